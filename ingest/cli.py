@@ -1,0 +1,233 @@
+"""The ``ingest`` command: register folders, queue their ingestion, watch progress.
+
+Settings come from flags, then SIFT_* environment variables, then defaults;
+flags are passed on through the environment so the queue and the workers it
+feeds read the same settings.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+WORKER_HINT = "start a worker: huey_consumer workers.app.huey -k process -w 2"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    _export_settings(args)
+    try:
+        return args.func(args) or 0
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # one clear line, no traceback, for expected trouble
+        from search.db import IndexUnavailable
+        from search.model_file import ModelError
+        if isinstance(exc, (ModelError, IndexUnavailable, ValueError, FileNotFoundError, LookupError)):
+            print(f"ingest: error: {exc}", file=sys.stderr)
+            return 2
+        raise
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ingest", description="Index folders of notes, code and PDFs for Sift.")
+    parser.add_argument("--home", help="where the index, queue and models live (SIFT_HOME, default ~/.sift)")
+    parser.add_argument("--model", help="a GGUF embedding model to use instead of the default (SIFT_MODEL)")
+    parser.add_argument("--embeddings", choices=["on", "off"], help="off: keyword-only index (SIFT_EMBEDDINGS)")
+    parser.add_argument("--chunk-tokens", type=int, help="largest chunk in model tokens (SIFT_CHUNK_TOKENS, 256)")
+    parser.add_argument("--chunk-overlap", type=int, help="overlap of consecutive windows in tokens (SIFT_CHUNK_OVERLAP, 32)")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    enqueue = commands.add_parser("enqueue", help="register a folder as a collection and queue its ingestion")
+    enqueue.add_argument("path", help="the folder to index")
+    enqueue.add_argument("--name", help="collection name (default: the folder's name)")
+    enqueue.add_argument("--wait", action="store_true", help="show progress until the generation is published")
+    enqueue.set_defaults(func=cmd_enqueue)
+
+    stats = commands.add_parser("stats", help="collections, generations, per-stage progress, failures")
+    stats.add_argument("--json", action="store_true", help="print the report as JSON")
+    stats.add_argument("--watch", action="store_true", help="keep the report updated (Ctrl-C to stop)")
+    stats.add_argument("--interval", type=float, default=2.0, help="seconds between updates with --watch")
+    stats.set_defaults(func=cmd_stats)
+
+    model = commands.add_parser("model", help="the embedding model")
+    model_commands = model.add_subparsers(dest="model_command", required=True)
+    prepare = model_commands.add_parser("prepare", help="build the default GGUF model from its pip package and test it")
+    prepare.add_argument("--force", action="store_true", help="convert again even if the file exists")
+    prepare.set_defaults(func=cmd_model_prepare)
+    info = model_commands.add_parser("info", help="show the model's id, dimension and token limit")
+    info.set_defaults(func=cmd_model_info)
+    return parser
+
+
+def _export_settings(args) -> None:
+    for flag, variable in (("home", "SIFT_HOME"), ("model", "SIFT_MODEL"), ("embeddings", "SIFT_EMBEDDINGS"),
+                           ("chunk_tokens", "SIFT_CHUNK_TOKENS"), ("chunk_overlap", "SIFT_CHUNK_OVERLAP")):
+        value = getattr(args, flag, None)
+        if value is not None:
+            os.environ[variable] = str(Path(value).expanduser().resolve()) if flag in ("home", "model") else str(value)
+
+
+def _settings_and_index():
+    from search import db
+    from search.settings import load
+    settings = load()
+    return settings, db.connect(settings.index_path)
+
+
+def cmd_enqueue(args) -> int:
+    from search import model, store
+    from workers import tasks
+    root = Path(args.path).expanduser().resolve()
+    if not root.is_dir():
+        raise FileNotFoundError(f"not a folder: {args.path}")
+    settings, conn = _settings_and_index()
+    model.resolve(settings)  # fail now, not in the worker, if the model is unusable
+    collection = store.ensure_collection(conn, args.name or root.name, str(root))
+    before = collection["published"]
+    tasks.discover(collection["id"])
+    print(f"queued discover for collection {collection['name']!r} ({root})")
+    if args.wait:
+        return _wait(conn, collection["id"], before)
+    print(f"progress: ingest stats --watch   (needs a running worker; {WORKER_HINT})")
+    return 0
+
+
+def _wait(conn, collection_id: int, before: int | None) -> int:
+    from tqdm import tqdm
+    from search import store
+    bar = tqdm(total=0, unit="file", file=sys.stderr, desc="ingesting", mininterval=1,
+               disable=None if sys.stderr.isatty() else True)
+    idle_since = time.time()
+    last_done = -1
+    while True:
+        collection = store.get_collection(conn, collection_id)
+        building = conn.execute("SELECT id FROM generations WHERE collection = ? AND state = 'building'",
+                                (collection_id,)).fetchone()
+        if collection["published"] != before and building is None:
+            bar.close()
+            print(f"published generation {collection['published']}", file=sys.stderr)
+            return 0
+        if building:
+            total, done = store.generation_progress(conn, building["id"])
+            if done != last_done:
+                bar.total, bar.n = total, done
+                bar.refresh()
+                last_done, idle_since = done, time.time()
+        if time.time() - idle_since > 30:
+            print(f"\nno progress for 30 s: is a worker running? {WORKER_HINT}", file=sys.stderr)
+            idle_since = time.time()
+        time.sleep(0.5)
+
+
+def cmd_stats(args) -> int:
+    from search import status
+    settings, conn = _settings_and_index()
+    while True:
+        report = status.collect(conn, settings.index_path)
+        report["model"] = _model_summary(settings)
+        report["queue_pending"] = _queue_pending()
+        text = status.as_json(report) if args.json else format_report(report)
+        if args.watch:
+            print("\033[2J\033[H" + text, flush=True)
+            time.sleep(args.interval)
+        else:
+            print(text)
+            return 0
+
+
+def _model_summary(settings) -> dict:
+    from search.model_file import ModelError, read_model_info
+    if not settings.embeddings:
+        return {"embeddings": "off"}
+    try:
+        info = read_model_info(settings.model_path)
+    except ModelError as exc:
+        return {"error": str(exc)}
+    return {"id": info.model_id, "path": info.path, "dim": info.dim, "max_tokens": info.max_tokens}
+
+
+def _queue_pending() -> int | None:
+    try:
+        from workers.app import huey
+        return huey.pending_count()
+    except Exception:
+        return None
+
+
+def format_report(report: dict) -> str:
+    lines = []
+    model = report.get("model", {})
+    lines.append("model: " + (model.get("id") or model.get("error") or "keyword only (embeddings off)"))
+    lines.append(f"index: {report.get('index_bytes', 0) / 1e6:.1f} MB; jobs in queue: {report.get('queue_pending')}")
+    if not report["collections"]:
+        lines.append("no collections yet: ingest enqueue PATH")
+    for c in report["collections"]:
+        lines.append(f"\n{c['name']}  {c['root']}")
+        lines.append(f"  {c['files']} files, {c['chunks']} chunks searchable")
+        published = c["published"]
+        if published:
+            lines.append(f"  published: generation {published['id']}, {_age(published['age_seconds'])} ago; "
+                         f"{_change_line(published)}")
+        else:
+            lines.append("  published: nothing yet")
+        if c["building"]:
+            lines.extend(_building_lines(c["building"]))
+        shown = (c["building"] or published or {}).get("failures", [])
+        if shown:
+            lines.append(f"  failed or skipped ({len(shown)}):")
+            lines.extend(f"    {f['path']}: {f['state']} at {f['stage']}: {f['reason']}" for f in shown[:20])
+    return "\n".join(lines)
+
+
+def _building_lines(gen: dict) -> list[str]:
+    lines = [f"  building: generation {gen['id']} (started {_age(time.time() - gen['started'])} ago"
+             f"{'' if gen['discovered'] else ', discovering'}); {_change_line(gen)}"]
+    lines.append("    stage    queued    done  failed skipped")
+    for stage, c in gen["stages"].items():
+        lines.append(f"    {stage:<8}{c['queued']:>7}{c['done']:>8}{c['failed']:>8}{c['skipped']:>8}")
+    return lines
+
+
+def _change_line(gen: dict) -> str:
+    changes = ", ".join(f"{n} {kind}" for kind, n in sorted(gen["changes"].items())) or "no changes"
+    return f"{gen['seen']} files seen, {changes}; {gen['embedded']} chunks embedded"
+
+
+def _age(seconds: float | None) -> str:
+    if seconds is None:
+        return "?"
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.1f} {unit}"
+    return f"{seconds:.0f} s"
+
+
+def cmd_model_prepare(args) -> int:
+    from search import model
+    from search.settings import load
+    settings = load()
+    info = model.prepare_default(settings, force=args.force) if settings.uses_default_model else model.resolve(settings)
+    embedder = model.Embedder(info)
+    close, far = model.probe(embedder)
+    print(f"model {info.model_id} at {info.path}: {info.dim} dimensions, {info.max_tokens} tokens")
+    print(f"probe: paraphrases cosine {close:.3f}, unrelated sentences cosine {far:.3f}")
+    if close - far < 0.2:
+        print("ingest: error: the model does not tell paraphrases from unrelated sentences", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_model_info(args) -> int:
+    from search import model
+    from search.settings import load
+    info = model.resolve(load())
+    print(f"id: {info.model_id}\npath: {info.path}\narchitecture: {info.arch}\ndimension: {info.dim}\n"
+          f"token limit: {info.max_tokens}\npooling: {info.pooling}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""Walk a collection's root: which files are there, honouring ignore rules.
+
+Ignored: the default list below, every ``.gitignore`` on the way down (scoped
+to its folder, as git does), exclude globs from settings; when include globs
+are given, only files matching one of them. Symbolic links to folders are not
+followed (no loops); a symlinked file counts only if it resolves inside the root.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+from ingest.kinds import kind_of
+
+DEFAULT_IGNORES = [
+    ".git/", ".hg/", ".svn/", "node_modules/", ".venv/", "venv/", "env/", ".env/",
+    "__pycache__/", ".mypy_cache/", ".pytest_cache/", ".ruff_cache/", ".tox/", ".nox/",
+    ".hypothesis/", "build/", "dist/", "target/", "out/", ".next/", ".nuxt/", ".cache/",
+    ".idea/", ".vscode/", ".obsidian/", ".trash/", ".Trash/", "*.egg-info/",
+    ".DS_Store", "*.swp", "*.swo", "*~", "#*#", ".#*", "*.tmp",
+]
+
+
+@dataclass(frozen=True)
+class FoundFile:
+    path: str  # relative to the root, '/' separated
+    kind: str
+    size: int
+    mtime: float
+
+
+@dataclass
+class Rules:
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        self._ignore = pathspec.GitIgnoreSpec.from_lines(DEFAULT_IGNORES + list(self.exclude))
+        self._include = pathspec.GitIgnoreSpec.from_lines(self.include) if self.include else None
+
+    def ignored(self, rel: str, is_dir: bool) -> bool:
+        return self._ignore.match_file(rel + "/" if is_dir else rel)
+
+    def included(self, rel: str) -> bool:
+        return self._include is None or self._include.match_file(rel)
+
+
+def walk(root: Path | str, rules: Rules | None = None) -> list[FoundFile]:
+    """Every indexable file under ``root``, sorted by path."""
+    root = Path(root)
+    real_root = root.resolve()
+    if not real_root.is_dir():
+        raise FileNotFoundError(f"collection root is not a folder: {root}")
+    rules = rules or Rules()
+    found: list[FoundFile] = []
+    _walk_dir(real_root, "", rules, [], real_root, found)
+    found.sort(key=lambda f: f.path)
+    return found
+
+
+def _walk_dir(folder: Path, rel: str, rules: Rules, gitignores, real_root: Path, found):
+    gitignores = gitignores + _gitignore(folder, rel)
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return  # unreadable folder: nothing under it can be indexed
+    for entry in entries:
+        child = f"{rel}{entry.name}"
+        try:
+            is_dir = entry.is_dir(follow_symlinks=False)
+            is_link = entry.is_symlink()
+        except OSError:
+            continue
+        if rules.ignored(child, is_dir) or _git_ignored(gitignores, child, is_dir):
+            continue
+        if is_dir:
+            _walk_dir(Path(entry.path), child + "/", rules, gitignores, real_root, found)
+            continue
+        file = _found_file(entry, child, is_link, rules, real_root)
+        if file:
+            found.append(file)
+
+
+def _found_file(entry, rel, is_link, rules, real_root) -> FoundFile | None:
+    kind = kind_of(rel)
+    if kind is None or not rules.included(rel):
+        return None
+    try:
+        if is_link:
+            target = Path(entry.path).resolve(strict=True)
+            if not target.is_file() or not target.is_relative_to(real_root):
+                return None
+        stat = entry.stat(follow_symlinks=True)
+    except (OSError, RuntimeError):
+        return None
+    return FoundFile(path=rel, kind=kind, size=stat.st_size, mtime=stat.st_mtime)
+
+
+def _gitignore(folder: Path, rel: str):
+    path = folder / ".gitignore"
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+    return [(rel, pathspec.GitIgnoreSpec.from_lines(lines))]
+
+
+def _git_ignored(gitignores, child: str, is_dir: bool) -> bool:
+    for base, spec in gitignores:
+        inner = child[len(base):]
+        if spec.match_file(inner + "/" if is_dir else inner):
+            return True
+    return False

@@ -1,0 +1,37 @@
+"""What a parser hands to the chunker: a document made of sections.
+
+A section is a run of text that belongs under one heading path (Markdown),
+one definition (code) or one page range (PDF). The chunker never merges text
+across sections; it splits a section into windows under the token limit.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Section:
+    text: str
+    heading_path: list[str] = field(default_factory=list)
+    start_line: int | None = None  # 1-based, inclusive; None for PDFs
+    end_line: int | None = None
+    page: int | None = None  # 1-based first page (PDF)
+    end_page: int | None = None  # last page when the section crosses pages
+    # For text that runs over several pages: (character offset, page number)
+    # where each page starts, so a chunk can name the pages it covers.
+    page_starts: list[tuple[int, int]] = field(default_factory=list)
+    # Blocks that must not be split unless one alone is over the limit,
+    # as (start, end) character offsets into ``text``.
+    atomic: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass
+class Document:
+    kind: str  # "note", "code", "pdf", "text"
+    title: str
+    sections: list[Section]
+    meta: dict = field(default_factory=dict)  # tags, aliases, dates, links, language ...
+
+
+class Skip(Exception):
+    """The file is deliberately not indexed (binary, minified, encrypted ...); str() is the reason."""

@@ -1,0 +1,28 @@
+"""Which files Sift reads, and as what kind."""
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+NOTE_EXTENSIONS = {".md", ".markdown", ".mdx"}
+TEXT_EXTENSIONS = {".txt", ".rst", ".org", ".adoc", ".text"}
+PDF_EXTENSIONS = {".pdf"}
+CODE_EXTENSIONS = {
+    ".py", ".pyi", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".go", ".rs", ".java",
+    ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".cs", ".rb", ".php", ".kt", ".kts",
+    ".swift", ".sh", ".bash", ".zsh", ".lua", ".scala", ".sql", ".toml", ".yaml", ".yml",
+    ".json", ".css", ".scss", ".html", ".el", ".ex", ".exs", ".clj", ".hs", ".ml", ".r", ".jl",
+}
+
+
+def kind_of(path: str) -> str | None:
+    """'note', 'code', 'pdf' or 'text' for a file Sift indexes; None for the rest."""
+    suffix = PurePosixPath(path).suffix.lower()
+    if suffix in NOTE_EXTENSIONS:
+        return "note"
+    if suffix in PDF_EXTENSIONS:
+        return "pdf"
+    if suffix in CODE_EXTENSIONS:
+        return "code"
+    if suffix in TEXT_EXTENSIONS:
+        return "text"
+    return None

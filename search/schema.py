@@ -1,0 +1,130 @@
+"""The index schema and its migrations.
+
+The schema version lives in ``PRAGMA user_version``. Each migration moves the
+database up one version inside one transaction; an index is never deleted and
+rebuilt to change its shape.
+"""
+from __future__ import annotations
+
+import sqlite3
+
+# Visibility of a file version (and so of its chunks): generations
+# gen_from <= g < gen_to of its collection. gen_to NULL means "still current".
+V1 = """
+CREATE TABLE collections (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    root TEXT NOT NULL,
+    published INTEGER,            -- id of the generation readers see
+    created REAL NOT NULL
+);
+CREATE TABLE generations (
+    id INTEGER PRIMARY KEY,
+    collection INTEGER NOT NULL REFERENCES collections(id),
+    state TEXT NOT NULL,          -- building | published | superseded
+    model TEXT,                   -- model id the vectors were made with, NULL: keyword only
+    started REAL NOT NULL,
+    discovered REAL,              -- when discover had queued every changed file
+    finished REAL,
+    seen INTEGER NOT NULL DEFAULT 0,
+    unchanged INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX generations_collection ON generations(collection, state);
+CREATE TABLE files (
+    id INTEGER PRIMARY KEY,
+    collection INTEGER NOT NULL REFERENCES collections(id),
+    path TEXT NOT NULL,           -- relative to the collection root, '/' separated
+    kind TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime REAL NOT NULL,
+    sha256 TEXT NOT NULL,
+    title TEXT,
+    meta TEXT,                    -- JSON from the parser
+    gen_from INTEGER NOT NULL,
+    gen_to INTEGER
+);
+CREATE INDEX files_current ON files(collection, path) WHERE gen_to IS NULL;
+CREATE INDEX files_sha ON files(sha256);
+CREATE INDEX files_gen_to ON files(gen_to) WHERE gen_to IS NOT NULL;
+CREATE TABLE chunks (
+    id INTEGER PRIMARY KEY,
+    file INTEGER NOT NULL REFERENCES files(id),
+    ordinal INTEGER NOT NULL,
+    heading_path TEXT NOT NULL,   -- ' > ' joined
+    start_line INTEGER,
+    end_line INTEGER,
+    page INTEGER,
+    end_page INTEGER,
+    text TEXT NOT NULL,
+    tokens INTEGER NOT NULL,
+    text_hash TEXT NOT NULL
+);
+CREATE INDEX chunks_file ON chunks(file);
+CREATE INDEX chunks_hash ON chunks(text_hash);
+-- rowid = chunks.id; columns hold the normalised, CJK-expanded form of the text.
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+    title, headings, body, tokenize = 'porter unicode61 remove_diacritics 2'
+);
+-- The embedding cache: one vector per (model, chunk text), shared by every
+-- chunk with that text, across edits, renames and generations.
+CREATE TABLE vectors (
+    model TEXT NOT NULL,
+    text_hash TEXT NOT NULL,
+    vec BLOB NOT NULL,            -- float32, L2-normalised
+    PRIMARY KEY (model, text_hash)
+) WITHOUT ROWID;
+-- One row per file that a generation touches: how far down the pipeline it got.
+CREATE TABLE progress (
+    generation INTEGER NOT NULL,
+    path TEXT NOT NULL,
+    change TEXT NOT NULL,         -- added | changed | renamed | deleted
+    stage TEXT NOT NULL,          -- parse | chunk | embed | write
+    state TEXT NOT NULL,          -- queued | done | failed | skipped
+    reason TEXT,
+    chunks INTEGER,
+    embedded INTEGER,
+    updated REAL NOT NULL,
+    PRIMARY KEY (generation, path)
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: list[str] = [V1]
+
+
+def version(conn: sqlite3.Connection) -> int:
+    return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the database up to the newest schema; returns the version reached."""
+    current = version(conn)
+    if current > len(MIGRATIONS):
+        raise RuntimeError(
+            f"index schema version {current} is newer than this Sift ({len(MIGRATIONS)}): upgrade Sift"
+        )
+    for number in range(current + 1, len(MIGRATIONS) + 1):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if version(conn) >= number:  # another process migrated first
+                conn.execute("ROLLBACK")
+                continue
+            for statement in _statements(MIGRATIONS[number - 1]):
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {number}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return version(conn)
+
+
+def _statements(script: str) -> list[str]:
+    parts, buffer = [], ""
+    for line in script.splitlines(keepends=True):
+        if line.strip().startswith("--"):
+            continue
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            parts.append(buffer.strip())
+            buffer = ""
+    return [p for p in parts if p]

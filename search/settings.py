@@ -1,0 +1,83 @@
+"""All of Sift's settings in one place.
+
+Each setting has a default, an environment variable and (in the CLIs) a flag.
+Flags win over the environment, the environment over the defaults.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+DEFAULT_MODEL_FILE = "all-MiniLM-L6-v2.gguf"
+
+
+def _env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    return value.strip().lower() not in ("0", "off", "false", "no")
+
+
+def _env_list(name: str) -> list[str]:
+    value = os.environ.get(name, "")
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+@dataclass(frozen=True)
+class Settings:
+    home: Path = field(default_factory=lambda: Path.home() / ".sift")
+    model: Path | None = None  # None: the default model under <home>/models/
+    embeddings: bool = True
+    chunk_tokens: int = 256
+    chunk_overlap: int = 32
+    embed_batch: int = 32  # chunks per embedding call
+    files_per_job: int = 16  # files carried by one pipeline job
+    workers: int = 2
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    queue: str = "sqlite"  # the huey backend; only "sqlite" for now
+
+    @property
+    def index_path(self) -> Path:
+        return self.home / "index.db"
+
+    @property
+    def queue_path(self) -> Path:
+        return self.home / "queue.db"
+
+    @property
+    def models_dir(self) -> Path:
+        return self.home / "models"
+
+    @property
+    def model_path(self) -> Path:
+        return self.model if self.model else self.models_dir / DEFAULT_MODEL_FILE
+
+    @property
+    def uses_default_model(self) -> bool:
+        return self.model is None
+
+    def with_overrides(self, **changes) -> "Settings":
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+def load(**overrides) -> Settings:
+    """Settings from the environment, then the given overrides (None means 'not given')."""
+    env = os.environ
+    base = Settings(
+        home=Path(env["SIFT_HOME"]).expanduser() if env.get("SIFT_HOME") else Path.home() / ".sift",
+        model=Path(env["SIFT_MODEL"]).expanduser() if env.get("SIFT_MODEL") else None,
+        embeddings=_env_bool("SIFT_EMBEDDINGS", True),
+        chunk_tokens=int(env.get("SIFT_CHUNK_TOKENS", 256)),
+        chunk_overlap=int(env.get("SIFT_CHUNK_OVERLAP", 32)),
+        embed_batch=int(env.get("SIFT_EMBED_BATCH", 32)),
+        files_per_job=int(env.get("SIFT_FILES_PER_JOB", 16)),
+        workers=int(env.get("SIFT_WORKERS", 2)),
+        include=tuple(_env_list("SIFT_INCLUDE")),
+        exclude=tuple(_env_list("SIFT_EXCLUDE")),
+    )
+    settings = base.with_overrides(**overrides)
+    if settings.chunk_overlap >= settings.chunk_tokens:
+        raise ValueError("chunk overlap must be smaller than the chunk size")
+    return settings

@@ -1,0 +1,303 @@
+"""Writing the index: collections, generations, file versions, chunks, vectors.
+
+A generation is built by many jobs and becomes visible in one transaction
+(``publish``). Each file version carries the range of generations that see it
+(``gen_from``, ``gen_to``), so a reader of the published generation never sees
+rows that a generation being built has added or retired.
+
+Every write here is idempotent: running a job twice leaves the index as if it
+had run once.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+
+from search.db import transaction
+from search.text import index_form
+
+STAGES = ("parse", "chunk", "embed", "write")
+TERMINAL = ("failed", "skipped")
+# A published collection's current rows: join files f to collections c.
+# A file of a generation whose jobs have not reached their end yet.
+IN_FLIGHT = "state NOT IN ('failed', 'skipped') AND NOT (stage = 'write' AND state = 'done')"
+VISIBLE = "f.gen_from <= c.published AND (f.gen_to IS NULL OR f.gen_to > c.published)"
+
+
+@dataclass
+class FileVersion:
+    path: str
+    kind: str
+    size: int
+    mtime: float
+    sha256: str
+    title: str = ""
+    meta: dict | None = None
+
+
+@dataclass
+class ChunkRow:
+    ordinal: int
+    heading_path: str
+    text: str
+    tokens: int
+    text_hash: str
+    start_line: int | None = None
+    end_line: int | None = None
+    page: int | None = None
+    end_page: int | None = None
+
+
+# --- collections ------------------------------------------------------------
+
+def ensure_collection(conn: sqlite3.Connection, name: str, root: str) -> sqlite3.Row:
+    """The collection called ``name`` (created if new). A name keeps its root."""
+    with transaction(conn):
+        row = conn.execute("SELECT * FROM collections WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            by_root = conn.execute("SELECT * FROM collections WHERE root = ?", (root,)).fetchone()
+            if by_root is not None:
+                raise ValueError(f"{root} is already the collection {by_root['name']!r}")
+            conn.execute("INSERT INTO collections(name, root, created) VALUES (?, ?, ?)",
+                         (name, root, time.time()))
+            row = conn.execute("SELECT * FROM collections WHERE name = ?", (name,)).fetchone()
+        elif row["root"] != root:
+            raise ValueError(f"collection {name!r} already indexes {row['root']}, not {root}")
+    return row
+
+
+def collection_for_root(conn: sqlite3.Connection, root: str) -> sqlite3.Row | None:
+    return conn.execute("SELECT * FROM collections WHERE root = ?", (root,)).fetchone()
+
+
+def get_collection(conn: sqlite3.Connection, collection_id: int) -> sqlite3.Row:
+    row = conn.execute("SELECT * FROM collections WHERE id = ?", (collection_id,)).fetchone()
+    if row is None:
+        raise LookupError(f"no collection with id {collection_id}")
+    return row
+
+
+# --- generations ------------------------------------------------------------
+
+def begin_generation(conn: sqlite3.Connection, collection_id: int, model: str | None) -> int:
+    """The generation being built for the collection, started if there is none."""
+    with transaction(conn):
+        row = conn.execute("SELECT id FROM generations WHERE collection = ? AND state = 'building'",
+                           (collection_id,)).fetchone()
+        if row:
+            conn.execute("UPDATE generations SET model = ?, discovered = NULL WHERE id = ?",
+                         (model, row["id"]))
+            return row["id"]
+        cur = conn.execute("INSERT INTO generations(collection, state, model, started) "
+                           "VALUES (?, 'building', ?, ?)", (collection_id, model, time.time()))
+        return cur.lastrowid
+
+
+def generation(conn: sqlite3.Connection, gen: int) -> sqlite3.Row:
+    return conn.execute("SELECT * FROM generations WHERE id = ?", (gen,)).fetchone()
+
+
+def published_model(conn: sqlite3.Connection, collection_id: int) -> str | None:
+    row = conn.execute("SELECT g.model FROM collections c JOIN generations g ON g.id = c.published "
+                       "WHERE c.id = ?", (collection_id,)).fetchone()
+    return row["model"] if row else None
+
+
+def current_files(conn: sqlite3.Connection, collection_id: int) -> dict[str, sqlite3.Row]:
+    """path → the newest version of each file that is not deleted (published or being built)."""
+    rows = conn.execute("SELECT id, path, size, mtime, sha256, gen_from FROM files "
+                        "WHERE collection = ? AND gen_to IS NULL", (collection_id,))
+    return {row["path"]: row for row in rows}
+
+
+def record_plan(conn, gen: int, collection_id: int, changes: dict[str, str],
+                touched: dict[str, tuple[int, float]], seen: int) -> None:
+    """Store what discover found: ``changes`` maps path → added/changed/renamed/deleted.
+
+    Deleted files are retired at once (readers of the published generation
+    still see them); ``touched`` files only had their size or mtime change.
+    """
+    now = time.time()
+    with transaction(conn):
+        for path, change in changes.items():
+            if change == "deleted":
+                _retire(conn, collection_id, path, gen)
+                _set_progress(conn, gen, path, change, "write", "done", now)
+            else:
+                _set_progress(conn, gen, path, change, "parse", "queued", now, force=True)
+        for path, (size, mtime) in touched.items():
+            conn.execute("UPDATE files SET size = ?, mtime = ? WHERE collection = ? AND path = ? "
+                         "AND gen_to IS NULL", (size, mtime, collection_id, path))
+        unchanged = seen - sum(1 for c in changes.values() if c != "deleted")
+        conn.execute("UPDATE generations SET discovered = ?, seen = ?, unchanged = ? WHERE id = ?",
+                     (now, seen, unchanged, gen))
+
+
+def pending_paths(conn: sqlite3.Connection, gen: int) -> list[str]:
+    """Files of the generation whose jobs have not finished (to queue again after a crash)."""
+    rows = conn.execute(f"SELECT path FROM progress WHERE generation = ? AND {IN_FLIGHT} ORDER BY path", (gen,))
+    return [row["path"] for row in rows]
+
+
+def generation_progress(conn, gen: int) -> tuple[int, int]:
+    """(files the generation touches, files that reached their end)."""
+    total, open_files = conn.execute(
+        f"SELECT count(*), coalesce(sum({IN_FLIGHT}), 0) FROM progress WHERE generation = ?", (gen,)).fetchone()
+    return total, total - open_files
+
+
+# --- progress -------------------------------------------------------------------
+
+def mark(conn, gen: int, paths, stage: str, state: str, reason: str | None = None,
+         counts: dict[str, tuple[int, int]] | None = None) -> None:
+    """Move files forward to ``stage``/``state``; never moves a file backwards."""
+    now = time.time()
+    with transaction(conn):
+        if not _building(conn, gen):
+            return  # a late duplicate of a job whose generation is published
+        for path in paths:
+            chunks, embedded = (counts or {}).get(path, (None, None))
+            _set_progress(conn, gen, path, None, stage, state, now, reason, chunks, embedded)
+
+
+def _set_progress(conn, gen, path, change, stage, state, now, reason=None, chunks=None,
+                  embedded=None, force=False):
+    row = conn.execute("SELECT change, stage, state FROM progress WHERE generation = ? AND path = ?",
+                       (gen, path)).fetchone()
+    if row and not force:
+        if _rank(row["stage"], row["state"]) > _rank(stage, state):
+            return
+        change = change or row["change"]
+    conn.execute(
+        "INSERT INTO progress(generation, path, change, stage, state, reason, chunks, embedded, updated) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(generation, path) DO UPDATE SET "
+        "change = excluded.change, stage = excluded.stage, state = excluded.state, "
+        "reason = excluded.reason, chunks = coalesce(excluded.chunks, chunks), "
+        "embedded = coalesce(excluded.embedded, embedded), updated = excluded.updated",
+        (gen, path, change or "changed", stage, state, reason, chunks, embedded, now))
+
+
+def _building(conn, gen: int) -> bool:
+    row = conn.execute("SELECT state FROM generations WHERE id = ?", (gen,)).fetchone()
+    return row is not None and row["state"] == "building"
+
+
+def _rank(stage: str, state: str) -> int:
+    finished = state != "queued"
+    return STAGES.index(stage) * 2 + (1 if finished else 0) + (10 if state in TERMINAL else 0)
+
+
+# --- embedding cache ----------------------------------------------------------------
+
+def cached_hashes(conn: sqlite3.Connection, model: str, hashes: list[str]) -> set[str]:
+    found: set[str] = set()
+    unique = sorted(set(hashes))
+    for i in range(0, len(unique), 500):
+        part = unique[i:i + 500]
+        marks = ",".join("?" * len(part))
+        rows = conn.execute(f"SELECT text_hash FROM vectors WHERE model = ? AND text_hash IN ({marks})",
+                            [model, *part])
+        found.update(row[0] for row in rows)
+    return found
+
+
+# --- writing file versions ------------------------------------------------------------
+
+def write_files(conn, gen: int, collection_id: int, items: list[tuple[FileVersion, list[ChunkRow]]],
+                model: str | None, vectors: dict[str, bytes], embedded: dict[str, int]) -> None:
+    """Write new versions of files for generation ``gen`` in one transaction."""
+    now = time.time()
+    with transaction(conn):
+        if not _building(conn, gen):
+            return  # a late duplicate of a job whose generation is published
+        for text_hash, blob in vectors.items():
+            conn.execute("INSERT OR IGNORE INTO vectors(model, text_hash, vec) VALUES (?, ?, ?)",
+                         (model, text_hash, blob))
+        for version, chunks in items:
+            _drop_version(conn, collection_id, version.path, gen)
+            _retire(conn, collection_id, version.path, gen)
+            file_id = _insert_file(conn, collection_id, version, gen)
+            for chunk in chunks:
+                _insert_chunk(conn, file_id, version, chunk)
+            _set_progress(conn, gen, version.path, None, "write", "done", now,
+                          chunks=len(chunks), embedded=embedded.get(version.path, 0))
+
+
+def _drop_version(conn, collection_id, path, gen):
+    """Remove a version this generation already wrote (a retried or repeated job)."""
+    for row in conn.execute("SELECT id FROM files WHERE collection = ? AND path = ? AND gen_from = ?",
+                            (collection_id, path, gen)).fetchall():
+        _delete_file_rows(conn, row["id"])
+
+
+def _retire(conn, collection_id, path, gen):
+    """The current version of ``path`` is no longer seen from generation ``gen`` on."""
+    for row in conn.execute("SELECT id, gen_from FROM files WHERE collection = ? AND path = ? "
+                            "AND gen_to IS NULL", (collection_id, path)).fetchall():
+        if row["gen_from"] >= gen:  # written by this generation itself: never published
+            _delete_file_rows(conn, row["id"])
+        else:
+            conn.execute("UPDATE files SET gen_to = ? WHERE id = ?", (gen, row["id"]))
+
+
+def _delete_file_rows(conn, file_id: int) -> None:
+    conn.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file = ?)", (file_id,))
+    conn.execute("DELETE FROM chunks WHERE file = ?", (file_id,))
+    conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
+
+
+def _insert_file(conn, collection_id: int, v: FileVersion, gen: int) -> int:
+    cur = conn.execute(
+        "INSERT INTO files(collection, path, kind, size, mtime, sha256, title, meta, gen_from) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (collection_id, v.path, v.kind, v.size, v.mtime, v.sha256, v.title,
+         json.dumps(v.meta or {}, ensure_ascii=False, default=str), gen))
+    return cur.lastrowid
+
+
+def _insert_chunk(conn, file_id: int, version: FileVersion, c: ChunkRow) -> None:
+    cur = conn.execute(
+        "INSERT INTO chunks(file, ordinal, heading_path, start_line, end_line, page, end_page, text, "
+        "tokens, text_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (file_id, c.ordinal, c.heading_path, c.start_line, c.end_line, c.page, c.end_page, c.text,
+         c.tokens, c.text_hash))
+    meta = version.meta or {}
+    title = " ".join([version.title or "", *meta.get("aliases", []), *meta.get("tags", [])])
+    conn.execute("INSERT INTO chunks_fts(rowid, title, headings, body) VALUES (?, ?, ?, ?)",
+                 (cur.lastrowid, index_form(title), index_form(c.heading_path), index_form(c.text)))
+
+
+# --- publishing -------------------------------------------------------------------
+
+def try_publish(conn: sqlite3.Connection, gen: int) -> bool:
+    """Publish ``gen`` if discover has finished and every file has reached its end."""
+    with transaction(conn):
+        row = generation(conn, gen)
+        if row is None or row["state"] != "building" or row["discovered"] is None:
+            return row is not None and row["state"] == "published"
+        open_files = conn.execute(f"SELECT count(*) FROM progress WHERE generation = ? AND {IN_FLIGHT}",
+                                  (gen,)).fetchone()[0]
+        if open_files:
+            return False
+        conn.execute("UPDATE generations SET state = 'superseded' WHERE collection = ? AND state = 'published'",
+                     (row["collection"],))
+        conn.execute("UPDATE generations SET state = 'published', finished = ? WHERE id = ?",
+                     (time.time(), gen))
+        conn.execute("UPDATE collections SET published = ? WHERE id = ?", (gen, row["collection"]))
+    collect_garbage(conn, row["collection"])
+    return True
+
+
+def collect_garbage(conn: sqlite3.Connection, collection_id: int) -> None:
+    """Drop file versions no published generation can see any more, and unused vectors."""
+    with transaction(conn):
+        published = get_collection(conn, collection_id)["published"]
+        old = conn.execute("SELECT id FROM files WHERE collection = ? AND gen_to IS NOT NULL AND gen_to <= ?",
+                           (collection_id, published)).fetchall()
+        for row in old:
+            _delete_file_rows(conn, row["id"])
+        building = conn.execute("SELECT 1 FROM generations WHERE state = 'building' LIMIT 1").fetchone()
+        if not building:  # a build may be about to reuse a cached vector
+            conn.execute("DELETE FROM vectors WHERE text_hash NOT IN (SELECT text_hash FROM chunks)")

@@ -1,0 +1,79 @@
+"""Text as the keyword index sees it.
+
+Both documents and queries go through ``normalise`` (NFKC, case folding).
+Runs of Chinese, Japanese and Korean characters are written out as single
+characters followed by their overlapping bigrams, so that FTS5's unicode61
+tokenizer (which would keep a whole CJK run as one token) finds a two-character
+word like 合同 inside 曲美合同条款. Query words of two or more CJK characters
+become a phrase of bigrams, which matches exactly where the word occurs.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_CJK_RANGES = (
+    "\u3040-\u30ff"  # hiragana, katakana
+    "\u3400-\u4dbf"  # CJK extension A
+    "\u4e00-\u9fff"  # CJK unified ideographs
+    "\uac00-\ud7af"  # hangul syllables
+    "\uf900-\ufaff"  # compatibility ideographs
+    "\U00020000-\U0002ffff"  # extensions B and later
+)
+CJK_RUN = re.compile(f"[{_CJK_RANGES}]+")
+# What counts as a word of a query: letters and digits (unicode61's idea of a token).
+WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def normalise(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def _expand_run(run: str) -> str:
+    unigrams = " ".join(run)
+    if len(run) < 2:
+        return f" {unigrams} "
+    bigrams = " ".join(run[i:i + 2] for i in range(len(run) - 1))
+    return f" {unigrams} {bigrams} "
+
+
+def index_form(text: str) -> str:
+    """The form of ``text`` stored in the FTS5 table."""
+    return CJK_RUN.sub(lambda m: _expand_run(m.group()), normalise(text))
+
+
+def query_terms(query: str) -> list[str]:
+    """FTS5 terms for a free-text query, each safely quoted.
+
+    Latin words become quoted strings (porter stemming still applies); CJK
+    words become a quoted phrase of their bigrams. Operators, column filters,
+    quotes and other syntax in the user's text are never passed through.
+    """
+    terms: list[str] = []
+    seen: set[str] = set()
+    for word in WORD.findall(normalise(query)):
+        for piece in _split_scripts(word):
+            term = _quote(piece)
+            if term not in seen:
+                seen.add(term)
+                terms.append(term)
+    return terms
+
+
+def _split_scripts(word: str) -> list[str]:
+    """Split a word at the borders between CJK runs and other letters."""
+    pieces, last = [], 0
+    for match in CJK_RUN.finditer(word):
+        if match.start() > last:
+            pieces.append(word[last:match.start()])
+        pieces.append(match.group())
+        last = match.end()
+    if last < len(word):
+        pieces.append(word[last:])
+    return pieces
+
+
+def _quote(piece: str) -> str:
+    if CJK_RUN.fullmatch(piece) and len(piece) >= 2:
+        piece = " ".join(piece[i:i + 2] for i in range(len(piece) - 1))
+    return '"' + piece.replace('"', '""') + '"'

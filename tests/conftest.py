@@ -1,0 +1,119 @@
+"""Shared fixtures: the real model (converted once), a fresh Sift home, a real huey consumer."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+VENV_BIN = Path(sys.executable).parent
+
+
+def shared_data() -> Path | None:
+    """../shared/data beside the repo (or SIFT_SHARED_DATA); None when absent."""
+    candidates = [os.environ.get("SIFT_SHARED_DATA"), REPO.parent / "shared" / "data"]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_dir():
+            return Path(candidate)
+    return None
+
+
+def need_data(name: str) -> Path:
+    base = shared_data()
+    if base is None or not (base / name).exists():
+        pytest.skip(f"test data {name} not found: put shared/data beside the repo or set SIFT_SHARED_DATA")
+    return base / name
+
+
+@pytest.fixture(scope="session")
+def model_path(tmp_path_factory) -> Path:
+    """The default GGUF model, converted once per test session from its pip package."""
+    from search.model_convert import convert, package_model_dir
+    path = tmp_path_factory.mktemp("models") / "all-MiniLM-L6-v2.gguf"
+    convert(package_model_dir(), path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def embedder(model_path):
+    from search.model import Embedder
+    from search.model_file import read_model_info
+    return Embedder(read_model_info(model_path))
+
+
+@pytest.fixture
+def sift_env(tmp_path, model_path, monkeypatch):
+    """A fresh SIFT_HOME using the session's model; returns the environment for subprocesses."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("SIFT_HOME", str(home))
+    monkeypatch.setenv("SIFT_MODEL", str(model_path))
+    monkeypatch.delenv("SIFT_EMBEDDINGS", raising=False)
+    from workers import runtime
+    runtime.reset()
+    yield dict(os.environ)
+    runtime.reset()
+
+
+class Consumer:
+    """A real ``huey_consumer workers.app.huey`` process."""
+
+    def __init__(self, env: dict, workers: int = 2, log: Path | None = None):
+        self.log = open(log or os.devnull, "ab")
+        self.proc = subprocess.Popen(
+            [str(VENV_BIN / "huey_consumer"), "workers.app.huey", "-k", "process", "-w", str(workers), "-d", "0.05"],
+            cwd=REPO, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGINT)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.log.close()
+
+
+@pytest.fixture
+def consumer(sift_env, tmp_path):
+    started: list[Consumer] = []
+
+    def start(workers: int = 2) -> Consumer:
+        c = Consumer(sift_env, workers, tmp_path / "consumer.log")
+        started.append(c)
+        return c
+
+    yield start
+    for c in started:
+        c.stop()
+
+
+def run_ingest(env: dict, *args: str, timeout: float = 1800) -> subprocess.CompletedProcess:
+    return subprocess.run([str(VENV_BIN / "ingest"), *args], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def wait_published(conn, collection: str, after: int | None, consumer_proc=None, limit: float = 3600) -> int:
+    """Block until the collection publishes a generation newer than ``after``; returns its id."""
+    deadline = time.time() + limit  # a safety net against a hung test, not a speed assertion
+    while time.time() < deadline:
+        row = conn.execute("SELECT c.published, (SELECT count(*) FROM generations g WHERE g.collection = c.id "
+                           "AND g.state = 'building') AS building FROM collections c WHERE name = ?",
+                           (collection,)).fetchone()
+        if row and row["published"] is not None and row["published"] != after and not row["building"]:
+            return row["published"]
+        if consumer_proc is not None and consumer_proc.poll() is not None:
+            raise RuntimeError("the consumer died")
+        time.sleep(0.2)
+    raise TimeoutError(f"collection {collection} did not publish")
+
+
+def copy_tree(src: Path, dst: Path) -> Path:
+    shutil.copytree(src, dst)
+    return dst

@@ -1,0 +1,85 @@
+"""The chunker: limits, coverage, overlap, order and line ranges (hypothesis), and the real tokenizer."""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from ingest.chunk import chunk_section
+from ingest.document import Section
+from ingest.markdown import parse_markdown
+
+
+def word_counter(text: str) -> int:
+    """A stand-in tokenizer for property tests: one token per word, plus [CLS] and [SEP]."""
+    return len(text.split()) + 2
+
+
+words = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=0, max_size=12)
+lines = st.lists(st.lists(words, max_size=30).map(" ".join), min_size=1, max_size=40).map("\n".join)
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=lines, limit=st.integers(8, 80), overlap_fraction=st.floats(0, 0.5), start=st.integers(1, 50))
+def test_chunks_respect_limit_cover_everything_and_overlap_within_setting(text, limit, overlap_fraction, start):
+    overlap = int(limit * overlap_fraction)
+    section = Section(text=text, heading_path=["A", "B"], start_line=start, end_line=start + text.count("\n"))
+    chunks = chunk_section(section, word_counter, limit, overlap)
+    if not text.strip():
+        assert chunks == []
+        return
+    source_lines = text.split("\n")
+    position = 0
+    covered_to = 0
+    for chunk in chunks:
+        assert chunk.tokens == word_counter(chunk.text) <= limit
+        assert chunk.heading_path == ["A", "B"]
+        found = chunk.offset
+        assert text[found:found + len(chunk.text)] == chunk.text, "chunks keep the text verbatim"
+        assert found >= position, "chunks come in order"
+        assert found <= covered_to, "no gap between consecutive chunks"
+        carried = text[found:covered_to]
+        assert word_counter(carried) - 2 <= overlap or len(carried.split()) <= overlap
+        covered_to = max(covered_to, found + len(chunk.text))
+        position = found + 1
+        # line range: the chunk's first and last lines are the source lines it names
+        first, last = chunk.start_line - start, chunk.end_line - start
+        assert text.count("\n", 0, found) == first
+        body = chunk.text.rstrip()
+        assert chunk.text.split("\n")[0] in source_lines[first]
+        assert last - first == body.count("\n")
+    assert covered_to == len(text), "every character lands in some chunk"
+
+
+def test_consecutive_windows_overlap():
+    text = "\n".join(f"line {i} has five words" for i in range(60))
+    chunks = chunk_section(Section(text=text, start_line=1), word_counter, 40, 12)
+    assert len(chunks) > 3
+    for before, after in zip(chunks, chunks[1:]):
+        assert after.start_line <= before.end_line, "windows of one section overlap"
+        shared = before.end_line - after.start_line + 1
+        assert 0 < shared * 5 <= 12
+
+
+def test_atomic_code_fence_is_not_split_when_it_fits():
+    fence = "```python\n" + "\n".join(f"x{i} = {i}" for i in range(6)) + "\n```"
+    text = "\n".join(["intro words here"] * 12) + "\n" + fence + "\n" + "\n".join(["outro words here"] * 12)
+    doc = parse_markdown("n.md", "# Title\n" + text)
+    chunks = [c for s in doc.sections for c in chunk_section(s, word_counter, 30, 4)]
+    holding = [c for c in chunks if "x3 = 3" in c.text]
+    assert holding and all("```python" in c.text and c.text.count("```") == 2 for c in holding)
+
+
+def test_single_line_longer_than_limit_is_cut_at_words():
+    text = " ".join(f"w{i}" for i in range(500))
+    chunks = chunk_section(Section(text=text, start_line=7, end_line=7), word_counter, 50, 5)
+    assert all(c.tokens <= 50 for c in chunks)
+    assert {c.start_line for c in chunks} == {7} and {c.end_line for c in chunks} == {7}
+    assert set(" ".join(c.text for c in chunks).split()) == set(text.split())
+
+
+def test_real_tokenizer_keeps_every_chunk_within_model_limit(embedder):
+    text = "\n\n".join(["Sift indexes notes. 合同条款与曲美的云仓WMS项目。" * 30] * 5)
+    chunks = chunk_section(Section(text=text, start_line=1), embedder.count, 128, 16)
+    assert len(chunks) > 5
+    assert all(embedder.count(c.text) == c.tokens <= 128 for c in chunks)
+    assert "".join(text.split()) in "".join("".join(c.text.split()) for c in chunks) or \
+        all(c.text in text for c in chunks)

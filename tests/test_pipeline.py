@@ -1,0 +1,169 @@
+"""The ingestion pipeline run through huey's immediate mode with the real model and real SQLite.
+
+Covers: first ingestion, nothing-changed re-runs, edit/delete/rename, idempotent
+jobs, failures recorded per file, keyword-only indexes, readers isolated from a
+generation being built.
+"""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from search import db, reader, status, store
+
+NOTES = {
+    "clients/qumei.md": "---\ntags: [client]\n---\n# 曲美\n\n## 合同\n曲美的合同条款在这里。云仓WMS项目。\n\n## People\nAlice runs the account.\n",
+    "tech/git.md": "# Git tips\n\nUse `git rebase -i` to squash commits before merging.\n\n" + "Rebasing rewrites history. " * 120,
+    "tech/python.md": "# Python\n\nList comprehensions are concise.\n\n## Async\nasyncio runs coroutines on an event loop.\n",
+    "readme.txt": "A plain text file about gardening and tomatoes.\n",
+}
+
+
+@pytest.fixture
+def immediate(sift_env):
+    from workers.app import huey
+    huey.immediate = True
+    yield huey
+    huey.immediate = False
+
+
+@pytest.fixture
+def notes(tmp_path) -> Path:
+    root = tmp_path / "notes"
+    for rel, text in NOTES.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def ingest(root: Path, name: str = "notes") -> dict:
+    """Register, discover and run the whole pipeline; returns the published generation's report."""
+    from workers import runtime, tasks
+    conn = runtime.index()
+    collection = store.ensure_collection(conn, name, str(root.resolve()))
+    tasks.discover(collection["id"])
+    report = status.collect(conn)
+    return next(c for c in report["collections"] if c["name"] == name)
+
+
+def test_first_ingestion_indexes_every_file_within_the_token_limit(immediate, notes, embedder):
+    report = ingest(notes)
+    published = report["published"]
+    assert published is not None and report["building"] is None
+    conn = db.connect(Path(os.environ["SIFT_HOME"]) / "index.db")
+    files = {row["path"] for row in reader.visible_files(conn)}
+    assert files == set(NOTES)
+    chunks = reader.visible_chunks(conn)
+    assert all(c["tokens"] == embedder.count(c["text"]) <= 256 for c in chunks)
+    assert published["embedded"] == len({c["text_hash"] for c in chunks})
+    git_chunks = [c for c in chunks if c["path"] == "tech/git.md"]
+    assert len(git_chunks) > 1, "a long section is windowed"
+    for before, after in zip(git_chunks, git_chunks[1:]):
+        assert after["start_line"] <= before["end_line"]
+    vectors = conn.execute("SELECT count(*) FROM vectors").fetchone()[0]
+    assert vectors == len({c["text_hash"] for c in chunks})
+
+
+def test_nothing_changed_means_nothing_parsed_or_embedded(immediate, notes):
+    first = ingest(notes)["published"]
+    again = ingest(notes)["published"]
+    assert again["id"] != first["id"]
+    assert again["changes"] == {} and again["embedded"] == 0
+    assert again["unchanged"] == len(NOTES)
+
+
+def test_edit_delete_rename_embed_only_what_changed(immediate, notes):
+    ingest(notes)
+    conn = db.connect(Path(os.environ["SIFT_HOME"]) / "index.db")
+    before = {c["text_hash"] for c in reader.visible_chunks(conn)}
+    git = notes / "tech/git.md"
+    git.write_text(git.read_text() + "\n## New section\nCherry-pick copies a single commit.\n")
+    (notes / "readme.txt").unlink()
+    (notes / "tech/python.md").rename(notes / "tech/python3.md")
+    report = ingest(notes)["published"]
+    assert report["changes"] == {"changed": 1, "deleted": 2, "renamed": 1} or \
+        report["changes"] == {"changed": 1, "deleted": 1, "renamed": 1}
+    chunks = reader.visible_chunks(conn)
+    paths = {c["path"] for c in chunks}
+    assert "readme.txt" not in paths and "tech/python.md" not in paths and "tech/python3.md" in paths
+    new_hashes = {c["text_hash"] for c in chunks} - before
+    assert report["embedded"] == len(new_hashes) >= 1
+    assert all(c["path"] == "tech/git.md" for c in chunks if c["text_hash"] in new_hashes)
+    rows = conn.execute("SELECT path, embedded FROM progress WHERE generation = ?", (report["id"],)).fetchall()
+    assert {r["path"]: r["embedded"] for r in rows}.get("tech/python3.md") == 0, "a rename embeds nothing"
+
+
+def test_repeated_jobs_leave_the_index_as_if_run_once(immediate, notes):
+    from workers import runtime
+    ingest(notes)
+    conn = runtime.index()
+    collection = conn.execute("SELECT id FROM collections").fetchone()["id"]
+    gen = store.begin_generation(conn, collection, runtime.model_id())
+    store.record_plan(conn, gen, collection, {"tech/python.md": "changed"}, {}, len(NOTES))
+    version = store.FileVersion("tech/python.md", "note", 9, time.time(), "cd" * 32, "Python")
+    rows = [store.ChunkRow(0, "Python", "Generators yield values lazily.", 8, "g" * 32)]
+    vectors = {"g" * 32: b"\0" * 1536}
+    store.write_files(conn, gen, collection, [(version, rows)], runtime.model_id(), vectors, {"tech/python.md": 1})
+    once = _dump(conn)
+    store.write_files(conn, gen, collection, [(version, rows)], runtime.model_id(), vectors, {"tech/python.md": 1})
+    store.mark(conn, gen, ["tech/python.md"], "parse", "done")  # a late duplicate of an earlier stage
+    assert _dump(conn) == once
+    assert store.try_publish(conn, gen)
+    published = _dump(conn)
+    store.write_files(conn, gen, collection, [(version, rows)], runtime.model_id(), vectors, {})
+    assert _dump(conn) == published, "a duplicate arriving after publish changes nothing"
+    texts = [c["text"] for c in reader.visible_chunks(conn) if c["path"] == "tech/python.md"]
+    assert texts == ["Generators yield values lazily."]
+
+
+def test_bad_files_fail_with_reasons_and_the_rest_is_indexed(immediate, notes):
+    (notes / "binary.md").write_bytes(b"\x00\x01\x02 not text" * 10)
+    (notes / "latin1.md").write_bytes("caf\xe9".encode("latin-1"))
+    report = ingest(notes)["published"]
+    reasons = {f["path"]: f["reason"] for f in report["failures"]}
+    assert "binary" in reasons["binary.md"]
+    assert "UTF-8" in reasons["latin1.md"]
+    conn = db.connect(Path(os.environ["SIFT_HOME"]) / "index.db")
+    assert {r["path"] for r in reader.visible_files(conn)} == set(NOTES)
+
+
+def test_keyword_only_index_has_no_vectors(immediate, notes, monkeypatch):
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    runtime.reset()
+    report = ingest(notes)["published"]
+    conn = runtime.index()
+    assert report["model"] is None and report["embedded"] == 0
+    assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 0
+    assert conn.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH '\"合同\"'").fetchone()[0] == 1
+
+
+def test_reader_sees_the_published_generation_while_another_is_built(immediate, notes):
+    from workers import runtime
+    ingest(notes)
+    conn = runtime.index()
+    other = db.connect(Path(os.environ["SIFT_HOME"]) / "index.db")
+    before = [tuple(r) for r in reader.visible_chunks(other)]
+    collection = conn.execute("SELECT id FROM collections").fetchone()["id"]
+    gen = store.begin_generation(conn, collection, runtime.model_id())
+    store.record_plan(conn, gen, collection, {"readme.txt": "deleted", "new.md": "added"}, {}, len(NOTES))
+    version = store.FileVersion("new.md", "note", 5, time.time(), "ab" * 32, "New")
+    row = store.ChunkRow(0, "", "brand new text", 5, "h" * 32)
+    store.write_files(conn, gen, collection, [(version, [row])], runtime.model_id(), {}, {})
+    assert [tuple(r) for r in reader.visible_chunks(other)] == before, "a reader never sees a generation being built"
+    assert store.try_publish(conn, gen)
+    after = {r["path"] for r in reader.visible_chunks(other)}
+    assert "new.md" in after and "readme.txt" not in after
+
+
+def _dump(conn):
+    files = conn.execute("SELECT collection, path, sha256, gen_from, gen_to FROM files ORDER BY path, gen_from").fetchall()
+    chunks = conn.execute("SELECT f.path, c.ordinal, c.text_hash FROM chunks c JOIN files f ON f.id = c.file "
+                          "ORDER BY 1, 2").fetchall()
+    fts = conn.execute("SELECT count(*) FROM chunks_fts").fetchone()[0]
+    vectors = conn.execute("SELECT count(*) FROM vectors").fetchone()[0]
+    return [tuple(r) for r in files], [tuple(r) for r in chunks], fts, vectors

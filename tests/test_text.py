@@ -1,0 +1,26 @@
+"""Normalisation and the CJK form of text in the keyword index."""
+from search.text import index_form, normalise, query_terms
+
+
+def test_normalise_folds_width_and_case():
+    assert normalise("ＡＢＣ Straße") == "abc strasse"
+    assert normalise("⾏") == "行"  # CJK radical from some PDFs
+
+
+def test_cjk_runs_become_unigrams_and_bigrams():
+    form = index_form("曲美合同")
+    tokens = form.split()
+    assert tokens[:4] == ["曲", "美", "合", "同"]
+    assert tokens[4:] == ["曲美", "美合", "合同"]
+
+
+def test_mixed_text_keeps_latin_words_whole():
+    tokens = index_form("云仓WMS项目").split()
+    assert "wms" in tokens and "云仓" in tokens and "项目" in tokens
+
+
+def test_query_terms_quote_everything_and_phrase_cjk():
+    assert query_terms('合同 "x" OR y*') == ['"合同"', '"x"', '"or"', '"y"']
+    assert query_terms("曲美合同") == ['"曲美 美合 合同"']
+    assert query_terms('NEAR(a b) col:c ^d') == ['"near"', '"a"', '"b"', '"col"', '"c"', '"d"']
+    assert query_terms("🙂 !!!") == []
