@@ -3,15 +3,17 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
+from ingest.code import LANGUAGES
+
 NOTE_EXTENSIONS = {".md", ".markdown", ".mdx"}
 TEXT_EXTENSIONS = {".txt", ".rst", ".org", ".adoc", ".text"}
 PDF_EXTENSIONS = {".pdf"}
-CODE_EXTENSIONS = {
-    ".py", ".pyi", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".go", ".rs", ".java",
-    ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".cs", ".rb", ".php", ".kt", ".kts",
-    ".swift", ".sh", ".bash", ".zsh", ".lua", ".scala", ".sql", ".toml", ".yaml", ".yml",
-    ".json", ".css", ".scss", ".html", ".el", ".ex", ".exs", ".clj", ".hs", ".ml", ".r", ".jl",
+# Code with a tree-sitter grammar (ingest.code.LANGUAGES), plus formats read as plain lines.
+OTHER_CODE_EXTENSIONS = {
+    ".lua", ".scala", ".sql", ".toml", ".yaml", ".yml", ".json", ".css", ".scss", ".html",
+    ".el", ".ex", ".exs", ".clj", ".hs", ".ml", ".r", ".jl", ".zig", ".dart", ".vue", ".svelte",
 }
+CODE_EXTENSIONS = set(LANGUAGES) | OTHER_CODE_EXTENSIONS
 
 
 def kind_of(path: str) -> str | None:

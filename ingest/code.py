@@ -1,0 +1,384 @@
+"""Source code -> Document with one section per definition.
+
+tree-sitter (via ``tree_sitter_languages``) finds the classes, functions,
+methods, structs, impls, interfaces ... of a file. Every line of the file is
+given to exactly one owner: the innermost definition covering it, or the
+module. Consecutive lines with the same owner form a section, so:
+
+* a method is its own section, ``heading_path == [module, "Cart", "add"]``;
+* a class's section holds its header and the body lines that are not methods
+  (it may come back after a method, e.g. fields declared further down);
+* imports, constants and other top-level code go to ``[module]`` sections;
+* comment, decorator and attribute lines directly above a definition (same
+  indentation, no blank line between) belong to it;
+* lines that hold nothing but whitespace or closing brackets / ``end`` are
+  attached to the section before them (to the next one at the top of a file).
+
+Lines are split on "\\n" only (CRLF and CR are normalised first), so
+``section.text == "\\n".join(lines[start_line - 1:end_line])`` and the
+sections' texts joined by "\\n" give back the whole file.
+Unknown extensions, missing grammars and parser failures give one section
+for the whole file, which the chunker windows by lines.
+"""
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .document import Document, Section, Skip
+
+LANGUAGES: dict[str, str] = {
+    ".py": "python", ".pyi": "python", ".pyw": "python",
+    ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript",
+    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
+    ".c": "c",
+    # .h is parsed as C++: that grammar reads C headers too, the C one loses C++ classes.
+    ".h": "cpp", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp",
+    ".hh": "cpp", ".hpp": "cpp", ".hxx": "cpp", ".h++": "cpp", ".ipp": "cpp",
+    ".cs": "c_sharp",
+    ".rb": "ruby", ".rake": "ruby", ".gemspec": "ruby",
+    ".php": "php",
+    ".kt": "kotlin", ".kts": "kotlin",
+    ".swift": "swift",  # no grammar in tree-sitter-languages 1.10.2: line windows
+    ".sh": "bash", ".bash": "bash", ".zsh": "bash",
+}
+
+LOCK_FILES = {
+    "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "cargo.lock",
+    "poetry.lock", "gemfile.lock", "composer.lock", "go.sum",
+}
+MINIFIED_SUFFIXES = (".min.js", ".min.css")
+GENERATED_RE = re.compile(
+    r"@generated|do not edit(?! without)|^(this (file|code) (is|was|has been) )?"
+    r"(auto-?generated|automatically generated|generated (by|from|with|using))\b",
+    re.IGNORECASE,
+)
+
+C, L = "container", "leaf"  # containers are split further, leaves are not
+_JS = {"class_declaration": C, "class": C, "function_declaration": L,
+       "generator_function_declaration": L, "method_definition": L}
+_TS = {**_JS, "abstract_class_declaration": C, "interface_declaration": C,
+       "enum_declaration": L, "type_alias_declaration": L, "internal_module": C, "module": C}
+_C = {"function_definition": L, "struct_specifier": L, "union_specifier": L,
+      "enum_specifier": L, "type_definition": L}
+DEFS: dict[str, dict[str, str]] = {
+    "python": {"class_definition": C, "function_definition": L},
+    "javascript": _JS,
+    "typescript": _TS,
+    "tsx": _TS,
+    "go": {"function_declaration": L, "method_declaration": L, "type_declaration": L},
+    "rust": {"function_item": L, "struct_item": L, "enum_item": L, "union_item": L,
+             "trait_item": C, "impl_item": C, "mod_item": C, "macro_definition": L},
+    "java": {"class_declaration": C, "interface_declaration": C, "enum_declaration": C,
+             "record_declaration": C, "annotation_type_declaration": L,
+             "method_declaration": L, "constructor_declaration": L},
+    "c": _C,
+    "cpp": {**_C, "class_specifier": C, "struct_specifier": C, "union_specifier": C,
+            "namespace_definition": C},
+    "c_sharp": {"namespace_declaration": C, "file_scoped_namespace_declaration": C,
+                "class_declaration": C, "struct_declaration": C, "interface_declaration": C,
+                "record_declaration": C, "enum_declaration": L, "method_declaration": L,
+                "constructor_declaration": L, "destructor_declaration": L,
+                "operator_declaration": L},
+    "ruby": {"module": C, "class": C, "method": L, "singleton_method": L},
+    "php": {"namespace_definition": C, "class_declaration": C, "interface_declaration": C,
+            "trait_declaration": C, "enum_declaration": C, "function_definition": L,
+            "method_declaration": L},
+    "kotlin": {"class_declaration": C, "object_declaration": C, "companion_object": C,
+               "function_declaration": L},
+    "bash": {"function_definition": L},
+}
+# Definitions that are only declarations without a body (``struct foo;``).
+NEEDS_BODY = {"struct_specifier", "union_specifier", "enum_specifier", "class_specifier",
+              "namespace_definition", "type_definition"}
+# Nodes that wrap one definition and lend it their span (export, decorators, templates).
+WRAPPERS = {"export_statement", "decorated_definition", "template_declaration",
+            "ambient_declaration", "expression_statement", "declaration"}
+# Nodes searched for nested definitions without adding to the path.
+TRANSPARENT = {"block", "class_body", "declaration_list", "field_declaration_list",
+               "body_statement", "enum_body", "enum_class_body", "interface_body",
+               "object_type", "enum_member_declaration_list", "enum_declaration_list",
+               "compound_statement", "statement_block", "singleton_class",
+               "linkage_specification", "preproc_if", "preproc_ifdef", "preproc_else",
+               "preproc_elif"}
+FUNCTION_VALUES = {"arrow_function", "function", "function_expression",
+                   "generator_function", "class"}
+PREFIX_TYPES = {"decorator", "attribute_item", "attribute_list", "annotation",
+                "marker_annotation", "attribute"}
+NAME_TYPES = {"identifier", "type_identifier", "simple_identifier", "constant", "name",
+              "property_identifier", "field_identifier", "word", "namespace_identifier"}
+TRIVIAL_RE = re.compile(r"^\s*([\]\)\};,]+\s*(//.*|#.*|/\*.*)?|(end|fi|done|esac)\s*(#.*)?)?$")
+
+
+@dataclass
+class Definition:
+    path: list[str]  # qualified, starting with the module name
+    start: int  # 0-based rows, inclusive
+    end: int
+    column: int  # where the definition's node starts on its first row
+    floor: int  # first row of the enclosing definition (-1 at top level)
+
+
+def parse_code(path: str, text: str) -> Document:
+    """Parse a source file into definition sections (see module docstring)."""
+    name = Path(path).name
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    check_indexable(name, lines)
+    module = Path(path).stem
+    language = LANGUAGES.get(Path(path).suffix.lower())
+    defs, fallback = _outline(language, module, text)
+    sections = _sections(lines, defs, module) if lines else []
+    meta = {"language": language, "symbols": _symbols(sections)}
+    if fallback:
+        meta["fallback"] = fallback
+    return Document(kind="code", title=name, sections=sections, meta=meta)
+
+
+def check_indexable(name: str, lines: list[str]) -> None:
+    """Raise Skip for lock files, minified and generated code."""
+    lower = name.lower()
+    if lower in LOCK_FILES or lower.endswith(MINIFIED_SUFFIXES):
+        raise Skip(f"minified or generated: {name} is a lock or minified file")
+    if lines and max(map(len, lines)) > 1000 and sum(map(len, lines)) / len(lines) > 300:
+        raise Skip("minified or generated: very long lines")
+    for line in lines[:5]:
+        if GENERATED_RE.search(line.strip(" \t#/*-;!<>\"'")):
+            raise Skip(f"minified or generated: marker {line.strip()[:80]!r}")
+
+
+def _outline(language: str | None, module: str, text: str) -> tuple[list[Definition], str | None]:
+    """Definitions of the file in pre-order, or [] and the reason for a fallback."""
+    if language is None:
+        return [], "unknown extension"
+    parser = _parser(language)
+    if parser is None:
+        return [], f"no tree-sitter grammar for {language}"
+    try:
+        root = parser.parse(text.encode("utf-8")).root_node
+    except Exception as exc:  # a grammar bug must not lose the file
+        return [], f"parse failed: {exc}"
+    defs: list[Definition] = []
+    _scan(root, language, [module], defs)
+    _attach_prefixes(defs, _prefix_rows(root, text.split("\n")))
+    return defs, None
+
+
+@lru_cache(maxsize=None)
+def _parser(language: str):
+    from tree_sitter_languages import get_parser
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # tree_sitter 0.21 FutureWarning
+            return get_parser(language)
+    except Exception:
+        return None
+
+
+def _scan(node, language: str, path: list[str], out: list[Definition], floor: int = -1) -> None:
+    """Append the definitions below ``node``; ``floor`` is the parent's first row."""
+    for child in node.named_children:
+        found = _definition(child, language)
+        if found is None:
+            if child.type in TRANSPARENT:
+                _scan(child, language, path, out, floor)
+            continue
+        parts, inner, container = found
+        start = max(child.start_point[0], floor + 1)
+        end = _end_row(child)
+        if start > end:  # shares its only line with the parent's header
+            continue
+        out.append(Definition(path + parts, start, end, child.start_point[1], floor))
+        if container:
+            _scan(inner, language, path + parts, out, start)
+
+
+def _end_row(node) -> int:
+    """Last row of a node; a node ending at column 0 ends on the row before."""
+    row, col = node.end_point
+    return row - 1 if col == 0 and row > node.start_point[0] else row
+
+
+def _definition(node, language: str):
+    """(name parts, node to search for members, is container) or None."""
+    kind = DEFS.get(language, {}).get(node.type)
+    if kind:
+        if node.type in NEEDS_BODY and not _has_body(node):
+            return None
+        parts = [" ".join(p.split()) for p in _name(node, language) if p.strip()]
+        return (parts, node, kind == C) if parts else None
+    if node.type in ("lexical_declaration", "variable_declaration"):
+        return _function_variable(node)
+    if node.type in WRAPPERS:
+        inner = [d for c in node.named_children if (d := _definition(c, language))]
+        return inner[0] if len(inner) == 1 else None
+    return None
+
+
+def _has_body(node) -> bool:
+    if node.type == "type_definition":
+        return any(_has_body(c) for c in node.named_children if c.type.endswith("_specifier"))
+    return node.child_by_field_name("body") is not None
+
+
+def _function_variable(node):
+    """``const total = (cart) => ...``: a function bound to a name."""
+    declarators = [c for c in node.named_children if c.type == "variable_declarator"]
+    if len(declarators) != 1:
+        return None
+    value = declarators[0].child_by_field_name("value")
+    name = declarators[0].child_by_field_name("name")
+    if value is None or name is None or value.type not in FUNCTION_VALUES:
+        return None
+    return [_text(name)], value, value.type == "class"
+
+
+def _name(node, language: str) -> list[str]:
+    """The name of a definition as path parts (``Cart::add`` -> [Cart, add])."""
+    t = node.type
+    if language == "go" and t == "method_declaration":
+        return [p for p in (_go_receiver(node), _field_text(node, "name")) if p]
+    if language == "go" and t == "type_declaration":
+        specs = [c for c in node.named_children if c.type in ("type_spec", "type_alias")]
+        return [_field_text(specs[0], "name")] if len(specs) == 1 else []
+    if t == "impl_item":
+        return [_rust_type_name(node.child_by_field_name("type"))]
+    if t == "type_definition":
+        return _split(_field_text(node, "declarator"))
+    if t == "function_definition" and language in ("c", "cpp"):
+        return _split(_declarator_name(node))
+    if t == "companion_object" and node.child_by_field_name("name") is None:
+        return ["Companion"]
+    name = node.child_by_field_name("name")
+    if name is None:
+        name = next((c for c in node.named_children if c.type in NAME_TYPES), None)
+    return _split(_text(name)) if name is not None else []
+
+
+def _go_receiver(node) -> str:
+    receiver = node.child_by_field_name("receiver")
+    types = [n for n in _descendants(receiver) if n.type == "type_identifier"] if receiver else []
+    return _text(types[0]) if types else ""
+
+
+def _rust_type_name(node) -> str:
+    while node is not None and node.type == "generic_type":
+        node = node.child_by_field_name("type")
+    if node is None:
+        return ""
+    name = node.child_by_field_name("name") if node.type == "scoped_type_identifier" else None
+    return _text(name or node)
+
+
+def _declarator_name(node) -> str:
+    """Follow C/C++ declarators (pointer, reference, function) to the name."""
+    while node is not None and node.type not in NAME_TYPES | {
+            "qualified_identifier", "destructor_name", "operator_name"}:
+        nxt = node.child_by_field_name("declarator")
+        if nxt is None:
+            nxt = next((c for c in node.named_children if c.type.endswith("declarator")), None)
+        node = nxt
+    return _text(node) if node is not None else ""
+
+
+def _prefix_rows(root, lines: list[str]) -> dict[int, tuple[int, int]]:
+    """Rows holding only a comment/decorator/attribute: row -> (first row, column)."""
+    rows: dict[int, tuple[int, int]] = {}
+    for node in _descendants(root):
+        if "comment" not in node.type and node.type not in PREFIX_TYPES:
+            continue
+        (r0, c0), (r1, c1) = node.start_point, node.end_point
+        if c1 == 0 and r1 > r0:  # the node took the newline with it
+            r1, c1 = r1 - 1, len(lines[r1 - 1].encode("utf-8"))
+        if c0 != _indent(lines[r0]) or c1 < len(lines[r1].rstrip().encode("utf-8")):
+            continue
+        for row in range(r0, r1 + 1):
+            rows[row] = (r0, c0)
+    return rows
+
+
+def _attach_prefixes(defs: list[Definition], rows: dict[int, tuple[int, int]]) -> None:
+    """Move each definition's start up over the comments/decorators right above it."""
+    for d in defs:
+        while d.start - 1 > d.floor and rows.get(d.start - 1, (0, -1))[1] == d.column:
+            d.start = max(rows[d.start - 1][0], d.floor + 1)
+
+
+def _sections(lines: list[str], defs: list[Definition], module: str) -> list[Section]:
+    """Give each line an owner, then cut runs of equal owners into sections."""
+    owner: list[tuple[str, ...]] = [(module,)] * len(lines)
+    for d in defs:  # pre-order: members overwrite their container
+        for row in range(d.start, min(d.end, len(lines) - 1) + 1):
+            owner[row] = tuple(d.path)
+    runs = _runs(owner)
+    runs = _merge_trivial(runs, lines)
+    return [Section(text="\n".join(lines[a:b + 1]), heading_path=list(o),
+                    start_line=a + 1, end_line=b + 1) for a, b, o in runs]
+
+
+def _runs(owner: list[tuple[str, ...]]) -> list[list]:
+    runs: list[list] = []
+    for row, o in enumerate(owner):
+        if runs and runs[-1][2] == o:
+            runs[-1][1] = row
+        else:
+            runs.append([row, row, o])
+    return runs
+
+
+def _merge_trivial(runs: list[list], lines: list[str]) -> list[list]:
+    """Attach runs of blank/closing-bracket lines to a neighbour; join equal owners."""
+    merged: list[list] = []
+    for run in runs:
+        if merged and (merged[-1][2] == run[2] or _is_trivial_run(run, lines)):
+            merged[-1][1] = run[1]
+        else:
+            merged.append(run)
+    if len(merged) > 1 and _is_trivial_run(merged[0], lines):
+        merged[1][0] = merged[0][0]  # leading blank lines go to the next section
+        del merged[0]
+    return merged
+
+
+def _is_trivial_run(run: list, lines: list[str]) -> bool:
+    return all(TRIVIAL_RE.match(lines[r]) for r in range(run[0], run[1] + 1))
+
+
+def _symbols(sections: list[Section]) -> list[str]:
+    """Qualified names (without the module) of the definitions, in file order."""
+    names = (".".join(s.heading_path[1:]) for s in sections if len(s.heading_path) > 1)
+    return list(dict.fromkeys(names))
+
+
+def _split(name: str) -> list[str]:
+    return [p for p in re.split(r"::|\\", name) if p] if name else []
+
+
+def _field_text(node, field: str) -> str:
+    child = node.child_by_field_name(field)
+    return _text(child) if child is not None else ""
+
+
+def _text(node) -> str:
+    return node.text.decode("utf-8", "replace")
+
+
+def _indent(line: str) -> int:
+    return len(line.encode("utf-8")) - len(line.lstrip().encode("utf-8"))
+
+
+def _descendants(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(n.children))

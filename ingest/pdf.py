@@ -1,0 +1,250 @@
+"""PDF -> Document: the cleaned text layer of each page, with page offsets.
+
+Each page's text is NFKC-normalised (ligatures, CJK compatibility radicals,
+full-width forms), its whitespace tidied and words hyphenated across a line
+break joined when both sides are lowercase letters. Pages are joined with a
+blank line; ``Section.page_starts`` records where each page with text starts.
+
+With a usable outline (two or more top-level entries in page order) there is
+one section per top-level entry, ``heading_path == [entry title]``, plus a
+front-matter section (``heading_path == []``) for the pages before the first
+one; otherwise one section for the whole document. Chapters are cut at page
+boundaries: a chapter starting mid-page takes that whole page.
+
+pypdf reports the problems it works around through ``logging`` (loggers
+``pypdf.*``). Importing this module routes them to a handler that counts
+them for the file being parsed (``meta["pdf_warnings"]``) and otherwise
+hands them to this module's logger at DEBUG level; they never reach the
+root logger.
+"""
+from __future__ import annotations
+
+import io
+import logging
+import re
+import threading
+import unicodedata
+from contextlib import contextmanager
+from pathlib import Path
+
+from pypdf import PdfReader
+from pypdf.errors import DependencyError
+
+from .document import Document, Section, Skip
+
+log = logging.getLogger(__name__)
+
+_HYPHEN_BREAK = re.compile(r"(?<=[^\W\d_])[-\u00ad][ \t]*\n[ \t]*(?=[^\W\d_])")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u00ad]")
+_FILE_NAME_TITLE = re.compile(
+    r"(\.(pdf|docx?|odt|rtf|tex|dvi|ps|indd|xlsx?|pptx?|qxd)$|^untitled\b|"
+    r"^microsoft (word|powerpoint|excel) - |^document\d*$)",
+    re.IGNORECASE,
+)
+
+
+# --- text cleaning -----------------------------------------------------------
+
+def normalize(text: str) -> str:
+    """NFKC-normalise (⾏ U+2F8F -> 行, ﬁ -> fi) and unify line breaks."""
+    text = unicodedata.normalize("NFKC", text)
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def dehyphenate(text: str) -> str:
+    """Join "exam-\\nple" -> "example" when both sides are lowercase letters."""
+    def join(m: re.Match) -> str:
+        before, after = m.string[m.start() - 1], m.string[m.end()]
+        return "" if before.islower() and after.islower() else m.group()
+
+    return _HYPHEN_BREAK.sub(join, text)
+
+
+def tidy_whitespace(text: str) -> str:
+    """Collapse runs of spaces, strip lines, keep at most one blank line."""
+    lines = (" ".join(line.split()) for line in _CONTROL.sub("", text).split("\n"))
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+def clean_text(raw: str) -> str:
+    """The text of one page as it is indexed."""
+    return tidy_whitespace(dehyphenate(normalize(raw)))
+
+
+# --- pypdf's warnings -----------------------------------------------------------
+
+class _PypdfWarnings(logging.Handler):
+    """Counts pypdf's log records for the file parsed in the current thread."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.name = "sift-pypdf-warnings"
+        self._local = threading.local()
+
+    @contextmanager
+    def collect(self):
+        self._local.bucket = bucket = []
+        try:
+            yield bucket
+        finally:
+            self._local.bucket = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            message = record.getMessage()
+        except Exception:
+            message = str(record.msg)
+        bucket = getattr(self._local, "bucket", None)
+        if bucket is None:
+            log.debug("pypdf: %s", message)
+        else:
+            bucket.append(message)
+
+
+def _install_handler() -> _PypdfWarnings:
+    pypdf_log = logging.getLogger("pypdf")
+    for handler in pypdf_log.handlers:
+        if handler.name == "sift-pypdf-warnings":
+            return handler  # type: ignore[return-value]
+    handler = _PypdfWarnings()
+    pypdf_log.addHandler(handler)
+    pypdf_log.propagate = False
+    return handler
+
+
+_warnings = _install_handler()
+
+
+# --- parsing -------------------------------------------------------------------
+
+def parse_pdf(path: str, data: bytes) -> Document:
+    """Parse a PDF's text layer; Skip if encrypted or without text, ValueError if unreadable."""
+    with _warnings.collect() as warnings:
+        reader, n_pages, encrypted = _open(data)
+        texts, failed = _page_texts(reader, n_pages)
+        chapters = _chapters(reader, n_pages)
+        title = _title(reader, path)
+    if warnings:
+        log.debug("%s: pypdf worked around %d problems, first: %s", path, len(warnings), warnings[0])
+    if n_pages == 0:
+        raise ValueError("unreadable PDF: no pages")
+    if failed and len(failed) == n_pages:
+        raise ValueError(f"unreadable PDF: {failed[0][1]}")
+    if not any(texts):
+        raise Skip("no text layer: scanned?")
+    meta = {
+        "pages": n_pages,
+        "pages_without_text": sum(1 for t in texts if not t),
+        "failed_pages": [page for page, _ in failed],
+        "encrypted": encrypted,
+        "pdf_warnings": len(warnings),
+    }
+    return Document(kind="pdf", title=title, sections=_sections(texts, chapters), meta=meta)
+
+
+def _open(data: bytes) -> tuple[PdfReader, int, bool]:
+    """Reader (decrypted with the empty password if needed), page count, encrypted?"""
+    try:
+        reader = PdfReader(io.BytesIO(data), strict=False)
+        encrypted = reader.is_encrypted
+    except Exception as exc:
+        raise ValueError(f"unreadable PDF: {_message(exc)}") from exc
+    if encrypted:
+        _decrypt(reader)
+    try:
+        return reader, len(reader.pages), encrypted
+    except Exception as exc:
+        raise ValueError(f"unreadable PDF: {_message(exc)}") from exc
+
+
+def _decrypt(reader: PdfReader) -> None:
+    """Open files that only have an owner password; Skip the others."""
+    try:
+        ok = reader.decrypt("")
+    except DependencyError as exc:
+        raise Skip("encrypted: AES needs the 'cryptography' package") from exc
+    except Exception as exc:
+        raise Skip(f"encrypted: {_message(exc)}") from exc
+    if not ok:
+        raise Skip("encrypted")
+
+
+def _page_texts(reader: PdfReader, n_pages: int) -> tuple[list[str], list[tuple[int, str]]]:
+    """Clean text of every page ("" when none) and the (page, error) that failed."""
+    texts: list[str] = []
+    failed: list[tuple[int, str]] = []
+    for index in range(n_pages):
+        try:
+            texts.append(clean_text(reader.pages[index].extract_text() or ""))
+        except Exception as exc:
+            log.debug("page %d: text extraction failed: %s", index + 1, exc)
+            failed.append((index + 1, _message(exc)))
+            texts.append("")
+    return texts, failed
+
+
+def _chapters(reader: PdfReader, n_pages: int) -> list[tuple[int, str]]:
+    """Top-level outline entries as (0-based first page, title); [] if unusable."""
+    try:
+        entries = [(reader.get_destination_page_number(item), item.title)
+                   for item in reader.outline if not isinstance(item, list)]
+    except Exception:
+        return []
+    chapters: list[tuple[int, str]] = []
+    for page, title in entries:
+        title = " ".join(normalize(str(title or "")).split())
+        if page is None or not 0 <= page < n_pages or not title:
+            continue
+        if chapters and page < chapters[-1][0]:
+            return []  # not in page order: don't guess
+        if not chapters or page > chapters[-1][0]:
+            chapters.append((page, title))
+    return chapters if len(chapters) >= 2 else []
+
+
+def _sections(texts: list[str], chapters: list[tuple[int, str]]) -> list[Section]:
+    """One section per chapter's page range (front matter first), or one in all."""
+    bounds = [(0, [])] + [(page, [title]) for page, title in chapters]
+    sections = []
+    for i, (first, heading) in enumerate(bounds):
+        last = bounds[i + 1][0] if i + 1 < len(bounds) else len(texts)
+        section = _section(texts, first, last, heading)
+        if section is not None:
+            sections.append(section)
+    return sections
+
+
+def _section(texts: list[str], first: int, last: int, heading: list[str]) -> Section | None:
+    """Pages first..last-1 (0-based) joined by blank lines, with page_starts."""
+    parts: list[str] = []
+    starts: list[tuple[int, int]] = []
+    offset = 0
+    for index in range(first, last):
+        if not texts[index]:
+            continue
+        if parts:
+            offset += 2  # the "\n\n" between pages
+        starts.append((offset, index + 1))
+        parts.append(texts[index])
+        offset += len(texts[index])
+    if not parts:
+        return None
+    return Section(text="\n\n".join(parts), heading_path=heading, page=starts[0][1],
+                   end_page=starts[-1][1], page_starts=starts)
+
+
+def _title(reader: PdfReader, path: str) -> str:
+    """The metadata title if it looks like one, else the file stem."""
+    try:
+        raw = reader.metadata.title if reader.metadata else None
+    except Exception:
+        raw = None
+    title = " ".join(normalize(str(raw or "")).split())
+    letters = sum(ch.isalpha() for ch in title)
+    if letters >= 3 and len(title) <= 300 and not _FILE_NAME_TITLE.search(title):
+        return title
+    return Path(path).stem
+
+
+def _message(exc: BaseException) -> str:
+    return str(exc) or type(exc).__name__

@@ -1,0 +1,734 @@
+"""Tests for ingest.code: definition sections over real-looking code in 15 languages."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ingest.code import LANGUAGES, parse_code
+from ingest.document import Skip
+
+# One realistic file per language: a class (or struct/impl/module) with
+# methods, doc comments or docstrings, decorators/attributes and a free function.
+SOURCES = {
+    "service.py": '''\
+"""Shopping cart service."""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+log = logging.getLogger(__name__)
+MAX_ITEMS = 100
+
+
+# A cart belongs to one customer.
+@dataclass
+class Cart:
+    """Items a customer is about to buy."""
+
+    owner: str
+    items: list[str] = field(default_factory=list)
+
+    def add_item(self, item: str) -> None:
+        """Add one item, refusing more than MAX_ITEMS."""
+        if len(self.items) >= MAX_ITEMS:
+            raise ValueError("cart is full")
+        self.items.append(item)
+
+    # Totals are computed on demand.
+    @property
+    def total(self) -> int:
+        def price(item: str) -> int:
+            return len(item)
+        return sum(price(i) for i in self.items)
+
+
+def checkout(cart: Cart) -> int:
+    """Empty the cart and return what it cost."""
+    amount = cart.total
+    cart.items.clear()
+    log.info("checkout %s: %d", cart.owner, amount)
+    return amount
+
+
+if __name__ == "__main__":
+    print(checkout(Cart("demo")))
+''',
+    "cart.jsx": '''\
+import React from "react";
+import { formatPrice } from "./format.js";
+
+const TAX_RATE = 0.2;
+
+/**
+ * Keeps the items a customer is about to buy.
+ */
+export class Cart {
+  constructor(owner) {
+    this.owner = owner;
+    this.items = [];
+  }
+
+  // Adds one item; duplicates are allowed.
+  addItem(item) {
+    this.items.push(item);
+    return this;
+  }
+
+  get total() {
+    return this.items.reduce((sum, item) => sum + item.price, 0);
+  }
+}
+
+/** Renders the cart total. */
+export function CartTotal({ cart }) {
+  return <span className="total">{formatPrice(cart.total * (1 + TAX_RATE))}</span>;
+}
+
+export const emptyCart = (owner) => new Cart(owner);
+''',
+    "store.ts": '''\
+import { Injectable } from "@angular/core";
+
+export interface Item {
+  sku: string;
+  price: number;
+}
+
+/** Where carts are kept between requests. */
+@Injectable({ providedIn: "root" })
+export class CartStore {
+  private carts = new Map<string, Item[]>();
+
+  /** The cart of one customer, created on first use. */
+  get(owner: string): Item[] {
+    if (!this.carts.has(owner)) {
+      this.carts.set(owner, []);
+    }
+    return this.carts.get(owner)!;
+  }
+
+  clear(owner: string): void {
+    this.carts.delete(owner);
+  }
+}
+
+// Sum of the item prices in cents.
+export function total(items: Item[]): number {
+  return items.reduce((sum, item) => sum + item.price, 0);
+}
+''',
+    "Panel.tsx": '''\
+import React, { useState } from "react";
+
+type Props = { title: string };
+
+// A collapsible panel.
+export function Panel({ title }: Props) {
+  const [open, setOpen] = useState(false);
+  return <div onClick={() => setOpen(!open)}>{title}</div>;
+}
+
+export class Legacy extends React.Component<Props> {
+  render() {
+    return <h1>{this.props.title}</h1>;
+  }
+}
+''',
+    "cart.go": '''\
+// Package shop implements a shopping cart.
+package shop
+
+import (
+	"errors"
+	"fmt"
+)
+
+// MaxItems is the most a cart can hold.
+const MaxItems = 100
+
+// Cart holds the items of one customer.
+type Cart struct {
+	Owner string
+	Items []string
+}
+
+// AddItem appends an item, failing when the cart is full.
+func (c *Cart) AddItem(item string) error {
+	if len(c.Items) >= MaxItems {
+		return errors.New("cart is full")
+	}
+	c.Items = append(c.Items, item)
+	return nil
+}
+
+func (c Cart) String() string {
+	return fmt.Sprintf("%s: %d items", c.Owner, len(c.Items))
+}
+
+// NewCart returns an empty cart.
+func NewCart(owner string) *Cart {
+	return &Cart{Owner: owner}
+}
+''',
+    "cart.rs": '''\
+use std::fmt;
+
+/// Items a customer is about to buy.
+#[derive(Debug, Default)]
+pub struct Cart {
+    owner: String,
+    items: Vec<String>,
+}
+
+impl Cart {
+    /// Creates an empty cart.
+    pub fn new(owner: &str) -> Self {
+        Cart { owner: owner.to_string(), items: Vec::new() }
+    }
+
+    // Adds one item.
+    pub fn add_item(&mut self, item: &str) {
+        self.items.push(item.to_string());
+    }
+}
+
+impl fmt::Display for Cart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {} items", self.owner, self.items.len())
+    }
+}
+
+/// Total length of all item names.
+pub fn total(cart: &Cart) -> usize {
+    cart.items.iter().map(|i| i.len()).sum()
+}
+''',
+    "Cart.java": '''\
+package shop;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Items a customer is about to buy.
+ */
+public class Cart {
+    private static final int MAX_ITEMS = 100;
+    private final List<String> items = new ArrayList<>();
+
+    public Cart(String owner) {
+        this.owner = owner;
+    }
+
+    /** Adds one item, refusing more than MAX_ITEMS. */
+    @Deprecated
+    public void addItem(String item) {
+        if (items.size() >= MAX_ITEMS) {
+            throw new IllegalStateException("cart is full");
+        }
+        items.add(item);
+    }
+
+    private final String owner;
+
+    // Sum of the item name lengths.
+    static int total(Cart cart) {
+        return cart.items.stream().mapToInt(String::length).sum();
+    }
+}
+''',
+    "cart.c": '''\
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ITEMS 100
+
+/* Items a customer is about to buy. */
+struct cart {
+    const char *owner;
+    size_t count;
+    const char *items[MAX_ITEMS];
+};
+
+/*
+ * Adds one item; returns -1 when the cart is full.
+ */
+int cart_add(struct cart *c, const char *item)
+{
+    if (c->count >= MAX_ITEMS)
+        return -1;
+    c->items[c->count++] = item;
+    return 0;
+}
+
+// Total length of all item names.
+static size_t cart_total(const struct cart *c)
+{
+    size_t sum = 0;
+    for (size_t i = 0; i < c->count; i++)
+        sum += strlen(c->items[i]);
+    return sum;
+}
+''',
+    "cart.cpp": '''\
+#include <string>
+#include <vector>
+
+namespace shop {
+
+// Items a customer is about to buy.
+class Cart {
+public:
+    explicit Cart(std::string owner) : owner_(std::move(owner)) {}
+
+    /// Adds one item.
+    void addItem(const std::string& item) {
+        items_.push_back(item);
+    }
+
+    std::size_t total() const;
+
+private:
+    std::string owner_;
+    std::vector<std::string> items_;
+};
+
+// Sum of the item name lengths.
+std::size_t Cart::total() const {
+    std::size_t sum = 0;
+    for (const auto& item : items_) sum += item.size();
+    return sum;
+}
+
+}  // namespace shop
+''',
+    "Cart.cs": '''\
+using System.Collections.Generic;
+
+namespace Shop
+{
+    /// <summary>Items a customer is about to buy.</summary>
+    public class Cart
+    {
+        private readonly List<string> items = new List<string>();
+
+        public string Owner { get; }
+
+        public Cart(string owner)
+        {
+            Owner = owner;
+        }
+
+        /// <summary>Adds one item.</summary>
+        [Obsolete("use Add")]
+        public void AddItem(string item)
+        {
+            items.Add(item);
+        }
+    }
+
+    public static class Pricing
+    {
+        // Sum of the item name lengths.
+        public static int Total(IEnumerable<string> items) => items.Sum(i => i.Length);
+    }
+}
+''',
+    "cart.rb": '''\
+require "json"
+
+module Shop
+  # Items a customer is about to buy.
+  class Cart
+    attr_reader :owner, :items
+
+    def initialize(owner)
+      @owner = owner
+      @items = []
+    end
+
+    # Adds one item.
+    def add_item(item)
+      @items << item
+      self
+    end
+
+    def self.load(json)
+      new(JSON.parse(json)["owner"])
+    end
+  end
+end
+
+# Sum of the item name lengths.
+def total(cart)
+  cart.items.sum(&:length)
+end
+''',
+    "Cart.php": '''\
+<?php
+
+declare(strict_types=1);
+
+namespace App\\Shop;
+
+use InvalidArgumentException;
+
+/**
+ * Items a customer is about to buy.
+ */
+final class Cart
+{
+    private const MAX_ITEMS = 100;
+
+    /** @var string[] */
+    private array $items = [];
+
+    public function __construct(private string $owner)
+    {
+    }
+
+    // Adds one item.
+    #[Pure]
+    public function addItem(string $item): self
+    {
+        if (count($this->items) >= self::MAX_ITEMS) {
+            throw new InvalidArgumentException('cart is full');
+        }
+        $this->items[] = $item;
+        return $this;
+    }
+}
+
+/** Sum of the item name lengths. */
+function total(Cart $cart): int
+{
+    return array_sum(array_map('strlen', $cart->items()));
+}
+''',
+    "Cart.kt": '''\
+package shop
+
+import kotlin.math.min
+
+/** Items a customer is about to buy. */
+data class Cart(val owner: String) {
+    private val items = mutableListOf<String>()
+
+    // Adds one item.
+    fun addItem(item: String): Cart {
+        require(items.size < MAX_ITEMS) { "cart is full" }
+        items.add(item)
+        return this
+    }
+
+    companion object {
+        const val MAX_ITEMS = 100
+
+        fun empty(owner: String) = Cart(owner)
+    }
+}
+
+/** Sum of the item name lengths. */
+fun total(cart: Cart): Int = cart.owner.length
+''',
+    "deploy.sh": '''\
+#!/usr/bin/env bash
+# Deploy the shop to a host.
+set -euo pipefail
+
+HOST="${1:-localhost}"
+
+# Print how to call this script.
+usage() {
+  echo "usage: $0 HOST" >&2
+  exit 2
+}
+
+function deploy {
+  rsync -a ./dist/ "$HOST:/srv/shop/"
+}
+
+[[ $# -le 1 ]] || usage
+deploy
+''',
+    "Cart.swift": '''\
+import Foundation
+
+/// Items a customer is about to buy.
+struct Cart {
+    let owner: String
+    private(set) var items: [String] = []
+
+    // Adds one item.
+    mutating func addItem(_ item: String) {
+        items.append(item)
+    }
+}
+
+func total(_ cart: Cart) -> Int {
+    cart.items.reduce(0) { $0 + $1.count }
+}
+''',
+}
+
+# Expected heading paths (after the module name), in file order.
+EXPECTED_PATHS = {
+    "service.py": [[], ["Cart"], ["Cart", "add_item"], ["Cart", "total"], ["checkout"], []],
+    "cart.jsx": [[], ["Cart"], ["Cart", "constructor"], ["Cart", "addItem"], ["Cart", "total"],
+                 ["CartTotal"], ["emptyCart"]],
+    "store.ts": [[], ["Item"], ["CartStore"], ["CartStore", "get"], ["CartStore", "clear"], ["total"]],
+    "Panel.tsx": [[], ["Props"], ["Panel"], ["Legacy"], ["Legacy", "render"]],
+    "cart.go": [[], ["Cart"], ["Cart", "AddItem"], ["Cart", "String"], ["NewCart"]],
+    "cart.rs": [[], ["Cart"], ["Cart", "new"], ["Cart", "add_item"], ["Cart"], ["Cart", "fmt"],
+                ["total"]],
+    "Cart.java": [[], ["Cart"], ["Cart", "Cart"], ["Cart", "addItem"], ["Cart"], ["Cart", "total"]],
+    "cart.c": [[], ["cart"], ["cart_add"], ["cart_total"]],
+    "cart.cpp": [[], ["shop"], ["shop", "Cart"], ["shop", "Cart", "Cart"], ["shop", "Cart", "addItem"],
+                 ["shop", "Cart"], ["shop", "Cart", "total"]],
+    "Cart.cs": [[], ["Shop"], ["Shop", "Cart"], ["Shop", "Cart", "Cart"], ["Shop", "Cart", "AddItem"],
+                ["Shop", "Pricing"], ["Shop", "Pricing", "Total"]],
+    "cart.rb": [[], ["Shop"], ["Shop", "Cart"], ["Shop", "Cart", "initialize"],
+                ["Shop", "Cart", "add_item"], ["Shop", "Cart", "load"], ["total"]],
+    "Cart.php": [[], ["Cart"], ["Cart", "__construct"], ["Cart", "addItem"], ["total"]],
+    "Cart.kt": [[], ["Cart"], ["Cart", "addItem"], ["Cart", "Companion"],
+                ["Cart", "Companion", "empty"], ["total"]],
+    "deploy.sh": [[], ["usage"], ["deploy"], []],
+}
+
+# (text on a line, path of the section that must hold it): doc comments,
+# docstrings, decorators and attributes stay with their definition.
+BELONGS = {
+    "service.py": [("# A cart belongs to one customer.", ["Cart"]), ("@dataclass", ["Cart"]),
+                   ('"""Items a customer', ["Cart"]), ("owner: str", ["Cart"]),
+                   ('"""Add one item', ["Cart", "add_item"]),
+                   ("# Totals are computed", ["Cart", "total"]), ("@property", ["Cart", "total"]),
+                   ("def price(item", ["Cart", "total"]),  # nested functions are not split
+                   ('"""Empty the cart', ["checkout"]), ("MAX_ITEMS = 100", []),
+                   ('if __name__ == "__main__":', [])],
+    "cart.jsx": [("* Keeps the items", ["Cart"]), ("// Adds one item", ["Cart", "addItem"]),
+                 ("/** Renders the cart total. */", ["CartTotal"]), ("const TAX_RATE", [])],
+    "store.ts": [("/** Where carts are kept", ["CartStore"]),
+                 ('@Injectable({ providedIn: "root" })', ["CartStore"]),
+                 ("/** The cart of one customer", ["CartStore", "get"]),
+                 ("// Sum of the item prices", ["total"]), ("sku: string;", ["Item"])],
+    "Panel.tsx": [("// A collapsible panel.", ["Panel"])],
+    "cart.go": [("// Cart holds the items", ["Cart"]), ("// AddItem appends", ["Cart", "AddItem"]),
+                ("// NewCart returns", ["NewCart"]), ("const MaxItems = 100", []),
+                ('"errors"', [])],
+    "cart.rs": [("/// Items a customer", ["Cart"]), ("#[derive(Debug, Default)]", ["Cart"]),
+                ("/// Creates an empty cart.", ["Cart", "new"]),
+                ("// Adds one item.", ["Cart", "add_item"]),
+                ("/// Total length of all item names.", ["total"])],
+    "Cart.java": [("* Items a customer", ["Cart"]), ("private static final int MAX_ITEMS", ["Cart"]),
+                  ("/** Adds one item", ["Cart", "addItem"]), ("@Deprecated", ["Cart", "addItem"]),
+                  ("private final String owner;", ["Cart"]),
+                  ("// Sum of the item name lengths.", ["Cart", "total"])],
+    "cart.c": [("/* Items a customer", ["cart"]), ("* Adds one item; returns -1", ["cart_add"]),
+               ("// Total length of all item names.", ["cart_total"]), ("#define MAX_ITEMS", [])],
+    "cart.cpp": [("// Items a customer", ["shop", "Cart"]), ("/// Adds one item.", ["shop", "Cart", "addItem"]),
+                 ("std::vector<std::string> items_;", ["shop", "Cart"]),
+                 ("// Sum of the item name lengths.", ["shop", "Cart", "total"])],
+    "Cart.cs": [("/// <summary>Items a customer", ["Shop", "Cart"]),
+                ("public string Owner { get; }", ["Shop", "Cart"]),
+                ("/// <summary>Adds one item.", ["Shop", "Cart", "AddItem"]),
+                ('[Obsolete("use Add")]', ["Shop", "Cart", "AddItem"]),
+                ("// Sum of the item name lengths.", ["Shop", "Pricing", "Total"])],
+    "cart.rb": [("# Items a customer", ["Shop", "Cart"]), ("attr_reader :owner", ["Shop", "Cart"]),
+                ("# Adds one item.", ["Shop", "Cart", "add_item"]),
+                ("# Sum of the item name lengths.", ["total"])],
+    "Cart.php": [("* Items a customer", ["Cart"]), ("/** @var string[] */", ["Cart"]),
+                 ("// Adds one item.", ["Cart", "addItem"]), ("#[Pure]", ["Cart", "addItem"]),
+                 ("/** Sum of the item name lengths. */", ["total"]), ("use InvalidArgumentException;", [])],
+    "Cart.kt": [("/** Items a customer", ["Cart"]), ("// Adds one item.", ["Cart", "addItem"]),
+                ("const val MAX_ITEMS = 100", ["Cart", "Companion"]),
+                ("/** Sum of the item name lengths. */", ["total"])],
+    "deploy.sh": [("# Print how to call", ["usage"]), ('HOST="${1:-localhost}"', [])],
+}
+
+EXPECTED_LANGUAGE = {
+    "service.py": "python", "cart.jsx": "javascript", "store.ts": "typescript", "Panel.tsx": "tsx",
+    "cart.go": "go", "cart.rs": "rust", "Cart.java": "java", "cart.c": "c", "cart.cpp": "cpp",
+    "Cart.cs": "c_sharp", "cart.rb": "ruby", "Cart.php": "php", "Cart.kt": "kotlin",
+    "deploy.sh": "bash", "Cart.swift": "swift",
+}
+
+
+def assert_exact_cover(text: str, doc) -> None:
+    """Sections are in order, cover every line once, and hold exactly their lines."""
+    lines = text.splitlines()
+    assert "\n".join(s.text for s in doc.sections) == "\n".join(lines)
+    expected_start = 1
+    for section in doc.sections:
+        assert section.start_line == expected_start
+        assert section.end_line >= section.start_line
+        assert section.text == "\n".join(lines[section.start_line - 1:section.end_line])
+        expected_start = section.end_line + 1
+    assert expected_start == len(lines) + 1
+
+
+def section_holding(doc, needle: str):
+    [hit] = [s for s in doc.sections if any(needle in line for line in s.text.split("\n"))]
+    return hit
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_PATHS))
+def test_heading_paths_follow_definitions(name):
+    doc = parse_code(f"src/{name}", SOURCES[name])
+    module = name.rsplit(".", 1)[0]
+    assert doc.kind == "code"
+    assert doc.title == name
+    assert doc.meta["language"] == EXPECTED_LANGUAGE[name]
+    assert [s.heading_path for s in doc.sections] == [[module] + p for p in EXPECTED_PATHS[name]]
+    symbols = [".".join(p) for p in EXPECTED_PATHS[name] if p]
+    assert doc.meta["symbols"] == list(dict.fromkeys(symbols))
+
+
+@pytest.mark.parametrize("name", sorted(SOURCES))
+def test_sections_reproduce_the_file(name):
+    assert_exact_cover(SOURCES[name], parse_code(name, SOURCES[name]))
+
+
+@pytest.mark.parametrize("name", sorted(BELONGS))
+def test_comments_docstrings_and_decorators_stay_with_their_definition(name):
+    doc = parse_code(name, SOURCES[name])
+    module = name.rsplit(".", 1)[0]
+    for needle, path in BELONGS[name]:
+        assert section_holding(doc, needle).heading_path == [module] + path, needle
+
+
+def test_method_section_starts_at_its_comment_and_ends_at_its_body():
+    doc = parse_code("service.py", SOURCES["service.py"])
+    total = next(s for s in doc.sections if s.heading_path == ["service", "Cart", "total"])
+    lines = SOURCES["service.py"].splitlines()
+    assert lines[total.start_line - 1] == "    # Totals are computed on demand."
+    assert lines[total.start_line] == "    @property"
+    assert "return sum(price(i) for i in self.items)" in total.text
+
+
+def test_module_level_code_is_its_own_section():
+    doc = parse_code("service.py", SOURCES["service.py"])
+    first = doc.sections[0]
+    assert first.heading_path == ["service"]
+    assert first.text.startswith('"""Shopping cart service."""')
+    assert "MAX_ITEMS = 100" in first.text and "class Cart" not in first.text
+
+
+def test_swift_has_no_grammar_and_falls_back_to_one_section():
+    doc = parse_code("Cart.swift", SOURCES["Cart.swift"])
+    assert doc.meta["language"] == "swift"
+    assert "no tree-sitter grammar" in doc.meta["fallback"]
+    assert [(s.heading_path, s.start_line, s.end_line) for s in doc.sections] == [
+        (["Cart"], 1, len(SOURCES["Cart.swift"].splitlines()))]
+
+
+def test_unknown_extension_falls_back_to_one_section():
+    text = "first line\nsecond line\n\nfourth line\n"
+    doc = parse_code("notes/data.xyz", text)
+    assert doc.meta == {"language": None, "symbols": [], "fallback": "unknown extension"}
+    assert len(doc.sections) == 1
+    assert_exact_cover(text, doc)
+
+
+def test_crlf_and_missing_final_newline_keep_line_numbers():
+    text = SOURCES["cart.go"].replace("\n", "\r\n").rstrip("\r\n")
+    doc = parse_code("cart.go", text)
+    assert [s.heading_path for s in doc.sections] == [["cart"] + p for p in EXPECTED_PATHS["cart.go"]]
+    assert_exact_cover(text, doc)
+    assert all("\r" not in s.text for s in doc.sections)
+
+
+def test_closing_brackets_and_blank_lines_join_the_previous_section():
+    doc = parse_code("Cart.java", SOURCES["Cart.java"])
+    assert doc.sections[-1].text.endswith("    }\n}")
+    assert all(s.text.strip() not in ("", "}") for s in doc.sections)
+
+
+def test_empty_file_has_no_sections():
+    assert parse_code("empty.py", "").sections == []
+
+
+def test_every_language_of_the_brief_is_mapped():
+    for ext, language in {".py": "python", ".js": "javascript", ".jsx": "javascript",
+                          ".mjs": "javascript", ".cjs": "javascript", ".ts": "typescript",
+                          ".tsx": "tsx", ".go": "go", ".rs": "rust", ".java": "java", ".c": "c",
+                          ".cpp": "cpp", ".cs": "c_sharp", ".rb": "ruby", ".php": "php",
+                          ".kt": "kotlin", ".swift": "swift", ".sh": "bash"}.items():
+        assert LANGUAGES[ext] == language
+
+
+def test_the_parser_reads_its_own_source():
+    from pathlib import Path
+
+    import ingest.code as module
+
+    text = Path(module.__file__).read_text(encoding="utf-8")
+    doc = parse_code(module.__file__, text)
+    assert_exact_cover(text, doc)
+    assert {"parse_code", "check_indexable", "Definition"} <= set(doc.meta["symbols"])
+
+
+# --- files that are not indexed -----------------------------------------------
+
+@pytest.mark.parametrize("name", ["package-lock.json", "yarn.lock", "pnpm-lock.yaml", "Cargo.lock",
+                                  "poetry.lock", "Gemfile.lock", "composer.lock", "go.sum",
+                                  "vendor/jquery.min.js", "static/site.min.css"])
+def test_lock_and_minified_files_are_skipped(name):
+    with pytest.raises(Skip, match="^minified or generated"):
+        parse_code(name, "a = 1\n")
+
+
+def test_minified_bundle_is_skipped():
+    bundle = "!function(e){" + "var a=e.x||{};a.f=function(t){return t*2};" * 60 + "}(window);"
+    text = "/*! lib v1 */\n" + bundle + "\n"
+    assert max(map(len, text.splitlines())) > 1000
+    with pytest.raises(Skip, match="^minified or generated"):
+        parse_code("dist/bundle.js", text)
+
+
+def test_one_long_line_in_normal_code_is_kept():
+    text = "DATA = '" + "x" * 1500 + "'\n" + "".join(f"def f{i}():\n    return {i}\n" for i in range(20))
+    doc = parse_code("data.py", text)
+    assert len(doc.sections) == 21
+
+
+@pytest.mark.parametrize("header", [
+    "// Code generated by protoc-gen-go. DO NOT EDIT.",
+    "# @generated by pants",
+    "/* This file was automatically generated by SWIG */",
+    "# Generated by Django 4.2 on 2024-01-01 12:00",
+    "// Auto-generated from schema.json",
+])
+def test_generated_files_are_skipped(header):
+    with pytest.raises(Skip, match="^minified or generated"):
+        parse_code("gen.go", "package x\n" + header + "\nfunc F() {}\n")
+
+
+def test_generated_marker_after_line_five_or_in_prose_is_ignored():
+    late = "a = 1\n" * 5 + "# DO NOT EDIT below\n"
+    assert parse_code("late.py", late).sections
+    prose = '"""Generated reports are parsed here."""\nimport os\n'
+    assert parse_code("reports.py", prose).sections
+
+
+# --- property: any input keeps the cover invariant -------------------------------
+
+TOKENS = ["def f(x):", "class A:", "    ", "\t", "# note", "@deco", "return x", "pass", "{", "}",
+          "fn g() {", "impl A {", "func (a *A) M() {", "/** doc */", "'''", '"', "é", "\r\n", "\n"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(parts=st.lists(st.sampled_from(TOKENS), max_size=60),
+       ext=st.sampled_from([".py", ".rs", ".go", ".js", ".rb", ".cpp"]))
+def test_any_text_is_covered_exactly_once(parts, ext):
+    text = "".join(parts)
+    doc = parse_code("m" + ext, text)
+    normalised = text.replace("\r\n", "\n")
+    lines = normalised.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    assert "\n".join(s.text for s in doc.sections) == "\n".join(lines)
+    for s in doc.sections:
+        assert s.text == "\n".join(lines[s.start_line - 1:s.end_line])
+        assert s.heading_path[0] == "m"

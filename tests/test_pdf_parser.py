@@ -1,0 +1,343 @@
+"""Tests for ingest.pdf on the real PDFs in shared/data/pdf (see its MANIFEST.tsv)."""
+from __future__ import annotations
+
+import csv
+import io
+import logging
+import os
+import random
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pypdf import PageObject, PdfReader, PdfWriter
+
+from ingest.document import Skip
+from ingest.pdf import clean_text, dehyphenate, normalize, parse_pdf, tidy_whitespace
+
+TEXT_PDFS = ["en/google-doc-document.pdf", "en/multicolumn.pdf", "de/GeoTopo-komprimiert.pdf",
+             "en/GeoBase_NHNC1_Data_Model_UML_EN.pdf", "en/Seige_of_Vicksburg_Sample_OCR.pdf"]
+
+# A word found (by looking) on exactly one page of each file.
+WORD_ON_PAGE = [
+    ("en/google-doc-document.pdf", "Beautiful", 1),
+    ("en/multicolumn.pdf", "Abstract", 1),
+    ("en/multicolumn.pdf", "sociosqu", 2),
+    ("en/multicolumn.pdf", "Brussels", 3),
+    ("en/GeoBase_NHNC1_Data_Model_UML_EN.pdf", "Gouvernement", 1),
+    ("en/GeoBase_NHNC1_Data_Model_UML_EN.pdf", "HydroJunction", 10),
+    ("en/GeoBase_NHNC1_Data_Model_UML_EN.pdf", "PolygonMetadata", 19),
+    ("en/Seige_of_Vicksburg_Sample_OCR.pdf", "scattering", 2),
+    ("en/Seige_of_Vicksburg_Sample_OCR.pdf", "treasonable", 4),
+    ("en/Seige_of_Vicksburg_Sample_OCR.pdf", "bedridden", 6),
+    ("de/GeoTopo-komprimiert.pdf", "Wintersemester", 2),
+    ("de/GeoTopo-komprimiert.pdf", "assoziativ", 50),
+    ("de/GeoTopo-komprimiert.pdf", "Einheitengruppe", 114),
+]
+
+
+def data_pdf() -> Path:
+    """shared/data/pdf beside the repo, or under $SIFT_SHARED_DATA."""
+    env = os.environ.get("SIFT_SHARED_DATA")
+    base = Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "data"
+    return base / "pdf"
+
+
+def pdf_dir() -> Path:
+    """The PDF data directory; skips the test when it is absent."""
+    path = data_pdf()
+    if not path.is_dir():
+        pytest.skip(f"{path} not found: put shared/data beside the repo or set SIFT_SHARED_DATA")
+    return path
+
+
+def manifest() -> dict[str, str]:
+    """file -> note, from MANIFEST.tsv."""
+    with open(pdf_dir() / "MANIFEST.tsv", newline="", encoding="utf-8") as f:
+        return {row["file"]: row["note"] for row in csv.DictReader(f, delimiter="\t")}
+
+
+@lru_cache(maxsize=None)
+def parsed(name: str):
+    path = pdf_dir() / name
+    return parse_pdf(str(path), path.read_bytes())
+
+
+def page_at(section, offset: int) -> int:
+    """The page a character offset of the section is on, as the chunker computes it."""
+    pages = [page for start, page in section.page_starts if start <= offset]
+    return pages[-1]
+
+
+def pdf_bytes(writer: PdfWriter) -> bytes:
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+# --- the text PDFs ------------------------------------------------------------------
+
+def test_manifest_lists_the_text_pdfs():
+    files = set(manifest())
+    assert set(TEXT_PDFS) <= files
+    assert {f for f in files if not f.startswith("_problem/")} == set(TEXT_PDFS)
+
+
+@pytest.mark.parametrize("name", TEXT_PDFS)
+def test_text_pdf_parses_with_all_its_pages(name):
+    doc = parsed(name)
+    n_pages = len(PdfReader(pdf_dir() / name).pages)
+    assert doc.kind == "pdf"
+    assert doc.meta["pages"] == n_pages
+    assert doc.meta["pages_without_text"] == 0
+    assert doc.meta["failed_pages"] == []
+    pages = [page for s in doc.sections for _, page in s.page_starts]
+    assert pages == list(range(1, n_pages + 1))
+    for s in doc.sections:
+        assert s.start_line is None and s.end_line is None
+        assert (s.page, s.end_page) == (s.page_starts[0][1], s.page_starts[-1][1])
+        offsets = [start for start, _ in s.page_starts]
+        assert offsets[0] == 0 and offsets == sorted(offsets)
+        # every page begins right after the blank line that ends the one before
+        assert all(s.text[o - 2:o] == "\n\n" for o in offsets[1:])
+
+
+@pytest.mark.parametrize("name,word,page", WORD_ON_PAGE)
+def test_word_is_mapped_to_its_page(name, word, page):
+    raw = PdfReader(pdf_dir() / name).pages[page - 1].extract_text()
+    assert word in raw  # the expectation itself is right
+    hits = [(s, s.text.find(word)) for s in parsed(name).sections if word in s.text]
+    assert len(hits) == 1
+    section, offset = hits[0]
+    assert page_at(section, offset) == page
+    assert section.page <= page <= section.end_page
+
+
+@pytest.mark.parametrize("name,title", [
+    ("en/google-doc-document.pdf", "PDF Example Document"),
+    ("de/GeoTopo-komprimiert.pdf", "Geometrie und Topologie"),
+    ("en/Seige_of_Vicksburg_Sample_OCR.pdf", "Seige_of_Vicksburg_Sample_OCR"),  # metadata: Binder1.pdf
+    ("en/multicolumn.pdf", "multicolumn"),  # no metadata title
+])
+def test_title_is_metadata_title_when_sensible_else_file_stem(name, title):
+    assert parsed(name).title == title
+
+
+def test_outline_chapters_become_sections():
+    doc = parsed("de/GeoTopo-komprimiert.pdf")
+    chapters = {tuple(s.heading_path): (s.page, s.end_page) for s in doc.sections}
+    assert chapters[()] == (1, 5)  # front matter before chapter 1
+    assert chapters[("1 Topologische Grundbegriffe",)] == (6, 27)
+    assert chapters[("3 Fundamentalgruppe und Überlagerungen",)] == (48, 67)
+    assert chapters[("Stichwortverzeichnis",)] == (114, 117)
+    chapter3 = next(s for s in doc.sections if s.heading_path == ["3 Fundamentalgruppe und Überlagerungen"])
+    assert chapter3.text.startswith("3 Fundamentalgruppe und Überlagerungen")
+
+
+def test_no_outline_gives_one_section():
+    doc = parsed("en/multicolumn.pdf")
+    assert len(doc.sections) == 1 and doc.sections[0].heading_path == []
+
+
+def test_ligatures_and_line_break_hyphens_are_cleaned_in_real_text():
+    multicolumn = parsed("en/multicolumn.pdf").sections[0].text
+    assert "two columns filled" in multicolumn  # "ﬁ" ligature in the PDF
+    assert "adipiscing" in multicolumn and "adip-" not in multicolumn
+    vicksburg = parsed("en/Seige_of_Vicksburg_Sample_OCR.pdf").sections[0].text
+    assert "conspicuous and dangerous for use" in vicksburg  # "dan- \ngerous" in the PDF
+    assert "THE SIEGE OF VICKSBURG" in vicksburg  # runs of spaces collapsed
+    geotopo = "\n".join(s.text for s in parsed("de/GeoTopo-komprimiert.pdf").sections)
+    assert "0. Auflage" in geotopo
+    assert "Schwarz-\nWeiß" in geotopo  # capital after the hyphen: kept
+
+
+# --- the problem PDFs ----------------------------------------------------------------
+
+def problem_files() -> list[str]:
+    """Every PDF in _problem/ (collected before the tests run, so new files are covered)."""
+    return sorted(p.name for p in (data_pdf() / "_problem").glob("*.pdf")) or ["(no data)"]
+
+
+@pytest.mark.parametrize("name", problem_files())
+def test_problem_pdf_parses_or_says_why_not(name):
+    path = pdf_dir() / "_problem" / name
+    if not path.exists():
+        pytest.skip("no _problem PDFs")
+    note = manifest().get(f"_problem/{name}", "")
+    try:
+        doc = parse_pdf(str(path), path.read_bytes())
+    except Skip as exc:
+        reason = str(exc)
+        if note.startswith("ENCRYPTED"):
+            assert reason.startswith("encrypted")
+        elif "no extractable text" in note:
+            assert reason == "no text layer: scanned?"
+        else:
+            pytest.fail(f"unexpected Skip({reason!r}) for {name}: {note}")
+        return
+    except ValueError as exc:
+        assert str(exc).startswith("unreadable PDF: ") and len(str(exc)) > len("unreadable PDF: ")
+        assert note.startswith("MALFORMED")
+        return
+    assert not note.startswith(("ENCRYPTED", "valid PDF with no"))
+    assert doc.sections and doc.meta["pages"] >= 1
+
+
+def test_known_outcomes_of_the_problem_pdfs():
+    base = pdf_dir() / "_problem"
+
+    def outcome(name):
+        try:
+            return parse_pdf(name, (base / name).read_bytes()).sections[0].text
+        except (Skip, ValueError) as exc:
+            return f"{type(exc).__name__}: {exc}"
+
+    assert outcome("crazyones-encrypted-256.pdf") == "Skip: encrypted"
+    assert outcome("libreoffice-writer-password.pdf") == "Skip: encrypted"
+    assert outcome("git-no-text.pdf") == "Skip: no text layer: scanned?"
+    assert outcome("issue-297.pdf") == "test example"  # broken xref, recovered
+    assert outcome("unreadablemetadata.pdf") == "ValueError: unreadable PDF: Invalid object in /Pages"
+
+
+def test_pypdf_warnings_are_counted_not_printed(capfd):
+    """An application's root handler (stderr, a log file) never sees pypdf's records."""
+    seen: list[logging.LogRecord] = []
+    app_handler = logging.Handler(logging.DEBUG)
+    app_handler.emit = seen.append
+    logging.getLogger().addHandler(app_handler)
+    try:
+        path = pdf_dir() / "_problem" / "issue-297.pdf"
+        doc = parse_pdf(str(path), path.read_bytes())
+    finally:
+        logging.getLogger().removeHandler(app_handler)
+    assert doc.meta["pdf_warnings"] >= 1  # "incorrect startxref pointer"
+    assert not [r for r in seen if r.name.startswith("pypdf")]
+    assert capfd.readouterr() == ("", "")
+
+
+def encrypted_copy(name: str, user_password: str) -> bytes:
+    """A real PDF re-saved with AES-256 encryption and an owner password."""
+    writer = PdfWriter(clone_from=PdfReader(pdf_dir() / name))
+    writer.encrypt(user_password=user_password, owner_password="owner-secret", algorithm="AES-256")
+    return pdf_bytes(writer)
+
+
+def test_aes256_pdf_with_owner_password_only_is_read():
+    pytest.importorskip("cryptography", reason="pypdf needs cryptography for AES")
+    doc = parse_pdf("copy.pdf", encrypted_copy("en/google-doc-document.pdf", ""))
+    assert doc.meta["encrypted"] is True
+    assert "Beautiful is better than ugly." in doc.sections[0].text
+
+
+def test_aes256_pdf_with_user_password_is_skipped():
+    pytest.importorskip("cryptography", reason="pypdf needs cryptography for AES")
+    with pytest.raises(Skip, match="^encrypted$"):
+        parse_pdf("copy.pdf", encrypted_copy("en/google-doc-document.pdf", "secret"))
+
+
+def test_a_failing_page_is_recorded_and_the_rest_kept(monkeypatch):
+    path = pdf_dir() / "en" / "multicolumn.pdf"
+    original = PageObject.extract_text
+    calls = []
+
+    def extract_text(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyError("/Font")
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(PageObject, "extract_text", extract_text)
+    doc = parse_pdf(str(path), path.read_bytes())
+    assert doc.meta["failed_pages"] == [2]
+    assert doc.meta["pages_without_text"] == 1
+    assert [page for _, page in doc.sections[0].page_starts] == [1, 3]
+    assert "Brussels" in doc.sections[0].text and "sociosqu" not in doc.sections[0].text
+
+
+@pytest.mark.parametrize("data", [b"", b"%PDF-1.4\n garbage", b"plain text, not a PDF"])
+def test_unreadable_bytes_raise_value_error(data):
+    with pytest.raises(ValueError, match="^unreadable PDF: .+"):
+        parse_pdf("broken.pdf", data)
+
+
+def test_truncated_real_pdf_is_unreadable_or_partial():
+    data = (pdf_dir() / "en" / "multicolumn.pdf").read_bytes()
+    try:
+        doc = parse_pdf("cut.pdf", data[: len(data) // 3])
+    except (Skip, ValueError) as exc:
+        assert str(exc)
+    else:
+        assert doc.meta["pages"] >= 1
+
+
+def test_damaged_copies_of_a_real_pdf_never_raise_anything_else():
+    data = (pdf_dir() / "en" / "multicolumn.pdf").read_bytes()
+    rnd = random.Random(20240103)
+    outcomes = set()
+    for _ in range(60):
+        damaged = bytearray(data)
+        for _ in range(rnd.randint(1, 20)):
+            damaged[rnd.randrange(len(damaged))] = rnd.randrange(256)
+        if rnd.random() < 0.3:
+            damaged = damaged[: rnd.randrange(len(damaged))]
+        try:
+            parse_pdf("damaged.pdf", bytes(damaged))
+            outcomes.add("parsed")
+        except Skip as exc:
+            outcomes.add(f"skip: {exc}")
+        except ValueError as exc:
+            assert str(exc).startswith("unreadable PDF: ")
+            outcomes.add("unreadable")
+    assert "parsed" in outcomes and "unreadable" in outcomes
+
+
+def test_pdf_without_pages_is_unreadable_and_blank_pages_have_no_text_layer():
+    with pytest.raises(ValueError, match="^unreadable PDF: no pages$"):
+        parse_pdf("zero.pdf", pdf_bytes(PdfWriter()))
+    blank = PdfWriter()
+    blank.add_blank_page(595, 842)
+    with pytest.raises(Skip, match="^no text layer"):
+        parse_pdf("blank.pdf", pdf_bytes(blank))
+
+
+# --- text helpers --------------------------------------------------------------------
+
+def test_nfkc_maps_compatibility_characters():
+    assert normalize("\u2f8f") == "行"  # KANGXI RADICAL WALK -> CJK ideograph
+    assert normalize("ﬁnden") == "finden"
+    assert normalize("ＡＢＣ１２３") == "ABC123"
+    assert normalize("a\u00a0b\r\nc\rd") == "a b\nc\nd"
+
+
+@pytest.mark.parametrize("raw,clean", [
+    ("exam-\nple", "example"),
+    ("dan- \n  gerous", "dangerous"),
+    ("Über-\nsetzung", "Übersetzung"),
+    ("co-\nop-\neration", "cooperation"),
+    ("exam\u00ad\nple", "example"),  # soft hyphen
+    ("Schwarz-\nWeiß", "Schwarz-\nWeiß"),  # capital after: a compound, kept
+    ("X-\nray", "X-\nray"),  # capital before
+    ("2013-\n2014", "2013-\n2014"),  # digits
+    ("a - \nb", "a - \nb"),  # a dash, not a hyphen
+    ("no break-here", "no break-here"),
+])
+def test_dehyphenate(raw, clean):
+    assert dehyphenate(raw) == clean
+
+
+@given(st.text("abcdefghijklmnopqrstuvwxyzäöüß", min_size=1, max_size=12),
+       st.text("abcdefghijklmnopqrstuvwxyzäöüß", min_size=1, max_size=12))
+def test_dehyphenate_joins_any_lowercase_pair(left, right):
+    assert dehyphenate(f"{left}-\n{right}") == left + right
+    assert dehyphenate(f"{left}-\n{right.upper()}") == f"{left}-\n{right.upper()}"
+
+
+def test_tidy_whitespace():
+    assert tidy_whitespace("  THE   SIEGE \t OF  \n\n\n\n  VICKSBURG. \n") == "THE SIEGE OF\n\nVICKSBURG."
+    assert tidy_whitespace("a\x00b\x0cc") == "abc"
+
+
+def test_clean_text_runs_all_steps():
+    assert clean_text(" ﬁnd-\nings  of   the\n\n\n⾏ study ") == "findings of the\n\n行 study"
