@@ -24,8 +24,9 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except Exception as exc:  # one clear line, no traceback, for expected trouble
         from search.db import IndexUnavailable
+        from search.engine import SearchError
         from search.model_file import ModelError
-        if isinstance(exc, (ModelError, IndexUnavailable, ValueError, FileNotFoundError, LookupError)):
+        if isinstance(exc, (ModelError, SearchError, IndexUnavailable, ValueError, FileNotFoundError, LookupError)):
             print(f"ingest: error: {exc}", file=sys.stderr)
             return 2
         raise
@@ -51,6 +52,16 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--watch", action="store_true", help="keep the report updated (Ctrl-C to stop)")
     stats.add_argument("--interval", type=float, default=2.0, help="seconds between updates with --watch")
     stats.set_defaults(func=cmd_stats)
+
+    find = commands.add_parser("search", help="search the published index (hybrid by default)")
+    find.add_argument("query")
+    find.add_argument("--limit", type=int, default=10)
+    find.add_argument("--mode", choices=["hybrid", "keyword", "semantic"], default="hybrid")
+    find.add_argument("--collection")
+    find.add_argument("--path-prefix", help="only files under this folder of the collection, e.g. clients/")
+    find.add_argument("--kind", choices=["note", "code", "pdf", "text"])
+    find.add_argument("--json", action="store_true", help="print the answer as JSON")
+    find.set_defaults(func=cmd_search)
 
     model = commands.add_parser("model", help="the embedding model")
     model_commands = model.add_subparsers(dest="model_command", required=True)
@@ -203,6 +214,38 @@ def _age(seconds: float | None) -> str:
         if seconds >= size:
             return f"{seconds / size:.1f} {unit}"
     return f"{seconds:.0f} s"
+
+
+def cmd_search(args) -> int:
+    from search.engine import from_settings
+    from search.filters import Filters
+    from search.settings import load
+    engine = from_settings(load())
+    answer = engine.search(args.query, limit=args.limit, mode=args.mode,
+                           filters=Filters(collection=args.collection, path_prefix=args.path_prefix, kind=args.kind))
+    if args.json:
+        from search.status import as_json
+        print(as_json(answer.as_dict()))
+        return 0
+    for note in answer.notes:
+        print(f"note: {note}")
+    if not answer.hits:
+        print("no results")
+    for n, hit in enumerate(answer.hits, start=1):
+        print(f"{n:>2}. {hit.collection}/{hit.path}{_place(hit)}  [{hit.score:.4f}]")
+        if hit.heading_path:
+            print(f"    {hit.heading_path}")
+        print(f"    {hit.snippet}")
+    print(f"({answer.mode}, {answer.took_ms} ms, generation {answer.generations})")
+    return 0
+
+
+def _place(hit) -> str:
+    if hit.page:
+        return f" p.{hit.page}" + (f"-{hit.end_page}" if hit.end_page and hit.end_page != hit.page else "")
+    if hit.start_line:
+        return f":{hit.start_line}-{hit.end_line}"
+    return ""
 
 
 def cmd_model_prepare(args) -> int:

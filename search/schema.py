@@ -88,7 +88,12 @@ CREATE TABLE progress (
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: list[str] = [V1]
+# Document frequency per term, to drop very common words from long queries.
+V2 = """
+CREATE VIRTUAL TABLE chunks_fts_vocab USING fts5vocab(chunks_fts, 'row');
+"""
+
+MIGRATIONS: list[str] = [V1, V2]
 
 
 def version(conn: sqlite3.Connection) -> int:

@@ -45,19 +45,20 @@ def index_form(text: str) -> str:
 def query_terms(query: str) -> list[str]:
     """FTS5 terms for a free-text query, each safely quoted.
 
-    Latin words become quoted strings (porter stemming still applies); CJK
-    words become a quoted phrase of their bigrams. Operators, column filters,
+    Latin words become quoted strings (porter stemming still applies); a CJK
+    run becomes its overlapping bigrams (a single character stays itself), so
+    a passage with the whole run shares the most terms and ranks first, while
+    one with only some of its words is still found. Operators, column filters,
     quotes and other syntax in the user's text are never passed through.
     """
     terms: list[str] = []
-    seen: set[str] = set()
     for word in WORD.findall(normalise(query)):
         for piece in _split_scripts(word):
-            term = _quote(piece)
-            if term not in seen:
-                seen.add(term)
-                terms.append(term)
-    return terms
+            if CJK_RUN.fullmatch(piece) and len(piece) >= 2:
+                terms.extend(piece[i:i + 2] for i in range(len(piece) - 1))
+            else:
+                terms.append(piece)
+    return ['"' + t.replace('"', '""') + '"' for t in dict.fromkeys(terms)]
 
 
 def _split_scripts(word: str) -> list[str]:
@@ -72,8 +73,3 @@ def _split_scripts(word: str) -> list[str]:
         pieces.append(word[last:])
     return pieces
 
-
-def _quote(piece: str) -> str:
-    if CJK_RUN.fullmatch(piece) and len(piece) >= 2:
-        piece = " ".join(piece[i:i + 2] for i in range(len(piece) - 1))
-    return '"' + piece.replace('"', '""') + '"'

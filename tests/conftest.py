@@ -117,3 +117,31 @@ def wait_published(conn, collection: str, after: int | None, consumer_proc=None,
 def copy_tree(src: Path, dst: Path) -> Path:
     shutil.copytree(src, dst)
     return dst
+
+
+@pytest.fixture
+def immediate(sift_env):
+    """huey in immediate mode: a queued job runs at once, in this process."""
+    from workers.app import huey
+    huey.immediate = True
+    yield huey
+    huey.immediate = False
+
+
+def ingest(root: Path, name: str = "notes") -> dict:
+    """Register ``root``, run discover and (in immediate mode) the whole pipeline; returns its stats."""
+    from search import status, store
+    from workers import runtime, tasks
+    conn = runtime.index()
+    collection = store.ensure_collection(conn, name, str(root.resolve()))
+    tasks.discover(collection["id"])
+    report = status.collect(conn)
+    return next(c for c in report["collections"] if c["name"] == name)
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from search import db, reader, status, store
+from search import db, reader, store
+from tests.conftest import ingest
 
 NOTES = {
     "clients/qumei.md": "---\ntags: [client]\n---\n# 曲美\n\n## 合同\n曲美的合同条款在这里。云仓WMS项目。\n\n## People\nAlice runs the account.\n",
@@ -23,14 +24,6 @@ NOTES = {
 
 
 @pytest.fixture
-def immediate(sift_env):
-    from workers.app import huey
-    huey.immediate = True
-    yield huey
-    huey.immediate = False
-
-
-@pytest.fixture
 def notes(tmp_path) -> Path:
     root = tmp_path / "notes"
     for rel, text in NOTES.items():
@@ -38,16 +31,6 @@ def notes(tmp_path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return root
-
-
-def ingest(root: Path, name: str = "notes") -> dict:
-    """Register, discover and run the whole pipeline; returns the published generation's report."""
-    from workers import runtime, tasks
-    conn = runtime.index()
-    collection = store.ensure_collection(conn, name, str(root.resolve()))
-    tasks.discover(collection["id"])
-    report = status.collect(conn)
-    return next(c for c in report["collections"] if c["name"] == name)
 
 
 def test_first_ingestion_indexes_every_file_within_the_token_limit(immediate, notes, embedder):

@@ -19,8 +19,9 @@ def test_mixed_text_keeps_latin_words_whole():
     assert "wms" in tokens and "云仓" in tokens and "项目" in tokens
 
 
-def test_query_terms_quote_everything_and_phrase_cjk():
+def test_query_terms_quote_everything_and_split_cjk_into_bigrams():
     assert query_terms('合同 "x" OR y*') == ['"合同"', '"x"', '"or"', '"y"']
-    assert query_terms("曲美合同") == ['"曲美 美合 合同"']
+    assert query_terms("曲美合同") == ['"曲美"', '"美合"', '"合同"']
+    assert query_terms("行") == ['"行"']
     assert query_terms('NEAR(a b) col:c ^d') == ['"near"', '"a"', '"b"', '"col"', '"c"', '"d"']
     assert query_terms("🙂 !!!") == []

@@ -1,0 +1,185 @@
+"""Hybrid search over the published index: keyword (BM25), semantic (vectors), fused.
+
+``Engine`` is the Python API that the MCP server and ``ingest search`` call.
+Every answer is read inside one snapshot of the database, so it comes whole
+from one set of published generations, and names them.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from search import db, fusion, keyword
+from search.filters import Filters
+from search.snippet import snippet
+from search.vector import VectorIndex
+
+MODES = ("hybrid", "keyword", "semantic")
+MAX_LIMIT = 50
+MAX_QUERY_CHARS = 10_000
+CANDIDATES = 50  # per ranking, before fusion
+
+
+@dataclass
+class Hit:
+    chunk_id: int
+    collection: str
+    path: str
+    title: str
+    kind: str
+    heading_path: str
+    start_line: int | None
+    end_line: int | None
+    page: int | None
+    end_page: int | None
+    snippet: str
+    score: float
+    keyword_rank: int | None
+    semantic_rank: int | None
+    generation: int
+    modified: float
+
+
+@dataclass
+class Answer:
+    query: str
+    mode: str  # the mode that answered
+    hits: list[Hit]
+    generations: dict[str, int]
+    notes: list[str] = field(default_factory=list)
+    took_ms: float = 0.0
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+class SearchError(ValueError):
+    """A request the engine cannot answer; the message says what to change."""
+
+
+class Engine:
+    def __init__(self, index_path: Path | str, embedder_loader: Callable | None = None):
+        self.index_path = Path(index_path)
+        self._conn = None
+        self._conn_lock = threading.Lock()
+        self._embedder_loader = embedder_loader
+        self._embedder = None
+        self._vectors = VectorIndex()
+        self._totals: dict = {}
+
+    # -- public ------------------------------------------------------------
+    def search(self, query: str, limit: int = 10, mode: str = "hybrid", filters: Filters | None = None) -> Answer:
+        started = time.perf_counter()
+        query, limit, mode = _validate(query, limit, mode)
+        filters = filters or Filters()
+        notes: list[str] = []
+        with self._conn_lock:
+            conn = self._connection()
+            with db.snapshot(conn):
+                state = _published(conn)
+                used = self._choose_mode(mode, state, notes)
+                ranked = self._rank(conn, query, limit, used, filters, state)
+                hits = self._hits(conn, query, ranked[:limit])
+        answer = Answer(query=query, mode=used, hits=hits, generations=state["generations"], notes=notes)
+        answer.took_ms = round((time.perf_counter() - started) * 1000, 2)
+        return answer
+
+    def embedder(self):
+        if self._embedder is None:
+            if self._embedder_loader is None:
+                raise SearchError("no embedding model is configured for this engine")
+            self._embedder = self._embedder_loader()
+        return self._embedder
+
+    # -- steps --------------------------------------------------------------
+    def _connection(self):
+        if self._conn is None:
+            self._conn = db.connect(self.index_path, readonly=True)
+        return self._conn
+
+    def _choose_mode(self, mode: str, state: dict, notes: list[str]) -> str:
+        if mode == "keyword":
+            return mode
+        if not state["model"]:
+            if mode == "semantic":
+                raise SearchError("this index has no embeddings (built with SIFT_EMBEDDINGS=off): "
+                                  "use mode 'keyword' or 'hybrid'")
+            if state["generations"]:
+                notes.append("keyword-only index (built with SIFT_EMBEDDINGS=off): answered by keyword search")
+            return "keyword"
+        return mode
+
+    def _rank(self, conn, query, limit, mode, filters, state) -> list[tuple[int, float, list]]:
+        depth = max(CANDIDATES, limit)
+        key = tuple(sorted(state["generations"].items()))
+        lexical = []
+        if mode in ("keyword", "hybrid"):
+            lexical = keyword.search(conn, query, depth, filters, self._total(conn, key))
+        if mode == "keyword":
+            return [(cid, score, [rank, None]) for rank, (cid, score) in enumerate(lexical, start=1)]
+        embedder = self.embedder()
+        if embedder.info.model_id != state["model"]:
+            raise SearchError(f"the index was embedded with {state['model']}, but the configured model is "
+                              f"{embedder.info.model_id}: set SIFT_MODEL to the index's model or re-ingest")
+        self._vectors.ensure(conn, state["model"], key)
+        semantic = self._vectors.search(embedder.embed([query])[0], depth, filters)
+        if mode == "semantic":
+            return [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(semantic, start=1)]
+        return fusion.rrf(lexical, semantic)
+
+    def _total(self, conn, key) -> int:
+        if key not in self._totals:
+            self._totals = {key: conn.execute("SELECT count(*) FROM chunks").fetchone()[0]}
+        return self._totals[key]
+
+    def _hits(self, conn, query, ranked) -> list[Hit]:
+        if not ranked:
+            return []
+        ids = [cid for cid, _, _ in ranked]
+        marks = ",".join("?" * len(ids))
+        rows = {r["id"]: r for r in conn.execute(
+            f"SELECT ch.id, ch.heading_path, ch.start_line, ch.end_line, ch.page, ch.end_page, ch.text, "
+            f"f.path, f.title, f.kind, f.mtime, c.name AS collection, c.published FROM chunks ch "
+            f"JOIN files f ON f.id = ch.file JOIN collections c ON c.id = f.collection WHERE ch.id IN ({marks})",
+            ids)}
+        hits = []
+        for cid, score, (kw_rank, sem_rank) in ranked:
+            r = rows[cid]
+            hits.append(Hit(chunk_id=cid, collection=r["collection"], path=r["path"], title=r["title"] or "",
+                            kind=r["kind"], heading_path=r["heading_path"], start_line=r["start_line"],
+                            end_line=r["end_line"], page=r["page"], end_page=r["end_page"],
+                            snippet=snippet(r["text"], query), score=round(score, 6), keyword_rank=kw_rank,
+                            semantic_rank=sem_rank, generation=r["published"], modified=r["mtime"]))
+        return hits
+
+
+def _validate(query, limit, mode) -> tuple[str, int, str]:
+    if not isinstance(query, str) or not query.strip():
+        raise SearchError("the query is empty: give some words to search for")
+    if len(query) > MAX_QUERY_CHARS:
+        query = query[:MAX_QUERY_CHARS]
+    if mode not in MODES:
+        raise SearchError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LIMIT:
+        raise SearchError(f"limit must be a whole number from 1 to {MAX_LIMIT}")
+    return query.replace("\x00", " "), limit, mode
+
+
+def _published(conn) -> dict:
+    rows = conn.execute("SELECT c.name, c.published, g.model FROM collections c "
+                        "JOIN generations g ON g.id = c.published").fetchall()
+    models = {r["model"] for r in rows if r["model"]}
+    return {"generations": {r["name"]: r["published"] for r in rows},
+            "model": sorted(models)[0] if len(models) == 1 else (sorted(models)[0] if models else None)}
+
+
+def from_settings(settings) -> Engine:
+    """An engine over <home>/index.db that embeds queries with the configured model."""
+    from search import model
+
+    def load():
+        return model.Embedder(model.resolve(settings))
+    return Engine(settings.index_path, load)

@@ -1,0 +1,54 @@
+"""Keyword search: FTS5 BM25 with column weights over the published generation.
+
+The query is rebuilt from its words (``search.text.query_terms``), so user
+text never reaches MATCH as syntax. Words are OR-ed: a passage ranks by the
+words it shares with the query; very common words are dropped when the query
+has rarer ones, which keeps long natural-language queries fast and on topic.
+"""
+from __future__ import annotations
+
+import sqlite3
+
+from search.filters import Filters
+from search.store import VISIBLE
+from search.text import query_terms
+
+WEIGHTS = (4.0, 2.0, 1.0)  # title (+ aliases, tags), heading path, body
+MAX_TERMS = 64
+COMMON = 0.25  # a term in more than this share of chunks is "common"
+
+
+def match_expression(conn: sqlite3.Connection, query: str, total_chunks: int) -> str | None:
+    terms = query_terms(query)[:MAX_TERMS]
+    if not terms:
+        return None
+    if len(terms) > 2 and total_chunks:
+        terms = _drop_common(conn, terms, total_chunks)
+    return " OR ".join(terms)
+
+
+def _drop_common(conn, terms: list[str], total: int) -> list[str]:
+    counts = {}
+    for term in terms:
+        word = term[1:-1].replace('""', '"')
+        if " " in word:  # a CJK phrase: keep
+            continue
+        row = conn.execute("SELECT doc FROM chunks_fts_vocab WHERE term = ?", (word,)).fetchone()
+        counts[term] = row[0] if row else 0
+    rare = [t for t in terms if counts.get(t, 0) <= COMMON * total]
+    return rare or terms
+
+
+def search(conn: sqlite3.Connection, query: str, limit: int, filters: Filters,
+           total_chunks: int = 0) -> list[tuple[int, float]]:
+    """[(chunk id, bm25 score)], best first (a higher score is better)."""
+    expression = match_expression(conn, query, total_chunks)
+    if expression is None:
+        return []
+    where, params = filters.sql()
+    sql = (f"SELECT ch.id, bm25(chunks_fts, {', '.join(map(str, WEIGHTS))}) AS score FROM chunks_fts "
+           f"JOIN chunks ch ON ch.id = chunks_fts.rowid JOIN files f ON f.id = ch.file "
+           f"JOIN collections c ON c.id = f.collection "
+           f"WHERE chunks_fts MATCH ? AND {VISIBLE}{where} ORDER BY score LIMIT ?")
+    rows = conn.execute(sql, [expression, *params, limit]).fetchall()
+    return [(row[0], -row[1]) for row in rows]

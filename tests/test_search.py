@@ -1,0 +1,185 @@
+"""Hybrid search on a small real index: Chinese, mixed text, proper nouns, stemming,
+filters, hostile queries, empty and keyword-only indexes, and a search racing a publish."""
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from search.engine import Engine, SearchError
+from search.filters import Filters
+from tests.conftest import ingest, write_tree
+
+NOTES = {
+    "工作/日报/2024-03-01.md": "# 日报\n\n今天和曲美讨论了合同条款，付款方式改为分期。曲美合同下周签字。\n",
+    "工作/日报/2024-03-02.md": "# 日报\n\n云仓WMS项目上线，库存同步正常。\n",
+    "工作/周报.md": "# 周报\n\n本周主要推进云仓WMS的验收。\n",
+    "clients/qumei.md": "# Qumei (曲美)\n\nFurniture client. The contract renewal is due in May.\n",
+    "tech/indexing.md": "# Indexing\n\nThe indexer indexes documents; indexed files are searchable.\n",
+    "tech/cooking.md": "# Cooking pasta\n\nBoil water, add salt, cook the spaghetti for nine minutes.\n",
+    "tech/guitar.md": "# Music\n\nA man is playing an acoustic guitar on the stage.\n",
+    "src/cart.py": "class Cart:\n    def add_item(self, item):\n        \"\"\"Add an item to the shopping cart.\"\"\"\n        self.items.append(item)\n",
+}
+
+HOSTILE = ['"', '"合同', "合同 AND", "OR", "NOT contract", "NEAR(contract renewal)", "contract*", "^contract",
+           "title:contract", "(contract", "contract)", "🙂 contract 🙂", "contract" + " renewal" * 2000,
+           "\x00contract", "-contract", "c:o:n", "{contract}", "'; DROP TABLE chunks; --"]
+
+
+@pytest.fixture
+def engine(immediate, tmp_path, embedder):
+    root = write_tree(tmp_path / "notes", NOTES)
+    ingest(root)
+    return Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+
+
+def paths(answer):
+    return [h.path for h in answer.hits]
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("合同", "工作/日报/2024-03-01.md"),
+    ("曲美合同", "工作/日报/2024-03-01.md"),
+    ("云仓WMS", "工作/日报/2024-03-02.md"),
+    ("库存", "工作/日报/2024-03-02.md"),
+])
+def test_chinese_words_are_found_inside_longer_runs(engine, query, expected):
+    answer = engine.search(query, mode="keyword")
+    assert expected in paths(answer)
+
+
+def test_two_character_word_does_not_match_its_characters_apart(engine):
+    assert engine.search("同合", mode="keyword").hits == []  # 合 and 同 occur, never as 同合
+
+
+def test_whole_cjk_phrase_ranks_first(engine):
+    assert paths(engine.search("曲美合同", mode="keyword"))[0] == "工作/日报/2024-03-01.md"
+
+
+def test_proper_noun_across_scripts(engine):
+    answer = engine.search("曲美", mode="keyword")
+    assert {"clients/qumei.md", "工作/日报/2024-03-01.md"} <= set(paths(answer))
+    assert engine.search("WMS", mode="keyword").hits[0].path.startswith("工作/")
+
+
+def test_english_stemming(engine):
+    answer = engine.search("indexing", mode="keyword")
+    assert paths(answer)[0] == "tech/indexing.md"
+    assert "**index" in answer.hits[0].snippet.lower()
+
+
+def test_semantic_finds_meaning_without_shared_words(engine):
+    answer = engine.search("someone performing music with a stringed instrument", mode="semantic")
+    assert paths(answer)[0] == "tech/guitar.md"
+    assert answer.hits[0].semantic_rank == 1 and answer.hits[0].keyword_rank is None
+
+
+def test_hybrid_fuses_both_rankings_and_reports_them(engine):
+    answer = engine.search("how long to cook spaghetti", mode="hybrid")
+    top = answer.hits[0]
+    assert top.path == "tech/cooking.md"
+    assert top.keyword_rank == 1 and top.semantic_rank == 1
+    assert answer.generations == {"notes": top.generation}
+
+
+def test_long_natural_language_query_ranks_by_shared_words(engine):
+    query = "what did we agree with the furniture client about the contract renewal date xylophone"
+    assert paths(engine.search(query, mode="keyword"))[0] == "clients/qumei.md"
+
+
+@pytest.mark.parametrize("filters, allowed", [
+    (Filters(path_prefix="工作/日报/"), lambda p: p.startswith("工作/日报/")),
+    (Filters(kind="code"), lambda p: p.endswith(".py")),
+    (Filters(collection="notes"), lambda p: True),
+])
+def test_filters_apply_before_top_k(engine, filters, allowed):
+    for mode in ("keyword", "semantic", "hybrid"):
+        answer = engine.search("合同 contract cart 日报", limit=3, mode=mode, filters=filters)
+        assert answer.hits, mode
+        assert all(allowed(h.path) for h in answer.hits), mode
+
+
+def test_modified_filters(engine, tmp_path):
+    old = time.time() - 86400 * 30
+    os.utime(tmp_path / "notes" / "tech/cooking.md", (old, old))
+    ingest(tmp_path / "notes")
+    recent = engine.search("spaghetti pasta", mode="keyword", filters=Filters(modified_after=time.time() - 3600))
+    assert "tech/cooking.md" not in paths(recent)
+    older = engine.search("spaghetti pasta", mode="keyword", filters=Filters(modified_before=time.time() - 3600))
+    assert paths(older) == ["tech/cooking.md"]
+
+
+def test_unknown_collection_filter_gives_nothing(engine):
+    assert engine.search("contract", filters=Filters(collection="nope")).hits == []
+
+
+@pytest.mark.parametrize("query", HOSTILE)
+def test_hostile_queries_are_safe_and_still_match_their_words(engine, query):
+    answer = engine.search(query, mode="keyword")
+    if any(w in query.lower() for w in ("contract", "合同")):
+        assert answer.hits, query
+        assert answer.hits[0].path in ("clients/qumei.md", "工作/日报/2024-03-01.md")
+
+
+def test_query_of_only_symbols_returns_nothing(engine):
+    assert engine.search("*** ^^^ ()", mode="keyword").hits == []
+
+
+@pytest.mark.parametrize("bad", [dict(query=""), dict(query="x", limit=0), dict(query="x", limit=51),
+                                 dict(query="x", mode="fuzzy")])
+def test_bad_requests_get_clear_errors(engine, bad):
+    with pytest.raises(SearchError):
+        engine.search(**bad)
+
+
+def test_empty_index(sift_env, tmp_path, embedder):
+    from search import db
+    db.connect(tmp_path / "home" / "index.db").close()
+    engine = Engine(tmp_path / "home" / "index.db", lambda: embedder)
+    assert engine.search("anything").hits == []
+
+
+def test_keyword_only_index_answers_hybrid_with_keyword(immediate, tmp_path, monkeypatch):
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    runtime.reset()
+    ingest(write_tree(tmp_path / "notes", NOTES))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", embedder_loader=None)
+    answer = engine.search("合同")
+    assert answer.mode == "keyword" and answer.notes and paths(answer)[0] == "工作/日报/2024-03-01.md"
+    with pytest.raises(SearchError, match="no embeddings"):
+        engine.search("合同", mode="semantic")
+
+
+def test_search_racing_a_publish_answers_from_one_generation(engine, tmp_path):
+    root = tmp_path / "notes"
+    stop = threading.Event()
+    seen: list[tuple] = []
+    errors: list[BaseException] = []
+
+    def searcher():
+        while not stop.is_set():
+            try:
+                answer = engine.search("日报 合同 WMS", limit=10, mode="hybrid")
+                seen.append((answer.generations["notes"], frozenset(paths(answer)),
+                             {h.generation for h in answer.hits}))
+            except BaseException as exc:  # noqa: BLE001 - any error fails the test below
+                errors.append(exc)
+
+    thread = threading.Thread(target=searcher)
+    thread.start()
+    for i in range(3):
+        (root / f"工作/日报/2024-04-0{i + 1}.md").write_text(f"# 日报\n\n合同第{i}版，WMS 测试。\n", encoding="utf-8")
+        ingest(root)
+    stop.set()
+    thread.join()
+    assert not errors
+    assert len({g for g, _, _ in seen}) >= 2, "the searches saw more than one generation"
+    by_generation: dict[int, set] = {}
+    for generation, found, hit_generations in seen:
+        assert hit_generations <= {generation}, "every hit comes from the generation that answered"
+        by_generation.setdefault(generation, set()).add(found)
+    assert all(len(results) == 1 for results in by_generation.values()), "one generation, one answer"
