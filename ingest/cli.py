@@ -126,11 +126,13 @@ def _wait(conn, collection_id: int, before: int | None) -> int:
             if done != last_done:
                 bar.total, bar.n = total, done
                 bar.refresh()
+                if bar.disable:
+                    print(f"generation {building['id']}: {done}/{total} files", file=sys.stderr)
                 last_done, idle_since = done, time.time()
         if time.time() - idle_since > 30:
             print(f"\nno progress for 30 s: is a worker running? {WORKER_HINT}", file=sys.stderr)
             idle_since = time.time()
-        time.sleep(0.5)
+        time.sleep(0.5 if not bar.disable else 2)
 
 
 def cmd_stats(args) -> int:

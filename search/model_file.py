@@ -1,0 +1,107 @@
+"""Inspect a GGUF embedding model file without loading it into llama.cpp.
+
+`read_model_info(path)` reads only the GGUF metadata (via `gguf.GGUFReader`,
+which memory-maps the file) and returns a `ModelInfo` with the numbers the
+search index needs: embedding dimension, context length, pooling type and a
+stable `model_id` (name, dimension and a content hash) for cache keys.
+
+Every failure is reported as a single `ModelError` that names the path and
+the fix.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+FIX = "run `ingest model prepare` or set SIFT_MODEL to a GGUF embedding model"
+
+# llama.cpp's enum llama_pooling_type (also gguf.PoolingType).
+POOLING_NAMES = {0: "none", 1: "mean", 2: "cls", 3: "last", 4: "rank"}
+
+_HASH_BLOCK = 1 << 20
+
+
+class ModelError(Exception):
+    """The embedding model is missing or unusable; the message names the fix."""
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    path: str
+    name: str
+    arch: str
+    dim: int
+    max_tokens: int
+    pooling: str
+    model_id: str
+
+
+_cache: dict[tuple, ModelInfo] = {}
+
+
+def read_model_info(path: str | os.PathLike[str]) -> ModelInfo:
+    """Read a GGUF file's metadata (cached while the file is unchanged); raise ModelError if unusable."""
+    p = Path(path)
+    if not p.is_file():
+        raise ModelError(f"model file not found: {p} — {FIX}")
+    stat = p.stat()
+    key = (str(p.resolve()), stat.st_size, stat.st_mtime_ns)
+    if key not in _cache:
+        _cache[key] = _read_info(p)
+    return _cache[key]
+
+
+def _read_info(p: Path) -> ModelInfo:
+    fields = _read_fields(p)
+    arch = str(fields.get("general.architecture") or "")
+    dim = fields.get(f"{arch}.embedding_length")
+    if not arch or not isinstance(dim, int) or dim <= 0:
+        raise ModelError(f"{p} has no embedding length in its GGUF metadata, "
+                         f"so it is not an embedding model — {FIX}")
+    name = str(fields.get("general.name") or p.stem)
+    return ModelInfo(
+        path=str(p),
+        name=name,
+        arch=arch,
+        dim=dim,
+        max_tokens=int(fields.get(f"{arch}.context_length") or 0),
+        pooling=POOLING_NAMES.get(fields.get(f"{arch}.pooling_type", 1), "mean"),
+        model_id=f"{name}-{dim}d-{file_sha256(p)[:12]}",
+    )
+
+
+def file_sha256(path: Path) -> str:
+    """Hex sha256 of the whole file, read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(_HASH_BLOCK):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _read_fields(path: Path) -> dict[str, Any]:
+    """Scalar metadata of a GGUF file (arrays are skipped) as a plain dict."""
+    from gguf import GGUFReader, GGUFValueType  # lazy: keep this import cheap
+
+    try:
+        reader = GGUFReader(path, "r")
+        _check_tensor_data(reader, path)
+        return {key: field.contents() for key, field in reader.fields.items()
+                if field.types and field.types[0] != GGUFValueType.ARRAY}
+    except ModelError:
+        raise
+    except Exception as exc:  # the reader raises ValueError, IndexError, ...
+        raise ModelError(f"{path} is not a valid GGUF file ({exc}) — {FIX}") from exc
+
+
+def _check_tensor_data(reader: Any, path: Path) -> None:
+    """A truncated file can still have a readable header; check the data fits."""
+    size = path.stat().st_size
+    end = max((t.data_offset + t.n_bytes for t in reader.tensors), default=0)
+    if end > size or not reader.tensors:
+        raise ModelError(f"{path} is not a valid GGUF file (truncated or no tensors: "
+                         f"needs {end} bytes, has {size}) — {FIX}")
