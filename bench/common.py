@@ -1,0 +1,41 @@
+"""Helpers shared by the benchmark scripts: data location, a fresh Sift home, medians."""
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+
+def shared_data(name: str) -> Path:
+    """../shared/data/<name> (or $SIFT_SHARED_DATA/<name>); exits with a message when absent."""
+    base = Path(os.environ.get("SIFT_SHARED_DATA") or REPO.parent / "shared" / "data")
+    path = base / name
+    if not path.exists():
+        sys.exit(f"skipped: benchmark data {path} not found (set SIFT_SHARED_DATA)")
+    return path
+
+
+def fresh_home(prefix: str) -> Path:
+    """A new SIFT_HOME in a temporary folder; the default model is shared through SIFT_MODEL."""
+    home = Path(tempfile.mkdtemp(prefix=f"sift-{prefix}-"))
+    os.environ["SIFT_HOME"] = str(home)
+    if not os.environ.get("SIFT_MODEL"):
+        from search.model import resolve
+        from search.settings import load
+        default_home = Path(os.environ.get("SIFT_BENCH_MODEL_HOME", Path.home() / ".sift"))
+        os.environ["SIFT_MODEL"] = str(resolve(load(home=default_home)).path)
+    return home
+
+
+def median(values) -> float:
+    return statistics.median(values)
+
+
+def percentile(values, fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]

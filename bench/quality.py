@@ -1,0 +1,115 @@
+"""Retrieval quality on BEIR SciFact: nDCG@10 and Recall@10 per search mode.
+
+Indexes ../shared/data/scifact/docs through the real pipeline (huey's
+immediate mode, in this process), then runs the 300 test claims through
+``search.engine.Engine`` in keyword, semantic and hybrid mode. A document's
+rank is the rank of its best chunk.
+
+    .venv/bin/python bench/quality.py [--home DIR]   # --home reuses an index built before
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import time
+from pathlib import Path
+
+from common import fresh_home, shared_data
+
+K = 10
+
+
+def build_index(docs: Path, home: Path | None) -> Path:
+    if home and (home / "index.db").exists():
+        os.environ["SIFT_HOME"] = str(home)
+        fresh_model_only()
+        return home / "index.db"
+    home = fresh_home("bench-quality") if home is None else _use(home)
+    from search import store
+    from workers import runtime, tasks
+    from workers.app import huey
+    runtime.reset()
+    huey.immediate = True
+    conn = runtime.index()
+    collection = store.ensure_collection(conn, "scifact", str(docs))
+    started = time.perf_counter()
+    tasks.discover(collection["id"])
+    chunks = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+    print(f"indexed {docs} -> {chunks} chunks in {time.perf_counter() - started:.0f} s")
+    huey.immediate = False
+    return home / "index.db"
+
+
+def fresh_model_only():
+    if not os.environ.get("SIFT_MODEL"):
+        home = os.environ["SIFT_HOME"]
+        fresh_home("unused")
+        os.environ["SIFT_HOME"] = home
+
+
+def _use(home: Path) -> Path:
+    home.mkdir(parents=True, exist_ok=True)
+    os.environ["SIFT_HOME"] = str(home)
+    fresh_model_only()
+    return home
+
+
+def load_judgements(base: Path):
+    queries = dict(line.rstrip("\n").split("\t", 1) for line in open(base / "queries.tsv", encoding="utf-8"))
+    qrels: dict[str, dict[str, int]] = {}
+    for line in open(base / "qrels.tsv", encoding="utf-8"):
+        qid, doc, score = line.split()
+        qrels.setdefault(qid, {})[doc] = int(score)
+    return {q: t for q, t in queries.items() if q in qrels}, qrels
+
+
+def ranked_docs(answer) -> list[str]:
+    seen: list[str] = []
+    for hit in answer.hits:
+        doc = Path(hit.path).stem
+        if doc not in seen:
+            seen.append(doc)
+    return seen[:K]
+
+
+def ndcg(ranking: list[str], relevant: dict[str, int]) -> float:
+    dcg = sum(relevant.get(doc, 0) / math.log2(i + 2) for i, doc in enumerate(ranking))
+    ideal = sum(score / math.log2(i + 2) for i, score in enumerate(sorted(relevant.values(), reverse=True)[:K]))
+    return dcg / ideal if ideal else 0.0
+
+
+def recall(ranking: list[str], relevant: dict[str, int]) -> float:
+    return len(set(ranking) & set(relevant)) / len(relevant)
+
+
+def evaluate(engine, queries, qrels, mode: str) -> tuple[float, float]:
+    ndcgs, recalls = [], []
+    for qid, text in queries.items():
+        answer = engine.search(text, limit=30, mode=mode)
+        ranking = ranked_docs(answer)
+        ndcgs.append(ndcg(ranking, qrels[qid]))
+        recalls.append(recall(ranking, qrels[qid]))
+    return sum(ndcgs) / len(ndcgs), sum(recalls) / len(recalls)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--home", type=Path, help="a Sift home to build the index in, or reuse")
+    parser.add_argument("--modes", default="keyword,semantic,hybrid")
+    args = parser.parse_args()
+    base = shared_data("scifact")
+    index = build_index(base / "docs", args.home)
+    from search.engine import from_settings
+    from search.settings import load
+    engine = from_settings(load())
+    queries, qrels = load_judgements(base)
+    print(f"{len(queries)} queries, {sum(len(v) for v in qrels.values())} judgements, index {index}")
+    print(f"{'mode':<10}{'nDCG@10':>9}{'Recall@10':>11}")
+    for mode in args.modes.split(","):
+        score, rec = evaluate(engine, queries, qrels, mode)
+        print(f"{mode:<10}{score:>9.3f}{rec:>11.3f}")
+
+
+if __name__ == "__main__":
+    main()
