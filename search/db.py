@@ -33,7 +33,7 @@ def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
         elif schema.version(conn) == 0:
             raise IndexUnavailable(f"{path} holds no Sift index yet: run `ingest enqueue PATH` first")
         conn.execute("PRAGMA foreign_keys = ON")
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, schema.SchemaTooNew) as exc:
         raise IndexUnavailable(f"cannot open the index at {path}: {exc}") from exc
     return conn
 

@@ -96,6 +96,10 @@ CREATE VIRTUAL TABLE chunks_fts_vocab USING fts5vocab(chunks_fts, 'row');
 MIGRATIONS: list[str] = [V1, V2]
 
 
+class SchemaTooNew(Exception):
+    """The index was written by a newer Sift."""
+
+
 def version(conn: sqlite3.Connection) -> int:
     return conn.execute("PRAGMA user_version").fetchone()[0]
 
@@ -104,7 +108,7 @@ def migrate(conn: sqlite3.Connection) -> int:
     """Bring the database up to the newest schema; returns the version reached."""
     current = version(conn)
     if current > len(MIGRATIONS):
-        raise RuntimeError(
+        raise SchemaTooNew(
             f"index schema version {current} is newer than this Sift ({len(MIGRATIONS)}): upgrade Sift"
         )
     for number in range(current + 1, len(MIGRATIONS) + 1):

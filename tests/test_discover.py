@@ -1,0 +1,58 @@
+"""Discovery: ignore rules, include/exclude globs, symlinks; change detection."""
+from __future__ import annotations
+
+import os
+import time
+
+from ingest.changes import Known, plan_changes, sha256_file
+from ingest.discover import Rules, walk
+from tests.conftest import write_tree
+
+
+def paths(found):
+    return [f.path for f in found]
+
+
+def test_default_ignores_and_gitignore_files(tmp_path):
+    write_tree(tmp_path, {
+        "a.md": "a", "node_modules/x/readme.md": "x", ".git/notes.md": "g", ".venv/lib/site.py": "v",
+        "build/out.md": "b", "docs/keep.md": "k", "docs/draft.md": "d", "docs/.gitignore": "draft.md\n",
+        ".gitignore": "secret/\n*.log.md\n", "secret/s.md": "s", "x.log.md": "l", "deep/docs/draft.md": "nested",
+        "image.png": "not text", "src/app.py": "print()",
+    })
+    assert paths(walk(tmp_path)) == ["a.md", "deep/docs/draft.md", "docs/keep.md", "src/app.py"]
+
+
+def test_include_and_exclude_globs(tmp_path):
+    write_tree(tmp_path, {"notes/a.md": "a", "notes/b.md": "b", "code/c.py": "c", "notes/private/p.md": "p"})
+    assert paths(walk(tmp_path, Rules(include=("notes/",), exclude=("private/",)))) == ["notes/a.md", "notes/b.md"]
+    assert paths(walk(tmp_path, Rules(include=("*.py",)))) == ["code/c.py"]
+
+
+def test_symlinks_inside_count_outside_and_loops_do_not(tmp_path):
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    write_tree(root, {"real.md": "r"})
+    write_tree(outside, {"secret.md": "s"})
+    os.symlink(root / "real.md", root / "alias.md")
+    os.symlink(outside / "secret.md", root / "escape.md")
+    os.symlink(outside, root / "outdir")
+    os.symlink(root, root / "loop")
+    assert paths(walk(root)) == ["alias.md", "real.md"]
+
+
+def test_change_plan_uses_stat_then_hash_and_detects_renames(tmp_path):
+    write_tree(tmp_path, {"same.md": "same", "touched.md": "t", "edited.md": "old", "moved.md": "moving", "gone.md": "g"})
+    known = {f.path: Known(f.size, f.mtime, sha256_file(tmp_path / f.path)) for f in walk(tmp_path)}
+    later = time.time() + 10
+    os.utime(tmp_path / "touched.md", (later, later))
+    (tmp_path / "edited.md").write_text("new text")
+    (tmp_path / "moved.md").rename(tmp_path / "renamed.md")
+    (tmp_path / "gone.md").unlink()
+    (tmp_path / "fresh.md").write_text("fresh")
+    plan = plan_changes(tmp_path, walk(tmp_path), known)
+    assert plan.changes == {"edited.md": "changed", "moved.md": "deleted", "gone.md": "deleted",
+                            "renamed.md": "renamed", "fresh.md": "added"}
+    assert plan.renamed_from == {"renamed.md": "moved.md"}
+    assert set(plan.touched) == {"touched.md"}
+    assert plan.to_parse == ["edited.md", "fresh.md", "renamed.md"]
+    assert plan_changes(tmp_path, walk(tmp_path), known, everything=True).changes["same.md"] == "changed"
