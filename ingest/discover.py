@@ -14,6 +14,7 @@ from pathlib import Path
 import pathspec
 
 from ingest.kinds import kind_of
+from ingest.links import converted_pdfs
 
 DEFAULT_IGNORES = [
     ".git/", ".hg/", ".svn/", "node_modules/", ".venv/", "venv/", "env/", ".env/",
@@ -57,6 +58,8 @@ def walk(root: Path | str, rules: Rules | None = None) -> list[FoundFile]:
     rules = rules or Rules()
     found: list[FoundFile] = []
     _walk_dir(real_root, "", rules, [], real_root, found)
+    converted = converted_pdfs({f.path for f in found})  # their notes stand for them
+    found = [f for f in found if f.path not in converted]
     found.sort(key=lambda f: f.path)
     return found
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ingest.document import Document, Skip
 from ingest.kinds import kind_of
+from ingest.links import resolve_links, same_stem_pdf
 from ingest.parse import parse_file
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -36,8 +37,20 @@ def read_and_parse(root: Path | str, path: str) -> ParsedFile:
     with open(full, "rb") as handle:
         data = handle.read()
     doc = parse_file(path, data)
+    if doc.kind == "note":
+        _attach_links(root, path, doc)
     return ParsedFile(path=path, kind=kind_of(path) or doc.kind, size=len(data),
                       mtime=before.st_mtime, sha256=hashlib.sha256(data).hexdigest(), doc=doc)
+
+
+def _attach_links(root, path: str, doc: Document) -> None:
+    """Resolve the note's links; a same-stem PDF beside it becomes its attachment."""
+    links = resolve_links(path, doc.meta.get("links", []))
+    pdf = same_stem_pdf(root, path)
+    if pdf:
+        doc.meta["attachments"] = [pdf]
+        links = sorted(set(links) | {pdf})
+    doc.meta["links"] = links
 
 
 def safe_join(root: Path | str, path: str) -> Path:

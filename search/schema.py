@@ -93,7 +93,17 @@ V2 = """
 CREATE VIRTUAL TABLE chunks_fts_vocab USING fts5vocab(chunks_fts, 'row');
 """
 
-MIGRATIONS: list[str] = [V1, V2]
+# Links from a file version to paths it cites (resolved in its collection, or a bare file name).
+V3 = """
+CREATE TABLE links (
+    file INTEGER NOT NULL REFERENCES files(id),
+    target TEXT NOT NULL,
+    PRIMARY KEY (file, target)
+) WITHOUT ROWID;
+CREATE INDEX links_target ON links(target);
+"""
+
+MIGRATIONS: list[str] = [V1, V2, V3]
 
 
 class SchemaTooNew(Exception):

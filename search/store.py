@@ -243,6 +243,7 @@ def _retire(conn, collection_id, path, gen):
 
 
 def _delete_file_rows(conn, file_id: int) -> None:
+    conn.execute("DELETE FROM links WHERE file = ?", (file_id,))
     conn.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file = ?)", (file_id,))
     conn.execute("DELETE FROM chunks WHERE file = ?", (file_id,))
     conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
@@ -254,6 +255,8 @@ def _insert_file(conn, collection_id: int, v: FileVersion, gen: int) -> int:
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (collection_id, v.path, v.kind, v.size, v.mtime, v.sha256, v.title,
          json.dumps(v.meta or {}, ensure_ascii=False, default=str), gen))
+    for target in (v.meta or {}).get("links", []):
+        conn.execute("INSERT OR IGNORE INTO links(file, target) VALUES (?, ?)", (cur.lastrowid, target))
     return cur.lastrowid
 
 

@@ -1,0 +1,40 @@
+"""Links between notes and the files they cite, PDFs above all.
+
+A note's links are resolved to paths inside its collection: a Markdown link
+relative to the note's folder, a wiki-link ``[[name]]`` by file name (kept
+bare, since it may live anywhere). A PDF with a Markdown file of the same stem
+beside it is that note's attachment: the note's text stands for the PDF, and
+the PDF is not indexed a second time.
+"""
+from __future__ import annotations
+
+import posixpath
+from pathlib import Path, PurePosixPath
+from urllib.parse import unquote
+
+
+def resolve_links(note_path: str, raw_links: list[str]) -> list[str]:
+    folder = posixpath.dirname(note_path)
+    resolved = []
+    for raw in raw_links:
+        target = unquote(raw.split("#", 1)[0].split("?", 1)[0]).strip()
+        if not target:
+            continue
+        if "/" in target or target.startswith("."):
+            target = posixpath.normpath(posixpath.join(folder, target))
+            if target.startswith("../"):
+                continue  # outside the collection
+        resolved.append(target)
+    return sorted(set(resolved))
+
+
+def same_stem_pdf(root: Path | str, note_path: str) -> str | None:
+    """The PDF beside a note with the same stem (``paper.md`` → ``paper.pdf``), if there is one."""
+    pdf = PurePosixPath(note_path).with_suffix(".pdf").as_posix()
+    return pdf if (Path(root) / pdf).is_file() else None
+
+
+def converted_pdfs(paths: set[str]) -> set[str]:
+    """PDFs whose same-stem Markdown conversion is among ``paths``."""
+    return {p for p in paths if p.lower().endswith(".pdf")
+            and PurePosixPath(p).with_suffix(".md").as_posix() in paths}
