@@ -155,6 +155,80 @@ class Engine:
                             semantic_rank=sem_rank, generation=r["published"], modified=r["mtime"]))
         return hits
 
+    # -- similar passages ------------------------------------------------------
+    def similar(self, chunk_id: int | None = None, path: tuple[str, str] | None = None,
+                limit: int = 10) -> Answer:
+        """Passages of other files nearest in meaning to a chunk, or to a whole file.
+
+        ``path`` is (collection, path relative to its root). The file's own chunks
+        are left out, and each other file gives at most its best passage. Uses the
+        stored vectors only, so no model is loaded.
+        """
+        started = time.perf_counter()
+        if (chunk_id is None) == (path is None):
+            raise SearchError("give either a chunk id or a path, not both and not neither")
+        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LIMIT:
+            raise SearchError(f"limit must be a whole number from 1 to {MAX_LIMIT}")
+        with self._conn_lock:
+            conn = self._connection()
+            with db.snapshot(conn):
+                state = _published(conn)
+                if not state["model"]:
+                    raise SearchError("this index has no embeddings (built with SIFT_EMBEDDINGS=off), so there "
+                                      "is nothing to compare by meaning: use search with mode 'keyword'")
+                key = tuple(sorted(state["generations"].items()))
+                self._vectors.ensure(conn, state["model"], key)
+                query_ids, file_ids = _source_chunks(conn, chunk_id, path)
+                ranked = self._nearest(query_ids, set(file_ids), limit)
+                hits = _one_per_file(self._hits(conn, "", ranked), limit)
+        label = f"chunk {chunk_id}" if chunk_id is not None else "/".join(path)
+        answer = Answer(query=label, mode="similar", hits=hits, generations=state["generations"])
+        answer.took_ms = round((time.perf_counter() - started) * 1000, 2)
+        return answer
+
+    def _nearest(self, query_ids: list[int], exclude: set[int], limit: int) -> list[tuple[int, float, list]]:
+        import numpy as np
+        vectors = [v for v in (self._vectors.vector_of(cid) for cid in query_ids) if v is not None]
+        if not vectors:
+            raise SearchError("the passage has no stored vector in the published index yet: try again once "
+                              "the generation being built is published")
+        query = np.mean(vectors, axis=0)
+        query = query / max(float(np.linalg.norm(query)), 1e-12)
+        depth = max(CANDIDATES, limit * 10)
+        found = self._vectors.search(query, depth, Filters(), exclude=exclude)
+        return [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(found, start=1)]
+
+
+def _source_chunks(conn, chunk_id: int | None, path: tuple[str, str] | None) -> tuple[list[int], list[int]]:
+    """(chunks to compare with, every chunk of their file) for ``chunk_id`` or ``path``."""
+    from search.store import VISIBLE
+    if chunk_id is not None:
+        row = conn.execute(f"SELECT ch.file FROM chunks ch JOIN files f ON f.id = ch.file "
+                           f"JOIN collections c ON c.id = f.collection WHERE ch.id = ? AND {VISIBLE}",
+                           (chunk_id,)).fetchone()
+        if row is None:
+            raise SearchError(f"no passage with chunk id {chunk_id} in the published index: chunk ids come "
+                              "from search results and change when a file is indexed again")
+        return [chunk_id], [r[0] for r in conn.execute("SELECT id FROM chunks WHERE file = ?", (row[0],))]
+    collection, relative = path
+    rows = conn.execute(f"SELECT ch.id FROM chunks ch JOIN files f ON f.id = ch.file "
+                        f"JOIN collections c ON c.id = f.collection WHERE c.name = ? AND f.path = ? AND {VISIBLE}",
+                        (collection, relative)).fetchall()
+    if not rows:
+        raise SearchError(f"{collection}/{relative} has no passages in the published index "
+                          "(not indexed yet, empty, or failed to parse: see stats)")
+    ids = [r[0] for r in rows]
+    return ids, ids
+
+
+def _one_per_file(hits: list[Hit], limit: int) -> list[Hit]:
+    seen, kept = set(), []
+    for hit in hits:
+        if (hit.collection, hit.path) not in seen:
+            seen.add((hit.collection, hit.path))
+            kept.append(hit)
+    return kept[:limit]
+
 
 def _validate(query, limit, mode) -> tuple[str, int, str]:
     if not isinstance(query, str) or not query.strip():

@@ -1,0 +1,110 @@
+"""Turning a path a client gives into a file inside a registered root, or refusing it.
+
+A path may be "collection/relative/path", a path relative to a root, an
+absolute path inside a root, or a bare file name of an indexed file. Every
+candidate is resolved with realpath (so ``..`` and symlinks are followed) and
+must land inside a root's realpath; anything else is refused.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from mcp_server.errors import Problem
+
+
+@dataclass(frozen=True)
+class Target:
+    collection: str
+    relative: str  # '/'-separated, relative to the collection root
+    absolute: str  # the real path on disk
+
+    @property
+    def name(self) -> str:
+        return f"{self.collection}/{self.relative}"
+
+
+class Ambiguous(Exception):
+    """Several files answer to the name; ``candidates`` lists them as collection/path."""
+
+    def __init__(self, raw: str, candidates: list[str]):
+        super().__init__(f"{len(candidates)} files are called {raw!r}")
+        self.candidates = candidates
+
+
+def resolve(raw: str, roots: dict[str, str], indexed_by_name=None) -> Target:
+    """The file ``raw`` names. ``indexed_by_name(name)`` lists (collection, path) of indexed files so named."""
+    raw = _checked(raw)
+    real_roots = {name: os.path.realpath(root) for name, root in roots.items()}
+    if not real_roots:
+        raise Problem("no folders are registered yet: start sift-mcp with --root FOLDER")
+    if raw.rstrip("/") in roots:
+        raise Problem(f"{raw!r} is a collection (a folder): use list_files with collection={raw.rstrip('/')!r}")
+    found, refused = [], False
+    for candidate in _candidates(raw, roots):
+        target = _inside(candidate, real_roots)
+        if target is None:
+            refused = True
+        elif os.path.lexists(candidate) and target not in found:
+            found.append(target)
+    if refused and not found:
+        raise Problem(f"refused: {raw!r} lies outside the indexed folders ({', '.join(sorted(roots))}); "
+                      "read_file only reads files inside them. Give a path like 'collection/relative/path'.")
+    if "/" not in raw and indexed_by_name is not None:
+        found = _by_name(raw, found, indexed_by_name, real_roots)
+    if not found:
+        raise Problem(f"no file {raw!r} in the indexed folders: find it with search or list_files, "
+                      "then pass the path they give ('collection/relative/path')")
+    if len(found) > 1:
+        raise Ambiguous(raw, sorted(t.name for t in found))
+    return _regular(found[0], raw)
+
+
+def _checked(raw) -> str:
+    if not isinstance(raw, str) or not raw.strip():
+        raise Problem("the path is empty: give a path like 'collection/relative/path'")
+    if "\x00" in raw:
+        raise Problem("refused: the path contains a NUL byte")
+    return os.path.expanduser(raw.strip())
+
+
+def _candidates(raw: str, roots: dict[str, str]) -> list[str]:
+    if os.path.isabs(raw):
+        return [raw]
+    head, _, rest = raw.partition("/")
+    named = [os.path.join(roots[head], rest)] if head in roots and rest else []
+    if named and os.path.lexists(named[0]):
+        return named  # an explicit collection prefix wins
+    return named + [os.path.join(root, raw) for root in roots.values()]
+
+
+def _inside(path: str, real_roots: dict[str, str]) -> Target | None:
+    """The file as a Target if its real path lies inside a root (the deepest one), else None."""
+    real = os.path.realpath(path)
+    best = None
+    for name, root in real_roots.items():
+        if real != root and os.path.commonpath([real, root]) == root:
+            if best is None or len(root) > len(real_roots[best]):
+                best = name
+    if best is None:
+        return None
+    relative = os.path.relpath(real, real_roots[best]).replace(os.sep, "/")
+    return Target(best, relative, real)
+
+
+def _by_name(raw, found, indexed_by_name, real_roots) -> list[Target]:
+    """A bare file name: every indexed file so named, plus any found beside a root."""
+    for collection, relative in indexed_by_name(raw):
+        if collection in real_roots:
+            target = _inside(os.path.join(real_roots[collection], relative), real_roots)
+            if target is not None and target not in found:
+                found.append(target)
+    return found
+
+
+def _regular(target: Target, raw: str) -> Target:
+    if os.path.isdir(target.absolute):
+        raise Problem(f"{target.name} is a folder: use list_files with collection and path_prefix to see inside")
+    if not os.path.isfile(target.absolute):
+        raise Problem(f"{raw!r} is not a regular file that can be read")
+    return target

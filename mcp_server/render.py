@@ -1,0 +1,72 @@
+"""Small text helpers: times, ages, sizes, and search hits as a model reads them."""
+from __future__ import annotations
+
+import time
+from datetime import datetime
+
+
+def when(ts: float | None) -> str | None:
+    """Local time, to the second, ISO-like: 2024-05-01 10:22:03."""
+    if ts is None:
+        return None
+    return datetime.fromtimestamp(ts).isoformat(sep=" ", timespec="seconds")
+
+
+def age(seconds: float | None) -> str:
+    if seconds is None:
+        return "?"
+    seconds = max(0.0, seconds)
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.1f} {unit}"
+    return f"{seconds:.0f} s"
+
+
+def ago(ts: float | None) -> str:
+    return "never" if ts is None else f"{when(ts)} ({age(time.time() - ts)} ago)"
+
+
+def size(n: int | None) -> str:
+    if n is None:
+        return "-"
+    for unit, step in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if n >= step:
+            return f"{n / step:.1f} {unit}"
+    return f"{n} B"
+
+
+def place(hit) -> str:
+    """'lines 3-9' or 'page 4' / 'pages 4-5' of a hit (or a dict with the same keys)."""
+    get = hit.get if isinstance(hit, dict) else lambda key: getattr(hit, key)
+    if get("page"):
+        end = get("end_page")
+        return f"pages {get('page')}-{end}" if end and end != get("page") else f"page {get('page')}"
+    if get("start_line"):
+        return f"lines {get('start_line')}-{get('end_line')}"
+    return ""
+
+
+def hit_data(hit) -> dict:
+    """A search hit as the structured result carries it; ``path`` is what read_file takes."""
+    return {
+        "path": f"{hit.collection}/{hit.path}", "collection": hit.collection, "relative_path": hit.path,
+        "title": hit.title, "heading_path": hit.heading_path, "kind": hit.kind,
+        "start_line": hit.start_line, "end_line": hit.end_line, "page": hit.page, "end_page": hit.end_page,
+        "snippet": hit.snippet, "score": hit.score, "keyword_rank": hit.keyword_rank,
+        "semantic_rank": hit.semantic_rank, "generation": hit.generation, "chunk_id": hit.chunk_id,
+        "modified": when(hit.modified),
+    }
+
+
+def hits_text(hits: list[dict]) -> list[str]:
+    lines = []
+    for n, h in enumerate(hits, start=1):
+        where = place(h)
+        lines.append(f"{n}. {h['path']}{'  ' + where if where else ''}  "
+                     f"(score {h['score']:.4f}, generation {h['generation']}, chunk {h['chunk_id']})")
+        title, heading = h["title"] or "", h["heading_path"] or ""
+        context = heading if title and heading.startswith(title) else " — ".join(p for p in (title, heading) if p)
+        if context:
+            lines.append(f"   {context}")
+        lines.append(f"   {h['snippet']}")
+    return lines

@@ -1,0 +1,173 @@
+"""How fresh the index is: the one-line freshness note of search, and the stats report."""
+from __future__ import annotations
+
+import sys
+import time
+
+from mcp_server import render
+
+WORKER_HINT = "start one with: huey_consumer workers.app.huey -k process -w 2"
+
+
+# --- freshness ------------------------------------------------------------------
+
+def freshness(conn, collection: str | None = None) -> tuple[str, list[dict]]:
+    """'freshness: notes: generation 3 published … ; 12 files pending …' and its data."""
+    from search.db import snapshot
+    sql = ("SELECT c.id, c.name, c.published, g.finished FROM collections c "
+           "LEFT JOIN generations g ON g.id = c.published" + (" WHERE c.name = ?" if collection else "")
+           + " ORDER BY c.name")
+    with snapshot(conn):
+        data = [_fresh(conn, row) for row in conn.execute(sql, (collection,) if collection else ())]
+    parts = [_fresh_text(d) for d in data] or ["no collections registered yet"]
+    return "freshness: " + "; ".join(parts), data
+
+
+def _fresh(conn, row) -> dict:
+    entry = {"collection": row["name"], "published_generation": row["published"],
+             "published_at": render.when(row["finished"]), "published_age_seconds": _since(row["finished"])}
+    building = _building(conn, row["id"])
+    if building:
+        entry["building"] = building
+    return entry
+
+
+def _building(conn, collection_id: int) -> dict | None:
+    from search import store
+    gen = conn.execute("SELECT id, started, discovered FROM generations WHERE collection = ? AND state = 'building'",
+                       (collection_id,)).fetchone()
+    if gen is None:
+        return None
+    total, done = store.generation_progress(conn, gen["id"])
+    building = {"generation": gen["id"], "discovering": gen["discovered"] is None, "files": total,
+                "done": done, "pending": total - done, "started": render.when(gen["started"])}
+    building["eta_seconds"] = _eta(gen, total, done)
+    return building
+
+
+def _eta(gen, total: int, done: int) -> float | None:
+    """Seconds left at the pace so far; None until discovery is over and a file has finished."""
+    if gen["discovered"] is None:
+        return None
+    if done >= total:
+        return 0.0
+    if done == 0:
+        return None
+    elapsed = max(time.time() - gen["discovered"], 1e-3)
+    return round((total - done) * elapsed / done, 1)
+
+
+def _fresh_text(d: dict) -> str:
+    if d["published_generation"] is None:
+        text = f"{d['collection']}: nothing published yet"
+    else:
+        text = (f"{d['collection']}: generation {d['published_generation']} published "
+                f"{d['published_at']} ({render.age(d['published_age_seconds'])} ago)")
+    b = d.get("building")
+    if b is None:
+        return text + ", nothing being built"
+    if b["discovering"]:
+        return text + f"; generation {b['generation']} is looking for changed files"
+    return text + f"; generation {b['generation']} being built: {b['pending']} of {b['files']} changed files pending"
+
+
+def _since(ts: float | None) -> float | None:
+    return None if ts is None else round(time.time() - ts, 1)
+
+
+# --- stats ------------------------------------------------------------------------
+
+def stats(sift) -> tuple[str, dict]:
+    from search import status
+    conn = sift.conn()
+    report = status.collect(conn, sift.settings.index_path)
+    fresh = {d["collection"]: d for d in freshness(conn)[1]}
+    for c in report["collections"]:
+        if c["building"] and c["name"] in fresh:
+            c["building"]["progress"] = fresh[c["name"]].get("building")
+    report["index_path"] = str(sift.settings.index_path)
+    report["model"] = sift.model.describe()
+    report["model"]["index_models"] = sorted({c["published"]["model"] for c in report["collections"]
+                                              if c["published"] and c["published"]["model"]})
+    report["worker"] = sift.worker.describe() if sift.worker else {"state": "none", "note": "started with --no-worker"}
+    report["queue_pending"] = queue_pending()
+    report["notices"] = list(sift.notices)
+    return stats_text(report), report
+
+
+def queue_pending() -> int | None:
+    try:
+        from workers.app import huey
+        return huey.pending_count()
+    except Exception as exc:  # the queue is optional for reading
+        print(f"sift-mcp: cannot read the queue: {exc}", file=sys.stderr)
+        return None
+
+
+def stats_text(report: dict) -> str:
+    lines = [_model_line(report["model"]), _worker_line(report["worker"]),
+             f"queue: {report['queue_pending'] if report['queue_pending'] is not None else '?'} jobs waiting; "
+             f"index: {render.size(report.get('index_bytes'))} at {report['index_path']}"]
+    lines += [f"notice: {n}" for n in report["notices"]]
+    if not report["collections"]:
+        lines.append("no collections yet: start sift-mcp with --root FOLDER, or run `ingest enqueue FOLDER`")
+    for c in report["collections"]:
+        lines += [""] + _collection_lines(c)
+    return "\n".join(lines)
+
+
+def _model_line(m: dict) -> str:
+    state = m["state"]
+    if state == "ready":
+        text = f"model: ready — {m['id']} ({m['dim']} dimensions, {m['max_tokens']} tokens)"
+    elif state == "loading":
+        text = (f"model: loading for {render.age(time.time() - m['since'])} — "
+                "semantic and hybrid searches wait for it; keyword searches answer at once")
+    elif state == "failed":
+        text = f"model: failed — {m.get('error')}; keyword search still works"
+    else:
+        text = "model: not loaded — loads on the first semantic or hybrid search"
+    if m.get("index_models"):
+        text += f"; index embedded with {', '.join(m['index_models'])}"
+    return text
+
+
+def _worker_line(w: dict) -> str:
+    if w["state"] == "running":
+        return f"worker: running (pid {w['pid']}), started by this server"
+    if w["state"] == "exited":
+        return f"worker: exited with code {w['returncode']} — refresh only queues jobs now; {WORKER_HINT}"
+    return f"worker: none started by this server (--no-worker); jobs run only if a worker runs elsewhere — {WORKER_HINT}"
+
+
+def _collection_lines(c: dict) -> list[str]:
+    lines = [f"{c['name']}  {c['root']}"]
+    pub = c["published"]
+    if pub:
+        lines.append(f"  searchable: {c['files']} files, {c['chunks']} chunks — generation {pub['id']}, "
+                     f"published {render.ago(pub['finished'])}")
+    else:
+        lines.append("  searchable: nothing published yet")
+    if c["building"]:
+        lines += _building_lines(c["building"])
+    shown = (c["building"] or {}).get("failures") or (pub or {}).get("failures") or []
+    if shown:
+        lines.append(f"  failed or skipped ({len(shown)}):")
+        lines += [f"    {f['path']}: {f['state']} at {f['stage']}: {f['reason']}" for f in shown[:20]]
+        if len(shown) > 20:
+            lines.append(f"    … and {len(shown) - 20} more (list_files shows each file's state)")
+    return lines
+
+
+def _building_lines(b: dict) -> list[str]:
+    p = b.get("progress") or {}
+    head = f"  building: generation {b['id']}, started {render.ago(b['started'])}"
+    if not b["discovered"]:
+        return [head + "; looking for changed files"]
+    eta = p.get("eta_seconds")
+    head += (f"; {b['seen']} files seen, {p.get('files', 0)} changed, {p.get('done', 0)} done, "
+             f"{p.get('pending', 0)} pending; ETA {render.age(eta) if eta is not None else 'unknown yet'}")
+    lines = [head, "    stage     queued    done  failed skipped"]
+    for stage, n in b["stages"].items():
+        lines.append(f"    {stage:<8}{n['queued']:>8}{n['done']:>8}{n['failed']:>8}{n['skipped']:>8}")
+    return lines

@@ -1,0 +1,189 @@
+"""``sift-mcp``: Sift's MCP server over stdio.
+
+    sift-mcp [--root FOLDER [--name NAME]] [--no-worker] [--home DIR]
+
+Startup is kept light so ``initialize`` and ``tools/list`` answer at once:
+the index, the engine and the model are opened on first use, the model loads
+in a background thread, and queuing the first scan happens in another.
+
+stdout is the protocol. Until serving starts, fd 1 points at stderr; while
+serving, the mcp package's stdio transport keeps fd 1 on stderr and writes
+the protocol to a private copy of the real stdout. So llama.cpp, libraries
+and the worker child can never write into the protocol stream.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import threading
+from contextlib import asynccontextmanager
+
+INSTRUCTIONS = """Sift searches the user's own local notes (Markdown, often Chinese and English), code and PDFs.
+Start with `search`; then `read_file` a result's path (with its lines or page) for full context. `list_files`
+browses folders and recent files, `similar` finds related passages, `stats` tells how fresh the index is, and
+`refresh` queues a re-scan after the user changes files. Results name their file, lines or page, and the
+index generation that answered; cite them."""
+
+
+class StartupError(Exception):
+    """Bad flags or a root that cannot be registered; printed as one line, exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sift-mcp", description="Sift's MCP server (stdio): search your "
+                                     "notes, code and PDFs from an AI assistant.")
+    parser.add_argument("--root", help="a folder to index: registered as a collection if new, and re-scanned "
+                        "at every start")
+    parser.add_argument("--name", help="the collection name for --root (default: the folder's name)")
+    parser.add_argument("--no-worker", action="store_true", help="do not run a huey worker as a child process "
+                        "(use when a worker already runs elsewhere)")
+    parser.add_argument("--home", help="where the index, queue and models live (SIFT_HOME, default ~/.sift)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    wire = _divert_stdout()
+    children: list = []  # the worker, once started; stopped on every way out
+    _stop_on_signals(children)
+    try:
+        settings = _settings(args)
+        collection = register_root(settings, args.root, args.name) if args.root else None
+        if not args.no_worker:
+            from mcp_server.worker import Worker
+            children.append(Worker(settings))
+            children[0].start()
+        server = build_server(settings, children[0] if children else None, collection)
+        _restore_stdout(wire)
+        wire = None
+        server.run("stdio")  # returns when the client closes stdin
+        for child in children:
+            child.stop()
+        _exit_if_threads_linger()
+        return 0
+    except StartupError as exc:
+        print(f"sift-mcp: error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if wire is not None:
+            _restore_stdout(wire)
+        for child in children:
+            child.stop()
+
+
+def _settings(args):
+    if args.home:
+        os.environ["SIFT_HOME"] = os.path.realpath(os.path.expanduser(args.home))
+    from search.settings import load
+    try:
+        return load()
+    except ValueError as exc:
+        raise StartupError(str(exc)) from None
+
+
+def register_root(settings, root: str, name: str | None) -> tuple[int, str]:
+    """Register ``root`` as a collection (if new); returns (id, name). The one write the server makes."""
+    from search import db, store
+    real = os.path.realpath(os.path.expanduser(root))
+    if not os.path.isdir(real):
+        raise StartupError(f"--root {root}: not a folder")
+    try:
+        conn = db.connect(settings.index_path)
+    except db.IndexUnavailable as exc:
+        raise StartupError(str(exc)) from None
+    try:
+        existing = store.collection_for_root(conn, real)
+        if existing is not None and name in (None, existing["name"]):
+            return existing["id"], existing["name"]
+        row = store.ensure_collection(conn, name or os.path.basename(real) or "root", real)
+        print(f"sift-mcp: collection {row['name']!r} is {real}", file=sys.stderr)
+        return row["id"], row["name"]
+    except ValueError as exc:
+        raise StartupError(str(exc)) from None
+    finally:
+        conn.close()
+
+
+def build_server(settings, worker=None, collection: tuple[int, str] | None = None):
+    from mcp.server.mcpserver import MCPServer
+
+    from mcp_server import tools
+    from mcp_server.service import Sift
+    sift = Sift(settings, worker)
+
+    @asynccontextmanager
+    async def lifespan(_server):
+        _start_background(sift, collection)
+        yield {}
+
+    server = MCPServer(name="sift", instructions=INSTRUCTIONS, version=_version(), lifespan=lifespan,
+                       log_level="WARNING")
+    tools.register(server, sift)
+    return server
+
+
+def _start_background(sift, collection) -> None:
+    """Begin loading the model and queue the first scan, beside the serving loop."""
+    if sift.settings.embeddings:
+        sift.model.start()
+    if collection is not None:
+        threading.Thread(target=_queue_scan, args=(sift, collection), name="sift-scan", daemon=True).start()
+
+
+def _queue_scan(sift, collection: tuple[int, str]) -> None:
+    collection_id, name = collection
+    try:
+        sift.queue_scan(collection_id)
+        print(f"sift-mcp: queued a scan of {name!r}", file=sys.stderr)
+    except Exception as exc:  # shown by stats; the server still serves what is published
+        message = f"could not queue a scan of {name!r}: {type(exc).__name__}: {exc}"
+        sift.notices.append(message)
+        print(f"sift-mcp: {message}", file=sys.stderr)
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+        return version("sift")
+    except Exception:
+        return "0"
+
+
+# --- process plumbing ----------------------------------------------------------------
+
+def _divert_stdout() -> int | None:
+    """Point fd 1 at stderr; returns a copy of the real stdout to restore before serving."""
+    try:
+        sys.stdout.flush()
+        wire = os.dup(1)
+        os.dup2(2, 1)
+        return wire
+    except (OSError, ValueError):
+        return None
+
+
+def _restore_stdout(wire: int | None) -> None:
+    if wire is None:
+        return
+    sys.stdout.flush()
+    os.dup2(wire, 1)
+    os.close(wire)
+
+
+def _stop_on_signals(children: list) -> None:
+    """SIGTERM, SIGHUP or SIGINT: stop the worker's group, then exit at once."""
+    def stop(signum, _frame):
+        for child in children:
+            child.stop()
+        os._exit(128 + signum)
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(sig, stop)
+
+
+def _exit_if_threads_linger() -> None:
+    """After stdin closed, leave even if a tool call is still running in a thread."""
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
+        sys.stderr.flush()
+        os._exit(0)

@@ -1,0 +1,65 @@
+"""What the tools share: settings, read-only index connections, the engine, the model, the worker.
+
+Tools run in worker threads, so each thread gets its own read-only
+connection; the engine guards its own. Nothing here writes to the index.
+"""
+from __future__ import annotations
+
+import threading
+
+from mcp_server.errors import Problem
+from mcp_server.model_state import ModelState
+
+NO_INDEX = ("nothing is indexed yet: start sift-mcp with --root FOLDER (it registers and indexes the folder), "
+            "or run `ingest enqueue FOLDER` with a worker running")
+
+
+class Sift:
+    def __init__(self, settings, worker=None):
+        self.settings = settings
+        self.model = ModelState(settings)
+        self.worker = worker  # mcp_server.worker.Worker, or None with --no-worker
+        self.notices: list[str] = []  # trouble met at startup, shown by stats
+        self._local = threading.local()
+        self._engine = None
+        self._engine_lock = threading.Lock()
+
+    def conn(self):
+        """This thread's read-only connection to the index."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            from search import db
+            try:
+                conn = db.connect(self.settings.index_path, readonly=True)
+            except db.IndexUnavailable as exc:
+                raise Problem(f"{NO_INDEX} ({exc})") from None
+            self._local.conn = conn
+        return conn
+
+    def engine(self):
+        with self._engine_lock:
+            if self._engine is None:
+                from search.engine import Engine
+                self._engine = Engine(self.settings.index_path, self.model.get)
+            return self._engine
+
+    def roots(self) -> dict[str, str]:
+        """Collection name → its root folder."""
+        return {row["name"]: row["root"] for row in self.conn().execute("SELECT name, root FROM collections")}
+
+    def queue_scan(self, collection_id: int) -> None:
+        """Queue a discover job for the collection; the worker does the rest."""
+        from workers import tasks
+        if tasks.huey.immediate:
+            raise Problem("the queue is in immediate mode (SIFT_QUEUE_IMMEDIATE=1), which would index inside "
+                          "the server: unset it and run a worker")
+        tasks.discover(collection_id)
+
+    def check_collection(self, name: str | None) -> None:
+        """Refuse an unknown collection name, naming the known ones."""
+        if name is None:
+            return
+        roots = self.roots()
+        if name not in roots:
+            known = ", ".join(sorted(roots)) or "none yet"
+            raise Problem(f"no collection named {name!r}; collections: {known}")

@@ -1,0 +1,248 @@
+"""The six tools: their parameters (JSON schemas come from these type hints), descriptions and results.
+
+Each tool returns readable text for the model plus the same facts as
+structured content. Anything that goes wrong comes back as a tool error whose
+message says what to do; nothing escapes as a crash.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import sqlite3
+import sys
+import traceback
+from datetime import datetime
+from typing import Annotated, Literal
+
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field
+
+from mcp_server import listing, paths, reading, render, report
+from mcp_server.errors import Problem
+from mcp_server.service import NO_INDEX
+
+MAX_LIMIT = 50
+
+Collection = Annotated[str | None, Field(description="Only this collection (a registered folder), by name. "
+                                                     "stats lists the collections.")]
+PathPrefix = Annotated[str | None, Field(description="Only files under this folder, relative to the collection "
+                                                     "root, e.g. 'clients/' or '工作/日报/'.")]
+FilePath = Annotated[str, Field(description="The file: 'collection/relative/path' as search and list_files give "
+                                            "it, a path relative to a collection root, an absolute path inside "
+                                            "one, or a bare file name.")]
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+QUEUES_A_JOB = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True,
+                               open_world_hint=False)
+
+
+def tool(fn):
+    """Turn every failure of a tool into a ToolError a model can act on."""
+    @functools.wraps(fn)
+    def guarded(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except ToolError:
+            raise
+        except Exception as exc:
+            raise ToolError(_message(fn.__name__, exc)) from None
+    return guarded
+
+
+def _message(name: str, exc: Exception) -> str:
+    from search.db import IndexUnavailable
+    from search.engine import SearchError
+    from search.model_file import ModelError
+    if isinstance(exc, (Problem, SearchError)):
+        return str(exc)
+    if isinstance(exc, ModelError):
+        return f"{exc}. Use mode 'keyword', which needs no model."
+    if isinstance(exc, IndexUnavailable):
+        return f"{NO_INDEX} ({exc})"
+    if isinstance(exc, sqlite3.Error):
+        return f"the index could not be read just now ({exc}): try again in a moment"
+    if isinstance(exc, (OSError, ValueError, LookupError)):
+        return f"{name} failed: {exc}"
+    print(f"sift-mcp: {name} failed unexpectedly:\n{traceback.format_exc()}", file=sys.stderr)
+    return f"{name} failed unexpectedly ({type(exc).__name__}: {exc}); the server log has the details"
+
+
+def result(text: str, data: dict) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+class Tools:
+    def __init__(self, sift):
+        self.sift = sift
+
+    @tool
+    def search(
+        self,
+        query: Annotated[str, Field(min_length=1, description="What to look for: exact words, names, code "
+                                    "identifiers, or a question in natural language. Chinese, English and "
+                                    "mixed text all work.")],
+        limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="How many passages to return (1-50).")] = 10,
+        mode: Annotated[Literal["hybrid", "keyword", "semantic"], Field(
+            description="hybrid (default): words and meaning fused; keyword: exact words and names (BM25), "
+                        "fastest; semantic: meaning only, finds paraphrases without shared words.")] = "hybrid",
+        collection: Collection = None,
+        path_prefix: PathPrefix = None,
+        kind: Annotated[Literal["note", "code", "pdf", "text"] | None, Field(
+            description="Only this kind of file: note (Markdown), code, pdf or text.")] = None,
+        modified_after: Annotated[str | None, Field(description="Only files modified at or after this ISO date "
+                                                    "or date-time, e.g. 2024-03-01 or 2024-03-01T14:30.")] = None,
+        modified_before: Annotated[str | None, Field(description="Only files modified before this ISO date "
+                                                     "or date-time.")] = None,
+    ) -> CallToolResult:
+        """Search the user's own notes, code and PDFs (a local index of folders they chose) and return the
+        best-matching passages, each with its file path, title, heading path, line range or page, a snippet
+        with the matched words marked, a score, and the index generation that answered.
+
+        Use this first whenever the user asks about something that may be in their notes, documents or code:
+        projects, people, clients, decisions, how-tos, papers. Then call read_file on a result's path (with
+        its lines or page) to see the full context before answering. Ends with a freshness line: when the
+        index was last published and how many changed files are still being indexed.
+        """
+        from search.filters import Filters
+        self.sift.check_collection(collection)
+        filters = Filters(collection=collection, path_prefix=_prefix(path_prefix), kind=kind,
+                          modified_after=_unix(modified_after, "modified_after"),
+                          modified_before=_unix(modified_before, "modified_before"))
+        answer = self.sift.engine().search(query, limit=limit, mode=mode, filters=filters)
+        hits = [render.hit_data(h) for h in answer.hits]
+        fresh_line, fresh = report.freshness(self.sift.conn(), collection)
+        lines = [f"{len(hits)} passages for {query!r} ({answer.mode}, {answer.took_ms} ms)"]
+        lines += [f"note: {n}" for n in answer.notes]
+        lines += render.hits_text(hits) or ["no passages match: try other words, mode 'semantic', or fewer filters"]
+        data = {"query": answer.query, "mode": answer.mode, "results": hits, "generations": answer.generations,
+                "notes": answer.notes, "freshness": fresh}
+        return result("\n".join(lines + [fresh_line]), data)
+
+    @tool
+    def read_file(
+        self,
+        path: FilePath,
+        start_line: Annotated[int | None, Field(ge=1, description="First line to show (1-based); default 1.")] = None,
+        end_line: Annotated[int | None, Field(ge=1, description="Last line to show; default start_line + 1999.")] = None,
+        page: Annotated[int | None, Field(ge=1, description="For PDFs: the page to show (1-based); default 1.")] = None,
+    ) -> CallToolResult:
+        """Read a file from the user's indexed folders: text with line numbers (as it is on disk now), or a
+        PDF page by page (its text as indexed). Use it after search to read a result in full or around its
+        lines, or to open a file the user names. Shows at most 2,000 lines or 200 KB per call and says how to
+        get the rest. Only files inside the registered folders can be read. A bare file name that several
+        files share returns the candidates to choose from.
+        """
+        try:
+            text, data = reading.read(self.sift, path, start_line, end_line, page)
+        except paths.Ambiguous as many:
+            lines = [f"{many}; call read_file again with one of these paths:"] + [f"  {c}" for c in many.candidates]
+            return result("\n".join(lines), {"path": path, "candidates": many.candidates})
+        return result(text, data)
+
+    @tool
+    def list_files(
+        self,
+        collection: Collection = None,
+        path_prefix: PathPrefix = None,
+        glob: Annotated[str | None, Field(description="Shell pattern on the path relative to the collection "
+                                          "root, e.g. '*.md', 'clients/*', '*2024-03*'. Without '/', also "
+                                          "matches bare file names.")] = None,
+        sort: Annotated[Literal["modified", "path"], Field(description="modified: newest first (default); "
+                                                           "path: alphabetical.")] = "modified",
+        limit: Annotated[int, Field(ge=1, le=500, description="How many files to list (1-500).")] = 50,
+    ) -> CallToolResult:
+        """List files in the user's indexed folders with kind, size, modified time and index state
+        (indexed, pending, failed or skipped with the reason, deleted). Use it to browse a folder, find
+        recent files ("what did I write this week"), find a file by name pattern, or check whether a file
+        is searchable yet.
+        """
+        text, data = listing.list_files(self.sift, collection, _prefix(path_prefix), glob, sort, limit)
+        return result(text, data)
+
+    @tool
+    def similar(
+        self,
+        path: Annotated[str | None, Field(description="Find passages like this whole file ('collection/"
+                                          "relative/path', as search gives it).")] = None,
+        chunk_id: Annotated[int | None, Field(description="Or: find passages like this one passage (the "
+                                              "chunk number a search result shows).")] = None,
+        limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="How many passages (1-50), at most "
+                                    "one per file.")] = 10,
+    ) -> CallToolResult:
+        """Find passages in other files that are closest in meaning to a file or to one passage: related
+        notes, earlier drafts, other documents on the same topic. Give exactly one of path or chunk_id.
+        Needs an index built with embeddings.
+        """
+        target = None
+        if path is not None:
+            conn = self.sift.conn()
+            found = paths.resolve(path, self.sift.roots(), lambda name: reading.indexed_by_name(conn, name))
+            target = (found.collection, found.relative)
+        if (target is None) == (chunk_id is None):
+            raise Problem("give exactly one of path or chunk_id")
+        answer = self.sift.engine().similar(chunk_id=chunk_id, path=target, limit=limit)
+        hits = [render.hit_data(h) for h in answer.hits]
+        lines = [f"{len(hits)} passages like {answer.query} (other files, best passage of each)"]
+        lines += render.hits_text(hits) or ["no other passages found"]
+        return result("\n".join(lines), {"source": answer.query, "results": hits, "generations": answer.generations})
+
+    @tool
+    def stats(self) -> CallToolResult:
+        """Report on the index: each collection (folder) with its file and chunk counts, the published
+        generation and its age, the generation being built with per-stage progress and an ETA, files that
+        failed with reasons, the embedding model's state (not loaded / loading / ready / failed) and the
+        worker. Use it when results look stale or missing, or the user asks what is indexed.
+        """
+        text, data = report.stats(self.sift)
+        return result(text, data)
+
+    @tool
+    def refresh(self, collection: Collection = None) -> CallToolResult:
+        """Queue a re-scan of the indexed folders (or one collection), so that new, changed and deleted
+        files are indexed. Only queues a job: it returns at once, searches keep answering from the last
+        published generation, and the new one becomes searchable when it is published (stats shows
+        progress). Use it when the user says they just added or changed files.
+        """
+        self.sift.check_collection(collection)
+        rows = self.sift.conn().execute("SELECT id, name, root FROM collections" +
+                                        (" WHERE name = ?" if collection else "") + " ORDER BY name",
+                                        (collection,) if collection else ()).fetchall()
+        if not rows:
+            raise Problem("no collections registered yet: start sift-mcp with --root FOLDER")
+        for row in rows:
+            self.sift.queue_scan(row["id"])
+        worker = self.sift.worker.describe() if self.sift.worker else {"state": "none"}
+        lines = [f"queued a re-scan of {row['name']} ({row['root']})" for row in rows]
+        if worker["state"] != "running":
+            lines.append(f"note: this server runs no worker, so the job waits for one: {report.WORKER_HINT}")
+        return result("\n".join(lines), {"queued": [row["name"] for row in rows], "worker": worker["state"]})
+
+
+def _prefix(prefix: str | None) -> str | None:
+    if prefix is None:
+        return None
+    prefix = prefix.strip().lstrip("/")
+    while prefix.startswith("./"):
+        prefix = prefix[2:]
+    return prefix or None
+
+
+def _unix(value: str | None, name: str) -> float | None:
+    """An ISO date or date-time (local time unless it names a zone) as unix time."""
+    if value is None or not value.strip():
+        return None
+    try:
+        return datetime.fromisoformat(value.strip()).timestamp()
+    except ValueError:
+        raise Problem(f"{name} must be an ISO date like 2024-03-01 or a date-time like 2024-03-01T14:30, "
+                      f"not {value!r}") from None
+
+
+def register(server, sift) -> None:
+    """Add the six tools to an MCPServer."""
+    tools = Tools(sift)
+    for name in ("search", "read_file", "list_files", "similar", "stats", "refresh"):
+        fn = getattr(tools, name)
+        server.add_tool(fn, name=name, description=inspect.cleandoc(fn.__doc__),
+                        annotations=QUEUES_A_JOB if name == "refresh" else READ_ONLY, structured_output=False)

@@ -1,0 +1,499 @@
+"""The MCP server driven as a subprocess by the real stdio client from the mcp package.
+
+Indexes are built first (huey immediate mode, or a real consumer), with the real
+model. Every server's stdout is copied through a small tee, and every line it
+wrote must be a JSON-RPC 2.0 message.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from mcp_server import paths, reading
+from mcp_server.errors import Problem
+from tests.conftest import VENV_BIN, ingest, need_data, run_ingest, write_tree
+
+NOTES = {
+    "工作/日报/2024-03-01.md": "# 日报\n\n今天和曲美讨论了合同条款，付款方式改为分期。曲美合同下周签字。\n",
+    "工作/日报/2024-03-02.md": "# 日报\n\n云仓WMS项目上线，库存同步正常。\n",
+    "clients/qumei.md": "# Qumei (曲美)\n\nFurniture client. The contract renewal is due in May.\n",
+    "tech/cooking.md": "# Cooking pasta\n\nBoil water, add salt, cook the spaghetti for nine minutes.\n",
+    "tech/sauce.md": "# Tomato sauce\n\nSimmer tomatoes with garlic and olive oil, then toss with the cooked pasta.\n",
+    "tech/guitar.md": "# Music\n\nA man is playing an acoustic guitar on the stage.\n",
+    "tech/long.md": "".join(f"line {n} of the long file\n" for n in range(1, 31)),
+    "a/todo.md": "# Todo A\n\nBuy stamps.\n",
+    "b/todo.md": "# Todo B\n\nCall the plumber.\n",
+    "bin/blob.md": "",  # replaced by binary bytes below
+}
+TOOLS = {"search", "read_file", "list_files", "similar", "stats", "refresh"}
+DEADLINE = 900  # seconds: a safety net against a hung test, never a speed assertion
+TEE = ("import subprocess, sys\n"
+       "log = open(sys.argv[1], 'ab')\n"
+       "child = subprocess.Popen(sys.argv[2:], stdout=subprocess.PIPE)\n"
+       "for line in iter(child.stdout.readline, b''):\n"
+       "    sys.stdout.buffer.write(line); sys.stdout.buffer.flush(); log.write(line); log.flush()\n"
+       "sys.exit(child.wait())\n")
+
+
+# --- harness ---------------------------------------------------------------------------
+
+class Servers:
+    """Starts sift-mcp under the real stdio client; remembers each server's stdout copy."""
+
+    def __init__(self, tmp_path: Path):
+        self.tmp_path = tmp_path
+        self.wires: list[Path] = []
+
+    @asynccontextmanager
+    async def session(self, env: dict, *args: str):
+        wire = self.tmp_path / f"stdout-{len(self.wires)}.jsonl"
+        self.wires.append(wire)
+        params = StdioServerParameters(command=sys.executable,
+                                       args=["-c", TEE, str(wire), str(VENV_BIN / "sift-mcp"), *args], env=env)
+        with open(self.tmp_path / "server-stderr.log", "a") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    yield session
+
+    def check_stdout(self) -> None:
+        for wire in self.wires:
+            lines = wire.read_bytes().splitlines()
+            assert lines, f"{wire.name}: the server wrote nothing"
+            for line in lines:
+                message = json.loads(line)  # raises on anything that is not JSON
+                assert message.get("jsonrpc") == "2.0", line
+
+
+@pytest.fixture
+def servers(tmp_path):
+    made = Servers(tmp_path)
+    yield made
+    made.check_stdout()
+
+
+@pytest.fixture
+def notes(tmp_path) -> Path:
+    root = write_tree(tmp_path / "notes", NOTES)
+    (root / "bin/blob.md").write_bytes(b"\x00\x01\x02 not text" * 10)
+    return root
+
+
+@pytest.fixture
+def indexed(immediate, notes, tmp_path, sift_env) -> dict:
+    """NOTES indexed as collection 'notes', plus a secret outside the root and a symlink to it inside."""
+    report = ingest(notes, "notes")
+    outside = write_tree(tmp_path / "outside", {"secret.txt": "TOP SECRET\n"})
+    (notes / "leak.txt").symlink_to(outside / "secret.txt")
+    (notes / "leakdir").symlink_to(outside)
+    return {"env": sift_env, "root": notes, "secret": outside / "secret.txt", "report": report}
+
+
+async def call(session, name: str, **arguments):
+    return await session.call_tool(name, arguments)
+
+
+def text(result) -> str:
+    return "\n".join(block.text for block in result.content)
+
+
+def run(scenario, *args):
+    return anyio.run(scenario, *args)
+
+
+def no_traceback(result) -> None:
+    assert "Traceback" not in text(result) and 'File "' not in text(result)
+
+
+# --- tools/list ----------------------------------------------------------------------------
+
+def test_tools_are_listed_with_hints_and_limits(indexed, servers):
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return (await s.list_tools()).tools
+    tools = {t.name: t for t in run(scenario)}
+    assert set(tools) == TOOLS
+    for name, t in tools.items():
+        assert t.annotations.read_only_hint is (name != "refresh"), name
+        assert len(t.description) > 80, name
+    assert tools["refresh"].annotations.destructive_hint is False
+    for name in ("search", "similar"):
+        limit = tools[name].input_schema["properties"]["limit"]
+        assert limit["maximum"] == 50 and limit["minimum"] == 1
+    search = tools["search"].input_schema
+    assert search["required"] == ["query"]
+    assert set(search["properties"]) == {"query", "limit", "mode", "collection", "path_prefix", "kind",
+                                         "modified_after", "modified_before"}
+    assert search["properties"]["mode"]["enum"] == ["hybrid", "keyword", "semantic"]
+
+
+# --- search --------------------------------------------------------------------------------
+
+def test_search_finds_chinese_and_english_and_names_its_sources(indexed, servers):
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return (await call(s, "search", query="合同"),
+                    await call(s, "search", query="how long to cook spaghetti"),
+                    await call(s, "search", query="someone performing music with a stringed instrument",
+                               mode="semantic"),
+                    await call(s, "search", query="合同 contract", path_prefix="工作/", kind="note", limit=3),
+                    await call(s, "search", query="spaghetti", modified_after="2999-01-01"))
+    chinese, english, semantic, filtered, future = run(scenario)
+    generation = indexed["report"]["published"]["id"]
+    top = chinese.structured_content["results"][0]
+    assert top["path"] == "notes/工作/日报/2024-03-01.md"
+    assert top["start_line"] == 1 and top["end_line"] >= 3 and top["generation"] == generation
+    assert "notes/工作/日报/2024-03-01.md  lines 1-" in text(chinese)
+    assert f"generation {generation}" in text(chinese)
+    assert "freshness: notes: generation" in text(chinese) and "nothing being built" in text(chinese)
+    assert english.structured_content["results"][0]["path"] == "notes/tech/cooking.md"
+    assert semantic.structured_content["results"][0]["path"] == "notes/tech/guitar.md"
+    assert [r["path"].startswith("notes/工作/") for r in filtered.structured_content["results"]] == [True] * 2
+    assert future.structured_content["results"] == [] and not future.is_error
+
+
+def test_search_refuses_bad_arguments_with_clear_messages(indexed, servers):
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return [await call(s, "search", query="x", limit=99),
+                    await call(s, "search", query=""),
+                    await call(s, "search", query="x", collection="nope"),
+                    await call(s, "search", query="x", modified_after="last tuesday"),
+                    await call(s, "search", query="x", mode="fuzzy")]
+    too_many, empty, unknown, bad_date, bad_mode = run(scenario)
+    for result in (too_many, empty, unknown, bad_date, bad_mode):
+        assert result.is_error
+    assert "less than or equal to 50" in text(too_many)
+    assert "collections: notes" in text(unknown)
+    assert "ISO date" in text(bad_date)
+    assert "hybrid" in text(bad_mode)
+    for result in (unknown, bad_date):
+        no_traceback(result)
+
+
+# --- read_file -----------------------------------------------------------------------------
+
+def test_read_file_refuses_everything_outside_the_roots(indexed, servers):
+    secret = str(indexed["secret"])
+    attempts = ["../outside/secret.txt", "notes/../../outside/secret.txt", "notes/../outside/secret.txt",
+                secret, "/etc/passwd", "notes/leak.txt", "leak.txt", "notes/leakdir/secret.txt",
+                str(indexed["root"] / "leak.txt"), str(indexed["root"] / ".." / "outside" / "secret.txt"),
+                "..", "notes/tech/\x00cooking.md", "tech/cooking.md\x00", "\x00"]
+
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return [await call(s, "read_file", path=attempt) for attempt in attempts]
+    for attempt, result in zip(attempts, run(scenario)):
+        assert result.is_error, attempt
+        assert "refused" in text(result), (attempt, text(result))
+        assert "TOP SECRET" not in text(result) and "root:" not in text(result)
+        no_traceback(result)
+
+
+def test_read_file_by_line_range_in_each_path_form(indexed, servers):
+    forms = ["notes/tech/long.md", "tech/long.md", str(indexed["root"] / "tech" / "long.md")]
+
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            ranges = [await call(s, "read_file", path=form, start_line=5, end_line=7) for form in forms]
+            return ranges, await call(s, "read_file", path="notes/tech/long.md", start_line=40)
+    ranges, past_end = run(scenario)
+    for result in ranges:
+        assert not result.is_error, text(result)
+        lines = text(result).splitlines()
+        assert lines[0] == "notes/tech/long.md  (lines 5-7 of 30)"
+        assert lines[1:] == [f"{n:>6}\tline {n} of the long file" for n in (5, 6, 7)]
+        assert result.structured_content["next_start_line"] == 8
+    assert past_end.is_error and "has 30 lines" in text(past_end)
+
+
+def test_read_file_caps_output_and_says_how_to_go_on(indexed, servers):
+    (indexed["root"] / "huge.txt").write_text("".join(f"row {n}\n" for n in range(1, 2501)))
+
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return await call(s, "read_file", path="notes/huge.txt"), await call(s, "read_file", path="notes/tech")
+    huge, folder = run(scenario)
+    lines = text(huge).splitlines()
+    assert lines[0] == "notes/huge.txt  (lines 1-2000 of 2500)"
+    assert lines[2000] == "  2000\trow 2000"
+    assert "start_line=2001" in text(huge) and "not in the published index" in text(huge)
+    assert folder.is_error and "is a folder" in text(folder)
+
+
+def test_bare_file_name_returns_candidates_or_the_one_file(indexed, servers):
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return (await call(s, "read_file", path="todo.md"), await call(s, "read_file", path="guitar.md"),
+                    await call(s, "read_file", path="nothing-like-this.md"))
+    ambiguous, unique, missing = run(scenario)
+    assert not ambiguous.is_error
+    assert ambiguous.structured_content["candidates"] == ["notes/a/todo.md", "notes/b/todo.md"]
+    assert "notes/a/todo.md" in text(ambiguous) and "notes/b/todo.md" in text(ambiguous)
+    assert "acoustic guitar" in text(unique)
+    assert missing.is_error and "search or list_files" in text(missing)
+
+
+def test_read_pdf_by_page_from_the_index(immediate, tmp_path, servers, sift_env):
+    pdf = need_data("pdf/en/Seige_of_Vicksburg_Sample_OCR.pdf")
+    root = tmp_path / "papers"
+    root.mkdir()
+    (root / "siege.pdf").write_bytes(pdf.read_bytes())
+    ingest(root, "papers")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return (await call(s, "read_file", path="papers/siege.pdf", page=2),
+                    await call(s, "read_file", path="papers/siege.pdf", start_line=3))
+    page, by_line = run(scenario)
+    assert not page.is_error and page.structured_content["page"] == 2
+    assert "page 2" in text(page).splitlines()[0] and "page=3" in text(page)
+    assert by_line.is_error and "by page" in text(by_line)
+
+
+def test_overlapping_chunks_are_joined_once():
+    chunks = [{"heading_path": "", "text": "alpha beta gamma delta\nepsilon zeta\n"},
+              {"heading_path": "", "text": "epsilon zeta\neta theta\n"},
+              {"heading_path": "Next", "text": "iota"}]
+    assert reading.merge_chunks(chunks) == "alpha beta gamma delta\nepsilon zeta\neta theta\niota"
+    assert reading.overlap("the end", "the start") == 0
+
+
+def test_path_resolution_stays_inside_the_roots(tmp_path):
+    root = write_tree(tmp_path / "root", {"a/b.md": "x", "c.md": "y"})
+    other = write_tree(tmp_path / "other", {"d.md": "z"})
+    (root / "out").symlink_to(other / "d.md")
+    roots = {"root": str(root)}
+    assert paths.resolve("root/a/b.md", roots).name == "root/a/b.md"
+    assert paths.resolve("a/b.md", roots).name == "root/a/b.md"
+    assert paths.resolve(str(root / "a" / ".." / "c.md"), roots).name == "root/c.md"
+    for bad in ("out", "../other/d.md", str(other / "d.md"), "a/../../other/d.md", "a/\x00"):
+        with pytest.raises(Problem, match="refused"):
+            paths.resolve(bad, roots)
+
+
+# --- list_files ------------------------------------------------------------------------------
+
+def test_list_files_shows_state_size_and_time(indexed, servers):
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return (await call(s, "list_files", sort="path", limit=500),
+                    await call(s, "list_files", path_prefix="工作/", sort="path"),
+                    await call(s, "list_files", glob="todo.md", sort="path"),
+                    await call(s, "list_files", limit=2))
+    everything, prefix, glob, two = run(scenario)
+    files = {f["relative_path"]: f for f in everything.structured_content["files"]}
+    assert set(NOTES) <= set(files)
+    assert files["tech/cooking.md"]["state"] == "indexed" and files["tech/cooking.md"]["kind"] == "note"
+    assert files["tech/cooking.md"]["size"] == len(NOTES["tech/cooking.md"].encode())
+    assert files["tech/cooking.md"]["modified"].startswith("20")
+    assert files["bin/blob.md"]["state"] in ("skipped", "failed") and "binary" in files["bin/blob.md"]["reason"]
+    assert [f["relative_path"] for f in prefix.structured_content["files"]] == [
+        "工作/日报/2024-03-01.md", "工作/日报/2024-03-02.md"]
+    assert [f["path"] for f in glob.structured_content["files"]] == ["notes/a/todo.md", "notes/b/todo.md"]
+    assert two.structured_content["shown"] == 2 and "more: raise limit" in text(two)
+
+
+# --- similar -------------------------------------------------------------------------------
+
+def test_similar_finds_related_passages_in_other_files(indexed, servers):
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            by_path = await call(s, "similar", path="notes/tech/cooking.md", limit=3)
+            hit = (await call(s, "search", query="tomato sauce garlic")).structured_content["results"][0]
+            by_chunk = await call(s, "similar", chunk_id=hit["chunk_id"], limit=3)
+            return by_path, by_chunk, await call(s, "similar"), await call(s, "similar", chunk_id=10 ** 9)
+    by_path, by_chunk, neither, unknown = run(scenario)
+    found = [r["path"] for r in by_path.structured_content["results"]]
+    assert found[0] == "notes/tech/sauce.md" and "notes/tech/cooking.md" not in found
+    assert len(found) == len(set(found)) == 3
+    assert by_chunk.structured_content["results"][0]["path"] == "notes/tech/cooking.md"
+    assert neither.is_error and "exactly one of path or chunk_id" in text(neither)
+    assert unknown.is_error and "no passage with chunk id" in text(unknown)
+
+
+def test_keyword_only_index_gives_clear_errors_for_meaning(immediate, notes, monkeypatch, servers):
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    runtime.reset()
+    ingest(notes, "notes")
+
+    async def scenario():
+        async with servers.session(dict(os.environ), "--no-worker") as s:
+            return (await call(s, "similar", path="notes/tech/cooking.md"),
+                    await call(s, "search", query="spaghetti"),
+                    await call(s, "search", query="spaghetti", mode="semantic"))
+    similar, hybrid, semantic = run(scenario)
+    assert similar.is_error and "keyword" in text(similar)
+    assert hybrid.structured_content["mode"] == "keyword" and "keyword-only" in text(hybrid)
+    assert semantic.is_error and "keyword" in text(semantic)
+
+
+# --- stats, refresh, the worker ----------------------------------------------------------------
+
+def test_server_without_an_index_still_answers_and_says_what_to_do(sift_env, servers):
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            tools = (await s.list_tools()).tools
+            return tools, await call(s, "search", query="anything"), await call(s, "stats")
+    tools, search, stats = run(scenario)
+    assert {t.name for t in tools} == TOOLS
+    for result in (search, stats):
+        assert result.is_error and "--root" in text(result)
+        no_traceback(result)
+
+
+def test_stats_while_a_real_consumer_builds_a_generation(sift_env, consumer, tmp_path, servers):
+    root = write_tree(tmp_path / "big", {f"topic{i % 20}/note{i}.md": _note(i) for i in range(600)})
+    assert run_ingest(sift_env, "enqueue", str(root), "--name", "big").returncode == 0
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            before = await call(s, "stats")
+            worker = consumer(workers=2)
+            building, search = await _poll_until_building(s, worker)
+            published = await _poll_stats(s, lambda big: big["published"] and not big["building"], worker)
+            return before, building, search, published
+    before, building, search, published = run(scenario)
+    assert "nothing published yet" in text(before)
+    assert before.structured_content["model"]["state"] in ("not loaded", "loading", "ready")
+    big = _collection(building, "big")
+    stages = big["building"]["stages"]
+    assert set(stages) == {"parse", "chunk", "embed", "write"}
+    assert sum(n["done"] + n["queued"] for n in stages.values()) > 0
+    assert big["building"]["progress"]["files"] == 600
+    assert "building: generation" in text(building) and "ETA" in text(building) and "embed" in text(building)
+    fresh = search.structured_content["freshness"][0]
+    assert fresh.get("building") or fresh["published_generation"] is not None
+    done = _collection(published, "big")
+    assert done["files"] == 600 and done["building"] is None
+    assert "searchable: 600 files" in text(published)
+
+
+def test_refresh_with_a_worker_child_then_the_child_stops_with_the_server(sift_env, tmp_path, servers):
+    root = write_tree(tmp_path / "fresh", {"harbour.md": "# Harbour\n\nBoats in the harbour at dawn.\n"})
+
+    async def scenario():
+        async with servers.session(sift_env, "--root", str(root), "--name", "fresh") as s:
+            first = await _poll_search(s, "harbour")
+            (root / "zebra.md").write_text("# Crossing\n\nA zebra crossing near the station.\n")
+            queued = await call(s, "refresh", collection="fresh")
+            second = await _poll_search(s, "zebra")
+            worker = (await call(s, "stats")).structured_content["worker"]
+            return first, queued, second, worker
+    first, queued, second, worker = run(scenario)
+    assert first["results"][0]["path"] == "fresh/harbour.md"
+    assert not queued.is_error and "queued a re-scan of fresh" in text(queued)
+    assert second["results"][0]["path"] == "fresh/zebra.md"
+    assert second["results"][0]["generation"] > first["results"][0]["generation"]
+    assert worker["state"] == "running"
+    _wait_gone(worker["pid"])
+
+
+def test_sigterm_stops_the_server_and_its_worker(sift_env, tmp_path):
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\ntext\n"})
+    with open(tmp_path / "stderr.log", "wb") as log:
+        server = subprocess.Popen([str(VENV_BIN / "sift-mcp"), "--root", str(root)], env=sift_env,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log)
+        try:
+            child = _wait_for_child(server.pid)
+            server.send_signal(signal.SIGTERM)
+            assert server.wait(timeout=60) == 128 + signal.SIGTERM
+        finally:
+            if server.poll() is None:
+                server.kill()
+    _wait_gone(child)
+
+
+def test_bad_root_is_a_clear_startup_error(sift_env, tmp_path):
+    result = subprocess.run([str(VENV_BIN / "sift-mcp"), "--root", str(tmp_path / "missing"), "--no-worker"],
+                            env=sift_env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and result.stdout == ""
+    assert "not a folder" in result.stderr and "Traceback" not in result.stderr
+
+
+# --- helpers --------------------------------------------------------------------------------------
+
+def _note(i: int) -> str:
+    return (f"# Note {i}\n\nThis is note number {i} about topic {i % 20}. " * 3
+            + f"\n\n## Details\nItem {i} mentions the warehouse, the harbour and invoice {i * 7}.\n")
+
+
+def _collection(result, name: str) -> dict:
+    return next(c for c in result.structured_content["collections"] if c["name"] == name)
+
+
+async def _poll_until_building(session, worker):
+    """The first stats showing the generation being built with stage counts, and a search made then."""
+    def building(big):
+        b = big["building"]
+        return b is not None and b["discovered"] and sum(n["done"] + n["queued"] for n in b["stages"].values())
+    stats = await _poll_stats(session, lambda big: building(big) or big["published"], worker, interval=0.02)
+    assert building(_collection(stats, "big")), "published before a stats call saw it being built"
+    return stats, await call(session, "search", query="warehouse", mode="keyword")
+
+
+async def _poll_stats(session, done, worker, interval: float = 0.2):
+    deadline = time.monotonic() + DEADLINE
+    while time.monotonic() < deadline:
+        result = await call(session, "stats")
+        assert not result.is_error, text(result)
+        if done(_collection(result, "big")):
+            return result
+        assert worker.proc.poll() is None, "the consumer died"
+        await anyio.sleep(interval)
+    raise TimeoutError("stats never showed the expected state")
+
+
+async def _poll_search(session, word: str) -> dict:
+    deadline = time.monotonic() + DEADLINE
+    while time.monotonic() < deadline:
+        result = await call(session, "search", query=word, mode="keyword")
+        assert not result.is_error, text(result)
+        if result.structured_content["results"]:
+            return result.structured_content
+        await anyio.sleep(0.3)
+    raise TimeoutError(f"{word!r} never became searchable")
+
+
+def _processes() -> list[tuple[int, str, int, int]]:
+    """(pid, state, ppid, process group) of every process."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        found.append((int(stat.parent.name), fields[0], int(fields[1]), int(fields[2])))
+    return found
+
+
+def _wait_for_child(parent: int) -> int:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        children = [pid for pid, state, ppid, _ in _processes() if ppid == parent and state != "Z"]
+        if children:
+            return children[0]
+        time.sleep(0.05)
+    raise TimeoutError("the server started no worker")
+
+
+def _wait_gone(group: int) -> None:
+    """Wait until no live process is left in the worker's process group."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if not any(pgrp == group and state != "Z" for _, state, _, pgrp in _processes()):
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"the worker's process group {group} outlived the server")
