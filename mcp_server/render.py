@@ -55,6 +55,8 @@ def hit_data(hit) -> dict:
         "snippet": hit.snippet, "score": hit.score, "keyword_rank": hit.keyword_rank,
         "semantic_rank": hit.semantic_rank, "generation": hit.generation, "chunk_id": hit.chunk_id,
         "modified": when(hit.modified),
+        "attachments": [f"{hit.collection}/{p}" for p in hit.attachments],
+        "cited_by": [f"{hit.collection}/{p}" for p in hit.cited_by],
     }
 
 
@@ -69,4 +71,8 @@ def hits_text(hits: list[dict]) -> list[str]:
         if context:
             lines.append(f"   {context}")
         lines.append(f"   {h['snippet']}")
+        if h.get("attachments"):
+            lines.append(f"   attached PDF: {', '.join(h['attachments'])}")
+        if h.get("cited_by"):
+            lines.append(f"   cited by notes: {', '.join(h['cited_by'])}")
     return lines

@@ -41,6 +41,8 @@ class Hit:
     semantic_rank: int | None
     generation: int
     modified: float
+    attachments: list[str] = field(default_factory=list)  # PDFs a note cites or stands for
+    cited_by: list[str] = field(default_factory=list)  # notes that cite this PDF
 
 
 @dataclass
@@ -142,7 +144,8 @@ class Engine:
         marks = ",".join("?" * len(ids))
         rows = {r["id"]: r for r in conn.execute(
             f"SELECT ch.id, ch.heading_path, ch.start_line, ch.end_line, ch.page, ch.end_page, ch.text, "
-            f"f.path, f.title, f.kind, f.mtime, c.name AS collection, c.published FROM chunks ch "
+            f"f.id AS file_id, f.collection AS collection_id, f.path, f.title, f.kind, f.mtime, "
+            f"c.name AS collection, c.published FROM chunks ch "
             f"JOIN files f ON f.id = ch.file JOIN collections c ON c.id = f.collection WHERE ch.id IN ({marks})",
             ids)}
         hits = []
@@ -153,6 +156,7 @@ class Engine:
                             end_line=r["end_line"], page=r["page"], end_page=r["end_page"],
                             snippet=snippet(r["text"], query), score=round(score, 6), keyword_rank=kw_rank,
                             semantic_rank=sem_rank, generation=r["published"], modified=r["mtime"]))
+            hits[-1].attachments, hits[-1].cited_by = _links(conn, r)
         return hits
 
     # -- similar passages ------------------------------------------------------
@@ -219,6 +223,23 @@ def _source_chunks(conn, chunk_id: int | None, path: tuple[str, str] | None) -> 
                           "(not indexed yet, empty, or failed to parse: see stats)")
     ids = [r[0] for r in rows]
     return ids, ids
+
+
+def _links(conn, row) -> tuple[list[str], list[str]]:
+    """(PDFs a note links to, notes that link to a PDF) among the published files."""
+    from search.store import VISIBLE
+    if row["kind"] == "note":
+        targets = [t for (t,) in conn.execute("SELECT target FROM links WHERE file = ?", (row["file_id"],))
+                   if t.lower().endswith(".pdf")]
+        return targets, []
+    if row["kind"] == "pdf":
+        name = row["path"].rsplit("/", 1)[-1]
+        notes = conn.execute(
+            f"SELECT DISTINCT f.path FROM links l JOIN files f ON f.id = l.file "
+            f"JOIN collections c ON c.id = f.collection WHERE l.target IN (?, ?) AND f.collection = ? "
+            f"AND {VISIBLE} ORDER BY f.path", (row["path"], name, row["collection_id"])).fetchall()
+        return [], [n[0] for n in notes]
+    return [], []
 
 
 def _one_per_file(hits: list[Hit], limit: int) -> list[Hit]:

@@ -59,3 +59,14 @@ def test_same_stem_note_stands_for_its_pdf_and_links_are_recorded(immediate, tmp
     assert ("papers/multicolumn.md", "papers/multicolumn.pdf") in links
     assert ("reading.md", "docs/google-doc-document.pdf") in links
     assert ("reading.md", "multicolumn.pdf") in links
+
+    from search.engine import Engine
+    from search.filters import Filters
+    import os
+    from pathlib import Path
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+    note_hit = engine.search("converted text", mode="keyword").hits[0]
+    assert note_hit.path == "papers/multicolumn.md" and note_hit.attachments == ["papers/multicolumn.pdf"]
+    pdf_hits = engine.search("document", mode="keyword", filters=Filters(kind="pdf")).hits
+    assert pdf_hits and pdf_hits[0].path == "docs/google-doc-document.pdf"
+    assert pdf_hits[0].cited_by == ["reading.md"]
