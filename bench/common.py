@@ -24,12 +24,18 @@ def fresh_home(prefix: str) -> Path:
     """A new SIFT_HOME in a temporary folder; the default model is shared through SIFT_MODEL."""
     home = Path(tempfile.mkdtemp(prefix=f"sift-{prefix}-"))
     os.environ["SIFT_HOME"] = str(home)
+    use_all_cores()
     if not os.environ.get("SIFT_MODEL"):
         from search.model import resolve
         from search.settings import load
         default_home = Path(os.environ.get("SIFT_BENCH_MODEL_HOME", Path.home() / ".sift"))
         os.environ["SIFT_MODEL"] = str(resolve(load(home=default_home)).path)
     return home
+
+
+def use_all_cores() -> None:
+    """Benchmarks run the pipeline in one process: give the model every core."""
+    os.environ.setdefault("SIFT_WORKERS", "1")
 
 
 def median(values) -> float:

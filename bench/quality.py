@@ -15,17 +15,22 @@ import os
 import time
 from pathlib import Path
 
-from common import fresh_home, shared_data
+from common import fresh_home, shared_data, use_all_cores
 
 K = 10
 
 
 def build_index(docs: Path, home: Path | None) -> Path:
-    if home and (home / "index.db").exists():
+    """Index the docs in ``home`` (a new one if None); a finished index is reused, a partial one resumed."""
+    if home is None:
+        home = fresh_home("bench-quality")
+    else:
+        home.mkdir(parents=True, exist_ok=True)
         os.environ["SIFT_HOME"] = str(home)
-        fresh_model_only()
-        return home / "index.db"
-    home = fresh_home("bench-quality") if home is None else _use(home)
+        if not os.environ.get("SIFT_MODEL"):
+            fresh_home("model")
+            os.environ["SIFT_HOME"] = str(home)
+    use_all_cores()
     from search import store
     from workers import runtime, tasks
     from workers.app import huey
@@ -33,26 +38,15 @@ def build_index(docs: Path, home: Path | None) -> Path:
     huey.immediate = True
     conn = runtime.index()
     collection = store.ensure_collection(conn, "scifact", str(docs))
-    started = time.perf_counter()
-    tasks.discover(collection["id"])
-    chunks = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
-    print(f"indexed {docs} -> {chunks} chunks in {time.perf_counter() - started:.0f} s")
+    building = conn.execute("SELECT 1 FROM generations WHERE collection = ? AND state = 'building'",
+                            (collection["id"],)).fetchone()
+    if collection["published"] is None or building:
+        started = time.perf_counter()
+        tasks.discover(collection["id"])
+        chunks = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        print(f"indexed {docs} -> {chunks} chunks in {time.perf_counter() - started:.0f} s")
     huey.immediate = False
     return home / "index.db"
-
-
-def fresh_model_only():
-    if not os.environ.get("SIFT_MODEL"):
-        home = os.environ["SIFT_HOME"]
-        fresh_home("unused")
-        os.environ["SIFT_HOME"] = home
-
-
-def _use(home: Path) -> Path:
-    home.mkdir(parents=True, exist_ok=True)
-    os.environ["SIFT_HOME"] = str(home)
-    fresh_model_only()
-    return home
 
 
 def load_judgements(base: Path):

@@ -238,6 +238,10 @@ def cmd_search(args) -> int:
         if hit.heading_path:
             print(f"    {hit.heading_path}")
         print(f"    {hit.snippet}")
+        if hit.attachments:
+            print(f"    attached PDF: {', '.join(hit.attachments)}")
+        if hit.cited_by:
+            print(f"    cited by: {', '.join(hit.cited_by)}")
     print(f"({answer.mode}, {answer.took_ms} ms, generation {answer.generations})")
     return 0
 
