@@ -118,17 +118,25 @@ def _split_long(text, start, end, count, special, budget, level=0):
 
 
 def _split_chars(text, start, end, count, special, budget):
+    """Cut a span without sentence ends or spaces (base64, a minified blob, a long CJK run).
+
+    Each piece is sized from the characters per token of the piece before and then
+    checked, shrinking in proportion while it is over. That costs one or two counts of
+    about a piece each, so a long run is cut in linear time (searching the whole rest
+    of the run for each piece made a 200 KB line of base64 take minutes).
+    """
     pieces = []
+    step = max(1, budget)  # characters to try; at least one character per token is typical
     while start < end:
-        lo, hi = start + 1, end  # find the longest prefix that fits
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if count(text[start:mid]) - special <= budget:
-                lo = mid
-            else:
-                hi = mid - 1
-        pieces.append((start, lo, count(text[start:lo]) - special))
-        start = lo
+        stop = min(end, start + step)
+        tokens = count(text[start:stop]) - special
+        while tokens > budget and stop - start > 1:
+            stop = start + max(1, min(stop - start - 1, (stop - start) * budget * 15 // (tokens * 16)))
+            tokens = count(text[start:stop]) - special
+        pieces.append((start, stop, tokens))
+        grown = (stop - start) * budget * 31 // (max(tokens, 1) * 32)  # aim just under the budget next time
+        step = max(1, grown if stop < end else step)
+        start = stop
     return pieces
 
 

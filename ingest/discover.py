@@ -8,6 +8,7 @@ followed (no loops); a symlinked file counts only if it resolves inside the root
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,10 +97,12 @@ def _found_file(entry, rel, is_link, rules, real_root) -> FoundFile | None:
             target = Path(entry.path).resolve(strict=True)
             if not target.is_file() or not target.is_relative_to(real_root):
                 return None
-        stat = entry.stat(follow_symlinks=True)
+        info = entry.stat(follow_symlinks=True)
     except (OSError, RuntimeError):
         return None
-    return FoundFile(path=rel, kind=kind, size=stat.st_size, mtime=stat.st_mtime)
+    if not stat.S_ISREG(info.st_mode):  # a named pipe would block whoever reads it
+        return None
+    return FoundFile(path=rel, kind=kind, size=info.st_size, mtime=info.st_mtime)
 
 
 def _gitignore(folder: Path, rel: str):

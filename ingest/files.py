@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +17,11 @@ from ingest.links import resolve_links, same_stem_pdf
 from ingest.parse import parse_file
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
+READ_ATTEMPTS = 3  # reads of a file that changes while it is read, before giving up until the next scan
+
+
+class FileChanging(OSError):
+    """The file kept changing while it was read; the next scan picks it up once it settles."""
 
 
 @dataclass
@@ -31,16 +37,50 @@ class ParsedFile:
 def read_and_parse(root: Path | str, path: str) -> ParsedFile:
     """Read ``root/path`` (staying inside root) and parse it. Raises Skip or an error with a reason."""
     full = safe_join(root, path)
-    before = os.stat(full)
-    if before.st_size > MAX_FILE_BYTES:
-        raise Skip(f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
-    with open(full, "rb") as handle:
-        data = handle.read()
+    data, seen = read_settled(full)
     doc = parse_file(path, data)
     if doc.kind == "note":
         _attach_links(root, path, doc)
     return ParsedFile(path=path, kind=kind_of(path) or doc.kind, size=len(data),
-                      mtime=before.st_mtime, sha256=hashlib.sha256(data).hexdigest(), doc=doc)
+                      mtime=seen.st_mtime, sha256=hashlib.sha256(data).hexdigest(), doc=doc)
+
+
+def read_settled(full: Path) -> tuple[bytes, os.stat_result]:
+    """The file's bytes and a stat that matches them.
+
+    Opened without blocking (a FIFO named like a note must not hang the worker)
+    and refused unless it is a regular file. A file rewritten while it is read
+    (same inode or a new one renamed over it) is read again, so the bytes, size,
+    mtime and hash stored together all belong to one version of the file.
+    """
+    for _ in range(READ_ATTEMPTS):
+        fd = os.open(full, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        try:
+            before = os.fstat(fd)
+            if not stat.S_ISREG(before.st_mode):
+                raise Skip("not a regular file")
+            if before.st_size > MAX_FILE_BYTES:
+                raise Skip(f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
+            with open(fd, "rb", closefd=False) as handle:
+                data = handle.read(MAX_FILE_BYTES + 1)
+            after = os.fstat(fd)
+        finally:
+            os.close(fd)
+        if len(data) > MAX_FILE_BYTES:
+            raise Skip(f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
+        try:
+            on_disk = os.stat(full)
+        except FileNotFoundError:
+            on_disk = None  # deleted after it was read: what was read is one whole version
+        if _same(before, after) and len(data) == after.st_size and (on_disk is None or _same(after, on_disk)):
+            return data, after
+    raise FileChanging(f"the file kept changing while it was read ({READ_ATTEMPTS} tries); "
+                       "the next scan indexes it once it settles")
+
+
+def _same(a: os.stat_result, b: os.stat_result) -> bool:
+    return (a.st_dev, a.st_ino, a.st_size, a.st_mtime_ns, a.st_ctime_ns) == \
+        (b.st_dev, b.st_ino, b.st_size, b.st_mtime_ns, b.st_ctime_ns)
 
 
 def _attach_links(root, path: str, doc: Document) -> None:

@@ -1,7 +1,10 @@
 """Turn a file's bytes into a Document, choosing the parser by kind.
 
-Text is decoded as UTF-8 (a BOM selects UTF-8 or UTF-16); anything binary or
+Text is decoded as UTF-8 (a BOM selects UTF-8, UTF-16 or UTF-32); anything binary or
 undecodable raises ``Skip`` with the reason, so it is never indexed as garbage.
+So does a file with a line of over a million characters: that is a
+data dump, an encoded blob or minified output, not prose, and cut into tens of
+thousands of chunks it would take the embedder hours and bury real passages.
 """
 from __future__ import annotations
 
@@ -12,7 +15,10 @@ from ingest.document import Document, Section, Skip
 from ingest.kinds import kind_of
 from ingest.markdown import parse_markdown
 
-BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+# UTF-32 first: its little-endian BOM begins with UTF-16's.
+BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+        (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+MAX_LINE_CHARS = 1_000_000
 
 
 def parse_file(path: str, data: bytes) -> Document:
@@ -21,6 +27,7 @@ def parse_file(path: str, data: bytes) -> Document:
         from ingest.pdf import parse_pdf  # pypdf loads only when a PDF comes
         return parse_pdf(path, data)
     text = decode(data)
+    check_lines(text)
     if kind == "note":
         return parse_markdown(path, text)
     if kind == "code":
@@ -30,19 +37,36 @@ def parse_file(path: str, data: bytes) -> Document:
 
 
 def decode(data: bytes) -> str:
+    """The text of ``data`` with '\\n' line ends (a UTF-16 file from Windows has '\\r\\n' too)."""
     for bom, encoding in BOMS:
         if data.startswith(bom):
             try:
-                return data.decode(encoding)
+                text = data.decode(encoding)
             except UnicodeDecodeError as exc:
                 raise Skip(f"undecodable {encoding} text: {exc.reason}") from None
-    if b"\x00" in data[:8192]:
+            break
+    else:
+        if b"\x00" in data[:8192]:
+            raise Skip("binary file")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise Skip(f"not UTF-8 text (byte {exc.start}: {exc.reason})") from None
+    if "\x00" in text[:8192]:  # binary bytes behind a BOM decode to text with NULs
         raise Skip("binary file")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise Skip(f"not UTF-8 text (byte {exc.start}: {exc.reason})") from None
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def check_lines(text: str) -> None:
+    """Raise Skip when a line is too long to be prose (the 50 MB single-line file)."""
+    start = 0 if len(text) > MAX_LINE_CHARS else len(text)
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        if end - start > MAX_LINE_CHARS:
+            raise Skip(f"a line of {end - start:,} characters (over {MAX_LINE_CHARS:,}): a data dump, "
+                       "encoded blob or minified text, not prose")
+        start = end + 1
 
 
 def parse_text(path: str, text: str) -> Document:

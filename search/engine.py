@@ -6,6 +6,8 @@ from one set of published generations, and names them.
 """
 from __future__ import annotations
 
+import math
+import re
 import threading
 import time
 from dataclasses import asdict, dataclass, field
@@ -21,6 +23,9 @@ MODES = ("hybrid", "keyword", "semantic")
 MAX_LIMIT = 50
 MAX_QUERY_CHARS = 10_000
 CANDIDATES = 50  # per ranking, before fusion
+SQLITE_INT = range(-2 ** 63, 2 ** 63)
+# A lone surrogate (from a JSON "\udcff" escape, say) is not text: SQLite, the tokenizer and JSON refuse it.
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass
@@ -75,9 +80,9 @@ class Engine:
     # -- public ------------------------------------------------------------
     def search(self, query: str, limit: int = 10, mode: str = "hybrid", filters: Filters | None = None) -> Answer:
         started = time.perf_counter()
-        query, limit, mode = _validate(query, limit, mode)
-        filters = filters or Filters()
         notes: list[str] = []
+        query, limit, mode = _validate(query, limit, mode, notes)
+        filters = _checked_filters(filters)
         with self._conn_lock:
             conn = self._connection()
             with db.snapshot(conn):
@@ -171,7 +176,11 @@ class Engine:
         started = time.perf_counter()
         if (chunk_id is None) == (path is None):
             raise SearchError("give either a chunk id or a path, not both and not neither")
-        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LIMIT:
+        if chunk_id is not None and (not _whole(chunk_id) or chunk_id not in SQLITE_INT):
+            raise SearchError(f"the chunk id must be a whole number as search results give it, not {chunk_id!r:.80}")
+        if path is not None and not (isinstance(path, tuple) and len(path) == 2 and all(map(_is_text, path))):
+            raise SearchError("the path must be (collection, path relative to its root), both valid text")
+        if not _whole(limit) or not 1 <= limit <= MAX_LIMIT:
             raise SearchError(f"limit must be a whole number from 1 to {MAX_LIMIT}")
         with self._conn_lock:
             conn = self._connection()
@@ -251,16 +260,46 @@ def _one_per_file(hits: list[Hit], limit: int) -> list[Hit]:
     return kept[:limit]
 
 
-def _validate(query, limit, mode) -> tuple[str, int, str]:
+def _validate(query, limit, mode, notes: list[str]) -> tuple[str, int, str]:
+    """The query cleaned (NULs and lone surrogates become spaces) and cut to MAX_QUERY_CHARS, with a note."""
+    if isinstance(query, str):
+        query = SURROGATE.sub(" ", query.replace("\x00", " "))
     if not isinstance(query, str) or not query.strip():
         raise SearchError("the query is empty: give some words to search for")
     if len(query) > MAX_QUERY_CHARS:
         query = query[:MAX_QUERY_CHARS]
-    if mode not in MODES:
-        raise SearchError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LIMIT:
+        notes.append(f"the query was cut to its first {MAX_QUERY_CHARS:,} characters")
+    if not isinstance(mode, str) or mode not in MODES:
+        raise SearchError(f"mode must be one of {', '.join(MODES)}, not {mode!r:.80}")
+    if not _whole(limit) or not 1 <= limit <= MAX_LIMIT:
         raise SearchError(f"limit must be a whole number from 1 to {MAX_LIMIT}")
-    return query.replace("\x00", " "), limit, mode
+    return query, limit, mode
+
+
+def _checked_filters(filters) -> Filters:
+    """Filters that SQLite can take: text without lone surrogates, finite times within range."""
+    if filters is None:
+        return Filters()
+    if not isinstance(filters, Filters):
+        raise SearchError(f"filters must be a search.filters.Filters, not {type(filters).__name__}")
+    for name in ("collection", "path_prefix"):
+        value = getattr(filters, name)
+        if value is not None and not _is_text(value):
+            raise SearchError(f"{name} is not valid text (it holds an unpaired surrogate): {value!r:.80}")
+    for name in ("modified_after", "modified_before"):
+        value = getattr(filters, name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                  or not math.isfinite(value) or abs(value) >= 2 ** 62):
+            raise SearchError(f"{name} must be a time (seconds since 1970), not {value!r:.80}")
+    return filters
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_text(value) -> bool:
+    return isinstance(value, str) and SURROGATE.search(value) is None
 
 
 def _published(conn) -> dict:

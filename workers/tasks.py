@@ -9,6 +9,7 @@ generation can still be published.
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,7 @@ from ingest.changes import Known, plan_changes
 from ingest.chunk import chunk_document
 from ingest.discover import Rules, walk
 from ingest.document import Skip
-from ingest.files import ParsedFile, read_and_parse, text_hash
+from ingest.files import FileChanging, ParsedFile, read_and_parse, text_hash
 from search import store
 from workers import runtime
 from workers.app import huey
@@ -27,6 +28,7 @@ from workers.app import huey
 log = logging.getLogger("sift.workers")
 RETRY = dict(retries=3, retry_delay=2, retry_backoff=2)
 TRANSIENT = (sqlite3.OperationalError, OSError)
+NOT_UTF8_NAME = "file name is not valid UTF-8 (its undecodable bytes are shown as \\xNN): rename it to index it"
 
 
 @dataclass
@@ -48,13 +50,16 @@ def discover(collection_id: int) -> int:
     model = runtime.model_id()
     gen = store.begin_generation(conn, collection_id, model)
     root = Path(collection["root"])
-    found = walk(root, Rules(settings.include, settings.exclude))
+    found, unnamable = _storable(walk(root, Rules(settings.include, settings.exclude)))
     known = {p: Known(r["size"], r["mtime"], r["sha256"]) for p, r in store.current_files(conn, collection_id).items()}
     model_changed = collection["published"] is not None and store.published_model(conn, collection_id) != model
     plan = plan_changes(root, found, known, everything=model_changed)
     pending = set(store.pending_paths(conn, gen))  # queued before a crash or a re-run
-    store.record_plan(conn, gen, collection_id, plan.changes, plan.touched, plan.seen)
-    paths = sorted(set(plan.to_parse) | (pending - set(plan.changes)))
+    store.record_plan(conn, gen, collection_id, {**plan.changes, **dict.fromkeys(unnamable, "added")},
+                      plan.touched, plan.seen + len(unnamable))
+    for path, reason in unnamable.items():
+        store.mark(conn, gen, [path], "parse", "skipped", reason)
+    paths = sorted(set(plan.to_parse) | (pending - set(plan.changes) - set(unnamable)))
     for i in range(0, len(paths), settings.files_per_job):
         parse(Batch(gen, collection_id, paths[i:i + settings.files_per_job]))
     log.info("generation %s: %d files seen, %d to parse", gen, plan.seen, len(paths))
@@ -74,6 +79,10 @@ def parse(batch: Batch) -> None:
             skipped[path] = str(reason)
         except FileNotFoundError:
             failed[path] = "file vanished before it could be read"
+        except PermissionError as exc:  # errno set: the OS refused; unset: safe_join's refusal, with its reason
+            failed[path] = "no permission to read the file" if exc.errno else str(exc)
+        except FileChanging as exc:
+            failed[path] = str(exc)
         except Exception as exc:  # a bad file must not stop the batch
             failed[path] = f"{type(exc).__name__}: {exc}"
     _record_trouble(batch, "parse", skipped, failed)
@@ -142,6 +151,21 @@ def _task_failed(signal, task, exc=None):
         reason = f"{task.name} failed: {type(exc).__name__}: {exc}"
         store.mark(runtime.index(), batch.gen, batch.paths, task.name, "failed", reason)
         publish(batch.gen)
+
+
+def _storable(found: list) -> tuple[list, dict[str, str]]:
+    """Split off files whose names are not valid UTF-8 (undecodable bytes arrive as lone surrogates,
+    which SQLite, JSON and the queue refuse); they are skipped under a printable form of the name."""
+    kept, unnamable = [], {}
+    for file in found:
+        try:
+            file.path.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = os.fsencode(file.path).decode("utf-8", "backslashreplace")
+            unnamable[shown] = NOT_UTF8_NAME
+            continue
+        kept.append(file)
+    return kept, unnamable
 
 
 def _record_trouble(batch: Batch, stage: str, skipped: dict, failed: dict) -> None:
