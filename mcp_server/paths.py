@@ -65,6 +65,10 @@ def _checked(raw) -> str:
         raise Problem("the path is empty: give a path like 'collection/relative/path'")
     if "\x00" in raw:
         raise Problem("refused: the path contains a NUL byte")
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        raise Problem("refused: the path is not valid Unicode text (it holds a lone surrogate)") from None
     return os.path.expanduser(raw.strip())
 
 

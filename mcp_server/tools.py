@@ -24,11 +24,11 @@ from mcp_server.service import NO_INDEX
 
 MAX_LIMIT = 50
 
-Collection = Annotated[str | None, Field(description="Only this collection (a registered folder), by name. "
+Collection = Annotated[str | None, Field(max_length=200, description="Only this collection (a registered folder), by name. "
                                                      "stats lists the collections.")]
-PathPrefix = Annotated[str | None, Field(description="Only files under this folder, relative to the collection "
+PathPrefix = Annotated[str | None, Field(max_length=4096, description="Only files under this folder, relative to the collection "
                                                      "root, e.g. 'clients/' or '工作/日报/'.")]
-FilePath = Annotated[str, Field(description="The file: 'collection/relative/path' as search and list_files give "
+FilePath = Annotated[str, Field(max_length=4096, description="The file: 'collection/relative/path' as search and list_files give "
                                             "it, a path relative to a collection root, an absolute path inside "
                                             "one, or a bare file name.")]
 
@@ -90,9 +90,9 @@ class Tools:
         path_prefix: PathPrefix = None,
         kind: Annotated[Literal["note", "code", "pdf", "text"] | None, Field(
             description="Only this kind of file: note (Markdown), code, pdf or text.")] = None,
-        modified_after: Annotated[str | None, Field(description="Only files modified at or after this ISO date "
+        modified_after: Annotated[str | None, Field(max_length=64, description="Only files modified at or after this ISO date "
                                                     "or date-time, e.g. 2024-03-01 or 2024-03-01T14:30.")] = None,
-        modified_before: Annotated[str | None, Field(description="Only files modified before this ISO date "
+        modified_before: Annotated[str | None, Field(max_length=64, description="Only files modified before this ISO date "
                                                      "or date-time.")] = None,
     ) -> CallToolResult:
         """Search the user's own notes, code and PDFs (a local index of folders they chose) and return the
@@ -145,7 +145,7 @@ class Tools:
         self,
         collection: Collection = None,
         path_prefix: PathPrefix = None,
-        glob: Annotated[str | None, Field(description="Shell pattern on the path relative to the collection "
+        glob: Annotated[str | None, Field(max_length=1000, description="Shell pattern on the path relative to the collection "
                                           "root, e.g. '*.md', 'clients/*', '*2024-03*'. Without '/', also "
                                           "matches bare file names.")] = None,
         sort: Annotated[Literal["modified", "path"], Field(description="modified: newest first (default); "
@@ -163,7 +163,7 @@ class Tools:
     @tool
     def similar(
         self,
-        path: Annotated[str | None, Field(description="Find passages like this whole file ('collection/"
+        path: Annotated[str | None, Field(max_length=4096, description="Find passages like this whole file ('collection/"
                                           "relative/path', as search gives it).")] = None,
         chunk_id: Annotated[int | None, Field(description="Or: find passages like this one passage (the "
                                               "chunk number a search result shows).")] = None,
