@@ -1,8 +1,9 @@
 """Search latency and memory at about 10k and about 100k chunks.
 
-Builds an index of scifact + notes-en through the real pipeline (huey's
-immediate mode), measures, then adds copies of those corpora as further
-collections until the index holds about 100k chunks and measures again. The
+Builds an index of scifact (and, with --with-notes, notes-en) through the
+real pipeline (huey's immediate mode), measures, then adds copies of those
+corpora as further collections until the index holds about 100k chunks and
+measures again. The
 copies are symlinked folders: their chunks are new rows, but the embedding
 cache means nothing is embedded twice.
 
@@ -45,14 +46,16 @@ def add_collection(conn, name: str, root: Path) -> None:
         tasks.discover(collection["id"])
 
 
-def build(home: Path, target: int) -> list[int]:
+def build(home: Path, target: int, with_notes: bool) -> list[int]:
     """Index the corpora, then copies; returns the chunk counts measured at."""
     from workers import runtime
     from workers.app import huey
     huey.immediate = True
     runtime.reset()
     conn = runtime.index()
-    corpora = [("scifact", shared_data("scifact") / "docs"), ("notes", shared_data("notes-en"))]
+    corpora = [("scifact", shared_data("scifact") / "docs")]
+    if with_notes:
+        corpora.append(("notes", shared_data("notes-en")))
     for name, root in corpora:
         add_collection(conn, name, root)
     sizes = [chunks(conn)]
@@ -61,7 +64,7 @@ def build(home: Path, target: int) -> list[int]:
     copies.mkdir(exist_ok=True)
     n = 0
     while chunks(conn) < target:
-        name, root = corpora[n % 2]
+        name, root = corpora[n % len(corpora)]
         link = copies / f"{name}-{n}"
         if not link.exists():
             link.symlink_to(root)
@@ -106,6 +109,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--home", type=Path, help="build (or reuse) the index here")
     parser.add_argument("--target", type=int, default=100_000)
+    parser.add_argument("--with-notes", action="store_true", help="also index notes-en (3.5k chunks to embed)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -122,7 +126,7 @@ def main():
         home = fresh_home("bench-latency")
     use_all_cores()
     started = time.perf_counter()
-    sizes = build(home, args.target)
+    sizes = build(home, args.target, args.with_notes)
     print(f"\nbuilt {sizes} chunks in {time.perf_counter() - started:.0f} s ({home})")
 
 
