@@ -186,6 +186,7 @@ def format_report(report: dict) -> str:
                          f"{_change_line(published)}")
         else:
             lines.append("  published: nothing yet")
+        lines.extend(_freshness_lines(c.get("freshness") or {}))
         if c["building"]:
             lines.extend(_building_lines(c["building"]))
         shown = (c["building"] or published or {}).get("failures", [])
@@ -193,6 +194,16 @@ def format_report(report: dict) -> str:
             lines.append(f"  failed or skipped ({len(shown)}):")
             lines.extend(f"    {f['path']}: {f['state']} at {f['stage']}: {f['reason']}" for f in shown[:20])
     return "\n".join(lines)
+
+
+def _freshness_lines(fresh: dict) -> list[str]:
+    lines = []
+    if fresh.get("root_missing_since"):
+        lines.append(f"  root folder missing since {_age(time.time() - fresh['root_missing_since'])} ago: its files "
+                     "are kept until it has been gone for a whole rescan interval, then removed")
+    if fresh.get("pending_files"):
+        lines.append(f"  pending: {fresh['pending_files']} changed files not searchable yet")
+    return lines
 
 
 def _building_lines(gen: dict) -> list[str]:

@@ -14,7 +14,7 @@ WORKER_HINT = "start one with: huey_consumer workers.app.huey -k process -w 2"
 def freshness(conn, collection: str | None = None) -> tuple[str, list[dict]]:
     """'freshness: notes: generation 3 published … ; 12 files pending …' and its data."""
     from search.db import snapshot
-    sql = ("SELECT c.id, c.name, c.published, g.finished FROM collections c "
+    sql = ("SELECT c.*, g.finished FROM collections c "
            "LEFT JOIN generations g ON g.id = c.published" + (" WHERE c.name = ?" if collection else "")
            + " ORDER BY c.name")
     with snapshot(conn):
@@ -24,8 +24,11 @@ def freshness(conn, collection: str | None = None) -> tuple[str, list[dict]]:
 
 
 def _fresh(conn, row) -> dict:
+    from search import freshness
+    fresh = freshness.state(conn, row)
     entry = {"collection": row["name"], "published_generation": row["published"],
-             "published_at": render.when(row["finished"]), "published_age_seconds": _since(row["finished"])}
+             "published_at": render.when(row["finished"]), "published_age_seconds": _since(row["finished"]),
+             "pending_files": fresh["pending_files"], "root_missing_since": render.when(fresh["root_missing_since"])}
     building = _building(conn, row["id"])
     if building:
         entry["building"] = building
@@ -63,12 +66,17 @@ def _fresh_text(d: dict) -> str:
     else:
         text = (f"{d['collection']}: generation {d['published_generation']} published "
                 f"{d['published_at']} ({render.age(d['published_age_seconds'])} ago)")
+    if d.get("root_missing_since"):
+        text += f"; its folder is missing since {d['root_missing_since']} (files kept for a rescan interval)"
     b = d.get("building")
+    waiting = d.get("pending_files", 0) - (b["pending"] if b else 0)
     if b is None:
-        return text + ", nothing being built"
+        return text + (f"; {waiting} changed files waiting for a scan" if waiting > 0 else ", nothing being built")
+    more = f"; {waiting} more changed files waiting for a scan" if waiting > 0 else ""
     if b["discovering"]:
-        return text + f"; generation {b['generation']} is looking for changed files"
-    return text + f"; generation {b['generation']} being built: {b['pending']} of {b['files']} changed files pending"
+        return text + f"; generation {b['generation']} is looking for changed files" + more
+    return (text + f"; generation {b['generation']} being built: {b['pending']} of {b['files']} changed files "
+            "pending" + more)
 
 
 def _since(ts: float | None) -> float | None:
@@ -134,7 +142,9 @@ def _model_line(m: dict) -> str:
 
 def _worker_line(w: dict) -> str:
     if w["state"] == "running":
-        return f"worker: running (pid {w['pid']}), started by this server"
+        watcher = w.get("watcher") or {}
+        watching = f" and a file watcher ({watcher['state']}, pid {watcher['pid']})" if watcher.get("pid") else ""
+        return f"worker: running (pid {w['pid']}){watching}, started by this server"
     if w["state"] == "exited":
         return f"worker: exited with code {w['returncode']} — refresh only queues jobs now; {WORKER_HINT}"
     return f"worker: none started by this server (--no-worker); jobs run only if a worker runs elsewhere — {WORKER_HINT}"
@@ -148,6 +158,7 @@ def _collection_lines(c: dict) -> list[str]:
                      f"published {render.ago(pub['finished'])}")
     else:
         lines.append("  searchable: nothing published yet")
+    lines += freshness_lines(c.get("freshness") or {})
     if c["building"]:
         lines += _building_lines(c["building"])
     shown = (c["building"] or {}).get("failures") or (pub or {}).get("failures") or []
@@ -156,6 +167,17 @@ def _collection_lines(c: dict) -> list[str]:
         lines += [f"    {f['path']}: {f['state']} at {f['stage']}: {f['reason']}" for f in shown[:20]]
         if len(shown) > 20:
             lines.append(f"    … and {len(shown) - 20} more (list_files shows each file's state)")
+    return lines
+
+
+def freshness_lines(fresh: dict) -> list[str]:
+    """'root folder missing since …' and 'pending: N changed files …' when there is something to say."""
+    lines = []
+    if fresh.get("root_missing_since"):
+        lines.append(f"  root folder missing since {render.ago(fresh['root_missing_since'])}: its files are kept "
+                     "until it has been gone for a whole rescan interval (SIFT_RESCAN_MINUTES), then removed")
+    if fresh.get("pending_files"):
+        lines.append(f"  pending: {fresh['pending_files']} changed files not searchable yet")
     return lines
 
 

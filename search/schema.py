@@ -103,7 +103,19 @@ CREATE TABLE links (
 CREATE INDEX links_target ON links(target);
 """
 
-MIGRATIONS: list[str] = [V1, V2, V3]
+# Freshness (search/freshness.py): when a scan first found the collection's root gone (kept for a
+# whole rescan interval before its files count as deleted); how many files the watcher saw change
+# since the last scan began; when the running scan started; a scan asked for while another scan or
+# a build was under way (run once that is published).
+V4 = """
+ALTER TABLE collections ADD COLUMN root_missing_since REAL;
+ALTER TABLE collections ADD COLUMN changes_noticed INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE collections ADD COLUMN changes_noticed_at REAL;
+ALTER TABLE collections ADD COLUMN scan_started REAL;
+ALTER TABLE collections ADD COLUMN scan_requested REAL;
+"""
+
+MIGRATIONS: list[str] = [V1, V2, V3, V4]
 
 
 class SchemaTooNew(Exception):

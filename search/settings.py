@@ -37,6 +37,7 @@ class Settings:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     queue: str = "sqlite"  # the huey backend; only "sqlite" for now
+    rescan_minutes: float = 10  # the periodic rescan, and how long a missing root is kept
 
     @property
     def index_path(self) -> Path:
@@ -76,8 +77,11 @@ def load(**overrides) -> Settings:
         workers=int(env.get("SIFT_WORKERS", 2)),
         include=tuple(_env_list("SIFT_INCLUDE")),
         exclude=tuple(_env_list("SIFT_EXCLUDE")),
+        rescan_minutes=float(env.get("SIFT_RESCAN_MINUTES", 10)),
     )
     settings = base.with_overrides(**overrides)
     if settings.chunk_overlap >= settings.chunk_tokens:
         raise ValueError("chunk overlap must be smaller than the chunk size")
+    if settings.rescan_minutes <= 0:
+        raise ValueError("SIFT_RESCAN_MINUTES must be a positive number of minutes")
     return settings

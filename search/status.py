@@ -9,6 +9,7 @@ import os
 import time
 from pathlib import Path
 
+from search import freshness
 from search.db import snapshot
 from search.store import STAGES
 
@@ -35,6 +36,7 @@ def _collection(conn, row) -> dict:
         "name": row["name"], "root": row["root"], "files": files, "chunks": chunks,
         "published": _generation(conn, published) if published else None,
         "building": _generation(conn, building) if building else None,
+        "freshness": freshness.state(conn, row),
     }
 
 

@@ -23,4 +23,4 @@ def make_huey(settings=None) -> SqliteHuey:
 
 huey = make_huey()
 
-from workers import tasks  # noqa: E402,F401  (registers the tasks with huey)
+from workers import rescan, tasks  # noqa: E402,F401  (registers the tasks with huey)

@@ -21,7 +21,7 @@ from ingest.chunk import chunk_document
 from ingest.discover import Rules, walk
 from ingest.document import Skip
 from ingest.files import FileChanging, ParsedFile, read_and_parse, text_hash
-from search import store
+from search import freshness, store
 from workers import runtime
 from workers.app import huey
 
@@ -44,13 +44,23 @@ class Batch:
 
 
 @huey.task(priority=0, **RETRY)
-def discover(collection_id: int) -> int:
+def discover(collection_id: int) -> int | None:
     conn, settings = runtime.index(), runtime.settings()
     collection = store.get_collection(conn, collection_id)
+    root = Path(collection["root"])
+    where = freshness.begin_scan(conn, collection_id, root.is_dir(), settings.rescan_minutes * 60)
+    if where == freshness.BUSY:
+        log.info("collection %s: a scan or a build is under way; scanning again once it is published",
+                 collection["name"])
+        return None
+    if where == freshness.MISSING:
+        log.warning("collection %s: root %s is missing; its files stay searchable until it has been gone "
+                    "for %g min", collection["name"], root, settings.rescan_minutes)
+        return None
     model = runtime.model_id()
     gen = store.begin_generation(conn, collection_id, model)
-    root = Path(collection["root"])
-    found, unnamable = _storable(walk(root, Rules(settings.include, settings.exclude)))
+    listed = walk(root, Rules(settings.include, settings.exclude)) if where == freshness.PRESENT else []
+    found, unnamable = _storable(listed)
     known = {p: Known(r["size"], r["mtime"], r["sha256"]) for p, r in store.current_files(conn, collection_id).items()}
     model_changed = collection["published"] is not None and store.published_model(conn, collection_id) != model
     plan = plan_changes(root, found, known, everything=model_changed)

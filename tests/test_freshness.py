@@ -1,0 +1,313 @@
+"""Freshness: the index follows the notes by itself.
+
+With a real ``huey_consumer`` and a real watcher process (``python -m workers.watch``), or a real
+``sift-mcp`` with its children: edits, additions, renames and deletions reach search once published;
+a burst of saves makes a few generations, not one per save; a root deleted and restored keeps its
+index; a moved folder re-embeds nothing; a collection registered later is watched too. Every wait
+polls with a generous deadline: nothing here asserts on speed (bench/freshness.py measures that).
+
+The grace period of a missing root, the watcher's filter and the scan gate are also tested in
+process, with huey's immediate mode.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from watchfiles import Change
+
+from search import db, freshness, reader
+from search.engine import Engine
+from tests.conftest import REPO, VENV_BIN, ingest, write_tree
+
+DEADLINE = 180.0  # seconds: a safety net against a hung test, not a speed assertion
+
+NOTES = {
+    "alpha.md": "# Alpha\n\nThe walrus sings at dawn on the ice.\n",
+    "beta.md": "# Beta\n\nA pelican carries the mail across the bay.\n",
+    "sub/gamma.md": "# Gamma\n\nThe axolotl regrows its legs.\n",
+    "projects/one.md": "# One\n\nThe lighthouse keeper logs every ship.\n",
+    "projects/two.md": "# Two\n\nThe glassblower shapes a blue vase.\n",
+    "projects/deep/three.md": "# Three\n\nThe cartographer draws the coastline.\n",
+}
+
+
+class Live:
+    """A collection kept fresh by a real consumer and a real watcher; searched like a client would."""
+
+    def __init__(self, env: dict, root: Path, consumer, log: Path):
+        self.env, self.root, self.consumer = env, root, consumer
+        self.index = Path(env["SIFT_HOME"]) / "index.db"
+        self.conn = db.connect(self.index)
+        self.engine = Engine(self.index)
+        self.log = open(log, "ab")
+        self.watcher = subprocess.Popen([sys.executable, "-m", "workers.watch"], cwd=REPO, env=env,
+                                        stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def stop(self) -> None:
+        if self.watcher.poll() is None:
+            os.killpg(self.watcher.pid, signal.SIGTERM)
+            self.watcher.wait(timeout=30)
+        self.log.close()
+
+    def paths(self, word: str) -> set[str]:
+        """Files whose published chunks contain ``word`` (keyword search)."""
+        return {hit.path for hit in self.engine.search(word, limit=50, mode="keyword").hits}
+
+    def wait(self, check, what: str):
+        deadline = time.monotonic() + DEADLINE
+        while time.monotonic() < deadline:
+            result = check()
+            if result:
+                return result
+            assert self.consumer.proc.poll() is None, "the consumer died"
+            assert self.watcher.poll() is None, "the watcher died"
+            time.sleep(0.2)
+        raise TimeoutError(f"never happened: {what}")
+
+    def settled(self) -> bool:
+        """Published, nothing being built, nothing noticed and not yet scanned."""
+        row = self.conn.execute("SELECT published, changes_noticed, (SELECT count(*) FROM generations g "
+                                "WHERE g.collection = c.id AND g.state = 'building') AS building "
+                                "FROM collections c").fetchone()
+        return row["published"] is not None and not row["building"] and not row["changes_noticed"]
+
+    def published(self) -> int:
+        return self.conn.execute("SELECT published FROM collections").fetchone()[0]
+
+    def generations_after(self, gen: int) -> list:
+        return self.conn.execute("SELECT * FROM generations WHERE id > ? ORDER BY id", (gen,)).fetchall()
+
+    def embedded_after(self, gen: int) -> int:
+        return self.conn.execute("SELECT coalesce(sum(embedded), 0) FROM progress WHERE generation > ?",
+                                 (gen,)).fetchone()[0]
+
+    def vectors(self) -> int:
+        return self.conn.execute("SELECT count(*) FROM vectors").fetchone()[0]
+
+
+@pytest.fixture
+def live(sift_env, consumer, tmp_path):
+    from search import store
+    root = write_tree(tmp_path / "notes", NOTES).resolve()
+    conn = db.connect(Path(sift_env["SIFT_HOME"]) / "index.db")
+    store.ensure_collection(conn, "notes", str(root))  # the watcher scans it when it starts
+    conn.close()
+    running = Live(sift_env, root, consumer(workers=2), tmp_path / "watcher.log")
+    running.wait(lambda: running.settled() and running.paths("walrus"), "the first generation published")
+    yield running
+    running.stop()
+
+
+def test_edit_add_rename_and_delete_reach_search(live):
+    alpha = live.root / "alpha.md"
+    alpha.write_text(alpha.read_text().replace("walrus", "narwhal"))
+    live.wait(lambda: live.paths("narwhal") == {"alpha.md"} and not live.paths("walrus"), "the edit")
+
+    (live.root / "delta.md").write_text("# Delta\n\nA quokka smiles for the camera.\n")
+    live.wait(lambda: live.paths("quokka") == {"delta.md"}, "the new file")
+
+    (live.root / "beta.md").rename(live.root / "sub" / "beta-renamed.md")
+    live.wait(lambda: live.paths("pelican") == {"sub/beta-renamed.md"}, "the rename")
+
+    (live.root / "sub" / "gamma.md").unlink()
+    live.wait(lambda: not live.paths("axolotl"), "the deletion")
+    assert live.paths("lighthouse") == {"projects/one.md"}, "the other files are untouched"
+
+
+def test_a_burst_of_200_saves_makes_a_few_generations(live):
+    before = live.published()
+    files = [live.root / "burst" / f"note-{i:02d}.md" for i in range(40)]
+    files[0].parent.mkdir()
+    for save in range(200):  # five saves of each of 40 files, spread over a few seconds
+        files[save % 40].write_text(f"# Burst {save % 40}\n\nSave number {save}: token{save}x here.\n")
+        time.sleep(0.02)
+    last = {f"token{save}x" for save in range(160, 200)}
+    live.wait(lambda: live.settled() and all(live.paths(word) for word in last), "the last saves searchable")
+    assert not live.paths("token0x") and not live.paths("token159x"), "earlier saves are replaced"
+    generations = live.generations_after(before)
+    assert 1 <= len(generations) <= 5, f"{len(generations)} generations for one burst"
+    assert all(g["state"] in ("published", "superseded") for g in generations)
+
+
+def test_a_root_deleted_then_restored_keeps_its_index(live, tmp_path):
+    backup = tmp_path / "backup"
+    shutil.copytree(live.root, backup)  # copy2: the restored files keep their size and mtime
+    before, vectors = live.published(), live.vectors()
+
+    shutil.rmtree(live.root)
+    missing = live.wait(lambda: live.conn.execute("SELECT root_missing_since FROM collections").fetchone()[0],
+                        "the missing root recorded")
+    assert missing <= time.time()
+    assert live.paths("walrus") == {"alpha.md"} and live.published() == before, "the index is kept"
+
+    shutil.copytree(backup, live.root)
+    live.wait(lambda: live.published() != before and live.settled(), "a scan after the root came back")
+    assert live.conn.execute("SELECT root_missing_since FROM collections").fetchone()[0] is None
+    assert live.paths("walrus") == {"alpha.md"} and live.paths("axolotl") == {"sub/gamma.md"}
+    assert live.embedded_after(before) == 0 and live.vectors() == vectors, "nothing is embedded again"
+    changes = live.conn.execute("SELECT count(*) FROM progress WHERE generation > ? AND change = 'deleted'",
+                                (before,)).fetchone()[0]
+    assert changes == 0, "no file was taken as deleted"
+
+
+def test_moving_a_folder_reembeds_nothing(live):
+    before, vectors = live.published(), live.vectors()
+    (live.root / "projects").rename(live.root / "archive")
+    live.wait(lambda: live.paths("cartographer") == {"archive/deep/three.md"}
+              and live.paths("lighthouse") == {"archive/one.md"} and live.settled(), "the moved folder")
+    assert live.embedded_after(before) == 0 and live.vectors() == vectors
+    renamed = live.conn.execute("SELECT path FROM progress WHERE generation > ? AND change = 'renamed'",
+                                (before,)).fetchall()
+    assert {r["path"] for r in renamed} == {"archive/one.md", "archive/two.md", "archive/deep/three.md"}
+
+
+def test_a_collection_registered_later_is_watched_too(live, tmp_path):
+    from search import store
+    later = write_tree(tmp_path / "later", {"kiwi.md": "# Kiwi\n\nThe kiwi bird cannot fly.\n"}).resolve()
+    store.ensure_collection(live.conn, "later", str(later))  # registered while the watcher runs
+    live.wait(lambda: live.paths("kiwi") == {"kiwi.md"}, "the new collection scanned")
+    (later / "kiwi.md").write_text("# Kiwi\n\nThe kiwi bird cannot fly but the kea can.\n")
+    live.wait(lambda: live.paths("kea") == {"kiwi.md"}, "an edit in the new collection")
+
+
+def test_sift_mcp_runs_a_watcher_that_keeps_search_fresh(sift_env, tmp_path):
+    root = write_tree(tmp_path / "mcp-notes", {"harbour.md": "# Harbour\n\nBoats at dawn.\n"}).resolve()
+    log = open(tmp_path / "server.log", "ab")
+    server = subprocess.Popen([str(VENV_BIN / "sift-mcp"), "--root", str(root)], env=sift_env, cwd=REPO,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log)
+    try:
+        engine = Engine(Path(sift_env["SIFT_HOME"]) / "index.db")
+        _poll(lambda: _safe_paths(engine, "boats"), server, "the first generation")
+        (root / "zebra.md").write_text("# Crossing\n\nA zebra crossing near the station.\n")  # no refresh call
+        assert _poll(lambda: _safe_paths(engine, "zebra"), server, "the new note") == {"zebra.md"}
+        children = [pid for pid, ppid in _processes() if ppid == server.pid]
+        assert len(children) == 2, "a consumer and a watcher"
+    finally:
+        server.stdin.close()
+        server.wait(timeout=60)
+        log.close()
+    deadline = time.monotonic() + 60
+    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in children), "the children stop with the server"
+
+
+# --- in process: the grace period, the filter, the gate ---------------------------------------------
+
+def test_a_missing_root_is_kept_for_a_rescan_interval_then_its_files_are_deleted(immediate, tmp_path):
+    from workers import runtime, tasks
+    root = write_tree(tmp_path / "notes", NOTES)
+    first = ingest(root)["published"]
+    conn = runtime.index()
+    hidden = root.rename(tmp_path / "elsewhere")
+
+    tasks.discover(1)
+    row = conn.execute("SELECT * FROM collections").fetchone()
+    assert row["root_missing_since"] is not None and row["published"] == first["id"]
+    assert len(reader.visible_files(conn)) == len(NOTES), "kept while the root may come back"
+    assert freshness.state(conn, row)["root_missing_since"] == row["root_missing_since"]
+
+    interval = runtime.settings().rescan_minutes * 60
+    conn.execute("UPDATE collections SET root_missing_since = root_missing_since - ?", (interval + 1,))
+    tasks.discover(1)
+    assert reader.visible_files(conn) == [], "gone for a whole interval: its files are deleted"
+
+    hidden.rename(root)
+    tasks.discover(1)
+    assert len(reader.visible_files(conn)) == len(NOTES)
+    assert conn.execute("SELECT root_missing_since FROM collections").fetchone()[0] is None
+
+
+def test_the_watcher_ignores_what_cannot_change_the_index(immediate, tmp_path):
+    from ingest.discover import Rules
+    from workers import runtime
+    from workers.watch import Watcher
+    root = write_tree(tmp_path / "notes", NOTES)
+    (root / "empty-folder").mkdir()
+    ingest(root)
+    (root / "projects").rename(tmp_path / "moved-out")
+    watcher = Watcher(runtime.index(), Rules(exclude=("drafts/",)))
+    relevant = lambda change, rel: watcher.relevant(1, str(root), change, rel)  # noqa: E731
+    assert relevant(Change.modified, "alpha.md")
+    assert relevant(Change.added, "sub/new.py")
+    assert relevant(Change.deleted, "projects"), "a folder with indexed files moved out"
+    assert relevant(Change.added, "empty-folder"), "a folder came in"
+    assert not relevant(Change.modified, ".git/index")
+    assert not relevant(Change.added, "node_modules/pkg/readme.md")
+    assert not relevant(Change.added, "drafts/idea.md"), "excluded by settings"
+    assert not relevant(Change.modified, "photo.jpg")
+    assert not relevant(Change.added, ".#alpha.md"), "an editor's lock file"
+    assert not relevant(Change.deleted, "old-folder"), "nothing indexed was under it"
+
+
+def test_a_scan_asked_for_during_another_scan_or_a_build_waits_for_it(immediate, tmp_path):
+    from search import store
+    from workers import rescan, runtime, tasks
+    root = write_tree(tmp_path / "notes", NOTES)
+    first = ingest(root)["published"]["id"]
+    conn = runtime.index()
+    assert freshness.begin_scan(conn, 1, True, 600) == freshness.PRESENT  # a scan that has not planned yet
+    tasks.discover(1)  # queued directly meanwhile (ingest enqueue, refresh): it waits
+    assert conn.execute("SELECT count(*) FROM generations").fetchone()[0] == 1, "no second scan ran"
+    assert freshness.requested(conn) == [1] and rescan.due(conn, 600) == [1]
+
+    gen = store.begin_generation(conn, 1, runtime.model_id())  # the first scan goes on: a build in flight
+    store.record_plan(conn, gen, 1, {"alpha.md": "changed"}, {}, len(NOTES))
+    assert not rescan.request_scan(1, conn), "a build is under way: the request waits"
+    tasks.discover(1)
+    assert store.generation(conn, gen)["state"] == "building", "the files in flight were not queued again"
+
+    for sql in ("UPDATE generations SET started = started - 3600, discovered = discovered - 3600 WHERE id = ?",
+                "UPDATE progress SET updated = updated - 3600 WHERE generation = ?",
+                "UPDATE collections SET scan_started = scan_started - 3600 WHERE published < ?"):
+        conn.execute(sql, (gen,))  # nothing has moved for an hour
+    assert rescan.request_scan(1, conn), "a stalled build is picked up again"
+    assert conn.execute("SELECT published FROM collections").fetchone()[0] == gen > first
+    assert freshness.requested(conn) == []
+    assert rescan.due(conn, 600) == [], "scanned lately"
+    assert rescan.due(conn, 600, now=time.time() + 601) == [1]
+
+
+# --- helpers ---------------------------------------------------------------------------------------
+
+def _safe_paths(engine: Engine, word: str) -> set[str]:
+    from search.db import IndexUnavailable
+    try:
+        return {hit.path for hit in engine.search(word, limit=50, mode="keyword").hits}
+    except IndexUnavailable:
+        return set()
+
+
+def _poll(check, server, what: str):
+    deadline = time.monotonic() + DEADLINE
+    while time.monotonic() < deadline:
+        result = check()
+        if result:
+            return result
+        assert server.poll() is None, "the server died"
+        time.sleep(0.2)
+    raise TimeoutError(f"never happened: {what}")
+
+
+def _processes() -> list[tuple[int, int]]:
+    """(pid, ppid) of every live process."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] != "Z":
+            found.append((int(stat.parent.name), int(fields[1])))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    return any(p == pid for p, _ in _processes())

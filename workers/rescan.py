@@ -1,0 +1,57 @@
+"""Queue scans without piling them up: the watcher's requests and the periodic rescan.
+
+``request_scan`` queues one ``discover`` for a collection only when that cannot
+duplicate work: no job is waiting in the queue, no scan of the collection is
+running and no generation of it is being built. Otherwise the scan is
+remembered as requested (``search.freshness.request``) and the watcher, or the
+periodic rescan, asks again later. ``discover`` itself claims the collection
+the same way as it starts (``search.freshness.begin_scan``), so a scan queued
+directly (``ingest enqueue``, the ``refresh`` tool) never queues the files in
+flight a second time either.
+
+The periodic task is the safety net behind the file-system watcher: once a
+minute it queues a scan of every collection not scanned for
+``SIFT_RESCAN_MINUTES`` (default 10) or with a scan requested.
+"""
+from __future__ import annotations
+
+import logging
+import time
+
+from huey import crontab
+
+from search import freshness
+from workers import runtime, tasks
+from workers.app import huey
+
+log = logging.getLogger("sift.rescan")
+
+
+def request_scan(collection_id: int, conn=None) -> bool:
+    """Queue a discover for the collection, or remember the request while that would duplicate work."""
+    conn = conn or runtime.index()
+    if huey.pending_count() or freshness.busy(conn, collection_id):
+        freshness.request(conn, collection_id)
+        return False
+    tasks.discover(collection_id)
+    return True
+
+
+def due(conn, interval_seconds: float, now: float | None = None) -> list[int]:
+    """Collections whose last scan started at least ``interval_seconds`` ago, or with a scan requested."""
+    now = time.time() if now is None else now
+    ids = [row["id"] for row in conn.execute("SELECT id FROM collections ORDER BY id")]
+    stale = [cid for cid in ids if now - freshness.last_scan(conn, cid) >= interval_seconds]
+    return sorted(set(stale) | set(freshness.requested(conn)))
+
+
+@huey.periodic_task(crontab(), priority=0)
+def rescan_due() -> None:
+    """Every minute: scan each collection that is due (unless jobs are waiting: then next minute)."""
+    conn = runtime.index()
+    if huey.pending_count():
+        return
+    for collection_id in due(conn, runtime.settings().rescan_minutes * 60):
+        if not freshness.busy(conn, collection_id):
+            tasks.discover(collection_id)
+            log.info("periodic rescan of collection %s queued", collection_id)

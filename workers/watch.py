@@ -1,0 +1,216 @@
+"""Watch every collection root and queue a scan of the collection whose files changed.
+
+    python -m workers.watch [--home DIR]
+
+File-system events come from ``watchfiles`` (inotify, FSEvents, ReadDirectoryChangesW; polling
+where none of them works). A burst of events is grouped until the folders have been quiet for
+``QUIET_MS`` (at most ``MAX_MS``), mapped to collections and filtered: events inside ignored
+folders (.git, node_modules ... and the exclude globs) and on files Sift does not index are
+dropped. Each collection that changed gets one ``discover``, through ``rescan.request_scan``:
+while that would duplicate work (jobs waiting, a generation of it being built) the collection
+stays marked and is asked for again every ``TICK_MS``, so a burst makes one generation, not one
+per event. Scans that ``discover`` put off because a build was under way are run the same way.
+
+The collections table is re-read every ``REFRESH_SECONDS`` (a new collection is watched from
+then on) and the roots are looked at every tick: a root that disappears, comes back or is
+replaced by another folder gets a scan, which records or clears "root missing". At start every
+collection is scanned once, to catch changes made while nothing watched. Logs go to stderr.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sqlite3
+import stat
+import sys
+import threading
+import time
+
+from watchfiles import Change, watch
+
+from ingest.discover import Rules
+from ingest.kinds import kind_of
+
+log = logging.getLogger("sift.watch")
+QUIET_MS = 1000  # a burst ends after this much quiet ...
+MAX_MS = 5000  # ... or after this long, whichever comes first
+TICK_MS = 1000  # how often the loop wakes: to ask again for scans that had to wait, to check the roots
+REFRESH_SECONDS = 10.0  # how often the collections table is re-read
+
+
+class Watcher:
+    """Maps file events to collections and asks for one scan per changed collection."""
+
+    def __init__(self, conn, rules: Rules, stop: threading.Event | None = None):
+        self.conn = conn
+        self.rules = rules
+        self.stop = stop or threading.Event()
+        self.known: dict[int, str] = {}  # collection id → root, every registered collection
+        self.present: dict[int, tuple[int, int]] = {}  # roots on disk: collection id → (device, inode)
+        self.roots: dict[int, str] = {}  # the roots present on disk: what is watched
+        self.changed: dict[int, set[str]] = {}  # paths noticed since the collection's last queued scan
+        self.force_polling: bool | None = None  # None: watchfiles decides (WATCHFILES_FORCE_POLLING)
+        self.next_read = 0.0  # when to re-read the collections table
+
+    def run(self) -> None:
+        self.refresh()
+        self.changed = {cid: {"."} for cid in self.known}  # catch up on what changed while unwatched
+        while not self.stop.is_set():
+            self.flush()
+            if self.roots:
+                self.watch_until_roots_change()
+            else:
+                self.stop.wait(TICK_MS / 1000)
+                self.tick()
+
+    def watch_until_roots_change(self) -> None:
+        try:
+            for batch in watch(*self.roots.values(), watch_filter=None, debounce=MAX_MS, step=QUIET_MS,
+                               rust_timeout=TICK_MS, yield_on_timeout=True, stop_event=self.stop,
+                               force_polling=self.force_polling, poll_delay_ms=2000):
+                self.note(batch)
+                self.flush()
+                if self.tick():
+                    return
+        except (OSError, RuntimeError) as exc:  # e.g. out of inotify watches, a root removed at the start
+            self.fall_back(exc)
+
+    def tick(self) -> bool:
+        """Check the roots, and every REFRESH_SECONDS the collections; True when the watched roots changed."""
+        reread = time.monotonic() >= self.next_read
+        if reread:
+            self.next_read = time.monotonic() + REFRESH_SECONDS
+        return self.refresh(reread)
+
+    def fall_back(self, exc: Exception) -> None:
+        """The watch failed: a root came or went (watch the new set), or events are unavailable (poll)."""
+        if self.refresh():
+            return
+        if not self.force_polling:
+            log.warning("file-system events unavailable (%s): polling every 2 s instead", exc)
+            self.force_polling = True
+            return
+        log.warning("watching failed (%s); trying again in %.0f s", exc, REFRESH_SECONDS)
+        self.stop.wait(REFRESH_SECONDS)
+
+    def refresh(self, reread: bool = True) -> bool:
+        """Check the roots (and re-read the collections); True when the set of watched roots changed.
+
+        A root that appeared, disappeared or was replaced (a new folder at the same path) gets a scan.
+        """
+        if reread:
+            self.known = {row["id"]: row["root"] for row in self.conn.execute("SELECT id, root FROM collections")}
+        present = {cid: ident for cid, ident in ((cid, _identity(root)) for cid, root in self.known.items()) if ident}
+        if present == self.present:
+            return False
+        for cid in set(present) | set(self.present):
+            if present.get(cid) != self.present.get(cid):
+                self.changed.setdefault(cid, set()).add(".")
+        self.present = present
+        self.roots = {cid: self.known[cid] for cid in present}
+        log.info("watching %d folder(s): %s", len(self.roots), ", ".join(sorted(self.roots.values())) or "none")
+        return True
+
+    def note(self, batch) -> None:
+        """Record the relevant changes of one batch, per collection."""
+        touched = set()
+        for change, path in batch:
+            for cid, root in self.roots.items():
+                rel = _relative(path, root)
+                if rel is not None and self.relevant(cid, root, change, rel):
+                    self.changed.setdefault(cid, set()).add(rel)
+                    touched.add(cid)
+        for cid in touched:
+            _quietly(self.note_changes, cid)
+
+    def note_changes(self, cid: int) -> None:
+        from search import freshness
+        freshness.note_changes(self.conn, cid, len(self.changed[cid] - {"."}))
+
+    def relevant(self, cid: int, root: str, change: Change, rel: str) -> bool:
+        """Could this event change what the collection's index holds?"""
+        if rel == ".":
+            return True
+        parts = rel.split("/")
+        if any(self.rules.ignored("/".join(parts[:i]), True) for i in range(1, len(parts))):
+            return False
+        if kind_of(rel) is not None:
+            return self.rules.included(rel) and not self.rules.ignored(rel, False)
+        if os.path.isdir(os.path.join(root, rel)):  # a folder made, or moved in
+            return not self.rules.ignored(rel, True)
+        return change == Change.deleted and self.indexed_under(cid, rel)  # a folder deleted or moved out
+
+    def indexed_under(self, cid: int, folder: str) -> bool:
+        row = self.conn.execute("SELECT 1 FROM files WHERE collection = ? AND gen_to IS NULL AND path > ? "
+                                "AND path < ? LIMIT 1", (cid, folder + "/", folder + "0")).fetchone()
+        return row is not None
+
+    def flush(self) -> None:
+        """Ask for a scan of each changed collection (and each with a scan requested while it was
+        being built); those refused stay marked for the next tick."""
+        from search import freshness
+        from workers import rescan
+        wanted = set(self.changed) | set(_quietly(freshness.requested, self.conn) or ())
+        for cid in sorted(wanted):
+            if cid not in self.known:
+                self.changed.pop(cid, None)
+            elif _quietly(rescan.request_scan, cid, self.conn):
+                log.info("queued a scan of collection %s (%d changed paths)", cid,
+                         len(self.changed.pop(cid, set()) - {"."}))
+
+
+def _identity(root: str) -> tuple[int, int] | None:
+    """(device, inode) of the folder at ``root``; None when there is none."""
+    try:
+        st = os.stat(root)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else None
+
+
+def _relative(path: str, root: str) -> str | None:
+    """``path`` relative to ``root`` with '/' separators ('.' for the root itself); None if outside."""
+    if path == root:
+        return "."
+    prefix = root.rstrip(os.sep) + os.sep
+    if not path.startswith(prefix):
+        return None
+    return path[len(prefix):].replace(os.sep, "/")
+
+
+def _quietly(func, *args):
+    """Run a small index or queue operation; a busy database is logged and tried again later."""
+    try:
+        return func(*args)
+    except sqlite3.Error as exc:
+        log.warning("%s failed, will try again: %s", func.__name__, exc)
+        return None
+
+
+def run(stop: threading.Event | None = None) -> None:
+    """Watch every collection of the index in SIFT_HOME until ``stop`` is set (or the process ends)."""
+    from search import db
+    from search.settings import load
+    settings = load()
+    conn = db.connect(settings.index_path)
+    Watcher(conn, Rules(settings.include, settings.exclude), stop).run()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m workers.watch", description="Queue a scan of a collection "
+                                     "whenever its files change (needs a running worker to do the scans).")
+    parser.add_argument("--home", help="where the index and queue live (SIFT_HOME, default ~/.sift)")
+    args = parser.parse_args(argv)
+    if args.home:
+        os.environ["SIFT_HOME"] = os.path.realpath(os.path.expanduser(args.home))
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s %(message)s")
+    try:
+        run()
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
