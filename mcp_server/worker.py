@@ -37,8 +37,8 @@ class Worker:
         for child, what in ((self.consumer, "worker"), (self.watcher, "file watcher")):
             if child is not None:
                 child.start()
-                print(f"sift-mcp: started a {what} (pid {child.proc.pid}): {' '.join(child.command[1:])}",
-                      file=sys.stderr)
+                line = f"sift-mcp: started a {what} (pid {child.proc.pid}): {' '.join(child.command[1:])}"
+                print(line, file=sys.stderr)
         return self
 
     def describe(self) -> dict:
