@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+from search.status import age, freshness_lines
+
 WORKER_HINT = "start a worker: huey_consumer workers.app.huey -k process -w 2"
 
 
@@ -182,11 +184,11 @@ def format_report(report: dict) -> str:
         lines.append(f"  {c['files']} files, {c['chunks']} chunks searchable")
         published = c["published"]
         if published:
-            lines.append(f"  published: generation {published['id']}, {_age(published['age_seconds'])} ago; "
+            lines.append(f"  published: generation {published['id']}, {age(published['age_seconds'])} ago; "
                          f"{_change_line(published)}")
         else:
             lines.append("  published: nothing yet")
-        lines.extend(_freshness_lines(c.get("freshness") or {}))
+        lines.extend(freshness_lines(c.get("freshness") or {}))
         if c["building"]:
             lines.extend(_building_lines(c["building"]))
         shown = (c["building"] or published or {}).get("failures", [])
@@ -196,18 +198,8 @@ def format_report(report: dict) -> str:
     return "\n".join(lines)
 
 
-def _freshness_lines(fresh: dict) -> list[str]:
-    lines = []
-    if fresh.get("root_missing_since"):
-        lines.append(f"  root folder missing since {_age(time.time() - fresh['root_missing_since'])} ago: its files "
-                     "are kept until it has been gone for a whole rescan interval, then removed")
-    if fresh.get("pending_files"):
-        lines.append(f"  pending: {fresh['pending_files']} changed files not searchable yet")
-    return lines
-
-
 def _building_lines(gen: dict) -> list[str]:
-    lines = [f"  building: generation {gen['id']} (started {_age(time.time() - gen['started'])} ago"
+    lines = [f"  building: generation {gen['id']} (started {age(time.time() - gen['started'])} ago"
              f"{'' if gen['discovered'] else ', discovering'}); {_change_line(gen)}"]
     lines.append("    stage    queued    done  failed skipped")
     for stage, c in gen["stages"].items():
@@ -218,15 +210,6 @@ def _building_lines(gen: dict) -> list[str]:
 def _change_line(gen: dict) -> str:
     changes = ", ".join(f"{n} {kind}" for kind, n in sorted(gen["changes"].items())) or "no changes"
     return f"{gen['seen']} files seen, {changes}; {gen['embedded']} chunks embedded"
-
-
-def _age(seconds: float | None) -> str:
-    if seconds is None:
-        return "?"
-    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
-        if seconds >= size:
-            return f"{seconds / size:.1f} {unit}"
-    return f"{seconds:.0f} s"
 
 
 def cmd_search(args) -> int:

@@ -4,22 +4,14 @@ from __future__ import annotations
 import time
 from datetime import datetime
 
+from search.status import age  # noqa: F401  (part of this module's vocabulary: render.age)
+
 
 def when(ts: float | None) -> str | None:
     """Local time, to the second, ISO-like: 2024-05-01 10:22:03."""
     if ts is None:
         return None
     return datetime.fromtimestamp(ts).isoformat(sep=" ", timespec="seconds")
-
-
-def age(seconds: float | None) -> str:
-    if seconds is None:
-        return "?"
-    seconds = max(0.0, seconds)
-    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
-        if seconds >= size:
-            return f"{seconds / size:.1f} {unit}"
-    return f"{seconds:.0f} s"
 
 
 def ago(ts: float | None) -> str:

@@ -5,6 +5,7 @@ import sys
 import time
 
 from mcp_server import render
+from search.status import freshness_lines
 
 WORKER_HINT = "start one with: huey_consumer workers.app.huey -k process -w 2"
 
@@ -167,17 +168,6 @@ def _collection_lines(c: dict) -> list[str]:
         lines += [f"    {f['path']}: {f['state']} at {f['stage']}: {f['reason']}" for f in shown[:20]]
         if len(shown) > 20:
             lines.append(f"    … and {len(shown) - 20} more (list_files shows each file's state)")
-    return lines
-
-
-def freshness_lines(fresh: dict) -> list[str]:
-    """'root folder missing since …' and 'pending: N changed files …' when there is something to say."""
-    lines = []
-    if fresh.get("root_missing_since"):
-        lines.append(f"  root folder missing since {render.ago(fresh['root_missing_since'])}: its files are kept "
-                     "until it has been gone for a whole rescan interval (SIFT_RESCAN_MINUTES), then removed")
-    if fresh.get("pending_files"):
-        lines.append(f"  pending: {fresh['pending_files']} changed files not searchable yet")
     return lines
 
 

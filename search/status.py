@@ -89,6 +89,28 @@ def failures(conn, limit: int = 100) -> list[dict]:
     return [dict(row) for row in rows]
 
 
+def age(seconds: float | None) -> str:
+    """'42 s', '3.5 min', '2.0 h', '1.5 d'; '?' when unknown."""
+    if seconds is None:
+        return "?"
+    seconds = max(0.0, seconds)
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.1f} {unit}"
+    return f"{seconds:.0f} s"
+
+
+def freshness_lines(fresh: dict) -> list[str]:
+    """'root folder missing since …' and 'pending: N changed files …' when there is something to say."""
+    lines = []
+    if fresh.get("root_missing_since"):
+        lines.append(f"  root folder missing since {age(time.time() - fresh['root_missing_since'])} ago: its files "
+                     "are kept until it has been gone for a whole rescan interval (SIFT_RESCAN_MINUTES), then removed")
+    if fresh.get("pending_files"):
+        lines.append(f"  pending: {fresh['pending_files']} changed files not searchable yet")
+    return lines
+
+
 def _size(path: str) -> int:
     try:
         return os.path.getsize(path)
