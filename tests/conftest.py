@@ -145,3 +145,15 @@ def write_tree(root: Path, files: dict[str, str]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return root
+
+
+def processes() -> list[tuple[int, str, int, int]]:
+    """(pid, state, ppid, process group) of every process, read from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        found.append((int(stat.parent.name), fields[0], int(fields[1]), int(fields[2])))
+    return found

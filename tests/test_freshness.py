@@ -24,7 +24,7 @@ from watchfiles import Change
 
 from search import db, freshness, reader
 from search.engine import Engine
-from tests.conftest import REPO, VENV_BIN, ingest, write_tree
+from tests.conftest import REPO, VENV_BIN, ingest, processes, write_tree
 
 DEADLINE = 180.0  # seconds: a safety net against a hung test, not a speed assertion
 
@@ -298,15 +298,7 @@ def _poll(check, server, what: str):
 
 def _processes() -> list[tuple[int, int]]:
     """(pid, ppid) of every live process."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if fields[0] != "Z":
-            found.append((int(stat.parent.name), int(fields[1])))
-    return found
+    return [(pid, ppid) for pid, state, ppid, _ in processes() if state != "Z"]
 
 
 def _alive(pid: int) -> bool:

@@ -22,7 +22,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from mcp_server import paths, reading
 from mcp_server.errors import Problem
-from tests.conftest import VENV_BIN, ingest, need_data, run_ingest, write_tree
+from tests.conftest import VENV_BIN, ingest, need_data, processes, run_ingest, write_tree
 
 NOTES = {
     "工作/日报/2024-03-01.md": "# 日报\n\n今天和曲美讨论了合同条款，付款方式改为分期。曲美合同下周签字。\n",
@@ -467,22 +467,10 @@ async def _poll_search(session, word: str) -> dict:
     raise TimeoutError(f"{word!r} never became searchable")
 
 
-def _processes() -> list[tuple[int, str, int, int]]:
-    """(pid, state, ppid, process group) of every process."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        found.append((int(stat.parent.name), fields[0], int(fields[1]), int(fields[2])))
-    return found
-
-
 def _wait_for_child(parent: int) -> int:
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        children = [pid for pid, state, ppid, _ in _processes() if ppid == parent and state != "Z"]
+        children = [pid for pid, state, ppid, _ in processes() if ppid == parent and state != "Z"]
         if children:
             return children[0]
         time.sleep(0.05)
@@ -493,7 +481,7 @@ def _wait_gone(group: int) -> None:
     """Wait until no live process is left in the worker's process group."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        if not any(pgrp == group and state != "Z" for _, state, _, pgrp in _processes()):
+        if not any(pgrp == group and state != "Z" for _, state, _, pgrp in processes()):
             return
         time.sleep(0.1)
     raise AssertionError(f"the worker's process group {group} outlived the server")
