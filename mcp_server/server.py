@@ -125,11 +125,21 @@ def build_server(settings, worker=None, collection: tuple[int, str] | None = Non
 
 
 def _start_background(sift, collection) -> None:
-    """Begin loading the model and queue the first scan, beside the serving loop."""
+    """Begin loading the model and the index into memory, and queue the first scan, beside the serving loop."""
     if sift.settings.embeddings:
         sift.model.start()
+    threading.Thread(target=_warm, args=(sift,), name="sift-warm", daemon=True).start()
     if collection is not None:
         threading.Thread(target=_queue_scan, args=(sift, collection), name="sift-scan", daemon=True).start()
+
+
+def _warm(sift) -> None:
+    """Read the keyword postings and vectors now rather than on the first search (which would answer anyway)."""
+    from search.db import IndexUnavailable
+    try:
+        sift.engine().warm()
+    except IndexUnavailable:
+        pass  # nothing indexed yet: the first search after the first publish loads it
 
 
 def _queue_scan(sift, collection: tuple[int, str]) -> None:

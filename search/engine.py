@@ -15,8 +15,11 @@ from pathlib import Path
 from typing import Callable
 
 from search import db, fusion, keyword
+from search.catalog import Catalog
 from search.filters import Filters
+from search.postings import LOAD_NEW_AT_MOST, Postings
 from search.snippet import snippet
+from search.text import query_words
 from search.vector import VectorIndex
 
 MODES = ("hybrid", "keyword", "semantic")
@@ -68,13 +71,20 @@ class SearchError(ValueError):
 
 
 class Engine:
-    def __init__(self, index_path: Path | str, embedder_loader: Callable | None = None):
+    def __init__(self, index_path: Path | str, embedder_loader: Callable | None = None,
+                 keyword_postings: bool = True):
+        """``keyword_postings=False``: never hold the keyword postings in memory (FTS5 answers every search)."""
         self.index_path = Path(index_path)
+        self._hold_postings = keyword_postings
         self._conn = None
         self._conn_lock = threading.Lock()
         self._embedder_loader = embedder_loader
         self._embedder = None
         self._vectors = VectorIndex()
+        self._postings: Postings | None = None  # read in the background; FTS5 answers until then
+        self._postings_lock = threading.Lock()
+        self._postings_reader: threading.Thread | None = None
+        self._catalog: tuple | None = None  # (generations key, Catalog)
         self._totals: dict = {}
 
     # -- public ------------------------------------------------------------
@@ -119,23 +129,78 @@ class Engine:
             return "keyword"
         return mode
 
+    def warm(self) -> None:
+        """Load what searches hold in memory (keyword postings, catalog, vectors) before the first search."""
+        for _ in range(2):  # the second pass catches up with what was published while the postings were read
+            with self._conn_lock:
+                conn = self._connection()
+                with db.snapshot(conn):
+                    state = _published(conn)
+                    catalog = self._catalog_for(conn, state)
+                    ready = not self._hold_postings or self._current_postings(conn, catalog) is not None
+                    if state["model"]:
+                        self._vectors.ensure(conn, state["model"], catalog)
+            if ready:
+                return
+            self._postings_reader.join()
+
     def _rank(self, conn, query, limit, mode, filters, state) -> list[tuple[int, float, list]]:
         depth = max(CANDIDATES, limit)
-        key = tuple(sorted(state["generations"].items()))
+        catalog = self._catalog_for(conn, state)
         lexical = []
         if mode in ("keyword", "hybrid"):
-            lexical = keyword.search(conn, query, depth, filters, self._total(conn, key))
+            lexical = self._keyword(conn, query, depth, filters, catalog, state)
         if mode == "keyword":
             return [(cid, score, [rank, None]) for rank, (cid, score) in enumerate(lexical, start=1)]
         embedder = self.embedder()
         if embedder.info.model_id != state["model"]:
             raise SearchError(f"the index was embedded with {state['model']}, but the configured model is "
                               f"{embedder.info.model_id}: set SIFT_MODEL to the index's model or re-ingest")
-        self._vectors.ensure(conn, state["model"], key)
+        self._vectors.ensure(conn, state["model"], catalog)
         semantic = self._vectors.search(embedder.embed([query])[0], depth, filters)
         if mode == "semantic":
             return [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(semantic, start=1)]
         return fusion.rrf(lexical, semantic)
+
+    def _keyword(self, conn, query, depth, filters, catalog, state) -> list[tuple[int, float]]:
+        """BM25 from the postings in memory, or from FTS5 itself while they are read or for a phrase."""
+        postings = self._current_postings(conn, catalog) if self._hold_postings else None
+        if postings is not None:
+            tokens = postings.tokens(conn, query_words(query)[:keyword.MAX_TERMS])
+            if all(len(t) <= 1 for t in tokens):  # a word FTS5 splits in two is a phrase: FTS5 answers
+                return postings.search([t[0] for t in tokens if t], depth, filters)
+        key = tuple(sorted(state["generations"].items()))
+        return keyword.search(conn, query, depth, filters, self._total(conn, key))
+
+    def _current_postings(self, conn, catalog) -> Postings | None:
+        """The postings caught up with this snapshot; None (and a reader started) if they must be read whole."""
+        postings = self._postings
+        behind = postings.behind(conn, catalog) if postings is not None else None
+        if behind is None or behind > LOAD_NEW_AT_MOST:
+            with self._postings_lock:
+                if self._postings_reader is None or not self._postings_reader.is_alive():
+                    self._postings_reader = threading.Thread(target=self._read_postings, daemon=True,
+                                                             name="sift-postings")
+                    self._postings_reader.start()
+            return None  # FTS5 answers until the reader is done
+        postings.update(conn, catalog)
+        return postings
+
+    def _read_postings(self) -> None:
+        """Read every row of the keyword index into memory, on a connection of its own."""
+        conn = db.connect(self.index_path, readonly=True)
+        try:
+            with db.snapshot(conn):
+                postings = Postings.build(conn, keyword.WEIGHTS)
+            self._postings = postings
+        finally:
+            conn.close()
+
+    def _catalog_for(self, conn, state) -> Catalog:
+        key = tuple(sorted(state["generations"].items()))
+        if self._catalog is None or self._catalog[0] != key:
+            self._catalog = (key, Catalog.load(conn))
+        return self._catalog[1]
 
     def _total(self, conn, key) -> int:
         if key not in self._totals:
@@ -189,8 +254,7 @@ class Engine:
                 if not state["model"]:
                     raise SearchError("this index has no embeddings (built with SIFT_EMBEDDINGS=off), so there "
                                       "is nothing to compare by meaning: use search with mode 'keyword'")
-                key = tuple(sorted(state["generations"].items()))
-                self._vectors.ensure(conn, state["model"], key)
+                self._vectors.ensure(conn, state["model"], self._catalog_for(conn, state))
                 query_ids, file_ids = _source_chunks(conn, chunk_id, path)
                 ranked = self._nearest(query_ids, set(file_ids), limit)
                 hits = _one_per_file(self._hits(conn, "", ranked), limit)

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import sqlite3
 
+# FTS5's tokenizer for chunks_fts (V1); readers tokenize queries and new rows with the same one.
+TOKENIZER = "porter unicode61 remove_diacritics 2"
+
 # Visibility of a file version (and so of its chunks): generations
 # gen_from <= g < gen_to of its collection. gen_to NULL means "still current".
 V1 = """
@@ -115,7 +118,33 @@ ALTER TABLE collections ADD COLUMN scan_started REAL;
 ALTER TABLE collections ADD COLUMN scan_requested REAL;
 """
 
-MIGRATIONS: list[str] = [V1, V2, V3, V4]
+# Chunk ids are never used twice (AUTOINCREMENT), so a reader that has loaded the
+# chunks up to some id knows that every chunk written later has a larger one
+# (search/postings.py keeps FTS5's postings in memory on that basis).
+V5 = """
+CREATE TABLE chunks_v5 (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    file INTEGER NOT NULL REFERENCES files(id),
+    ordinal INTEGER NOT NULL,
+    heading_path TEXT NOT NULL,
+    start_line INTEGER,
+    end_line INTEGER,
+    page INTEGER,
+    end_page INTEGER,
+    text TEXT NOT NULL,
+    tokens INTEGER NOT NULL,
+    text_hash TEXT NOT NULL
+);
+INSERT INTO chunks_v5 SELECT id, file, ordinal, heading_path, start_line, end_line, page, end_page, text,
+    tokens, text_hash FROM chunks;
+UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(rowid), 0) FROM chunks_fts)) WHERE name = 'chunks_v5';
+DROP TABLE chunks;
+ALTER TABLE chunks_v5 RENAME TO chunks;
+CREATE INDEX chunks_file ON chunks(file);
+CREATE INDEX chunks_hash ON chunks(text_hash);
+"""
+
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5]
 
 
 class SchemaTooNew(Exception):

@@ -5,7 +5,8 @@ Runs of Chinese, Japanese and Korean characters are written out as single
 characters followed by their overlapping bigrams, so that FTS5's unicode61
 tokenizer (which would keep a whole CJK run as one token) finds a two-character
 word like 合同 inside 曲美合同条款. Query words of two or more CJK characters
-become a phrase of bigrams, which matches exactly where the word occurs.
+become their overlapping bigrams, so a passage holding the whole word shares
+all of them.
 """
 from __future__ import annotations
 
@@ -43,13 +44,21 @@ def index_form(text: str) -> str:
 
 
 def query_terms(query: str) -> list[str]:
-    """FTS5 terms for a free-text query, each safely quoted.
+    """FTS5 terms for a free-text query (``query_words``), each safely quoted.
 
-    Latin words become quoted strings (porter stemming still applies); a CJK
-    run becomes its overlapping bigrams (a single character stays itself), so
-    a passage with the whole run shares the most terms and ranks first, while
-    one with only some of its words is still found. Operators, column filters,
-    quotes and other syntax in the user's text are never passed through.
+    Operators, column filters, quotes and other syntax in the user's text are
+    never passed through.
+    """
+    return ['"' + t.replace('"', '""') + '"' for t in query_words(query)]
+
+
+def query_words(query: str) -> list[str]:
+    """The words of a free-text query, in order, each once.
+
+    Latin words stay whole (FTS5's porter stemming applies to them later); a
+    CJK run becomes its overlapping bigrams (a single character stays itself),
+    so a passage with the whole run shares the most terms and ranks first,
+    while one with only some of its words is still found.
     """
     terms: list[str] = []
     for word in WORD.findall(normalise(query)):
@@ -58,7 +67,7 @@ def query_terms(query: str) -> list[str]:
                 terms.extend(piece[i:i + 2] for i in range(len(piece) - 1))
             else:
                 terms.append(piece)
-    return ['"' + t.replace('"', '""') + '"' for t in dict.fromkeys(terms)]
+    return list(dict.fromkeys(terms))
 
 
 def _split_scripts(word: str) -> list[str]:

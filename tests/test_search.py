@@ -29,11 +29,15 @@ HOSTILE = ['"', '"合同', "合同 AND", "OR", "NOT contract", "NEAR(contract re
            "\x00contract", "-contract", "c:o:n", "{contract}", "'; DROP TABLE chunks; --"]
 
 
-@pytest.fixture
-def engine(immediate, tmp_path, embedder):
+@pytest.fixture(params=["postings", "fts5"])
+def engine(request, immediate, tmp_path, embedder):
+    """Each test runs twice: keyword search from the postings in memory, and from FTS5 itself."""
     root = write_tree(tmp_path / "notes", NOTES)
     ingest(root)
-    return Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder,
+                    keyword_postings=request.param == "postings")
+    engine.warm()
+    return engine
 
 
 def paths(answer):

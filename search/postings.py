@@ -1,0 +1,229 @@
+"""Keyword search in memory: FTS5's postings as numpy arrays, scored with FTS5's own BM25.
+
+FTS5 stays the index of record: the workers write it and its tokenizer decides
+what a term is. Asking FTS5 for ``bm25()`` is slow for long OR queries, though:
+it walks every match of every term through the auxiliary-function API (about
+90 ms at 100k chunks). So the reader loads the postings once, through an
+``fts5vocab`` instance table, keeps per term the documents and their
+column-weighted frequencies, and scores a query with numpy in a few
+milliseconds: the same formula (k1 1.2, b 0.75, the same column weights and
+IDF), counted over the published chunks only.
+
+Chunk ids are never used twice (schema V5), so after a new generation only
+the rows above the highest id loaded are new: they are tokenized in a
+temporary FTS5 table with the same tokenizer and appended. Rows that stop
+being visible stay loaded but masked; when they outnumber the live ones, the
+whole index is read again.
+"""
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections import Counter
+
+import numpy as np
+
+from search.catalog import Catalog
+from search.filters import Filters
+from search.schema import TOKENIZER
+
+K1, B = 1.2, 0.75
+COLUMNS = ("title", "headings", "body")
+COMMON = 0.25  # a term in more than this share of chunks is "common"
+# An instance's column, cheaply in SQL: the length of its name (title 5, headings 8, body 4).
+_CODE_BITS = 4
+assert len({len(c) for c in COLUMNS}) == len(COLUMNS) and max(map(len, COLUMNS)) < 2 ** _CODE_BITS
+_TOKEN_CACHE = 50_000
+_BATCH = 2_000_000  # tokens worked on at once while loading
+LOAD_NEW_AT_MOST = 20_000  # more new rows than this: read the whole index again (in the background)
+
+
+class Postings:
+    """Every chunk row of the FTS5 table up to ``max_id``, and its terms."""
+
+    def __init__(self, weights: tuple[float, ...]):
+        self.weights = np.zeros(2 ** _CODE_BITS)
+        for column, weight in zip(COLUMNS, weights):
+            self.weights[len(column)] = weight
+        self.ids = np.zeros(0, dtype=np.int64)  # chunk ids loaded, ascending
+        self.lengths = np.zeros(0, dtype=np.float64)  # tokens per chunk, all columns
+        self.terms: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}  # term -> [(rows, weighted tf)]
+        self.max_id = 0
+        self._tokens: dict[str, tuple[str, ...]] = {}
+        # per catalog: which loaded rows are visible, their count and mean length
+        self._catalog: Catalog | None = None
+        self._visible = np.zeros(0, dtype=bool)
+        self._count, self._mean_length = 0, 1.0
+        self._rows_of_catalog = np.zeros(0, dtype=np.int64)
+        self._filtered: dict[Filters, np.ndarray] = {}
+
+    # -- loading -------------------------------------------------------------
+    @classmethod
+    def build(cls, conn: sqlite3.Connection, weights: tuple[float, ...]) -> "Postings":
+        """Every row of chunks_fts, read inside the caller's snapshot."""
+        postings = cls(weights)
+        _scratch(conn)
+        postings.max_id = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks_fts").fetchone()[0]
+        postings.ids = np.fromiter((r[0] for r in conn.execute("SELECT rowid FROM chunks_fts ORDER BY rowid")),
+                                   dtype=np.int64)
+        postings.lengths = np.zeros(len(postings.ids), dtype=np.float64)
+        postings._read(conn, "sift_fts_instances")
+        return postings
+
+    def behind(self, conn: sqlite3.Connection, catalog: Catalog) -> int | None:
+        """How many rows were written since these postings were read (None: read everything again)."""
+        newest = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks_fts").fetchone()[0]
+        if newest < self.max_id or len(self.ids) - len(catalog) > max(len(catalog), 10_000):
+            return None  # ids went back (an index restored from a copy?) or mostly dead rows
+        if newest == self.max_id:
+            return 0
+        return conn.execute("SELECT count(*) FROM chunks_fts WHERE rowid > ?", (self.max_id,)).fetchone()[0]
+
+    def update(self, conn: sqlite3.Connection, catalog: Catalog) -> None:
+        """Read the rows written since (inside the caller's snapshot) and take ``catalog``'s visibility."""
+        newest = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks_fts").fetchone()[0]
+        if newest > self.max_id:
+            self._load_new(conn, newest)
+        if catalog is not self._catalog:
+            self._use(catalog)
+
+    def _load_new(self, conn, newest: int) -> None:
+        rows = conn.execute("SELECT rowid, title, headings, body FROM chunks_fts WHERE rowid > ? AND rowid <= ? "
+                            "ORDER BY rowid", (self.max_id, newest)).fetchall()
+        _scratch(conn)
+        conn.executemany("INSERT INTO temp.sift_scratch(rowid, title, headings, body) VALUES (?, ?, ?, ?)",
+                         [tuple(r) for r in rows])
+        self.ids = np.concatenate([self.ids, np.array([r[0] for r in rows], dtype=np.int64)])
+        self.lengths = np.concatenate([self.lengths, np.zeros(len(rows))])
+        try:
+            self._read(conn, "sift_scratch_instances")
+        finally:
+            conn.execute("DELETE FROM temp.sift_scratch")
+        self.max_id, self._catalog = newest, None
+
+    def _read(self, conn, vocab: str) -> None:
+        """Add the postings an instance table lists (its documents must already be in ``ids``).
+
+        Terms are worked on in batches of about ``_BATCH`` tokens, all at once:
+        one array of (term, row, column) per token, summed per (term, row).
+        """
+        names, parsed, size = [], [], 0
+        for term, codes in conn.execute(f"SELECT term, group_concat(doc * {2 ** _CODE_BITS} + length(col)) "
+                                        f"FROM temp.{vocab} GROUP BY term"):
+            names.append(term)
+            parsed.append(np.fromstring(codes, dtype=np.int64, sep=","))
+            size += len(parsed[-1])
+            if size >= _BATCH:
+                self._add(names, parsed)
+                names, parsed, size = [], [], 0
+        if names:
+            self._add(names, parsed)
+
+    def _add(self, names: list[str], parsed: list[np.ndarray]) -> None:
+        codes = np.concatenate(parsed)
+        term_of = np.repeat(np.arange(len(names), dtype=np.int64), [len(p) for p in parsed])
+        rows = np.searchsorted(self.ids, codes >> _CODE_BITS)
+        weights = self.weights[codes & (2 ** _CODE_BITS - 1)]
+        key = term_of * (len(self.ids) + 1) + rows
+        if np.any(key[1:] < key[:-1]):
+            order = np.argsort(key, kind="stable")
+            key, rows, weights, term_of = key[order], rows[order], weights[order], term_of[order]
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        tf = np.add.reduceat(weights, starts).astype(np.float32)
+        rows, term_of = rows[starts].astype(np.int32), term_of[starts]
+        self.lengths += np.bincount(rows, weights=np.diff(np.r_[starts, len(key)]), minlength=len(self.ids))
+        bounds = np.searchsorted(term_of, np.arange(len(names) + 1))
+        for i, term in enumerate(names):
+            self.terms.setdefault(term, []).append((rows[bounds[i]:bounds[i + 1]], tf[bounds[i]:bounds[i + 1]]))
+
+    def _use(self, catalog: Catalog) -> None:
+        rows = np.searchsorted(self.ids, catalog.ids)
+        if len(rows) and (rows.max() >= len(self.ids) or np.any(self.ids[rows] != catalog.ids)):
+            raise RuntimeError("the catalog names chunks the keyword index has not loaded")
+        self._visible = np.zeros(len(self.ids), dtype=bool)
+        self._visible[rows] = True
+        self._rows_of_catalog = rows
+        self._count = len(rows)
+        self._mean_length = float(self.lengths[rows].mean()) if len(rows) else 1.0
+        self._catalog, self._filtered = catalog, {}
+
+    # -- searching -----------------------------------------------------------
+    def tokens(self, conn: sqlite3.Connection, words: list[str]) -> list[tuple[str, ...]]:
+        """FTS5's tokens for each word (stemmed, folded), through the index's own tokenizer."""
+        missing = [w for w in dict.fromkeys(words) if w not in self._tokens]
+        if missing:
+            if len(self._tokens) + len(missing) > _TOKEN_CACHE:
+                self._tokens.clear()
+            _scratch(conn)
+            conn.executemany("INSERT INTO temp.sift_scratch(rowid, body) VALUES (?, ?)", enumerate(missing))
+            found: dict[int, list[tuple[int, str]]] = {}
+            for doc, term, offset in conn.execute("SELECT doc, term, offset FROM temp.sift_scratch_instances"):
+                found.setdefault(doc, []).append((offset, term))
+            conn.execute("DELETE FROM temp.sift_scratch")
+            for i, word in enumerate(missing):
+                self._tokens[word] = tuple(term for _, term in sorted(found.get(i, [])))
+        return [self._tokens[w] for w in words]
+
+    def search(self, terms: list[str], limit: int, filters: Filters) -> list[tuple[int, float]]:
+        """[(chunk id, bm25 score)], best first, for single-token ``terms``.
+
+        As in FTS5, a token given twice (two words with one stem) counts twice.
+        """
+        if not self._count:
+            return []
+        stats = []
+        for term, times in Counter(terms).items():
+            rows, tf = self._postings(term)
+            seen = self._visible[rows]
+            df = int(np.count_nonzero(seen))
+            if df:
+                stats.append((df, times, rows[seen], tf[seen]))
+        if len(terms) > 2:
+            rare = [s for s in stats if s[0] <= COMMON * self._count]
+            stats = rare or stats
+        if not stats:
+            return []
+        parts_rows, parts_scores = [], []
+        for df, times, rows, tf in stats:
+            idf = max(math.log((self._count - df + 0.5) / (df + 0.5)), 1e-6)
+            norm = K1 * (1 - B + B * self.lengths[rows] / self._mean_length)
+            parts_rows.append(rows)
+            parts_scores.append(times * idf * tf * (K1 + 1) / (tf + norm))
+        scores = np.bincount(np.concatenate(parts_rows), weights=np.concatenate(parts_scores),
+                             minlength=len(self.ids))
+        wanted = self._filter_mask(filters)
+        if wanted is not None:
+            scores = np.where(wanted, scores, 0.0)
+        found = np.flatnonzero(scores)
+        if len(found) > limit:
+            found = found[np.argpartition(-scores[found], limit - 1)[:limit]]
+        found = found[np.lexsort((self.ids[found], -scores[found]))]
+        return [(int(self.ids[i]), float(scores[i])) for i in found]
+
+    def _postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
+        segments = self.terms.get(term)
+        if not segments:
+            return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32)
+        if len(segments) > 1:  # merge the segments appended by later generations
+            segments[:] = [(np.concatenate([s[0] for s in segments]), np.concatenate([s[1] for s in segments]))]
+        return segments[0]
+
+    def _filter_mask(self, filters: Filters) -> np.ndarray | None:
+        chosen = self._catalog.mask(filters)
+        if chosen is None:
+            return None
+        if filters not in self._filtered:
+            mask = np.zeros(len(self.ids), dtype=bool)
+            mask[self._rows_of_catalog[chosen]] = True
+            self._filtered[filters] = mask
+        return self._filtered[filters]
+
+
+def _scratch(conn: sqlite3.Connection) -> None:
+    """Temporary tables of this connection: an instance view of chunks_fts, and a scratch FTS5 table."""
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_fts_instances "
+                 "USING fts5vocab(main, chunks_fts, instance)")
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_scratch USING fts5({', '.join(COLUMNS)}, "
+                 f"tokenize = '{TOKENIZER}')")
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_scratch_instances "
+                 "USING fts5vocab(temp, sift_scratch, instance)")

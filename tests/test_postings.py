@@ -1,0 +1,156 @@
+"""Keyword postings in memory (search/postings.py): the same BM25 as FTS5, kept current across generations."""
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from search import db, keyword
+from search.engine import Engine
+from search.filters import Filters
+from search.schema import TOKENIZER
+from tests.conftest import ingest, write_tree
+
+# Words that Porter stemming leaves as they are, so FTS5's own query and ours name the same terms.
+WORDS = ("lake boat harbor wind stone iron cloud river forest meadow copper lantern falcon ember quartz "
+         "willow tundra canyon glacier orchid velvet saddle anchor barrel candle dagger ferret goblet "
+         "hammer kettle ladder magnet nectar pepper quiver saffron tulip walrus yonder zephyr").split()
+
+
+def corpus(seed: int, files: int = 60) -> dict[str, str]:
+    rng = random.Random(seed)
+    tree = {}
+    for i in range(files):
+        title = " ".join(rng.sample(WORDS, 2))
+        sections = [f"## {' '.join(rng.sample(WORDS, 2))}\n\n" + " ".join(rng.choices(WORDS, k=rng.randint(5, 120)))
+                    for _ in range(rng.randint(1, 4))]
+        tree[f"d{i // 10}/note{i}.md"] = f"# {title}\n\n" + "\n\n".join(sections) + "\n"
+    return tree
+
+
+def fts5_bm25(conn, words: list[str], limit: int) -> list[tuple[int, float]]:
+    """FTS5's own ranking of the words OR-ed, with the index's column weights."""
+    expression = " OR ".join(f'"{w}"' for w in words)
+    weights = ", ".join(map(str, keyword.WEIGHTS))
+    rows = conn.execute(f"SELECT rowid, -bm25(chunks_fts, {weights}) AS s FROM chunks_fts "
+                        f"WHERE chunks_fts MATCH ? ORDER BY s DESC, rowid LIMIT ?", (expression, limit))
+    return [(r[0], r[1]) for r in rows]
+
+
+def memory_ranking(engine: Engine, words: list[str], limit: int, filters=Filters()) -> list[tuple[int, float]]:
+    engine.warm()
+    with engine._conn_lock, db.snapshot(engine._connection()) as conn:
+        postings = engine._postings
+        postings.update(conn, engine._catalog[1])
+        terms = [t[0] for t in postings.tokens(conn, words)]
+        return postings.search(terms, limit, filters)
+
+
+@pytest.fixture
+def index(immediate, tmp_path, monkeypatch):
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    from workers import runtime
+    runtime.reset()
+    root = write_tree(tmp_path / "notes", corpus(seed=7))
+    ingest(root)
+    return root, Path(os.environ["SIFT_HOME"]) / "index.db"
+
+
+def test_scores_equal_fts5_bm25(index):
+    """On a single generation (no hidden rows) every score and the order equal FTS5's bm25()."""
+    _, path = index
+    engine = Engine(path)
+    conn = db.connect(path, readonly=True)
+    rng = random.Random(1)
+    for _ in range(40):
+        words = rng.sample(WORDS, rng.randint(1, 2))  # one or two words: nothing dropped as common
+        ours, theirs = memory_ranking(engine, words, 30), fts5_bm25(conn, words, 30)
+        assert len(ours) == len(theirs) > 0
+        assert [s for _, s in ours] == pytest.approx([s for _, s in theirs], rel=1e-5)
+        assert {cid for cid, s in ours if s > theirs[-1][1] + 1e-6} <= {cid for cid, _ in theirs}
+
+
+def test_a_word_twice_by_its_stem_counts_twice_as_in_fts5(index):
+    _, path = index
+    engine = Engine(path)
+    conn = db.connect(path, readonly=True)
+    ours = memory_ranking(engine, ["anchor", "anchors"], 10)  # both stem to "anchor"
+    theirs = fts5_bm25(conn, ["anchor", "anchors"], 10)
+    assert [s for _, s in ours] == pytest.approx([s for _, s in theirs], rel=1e-5)
+
+
+def test_new_generations_are_read_as_a_delta_and_match_a_fresh_read(index):
+    root, path = index
+    engine = Engine(path)
+    engine.warm()
+    first = engine._postings
+    (root / "d0/note0.md").write_text("# zeppelin\n\nzeppelin harbor zeppelin\n", encoding="utf-8")  # edit
+    (root / "d9").mkdir()
+    (root / "d9/new.md").write_text("# zeppelin walrus\n\nA zeppelin over the tundra.\n", encoding="utf-8")  # add
+    removed = "d1/note11.md"
+    gone_words = [w for w in (root / removed).read_text(encoding="utf-8").split() if w.isalpha()]
+    (root / removed).unlink()  # delete
+    ingest(root)
+    later = engine.search("zeppelin", mode="keyword")
+    assert engine._postings is first, "the new rows were added to the postings held, not read again"
+    assert {h.path for h in later.hits} == {"d0/note0.md", "d9/new.md"}
+    assert later.hits[0].path == "d0/note0.md"
+    fresh = Engine(path)
+    for words in (["zeppelin"], ["tundra", "walrus"], ["harbor"], gone_words[:2]):
+        ours, theirs = memory_ranking(engine, words, 50), memory_ranking(fresh, words, 50)
+        assert [cid for cid, _ in ours] == [cid for cid, _ in theirs]
+        assert [s for _, s in ours] == pytest.approx([s for _, s in theirs], rel=1e-9)
+    assert all(h.path != removed for h in engine.search(" ".join(gone_words[:3]), mode="keyword").hits)
+
+
+def test_filters_apply_before_the_top_k(index):
+    _, path = index
+    engine = Engine(path)
+    everything = memory_ranking(engine, ["lake"], 1000)
+    in_d3 = memory_ranking(engine, ["lake"], 5, Filters(path_prefix="d3/"))
+    answer = engine.search("lake", limit=5, mode="keyword", filters=Filters(path_prefix="d3/"))
+    assert in_d3 and all(h.path.startswith("d3/") for h in answer.hits)
+    assert [h.chunk_id for h in answer.hits] == [cid for cid, _ in in_d3]
+    assert len(everything) > len(in_d3)
+
+
+def test_a_word_fts5_splits_in_two_is_answered_by_fts5_as_a_phrase(index):
+    root, path = index
+    (root / "split.md").write_text("# split\n\nab cd together, and ab apart from cd.\n", encoding="utf-8")
+    ingest(root)
+    engine = Engine(path)
+    engine.warm()
+    answer = engine.search("ab\u19b0cd", mode="keyword")  # New Tai Lue vowel: unicode61 separates, Python does not
+    assert [h.path for h in answer.hits] == ["split.md"]
+
+
+def test_searches_answer_before_the_postings_are_read(index):
+    _, path = index
+    engine = Engine(path)
+    first = engine.search("walrus lantern", mode="keyword")  # the reader starts; FTS5 answers this one
+    engine.warm()
+    again = engine.search("walrus lantern", mode="keyword")
+    assert first.hits and [h.chunk_id for h in first.hits] == [h.chunk_id for h in again.hits]
+
+
+def test_tokenizer_constant_is_the_one_the_table_uses(index):
+    _, path = index
+    sql = sqlite3.connect(path).execute("SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'").fetchone()[0]
+    assert TOKENIZER in sql
+
+
+def test_chunk_ids_are_never_used_again(index):
+    """The postings read only rows above the highest id they hold: a deleted newest chunk's id must not return."""
+    root, path = index
+    conn = db.connect(path, readonly=True)
+    newest_file = conn.execute("SELECT f.path, max(ch.id) FROM chunks ch JOIN files f ON f.id = ch.file").fetchone()
+    (root / newest_file[0]).unlink()
+    ingest(root)  # publish, then garbage collection deletes that file's rows
+    (root / "after.md").write_text("# after\n\nwalrus\n", encoding="utf-8")
+    ingest(root)
+    first_new = conn.execute("SELECT min(ch.id) FROM chunks ch JOIN files f ON f.id = ch.file "
+                             "WHERE f.path = 'after.md'").fetchone()[0]
+    assert first_new > newest_file[1]
