@@ -51,7 +51,7 @@ class ModelState:
     def _load(self) -> None:
         try:
             from search import model
-            self._embedder = model.Embedder(model.resolve(self.settings))
+            self._embedder = model.Embedder(model.resolve(self.settings), threads=model.QUERY_THREADS)
             self.state = "ready"
         except Exception as exc:  # reported by stats and by the query that needed it
             self.error = f"{type(exc).__name__}: {exc}"

@@ -379,5 +379,5 @@ def from_settings(settings) -> Engine:
     from search import model
 
     def load():
-        return model.Embedder(model.resolve(settings))
+        return model.Embedder(model.resolve(settings), threads=model.QUERY_THREADS)
     return Engine(settings.index_path, load)

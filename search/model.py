@@ -18,6 +18,10 @@ from search.model_file import ModelError, ModelInfo, read_model_info
 from search.settings import Settings
 
 _prepare_lock = threading.Lock()
+# Threads for embedding one search query (a few dozen tokens). One is as fast as two on a quiet machine, and
+# far faster on a busy one: llama.cpp's threads wait for each other by spinning, so with the workers using
+# the cores a two-thread query took 1.1 s at p95 where one thread took 19 ms (bench/latency.py).
+QUERY_THREADS = 1
 
 
 def resolve(settings: Settings) -> ModelInfo:
@@ -67,6 +71,7 @@ class Embedder:
     """
 
     def __init__(self, info: ModelInfo, vocab_only: bool = False, threads: int | None = None):
+        """``threads``: llama.cpp's threads (default: every core; searches use ``QUERY_THREADS``)."""
         from llama_cpp import Llama
         self.info = info
         self.vocab_only = vocab_only
