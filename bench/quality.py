@@ -91,12 +91,17 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--home", type=Path, help="a Sift home to build the index in, or reuse")
     parser.add_argument("--modes", default="keyword,semantic,hybrid")
+    parser.add_argument("--fts5", action="store_true", help="rank keywords with FTS5's bm25() itself, "
+                        "not the postings held in memory")
     args = parser.parse_args()
     base = shared_data("scifact")
     index = build_index(base / "docs", args.home)
-    from search.engine import from_settings
+    from search.engine import Engine, from_settings
     from search.settings import load
     engine = from_settings(load())
+    if args.fts5:
+        engine = Engine(engine.index_path, engine._embedder_loader, keyword_postings=False)
+    engine.warm()
     queries, qrels = load_judgements(base)
     print(f"{len(queries)} queries, {sum(len(v) for v in qrels.values())} judgements, index {index}")
     print(f"{'mode':<10}{'nDCG@10':>9}{'Recall@10':>11}")
