@@ -26,6 +26,7 @@ MODES = ("hybrid", "keyword", "semantic")
 MAX_LIMIT = 50
 MAX_QUERY_CHARS = 10_000
 CANDIDATES = 50  # per ranking, before fusion
+QUERY_VECTORS_KEPT = 256
 SQLITE_INT = range(-2 ** 63, 2 ** 63)
 # A lone surrogate (from a JSON "\udcff" escape, say) is not text: SQLite, the tokenizer and JSON refuse it.
 SURROGATE = re.compile("[\ud800-\udfff]")
@@ -86,6 +87,7 @@ class Engine:
         self._postings_reader: threading.Thread | None = None
         self._catalog: tuple | None = None  # (generations key, Catalog)
         self._totals: dict = {}
+        self._query_vectors: dict[str, object] = {}  # query -> vector, oldest first
 
     # -- public ------------------------------------------------------------
     def search(self, query: str, limit: int = 10, mode: str = "hybrid", filters: Filters | None = None) -> Answer:
@@ -157,10 +159,20 @@ class Engine:
             raise SearchError(f"the index was embedded with {state['model']}, but the configured model is "
                               f"{embedder.info.model_id}: set SIFT_MODEL to the index's model or re-ingest")
         self._vectors.ensure(conn, state["model"], catalog)
-        semantic = self._vectors.search(embedder.embed([query])[0], depth, filters)
+        semantic = self._vectors.search(self._query_vector(embedder, query), depth, filters)
         if mode == "semantic":
             return [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(semantic, start=1)]
         return fusion.rrf(lexical, semantic)
+
+    def _query_vector(self, embedder, query: str):
+        """The query's embedding; the last few are kept (an assistant often asks again in another mode)."""
+        vector = self._query_vectors.pop(query, None)
+        if vector is None:
+            vector = embedder.embed([query])[0]
+        self._query_vectors[query] = vector
+        while len(self._query_vectors) > QUERY_VECTORS_KEPT:
+            self._query_vectors.pop(next(iter(self._query_vectors)))
+        return vector
 
     def _keyword(self, conn, query, depth, filters, catalog, state) -> list[tuple[int, float]]:
         """BM25 from the postings in memory, or from FTS5 itself while they are read or for a phrase."""

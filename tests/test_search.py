@@ -187,3 +187,22 @@ def test_search_racing_a_publish_answers_from_one_generation(engine, tmp_path):
         assert hit_generations <= {generation}, "every hit comes from the generation that answered"
         by_generation.setdefault(generation, set()).add(found)
     assert all(len(results) == 1 for results in by_generation.values()), "one generation, one answer"
+
+
+def test_a_query_asked_again_in_another_mode_is_embedded_once(immediate, tmp_path, embedder):
+    ingest(write_tree(tmp_path / "notes", NOTES))
+    embedded: list[str] = []
+
+    class Counting:
+        info = embedder.info
+
+        def embed(self, texts):
+            embedded.extend(texts)
+            return embedder.embed(texts)
+
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: Counting())
+    semantic = engine.search("a stringed instrument on stage", mode="semantic")
+    hybrid = engine.search("a stringed instrument on stage", mode="hybrid")
+    engine.search("boil the pasta", mode="semantic")
+    assert embedded == ["a stringed instrument on stage", "boil the pasta"]
+    assert semantic.hits[0].path == hybrid.hits[0].path == "tech/guitar.md"
