@@ -28,15 +28,16 @@ STALLED_SECONDS = 120.0
 
 
 def begin_scan(conn, collection_id: int, root_present: bool, grace_seconds: float,
-               now: float | None = None) -> str:
+               now: float | None = None, force: bool = False) -> str:
     """Claim the collection for a scan: 'present', 'missing' (keep the index), 'gone' (its files count
     as deleted) or 'busy' (another scan or a build is under way: the scan is remembered as requested).
 
-    Records when the root was first seen missing and forgets it once the root is back.
+    Records when the root was first seen missing and forgets it once the root is back. ``force``: the
+    claim and the build in the way are known to be dead (their worker was killed), so never 'busy'.
     """
     now = time.time() if now is None else now
     with transaction(conn):
-        if _busy(conn, collection_id, now):
+        if not force and _busy(conn, collection_id, now):
             _request(conn, collection_id, now)
             return BUSY
         conn.execute("UPDATE collections SET scan_started = ?, changes_noticed = 0, scan_requested = NULL "
@@ -59,14 +60,20 @@ def busy(conn, collection_id: int, now: float | None = None) -> bool:
 
 
 def _busy(conn, collection_id: int, now: float) -> bool:
-    scan = conn.execute(
-        "SELECT scan_started FROM collections c WHERE id = ? AND scan_started IS NOT NULL AND NOT EXISTS "
-        "(SELECT 1 FROM generations g WHERE g.collection = c.id AND g.discovered >= c.scan_started)",
-        (collection_id,)).fetchone()
-    if scan is not None and now - scan[0] < STALLED_SECONDS:
+    started = unplanned_scan(conn, collection_id)
+    if started is not None and now - started < STALLED_SECONDS:
         return True  # its discover has not recorded its plan yet
     last = build_activity(conn, collection_id)
     return last is not None and now - last < STALLED_SECONDS
+
+
+def unplanned_scan(conn, collection_id: int) -> float | None:
+    """When the scan that claimed the collection started, if it has not recorded its plan yet; else None."""
+    row = conn.execute(
+        "SELECT scan_started FROM collections c WHERE id = ? AND scan_started IS NOT NULL AND NOT EXISTS "
+        "(SELECT 1 FROM generations g WHERE g.collection = c.id AND g.discovered >= c.scan_started)",
+        (collection_id,)).fetchone()
+    return row[0] if row else None
 
 
 def build_activity(conn, collection_id: int) -> float | None:

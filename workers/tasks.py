@@ -44,11 +44,13 @@ class Batch:
 
 
 @huey.task(priority=0, **RETRY)
-def discover(collection_id: int) -> int | None:
+def discover(collection_id: int, resume: bool = False) -> int | None:
+    """Scan the collection and queue its changed files; ``resume``: redo a scan whose worker was killed
+    (queued by workers.recover when a consumer starts), which its own dead claim must not hold up."""
     conn, settings = runtime.index(), runtime.settings()
     collection = store.get_collection(conn, collection_id)
     root = Path(collection["root"])
-    where = freshness.begin_scan(conn, collection_id, root.is_dir(), settings.rescan_minutes * 60)
+    where = freshness.begin_scan(conn, collection_id, root.is_dir(), settings.rescan_minutes * 60, force=resume)
     if where == freshness.BUSY:
         log.info("collection %s: a scan or a build is under way; scanning again once it is published",
                  collection["name"])

@@ -1,0 +1,63 @@
+"""Queue again, when a consumer starts, the jobs a killed worker took with it.
+
+huey's SQLite queue deletes a job as a worker takes it, so a worker killed in the middle of a job (SIGKILL, the
+OOM killer, a power cut) loses that job; its files would stay in flight and their generation would never be
+published. A consumer that starts (``huey_consumer``, or the worker of ``sift-mcp``) calls ``resume`` first, in
+its main process, before any of its workers has taken a job. For each collection:
+
+- a scan that claimed the collection but never recorded its plan (its discover was killed) is queued again,
+  as a resumed scan that its own dead claim does not hold up;
+- otherwise, in the generation being built, the files that have not reached their end and that no queued or
+  scheduled job carries are queued again from parse, and a publish is queued (for a generation whose files are
+  all done but whose publish was killed).
+
+What a killed job had committed stays (each job commits its writes in one transaction, and runs again as if it
+had run once). Two consumers on one home are not expected: a second one would take the first one's running jobs
+for lost and queue them again, which costs time, not correctness.
+"""
+from __future__ import annotations
+
+import logging
+
+from search import db, freshness, store
+from search.settings import load
+
+log = logging.getLogger("sift.workers")
+
+
+def resume(huey, settings=None) -> None:
+    settings = settings or load()
+    if not settings.index_path.exists():
+        return  # nothing was ever indexed here
+    from workers import tasks  # the tasks module imports the huey app, which calls this
+
+    carried = _carried(huey, tasks)
+    conn = db.connect(settings.index_path)  # its own connection: the workers are forked after this
+    try:
+        for collection in conn.execute("SELECT id, name FROM collections ORDER BY id").fetchall():
+            building = conn.execute("SELECT id FROM generations WHERE collection = ? AND state = 'building'",
+                                    (collection["id"],)).fetchone()
+            if freshness.unplanned_scan(conn, collection["id"]) is not None:
+                log.warning("collection %s: its scan was interrupted; scanning again", collection["name"])
+                tasks.discover(collection["id"], resume=True)
+            elif building is not None:
+                gen = building["id"]
+                lost = [p for p in store.pending_paths(conn, gen) if p not in carried.get(gen, set())]
+                if lost:
+                    log.warning("generation %s: %d files were in jobs that were interrupted; queuing them again",
+                                gen, len(lost))
+                for i in range(0, len(lost), settings.files_per_job):
+                    tasks.parse(tasks.Batch(gen, collection["id"], lost[i:i + settings.files_per_job]))
+                tasks.publish(gen)  # publishes once the last file is done, now if it already is
+    finally:
+        conn.close()
+
+
+def _carried(huey, tasks) -> dict[int, set[str]]:
+    """generation → the paths that queued and scheduled jobs (retries waiting their turn) carry."""
+    carried: dict[int, set[str]] = {}
+    for task in [*huey.pending(), *huey.scheduled()]:
+        batch = task.args[0] if task.args else None
+        if isinstance(batch, tasks.Batch):
+            carried.setdefault(batch.gen, set()).update(batch.paths)
+    return carried
