@@ -11,7 +11,10 @@ flight a second time either.
 
 The periodic task is the safety net behind the file-system watcher: once a
 minute it queues a scan of every collection not scanned for
-``SIFT_RESCAN_MINUTES`` (default 10) or with a scan requested.
+``SIFT_RESCAN_MINUTES`` (default 10), with a scan requested, or whose build
+has not moved for ``freshness.STALLED_SECONDS`` (a worker process was killed
+and the consumer started a new one: the scan queues its lost files again;
+a whole consumer that restarts does that at once, see workers/recover.py).
 """
 from __future__ import annotations
 
@@ -38,11 +41,14 @@ def request_scan(collection_id: int, conn=None) -> bool:
 
 
 def due(conn, interval_seconds: float, now: float | None = None) -> list[int]:
-    """Collections whose last scan started at least ``interval_seconds`` ago, or with a scan requested."""
+    """Collections whose last scan started at least ``interval_seconds`` ago, with a scan requested, or with a
+    scan or a build that has stalled (its jobs lost with a worker process killed while the consumer went on)."""
     now = time.time() if now is None else now
     ids = [row["id"] for row in conn.execute("SELECT id FROM collections ORDER BY id")]
     stale = [cid for cid in ids if now - freshness.last_scan(conn, cid) >= interval_seconds]
-    return sorted(set(stale) | set(freshness.requested(conn)))
+    stalled = [cid for cid in ids if not freshness.busy(conn, cid, now) and (
+        freshness.build_activity(conn, cid) is not None or freshness.unplanned_scan(conn, cid) is not None)]
+    return sorted(set(stale) | set(stalled) | set(freshness.requested(conn)))
 
 
 @huey.periodic_task(crontab(), priority=0)
