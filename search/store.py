@@ -11,7 +11,9 @@ had run once.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import sys
 import time
 from dataclasses import dataclass
 
@@ -289,8 +291,19 @@ def try_publish(conn: sqlite3.Connection, gen: int) -> bool:
         conn.execute("UPDATE generations SET state = 'published', finished = ? WHERE id = ?",
                      (time.time(), gen))
         conn.execute("UPDATE collections SET published = ? WHERE id = ?", (gen, row["collection"]))
+        _fault_pause_publish(gen)
     collect_garbage(conn, row["collection"])
     return True
+
+
+def _fault_pause_publish(gen: int) -> None:
+    """Fault injection for tests/test_crash.py: SIFT_FAULT_PAUSE_PUBLISH=seconds holds the publish transaction
+    open, its writes done and not committed, so a test can kill the worker inside it. Unset: nothing."""
+    pause = float(os.environ.get("SIFT_FAULT_PAUSE_PUBLISH") or 0)
+    if pause > 0:
+        print(f"SIFT_FAULT_PAUSE_PUBLISH: publish of generation {gen} waits {pause:g} s before COMMIT",
+              file=sys.stderr, flush=True)
+        time.sleep(pause)
 
 
 def collect_garbage(conn: sqlite3.Connection, collection_id: int) -> None:
