@@ -1,9 +1,14 @@
 """The chunks of the published generations, with what search filters look at.
 
-Loaded once per set of published generations and shared by the in-memory
-keyword and vector indexes: chunk ids in order, the file each belongs to, and
-per file its collection, path, kind and modification time. A filter becomes a
-boolean mask over the chunks, worked out per file and cached.
+``Catalog`` is loaded once per set of published generations and shared by the
+in-memory keyword and vector indexes: visible chunk ids in order, the file each
+belongs to, and per file its collection, path, kind and modification time. A
+filter becomes a boolean mask over the chunks, worked out per file and cached.
+
+``Rows`` is an in-memory index's own list of the chunk rows it holds (which may
+include rows not yet published, and rows no longer visible), seen through a
+catalog: which of its rows are visible, which pass a filter, how many it holds
+for nothing.
 """
 from __future__ import annotations
 
@@ -28,21 +33,26 @@ class Catalog:
         self._masks: dict[Filters, np.ndarray] = {}
 
     @classmethod
+    def empty(cls) -> "Catalog":
+        return cls(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), [])
+
+    @classmethod
     def load(cls, conn: sqlite3.Connection) -> "Catalog":
-        rows = conn.execute(
-            f"SELECT ch.id, ch.file, c.name, f.path, f.kind, f.mtime FROM chunks ch "
+        """The visible chunks: two lists of numbers from SQLite (fast at 100k chunks), and the visible files."""
+        files = conn.execute(f"SELECT f.id, c.name, f.path, f.kind, f.mtime FROM files f "
+                             f"JOIN collections c ON c.id = f.collection WHERE {VISIBLE} ORDER BY f.id").fetchall()
+        ids, file_ids = conn.execute(
+            f"SELECT group_concat(id), group_concat(file) FROM (SELECT ch.id, ch.file FROM chunks ch "
             f"JOIN files f ON f.id = ch.file JOIN collections c ON c.id = f.collection "
-            f"WHERE {VISIBLE} ORDER BY ch.id").fetchall()
-        rows_of: dict[int, int] = {}
-        files, file_of = [], np.empty(len(rows), dtype=np.int32)
-        for i, (_, file_id, collection, path, kind, mtime) in enumerate(rows):
-            row = rows_of.get(file_id)
-            if row is None:
-                row = rows_of[file_id] = len(files)
-                files.append((collection, path, kind, mtime))
-            file_of[i] = row
-        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        return cls(ids, file_of, files)
+            f"WHERE {VISIBLE} ORDER BY ch.id)").fetchone()
+        if not ids:
+            return cls.empty()
+        ids, file_ids = _numbers(ids), _numbers(file_ids)
+        if np.any(ids[1:] < ids[:-1]):  # group_concat keeps the subquery's order, but do not rely on it
+            order = np.argsort(ids)
+            ids, file_ids = ids[order], file_ids[order]
+        file_of = np.searchsorted(np.array([f[0] for f in files], dtype=np.int64), file_ids).astype(np.int32)
+        return cls(ids, file_of, [tuple(f)[1:] for f in files])
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -71,3 +81,78 @@ class Catalog:
         if f.modified_before is not None:
             keep &= self.mtimes < f.modified_before
         return keep
+
+
+class Rows:
+    """The chunk ids an in-memory index holds (ascending), seen through the current catalog."""
+
+    def __init__(self, ids: np.ndarray | None = None):
+        self.ids = np.zeros(0, dtype=np.int64) if ids is None else ids
+        self.catalog = Catalog.empty()
+        self.visible = np.zeros(len(self.ids), dtype=bool)
+        self.count = 0  # visible rows
+        self.was_visible = np.zeros(len(self.ids), dtype=bool)
+        self._of_catalog = np.zeros(0, dtype=np.int64)  # per catalog chunk: its row here, -1 if not held
+        self._masks: dict[Filters, np.ndarray] = {}
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def append(self, ids: np.ndarray) -> None:
+        """Rows for chunks newer than every chunk held."""
+        self.ids = np.concatenate([self.ids, ids])
+        self.was_visible = np.concatenate([self.was_visible, np.zeros(len(ids), dtype=bool)])
+        self.use(self.catalog, again=True)
+
+    def keep(self, which: np.ndarray) -> None:
+        """Hold only the rows ``which`` selects (a boolean mask)."""
+        self.ids, self.was_visible = self.ids[which], self.was_visible[which]
+        self.use(self.catalog, again=True)
+
+    def use(self, catalog: Catalog, again: bool = False) -> None:
+        if catalog is self.catalog and not again:
+            return
+        at = np.searchsorted(self.ids, catalog.ids)
+        held = at < len(self.ids)
+        held[held] = self.ids[at[held]] == catalog.ids[held]
+        self._of_catalog = np.where(held, at, -1)
+        self.visible = np.zeros(len(self.ids), dtype=bool)
+        self.visible[at[held]] = True
+        self.count = int(held.sum())
+        self.was_visible |= self.visible
+        self.catalog, self._masks = catalog, {}
+
+    def missing(self) -> int:
+        """Visible chunks this index does not hold."""
+        return len(self.catalog) - self.count
+
+    def retired(self) -> int:
+        """Rows that were visible once and are not any more (they never come back: chunk ids are not reused)."""
+        return int(np.count_nonzero(self.was_visible & ~self.visible))
+
+    def mask(self, filters: Filters) -> np.ndarray:
+        """Visible rows that pass ``filters``."""
+        chosen = self.catalog.mask(filters)
+        if chosen is None:
+            return self.visible
+        if filters not in self._masks:
+            if len(self._masks) >= MASKS_KEPT:
+                self._masks.clear()
+            rows = self._of_catalog[chosen]
+            mask = np.zeros(len(self.ids), dtype=bool)
+            mask[rows[rows >= 0]] = True
+            self._masks[filters] = mask
+        return self._masks[filters]
+
+
+def newest_chunk(conn: sqlite3.Connection) -> int:
+    """The highest chunk id ever given out (it never goes down, even when that chunk is deleted)."""
+    row = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'").fetchone() \
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").fetchone() else None
+    if row is not None:
+        return row[0]
+    return conn.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]  # before schema V5
+
+
+def _numbers(text: str) -> np.ndarray:
+    return np.fromstring(text, dtype=np.int64, sep=",")

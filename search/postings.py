@@ -23,7 +23,7 @@ from collections import Counter
 
 import numpy as np
 
-from search.catalog import Catalog
+from search.catalog import Catalog, Rows, newest_chunk
 from search.filters import Filters
 from search.schema import TOKENIZER
 
@@ -45,17 +45,16 @@ class Postings:
         self.weights = np.zeros(2 ** _CODE_BITS)
         for column, weight in zip(COLUMNS, weights):
             self.weights[len(column)] = weight
-        self.ids = np.zeros(0, dtype=np.int64)  # chunk ids loaded, ascending
-        self.lengths = np.zeros(0, dtype=np.float64)  # tokens per chunk, all columns
+        self.rows = Rows()  # the chunk rows held, and which are visible
+        self.lengths = np.zeros(0, dtype=np.float64)  # tokens per row, all columns
         self.terms: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}  # term -> [(rows, weighted tf)]
-        self.max_id = 0
+        self.max_id = 0  # every chunk row up to here has been read
         self._tokens: dict[str, tuple[str, ...]] = {}
-        # per catalog: which loaded rows are visible, their count and mean length
-        self._catalog: Catalog | None = None
-        self._visible = np.zeros(0, dtype=bool)
-        self._count, self._mean_length = 0, 1.0
-        self._rows_of_catalog = np.zeros(0, dtype=np.int64)
-        self._filtered: dict[Filters, np.ndarray] = {}
+        self._mean_length: tuple[Catalog, float] | None = None
+
+    @property
+    def ids(self) -> np.ndarray:
+        return self.rows.ids
 
     # -- loading -------------------------------------------------------------
     @classmethod
@@ -63,29 +62,29 @@ class Postings:
         """Every row of chunks_fts, read inside the caller's snapshot."""
         postings = cls(weights)
         _scratch(conn)
-        postings.max_id = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks_fts").fetchone()[0]
-        postings.ids = np.fromiter((r[0] for r in conn.execute("SELECT rowid FROM chunks_fts ORDER BY rowid")),
-                                   dtype=np.int64)
+        postings.max_id = newest_chunk(conn)
+        postings.rows = Rows(np.fromiter((r[0] for r in conn.execute("SELECT rowid FROM chunks_fts ORDER BY rowid")),
+                                         dtype=np.int64))
         postings.lengths = np.zeros(len(postings.ids), dtype=np.float64)
         postings._read(conn, "sift_fts_instances")
         return postings
 
     def behind(self, conn: sqlite3.Connection, catalog: Catalog) -> int | None:
         """How many rows were written since these postings were read (None: read everything again)."""
-        newest = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks_fts").fetchone()[0]
-        if newest < self.max_id or len(self.ids) - len(catalog) > max(len(catalog), 10_000):
-            return None  # ids went back (an index restored from a copy?) or mostly dead rows
+        newest = newest_chunk(conn)
+        self.rows.use(catalog)
+        if newest < self.max_id or self.rows.retired() > max(self.rows.count, 10_000):
+            return None  # ids went back (an index restored from a copy?), or more retired rows than live ones
         if newest == self.max_id:
             return 0
         return conn.execute("SELECT count(*) FROM chunks_fts WHERE rowid > ?", (self.max_id,)).fetchone()[0]
 
     def update(self, conn: sqlite3.Connection, catalog: Catalog) -> None:
         """Read the rows written since (inside the caller's snapshot) and take ``catalog``'s visibility."""
-        newest = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks_fts").fetchone()[0]
+        newest = newest_chunk(conn)
         if newest > self.max_id:
             self._load_new(conn, newest)
-        if catalog is not self._catalog:
-            self._use(catalog)
+        self.rows.use(catalog)
 
     def _load_new(self, conn, newest: int) -> None:
         rows = conn.execute("SELECT rowid, title, headings, body FROM chunks_fts WHERE rowid > ? AND rowid <= ? "
@@ -93,13 +92,13 @@ class Postings:
         _scratch(conn)
         conn.executemany("INSERT INTO temp.sift_scratch(rowid, title, headings, body) VALUES (?, ?, ?, ?)",
                          [tuple(r) for r in rows])
-        self.ids = np.concatenate([self.ids, np.array([r[0] for r in rows], dtype=np.int64)])
+        self.rows.append(np.array([r[0] for r in rows], dtype=np.int64))
         self.lengths = np.concatenate([self.lengths, np.zeros(len(rows))])
         try:
             self._read(conn, "sift_scratch_instances")
         finally:
             conn.execute("DELETE FROM temp.sift_scratch")
-        self.max_id, self._catalog = newest, None
+        self.max_id = newest
 
     def _read(self, conn, vocab: str) -> None:
         """Add the postings an instance table lists (its documents must already be in ``ids``).
@@ -136,17 +135,6 @@ class Postings:
         for i, term in enumerate(names):
             self.terms.setdefault(term, []).append((rows[bounds[i]:bounds[i + 1]], tf[bounds[i]:bounds[i + 1]]))
 
-    def _use(self, catalog: Catalog) -> None:
-        rows = np.searchsorted(self.ids, catalog.ids)
-        if len(rows) and (rows.max() >= len(self.ids) or np.any(self.ids[rows] != catalog.ids)):
-            raise RuntimeError("the catalog names chunks the keyword index has not loaded")
-        self._visible = np.zeros(len(self.ids), dtype=bool)
-        self._visible[rows] = True
-        self._rows_of_catalog = rows
-        self._count = len(rows)
-        self._mean_length = float(self.lengths[rows].mean()) if len(rows) else 1.0
-        self._catalog, self._filtered = catalog, {}
-
     # -- searching -----------------------------------------------------------
     def tokens(self, conn: sqlite3.Connection, words: list[str]) -> list[tuple[str, ...]]:
         """FTS5's tokens for each word (stemmed, folded), through the index's own tokenizer."""
@@ -169,31 +157,32 @@ class Postings:
 
         As in FTS5, a token given twice (two words with one stem) counts twice.
         """
-        if not self._count:
+        rows = self.rows
+        if not rows.count:
             return []
         stats = []
         for term, times in Counter(terms).items():
-            rows, tf = self._postings(term)
-            seen = self._visible[rows]
+            held, tf = self._postings(term)
+            seen = rows.visible[held]
             df = int(np.count_nonzero(seen))
             if df:
-                stats.append((df, times, rows[seen], tf[seen]))
+                stats.append((df, times, held[seen], tf[seen]))
         if len(terms) > 2:
-            rare = [s for s in stats if s[0] <= COMMON * self._count]
+            rare = [s for s in stats if s[0] <= COMMON * rows.count]
             stats = rare or stats
         if not stats:
             return []
         parts_rows, parts_scores = [], []
-        for df, times, rows, tf in stats:
-            idf = max(math.log((self._count - df + 0.5) / (df + 0.5)), 1e-6)
-            norm = K1 * (1 - B + B * self.lengths[rows] / self._mean_length)
-            parts_rows.append(rows)
+        mean_length = self._mean()
+        for df, times, held, tf in stats:
+            idf = max(math.log((rows.count - df + 0.5) / (df + 0.5)), 1e-6)
+            norm = K1 * (1 - B + B * self.lengths[held] / mean_length)
+            parts_rows.append(held)
             parts_scores.append(times * idf * tf * (K1 + 1) / (tf + norm))
         scores = np.bincount(np.concatenate(parts_rows), weights=np.concatenate(parts_scores),
                              minlength=len(self.ids))
-        wanted = self._filter_mask(filters)
-        if wanted is not None:
-            scores = np.where(wanted, scores, 0.0)
+        if filters != Filters():
+            scores = np.where(rows.mask(filters), scores, 0.0)
         found = np.flatnonzero(scores)
         if len(found) > limit:
             found = found[np.argpartition(-scores[found], limit - 1)[:limit]]
@@ -208,15 +197,12 @@ class Postings:
             segments[:] = [(np.concatenate([s[0] for s in segments]), np.concatenate([s[1] for s in segments]))]
         return segments[0]
 
-    def _filter_mask(self, filters: Filters) -> np.ndarray | None:
-        chosen = self._catalog.mask(filters)
-        if chosen is None:
-            return None
-        if filters not in self._filtered:
-            mask = np.zeros(len(self.ids), dtype=bool)
-            mask[self._rows_of_catalog[chosen]] = True
-            self._filtered[filters] = mask
-        return self._filtered[filters]
+    def _mean(self) -> float:
+        """Mean tokens per visible row (FTS5's avgdl, over the published chunks)."""
+        if self._mean_length is None or self._mean_length[0] is not self.rows.catalog:
+            visible = self.lengths[self.rows.visible]
+            self._mean_length = (self.rows.catalog, float(visible.mean()) if len(visible) else 1.0)
+        return self._mean_length[1]
 
 
 def _scratch(conn: sqlite3.Connection) -> None:

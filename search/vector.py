@@ -1,8 +1,10 @@
-"""Exact vector search over the published generation, in memory.
+"""Exact vector search over the published generations, in memory.
 
-The vectors of the catalog's chunks (the published generations) are held as
-one float32 matrix, row for row with the catalog, so filters are the
-catalog's masks. The matrix is reloaded only when the catalog changes.
+The vectors of the chunk rows are held as one float32 matrix. Filters and
+visibility come from the catalog (``search.catalog.Rows``). After a publish
+only the rows written since are read (chunk ids are never reused, so they are
+the rows above the highest id read); rows no longer visible are dropped from
+the matrix once they are a quarter of it.
 """
 from __future__ import annotations
 
@@ -11,54 +13,57 @@ import threading
 
 import numpy as np
 
-from search.catalog import Catalog
+from search.catalog import Catalog, Rows, newest_chunk
 from search.filters import Filters
-from search.store import VISIBLE
+
+RETIRED_AT_MOST = 0.25  # share of the visible rows (at least 4,000); more, and the matrix is compacted
 
 
 class VectorIndex:
     def __init__(self):
-        self._model = None
         self._lock = threading.Lock()
-        self.catalog = Catalog(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), [])
+        self.model: str | None = None
+        self.rows = Rows()
         self.matrix = np.zeros((0, 0), dtype=np.float32)
-        self.present = np.zeros(0, dtype=bool)  # which chunks have a vector
+        self.max_id = 0  # every chunk row up to here has been read
+
+    def ensure(self, conn: sqlite3.Connection, model: str, catalog: Catalog) -> None:
+        """Hold the vectors of every chunk in ``catalog`` (read inside the caller's snapshot)."""
+        with self._lock:
+            newest = newest_chunk(conn)
+            if model != self.model or newest < self.max_id:
+                self.model, self.rows, self.matrix, self.max_id = model, Rows(), np.zeros((0, 0), np.float32), 0
+            if newest > self.max_id:
+                self._read(conn, newest)
+            self.rows.use(catalog)
+            if self.rows.retired() > RETIRED_AT_MOST * max(self.rows.count, 4000):
+                keep = self.rows.visible | ~self.rows.was_visible
+                self.matrix = self.matrix[keep]
+                self.rows.keep(keep)
+
+    def _read(self, conn, newest: int) -> None:
+        found = conn.execute("SELECT ch.id, v.vec FROM chunks ch "
+                             "JOIN vectors v ON v.model = ? AND v.text_hash = ch.text_hash "
+                             "WHERE ch.id > ? AND ch.id <= ? ORDER BY ch.id", (self.model, self.max_id, newest)).fetchall()
+        if found:
+            new = np.frombuffer(b"".join(r[1] for r in found), dtype=np.float32).reshape(len(found), -1)
+            self.matrix = np.concatenate([self.matrix, new]) if len(self.matrix) else new.copy()
+            self.rows.append(np.fromiter((r[0] for r in found), dtype=np.int64, count=len(found)))
+        self.max_id = newest
 
     @property
     def ids(self) -> np.ndarray:
-        return self.catalog.ids
-
-    def ensure(self, conn: sqlite3.Connection, model: str, catalog: Catalog) -> None:
-        """Load the vectors of ``catalog``'s chunks unless they are loaded."""
-        with self._lock:
-            if self._model == model and self.catalog is catalog:
-                return
-            rows = conn.execute(
-                f"SELECT ch.id, v.vec FROM chunks ch JOIN files f ON f.id = ch.file "
-                f"JOIN collections c ON c.id = f.collection "
-                f"JOIN vectors v ON v.model = ? AND v.text_hash = ch.text_hash WHERE {VISIBLE} ORDER BY ch.id",
-                (model,)).fetchall()
-            width = len(rows[0][1]) // 4 if rows else 0
-            matrix = np.zeros((len(catalog), width), dtype=np.float32)
-            present = np.zeros(len(catalog), dtype=bool)
-            if rows:
-                at = np.searchsorted(catalog.ids, np.fromiter((r[0] for r in rows), np.int64, len(rows)))
-                matrix[at] = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
-                present[at] = True
-            self.catalog, self.matrix, self.present, self._model = catalog, matrix, present, model
+        return self.rows.ids
 
     def search(self, query: np.ndarray, limit: int, filters: Filters,
                exclude: set[int] | None = None) -> list[tuple[int, float]]:
         """[(chunk id, cosine)], best first."""
-        if not len(self.ids) or not self.matrix.shape[1]:
+        if not self.rows.count:
             return []
         scores = self.matrix @ query.astype(np.float32)
-        mask = self.present.copy()
-        wanted = self.catalog.mask(filters)
-        if wanted is not None:
-            mask &= wanted
+        mask = self.rows.mask(filters)
         if exclude:
-            mask &= ~np.isin(self.ids, list(exclude))
+            mask = mask & ~np.isin(self.ids, list(exclude))
         scores = np.where(mask, scores, -np.inf)
         k = min(limit, len(scores))
         top = np.argpartition(-scores, k - 1)[:k]
@@ -67,6 +72,6 @@ class VectorIndex:
 
     def vector_of(self, chunk_id: int) -> np.ndarray | None:
         position = np.searchsorted(self.ids, chunk_id)
-        if position < len(self.ids) and self.ids[position] == chunk_id and self.present[position]:
+        if position < len(self.ids) and self.ids[position] == chunk_id and self.rows.visible[position]:
             return self.matrix[position]
         return None

@@ -154,3 +154,32 @@ def test_chunk_ids_are_never_used_again(index):
     first_new = conn.execute("SELECT min(ch.id) FROM chunks ch JOIN files f ON f.id = ch.file "
                              "WHERE f.path = 'after.md'").fetchone()[0]
     assert first_new > newest_file[1]
+
+
+def test_vectors_are_read_once_and_retired_rows_dropped(immediate, tmp_path, embedder, monkeypatch):
+    """After a publish only the new rows' vectors are read; answers equal a fresh engine's."""
+    from search import vector
+    monkeypatch.setattr(vector, "RETIRED_AT_MOST", 0.0)  # compact as soon as rows retire
+    root = write_tree(tmp_path / "notes", corpus(seed=3, files=20))
+    ingest(root)
+    path = Path(os.environ["SIFT_HOME"]) / "index.db"
+    reads: list[int] = []  # the id each read of vectors starts after
+    read = vector.VectorIndex._read
+    monkeypatch.setattr(vector.VectorIndex, "_read", lambda self, conn, newest: (reads.append(self.max_id),
+                                                                                  read(self, conn, newest)))
+    engine = Engine(path, lambda: embedder)
+    engine.warm()
+    first_rows, first_max = len(engine._vectors.matrix), engine._vectors.max_id
+    (root / "d0/note0.md").write_text("# zeppelin\n\nAn airship floats over the harbor.\n", encoding="utf-8")
+    ingest(root)
+    answer = engine.search("airship over the water", mode="semantic")
+    assert answer.hits[0].path == "d0/note0.md"
+    vectors = engine._vectors
+    assert len(vectors.matrix) < first_rows + 5, "only the edited file's rows were added"
+    assert not vectors.rows.retired(), "the edited file's old rows were dropped"
+    assert reads == [0, first_max], "the second read started after the rows already held"
+    fresh = Engine(path, lambda: embedder)
+    for query in ("airship", "copper lantern by the river", "walrus"):
+        ours, theirs = engine.search(query, mode="semantic"), fresh.search(query, mode="semantic")
+        assert [h.chunk_id for h in ours.hits] == [h.chunk_id for h in theirs.hits]
+        assert [h.score for h in ours.hits] == pytest.approx([h.score for h in theirs.hits], abs=1e-6)
