@@ -25,13 +25,25 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # one clear line, no traceback, for expected trouble
-        from search.db import IndexUnavailable
+        import sqlite3
+        from search import db
         from search.engine import SearchError
         from search.model_file import ModelError
-        if isinstance(exc, (ModelError, SearchError, IndexUnavailable, ValueError, FileNotFoundError, LookupError)):
+        if isinstance(exc, (sqlite3.Error, db.IndexUnavailable)) or db.is_disk_full(exc):
+            print(f"ingest: error: {db.explain(exc, _index_path())}", file=sys.stderr)
+            return 2
+        if isinstance(exc, (ModelError, SearchError, ValueError, FileNotFoundError, LookupError)):
             print(f"ingest: error: {exc}", file=sys.stderr)
             return 2
         raise
+
+
+def _index_path() -> Path:
+    from search.settings import Settings, load
+    try:
+        return load().index_path
+    except ValueError:
+        return Settings().index_path
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -138,12 +150,15 @@ def _wait(conn, collection_id: int, before: int | None) -> int:
 
 
 def cmd_stats(args) -> int:
-    from search import status
-    settings, conn = _settings_and_index()
+    from search import db, space, status
+    from search.settings import load
+    settings = load()
+    conn = db.connect(settings.index_path, readonly=True) if settings.index_path.exists() else None
     while True:
-        report = status.collect(conn, settings.index_path)
+        report = status.collect(conn, settings.index_path) if conn else {"collections": []}
         report["model"] = _model_summary(settings)
         report["queue_pending"] = _queue_pending()
+        report["disk"] = space.low_space_line(settings.home)
         text = status.as_json(report) if args.json else format_report(report)
         if args.watch:
             print("\033[2J\033[H" + text, flush=True)
@@ -176,7 +191,11 @@ def format_report(report: dict) -> str:
     lines = []
     model = report.get("model", {})
     lines.append("model: " + (model.get("id") or model.get("error") or "keyword only (embeddings off)"))
-    lines.append(f"index: {report.get('index_bytes', 0) / 1e6:.1f} MB; jobs in queue: {report.get('queue_pending')}")
+    pending = report.get("queue_pending")
+    lines.append(f"index: {report.get('index_bytes', 0) / 1e6:.1f} MB; jobs in queue: "
+                 f"{'? (the queue cannot be read)' if pending is None else pending}")
+    if report.get("disk"):
+        lines.append(report["disk"])
     if not report["collections"]:
         lines.append("no collections yet: ingest enqueue PATH")
     for c in report["collections"]:

@@ -87,7 +87,7 @@ def _since(ts: float | None) -> float | None:
 # --- stats ------------------------------------------------------------------------
 
 def stats(sift) -> tuple[str, dict]:
-    from search import status
+    from search import space, status
     conn = sift.conn()
     report = status.collect(conn, sift.settings.index_path)
     fresh = {d["collection"]: d for d in freshness(conn)[1]}
@@ -100,6 +100,7 @@ def stats(sift) -> tuple[str, dict]:
                                               if c["published"] and c["published"]["model"]})
     report["worker"] = sift.worker.describe() if sift.worker else {"state": "none", "note": "started with --no-worker"}
     report["queue_pending"] = queue_pending()
+    report["disk"] = space.low_space_line(sift.settings.home)
     report["notices"] = list(sift.notices)
     return stats_text(report), report
 
@@ -117,6 +118,7 @@ def stats_text(report: dict) -> str:
     lines = [_model_line(report["model"]), _worker_line(report["worker"]),
              f"queue: {report['queue_pending'] if report['queue_pending'] is not None else '?'} jobs waiting; "
              f"index: {render.size(report.get('index_bytes'))} at {report['index_path']}"]
+    lines += [report["disk"]] if report.get("disk") else []
     lines += [f"notice: {n}" for n in report["notices"]]
     if not report["collections"]:
         lines.append("no collections yet: start sift-mcp with --root FOLDER, or run `ingest enqueue FOLDER`")

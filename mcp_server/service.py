@@ -31,8 +31,10 @@ class Sift:
             from search import db
             try:
                 conn = db.connect(self.settings.index_path, readonly=True)
-            except db.IndexUnavailable as exc:
+            except db.NoIndex as exc:
                 raise Problem(f"{NO_INDEX} ({exc})") from None
+            except db.IndexUnavailable as exc:  # damaged, or unreadable: say so, never "nothing indexed"
+                raise Problem(str(exc)) from None
             self._local.conn = conn
         return conn
 

@@ -40,26 +40,30 @@ QUEUES_A_JOB = ToolAnnotations(read_only_hint=False, destructive_hint=False, ide
 def tool(fn):
     """Turn every failure of a tool into a ToolError a model can act on."""
     @functools.wraps(fn)
-    def guarded(*args, **kwargs):
+    def guarded(self, *args, **kwargs):
         try:
-            return fn(*args, **kwargs)
+            return fn(self, *args, **kwargs)
         except ToolError:
             raise
         except Exception as exc:
-            raise ToolError(_message(fn.__name__, exc)) from None
+            raise ToolError(_message(fn.__name__, exc, self.sift.settings.index_path)) from None
     return guarded
 
 
-def _message(name: str, exc: Exception) -> str:
-    from search.db import IndexUnavailable
+def _message(name: str, exc: Exception, index_path) -> str:
+    from search import db
     from search.engine import SearchError
     from search.model_file import ModelError
     if isinstance(exc, (Problem, SearchError)):
         return str(exc)
     if isinstance(exc, ModelError):
         return f"{exc}. Use mode 'keyword', which needs no model."
-    if isinstance(exc, IndexUnavailable):
+    if isinstance(exc, db.NoIndex):
         return f"{NO_INDEX} ({exc})"
+    if isinstance(exc, db.IndexUnavailable):
+        return str(exc)
+    if db.is_damaged(exc) or db.is_disk_full(exc) or (isinstance(exc, sqlite3.Error) and "readonly" in str(exc)):
+        return db.explain(exc, index_path)
     if isinstance(exc, sqlite3.Error):
         return f"the index could not be read just now ({exc}): try again in a moment"
     if isinstance(exc, (OSError, ValueError, LookupError)):

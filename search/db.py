@@ -1,41 +1,180 @@
-"""Opening the index database: WAL mode, a busy timeout, the newest schema."""
+"""Opening the index database: WAL mode, a busy timeout, the newest schema; and saying plainly why an
+index cannot be used (a read-only folder, a full disk, a damaged file) and what to do about it.
+
+Readers open the file read-only, so they can never change it. Writers check it first (``PRAGMA
+quick_check``, once per process and file) and refuse a damaged index: it is left as it is, to be restored
+or deleted, never written over.
+
+Nothing here opens the database file other than through SQLite: closing any other descriptor of it would
+drop the POSIX locks SQLite holds on it in this process, and another process could then delete the WAL
+under this one's connections.
+"""
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
+import threading
 from pathlib import Path
+from urllib.parse import quote
 
 from search import schema
 
 BUSY_TIMEOUT_MS = 30_000
+# SQLite primary result codes (the low byte of an extended code)
+SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY, SQLITE_IOERR = 5, 6, 8, 10
+SQLITE_CORRUPT, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_NOTADB = 11, 13, 14, 26
+
+_checked: set[tuple] = set()  # (path, device, inode) of index files this process found intact
+_checked_lock = threading.Lock()
 
 
 class IndexUnavailable(Exception):
     """The index cannot be opened or used; the message says why and what to do."""
 
 
+class NoIndex(IndexUnavailable):
+    """Nothing has been indexed here yet."""
+
+
 def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
     """A connection in autocommit mode; use ``transaction`` or ``snapshot`` around work."""
     path = Path(path)
     if readonly and not path.exists():
-        raise IndexUnavailable(f"no index at {path}: run `ingest enqueue PATH` first")
+        raise NoIndex(f"no index at {path}: run `ingest enqueue PATH` first")
     if not readonly:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _check_writable(path)
     try:
-        conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000,
-                               check_same_thread=False)
+        conn = _open_reader(path) if readonly else _open(path)
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         if not readonly:
+            _check_intact(conn, path)
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
             schema.migrate(conn)
         elif schema.version(conn) == 0:
-            raise IndexUnavailable(f"{path} holds no Sift index yet: run `ingest enqueue PATH` first")
+            raise NoIndex(f"{path} holds no Sift index yet: run `ingest enqueue PATH` first")
         conn.execute("PRAGMA foreign_keys = ON")
-    except (sqlite3.DatabaseError, schema.SchemaTooNew) as exc:
+    except sqlite3.DatabaseError as exc:
+        raise IndexUnavailable(explain(exc, path)) from exc
+    except schema.SchemaTooNew as exc:
         raise IndexUnavailable(f"cannot open the index at {path}: {exc}") from exc
     return conn
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+
+
+def _open_reader(path: Path) -> sqlite3.Connection:
+    """A read-only connection. In a folder it cannot write to, SQLite cannot create the ``-shm`` file a
+    WAL database is read through; when no ``-wal`` is left either (nothing unwritten), the file is read
+    as immutable: nobody can change it while the folder stays read-only."""
+    uri = f"file:{quote(str(path))}?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000,
+                           check_same_thread=False)
+    try:
+        conn.execute("PRAGMA user_version").fetchone()
+        return conn
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        refused = _code(exc) in (SQLITE_READONLY, SQLITE_CANTOPEN) or "readonly" in str(exc) \
+            or "unable to open" in str(exc)
+        if not refused or os.access(path.parent, os.W_OK):
+            raise
+        wal = Path(f"{path}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            raise IndexUnavailable(
+                f"cannot read the index at {path}: its folder {path.parent} is read-only and SQLite must create "
+                f"{path.name}-shm there to read the changes still in {wal.name}: make the folder writable "
+                f"(chmod u+w {path.parent}) and search again") from None
+    return sqlite3.connect(f"{uri}&immutable=1", uri=True, isolation_level=None, check_same_thread=False)
+
+
+def _check_writable(path: Path) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise IndexUnavailable(read_only(path, f"cannot create {path.parent}: {exc.strerror}")) from None
+    if not os.access(path.parent, os.W_OK):
+        raise IndexUnavailable(read_only(path, f"cannot write in {path.parent}"))
+    for file in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if file.exists() and not os.access(file, os.W_OK):
+            raise IndexUnavailable(read_only(path, f"{file} is not writable"))
+
+
+def _check_intact(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse to write to a damaged index (once per process and file: it reads every page)."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return  # a new index
+    key = (str(path), info.st_dev, info.st_ino)
+    with _checked_lock:
+        if key in _checked:
+            return
+    problems = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
+    if problems != ["ok"]:
+        conn.close()
+        found = " ".join(" ".join(problems).replace("*** in database main ***", "").split())
+        raise IndexUnavailable(damaged(path, f"quick_check: {found[:200]}"))
+    with _checked_lock:
+        _checked.add(key)
+
+
+# --- what a failure means, in one line ---------------------------------------------------------
+
+def damaged(path: Path | str, why: str) -> str:
+    return (f"the index at {path} is damaged ({why}); Sift leaves it as it is. Restore it from a backup, or "
+            f"delete it (with {Path(path).name}-wal and {Path(path).name}-shm beside it) and run "
+            "`ingest enqueue FOLDER` again for each folder to rebuild it")
+
+
+def read_only(path: Path | str, why: str) -> str:
+    folder = Path(path).parent
+    return (f"the index at {path} is read-only ({why}): make {folder} and the files in it writable "
+            f"(chmod u+w), or point SIFT_HOME (--home) at a writable folder")
+
+
+def disk_full(path: Path | str, why: str = "database or disk is full") -> str:
+    return (f"the disk holding {Path(path).parent} is full ({why}): free some space, then try again "
+            "(`ingest retry-failed` queues the files that failed meanwhile)")
+
+
+def explain(exc: BaseException, path: Path | str) -> str:
+    """One line for an sqlite3 error met while using the index at ``path``."""
+    if isinstance(exc, IndexUnavailable):
+        return str(exc)
+    code, text = _code(exc), str(exc)
+    if code in (SQLITE_CORRUPT, SQLITE_NOTADB) or "malformed" in text or "not a database" in text:
+        return damaged(path, text)
+    if is_disk_full(exc):
+        return disk_full(path, text)
+    if code == SQLITE_READONLY or "readonly database" in text:
+        return read_only(path, text)
+    if code in (SQLITE_BUSY, SQLITE_LOCKED) or "locked" in text:
+        return f"the index at {path} is busy ({text}): another process holds a long write; try again in a moment"
+    return f"cannot use the index at {path}: {text}"
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """SQLite's 'database or disk is full', or an OS error saying there is no room."""
+    import errno
+    if isinstance(exc, sqlite3.Error):
+        return _code(exc) == SQLITE_FULL or "disk is full" in str(exc)
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+
+
+def is_damaged(exc: BaseException) -> bool:
+    return isinstance(exc, sqlite3.DatabaseError) and (
+        _code(exc) in (SQLITE_CORRUPT, SQLITE_NOTADB) or "malformed" in str(exc) or "not a database" in str(exc))
+
+
+def _code(exc: BaseException) -> int | None:
+    """The primary result code (Python 3.11+ gives it; 3.10 only has the message)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
 
 
 @contextlib.contextmanager
@@ -45,7 +184,8 @@ def transaction(conn: sqlite3.Connection, immediate: bool = True):
     try:
         yield conn
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:  # SQLite may have rolled back already (a full disk, say): keep the real error
+            conn.execute("ROLLBACK")
         raise
     else:
         conn.execute("COMMIT")
@@ -58,4 +198,5 @@ def snapshot(conn: sqlite3.Connection):
     try:
         yield conn
     finally:
-        conn.execute("COMMIT")
+        if conn.in_transaction:
+            conn.execute("COMMIT")

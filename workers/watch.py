@@ -205,10 +205,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.home:
         os.environ["SIFT_HOME"] = os.path.realpath(os.path.expanduser(args.home))
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s %(message)s")
+    from search.db import IndexUnavailable
     try:
         run()
     except KeyboardInterrupt:
         return 130
+    except IndexUnavailable as exc:  # read-only or damaged: one line naming the path and the fix
+        print(f"sift watcher: error: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
