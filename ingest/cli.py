@@ -67,6 +67,10 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--interval", type=float, default=2.0, help="seconds between updates with --watch")
     stats.set_defaults(func=cmd_stats)
 
+    again = commands.add_parser("retry-failed", help="queue again the files whose last attempt failed")
+    again.add_argument("collection", nargs="?", help="only this collection (default: every collection)")
+    again.set_defaults(func=cmd_retry_failed)
+
     find = commands.add_parser("search", help="search the published index (hybrid by default)")
     find.add_argument("query")
     find.add_argument("--limit", type=int, default=10)
@@ -229,6 +233,48 @@ def _building_lines(gen: dict) -> list[str]:
 def _change_line(gen: dict) -> str:
     changes = ", ".join(f"{n} {kind}" for kind, n in sorted(gen["changes"].items())) or "no changes"
     return f"{gen['seen']} files seen, {changes}; {gen['embedded']} chunks embedded"
+
+
+def cmd_retry_failed(args) -> int:
+    """Queue a scan of each collection whose newest generation has failed files: a scan queues every
+    file that is not indexed as it is on disk, so the failed ones go through the pipeline again, in a
+    new generation like any other change."""
+    from search import db, status
+    from search.settings import load
+    from workers import tasks
+    settings = load()
+    conn = db.connect(settings.index_path)
+    failed: dict[str, list[dict]] = {}
+    for row in status.failures(conn, limit=1_000_000):
+        if row["state"] == "failed":
+            failed.setdefault(row["collection"], []).append(row)
+    names = [args.collection] if args.collection else sorted(failed)
+    if args.collection and conn.execute("SELECT 1 FROM collections WHERE name = ?", (args.collection,)).fetchone() is None:
+        known = ", ".join(r["name"] for r in conn.execute("SELECT name FROM collections ORDER BY name")) or "none"
+        raise LookupError(f"no collection named {args.collection!r}; collections: {known}")
+    queued = 0
+    for name in names:
+        rows = failed.get(name, [])
+        if not rows:
+            print(f"{name}: no failed files")
+            continue
+        collection = conn.execute("SELECT id, root FROM collections WHERE name = ?", (name,)).fetchone()
+        tasks.discover(collection["id"])
+        queued += len(rows)
+        print(f"{name}: queued a scan that retries {len(rows)} failed files ({collection['root']}):")
+        for row in rows[:50]:
+            print(f"  {row['path']}  (failed at {row['stage']}: {row['reason']})")
+        if len(rows) > 50:
+            print(f"  … and {len(rows) - 50} more")
+        building = conn.execute("SELECT id FROM generations WHERE collection = ? AND state = 'building'",
+                                (collection["id"],)).fetchone()
+        if building is not None:
+            print(f"  generation {building['id']} is still being built: the scan runs once it is published")
+    if not names:
+        print("no failed files")
+    elif queued:
+        print(f"progress: ingest stats --watch   (needs a running worker; {WORKER_HINT})")
+    return 0
 
 
 def cmd_search(args) -> int:

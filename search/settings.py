@@ -38,6 +38,8 @@ class Settings:
     exclude: tuple[str, ...] = ()
     queue: str = "sqlite"  # the huey backend; only "sqlite" for now
     rescan_minutes: float = 10  # the periodic rescan, and how long a missing root is kept
+    retries: int = 3  # tries after the first for a job or file that failed for a transient cause
+    retry_delay: float = 2.0  # seconds before the first retry; each further wait is twice as long
 
     @property
     def index_path(self) -> Path:
@@ -78,10 +80,14 @@ def load(**overrides) -> Settings:
         include=tuple(_env_list("SIFT_INCLUDE")),
         exclude=tuple(_env_list("SIFT_EXCLUDE")),
         rescan_minutes=float(env.get("SIFT_RESCAN_MINUTES", 10)),
+        retries=int(env.get("SIFT_RETRIES", 3)),
+        retry_delay=float(env.get("SIFT_RETRY_DELAY", 2)),
     )
     settings = base.with_overrides(**overrides)
     if settings.chunk_overlap >= settings.chunk_tokens:
         raise ValueError("chunk overlap must be smaller than the chunk size")
     if settings.rescan_minutes <= 0:
         raise ValueError("SIFT_RESCAN_MINUTES must be a positive number of minutes")
+    if settings.retries < 0 or settings.retry_delay < 0:
+        raise ValueError("SIFT_RETRIES and SIFT_RETRY_DELAY must not be negative")
     return settings

@@ -143,6 +143,15 @@ def pending_paths(conn: sqlite3.Connection, gen: int) -> list[str]:
     return [row["path"] for row in rows]
 
 
+def not_past(conn: sqlite3.Connection, gen: int, paths, stage: str) -> list[str]:
+    """Those of ``paths`` that have not got past ``stage``: not done with it, not failed or skipped.
+    A job that fails for good marks these failed; the others are another job's or finished."""
+    wanted = set(paths)
+    rows = conn.execute("SELECT path, stage, state FROM progress WHERE generation = ?", (gen,)).fetchall()
+    limit = _rank(stage, "done")
+    return sorted(r["path"] for r in rows if r["path"] in wanted and _rank(r["stage"], r["state"]) < limit)
+
+
 def generation_progress(conn, gen: int) -> tuple[int, int]:
     """(files the generation touches, files that reached their end)."""
     total, open_files = conn.execute(

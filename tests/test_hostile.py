@@ -304,13 +304,18 @@ def test_file_rewritten_while_it_is_read_is_indexed_as_one_version(immediate, tm
 
 
 def test_file_that_never_settles_fails_then_is_indexed_when_it_does(immediate, tmp_path, monkeypatch):
+    """A file being written is read again with backoff (tests/test_retry.py); one that is still changing
+    after every try fails with the reason, and is indexed by a later scan once it settles."""
+    monkeypatch.setenv("SIFT_RETRY_DELAY", "0.01")
     root = write_tree(tmp_path / "notes", {"steady.md": "# Steady\n\nsteady gannets\n",
                                            "log.md": "# Log\n\nline 0\n"})
-    versions = [f"# Log\n\n{'line ' * (n + 2)}{n}\n".encode() for n in range(ingest_files.READ_ATTEMPTS)]
+    tries = 1 + 3  # the first try and SIFT_RETRIES (3) more, each reading READ_ATTEMPTS times
+    versions = [f"# Log\n\n{'line ' * (n + 2)}{n}\n".encode() for n in range(2 * ingest_files.READ_ATTEMPTS * tries)]
     monkeypatch.setattr(ingest_files, "open", RewritingOpen(root / "log.md", versions, replace=False), raising=False)
     published = ingest(root)["published"]
     assert [(f["path"], f["state"]) for f in published["failures"]] == [("log.md", "failed")]
     assert "kept changing while it was read" in published["failures"][0]["reason"]
+    assert "(tried 4 times)" in published["failures"][0]["reason"]
     monkeypatch.delattr(ingest_files, "open")
     again = ingest(root)["published"]
     assert again["failures"] == []

@@ -3,32 +3,32 @@
 Each task is glue: it calls ``ingest`` and ``search`` and queues the next
 stage. Files travel in batches (``Batch``) so that one embedding call serves
 chunks of many files. Per-file trouble is recorded against the file and the
-batch goes on; a task that fails for good marks its files failed, so the
-generation can still be published.
+batch goes on. A job or a file that fails for a transient cause (a busy
+database, a file being written, a full disk) is tried again with backoff;
+one that fails for good, or is out of tries, marks its files failed with the
+reason, so the generation can still be published (``workers.retry``).
 """
 from __future__ import annotations
 
+import functools
 import logging
 import os
-import sqlite3
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from huey.signals import SIGNAL_ERROR
 
 from ingest.changes import Known, plan_changes
 from ingest.chunk import chunk_document
 from ingest.discover import Rules, walk
 from ingest.document import Skip
-from ingest.files import FileChanging, ParsedFile, read_and_parse, text_hash
-from search import freshness, store
-from workers import runtime
+from ingest.files import ParsedFile, read_and_parse, text_hash
+from search import db, freshness, space, store
+from workers import retry, runtime
 from workers.app import huey
 
 log = logging.getLogger("sift.workers")
-RETRY = dict(retries=3, retry_delay=2, retry_backoff=2)
-TRANSIENT = (sqlite3.OperationalError, OSError)
 NOT_UTF8_NAME = "file name is not valid UTF-8 (its undecodable bytes are shown as \\xNN): rename it to index it"
+RECORD_PATIENCE = 300.0  # seconds a worker waits for disk space to record why files failed
 
 
 @dataclass
@@ -43,7 +43,23 @@ class Batch:
     vectors: dict[str, bytes] = field(default_factory=dict)  # text hash → float32 blob
 
 
-@huey.task(priority=0, **RETRY)
+def stage(priority: int):
+    """A huey task whose body is tried again with backoff on transient failures (``workers.retry``);
+    on a permanent failure, or after the last try, its files are marked failed with the reason."""
+    def make(fn):
+        @functools.wraps(fn)
+        def run(*args, **kwargs):
+            settings = runtime.settings()
+            if not huey.immediate:  # a worker process: keep room to record failures on a full disk
+                space.keep_reserve(settings.home)
+            policy = retry.Policy(retries=settings.retries, delay=settings.retry_delay)
+            return retry.attempt(fn, args, kwargs, policy, _what(fn.__name__, args),
+                                 lambda exc, tries: _give_up(fn.__name__, args, exc, tries))
+        return huey.task(priority=priority)(run)
+    return make
+
+
+@stage(priority=0)
 def discover(collection_id: int, resume: bool = False) -> int | None:
     """Scan the collection and queue its changed files; ``resume``: redo a scan whose worker was killed
     (queued by workers.recover when a consumer starts), which its own dead claim must not hold up."""
@@ -79,31 +95,55 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
     return gen
 
 
-@huey.task(priority=10, **RETRY)
+@stage(priority=10)
 def parse(batch: Batch) -> None:
-    conn = runtime.index()
+    """Read and parse the batch's files and send the parsed ones on. A file that fails for a transient
+    cause (being written, say) is read again after a backoff, the rest of the batch already on its way."""
+    conn, settings = runtime.index(), runtime.settings()
     root = store.get_collection(conn, batch.collection)["root"]
-    skipped, failed = {}, {}
-    for path in batch.paths:
-        try:
-            batch.parsed.append(read_and_parse(root, path))
-        except Skip as reason:
-            skipped[path] = str(reason)
-        except FileNotFoundError:
-            failed[path] = "file vanished before it could be read"
-        except PermissionError as exc:  # errno set: the OS refused; unset: safe_join's refusal, with its reason
-            failed[path] = "no permission to read the file" if exc.errno else str(exc)
-        except FileChanging as exc:
-            failed[path] = str(exc)
-        except Exception as exc:  # a bad file must not stop the batch
-            failed[path] = f"{type(exc).__name__}: {exc}"
-    _record_trouble(batch, "parse", skipped, failed)
-    store.mark(conn, batch.gen, [p.path for p in batch.parsed], "parse", "done")
-    if batch.parsed:
-        chunk(batch)
+    policy = retry.Policy(retries=settings.retries, delay=settings.retry_delay)
+    paths, tries = list(batch.paths), 0
+    while paths:
+        tries += 1
+        parsed, skipped, failed, again = [], {}, {}, {}
+        for path in paths:
+            outcome, value = _read(root, path)
+            if outcome == "parsed":
+                parsed.append(value)
+            else:
+                {"skipped": skipped, "failed": failed, "again": again}[outcome][path] = value
+        if again and tries > policy.retries:
+            failed.update({p: f"{retry.describe(exc)} (tried {tries} times)" for p, exc in again.items()})
+            again = {}
+        _record_trouble(batch, "parse", skipped, failed)
+        if parsed:  # handed on first, then marked: a file marked done always has its next job queued
+            chunk(Batch(batch.gen, batch.collection, [p.path for p in parsed], parsed=parsed))
+            store.mark(conn, batch.gen, [p.path for p in parsed], "parse", "done")
+        if again:
+            wait = policy.wait(tries - 1)
+            log.warning("generation %s: %d files to read again in %.1f s: %s", batch.gen, len(again), wait,
+                        "; ".join(f"{p}: {retry.describe(e)}" for p, e in sorted(again.items())[:3]))
+            retry.pause(wait)
+        paths = sorted(again)
 
 
-@huey.task(priority=20, **RETRY)
+def _read(root, path: str) -> tuple[str, object]:
+    """('parsed', ParsedFile), ('skipped' or 'failed', reason) or ('again', the transient error)."""
+    try:
+        return "parsed", read_and_parse(root, path)
+    except Skip as reason:
+        return "skipped", str(reason)
+    except FileNotFoundError:
+        return "failed", "file vanished before it could be read"
+    except PermissionError as exc:  # errno set: the OS refused; unset: safe_join's refusal, with its reason
+        return "failed", "no permission to read the file" if exc.errno else str(exc)
+    except Exception as exc:  # a bad file must not stop the batch
+        if retry.is_transient(exc):
+            return "again", exc
+        return "failed", f"{type(exc).__name__}: {exc}"
+
+
+@stage(priority=20)
 def chunk(batch: Batch) -> None:
     conn, settings, embedder = runtime.index(), runtime.settings(), runtime.embedder()
     limit = min(settings.chunk_tokens, embedder.info.max_tokens)
@@ -122,11 +162,11 @@ def chunk(batch: Batch) -> None:
     if model:
         _plan_embedding(batch, store.cached_hashes(conn, model, _all_hashes(batch)))
     counts = {p: (len(rows), None) for p, rows in batch.chunks.items()}
-    store.mark(conn, batch.gen, list(batch.chunks), "chunk", "done", counts=counts)
     (embed if batch.to_embed else write)(batch)
+    store.mark(conn, batch.gen, list(batch.chunks), "chunk", "done", counts=counts)
 
 
-@huey.task(priority=30, **RETRY)
+@stage(priority=30)
 def embed(batch: Batch) -> None:
     embedder, settings = runtime.embedder(), runtime.settings()
     hashes = list(batch.to_embed)
@@ -135,12 +175,12 @@ def embed(batch: Batch) -> None:
         matrix = embedder.embed([batch.to_embed[h] for h in part])
         batch.vectors.update((h, row.tobytes()) for h, row in zip(part, matrix))
     batch.to_embed = {}
+    write(batch)
     store.mark(runtime.index(), batch.gen, list(batch.chunks), "embed", "done",
                counts={p: (None, n) for p, n in batch.embedded.items()})
-    write(batch)
 
 
-@huey.task(priority=40, **RETRY)
+@stage(priority=40)
 def write(batch: Batch) -> None:
     conn = runtime.index()
     items = [(_file_version(p), batch.chunks[p.path]) for p in batch.parsed if p.path in batch.chunks]
@@ -148,21 +188,55 @@ def write(batch: Batch) -> None:
     store.try_publish(conn, batch.gen)
 
 
-@huey.task(priority=50, **RETRY)
+@stage(priority=50)
 def publish(gen: int) -> bool:
     return store.try_publish(runtime.index(), gen)
 
 
-@huey.signal(SIGNAL_ERROR)
-def _task_failed(signal, task, exc=None):
-    """A task out of retries: its files fail with the reason, the generation goes on."""
-    if task.retries:
-        return
-    batch = task.args[0] if task.args else None
-    if isinstance(batch, Batch):
-        reason = f"{task.name} failed: {type(exc).__name__}: {exc}"
-        store.mark(runtime.index(), batch.gen, batch.paths, task.name, "failed", reason)
-        publish(batch.gen)
+def _what(name: str, args: tuple) -> str:
+    batch = args[0] if args and isinstance(args[0], Batch) else None
+    if batch is None:
+        return f"{name}{args!r}"
+    return f"{name} of {len(batch.paths)} files of generation {batch.gen}"
+
+
+def _give_up(stage_name: str, args: tuple, exc: BaseException, tries: int) -> None:
+    """A job failed for good: its files that have not reached their end fail with the reason."""
+    batch = args[0] if args and isinstance(args[0], Batch) else None
+    if batch is None:
+        return  # discover or publish: logged; the next scan tries again
+    reason = f"{stage_name} failed: {retry.describe(exc)}" + (f" (tried {tries} times)" if tries > 1 else "")
+    _record_failure(batch, stage_name, reason, db.is_disk_full(exc))
+
+
+def _record_failure(batch: Batch, stage_name: str, reason: str, disk_full: bool) -> None:
+    """Mark failed the batch's files this job had not handed on. On a full disk the reserve is given up
+    to make room for this; if there is still none, wait for space (up to RECORD_PATIENCE), since a file
+    left in flight would hold its generation back."""
+    settings = runtime.settings()
+    if disk_full and space.release_reserve(settings.home):
+        log.warning("disk full: released %s to record why files failed", settings.home / space.RESERVE_NAME)
+    waited, step = 0.0, 2.0
+    while True:
+        try:
+            conn = runtime.index()
+            store.mark(conn, batch.gen, store.not_past(conn, batch.gen, batch.paths, stage_name), stage_name,
+                       "failed", reason)
+            break
+        except Exception as exc:
+            if not db.is_disk_full(exc) or waited >= RECORD_PATIENCE:
+                log.error("could not record that %d files of generation %s failed: %s", len(batch.paths),
+                          batch.gen, db.explain(exc, settings.index_path))
+                return
+            if waited == 0:
+                log.error("disk full: waiting for free space on %s to record that %d files failed",
+                          settings.home, len(batch.paths))
+            time.sleep(step)
+            waited, step = waited + step, min(step * 2, 30.0)
+    try:
+        store.try_publish(runtime.index(), batch.gen)
+    except Exception as exc:  # the next job or scan publishes it
+        log.error("generation %s not published yet: %s", batch.gen, db.explain(exc, settings.index_path))
 
 
 def _storable(found: list) -> tuple[list, dict[str, str]]:

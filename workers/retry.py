@@ -1,0 +1,116 @@
+"""Which failures are worth another try, and trying again with backoff.
+
+Transient causes are retried, ``SIFT_RETRIES`` times (3) after the first try, waiting ``SIFT_RETRY_DELAY``
+seconds (2) and twice as long before each further try; a job is recorded as failed only after its last try:
+
+- the index or the queue is busy: SQLite's "database is locked" / "database table is locked"
+  (SQLITE_BUSY, SQLITE_LOCKED), after its own 30 s busy timeout;
+- a file being written: it kept changing while it was read (``ingest.files.FileChanging``), or the OS
+  said to try again (EAGAIN, EBUSY, EINTR, ETXTBSY);
+- no room for now: a full disk (SQLITE_FULL, ENOSPC, EDQUOT, EFBIG), too many open files (EMFILE,
+  ENFILE), no memory (ENOMEM, SQLITE_NOMEM), an I/O error (EIO, SQLITE_IOERR).
+
+Everything else is permanent and recorded at once, without another try: a file that cannot be parsed
+(an unreadable or encrypted PDF, undecodable text), no permission, a file that is gone, a read-only or
+damaged index, a bug. Retrying those would only repeat the same answer; ``ingest retry-failed`` queues
+failed files again once the cause is fixed.
+
+Retries happen in the worker, in place: a retry queued through the queue would need the queue's disk,
+which is the very thing missing when the disk is full. Each try starts from the job's arguments as they
+were queued (a copy), so a try that got half way leaves nothing behind for the next.
+"""
+from __future__ import annotations
+
+import copy
+import errno
+import logging
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from ingest.files import FileChanging
+from search import db
+
+log = logging.getLogger("sift.workers")
+
+TRANSIENT_ERRNOS = {errno.EAGAIN, errno.EWOULDBLOCK, errno.EBUSY, errno.EINTR, errno.ETXTBSY,
+                    errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.EIO}
+SQLITE_NOMEM = 7
+TRANSIENT_SQLITE = {db.SQLITE_BUSY, db.SQLITE_LOCKED, db.SQLITE_FULL, db.SQLITE_IOERR, SQLITE_NOMEM}
+TRANSIENT_WORDS = ("locked", "busy", "disk is full", "disk i/o error", "out of memory")
+
+
+@dataclass(frozen=True)
+class Policy:
+    retries: int = 3  # tries after the first
+    delay: float = 2.0  # seconds before the first retry
+    backoff: float = 2.0  # each further wait is this many times longer
+
+    def wait(self, retry: int) -> float:
+        """Seconds to wait before retry number ``retry`` (0-based)."""
+        return self.delay * self.backoff ** retry
+
+
+def is_transient(exc: BaseException) -> bool:
+    if isinstance(exc, FileChanging):
+        return True
+    if isinstance(exc, db.IndexUnavailable):
+        return False  # read-only, damaged, too new: no retry changes that
+    if isinstance(exc, sqlite3.Error):
+        code = db._code(exc)
+        if code is not None:
+            return code in TRANSIENT_SQLITE
+        return any(word in str(exc).lower() for word in TRANSIENT_WORDS)
+    if isinstance(exc, OSError):
+        return exc.errno in TRANSIENT_ERRNOS
+    return False
+
+
+def describe(exc: BaseException) -> str:
+    """The cause in words a person can act on."""
+    if isinstance(exc, db.IndexUnavailable):
+        return str(exc)
+    if db.is_disk_full(exc):
+        return f"disk full ({_text(exc)}): free some space, then run `ingest retry-failed`"
+    if isinstance(exc, FileChanging):
+        return str(exc)
+    if isinstance(exc, sqlite3.Error) and is_transient(exc):
+        return f"the index stayed busy ({_text(exc)})"
+    return f"{type(exc).__name__}: {_text(exc)}"
+
+
+def _text(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror and not isinstance(exc, FileChanging):
+        return exc.strerror
+    return str(exc) or type(exc).__name__
+
+
+def pause(seconds: float) -> None:
+    """The wait between tries (a function of its own, so a test can see the waits without waiting)."""
+    time.sleep(seconds)
+
+
+def attempt(fn: Callable, args: tuple, kwargs: dict, policy: Policy, what: str,
+            give_up: Callable[[BaseException, int], None]):
+    """Run ``fn(*args, **kwargs)``; retry transient failures with backoff; ``give_up(exc, tries)`` on a permanent
+    one or after the last retry. Returns what ``fn`` returned, or None after giving up."""
+    retry = 0
+    while True:
+        try:
+            return fn(*copy.deepcopy(args), **kwargs)
+        except Exception as exc:
+            if not is_transient(exc):
+                log.error("%s failed (not retried: %s)", what, describe(exc),
+                          exc_info=not isinstance(exc, (OSError, sqlite3.Error, ValueError, db.IndexUnavailable)))
+                give_up(exc, retry + 1)
+                return None
+            if retry >= policy.retries:
+                log.error("%s failed after %d tries: %s", what, retry + 1, describe(exc))
+                give_up(exc, retry + 1)
+                return None
+            wait = policy.wait(retry)
+            log.warning("%s: %s; trying again in %.1f s (retry %d of %d)", what, describe(exc), wait,
+                        retry + 1, policy.retries)
+            pause(wait)
+            retry += 1
