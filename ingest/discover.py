@@ -3,10 +3,13 @@
 Ignored: the default list below, every ``.gitignore`` on the way down (scoped
 to its folder, as git does), exclude globs from settings; when include globs
 are given, only files matching one of them. Symbolic links to folders are not
-followed (no loops); a symlinked file counts only if it resolves inside the root.
+followed (no loops); a symlinked file counts only if it resolves inside the root. Symlinked files that
+are refused (a loop, a target outside the root or missing) are reported with the reason, so that they
+show up as skipped instead of vanishing.
 """
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from dataclasses import dataclass
@@ -50,22 +53,24 @@ class Rules:
         return self._include is None or self._include.match_file(rel)
 
 
-def walk(root: Path | str, rules: Rules | None = None) -> list[FoundFile]:
-    """Every indexable file under ``root``, sorted by path."""
+def walk(root: Path | str, rules: Rules | None = None, refused: dict[str, str] | None = None) -> list[FoundFile]:
+    """Every indexable file under ``root``, sorted by path. ``refused``, if given, receives the symlinked
+    files that are not followed: path → reason."""
     root = Path(root)
     real_root = root.resolve()
     if not real_root.is_dir():
         raise FileNotFoundError(f"collection root is not a folder: {root}")
     rules = rules or Rules()
     found: list[FoundFile] = []
-    _walk_dir(real_root, "", rules, [], real_root, found)
+    refused = {} if refused is None else refused
+    _walk_dir(real_root, "", rules, [], real_root, found, refused)
     converted = converted_pdfs({f.path for f in found})  # their notes stand for them
     found = [f for f in found if f.path not in converted]
     found.sort(key=lambda f: f.path)
     return found
 
 
-def _walk_dir(folder: Path, rel: str, rules: Rules, gitignores, real_root: Path, found):
+def _walk_dir(folder: Path, rel: str, rules: Rules, gitignores, real_root: Path, found, refused):
     gitignores = gitignores + _gitignore(folder, rel)
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
@@ -81,28 +86,46 @@ def _walk_dir(folder: Path, rel: str, rules: Rules, gitignores, real_root: Path,
         if rules.ignored(child, is_dir) or _git_ignored(gitignores, child, is_dir):
             continue
         if is_dir:
-            _walk_dir(Path(entry.path), child + "/", rules, gitignores, real_root, found)
+            _walk_dir(Path(entry.path), child + "/", rules, gitignores, real_root, found, refused)
             continue
-        file = _found_file(entry, child, is_link, rules, real_root)
+        file = _found_file(entry, child, is_link, rules, real_root, refused)
         if file:
             found.append(file)
 
 
-def _found_file(entry, rel, is_link, rules, real_root) -> FoundFile | None:
+def _found_file(entry, rel, is_link, rules, real_root, refused) -> FoundFile | None:
     kind = kind_of(rel)
     if kind is None or not rules.included(rel):
         return None
+    if is_link:
+        why = _refused_link(Path(entry.path), real_root)
+        if why:
+            refused[rel] = why
+            return None
     try:
-        if is_link:
-            target = Path(entry.path).resolve(strict=True)
-            if not target.is_file() or not target.is_relative_to(real_root):
-                return None
         info = entry.stat(follow_symlinks=True)
     except (OSError, RuntimeError):
         return None
     if not stat.S_ISREG(info.st_mode):  # a named pipe would block whoever reads it
         return None
     return FoundFile(path=rel, kind=kind, size=info.st_size, mtime=info.st_mtime)
+
+
+def _refused_link(path: Path, real_root: Path) -> str | None:
+    """Why a symlinked file is not followed, or None if it is a file inside the root."""
+    try:
+        target = path.resolve(strict=True)
+    except FileNotFoundError:
+        return "symbolic link whose target does not exist"
+    except (RuntimeError, OSError) as exc:  # RuntimeError: Python < 3.13 on a loop; OSError: ELOOP
+        if isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP:
+            return "symbolic link loop: not followed"
+        return f"symbolic link that cannot be followed: {getattr(exc, 'strerror', None) or exc}"
+    if not target.is_relative_to(real_root):
+        return "symbolic link to a file outside the collection root: not followed"
+    if target.is_dir():
+        return "symbolic link to a folder: not followed"
+    return None
 
 
 def _gitignore(folder: Path, rel: str):

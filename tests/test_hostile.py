@@ -70,7 +70,9 @@ def hostile_corpus(root: Path, outside: Path, deny_reading: bool) -> dict:
     os.symlink(root, root / "loop-dir")
     os.symlink(outside / "secret.md", root / "escape.md")
     os.symlink(outside, root / "escape-dir")
-    absent += ["loop-a.md", "loop-b.md", "loop-dir", "escape.md", "escape-dir/secret.md"]
+    skipped["loop-a.md"] = skipped["loop-b.md"] = "symbolic link loop"
+    skipped["escape.md"] = "symbolic link to a file outside the collection root"
+    absent += ["loop-dir", "escape-dir/secret.md"]  # links to folders are never followed
     (root / "new\nline.md").write_text("# Newline\n\nplatypus in a file name with a newline\n")
     indexed["new\nline.md"] = "platypus"
     (root / NOT_UTF8).write_text("# Bytes\n\nwombat behind a name that is not UTF-8\n")
@@ -337,16 +339,30 @@ def test_discovery_leaves_out_what_is_not_a_regular_file(tmp_path):
     assert [f.path for f in walk(tmp_path)] == ["note.md"]
 
 
-@pytest.mark.xfail(reason="ingest/discover.py drops symlink loops and links out of the root without a trace; "
-                          "they should be reported as skipped with a reason (see the report)", strict=False)
 def test_refused_symlinks_are_reported_with_a_reason(immediate, tmp_path):
     outside = write_tree(tmp_path / "outside", {"secret.md": "s"})
-    root = write_tree(tmp_path / "notes", {"note.md": "# Note\n\nfine\n"})
+    root = write_tree(tmp_path / "notes", {"note.md": "# Note\n\nfine\n", "real.md": "# Real\n\nreal text\n"})
     os.symlink(root / "b.md", root / "a.md")
     os.symlink(root / "a.md", root / "b.md")
     os.symlink(outside / "secret.md", root / "escape.md")
-    reasons = {f["path"] for f in ingest(root)["published"]["failures"]}
-    assert reasons == {"a.md", "b.md", "escape.md"}
+    os.symlink(root / "missing.md", root / "dangling.md")
+    os.symlink(root / "real.md", root / "alias.md")  # inside the root: followed
+    published = ingest(root)["published"]
+    reasons = {f["path"]: (f["state"], f["reason"]) for f in published["failures"]}
+    assert reasons == {
+        "a.md": ("skipped", "symbolic link loop: not followed"),
+        "b.md": ("skipped", "symbolic link loop: not followed"),
+        "escape.md": ("skipped", "symbolic link to a file outside the collection root: not followed"),
+        "dangling.md": ("skipped", "symbolic link whose target does not exist"),
+    }
+    conn = db.connect(Path(os.environ["SIFT_HOME"]) / "index.db")
+    assert {r["path"] for r in reader.visible_files(conn)} == {"note.md", "real.md", "alias.md"}
+    # A link that was indexed and now points out of the root is retired, and reported.
+    (root / "alias.md").unlink()
+    os.symlink(outside / "secret.md", root / "alias.md")
+    again = {f["path"]: f["reason"] for f in ingest(root)["published"]["failures"]}
+    assert again["alias.md"] == "symbolic link to a file outside the collection root: not followed"
+    assert {r["path"] for r in reader.visible_files(conn)} == {"note.md", "real.md"}
 
 
 def tokens_counted(embedder):

@@ -77,13 +77,16 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
         return None
     model = runtime.model_id()
     gen = store.begin_generation(conn, collection_id, model)
-    listed = walk(root, Rules(settings.include, settings.exclude)) if where == freshness.PRESENT else []
+    refused: dict[str, str] = {}  # symlinked files discovery does not follow, with the reason
+    listed = walk(root, Rules(settings.include, settings.exclude), refused) if where == freshness.PRESENT else []
     found, unnamable = _storable(listed)
+    unnamable.update(_printable(refused))
     known = {p: Known(r["size"], r["mtime"], r["sha256"]) for p, r in store.current_files(conn, collection_id).items()}
     model_changed = collection["published"] is not None and store.published_model(conn, collection_id) != model
     plan = plan_changes(root, found, known, everything=model_changed)
     pending = set(store.pending_paths(conn, gen))  # queued before a crash or a re-run
-    store.record_plan(conn, gen, collection_id, {**plan.changes, **dict.fromkeys(unnamable, "added")},
+    # a refused link that was indexed before stays 'deleted' (its old version is retired), and is skipped
+    store.record_plan(conn, gen, collection_id, {**dict.fromkeys(unnamable, "added"), **plan.changes},
                       plan.touched, plan.seen + len(unnamable))
     for path, reason in unnamable.items():
         store.mark(conn, gen, [path], "parse", "skipped", reason)
@@ -252,6 +255,11 @@ def _storable(found: list) -> tuple[list, dict[str, str]]:
             continue
         kept.append(file)
     return kept, unnamable
+
+
+def _printable(reasons: dict[str, str]) -> dict[str, str]:
+    """The same paths, with names that are not valid UTF-8 shown as _storable shows them."""
+    return {os.fsencode(p).decode("utf-8", "backslashreplace"): r for p, r in reasons.items()}
 
 
 def _record_trouble(batch: Batch, stage: str, skipped: dict, failed: dict) -> None:
