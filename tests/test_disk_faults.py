@@ -1,0 +1,344 @@
+"""Disk and database trouble: a full disk, a read-only index folder, a damaged index.db.
+
+- **Full disk**: real. A tmpfs of 32 MiB is mounted for the test (``mount -t tmpfs -o size=32m``) and
+  holds SIFT_HOME (index and queue); a file made with ``posix_fallocate`` takes its free space. Mounting
+  needs root or CAP_SYS_ADMIN: without it the test is skipped with a message. A real ``huey_consumer``
+  (one worker process) does the ingestion.
+- **Read-only folder**: real. When the tests run as root, every command runs under ``setpriv`` without
+  CAP_DAC_OVERRIDE / CAP_DAC_READ_SEARCH (as in tests/test_hostile.py), so mode 555 really refuses writes.
+- **Damaged index.db**: an index built here, then truncated to half, a fifth of it overwritten with
+  random bytes, or replaced by a text file. Every command and MCP tool must say so in one line, naming
+  the file and the fix, and nothing may change the file.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import random
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from search import db, reader, space
+from search.engine import Engine
+from tests.conftest import REPO, VENV_BIN, Consumer, ingest, wait_published, write_tree
+from tests.test_hostile import reading_denied_prefix
+
+DEADLINE = 900  # seconds: a safety net against a hung test, never a speed assertion
+A_NOTES = {f"n{i}.md": f"# Note {i}\n\nthe aardvark number {i} digs at night\n" for i in range(5)}
+
+
+def run(env: dict, *argv: str, prefix: list[str] = (), timeout: float = DEADLINE) -> subprocess.CompletedProcess:
+    return subprocess.run([*prefix, *argv], cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def ingest_cmd(env: dict, *args: str, prefix: list[str] = ()) -> subprocess.CompletedProcess:
+    return run(env, str(VENV_BIN / "ingest"), *args, prefix=prefix)
+
+
+def one_error_line(result: subprocess.CompletedProcess, start: str) -> str:
+    """The command failed with exactly one line on stderr, starting with ``start``, and no traceback."""
+    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr and 'File "' not in result.stderr, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(start), result.stderr
+    return lines[0]
+
+
+def wait_for(what, limit: float = DEADLINE, proc=None):
+    deadline = time.time() + limit
+    while time.time() < deadline:
+        value = what()
+        if value:
+            return value
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError("the consumer died")
+        time.sleep(0.3)
+    raise TimeoutError(f"waited {limit} s")
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# --- a full disk ------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def small_disk(tmp_path):
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(mount)], capture_output=True,
+                          text=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here (needs root or CAP_SYS_ADMIN): {made.stderr.strip()}")
+    try:
+        yield mount
+    finally:
+        if subprocess.run(["umount", str(mount)], capture_output=True).returncode != 0:
+            subprocess.run(["umount", "-l", str(mount)], capture_output=True)
+
+
+def fill(disk: Path, leave: int = 0) -> Path:
+    """Take all of the disk's free space but ``leave`` bytes, with one real (not sparse) file."""
+    filler = disk / "filler"
+    with open(filler, "ab") as handle:
+        free = space.free_bytes(disk)
+        if free > leave:
+            os.posix_fallocate(handle.fileno(), os.fstat(handle.fileno()).st_size, free - leave)
+    return filler
+
+
+def leave_free(filler: Path, nbytes: int) -> None:
+    os.truncate(filler, max(0, filler.stat().st_size - nbytes))
+
+
+def big_notes(n: int, words: int) -> dict[str, str]:
+    rng = random.Random(7)
+    vocabulary = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(4, 9)))
+                  for _ in range(5000)]
+    return {f"big{i:02d}.md": f"# Big {i}\n\nbison\n\n" + " ".join(rng.choice(vocabulary) for _ in range(words))
+            + "\n" for i in range(n)}
+
+
+def disk_full_failures(conn, collection: str) -> list[dict]:
+    rows = conn.execute(
+        "SELECT p.path, p.stage, p.state, p.reason FROM progress p JOIN generations g ON g.id = p.generation "
+        "JOIN collections c ON c.id = g.collection WHERE c.name = ? AND p.state = 'failed' "
+        "AND g.id = (SELECT max(id) FROM generations WHERE collection = c.id)", (collection,)).fetchall()
+    return [dict(r) for r in rows if "disk full" in (r["reason"] or "")]
+
+
+def keyword_paths(engine: Engine, word: str) -> list[str]:
+    return sorted(f"{h.collection}/{h.path}" for h in engine.search(word, mode="keyword", limit=50).hits)
+
+
+def test_full_disk_fails_with_a_reason_keeps_the_published_generation_and_recovers(sift_env, tmp_path, small_disk):
+    home = small_disk / "home"
+    index = home / "index.db"
+    env = {**sift_env, "SIFT_HOME": str(home), "SIFT_EMBEDDINGS": "off", "SIFT_RETRY_DELAY": "0.2",
+           "SIFT_RETRIES": "2"}
+    a = write_tree(tmp_path / "a", A_NOTES)
+    b = write_tree(tmp_path / "b", big_notes(32, 2500))  # 16 files a job: each job carries about 300 KB
+    worker = Consumer(env, workers=1, log=tmp_path / "consumer.log")
+    try:
+        assert ingest_cmd(env, "enqueue", str(a), "--name", "a", "--wait").returncode == 0
+        conn = db.connect(index, readonly=True)
+        first = wait_published(conn, "a", None, worker.proc)
+        assert (home / space.RESERVE_NAME).stat().st_size == space.RESERVE_BYTES, "room kept to record failures"
+
+        # Completely full: queuing says so in one line; stats says so too.
+        filler = fill(small_disk)
+        one_error_line(ingest_cmd(env, "enqueue", str(b), "--name", "b"),
+                       f"ingest: error: the disk holding {home} is full (database or disk is full): free some space")
+        stats = ingest_cmd(env, "stats")
+        assert stats.returncode == 0 and f"disk full: 0 KiB free on the disk holding {home}" in stats.stdout
+
+        # Room to queue the scan, not for the files: the jobs fail, are retried, and their reason is recorded.
+        leave_free(filler, 128 * 1024)
+        assert ingest_cmd(env, "enqueue", str(b), "--name", "b").returncode == 0
+        failures = wait_for(lambda: disk_full_failures(conn, "b"), proc=worker.proc)
+        for f in failures:
+            assert f["reason"].endswith("disk full (database or disk is full): free some space, then run "
+                                        "`ingest retry-failed` (tried 3 times)"), f
+        stats = ingest_cmd(env, "stats")
+        assert stats.returncode == 0 and "Traceback" not in stats.stderr
+        assert f"    {failures[0]['path']}: failed at {failures[0]['stage']}: {failures[0]['reason']}" in stats.stdout
+
+        # The published generation of 'a' still answers, through the CLI and the Engine API.
+        found = ingest_cmd(env, "search", "aardvark", "--mode", "keyword")
+        assert found.returncode == 0 and all(f"a/{p}:" in found.stdout for p in A_NOTES), found.stdout
+        answer = Engine(index).search("aardvark", mode="keyword", limit=50)
+        assert sorted(h.path for h in answer.hits) == sorted(A_NOTES) and answer.generations["a"] == first
+        assert worker.proc.poll() is None, "the worker keeps running"
+
+        # Space back: what was queued finishes, and retry-failed indexes the files that failed.
+        filler.unlink()
+        failed_gen = wait_published(conn, "b", None, worker.proc)
+        again = ingest_cmd(env, "retry-failed", "b")
+        assert again.returncode == 0 and "b: queued a scan that retries" in again.stdout, again
+        wait_published(conn, "b", failed_gen, worker.proc)
+        assert {r["path"] for r in reader.visible_files(conn, "b")} == set(big_notes(32, 1))
+        assert disk_full_failures(conn, "b") == []
+        assert keyword_paths(Engine(index), "bison") == sorted(f"b/{p}" for p in big_notes(32, 1))
+        assert worker.proc.poll() is None
+    finally:
+        worker.stop()
+    log = (tmp_path / "consumer.log").read_text(errors="replace")
+    assert "failed after 3 tries: disk full" in log and f"released {home / space.RESERVE_NAME}" in log
+
+
+# --- a read-only index folder ------------------------------------------------------------------------------
+
+def denied_prefix() -> list[str]:
+    prefix = reading_denied_prefix()
+    if prefix is None:
+        pytest.skip("running as root without setpriv: a read-only folder cannot be made to refuse root")
+    return prefix
+
+
+def read_only_line(index: Path) -> str:
+    home = index.parent
+    return (f"the index at {index} is read-only (cannot write in {home}): make {home} and the files in it "
+            "writable (chmod u+w), or point SIFT_HOME (--home) at a writable folder")
+
+
+@contextlib.contextmanager
+def read_only(folder: Path):
+    folder.chmod(0o555)
+    try:
+        yield folder
+    finally:
+        folder.chmod(0o755)
+
+
+@pytest.fixture
+def keyword_env(sift_env, monkeypatch) -> dict:
+    """A keyword-only index (no embedding work): the faults here are about the file, not the model."""
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    return {**sift_env, "SIFT_EMBEDDINGS": "off"}
+
+
+def built_index(root: Path, name: str = "a") -> Path:
+    """Index ``root`` in immediate mode and close every connection (no -wal or -shm is left)."""
+    from workers import runtime
+    ingest(root, name)
+    runtime.reset()
+    index = Path(os.environ["SIFT_HOME"]) / "index.db"
+    assert not Path(f"{index}-wal").exists() and not Path(f"{index}-shm").exists()
+    return index
+
+
+def test_read_only_index_folder_refuses_writes_clearly_and_still_answers(immediate, keyword_env, tmp_path):
+    sift_env = keyword_env
+    prefix = denied_prefix()
+    a = write_tree(tmp_path / "a", A_NOTES)
+    index = built_index(a)
+    home = index.parent
+    files, before = sorted(os.listdir(home)), digest(index)
+    with read_only(home):
+        line = read_only_line(index)
+        one_error_line(ingest_cmd(sift_env, "enqueue", str(a), "--name", "a", prefix=prefix), f"ingest: error: {line}")
+        one_error_line(ingest_cmd(sift_env, "retry-failed", prefix=prefix), f"ingest: error: {line}")
+        worker = run(sift_env, str(VENV_BIN / "huey_consumer"), "workers.app.huey", "-k", "process", "-w", "1",
+                     prefix=prefix)
+        assert worker.returncode == 2 and f"sift worker: error: {line}" in worker.stderr, worker.stderr
+        assert "Traceback" not in worker.stderr
+
+        # SQLite reads a WAL index through <index>-shm, which it cannot create here; with nothing left in
+        # a -wal file, the index is read as immutable, so searches and stats still work.
+        found = ingest_cmd(sift_env, "search", "aardvark", "--mode", "keyword", prefix=prefix)
+        assert found.returncode == 0 and all(f"a/{p}:" in found.stdout for p in A_NOTES), found.stderr
+        stats = ingest_cmd(sift_env, "stats", prefix=prefix)
+        assert stats.returncode == 0 and "5 files, 5 chunks searchable" in stats.stdout, stats.stderr
+        results = mcp_calls(sift_env, prefix, tmp_path, ("search", {"query": "aardvark", "mode": "keyword"}))
+        assert not results[0].is_error
+        assert {r["path"] for r in results[0].structured_content["results"]} == {f"a/{p}" for p in A_NOTES}
+        assert sorted(os.listdir(home)) == files and digest(index) == before, "nothing was written"
+
+
+def test_read_only_folder_with_unfinished_wal_says_what_to_do(immediate, keyword_env, tmp_path):
+    """A -wal file left behind (a writer that was killed) and no -shm: SQLite cannot read it from a
+    read-only folder at all; every reader says so, and how to fix it."""
+    prefix = denied_prefix()
+    a = write_tree(tmp_path / "a", A_NOTES)
+    index = built_index(a)
+    crashed = tmp_path / "crashed"
+    crashed.mkdir()
+    writer = db.connect(index)
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    writer.execute("UPDATE collections SET changes_noticed = 1")  # something only the -wal holds
+    shutil.copy(index, crashed / "index.db")
+    shutil.copy(f"{index}-wal", crashed / "index.db-wal")
+    writer.close()
+    env = {**keyword_env, "SIFT_HOME": str(crashed)}
+    with read_only(crashed):
+        expected = (f"ingest: error: cannot read the index at {crashed / 'index.db'}: its folder {crashed} is "
+                    f"read-only and SQLite must create index.db-shm there to read the changes still in index.db-wal: "
+                    f"make the folder writable (chmod u+w {crashed}) and search again")
+        assert one_error_line(ingest_cmd(env, "search", "aardvark", prefix=prefix), expected) == expected
+        assert one_error_line(ingest_cmd(env, "stats", prefix=prefix), expected) == expected
+    found = ingest_cmd(env, "search", "aardvark", "--mode", "keyword", prefix=prefix)
+    assert found.returncode == 0 and "a/n0.md" in found.stdout, "readable again once the folder is writable"
+
+
+# --- a damaged index.db -----------------------------------------------------------------------------------
+
+def damage(index: Path, how: str) -> None:
+    size = index.stat().st_size
+    if how == "truncated":
+        os.truncate(index, size // 2)
+    elif how == "garbage":
+        with open(index, "r+b") as handle:
+            handle.seek(int(size * 0.4))
+            handle.write(random.Random(3).randbytes(int(size * 0.2)))
+    else:
+        index.write_text("these are my notes, not a database\n" * 100)
+
+
+FIX = ("); Sift leaves it as it is. Restore it from a backup, or delete it (with index.db-wal and index.db-shm "
+       "beside it) and run `ingest enqueue FOLDER` again for each folder to rebuild it")
+
+
+@pytest.mark.parametrize("how", ["truncated", "garbage", "not-sqlite"])
+def test_damaged_index_is_reported_clearly_and_left_as_it_is(immediate, keyword_env, tmp_path, how):
+    """Writers check the file before writing (PRAGMA quick_check) and refuse it; readers answer from
+    what is intact and say the index is damaged as soon as they meet the damage."""
+    a = write_tree(tmp_path / "a", {**A_NOTES, **big_notes(40, 300)})
+    index = built_index(a)
+    damage(index, how)
+    before = digest(index)
+    start = f"ingest: error: the index at {index} is damaged ("
+    for args in (("enqueue", str(a), "--name", "a"), ("retry-failed",)):
+        assert one_error_line(ingest_cmd(keyword_env, *args), start).endswith(FIX)
+    worker = run(keyword_env, str(VENV_BIN / "huey_consumer"), "workers.app.huey", "-k", "process", "-w", "1")
+    assert worker.returncode == 2 and f"sift worker: error: the index at {index} is damaged (" in worker.stderr
+    assert "Traceback" not in worker.stderr
+
+    refused = []
+    for args in (("search", "aardvark", "--mode", "keyword"), ("search", "bison", "--limit", "50"), ("stats",)):
+        result = ingest_cmd(keyword_env, *args)
+        if result.returncode == 0:  # what it read was intact: then the answer is right
+            assert "Traceback" not in result.stderr
+            assert args[0] == "stats" or all(f"a/{p}:" in result.stdout for p in (A_NOTES if args[1] == "aardvark"
+                                                                                  else big_notes(40, 1))), result.stdout
+        else:
+            refused.append(one_error_line(result, start))
+            assert refused[-1].endswith(FIX)
+    if how == "not-sqlite":
+        assert refused == [f"{start}file is not a database{FIX}"] * 3
+    else:
+        assert refused, "reading met the damage somewhere and said so"
+
+    results = mcp_calls(keyword_env, [], tmp_path, ("search", {"query": "bison", "mode": "keyword", "limit": 50}),
+                        ("stats", {}), ("list_files", {"limit": 500}))
+    errors = ["\n".join(block.text for block in r.content) for r in results if r.is_error]
+    for message in errors:
+        assert f"the index at {index} is damaged (" in message and "ingest enqueue FOLDER" in message, message
+        assert "Traceback" not in message and "nothing is indexed yet" not in message
+    assert errors, "the server said so too"
+    if how == "not-sqlite":
+        assert len(errors) == 3
+    assert digest(index) == before, "nothing wrote over the damaged file"
+
+
+# --- the MCP server, driven over stdio ----------------------------------------------------------------------
+
+def mcp_calls(env: dict, prefix: list[str], tmp_path: Path, *calls: tuple[str, dict]) -> list:
+    """Start ``sift-mcp --no-worker`` (under ``prefix``) with the real stdio client; make ``calls``."""
+    command = [*prefix, str(VENV_BIN / "sift-mcp"), "--no-worker"]
+    params = StdioServerParameters(command=command[0], args=command[1:], env=env)
+
+    async def scenario():
+        with open(tmp_path / "server-stderr.log", "a") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    return [await session.call_tool(name, arguments) for name, arguments in calls]
+    return anyio.run(scenario)
