@@ -135,11 +135,15 @@ def _start_background(sift, collection) -> None:
 
 def _warm(sift) -> None:
     """Read the keyword postings and vectors now rather than on the first search (which would answer anyway)."""
+    import sqlite3
+
     from search.db import IndexUnavailable
     try:
         sift.engine().warm()
     except IndexUnavailable:
         pass  # nothing indexed yet: the first search after the first publish loads it
+    except sqlite3.DatabaseError as exc:  # a damaged index: the tools say so when asked
+        print(f"sift-mcp: could not load the index into memory: {exc}", file=sys.stderr)
 
 
 def _queue_scan(sift, collection: tuple[int, str]) -> None:

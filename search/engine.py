@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import sqlite3
 import threading
 import time
 from dataclasses import asdict, dataclass, field
@@ -85,6 +86,7 @@ class Engine:
         self._postings: Postings | None = None  # read in the background; FTS5 answers until then
         self._postings_lock = threading.Lock()
         self._postings_reader: threading.Thread | None = None
+        self.postings_error: str | None = None  # why the last reading of the postings failed
         self._catalog: tuple | None = None  # (generations key, Catalog)
         self._totals: dict = {}
         self._query_vectors: dict[str, object] = {}  # query -> vector, oldest first
@@ -200,13 +202,15 @@ class Engine:
 
     def _read_postings(self) -> None:
         """Read every row of the keyword index into memory, on a connection of its own."""
-        conn = db.connect(self.index_path, readonly=True)
         try:
-            with db.snapshot(conn):
-                postings = Postings.build(conn, keyword.WEIGHTS)
-            self._postings = postings
-        finally:
-            conn.close()
+            conn = db.connect(self.index_path, readonly=True)
+            try:
+                with db.snapshot(conn):
+                    self._postings = Postings.build(conn, keyword.WEIGHTS)
+            finally:
+                conn.close()
+        except (db.IndexUnavailable, sqlite3.DatabaseError) as exc:
+            self.postings_error = str(exc)  # FTS5 answers meanwhile, and says what is wrong if it cannot
 
     def _catalog_for(self, conn, state) -> Catalog:
         key = tuple(sorted(state["generations"].items()))
