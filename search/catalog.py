@@ -39,8 +39,10 @@ class Catalog:
     @classmethod
     def load(cls, conn: sqlite3.Connection) -> "Catalog":
         """The visible chunks: two lists of numbers from SQLite (fast at 100k chunks), and the visible files."""
-        files = conn.execute(f"SELECT f.id, c.name, f.path, f.kind, f.mtime FROM files f "
-                             f"JOIN collections c ON c.id = f.collection WHERE {VISIBLE} ORDER BY f.id").fetchall()
+        plain = conn.cursor()
+        plain.row_factory = None  # tuples: a third of the time of sqlite3.Row for 50k files
+        files = plain.execute(f"SELECT f.id, c.name, f.path, f.kind, f.mtime FROM files f "
+                              f"JOIN collections c ON c.id = f.collection WHERE {VISIBLE} ORDER BY f.id").fetchall()
         ids, file_ids = conn.execute(
             f"SELECT group_concat(id), group_concat(file) FROM (SELECT ch.id, ch.file FROM chunks ch "
             f"JOIN files f ON f.id = ch.file JOIN collections c ON c.id = f.collection "
@@ -52,7 +54,7 @@ class Catalog:
             order = np.argsort(ids)
             ids, file_ids = ids[order], file_ids[order]
         file_of = np.searchsorted(np.array([f[0] for f in files], dtype=np.int64), file_ids).astype(np.int32)
-        return cls(ids, file_of, [tuple(f)[1:] for f in files])
+        return cls(ids, file_of, [f[1:] for f in files])
 
     def __len__(self) -> int:
         return len(self.ids)

@@ -90,6 +90,7 @@ class Engine:
         self._catalog: tuple | None = None  # (generations key, Catalog)
         self._totals: dict = {}
         self._query_vectors: dict[str, object] = {}  # query -> vector, oldest first
+        self.query_vectors_kept = QUERY_VECTORS_KEPT  # 0: embed every query (benchmarks)
 
     # -- public ------------------------------------------------------------
     def search(self, query: str, limit: int = 10, mode: str = "hybrid", filters: Filters | None = None) -> Answer:
@@ -172,7 +173,7 @@ class Engine:
         if vector is None:
             vector = embedder.embed([query])[0]
         self._query_vectors[query] = vector
-        while len(self._query_vectors) > QUERY_VECTORS_KEPT:
+        while len(self._query_vectors) > self.query_vectors_kept:
             self._query_vectors.pop(next(iter(self._query_vectors)))
         return vector
 

@@ -24,7 +24,8 @@ class VectorIndex:
         self._lock = threading.Lock()
         self.model: str | None = None
         self.rows = Rows()
-        self.matrix = np.zeros((0, 0), dtype=np.float32)
+        self.matrix = np.zeros((0, 0), dtype=np.float32)  # a view of the first rows of _room
+        self._room = self.matrix
         self.max_id = 0  # every chunk row up to here has been read
 
     def ensure(self, conn: sqlite3.Connection, model: str, catalog: Catalog) -> None:
@@ -32,13 +33,14 @@ class VectorIndex:
         with self._lock:
             newest = newest_chunk(conn)
             if model != self.model or newest < self.max_id:
-                self.model, self.rows, self.matrix, self.max_id = model, Rows(), np.zeros((0, 0), np.float32), 0
+                self.model, self.rows, self.max_id = model, Rows(), 0
+                self.matrix = self._room = np.zeros((0, 0), dtype=np.float32)
             if newest > self.max_id:
                 self._read(conn, newest)
             self.rows.use(catalog)
             if self.rows.retired() > RETIRED_AT_MOST * max(self.rows.count, 4000):
                 keep = self.rows.visible | ~self.rows.was_visible
-                self.matrix = self.matrix[keep]
+                self.matrix = self._room = self.matrix[keep]
                 self.rows.keep(keep)
 
     def _read(self, conn, newest: int) -> None:
@@ -47,9 +49,20 @@ class VectorIndex:
                              "WHERE ch.id > ? AND ch.id <= ? ORDER BY ch.id", (self.model, self.max_id, newest)).fetchall()
         if found:
             new = np.frombuffer(b"".join(r[1] for r in found), dtype=np.float32).reshape(len(found), -1)
-            self.matrix = np.concatenate([self.matrix, new]) if len(self.matrix) else new.copy()
+            self._append(new)
             self.rows.append(np.fromiter((r[0] for r in found), dtype=np.int64, count=len(found)))
         self.max_id = newest
+
+    def _append(self, new: np.ndarray) -> None:
+        """Add rows to the matrix; it has room to grow, so a publish does not copy every vector."""
+        held = len(self.matrix)
+        if self._room.shape[1] != new.shape[1] or held + len(new) > len(self._room):
+            room = np.empty((int((held + len(new)) * 1.25) + 64, new.shape[1]), dtype=np.float32)
+            if held:
+                room[:held] = self.matrix
+            self._room = room
+        self._room[held:held + len(new)] = new
+        self.matrix = self._room[:held + len(new)]
 
     @property
     def ids(self) -> np.ndarray:
