@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from search import db, fusion, keyword
+from search import db, fusion, keyword, schema
 from search.catalog import Catalog
 from search.filters import Filters
 from search.postings import LOAD_NEW_AT_MOST, Postings
@@ -87,6 +87,7 @@ class Engine:
         self._postings_lock = threading.Lock()
         self._postings_reader: threading.Thread | None = None
         self.postings_error: str | None = None  # why the last reading of the postings failed
+        self._postings_failed: float | None = None  # when; no new reader for a minute after
         self._catalog: tuple | None = None  # (generations key, Catalog)
         self._totals: dict = {}
         self._query_vectors: dict[str, object] = {}  # query -> vector, oldest first
@@ -145,9 +146,10 @@ class Engine:
                     ready = not self._hold_postings or self._current_postings(conn, catalog) is not None
                     if state["model"]:
                         self._vectors.ensure(conn, state["model"], catalog)
-            if ready:
+            reader = self._postings_reader
+            if ready or reader is None:
                 return
-            self._postings_reader.join()
+            reader.join()
 
     def _rank(self, conn, query, limit, mode, filters, state) -> list[tuple[int, float, list]]:
         depth = max(CANDIDATES, limit)
@@ -189,16 +191,22 @@ class Engine:
 
     def _current_postings(self, conn, catalog) -> Postings | None:
         """The postings caught up with this snapshot; None (and a reader started) if they must be read whole."""
+        if schema.version(conn) < 5:
+            return None  # chunk ids may be used again before schema V5: FTS5 answers until a worker migrates
         postings = self._postings
         behind = postings.behind(conn, catalog) if postings is not None else None
         if behind is None or behind > LOAD_NEW_AT_MOST:
             with self._postings_lock:
-                if self._postings_reader is None or not self._postings_reader.is_alive():
+                failed_lately = self._postings_failed is not None and time.time() - self._postings_failed < 60
+                if not failed_lately and (self._postings_reader is None or not self._postings_reader.is_alive()):
                     self._postings_reader = threading.Thread(target=self._read_postings, daemon=True,
                                                              name="sift-postings")
                     self._postings_reader.start()
             return None  # FTS5 answers until the reader is done
-        postings.update(conn, catalog)
+        try:
+            postings.update(conn, catalog)
+        except sqlite3.Error:
+            return None  # the postings are marked broken and read again whole; FTS5 answers meanwhile
         return postings
 
     def _read_postings(self) -> None:
@@ -210,8 +218,8 @@ class Engine:
                     self._postings = Postings.build(conn, keyword.WEIGHTS)
             finally:
                 conn.close()
-        except (db.IndexUnavailable, sqlite3.DatabaseError) as exc:
-            self.postings_error = str(exc)  # FTS5 answers meanwhile, and says what is wrong if it cannot
+        except Exception as exc:  # noqa: BLE001 - FTS5 answers meanwhile, and says what is wrong if it cannot
+            self.postings_error, self._postings_failed = f"{type(exc).__name__}: {exc}", time.time()
 
     def _catalog_for(self, conn, state) -> Catalog:
         key = tuple(sorted(state["generations"].items()))

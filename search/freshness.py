@@ -23,8 +23,11 @@ from search.db import transaction
 
 PRESENT, MISSING, GONE, BUSY = "present", "missing", "gone", "busy"
 # A scan or a build that has not moved for this long is taken as stalled (its jobs lost with
-# a killed worker): a new scan may then pick its files up again.
-STALLED_SECONDS = 120.0
+# a killed worker): a new scan may then pick its files up again. Longer than a live job can take
+# without recording progress (16 big PDFs to embed; a worker waiting up to 5 min for disk space),
+# so a slow job is not run twice. A whole consumer that was killed is recovered at once when it
+# starts again (workers/recover.py); this covers one worker process killed under a running consumer.
+STALLED_SECONDS = 600.0
 
 
 def begin_scan(conn, collection_id: int, root_present: bool, grace_seconds: float,

@@ -51,6 +51,7 @@ class Postings:
         self.max_id = 0  # every chunk row up to here has been read
         self._tokens: dict[str, tuple[str, ...]] = {}
         self._mean_length: tuple[Catalog, float] | None = None
+        self.broken = False  # a read of new rows failed half-way
 
     @property
     def ids(self) -> np.ndarray:
@@ -73,7 +74,7 @@ class Postings:
         """How many rows were written since these postings were read (None: read everything again)."""
         newest = newest_chunk(conn)
         self.rows.use(catalog)
-        if newest < self.max_id or self.rows.retired() > max(self.rows.count, 10_000):
+        if self.broken or newest < self.max_id or self.rows.retired() > max(self.rows.count, 10_000):
             return None  # ids went back (an index restored from a copy?), or more retired rows than live ones
         if newest == self.max_id:
             return 0
@@ -90,12 +91,15 @@ class Postings:
         rows = conn.execute("SELECT rowid, title, headings, body FROM chunks_fts WHERE rowid > ? AND rowid <= ? "
                             "ORDER BY rowid", (self.max_id, newest)).fetchall()
         _scratch(conn)
-        conn.executemany("INSERT INTO temp.sift_scratch(rowid, title, headings, body) VALUES (?, ?, ?, ?)",
-                         [tuple(r) for r in rows])
-        self.rows.append(np.array([r[0] for r in rows], dtype=np.int64))
-        self.lengths = np.concatenate([self.lengths, np.zeros(len(rows))])
         try:
+            conn.executemany("INSERT INTO temp.sift_scratch(rowid, title, headings, body) VALUES (?, ?, ?, ?)",
+                             [tuple(r) for r in rows])
+            self.rows.append(np.array([r[0] for r in rows], dtype=np.int64))
+            self.lengths = np.concatenate([self.lengths, np.zeros(len(rows))])
             self._read(conn, "sift_scratch_instances")
+        except BaseException:
+            self.broken = True  # half added: read everything again
+            raise
         finally:
             conn.execute("DELETE FROM temp.sift_scratch")
         self.max_id = newest
@@ -143,11 +147,13 @@ class Postings:
             if len(self._tokens) + len(missing) > _TOKEN_CACHE:
                 self._tokens.clear()
             _scratch(conn)
-            conn.executemany("INSERT INTO temp.sift_scratch(rowid, body) VALUES (?, ?)", enumerate(missing))
             found: dict[int, list[tuple[int, str]]] = {}
-            for doc, term, offset in conn.execute("SELECT doc, term, offset FROM temp.sift_scratch_instances"):
-                found.setdefault(doc, []).append((offset, term))
-            conn.execute("DELETE FROM temp.sift_scratch")
+            try:
+                conn.executemany("INSERT INTO temp.sift_scratch(rowid, body) VALUES (?, ?)", enumerate(missing))
+                for doc, term, offset in conn.execute("SELECT doc, term, offset FROM temp.sift_scratch_instances"):
+                    found.setdefault(doc, []).append((offset, term))
+            finally:
+                conn.execute("DELETE FROM temp.sift_scratch")
             for i, word in enumerate(missing):
                 self._tokens[word] = tuple(term for _, term in sorted(found.get(i, [])))
         return [self._tokens[w] for w in words]

@@ -13,6 +13,7 @@ import threading
 
 import numpy as np
 
+from search import schema
 from search.catalog import Catalog, Rows, newest_chunk
 from search.filters import Filters
 
@@ -32,7 +33,8 @@ class VectorIndex:
         """Hold the vectors of every chunk in ``catalog`` (read inside the caller's snapshot)."""
         with self._lock:
             newest = newest_chunk(conn)
-            if model != self.model or newest < self.max_id:
+            reused = schema.version(conn) < 5 and catalog is not self.rows.catalog  # ids may repeat before V5
+            if model != self.model or newest < self.max_id or reused:
                 self.model, self.rows, self.max_id = model, Rows(), 0
                 self.matrix = self._room = np.zeros((0, 0), dtype=np.float32)
             if newest > self.max_id:

@@ -74,7 +74,10 @@ def test_four_clients_search_while_two_workers_ingest(sift_env, consumer, tmp_pa
             assert done.returncode == 0, done.stderr
             generation = await anyio.to_thread.run_sync(wait_published, conn, "notes", generation, worker.proc)
             files_of[generation] = {str(p.relative_to(source)) for p in notes[:upto]}
-        await anyio.sleep(2)  # a few searches of the last generation
+        with anyio.move_on_after(600):  # a safety net, not a speed assertion
+            while sum((a["data"] or {}).get("generations", {}).get("notes") == generation
+                      for a in answers) < CLIENTS:
+                await anyio.sleep(0.5)  # a few searches of the last generation
         stop.set()
 
     async def scenario():
@@ -98,7 +101,7 @@ def test_four_clients_search_while_two_workers_ingest(sift_env, consumer, tmp_pa
         for hit in data["results"]:
             assert hit["generation"] == answered, "every hit comes from the generation that answered"
             assert hit["relative_path"] in files_of[answered], f"{hit['relative_path']} is not in {answered}"
-    assert len(seen) == WAVES + 1, "the clients saw every generation"
+    assert set(files_of) - seen <= {min(files_of)}, "the clients saw every generation published while they ran"
     assert worker.proc.poll() is None, "the consumer is still running"
     times = sorted(a["ms"] for a in answers)
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))]

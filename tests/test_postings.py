@@ -183,3 +183,28 @@ def test_vectors_are_read_once_and_retired_rows_dropped(immediate, tmp_path, emb
         ours, theirs = engine.search(query, mode="semantic"), fresh.search(query, mode="semantic")
         assert [h.chunk_id for h in ours.hits] == [h.chunk_id for h in theirs.hits]
         assert [h.score for h in ours.hits] == pytest.approx([h.score for h in theirs.hits], abs=1e-6)
+
+
+def test_a_delta_that_fails_half_way_is_read_again_whole(index, monkeypatch):
+    """A read of new rows that fails (a full temp disk, say) must not leave half-added rows behind."""
+    from search import postings as postings_module
+    root, path = index
+    engine = Engine(path)
+    engine.warm()
+    (root / "d9").mkdir()
+    (root / "d9/new.md").write_text("# zeppelin\n\nzeppelin over the tundra\n", encoding="utf-8")
+    ingest(root)
+    real_read = postings_module.Postings._read
+
+    def full_disk(self, conn, vocab):
+        if vocab == "sift_scratch_instances":
+            raise sqlite3.OperationalError("database or disk is full")
+        return real_read(self, conn, vocab)
+    monkeypatch.setattr(postings_module.Postings, "_read", full_disk)
+    assert [h.path for h in engine.search("zeppelin", mode="keyword").hits] == ["d9/new.md"]  # FTS5 answered
+    assert engine._postings.broken
+    monkeypatch.setattr(postings_module.Postings, "_read", real_read)
+    engine.warm()
+    assert [h.path for h in engine.search("zeppelin", mode="keyword").hits] == ["d9/new.md"]
+    ids = engine._postings.ids
+    assert len(set(ids.tolist())) == len(ids) and (ids[1:] > ids[:-1]).all(), "no row held twice"

@@ -108,8 +108,36 @@ def test_transient_and_permanent_causes_are_told_apart(tmp_path):
                  KeyError("bug")]
     assert [retry.is_transient(e) for e in transient] == [True] * len(transient), transient
     assert [retry.is_transient(e) for e in permanent] == [False] * len(permanent), permanent
+    assert retry.is_transient(wrapped(db.IndexUnavailable("locked while opening"), transient[0]))
+    assert not retry.is_transient(wrapped(db.IndexUnavailable("damaged"), real_corruption_error(tmp_path)))
     assert "disk full" in retry.describe(OSError(errno.ENOSPC, "No space left on device"))
     assert retry.Policy(retries=3, delay=2).wait(0) == 2 and retry.Policy(retries=3, delay=2).wait(2) == 8
+
+
+def wrapped(exc: BaseException, cause: BaseException) -> BaseException:
+    """``exc`` raised from ``cause``, as db.connect raises IndexUnavailable."""
+    try:
+        raise exc from cause
+    except BaseException as raised:  # noqa: BLE001
+        return raised
+
+
+def test_a_retried_discover_resumes_its_own_scan(waits, tmp_path, monkeypatch):
+    """The first try claims the scan and begins a generation, then meets a transient error: the retry
+    must not take its own claim for another scan's (it would wait for the periodic rescan)."""
+    from workers import tasks
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nthe gannet dives\n"})
+    real_walk, calls = tasks.walk, []
+
+    def walk_once_busy(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
+        return real_walk(*args, **kwargs)
+    monkeypatch.setattr(tasks, "walk", walk_once_busy)
+    published = ingest(root)["published"]
+    assert len(calls) == 2 and waits == [DELAY]
+    assert published is not None and visible() == {"a.md"}
 
 
 # --- permanent: recorded once ------------------------------------------------------------------------

@@ -55,8 +55,9 @@ class Policy:
 def is_transient(exc: BaseException) -> bool:
     if isinstance(exc, FileChanging):
         return True
-    if isinstance(exc, db.IndexUnavailable):
-        return False  # read-only, damaged, too new: no retry changes that
+    if isinstance(exc, db.IndexUnavailable):  # read-only, damaged, too new: no retry changes that,
+        cause = exc.__cause__  # but a lock or a full disk met while opening the index may pass
+        return isinstance(cause, sqlite3.Error) and is_transient(cause)
     if isinstance(exc, sqlite3.Error):
         code = db._code(exc)
         if code is not None:
@@ -92,13 +93,14 @@ def pause(seconds: float) -> None:
 
 
 def attempt(fn: Callable, args: tuple, kwargs: dict, policy: Policy, what: str,
-            give_up: Callable[[BaseException, int], None]):
-    """Run ``fn(*args, **kwargs)``; retry transient failures with backoff; ``give_up(exc, tries)`` on a permanent
-    one or after the last retry. Returns what ``fn`` returned, or None after giving up."""
+            give_up: Callable[[BaseException, int], None], retry_with: dict | None = None):
+    """Run ``fn(*args, **kwargs)``; retry transient failures with backoff (adding ``retry_with`` to the
+    keyword arguments); ``give_up(exc, tries)`` on a permanent one or after the last retry. Returns what
+    ``fn`` returned, or None after giving up."""
     retry = 0
     while True:
         try:
-            return fn(*copy.deepcopy(args), **kwargs)
+            return fn(*copy.deepcopy(args), **(kwargs if not retry else {**kwargs, **(retry_with or {})}))
         except Exception as exc:
             if not is_transient(exc):
                 log.error("%s failed (not retried: %s)", what, describe(exc),

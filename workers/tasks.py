@@ -43,9 +43,10 @@ class Batch:
     vectors: dict[str, bytes] = field(default_factory=dict)  # text hash → float32 blob
 
 
-def stage(priority: int):
+def stage(priority: int, retry_with: dict | None = None):
     """A huey task whose body is tried again with backoff on transient failures (``workers.retry``);
-    on a permanent failure, or after the last try, its files are marked failed with the reason."""
+    on a permanent failure, or after the last try, its files are marked failed with the reason.
+    ``retry_with``: keyword arguments the retries add (a retried discover resumes its own claim)."""
     def make(fn):
         @functools.wraps(fn)
         def run(*args, **kwargs):
@@ -54,12 +55,12 @@ def stage(priority: int):
                 space.keep_reserve(settings.home)
             policy = retry.Policy(retries=settings.retries, delay=settings.retry_delay)
             return retry.attempt(fn, args, kwargs, policy, _what(fn.__name__, args),
-                                 lambda exc, tries: _give_up(fn.__name__, args, exc, tries))
+                                 lambda exc, tries: _give_up(fn.__name__, args, exc, tries), retry_with)
         return huey.task(priority=priority)(run)
     return make
 
 
-@stage(priority=0)
+@stage(priority=0, retry_with={"resume": True})
 def discover(collection_id: int, resume: bool = False) -> int | None:
     """Scan the collection and queue its changed files; ``resume``: redo a scan whose worker was killed
     (queued by workers.recover when a consumer starts), which its own dead claim must not hold up."""
