@@ -188,17 +188,23 @@ def test_file_rewritten_while_read_is_retried_with_backoff_and_indexed(waits, tm
     assert found_by(engine, "kittiwakes", "notes") == ["log.md"] and found_by(engine, "puffins", "notes") == []
 
 
-def test_index_locked_by_another_connection_is_retried_then_written(waits, tmp_path, monkeypatch):
-    """Another process holds the write lock for a moment: the write stage meets 'database is locked'
-    (its busy timeout cut to 0.2 s here), waits, and succeeds on the next try."""
+def locked_write(tmp_path, monkeypatch):
+    """A note to index, a second connection, the write stage's calls, and a hook that makes that
+    connection take the write lock as the first write begins (busy timeout cut to 0.2 s)."""
     monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 200)
     root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nthe albatross glides\n"})
     holder = other_connection()
-    calls: list = []
 
     def lock_first(n):
         if n == 1:
             holder.execute("BEGIN IMMEDIATE")
+    return root, holder, [], lock_first
+
+
+def test_index_locked_by_another_connection_is_retried_then_written(waits, tmp_path, monkeypatch):
+    """Another process holds the write lock for a moment: the write stage meets 'database is locked'
+    (its busy timeout cut to 0.2 s here), waits, and succeeds on the next try."""
+    root, holder, calls, lock_first = locked_write(tmp_path, monkeypatch)
     counting(monkeypatch, store, "write_files", calls, before=lock_first)
     monkeypatch.setattr(retry, "pause", lambda s: (waits.append(s), holder.execute("COMMIT")))
     published = ingest(root)["published"]
@@ -209,14 +215,7 @@ def test_index_locked_by_another_connection_is_retried_then_written(waits, tmp_p
 
 def test_lock_held_past_every_try_fails_with_the_reason_then_retry_failed_indexes(waits, tmp_path, monkeypatch,
                                                                                    capsys):
-    monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 200)
-    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nthe albatross glides\n"})
-    holder = other_connection()
-    calls: list = []
-
-    def lock_first(n):
-        if n == 1:
-            holder.execute("BEGIN IMMEDIATE")
+    root, holder, calls, lock_first = locked_write(tmp_path, monkeypatch)
 
     def release_after_last(n):
         if n == 4:  # the first try and three retries all met the lock; then it goes
