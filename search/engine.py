@@ -18,7 +18,7 @@ from typing import Callable
 from search import db, fusion, keyword, schema
 from search.catalog import Catalog
 from search.filters import Filters
-from search.postings import LOAD_NEW_AT_MOST, Postings
+from search.postings import Postings
 from search.snippet import snippet
 from search.text import query_words
 from search.vector import VectorIndex
@@ -194,20 +194,18 @@ class Engine:
         if schema.version(conn) < 5:
             return None  # chunk ids may be used again before schema V5: FTS5 answers until a worker migrates
         postings = self._postings
-        behind = postings.behind(conn, catalog) if postings is not None else None
-        if behind is None or behind > LOAD_NEW_AT_MOST:
-            with self._postings_lock:
-                failed_lately = self._postings_failed is not None and time.time() - self._postings_failed < 60
-                if not failed_lately and (self._postings_reader is None or not self._postings_reader.is_alive()):
-                    self._postings_reader = threading.Thread(target=self._read_postings, daemon=True,
-                                                             name="sift-postings")
-                    self._postings_reader.start()
-            return None  # FTS5 answers until the reader is done
         try:
-            postings.update(conn, catalog)
+            if postings is not None and postings.catch_up(conn, catalog):
+                return postings
         except sqlite3.Error:
-            return None  # the postings are marked broken and read again whole; FTS5 answers meanwhile
-        return postings
+            pass  # the postings are marked broken and read again whole
+        with self._postings_lock:
+            failed_lately = self._postings_failed is not None and time.time() - self._postings_failed < 60
+            if not failed_lately and (self._postings_reader is None or not self._postings_reader.is_alive()):
+                self._postings_reader = threading.Thread(target=self._read_postings, daemon=True,
+                                                         name="sift-postings")
+                self._postings_reader.start()
+        return None  # FTS5 answers until the reader is done
 
     def _read_postings(self) -> None:
         """Read every row of the keyword index into memory, on a connection of its own."""

@@ -70,22 +70,23 @@ class Postings:
         postings._read(conn, "sift_fts_instances")
         return postings
 
-    def behind(self, conn: sqlite3.Connection, catalog: Catalog) -> int | None:
-        """How many rows were written since these postings were read (None: read everything again)."""
+    def catch_up(self, conn: sqlite3.Connection, catalog: Catalog) -> bool:
+        """Read the rows written since (inside the caller's snapshot) and take ``catalog``'s visibility.
+
+        False, with nothing read, when the postings should be read again whole instead: ids went back
+        (an index restored from a copy?), more retired rows than live ones, a failed earlier read, or more
+        than ``LOAD_NEW_AT_MOST`` new rows. A failing read raises, and marks the postings broken.
+        """
         newest = newest_chunk(conn)
         self.rows.use(catalog)
         if self.broken or newest < self.max_id or self.rows.retired() > max(self.rows.count, 10_000):
-            return None  # ids went back (an index restored from a copy?), or more retired rows than live ones
-        if newest == self.max_id:
-            return 0
-        return conn.execute("SELECT count(*) FROM chunks_fts WHERE rowid > ?", (self.max_id,)).fetchone()[0]
-
-    def update(self, conn: sqlite3.Connection, catalog: Catalog) -> None:
-        """Read the rows written since (inside the caller's snapshot) and take ``catalog``'s visibility."""
-        newest = newest_chunk(conn)
+            return False
         if newest > self.max_id:
+            new = conn.execute("SELECT count(*) FROM chunks_fts WHERE rowid > ?", (self.max_id,)).fetchone()[0]
+            if new > LOAD_NEW_AT_MOST:
+                return False
             self._load_new(conn, newest)
-        self.rows.use(catalog)
+        return True
 
     def _load_new(self, conn, newest: int) -> None:
         rows = conn.execute("SELECT rowid, title, headings, body FROM chunks_fts WHERE rowid > ? AND rowid <= ? "

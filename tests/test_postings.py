@@ -44,7 +44,7 @@ def memory_ranking(engine: Engine, words: list[str], limit: int, filters=Filters
     engine.warm()
     with engine._conn_lock, db.snapshot(engine._connection()) as conn:
         postings = engine._postings
-        postings.update(conn, engine._catalog[1])
+        assert postings.catch_up(conn, engine._catalog[1])
         terms = [t[0] for t in postings.tokens(conn, words)]
         return postings.search(terms, limit, filters)
 
@@ -201,8 +201,9 @@ def test_a_delta_that_fails_half_way_is_read_again_whole(index, monkeypatch):
             raise sqlite3.OperationalError("database or disk is full")
         return real_read(self, conn, vocab)
     monkeypatch.setattr(postings_module.Postings, "_read", full_disk)
+    held = engine._postings
     assert [h.path for h in engine.search("zeppelin", mode="keyword").hits] == ["d9/new.md"]  # FTS5 answered
-    assert engine._postings.broken
+    assert held.broken  # (a reader was started: it replaces them with postings read whole)
     monkeypatch.setattr(postings_module.Postings, "_read", real_read)
     engine.warm()
     assert [h.path for h in engine.search("zeppelin", mode="keyword").hits] == ["d9/new.md"]
