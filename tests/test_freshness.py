@@ -61,15 +61,7 @@ class Live:
         return {hit.path for hit in self.engine.search(word, limit=50, mode="keyword").hits}
 
     def wait(self, check, what: str):
-        deadline = time.monotonic() + DEADLINE
-        while time.monotonic() < deadline:
-            result = check()
-            if result:
-                return result
-            assert self.consumer.proc.poll() is None, "the consumer died"
-            assert self.watcher.poll() is None, "the watcher died"
-            time.sleep(0.2)
-        raise TimeoutError(f"never happened: {what}")
+        return _poll(check, {"consumer": self.consumer.proc, "watcher": self.watcher}, what)
 
     def settled(self) -> bool:
         """Published, nothing being built, nothing noticed and not yet scanned."""
@@ -184,9 +176,9 @@ def test_sift_mcp_runs_a_watcher_that_keeps_search_fresh(sift_env, tmp_path):
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log)
     try:
         engine = Engine(Path(sift_env["SIFT_HOME"]) / "index.db")
-        _poll(lambda: _safe_paths(engine, "boats"), server, "the first generation")
+        _poll(lambda: _safe_paths(engine, "boats"), {"server": server}, "the first generation")
         (root / "zebra.md").write_text("# Crossing\n\nA zebra crossing near the station.\n")  # no refresh call
-        assert _poll(lambda: _safe_paths(engine, "zebra"), server, "the new note") == {"zebra.md"}
+        assert _poll(lambda: _safe_paths(engine, "zebra"), {"server": server}, "the new note") == {"zebra.md"}
         children = [pid for pid, ppid in _processes() if ppid == server.pid]
         assert len(children) == 2, "a consumer and a watcher"
     finally:
@@ -285,13 +277,15 @@ def _safe_paths(engine: Engine, word: str) -> set[str]:
         return set()
 
 
-def _poll(check, server, what: str):
+def _poll(check, processes: dict, what: str):
+    """``check()``'s first true result, polled while every named process lives (DEADLINE is a safety net)."""
     deadline = time.monotonic() + DEADLINE
     while time.monotonic() < deadline:
         result = check()
         if result:
             return result
-        assert server.poll() is None, "the server died"
+        for name, process in processes.items():
+            assert process.poll() is None, f"the {name} died"
         time.sleep(0.2)
     raise TimeoutError(f"never happened: {what}")
 
