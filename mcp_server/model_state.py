@@ -1,9 +1,14 @@
-"""The embedding model, loaded once in a background thread.
+"""The embedding models, loaded once each in a background thread.
 
-Loading takes seconds (and the first time, converting the default model
-takes longer), so the server starts serving at once and loads the model
-beside it. A semantic query that arrives first waits; ``stats`` says which of
-not loaded / loading / ready / failed the model is in.
+Loading takes seconds (and the first time, converting a known model takes
+longer), so the server starts serving at once and loads beside it. Which model
+to load is the index's choice, not the configuration's: a query is embedded
+with the model of the generation it searches (``get(model_id)``), so after
+SIFT_MODEL changes the old model keeps answering until the re-embedded
+generation is published. At startup the models the index answers with are
+loaded (the configured one if nothing is published yet). A semantic query that
+arrives first waits; ``stats`` says which of not loaded / loading / ready /
+failed the model is in.
 """
 from __future__ import annotations
 
@@ -11,16 +16,26 @@ import sys
 import threading
 import time
 
+RETRY_AFTER = 30.0  # seconds before a model that failed to load is tried again (its file may be back)
+
+
+class _Slot:
+    """One model's loading: its state, its Embedder once ready, or why it failed."""
+
+    def __init__(self):
+        self.state, self.since, self.error, self.embedder = "loading", time.time(), None, None
+        self.done = threading.Event()
+
 
 class ModelState:
     def __init__(self, settings):
         self.settings = settings
-        self.state = "not loaded"
+        self.state = "not loaded"  # of the models the index answers with, taken together
         self.error: str | None = None
         self.since = time.time()
-        self._embedder = None
+        self._slots: dict[str, _Slot] = {}  # model id -> its loading
         self._lock = threading.Lock()
-        self._done = threading.Event()
+        self._started = threading.Event()  # the startup loading has decided what to load and loaded it
 
     def start(self) -> None:
         """Begin loading in a daemon thread (once); returns at once."""
@@ -28,35 +43,100 @@ class ModelState:
             if self.state != "not loaded":
                 return
             self.state, self.since = "loading", time.time()
-        threading.Thread(target=self._load, name="sift-model", daemon=True).start()
+        threading.Thread(target=self._load_startup, name="sift-model", daemon=True).start()
 
-    def get(self):
-        """The loaded Embedder, waiting for it if it is still loading."""
+    def get(self, model_id: str | None = None):
+        """The Embedder of ``model_id`` (None: the configured model), waiting while it loads."""
         from search.model_file import ModelError
         self.start()
-        self._done.wait()
-        if self._embedder is None:
-            raise ModelError(f"the embedding model could not be loaded: {self.error}")
-        return self._embedder
+        if model_id is None:
+            self._started.wait()
+            model_id = self._configured_id()
+        slot, mine = self._slot(model_id)
+        if mine:
+            self._load(model_id, slot)
+        slot.done.wait()
+        if slot.embedder is None:
+            raise ModelError(f"the embedding model could not be loaded: {slot.error}")
+        return slot.embedder
 
     def describe(self) -> dict:
-        report = {"state": self.state, "since": self.since, "path": str(self.settings.model_path)}
+        report = {"state": self.state, "since": self.since, "path": str(self.settings.model_path),
+                  "configured": self.settings.model or "default"}
         if self.error:
             report["error"] = self.error
-        if self._embedder is not None:
-            info = self._embedder.info
-            report.update(id=info.model_id, dim=info.dim, max_tokens=info.max_tokens)
+        loaded = []
+        for model_id, slot in sorted(self._slots.items()):
+            entry = {"id": model_id, "state": slot.state}
+            if slot.embedder is not None:
+                info = slot.embedder.info
+                entry.update(dim=info.dim, max_tokens=info.max_tokens, path=info.path)
+            if slot.error:
+                entry["error"] = slot.error
+            loaded.append(entry)
+        report["models"] = loaded
+        ready = [m for m in loaded if m["state"] == "ready"]
+        if ready:  # the first model ready, as the report named it when there was only one
+            report.update(id=ready[0]["id"], dim=ready[0]["dim"], max_tokens=ready[0]["max_tokens"])
         return report
 
-    def _load(self) -> None:
+    # -- loading -----------------------------------------------------------------
+    def _slot(self, model_id: str) -> tuple[_Slot, bool]:
+        """(the model's slot, whether the caller must load it)."""
+        with self._lock:
+            held = self._slots.get(model_id)
+            if held is not None and not (held.state == "failed" and time.time() - held.since > RETRY_AFTER):
+                return held, False
+            slot = self._slots[model_id] = _Slot()
+            return slot, True
+
+    def _load_startup(self) -> None:
+        """Load the models the index answers with, or the configured one when nothing is published."""
         try:
-            from search import model
-            self._embedder = model.Embedder(model.resolve(self.settings), threads=model.QUERY_THREADS)
-            self.state = "ready"
-        except Exception as exc:  # reported by stats and by the query that needed it
-            self.error = f"{type(exc).__name__}: {exc}"
-            self.state = "failed"
+            wanted = self._published_models() or [self._configured_id()]
+            for model_id in wanted:
+                slot, mine = self._slot(model_id)
+                if mine:
+                    self._load(model_id, slot)
+            failed = [s.error for s in self._slots.values() if s.error]
+            self.state = "failed" if failed else "ready"
+            self.error = "; ".join(failed) or None
+        except Exception as exc:  # the configured model itself is unusable: reported by stats
+            self.error, self.state = f"{type(exc).__name__}: {exc}", "failed"
             print(f"sift-mcp: the embedding model failed to load: {self.error}", file=sys.stderr)
         finally:
             self.since = time.time()
-            self._done.set()
+            self._started.set()
+
+    def _load(self, model_id: str, slot: _Slot) -> None:
+        try:
+            from search import model
+            slot.embedder = model.Embedder(model.locate(model_id, self.settings), threads=model.QUERY_THREADS)
+            slot.state = "ready"
+        except Exception as exc:  # reported by stats and by the query that needed it
+            slot.error, slot.state = f"{type(exc).__name__}: {exc}", "failed"
+            print(f"sift-mcp: the embedding model {model_id} failed to load: {slot.error}", file=sys.stderr)
+        finally:
+            slot.since = time.time()
+            slot.done.set()
+
+    def _configured_id(self) -> str:
+        """The configured model's id (building a known model from its package on first need)."""
+        from search import model
+        return model.resolve(self.settings).model_id
+
+    def _published_models(self) -> list[str]:
+        """The models the published generations were embedded with; none if there is no index yet."""
+        from search import db
+        if not self.settings.index_path.exists():
+            return []
+        try:
+            conn = db.connect(self.settings.index_path, readonly=True)
+        except Exception:  # noqa: BLE001 - the tools report the index's own trouble
+            return []
+        try:
+            rows = conn.execute("SELECT DISTINCT g.model FROM collections c JOIN generations g "
+                                "ON g.id = c.published WHERE g.model IS NOT NULL").fetchall()
+            return sorted(r[0] for r in rows)
+        finally:
+            conn.close()

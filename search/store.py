@@ -97,6 +97,27 @@ def begin_generation(conn: sqlite3.Connection, collection_id: int, model: str | 
         return cur.lastrowid
 
 
+def remember_model(conn: sqlite3.Connection, model_id: str, path: str) -> None:
+    """Record where the model ``model_id`` was loaded from, so readers can load it by id (schema V6)."""
+    with transaction(conn):
+        conn.execute("INSERT INTO models(id, path, recorded) VALUES (?, ?, ?) ON CONFLICT(id, path) "
+                     "DO UPDATE SET recorded = excluded.recorded", (model_id, os.path.abspath(path), time.time()))
+
+
+def model_paths(conn: sqlite3.Connection, model_id: str) -> list[str]:
+    """The files recorded for ``model_id``, newest first (none before schema V6)."""
+    if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'models'").fetchone():
+        return []
+    return [r[0] for r in conn.execute("SELECT path FROM models WHERE id = ? ORDER BY recorded DESC", (model_id,))]
+
+
+def building_model(conn: sqlite3.Connection, collection_id: int) -> tuple[bool, str | None]:
+    """(is a generation being built, the model it embeds with)."""
+    row = conn.execute("SELECT model FROM generations WHERE collection = ? AND state = 'building'",
+                       (collection_id,)).fetchone()
+    return (row is not None, row["model"] if row else None)
+
+
 def generation(conn: sqlite3.Connection, gen: int) -> sqlite3.Row:
     return conn.execute("SELECT * FROM generations WHERE id = ?", (gen,)).fetchone()
 
@@ -326,3 +347,8 @@ def collect_garbage(conn: sqlite3.Connection, collection_id: int) -> None:
         building = conn.execute("SELECT 1 FROM generations WHERE state = 'building' LIMIT 1").fetchone()
         if not building:  # a build may be about to reuse a cached vector
             conn.execute("DELETE FROM vectors WHERE text_hash NOT IN (SELECT text_hash FROM chunks)")
+            # vectors of a model no collection answers with any more (the model was changed); by the primary
+            # key's model prefix, so this costs nothing when there are none
+            for (old,) in conn.execute("SELECT DISTINCT model FROM generations WHERE model IS NOT NULL EXCEPT "
+                                       "SELECT model FROM generations WHERE state = 'published'").fetchall():
+                conn.execute("DELETE FROM vectors WHERE model = ?", (old,))

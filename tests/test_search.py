@@ -196,9 +196,10 @@ def test_a_query_asked_again_in_another_mode_is_embedded_once(immediate, tmp_pat
     class Counting:
         info = embedder.info
 
-        def embed(self, texts):
+        def embed(self, texts, kind="passage"):
+            assert kind == "query", "the engine embeds queries as queries (the model's query prefix)"
             embedded.extend(texts)
-            return embedder.embed(texts)
+            return embedder.embed(texts, kind)
 
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: Counting())
     semantic = engine.search("a stringed instrument on stage", mode="semantic")

@@ -1,6 +1,8 @@
 """What one worker process keeps: its settings, an index connection, the model.
 
-Each is made on first use and kept, so a worker loads the model once.
+Each is made on first use and kept, so a worker loads the model once. A
+generation embeds with the model it began with: jobs of a build begun before
+SIFT_MODEL changed finish with that model (found by its id, ``model.locate``).
 """
 from __future__ import annotations
 
@@ -29,13 +31,24 @@ def index():
     return conn
 
 
-def embedder() -> model.Embedder:
+def embedder(model_id: str | None = None) -> model.Embedder:
+    """The configured model, or the model whose id is ``model_id`` (a generation's)."""
     with _lock:
         if "embedder" not in _shared:
-            info = model.resolve(settings())
-            threads = max(1, (os.cpu_count() or 1) // max(1, settings().workers))
-            _shared["embedder"] = model.Embedder(info, vocab_only=not settings().embeddings, threads=threads)
-        return _shared["embedder"]
+            _shared["embedder"] = _load(model.resolve(settings()))
+        configured = _shared["embedder"]
+        if model_id is None or model_id == configured.info.model_id or not settings().embeddings:
+            return configured
+        others = _shared.setdefault("others", {})
+        if model_id not in others:
+            others.clear()  # one older model at a time: a worker meets it only while a build finishes
+            others[model_id] = _load(model.locate(model_id, settings()))
+        return others[model_id]
+
+
+def _load(info) -> model.Embedder:
+    threads = max(1, (os.cpu_count() or 1) // max(1, settings().workers))
+    return model.Embedder(info, vocab_only=not settings().embeddings, threads=threads)
 
 
 def model_id() -> str | None:

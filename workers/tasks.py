@@ -41,6 +41,7 @@ class Batch:
     to_embed: dict[str, str] = field(default_factory=dict)  # text hash → text
     embedded: dict[str, int] = field(default_factory=dict)  # path → chunks embedded
     vectors: dict[str, bytes] = field(default_factory=dict)  # text hash → float32 blob
+    model: str | None = None  # the generation's model id, set by chunk: every stage after it embeds with it
 
 
 def stage(priority: int, retry_with: dict | None = None):
@@ -77,13 +78,20 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
                     "for %g min", collection["name"], root, settings.rescan_minutes)
         return None
     model = runtime.model_id()
+    if model:  # readers find this model's file by its id while its generation answers searches
+        store.remember_model(conn, model, runtime.embedder().info.path)
+    was_building, building_model = store.building_model(conn, collection_id)
     gen = store.begin_generation(conn, collection_id, model)
     refused: dict[str, str] = {}  # symlinked files discovery does not follow, with the reason
     listed = walk(root, Rules(settings.include, settings.exclude), refused) if where == freshness.PRESENT else []
     found, unnamable = _storable(listed)
     unnamable.update(_printable(refused))
     known = {p: Known(r["size"], r["mtime"], r["sha256"]) for p, r in store.current_files(conn, collection_id).items()}
-    model_changed = collection["published"] is not None and store.published_model(conn, collection_id) != model
+    # a new model re-embeds every file: the published generation keeps answering with its own model meanwhile
+    model_changed = (collection["published"] is not None and store.published_model(conn, collection_id) != model) \
+        or (was_building and building_model != model)
+    if model_changed:
+        log.info("collection %s: the model is now %s: every file is embedded again", collection["name"], model)
     plan = plan_changes(root, found, known, everything=model_changed)
     pending = set(store.pending_paths(conn, gen))  # queued before a crash or a re-run
     # a refused link that was indexed before stays 'deleted' (its old version is retired), and is skipped
@@ -149,7 +157,12 @@ def _read(root, path: str) -> tuple[str, object]:
 
 @stage(priority=20)
 def chunk(batch: Batch) -> None:
-    conn, settings, embedder = runtime.index(), runtime.settings(), runtime.embedder()
+    """Cut the parsed files into chunks counted with the generation's model (its tokenizer and passage
+    prefix), and send on what its embedding cache lacks."""
+    conn, settings = runtime.index(), runtime.settings()
+    gen = store.generation(conn, batch.gen)
+    batch.model = gen["model"] if gen is not None else runtime.model_id()
+    embedder = runtime.embedder(batch.model)
     limit = min(settings.chunk_tokens, embedder.info.max_tokens)
     overlap = min(settings.chunk_overlap, limit // 2)
     failed = {}
@@ -162,9 +175,8 @@ def chunk(batch: Batch) -> None:
         batch.chunks[parsed.path] = [_chunk_row(i, piece) for i, piece in enumerate(pieces)]
     batch.parsed = [p for p in batch.parsed if p.path not in failed]
     _record_trouble(batch, "chunk", {}, failed)
-    model = runtime.model_id()
-    if model:
-        _plan_embedding(batch, store.cached_hashes(conn, model, _all_hashes(batch)))
+    if batch.model:
+        _plan_embedding(batch, store.cached_hashes(conn, batch.model, _all_hashes(batch)))
     counts = {p: (len(rows), None) for p, rows in batch.chunks.items()}
     (embed if batch.to_embed else write)(batch)
     store.mark(conn, batch.gen, list(batch.chunks), "chunk", "done", counts=counts)
@@ -172,11 +184,11 @@ def chunk(batch: Batch) -> None:
 
 @stage(priority=30)
 def embed(batch: Batch) -> None:
-    embedder, settings = runtime.embedder(), runtime.settings()
+    embedder, settings = runtime.embedder(batch.model), runtime.settings()
     hashes = list(batch.to_embed)
     for i in range(0, len(hashes), settings.embed_batch):
         part = hashes[i:i + settings.embed_batch]
-        matrix = embedder.embed([batch.to_embed[h] for h in part])
+        matrix = embedder.embed([batch.to_embed[h] for h in part], kind="passage")
         batch.vectors.update((h, row.tobytes()) for h, row in zip(part, matrix))
     batch.to_embed = {}
     write(batch)
@@ -187,8 +199,13 @@ def embed(batch: Batch) -> None:
 @stage(priority=40)
 def write(batch: Batch) -> None:
     conn = runtime.index()
+    gen = store.generation(conn, batch.gen)
+    if gen is not None and gen["state"] == "building" and gen["model"] != batch.model:
+        log.info("generation %s now embeds with %s, not %s: its scan queued these %d files again", batch.gen,
+                 gen["model"], batch.model, len(batch.paths))
+        return
     items = [(_file_version(p), batch.chunks[p.path]) for p in batch.parsed if p.path in batch.chunks]
-    store.write_files(conn, batch.gen, batch.collection, items, runtime.model_id(), batch.vectors, batch.embedded)
+    store.write_files(conn, batch.gen, batch.collection, items, batch.model, batch.vectors, batch.embedded)
     store.try_publish(conn, batch.gen)
 
 
