@@ -1,43 +1,119 @@
 """Markdown notes: front matter, sections by heading, links.
 
-Each heading starts a section whose heading path is the chain of headings
-above it (``Clients > 曲美 > 合同``). Fenced code blocks, tables and math
-blocks are marked atomic so the chunker keeps them whole when it can.
+The body is parsed as CommonMark by markdown-it-py (with GFM tables and $$ math
+blocks), whose block tokens carry line maps. Each heading (ATX ``# x`` or setext
+``x`` over ``===``, also inside a block quote or list, as CommonMark says) starts
+a section whose heading path is the chain of headings above it
+(``Clients > 曲美 > 合同``). Code blocks (fenced and indented), tables, math and
+HTML blocks are marked atomic so the chunker keeps them whole when it can. A
+``#`` line inside a code or HTML block is not a heading.
 
 Everything here runs in time linear in the note's length, whatever the note
-holds: headings, links and front matter are found without patterns that can
-backtrack over a long line (a 20 KB run of ``[`` used to stall the worker).
+holds (``bench/markdown.py`` measures it on pathological notes up to 20 MB):
+markdown-it-py guards its own corners (backticks, link labels, table cells), the
+math rule looks up its closing line in a table built once, and wiki links and
+front matter are found without patterns that can backtrack over a long line.
 """
 from __future__ import annotations
 
 import datetime
 import re
+from bisect import bisect_left
 from pathlib import PurePosixPath
 
 import yaml
+from markdown_it import MarkdownIt
 
 from ingest.document import Document, Section
 
-# A heading's text is group 2 with trailing spaces, tabs and closing #s stripped (heading_text).
-HEADING = re.compile(r"^(#{1,6})[ \t]+(.*)$")
-FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 WIKI_CLOSE = re.compile(r"\]\]")
-MD_OPEN = re.compile(r"\]\(")
-URL_END = re.compile(r"[)\s]")
-LINK_TITLE = re.compile(r"\s+\"[^\"]*\"\)")
 FRONT_MATTER_LINES = 1000  # a closing '---' further down is not front matter
 META_ITEMS = 100  # tags or aliases kept; each is indexed with every chunk of the note
 META_CHARS = 500
 SCALARS = (str, int, float, datetime.date)
+ATOMIC = {"fence", "code_block", "table_open", "math_block", "html_block"}
+_PARSER: MarkdownIt | None = None
 
 
 def parse_markdown(path: str, text: str) -> Document:
     lines = text.split("\n")
     meta, body_start = _front_matter(lines)
-    sections = _sections(lines, body_start)
-    title = _title(meta, sections, path)
-    meta["links"] = _links(text)
+    tokens = _parse_body(lines[body_start:])
+    headings, blocks, links = _read_tokens(tokens, body_start)
+    sections = _sections(lines, body_start, headings, blocks)
+    title = meta.get("title") or next((h for _, level, h in headings if level == 1), PurePosixPath(path).stem)
+    meta["links"] = _links(text, links)
     return Document(kind="note", title=title, sections=sections, meta=meta)
+
+
+def parser() -> MarkdownIt:
+    """CommonMark plus GFM tables and $$ math blocks. Emphasis is off: it never decides what is a link
+    or a heading, and its delimiter runs are work for nothing."""
+    global _PARSER
+    if _PARSER is None:
+        md = MarkdownIt("commonmark").enable("table").disable("emphasis")
+        md.block.ruler.before("fence", "math_block", _math_block,
+                              {"alt": ["paragraph", "reference", "blockquote", "list"]})
+        md.normalizeLink = lambda url: url  # keep the destination as written; ingest.links unquotes it
+        _PARSER = md
+    return _PARSER
+
+
+def _parse_body(lines: list[str]) -> list:
+    """Block and inline tokens of the body. markdown-it reads a lone '\\r' as a line end too: it is
+    made a space here, so that token line numbers stay the note's line numbers."""
+    body = "\n".join(lines).replace("\r", " ")
+    return parser().parse(body, {"math_close": _math_closes(lines)})
+
+
+def _math_closes(lines: list[str]) -> list[int]:
+    """For each line, the first line at or after it that ends with '$$' (len(lines) if none): the
+    math rule looks its closing line up here instead of scanning, so many unclosed '$$' stay linear."""
+    closes, following = [0] * (len(lines) + 1), len(lines)
+    closes[-1] = following
+    for i in range(len(lines) - 1, -1, -1):
+        if lines[i].rstrip().endswith("$$"):
+            following = i
+        closes[i] = following
+    return closes
+
+
+def _math_block(state, start: int, end: int, silent: bool) -> bool:
+    """A block from a line that starts with '$$' to the first line ending with '$$' (the same line when
+    more follows the opening '$$'), inside the same container; an unclosed '$$' is plain text."""
+    if state.sCount[start] - state.blkIndent >= 4:
+        return False  # indented code
+    pos, stop = state.bMarks[start] + state.tShift[start], state.eMarks[start]
+    if not state.src.startswith("$$", pos, stop):
+        return False
+    one_line = len(state.src[pos:stop].rstrip()) >= 4 and state.src[pos:stop].rstrip().endswith("$$")
+    close = start if one_line else state.env["math_close"][start + 1]
+    if close >= end:
+        return False
+    if silent:
+        return True
+    token = state.push("math_block", "math", 0)
+    token.block, token.markup, token.map = True, "$$", [start, close + 1]
+    token.content = state.getLines(start, close + 1, state.sCount[start], True)
+    state.line = close + 1
+    return True
+
+
+def _read_tokens(tokens: list, offset: int) -> tuple[list, list, list]:
+    """(line, level, text) of each heading, (first line, end line) of each atomic block, and the
+    destinations of links and images; line numbers are 0-based in the whole note."""
+    headings, blocks, links = [], [], []
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open" and token.map:
+            text = " ".join(part.strip() for part in tokens[i + 1].content.split("\n"))
+            headings.append((token.map[0] + offset, int(token.tag[1]), text))
+        elif token.type in ATOMIC and token.map:
+            blocks.append((token.map[0] + offset, token.map[1] + offset))
+        elif token.type == "inline":
+            for child in token.children or ():
+                if child.type in ("link_open", "image"):
+                    links.append(child.attrs.get("href" if child.type == "link_open" else "src", ""))
+    return headings, blocks, links
 
 
 def _front_matter(lines: list[str]) -> tuple[dict, int]:
@@ -72,31 +148,23 @@ def _clean_meta(data: dict) -> dict:
     return meta
 
 
-def _sections(lines: list[str], start: int) -> list[Section]:
+def _sections(lines: list[str], start: int, headings: list, blocks: list) -> list[Section]:
     sections: list[Section] = []
     path: list[tuple[int, str]] = []  # (level, heading)
-    begin, fence = start, None
-    for i in range(start, len(lines)):
-        line = lines[i]
-        fence_match = FENCE.match(line)
-        if fence_match:
-            marker = fence_match.group(1)
-            if fence is None:
-                fence = marker
-            elif marker[0] == fence[0] and len(marker) >= len(fence) and not line.strip()[len(marker):]:
-                fence = None
-            continue
-        heading = HEADING.match(line) if fence is None else None
-        if heading:
-            _add(sections, lines, begin, i, [h for _, h in path])
-            level = len(heading.group(1))
-            path = [(lv, h) for lv, h in path if lv < level] + [(level, heading_text(heading))]
-            begin = i
-    _add(sections, lines, begin, len(lines), [h for _, h in path])
+    offsets = [0] * (len(lines) + 1)  # offsets[i]: where line i starts in the note
+    for i, line in enumerate(lines):
+        offsets[i + 1] = offsets[i] + len(line) + 1
+    begin = start
+    for line, level, text in headings:
+        _add(sections, lines, offsets, begin, line, [h for _, h in path], blocks)
+        path = [(lv, h) for lv, h in path if lv < level] + [(level, text)]
+        begin = line
+    _add(sections, lines, offsets, begin, len(lines), [h for _, h in path], blocks)
     return sections
 
 
-def _add(sections: list[Section], lines: list[str], begin: int, end: int, heading_path: list[str]):
+def _add(sections: list[Section], lines: list[str], offsets: list[int], begin: int, end: int,
+         heading_path: list[str], blocks: list):
     while end > begin and not lines[end - 1].strip():
         end -= 1
     while begin < end and not lines[begin].strip():
@@ -105,61 +173,26 @@ def _add(sections: list[Section], lines: list[str], begin: int, end: int, headin
         return
     text = "\n".join(lines[begin:end])
     sections.append(Section(text=text, heading_path=heading_path, start_line=begin + 1,
-                            end_line=end, atomic=atomic_blocks(text)))
+                            end_line=end, atomic=_atomic(lines, offsets, begin, end, blocks)))
 
 
-def atomic_blocks(text: str) -> list[tuple[int, int]]:
-    """Character spans of fenced code, tables and $$ math blocks in ``text``."""
-    spans: list[tuple[int, int]] = []
-    offset, open_at, fence, kind = 0, None, None, None
-    for line in text.split("\n"):
-        stripped = line.strip()
-        end = offset + len(line)
-        closed = False
-        if kind == "fence":
-            marker = FENCE.match(line)
-            if marker and marker.group(1)[0] == fence[0] and len(marker.group(1)) >= len(fence):
-                spans.append((open_at, end))
-                kind, closed = None, True
-        elif kind == "math":
-            if stripped.endswith("$$"):
-                spans.append((open_at, end))
-                kind, closed = None, True
-        elif kind == "table" and not stripped.startswith("|"):
-            spans.append((open_at, offset - 1))
-            kind = None
-        if kind is None and not closed:
-            marker = FENCE.match(line)
-            if marker:
-                kind, fence, open_at = "fence", marker.group(1), offset
-            elif stripped.startswith("$$") and not (len(stripped) > 2 and stripped.endswith("$$")):
-                kind, open_at = "math", offset
-            elif stripped.startswith("|"):
-                kind, open_at = "table", offset
-        offset = end + 1
-    if kind is not None:
-        spans.append((open_at, len(text)))
+def _atomic(lines: list[str], offsets: list[int], begin: int, end: int, blocks: list) -> list[tuple[int, int]]:
+    """Character spans, in the section's text, of the atomic blocks inside lines [begin, end)."""
+    spans = []
+    for index in range(bisect_left(blocks, (begin, -1)), len(blocks)):
+        first, stop = blocks[index]
+        if first >= end:
+            break
+        last = min(stop, end) - 1
+        while last > first and not lines[last].strip():
+            last -= 1  # an unclosed block runs to the end; its trailing blank lines are not its own
+        spans.append((offsets[first] - offsets[begin], offsets[last] + len(lines[last]) - offsets[begin]))
     return spans
 
 
-def _title(meta: dict, sections: list[Section], path: str) -> str:
-    if meta.get("title"):
-        return meta["title"]
-    for section in sections:
-        first = section.text.split("\n", 1)[0]
-        match = HEADING.match(first)
-        if match and len(match.group(1)) == 1:
-            return heading_text(match)
-    return PurePosixPath(path).stem
-
-
-def heading_text(match: re.Match) -> str:
-    return match.group(2).rstrip(" \t#").strip()
-
-
-def _links(text: str) -> list[str]:
+def _links(text: str, destinations: list[str]) -> list[str]:
     links = wiki_links(text)
-    links += [url for url in markdown_links(text) if "://" not in url and not url.startswith(("#", "mailto:"))]
+    links += [url for url in destinations if url and "://" not in url and not url.startswith(("#", "mailto:"))]
     return sorted(set(links))
 
 
@@ -177,34 +210,3 @@ def wiki_links(text: str) -> list[str]:
         if start >= 0:
             targets.append(re.split(r"[|#]", text[start + 2:end], maxsplit=1)[0].strip())
     return targets
-
-
-def markdown_links(text: str) -> list[str]:
-    """URLs of ``[label](url "title")``: what ``\\[[^\\]]*\\]\\(([^)\\s]+)(?:\\s+"[^"]*")?\\)`` finds,
-    found from each ``](``, remembering the current run of URL characters and how it closes."""
-    urls, after = [], 0  # after: where the previous link ended
-    run = (-1, -1, None)  # a span of URL characters, and where the link closes after it (None: it does not)
-    for opening in MD_OPEN.finditer(text):
-        middle = opening.start()
-        if middle < after:
-            continue
-        bracket = text.rfind("]", after, middle)  # the label holds no ']'
-        if text.find("[", bracket + 1 if bracket >= 0 else after, middle) < 0:
-            continue
-        url = opening.end()
-        if not run[0] <= url < run[1]:
-            stop = URL_END.search(text, url)
-            end = stop.start() if stop else len(text)
-            run = (url, end, _link_close(text, end))
-        if run[1] > url and run[2] is not None:
-            urls.append(text[url:run[1]])
-            after = run[2]
-    return urls
-
-
-def _link_close(text: str, end: int) -> int | None:
-    """Where a link whose URL ends at ``end`` closes: after ')' or after a quoted title and ')'."""
-    if text.startswith(")", end):
-        return end + 1
-    title = LINK_TITLE.match(text, end)
-    return title.end() if title else None

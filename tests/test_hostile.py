@@ -394,9 +394,13 @@ def test_long_line_without_spaces_is_cut_in_linear_work(embedder, kind):
     "[" * 200_000, "[[" * 100_000, "[a](" * 50_000, "](" * 100_000,  # link patterns that did too
     "[x](" + "y" * 200_000, "[[" + "z" * 200_000 + "|" * 1000, "[](" * 60_000 + ' "' + "z" * 100_000,
 ])
-def test_pathological_markdown_parses_in_linear_time(body):
-    doc = parse_markdown("n.md", body + "\n\nend\n")
-    assert doc.sections and doc.meta["links"] == []
+def test_pathological_markdown_parses_to_its_text_without_false_links(body):
+    """Inputs that once made the parser backtrack still parse, whole and linkless. How long they take
+    is measured by bench/markdown.py (seconds per MB at 1, 5 and 20 MB), not asserted here."""
+    note = body + "\n\nend\n"
+    doc = parse_markdown("n.md", note)
+    assert doc.meta["links"] == []
+    assert "\n".join(s.text for s in doc.sections).split() == note.split(), "no text lost or added"
 
 
 def test_front_matter_made_of_aliases_does_not_explode():

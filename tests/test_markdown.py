@@ -61,3 +61,58 @@ def test_links_are_recorded():
 def test_title_falls_back_to_h1_then_file_name():
     assert parse_markdown("a/b.md", "# Heading One\ntext").title == "Heading One"
     assert parse_markdown("a/b.md", "## Only h2\ntext").title == "b"
+
+
+# --- CommonMark, as markdown-it-py reads it -----------------------------------------------------
+
+def sections_of(text: str) -> list[tuple[list[str], int, int]]:
+    return [(s.heading_path, s.start_line, s.end_line) for s in parse_markdown("n.md", text).sections]
+
+
+def test_setext_headings_start_sections_and_give_the_title():
+    note = "Project Plan\n============\n\nIntro.\n\nRisks and\nmitigations\n-----------\nNone yet.\n"
+    doc = parse_markdown("n.md", note)
+    assert doc.title == "Project Plan"
+    assert sections_of(note) == [(["Project Plan"], 1, 4), (["Project Plan", "Risks and mitigations"], 6, 9)]
+
+
+def test_a_hash_line_inside_indented_code_is_not_a_heading():
+    note = "# Setup\n\nRun this:\n\n    # install the tools\n    make install\n\nThen go on.\n"
+    [section] = parse_markdown("n.md", note).sections
+    assert section.heading_path == ["Setup"] and (section.start_line, section.end_line) == (1, 8)
+    assert [section.text[a:b] for a, b in section.atomic] == ["    # install the tools\n    make install"]
+
+
+def test_html_block_is_atomic_and_holds_no_heading():
+    note = "# Page\n\n<details>\n# not a heading\n<p>hidden</p>\n</details>\n\n## Next\ntext\n"
+    doc = parse_markdown("n.md", note)
+    assert [s.heading_path for s in doc.sections] == [["Page"], ["Page", "Next"]]
+    page = doc.sections[0]
+    assert [page.text[a:b] for a, b in page.atomic] == ["<details>\n# not a heading\n<p>hidden</p>\n</details>"]
+
+
+def test_headings_inside_a_block_quote_or_a_list_are_headings():
+    note = "# Notes\n\n> ## Quoted\n> said here\n\n- item\n\n  ### In a list\n  more\n\n#not-a-heading tag\n"
+    assert sections_of(note) == [(["Notes"], 1, 1), (["Notes", "Quoted"], 3, 6),
+                                 (["Notes", "Quoted", "In a list"], 8, 11)]
+
+
+def test_a_hash_run_without_a_space_and_an_unclosed_fence_are_not_headings():
+    note = "# Top\n#hashtag line\n```\n# inside an unclosed fence\n\n## still code\n"
+    [section] = parse_markdown("n.md", note).sections
+    assert section.heading_path == ["Top"]
+    assert [section.text[a:b] for a, b in section.atomic] == ["```\n# inside an unclosed fence\n\n## still code"]
+
+
+def test_math_blocks_are_atomic_even_across_blank_lines_and_an_unclosed_one_is_text():
+    note = "# Maths\n\n$$\na = b\n\nc = d\n$$\n\n$$ x^2 $$\n\n$$ unclosed\ntext\n"
+    [section] = parse_markdown("n.md", note).sections
+    assert [section.text[a:b] for a, b in section.atomic] == ["$$\na = b\n\nc = d\n$$", "$$ x^2 $$"]
+
+
+def test_links_come_from_link_tokens():
+    note = ("[spec](docs/spec.md), ![plot](img/plot.png), [ref][r], [angle](<my file.md>), `[code](not.md)`,\n"
+            "[web](https://example.com), [top](#top), [mail](mailto:a@b.c), [[Wiki Page#part|label]]\n\n"
+            "    [indented](code.md)\n\n[r]: refs/defined.md\n")
+    assert parse_markdown("n.md", note).meta["links"] == [
+        "Wiki Page", "docs/spec.md", "img/plot.png", "my file.md", "refs/defined.md"]
