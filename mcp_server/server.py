@@ -6,10 +6,11 @@ Startup is kept light so ``initialize`` and ``tools/list`` answer at once:
 the index, the engine and the model are opened on first use, the model loads
 in a background thread, and queuing the first scan happens in another.
 
-stdout is the protocol. Until serving starts, fd 1 points at stderr; while
-serving, the mcp package's stdio transport keeps fd 1 on stderr and writes
-the protocol to a private copy of the real stdout. So llama.cpp, libraries
-and the worker child can never write into the protocol stream.
+stdout is the protocol. From the start fd 1 points at stderr, and Sift's own
+stdio transport (mcp_server/transport.py: it answers every line, even those
+the mcp package's transport drops) writes the protocol to a private copy of
+the real stdout. So llama.cpp, libraries and the worker child can never write
+into the protocol stream.
 """
 from __future__ import annotations
 
@@ -56,9 +57,8 @@ def main(argv: list[str] | None = None) -> int:
             children.append(Worker(settings))
             children[0].start()
         server = build_server(settings, children[0] if children else None, collection)
-        _restore_stdout(wire)
-        wire = None
-        server.run("stdio")  # returns when the client closes stdin
+        from mcp_server import transport
+        transport.run(server, wire)  # returns when the client closes stdin
         for child in children:
             child.stop()
         _exit_if_threads_linger()
@@ -107,8 +107,6 @@ def register_root(settings, root: str, name: str | None) -> tuple[int, str]:
 
 
 def build_server(settings, worker=None, collection: tuple[int, str] | None = None):
-    from mcp.server.mcpserver import MCPServer
-
     from mcp_server import tools
     from mcp_server.service import Sift
     sift = Sift(settings, worker)
@@ -118,8 +116,8 @@ def build_server(settings, worker=None, collection: tuple[int, str] | None = Non
         _start_background(sift, collection)
         yield {}
 
-    server = MCPServer(name="sift", instructions=INSTRUCTIONS, version=_version(), lifespan=lifespan,
-                       log_level="WARNING")
+    server = tools.Server(name="sift", instructions=INSTRUCTIONS, version=_version(), lifespan=lifespan,
+                          log_level="WARNING")
     tools.register(server, sift)
     return server
 

@@ -11,18 +11,20 @@ import inspect
 import sqlite3
 import sys
 import traceback
-from datetime import datetime
-from typing import Annotated, Literal
+from datetime import datetime, timezone
+from typing import Annotated, Any, Literal
 
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from mcp_server import listing, paths, reading, render, report
 from mcp_server.errors import Problem
 from mcp_server.service import NO_INDEX
 
 MAX_LIMIT = 50
+ECHO_CHARS = 200  # how much of the query the text line of search repeats
 
 Collection = Annotated[str | None, Field(max_length=200, description="Only this collection (a registered folder), by name. "
                                                      "stats lists the collections.")]
@@ -35,6 +37,62 @@ FilePath = Annotated[str, Field(max_length=4096, description="The file: 'collect
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 QUEUES_A_JOB = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True,
                                open_world_hint=False)
+
+
+class Server(MCPServer):
+    """MCPServer whose argument errors read well to a model: one clause per field, no pydantic links,
+    and a boolean refused where a whole number is asked (pydantic's lax mode would take true as 1)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
+        refused = _booleans_for_integers(self._tool_manager.get_tool(name), arguments)
+        if refused:
+            raise ToolError(f"Error executing tool {name}: invalid arguments: {refused}")
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError) and not isinstance(exc, UnexpectedToolError):
+                raise ToolError(f"Error executing tool {name}: {invalid_arguments(cause)}") from cause
+            raise
+
+
+def _booleans_for_integers(found, arguments) -> str | None:
+    """'limit: give a whole number, not a boolean (got true)' for each integer parameter given a boolean."""
+    if found is None or not isinstance(arguments, dict):
+        return None
+    properties = found.parameters.get("properties", {})
+    bad = [key for key, value in arguments.items() if isinstance(value, bool) and key in properties
+           and "integer" in _types(properties[key]) and "boolean" not in _types(properties[key])]
+    return "; ".join(f"{key}: give a whole number, not a boolean (got {str(arguments[key]).lower()})"
+                     for key in bad) or None
+
+
+def _types(schema: dict) -> set[str]:
+    kinds = {schema["type"]} if isinstance(schema.get("type"), str) else set(schema.get("type") or ())
+    for option in schema.get("anyOf", ()):
+        kinds |= _types(option)
+    return kinds
+
+
+def invalid_arguments(exc: ValidationError) -> str:
+    """pydantic's errors as 'invalid arguments: limit: Input should be … (got 99)', without its links."""
+    parts = []
+    for err in exc.errors(include_url=False):
+        where = ".".join(str(p) for p in err["loc"]) or "arguments"
+        given = err.get("input")
+        got = f" (got {_short_repr(given)})" if err["type"] != "missing" and _scalar(given) else ""
+        parts.append(f"{where}: {err['msg']}{got}")
+    return "invalid arguments: " + "; ".join(parts)
+
+
+def _scalar(value) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def _short_repr(value, chars: int = 80) -> str:
+    if isinstance(value, str) and len(value) > chars:
+        return repr(value[:chars]) + f"… ({len(value):,} characters)"
+    return repr(value)[:chars]
 
 
 def tool(fn):
@@ -56,6 +114,8 @@ def _message(name: str, exc: Exception, index_path) -> str:
     from search.model_file import ModelError
     if isinstance(exc, (Problem, SearchError)):
         return str(exc)
+    if isinstance(exc, ValidationError):
+        return f"{name} failed: {invalid_arguments(exc)}"
     if isinstance(exc, ModelError):
         return f"{exc}. Use mode 'keyword', which needs no model."
     if isinstance(exc, db.NoIndex):
@@ -116,11 +176,11 @@ class Tools:
         answer = self.sift.engine().search(query, limit=limit, mode=mode, filters=filters)
         hits = [render.hit_data(h) for h in answer.hits]
         fresh_line, fresh = report.freshness(self.sift.conn(), collection)
-        lines = [f"{len(hits)} passages for {query!r} ({answer.mode}, {answer.took_ms} ms)"]
+        lines = [f"{len(hits)} passages for {_echo(answer.query)} ({answer.mode}, {answer.took_ms} ms)"]
         lines += [f"note: {n}" for n in answer.notes]
         lines += render.hits_text(hits) or ["no passages match: try other words, mode 'semantic', or fewer filters"]
-        data = {"query": answer.query, "mode": answer.mode, "results": hits, "generations": answer.generations,
-                "notes": answer.notes, "freshness": fresh}
+        data = {"query": answer.query, "query_cut": len(answer.query) < len(query), "mode": answer.mode,
+                "results": hits, "generations": answer.generations, "notes": answer.notes, "freshness": fresh}
         return result("\n".join(lines + [fresh_line]), data)
 
     @tool
@@ -232,15 +292,30 @@ def _prefix(prefix: str | None) -> str | None:
     return prefix or None
 
 
+def _echo(query: str) -> str:
+    """The query as the text line repeats it: what was searched (the engine cuts a long query), shortened."""
+    if len(query) <= ECHO_CHARS:
+        return repr(query)
+    return f"{query[:ECHO_CHARS]!r}… ({len(query):,} characters searched)"
+
+
 def _unix(value: str | None, name: str) -> float | None:
-    """An ISO date or date-time (local time unless it names a zone) as unix time."""
+    """An ISO date or date-time (local time unless it names a zone) as unix time.
+
+    Any date datetime can hold is accepted: one near year 1 or 9999, where local time cannot be worked out,
+    is read as UTC (the hours of difference do not matter that far out)."""
     if value is None or not value.strip():
         return None
     try:
-        return datetime.fromisoformat(value.strip()).timestamp()
+        when = datetime.fromisoformat(value.strip())
     except ValueError:
         raise Problem(f"{name} must be an ISO date like 2024-03-01 or a date-time like 2024-03-01T14:30, "
-                      f"not {value!r}") from None
+                      f"not {_short_repr(value)}") from None
+    try:
+        return when.timestamp()
+    except (ValueError, OverflowError, OSError):
+        aware = when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
+        return (aware - datetime(1970, 1, 1, tzinfo=timezone.utc)).total_seconds()
 
 
 def register(server, sift) -> None:
