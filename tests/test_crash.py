@@ -87,6 +87,7 @@ class Life:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # about 8 min on a quiet machine; a shared one can triple that
 def test_sigkill_at_every_stage_and_restart_gives_the_clean_generation(sift_env, tmp_path):
     source = need_data("notes-en")
     rng = random.Random(SEED)

@@ -119,6 +119,7 @@ def keyword_paths(engine: Engine, word: str) -> list[str]:
     return sorted(f"{h.collection}/{h.path}" for h in engine.search(word, mode="keyword", limit=50).hits)
 
 
+@pytest.mark.slow
 def test_full_disk_fails_with_a_reason_keeps_the_published_generation_and_recovers(sift_env, tmp_path, small_disk):
     home = small_disk / "home"
     index = home / "index.db"

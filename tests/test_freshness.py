@@ -97,6 +97,7 @@ def live(sift_env, consumer, tmp_path):
     running.stop()
 
 
+@pytest.mark.slow
 def test_edit_add_rename_and_delete_reach_search(live):
     alpha = live.root / "alpha.md"
     alpha.write_text(alpha.read_text().replace("walrus", "narwhal"))
@@ -113,6 +114,7 @@ def test_edit_add_rename_and_delete_reach_search(live):
     assert live.paths("lighthouse") == {"projects/one.md"}, "the other files are untouched"
 
 
+@pytest.mark.slow
 def test_a_burst_of_200_saves_makes_a_few_generations(live):
     before = live.published()
     files = [live.root / "burst" / f"note-{i:02d}.md" for i in range(40)]
@@ -128,6 +130,7 @@ def test_a_burst_of_200_saves_makes_a_few_generations(live):
     assert all(g["state"] in ("published", "superseded") for g in generations)
 
 
+@pytest.mark.slow
 def test_a_root_deleted_then_restored_keeps_its_index(live, tmp_path):
     backup = tmp_path / "backup"
     shutil.copytree(live.root, backup)  # copy2: the restored files keep their size and mtime
@@ -149,6 +152,7 @@ def test_a_root_deleted_then_restored_keeps_its_index(live, tmp_path):
     assert changes == 0, "no file was taken as deleted"
 
 
+@pytest.mark.slow
 def test_moving_a_folder_reembeds_nothing(live):
     before, vectors = live.published(), live.vectors()
     (live.root / "projects").rename(live.root / "archive")
@@ -160,6 +164,7 @@ def test_moving_a_folder_reembeds_nothing(live):
     assert {r["path"] for r in renamed} == {"archive/one.md", "archive/two.md", "archive/deep/three.md"}
 
 
+@pytest.mark.slow
 def test_a_collection_registered_later_is_watched_too(live, tmp_path):
     from search import store
     later = write_tree(tmp_path / "later", {"kiwi.md": "# Kiwi\n\nThe kiwi bird cannot fly.\n"}).resolve()
@@ -169,6 +174,7 @@ def test_a_collection_registered_later_is_watched_too(live, tmp_path):
     live.wait(lambda: live.paths("kea") == {"kiwi.md"}, "an edit in the new collection")
 
 
+@pytest.mark.slow
 def test_sift_mcp_runs_a_watcher_that_keeps_search_fresh(sift_env, tmp_path):
     root = write_tree(tmp_path / "mcp-notes", {"harbour.md": "# Harbour\n\nBoats at dawn.\n"}).resolve()
     log = open(tmp_path / "server.log", "ab")

@@ -19,6 +19,8 @@ from search import db
 from tests.conftest import need_data, run_ingest, wait_published
 from tests.test_mcp_server import call, run, text
 
+pytestmark = pytest.mark.slow  # minutes of real processes: scripts/test --all
+
 CLIENTS = 4
 FIRST, WAVES, PER_WAVE = 120, 3, 120
 MODES = ("keyword", "semantic", "hybrid")
