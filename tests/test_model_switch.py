@@ -1,0 +1,300 @@
+"""A model's conventions are the model's, and changing the model never takes search away.
+
+M1 is the session's MiniLM (F16) and M2 the same model with F32 weights: another file and another model id,
+quick to build and run, and close enough in meaning that the same queries find the same notes, while their
+vectors differ enough (about 1e-3) that a query embedded by one and compared with the other's vectors would
+not reproduce the stored scores this file checks to 1e-5.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from search import db, model
+from search.engine import Engine, SearchError
+from search.model_file import known_model, read_model_info
+from search.settings import load
+from tests.conftest import Consumer, ingest, run_ingest, wait_published, write_tree
+
+TOPICS = {
+    "music/guitar.md": "# Guitar practice\n\nI practise fingerpicking on my acoustic guitar every evening, "
+                       "and played three songs on stage at the open mic.\n",
+    "food/pasta.md": "# Pasta\n\nBoil the spaghetti in salted water for nine minutes, then toss it with "
+                     "garlic, olive oil and chilli.\n",
+    "tech/sqlite.md": "# SQLite WAL\n\nWrite-ahead logging lets readers keep a consistent snapshot while "
+                      "one writer appends to the log.\n",
+    "garden/tomatoes.md": "# Tomatoes\n\nWater the tomato plants at the roots in the morning and tie the "
+                          "stems to stakes as they grow.\n",
+    "money/taxes.md": "# Tax return\n\nFile the income tax return before the deadline; keep the receipts "
+                      "for deductible expenses.\n",
+    "travel/hiking.md": "# Alps hike\n\nThe trail climbs to the mountain hut in four hours; bring boots, "
+                        "water and a rain jacket.\n",
+    "health/sleep.md": "# Sleep\n\nGo to bed at the same time each night and keep the bedroom dark and "
+                       "cool to sleep better.\n",
+    "pets/cat.md": "# The cat\n\nOur cat naps on the windowsill all afternoon and asks for food at six.\n",
+}
+QUERIES = {"a stringed instrument on stage": "music/guitar.md", "cooking noodles": "food/pasta.md",
+           "database readers during a write": "tech/sqlite.md", "walking in the mountains": "travel/hiking.md"}
+
+
+class Recording:
+    """A real Embedder that writes down which model embedded which text, and how."""
+
+    def __init__(self, embedder, log: list):
+        self.embedder, self.info, self.log = embedder, embedder.info, log
+
+    def embed(self, texts, kind="passage"):
+        vectors = self.embedder.embed(texts, kind)
+        self.log.extend((self.info.model_id, kind, text, vector) for text, vector in zip(texts, vectors))
+        return vectors
+
+
+def recording_loader(log: list):
+    """What search.engine.from_settings does, with the settings read now and every embedding written down."""
+    def load_model(model_id: str):
+        return Recording(model.Embedder(model.locate(model_id, load()), threads=model.QUERY_THREADS), log)
+    return load_model
+
+
+def model_of(conn, generation: int) -> str:
+    return conn.execute("SELECT model FROM generations WHERE id = ?", (generation,)).fetchone()[0]
+
+
+def assert_within_one_model(conn, answer, log_before: int, log: list) -> None:
+    """Every query embedded for ``answer`` was embedded by the model of the generation that answered, and
+    each semantic score is that query vector against the stored vector of that same model."""
+    models = {model_of(conn, g) for g in answer.generations.values()}
+    assert set(answer.models) == models
+    new = log[log_before:]
+    assert all(m in models and kind == "query" for m, kind, _, _ in new), "a query embedded by another model"
+    if answer.mode != "semantic" or not answer.hits:
+        return
+    vectors = {m: v for m, _, text, v in log if text == answer.query}
+    (used,) = answer.models
+    hit = answer.hits[0]
+    stored = conn.execute("SELECT v.vec FROM chunks ch JOIN vectors v ON v.text_hash = ch.text_hash AND "
+                          "v.model = ? WHERE ch.id = ?", (used, hit.chunk_id)).fetchone()
+    assert stored is not None, f"chunk {hit.chunk_id} has no vector of {used}"
+    assert float(np.frombuffer(stored[0], dtype=np.float32) @ vectors[used]) == pytest.approx(hit.score, abs=1e-5)
+
+
+# --- the model's conventions -------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def e5_named(tmp_path_factory):
+    """MiniLM's weights in a GGUF named like an e5 model from elsewhere, without Sift's prompt keys: it must
+    get e5's prefixes from the table of known models."""
+    from search import model_convert
+    saved = model_convert.MODEL_NAME
+    model_convert.MODEL_NAME = "Multilingual E5 Small"
+    try:
+        path = model_convert.convert(model_convert.package_model_dir(),
+                                     tmp_path_factory.mktemp("e5-named") / "someone-elses-e5.gguf")
+    finally:
+        model_convert.MODEL_NAME = saved
+    return path
+
+
+def test_a_known_models_prefixes_come_from_the_table_when_the_file_has_none(e5_named, model_path):
+    info = read_model_info(e5_named)
+    assert (info.query_prefix, info.passage_prefix) == ("query: ", "passage: ")
+    plain = read_model_info(model_path)
+    assert (plain.query_prefix, plain.passage_prefix) == ("", "")
+    assert known_model("e5").name == known_model("multilingual_e5_small").name == "multilingual-e5-small"
+    assert known_model("MiniLM").name == "all-MiniLM-L6-v2" and known_model("bge-m3") is None
+
+
+def test_embed_puts_the_prefix_before_the_text_and_count_counts_it(e5_named):
+    embedder = model.Embedder(read_model_info(e5_named))
+    raw = embedder._llm
+    text = "Boil the spaghetti in salted water."
+
+    def reference(s: str) -> np.ndarray:
+        v = np.asarray(raw.embed(s, normalize=False, truncate=False), dtype=np.float32)
+        return v / np.linalg.norm(v)
+    query, passage = embedder.embed([text], kind="query")[0], embedder.embed([text])[0]
+    assert np.allclose(query, reference("query: " + text), atol=1e-6)
+    assert np.allclose(passage, reference("passage: " + text), atol=1e-6)
+    assert float(query @ passage) < 0.9999, "a query and a passage are embedded differently"
+    plain_tokens = len(raw.tokenize(text.encode(), add_bos=True, special=False))
+    assert embedder.count(text) == len(raw.tokenize(("passage: " + text).encode(), add_bos=True, special=False))
+    assert embedder.count(text) > plain_tokens
+    with pytest.raises(ValueError, match="kind"):
+        embedder.embed([text], kind="document")
+
+
+def test_trailing_whitespace_is_not_embedded_or_counted(embedder):
+    assert embedder.count("a note about tea  \n\n") == embedder.count("a note about tea")
+    a, b = embedder.embed(["a note about tea \n", "a note about tea"])
+    assert np.allclose(a, b, atol=1e-6)
+
+
+def test_chunks_counted_with_the_prefix_fit_the_limit_as_embedded(e5_named):
+    from ingest.chunk import chunk_section
+    from ingest.document import Section
+    embedder = model.Embedder(read_model_info(e5_named), vocab_only=True)
+    text = "\n".join(f"Line {i}: the walrus counted {i * 7} pebbles on the beach at dawn." for i in range(80))
+    chunks = chunk_section(Section(text=text, start_line=1), embedder.count, 64, 8)
+    assert len(chunks) > 3
+    for chunk in chunks:
+        as_embedded = embedder._tokens(embedder.model_input(chunk.text, "passage"))
+        assert chunk.tokens == len(as_embedded) <= 64
+
+
+def test_sift_model_takes_a_known_name_or_a_gguf_path(tmp_path, monkeypatch):
+    monkeypatch.setenv("SIFT_HOME", str(tmp_path))
+    for value, name in (("e5", "multilingual-e5-small"), ("multilingual-e5-small", "multilingual-e5-small"),
+                        ("minilm", "all-MiniLM-L6-v2"), ("all-MiniLM-L6-v2", "all-MiniLM-L6-v2")):
+        monkeypatch.setenv("SIFT_MODEL", value)
+        settings = load()
+        assert settings.model_path == tmp_path / "models" / f"{name}.gguf" and settings.uses_default_model
+    monkeypatch.setenv("SIFT_MODEL", str(tmp_path / "mine.gguf"))
+    assert load().model_path == tmp_path / "mine.gguf" and not load().uses_default_model
+    monkeypatch.setenv("SIFT_MODEL", "no-such-model")
+    with pytest.raises(ValueError, match="neither a known model"):
+        load()
+
+
+# --- which model answers ---------------------------------------------------------------------------------
+
+def use_model(monkeypatch, path: Path) -> None:
+    """Configure another model for the workers (in immediate mode, this process) and the readers."""
+    from workers import runtime
+    monkeypatch.setenv("SIFT_MODEL", str(path))
+    runtime.reset()
+
+
+def test_a_model_other_than_the_index_s_is_refused_and_keyword_answers(immediate, tmp_path, other_model_path):
+    ingest(write_tree(tmp_path / "notes", TOPICS))
+    wrong = model.Embedder(read_model_info(other_model_path))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda model_id: wrong)
+    with pytest.raises(SearchError, match="never compared with another model"):
+        engine.search("cooking noodles", mode="semantic")
+    answer = engine.search("spaghetti", mode="hybrid")
+    assert answer.mode == "keyword" and answer.models == [] and answer.hits[0].path == "food/pasta.md"
+    assert any("another model" in note for note in answer.notes)
+
+
+def test_a_missing_old_model_file_is_said_and_keyword_still_works(immediate, tmp_path, model_path,
+                                                                   other_model_path, monkeypatch):
+    old = shutil.copy(model_path, tmp_path / "old-model.gguf")
+    use_model(monkeypatch, Path(old))
+    ingest(write_tree(tmp_path / "notes", TOPICS))
+    old_id = read_model_info(old).model_id
+    use_model(monkeypatch, other_model_path)  # configured: M2; published: M1, whose file now goes
+    os.unlink(old)
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", recording_loader([]))
+    with pytest.raises(SearchError) as refused:
+        engine.search("cooking noodles", mode="semantic")
+    assert old_id in str(refused.value) and "keyword search still works" in str(refused.value)
+    assert "old-model.gguf" in str(refused.value), "names the file that is gone"
+    hybrid = engine.search("spaghetti garlic", mode="hybrid")
+    assert hybrid.mode == "keyword" and hybrid.hits[0].path == "food/pasta.md" and old_id in hybrid.notes[0]
+    assert engine.search("spaghetti", mode="keyword").hits[0].path == "food/pasta.md"
+
+
+def test_collections_embedded_with_different_models_are_searched_each_with_its_own(
+        immediate, tmp_path, model_path, other_model_path, monkeypatch):
+    from search import store
+    from workers import runtime
+    first, second = read_model_info(model_path).model_id, read_model_info(other_model_path).model_id
+    ingest(write_tree(tmp_path / "a", dict(list(TOPICS.items())[:4])), "a")
+    use_model(monkeypatch, other_model_path)  # b is indexed with M2; a is not scanned again, so keeps M1
+    ingest(write_tree(tmp_path / "b", dict(list(TOPICS.items())[4:])), "b")
+    conn = runtime.index()
+    assert {store.published_model(conn, c["id"]) for c in conn.execute("SELECT id FROM collections")} == \
+        {first, second}
+    log: list = []
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", recording_loader(log))
+    answer = engine.search("walking in the mountains", mode="semantic", limit=8)
+    assert answer.models == sorted([first, second])
+    assert sorted((m, k, t) for m, k, t, _ in log) == sorted([(first, "query", answer.query),
+                                                              (second, "query", answer.query)])
+    # merged by rank: each model's best hit leads (b's is the hike), and both collections answer
+    assert "travel/hiking.md" in [h.path for h in answer.hits[:2]] and {h.collection for h in answer.hits} == {"a", "b"}
+    assert any("different models" in note for note in answer.notes)
+    for hit in answer.hits:  # each hit's vector is of its own collection's model
+        own = first if hit.collection == "a" else second
+        assert conn.execute("SELECT 1 FROM chunks ch JOIN vectors v ON v.text_hash = ch.text_hash AND "
+                            "v.model = ? WHERE ch.id = ?", (own, hit.chunk_id)).fetchone()
+    similar = engine.similar(path=("a", "music/guitar.md"))
+    assert similar.models == [first] and {h.collection for h in similar.hits} == {"a"}
+    assert "b" in similar.notes[0]
+
+
+# --- switching the model on a real consumer --------------------------------------------------------------
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_switching_the_model_keeps_search_answering_from_the_old_generation(
+        sift_env, consumer, tmp_path, model_path, other_model_path, monkeypatch):
+    """Index with M1 on a real consumer; restart it with SIFT_MODEL=M2 and queue a scan. While the
+    re-embedding is built (and held at publish), searches answer from generation 1 with M1; after the
+    publish every visible chunk has an M2 vector, M1's vectors are gone, and searches use M2."""
+    first, second = read_model_info(model_path).model_id, read_model_info(other_model_path).model_id
+    notes = {**TOPICS, **{f"more/note{i}.md": f"# Note {i}\n\nA plain note number {i} about filing papers.\n"
+                          for i in range(30)}}
+    root = write_tree(tmp_path / "notes", notes)
+    index = Path(sift_env["SIFT_HOME"]) / "index.db"
+    worker = consumer()
+    assert run_ingest(sift_env, "enqueue", str(root), "--name", "notes").returncode == 0
+    conn = db.connect(index, readonly=True) if index.exists() else None
+    while conn is None:
+        time.sleep(0.2)
+        conn = db.connect(index, readonly=True) if index.exists() else None
+    old = wait_published(conn, "notes", None, worker.proc, limit=600)
+    assert model_of(conn, old) == first
+    worker.stop()
+
+    switched = {**sift_env, "SIFT_MODEL": str(other_model_path)}
+    monkeypatch.setenv("SIFT_MODEL", str(other_model_path))  # this process (the reader) is configured with M2 too
+    log: list = []
+    engine = Engine(index, recording_loader(log))
+    held = Consumer({**switched, "SIFT_FAULT_PAUSE_PUBLISH": "25"}, 2, tmp_path / "switched.log")
+    try:
+        assert run_ingest(switched, "enqueue", str(root), "--name", "notes").returncode == 0
+        during = 0
+        while b"SIFT_FAULT_PAUSE_PUBLISH" not in (tmp_path / "switched.log").read_bytes():
+            assert held.proc.poll() is None, "the consumer died"
+            during += search_everything(engine, conn, log, expect=(old, first))
+            time.sleep(0.3)
+        # held inside the publish transaction: every M2 vector is written, none is visible yet
+        during += search_everything(engine, conn, log, expect=(old, first))
+        stats = run_ingest(switched, "stats")
+        assert f"re-embedding {len(notes)} chunks with {second}; search answers with {first}" in stats.stdout
+        new = wait_published(conn, "notes", old, held.proc, limit=600)
+    finally:
+        held.stop()
+    assert during >= 2 * len(QUERIES), "searches ran while the new generation was being built"
+    assert model_of(conn, new) == second
+    with db.snapshot(conn):
+        visible, with_m2 = conn.execute(
+            "SELECT count(*), count(v.vec) FROM chunks ch JOIN files f ON f.id = ch.file JOIN collections c "
+            "ON c.id = f.collection LEFT JOIN vectors v ON v.text_hash = ch.text_hash AND v.model = ? "
+            "WHERE f.gen_from <= c.published AND (f.gen_to IS NULL OR f.gen_to > c.published)",
+            (second,)).fetchone()
+        assert visible == with_m2 >= len(notes), "every visible chunk has a vector of the new model"
+        assert conn.execute("SELECT count(*) FROM vectors WHERE model = ?", (first,)).fetchone()[0] == 0
+    before = len(log)
+    search_everything(engine, conn, log, expect=(new, second))
+    assert {m for m, _, _, _ in log[before:]} == {second}
+
+
+def search_everything(engine: Engine, conn, log: list, expect: tuple[int, str]) -> int:
+    """Semantic and keyword searches; each must come from generation ``expect[0]`` with model ``expect[1]``."""
+    generation, model_id = expect
+    for query, path in QUERIES.items():
+        before = len(log)
+        semantic = engine.search(query, mode="semantic", limit=3)
+        assert semantic.generations == {"notes": generation} and semantic.models == [model_id]
+        assert semantic.hits[0].path == path and {h.generation for h in semantic.hits} == {generation}
+        assert_within_one_model(conn, semantic, before, log)
+    keyword = engine.search("spaghetti garlic", mode="keyword")
+    assert keyword.generations == {"notes": generation} and keyword.hits[0].path == "food/pasta.md"
+    return len(QUERIES)
