@@ -120,9 +120,11 @@ def cmd_enqueue(args) -> int:
     root = Path(args.path).expanduser().resolve()
     if not root.is_dir():
         raise FileNotFoundError(f"not a folder: {args.path}")
+    name = args.name if args.name is not None else root.name
+    store.check_name(name)  # before anything is written: 'collection/path' must split one way only
     settings, conn = _settings_and_index()
     model.resolve(settings)  # fail now, not in the worker, if the model is unusable
-    collection = store.ensure_collection(conn, args.name or root.name, str(root))
+    collection = store.ensure_collection(conn, name, str(root))
     before = collection["published"]
     tasks.discover(collection["id"])
     print(f"queued discover for collection {collection['name']!r} ({root})")

@@ -3,9 +3,9 @@
 Ignored: the default list below, every ``.gitignore`` on the way down (scoped
 to its folder, as git does), exclude globs from settings; when include globs
 are given, only files matching one of them. Symbolic links to folders are not
-followed (no loops); a symlinked file counts only if it resolves inside the root. Symlinked files that
-are refused (a loop, a target outside the root or missing) are reported with the reason, so that they
-show up as skipped instead of vanishing.
+followed (no loops), and are reported as refused with the reason, so that stats and list_files show them
+as skipped instead of them vanishing; a symlinked file counts only if it resolves inside the root.
+Symlinked files that are refused (a loop, a target outside the root or missing) are reported likewise.
 """
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ class Rules:
 
 def walk(root: Path | str, rules: Rules | None = None, refused: dict[str, str] | None = None) -> list[FoundFile]:
     """Every indexable file under ``root``, sorted by path. ``refused``, if given, receives the symlinked
-    files that are not followed: path → reason."""
+    files and folders that are not followed: path → reason."""
     root = Path(root)
     real_root = root.resolve()
     if not real_root.is_dir():
@@ -87,6 +87,10 @@ def _walk_dir(folder: Path, rel: str, rules: Rules, gitignores, real_root: Path,
             continue
         if is_dir:
             _walk_dir(Path(entry.path), child + "/", rules, gitignores, real_root, found, refused)
+            continue
+        if is_link and _links_to_folder(entry):
+            if not rules.ignored(child, True) and not _git_ignored(gitignores, child, True):
+                refused[child] = _refused_folder(Path(entry.path), real_root)
             continue
         file = _found_file(entry, child, is_link, rules, real_root, refused)
         if file:
@@ -126,6 +130,24 @@ def _refused_link(path: Path, real_root: Path) -> str | None:
     if target.is_dir():
         return "symbolic link to a folder: not followed"
     return None
+
+
+def _links_to_folder(entry) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=True)
+    except OSError:
+        return False
+
+
+def _refused_folder(path: Path, real_root: Path) -> str:
+    """Why a symlinked folder is not followed (it never is: a link back up would loop)."""
+    try:
+        target = path.resolve(strict=True)
+    except (RuntimeError, OSError):
+        return "symbolic link loop: not followed"
+    if not target.is_relative_to(real_root):
+        return "symbolic link to a folder outside the collection root: not followed"
+    return "symbolic link to a folder: not followed (its files are indexed where they are)"
 
 
 def _gitignore(folder: Path, rel: str):

@@ -1,24 +1,23 @@
 """Turn a file's bytes into a Document, choosing the parser by kind.
 
-Text is decoded as UTF-8 (a BOM selects UTF-8, UTF-16 or UTF-32); anything binary or
-undecodable raises ``Skip`` with the reason, so it is never indexed as garbage.
+Text is decoded by ``ingest.decode`` (UTF-8; a BOM selects UTF-8, UTF-16 or UTF-32), the decoder
+read_file uses too; anything binary or undecodable raises ``Skip`` with the reason, so it is never
+indexed as garbage.
 So does a file with a line of over a million characters: that is a
 data dump, an encoded blob or minified output, not prose, and cut into tens of
 thousands of chunks it would take the embedder hours and bury real passages.
 """
 from __future__ import annotations
 
-import codecs
 from pathlib import PurePosixPath
 
+from ingest.decode import decode
 from ingest.document import Document, Section, Skip
 from ingest.kinds import kind_of
 from ingest.markdown import parse_markdown
 
-# UTF-32 first: its little-endian BOM begins with UTF-16's.
-BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-        (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 MAX_LINE_CHARS = 1_000_000
+__all__ = ["decode", "parse_file", "check_lines", "parse_text"]
 
 
 def parse_file(path: str, data: bytes) -> Document:
@@ -34,27 +33,6 @@ def parse_file(path: str, data: bytes) -> Document:
         from ingest.code import parse_code
         return parse_code(path, text)
     return parse_text(path, text)
-
-
-def decode(data: bytes) -> str:
-    """The text of ``data`` with '\\n' line ends (a UTF-16 file from Windows has '\\r\\n' too)."""
-    for bom, encoding in BOMS:
-        if data.startswith(bom):
-            try:
-                text = data.decode(encoding)
-            except UnicodeDecodeError as exc:
-                raise Skip(f"undecodable {encoding} text: {exc.reason}") from None
-            break
-    else:
-        if b"\x00" in data[:8192]:
-            raise Skip("binary file")
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise Skip(f"not UTF-8 text (byte {exc.start}: {exc.reason})") from None
-    if "\x00" in text[:8192]:  # binary bytes behind a BOM decode to text with NULs
-        raise Skip("binary file")
-    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def check_lines(text: str) -> None:

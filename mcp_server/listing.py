@@ -4,85 +4,135 @@ States: ``indexed`` (searchable in the published generation), ``pending``
 (the generation being built has not finished with it), ``failed`` or
 ``skipped`` (with the reason), ``deleted`` (gone from disk; searchable until
 the next publish).
+
+The filters, the order and the limit are applied in SQL, so a call costs the
+same with 200,000 files pending; only the files shown are looked at on disk,
+and only those the index knows no size or time for. That look never follows a
+symbolic link out of the root: a refused link is described as the link it is.
+Sorted by modified time, files the index has no time for yet come first when
+they are pending (they are what just changed) and last when failed or skipped.
+``path_prefix`` is a folder ('tech' means tech/, not technology/); ``glob`` is
+a shell pattern, the way to ask for names that begin with some text ('tech*').
+Both match names in either Unicode normal form (NFC or NFD).
 """
 from __future__ import annotations
 
 import fnmatch
 import os
+import re
+import stat
+import unicodedata
 
 from mcp_server import render
+from search.filters import in_folder
 
 IN_FLIGHT_DETAIL = "waiting to be indexed ({change}; next: {stage})"
+ENTRIES = """
+WITH c AS (SELECT id, name, root, published FROM collections {where_collection}),
+pub AS (SELECT f.collection, f.path, f.kind, f.size, f.mtime FROM files f JOIN c ON c.id = f.collection
+        WHERE {visible}),
+prog AS (SELECT g.collection, p.path, p.change, p.stage, p.state, p.reason, g.state = 'building' AS building
+         FROM progress p JOIN generations g ON g.id = p.generation JOIN c ON c.id = g.collection
+         WHERE g.state = 'building' OR (g.id = c.published AND p.state IN ('failed', 'skipped'))),
+keys AS (SELECT collection, path FROM pub UNION SELECT collection, path FROM prog),
+entries AS (
+    SELECT c.name AS collection, c.root, k.path, coalesce(cur.kind, pub.kind) AS kind,
+           coalesce(cur.size, pub.size) AS size, coalesce(cur.mtime, pub.mtime) AS mtime,
+           b.change, b.stage AS b_stage, b.state AS b_state, b.reason AS b_reason,
+           d.stage AS d_stage, d.state AS d_state, d.reason AS d_reason
+    FROM keys k JOIN c ON c.id = k.collection
+    LEFT JOIN pub ON pub.collection = k.collection AND pub.path = k.path
+    LEFT JOIN prog b ON b.collection = k.collection AND b.path = k.path AND b.building
+    LEFT JOIN prog d ON d.collection = k.collection AND d.path = k.path AND NOT d.building
+    LEFT JOIN files cur ON cur.collection = k.collection AND cur.path = k.path AND cur.gen_to IS NULL
+    WHERE {where_path})
+SELECT *, count(*) OVER () AS total FROM entries ORDER BY {order} LIMIT ?
+"""
+# Newest first; no time known: pending first (just changed), failed or skipped last.
+BY_TIME = ("CASE WHEN mtime IS NOT NULL THEN mtime WHEN b_state IS NOT NULL AND b_state NOT IN ('failed', 'skipped') "
+           "THEN 1e300 ELSE -1e300 END DESC, collection, path")
+BY_PATH = "collection, path"
 
 
 def list_files(sift, collection, path_prefix, glob, sort, limit) -> tuple[str, dict]:
     from search.db import snapshot
     sift.check_collection(collection)
     conn = sift.conn()
+    sql, params = _query(conn, collection, path_prefix, glob, sort)
     with snapshot(conn):
-        entries = _published(conn, collection)
-        _apply_progress(conn, collection, entries)
-    chosen = [e for e in entries.values() if _wanted(e, path_prefix, glob)]
-    for entry in chosen:
-        _stat_if_unknown(entry)
-    chosen.sort(key=(lambda e: -(e["mtime"] or 0)) if sort == "modified" else (lambda e: e["path"]))
-    shown = chosen[:limit]
-    data = {"total": len(chosen), "shown": len(shown), "files": [_public(e) for e in shown]}
+        rows = conn.execute(sql, [*params, limit]).fetchall()
+    total = rows[0]["total"] if rows else 0
+    shown = [_entry(r) for r in rows]
+    for entry in shown:
+        _look_on_disk(entry)
+    data = {"total": total, "shown": len(shown), "files": [_public(e) for e in shown]}
     return _text(data, sort), data
 
 
-def _published(conn, collection) -> dict:
+def _query(conn, collection, path_prefix, glob, sort) -> tuple[str, list]:
+    """The SQL that filters, sorts and limits, with its parameters (the limit goes last)."""
     from search.store import VISIBLE
-    sql = (f"SELECT c.name AS collection, c.root, f.path, f.kind, f.size, f.mtime FROM files f "
-           f"JOIN collections c ON c.id = f.collection WHERE {VISIBLE}" + (" AND c.name = ?" if collection else ""))
-    entries = {}
-    for r in conn.execute(sql, (collection,) if collection else ()):
-        entries[(r["collection"], r["path"])] = {**dict(r), "state": "indexed", "reason": None}
-    return entries
-
-
-def _apply_progress(conn, collection, entries: dict) -> None:
-    """Overlay the failures of the published generation, then everything the building one is doing."""
-    sql = ("SELECT c.name AS collection, c.root, g.state AS generation_state, p.path, p.change, p.stage, "
-           "p.state, p.reason FROM progress p JOIN generations g ON g.id = p.generation "
-           "JOIN collections c ON c.id = g.collection WHERE (g.state = 'building' OR g.id = c.published)"
-           + (" AND c.name = ?" if collection else "") + " ORDER BY g.state = 'building'")
-    for r in conn.execute(sql, (collection,) if collection else ()):
-        building = r["generation_state"] == "building"
-        if not building and r["state"] not in ("failed", "skipped"):
-            continue
-        key = (r["collection"], r["path"])
-        entry = entries.setdefault(key, {"collection": r["collection"], "root": r["root"], "path": r["path"],
-                                         "kind": None, "size": None, "mtime": None})
-        entry["state"], entry["reason"] = _state(r, building)
-
-
-def _state(r, building: bool) -> tuple[str, str | None]:
-    if r["state"] in ("failed", "skipped"):
-        return r["state"], f"{r['reason']} (at {r['stage']})"
-    if r["change"] == "deleted":
-        return "deleted", "gone from disk; searchable until the generation being built is published"
-    if r["stage"] == "write" and r["state"] == "done":
-        return "pending", "indexed in the generation being built; searchable once it is published"
-    return "pending", IN_FLIGHT_DETAIL.format(change=r["change"], stage=r["stage"])
-
-
-def _wanted(entry: dict, prefix: str | None, glob: str | None) -> bool:
-    path = entry["path"]
-    if prefix and not path.startswith(prefix.lstrip("/")):
-        return False
+    params, where = [], []
+    if collection:
+        params.append(collection)
+    if path_prefix:
+        conn.create_function("sift_in_folder", 2, in_folder, deterministic=True)
+        where.append("sift_in_folder(k.path, ?)")
+        params.append(path_prefix)
     if glob:
-        name = path.rsplit("/", 1)[-1]
-        return fnmatch.fnmatchcase(path, glob) or ("/" not in glob and fnmatch.fnmatchcase(name, glob))
-    return True
+        conn.create_function("sift_glob", 1, _matcher(glob), deterministic=True)
+        where.append("sift_glob(k.path)")
+    sql = ENTRIES.format(where_collection="WHERE name = ?" if collection else "", visible=VISIBLE,
+                         where_path=" AND ".join(where) or "1", order=BY_TIME if sort == "modified" else BY_PATH)
+    return sql, params
 
 
-def _stat_if_unknown(entry: dict) -> None:
+def _matcher(glob: str):
+    """path → whether the shell pattern matches it (or, for a pattern without '/', its file name)."""
+    pattern = re.compile(fnmatch.translate(unicodedata.normalize("NFC", glob)))
+    bare = "/" not in glob
+
+    def match(path: str) -> bool:
+        path = path if path.isascii() else unicodedata.normalize("NFC", path)
+        return bool(pattern.match(path) or (bare and pattern.match(path.rsplit("/", 1)[-1])))
+    return match
+
+
+def _entry(r) -> dict:
+    entry = {"collection": r["collection"], "root": r["root"], "path": r["path"], "kind": r["kind"],
+             "size": r["size"], "mtime": r["mtime"], "state": "indexed", "reason": None}
+    if r["b_state"] is not None:
+        entry["state"], entry["reason"] = _state(r["change"], r["b_stage"], r["b_state"], r["b_reason"])
+    elif r["d_state"] is not None:
+        entry["state"], entry["reason"] = _state(None, r["d_stage"], r["d_state"], r["d_reason"])
+    return entry
+
+
+def _state(change, stage, state, reason) -> tuple[str, str | None]:
+    if state in ("failed", "skipped"):
+        return state, f"{reason} (at {stage})"
+    if change == "deleted":
+        return "deleted", "gone from disk; searchable until the generation being built is published"
+    if stage == "write" and state == "done":
+        return "pending", "indexed in the generation being built; searchable once it is published"
+    return "pending", IN_FLIGHT_DETAIL.format(change=change, stage=stage)
+
+
+def _look_on_disk(entry: dict) -> None:
+    """Size and time of a shown file the index knows nothing of. A symbolic link is followed only to a
+    file inside the root; otherwise what is shown is the link's own (lstat), never its target's."""
     if entry["mtime"] is not None:
         return
+    path = os.path.join(entry["root"], entry["path"])
     try:
-        st = os.stat(os.path.join(entry["root"], entry["path"]))
-    except OSError:
+        st = os.lstat(path)
+        if stat.S_ISLNK(st.st_mode):
+            real, root = os.path.realpath(path), os.path.realpath(entry["root"])
+            if os.path.commonpath([real, root]) == root and os.path.isfile(real):
+                st = os.stat(real)
+            else:
+                entry["kind"] = entry["kind"] or "symlink"
+    except (OSError, ValueError):
         return
     entry["size"], entry["mtime"] = st.st_size, st.st_mtime
 

@@ -4,10 +4,15 @@ A path may be "collection/relative/path", a path relative to a root, an
 absolute path inside a root, or a bare file name of an indexed file. Every
 candidate is resolved with realpath (so ``..`` and symlinks are followed) and
 must land inside a root's realpath; anything else is refused.
+
+Names match in either Unicode normal form: a client that writes "café.md" in
+NFC finds the file macOS named in NFD, and the answer names it as it is on disk.
 """
 from __future__ import annotations
 
 import os
+import stat
+import unicodedata
 from dataclasses import dataclass
 
 from mcp_server.errors import Problem
@@ -38,8 +43,9 @@ def resolve(raw: str, roots: dict[str, str], indexed_by_name=None) -> Target:
     real_roots = {name: os.path.realpath(root) for name, root in roots.items()}
     if not real_roots:
         raise Problem("no folders are registered yet: start sift-mcp with --root FOLDER")
-    if raw.rstrip("/") in roots:
-        raise Problem(f"{raw!r} is a collection (a folder): use list_files with collection={raw.rstrip('/')!r}")
+    collection = _collection_named(raw.rstrip("/"), roots)
+    if collection is not None:
+        raise Problem(f"{raw!r} is a collection (a folder): use list_files with collection={collection!r}")
     found, refused = [], False
     for candidate in _candidates(raw, roots):
         target = _inside(candidate, real_roots)
@@ -51,7 +57,8 @@ def resolve(raw: str, roots: dict[str, str], indexed_by_name=None) -> Target:
         raise Problem(f"refused: {raw!r} lies outside the indexed folders ({', '.join(sorted(roots))}); "
                       "read_file only reads files inside them. Give a path like 'collection/relative/path'.")
     if "/" not in raw and indexed_by_name is not None:
-        found = _by_name(raw, found, indexed_by_name, real_roots)
+        for spelling in dict.fromkeys((raw, nfc(raw), unicodedata.normalize("NFD", raw))):
+            found = _by_name(spelling, found, indexed_by_name, real_roots)
     if not found:
         raise Problem(f"no file {raw!r} in the indexed folders: find it with search or list_files, "
                       "then pass the path they give ('collection/relative/path')")
@@ -72,14 +79,67 @@ def _checked(raw) -> str:
     return os.path.expanduser(raw.strip())
 
 
+def nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+def _collection_named(text: str, roots: dict[str, str]) -> str | None:
+    """The collection whose name is ``text`` in either normal form."""
+    if text in roots:
+        return text
+    return next((name for name in roots if nfc(name) == nfc(text)), None)
+
+
 def _candidates(raw: str, roots: dict[str, str]) -> list[str]:
+    """Where ``raw`` may be on disk, each spelled as it is on disk when a spelling in another normal
+    form exists. A leading collection name wins: the longest one that ``raw`` begins with."""
     if os.path.isabs(raw):
-        return [raw]
-    head, _, rest = raw.partition("/")
-    named = [os.path.join(roots[head], rest)] if head in roots and rest else []
-    if named and os.path.lexists(named[0]):
-        return named  # an explicit collection prefix wins
-    return named + [os.path.join(root, raw) for root in roots.values()]
+        return [on_disk(raw)]
+    named = []
+    head = _collection_prefix(raw, roots)
+    if head is not None:
+        named = [on_disk(os.path.join(roots[head], nfc(raw)[len(nfc(head)) + 1:]))]
+        if os.path.lexists(named[0]):
+            return named  # an explicit collection prefix wins
+    return named + [on_disk(os.path.join(root, raw)) for root in roots.values()]
+
+
+def _collection_prefix(raw: str, roots: dict[str, str]) -> str | None:
+    """The collection named at the start of ``raw`` ("name/..."), the longest if several are."""
+    text = nfc(raw)
+    heads = [name for name in roots if text.startswith(nfc(name) + "/") and len(text) > len(nfc(name)) + 1]
+    return max(heads, key=len, default=None)
+
+
+def on_disk(path: str) -> str:
+    """``path`` as spelled on disk: each missing part replaced by the entry of its folder that is the
+    same name in another Unicode normal form (NFC/NFD). Unchanged when it exists or nothing matches."""
+    if os.path.lexists(path):
+        return path
+    parts = path.split(os.sep)
+    spelled = parts[0] or os.sep
+    for i, part in enumerate(parts[1:], start=1):
+        candidate = os.path.join(spelled, part)
+        if part in ("", ".", "..") or os.path.lexists(candidate):
+            spelled = candidate
+            continue
+        match = _same_name(spelled, part)
+        if match is None:
+            return path
+        spelled = os.path.join(spelled, match)
+    return spelled
+
+
+def _same_name(folder: str, name: str) -> str | None:
+    """The entry of ``folder`` that is ``name`` in another normal form, if any."""
+    if unicodedata.is_normalized("NFC", name) and unicodedata.is_normalized("NFD", name):
+        return None  # plain ASCII and the like: no other spelling
+    wanted = nfc(name)
+    try:
+        with os.scandir(folder) as entries:
+            return next((e.name for e in entries if nfc(e.name) == wanted), None)
+    except (OSError, ValueError):
+        return None
 
 
 def _inside(path: str, real_roots: dict[str, str]) -> Target | None:
@@ -106,9 +166,24 @@ def _by_name(raw, found, indexed_by_name, real_roots) -> list[Target]:
     return found
 
 
+SPECIAL = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
 def _regular(target: Target, raw: str) -> Target:
     if os.path.isdir(target.absolute):
         raise Problem(f"{target.name} is a folder: use list_files with collection and path_prefix to see inside")
-    if not os.path.isfile(target.absolute):
-        raise Problem(f"{raw!r} is not a regular file that can be read")
+    try:
+        mode = os.stat(target.absolute).st_mode
+    except OSError as exc:
+        raise Problem(f"{raw!r} cannot be read: {exc.strerror}") from None
+    refuse_special(target.name, mode)
     return target
+
+
+def refuse_special(name: str, mode: int) -> None:
+    """A Problem unless ``mode`` is a regular file's: a FIFO would block the reader, a device never end."""
+    if stat.S_ISREG(mode):
+        return
+    what = next((label for test, label in SPECIAL if test(mode)), "not a regular file")
+    raise Problem(f"{name} is {what}, not a regular file: read_file reads regular files only")

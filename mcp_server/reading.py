@@ -1,32 +1,46 @@
 """read_file: a text file's lines from disk, or a PDF's pages from the index.
 
-Text comes from the file as it is now, numbered like ``cat -n``; output stops
-at MAX_LINES lines or MAX_BYTES bytes and says where to go on. PDF text comes
-from the published index's chunks (the parsed text layer), one page at a time.
+Text comes from the file as it is now, numbered like ``cat -n``, decoded as the
+indexer decodes it (``ingest.decode``: UTF-8, or UTF-16/32 by their BOM; the
+same "binary file" and "not UTF-8 text" verdicts). The file is read in blocks,
+never whole: where lines start is learnt by ``mcp_server.lines`` and only the
+lines shown are decoded, so a call costs bounded time and memory at any size.
+Output stops at MAX_LINES lines or MAX_BYTES bytes (UTF-8) and says where to go
+on; a line longer than that is cut and continued with ``start_offset`` (bytes
+into the line). Sparse files and special files (FIFOs, devices, sockets) are
+refused. PDF text comes from the published index's chunks (the parsed text
+layer), one page at a time.
 """
 from __future__ import annotations
 
 import os
 
+from ingest.decode import HEAD, Encoding, incremental, not_text, sniff
+from ingest.document import Skip
+from mcp_server import lines as line_maps
 from mcp_server import paths
 from mcp_server.errors import Problem
 
 MAX_LINES = 2000
-MAX_BYTES = 200_000
+MAX_BYTES = 200_000  # bytes of returned text (UTF-8), numbers included
+NUMBER = 8  # bytes each shown line adds: "{n:>6}\t" and its line break
+WINDOW = 4 * MAX_BYTES + (1 << 16)  # file bytes read to show one answer: enough for MAX_BYTES in UTF-32
+SPARSE_MIN = 1 << 20  # a file this big with under 1/8 of it on disk is sparse
 MIN_OVERLAP = 8  # characters; shorter matches between chunks may be chance
 
 
-def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page: int | None) -> tuple[str, dict]:
+def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page: int | None,
+         start_offset: int | None = None) -> tuple[str, dict]:
     conn = sift.conn()
     target = paths.resolve(raw_path, sift.roots(), lambda name: indexed_by_name(conn, name))
     indexed = indexed_row(conn, target)
     if target.relative.lower().endswith(".pdf") or (indexed is not None and indexed["kind"] == "pdf"):
-        if start_line is not None or end_line is not None:
+        if start_line is not None or end_line is not None or start_offset is not None:
             raise Problem(f"{target.name} is a PDF: read it by page (page=1, page=2, …), not by line")
         return read_pdf(conn, target, indexed, page or 1)
     if page is not None:
         raise Problem(f"{target.name} is not a PDF: read it by start_line and end_line, not by page")
-    return read_text(target, indexed, start_line or 1, end_line)
+    return read_text(target, indexed, start_line or 1, end_line, start_offset or 0)
 
 
 def indexed_by_name(conn, name: str) -> list[tuple[str, str]]:
@@ -47,56 +61,193 @@ def indexed_row(conn, target: paths.Target):
 
 # --- text ---------------------------------------------------------------------------
 
-def read_text(target: paths.Target, indexed, start: int, end: int | None) -> tuple[str, dict]:
+def read_text(target: paths.Target, indexed, start: int, end: int | None, offset: int = 0) -> tuple[str, dict]:
     if end is not None and end < start:
         raise Problem(f"end_line ({end}) is before start_line ({start})")
-    last = min(end or start + MAX_LINES - 1, start + MAX_LINES - 1)
-    lines, total, cut = _lines(target, start, last)
-    if total == 0:
-        return f"{target.name} is empty.", {"path": target.name, "total_lines": 0, "lines": []}
-    if start > total:
-        raise Problem(f"{target.name} has {total} lines; start_line {start} is past the end")
-    shown_to = start + len(lines) - 1
-    header = f"{target.name}  (lines {start}-{shown_to} of {total})"
-    body = [f"{n:>6}\t{text}" for n, text in lines]
+    fd = _open(target)
+    try:
+        st = os.fstat(fd)
+        encoding = _encoding(fd, target)
+        found = line_maps.line_map(target.absolute, st, encoding)
+        with found.lock:
+            budget = [line_maps.SCAN_BUDGET]
+            if found.end == found.begin:
+                return f"{target.name} is empty.", {"path": target.name, "total_lines": 0, "lines": []}
+            begin = _line_start(fd, found, target, start, budget)
+            if offset:
+                begin = _resume(fd, found, target, start, begin, offset)
+            last = min(end or start + MAX_LINES - 1, start + MAX_LINES - 1)
+            shown, cut_at = _window(fd, found, target, begin, start, last, offset)
+            found.extend(fd, budget)
+            total, complete = found.lines(fd), found.complete
+            if not complete:  # what was shown may lie past the counted part
+                total = max(total, shown[-1][0] if shown else start)
+    finally:
+        os.close(fd)
+    return _answer(target, indexed, start, end, offset, shown, cut_at, total, complete)
+
+
+def _open(target: paths.Target) -> int:
+    """A descriptor of the file, refused unless it is a regular file that is not sparse. Opened without
+    blocking, so a FIFO put in its place after resolving cannot hang the server."""
+    try:
+        fd = os.open(target.absolute, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise Problem(f"{target.name} cannot be read: {exc.strerror}") from None
+    try:
+        st = os.fstat(fd)
+        paths.refuse_special(target.name, st.st_mode)
+        if st.st_size >= SPARSE_MIN and st.st_blocks * 512 < st.st_size // 8:
+            raise Problem(f"{target.name} is a sparse file ({_mb(st.st_size)} long, {_mb(st.st_blocks * 512)} "
+                          "on disk): mostly holes, not text; read_file does not read sparse files")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _encoding(fd: int, target: paths.Target) -> Encoding:
+    try:
+        return sniff(os.pread(fd, HEAD + 4, 0))
+    except Skip as verdict:
+        raise Problem(f"{target.name} looks like a {verdict}; read_file shows text only "
+                      "(the index skips it too)") from None
+
+
+def _line_start(fd: int, found, target: paths.Target, start: int, budget: list[int]) -> int:
+    """Byte offset where line ``start`` begins; a Problem when the file has no such line."""
+    begin = found.start_of(fd, start, budget)
+    if begin is not None and (begin < found.end or start == 1):
+        return begin
+    if not found.complete:
+        raise Problem(f"{target.name} is {_mb(found.end)}; counting its lines has reached line "
+                      f"{found.lines(fd):,} so far, before line {start}: call read_file again to count on "
+                      f"(each call counts {_mb(line_maps.SCAN_BUDGET)} more)")
+    raise Problem(f"{target.name} has {found.lines(fd)} lines; start_line {start} is past the end")
+
+
+def _resume(fd: int, found, target: paths.Target, line: int, begin: int, offset: int) -> int:
+    """Where to go on inside line ``line`` (which begins at ``begin``), ``offset`` bytes into it: moved
+    forward to the next character boundary; a Problem if that is past the line's end."""
+    unit = found.encoding.unit
+    at = begin + -(-offset // unit) * unit
+    if found.encoding.unit == 1:  # UTF-8: skip continuation bytes (10xxxxxx)
+        head = os.pread(fd, 4, at)
+        at += next((i for i, b in enumerate(head) if b & 0xC0 != 0x80), len(head))
+    elif unit == 2:  # UTF-16: never start on the second half of a surrogate pair
+        pair = os.pread(fd, 2, at)
+        if len(pair) == 2 and 0xDC00 <= int.from_bytes(pair, "little" if found.encoding.codec.endswith("le")
+                                                         else "big") <= 0xDFFF:
+            at += 2
+    if at > found.end or found.breaks_between(fd, begin, at):
+        raise Problem(f"start_offset {offset} is past the end of line {line}: give the next_start_offset a "
+                      "cut line's answer named, or 0")
+    return at
+
+
+def _window(fd: int, found, target: paths.Target, begin: int, first: int, last: int,
+            offset: int) -> tuple[list[tuple[int, str]], tuple[int, int] | None]:
+    """([(number, text)] of lines first..last from ``begin`` within MAX_BYTES, and (line, bytes into
+    it) where the next call goes on when a line was cut, else None). Reads at most WINDOW bytes: enough
+    for MAX_BYTES of text in any of the encodings."""
+    encoding, unit = found.encoding, found.encoding.unit
+    raw = os.pread(fd, min(WINDOW, found.end - begin), begin)
+    raw = raw[:len(raw) // unit * unit]
+    final = begin + len(raw) >= found.end
+    a = line_maps.units(raw, encoding)
+    after = line_maps.starts(a, raw.find(b"\r") >= 0, final)
+    shown, used, line_start = [], 0, 0
+    for i, number in enumerate(range(first, last + 1)):
+        if i > 0 and line_start >= len(a):
+            break  # the end of the file
+        whole = i < len(after) or final
+        stop = int(after[i]) if i < len(after) else len(a)
+        room = MAX_BYTES - used - NUMBER
+        text = _without_break(_decode(raw, encoding, line_start, stop, room, whole, begin, target))
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if whole and size <= room:
+            shown.append((number, text))
+            used += size + NUMBER
+            if i >= len(after):
+                break
+            line_start = int(after[i])
+            continue
+        if shown:
+            return shown, (number, 0)
+        kept = text.encode("utf-8", "surrogatepass")[:max(room, 0)].decode("utf-8", "ignore")
+        shown.append((number, kept))
+        return shown, (number, offset + len(kept.encode(encoding.codec)))
+    return shown, None
+
+
+def _without_break(text: str) -> str:
+    """The line without the LF, CR or CR LF that ends it (decoded with it, so an undecodable byte just
+    before it is reported as the indexer reports it)."""
+    if text.endswith("\r\n"):
+        return text[:-2]
+    return text[:-1] if text.endswith(("\n", "\r")) else text
+
+
+def _decode(raw: bytes, encoding: Encoding, start: int, stop: int, room: int, whole: bool, begin: int,
+            target: paths.Target) -> str:
+    """The text of code units start..stop of ``raw``; only as much as can fill ``room`` bytes of UTF-8
+    (four bytes of file at most for each) is decoded, and undecodable bytes there refuse the file."""
+    unit = encoding.unit
+    limit = max(0, room) + 4  # every code unit makes at least one byte of UTF-8
+    cut = stop - start > limit
+    piece = raw[start * unit:(start + limit if cut else stop) * unit]
+    try:
+        return incremental(encoding).decode(piece, final=whole and not cut)
+    except UnicodeDecodeError as exc:
+        raise Problem(f"{target.name} is {not_text(encoding, begin + start * unit + exc.start, exc.reason)}; "
+                      "read_file shows text only (the index skips it too)") from None
+
+
+def _answer(target, indexed, start, end, offset, shown, cut_at, total, complete) -> tuple[str, dict]:
+    shown_to = shown[-1][0] if shown else start
+    of = f"{total}" if complete else f"at least {total:,}"
+    header = f"{target.name}  (lines {start}-{shown_to} of {of})"
+    if offset:
+        header += f"; line {start} from byte {offset} of it"
+    body = [f"{n:>6}\t{text}" for n, text in shown]
+    if cut_at and cut_at[1]:
+        body[-1] += " …[line cut here]"
     notes = _staleness(target, indexed)
-    wanted_to = min(end or total, total)
-    if shown_to < wanted_to:
-        why = f"the {MAX_BYTES // 1000} KB limit" if cut else f"the {MAX_LINES}-line limit"
-        notes.append(f"[stopped at {why}: lines {shown_to + 1}-{wanted_to} not shown; "
-                     f"call read_file with start_line={shown_to + 1} for more]")
+    if not complete:
+        notes.append(f"[the file is long: lines counted so far: {total:,}; each call counts "
+                     f"{_mb(line_maps.SCAN_BUDGET)} more]")
+    wanted_to = min(end or total, total) if complete else (end or shown_to + 1)
+    next_line, next_offset = cut_at if cut_at else (shown_to + 1, 0)
+    more = cut_at is not None or shown_to < wanted_to
+    if more:
+        why = f"the {MAX_BYTES // 1000} KB limit" if cut_at else f"the {MAX_LINES}-line limit"
+        where = f"start_line={next_line}" + (f", start_offset={next_offset}" if next_offset else "")
+        what = (f"the rest of line {next_line} not shown" if next_offset
+                else f"lines {next_line}-{wanted_to} not shown" if complete else f"lines from {next_line} not shown")
+        notes.append(f"[stopped at {why}: {what}; call read_file with {where} for more]")
+    has_more = cut_at is not None or shown_to < total or not complete
     data = {"path": target.name, "absolute_path": target.absolute, "start_line": start, "end_line": shown_to,
-            "total_lines": total, "next_start_line": shown_to + 1 if shown_to < total else None,
+            "total_lines": total if complete else None, "total_lines_at_least": total,
+            "next_start_line": next_line if has_more else None,
+            "next_start_offset": next_offset if has_more and next_offset else None,
             "indexed_generation": indexed["published"] if indexed is not None else None}
+    if offset:
+        data["start_offset"] = offset
     return "\n".join([header, *body, *notes]), data
 
 
-def _lines(target: paths.Target, start: int, last: int) -> tuple[list[tuple[int, str]], int, bool]:
-    """([(number, text)] for start..last within MAX_BYTES, the file's line count, whether bytes ran out)."""
-    lines, total, used, cut = [], 0, 0, False
-    with open(target.absolute, "rb") as f:
-        if b"\x00" in f.read(8192):
-            raise Problem(f"{target.name} looks like a binary file; read_file shows text only")
-        f.seek(0)
-        for total, raw in enumerate(f, start=1):
-            if cut or not start <= total <= last:
-                continue
-            text = raw.decode("utf-8", "replace").rstrip("\r\n")
-            if used + len(text) > MAX_BYTES:
-                cut = True
-                if lines:
-                    continue
-                text = text[:MAX_BYTES] + " …[line cut here]"
-            lines.append((total, text))
-            used += len(text) + 8
-    return lines, total, cut
+def _mb(size: int) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size} bytes"
 
 
 def _staleness(target: paths.Target, indexed) -> list[str]:
     if indexed is None:
         return ["[this file is not in the published index (new, excluded, or failed): search will not find it yet]"]
-    stat = os.stat(target.absolute)
-    if stat.st_size != indexed["size"] or abs(stat.st_mtime - indexed["mtime"]) > 1e-3:
+    st = os.stat(target.absolute)
+    if st.st_size != indexed["size"] or abs(st.st_mtime - indexed["mtime"]) > 1e-3:
         return [f"[changed on disk since generation {indexed['published']} indexed it: "
                 "line numbers from search results may be off]"]
     return []
@@ -122,8 +273,8 @@ def read_pdf(conn, target: paths.Target, indexed, page: int) -> tuple[str, dict]
     span = f"page {page}" if first == last else f"page {page} (the passages shown run over pages {first}-{last})"
     header = f"{target.name}  ({span} of {pages}; text as indexed in generation {indexed['published']})"
     notes = []
-    if len(text) > MAX_BYTES:
-        text = text[:MAX_BYTES]
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:  # the limit counts bytes, not characters
+        text = text.encode("utf-8", "surrogatepass")[:MAX_BYTES].decode("utf-8", "ignore")
         notes.append(f"[stopped at the {MAX_BYTES // 1000} KB limit]")
     if page < pages:
         notes.append(f"[call read_file with page={page + 1} for the next page]")

@@ -29,7 +29,9 @@ ECHO_CHARS = 200  # how much of the query the text line of search repeats
 Collection = Annotated[str | None, Field(max_length=200, description="Only this collection (a registered folder), by name. "
                                                      "stats lists the collections.")]
 PathPrefix = Annotated[str | None, Field(max_length=4096, description="Only files under this folder, relative to the collection "
-                                                     "root, e.g. 'clients/' or '工作/日报/'.")]
+                                                     "root, e.g. 'clients/' or '工作/日报/' ('tech' means the "
+                                                     "folder tech/, not technology/; for names that begin "
+                                                     "with some text use list_files glob='tech*').")]
 FilePath = Annotated[str, Field(max_length=4096, description="The file: 'collection/relative/path' as search and list_files give "
                                             "it, a path relative to a collection root, an absolute path inside "
                                             "one, or a bare file name.")]
@@ -190,15 +192,19 @@ class Tools:
         start_line: Annotated[int | None, Field(ge=1, description="First line to show (1-based); default 1.")] = None,
         end_line: Annotated[int | None, Field(ge=1, description="Last line to show; default start_line + 1999.")] = None,
         page: Annotated[int | None, Field(ge=1, description="For PDFs: the page to show (1-based); default 1.")] = None,
+        start_offset: Annotated[int | None, Field(ge=0, description="Bytes into start_line to begin at, to go "
+                                                  "on inside a line cut at the size limit: the "
+                                                  "next_start_offset the previous answer gave.")] = None,
     ) -> CallToolResult:
         """Read a file from the user's indexed folders: text with line numbers (as it is on disk now), or a
         PDF page by page (its text as indexed). Use it after search to read a result in full or around its
         lines, or to open a file the user names. Shows at most 2,000 lines or 200 KB per call and says how to
-        get the rest. Only files inside the registered folders can be read. A bare file name that several
-        files share returns the candidates to choose from.
+        get the rest (next_start_line, and next_start_offset inside a very long line). Only files inside the
+        registered folders can be read. A bare file name that several files share returns the candidates to
+        choose from.
         """
         try:
-            text, data = reading.read(self.sift, path, start_line, end_line, page)
+            text, data = reading.read(self.sift, path, start_line, end_line, page, start_offset)
         except paths.Ambiguous as many:
             lines = [f"{many}; call read_file again with one of these paths:"] + [f"  {c}" for c in many.candidates]
             return result("\n".join(lines), {"path": path, "candidates": many.candidates})
@@ -284,12 +290,14 @@ class Tools:
 
 
 def _prefix(prefix: str | None) -> str | None:
+    """A folder, relative to the collection root: 'tech', 'tech/' and './tech/' all mean tech/."""
+    from search.filters import folder_prefix
     if prefix is None:
         return None
     prefix = prefix.strip().lstrip("/")
     while prefix.startswith("./"):
-        prefix = prefix[2:]
-    return prefix or None
+        prefix = prefix[2:].lstrip("/")
+    return folder_prefix(prefix)
 
 
 def _echo(query: str) -> str:

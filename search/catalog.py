@@ -16,7 +16,7 @@ import sqlite3
 
 import numpy as np
 
-from search.filters import Filters
+from search.filters import Filters, in_folder
 from search.store import VISIBLE
 
 MASKS_KEPT = 32
@@ -73,8 +73,8 @@ class Catalog:
         keep = np.ones(len(self.paths), dtype=bool)
         if f.collection:
             keep &= self.collections == f.collection
-        if f.path_prefix:
-            keep &= np.fromiter((p.startswith(f.path_prefix) for p in self.paths), dtype=bool,
+        if f.path_prefix:  # a folder, in either Unicode normal form (search.filters)
+            keep &= np.fromiter((in_folder(p, f.path_prefix) for p in self.paths), dtype=bool,
                                 count=len(self.paths))
         if f.kind:
             keep &= self.kinds == f.kind

@@ -1,15 +1,40 @@
-"""Search filters, applied before top-k: collection, path prefix, kind, modified time."""
+"""Search filters, applied before top-k: collection, folder, kind, modified time.
+
+``path_prefix`` names a folder: 'tech' and 'tech/' both mean the folder tech/ (and a file called
+exactly 'tech'), never technology/. Names match in either Unicode normal form (NFC or NFD), as a
+client's spelling of a folder macOS wrote need not be the spelling on disk.
+"""
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 KINDS = ("note", "code", "pdf", "text")
 
 
+def folder_prefix(prefix: str | None) -> str | None:
+    """The folder a path prefix names, without trailing '/' (None: every file)."""
+    if prefix is None:
+        return None
+    return prefix.rstrip("/") or None
+
+
+def in_folder(path: str, folder: str) -> bool:
+    """Whether ``path`` lies in ``folder`` (or is the file ``folder``), comparing NFC forms."""
+    if path.startswith(folder) and (len(path) == len(folder) or path[len(folder)] == "/"):
+        return True
+    path, folder = _nfc(path), _nfc(folder)
+    return path.startswith(folder) and (len(path) == len(folder) or path[len(folder)] == "/")
+
+
+def _nfc(text: str) -> str:
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
 @dataclass(frozen=True)
 class Filters:
     collection: str | None = None
-    path_prefix: str | None = None  # relative to the collection root, e.g. "clients/" or "工作/日报/"
+    path_prefix: str | None = None  # a folder relative to the collection root, e.g. "clients" or "工作/日报/"
     kind: str | None = None
     modified_after: float | None = None  # unix time
     modified_before: float | None = None
@@ -17,6 +42,8 @@ class Filters:
     def __post_init__(self):
         if self.kind is not None and self.kind not in KINDS:
             raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {self.kind!r}")
+        if isinstance(self.path_prefix, str):
+            object.__setattr__(self, "path_prefix", folder_prefix(self.path_prefix))
 
     def sql(self) -> tuple[str, list]:
         """A WHERE fragment over files f and collections c, with its parameters."""
@@ -25,8 +52,12 @@ class Filters:
             parts.append("c.name = ?")
             params.append(self.collection)
         if self.path_prefix:
-            parts.append("substr(f.path, 1, ?) = ?")
-            params += [len(self.path_prefix), self.path_prefix]
+            forms = _forms(self.path_prefix)
+            marks = ", ".join("?" * len(forms))
+            parts.append(f"(f.path IN ({marks}) OR {' OR '.join('substr(f.path, 1, ?) = ?' for _ in forms)})")
+            params += forms
+            for form in forms:
+                params += [len(form) + 1, form + "/"]
         if self.kind:
             parts.append("f.kind = ?")
             params.append(self.kind)
@@ -37,3 +68,8 @@ class Filters:
             parts.append("f.mtime < ?")
             params.append(self.modified_before)
         return (" AND " + " AND ".join(parts)) if parts else "", params
+
+
+def _forms(folder: str) -> list[str]:
+    """The folder as given, in NFC and in NFD (each once)."""
+    return list(dict.fromkeys((folder, unicodedata.normalize("NFC", folder), unicodedata.normalize("NFD", folder))))

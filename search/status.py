@@ -36,8 +36,15 @@ def _collection(conn, row) -> dict:
         "name": row["name"], "root": row["root"], "files": files, "chunks": chunks,
         "published": _generation(conn, published) if published else None,
         "building": _generation(conn, building) if building else None,
-        "freshness": freshness.state(conn, row),
+        "freshness": _with_name_fix(freshness.state(conn, row), row),
     }
+
+
+def _with_name_fix(fresh: dict, row) -> dict:
+    """A collection registered before names with '/' and the like were refused says so, with the fix."""
+    from search.store import bad_name_fix
+    fix = bad_name_fix(row["name"], row["root"])
+    return {**fresh, "name_problem": fix} if fix else fresh
 
 
 def _generation(conn, gen) -> dict:
@@ -102,7 +109,7 @@ def age(seconds: float | None) -> str:
 
 def freshness_lines(fresh: dict) -> list[str]:
     """'root folder missing since …' and 'pending: N changed files …' when there is something to say."""
-    lines = []
+    lines = [f"  warning: {fresh['name_problem']}"] if fresh.get("name_problem") else []
     if fresh.get("root_missing_since"):
         lines.append(f"  root folder missing since {age(time.time() - fresh['root_missing_since'])} ago: its files "
                      "are kept until it has been gone for a whole rescan interval (SIFT_RESCAN_MINUTES), then removed")

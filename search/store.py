@@ -55,19 +55,71 @@ class ChunkRow:
 # --- collections ------------------------------------------------------------
 
 def ensure_collection(conn: sqlite3.Connection, name: str, root: str) -> sqlite3.Row:
-    """The collection called ``name`` (created if new). A name keeps its root."""
+    """The collection called ``name`` (created if new). A name keeps its root.
+
+    A name that would make 'collection/path' ambiguous (``name_problem``) is refused; a root already
+    registered under such a name is given the new name instead (the fix the refusal points to)."""
+    check_name(name)
     with transaction(conn):
         row = conn.execute("SELECT * FROM collections WHERE name = ?", (name,)).fetchone()
         if row is None:
             by_root = conn.execute("SELECT * FROM collections WHERE root = ?", (root,)).fetchone()
-            if by_root is not None:
+            if by_root is not None and name_problem(by_root["name"]) is None:
                 raise ValueError(f"{root} is already the collection {by_root['name']!r}")
-            conn.execute("INSERT INTO collections(name, root, created) VALUES (?, ?, ?)",
-                         (name, root, time.time()))
+            if by_root is not None:  # renamed: every other table refers to it by id
+                conn.execute("UPDATE collections SET name = ? WHERE id = ?", (name, by_root["id"]))
+            else:
+                conn.execute("INSERT INTO collections(name, root, created) VALUES (?, ?, ?)",
+                             (name, root, time.time()))
             row = conn.execute("SELECT * FROM collections WHERE name = ?", (name,)).fetchone()
         elif row["root"] != root:
             raise ValueError(f"collection {name!r} already indexes {row['root']}, not {root}")
     return row
+
+
+MAX_NAME = 200  # what the MCP tools accept as a collection name
+
+
+def check_name(name) -> None:
+    """Raise ValueError, saying why and what to do, if ``name`` cannot name a collection."""
+    why = name_problem(name)
+    if why:
+        raise ValueError(f"collection name {name!r} cannot be used: {why}, which makes 'collection/path' "
+                         f"ambiguous; choose another with --name (e.g. --name {_suggested(name)!r})")
+
+
+def name_problem(name) -> str | None:
+    """Why ``name`` cannot name a collection ('collection/path' must split one way only), or None."""
+    import unicodedata
+    if not isinstance(name, str) or not name.strip():
+        return "it is empty"
+    if name != name.strip():
+        return "it begins or ends with a space"
+    if name in (".", ".."):
+        return f"{name!r} means a folder in a path"
+    if "/" in name or "\\" in name:
+        return "it holds '/' or '\\', which separate folders"
+    if any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") for ch in name):
+        return "it holds a control character, a line break or bytes that are not text"
+    if len(name) > MAX_NAME:
+        return f"it is longer than {MAX_NAME} characters"
+    return None
+
+
+def bad_name_fix(name: str, root: str) -> str | None:
+    """For an existing collection whose name is refused now: what is wrong and how to rename it."""
+    why = name_problem(name)
+    if why is None:
+        return None
+    return (f"the collection name {name!r} makes 'collection/path' ambiguous ({why}): rename it with "
+            f"`ingest enqueue {root} --name NEWNAME` (or sift-mcp --root {root} --name NEWNAME)")
+
+
+def _suggested(name) -> str:
+    import re
+    text = name if isinstance(name, str) else ""
+    text = re.sub(r"[/\\\s\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]+", "-", text).strip("-. ")
+    return text[:MAX_NAME] or "notes"
 
 
 def collection_for_root(conn: sqlite3.Connection, root: str) -> sqlite3.Row | None:

@@ -72,7 +72,9 @@ def hostile_corpus(root: Path, outside: Path, deny_reading: bool) -> dict:
     os.symlink(outside, root / "escape-dir")
     skipped["loop-a.md"] = skipped["loop-b.md"] = "symbolic link loop"
     skipped["escape.md"] = "symbolic link to a file outside the collection root"
-    absent += ["loop-dir", "escape-dir/secret.md"]  # links to folders are never followed
+    skipped["loop-dir"] = "symbolic link to a folder: not followed"  # links to folders are never followed,
+    skipped["escape-dir"] = "symbolic link to a folder outside the collection root"  # and reported as skipped
+    absent += ["escape-dir/secret.md"]
     (root / "new\nline.md").write_text("# Newline\n\nplatypus in a file name with a newline\n")
     indexed["new\nline.md"] = "platypus"
     (root / NOT_UTF8).write_text("# Bytes\n\nwombat behind a name that is not UTF-8\n")
