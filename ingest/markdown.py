@@ -32,14 +32,14 @@ META_ITEMS = 100  # tags or aliases kept; each is indexed with every chunk of th
 META_CHARS = 500
 SCALARS = (str, int, float, datetime.date)
 ATOMIC = {"fence", "code_block", "table_open", "math_block", "html_block"}
+PIECE_CHARS = 256 * 1024  # a long note is parsed a piece of about this size at a time
 _PARSER: MarkdownIt | None = None
 
 
 def parse_markdown(path: str, text: str) -> Document:
     lines = text.split("\n")
     meta, body_start = _front_matter(lines)
-    tokens = _parse_body(lines[body_start:])
-    headings, blocks, links = _read_tokens(tokens, body_start)
+    headings, blocks, links = _read_body(lines, body_start)
     sections = _sections(lines, body_start, headings, blocks)
     title = meta.get("title") or next((h for _, level, h in headings if level == 1), PurePosixPath(path).stem)
     meta["links"] = _links(text, links)
@@ -47,11 +47,11 @@ def parse_markdown(path: str, text: str) -> Document:
 
 
 def parser() -> MarkdownIt:
-    """CommonMark plus GFM tables and $$ math blocks. Emphasis is off: it never decides what is a link
-    or a heading, and its delimiter runs are work for nothing."""
+    """CommonMark plus GFM tables and $$ math blocks, block rules only (inline runs per paragraph in
+    _read_tokens). Emphasis is off: it never decides what is a link or a heading."""
     global _PARSER
     if _PARSER is None:
-        md = MarkdownIt("commonmark").enable("table").disable("emphasis")
+        md = MarkdownIt("commonmark").enable("table").disable(["emphasis", "inline", "text_join"])
         md.block.ruler.before("fence", "math_block", _math_block,
                               {"alt": ["paragraph", "reference", "blockquote", "list"]})
         md.normalizeLink = lambda url: url  # keep the destination as written; ingest.links unquotes it
@@ -59,11 +59,47 @@ def parser() -> MarkdownIt:
     return _PARSER
 
 
-def _parse_body(lines: list[str]) -> list:
-    """Block and inline tokens of the body. markdown-it reads a lone '\\r' as a line end too: it is
-    made a space here, so that token line numbers stay the note's line numbers."""
-    body = "\n".join(lines).replace("\r", " ")
-    return parser().parse(body, {"math_close": _math_closes(lines)})
+def _read_body(lines: list[str], start: int) -> tuple[list, list, list]:
+    """Headings, atomic blocks and link destinations of lines[start:], parsed a piece at a time.
+
+    markdown-it holds every token of what it parses (a note that is one long list costs hundreds of
+    bytes a line), so a long note is parsed in pieces of about PIECE_CHARS. A piece's last top-level
+    block, or the last item of its top-level list, may run on past the piece: it is dropped and the
+    next piece starts on its first line, so every block is read whole and as the whole note would
+    read it. A block longer than a piece is read from a piece twice as long. Link reference
+    definitions carry over to later pieces, not back to earlier ones.
+    """
+    body = [line.replace("\r", " ") for line in lines[start:]]  # markdown-it ends a line at a lone '\r' too
+    env: dict = {"math_close": _math_closes(body), "lines": len(body)}
+    headings, blocks, links = [], [], []
+    first = 0
+    while first < len(body):
+        size = PIECE_CHARS
+        while True:
+            stop, chars = first, 0
+            while stop < len(body) and chars < size:
+                chars += len(body[stop]) + 1
+                stop += 1
+            env["first"] = first
+            tokens = parser().parse("\n".join(body[first:stop]), env)
+            keep, done = (len(tokens), stop - first) if stop == len(body) else _complete(tokens)
+            if done > 0:
+                break
+            size *= 2  # one block fills the piece: read it from a longer one
+        _read_tokens(tokens[:keep], start + first, env, headings, blocks, links)
+        first += done
+    return headings, blocks, links
+
+
+def _complete(tokens: list) -> tuple[int, int]:
+    """(tokens, lines) of a piece that are surely whole: everything before its last top-level block
+    or the last item of a top-level list, whichever starts later."""
+    for index in range(len(tokens) - 1, -1, -1):
+        token = tokens[index]
+        if token.map and token.nesting >= 0 and (token.level == 0 or
+                                                 (token.level == 1 and token.type == "list_item_open")):
+            return index, token.map[0]
+    return 0, 0
 
 
 def _math_closes(lines: list[str]) -> list[int]:
@@ -86,10 +122,13 @@ def _math_block(state, start: int, end: int, silent: bool) -> bool:
     pos, stop = state.bMarks[start] + state.tShift[start], state.eMarks[start]
     if not state.src.startswith("$$", pos, stop):
         return False
-    one_line = len(state.src[pos:stop].rstrip()) >= 4 and state.src[pos:stop].rstrip().endswith("$$")
-    close = start if one_line else state.env["math_close"][start + 1]
+    line = state.src[pos:stop].rstrip()
+    first = state.env["first"]  # the piece's first line in the note's body
+    close = start if len(line) >= 4 and line.endswith("$$") else state.env["math_close"][first + start + 1] - first
     if close >= end:
-        return False
+        if first + close >= state.env["lines"] or end < state.lineMax or first + end >= state.env["lines"]:
+            return False  # never closed, or closed outside its container
+        close = end - 1  # closed after this piece: hold the rest of it, to be read again from the next piece
     if silent:
         return True
     token = state.push("math_block", "math", 0)
@@ -99,21 +138,20 @@ def _math_block(state, start: int, end: int, silent: bool) -> bool:
     return True
 
 
-def _read_tokens(tokens: list, offset: int) -> tuple[list, list, list]:
-    """(line, level, text) of each heading, (first line, end line) of each atomic block, and the
+def _read_tokens(tokens: list, offset: int, env: dict, headings: list, blocks: list, links: list) -> None:
+    """Add (line, level, text) of each heading, (first line, end line) of each atomic block, and the
     destinations of links and images; line numbers are 0-based in the whole note."""
-    headings, blocks, links = [], [], []
+    md = parser()
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and token.map:
             text = " ".join(part.strip() for part in tokens[i + 1].content.split("\n"))
             headings.append((token.map[0] + offset, int(token.tag[1]), text))
         elif token.type in ATOMIC and token.map:
             blocks.append((token.map[0] + offset, token.map[1] + offset))
-        elif token.type == "inline":
-            for child in token.children or ():
+        elif token.type == "inline" and "]" in token.content:  # every link and image has a ']'
+            for child in md.inline.parse(token.content, md, env, []):
                 if child.type in ("link_open", "image"):
                     links.append(child.attrs.get("href" if child.type == "link_open" else "src", ""))
-    return headings, blocks, links
 
 
 def _front_matter(lines: list[str]) -> tuple[dict, int]:

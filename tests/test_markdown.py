@@ -1,4 +1,7 @@
 """Markdown notes: front matter, heading paths, line ranges, atomic blocks, links."""
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from ingest import markdown
 from ingest.markdown import parse_markdown
 
 NOTE = """---
@@ -116,3 +119,34 @@ def test_links_come_from_link_tokens():
             "    [indented](code.md)\n\n[r]: refs/defined.md\n")
     assert parse_markdown("n.md", note).meta["links"] == [
         "Wiki Page", "docs/spec.md", "img/plot.png", "my file.md", "refs/defined.md"]
+
+
+LINE_KINDS = ["", "", "text [a link](to/a.md) here", "# Top", "## Second", "Setext", "===", "---", "- item",
+              "  - nested item", "1. ordered", "> quoted", "> # quoted heading", "> - quoted item", "```", "~~~",
+              "$$", "$$ x $$", "a = b $$", "    indented code", "<div>", "</div>", "| a | b |", "|---|---|",
+              "| 1 | 2 |", "  ## in an item", "lazy line", "* * *", "`code [x](y.md)`", "![img](p.png)"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(kinds=st.lists(st.sampled_from(LINE_KINDS), min_size=1, max_size=120), piece=st.integers(1, 200))
+def test_a_note_read_in_pieces_reads_as_one_parse_of_the_whole(kinds, piece, monkeypatch):
+    """Long notes are parsed a piece at a time (to bound memory); cut anywhere, the note reads the same."""
+    note = "\n".join(kinds) + "\n"
+    whole = parse_markdown("n.md", note)
+    monkeypatch.setattr(markdown, "PIECE_CHARS", piece)
+    pieces = parse_markdown("n.md", note)
+    assert [(s.heading_path, s.start_line, s.end_line, s.atomic) for s in pieces.sections] == \
+        [(s.heading_path, s.start_line, s.end_line, s.atomic) for s in whole.sections]
+    assert pieces.meta == whole.meta and pieces.title == whole.title
+
+
+def test_blocks_longer_than_a_piece_are_read_whole(monkeypatch):
+    note = ("intro\n\n$$\n" + "# not a heading\n\n" * 40 + "$$\n\n```\n" + "# code\n\n" * 40 + "```\n\n"
+            + "- item\n\n  # in the item\n" * 30 + "\n# After\ntext\n")
+    whole = parse_markdown("n.md", note)
+    assert [s.heading_path for s in whole.sections][:3] == [[], ["in the item"], ["in the item"]]
+    for piece in (10, 50, 300):
+        monkeypatch.setattr(markdown, "PIECE_CHARS", piece)
+        pieces = parse_markdown("n.md", note)
+        assert [(s.heading_path, s.start_line, s.end_line, s.atomic) for s in pieces.sections] == \
+            [(s.heading_path, s.start_line, s.end_line, s.atomic) for s in whole.sections], piece
