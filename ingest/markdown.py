@@ -23,6 +23,7 @@ from pathlib import PurePosixPath
 
 import yaml
 from markdown_it import MarkdownIt
+from markdown_it.rules_block import table as gfm_table
 
 from ingest.document import Document, Section
 
@@ -52,6 +53,7 @@ def parser() -> MarkdownIt:
     global _PARSER
     if _PARSER is None:
         md = MarkdownIt("commonmark").enable("table").disable(["emphasis", "inline", "text_join"])
+        md.block.ruler.at("table", _table, {"alt": ["paragraph", "reference"]})
         md.block.ruler.before("fence", "math_block", _math_block,
                               {"alt": ["paragraph", "reference", "blockquote", "list"]})
         md.normalizeLink = lambda url: url  # keep the destination as written; ingest.links unquotes it
@@ -135,6 +137,19 @@ def _math_block(state, start: int, end: int, silent: bool) -> bool:
     token.block, token.markup, token.map = True, "$$", [start, close + 1]
     token.content = state.getLines(start, close + 1, state.sCount[start], True)
     state.line = close + 1
+    return True
+
+
+def _table(state, start: int, end: int, silent: bool) -> bool:
+    """markdown-it's GFM table, kept as one block: the tokens of its cells are dropped but for those
+    that may hold a link (a table of a million rows would otherwise hold tens of millions of tokens)."""
+    first = len(state.tokens)
+    if not gfm_table(state, start, end, silent):
+        return False
+    made = state.tokens[first:]
+    if made:
+        del state.tokens[first:]
+        state.tokens += [made[0], *(t for t in made if t.type == "inline" and "]" in t.content), made[-1]]
     return True
 
 
