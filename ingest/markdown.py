@@ -8,11 +8,13 @@ a section whose heading path is the chain of headings above it
 HTML blocks are marked atomic so the chunker keeps them whole when it can. A
 ``#`` line inside a code or HTML block is not a heading.
 
-Everything here runs in time linear in the note's length, whatever the note
-holds (``bench/markdown.py`` measures it on pathological notes up to 20 MB):
-markdown-it-py guards its own corners (backticks, link labels, table cells), the
-math rule looks up its closing line in a table built once, and wiki links and
-front matter are found without patterns that can backtrack over a long line.
+Everything here runs in time linear in the note's length and in bounded memory,
+whatever the note holds (``bench/markdown.py`` measures it on pathological notes
+up to 20 MB): markdown-it-py guards its own corners (backtick runs, nested link
+labels and destinations, table cells); a long note is parsed a piece at a time
+(_read_body) and a table keeps no token per cell; the math rule looks its
+closing line up in a table built once; wiki links and front matter are found
+without patterns that can backtrack over a long line.
 """
 from __future__ import annotations
 
@@ -42,7 +44,8 @@ def parse_markdown(path: str, text: str) -> Document:
     meta, body_start = _front_matter(lines)
     headings, blocks, links = _read_body(lines, body_start)
     sections = _sections(lines, body_start, headings, blocks)
-    title = meta.get("title") or next((h for _, level, h in headings if level == 1), PurePosixPath(path).stem)
+    title = meta.get("title") or next((h for _, level, h in headings if level == 1 and h),
+                                           PurePosixPath(path).stem)
     meta["links"] = _links(text, links)
     return Document(kind="note", title=title, sections=sections, meta=meta)
 
