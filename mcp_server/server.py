@@ -41,6 +41,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-worker", action="store_true", help="do not run a huey worker as a child process "
                         "(use when a worker already runs elsewhere)")
     parser.add_argument("--home", help="where the index, queue and models live (SIFT_HOME, default ~/.sift)")
+    parser.add_argument("--http", metavar="[HOST:]PORT", help="serve MCP Streamable HTTP at http://HOST:PORT/mcp "
+                        "instead of stdio (HOST defaults to 127.0.0.1; a token is required, see the README)")
+    parser.add_argument("--read-only", action="store_true", help="with --http: do not offer the refresh tool")
+    parser.add_argument("--log-queries", action="store_true", help="with --http: also log each tool call's "
+                        "arguments (query text, paths); never logged otherwise")
     return parser
 
 
@@ -51,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     _stop_on_signals(children)
     try:
         settings = _settings(args)
+        if args.http is not None:
+            from mcp_server import http
+            return http.main(args, settings, children)  # serves until SIGTERM or SIGINT
         collection = register_root(settings, args.root, args.name) if args.root else None
         if not args.no_worker:
             from mcp_server.worker import Worker

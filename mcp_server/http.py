@@ -1,0 +1,115 @@
+"""``sift-mcp --http [HOST:]PORT``: the same six tools over MCP Streamable HTTP, instead of stdio.
+
+The transport is the mcp package's own (``MCPServer.streamable_http_app``: one endpoint, ``/mcp``,
+stateful sessions, each POST answered with one JSON body rather than an SSE stream, which is simpler to
+put behind a reverse proxy). In front of it, ``http_guard.Guard`` checks Host, Origin, the token, the
+rate and the size of every request, and logs one line for it. The mcp package's own Host/Origin check
+and session limit are configured from the same settings, as a second line.
+
+The server runs until SIGTERM or SIGINT; the worker and watcher children stop with it.
+"""
+from __future__ import annotations
+
+import socket
+import sys
+
+from mcp_server import http_settings
+
+
+def main(args, settings, children: list) -> int:
+    """Check the address and the token, start the worker, build the server, serve until stopped."""
+    from mcp_server.server import StartupError, _exit_if_threads_linger, build_server, register_root
+    try:
+        config = http_settings.load(args.http, settings.home, read_only=args.read_only,
+                                    log_queries=args.log_queries)
+        token, made, source = http_settings.token(config)
+        listener = bind(config)
+    except ValueError as exc:
+        raise StartupError(str(exc)) from None
+    with listener:
+        collection = register_root(settings, args.root, args.name) if args.root else None
+        if not args.no_worker:
+            from mcp_server.worker import Worker
+            children.append(Worker(settings).start())
+        server = build_server(settings, children[0] if children else None, collection)
+        if config.read_only:
+            server.remove_tool("refresh")
+        announce(config, token if made else None, source)
+        serve(app(server, config, token), listener)
+    for child in children:
+        child.stop()
+    _exit_if_threads_linger()
+    return 0
+
+
+def app(server, config, token: str):
+    """The mcp package's Streamable HTTP app for ``server``, behind the guard."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    from mcp_server.http_guard import Guard
+    security = TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[h for entry in config.allowed_hosts for h in (entry, f"{entry}:*")],
+        allowed_origins=[o for entry in config.allowed_origins for o in (entry, f"{entry}:*")])
+    inner = server.streamable_http_app(
+        streamable_http_path="/mcp", json_response=True, max_request_body_size=config.max_body,
+        session_idle_timeout=config.idle_minutes * 60, max_sessions=config.max_sessions,
+        transport_security=security, host=config.host)
+    return Guard(inner, config, token)
+
+
+def bind(config) -> socket.socket:
+    """The listening socket, made here so a busy port is one clear line rather than uvicorn's exit."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(config.host, config.port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+        sock = socket.socket(family, kind, proto)
+    except (OSError, socket.gaierror) as exc:
+        raise ValueError(f"--http {config.host}:{config.port}: {exc}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6 and config.host in ("::", ""):
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise ValueError(f"cannot listen on {config.host}:{config.port}: {exc.strerror}; choose another port "
+                         "(--http [HOST:]PORT) or stop what uses it") from None
+    sock.setblocking(False)
+    return sock
+
+
+def serve(asgi_app, listener: socket.socket) -> None:
+    import uvicorn
+    config = uvicorn.Config(asgi_app, log_level="warning", access_log=False, server_header=False,
+                            lifespan="on", timeout_graceful_shutdown=3)
+    uvicorn.Server(config).run(sockets=[listener])
+
+
+def announce(config, new_token: str | None, source: str) -> None:
+    """Where the server listens; the token and the client configuration only the first time."""
+    say = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
+    mode = "read-only (no refresh tool)" if config.read_only else "refresh allowed"
+    say(f"sift-mcp: serving MCP over HTTP at {config.url} ({mode}); token from {source}; Host allowed: "
+        f"{', '.join(config.allowed_hosts)}")
+    if not config.loopback:
+        say("sift-mcp: this address is reachable from other machines: put TLS in front of it (a reverse proxy) "
+            "unless the network is trusted")
+    if new_token is None:
+        return
+    say(f"sift-mcp: made a new token in {source} (mode 0600); it is shown this once:\n\n    {new_token}\n\n"
+        + client_configuration(config.url, new_token))
+
+
+def client_configuration(url: str, token: str) -> str:
+    header = f"Authorization: Bearer {token}"
+    return "\n".join([
+        "Client configuration:",
+        f"  URL:    {url}",
+        f"  header: {header}",
+        f"  Claude Code:  claude mcp add --transport http sift {url} --header \"{header}\"",
+        "  Cursor (.cursor/mcp.json):",
+        f'    {{ "mcpServers": {{ "sift": {{ "url": "{url}", "headers": {{ "Authorization": "Bearer {token}" }} }} }} }}',
+        "",
+    ])

@@ -1,0 +1,409 @@
+"""``sift-mcp --http``: a real server subprocess on a loopback port, driven by the mcp package's own
+Streamable HTTP client (and by plain HTTP requests for what a client library would never send).
+
+The index is built first with huey's immediate mode and the real model, as in test_mcp_server.py.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import stat
+import subprocess
+import time
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import anyio
+import httpx2
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+from tests.conftest import REPO, VENV_BIN, ingest, write_tree
+
+TOKEN = "test-token-0123456789abcdef"
+NOTES = {
+    "工作/日报/2024-03-01.md": "# 日报\n\n今天和曲美讨论了合同条款，付款方式改为分期。曲美合同下周签字。\n",
+    "clients/qumei.md": "# Qumei (曲美)\n\nFurniture client. The contract renewal is due in May.\n",
+    "tech/cooking.md": "# Cooking pasta\n\nBoil water, add salt, cook the spaghetti for nine minutes.\n",
+    "tech/sauce.md": "# Tomato sauce\n\nSimmer tomatoes with garlic and olive oil, then toss with the cooked pasta.\n",
+}
+TOOLS = {"search", "read_file", "list_files", "similar", "stats", "refresh"}
+START_LIMIT = 120  # seconds: a safety net against a server that never comes up, not a speed assertion
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
+ACCEPT = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+
+pytestmark = pytest.mark.timeout(600)
+
+
+# --- harness ---------------------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``sift-mcp --http 127.0.0.1:<port>`` as a subprocess; its stderr goes to a file."""
+
+    def __init__(self, env: dict, log: Path, *args: str, token: str | None = TOKEN, listen: str | None = None):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+        self.env = {**env, **({"SIFT_HTTP_TOKEN": token} if token else {})}
+        if token is None:
+            self.env.pop("SIFT_HTTP_TOKEN", None)
+        self.log = log
+        self.args = ["--http", listen or f"127.0.0.1:{self.port}", *args]
+        self.proc = None
+
+    def start(self) -> "Server":
+        with open(self.log, "ab") as err:
+            self.proc = subprocess.Popen([str(VENV_BIN / "sift-mcp"), *self.args], cwd=REPO, env=self.env,
+                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+                                         start_new_session=True)
+        deadline = time.time() + START_LIMIT
+        while "serving MCP over HTTP" not in self.stderr():
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"sift-mcp exited with {self.proc.returncode}:\n{self.stderr()}")
+            if time.time() > deadline:
+                raise TimeoutError(self.stderr())
+            time.sleep(0.1)
+        return self
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+    def stderr(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace") if self.log.exists() else ""
+
+    @asynccontextmanager
+    async def session(self, token: str | None = TOKEN):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        async with httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(60, read=300)) as client:
+            async with streamable_http_client(self.url, http_client=client) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    yield session
+
+
+@pytest.fixture
+def serve(tmp_path):
+    started: list[Server] = []
+
+    def start(env: dict, *args: str, **kwargs) -> Server:
+        server = Server(env, tmp_path / f"server-{len(started)}.log", *args, **kwargs)
+        started.append(server)
+        return server.start()
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def indexed(immediate, tmp_path, sift_env) -> dict:
+    root = write_tree(tmp_path / "notes", NOTES)
+    ingest(root, "notes")
+    return sift_env
+
+
+def text(result) -> str:
+    return "\n".join(block.text for block in result.content)
+
+
+def post(server: Server, body, token: str | None = TOKEN, **headers) -> httpx2.Response:
+    sent = {**ACCEPT, **({"authorization": f"Bearer {token}"} if token else {}), **headers}
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    return httpx2.post(server.url, content=data, headers=sent, timeout=60)
+
+
+def open_session(server: Server) -> str:
+    answer = post(server, INIT)
+    assert answer.status_code == 200, answer.text
+    session = answer.headers["mcp-session-id"]
+    done = post(server, {"jsonrpc": "2.0", "method": "notifications/initialized"}, **{"mcp-session-id": session})
+    assert done.status_code == 202, done.text
+    return session
+
+
+def tools_list(server: Server, session: str, n: int = 2) -> httpx2.Response:
+    return post(server, {"jsonrpc": "2.0", "id": n, "method": "tools/list"}, **{"mcp-session-id": session})
+
+
+# --- the six tools ---------------------------------------------------------------------------
+
+def test_the_six_tools_answer_over_http(indexed, serve):
+    server = serve(indexed, "--no-worker")
+
+    async def scenario():
+        async with server.session() as s:
+            listed = (await s.list_tools()).tools
+            calls = {
+                "search": await s.call_tool("search", {"query": "曲美合同", "mode": "keyword"}),
+                "hybrid": await s.call_tool("search", {"query": "how long to cook spaghetti"}),
+                "read_file": await s.call_tool("read_file", {"path": "notes/tech/cooking.md"}),
+                "list_files": await s.call_tool("list_files", {"sort": "path"}),
+                "similar": await s.call_tool("similar", {"path": "notes/tech/cooking.md", "limit": 3}),
+                "stats": await s.call_tool("stats", {}),
+                "refresh": await s.call_tool("refresh", {}),
+            }
+            return listed, calls
+    listed, calls = anyio.run(scenario)
+    tools = {t.name: t for t in listed}
+    assert set(tools) == TOOLS
+    for name, t in tools.items():
+        assert t.annotations.read_only_hint is (name != "refresh"), name
+    for name, result in calls.items():
+        assert not result.is_error, (name, text(result))
+    assert calls["search"].structured_content["results"][0]["path"] == "notes/工作/日报/2024-03-01.md"
+    assert calls["hybrid"].structured_content["results"][0]["path"] == "notes/tech/cooking.md"
+    assert "spaghetti for nine minutes" in text(calls["read_file"])
+    assert [f["path"] for f in calls["list_files"].structured_content["files"]] == sorted(
+        f"notes/{p}" for p in NOTES)
+    assert calls["similar"].structured_content["results"][0]["path"] == "notes/tech/sauce.md"
+    assert "notes" in text(calls["stats"]) and "4 files" in text(calls["stats"])
+    assert calls["refresh"].structured_content["queued"] == ["notes"]
+
+    log = server.stderr()
+    assert "POST tools/call search 200" in log and "POST tools/call read_file 200" in log
+    assert "POST initialize - 200" in log
+    assert TOKEN not in log, "the token must never be logged"
+    assert "曲美合同" not in log and "spaghetti" not in log, "query text is logged only with --log-queries"
+
+
+def test_read_only_drops_refresh_and_log_queries_logs_arguments(indexed, serve):
+    server = serve(indexed, "--no-worker", "--read-only", "--log-queries")
+
+    async def scenario():
+        async with server.session() as s:
+            return (await s.list_tools()).tools, await s.call_tool("search", {"query": "曲美合同"}), \
+                await s.call_tool("refresh", {})
+    listed, search, refresh = anyio.run(scenario)
+    assert {t.name for t in listed} == TOOLS - {"refresh"}
+    assert all(t.annotations.read_only_hint for t in listed)
+    assert not search.is_error and refresh.is_error and "refresh" in text(refresh)
+    log = server.stderr()
+    assert "read-only" in log
+    assert 'tools/call search 200' in log and '"query": "曲美合同"' in log
+    assert TOKEN not in log
+
+
+# --- authentication ---------------------------------------------------------------------------
+
+def test_no_token_or_a_wrong_one_is_401_and_says_nothing_about_the_index(indexed, serve):
+    server = serve(indexed, "--no-worker")
+    answers = {"none": post(server, INIT, token=None), "wrong": post(server, INIT, token="x" * 27),
+               "prefix": post(server, INIT, token=TOKEN[:-1]), "basic": post(server, INIT, token=None,
+                                                                              authorization=f"Basic {TOKEN}"),
+               "get": httpx2.get(server.url, headers=ACCEPT, timeout=60)}
+    for name, answer in answers.items():
+        assert answer.status_code == 401, name
+        assert answer.headers["www-authenticate"].startswith('Bearer realm="sift"'), name
+        body = answer.text
+        assert "unauthorized" in body
+        for secret in ("notes", "曲美", "cooking", str(indexed["SIFT_HOME"]), "generation"):
+            assert secret not in body, (name, secret)
+    assert 'error="invalid_token"' in answers["wrong"].headers["www-authenticate"]
+
+    async def wrong_client():
+        async with server.session(token="y" * 30):
+            pass
+    with pytest.raises(Exception) as refused:
+        anyio.run(wrong_client)
+    assert "unauthorized" in repr(refused.value) or "401" in repr(refused.value)
+    assert "(wrong token)" in server.stderr() and "(no token)" in server.stderr()
+
+
+def test_the_token_file_is_made_0600_and_shown_once(indexed, serve, tmp_path):
+    first = serve(indexed, "--no-worker", token=None)
+    path = Path(indexed["SIFT_HOME"]) / "http-token"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    token = path.read_text().strip()
+    assert len(token) >= 32
+    log = first.stderr()
+    assert log.count(token) >= 2 and f"Authorization: Bearer {token}" in log
+    assert f"claude mcp add --transport http sift {first.url}" in log
+    assert post(first, INIT, token=token).status_code == 200
+    first.stop()
+
+    second = serve(indexed, "--no-worker", token=None)
+    assert token not in second.stderr() and str(path) in second.stderr()
+    assert path.read_text().strip() == token
+    assert post(second, INIT, token=token).status_code == 200
+
+
+def test_a_non_loopback_bind_without_a_token_refuses_to_start(indexed, tmp_path):
+    env = {k: v for k, v in indexed.items() if k != "SIFT_HTTP_TOKEN"}
+    port = free_port()
+    done = subprocess.run([str(VENV_BIN / "sift-mcp"), "--http", f"0.0.0.0:{port}", "--no-worker"], cwd=REPO,
+                          env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("sift-mcp: error: --http 0.0.0.0") and "SIFT_HTTP_TOKEN" in lines[0]
+    assert not (Path(env["SIFT_HOME"]) / "http-token").exists()
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize("case", ["short token", "open file", "bad address"])
+def test_bad_settings_refuse_to_start_in_one_line(indexed, case):
+    env = {k: v for k, v in indexed.items() if k != "SIFT_HTTP_TOKEN"}
+    listen = f"127.0.0.1:{free_port()}"
+    if case == "short token":
+        env["SIFT_HTTP_TOKEN"] = "abc"
+    elif case == "open file":
+        path = Path(env["SIFT_HOME"]) / "http-token"
+        path.write_text(TOKEN)
+        path.chmod(0o644)
+    else:
+        listen = "127.0.0.1:99999"
+    done = subprocess.run([str(VENV_BIN / "sift-mcp"), "--http", listen, "--no-worker"], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    expected = {"short token": "at least 16 characters", "open file": "chmod 600", "bad address": "port from 1"}
+    assert expected[case] in lines[0]
+
+
+# --- Host, Origin, CORS --------------------------------------------------------------------------
+
+def test_a_bad_host_or_origin_is_403_and_no_cors_is_offered(indexed, serve):
+    server = serve(indexed, "--no-worker")
+    bad_host = post(server, INIT, host="evil.example")
+    bad_host_port = post(server, INIT, host=f"attacker.example:{server.port}")
+    bad_origin = post(server, INIT, origin="http://evil.example")
+    null_origin = post(server, INIT, origin="null")
+    lookalike = post(server, INIT, origin="http://localhost.evil.example")
+    for answer in (bad_host, bad_host_port, bad_origin, null_origin, lookalike):
+        assert answer.status_code == 403, answer.text
+    assert "SIFT_HTTP_ALLOWED_HOSTS" in bad_host.text and "SIFT_HTTP_ALLOWED_ORIGINS" in bad_origin.text
+    # without the token too: the Host check comes first, so a rebinding page learns nothing more
+    assert post(server, INIT, token=None, host="evil.example").status_code == 403
+
+    local_page = post(server, INIT, origin="http://localhost:3000")
+    by_name = post(server, INIT, host=f"localhost:{server.port}")
+    assert local_page.status_code == 200 and by_name.status_code == 200
+    preflight = httpx2.request("OPTIONS", server.url, timeout=60, headers={
+        "origin": "http://evil.example", "access-control-request-method": "POST"})
+    assert preflight.status_code == 403
+    for answer in (bad_origin, local_page, preflight):
+        assert not any(h.startswith("access-control-") for h in answer.headers), dict(answer.headers)
+
+
+# --- limits ------------------------------------------------------------------------------------
+
+def test_an_oversized_body_is_413(indexed, serve):
+    server = serve({**indexed, "SIFT_HTTP_MAX_BODY": "65536"}, "--no-worker")
+    session = open_session(server)
+    big = {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+           "params": {"name": "search", "arguments": {"query": "x" * 70_000}}}
+    declared = post(server, big, **{"mcp-session-id": session})
+    assert declared.status_code == 413
+    assert "at most 65,536 bytes" in declared.text and "SIFT_HTTP_MAX_BODY" in declared.text
+
+    def chunks():  # no Content-Length: the limit holds for a streamed body too
+        for _ in range(20):
+            yield b" " * 8192
+    streamed = httpx2.post(server.url, content=chunks(), timeout=60,
+                           headers={**ACCEPT, "authorization": f"Bearer {TOKEN}", "mcp-session-id": session})
+    assert streamed.status_code == 413
+    assert tools_list(server, session).status_code == 200  # the session is unharmed
+    assert "(body too large)" in server.stderr()
+
+
+def test_the_request_rate_per_session_is_bounded_with_429(indexed, serve):
+    server = serve({**indexed, "SIFT_HTTP_RATE": "1", "SIFT_HTTP_BURST": "5"}, "--no-worker")
+    session = open_session(server)  # 2 requests of the 5
+    statuses, refused = [], None
+    for n in range(10):
+        answer = tools_list(server, session, n + 2)
+        statuses.append(answer.status_code)
+        if answer.status_code == 429:
+            refused = answer
+            break
+    assert statuses[:2] == [200, 200] and statuses[-1] == 429, statuses
+    assert "too many requests" in refused.text and "SIFT_HTTP_RATE" in refused.text
+    assert int(refused.headers["retry-after"]) >= 1
+    other = open_session(server)  # another session, from the same address, has its own allowance
+    assert tools_list(server, other).status_code == 200
+    assert "POST tools/list - 429" in server.stderr() and "(rate limited)" in server.stderr()
+
+
+def test_open_sessions_are_bounded_and_idle_ones_expire(indexed, serve):
+    server = serve({**indexed, "SIFT_HTTP_MAX_SESSIONS": "2", "SIFT_HTTP_IDLE_MINUTES": "0.05"}, "--no-worker")
+    first, second = open_session(server), open_session(server)
+    third = post(server, INIT)
+    assert third.status_code == 429
+    assert "too many open sessions" in third.text and "SIFT_HTTP_MAX_SESSIONS" in third.text
+    quiet = 4.0  # idle after 3 s: both sessions close, and their ids answer 404. Each look is a request
+    while tools_list(server, first).status_code != 404 and quiet < 100:  # that keeps it open: wait longer
+        time.sleep(quiet)
+        quiet *= 2
+    assert tools_list(server, first).status_code == 404
+    assert open_session(server) not in (first, second)
+
+
+# --- load ------------------------------------------------------------------------------------------
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_twenty_clients_for_a_minute_while_a_worker_publishes(sift_env, serve, tmp_path, consumer):
+    """20 real clients search nonstop for 60 s while a real consumer ingests notes in several generations:
+    no errors, no 'database is locked'."""
+    seconds = float(os.environ.get("SIFT_HTTP_LOAD_SECONDS", 60))
+    root = write_tree(tmp_path / "notes", NOTES)
+    worker = consumer(1)
+    ingest_cmd = subprocess.run([str(VENV_BIN / "ingest"), "enqueue", str(root), "--name", "notes", "--wait"],
+                                cwd=REPO, env=sift_env, capture_output=True, text=True, timeout=600)
+    assert ingest_cmd.returncode == 0, ingest_cmd.stderr
+    server = serve({**sift_env, "SIFT_HTTP_RATE": "1000", "SIFT_HTTP_BURST": "1000"}, "--no-worker")
+    queries = ["曲美合同", "spaghetti", "contract renewal", "tomato garlic", "付款方式"]
+    errors: list[str] = []
+    counts = {"searches": 0, "published": 0}
+
+    async def client(n: int, until: float):
+        async with server.session() as s:
+            i = n
+            while time.monotonic() < until:
+                mode = ("keyword", "hybrid", "semantic")[i % 3]
+                result = await s.call_tool("search", {"query": queries[i % len(queries)], "mode": mode})
+                if result.is_error:
+                    errors.append(text(result))
+                counts["searches"] += 1
+                i += 1
+
+    async def writer(until: float):
+        n = 0
+        while time.monotonic() < until:
+            write_tree(root, {f"load/note-{n}.md": f"# Load {n}\n\nA note about 曲美 contract number {n}.\n"})
+            done = await anyio.to_thread.run_sync(lambda: subprocess.run(
+                [str(VENV_BIN / "ingest"), "enqueue", str(root), "--name", "notes", "--wait"], cwd=REPO,
+                env=sift_env, capture_output=True, text=True, timeout=600))
+            if done.returncode == 0:
+                counts["published"] += 1
+            n += 1
+
+    async def scenario():
+        until = time.monotonic() + seconds
+        async with anyio.create_task_group() as tg:
+            for n in range(20):
+                tg.start_soon(client, n, until)
+            tg.start_soon(writer, until)
+    anyio.run(scenario)
+    worker.stop()
+    print(f"{counts['searches']} searches by 20 clients in {seconds:.0f} s; {counts['published']} generations "
+          "published meanwhile")
+    assert errors == []
+    assert counts["published"] >= 1 and counts["searches"] > 20
+    log = server.stderr()
+    assert "database is locked" not in log
+    assert " 500 " not in log and "Traceback" not in log
