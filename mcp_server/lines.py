@@ -35,7 +35,8 @@ def units(raw: bytes, encoding: Encoding) -> np.ndarray:
 
 def starts(a: np.ndarray, has_cr: bool, final: bool) -> np.ndarray:
     """Indices (1..len(a)) just after each line break in ``a``: after every LF, and after every CR that
-    no LF follows. A CR in the last place counts only at the end of the file (``final``)."""
+    no LF follows. A CR in the last place counts only if no LF can follow it (``final``: the end of the
+    file, or a block that left its last CR to the next)."""
     after_lf = np.flatnonzero(a == NL) + 1
     if not has_cr:
         return after_lf
@@ -104,7 +105,7 @@ class LineMap:
             if not known and budget[0] <= 0:
                 return None
             a, has_cr, next_offset = self._block(fd, offset)
-            found = starts(a, has_cr, next_offset >= self.end)
+            found = starts(a, has_cr, True)
             if not known:
                 budget[0] -= next_offset - offset
                 self._mark(next_offset, seen + len(found))
@@ -119,22 +120,25 @@ class LineMap:
             offset = self.frontier
             a, has_cr, next_offset = self._block(fd, offset)
             budget[0] -= next_offset - offset
-            self._mark(next_offset, self.before[-1] + count(a, has_cr, next_offset >= self.end))
+            self._mark(next_offset, self.before[-1] + count(a, has_cr, True))
 
     def breaks_between(self, fd: int, start: int, stop: int) -> int:
         """Line starts in (start, stop]: 0 when ``stop`` is still on the line that begins at ``start``."""
         offset, n = start, 0
         while offset < stop:
             a, has_cr, next_offset = self._block(fd, offset, min(BLOCK, stop - offset + self.encoding.unit))
-            found = starts(a, has_cr, next_offset >= self.end)
+            found = starts(a, has_cr, True)
             n += int(np.count_nonzero(found <= (stop - offset) // self.encoding.unit))
             offset = next_offset
         return n
 
-    def _block(self, fd: int, offset: int, size: int = BLOCK) -> tuple[np.ndarray, bool, int]:
-        """The code units from ``offset`` (up to ``size`` bytes), whether they hold a CR, and where the next
-        block starts: a CR in the last place is left to the next block, which can see whether an LF follows."""
+    def _block(self, fd: int, offset: int, size: int | None = None) -> tuple[np.ndarray, bool, int]:
+        """The code units from ``offset`` (up to ``size`` bytes, BLOCK by default), whether they hold a CR, and
+        where the next block starts. A CR in the last place is left to the next block, which can see whether
+        an LF follows; so what follows the units returned is never an LF and a CR last among them is a line
+        break (callers pass ``final=True``)."""
         unit = self.encoding.unit
+        size = max(BLOCK if size is None else size, 2 * unit)  # room to leave a last CR to the next block
         raw = os.pread(fd, min(size, self.end - offset), offset)
         raw = raw[:len(raw) // unit * unit]
         if not raw:  # the file shrank under us: stop here
@@ -142,7 +146,7 @@ class LineMap:
         has_cr = raw.find(b"\r") >= 0
         a = units(raw, self.encoding)
         next_offset = offset + len(raw)
-        if has_cr and next_offset < self.end and a[-1] == CR and len(a) > 1:
+        if has_cr and next_offset < self.end and a[-1] == CR:
             a, next_offset = a[:-1], next_offset - unit
         return a, has_cr, next_offset
 

@@ -29,29 +29,30 @@ from search.filters import in_folder
 IN_FLIGHT_DETAIL = "waiting to be indexed ({change}; next: {stage})"
 ENTRIES = """
 WITH c AS (SELECT id, name, root, published FROM collections {where_collection}),
-pub AS (SELECT f.collection, f.path, f.kind, f.size, f.mtime FROM files f JOIN c ON c.id = f.collection
-        WHERE {visible}),
-prog AS (SELECT g.collection, p.path, p.change, p.stage, p.state, p.reason, g.state = 'building' AS building
-         FROM progress p JOIN generations g ON g.id = p.generation JOIN c ON c.id = g.collection
-         WHERE g.state = 'building' OR (g.id = c.published AND p.state IN ('failed', 'skipped'))),
-keys AS (SELECT collection, path FROM pub UNION SELECT collection, path FROM prog),
+rows AS (
+    SELECT f.collection, f.path, 1 AS src, f.id AS ref, f.mtime FROM files f JOIN c ON c.id = f.collection
+    WHERE {visible}
+    UNION ALL
+    SELECT f.collection, f.path, 2, f.id, f.mtime FROM files f JOIN c ON c.id = f.collection
+    WHERE f.gen_to IS NULL AND f.gen_from > coalesce(c.published, 0)
+    UNION ALL
+    SELECT g.collection, p.path, CASE WHEN g.state = 'building' THEN 3 ELSE 4 END, g.id,
+           CASE WHEN p.state IN ('failed', 'skipped') THEN -1e300 ELSE 1e300 END
+    FROM progress p JOIN generations g ON g.id = p.generation JOIN c ON c.id = g.collection
+    WHERE g.state = 'building' OR (g.id = c.published AND p.state IN ('failed', 'skipped'))),
 entries AS (
-    SELECT c.name AS collection, c.root, k.path, coalesce(cur.kind, pub.kind) AS kind,
-           coalesce(cur.size, pub.size) AS size, coalesce(cur.mtime, pub.mtime) AS mtime,
-           b.change, b.stage AS b_stage, b.state AS b_state, b.reason AS b_reason,
-           d.stage AS d_stage, d.state AS d_state, d.reason AS d_reason
-    FROM keys k JOIN c ON c.id = k.collection
-    LEFT JOIN pub ON pub.collection = k.collection AND pub.path = k.path
-    LEFT JOIN prog b ON b.collection = k.collection AND b.path = k.path AND b.building
-    LEFT JOIN prog d ON d.collection = k.collection AND d.path = k.path AND NOT d.building
-    LEFT JOIN files cur ON cur.collection = k.collection AND cur.path = k.path AND cur.gen_to IS NULL
-    WHERE {where_path})
-SELECT *, count(*) OVER () AS total FROM entries ORDER BY {order} LIMIT ?
+    SELECT collection, path, max(CASE WHEN src = 1 THEN ref END) AS visible,
+           max(CASE WHEN src = 2 THEN ref END) AS newer, max(CASE WHEN src = 3 THEN ref END) AS building,
+           max(CASE WHEN src = 4 THEN ref END) AS published,
+           coalesce(max(CASE WHEN src = 2 THEN mtime END), max(CASE WHEN src = 1 THEN mtime END),
+                    max(CASE WHEN src = 3 THEN mtime END), -1e300) AS sort_time
+    FROM rows WHERE {where_path} GROUP BY collection, path)
+SELECT e.*, c.name, c.root, (SELECT count(*) FROM entries) AS total FROM entries e JOIN c ON c.id = e.collection
+ORDER BY {order} LIMIT ?
 """
-# Newest first; no time known: pending first (just changed), failed or skipped last.
-BY_TIME = ("CASE WHEN mtime IS NOT NULL THEN mtime WHEN b_state IS NOT NULL AND b_state NOT IN ('failed', 'skipped') "
-           "THEN 1e300 ELSE -1e300 END DESC, collection, path")
-BY_PATH = "collection, path"
+# Newest first. No time known: pending files first (they are what just changed), failed or skipped last.
+BY_TIME = "sort_time DESC, c.name, path"
+BY_PATH = "c.name, path"
 
 
 def list_files(sift, collection, path_prefix, glob, sort, limit) -> tuple[str, dict]:
@@ -61,10 +62,10 @@ def list_files(sift, collection, path_prefix, glob, sort, limit) -> tuple[str, d
     sql, params = _query(conn, collection, path_prefix, glob, sort)
     with snapshot(conn):
         rows = conn.execute(sql, [*params, limit]).fetchall()
-    total = rows[0]["total"] if rows else 0
-    shown = [_entry(r) for r in rows]
+        shown = [_entry(conn, r) for r in rows]
     for entry in shown:
         _look_on_disk(entry)
+    total = rows[0]["total"] if rows else 0
     data = {"total": total, "shown": len(shown), "files": [_public(e) for e in shown]}
     return _text(data, sort), data
 
@@ -77,11 +78,11 @@ def _query(conn, collection, path_prefix, glob, sort) -> tuple[str, list]:
         params.append(collection)
     if path_prefix:
         conn.create_function("sift_in_folder", 2, in_folder, deterministic=True)
-        where.append("sift_in_folder(k.path, ?)")
+        where.append("sift_in_folder(path, ?)")
         params.append(path_prefix)
     if glob:
         conn.create_function("sift_glob", 1, _matcher(glob), deterministic=True)
-        where.append("sift_glob(k.path)")
+        where.append("sift_glob(path)")
     sql = ENTRIES.format(where_collection="WHERE name = ?" if collection else "", visible=VISIBLE,
                          where_path=" AND ".join(where) or "1", order=BY_TIME if sort == "modified" else BY_PATH)
     return sql, params
@@ -98,13 +99,23 @@ def _matcher(glob: str):
     return match
 
 
-def _entry(r) -> dict:
-    entry = {"collection": r["collection"], "root": r["root"], "path": r["path"], "kind": r["kind"],
-             "size": r["size"], "mtime": r["mtime"], "state": "indexed", "reason": None}
-    if r["b_state"] is not None:
-        entry["state"], entry["reason"] = _state(r["change"], r["b_stage"], r["b_state"], r["b_reason"])
-    elif r["d_state"] is not None:
-        entry["state"], entry["reason"] = _state(None, r["d_stage"], r["d_state"], r["d_reason"])
+def _entry(conn, r) -> dict:
+    """The facts of one listed file: its newest version's kind, size and time, and its state."""
+    version = next((conn.execute("SELECT kind, size, mtime FROM files WHERE id = ?", (ref,)).fetchone()
+                    for ref in (r["newer"], r["visible"]) if ref is not None), None)
+    entry = {"collection": r["name"], "root": r["root"], "path": r["path"], "kind": None, "size": None,
+             "mtime": None, "state": "indexed", "reason": None}
+    if version is not None:
+        entry.update(kind=version["kind"], size=version["size"], mtime=version["mtime"])
+    for generation, building in ((r["building"], True), (r["published"], False)):
+        if generation is None:
+            continue
+        p = conn.execute("SELECT change, stage, state, reason FROM progress WHERE generation = ? AND path = ?",
+                         (generation, r["path"])).fetchone()
+        if p is not None:
+            entry["state"], entry["reason"] = _state(p["change"] if building else None, p["stage"], p["state"],
+                                                     p["reason"])
+            break
     return entry
 
 
