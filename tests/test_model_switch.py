@@ -298,3 +298,28 @@ def search_everything(engine: Engine, conn, log: list, expect: tuple[int, str]) 
     keyword = engine.search("spaghetti garlic", mode="keyword")
     assert keyword.generations == {"notes": generation} and keyword.hits[0].path == "food/pasta.md"
     return len(QUERIES)
+
+
+def test_a_build_begun_with_the_old_model_finishes_with_it(immediate, tmp_path, model_path, other_model_path,
+                                                           monkeypatch):
+    """Jobs of a generation begun with M1 that run after the worker was restarted with M2 count and embed with
+    M1 (found by its id in the models table), so the generation never mixes two models' vectors."""
+    from search import store
+    from workers import runtime, tasks
+    first, second = read_model_info(model_path).model_id, read_model_info(other_model_path).model_id
+    root = write_tree(tmp_path / "notes", TOPICS)
+    conn = runtime.index()
+    collection = store.ensure_collection(conn, "notes", str(root))
+    store.remember_model(conn, first, str(model_path))  # what discover does when it begins a generation
+    gen = store.begin_generation(conn, collection["id"], first)
+    store.record_plan(conn, gen, collection["id"], dict.fromkeys(TOPICS, "added"), {}, len(TOPICS))
+    use_model(monkeypatch, other_model_path)  # the worker restarts with M2 before the queued jobs run
+    conn = runtime.index()
+    tasks.parse(tasks.Batch(gen, collection["id"], sorted(TOPICS)))
+    assert store.try_publish(conn, gen) and store.published_model(conn, collection["id"]) == first
+    rows = conn.execute("SELECT ch.text, ch.tokens, (SELECT group_concat(model) FROM vectors v "
+                        "WHERE v.text_hash = ch.text_hash) AS models FROM chunks ch").fetchall()
+    assert len(rows) == len(TOPICS) and all(r["models"] == first for r in rows), "only M1 vectors"
+    assert second not in runtime._shared.get("others", {}) and runtime.embedder().info.model_id == second
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", recording_loader([]))
+    assert engine.search("cooking noodles", mode="semantic").models == [first]
