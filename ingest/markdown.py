@@ -68,10 +68,10 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list]:
     """Headings, atomic blocks and link destinations of lines[start:], parsed a piece at a time.
 
     markdown-it holds every token of what it parses (a note that is one long list costs hundreds of
-    bytes a line), so a long note is parsed in pieces of about PIECE_CHARS. A piece's last top-level
-    block, or the last item of its top-level list, may run on past the piece: it is dropped and the
-    next piece starts on its first line, so every block is read whole and as the whole note would
-    read it. A block longer than a piece is read from a piece twice as long. Link reference
+    bytes a line), so a long note is parsed in pieces of about PIECE_CHARS. A piece's last block (at
+    the top, in block quotes, or an item of a list there) may run on past the piece: it is dropped
+    and the next piece starts on its first line, so every block is read whole and as the whole note
+    would read it. A block longer than a piece is read from a piece twice as long. Link reference
     definitions carry over to later pieces, not back to earlier ones.
     """
     body = [line.replace("\r", " ") for line in lines[start:]]  # markdown-it ends a line at a lone '\r' too
@@ -97,14 +97,22 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list]:
 
 
 def _complete(tokens: list) -> tuple[int, int]:
-    """(tokens, lines) of a piece that are surely whole: everything before its last top-level block
-    or the last item of a top-level list, whichever starts later."""
-    for index in range(len(tokens) - 1, -1, -1):
-        token = tokens[index]
-        if token.map and token.nesting >= 0 and (token.level == 0 or
-                                                 (token.level == 1 and token.type == "list_item_open")):
-            return index, token.map[0]
-    return 0, 0
+    """(tokens, lines) of a piece that are surely whole: everything before the last block that a
+    piece starting on its first line would read the same way. That is a block at the top, or inside
+    block quotes only (its line carries their '>' markers), or an item of a list there."""
+    found, open_blocks = (0, 0), []
+    for index, token in enumerate(tokens):
+        if token.nesting < 0:
+            open_blocks.pop()
+            continue
+        if token.map and token.map[0] > 0 and token.type != "inline":
+            outer = open_blocks[:-1] if token.type == "list_item_open" and open_blocks and \
+                open_blocks[-1] in ("bullet_list_open", "ordered_list_open") else open_blocks
+            if all(kind == "blockquote_open" for kind in outer):
+                found = index, token.map[0]
+        if token.nesting > 0:
+            open_blocks.append(token.type)
+    return found
 
 
 def _math_closes(lines: list[str]) -> list[int]:

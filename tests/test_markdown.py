@@ -124,7 +124,8 @@ def test_links_come_from_link_tokens():
 LINE_KINDS = ["", "", "text [a link](to/a.md) here", "# Top", "## Second", "Setext", "===", "---", "- item",
               "  - nested item", "1. ordered", "> quoted", "> # quoted heading", "> - quoted item", "```", "~~~",
               "$$", "$$ x $$", "a = b $$", "    indented code", "<div>", "</div>", "| a | b |", "|---|---|",
-              "| 1 | 2 |", "  ## in an item", "lazy line", "* * *", "`code [x](y.md)`", "![img](p.png)"]
+              "| 1 | 2 |", "  ## in an item", "lazy line", "* * *", "`code [x](y.md)`", "![img](p.png)",
+              "> > nested quote", ">   - deeper item", "> ```", "> $$", "> 1. [n](n.md)", ">", "> | a |", "> |---|"]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

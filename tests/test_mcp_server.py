@@ -374,8 +374,11 @@ def test_stats_while_a_real_consumer_builds_a_generation(sift_env, consumer, tmp
     assert sum(n["done"] + n["queued"] for n in stages.values()) > 0
     assert big["building"]["progress"]["files"] == 600
     assert "building: generation" in text(building) and "ETA" in text(building) and "embed" in text(building)
+    # the search was made while the first generation was being built: none of it is visible yet
     fresh = search.structured_content["freshness"][0]
-    assert fresh.get("building") or fresh["published_generation"] is not None
+    assert fresh["collection"] == "big" and fresh["published_generation"] is None
+    assert fresh["building"]["files"] == 600 and fresh["pending_files"] > 0
+    assert search.structured_content["results"] == [], "a hit from a generation not yet published"
     done = _collection(published, "big")
     assert done["files"] == 600 and done["building"] is None
     assert "searchable: 600 files" in text(published)
