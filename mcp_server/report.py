@@ -149,13 +149,42 @@ def _model_line(m: dict) -> str:
 
 
 def _worker_line(w: dict) -> str:
-    if w["state"] == "running":
-        watcher = w.get("watcher") or {}
-        watching = f" and a file watcher ({watcher['state']}, pid {watcher['pid']})" if watcher.get("pid") else ""
-        return f"worker: running (pid {w['pid']}){watching}, started by this server"
-    if w["state"] == "exited":
-        return f"worker: exited with code {w['returncode']} — refresh only queues jobs now; {WORKER_HINT}"
-    return f"worker: none started by this server (--no-worker); jobs run only if a worker runs elsewhere — {WORKER_HINT}"
+    """'worker: running (pid 812), restarted 2 times, last 14 s ago after it exited with code -9; …'"""
+    if w["state"] == "none":
+        return (f"worker: none started by this server (--no-worker); jobs run only if a worker runs elsewhere — "
+                f"{WORKER_HINT}")
+    text = "worker: " + _child_text(w)
+    watcher = w.get("watcher")
+    if watcher:
+        text += "; file watcher: " + _child_text(watcher)
+    return text + ("; both started by this server" if watcher else "; started by this server")
+
+
+def _child_text(c: dict) -> str:
+    """One supervised child (the consumer or the watcher) as it is now."""
+    state = c["state"]
+    last = c.get("last_exit")
+    if state == "running":
+        text = f"running (pid {c['pid']})"
+        if c.get("restarts"):
+            text += f", restarted {_times(c['restarts'])}"
+        if last:
+            text += f", last {render.age(last['seconds_ago'])} ago after it exited with code {last['returncode']}"
+        return text
+    if state == "restarting":
+        wait = c["restart_in_seconds"]
+        text = f"restarting in {render.age(wait)}" if wait >= 1 else "restarting now"
+        if last:
+            text += f" (it exited with code {last['returncode']} {render.age(last['seconds_ago'])} ago"
+            text += f"; restarted {_times(c['restarts'])} before)" if c.get("restarts") else ")"
+        return text + " — queued jobs wait for it"
+    if state in ("stopping", "stopped"):
+        return f"{state} with the server"
+    return state
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"
 
 
 def _collection_lines(c: dict) -> list[str]:

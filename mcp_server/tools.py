@@ -284,7 +284,12 @@ class Tools:
             self.sift.queue_scan(row["id"])
         worker = self.sift.worker.describe() if self.sift.worker else {"state": "none"}
         lines = [f"queued a re-scan of {row['name']} ({row['root']})" for row in rows]
-        if worker["state"] != "running":
+        if worker["state"] == "restarting":
+            wait = worker["restart_in_seconds"]
+            when = f"in {wait:.0f} s" if wait >= 1 else "now"
+            lines.append(f"note: this server's worker exited and is restarting {when}; the job waits in the "
+                         "queue until then")
+        elif worker["state"] != "running":
             lines.append(f"note: this server runs no worker, so the job waits for one: {report.WORKER_HINT}")
         return result("\n".join(lines), {"queued": [row["name"] for row in rows], "worker": worker["state"]})
 

@@ -1,10 +1,24 @@
-"""A huey consumer and a file watcher run as children of the server, so the index keeps itself current.
+"""A huey consumer and a file watcher run as supervised children of the server, so the index keeps itself current.
 
 The consumer runs the jobs; the watcher (``python -m workers.watch``) queues a
 scan of a collection whenever its files change. Each child gets its own
 process group (the consumer's worker processes join its group), writes its log
 to the server's stderr, never sees the protocol's stdin, and is told by the
-kernel to stop if the server dies (Linux). ``stop`` ends both groups.
+kernel to stop if the server dies (Linux).
+
+Supervision: a daemon thread looks at the children every second (and ``stats``
+looks whenever it is asked, so it never reports a dead child as running). A
+child that died has what is left of its group killed — a consumer killed with
+SIGKILL leaves its worker processes running on, still taking jobs — and is
+started again after a backoff (1 s, 2 s, 4 s … at most 60 s; back to 1 s once
+a child has run for a minute). The new consumer queues again what the killed
+jobs took with them (workers/recover.py).
+
+Stopping is graceful: SIGINT to the consumer's group is huey's "finish the
+running jobs, then exit" (its worker processes ignore SIGINT; the consumer's
+main process waits for them), SIGTERM would be "stop now" and leave every
+running job for recovery. After STOP_GRACE seconds whatever is left is killed.
+The watcher holds no jobs: SIGTERM.
 
 The consumer's polling: ``-d 0.1`` after a job, backing off by ``-b 1.5`` to at
 most ``-m 2`` seconds when the queue is empty. That keeps an idle worker far
@@ -16,29 +30,46 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
-STOP_GRACE = 1.0  # seconds between SIGTERM and SIGKILL
+# Seconds a stopping consumer gets to finish its running jobs before it is killed. A job carries at most
+# SIFT_FILES_PER_JOB (16) files through one stage; embedding 16 long files takes a few seconds on 2 cores.
+# A job still running after this is killed and queued again at the next start (workers/recover.py).
+STOP_GRACE = 20.0
+HUEY_GRACE = STOP_GRACE - 3  # huey_consumer -t: huey itself interrupts its jobs first, and says so in its log
+KILL_WAIT = 5.0  # seconds to wait for a killed group to be gone
+POLL_EVERY = 1.0  # seconds between the supervisor's looks at the children
+BACKOFF_FIRST, BACKOFF_MAX = 1.0, 60.0  # seconds before a restart: doubling from the first to the most
+STEADY = 60.0  # a child that ran this long before it died starts the backoff over
 POLLING = ["-d", "0.1", "-m", "2", "-b", "1.5"]  # huey_consumer's initial delay, max delay, backoff
 
 
 class Worker:
     def __init__(self, settings, watch: bool = True):
         self.command = [sys.executable, "-m", "huey.bin.huey_consumer", "workers.app.huey",
-                        "-k", "process", "-w", str(max(1, settings.workers)), *POLLING]
-        self.consumer = _Child(self.command)
-        self.watcher = _Child([sys.executable, "-m", "workers.watch"]) if watch else None
+                        "-k", "process", "-w", str(max(1, settings.workers)), "-t", f"{HUEY_GRACE:g}", *POLLING]
+        self.consumer = _Child("worker", self.command, signal.SIGINT)
+        self.watcher = _Child("file watcher", [sys.executable, "-m", "workers.watch"], signal.SIGTERM) if watch else None
+        self._done = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def children(self) -> list["_Child"]:
+        return [c for c in (self.consumer, self.watcher) if c is not None]
 
     @property
     def proc(self) -> subprocess.Popen | None:
         return self.consumer.proc
 
     def start(self) -> "Worker":
-        for child, what in ((self.consumer, "worker"), (self.watcher, "file watcher")):
-            if child is not None:
-                child.start()
-                line = f"sift-mcp: started a {what} (pid {child.proc.pid}): {' '.join(child.command[1:])}"
-                print(line, file=sys.stderr)
+        for child in self.children:
+            child.start()
+        # The children are started (and restarted) by one long-lived thread, the main one at first, then this
+        # one: PR_SET_PDEATHSIG fires when the thread that started a child ends, so this thread never ends
+        # before the server does.
+        self._thread = threading.Thread(target=self._supervise, name="sift-supervisor", daemon=True)
+        self._thread.start()
         return self
 
     def describe(self) -> dict:
@@ -48,47 +79,163 @@ class Worker:
         return info
 
     def stop(self) -> None:
-        """Stop the watcher, then the consumer."""
-        for child in (self.watcher, self.consumer):
-            if child is not None:
-                child.stop()
+        """Stop both children together (the consumer gracefully), within STOP_GRACE seconds in all."""
+        self._done.set()
+        for child in self.children:
+            child.begin_stop()
+        for child in self.children:
+            child.stop()
+
+    def _supervise(self) -> None:
+        while not self._done.wait(POLL_EVERY):
+            for child in self.children:
+                try:
+                    child.tend()
+                except Exception as exc:  # the supervisor must outlive any one failure
+                    print(f"sift-mcp: supervising the {child.name} failed: {type(exc).__name__}: {exc}",
+                          file=sys.stderr, flush=True)
 
 
 class _Child:
-    """One child process in its own session, stopped with its whole process group."""
+    """One child process in its own session, restarted when it dies, stopped with its whole process group."""
 
-    def __init__(self, command: list[str]):
+    def __init__(self, name: str, command: list[str], stop_signal: int):
+        self.name = name
         self.command = command
+        self.stop_signal = stop_signal
         self.proc: subprocess.Popen | None = None
-        self.stopped = False
+        self.started = 0.0  # time.time() of the last start
+        self.restarts = 0
+        self.failures = 0  # deaths in a row without a steady run between them
+        self.last_exit: dict | None = None  # {"returncode", "at"} of the last death
+        self.restart_at: float | None = None  # time.time() of the next start, while one is pending
+        self.stopping = False
+        self.deadline = 0.0  # time.monotonic() by which a stopping child must be gone
+        self._lock = threading.RLock()  # RLock: a signal handler may call stop() inside a locked section
 
     def start(self) -> None:
-        self.proc = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno(),
-                                     stderr=sys.stderr.fileno(), start_new_session=True,
-                                     preexec_fn=_die_with_parent(os.getpid()))
+        with self._lock:
+            if self.stopping:
+                return
+            self.proc = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno(),
+                                         stderr=sys.stderr.fileno(), start_new_session=True,
+                                         preexec_fn=_die_with_parent(os.getpid(), self.stop_signal))
+            self.started = time.time()
+            self.restart_at = None
+        _log(f"started a {self.name} (pid {self.proc.pid}): {' '.join(self.command[1:])}")
+
+    def tend(self) -> None:
+        """Notice a death; once its backoff is over, clear the dead child's group and start it again."""
+        self._notice()
+        with self._lock:
+            due = self.restart_at is not None and time.time() >= self.restart_at and not self.stopping
+            group = self.proc.pid if self.proc is not None else None
+        if not due:
+            return
+        if group is not None and not _wait_group_gone(group, KILL_WAIT):
+            _log(f"processes of the dead {self.name}'s group {group} are still alive; starting a new one anyway")
+        with self._lock:
+            if self.stopping or self.restart_at is None:
+                return
+            self.restarts += 1
+        self.start()
+
+    def _notice(self) -> None:
+        """If the child has died (and we are not stopping it), kill what is left of its group and plan a restart."""
+        with self._lock:
+            if self.proc is None or self.stopping or self.restart_at is not None:
+                return
+            code = self.proc.poll()
+            if code is None:
+                return
+            now = time.time()
+            self.failures = 1 if now - self.started >= STEADY else self.failures + 1
+            delay = min(BACKOFF_FIRST * 2 ** (self.failures - 1), BACKOFF_MAX)
+            self.last_exit = {"returncode": code, "at": now}
+            self.restart_at = now + delay
+            _signal_group(self.proc.pid, signal.SIGKILL)  # its orphans: they would run on, taking jobs
+        _log(f"the {self.name} (pid {self.proc.pid}) exited with code {code}; stopped what was left of its "
+             f"process group; restarting it in {delay:.0f} s")
 
     def describe(self) -> dict:
-        if self.proc is None:
-            return {"state": "not started"}
-        code = self.proc.poll()
-        return {"state": "running" if code is None else "exited", "pid": self.proc.pid, "returncode": code,
-                "command": " ".join(self.command)}
+        self._notice()
+        with self._lock:
+            if self.proc is None:
+                return {"state": "not started"}
+            info = {"state": "running", "pid": self.proc.pid, "returncode": None, "command": " ".join(self.command),
+                    "restarts": self.restarts, "started_seconds_ago": round(time.time() - self.started, 1)}
+            if self.last_exit is not None:
+                info["last_exit"] = {"returncode": self.last_exit["returncode"],
+                                     "seconds_ago": round(time.time() - self.last_exit["at"], 1)}
+            if self.stopping:
+                code = self.proc.poll()
+                info.update(state="stopping" if code is None else "stopped", returncode=code)
+            elif self.restart_at is not None:
+                info.update(state="restarting", returncode=self.last_exit["returncode"],
+                            restart_in_seconds=round(max(0.0, self.restart_at - time.time()), 1))
+            return info
+
+    def begin_stop(self) -> None:
+        """Send the stop signal to the child's group, once: a second SIGINT would make huey interrupt its jobs."""
+        with self._lock:
+            self.restart_at = None
+            if self.stopping:
+                return
+            self.stopping = True
+            self.deadline = time.monotonic() + STOP_GRACE
+            if self.proc is not None:
+                _signal_group(self.proc.pid, self.stop_signal)  # a session leader: its pid is its group id
 
     def stop(self) -> None:
-        """SIGTERM to the child's group, then SIGKILL to what is left of it."""
-        if self.proc is None or self.stopped:
+        """Stop the child: up to STOP_GRACE seconds (from the first stop) for its group to end, then SIGKILL.
+
+        A second call while stopping (a signal arriving during a stop) waits out the same deadline, so the
+        whole stop stays bounded however many signals arrive."""
+        self.begin_stop()
+        if self.proc is None:
             return
-        self.stopped = True
-        group = self.proc.pid  # a session leader: its pid is its group id
-        _signal_group(group, signal.SIGTERM)
-        deadline = time.monotonic() + STOP_GRACE
-        while self.proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
-        _signal_group(group, signal.SIGKILL)
+        group = self.proc.pid
+        if not _wait_group_gone(group, self.deadline - time.monotonic(), self.proc):
+            _log(f"the {self.name} did not stop within {STOP_GRACE:.0f} s; killing it")
+            _signal_group(group, signal.SIGKILL)
         try:
-            self.proc.wait(timeout=5)
+            self.proc.wait(timeout=KILL_WAIT)
         except subprocess.TimeoutExpired:
             pass
+
+
+def _wait_group_gone(group: int, seconds: float, proc: subprocess.Popen | None = None) -> bool:
+    """Wait until no live process is left in the group (reaping our own child on the way); False on timeout."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if proc is not None:
+            proc.poll()
+        if not _group_alive(group):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+
+
+def _group_alive(group: int) -> bool:
+    """Whether a process of the group is alive (zombies do not count: they hold no job and no file)."""
+    if os.path.isdir("/proc/self"):
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[2]) == group and fields[0] != b"Z":
+                return True
+        return False
+    try:
+        os.killpg(group, 0)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False
 
 
 def _signal_group(group: int, sig: int) -> None:
@@ -98,8 +245,11 @@ def _signal_group(group: int, sig: int) -> None:
         pass
 
 
-def _die_with_parent(parent: int):
-    """A preexec hook: SIGTERM this child when the server dies (Linux), or exit if it already has."""
+def _die_with_parent(parent: int, sig: int):
+    """A preexec hook: send ``sig`` to this child when the server dies (Linux), or exit if it already has.
+
+    The consumer gets SIGINT, huey's graceful stop, so even a server that is killed lets running jobs finish.
+    """
     prctl = None
     if sys.platform.startswith("linux"):
         try:
@@ -110,7 +260,11 @@ def _die_with_parent(parent: int):
 
     def hook():
         if prctl is not None:
-            prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+            prctl(1, int(sig))  # PR_SET_PDEATHSIG
         if os.getppid() != parent:
             os._exit(1)
     return hook
+
+
+def _log(line: str) -> None:
+    print(f"sift-mcp: {line}", file=sys.stderr, flush=True)
