@@ -60,6 +60,8 @@ def parse_listen(value: str) -> tuple[str, int]:
         if not sep:
             raise ValueError(f"--http {value}: write an IPv6 address as [ADDRESS]:PORT, e.g. [::1]:8765")
         host = inside
+    elif text.count(":") > 1:
+        raise ValueError(f"--http {value}: write an IPv6 address as [ADDRESS]:PORT, e.g. [::1]:8765")
     elif ":" in text:
         host, port = text.rsplit(":", 1)
     if not port.isdigit() or not 0 < int(port) < 65536:

@@ -407,3 +407,39 @@ def test_twenty_clients_for_a_minute_while_a_worker_publishes(sift_env, serve, t
     log = server.stderr()
     assert "database is locked" not in log
     assert " 500 " not in log and "Traceback" not in log
+
+
+# --- the pieces, without a server ------------------------------------------------------------------
+
+def test_listen_addresses_and_allow_lists():
+    from mcp_server import http_guard, http_settings
+    assert http_settings.parse_listen("8765") == ("127.0.0.1", 8765)
+    assert http_settings.parse_listen("0.0.0.0:80") == ("0.0.0.0", 80)
+    assert http_settings.parse_listen("[::1]:8765") == ("::1", 8765)
+    for bad in ("", "host:", "65536", "::1:8765", "[::1]8765", "x:y"):
+        with pytest.raises(ValueError):
+            http_settings.parse_listen(bad)
+    assert http_settings.is_loopback("127.0.0.1") and http_settings.is_loopback("::1")
+    assert http_settings.is_loopback("localhost")
+    assert not http_settings.is_loopback("0.0.0.0") and not http_settings.is_loopback("192.168.1.5")
+
+    hosts = http_guard._host_rules(["127.0.0.1", "localhost", "[::1]", "notes.example.com:443"])
+    for ok in ("127.0.0.1:8765", "LOCALHOST:1", "[::1]:8765", "localhost", "notes.example.com:443"):
+        assert http_guard._host_allowed(ok, hosts), ok
+    for bad in ("", "evil.example", "127.0.0.1.evil.example:80", "notes.example.com:8443", "[::2]:8765"):
+        assert not http_guard._host_allowed(bad, hosts), bad
+    origins = http_guard._origin_rules(http_settings.LOOPBACK_ORIGINS)
+    for ok in ("http://localhost:3000", "https://127.0.0.1", "http://[::1]:6274"):
+        assert http_guard._origin_allowed(ok, origins), ok
+    for bad in ("null", "http://evil.example", "file://", "http://localhost.evil.example:3000",
+                "ftp://localhost", "http://localhost:3000/path"):
+        assert not http_guard._origin_allowed(bad, origins), bad
+
+
+def test_the_rate_bucket_allows_a_burst_then_the_rate():
+    from mcp_server.http_guard import Buckets
+    buckets = Buckets(rate=2, burst=3)
+    assert [buckets.take("a", 0.0) for _ in range(3)] == [0, 0, 0]
+    assert buckets.take("a", 0.0) == pytest.approx(0.5)
+    assert buckets.take("b", 0.0) == 0  # each key its own
+    assert buckets.take("a", 0.5) == 0 and buckets.take("a", 0.5) > 0
