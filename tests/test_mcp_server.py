@@ -354,6 +354,7 @@ def test_server_without_an_index_still_answers_and_says_what_to_do(sift_env, ser
         no_traceback(result)
 
 
+@pytest.mark.slow  # a real consumer embeds 600 notes
 def test_stats_while_a_real_consumer_builds_a_generation(sift_env, consumer, tmp_path, servers):
     root = write_tree(tmp_path / "big", {f"topic{i % 20}/note{i}.md": _note(i) for i in range(600)})
     assert run_ingest(sift_env, "enqueue", str(root), "--name", "big").returncode == 0

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
+
 from pypdf import PdfReader
 
 from search import reader
@@ -12,6 +14,7 @@ TEXT_PDFS = ["en/google-doc-document.pdf", "en/multicolumn.pdf", "de/GeoTopo-kom
              "en/GeoBase_NHNC1_Data_Model_UML_EN.pdf", "en/Seige_of_Vicksburg_Sample_OCR.pdf"]
 
 
+@pytest.mark.slow  # embeds every page of the shared PDFs (a 100-page one among them): minutes
 def test_text_pdfs_get_pages_and_problem_files_get_reasons(immediate, sift_env, tmp_path):
     source = need_data("pdf")
     root = tmp_path / "pdf"
