@@ -4,7 +4,6 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
 from pypdf import PdfReader
 
 from search import reader
