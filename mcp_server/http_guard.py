@@ -24,10 +24,18 @@ import json
 import math
 import sys
 import time
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 SESSION_HEADER = b"mcp-session-id"
 ARGUMENTS_LOGGED = 500  # characters of a call's arguments in a --log-queries line
+
+
+class Refusal(NamedTuple):
+    status: int
+    message: str  # for the caller: what to do
+    headers: tuple = ()
+    note: str = ""  # for the log line
 
 
 class Guard:
@@ -66,53 +74,53 @@ class Guard:
         if refusal is None:
             refusal = self._check_rate(headers.get(SESSION_HEADER), scope)
         if refusal is not None:
-            line.status, line.note = refusal[0], refusal[3]
-            await _answer(send, *refusal[:3])
+            line.status, line.note = refusal.status, refusal.note
+            await _answer(send, refusal.status, refusal.message, refusal.headers)
             return
         new_session = scope["method"] == "POST" and SESSION_HEADER not in headers
         await self.app(scope, _replay(body, receive), self._watch(send, line, new_session))
 
-    # --- the checks, each returning (status, message, extra headers, log note) or None
+    # --- the checks, each returning a Refusal or None
 
-    def _check_headers(self, headers: dict):
+    def _check_headers(self, headers: dict) -> Refusal | None:
         host = headers.get(b"host", b"").decode("latin-1")
         if not _host_allowed(host, self.hosts):
-            return (403, f"Host {host!r} is not allowed: add it to SIFT_HTTP_ALLOWED_HOSTS on the server",
-                    (), "bad host")
+            return Refusal(403, f"Host {host!r} is not allowed: add it to SIFT_HTTP_ALLOWED_HOSTS on the server",
+                           note="bad host")
         origin = headers.get(b"origin")
         if origin is not None and not _origin_allowed(origin.decode("latin-1"), self.origins):
-            return (403, f"Origin {origin.decode('latin-1')!r} is not allowed: add it to SIFT_HTTP_ALLOWED_ORIGINS "
-                    "on the server", (), "bad origin")
+            return Refusal(403, f"Origin {origin.decode('latin-1')!r} is not allowed: add it to "
+                           "SIFT_HTTP_ALLOWED_ORIGINS on the server", note="bad origin")
         given = headers.get(b"authorization", b"")
         scheme, _, credential = given.partition(b" ")
         if not given or scheme.lower() != b"bearer":
-            return (401, "unauthorized: send the header Authorization: Bearer <token>",
-                    ((b"www-authenticate", b'Bearer realm="sift"'),), "no token")
+            return Refusal(401, "unauthorized: send the header Authorization: Bearer <token>",
+                           ((b"www-authenticate", b'Bearer realm="sift"'),), "no token")
         if not hmac.compare_digest(credential.strip(), self.token):
-            return (401, "unauthorized: the token is not valid",
-                    ((b"www-authenticate", b'Bearer realm="sift", error="invalid_token"'),), "wrong token")
+            return Refusal(401, "unauthorized: the token is not valid",
+                           ((b"www-authenticate", b'Bearer realm="sift", error="invalid_token"'),), "wrong token")
         return None
 
-    def _check_rate(self, session: bytes | None, scope):
+    def _check_rate(self, session: bytes | None, scope) -> Refusal | None:
         key = session or ("new", (scope.get("client") or ("?",))[0])
         wait = self.buckets.take(key, time.monotonic())
         if wait <= 0:
             return None
         c = self.config
-        return (429, f"too many requests: at most {c.burst} at once and {c.rate:g} per second per session "
-                f"(SIFT_HTTP_BURST, SIFT_HTTP_RATE); retry in {wait:.1f} s",
-                ((b"retry-after", str(max(1, math.ceil(wait))).encode()),), "rate limited")
+        return Refusal(429, f"too many requests: at most {c.burst} at once and {c.rate:g} per second per "
+                       f"session (SIFT_HTTP_BURST, SIFT_HTTP_RATE); retry in {wait:.1f} s",
+                       ((b"retry-after", str(max(1, math.ceil(wait))).encode()),), "rate limited")
 
-    def _too_large(self):
-        return (413, f"request body too large: at most {self.config.max_body:,} bytes (SIFT_HTTP_MAX_BODY)",
-                (), "body too large")
+    def _too_large(self) -> Refusal:
+        return Refusal(413, f"request body too large: at most {self.config.max_body:,} bytes (SIFT_HTTP_MAX_BODY)",
+                       note="body too large")
 
-    async def _read_body(self, receive) -> tuple[bytes, tuple | None]:
+    async def _read_body(self, receive) -> tuple[bytes, Refusal | None]:
         chunks, size = [], 0
         while True:
             message = await receive()
             if message["type"] != "http.request":
-                return b"", (499, "client went away", (), "disconnected")
+                return b"", Refusal(499, "", note="client went away")
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.config.max_body:
