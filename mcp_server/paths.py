@@ -112,34 +112,34 @@ def _collection_prefix(raw: str, roots: dict[str, str]) -> str | None:
 
 
 def on_disk(path: str) -> str:
-    """``path`` as spelled on disk: each missing part replaced by the entry of its folder that is the
-    same name in another Unicode normal form (NFC/NFD). Unchanged when it exists or nothing matches."""
+    """``path`` as spelled on disk, each part matched in either Unicode normal form (NFC/NFD); the exact
+    spelling is tried first, and a folder that exists in both forms is searched in both. Unchanged when
+    it exists as given or nothing matches."""
     if os.path.lexists(path):
         return path
     parts = path.split(os.sep)
-    spelled = parts[0] or os.sep
-    for i, part in enumerate(parts[1:], start=1):
-        candidate = os.path.join(spelled, part)
-        if part in ("", ".", "..") or os.path.lexists(candidate):
-            spelled = candidate
-            continue
-        match = _same_name(spelled, part)
-        if match is None:
-            return path
-        spelled = os.path.join(spelled, match)
-    return spelled
+    pending = [(parts[0] or os.sep, 1)]
+    while pending:
+        spelled, i = pending.pop()
+        if i == len(parts):
+            return spelled
+        part = parts[i]
+        options = [part] if part in ("", ".", "..") else _spellings(spelled, part)
+        pending += [(os.path.join(spelled, option), i + 1) for option in reversed(options)]
+    return path
 
 
-def _same_name(folder: str, name: str) -> str | None:
-    """The entry of ``folder`` that is ``name`` in another normal form, if any."""
+def _spellings(folder: str, name: str) -> list[str]:
+    """The entries of ``folder`` that are ``name`` in one normal form or another, the exact one first."""
+    exact = [name] if os.path.lexists(os.path.join(folder, name)) else []
     if unicodedata.is_normalized("NFC", name) and unicodedata.is_normalized("NFD", name):
-        return None  # plain ASCII and the like: no other spelling
+        return exact  # plain ASCII and the like: no other spelling
     wanted = nfc(name)
     try:
         with os.scandir(folder) as entries:
-            return next((e.name for e in entries if nfc(e.name) == wanted), None)
+            return exact + sorted(e.name for e in entries if e.name != name and nfc(e.name) == wanted)
     except (OSError, ValueError):
-        return None
+        return exact
 
 
 def _inside(path: str, real_roots: dict[str, str]) -> Target | None:

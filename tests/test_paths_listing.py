@@ -1,0 +1,215 @@
+"""Collection names, Unicode normal forms, folder prefixes and list_files, against the real sift-mcp over stdio.
+
+Issue 12, defects 4, 6, 7, 8 and 9: names that make 'collection/path' ambiguous are refused (and old
+ones flagged with the fix); a path in NFC finds a file named in NFD; path_prefix means a folder; list_files
+filters, sorts and limits in SQL and looks on disk only at what it shows; a refused link is described as
+the link it is, and a symlinked folder is listed as skipped with its reason.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import time
+import unicodedata
+
+import pytest
+
+from search import db, store
+from tests.conftest import VENV_BIN, ingest, run_ingest, write_tree
+from tests.test_mcp_server import Servers, call, run, text
+
+
+@pytest.fixture
+def servers(tmp_path):
+    made = Servers(tmp_path)
+    yield made
+    made.check_stdout()
+
+
+def nfd(s: str) -> str:
+    return unicodedata.normalize("NFD", s)
+
+
+def index(env) -> "db.sqlite3.Connection":
+    return db.connect(os.path.join(env["SIFT_HOME"], "index.db"))
+
+
+# --- collection names -------------------------------------------------------------------------------
+
+BAD_NAMES = ["my/notes", "", ".", "..", " notes", "notes ", "back\\slash", "new\nline", "nul\x00", "tab\tname"]
+
+
+def test_names_that_make_collection_paths_ambiguous_are_refused(sift_env, tmp_path):
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha\n"})
+    for name in BAD_NAMES:
+        if "\x00" in name:
+            with pytest.raises(ValueError, match="cannot be used"):  # argv cannot carry a NUL: the API refuses it
+                store.ensure_collection(index(sift_env), name, str(root))
+            continue
+        result = run_ingest(sift_env, "enqueue", str(root), "--name", name)
+        assert result.returncode == 2, (name, result.stderr)
+        line = result.stderr.strip()
+        assert line.startswith("ingest: error: collection name") and "cannot be used" in line, (name, line)
+        assert "--name" in line and len(line.splitlines()) == 1 and "Traceback" not in line
+    odd = write_tree(tmp_path / "odd\\folder", {"b.md": "# B\n\nbeta\n"})
+    server = subprocess.run([str(VENV_BIN / "sift-mcp"), "--root", str(odd), "--no-worker"], env=sift_env,
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert server.returncode == 2 and server.stdout == ""
+    assert "cannot be used" in server.stderr and "--name" in server.stderr and "Traceback" not in server.stderr
+    names = [r["name"] for r in index(sift_env).execute("SELECT name FROM collections")] \
+        if os.path.exists(os.path.join(sift_env["SIFT_HOME"], "index.db")) else []
+    assert names == [], "nothing was registered"
+
+
+def test_an_existing_bad_name_is_flagged_with_the_fix_and_renamed(immediate, sift_env, tmp_path, servers):
+    root = write_tree(tmp_path / "notes", {"x.md": "# X\n\nthe xylophone note\n"})
+    ingest(root, "mynotes")
+    conn = index(sift_env)
+    with db.transaction(conn):  # as an index made before such names were refused holds it
+        conn.execute("UPDATE collections SET name = 'my/notes'")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return (await call(s, "stats"), await call(s, "read_file", path="my/notes/x.md"),
+                    await call(s, "search", query="xylophone", mode="keyword"))
+    stats, read, search = run(scenario)
+    cli = run_ingest(sift_env, "stats")
+    for said in (text(stats), cli.stdout):
+        assert "collection name 'my/notes' makes 'collection/path' ambiguous" in said
+        assert f"ingest enqueue {root} --name NEWNAME" in said
+    assert not read.is_error and "xylophone" in text(read), "the longest collection name wins meanwhile"
+    assert search.structured_content["results"][0]["path"] == "my/notes/x.md"
+
+    renamed = run_ingest(sift_env, "enqueue", str(root), "--name", "my-notes")
+    assert renamed.returncode == 0, renamed.stderr
+    assert [r["name"] for r in index(sift_env).execute("SELECT name FROM collections")] == ["my-notes"]
+    assert "ambiguous" not in run_ingest(sift_env, "stats").stdout
+    from search.engine import Engine
+    assert Engine(os.path.join(sift_env["SIFT_HOME"], "index.db"), None).search(
+        "xylophone", mode="keyword").hits[0].path == "x.md"
+
+
+# --- Unicode normal forms and folder prefixes -------------------------------------------------------------
+
+def test_paths_in_nfc_find_files_named_in_nfd(immediate, sift_env, tmp_path, servers):
+    root = write_tree(tmp_path / "notes", {
+        nfd("résumés/café.md"): "# Café\n\nThe espresso machine in the café needs descaling.\n",
+        "résumés/thé.md": "# Thé\n\nGreen tea, steeped three minutes, tastes of the espresso's calmer cousin.\n",
+        "other/plain.md": "# Plain\n\nnothing about coffee here\n"})
+    assert nfd("résumés") in os.listdir(root) and "résumés" in os.listdir(root), "two folders, one per form"
+    ingest(root, "notes")
+    wanted = "notes/résumés/café.md"  # NFC, as a client types it
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return (await call(s, "read_file", path=wanted), await call(s, "read_file", path="café.md"),
+                    await call(s, "similar", path=wanted, limit=2),
+                    await call(s, "list_files", path_prefix="résumés", sort="path"),
+                    await call(s, "list_files", glob="café*", sort="path"),
+                    await call(s, "search", query="espresso", mode="keyword", path_prefix="résumés/"))
+    read, bare, similar, prefix, glob, search = run(scenario)
+    assert not read.is_error and "descaling" in text(read), text(read)
+    assert read.structured_content["path"] == "notes/" + nfd("résumés/café.md"), "named as it is on disk"
+    assert not bare.is_error and "descaling" in text(bare), text(bare)
+    assert not similar.is_error and similar.structured_content["results"], text(similar)
+    listed = {f["relative_path"] for f in prefix.structured_content["files"]}
+    assert listed == {nfd("résumés/café.md"), "résumés/thé.md"}, "a folder in either form"
+    assert [f["relative_path"] for f in glob.structured_content["files"]] == [nfd("résumés/café.md")]
+    assert {r["path"] for r in search.structured_content["results"]} == {
+        "notes/" + nfd("résumés/café.md"), "notes/résumés/thé.md"}
+
+
+def test_path_prefix_is_a_folder_not_a_string_prefix(immediate, sift_env, tmp_path, servers):
+    root = write_tree(tmp_path / "notes", {"tech/sqlite.md": "# SQLite\n\nwal mode readers\n",
+                                           "tech/deep/more.md": "# More\n\nwal checkpoints\n",
+                                           "technology/history.md": "# History\n\nwal of the past\n",
+                                           "tech.md": "# Tech\n\nwal notes index\n"})
+    ingest(root, "notes")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            out = {}
+            for prefix in ("tech", "tech/", "/tech/", "./tech"):
+                out[prefix] = (await call(s, "search", query="wal", mode="keyword", path_prefix=prefix),
+                               await call(s, "list_files", path_prefix=prefix, sort="path"))
+            out["glob"] = await call(s, "list_files", glob="tech*", sort="path")
+            return out
+    out = run(scenario)
+    folder = {"notes/tech/sqlite.md", "notes/tech/deep/more.md"}
+    for prefix in ("tech", "tech/", "/tech/", "./tech"):
+        search, listed = out[prefix]
+        assert {r["path"] for r in search.structured_content["results"]} == folder, prefix
+        assert {f["path"] for f in listed.structured_content["files"]} == folder, prefix
+    assert [f["relative_path"] for f in out["glob"].structured_content["files"]] == [
+        "tech.md", "tech/deep/more.md", "tech/sqlite.md", "technology/history.md"], "glob is the name prefix"
+
+
+# --- list_files: SQL first, disk last, links as links -----------------------------------------------------
+
+def test_list_files_looks_on_disk_only_at_the_files_it_shows(sift_env, tmp_path, servers):
+    """2,000 files pending (discovered, not yet parsed): limit=3 stats a handful, not 2,000. Counted with
+    strace on the live server; skipped where strace is missing or may not attach."""
+    strace = shutil.which("strace")
+    if strace is None:
+        pytest.skip("strace is not installed: cannot count the server's stat calls")
+    root = write_tree(tmp_path / "many", {f"d{i % 20}/n{i:04d}.md": f"# N{i}\n\nnote {i}\n" for i in range(2000)})
+    conn = index(sift_env)
+    collection = store.ensure_collection(conn, "many", str(root))
+    gen = store.begin_generation(conn, collection["id"], None)
+    changes = {f"d{i % 20}/n{i:04d}.md": "added" for i in range(2000)}
+    store.record_plan(conn, gen, collection["id"], changes, {}, len(changes))
+    os.utime(root / "d7/n0007.md", (time.time() + 60, time.time() + 60))
+
+    async def scenario():
+        from tests.test_read_file import sift_mcp_pid
+        async with servers.session(sift_env, "--no-worker") as s:
+            await call(s, "list_files", limit=1)  # warm: the first call opens the index
+            log = tmp_path / "strace.log"
+            tracer = subprocess.Popen([strace, "-f", "-qq", "-e", "trace=newfstatat,statx,stat,lstat", "-o", str(log),
+                                       "-p", str(sift_mcp_pid())], stderr=subprocess.DEVNULL)
+            time.sleep(1.0)  # strace needs a moment to attach; not a speed measure
+            if tracer.poll() is not None:
+                pytest.skip("strace could not attach to the server (ptrace not permitted here)")
+            by_path = await call(s, "list_files", sort="path", limit=3)
+            by_time = await call(s, "list_files", limit=3)
+            time.sleep(0.5)
+            tracer.send_signal(signal.SIGINT)
+            tracer.wait(timeout=30)
+            return by_path, by_time, log.read_text()
+    by_path, by_time, trace = run(scenario)
+    stats_of_notes = [line for line in trace.splitlines() if "/many/" in line]
+    assert len(stats_of_notes) <= 12, f"{len(stats_of_notes)} stat calls on the notes for 6 files shown"
+    assert by_path.structured_content["total"] == 2000
+    assert [f["relative_path"] for f in by_path.structured_content["files"]] == ["d0/n0000.md", "d0/n0020.md",
+                                                                                 "d0/n0040.md"]
+    for f in by_path.structured_content["files"]:
+        assert f["state"] == "pending" and f["size"] == len(f"# N{int(f['relative_path'][-7:-3])}\n\nnote "
+                                                            f"{int(f['relative_path'][-7:-3])}\n")
+    assert all(f["state"] == "pending" for f in by_time.structured_content["files"])
+
+
+def test_refused_links_are_described_as_links_and_linked_folders_are_skipped(immediate, sift_env, tmp_path,
+                                                                             servers):
+    outside = write_tree(tmp_path / "outside", {"big-secret.txt": "S" * 123_456, "dir/inner.md": "# In\n\nin\n"})
+    root = write_tree(tmp_path / "notes", {"note.md": "# Note\n\nfine\n"})
+    os.symlink(outside / "big-secret.txt", root / "leak.txt")
+    os.symlink(outside / "dir", root / "leakdir")
+    os.symlink(root, root / "loopdir")
+    ingest(root, "notes")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return await call(s, "list_files", sort="path"), await call(s, "stats")
+    listed, stats = run(scenario)
+    files = {f["relative_path"]: f for f in listed.structured_content["files"]}
+    leak = files["leak.txt"]
+    assert leak["state"] == "skipped" and "outside the collection root" in leak["reason"]
+    assert leak["size"] == len(str(outside / "big-secret.txt")), "the link's own size (lstat), not its target's"
+    assert leak["modified"] == time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(os.lstat(root / "leak.txt").st_mtime))
+    assert files["leakdir"]["state"] == "skipped"
+    assert "symbolic link to a folder outside the collection root" in files["leakdir"]["reason"]
+    assert files["loopdir"]["state"] == "skipped" and "symbolic link to a folder" in files["loopdir"]["reason"]
+    assert "leakdir/inner.md" not in files and "123.5 KB" not in text(listed)
+    assert "leakdir: skipped" in text(stats)
