@@ -114,13 +114,23 @@ class LineMap:
             offset, seen = next_offset, seen + len(found)
         return None
 
-    def extend(self, fd: int, budget: list[int]) -> None:
-        """Count on from the frontier to the end of the file, or until the budget runs out."""
-        while not self.complete and budget[0] > 0:
+    def extend(self, fd: int, budget: list[int], until: int | None = None) -> None:
+        """Count on from the frontier to the end of the file (or past byte ``until``), or until the budget
+        runs out."""
+        while not self.complete and budget[0] > 0 and (until is None or self.frontier < until):
             offset = self.frontier
             a, has_cr, next_offset = self._block(fd, offset)
             budget[0] -= next_offset - offset
             self._mark(next_offset, self.before[-1] + count(a, has_cr, True))
+
+    def starts_upto(self, fd: int, at: int, budget: list[int]) -> int | None:
+        """How many lines start after the first and at or before byte ``at``; None if the budget ran out
+        before the scan got there. Costs one block once the map has got there."""
+        self.extend(fd, budget, until=at)
+        if self.frontier < at:
+            return None
+        i = bisect.bisect_right(self.offsets, at) - 1
+        return self.before[i] + self.breaks_between(fd, self.offsets[i], at)
 
     def breaks_between(self, fd: int, start: int, stop: int) -> int:
         """Line starts in (start, stop]: 0 when ``stop`` is still on the line that begins at ``start``."""

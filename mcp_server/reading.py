@@ -75,7 +75,7 @@ def read_text(target: paths.Target, indexed, start: int, end: int | None, offset
                 return f"{target.name} is empty.", {"path": target.name, "total_lines": 0, "lines": []}
             begin = _line_start(fd, found, target, start, budget)
             if offset:
-                begin = _resume(fd, found, target, start, begin, offset)
+                begin = _resume(fd, found, start, begin, offset, budget)
             last = min(end or start + MAX_LINES - 1, start + MAX_LINES - 1)
             shown, cut_at = _window(fd, found, target, begin, start, last, offset)
             found.extend(fd, budget)
@@ -126,12 +126,13 @@ def _line_start(fd: int, found, target: paths.Target, start: int, budget: list[i
     raise Problem(f"{target.name} has {found.lines(fd)} lines; start_line {start} is past the end")
 
 
-def _resume(fd: int, found, target: paths.Target, line: int, begin: int, offset: int) -> int:
+def _resume(fd: int, found, line: int, begin: int, offset: int, budget: list[int]) -> int:
     """Where to go on inside line ``line`` (which begins at ``begin``), ``offset`` bytes into it: moved
-    forward to the next character boundary; a Problem if that is past the line's end."""
+    forward to the next character boundary; a Problem if that is past the line's end (no other line
+    may start on the way: counted from the map's marks, or by a scan from ``begin`` past the budget)."""
     unit = found.encoding.unit
     at = begin + -(-offset // unit) * unit
-    if found.encoding.unit == 1:  # UTF-8: skip continuation bytes (10xxxxxx)
+    if unit == 1:  # UTF-8: skip continuation bytes (10xxxxxx)
         head = os.pread(fd, 4, at)
         at += next((i for i, b in enumerate(head) if b & 0xC0 != 0x80), len(head))
     elif unit == 2:  # UTF-16: never start on the second half of a surrogate pair
@@ -139,10 +140,13 @@ def _resume(fd: int, found, target: paths.Target, line: int, begin: int, offset:
         if len(pair) == 2 and 0xDC00 <= int.from_bytes(pair, "little" if found.encoding.codec.endswith("le")
                                                          else "big") <= 0xDFFF:
             at += 2
-    if at > found.end or found.breaks_between(fd, begin, at):
-        raise Problem(f"start_offset {offset} is past the end of line {line}: give the next_start_offset a "
-                      "cut line's answer named, or 0")
-    return at
+    if at <= found.end:
+        known = found.starts_upto(fd, at, budget)
+        later = known - (line - 1) if known is not None else found.breaks_between(fd, begin, at)
+        if not later:
+            return at
+    raise Problem(f"start_offset {offset} is past the end of line {line}: give the next_start_offset a "
+                  "cut line's answer named, or 0")
 
 
 def _window(fd: int, found, target: paths.Target, begin: int, first: int, last: int,
