@@ -6,9 +6,9 @@ to load is the index's choice, not the configuration's: a query is embedded
 with the model of the generation it searches (``get(model_id)``), so after
 SIFT_MODEL changes the old model keeps answering until the re-embedded
 generation is published. At startup the models the index answers with are
-loaded (the configured one if nothing is published yet). A semantic query that
+loaded, and the configured one. A semantic query that
 arrives first waits; ``stats`` says which of not loaded / loading / ready /
-failed the model is in.
+failed the models are in.
 """
 from __future__ import annotations
 
@@ -91,22 +91,32 @@ class ModelState:
             return slot, True
 
     def _load_startup(self) -> None:
-        """Load the models the index answers with, or the configured one when nothing is published."""
+        """Load the models the index answers with, then the configured one (a build re-embedding with it
+        publishes later, and the first search after that should not wait for it to load)."""
+        problems = []
         try:
-            wanted = self._published_models() or [self._configured_id()]
-            for model_id in wanted:
-                slot, mine = self._slot(model_id)
-                if mine:
-                    self._load(model_id, slot)
-            failed = [s.error for s in self._slots.values() if s.error]
-            self.state = "failed" if failed else "ready"
-            self.error = "; ".join(failed) or None
-        except Exception as exc:  # the configured model itself is unusable: reported by stats
-            self.error, self.state = f"{type(exc).__name__}: {exc}", "failed"
-            print(f"sift-mcp: the embedding model failed to load: {self.error}", file=sys.stderr)
+            for model_id in self._published_models():
+                self._ensure(model_id)
+            try:
+                self._ensure(self._configured_id())
+            except Exception as exc:  # the configured model itself is unusable (the index's may still answer)
+                problems.append(f"the configured model: {type(exc).__name__}: {exc}")
+            problems += [f"{m}: {s.error}" for m, s in self._slots.items() if s.error]
+            answering = [s for s in self._slots.values() if s.embedder is not None]
+            self.state = "ready" if answering else "failed"  # ready: some model answers; trouble is in error
+            self.error = "; ".join(problems) or None
+            if problems:
+                print(f"sift-mcp: embedding model trouble: {self.error}", file=sys.stderr)
         finally:
             self.since = time.time()
             self._started.set()
+
+    def _ensure(self, model_id: str) -> None:
+        """Load the model unless it is loaded or loading; return once it is ready or has failed."""
+        slot, mine = self._slot(model_id)
+        if mine:
+            self._load(model_id, slot)
+        slot.done.wait()
 
     def _load(self, model_id: str, slot: _Slot) -> None:
         try:
@@ -138,5 +148,7 @@ class ModelState:
             rows = conn.execute("SELECT DISTINCT g.model FROM collections c JOIN generations g "
                                 "ON g.id = c.published WHERE g.model IS NOT NULL").fetchall()
             return sorted(r[0] for r in rows)
+        except Exception:  # noqa: BLE001 - a damaged index: the tools say so; load the configured model
+            return []
         finally:
             conn.close()

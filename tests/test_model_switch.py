@@ -323,3 +323,25 @@ def test_a_build_begun_with_the_old_model_finishes_with_it(immediate, tmp_path, 
     assert second not in runtime._shared.get("others", {}) and runtime.embedder().info.model_id == second
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", recording_loader([]))
     assert engine.search("cooking noodles", mode="semantic").models == [first]
+
+
+def test_the_mcp_servers_models_follow_the_index(immediate, tmp_path, model_path, other_model_path, monkeypatch):
+    """sift-mcp's ModelState loads the model the index answers with (found by id) and the configured one,
+    and its engine embeds queries with the index's model; stats name both."""
+    from mcp_server import report
+    from mcp_server.model_state import ModelState
+    first, second = read_model_info(model_path).model_id, read_model_info(other_model_path).model_id
+    ingest(write_tree(tmp_path / "notes", TOPICS))
+    use_model(monkeypatch, other_model_path)
+    state = ModelState(load())
+    state.start()
+    assert state.get(first).info.model_id == first and state.get().info.model_id == second
+    described = state.describe()
+    assert described["state"] == "ready" and [m["id"] for m in described["models"]] == sorted([first, second])
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", state.get)
+    answer = engine.search("cooking noodles", mode="semantic")
+    assert answer.models == [first] and answer.hits[0].path == "food/pasta.md"
+    line = report._model_line({**described, "index_models": [first],
+                               "reembedding": [f"notes: re-embedding 8 chunks with {second}; search answers with "
+                                               f"{first} until it is published"]})
+    assert first in line and second in line and "re-embedding 8 chunks" in line
