@@ -1,0 +1,173 @@
+"""The worker that ``sift-mcp --root`` runs is supervised, and stops gracefully.
+
+Real processes throughout: the server, its huey consumer and file watcher, the
+real model. A consumer killed with SIGKILL leaves its worker processes behind;
+the server must stop them, start a new consumer (with backoff) and say so in
+``stats``; the new one must index edits and run the periodic rescan. Closing
+stdin must stop the consumer with huey's graceful stop, so no job is cut off.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import anyio
+import pytest
+
+from tests.conftest import processes, write_tree
+from tests.test_mcp_server import _note, _poll_search, call, run, servers, text  # noqa: F401  (servers: fixture)
+from tests.test_transport import Raw
+
+RESTART_WITHIN = 30  # seconds: the acceptance criterion for stats to report the restart
+SAFETY = 600  # seconds: a safety net against a hung test, never a speed assertion
+
+
+def live_group(group: int) -> list[int]:
+    return [pid for pid, state, _, pgrp in processes() if pgrp == group and state != "Z"]
+
+
+def alive(pid: int) -> bool:
+    return any(p == pid and state != "Z" for p, state, _, _ in processes())
+
+
+def notes_collection(stats: dict) -> dict:
+    return next(c for c in stats["collections"] if c["name"] == "notes")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_a_killed_consumer_is_restarted_without_orphans_and_keeps_indexing(sift_env, tmp_path, servers):  # noqa: F811
+    root = write_tree(tmp_path / "notes", {"harbour.md": "# Harbour\n\nBoats in the harbour at dawn.\n"})
+    env = dict(sift_env, SIFT_RESCAN_MINUTES="0.05")  # every collection is due at each minute's periodic task
+
+    async def scenario():
+        async with servers.session(env, "--root", str(root), "--name", "notes") as s:
+            await _poll_search(s, "harbour")
+            before = await _wait_quiet(s)  # nothing being built: a later generation needs a new scan
+            worker = (await call(s, "stats")).structured_content["worker"]
+            old = worker["pid"]
+            workers = await _wait_for_workers(old)
+            os.kill(old, signal.SIGKILL)
+            killed = time.monotonic()
+            seen = []
+            while time.monotonic() - killed < RESTART_WITHIN:
+                stats = await call(s, "stats")
+                seen.append(stats)
+                now = stats.structured_content["worker"]
+                if now["state"] == "running" and now["pid"] != old:
+                    break
+                await anyio.sleep(0.2)
+            else:
+                raise AssertionError(f"stats did not report a restart within {RESTART_WITHIN} s: {text(seen[-1])}")
+            orphans = sorted(set(live_group(old)) | {pid for pid in workers if alive(pid)})
+            # No edit is made. One scan may still come from a request the watcher remembered (the --root scan
+            # asked for while the first one ran); after that only the periodic rescan (huey's minute crontab,
+            # SIFT_RESCAN_MINUTES=0.05) makes generations: wait for two.
+            rescan = await _wait_for_generation(s, before + 1)
+            (root / "zebra.md").write_text("# Crossing\n\nA zebra crossing near the station.\n")
+            edit = await _poll_search(s, "zebra")
+            return seen, workers, orphans, before, rescan, edit
+    seen, workers, orphans, before, rescan, edit = run(scenario)
+    assert len(workers) >= 2, "the consumer's worker processes were found before the kill"
+    assert orphans == [], f"processes of the killed consumer's group are left: {orphans}"
+    states = [r.structured_content["worker"]["state"] for r in seen]
+    assert "restarting" in states, states  # the truth while the restart is pending
+    pending = next(r for r in seen if r.structured_content["worker"]["state"] == "restarting")
+    assert "worker: restarting" in text(pending) and "exited with code -9" in text(pending)
+    last = seen[-1]
+    info = last.structured_content["worker"]
+    assert info["restarts"] == 1 and info["last_exit"]["returncode"] == -9
+    assert "restarted once, last" in text(last) and "after it exited with code -9" in text(last)
+    assert rescan >= before + 2, "the periodic rescan published generations of its own"
+    assert edit["results"][0]["path"] == "notes/zebra.md" and edit["results"][0]["generation"] > rescan
+    log = (tmp_path / "server-stderr.log").read_text()
+    after_restart = log[log.index(f"started a worker (pid {info['pid']})"):]
+    assert "Executing workers.rescan.rescan_due" in after_restart, "the new consumer runs the periodic task"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_closing_stdin_stops_the_consumer_gracefully_and_leaves_no_job_behind(sift_env, tmp_path):
+    root = write_tree(tmp_path / "notes", {f"topic{i % 10}/note{i}.md": _note(i) * 4 for i in range(160)})
+    first = Raw(sift_env, tmp_path / "first.log", "--root", str(root), "--name", "notes")
+    try:
+        worker = first.call("stats")["structuredContent"]["worker"]
+        _wait_building(first)
+    finally:
+        code = first.close()  # stdin closed in the middle of the build
+    log = (tmp_path / "first.log").read_text()
+    assert code == 0, log[-2000:]
+    for group in (worker["pid"], worker["watcher"]["pid"]):
+        assert live_group(group) == [], f"process group {group} outlived the server"
+    assert "Received SIGINT" in log and "Shutting down gracefully" in log and "All workers have stopped" in log
+    assert "Shutdown timeout" not in log and "did not stop within" not in log
+
+    second = Raw(sift_env, tmp_path / "second.log", "--root", str(root), "--name", "notes")
+    try:
+        done = _wait_published(second)
+    finally:
+        assert second.close() == 0
+    log = (tmp_path / "second.log").read_text()
+    assert "interrupted" not in log, [line for line in log.splitlines() if "interrupted" in line]
+    assert done["files"] == 160
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+async def _wait_for_workers(consumer: int) -> list[int]:
+    """The consumer's worker processes (its children in its process group)."""
+    deadline = time.monotonic() + SAFETY
+    while time.monotonic() < deadline:
+        found = [pid for pid, state, ppid, pgrp in processes() if ppid == consumer and pgrp == consumer
+                 and state != "Z"]
+        if len(found) >= 2:
+            return found
+        await anyio.sleep(0.1)
+    raise TimeoutError("the consumer started no worker processes")
+
+
+async def _wait_quiet(session) -> int:
+    """The published generation, once nothing is being built."""
+    deadline = time.monotonic() + SAFETY
+    while time.monotonic() < deadline:
+        notes = notes_collection((await call(session, "stats")).structured_content)
+        if notes["published"] and not notes["building"]:
+            return notes["published"]["id"]
+        await anyio.sleep(0.2)
+    raise TimeoutError("the collection never became quiet")
+
+
+async def _wait_for_generation(session, after: int) -> int:
+    """The published generation once one newer than ``after`` is published without any edit."""
+    deadline = time.monotonic() + SAFETY  # huey's periodic task runs once a minute
+    while time.monotonic() < deadline:
+        stats = await call(session, "stats")
+        published = notes_collection(stats.structured_content)["published"]
+        if published and published["id"] > after:
+            return published["id"]
+        await anyio.sleep(1)
+    raise TimeoutError("no periodic rescan after the restart")
+
+
+def _wait_building(server: Raw) -> None:
+    """Until the build is under way: some files done, some still in jobs."""
+    deadline = time.monotonic() + SAFETY
+    while time.monotonic() < deadline:
+        notes = notes_collection(server.call("stats")["structuredContent"])
+        progress = (notes["building"] or {}).get("progress") or {}
+        if progress.get("done") and progress.get("pending"):
+            return
+        assert not notes["published"], "the build finished before the server could be stopped in it"
+        time.sleep(0.2)
+    raise TimeoutError("the build never started")
+
+
+def _wait_published(server: Raw) -> dict:
+    deadline = time.monotonic() + SAFETY
+    while time.monotonic() < deadline:
+        notes = notes_collection(server.call("stats")["structuredContent"])
+        if notes["published"] and not notes["building"]:
+            return notes
+        time.sleep(0.5)
+    raise TimeoutError("the build was not finished")
