@@ -119,7 +119,8 @@ def check(line: bytes) -> tuple[Any, Any]:
         _log(f"answered -32700 to a line that is not JSON ({_short(exc)})")
         return None, _error(None, types.PARSE_ERROR, f"Parse error: the line is not JSON ({_short(exc)})")
     if not isinstance(data, dict):
-        what = "an empty batch" if data == [] else "a batch" if isinstance(data, list) else f"a JSON {type(data).__name__}"
+        what = ("an empty batch" if data == [] else "a batch" if isinstance(data, list)
+                else f"a JSON {type(data).__name__}")
         _log(f"answered -32600 to {what}")
         return None, _error(None, types.INVALID_REQUEST, f"Invalid Request: got {what}; send one JSON-RPC object "
                             "per line (MCP has no batches)")

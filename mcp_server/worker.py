@@ -50,7 +50,8 @@ class Worker:
         self.command = [sys.executable, "-m", "huey.bin.huey_consumer", "workers.app.huey",
                         "-k", "process", "-w", str(max(1, settings.workers)), "-t", f"{HUEY_GRACE:g}", *POLLING]
         self.consumer = _Child("worker", self.command, signal.SIGINT)
-        self.watcher = _Child("file watcher", [sys.executable, "-m", "workers.watch"], signal.SIGTERM) if watch else None
+        watcher = [sys.executable, "-m", "workers.watch"]
+        self.watcher = _Child("file watcher", watcher, signal.SIGTERM) if watch else None
         self._done = threading.Event()
         self._thread: threading.Thread | None = None
 

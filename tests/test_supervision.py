@@ -67,8 +67,15 @@ def test_a_killed_consumer_is_restarted_without_orphans_and_keeps_indexing(sift_
             rescan = await _wait_for_generation(s, before + 1)
             (root / "zebra.md").write_text("# Crossing\n\nA zebra crossing near the station.\n")
             edit = await _poll_search(s, "zebra")
-            return seen, workers, orphans, before, rescan, edit
-    seen, workers, orphans, before, rescan, edit = run(scenario)
+            # killed again: refresh, asked while the restart is pending, must not say there is no worker
+            second = (await call(s, "stats")).structured_content["worker"]["pid"]
+            os.kill(second, signal.SIGKILL)
+            while (await call(s, "stats")).structured_content["worker"]["state"] == "running":
+                await anyio.sleep(0.05)
+            refreshed = await call(s, "refresh", collection="notes")
+            again = await _wait_restarted(s, second)
+            return seen, workers, orphans, before, rescan, edit, refreshed, again
+    seen, workers, orphans, before, rescan, edit, refreshed, again = run(scenario)
     assert len(workers) >= 2, "the consumer's worker processes were found before the kill"
     assert orphans == [], f"processes of the killed consumer's group are left: {orphans}"
     states = [r.structured_content["worker"]["state"] for r in seen]
@@ -81,6 +88,9 @@ def test_a_killed_consumer_is_restarted_without_orphans_and_keeps_indexing(sift_
     assert "restarted once, last" in text(last) and "after it exited with code -9" in text(last)
     assert rescan >= before + 2, "the periodic rescan published generations of its own"
     assert edit["results"][0]["path"] == "notes/zebra.md" and edit["results"][0]["generation"] > rescan
+    assert not refreshed.is_error and "runs no worker" not in text(refreshed), text(refreshed)
+    assert refreshed.structured_content["worker"] in ("restarting", "running")
+    assert again.structured_content["worker"]["restarts"] == 2 and "restarted 2 times" in text(again)
     log = (tmp_path / "server-stderr.log").read_text()
     after_restart = log[log.index(f"started a worker (pid {info['pid']})"):]
     assert "Executing workers.rescan.rescan_due" in after_restart, "the new consumer runs the periodic task"
@@ -125,6 +135,17 @@ async def _wait_for_workers(consumer: int) -> list[int]:
             return found
         await anyio.sleep(0.1)
     raise TimeoutError("the consumer started no worker processes")
+
+
+async def _wait_restarted(session, old: int):
+    deadline = time.monotonic() + RESTART_WITHIN
+    while time.monotonic() < deadline:
+        stats = await call(session, "stats")
+        worker = stats.structured_content["worker"]
+        if worker["state"] == "running" and worker["pid"] != old:
+            return stats
+        await anyio.sleep(0.2)
+    raise AssertionError(f"stats did not report a restart within {RESTART_WITHIN} s")
 
 
 async def _wait_quiet(session) -> int:
