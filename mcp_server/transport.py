@@ -41,6 +41,7 @@ from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
 MAX_LINE = 64 * 1024 * 1024  # bytes in one message: a longer line is refused, not held in memory whole
+IN_LOOP = 64 * 1024  # bytes: a longer line is parsed in a worker thread
 SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -94,7 +95,10 @@ async def _read_lines(stdin, read_send, out, lock) -> None:
             await _answer(out, lock, _error(None, types.INVALID_REQUEST,
                           f"message longer than {MAX_LINE // (1024 * 1024)} MiB: refused"))
             continue
-        message, answer = check(line)
+        if len(line) > IN_LOOP:  # parse a long line beside the event loop, which keeps sending answers
+            message, answer = await anyio.to_thread.run_sync(check, line)
+        else:
+            message, answer = check(line)
         if answer is not None:
             await _answer(out, lock, answer)
         elif message is not None:
