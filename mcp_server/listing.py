@@ -28,29 +28,31 @@ from search.filters import in_folder
 
 IN_FLIGHT_DETAIL = "waiting to be indexed ({change}; next: {stage})"
 ENTRIES = """
-WITH c AS (SELECT id, name, root, published FROM collections {where_collection}),
-rows AS (
-    SELECT f.collection, f.path, 1 AS src, f.id AS ref, f.mtime FROM files f JOIN c ON c.id = f.collection
-    WHERE {visible}
-    UNION ALL
-    SELECT f.collection, f.path, 2, f.id, f.mtime FROM files f JOIN c ON c.id = f.collection
-    WHERE f.gen_to IS NULL AND f.gen_from > coalesce(c.published, 0)
-    UNION ALL
-    SELECT g.collection, p.path, CASE WHEN g.state = 'building' THEN 3 ELSE 4 END, g.id,
-           CASE WHEN p.state IN ('failed', 'skipped') THEN -1e300 ELSE 1e300 END
-    FROM progress p JOIN generations g ON g.id = p.generation JOIN c ON c.id = g.collection
-    WHERE g.state = 'building' OR (g.id = c.published AND p.state IN ('failed', 'skipped'))),
+WITH c AS (SELECT c.id, c.name, c.root, c.published, g.id AS building FROM collections c
+           LEFT JOIN generations g ON g.collection = c.id AND g.state = 'building' {where_collection}),
 entries AS (
-    SELECT collection, path, max(CASE WHEN src = 1 THEN ref END) AS visible,
-           max(CASE WHEN src = 2 THEN ref END) AS newer, max(CASE WHEN src = 3 THEN ref END) AS building,
-           max(CASE WHEN src = 4 THEN ref END) AS published,
-           coalesce(max(CASE WHEN src = 2 THEN mtime END), max(CASE WHEN src = 1 THEN mtime END),
-                    max(CASE WHEN src = 3 THEN mtime END), -1e300) AS sort_time
-    FROM rows WHERE {where_path} GROUP BY collection, path)
-SELECT e.*, c.name, c.root, (SELECT count(*) FROM entries) AS total FROM entries e JOIN c ON c.id = e.collection
-ORDER BY {order} LIMIT ?
+    SELECT c.id AS collection, p.path, cur.id AS ref, c.building AS generation,
+           CASE WHEN cur.id IS NOT NULL THEN cur.mtime
+                WHEN p.state IN ('failed', 'skipped') OR p.change = 'deleted' THEN -1e300 ELSE 1e300 END AS sort_time
+    FROM c JOIN progress p ON p.generation = c.building
+    LEFT JOIN files cur ON cur.collection = c.id AND cur.path = p.path AND cur.gen_to IS NULL
+    WHERE {match_p}
+    UNION ALL
+    SELECT c.id, f.path, f.id, NULL, f.mtime FROM c JOIN files f ON f.collection = c.id
+    WHERE {visible} AND {match_f}
+      AND NOT EXISTS (SELECT 1 FROM progress b WHERE b.generation = c.building AND b.path = f.path)
+    UNION ALL
+    SELECT c.id, p.path, NULL, c.published, -1e300 FROM c JOIN progress p ON p.generation = c.published
+    WHERE p.state IN ('failed', 'skipped') AND {match_p}
+      AND NOT EXISTS (SELECT 1 FROM progress b WHERE b.generation = c.building AND b.path = p.path)
+      AND NOT EXISTS (SELECT 1 FROM files f WHERE f.collection = c.id AND f.path = p.path AND f.gen_to IS NULL
+                      AND f.gen_from <= c.published))
+SELECT e.*, c.name, c.root, c.building, (SELECT count(*) FROM entries) AS total
+FROM entries e JOIN c ON c.id = e.collection ORDER BY {order} LIMIT :limit
 """
-# Newest first. No time known: pending files first (they are what just changed), failed or skipped last.
+# Three disjoint parts, so no grouping: the files the generation being built touches; the published files it
+# does not; the failures of the published generation it has not touched again. Newest first: a file with no
+# time in the index yet is pending (it just changed) and comes first; failed, skipped or deleted come last.
 BY_TIME = "sort_time DESC, c.name, path"
 BY_PATH = "c.name, path"
 
@@ -61,8 +63,8 @@ def list_files(sift, collection, path_prefix, glob, sort, limit) -> tuple[str, d
     conn = sift.conn()
     sql, params = _query(conn, collection, path_prefix, glob, sort)
     with snapshot(conn):
-        rows = conn.execute(sql, [*params, limit]).fetchall()
-        shown = [_entry(conn, r) for r in rows]
+        rows = conn.execute(sql, {**params, "limit": limit}).fetchall()
+        shown = _entries(conn, rows)
     for entry in shown:
         _look_on_disk(entry)
     total = rows[0]["total"] if rows else 0
@@ -70,21 +72,23 @@ def list_files(sift, collection, path_prefix, glob, sort, limit) -> tuple[str, d
     return _text(data, sort), data
 
 
-def _query(conn, collection, path_prefix, glob, sort) -> tuple[str, list]:
-    """The SQL that filters, sorts and limits, with its parameters (the limit goes last)."""
+def _query(conn, collection, path_prefix, glob, sort) -> tuple[str, dict]:
+    """The SQL that filters, sorts and limits, with its named parameters (but the limit)."""
     from search.store import VISIBLE
-    params, where = [], []
+    params, match = {}, []
     if collection:
-        params.append(collection)
+        params["collection"] = collection
     if path_prefix:
         conn.create_function("sift_in_folder", 2, in_folder, deterministic=True)
-        where.append("sift_in_folder(path, ?)")
-        params.append(path_prefix)
+        match.append("sift_in_folder({path}, :folder)")
+        params["folder"] = path_prefix
     if glob:
         conn.create_function("sift_glob", 1, _matcher(glob), deterministic=True)
-        where.append("sift_glob(path)")
-    sql = ENTRIES.format(where_collection="WHERE name = ?" if collection else "", visible=VISIBLE,
-                         where_path=" AND ".join(where) or "1", order=BY_TIME if sort == "modified" else BY_PATH)
+        match.append("sift_glob({path})")
+    where = " AND ".join(match) or "1"
+    sql = ENTRIES.format(where_collection="WHERE c.name = :collection" if collection else "", visible=VISIBLE,
+                         match_p=where.format(path="p.path"), match_f=where.format(path="f.path"),
+                         order=BY_TIME if sort == "modified" else BY_PATH)
     return sql, params
 
 
@@ -99,24 +103,28 @@ def _matcher(glob: str):
     return match
 
 
-def _entry(conn, r) -> dict:
-    """The facts of one listed file: its newest version's kind, size and time, and its state."""
-    version = next((conn.execute("SELECT kind, size, mtime FROM files WHERE id = ?", (ref,)).fetchone()
-                    for ref in (r["newer"], r["visible"]) if ref is not None), None)
-    entry = {"collection": r["name"], "root": r["root"], "path": r["path"], "kind": None, "size": None,
-             "mtime": None, "state": "indexed", "reason": None}
-    if version is not None:
-        entry.update(kind=version["kind"], size=version["size"], mtime=version["mtime"])
-    for generation, building in ((r["building"], True), (r["published"], False)):
-        if generation is None:
-            continue
-        p = conn.execute("SELECT change, stage, state, reason FROM progress WHERE generation = ? AND path = ?",
-                         (generation, r["path"])).fetchone()
-        if p is not None:
+def _entries(conn, rows) -> list[dict]:
+    """The facts of the listed files: the kind, size and time of the version the index knows (for a file
+    deleted meanwhile, the version it had), and the state."""
+    shown = []
+    for r in rows:
+        version = conn.execute("SELECT kind, size, mtime FROM files WHERE id = ?", (r["ref"],)).fetchone() \
+            if r["ref"] is not None else None
+        if version is None and r["building"] is not None:  # gone: its version retired by the build
+            version = conn.execute("SELECT kind, size, mtime FROM files WHERE gen_to = ? AND collection = ? "
+                                   "AND path = ?", (r["building"], r["collection"], r["path"])).fetchone()
+        entry = {"collection": r["name"], "root": r["root"], "path": r["path"], "kind": None, "size": None,
+                 "mtime": None, "state": "indexed", "reason": None}
+        if version is not None:
+            entry.update(kind=version["kind"], size=version["size"], mtime=version["mtime"])
+        if r["generation"] is not None:
+            p = conn.execute("SELECT change, stage, state, reason FROM progress WHERE generation = ? AND path = ?",
+                             (r["generation"], r["path"])).fetchone()
+            building = r["generation"] == r["building"]
             entry["state"], entry["reason"] = _state(p["change"] if building else None, p["stage"], p["state"],
                                                      p["reason"])
-            break
-    return entry
+        shown.append(entry)
+    return shown
 
 
 def _state(change, stage, state, reason) -> tuple[str, str | None]:
