@@ -36,6 +36,7 @@ META_CHARS = 500
 SCALARS = (str, int, float, datetime.date)
 ATOMIC = {"fence", "code_block", "table_open", "math_block", "html_block"}
 PIECE_CHARS = 256 * 1024  # a long note is parsed a piece of about this size at a time
+INLINE_CHARS = 64 * 1024  # a longer paragraph is read for links a line at a time
 _PARSER: MarkdownIt | None = None
 
 
@@ -174,12 +175,22 @@ def _read_tokens(tokens: list, offset: int, env: dict, headings: list, blocks: l
             headings.append((token.map[0] + offset, int(token.tag[1]), text))
         elif token.type in ATOMIC and token.map:
             blocks.append((token.map[0] + offset, token.map[1] + offset))
-        elif token.type == "inline" and ("](" in token.content or ("]" in token.content and env.get("references"))):
-            # only a paragraph with '](' or, once a '[label]: url' was seen, a ']' can hold a link: the
-            # others are not read further (a long run of '[' costs markdown-it about 25 s per MB)
-            for child in md.inline.parse(token.content, md, env, []):
+        elif token.type == "inline":
+            links += _link_destinations(md, token.content, env)
+
+
+def _link_destinations(md: MarkdownIt, content: str, env: dict) -> list[str]:
+    """Links and images of a paragraph (or heading, or table cell). Only text with '](' or, once a
+    '[label]: url' was seen, a ']' can hold one: other text is not read (a long run of '[' costs
+    markdown-it-py tens of seconds per MB). A paragraph over INLINE_CHARS is read a line at a time,
+    so that what markdown-it keeps per position stays bounded by a line."""
+    found = []
+    for part in [content] if len(content) <= INLINE_CHARS else content.split("\n"):
+        if "](" in part or ("]" in part and env.get("references")):
+            for child in md.inline.parse(part, md, env, []):
                 if child.type in ("link_open", "image"):
-                    links.append(child.attrs.get("href" if child.type == "link_open" else "src", ""))
+                    found.append(child.attrs.get("href" if child.type == "link_open" else "src", ""))
+    return found
 
 
 def _front_matter(lines: list[str]) -> tuple[dict, int]:

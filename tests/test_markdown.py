@@ -151,3 +151,11 @@ def test_blocks_longer_than_a_piece_are_read_whole(monkeypatch):
         pieces = parse_markdown("n.md", note)
         assert [(s.heading_path, s.start_line, s.end_line, s.atomic) for s in pieces.sections] == \
             [(s.heading_path, s.start_line, s.end_line, s.atomic) for s in whole.sections], piece
+
+
+def test_a_paragraph_too_long_to_read_whole_is_read_for_links_a_line_at_a_time(monkeypatch):
+    note = "start\n" + "".join(f"line {i} with [link {i}](notes/{i}.md) and [[Wiki {i}]]\n" for i in range(50))
+    whole = parse_markdown("n.md", note).meta["links"]
+    monkeypatch.setattr(markdown, "INLINE_CHARS", 100)
+    assert parse_markdown("n.md", note).meta["links"] == whole
+    assert len(whole) == 100 and "notes/49.md" in whole and "Wiki 0" in whole
