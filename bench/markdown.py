@@ -26,11 +26,11 @@ LINE = 10_000
 
 
 def run(unit: str) -> callable:
-    """A run of ``unit`` repeated, as one paragraph of LINE-character lines, closed by a link (a
-    paragraph without ']' holds no link and is not read further)."""
+    """A run of ``unit`` repeated, as one paragraph of LINE-character lines, each ending in '](y.md)'
+    (text without '](' holds no link, and the parser does not read it for links)."""
     def make(size: int) -> str:
-        line = unit * (LINE // len(unit))
-        return "\n".join([line] * (size // (len(line) + 1) + 1))[:size - 12] + "] [x](y.md)\n"
+        line = unit * ((LINE - 7) // len(unit)) + "](y.md)"
+        return "\n".join([line] * (size // (len(line) + 1) + 1))[:size]
     return make
 
 
