@@ -16,6 +16,9 @@ from search.model_file import KnownModel, known_model
 DEFAULT_MODEL = "multilingual-e5-small"  # Chinese, English and mixed notes; SIFT_MODEL=minilm: English only, faster
 
 
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")  # what SIFT_QUEUE may name besides sqlite
+
+
 def _env_bool(name: str, default: bool) -> bool:
     value = os.environ.get(name)
     if value is None or value == "":
@@ -40,7 +43,9 @@ class Settings:
     workers: int = 2
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
-    queue: str = "sqlite"  # the huey backend; only "sqlite" for now
+    queue: str = "sqlite"  # SIFT_QUEUE: "sqlite" (<home>/queue.db) or redis://HOST:PORT/DB (huey's RedisHuey)
+    embed_remote: bool = False  # SIFT_EMBED_REMOTE: embed jobs go to the Redis queue sift-embed (workers.embedder)
+    embed_timeout: float = 120  # SIFT_EMBED_TIMEOUT: seconds an embedder may be silent before its job is re-sent
     rescan_minutes: float = 10  # the periodic rescan, and how long a missing root is kept
     retries: int = 3  # tries after the first for a job or file that failed for a transient cause
     retry_delay: float = 2.0  # seconds before the first retry; each further wait is twice as long
@@ -108,6 +113,9 @@ def load(**overrides) -> Settings:
         workers=int(env.get("SIFT_WORKERS", 2)),
         include=tuple(_env_list("SIFT_INCLUDE")),
         exclude=tuple(_env_list("SIFT_EXCLUDE")),
+        queue=(env.get("SIFT_QUEUE") or "sqlite").strip(),
+        embed_remote=_env_bool("SIFT_EMBED_REMOTE", False),
+        embed_timeout=float(env.get("SIFT_EMBED_TIMEOUT", 120)),
         rescan_minutes=float(env.get("SIFT_RESCAN_MINUTES", 10)),
         retries=int(env.get("SIFT_RETRIES", 3)),
         retry_delay=float(env.get("SIFT_RETRY_DELAY", 2)),
@@ -121,6 +129,13 @@ def load(**overrides) -> Settings:
         raise ValueError("chunk overlap must be smaller than the chunk size")
     if settings.rescan_minutes <= 0:
         raise ValueError("SIFT_RESCAN_MINUTES must be a positive number of minutes")
+    if settings.queue != "sqlite" and not settings.queue.startswith(REDIS_SCHEMES):
+        raise ValueError(f"SIFT_QUEUE={settings.queue!r}: use sqlite (the default) or redis://HOST:PORT/DB")
+    if settings.embed_remote and settings.queue == "sqlite":
+        raise ValueError("SIFT_EMBED_REMOTE=1 needs a Redis queue that embedding machines can reach: "
+                         "set SIFT_QUEUE=redis://HOST:PORT/DB")
+    if settings.embed_timeout <= 0:
+        raise ValueError("SIFT_EMBED_TIMEOUT must be a positive number of seconds")
     if settings.retries < 0 or settings.retry_delay < 0:
         raise ValueError("SIFT_RETRIES and SIFT_RETRY_DELAY must not be negative")
     return settings

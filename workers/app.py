@@ -1,7 +1,8 @@
 """The huey app: ``huey_consumer workers.app.huey -k process -w 2`` runs Sift's jobs.
 
-The queue backend comes from settings, so it can move (to RedisHuey, say)
-without touching the tasks.
+The queue backend comes from settings: ``SqliteHuey`` in ``<home>/queue.db`` by default, or with
+``SIFT_QUEUE=redis://HOST:PORT/DB`` huey's Redis backend (``PriorityRedisHuey``: a ``RedisHuey`` whose queue is
+a sorted set, so later stages go first as they do on SQLite). The tasks do not know which.
 """
 from __future__ import annotations
 
@@ -9,21 +10,32 @@ import logging
 import os
 import sys
 
-from huey import SqliteHuey
+from huey import PriorityRedisHuey, SqliteHuey
 
 from search.settings import load
 
+QUEUE_NAME = "sift"  # the home's queue; embed jobs for other machines go to workers.embedder.QUEUE_NAME
 
-class SiftHuey(SqliteHuey):
+
+class Recovering:
     def create_consumer(self, **options):
         """A consumer starting first queues again the jobs a killed worker lost (workers.recover)."""
         _refuse_unusable_index()
         from workers import recover
         try:
             recover.resume(self)
+            recover.mark_queue(self)
         except Exception:  # an unusable index is reported by the jobs themselves; the consumer still starts
             logging.getLogger("sift.workers").exception("could not look for interrupted jobs")
         return super().create_consumer(**options)
+
+
+class SiftHuey(Recovering, SqliteHuey):
+    """The default: a queue in <home>/queue.db, for workers on this machine."""
+
+
+class SiftRedisHuey(Recovering, PriorityRedisHuey):
+    """SIFT_QUEUE=redis://…: the queue in Redis, which workers on other machines can reach too."""
 
 
 def _refuse_unusable_index() -> None:
@@ -37,19 +49,28 @@ def _refuse_unusable_index() -> None:
         raise SystemExit(2) from None
 
 
-def make_huey(settings=None) -> SqliteHuey:
+def redis_pool(url: str):
+    """A connection pool that gives up connecting after 5 s, so `ingest stats` says the queue cannot be read
+    instead of hanging on an unreachable Redis."""
+    from redis import ConnectionPool
+    return ConnectionPool.from_url(url, socket_connect_timeout=5, health_check_interval=30)
+
+
+def make_huey(settings=None):
     settings = settings or load()
+    immediate = os.environ.get("SIFT_QUEUE_IMMEDIATE") == "1"
     if settings.queue != "sqlite":
-        raise ValueError(f"unknown queue backend {settings.queue!r}")
+        return SiftRedisHuey(QUEUE_NAME, connection_pool=redis_pool(settings.queue), results=False,
+                             immediate=immediate)
     try:
         settings.home.mkdir(parents=True, exist_ok=True)
     except OSError:
         pass  # a home that cannot be made: the index says so, in one line, when it is opened
     writable = os.access(settings.home, os.W_OK)  # a read-only home can still be read (ingest stats)
-    return SiftHuey("sift", filename=str(settings.queue_path), results=False, timeout=30,
-                    immediate=os.environ.get("SIFT_QUEUE_IMMEDIATE") == "1", create_tables=writable)
+    return SiftHuey(QUEUE_NAME, filename=str(settings.queue_path), results=False, timeout=30,
+                    immediate=immediate, create_tables=writable)
 
 
 huey = make_huey()
 
-from workers import rescan, tasks  # noqa: E402,F401  (registers the tasks with huey)
+from workers import recover, remote, rescan, tasks  # noqa: E402,F401  (registers the tasks with huey)

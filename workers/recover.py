@@ -11,6 +11,11 @@ its main process, before any of its workers has taken a job. For each collection
   scheduled job carries are queued again from parse, and a publish is queued (for a generation whose files are
   all done but whose publish was killed).
 
+On Redis (``SIFT_QUEUE=redis://…``) the same holds, and more can be lost: Redis restarted without persistence
+comes back empty. The consumer leaves a mark in Redis as it starts (``mark_queue``); a periodic task finds it
+gone (``queue_kept``) and does what a starting consumer does, from what the index records. Batches waiting for
+an embedding machine (workers.remote's ledger) count as carried; their own jobs are re-sent by workers.remote.
+
 What a killed job had committed stays (each job commits its writes in one transaction, and runs again as if it
 had run once). Two consumers on one home are not expected: a second one would take the first one's running jobs
 for lost and queue them again, which costs time, not correctness.
@@ -18,11 +23,16 @@ for lost and queue them again, which costs time, not correctness.
 from __future__ import annotations
 
 import logging
+import time
+
+from huey import RedisHuey, crontab
 
 from search import db, freshness, store
 from search.settings import load
+from workers.app import huey as app_huey
 
 log = logging.getLogger("sift.workers")
+QUEUE_MARK = "sift.queue.kept"  # set in Redis by a starting consumer; gone means Redis lost the queue
 
 
 def resume(huey, settings=None) -> None:
@@ -56,8 +66,40 @@ def resume(huey, settings=None) -> None:
 def _carried(huey, tasks) -> dict[int, set[str]]:
     """generation → the paths that queued and scheduled jobs (retries waiting their turn) carry."""
     carried: dict[int, set[str]] = {}
-    for task in [*huey.pending(), *huey.scheduled()]:
-        batch = task.args[0] if task.args else None
+    batches = [task.args[0] for task in [*huey.pending(), *huey.scheduled()] if task.args]
+    if _redis(huey) is not None and load().embed_remote:
+        from workers import remote
+        batches += remote.in_flight()  # at an embedding machine, or waiting for one
+    for batch in batches:
         if isinstance(batch, tasks.Batch):
             carried.setdefault(batch.gen, set()).update(batch.paths)
     return carried
+
+
+def _redis(huey):
+    """The Redis client of a Redis queue; None for SQLite (or huey's immediate mode)."""
+    return huey.storage.conn if isinstance(huey, RedisHuey) and not huey.immediate else None
+
+
+def mark_queue(huey) -> None:
+    """Leave the mark that ``queue_kept`` looks for (Redis only)."""
+    conn = _redis(huey)
+    if conn is not None:
+        conn.set(QUEUE_MARK, str(time.time()))
+
+
+def queue_lost(huey) -> bool:
+    conn = _redis(huey)
+    return conn is not None and not conn.exists(QUEUE_MARK)
+
+
+@app_huey.periodic_task(crontab(), priority=0)
+def queue_kept() -> None:
+    """Every minute, on Redis: if Redis lost the queue (restarted without persistence, flushed), queue again what
+    the index says is in flight, as a starting consumer would (its running jobs may then run twice: that costs
+    time, not correctness). With ``appendonly yes`` Redis keeps the queue and this never fires."""
+    if queue_lost(app_huey):
+        log.warning("the Redis queue lost its jobs (restarted without persistence?): queuing again what the "
+                    "index says is in flight")
+        mark_queue(app_huey)
+        resume(app_huey)

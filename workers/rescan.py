@@ -46,9 +46,23 @@ def due(conn, interval_seconds: float, now: float | None = None) -> list[int]:
     now = time.time() if now is None else now
     ids = [row["id"] for row in conn.execute("SELECT id FROM collections ORDER BY id")]
     stale = [cid for cid in ids if now - freshness.last_scan(conn, cid) >= interval_seconds]
-    stalled = [cid for cid in ids if not freshness.busy(conn, cid, now) and (
+    waiting = _waiting_for_embedders(conn)
+    stalled = [cid for cid in ids if not freshness.busy(conn, cid, now) and cid not in waiting and (
         freshness.build_activity(conn, cid) is not None or freshness.unplanned_scan(conn, cid) is not None)]
     return sorted(set(stale) | set(stalled) | set(freshness.requested(conn)))
+
+
+def _waiting_for_embedders(conn) -> set[int]:
+    """Collections whose build has batches at embedding machines: not stalled, only slow (an embedding machine
+    that died has its jobs sent again by workers.remote, without a scan)."""
+    if not runtime.settings().embed_remote:
+        return set()
+    from workers import remote
+    gens = sorted(remote.generations_waiting())
+    if not gens:
+        return set()
+    rows = conn.execute(f"SELECT collection FROM generations WHERE id IN ({','.join('?' * len(gens))})", gens)
+    return {row[0] for row in rows}
 
 
 @huey.periodic_task(crontab(), priority=0)

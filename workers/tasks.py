@@ -178,7 +178,13 @@ def chunk(batch: Batch) -> None:
     if batch.model:
         _plan_embedding(batch, store.cached_hashes(conn, batch.model, _all_hashes(batch)))
     counts = {p: (len(rows), None) for p, rows in batch.chunks.items()}
-    (embed if batch.to_embed else write)(batch)
+    if not batch.to_embed:
+        write(batch)
+    elif settings.embed_remote:  # an embedding machine does it; the vectors come back as ``embedded``
+        from workers import remote
+        remote.send(batch)
+    else:
+        embed(batch)
     store.mark(conn, batch.gen, list(batch.chunks), "chunk", "done", counts=counts)
 
 
@@ -194,6 +200,34 @@ def embed(batch: Batch) -> None:
     write(batch)
     store.mark(runtime.index(), batch.gen, list(batch.chunks), "embed", "done",
                counts={p: (None, n) for p, n in batch.embedded.items()})
+
+
+@stage(priority=35)
+def embedded(answer) -> None:
+    """Vectors from an embedding machine (workers.embedder.Answer): write the batch they belong to, which
+    waited in the ledger (workers.remote). An answer that comes twice is written once; a refusal (another
+    model) fails the files with its reason and writes nothing."""
+    from workers import remote
+    batch = remote.waiting(answer.id)
+    if batch is None:
+        log.info("vectors of embed job %s came again (from %s): written already", answer.id, answer.worker)
+        return
+    missing = set(batch.to_embed) - set(answer.vectors)
+    refused = answer.refused or (f"embedding machine {answer.worker} answered for the model {answer.model}, not "
+                                 f"{batch.model}" if answer.model != batch.model else None)
+    if refused is None and missing:
+        refused = f"embedding machine {answer.worker} sent no vector for {len(missing)} chunks"
+    if refused:
+        _record_trouble(batch, "embed", {}, dict.fromkeys(store.not_past(runtime.index(), batch.gen,
+                                                                        list(batch.chunks), "embed"), refused))
+    else:
+        batch.vectors.update((h, answer.vectors[h]) for h in batch.to_embed)
+        batch.to_embed = {}
+        write(batch)
+        store.mark(runtime.index(), batch.gen, list(batch.chunks), "embed", "done",
+                   counts={p: (None, n) for p, n in batch.embedded.items()})
+    remote.forget(answer.id)
+    remote.resend_overdue(runtime.settings().embed_timeout)
 
 
 @stage(priority=40)

@@ -1,0 +1,160 @@
+"""The queue on Redis (``SIFT_QUEUE=redis://…``): a real ``huey_consumer workers.app.huey`` and a real
+``redis-server`` (tests/redis_server.py) index, publish, count the queue in ``ingest stats``, and bring back
+what a killed consumer's jobs and a Redis that lost its data took with them."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+import redis
+
+from search import db, reader
+from tests.conftest import Consumer, processes, run_ingest, wait_published, write_tree
+from tests.redis_server import redis_server, redis_url  # noqa: F401  (fixtures)
+
+QUEUE_KEY = "huey.redis.sift"  # huey's sorted set of the home queue "sift" (PriorityRedisStorage)
+
+
+def _corpus(root: Path, n: int) -> dict[str, str]:
+    """``n`` notes of a few paragraphs each, every one with its own words."""
+    files = {}
+    for i in range(n):
+        body = "\n\n".join(f"Paragraph {j} of note {i} talks about topic{i}x{j} and the river number {i * 7 + j}."
+                           for j in range(6))
+        files[f"folder{i % 5}/note{i:03d}.md"] = f"# Note {i}\n\n{body}\n"
+    write_tree(root, files)
+    return files
+
+
+def _visible(conn) -> dict[str, list[str]]:
+    chunks: dict[str, list[str]] = {}
+    for c in reader.visible_chunks(conn):
+        chunks.setdefault(c["path"], []).append(c["text"])
+    return chunks
+
+
+def test_settings_parse_the_queue():
+    from search.settings import load
+    assert load().queue == "sqlite" or os.environ.get("SIFT_QUEUE")
+    os.environ["SIFT_QUEUE"] = "redis://127.0.0.1:6390/2"
+    try:
+        assert load().queue == "redis://127.0.0.1:6390/2"
+        os.environ["SIFT_QUEUE"] = "amqp://x"
+        with pytest.raises(ValueError, match="SIFT_QUEUE='amqp://x': use sqlite"):
+            load()
+        os.environ["SIFT_QUEUE"] = "sqlite"
+        os.environ["SIFT_EMBED_REMOTE"] = "1"
+        with pytest.raises(ValueError, match="SIFT_EMBED_REMOTE=1 needs a Redis queue"):
+            load()
+    finally:
+        os.environ.pop("SIFT_QUEUE", None)
+        os.environ.pop("SIFT_EMBED_REMOTE", None)
+
+
+def test_make_huey_picks_the_backend(sift_env, redis_url):
+    from huey import RedisHuey, SqliteHuey
+    from search.settings import load
+    from workers.app import make_huey
+    assert isinstance(make_huey(load()), SqliteHuey)
+    on_redis = make_huey(load(queue=redis_url))
+    assert isinstance(on_redis, RedisHuey) and on_redis.storage.conn.ping()
+
+
+@pytest.mark.timeout(900)
+def test_a_real_consumer_on_redis_indexes_publishes_and_counts_the_queue(sift_env, redis_url, tmp_path):
+    env = {**sift_env, "SIFT_QUEUE": redis_url}
+    root = tmp_path / "notes"
+    files = _corpus(root, 12)
+    client = redis.Redis.from_url(redis_url)
+
+    # no consumer yet: the discover job waits in Redis, and stats counts it
+    assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+    assert client.zcard(QUEUE_KEY) == 1
+    stats = run_ingest(env, "stats", "--json")
+    assert stats.returncode == 0, stats.stderr
+    assert json.loads(stats.stdout)["queue_pending"] == 1
+    assert "jobs in queue: 1" in run_ingest(env, "stats").stdout
+    assert not (Path(env["SIFT_HOME"]) / "queue.db").exists(), "no SQLite queue beside the index"
+
+    consumer = Consumer(env, 2, tmp_path / "consumer.log")
+    try:
+        conn = db.connect(Path(env["SIFT_HOME"]) / "index.db")
+        wait_published(conn, "notes", None, consumer.proc, limit=600)
+        chunks = _visible(conn)
+        assert sorted(chunks) == sorted(files)
+        assert all(chunks[p] for p in files)
+        assert client.exists("sift.queue.kept"), "the consumer left its mark in Redis as it started"
+        _until(lambda: client.zcard(QUEUE_KEY) == 0, "the queue to drain")
+        assert json.loads(run_ingest(env, "stats", "--json").stdout)["queue_pending"] == 0
+        hits = run_ingest(env, "search", "topic3x2", "--limit", "1")
+        assert "note003.md" in hits.stdout, hits.stdout + hits.stderr
+    finally:
+        consumer.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+def test_a_killed_consumer_and_a_redis_that_lost_the_queue_lose_nothing(sift_env, redis_url, tmp_path):
+    """SIGKILL the consumer mid-build and empty Redis (a restart without persistence): the next consumer queues
+    again, from what the index records, every file in flight. Then, with a consumer running, Redis is emptied
+    again mid-build: the periodic check (every minute) finds its mark gone and does the same."""
+    env = {**sift_env, "SIFT_QUEUE": redis_url, "SIFT_FILES_PER_JOB": "2", "SIFT_RESCAN_MINUTES": "100000"}
+    root = tmp_path / "notes"
+    files = _corpus(root, 60)
+    client = redis.Redis.from_url(redis_url)
+    log = tmp_path / "consumer.log"
+    index = Path(env["SIFT_HOME"]) / "index.db"
+    consumers = [Consumer(env, 2, log)]
+    try:
+        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        conn = db.connect(index)
+        _until(lambda: 4 <= _written(conn) < len(files) - 10, "a build part-way through")
+        os.killpg(consumers[-1].proc.pid, signal.SIGKILL)
+        consumers[-1].proc.wait(timeout=60)
+        _until(lambda: not [p for p in processes() if p[3] == consumers[-1].proc.pid and p[1] != "Z"],
+               "the killed consumer's workers to die")
+        assert _written(conn) < len(files), "the kill landed mid-build"
+        client.flushall()  # Redis restarted without persistence: every queued job is gone
+        consumers.append(Consumer(env, 2, log))
+        first = wait_published(conn, "notes", None, consumers[-1].proc, limit=1200)
+        assert sorted(_visible(conn)) == sorted(files)
+        assert "files were in jobs that were interrupted; queuing them again" in log.read_text()
+
+        # the consumer keeps running; Redis loses everything mid-build
+        for i in range(0, 60, 3):
+            (root / f"folder{i % 5}/note{i:03d}.md").write_text(f"# Note {i}\n\nrewritten words{i}\n")
+        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        _until(lambda: _building(conn) and 1 <= _written(conn), "the second build to start")
+        client.flushall()
+        second = wait_published(conn, "notes", first, consumers[-1].proc, limit=1200)
+        assert "the Redis queue lost its jobs" in log.read_text()
+        chunks = _visible(conn)
+        assert sorted(chunks) == sorted(files)
+        assert "rewritten words0" in chunks["folder0/note000.md"][0], "the second build's edits are published"
+        report = json.loads(run_ingest(env, "stats", "--json").stdout)
+        collection = report["collections"][0]
+        assert collection["published"]["id"] == second and not collection["published"]["failures"]
+    finally:
+        for c in consumers:
+            c.stop()
+
+
+def _building(conn):
+    return conn.execute("SELECT id FROM generations WHERE state = 'building'").fetchone() is not None
+
+
+def _written(conn) -> int:
+    return conn.execute("SELECT count(*) FROM progress p JOIN generations g ON g.id = p.generation "
+                        "WHERE g.state = 'building' AND p.stage = 'write' AND p.state = 'done'").fetchone()[0]
+
+
+def _until(check, what: str, limit: float = 600) -> None:
+    deadline = time.monotonic() + limit  # a safety net against a hung test, not a speed assertion
+    while not check():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"never happened: {what}")
+        time.sleep(0.05)

@@ -1,0 +1,107 @@
+"""An embedding machine: ``huey_consumer workers.embedder.huey -k process -w N`` with the home's Redis URL.
+
+It needs only the Redis URL (``SIFT_QUEUE``, the home's) and the model (``SIFT_MODEL``, the same GGUF file as
+the home's: a known name is built in its own ``SIFT_HOME``). It takes embed jobs from the Redis queue
+``sift-embed``: chunk texts by text hash and the model id of the generation they belong to. It sends the
+vectors back as a job on the home's queue (``workers.tasks.embedded``), where the writer sits next to the index
+and the notes. It never opens the notes or ``index.db`` and does not need them on its disk.
+
+A job for another model than this machine's is refused, never embedded: the answer says why, and the home
+records the files as failed with that reason (``ingest stats``), to be queued again with ``ingest retry-failed``
+once the embedder runs the right model.
+
+While it embeds, it records a heartbeat for the job in Redis after each call (``SIFT_EMBED_BATCH`` chunks), so
+the home can tell a long job from a dead worker: a job silent for ``SIFT_EMBED_TIMEOUT`` seconds is sent again
+(``workers.remote``).
+"""
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import time
+from dataclasses import dataclass, field
+
+from huey import PriorityRedisHuey
+
+from search.settings import load
+
+log = logging.getLogger("sift.embedder")
+QUEUE_NAME = "sift-embed"
+
+
+@dataclass
+class EmbedJob:
+    """What an embedding machine gets: texts to embed with the model ``model`` (an id, not a path)."""
+    id: str
+    model: str
+    texts: dict[str, str]  # text hash → chunk text
+
+
+@dataclass
+class Answer:
+    """What comes back to the home: the vectors (float32 blobs by text hash), or why the job was refused."""
+    id: str
+    model: str
+    vectors: dict[str, bytes] = field(default_factory=dict)
+    refused: str | None = None
+    worker: str = ""
+
+
+def make_huey(settings=None) -> PriorityRedisHuey:
+    settings = settings or load()
+    if settings.queue == "sqlite":
+        raise SystemExit("sift embedder: error: it takes its jobs from the home's Redis: set "
+                         "SIFT_QUEUE=redis://HOST:PORT/DB (the URL the home uses)")
+    from workers.app import redis_pool
+    return PriorityRedisHuey(QUEUE_NAME, connection_pool=redis_pool(settings.queue), results=False,
+                             immediate=os.environ.get("SIFT_QUEUE_IMMEDIATE") == "1")
+
+
+huey = make_huey()
+_state: dict = {}
+
+
+@huey.task()
+def embed(job: EmbedJob) -> None:
+    """Embed the job's texts with this machine's model and send the vectors to the home's queue."""
+    worker = f"{socket.gethostname()}:{os.getpid()}"
+    beat(job.id)
+    model = _model()
+    if model.info.model_id != job.model:
+        reason = (f"embedding machine {worker} has the model {model.info.model_id} ({model.info.path}), but this "
+                  f"generation embeds with {job.model}: start the embedder with SIFT_MODEL set to that model's "
+                  "GGUF file (the home's), then run `ingest retry-failed`")
+        log.error("sift embedder: refused job %s: %s", job.id, reason)
+        _reply(Answer(job.id, job.model, refused=reason, worker=worker))
+        return
+    batch = load().embed_batch
+    hashes, vectors = list(job.texts), {}
+    for i in range(0, len(hashes), batch):
+        part = hashes[i:i + batch]
+        matrix = model.embed([job.texts[h] for h in part], kind="passage")
+        vectors.update((h, row.tobytes()) for h, row in zip(part, matrix))
+        beat(job.id)
+    _reply(Answer(job.id, job.model, vectors, worker=worker))
+    log.info("embedded %d texts of job %s", len(vectors), job.id)
+
+
+def beat(job_id: str) -> None:
+    """Tell the home this job is being worked on (it re-sends a job whose heartbeat stops)."""
+    from workers.remote import HEARTBEATS
+    huey.storage.conn.zadd(HEARTBEATS, {job_id: time.time()})
+
+
+def _reply(answer: Answer) -> None:
+    from workers import tasks  # the home's tasks, queued on the home's queue in the same Redis
+    tasks.embedded(answer)
+
+
+def _model():
+    """This machine's model, loaded once per worker process, with cores shared among SIFT_WORKERS processes."""
+    if "model" not in _state:
+        from search import model
+        settings = load()
+        threads = max(1, (os.cpu_count() or 1) // max(1, settings.workers))
+        _state["model"] = model.Embedder(model.resolve(settings), threads=threads)
+    return _state["model"]
