@@ -13,7 +13,7 @@ its main process, before any of its workers has taken a job. For each collection
 
 On Redis (``SIFT_QUEUE=redis://…``) the same holds, and more can be lost: Redis restarted without persistence
 comes back empty. The consumer leaves a mark in Redis as it starts (``mark_queue``); a periodic task finds it
-gone (``queue_kept``) and does what a starting consumer does, from what the index records. Batches waiting for
+gone (``queue_kept``, run every minute by workers.rescan) and does what a starting consumer does, from what the index records. Batches waiting for
 an embedding machine (workers.remote's ledger) count as carried; their own jobs are re-sent by workers.remote.
 
 What a killed job had committed stays (each job commits its writes in one transaction, and runs again as if it
@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import time
 
-from huey import RedisHuey, crontab
+from huey import RedisHuey
 
 from search import db, freshness, store
 from search.settings import load
@@ -93,9 +93,8 @@ def queue_lost(huey) -> bool:
     return conn is not None and not conn.exists(QUEUE_MARK)
 
 
-@app_huey.periodic_task(crontab(), priority=0)
 def queue_kept() -> None:
-    """Every minute, on Redis: if Redis lost the queue (restarted without persistence, flushed), queue again what
+    """Every minute (from workers.rescan's periodic task), on Redis: if Redis lost the queue (restarted without persistence, flushed), queue again what
     the index says is in flight, as a starting consumer would (its running jobs may then run twice: that costs
     time, not correctness). With ``appendonly yes`` Redis keeps the queue and this never fires."""
     if queue_lost(app_huey):

@@ -22,9 +22,7 @@ import pickle
 import time
 import uuid
 
-from huey import crontab
-
-from workers.app import huey, redis_pool
+from workers.app import redis_pool
 
 log = logging.getLogger("sift.workers")
 JOBS = "sift.embed.jobs"  # hash: job id → pickled batch, from sending until its vectors are written
@@ -91,9 +89,11 @@ def resend_overdue(timeout: float, now: float | None = None, unqueued: bool = Fa
     overdue = [key.decode() for key in conn.zrangebyscore(HEARTBEATS, "-inf", now - timeout)]
     if unqueued:
         taken = {key.decode() for key in conn.zrange(HEARTBEATS, 0, -1)}
-        queued = {task.args[0].id for task in _embed_huey().pending() if task.args}
-        old = [key.decode() for key in conn.zrangebyscore(SENT, "-inf", now - timeout)]
-        overdue += [job_id for job_id in old if job_id not in taken and job_id not in queued]
+        untaken = [key.decode() for key in conn.zrangebyscore(SENT, "-inf", now - timeout)
+                   if key.decode() not in taken]
+        if untaken:  # read the queue only then: it holds every waiting job's texts
+            queued = {task.args[0].id for task in _embed_huey().pending() if task.args}
+            overdue += [job_id for job_id in untaken if job_id not in queued]
     sent = []
     for job_id in overdue:
         conn.zrem(HEARTBEATS, job_id)
@@ -109,9 +109,9 @@ def resend_overdue(timeout: float, now: float | None = None, unqueued: bool = Fa
     return sent
 
 
-@huey.periodic_task(crontab(), priority=0)
 def resend_lost() -> None:
-    """Every minute: send again the embed jobs that a dead worker or a lost queue took with it."""
+    """Every minute (from workers.rescan's periodic task): send again the embed jobs that a dead worker or a
+    lost queue took with it."""
     if enabled():
         from workers import runtime
         resend_overdue(runtime.settings().embed_timeout, unqueued=True)

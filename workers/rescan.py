@@ -24,7 +24,7 @@ import time
 from huey import crontab
 
 from search import freshness
-from workers import runtime, tasks
+from workers import recover, remote, runtime, tasks
 from workers.app import huey
 
 log = logging.getLogger("sift.rescan")
@@ -67,7 +67,11 @@ def _waiting_for_embedders(conn) -> set[int]:
 
 @huey.periodic_task(crontab(), priority=0)
 def rescan_due() -> None:
-    """Every minute: scan each collection that is due (unless jobs are waiting: then next minute)."""
+    """Every minute: scan each collection that is due (unless jobs are waiting: then next minute). On Redis, first
+    queue again what a Redis that lost its data dropped, and the embed jobs of embedding workers that died (one
+    periodic task for all, so that none of them finds the others waiting in the queue)."""
+    recover.queue_kept()
+    remote.resend_lost()
     conn = runtime.index()
     if huey.pending_count():
         return
