@@ -178,11 +178,13 @@ class Tools:
         answer = self.sift.engine().search(query, limit=limit, mode=mode, filters=filters)
         hits = [render.hit_data(h) for h in answer.hits]
         fresh_line, fresh = report.freshness(self.sift.conn(), collection)
-        lines = [f"{len(hits)} passages for {_echo(answer.query)} ({answer.mode}, {answer.took_ms} ms)"]
+        by = f", embedded by {', '.join(answer.models)}" if answer.models else ""
+        lines = [f"{len(hits)} passages for {_echo(answer.query)} ({answer.mode}, {answer.took_ms} ms{by})"]
         lines += [f"note: {n}" for n in answer.notes]
         lines += render.hits_text(hits) or ["no passages match: try other words, mode 'semantic', or fewer filters"]
         data = {"query": answer.query, "query_cut": len(answer.query) < len(query), "mode": answer.mode,
-                "results": hits, "generations": answer.generations, "notes": answer.notes, "freshness": fresh}
+                "results": hits, "generations": answer.generations, "models": answer.models,
+                "notes": answer.notes, "freshness": fresh}
         return result("\n".join(lines + [fresh_line]), data)
 
     @tool

@@ -159,6 +159,9 @@ def test_search_finds_chinese_and_english_and_names_its_sources(indexed, servers
     assert "freshness: notes: generation" in text(chinese) and "nothing being built" in text(chinese)
     assert english.structured_content["results"][0]["path"] == "notes/tech/cooking.md"
     assert semantic.structured_content["results"][0]["path"] == "notes/tech/guitar.md"
+    model = indexed["report"]["published"]["model"]
+    assert model and semantic.structured_content["models"] == [model] and f"embedded by {model}" in text(semantic)
+    assert chinese.structured_content["models"] == [model]  # hybrid embeds the query too
     assert [r["path"].startswith("notes/工作/") for r in filtered.structured_content["results"]] == [True] * 2
     assert future.structured_content["results"] == [] and not future.is_error
 
