@@ -3,8 +3,9 @@
 For each pathological pattern (long runs of '[', '*', '`', '<', deeply nested
 '>' and lists, one long list, many headings, unclosed '$$', a wide table,
 many link definitions ...) it builds notes of 1, 5 and 20 MB, parses each with
-``ingest.markdown.parse_markdown`` in a fresh process and prints seconds per
-MB and the process's peak memory. Linear means the per-MB figure stays flat
+``ingest.markdown.parse_markdown`` in a fresh process and prints CPU seconds
+per MB (CPU time, not wall time: the machine may be shared) and the process's
+peak memory. Linear means the per-MB figure stays flat
 as the size grows (a quadratic corner would make it grow 4x from 5 to 20 MB);
 the smaller sizes are the best of 3 runs, since the machine may be shared.
 Runs are written as one paragraph of 10,000-character lines (the pipeline
@@ -62,13 +63,13 @@ PATTERNS = {
 
 
 def child(pattern: str, megabytes: float) -> None:
-    """Parse one note and print: seconds, sections, peak RSS in MB."""
+    """Parse one note and print: CPU seconds (the machine may be shared), sections, peak RSS in MB."""
     sys.path.insert(0, str(REPO))
     from ingest.markdown import parse_markdown
     note = PATTERNS[pattern](int(megabytes * 1_000_000))
-    started = time.perf_counter()
+    started = time.process_time()
     doc = parse_markdown("bench.md", note)
-    seconds = time.perf_counter() - started
+    seconds = time.process_time() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"{seconds:.3f} {len(doc.sections)} {peak:.0f}")
 
@@ -84,7 +85,7 @@ def main() -> None:
     if args.child:
         child(args.child[0], float(args.child[1]))
         return
-    sizes = " | ".join(f"{s:g} MB: s/MB (peak MB)" for s in args.sizes)
+    sizes = " | ".join(f"{s:g} MB: CPU s/MB (peak MB)" for s in args.sizes)
     print(f"{'pattern':<18} | {sizes} | largest/smallest s/MB")
     for pattern in args.patterns:
         per_mb, cells = [], []
@@ -98,7 +99,7 @@ def main() -> None:
 
 
 def parse_once(pattern: str, size: float) -> tuple[float, float]:
-    """(seconds, peak RSS in MB) of one parse in a fresh process."""
+    """(CPU seconds, peak RSS in MB) of one parse in a fresh process."""
     out = subprocess.run([sys.executable, __file__, "--child", pattern, str(size)], capture_output=True,
                          text=True, check=True).stdout.split()
     return float(out[0]), float(out[2])
