@@ -34,6 +34,9 @@ from mcp_server import http_settings
 def main(args, settings, children: list) -> int:
     """Check the address and the token, start the worker, build the server, serve until stopped."""
     from mcp_server.server import StartupError, _exit_if_threads_linger, build_server, register_root
+    if args.http is None:
+        raise StartupError("--read-only and --log-queries go with --http [HOST:]PORT (over stdio the client "
+                           "chooses the tools it allows)")
     try:
         config = http_settings.load(args.http, settings.home, read_only=args.read_only,
                                     log_queries=args.log_queries)

@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     _stop_on_signals(children)
     try:
         settings = _settings(args)
-        if args.http is not None:
+        if args.http is not None or args.read_only or args.log_queries:
             from mcp_server import http
             return http.main(args, settings, children)  # serves until SIGTERM or SIGINT
         collection = register_root(settings, args.root, args.name) if args.root else None

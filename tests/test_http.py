@@ -254,23 +254,27 @@ def test_a_non_loopback_bind_without_a_token_refuses_to_start(indexed, tmp_path)
     assert done.stdout == ""
 
 
-@pytest.mark.parametrize("case", ["short token", "open file", "bad address"])
+@pytest.mark.parametrize("case", ["short token", "open file", "bad address", "read-only without --http"])
 def test_bad_settings_refuse_to_start_in_one_line(indexed, case):
     env = {k: v for k, v in indexed.items() if k != "SIFT_HTTP_TOKEN"}
     listen = f"127.0.0.1:{free_port()}"
+    args = ["--http", listen, "--no-worker"]
     if case == "short token":
         env["SIFT_HTTP_TOKEN"] = "abc"
     elif case == "open file":
         path = Path(env["SIFT_HOME"]) / "http-token"
         path.write_text(TOKEN)
         path.chmod(0o644)
+    elif case == "bad address":
+        args[1] = "127.0.0.1:99999"
     else:
-        listen = "127.0.0.1:99999"
-    done = subprocess.run([str(VENV_BIN / "sift-mcp"), "--http", listen, "--no-worker"], cwd=REPO, env=env,
+        args = ["--read-only", "--no-worker"]
+    done = subprocess.run([str(VENV_BIN / "sift-mcp"), *args], cwd=REPO, env=env,
                           capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 2 and len(lines) == 1, done.stderr
-    expected = {"short token": "at least 16 characters", "open file": "chmod 600", "bad address": "port from 1"}
+    expected = {"short token": "at least 16 characters", "open file": "chmod 600", "bad address": "port from 1",
+                "read-only without --http": "go with --http"}
     assert expected[case] in lines[0]
 
 
