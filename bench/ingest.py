@@ -87,7 +87,13 @@ def main():
     parser.add_argument("--sample", type=int, default=600, help="chunks to embed for the embedding figure")
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--remote", action="store_true",
+                        help="the home's CPU for notes-en with embedding on another machine vs local (bench/ingest_remote.py)")
+    parser.add_argument("--files", type=int, help="with --remote: only the first N files of notes-en")
     args = parser.parse_args()
+    if args.remote:
+        from ingest_remote import run
+        return run(getattr(args, "model", None), args.files)
     root = shared_data("notes-en")
 
     files, chunks, elapsed, texts = pipeline_throughput(root)

@@ -10,8 +10,8 @@ A job for another model than this machine's is refused, never embedded: the answ
 records the files as failed with that reason (``ingest stats``), to be queued again with ``ingest retry-failed``
 once the embedder runs the right model.
 
-While it embeds, it records a heartbeat for the job in Redis after each call (``SIFT_EMBED_BATCH`` chunks), so
-the home can tell a long job from a dead worker: a job silent for ``SIFT_EMBED_TIMEOUT`` seconds is sent again
+While it embeds, it records a heartbeat for the job in Redis about every second, so the home can tell a long
+job from a dead worker: a job silent for ``SIFT_EMBED_TIMEOUT`` seconds is sent again
 (``workers.remote``).
 """
 from __future__ import annotations
@@ -28,6 +28,8 @@ from search.settings import load
 
 log = logging.getLogger("sift.embedder")
 QUEUE_NAME = "sift-embed"
+BEAT_TEXTS = 4  # texts embedded between looks at the clock
+BEAT_SECONDS = 1.0  # a heartbeat at most this often (the home re-sends a job silent for SIFT_EMBED_TIMEOUT)
 
 
 @dataclass
@@ -75,13 +77,14 @@ def embed(job: EmbedJob) -> None:
         log.error("sift embedder: refused job %s: %s", job.id, reason)
         _reply(Answer(job.id, job.model, refused=reason, worker=worker))
         return
-    batch = load().embed_batch
-    hashes, vectors = list(job.texts), {}
-    for i in range(0, len(hashes), batch):
-        part = hashes[i:i + batch]
+    hashes, vectors, last_beat = list(job.texts), {}, time.monotonic()
+    for i in range(0, len(hashes), BEAT_TEXTS):  # one decode per text either way: small calls cost nothing
+        part = hashes[i:i + BEAT_TEXTS]
         matrix = model.embed([job.texts[h] for h in part], kind="passage")
         vectors.update((h, row.tobytes()) for h, row in zip(part, matrix))
-        beat(job.id)
+        if time.monotonic() - last_beat >= BEAT_SECONDS:
+            beat(job.id)
+            last_beat = time.monotonic()
     _reply(Answer(job.id, job.model, vectors, worker=worker))
     log.info("embedded %d texts of job %s", len(vectors), job.id)
 

@@ -1,0 +1,247 @@
+"""Embedding on another "machine" through a real Redis (``SIFT_EMBED_REMOTE=1``, workers/embedder.py).
+
+The home consumer (``huey_consumer workers.app.huey``) discovers, parses, chunks and writes, and embeds nothing;
+a second consumer, ``huey_consumer workers.embedder.huey``, runs as the user ``nobody`` (``setpriv``) with its
+own empty SIFT_HOME holding only the model, and cannot read the notes or the index (they live under pytest's
+0700 root-owned folder; the test checks). It does all the embedding. The published generation must equal a
+single-machine run's on the SQLite queue: the same files, chunks and vectors (within 1e-6). Then the embedder is
+SIGKILLed twice mid-build and restarted: the home sends the killed jobs again once their heartbeat has been
+silent for SIFT_EMBED_TIMEOUT, and the build publishes the same index.
+
+The corpus is the first ``SIFT_REMOTE_FILES`` files of notes-en (default 300, ``all`` for the 1,874), so that
+three builds fit on a busy 2-core machine; the model is the small MiniLM (the model is not the point).
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import redis
+
+from search import db
+from tests.conftest import REPO, VENV_BIN, Consumer, need_data, processes, run_ingest, wait_published, write_tree
+from tests.redis_server import redis_server, redis_url  # noqa: F401  (fixtures)
+from tests.test_crash import _snapshot
+
+FILES = os.environ.get("SIFT_REMOTE_FILES", "300")
+EXECUTING = re.compile(r"Executing workers\.embedder\.embed: ([0-9a-f-]{36})")
+TASK_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+HOME_EMBEDS = re.compile(r"Executing workers\.tasks\.embed:")
+LIMIT = 3000.0  # a safety net against a hung test, not a speed assertion
+
+
+def _setpriv() -> list[str]:
+    setpriv = shutil.which("setpriv")
+    if setpriv is None or os.geteuid() != 0:
+        pytest.skip("running the embedder as another user needs root and setpriv (util-linux)")
+    return [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+
+
+class Embedder:
+    """A real ``huey_consumer workers.embedder.huey`` run as nobody, with its own home holding only the model."""
+
+    def __init__(self, home: Path, model: Path, url: str, log: Path):
+        self.log_path = log
+        self.log = open(log, "ab")
+        env = {"PATH": os.environ["PATH"], "HOME": str(home), "SIFT_HOME": str(home), "SIFT_MODEL": str(model),
+               "SIFT_QUEUE": url, "SIFT_WORKERS": "2", "LANG": "C.UTF-8"}
+        self.proc = subprocess.Popen(
+            [*_setpriv(), str(VENV_BIN / "huey_consumer"), "workers.embedder.huey", "-k", "process", "-w", "2",
+             "-d", "0.05"], cwd=REPO, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def kill(self) -> None:
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=60)
+        _until(lambda: not [p for p in processes() if p[3] == self.proc.pid and p[1] != "Z"],
+               "the embedder's workers to die")
+        self.log.close()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGINT)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.log.close()
+
+
+@pytest.fixture
+def embedder_home(model_path):
+    """A folder only nobody's: the embedder's SIFT_HOME, with a copy of the model and nothing else."""
+    home = Path(tempfile.mkdtemp(prefix="sift-embedder-"))
+    (home / "models").mkdir()
+    model = home / "models" / model_path.name
+    shutil.copy(model_path, model)
+    for path in (home, home / "models", model):
+        shutil.chown(path, "nobody", "nogroup")
+    yield home, model
+    shutil.rmtree(home, ignore_errors=True)
+
+
+def _subset(tmp_path: Path) -> Path:
+    source = need_data("notes-en")
+    files = sorted(p for p in source.rglob("*") if p.is_file())
+    if FILES != "all":
+        files = files[:int(FILES)]
+    root = tmp_path / "subset"
+    for path in files:
+        target = root / path.relative_to(source)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target)
+    return root
+
+
+def _build(env: dict, root: Path, log: Path, during=None) -> dict:
+    """Index ``root`` with a home consumer; ``during(conn)`` runs while it builds. Returns the snapshot."""
+    home = Consumer(env, 2, log)
+    try:
+        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        conn = db.connect(Path(env["SIFT_HOME"]) / "index.db")
+        if during is not None:
+            during(conn, home)
+        wait_published(conn, "notes", None, home.proc, limit=LIMIT)
+        return _snapshot(conn)
+    finally:
+        home.stop()
+
+
+def _assert_same(got: dict, want: dict) -> None:
+    assert got["files"] == want["files"]
+    assert got["chunks"] == want["chunks"]
+    assert got["vectors"].keys() == want["vectors"].keys() and want["vectors"]
+    for text_hash, vec in want["vectors"].items():
+        assert np.allclose(np.frombuffer(got["vectors"][text_hash], np.float32), np.frombuffer(vec, np.float32),
+                           rtol=0, atol=1e-6), text_hash
+    assert not [f for f in got["failures"] if f["state"] == "failed"]
+    for name, count in got["duplicates"].items():
+        assert count == 0, f"{name}: {count}"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(5400)
+def test_embedding_on_another_machine_equals_one_machine_and_survives_two_kills(
+        sift_env, redis_url, embedder_home, tmp_path):
+    prefix = _setpriv()
+    root = _subset(tmp_path)
+    remote_env = {**sift_env, "SIFT_QUEUE": redis_url, "SIFT_EMBED_REMOTE": "1", "SIFT_RESCAN_MINUTES": "100000",
+                  "SIFT_EMBED_TIMEOUT": "30"}
+    home_log = tmp_path / "home.log"
+    for private in (root / sorted(os.listdir(root))[0], Path(sift_env["SIFT_HOME"]).parent):
+        denied = subprocess.run([*prefix, "test", "-r", str(private)], capture_output=True)
+        assert denied.returncode != 0, f"nobody can read {private}: the test would prove nothing"
+
+    # one machine, the SQLite queue
+    reference = _build({**sift_env, "SIFT_HOME": str(tmp_path / "one-machine")}, root, tmp_path / "one.log")
+
+    # two machines: the home embeds nothing, the embedder (nobody, its own home) everything
+    embedder = Embedder(*embedder_home, redis_url, tmp_path / "embedder.log")
+    try:
+        remote = _build(remote_env, root, home_log)
+    finally:
+        embedder.stop()
+    _assert_same(remote, reference)
+    assert not HOME_EMBEDS.search(home_log.read_text()), "the home embedded nothing itself"
+    assert len(EXECUTING.findall((tmp_path / "embedder.log").read_text())) >= 5
+    assert sorted(os.listdir(embedder_home[0])) == ["models"], "the embedder's home holds only its model"
+
+    # the embedder SIGKILLed twice mid-build, restarted each time
+    redis.Redis.from_url(redis_url).flushall()
+    killed_log = tmp_path / "embedder-killed.log"
+    lives = [Embedder(*embedder_home, redis_url, killed_log)]
+    offset = [0]
+
+    def kill_twice(conn, home):
+        total = len(reference["files"])
+        for share in (0.2, 0.5):
+            running: set[str] = set()
+
+            def cut_mid_job() -> bool:
+                data = killed_log.read_bytes()
+                end = data.rfind(b"\n") + 1
+                for line in data[offset[0]:end].decode("utf-8", "replace").splitlines():
+                    started = EXECUTING.search(line)
+                    if started:
+                        running.add(started.group(1))
+                    else:
+                        running.difference_update(TASK_ID.findall(line))
+                offset[0] = end
+                if home.proc.poll() is not None:
+                    raise RuntimeError("the home consumer died")
+                return bool(running) and _written(conn) >= share * total
+            _until(cut_mid_job, f"an embed job running after {share:.0%} of the files")
+            lives[-1].kill()
+            offset[0] = killed_log.stat().st_size
+            lives.append(Embedder(*embedder_home, redis_url, killed_log))
+
+    try:
+        after_kills = _build({**remote_env, "SIFT_HOME": str(tmp_path / "killed-home")}, root,
+                             tmp_path / "home-killed.log", kill_twice)
+    finally:
+        for life in lives:
+            life.stop()
+    _assert_same(after_kills, reference)
+    assert len(lives) == 3
+    assert "no word from its embedding worker" in (tmp_path / "home-killed.log").read_text(), \
+        "the killed jobs were sent again by the home"
+    print(f"\n{len(reference['files'])} files, {reference['chunk_count']} chunks, {len(reference['vectors'])} vectors: "
+          "two machines == one machine, also after 2 SIGKILLs of the embedder")
+
+
+@pytest.mark.timeout(900)
+def test_an_embedder_with_another_model_is_refused_and_nothing_is_written(
+        sift_env, redis_url, tmp_path, other_model_path):
+    """The home builds with MiniLM F16, the embedder has the F32 file (another model id): every file fails with
+    a reason that says what to do, and no vector of either model is written."""
+    env = {**sift_env, "SIFT_QUEUE": redis_url, "SIFT_EMBED_REMOTE": "1"}
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha words\n", "b/c.md": "# C\n\ngamma words\n"})
+    other_home = tmp_path / "embedder-home"
+    other_home.mkdir()
+    embedder_env = {"PATH": os.environ["PATH"], "SIFT_HOME": str(other_home), "SIFT_MODEL": str(other_model_path),
+                    "SIFT_QUEUE": redis_url}
+    log = open(tmp_path / "embedder.log", "ab")
+    embedder = subprocess.Popen([str(VENV_BIN / "huey_consumer"), "workers.embedder.huey", "-k", "process", "-w",
+                                 "1", "-d", "0.05"], cwd=REPO, env=embedder_env, stdout=log,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    home = Consumer(env, 1, tmp_path / "home.log")
+    try:
+        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        conn = db.connect(Path(env["SIFT_HOME"]) / "index.db")
+        gen = wait_published(conn, "notes", None, home.proc, limit=600)
+        rows = conn.execute("SELECT path, stage, state, reason FROM progress WHERE generation = ?", (gen,)).fetchall()
+        assert {r["path"] for r in rows} == {"a.md", "b/c.md"}
+        for row in rows:
+            assert (row["stage"], row["state"]) == ("embed", "failed")
+            assert "but this generation embeds with" in row["reason"] and "SIFT_MODEL" in row["reason"], row["reason"]
+        assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 0
+        stats = run_ingest(env, "stats")
+        assert "but this generation embeds with" in stats.stdout, stats.stdout
+    finally:
+        home.stop()
+        if embedder.poll() is None:
+            os.killpg(embedder.pid, signal.SIGINT)
+            embedder.wait(timeout=30)
+        log.close()
+    assert "refused job" in (tmp_path / "embedder.log").read_text()
+
+
+def _written(conn) -> int:
+    return conn.execute("SELECT count(*) FROM progress p JOIN generations g ON g.id = p.generation "
+                        "WHERE g.state = 'building' AND p.stage = 'write' AND p.state = 'done'").fetchone()[0]
+
+
+def _until(check, what: str, limit: float = LIMIT) -> None:
+    deadline = time.monotonic() + limit
+    while not check():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"never happened: {what}")
+        time.sleep(0.05)
