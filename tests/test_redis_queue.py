@@ -158,3 +158,33 @@ def _until(check, what: str, limit: float = 600) -> None:
         if time.monotonic() > deadline:
             raise TimeoutError(f"never happened: {what}")
         time.sleep(0.05)
+
+
+@pytest.mark.timeout(1800)
+def test_redis_restarted_mid_build_with_appendonly_the_build_goes_on(sift_env, tmp_path):
+    """Redis with ``appendonly yes`` (the README's advice) stopped mid-build and started again a few seconds later:
+    it comes back with the queue, jobs that met it down are retried, and the build publishes whole."""
+    from tests.redis_server import RedisServer
+    server = RedisServer(tmp_path / "redis-aof", appendonly=True)
+    env = {**sift_env, "SIFT_QUEUE": server.url, "SIFT_FILES_PER_JOB": "2", "SIFT_RESCAN_MINUTES": "100000"}
+    root = tmp_path / "notes"
+    files = _corpus(root, 60)
+    log = tmp_path / "consumer.log"
+    consumer = Consumer(env, 2, log)
+    try:
+        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        conn = db.connect(Path(env["SIFT_HOME"]) / "index.db")
+        _until(lambda: 4 <= _written(conn) < len(files) - 10, "a build part-way through")
+        server.stop()  # SIGTERM: Redis writes its append-only file and exits
+        time.sleep(3)
+        assert _written(conn) < len(files), "Redis went down mid-build"
+        server.start()
+        wait_published(conn, "notes", None, consumer.proc, limit=1200)
+        chunks = _visible(conn)
+        assert sorted(chunks) == sorted(files)
+        report = json.loads(run_ingest(env, "stats", "--json").stdout)
+        assert not report["collections"][0]["published"]["failures"], "no file failed for the restart"
+        assert "the Redis queue lost its jobs" not in log.read_text(), "nothing was lost: nothing queued again"
+    finally:
+        consumer.stop()
+        server.stop()

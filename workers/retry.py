@@ -9,6 +9,7 @@ seconds (2) and twice as long before each further try; a job is recorded as fail
   said to try again (EAGAIN, EBUSY, EINTR, ETXTBSY);
 - no room for now: a full disk (SQLITE_FULL, ENOSPC, EDQUOT, EFBIG), too many open files (EMFILE,
   ENFILE), no memory (ENOMEM, SQLITE_NOMEM), an I/O error (EIO, SQLITE_IOERR).
+- the Redis queue cannot be reached or is loading its data (a Redis restart).
 
 Everything else is permanent and recorded at once, without another try: a file that cannot be parsed
 (an unreadable or encrypted PDF, undecodable text), no permission, a file that is gone, a read-only or
@@ -65,7 +66,16 @@ def is_transient(exc: BaseException) -> bool:
         return any(word in str(exc).lower() for word in TRANSIENT_WORDS)
     if isinstance(exc, OSError):
         return exc.errno in TRANSIENT_ERRNOS
-    return False
+    return _redis_unreachable(exc)
+
+
+def _redis_unreachable(exc: BaseException) -> bool:
+    """The Redis queue (SIFT_QUEUE=redis://…) cannot be reached or is loading its data: it is restarting."""
+    try:
+        from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeout
+    except ImportError:
+        return False
+    return isinstance(exc, (RedisConnectionError, RedisTimeout))
 
 
 def describe(exc: BaseException) -> str:
