@@ -37,22 +37,20 @@ def _visible(conn) -> dict[str, list[str]]:
     return chunks
 
 
-def test_settings_parse_the_queue():
+def test_settings_parse_the_queue(monkeypatch):
     from search.settings import load
-    assert load().queue == "sqlite" or os.environ.get("SIFT_QUEUE")
-    os.environ["SIFT_QUEUE"] = "redis://127.0.0.1:6390/2"
-    try:
-        assert load().queue == "redis://127.0.0.1:6390/2"
-        os.environ["SIFT_QUEUE"] = "amqp://x"
-        with pytest.raises(ValueError, match="SIFT_QUEUE='amqp://x': use sqlite"):
-            load()
-        os.environ["SIFT_QUEUE"] = "sqlite"
-        os.environ["SIFT_EMBED_REMOTE"] = "1"
-        with pytest.raises(ValueError, match="SIFT_EMBED_REMOTE=1 needs a Redis queue"):
-            load()
-    finally:
-        os.environ.pop("SIFT_QUEUE", None)
-        os.environ.pop("SIFT_EMBED_REMOTE", None)
+    monkeypatch.delenv("SIFT_QUEUE", raising=False)
+    monkeypatch.delenv("SIFT_EMBED_REMOTE", raising=False)
+    assert load().queue == "sqlite" and not load().embed_remote
+    monkeypatch.setenv("SIFT_QUEUE", "redis://127.0.0.1:6390/2")
+    assert load().queue == "redis://127.0.0.1:6390/2"
+    monkeypatch.setenv("SIFT_QUEUE", "amqp://x")
+    with pytest.raises(ValueError, match="SIFT_QUEUE='amqp://x': use sqlite"):
+        load()
+    monkeypatch.setenv("SIFT_QUEUE", "sqlite")
+    monkeypatch.setenv("SIFT_EMBED_REMOTE", "1")
+    with pytest.raises(ValueError, match="SIFT_EMBED_REMOTE=1 needs a Redis queue"):
+        load()
 
 
 def test_make_huey_picks_the_backend(sift_env, redis_url):
