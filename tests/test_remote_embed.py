@@ -234,6 +234,55 @@ def test_an_embedder_with_another_model_is_refused_and_nothing_is_written(
     assert "refused job" in (tmp_path / "embedder.log").read_text()
 
 
+def test_a_silent_job_is_sent_again_and_vectors_that_arrive_twice_are_written_once(
+        sift_env, redis_url, tmp_path, monkeypatch, caplog):
+    """In this process: the home's stages in huey's immediate mode, the embed job in the real Redis. The job's
+    worker goes silent (taken from the queue, heartbeat a minute old): the home sends it again. Both copies are
+    then embedded and answered: the batch is written once, and the second answer changes nothing."""
+    monkeypatch.setenv("SIFT_QUEUE", redis_url)
+    monkeypatch.setenv("SIFT_EMBED_REMOTE", "1")
+    from search import reader, store
+    from workers import remote, runtime, tasks
+    from workers.app import huey
+    runtime.reset()
+    from workers import embedder
+    client = redis.Redis.from_url(redis_url)
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha words here\n", "b.md": "# B\n\nbeta words\n"})
+    huey.immediate = True
+    try:
+        conn = runtime.index()
+        collection = store.ensure_collection(conn, "notes", str(root))
+        tasks.discover(collection["id"])  # discover, parse, chunk run here; the embed job waits in Redis
+        [queued] = embedder.huey.pending()
+        job = queued.args[0]
+        assert job.model == runtime.model_id() and len(job.texts) == 2
+        assert conn.execute("SELECT published FROM collections").fetchone()[0] is None
+        assert client.hlen(remote.JOBS) == 1, "the batch waits in the ledger"
+
+        embedder.huey.dequeue()  # a worker takes it ...
+        client.zadd(remote.HEARTBEATS, {job.id: time.time() - 60})  # ... and says nothing for a minute
+        assert remote.resend_overdue(30) == [job.id]
+        assert [t.args[0].id for t in embedder.huey.pending()] == [job.id], "sent again, same id"
+        assert remote.resend_overdue(30) == [], "once"
+
+        embedder.embed.call_local(job)  # the slow first worker answers after all: written
+        gen = conn.execute("SELECT published FROM collections").fetchone()[0]
+        assert gen is not None
+        rows = tuple(conn.execute("SELECT count(*), (SELECT count(*) FROM vectors), (SELECT count(*) FROM files) "
+                                  "FROM chunks").fetchone())
+        assert client.hlen(remote.JOBS) == 0
+        caplog.set_level("INFO", logger="sift.workers")
+        embedder.embed.call_local(embedder.huey.dequeue().args[0])  # the copy's answer: already written
+        assert f"vectors of embed job {job.id} came again" in caplog.text, "the second answer wrote nothing"
+        assert conn.execute("SELECT published FROM collections").fetchone()[0] == gen
+        assert tuple(conn.execute("SELECT count(*), (SELECT count(*) FROM vectors), (SELECT count(*) FROM files) "
+                                  "FROM chunks").fetchone()) == rows == (2, 2, 2)
+        assert {c["path"] for c in reader.visible_chunks(conn)} == {"a.md", "b.md"}
+        assert remote.resend_overdue(0) == [] and client.zcard(remote.HEARTBEATS) == 0
+    finally:
+        huey.immediate = False
+
+
 def _written(conn) -> int:
     return conn.execute("SELECT count(*) FROM progress p JOIN generations g ON g.id = p.generation "
                         "WHERE g.state = 'building' AND p.stage = 'write' AND p.state = 'done'").fetchone()[0]
