@@ -194,6 +194,7 @@ def test_read_only_drops_refresh_and_log_queries_logs_arguments(indexed, serve):
     log = server.stderr()
     assert "read-only" in log
     assert 'tools/call search 200' in log and '"query": "曲美合同"' in log
+    assert "tools/call refresh 200" in log and "(tool error)" in log
     assert TOKEN not in log
 
 
