@@ -23,7 +23,9 @@ medians over the rounds.
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -61,6 +63,7 @@ def model_files(args) -> list[tuple[str, Path]]:
     if args.weights:
         from search.model_e5 import convert_e5, package_e5_file
         folder = Path(tempfile.mkdtemp(prefix="sift-bench-e5-"))
+        atexit.register(shutil.rmtree, folder, True)  # ~400 MB of converted variants
         return [(f"e5 {w}", convert_e5(package_e5_file(), folder / f"e5-{w}.gguf", weights=w))
                 for w in args.weights.split(",")]
     return [model_file(name) for name in (args.model or "").split(",")]
