@@ -1,10 +1,11 @@
 """Inspect a GGUF embedding model file without loading it into llama.cpp.
 
-`read_model_info(path)` reads only the GGUF metadata (via `gguf.GGUFReader`,
-which memory-maps the file) and returns a `ModelInfo` with what the search
-index needs: embedding dimension, context length, pooling type, the text the
-model wants before a query and before a passage, and a stable `model_id`
-(name, dimension and a content hash) for cache keys.
+`read_model_info(path)` reads only the GGUF header (``search.gguf_header``:
+the scalar keys and the tensors' sizes, stepping over the vocabulary's arrays)
+and returns a `ModelInfo` with what the search index needs: embedding
+dimension, context length, pooling type, the text the model wants before a
+query and before a passage, and a stable `model_id` (name, dimension and a
+content hash) for cache keys.
 
 Prefixes come from the file's own `sift.prompt.query` / `sift.prompt.passage`
 keys, else from `KNOWN_MODELS` by the file's `general.name`, so an e5 GGUF
@@ -144,24 +145,15 @@ def file_sha256(path: Path) -> str:
 
 
 def _read_fields(path: Path) -> dict[str, Any]:
-    """Scalar metadata of a GGUF file (arrays are skipped) as a plain dict."""
-    from gguf import GGUFReader, GGUFValueType  # lazy: keep this import cheap
+    """Scalar metadata of a GGUF file (arrays are skipped) as a plain dict; the tensors must fit in the file."""
+    from search.gguf_header import read_header
 
     try:
-        reader = GGUFReader(path, "r")
-        _check_tensor_data(reader, path)
-        return {key: field.contents() for key, field in reader.fields.items()
-                if field.types and field.types[0] != GGUFValueType.ARRAY}
-    except ModelError:
-        raise
-    except Exception as exc:  # the reader raises ValueError, IndexError, ...
+        header = read_header(path)
+    except (OSError, ValueError) as exc:
         raise ModelError(f"{path} is not a valid GGUF file ({exc}) — {FIX}") from exc
-
-
-def _check_tensor_data(reader: Any, path: Path) -> None:
-    """A truncated file can still have a readable header; check the data fits."""
     size = path.stat().st_size
-    end = max((t.data_offset + t.n_bytes for t in reader.tensors), default=0)
-    if end > size or not reader.tensors:
+    if header.data_end > size or not header.tensors:  # a truncated file can still have a readable header
         raise ModelError(f"{path} is not a valid GGUF file (truncated or no tensors: "
-                         f"needs {end} bytes, has {size}) — {FIX}")
+                         f"needs {header.data_end} bytes, has {size}) — {FIX}")
+    return header.fields

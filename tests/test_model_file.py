@@ -90,6 +90,17 @@ def test_model_id_is_stable_and_content_based(gguf_path: Path, tmp_path: Path) -
     assert changed.model_id != first.model_id
 
 
+def test_header_reader_agrees_with_gguf_reader(reader: gguf.GGUFReader, gguf_path: Path) -> None:
+    """search.gguf_header steps over the arrays GGUFReader parses, and must read the same scalars and sizes."""
+    from search.gguf_header import read_header
+    header = read_header(gguf_path)
+    expected = {key: field.contents() for key, field in reader.fields.items()
+                if field.types and field.types[0] != gguf.GGUFValueType.ARRAY and not key.startswith("GGUF.")}
+    assert header.fields == expected and "tokenizer.ggml.tokens" not in header.fields
+    assert header.tensors == len(reader.tensors)
+    assert header.data_end == max(t.data_offset + t.n_bytes for t in reader.tensors) == gguf_path.stat().st_size
+
+
 def test_missing_file(tmp_path: Path) -> None:
     path = tmp_path / "nope.gguf"
     with pytest.raises(ModelError, match="model file not found") as err:
