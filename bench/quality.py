@@ -1,11 +1,12 @@
-"""Retrieval quality on BEIR SciFact: nDCG@10 and Recall@10 per search mode.
+"""Retrieval quality: nDCG@10 and Recall@10 per search mode, on BEIR SciFact or zh-retrieval.
 
-Indexes ../shared/data/scifact/docs through the real pipeline (huey's
-immediate mode, in this process), then runs the 300 test claims through
+Indexes ../shared/data/<set>/docs through the real pipeline (huey's immediate
+mode, in this process), then runs the set's queries through
 ``search.engine.Engine`` in keyword, semantic and hybrid mode. A document's
-rank is the rank of its best chunk.
+rank is the rank of its best chunk. The model is the configured one
+(SIFT_MODEL; default multilingual-e5-small).
 
-    .venv/bin/python bench/quality.py [--home DIR]   # --home reuses an index built before
+    .venv/bin/python bench/quality.py [--data scifact|zh-retrieval] [--home DIR]   # --home reuses an index
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from common import fresh_home, shared_data, use_all_cores
 K = 10
 
 
-def build_index(docs: Path, home: Path | None) -> Path:
+def build_index(docs: Path, home: Path | None, name: str = "scifact") -> Path:
     """Index the docs in ``home`` (a new one if None); a finished index is reused, a partial one resumed."""
     if home is None:
         home = fresh_home("bench-quality")
@@ -37,7 +38,7 @@ def build_index(docs: Path, home: Path | None) -> Path:
     runtime.reset()
     huey.immediate = True
     conn = runtime.index()
-    collection = store.ensure_collection(conn, "scifact", str(docs))
+    collection = store.ensure_collection(conn, name, str(docs))
     building = conn.execute("SELECT 1 FROM generations WHERE collection = ? AND state = 'building'",
                             (collection["id"],)).fetchone()
     if collection["published"] is None or building:
@@ -89,13 +90,15 @@ def evaluate(engine, queries, qrels, mode: str) -> tuple[float, float]:
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", default="scifact", choices=["scifact", "zh-retrieval"],
+                        help="the judged set under ../shared/data (default scifact)")
     parser.add_argument("--home", type=Path, help="a Sift home to build the index in, or reuse")
     parser.add_argument("--modes", default="keyword,semantic,hybrid")
     parser.add_argument("--fts5", action="store_true", help="rank keywords with FTS5's bm25() itself, "
                         "not the postings held in memory")
     args = parser.parse_args()
-    base = shared_data("scifact")
-    index = build_index(base / "docs", args.home)
+    base = shared_data(args.data)
+    index = build_index(base / "docs", args.home, args.data)
     from search.engine import Engine, from_settings
     from search.settings import load
     engine = from_settings(load())
@@ -103,6 +106,10 @@ def main():
         engine = Engine(engine.index_path, engine._embedder_loader, keyword_postings=False)
     engine.warm()
     queries, qrels = load_judgements(base)
+    import sqlite3
+    models = [m for (m,) in sqlite3.connect(index).execute(
+        "SELECT DISTINCT model FROM generations WHERE state = 'published'")]
+    print(f"{args.data}: vectors by {', '.join(map(str, models))}")
     print(f"{len(queries)} queries, {sum(len(v) for v in qrels.values())} judgements, index {index}")
     print(f"{'mode':<10}{'nDCG@10':>9}{'Recall@10':>11}")
     for mode in args.modes.split(","):
