@@ -43,7 +43,7 @@ def build_index(docs: Path, home: Path | None, name: str = "scifact") -> Path:
                             (collection["id"],)).fetchone()
     if collection["published"] is None or building:
         started = time.perf_counter()
-        tasks.discover(collection["id"])
+        tasks.discover(collection["id"], resume=bool(building))  # a build left by a killed run: resume it
         chunks = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
         print(f"indexed {docs} -> {chunks} chunks in {time.perf_counter() - started:.0f} s")
     huey.immediate = False
