@@ -32,6 +32,7 @@ from markdown_it.rules_block import table as gfm_table
 from ingest.document import Document, Section
 
 WIKI_CLOSE = re.compile(r"\]\]")
+CELL_BORDER = re.compile(r"(?<!\\)\|")  # a cell border: a '|' without a backslash before it
 FRONT_MATTER_LINES = 1000  # a closing '---' further down is not front matter
 META_ITEMS = 100  # tags or aliases kept; each is indexed with every chunk of the note
 META_CHARS = 500
@@ -173,15 +174,28 @@ def _math_block(state, start: int, end: int, silent: bool) -> bool:
 
 
 def _table(state, start: int, end: int, silent: bool) -> bool:
-    """markdown-it's GFM table, kept as one block: the tokens of its cells are dropped but for those
-    that may hold a link (a table of a million rows would otherwise hold tens of millions of tokens)."""
-    first = len(state.tokens)
-    if not gfm_table(state, start, end, silent):
+    """A GFM table where markdown-it-py's rule finds one, kept as one token that holds the links of its
+    cells: that rule makes tokens for every cell (gigabytes for a table of a million rows). The rows
+    end as in that rule: at a blank or less indented line, or where another block begins."""
+    if not gfm_table(state, start, end, True):
         return False
-    made = state.tokens[first:]
-    if made:
-        del state.tokens[first:]
-        state.tokens += [made[0], *(t for t in made if t.type == "inline" and "]" in t.content), made[-1]]
+    if silent:
+        return True
+    parent, state.parentType = state.parentType, "table"
+    terminators = state.md.block.ruler.getRules("blockquote")
+    line = start + 2
+    while line < end and state.sCount[line] >= state.blkIndent and not state.is_code_block(line) \
+            and state.src[state.bMarks[line] + state.tShift[line]:state.eMarks[line]].strip() \
+            and not any(rule(state, line, end, True) for rule in terminators):
+        line += 1
+    state.parentType = parent
+    links = []
+    for row in [start, *range(start + 2, line)]:
+        for cell in CELL_BORDER.split(state.src[state.bMarks[row] + state.tShift[row]:state.eMarks[row]]):
+            links += _link_destinations(state.md, cell, state.env)
+    token = state.push("table_open", "table", 0)
+    token.map, token.block, token.meta = [start, line], True, {"links": links}
+    state.line = line
     return True
 
 
@@ -195,6 +209,7 @@ def _read_tokens(tokens: list, offset: int, env: dict, headings: list, blocks: l
             headings.append((token.map[0] + offset, int(token.tag[1]), text))
         elif token.type in ATOMIC and token.map:
             blocks.append((token.map[0] + offset, token.map[1] + offset))
+            links += token.meta.get("links", []) if token.meta else []
         elif token.type == "inline":
             links += _link_destinations(md, token.content, env)
 

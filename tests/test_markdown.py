@@ -159,3 +159,10 @@ def test_a_paragraph_too_long_to_read_whole_is_read_for_links_a_line_at_a_time(m
     monkeypatch.setattr(markdown, "INLINE_CHARS", 100)
     assert parse_markdown("n.md", note).meta["links"] == whole
     assert len(whole) == 100 and "notes/49.md" in whole and "Wiki 0" in whole
+
+
+def test_a_table_is_one_atomic_block_and_keeps_the_links_of_its_cells():
+    note = "| a | [x](cell.md) |\n|---|---|\n| 1 | ![i](img.png) \\| [y](y.md) |\nlazy row\n> quote\n[z](z.md)\n"
+    [section] = parse_markdown("n.md", note).sections
+    assert [section.text[a:b] for a, b in section.atomic] == [note.split("\n> quote")[0]], "GFM: a line joins"
+    assert parse_markdown("n.md", note).meta["links"] == ["cell.md", "img.png", "y.md", "z.md"]
