@@ -128,7 +128,9 @@ def check(line: bytes) -> tuple[Any, Any]:
         _log(f"answered -32600 to {what}")
         return None, _error(None, types.INVALID_REQUEST, f"Invalid Request: got {what}; send one JSON-RPC object "
                             "per line (MCP has no batches)")
-    notification = "method" in data and "id" not in data
+    # JSON-RPC answers neither a notification nor a response (a client's reply to a server request)
+    notification = ("method" in data and "id" not in data) or (
+        "method" not in data and ("result" in data or "error" in data))
     rid = _valid_id(data.get("id"))
     bad = _invalid_text(data, raw_bytes)
     if bad is not None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-INSTALL_TIMEOUT = 600  # seconds for apt-get update + install on a fresh machine
+INSTALL_TIMEOUT = 300  # seconds for each of apt-get update and install: two of them stay well inside a test's 1200 s
 
 
 def find_or_install() -> str:

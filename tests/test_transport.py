@@ -164,6 +164,13 @@ def test_an_invalid_notification_gets_no_answer_but_a_log_line(raw, tmp_path):
     assert "ignored an invalid notification 'notifications/whatever'" in (tmp_path / "stderr.log").read_text()
 
 
+def test_a_response_with_invalid_text_gets_no_answer(raw):
+    """A client's response (to a server request) is never answered, even when it holds invalid text."""
+    raw.send(b'{"jsonrpc":"2.0","id":99,"result":{"note":"\\ud800"}}')
+    answer = raw.request("ping", {})  # the next line on stdout answers the ping: nothing came for the response
+    assert answer["result"] == {}
+
+
 # --- defect 10: echo, dates, validation messages, booleans -----------------------------------------
 
 def test_a_huge_query_is_echoed_only_as_far_as_it_was_searched(raw):

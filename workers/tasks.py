@@ -257,11 +257,29 @@ def _what(name: str, args: tuple) -> str:
 
 def _give_up(stage_name: str, args: tuple, exc: BaseException, tries: int) -> None:
     """A job failed for good: its files that have not reached their end fail with the reason."""
+    reason = f"{stage_name} failed: {retry.describe(exc)}" + (f" (tried {tries} times)" if tries > 1 else "")
+    if stage_name == "embedded" and args:
+        _give_up_answer(args[0], reason, db.is_disk_full(exc))
+        return
     batch = args[0] if args and isinstance(args[0], Batch) else None
     if batch is None:
         return  # discover or publish: logged; the next scan tries again
-    reason = f"{stage_name} failed: {retry.describe(exc)}" + (f" (tried {tries} times)" if tries > 1 else "")
     _record_failure(batch, stage_name, reason, db.is_disk_full(exc))
+
+
+def _give_up_answer(answer, reason: str, disk_full: bool) -> None:
+    """Vectors from an embedding machine that could not be written: fail the batch's files with the reason
+    and forget the job, which would otherwise be sent again forever and hold its generation back. A ledger
+    entry that cannot even be read back is forgotten too: recovery re-queues its files from the index."""
+    from workers import remote
+    try:
+        batch = remote.waiting(answer.id)
+    except Exception as exc:  # noqa: BLE001 - e.g. a ledger written by another version of Sift
+        log.error("embed job %s cannot be read back (%s: %s): forgetting it", answer.id, type(exc).__name__, exc)
+        batch = None
+    if batch is not None:
+        _record_failure(batch, "embed", reason, disk_full)
+    remote.forget(answer.id)
 
 
 def _record_failure(batch: Batch, stage_name: str, reason: str, disk_full: bool) -> None:
