@@ -201,8 +201,9 @@ class Engine:
         keyword_only = [(cid, score, [rank, None]) for rank, (cid, score) in enumerate(lexical, start=1)]
         if mode == "keyword":
             return keyword_only, mode, []
+        models = _models_in_scope(state, filters)
         try:
-            semantic = self._semantic(conn, query, depth, filters, catalog, state, notes)
+            semantic = self._semantic(conn, query, depth, filters, catalog, state, models, notes)
         except (ModelError, SearchError) as exc:
             if mode == "semantic":
                 raise SearchError(str(exc)) from None
@@ -210,20 +211,20 @@ class Engine:
             return keyword_only, "keyword", []
         if mode == "semantic":
             return [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(semantic, start=1)], \
-                mode, state["models"]
-        return fusion.rrf(lexical, semantic), mode, state["models"]
+                mode, models
+        return fusion.rrf(lexical, semantic), mode, models
 
-    def _semantic(self, conn, query, depth, filters, catalog, state, notes) -> list[tuple[int, float]]:
-        """Nearest chunks by meaning. Each model's vectors are compared only with the query embedded by
-        that same model; collections published with different models are merged by rank."""
-        models = state["models"]
-        self._forget_other_models(models)
+    def _semantic(self, conn, query, depth, filters, catalog, state, models, notes) -> list[tuple[int, float]]:
+        """Nearest chunks by meaning, by the ``models`` of the collections searched. Each model's vectors are
+        compared only with the query embedded by that same model; collections published with different models
+        are merged by rank."""
+        self._forget_other_models(state["models"])
         rankings = []
         for model_id in models:
             vector = self._query_vector(self.embedder(model_id), model_id, query)
             rankings.append(self._vector_index(conn, model_id, catalog).search(vector, depth, filters))
-        if len(rankings) == 1:
-            return rankings[0]
+        if len(rankings) <= 1:  # one model, or a collection without embeddings
+            return rankings[0] if rankings else []
         by_model = "; ".join(f"{m}: {', '.join(c for c, cm in sorted(state['by_collection'].items()) if cm == m)}"
                              for m in models)
         notes.append(f"collections are embedded with different models ({by_model}): the semantic ranking "
@@ -463,6 +464,15 @@ def _whole(value) -> bool:
 
 def _is_text(value) -> bool:
     return isinstance(value, str) and SURROGATE.search(value) is None
+
+
+def _models_in_scope(state: dict, filters: Filters) -> list[str]:
+    """The models of the collections a search looks at: a search of one collection needs only its model
+    (another collection's model may be slower to load, or gone)."""
+    if filters.collection is None:
+        return state["models"]
+    model = state["by_collection"].get(filters.collection)
+    return [model] if model else []
 
 
 def _published(conn) -> dict:

@@ -18,6 +18,7 @@ import pytest
 
 from search import db, model
 from search.engine import Engine, SearchError
+from search.filters import Filters
 from search.model_file import known_model, read_model_info
 from search.settings import load
 from tests.conftest import Consumer, ingest, run_ingest, wait_published, write_tree
@@ -223,6 +224,10 @@ def test_collections_embedded_with_different_models_are_searched_each_with_its_o
         own = first if hit.collection == "a" else second
         assert conn.execute("SELECT 1 FROM chunks ch JOIN vectors v ON v.text_hash = ch.text_hash AND "
                             "v.model = ? WHERE ch.id = ?", (own, hit.chunk_id)).fetchone()
+    log.clear()  # a search of one collection embeds the query with that collection's model only
+    only_b = engine.search("a trek across the hills", mode="semantic", limit=8, filters=Filters(collection="b"))
+    assert only_b.models == [second] and [(m, k) for m, k, _, _ in log] == [(second, "query")]
+    assert {h.collection for h in only_b.hits} == {"b"} and not any("different models" in n for n in only_b.notes)
     similar = engine.similar(path=("a", "music/guitar.md"))
     assert similar.models == [first] and {h.collection for h in similar.hits} == {"a"}
     assert "b" in similar.notes[0]
