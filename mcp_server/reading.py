@@ -142,6 +142,9 @@ def _resume(fd: int, found, line: int, begin: int, offset: int, budget: list[int
             at += 2
     if at <= found.end:
         known = found.starts_upto(fd, at, budget)
+        if known is None and at - begin > line_maps.SCAN_BUDGET:  # the scan below would be unbounded
+            raise Problem(f"start_offset {offset} lies beyond what one call counts "
+                          f"({_mb(line_maps.SCAN_BUDGET)}): call read_file again to count on")
         later = known - (line - 1) if known is not None else found.breaks_between(fd, begin, at)
         if not later:
             return at
