@@ -122,9 +122,12 @@ def test_a_killed_consumer_and_a_redis_that_lost_the_queue_lose_nothing(sift_env
         assert sorted(_visible(conn)) == sorted(files)
         assert "files were in jobs that were interrupted; queuing them again" in log.read_text()
 
-        # the consumer keeps running; Redis loses everything mid-build
-        for i in range(0, 60, 3):
-            (root / f"folder{i % 5}/note{i:03d}.md").write_text(f"# Note {i}\n\nrewritten words{i}\n")
+        # the consumer keeps running; Redis loses everything mid-build. Every note is rewritten long (about
+        # eight chunks each, all new to the embedding cache), so the build is still running when `ingest
+        # enqueue` has returned and the test looks: a few short edits were all published before it could.
+        for i in range(60):
+            body = " ".join(f"rewritten words{i} sentence {k} about topic {k % 17}." for k in range(200))
+            (root / f"folder{i % 5}/note{i:03d}.md").write_text(f"# Note {i}\n\n{body}\n")
         assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
         _until(lambda: _building(conn) and 1 <= _written(conn), "the second build to start")
         client.flushall()

@@ -51,7 +51,7 @@ def _setpriv() -> list[str]:
 @functools.lru_cache(maxsize=None)
 def _check_nobody_runs_sift(prefix: tuple[str, ...]) -> None:
     """Skip, saying why, where the user nobody cannot run this checkout's venv (a clone under /root, say)."""
-    probe = subprocess.run([*prefix, str(VENV_BIN / "python"), "-c", "import workers.embedder"], cwd=REPO,
+    probe = subprocess.run([*prefix, str(VENV_BIN / "python"), "-c", "import huey, redis, search.model"], cwd=REPO,
                            env={"PATH": os.environ["PATH"], "HOME": "/nonexistent", "LANG": "C.UTF-8"},
                            capture_output=True, text=True, timeout=300)
     if probe.returncode != 0:
