@@ -52,6 +52,7 @@ class Life:
         self.consumer = Consumer(env, WORKERS, log)
         self.running: dict[str, str] = {}  # task id → task name: logged "Executing", no end yet
         self.publish_paused = False
+        self.discover_paused = False
         self.requeued = 0  # files its start found in jobs a kill had cut off, and queued again
 
     @property
@@ -72,6 +73,7 @@ class Life:
             for task_id in TASK_ID.findall(line):
                 self.running.pop(task_id, None)
             self.publish_paused |= PAUSED in line
+            self.discover_paused |= "SIFT_FAULT_PAUSE_DISCOVER" in line
             lost = REQUEUED.search(line)
             self.requeued += int(lost.group(1)) if lost else 0
 
@@ -115,11 +117,12 @@ def test_sigkill_at_every_stage_and_restart_gives_the_clean_generation(sift_env,
         return cut
 
     try:
-        # 1. discover: killed while it plans (it loads the model, walks and hashes 1,873 files)
-        life = start(PAUSE)
+        # 1. discover: killed while it plans (it has loaded the model, walked and hashed 1,873 files, and is held
+        # before it records its plan: unheld, it planned in 0.24 s, before a kill aimed at it could land)
+        life = start({**PAUSE, "SIFT_FAULT_PAUSE_DISCOVER": "120"})
         assert run_ingest(env, "enqueue", str(crash_root), "--name", "notes").returncode == 0
         conn = db.connect(index)
-        _watch(life, lambda: "discover" in life.running.values(), "a discover job")
+        _watch(life, lambda: life.discover_paused, "a discover job about to record its plan")
         time.sleep(rng.uniform(0, 0.3))
         assert "discover" in kill(life, "discover"), "discover ended before the kill"
         assert _building(conn) is None or _building(conn)["discovered"] is None, "its plan was never recorded"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -95,6 +96,7 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
     plan = plan_changes(root, found, known, everything=model_changed)
     pending = set(store.pending_paths(conn, gen))  # queued before a crash or a re-run
     # a refused link that was indexed before stays 'deleted' (its old version is retired), and is skipped
+    _fault_pause_discover(gen)
     store.record_plan(conn, gen, collection_id, {**dict.fromkeys(unnamable, "added"), **plan.changes},
                       plan.touched, plan.seen + len(unnamable))
     for path, reason in unnamable.items():
@@ -105,6 +107,17 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
     log.info("generation %s: %d files seen, %d to parse", gen, plan.seen, len(paths))
     store.try_publish(conn, gen)
     return gen
+
+
+def _fault_pause_discover(gen: int) -> None:
+    """Fault injection for tests/test_crash.py: SIFT_FAULT_PAUSE_DISCOVER=seconds holds a scan after it has
+    walked and hashed the files, before it records its plan, so a test can kill the worker while it plans
+    (without it, a scan of a few thousand files can plan before a kill lands). Unset: nothing."""
+    pause = float(os.environ.get("SIFT_FAULT_PAUSE_DISCOVER") or 0)
+    if pause > 0:
+        print(f"SIFT_FAULT_PAUSE_DISCOVER: discover of generation {gen} waits {pause:g} s before recording its plan",
+              file=sys.stderr, flush=True)
+        time.sleep(pause)
 
 
 @stage(priority=10)
