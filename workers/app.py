@@ -13,6 +13,7 @@ import sys
 from huey import PriorityRedisHuey, SqliteHuey
 
 from search.settings import load
+from workers.queues import immediate, redis_huey
 
 QUEUE_NAME = "sift"  # the home's queue; embed jobs for other machines go to workers.embedder.QUEUE_NAME
 
@@ -49,26 +50,17 @@ def _refuse_unusable_index() -> None:
         raise SystemExit(2) from None
 
 
-def redis_pool(url: str):
-    """A connection pool that gives up connecting after 5 s, so `ingest stats` says the queue cannot be read
-    instead of hanging on an unreachable Redis."""
-    from redis import ConnectionPool
-    return ConnectionPool.from_url(url, socket_connect_timeout=5, health_check_interval=30)
-
-
 def make_huey(settings=None):
     settings = settings or load()
-    immediate = os.environ.get("SIFT_QUEUE_IMMEDIATE") == "1"
     if settings.queue != "sqlite":
-        return SiftRedisHuey(QUEUE_NAME, connection_pool=redis_pool(settings.queue), results=False,
-                             immediate=immediate)
+        return redis_huey(SiftRedisHuey, QUEUE_NAME, settings.queue)
     try:
         settings.home.mkdir(parents=True, exist_ok=True)
     except OSError:
         pass  # a home that cannot be made: the index says so, in one line, when it is opened
     writable = os.access(settings.home, os.W_OK)  # a read-only home can still be read (ingest stats)
     return SiftHuey(QUEUE_NAME, filename=str(settings.queue_path), results=False, timeout=30,
-                    immediate=immediate, create_tables=writable)
+                    immediate=immediate(), create_tables=writable)
 
 
 huey = make_huey()

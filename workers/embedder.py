@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from huey import PriorityRedisHuey
 
 from search.settings import load
+from workers.queues import redis_huey, worker_threads
 
 log = logging.getLogger("sift.embedder")
 QUEUE_NAME = "sift-embed"
@@ -55,9 +56,7 @@ def make_huey(settings=None) -> PriorityRedisHuey:
     if settings.queue == "sqlite":
         raise SystemExit("sift embedder: error: it takes its jobs from the home's Redis: set "
                          "SIFT_QUEUE=redis://HOST:PORT/DB (the URL the home uses)")
-    from workers.app import redis_pool
-    return PriorityRedisHuey(QUEUE_NAME, connection_pool=redis_pool(settings.queue), results=False,
-                             immediate=os.environ.get("SIFT_QUEUE_IMMEDIATE") == "1")
+    return redis_huey(PriorityRedisHuey, QUEUE_NAME, settings.queue)
 
 
 huey = make_huey()
@@ -105,6 +104,5 @@ def _model():
     if "model" not in _state:
         from search import model
         settings = load()
-        threads = max(1, (os.cpu_count() or 1) // max(1, settings.workers))
-        _state["model"] = model.Embedder(model.resolve(settings), threads=threads)
+        _state["model"] = model.Embedder(model.resolve(settings), threads=worker_threads(settings))
     return _state["model"]

@@ -22,7 +22,7 @@ import pickle
 import time
 import uuid
 
-from workers.app import redis_pool
+from workers.queues import redis_pool
 
 log = logging.getLogger("sift.workers")
 JOBS = "sift.embed.jobs"  # hash: job id → pickled batch, from sending until its vectors are written

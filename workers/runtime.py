@@ -11,6 +11,7 @@ import threading
 
 from search import db, model
 from search.settings import Settings, load
+from workers import queues
 
 _local = threading.local()
 _lock = threading.Lock()
@@ -47,8 +48,7 @@ def embedder(model_id: str | None = None) -> model.Embedder:
 
 
 def _load(info) -> model.Embedder:
-    threads = max(1, (os.cpu_count() or 1) // max(1, settings().workers))
-    return model.Embedder(info, vocab_only=not settings().embeddings, threads=threads)
+    return model.Embedder(info, vocab_only=not settings().embeddings, threads=queues.worker_threads(settings()))
 
 
 def model_id() -> str | None:

@@ -1,0 +1,33 @@
+"""What the home's worker app (workers.app) and an embedding machine (workers.embedder) share: how a huey
+queue in Redis is made, and how many llama.cpp threads one worker process may use.
+
+One place, so the two kinds of worker cannot drift apart (a pool without the connect timeout, or an
+embedder that takes every core while SIFT_WORKERS processes share them).
+"""
+from __future__ import annotations
+
+import os
+
+from search.settings import Settings
+
+
+def immediate() -> bool:
+    """SIFT_QUEUE_IMMEDIATE=1 (tests): huey runs each job in the calling process."""
+    return os.environ.get("SIFT_QUEUE_IMMEDIATE") == "1"
+
+
+def redis_pool(url: str):
+    """A connection pool that gives up connecting after 5 s, so `ingest stats` says the queue cannot be read
+    instead of hanging on an unreachable Redis."""
+    from redis import ConnectionPool
+    return ConnectionPool.from_url(url, socket_connect_timeout=5, health_check_interval=30)
+
+
+def redis_huey(huey_class, name: str, url: str):
+    """A huey app of ``huey_class`` (a PriorityRedisHuey) on the queue ``name`` in the Redis at ``url``."""
+    return huey_class(name, connection_pool=redis_pool(url), results=False, immediate=immediate())
+
+
+def worker_threads(settings: Settings) -> int:
+    """llama.cpp threads for one worker process: the cores shared among the SIFT_WORKERS processes."""
+    return max(1, (os.cpu_count() or 1) // max(1, settings.workers))
