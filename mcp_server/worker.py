@@ -33,6 +33,8 @@ import sys
 import threading
 import time
 
+from workers.retry import Policy
+
 # Seconds a stopping consumer gets to finish its running jobs before it is killed. A job carries at most
 # SIFT_FILES_PER_JOB (16) files through one stage; embedding 16 long files takes a few seconds on 2 cores.
 # A job still running after this is killed and queued again at the next start (workers/recover.py).
@@ -41,6 +43,7 @@ HUEY_GRACE = STOP_GRACE - 3  # huey_consumer -t: huey itself interrupts its jobs
 KILL_WAIT = 5.0  # seconds to wait for a killed group to be gone
 POLL_EVERY = 1.0  # seconds between the supervisor's looks at the children
 BACKOFF_FIRST, BACKOFF_MAX = 1.0, 60.0  # seconds before a restart: doubling from the first to the most
+RESTART = Policy(delay=BACKOFF_FIRST, backoff=2.0, cap=BACKOFF_MAX)  # the retry helper's schedule, not its loop
 STEADY = 60.0  # a child that ran this long before it died starts the backoff over
 POLLING = ["-d", "0.1", "-m", "2", "-b", "1.5"]  # huey_consumer's initial delay, max delay, backoff
 
@@ -151,7 +154,7 @@ class _Child:
                 return
             now = time.time()
             self.failures = 1 if now - self.started >= STEADY else self.failures + 1
-            delay = min(BACKOFF_FIRST * 2 ** (self.failures - 1), BACKOFF_MAX)
+            delay = RESTART.wait(self.failures - 1)
             self.last_exit = {"returncode": code, "at": now}
             self.restart_at = now + delay
             _signal_group(self.proc.pid, signal.SIGKILL)  # its orphans: they would run on, taking jobs

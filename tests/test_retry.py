@@ -9,6 +9,7 @@ refusal to be read is simulated at the open call (as in tests/test_hostile.py).
 """
 from __future__ import annotations
 
+import ast
 import errno
 import os
 import sqlite3
@@ -266,3 +267,57 @@ def test_retry_failed_indexes_a_file_once_its_cause_is_fixed(waits, tmp_path, mo
     assert found_by(Engine(index_path()), "wombat", "notes") == ["closed.md"]
     assert ingest_main(["retry-failed"]) == 0
     assert capsys.readouterr().out.strip() == "no failed files"
+
+
+# --- one retry helper ---------------------------------------------------------------------------------
+
+def test_waiting_for_disk_space_to_record_a_failure_goes_through_the_one_pause(waits, tmp_path, monkeypatch):
+    """A job fails for good, and the disk is full when its failure is first recorded (simulated at the
+    write of the 'failed' state): the wait for space is the retry helper's, so the patched pause sees it
+    (2 s, then twice as long) and nothing sleeps; the failure is recorded on the third try."""
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha\n"})
+    monkeypatch.setattr(store, "write_files", lambda *a, **k: (_ for _ in ()).throw(
+        sqlite3.IntegrityError("CHECK constraint failed: simulated")))
+    real_mark, refused = store.mark, []
+
+    def full_twice(conn, gen, paths, stage, state, *args, **kwargs):
+        if state == "failed" and len(refused) < 2:
+            refused.append(stage)
+            raise sqlite3.OperationalError("database or disk is full")
+        return real_mark(conn, gen, paths, stage, state, *args, **kwargs)
+    monkeypatch.setattr(store, "mark", full_twice)
+    published = ingest(root)["published"]
+    assert refused == ["write", "write"] and waits == [2.0, 4.0]
+    assert [(f["path"], f["state"]) for f in published["failures"]] == [("a.md", "failed")]
+
+
+def test_the_retry_schedules(monkeypatch):
+    """The record-failure wait lasts 300 s in all (2, 4, 8, 16, then 30 s each); the supervisor's restart
+    backoff is the same helper's schedule: 1, 2, 4 … at most 60 s."""
+    from mcp_server import worker
+    from workers import tasks
+    record = tasks.RECORD_POLICY
+    assert [record.wait(r) for r in range(6)] == [2, 4, 8, 16, 30, 30]
+    assert sum(record.wait(r) for r in range(record.retries)) == tasks.RECORD_PATIENCE
+    assert [worker.RESTART.wait(r) for r in range(8)] == [1, 2, 4, 8, 16, 32, 60, 60]
+    seen: list[float] = []
+    monkeypatch.setattr(retry, "pause", seen.append)
+    tried = [(t.number, t.last) for t in retry.tries(retry.Policy(retries=2, delay=0.5))]
+    assert tried == [(1, False), (2, False), (3, True)]
+    assert seen == [0.5, 1.0], "a pause before each retry, none after the last"
+
+
+def test_every_wait_in_the_workers_goes_through_the_retry_pause():
+    """No loop in workers/ sleeps by itself (a test's patched pause would never reach it): time.sleep is
+    called only by retry.pause, and by the fault-injection hook of tests/test_crash.py."""
+    allowed = {("retry.py", "pause"), ("tasks.py", "_fault_pause_discover")}
+    found = set()
+    for path in sorted(Path(retry.__file__).parent.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fn in ast.walk(tree):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for node in ast.walk(fn):
+                    if isinstance(node, ast.Attribute) and node.attr in ("sleep", "wait") and \
+                            isinstance(node.value, ast.Name) and node.value.id == "time":
+                        found.add((path.name, fn.name))
+    assert found == allowed

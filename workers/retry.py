@@ -16,6 +16,11 @@ Everything else is permanent and recorded at once, without another try: a file t
 damaged index, a bug. Retrying those would only repeat the same answer; ``ingest retry-failed`` queues
 failed files again once the cause is fixed.
 
+One helper drives every retry loop of the workers: ``tries(policy)`` yields the tries and pauses (through
+``pause``, which tests replace) before each retry; ``attempt`` is that loop around a whole job, and
+``workers.tasks`` uses it for the files of a batch read again and for the wait for disk space to record a
+failure. The server's restart backoff for its children (``mcp_server.worker``) takes its schedule from ``Policy``.
+
 Retries happen in the worker, in place: a retry queued through the queue would need the queue's disk,
 which is the very thing missing when the disk is full. Each try starts from the job's arguments as they
 were queued (a copy), so a try that got half way leaves nothing behind for the next.
@@ -28,7 +33,7 @@ import logging
 import sqlite3
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from ingest.files import FileChanging
 from search import db
@@ -47,10 +52,37 @@ class Policy:
     retries: int = 3  # tries after the first
     delay: float = 2.0  # seconds before the first retry
     backoff: float = 2.0  # each further wait is this many times longer
+    cap: float | None = None  # no wait longer than this
 
     def wait(self, retry: int) -> float:
         """Seconds to wait before retry number ``retry`` (0-based)."""
-        return self.delay * self.backoff ** retry
+        wait = self.delay * self.backoff ** retry
+        return wait if self.cap is None else min(wait, self.cap)
+
+    @classmethod
+    def lasting(cls, patience: float, delay: float, backoff: float, cap: float) -> "Policy":
+        """As many retries as fit in ``patience`` seconds of waits: the last try comes once they add up to it."""
+        policy, waited = cls(0, delay, backoff, cap), 0.0
+        while waited < patience:
+            waited += policy.wait(policy.retries)
+            policy = cls(policy.retries + 1, delay, backoff, cap)
+        return policy
+
+
+@dataclass(frozen=True)
+class Try:
+    """One try of a loop driven by ``tries``: its number (1 for the first), and whether another may follow."""
+    number: int
+    policy: Policy
+
+    @property
+    def last(self) -> bool:
+        return self.number > self.policy.retries
+
+    @property
+    def next_wait(self) -> float:
+        """Seconds ``tries`` will pause before the next try."""
+        return self.policy.wait(self.number - 1)
 
 
 def is_transient(exc: BaseException) -> bool:
@@ -102,27 +134,35 @@ def pause(seconds: float) -> None:
     time.sleep(seconds)
 
 
+def tries(policy: Policy) -> Iterator[Try]:
+    """The one retry loop: the tries of ``policy``, first to last, with ``pause(wait)`` before each retry.
+    The caller ends the loop (``break``/``return``) once a try succeeds or it gives up; a caller that simply
+    goes on to the next iteration has chosen to try again. Every retrying loop in the workers goes through
+    this, so every wait goes through ``pause``."""
+    for number in range(1, policy.retries + 2):
+        if number > 1:
+            pause(policy.wait(number - 2))
+        yield Try(number, policy)
+
+
 def attempt(fn: Callable, args: tuple, kwargs: dict, policy: Policy, what: str,
             give_up: Callable[[BaseException, int], None], retry_with: dict | None = None):
     """Run ``fn(*args, **kwargs)``; retry transient failures with backoff (adding ``retry_with`` to the
     keyword arguments); ``give_up(exc, tries)`` on a permanent one or after the last retry. Returns what
     ``fn`` returned, or None after giving up."""
-    retry = 0
-    while True:
+    for this in tries(policy):
         try:
-            return fn(*copy.deepcopy(args), **(kwargs if not retry else {**kwargs, **(retry_with or {})}))
+            return fn(*copy.deepcopy(args), **(kwargs if this.number == 1 else {**kwargs, **(retry_with or {})}))
         except Exception as exc:
             if not is_transient(exc):
                 log.error("%s failed (not retried: %s)", what, describe(exc),
                           exc_info=not isinstance(exc, (OSError, sqlite3.Error, ValueError, db.IndexUnavailable)))
-                give_up(exc, retry + 1)
+                give_up(exc, this.number)
                 return None
-            if retry >= policy.retries:
-                log.error("%s failed after %d tries: %s", what, retry + 1, describe(exc))
-                give_up(exc, retry + 1)
+            if this.last:
+                log.error("%s failed after %d tries: %s", what, this.number, describe(exc))
+                give_up(exc, this.number)
                 return None
-            wait = policy.wait(retry)
-            log.warning("%s: %s; trying again in %.1f s (retry %d of %d)", what, describe(exc), wait,
-                        retry + 1, policy.retries)
-            pause(wait)
-            retry += 1
+            log.warning("%s: %s; trying again in %.1f s (retry %d of %d)", what, describe(exc), this.next_wait,
+                        this.number, policy.retries)
+    return None

@@ -30,6 +30,7 @@ from workers.app import huey
 log = logging.getLogger("sift.workers")
 NOT_UTF8_NAME = "file name is not valid UTF-8 (its undecodable bytes are shown as \\xNN): rename it to index it"
 RECORD_PATIENCE = 300.0  # seconds a worker waits for disk space to record why files failed
+RECORD_POLICY = retry.Policy.lasting(RECORD_PATIENCE, delay=2.0, backoff=2.0, cap=30.0)  # 2, 4, 8, 16, 30, 30 … s
 
 
 @dataclass
@@ -126,10 +127,8 @@ def parse(batch: Batch) -> None:
     cause (being written, say) is read again after a backoff, the rest of the batch already on its way."""
     conn, settings = runtime.index(), runtime.settings()
     root = store.get_collection(conn, batch.collection)["root"]
-    policy = retry.Policy(retries=settings.retries, delay=settings.retry_delay)
-    paths, tries = list(batch.paths), 0
-    while paths:
-        tries += 1
+    paths = list(batch.paths)
+    for this in retry.tries(retry.Policy(retries=settings.retries, delay=settings.retry_delay)):
         parsed, skipped, failed, again = [], {}, {}, {}
         for path in paths:
             outcome, value = _read(root, path)
@@ -137,18 +136,17 @@ def parse(batch: Batch) -> None:
                 parsed.append(value)
             else:
                 {"skipped": skipped, "failed": failed, "again": again}[outcome][path] = value
-        if again and tries > policy.retries:
-            failed.update({p: f"{retry.describe(exc)} (tried {tries} times)" for p, exc in again.items()})
+        if again and this.last:
+            failed.update({p: f"{retry.describe(exc)} (tried {this.number} times)" for p, exc in again.items()})
             again = {}
         _record_trouble(batch, "parse", skipped, failed)
         if parsed:  # handed on first, then marked: a file marked done always has its next job queued
             chunk(Batch(batch.gen, batch.collection, [p.path for p in parsed], parsed=parsed))
             store.mark(conn, batch.gen, [p.path for p in parsed], "parse", "done")
-        if again:
-            wait = policy.wait(tries - 1)
-            log.warning("generation %s: %d files to read again in %.1f s: %s", batch.gen, len(again), wait,
-                        "; ".join(f"{p}: {retry.describe(e)}" for p, e in sorted(again.items())[:3]))
-            retry.pause(wait)
+        if not again:
+            break
+        log.warning("generation %s: %d files to read again in %.1f s: %s", batch.gen, len(again), this.next_wait,
+                    "; ".join(f"{p}: {retry.describe(e)}" for p, e in sorted(again.items())[:3]))
         paths = sorted(again)
 
 
@@ -302,23 +300,20 @@ def _record_failure(batch: Batch, stage_name: str, reason: str, disk_full: bool)
     settings = runtime.settings()
     if disk_full and space.release_reserve(settings.home):
         log.warning("disk full: released %s to record why files failed", settings.home / space.RESERVE_NAME)
-    waited, step = 0.0, 2.0
-    while True:
+    for this in retry.tries(RECORD_POLICY):
         try:
             conn = runtime.index()
             store.mark(conn, batch.gen, store.not_past(conn, batch.gen, batch.paths, stage_name), stage_name,
                        "failed", reason)
             break
         except Exception as exc:
-            if not db.is_disk_full(exc) or waited >= RECORD_PATIENCE:
+            if not db.is_disk_full(exc) or this.last:
                 log.error("could not record that %d files of generation %s failed: %s", len(batch.paths),
                           batch.gen, db.explain(exc, settings.index_path))
                 return
-            if waited == 0:
+            if this.number == 1:
                 log.error("disk full: waiting for free space on %s to record that %d files failed",
                           settings.home, len(batch.paths))
-            time.sleep(step)
-            waited, step = waited + step, min(step * 2, 30.0)
     try:
         store.try_publish(runtime.index(), batch.gen)
     except Exception as exc:  # the next job or scan publishes it
