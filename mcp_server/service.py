@@ -42,7 +42,7 @@ class Sift:
         with self._engine_lock:
             if self._engine is None:
                 from search.engine import Engine
-                self._engine = Engine(self.settings.index_path, self.model.get)
+                self._engine = Engine(self.settings.index_path, self.model.get, models_changed=self.model.keep_only)
             return self._engine
 
     def roots(self) -> dict[str, str]:

@@ -83,16 +83,20 @@ class SearchError(ValueError):
 
 class Engine:
     def __init__(self, index_path: Path | str, embedder_loader: Callable | None = None,
-                 keyword_postings: bool = True):
+                 keyword_postings: bool = True, models_changed: Callable[[list[str]], None] | None = None):
         """``embedder_loader(model_id)``: the Embedder of that model (a loader without a parameter gives
         the one model it has, checked against the index's). ``keyword_postings=False``: never hold the
-        keyword postings in memory (FTS5 answers every search)."""
+        keyword postings in memory (FTS5 answers every search). ``models_changed(models)``: told the models
+        the published generations use whenever they change, so whoever loads the models can let go of
+        the others (sift-mcp's ModelState)."""
         self.index_path = Path(index_path)
         self._hold_postings = keyword_postings
         self._conn = None
         self._conn_lock = threading.Lock()
         self._embedder_loader = embedder_loader
         self._embedders: dict[str, object] = {}  # model id -> Embedder, for the models published now
+        self._models_changed = models_changed
+        self._models_seen: list[str] | None = None  # the published models when last looked at
         self._vector_indexes: dict[str, VectorIndex] = {}  # model id -> its vectors of the published chunks
         self._postings: Postings | None = None  # read in the background; FTS5 answers until then
         self._postings_lock = threading.Lock()
@@ -114,6 +118,7 @@ class Engine:
             conn = self._connection()
             with db.snapshot(conn):
                 state = _published(conn)
+                self._forget_other_models(state["models"])
                 used = self._choose_mode(mode, state, notes)
                 ranked, used, models = self._rank(conn, query, limit, used, filters, state, notes)
                 hits = self._hits(conn, query, ranked[:limit])
@@ -151,10 +156,15 @@ class Engine:
         return index
 
     def _forget_other_models(self, models: list[str]) -> None:
-        """Drop the vectors and embedders of models no published generation uses any more."""
+        """Drop the vectors and embedders of models no published generation uses any more, and tell
+        ``models_changed`` when the published models change (the loader may hold them too)."""
         for held in (self._vector_indexes, self._embedders):
             for model_id in [m for m in held if m not in models]:
                 del held[model_id]
+        if models != self._models_seen:
+            self._models_seen = list(models)
+            if self._models_changed is not None:
+                self._models_changed(list(models))
 
     # -- steps --------------------------------------------------------------
     def _connection(self):
@@ -218,7 +228,6 @@ class Engine:
         """Nearest chunks by meaning, by the ``models`` of the collections searched. Each model's vectors are
         compared only with the query embedded by that same model; collections published with different models
         are merged by rank."""
-        self._forget_other_models(state["models"])
         rankings = []
         for model_id in models:
             vector = self._query_vector(self.embedder(model_id), model_id, query)

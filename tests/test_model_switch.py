@@ -8,9 +8,11 @@ not reproduce the stored scores this file checks to 1e-5.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import os
 import shutil
 import time
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -350,3 +352,33 @@ def test_the_mcp_servers_models_follow_the_index(immediate, tmp_path, model_path
                                "reembedding": [f"notes: re-embedding 8 chunks with {second}; search answers with "
                                                f"{first} until it is published"]})
     assert first in line and second in line and "re-embedding 8 chunks" in line
+
+
+def test_after_a_switch_publishes_the_server_lets_go_of_the_old_model(immediate, tmp_path, model_path,
+                                                                      other_model_path, monkeypatch):
+    """sift-mcp (its ModelState and engine, wired as the server wires them) holds M1 while generation 1 answers;
+    once the re-embedding with M2 is published, nothing holds M1's Embedder any more (0.4 GB for e5), and
+    searches answer with M2."""
+    from mcp_server.service import Sift
+    first, second = read_model_info(model_path).model_id, read_model_info(other_model_path).model_id
+    root = write_tree(tmp_path / "notes", TOPICS)
+    ingest(root)
+    use_model(monkeypatch, other_model_path)
+    sift = Sift(load())
+    sift.model.start()
+    engine = sift.engine()
+    answer = engine.search("cooking noodles", mode="semantic")
+    assert answer.models == [first] and answer.hits[0].path == "food/pasta.md"
+    old = weakref.ref(sift.model.get(first))
+    assert [m["id"] for m in sift.model.describe()["models"]] == sorted([first, second])
+
+    ingest(root)  # re-embedded with M2 in this process (immediate mode) and published
+    conn = db.connect(Path(os.environ["SIFT_HOME"]) / "index.db", readonly=True)
+    assert model_of(conn, conn.execute("SELECT published FROM collections").fetchone()[0]) == second
+    keyword = engine.search("spaghetti garlic", mode="keyword")  # any search notices the publish
+    assert keyword.hits[0].path == "food/pasta.md"
+    gc.collect()
+    assert old() is None, "the old model's Embedder is still held after the switch was published"
+    assert [m["id"] for m in sift.model.describe()["models"]] == [second]
+    answer = engine.search("cooking noodles", mode="semantic")
+    assert answer.models == [second] and answer.hits[0].path == "food/pasta.md"
