@@ -95,6 +95,8 @@ class Engine:
         self._conn_lock = threading.Lock()
         self._embedder_loader = embedder_loader
         self._embedders: dict[str, object] = {}  # model id -> Embedder, for the models published now
+        self._loading: dict[str, threading.Lock] = {}  # model id -> held while it loads (outside _conn_lock)
+        self._loading_lock = threading.Lock()
         self._models_changed = models_changed
         self._models_seen: list[str] | None = None  # the published models when last looked at
         self._vector_indexes: dict[str, VectorIndex] = {}  # model id -> its vectors of the published chunks
@@ -114,33 +116,60 @@ class Engine:
         notes: list[str] = []
         query, limit, mode = _validate(query, limit, mode, notes)
         filters = _checked_filters(filters)
-        with self._conn_lock:
-            conn = self._connection()
-            with db.snapshot(conn):
-                state = _published(conn)
-                self._forget_other_models(state["models"])
-                used = self._choose_mode(mode, state, notes)
-                ranked, used, models = self._rank(conn, query, limit, used, filters, state, notes)
-                hits = self._hits(conn, query, ranked[:limit])
+        prepared: dict = {}  # model id -> its Embedder, or why it could not be had, loaded outside the lock
+        while True:
+            with self._conn_lock:
+                conn = self._connection()
+                with db.snapshot(conn):
+                    state = _published(conn)
+                    self._forget_other_models(state["models"])
+                    used = self._choose_mode(mode, state, notes)
+                    wanted = [] if used == "keyword" else _models_in_scope(state, filters)
+                    missing = [m for m in wanted if m not in prepared and m not in self._embedders]
+                    if not missing:
+                        ranked, used, models = self._rank(conn, query, limit, used, filters, state, notes,
+                                                          prepared)
+                        hits = self._hits(conn, query, ranked[:limit])
+                        break
+            prepared.update(self._prepare(missing))  # seconds for a first load: other searches go on meanwhile
         answer = Answer(query=query, mode=used, hits=hits, generations=state["generations"], notes=notes,
                         models=models)
         answer.took_ms = round((time.perf_counter() - started) * 1000, 2)
         return answer
 
     def embedder(self, model_id: str):
-        """The Embedder of ``model_id``, loaded once; refuses one that is another model."""
-        if model_id not in self._embedders:
-            if self._embedder_loader is None:
-                raise SearchError("no embedding model is configured for this engine")
-            loader = self._embedder_loader
-            takes_id = bool(inspect.signature(loader).parameters)
-            embedder = loader(model_id) if takes_id else loader()
-            if embedder.info.model_id != model_id:
-                raise SearchError(f"the index was embedded with {model_id}, and the model at hand is "
-                                  f"{embedder.info.model_id}: a query is never compared with another model's "
-                                  "vectors; keyword search still works")
-            self._embedders[model_id] = embedder
-        return self._embedders[model_id]
+        """The Embedder of ``model_id``, loaded once; refuses one that is another model. Callers that come
+        while it loads wait for that same load (never for the index connection: see ``_prepare``)."""
+        with self._loading_lock:
+            gate = self._loading.setdefault(model_id, threading.Lock())
+        with gate:
+            embedder = self._embedders.get(model_id)
+            if embedder is None:
+                embedder = self._embedders[model_id] = self._load_embedder(model_id)
+        return embedder
+
+    def _load_embedder(self, model_id: str):
+        if self._embedder_loader is None:
+            raise SearchError("no embedding model is configured for this engine")
+        loader = self._embedder_loader
+        takes_id = bool(inspect.signature(loader).parameters)
+        embedder = loader(model_id) if takes_id else loader()
+        if embedder.info.model_id != model_id:
+            raise SearchError(f"the index was embedded with {model_id}, and the model at hand is "
+                              f"{embedder.info.model_id}: a query is never compared with another model's "
+                              "vectors; keyword search still works")
+        return embedder
+
+    def _prepare(self, model_ids: list[str]) -> dict:
+        """The Embedders of ``model_ids``, or why each could not be had; called without ``_conn_lock``, as a
+        first load takes seconds (e5) and must not hold back searches that need no model."""
+        prepared = {}
+        for model_id in model_ids:
+            try:
+                prepared[model_id] = self.embedder(model_id)
+            except (ModelError, SearchError) as exc:  # the ranking says so (or falls back to keyword)
+                prepared[model_id] = exc
+        return prepared
 
     @property
     def _vectors(self) -> VectorIndex:
@@ -159,8 +188,8 @@ class Engine:
         """Drop the vectors and embedders of models no published generation uses any more, and tell
         ``models_changed`` when the published models change (the loader may hold them too)."""
         for held in (self._vector_indexes, self._embedders):
-            for model_id in [m for m in held if m not in models]:
-                del held[model_id]
+            for model_id in [m for m in list(held) if m not in models]:  # list(): a load may add one
+                held.pop(model_id, None)
         if models != self._models_seen:
             self._models_seen = list(models)
             if self._models_changed is not None:
@@ -201,8 +230,10 @@ class Engine:
                 return
             reader.join()
 
-    def _rank(self, conn, query, limit, mode, filters, state, notes) -> tuple[list, str, list[str]]:
-        """(ranked [(chunk id, score, [keyword rank, semantic rank])], the mode used, the models used)."""
+    def _rank(self, conn, query, limit, mode, filters, state, notes, prepared) -> tuple[list, str, list[str]]:
+        """(ranked [(chunk id, score, [keyword rank, semantic rank])], the mode used, the models used);
+        ``prepared``: the Embedders loaded for this search (or why not), from ``_prepare``; the others in scope
+        are in ``_embedders``."""
         depth = max(CANDIDATES, limit)
         catalog = self._catalog_for(conn, state)
         lexical = []
@@ -213,7 +244,7 @@ class Engine:
             return keyword_only, mode, []
         models = _models_in_scope(state, filters)
         try:
-            semantic = self._semantic(conn, query, depth, filters, catalog, state, models, notes)
+            semantic = self._semantic(conn, query, depth, filters, catalog, state, models, notes, prepared)
         except (ModelError, SearchError) as exc:
             if mode == "semantic":
                 raise SearchError(str(exc)) from None
@@ -224,13 +255,17 @@ class Engine:
                 mode, models
         return fusion.rrf(lexical, semantic), mode, models
 
-    def _semantic(self, conn, query, depth, filters, catalog, state, models, notes) -> list[tuple[int, float]]:
+    def _semantic(self, conn, query, depth, filters, catalog, state, models, notes, prepared
+                  ) -> list[tuple[int, float]]:
         """Nearest chunks by meaning, by the ``models`` of the collections searched. Each model's vectors are
         compared only with the query embedded by that same model; collections published with different models
         are merged by rank."""
         rankings = []
         for model_id in models:
-            vector = self._query_vector(self.embedder(model_id), model_id, query)
+            embedder = prepared[model_id] if model_id in prepared else self._embedders[model_id]
+            if isinstance(embedder, Exception):
+                raise embedder
+            vector = self._query_vector(embedder, model_id, query)
             rankings.append(self._vector_index(conn, model_id, catalog).search(vector, depth, filters))
         if len(rankings) <= 1:  # one model, or a collection without embeddings
             return rankings[0] if rankings else []
