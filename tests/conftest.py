@@ -84,12 +84,14 @@ def sift_env(tmp_path, model_path, monkeypatch):
 
 
 class Consumer:
-    """A real ``huey_consumer workers.app.huey`` process."""
+    """A real ``huey_consumer`` process of ``app`` (the home's ``workers.app.huey`` unless told), in its own
+    process group; ``prefix`` goes before the command (``setpriv …`` to run it as another user)."""
 
-    def __init__(self, env: dict, workers: int = 2, log: Path | None = None):
+    def __init__(self, env: dict, workers: int = 2, log: Path | None = None, app: str = "workers.app.huey",
+                 prefix: tuple[str, ...] = ()):
         self.log = open(log or os.devnull, "ab")
         self.proc = subprocess.Popen(
-            [str(VENV_BIN / "huey_consumer"), "workers.app.huey", "-k", "process", "-w", str(workers), "-d", "0.05"],
+            [*prefix, str(VENV_BIN / "huey_consumer"), app, "-k", "process", "-w", str(workers), "-d", "0.05"],
             cwd=REPO, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
 
     def stop(self):

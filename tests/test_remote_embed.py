@@ -60,33 +60,19 @@ def _check_nobody_runs_sift(prefix: tuple[str, ...]) -> None:
                     "may read it to run the two-machine test")
 
 
-class Embedder:
+class Embedder(Consumer):
     """A real ``huey_consumer workers.embedder.huey`` run as nobody, with its own home holding only the model."""
 
     def __init__(self, home: Path, model: Path, url: str, log: Path):
-        self.log_path = log
-        self.log = open(log, "ab")
         env = {"PATH": os.environ["PATH"], "HOME": str(home), "SIFT_HOME": str(home), "SIFT_MODEL": str(model),
                "SIFT_QUEUE": url, "SIFT_WORKERS": "2", "LANG": "C.UTF-8"}
-        self.proc = subprocess.Popen(
-            [*_setpriv(), str(VENV_BIN / "huey_consumer"), "workers.embedder.huey", "-k", "process", "-w", "2",
-             "-d", "0.05"], cwd=REPO, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        super().__init__(env, 2, log, app="workers.embedder.huey", prefix=tuple(_setpriv()))
 
     def kill(self) -> None:
         os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(timeout=60)
         _until(lambda: not [p for p in processes() if p[3] == self.proc.pid and p[1] != "Z"],
                "the embedder's workers to die")
-        self.log.close()
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGINT)
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
         self.log.close()
 
 
@@ -223,10 +209,7 @@ def test_an_embedder_with_another_model_is_refused_and_nothing_is_written(
     other_home.mkdir()
     embedder_env = {"PATH": os.environ["PATH"], "SIFT_HOME": str(other_home), "SIFT_MODEL": str(other_model_path),
                     "SIFT_QUEUE": redis_url}
-    log = open(tmp_path / "embedder.log", "ab")
-    embedder = subprocess.Popen([str(VENV_BIN / "huey_consumer"), "workers.embedder.huey", "-k", "process", "-w",
-                                 "1", "-d", "0.05"], cwd=REPO, env=embedder_env, stdout=log,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+    embedder = Consumer(embedder_env, 1, tmp_path / "embedder.log", app="workers.embedder.huey")
     home = Consumer(env, 1, tmp_path / "home.log")
     try:
         assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
@@ -242,10 +225,7 @@ def test_an_embedder_with_another_model_is_refused_and_nothing_is_written(
         assert "but this generation embeds with" in stats.stdout, stats.stdout
     finally:
         home.stop()
-        if embedder.poll() is None:
-            os.killpg(embedder.pid, signal.SIGINT)
-            embedder.wait(timeout=30)
-        log.close()
+        embedder.stop()
     assert "refused job" in (tmp_path / "embedder.log").read_text()
 
 
