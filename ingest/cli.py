@@ -12,8 +12,6 @@ import sys
 import time
 from pathlib import Path
 
-from search.status import age, freshness_lines
-
 WORKER_HINT = "start a worker: huey_consumer workers.app.huey -k process -w 2"
 
 
@@ -164,16 +162,15 @@ def _wait(conn, collection_id: int, before: int | None) -> int:
 
 
 def cmd_stats(args) -> int:
-    from search import db, space, status
+    """The one stats report (workers.stats), as this command knows it: the model read from its file."""
+    from search import db, status
     from search.settings import load
+    from workers import stats
     settings = load()
     conn = db.connect(settings.index_path, readonly=True) if settings.index_path.exists() else None
     while True:
-        report = status.collect(conn, settings.index_path) if conn else {"collections": []}
-        report["model"] = _model_summary(settings)
-        report["queue_pending"] = _queue_pending()
-        report["disk"] = space.low_space_line(settings.home)
-        text = status.as_json(report) if args.json else format_report(report)
+        report = stats.gather(conn, settings, _model_summary(settings))
+        text = status.as_json(report) if args.json else stats.render(report, stats.CLI)
         if args.watch:
             print("\033[2J\033[H" + text, flush=True)
             time.sleep(args.interval)
@@ -194,64 +191,6 @@ def _model_summary(settings) -> dict:
     except ModelError as exc:
         return {"error": str(exc)}
     return {"id": info.model_id, "path": info.path, "dim": info.dim, "max_tokens": info.max_tokens}
-
-
-def _queue_pending() -> int | None:
-    try:
-        from workers.app import huey
-        return huey.pending_count()
-    except Exception:
-        return None
-
-
-def format_report(report: dict) -> str:
-    lines = []
-    from search.model import reembedding
-    model = report.get("model", {})
-    lines.append("model: " + (model.get("id") or model.get("error") or "keyword only (embeddings off)"))
-    index_models = sorted({c["published"]["model"] for c in report["collections"]
-                           if c["published"] and c["published"]["model"]})
-    if index_models and index_models != [model.get("id")]:
-        lines.append(f"  searches answer with the index's model: {', '.join(index_models)}")
-    lines.extend(f"  {line}" for line in reembedding(report["collections"]))
-    pending = report.get("queue_pending")
-    lines.append(f"index: {report.get('index_bytes', 0) / 1e6:.1f} MB; jobs in queue: "
-                 f"{'? (the queue cannot be read)' if pending is None else pending}")
-    if report.get("disk"):
-        lines.append(report["disk"])
-    if not report["collections"]:
-        lines.append("no collections yet: ingest enqueue PATH")
-    for c in report["collections"]:
-        lines.append(f"\n{c['name']}  {c['root']}")
-        lines.append(f"  {c['files']} files, {c['chunks']} chunks searchable")
-        published = c["published"]
-        if published:
-            lines.append(f"  published: generation {published['id']}, {age(published['age_seconds'])} ago; "
-                         f"{_change_line(published)}")
-        else:
-            lines.append("  published: nothing yet")
-        lines.extend(freshness_lines(c.get("freshness") or {}))
-        if c["building"]:
-            lines.extend(_building_lines(c["building"]))
-        shown = (c["building"] or published or {}).get("failures", [])
-        if shown:
-            lines.append(f"  failed or skipped ({len(shown)}):")
-            lines.extend(f"    {f['path']}: {f['state']} at {f['stage']}: {f['reason']}" for f in shown[:20])
-    return "\n".join(lines)
-
-
-def _building_lines(gen: dict) -> list[str]:
-    lines = [f"  building: generation {gen['id']} (started {age(time.time() - gen['started'])} ago"
-             f"{'' if gen['discovered'] else ', discovering'}); {_change_line(gen)}"]
-    lines.append("    stage    queued    done  failed skipped")
-    for stage, c in gen["stages"].items():
-        lines.append(f"    {stage:<8}{c['queued']:>7}{c['done']:>8}{c['failed']:>8}{c['skipped']:>8}")
-    return lines
-
-
-def _change_line(gen: dict) -> str:
-    changes = ", ".join(f"{n} {kind}" for kind, n in sorted(gen["changes"].items())) or "no changes"
-    return f"{gen['seen']} files seen, {changes}; {gen['embedded']} chunks embedded"
 
 
 def cmd_retry_failed(args) -> int:

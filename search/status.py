@@ -1,6 +1,6 @@
-"""What the index holds and how far the generations being built have got.
-
-Read by ``ingest stats`` and the MCP ``stats`` tool; reads in one snapshot.
+"""What the index holds and how far the generations being built have got: the index's part of the one
+stats report (``workers.stats`` adds the queues and the worker, and renders it for ``ingest stats`` and the
+MCP ``stats`` tool). Reads in one snapshot.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from search import freshness
 from search.db import snapshot
-from search.store import STAGES
+from search.store import STAGES, generation_progress
 
 
 def collect(conn, index_path: Path | str | None = None) -> dict:
@@ -35,7 +35,7 @@ def _collection(conn, row) -> dict:
     return {
         "name": row["name"], "root": row["root"], "files": files, "chunks": chunks,
         "published": _generation(conn, published) if published else None,
-        "building": _generation(conn, building) if building else None,
+        "building": {**_generation(conn, building), "progress": progress(conn, building)} if building else None,
         "freshness": _with_name_fix(freshness.state(conn, row), row),
     }
 
@@ -66,6 +66,24 @@ def _generation(conn, gen) -> dict:
         "failures": [{"path": r["path"], "stage": r["stage"], "state": r["state"], "reason": r["reason"]}
                      for r in rows if r["state"] in ("failed", "skipped")],
     }
+
+
+def progress(conn, gen) -> dict:
+    """How far a generation being built has got: its changed files, those done and pending, and the seconds
+    left at the pace so far (``eta_seconds``: None until discovery is over and a file has finished)."""
+    total, done = generation_progress(conn, gen["id"])
+    return {"files": total, "done": done, "pending": total - done, "eta_seconds": _eta(gen, total, done)}
+
+
+def _eta(gen, total: int, done: int) -> float | None:
+    if gen["discovered"] is None:
+        return None
+    if done >= total:
+        return 0.0
+    if done == 0:
+        return None
+    elapsed = max(time.time() - gen["discovered"], 1e-3)
+    return round((total - done) * elapsed / done, 1)
 
 
 def stage_counts(rows) -> dict[str, dict[str, int]]:

@@ -1,12 +1,14 @@
 """The ingest CLI: help, clear errors for a bad model or path, stats, schema migrations."""
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
 
 from search import db, schema
 from tests.conftest import run_ingest, write_tree
+from tests.redis_server import redis_server, redis_url  # noqa: F401  (fixtures)
 
 
 def test_help_documents_every_command(sift_env):
@@ -44,6 +46,45 @@ def test_enqueue_prints_what_it_queued_and_stats_shows_the_building_generation(s
     stats = run_ingest(sift_env, "stats")
     assert "mine" in stats.stdout and "published: nothing yet" in stats.stdout
     assert "jobs in queue: 1" in stats.stdout  # no worker ran: the discover job waits
+
+
+@pytest.mark.timeout(600)
+def test_stats_count_the_embed_jobs_waiting_for_an_embedding_machine(sift_env, redis_url, tmp_path, monkeypatch):
+    """SIFT_EMBED_REMOTE: the report counts the jobs on sift-embed and those sent and not yet written back.
+    The home's stages run here in huey's immediate mode; the embed job waits in a real Redis, with no
+    embedding machine to take it, and `ingest stats` (a real process) shows the generation waiting for it."""
+    monkeypatch.setenv("SIFT_QUEUE", redis_url)
+    monkeypatch.setenv("SIFT_EMBED_REMOTE", "1")
+    from search import store
+    from workers import runtime, tasks
+    from workers.app import huey
+    runtime.reset()
+    from workers import embedder
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha words here\n", "b.md": "# B\n\nbeta words\n"})
+    huey.immediate = True
+    try:
+        collection = store.ensure_collection(runtime.index(), "notes", str(root))
+        tasks.discover(collection["id"])  # discover, parse, chunk run here; the embed job waits in Redis
+    finally:
+        huey.immediate = False
+    env = {**sift_env, "SIFT_QUEUE": redis_url, "SIFT_EMBED_REMOTE": "1"}
+    stats = run_ingest(env, "stats")
+    assert stats.returncode == 0, stats.stderr
+    out = stats.stdout
+    assert "embedding machines (sift-embed): jobs waiting: 1, sent and not yet written: 1" in out, out
+    assert "huey_consumer workers.embedder.huey" in out, "says what takes them"
+    assert "  building: generation 1 (started " in out and "2 files seen, 2 added; 0 chunks embedded" in out
+    assert "    0 of 2 changed files done, 2 pending; ETA unknown yet" in out
+    assert "    stage     queued    done  failed skipped\n" in out
+    assert "    embed          2       0       0       0\n" in out, "both files wait at the embed stage"
+
+    embedder.huey.dequeue()  # an embedding machine takes the job: it is no longer waiting, not yet written
+    report = json.loads(run_ingest(env, "stats", "--json").stdout)
+    assert report["embed_queue"] == {"queue": "sift-embed", "waiting": 0, "unanswered": 1}
+    [notes] = report["collections"]
+    assert notes["building"]["progress"] == {"files": 2, "done": 0, "pending": 2, "eta_seconds": None}
+    assert "embed_queue" not in json.loads(run_ingest(sift_env, "stats", "--json").stdout), \
+        "no embedding machines: no such line"
 
 
 def test_migrations_upgrade_an_old_index_and_keep_its_rows(tmp_path):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -357,6 +358,31 @@ def test_server_without_an_index_still_answers_and_says_what_to_do(sift_env, ser
         no_traceback(result)
 
 
+def test_ingest_stats_and_the_stats_tool_are_one_report(indexed, servers):
+    """The two show each collection with the same lines (one model, one renderer); only the hints differ."""
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return await call(s, "stats")
+    tool = run(scenario)
+    cli = run_ingest(indexed["env"], "stats")
+    as_json = json.loads(run_ingest(indexed["env"], "stats", "--json").stdout)
+    assert cli.returncode == 0 and not tool.is_error, cli.stderr + text(tool)
+
+    def block(said: str) -> list[str]:
+        """The collection's lines, ages left out (the two calls are made seconds apart)."""
+        start = said.index(f"\nnotes  {indexed['root']}")
+        return [re.sub(r"[0-9.]+ (s|min|h|d) ago", "… ago", line) for line in said[start:].splitlines()]
+    assert block(text(tool)) == block(cli.stdout)
+    assert "  published: generation 1, … ago; 10 files seen, 10 added; " in block(cli.stdout)[3]
+    assert "    bin/blob.md: skipped at parse: binary file" in "\n".join(block(cli.stdout))
+    for said in (text(tool), cli.stdout):
+        assert f"index: " in said and f"at {Path(indexed['env']['SIFT_HOME']) / 'index.db'}; jobs in queue: 0" in said
+    assert tool.structured_content["queue_pending"] == as_json["queue_pending"] == 0
+    strip = lambda c: {**c, "published": {k: v for k, v in c["published"].items() if k != "age_seconds"}}  # noqa: E731
+    assert [strip(c) for c in tool.structured_content["collections"]] == [strip(c) for c in as_json["collections"]]
+    assert "worker: none started by this server (--no-worker)" in text(tool) and "worker:" not in cli.stdout
+
+
 @pytest.mark.slow  # a real consumer embeds 600 notes
 def test_stats_while_a_real_consumer_builds_a_generation(sift_env, consumer, tmp_path, servers):
     root = write_tree(tmp_path / "big", {f"topic{i % 20}/note{i}.md": _note(i) for i in range(600)})
@@ -370,7 +396,7 @@ def test_stats_while_a_real_consumer_builds_a_generation(sift_env, consumer, tmp
             published = await _poll_stats(s, lambda big: big["published"] and not big["building"], worker)
             return before, building, search, published
     before, building, search, published = run(scenario)
-    assert "nothing published yet" in text(before)
+    assert "published: nothing yet" in text(before)
     assert before.structured_content["model"]["state"] in ("not loaded", "loading", "ready")
     big = _collection(building, "big")
     stages = big["building"]["stages"]
@@ -385,7 +411,7 @@ def test_stats_while_a_real_consumer_builds_a_generation(sift_env, consumer, tmp
     assert search.structured_content["results"] == [], "a hit from a generation not yet published"
     done = _collection(published, "big")
     assert done["files"] == 600 and done["building"] is None
-    assert "searchable: 600 files" in text(published)
+    assert "600 files, " in text(published) and " chunks searchable" in text(published)
 
 
 def test_refresh_with_a_worker_child_then_the_child_stops_with_the_server(sift_env, tmp_path, servers):

@@ -1,0 +1,228 @@
+"""The stats report: one model of the state and one rendering, for ``ingest stats`` and the MCP ``stats`` tool.
+
+``gather`` puts together what the index holds (``search.status``), the model, the queues (the home's, and
+with ``SIFT_EMBED_REMOTE`` the ``sift-embed`` queue of the embedding machines), the disk and, for the server,
+its worker; ``render`` lays it out the same way for both. They differ only in what the caller knows (the CLI
+reads the model's file, the server has it loaded and runs a worker) and in the hints (``CLI``, ``ASSISTANT``):
+what to do next is said in the reader's own commands. ``--json`` and the tool's structured content are the
+report itself.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from search import space, status
+from search.model import reembedding
+from search.status import age, freshness_lines
+
+WORKER_HINT = "start one with: huey_consumer workers.app.huey -k process -w 2"
+FAILURES_SHOWN = 20
+
+
+@dataclass(frozen=True)
+class Hints:
+    """What the report suggests, in the reader's own commands."""
+    no_collections: str
+    more_failures: str
+
+
+CLI = Hints(no_collections="ingest enqueue PATH", more_failures="ingest stats --json lists every one")
+ASSISTANT = Hints(no_collections="start sift-mcp with --root FOLDER, or run `ingest enqueue FOLDER`",
+                  more_failures="list_files shows each file's state")
+
+
+# --- the model of the state --------------------------------------------------------------------------------
+
+def gather(conn, settings, model: dict, worker: dict | None = None, notices=None) -> dict:
+    """The whole report. ``conn``: None when there is no index yet; ``model``: the model as the caller knows
+    it; ``worker``/``notices``: the server's (left out for the CLI)."""
+    report = status.collect(conn, settings.index_path) if conn is not None else {"collections": []}
+    report["index_path"] = str(settings.index_path)
+    index_models = sorted({c["published"]["model"] for c in report["collections"]
+                           if c["published"] and c["published"]["model"]})
+    report["model"] = {**model, "index_models": index_models, "reembedding": reembedding(report["collections"])}
+    if worker is not None:
+        report["worker"] = worker
+    report["queue_pending"], error = _count(_home_queue)
+    if error:
+        report["queue_error"] = error
+    if settings.embed_remote:
+        report["embed_queue"] = embed_queue()
+    report["disk"] = space.low_space_line(settings.home)
+    if notices is not None:
+        report["notices"] = list(notices)
+    return report
+
+
+def _home_queue() -> int:
+    from workers.app import huey
+    return huey.pending_count()
+
+
+def embed_queue() -> dict:
+    """The jobs waiting on ``sift-embed`` for an embedding machine, and those sent and not yet written back
+    (waiting, taken by a machine, or answered and waiting on the home's queue)."""
+    waiting, error = _count(_embed_waiting)
+    unanswered, error2 = _count(_embed_unanswered)
+    found = {"queue": "sift-embed", "waiting": waiting, "unanswered": unanswered}
+    if error or error2:
+        found["error"] = error or error2
+    return found
+
+
+def _embed_waiting() -> int:
+    from workers.embedder import huey as embed_huey
+    return embed_huey.pending_count()
+
+
+def _embed_unanswered() -> int:
+    from workers import remote
+    return remote.redis().hlen(remote.JOBS)
+
+
+def _count(read) -> tuple[int | None, str | None]:
+    """A queue count, or None and why it cannot be read (the report must not fail for the queue)."""
+    try:
+        return read(), None
+    except Exception as exc:  # noqa: BLE001 - a missing or unreachable queue is shown, not raised
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+# --- the one rendering ----------------------------------------------------------------------------------------
+
+def render(report: dict, hints: Hints) -> str:
+    lines = [model_line(report["model"])]
+    if "worker" in report:
+        lines.append(worker_line(report["worker"]))
+    lines.append(_queue_line(report))
+    if report.get("embed_queue"):
+        lines.append(_embed_line(report["embed_queue"]))
+    lines += [report["disk"]] if report.get("disk") else []
+    lines += [f"notice: {n}" for n in report.get("notices") or []]
+    if not report["collections"]:
+        lines.append(f"no collections yet: {hints.no_collections}")
+    for c in report["collections"]:
+        lines += [""] + collection_lines(c, hints)
+    return "\n".join(lines)
+
+
+def _queue_line(report: dict) -> str:
+    pending = report.get("queue_pending")
+    queue = (f"? (the queue cannot be read: {report.get('queue_error', 'unknown')})" if pending is None
+             else str(pending))
+    return f"index: {report.get('index_bytes', 0) / 1e6:.1f} MB at {report['index_path']}; jobs in queue: {queue}"
+
+
+def _embed_line(q: dict) -> str:
+    """'embedding machines (sift-embed): jobs waiting: 3, sent and not yet written: 5'."""
+    if q.get("error"):
+        return f"embedding machines ({q['queue']}): ? (the queue cannot be read: {q['error']})"
+    text = (f"embedding machines ({q['queue']}): jobs waiting: {q['waiting']}, "
+            f"sent and not yet written: {q['unanswered']}")
+    if q["waiting"]:
+        text += " — an embedding machine takes them: huey_consumer workers.embedder.huey -k process -w N"
+    return text
+
+
+def model_line(m: dict) -> str:
+    """The model: as the server has it loaded (``state``), or as the CLI reads its file; then which model the
+    index was embedded with when that is another, and the collections being re-embedded."""
+    state = m.get("state")
+    if state is None:
+        text = "model: " + (m.get("id") or m.get("error") or "keyword only (embeddings off)")
+    elif state == "ready":
+        text = "model: ready — " + ", ".join(f"{x['id']} ({x['dim']} dimensions, {x['max_tokens']} tokens)"
+                                            for x in m.get("models") or [m] if x.get("dim"))
+    elif state == "loading":
+        text = (f"model: loading for {age(time.time() - m['since'])} — "
+                "semantic and hybrid searches wait for it; keyword searches answer at once")
+    elif state == "failed":
+        text = f"model: failed — {m.get('error')}; keyword search still works"
+    else:
+        text = "model: not loaded — loads on the first semantic or hybrid search"
+    if m.get("index_models") and m["index_models"] != [m.get("id")]:
+        text += f"; index embedded with {', '.join(m['index_models'])} (searches use the index's model)"
+    for line in m.get("reembedding") or []:
+        text += f"\n  {line}"
+    return text
+
+
+def worker_line(w: dict) -> str:
+    """'worker: running (pid 812), restarted 2 times, last 14 s ago after it exited with code -9; …'"""
+    if w["state"] == "none":
+        return (f"worker: none started by this server (--no-worker); jobs run only if a worker runs elsewhere — "
+                f"{WORKER_HINT}")
+    text = "worker: " + _child_text(w)
+    watcher = w.get("watcher")
+    if watcher:
+        text += "; file watcher: " + _child_text(watcher)
+    return text + ("; both started by this server" if watcher else "; started by this server")
+
+
+def _child_text(c: dict) -> str:
+    """One supervised child (the consumer or the watcher) as it is now."""
+    state = c["state"]
+    last = c.get("last_exit")
+    if state == "running":
+        text = f"running (pid {c['pid']})"
+        if c.get("restarts"):
+            text += f", restarted {_times(c['restarts'])}"
+        if last:
+            text += f", last {age(last['seconds_ago'])} ago after it exited with code {last['returncode']}"
+        return text
+    if state == "restarting":
+        wait = c["restart_in_seconds"]
+        text = f"restarting in {age(wait)}" if wait >= 1 else "restarting now"
+        if last:
+            text += f" (it exited with code {last['returncode']} {age(last['seconds_ago'])} ago"
+            text += f"; restarted {_times(c['restarts'])} before)" if c.get("restarts") else ")"
+        return text + " — queued jobs wait for it"
+    if state in ("stopping", "stopped"):
+        return f"{state} with the server"
+    return state
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"
+
+
+def collection_lines(c: dict, hints: Hints) -> list[str]:
+    """One collection: what is searchable, the published generation, freshness, the one being built, failures."""
+    lines = [f"{c['name']}  {c['root']}", f"  {c['files']} files, {c['chunks']} chunks searchable"]
+    published = c["published"]
+    if published:
+        lines.append(f"  published: generation {published['id']}, {age(published['age_seconds'])} ago; "
+                     f"{_change_line(published)}")
+    else:
+        lines.append("  published: nothing yet")
+    lines += freshness_lines(c.get("freshness") or {})
+    if c["building"]:
+        lines += _building_lines(c["building"])
+    shown = (c["building"] or {}).get("failures") or (published or {}).get("failures") or []
+    if shown:
+        lines.append(f"  failed or skipped ({len(shown)}):")
+        lines += [f"    {f['path']}: {f['state']} at {f['stage']}: {f['reason']}" for f in shown[:FAILURES_SHOWN]]
+        if len(shown) > FAILURES_SHOWN:
+            lines.append(f"    … and {len(shown) - FAILURES_SHOWN} more ({hints.more_failures})")
+    return lines
+
+
+def _building_lines(gen: dict) -> list[str]:
+    head = f"  building: generation {gen['id']} (started {age(time.time() - gen['started'])} ago)"
+    if not gen["discovered"]:
+        return [head + "; looking for changed files"]
+    p = gen.get("progress") or {}
+    eta = p.get("eta_seconds")
+    lines = [f"{head}; {_change_line(gen)}",
+             f"    {p.get('done', 0)} of {p.get('files', 0)} changed files done, {p.get('pending', 0)} pending; "
+             f"ETA {age(eta) if eta is not None else 'unknown yet'}",
+             "    stage     queued    done  failed skipped"]
+    for stage, n in gen["stages"].items():
+        lines.append(f"    {stage:<8}{n['queued']:>8}{n['done']:>8}{n['failed']:>8}{n['skipped']:>8}")
+    return lines
+
+
+def _change_line(gen: dict) -> str:
+    changes = ", ".join(f"{n} {kind}" for kind, n in sorted(gen["changes"].items())) or "no changes"
+    return f"{gen['seen']} files seen, {changes}; {gen['embedded']} chunks embedded"
