@@ -1,13 +1,12 @@
 """The ``ingest`` command: register folders, queue their ingestion, watch progress.
 
-Settings come from flags, then SIFT_* environment variables, then defaults;
-flags are passed on through the environment so the queue and the workers it
-feeds read the same settings.
+Settings come from flags, then SIFT_* environment variables, then defaults
+(``search.settings.use_flags``: flags are passed on through the environment so
+the queue and the workers it feeds read the same settings).
 """
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -17,7 +16,8 @@ WORKER_HINT = "start a worker: huey_consumer workers.app.huey -k process -w 2"
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    _export_settings(args)
+    from search.settings import use_flags
+    use_flags(args)
     try:
         return args.func(args) or 0
     except KeyboardInterrupt:
@@ -45,8 +45,9 @@ def _index_path() -> Path:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from search.settings import add_home_flag
     parser = argparse.ArgumentParser(prog="ingest", description="Index folders of notes, code and PDFs for Sift.")
-    parser.add_argument("--home", help="where the index, queue and models live (SIFT_HOME, default ~/.sift)")
+    add_home_flag(parser)
     parser.add_argument("--model", help="the embedding model: e5 (multilingual-e5-small), minilm "
                         "(all-MiniLM-L6-v2) or a GGUF file (SIFT_MODEL)")
     parser.add_argument("--embeddings", choices=["on", "off"], help="off: keyword-only index (SIFT_EMBEDDINGS)")
@@ -89,20 +90,6 @@ def build_parser() -> argparse.ArgumentParser:
     info = model_commands.add_parser("info", help="show the model's id, dimension, token limit and prefixes")
     info.set_defaults(func=cmd_model_info)
     return parser
-
-
-def _export_settings(args) -> None:
-    for flag, variable in (("home", "SIFT_HOME"), ("model", "SIFT_MODEL"), ("embeddings", "SIFT_EMBEDDINGS"),
-                           ("chunk_tokens", "SIFT_CHUNK_TOKENS"), ("chunk_overlap", "SIFT_CHUNK_OVERLAP")):
-        value = getattr(args, flag, None)
-        if value is not None:
-            os.environ[variable] = str(Path(value).expanduser().resolve()) if _is_path(flag, value) else str(value)
-
-
-def _is_path(flag: str, value: str) -> bool:
-    """--home is a folder; --model a file unless it names a known model (e5, minilm)."""
-    from search.settings import is_model_path
-    return flag == "home" or (flag == "model" and is_model_path(value))
 
 
 def _settings_and_index():

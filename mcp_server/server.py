@@ -33,6 +33,7 @@ class StartupError(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from search.settings import add_home_flag
     parser = argparse.ArgumentParser(prog="sift-mcp", description="Sift's MCP server (stdio): search your "
                                      "notes, code and PDFs from an AI assistant.")
     parser.add_argument("--root", help="a folder to index: registered as a collection if new, and re-scanned "
@@ -40,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--name", help="the collection name for --root (default: the folder's name)")
     parser.add_argument("--no-worker", action="store_true", help="do not run a huey worker as a child process "
                         "(use when a worker already runs elsewhere)")
-    parser.add_argument("--home", help="where the index, queue and models live (SIFT_HOME, default ~/.sift)")
+    add_home_flag(parser)
     parser.add_argument("--http", metavar="[HOST:]PORT", help="serve MCP Streamable HTTP at http://HOST:PORT/mcp "
                         "instead of stdio (HOST defaults to 127.0.0.1; a token is required, see the README)")
     parser.add_argument("--read-only", action="store_true", help="with --http: do not offer the refresh tool")
@@ -82,9 +83,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _settings(args):
-    if args.home:
-        os.environ["SIFT_HOME"] = os.path.realpath(os.path.expanduser(args.home))
-    from search.settings import load
+    from search.settings import load, use_flags
+    use_flags(args)  # --home, for this process and the worker and watcher it starts
     try:
         return load()
     except ValueError as exc:

@@ -93,6 +93,29 @@ def _buildable() -> list[KnownModel]:
     return [m for m in KNOWN_MODELS if m.build]
 
 
+HOME_HELP = "where the index, queue and models live (SIFT_HOME, default ~/.sift)"
+FLAG_VARIABLES = {"home": "SIFT_HOME", "model": "SIFT_MODEL", "embeddings": "SIFT_EMBEDDINGS",
+                  "chunk_tokens": "SIFT_CHUNK_TOKENS", "chunk_overlap": "SIFT_CHUNK_OVERLAP"}
+
+
+def add_home_flag(parser) -> None:
+    """``--home``, the same in every entry point (``ingest``, ``sift-mcp``, ``python -m workers.watch``)."""
+    parser.add_argument("--home", help=HOME_HELP)
+
+
+def use_flags(args) -> None:
+    """Make the flags an entry point was given (``args``: its parsed arguments; the ones of FLAG_VARIABLES it
+    has) win over the environment. They are written to their SIFT_* variables, because what the process starts
+    or feeds (the server's worker and watcher, a consumer reading jobs this process queued) reads its settings
+    from there; ``load()`` then sees them too. ``--home`` and a ``--model`` file become absolute real paths, so
+    a child started in another folder finds the same ones."""
+    for flag, variable in FLAG_VARIABLES.items():
+        value = getattr(args, flag, None)
+        if value is not None:
+            is_path = flag == "home" or (flag == "model" and is_model_path(value))
+            os.environ[variable] = os.path.realpath(os.path.expanduser(value)) if is_path else str(value)
+
+
 def is_model_path(value: str | Path) -> bool:
     """SIFT_MODEL names a file (rather than a known model) when it looks like one or is not a known name."""
     text = str(value)

@@ -87,6 +87,40 @@ def test_stats_count_the_embed_jobs_waiting_for_an_embedding_machine(sift_env, r
         "no embedding machines: no such line"
 
 
+def test_home_flag_wins_over_the_environment_in_every_entry_point(sift_env, tmp_path):
+    """`ingest --home` and `sift-mcp --home` (one function, search.settings.use_flags), given a relative path
+    from another folder while SIFT_HOME names a third: the index is made in the flag's folder only."""
+    import subprocess
+    from tests.conftest import VENV_BIN
+    write_tree(tmp_path / "notes", {"a.md": "# A\nalpha"})
+    env = {**sift_env, "SIFT_HOME": str(tmp_path / "elsewhere")}
+    enqueued = subprocess.run([str(VENV_BIN / "ingest"), "--home", "cli-home", "enqueue", "notes"], cwd=tmp_path,
+                              env=env, capture_output=True, text=True, timeout=600)
+    assert enqueued.returncode == 0, enqueued.stderr
+    served = subprocess.run([str(VENV_BIN / "sift-mcp"), "--home", "mcp-home", "--root", "notes", "--no-worker"],
+                            cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                            timeout=600)
+    assert served.returncode == 0, served.stderr
+    for home in ("cli-home", "mcp-home"):
+        names = [r[0] for r in sqlite3.connect(tmp_path / home / "index.db").execute("SELECT name FROM collections")]
+        assert names == ["notes"], home
+    assert not (tmp_path / "elsewhere").exists(), "the environment's home was not touched"
+
+
+def test_use_flags_makes_paths_absolute_and_leaves_names(monkeypatch, tmp_path):
+    import argparse
+    from search.settings import load, use_flags
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SIFT_HOME", "/nowhere")
+    for variable in ("SIFT_MODEL", "SIFT_CHUNK_TOKENS"):  # use_flags writes os.environ: restored after the test
+        monkeypatch.delenv(variable, raising=False)
+    use_flags(argparse.Namespace(home="h", model="minilm", chunk_tokens=128, other="x"))
+    settings = load()
+    assert settings.home == tmp_path.resolve() / "h" and settings.model == "minilm" and settings.chunk_tokens == 128
+    use_flags(argparse.Namespace(model="models/m.gguf"))
+    assert load().model == str(tmp_path.resolve() / "models/m.gguf") and load().home == tmp_path.resolve() / "h"
+
+
 def test_migrations_upgrade_an_old_index_and_keep_its_rows(tmp_path):
     path = tmp_path / "index.db"
     conn = sqlite3.connect(path, isolation_level=None)

@@ -31,6 +31,7 @@ from watchfiles import Change, watch
 
 from ingest.discover import Rules
 from ingest.kinds import kind_of
+from search.settings import add_home_flag, use_flags
 
 log = logging.getLogger("sift.watch")
 QUIET_MS = 1000  # a burst ends after this much quiet ...
@@ -200,10 +201,8 @@ def run(stop: threading.Event | None = None) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m workers.watch", description="Queue a scan of a collection "
                                      "whenever its files change (needs a running worker to do the scans).")
-    parser.add_argument("--home", help="where the index and queue live (SIFT_HOME, default ~/.sift)")
-    args = parser.parse_args(argv)
-    if args.home:
-        os.environ["SIFT_HOME"] = os.path.realpath(os.path.expanduser(args.home))
+    add_home_flag(parser)
+    use_flags(parser.parse_args(argv))
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s %(message)s")
     from search.db import IndexUnavailable
     try:
