@@ -24,7 +24,7 @@ import stat
 import unicodedata
 
 from mcp_server import render
-from search.filters import in_folder
+from search.filters import register_in_folder
 
 IN_FLIGHT_DETAIL = "waiting to be indexed ({change}; next: {stage})"
 ENTRIES = """
@@ -79,7 +79,7 @@ def _query(conn, collection, path_prefix, glob, sort) -> tuple[str, dict]:
     if collection:
         params["collection"] = collection
     if path_prefix:
-        conn.create_function("sift_in_folder", 2, in_folder, deterministic=True)
+        register_in_folder(conn)
         match.append("sift_in_folder({path}, :folder)")
         params["folder"] = path_prefix
     if glob:

@@ -2,7 +2,9 @@
 
 ``path_prefix`` names a folder: 'tech' and 'tech/' both mean the folder tech/ (and a file called
 exactly 'tech'), never technology/. Names match in either Unicode normal form (NFC or NFD), as a
-client's spelling of a folder macOS wrote need not be the spelling on disk.
+client's spelling of a folder macOS wrote need not be the spelling on disk, nor one folder's spelling its
+subfolder's. One comparison, ``in_folder``, serves every search path: the in-memory filters call it, and SQL
+(FTS5 keyword search, list_files) calls it as the function ``sift_in_folder``.
 """
 from __future__ import annotations
 
@@ -27,6 +29,12 @@ def in_folder(path: str, folder: str) -> bool:
     return path.startswith(folder) and (len(path) == len(folder) or path[len(folder)] == "/")
 
 
+def register_in_folder(conn) -> None:
+    """Let SQL on ``conn`` call ``sift_in_folder(path, folder)``: the same comparison as the in-memory filters
+    (a path whose folders are spelled in different forms is found by both)."""
+    conn.create_function("sift_in_folder", 2, in_folder, deterministic=True)
+
+
 def _nfc(text: str) -> str:
     return text if text.isascii() else unicodedata.normalize("NFC", text)
 
@@ -45,19 +53,17 @@ class Filters:
         if isinstance(self.path_prefix, str):
             object.__setattr__(self, "path_prefix", folder_prefix(self.path_prefix))
 
-    def sql(self) -> tuple[str, list]:
-        """A WHERE fragment over files f and collections c, with its parameters."""
+    def sql(self, conn) -> tuple[str, list]:
+        """A WHERE fragment over files f and collections c, with its parameters, for ``conn`` (which gets
+        the function ``sift_in_folder`` it may call)."""
         parts, params = [], []
         if self.collection:
             parts.append("c.name = ?")
             params.append(self.collection)
         if self.path_prefix:
-            forms = _forms(self.path_prefix)
-            marks = ", ".join("?" * len(forms))
-            parts.append(f"(f.path IN ({marks}) OR {' OR '.join('substr(f.path, 1, ?) = ?' for _ in forms)})")
-            params += forms
-            for form in forms:
-                params += [len(form) + 1, form + "/"]
+            register_in_folder(conn)
+            parts.append("sift_in_folder(f.path, ?)")
+            params.append(self.path_prefix)
         if self.kind:
             parts.append("f.kind = ?")
             params.append(self.kind)
@@ -68,8 +74,3 @@ class Filters:
             parts.append("f.mtime < ?")
             params.append(self.modified_before)
         return (" AND " + " AND ".join(parts)) if parts else "", params
-
-
-def _forms(folder: str) -> list[str]:
-    """The folder as given, in NFC and in NFD (each once)."""
-    return list(dict.fromkeys((folder, unicodedata.normalize("NFC", folder), unicodedata.normalize("NFD", folder))))

@@ -45,7 +45,7 @@ def search(conn: sqlite3.Connection, query: str, limit: int, filters: Filters,
     expression = match_expression(conn, query, total_chunks)
     if expression is None:
         return []
-    where, params = filters.sql()
+    where, params = filters.sql(conn)
     sql = (f"SELECT ch.id, bm25(chunks_fts, {', '.join(map(str, WEIGHTS))}) AS score FROM chunks_fts "
            f"JOIN chunks ch ON ch.id = chunks_fts.rowid JOIN files f ON f.id = ch.file "
            f"JOIN collections c ON c.id = f.collection "
