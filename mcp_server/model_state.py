@@ -38,6 +38,8 @@ class ModelState:
         self.since = time.time()
         self._slots: dict[str, _Slot] = {}  # model id -> its loading
         self._configured: str | None = None  # the configured model's id, once known
+        self._in_use: list[str] | None = None  # the models the published generations use, as last told
+        self._startup_done = False  # models are let go only once the startup loading is done
         self._lock = threading.Lock()
         self._started = threading.Event()  # the startup loading has decided what to load and loaded it
 
@@ -87,10 +89,14 @@ class ModelState:
     def keep_only(self, model_ids: list[str]) -> None:
         """Let go of every model but ``model_ids`` (the ones the published generations use) and the configured
         one, which a build is re-embedding with. Called by the engine whenever the published models change;
-        nothing is let go before the startup loading knows the configured model."""
-        if not self._started.is_set() or self._configured is None:
+        nothing is let go before the startup loading knows the configured model (it lets go then)."""
+        self._in_use = list(model_ids)
+        self._let_go()
+
+    def _let_go(self) -> None:
+        if self._in_use is None or not self._startup_done or self._configured is None:
             return
-        keep = {*model_ids, self._configured}
+        keep = {*self._in_use, self._configured}
         with self._lock:
             for model_id in [m for m in self._slots if m not in keep]:
                 del self._slots[model_id]  # a search still using it holds its own reference until it is done
@@ -126,6 +132,8 @@ class ModelState:
                 print(f"sift-mcp: embedding model trouble: {self.error}", file=sys.stderr)
         finally:
             self.since = time.time()
+            self._startup_done = True
+            self._let_go()  # what the engine said while this loaded
             self._started.set()
 
     def _ensure(self, model_id: str) -> None:

@@ -382,3 +382,18 @@ def test_after_a_switch_publishes_the_server_lets_go_of_the_old_model(immediate,
     assert [m["id"] for m in sift.model.describe()["models"]] == [second]
     answer = engine.search("cooking noodles", mode="semantic")
     assert answer.models == [second] and answer.hits[0].path == "food/pasta.md"
+
+
+def test_a_model_no_longer_published_while_the_server_starts_is_let_go_once_it_has_loaded(
+        immediate, tmp_path, model_path, other_model_path, monkeypatch):
+    """The engine may say which models the index uses before the startup loading is done (it loads the models
+    it read from the index then): what it said is applied once the loading is done."""
+    from mcp_server.model_state import ModelState
+    first, second = read_model_info(model_path).model_id, read_model_info(other_model_path).model_id
+    ingest(write_tree(tmp_path / "notes", TOPICS))  # published with M1: the startup loads M1 and M2
+    use_model(monkeypatch, other_model_path)
+    state = ModelState(load())
+    state.keep_only([second])  # told before it started: nothing to let go of yet, nothing lost
+    state.start()
+    assert state.get().info.model_id == second
+    assert [m["id"] for m in state.describe()["models"]] == [second], f"{first} is still held"
