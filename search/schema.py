@@ -156,7 +156,53 @@ CREATE TABLE models (
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6]
+# Scale (issue 15): nothing that runs once per job or per stats call reads every progress row of a generation.
+# progress_open holds only the files still in flight (a publish asks whether one is left); progress_trouble the
+# failed and skipped ones (stats lists them); progress_counts, kept by triggers in the same transaction as the
+# rows, counts files, chunks and embedded chunks per (generation, change, stage, state) for stats. A published
+# generation records how many files and chunks it makes searchable (generations.files / chunks; NULL: not
+# counted, read from the rows).
+V7 = """
+CREATE INDEX progress_open ON progress(generation, path)
+    WHERE state NOT IN ('failed', 'skipped') AND NOT (stage = 'write' AND state = 'done');
+CREATE INDEX progress_trouble ON progress(generation, path) WHERE state IN ('failed', 'skipped');
+CREATE TABLE progress_counts (
+    generation INTEGER NOT NULL,
+    change TEXT NOT NULL,
+    stage TEXT NOT NULL,
+    state TEXT NOT NULL,
+    files INTEGER NOT NULL,
+    chunks INTEGER NOT NULL,
+    embedded INTEGER NOT NULL,
+    PRIMARY KEY (generation, change, stage, state)
+) WITHOUT ROWID;
+INSERT INTO progress_counts SELECT generation, change, stage, state, count(*), coalesce(sum(chunks), 0),
+    coalesce(sum(embedded), 0) FROM progress GROUP BY generation, change, stage, state;
+CREATE TRIGGER progress_counts_insert AFTER INSERT ON progress BEGIN
+    INSERT INTO progress_counts VALUES (new.generation, new.change, new.stage, new.state, 1,
+        coalesce(new.chunks, 0), coalesce(new.embedded, 0))
+    ON CONFLICT DO UPDATE SET files = files + 1, chunks = chunks + excluded.chunks,
+        embedded = embedded + excluded.embedded;
+END;
+CREATE TRIGGER progress_counts_delete AFTER DELETE ON progress BEGIN
+    UPDATE progress_counts SET files = files - 1, chunks = chunks - coalesce(old.chunks, 0),
+        embedded = embedded - coalesce(old.embedded, 0)
+    WHERE generation = old.generation AND change = old.change AND stage = old.stage AND state = old.state;
+END;
+CREATE TRIGGER progress_counts_update AFTER UPDATE ON progress BEGIN
+    UPDATE progress_counts SET files = files - 1, chunks = chunks - coalesce(old.chunks, 0),
+        embedded = embedded - coalesce(old.embedded, 0)
+    WHERE generation = old.generation AND change = old.change AND stage = old.stage AND state = old.state;
+    INSERT INTO progress_counts VALUES (new.generation, new.change, new.stage, new.state, 1,
+        coalesce(new.chunks, 0), coalesce(new.embedded, 0))
+    ON CONFLICT DO UPDATE SET files = files + 1, chunks = chunks + excluded.chunks,
+        embedded = embedded + excluded.embedded;
+END;
+ALTER TABLE generations ADD COLUMN files INTEGER;
+ALTER TABLE generations ADD COLUMN chunks INTEGER;
+"""
+
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7]
 
 
 class SchemaTooNew(Exception):

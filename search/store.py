@@ -212,24 +212,79 @@ def record_plan(conn, gen: int, collection_id: int, changes: dict[str, str],
 
 def pending_paths(conn: sqlite3.Connection, gen: int) -> list[str]:
     """Files of the generation whose jobs have not finished (to queue again after a crash)."""
-    rows = conn.execute(f"SELECT path FROM progress WHERE generation = ? AND {IN_FLIGHT} ORDER BY path", (gen,))
+    rows = conn.execute(f"SELECT path FROM progress INDEXED BY progress_open WHERE generation = ? AND {IN_FLIGHT} "
+                        "ORDER BY path", (gen,))
     return [row["path"] for row in rows]
 
 
 def not_past(conn: sqlite3.Connection, gen: int, paths, stage: str) -> list[str]:
     """Those of ``paths`` that have not got past ``stage``: not done with it, not failed or skipped.
     A job that fails for good marks these failed; the others are another job's or finished."""
-    wanted = set(paths)
-    rows = conn.execute("SELECT path, stage, state FROM progress WHERE generation = ?", (gen,)).fetchall()
-    limit = _rank(stage, "done")
-    return sorted(r["path"] for r in rows if r["path"] in wanted and _rank(r["stage"], r["state"]) < limit)
+    wanted, limit, found = sorted(set(paths)), _rank(stage, "done"), []
+    for i in range(0, len(wanted), 500):  # only these paths' rows, not the whole generation's
+        part = wanted[i:i + 500]
+        rows = conn.execute(f"SELECT path, stage, state FROM progress WHERE generation = ? AND path IN "
+                            f"({','.join('?' * len(part))})", (gen, *part)).fetchall()
+        found += [r["path"] for r in rows if _rank(r["stage"], r["state"]) < limit]
+    return sorted(found)
 
 
 def generation_progress(conn, gen: int) -> tuple[int, int]:
-    """(files the generation touches, files that reached their end)."""
+    """(files the generation touches, files that reached their end), from the counts the triggers keep
+    (schema V7), so stats and the freshness line cost the same at 200,000 files as at 20."""
+    if not has_counts(conn):
+        total, open_files = conn.execute(
+            f"SELECT count(*), coalesce(sum({IN_FLIGHT}), 0) FROM progress WHERE generation = ?", (gen,)).fetchone()
+        return total, total - open_files
     total, open_files = conn.execute(
-        f"SELECT count(*), coalesce(sum({IN_FLIGHT}), 0) FROM progress WHERE generation = ?", (gen,)).fetchone()
+        f"SELECT coalesce(sum(files), 0), coalesce(sum(CASE WHEN {IN_FLIGHT} THEN files END), 0) "
+        "FROM progress_counts WHERE generation = ?", (gen,)).fetchone()
     return total, total - open_files
+
+
+def has_counts(conn) -> bool:
+    """The index keeps progress_counts, progress_open and generations.files/chunks (schema V7); a reader may
+    meet an older index that no writer has migrated yet."""
+    return conn.execute("PRAGMA user_version").fetchone()[0] >= 7
+
+
+def progress_counts(conn, gen: int) -> list[sqlite3.Row]:
+    """(change, stage, state, files, chunks, embedded) of the generation's files, one row per group."""
+    return conn.execute("SELECT change, stage, state, files, chunks, embedded FROM progress_counts "
+                        "WHERE generation = ? AND files > 0", (gen,)).fetchall()
+
+
+def troubled(conn, gen: int) -> list[sqlite3.Row]:
+    """The generation's failed and skipped files, by path (through the progress_trouble index)."""
+    return conn.execute("SELECT path, stage, state, reason FROM progress INDEXED BY progress_trouble WHERE generation = ? "
+                        "AND state IN ('failed', 'skipped') ORDER BY path", (gen,)).fetchall()
+
+
+def searchable(conn, collection_id: int, gen: int) -> tuple[int, int]:
+    """(files, chunks) the published generation ``gen`` of the collection makes searchable: recorded at
+    publish (schema V7), or counted from the rows for a generation published before."""
+    row = conn.execute("SELECT files, chunks FROM generations WHERE id = ?", (gen,)).fetchone() \
+        if has_counts(conn) else None
+    if row is not None and row["files"] is not None:
+        return row["files"], row["chunks"]
+    return tuple(conn.execute(
+        "SELECT count(DISTINCT f.id), count(ch.id) FROM files f LEFT JOIN chunks ch ON ch.file = f.id "
+        "WHERE f.collection = ? AND f.gen_from <= ? AND (f.gen_to IS NULL OR f.gen_to > ?)",
+        (collection_id, gen, gen)).fetchone())
+
+
+def _count_at_publish(conn, collection_id: int, before: int | None, gen: int) -> tuple[int, int]:
+    """(files, chunks) searchable once ``gen`` replaces ``before``: what ``before`` showed, plus the files this
+    generation wrote, minus the versions it retired. Costs what the generation changed, not the collection."""
+    files, chunks = searchable(conn, collection_id, before) if before is not None else (0, 0)
+    added = conn.execute("SELECT coalesce(sum(files), 0), coalesce(sum(chunks), 0) FROM progress_counts "
+                         "WHERE generation = ? AND stage = 'write' AND state = 'done' AND change != 'deleted'",
+                         (gen,)).fetchone()
+    retired = (0, 0) if before is None else conn.execute(
+        "SELECT count(DISTINCT f.id), count(ch.id) FROM files f LEFT JOIN chunks ch ON ch.file = f.id "
+        "WHERE f.gen_to > ? AND f.gen_to <= ? AND f.collection = ? AND f.gen_from <= ?",
+        (before, gen, collection_id, before)).fetchone()
+    return files + added[0] - retired[0], chunks + added[1] - retired[1]
 
 
 # --- progress -------------------------------------------------------------------
@@ -300,8 +355,7 @@ def write_files(conn, gen: int, collection_id: int, items: list[tuple[FileVersio
             conn.execute("INSERT OR IGNORE INTO vectors(model, text_hash, vec) VALUES (?, ?, ?)",
                          (model, text_hash, blob))
         for version, chunks in items:
-            _drop_version(conn, collection_id, version.path, gen)
-            _retire(conn, collection_id, version.path, gen)
+            _retire(conn, collection_id, version.path, gen)  # also drops a version this generation wrote
             file_id = _insert_file(conn, collection_id, version, gen)
             for chunk in chunks:
                 _insert_chunk(conn, file_id, version, chunk)
@@ -309,15 +363,10 @@ def write_files(conn, gen: int, collection_id: int, items: list[tuple[FileVersio
                           chunks=len(chunks), embedded=embedded.get(version.path, 0))
 
 
-def _drop_version(conn, collection_id, path, gen):
-    """Remove a version this generation already wrote (a retried or repeated job)."""
-    for row in conn.execute("SELECT id FROM files WHERE collection = ? AND path = ? AND gen_from = ?",
-                            (collection_id, path, gen)).fetchall():
-        _delete_file_rows(conn, row["id"])
-
-
 def _retire(conn, collection_id, path, gen):
-    """The current version of ``path`` is no longer seen from generation ``gen`` on."""
+    """The current version of ``path`` is no longer seen from generation ``gen`` on; a version this generation
+    wrote itself (a retried or repeated job) is removed. Found through files_current (gen_to IS NULL): a
+    version the building generation wrote is always current (it was never published, so nothing retired it)."""
     for row in conn.execute("SELECT id, gen_from FROM files WHERE collection = ? AND path = ? "
                             "AND gen_to IS NULL", (collection_id, path)).fetchall():
         if row["gen_from"] >= gen:  # written by this generation itself: never published
@@ -364,14 +413,18 @@ def try_publish(conn: sqlite3.Connection, gen: int) -> bool:
         row = generation(conn, gen)
         if row is None or row["state"] != "building" or row["discovered"] is None:
             return row is not None and row["state"] == "published"
-        open_files = conn.execute(f"SELECT count(*) FROM progress WHERE generation = ? AND {IN_FLIGHT}",
-                                  (gen,)).fetchone()[0]
-        if open_files:
+        # one file still in flight is enough to wait (the progress_open index: no scan of the generation)
+        if conn.execute(f"SELECT 1 FROM progress INDEXED BY progress_open WHERE generation = ? AND {IN_FLIGHT} "
+                        "LIMIT 1", (gen,)).fetchone():
             return False
+        before = get_collection(conn, row["collection"])["published"]
+        counted = _count_at_publish(conn, row["collection"], before, gen) if has_counts(conn) else None
         conn.execute("UPDATE generations SET state = 'superseded' WHERE collection = ? AND state = 'published'",
                      (row["collection"],))
         conn.execute("UPDATE generations SET state = 'published', finished = ? WHERE id = ?",
                      (time.time(), gen))
+        if counted:
+            conn.execute("UPDATE generations SET files = ?, chunks = ? WHERE id = ?", (*counted, gen))
         conn.execute("UPDATE collections SET published = ? WHERE id = ?", (gen, row["collection"]))
         _fault_pause_publish(gen)
     collect_garbage(conn, row["collection"])
