@@ -9,7 +9,7 @@ import os
 import time
 from pathlib import Path
 
-from search import freshness
+from search import freshness, store
 from search.db import snapshot
 from search.store import STAGES, generation_progress
 
@@ -26,10 +26,8 @@ def collect(conn, index_path: Path | str | None = None) -> dict:
 def _collection(conn, row) -> dict:
     published = conn.execute("SELECT * FROM generations WHERE id = ?", (row["published"],)).fetchone() \
         if row["published"] else None
-    files, chunks = conn.execute(
-        "SELECT count(DISTINCT f.id), count(ch.id) FROM files f JOIN collections c ON c.id = f.collection "
-        "LEFT JOIN chunks ch ON ch.file = f.id WHERE f.collection = ? AND f.gen_from <= c.published "
-        "AND (f.gen_to IS NULL OR f.gen_to > c.published)", (row["id"],)).fetchone()
+    # recorded at publish (schema V7): counting 200,000 files and their chunks took longer than stats may
+    files, chunks = store.searchable(conn, row["id"], row["published"]) if row["published"] else (0, 0)
     building = conn.execute("SELECT * FROM generations WHERE collection = ? AND state = 'building'",
                             (row["id"],)).fetchone()
     return {
@@ -48,11 +46,10 @@ def _with_name_fix(fresh: dict, row) -> dict:
 
 
 def _generation(conn, gen) -> dict:
-    rows = conn.execute("SELECT change, stage, state, reason, path, chunks, embedded FROM progress "
-                        "WHERE generation = ?", (gen["id"],)).fetchall()
+    groups, trouble = _progress(conn, gen["id"])
     changes: dict[str, int] = {}
-    for row in rows:
-        changes[row["change"]] = changes.get(row["change"], 0) + 1
+    for row in groups:
+        changes[row["change"]] = changes.get(row["change"], 0) + row["files"]
     finished = gen["finished"]
     return {
         "id": gen["id"], "state": gen["state"], "model": gen["model"],
@@ -60,12 +57,24 @@ def _generation(conn, gen) -> dict:
         "age_seconds": round(time.time() - finished, 1) if finished else None,
         "discovered": gen["discovered"] is not None,
         "seen": gen["seen"], "unchanged": gen["unchanged"], "changes": changes,
-        "stages": stage_counts(rows),
-        "chunks_written": sum(r["chunks"] or 0 for r in rows if r["stage"] == "write"),
-        "embedded": sum(r["embedded"] or 0 for r in rows),
+        "stages": stage_counts(groups),
+        "chunks_written": sum(r["chunks"] for r in groups if r["stage"] == "write"),
+        "embedded": sum(r["embedded"] for r in groups),
         "failures": [{"path": r["path"], "stage": r["stage"], "state": r["state"], "reason": r["reason"]}
-                     for r in rows if r["state"] in ("failed", "skipped")],
+                     for r in trouble],
     }
+
+
+def _progress(conn, gen: int) -> tuple[list, list]:
+    """(files, chunks, embedded per change/stage/state; the failed and skipped files). From the counts the
+    index keeps (schema V7), so stats does not read 200,000 rows per generation; an older index is counted."""
+    if store.has_counts(conn):
+        return store.progress_counts(conn, gen), store.troubled(conn, gen)
+    rows = conn.execute("SELECT change, stage, state, reason, path, chunks, embedded FROM progress "
+                        "WHERE generation = ?", (gen,)).fetchall()
+    groups = [{"change": r["change"], "stage": r["stage"], "state": r["state"], "files": 1,
+               "chunks": r["chunks"] or 0, "embedded": r["embedded"] or 0} for r in rows]
+    return groups, [r for r in rows if r["state"] in ("failed", "skipped")]
 
 
 def progress(conn, gen) -> dict:
@@ -86,21 +95,22 @@ def _eta(gen, total: int, done: int) -> float | None:
     return round((total - done) * elapsed / done, 1)
 
 
-def stage_counts(rows) -> dict[str, dict[str, int]]:
-    """queued / done / failed / skipped per stage, from each file's furthest point."""
+def stage_counts(groups) -> dict[str, dict[str, int]]:
+    """queued / done / failed / skipped per stage, from each file's furthest point (``groups``: rows of
+    change, stage, state and the number of ``files`` there)."""
     counts = {stage: {"queued": 0, "done": 0, "failed": 0, "skipped": 0} for stage in STAGES}
-    for row in rows:
+    for row in groups:
         if row["change"] == "deleted":
             continue
-        reached = STAGES.index(row["stage"])
+        n, reached = row["files"], STAGES.index(row["stage"])
         for stage in STAGES[:reached]:
-            counts[stage]["done"] += 1
+            counts[stage]["done"] += n
         if row["state"] == "done":
-            counts[row["stage"]]["done"] += 1
+            counts[row["stage"]]["done"] += n
             if reached + 1 < len(STAGES):
-                counts[STAGES[reached + 1]]["queued"] += 1
+                counts[STAGES[reached + 1]]["queued"] += n
         else:
-            counts[row["stage"]][row["state"]] += 1
+            counts[row["stage"]][row["state"]] += n
     return counts
 
 
