@@ -18,14 +18,11 @@ import time
 from dataclasses import dataclass
 
 from search.db import transaction
+from search.queries import IN_FLIGHT, VISIBLE  # noqa: F401 (the SQL fragments live in the query layer)
 from search.text import index_form
 
 STAGES = ("parse", "chunk", "embed", "write")
 TERMINAL = ("failed", "skipped")
-# A published collection's current rows: join files f to collections c.
-# A file of a generation whose jobs have not reached their end yet.
-IN_FLIGHT = "state NOT IN ('failed', 'skipped') AND NOT (stage = 'write' AND state = 'done')"
-VISIBLE = "f.gen_from <= c.published AND (f.gen_to IS NULL OR f.gen_to > c.published)"
 
 
 @dataclass
