@@ -49,11 +49,15 @@ def plan_changes(root: Path, found: list[FoundFile], known: dict[str, Known],
     """
     plan = Plan(seen=len(found))
     new_hashes: dict[str, str] = {}
+    present = {f.path for f in found}
+    # a new file is hashed only to find the deleted file it was renamed from: none deleted, none to read
+    renames_possible = any(path not in present for path in known)
     for file in found:
         old = known.get(file.path)
         if old is None:
             plan.changes[file.path] = "added"
-            new_hashes[file.path] = _hash_or_empty(root / file.path)
+            if renames_possible:
+                new_hashes[file.path] = _hash_or_empty(root / file.path)
         elif everything:
             plan.changes[file.path] = "changed"
         elif old.size != file.size or old.mtime != file.mtime:
@@ -62,7 +66,6 @@ def plan_changes(root: Path, found: list[FoundFile], known: dict[str, Known],
                 plan.touched[file.path] = (file.size, file.mtime)
             else:
                 plan.changes[file.path] = "changed"
-    present = {f.path for f in found}
     deleted = {path: k.sha256 for path, k in known.items() if path not in present}
     for path in deleted:
         plan.changes[path] = "deleted"
