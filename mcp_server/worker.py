@@ -36,7 +36,8 @@ import time
 from workers.retry import Policy
 
 # Seconds a stopping consumer gets to finish its running jobs before it is killed. A job carries at most
-# SIFT_FILES_PER_JOB (16) files through one stage; embedding 16 long files takes a few seconds on 2 cores.
+# SIFT_FILES_PER_JOB (256) files, at most 64 KiB of them (workers.tasks.JOB_BYTES), through one stage;
+# embedding 64 KiB of text (about 16,000 tokens) takes 5-15 s on 2 cores.
 # A job still running after this is killed and queued again at the next start (workers/recover.py).
 STOP_GRACE = 20.0
 HUEY_GRACE = STOP_GRACE - 3  # huey_consumer -t: huey itself interrupts its jobs first, and says so in its log

@@ -39,7 +39,7 @@ class Settings:
     chunk_tokens: int = 256
     chunk_overlap: int = 32
     embed_batch: int = 32  # chunks per embedding call
-    files_per_job: int = 16  # files carried by one pipeline job
+    files_per_job: int = 256  # files carried by one pipeline job, at most workers.tasks.JOB_BYTES of them
     workers: int = 2
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
@@ -132,7 +132,7 @@ def load(**overrides) -> Settings:
         chunk_tokens=int(env.get("SIFT_CHUNK_TOKENS", 256)),
         chunk_overlap=int(env.get("SIFT_CHUNK_OVERLAP", 32)),
         embed_batch=int(env.get("SIFT_EMBED_BATCH", 32)),
-        files_per_job=int(env.get("SIFT_FILES_PER_JOB", 16)),
+        files_per_job=int(env.get("SIFT_FILES_PER_JOB", 256)),
         workers=int(env.get("SIFT_WORKERS", 2)),
         include=tuple(_env_list("SIFT_INCLUDE")),
         exclude=tuple(_env_list("SIFT_EXCLUDE")),

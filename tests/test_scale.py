@@ -112,3 +112,41 @@ def test_publish_waits_for_the_last_file_in_flight(immediate, tmp_path):
     assert store.generation_progress(conn, gen) == (2, 2)
     assert store.try_publish(conn, gen)
     assert [r["path"] for r in store.troubled(conn, gen)] == ["b.md"]
+
+
+def test_token_counts_are_remembered_per_model_and_bounded(embedder, monkeypatch):
+    """chunk's counter gives the model's own count, asks the tokenizer once per text and model, and forgets
+    the oldest count beyond COUNTS_KEPT."""
+    from workers import tasks
+
+    class Tallied:  # the real embedder, with its tokenizer calls tallied
+        def __init__(self, real, model_id):
+            self.real, self.calls = real, 0
+            self.info = type("Info", (), {"model_id": model_id})()
+
+        def count(self, text):
+            self.calls += 1
+            return self.real.count(text)
+
+    monkeypatch.setattr(tasks, "_counts", {})
+    monkeypatch.setattr(tasks, "COUNTS_KEPT", 3)
+    one, other = Tallied(embedder, "m1"), Tallied(embedder, "m2")
+    text = "The heron waited by the reeds for an hour.\n"
+    assert tasks._count(one, text) == embedder.count(text)
+    assert tasks._count(one, text) == embedder.count(text) and one.calls == 1
+    assert tasks._count(other, text) == embedder.count(text) and other.calls == 1  # another model counts anew
+    for i in range(3):
+        tasks._count(one, f"note {i}")
+    assert len(tasks._counts) == 3
+    tasks._count(one, text)
+    assert one.calls == 5, "the first text's count was forgotten, oldest first"
+
+
+def test_jobs_carry_many_small_files_and_few_large_ones():
+    from workers.tasks import JOB_BYTES, jobs
+    small = [f"n{i:03}.md" for i in range(600)]
+    assert [len(b) for b in jobs(small, dict.fromkeys(small, 200), 256)] == [256, 256, 88]
+    big = ["a.pdf", "b.pdf", "c.md", "d.md", "e.md"]
+    sizes = {"a.pdf": JOB_BYTES * 3, "b.pdf": JOB_BYTES // 2, "c.md": JOB_BYTES // 2, "d.md": 10, "e.md": 10}
+    assert list(jobs(big, sizes, 256)) == [["a.pdf"], ["b.pdf", "c.md"], ["d.md", "e.md"]]
+    assert list(jobs(small[:40], {}, 16)) == [small[:16], small[16:32], small[32:40]]  # sizes unknown: 4 KiB each

@@ -11,6 +11,7 @@ reason, so the generation can still be published (``workers.retry``).
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
 import os
 import sys
@@ -31,6 +32,10 @@ log = logging.getLogger("sift.workers")
 NOT_UTF8_NAME = "file name is not valid UTF-8 (its undecodable bytes are shown as \\xNN): rename it to index it"
 RECORD_PATIENCE = 300.0  # seconds a worker waits for disk space to record why files failed
 RECORD_POLICY = retry.Policy.lasting(RECORD_PATIENCE, delay=2.0, backoff=2.0, cap=30.0)  # 2, 4, 8, 16, 30, 30 … s
+# the most bytes of files one pipeline job carries (one bigger file goes alone): about what 16 long notes were,
+# so a job's embedding still ends within a stopping worker's grace (mcp_server/worker.py STOP_GRACE)
+JOB_BYTES = 64 * 1024
+COUNTS_KEPT = 65_536  # token counts a worker remembers (about 100 bytes each), oldest forgotten first
 
 
 @dataclass
@@ -103,11 +108,29 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
     for path, reason in unnamable.items():
         store.mark(conn, gen, [path], "parse", "skipped", reason)
     paths = sorted(set(plan.to_parse) | (pending - set(plan.changes) - set(unnamable)))
-    for i in range(0, len(paths), settings.files_per_job):
-        parse(Batch(gen, collection_id, paths[i:i + settings.files_per_job]))
+    for part in jobs(paths, {f.path: f.size for f in found}, settings.files_per_job):
+        parse(Batch(gen, collection_id, part))
     log.info("generation %s: %d files seen, %d to parse", gen, plan.seen, len(paths))
     store.try_publish(conn, gen)
     return gen
+
+
+def jobs(paths: list[str], sizes: dict[str, int], most: int):
+    """``paths`` cut into the batches of one job each: at most ``most`` files (SIFT_FILES_PER_JOB) and at most
+    JOB_BYTES of them, so small notes travel many to a job (each job costs a queue round trip and a few
+    transactions, which dominated a small note's cost) while long notes and PDFs, whose parsing and embedding
+    take time, go a few at a time; a file larger than JOB_BYTES goes alone. A file not found on disk (it
+    will fail at parse, saying so) counts as a note of 4 KiB."""
+    batch, held = [], 0
+    for path in paths:
+        size = sizes.get(path, 4096)
+        if batch and (len(batch) >= most or held + size > JOB_BYTES):
+            yield batch
+            batch, held = [], 0
+        batch.append(path)
+        held += size
+    if batch:
+        yield batch
 
 
 def _fault_pause_discover(gen: int) -> None:
@@ -176,10 +199,11 @@ def chunk(batch: Batch) -> None:
     embedder = runtime.embedder(batch.model)
     limit = min(settings.chunk_tokens, embedder.info.max_tokens)
     overlap = min(settings.chunk_overlap, limit // 2)
+    counter = functools.partial(_count, embedder)
     failed = {}
     for parsed in batch.parsed:
         try:
-            pieces = chunk_document(parsed.doc, embedder.count, limit, overlap)
+            pieces = chunk_document(parsed.doc, counter, limit, overlap)
         except Exception as exc:
             failed[parsed.path] = f"{type(exc).__name__}: {exc}"
             continue
@@ -348,6 +372,23 @@ def _record_trouble(batch: Batch, stage: str, skipped: dict, failed: dict) -> No
         store.mark(conn, batch.gen, [path], stage, "failed", reason)
     if skipped or failed:
         store.try_publish(conn, batch.gen)
+
+
+_counts: dict[tuple[str, bytes], int] = {}  # (model id, digest of the text) → tokens, oldest first
+
+
+def _count(embedder, text: str) -> int:
+    """``embedder.count(text)``, remembered by the text's digest: the model's tokenizer was the largest
+    single cost of chunking small notes, and the same sections come back (unchanged text in a changed file,
+    copies, a model's whole collection re-chunked). Bounded: the oldest count is forgotten first."""
+    key = (embedder.info.model_id, hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest())
+    tokens = _counts.get(key)
+    if tokens is None:
+        tokens = embedder.count(text)
+        if len(_counts) >= COUNTS_KEPT:
+            del _counts[next(iter(_counts))]
+        _counts[key] = tokens
+    return tokens
 
 
 def _chunk_row(ordinal: int, piece) -> store.ChunkRow:
