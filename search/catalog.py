@@ -16,8 +16,8 @@ import sqlite3
 
 import numpy as np
 
+from search import queries
 from search.filters import Filters, in_folder
-from search.store import VISIBLE
 
 MASKS_KEPT = 32
 
@@ -39,14 +39,8 @@ class Catalog:
     @classmethod
     def load(cls, conn: sqlite3.Connection) -> "Catalog":
         """The visible chunks: two lists of numbers from SQLite (fast at 100k chunks), and the visible files."""
-        plain = conn.cursor()
-        plain.row_factory = None  # tuples: a third of the time of sqlite3.Row for 50k files
-        files = plain.execute(f"SELECT f.id, c.name, f.path, f.kind, f.mtime FROM files f "
-                              f"JOIN collections c ON c.id = f.collection WHERE {VISIBLE} ORDER BY f.id").fetchall()
-        ids, file_ids = conn.execute(
-            f"SELECT group_concat(id), group_concat(file) FROM (SELECT ch.id, ch.file FROM chunks ch "
-            f"JOIN files f ON f.id = ch.file JOIN collections c ON c.id = f.collection "
-            f"WHERE {VISIBLE} ORDER BY ch.id)").fetchone()
+        files = queries.catalog_files(conn)
+        ids, file_ids = queries.catalog_chunks(conn)
         if not ids:
             return cls.empty()
         ids, file_ids = _numbers(ids), _numbers(file_ids)
@@ -145,15 +139,6 @@ class Rows:
             mask[rows[rows >= 0]] = True
             self._masks[filters] = mask
         return self._masks[filters]
-
-
-def newest_chunk(conn: sqlite3.Connection) -> int:
-    """The highest chunk id ever given out (it never goes down, even when that chunk is deleted)."""
-    row = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'").fetchone() \
-        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").fetchone() else None
-    if row is not None:
-        return row[0]
-    return conn.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]  # before schema V5
 
 
 def _numbers(text: str) -> np.ndarray:

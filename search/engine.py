@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from search import db, fusion, keyword, schema
+from search import db, fusion, keyword, queries, schema
 from search.model_file import ModelError
 from search.catalog import Catalog
 from search.filters import Filters
@@ -335,20 +335,13 @@ class Engine:
 
     def _total(self, conn, key) -> int:
         if key not in self._totals:
-            self._totals = {key: conn.execute("SELECT count(*) FROM chunks").fetchone()[0]}
+            self._totals = {key: queries.chunk_count(conn)}
         return self._totals[key]
 
     def _hits(self, conn, query, ranked) -> list[Hit]:
         if not ranked:
             return []
-        ids = [cid for cid, _, _ in ranked]
-        marks = ",".join("?" * len(ids))
-        rows = {r["id"]: r for r in conn.execute(
-            f"SELECT ch.id, ch.heading_path, ch.start_line, ch.end_line, ch.page, ch.end_page, ch.text, "
-            f"f.id AS file_id, f.collection AS collection_id, f.path, f.title, f.kind, f.mtime, "
-            f"c.name AS collection, c.published FROM chunks ch "
-            f"JOIN files f ON f.id = ch.file JOIN collections c ON c.id = f.collection WHERE ch.id IN ({marks})",
-            ids)}
+        rows = {r["id"]: r for r in queries.hit_rows(conn, [cid for cid, _, _ in ranked])}
         hits = []
         for cid, score, (kw_rank, sem_rank) in ranked:
             r = rows[cid]
@@ -422,40 +415,27 @@ class Engine:
 def _source_chunks(conn, chunk_id: int | None, path: tuple[str, str] | None
                    ) -> tuple[list[int], list[int], str]:
     """(chunks to compare with, every chunk of their file, its collection) for ``chunk_id`` or ``path``."""
-    from search.store import VISIBLE
     if chunk_id is not None:
-        row = conn.execute(f"SELECT ch.file, c.name FROM chunks ch JOIN files f ON f.id = ch.file "
-                           f"JOIN collections c ON c.id = f.collection WHERE ch.id = ? AND {VISIBLE}",
-                           (chunk_id,)).fetchone()
+        row = queries.visible_chunk_file(conn, chunk_id)
         if row is None:
             raise SearchError(f"no passage with chunk id {chunk_id} in the published index: chunk ids come "
                               "from search results and change when a file is indexed again")
-        return [chunk_id], [r[0] for r in conn.execute("SELECT id FROM chunks WHERE file = ?", (row[0],))], row[1]
+        return [chunk_id], queries.file_chunk_ids(conn, row[0]), row[1]
     collection, relative = path
-    rows = conn.execute(f"SELECT ch.id FROM chunks ch JOIN files f ON f.id = ch.file "
-                        f"JOIN collections c ON c.id = f.collection WHERE c.name = ? AND f.path = ? AND {VISIBLE}",
-                        (collection, relative)).fetchall()
-    if not rows:
+    ids = queries.visible_path_chunks(conn, collection, relative)
+    if not ids:
         raise SearchError(f"{collection}/{relative} has no passages in the published index "
                           "(not indexed yet, empty, or failed to parse: see stats)")
-    ids = [r[0] for r in rows]
     return ids, ids, collection
 
 
 def _links(conn, row) -> tuple[list[str], list[str]]:
     """(PDFs a note links to, notes that link to a PDF) among the published files."""
-    from search.store import VISIBLE
     if row["kind"] == "note":
-        targets = [t for (t,) in conn.execute("SELECT target FROM links WHERE file = ?", (row["file_id"],))
-                   if t.lower().endswith(".pdf")]
-        return targets, []
+        return [t for t in queries.link_targets(conn, row["file_id"]) if t.lower().endswith(".pdf")], []
     if row["kind"] == "pdf":
         name = row["path"].rsplit("/", 1)[-1]
-        notes = conn.execute(
-            f"SELECT DISTINCT f.path FROM links l JOIN files f ON f.id = l.file "
-            f"JOIN collections c ON c.id = f.collection WHERE l.target IN (?, ?) AND f.collection = ? "
-            f"AND {VISIBLE} ORDER BY f.path", (row["path"], name, row["collection_id"])).fetchall()
-        return [], [n[0] for n in notes]
+        return [], queries.linking_files(conn, row["collection_id"], (row["path"], name))
     return [], []
 
 
@@ -521,8 +501,7 @@ def _models_in_scope(state: dict, filters: Filters) -> list[str]:
 
 def _published(conn) -> dict:
     """The published generation of each collection and the model it was embedded with."""
-    rows = conn.execute("SELECT c.name, c.published, g.model FROM collections c "
-                        "JOIN generations g ON g.id = c.published").fetchall()
+    rows = queries.published(conn)
     models = sorted({r["model"] for r in rows if r["model"]})
     return {"generations": {r["name"]: r["published"] for r in rows},
             "by_collection": {r["name"]: r["model"] for r in rows},

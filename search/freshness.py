@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import time
 
-from search import store
+from search import queries, store
 from search.db import transaction
+from search.queries import build_activity, last_scan, requested, unplanned_scan  # noqa: F401 (asked of freshness)
 
 PRESENT, MISSING, GONE, BUSY = "present", "missing", "gone", "busy"
 # A scan or a build that has not moved for this long is taken as stalled (its jobs lost with
@@ -41,19 +42,16 @@ def begin_scan(conn, collection_id: int, root_present: bool, grace_seconds: floa
     now = time.time() if now is None else now
     with transaction(conn):
         if not force and _busy(conn, collection_id, now):
-            _request(conn, collection_id, now)
+            queries.request_scan(conn, collection_id, now)
             return BUSY
-        conn.execute("UPDATE collections SET scan_started = ?, changes_noticed = 0, scan_requested = NULL "
-                     "WHERE id = ?", (now, collection_id))
-        since = conn.execute("SELECT root_missing_since FROM collections WHERE id = ?",
-                             (collection_id,)).fetchone()[0]
+        queries.claim_scan(conn, collection_id, now)
+        since = queries.root_missing_since(conn, collection_id)
         if root_present:
-            conn.execute("UPDATE collections SET root_missing_since = NULL WHERE id = ?", (collection_id,))
+            queries.root_back(conn, collection_id)
             return PRESENT
         if since is not None and now - since >= grace_seconds:
             return GONE
-        conn.execute("UPDATE collections SET root_missing_since = ?, scan_started = NULL WHERE id = ?",
-                     (since or now, collection_id))
+        queries.root_missing(conn, collection_id, since or now)
         return MISSING
 
 
@@ -70,53 +68,16 @@ def _busy(conn, collection_id: int, now: float) -> bool:
     return last is not None and now - last < STALLED_SECONDS
 
 
-def unplanned_scan(conn, collection_id: int) -> float | None:
-    """When the scan that claimed the collection started, if it has not recorded its plan yet; else None."""
-    row = conn.execute(
-        "SELECT scan_started FROM collections c WHERE id = ? AND scan_started IS NOT NULL AND NOT EXISTS "
-        "(SELECT 1 FROM generations g WHERE g.collection = c.id AND g.discovered >= c.scan_started)",
-        (collection_id,)).fetchone()
-    return row[0] if row else None
-
-
-def build_activity(conn, collection_id: int) -> float | None:
-    """When the generation being built last moved (started, discovered, a file's progress); None: none building."""
-    row = conn.execute(
-        "SELECT max(g.started, coalesce(g.discovered, 0), "
-        "coalesce((SELECT max(updated) FROM progress p WHERE p.generation = g.id), 0)) AS last "
-        "FROM generations g WHERE g.collection = ? AND g.state = 'building' ORDER BY g.id DESC LIMIT 1",
-        (collection_id,)).fetchone()
-    return row["last"] if row else None
-
-
 def request(conn, collection_id: int) -> None:
     """Remember that the collection wants a scan (kept until a scan starts)."""
     with transaction(conn):
-        _request(conn, collection_id, time.time())
-
-
-def _request(conn, collection_id: int, now: float) -> None:
-    conn.execute("UPDATE collections SET scan_requested = coalesce(scan_requested, ?) WHERE id = ?",
-                 (now, collection_id))
-
-
-def requested(conn) -> list[int]:
-    """Collections with a scan asked for and not started yet."""
-    return [row[0] for row in conn.execute("SELECT id FROM collections WHERE scan_requested IS NOT NULL")]
+        queries.request_scan(conn, collection_id, time.time())
 
 
 def note_changes(conn, collection_id: int, files: int, now: float | None = None) -> None:
     """The watcher saw ``files`` files of the collection change since the last scan it queued."""
     with transaction(conn):
-        conn.execute("UPDATE collections SET changes_noticed = ?, changes_noticed_at = ? WHERE id = ?",
-                     (files, time.time() if now is None else now, collection_id))
-
-
-def last_scan(conn, collection_id: int) -> float:
-    """When the newest generation of the collection started (or the collection was registered)."""
-    row = conn.execute("SELECT coalesce((SELECT max(started) FROM generations WHERE collection = c.id), c.created) "
-                       "FROM collections c WHERE c.id = ?", (collection_id,)).fetchone()
-    return row[0] if row else 0.0
+        queries.note_changes(conn, collection_id, files, time.time() if now is None else now)
 
 
 def state(conn, collection) -> dict:
@@ -127,8 +88,7 @@ def state(conn, collection) -> dict:
     """
     keys = collection.keys()
     get = lambda key, default=None: collection[key] if key in keys else default  # noqa: E731 (an index before V4)
-    building = conn.execute("SELECT id FROM generations WHERE collection = ? AND state = 'building'",
-                            (collection["id"],)).fetchone()
+    building = queries.building_generation(conn, collection["id"])
     total, done = store.generation_progress(conn, building["id"]) if building else (0, 0)
     return {
         "root_missing_since": get("root_missing_since"),

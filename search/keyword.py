@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from search import queries
 from search.filters import Filters
-from search.store import VISIBLE
 from search.text import query_terms
 
 WEIGHTS = (2.0, 1.0, 1.0)  # (tuned on SciFact: 0.689 vs 0.680 for 4,2,1) title (+ aliases, tags), heading path, body
@@ -33,8 +33,7 @@ def _drop_common(conn, terms: list[str], total: int) -> list[str]:
         word = term[1:-1].replace('""', '"')
         if " " in word:  # a CJK phrase: keep
             continue
-        row = conn.execute("SELECT doc FROM chunks_fts_vocab WHERE term = ?", (word,)).fetchone()
-        counts[term] = row[0] if row else 0
+        counts[term] = queries.term_documents(conn, word)
     rare = [t for t in terms if counts.get(t, 0) <= COMMON * total]
     return rare or terms
 
@@ -46,9 +45,4 @@ def search(conn: sqlite3.Connection, query: str, limit: int, filters: Filters,
     if expression is None:
         return []
     where, params = filters.sql(conn)
-    sql = (f"SELECT ch.id, bm25(chunks_fts, {', '.join(map(str, WEIGHTS))}) AS score FROM chunks_fts "
-           f"JOIN chunks ch ON ch.id = chunks_fts.rowid JOIN files f ON f.id = ch.file "
-           f"JOIN collections c ON c.id = f.collection "
-           f"WHERE chunks_fts MATCH ? AND {VISIBLE}{where} ORDER BY score LIMIT ?")
-    rows = conn.execute(sql, [expression, *params, limit]).fetchall()
-    return [(row[0], -row[1]) for row in rows]
+    return [(cid, -bm25) for cid, bm25 in queries.keyword_search(conn, expression, WEIGHTS, where, params, limit)]

@@ -23,9 +23,9 @@ from collections import Counter
 
 import numpy as np
 
-from search.catalog import Catalog, Rows, newest_chunk
+from search import queries
+from search.catalog import Catalog, Rows
 from search.filters import Filters
-from search.schema import TOKENIZER
 
 K1, B = 1.2, 0.75
 COLUMNS = ("title", "headings", "body")
@@ -62,12 +62,11 @@ class Postings:
     def build(cls, conn: sqlite3.Connection, weights: tuple[float, ...]) -> "Postings":
         """Every row of chunks_fts, read inside the caller's snapshot."""
         postings = cls(weights)
-        _scratch(conn)
-        postings.max_id = newest_chunk(conn)
-        postings.rows = Rows(np.fromiter((r[0] for r in conn.execute("SELECT rowid FROM chunks_fts ORDER BY rowid")),
-                                         dtype=np.int64))
+        queries.make_scratch(conn, COLUMNS)
+        postings.max_id = queries.newest_chunk(conn)
+        postings.rows = Rows(np.fromiter(queries.fts_rowids(conn), dtype=np.int64))
         postings.lengths = np.zeros(len(postings.ids), dtype=np.float64)
-        postings._read(conn, "sift_fts_instances")
+        postings._read(conn, queries.INSTANCES)
         return postings
 
     def catch_up(self, conn: sqlite3.Connection, catalog: Catalog) -> bool:
@@ -77,32 +76,29 @@ class Postings:
         (an index restored from a copy?), more retired rows than live ones, a failed earlier read, or more
         than ``LOAD_NEW_AT_MOST`` new rows. A failing read raises, and marks the postings broken.
         """
-        newest = newest_chunk(conn)
+        newest = queries.newest_chunk(conn)
         self.rows.use(catalog)
         if self.broken or newest < self.max_id or self.rows.retired() > max(self.rows.count, 10_000):
             return False
         if newest > self.max_id:
-            new = conn.execute("SELECT count(*) FROM chunks_fts WHERE rowid > ?", (self.max_id,)).fetchone()[0]
-            if new > LOAD_NEW_AT_MOST:
+            if queries.fts_count_after(conn, self.max_id) > LOAD_NEW_AT_MOST:
                 return False
             self._load_new(conn, newest)
         return True
 
     def _load_new(self, conn, newest: int) -> None:
-        rows = conn.execute("SELECT rowid, title, headings, body FROM chunks_fts WHERE rowid > ? AND rowid <= ? "
-                            "ORDER BY rowid", (self.max_id, newest)).fetchall()
-        _scratch(conn)
+        rows = queries.fts_rows(conn, self.max_id, newest)
+        queries.make_scratch(conn, COLUMNS)
         try:
-            conn.executemany("INSERT INTO temp.sift_scratch(rowid, title, headings, body) VALUES (?, ?, ?, ?)",
-                             [tuple(r) for r in rows])
+            queries.scratch_rows(conn, rows)
             self.rows.append(np.array([r[0] for r in rows], dtype=np.int64))
             self.lengths = np.concatenate([self.lengths, np.zeros(len(rows))])
-            self._read(conn, "sift_scratch_instances")
+            self._read(conn, queries.SCRATCH_INSTANCES)
         except BaseException:
             self.broken = True  # half added: read everything again
             raise
         finally:
-            conn.execute("DELETE FROM temp.sift_scratch")
+            queries.clear_scratch(conn)
         self.max_id = newest
 
     def _read(self, conn, vocab: str) -> None:
@@ -112,8 +108,7 @@ class Postings:
         one array of (term, row, column) per token, summed per (term, row).
         """
         names, parsed, size = [], [], 0
-        for term, codes in conn.execute(f"SELECT term, group_concat(doc * {2 ** _CODE_BITS} + length(col)) "
-                                        f"FROM temp.{vocab} GROUP BY term"):
+        for term, codes in queries.instance_codes(conn, vocab, _CODE_BITS):
             names.append(term)
             parsed.append(np.fromstring(codes, dtype=np.int64, sep=","))
             size += len(parsed[-1])
@@ -147,14 +142,14 @@ class Postings:
         if missing:
             if len(self._tokens) + len(missing) > _TOKEN_CACHE:
                 self._tokens.clear()
-            _scratch(conn)
+            queries.make_scratch(conn, COLUMNS)
             found: dict[int, list[tuple[int, str]]] = {}
             try:
-                conn.executemany("INSERT INTO temp.sift_scratch(rowid, body) VALUES (?, ?)", enumerate(missing))
-                for doc, term, offset in conn.execute("SELECT doc, term, offset FROM temp.sift_scratch_instances"):
+                queries.scratch_words(conn, missing)
+                for doc, term, offset in queries.scratch_tokens(conn):
                     found.setdefault(doc, []).append((offset, term))
             finally:
-                conn.execute("DELETE FROM temp.sift_scratch")
+                queries.clear_scratch(conn)
             for i, word in enumerate(missing):
                 self._tokens[word] = tuple(term for _, term in sorted(found.get(i, [])))
         return [self._tokens[w] for w in words]
@@ -211,12 +206,3 @@ class Postings:
             self._mean_length = (self.rows.catalog, float(visible.mean()) if len(visible) else 1.0)
         return self._mean_length[1]
 
-
-def _scratch(conn: sqlite3.Connection) -> None:
-    """Temporary tables of this connection: an instance view of chunks_fts, and a scratch FTS5 table."""
-    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_fts_instances "
-                 "USING fts5vocab(main, chunks_fts, instance)")
-    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_scratch USING fts5({', '.join(COLUMNS)}, "
-                 f"tokenize = '{TOKENIZER}')")
-    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_scratch_instances "
-                 "USING fts5vocab(temp, sift_scratch, instance)")

@@ -19,3 +19,402 @@ import sqlite3
 VISIBLE = "f.gen_from <= c.published AND (f.gen_to IS NULL OR f.gen_to > c.published)"
 # A file of a generation whose jobs have not reached their end yet (a progress row).
 IN_FLIGHT = "state NOT IN ('failed', 'skipped') AND NOT (stage = 'write' AND state = 'done')"
+
+
+# --- collections ------------------------------------------------------------------
+
+def collections(conn: sqlite3.Connection, name: str | None = None) -> list[sqlite3.Row]:
+    """Every collection row (or the one called ``name``: none if unknown), by name."""
+    return conn.execute("SELECT * FROM collections" + (" WHERE name = ?" if name else "") + " ORDER BY name",
+                        (name,) if name else ()).fetchall()
+
+
+def collections_published(conn: sqlite3.Connection, name: str | None = None) -> list[sqlite3.Row]:
+    """Every collection row (or the one called ``name``) with ``finished``: when its published generation was
+    finished (None: nothing published yet), by name."""
+    return conn.execute("SELECT c.*, g.finished FROM collections c LEFT JOIN generations g ON g.id = c.published"
+                        + (" WHERE c.name = ?" if name else "") + " ORDER BY c.name",
+                        (name,) if name else ()).fetchall()
+
+
+def published(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+    """Each collection that has published a generation: its ``name``, ``published`` generation and the ``model``
+    that generation was embedded with (None: built without embeddings)."""
+    return conn.execute("SELECT c.name, c.published, g.model FROM collections c "
+                        "JOIN generations g ON g.id = c.published").fetchall()
+
+
+def published_models(conn: sqlite3.Connection) -> list[str]:
+    """The models the published generations were embedded with, sorted, each once."""
+    return sorted({r["model"] for r in published(conn) if r["model"] is not None})
+
+
+# --- generations ------------------------------------------------------------------
+
+def building_generation(conn: sqlite3.Connection, collection_id: int) -> sqlite3.Row | None:
+    """The generation of the collection being built (its whole row), or None. There is at most one
+    (``store.begin_generation`` starts one only when none is building)."""
+    return conn.execute("SELECT * FROM generations WHERE collection = ? AND state = 'building' "
+                        "ORDER BY id DESC LIMIT 1", (collection_id,)).fetchone()
+
+
+def build_activity(conn: sqlite3.Connection, collection_id: int) -> float | None:
+    """When the generation being built last moved (started, discovered, a file's progress); None: none building."""
+    row = conn.execute(
+        "SELECT max(g.started, coalesce(g.discovered, 0), "
+        "coalesce((SELECT max(updated) FROM progress p WHERE p.generation = g.id), 0)) AS last "
+        "FROM generations g WHERE g.collection = ? AND g.state = 'building' ORDER BY g.id DESC LIMIT 1",
+        (collection_id,)).fetchone()
+    return row["last"] if row else None
+
+
+def generation_collections(conn: sqlite3.Connection, generations) -> set[int]:
+    """The collections the given generations belong to."""
+    gens = list(generations)
+    if not gens:
+        return set()
+    rows = conn.execute(f"SELECT collection FROM generations WHERE id IN ({','.join('?' * len(gens))})", gens)
+    return {row[0] for row in rows}
+
+
+# --- a collection's scans (search.freshness) --------------------------------------
+
+def unplanned_scan(conn: sqlite3.Connection, collection_id: int) -> float | None:
+    """When the scan that claimed the collection started, if it has not recorded its plan yet; else None."""
+    row = conn.execute(
+        "SELECT scan_started FROM collections c WHERE id = ? AND scan_started IS NOT NULL AND NOT EXISTS "
+        "(SELECT 1 FROM generations g WHERE g.collection = c.id AND g.discovered >= c.scan_started)",
+        (collection_id,)).fetchone()
+    return row[0] if row else None
+
+
+def last_scan(conn: sqlite3.Connection, collection_id: int) -> float:
+    """When the newest generation of the collection started (or the collection was registered)."""
+    row = conn.execute("SELECT coalesce((SELECT max(started) FROM generations WHERE collection = c.id), c.created) "
+                       "FROM collections c WHERE c.id = ?", (collection_id,)).fetchone()
+    return row[0] if row else 0.0
+
+
+def requested(conn: sqlite3.Connection) -> list[int]:
+    """Collections with a scan asked for and not started yet."""
+    return [row[0] for row in conn.execute("SELECT id FROM collections WHERE scan_requested IS NOT NULL")]
+
+
+def root_missing_since(conn: sqlite3.Connection, collection_id: int) -> float | None:
+    """When a scan first found the collection's root gone (None: it was there last time)."""
+    return conn.execute("SELECT root_missing_since FROM collections WHERE id = ?", (collection_id,)).fetchone()[0]
+
+
+def claim_scan(conn: sqlite3.Connection, collection_id: int, now: float) -> None:
+    """Write: a scan starts now; the changes noticed and the scan requested are its to handle."""
+    conn.execute("UPDATE collections SET scan_started = ?, changes_noticed = 0, scan_requested = NULL "
+                 "WHERE id = ?", (now, collection_id))
+
+
+def root_back(conn: sqlite3.Connection, collection_id: int) -> None:
+    """Write: the root is there (again)."""
+    conn.execute("UPDATE collections SET root_missing_since = NULL WHERE id = ?", (collection_id,))
+
+
+def root_missing(conn: sqlite3.Connection, collection_id: int, since: float) -> None:
+    """Write: the root is missing since ``since``; the scan gives up its claim."""
+    conn.execute("UPDATE collections SET root_missing_since = ?, scan_started = NULL WHERE id = ?",
+                 (since, collection_id))
+
+
+def request_scan(conn: sqlite3.Connection, collection_id: int, now: float) -> None:
+    """Write: a scan is wanted (the first request's time is kept)."""
+    conn.execute("UPDATE collections SET scan_requested = coalesce(scan_requested, ?) WHERE id = ?",
+                 (now, collection_id))
+
+
+def note_changes(conn: sqlite3.Connection, collection_id: int, files: int, now: float) -> None:
+    """Write: the watcher saw ``files`` files of the collection change."""
+    conn.execute("UPDATE collections SET changes_noticed = ?, changes_noticed_at = ? WHERE id = ?",
+                 (files, now, collection_id))
+
+
+# --- files ----------------------------------------------------------------------------
+
+def visible_files(conn: sqlite3.Connection, collection: str | None = None) -> list[sqlite3.Row]:
+    """The published files (``collection`` and every column of files), from one snapshot, by collection and path."""
+    from search.db import snapshot
+    sql = (f"SELECT c.name AS collection, f.* FROM files f JOIN collections c ON c.id = f.collection "
+           f"WHERE {VISIBLE}" + (" AND c.name = ?" if collection else "") + " ORDER BY c.name, f.path")
+    with snapshot(conn):
+        return conn.execute(sql, (collection,) if collection else ()).fetchall()
+
+
+def visible_file(conn: sqlite3.Connection, collection: str, path: str) -> sqlite3.Row | None:
+    """The published version of one file (every column of files, and its collection's ``published``)."""
+    return conn.execute(f"SELECT f.*, c.published FROM files f JOIN collections c ON c.id = f.collection "
+                        f"WHERE c.name = ? AND f.path = ? AND {VISIBLE}", (collection, path)).fetchone()
+
+
+def visible_by_name(conn: sqlite3.Connection, name: str) -> list[tuple[str, str]]:
+    """(collection, path) of every published file whose file name is ``name``."""
+    rows = conn.execute(f"SELECT c.name, f.path FROM files f JOIN collections c ON c.id = f.collection "
+                        f"WHERE {VISIBLE} AND (f.path = ? OR substr(f.path, -length(?) - 1) = '/' || ?)",
+                        (name, name, name)).fetchall()
+    return [(r[0], r[1]) for r in rows]
+
+
+def file_version(conn: sqlite3.Connection, file_id: int) -> sqlite3.Row | None:
+    """The kind, size and mtime of one file version."""
+    return conn.execute("SELECT kind, size, mtime FROM files WHERE id = ?", (file_id,)).fetchone()
+
+
+def retired_version(conn: sqlite3.Connection, gen: int, collection_id: int, path: str) -> sqlite3.Row | None:
+    """The kind, size and mtime of the version of a file that generation ``gen`` retired (the file is gone)."""
+    return conn.execute("SELECT kind, size, mtime FROM files WHERE gen_to = ? AND collection = ? AND path = ?",
+                        (gen, collection_id, path)).fetchone()
+
+
+def indexed_under(conn: sqlite3.Connection, collection_id: int, folder: str) -> bool:
+    """Whether the collection has a current file version below ``folder`` (relative, no trailing '/')."""
+    row = conn.execute("SELECT 1 FROM files WHERE collection = ? AND gen_to IS NULL AND path > ? "
+                       "AND path < ? LIMIT 1", (collection_id, folder + "/", folder + "0")).fetchone()
+    return row is not None
+
+
+def catalog_files(conn: sqlite3.Connection) -> list[tuple]:
+    """(file id, collection, path, kind, mtime) of every published file, by id, as tuples (a third of the time
+    of sqlite3.Row for 50k files)."""
+    plain = conn.cursor()
+    plain.row_factory = None
+    return plain.execute(f"SELECT f.id, c.name, f.path, f.kind, f.mtime FROM files f "
+                         f"JOIN collections c ON c.id = f.collection WHERE {VISIBLE} ORDER BY f.id").fetchall()
+
+
+def catalog_chunks(conn: sqlite3.Connection) -> tuple[str | None, str | None]:
+    """The published chunks as two comma-separated lists (fast at 100k chunks): their ids, ascending, and the
+    file of each (None, None: no chunk)."""
+    return tuple(conn.execute(
+        f"SELECT group_concat(id), group_concat(file) FROM (SELECT ch.id, ch.file FROM chunks ch "
+        f"JOIN files f ON f.id = ch.file JOIN collections c ON c.id = f.collection "
+        f"WHERE {VISIBLE} ORDER BY ch.id)").fetchone())
+
+
+# --- progress ---------------------------------------------------------------------------
+
+def progress_of(conn: sqlite3.Connection, gen: int, path: str) -> sqlite3.Row | None:
+    """Where one file stands in generation ``gen``: its change, stage, state and reason."""
+    return conn.execute("SELECT change, stage, state, reason FROM progress WHERE generation = ? AND path = ?",
+                        (gen, path)).fetchone()
+
+
+def latest_progress(conn: sqlite3.Connection, collection: str, path: str) -> sqlite3.Row | None:
+    """The state, stage and reason of a file in the newest generation of its collection that planned it."""
+    return conn.execute("SELECT p.state, p.stage, p.reason FROM progress p JOIN generations g ON g.id = p.generation "
+                        "JOIN collections c ON c.id = g.collection WHERE c.name = ? AND p.path = ? "
+                        "ORDER BY p.generation DESC LIMIT 1", (collection, path)).fetchone()
+
+
+_LISTING = """
+WITH c AS (SELECT c.id, c.name, c.root, c.published, g.id AS building FROM collections c
+           LEFT JOIN generations g ON g.collection = c.id AND g.state = 'building' {where_collection}),
+entries AS (
+    SELECT c.id AS collection, p.path, cur.id AS ref, c.building AS generation,
+           CASE WHEN cur.id IS NOT NULL THEN cur.mtime
+                WHEN p.state IN ('failed', 'skipped') OR p.change = 'deleted' THEN -1e300 ELSE 1e300 END AS sort_time
+    FROM c JOIN progress p ON p.generation = c.building
+    LEFT JOIN files cur ON cur.collection = c.id AND cur.path = p.path AND cur.gen_to IS NULL
+    WHERE {match_p}
+    UNION ALL
+    SELECT c.id, f.path, f.id, NULL, f.mtime FROM c JOIN files f ON f.collection = c.id
+    WHERE {visible} AND {match_f}
+      AND NOT EXISTS (SELECT 1 FROM progress b WHERE b.generation = c.building AND b.path = f.path)
+    UNION ALL
+    SELECT c.id, p.path, NULL, c.published, -1e300 FROM c JOIN progress p ON p.generation = c.published
+    WHERE p.state IN ('failed', 'skipped') AND {match_p}
+      AND NOT EXISTS (SELECT 1 FROM progress b WHERE b.generation = c.building AND b.path = p.path)
+      AND NOT EXISTS (SELECT 1 FROM files f WHERE f.collection = c.id AND f.path = p.path AND f.gen_to IS NULL
+                      AND f.gen_from <= c.published))
+SELECT e.*, c.name, c.root, c.building, (SELECT count(*) FROM entries) AS total
+FROM entries e JOIN c ON c.id = e.collection ORDER BY {order} LIMIT :limit
+"""
+# Three disjoint parts, so no grouping: the files the generation being built touches; the published files it
+# does not; the failures of the published generation it has not touched again. Newest first: a file with no
+# time in the index yet is pending (it just changed) and comes first; failed, skipped or deleted come last.
+_BY_TIME = "sort_time DESC, c.name, path"
+_BY_PATH = "c.name, path"
+
+
+def listing(conn: sqlite3.Connection, collection: str | None, match: str, params: dict, by_time: bool,
+            limit: int) -> list[sqlite3.Row]:
+    """The first ``limit`` files of the collections (or of ``collection``) that the index knows, each once, with
+    ``total`` (how many match): ``collection`` (its id), ``path``, ``ref`` (the current version's file id),
+    ``generation`` (the one whose progress row says where it stands, None: published and untouched since),
+    ``name``, ``root`` and ``building``. ``match`` is a condition on ``{path}`` with named ``params``; sorted by
+    modified time (``by_time``) or by collection and path."""
+    sql = _LISTING.format(where_collection="WHERE c.name = :collection" if collection else "", visible=VISIBLE,
+                          match_p=match.format(path="p.path"), match_f=match.format(path="f.path"),
+                          order=_BY_TIME if by_time else _BY_PATH)
+    named = {**params, "limit": limit, **({"collection": collection} if collection else {})}
+    return conn.execute(sql, named).fetchall()
+
+
+# --- chunks ------------------------------------------------------------------------------
+
+def chunk_count(conn: sqlite3.Connection) -> int:
+    """Every chunk row, published or not (what keyword search weighs a term's commonness against)."""
+    return conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+
+
+def newest_chunk(conn: sqlite3.Connection) -> int:
+    """The highest chunk id ever given out (it never goes down, even when that chunk is deleted)."""
+    row = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'").fetchone() \
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").fetchone() else None
+    if row is not None:
+        return row[0]
+    return conn.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0]  # before schema V5
+
+
+def visible_chunks(conn: sqlite3.Connection, collection: str | None = None) -> list[sqlite3.Row]:
+    """The published chunks (every column, with ``collection``, ``generation`` and ``path``), from one snapshot,
+    by collection, path and place in the file."""
+    from search.db import snapshot
+    sql = (f"SELECT c.name AS collection, c.published AS generation, f.path, ch.* FROM chunks ch "
+           f"JOIN files f ON f.id = ch.file JOIN collections c ON c.id = f.collection WHERE {VISIBLE}"
+           + (" AND c.name = ?" if collection else "") + " ORDER BY c.name, f.path, ch.ordinal")
+    with snapshot(conn):
+        return conn.execute(sql, (collection,) if collection else ()).fetchall()
+
+
+def hit_rows(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
+    """What a search result shows of each chunk in ``ids``: the chunk, its file and collection (any order)."""
+    marks = ",".join("?" * len(ids))
+    return conn.execute(
+        f"SELECT ch.id, ch.heading_path, ch.start_line, ch.end_line, ch.page, ch.end_page, ch.text, "
+        f"f.id AS file_id, f.collection AS collection_id, f.path, f.title, f.kind, f.mtime, "
+        f"c.name AS collection, c.published FROM chunks ch "
+        f"JOIN files f ON f.id = ch.file JOIN collections c ON c.id = f.collection WHERE ch.id IN ({marks})",
+        ids).fetchall()
+
+
+def visible_chunk_file(conn: sqlite3.Connection, chunk_id: int) -> tuple[int, str] | None:
+    """(file id, collection) of a published chunk; None if it is not published."""
+    row = conn.execute(f"SELECT ch.file, c.name FROM chunks ch JOIN files f ON f.id = ch.file "
+                       f"JOIN collections c ON c.id = f.collection WHERE ch.id = ? AND {VISIBLE}",
+                       (chunk_id,)).fetchone()
+    return (row[0], row[1]) if row is not None else None
+
+
+def visible_path_chunks(conn: sqlite3.Connection, collection: str, path: str) -> list[int]:
+    """The ids of the published chunks of one file."""
+    rows = conn.execute(f"SELECT ch.id FROM chunks ch JOIN files f ON f.id = ch.file "
+                        f"JOIN collections c ON c.id = f.collection WHERE c.name = ? AND f.path = ? AND {VISIBLE}",
+                        (collection, path)).fetchall()
+    return [r[0] for r in rows]
+
+
+def file_chunk_ids(conn: sqlite3.Connection, file_id: int) -> list[int]:
+    """The ids of every chunk of one file version."""
+    return [r[0] for r in conn.execute("SELECT id FROM chunks WHERE file = ?", (file_id,))]
+
+
+def file_chunks(conn: sqlite3.Connection, file_id: int) -> list[sqlite3.Row]:
+    """The ordinal, heading path, pages and text of each chunk of one file version, in order."""
+    return conn.execute("SELECT ordinal, heading_path, page, end_page, text FROM chunks WHERE file = ? "
+                        "ORDER BY ordinal", (file_id,)).fetchall()
+
+
+def link_targets(conn: sqlite3.Connection, file_id: int) -> list[str]:
+    """What one file version links to."""
+    return [t for (t,) in conn.execute("SELECT target FROM links WHERE file = ?", (file_id,))]
+
+
+def linking_files(conn: sqlite3.Connection, collection_id: int, targets: tuple[str, ...]) -> list[str]:
+    """The published files of the collection that link to any of ``targets``, each once, by path."""
+    marks = ", ".join("?" * len(targets))
+    rows = conn.execute(
+        f"SELECT DISTINCT f.path FROM links l JOIN files f ON f.id = l.file "
+        f"JOIN collections c ON c.id = f.collection WHERE l.target IN ({marks}) AND f.collection = ? "
+        f"AND {VISIBLE} ORDER BY f.path", (*targets, collection_id)).fetchall()
+    return [r[0] for r in rows]
+
+
+def vectors_between(conn: sqlite3.Connection, model: str, after: int, upto: int) -> list[tuple[int, bytes]]:
+    """(chunk id, float32 vector bytes by ``model``) of the chunks with ids in (after, upto], by id; a chunk
+    whose text has no vector by that model is left out."""
+    return conn.execute("SELECT ch.id, v.vec FROM chunks ch "
+                        "JOIN vectors v ON v.model = ? AND v.text_hash = ch.text_hash "
+                        "WHERE ch.id > ? AND ch.id <= ? ORDER BY ch.id", (model, after, upto)).fetchall()
+
+
+# --- keyword index (FTS5) ------------------------------------------------------------------
+
+def term_documents(conn: sqlite3.Connection, term: str) -> int:
+    """How many chunk rows of the keyword index hold ``term`` (a token as FTS5 stores it)."""
+    row = conn.execute("SELECT doc FROM chunks_fts_vocab WHERE term = ?", (term,)).fetchone()
+    return row[0] if row else 0
+
+
+def keyword_search(conn: sqlite3.Connection, expression: str, weights: tuple[float, ...], where: str,
+                   params: list, limit: int) -> list[tuple[int, float]]:
+    """[(chunk id, FTS5 bm25: lower is better)] of the published chunks that match the FTS5 ``expression``, best
+    first, with column ``weights``; ``where``: more conditions on files f and collections c (' AND …')."""
+    sql = (f"SELECT ch.id, bm25(chunks_fts, {', '.join(map(str, weights))}) AS score FROM chunks_fts "
+           f"JOIN chunks ch ON ch.id = chunks_fts.rowid JOIN files f ON f.id = ch.file "
+           f"JOIN collections c ON c.id = f.collection "
+           f"WHERE chunks_fts MATCH ? AND {VISIBLE}{where} ORDER BY score LIMIT ?")
+    return [(row[0], row[1]) for row in conn.execute(sql, [expression, *params, limit]).fetchall()]
+
+
+def fts_rowids(conn: sqlite3.Connection):
+    """Every rowid of the keyword index, ascending (an iterator)."""
+    return (r[0] for r in conn.execute("SELECT rowid FROM chunks_fts ORDER BY rowid"))
+
+
+def fts_count_after(conn: sqlite3.Connection, after: int) -> int:
+    """How many rows of the keyword index have a rowid above ``after``."""
+    return conn.execute("SELECT count(*) FROM chunks_fts WHERE rowid > ?", (after,)).fetchone()[0]
+
+
+def fts_rows(conn: sqlite3.Connection, after: int, upto: int) -> list[tuple]:
+    """(rowid, title, headings, body) of the keyword index's rows with rowids in (after, upto], ascending."""
+    rows = conn.execute("SELECT rowid, title, headings, body FROM chunks_fts WHERE rowid > ? AND rowid <= ? "
+                        "ORDER BY rowid", (after, upto)).fetchall()
+    return [tuple(r) for r in rows]
+
+
+# This connection's own temporary tables (nothing is written to the index): an instance view of chunks_fts, and a
+# scratch FTS5 table with the same columns and tokenizer, to tokenize new rows and query words as the index does.
+INSTANCES, SCRATCH_INSTANCES = "sift_fts_instances", "sift_scratch_instances"
+
+
+def make_scratch(conn: sqlite3.Connection, columns: tuple[str, ...]) -> None:
+    """Create this connection's temporary tables (once): ``INSTANCES``, the scratch table and its instances."""
+    from search.schema import TOKENIZER
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{INSTANCES} USING fts5vocab(main, chunks_fts, instance)")
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_scratch USING fts5({', '.join(columns)}, "
+                 f"tokenize = '{TOKENIZER}')")
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{SCRATCH_INSTANCES} "
+                 f"USING fts5vocab(temp, sift_scratch, instance)")
+
+
+def scratch_rows(conn: sqlite3.Connection, rows: list[tuple]) -> None:
+    """Put (rowid, title, headings, body) rows in the scratch table."""
+    conn.executemany("INSERT INTO temp.sift_scratch(rowid, title, headings, body) VALUES (?, ?, ?, ?)", rows)
+
+
+def scratch_words(conn: sqlite3.Connection, words: list[str]) -> None:
+    """Put each word in the scratch table's body, as row 0, 1, 2 …"""
+    conn.executemany("INSERT INTO temp.sift_scratch(rowid, body) VALUES (?, ?)", enumerate(words))
+
+
+def clear_scratch(conn: sqlite3.Connection) -> None:
+    conn.execute("DELETE FROM temp.sift_scratch")
+
+
+def scratch_tokens(conn: sqlite3.Connection):
+    """(row, token, offset) of every token in the scratch table (an iterator)."""
+    return conn.execute(f"SELECT doc, term, offset FROM temp.{SCRATCH_INSTANCES}")
+
+
+def instance_codes(conn: sqlite3.Connection, instances: str, bits: int):
+    """Per term of an instance table (``INSTANCES`` or ``SCRATCH_INSTANCES``): (term, comma-separated codes), one
+    code per occurrence: its row shifted left by ``bits``, plus the length of its column's name (an iterator)."""
+    assert instances in (INSTANCES, SCRATCH_INSTANCES)
+    return conn.execute(f"SELECT term, group_concat(doc * {2 ** bits} + length(col)) "
+                        f"FROM temp.{instances} GROUP BY term")

@@ -13,8 +13,8 @@ import threading
 
 import numpy as np
 
-from search import schema
-from search.catalog import Catalog, Rows, newest_chunk
+from search import queries, schema
+from search.catalog import Catalog, Rows
 from search.filters import Filters
 
 RETIRED_AT_MOST = 0.25  # share of the visible rows (at least 4,000); more, and the matrix is compacted
@@ -32,7 +32,7 @@ class VectorIndex:
     def ensure(self, conn: sqlite3.Connection, model: str, catalog: Catalog) -> None:
         """Hold the vectors of every chunk in ``catalog`` (read inside the caller's snapshot)."""
         with self._lock:
-            newest = newest_chunk(conn)
+            newest = queries.newest_chunk(conn)
             reused = schema.version(conn) < 5 and catalog is not self.rows.catalog  # ids may repeat before V5
             if model != self.model or newest < self.max_id or reused:
                 self.model, self.rows, self.max_id = model, Rows(), 0
@@ -46,9 +46,7 @@ class VectorIndex:
                 self.rows.keep(keep)
 
     def _read(self, conn, newest: int) -> None:
-        found = conn.execute("SELECT ch.id, v.vec FROM chunks ch "
-                             "JOIN vectors v ON v.model = ? AND v.text_hash = ch.text_hash "
-                             "WHERE ch.id > ? AND ch.id <= ? ORDER BY ch.id", (self.model, self.max_id, newest)).fetchall()
+        found = queries.vectors_between(conn, self.model, self.max_id, newest)
         if found:
             new = np.frombuffer(b"".join(r[1] for r in found), dtype=np.float32).reshape(len(found), -1)
             self._append(new)
