@@ -24,46 +24,19 @@ import stat
 import unicodedata
 
 from mcp_server import render
+from search import queries
 from search.filters import register_in_folder
 
 IN_FLIGHT_DETAIL = "waiting to be indexed ({change}; next: {stage})"
-ENTRIES = """
-WITH c AS (SELECT c.id, c.name, c.root, c.published, g.id AS building FROM collections c
-           LEFT JOIN generations g ON g.collection = c.id AND g.state = 'building' {where_collection}),
-entries AS (
-    SELECT c.id AS collection, p.path, cur.id AS ref, c.building AS generation,
-           CASE WHEN cur.id IS NOT NULL THEN cur.mtime
-                WHEN p.state IN ('failed', 'skipped') OR p.change = 'deleted' THEN -1e300 ELSE 1e300 END AS sort_time
-    FROM c JOIN progress p ON p.generation = c.building
-    LEFT JOIN files cur ON cur.collection = c.id AND cur.path = p.path AND cur.gen_to IS NULL
-    WHERE {match_p}
-    UNION ALL
-    SELECT c.id, f.path, f.id, NULL, f.mtime FROM c JOIN files f ON f.collection = c.id
-    WHERE {visible} AND {match_f}
-      AND NOT EXISTS (SELECT 1 FROM progress b WHERE b.generation = c.building AND b.path = f.path)
-    UNION ALL
-    SELECT c.id, p.path, NULL, c.published, -1e300 FROM c JOIN progress p ON p.generation = c.published
-    WHERE p.state IN ('failed', 'skipped') AND {match_p}
-      AND NOT EXISTS (SELECT 1 FROM progress b WHERE b.generation = c.building AND b.path = p.path)
-      AND NOT EXISTS (SELECT 1 FROM files f WHERE f.collection = c.id AND f.path = p.path AND f.gen_to IS NULL
-                      AND f.gen_from <= c.published))
-SELECT e.*, c.name, c.root, c.building, (SELECT count(*) FROM entries) AS total
-FROM entries e JOIN c ON c.id = e.collection ORDER BY {order} LIMIT :limit
-"""
-# Three disjoint parts, so no grouping: the files the generation being built touches; the published files it
-# does not; the failures of the published generation it has not touched again. Newest first: a file with no
-# time in the index yet is pending (it just changed) and comes first; failed, skipped or deleted come last.
-BY_TIME = "sort_time DESC, c.name, path"
-BY_PATH = "c.name, path"
 
 
 def list_files(sift, collection, path_prefix, glob, sort, limit) -> tuple[str, dict]:
     from search.db import snapshot
     sift.check_collection(collection)
     conn = sift.conn()
-    sql, params = _query(conn, collection, path_prefix, glob, sort)
+    match, params = _match(conn, path_prefix, glob)
     with snapshot(conn):
-        rows = conn.execute(sql, {**params, "limit": limit}).fetchall()
+        rows = queries.listing(conn, collection, match, params, sort == "modified", limit)
         shown = _entries(conn, rows)
     for entry in shown:
         _look_on_disk(entry)
@@ -72,12 +45,9 @@ def list_files(sift, collection, path_prefix, glob, sort, limit) -> tuple[str, d
     return _text(data, sort), data
 
 
-def _query(conn, collection, path_prefix, glob, sort) -> tuple[str, dict]:
-    """The SQL that filters, sorts and limits, with its named parameters (but the limit)."""
-    from search.store import VISIBLE
+def _match(conn, path_prefix, glob) -> tuple[str, dict]:
+    """The SQL condition on a ``{path}`` that the folder and the pattern make, with its named parameters."""
     params, match = {}, []
-    if collection:
-        params["collection"] = collection
     if path_prefix:
         register_in_folder(conn)
         match.append("sift_in_folder({path}, :folder)")
@@ -85,11 +55,7 @@ def _query(conn, collection, path_prefix, glob, sort) -> tuple[str, dict]:
     if glob:
         conn.create_function("sift_glob", 1, _matcher(glob), deterministic=True)
         match.append("sift_glob({path})")
-    where = " AND ".join(match) or "1"
-    sql = ENTRIES.format(where_collection="WHERE c.name = :collection" if collection else "", visible=VISIBLE,
-                         match_p=where.format(path="p.path"), match_f=where.format(path="f.path"),
-                         order=BY_TIME if sort == "modified" else BY_PATH)
-    return sql, params
+    return " AND ".join(match) or "1", params
 
 
 def _matcher(glob: str):
@@ -108,18 +74,15 @@ def _entries(conn, rows) -> list[dict]:
     deleted meanwhile, the version it had), and the state."""
     shown = []
     for r in rows:
-        version = conn.execute("SELECT kind, size, mtime FROM files WHERE id = ?", (r["ref"],)).fetchone() \
-            if r["ref"] is not None else None
+        version = queries.file_version(conn, r["ref"]) if r["ref"] is not None else None
         if version is None and r["building"] is not None:  # gone: its version retired by the build
-            version = conn.execute("SELECT kind, size, mtime FROM files WHERE gen_to = ? AND collection = ? "
-                                   "AND path = ?", (r["building"], r["collection"], r["path"])).fetchone()
+            version = queries.retired_version(conn, r["building"], r["collection"], r["path"])
         entry = {"collection": r["name"], "root": r["root"], "path": r["path"], "kind": None, "size": None,
                  "mtime": None, "state": "indexed", "reason": None}
         if version is not None:
             entry.update(kind=version["kind"], size=version["size"], mtime=version["mtime"])
         if r["generation"] is not None:
-            p = conn.execute("SELECT change, stage, state, reason FROM progress WHERE generation = ? AND path = ?",
-                             (r["generation"], r["path"])).fetchone()
+            p = queries.progress_of(conn, r["generation"], r["path"])
             building = r["generation"] == r["building"]
             entry["state"], entry["reason"] = _state(p["change"] if building else None, p["stage"], p["state"],
                                                      p["reason"])

@@ -163,7 +163,7 @@ class ModelState:
 
     def _published_models(self) -> list[str]:
         """The models the published generations were embedded with; none if there is no index yet."""
-        from search import db
+        from search import db, queries
         if not self.settings.index_path.exists():
             return []
         try:
@@ -171,9 +171,7 @@ class ModelState:
         except Exception:  # noqa: BLE001 - the tools report the index's own trouble
             return []
         try:
-            rows = conn.execute("SELECT DISTINCT g.model FROM collections c JOIN generations g "
-                                "ON g.id = c.published WHERE g.model IS NOT NULL").fetchall()
-            return sorted(r[0] for r in rows)
+            return queries.published_models(conn)
         except Exception:  # noqa: BLE001 - a damaged index: the tools say so; load the configured model
             return []
         finally:

@@ -20,6 +20,7 @@ from ingest.document import Skip
 from mcp_server import lines as line_maps
 from mcp_server import paths
 from mcp_server.errors import Problem
+from search import queries
 
 MAX_LINES = 2000
 MAX_BYTES = 200_000  # bytes of returned text (UTF-8), numbers included
@@ -32,8 +33,8 @@ MIN_OVERLAP = 8  # characters; shorter matches between chunks may be chance
 def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page: int | None,
          start_offset: int | None = None) -> tuple[str, dict]:
     conn = sift.conn()
-    target = paths.resolve(raw_path, sift.roots(), lambda name: indexed_by_name(conn, name))
-    indexed = indexed_row(conn, target)
+    target = paths.resolve(raw_path, sift.roots(), lambda name: queries.visible_by_name(conn, name))
+    indexed = queries.visible_file(conn, target.collection, target.relative)
     if target.relative.lower().endswith(".pdf") or (indexed is not None and indexed["kind"] == "pdf"):
         if start_line is not None or end_line is not None or start_offset is not None:
             raise Problem(f"{target.name} is a PDF: read it by page (page=1, page=2, …), not by line")
@@ -41,22 +42,6 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
     if page is not None:
         raise Problem(f"{target.name} is not a PDF: read it by start_line and end_line, not by page")
     return read_text(target, indexed, start_line or 1, end_line, start_offset or 0)
-
-
-def indexed_by_name(conn, name: str) -> list[tuple[str, str]]:
-    """(collection, path) of every published file whose file name is ``name``."""
-    from search.store import VISIBLE
-    rows = conn.execute(f"SELECT c.name, f.path FROM files f JOIN collections c ON c.id = f.collection "
-                        f"WHERE {VISIBLE} AND (f.path = ? OR substr(f.path, -length(?) - 1) = '/' || ?)",
-                        (name, name, name)).fetchall()
-    return [(r[0], r[1]) for r in rows]
-
-
-def indexed_row(conn, target: paths.Target):
-    from search.store import VISIBLE
-    return conn.execute(f"SELECT f.*, c.published FROM files f JOIN collections c ON c.id = f.collection "
-                        f"WHERE c.name = ? AND f.path = ? AND {VISIBLE}",
-                        (target.collection, target.relative)).fetchone()
 
 
 # --- text ---------------------------------------------------------------------------
@@ -266,8 +251,7 @@ def read_pdf(conn, target: paths.Target, indexed, page: int) -> tuple[str, dict]
     if indexed is None:
         raise Problem(f"{target.name} is a PDF that is not in the published index ({_failure(conn, target)}); "
                       "its text can be read only once it is indexed: see stats")
-    chunks = conn.execute("SELECT ordinal, heading_path, page, end_page, text FROM chunks WHERE file = ? "
-                          "ORDER BY ordinal", (indexed["id"],)).fetchall()
+    chunks = queries.file_chunks(conn, indexed["id"])
     pages = max((c["end_page"] or c["page"] or 0 for c in chunks), default=0)
     if pages == 0:
         raise Problem(f"{target.name} has no text layer in the index (a scanned PDF?)")
@@ -320,9 +304,7 @@ def overlap(a: str, b: str) -> int:
 
 
 def _failure(conn, target: paths.Target) -> str:
-    row = conn.execute("SELECT p.state, p.stage, p.reason FROM progress p JOIN generations g ON g.id = p.generation "
-                       "JOIN collections c ON c.id = g.collection WHERE c.name = ? AND p.path = ? "
-                       "ORDER BY p.generation DESC LIMIT 1", (target.collection, target.relative)).fetchone()
+    row = queries.latest_progress(conn, target.collection, target.relative)
     if row is None:
         return "not indexed yet"
     if row["state"] in ("failed", "skipped"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from mcp_server import render
-from search import status
+from search import queries, status
 from workers import stats as stats_report
 from workers.stats import WORKER_HINT  # noqa: F401  (mcp_server.tools says it when no worker runs)
 
@@ -15,11 +15,8 @@ from workers.stats import WORKER_HINT  # noqa: F401  (mcp_server.tools says it w
 def freshness(conn, collection: str | None = None) -> tuple[str, list[dict]]:
     """'freshness: notes: generation 3 published … ; 12 files pending …' and its data."""
     from search.db import snapshot
-    sql = ("SELECT c.*, g.finished FROM collections c "
-           "LEFT JOIN generations g ON g.id = c.published" + (" WHERE c.name = ?" if collection else "")
-           + " ORDER BY c.name")
     with snapshot(conn):
-        data = [_fresh(conn, row) for row in conn.execute(sql, (collection,) if collection else ())]
+        data = [_fresh(conn, row) for row in queries.collections_published(conn, collection)]
     parts = [_fresh_text(d) for d in data] or ["no collections registered yet"]
     return "freshness: " + "; ".join(parts), data
 
@@ -37,8 +34,7 @@ def _fresh(conn, row) -> dict:
 
 
 def _building(conn, collection_id: int) -> dict | None:
-    gen = conn.execute("SELECT id, started, discovered FROM generations WHERE collection = ? AND state = 'building'",
-                       (collection_id,)).fetchone()
+    gen = queries.building_generation(conn, collection_id)
     if gen is None:
         return None
     p = status.progress(conn, gen)

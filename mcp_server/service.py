@@ -47,7 +47,8 @@ class Sift:
 
     def roots(self) -> dict[str, str]:
         """Collection name → its root folder."""
-        return {row["name"]: row["root"] for row in self.conn().execute("SELECT name, root FROM collections")}
+        from search import queries
+        return {row["name"]: row["root"] for row in queries.collections(self.conn())}
 
     def queue_scan(self, collection_id: int) -> None:
         """Queue a discover job for the collection; the worker does the rest."""

@@ -22,6 +22,7 @@ from pydantic import Field, ValidationError
 from mcp_server import listing, paths, reading, render, report
 from mcp_server.errors import Problem
 from mcp_server.service import NO_INDEX
+from search import queries
 
 MAX_LIMIT = 50
 ECHO_CHARS = 200  # how much of the query the text line of search repeats
@@ -249,7 +250,7 @@ class Tools:
         target = None
         if path is not None:
             conn = self.sift.conn()
-            found = paths.resolve(path, self.sift.roots(), lambda name: reading.indexed_by_name(conn, name))
+            found = paths.resolve(path, self.sift.roots(), lambda name: queries.visible_by_name(conn, name))
             target = (found.collection, found.relative)
         if (target is None) == (chunk_id is None):
             raise Problem("give exactly one of path or chunk_id")
@@ -277,9 +278,7 @@ class Tools:
         progress). Use it when the user says they just added or changed files.
         """
         self.sift.check_collection(collection)
-        rows = self.sift.conn().execute("SELECT id, name, root FROM collections" +
-                                        (" WHERE name = ?" if collection else "") + " ORDER BY name",
-                                        (collection,) if collection else ()).fetchall()
+        rows = queries.collections(self.sift.conn(), collection)
         if not rows:
             raise Problem("no collections registered yet: start sift-mcp with --root FOLDER")
         for row in rows:
