@@ -27,7 +27,7 @@ import time
 
 from huey import RedisHuey
 
-from search import db, freshness, store
+from search import db, freshness, queries, store
 from search.settings import load
 from workers.app import huey as app_huey
 
@@ -44,9 +44,8 @@ def resume(huey, settings=None) -> None:
     carried = _carried(huey, tasks)
     conn = db.connect(settings.index_path)  # its own connection: the workers are forked after this
     try:
-        for collection in conn.execute("SELECT id, name FROM collections ORDER BY id").fetchall():
-            building = conn.execute("SELECT id FROM generations WHERE collection = ? AND state = 'building'",
-                                    (collection["id"],)).fetchone()
+        for collection in sorted(queries.collections(conn), key=lambda row: row["id"]):
+            building = queries.building_generation(conn, collection["id"])
             if freshness.unplanned_scan(conn, collection["id"]) is not None:
                 log.warning("collection %s: its scan was interrupted; scanning again", collection["name"])
                 tasks.discover(collection["id"], resume=True)

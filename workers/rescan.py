@@ -23,7 +23,7 @@ import time
 
 from huey import crontab
 
-from search import freshness
+from search import freshness, queries
 from workers import recover, remote, runtime, tasks
 from workers.app import huey
 
@@ -44,7 +44,7 @@ def due(conn, interval_seconds: float, now: float | None = None) -> list[int]:
     """Collections whose last scan started at least ``interval_seconds`` ago, with a scan requested, or with a
     scan or a build that has stalled (its jobs lost with a worker process killed while the consumer went on)."""
     now = time.time() if now is None else now
-    ids = [row["id"] for row in conn.execute("SELECT id FROM collections ORDER BY id")]
+    ids = sorted(row["id"] for row in queries.collections(conn))
     stale = [cid for cid in ids if now - freshness.last_scan(conn, cid) >= interval_seconds]
     waiting = _waiting_for_embedders(conn)
     stalled = [cid for cid in ids if not freshness.busy(conn, cid, now) and cid not in waiting and (
@@ -58,11 +58,7 @@ def _waiting_for_embedders(conn) -> set[int]:
     if not runtime.settings().embed_remote:
         return set()
     from workers import remote
-    gens = sorted(remote.generations_waiting())
-    if not gens:
-        return set()
-    rows = conn.execute(f"SELECT collection FROM generations WHERE id IN ({','.join('?' * len(gens))})", gens)
-    return {row[0] for row in rows}
+    return queries.generation_collections(conn, sorted(remote.generations_waiting()))
 
 
 @huey.periodic_task(crontab(), priority=0)

@@ -31,6 +31,7 @@ from watchfiles import Change, watch
 
 from ingest.discover import Rules
 from ingest.kinds import kind_of
+from search import queries
 from search.settings import add_home_flag, use_flags
 
 log = logging.getLogger("sift.watch")
@@ -101,7 +102,7 @@ class Watcher:
         A root that appeared, disappeared or was replaced (a new folder at the same path) gets a scan.
         """
         if reread:
-            self.known = {row["id"]: row["root"] for row in self.conn.execute("SELECT id, root FROM collections")}
+            self.known = {row["id"]: row["root"] for row in queries.collections(self.conn)}
         present = {cid: ident for cid, ident in ((cid, _identity(root)) for cid, root in self.known.items()) if ident}
         if present == self.present:
             return False
@@ -140,12 +141,7 @@ class Watcher:
             return self.rules.included(rel) and not self.rules.ignored(rel, False)
         if os.path.isdir(os.path.join(root, rel)):  # a folder made, or moved in
             return not self.rules.ignored(rel, True)
-        return change == Change.deleted and self.indexed_under(cid, rel)  # a folder deleted or moved out
-
-    def indexed_under(self, cid: int, folder: str) -> bool:
-        row = self.conn.execute("SELECT 1 FROM files WHERE collection = ? AND gen_to IS NULL AND path > ? "
-                                "AND path < ? LIMIT 1", (cid, folder + "/", folder + "0")).fetchone()
-        return row is not None
+        return change == Change.deleted and queries.indexed_under(self.conn, cid, rel)  # a folder deleted or moved out
 
     def flush(self) -> None:
         """Ask for a scan of each changed collection (and each with a scan requested while it was
