@@ -121,15 +121,14 @@ def cmd_enqueue(args) -> int:
 
 def _wait(conn, collection_id: int, before: int | None) -> int:
     from tqdm import tqdm
-    from search import store
+    from search import queries, store
     bar = tqdm(total=0, unit="file", file=sys.stderr, desc="ingesting", mininterval=1,
                disable=None if sys.stderr.isatty() else True)
     idle_since = time.time()
     last_done = -1
     while True:
         collection = store.get_collection(conn, collection_id)
-        building = conn.execute("SELECT id FROM generations WHERE collection = ? AND state = 'building'",
-                                (collection_id,)).fetchone()
+        building = queries.building_generation(conn, collection_id)
         if collection["published"] != before and building is None:
             bar.close()
             print(f"published generation {collection['published']}", file=sys.stderr)
@@ -184,7 +183,7 @@ def cmd_retry_failed(args) -> int:
     """Queue a scan of each collection whose newest generation has failed files: a scan queues every
     file that is not indexed as it is on disk, so the failed ones go through the pipeline again, in a
     new generation like any other change."""
-    from search import db, status
+    from search import db, queries, status
     from search.settings import load
     from workers import tasks
     settings = load()
@@ -194,8 +193,8 @@ def cmd_retry_failed(args) -> int:
         if row["state"] == "failed":
             failed.setdefault(row["collection"], []).append(row)
     names = [args.collection] if args.collection else sorted(failed)
-    if args.collection and conn.execute("SELECT 1 FROM collections WHERE name = ?", (args.collection,)).fetchone() is None:
-        known = ", ".join(r["name"] for r in conn.execute("SELECT name FROM collections ORDER BY name")) or "none"
+    if args.collection and not queries.collections(conn, args.collection):
+        known = ", ".join(r["name"] for r in queries.collections(conn)) or "none"
         raise LookupError(f"no collection named {args.collection!r}; collections: {known}")
     queued = 0
     for name in names:
@@ -203,7 +202,7 @@ def cmd_retry_failed(args) -> int:
         if not rows:
             print(f"{name}: no failed files")
             continue
-        collection = conn.execute("SELECT id, root FROM collections WHERE name = ?", (name,)).fetchone()
+        collection = queries.collections(conn, name)[0]
         tasks.discover(collection["id"])
         queued += len(rows)
         print(f"{name}: queued a scan that retries {len(rows)} failed files ({collection['root']}):")
@@ -211,8 +210,7 @@ def cmd_retry_failed(args) -> int:
             print(f"  {row['path']}  (failed at {row['stage']}: {row['reason']})")
         if len(rows) > 50:
             print(f"  … and {len(rows) - 50} more")
-        building = conn.execute("SELECT id FROM generations WHERE collection = ? AND state = 'building'",
-                                (collection["id"],)).fetchone()
+        building = queries.building_generation(conn, collection["id"])
         if building is not None:
             print(f"  generation {building['id']} is still being built: the scan runs once it is published")
     if not names:
