@@ -6,7 +6,9 @@ but these (tests/test_layers.py keeps it so):
 
 - search/db.py: the connection itself (pragmas, the snapshot's BEGIN and COMMIT);
 - search/schema.py: the migrations;
-- search/store.py: the writer (generations, file versions, progress), which will become search/index/store.py.
+- search/store.py: the writer (generations, file versions, progress), which will become search/index/store.py;
+- workers/app.py: a pragma of huey's own queue database (not the index);
+- for now, search/status.py, whose statements move here next.
 
 Besides reads, this module holds the few small writes of a collection's scan facts (``search.freshness``) and
 a connection's own temporary FTS5 tables (``search.postings``), until the writer becomes search/index/store.py.
