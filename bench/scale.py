@@ -68,17 +68,42 @@ def texts() -> list[str]:
     return out
 
 
+def shifted(root: Path) -> Path:
+    """Where the rebuild's corpus waits: the same paths, every text shifted by one."""
+    return root.with_name(root.name + ".shifted")
+
+
+def swap(root: Path) -> None:
+    """Exchange the corpus and its shifted copy (three renames): the collection's root keeps its path and
+    every file in it changes."""
+    other, spare = shifted(root), root.with_name(root.name + ".swap")
+    os.rename(root, spare)
+    os.rename(other, root)
+    os.rename(spare, other)
+
+
+def variant_of(folder: Path) -> int | None:
+    try:
+        return int((folder / ".sift-scale").read_text().split()[2])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def rel_path(i: int) -> str:
     """note i's path: 1,000 files per top folder, 50 per sub-folder."""
     return f"area-{i // 1000:03d}/topic-{(i // 50) % 20:02d}/note-{i:06d}.md"
 
 
 def ensure_corpus(folder: Path, files: int, variant: int) -> float:
-    """Write the corpus (or the files that differ from ``variant``); returns the seconds it took."""
+    """Write the corpus, note i holding text (i + variant) % 200; returns the seconds it took (0: reused).
+    Always into new files: rewriting 200,000 files in place took 513 s here against 7 s to create them (ext4
+    flushes a file truncated and written again when it is closed)."""
     marker = folder / ".sift-scale"
     want = f"{CORPUS_VERSION} {files} {variant}"
     if marker.exists() and marker.read_text() == want:
         return 0.0
+    if folder.exists():
+        shutil.rmtree(folder)
     started = time.monotonic()
     bodies = [t.encode() for t in texts()]
     made = set()
@@ -192,6 +217,7 @@ class Reader:
         self.search_ms: list[float] = []
         self.searches: list[tuple[float, set[int]]] = []  # (when it began, generations its hits came from)
         self.empty_answers = 0
+        self.errors: list[str] = []
         self.engine = None
 
     def conn(self):
@@ -216,7 +242,11 @@ class Reader:
         if self.engine is None:
             self.engine = Engine(self.settings.index_path, keyword_postings=False)
         began, started = time.time(), time.perf_counter()
-        answer = self.engine.search(query, limit=5, mode="keyword")
+        try:
+            answer = self.engine.search(query, limit=5, mode="keyword")
+        except Exception as exc:  # noqa: BLE001 - counted and shown, the build goes on
+            self.errors.append(f"{type(exc).__name__}: {exc}")
+            return
         self.search_ms.append((time.perf_counter() - started) * 1000)
         if not answer.hits:
             self.empty_answers += 1
@@ -305,6 +335,8 @@ def show(result: dict, reader: Reader) -> None:
     if reader.stats_ms:
         print(f"stats (MCP tool's code) during the build: median {statistics.median(reader.stats_ms):.1f} ms, "
               f"max {max(reader.stats_ms):.1f} ms over {len(reader.stats_ms)} calls")
+    if reader.errors:
+        print(f"search FAILED {len(reader.errors)} times during the build, first: {reader.errors[0]}")
     if reader.search_ms:
         seen = sorted(set().union(*(g for t, g in reader.searches if t < r["finished"])))
         print(f"keyword search during the build: median {statistics.median(reader.search_ms):.1f} ms, "
@@ -335,6 +367,8 @@ def main() -> None:
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))
     root = (args.corpus or Path(f"/tmp/sift-scale/notes-{args.files}")).resolve()
+    if variant_of(root) == 1 and variant_of(shifted(root)) == 0:
+        swap(root)  # a run stopped during its rebuild
     took = ensure_corpus(root, args.files, 0)
     print(f"corpus {root}: {args.files:,} files, {TEXTS} distinct texts" +
           (f" (written in {took:.0f} s)" if took else " (reused)"), flush=True)
@@ -354,15 +388,21 @@ def main() -> None:
         first = build(root, env, home, "first build", reader, searching=False)
         show(first, reader)
         if args.rebuild:
-            took = ensure_corpus(root, args.files, 1)
-            print(f"\nrewrote every file (texts shifted by one) in {took:.0f} s", flush=True)
-            reader = Reader(home)
-            again = build(root, env, home, "rebuild over the published generation", reader, searching=True)
+            took = ensure_corpus(shifted(root), args.files, 1)
+            swap(root)
+            try:
+                print(f"\nevery file changed: the same paths, texts shifted by one"
+                      + (f" (written in {took:.0f} s)" if took else ""), flush=True)
+                reader = Reader(home)
+                again = build(root, env, home, "rebuild over the published generation", reader, searching=True)
+            finally:
+                swap(root)
             show(again, reader)
-            wrong = set().union(*(g for t, g in reader.searches if t < again["finished"])) - {first["gen"]}
-            print("search during the rebuild: " + ("answered from the previous generation only" if not wrong
-                  else f"ALSO from generations {sorted(wrong)}"))
-            ensure_corpus(root, args.files, 0)  # leave the corpus as the next run expects it
+            during = [g for t, g in reader.searches if t < again["finished"]]
+            wrong = set().union(*during) - {first["gen"]}
+            print(f"search during the rebuild: {len(during)} searches, {len(reader.errors)} failed; "
+                  + ("every hit from the previous generation" if not wrong
+                     else f"hits ALSO from generations {sorted(wrong)}"))
     finally:
         if not args.keep_home:
             shutil.rmtree(home, ignore_errors=True)
