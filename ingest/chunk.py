@@ -7,6 +7,14 @@ math) kept whole when they fit, and over-long lines cut at sentences, then
 words, then characters. Windows are runs of whole units; each window after the
 first starts with the previous window's last units, up to ``overlap`` tokens.
 Every character of a section lands in at least one chunk, in order.
+
+A chunk is embedded with the headings it sits under that its own text does
+not show (``Chunk.context``): the second window of a long section under
+"# Dendritic arbor geometry" is embedded as "Dendritic arbor geometry" and
+a blank line before its text, so what the section is about reaches every
+window, not only the first. The budget of a split section leaves room for
+that context. Measured on SciFact (multilingual-e5-small, semantic
+nDCG@10): 0.638 without, 0.658 with it (``bench/quality.py``).
 """
 from __future__ import annotations
 
@@ -32,6 +40,26 @@ class Chunk:
     page: int | None = None
     end_page: int | None = None
     offset: int = 0  # where the text starts in its section
+    context: str = ""  # the headings above the text that the text does not show, "A > B"
+
+    @property
+    def embedding_text(self) -> str:
+        """What the model embeds (and what the vector is keyed by): the context, a blank line, the text."""
+        return embedding_text(self.context, self.text)
+
+
+def embedding_text(context: str, text: str) -> str:
+    return f"{context}\n\n{text}" if context else text
+
+
+def context_of(heading_path: list[str], text: str) -> str:
+    """The headings of ``heading_path`` that ``text`` does not show: all of them, or, when the text's
+    first line holds the last heading (a section's first window starts with its own heading), its parents."""
+    names = [name.strip() for name in heading_path if name.strip()]
+    first_line = text.lstrip().split("\n", 1)[0]
+    if names and names[-1] in first_line:
+        names = names[:-1]
+    return " > ".join(names)
 
 
 def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int) -> list[Chunk]:
@@ -46,15 +74,28 @@ def chunk_section(section: Section, count: Counter, max_tokens: int, overlap: in
     if not text.strip():
         return []
     whole = count(text)
-    if whole <= max_tokens:
+    lead = context_of(section.heading_path, text)
+    if whole <= max_tokens and (not lead or count(embedding_text(lead, text)) <= max_tokens):
         return [_chunk(section, 0, len(text), whole)]
     special = count("")
-    budget = max_tokens - special
+    room = _context_room(section.heading_path, count, special, max_tokens)
+    budget = max_tokens - room - special
     if budget <= 0:
         raise ValueError(f"chunk size {max_tokens} leaves no room beside {special} special tokens")
     units = _units(text, section.atomic, count, special, budget)
-    return [_chunk(section, start, end, tokens)
-            for start, end, tokens in _windows(text, units, count, max_tokens, overlap, special)]
+    return [_chunk(section, start, end, tokens, with_context=room > 0)
+            for start, end, tokens in _windows(text, units, count, max_tokens - room, overlap, special)]
+
+
+def _context_room(heading_path: list[str], count: Counter, special: int, max_tokens: int) -> int:
+    """Tokens a window of this section keeps free for its context (the whole heading path, a blank line
+    and a token of slack where the join tokenises differently); 0 where that would take more than a
+    quarter of the limit: such a section's windows are embedded without context."""
+    full = " > ".join(name.strip() for name in heading_path if name.strip())
+    if not full:
+        return 0
+    room = count(full + "\n\n") - special + 1
+    return room if room <= max_tokens // 4 else 0
 
 
 def _units(text, atomic, count, special, budget) -> list[tuple[int, int, int]]:
@@ -165,9 +206,11 @@ def _windows(text, units, count, max_tokens, overlap, special):
     return windows
 
 
-def _chunk(section: Section, start: int, end: int, tokens: int) -> Chunk:
+def _chunk(section: Section, start: int, end: int, tokens: int, with_context: bool = True) -> Chunk:
     text = section.text
     chunk = Chunk(text=text[start:end], heading_path=list(section.heading_path), tokens=tokens, offset=start)
+    if with_context:
+        chunk.context = context_of(section.heading_path, chunk.text)
     if section.start_line is not None:
         chunk.start_line = section.start_line + text.count("\n", 0, start)
         body = text[start:end].rstrip()  # trailing blank lines name no line

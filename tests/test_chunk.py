@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from ingest.chunk import chunk_section
+from ingest.chunk import chunk_document, chunk_section, context_of
 from ingest.document import Section
 from ingest.markdown import parse_markdown
 
@@ -31,6 +31,7 @@ def test_chunks_respect_limit_cover_everything_and_overlap_within_setting(text, 
     covered_to = 0
     for chunk in chunks:
         assert chunk.tokens == word_counter(chunk.text) <= limit
+        assert word_counter(chunk.embedding_text) <= limit, "the heading context fits beside the text"
         assert chunk.heading_path == ["A", "B"]
         found = chunk.offset
         assert text[found:found + len(chunk.text)] == chunk.text, "chunks keep the text verbatim"
@@ -83,3 +84,35 @@ def test_real_tokenizer_keeps_every_chunk_within_model_limit(embedder):
     assert all(embedder.count(c.text) == c.tokens <= 128 for c in chunks)
     assert "".join(text.split()) in "".join("".join(c.text.split()) for c in chunks) or \
         all(c.text in text for c in chunks)
+
+
+def test_every_window_is_embedded_with_the_headings_its_text_does_not_show():
+    body = "\n".join(f"Line {i} says something about the installer and its flags." for i in range(40))
+    doc = parse_markdown("guide.md", "# Guide\n\n## Install on Linux\n\n" + body + "\n")
+    chunks = chunk_document(doc, word_counter, 60, 8)
+    windows = [c for c in chunks if c.heading_path == ["Guide", "Install on Linux"]]
+    assert len(windows) > 3
+    assert windows[0].text.startswith("## Install on Linux")
+    assert windows[0].context == "Guide", "the first window shows its own heading; only the parent is added"
+    assert all(c.context == "Guide > Install on Linux" for c in windows[1:])
+    for c in windows:
+        assert c.embedding_text == f"{c.context}\n\n{c.text}"
+        assert word_counter(c.embedding_text) <= 60
+    title = [c for c in chunks if c.heading_path == ["Guide"]]
+    assert all(c.context == "" and c.embedding_text == c.text for c in title)
+
+
+def test_a_section_that_fits_is_one_chunk_and_needs_no_context_it_shows():
+    doc = parse_markdown("paper.md", "# Dendritic arbors\n\nShort abstract about neurons.\n")
+    [chunk] = chunk_document(doc, word_counter, 60, 8)
+    assert chunk.context == "" and chunk.embedding_text == chunk.text
+    assert context_of(["Paper", "Methods"], "We measured arbors.") == "Paper > Methods"
+    assert context_of(["", " "], "text") == "", "empty headings (a '# ' line) add nothing"
+
+
+def test_headings_too_long_for_a_quarter_of_the_limit_are_left_out():
+    long_heading = " ".join(["word"] * 30)
+    section = Section(text="\n".join(["one two three four five"] * 30), heading_path=[long_heading])
+    chunks = chunk_section(section, word_counter, 60, 8)
+    assert len(chunks) > 1 and all(c.context == "" for c in chunks)
+    assert all(c.tokens <= 60 for c in chunks)

@@ -150,3 +150,22 @@ def _dump(conn):
     fts = conn.execute("SELECT count(*) FROM chunks_fts").fetchone()[0]
     vectors = conn.execute("SELECT count(*) FROM vectors").fetchone()[0]
     return [tuple(r) for r in files], [tuple(r) for r in chunks], fts, vectors
+
+
+def test_windows_after_the_first_are_embedded_with_their_heading(immediate, notes, embedder):
+    import numpy as np
+    ingest(notes)
+    conn = db.connect(Path(os.environ["SIFT_HOME"]) / "index.db")
+    git_chunks = [c for c in reader.visible_chunks(conn) if c["path"] == "tech/git.md"]
+    first, later = git_chunks[0], git_chunks[1]
+    assert first["text"].startswith("# Git tips") and "Git tips" not in later["text"]
+
+    def stored(chunk):
+        blob = conn.execute("SELECT vec FROM vectors WHERE text_hash = ?", (chunk["text_hash"],)).fetchone()[0]
+        return np.frombuffer(blob, dtype=np.float32)
+
+    with_heading, bare = embedder.embed(["Git tips\n\n" + later["text"], later["text"]])
+    assert np.allclose(stored(later), with_heading, atol=1e-5)
+    assert not np.allclose(stored(later), bare, atol=1e-3)
+    assert np.allclose(stored(first), embedder.embed([first["text"]])[0], atol=1e-5), \
+        "the first window shows its heading: embedded as it is"

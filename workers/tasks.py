@@ -200,18 +200,18 @@ def chunk(batch: Batch) -> None:
     limit = min(settings.chunk_tokens, embedder.info.max_tokens)
     overlap = min(settings.chunk_overlap, limit // 2)
     counter = functools.partial(_count, embedder)
-    failed = {}
+    failed, embedding_texts = {}, {}
     for parsed in batch.parsed:
         try:
             pieces = chunk_document(parsed.doc, counter, limit, overlap)
         except Exception as exc:
             failed[parsed.path] = f"{type(exc).__name__}: {exc}"
             continue
-        batch.chunks[parsed.path] = [_chunk_row(i, piece) for i, piece in enumerate(pieces)]
+        batch.chunks[parsed.path] = [_chunk_row(i, piece, embedding_texts) for i, piece in enumerate(pieces)]
     batch.parsed = [p for p in batch.parsed if p.path not in failed]
     _record_trouble(batch, "chunk", {}, failed)
     if batch.model:
-        _plan_embedding(batch, store.cached_hashes(conn, batch.model, _all_hashes(batch)))
+        _plan_embedding(batch, store.cached_hashes(conn, batch.model, _all_hashes(batch)), embedding_texts)
     counts = {p: (len(rows), None) for p, rows in batch.chunks.items()}
     if not batch.to_embed:
         write(batch)
@@ -391,9 +391,14 @@ def _count(embedder, text: str) -> int:
     return tokens
 
 
-def _chunk_row(ordinal: int, piece) -> store.ChunkRow:
+def _chunk_row(ordinal: int, piece, embedding_texts: dict[str, str]) -> store.ChunkRow:
+    """The chunk's row; its text hash keys the vector of what the model embeds (the chunk's text with its
+    heading context, ``ingest.chunk``), which ``embedding_texts`` gets by that hash."""
+    embedded = piece.embedding_text
+    digest = text_hash(embedded)
+    embedding_texts[digest] = embedded
     return store.ChunkRow(ordinal=ordinal, heading_path=" > ".join(piece.heading_path), text=piece.text,
-                          tokens=piece.tokens, text_hash=text_hash(piece.text), start_line=piece.start_line,
+                          tokens=piece.tokens, text_hash=digest, start_line=piece.start_line,
                           end_line=piece.end_line, page=piece.page, end_page=piece.end_page)
 
 
@@ -401,12 +406,12 @@ def _all_hashes(batch: Batch) -> list[str]:
     return [row.text_hash for rows in batch.chunks.values() for row in rows]
 
 
-def _plan_embedding(batch: Batch, cached: set[str]) -> None:
+def _plan_embedding(batch: Batch, cached: set[str], embedding_texts: dict[str, str]) -> None:
     for path, rows in batch.chunks.items():
         fresh = 0
         for row in rows:
             if row.text_hash not in cached and row.text_hash not in batch.to_embed:
-                batch.to_embed[row.text_hash] = row.text
+                batch.to_embed[row.text_hash] = embedding_texts[row.text_hash]
                 fresh += 1
         batch.embedded[path] = fresh
 
