@@ -150,3 +150,20 @@ def test_jobs_carry_many_small_files_and_few_large_ones():
     sizes = {"a.pdf": JOB_BYTES * 3, "b.pdf": JOB_BYTES // 2, "c.md": JOB_BYTES // 2, "d.md": 10, "e.md": 10}
     assert list(jobs(big, sizes, 256)) == [["a.pdf"], ["b.pdf", "c.md"], ["d.md", "e.md"]]
     assert list(jobs(small[:40], {}, 16)) == [small[:16], small[16:32], small[32:40]]  # sizes unknown: 4 KiB each
+
+
+def test_garbage_is_collected_in_slices_to_the_last_version(immediate, tmp_path, monkeypatch):
+    """After a rebuild every retired version goes, slice by slice (GC_SLICE), with its chunks and FTS rows."""
+    from search import store
+    from workers import runtime
+    monkeypatch.setattr(store, "GC_SLICE", 3)
+    root = write_tree(tmp_path / "notes", {f"n{i}.md": f"# N{i}\n\nfirst text {i}\n" for i in range(10)})
+    ingest(root)
+    write_tree(root, {f"n{i}.md": f"# N{i}\n\nsecond text {i}, longer now\n" for i in range(10)})
+    ingest(root)
+    conn = runtime.index()
+    assert conn.execute("SELECT count(*) FROM files WHERE gen_to IS NOT NULL").fetchone()[0] == 0
+    assert conn.execute("SELECT count(*) FROM files").fetchone()[0] == 10
+    assert conn.execute("SELECT count(*) FROM chunks_fts").fetchone()[0] == \
+        conn.execute("SELECT count(*) FROM chunks").fetchone()[0] == 10
+    check(conn, "notes")
