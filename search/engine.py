@@ -253,7 +253,7 @@ class Engine:
         if mode == "semantic":
             return [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(semantic, start=1)], \
                 mode, models
-        return fusion.rrf(lexical, semantic), mode, models
+        return fusion.convex(lexical, semantic), mode, models
 
     def _semantic(self, conn, query, depth, filters, catalog, state, models, notes, prepared
                   ) -> list[tuple[int, float]]:
