@@ -40,7 +40,7 @@ NOTE_QUERIES = ["undo the last commit", "rebase interactive", "docker compose vo
 
 
 def chunks(conn) -> int:
-    from search.store import VISIBLE
+    from search.queries import VISIBLE
     return conn.execute(f"SELECT count(*) FROM chunks ch JOIN files f ON f.id = ch.file "
                         f"JOIN collections c ON c.id = f.collection WHERE {VISIBLE}").fetchone()[0]
 
@@ -172,7 +172,7 @@ def measure_reads(home: Path) -> None:
     server does them (the whole tool's reads in one worker thread, with that thread's own connection) and
     through aiosqlite (each query awaited on the event loop; one connection, and a pool of 4)."""
     import asyncio
-    from search.store import VISIBLE
+    from search.queries import VISIBLE
     index = home / "index.db"
     conn = sqlite3_reader(index)
     collection, path = conn.execute(f"SELECT c.name, f.path FROM files f JOIN collections c ON c.id = f.collection "

@@ -100,13 +100,13 @@ def _settings_and_index():
 
 
 def cmd_enqueue(args) -> int:
-    from search import model, store
+    from search import model, names, store
     from workers import tasks
     root = Path(args.path).expanduser().resolve()
     if not root.is_dir():
         raise FileNotFoundError(f"not a folder: {args.path}")
     name = args.name if args.name is not None else root.name
-    store.check_name(name)  # before anything is written: 'collection/path' must split one way only
+    names.check_name(name)  # before anything is written: 'collection/path' must split one way only
     settings, conn = _settings_and_index()
     model.resolve(settings)  # fail now, not in the worker, if the model is unusable
     collection = store.ensure_collection(conn, name, str(root))
@@ -127,14 +127,14 @@ def _wait(conn, collection_id: int, before: int | None) -> int:
     idle_since = time.time()
     last_done = -1
     while True:
-        collection = store.get_collection(conn, collection_id)
+        collection = queries.get_collection(conn, collection_id)
         building = queries.building_generation(conn, collection_id)
         if collection["published"] != before and building is None:
             bar.close()
             print(f"published generation {collection['published']}", file=sys.stderr)
             return 0
         if building:
-            total, done = store.generation_progress(conn, building["id"])
+            total, done = queries.generation_progress(conn, building["id"])
             if done != last_done:
                 bar.total, bar.n = total, done
                 bar.refresh()

@@ -22,8 +22,8 @@ def freshness(conn, collection: str | None = None) -> tuple[str, list[dict]]:
 
 
 def _fresh(conn, row) -> dict:
-    from search import freshness
-    fresh = freshness.state(conn, row)
+    from search.status import freshness_state
+    fresh = freshness_state(conn, row)
     entry = {"collection": row["name"], "published_generation": row["published"],
              "published_at": render.when(row["finished"]), "published_age_seconds": _since(row["finished"]),
              "pending_files": fresh["pending_files"], "root_missing_since": render.when(fresh["root_missing_since"])}

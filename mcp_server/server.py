@@ -93,7 +93,7 @@ def _settings(args):
 
 def register_root(settings, root: str, name: str | None) -> tuple[int, str]:
     """Register ``root`` as a collection (if new); returns (id, name). The one write the server makes."""
-    from search import db, store
+    from search import db, queries, store
     real = os.path.realpath(os.path.expanduser(root))
     if not os.path.isdir(real):
         raise StartupError(f"--root {root}: not a folder")
@@ -102,7 +102,7 @@ def register_root(settings, root: str, name: str | None) -> tuple[int, str]:
     except db.IndexUnavailable as exc:
         raise StartupError(str(exc)) from None
     try:
-        existing = store.collection_for_root(conn, real)
+        existing = queries.collection_for_root(conn, real)
         if existing is not None and name in (None, existing["name"]):
             return existing["id"], existing["name"]
         row = store.ensure_collection(conn, name or os.path.basename(real) or "root", real)

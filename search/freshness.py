@@ -1,4 +1,4 @@
-"""How fresh a collection is, on the index side, and scans that must wait their turn.
+"""Scans that must wait their turn, and the facts of how fresh a collection is (``search.status`` reports them).
 
 Facts kept on the ``collections`` row (schema V4):
 
@@ -42,16 +42,16 @@ def begin_scan(conn, collection_id: int, root_present: bool, grace_seconds: floa
     now = time.time() if now is None else now
     with transaction(conn):
         if not force and _busy(conn, collection_id, now):
-            queries.request_scan(conn, collection_id, now)
+            store.request_scan(conn, collection_id, now)
             return BUSY
-        queries.claim_scan(conn, collection_id, now)
+        store.claim_scan(conn, collection_id, now)
         since = queries.root_missing_since(conn, collection_id)
         if root_present:
-            queries.root_back(conn, collection_id)
+            store.root_back(conn, collection_id)
             return PRESENT
         if since is not None and now - since >= grace_seconds:
             return GONE
-        queries.root_missing(conn, collection_id, since or now)
+        store.root_missing(conn, collection_id, since or now)
         return MISSING
 
 
@@ -71,29 +71,11 @@ def _busy(conn, collection_id: int, now: float) -> bool:
 def request(conn, collection_id: int) -> None:
     """Remember that the collection wants a scan (kept until a scan starts)."""
     with transaction(conn):
-        queries.request_scan(conn, collection_id, time.time())
+        store.request_scan(conn, collection_id, time.time())
 
 
 def note_changes(conn, collection_id: int, files: int, now: float | None = None) -> None:
     """The watcher saw ``files`` files of the collection change since the last scan it queued."""
     with transaction(conn):
-        queries.note_changes(conn, collection_id, files, time.time() if now is None else now)
+        store.note_changes(conn, collection_id, files, time.time() if now is None else now)
 
-
-def state(conn, collection) -> dict:
-    """Freshness of one collection row (sqlite3.Row or dict): what stats and search's freshness line show.
-
-    ``pending_files``: files changed since the last publish, noticed by the
-    watcher or in the generation being built, that are not searchable yet.
-    """
-    keys = collection.keys()
-    get = lambda key, default=None: collection[key] if key in keys else default  # noqa: E731 (an index before V4)
-    building = queries.building_generation(conn, collection["id"])
-    total, done = store.generation_progress(conn, building["id"]) if building else (0, 0)
-    return {
-        "root_missing_since": get("root_missing_since"),
-        "changes_noticed": get("changes_noticed", 0),
-        "changes_noticed_at": get("changes_noticed_at"),
-        "scan_requested": get("scan_requested"),
-        "pending_files": get("changes_noticed", 0) + total - done,
-    }

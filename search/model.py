@@ -110,7 +110,7 @@ def reembedding(collections: list[dict]) -> list[str]:
 
 def _recorded_paths(settings: Settings, model_id: str) -> list[str]:
     """Paths the index recorded for ``model_id`` (newest first); none for an index before schema V6."""
-    from search import db, store
+    from search import db, queries
     if not settings.index_path.exists():
         return []
     try:
@@ -118,7 +118,7 @@ def _recorded_paths(settings: Settings, model_id: str) -> list[str]:
     except Exception:  # noqa: BLE001 - the index's own trouble is reported by whoever reads it
         return []
     try:
-        return store.model_paths(conn, model_id)
+        return queries.model_paths(conn, model_id)
     finally:
         conn.close()
 

@@ -1,17 +1,17 @@
 """The index's read queries: every SELECT the search, MCP, worker and CLI modules ask, by name.
 
 Each function takes a connection and answers one question; the SQL fragments they share (``VISIBLE``,
-``IN_FLIGHT``) are defined here once. No other module of ingest/, search/, mcp_server/ or workers/ runs SQL,
-but these (tests/test_layers.py keeps it so):
+``IN_FLIGHT``) and the stages a file goes through are defined here once. No other module of ingest/, search/,
+mcp_server/ or workers/ runs SQL, but these (tests/test_layers.py keeps it so):
 
 - search/db.py: the connection itself (pragmas, the snapshot's BEGIN and COMMIT);
 - search/schema.py: the migrations;
-- search/store.py: the writer (generations, file versions, progress), which will become search/index/store.py;
-- workers/app.py: a pragma of huey's own queue database (not the index);
-- for now, search/status.py, whose statements move here next.
+- search/store.py: the writer (collections, scans, generations, file versions, progress), the only module that
+  changes the index;
+- workers/app.py: a pragma of huey's own queue database (not the index).
 
-Besides reads, this module holds the few small writes of a collection's scan facts (``search.freshness``) and
-a connection's own temporary FTS5 tables (``search.postings``), until the writer becomes search/index/store.py.
+Besides reads, this module creates and fills a connection's own temporary FTS5 tables (``search.postings``):
+nothing of them is written to the index.
 """
 from __future__ import annotations
 
@@ -21,9 +21,20 @@ import sqlite3
 VISIBLE = "f.gen_from <= c.published AND (f.gen_to IS NULL OR f.gen_to > c.published)"
 # A file of a generation whose jobs have not reached their end yet (a progress row).
 IN_FLIGHT = "state NOT IN ('failed', 'skipped') AND NOT (stage = 'write' AND state = 'done')"
+# The stages each changed file goes through, and the states that end it early.
+STAGES = ("parse", "chunk", "embed", "write")
+TERMINAL = ("failed", "skipped")
+
+
+def rank(stage: str, state: str) -> int:
+    """How far a file in ``stage``/``state`` has got: a file never moves to a lower rank; failed and skipped
+    rank above everything."""
+    finished = state != "queued"
+    return STAGES.index(stage) * 2 + (1 if finished else 0) + (10 if state in TERMINAL else 0)
 
 
 # --- collections ------------------------------------------------------------------
+
 
 def collections(conn: sqlite3.Connection, name: str | None = None) -> list[sqlite3.Row]:
     """Every collection row (or the one called ``name``: none if unknown), by name."""
@@ -39,6 +50,26 @@ def collections_published(conn: sqlite3.Connection, name: str | None = None) -> 
                         (name,) if name else ()).fetchall()
 
 
+def collection_for_root(conn: sqlite3.Connection, root: str) -> sqlite3.Row | None:
+    """The collection that indexes ``root``, or None."""
+    return conn.execute("SELECT * FROM collections WHERE root = ?", (root,)).fetchone()
+
+
+def get_collection(conn: sqlite3.Connection, collection_id: int) -> sqlite3.Row:
+    """The collection row with id ``collection_id`` (LookupError if there is none)."""
+    row = conn.execute("SELECT * FROM collections WHERE id = ?", (collection_id,)).fetchone()
+    if row is None:
+        raise LookupError(f"no collection with id {collection_id}")
+    return row
+
+
+def published_model(conn: sqlite3.Connection, collection_id: int) -> str | None:
+    """The model the collection's published generation was embedded with (None: none published, or no model)."""
+    row = conn.execute("SELECT g.model FROM collections c JOIN generations g ON g.id = c.published "
+                       "WHERE c.id = ?", (collection_id,)).fetchone()
+    return row["model"] if row else None
+
+
 def published(conn: sqlite3.Connection) -> list[sqlite3.Row]:
     """Each collection that has published a generation: its ``name``, ``published`` generation and the ``model``
     that generation was embedded with (None: built without embeddings)."""
@@ -52,6 +83,7 @@ def published_models(conn: sqlite3.Connection) -> list[str]:
 
 
 # --- generations ------------------------------------------------------------------
+
 
 def building_generation(conn: sqlite3.Connection, collection_id: int) -> sqlite3.Row | None:
     """The generation of the collection being built (its whole row), or None. There is at most one
@@ -79,7 +111,26 @@ def generation_collections(conn: sqlite3.Connection, generations) -> set[int]:
     return {row[0] for row in rows}
 
 
+def generation(conn: sqlite3.Connection, gen: int) -> sqlite3.Row | None:
+    """One generation's whole row (None: no such generation)."""
+    return conn.execute("SELECT * FROM generations WHERE id = ?", (gen,)).fetchone()
+
+
+def building_model(conn: sqlite3.Connection, collection_id: int) -> tuple[bool, str | None]:
+    """(is a generation being built, the model it embeds with)."""
+    row = conn.execute("SELECT model FROM generations WHERE collection = ? AND state = 'building'",
+                       (collection_id,)).fetchone()
+    return (row is not None, row["model"] if row else None)
+
+
+def model_paths(conn: sqlite3.Connection, model_id: str) -> list[str]:
+    """The files recorded for ``model_id``, newest first (none before schema V6)."""
+    if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'models'").fetchone():
+        return []
+    return [r[0] for r in conn.execute("SELECT path FROM models WHERE id = ? ORDER BY recorded DESC", (model_id,))]
+
 # --- a collection's scans (search.freshness) --------------------------------------
+
 
 def unplanned_scan(conn: sqlite3.Connection, collection_id: int) -> float | None:
     """When the scan that claimed the collection started, if it has not recorded its plan yet; else None."""
@@ -107,36 +158,8 @@ def root_missing_since(conn: sqlite3.Connection, collection_id: int) -> float | 
     return conn.execute("SELECT root_missing_since FROM collections WHERE id = ?", (collection_id,)).fetchone()[0]
 
 
-def claim_scan(conn: sqlite3.Connection, collection_id: int, now: float) -> None:
-    """Write: a scan starts now; the changes noticed and the scan requested are its to handle."""
-    conn.execute("UPDATE collections SET scan_started = ?, changes_noticed = 0, scan_requested = NULL "
-                 "WHERE id = ?", (now, collection_id))
-
-
-def root_back(conn: sqlite3.Connection, collection_id: int) -> None:
-    """Write: the root is there (again)."""
-    conn.execute("UPDATE collections SET root_missing_since = NULL WHERE id = ?", (collection_id,))
-
-
-def root_missing(conn: sqlite3.Connection, collection_id: int, since: float) -> None:
-    """Write: the root is missing since ``since``; the scan gives up its claim."""
-    conn.execute("UPDATE collections SET root_missing_since = ?, scan_started = NULL WHERE id = ?",
-                 (since, collection_id))
-
-
-def request_scan(conn: sqlite3.Connection, collection_id: int, now: float) -> None:
-    """Write: a scan is wanted (the first request's time is kept)."""
-    conn.execute("UPDATE collections SET scan_requested = coalesce(scan_requested, ?) WHERE id = ?",
-                 (now, collection_id))
-
-
-def note_changes(conn: sqlite3.Connection, collection_id: int, files: int, now: float) -> None:
-    """Write: the watcher saw ``files`` files of the collection change."""
-    conn.execute("UPDATE collections SET changes_noticed = ?, changes_noticed_at = ? WHERE id = ?",
-                 (files, now, collection_id))
-
-
 # --- files ----------------------------------------------------------------------------
+
 
 def visible_files(conn: sqlite3.Connection, collection: str | None = None) -> list[sqlite3.Row]:
     """The published files (``collection`` and every column of files), from one snapshot, by collection and path."""
@@ -179,6 +202,13 @@ def indexed_under(conn: sqlite3.Connection, collection_id: int, folder: str) -> 
     return row is not None
 
 
+def current_files(conn: sqlite3.Connection, collection_id: int) -> dict[str, sqlite3.Row]:
+    """path → the newest version of each file that is not deleted (published or being built)."""
+    rows = conn.execute("SELECT id, path, size, mtime, sha256, gen_from FROM files "
+                        "WHERE collection = ? AND gen_to IS NULL", (collection_id,))
+    return {row["path"]: row for row in rows}
+
+
 def catalog_files(conn: sqlite3.Connection) -> list[tuple]:
     """(file id, collection, path, kind, mtime) of every published file, by id, as tuples (a third of the time
     of sqlite3.Row for 50k files)."""
@@ -199,6 +229,7 @@ def catalog_chunks(conn: sqlite3.Connection) -> tuple[str | None, str | None]:
 
 # --- progress ---------------------------------------------------------------------------
 
+
 def progress_of(conn: sqlite3.Connection, gen: int, path: str) -> sqlite3.Row | None:
     """Where one file stands in generation ``gen``: its change, stage, state and reason."""
     return conn.execute("SELECT change, stage, state, reason FROM progress WHERE generation = ? AND path = ?",
@@ -210,6 +241,86 @@ def latest_progress(conn: sqlite3.Connection, collection: str, path: str) -> sql
     return conn.execute("SELECT p.state, p.stage, p.reason FROM progress p JOIN generations g ON g.id = p.generation "
                         "JOIN collections c ON c.id = g.collection WHERE c.name = ? AND p.path = ? "
                         "ORDER BY p.generation DESC LIMIT 1", (collection, path)).fetchone()
+
+
+def pending_paths(conn: sqlite3.Connection, gen: int) -> list[str]:
+    """Files of the generation whose jobs have not finished (to queue again after a crash)."""
+    rows = conn.execute(f"SELECT path FROM progress INDEXED BY progress_open WHERE generation = ? AND {IN_FLIGHT} "
+                        "ORDER BY path", (gen,))
+    return [row["path"] for row in rows]
+
+
+def not_past(conn: sqlite3.Connection, gen: int, paths, stage: str) -> list[str]:
+    """Those of ``paths`` that have not got past ``stage``: not done with it, not failed or skipped.
+    A job that fails for good marks these failed; the others are another job's or finished."""
+    wanted, limit, found = sorted(set(paths)), rank(stage, "done"), []
+    for i in range(0, len(wanted), 500):  # only these paths' rows, not the whole generation's
+        part = wanted[i:i + 500]
+        rows = conn.execute(f"SELECT path, stage, state FROM progress WHERE generation = ? AND path IN "
+                            f"({','.join('?' * len(part))})", (gen, *part)).fetchall()
+        found += [r["path"] for r in rows if rank(r["stage"], r["state"]) < limit]
+    return sorted(found)
+
+
+def generation_progress(conn, gen: int) -> tuple[int, int]:
+    """(files the generation touches, files that reached their end), from the counts the triggers keep
+    (schema V7), so stats and the freshness line cost the same at 200,000 files as at 20."""
+    if not has_counts(conn):
+        total, open_files = conn.execute(
+            f"SELECT count(*), coalesce(sum({IN_FLIGHT}), 0) FROM progress WHERE generation = ?", (gen,)).fetchone()
+        return total, total - open_files
+    total, open_files = conn.execute(
+        f"SELECT coalesce(sum(files), 0), coalesce(sum(CASE WHEN {IN_FLIGHT} THEN files END), 0) "
+        "FROM progress_counts WHERE generation = ?", (gen,)).fetchone()
+    return total, total - open_files
+
+
+def has_counts(conn) -> bool:
+    """The index keeps progress_counts, progress_open and generations.files/chunks (schema V7); a reader may
+    meet an older index that no writer has migrated yet."""
+    return conn.execute("PRAGMA user_version").fetchone()[0] >= 7
+
+
+def progress_counts(conn, gen: int) -> list[sqlite3.Row]:
+    """(change, stage, state, files, chunks, embedded) of the generation's files, one row per group."""
+    return conn.execute("SELECT change, stage, state, files, chunks, embedded FROM progress_counts "
+                        "WHERE generation = ? AND files > 0", (gen,)).fetchall()
+
+
+def troubled(conn, gen: int) -> list[sqlite3.Row]:
+    """The generation's failed and skipped files, by path (through the progress_trouble index)."""
+    return conn.execute("SELECT path, stage, state, reason FROM progress INDEXED BY progress_trouble WHERE generation = ? "
+                        "AND state IN ('failed', 'skipped') ORDER BY path", (gen,)).fetchall()
+
+
+def progress_rows(conn: sqlite3.Connection, gen: int) -> list[sqlite3.Row]:
+    """Every file's change, stage, state, reason, path, chunks and embedded in generation ``gen`` (for an index
+    older than the counts of schema V7)."""
+    return conn.execute("SELECT change, stage, state, reason, path, chunks, embedded FROM progress "
+                        "WHERE generation = ?", (gen,)).fetchall()
+
+
+def failures(conn: sqlite3.Connection, limit: int = 100) -> list[sqlite3.Row]:
+    """The failed and skipped files (``collection``, path, stage, state, reason, generation) of each collection's
+    newest generation, by collection and path."""
+    return conn.execute(
+        "SELECT c.name AS collection, p.path, p.stage, p.state, p.reason, p.generation FROM progress p "
+        "JOIN generations g ON g.id = p.generation JOIN collections c ON c.id = g.collection "
+        "WHERE p.state IN ('failed', 'skipped') AND g.id = (SELECT max(id) FROM generations WHERE collection = c.id) "
+        "ORDER BY c.name, p.path LIMIT ?", (limit,)).fetchall()
+
+
+def searchable(conn, collection_id: int, gen: int) -> tuple[int, int]:
+    """(files, chunks) the published generation ``gen`` of the collection makes searchable: recorded at
+    publish (schema V7), or counted from the rows for a generation published before."""
+    row = conn.execute("SELECT files, chunks FROM generations WHERE id = ?", (gen,)).fetchone() \
+        if has_counts(conn) else None
+    if row is not None and row["files"] is not None:
+        return row["files"], row["chunks"]
+    return tuple(conn.execute(
+        "SELECT count(DISTINCT f.id), count(ch.id) FROM files f LEFT JOIN chunks ch ON ch.file = f.id "
+        "WHERE f.collection = ? AND f.gen_from <= ? AND (f.gen_to IS NULL OR f.gen_to > ?)",
+        (collection_id, gen, gen)).fetchone())
 
 
 _LISTING = """
@@ -257,6 +368,7 @@ def listing(conn: sqlite3.Connection, collection: str | None, match: str, params
 
 
 # --- chunks ------------------------------------------------------------------------------
+
 
 def chunk_count(conn: sqlite3.Connection) -> int:
     """Every chunk row, published or not (what keyword search weighs a term's commonness against)."""
@@ -344,7 +456,20 @@ def vectors_between(conn: sqlite3.Connection, model: str, after: int, upto: int)
                         "WHERE ch.id > ? AND ch.id <= ? ORDER BY ch.id", (model, after, upto)).fetchall()
 
 
+def cached_hashes(conn: sqlite3.Connection, model: str, hashes: list[str]) -> set[str]:
+    """Those of ``hashes`` whose text already has a vector by ``model``."""
+    found: set[str] = set()
+    unique = sorted(set(hashes))
+    for i in range(0, len(unique), 500):
+        part = unique[i:i + 500]
+        marks = ",".join("?" * len(part))
+        rows = conn.execute(f"SELECT text_hash FROM vectors WHERE model = ? AND text_hash IN ({marks})",
+                            [model, *part])
+        found.update(row[0] for row in rows)
+    return found
+
 # --- keyword index (FTS5) ------------------------------------------------------------------
+
 
 def term_documents(conn: sqlite3.Connection, term: str) -> int:
     """How many chunk rows of the keyword index hold ``term`` (a token as FTS5 stores it)."""

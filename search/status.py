@@ -9,14 +9,15 @@ import os
 import time
 from pathlib import Path
 
-from search import freshness, store
+from search import queries
 from search.db import snapshot
-from search.store import STAGES, generation_progress
+from search.names import bad_name_fix
+from search.queries import STAGES, generation_progress
 
 
 def collect(conn, index_path: Path | str | None = None) -> dict:
     with snapshot(conn):
-        collections = [_collection(conn, row) for row in conn.execute("SELECT * FROM collections ORDER BY name")]
+        collections = [_collection(conn, row) for row in queries.collections(conn)]
     report = {"collections": collections}
     if index_path:
         report["index_bytes"] = sum(_size(f"{index_path}{suffix}") for suffix in ("", "-wal", "-shm"))
@@ -24,23 +25,39 @@ def collect(conn, index_path: Path | str | None = None) -> dict:
 
 
 def _collection(conn, row) -> dict:
-    published = conn.execute("SELECT * FROM generations WHERE id = ?", (row["published"],)).fetchone() \
-        if row["published"] else None
+    published = queries.generation(conn, row["published"]) if row["published"] else None
     # recorded at publish (schema V7): counting 200,000 files and their chunks took longer than stats may
-    files, chunks = store.searchable(conn, row["id"], row["published"]) if row["published"] else (0, 0)
-    building = conn.execute("SELECT * FROM generations WHERE collection = ? AND state = 'building'",
-                            (row["id"],)).fetchone()
+    files, chunks = queries.searchable(conn, row["id"], row["published"]) if row["published"] else (0, 0)
+    building = queries.building_generation(conn, row["id"])
     return {
         "name": row["name"], "root": row["root"], "files": files, "chunks": chunks,
         "published": _generation(conn, published) if published else None,
         "building": {**_generation(conn, building), "progress": progress(conn, building)} if building else None,
-        "freshness": _with_name_fix(freshness.state(conn, row), row),
+        "freshness": _with_name_fix(freshness_state(conn, row), row),
+    }
+
+
+def freshness_state(conn, collection) -> dict:
+    """Freshness of one collection row (sqlite3.Row or dict): what stats and search's freshness line show.
+
+    ``pending_files``: files changed since the last publish, noticed by the
+    watcher or in the generation being built, that are not searchable yet.
+    """
+    keys = collection.keys()
+    get = lambda key, default=None: collection[key] if key in keys else default  # noqa: E731 (an index before V4)
+    building = queries.building_generation(conn, collection["id"])
+    total, done = queries.generation_progress(conn, building["id"]) if building else (0, 0)
+    return {
+        "root_missing_since": get("root_missing_since"),
+        "changes_noticed": get("changes_noticed", 0),
+        "changes_noticed_at": get("changes_noticed_at"),
+        "scan_requested": get("scan_requested"),
+        "pending_files": get("changes_noticed", 0) + total - done,
     }
 
 
 def _with_name_fix(fresh: dict, row) -> dict:
     """A collection registered before names with '/' and the like were refused says so, with the fix."""
-    from search.store import bad_name_fix
     fix = bad_name_fix(row["name"], row["root"])
     return {**fresh, "name_problem": fix} if fix else fresh
 
@@ -68,10 +85,9 @@ def _generation(conn, gen) -> dict:
 def _progress(conn, gen: int) -> tuple[list, list]:
     """(files, chunks, embedded per change/stage/state; the failed and skipped files). From the counts the
     index keeps (schema V7), so stats does not read 200,000 rows per generation; an older index is counted."""
-    if store.has_counts(conn):
-        return store.progress_counts(conn, gen), store.troubled(conn, gen)
-    rows = conn.execute("SELECT change, stage, state, reason, path, chunks, embedded FROM progress "
-                        "WHERE generation = ?", (gen,)).fetchall()
+    if queries.has_counts(conn):
+        return queries.progress_counts(conn, gen), queries.troubled(conn, gen)
+    rows = queries.progress_rows(conn, gen)
     groups = [{"change": r["change"], "stage": r["stage"], "state": r["state"], "files": 1,
                "chunks": r["chunks"] or 0, "embedded": r["embedded"] or 0} for r in rows]
     return groups, [r for r in rows if r["state"] in ("failed", "skipped")]
@@ -116,12 +132,7 @@ def stage_counts(groups) -> dict[str, dict[str, int]]:
 
 def failures(conn, limit: int = 100) -> list[dict]:
     """Failed and skipped files of each collection's newest generation."""
-    rows = conn.execute(
-        "SELECT c.name AS collection, p.path, p.stage, p.state, p.reason, p.generation FROM progress p "
-        "JOIN generations g ON g.id = p.generation JOIN collections c ON c.id = g.collection "
-        "WHERE p.state IN ('failed', 'skipped') AND g.id = (SELECT max(id) FROM generations WHERE collection = c.id) "
-        "ORDER BY c.name, p.path LIMIT ?", (limit,))
-    return [dict(row) for row in rows]
+    return [dict(row) for row in queries.failures(conn, limit)]
 
 
 def age(seconds: float | None) -> str:

@@ -18,11 +18,9 @@ import time
 from dataclasses import dataclass
 
 from search.db import transaction
-from search.queries import IN_FLIGHT, VISIBLE  # noqa: F401 (the SQL fragments live in the query layer)
+from search.names import check_name, name_problem
+from search.queries import IN_FLIGHT, STAGES, generation, get_collection, has_counts, rank, searchable
 from search.text import index_form
-
-STAGES = ("parse", "chunk", "embed", "write")
-TERMINAL = ("failed", "skipped")
 
 
 @dataclass
@@ -51,6 +49,7 @@ class ChunkRow:
 
 # --- collections ------------------------------------------------------------
 
+
 def ensure_collection(conn: sqlite3.Connection, name: str, root: str) -> sqlite3.Row:
     """The collection called ``name`` (created if new). A name keeps its root.
 
@@ -74,63 +73,40 @@ def ensure_collection(conn: sqlite3.Connection, name: str, root: str) -> sqlite3
     return row
 
 
-MAX_NAME = 200  # what the MCP tools accept as a collection name
+# --- a collection's scans (search.freshness) -------------------------------------
 
 
-def check_name(name) -> None:
-    """Raise ValueError, saying why and what to do, if ``name`` cannot name a collection."""
-    why = name_problem(name)
-    if why:
-        raise ValueError(f"collection name {name!r} cannot be used: {why}, which makes 'collection/path' "
-                         f"ambiguous; choose another with --name (e.g. --name {_suggested(name)!r})")
+def claim_scan(conn: sqlite3.Connection, collection_id: int, now: float) -> None:
+    """A scan starts now; the changes noticed and the scan requested are its to handle."""
+    conn.execute("UPDATE collections SET scan_started = ?, changes_noticed = 0, scan_requested = NULL "
+                 "WHERE id = ?", (now, collection_id))
 
 
-def name_problem(name) -> str | None:
-    """Why ``name`` cannot name a collection ('collection/path' must split one way only), or None."""
-    import unicodedata
-    if not isinstance(name, str) or not name.strip():
-        return "it is empty"
-    if name != name.strip():
-        return "it begins or ends with a space"
-    if name in (".", ".."):
-        return f"{name!r} means a folder in a path"
-    if "/" in name or "\\" in name:
-        return "it holds '/' or '\\', which separate folders"
-    if any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") for ch in name):
-        return "it holds a control character, a line break or bytes that are not text"
-    if len(name) > MAX_NAME:
-        return f"it is longer than {MAX_NAME} characters"
-    return None
+def root_back(conn: sqlite3.Connection, collection_id: int) -> None:
+    """The root is there (again)."""
+    conn.execute("UPDATE collections SET root_missing_since = NULL WHERE id = ?", (collection_id,))
 
 
-def bad_name_fix(name: str, root: str) -> str | None:
-    """For an existing collection whose name is refused now: what is wrong and how to rename it."""
-    why = name_problem(name)
-    if why is None:
-        return None
-    return (f"the collection name {name!r} makes 'collection/path' ambiguous ({why}): rename it with "
-            f"`ingest enqueue {root} --name NEWNAME` (or sift-mcp --root {root} --name NEWNAME)")
+def root_missing(conn: sqlite3.Connection, collection_id: int, since: float) -> None:
+    """The root is missing since ``since``; the scan gives up its claim."""
+    conn.execute("UPDATE collections SET root_missing_since = ?, scan_started = NULL WHERE id = ?",
+                 (since, collection_id))
 
 
-def _suggested(name) -> str:
-    import re
-    text = name if isinstance(name, str) else ""
-    text = re.sub(r"[/\\\s\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]+", "-", text).strip("-. ")
-    return text[:MAX_NAME] or "notes"
+def request_scan(conn: sqlite3.Connection, collection_id: int, now: float) -> None:
+    """A scan is wanted (the first request's time is kept)."""
+    conn.execute("UPDATE collections SET scan_requested = coalesce(scan_requested, ?) WHERE id = ?",
+                 (now, collection_id))
 
 
-def collection_for_root(conn: sqlite3.Connection, root: str) -> sqlite3.Row | None:
-    return conn.execute("SELECT * FROM collections WHERE root = ?", (root,)).fetchone()
-
-
-def get_collection(conn: sqlite3.Connection, collection_id: int) -> sqlite3.Row:
-    row = conn.execute("SELECT * FROM collections WHERE id = ?", (collection_id,)).fetchone()
-    if row is None:
-        raise LookupError(f"no collection with id {collection_id}")
-    return row
+def note_changes(conn: sqlite3.Connection, collection_id: int, files: int, now: float) -> None:
+    """The watcher saw ``files`` files of the collection change."""
+    conn.execute("UPDATE collections SET changes_noticed = ?, changes_noticed_at = ? WHERE id = ?",
+                 (files, now, collection_id))
 
 
 # --- generations ------------------------------------------------------------
+
 
 def begin_generation(conn: sqlite3.Connection, collection_id: int, model: str | None) -> int:
     """The generation being built for the collection, started if there is none."""
@@ -151,37 +127,6 @@ def remember_model(conn: sqlite3.Connection, model_id: str, path: str) -> None:
     with transaction(conn):
         conn.execute("INSERT INTO models(id, path, recorded) VALUES (?, ?, ?) ON CONFLICT(id, path) "
                      "DO UPDATE SET recorded = excluded.recorded", (model_id, os.path.abspath(path), time.time()))
-
-
-def model_paths(conn: sqlite3.Connection, model_id: str) -> list[str]:
-    """The files recorded for ``model_id``, newest first (none before schema V6)."""
-    if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'models'").fetchone():
-        return []
-    return [r[0] for r in conn.execute("SELECT path FROM models WHERE id = ? ORDER BY recorded DESC", (model_id,))]
-
-
-def building_model(conn: sqlite3.Connection, collection_id: int) -> tuple[bool, str | None]:
-    """(is a generation being built, the model it embeds with)."""
-    row = conn.execute("SELECT model FROM generations WHERE collection = ? AND state = 'building'",
-                       (collection_id,)).fetchone()
-    return (row is not None, row["model"] if row else None)
-
-
-def generation(conn: sqlite3.Connection, gen: int) -> sqlite3.Row:
-    return conn.execute("SELECT * FROM generations WHERE id = ?", (gen,)).fetchone()
-
-
-def published_model(conn: sqlite3.Connection, collection_id: int) -> str | None:
-    row = conn.execute("SELECT g.model FROM collections c JOIN generations g ON g.id = c.published "
-                       "WHERE c.id = ?", (collection_id,)).fetchone()
-    return row["model"] if row else None
-
-
-def current_files(conn: sqlite3.Connection, collection_id: int) -> dict[str, sqlite3.Row]:
-    """path → the newest version of each file that is not deleted (published or being built)."""
-    rows = conn.execute("SELECT id, path, size, mtime, sha256, gen_from FROM files "
-                        "WHERE collection = ? AND gen_to IS NULL", (collection_id,))
-    return {row["path"]: row for row in rows}
 
 
 def record_plan(conn, gen: int, collection_id: int, changes: dict[str, str],
@@ -207,69 +152,6 @@ def record_plan(conn, gen: int, collection_id: int, changes: dict[str, str],
                      (now, seen, unchanged, gen))
 
 
-def pending_paths(conn: sqlite3.Connection, gen: int) -> list[str]:
-    """Files of the generation whose jobs have not finished (to queue again after a crash)."""
-    rows = conn.execute(f"SELECT path FROM progress INDEXED BY progress_open WHERE generation = ? AND {IN_FLIGHT} "
-                        "ORDER BY path", (gen,))
-    return [row["path"] for row in rows]
-
-
-def not_past(conn: sqlite3.Connection, gen: int, paths, stage: str) -> list[str]:
-    """Those of ``paths`` that have not got past ``stage``: not done with it, not failed or skipped.
-    A job that fails for good marks these failed; the others are another job's or finished."""
-    wanted, limit, found = sorted(set(paths)), _rank(stage, "done"), []
-    for i in range(0, len(wanted), 500):  # only these paths' rows, not the whole generation's
-        part = wanted[i:i + 500]
-        rows = conn.execute(f"SELECT path, stage, state FROM progress WHERE generation = ? AND path IN "
-                            f"({','.join('?' * len(part))})", (gen, *part)).fetchall()
-        found += [r["path"] for r in rows if _rank(r["stage"], r["state"]) < limit]
-    return sorted(found)
-
-
-def generation_progress(conn, gen: int) -> tuple[int, int]:
-    """(files the generation touches, files that reached their end), from the counts the triggers keep
-    (schema V7), so stats and the freshness line cost the same at 200,000 files as at 20."""
-    if not has_counts(conn):
-        total, open_files = conn.execute(
-            f"SELECT count(*), coalesce(sum({IN_FLIGHT}), 0) FROM progress WHERE generation = ?", (gen,)).fetchone()
-        return total, total - open_files
-    total, open_files = conn.execute(
-        f"SELECT coalesce(sum(files), 0), coalesce(sum(CASE WHEN {IN_FLIGHT} THEN files END), 0) "
-        "FROM progress_counts WHERE generation = ?", (gen,)).fetchone()
-    return total, total - open_files
-
-
-def has_counts(conn) -> bool:
-    """The index keeps progress_counts, progress_open and generations.files/chunks (schema V7); a reader may
-    meet an older index that no writer has migrated yet."""
-    return conn.execute("PRAGMA user_version").fetchone()[0] >= 7
-
-
-def progress_counts(conn, gen: int) -> list[sqlite3.Row]:
-    """(change, stage, state, files, chunks, embedded) of the generation's files, one row per group."""
-    return conn.execute("SELECT change, stage, state, files, chunks, embedded FROM progress_counts "
-                        "WHERE generation = ? AND files > 0", (gen,)).fetchall()
-
-
-def troubled(conn, gen: int) -> list[sqlite3.Row]:
-    """The generation's failed and skipped files, by path (through the progress_trouble index)."""
-    return conn.execute("SELECT path, stage, state, reason FROM progress INDEXED BY progress_trouble WHERE generation = ? "
-                        "AND state IN ('failed', 'skipped') ORDER BY path", (gen,)).fetchall()
-
-
-def searchable(conn, collection_id: int, gen: int) -> tuple[int, int]:
-    """(files, chunks) the published generation ``gen`` of the collection makes searchable: recorded at
-    publish (schema V7), or counted from the rows for a generation published before."""
-    row = conn.execute("SELECT files, chunks FROM generations WHERE id = ?", (gen,)).fetchone() \
-        if has_counts(conn) else None
-    if row is not None and row["files"] is not None:
-        return row["files"], row["chunks"]
-    return tuple(conn.execute(
-        "SELECT count(DISTINCT f.id), count(ch.id) FROM files f LEFT JOIN chunks ch ON ch.file = f.id "
-        "WHERE f.collection = ? AND f.gen_from <= ? AND (f.gen_to IS NULL OR f.gen_to > ?)",
-        (collection_id, gen, gen)).fetchone())
-
-
 def _count_at_publish(conn, collection_id: int, before: int | None, gen: int) -> tuple[int, int]:
     """(files, chunks) searchable once ``gen`` replaces ``before``: what ``before`` showed, plus the files this
     generation wrote, minus the versions it retired. Costs what the generation changed, not the collection."""
@@ -285,6 +167,7 @@ def _count_at_publish(conn, collection_id: int, before: int | None, gen: int) ->
 
 
 # --- progress -------------------------------------------------------------------
+
 
 def mark(conn, gen: int, paths, stage: str, state: str, reason: str | None = None,
          counts: dict[str, tuple[int, int]] | None = None) -> None:
@@ -303,7 +186,7 @@ def _set_progress(conn, gen, path, change, stage, state, now, reason=None, chunk
     row = conn.execute("SELECT change, stage, state FROM progress WHERE generation = ? AND path = ?",
                        (gen, path)).fetchone()
     if row and not force:
-        if _rank(row["stage"], row["state"]) > _rank(stage, state):
+        if rank(row["stage"], row["state"]) > rank(stage, state):
             return
         change = change or row["change"]
     conn.execute(
@@ -320,26 +203,10 @@ def _building(conn, gen: int) -> bool:
     return row is not None and row["state"] == "building"
 
 
-def _rank(stage: str, state: str) -> int:
-    finished = state != "queued"
-    return STAGES.index(stage) * 2 + (1 if finished else 0) + (10 if state in TERMINAL else 0)
-
-
 # --- embedding cache ----------------------------------------------------------------
 
-def cached_hashes(conn: sqlite3.Connection, model: str, hashes: list[str]) -> set[str]:
-    found: set[str] = set()
-    unique = sorted(set(hashes))
-    for i in range(0, len(unique), 500):
-        part = unique[i:i + 500]
-        marks = ",".join("?" * len(part))
-        rows = conn.execute(f"SELECT text_hash FROM vectors WHERE model = ? AND text_hash IN ({marks})",
-                            [model, *part])
-        found.update(row[0] for row in rows)
-    return found
-
-
 # --- writing file versions ------------------------------------------------------------
+
 
 def write_files(conn, gen: int, collection_id: int, items: list[tuple[FileVersion, list[ChunkRow]]],
                 model: str | None, vectors: dict[str, bytes], embedded: dict[str, int]) -> None:
@@ -403,6 +270,7 @@ def _insert_chunk(conn, file_id: int, version: FileVersion, c: ChunkRow) -> None
 
 
 # --- publishing -------------------------------------------------------------------
+
 
 def try_publish(conn: sqlite3.Connection, gen: int) -> bool:
     """Publish ``gen`` if discover has finished and every file has reached its end."""

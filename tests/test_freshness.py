@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from watchfiles import Change
 
-from search import db, freshness, reader
+from search import db, freshness, queries, reader, status
 from search.engine import Engine
 from tests.conftest import REPO, VENV_BIN, ingest, processes, write_tree
 
@@ -210,7 +210,7 @@ def test_a_missing_root_is_kept_for_a_rescan_interval_then_its_files_are_deleted
     row = conn.execute("SELECT * FROM collections").fetchone()
     assert row["root_missing_since"] is not None and row["published"] == first["id"]
     assert len(reader.visible_files(conn)) == len(NOTES), "kept while the root may come back"
-    assert freshness.state(conn, row)["root_missing_since"] == row["root_missing_since"]
+    assert status.freshness_state(conn, row)["root_missing_since"] == row["root_missing_since"]
 
     interval = runtime.settings().rescan_minutes * 60
     conn.execute("UPDATE collections SET root_missing_since = root_missing_since - ?", (interval + 1,))
@@ -260,7 +260,7 @@ def test_a_scan_asked_for_during_another_scan_or_a_build_waits_for_it(immediate,
     store.record_plan(conn, gen, 1, {"alpha.md": "changed"}, {}, len(NOTES))
     assert not rescan.request_scan(1, conn), "a build is under way: the request waits"
     tasks.discover(1)
-    assert store.generation(conn, gen)["state"] == "building", "the files in flight were not queued again"
+    assert queries.generation(conn, gen)["state"] == "building", "the files in flight were not queued again"
 
     for sql in ("UPDATE generations SET started = started - 3600, discovered = discovered - 3600 WHERE id = ?",
                 "UPDATE progress SET updated = updated - 3600 WHERE generation = ?",

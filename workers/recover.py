@@ -51,7 +51,7 @@ def resume(huey, settings=None) -> None:
                 tasks.discover(collection["id"], resume=True)
             elif building is not None:
                 gen = building["id"]
-                lost = [p for p in store.pending_paths(conn, gen) if p not in carried.get(gen, set())]
+                lost = [p for p in queries.pending_paths(conn, gen) if p not in carried.get(gen, set())]
                 if lost:
                     log.warning("generation %s: %d files were in jobs that were interrupted; queuing them again",
                                 gen, len(lost))

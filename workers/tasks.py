@@ -24,7 +24,7 @@ from ingest.chunk import chunk_document
 from ingest.discover import Rules, walk
 from ingest.document import Skip
 from ingest.files import ParsedFile, read_and_parse, text_hash
-from search import db, freshness, space, store
+from search import db, freshness, queries, space, store
 from workers import retry, runtime
 from workers.app import huey
 
@@ -73,7 +73,7 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
     """Scan the collection and queue its changed files; ``resume``: redo a scan whose worker was killed
     (queued by workers.recover when a consumer starts), which its own dead claim must not hold up."""
     conn, settings = runtime.index(), runtime.settings()
-    collection = store.get_collection(conn, collection_id)
+    collection = queries.get_collection(conn, collection_id)
     root = Path(collection["root"])
     where = freshness.begin_scan(conn, collection_id, root.is_dir(), settings.rescan_minutes * 60, force=resume)
     if where == freshness.BUSY:
@@ -87,20 +87,21 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
     model = runtime.model_id()
     if model:  # readers find this model's file by its id while its generation answers searches
         store.remember_model(conn, model, runtime.embedder().info.path)
-    was_building, building_model = store.building_model(conn, collection_id)
+    was_building, building_model = queries.building_model(conn, collection_id)
     gen = store.begin_generation(conn, collection_id, model)
     refused: dict[str, str] = {}  # symlinked files discovery does not follow, with the reason
     listed = walk(root, Rules(settings.include, settings.exclude), refused) if where == freshness.PRESENT else []
     found, unnamable = _storable(listed)
     unnamable.update(_printable(refused))
-    known = {p: Known(r["size"], r["mtime"], r["sha256"]) for p, r in store.current_files(conn, collection_id).items()}
+    current = queries.current_files(conn, collection_id)
+    known = {p: Known(r["size"], r["mtime"], r["sha256"]) for p, r in current.items()}
     # a new model re-embeds every file: the published generation keeps answering with its own model meanwhile
-    model_changed = (collection["published"] is not None and store.published_model(conn, collection_id) != model) \
+    model_changed = (collection["published"] is not None and queries.published_model(conn, collection_id) != model) \
         or (was_building and building_model != model)
     if model_changed:
         log.info("collection %s: the model is now %s: every file is embedded again", collection["name"], model)
     plan = plan_changes(root, found, known, everything=model_changed)
-    pending = set(store.pending_paths(conn, gen))  # queued before a crash or a re-run
+    pending = set(queries.pending_paths(conn, gen))  # queued before a crash or a re-run
     # a refused link that was indexed before stays 'deleted' (its old version is retired), and is skipped
     _fault_pause_discover(gen)
     store.record_plan(conn, gen, collection_id, {**dict.fromkeys(unnamable, "added"), **plan.changes},
@@ -149,7 +150,7 @@ def parse(batch: Batch) -> None:
     """Read and parse the batch's files and send the parsed ones on. A file that fails for a transient
     cause (being written, say) is read again after a backoff, the rest of the batch already on its way."""
     conn, settings = runtime.index(), runtime.settings()
-    root = store.get_collection(conn, batch.collection)["root"]
+    root = queries.get_collection(conn, batch.collection)["root"]
     paths = list(batch.paths)
     for this in retry.tries(retry.Policy(retries=settings.retries, delay=settings.retry_delay)):
         parsed, skipped, failed, again = [], {}, {}, {}
@@ -194,7 +195,7 @@ def chunk(batch: Batch) -> None:
     """Cut the parsed files into chunks counted with the generation's model (its tokenizer and passage
     prefix), and send on what its embedding cache lacks."""
     conn, settings = runtime.index(), runtime.settings()
-    gen = store.generation(conn, batch.gen)
+    gen = queries.generation(conn, batch.gen)
     batch.model = gen["model"] if gen is not None else runtime.model_id()
     embedder = runtime.embedder(batch.model)
     limit = min(settings.chunk_tokens, embedder.info.max_tokens)
@@ -211,7 +212,7 @@ def chunk(batch: Batch) -> None:
     batch.parsed = [p for p in batch.parsed if p.path not in failed]
     _record_trouble(batch, "chunk", {}, failed)
     if batch.model:
-        _plan_embedding(batch, store.cached_hashes(conn, batch.model, _all_hashes(batch)), embedding_texts)
+        _plan_embedding(batch, queries.cached_hashes(conn, batch.model, _all_hashes(batch)), embedding_texts)
     counts = {p: (len(rows), None) for p, rows in batch.chunks.items()}
     if not batch.to_embed:
         write(batch)
@@ -253,7 +254,7 @@ def embedded(answer) -> None:
     if refused is None and missing:
         refused = f"embedding machine {answer.worker} sent no vector for {len(missing)} chunks"
     if refused:
-        _record_trouble(batch, "embed", {}, dict.fromkeys(store.not_past(runtime.index(), batch.gen,
+        _record_trouble(batch, "embed", {}, dict.fromkeys(queries.not_past(runtime.index(), batch.gen,
                                                                         list(batch.chunks), "embed"), refused))
     else:
         batch.vectors.update((h, answer.vectors[h]) for h in batch.to_embed)
@@ -268,7 +269,7 @@ def embedded(answer) -> None:
 @stage(priority=40)
 def write(batch: Batch) -> None:
     conn = runtime.index()
-    gen = store.generation(conn, batch.gen)
+    gen = queries.generation(conn, batch.gen)
     if gen is not None and gen["state"] == "building" and gen["model"] != batch.model:
         log.info("generation %s now embeds with %s, not %s: its scan queued these %d files again", batch.gen,
                  gen["model"], batch.model, len(batch.paths))
@@ -327,7 +328,7 @@ def _record_failure(batch: Batch, stage_name: str, reason: str, disk_full: bool)
     for this in retry.tries(RECORD_POLICY):
         try:
             conn = runtime.index()
-            store.mark(conn, batch.gen, store.not_past(conn, batch.gen, batch.paths, stage_name), stage_name,
+            store.mark(conn, batch.gen, queries.not_past(conn, batch.gen, batch.paths, stage_name), stage_name,
                        "failed", reason)
             break
         except Exception as exc:

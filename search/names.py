@@ -1,0 +1,49 @@
+"""What may name a collection: 'collection/path' must split one way only, so a name cannot hold a folder
+separator, a control character or surrounding spaces. Checked before anything is written; an existing
+collection with a bad name is reported with the fix."""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+MAX_NAME = 200  # what the MCP tools accept as a collection name
+
+
+def check_name(name) -> None:
+    """Raise ValueError, saying why and what to do, if ``name`` cannot name a collection."""
+    why = name_problem(name)
+    if why:
+        raise ValueError(f"collection name {name!r} cannot be used: {why}, which makes 'collection/path' "
+                         f"ambiguous; choose another with --name (e.g. --name {_suggested(name)!r})")
+
+
+def name_problem(name) -> str | None:
+    """Why ``name`` cannot name a collection ('collection/path' must split one way only), or None."""
+    if not isinstance(name, str) or not name.strip():
+        return "it is empty"
+    if name != name.strip():
+        return "it begins or ends with a space"
+    if name in (".", ".."):
+        return f"{name!r} means a folder in a path"
+    if "/" in name or "\\" in name:
+        return "it holds '/' or '\\', which separate folders"
+    if any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") for ch in name):
+        return "it holds a control character, a line break or bytes that are not text"
+    if len(name) > MAX_NAME:
+        return f"it is longer than {MAX_NAME} characters"
+    return None
+
+
+def bad_name_fix(name: str, root: str) -> str | None:
+    """For an existing collection whose name is refused now: what is wrong and how to rename it."""
+    why = name_problem(name)
+    if why is None:
+        return None
+    return (f"the collection name {name!r} makes 'collection/path' ambiguous ({why}): rename it with "
+            f"`ingest enqueue {root} --name NEWNAME` (or sift-mcp --root {root} --name NEWNAME)")
+
+
+def _suggested(name) -> str:
+    text = name if isinstance(name, str) else ""
+    text = re.sub(r"[/\\\s\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]+", "-", text).strip("-. ")
+    return text[:MAX_NAME] or "notes"
