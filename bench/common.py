@@ -26,7 +26,7 @@ def fresh_home(prefix: str) -> Path:
     os.environ["SIFT_HOME"] = str(home)
     use_all_cores()
     if not os.environ.get("SIFT_MODEL"):
-        from search.model import resolve
+        from search.model.embedding import resolve
         from search.settings import load
         default_home = Path(os.environ.get("SIFT_BENCH_MODEL_HOME", Path.home() / ".sift"))
         os.environ["SIFT_MODEL"] = str(resolve(load(home=default_home)).path)

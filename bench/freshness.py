@@ -42,7 +42,7 @@ def main() -> int:
     log = open(home / "processes.log", "ab")
     procs = start(args.mode, root, log)
     try:
-        from search.engine import Engine
+        from search.query.engine import Engine
         engine = Engine(home / "index.db")
         started = time.monotonic()
         wait(lambda: settled(home) and paths(engine, "git"), "the first generation")
@@ -73,7 +73,7 @@ def start(mode: str, root: Path, log) -> list[subprocess.Popen]:
                                   cwd=REPO, env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=log)
         return [server]
     from mcp_server.worker import POLLING
-    from search import db, store
+    from search.index import db, store
     from search.settings import load
     conn = db.connect(load().index_path)
     store.ensure_collection(conn, "notes-en", str(root.resolve()))  # the watcher scans it as it starts
@@ -195,7 +195,7 @@ def command(pid: int) -> str:
 
 def settled(home: Path) -> bool:
     """Something is published, nothing is being built or waiting for a scan, the queue is empty."""
-    from search import db
+    from search.index import db
     try:
         conn = db.connect(home / "index.db", readonly=True)
     except db.IndexUnavailable:
@@ -214,13 +214,14 @@ def settled(home: Path) -> bool:
 
 
 def count_files(home: Path) -> int:
-    from search import db, reader
+    from search.index import db
+    from search.query import reader
     conn = db.connect(home / "index.db", readonly=True)
     return len(reader.visible_files(conn))
 
 
 def paths(engine, word: str) -> set[str]:
-    from search.db import IndexUnavailable
+    from search.index.db import IndexUnavailable
     try:
         return {hit.path for hit in engine.search(word, limit=50, mode="keyword").hits}
     except IndexUnavailable:

@@ -11,7 +11,7 @@ Prints:
   Chinese (zh-retrieval) and English (scifact) questions.
 
 `--weights f16,q8_0,q4_0` converts multilingual-e5-small once per weight type
-of its layer matrices (search/model_e5.py) and measures each, with its
+of its layer matrices (search/model/e5_convert.py) and measures each, with its
 agreement (cosine) with an F32 conversion of the same weights.
 
     .venv/bin/python bench/ingest.py [--model e5|minilm|PATH[,...]] [--weights f16,q8_0,q4_0] [--sample 300] [--repeats 3]
@@ -38,7 +38,7 @@ from common import fresh_home, median, percentile, shared_data
 def pipeline_throughput(root) -> tuple[int, int, float, list[str]]:
     os.environ["SIFT_EMBEDDINGS"] = "off"
     fresh_home("bench-ingest")
-    from search import store
+    from search.index import store
     from workers import runtime, tasks
     from workers.app import huey
     runtime.reset()
@@ -61,7 +61,7 @@ def pipeline_throughput(root) -> tuple[int, int, float, list[str]]:
 def model_files(args) -> list[tuple[str, Path]]:
     """(label, GGUF path) of every model to measure; `--weights` converts e5 variants into a temp folder."""
     if args.weights:
-        from search.model_e5 import convert_e5, package_e5_file
+        from search.model.e5_convert import convert_e5, package_e5_file
         folder = Path(tempfile.mkdtemp(prefix="sift-bench-e5-"))
         atexit.register(shutil.rmtree, folder, True)  # ~400 MB of converted variants
         return [(f"e5 {w}", convert_e5(package_e5_file(), folder / f"e5-{w}.gguf", weights=w))
@@ -73,7 +73,7 @@ def model_file(name: str) -> tuple[str, Path]:
     """A GGUF path as it is, a known model's name (e5, minilm) built in ~/.sift/models, "" for the default."""
     if name and Path(name).is_file():
         return Path(name).name, Path(name)
-    from search.model import resolve
+    from search.model.embedding import resolve
     from search.settings import load
     if name:
         os.environ["SIFT_MODEL"] = name
@@ -139,8 +139,8 @@ class Measured:
     """One model under test: its embedders, and what the rounds measured."""
 
     def __init__(self, label: str, path: Path, threads: int):
-        from search.model import QUERY_THREADS, Embedder
-        from search.model_file import read_model_info
+        from search.model.embedding import Embedder, QUERY_THREADS
+        from search.model.info import read_model_info
         self.label, self.path = label, path
         self.info = read_model_info(path)
         self.embedder = Embedder(self.info, threads=threads)
@@ -209,7 +209,7 @@ def main():
     sample = texts[::step][:args.sample]
     queries = query_texts(args.queries)
     if args.weights:
-        from search.model_e5 import convert_e5, package_e5_file
+        from search.model.e5_convert import convert_e5, package_e5_file
         models.insert(0, ("e5 f32 (reference)",
                           convert_e5(package_e5_file(), models[0][1].with_name("e5-f32.gguf"), weights="f32")))
     measured = [Measured(label, path, args.threads) for label, path in models]

@@ -60,7 +60,7 @@ def stop(proc: subprocess.Popen) -> None:
 
 def build(root: Path, env: dict, embedder_env: dict | None, folder: Path) -> dict:
     """Index ``root`` with a home consumer (and an embedder); CPU seconds of each when it is published."""
-    from search import db
+    from search.index import db
     folder.mkdir(parents=True, exist_ok=True)
     home = consumer("workers.app.huey", env, folder / "home.log")
     embedder = consumer("workers.embedder.huey", embedder_env, folder / "embedder.log") if embedder_env else None
@@ -92,7 +92,7 @@ def model_path(name: str | None) -> Path:
         return Path(name)
     if name:
         os.environ["SIFT_MODEL"] = name
-    from search.model import resolve
+    from search.model.embedding import resolve
     from search.settings import load
     return Path(resolve(load(home=Path(os.environ.get("SIFT_BENCH_MODEL_HOME", Path.home() / ".sift")))).path)
 

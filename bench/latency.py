@@ -40,13 +40,13 @@ NOTE_QUERIES = ["undo the last commit", "rebase interactive", "docker compose vo
 
 
 def chunks(conn) -> int:
-    from search.queries import VISIBLE
+    from search.index.queries import VISIBLE
     return conn.execute(f"SELECT count(*) FROM chunks ch JOIN files f ON f.id = ch.file "
                         f"JOIN collections c ON c.id = f.collection WHERE {VISIBLE}").fetchone()[0]
 
 
 def add_collection(conn, name: str, root: Path) -> None:
-    from search import store
+    from search.index import store
     from workers import tasks
     collection = store.ensure_collection(conn, name, str(root))
     if collection["published"] is None:
@@ -95,7 +95,7 @@ def measure(home: Path, size: int) -> None:
 def serve(home: Path) -> None:
     """Run in a fresh process: only searching, so its peak memory is the server's."""
     os.environ["SIFT_HOME"] = str(home)
-    from search.engine import from_settings
+    from search.query.engine import from_settings
     from search.settings import load
     base = shared_data("scifact")
     claims = [line.split("\t", 1)[1].strip() for line in open(base / "queries.tsv", encoding="utf-8")]
@@ -129,7 +129,7 @@ def serve(home: Path) -> None:
 
 def fts5_baseline(engine, queries: list[str]) -> tuple[float, float]:
     """Keyword search as it was before the postings were held in memory: FTS5 ranks every match."""
-    from search.engine import Engine
+    from search.query.engine import Engine
     plain = Engine(engine.index_path, keyword_postings=False)
     for query in queries[:20]:
         plain.search(query, limit=10, mode="keyword")
@@ -146,7 +146,7 @@ def after_publish(engine, home: Path, query: str, rounds: int = 5) -> tuple[floa
 
     Runs after the peak memory is taken: the pipeline runs in this process (huey's immediate mode).
     """
-    from search import store
+    from search.index import store
     from workers import runtime, tasks
     from workers.app import huey
     huey.immediate = True
@@ -172,7 +172,7 @@ def measure_reads(home: Path) -> None:
     server does them (the whole tool's reads in one worker thread, with that thread's own connection) and
     through aiosqlite (each query awaited on the event loop; one connection, and a pool of 4)."""
     import asyncio
-    from search.queries import VISIBLE
+    from search.index.queries import VISIBLE
     index = home / "index.db"
     conn = sqlite3_reader(index)
     collection, path = conn.execute(f"SELECT c.name, f.path FROM files f JOIN collections c ON c.id = f.collection "
@@ -201,7 +201,7 @@ def measure_reads(home: Path) -> None:
 
 
 def sqlite3_reader(index: Path):
-    from search import db
+    from search.index import db
     return db.connect(index, readonly=True)
 
 
@@ -211,7 +211,7 @@ async def _compare_reads(index: Path, queries, callers: int, calls: int = 40) ->
     import aiosqlite
     import anyio.to_thread
 
-    from search import db
+    from search.index import db
     local = threading.local()
 
     def in_thread():

@@ -2,7 +2,7 @@
 
 Indexes ../shared/data/<set>/docs through the real pipeline (huey's immediate
 mode, in this process), then runs the set's queries through
-``search.engine.Engine`` in keyword, semantic and hybrid mode. A document's
+``search.query.engine.Engine`` in keyword, semantic and hybrid mode. A document's
 rank is the rank of its best chunk. The model is the configured one
 (SIFT_MODEL; default multilingual-e5-small).
 
@@ -32,7 +32,7 @@ def build_index(docs: Path, home: Path | None, name: str = "scifact") -> Path:
             fresh_home("model")
             os.environ["SIFT_HOME"] = str(home)
     use_all_cores()
-    from search import store
+    from search.index import store
     from workers import runtime, tasks
     from workers.app import huey
     runtime.reset()
@@ -99,7 +99,7 @@ def main():
     args = parser.parse_args()
     base = shared_data(args.data)
     index = build_index(base / "docs", args.home, args.data)
-    from search.engine import Engine, from_settings
+    from search.query.engine import Engine, from_settings
     from search.settings import load
     engine = from_settings(load())
     if args.fts5:

@@ -207,7 +207,7 @@ class Reader:
     """What a `sift-mcp` would do during the build: the stats tool's code and keyword searches."""
 
     def __init__(self, home: Path):
-        from search import db
+        from search.index import db
         from search.settings import load
         self.settings = load(home=home)
         self.db = db
@@ -238,7 +238,7 @@ class Reader:
         self.warm = True
 
     def search(self, query: str) -> None:
-        from search.engine import Engine
+        from search.query.engine import Engine
         if self.engine is None:
             self.engine = Engine(self.settings.index_path, keyword_postings=False)
         began, started = time.time(), time.perf_counter()
@@ -257,7 +257,7 @@ class Reader:
 
 def build(root: Path, env: dict, folder: Path, label: str, reader: Reader, searching: bool,
           name: str = "scale") -> dict:
-    from search import db
+    from search.index import db
     log = folder / "consumer.log"
     offset = log.stat().st_size if log.exists() else 0
     load_start = os.getloadavg()[0]
@@ -349,7 +349,7 @@ def model_path(name: str | None) -> Path:
         return Path(name).resolve()
     if name:
         os.environ["SIFT_MODEL"] = name
-    from search.model import resolve
+    from search.model.embedding import resolve
     from search.settings import load
     return Path(resolve(load(home=Path(os.environ.get("SIFT_BENCH_MODEL_HOME", Path.home() / ".sift")))).path)
 

@@ -24,9 +24,9 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except Exception as exc:  # one clear line, no traceback, for expected trouble
         import sqlite3
-        from search import db
-        from search.engine import SearchError
-        from search.model_file import ModelError
+        from search.index import db
+        from search.model.info import ModelError
+        from search.query.engine import SearchError
         if isinstance(exc, (sqlite3.Error, db.IndexUnavailable)) or db.is_disk_full(exc):
             print(f"ingest: error: {db.explain(exc, _index_path())}", file=sys.stderr)
             return 2
@@ -93,14 +93,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _settings_and_index():
-    from search import db
+    from search.index import db
     from search.settings import load
     settings = load()
     return settings, db.connect(settings.index_path)
 
 
 def cmd_enqueue(args) -> int:
-    from search import model, names, store
+    from search.index import names, store
+    from search.model import embedding
     from workers import tasks
     root = Path(args.path).expanduser().resolve()
     if not root.is_dir():
@@ -108,7 +109,7 @@ def cmd_enqueue(args) -> int:
     name = args.name if args.name is not None else root.name
     names.check_name(name)  # before anything is written: 'collection/path' must split one way only
     settings, conn = _settings_and_index()
-    model.resolve(settings)  # fail now, not in the worker, if the model is unusable
+    embedding.resolve(settings)  # fail now, not in the worker, if the model is unusable
     collection = store.ensure_collection(conn, name, str(root))
     before = collection["published"]
     tasks.discover(collection["id"])
@@ -121,7 +122,7 @@ def cmd_enqueue(args) -> int:
 
 def _wait(conn, collection_id: int, before: int | None) -> int:
     from tqdm import tqdm
-    from search import queries, store
+    from search.index import queries, store
     bar = tqdm(total=0, unit="file", file=sys.stderr, desc="ingesting", mininterval=1,
                disable=None if sys.stderr.isatty() else True)
     idle_since = time.time()
@@ -149,7 +150,7 @@ def _wait(conn, collection_id: int, before: int | None) -> int:
 
 def cmd_stats(args) -> int:
     """The one stats report (workers.stats), as this command knows it: the model read from its file."""
-    from search import db, status
+    from search.index import db, status
     from search.settings import load
     from workers import stats
     settings = load()
@@ -166,7 +167,7 @@ def cmd_stats(args) -> int:
 
 
 def _model_summary(settings) -> dict:
-    from search.model_file import ModelError, read_model_info
+    from search.model.info import ModelError, read_model_info
     if not settings.embeddings:
         return {"embeddings": "off"}
     if settings.uses_default_model and not settings.model_path.exists():
@@ -183,7 +184,7 @@ def cmd_retry_failed(args) -> int:
     """Queue a scan of each collection whose newest generation has failed files: a scan queues every
     file that is not indexed as it is on disk, so the failed ones go through the pipeline again, in a
     new generation like any other change."""
-    from search import db, queries, status
+    from search.index import db, queries, status
     from search.settings import load
     from workers import tasks
     settings = load()
@@ -221,14 +222,14 @@ def cmd_retry_failed(args) -> int:
 
 
 def cmd_search(args) -> int:
-    from search.engine import from_settings
-    from search.filters import Filters
+    from search.query.engine import from_settings
+    from search.query.filters import Filters
     from search.settings import load
     engine = from_settings(load())
     answer = engine.search(args.query, limit=args.limit, mode=args.mode,
                            filters=Filters(collection=args.collection, path_prefix=args.path_prefix, kind=args.kind))
     if args.json:
-        from search.status import as_json
+        from search.index.status import as_json
         print(as_json(answer.as_dict()))
         return 0
     for note in answer.notes:
@@ -264,17 +265,17 @@ PROBE_MARGIN = 0.05  # a paraphrase must be this much nearer than an unrelated s
 def cmd_model_prepare(args) -> int:
     """Build the configured model if Sift knows how (or check the given GGUF), then prove it: a query is
     nearer its paraphrase than an unrelated sentence, in Chinese too for a multilingual model."""
-    from search import model
+    from search.model import embedding
     from search.settings import load
     settings = load()
-    info = model.prepare(settings, force=args.force)
-    embedder = model.Embedder(info)
+    info = embedding.prepare(settings, force=args.force)
+    embedder = embedding.Embedder(info)
     print(f"model {info.model_id} at {info.path}: {info.dim} dimensions, {info.max_tokens} tokens"
           + (f"; prefixes: query {info.query_prefix!r}, passage {info.passage_prefix!r}"
              if info.query_prefix or info.passage_prefix else ""))
     failed = []
-    for language in model.probe_languages(info):
-        close, far = model.probe(embedder, language)
+    for language in embedding.probe_languages(info):
+        close, far = embedding.probe(embedder, language)
         print(f"probe ({language}): paraphrase cosine {close:.3f}, unrelated sentence cosine {far:.3f}")
         if close - far < PROBE_MARGIN:
             failed.append(language)
@@ -286,9 +287,9 @@ def cmd_model_prepare(args) -> int:
 
 
 def cmd_model_info(args) -> int:
-    from search import model
+    from search.model import embedding
     from search.settings import load
-    info = model.resolve(load())
+    info = embedding.resolve(load())
     print(f"id: {info.model_id}\npath: {info.path}\narchitecture: {info.arch}\ndimension: {info.dim}\n"
           f"token limit: {info.max_tokens}\npooling: {info.pooling}\n"
           f"query prefix: {info.query_prefix!r}\npassage prefix: {info.passage_prefix!r}")

@@ -24,14 +24,14 @@ import stat
 import unicodedata
 
 from mcp_server import render
-from search import queries
-from search.filters import register_in_folder
+from search.index import queries
+from search.query.filters import register_in_folder
 
 IN_FLIGHT_DETAIL = "waiting to be indexed ({change}; next: {stage})"
 
 
 def list_files(sift, collection, path_prefix, glob, sort, limit) -> tuple[str, dict]:
-    from search.db import snapshot
+    from search.index.db import snapshot
     sift.check_collection(collection)
     conn = sift.conn()
     match, params = _match(conn, path_prefix, glob)

@@ -53,7 +53,7 @@ class ModelState:
 
     def get(self, model_id: str | None = None):
         """The Embedder of ``model_id`` (None: the configured model), waiting while it loads."""
-        from search.model_file import ModelError
+        from search.model.info import ModelError
         self.start()
         if model_id is None:
             self._started.wait()
@@ -145,8 +145,8 @@ class ModelState:
 
     def _load(self, model_id: str, slot: _Slot) -> None:
         try:
-            from search import model
-            slot.embedder = model.Embedder(model.locate(model_id, self.settings), threads=model.QUERY_THREADS)
+            from search.model import embedding
+            slot.embedder = embedding.Embedder(embedding.locate(model_id, self.settings), threads=embedding.QUERY_THREADS)
             slot.state = "ready"
         except Exception as exc:  # reported by stats and by the query that needed it
             slot.error, slot.state = f"{type(exc).__name__}: {exc}", "failed"
@@ -157,13 +157,13 @@ class ModelState:
 
     def _configured_id(self) -> str:
         """The configured model's id (building a known model from its package on first need)."""
-        from search import model
-        self._configured = model.resolve(self.settings).model_id
+        from search.model import embedding
+        self._configured = embedding.resolve(self.settings).model_id
         return self._configured
 
     def _published_models(self) -> list[str]:
         """The models the published generations were embedded with; none if there is no index yet."""
-        from search import db, queries
+        from search.index import db, queries
         if not self.settings.index_path.exists():
             return []
         try:

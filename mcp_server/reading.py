@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import os
 
-from ingest.decode import HEAD, Encoding, incremental, not_text, sniff
+from ingest.decode import Encoding, HEAD, incremental, not_text, sniff
 from ingest.document import Skip
-from mcp_server import lines as line_maps
-from mcp_server import paths
+from mcp_server import lines as line_maps, paths
 from mcp_server.errors import Problem
-from search import queries
+from search.index import queries
 
 MAX_LINES = 2000
 MAX_BYTES = 200_000  # bytes of returned text (UTF-8), numbers included

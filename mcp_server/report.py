@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from mcp_server import render
-from search import queries, status
+from search.index import queries, status
 from workers import stats as stats_report
 from workers.stats import WORKER_HINT  # noqa: F401  (mcp_server.tools says it when no worker runs)
 
@@ -14,7 +14,7 @@ from workers.stats import WORKER_HINT  # noqa: F401  (mcp_server.tools says it w
 
 def freshness(conn, collection: str | None = None) -> tuple[str, list[dict]]:
     """'freshness: notes: generation 3 published … ; 12 files pending …' and its data."""
-    from search.db import snapshot
+    from search.index.db import snapshot
     with snapshot(conn):
         data = [_fresh(conn, row) for row in queries.collections_published(conn, collection)]
     parts = [_fresh_text(d) for d in data] or ["no collections registered yet"]
@@ -22,7 +22,7 @@ def freshness(conn, collection: str | None = None) -> tuple[str, list[dict]]:
 
 
 def _fresh(conn, row) -> dict:
-    from search.status import freshness_state
+    from search.index.status import freshness_state
     fresh = freshness_state(conn, row)
     entry = {"collection": row["name"], "published_generation": row["published"],
              "published_at": render.when(row["finished"]), "published_age_seconds": _since(row["finished"]),

@@ -93,7 +93,7 @@ def _settings(args):
 
 def register_root(settings, root: str, name: str | None) -> tuple[int, str]:
     """Register ``root`` as a collection (if new); returns (id, name). The one write the server makes."""
-    from search import db, queries, store
+    from search.index import db, queries, store
     real = os.path.realpath(os.path.expanduser(root))
     if not os.path.isdir(real):
         raise StartupError(f"--root {root}: not a folder")
@@ -143,7 +143,7 @@ def _warm(sift) -> None:
     """Read the keyword postings and vectors now rather than on the first search (which would answer anyway)."""
     import sqlite3
 
-    from search.db import IndexUnavailable
+    from search.index.db import IndexUnavailable
     try:
         sift.engine().warm()
     except IndexUnavailable:

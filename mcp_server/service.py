@@ -28,7 +28,7 @@ class Sift:
         """This thread's read-only connection to the index."""
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            from search import db
+            from search.index import db
             try:
                 conn = db.connect(self.settings.index_path, readonly=True)
             except db.NoIndex as exc:
@@ -41,13 +41,13 @@ class Sift:
     def engine(self):
         with self._engine_lock:
             if self._engine is None:
-                from search.engine import Engine
+                from search.query.engine import Engine
                 self._engine = Engine(self.settings.index_path, self.model.get, models_changed=self.model.keep_only)
             return self._engine
 
     def roots(self) -> dict[str, str]:
         """Collection name → its root folder."""
-        from search import queries
+        from search.index import queries
         return {row["name"]: row["root"] for row in queries.collections(self.conn())}
 
     def queue_scan(self, collection_id: int) -> None:

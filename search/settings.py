@@ -9,9 +9,9 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from search.model_file import KnownModel, known_model
+from search.model.info import KnownModel, known_model
 
-# The model used when SIFT_MODEL is not set: a name in search.model_file.KNOWN_MODELS,
+# The model used when SIFT_MODEL is not set: a name in search.model.info.KNOWN_MODELS,
 # built under <home>/models/ from its pip package on first need.
 DEFAULT_MODEL = "multilingual-e5-small"  # Chinese, English and mixed notes; SIFT_MODEL=minilm: English only, faster
 
@@ -89,7 +89,7 @@ class Settings:
 
 
 def _buildable() -> list[KnownModel]:
-    from search.model_file import KNOWN_MODELS
+    from search.model.info import KNOWN_MODELS
     return [m for m in KNOWN_MODELS if m.build]
 
 

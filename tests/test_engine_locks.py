@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from search import model
-from search.engine import Engine
+from search.model import embedding
+from search.query.engine import Engine
 from search.settings import load
 from tests.conftest import ingest, write_tree
 
@@ -30,7 +30,7 @@ class GatedLoader:
         self.loads.append(model_id)
         self.entered.set()
         assert self.gate.wait(WAIT), "the gate was never opened"
-        return model.Embedder(model.locate(model_id, load()), threads=model.QUERY_THREADS)
+        return embedding.Embedder(embedding.locate(model_id, load()), threads=embedding.QUERY_THREADS)
 
 
 def _run(target) -> tuple[threading.Thread, dict]:

@@ -22,8 +22,9 @@ from pathlib import Path
 import pytest
 from watchfiles import Change
 
-from search import db, freshness, queries, reader, status
-from search.engine import Engine
+from search.index import db, freshness, queries, status
+from search.query import reader
+from search.query.engine import Engine
 from tests.conftest import REPO, VENV_BIN, ingest, processes, write_tree
 
 DEADLINE = 180.0  # seconds: a safety net against a hung test, not a speed assertion
@@ -86,7 +87,7 @@ class Live:
 
 @pytest.fixture
 def live(sift_env, consumer, tmp_path):
-    from search import store
+    from search.index import store
     root = write_tree(tmp_path / "notes", NOTES).resolve()
     conn = db.connect(Path(sift_env["SIFT_HOME"]) / "index.db")
     store.ensure_collection(conn, "notes", str(root))  # the watcher scans it when it starts
@@ -166,7 +167,7 @@ def test_moving_a_folder_reembeds_nothing(live):
 
 @pytest.mark.slow
 def test_a_collection_registered_later_is_watched_too(live, tmp_path):
-    from search import store
+    from search.index import store
     later = write_tree(tmp_path / "later", {"kiwi.md": "# Kiwi\n\nThe kiwi bird cannot fly.\n"}).resolve()
     store.ensure_collection(live.conn, "later", str(later))  # registered while the watcher runs
     live.wait(lambda: live.paths("kiwi") == {"kiwi.md"}, "the new collection scanned")
@@ -246,7 +247,7 @@ def test_the_watcher_ignores_what_cannot_change_the_index(immediate, tmp_path):
 
 
 def test_a_scan_asked_for_during_another_scan_or_a_build_waits_for_it(immediate, tmp_path):
-    from search import store
+    from search.index import store
     from workers import rescan, runtime, tasks
     root = write_tree(tmp_path / "notes", NOTES)
     first = ingest(root)["published"]["id"]
@@ -276,7 +277,7 @@ def test_a_scan_asked_for_during_another_scan_or_a_build_waits_for_it(immediate,
 # --- helpers ---------------------------------------------------------------------------------------
 
 def _safe_paths(engine: Engine, word: str) -> set[str]:
-    from search.db import IndexUnavailable
+    from search.index.db import IndexUnavailable
     try:
         return {hit.path for hit in engine.search(word, limit=50, mode="keyword").hits}
     except IndexUnavailable:

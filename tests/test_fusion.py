@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from hypothesis import given, strategies as st
 
-from search import fusion
+from search.query import fusion
 
 scores = st.floats(min_value=-50, max_value=50, allow_nan=False)
 ranking = st.dictionaries(st.integers(0, 30), scores, max_size=20).map(

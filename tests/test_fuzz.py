@@ -15,8 +15,8 @@ import anyio
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from search.engine import MAX_LIMIT, MODES, Answer, Engine, SearchError
-from search.filters import KINDS, Filters
+from search.query.engine import Answer, Engine, MAX_LIMIT, MODES, SearchError
+from search.query.filters import Filters, KINDS
 from tests.conftest import ingest, write_tree
 
 NOTES = {

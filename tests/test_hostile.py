@@ -22,9 +22,10 @@ from ingest.chunk import chunk_section
 from ingest.discover import walk
 from ingest.document import Section, Skip
 from ingest.markdown import parse_markdown
-from search import db, reader, status, store
-from search.engine import Engine
-from tests.conftest import Consumer, VENV_BIN, REPO, ingest, run_ingest, wait_published, write_tree
+from search.index import db, status, store
+from search.query import reader
+from search.query.engine import Engine
+from tests.conftest import Consumer, REPO, VENV_BIN, ingest, run_ingest, wait_published, write_tree
 
 DEEP = "/".join(f"nest-{i:03d}" for i in range(200))  # 200 levels of folders
 NOT_UTF8 = os.fsdecode(b"bytes-\xff\xfe-name.md")  # a name that is not UTF-8: Python holds it as surrogates
@@ -125,7 +126,7 @@ def collection_report(conn, name: str) -> dict:
 
 
 def found_by(engine: Engine, word: str, collection: str) -> list[str]:
-    from search.filters import Filters
+    from search.query.filters import Filters
     return [h.path for h in engine.search(word, mode="keyword", limit=50, filters=Filters(collection=collection)).hits]
 
 

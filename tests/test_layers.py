@@ -1,15 +1,23 @@
-"""The index's SQL stays in its own layer: no module of ingest/, search/, mcp_server/ or workers/ runs a statement
-but the query layer (search/queries.py), the connection (search/db.py), the migrations (search/schema.py) and
-the writer (search/store.py). A new raw ``conn.execute`` anywhere else fails here: add a named function to
-search/queries.py (a read) or search/store.py (a write) instead (issue 14, item 1)."""
+"""The layers of the code, checked from its source.
+
+SQL: no module of ingest/, search/, mcp_server/ or workers/ runs a statement but the query layer
+(search/index/queries.py), the connection (search/index/db.py), the migrations (search/index/schema.py) and the
+writer (search/index/store.py). A new raw ``conn.execute`` anywhere else fails here: add a named function to
+search/index/queries.py (a read) or search/index/store.py (a write) instead (issue 14, item 1).
+
+Imports point one way: mcp_server/ and ingest/cli.py -> workers/ -> ingest/ and search/; nothing in search/
+imports ingest/, workers/ or mcp_server/; and the read side (the query engine, the model, the index's reads)
+never reaches the writer, not even through another module (issue 14, item 2).
+"""
 from __future__ import annotations
 
+import ast
 import re
 
 from tests.conftest import REPO
 
 PACKAGES = ("ingest", "search", "workers", "mcp_server")
-LAYER = {"search/queries.py", "search/db.py", "search/schema.py", "search/store.py"}
+LAYER = {"search/index/queries.py", "search/index/db.py", "search/index/schema.py", "search/index/store.py"}
 QUEUE = {"workers/app.py"}  # the pragma of huey's own queue database, not the index
 STATEMENT = re.compile(r"\.execute(many|script)?\(")
 NOT_SQL = re.compile(r"\bpipe\.execute\(\)")  # a Redis pipeline (workers/remote.py), not SQL
@@ -35,7 +43,8 @@ def test_the_check_sees_a_statement_and_not_a_redis_pipeline():
 def test_sql_runs_only_in_the_query_layer():
     outside = {name: found for name, text in modules() if name not in LAYER | QUEUE
                if (found := statements(text))}
-    assert outside == {}, "SQL outside the index layer: move it behind a function of search/queries.py or store.py"
+    assert outside == {}, "SQL outside the index layer: move it behind a function of search/index/queries.py " \
+                          "(a read) or search/index/store.py (a write)"
 
 
 def test_the_layer_and_the_queue_are_listed_only_while_they_run_sql():
@@ -46,6 +55,75 @@ def test_the_layer_and_the_queue_are_listed_only_while_they_run_sql():
 
 def test_no_module_takes_sql_text_from_the_writer():
     """The SQL fragments (VISIBLE, IN_FLIGHT) are the query layer's; a reader never imports the writer for them."""
-    borrowed = re.compile(r"from search\.store import [^\n]*\b(VISIBLE|IN_FLIGHT)\b|store\.(VISIBLE|IN_FLIGHT)\b")
-    found = [name for name, text in modules() if name != "search/store.py" and borrowed.search(text)]
+    borrowed = re.compile(r"from search\.index\.store import [^\n]*\b(VISIBLE|IN_FLIGHT)\b|store\.(VISIBLE|IN_FLIGHT)\b")
+    found = [name for name, text in modules() if name != "search/index/store.py" and borrowed.search(text)]
     assert found == []
+
+
+# --- imports ---------------------------------------------------------------------------------------------------
+
+WRITERS = {"search.index.store", "search.index.freshness"}  # what changes the index (freshness: a scan's claim)
+READ_SIDE = ("search.query.", "search.model.", "search.index.queries", "search.index.db", "search.index.schema",
+             "search.index.status", "search.index.names", "search.settings")
+TOP = ("mcp_server.", "ingest.cli")  # the entry points: nothing imports them
+
+
+def module_name(path: str) -> str:
+    return path[:-3].replace("/", ".").removesuffix(".__init__")
+
+
+def imports(text: str, known: set[str]) -> set[str]:
+    """The modules of the project that a module's source imports, anywhere in it (inside functions too)."""
+    found = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found |= {f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in known else node.module
+                      for alias in node.names}
+    return {name for name in found if name in known}
+
+
+def graph() -> dict[str, set[str]]:
+    texts = {module_name(name): text for name, text in modules()}
+    return {name: imports(text, set(texts)) for name, text in texts.items()}
+
+
+def reachable(edges: dict[str, set[str]], start: str) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        for name in edges[todo.pop()] - seen:
+            seen.add(name)
+            todo.append(name)
+    return seen
+
+
+def test_the_import_check_sees_imports_inside_functions_and_from_packages():
+    known = {"search.index.db", "search.index", "workers.tasks", "workers"}
+    text = "from search.index import db\ndef f():\n    import workers.tasks\n    from workers import tasks\n"
+    assert imports(text, known) == {"search.index.db", "workers.tasks"}
+
+
+def test_imports_point_one_way():
+    edges = graph()
+    wrong = {name: sorted(target for target in targets if not _allowed(name, target))
+             for name, targets in edges.items()}
+    assert {name: targets for name, targets in wrong.items() if targets} == {}
+
+
+def _allowed(source: str, target: str) -> bool:
+    if target.startswith(TOP):
+        return source.startswith(TOP) and not (source.startswith("mcp_server.") and target == "ingest.cli")
+    if target.startswith("workers."):
+        return not source.startswith(("search.", "ingest.")) or source == "ingest.cli"
+    if target.startswith("ingest."):
+        return not source.startswith("search.")
+    return True
+
+
+def test_the_read_side_never_reaches_the_writer():
+    edges = graph()
+    readers = [name for name in edges if name.startswith(READ_SIDE)]
+    assert len(readers) > 15, "the read side is missing: were the packages moved?"
+    reached = {name: sorted(reachable(edges, name) & WRITERS) for name in readers}
+    assert {name: found for name, found in reached.items() if found} == {}

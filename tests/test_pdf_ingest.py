@@ -6,7 +6,7 @@ import shutil
 import pytest
 from pypdf import PdfReader
 
-from search import reader
+from search.query import reader
 from tests.conftest import ingest, need_data, run_ingest, write_tree
 
 TEXT_PDFS = ["en/google-doc-document.pdf", "en/multicolumn.pdf", "de/GeoTopo-komprimiert.pdf",
@@ -62,8 +62,8 @@ def test_same_stem_note_stands_for_its_pdf_and_links_are_recorded(immediate, tmp
     assert ("reading.md", "docs/google-doc-document.pdf") in links
     assert ("reading.md", "multicolumn.pdf") in links
 
-    from search.engine import Engine
-    from search.filters import Filters
+    from search.query.engine import Engine
+    from search.query.filters import Filters
     import os
     from pathlib import Path
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")

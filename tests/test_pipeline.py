@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from search import db, reader, store
+from search.index import db, store
+from search.query import reader
 from tests.conftest import ingest
 
 NOTES = {

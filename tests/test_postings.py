@@ -1,4 +1,4 @@
-"""Keyword postings in memory (search/postings.py): the same BM25 as FTS5, kept current across generations."""
+"""Keyword postings in memory (search/query/postings.py): the same BM25 as FTS5, kept current across generations."""
 from __future__ import annotations
 
 import os
@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from search import db, keyword
-from search.engine import Engine
-from search.filters import Filters
-from search.schema import TOKENIZER
+from search.index import db
+from search.index.schema import TOKENIZER
+from search.query import keyword
+from search.query.engine import Engine
+from search.query.filters import Filters
 from tests.conftest import ingest, write_tree
 
 # Words that Porter stemming leaves as they are, so FTS5's own query and ours name the same terms.
@@ -158,7 +159,7 @@ def test_chunk_ids_are_never_used_again(index):
 
 def test_vectors_are_read_once_and_retired_rows_dropped(immediate, tmp_path, embedder, monkeypatch):
     """After a publish only the new rows' vectors are read; answers equal a fresh engine's."""
-    from search import vector
+    from search.query import vector
     monkeypatch.setattr(vector, "RETIRED_AT_MOST", 0.0)  # compact as soon as rows retire
     root = write_tree(tmp_path / "notes", corpus(seed=3, files=20))
     ingest(root)
@@ -187,7 +188,7 @@ def test_vectors_are_read_once_and_retired_rows_dropped(immediate, tmp_path, emb
 
 def test_a_delta_that_fails_half_way_is_read_again_whole(index, monkeypatch):
     """A read of new rows that fails (a full temp disk, say) must not leave half-added rows behind."""
-    from search import postings as postings_module
+    from search.query import postings as postings_module
     root, path = index
     engine = Engine(path)
     engine.warm()

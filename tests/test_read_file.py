@@ -94,7 +94,7 @@ def test_the_limit_counts_bytes_and_a_long_line_goes_on_with_start_offset(tmp_pa
     root = write_tree(tmp_path / "notes", {"one-line.md": line + "\nafter the long line\n",
                                            "chinese.md": "".join(f"{n}: " + "曲美合同条款" * 40 + "\n"
                                                                  for n in range(1, 3001))})
-    from search import db, store
+    from search.index import db, store
     from search.settings import load
     conn = db.connect(load().index_path)
     store.ensure_collection(conn, "notes", str(root))
@@ -141,7 +141,7 @@ def test_sparse_files_fifos_and_sockets_are_refused(tmp_path, servers, sift_env)
     os.mkfifo(root / "pipe.md")
     server_socket = socket.socket(socket.AF_UNIX)
     server_socket.bind(str(root / "sock.md"))
-    from search import db, store
+    from search.index import db, store
     from search.settings import load
     conn = db.connect(load().index_path)
     store.ensure_collection(conn, "notes", str(root))
@@ -176,7 +176,7 @@ def test_a_256_mib_file_is_read_in_bounded_memory(tmp_path, servers, sift_env):
     numbered = b"".join(b"%08d some text on a line of its own\n" % n for n in range(1, 200_001))
     (root / "lines.txt").write_bytes(numbered * 37)  # 7.4 million lines, 259 MB
     total = 200_000 * 37
-    from search import db, store
+    from search.index import db, store
     from search.settings import load
     conn = db.connect(load().index_path)
     store.ensure_collection(conn, "big", str(root))

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from search import db, reader
+from search.index import db
+from search.query import reader
 from tests.conftest import Consumer, processes, run_ingest, wait_published, write_tree
 from tests.redis_server import redis_server, redis_url  # noqa: F401  (fixtures)
 

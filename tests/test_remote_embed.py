@@ -27,8 +27,8 @@ import numpy as np
 import pytest
 import redis
 
-from search import db
-from tests.conftest import REPO, VENV_BIN, Consumer, need_data, processes, run_ingest, wait_published, write_tree
+from search.index import db
+from tests.conftest import Consumer, REPO, VENV_BIN, need_data, processes, run_ingest, wait_published, write_tree
 from tests.redis_server import redis_server, redis_url  # noqa: F401  (fixtures)
 from tests.test_crash import _snapshot
 
@@ -51,7 +51,7 @@ def _setpriv() -> list[str]:
 @functools.lru_cache(maxsize=None)
 def _check_nobody_runs_sift(prefix: tuple[str, ...]) -> None:
     """Skip, saying why, where the user nobody cannot run this checkout's venv (a clone under /root, say)."""
-    probe = subprocess.run([*prefix, str(VENV_BIN / "python"), "-c", "import huey, redis, search.model"], cwd=REPO,
+    probe = subprocess.run([*prefix, str(VENV_BIN / "python"), "-c", "import huey, redis, search.model.embedding"], cwd=REPO,
                            env={"PATH": os.environ["PATH"], "HOME": "/nonexistent", "LANG": "C.UTF-8"},
                            capture_output=True, text=True, timeout=300)
     if probe.returncode != 0:
@@ -236,7 +236,8 @@ def test_a_silent_job_is_sent_again_and_vectors_that_arrive_twice_are_written_on
     then embedded and answered: the batch is written once, and the second answer changes nothing."""
     monkeypatch.setenv("SIFT_QUEUE", redis_url)
     monkeypatch.setenv("SIFT_EMBED_REMOTE", "1")
-    from search import reader, store
+    from search.index import store
+    from search.query import reader
     from workers import remote, runtime, tasks
     from workers.app import huey
     runtime.reset()
@@ -297,7 +298,7 @@ def test_an_answer_that_fails_for_good_is_forgotten_and_its_generation_publishes
     is not sent again every timeout, and nothing holds the generation back."""
     monkeypatch.setenv("SIFT_QUEUE", redis_url)
     monkeypatch.setenv("SIFT_EMBED_REMOTE", "1")
-    from search import store
+    from search.index import store
     from workers import remote, runtime, tasks
     from workers.app import huey
     runtime.reset()

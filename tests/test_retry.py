@@ -18,10 +18,11 @@ from pathlib import Path
 import pytest
 
 from ingest import files as ingest_files
-from ingest.files import FileChanging
 from ingest.cli import main as ingest_main
-from search import db, reader, store
-from search.engine import Engine
+from ingest.files import FileChanging
+from search.index import db, store
+from search.query import reader
+from search.query.engine import Engine
 from tests.conftest import ingest, write_tree
 from tests.test_hostile import RewritingOpen, found_by
 from workers import retry

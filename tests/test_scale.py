@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from search import queries
+from search.index import queries
 from tests.conftest import ingest, write_tree
 
 
@@ -20,7 +20,7 @@ def full_counts(conn, gen: int) -> dict:
 
 
 def kept_counts(conn, gen: int) -> dict:
-    from search import store
+    from search.index import store
     return {(r["change"], r["stage"], r["state"]): (r["files"], r["chunks"], r["embedded"])
             for r in queries.progress_counts(conn, gen)}
 
@@ -34,7 +34,7 @@ def searchable_by_scan(conn, collection_id: int, gen: int) -> tuple[int, int]:
 
 def check(conn, name: str) -> int:
     """Every generation's kept counts equal a scan; the published one's searchable files and chunks too."""
-    from search import store
+    from search.index import store
     for (gen,) in conn.execute("SELECT id FROM generations").fetchall():
         assert kept_counts(conn, gen) == full_counts(conn, gen), f"generation {gen}"
     collection = conn.execute("SELECT id, published FROM collections WHERE name = ?", (name,)).fetchone()
@@ -46,7 +46,7 @@ def check(conn, name: str) -> int:
 
 
 def test_counts_follow_adds_changes_renames_deletes_and_failures(immediate, tmp_path):
-    from search import status
+    from search.index import status
     from workers import runtime
     root = write_tree(tmp_path / "notes", {f"d{i % 3}/n{i}.md": f"# Note {i}\n\nbody {i} about topic {i % 5}\n"
                                            for i in range(40)})
@@ -84,7 +84,7 @@ def full_counts_by_change(conn, gen: int):
 def test_an_index_from_before_v7_is_counted_from_its_rows(immediate, tmp_path):
     """A generation published before schema V7 has no recorded counts: stats counts its rows, and the next
     publish starts from that count."""
-    from search import store
+    from search.index import store
     from workers import runtime
     root = write_tree(tmp_path / "notes", {f"n{i}.md": f"# N{i}\n\ntext {i}\n" for i in range(12)})
     ingest(root)
@@ -100,7 +100,7 @@ def test_an_index_from_before_v7_is_counted_from_its_rows(immediate, tmp_path):
 
 def test_publish_waits_for_the_last_file_in_flight(immediate, tmp_path):
     """try_publish asks progress_open whether a file is still in flight; one queued file holds it back."""
-    from search import store
+    from search.index import store
     from workers import runtime
     conn = runtime.index()
     collection = store.ensure_collection(conn, "c", str(tmp_path))
@@ -155,7 +155,7 @@ def test_jobs_carry_many_small_files_and_few_large_ones():
 
 def test_garbage_is_collected_in_slices_to_the_last_version(immediate, tmp_path, monkeypatch):
     """After a rebuild every retired version goes, slice by slice (GC_SLICE), with its chunks and FTS rows."""
-    from search import store
+    from search.index import store
     from workers import runtime
     monkeypatch.setattr(store, "GC_SLICE", 3)
     root = write_tree(tmp_path / "notes", {f"n{i}.md": f"# N{i}\n\nfirst text {i}\n" for i in range(10)})

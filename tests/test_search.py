@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from search.engine import Engine, SearchError
-from search.filters import Filters
+from search.query.engine import Engine, SearchError
+from search.query.filters import Filters
 from tests.conftest import ingest, write_tree
 
 NOTES = {
@@ -140,7 +140,7 @@ def test_bad_requests_get_clear_errors(engine, bad):
 
 
 def test_empty_index(sift_env, tmp_path, embedder):
-    from search import db
+    from search.index import db
     db.connect(tmp_path / "home" / "index.db").close()
     engine = Engine(tmp_path / "home" / "index.db", lambda: embedder)
     assert engine.search("anything").hits == []

@@ -1,5 +1,5 @@
 """Normalisation and the CJK form of text in the keyword index."""
-from search.text import index_form, normalise, query_terms
+from search.query.text import index_form, normalise, query_terms
 
 
 def test_normalise_folds_width_and_case():

@@ -1,5 +1,5 @@
 """A folder filter matches the same files in every search path, whichever Unicode normal form the filter and the
-names on disk are in: keyword from the postings in memory, keyword from FTS5, and semantic (search.filters)."""
+names on disk are in: keyword from the postings in memory, keyword from FTS5, and semantic (search.query.filters)."""
 from __future__ import annotations
 
 import os
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from search.engine import Engine, from_settings
-from search.filters import Filters
+from search.query.engine import Engine, from_settings
+from search.query.filters import Filters
 from search.settings import load
 from tests.conftest import ingest, write_tree
 

@@ -56,7 +56,7 @@ class SiftRedisHuey(Recovering, PriorityRedisHuey):
 def _refuse_unusable_index() -> None:
     """A worker cannot do anything with an index it cannot write (a read-only folder, a damaged file):
     say so in one line, naming the path and the fix, and stop, rather than fail every job."""
-    from search import db
+    from search.index import db
     try:
         db.connect(load().index_path).close()
     except db.IndexUnavailable as exc:

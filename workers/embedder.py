@@ -102,7 +102,7 @@ def _reply(answer: Answer) -> None:
 def _model():
     """This machine's model, loaded once per worker process, with cores shared among SIFT_WORKERS processes."""
     if "model" not in _state:
-        from search import model
+        from search.model import embedding
         settings = load()
-        _state["model"] = model.Embedder(model.resolve(settings), threads=worker_threads(settings))
+        _state["model"] = embedding.Embedder(embedding.resolve(settings), threads=worker_threads(settings))
     return _state["model"]

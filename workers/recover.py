@@ -27,7 +27,7 @@ import time
 
 from huey import RedisHuey
 
-from search import db, freshness, queries, store
+from search.index import db, freshness, queries, store
 from search.settings import load
 from workers.app import huey as app_huey
 

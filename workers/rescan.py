@@ -3,9 +3,9 @@
 ``request_scan`` queues one ``discover`` for a collection only when that cannot
 duplicate work: no job is waiting in the queue, no scan of the collection is
 running and no generation of it is being built. Otherwise the scan is
-remembered as requested (``search.freshness.request``) and the watcher, or the
+remembered as requested (``search.index.freshness.request``) and the watcher, or the
 periodic rescan, asks again later. ``discover`` itself claims the collection
-the same way as it starts (``search.freshness.begin_scan``), so a scan queued
+the same way as it starts (``search.index.freshness.begin_scan``), so a scan queued
 directly (``ingest enqueue``, the ``refresh`` tool) never queues the files in
 flight a second time either.
 
@@ -23,7 +23,7 @@ import time
 
 from huey import crontab
 
-from search import freshness, queries
+from search.index import freshness, queries
 from workers import recover, remote, runtime, tasks
 from workers.app import huey
 

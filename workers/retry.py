@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from ingest.files import FileChanging
-from search import db
+from search.index import db
 
 log = logging.getLogger("sift.workers")
 

@@ -2,14 +2,15 @@
 
 Each is made on first use and kept, so a worker loads the model once. A
 generation embeds with the model it began with: jobs of a build begun before
-SIFT_MODEL changed finish with that model (found by its id, ``model.locate``).
+SIFT_MODEL changed finish with that model (found by its id, ``embedding.locate``).
 """
 from __future__ import annotations
 
 import os
 import threading
 
-from search import db, model
+from search.index import db
+from search.model import embedding
 from search.settings import Settings, load
 from workers import queues
 
@@ -32,23 +33,23 @@ def index():
     return conn
 
 
-def embedder(model_id: str | None = None) -> model.Embedder:
+def embedder(model_id: str | None = None) -> embedding.Embedder:
     """The configured model, or the model whose id is ``model_id`` (a generation's)."""
     with _lock:
         if "embedder" not in _shared:
-            _shared["embedder"] = _load(model.resolve(settings()))
+            _shared["embedder"] = _load(embedding.resolve(settings()))
         configured = _shared["embedder"]
         if model_id is None or model_id == configured.info.model_id or not settings().embeddings:
             return configured
         others = _shared.setdefault("others", {})
         if model_id not in others:
             others.clear()  # one older model at a time: a worker meets it only while a build finishes
-            others[model_id] = _load(model.locate(model_id, settings()))
+            others[model_id] = _load(embedding.locate(model_id, settings()))
         return others[model_id]
 
 
-def _load(info) -> model.Embedder:
-    return model.Embedder(info, vocab_only=not settings().embeddings, threads=queues.worker_threads(settings()))
+def _load(info) -> embedding.Embedder:
+    return embedding.Embedder(info, vocab_only=not settings().embeddings, threads=queues.worker_threads(settings()))
 
 
 def model_id() -> str | None:

@@ -1,6 +1,6 @@
 """The stats report: one model of the state and one rendering, for ``ingest stats`` and the MCP ``stats`` tool.
 
-``gather`` puts together what the index holds (``search.status``), the model, the queues (the home's, and
+``gather`` puts together what the index holds (``search.index.status``), the model, the queues (the home's, and
 with ``SIFT_EMBED_REMOTE`` the ``sift-embed`` queue of the embedding machines), the disk and, for the server,
 its worker; ``render`` lays it out the same way for both. They differ only in what the caller knows (the CLI
 reads the model's file, the server has it loaded and runs a worker) and in the hints (``CLI``, ``ASSISTANT``):
@@ -12,9 +12,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from search import space, status
-from search.model import reembedding
-from search.status import age, freshness_lines
+from search.index import space, status
+from search.index.status import age, freshness_lines
+from search.model.embedding import reembedding
 
 WORKER_HINT = "start one with: huey_consumer workers.app.huey -k process -w 2"
 FAILURES_SHOWN = 20

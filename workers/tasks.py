@@ -24,7 +24,7 @@ from ingest.chunk import chunk_document
 from ingest.discover import Rules, walk
 from ingest.document import Skip
 from ingest.files import ParsedFile, read_and_parse, text_hash
-from search import db, freshness, queries, space, store
+from search.index import db, freshness, queries, space, store
 from workers import retry, runtime
 from workers.app import huey
 

@@ -31,7 +31,7 @@ from watchfiles import Change, watch
 
 from ingest.discover import Rules
 from ingest.kinds import kind_of
-from search import queries
+from search.index import queries
 from search.settings import add_home_flag, use_flags
 
 log = logging.getLogger("sift.watch")
@@ -127,7 +127,7 @@ class Watcher:
             _quietly(self.note_changes, cid)
 
     def note_changes(self, cid: int) -> None:
-        from search import freshness
+        from search.index import freshness
         freshness.note_changes(self.conn, cid, len(self.changed[cid] - {"."}))
 
     def relevant(self, cid: int, root: str, change: Change, rel: str) -> bool:
@@ -146,7 +146,7 @@ class Watcher:
     def flush(self) -> None:
         """Ask for a scan of each changed collection (and each with a scan requested while it was
         being built); those refused stay marked for the next tick."""
-        from search import freshness
+        from search.index import freshness
         from workers import rescan
         wanted = set(self.changed) | set(_quietly(freshness.requested, self.conn) or ())
         for cid in sorted(wanted):
@@ -187,7 +187,7 @@ def _quietly(func, *args):
 
 def run(stop: threading.Event | None = None) -> None:
     """Watch every collection of the index in SIFT_HOME until ``stop`` is set (or the process ends)."""
-    from search import db
+    from search.index import db
     from search.settings import load
     settings = load()
     conn = db.connect(settings.index_path)
@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     add_home_flag(parser)
     use_flags(parser.parse_args(argv))
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s %(message)s")
-    from search.db import IndexUnavailable
+    from search.index.db import IndexUnavailable
     try:
         run()
     except KeyboardInterrupt:

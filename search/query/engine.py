@@ -22,14 +22,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from search import db, fusion, keyword, queries, schema
-from search.model_file import ModelError
-from search.catalog import Catalog
-from search.filters import Filters
-from search.postings import Postings
-from search.snippet import snippet
-from search.text import query_words
-from search.vector import VectorIndex
+from search.index import db, queries, schema
+from search.model.info import ModelError
+from search.query import fusion, keyword
+from search.query.catalog import Catalog
+from search.query.filters import Filters
+from search.query.postings import Postings
+from search.query.snippet import snippet
+from search.query.text import query_words
+from search.query.vector import VectorIndex
 
 MODES = ("hybrid", "keyword", "semantic")
 MAX_LIMIT = 50
@@ -469,7 +470,7 @@ def _checked_filters(filters) -> Filters:
     if filters is None:
         return Filters()
     if not isinstance(filters, Filters):
-        raise SearchError(f"filters must be a search.filters.Filters, not {type(filters).__name__}")
+        raise SearchError(f"filters must be a search.query.filters.Filters, not {type(filters).__name__}")
     for name in ("collection", "path_prefix"):
         value = getattr(filters, name)
         if value is not None and not _is_text(value):
@@ -511,8 +512,8 @@ def _published(conn) -> dict:
 def from_settings(settings) -> Engine:
     """An engine over <home>/index.db that embeds each query with the model of the generation it searches
     (the configured model, or the one the index still answers with while a new one is being built)."""
-    from search import model
+    from search.model import embedding
 
     def load(model_id: str):
-        return model.Embedder(model.locate(model_id, settings), threads=model.QUERY_THREADS)
+        return embedding.Embedder(embedding.locate(model_id, settings), threads=embedding.QUERY_THREADS)
     return Engine(settings.index_path, load)

@@ -1,6 +1,6 @@
 """Inspect a GGUF embedding model file without loading it into llama.cpp.
 
-`read_model_info(path)` reads only the GGUF header (``search.gguf_header``:
+`read_model_info(path)` reads only the GGUF header (``search.model.gguf_header``:
 the scalar keys and the tensors' sizes, stepping over the vocabulary's arrays)
 and returns a `ModelInfo` with what the search index needs: embedding
 dimension, context length, pooling type, the text the model wants before a
@@ -53,9 +53,9 @@ class KnownModel:
 
 
 KNOWN_MODELS = (
-    KnownModel("multilingual-e5-small", ("e5",), "query: ", "passage: ", build="search.model:build_e5",
+    KnownModel("multilingual-e5-small", ("e5",), "query: ", "passage: ", build="search.model.embedding:build_e5",
                multilingual=True),
-    KnownModel("all-MiniLM-L6-v2", ("minilm",), build="search.model:build_minilm"),
+    KnownModel("all-MiniLM-L6-v2", ("minilm",), build="search.model.embedding:build_minilm"),
     # e5 relatives a user may convert elsewhere: the same prompts
     KnownModel("multilingual-e5-base", (), "query: ", "passage: ", multilingual=True),
     KnownModel("multilingual-e5-large", (), "query: ", "passage: ", multilingual=True),
@@ -146,7 +146,7 @@ def file_sha256(path: Path) -> str:
 
 def _read_fields(path: Path) -> dict[str, Any]:
     """Scalar metadata of a GGUF file (arrays are skipped) as a plain dict; the tensors must fit in the file."""
-    from search.gguf_header import read_header
+    from search.model.gguf_header import read_header
 
     try:
         header = read_header(path)

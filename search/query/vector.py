@@ -1,7 +1,7 @@
 """Exact vector search over the published generations, in memory.
 
 The vectors of the chunk rows are held as one float32 matrix. Filters and
-visibility come from the catalog (``search.catalog.Rows``). After a publish
+visibility come from the catalog (``search.query.catalog.Rows``). After a publish
 only the rows written since are read (chunk ids are never reused, so they are
 the rows above the highest id read); rows no longer visible are dropped from
 the matrix once they are a quarter of it.
@@ -13,9 +13,9 @@ import threading
 
 import numpy as np
 
-from search import queries, schema
-from search.catalog import Catalog, Rows
-from search.filters import Filters
+from search.index import queries, schema
+from search.query.catalog import Catalog, Rows
+from search.query.filters import Filters
 
 RETIRED_AT_MOST = 0.25  # share of the visible rows (at least 4,000); more, and the matrix is compacted
 

@@ -16,8 +16,8 @@ import sqlite3
 
 import numpy as np
 
-from search import queries
-from search.filters import Filters, in_folder
+from search.index import queries
+from search.query.filters import Filters, in_folder
 
 MASKS_KEPT = 32
 
@@ -67,7 +67,7 @@ class Catalog:
         keep = np.ones(len(self.paths), dtype=bool)
         if f.collection:
             keep &= self.collections == f.collection
-        if f.path_prefix:  # a folder, in either Unicode normal form (search.filters)
+        if f.path_prefix:  # a folder, in either Unicode normal form (search.query.filters)
             keep &= np.fromiter((in_folder(p, f.path_prefix) for p in self.paths), dtype=bool,
                                 count=len(self.paths))
         if f.kind:

@@ -17,10 +17,10 @@ import sys
 import time
 from dataclasses import dataclass
 
-from search.db import transaction
-from search.names import check_name, name_problem
-from search.queries import IN_FLIGHT, STAGES, generation, get_collection, has_counts, rank, searchable
-from search.text import index_form
+from search.index.db import transaction
+from search.index.names import check_name, name_problem
+from search.index.queries import IN_FLIGHT, STAGES, generation, get_collection, has_counts, rank, searchable
+from search.query.text import index_form
 
 
 @dataclass
@@ -73,7 +73,7 @@ def ensure_collection(conn: sqlite3.Connection, name: str, root: str) -> sqlite3
     return row
 
 
-# --- a collection's scans (search.freshness) -------------------------------------
+# --- a collection's scans (search.index.freshness) -------------------------------------
 
 
 def claim_scan(conn: sqlite3.Connection, collection_id: int, now: float) -> None:

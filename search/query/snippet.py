@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from search.text import CJK_RUN, WORD, normalise
+from search.query.text import CJK_RUN, WORD, normalise
 
 WIDTH = 240
 

@@ -106,7 +106,7 @@ CREATE TABLE links (
 CREATE INDEX links_target ON links(target);
 """
 
-# Freshness (search/freshness.py): when a scan first found the collection's root gone (kept for a
+# Freshness (search/index/freshness.py): when a scan first found the collection's root gone (kept for a
 # whole rescan interval before its files count as deleted); how many files the watcher saw change
 # since the last scan began; when the running scan started; a scan asked for while another scan or
 # a build was under way (run once that is published).
@@ -120,7 +120,7 @@ ALTER TABLE collections ADD COLUMN scan_requested REAL;
 
 # Chunk ids are never used twice (AUTOINCREMENT), so a reader that has loaded the
 # chunks up to some id knows that every chunk written later has a larger one
-# (search/postings.py keeps FTS5's postings in memory on that basis).
+# (search/query/postings.py keeps FTS5's postings in memory on that basis).
 V5 = """
 CREATE TABLE chunks_v5 (
     id INTEGER PRIMARY KEY AUTOINCREMENT,

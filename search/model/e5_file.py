@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from search.model_file import ModelError
+from search.model.info import ModelError
 
 MAGIC = b"E5S1"
 F32, Q4_0 = 0, 1

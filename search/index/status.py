@@ -9,10 +9,10 @@ import os
 import time
 from pathlib import Path
 
-from search import queries
-from search.db import snapshot
-from search.names import bad_name_fix
-from search.queries import STAGES, generation_progress
+from search.index import queries
+from search.index.db import snapshot
+from search.index.names import bad_name_fix
+from search.index.queries import STAGES, generation_progress
 
 
 def collect(conn, index_path: Path | str | None = None) -> dict:

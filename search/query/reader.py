@@ -2,9 +2,9 @@
 
 Everything here reads only the last published generation of each collection,
 inside one read transaction, so the answer comes whole from one state. The
-queries live in the query layer (``search.queries``); tests and benches ask
+queries live in the query layer (``search.index.queries``); tests and benches ask
 them here.
 """
 from __future__ import annotations
 
-from search.queries import visible_chunks, visible_files  # noqa: F401 (the published files and chunks)
+from search.index.queries import visible_chunks, visible_files  # noqa: F401 (the published files and chunks)

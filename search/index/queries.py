@@ -4,13 +4,13 @@ Each function takes a connection and answers one question; the SQL fragments the
 ``IN_FLIGHT``) and the stages a file goes through are defined here once. No other module of ingest/, search/,
 mcp_server/ or workers/ runs SQL, but these (tests/test_layers.py keeps it so):
 
-- search/db.py: the connection itself (pragmas, the snapshot's BEGIN and COMMIT);
-- search/schema.py: the migrations;
-- search/store.py: the writer (collections, scans, generations, file versions, progress), the only module that
+- search/index/db.py: the connection itself (pragmas, the snapshot's BEGIN and COMMIT);
+- search/index/schema.py: the migrations;
+- search/index/store.py: the writer (collections, scans, generations, file versions, progress), the only module that
   changes the index;
 - workers/app.py: a pragma of huey's own queue database (not the index).
 
-Besides reads, this module creates and fills a connection's own temporary FTS5 tables (``search.postings``):
+Besides reads, this module creates and fills a connection's own temporary FTS5 tables (``search.query.postings``):
 nothing of them is written to the index.
 """
 from __future__ import annotations
@@ -129,7 +129,7 @@ def model_paths(conn: sqlite3.Connection, model_id: str) -> list[str]:
         return []
     return [r[0] for r in conn.execute("SELECT path FROM models WHERE id = ? ORDER BY recorded DESC", (model_id,))]
 
-# --- a collection's scans (search.freshness) --------------------------------------
+# --- a collection's scans (search.index.freshness) --------------------------------------
 
 
 def unplanned_scan(conn: sqlite3.Connection, collection_id: int) -> float | None:
@@ -163,7 +163,7 @@ def root_missing_since(conn: sqlite3.Connection, collection_id: int) -> float | 
 
 def visible_files(conn: sqlite3.Connection, collection: str | None = None) -> list[sqlite3.Row]:
     """The published files (``collection`` and every column of files), from one snapshot, by collection and path."""
-    from search.db import snapshot
+    from search.index.db import snapshot
     sql = (f"SELECT c.name AS collection, f.* FROM files f JOIN collections c ON c.id = f.collection "
            f"WHERE {VISIBLE}" + (" AND c.name = ?" if collection else "") + " ORDER BY c.name, f.path")
     with snapshot(conn):
@@ -387,7 +387,7 @@ def newest_chunk(conn: sqlite3.Connection) -> int:
 def visible_chunks(conn: sqlite3.Connection, collection: str | None = None) -> list[sqlite3.Row]:
     """The published chunks (every column, with ``collection``, ``generation`` and ``path``), from one snapshot,
     by collection, path and place in the file."""
-    from search.db import snapshot
+    from search.index.db import snapshot
     sql = (f"SELECT c.name AS collection, c.published AS generation, f.path, ch.* FROM chunks ch "
            f"JOIN files f ON f.id = ch.file JOIN collections c ON c.id = f.collection WHERE {VISIBLE}"
            + (" AND c.name = ?" if collection else "") + " ORDER BY c.name, f.path, ch.ordinal")
@@ -512,7 +512,7 @@ INSTANCES, SCRATCH_INSTANCES = "sift_fts_instances", "sift_scratch_instances"
 
 def make_scratch(conn: sqlite3.Connection, columns: tuple[str, ...]) -> None:
     """Create this connection's temporary tables (once): ``INSTANCES``, the scratch table and its instances."""
-    from search.schema import TOKENIZER
+    from search.index.schema import TOKENIZER
     conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{INSTANCES} USING fts5vocab(main, chunks_fts, instance)")
     conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.sift_scratch USING fts5({', '.join(columns)}, "
                  f"tokenize = '{TOKENIZER}')")

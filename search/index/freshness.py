@@ -1,4 +1,4 @@
-"""Scans that must wait their turn, and the facts of how fresh a collection is (``search.status`` reports them).
+"""Scans that must wait their turn, and the facts of how fresh a collection is (``search.index.status`` reports them).
 
 Facts kept on the ``collections`` row (schema V4):
 
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import time
 
-from search import queries, store
-from search.db import transaction
-from search.queries import build_activity, last_scan, requested, unplanned_scan  # noqa: F401 (asked of freshness)
+from search.index import queries, store
+from search.index.db import transaction
+from search.index.queries import build_activity, last_scan, requested, unplanned_scan  # noqa: F401 (asked of freshness)
 
 PRESENT, MISSING, GONE, BUSY = "present", "missing", "gone", "busy"
 # A scan or a build that has not moved for this long is taken as stalled (its jobs lost with

