@@ -14,6 +14,7 @@ from huey import PriorityRedisHuey, SqliteHuey
 from huey.storage import SqliteStorage
 
 from search.settings import load
+from workers.pickles import JobSerializer
 from workers.queues import immediate, redis_huey
 
 QUEUE_NAME = "sift"  # the home's queue; embed jobs for other machines go to workers.embedder.QUEUE_NAME
@@ -74,7 +75,7 @@ def make_huey(settings=None):
         pass  # a home that cannot be made: the index says so, in one line, when it is opened
     writable = os.access(settings.home, os.W_OK)  # a read-only home can still be read (ingest stats)
     return SiftHuey(QUEUE_NAME, filename=str(settings.queue_path), results=False, timeout=30,
-                    immediate=immediate(), create_tables=writable)
+                    immediate=immediate(), create_tables=writable, serializer=JobSerializer())
 
 
 huey = make_huey()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 from search.settings import Settings
+from workers.pickles import JobSerializer
 
 
 def immediate() -> bool:
@@ -25,7 +26,8 @@ def redis_pool(url: str):
 
 def redis_huey(huey_class, name: str, url: str):
     """A huey app of ``huey_class`` (a PriorityRedisHuey) on the queue ``name`` in the Redis at ``url``."""
-    return huey_class(name, connection_pool=redis_pool(url), results=False, immediate=immediate())
+    return huey_class(name, connection_pool=redis_pool(url), results=False, immediate=immediate(),
+                      serializer=JobSerializer())
 
 
 def worker_threads(settings: Settings) -> int:

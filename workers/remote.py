@@ -22,6 +22,7 @@ import pickle
 import time
 import uuid
 
+from workers import pickles
 from workers.queues import redis_pool
 
 log = logging.getLogger("sift.workers")
@@ -60,7 +61,7 @@ def send(batch) -> str:
 def waiting(job_id: str):
     """The batch the job's vectors belong to, or None when they were written already."""
     data = redis().hget(JOBS, job_id)
-    return pickle.loads(data) if data is not None else None
+    return pickles.loads(data) if data is not None else None
 
 
 def forget(job_id: str) -> None:
@@ -73,7 +74,7 @@ def forget(job_id: str) -> None:
 
 def in_flight() -> list:
     """Every batch sent and not yet written (for workers.recover)."""
-    return [pickle.loads(data) for data in redis().hvals(JOBS)]
+    return [pickles.loads(data) for data in redis().hvals(JOBS)]
 
 
 def generations_waiting() -> set[int]:
