@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import os
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
 sys.path.insert(0, str(REPO))
 
 
@@ -45,3 +48,21 @@ def median(values) -> float:
 def percentile(values, fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def consumer(app: str, env: dict, log: Path) -> subprocess.Popen:
+    """A real ``huey_consumer`` of ``app`` (two worker processes) in its own process group, its output in ``log``."""
+    return subprocess.Popen([str(BIN / "huey_consumer"), app, "-k", "process", "-w", "2", "-d", "0.1", "-m", "2",
+                             "-b", "1.5"], cwd=REPO, env=env, stdout=open(log, "ab"), stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """SIGINT to the consumer's group (huey finishes its jobs), SIGKILL after a minute."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

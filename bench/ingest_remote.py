@@ -16,16 +16,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from common import REPO, shared_data
+from common import BIN, REPO, consumer, shared_data, stop
 
-BIN = Path(sys.executable).parent
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -40,22 +38,6 @@ def group_cpu(pgid: int) -> float:
         if int(fields[2]) == pgid:
             total += int(fields[11]) + int(fields[12])
     return total / TICKS
-
-
-def consumer(app: str, env: dict, log: Path) -> subprocess.Popen:
-    return subprocess.Popen([str(BIN / "huey_consumer"), app, "-k", "process", "-w", "2", "-d", "0.1", "-m", "2",
-                             "-b", "1.5"], cwd=REPO, env=env, stdout=open(log, "ab"), stderr=subprocess.STDOUT,
-                            start_new_session=True)
-
-
-def stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGINT)
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 def build(root: Path, env: dict, embedder_env: dict | None, folder: Path) -> dict:

@@ -31,7 +31,6 @@ import os
 import random
 import re
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -40,9 +39,8 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-from common import REPO
+from common import BIN, REPO, consumer as start_consumer, stop
 
-BIN = Path(sys.executable).parent
 TICKS = os.sysconf("SC_CLK_TCK")
 TEXTS = 200
 CORPUS_VERSION = 1  # bump when the generator changes, so an old corpus is made again
@@ -166,22 +164,6 @@ class Watch:
                 self.hwm[pid] = max(hwm, self.hwm.get(pid, 0))
 
 
-def start_consumer(env: dict, log: Path) -> subprocess.Popen:
-    return subprocess.Popen([str(BIN / "huey_consumer"), "workers.app.huey", "-k", "process", "-w", "2", "-d", "0.1",
-                             "-m", "2", "-b", "1.5"], cwd=REPO, env=env, stdout=open(log, "ab"),
-                            stderr=subprocess.STDOUT, start_new_session=True)
-
-
-def stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGINT)
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-
-
 # --- huey's log: how long each job took ---------------------------------------------------------------------
 
 JOB = re.compile(r":(\d+):workers\.tasks\.(\w+): \S+(?: p=\d+)? executed in ([0-9.]+)s")
@@ -261,7 +243,7 @@ def build(root: Path, env: dict, folder: Path, label: str, reader: Reader, searc
     log = folder / "consumer.log"
     offset = log.stat().st_size if log.exists() else 0
     load_start = os.getloadavg()[0]
-    consumer = start_consumer(env, log)
+    consumer = start_consumer("workers.app.huey", env, log)
     watch = Watch(consumer.pid)
     index = Path(env["SIFT_HOME"]) / "index.db"
     before = None
