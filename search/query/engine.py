@@ -35,7 +35,10 @@ from search.query.vector import VectorIndex
 MODES = ("hybrid", "keyword", "semantic")
 MAX_LIMIT = 50
 MAX_QUERY_CHARS = 10_000
-CANDIDATES = 50  # per ranking, before fusion
+# Candidates per ranking before fusion. More give the convex fusion both scores for more chunks: hybrid nDCG@10
+# with 50 / 100 / 200: SciFact e5 0.717 / 0.721 / 0.724, MiniLM 0.734 / 0.736 / 0.736, zh-retrieval 0.323 each;
+# p50 of a hybrid search on SciFact unchanged (2.2 / 2.1 ms, query vector cached).
+CANDIDATES = 100
 QUERY_VECTORS_KEPT = 256
 SQLITE_INT = range(-2 ** 63, 2 ** 63)
 # A lone surrogate (from a JSON "\udcff" escape, say) is not text: SQLite, the tokenizer and JSON refuse it.
