@@ -127,7 +127,9 @@ def test_full_disk_fails_with_a_reason_keeps_the_published_generation_and_recove
     env = {**sift_env, "SIFT_HOME": str(home), "SIFT_EMBEDDINGS": "off", "SIFT_RETRY_DELAY": "0.2",
            "SIFT_RETRIES": "2"}
     a = write_tree(tmp_path / "a", A_NOTES)
-    b = write_tree(tmp_path / "b", big_notes(32, 2500))  # 16 files a job: each job carries about 300 KB
+    # 4 notes of about 150 KB, each over JOB_BYTES and so a job of its own: the scan queues 4 jobs (its plan
+    # and their queue rows fit in the room left below), and each job carries more than that room
+    b = write_tree(tmp_path / "b", big_notes(4, 20000))
     worker = Consumer(env, workers=1, log=tmp_path / "consumer.log")
     try:
         assert ingest_cmd(env, "enqueue", str(a), "--name", "a", "--wait").returncode == 0
@@ -166,9 +168,9 @@ def test_full_disk_fails_with_a_reason_keeps_the_published_generation_and_recove
         again = ingest_cmd(env, "retry-failed", "b")
         assert again.returncode == 0 and "b: queued a scan that retries" in again.stdout, again
         wait_published(conn, "b", failed_gen, worker.proc)
-        assert {r["path"] for r in reader.visible_files(conn, "b")} == set(big_notes(32, 1))
+        assert {r["path"] for r in reader.visible_files(conn, "b")} == set(big_notes(4, 1))
         assert disk_full_failures(conn, "b") == []
-        assert keyword_paths(Engine(index), "bison") == sorted(f"b/{p}" for p in big_notes(32, 1))
+        assert keyword_paths(Engine(index), "bison") == sorted(f"b/{p}" for p in big_notes(4, 1))
         assert worker.proc.poll() is None
     finally:
         worker.stop()
