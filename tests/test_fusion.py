@@ -29,6 +29,12 @@ def test_a_candidate_missing_from_one_side_gets_nothing_there():
     assert fused[2] == 0.0, "last on both sides"
 
 
+def test_scores_that_scale_to_the_same_value_keep_their_order():
+    # 4.8e-54 and 0.0 both scale to 1.0 against -1.0: the tie goes to the chunk ranked better (found by hypothesis)
+    ranking = [(2, 4.794103606084358e-54), (1, 0.0), (0, -1.0)]
+    assert [item for item, _, _ in fusion.convex(ranking, ranking)] == [2, 1, 0]
+
+
 @given(lexical=ranking, semantic=ranking)
 def test_convex_scores_lie_in_0_1_and_come_best_first(lexical, semantic):
     fused = fusion.convex(lexical, semantic)

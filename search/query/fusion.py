@@ -59,5 +59,9 @@ def _scaled(ranking: Ranking) -> list[tuple[int, float]]:
 
 
 def _ordered(fused: dict[int, float], ranks: dict[int, list[int | None]]) -> Fused:
-    order = sorted(fused, key=lambda item: (-fused[item], item))
+    """Best fused score first; on a tie (scaling can round two close scores to the same value) the better
+    ranks on the rankings (a missing one counts as past the end), then the id."""
+    past_end = len(fused) + 1
+    order = sorted(fused, key=lambda item: (-fused[item], sum(past_end if r is None else r for r in ranks[item]),
+                                            item))
     return [(item, fused[item], ranks[item]) for item in order]
