@@ -22,22 +22,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import BIN, REPO, consumer, shared_data, stop
+from common import BIN, REPO, consumer, cpu_seconds, group_pids, shared_data, stop
 
-TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def group_cpu(pgid: int) -> float:
     """CPU seconds (user + system) of the living processes of a process group."""
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[2]) == pgid:
-            total += int(fields[11]) + int(fields[12])
-    return total / TICKS
+    return sum(cpu_seconds(pid) for pid in group_pids(pgid))
 
 
 def build(root: Path, env: dict, embedder_env: dict | None, folder: Path) -> dict:

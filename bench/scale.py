@@ -39,9 +39,8 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-from common import BIN, REPO, consumer as start_consumer, stop
+from common import BIN, REPO, consumer as start_consumer, cpu_seconds, group_pids, stop
 
-TICKS = os.sysconf("SC_CLK_TCK")
 TEXTS = 200
 CORPUS_VERSION = 1  # bump when the generator changes, so an old corpus is made again
 WORDS = ("ledger invoice contract payment renewal warehouse inventory sync interface client meeting budget "
@@ -116,26 +115,6 @@ def ensure_corpus(folder: Path, files: int, variant: int) -> float:
 
 
 # --- processes ----------------------------------------------------------------------------------------------
-
-def group_pids(pgid: int) -> list[int]:
-    pids = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[2]) == pgid:
-            pids.append(int(stat.parent.name))
-    return pids
-
-
-def cpu_seconds(pid: int) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / TICKS
-
 
 def memory(pid: int) -> tuple[int, int]:
     """(VmRSS, VmHWM) in kB; (0, 0) if the process is gone."""
