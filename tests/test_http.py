@@ -86,6 +86,15 @@ class Server:
     def stderr(self) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace") if self.log.exists() else ""
 
+    def logged(self, *lines: str, patience: float = 30.0) -> str:
+        """The server's log once it holds every one of ``lines`` (or after ``patience`` seconds, for the
+        assertion to show it): a request's log line is written after its response, so the client can be
+        first."""
+        deadline = time.monotonic() + patience
+        while not all(line in self.stderr() for line in lines) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return self.stderr()
+
     @asynccontextmanager
     async def session(self, token: str | None = TOKEN):
         headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -173,7 +182,7 @@ def test_the_six_tools_answer_over_http(indexed, serve):
     assert "notes" in text(calls["stats"]) and "4 files" in text(calls["stats"])
     assert calls["refresh"].structured_content["queued"] == ["notes"]
 
-    log = server.stderr()
+    log = server.logged("POST tools/call search 200", "POST tools/call read_file 200", "POST initialize - 200")
     assert "POST tools/call search 200" in log and "POST tools/call read_file 200" in log
     assert "POST initialize - 200" in log
     assert TOKEN not in log, "the token must never be logged"
@@ -191,7 +200,7 @@ def test_read_only_drops_refresh_and_log_queries_logs_arguments(indexed, serve):
     assert {t.name for t in listed} == TOOLS - {"refresh"}
     assert all(t.annotations.read_only_hint for t in listed)
     assert not search.is_error and refresh.is_error and "refresh" in text(refresh)
-    log = server.stderr()
+    log = server.logged("tools/call search 200", "tools/call refresh 200", "(tool error)")
     assert "read-only" in log
     assert 'tools/call search 200' in log and '"query": "曲美合同"' in log
     assert "tools/call refresh 200" in log and "(tool error)" in log
@@ -221,7 +230,8 @@ def test_no_token_or_a_wrong_one_is_401_and_says_nothing_about_the_index(indexed
     with pytest.raises(Exception) as refused:
         anyio.run(wrong_client)
     assert "unauthorized" in repr(refused.value) or "401" in repr(refused.value)
-    assert "(wrong token)" in server.stderr() and "(no token)" in server.stderr()
+    log = server.logged("(wrong token)", "(no token)")
+    assert "(wrong token)" in log and "(no token)" in log
 
 
 def test_the_token_file_is_made_0600_and_shown_once(indexed, serve, tmp_path):
@@ -322,7 +332,7 @@ def test_an_oversized_body_is_413(indexed, serve):
                            headers={**ACCEPT, "authorization": f"Bearer {TOKEN}", "mcp-session-id": session})
     assert streamed.status_code == 413
     assert tools_list(server, session).status_code == 200  # the session is unharmed
-    assert "(body too large)" in server.stderr()
+    assert "(body too large)" in server.logged("(body too large)")
 
 
 def test_the_request_rate_per_session_is_bounded_with_429(indexed, serve):
@@ -342,7 +352,8 @@ def test_the_request_rate_per_session_is_bounded_with_429(indexed, serve):
     assert int(refused.headers["retry-after"]) >= 1
     other = open_session(server)  # another session, from the same address, has its own allowance
     assert tools_list(server, other).status_code == 200
-    assert "POST tools/list - 429" in server.stderr() and "(rate limited)" in server.stderr()
+    log = server.logged("POST tools/list - 429", "(rate limited)")
+    assert "POST tools/list - 429" in log and "(rate limited)" in log
 
 
 def test_open_sessions_are_bounded_and_idle_ones_expire(indexed, serve):
