@@ -11,7 +11,6 @@ the model's own query or passage prefix.
 """
 from __future__ import annotations
 
-import contextlib
 import importlib
 import os
 import sys
@@ -21,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from search.model.info import ModelError, ModelInfo, known_model, read_model_info
+from search.model.llama_streams import quiet_llama, quiet_stdout
 from search.settings import Settings
 
 _prepare_lock = threading.Lock()
@@ -123,24 +123,6 @@ def _recorded_paths(settings: Settings, model_id: str) -> list[str]:
         conn.close()
 
 
-@contextlib.contextmanager
-def quiet_stdout():
-    """llama.cpp writes to fd 1 from C; point fd 1 at stderr while it runs."""
-    try:
-        sys.stdout.flush()
-        saved = os.dup(1)
-    except (OSError, ValueError):
-        yield
-        return
-    try:
-        os.dup2(2, 1)
-        yield
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(saved)
-
-
 class Embedder:
     """One loaded GGUF embedding model. Not thread-safe: one per worker process.
 
@@ -158,6 +140,7 @@ class Embedder:
         self.max_tokens = info.max_tokens or 512
         threads = threads or os.cpu_count() or 1
         try:
+            quiet_llama()
             with quiet_stdout():
                 self._llm = Llama(
                     model_path=info.path, embedding=True, vocab_only=vocab_only, verbose=False,

@@ -1,0 +1,94 @@
+"""Where llama.cpp's output goes: never onto stdout, never taking stderr away.
+
+stdout may be the MCP stdio wire, so C code's prints go to stderr while llama.cpp runs (``quiet_stdout``).
+stderr is every process's log, so it stays where it is: llama-cpp-python, unless ``verbose``, points fds
+1 and 2 (and ``sys.stdout``/``sys.stderr``) at /dev/null while it loads a model. That is process-wide:
+log lines other threads wrote meanwhile (an HTTP request's) were lost, and two loads at once could leave
+stderr at /dev/null for good. ``quiet_llama`` switches that off and routes llama.cpp's log through
+``_llama_log`` instead, which keeps its errors and drops the rest.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import threading
+
+_LLAMA_ERROR, _LLAMA_CONTINUED = 4, 5  # ggml_log_level: 1 debug, 2 info, 3 warn, 4 error, 5 continues a line
+
+_lock = threading.Lock()
+_redirect = {"depth": 0, "saved": None}  # threads inside quiet_stdout; the real fd 1 while they are
+_log = {"callback": None, "error": False}  # the ctypes callback (kept alive); whether the last line was an error
+
+
+@contextlib.contextmanager
+def quiet_stdout():
+    """fd 1 points at stderr while any thread is inside; the first in redirects, the last out restores
+    (a save and restore per thread could interleave and leave fd 1 at stderr)."""
+    with _lock:
+        if _redirect["depth"] == 0:
+            _redirect["saved"] = _point_stdout_at_stderr()
+        _redirect["depth"] += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _redirect["depth"] -= 1
+            if _redirect["depth"] == 0 and _redirect["saved"] is not None:
+                sys.stdout.flush()
+                os.dup2(_redirect["saved"], 1)
+                os.close(_redirect["saved"])
+                _redirect["saved"] = None
+
+
+def _point_stdout_at_stderr() -> int | None:
+    """The saved real fd 1, or None where there is no fd 1 to move."""
+    try:
+        sys.stdout.flush()
+        saved = os.dup(1)
+    except (OSError, ValueError):
+        return None
+    os.dup2(2, 1)
+    return saved
+
+
+def quiet_llama() -> None:
+    """Once per process, before a model loads: loads leave the standard streams alone, and llama.cpp
+    logs through ``_llama_log``."""
+    with _lock:
+        if _log["callback"] is not None:
+            return
+        import ctypes
+
+        import llama_cpp
+        import llama_cpp._internals
+        import llama_cpp.llama
+        for module in (llama_cpp.llama, llama_cpp._internals):
+            if hasattr(module, "suppress_stdout_stderr"):
+                module.suppress_stdout_stderr = _KeepStreams
+        _log["callback"] = llama_cpp.llama_log_callback(_llama_log)
+        llama_cpp.llama_log_set(_log["callback"], ctypes.c_void_p(0))
+
+
+class _KeepStreams:
+    """Stands in for llama-cpp-python's ``suppress_stdout_stderr(disable=...)``: leaves the streams alone."""
+
+    def __init__(self, disable: bool = True):
+        self.disable = disable
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        return None
+
+
+def _llama_log(level: int, text: bytes, _user_data) -> None:
+    """Errors to stderr, the rest (a model's load report, tokenizer warnings) dropped. llama-cpp-python's
+    own callback maps the levels of an older llama.cpp and shows warnings as errors."""
+    if level != _LLAMA_CONTINUED:
+        _log["error"] = level == _LLAMA_ERROR
+    if _log["error"]:
+        line = text.decode("utf-8", "replace")
+        sys.stderr.write(line if level == _LLAMA_CONTINUED else f"llama.cpp: {line}")
+        sys.stderr.flush()
