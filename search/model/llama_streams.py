@@ -90,5 +90,8 @@ def _llama_log(level: int, text: bytes, _user_data) -> None:
         _log["error"] = level == _LLAMA_ERROR
     if _log["error"]:
         line = text.decode("utf-8", "replace")
-        sys.stderr.write(line if level == _LLAMA_CONTINUED else f"llama.cpp: {line}")
-        sys.stderr.flush()
+        try:
+            sys.stderr.write(line if level == _LLAMA_CONTINUED else f"llama.cpp: {line}")
+            sys.stderr.flush()
+        except (AttributeError, OSError, ValueError):  # no stderr (closed, or gone at interpreter exit)
+            pass
