@@ -34,10 +34,12 @@ def test_a_good_load_says_nothing_and_a_bad_one_says_why(model_path, tmp_path, c
     assert quiet.err == "" and quiet.out == "", quiet  # llama.cpp's load report and warnings are dropped
     broken = tmp_path / "broken.gguf"
     broken.write_bytes(model_path.read_bytes()[:300_000])
-    with pytest.raises(ModelError, match="could not load the model"):
+    with pytest.raises(ModelError, match="could not load the model") as failed:
         Embedder(dataclasses.replace(info, path=str(broken)))
     err = capfd.readouterr().err
     assert "llama.cpp: " in err and "failed to load model" in err  # llama.cpp's own reason, on stderr
+    first_reason = err.split("llama.cpp: ", 1)[1].splitlines()[0]
+    assert first_reason in str(failed.value), (first_reason, str(failed.value))  # and in the error itself
 
 
 def test_overlapping_quiet_stdout_windows_restore_stdout(capfd):

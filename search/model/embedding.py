@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from search.model.info import ModelError, ModelInfo, known_model, read_model_info
-from search.model.llama_streams import quiet_llama, quiet_stdout
+from search.model.llama_streams import errors_logged, quiet_llama, quiet_stdout
 from search.settings import Settings
 
 _prepare_lock = threading.Lock()
@@ -139,15 +139,16 @@ class Embedder:
         self.vocab_only = vocab_only
         self.max_tokens = info.max_tokens or 512
         threads = threads or os.cpu_count() or 1
+        quiet_llama()
         try:
-            quiet_llama()
-            with quiet_stdout():
+            with quiet_stdout(), errors_logged() as errors:
                 self._llm = Llama(
                     model_path=info.path, embedding=True, vocab_only=vocab_only, verbose=False,
                     n_ctx=self.max_tokens, n_batch=self.max_tokens, n_ubatch=self.max_tokens,
                     flash_attn=True, n_threads=threads, n_threads_batch=threads)
-        except Exception as exc:  # llama.cpp says only "Failed to load model"
-            raise ModelError(f"llama.cpp could not load the model {info.path}: {exc} — run "
+        except Exception as exc:  # llama-cpp-python says only "Failed to load model"; llama.cpp's log says why
+            why = "; ".join(errors[:2]) or str(exc)
+            raise ModelError(f"llama.cpp could not load the model {info.path}: {why} — run "
                              "`ingest model prepare` or set SIFT_MODEL to a GGUF embedding model") from exc
 
     def count(self, text: str) -> int:

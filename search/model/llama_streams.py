@@ -17,6 +17,7 @@ import threading
 _LLAMA_ERROR, _LLAMA_CONTINUED = 4, 5  # ggml_log_level: 1 debug, 2 info, 3 warn, 4 error, 5 continues a line
 
 _lock = threading.Lock()
+_thread = threading.local()  # .errors: the list errors_logged() collects this thread's error lines in
 _redirect = {"depth": 0, "saved": None}  # threads inside quiet_stdout; the real fd 1 while they are
 _log = {"callback": None, "error": False}  # the ctypes callback (kept alive); whether the last line was an error
 
@@ -50,6 +51,18 @@ def _point_stdout_at_stderr() -> int | None:
         return None
     os.dup2(2, 1)
     return saved
+
+
+@contextlib.contextmanager
+def errors_logged():
+    """The error lines llama.cpp logs on this thread inside the block (a failed load's reasons: llama.cpp
+    logs from the thread that called it)."""
+    errors: list[str] = []
+    _thread.errors = errors
+    try:
+        yield errors
+    finally:
+        _thread.errors = None
 
 
 def quiet_llama() -> None:
@@ -90,6 +103,9 @@ def _llama_log(level: int, text: bytes, _user_data) -> None:
         _log["error"] = level == _LLAMA_ERROR
     if _log["error"]:
         line = text.decode("utf-8", "replace")
+        errors = getattr(_thread, "errors", None)
+        if errors is not None and level != _LLAMA_CONTINUED and line.strip():
+            errors.append(line.strip())
         try:
             sys.stderr.write(line if level == _LLAMA_CONTINUED else f"llama.cpp: {line}")
             sys.stderr.flush()
