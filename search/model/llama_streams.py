@@ -5,7 +5,8 @@ stderr is every process's log, so it stays where it is: llama-cpp-python, unless
 1 and 2 (and ``sys.stdout``/``sys.stderr``) at /dev/null while it loads a model. That is process-wide:
 log lines other threads wrote meanwhile (an HTTP request's) were lost, and two loads at once could leave
 stderr at /dev/null for good. ``quiet_llama`` switches that off and routes llama.cpp's log through
-``_llama_log`` instead, which keeps its errors and drops the rest.
+``_llama_log`` instead, which keeps its errors (on stderr, and in ``errors_logged`` for the error a failed
+load raises) and drops the rest.
 """
 from __future__ import annotations
 
