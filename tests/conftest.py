@@ -15,6 +15,14 @@ REPO = Path(__file__).resolve().parents[1]
 VENV_BIN = Path(sys.executable).parent
 
 
+@pytest.fixture(scope="session", autouse=True)
+def llama_streams_as_in_sift():
+    """llama.cpp's output handled as Sift handles it, also for the tests that build a ``Llama`` themselves
+    (otherwise llama-cpp-python points fds 1 and 2 at /dev/null while they load, unless an Embedder ran first)."""
+    from search.model.llama_streams import quiet_llama
+    quiet_llama()
+
+
 def shared_data() -> Path | None:
     """../shared/data beside the repo (or SIFT_SHARED_DATA); None when absent."""
     candidates = [os.environ.get("SIFT_SHARED_DATA"), REPO.parent / "shared" / "data"]

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import llama_cpp.llama_cpp as llama_c
 import pytest
@@ -13,13 +16,15 @@ from search.model.embedding import Embedder
 from search.model.info import ModelError, read_model_info
 from search.model.llama_streams import quiet_stdout
 
+REPO = Path(__file__).resolve().parent.parent
+
 
 def test_lines_written_while_a_model_loads_reach_stderr(model_path, monkeypatch, capfd):
     real_load = llama_c.llama_model_load_from_file
 
     def load_while_another_thread_logs(*args):
         os.write(2, b"fd 2 during the load\n")
-        print("sys.stderr during the load", file=__import__("sys").stderr, flush=True)
+        print("sys.stderr during the load", file=sys.stderr, flush=True)
         return real_load(*args)
     monkeypatch.setattr(llama_c, "llama_model_load_from_file", load_while_another_thread_logs)
     Embedder(read_model_info(model_path))
@@ -70,3 +75,39 @@ def test_overlapping_quiet_stdout_windows_restore_stdout(capfd):
     assert (after.st_dev, after.st_ino) == (before.st_dev, before.st_ino)
     assert seen.out == "after\n", seen  # the inside writes went to stderr, the one after to stdout
     assert "first, inside" in seen.err and "second, inside" in seen.err
+
+
+def closed_file():
+    f = open(os.devnull, "w")
+    f.close()
+    return f
+
+
+@pytest.mark.parametrize("stdout", [None, "closed"], ids=["no sys.stdout", "closed sys.stdout"])
+def test_quiet_stdout_restores_fd_1_whatever_sys_stdout_is(stdout, monkeypatch, capfd):
+    before = os.fstat(1)
+    monkeypatch.setattr(sys, "stdout", closed_file() if stdout == "closed" else None)
+    for _ in range(2):  # a broken flush must not leave the redirect half undone for the next caller
+        with quiet_stdout():
+            os.write(1, b"inside\n")
+    os.write(1, b"after\n")
+    monkeypatch.undo()
+    after = os.fstat(1)
+    seen = capfd.readouterr()
+    assert (after.st_dev, after.st_ino) == (before.st_dev, before.st_ino)
+    assert seen.out == "after\n" and seen.err.count("inside") == 2, seen
+
+
+def test_what_c_prints_inside_goes_to_stderr_even_when_buffered():
+    # a process of its own without PYTHONUNBUFFERED: then C's stdout into a file or pipe is fully buffered,
+    # and a line printed inside would leave the buffer only later, through the restored fd 1
+    script = ("import ctypes, os\n"
+              "from search.model.llama_streams import quiet_stdout\n"
+              "with quiet_stdout():\n"
+              "    ctypes.CDLL(None).printf(b'printed by C inside\\n')\n"
+              "os.write(1, b'after\\n')\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    seen = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert seen.returncode == 0, seen.stderr
+    assert "printed by C inside" in seen.stderr and seen.stdout == "after\n", (seen.stdout, seen.stderr)

@@ -11,6 +11,7 @@ load raises) and drops the rest.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import sys
 import threading
@@ -37,21 +38,35 @@ def quiet_stdout():
         with _lock:
             _redirect["depth"] -= 1
             if _redirect["depth"] == 0 and _redirect["saved"] is not None:
-                sys.stdout.flush()
-                os.dup2(_redirect["saved"], 1)
-                os.close(_redirect["saved"])
-                _redirect["saved"] = None
+                saved, _redirect["saved"] = _redirect["saved"], None
+                try:
+                    _flush_stdout()
+                finally:
+                    os.dup2(saved, 1)
+                    os.close(saved)
 
 
 def _point_stdout_at_stderr() -> int | None:
     """The saved real fd 1, or None where there is no fd 1 to move."""
+    _flush_stdout()
     try:
-        sys.stdout.flush()
         saved = os.dup(1)
-    except (OSError, ValueError):
+    except OSError:
         return None
     os.dup2(2, 1)
     return saved
+
+
+def _flush_stdout() -> None:
+    """What Python and C hold for fd 1 goes out now, to where fd 1 points now."""
+    try:
+        sys.stdout.flush()
+    except (AttributeError, OSError, ValueError):  # no sys.stdout, or a closed one
+        pass
+    try:
+        ctypes.CDLL(None).fflush(None)  # C's stdio buffers (a printf of llama.cpp's)
+    except (AttributeError, OSError):
+        pass
 
 
 @contextlib.contextmanager
@@ -72,8 +87,6 @@ def quiet_llama() -> None:
     with _lock:
         if _log["callback"] is not None:
             return
-        import ctypes
-
         import llama_cpp
         import llama_cpp._internals
         import llama_cpp.llama
