@@ -16,12 +16,22 @@ import os
 import sys
 import threading
 
+
+def _c_fflush():
+    """C's fflush, looked up once (quiet_stdout runs around every embedding); None where it cannot be had."""
+    try:
+        return ctypes.CDLL(None).fflush
+    except (AttributeError, OSError):
+        return None
+
+
 _LLAMA_ERROR, _LLAMA_CONTINUED = 4, 5  # ggml_log_level: 1 debug, 2 info, 3 warn, 4 error, 5 continues a line
 
 _lock = threading.Lock()
 _thread = threading.local()  # .errors: the list errors_logged() collects this thread's error lines in
 _redirect = {"depth": 0, "saved": None}  # threads inside quiet_stdout; the real fd 1 while they are
 _log = {"callback": None, "error": False}  # the ctypes callback (kept alive); whether the last line was an error
+_fflush = _c_fflush()
 
 
 @contextlib.contextmanager
@@ -63,10 +73,8 @@ def _flush_stdout() -> None:
         sys.stdout.flush()
     except (AttributeError, OSError, ValueError):  # no sys.stdout, or a closed one
         pass
-    try:
-        ctypes.CDLL(None).fflush(None)  # C's stdio buffers (a printf of llama.cpp's)
-    except (AttributeError, OSError):
-        pass
+    if _fflush is not None:
+        _fflush(None)  # C's stdio buffers (a printf of llama.cpp's)
 
 
 @contextlib.contextmanager
