@@ -115,7 +115,8 @@ def _resume(fd: int, found, line: int, begin: int, offset: int, budget: list[int
     forward to the next character boundary; a Problem if that is past the line's end (no other line
     may start on the way: counted from the map's marks, or by a scan from ``begin`` past the budget)."""
     unit = found.encoding.unit
-    at = begin + -(-offset // unit) * unit
+    # no further than just past the file's end (past the line all the same): os.pread cannot seek past 2**63
+    at = min(begin + -(-offset // unit) * unit, found.end + unit)
     if unit == 1:  # UTF-8: skip continuation bytes (10xxxxxx)
         head = os.pread(fd, 4, at)
         at += next((i for i, b in enumerate(head) if b & 0xC0 != 0x80), len(head))

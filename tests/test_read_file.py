@@ -131,6 +131,27 @@ def test_the_limit_counts_bytes_and_a_long_line_goes_on_with_start_offset(tmp_pa
     assert past.is_error and "past the end of line 1" in text(past)
 
 
+def test_a_start_offset_past_what_a_file_can_hold_is_past_the_line(tmp_path, servers, sift_env):
+    """An offset beyond 2**63 bytes (os.pread's limit) gets the same answer as one just past the line."""
+    root = write_tree(tmp_path / "notes", {"short.md": "first line\nsecond line\n"})
+    from search.index import db, store
+    from search.settings import load
+    conn = db.connect(load().index_path)
+    store.ensure_collection(conn, "notes", str(root))
+    conn.close()
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            far = [await call(s, "read_file", path="notes/short.md", start_line=line, start_offset=offset)
+                   for line, offset in ((1, 2 ** 63), (2, 2 ** 63 - 8), (1, 10 ** 30))]
+            return far, await call(s, "read_file", path="notes/short.md", start_line=2, start_offset=7)
+    far, after = run(scenario)
+    for result in far:
+        assert result.is_error and "is past the end of line" in text(result), text(result)
+        assert "unexpectedly" not in text(result)
+    assert not after.is_error and text(after).splitlines()[1] == "     2\tline", "the server goes on serving"
+
+
 # --- refused files --------------------------------------------------------------------------------------
 
 def test_sparse_files_fifos_and_sockets_are_refused(tmp_path, servers, sift_env):
