@@ -209,8 +209,7 @@ class Tools:
         try:
             text, data = reading.read(self.sift, path, start_line, end_line, page, start_offset)
         except paths.Ambiguous as many:
-            lines = [f"{many}; call read_file again with one of these paths:"] + [f"  {c}" for c in many.candidates]
-            return result("\n".join(lines), {"path": path, "candidates": many.candidates})
+            return _candidates("read_file", path, many)
         return result(text, data)
 
     @tool
@@ -250,7 +249,10 @@ class Tools:
         target = None
         if path is not None:
             conn = self.sift.conn()
-            found = paths.resolve(path, self.sift.roots(), lambda name: queries.visible_by_name(conn, name))
+            try:
+                found = paths.resolve(path, self.sift.roots(), lambda name: queries.visible_by_name(conn, name))
+            except paths.Ambiguous as many:
+                return _candidates("similar", path, many)
             target = (found.collection, found.relative)
         if (target is None) == (chunk_id is None):
             raise Problem("give exactly one of path or chunk_id")
@@ -293,6 +295,12 @@ class Tools:
         elif worker["state"] != "running":
             lines.append(f"note: this server runs no worker, so the job waits for one: {report.WORKER_HINT}")
         return result("\n".join(lines), {"queued": [row["name"] for row in rows], "worker": worker["state"]})
+
+
+def _candidates(name: str, path: str, many: paths.Ambiguous) -> CallToolResult:
+    """The files a bare name that several share may mean, to call the tool again with one of them."""
+    lines = [f"{many}; call {name} again with one of these paths:"] + [f"  {c}" for c in many.candidates]
+    return result("\n".join(lines), {"path": path, "candidates": many.candidates})
 
 
 def _prefix(prefix: str | None) -> str | None:

@@ -327,6 +327,17 @@ def test_similar_finds_related_passages_in_other_files(indexed, servers):
     assert unknown.is_error and "no passage with chunk id" in text(unknown)
 
 
+def test_similar_of_a_bare_name_several_files_share_returns_the_candidates(indexed, servers):
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return await call(s, "similar", path="todo.md"), await call(s, "similar", path="guitar.md", limit=2)
+    ambiguous, unique = run(scenario)
+    assert not ambiguous.is_error, text(ambiguous)
+    assert ambiguous.structured_content["candidates"] == ["notes/a/todo.md", "notes/b/todo.md"]
+    assert "call similar again with one of these paths" in text(ambiguous)
+    assert not unique.is_error and len(unique.structured_content["results"]) == 2
+
+
 def test_keyword_only_index_gives_clear_errors_for_meaning(immediate, notes, monkeypatch, servers):
     from workers import runtime
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
