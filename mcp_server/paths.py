@@ -104,6 +104,16 @@ def _candidates(raw: str, roots: dict[str, str]) -> list[str]:
     return named + [on_disk(os.path.join(root, raw)) for root in roots.values()]
 
 
+def split_collection(raw: str, roots: dict[str, str]) -> tuple[str, str] | None:
+    """(collection, relative path) of a path spelled 'collection/relative/path' as search gives it, taken as
+    it is (nothing looked up on disk); None for any other form."""
+    raw = _checked(raw)
+    head = _collection_prefix(raw, roots)
+    if head is None or not raw.startswith(head + "/"):
+        return None
+    return head, raw[len(head) + 1:]
+
+
 def _collection_prefix(raw: str, roots: dict[str, str]) -> str | None:
     """The collection named at the start of ``raw`` ("name/..."), the longest if several are."""
     text = nfc(raw)

@@ -338,6 +338,21 @@ def test_similar_of_a_bare_name_several_files_share_returns_the_candidates(index
     assert not unique.is_error and len(unique.structured_content["results"]) == 2
 
 
+def test_similar_of_a_file_deleted_since_it_was_published(indexed, servers):
+    """similar compares stored vectors: a search hit's path works until the next publish, file or no file."""
+    (indexed["root"] / "tech/cooking.md").unlink()
+
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            hit = (await call(s, "search", query="spaghetti", mode="keyword")).structured_content["results"][0]
+            return hit, await call(s, "similar", path=hit["path"], limit=3)
+    hit, like = run(scenario)
+    assert hit["path"] == "notes/tech/cooking.md"
+    assert not like.is_error, text(like)
+    found = [r["path"] for r in like.structured_content["results"]]
+    assert found[0] == "notes/tech/sauce.md" and "notes/tech/cooking.md" not in found
+
+
 def test_keyword_only_index_gives_clear_errors_for_meaning(immediate, notes, monkeypatch, servers):
     from workers import runtime
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
