@@ -31,8 +31,12 @@ MIN_OVERLAP = 8  # characters; shorter matches between chunks may be chance
 
 def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page: int | None,
          start_offset: int | None = None) -> tuple[str, dict]:
-    conn = sift.conn()
-    target = paths.resolve(raw_path, sift.roots(), lambda name: queries.visible_by_name(conn, name))
+    conn, roots = sift.conn(), sift.roots()
+    try:
+        target = paths.resolve(raw_path, roots, lambda name: queries.visible_by_name(conn, name))
+    except Problem:
+        _refuse_deleted(conn, raw_path, roots)
+        raise
     indexed = queries.visible_file(conn, target.collection, target.relative)
     if target.relative.lower().endswith(".pdf") or (indexed is not None and indexed["kind"] == "pdf"):
         if start_line is not None or end_line is not None or start_offset is not None:
@@ -41,6 +45,17 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
     if page is not None:
         raise Problem(f"{target.name} is not a PDF: read it by start_line and end_line, not by page")
     return read_text(target, indexed, start_line or 1, end_line, start_offset or 0)
+
+
+def _refuse_deleted(conn, raw_path: str, roots: dict[str, str]) -> None:
+    """A Problem that says so when ``raw_path`` names a published file gone from disk since (search still
+    gives its path until the next publish): 'no such file, find it with search' would send a client round."""
+    named = paths.split_collection(raw_path, roots)
+    indexed = queries.visible_file(conn, *named) if named is not None else None
+    if indexed is not None and not os.path.lexists(os.path.join(roots[named[0]], named[1])):
+        raise Problem(f"{'/'.join(named)} was deleted from disk after generation {indexed['published']} indexed "
+                      "it: search finds it until the generation that notices is published, but read_file reads "
+                      "files as they are on disk now") from None
 
 
 # --- text ---------------------------------------------------------------------------

@@ -249,6 +249,17 @@ def test_bare_file_name_returns_candidates_or_the_one_file(indexed, servers):
     assert missing.is_error and "search or list_files" in text(missing)
 
 
+def test_read_file_of_a_file_deleted_since_it_was_published_says_so(indexed, servers):
+    (indexed["root"] / "tech/cooking.md").unlink()
+
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return await call(s, "read_file", path="notes/tech/cooking.md")
+    gone = run(scenario)
+    assert gone.is_error and "deleted from disk after generation 1 indexed it" in text(gone), text(gone)
+    assert "find it with search" not in text(gone)
+
+
 def test_read_pdf_by_page_from_the_index(immediate, tmp_path, servers, sift_env):
     pdf = need_data("pdf/en/Seige_of_Vicksburg_Sample_OCR.pdf")
     root = tmp_path / "papers"
