@@ -132,6 +132,17 @@ def test_query_of_only_symbols_returns_nothing(engine):
     assert engine.search("*** ^^^ ()", mode="keyword").hits == []
 
 
+@pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])
+def test_a_letter_that_case_folds_to_a_combining_mark_is_found(immediate, tmp_path, embedder, postings):
+    """Case folding turns İ into i and a combining dot (U+0307), which FTS5 keeps inside the word (and drops)."""
+    ingest(write_tree(tmp_path / "notes", {"trip.md": "# Trip\n\nFlights to İstanbul and İzmir.\n",
+                                           "other.md": "# Other\n\nNothing about cities.\n"}))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder, keyword_postings=postings)
+    engine.warm()
+    for query in ("İstanbul", "istanbul", "İZMİR", "ǰ İstanbul"):
+        assert paths(engine.search(query, mode="keyword")) == ["trip.md"], query
+
+
 @pytest.mark.parametrize("bad", [dict(query=""), dict(query="x", limit=0), dict(query="x", limit=51),
                                  dict(query="x", mode="fuzzy")])
 def test_bad_requests_get_clear_errors(engine, bad):

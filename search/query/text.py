@@ -22,8 +22,10 @@ _CJK_RANGES = (
     "\U00020000-\U0002ffff"  # extensions B and later
 )
 CJK_RUN = re.compile(f"[{_CJK_RANGES}]+")
-# What counts as a word of a query: letters and digits (unicode61's idea of a token).
-WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# What counts as a word of a query: letters and digits (unicode61's idea of a token), and the combining
+# diacritics among them, which unicode61 keeps inside a token and removes (remove_diacritics): case folding
+# writes İ as i + U+0307, so without them 'İstanbul' would be the two words 'i' and 'stanbul'.
+WORD = re.compile(r"[^\W_](?:[^\W_]|[\u0300-\u036f])*", re.UNICODE)
 
 
 def normalise(text: str) -> str:
