@@ -169,6 +169,22 @@ def test_keyword_only_index_answers_hybrid_with_keyword(immediate, tmp_path, mon
         engine.search("合同", mode="semantic")
 
 
+def test_a_keyword_only_collection_beside_one_with_embeddings_is_said_so(immediate, tmp_path, monkeypatch,
+                                                                         embedder):
+    from workers import runtime
+    ingest(write_tree(tmp_path / "vectors", {"a.md": "# A\n\nA man plays guitar on the stage.\n"}), "vectors")
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    runtime.reset()
+    ingest(write_tree(tmp_path / "words", {"b.md": "# B\n\nAn acoustic guitar concert.\n"}), "words")
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    with pytest.raises(SearchError, match="'words' has no embeddings"):
+        engine.search("guitar", mode="semantic", filters=Filters(collection="words"))
+    hybrid = engine.search("guitar", filters=Filters(collection="words"))
+    assert hybrid.mode == "keyword" and paths(hybrid) == ["b.md"] and "keyword-only" in hybrid.notes[0]
+    everywhere = engine.search("guitar", mode="semantic")
+    assert paths(everywhere) == ["a.md"] and len(everywhere.notes) == 1 and "words" in everywhere.notes[0]
+
+
 def test_search_racing_a_publish_answers_from_one_generation(engine, tmp_path):
     root = tmp_path / "notes"
     stop = threading.Event()

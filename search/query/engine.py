@@ -127,7 +127,7 @@ class Engine:
                 with db.snapshot(conn):
                     state = _published(conn)
                     self._forget_other_models(state["models"])
-                    used = self._choose_mode(mode, state, notes)
+                    used = self._choose_mode(mode, state, filters, notes)
                     wanted = [] if used == "keyword" else _models_in_scope(state, filters)
                     missing = [m for m in wanted if m not in prepared and m not in self._embedders]
                     if not missing:
@@ -205,7 +205,7 @@ class Engine:
             self._conn = db.connect(self.index_path, readonly=True)
         return self._conn
 
-    def _choose_mode(self, mode: str, state: dict, notes: list[str]) -> str:
+    def _choose_mode(self, mode: str, state: dict, filters: Filters, notes: list[str]) -> str:
         if mode == "keyword":
             return mode
         if not state["model"]:
@@ -215,6 +215,19 @@ class Engine:
             if state["generations"]:
                 notes.append("keyword-only index (built with SIFT_EMBEDDINGS=off): answered by keyword search")
             return "keyword"
+        without = sorted(c for c, model in state["by_collection"].items()
+                         if not model and filters.collection in (None, c))
+        if filters.collection in without:  # the one collection searched has no vectors: as a keyword-only index
+            if mode == "semantic":
+                raise SearchError(f"the collection {filters.collection!r} has no embeddings (built with "
+                                  "SIFT_EMBEDDINGS=off): use mode 'keyword' or 'hybrid'")
+            _note(notes, f"the collection {filters.collection!r} is keyword-only (built with SIFT_EMBEDDINGS=off): "
+                         "answered by keyword search")
+            return "keyword"
+        if without:
+            _note(notes, f"{', '.join(without)}: no embeddings (built with SIFT_EMBEDDINGS=off), so "
+                         + ("not searched (mode 'keyword' or 'hybrid' searches them)" if mode == "semantic"
+                            else "found by keyword only"))
         return mode
 
     def warm(self) -> None:
@@ -441,6 +454,12 @@ def _links(conn, row) -> tuple[list[str], list[str]]:
         name = row["path"].rsplit("/", 1)[-1]
         return [], queries.linking_files(conn, row["collection_id"], (row["path"], name))
     return [], []
+
+
+def _note(notes: list[str], note: str) -> None:
+    """Add ``note`` once (a search that loads a model looks at the index twice)."""
+    if note not in notes:
+        notes.append(note)
 
 
 def _one_per_file(hits: list[Hit], limit: int) -> list[Hit]:
