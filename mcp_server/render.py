@@ -8,10 +8,14 @@ from search.index.status import age  # noqa: F401  (part of this module's vocabu
 
 
 def when(ts: float | None) -> str | None:
-    """Local time, to the second, ISO-like: 2024-05-01 10:22:03."""
+    """Local time, to the second, ISO-like: 2024-05-01 10:22:03; a time outside years 1-9999 (a file's time
+    can be set anywhere, and tmpfs or btrfs keep it) as seconds since 1970."""
     if ts is None:
         return None
-    return datetime.fromtimestamp(ts).isoformat(sep=" ", timespec="seconds")
+    try:
+        return datetime.fromtimestamp(ts).isoformat(sep=" ", timespec="seconds")
+    except (ValueError, OverflowError, OSError):
+        return f"{ts:.0f} s since 1970"
 
 
 def ago(ts: float | None) -> str:

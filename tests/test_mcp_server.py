@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -318,6 +320,31 @@ def test_list_files_shows_state_size_and_time(indexed, servers):
         "工作/日报/2024-03-01.md", "工作/日报/2024-03-02.md"]
     assert [f["path"] for f in glob.structured_content["files"]] == ["notes/a/todo.md", "notes/b/todo.md"]
     assert two.structured_content["shown"] == 2 and "more: raise limit" in text(two)
+
+
+def test_a_file_time_beyond_the_calendar_does_not_break_search_or_listing(immediate, sift_env, servers):
+    """tmpfs (and btrfs) keep any time a file is given; one past year 9999 broke every search that found it."""
+    if not os.path.isdir("/dev/shm"):
+        pytest.skip("no /dev/shm (tmpfs) here to keep a file time past year 9999")
+    root = Path(tempfile.mkdtemp(dir="/dev/shm"))
+    try:
+        write_tree(root, {"far.md": "# Far\n\nthe far future walrus\n", "ok.md": "# Ok\n\nan ordinary walrus\n"})
+        os.utime(root / "far.md", (1e14, 1e14))
+        if os.stat(root / "far.md").st_mtime != 1e14:
+            pytest.skip("/dev/shm does not keep a file time past year 9999")
+        ingest(root, "notes")
+
+        async def scenario():
+            async with servers.session(sift_env, "--no-worker") as s:
+                return await call(s, "search", query="walrus", mode="keyword"), await call(s, "list_files")
+        found, listed = run(scenario)
+    finally:
+        shutil.rmtree(root)
+    assert not found.is_error, text(found)
+    assert {r["path"] for r in found.structured_content["results"]} == {"notes/far.md", "notes/ok.md"}
+    assert not listed.is_error, text(listed)
+    times = {f["path"]: f["modified"] for f in listed.structured_content["files"]}
+    assert times["notes/far.md"] == "100000000000000 s since 1970"
 
 
 # --- similar -------------------------------------------------------------------------------
