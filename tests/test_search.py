@@ -157,6 +157,21 @@ def test_empty_index(sift_env, tmp_path, embedder):
     assert engine.search("anything").hits == []
 
 
+def test_before_the_first_publish_no_mode_blames_embeddings(sift_env, tmp_path, embedder):
+    """A collection registered and still being built (sift-mcp --root at its first start) is not a keyword-only index."""
+    from search.index import db, store
+    conn = db.connect(tmp_path / "home" / "index.db")
+    store.ensure_collection(conn, "notes", str(tmp_path))
+    conn.close()
+    engine = Engine(tmp_path / "home" / "index.db", lambda: embedder)
+    for mode in ("hybrid", "keyword", "semantic"):
+        answer = engine.search("anything", mode=mode)
+        assert answer.hits == [] and len(answer.notes) == 1, mode
+        assert "nothing is searchable yet" in answer.notes[0] and "SIFT_EMBEDDINGS" not in answer.notes[0]
+    with pytest.raises(SearchError, match="no passage with chunk id 1 in the published index"):
+        engine.similar(chunk_id=1)
+
+
 def test_keyword_only_index_answers_hybrid_with_keyword(immediate, tmp_path, monkeypatch):
     from workers import runtime
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")

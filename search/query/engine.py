@@ -41,6 +41,8 @@ MAX_QUERY_CHARS = 10_000
 CANDIDATES = 100
 QUERY_VECTORS_KEPT = 256
 SQLITE_INT = range(-2 ** 63, 2 ** 63)
+NOTHING_PUBLISHED = ("nothing is searchable yet: no collection has published a generation (the first one may still "
+                     "be being built: stats shows its progress)")
 # A lone surrogate (from a JSON "\udcff" escape, say) is not text: SQLite, the tokenizer and JSON refuse it.
 SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -206,6 +208,9 @@ class Engine:
         return self._conn
 
     def _choose_mode(self, mode: str, state: dict, filters: Filters, notes: list[str]) -> str:
+        if not state["generations"]:  # the first build is still running: no answer, and no verdict on embeddings
+            _note(notes, NOTHING_PUBLISHED)
+            return mode
         if mode == "keyword":
             return mode
         if not state["model"]:
@@ -392,7 +397,7 @@ class Engine:
             conn = self._connection()
             with db.snapshot(conn):
                 state = _published(conn)
-                if not state["model"]:
+                if state["generations"] and not state["model"]:  # nothing published: _source_chunks says so
                     raise SearchError("this index has no embeddings (built with SIFT_EMBEDDINGS=off), so there "
                                       "is nothing to compare by meaning: use search with mode 'keyword'")
                 query_ids, file_ids, collection = _source_chunks(conn, chunk_id, path)
