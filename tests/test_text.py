@@ -25,3 +25,11 @@ def test_query_terms_quote_everything_and_split_cjk_into_bigrams():
     assert query_terms("行") == ['"行"']
     assert query_terms('NEAR(a b) col:c ^d') == ['"near"', '"a"', '"b"', '"col"', '"c"', '"d"']
     assert query_terms("🙂 !!!") == []
+
+
+def test_snippet_marks_the_words_search_matched_in_mixed_and_longer_chinese_queries():
+    from search.query.snippet import snippet
+    assert snippet("Qumei (曲美): the contract renewal is due.", "曲美contract合同") == \
+        "Qumei (**曲美**): the **contract** renewal is due."
+    assert snippet("今天和曲美讨论了合同条款", "曲美合同") == "今天和**曲美**讨论了**合同**条款"
+    assert snippet("曲美合同下周签字", "曲美合同") == "**曲美合同**下周签字"

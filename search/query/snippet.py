@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from search.query.text import CJK_RUN, WORD, normalise
+from search.query.text import CJK_RUN, WORD, _split_scripts, normalise
 
 WIDTH = 240
 
@@ -24,12 +24,14 @@ def snippet(text: str, query: str, width: int = WIDTH) -> str:
 def _pattern(query: str) -> re.Pattern | None:
     words = set()
     for word in WORD.findall(normalise(query)):
-        if CJK_RUN.search(word):
-            words.add(re.escape(word))
-        elif len(word) < 4:
-            words.add(r"\b" + re.escape(word) + r"\b")
-        else:  # a stem, so 'indexing' marks 'indexed' too
-            words.add(r"\b" + re.escape(word[: max(4, len(word) - 3)]) + r"\w*")
+        for piece in _split_scripts(word):  # as search splits it: '曲美contract' is 曲美 and contract
+            if CJK_RUN.fullmatch(piece):  # the run where it is whole, else the bigrams search matched
+                words.update(re.escape(piece[i:i + 2]) for i in range(max(1, len(piece) - 1)))
+                words.add(re.escape(piece))
+            elif len(piece) < 4:
+                words.add(r"\b" + re.escape(piece) + r"\b")
+            else:  # a stem, so 'indexing' marks 'indexed' too
+                words.add(r"\b" + re.escape(piece[: max(4, len(piece) - 3)]) + r"\w*")
     if not words:
         return None
     ordered = sorted(words, key=len, reverse=True)[:64]
