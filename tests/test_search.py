@@ -172,6 +172,20 @@ def test_before_the_first_publish_no_mode_blames_embeddings(sift_env, tmp_path, 
         engine.similar(chunk_id=1)
 
 
+def test_a_collection_not_published_yet_beside_a_published_one_says_so(immediate, tmp_path, embedder):
+    from search.index import db, store
+    ingest(write_tree(tmp_path / "notes", NOTES))
+    conn = db.connect(Path(os.environ["SIFT_HOME"]) / "index.db")
+    store.ensure_collection(conn, "new", str(tmp_path))  # sift-mcp --root NEW: registered, its build to come
+    conn.close()
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    for mode in ("hybrid", "keyword", "semantic"):
+        answer = engine.search("contract", mode=mode, filters=Filters(collection="new"))
+        assert answer.hits == [] and len(answer.notes) == 1, mode
+        assert "nothing is searchable in 'new' yet" in answer.notes[0]
+    assert engine.search("contract", filters=Filters(collection="notes")).notes == []
+
+
 def test_keyword_only_index_answers_hybrid_with_keyword(immediate, tmp_path, monkeypatch):
     from workers import runtime
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")

@@ -211,6 +211,10 @@ class Engine:
         if not state["generations"]:  # the first build is still running: no answer, and no verdict on embeddings
             _note(notes, NOTHING_PUBLISHED)
             return mode
+        if filters.collection is not None and filters.collection not in state["generations"]:
+            _note(notes, f"nothing is searchable in {filters.collection!r} yet: it has published no generation "
+                         "(its first may still be being built: stats shows its progress)")
+            return mode
         if mode == "keyword":
             return mode
         if not state["model"]:
