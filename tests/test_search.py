@@ -120,6 +120,12 @@ def test_unknown_collection_filter_gives_nothing(engine):
     assert engine.search("contract", filters=Filters(collection="nope")).hits == []
 
 
+def test_an_empty_collection_name_is_refused_in_every_mode(engine):
+    for mode in ("hybrid", "keyword", "semantic"):
+        with pytest.raises(SearchError, match="collection is empty"):
+            engine.search("contract", mode=mode, filters=Filters(collection=""))
+
+
 @pytest.mark.parametrize("query", HOSTILE)
 def test_hostile_queries_are_safe_and_still_match_their_words(engine, query):
     answer = engine.search(query, mode="keyword")

@@ -506,6 +506,8 @@ def _checked_filters(filters) -> Filters:
         value = getattr(filters, name)
         if value is not None and not _is_text(value):
             raise SearchError(f"{name} is not valid text (it holds an unpaired surrogate): {value!r:.80}")
+    if filters.collection == "":  # not a name: the keyword side would search every collection, the vectors none
+        raise SearchError("collection is empty: give a collection's name, or None to search them all")
     for name in ("modified_after", "modified_before"):
         value = getattr(filters, name)
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
