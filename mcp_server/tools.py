@@ -26,6 +26,7 @@ from search.index import queries
 
 MAX_LIMIT = 50
 ECHO_CHARS = 200  # how much of the query the text line of search repeats
+CANDIDATES_SHOWN = 100  # files listed for a bare name that several share
 
 Collection = Annotated[str | None, Field(max_length=200, description="Only this collection (a registered folder), by name. "
                                                      "stats lists the collections.")]
@@ -310,9 +311,14 @@ def _file_path(conn, path: str, roots: dict[str, str]) -> tuple[str, str]:
 
 
 def _candidates(name: str, path: str, many: paths.Ambiguous) -> CallToolResult:
-    """The files a bare name that several share may mean, to call the tool again with one of them."""
-    lines = [f"{many}; call {name} again with one of these paths:"] + [f"  {c}" for c in many.candidates]
-    return result("\n".join(lines), {"path": path, "candidates": many.candidates})
+    """The files a bare name that several share may mean (the first CANDIDATES_SHOWN), to call the tool again
+    with one of them: a name like __init__.py or README.md may stand for thousands."""
+    shown = many.candidates[:CANDIDATES_SHOWN]
+    lines = [f"{many}; call {name} again with one of these paths:"] + [f"  {c}" for c in shown]
+    if len(shown) < len(many.candidates):
+        lines.append(f"[{len(many.candidates) - len(shown)} more not shown: give more of the path, or narrow "
+                     "with list_files path_prefix and glob]")
+    return result("\n".join(lines), {"path": path, "candidates": shown, "total_candidates": len(many.candidates)})
 
 
 def _prefix(prefix: str | None) -> str | None:

@@ -262,6 +262,22 @@ def test_read_file_of_a_file_deleted_since_it_was_published_says_so(indexed, ser
     assert "find it with search" not in text(gone)
 
 
+def test_a_bare_name_thousands_of_files_share_lists_a_bounded_number(immediate, tmp_path, monkeypatch, servers):
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")  # only the names matter here
+    runtime.reset()
+    ingest(write_tree(tmp_path / "code", {f"p{i:03d}/pkg/__init__.py": f"x = {i}\n" for i in range(150)}), "code")
+
+    async def scenario():
+        async with servers.session(dict(os.environ), "--no-worker") as s:
+            return await call(s, "read_file", path="__init__.py"), await call(s, "similar", path="__init__.py")
+    for many in run(scenario):
+        assert not many.is_error and many.structured_content["total_candidates"] == 150
+        assert many.structured_content["candidates"][0] == "code/p000/pkg/__init__.py"
+        assert len(many.structured_content["candidates"]) == 100 and "[50 more not shown" in text(many)
+        assert len(text(many).splitlines()) == 102
+
+
 def test_read_pdf_by_page_from_the_index(immediate, tmp_path, servers, sift_env):
     pdf = need_data("pdf/en/Seige_of_Vicksburg_Sample_OCR.pdf")
     root = tmp_path / "papers"
