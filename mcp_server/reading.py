@@ -52,10 +52,12 @@ def _refuse_deleted(conn, raw_path: str, roots: dict[str, str]) -> None:
     gives its path until the next publish): 'no such file, find it with search' would send a client round."""
     named = paths.split_collection(raw_path, roots)
     indexed = queries.visible_file(conn, *named) if named is not None else None
-    if indexed is not None and not os.path.lexists(os.path.join(roots[named[0]], named[1])):
-        raise Problem(f"{'/'.join(named)} was deleted from disk after generation {indexed['published']} indexed "
-                      "it: search finds it until the generation that notices is published, but read_file reads "
-                      "files as they are on disk now") from None
+    root = roots[named[0]] if named is not None else ""
+    if indexed is not None and not os.path.lexists(os.path.join(root, named[1])):
+        gone = "was deleted from disk" if os.path.isdir(root) else f"is not on disk: the folder {root} is missing"
+        raise Problem(f"{'/'.join(named)} {gone} after generation {indexed['published']} indexed it: search "
+                      "finds it until the generation that notices is published, but read_file reads files as "
+                      "they are on disk now") from None
 
 
 # --- text ---------------------------------------------------------------------------

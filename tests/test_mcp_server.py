@@ -256,10 +256,13 @@ def test_read_file_of_a_file_deleted_since_it_was_published_says_so(indexed, ser
 
     async def scenario():
         async with servers.session(indexed["env"], "--no-worker") as s:
-            return await call(s, "read_file", path="notes/tech/cooking.md")
-    gone = run(scenario)
+            gone = await call(s, "read_file", path="notes/tech/cooking.md")
+            indexed["root"].rename(indexed["root"].with_name("unmounted"))  # the whole folder gone
+            return gone, await call(s, "read_file", path="notes/tech/sauce.md")
+    gone, unmounted = run(scenario)
     assert gone.is_error and "deleted from disk after generation 1 indexed it" in text(gone), text(gone)
     assert "find it with search" not in text(gone)
+    assert unmounted.is_error and f"the folder {indexed['root']} is missing" in text(unmounted), text(unmounted)
 
 
 def test_a_bare_name_thousands_of_files_share_lists_a_bounded_number(immediate, tmp_path, monkeypatch, servers):
