@@ -134,6 +134,14 @@ def test_hostile_queries_are_safe_and_still_match_their_words(engine, query):
         assert answer.hits[0].path in ("clients/qumei.md", "工作/日报/2024-03-01.md")
 
 
+def test_words_past_those_keyword_search_uses_are_noted(engine):
+    many = " ".join(f"w{i}" for i in range(100))
+    cut = engine.search(many + " contract", mode="keyword")
+    assert any("first 64 different words" in note for note in cut.notes)
+    assert paths(engine.search("contract " + many, mode="keyword"))[0] == "clients/qumei.md"
+    assert engine.search("the contract renewal", mode="keyword").notes == []
+
+
 def test_query_of_only_symbols_returns_nothing(engine):
     assert engine.search("*** ^^^ ()", mode="keyword").hits == []
 

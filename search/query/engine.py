@@ -265,6 +265,9 @@ class Engine:
         lexical = []
         if mode in ("keyword", "hybrid"):
             lexical = self._keyword(conn, query, depth, filters, catalog, state)
+            if len(query_words(query)) > keyword.MAX_TERMS:
+                _note(notes, f"keyword search used the query's first {keyword.MAX_TERMS} different words: "
+                             "put the words that matter most first")
         keyword_only = [(cid, score, [rank, None]) for rank, (cid, score) in enumerate(lexical, start=1)]
         if mode == "keyword":
             return keyword_only, mode, []
