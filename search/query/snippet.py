@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from search.query.text import CJK_RUN, WORD, _split_scripts, normalise
+from search.query.text import CJK_RUN, WORD, normalise, split_scripts
 
 WIDTH = 240
 
@@ -24,7 +24,7 @@ def snippet(text: str, query: str, width: int = WIDTH) -> str:
 def _pattern(query: str) -> re.Pattern | None:
     words = set()
     for word in WORD.findall(normalise(query)):
-        for piece in _split_scripts(word):  # as search splits it: '曲美contract' is 曲美 and contract
+        for piece in split_scripts(word):  # as search splits it: '曲美contract' is 曲美 and contract
             if CJK_RUN.fullmatch(piece):  # the run where it is whole, else the bigrams search matched
                 words.update(re.escape(piece[i:i + 2]) for i in range(max(1, len(piece) - 1)))
                 words.add(re.escape(piece))

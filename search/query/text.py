@@ -64,7 +64,7 @@ def query_words(query: str) -> list[str]:
     """
     terms: list[str] = []
     for word in WORD.findall(normalise(query)):
-        for piece in _split_scripts(word):
+        for piece in split_scripts(word):
             if CJK_RUN.fullmatch(piece) and len(piece) >= 2:
                 terms.extend(piece[i:i + 2] for i in range(len(piece) - 1))
             else:
@@ -72,7 +72,7 @@ def query_words(query: str) -> list[str]:
     return list(dict.fromkeys(terms))
 
 
-def _split_scripts(word: str) -> list[str]:
+def split_scripts(word: str) -> list[str]:
     """Split a word at the borders between CJK runs and other letters."""
     pieces, last = [], 0
     for match in CJK_RUN.finditer(word):
