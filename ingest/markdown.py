@@ -236,7 +236,7 @@ def _front_matter(lines: list[str]) -> tuple[dict, int]:
         if lines[end].strip() in ("---", "..."):
             try:
                 data = yaml.safe_load("\n".join(lines[1:end]))
-            except (yaml.YAMLError, RecursionError):
+            except (yaml.YAMLError, ValueError, RecursionError):  # ValueError: a value YAML cannot build (2024-02-30)
                 return {}, 0  # not front matter after all: index it as text
             if not isinstance(data, dict):
                 return {}, 0

@@ -1,4 +1,5 @@
 """Markdown notes: front matter, heading paths, line ranges, atomic blocks, links."""
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from ingest import markdown
@@ -37,6 +38,16 @@ def test_front_matter_gives_title_tags_aliases():
     assert doc.title == "曲美 project"
     assert doc.meta["tags"] == ["client", "合同"]
     assert doc.meta["aliases"] == ["Qumei"]
+
+
+@pytest.mark.parametrize("value", ["date: 2024-02-30", "created: 2024-01-01 25:00:00", "tags: !!int twelve"])
+def test_front_matter_yaml_cannot_construct_is_read_as_text(value):
+    """YAML that parses but whose values cannot be built (a date that does not exist) raised ValueError, not
+    YAMLError, and the whole note failed at parse; now it is read as text, like other broken front matter."""
+    note = f"---\n{value}\n---\n# Trip\n\nThe ferry leaves at noon.\n"
+    doc = parse_markdown("trip.md", note)
+    assert doc.title == "Trip" and "ferry" in "\n".join(s.text for s in doc.sections)
+    assert value in "\n".join(s.text for s in doc.sections)
 
 
 def test_heading_paths_and_line_ranges():
