@@ -72,3 +72,44 @@ def test_same_stem_note_stands_for_its_pdf_and_links_are_recorded(immediate, tmp
     pdf_hits = engine.search("document", mode="keyword", filters=Filters(kind="pdf")).hits
     assert pdf_hits and pdf_hits[0].path == "docs/google-doc-document.pdf"
     assert pdf_hits[0].cited_by == ["reading.md"]
+
+
+def raw_pdf(objects: list[str], trailer: str = "") -> bytes:
+    """A PDF of ``objects`` (numbered from 1, the first the catalog) with a correct xref table."""
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{body}\nendobj\n".encode("latin-1")
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R {trailer}>>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+def surrogate_pdf(words: str) -> bytes:
+    """One page of ``words`` whose font's ToUnicode map sends 'A' to U+D800, a lone surrogate (not a character):
+    pypdf's text then holds '\\ud800', which UTF-8 (SQLite, hashing, the queue) cannot encode."""
+    cmap = ("/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /X def 1 begincodespacerange "
+            "<00> <FF> endcodespacerange 1 beginbfchar <41> <D800> endbfchar endcmap CMapName currentdict /CMap "
+            "defineresource pop end end")
+    content = f"BT /F1 12 Tf 72 720 Td (A {words}) Tj ET"
+    return raw_pdf([
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+        f"<< /Length {len(content)} >>\nstream\n{content}\nendstream",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>",
+        f"<< /Length {len(cmap)} >>\nstream\n{cmap}\nendstream"])
+
+
+def test_a_file_whose_chunks_cannot_be_made_fails_alone(immediate, tmp_path):
+    """The chunk stage made a file's rows (hashing their text) outside its per-file guard: a PDF whose text
+    held a lone surrogate failed the whole job, and every note that shared it with the PDF failed too."""
+    root = write_tree(tmp_path / "notes", {"koala.md": "# Koala\n\nThe koala sleeps in the gum tree.\n"})
+    (root / "odd.pdf").write_bytes(surrogate_pdf("wombat burrows"))
+    published = ingest(root)["published"]
+    from workers import runtime
+    files = {r["path"] for r in reader.visible_files(runtime.index())}
+    assert "koala.md" in files, published["failures"]
+    assert {f["path"] for f in published["failures"]} <= {"odd.pdf"}

@@ -203,12 +203,13 @@ def chunk(batch: Batch) -> None:
     counter = functools.partial(_count, embedder)
     failed, embedding_texts = {}, {}
     for parsed in batch.parsed:
-        try:
+        try:  # its rows too: hashing a text that UTF-8 cannot encode must fail this file, not the job
             pieces = chunk_document(parsed.doc, counter, limit, overlap)
+            rows = [_chunk_row(i, piece, embedding_texts) for i, piece in enumerate(pieces)]
         except Exception as exc:
             failed[parsed.path] = f"{type(exc).__name__}: {exc}"
             continue
-        batch.chunks[parsed.path] = [_chunk_row(i, piece, embedding_texts) for i, piece in enumerate(pieces)]
+        batch.chunks[parsed.path] = rows
     batch.parsed = [p for p in batch.parsed if p.path not in failed]
     _record_trouble(batch, "chunk", {}, failed)
     if batch.model:
