@@ -46,7 +46,9 @@ _FILE_NAME_TITLE = re.compile(
 # --- text cleaning -----------------------------------------------------------
 
 def normalize(text: str) -> str:
-    """NFKC-normalise (⾏ U+2F8F -> 行, ﬁ -> fi) and unify line breaks."""
+    """NFKC-normalise (⾏ U+2F8F -> 行, ﬁ -> fi) and unify line breaks. A font's ToUnicode map can give
+    surrogates: a pair makes its character, a lone one (no character; UTF-8 cannot store it) becomes U+FFFD."""
+    text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
     text = unicodedata.normalize("NFKC", text)
     return text.replace("\r\n", "\n").replace("\r", "\n")
 

@@ -113,3 +113,19 @@ def test_a_file_whose_chunks_cannot_be_made_fails_alone(immediate, tmp_path):
     files = {r["path"] for r in reader.visible_files(runtime.index())}
     assert "koala.md" in files, published["failures"]
     assert {f["path"] for f in published["failures"]} <= {"odd.pdf"}
+
+
+def test_lone_surrogates_in_a_pdf_text_layer_are_replaced_and_the_pdf_indexed(immediate, tmp_path):
+    """A text layer that maps a glyph to a lone surrogate is readable text around it: the PDF is indexed, the
+    surrogate read as U+FFFD (a pair split over two map entries still makes its one character)."""
+    from ingest.pdf import normalize
+    assert normalize("a\ud800b \ud83d\ude00") == "a\ufffdb \U0001f600"
+    root = tmp_path / "notes"
+    root.mkdir()
+    (root / "odd.pdf").write_bytes(surrogate_pdf("wombat burrows"))
+    published = ingest(root)["published"]
+    assert published["failures"] == []
+    from search.query.engine import Engine
+    from workers import runtime
+    hits = Engine(runtime.settings().index_path).search("wombat", mode="keyword").hits
+    assert [h.path for h in hits] == ["odd.pdf"] and "\ufffd" in hits[0].snippet
