@@ -6,6 +6,8 @@ are given, only files matching one of them. Symbolic links to folders are not
 followed (no loops), and are reported as refused with the reason, so that stats and list_files show them
 as skipped instead of them vanishing; a symlinked file counts only if it resolves inside the root.
 Symlinked files that are refused (a loop, a target outside the root or missing) are reported likewise.
+So is a folder that cannot be listed (no permission): what is in it is unknown, not gone, and the caller
+keeps the files it indexed there (``unreadable``).
 """
 from __future__ import annotations
 
@@ -53,9 +55,15 @@ class Rules:
         return self._include is None or self._include.match_file(rel)
 
 
-def walk(root: Path | str, rules: Rules | None = None, refused: dict[str, str] | None = None) -> list[FoundFile]:
+UNREADABLE = "folder cannot be read ({}): the files indexed under it are kept as they were"
+
+
+def walk(root: Path | str, rules: Rules | None = None, refused: dict[str, str] | None = None,
+         unreadable: list[str] | None = None) -> list[FoundFile]:
     """Every indexable file under ``root``, sorted by path. ``refused``, if given, receives the symlinked
-    files and folders that are not followed: path → reason."""
+    files and folders that are not followed and the folders that cannot be read: path → reason (the root
+    is '.'). ``unreadable``, if given, receives the folders that cannot be read as path prefixes
+    ('private/'; '' for the root)."""
     root = Path(root)
     real_root = root.resolve()
     if not real_root.is_dir():
@@ -63,19 +71,22 @@ def walk(root: Path | str, rules: Rules | None = None, refused: dict[str, str] |
     rules = rules or Rules()
     found: list[FoundFile] = []
     refused = {} if refused is None else refused
-    _walk_dir(real_root, "", rules, [], real_root, found, refused)
+    unreadable = [] if unreadable is None else unreadable
+    _walk_dir(real_root, "", rules, [], real_root, found, refused, unreadable)
     converted = converted_pdfs({f.path for f in found})  # their notes stand for them
     found = [f for f in found if f.path not in converted]
     found.sort(key=lambda f: f.path)
     return found
 
 
-def _walk_dir(folder: Path, rel: str, rules: Rules, gitignores, real_root: Path, found, refused):
+def _walk_dir(folder: Path, rel: str, rules: Rules, gitignores, real_root: Path, found, refused, unreadable):
     gitignores = gitignores + _gitignore(folder, rel)
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
-    except OSError:
-        return  # unreadable folder: nothing under it can be indexed
+    except OSError as exc:  # nothing under it can be indexed now, and nothing under it is known to be gone
+        refused[rel.rstrip("/") or "."] = UNREADABLE.format(exc.strerror or exc)
+        unreadable.append(rel)
+        return
     for entry in entries:
         child = f"{rel}{entry.name}"
         try:
@@ -86,7 +97,7 @@ def _walk_dir(folder: Path, rel: str, rules: Rules, gitignores, real_root: Path,
         if rules.ignored(child, is_dir) or _git_ignored(gitignores, child, is_dir):
             continue
         if is_dir:
-            _walk_dir(Path(entry.path), child + "/", rules, gitignores, real_root, found, refused)
+            _walk_dir(Path(entry.path), child + "/", rules, gitignores, real_root, found, refused, unreadable)
             continue
         if is_link and _links_to_folder(entry):
             if not rules.ignored(child, True) and not _git_ignored(gitignores, child, True):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest import files as ingest_files
+from ingest import discover as ingest_discover, files as ingest_files
 from ingest.chunk import chunk_section
 from ingest.discover import walk
 from ingest.document import Section, Skip
@@ -84,6 +84,9 @@ def hostile_corpus(root: Path, outside: Path, deny_reading: bool) -> dict:
         (root / "no-permission.md").write_text("# Private\n\nquokka nobody may read\n")
         (root / "no-permission.md").chmod(0)
         failed["no-permission.md"] = "no permission to read the file"
+        write_tree(root, {"no-permission-folder/inside.md": "# Inside\n\nnobody may list this folder\n"})
+        (root / "no-permission-folder").chmod(0)
+        skipped["no-permission-folder"] = "folder cannot be read (Permission denied)"
     return {"indexed": indexed, "skipped": skipped, "failed": failed, "absent": absent}
 
 
@@ -210,6 +213,41 @@ def test_unreadable_file_fails_with_a_reason(immediate, tmp_path, monkeypatch):
     assert {f["path"]: f["reason"] for f in published["failures"]} == {"closed.md": "no permission to read the file"}
     conn = db.connect(Path(os.environ["SIFT_HOME"]) / "index.db")
     assert {r["path"] for r in reader.visible_files(conn)} == {"open.md"}
+
+
+@pytest.mark.parametrize("folder", ["private", ""], ids=["a folder", "the root"])
+def test_unreadable_folder_keeps_its_files_and_says_why(immediate, tmp_path, monkeypatch, folder):
+    """A folder that cannot be listed (its permissions taken away, say) was walked as empty: every file
+    indexed under it was deleted from the index, and nothing in stats said why. Now its files stay as they
+    were indexed and the folder is reported as skipped with the reason; once readable, it is scanned again."""
+    root = write_tree(tmp_path / "notes", {"open.md": "# Open\n\nan open koala\n",
+                                           "private/diary.md": "# Diary\n\nthe emu diary\n"})
+    ingest(root)
+    unreadable = root / folder
+    unreadable.chmod(0)
+    real_scandir = ingest_discover.os.scandir
+
+    def refusing_scandir(path):
+        if Path(path) == unreadable:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+    with monkeypatch.context() as patch:
+        if os.access(unreadable, os.R_OK):  # root: simulate the refusal the OS would give (see the test above)
+            patch.setattr(ingest_discover.os, "scandir", refusing_scandir)
+        try:
+            published = ingest(root)["published"]
+        finally:
+            unreadable.chmod(0o755)
+    reasons = {f["path"]: (f["state"], f["reason"]) for f in published["failures"]}
+    assert reasons == {folder or ".": ("skipped", "folder cannot be read (Permission denied): the files "
+                                                   "indexed under it are kept as they were")}
+    assert "deleted" not in published["changes"]
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+    assert found_by(engine, "emu", "notes") == ["private/diary.md"]
+    assert found_by(engine, "koala", "notes") == ["open.md"]
+    write_tree(root, {"private/later.md": "# Later\n\na later ibis\n"})
+    again = ingest(root)["published"]
+    assert again["failures"] == [] and found_by(engine, "ibis", "notes") == ["private/later.md"]
 
 
 # --- races, driven stage by stage -----------------------------------------------------------------

@@ -21,9 +21,10 @@ from pathlib import Path
 
 from ingest.changes import Known, plan_changes
 from ingest.chunk import chunk_document
-from ingest.discover import Rules, walk
+from ingest.discover import FoundFile, Rules, walk
 from ingest.document import Skip
 from ingest.files import ParsedFile, read_and_parse, text_hash
+from ingest.kinds import kind_of
 from search.index import db, freshness, queries, space, store
 from workers import retry, runtime
 from workers.app import huey
@@ -89,11 +90,14 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
         store.remember_model(conn, model, runtime.embedder().info.path)
     was_building, building_model = queries.building_model(conn, collection_id)
     gen = store.begin_generation(conn, collection_id, model)
-    refused: dict[str, str] = {}  # symlinked files discovery does not follow, with the reason
-    listed = walk(root, Rules(settings.include, settings.exclude), refused) if where == freshness.PRESENT else []
+    refused: dict[str, str] = {}  # symlinks discovery does not follow, folders it cannot read: the reason
+    unreadable: list[str] = []  # folders that cannot be listed
+    listed = walk(root, Rules(settings.include, settings.exclude), refused, unreadable) \
+        if where == freshness.PRESENT else []
     found, unnamable = _storable(listed)
     unnamable.update(_printable(refused))
     current = queries.current_files(conn, collection_id)
+    found += _kept(unreadable, current)
     known = {p: Known(r["size"], r["mtime"], r["sha256"]) for p, r in current.items()}
     # a new model re-embeds every file: the published generation keeps answering with its own model meanwhile
     model_changed = (collection["published"] is not None and queries.published_model(conn, collection_id) != model) \
@@ -359,6 +363,15 @@ def _storable(found: list) -> tuple[list, dict[str, str]]:
             continue
         kept.append(file)
     return kept, unnamable
+
+
+def _kept(folders: list[str], current: dict) -> list[FoundFile]:
+    """The indexed files under folders that cannot be listed, as they were indexed: seen unchanged, so the
+    scan neither deletes nor reads them (as a missing root keeps its files)."""
+    if not folders:
+        return []
+    return [FoundFile(path, kind_of(path) or "text", row["size"], row["mtime"])
+            for path, row in current.items() if path.startswith(tuple(folders))]
 
 
 def _printable(reasons: dict[str, str]) -> dict[str, str]:
