@@ -55,6 +55,7 @@ class Rules:
         return self._include is None or self._include.match_file(rel)
 
 
+GITIGNORE_BYTES = 1024 * 1024  # read of a .gitignore: a longer one is no list of patterns
 UNREADABLE = "folder cannot be read ({}): the files indexed under it are kept as they were"
 
 
@@ -162,12 +163,29 @@ def _refused_folder(path: Path, real_root: Path) -> str:
 
 
 def _gitignore(folder: Path, rel: str):
-    path = folder / ".gitignore"
-    try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
+    data = _read_small(folder / ".gitignore", GITIGNORE_BYTES)
+    if data is None:
         return []
+    lines = data.decode("utf-8", errors="replace").splitlines()
     return [(rel, pathspec.GitIgnoreSpec.from_lines(lines))]
+
+
+def _read_small(path: Path, most: int) -> bytes | None:
+    """The first ``most`` bytes of a regular file; None for anything else. Opened without blocking and
+    checked before it is read: a named pipe would block the scan, a link to /dev/zero would never end."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with open(fd, "rb", closefd=False) as handle:
+            return handle.read(most)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def _git_ignored(gitignores, child: str, is_dir: bool) -> bool:

@@ -380,6 +380,24 @@ def test_discovery_leaves_out_what_is_not_a_regular_file(tmp_path):
     assert [f.path for f in walk(tmp_path)] == ["note.md"]
 
 
+def test_a_gitignore_that_is_a_named_pipe_is_not_read(tmp_path):
+    """Discovery opened each folder's .gitignore like a file: a named pipe called .gitignore blocked the scan
+    until some process wrote to it (forever, in a worker), and its stream was taken as ignore rules. Here a
+    writer stands by to unblock such a read and to offer '*.md'; the pipe must be passed over unread."""
+    import threading
+    write_tree(tmp_path, {"sub/note.md": "n"})
+    os.mkfifo(tmp_path / "sub/.gitignore")
+
+    def writer():
+        try:
+            with open(tmp_path / "sub/.gitignore", "w") as pipe:  # waits until a reader opens the pipe
+                pipe.write("*.md\n")
+        except BrokenPipeError:  # the reader opened the pipe and closed it unread
+            pass
+    threading.Thread(target=writer, daemon=True).start()
+    assert [f.path for f in walk(tmp_path)] == ["sub/note.md"]
+
+
 def test_refused_symlinks_are_reported_with_a_reason(immediate, tmp_path):
     outside = write_tree(tmp_path / "outside", {"secret.md": "s"})
     root = write_tree(tmp_path / "notes", {"note.md": "# Note\n\nfine\n", "real.md": "# Real\n\nreal text\n"})
