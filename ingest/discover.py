@@ -73,21 +73,25 @@ def walk(root: Path | str, rules: Rules | None = None, refused: dict[str, str] |
     found: list[FoundFile] = []
     refused = {} if refused is None else refused
     unreadable = [] if unreadable is None else unreadable
-    _walk_dir(real_root, "", rules, [], real_root, found, refused, unreadable)
+    folders = [(real_root, "", [])]  # to walk: a stack, not recursion, so any depth of folders is walked
+    while folders:
+        folders += _walk_dir(*folders.pop(), rules, real_root, found, refused, unreadable)
     converted = converted_pdfs({f.path for f in found})  # their notes stand for them
     found = [f for f in found if f.path not in converted]
     found.sort(key=lambda f: f.path)
     return found
 
 
-def _walk_dir(folder: Path, rel: str, rules: Rules, gitignores, real_root: Path, found, refused, unreadable):
+def _walk_dir(folder: Path, rel: str, gitignores, rules: Rules, real_root: Path, found, refused, unreadable):
+    """Add the folder's files to ``found``; returns its subfolders to walk, as (folder, rel, gitignores)."""
     gitignores = gitignores + _gitignore(folder, rel)
+    subfolders = []
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError as exc:  # nothing under it can be indexed now, and nothing under it is known to be gone
         refused[rel.rstrip("/") or "."] = UNREADABLE.format(exc.strerror or exc)
         unreadable.append(rel)
-        return
+        return subfolders
     for entry in entries:
         child = f"{rel}{entry.name}"
         try:
@@ -98,7 +102,7 @@ def _walk_dir(folder: Path, rel: str, rules: Rules, gitignores, real_root: Path,
         if rules.ignored(child, is_dir) or _git_ignored(gitignores, child, is_dir):
             continue
         if is_dir:
-            _walk_dir(Path(entry.path), child + "/", rules, gitignores, real_root, found, refused, unreadable)
+            subfolders.append((Path(entry.path), child + "/", gitignores))
             continue
         if is_link and _links_to_folder(entry):
             if not rules.ignored(child, True) and not _git_ignored(gitignores, child, True):
@@ -107,6 +111,7 @@ def _walk_dir(folder: Path, rel: str, rules: Rules, gitignores, real_root: Path,
         file = _found_file(entry, child, is_link, rules, real_root, refused)
         if file:
             found.append(file)
+    return subfolders
 
 
 def _found_file(entry, rel, is_link, rules, real_root, refused) -> FoundFile | None:

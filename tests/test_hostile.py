@@ -380,6 +380,27 @@ def test_discovery_leaves_out_what_is_not_a_regular_file(tmp_path):
     assert [f.path for f in walk(tmp_path)] == ["note.md"]
 
 
+def test_folders_nested_deeper_than_pythons_recursion_limit_are_walked(immediate, tmp_path):
+    """Discovery walked folders by recursion: a tree 1,200 folders deep (short names, the whole path still
+    far under PATH_MAX) raised RecursionError, and the collection's every scan failed; nothing was indexed."""
+    root = write_tree(tmp_path / "notes", {"top.md": "# Top\n\nthe top heron\n"})
+    folders = [str(root)]
+    for _ in range(1200):
+        folders.append(folders[-1] + "/d")
+        os.mkdir(folders[-1])
+    Path(folders[-1], "deep.md").write_text("# Deep\n\nthe deep narwhal\n")
+    deep = os.path.relpath(folders[-1], root) + "/deep.md"
+    try:
+        assert [f.path for f in walk(root)] == [deep, "top.md"]
+        assert ingest(root)["published"]["failures"] == []
+        engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+        assert found_by(engine, "narwhal", "notes") == [deep] and found_by(engine, "heron", "notes") == ["top.md"]
+    finally:  # removed here, bottom up: pytest's clean-up (shutil.rmtree, recursive) fails on such a tree
+        os.remove(Path(folders[-1], "deep.md"))
+        for folder in reversed(folders[1:]):
+            os.rmdir(folder)
+
+
 def test_a_gitignore_that_is_a_named_pipe_is_not_read(tmp_path):
     """Discovery opened each folder's .gitignore like a file: a named pipe called .gitignore blocked the scan
     until some process wrote to it (forever, in a worker), and its stream was taken as ignore rules. Here a
