@@ -250,6 +250,21 @@ def test_unreadable_folder_keeps_its_files_and_says_why(immediate, tmp_path, mon
     assert again["failures"] == [] and found_by(engine, "ibis", "notes") == ["private/later.md"]
 
 
+def test_a_long_heading_is_not_stored_again_with_every_chunk_under_it(immediate, tmp_path):
+    """A heading is stored and indexed with every chunk under it (its heading path, and the title with every
+    chunk of the file): a 400 KB note whose first line was a 200,000-character heading made a 390 MB index.
+    Titles and headings are kept to their first 500 characters; the whole line stays searchable in the text."""
+    heading = "# " + "aardvark " * 2000 + "zebu\n\n"
+    body = "".join(f"line {i}: the bison herd grazes slowly on the plain today.\n" for i in range(400))
+    root = write_tree(tmp_path / "notes", {"long.md": heading + body})
+    assert ingest(root)["published"]["failures"] == []
+    conn = db.connect(Path(os.environ["SIFT_HOME"]) / "index.db")
+    chunks = [c for c in reader.visible_chunks(conn) if c["path"] == "long.md"]
+    assert len(chunks) > 10 and max(len(c["heading_path"]) for c in chunks) <= 500
+    assert len(next(iter(reader.visible_files(conn)))["title"]) <= 500
+    assert set(found_by(Engine(Path(os.environ["SIFT_HOME"]) / "index.db"), "zebu", "notes")) == {"long.md"}
+
+
 # --- races, driven stage by stage -----------------------------------------------------------------
 
 def begin(conn, root: Path, changes: dict[str, str]) -> tuple[int, int]:
