@@ -167,7 +167,10 @@ def _outline(language: str | None, module: str, text: str) -> tuple[list[Definit
     except Exception as exc:  # a grammar bug must not lose the file
         return [], f"parse failed: {exc}"
     defs: list[Definition] = []
-    _scan(root, language, [module], defs)
+    try:
+        _scan(root, language, [module], defs)
+    except RecursionError:  # _scan recurses into blocks: thousands nested (1,500 bare '{' in JS)
+        return [], "parse failed: definitions nested too deeply"
     _attach_prefixes(defs, _prefix_rows(root, text.split("\n")))
     return defs, None
 

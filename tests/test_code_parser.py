@@ -631,6 +631,15 @@ def test_unknown_extension_falls_back_to_one_section():
     assert_exact_cover(text, doc)
 
 
+def test_code_nested_deeper_than_pythons_recursion_limit_falls_back_to_one_section():
+    """The outline is read by recursion into blocks: 1,500 nested blocks raised RecursionError and the file
+    failed at parse, where a parser failure is meant to give one section for the whole file."""
+    text = "{\n" * 1500 + "let wombat = 1;\n" + "}\n" * 1500
+    doc = parse_code("deep.js", text)
+    assert doc.meta["fallback"].startswith("parse failed") and len(doc.sections) == 1
+    assert_exact_cover(text, doc)
+
+
 def test_crlf_and_missing_final_newline_keep_line_numbers():
     text = SOURCES["cart.go"].replace("\n", "\r\n").rstrip("\r\n")
     doc = parse_code("cart.go", text)
