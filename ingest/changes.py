@@ -7,7 +7,10 @@ embedding cache means nothing is embedded again.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,8 +37,12 @@ class Plan:
 
 
 def sha256_file(path: Path) -> str:
+    """The file's SHA-256. Opened without blocking and refused unless it is a regular file: a file swapped
+    for a named pipe after the walk would block the scan until some process wrote to it."""
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
+    with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)), "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()

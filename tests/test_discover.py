@@ -56,3 +56,26 @@ def test_change_plan_uses_stat_then_hash_and_detects_renames(tmp_path):
     assert set(plan.touched) == {"touched.md"}
     assert plan.to_parse == ["edited.md", "fresh.md", "renamed.md"]
     assert plan_changes(tmp_path, walk(tmp_path), known, everything=True).changes["same.md"] == "changed"
+
+
+def test_a_file_swapped_for_a_named_pipe_after_the_walk_is_not_hashed(tmp_path):
+    """Files are walked first and hashed after: one replaced by a named pipe in between was opened like a file,
+    and the scan blocked (forever, in a worker) until some process wrote to the pipe, whose stream was then
+    hashed as the file. Here a writer stands by with the indexed content; the pipe must be passed over unread,
+    so the file goes to parse, which says it is not a regular file."""
+    import hashlib
+    import threading
+    from ingest.discover import FoundFile
+    text = b"the indexed content"
+    os.mkfifo(tmp_path / "note.md")
+
+    def writer():
+        try:
+            with open(tmp_path / "note.md", "wb") as pipe:  # waits until a reader opens the pipe
+                pipe.write(text)
+        except BrokenPipeError:  # the reader opened the pipe and closed it unread
+            pass
+    threading.Thread(target=writer, daemon=True).start()
+    found = [FoundFile("note.md", "note", len(text), 2.0)]
+    plan = plan_changes(tmp_path, found, {"note.md": Known(len(text), 1.0, hashlib.sha256(text).hexdigest())})
+    assert plan.changes == {"note.md": "changed"} and plan.touched == {}
