@@ -250,14 +250,21 @@ def _clean_meta(data: dict) -> dict:
     for key in ("title", "date", "created", "updated", "modified"):
         value = data.get(key)
         if isinstance(value, SCALARS) and value != "":
-            meta[key] = str(value)[:META_CHARS]
+            meta[key] = _meta_text(value)
     for key in ("tags", "aliases"):
         value = data.get(key)
         if isinstance(value, str):
             value = [v.strip() for v in re.split(r"[,\s]+", value) if v.strip()]
         if isinstance(value, list):
-            meta[key] = [str(v)[:META_CHARS] for v in value if isinstance(v, SCALARS)][:META_ITEMS]
+            meta[key] = [_meta_text(v) for v in value if isinstance(v, SCALARS)][:META_ITEMS]
     return meta
+
+
+def _meta_text(value) -> str:
+    """str(value) cut to META_CHARS. YAML's escapes can make surrogates ("\\ud800"), which UTF-8 (SQLite)
+    cannot store: an escaped pair makes its character, a lone one becomes U+FFFD."""
+    text = str(value)[:META_CHARS + 1]
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")[:META_CHARS]
 
 
 def _sections(lines: list[str], start: int, headings: list, blocks: list) -> list[Section]:

@@ -508,6 +508,21 @@ def test_front_matter_made_of_aliases_does_not_explode():
     assert parse_markdown("deep.md", nested).sections
 
 
+def test_front_matter_escapes_of_surrogates_do_not_fail_the_notes_beside_it(immediate, tmp_path):
+    """YAML's "\\ud800" escape makes a lone surrogate, which UTF-8 (SQLite) cannot store: a note with one in
+    its title or tags failed the whole write job, and every note written with it failed too. Lone ones now
+    read as U+FFFD, and an escaped pair makes its one character."""
+    root = write_tree(tmp_path / "notes", {
+        "a-good.md": "# Good\n\nthe good koala\n",
+        "b-odd.md": '---\ntitle: "odd \\ud800 title \\ud83d\\ude00"\ntags: ["\\udc80", fine]\n---\n# Odd\n\nwombat\n'})
+    assert ingest(root)["published"]["failures"] == []
+    conn = db.connect(Path(os.environ["SIFT_HOME"]) / "index.db")
+    titles = {r["path"]: r["title"] for r in reader.visible_files(conn)}
+    assert titles == {"a-good.md": "Good", "b-odd.md": "odd \ufffd title \U0001f600"}
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+    assert found_by(engine, "koala", "notes") == ["a-good.md"] and found_by(engine, "wombat", "notes") == ["b-odd.md"]
+
+
 def test_binary_behind_a_bom_is_skipped_and_bom_text_gets_plain_line_ends():
     from ingest.parse import decode
     assert decode("a\r\nb\rc".encode("utf-16")) == "a\nb\nc"
