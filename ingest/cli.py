@@ -7,6 +7,7 @@ the queue and the workers it feeds read the same settings).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -106,6 +107,10 @@ def cmd_enqueue(args) -> int:
     root = Path(args.path).expanduser().resolve()
     if not root.is_dir():
         raise FileNotFoundError(f"not a folder: {args.path}")
+    if not _storable(str(root)):
+        shown = os.fsencode(root).decode("utf-8", "backslashreplace")
+        raise ValueError(f"the folder's path {shown} is not valid UTF-8 (its undecodable bytes are shown as \\xNN): "
+                         "rename it to index it")
     name = args.name if args.name is not None else root.name
     names.check_name(name)  # before anything is written: 'collection/path' must split one way only
     settings, conn = _settings_and_index()
@@ -118,6 +123,16 @@ def cmd_enqueue(args) -> int:
         return _wait(conn, collection["id"], before)
     print(f"progress: ingest stats --watch   (needs a running worker; {WORKER_HINT})")
     return 0
+
+
+def _storable(text: str) -> bool:
+    """Whether ``text`` is valid Unicode: bytes of a path that are not UTF-8 arrive as lone surrogates,
+    which SQLite and JSON refuse."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _wait(conn, collection_id: int, before: int | None) -> int:

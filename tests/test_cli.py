@@ -39,6 +39,17 @@ def test_enqueue_refuses_a_missing_folder(sift_env, tmp_path):
     assert result.returncode == 2 and "not a folder" in result.stderr
 
 
+def test_enqueue_refuses_a_folder_whose_path_is_not_utf8_in_one_clear_line(sift_env, tmp_path):
+    """Such a path cannot be stored (SQLite, JSON): enqueue said only "'utf-8' codec can't encode character
+    '\\udcff' in position 15: surrogates not allowed". Now it names the folder and what to do."""
+    import os
+    folder = tmp_path / os.fsdecode(b"notes-\xff")
+    write_tree(folder, {"a.md": "# A\nalpha"})
+    result = run_ingest(sift_env, "enqueue", str(folder), "--name", "notes")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "is not valid UTF-8" in result.stderr and "notes-\\xff" in result.stderr, result.stderr
+
+
 def test_enqueue_prints_what_it_queued_and_stats_shows_the_building_generation(sift_env, tmp_path):
     write_tree(tmp_path / "n", {"a.md": "# A\nalpha", "b.md": "# B\nbeta"})
     result = run_ingest(sift_env, "enqueue", str(tmp_path / "n"), "--name", "mine")
