@@ -12,6 +12,8 @@ import posixpath
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
+from ingest.kinds import kind_of
+
 
 def resolve_links(note_path: str, raw_links: list[str]) -> list[str]:
     folder = posixpath.dirname(note_path)
@@ -29,12 +31,21 @@ def resolve_links(note_path: str, raw_links: list[str]) -> list[str]:
 
 
 def same_stem_pdf(root: Path | str, note_path: str) -> str | None:
-    """The PDF beside a note with the same stem (``paper.md`` → ``paper.pdf``), if there is one."""
-    pdf = PurePosixPath(note_path).with_suffix(".pdf").as_posix()
-    return pdf if (Path(root) / pdf).is_file() else None
+    """The PDF beside a note with the same stem (``paper.md`` or ``Paper.MD`` → ``paper.pdf`` or
+    ``paper.PDF``), if there is one."""
+    for suffix in (".pdf", ".PDF"):
+        pdf = PurePosixPath(note_path).with_suffix(suffix).as_posix()
+        if (Path(root) / pdf).is_file():
+            return pdf
+    return None
 
 
 def converted_pdfs(paths: set[str]) -> set[str]:
-    """PDFs whose same-stem Markdown conversion is among ``paths``."""
-    return {p for p in paths if p.lower().endswith(".pdf")
-            and PurePosixPath(p).with_suffix(".md").as_posix() in paths}
+    """PDFs whose same-stem Markdown conversion is among ``paths``: a note of any Markdown suffix, in any
+    case (the same test as same_stem_pdf, so a PDF attached to a note is never indexed again as well)."""
+    notes = {_stem(p) for p in paths if kind_of(p) == "note"}
+    return {p for p in paths if kind_of(p) == "pdf" and _stem(p) in notes}
+
+
+def _stem(path: str) -> str:
+    return PurePosixPath(path).with_suffix("").as_posix()

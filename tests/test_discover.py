@@ -6,6 +6,7 @@ import time
 
 from ingest.changes import Known, plan_changes, sha256_file
 from ingest.discover import Rules, walk
+from ingest.links import same_stem_pdf
 from tests.conftest import write_tree
 
 
@@ -28,6 +29,15 @@ def test_include_and_exclude_globs(tmp_path):
     assert paths(walk(tmp_path, Rules(include=("notes/",), exclude=("private/",)))) == ["notes/a.md", "notes/b.md"]
     assert paths(walk(tmp_path, Rules(include=("*.py",)))) == ["code/c.py"]
 
+
+
+def test_a_pdf_beside_a_note_of_its_stem_is_the_notes_attachment_whatever_the_suffixes_case(tmp_path):
+    write_tree(tmp_path, {"Paper.MD": "# Paper", "Paper.pdf": "%PDF", "b/x.markdown": "# X", "b/x.PDF": "%PDF",
+                          "alone.pdf": "%PDF", "other.md": "# Other", "Other.pdf": "%PDF"})
+    assert paths(walk(tmp_path)) == ["Other.pdf", "Paper.MD", "alone.pdf", "b/x.markdown", "other.md"]
+    assert same_stem_pdf(tmp_path, "Paper.MD") == "Paper.pdf"
+    assert same_stem_pdf(tmp_path, "b/x.markdown") == "b/x.PDF"
+    assert same_stem_pdf(tmp_path, "other.md") is None  # stems are case-sensitive, as the file system is
 
 def test_symlinks_inside_count_outside_and_loops_do_not(tmp_path):
     root, outside = tmp_path / "root", tmp_path / "outside"
