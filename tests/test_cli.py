@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from search.index import db, schema
-from tests.conftest import run_ingest, write_tree
+from tests.conftest import ingest, run_ingest, write_tree
 from tests.redis_server import redis_server, redis_url  # noqa: F401  (fixtures)
 
 
@@ -58,6 +58,18 @@ def test_enqueue_prints_what_it_queued_and_stats_shows_the_building_generation(s
     assert "mine" in stats.stdout and "published: nothing yet" in stats.stdout
     assert "jobs in queue: 1" in stats.stdout  # no worker ran: the discover job waits
 
+
+
+def test_stats_show_control_characters_in_file_names_escaped(immediate, sift_env, tmp_path):
+    """A file name may hold a newline or a terminal escape sequence: stats must not split its line on it or
+    pass the sequence to the terminal."""
+    root = tmp_path / "n"
+    write_tree(root, {"ok.md": "# OK\nfine"})
+    (root / "bad\nname\x1b[2J.md").write_bytes(b"\x00\x01binary\x00" * 50)
+    ingest(root)
+    stats = run_ingest(sift_env, "stats")
+    assert "bad\\nname\\x1b[2J.md: skipped at parse" in stats.stdout, stats.stdout
+    assert "\x1b" not in stats.stdout and "bad\n" not in stats.stdout
 
 @pytest.mark.timeout(600)
 def test_stats_count_the_embed_jobs_waiting_for_an_embedding_machine(sift_env, redis_url, tmp_path, monkeypatch):

@@ -9,6 +9,7 @@ report itself.
 """
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 
@@ -18,6 +19,9 @@ from search.model.embedding import reembedding
 
 WORKER_HINT = "start one with: huey_consumer workers.app.huey -k process -w 2"
 FAILURES_SHOWN = 20
+# Characters a file name may hold that would split a line or steer the terminal (a newline, an escape
+# sequence, bidirectional overrides): shown escaped, as \x1b or \u202e.
+UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,12 @@ def render(report: dict, hints: Hints) -> str:
         lines.append(f"no collections yet: {hints.no_collections}")
     for c in report["collections"]:
         lines += [""] + collection_lines(c, hints)
-    return "\n".join(lines)
+    return "\n".join(printable(line) for line in lines)
+
+
+def printable(line: str) -> str:
+    """``line`` with UNPRINTABLE characters escaped."""
+    return UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), line)
 
 
 def _queue_line(report: dict) -> str:
