@@ -96,6 +96,9 @@ def _open(target: paths.Target) -> int:
     except OSError as exc:
         raise Problem(f"{target.name} cannot be read: {exc.strerror}") from None
     try:
+        if not _is_checked_file(fd, target):
+            raise Problem(f"refused: {target.name} changed while it was being opened (a folder on its path "
+                          "replaced by a symbolic link?); read_file reads only files inside the indexed folders")
         st = os.fstat(fd)
         paths.refuse_special(target.name, st.st_mode)
         if st.st_size >= SPARSE_MIN and st.st_blocks * 512 < st.st_size // 8:
@@ -105,6 +108,23 @@ def _open(target: paths.Target) -> int:
         os.close(fd)
         raise
     return fd
+
+
+def _is_checked_file(fd: int, target: paths.Target) -> bool:
+    """Whether the open ``fd`` is the file ``paths.resolve`` checked (``target.absolute``, a real path inside
+    a root): the path is opened after the check, so a folder on it swapped for a symbolic link in between
+    would open a file outside. Asked of the descriptor itself (/proc); without /proc, the path must still be
+    real (no link on it) and lead to the same file (device and inode)."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}") == target.absolute
+    except OSError:
+        pass
+    try:
+        opened, now = os.fstat(fd), os.stat(target.absolute)
+    except OSError:
+        return False
+    return (os.path.realpath(target.absolute) == target.absolute
+            and (opened.st_dev, opened.st_ino) == (now.st_dev, now.st_ino))
 
 
 def _encoding(fd: int, target: paths.Target) -> Encoding:

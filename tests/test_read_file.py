@@ -322,3 +322,39 @@ def test_line_count_of_a_file_past_the_budget_is_a_lower_bound_then_grows(tmp_pa
     finally:
         lines.BLOCK = saved
         os.close(fd)
+
+
+# --- the file opened is the file checked ------------------------------------------------------------------
+
+@pytest.mark.parametrize("proc", [True, False], ids=["proc", "no-proc"])
+def test_a_folder_swapped_for_a_symlink_after_the_check_is_refused(immediate, tmp_path, monkeypatch, proc):
+    """read_file checks the path with realpath, then opens it: a folder replaced by a symbolic link out of
+    the root in between must not have the file outside read (asked of the open descriptor, or without /proc
+    of the path and the file's device and inode)."""
+    from mcp_server.service import Sift
+    from search.settings import load
+    root = write_tree(tmp_path / "notes", {"sub/plan.md": "# Plan\n\ninside the root\n"})
+    outside = write_tree(tmp_path / "outside", {"sub/plan.md": "OUTSIDE SECRET\n"})
+    ingest(root, "notes")
+    sift = Sift(load())
+    text_shown, _ = reading.read(sift, "notes/sub/plan.md", None, None, None)
+    assert "inside the root" in text_shown
+    checked = paths.resolve
+
+    def resolve_then_swap(*args, **kwargs):
+        target = checked(*args, **kwargs)
+        (root / "sub").rename(root / "sub-old")
+        (root / "sub").symlink_to(outside / "sub")
+        return target
+    monkeypatch.setattr(paths, "resolve", resolve_then_swap)
+    if not proc:
+        real_readlink = os.readlink
+
+        def no_proc(path, *args, **kwargs):
+            if str(path).startswith("/proc/"):
+                raise FileNotFoundError(path)
+            return real_readlink(path, *args, **kwargs)
+        monkeypatch.setattr(os, "readlink", no_proc)
+    with pytest.raises(Problem, match="changed while it was being opened") as refused:
+        reading.read(sift, "notes/sub/plan.md", None, None, None)
+    assert "OUTSIDE SECRET" not in str(refused.value)
