@@ -53,6 +53,7 @@ def hit_data(hit) -> dict:
         "modified": when(hit.modified),
         "attachments": [f"{hit.collection}/{p}" for p in hit.attachments],
         "cited_by": [f"{hit.collection}/{p}" for p in hit.cited_by],
+        "attachments_total": hit.attachments_total, "cited_by_total": hit.cited_by_total,
     }
 
 
@@ -68,7 +69,17 @@ def hits_text(hits: list[dict]) -> list[str]:
             lines.append(f"   {context}")
         lines.append(f"   {h['snippet']}")
         if h.get("attachments"):
-            lines.append(f"   attached PDF: {', '.join(h['attachments'])}")
+            lines.append(f"   attached PDF: {', '.join(h['attachments'])}"
+                         + _more(h["attachments"], h.get("attachments_total"), "read_file on the note shows its links"))
         if h.get("cited_by"):
-            lines.append(f"   cited by notes: {', '.join(h['cited_by'])}")
+            lines.append(f"   cited by notes: {', '.join(h['cited_by'])}"
+                         + _more(h["cited_by"], h.get("cited_by_total"), "search kind='note' for the PDF's file "
+                                 "name finds the notes that mention it"))
     return lines
+
+
+def _more(paths: list[str], total: int | None, how: str) -> str:
+    """' (the first 20 of 3,412 by path; <how>)' when the list was cut, else ''."""
+    if (total or 0) <= len(paths):
+        return ""
+    return f" (the first {len(paths)} of {total:,} by path; {how})"

@@ -74,6 +74,39 @@ def test_same_stem_note_stands_for_its_pdf_and_links_are_recorded(immediate, tmp
     assert pdf_hits[0].cited_by == ["reading.md"]
 
 
+def test_a_pdf_many_notes_cite_lists_the_first_twenty_and_the_count(immediate, tmp_path, monkeypatch):
+    """A PDF thousands of notes cite would list them all on every hit (and a note citing thousands of PDFs
+    all of those): each list holds the first 20 by path, with the total and where to find the rest."""
+    from mcp_server import render
+    from search.query.engine import Engine
+    from search.query.filters import Filters
+    import os
+    from pathlib import Path
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    source = need_data("pdf")
+    cap = 20  # as README's Tools table says
+    many = cap + 5
+    root = write_tree(tmp_path / "notes", {
+        **{f"cites/n{i:02}.md": f"# Note {i}\n\nSee [[google-doc-document.pdf]].\n" for i in range(many)},
+        "shelf.md": "# Bookshelf\n\n" + "".join(f"[p{i}](papers/p{i:02}.pdf) " for i in range(many)) + "\n",
+    })
+    (root / "docs").mkdir()
+    shutil.copy(source / "en/google-doc-document.pdf", root / "docs/google-doc-document.pdf")
+    ingest(root)
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+    pdf_hit = engine.search("document", mode="keyword", filters=Filters(kind="pdf")).hits[0]
+    assert pdf_hit.cited_by == [f"cites/n{i:02}.md" for i in range(cap)]
+    assert pdf_hit.cited_by_total == many
+    shelf = engine.search("bookshelf", mode="keyword").hits[0]
+    assert shelf.attachments == [f"papers/p{i:02}.pdf" for i in range(cap)]
+    assert shelf.attachments_total == many
+    shown = "\n".join(render.hits_text([render.hit_data(pdf_hit), render.hit_data(shelf)]))
+    assert f"(the first {cap} of {many} by path; search kind='note'" in shown
+    assert f"(the first {cap} of {many} by path; read_file on the note" in shown
+    data = render.hit_data(pdf_hit)
+    assert len(data["cited_by"]) == cap and data["cited_by_total"] == many
+
+
 def raw_pdf(objects: list[str], trailer: str = "") -> bytes:
     """A PDF of ``objects`` (numbered from 1, the first the catalog) with a correct xref table."""
     out, offsets = bytearray(b"%PDF-1.4\n"), []

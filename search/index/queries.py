@@ -433,19 +433,23 @@ def file_chunks(conn: sqlite3.Connection, file_id: int) -> list[sqlite3.Row]:
                         "ORDER BY ordinal", (file_id,)).fetchall()
 
 
-def link_targets(conn: sqlite3.Connection, file_id: int) -> list[str]:
-    """What one file version links to."""
-    return [t for (t,) in conn.execute("SELECT target FROM links WHERE file = ?", (file_id,))]
+def linked_pdfs(conn: sqlite3.Connection, file_id: int, limit: int = -1) -> tuple[list[str], int]:
+    """(the first ``limit`` PDFs, by path, that one file version links to, how many it links to in all)."""
+    rows = conn.execute("SELECT target, COUNT(*) OVER () FROM links WHERE file = ? "
+                        "AND lower(substr(target, -4)) = '.pdf' ORDER BY target LIMIT ?", (file_id, limit)).fetchall()
+    return [r[0] for r in rows], rows[0][1] if rows else 0
 
 
-def linking_files(conn: sqlite3.Connection, collection_id: int, targets: tuple[str, ...]) -> list[str]:
-    """The published files of the collection that link to any of ``targets``, each once, by path."""
+def linking_files(conn: sqlite3.Connection, collection_id: int, targets: tuple[str, ...],
+                  limit: int = -1) -> tuple[list[str], int]:
+    """(the first ``limit`` published files of the collection, by path, that link to any of ``targets``,
+    how many there are in all)."""
     marks = ", ".join("?" * len(targets))
     rows = conn.execute(
-        f"SELECT DISTINCT f.path FROM links l JOIN files f ON f.id = l.file "
+        f"SELECT path, COUNT(*) OVER () FROM (SELECT DISTINCT f.path FROM links l JOIN files f ON f.id = l.file "
         f"JOIN collections c ON c.id = f.collection WHERE l.target IN ({marks}) AND f.collection = ? "
-        f"AND {VISIBLE} ORDER BY f.path", (*targets, collection_id)).fetchall()
-    return [r[0] for r in rows]
+        f"AND {VISIBLE}) ORDER BY path LIMIT ?", (*targets, collection_id, limit)).fetchall()
+    return [r[0] for r in rows], rows[0][1] if rows else 0
 
 
 def vectors_between(conn: sqlite3.Connection, model: str, after: int, upto: int) -> list[tuple[int, bytes]]:

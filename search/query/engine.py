@@ -39,6 +39,7 @@ MAX_QUERY_CHARS = 10_000
 # with 50 / 100 / 200: SciFact e5 0.717 / 0.721 / 0.724, MiniLM 0.734 / 0.736 / 0.736, zh-retrieval 0.323 each;
 # p50 of a hybrid search on SciFact unchanged (2.2 / 2.1 ms, query vector cached).
 CANDIDATES = 100
+LINKS_SHOWN = 20  # a hit's attached PDFs or citing notes listed, by path (the total is given too)
 QUERY_VECTORS_KEPT = 256
 SQLITE_INT = range(-2 ** 63, 2 ** 63)
 NOTHING_PUBLISHED = ("nothing is searchable yet: no collection has published a generation (the first one may still "
@@ -67,6 +68,8 @@ class Hit:
     modified: float
     attachments: list[str] = field(default_factory=list)  # PDFs a note cites or stands for
     cited_by: list[str] = field(default_factory=list)  # notes that cite this PDF
+    attachments_total: int = 0  # how many PDFs the note cites: attachments holds the first LINKS_SHOWN
+    cited_by_total: int = 0  # how many notes cite the PDF: cited_by holds the first LINKS_SHOWN
 
 
 @dataclass
@@ -379,7 +382,8 @@ class Engine:
                             end_line=r["end_line"], page=r["page"], end_page=r["end_page"],
                             snippet=snippet(r["text"], query), score=round(score, 6), keyword_rank=kw_rank,
                             semantic_rank=sem_rank, generation=r["published"], modified=r["mtime"]))
-            hits[-1].attachments, hits[-1].cited_by = _links(conn, r)
+            (hits[-1].attachments, hits[-1].attachments_total), (hits[-1].cited_by, hits[-1].cited_by_total) = \
+                _links(conn, r)
         return hits
 
     # -- similar passages ------------------------------------------------------
@@ -458,14 +462,15 @@ def _source_chunks(conn, chunk_id: int | None, path: tuple[str, str] | None
     return ids, ids, collection
 
 
-def _links(conn, row) -> tuple[list[str], list[str]]:
-    """(PDFs a note links to, notes that link to a PDF) among the published files."""
+def _links(conn, row) -> tuple[tuple[list[str], int], tuple[list[str], int]]:
+    """((PDFs a note links to, how many), (notes that link to a PDF, how many)) among the published files,
+    the first LINKS_SHOWN of each by path: a PDF thousands of notes cite would list them all on every hit."""
     if row["kind"] == "note":
-        return [t for t in queries.link_targets(conn, row["file_id"]) if t.lower().endswith(".pdf")], []
+        return queries.linked_pdfs(conn, row["file_id"], LINKS_SHOWN), ([], 0)
     if row["kind"] == "pdf":
         name = row["path"].rsplit("/", 1)[-1]
-        return [], queries.linking_files(conn, row["collection_id"], (row["path"], name))
-    return [], []
+        return ([], 0), queries.linking_files(conn, row["collection_id"], (row["path"], name), LINKS_SHOWN)
+    return ([], 0), ([], 0)
 
 
 def _note(notes: list[str], note: str) -> None:
