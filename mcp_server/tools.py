@@ -30,8 +30,10 @@ CANDIDATES_SHOWN = 100  # files listed for a bare name that several share
 
 Collection = Annotated[str | None, Field(max_length=200, description="Only this collection (a registered folder), by name. "
                                                      "stats lists the collections.")]
-PathPrefix = Annotated[str | None, Field(max_length=4096, description="Only files under this folder, relative to the collection "
-                                                     "root, e.g. 'clients/' or '工作/日报/' ('tech' means the "
+PathPrefix = Annotated[str | None, Field(max_length=4096, description="Only files under this folder: relative to the collection "
+                                                     "root, e.g. 'clients/' or '工作/日报/', or as results show "
+                                                     "paths ('notes/clients/': collection notes), or an absolute "
+                                                     "path inside an indexed folder ('tech' means the "
                                                      "folder tech/, not technology/; for names that begin "
                                                      "with some text use list_files glob='tech*').")]
 FilePath = Annotated[str, Field(max_length=4096, description="The file: 'collection/relative/path' as search and list_files give "
@@ -173,13 +175,14 @@ class Tools:
         index was last published and how many changed files are still being indexed.
         """
         from search.query.filters import Filters
-        self.sift.check_collection(collection)
-        filters = Filters(collection=collection, path_prefix=_prefix(path_prefix), kind=kind,
+        where = self._scope(collection, path_prefix)
+        filters = Filters(collection=where.collection, path_prefix=where.folder, kind=kind,
                           modified_after=_unix(modified_after, "modified_after"),
                           modified_before=_unix(modified_before, "modified_before"))
         answer = self.sift.engine().search(query, limit=limit, mode=mode, filters=filters)
+        answer.notes += where.notes(found=bool(answer.hits))
         hits = [render.hit_data(h) for h in answer.hits]
-        fresh_line, fresh = report.freshness(self.sift.conn(), collection)
+        fresh_line, fresh = report.freshness(self.sift.conn(), where.collection)
         by = f", embedded by {', '.join(answer.models)}" if answer.models else ""
         lines = [f"{len(hits)} passages for {_echo(answer.query)} ({answer.mode}, {answer.took_ms} ms{by})"]
         lines += [f"note: {n}" for n in answer.notes]
@@ -230,8 +233,20 @@ class Tools:
         recent files ("what did I write this week"), find a file by name pattern, or check whether a file
         is searchable yet.
         """
-        text, data = listing.list_files(self.sift, collection, _prefix(path_prefix), glob, sort, limit)
-        return result(text, data)
+        where = self._scope(collection, path_prefix)
+        text, data = listing.list_files(self.sift, where.collection, where.folder, glob, sort, limit)
+        data["notes"] = where.notes(found=bool(data["total"]))
+        hint = None if data["total"] else paths.glob_hint(glob, self.sift.roots())
+        data["notes"] += [hint] if hint else []
+        return result("\n".join([text] + [f"note: {n}" for n in data["notes"]]), data)
+
+    def _scope(self, collection: str | None, path_prefix: str | None) -> paths.Scope:
+        """The collection and folder to look in: path_prefix as results show paths ('collection/folder'),
+        absolute inside a root, or relative to the root (see paths.scope)."""
+        self.sift.check_collection(collection)
+        if path_prefix is None:
+            return paths.Scope(collection, None)
+        return paths.scope(collection, path_prefix, self.sift.roots())
 
     @tool
     def similar(
@@ -319,17 +334,6 @@ def _candidates(name: str, path: str, many: paths.Ambiguous) -> CallToolResult:
         lines.append(f"[{len(many.candidates) - len(shown)} more not shown: give more of the path, or narrow "
                      "with list_files path_prefix and glob]")
     return result("\n".join(lines), {"path": path, "candidates": shown, "total_candidates": len(many.candidates)})
-
-
-def _prefix(prefix: str | None) -> str | None:
-    """A folder, relative to the collection root: 'tech', 'tech/' and './tech/' all mean tech/."""
-    from search.query.filters import folder_prefix
-    if prefix is None:
-        return None
-    prefix = prefix.strip().lstrip("/")
-    while prefix.startswith("./"):
-        prefix = prefix[2:].lstrip("/")
-    return folder_prefix(prefix)
 
 
 def _echo(query: str) -> str:

@@ -213,3 +213,58 @@ def test_refused_links_are_described_as_links_and_linked_folders_are_skipped(imm
     assert files["loopdir"]["state"] == "skipped" and "symbolic link to a folder" in files["loopdir"]["reason"]
     assert "leakdir/inner.md" not in files and "123.5 KB" not in text(listed)
     assert "leakdir: skipped" in text(stats)
+
+
+def test_path_prefix_takes_paths_as_results_show_them(immediate, sift_env, tmp_path, servers):
+    """Results show 'collection/relative/path': that form and an absolute path inside a root work as
+    path_prefix; a folder named like the collection that exists as written is read as written (with a note
+    on how to ask for the other); forms that match nothing say how to write them, glob too."""
+    root = write_tree(tmp_path / "notes", {"tech/sqlite.md": "# SQLite\n\nwal mode readers\n",
+                                           "tech/deep/more.md": "# More\n\nwal checkpoints\n",
+                                           "home.md": "# Home\n\nwal paper\n"})
+    work = write_tree(tmp_path / "work", {"notes/misc/meeting.md": "# Meeting\n\nwal minutes\n",
+                                          "plan.md": "# Plan\n\nwal plan\n"})
+    ingest(root, "notes")
+    ingest(work, "work")
+    tech = {"notes/tech/sqlite.md", "notes/tech/deep/more.md"}
+    asked = {"collection form": dict(path_prefix="notes/tech/"),
+             "collection form, collection given": dict(path_prefix="notes/tech", collection="notes"),
+             "absolute": dict(path_prefix=str(root / "tech")),
+             "absolute root": dict(path_prefix=str(root) + "/"),
+             "as written": dict(path_prefix="notes/misc", collection="work"),
+             "outside": dict(path_prefix=str(tmp_path / "elsewhere")),
+             "other collection": dict(path_prefix="work/plan.md", collection="notes"),
+             "absolute, other collection": dict(path_prefix=str(work / "plan.md"), collection="notes")}
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            out = {}
+            for label, args in asked.items():
+                out[label] = (await call(s, "search", query="wal", mode="keyword", limit=20, **args),
+                              await call(s, "list_files", sort="path", **args))
+            out["ambiguous"] = await call(s, "list_files", path_prefix="notes/misc", sort="path")
+            out["glob"] = await call(s, "list_files", glob="notes/tech/*", collection="notes")
+            return out
+    out = run(scenario)
+
+    def found(label):
+        search, listed = out[label]
+        paths = {r["path"] for r in search.structured_content["results"]}
+        assert paths == {f["path"] for f in listed.structured_content["files"]}, label
+        return paths
+    for label in ("collection form", "collection form, collection given", "absolute"):
+        assert found(label) == tech, label
+    assert found("absolute root") == tech | {"notes/home.md"}
+    assert "read as collection 'notes', folder 'tech'" in text(out["collection form"][0])
+    assert "read as collection 'notes', folder 'tech'" in text(out["absolute"][1])
+    assert found("as written") == {"work/notes/misc/meeting.md"}, "collection work: its folder notes/misc"
+    assert [f["path"] for f in out["ambiguous"].structured_content["files"]] == ["work/notes/misc/meeting.md"]
+    assert "exists as written; for collection 'notes', folder 'misc', pass collection='notes' and " \
+           "path_prefix='misc' instead" in text(out["ambiguous"])
+    for label, hint in (("outside", "is not inside an indexed folder"),
+                        ("other collection", "begins with the collection name 'work' but collection is 'notes'"),
+                        ("absolute, other collection", "lies in collection 'work', folder 'plan.md', but collection is 'notes'")):
+        assert found(label) == set(), label
+        for result in out[label]:
+            assert hint in text(result) and any(hint in n for n in result.structured_content["notes"]), label
+    assert "collection='notes', glob='tech/*'" in text(out["glob"])
