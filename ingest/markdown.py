@@ -23,6 +23,7 @@ import gc
 import re
 from bisect import bisect_left
 from contextlib import contextmanager
+from itertools import islice
 from pathlib import PurePosixPath
 
 import yaml
@@ -38,6 +39,7 @@ META_ITEMS = 100  # tags or aliases kept; each is indexed with every chunk of th
 META_CHARS = 500
 SCALARS = (str, int, float, datetime.date)
 ATOMIC = {"fence", "code_block", "table_open", "math_block", "html_block"}
+CONTAINERS = {"blockquote_open", "bullet_list_open", "ordered_list_open", "list_item_open"}
 PIECE_CHARS = 256 * 1024  # a long note is parsed a piece of about this size at a time
 INLINE_CHARS = 64 * 1024  # a longer paragraph is read for links a line at a time
 _PARSER: MarkdownIt | None = None
@@ -109,7 +111,7 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list]:
                 stop += 1
             env["first"] = first
             tokens = parser().parse("\n".join(body[first:stop]), env)
-            keep, done = (len(tokens), stop - first) if stop == len(body) else _complete(tokens)
+            keep, done = (len(tokens), stop - first) if stop == len(body) else _complete(tokens, body, first)
             if done > 0:
                 break
             size *= 2  # one block fills the piece: read it from a longer one
@@ -118,11 +120,12 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list]:
     return headings, blocks, links
 
 
-def _complete(tokens: list) -> tuple[int, int]:
+def _complete(tokens: list, body: list[str], first: int) -> tuple[int, int]:
     """(tokens, lines) of a piece that are surely whole: everything before the last block that a
     piece starting on its first line would read the same way. That is a block at the top, or inside
-    block quotes only (its line carries their '>' markers), or an item of a list there."""
-    found, open_blocks = (0, 0), []
+    block quotes only, or an item of a list there, whose line a piece would start in those same
+    block quotes and lists (_opened_by)."""
+    cuts, open_blocks = [], []  # cuts: (token index, its first line in the piece, the blocks around it)
     for index, token in enumerate(tokens):
         if token.nesting < 0:
             open_blocks.pop()
@@ -131,10 +134,34 @@ def _complete(tokens: list) -> tuple[int, int]:
             outer = open_blocks[:-1] if token.type == "list_item_open" and open_blocks and \
                 open_blocks[-1] in ("bullet_list_open", "ordered_list_open") else open_blocks
             if all(kind == "blockquote_open" for kind in outer):
-                found = index, token.map[0]
+                cuts.append((index, token.map[0], list(open_blocks)))
         if token.nesting > 0:
             open_blocks.append(token.type)
-    return found
+    for index, line, around in reversed(cuts):
+        if not around or _opened_by(body, first + line) == around + _opens(islice(tokens, index, None), line):
+            return index, line
+    return 0, 0
+
+
+def _opened_by(body: list[str], line: int) -> list[str]:
+    """The block quotes and lists that body[line] opens when a piece starts there. The whole note may
+    read that line on inside a quote or list begun above it, and differently: markdown-it tries a
+    table before a quote or a list, on the line as written ('> a | b' or '- a | b' over '|---|---|'
+    is a table at the top), and goes on in a quote at a '>' however far indented ('\t> a' is
+    indented code at the top). Only the table rule looks past the line, at the next one."""
+    lines = body[line:line + 2]
+    env = {"math_close": _math_closes(lines), "lines": len(lines), "first": 0}  # the note's own env is not touched
+    return _opens(parser().parse("\n".join(lines), env), 0)
+
+
+def _opens(tokens, line: int) -> list[str]:
+    """The block quotes and lists that the first tokens open on that line."""
+    opens = []
+    for token in tokens:
+        if token.type not in CONTAINERS or token.map[0] != line:
+            break
+        opens.append(token.type)
+    return opens
 
 
 def _math_closes(lines: list[str]) -> list[int]:

@@ -152,6 +152,33 @@ def test_a_note_read_in_pieces_reads_as_one_parse_of_the_whole(kinds, piece, mon
     assert pieces.meta == whole.meta and pieces.title == whole.title
 
 
+def parsed_in_pieces(note: str, piece: int):
+    """The note parsed with PIECE_CHARS set to piece, and set back after."""
+    saved, markdown.PIECE_CHARS = markdown.PIECE_CHARS, piece
+    try:
+        return parse_markdown("n.md", note)
+    finally:
+        markdown.PIECE_CHARS = saved
+
+
+def outline(doc) -> list:
+    return [(s.heading_path, s.start_line, s.end_line, s.atomic) for s in doc.sections] + [doc.meta, doc.title]
+
+
+def test_a_line_a_piece_starts_on_is_read_in_the_quote_or_list_it_continues():
+    """A piece may start inside a block quote or a list, on a line that, read at the top, is something
+    else: a table ('> a | b' or '- a | b' over '|---|---|': markdown-it tries tables first), or indented
+    code (a '>' indented 4 columns or more still goes on in a quote). Such a line is not cut at."""
+    notes = ["\n".join(['> | a |', '> # quoted heading', '> |---|', '|---|---|', '| 1 | 2 |', '> ```', 'Setext',
+                        '* * *', '', '> |---|', '![img](p.png)', 'Setext', '> $$']),
+             "- x\n- a | b\n|---|---|\n", "> x\n>\n> a | b\n|---|---|\n", "> a\n| b |\n|---|\n",
+             "> # quoted heading\n\t> tab\n", "> > a\n>     > b\n> > c\n", "> a\n>\n    > b\n"]
+    for note in notes:
+        whole = outline(parse_markdown("n.md", note))
+        for piece in range(1, 61):
+            assert outline(parsed_in_pieces(note, piece)) == whole, (note, piece)
+
+
 def test_blocks_longer_than_a_piece_are_read_whole(monkeypatch):
     note = ("intro\n\n$$\n" + "# not a heading\n\n" * 40 + "$$\n\n```\n" + "# code\n\n" * 40 + "```\n\n"
             + "- item\n\n  # in the item\n" * 30 + "\n# After\ntext\n")
