@@ -109,9 +109,12 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list]:
             while stop < len(body) and chars < size:
                 chars += len(body[stop]) + 1
                 stop += 1
-            env["first"] = first
+            env["first"], env["unsure"] = first, stop - first  # unsure: see _math_block
             tokens = parser().parse("\n".join(body[first:stop]), env)
-            keep, done = (len(tokens), stop - first) if stop == len(body) else _complete(tokens, body, first)
+            if stop == len(body):
+                keep, done = len(tokens), stop - first
+            else:
+                keep, done = _complete(tokens, body, first, env["unsure"])
             if done > 0:
                 break
             size *= 2  # one block fills the piece: read it from a longer one
@@ -120,17 +123,17 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list]:
     return headings, blocks, links
 
 
-def _complete(tokens: list, body: list[str], first: int) -> tuple[int, int]:
+def _complete(tokens: list, body: list[str], first: int, unsure: int) -> tuple[int, int]:
     """(tokens, lines) of a piece that are surely whole: everything before the last block that a
     piece starting on its first line would read the same way. That is a block at the top, or inside
     block quotes only, or an item of a list there, whose line a piece would start in those same
-    block quotes and lists (_opened_by)."""
+    block quotes and lists (_opened_by), and that starts before the unsure line (_math_block)."""
     cuts, open_blocks = [], []  # cuts: (token index, its first line in the piece, the blocks around it)
     for index, token in enumerate(tokens):
         if token.nesting < 0:
             open_blocks.pop()
             continue
-        if token.map and token.map[0] > 0 and token.type != "inline":
+        if token.map and 0 < token.map[0] < unsure and token.type != "inline":
             outer = open_blocks[:-1] if token.type == "list_item_open" and open_blocks and \
                 open_blocks[-1] in ("bullet_list_open", "ordered_list_open") else open_blocks
             if all(kind == "blockquote_open" for kind in outer):
@@ -150,7 +153,7 @@ def _opened_by(body: list[str], line: int) -> list[str]:
     is a table at the top), and goes on in a quote at a '>' however far indented ('\t> a' is
     indented code at the top). Only the table rule looks past the line, at the next one."""
     lines = body[line:line + 2]
-    env = {"math_close": _math_closes(lines), "lines": len(lines), "first": 0}  # the note's own env is not touched
+    env = {"math_close": _math_closes(lines), "lines": len(lines), "first": 0, "unsure": len(lines)}
     return _opens(parser().parse("\n".join(lines), env), 0)
 
 
@@ -191,6 +194,8 @@ def _math_block(state, start: int, end: int, silent: bool) -> bool:
         if first + close >= state.env["lines"] or end < state.lineMax or first + end >= state.env["lines"]:
             return False  # never closed, or closed outside its container
         close = end - 1  # closed after this piece: hold the rest of it, to be read again from the next piece
+        if state.level:  # in a quote or list that runs to the piece's end, which may end before the close
+            state.env["unsure"] = min(state.env["unsure"], start)  # the piece is cut before this line
     if silent:
         return True
     token = state.push("math_block", "math", 0)

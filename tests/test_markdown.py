@@ -176,6 +176,17 @@ def test_a_line_a_piece_starts_on_is_read_in_the_quote_or_list_it_continues():
             assert outline(parsed_in_pieces(note, piece)) == whole, (note, piece)
 
 
+def test_a_piece_that_ends_in_a_quote_is_cut_before_a_math_block_it_may_not_hold():
+    """'$$' in a quote whose closing '$$' lies past the piece: whether the quote holds that line is not
+    known from the piece, nor so whether the '$$' ends the paragraph above it (here a setext heading)."""
+    notes = ["> |---|\n> $$\n> ---\n\n$$\n", "> > a | b\n> $$\n> ===\n\na = b $$\n",
+             "> quoted\n> $$\n> -\n>\n$$ x $$\n", "- item\n  $$\n  text\n\n$$\n"]
+    for note in notes:
+        whole = outline(parse_markdown("n.md", note))
+        for piece in range(1, 61):
+            assert outline(parsed_in_pieces(note, piece)) == whole, (note, piece)
+
+
 def test_blocks_longer_than_a_piece_are_read_whole(monkeypatch):
     note = ("intro\n\n$$\n" + "# not a heading\n\n" * 40 + "$$\n\n```\n" + "# code\n\n" * 40 + "```\n\n"
             + "- item\n\n  # in the item\n" * 30 + "\n# After\ntext\n")
