@@ -190,7 +190,8 @@ def _math_block(state, start: int, end: int, silent: bool) -> bool:
     line = state.src[pos:stop].rstrip()
     first = state.env["first"]  # the piece's first line in the note's body
     close = start if len(line) >= 4 and line.endswith("$$") else state.env["math_close"][first + start + 1] - first
-    if close >= end:
+    held = close >= end
+    if held:
         if first + close >= state.env["lines"] or end < state.lineMax or first + end >= state.env["lines"]:
             return False  # never closed, or closed outside its container
         close = end - 1  # closed after this piece: hold the rest of it, to be read again from the next piece
@@ -200,7 +201,8 @@ def _math_block(state, start: int, end: int, silent: bool) -> bool:
         return True
     token = state.push("math_block", "math", 0)
     token.block, token.markup, token.map = True, "$$", [start, close + 1]
-    token.content = state.getLines(start, close + 1, state.sCount[start], True)
+    if not held:  # a held block is dropped unread; its lines run to the piece's end, past its list item,
+        token.content = state.getLines(start, close + 1, state.sCount[start], True)  # where getLines can fail
     state.line = close + 1
     return True
 

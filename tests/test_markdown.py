@@ -187,6 +187,15 @@ def test_a_piece_that_ends_in_a_quote_is_cut_before_a_math_block_it_may_not_hold
             assert outline(parsed_in_pieces(note, piece)) == whole, (note, piece)
 
 
+def test_a_math_block_in_a_list_item_held_for_the_next_piece_is_not_read():
+    """A '$$' closed past the piece is held to the piece's end, past its list item: reading its lines
+    there failed on an empty last line (an IndexError in markdown-it-py's getLines)."""
+    note = "> - $$\n>\n> - $$\n"
+    whole = outline(parse_markdown("n.md", note))
+    for piece in range(1, 61):
+        assert outline(parsed_in_pieces(note, piece)) == whole, piece
+
+
 def test_blocks_longer_than_a_piece_are_read_whole(monkeypatch):
     note = ("intro\n\n$$\n" + "# not a heading\n\n" * 40 + "$$\n\n```\n" + "# code\n\n" * 40 + "```\n\n"
             + "- item\n\n  # in the item\n" * 30 + "\n# After\ntext\n")
