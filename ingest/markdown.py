@@ -23,7 +23,6 @@ import gc
 import re
 from bisect import bisect_left
 from contextlib import contextmanager
-from itertools import islice
 from pathlib import PurePosixPath
 
 import yaml
@@ -41,6 +40,7 @@ SCALARS = (str, int, float, datetime.date)
 ATOMIC = {"fence", "code_block", "table_open", "math_block", "html_block"}
 CONTAINERS = {"blockquote_open", "bullet_list_open", "ordered_list_open", "list_item_open"}
 PIECE_CHARS = 256 * 1024  # a long note is parsed a piece of about this size at a time
+CUT_CHECKS = 8  # lines inside a quote or list checked as a piece's first line; past them a piece grows
 INLINE_CHARS = 64 * 1024  # a longer paragraph is read for links a line at a time
 _PARSER: MarkdownIt | None = None
 
@@ -140,9 +140,13 @@ def _complete(tokens: list, body: list[str], first: int, unsure: int) -> tuple[i
                 cuts.append((index, token.map[0], list(open_blocks)))
         if token.nesting > 0:
             open_blocks.append(token.type)
+    checks = CUT_CHECKS  # each check parses a line: not every line of a long quote
     for index, line, around in reversed(cuts):
-        if not around or _opened_by(body, first + line) == around + _opens(islice(tokens, index, None), line):
+        if not around:
             return index, line
+        if checks > 0 and _opened_by(body, first + line) == around + _opens(tokens, index, line):
+            return index, line
+        checks -= 1
     return 0, 0
 
 
@@ -154,16 +158,15 @@ def _opened_by(body: list[str], line: int) -> list[str]:
     indented code at the top). Only the table rule looks past the line, at the next one."""
     lines = body[line:line + 2]
     env = {"math_close": _math_closes(lines), "lines": len(lines), "first": 0, "unsure": len(lines)}
-    return _opens(parser().parse("\n".join(lines), env), 0)
+    return _opens(parser().parse("\n".join(lines), env), 0, 0)
 
 
-def _opens(tokens, line: int) -> list[str]:
-    """The block quotes and lists that the first tokens open on that line."""
+def _opens(tokens: list, index: int, line: int) -> list[str]:
+    """The block quotes and lists that tokens from index on open on that line."""
     opens = []
-    for token in tokens:
-        if token.type not in CONTAINERS or token.map[0] != line:
-            break
-        opens.append(token.type)
+    while index < len(tokens) and tokens[index].type in CONTAINERS and tokens[index].map[0] == line:
+        opens.append(tokens[index].type)
+        index += 1
     return opens
 
 
