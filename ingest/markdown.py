@@ -41,6 +41,8 @@ ATOMIC = {"fence", "code_block", "table_open", "math_block", "html_block"}
 CONTAINERS = {"blockquote_open", "bullet_list_open", "ordered_list_open", "list_item_open"}
 PIECE_CHARS = 256 * 1024  # a long note is parsed a piece of about this size at a time
 CUT_CHECKS = 8  # lines inside a quote or list checked as a piece's first line; past them a piece grows
+GROWTH = 4  # a piece grown to this many PIECE_CHARS, with more than UNSURE_CUTS blocks it could not be cut
+UNSURE_CUTS = 32  # before, is cut at its last block unchecked: memory stays bounded
 INLINE_CHARS = 64 * 1024  # a longer paragraph is read for links a line at a time
 _PARSER: MarkdownIt | None = None
 
@@ -114,7 +116,7 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list]:
             if stop == len(body):
                 keep, done = len(tokens), stop - first
             else:
-                keep, done = _complete(tokens, body, first, env["unsure"])
+                keep, done = _complete(tokens, body, first, env["unsure"], trust=size >= GROWTH * PIECE_CHARS)
             if done > 0:
                 break
             size *= 2  # one block fills the piece: read it from a longer one
@@ -123,11 +125,15 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list]:
     return headings, blocks, links
 
 
-def _complete(tokens: list, body: list[str], first: int, unsure: int) -> tuple[int, int]:
+def _complete(tokens: list, body: list[str], first: int, unsure: int, trust: bool = False) -> tuple[int, int]:
     """(tokens, lines) of a piece that are surely whole: everything before the last block that a
     piece starting on its first line would read the same way. That is a block at the top, or inside
     block quotes only, or an item of a list there, whose line a piece would start in those same
-    block quotes and lists (_opened_by), and that starts before the unsure line (_math_block)."""
+    block quotes and lists (_opened_by), and that starts before the unsure line (_math_block). With
+    ``trust`` (a piece already GROWTH times its size) and more than UNSURE_CUTS such blocks (a long quote
+    no line of which a piece could start the same way, such as one whose lines are all '\t> ...'), the
+    last one is taken unchecked: the piece may read it otherwise than the whole note, but it stops
+    growing. A short note never gets there, so reading one in tiny pieces stays exact."""
     cuts, open_blocks = [], []  # cuts: (token index, its first line in the piece, the blocks around it)
     for index, token in enumerate(tokens):
         if token.nesting < 0:
@@ -142,7 +148,7 @@ def _complete(tokens: list, body: list[str], first: int, unsure: int) -> tuple[i
             open_blocks.append(token.type)
     checks = CUT_CHECKS  # each check parses a line: not every line of a long quote
     for index, line, around in reversed(cuts):
-        if not around:
+        if not around or (trust and len(cuts) > UNSURE_CUTS):
             return index, line
         if checks > 0 and _opened_by(body, first + line) == around + _opens(tokens, index, line):
             return index, line

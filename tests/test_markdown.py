@@ -208,6 +208,23 @@ def test_blocks_longer_than_a_piece_are_read_whole(monkeypatch):
             [(s.heading_path, s.start_line, s.end_line, s.atomic) for s in whole.sections], piece
 
 
+def test_a_quote_no_line_of_which_a_piece_can_start_on_keeps_pieces_bounded(monkeypatch):
+    """The quote's paragraphs are all '\t> ...': a piece starting on one reads indented code, not the quote, so
+    no cut in it is sure. Memory goes with the tokens a piece holds (hundreds of bytes a line): the piece
+    grows to GROWTH times its size and is then cut unchecked, instead of growing to the whole quote."""
+    note = "> quote\n>\n" + "".join(f"\t> paragraph {i} of the quote\n\t>\n" for i in range(400))
+    real = markdown.parser()
+    lines = note.split("\n")
+    whole = len(real.parse(note, {"math_close": markdown._math_closes(lines), "lines": len(lines), "first": 0,
+                                  "unsure": len(lines)}))
+    held = []
+    monkeypatch.setattr(markdown, "parser", lambda: type("P", (), {"parse": lambda _, text, env: (
+        held.append(len(tokens := real.parse(text, env))), tokens)[1]})())
+    monkeypatch.setattr(markdown, "PIECE_CHARS", len(note) // 40)
+    parse_markdown("n.md", note)
+    assert max(held) < whole / 4, (max(held), whole)
+
+
 def test_a_paragraph_too_long_to_read_whole_is_read_for_links_a_line_at_a_time(monkeypatch):
     note = "start\n" + "".join(f"line {i} with [link {i}](notes/{i}.md) and [[Wiki {i}]]\n" for i in range(50))
     whole = parse_markdown("n.md", note).meta["links"]
