@@ -4,6 +4,8 @@ from __future__ import annotations
 import os
 import time
 
+import pytest
+
 from ingest.changes import Known, plan_changes, sha256_file
 from ingest.discover import Rules, walk
 from ingest.links import same_stem_pdf
@@ -29,6 +31,19 @@ def test_include_and_exclude_globs(tmp_path):
     assert paths(walk(tmp_path, Rules(include=("notes/",), exclude=("private/",)))) == ["notes/a.md", "notes/b.md"]
     assert paths(walk(tmp_path, Rules(include=("*.py",)))) == ["code/c.py"]
 
+
+
+@pytest.mark.timeout(120)
+def test_a_hostile_gitignore_pattern_does_not_stall_the_scan(tmp_path):
+    """'*a*a…*b' against a long name of a's backtracks exponentially in Python's re (10 stars: 32 s for one
+    name; 14 would take days): a .gitignore, an exclude glob or an include glob must not hang the worker."""
+    hostile = "*a" * 14 + "*b.md"
+    long, matched = "a" * 40 + ".md", "a" * 14 + "b.md"
+    write_tree(tmp_path, {"git/.gitignore": hostile + "\n", f"git/{long}": "kept", f"git/{matched}": "ignored",
+                          f"globs/{long}": "long", f"globs/{matched}": "matched"})
+    assert paths(walk(tmp_path / "git")) == [long]
+    assert paths(walk(tmp_path / "globs", Rules(exclude=(hostile,)))) == [long]
+    assert paths(walk(tmp_path / "globs", Rules(include=(hostile,)))) == [matched]
 
 
 def test_a_pdf_beside_a_note_of_its_stem_is_the_notes_attachment_whatever_the_suffixes_case(tmp_path):
