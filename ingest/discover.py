@@ -82,6 +82,30 @@ def walk(root: Path | str, rules: Rules | None = None, refused: dict[str, str] |
     return found
 
 
+def why_not_indexed(root: Path | str, rel: str, rules: Rules | None = None) -> str | None:
+    """Why a scan of ``root`` would leave out the file ``rel`` ('/'-separated, inside root), or None if it
+    would index it: the ignore list and exclude globs, every .gitignore on the way down, the include globs
+    and the kinds of file Sift reads, as ``walk`` applies them."""
+    rules = rules or Rules()
+    parts = rel.split("/")
+    gitignores, folder = [], ""
+    for depth, part in enumerate(parts):
+        gitignores += _gitignore(Path(root) / folder, folder)
+        child, is_dir = folder + part, depth < len(parts) - 1
+        shown = child + "/" if is_dir else child
+        if rules.ignored(child, is_dir):
+            return f"{shown} is in the ignore list (built-in or SIFT_EXCLUDE)"
+        base = _gitignored_by(gitignores, child, is_dir)
+        if base is not None:
+            return f"{shown} is ignored by {base}.gitignore"
+        folder = child + "/"
+    if kind_of(rel) is None:
+        return "not a kind of file Sift indexes (notes, text, code, PDFs)"
+    if not rules.included(rel):
+        return "not matched by SIFT_INCLUDE"
+    return None
+
+
 def _walk_dir(folder: Path, rel: str, gitignores, rules: Rules, real_root: Path, found, refused, unreadable):
     """Add the folder's files to ``found``; returns its subfolders to walk, as (folder, rel, gitignores)."""
     gitignores = gitignores + _gitignore(folder, rel)
@@ -194,8 +218,13 @@ def _read_small(path: Path, most: int) -> bytes | None:
 
 
 def _git_ignored(gitignores, child: str, is_dir: bool) -> bool:
+    return _gitignored_by(gitignores, child, is_dir) is not None
+
+
+def _gitignored_by(gitignores, child: str, is_dir: bool) -> str | None:
+    """The folder ('' for the root) whose .gitignore ignores ``child``, or None."""
     for base, spec in gitignores:
         inner = child[len(base):]
         if spec.match_file(inner + "/" if is_dir else inner):
-            return True
-    return False
+            return base
+    return None

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 
 from ingest.decode import Encoding, HEAD, incremental, not_text, sniff
+from ingest.discover import why_not_indexed
 from ingest.document import Skip
 from mcp_server import lines as line_maps, paths
 from mcp_server.errors import Problem
@@ -37,6 +38,7 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
     except Problem:
         _refuse_deleted(conn, raw_path, roots)
         raise
+    _refuse_unindexable(sift, target, roots)
     indexed = queries.visible_file(conn, target.collection, target.relative)
     if target.relative.lower().endswith(".pdf") or (indexed is not None and indexed["kind"] == "pdf"):
         if start_line is not None or end_line is not None or start_offset is not None:
@@ -45,6 +47,15 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
     if page is not None:
         raise Problem(f"{target.name} is not a PDF: read it by start_line and end_line, not by page")
     return read_text(target, indexed, start_line or 1, end_line, start_offset or 0)
+
+
+def _refuse_unindexable(sift, target: paths.Target, roots: dict[str, str]) -> None:
+    """Refuse a file a scan would leave out: read_file reads what Sift indexes, so an assistant cannot read
+    .env, .git/config or a file .gitignore keeps private just because it lies inside a root."""
+    why = why_not_indexed(roots[target.collection], target.relative, sift.rules())
+    if why is not None:
+        raise Problem(f"refused: {target.name} is not a file Sift indexes ({why}); read_file reads only the "
+                      "files search and list_files can find")
 
 
 def _refuse_deleted(conn, raw_path: str, roots: dict[str, str]) -> None:

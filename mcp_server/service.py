@@ -23,6 +23,7 @@ class Sift:
         self._local = threading.local()
         self._engine = None
         self._engine_lock = threading.Lock()
+        self._rules = None
 
     def conn(self):
         """This thread's read-only connection to the index."""
@@ -44,6 +45,13 @@ class Sift:
                 from search.query.engine import Engine
                 self._engine = Engine(self.settings.index_path, self.model.get, models_changed=self.model.keep_only)
             return self._engine
+
+    def rules(self):
+        """The include/exclude rules discovery applies (SIFT_INCLUDE, SIFT_EXCLUDE, the built-in ignores)."""
+        if self._rules is None:
+            from ingest.discover import Rules
+            self._rules = Rules(self.settings.include, self.settings.exclude)
+        return self._rules
 
     def roots(self) -> dict[str, str]:
         """Collection name → its root folder."""

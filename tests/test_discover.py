@@ -7,7 +7,7 @@ import time
 import pytest
 
 from ingest.changes import Known, plan_changes, sha256_file
-from ingest.discover import Rules, walk
+from ingest.discover import Rules, walk, why_not_indexed
 from ingest.links import same_stem_pdf
 from tests.conftest import write_tree
 
@@ -24,6 +24,23 @@ def test_default_ignores_and_gitignore_files(tmp_path):
         "image.png": "not text", "src/app.py": "print()",
     })
     assert paths(walk(tmp_path)) == ["a.md", "deep/docs/draft.md", "docs/keep.md", "src/app.py"]
+
+
+def test_why_not_indexed_agrees_with_the_walk_file_by_file(tmp_path):
+    """read_file refuses what a scan leaves out, asked one path at a time: the two must never disagree."""
+    tree = {
+        "a.md": "a", "node_modules/x/readme.md": "x", ".git/notes.md": "g", ".venv/lib/site.py": "v",
+        "docs/keep.md": "k", "docs/draft.md": "d", "docs/.gitignore": "draft.md\n/top.md\n!keep.md\n",
+        ".gitignore": "secret/\n*.log.md\n", "secret/s.md": "s", "x.log.md": "l", "deep/docs/draft.md": "n",
+        "docs/top.md": "t", "deep/docs/top.md": "t", "image.png": "p", "src/app.py": "print()", ".env": "e",
+        "notes/private/p.md": "p", "notes/b.md": "b", "code/c.py": "c",
+    }
+    write_tree(tmp_path, tree)
+    files = sorted(p for p in tree if not p.endswith(".gitignore"))
+    for rules in (Rules(), Rules(include=("notes/", "*.py"), exclude=("private/",))):
+        walked = paths(walk(tmp_path, rules))
+        assert walked == [p for p in files if why_not_indexed(tmp_path, p, rules) is None]
+        assert 0 < len(walked) < len(files)
 
 
 def test_include_and_exclude_globs(tmp_path):

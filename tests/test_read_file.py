@@ -358,3 +358,44 @@ def test_a_folder_swapped_for_a_symlink_after_the_check_is_refused(immediate, tm
     with pytest.raises(Problem, match="changed while it was being opened") as refused:
         reading.read(sift, "notes/sub/plan.md", None, None, None)
     assert "OUTSIDE SECRET" not in str(refused.value)
+
+
+# --- only what a scan would index --------------------------------------------------------------------------
+
+SECRET = "SECRET-7f3a"
+
+
+def test_files_a_scan_leaves_out_are_refused_in_every_spelling(immediate, tmp_path, monkeypatch):
+    """A root is a folder of notes, but it may hold .env files, .git/ and files .gitignore keeps private:
+    read_file reads what Sift indexes, so an assistant cannot be talked into reading those."""
+    from mcp_server.service import Sift
+    from search.settings import load
+    root = write_tree(tmp_path / "notes", {
+        "plan.md": "# Plan\n\nvisible\n", "tool.py": "print('visible')\n", ".gitignore": "private/\n",
+        ".env": f"API_KEY={SECRET}\n", ".git/config": f"[remote] url = {SECRET}\n", "id_rsa": SECRET,
+        "private/diary.md": SECRET, "docs/.gitignore": "*.key.md\n", "docs/api.key.md": SECRET,
+        "node_modules/pkg/readme.md": SECRET, "drafts/d.md": SECRET,
+    })
+    (root / "config.md").symlink_to(root / ".git" / "config")
+    ingest(root, "notes")
+    monkeypatch.setenv("SIFT_EXCLUDE", "drafts/")
+    sift = Sift(load())
+    refusals = {
+        "notes/.env": "not a kind of file Sift indexes", "notes/id_rsa": "not a kind of file Sift indexes",
+        "notes/.git/config": ".git/ is in the ignore list", "notes/config.md": ".git/ is in the ignore list",
+        "notes/private/diary.md": "private/ is ignored by .gitignore",
+        "notes/docs/api.key.md": "docs/api.key.md is ignored by docs/.gitignore",
+        "notes/node_modules/pkg/readme.md": "node_modules/ is in the ignore list",
+        "notes/drafts/d.md": "drafts/ is in the ignore list (built-in or SIFT_EXCLUDE)",
+        str(root / ".env"): "not a kind", "private/diary.md": "ignored by .gitignore", ".env": "not a kind",
+    }
+    for path, why in refusals.items():
+        with pytest.raises(Problem) as refused:
+            reading.read(sift, path, None, None, None)
+        assert why in str(refused.value) and str(refused.value).startswith("refused: "), (path, refused.value)
+        assert SECRET not in str(refused.value)
+    for path in ("notes/plan.md", "notes/tool.py", "plan.md"):
+        assert "visible" in reading.read(sift, path, None, None, None)[0]
+    monkeypatch.setenv("SIFT_INCLUDE", "*.md")
+    with pytest.raises(Problem, match="not matched by SIFT_INCLUDE"):
+        reading.read(Sift(load()), "notes/tool.py", None, None, None)
