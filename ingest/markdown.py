@@ -97,12 +97,13 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list]:
     bytes a line), so a long note is parsed in pieces of about PIECE_CHARS. A piece's last block (at
     the top, in block quotes, or an item of a list there) may run on past the piece: it is dropped
     and the next piece starts on its first line, so every block is read whole and as the whole note
-    would read it. A block longer than a piece is read from a piece twice as long. Link reference
-    definitions carry over to later pieces, not back to earlier ones.
+    would read it. A block longer than a piece is read from a piece twice as long. Text that may hold
+    a link is read for links once every piece is parsed, when every link reference definition is known
+    (CommonMark lets a '[text][label]' use a '[label]: url' defined anywhere in the note).
     """
     body = [line.replace("\r", " ") for line in lines[start:]]  # markdown-it ends a line at a lone '\r' too
     env: dict = {"math_close": _math_closes(body), "lines": len(body)}
-    headings, blocks, links = [], [], []
+    headings, blocks, texts = [], [], []
     first = 0
     while first < len(body):
         size = PIECE_CHARS
@@ -120,9 +121,10 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list]:
             if done > 0:
                 break
             size *= 2  # one block fills the piece: read it from a longer one
-        _read_tokens(tokens[:keep], start + first, env, headings, blocks, links)
+        _read_tokens(tokens[:keep], start + first, headings, blocks, texts)
         first += done
-    return headings, blocks, links
+    md = parser()
+    return headings, blocks, [url for text in texts for url in _link_destinations(md, text, env)]
 
 
 def _complete(tokens: list, body: list[str], first: int, unsure: int, trust: bool = False) -> tuple[int, int]:
@@ -217,7 +219,7 @@ def _math_block(state, start: int, end: int, silent: bool) -> bool:
 
 
 def _table(state, start: int, end: int, silent: bool) -> bool:
-    """A GFM table where markdown-it-py's rule finds one, kept as one token that holds the links of its
+    """A GFM table where markdown-it-py's rule finds one, kept as one token that holds the text of its
     cells: that rule makes tokens for every cell (gigabytes for a table of a million rows). The rows
     end as in that rule: at a blank or less indented line, or where another block begins."""
     if not gfm_table(state, start, end, True):
@@ -232,29 +234,28 @@ def _table(state, start: int, end: int, silent: bool) -> bool:
             and not any(rule(state, line, end, True) for rule in terminators):
         line += 1
     state.parentType = parent
-    links = []
-    for row in [start, *range(start + 2, line)]:
-        for cell in CELL_BORDER.split(state.src[state.bMarks[row] + state.tShift[row]:state.eMarks[row]]):
-            links += _link_destinations(state.md, cell, state.env)
+    cells = [cell for row in [start, *range(start + 2, line)]
+             for cell in CELL_BORDER.split(state.src[state.bMarks[row] + state.tShift[row]:state.eMarks[row]])
+             if "]" in cell]
     token = state.push("table_open", "table", 0)
-    token.map, token.block, token.meta = [start, line], True, {"links": links}
+    token.map, token.block, token.meta = [start, line], True, {"cells": cells}
     state.line = line
     return True
 
 
-def _read_tokens(tokens: list, offset: int, env: dict, headings: list, blocks: list, links: list) -> None:
+def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts: list) -> None:
     """Add (line, level, text) of each heading, (first line, end line) of each atomic block, and the
-    destinations of links and images; line numbers are 0-based in the whole note."""
-    md = parser()
+    text that may hold links (paragraphs, headings, table cells with a ']'); line numbers are 0-based in
+    the whole note."""
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and token.map:
             text = " ".join(part.strip() for part in tokens[i + 1].content.split("\n"))
             headings.append((token.map[0] + offset, int(token.tag[1]), text))
         elif token.type in ATOMIC and token.map:
             blocks.append((token.map[0] + offset, token.map[1] + offset))
-            links += token.meta.get("links", []) if token.meta else []
-        elif token.type == "inline":
-            links += _link_destinations(md, token.content, env)
+            texts += token.meta.get("cells", []) if token.meta else []
+        elif token.type == "inline" and "]" in token.content:
+            texts.append(token.content)
 
 
 def _link_destinations(md: MarkdownIt, content: str, env: dict) -> list[str]:

@@ -136,7 +136,8 @@ LINE_KINDS = ["", "", "text [a link](to/a.md) here", "# Top", "## Second", "Sete
               "  - nested item", "1. ordered", "> quoted", "> # quoted heading", "> - quoted item", "```", "~~~",
               "$$", "$$ x $$", "a = b $$", "    indented code", "<div>", "</div>", "| a | b |", "|---|---|",
               "| 1 | 2 |", "  ## in an item", "lazy line", "* * *", "`code [x](y.md)`", "![img](p.png)",
-              "> > nested quote", ">   - deeper item", "> ```", "> $$", "> 1. [n](n.md)", ">", "> | a |", "> |---|"]
+              "> > nested quote", ">   - deeper item", "> ```", "> $$", "> 1. [n](n.md)", ">", "> | a |", "> |---|",
+              "[by reference][r]", "[r]: ref.md", "| [cell][r] | 2 |"]
 
 
 def parsed_in_pieces(note: str, piece: int):
@@ -223,6 +224,18 @@ def test_a_quote_no_line_of_which_a_piece_can_start_on_keeps_pieces_bounded(monk
     monkeypatch.setattr(markdown, "PIECE_CHARS", len(note) // 40)
     parse_markdown("n.md", note)
     assert max(held) < whole / 4, (max(held), whole)
+
+
+def test_a_reference_link_defined_further_down_is_found_from_any_piece_and_in_tables():
+    """CommonMark lets '[text][label]' use a '[label]: url' defined anywhere in the note, and notes usually
+    put the definitions at the end: a note over PIECE_CHARS lost every such link above its last piece, and
+    a table lost those in its cells even in one parse (its cells were read as the table was)."""
+    note = ("See [the paper][p] and ![figure][f].\n\n" + "filler paragraph\n\n" * 200
+            + "| a | [table][t] |\n|---|---|\n| b | c |\n\n" + "[p]: papers/paper.pdf\n[f]: img/fig.png\n[t]: t.md\n")
+    expected = ["img/fig.png", "papers/paper.pdf", "t.md"]
+    assert parse_markdown("n.md", note).meta["links"] == expected
+    for piece in (50, 500, 3000):
+        assert parsed_in_pieces(note, piece).meta["links"] == expected, piece
 
 
 def test_a_paragraph_too_long_to_read_whole_is_read_for_links_a_line_at_a_time(monkeypatch):
