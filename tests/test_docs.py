@@ -60,6 +60,20 @@ def test_every_setting_in_the_readme_is_read_by_the_code():
     assert not unknown, f"in the README, read nowhere: {unknown}"
 
 
+def requirements(key: str) -> list[str]:
+    """Package names of a list in pyproject.toml ('dependencies = [', 'test = ['), read without tomllib
+    (Python 3.10 has none)."""
+    text = re.sub(r"#.*", "", (REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    return re.findall(r'"([A-Za-z0-9_.-]+)', re.search(rf"^{key} = \[(.*?)\]", text, re.M | re.S).group(1))
+
+
+def test_every_dependency_is_in_the_readmes_list_with_a_reason():
+    listed = README.split("### Dependencies, and why each", 1)[1].split("\n## ", 1)[0]
+    installed = requirements("dependencies") + requirements("test")
+    assert len(installed) >= 20, installed
+    missing = [name for name in installed if f"`{name}`" not in listed]
+    assert not missing, f"in pyproject.toml, not in the README's dependency list: {missing}"
+
 def test_every_ingest_command_and_global_flag_is_in_the_readme():
     from ingest.cli import build_parser
     parser = build_parser()
