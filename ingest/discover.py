@@ -45,14 +45,22 @@ class Rules:
     exclude: tuple[str, ...] = ()
 
     def __post_init__(self):
-        self._ignore = pathspec.GitIgnoreSpec.from_lines(DEFAULT_IGNORES + list(self.exclude))
-        self._include = pathspec.GitIgnoreSpec.from_lines(self.include) if self.include else None
+        self._ignore = pathspec.GitIgnoreSpec.from_lines(map(matchable, DEFAULT_IGNORES + list(self.exclude)))
+        self._include = pathspec.GitIgnoreSpec.from_lines(map(matchable, self.include)) if self.include else None
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
-        return self._ignore.match_file(rel + "/" if is_dir else rel)
+        return self._ignore.match_file(matchable(rel + "/" if is_dir else rel))
 
     def included(self, rel: str) -> bool:
-        return self._include is None or self._include.match_file(rel)
+        return self._include is None or self._include.match_file(matchable(rel))
+
+
+def matchable(rel: str) -> str:
+    """``rel`` as RE2 can take it: a name that is not UTF-8 reaches Python with lone surrogates, which RE2
+    (pathspec's backend) cannot encode; they become U+FFFD, as the .gitignore's own bad bytes do."""
+    if rel.isascii():
+        return rel
+    return rel.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
 
 
 GITIGNORE_BYTES = 1024 * 1024  # read of a .gitignore: a longer one is no list of patterns
@@ -225,6 +233,6 @@ def _gitignored_by(gitignores, child: str, is_dir: bool) -> str | None:
     """The folder ('' for the root) whose .gitignore ignores ``child``, or None."""
     for base, spec in gitignores:
         inner = child[len(base):]
-        if spec.match_file(inner + "/" if is_dir else inner):
+        if spec.match_file(matchable(inner + "/" if is_dir else inner)):
             return base
     return None

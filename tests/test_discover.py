@@ -63,6 +63,20 @@ def test_a_hostile_gitignore_pattern_does_not_stall_the_scan(tmp_path):
     assert paths(walk(tmp_path / "globs", Rules(include=(hostile,)))) == [matched]
 
 
+def test_names_that_are_not_utf8_are_matched_against_the_rules(tmp_path):
+    """Such a name reaches Python with lone surrogates; RE2 (pathspec's backend) refused them, and one such
+    file failed the whole scan ('surrogates not allowed')."""
+    write_tree(tmp_path, {".gitignore": "drafts/\n*.tmp.md\n", "ok.md": "ok"})
+    for name in (b"caf\xe9.md", b"drafts/caf\xe9.md", b"caf\xe9.tmp.md", b"sub/\xff\xfe.md"):
+        path = os.path.join(os.fsencode(tmp_path), name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(b"text")
+    assert paths(walk(tmp_path)) == ["caf\udce9.md", "ok.md", "sub/\udcff\udcfe.md"]
+    assert paths(walk(tmp_path, Rules(exclude=("sub/",), include=("*.md",)))) == ["caf\udce9.md", "ok.md"]
+    assert why_not_indexed(tmp_path, "drafts/caf\udce9.md") == "drafts/ is ignored by .gitignore"
+
+
 def test_a_pdf_beside_a_note_of_its_stem_is_the_notes_attachment_whatever_the_suffixes_case(tmp_path):
     write_tree(tmp_path, {"Paper.MD": "# Paper", "Paper.pdf": "%PDF", "b/x.markdown": "# X", "b/x.PDF": "%PDF",
                           "alone.pdf": "%PDF", "other.md": "# Other", "Other.pdf": "%PDF"})
