@@ -33,3 +33,10 @@ def test_snippet_marks_the_words_search_matched_in_mixed_and_longer_chinese_quer
         "Qumei (**曲美**): the **contract** renewal is due."
     assert snippet("今天和曲美讨论了合同条款", "曲美合同") == "今天和**曲美**讨论了**合同**条款"
     assert snippet("曲美合同下周签字", "曲美合同") == "**曲美合同**下周签字"
+
+
+def test_snippet_marks_a_latin_word_written_against_chinese_characters():
+    from search.query.snippet import snippet
+    assert snippet("云仓WMS 的库存同步", "云仓WMS") == "**云仓WMS** 的库存同步"
+    assert snippet("上线indexing流程", "indexed") == "上线**indexing**流程"
+    assert snippet("WMSX and XWMS", "WMS") == "WMSX and XWMS"

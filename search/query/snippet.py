@@ -3,7 +3,12 @@ from __future__ import annotations
 
 import re
 
-from search.query.text import CJK_RUN, WORD, normalise, split_scripts
+from search.query.text import CJK_RANGES, CJK_RUN, WORD, normalise, split_scripts
+
+# Where a Latin (Cyrillic, ...) word starts and ends: as \b, except that a CJK character is a border too,
+# since search splits '云仓WMS' into 云仓 and WMS.
+_LETTER = rf"[^\W{CJK_RANGES}]"
+_START, _END = rf"(?<!{_LETTER})", rf"(?!{_LETTER})"
 
 WIDTH = 240
 
@@ -16,9 +21,24 @@ def snippet(text: str, query: str, width: int = WIDTH) -> str:
         space = text.find(" ", start, start + 20)
         start = space + 1 if space >= 0 else start
     window = text[start:start + width]
-    marked = pattern.sub(lambda m: f"**{m.group(0)}**", window) if pattern else window
+    marked = _mark(window, pattern) if pattern else window
     marked = " ".join(marked.split())
     return ("…" if start else "") + marked + ("…" if start + width < len(text) else "")
+
+
+def _mark(text: str, pattern: re.Pattern) -> str:
+    """Each match **marked**, matches that touch ('云仓' then 'WMS') as one."""
+    spans: list[list[int]] = []
+    for match in pattern.finditer(text):
+        if spans and match.start() == spans[-1][1]:
+            spans[-1][1] = match.end()
+        elif match.end() > match.start():
+            spans.append([match.start(), match.end()])
+    out, last = [], 0
+    for start, end in spans:
+        out += [text[last:start], "**", text[start:end], "**"]
+        last = end
+    return "".join(out) + text[last:]
 
 
 def _pattern(query: str) -> re.Pattern | None:
@@ -29,9 +49,9 @@ def _pattern(query: str) -> re.Pattern | None:
                 words.update(re.escape(piece[i:i + 2]) for i in range(max(1, len(piece) - 1)))
                 words.add(re.escape(piece))
             elif len(piece) < 4:
-                words.add(r"\b" + re.escape(piece) + r"\b")
+                words.add(_START + re.escape(piece) + _END)
             else:  # a stem, so 'indexing' marks 'indexed' too
-                words.add(r"\b" + re.escape(piece[: max(4, len(piece) - 3)]) + r"\w*")
+                words.add(_START + re.escape(piece[: max(4, len(piece) - 3)]) + _LETTER + "*")
     if not words:
         return None
     ordered = sorted(words, key=len, reverse=True)[:64]

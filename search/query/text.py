@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-_CJK_RANGES = (
+CJK_RANGES = (
     "\u3040-\u30ff"  # hiragana, katakana
     "\u3400-\u4dbf"  # CJK extension A
     "\u4e00-\u9fff"  # CJK unified ideographs
@@ -21,7 +21,7 @@ _CJK_RANGES = (
     "\uf900-\ufaff"  # compatibility ideographs
     "\U00020000-\U0002ffff"  # extensions B and later
 )
-CJK_RUN = re.compile(f"[{_CJK_RANGES}]+")
+CJK_RUN = re.compile(f"[{CJK_RANGES}]+")
 # What counts as a word of a query: letters and digits (unicode61's idea of a token), and the combining
 # diacritics among them, which unicode61 keeps inside a token and removes (remove_diacritics): case folding
 # writes İ as i + U+0307, so without them 'İstanbul' would be the two words 'i' and 'stanbul'.
