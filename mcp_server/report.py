@@ -76,4 +76,4 @@ def stats(sift) -> tuple[str, dict]:
     return stats_report.render(report, stats_report.ASSISTANT), report
 
 
-_model_line = stats_report.model_line  # the model's line of the report (tests/test_model_switch.py reads it)
+_model_lines = stats_report.model_lines  # the model's lines of the report (tests/test_model_switch.py reads them)

@@ -165,3 +165,17 @@ def test_an_index_from_a_newer_sift_is_refused(tmp_path):
     conn.close()
     with pytest.raises(db.IndexUnavailable, match="newer"):
         db.connect(path)
+
+
+def test_stats_show_a_reembedding_on_its_own_line_not_as_a_backslash_n():
+    """The re-embedding note went into the model's line with a newline, which the escaping of unprintable
+    characters then showed as a literal backslash-n."""
+    from workers import stats
+    report = {"model": {"id": "M2", "index_models": ["M1"],
+                        "reembedding": ["notes: re-embedding 8 chunks with M2; search answers with M1 until it is "
+                                        "published"]},
+              "index_path": "/h/index.db", "queue_pending": 0, "collections": []}
+    lines = stats.render(report, stats.CLI).splitlines()
+    assert "\\n" not in "".join(lines)
+    assert lines[0].startswith("model: M2; index embedded with M1")
+    assert lines[1] == "  notes: re-embedding 8 chunks with M2; search answers with M1 until it is published"

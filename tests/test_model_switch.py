@@ -349,9 +349,9 @@ def test_the_mcp_servers_models_follow_the_index(immediate, tmp_path, model_path
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", state.get)
     answer = engine.search("cooking noodles", mode="semantic")
     assert answer.models == [first] and answer.hits[0].path == "food/pasta.md"
-    line = report._model_line({**described, "index_models": [first],
+    line = "\n".join(report._model_lines({**described, "index_models": [first],
                                "reembedding": [f"notes: re-embedding 8 chunks with {second}; search answers with "
-                                               f"{first} until it is published"]})
+                                               f"{first} until it is published"]}))
     assert first in line and second in line and "re-embedding 8 chunks" in line
 
 

@@ -96,7 +96,7 @@ def _count(read) -> tuple[int | None, str | None]:
 # --- the one rendering ----------------------------------------------------------------------------------------
 
 def render(report: dict, hints: Hints) -> str:
-    lines = [model_line(report["model"])]
+    lines = model_lines(report["model"])
     if "worker" in report:
         lines.append(worker_line(report["worker"]))
     lines.append(_queue_line(report))
@@ -134,9 +134,14 @@ def _embed_line(q: dict) -> str:
     return text
 
 
+def model_lines(m: dict) -> list[str]:
+    """The model's line, then one line per collection being re-embedded."""
+    return [model_line(m)] + [f"  {line}" for line in m.get("reembedding") or []]
+
+
 def model_line(m: dict) -> str:
     """The model: as the server has it loaded (``state``), or as the CLI reads its file; then which model the
-    index was embedded with when that is another, and the collections being re-embedded."""
+    index was embedded with when that is another."""
     state = m.get("state")
     if state is None:
         text = "model: " + (m.get("id") or m.get("error") or "keyword only (embeddings off)")
@@ -152,8 +157,6 @@ def model_line(m: dict) -> str:
         text = "model: not loaded — loads on the first semantic or hybrid search"
     if m.get("index_models") and m["index_models"] != [m.get("id")]:
         text += f"; index embedded with {', '.join(m['index_models'])} (searches use the index's model)"
-    for line in m.get("reembedding") or []:
-        text += f"\n  {line}"
     return text
 
 
