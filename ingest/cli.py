@@ -138,6 +138,7 @@ def _storable(text: str) -> bool:
 def _wait(conn, collection_id: int, before: int | None) -> int:
     from tqdm import tqdm
     from search.index import queries, store
+    from search.index.status import count
     bar = tqdm(total=0, unit="file", file=sys.stderr, desc="ingesting", mininterval=1,
                disable=None if sys.stderr.isatty() else True)
     idle_since = time.time()
@@ -155,7 +156,7 @@ def _wait(conn, collection_id: int, before: int | None) -> int:
                 bar.total, bar.n = total, done
                 bar.refresh()
                 if bar.disable:
-                    print(f"generation {building['id']}: {done}/{total} files", file=sys.stderr)
+                    print(f"generation {building['id']}: {done}/{count(total, 'file')}", file=sys.stderr)
                 last_done, idle_since = done, time.time()
         if time.time() - idle_since > 30:
             print(f"\nno progress for 30 s: is a worker running? {WORKER_HINT}", file=sys.stderr)
@@ -200,6 +201,7 @@ def cmd_retry_failed(args) -> int:
     file that is not indexed as it is on disk, so the failed ones go through the pipeline again, in a
     new generation like any other change."""
     from search.index import db, queries, status
+    from search.index.status import count
     from search.settings import load
     from workers import tasks
     settings = load()
@@ -221,7 +223,7 @@ def cmd_retry_failed(args) -> int:
         collection = queries.collections(conn, name)[0]
         tasks.discover(collection["id"])
         queued += len(rows)
-        print(f"{name}: queued a scan that retries {len(rows)} failed files ({collection['root']}):")
+        print(f"{name}: queued a scan that retries {count(len(rows), 'failed file')} ({collection['root']}):")
         for row in rows[:50]:
             print(f"  {row['path']}  (failed at {row['stage']}: {row['reason']})")
         if len(rows) > 50:

@@ -18,7 +18,7 @@ import os
 from ingest.decode import Encoding, HEAD, incremental, not_text, sniff
 from ingest.discover import why_not_indexed
 from ingest.document import Skip
-from mcp_server import lines as line_maps, paths
+from mcp_server import lines as line_maps, paths, render
 from mcp_server.errors import Problem
 from search.index import queries
 
@@ -155,7 +155,7 @@ def _line_start(fd: int, found, target: paths.Target, start: int, budget: list[i
         raise Problem(f"{target.name} is {_mb(found.end)}; counting its lines has reached line "
                       f"{found.lines(fd):,} so far, before line {start}: call read_file again to count on "
                       f"(each call counts {_mb(line_maps.SCAN_BUDGET)} more)")
-    raise Problem(f"{target.name} has {found.lines(fd)} lines; start_line {start} is past the end")
+    raise Problem(f"{target.name} has {render.count(found.lines(fd), 'line')}; start_line {start} is past the end")
 
 
 def _resume(fd: int, found, line: int, begin: int, offset: int, budget: list[int]) -> int:
@@ -304,7 +304,7 @@ def read_pdf(conn, target: paths.Target, indexed, page: int) -> tuple[str, dict]
     if pages == 0:
         raise Problem(f"{target.name} has no text layer in the index (a scanned PDF?)")
     if page > pages:
-        raise Problem(f"{target.name} has {pages} pages with text; page {page} is past the end")
+        raise Problem(f"{target.name} has {render.count(pages, 'page')} with text; page {page} is past the end")
     covering = [c for c in chunks if c["page"] <= page <= (c["end_page"] or c["page"])]
     text = merge_chunks(covering)
     first = min((c["page"] for c in covering), default=page)

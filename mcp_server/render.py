@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 from datetime import datetime
 
-from search.index.status import age  # noqa: F401  (part of this module's vocabulary: render.age)
+from search.index.status import age, count  # noqa: F401  (part of this module's vocabulary: render.age, render.count)
 
 
 def when(ts: float | None) -> str | None:

@@ -179,3 +179,10 @@ def test_stats_show_a_reembedding_on_its_own_line_not_as_a_backslash_n():
     assert "\\n" not in "".join(lines)
     assert lines[0].startswith("model: M2; index embedded with M1")
     assert lines[1] == "  notes: re-embedding 8 chunks with M2; search answers with M1 until it is published"
+
+
+def test_stats_say_1_file_and_1_chunk_not_1_files(immediate, sift_env, tmp_path):
+    ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha"}))
+    out = run_ingest(sift_env, "stats").stdout
+    assert "  1 file, 1 chunk searchable" in out, out
+    assert "; 1 file seen, 1 added; 1 chunk embedded" in out, out

@@ -399,3 +399,24 @@ def test_files_a_scan_leaves_out_are_refused_in_every_spelling(immediate, tmp_pa
     monkeypatch.setenv("SIFT_INCLUDE", "*.md")
     with pytest.raises(Problem, match="not matched by SIFT_INCLUDE"):
         reading.read(Sift(load()), "notes/tool.py", None, None, None)
+
+
+def test_a_page_past_the_end_of_a_one_page_pdf_says_1_page(immediate, tmp_path, monkeypatch):
+    """It said 'has 1 pages with text'."""
+    from mcp_server.service import Sift
+    from search.settings import load
+    from tests.test_pdf_ingest import raw_pdf
+    content = "BT /F1 12 Tf 72 720 Td (The wombat digs a burrow) Tj ET"
+    root = tmp_path / "papers"
+    root.mkdir()
+    (root / "one.pdf").write_bytes(raw_pdf([
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        "/Resources << /Font << /F1 5 0 R >> >> >>",
+        f"<< /Length {len(content)} >>\nstream\n{content}\nendstream",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]))
+    ingest(root, "papers")
+    with pytest.raises(Problem) as past:
+        reading.read(Sift(load()), "papers/one.pdf", None, None, 5)
+    assert str(past.value) == "papers/one.pdf has 1 page with text; page 5 is past the end"

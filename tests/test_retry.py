@@ -235,7 +235,7 @@ def test_lock_held_past_every_try_fails_with_the_reason_then_retry_failed_indexe
         in capsys.readouterr().out
     assert ingest_main(["retry-failed"]) == 0
     out = capsys.readouterr().out
-    assert "notes: queued a scan that retries 1 failed files" in out and "  a.md  (failed at write:" in out
+    assert "notes: queued a scan that retries 1 failed file" in out and "  a.md  (failed at write:" in out
     assert visible() == {"a.md"} and len(calls) == 5
 
 
@@ -262,7 +262,7 @@ def test_retry_failed_indexes_a_file_once_its_cause_is_fixed(waits, tmp_path, mo
     (root / "closed.md").chmod(0o644)
     assert ingest_main(["retry-failed", "notes"]) == 0
     out = capsys.readouterr().out
-    assert "notes: queued a scan that retries 1 failed files" in out
+    assert "notes: queued a scan that retries 1 failed file" in out
     assert "  closed.md  (failed at parse: no permission to read the file)" in out
     assert visible() == {"open.md", "closed.md"}
     assert found_by(Engine(index_path()), "wombat", "notes") == ["closed.md"]

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 
 from search.index import space, status
-from search.index.status import age, freshness_lines
+from search.index.status import age, count, freshness_lines
 from search.model.embedding import reembedding
 
 WORKER_HINT = "start one with: huey_consumer workers.app.huey -k process -w 2"
@@ -201,7 +201,7 @@ def _times(n: int) -> str:
 
 def collection_lines(c: dict, hints: Hints) -> list[str]:
     """One collection: what is searchable, the published generation, freshness, the one being built, failures."""
-    lines = [f"{c['name']}  {c['root']}", f"  {c['files']} files, {c['chunks']} chunks searchable"]
+    lines = [f"{c['name']}  {c['root']}", f"  {count(c['files'], 'file')}, {count(c['chunks'], 'chunk')} searchable"]
     published = c["published"]
     if published:
         lines.append(f"  published: generation {published['id']}, {age(published['age_seconds'])} ago; "
@@ -227,7 +227,7 @@ def _building_lines(gen: dict) -> list[str]:
     p = gen.get("progress") or {}
     eta = p.get("eta_seconds")
     lines = [f"{head}; {_change_line(gen)}",
-             f"    {p.get('done', 0)} of {p.get('files', 0)} changed files done, {p.get('pending', 0)} pending; "
+             f"    {p.get('done', 0)} of {count(p.get('files', 0), 'changed file')} done, {p.get('pending', 0)} pending; "
              f"ETA {age(eta) if eta is not None else 'unknown yet'}",
              "    stage     queued    done  failed skipped"]
     for stage, n in gen["stages"].items():
@@ -237,4 +237,4 @@ def _building_lines(gen: dict) -> list[str]:
 
 def _change_line(gen: dict) -> str:
     changes = ", ".join(f"{n} {kind}" for kind, n in sorted(gen["changes"].items())) or "no changes"
-    return f"{gen['seen']} files seen, {changes}; {gen['embedded']} chunks embedded"
+    return f"{count(gen['seen'], 'file')} seen, {changes}; {count(gen['embedded'], 'chunk')} embedded"

@@ -26,6 +26,7 @@ from ingest.document import Skip
 from ingest.files import ParsedFile, read_and_parse, text_hash
 from ingest.kinds import kind_of
 from search.index import db, freshness, queries, space, store
+from search.index.status import count
 from workers import retry, runtime
 from workers.app import huey
 
@@ -257,7 +258,7 @@ def embedded(answer) -> None:
     refused = answer.refused or (f"embedding machine {answer.worker} answered for the model {answer.model}, not "
                                  f"{batch.model}" if answer.model != batch.model else None)
     if refused is None and missing:
-        refused = f"embedding machine {answer.worker} sent no vector for {len(missing)} chunks"
+        refused = f"embedding machine {answer.worker} sent no vector for {count(len(missing), 'chunk')}"
     if refused:
         _record_trouble(batch, "embed", {}, dict.fromkeys(queries.not_past(runtime.index(), batch.gen,
                                                                         list(batch.chunks), "embed"), refused))
@@ -293,7 +294,7 @@ def _what(name: str, args: tuple) -> str:
     batch = args[0] if args and isinstance(args[0], Batch) else None
     if batch is None:
         return f"{name}{args!r}"
-    return f"{name} of {len(batch.paths)} files of generation {batch.gen}"
+    return f"{name} of {count(len(batch.paths), 'file')} of generation {batch.gen}"
 
 
 def _give_up(stage_name: str, args: tuple, exc: BaseException, tries: int) -> None:

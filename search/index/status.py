@@ -135,6 +135,11 @@ def failures(conn, limit: int = 100) -> list[dict]:
     return [dict(row) for row in queries.failures(conn, limit)]
 
 
+def count(n: int, noun: str) -> str:
+    """'1 file', '3 files', '0 files': a number with its noun, singular for one."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def age(seconds: float | None) -> str:
     """'42 s', '3.5 min', '2.0 h', '1.5 d'; '?' when unknown."""
     if seconds is None:
@@ -153,7 +158,7 @@ def freshness_lines(fresh: dict) -> list[str]:
         lines.append(f"  root folder missing since {age(time.time() - fresh['root_missing_since'])} ago: its files "
                      "are kept until it has been gone for a whole rescan interval (SIFT_RESCAN_MINUTES), then removed")
     if fresh.get("pending_files"):
-        lines.append(f"  pending: {fresh['pending_files']} changed files not searchable yet")
+        lines.append(f"  pending: {count(fresh['pending_files'], 'changed file')} not searchable yet")
     return lines
 
 

@@ -95,6 +95,7 @@ def locate(model_id: str, settings: Settings) -> ModelInfo:
 def reembedding(collections: list[dict]) -> list[str]:
     """'notes: re-embedding 15 chunks with M2; search answers with M1 until it is published', per collection
     whose generation being built has another model than its published one (``search.index.status`` reports)."""
+    from search.index.status import count
     lines = []
     for c in collections:
         old, new = (c.get("published") or {}).get("model"), (c.get("building") or {}).get("model")
@@ -103,7 +104,7 @@ def reembedding(collections: list[dict]) -> list[str]:
                 lines.append(f"{c['name']}: rebuilding without embeddings; search answers with {old} until "
                              "it is published")
             else:
-                lines.append(f"{c['name']}: re-embedding {c['chunks']} chunks with {new}; search answers with "
+                lines.append(f"{c['name']}: re-embedding {count(c['chunks'], 'chunk')} with {new}; search answers with "
                              f"{old or 'keyword search only'} until it is published")
     return lines
 
