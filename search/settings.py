@@ -26,6 +26,19 @@ def _env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() not in ("0", "off", "false", "no")
 
 
+def _env_number(name: str, default, kind=int):
+    """SIFT_<name> as ``kind`` (int or float), ``default`` when unset; a value that is not a number is
+    refused in one line naming the variable."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return kind(raw)
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise ValueError(f"{name}={raw!r} is not a number: give {what} (the default is {default})") from None
+
+
 def _env_list(name: str) -> list[str]:
     value = os.environ.get(name, "")
     return [part.strip() for part in value.split(",") if part.strip()]
@@ -129,19 +142,19 @@ def load(**overrides) -> Settings:
         home=Path(env["SIFT_HOME"]).expanduser() if env.get("SIFT_HOME") else Path.home() / ".sift",
         model=env.get("SIFT_MODEL") or None,
         embeddings=_env_bool("SIFT_EMBEDDINGS", True),
-        chunk_tokens=int(env.get("SIFT_CHUNK_TOKENS", 256)),
-        chunk_overlap=int(env.get("SIFT_CHUNK_OVERLAP", 32)),
-        embed_batch=int(env.get("SIFT_EMBED_BATCH", 32)),
-        files_per_job=int(env.get("SIFT_FILES_PER_JOB", 256)),
-        workers=int(env.get("SIFT_WORKERS", 2)),
+        chunk_tokens=_env_number("SIFT_CHUNK_TOKENS", 256),
+        chunk_overlap=_env_number("SIFT_CHUNK_OVERLAP", 32),
+        embed_batch=_env_number("SIFT_EMBED_BATCH", 32),
+        files_per_job=_env_number("SIFT_FILES_PER_JOB", 256),
+        workers=_env_number("SIFT_WORKERS", 2),
         include=tuple(_env_list("SIFT_INCLUDE")),
         exclude=tuple(_env_list("SIFT_EXCLUDE")),
         queue=(env.get("SIFT_QUEUE") or "sqlite").strip(),
         embed_remote=_env_bool("SIFT_EMBED_REMOTE", False),
-        embed_timeout=float(env.get("SIFT_EMBED_TIMEOUT", 120)),
-        rescan_minutes=float(env.get("SIFT_RESCAN_MINUTES", 10)),
-        retries=int(env.get("SIFT_RETRIES", 3)),
-        retry_delay=float(env.get("SIFT_RETRY_DELAY", 2)),
+        embed_timeout=_env_number("SIFT_EMBED_TIMEOUT", 120, float),
+        rescan_minutes=_env_number("SIFT_RESCAN_MINUTES", 10, float),
+        retries=_env_number("SIFT_RETRIES", 3),
+        retry_delay=_env_number("SIFT_RETRY_DELAY", 2, float),
     )
     settings = base.with_overrides(**overrides)
     if settings.model and is_model_path(settings.model) and not str(settings.model).lower().endswith(".gguf") \

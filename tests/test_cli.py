@@ -186,3 +186,12 @@ def test_stats_say_1_file_and_1_chunk_not_1_files(immediate, sift_env, tmp_path)
     out = run_ingest(sift_env, "stats").stdout
     assert "  1 file, 1 chunk searchable" in out, out
     assert "; 1 file seen, 1 added; 1 chunk embedded" in out, out
+
+
+@pytest.mark.parametrize("variable", ["SIFT_WORKERS", "SIFT_RETRY_DELAY", "SIFT_CHUNK_TOKENS"])
+def test_a_setting_that_is_not_a_number_is_one_line_naming_the_variable(sift_env, variable):
+    """It was 'ingest: error: invalid literal for int() with base 10: 'abc'', which does not say where."""
+    result = run_ingest({**sift_env, variable: "abc"}, "stats")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"ingest: error: {variable}='abc' is not a number: give ")
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
