@@ -195,3 +195,19 @@ def test_a_setting_that_is_not_a_number_is_one_line_naming_the_variable(sift_env
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.startswith(f"ingest: error: {variable}='abc' is not a number: give ")
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+@pytest.mark.parametrize("setting, said", [
+    ({"SIFT_WORKERS": "abc"}, "sift worker: error: SIFT_WORKERS='abc' is not a number"),
+    ({"SIFT_MODEL": "/nowhere/model.gguf"}, "sift worker: error: model file not found: /nowhere/model.gguf"),
+])
+def test_a_worker_with_a_bad_setting_stops_in_one_line(sift_env, setting, said):
+    """huey_consumer printed the traceback of importing workers.app (a bad number), or started and failed
+    every file at embed (a missing model file)."""
+    import subprocess
+    from tests.conftest import REPO, VENV_BIN
+    result = subprocess.run([str(VENV_BIN / "huey_consumer"), "workers.app.huey", "-k", "process", "-w", "2",
+                             "-d", "0.1", "-m", "2", "-b", "1.5"], cwd=REPO, env={**sift_env, **setting},
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.startswith(said) and len(result.stderr.strip().splitlines()) == 1, result.stderr

@@ -15,7 +15,7 @@ from huey.storage import SqliteStorage
 
 from search.settings import load
 from workers.pickles import JobSerializer
-from workers.queues import immediate, redis_huey
+from workers.queues import consumer_settings, immediate, redis_huey
 
 QUEUE_NAME = "sift"  # the home's queue; embed jobs for other machines go to workers.embedder.QUEUE_NAME
 
@@ -24,6 +24,7 @@ class Recovering:
     def create_consumer(self, **options):
         """A consumer starting first queues again the jobs a killed worker lost (workers.recover)."""
         _refuse_unusable_index()
+        _refuse_unusable_model()
         from workers import recover
         try:
             recover.resume(self)
@@ -65,8 +66,24 @@ def _refuse_unusable_index() -> None:
         raise SystemExit(2) from None
 
 
+def _refuse_unusable_model() -> None:
+    """Every file would fail at embed with a model file that is missing or not a GGUF model: say so in one
+    line and stop. The default models are left to be built on first need."""
+    from search.model.info import ModelError, read_model_info
+    settings = load()
+    if not settings.embeddings or settings.embed_remote:
+        return
+    if settings.uses_default_model and not settings.model_path.exists():
+        return
+    try:
+        read_model_info(settings.model_path)
+    except ModelError as exc:
+        print(f"sift worker: error: {exc}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None
+
+
 def make_huey(settings=None):
-    settings = settings or load()
+    settings = settings or consumer_settings("sift worker")
     if settings.queue != "sqlite":
         return redis_huey(SiftRedisHuey, QUEUE_NAME, settings.queue)
     try:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from huey import PriorityRedisHuey
 
 from search.settings import load
-from workers.queues import redis_huey, worker_threads
+from workers.queues import consumer_settings, redis_huey, worker_threads
 
 log = logging.getLogger("sift.embedder")
 QUEUE_NAME = "sift-embed"
@@ -52,7 +52,7 @@ class Answer:
 
 
 def make_huey(settings=None) -> PriorityRedisHuey:
-    settings = settings or load()
+    settings = settings or consumer_settings("sift embedder")
     if settings.queue == "sqlite":
         raise SystemExit("sift embedder: error: it takes its jobs from the home's Redis: set "
                          "SIFT_QUEUE=redis://HOST:PORT/DB (the URL the home uses)")

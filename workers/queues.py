@@ -7,14 +7,28 @@ embedder that takes every core while SIFT_WORKERS processes share them).
 from __future__ import annotations
 
 import os
+import sys
 
-from search.settings import Settings
+from search.settings import Settings, load
 from workers.pickles import JobSerializer
 
 
 def immediate() -> bool:
     """SIFT_QUEUE_IMMEDIATE=1 (tests): huey runs each job in the calling process."""
     return os.environ.get("SIFT_QUEUE_IMMEDIATE") == "1"
+
+
+def consumer_settings(who: str) -> Settings:
+    """The settings, as a worker app reads them when it is imported. Under ``huey_consumer`` a bad setting
+    (SIFT_WORKERS=abc, an unknown SIFT_MODEL) stops it in one line, ``who: error: …``, where huey would print
+    the traceback of its import; imported by ``ingest`` or ``sift-mcp``, the error goes to their own handler."""
+    try:
+        return load()
+    except ValueError as exc:
+        if "huey.bin.huey_consumer" not in sys.modules:
+            raise
+        print(f"{who}: error: {exc}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None
 
 
 def redis_pool(url: str):
