@@ -20,9 +20,13 @@ def main(argv: list[str] | None = None) -> int:
     from search.settings import use_flags
     use_flags(args)
     try:
-        return args.func(args) or 0
+        code = args.func(args) or 0
+        sys.stdout.flush()  # here, so that a reader gone away is met inside this try
+        return code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _reader_gone()
     except Exception as exc:  # one clear line, no traceback, for expected trouble
         import sqlite3
         from search.index import db
@@ -35,6 +39,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"ingest: error: {exc}", file=sys.stderr)
             return 2
         raise
+
+
+def _reader_gone() -> int:
+    """stdout's reader closed the pipe (``ingest search … | head -1``): stop quietly with the status a
+    command killed by SIGPIPE has, as other Unix tools do. stdout is pointed at /dev/null so that Python's
+    last flush at exit does not complain again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 128 + 13  # SIGPIPE
 
 
 def _index_path() -> Path:

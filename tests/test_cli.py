@@ -211,3 +211,16 @@ def test_a_worker_with_a_bad_setting_stops_in_one_line(sift_env, setting, said):
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.startswith(said) and len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+@pytest.mark.parametrize("command", [("model", "info"), ("stats",), ("search", "alpha", "--mode", "keyword")])
+def test_a_reader_that_goes_away_ends_ingest_quietly_with_status_141(immediate, sift_env, tmp_path, command):
+    """`ingest search … | head -1` printed a BrokenPipeError traceback; now it stops as other Unix tools do."""
+    import subprocess
+    from tests.conftest import REPO, VENV_BIN
+    ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha"}))
+    proc = subprocess.Popen([str(VENV_BIN / "ingest"), *command], cwd=REPO, env=sift_env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader is gone before ingest writes its first line
+    stderr = proc.communicate(timeout=120)[1].decode()
+    assert proc.returncode == 141 and stderr == "", stderr
