@@ -67,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
             children[0].start()
         server = build_server(settings, children[0] if children else None, collection)
         from mcp_server import transport
+        _hint_on_a_terminal()
         transport.run(server, wire)  # returns when the client closes stdin
         for child in children:
             child.stop()
@@ -80,6 +81,16 @@ def main(argv: list[str] | None = None) -> int:
             _restore_stdout(wire)
         for child in children:
             child.stop()
+
+
+TERMINAL_HINT = ("sift-mcp: speaks MCP over stdio and waits for a client's messages on stdin; an assistant "
+                 "starts it (see Client configuration in the README). Ctrl-D stops it.")
+
+
+def _hint_on_a_terminal() -> None:
+    """Started by hand, the server would wait in silence: say what it is waiting for."""
+    if sys.stdin.isatty():
+        print(TERMINAL_HINT, file=sys.stderr, flush=True)
 
 
 def _settings(args):

@@ -601,3 +601,22 @@ def _wait_gone(group: int) -> None:
             return
         time.sleep(0.1)
     raise AssertionError(f"the worker's process group {group} outlived the server")
+
+
+def test_started_by_hand_on_a_terminal_it_says_what_it_waits_for(sift_env):
+    """On a terminal sift-mcp waited in silence; now one line on stderr says it speaks MCP over stdio.
+    Its stdout stays the protocol's alone: nothing is written there."""
+    import pty
+    from mcp_server.server import TERMINAL_HINT
+    master, terminal = pty.openpty()
+    proc = subprocess.Popen([str(VENV_BIN / "sift-mcp"), "--no-worker"], stdin=terminal, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=sift_env)
+    os.close(terminal)
+    try:
+        line = proc.stderr.readline().decode()
+        assert line.rstrip("\n") == TERMINAL_HINT and "MCP over stdio" in line
+        os.write(master, b"\x04")  # Ctrl-D: end of input, as the hint says
+        assert proc.wait(timeout=60) == 0 and proc.stdout.read() == b""
+    finally:
+        proc.kill() if proc.poll() is None else None
+        os.close(master)
