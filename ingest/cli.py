@@ -12,7 +12,6 @@ import sys
 import time
 from pathlib import Path
 
-WORKER_HINT = "start a worker: huey_consumer workers.app.huey -k process -w 2"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,7 +132,7 @@ def cmd_enqueue(args) -> int:
     print(f"queued discover for collection {collection['name']!r} ({root})")
     if args.wait:
         return _wait(conn, collection["id"], before)
-    print(f"progress: ingest stats --watch   (needs a running worker; {WORKER_HINT})")
+    print(f"progress: ingest stats --watch   (needs a running worker; {_worker_hint()})")
     return 0
 
 
@@ -171,9 +170,23 @@ def _wait(conn, collection_id: int, before: int | None) -> int:
                     print(f"generation {building['id']}: {done}/{count(total, 'file')}", file=sys.stderr)
                 last_done, idle_since = done, time.time()
         if time.time() - idle_since > 30:
-            print(f"\nno progress for 30 s: is a worker running? {WORKER_HINT}", file=sys.stderr)
+            _ask_for_a_worker()
             idle_since = time.time()
         time.sleep(0.5 if not bar.disable else 2)
+
+
+def _worker_hint() -> str:
+    from workers.stats import WORKER_HINT
+    return WORKER_HINT
+
+
+def _ask_for_a_worker() -> None:
+    """No progress for a while: ask whether a worker runs, unless one has taken a job lately (it is busy)."""
+    from workers.app import worker_seen
+    from workers.stats import worker_quiet
+    quiet = worker_quiet(worker_seen())
+    if quiet:
+        print(f"\n{quiet}: is a worker running? {_worker_hint()}", file=sys.stderr)
 
 
 def cmd_stats(args) -> int:
@@ -246,7 +259,7 @@ def cmd_retry_failed(args) -> int:
     if not names:
         print("no failed files")
     elif queued:
-        print(f"progress: ingest stats --watch   (needs a running worker; {WORKER_HINT})")
+        print(f"progress: ingest stats --watch   (needs a running worker; {_worker_hint()})")
     return 0
 
 

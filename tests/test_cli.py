@@ -224,3 +224,33 @@ def test_a_reader_that_goes_away_ends_ingest_quietly_with_status_141(immediate, 
     proc.stdout.close()  # the reader is gone before ingest writes its first line
     stderr = proc.communicate(timeout=120)[1].decode()
     assert proc.returncode == 141 and stderr == "", stderr
+
+
+def test_stats_ask_whether_a_worker_runs_when_jobs_wait_and_none_was_seen(sift_env, tmp_path, consumer):
+    """Jobs waiting and no worker taking them looked like a slow build. stats now asks, with the command the
+    README gives; a worker that started lately (or takes jobs) is not asked about."""
+    import time
+    from pathlib import Path
+    from search.index import db
+    from search.settings import load
+    from tests.conftest import REPO, wait_published
+    from workers.app import WORKER_SEEN, make_huey
+    from workers.stats import WORKER_COMMAND
+    assert f"{WORKER_COMMAND} &" in (REPO / "README.md").read_text(encoding="utf-8")
+    root = write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
+    run_ingest(sift_env, "enqueue", str(root))
+    out = run_ingest(sift_env, "stats").stdout
+    assert (f"no worker has taken a job yet: is a worker running? start one with: {WORKER_COMMAND}"
+            in out.splitlines()), out
+
+    worker = consumer()
+    db_path = Path(sift_env["SIFT_HOME"]) / "index.db"
+    wait_published(db.connect(db_path, readonly=True), "n", None, worker.proc, limit=300)
+    worker.stop()
+    run_ingest(sift_env, "enqueue", str(root))  # waits: the worker is gone, but was seen just now
+    out = run_ingest(sift_env, "stats").stdout
+    assert "jobs in queue: 1" in out and "is a worker running?" not in out, out
+
+    make_huey(load()).put(WORKER_SEEN, time.time() - 600)  # as if that worker stopped ten minutes ago
+    out = run_ingest(sift_env, "stats").stdout
+    assert "no worker has taken a job for 10.0 min: is a worker running? start one with: " in out, out

@@ -9,8 +9,10 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import time
 
 from huey import PriorityRedisHuey, SqliteHuey
+from huey.signals import SIGNAL_EXECUTING
 from huey.storage import SqliteStorage
 
 from search.settings import load
@@ -18,6 +20,10 @@ from workers.pickles import JobSerializer
 from workers.queues import consumer_settings, immediate, redis_huey
 
 QUEUE_NAME = "sift"  # the home's queue; embed jobs for other machines go to workers.embedder.QUEUE_NAME
+# When a worker of this queue last started or took a job, in huey's key-value store: ``ingest stats`` asks
+# "is a worker running?" when jobs wait and none has been seen for a while.
+WORKER_SEEN = "sift.worker.seen"
+SEEN_EVERY = 10.0  # seconds: a busy worker records it at most this often
 
 
 class Recovering:
@@ -26,6 +32,7 @@ class Recovering:
         _refuse_unusable_index()
         _refuse_unusable_model()
         from workers import recover
+        self.put(WORKER_SEEN, time.time())
         try:
             recover.resume(self)
             recover.mark_queue(self)
@@ -96,5 +103,24 @@ def make_huey(settings=None):
 
 
 huey = make_huey()
+_last_seen = [0.0]  # this process's last record of WORKER_SEEN
+
+
+@huey.signal(SIGNAL_EXECUTING)
+def _seen_at_work(signal, task, *args) -> None:
+    """A job is starting: record that a worker is at work (at most every SEEN_EVERY seconds)."""
+    now = time.time()
+    if now - _last_seen[0] < SEEN_EVERY:
+        return
+    _last_seen[0] = now
+    try:
+        huey.put(WORKER_SEEN, now)
+    except Exception:  # noqa: BLE001 - a busy queue must not fail the job; the next one records it
+        logging.getLogger("sift.workers").debug("could not record that a worker is at work", exc_info=True)
+
+
+def worker_seen() -> float | None:
+    """When a worker of this queue last started or took a job; None if none ever did."""
+    return huey.get(WORKER_SEEN, peek=True)
 
 from workers import recover, remote, rescan, tasks  # noqa: E402,F401  (registers the tasks with huey)

@@ -17,7 +17,10 @@ from search.index import space, status
 from search.index.status import age, count, freshness_lines
 from search.model.embedding import reembedding
 
-WORKER_HINT = "start one with: huey_consumer workers.app.huey -k process -w 2"
+WORKER_COMMAND = "huey_consumer workers.app.huey -k process -w 2 -d 0.1 -m 2 -b 1.5"  # as the README starts it
+WORKER_HINT = f"start one with: {WORKER_COMMAND}"
+WORKER_QUIET = 120  # seconds without a worker seen, jobs waiting, before stats asks whether one runs
+# (a running consumer takes its periodic job every minute, idle or not)
 FAILURES_SHOWN = 20
 # Characters a file name may hold that would split a line or steer the terminal (a newline, an escape
 # sequence, bidirectional overrides): shown escaped, as \x1b or \u202e.
@@ -51,6 +54,8 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
     report["queue_pending"], error = _count(_home_queue)
     if error:
         report["queue_error"] = error
+    if worker is None and report["queue_pending"]:
+        report["worker_seen"], _ = _count(_worker_seen)
     if settings.embed_remote:
         report["embed_queue"] = embed_queue()
     report["disk"] = space.low_space_line(settings.home)
@@ -62,6 +67,20 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
 def _home_queue() -> int:
     from workers.app import huey
     return huey.pending_count()
+
+
+def _worker_seen() -> float | None:
+    from workers.app import worker_seen
+    return worker_seen()
+
+
+def worker_quiet(seen: float | None) -> str | None:
+    """'no worker has taken a job for 5.0 min' when ``seen`` (workers.app.worker_seen) is long ago or never."""
+    if seen is None:
+        return "no worker has taken a job yet"
+    if time.time() - seen > WORKER_QUIET:
+        return f"no worker has taken a job for {age(time.time() - seen)}"
+    return None
 
 
 def embed_queue() -> dict:
@@ -100,6 +119,9 @@ def render(report: dict, hints: Hints) -> str:
     if "worker" in report:
         lines.append(worker_line(report["worker"]))
     lines.append(_queue_line(report))
+    quiet = worker_quiet(report["worker_seen"]) if "worker_seen" in report else None
+    if quiet:
+        lines.append(f"{quiet}: is a worker running? {WORKER_HINT}")
     if report.get("embed_queue"):
         lines.append(_embed_line(report["embed_queue"]))
     lines += [report["disk"]] if report.get("disk") else []
