@@ -159,7 +159,7 @@ def _wait(conn, collection_id: int, before: int | None) -> int:
         building = queries.building_generation(conn, collection_id)
         if collection["published"] != before and building is None:
             bar.close()
-            print(f"published generation {collection['published']}", file=sys.stderr)
+            print(published_summary(conn, collection["name"]), file=sys.stderr)
             return 0
         if building:
             total, done = queries.generation_progress(conn, building["id"])
@@ -173,6 +173,23 @@ def _wait(conn, collection_id: int, before: int | None) -> int:
             _ask_for_a_worker()
             idle_since = time.time()
         time.sleep(0.5 if not bar.disable else 2)
+
+
+def published_summary(conn, name: str) -> str:
+    """'published generation 2: 141 files, 285 chunks searchable; 4 of the 145 files seen are not indexed
+    (1 failed, 3 skipped): ingest stats lists them'."""
+    from search.index import status
+    from search.index.status import count
+    c = next(c for c in status.collect(conn)["collections"] if c["name"] == name)
+    gen = c["published"]
+    text = f"published generation {gen['id']}: {count(c['files'], 'file')}, {count(c['chunks'], 'chunk')} searchable"
+    failed = sum(s["failed"] for s in gen["stages"].values())
+    skipped = sum(s["skipped"] for s in gen["stages"].values())
+    if failed or skipped:
+        text += (f"; {failed + skipped} of the {count(gen['seen'], 'file')} seen "
+                 f"{'is' if failed + skipped == 1 else 'are'} not indexed ({failed} failed, {skipped} skipped): "
+                 "ingest stats lists them")
+    return text
 
 
 def _worker_hint() -> str:

@@ -254,3 +254,15 @@ def test_stats_ask_whether_a_worker_runs_when_jobs_wait_and_none_was_seen(sift_e
     make_huey(load()).put(WORKER_SEEN, time.time() - 600)  # as if that worker stopped ten minutes ago
     out = run_ingest(sift_env, "stats").stdout
     assert "no worker has taken a job for 10.0 min: is a worker running? start one with: " in out, out
+
+
+def test_enqueue_wait_says_how_many_files_were_seen_but_not_indexed(sift_env, tmp_path, consumer):
+    """--wait ended with 'published generation 1' whether or not files failed or were skipped."""
+    root = write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha", "b.md": "# B\n\nbeta"})
+    (root / "binary.md").write_bytes(b"\x00\x01binary\x00" * 50)
+    consumer()
+    result = run_ingest(sift_env, "enqueue", str(root), "--wait", timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines()[-1] == (
+        "published generation 1: 2 files, 2 chunks searchable; 1 of the 3 files seen is not indexed "
+        "(0 failed, 1 skipped): ingest stats lists them"), result.stderr
