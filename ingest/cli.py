@@ -130,10 +130,27 @@ def cmd_enqueue(args) -> int:
     before = collection["published"]
     tasks.discover(collection["id"])
     print(f"queued discover for collection {collection['name']!r} ({root})")
+    _say_the_worker_keeps_its_settings(args)
     if args.wait:
         return _wait(conn, collection["id"], before)
     print(f"progress: ingest stats --watch   (needs a running worker; {_worker_hint()})")
     return 0
+
+
+WORKER_FLAGS = {"model": ("--model", "SIFT_MODEL"), "embeddings": ("--embeddings", "SIFT_EMBEDDINGS"),
+                "chunk_tokens": ("--chunk-tokens", "SIFT_CHUNK_TOKENS"),
+                "chunk_overlap": ("--chunk-overlap", "SIFT_CHUNK_OVERLAP")}
+
+
+def _say_the_worker_keeps_its_settings(args) -> None:
+    """The jobs are built with the worker's own settings: flags given here do not reach it."""
+    given = [(flag, f"{variable}={os.environ[variable]}") for name, (flag, variable) in WORKER_FLAGS.items()
+             if getattr(args, name, None) is not None]
+    if given:
+        flags = ", ".join(flag for flag, _ in given)
+        settings = " ".join(setting for _, setting in given)
+        print(f"ingest: note: the worker builds with its own settings, not with {flags}: start it with "
+              f"{settings} for this to take effect", file=sys.stderr)
 
 
 def _storable(text: str) -> bool:
@@ -264,6 +281,7 @@ def cmd_retry_failed(args) -> int:
             continue
         collection = queries.collections(conn, name)[0]
         tasks.discover(collection["id"])
+        _say_the_worker_keeps_its_settings(args)
         queued += len(rows)
         print(f"{name}: queued a scan that retries {count(len(rows), 'failed file')} ({collection['root']}):")
         for row in rows[:50]:

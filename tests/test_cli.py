@@ -266,3 +266,14 @@ def test_enqueue_wait_says_how_many_files_were_seen_but_not_indexed(sift_env, tm
     assert result.stderr.splitlines()[-1] == (
         "published generation 1: 2 files, 2 chunks searchable; 1 of the 3 files seen is not indexed "
         "(0 failed, 1 skipped): ingest stats lists them"), result.stderr
+
+
+def test_enqueue_says_that_a_model_flag_does_not_reach_the_worker(sift_env, tmp_path):
+    """The worker builds with its own SIFT_MODEL; `ingest --model … enqueue` used to pass in silence."""
+    root = write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
+    result = run_ingest(sift_env, "--model", sift_env["SIFT_MODEL"], "--chunk-tokens", "128", "enqueue", str(root))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ("ingest: note: the worker builds with its own settings, not with --model, "
+                             f"--chunk-tokens: start it with SIFT_MODEL={sift_env['SIFT_MODEL']} "
+                             "SIFT_CHUNK_TOKENS=128 for this to take effect\n")
+    assert run_ingest(sift_env, "enqueue", str(root)).stderr == ""
