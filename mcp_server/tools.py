@@ -184,7 +184,7 @@ class Tools:
         hits = [render.hit_data(h) for h in answer.hits]
         fresh_line, fresh = report.freshness(self.sift.conn(), where.collection)
         by = f", embedded by {', '.join(answer.models)}" if answer.models else ""
-        lines = [f"{len(hits)} passages for {_echo(answer.query)} ({answer.mode}, {answer.took_ms} ms{by})"]
+        lines = [f"{render.count(len(hits), 'passage')} for {_echo(answer.query)} ({answer.mode}, {answer.took_ms} ms{by})"]
         lines += [f"note: {n}" for n in answer.notes]
         lines += render.hits_text(hits) or ["no passages match: try other words, mode 'semantic', or fewer filters"]
         data = {"query": answer.query, "query_cut": len(answer.query) < len(query), "mode": answer.mode,
@@ -274,7 +274,7 @@ class Tools:
             raise Problem("give exactly one of path or chunk_id")
         answer = self.sift.engine().similar(chunk_id=chunk_id, path=target, limit=limit)
         hits = [render.hit_data(h) for h in answer.hits]
-        lines = [f"{len(hits)} passages like {answer.query} (other files, best passage of each)"]
+        lines = [f"{render.count(len(hits), 'passage')} like {answer.query} (other files, best passage of each)"]
         lines += render.hits_text(hits) or ["no other passages found"]
         return result("\n".join(lines), {"source": answer.query, "results": hits, "generations": answer.generations})
 

@@ -620,3 +620,12 @@ def test_started_by_hand_on_a_terminal_it_says_what_it_waits_for(sift_env):
     finally:
         proc.kill() if proc.poll() is None else None
         os.close(master)
+
+
+def test_one_search_hit_is_1_passage(indexed, servers):
+    """The search tool's first line said '1 passages for …'."""
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return await call(s, "search", query="spaghetti", mode="keyword", limit=1)
+    one = run(scenario)
+    assert text(one).startswith("1 passage for 'spaghetti' (keyword, "), text(one)
