@@ -277,3 +277,17 @@ def test_enqueue_says_that_a_model_flag_does_not_reach_the_worker(sift_env, tmp_
                              f"--chunk-tokens: start it with SIFT_MODEL={sift_env['SIFT_MODEL']} "
                              "SIFT_CHUNK_TOKENS=128 for this to take effect\n")
     assert run_ingest(sift_env, "enqueue", str(root)).stderr == ""
+
+
+def test_a_model_still_loading_is_not_called_another_than_the_index_model():
+    """sift-mcp's stats said 'model: loading …; index embedded with M1 (searches use the index's model)' while
+    loading M1 itself: the id is not known until it loads."""
+    import time
+    from workers import stats
+    loading = {"state": "loading", "since": time.time(), "index_models": ["M1"], "reembedding": []}
+    assert "index embedded with" not in stats.model_line(loading)
+    ready = {"state": "ready", "id": "M2", "dim": 384, "max_tokens": 512, "index_models": ["M1"]}
+    assert stats.model_line(ready).endswith("; index embedded with M1 (searches use the index's model)")
+    assert "index embedded with" not in stats.model_line({**ready, "id": "M1"})
+    off = {"embeddings": "off", "index_models": ["M1"]}  # the CLI's summary, SIFT_EMBEDDINGS=off
+    assert "index embedded with M1" in stats.model_line(off)

@@ -177,9 +177,15 @@ def model_line(m: dict) -> str:
         text = f"model: failed — {m.get('error')}; keyword search still works"
     else:
         text = "model: not loaded — loads on the first semantic or hybrid search"
-    if m.get("index_models") and m["index_models"] != [m.get("id")]:
+    if m.get("index_models") and _model_known(m) and m["index_models"] != [m.get("id")]:
         text += f"; index embedded with {', '.join(m['index_models'])} (searches use the index's model)"
     return text
+
+
+def _model_known(m: dict) -> bool:
+    """Whether the report knows the configured model's id, or knows it has none (off, unusable): a server
+    still loading it does not, and would call the index's model another one."""
+    return bool(m.get("id")) or m.get("state") in (None, "failed")
 
 
 def worker_line(w: dict) -> str:
