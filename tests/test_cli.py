@@ -291,3 +291,16 @@ def test_a_model_still_loading_is_not_called_another_than_the_index_model():
     assert "index embedded with" not in stats.model_line({**ready, "id": "M1"})
     off = {"embeddings": "off", "index_models": ["M1"]}  # the CLI's summary, SIFT_EMBEDDINGS=off
     assert "index embedded with M1" in stats.model_line(off)
+
+
+@pytest.mark.parametrize("command, who", [(["-m", "workers.watch"], "sift watcher"),
+                                          (["-m", "mcp_server", "--no-worker"], "sift-mcp")])
+def test_the_watcher_and_the_server_refuse_a_non_number_setting_in_one_line(sift_env, command, who):
+    """The watcher printed the traceback of importing the queue."""
+    import subprocess
+    import sys
+    from tests.conftest import REPO
+    result = subprocess.run([sys.executable, *command], cwd=REPO, env={**sift_env, "SIFT_WORKERS": "abc"},
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and result.stderr == (
+        f"{who}: error: SIFT_WORKERS='abc' is not a number: give a whole number (the default is 2)\n")

@@ -201,6 +201,12 @@ def main(argv: list[str] | None = None) -> int:
     use_flags(parser.parse_args(argv))
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s %(message)s")
     from search.index.db import IndexUnavailable
+    from search.settings import load
+    try:
+        load()  # a bad setting: one line here, not the traceback of importing the queue
+    except ValueError as exc:
+        print(f"sift watcher: error: {exc}", file=sys.stderr)
+        return 2
     try:
         run()
     except KeyboardInterrupt:
