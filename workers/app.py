@@ -32,7 +32,7 @@ class Recovering:
         _refuse_unusable_index()
         _refuse_unusable_model()
         from workers import recover
-        self.put(WORKER_SEEN, time.time())
+        record_seen(self)
         try:
             recover.resume(self)
             recover.mark_queue(self)
@@ -109,14 +109,17 @@ _last_seen = [0.0]  # this process's last record of WORKER_SEEN
 @huey.signal(SIGNAL_EXECUTING)
 def _seen_at_work(signal, task, *args) -> None:
     """A job is starting: record that a worker is at work (at most every SEEN_EVERY seconds)."""
-    now = time.time()
-    if now - _last_seen[0] < SEEN_EVERY:
-        return
-    _last_seen[0] = now
+    if time.time() - _last_seen[0] >= SEEN_EVERY:
+        record_seen(huey)
+
+
+def record_seen(app) -> None:
+    """Record in ``app``'s queue that a worker is here now."""
+    _last_seen[0] = time.time()
     try:
-        huey.put(WORKER_SEEN, now)
-    except Exception:  # noqa: BLE001 - a busy queue must not fail the job; the next one records it
-        logging.getLogger("sift.workers").debug("could not record that a worker is at work", exc_info=True)
+        app.put(WORKER_SEEN, _last_seen[0])
+    except Exception:  # noqa: BLE001 - a busy queue must not fail a job or the start; the next one records it
+        logging.getLogger("sift.workers").debug("could not record that a worker is here", exc_info=True)
 
 
 def worker_seen() -> float | None:
