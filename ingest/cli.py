@@ -322,7 +322,8 @@ def cmd_search(args) -> int:
             print(f"    attached PDF: {', '.join(hit.attachments)}")
         if hit.cited_by:
             print(f"    cited by: {', '.join(hit.cited_by)}")
-    print(f"({answer.mode}, {answer.took_ms} ms, generation {answer.generations})")
+    at = ", ".join(f"{name} at generation {gen}" for name, gen in answer.generations.items())
+    print(f"({answer.mode}, {answer.took_ms} ms" + (f"; {at})" if at else ")"))
     return 0
 
 

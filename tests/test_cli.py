@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 
 import pytest
@@ -211,6 +212,14 @@ def test_a_worker_with_a_bad_setting_stops_in_one_line(sift_env, setting, said):
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.startswith(said) and len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_search_ends_with_the_generation_each_collection_answered_from(immediate, sift_env, tmp_path):
+    """The last line printed a Python dict: 'generation {'notes': 1}'."""
+    ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha"}))
+    ingest(write_tree(tmp_path / "m", {"b.md": "# B\n\nalpha"}), name="more")
+    out = run_ingest(sift_env, "search", "alpha", "--mode", "keyword").stdout
+    assert re.search(r" ms; notes at generation \d+, more at generation \d+\)$", out.splitlines()[-1]), out
 
 
 @pytest.mark.parametrize("command", [("model", "info"), ("stats",), ("search", "alpha", "--mode", "keyword")])
