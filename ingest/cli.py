@@ -31,6 +31,10 @@ def main(argv: list[str] | None = None) -> int:
         from search.index import db
         from search.model.info import ModelError
         from search.query.engine import SearchError
+        from workers.queues import QueueUnavailable
+        if isinstance(exc, QueueUnavailable):
+            print(f"ingest: error: {exc}", file=sys.stderr)
+            return 2
         if isinstance(exc, (sqlite3.Error, db.IndexUnavailable)) or db.is_disk_full(exc):
             print(f"ingest: error: {db.explain(exc, _index_path())}", file=sys.stderr)
             return 2

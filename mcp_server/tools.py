@@ -118,7 +118,8 @@ def _message(name: str, exc: Exception, index_path) -> str:
     from search.index import db
     from search.model.info import ModelError
     from search.query.engine import SearchError
-    if isinstance(exc, (Problem, SearchError)):
+    from workers.queues import QueueUnavailable
+    if isinstance(exc, (Problem, SearchError, QueueUnavailable)):
         return str(exc)
     if isinstance(exc, ValidationError):
         return f"{name} failed: {invalid_arguments(exc)}"

@@ -346,3 +346,48 @@ def mcp_calls(env: dict, prefix: list[str], tmp_path: Path, *calls: tuple[str, d
                     await session.initialize()
                     return [await session.call_tool(name, arguments) for name, arguments in calls]
     return anyio.run(scenario)
+
+
+# --- a damaged queue.db -----------------------------------------------------------------------------------
+
+QUEUE_FIX = ("it holds only jobs waiting to run, nothing indexed or published. Stop the workers, delete it (with "
+             "queue.db-wal and queue.db-shm beside it) and start a worker again: it queues again what the index "
+             "records as unfinished; `ingest enqueue FOLDER` queues a new scan")
+
+
+@pytest.mark.parametrize("how", ["random-bytes", "not-sqlite"])
+def test_damaged_queue_is_named_as_the_queue_and_the_index_is_left_alone(immediate, keyword_env, tmp_path, how):
+    """A queue.db that is not a database any more: every command that queues, the worker and the MCP tools
+    name the queue (never the index, whose advice is to delete index.db) and the fix; stats and searches
+    still answer from the published generation, and neither file is changed."""
+    a = write_tree(tmp_path / "a", A_NOTES)
+    index = built_index(a)
+    queue = index.parent / "queue.db"
+    for extra in ("-wal", "-shm"):
+        Path(f"{queue}{extra}").unlink(missing_ok=True)
+    if how == "random-bytes":
+        queue.write_bytes(random.Random(5).randbytes(8192))
+    else:
+        queue.write_text("these are my notes, not a database\n" * 100)
+    before = digest(index), digest(queue)
+    start = f"the queue at {queue} is damaged ("
+
+    line = one_error_line(ingest_cmd(keyword_env, "enqueue", str(a), "--name", "a"), f"ingest: error: {start}")
+    assert line.endswith(QUEUE_FIX) and "the index at" not in line, line
+    worker = run(keyword_env, str(VENV_BIN / "huey_consumer"), "workers.app.huey", "-k", "process", "-w", "1")
+    assert worker.returncode == 2 and f"sift worker: error: {start}" in worker.stderr, worker.stderr
+    assert "Traceback" not in worker.stderr and "the index at" not in worker.stderr
+    stats = ingest_cmd(keyword_env, "stats")
+    assert stats.returncode == 0 and "5 files, 5 chunks searchable" in stats.stdout, stats.stderr
+    assert f"the queue cannot be read: {start}" in stats.stdout, stats.stdout
+    found = ingest_cmd(keyword_env, "search", "aardvark", "--mode", "keyword")
+    assert found.returncode == 0 and all(f"a/{p}:" in found.stdout for p in A_NOTES), found.stderr
+
+    refresh, search, stats = mcp_calls(keyword_env, [], tmp_path, ("refresh", {}),
+                                       ("search", {"query": "aardvark", "mode": "keyword"}), ("stats", {}))
+    said = "\n".join(block.text for block in refresh.content)
+    assert refresh.is_error and start in said and said.endswith(QUEUE_FIX) and "the index at" not in said, said
+    assert not search.is_error
+    assert {r["path"] for r in search.structured_content["results"]} == {f"a/{p}" for p in A_NOTES}
+    assert not stats.is_error and start in "\n".join(block.text for block in stats.content)
+    assert (digest(index), digest(queue)) == before, "neither file was written over"

@@ -6,8 +6,10 @@ a sorted set, so later stages go first as they do on SQLite). The tasks do not k
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import sqlite3
 import sys
 import time
 
@@ -17,7 +19,7 @@ from huey.storage import SqliteStorage
 
 from search.settings import load
 from workers.pickles import JobSerializer
-from workers.queues import consumer_settings, immediate, redis_huey
+from workers.queues import QueueUnavailable, consumer_settings, immediate, queue_damaged, redis_huey
 
 QUEUE_NAME = "sift"  # the home's queue; embed jobs for other machines go to workers.embedder.QUEUE_NAME
 # When a worker of this queue last started or took a job, in huey's key-value store: ``ingest stats`` asks
@@ -30,6 +32,7 @@ class Recovering:
     def create_consumer(self, **options):
         """A consumer starting first queues again the jobs a killed worker lost (workers.recover)."""
         _refuse_unusable_index()
+        _refuse_unusable_queue(self)
         _refuse_unusable_model()
         from workers import recover
         record_seen(self)
@@ -51,6 +54,34 @@ class QueueStorage(SqliteStorage):
         conn = super()._create_connection()
         conn.execute("pragma synchronous = NORMAL")
         return conn
+
+    @contextlib.contextmanager
+    def db(self, commit=False, close=False):
+        """huey's every use of the file: a damaged one raises QueueUnavailable, which names the queue (a bare
+        'file is not a database' was taken for the index's, whose advice is to delete index.db)."""
+        try:
+            with super().db(commit=commit, close=close) as cursor:
+                yield cursor
+        except sqlite3.DatabaseError as exc:
+            from search.index import db
+            if db.is_damaged(exc):
+                raise QueueUnavailable(queue_damaged(self.filename, str(exc))) from exc
+            raise
+
+    def initialize_schema(self):
+        """Made when the app is imported: a damaged queue must not stop the import (``ingest stats`` and
+        searches do not need it); each use of the queue says what is wrong, and a consumer refuses to start."""
+        try:
+            super().initialize_schema()
+        except QueueUnavailable:
+            pass
+
+    def check(self) -> None:
+        """Raise QueueUnavailable if the file is damaged anywhere (a consumer checks once, as it starts)."""
+        problems = [row[0] for row in self.sql("pragma quick_check(3)", results=True)]
+        if problems != ["ok"]:
+            found = " ".join(" ".join(problems).replace("*** in database main ***", "").split())
+            raise QueueUnavailable(queue_damaged(self.filename, f"quick_check: {found[:200]}"))
 
 
 class SiftHuey(Recovering, SqliteHuey):
@@ -85,6 +116,17 @@ def _refuse_unusable_model() -> None:
     try:
         read_model_info(settings.model_path)
     except ModelError as exc:
+        print(f"sift worker: error: {exc}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None
+
+
+def _refuse_unusable_queue(huey) -> None:
+    """A consumer cannot take jobs from a damaged queue: say so in one line and stop, as for the index."""
+    if not isinstance(huey.storage, QueueStorage):
+        return  # Redis, or huey's immediate mode
+    try:
+        huey.storage.check()
+    except QueueUnavailable as exc:
         print(f"sift worker: error: {exc}", file=sys.stderr, flush=True)
         raise SystemExit(2) from None
 

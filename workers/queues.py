@@ -13,6 +13,18 @@ from search.settings import Settings, load
 from workers.pickles import JobSerializer
 
 
+class QueueUnavailable(Exception):
+    """The home's SQLite queue (<home>/queue.db) cannot be used; the message names the file and the fix.
+    Not an index error: the index's advice (delete index.db and rebuild) must never be given for the queue."""
+
+
+def queue_damaged(path, why: str) -> str:
+    name = os.path.basename(path)
+    return (f"the queue at {path} is damaged ({why}); it holds only jobs waiting to run, nothing indexed or "
+            f"published. Stop the workers, delete it (with {name}-wal and {name}-shm beside it) and start a worker "
+            "again: it queues again what the index records as unfinished; `ingest enqueue FOLDER` queues a new scan")
+
+
 def immediate() -> bool:
     """SIFT_QUEUE_IMMEDIATE=1 (tests): huey runs each job in the calling process."""
     return os.environ.get("SIFT_QUEUE_IMMEDIATE") == "1"

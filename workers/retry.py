@@ -37,6 +37,7 @@ from typing import Callable, Iterator
 
 from ingest.files import FileChanging
 from search.index import db
+from workers.queues import QueueUnavailable
 
 log = logging.getLogger("sift.workers")
 
@@ -112,7 +113,7 @@ def _redis_unreachable(exc: BaseException) -> bool:
 
 def describe(exc: BaseException) -> str:
     """The cause in words a person can act on."""
-    if isinstance(exc, db.IndexUnavailable):
+    if isinstance(exc, (db.IndexUnavailable, QueueUnavailable)):
         return str(exc)
     if db.is_disk_full(exc):
         return f"disk full ({_text(exc)}): free some space, then run `ingest retry-failed`"

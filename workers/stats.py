@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from search.index import space, status
 from search.index.status import age, count, freshness_lines
 from search.model.embedding import reembedding
+from workers.queues import QueueUnavailable
 
 WORKER_COMMAND = "huey_consumer workers.app.huey -k process -w 2 -d 0.1 -m 2 -b 1.5"  # as the README starts it
 WORKER_HINT = f"start one with: {WORKER_COMMAND}"
@@ -108,6 +109,8 @@ def _count(read) -> tuple[int | None, str | None]:
     """A queue count, or None and why it cannot be read (the report must not fail for the queue)."""
     try:
         return read(), None
+    except QueueUnavailable as exc:  # says which file and what to do
+        return None, str(exc)
     except Exception as exc:  # noqa: BLE001 - a missing or unreachable queue is shown, not raised
         return None, f"{type(exc).__name__}: {exc}"
 
