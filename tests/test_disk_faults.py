@@ -391,3 +391,24 @@ def test_damaged_queue_is_named_as_the_queue_and_the_index_is_left_alone(immedia
     assert {r["path"] for r in search.structured_content["results"]} == {f"a/{p}" for p in A_NOTES}
     assert not stats.is_error and start in "\n".join(block.text for block in stats.content)
     assert (digest(index), digest(queue)) == before, "neither file was written over"
+
+
+def test_read_only_queue_file_is_named_as_the_queue(immediate, keyword_env, tmp_path):
+    """queue.db alone read-only (restored from a backup as another user, say) in a writable home: enqueue names
+    the queue, not the index, and a worker refuses to start instead of failing to take every job."""
+    prefix = denied_prefix()
+    a = write_tree(tmp_path / "a", A_NOTES)
+    index = built_index(a)
+    queue = index.parent / "queue.db"
+    from workers.app import make_huey
+    make_huey().storage.close()  # the queue file exists, as after any enqueue
+    assert queue.exists()
+    queue.chmod(0o444)
+    line = (f"the queue at {queue} is read-only ({queue} is not writable): make it and {index.parent} writable "
+            "(chmod u+w), or point SIFT_HOME (--home) at a writable folder")
+    assert one_error_line(ingest_cmd(keyword_env, "enqueue", str(a), "--name", "a", prefix=prefix),
+                          "ingest: error: the queue at ") == f"ingest: error: {line}"
+    worker = run(keyword_env, str(VENV_BIN / "huey_consumer"), "workers.app.huey", "-k", "process", "-w", "1",
+                 prefix=prefix, timeout=120)
+    assert worker.returncode == 2 and f"sift worker: error: {line}" in worker.stderr, worker.stderr
+    assert "Traceback" not in worker.stderr

@@ -19,7 +19,8 @@ from huey.storage import SqliteStorage
 
 from search.settings import load
 from workers.pickles import JobSerializer
-from workers.queues import QueueUnavailable, consumer_settings, immediate, queue_damaged, redis_huey
+from workers.queues import (QueueUnavailable, consumer_settings, immediate, queue_damaged, queue_read_only, redis_huey,
+                            unwritable)
 
 QUEUE_NAME = "sift"  # the home's queue; embed jobs for other machines go to workers.embedder.QUEUE_NAME
 # When a worker of this queue last started or took a job, in huey's key-value store: ``ingest stats`` asks
@@ -66,6 +67,9 @@ class QueueStorage(SqliteStorage):
             from search.index import db
             if db.is_damaged(exc):
                 raise QueueUnavailable(queue_damaged(self.filename, str(exc))) from exc
+            if db._code(exc) == db.SQLITE_READONLY or "readonly database" in str(exc):
+                why = unwritable(self.filename) or str(exc)
+                raise QueueUnavailable(queue_read_only(self.filename, why)) from exc
             raise
 
     def initialize_schema(self):
@@ -77,7 +81,11 @@ class QueueStorage(SqliteStorage):
             pass
 
     def check(self) -> None:
-        """Raise QueueUnavailable if the file is damaged anywhere (a consumer checks once, as it starts)."""
+        """Raise QueueUnavailable if the queue cannot be written or is damaged anywhere (a consumer checks
+        once, as it starts: otherwise it would run on, failing to take every job)."""
+        why = unwritable(self.filename)
+        if why is not None:
+            raise QueueUnavailable(queue_read_only(self.filename, why))
         problems = [row[0] for row in self.sql("pragma quick_check(3)", results=True)]
         if problems != ["ok"]:
             found = " ".join(" ".join(problems).replace("*** in database main ***", "").split())

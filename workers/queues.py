@@ -25,6 +25,23 @@ def queue_damaged(path, why: str) -> str:
             "again: it queues again what the index records as unfinished; `ingest enqueue FOLDER` queues a new scan")
 
 
+def queue_read_only(path, why: str) -> str:
+    folder = os.path.dirname(path)
+    return (f"the queue at {path} is read-only ({why}): make it and {folder} writable (chmod u+w), "
+            "or point SIFT_HOME (--home) at a writable folder")
+
+
+def unwritable(path) -> str | None:
+    """Why SQLite cannot write the queue at ``path`` (its folder, the file, its -wal or -shm), or None."""
+    folder = os.path.dirname(path) or "."
+    if not os.access(folder, os.W_OK):
+        return f"cannot write in {folder}"
+    for file in (path, f"{path}-wal", f"{path}-shm"):
+        if os.path.exists(file) and not os.access(file, os.W_OK):
+            return f"{file} is not writable"
+    return None
+
+
 def immediate() -> bool:
     """SIFT_QUEUE_IMMEDIATE=1 (tests): huey runs each job in the calling process."""
     return os.environ.get("SIFT_QUEUE_IMMEDIATE") == "1"
