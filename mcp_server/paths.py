@@ -227,6 +227,10 @@ def scope(collection: str | None, prefix: str | None, roots: dict[str, str]) -> 
         if inside is not None:
             return _named(collection, prefix, *inside)
     folder = relative_folder(text)
+    if folder and ".." in folder.split("/"):  # indexed paths have no '..': it would match nothing, unexplained
+        return Scope(collection, folder, hint=f"path_prefix {prefix!r} has a '..' part, which no indexed path has: "
+                     "give the folder as results show paths ('collection/folder'), relative to the collection "
+                     "root without '..', or as an absolute path inside an indexed folder")
     head = (_collection_named(folder, roots) or _collection_prefix(folder, roots)) if folder else None
     if head is None:
         return Scope(collection, folder, hint=_outside_hint(prefix, roots) if os.path.isabs(text) else None)

@@ -268,3 +268,24 @@ def test_path_prefix_takes_paths_as_results_show_them(immediate, sift_env, tmp_p
         for result in out[label]:
             assert hint in text(result) and any(hint in n for n in result.structured_content["notes"]), label
     assert "collection='notes', glob='tech/*'" in text(out["glob"])
+
+
+def test_path_prefix_with_dot_dot_says_why_it_matches_nothing(immediate, sift_env, tmp_path, servers):
+    """A relative path_prefix with a '..' part can match no indexed path (they have none): search and list_files
+    say so and how to write it, instead of a bare 'no passages match'. An absolute one is resolved as before."""
+    root = write_tree(tmp_path / "notes", {"tech/sqlite.md": "# SQLite\n\nwal mode readers\n"})
+    ingest(root, "notes")
+    prefixes = ["..", "../tech", "notes/../notes/tech", "tech/..", "../../etc"]
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            out = [(await call(s, "search", query="wal", mode="keyword", path_prefix=p),
+                    await call(s, "list_files", path_prefix=p)) for p in prefixes]
+            absolute = await call(s, "search", query="wal", mode="keyword", path_prefix=str(root / "x" / ".." / "tech"))
+            return out, absolute
+    out, absolute = run(scenario)
+    for prefix, results in zip(prefixes, out):
+        for result in results:
+            assert not result.is_error
+            assert f"path_prefix {prefix!r} has a '..' part" in text(result), text(result)
+    assert [r["path"] for r in absolute.structured_content["results"]] == ["notes/tech/sqlite.md"]
