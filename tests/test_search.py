@@ -277,3 +277,12 @@ def test_a_query_asked_again_in_another_mode_is_embedded_once(immediate, tmp_pat
     engine.search("boil the pasta", mode="semantic")
     assert embedded == ["a stringed instrument on stage", "boil the pasta"]
     assert semantic.hits[0].path == hybrid.hits[0].path == "tech/guitar.md"
+
+
+@pytest.mark.parametrize("query", ["\u200b", "\ufeff \u200b", "\u2060\u00ad", "\u200e\t\u3000", "\x00\x01"])
+def test_a_query_of_invisible_characters_is_empty(engine, query):
+    """Zero-width spaces, a BOM, joiners, direction marks and control characters show nothing to search for:
+    the query is refused as empty in every mode, not answered with passages the vectors rank for nothing."""
+    for mode in ("keyword", "semantic", "hybrid"):
+        with pytest.raises(SearchError, match="the query is empty"):
+            engine.search(query, mode=mode)

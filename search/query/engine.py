@@ -18,6 +18,7 @@ import re
 import sqlite3
 import threading
 import time
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -494,9 +495,13 @@ def _validate(query, limit, mode, notes: list[str]) -> tuple[str, int, str]:
         query = SURROGATE.sub(" ", query.replace("\x00", " "))
     if not isinstance(query, str) or not query.strip():
         raise SearchError("the query is empty: give some words to search for")
-    if len(query) > MAX_QUERY_CHARS:
+    cut = len(query) > MAX_QUERY_CHARS
+    if cut:
         query = query[:MAX_QUERY_CHARS]
         notes.append(f"the query was cut to its first {MAX_QUERY_CHARS:,} characters")
+    if not _visible(query):
+        raise SearchError("the query is empty: give some words to search for (it holds only invisible characters"
+                          + (f" in its first {MAX_QUERY_CHARS:,}" if cut else "") + ")")
     if not isinstance(mode, str) or mode not in MODES:
         raise SearchError(f"mode must be one of {', '.join(MODES)}, not {mode!r:.80}")
     if not _whole(limit) or not 1 <= limit <= MAX_LIMIT:
@@ -522,6 +527,12 @@ def _checked_filters(filters) -> Filters:
                                   or not math.isfinite(value) or abs(value) >= 2 ** 62):
             raise SearchError(f"{name} must be a time (seconds since 1970), not {value!r:.80}")
     return filters
+
+
+def _visible(text: str) -> bool:
+    """Whether ``text`` shows anything: not only spaces, control and format characters (zero-width spaces,
+    a BOM, joiners, direction marks), which a query can hold and neither search can use."""
+    return any(not ch.isspace() and unicodedata.category(ch) not in ("Cc", "Cf") for ch in text)
 
 
 def _whole(value) -> bool:
