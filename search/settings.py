@@ -157,6 +157,9 @@ def load(**overrides) -> Settings:
         retry_delay=_env_number("SIFT_RETRY_DELAY", 2, float),
     )
     settings = base.with_overrides(**overrides)
+    if settings.home.exists() and not settings.home.is_dir():  # a typo: every file under it would fail to open
+        raise ValueError(f"SIFT_HOME={settings.home} is not a folder: point SIFT_HOME (--home) at a folder "
+                         "(it is made if missing)")
     if settings.model and is_model_path(settings.model) and not str(settings.model).lower().endswith(".gguf") \
             and not Path(str(settings.model)).expanduser().exists():
         names = ", ".join(f"{m.name} ({', '.join(m.aliases)})" for m in _buildable())

@@ -329,3 +329,26 @@ def test_the_watcher_and_the_server_refuse_a_non_number_setting_in_one_line(sift
                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and result.stderr == (
         f"{who}: error: SIFT_WORKERS='abc' is not a number: give a whole number (the default is 2)\n")
+
+
+def test_a_home_that_is_a_file_is_one_clear_error_everywhere(sift_env, tmp_path):
+    """SIFT_HOME naming a regular file (a typo): every entry point says so in one line, instead of
+    'cannot use the index at <file>/index.db: unable to open database file' (the queue's error, blamed on
+    the index) and a worker's traceback."""
+    import subprocess
+    from tests.conftest import REPO, VENV_BIN
+    home = tmp_path / "not-a-folder"
+    home.write_text("notes\n")
+    env = {**sift_env, "SIFT_HOME": str(home)}
+    write_tree(tmp_path / "n", {"a.md": "a"})
+    line = f"SIFT_HOME={home} is not a folder: point SIFT_HOME (--home) at a folder (it is made if missing)"
+    for args in (("enqueue", str(tmp_path / "n")), ("stats",), ("search", "a", "--mode", "keyword")):
+        result = run_ingest(env, *args)
+        assert result.returncode == 2 and result.stderr.strip() == f"ingest: error: {line}", (args, result.stderr)
+    for command, start in (([str(VENV_BIN / "huey_consumer"), "workers.app.huey", "-w", "1"], "sift worker: error: "),
+                           ([str(VENV_BIN / "sift-mcp"), "--no-worker"], "sift-mcp: error: ")):
+        result = subprocess.run(command, cwd=REPO, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                timeout=120)
+        assert result.returncode == 2 and result.stderr.strip().endswith(f"{start}{line}"), result.stderr
+        assert "Traceback" not in result.stderr
+    assert home.read_text() == "notes\n"
