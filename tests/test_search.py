@@ -286,3 +286,14 @@ def test_a_query_of_invisible_characters_is_empty(engine, query):
     for mode in ("keyword", "semantic", "hybrid"):
         with pytest.raises(SearchError, match="the query is empty"):
             engine.search(query, mode=mode)
+
+
+def test_a_time_range_that_ends_before_it_starts_is_refused(engine):
+    """modified_after later than modified_before can match no file: say so rather than answer 'no passages'."""
+    day = 86400.0
+    for mode in ("keyword", "semantic", "hybrid"):
+        with pytest.raises(SearchError, match="modified_after .* is later than modified_before"):
+            engine.search("contract", mode=mode, filters=Filters(modified_after=time.time(),
+                                                                  modified_before=time.time() - 365 * day))
+    assert engine.search("contract", mode="keyword", filters=Filters(modified_after=time.time() - day,
+                                                                     modified_before=time.time() + day)).hits

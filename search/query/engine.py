@@ -526,7 +526,19 @@ def _checked_filters(filters) -> Filters:
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
                                   or not math.isfinite(value) or abs(value) >= 2 ** 62):
             raise SearchError(f"{name} must be a time (seconds since 1970), not {value!r:.80}")
+    after, before = filters.modified_after, filters.modified_before
+    if after is not None and before is not None and after > before:  # no file can match: say so
+        raise SearchError(f"modified_after ({_when(after)}) is later than modified_before ({_when(before)}): "
+                          "no file can match; swap them or drop one")
     return filters
+
+
+def _when(seconds: float) -> str:
+    from datetime import datetime, timezone
+    try:
+        return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    except (ValueError, OverflowError, OSError):
+        return f"{seconds:g} s since 1970"
 
 
 def _visible(text: str) -> bool:
