@@ -412,3 +412,29 @@ def test_read_only_queue_file_is_named_as_the_queue(immediate, keyword_env, tmp_
                  prefix=prefix, timeout=120)
     assert worker.returncode == 2 and f"sift worker: error: {line}" in worker.stderr, worker.stderr
     assert "Traceback" not in worker.stderr
+
+
+@pytest.mark.timeout(300)
+def test_the_watcher_outlives_a_damaged_queue_and_queues_once_it_is_replaced(immediate, keyword_env, tmp_path):
+    """The file watcher asks for scans through the queue: a damaged queue.db is logged (naming the queue) and
+    asked again each tick, and the watcher keeps running; once the file is deleted, the scan is queued."""
+    a = write_tree(tmp_path / "a", A_NOTES)
+    index = built_index(a)
+    queue = index.parent / "queue.db"
+    for extra in ("", "-wal", "-shm"):
+        Path(f"{queue}{extra}").unlink(missing_ok=True)
+    queue.write_bytes(random.Random(5).randbytes(8192))
+    log = tmp_path / "watcher.log"
+    with open(log, "wb") as out:
+        watcher = subprocess.Popen([str(VENV_BIN / "python"), "-m", "workers.watch"], cwd=REPO, env=keyword_env,
+                                   stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        wait_for(lambda: f"the queue at {queue} is damaged (" in log.read_text(), limit=120, proc=watcher)
+        time.sleep(2)
+        assert watcher.poll() is None, log.read_text()
+        assert "Traceback" not in log.read_text()
+        queue.unlink()
+        wait_for(lambda: "queued a scan of collection" in log.read_text(), limit=120, proc=watcher)
+    finally:
+        watcher.terminate()
+        watcher.wait(timeout=30)

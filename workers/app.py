@@ -51,9 +51,15 @@ class QueueStorage(SqliteStorage):
     small-file job went there, by py-spy). A job queued just before a power cut may be lost, never the queue itself;
     what the index records as in flight is queued again when the consumer starts (workers.recover)."""
 
+    tables_missing = False  # the tables could not be made when the app was made (a damaged queue.db)
+
     def _create_connection(self):
         conn = super()._create_connection()
         conn.execute("pragma synchronous = NORMAL")
+        if self.tables_missing:  # the damaged file has been replaced since: make the tables now
+            for statement in self.ddl:
+                conn.execute(statement)
+            self.tables_missing = False
         return conn
 
     @contextlib.contextmanager
@@ -78,7 +84,7 @@ class QueueStorage(SqliteStorage):
         try:
             super().initialize_schema()
         except QueueUnavailable:
-            pass
+            self.tables_missing = True
 
     def check(self) -> None:
         """Raise QueueUnavailable if the queue cannot be written or is damaged anywhere (a consumer checks

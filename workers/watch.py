@@ -177,10 +177,12 @@ def _relative(path: str, root: str) -> str | None:
 
 
 def _quietly(func, *args):
-    """Run a small index or queue operation; a busy database is logged and tried again later."""
+    """Run a small index or queue operation; a busy database, or a queue that cannot be used until someone
+    replaces it, is logged and tried again later."""
+    from workers.queues import QueueUnavailable
     try:
         return func(*args)
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, QueueUnavailable) as exc:
         log.warning("%s failed, will try again: %s", func.__name__, exc)
         return None
 
