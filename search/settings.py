@@ -5,6 +5,7 @@ Flags win over the environment, the environment over the defaults.
 """
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,17 +27,23 @@ def _env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() not in ("0", "off", "false", "no")
 
 
-def _env_number(name: str, default, kind=int):
-    """SIFT_<name> as ``kind`` (int or float), ``default`` when unset; a value that is not a number is
-    refused in one line naming the variable."""
+def _env_number(name: str, default, kind=int, least=None):
+    """SIFT_<name> as ``kind`` (int or float), ``default`` when unset. A value that is not a finite number is
+    refused in one line naming the variable (int() said only "invalid literal for int() with base 10"), and so
+    is one under ``least`` (a 0 that a worker would divide or step by)."""
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
     try:
-        return kind(raw)
+        number = kind(raw)
     except ValueError:
+        number = math.nan
+    if not math.isfinite(number):
         what = "a whole number" if kind is int else "a number"
-        raise ValueError(f"{name}={raw!r} is not a number: give {what} (the default is {default})") from None
+        raise ValueError(f"{name}={raw!r} is not a number: give {what} (the default is {default})")
+    if least is not None and number < least:
+        raise ValueError(f"{name}={raw!r} must be at least {least} (the default is {default})")
+    return number
 
 
 def _env_list(name: str) -> list[str]:
@@ -142,18 +149,18 @@ def load(**overrides) -> Settings:
         home=Path(env["SIFT_HOME"]).expanduser() if env.get("SIFT_HOME") else Path.home() / ".sift",
         model=env.get("SIFT_MODEL") or None,
         embeddings=_env_bool("SIFT_EMBEDDINGS", True),
-        chunk_tokens=_env_number("SIFT_CHUNK_TOKENS", 256),
-        chunk_overlap=_env_number("SIFT_CHUNK_OVERLAP", 32),
-        embed_batch=_env_number("SIFT_EMBED_BATCH", 32),
-        files_per_job=_env_number("SIFT_FILES_PER_JOB", 256),
-        workers=_env_number("SIFT_WORKERS", 2),
+        chunk_tokens=_env_number("SIFT_CHUNK_TOKENS", 256, least=1),
+        chunk_overlap=_env_number("SIFT_CHUNK_OVERLAP", 32, least=0),
+        embed_batch=_env_number("SIFT_EMBED_BATCH", 32, least=1),
+        files_per_job=_env_number("SIFT_FILES_PER_JOB", 256, least=1),
+        workers=_env_number("SIFT_WORKERS", 2, least=1),
         include=tuple(_env_list("SIFT_INCLUDE")),
         exclude=tuple(_env_list("SIFT_EXCLUDE")),
         queue=(env.get("SIFT_QUEUE") or "sqlite").strip(),
         embed_remote=_env_bool("SIFT_EMBED_REMOTE", False),
         embed_timeout=_env_number("SIFT_EMBED_TIMEOUT", 120, float),
         rescan_minutes=_env_number("SIFT_RESCAN_MINUTES", 10, float),
-        retries=_env_number("SIFT_RETRIES", 3),
+        retries=_env_number("SIFT_RETRIES", 3, least=0),
         retry_delay=_env_number("SIFT_RETRY_DELAY", 2, float),
     )
     settings = base.with_overrides(**overrides)

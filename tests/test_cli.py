@@ -352,3 +352,20 @@ def test_a_home_that_is_a_file_is_one_clear_error_everywhere(sift_env, tmp_path)
         assert result.returncode == 2 and result.stderr.strip().endswith(f"{start}{line}"), result.stderr
         assert "Traceback" not in result.stderr
     assert home.read_text() == "notes\n"
+
+
+@pytest.mark.parametrize("variable, value, said", [
+    ("SIFT_CHUNK_TOKENS", "abc", "SIFT_CHUNK_TOKENS='abc' is not a number: give a whole number"),
+    ("SIFT_FILES_PER_JOB", "0", "SIFT_FILES_PER_JOB='0' must be at least 1"),
+    ("SIFT_EMBED_BATCH", "-1", "SIFT_EMBED_BATCH='-1' must be at least 1"),
+    ("SIFT_WORKERS", "2.5", "SIFT_WORKERS='2.5' is not a number: give a whole number"),
+    ("SIFT_CHUNK_OVERLAP", "-4", "SIFT_CHUNK_OVERLAP='-4' must be at least 0"),
+    ("SIFT_RETRY_DELAY", "soon", "SIFT_RETRY_DELAY='soon' is not a number"),
+    ("SIFT_RESCAN_MINUTES", "nan", "SIFT_RESCAN_MINUTES='nan' is not a number"),
+])
+def test_a_setting_that_is_not_a_usable_number_is_named(sift_env, variable, value, said):
+    """A typo in a numeric SIFT_* variable: one line naming the variable (it said only "invalid literal for
+    int() with base 10: 'abc'"), and a zero batch or job size is refused before a worker divides by it."""
+    result = run_ingest({**sift_env, variable: value}, "stats")
+    assert result.returncode == 2 and result.stderr.strip().startswith(f"ingest: error: {said}"), result.stderr
+    assert "Traceback" not in result.stderr
