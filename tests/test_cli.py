@@ -369,3 +369,23 @@ def test_a_setting_that_is_not_a_usable_number_is_named(sift_env, variable, valu
     result = run_ingest({**sift_env, variable: value}, "stats")
     assert result.returncode == 2 and result.stderr.strip().startswith(f"ingest: error: {said}"), result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_an_index_path_that_is_a_folder_is_named_as_such(sift_env, tmp_path):
+    """<home>/index.db that is a folder (or any other non-file): readers said 'disk I/O error', which sends one
+    looking at the hardware, and writers 'unable to open database file'; both now say what it is."""
+    import subprocess
+    from tests.conftest import REPO, VENV_BIN
+    index = tmp_path / "home" / "index.db"
+    index.mkdir(parents=True)
+    env = {**sift_env, "SIFT_MODEL": sift_env["SIFT_MODEL"], "SIFT_EMBEDDINGS": "off"}
+    write_tree(tmp_path / "n", {"a.md": "a"})
+    line = (f"the index at {index} is a folder, not a database file: move it out of the way, or point SIFT_HOME "
+            "(--home) at another folder")
+    for args in (("stats",), ("search", "a", "--mode", "keyword"), ("enqueue", str(tmp_path / "n"))):
+        result = run_ingest(env, *args)
+        assert result.returncode == 2 and result.stderr.strip() == f"ingest: error: {line}", (args, result.stderr)
+    worker = subprocess.run([str(VENV_BIN / "huey_consumer"), "workers.app.huey", "-w", "1"], cwd=REPO, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert worker.returncode == 2 and f"sift worker: error: {line}" in worker.stderr, worker.stderr
+    assert index.is_dir() and not any(index.iterdir())

@@ -42,6 +42,9 @@ def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
     path = Path(path)
     if readonly and not path.exists():
         raise NoIndex(f"no index at {path}: run `ingest enqueue PATH` first")
+    if path.is_dir():  # SQLite says 'disk I/O error' (reading) or 'unable to open database file' (writing)
+        raise IndexUnavailable(f"the index at {path} is a folder, not a database file: move it out of the way, "
+                               "or point SIFT_HOME (--home) at another folder")
     if not readonly:
         _check_writable(path)
     try:
