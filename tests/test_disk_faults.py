@@ -438,3 +438,25 @@ def test_the_watcher_outlives_a_damaged_queue_and_queues_once_it_is_replaced(imm
     finally:
         watcher.terminate()
         watcher.wait(timeout=30)
+
+
+def test_reading_an_index_on_a_full_disk_with_no_shm_says_the_disk_is_full(sift_env, tmp_path, small_disk):
+    """Every process closed (no index.db-shm left), then the disk fills: SQLite must make index.db-shm to read
+    a WAL index and cannot, and readers said only 'disk I/O error'. They now say the disk is full, where,
+    and what to do; the index is unchanged."""
+    home = small_disk / "home"
+    index = home / "index.db"
+    env = {**sift_env, "SIFT_HOME": str(home), "SIFT_EMBEDDINGS": "off", "SIFT_QUEUE_IMMEDIATE": "1"}
+    a = write_tree(tmp_path / "a", A_NOTES)
+    assert ingest_cmd(env, "enqueue", str(a), "--name", "a").returncode == 0
+    assert not Path(f"{index}-shm").exists()
+    env.pop("SIFT_QUEUE_IMMEDIATE")
+    before = digest(index)
+    fill(small_disk)
+    line = (f"cannot read the index at {index}: the disk holding {home} is full, and SQLite needs a little room "
+            f"there (index.db-shm) to read it: free some space, then search again")
+    for args in (("search", "aardvark", "--mode", "keyword"), ("stats",)):
+        assert one_error_line(ingest_cmd(env, *args), "ingest: error: ") == f"ingest: error: {line}"
+    result, = mcp_calls(env, [], tmp_path, ("search", {"query": "aardvark", "mode": "keyword"}))
+    assert result.is_error and "\n".join(b.text for b in result.content).endswith(line)
+    assert digest(index) == before

@@ -82,6 +82,10 @@ def _open_reader(path: Path) -> sqlite3.Connection:
         return conn
     except sqlite3.OperationalError as exc:
         conn.close()
+        if (_code(exc) == SQLITE_IOERR or "disk I/O error" in str(exc)) and _disk_full(path.parent):
+            raise IndexUnavailable(
+                f"cannot read the index at {path}: the disk holding {path.parent} is full, and SQLite needs a "
+                f"little room there ({path.name}-shm) to read it: free some space, then search again") from None
         refused = _code(exc) in (SQLITE_READONLY, SQLITE_CANTOPEN) or "readonly" in str(exc) \
             or "unable to open" in str(exc)
         if not refused or os.access(path.parent, os.W_OK):
@@ -93,6 +97,13 @@ def _open_reader(path: Path) -> sqlite3.Connection:
                 f"{path.name}-shm there to read the changes still in {wal.name}: make the folder writable "
                 f"(chmod u+w {path.parent}) and search again") from None
     return sqlite3.connect(f"{uri}&immutable=1", uri=True, isolation_level=None, check_same_thread=False)
+
+
+def _disk_full(folder: Path) -> bool:
+    """Whether the disk holding ``folder`` has no room left for SQLite's 32 KiB of -shm."""
+    from search.index import space
+    free = space.free_bytes(folder)
+    return free is not None and free < 64 * 1024
 
 
 def _check_writable(path: Path) -> None:
