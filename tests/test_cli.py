@@ -389,3 +389,27 @@ def test_an_index_path_that_is_a_folder_is_named_as_such(sift_env, tmp_path):
                             capture_output=True, text=True, timeout=120)
     assert worker.returncode == 2 and f"sift worker: error: {line}" in worker.stderr, worker.stderr
     assert index.is_dir() and not any(index.iterdir())
+
+
+def test_another_programs_database_named_index_db_is_left_alone(sift_env, tmp_path):
+    """SIFT_HOME pointed at a folder whose index.db is another program's SQLite database: Sift added its own
+    tables to it (and readers said 'holds no Sift index yet: run ingest enqueue', which did that). Now every
+    command refuses it in one line naming its tables, and the file is unchanged."""
+    import hashlib
+    home = tmp_path / "someapp"
+    home.mkdir()
+    index = home / "index.db"
+    other = sqlite3.connect(index)
+    other.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, name TEXT)")
+    other.execute("INSERT INTO photos (name) VALUES ('beach.jpg')")
+    other.commit()
+    other.close()
+    before = hashlib.sha256(index.read_bytes()).hexdigest()
+    env = {**sift_env, "SIFT_HOME": str(home), "SIFT_EMBEDDINGS": "off"}
+    write_tree(tmp_path / "n", {"a.md": "a"})
+    line = (f"{index} is an SQLite database of another program (tables: photos), not a Sift index: Sift leaves it "
+            "as it is; point SIFT_HOME (--home) at a folder of Sift's own")
+    for args in (("enqueue", str(tmp_path / "n")), ("stats",), ("search", "a", "--mode", "keyword")):
+        result = run_ingest(env, *args)
+        assert result.returncode == 2 and result.stderr.strip() == f"ingest: error: {line}", (args, result.stderr)
+    assert hashlib.sha256(index.read_bytes()).hexdigest() == before

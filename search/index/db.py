@@ -53,10 +53,12 @@ def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         if not readonly:
             _check_intact(conn, path)
+            _refuse_foreign(conn, path)
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
             schema.migrate(conn)
         elif schema.version(conn) == 0:
+            _refuse_foreign(conn, path)
             raise NoIndex(f"{path} holds no Sift index yet: run `ingest enqueue PATH` first")
         conn.execute("PRAGMA foreign_keys = ON")
     except sqlite3.DatabaseError as exc:
@@ -135,6 +137,21 @@ def _check_intact(conn: sqlite3.Connection, path: Path) -> None:
         raise IndexUnavailable(damaged(path, f"quick_check: {found[:200]}"))
     with _checked_lock:
         _checked.add(key)
+
+
+def _refuse_foreign(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse an SQLite database of another program (no Sift schema version, tables of its own): Sift would
+    add its tables to it. Sift's first migration makes its tables and sets the version in one transaction."""
+    if schema.version(conn) != 0:
+        return
+    tables = [row[0] for row in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
+        "ORDER BY name LIMIT 6")]
+    if tables:
+        conn.close()
+        shown = ", ".join(tables[:5]) + (", …" if len(tables) > 5 else "")
+        raise IndexUnavailable(f"{path} is an SQLite database of another program (tables: {shown}), not a Sift "
+                               "index: Sift leaves it as it is; point SIFT_HOME (--home) at a folder of Sift's own")
 
 
 # --- what a failure means, in one line ---------------------------------------------------------
