@@ -42,8 +42,10 @@ def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
     path = Path(path)
     if readonly and not path.exists():
         raise NoIndex(f"no index at {path}: run `ingest enqueue PATH` first")
-    if path.is_dir():  # SQLite says 'disk I/O error' (reading) or 'unable to open database file' (writing)
-        raise IndexUnavailable(f"the index at {path} is a folder, not a database file: move it out of the way, "
+    if path.exists() and not path.is_file():  # a folder: SQLite says 'disk I/O error' or 'unable to open
+        # database file'; a named pipe blocks every reader until something writes to it
+        what = "a folder" if path.is_dir() else "a named pipe" if path.is_fifo() else "not a regular file"
+        raise IndexUnavailable(f"the index at {path} is {what}, not a database file: move it out of the way, "
                                "or point SIFT_HOME (--home) at another folder")
     if not readonly:
         _check_writable(path)
