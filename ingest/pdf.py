@@ -11,6 +11,13 @@ front-matter section (``heading_path == []``) for the pages before the first
 one; otherwise one section for the whole document. Chapters are cut at page
 boundaries: a chapter starting mid-page takes that whole page.
 
+The work a PDF asks for is not bounded by its size: a content stream inflates
+up to 75 MB (pypdf's own limit per stream) and every page may draw the same
+one, so a 70 KB file can hold hours of text extraction. Extraction stops after
+PDF_SECONDS (checked before every content-stream operator, so inside a page
+too) and the file fails with the reason; text over MAX_TEXT_CHARS (as much as
+the largest text file read) is skipped like a file over that size.
+
 pypdf reports the problems it works around through ``logging`` (loggers
 ``pypdf.*``). Importing this module routes them to a handler that counts
 them for the file being parsed (``meta["pdf_warnings"]``) and otherwise
@@ -23,6 +30,7 @@ import io
 import logging
 import re
 import threading
+import time
 import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,6 +41,8 @@ from pypdf.errors import DependencyError
 from .document import Document, Section, Skip
 
 log = logging.getLogger(__name__)
+PDF_SECONDS = 300.0  # text extraction of one PDF stops after this (a 117-page book takes 5-10 s here)
+MAX_TEXT_CHARS = 64 * 1024 * 1024  # text kept from one PDF: as much as ingest.files reads of a text file
 
 _HYPHEN_BREAK = re.compile(r"(?<=[^\W\d_])[-\u00ad][ \t]*\n[ \t]*(?=[^\W\d_])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u00ad]")
@@ -171,17 +181,38 @@ def _decrypt(reader: PdfReader) -> None:
         raise Skip("encrypted")
 
 
+class _OutOfTime(BaseException):
+    """Raised by the operator visitor past the deadline: not an Exception, so that pypdf's ``except Exception``
+    around each form XObject lets it through instead of going on with the next one."""
+
+
 def _page_texts(reader: PdfReader, n_pages: int) -> tuple[list[str], list[tuple[int, str]]]:
-    """Clean text of every page ("" when none) and the (page, error) that failed."""
+    """Clean text of every page ("" when none) and the (page, error) that failed. ValueError past
+    PDF_SECONDS, Skip past MAX_TEXT_CHARS."""
     texts: list[str] = []
     failed: list[tuple[int, str]] = []
+    deadline = time.monotonic() + PDF_SECONDS
+    chars = 0
+
+    def in_time(*_) -> None:
+        if time.monotonic() > deadline:
+            raise _OutOfTime
+
     for index in range(n_pages):
         try:
-            texts.append(clean_text(reader.pages[index].extract_text() or ""))
+            in_time()
+            texts.append(clean_text(reader.pages[index].extract_text(visitor_operand_before=in_time) or ""))
+        except _OutOfTime:
+            raise ValueError(f"PDF text extraction stopped after {PDF_SECONDS:g} s, at page {index + 1:,} of "
+                             f"{n_pages:,}: the file asks for more work than its text can need") from None
         except Exception as exc:
             log.debug("page %d: text extraction failed: %s", index + 1, exc)
             failed.append((index + 1, _message(exc)))
             texts.append("")
+        chars += len(texts[-1])
+        if chars > MAX_TEXT_CHARS:
+            raise Skip(f"more than {MAX_TEXT_CHARS:,} characters of text (passed on page {index + 1:,} of {n_pages:,}): "
+                       "as much as the largest text file indexed")
     return texts, failed
 
 

@@ -6,6 +6,8 @@ import io
 import logging
 import os
 import random
+import time
+import zlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pypdf import PageObject, PdfReader, PdfWriter
 
+from ingest import pdf
 from ingest.document import Skip
 from ingest.pdf import clean_text, dehyphenate, normalize, parse_pdf, tidy_whitespace
 
@@ -341,3 +344,54 @@ def test_tidy_whitespace():
 
 def test_clean_text_runs_all_steps():
     assert clean_text(" ﬁnd-\nings  of   the\n\n\n⾏ study ") == "findings of the\n\n行 study"
+
+
+# --- hostile PDFs made here ------------------------------------------------------------
+
+def raw_pdf(objects: list[bytes]) -> bytes:
+    """A PDF of these objects (numbered from 1, the first the catalog) with a correct xref table."""
+    out, offsets = bytearray(b"%PDF-1.7\n"), []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def pages_sharing_one_stream(pages: int, content: bytes) -> bytes:
+    """``pages`` pages that all draw the same (compressed) content stream: a few KB of file, any amount of work."""
+    packed = zlib.compress(content, 9)
+    kids = b" ".join(b"%d 0 R" % (5 + i) for i in range(pages))
+    return raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>",
+                    b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, pages),
+                    b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+                    b"<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream" % (len(packed), packed)]
+                   + [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+                      b"/Resources << /Font << /F1 3 0 R >> >> >>"] * pages)
+
+
+@pytest.mark.timeout(120)
+def test_a_pdf_that_would_take_hours_to_extract_fails_once_over_its_time(monkeypatch):
+    """70 KB of file: 400 pages drawing one stream that inflates to 2 MB of text operators, hours of pypdf's
+    work. Its extraction stops at PDF_SECONDS, inside a page, and the file fails with the reason."""
+    line = b"BT /F1 12 Tf 72 700 Td (" + b"A" * 60 + b") Tj ET\n"
+    data = pages_sharing_one_stream(400, line * (2 * 1024 * 1024 // len(line)))
+    assert len(data) < 100 * 1024
+    monkeypatch.setattr(pdf, "PDF_SECONDS", 2.0)
+    started = time.monotonic()
+    with pytest.raises(ValueError, match=r"^PDF text extraction stopped after 2 s, at page 1 of 400: "):
+        parse_pdf("bomb.pdf", data)
+    assert time.monotonic() - started < 30
+
+
+def test_a_pdf_with_more_text_than_a_file_may_hold_is_skipped(monkeypatch):
+    """Compressed text can be far larger than the file: the text kept from one PDF is bounded as a text file is."""
+    data = pages_sharing_one_stream(50, b"BT /F1 12 Tf 72 700 Td (" + b"word " * 200 + b") Tj ET\n")
+    monkeypatch.setattr(pdf, "MAX_TEXT_CHARS", 5_000)
+    with pytest.raises(Skip, match=r"^more than 5,000 characters of text \(passed on page 6 of 50\)"):
+        parse_pdf("long.pdf", data)
+    monkeypatch.setattr(pdf, "MAX_TEXT_CHARS", 60_000)
+    assert parse_pdf("long.pdf", data).meta["pages"] == 50
