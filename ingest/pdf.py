@@ -160,7 +160,7 @@ def _open(data: bytes) -> tuple[PdfReader, int, bool]:
         reader = PdfReader(io.BytesIO(data), strict=False)
         encrypted = reader.is_encrypted
     except Exception as exc:
-        raise ValueError(f"unreadable PDF: {_message(exc)}") from exc
+        raise ValueError(f"unreadable PDF: {_not_a_pdf(data) or _message(exc)}") from exc
     if encrypted:
         _decrypt(reader)
     try:
@@ -277,6 +277,16 @@ def _title(reader: PdfReader, path: str) -> str:
     if letters >= 3 and len(title) <= 300 and not _FILE_NAME_TITLE.search(title):
         return title
     return Path(path).stem
+
+
+def _not_a_pdf(data: bytes) -> str | None:
+    """Why bytes pypdf could not open are no PDF at all (an error page or archive saved as .pdf), if they are
+    not: a PDF has '%PDF-' in its first 1,024 bytes. pypdf says only 'Stream has ended unexpectedly'."""
+    if not data:
+        return "an empty file"
+    if b"%PDF-" not in data[:1024]:
+        return f"not a PDF: it begins {data[:16]!r}, where a PDF has %PDF-"
+    return None
 
 
 def _message(exc: BaseException) -> str:

@@ -265,6 +265,18 @@ def test_unreadable_bytes_raise_value_error(data):
         parse_pdf("broken.pdf", data)
 
 
+@pytest.mark.parametrize("data,reason", [
+    (b"", "an empty file"),
+    (b"<!DOCTYPE html>\n<html><body>404 Not Found</body></html>", "not a PDF: it begins b'<!DOCTYPE html>\\n', where a PDF has %PDF-"),
+    (b"PK\x03\x04\x14\x00" + bytes(200), "not a PDF: it begins b'PK\\x03\\x04\\x14\\x00"),
+])
+def test_a_file_named_pdf_that_is_no_pdf_says_so(data, reason):
+    """A download that saved an error page or an archive as .pdf: pypdf says 'Stream has ended unexpectedly'."""
+    with pytest.raises(ValueError) as raised:
+        parse_pdf("paper.pdf", data)
+    assert str(raised.value).startswith(f"unreadable PDF: {reason}")
+
+
 def test_truncated_real_pdf_is_unreadable_or_partial():
     data = (pdf_dir() / "en" / "multicolumn.pdf").read_bytes()
     try:
