@@ -640,6 +640,24 @@ def test_code_nested_deeper_than_pythons_recursion_limit_falls_back_to_one_secti
     assert_exact_cover(text, doc)
 
 
+@pytest.mark.timeout(120)
+def test_a_large_source_file_is_windowed_by_lines_without_a_syntax_tree(tmp_path):
+    """tree-sitter's tree and the walks over it take 170-340 bytes of memory per byte of source (an 8 MB .js of
+    short statements: 2.7 GB and 46 s), so a 64 MiB file could take a worker down. A file over OUTLINE_BYTES
+    is windowed by lines like one without a grammar, and says why."""
+    from ingest.code import OUTLINE_BYTES
+    from ingest.files import read_and_parse
+
+    line = "a(1, 2, 3); b[4] = [5, 6, 7, 8];\n"
+    (tmp_path / "data.js").write_text("function first() {\n  return 1;\n}\n" + line * (OUTLINE_BYTES // len(line) + 1))
+    doc = read_and_parse(tmp_path, "data.js").doc
+    size = (tmp_path / "data.js").stat().st_size
+    assert doc.meta["fallback"] == f"too large to outline: {size:,} bytes (over {OUTLINE_BYTES:,})"
+    assert [s.heading_path for s in doc.sections] == [["data"]]
+    small = parse_code("small.js", "function first() {\n  return 1;\n}\n" + line * 100)
+    assert "fallback" not in small.meta and small.sections[0].heading_path == ["small", "first"]
+
+
 def test_crlf_and_missing_final_newline_keep_line_numbers():
     text = SOURCES["cart.go"].replace("\n", "\r\n").rstrip("\r\n")
     doc = parse_code("cart.go", text)
