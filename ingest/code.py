@@ -17,9 +17,9 @@ module. Consecutive lines with the same owner form a section, so:
 Lines are split on "\\n" only (CRLF and CR are normalised first), so
 ``section.text == "\\n".join(lines[start_line - 1:end_line])`` and the
 sections' texts joined by "\\n" give back the whole file.
-Unknown extensions, missing grammars, parser failures and files over
-OUTLINE_BYTES give one section for the whole file, which the chunker windows
-by lines.
+Unknown extensions, missing grammars, parser failures (a parse over
+OUTLINE_SECONDS too) and files over OUTLINE_BYTES give one section for the
+whole file, which the chunker windows by lines.
 """
 from __future__ import annotations
 
@@ -58,6 +58,9 @@ MINIFIED_SUFFIXES = (".min.js", ".min.css")
 # tree-sitter's tree and the walks over it take 170-340 bytes of memory per byte of source (an 8 MB .js of short
 # statements: 2.7 GB, 46 s): larger files are windowed by lines. Hand-written source files are far smaller.
 OUTLINE_BYTES = 1024 * 1024
+# Error recovery in some grammars is quadratic (20,000 lines of '<<EOF' in a .sh: 27 s for 120 KB): tree-sitter
+# stops after this and the file is windowed by lines. 1 MiB of ordinary code parses in about a second.
+OUTLINE_SECONDS = 20.0
 GENERATED_RE = re.compile(
     r"@generated|do not edit(?! without)|^(this (file|code) (is|was|has been) )?"
     r"(auto-?generated|automatically generated|generated (by|from|with|using))\b",
@@ -169,9 +172,13 @@ def _outline(language: str | None, module: str, text: str) -> tuple[list[Definit
     source = text.encode("utf-8")
     if len(source) > OUTLINE_BYTES:
         return [], f"too large to outline: {len(source):,} bytes (over {OUTLINE_BYTES:,})"
+    parser.set_timeout_micros(int(OUTLINE_SECONDS * 1_000_000))
     try:
         root = parser.parse(source).root_node
     except Exception as exc:  # a grammar bug must not lose the file
+        parser.reset()  # a parse that timed out would otherwise be resumed by the next file's
+        if OUTLINE_SECONDS and "Parsing failed" in str(exc):
+            return [], f"parse failed: tree-sitter gave up after {OUTLINE_SECONDS:g} s"
         return [], f"parse failed: {exc}"
     defs: list[Definition] = []
     try:

@@ -1,6 +1,8 @@
 """Tests for ingest.code: definition sections over real-looking code in 15 languages."""
 from __future__ import annotations
 
+import time
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -656,6 +658,24 @@ def test_a_large_source_file_is_windowed_by_lines_without_a_syntax_tree(tmp_path
     assert [s.heading_path for s in doc.sections] == [["data"]]
     small = parse_code("small.js", "function first() {\n  return 1;\n}\n" + line * 100)
     assert "fallback" not in small.meta and small.sections[0].heading_path == ["small", "first"]
+
+
+@pytest.mark.timeout(120)
+def test_a_file_that_tree_sitter_parses_in_quadratic_time_falls_back_after_outline_seconds(monkeypatch):
+    """Error recovery in some grammars is quadratic: 20,000 lines of '<<EOF' (120 KB of .sh) took tree-sitter 27 s
+    here, 60,000 lines of '#if X' in a .java minutes; a file of 1 MiB would hold a worker for half an hour. The parse
+    stops after OUTLINE_SECONDS and the file is windowed by lines; the shared parser reads the next file afresh."""
+    import ingest.code as module
+
+    monkeypatch.setattr(module, "OUTLINE_SECONDS", 0.5)
+    text = "<<EOF\n" * 20_000
+    started = time.monotonic()
+    doc = parse_code("heredocs.sh", text)
+    assert time.monotonic() - started < 15
+    assert doc.meta["fallback"] == "parse failed: tree-sitter gave up after 0.5 s"
+    assert_exact_cover(text, doc)
+    after = parse_code("greet.sh", "greet() {\n  echo hello\n}\n")
+    assert "fallback" not in after.meta and [s.heading_path for s in after.sections] == [["greet", "greet"]]
 
 
 def test_crlf_and_missing_final_newline_keep_line_numbers():
