@@ -34,6 +34,7 @@ from ingest.document import Document, Section
 WIKI_CLOSE = re.compile(r"\]\]")
 CELL_BORDER = re.compile(r"(?<!\\)\|")  # a cell border: a '|' without a backslash before it
 FRONT_MATTER_LINES = 1000  # a closing '---' further down is not front matter
+FRONT_MATTER_CHARS = 64 * 1024  # nor a longer block: PyYAML takes about 20 s and 200 MB per MB of it
 META_ITEMS = 100  # tags or aliases kept; each is indexed with every chunk of the note
 META_CHARS = 500
 SCALARS = (str, int, float, datetime.date)
@@ -276,7 +277,11 @@ def _front_matter(lines: list[str]) -> tuple[dict, int]:
     """YAML between '---' lines at the top; returns (metadata, first body line index)."""
     if not lines or lines[0].strip() != "---":
         return {}, 0
+    chars = 0
     for end in range(1, min(len(lines), FRONT_MATTER_LINES)):
+        chars += len(lines[end]) + 1
+        if chars > FRONT_MATTER_CHARS:
+            return {}, 0  # a data dump, not metadata: index it as text
         if lines[end].strip() in ("---", "..."):
             try:
                 data = yaml.safe_load("\n".join(lines[1:end]))

@@ -50,6 +50,23 @@ def test_front_matter_yaml_cannot_construct_is_read_as_text(value):
     assert value in "\n".join(s.text for s in doc.sections)
 
 
+@pytest.mark.timeout(120)
+def test_front_matter_too_long_to_be_metadata_is_read_as_text():
+    """PyYAML builds front matter at about 20 s and 200 MB per MB here: a note whose YAML block held a data dump
+    (a 64 MiB note may) took minutes and gigabytes at parse. A block over FRONT_MATTER_CHARS is read as text."""
+    import time
+
+    block = "title: Dump\ntags: [" + ", ".join(f"t{i}" for i in range(250_000)) + "]\n"
+    note = f"---\n{block}---\n# Readings\n\nThe sensor logged a spike.\n"
+    started = time.monotonic()
+    doc = parse_markdown("dump.md", note)
+    assert time.monotonic() - started < 10
+    assert "tags" not in doc.meta and doc.title == "Readings"
+    assert "t249999" in "\n".join(s.text for s in doc.sections) and doc.sections[0].start_line == 1
+    short = parse_markdown("short.md", "---\n" + block[:markdown.FRONT_MATTER_CHARS - 100].rsplit(",", 1)[0] + "]\n---\nbody\n")
+    assert short.title == "Dump" and len(short.meta["tags"]) == markdown.META_ITEMS
+
+
 def test_heading_paths_and_line_ranges():
     doc = parse_markdown("clients/qumei.md", NOTE)
     lines = NOTE.split("\n")
