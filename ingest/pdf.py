@@ -85,6 +85,15 @@ def clean_text(raw: str) -> str:
 
 # --- pypdf's warnings -----------------------------------------------------------
 
+class _Bucket:
+    """pypdf's warnings for one file: how many, and the first message (pypdf can log one per operator of a
+    content stream, hundreds of thousands; keeping each held hundreds of MB)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: str | None = None
+
+
 class _PypdfWarnings(logging.Handler):
     """Counts pypdf's log records for the file parsed in the current thread."""
 
@@ -95,22 +104,26 @@ class _PypdfWarnings(logging.Handler):
 
     @contextmanager
     def collect(self):
-        self._local.bucket = bucket = []
+        self._local.bucket = bucket = _Bucket()
         try:
             yield bucket
         finally:
             self._local.bucket = None
 
     def emit(self, record: logging.LogRecord) -> None:
+        bucket = getattr(self._local, "bucket", None)
+        if bucket is not None:
+            bucket.count += 1
+            if bucket.count > 1:
+                return
         try:
             message = record.getMessage()
         except Exception:
             message = str(record.msg)
-        bucket = getattr(self._local, "bucket", None)
         if bucket is None:
             log.debug("pypdf: %s", message)
         else:
-            bucket.append(message)
+            bucket.first = message
 
 
 def _install_handler() -> _PypdfWarnings:
@@ -136,8 +149,8 @@ def parse_pdf(path: str, data: bytes) -> Document:
         texts, failed = _page_texts(reader, n_pages)
         chapters = _chapters(reader, n_pages)
         title = _title(reader, path)
-    if warnings:
-        log.debug("%s: pypdf worked around %d problems, first: %s", path, len(warnings), warnings[0])
+    if warnings.count:
+        log.debug("%s: pypdf worked around %d problems, first: %s", path, warnings.count, warnings.first)
     if n_pages == 0:
         raise ValueError("unreadable PDF: no pages")
     if failed and len(failed) == n_pages:
@@ -149,7 +162,7 @@ def parse_pdf(path: str, data: bytes) -> Document:
         "pages_without_text": sum(1 for t in texts if not t),
         "failed_pages": [page for page, _ in failed],
         "encrypted": encrypted,
-        "pdf_warnings": len(warnings),
+        "pdf_warnings": warnings.count,
     }
     return Document(kind="pdf", title=title, sections=_sections(texts, chapters), meta=meta)
 

@@ -7,6 +7,7 @@ import logging
 import os
 import random
 import time
+import tracemalloc
 import zlib
 from functools import lru_cache
 from pathlib import Path
@@ -407,3 +408,26 @@ def test_a_pdf_with_more_text_than_a_file_may_hold_is_skipped(monkeypatch):
         parse_pdf("long.pdf", data)
     monkeypatch.setattr(pdf, "MAX_TEXT_CHARS", 60_000)
     assert parse_pdf("long.pdf", data).meta["pages"] == 50
+
+
+
+def test_pypdf_warnings_of_a_file_are_counted_without_keeping_each(monkeypatch):
+    """pypdf logs a warning per operator it works around ('/X9 Do' of a missing form: one each time): every
+    message was kept in a list while the file was read, 600,000 for 300,000 such operators on two pages, hundreds
+    of MB within PDF_SECONDS. Now a file's warnings are a count and the first message."""
+    content = b"BT /F1 12 Tf 72 700 Td (kept words) Tj ET\n" + b"/X9 Do\n" * 20_000
+    doc = parse_pdf("warned.pdf", pages_sharing_one_stream(2, content))
+    assert doc.meta["pdf_warnings"] == 40_000 and "kept words" in doc.sections[0].text
+
+    pypdf_log = logging.getLogger("pypdf._page")
+    monkeypatch.setattr(logging.getLogger("pypdf"), "handlers", [pdf._warnings])  # as in a worker: not pytest's
+    tracemalloc.start()
+    try:
+        with pdf._warnings.collect() as bucket:
+            for i in range(100_000):
+                pypdf_log.warning("Impossible to decode XFormObject /X%d", i)
+            held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held < 1_000_000, f"{held:,} bytes held for 100,000 warnings"
+    assert (bucket.count, bucket.first) == (100_000, "Impossible to decode XFormObject /X0")
