@@ -222,11 +222,35 @@ def _page_texts(reader: PdfReader, n_pages: int) -> tuple[list[str], list[tuple[
             log.debug("page %d: text extraction failed: %s", index + 1, exc)
             failed.append((index + 1, _message(exc)))
             texts.append("")
+        finally:
+            _forget_inflated(reader, index)
         chars += len(texts[-1])
         if chars > MAX_TEXT_CHARS:
             raise Skip(f"more than {MAX_TEXT_CHARS:,} characters of text (passed on page {index + 1:,} of {n_pages:,}): "
                        "as much as the largest text file indexed")
     return texts, failed
+
+
+def _forget_inflated(reader: PdfReader, index: int) -> None:
+    """Let go of the inflated bytes of the page's content streams and of the forms its resources name. pypdf
+    keeps those of every stream it has read (up to 75 MB each) while the reader lives: 25 pages each with its
+    own stream held 1.8 GB by the last one. A stream shared by other pages is inflated again for each."""
+    try:
+        page = reader.pages[index]
+        contents = page.get("/Contents")
+        contents = contents.get_object() if contents is not None else None
+        streams = list(contents) if isinstance(contents, list) else [contents]
+        resources = page.get("/Resources")
+        resources = resources.get_object() if resources is not None else None
+        forms = resources.get("/XObject") if isinstance(resources, dict) else None
+        forms = forms.get_object() if forms is not None else None
+        streams += list(forms.values()) if isinstance(forms, dict) else []
+        for stream in streams:
+            stream = stream.get_object() if stream is not None else None
+            if getattr(stream, "decoded_self", None) is not None:
+                stream.decoded_self = None
+    except Exception:  # a damaged page: nothing was kept for it
+        pass
 
 
 def _chapters(reader: PdfReader, n_pages: int) -> list[tuple[int, str]]:
