@@ -24,7 +24,7 @@ def resolve_links(note_path: str, raw_links: list[str]) -> list[str]:
             continue
         if "/" in target or target.startswith("."):
             target = posixpath.normpath(posixpath.join(folder, target))
-            if target.startswith("../"):
+            if target == ".." or target.startswith("../"):
                 continue  # outside the collection
         resolved.append(target)
     return sorted(set(resolved))

@@ -268,3 +268,13 @@ def test_a_table_is_one_atomic_block_and_keeps_the_links_of_its_cells():
     [section] = parse_markdown("n.md", note).sections
     assert [section.text[a:b] for a, b in section.atomic] == [note.split("\n> quote")[0]], "GFM: a line joins"
     assert parse_markdown("n.md", note).meta["links"] == ["cell.md", "img.png", "y.md", "z.md"]
+
+
+def test_links_that_leave_the_collection_are_dropped_however_they_are_written():
+    """'../..' from a note one folder down, or '..' at the top, resolved to '..' itself, which the check for a
+    leading '../' let through as a link target."""
+    from ingest.links import resolve_links
+
+    targets = ["..", "../", "../..", "x/../../..", "%2e%2e/%2E%2E", "../b.pdf", "sub/../../c.pdf", "d.pdf"]
+    assert resolve_links("a/note.md", targets) == [".", "b.pdf", "c.pdf", "d.pdf"]  # ".": the root folder
+    assert resolve_links("note.md", targets) == ["d.pdf"]
