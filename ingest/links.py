@@ -1,31 +1,42 @@
 """Links between notes and the files they cite, PDFs above all.
 
 A note's links are resolved to paths inside its collection: a Markdown link
-relative to the note's folder, a wiki-link ``[[name]]`` by file name (kept
-bare, since it may live anywhere). A PDF with a Markdown file of the same stem
+relative to the note's folder (one starting with ``/`` from the collection's
+folder, as GitHub reads it), a wiki-link ``[[name]]`` by file name (kept
+bare, since it may live anywhere). Links to other schemes (``data:``,
+``tel:``) and those that leave the collection are dropped. A PDF with a Markdown file of the same stem
 beside it is that note's attachment: the note's text stands for the PDF, and
 the PDF is not indexed a second time.
 """
 from __future__ import annotations
 
 import posixpath
+import re
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
 from ingest.kinds import kind_of
+
+# Links that name no file (URLs with :// never get here). Only these: a wiki name may hold a colon ([[Plan: Q3]]).
+SCHEME = re.compile(r"(?:data|tel|sms|javascript|geo|magnet|urn|news|xmpp|callto|mailto):", re.IGNORECASE)
+DRIVE = re.compile(r"[A-Za-z]:[/\\]")  # C:/notes or C:\notes: another machine's path
+UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def resolve_links(note_path: str, raw_links: list[str]) -> list[str]:
     folder = posixpath.dirname(note_path)
     resolved = []
     for raw in raw_links:
-        target = unquote(raw.split("#", 1)[0].split("?", 1)[0]).strip()
+        if SCHEME.match(raw) or DRIVE.match(raw):
+            continue
+        target = UNPRINTABLE.sub("", unquote(raw.split("#", 1)[0].split("?", 1)[0])).strip()
         if not target:
             continue
         if "/" in target or target.startswith("."):
-            target = posixpath.normpath(posixpath.join(folder, target))
-            if target == ".." or target.startswith("../"):
-                continue  # outside the collection
+            start = "" if target.startswith("/") else folder  # '/docs/x.pdf': from the collection's folder
+            target = posixpath.normpath(posixpath.join(start, target.lstrip("/")))
+            if target in (".", "..") or target.startswith("../"):
+                continue  # the collection's folder itself, or outside it
         resolved.append(target)
     return sorted(set(resolved))
 

@@ -276,5 +276,15 @@ def test_links_that_leave_the_collection_are_dropped_however_they_are_written():
     from ingest.links import resolve_links
 
     targets = ["..", "../", "../..", "x/../../..", "%2e%2e/%2E%2E", "../b.pdf", "sub/../../c.pdf", "d.pdf"]
-    assert resolve_links("a/note.md", targets) == [".", "b.pdf", "c.pdf", "d.pdf"]  # ".": the root folder
+    assert resolve_links("a/note.md", targets) == ["b.pdf", "c.pdf", "d.pdf"]
     assert resolve_links("note.md", targets) == ["d.pdf"]
+
+
+def test_a_link_from_slash_is_read_from_the_collections_folder_and_other_schemes_are_dropped():
+    """'/docs/x.pdf' was stored as the absolute path /docs/x.pdf (and listed as an attachment of the note
+    whatever file that is); 'data:' and 'tel:' links became paths under the note's folder; '%00' a NUL."""
+    from ingest.links import resolve_links
+
+    targets = ["/docs/x.pdf", "//y.md", "/../../etc/passwd", "data:image/png;base64,iVBOR", "tel:+4930123",
+               "javascript:alert(1)", "z%00.md", "C:/notes/w.md", "Plan: Q3"]
+    assert resolve_links("a/note.md", targets) == ["Plan: Q3", "docs/x.pdf", "y.md", "z.md"]
