@@ -128,6 +128,10 @@ def test_an_empty_collection_name_is_refused_in_every_mode(engine):
 
 @pytest.mark.parametrize("query", HOSTILE)
 def test_hostile_queries_are_safe_and_still_match_their_words(engine, query):
+    if not any(ch.isalnum() for ch in query):
+        with pytest.raises(SearchError, match="no words, only punctuation"):
+            engine.search(query, mode="keyword")
+        return
     answer = engine.search(query, mode="keyword")
     if any(w in query.lower() for w in ("contract", "合同")):
         assert answer.hits, query
@@ -142,8 +146,14 @@ def test_words_past_those_keyword_search_uses_are_noted(engine):
     assert engine.search("the contract renewal", mode="keyword").notes == []
 
 
-def test_query_of_only_symbols_returns_nothing(engine):
-    assert engine.search("*** ^^^ ()", mode="keyword").hits == []
+@pytest.mark.parametrize("mode", ["keyword", "semantic", "hybrid"])
+def test_a_query_of_only_punctuation_is_refused_as_having_no_words(engine, mode):
+    """Keyword search found nothing for it, and semantic and hybrid answered passages ranked by the vector of
+    '?!...'."""
+    for query in ("*** ^^^ ()", "?!...", "？！。。"):
+        with pytest.raises(SearchError, match="no words, only punctuation"):
+            engine.search(query, mode=mode)
+    assert engine.search("🙂 contract", mode=mode).hits
 
 
 @pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])

@@ -502,6 +502,9 @@ def _validate(query, limit, mode, notes: list[str]) -> tuple[str, int, str]:
     if not _visible(query):
         raise SearchError("the query is empty: give some words to search for (it holds only invisible characters"
                           + (f" in its first {MAX_QUERY_CHARS:,}" if cut else "") + ")")
+    if not _has_words(query):
+        raise SearchError(f"the query has no words, only punctuation ({query.strip()[:40]!r}): give some words "
+                          "to search for")
     if not isinstance(mode, str) or mode not in MODES:
         raise SearchError(f"mode must be one of {', '.join(MODES)}, not {mode!r:.80}")
     if not _whole(limit) or not 1 <= limit <= MAX_LIMIT:
@@ -545,6 +548,12 @@ def _visible(text: str) -> bool:
     """Whether ``text`` shows anything: not only spaces, control and format characters (zero-width spaces,
     a BOM, joiners, direction marks), which a query can hold and neither search can use."""
     return any(not ch.isspace() and unicodedata.category(ch) not in ("Cc", "Cf") for ch in text)
+
+
+def _has_words(text: str) -> bool:
+    """Whether ``text`` holds a letter, a digit or a symbol such as an emoji: a query of punctuation alone
+    ('?!...', '*** ()') matches no word, and its vector ranks passages by nothing."""
+    return any(unicodedata.category(ch)[0] in "LN" or unicodedata.category(ch) == "So" for ch in text)
 
 
 def _whole(value) -> bool:
