@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 
-
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from search.settings import use_flags
@@ -302,7 +301,6 @@ def cmd_retry_failed(args) -> int:
             continue
         collection = queries.collections(conn, name)[0]
         tasks.discover(collection["id"])
-        _say_the_worker_keeps_its_settings(args)
         queued += len(rows)
         print(f"{name}: queued a scan that retries {count(len(rows), 'failed file')} ({collection['root']}):")
         for row in rows[:50]:
@@ -315,6 +313,7 @@ def cmd_retry_failed(args) -> int:
     if not names:
         print("no failed files")
     elif queued:
+        _say_the_worker_keeps_its_settings(args)
         print(f"progress: ingest stats --watch   (needs a running worker; {_worker_hint()})")
     return 0
 

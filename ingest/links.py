@@ -4,8 +4,8 @@ A note's links are resolved to paths inside its collection: a Markdown link
 relative to the note's folder (one starting with ``/`` from the collection's
 folder, as GitHub reads it), a wiki-link ``[[name]]`` by file name (kept
 bare, since it may live anywhere). Links to other schemes (``data:``,
-``tel:``) and those that leave the collection are dropped. A PDF with a Markdown file of the same stem
-beside it is that note's attachment: the note's text stands for the PDF, and
+``tel:``) and those that leave the collection are dropped. A PDF with a
+Markdown file of the same stem beside it is that note's attachment: the note's text stands for the PDF, and
 the PDF is not indexed a second time.
 """
 from __future__ import annotations

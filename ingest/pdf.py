@@ -226,8 +226,8 @@ def _page_texts(reader: PdfReader, n_pages: int) -> tuple[list[str], list[tuple[
             _forget_inflated(reader, index)
         chars += len(texts[-1])
         if chars > MAX_TEXT_CHARS:
-            raise Skip(f"more than {MAX_TEXT_CHARS:,} characters of text (passed on page {index + 1:,} of {n_pages:,}): "
-                       "as much as the largest text file indexed")
+            raise Skip(f"more than {MAX_TEXT_CHARS:,} characters of text (passed on page {index + 1:,} of "
+                       f"{n_pages:,}): as much as the largest text file indexed")
     return texts, failed
 
 

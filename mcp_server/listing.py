@@ -129,7 +129,8 @@ def _text(data: dict, sort: str) -> str:
     if not data["files"]:
         return "no files match"
     order = "newest first" if sort == "modified" else "by path"
-    lines = [f"{render.count(data['total'], 'file')} {'matches' if data['total'] == 1 else 'match'}; showing {data['shown']} ({order})"]
+    matches = "matches" if data["total"] == 1 else "match"
+    lines = [f"{render.count(data['total'], 'file')} {matches}; showing {data['shown']} ({order})"]
     for f in data["files"]:
         state = f["state"] + (f": {f['reason']}" if f["reason"] else "")
         lines.append(f"{f['path']}  {f['kind'] or '-'}  {render.size(f['size'])}  {f['modified'] or '-'}  {state}")

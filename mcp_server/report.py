@@ -54,12 +54,13 @@ def _fresh_text(d: dict) -> str:
     b = d.get("building")
     waiting = d.get("pending_files", 0) - (b["pending"] if b else 0)
     if b is None:
-        return text + (f"; {render.count(waiting, 'changed file')} waiting for a scan" if waiting > 0 else ", nothing being built")
+        return text + (f"; {render.count(waiting, 'changed file')} waiting for a scan" if waiting > 0
+                       else ", nothing being built")
     more = f"; {render.count(waiting, 'more changed file')} waiting for a scan" if waiting > 0 else ""
     if b["discovering"]:
         return text + f"; generation {b['generation']} is looking for changed files" + more
-    return (text + f"; generation {b['generation']} being built: {b['pending']} of {render.count(b['files'], 'changed file')} "
-            "pending" + more)
+    return (text + f"; generation {b['generation']} being built: {b['pending']} of "
+            f"{render.count(b['files'], 'changed file')} pending" + more)
 
 
 def _since(ts: float | None) -> float | None:

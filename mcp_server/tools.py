@@ -185,7 +185,8 @@ class Tools:
         hits = [render.hit_data(h) for h in answer.hits]
         fresh_line, fresh = report.freshness(self.sift.conn(), where.collection)
         by = f", embedded by {', '.join(answer.models)}" if answer.models else ""
-        lines = [f"{render.count(len(hits), 'passage')} for {_echo(answer.query)} ({answer.mode}, {answer.took_ms} ms{by})"]
+        lines = [f"{render.count(len(hits), 'passage')} for {_echo(answer.query)} "
+                 f"({answer.mode}, {answer.took_ms} ms{by})"]
         lines += [f"note: {n}" for n in answer.notes]
         lines += render.hits_text(hits) or ["no passages match: try other words, mode 'semantic', or fewer filters"]
         data = {"query": answer.query, "query_cut": len(answer.query) < len(query), "mode": answer.mode,

@@ -258,7 +258,8 @@ def _building_lines(gen: dict) -> list[str]:
     p = gen.get("progress") or {}
     eta = p.get("eta_seconds")
     lines = [f"{head}; {_change_line(gen)}",
-             f"    {p.get('done', 0)} of {count(p.get('files', 0), 'changed file')} done, {p.get('pending', 0)} pending; "
+             f"    {p.get('done', 0)} of {count(p.get('files', 0), 'changed file')} done, "
+             f"{p.get('pending', 0)} pending; "
              f"ETA {age(eta) if eta is not None else 'unknown yet'}",
              "    stage     queued    done  failed skipped"]
     for stage, n in gen["stages"].items():

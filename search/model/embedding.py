@@ -104,8 +104,8 @@ def reembedding(collections: list[dict]) -> list[str]:
                 lines.append(f"{c['name']}: rebuilding without embeddings; search answers with {old} until "
                              "it is published")
             else:
-                lines.append(f"{c['name']}: re-embedding {count(c['chunks'], 'chunk')} with {new}; search answers with "
-                             f"{old or 'keyword search only'} until it is published")
+                lines.append(f"{c['name']}: re-embedding {count(c['chunks'], 'chunk')} with {new}; "
+                             f"search answers with {old or 'keyword search only'} until it is published")
     return lines
 
 

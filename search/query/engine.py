@@ -553,7 +553,7 @@ def _visible(text: str) -> bool:
 def _has_words(text: str) -> bool:
     """Whether ``text`` holds a letter, a digit or a symbol such as an emoji: a query of punctuation alone
     ('?!...', '*** ()') matches no word, and its vector ranks passages by nothing."""
-    return any(unicodedata.category(ch)[0] in "LN" or unicodedata.category(ch) == "So" for ch in text)
+    return any(category[0] in "LN" or category == "So" for category in map(unicodedata.category, text))
 
 
 def _whole(value) -> bool:
