@@ -62,29 +62,88 @@ def context_of(heading_path: list[str], text: str) -> str:
     return " > ".join(names)
 
 
-def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int) -> list[Chunk]:
+class TooManyChunks(Exception):
+    """The document makes more than ``most`` chunks. Chunking stopped at the first one over: ``tokens`` is
+    what the chunks made so far hold, ``share`` the part of the document's text they reach (0 < share <= 1)."""
+
+    def __init__(self, most: int, tokens: int, share: float):
+        super().__init__(f"more than {most:,} chunks")
+        self.most, self.tokens, self.share = most, tokens, share
+
+
+def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
+                   most: int | None = None) -> list[Chunk]:
+    """The document's chunks; with ``most``, TooManyChunks once there are more, without cutting the rest
+    (cutting a 64 MiB log whole took minutes and its lines' counts, only to be thrown away)."""
     chunks: list[Chunk] = []
+    total = sum(len(section.text) for section in doc.sections) or 1
+    before = 0  # characters of the sections already cut
     for section in doc.sections:
-        chunks.extend(chunk_section(section, count, max_tokens, overlap))
+        for chunk in _section_chunks(section, count, max_tokens, overlap):
+            chunks.append(chunk)
+            if most is not None and len(chunks) > most:
+                reached = before + chunk.offset + len(chunk.text)
+                raise TooManyChunks(most, sum(c.tokens for c in chunks), min(1.0, reached / total))
+        before += len(section.text)
     return chunks
 
 
 def chunk_section(section: Section, count: Counter, max_tokens: int, overlap: int) -> list[Chunk]:
+    return list(_section_chunks(section, count, max_tokens, overlap))
+
+
+def _section_chunks(section: Section, count: Counter, max_tokens: int, overlap: int):
+    """The section's chunks, one at a time: its lines are counted only as far as the chunks are taken."""
     text = section.text
     if not text.strip():
-        return []
-    whole = count(text)
+        return
+    whole = None if _surely_over(text, count, max_tokens) else count(text)
     lead = context_of(section.heading_path, text)
-    if whole <= max_tokens and (not lead or count(embedding_text(lead, text)) <= max_tokens):
-        return [_chunk(section, 0, len(text), whole)]
+    if whole is not None and whole <= max_tokens and \
+            (not lead or count(embedding_text(lead, text)) <= max_tokens):
+        yield _chunk(section, 0, len(text), whole)
+        return
     special = count("")
     room = _context_room(section.heading_path, count, special, max_tokens)
     budget = max_tokens - room - special
     if budget <= 0:
         raise ValueError(f"chunk size {max_tokens} leaves no room beside {special} special tokens")
-    units = _units(text, section.atomic, count, special, budget)
-    return [_chunk(section, start, end, tokens, with_context=room > 0)
-            for start, end, tokens in _windows(text, units, count, max_tokens - room, overlap, special)]
+    units = _Lazy(_units(text, section.atomic, count, special, budget))
+    for start, end, tokens in _windows(text, units, count, max_tokens - room, overlap, special):
+        yield _chunk(section, start, end, tokens, with_context=room > 0)
+
+
+PROBE_CHARS = 1 << 20  # a section longer than this is first counted up to a line end near here
+
+
+def _surely_over(text: str, count: Counter, max_tokens: int) -> bool:
+    """Whether a long section's first lines already pass the limit, so that it need not be counted whole
+    (a 64 MiB section is 14 M tokens held at once). Cut at a line end, where tokenizers split anyway; the
+    margin covers a token that the cut could still change."""
+    if len(text) <= PROBE_CHARS:
+        return False
+    cut = text.rfind("\n", 0, PROBE_CHARS)
+    return cut > 0 and count(text[:cut]) > max_tokens + 8
+
+
+class _Lazy:
+    """A list filled from an iterator as far as it is read."""
+
+    def __init__(self, items):
+        self.items, self.source = [], iter(items)
+
+    def has(self, index: int) -> bool:
+        while len(self.items) <= index:
+            item = next(self.source, None)
+            if item is None:
+                return False
+            self.items.append(item)
+        return True
+
+    def __getitem__(self, index: int):
+        if not self.has(index):
+            raise IndexError(index)
+        return self.items[index]
 
 
 def _context_room(heading_path: list[str], count: Counter, special: int, max_tokens: int) -> int:
@@ -98,47 +157,44 @@ def _context_room(heading_path: list[str], count: Counter, special: int, max_tok
     return room if room <= max_tokens // 4 else 0
 
 
-def _units(text, atomic, count, special, budget) -> list[tuple[int, int, int]]:
-    """(start, end, tokens) spans that tile ``text``, each at most ``budget`` tokens."""
-    spans = _line_spans(text)
-    spans = _merge_atomic(spans, atomic, text, count, special, budget)
-    units = []
-    for start, end in spans:
+def _units(text, atomic, count, special, budget):
+    """(start, end, tokens) spans that tile ``text``, each at most ``budget`` tokens, in order."""
+    for start, end in _merge_atomic(_line_spans(text), atomic, text, count, special, budget):
         tokens = count(text[start:end]) - special
         if tokens <= budget:
-            units.append((start, end, tokens))
+            yield start, end, tokens
         else:
-            units.extend(_split_long(text, start, end, count, special, budget))
-    return units
+            yield from _split_long(text, start, end, count, special, budget)
 
 
-def _line_spans(text: str) -> list[tuple[int, int]]:
-    spans, start = [], 0
+def _line_spans(text: str):
+    start = 0
     while start < len(text):
         newline = text.find("\n", start)
         end = len(text) if newline < 0 else newline + 1
-        spans.append((start, end))
+        yield start, end
         start = end
-    return spans
 
 
 def _merge_atomic(spans, atomic, text, count, special, budget):
     """Join the lines of each atomic block into one span when the block fits the budget."""
     if not atomic:
-        return spans
-    merged, i = [], 0
+        yield from spans
+        return
+    spans, i = _Lazy(spans), 0
     for block_start, block_end in sorted(atomic):
-        while i < len(spans) and spans[i][1] <= block_start:
-            merged.append(spans[i])
+        while spans.has(i) and spans[i][1] <= block_start:
+            yield spans[i]
             i += 1
         j = i
-        while j < len(spans) and spans[j][0] < block_end:
+        while spans.has(j) and spans[j][0] < block_end:
             j += 1
         if j > i and count(text[spans[i][0]:spans[j - 1][1]]) - special <= budget:
-            merged.append((spans[i][0], spans[j - 1][1]))
+            yield spans[i][0], spans[j - 1][1]
             i = j
-    merged.extend(spans[i:])
-    return merged
+    while spans.has(i):
+        yield spans[i]
+        i += 1
 
 
 def _split_long(text, start, end, count, special, budget, level=0):
@@ -181,12 +237,12 @@ def _split_chars(text, start, end, count, special, budget):
     return pieces
 
 
-def _windows(text, units, count, max_tokens, overlap, special):
+def _windows(text, units: _Lazy, count, max_tokens, overlap, special):
     """Greedy runs of units under the limit; each next run backs up by <= overlap tokens."""
-    windows, first = [], 0
-    while first < len(units):
+    first = 0
+    while units.has(first):
         last, total = first, units[first][2]
-        while last + 1 < len(units) and special + total + units[last + 1][2] <= max_tokens:
+        while units.has(last + 1) and special + total + units[last + 1][2] <= max_tokens:
             last += 1
             total += units[last][2]
         start, end = units[first][0], units[last][1]
@@ -195,15 +251,14 @@ def _windows(text, units, count, max_tokens, overlap, special):
             last -= 1
             end = units[last][1]
             exact = count(text[start:end])
-        windows.append((start, end, exact))
-        if last + 1 >= len(units):
+        yield start, end, exact
+        if not units.has(last + 1):
             break
         nxt, carried = last + 1, 0
         while nxt - 1 > first and carried + units[nxt - 1][2] <= overlap:
             nxt -= 1
             carried += units[nxt][2]
         first = nxt
-    return windows
 
 
 def _chunk(section: Section, start: int, end: int, tokens: int, with_context: bool = True) -> Chunk:

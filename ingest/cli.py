@@ -72,6 +72,8 @@ def _settings_flags(parser: argparse.ArgumentParser, default=None) -> None:
                         help="largest chunk in model tokens (SIFT_CHUNK_TOKENS, 256)")
     parser.add_argument("--chunk-overlap", default=default, type=int,
                         help="overlap of consecutive windows in tokens (SIFT_CHUNK_OVERLAP, 32)")
+    parser.add_argument("--max-file-chunks", default=default, type=int,
+                        help="a file of more chunks is skipped, not embedded (SIFT_MAX_FILE_CHUNKS, 10000)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -159,7 +161,8 @@ def cmd_enqueue(args) -> int:
 
 WORKER_FLAGS = {"model": ("--model", "SIFT_MODEL"), "embeddings": ("--embeddings", "SIFT_EMBEDDINGS"),
                 "chunk_tokens": ("--chunk-tokens", "SIFT_CHUNK_TOKENS"),
-                "chunk_overlap": ("--chunk-overlap", "SIFT_CHUNK_OVERLAP")}
+                "chunk_overlap": ("--chunk-overlap", "SIFT_CHUNK_OVERLAP"),
+                "max_file_chunks": ("--max-file-chunks", "SIFT_MAX_FILE_CHUNKS")}
 
 
 def _say_the_worker_keeps_its_settings(args) -> None:

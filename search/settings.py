@@ -58,6 +58,7 @@ class Settings:
     embeddings: bool = True
     chunk_tokens: int = 256
     chunk_overlap: int = 32
+    max_file_chunks: int = 10_000  # a file of more chunks is skipped: about 15 min of e5 on 2 cores
     embed_batch: int = 32  # chunks per embedding call
     files_per_job: int = 256  # files carried by one pipeline job, at most workers.tasks.JOB_BYTES of them
     workers: int = 2
@@ -115,7 +116,8 @@ def _buildable() -> list[KnownModel]:
 
 HOME_HELP = "where the index, queue and models live (SIFT_HOME, default ~/.sift)"
 FLAG_VARIABLES = {"home": "SIFT_HOME", "model": "SIFT_MODEL", "embeddings": "SIFT_EMBEDDINGS",
-                  "chunk_tokens": "SIFT_CHUNK_TOKENS", "chunk_overlap": "SIFT_CHUNK_OVERLAP"}
+                  "chunk_tokens": "SIFT_CHUNK_TOKENS", "chunk_overlap": "SIFT_CHUNK_OVERLAP",
+                  "max_file_chunks": "SIFT_MAX_FILE_CHUNKS"}
 
 
 def add_home_flag(parser) -> None:
@@ -151,6 +153,7 @@ def load(**overrides) -> Settings:
         embeddings=_env_bool("SIFT_EMBEDDINGS", True),
         chunk_tokens=_env_number("SIFT_CHUNK_TOKENS", 256, least=1),
         chunk_overlap=_env_number("SIFT_CHUNK_OVERLAP", 32, least=0),
+        max_file_chunks=_env_number("SIFT_MAX_FILE_CHUNKS", 10_000, least=1),
         embed_batch=_env_number("SIFT_EMBED_BATCH", 32, least=1),
         files_per_job=_env_number("SIFT_FILES_PER_JOB", 256, least=1),
         workers=_env_number("SIFT_WORKERS", 2, least=1),

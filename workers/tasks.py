@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingest.changes import Known, plan_changes
-from ingest.chunk import chunk_document
+from ingest.chunk import TooManyChunks, chunk_document
 from ingest.discover import FoundFile, Rules, walk
 from ingest.document import Skip
 from ingest.files import ParsedFile, read_and_parse, text_hash
@@ -38,6 +38,7 @@ RECORD_POLICY = retry.Policy.lasting(RECORD_PATIENCE, delay=2.0, backoff=2.0, ca
 # so a job's embedding still ends within a stopping worker's grace (mcp_server/worker.py STOP_GRACE)
 JOB_BYTES = 64 * 1024
 COUNTS_KEPT = 65_536  # token counts a worker remembers (about 100 bytes each), oldest forgotten first
+EMBED_TOKENS_PER_CORE = 1300  # what e5 embeds a second on one core (MiniLM twice that): for a skipped file's reason
 
 
 @dataclass
@@ -206,17 +207,21 @@ def chunk(batch: Batch) -> None:
     limit = min(settings.chunk_tokens, embedder.info.max_tokens)
     overlap = min(settings.chunk_overlap, limit // 2)
     counter = functools.partial(_count, embedder)
-    failed, embedding_texts = {}, {}
+    most = settings.max_file_chunks if batch.model else None  # a keyword-only index embeds nothing
+    skipped, failed, embedding_texts = {}, {}, {}
     for parsed in batch.parsed:
         try:  # its rows too: hashing a text that UTF-8 cannot encode must fail this file, not the job
-            pieces = chunk_document(parsed.doc, counter, limit, overlap)
+            pieces = chunk_document(parsed.doc, counter, limit, overlap, most)
             rows = [_chunk_row(i, piece, embedding_texts) for i, piece in enumerate(pieces)]
+        except TooManyChunks as over:  # hours of embedding would hold back every other file's publication
+            skipped[parsed.path] = too_many_chunks(over)
+            continue
         except Exception as exc:
             failed[parsed.path] = f"{type(exc).__name__}: {exc}"
             continue
         batch.chunks[parsed.path] = rows
-    batch.parsed = [p for p in batch.parsed if p.path not in failed]
-    _record_trouble(batch, "chunk", {}, failed)
+    batch.parsed = [p for p in batch.parsed if p.path in batch.chunks]
+    _record_trouble(batch, "chunk", skipped, failed)
     if batch.model:
         _plan_embedding(batch, queries.cached_hashes(conn, batch.model, _all_hashes(batch)), embedding_texts)
     counts = {p: (len(rows), None) for p, rows in batch.chunks.items()}
@@ -388,6 +393,18 @@ def _record_trouble(batch: Batch, stage: str, skipped: dict, failed: dict) -> No
         store.mark(conn, batch.gen, [path], stage, "failed", reason)
     if skipped or failed:
         store.try_publish(conn, batch.gen)
+
+
+def too_many_chunks(over: TooManyChunks) -> str:
+    """Why a file of more than SIFT_MAX_FILE_CHUNKS chunks is skipped, with how many it would make and what
+    embedding them would cost, estimated from the part of it cut before chunking stopped."""
+    passages, tokens = (over.most + 1) / over.share, over.tokens / over.share
+    said = f"{over.most + 1:,}" if over.share >= 1 else f"about {int(float(f'{passages:.2g}')):,}"
+    minutes = tokens / (EMBED_TOKENS_PER_CORE * (os.cpu_count() or 1)) / 60
+    took = "under a minute" if minutes < 1 else f"about {minutes:.0f} min" if minutes < 90 \
+        else f"about {minutes / 60:.0f} h"
+    return (f"{said} passages, more than SIFT_MAX_FILE_CHUNKS={over.most:,} ({took} of embedding): "
+            "raise SIFT_MAX_FILE_CHUNKS to index it")
 
 
 _counts: dict[tuple[str, bytes], int] = {}  # (model id, digest of the text) → tokens, oldest first
