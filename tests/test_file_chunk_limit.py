@@ -3,6 +3,9 @@ embedding nothing, and the rest of its collection publishes; one of exactly that
 at the first chunk over the limit. Real SQLite, the session's MiniLM, huey's immediate mode."""
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from ingest.chunk import TooManyChunks, chunk_document
@@ -24,8 +27,6 @@ def indexed_paths(conn) -> dict[str, int]:
 
 
 def keyword_hits(word: str) -> list[str]:
-    import os
-    from pathlib import Path
     from search.query.engine import Engine
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
     return sorted({h.path for h in engine.search(word, mode="keyword", limit=50).hits})
@@ -47,7 +48,8 @@ def test_a_file_over_the_limit_is_skipped_with_the_reason_and_the_rest_publishes
     assert reason.endswith(" of embedding): raise SIFT_MAX_FILE_CHUNKS to index it"), reason
     conn = runtime.index()
     assert indexed_paths(conn) == {"small.md": 1, "exact.md": 5}, "nothing of the big file is written"
-    assert keyword_hits("walrus") == [] and keyword_hits("heron") == ["small.md"] and keyword_hits("ibex") == ["exact.md"]
+    assert keyword_hits("walrus") == []
+    assert keyword_hits("heron") == ["small.md"] and keyword_hits("ibex") == ["exact.md"]
     shown = f"big.md: skipped at chunk: {reason}"
     assert shown in stats.render(stats.gather(conn, load(), {}), stats.ASSISTANT)  # what the MCP stats tool says
     assert shown in run_ingest(sift_env, "stats").stdout
@@ -102,7 +104,8 @@ def test_chunking_stops_at_the_first_chunk_over_the_limit():
     minutes to cut whole, only to be skipped."""
     many = Document(kind="note", title="t", sections=[Section(text=f"line {i}\n", heading_path=[])
                                                       for i in range(10_000)])
-    long = Document(kind="text", title="t", sections=[Section(text="a few words here\n" * 100_000, heading_path=[])])
+    lines = "a few words here\n" * 100_000
+    long = Document(kind="text", title="t", sections=[Section(text=lines, heading_path=[])])
     for doc in (many, long):
         counter = Counting()
         with pytest.raises(TooManyChunks) as over:
