@@ -217,9 +217,10 @@ def _wait(conn, collection_id: int, before: int | None) -> int:
 
 def published_summary(conn, name: str) -> str:
     """'published generation 2: 141 files, 285 chunks searchable; 4 of the 145 files seen are not indexed
-    (1 failed, 3 skipped): ingest stats lists them'."""
+    (1 failed, 3 skipped): ingest stats lists them', then on a line of its own the files passed over for
+    their kind: '12 files of kinds Sift does not read: .docx 10, .png 2'."""
     from search.index import status
-    from search.index.status import count
+    from search.index.status import count, unread_text
     c = next(c for c in status.collect(conn)["collections"] if c["name"] == name)
     gen = c["published"]
     text = f"published generation {gen['id']}: {count(c['files'], 'file')}, {count(c['chunks'], 'chunk')} searchable"
@@ -229,7 +230,8 @@ def published_summary(conn, name: str) -> str:
         text += (f"; {failed + skipped} of the {count(gen['seen'], 'file')} seen "
                  f"{'is' if failed + skipped == 1 else 'are'} not indexed ({failed} failed, {skipped} skipped): "
                  "ingest stats lists them")
-    return text
+    unread = unread_text(gen["unread"])
+    return f"{text}\n{unread}" if unread else text
 
 
 def _worker_hint() -> str:

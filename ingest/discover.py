@@ -7,15 +7,17 @@ followed (no loops), and are reported as refused with the reason, so that stats 
 as skipped instead of them vanishing; a symlinked file counts only if it resolves inside the root.
 Symlinked files that are refused (a loop, a target outside the root or missing) are reported likewise.
 So is a folder that cannot be listed (no permission): what is in it is unknown, not gone, and the caller
-keeps the files it indexed there (``unreadable``).
+keeps the files it indexed there (``unreadable``). Files the rules let through but of a kind Sift does not
+read (.docx, .png …) are counted per extension (``unread``), so that a user is told they are not searchable.
 """
 from __future__ import annotations
 
 import errno
 import os
 import stat
+from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pathspec
 
@@ -68,11 +70,12 @@ UNREADABLE = "folder cannot be read ({}): the files indexed under it are kept as
 
 
 def walk(root: Path | str, rules: Rules | None = None, refused: dict[str, str] | None = None,
-         unreadable: list[str] | None = None) -> list[FoundFile]:
+         unreadable: list[str] | None = None, unread: Counter | None = None) -> list[FoundFile]:
     """Every indexable file under ``root``, sorted by path. ``refused``, if given, receives the symlinked
     files and folders that are not followed and the folders that cannot be read: path → reason (the root
     is '.'). ``unreadable``, if given, receives the folders that cannot be read as path prefixes
-    ('private/'; '' for the root)."""
+    ('private/'; '' for the root). ``unread``, if given, counts per extension ('.docx', NO_EXTENSION) the
+    files that would be indexed if Sift read their kind."""
     root = Path(root)
     real_root = root.resolve()
     if not real_root.is_dir():
@@ -81,9 +84,10 @@ def walk(root: Path | str, rules: Rules | None = None, refused: dict[str, str] |
     found: list[FoundFile] = []
     refused = {} if refused is None else refused
     unreadable = [] if unreadable is None else unreadable
+    unread = Counter() if unread is None else unread
     folders = [(real_root, "", [])]  # to walk: a stack, not recursion, so any depth of folders is walked
     while folders:
-        folders += _walk_dir(*folders.pop(), rules, real_root, found, refused, unreadable)
+        folders += _walk_dir(*folders.pop(), rules, real_root, found, refused, unreadable, unread)
     converted = converted_pdfs({f.path for f in found})  # their notes stand for them
     found = [f for f in found if f.path not in converted]
     found.sort(key=lambda f: f.path)
@@ -114,7 +118,8 @@ def why_not_indexed(root: Path | str, rel: str, rules: Rules | None = None) -> s
     return None
 
 
-def _walk_dir(folder: Path, rel: str, gitignores, rules: Rules, real_root: Path, found, refused, unreadable):
+def _walk_dir(folder: Path, rel: str, gitignores, rules: Rules, real_root: Path, found, refused, unreadable,
+              unread: Counter):
     """Add the folder's files to ``found``; returns its subfolders to walk, as (folder, rel, gitignores)."""
     gitignores = gitignores + _gitignore(folder, rel)
     subfolders = []
@@ -140,6 +145,9 @@ def _walk_dir(folder: Path, rel: str, gitignores, rules: Rules, real_root: Path,
             if not rules.ignored(child, True) and not _git_ignored(gitignores, child, True):
                 refused[child] = _refused_folder(Path(entry.path), real_root)
             continue
+        if kind_of(child) is None:
+            _count_unread(entry, child, is_link, rules, unread)
+            continue
         file = _found_file(entry, child, is_link, rules, real_root, refused)
         if file:
             found.append(file)
@@ -162,6 +170,30 @@ def _found_file(entry, rel, is_link, rules, real_root, refused) -> FoundFile | N
     if not stat.S_ISREG(info.st_mode):  # a named pipe would block whoever reads it
         return None
     return FoundFile(path=rel, kind=kind, size=info.st_size, mtime=info.st_mtime)
+
+
+NO_EXTENSION = "(no extension)"
+
+
+def extension(rel: str) -> str:
+    """The extension a file is counted under when Sift does not read it: '.docx', or NO_EXTENSION. Lower case,
+    as ``kind_of`` reads it; a name that is not UTF-8 has its bad bytes as U+FFFD, so the count can be stored."""
+    return matchable(PurePosixPath(rel).suffix.lower()) or NO_EXTENSION
+
+
+def _count_unread(entry, rel: str, is_link: bool, rules: Rules, unread: Counter) -> None:
+    """Count a file of a kind Sift does not read, if the rules let it through. Cheap: the type comes from
+    the folder listing, the file is neither read nor stat'ed. Left out: a symlinked one (following it would
+    cost a stat, and a target inside the root is counted where it lies) and hidden ones (.gitignore,
+    .editorconfig: settings of tools, which nobody expects to search; they would be named in every report)."""
+    if is_link or entry.name.startswith(".") or not rules.included(rel):
+        return
+    try:
+        regular = entry.is_file(follow_symlinks=False)
+    except OSError:
+        return
+    if regular:
+        unread[extension(rel)] += 1
 
 
 def _refused_link(path: Path, real_root: Path) -> str | None:

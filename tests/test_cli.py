@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -205,6 +206,44 @@ def test_stats_say_1_file_and_1_chunk_not_1_files(immediate, sift_env, tmp_path)
     assert "; 1 file seen, 1 added; 1 chunk embedded" in out, out
 
 
+def test_stats_name_the_kinds_sift_does_not_read_per_collection_as_of_the_last_scan(immediate, sift_env, tmp_path):
+    root = write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha", **{f"doc{i}.docx": "d" for i in range(10)},
+                                       "p.png": "p", "q.png": "q", "s.xlsx": "s", "t.pptx": "t", "u.zip": "u",
+                                       "v.key": "v"})
+    ingest(root)
+    ingest(write_tree(tmp_path / "m", {"b.md": "# B\n\nbeta"}), name="more")
+    out = run_ingest(sift_env, "stats").stdout
+    assert ("notes  {}\n  1 file, 1 chunk searchable\n  16 files of kinds Sift does not read: .docx 10, .png 2, "
+            ".key 1, .pptx 1 and 2 more extensions\n  published: ".format(root) in out), out
+    assert out.count("Sift does not read") == 1, out  # not for 'more', which has none
+    report = json.loads(run_ingest(sift_env, "stats", "--json").stdout)
+    assert report["collections"][1]["published"]["unread"] == {
+        ".docx": 10, ".png": 2, ".xlsx": 1, ".pptx": 1, ".zip": 1, ".key": 1}
+
+    for path in [*root.glob("*.docx"), *root.glob("*.png"), root / "s.xlsx", root / "t.pptx", root / "u.zip"]:
+        path.unlink()
+    ingest(root)  # the next scan's count replaces the last one's
+    assert "  1 file of a kind Sift does not read: .key 1\n" in run_ingest(sift_env, "stats").stdout
+
+
+def test_an_index_from_before_v8_reads_as_having_no_unread_counts_until_migrated(immediate, sift_env, tmp_path):
+    """Readers (stats, the MCP server) open the index without migrating it: a V7 index has no column for the
+    counts, and must still be read; a writer adds the column (schema V8), NULL for what was scanned before."""
+    from workers import runtime
+    ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha", "b.docx": "d"}))
+    runtime.reset()
+    path = Path(sift_env["SIFT_HOME"]) / "index.db"
+    old = sqlite3.connect(path)
+    old.executescript("ALTER TABLE generations DROP COLUMN unread; PRAGMA user_version = 7;")
+    old.close()
+    result = run_ingest(sift_env, "stats", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["collections"][0]["published"]["unread"] == {}
+    upgraded = db.connect(path)
+    assert schema.version(upgraded) == 8 == len(schema.MIGRATIONS)
+    assert [tuple(row) for row in upgraded.execute("SELECT unread FROM generations")] == [(None,)]
+
+
 @pytest.mark.parametrize("variable", ["SIFT_WORKERS", "SIFT_RETRY_DELAY", "SIFT_CHUNK_TOKENS"])
 def test_a_setting_that_is_not_a_number_is_one_line_naming_the_variable(sift_env, variable):
     """It was 'ingest: error: invalid literal for int() with base 10: 'abc'', which does not say where."""
@@ -282,15 +321,19 @@ def test_stats_ask_whether_a_worker_runs_when_jobs_wait_and_none_was_seen(sift_e
 
 
 def test_enqueue_wait_says_how_many_files_were_seen_but_not_indexed(sift_env, tmp_path, consumer):
-    """--wait ended with 'published generation 1' whether or not files failed or were skipped."""
-    root = write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha", "b.md": "# B\n\nbeta"})
+    """--wait ended with 'published generation 1' whether or not files failed or were skipped, and said
+    nothing of the files of kinds Sift does not read (a folder of .docx looked indexed)."""
+    root = write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha", "b.md": "# B\n\nbeta", "x/c.docx": "c",
+                                       "d.docx": "d", "e.png": "e", "README": "r", ".gitignore": "*.log\n",
+                                       "debug.log": "gitignored"})
     (root / "binary.md").write_bytes(b"\x00\x01binary\x00" * 50)
     consumer()
     result = run_ingest(sift_env, "enqueue", str(root), "--wait", timeout=600)
     assert result.returncode == 0, result.stderr
-    assert result.stderr.splitlines()[-1] == (
+    assert result.stderr.splitlines()[-2:] == [
         "published generation 1: 2 files, 2 chunks searchable; 1 of the 3 files seen is not indexed "
-        "(0 failed, 1 skipped): ingest stats lists them"), result.stderr
+        "(0 failed, 1 skipped): ingest stats lists them",
+        "4 files of kinds Sift does not read: .docx 2, (no extension) 1, .png 1"], result.stderr
 
 
 def test_enqueue_says_that_a_model_flag_does_not_reach_the_worker(sift_env, tmp_path):

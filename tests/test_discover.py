@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import os
 import time
+from collections import Counter
 
 import pytest
 
 from ingest.changes import Known, plan_changes, sha256_file
-from ingest.discover import Rules, walk, why_not_indexed
+from ingest.discover import NO_EXTENSION, Rules, walk, why_not_indexed
 from ingest.links import same_stem_pdf
 from tests.conftest import write_tree
 
@@ -41,6 +42,25 @@ def test_why_not_indexed_agrees_with_the_walk_file_by_file(tmp_path):
         walked = paths(walk(tmp_path, rules))
         assert walked == [p for p in files if why_not_indexed(tmp_path, p, rules) is None]
         assert 0 < len(walked) < len(files)
+
+
+def test_files_of_kinds_sift_does_not_read_are_counted_per_extension(tmp_path):
+    """A folder of .docx files was passed over in silence. The walk counts what it would have indexed if Sift
+    read the kind; not what the rules, a .gitignore or the include globs keep out, links or hidden files."""
+    write_tree(tmp_path, {
+        "a.md": "a", "report.docx": "d", "Plan.DOCX": "d", "sub/photo.png": "p", "Makefile": "m", "LICENSE": "l",
+        "node_modules/x.docx": "ignored", ".git/objects.pack": "ignored", "secret/s.docx": "gitignored",
+        ".gitignore": "secret/\n*.bak\n", "old.bak": "gitignored", "private/p.docx": "excluded",
+        ".editorconfig": "hidden", "build/b.png": "ignored",
+    })
+    os.symlink(tmp_path / "report.docx", tmp_path / "alias.docx")
+    unread = Counter()
+    assert paths(walk(tmp_path, Rules(exclude=("private/",)), unread=unread)) == ["a.md"]
+    assert unread == {".docx": 2, ".png": 1, NO_EXTENSION: 2}
+
+    only_sub = Counter()
+    walk(tmp_path, Rules(include=("sub/",)), unread=only_sub)
+    assert only_sub == {".png": 1}
 
 
 def test_include_and_exclude_globs(tmp_path):

@@ -466,6 +466,21 @@ def test_ingest_stats_and_the_stats_tool_are_one_report(indexed, servers):
     assert "worker: none started by this server (--no-worker)" in text(tool) and "worker:" not in cli.stdout
 
 
+def test_the_stats_tool_names_the_kinds_of_file_sift_does_not_read(immediate, sift_env, tmp_path, servers):
+    """An assistant asked why a .docx is not found should see that Sift passed over it for its kind."""
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha", "contracts/q.docx": "d", "r.docx": "d",
+                                           "scan.png": "p", "node_modules/x.docx": "ignored"})
+    ingest(root, "notes")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return await call(s, "stats")
+    tool = run(scenario)
+    assert not tool.is_error, text(tool)
+    assert "\n  3 files of kinds Sift does not read: .docx 2, .png 1\n" in text(tool), text(tool)
+    assert tool.structured_content["collections"][0]["published"]["unread"] == {".docx": 2, ".png": 1}
+
+
 @pytest.mark.slow  # a real consumer embeds 600 notes
 def test_stats_while_a_real_consumer_builds_a_generation(sift_env, consumer, tmp_path, servers):
     root = write_tree(tmp_path / "big", {f"topic{i % 20}/note{i}.md": _note(i) for i in range(600)})

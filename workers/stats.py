@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 
 from search.index import space, status
-from search.index.status import age, count, freshness_lines
+from search.index.status import age, count, freshness_lines, unread_text
 from search.model.embedding import reembedding
 from workers.queues import QueueUnavailable
 
@@ -234,6 +234,8 @@ def collection_lines(c: dict, hints: Hints) -> list[str]:
     """One collection: what is searchable, the published generation, freshness, the one being built, failures."""
     lines = [f"{c['name']}  {c['root']}", f"  {count(c['files'], 'file')}, {count(c['chunks'], 'chunk')} searchable"]
     published = c["published"]
+    unread = unread_text(latest_scan(c).get("unread") or {})
+    lines += [f"  {unread}"] if unread else []
     if published:
         lines.append(f"  published: generation {published['id']}, {age(published['age_seconds'])} ago; "
                      f"{_change_line(published)}")
@@ -249,6 +251,13 @@ def collection_lines(c: dict, hints: Hints) -> list[str]:
         if len(shown) > FAILURES_SHOWN:
             lines.append(f"    … and {len(shown) - FAILURES_SHOWN} more ({hints.more_failures})")
     return lines
+
+
+def latest_scan(c: dict) -> dict:
+    """The collection's generation whose scan is the newest: the one being built once it has listed the
+    files, else the published one ({} if neither)."""
+    building = c["building"]
+    return building if building and building["discovered"] else c["published"] or {}
 
 
 def _building_lines(gen: dict) -> list[str]:

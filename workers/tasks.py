@@ -16,6 +16,7 @@ import logging
 import os
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -94,7 +95,8 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
     gen = store.begin_generation(conn, collection_id, model)
     refused: dict[str, str] = {}  # symlinks discovery does not follow, folders it cannot read: the reason
     unreadable: list[str] = []  # folders that cannot be listed
-    listed = walk(root, Rules(settings.include, settings.exclude), refused, unreadable) \
+    unread: Counter = Counter()  # files of kinds Sift does not read, per extension: stats names them
+    listed = walk(root, Rules(settings.include, settings.exclude), refused, unreadable, unread) \
         if where == freshness.PRESENT else []
     found, unnamable = _storable(listed)
     unnamable.update(_printable(refused))
@@ -111,7 +113,7 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
     # a refused link that was indexed before stays 'deleted' (its old version is retired), and is skipped
     _fault_pause_discover(gen)
     store.record_plan(conn, gen, collection_id, {**dict.fromkeys(unnamable, "added"), **plan.changes},
-                      plan.touched, plan.seen + len(unnamable))
+                      plan.touched, plan.seen + len(unnamable), unread)
     for path, reason in unnamable.items():
         store.mark(conn, gen, [path], "parse", "skipped", reason)
     paths = sorted(set(plan.to_parse) | (pending - set(plan.changes) - set(unnamable)))

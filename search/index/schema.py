@@ -202,7 +202,14 @@ ALTER TABLE generations ADD COLUMN files INTEGER;
 ALTER TABLE generations ADD COLUMN chunks INTEGER;
 """
 
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7]
+# Files a scan passed over because Sift does not read their kind (.docx, .png …), counted per extension as JSON
+# ({".docx": 10, "(no extension)": 2}), so stats and `enqueue --wait` can say they are not searchable.
+# NULL: a generation scanned before V8 (or not scanned yet).
+V8 = """
+ALTER TABLE generations ADD COLUMN unread TEXT;
+"""
+
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8]
 
 
 class SchemaTooNew(Exception):

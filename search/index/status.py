@@ -73,13 +73,36 @@ def _generation(conn, gen) -> dict:
         "started": gen["started"], "finished": finished,
         "age_seconds": round(time.time() - finished, 1) if finished else None,
         "discovered": gen["discovered"] is not None,
-        "seen": gen["seen"], "unchanged": gen["unchanged"], "changes": changes,
+        "seen": gen["seen"], "unchanged": gen["unchanged"], "changes": changes, "unread": _unread(gen),
         "stages": stage_counts(groups),
         "chunks_written": sum(r["chunks"] for r in groups if r["stage"] == "write"),
         "embedded": sum(r["embedded"] for r in groups),
         "failures": [{"path": r["path"], "stage": r["stage"], "state": r["state"], "reason": r["reason"]}
                      for r in trouble],
     }
+
+
+def _unread(gen) -> dict[str, int]:
+    """Files of kinds Sift does not read, per extension (schema V8; {} for a generation scanned before, or
+    in an index that a reader opened without migrating it)."""
+    stored = gen["unread"] if "unread" in gen.keys() else None
+    return json.loads(stored) if stored else {}
+
+
+UNREAD_SHOWN = 4  # extensions named in the unread line; the rest are summed up
+
+
+def unread_text(unread: dict[str, int]) -> str | None:
+    """'12 files of kinds Sift does not read: .docx 10, .png 2' (the UNREAD_SHOWN commonest extensions, then
+    'and 3 more extensions'); None when there are none."""
+    if not unread:
+        return None
+    ranked = sorted(unread.items(), key=lambda item: (-item[1], item[0]))
+    text = ", ".join(f"{ext} {n}" for ext, n in ranked[:UNREAD_SHOWN])
+    if len(ranked) > UNREAD_SHOWN:
+        text += f" and {count(len(ranked) - UNREAD_SHOWN, 'more extension')}"
+    files = sum(unread.values())
+    return f"{count(files, 'file')} of {'a kind' if files == 1 else 'kinds'} Sift does not read: {text}"
 
 
 def _progress(conn, gen: int) -> tuple[list, list]:

@@ -130,11 +130,12 @@ def remember_model(conn: sqlite3.Connection, model_id: str, path: str) -> None:
 
 
 def record_plan(conn, gen: int, collection_id: int, changes: dict[str, str],
-                touched: dict[str, tuple[int, float]], seen: int) -> None:
+                touched: dict[str, tuple[int, float]], seen: int, unread: dict[str, int] | None = None) -> None:
     """Store what discover found: ``changes`` maps path → added/changed/renamed/deleted.
 
     Deleted files are retired at once (readers of the published generation
-    still see them); ``touched`` files only had their size or mtime change.
+    still see them); ``touched`` files only had their size or mtime change;
+    ``unread`` counts per extension the files of kinds Sift does not read (schema V8).
     """
     now = time.time()
     with transaction(conn):
@@ -148,8 +149,8 @@ def record_plan(conn, gen: int, collection_id: int, changes: dict[str, str],
             conn.execute("UPDATE files SET size = ?, mtime = ? WHERE collection = ? AND path = ? "
                          "AND gen_to IS NULL", (size, mtime, collection_id, path))
         unchanged = seen - sum(1 for c in changes.values() if c != "deleted")
-        conn.execute("UPDATE generations SET discovered = ?, seen = ?, unchanged = ? WHERE id = ?",
-                     (now, seen, unchanged, gen))
+        conn.execute("UPDATE generations SET discovered = ?, seen = ?, unchanged = ?, unread = ? WHERE id = ?",
+                     (now, seen, unchanged, json.dumps(dict(unread or {}), ensure_ascii=False), gen))
 
 
 def _count_at_publish(conn, collection_id: int, before: int | None, gen: int) -> tuple[int, int]:
