@@ -287,8 +287,11 @@ def cmd_retry_failed(args) -> int:
     from search.index import db, queries, status
     from search.index.status import count
     from search.settings import load
-    from workers import tasks
     settings = load()
+    if not settings.index_path.exists():  # opening it would make it, and importing the queue makes the home
+        print(f"nothing to retry: no index yet at {settings.index_path} (ingest enqueue PATH makes one)")
+        return 0
+    from workers import tasks
     conn = db.connect(settings.index_path)
     failed: dict[str, list[dict]] = {}
     for row in status.failures(conn, limit=1_000_000):

@@ -270,6 +270,18 @@ def test_retry_failed_indexes_a_file_once_its_cause_is_fixed(waits, tmp_path, mo
     assert capsys.readouterr().out.strip() == "no failed files"
 
 
+@pytest.mark.parametrize("args", [(), ("notes",)])
+def test_retry_failed_without_an_index_says_so_and_makes_nothing(sift_env, tmp_path, args):
+    """It made index.db (and the home, and the queue) to report 'no failed files' in a home never used."""
+    from tests.conftest import run_ingest
+    home = Path(sift_env["SIFT_HOME"])
+    assert not home.exists()
+    result = run_ingest(sift_env, "retry-failed", *args)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"nothing to retry: no index yet at {home / 'index.db'} (ingest enqueue PATH makes one)\n"
+    assert not home.exists(), sorted(home.rglob("*"))
+
+
 # --- one retry helper ---------------------------------------------------------------------------------
 
 def test_waiting_for_disk_space_to_record_a_failure_goes_through_the_one_pause(waits, tmp_path, monkeypatch):
