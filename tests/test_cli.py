@@ -52,6 +52,17 @@ def test_settings_flags_go_before_or_after_the_command(sift_env, tmp_path, where
     assert result.returncode == 2 and str(bad) in result.stderr and "unrecognized" not in result.stderr
 
 
+def test_settings_flags_go_between_model_and_its_command(sift_env, tmp_path):
+    """`ingest model --model X info` was refused ("invalid choice: 'X'"): only the other two places were read."""
+    missing = tmp_path / "missing.gguf"
+    env = {**sift_env, "SIFT_MODEL": str(missing)}  # the flag must win over it
+    result = run_ingest(env, "model", "--model", sift_env["SIFT_MODEL"], "info")
+    assert result.returncode == 0, result.stderr
+    assert f"path: {sift_env['SIFT_MODEL']}\n" in result.stdout and "dimension: 384" in result.stdout
+    result = run_ingest(sift_env, "model", "--model", sift_env["SIFT_MODEL"], "info", "--model", str(missing))
+    assert result.returncode == 2 and str(missing) in result.stderr, result.stderr  # the last one given wins
+
+
 def test_enqueue_refuses_a_missing_folder(sift_env, tmp_path):
     result = run_ingest(sift_env, "enqueue", str(tmp_path / "missing"))
     assert result.returncode == 2 and "not a folder" in result.stderr
