@@ -285,7 +285,7 @@ def cmd_retry_failed(args) -> int:
     """Queue a scan of each collection whose newest generation has failed files: a scan queues every
     file that is not indexed as it is on disk, so the failed ones go through the pipeline again, in a
     new generation like any other change."""
-    from search.index import db, queries, status
+    from search.index import db, queries, status, store
     from search.index.status import count
     from search.settings import load
     settings = load()
@@ -309,6 +309,8 @@ def cmd_retry_failed(args) -> int:
             print(f"{name}: no failed files")
             continue
         collection = queries.collections(conn, name)[0]
+        # a scan carries forward the outcome of a file unchanged since it failed: forgotten, it is read again
+        store.forget_remembered(conn, collection["id"], [row["path"] for row in rows])
         tasks.discover(collection["id"])
         queued += len(rows)
         print(f"{name}: queued a scan that retries {count(len(rows), 'failed file')} ({collection['root']}):")

@@ -39,6 +39,7 @@ class FoundFile:
     kind: str
     size: int
     mtime: float
+    ctime: float = 0.0  # a chmod changes only this: what a remembered outcome is checked against
 
 
 @dataclass
@@ -169,7 +170,7 @@ def _found_file(entry, rel, is_link, rules, real_root, refused) -> FoundFile | N
         return None
     if not stat.S_ISREG(info.st_mode):  # a named pipe would block whoever reads it
         return None
-    return FoundFile(path=rel, kind=kind, size=info.st_size, mtime=info.st_mtime)
+    return FoundFile(path=rel, kind=kind, size=info.st_size, mtime=info.st_mtime, ctime=info.st_ctime)
 
 
 NO_EXTENSION = "(no extension)"

@@ -35,3 +35,9 @@ class Document:
 
 class Skip(Exception):
     """The file is deliberately not indexed (binary, minified, encrypted ...); str() is the reason."""
+    lasting = True  # the file's own doing: a scan may carry it forward while the file stays the same
+
+
+class SkipForNow(Skip):
+    """Skipped for something this installation lacks (a package): installing it changes the answer, not the file."""
+    lasting = False

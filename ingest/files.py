@@ -33,6 +33,7 @@ class ParsedFile:
     mtime: float
     sha256: str
     doc: Document
+    ctime: float = 0.0  # of the stat that matches the bytes read (0: a job queued before it was kept)
 
 
 def read_and_parse(root: Path | str, path: str) -> ParsedFile:
@@ -44,7 +45,7 @@ def read_and_parse(root: Path | str, path: str) -> ParsedFile:
     if doc.kind == "note":
         _attach_links(root, path, doc)
     return ParsedFile(path=path, kind=kind_of(path) or doc.kind, size=len(data),
-                      mtime=seen.st_mtime, sha256=hashlib.sha256(data).hexdigest(), doc=doc)
+                      mtime=seen.st_mtime, sha256=hashlib.sha256(data).hexdigest(), doc=doc, ctime=seen.st_ctime)
 
 
 def read_settled(full: Path) -> tuple[bytes, os.stat_result]:

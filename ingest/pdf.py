@@ -38,7 +38,7 @@ from pathlib import Path
 from pypdf import PdfReader
 from pypdf.errors import DependencyError
 
-from .document import Document, Section, Skip
+from .document import Document, Section, Skip, SkipForNow
 
 log = logging.getLogger(__name__)
 PDF_SECONDS = 300.0  # text extraction of one PDF stops after this (a 117-page book takes 5-10 s here)
@@ -187,7 +187,7 @@ def _decrypt(reader: PdfReader) -> None:
     try:
         ok = reader.decrypt("")
     except DependencyError as exc:
-        raise Skip("encrypted: AES needs the 'cryptography' package") from exc
+        raise SkipForNow("encrypted: AES needs the 'cryptography' package") from exc
     except Exception as exc:
         raise Skip(f"encrypted: {_message(exc)}") from exc
     if not ok:

@@ -14,6 +14,7 @@ import functools
 import hashlib
 import logging
 import os
+import sqlite3
 import sys
 import time
 from collections import Counter
@@ -27,6 +28,7 @@ from ingest.document import Skip
 from ingest.files import ParsedFile, read_and_parse, text_hash
 from ingest.kinds import kind_of
 from search.index import db, freshness, queries, space, store
+from search.index.remembered import Basis, Outcome, fingerprint
 from search.index.status import count
 from workers import retry, runtime
 from workers.app import huey
@@ -109,6 +111,8 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
     if model_changed:
         log.info("collection %s: the model is now %s: every file is embedded again", collection["name"], model)
     plan = plan_changes(root, found, known, everything=model_changed)
+    carried = {} if model_changed else _as_before(conn, collection_id, plan, found, _settings_print(model))
+    store.keep_remembered(conn, collection_id, carried)  # the rest are gone, indexed, or read again now
     pending = set(queries.pending_paths(conn, gen))  # queued before a crash or a re-run
     # a refused link that was indexed before stays 'deleted' (its old version is retired), and is skipped
     _fault_pause_discover(gen)
@@ -116,12 +120,34 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
                       plan.touched, plan.seen + len(unnamable), unread)
     for path, reason in unnamable.items():
         store.mark(conn, gen, [path], "parse", "skipped", reason)
-    paths = sorted(set(plan.to_parse) | (pending - set(plan.changes) - set(unnamable)))
+    for path, outcome in carried.items():
+        store.mark(conn, gen, [path], outcome.stage, outcome.state, outcome.reason)
+    paths = sorted((set(plan.to_parse) - set(carried)) | (pending - set(plan.changes) - set(unnamable)))
     for part in jobs(paths, {f.path: f.size for f in found}, settings.files_per_job):
         parse(Batch(gen, collection_id, part))
-    log.info("generation %s: %d files seen, %d to parse", gen, plan.seen, len(paths))
+    log.info("generation %s: %d files seen, %d to parse, %d skipped or failed as before (unchanged since)",
+             gen, plan.seen, len(paths), len(carried))
     store.try_publish(conn, gen)
     return gen
+
+
+def _as_before(conn, collection_id: int, plan, found: list[FoundFile], settings_print: str) -> dict[str, Outcome]:
+    """The remembered outcomes of the files the plan would read again whose size, mtime, ctime and settings are
+    all as they were when the outcome was decided: reading them again would only repeat it."""
+    on_disk = {f.path: f for f in found}
+    carried = {}
+    for path, (basis, outcome) in queries.remembered(conn, collection_id).items():
+        file = on_disk.get(path)
+        if file is not None and plan.changes.get(path, "deleted") != "deleted" \
+                and basis == Basis(file.size, file.mtime, file.ctime, settings_print):
+            carried[path] = outcome
+    return carried
+
+
+def _settings_print(model: str | None) -> str:
+    """The fingerprint of the settings a file's outcome depends on, for the generation's model."""
+    settings = runtime.settings()
+    return fingerprint(model, settings.chunk_tokens, settings.chunk_overlap, settings.max_file_chunks)
 
 
 def jobs(paths: list[str], sizes: dict[str, int], most: int):
@@ -159,19 +185,23 @@ def parse(batch: Batch) -> None:
     cause (being written, say) is read again after a backoff, the rest of the batch already on its way."""
     conn, settings = runtime.index(), runtime.settings()
     root = queries.get_collection(conn, batch.collection)["root"]
-    paths = list(batch.paths)
+    paths, settings_print = list(batch.paths), _settings_print(_model_of(conn, batch.gen))
     for this in retry.tries(retry.Policy(retries=settings.retries, delay=settings.retry_delay)):
-        parsed, skipped, failed, again = [], {}, {}, {}
+        parsed, skipped, failed, again, lasting = [], {}, {}, {}, {}
         for path in paths:
+            seen = _stat(root, path)  # before reading: a change made while it is read shows at the next scan
             outcome, value = _read(root, path)
             if outcome == "parsed":
                 parsed.append(value)
-            else:
-                {"skipped": skipped, "failed": failed, "again": again}[outcome][path] = value
+                continue
+            state, _, now = outcome.partition(" ")  # 'failed now': not the file's doing, so not remembered
+            {"skipped": skipped, "failed": failed, "again": again}[state][path] = value
+            if state != "again" and not now and seen is not None:
+                lasting[path] = Basis(seen.st_size, seen.st_mtime, seen.st_ctime, settings_print)
         if again and this.last:
             failed.update({p: f"{retry.describe(exc)} (tried {this.number} times)" for p, exc in again.items()})
             again = {}
-        _record_trouble(batch, "parse", skipped, failed)
+        _record_trouble(batch, "parse", skipped, failed, lasting)
         if parsed:  # handed on first, then marked: a file marked done always has its next job queued
             chunk(Batch(batch.gen, batch.collection, [p.path for p in parsed], parsed=parsed))
             store.mark(conn, batch.gen, [p.path for p in parsed], "parse", "done")
@@ -183,19 +213,41 @@ def parse(batch: Batch) -> None:
 
 
 def _read(root, path: str) -> tuple[str, object]:
-    """('parsed', ParsedFile), ('skipped' or 'failed', reason) or ('again', the transient error)."""
+    """('parsed', ParsedFile), ('skipped' or 'failed', reason) or ('again', the transient error). The outcome
+    is 'skipped now' or 'failed now' when it is not the file's own doing (a package missing, a file vanished,
+    a symlink above it, the machine out of something): an unchanged file may do better at the next scan."""
     try:
         return "parsed", read_and_parse(root, path)
     except Skip as reason:
-        return "skipped", str(reason)
+        return "skipped" if reason.lasting else "skipped now", str(reason)
     except FileNotFoundError:
-        return "failed", "file vanished before it could be read"
-    except PermissionError as exc:  # errno set: the OS refused; unset: safe_join's refusal, with its reason
-        return "failed", "no permission to read the file" if exc.errno else str(exc)
+        return "failed now", "file vanished before it could be read"
+    except PermissionError as exc:  # errno set: the OS refused (a chmod changes ctime); unset: safe_join's refusal
+        return ("failed", "no permission to read the file") if exc.errno else ("failed now", str(exc))
     except Exception as exc:  # a bad file must not stop the batch
         if retry.is_transient(exc):
             return "again", exc
-        return "failed", f"{type(exc).__name__}: {exc}"
+        return "failed" if _the_files_doing(exc) else "failed now", f"{type(exc).__name__}: {exc}"
+
+
+def _the_files_doing(exc: Exception) -> bool:
+    """Whether a permanent failure comes from the file's content (a parser's ValueError, a decode error, a
+    PDF's extraction out of time), not the machine: an OS error, no memory, a package missing, the index."""
+    return not isinstance(exc, (OSError, MemoryError, ImportError, sqlite3.Error, db.IndexUnavailable))
+
+
+def _stat(root, path: str) -> os.stat_result | None:
+    """The file's stat as the scan's walk takes it (following a symlink), or None."""
+    try:
+        return os.stat(Path(root) / path)
+    except (OSError, ValueError):
+        return None
+
+
+def _model_of(conn, gen_id: int) -> str | None:
+    """The generation's model: every stage of it chunks and embeds with it."""
+    gen = queries.generation(conn, gen_id)
+    return gen["model"] if gen is not None else runtime.model_id()
 
 
 @stage(priority=20)
@@ -203,27 +255,30 @@ def chunk(batch: Batch) -> None:
     """Cut the parsed files into chunks counted with the generation's model (its tokenizer and passage
     prefix), and send on what its embedding cache lacks."""
     conn, settings = runtime.index(), runtime.settings()
-    gen = queries.generation(conn, batch.gen)
-    batch.model = gen["model"] if gen is not None else runtime.model_id()
+    batch.model = _model_of(conn, batch.gen)
     embedder = runtime.embedder(batch.model)
     limit = min(settings.chunk_tokens, embedder.info.max_tokens)
     overlap = min(settings.chunk_overlap, limit // 2)
     counter = functools.partial(_count, embedder)
     most = settings.max_file_chunks if batch.model else None  # a keyword-only index embeds nothing
-    skipped, failed, embedding_texts = {}, {}, {}
+    skipped, failed, embedding_texts, lasting = {}, {}, {}, {}
+    settings_print = _settings_print(batch.model)
     for parsed in batch.parsed:
         try:  # its rows too: hashing a text that UTF-8 cannot encode must fail this file, not the job
             pieces = chunk_document(parsed.doc, counter, limit, overlap, most)
             rows = [_chunk_row(i, piece, embedding_texts) for i, piece in enumerate(pieces)]
         except TooManyChunks as over:  # hours of embedding would hold back every other file's publication
             skipped[parsed.path] = too_many_chunks(over)
+            lasting[parsed.path] = Basis(parsed.size, parsed.mtime, parsed.ctime, settings_print)
             continue
         except Exception as exc:
             failed[parsed.path] = f"{type(exc).__name__}: {exc}"
+            if _the_files_doing(exc):
+                lasting[parsed.path] = Basis(parsed.size, parsed.mtime, parsed.ctime, settings_print)
             continue
         batch.chunks[parsed.path] = rows
     batch.parsed = [p for p in batch.parsed if p.path in batch.chunks]
-    _record_trouble(batch, "chunk", skipped, failed)
+    _record_trouble(batch, "chunk", skipped, failed, lasting)
     if batch.model:
         _plan_embedding(batch, queries.cached_hashes(conn, batch.model, _all_hashes(batch)), embedding_texts)
     counts = {p: (len(rows), None) for p, rows in batch.chunks.items()}
@@ -387,12 +442,17 @@ def _printable(reasons: dict[str, str]) -> dict[str, str]:
     return {os.fsencode(p).decode("utf-8", "backslashreplace"): r for p, r in reasons.items()}
 
 
-def _record_trouble(batch: Batch, stage: str, skipped: dict, failed: dict) -> None:
+def _record_trouble(batch: Batch, stage: str, skipped: dict, failed: dict, lasting: dict | None = None) -> None:
+    """Mark the files skipped or failed with their reasons; remember the outcomes of ``lasting`` (path → what
+    it was decided on), the file's own doing, so that a scan finding the file unchanged does not redo it."""
     conn = runtime.index()
     for path, reason in skipped.items():
         store.mark(conn, batch.gen, [path], stage, "skipped", reason)
     for path, reason in failed.items():
         store.mark(conn, batch.gen, [path], stage, "failed", reason)
+    for path, basis in (lasting or {}).items():
+        state, reason = ("skipped", skipped[path]) if path in skipped else ("failed", failed[path])
+        store.remember_outcome(conn, batch.gen, batch.collection, path, basis, Outcome(stage, state, reason))
     if skipped or failed:
         store.try_publish(conn, batch.gen)
 

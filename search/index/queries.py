@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from search.index.remembered import Basis, Outcome
+
 # A published collection's current rows: join files f to collections c.
 VISIBLE = "f.gen_from <= c.published AND (f.gen_to IS NULL OR f.gen_to > c.published)"
 # A file of a generation whose jobs have not reached their end yet (a progress row).
@@ -207,6 +209,14 @@ def current_files(conn: sqlite3.Connection, collection_id: int) -> dict[str, sql
     rows = conn.execute("SELECT id, path, size, mtime, sha256, gen_from FROM files "
                         "WHERE collection = ? AND gen_to IS NULL", (collection_id,))
     return {row["path"]: row for row in rows}
+
+
+def remembered(conn: sqlite3.Connection, collection_id: int) -> dict[str, tuple[Basis, Outcome]]:
+    """path → what the outcome of each skipped or failed file was decided on, and the outcome (writers only:
+    the table is V9's, and readers do not migrate)."""
+    rows = conn.execute("SELECT * FROM remembered WHERE collection = ?", (collection_id,))
+    return {r["path"]: (Basis(r["size"], r["mtime"], r["ctime"], r["settings"]),
+                        Outcome(r["stage"], r["state"], r["reason"])) for r in rows}
 
 
 def catalog_files(conn: sqlite3.Connection) -> list[tuple]:

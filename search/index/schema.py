@@ -209,7 +209,25 @@ V8 = """
 ALTER TABLE generations ADD COLUMN unread TEXT;
 """
 
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8]
+# Why each file of a collection that is currently skipped or failed for a reason of its own was passed over, with
+# what that was decided on: its size, mtime and ctime (seconds, as the walk sees them) and the settings it depends
+# on (search.index.remembered). A scan that finds all of them the same carries the outcome forward, unparsed.
+V9 = """
+CREATE TABLE remembered (
+    collection INTEGER NOT NULL REFERENCES collections(id),
+    path TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime REAL NOT NULL,
+    ctime REAL NOT NULL,
+    settings TEXT NOT NULL,       -- search.index.remembered.fingerprint
+    stage TEXT NOT NULL,
+    state TEXT NOT NULL,          -- skipped | failed
+    reason TEXT,
+    PRIMARY KEY (collection, path)
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9]
 
 
 class SchemaTooNew(Exception):

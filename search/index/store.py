@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from search.index.db import transaction
 from search.index.names import check_name, name_problem
 from search.index.queries import IN_FLIGHT, STAGES, generation, get_collection, has_counts, rank, searchable
+from search.index.remembered import Basis, Outcome
 from search.query.text import index_form
 
 
@@ -202,6 +203,39 @@ def _set_progress(conn, gen, path, change, stage, state, now, reason=None, chunk
 def _building(conn, gen: int) -> bool:
     row = conn.execute("SELECT state FROM generations WHERE id = ?", (gen,)).fetchone()
     return row is not None and row["state"] == "building"
+
+
+# --- outcomes of skipped and failed files (search.index.remembered) ---------------------------------
+
+
+def remember_outcome(conn: sqlite3.Connection, gen: int, collection_id: int, path: str, basis: Basis,
+                     outcome: Outcome) -> None:
+    """Keep ``outcome`` of ``path``, unless ``gen`` is no longer being built (a late duplicate job)."""
+    with transaction(conn):
+        if not _building(conn, gen):
+            return
+        conn.execute(
+            "INSERT INTO remembered(collection, path, size, mtime, ctime, settings, stage, state, reason) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(collection, path) DO UPDATE SET size = excluded.size, "
+            "mtime = excluded.mtime, ctime = excluded.ctime, settings = excluded.settings, stage = excluded.stage, "
+            "state = excluded.state, reason = excluded.reason",
+            (collection_id, path, basis.size, basis.mtime, basis.ctime, basis.settings, outcome.stage,
+             outcome.state, outcome.reason))
+
+
+def keep_remembered(conn: sqlite3.Connection, collection_id: int, paths) -> None:
+    """Forget every remembered outcome of the collection but those of ``paths``."""
+    keep = set(paths)
+    with transaction(conn):
+        held = [r[0] for r in conn.execute("SELECT path FROM remembered WHERE collection = ?", (collection_id,))]
+        conn.executemany("DELETE FROM remembered WHERE collection = ? AND path = ?",
+                         [(collection_id, p) for p in held if p not in keep])
+
+
+def forget_remembered(conn: sqlite3.Connection, collection_id: int, paths) -> None:
+    with transaction(conn):
+        conn.executemany("DELETE FROM remembered WHERE collection = ? AND path = ?",
+                         [(collection_id, p) for p in paths])
 
 
 # --- embedding cache ----------------------------------------------------------------

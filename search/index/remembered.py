@@ -1,0 +1,48 @@
+"""The outcome of each file a collection skips or fails for a reason of its own, kept with what it was decided on
+(schema V9).
+
+A scan plans every file without a current version as new, so without this a file that is skipped or fails (a
+scanned PDF, a binary .txt, a log of too many chunks, a PDF whose text extraction ran out of time) would be
+parsed again at every scan: minutes of CPU every SIFT_RESCAN_MINUTES, forever. The outcome is kept with the
+file's size, mtime and ctime and a fingerprint of the settings it depends on; a scan that finds all of them the
+same carries the outcome forward into its generation instead (``workers.tasks.discover``).
+
+Only the files currently skipped or failed are held: each scan keeps the outcomes it carries forward and forgets
+the rest (a file deleted, changed, indexed since), and ``ingest retry-failed`` forgets the failed ones it retries.
+The table is written by ``search.index.store`` and read by ``search.index.queries.remembered``, both for writers
+only: readers (stats, the MCP server) never look at it, so they read an index from before V9 as before.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import metadata
+
+
+@dataclass(frozen=True)
+class Outcome:
+    stage: str
+    state: str  # skipped | failed
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class Basis:
+    """What an outcome was decided on: the file as stat'ed before it was read, and the settings."""
+    size: int
+    mtime: float
+    ctime: float  # a chmod that fixes "no permission" changes only this
+    settings: str
+
+
+def fingerprint(model: str | None, chunk_tokens: int, chunk_overlap: int, max_file_chunks: int) -> str:
+    """The settings an outcome depends on (parse outcomes depend on none; one fingerprint for both is simpler),
+    and Sift's version: an upgrade may parse what an older one could not."""
+    return json.dumps([model, chunk_tokens, chunk_overlap, max_file_chunks, _version()])
+
+
+def _version() -> str:
+    try:
+        return metadata.version("sift")
+    except metadata.PackageNotFoundError:
+        return ""

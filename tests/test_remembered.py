@@ -1,0 +1,183 @@
+"""A file skipped or failed for a reason of its own is not read again at every scan: its outcome is remembered with
+the file's size, mtime and ctime and the settings, and a scan that finds them the same carries it forward into its
+generation (search.index.remembered, workers.tasks.discover). Changing the file or the settings, ``ingest
+retry-failed`` and deleting the file end that; trouble that is not the file's doing is never remembered.
+
+Real SQLite, the session's MiniLM, huey's immediate mode. What is read is counted at ``read_and_parse``, the one
+call through which the parse stage reads a file."""
+from __future__ import annotations
+
+import errno
+import json
+import logging
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from ingest.cli import main as ingest_main
+from search.index import db, queries, schema
+from tests.conftest import ingest, run_ingest, write_tree
+from tests.test_file_chunk_limit import note
+from tests.test_retry import counting
+
+BINARY = "\x00\x01\x02 binary \x00\xff" * 64
+NOT_A_PDF = "<!DOCTYPE html>\n<html><body>a web page saved as .pdf</body></html>\n"
+
+
+@pytest.fixture
+def reads(immediate, monkeypatch) -> list[str]:
+    """The files the parse stage reads, in order."""
+    from workers import tasks
+    calls: list[str] = []
+    counting(monkeypatch, tasks, "read_and_parse", calls)
+    return calls
+
+
+def trouble(report: dict) -> list[tuple]:
+    return [(f["path"], f["stage"], f["state"], f["reason"]) for f in report["published"]["failures"]]
+
+
+def remembered() -> dict:
+    from workers import runtime
+    conn = runtime.index()
+    return {path: outcome.state for cid in [r["id"] for r in queries.collections(conn)]
+            for path, (_, outcome) in queries.remembered(conn, cid).items()}
+
+
+def later(path: Path) -> None:
+    """A new mtime, same content."""
+    info = path.stat()
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns + 1_000_000_000))
+
+
+def test_a_binary_file_skipped_at_parse_is_not_read_again_until_it_changes(reads, tmp_path, caplog):
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nthe heron note\n", "blob.txt": BINARY})
+    first = ingest(root)
+    assert trouble(first) == [("blob.txt", "parse", "skipped", "binary file")]
+    assert sorted(reads) == ["a.md", "blob.txt"]
+
+    reads.clear()
+    with caplog.at_level(logging.INFO, logger="sift.workers"):
+        second = ingest(root)
+    assert reads == [], "nothing changed: nothing is read"
+    assert second["published"]["id"] > first["published"]["id"]
+    assert trouble(second) == trouble(first), "stats of the new generation show it as before"
+    assert "files seen, 0 to parse, 1 skipped or failed as before (unchanged since)" in caplog.text
+
+    later(root / "blob.txt")
+    assert trouble(ingest(root)) == trouble(first) and reads == ["blob.txt"], "touched: read again"
+    reads.clear()
+    (root / "blob.txt").chmod(0o600)  # only its ctime changes
+    assert trouble(ingest(root)) == trouble(first) and reads == ["blob.txt"], "chmod-ed: read again"
+    reads.clear()
+    (root / "blob.txt").write_text("now plain text about a walrus\n")
+    assert trouble(ingest(root)) == [] and reads == ["blob.txt"]
+    assert remembered() == {}, "indexed now: nothing of it is kept"
+
+
+def test_a_file_over_the_chunk_limit_is_not_chunked_again_until_the_limit_is_raised(reads, tmp_path, monkeypatch):
+    from workers import runtime
+    monkeypatch.setenv("SIFT_MAX_FILE_CHUNKS", "5")
+    root = write_tree(tmp_path / "notes", {"big.md": note("walrus", 40), "small.md": "# Small\n\nthe heron\n"})
+    first = ingest(root)
+    assert [t[:3] for t in trouble(first)] == [("big.md", "chunk", "skipped")]
+    reads.clear()
+    assert trouble(ingest(root)) == trouble(first) and reads == []
+
+    monkeypatch.setenv("SIFT_MAX_FILE_CHUNKS", "100")
+    runtime.reset()  # a worker started with the new setting
+    assert trouble(ingest(root)) == [] and reads == ["big.md"], "the setting it was decided on changed"
+    assert remembered() == {}
+
+
+def test_a_grown_note_over_the_limit_keeps_its_old_version_and_is_not_chunked_again(reads, tmp_path,
+                                                                                      monkeypatch):
+    """A file with a current version whose new content is skipped is planned as changed at every scan."""
+    monkeypatch.setenv("SIFT_MAX_FILE_CHUNKS", "5")
+    root = write_tree(tmp_path / "notes", {"grows.md": note("otter", 2)})
+    ingest(root)
+    write_tree(root, {"grows.md": note("beaver", 9)})
+    first = ingest(root)
+    assert [t[:3] for t in trouble(first)] == [("grows.md", "chunk", "skipped")]
+    reads.clear()
+    assert trouble(ingest(root)) == trouble(first) and reads == []
+
+
+def test_retry_failed_reads_a_failed_file_again(reads, tmp_path, capsys):
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nthe heron note\n", "page.pdf": NOT_A_PDF})
+    first = ingest(root)
+    assert [t[:3] for t in trouble(first)] == [("page.pdf", "parse", "failed")]
+    assert "not a PDF" in trouble(first)[0][3]
+    reads.clear()
+    assert trouble(ingest(root)) == trouble(first) and reads == []
+
+    assert ingest_main(["retry-failed", "notes"]) == 0
+    assert "notes: queued a scan that retries 1 failed file" in capsys.readouterr().out
+    assert reads == ["page.pdf"], "retry-failed reads it whatever the memory says"
+    assert remembered() == {"page.pdf": "failed"}, "failed again: remembered again"
+
+
+def test_a_deleted_file_is_forgotten(reads, tmp_path):
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nthe heron note\n", "blob.txt": BINARY})
+    ingest(root)
+    assert remembered() == {"blob.txt": "skipped"}
+    (root / "blob.txt").unlink()
+    assert trouble(ingest(root)) == []
+    assert remembered() == {}
+
+
+@pytest.mark.parametrize("trouble_of_the_machine", [
+    MemoryError(), OSError(errno.ESTALE, "Stale file handle"), ImportError("No module named 'pypdf'")])
+def test_a_failure_that_is_not_the_files_doing_is_read_again_at_the_next_scan(immediate, tmp_path, monkeypatch,
+                                                                             trouble_of_the_machine):
+    from ingest import files
+    from workers import tasks
+    calls: list[str] = []
+
+    def broken(root, path):
+        calls.append(path)
+        if len(calls) == 1:
+            raise trouble_of_the_machine
+        return files.read_and_parse(root, path)
+    monkeypatch.setattr(tasks, "read_and_parse", broken)
+    root = write_tree(tmp_path / "notes", {"b.md": "# B\n\nthe bittern note\n"})
+    assert [t[:3] for t in trouble(ingest(root))] == [("b.md", "parse", "failed")]
+    assert remembered() == {}
+    assert trouble(ingest(root)) == [], "read again, and indexed"
+
+
+def test_a_skip_for_a_missing_package_is_read_again(immediate, tmp_path, monkeypatch):
+    from ingest import files
+    from ingest.document import SkipForNow
+    from workers import tasks
+    calls: list[str] = []
+
+    def lacking(root, path):
+        calls.append(path)
+        if len(calls) == 1:
+            raise SkipForNow("encrypted: AES needs the 'cryptography' package")
+        return files.read_and_parse(root, path)
+    monkeypatch.setattr(tasks, "read_and_parse", lacking)
+    root = write_tree(tmp_path / "notes", {"c.md": "# C\n\nthe crane note\n"})
+    assert [t[:3] for t in trouble(ingest(root))] == [("c.md", "parse", "skipped")]
+    assert trouble(ingest(root)) == [] and calls == ["c.md", "c.md"]
+
+
+def test_an_index_from_before_v9_is_read_as_before_and_a_writer_adds_the_table(immediate, sift_env, tmp_path):
+    """Readers (stats, the MCP server) open the index without migrating it; a writer adds the table (V9)."""
+    from workers import runtime
+    ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha", "blob.txt": BINARY}))
+    runtime.reset()
+    path = Path(sift_env["SIFT_HOME"]) / "index.db"
+    old = sqlite3.connect(path)
+    old.executescript("DROP TABLE remembered; PRAGMA user_version = 8;")
+    old.close()
+    result = run_ingest(sift_env, "stats", "--json")
+    assert result.returncode == 0, result.stderr
+    failures = json.loads(result.stdout)["collections"][0]["published"]["failures"]
+    assert [(f["path"], f["reason"]) for f in failures] == [("blob.txt", "binary file")]
+    upgraded = db.connect(path)
+    assert schema.version(upgraded) == 9 == len(schema.MIGRATIONS)
+    assert upgraded.execute("SELECT count(*) FROM remembered").fetchone()[0] == 0
