@@ -190,13 +190,12 @@ def parse(batch: Batch) -> None:
         parsed, skipped, failed, again, lasting = [], {}, {}, {}, {}
         for path in paths:
             seen = _stat(root, path)  # before reading: a change made while it is read shows at the next scan
-            outcome, value = _read(root, path)
-            if outcome == "parsed":
+            state, value, its_own = _read(root, path)
+            if state == "parsed":
                 parsed.append(value)
                 continue
-            state, _, now = outcome.partition(" ")  # 'failed now': not the file's doing, so not remembered
             {"skipped": skipped, "failed": failed, "again": again}[state][path] = value
-            if state != "again" and not now and seen is not None:
+            if its_own and seen is not None:  # the file's own doing: remembered until it changes
                 lasting[path] = Basis(seen.st_size, seen.st_mtime, seen.st_ctime, settings_print)
         if again and this.last:
             failed.update({p: f"{retry.describe(exc)} (tried {this.number} times)" for p, exc in again.items()})
@@ -212,22 +211,22 @@ def parse(batch: Batch) -> None:
         paths = sorted(again)
 
 
-def _read(root, path: str) -> tuple[str, object]:
-    """('parsed', ParsedFile), ('skipped' or 'failed', reason) or ('again', the transient error). The outcome
-    is 'skipped now' or 'failed now' when it is not the file's own doing (a package missing, a file vanished,
-    a symlink above it, the machine out of something): an unchanged file may do better at the next scan."""
+def _read(root, path: str) -> tuple[str, object, bool]:
+    """('parsed', ParsedFile), ('skipped' or 'failed', reason) or ('again', the transient error), and whether
+    the outcome is the file's own doing. It is not when a package is missing, the file vanished, a symlink
+    above it is refused or the machine is out of something: an unchanged file may do better at the next scan."""
     try:
-        return "parsed", read_and_parse(root, path)
+        return "parsed", read_and_parse(root, path), False
     except Skip as reason:
-        return "skipped" if reason.lasting else "skipped now", str(reason)
+        return "skipped", str(reason), reason.lasting
     except FileNotFoundError:
-        return "failed now", "file vanished before it could be read"
+        return "failed", "file vanished before it could be read", False
     except PermissionError as exc:  # errno set: the OS refused (a chmod changes ctime); unset: safe_join's refusal
-        return ("failed", "no permission to read the file") if exc.errno else ("failed now", str(exc))
+        return ("failed", "no permission to read the file", True) if exc.errno else ("failed", str(exc), False)
     except Exception as exc:  # a bad file must not stop the batch
         if retry.is_transient(exc):
-            return "again", exc
-        return "failed" if _the_files_doing(exc) else "failed now", f"{type(exc).__name__}: {exc}"
+            return "again", exc, False
+        return "failed", f"{type(exc).__name__}: {exc}", _the_files_doing(exc)
 
 
 def _the_files_doing(exc: Exception) -> bool:
