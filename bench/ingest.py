@@ -44,7 +44,6 @@ def pipeline_throughput(root) -> tuple[int, int, float, list[str]]:
     runtime.reset()
     huey.immediate = True
     conn = runtime.index()
-    runtime.embedder()  # load the tokenizer before the clock starts
     collection = store.ensure_collection(conn, "notes-en", str(root))
     started = time.perf_counter()
     tasks.discover(collection["id"])

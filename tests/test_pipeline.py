@@ -115,15 +115,22 @@ def test_bad_files_fail_with_reasons_and_the_rest_is_indexed(immediate, notes):
     assert {r["path"] for r in reader.visible_files(conn)} == set(NOTES)
 
 
-def test_keyword_only_index_has_no_vectors(immediate, notes, monkeypatch):
+def test_keyword_only_index_has_no_vectors_and_builds_no_model(immediate, notes, monkeypatch):
+    """Its chunks were counted with the model's tokenizer, so the model was built into <home>/models (e5: about
+    100 MB and a minute) for an index that embeds nothing; plain tokens count them now."""
+    from ingest.chunk import plain_count
     from workers import runtime
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    monkeypatch.setenv("SIFT_MODEL", "minilm")  # a name: it would be built into the home
     runtime.reset()
     report = ingest(notes)["published"]
     conn = runtime.index()
     assert report["model"] is None and report["embedded"] == 0
     assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 0
     assert conn.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH '\"合同\"'").fetchone()[0] == 1
+    chunks = reader.visible_chunks(conn)
+    assert chunks and all(c["tokens"] == plain_count(c["text"]) <= 256 for c in chunks)
+    assert not (Path(os.environ["SIFT_HOME"]) / "models").exists()
 
 
 def test_reader_sees_the_published_generation_while_another_is_built(immediate, notes):

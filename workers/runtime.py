@@ -11,6 +11,7 @@ import threading
 
 from search.index import db
 from search.model import embedding
+from search.model.info import ModelError
 from search.settings import Settings, load
 from workers import queues
 
@@ -34,13 +35,18 @@ def index():
 
 
 def embedder(model_id: str | None = None) -> embedding.Embedder:
-    """The configured model, or the model whose id is ``model_id`` (a generation's)."""
+    """The configured model, or the model whose id is ``model_id`` (a generation's). With embeddings off there
+    is no configured model: a keyword-only index never loads (nor builds) one, but a generation begun with a
+    model still finishes with it."""
     with _lock:
-        if "embedder" not in _shared:
-            _shared["embedder"] = _load(embedding.resolve(settings()))
-        configured = _shared["embedder"]
-        if model_id is None or model_id == configured.info.model_id or not settings().embeddings:
-            return configured
+        if settings().embeddings:
+            if "embedder" not in _shared:
+                _shared["embedder"] = _load(embedding.resolve(settings()))
+            configured = _shared["embedder"]
+            if model_id is None or model_id == configured.info.model_id:
+                return configured
+        elif model_id is None:
+            raise ModelError("embeddings are off (SIFT_EMBEDDINGS=off): a keyword-only index has no model")
         others = _shared.setdefault("others", {})
         if model_id not in others:
             others.clear()  # one older model at a time: a worker meets it only while a build finishes
@@ -49,11 +55,11 @@ def embedder(model_id: str | None = None) -> embedding.Embedder:
 
 
 def _load(info) -> embedding.Embedder:
-    return embedding.Embedder(info, vocab_only=not settings().embeddings, threads=queues.worker_threads(settings()))
+    return embedding.Embedder(info, threads=queues.worker_threads(settings()))
 
 
 def model_id() -> str | None:
-    """The id vectors are stored under, or None for a keyword-only index."""
+    """The id vectors are stored under, or None for a keyword-only index (its model is not looked at)."""
     return embedder().info.model_id if settings().embeddings else None
 
 

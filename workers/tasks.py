@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingest.changes import Known, plan_changes
-from ingest.chunk import TooManyChunks, chunk_document
+from ingest.chunk import TooManyChunks, chunk_document, plain_count
 from ingest.discover import FoundFile, Rules, walk
 from ingest.document import Skip
 from ingest.files import ParsedFile, read_and_parse, text_hash
@@ -255,10 +255,8 @@ def chunk(batch: Batch) -> None:
     prefix), and send on what its embedding cache lacks."""
     conn, settings = runtime.index(), runtime.settings()
     batch.model = _model_of(conn, batch.gen)
-    embedder = runtime.embedder(batch.model)
-    limit = min(settings.chunk_tokens, embedder.info.max_tokens)
+    limit, counter = _counting(batch.model, settings)
     overlap = min(settings.chunk_overlap, limit // 2)
-    counter = functools.partial(_count, embedder)
     most = settings.max_file_chunks if batch.model else None  # a keyword-only index embeds nothing
     skipped, failed, embedding_texts, lasting = {}, {}, {}, {}
     settings_print = _settings_print(batch.model)
@@ -289,6 +287,15 @@ def chunk(batch: Batch) -> None:
     else:
         embed(batch)
     store.mark(conn, batch.gen, list(batch.chunks), "chunk", "done", counts=counts)
+
+
+def _counting(model: str | None, settings) -> tuple[int, object]:
+    """(the chunk size, the token counter) for a generation of ``model``: its tokenizer and token limit, or for
+    a keyword-only one (no model) plain tokens, so that no model is loaded or built to cut text it never embeds."""
+    if model is None:
+        return settings.chunk_tokens, plain_count
+    embedder = runtime.embedder(model)
+    return min(settings.chunk_tokens, embedder.info.max_tokens), functools.partial(_count, embedder)
 
 
 @stage(priority=30)
