@@ -252,20 +252,50 @@ def _ask_for_a_worker() -> None:
 
 def cmd_stats(args) -> int:
     """The one stats report (workers.stats), as this command knows it: the model read from its file."""
-    from search.index import db, status
+    from search.index import db
     from search.settings import load
-    from workers import stats
     settings = load()
-    conn = db.connect(settings.index_path, readonly=True) if settings.index_path.exists() else None
+    conn = None
     while True:
-        report = stats.gather(conn, settings, _model_summary(settings))
-        text = status.as_json(report) if args.json else stats.render(report, stats.CLI)
+        nothing = None if conn is not None else _no_index_yet(settings, "nothing indexed yet")
+        if conn is None and nothing is None:  # --watch: the first enqueue has made the index since
+            conn = db.connect(settings.index_path, readonly=True)
+        text = _empty_stats(settings, nothing, args.json) if nothing else _stats_text(conn, settings, args.json)
         if args.watch:
             print("\033[2J\033[H" + text, flush=True)
             time.sleep(args.interval)
         else:
             print(text)
             return 0
+
+
+def _stats_text(conn, settings, as_json: bool) -> str:
+    from search.index import status
+    from workers import stats
+    report = stats.gather(conn, settings, _model_summary(settings))
+    return status.as_json(report) if as_json else stats.render(report, stats.CLI)
+
+
+def _empty_stats(settings, nothing: str, as_json: bool) -> str:
+    """The report of a home without an index: the model and ``nothing``. Not stats.gather, which counts the
+    queue's jobs: there can be none for an index not made yet, and importing the queue makes the home."""
+    from search.index import status
+    from workers import stats
+    model = {**_model_summary(settings), "index_models": [], "reembedding": []}
+    if as_json:
+        return status.as_json({"collections": [], "index_path": str(settings.index_path), "model": model,
+                               "nothing": nothing})
+    return f"{stats.model_line(model)}\n{nothing}"
+
+
+def _no_index_yet(settings, nothing: str) -> str | None:
+    """'``nothing``: no index yet at PATH (ingest enqueue PATH makes one)' for a home without an index, else
+    None. A command that only reads stops there and makes nothing: opening the index for writing would make
+    index.db, and importing the queue makes the home and queue.db (a mistyped --home would leave them behind,
+    looking like a real home)."""
+    if settings.index_path.exists():
+        return None
+    return f"{nothing}: no index yet at {settings.index_path} (ingest enqueue PATH makes one)"
 
 
 def _model_summary(settings) -> dict:
@@ -290,8 +320,9 @@ def cmd_retry_failed(args) -> int:
     from search.index.status import count
     from search.settings import load
     settings = load()
-    if not settings.index_path.exists():  # opening it would make it, and importing the queue makes the home
-        print(f"nothing to retry: no index yet at {settings.index_path} (ingest enqueue PATH makes one)")
+    nothing = _no_index_yet(settings, "nothing to retry")
+    if nothing:
+        print(nothing)
         return 0
     from workers import tasks
     conn = db.connect(settings.index_path)
@@ -399,7 +430,12 @@ def cmd_model_prepare(args) -> int:
 def cmd_model_info(args) -> int:
     from search.model import embedding
     from search.settings import load
-    info = embedding.resolve(load())
+    settings = load()
+    if settings.uses_default_model and not settings.model_path.exists():  # building it is prepare's work
+        print(f"model {settings.known_model.name}: not built yet; `ingest model prepare` builds it at "
+              f"{settings.model_path}")
+        return 0
+    info = embedding.resolve(settings)
     print(f"id: {info.model_id}\npath: {info.path}\narchitecture: {info.arch}\ndimension: {info.dim}\n"
           f"token limit: {info.max_tokens}\npooling: {info.pooling}\n"
           f"query prefix: {info.query_prefix!r}\npassage prefix: {info.passage_prefix!r}")

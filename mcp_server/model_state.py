@@ -40,15 +40,16 @@ class ModelState:
         self._configured: str | None = None  # the configured model's id, once known
         self._in_use: list[str] | None = None  # the models the published generations use, as last told
         self._startup_done = False  # models are let go only once the startup loading is done
+        self._begun = False  # the startup loading has been started
         self._lock = threading.Lock()
         self._started = threading.Event()  # the startup loading has decided what to load and loaded it
 
     def start(self) -> None:
         """Begin loading in a daemon thread (once); returns at once."""
         with self._lock:
-            if self.state != "not loaded":
+            if self._begun:
                 return
-            self.state, self.since = "loading", time.time()
+            self._begun, self.state, self.since = True, "loading", time.time()
         threading.Thread(target=self._load_startup, name="sift-model", daemon=True).start()
 
     def get(self, model_id: str | None = None):
@@ -96,10 +97,9 @@ class ModelState:
         self._let_go()
 
     def _let_go(self) -> None:
-        knows_configured = self._configured is not None or not self.settings.embeddings  # off: it has none
-        if self._in_use is None or not self._startup_done or not knows_configured:
+        if self._in_use is None or not self._startup_done:
             return
-        keep = {*self._in_use, self._configured}
+        keep = {*self._in_use, self._configured}  # _configured: None when startup did not load it (see there)
         with self._lock:
             for model_id in [m for m in self._slots if m not in keep]:
                 del self._slots[model_id]  # a search still using it holds its own reference until it is done
@@ -124,13 +124,14 @@ class ModelState:
             for model_id in self._published_models():
                 self._ensure(model_id)
             try:
-                if self.settings.embeddings:  # off: the index's models answer, none is built for the worker
+                if self._wants_configured():
                     self._ensure(self._configured_id())
             except Exception as exc:  # the configured model itself is unusable (the index's may still answer)
                 problems.append(f"the configured model: {type(exc).__name__}: {exc}")
             problems += [f"{m}: {s.error}" for m, s in self._slots.items() if s.error]
             answering = [s for s in self._slots.values() if s.embedder is not None]
-            self.state = "ready" if answering else "failed"  # ready: some model answers; trouble is in error
+            # ready: some model answers (trouble is in error); not loaded: none was wanted (no index yet)
+            self.state = "ready" if answering else "failed" if problems else "not loaded"
             self.error = "; ".join(problems) or None
             if problems:
                 print(f"sift-mcp: embedding model trouble: {self.error}", file=sys.stderr)
@@ -157,7 +158,25 @@ class ModelState:
             print(f"sift-mcp: the embedding model {model_id} failed to load: {slot.error}", file=sys.stderr)
         finally:
             slot.since = time.time()
+            self._loaded_after_startup(slot)
             slot.done.set()
+
+    def _loaded_after_startup(self, slot: _Slot) -> None:
+        """A model loaded once the startup loading is done (which loads none without an index): the state of
+        them all follows, so that stats does not go on saying 'not loaded'."""
+        if not self._startup_done:
+            return
+        if slot.embedder is not None and self.state != "ready":
+            self.state, self.since = "ready", time.time()
+        elif slot.embedder is None and self.state == "not loaded":
+            self.state, self.since, self.error = "failed", time.time(), slot.error
+
+    def _wants_configured(self) -> bool:
+        """Whether to load the configured model at startup, for the build re-embedding with it: not with embeddings
+        off (the index's models answer; none is built for a worker that embeds nothing), nor without an index
+        (nothing to search yet, and building it would make a home that --no-worker leaves alone; the first
+        semantic search after a publish loads the model the worker built)."""
+        return self.settings.embeddings and self.settings.index_path.exists()
 
     def _configured_id(self) -> str:
         """The configured model's id (building a known model from its package on first need)."""

@@ -499,3 +499,31 @@ def test_a_keyword_only_index_is_built_and_searched_without_building_the_model(s
     assert not models.exists(), sorted(models.iterdir())
     prepared = run_ingest(env, "model", "prepare")
     assert prepared.returncode == 0 and (models / "all-MiniLM-L6-v2.gguf").is_file(), prepared.stderr
+
+
+@pytest.mark.parametrize("args, said", [
+    (("stats",), "model: all-MiniLM-L6-v2 (built at {models}/all-MiniLM-L6-v2.gguf on first need)\n"
+                 "nothing indexed yet: no index yet at {home}/index.db (ingest enqueue PATH makes one)\n"),
+    (("model", "info"), "model all-MiniLM-L6-v2: not built yet; `ingest model prepare` builds it at "
+                        "{models}/all-MiniLM-L6-v2.gguf\n"),
+])
+def test_read_only_commands_on_a_home_never_used_say_so_and_make_nothing(sift_env, args, said):
+    """`ingest stats` made the home and queue.db (to count the queue's jobs), and `ingest model info` built the
+    model into it (e5: about 100 MB): a mistyped --home left a home behind that later looked like a real one."""
+    env = {**sift_env, "SIFT_MODEL": "minilm"}  # a name: it would be built in the home
+    home = Path(env["SIFT_HOME"])
+    result = run_ingest(env, *args)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == said.format(home=home, models=home / "models")
+    assert not home.exists(), sorted(home.rglob("*"))
+
+
+def test_stats_json_on_a_home_never_used_names_the_model_and_makes_nothing(sift_env):
+    home = Path(sift_env["SIFT_HOME"])
+    result = run_ingest(sift_env, "stats", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["collections"] == [] and report["model"]["id"].startswith("all-MiniLM-L6-v2-384d-")
+    assert report["nothing"] == f"nothing indexed yet: no index yet at {home / 'index.db'} (ingest enqueue PATH " \
+                                "makes one)"
+    assert not home.exists(), sorted(home.rglob("*"))

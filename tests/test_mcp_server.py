@@ -488,6 +488,41 @@ def test_server_without_an_index_still_answers_and_says_what_to_do(sift_env, ser
         no_traceback(result)
 
 
+def test_a_server_without_an_index_or_a_worker_makes_nothing(sift_env, servers):
+    """sift-mcp --no-worker on a home never used built the configured model into <home>/models at startup (e5:
+    about 100 MB and a minute) for an index that did not exist: a mistyped --home left a home behind."""
+    env = {**sift_env, "SIFT_MODEL": "minilm"}  # a name: it would be built in the home
+    home = Path(env["SIFT_HOME"])
+
+    async def scenario():
+        async with servers.session(env, "--no-worker") as s:
+            stats = await call(s, "stats")
+            await anyio.sleep(3)  # the startup loading runs beside the tools: give it time to make what it makes
+            return stats
+    stats = run(scenario)
+    assert stats.is_error and "nothing is indexed yet: start sift-mcp with --root FOLDER" in text(stats)
+    assert not home.exists(), sorted(home.rglob("*"))
+
+
+def test_a_model_loaded_after_a_startup_without_an_index_is_ready(immediate, notes, sift_env, monkeypatch):
+    """Started without an index, the server loads no model; once one is published, the first semantic search
+    loads the index's model, and stats must then say ready, not 'not loaded' (nor 'failed' with no reason)."""
+    from mcp_server.model_state import ModelState
+    from search.settings import load
+    from workers import runtime
+    monkeypatch.setenv("SIFT_MODEL", "minilm")
+    state = ModelState(load())
+    state.start()
+    assert state._started.wait(120)
+    assert state.describe()["state"] == "not loaded" and not (Path(sift_env["SIFT_HOME"]) / "models").exists()
+    monkeypatch.setenv("SIFT_MODEL", sift_env["SIFT_MODEL"])  # the index is built with the session's model file
+    runtime.reset()
+    model = ingest(notes, "notes")["published"]["model"]
+    state.get(model)
+    described = state.describe()
+    assert described["state"] == "ready" and described["id"] == model, described
+
+
 def test_ingest_stats_and_the_stats_tool_are_one_report(indexed, servers):
     """The two show each collection with the same lines (one model, one renderer); only the hints differ."""
     async def scenario():
