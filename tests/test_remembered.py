@@ -181,3 +181,19 @@ def test_an_index_from_before_v9_is_read_as_before_and_a_writer_adds_the_table(i
     upgraded = db.connect(path)
     assert schema.version(upgraded) == 9 == len(schema.MIGRATIONS)
     assert upgraded.execute("SELECT count(*) FROM remembered").fetchone()[0] == 0
+
+
+def test_a_parser_failure_caused_by_the_machine_is_read_again_at_the_next_scan(reads, tmp_path, monkeypatch):
+    """The PDF parser wraps what pypdf raises in a ValueError ('unreadable PDF: ...'): a MemoryError underneath
+    is still the machine's trouble, not the file's, and must not be remembered."""
+    from ingest import pdf
+
+    def out_of_memory(*args, **kwargs):
+        raise MemoryError()
+    monkeypatch.setattr(pdf, "PdfReader", out_of_memory)
+    root = write_tree(tmp_path / "notes", {"page.pdf": NOT_A_PDF})
+    assert [t[:3] for t in trouble(ingest(root))] == [("page.pdf", "parse", "failed")]
+    assert remembered() == {}
+    reads.clear()
+    ingest(root)
+    assert reads == ["page.pdf"], "read again"

@@ -229,10 +229,17 @@ def _read(root, path: str) -> tuple[str, object, bool]:
         return "failed", f"{type(exc).__name__}: {exc}", _the_files_doing(exc)
 
 
-def _the_files_doing(exc: Exception) -> bool:
+def _the_files_doing(exc: BaseException) -> bool:
     """Whether a permanent failure comes from the file's content (a parser's ValueError, a decode error, a
-    PDF's extraction out of time), not the machine: an OS error, no memory, a package missing, the index."""
-    return not isinstance(exc, (OSError, MemoryError, ImportError, sqlite3.Error, db.IndexUnavailable))
+    PDF's extraction out of time), not the machine: an OS error, no memory, a package missing, the index.
+    Its causes count too: the PDF parser says 'unreadable PDF' of whatever pypdf raised, MemoryError included."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, (OSError, MemoryError, ImportError, sqlite3.Error, db.IndexUnavailable)):
+            return False
+        seen.add(id(exc))
+        exc = exc.__cause__ or (None if exc.__suppress_context__ else exc.__context__)
+    return True
 
 
 def _stat(root, path: str) -> os.stat_result | None:
