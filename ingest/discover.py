@@ -178,8 +178,9 @@ NO_EXTENSION = "(no extension)"
 
 def extension(rel: str) -> str:
     """The extension a file is counted under when Sift does not read it: '.docx', or NO_EXTENSION. Lower case,
-    as ``kind_of`` reads it; a name that is not UTF-8 has its bad bytes as U+FFFD, so the count can be stored."""
-    return matchable(PurePosixPath(rel).suffix.lower()) or NO_EXTENSION
+    as ``kind_of`` reads it; a name that is not UTF-8 has each bad byte as U+FFFD, so the count can be stored
+    (``matchable`` would make each three: it decodes the surrogates' own UTF-8 encoding)."""
+    return os.fsencode(PurePosixPath(rel).suffix.lower()).decode("utf-8", "replace") or NO_EXTENSION
 
 
 def _count_unread(entry, rel: str, is_link: bool, rules: Rules, unread: Counter) -> None:

@@ -1,6 +1,7 @@
 """Discovery: ignore rules, include/exclude globs, symlinks; change detection."""
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections import Counter
@@ -62,6 +63,16 @@ def test_files_of_kinds_sift_does_not_read_are_counted_per_extension(tmp_path):
     walk(tmp_path, Rules(include=("sub/",)), unread=only_sub)
     assert only_sub == {".png": 1}
 
+
+
+def test_an_extension_that_is_not_utf8_is_counted_with_one_replacement_character_per_bad_byte(tmp_path):
+    """Its undecodable bytes arrive as lone surrogates; each became three U+FFFD ('.\\xff\\xfe' showed six)."""
+    for name in (b"a.\xff\xfe", b"b.\xff\xfe", b"c.D\xc3\xa9OC"):
+        (tmp_path / os.fsdecode(name)).write_bytes(b"x")
+    unread = Counter()
+    walk(tmp_path, unread=unread)
+    assert unread == {".\ufffd\ufffd": 2, ".d\u00e9oc": 1}
+    assert json.loads(json.dumps(unread, ensure_ascii=False)) == unread, "storable as JSON"
 
 def test_include_and_exclude_globs(tmp_path):
     write_tree(tmp_path, {"notes/a.md": "a", "notes/b.md": "b", "code/c.py": "c", "notes/private/p.md": "p"})
