@@ -197,3 +197,25 @@ def test_a_parser_failure_caused_by_the_machine_is_read_again_at_the_next_scan(r
     reads.clear()
     ingest(root)
     assert reads == ["page.pdf"], "read again"
+
+
+def test_a_skip_caused_by_the_machine_is_read_again_at_the_next_scan(reads, tmp_path, monkeypatch):
+    """Decrypting a PDF says 'encrypted: ...' of whatever pypdf raised: MemoryError underneath is the machine's."""
+    import io
+    from pypdf import PdfReader, PdfWriter
+    writer = PdfWriter()
+    writer.add_blank_page(width=200, height=200)
+    writer.encrypt(user_password="", owner_password="owner", algorithm="RC4-128")
+    data = io.BytesIO()
+    writer.write(data)
+
+    def out_of_memory(self, password):
+        raise MemoryError()
+    monkeypatch.setattr(PdfReader, "decrypt", out_of_memory)
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nthe heron note\n"})
+    (root / "locked.pdf").write_bytes(data.getvalue())
+    assert [t[:3] for t in trouble(ingest(root))] == [("locked.pdf", "parse", "skipped")]
+    assert remembered() == {}
+    reads.clear()
+    ingest(root)
+    assert reads == ["locked.pdf"], "read again"

@@ -218,7 +218,7 @@ def _read(root, path: str) -> tuple[str, object, bool]:
     try:
         return "parsed", read_and_parse(root, path), False
     except Skip as reason:
-        return "skipped", str(reason), reason.lasting
+        return "skipped", str(reason), reason.lasting and _the_files_doing(reason)
     except FileNotFoundError:
         return "failed", "file vanished before it could be read", False
     except PermissionError as exc:  # errno set: the OS refused (a chmod changes ctime); unset: safe_join's refusal
