@@ -120,8 +120,8 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
                       plan.touched, plan.seen + len(unnamable), unread)
     for path, reason in unnamable.items():
         store.mark(conn, gen, [path], "parse", "skipped", reason)
-    for path, outcome in carried.items():
-        store.mark(conn, gen, [path], outcome.stage, outcome.state, outcome.reason)
+    for outcome, paths in _by_outcome(carried).items():  # a transaction per reason, not per file
+        store.mark(conn, gen, paths, outcome.stage, outcome.state, outcome.reason)
     paths = sorted((set(plan.to_parse) - set(carried)) | (pending - set(plan.changes) - set(unnamable)))
     for part in jobs(paths, {f.path: f.size for f in found}, settings.files_per_job):
         parse(Batch(gen, collection_id, part))
@@ -142,6 +142,13 @@ def _as_before(conn, collection_id: int, plan, found: list[FoundFile], settings_
                 and basis == Basis(file.size, file.mtime, file.ctime, settings_print):
             carried[path] = outcome
     return carried
+
+
+def _by_outcome(carried: dict[str, Outcome]) -> dict[Outcome, list[str]]:
+    grouped: dict[Outcome, list[str]] = {}
+    for path, outcome in carried.items():
+        grouped.setdefault(outcome, []).append(path)
+    return grouped
 
 
 def _settings_print(model: str | None) -> str:
