@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import string
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -174,13 +175,21 @@ def _found_file(entry, rel, is_link, rules, real_root, refused) -> FoundFile | N
 
 
 NO_EXTENSION = "(no extension)"
+# a name's ending that is no extension: each scan stores the counts, so one entry per unique ending would grow them
+OTHER_EXTENSION = "(other endings)"
+EXTENSION_CHARS = 11  # the dot and ten characters
 
 
 def extension(rel: str) -> str:
     """The extension a file is counted under when Sift does not read it: '.docx', or NO_EXTENSION. Lower case,
     as ``kind_of`` reads it; a name that is not UTF-8 has each bad byte as U+FFFD, so the count can be stored
     (``matchable`` would make each three: it decodes the surrogates' own UTF-8 encoding)."""
-    return os.fsencode(PurePosixPath(rel).suffix.lower()).decode("utf-8", "replace") or NO_EXTENSION
+    suffix = os.fsencode(PurePosixPath(rel).suffix.lower()).decode("utf-8", "replace")
+    if not suffix:
+        return NO_EXTENSION
+    if len(suffix) > EXTENSION_CHARS or any(c in string.punctuation or c.isspace() for c in suffix[1:]):
+        return OTHER_EXTENSION  # not an extension: Maildir's '.host,S=2345:2,S', a hash as ending
+    return suffix
 
 
 def _count_unread(entry, rel: str, is_link: bool, rules: Rules, unread: Counter) -> None:

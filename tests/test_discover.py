@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from ingest.changes import Known, plan_changes, sha256_file
-from ingest.discover import NO_EXTENSION, Rules, walk, why_not_indexed
+from ingest.discover import NO_EXTENSION, OTHER_EXTENSION, Rules, walk, why_not_indexed
 from ingest.links import same_stem_pdf
 from tests.conftest import write_tree
 
@@ -73,6 +73,16 @@ def test_an_extension_that_is_not_utf8_is_counted_with_one_replacement_character
     walk(tmp_path, unread=unread)
     assert unread == {".\ufffd\ufffd": 2, ".d\u00e9oc": 1}
     assert json.loads(json.dumps(unread, ensure_ascii=False)) == unread, "storable as JSON"
+
+
+def test_endings_that_are_no_extension_are_counted_together(tmp_path):
+    """Each scan stores the counts: Maildir names ('1700.host,S=2345:2,S') and hashes as
+    endings made one entry each, so the stored counts grew with every such file."""
+    for name in ("1700.host,S=2345:2,S", "1701.host,S=99:2,", "blob.7f3a9b2c1d4e5f6a", "x.tar.gz", "y.epub"):
+        (tmp_path / name).write_bytes(b"x")
+    unread = Counter()
+    walk(tmp_path, unread=unread)
+    assert unread == {OTHER_EXTENSION: 3, ".gz": 1, ".epub": 1}
 
 def test_include_and_exclude_globs(tmp_path):
     write_tree(tmp_path, {"notes/a.md": "a", "notes/b.md": "b", "code/c.py": "c", "notes/private/p.md": "p"})
