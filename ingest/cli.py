@@ -135,7 +135,7 @@ def _settings_and_index():
 
 
 def cmd_enqueue(args) -> int:
-    from search.index import names, store
+    from search.index import names, queries, store
     from search.model import embedding
     from workers import tasks
     root = Path(args.path).expanduser().resolve()
@@ -145,9 +145,15 @@ def cmd_enqueue(args) -> int:
         shown = os.fsencode(root).decode("utf-8", "backslashreplace")
         raise ValueError(f"the folder's path {shown} is not valid UTF-8 (its undecodable bytes are shown as \\xNN): "
                          "rename it to index it")
-    name = args.name if args.name is not None else root.name
-    names.check_name(name)  # before anything is written: 'collection/path' must split one way only
+    if args.name is not None:
+        names.check_name(args.name)  # before anything is written: 'collection/path' must split one way only
     settings, conn = _settings_and_index()
+    # a folder registered before keeps its name when --name is left out (as `sift-mcp --root` does): running
+    # `ingest enqueue FOLDER` again must rescan it, not refuse it because the folder's own name differs
+    known = queries.collection_for_root(conn, str(root)) if args.name is None else None
+    name = args.name if args.name is not None else \
+        known["name"] if known is not None and names.name_problem(known["name"]) is None else root.name
+    names.check_name(name)
     if settings.embeddings:  # a keyword-only index needs no model: none is built for it
         embedding.resolve(settings)  # fail now, not in the worker, if the model is unusable
     collection = store.ensure_collection(conn, name, str(root))

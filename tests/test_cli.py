@@ -63,6 +63,28 @@ def test_settings_flags_go_between_model_and_its_command(sift_env, tmp_path):
     assert result.returncode == 2 and str(missing) in result.stderr, result.stderr  # the last one given wins
 
 
+def test_enqueue_again_without_name_scans_the_folder_under_the_name_it_has(sift_env, tmp_path):
+    """`ingest enqueue ~/notes --name notes`, then `ingest enqueue ~/notes` (the README's "running it again
+    redoes only what changed") said `ingest: error: .../notes is already the collection 'notes'` whenever the
+    name given first was not the folder's own name, and did not say what to do."""
+    root = write_tree(tmp_path / "my-notes", {"a.md": "# A\nalpha"})
+    assert run_ingest(sift_env, "enqueue", str(root), "--name", "notes").returncode == 0
+    again = run_ingest(sift_env, "enqueue", str(root))
+    assert again.returncode == 0, again.stderr
+    assert f"queued discover for collection 'notes' ({root})" in again.stdout
+    other = run_ingest(sift_env, "enqueue", str(root), "--name", "other")
+    assert other.returncode == 2 and other.stderr.strip() == (
+        f"ingest: error: {root} is already the collection 'notes': leave out --name (or give --name notes) to "
+        "scan it; a folder is one collection")
+    clash = write_tree(tmp_path / "elsewhere" / "notes", {"b.md": "# B\nbeta"})
+    refused = run_ingest(sift_env, "enqueue", str(clash))
+    assert refused.returncode == 2 and refused.stderr.strip().endswith(
+        f"collection 'notes' already indexes {root}, not {clash}: give this folder another name with --name NAME")
+    names = [r[0] for r in db.connect(Path(sift_env["SIFT_HOME"]) / "index.db").execute(
+        "SELECT name FROM collections")]
+    assert names == ["notes"]
+
+
 def test_enqueue_refuses_a_missing_folder(sift_env, tmp_path):
     result = run_ingest(sift_env, "enqueue", str(tmp_path / "missing"))
     assert result.returncode == 2 and "not a folder" in result.stderr

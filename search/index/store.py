@@ -62,7 +62,8 @@ def ensure_collection(conn: sqlite3.Connection, name: str, root: str) -> sqlite3
         if row is None:
             by_root = conn.execute("SELECT * FROM collections WHERE root = ?", (root,)).fetchone()
             if by_root is not None and name_problem(by_root["name"]) is None:
-                raise ValueError(f"{root} is already the collection {by_root['name']!r}")
+                raise ValueError(f"{root} is already the collection {by_root['name']!r}: leave out --name (or "
+                                 f"give --name {by_root['name']}) to scan it; a folder is one collection")
             if by_root is not None:  # renamed: every other table refers to it by id
                 conn.execute("UPDATE collections SET name = ? WHERE id = ?", (name, by_root["id"]))
             else:
@@ -70,7 +71,8 @@ def ensure_collection(conn: sqlite3.Connection, name: str, root: str) -> sqlite3
                              (name, root, time.time()))
             row = conn.execute("SELECT * FROM collections WHERE name = ?", (name,)).fetchone()
         elif row["root"] != root:
-            raise ValueError(f"collection {name!r} already indexes {row['root']}, not {root}")
+            raise ValueError(f"collection {name!r} already indexes {row['root']}, not {root}: give this folder "
+                             "another name with --name NAME")
     return row
 
 
