@@ -20,11 +20,19 @@ DEFAULT_MODEL = "multilingual-e5-small"  # Chinese, English and mixed notes; SIF
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")  # what SIFT_QUEUE may name besides sqlite
 
 
+ON, OFF = ("1", "on", "true", "yes"), ("0", "off", "false", "no")
+
+
 def _env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None or value == "":
+    """SIFT_<name> as on or off. Anything else is refused in one line: SIFT_EMBEDDINGS=of (a typo for off)
+    used to mean on, and built a full index with embeddings without a word."""
+    value = (os.environ.get(name) or "").strip()
+    if not value:
         return default
-    return value.strip().lower() not in ("0", "off", "false", "no")
+    if value.lower() in ON + OFF:
+        return value.lower() in ON
+    raise ValueError(f"{name}={value!r} is neither on nor off: give on or off (or 1/0, true/false, yes/no; "
+                     f"the default is {'on' if default else 'off'})")
 
 
 def _env_number(name: str, default, kind=int, least=None):
@@ -175,7 +183,9 @@ def load(**overrides) -> Settings:
         names = ", ".join(f"{m.name} ({', '.join(m.aliases)})" for m in _buildable())
         raise ValueError(f"SIFT_MODEL={settings.model!r} is neither a known model ({names}) nor a GGUF file")
     if settings.chunk_overlap >= settings.chunk_tokens:
-        raise ValueError("chunk overlap must be smaller than the chunk size")
+        raise ValueError(f"SIFT_CHUNK_OVERLAP={settings.chunk_overlap} (--chunk-overlap) must be smaller than "
+                         f"SIFT_CHUNK_TOKENS={settings.chunk_tokens} (--chunk-tokens), the chunk size it overlaps "
+                         "(the defaults are 32 and 256)")
     if settings.rescan_minutes <= 0:
         raise ValueError("SIFT_RESCAN_MINUTES must be a positive number of minutes")
     if settings.queue != "sqlite" and not settings.queue.startswith(REDIS_SCHEMES):
@@ -185,6 +195,7 @@ def load(**overrides) -> Settings:
                          "set SIFT_QUEUE=redis://HOST:PORT/DB")
     if settings.embed_timeout <= 0:
         raise ValueError("SIFT_EMBED_TIMEOUT must be a positive number of seconds")
-    if settings.retries < 0 or settings.retry_delay < 0:
-        raise ValueError("SIFT_RETRIES and SIFT_RETRY_DELAY must not be negative")
+    if settings.retry_delay < 0:  # SIFT_RETRIES is refused below 0 as it is read
+        raise ValueError(f"SIFT_RETRY_DELAY={settings.retry_delay:g} must not be negative: give the seconds "
+                         "before the first retry (the default is 2)")
     return settings

@@ -438,10 +438,17 @@ def test_a_home_that_is_a_file_is_one_clear_error_everywhere(sift_env, tmp_path)
     ("SIFT_CHUNK_OVERLAP", "-4", "SIFT_CHUNK_OVERLAP='-4' must be at least 0"),
     ("SIFT_RETRY_DELAY", "soon", "SIFT_RETRY_DELAY='soon' is not a number"),
     ("SIFT_RESCAN_MINUTES", "nan", "SIFT_RESCAN_MINUTES='nan' is not a number"),
+    ("SIFT_CHUNK_OVERLAP", "300", "SIFT_CHUNK_OVERLAP=300 (--chunk-overlap) must be smaller than "
+                                  "SIFT_CHUNK_TOKENS="),  # 256, or what an earlier test left in the environment
+    ("SIFT_RETRY_DELAY", "-1", "SIFT_RETRY_DELAY=-1 must not be negative"),
+    ("SIFT_EMBEDDINGS", "of", "SIFT_EMBEDDINGS='of' is neither on nor off: give on or off"),
+    ("SIFT_EMBED_REMOTE", "maybe", "SIFT_EMBED_REMOTE='maybe' is neither on nor off"),
 ])
 def test_a_setting_that_is_not_a_usable_number_is_named(sift_env, variable, value, said):
     """A typo in a numeric SIFT_* variable: one line naming the variable (it said only "invalid literal for
-    int() with base 10: 'abc'"), and a zero batch or job size is refused before a worker divides by it."""
+    int() with base 10: 'abc'"), and a zero batch or job size is refused before a worker divides by it. An
+    overlap over the chunk size said "chunk overlap must be smaller than the chunk size", naming neither
+    setting; SIFT_EMBEDDINGS=of (any word but off, 0, false, no) meant on, without a word."""
     result = run_ingest({**sift_env, variable: value}, "stats")
     assert result.returncode == 2 and result.stderr.strip().startswith(f"ingest: error: {said}"), result.stderr
     assert "Traceback" not in result.stderr
