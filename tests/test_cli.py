@@ -369,6 +369,26 @@ def test_enqueue_wait_says_how_many_files_were_seen_but_not_indexed(sift_env, tm
         "4 files of kinds Sift does not read: .docx 2, (no extension) 1, .png 1"], result.stderr
 
 
+def test_the_worker_log_carries_sifts_own_lines(sift_env, tmp_path):
+    """The README says a scan logs `generation N: 120 files seen, 3 to parse, 2 skipped or failed as before`,
+    but huey_consumer gives a handler to the "huey" logger only: Sift's INFO lines never reached its log."""
+    from tests.conftest import Consumer, wait_published
+    root = write_tree(tmp_path / "n", {"a.md": "# A\nalpha", "b.txt": "\x00\x01binary"})
+    log = tmp_path / "worker.log"
+    worker = Consumer(sift_env, 1, log)
+    try:
+        conn = db.connect(Path(sift_env["SIFT_HOME"]) / "index.db", readonly=False)
+        first = None
+        for _ in range(2):
+            run_ingest(sift_env, "enqueue", str(root))
+            first = wait_published(conn, "n", first, worker.proc, limit=300)
+    finally:
+        worker.stop()
+    said = log.read_text(encoding="utf-8", errors="replace")
+    assert re.search(r"INFO:sift\.workers:\d+:generation \d+: 2 files seen, 2 to parse, 0 skipped or failed", said)
+    assert re.search(r"generation \d+: 2 files seen, 0 to parse, 1 skipped or failed as before", said), said
+
+
 def test_enqueue_says_that_a_model_flag_does_not_reach_the_worker(sift_env, tmp_path):
     """The worker builds with its own SIFT_MODEL; `ingest --model … enqueue` used to pass in silence."""
     root = write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
