@@ -65,6 +65,10 @@ def test_a_binary_file_skipped_at_parse_is_not_read_again_until_it_changes(reads
     assert second["published"]["id"] > first["published"]["id"]
     assert trouble(second) == trouble(first), "stats of the new generation show it as before"
     assert "files seen, 0 to parse, 1 skipped or failed as before (unchanged since)" in caplog.text
+    from workers.stats import _change_line
+    assert first["published"]["changes"] == {"added": 2}
+    assert second["published"]["changes"] == {"as before": 1}, "it said 'added' at every scan"
+    assert _change_line(second["published"]).startswith("2 files seen, 1 skipped or failed as before; ")
 
     later(root / "blob.txt")
     assert trouble(ingest(root)) == trouble(first) and reads == ["blob.txt"], "touched: read again"

@@ -277,5 +277,7 @@ def _building_lines(gen: dict) -> list[str]:
 
 
 def _change_line(gen: dict) -> str:
-    changes = ", ".join(f"{n} {kind}" for kind, n in sorted(gen["changes"].items())) or "no changes"
+    said = {"as before": "skipped or failed as before"}  # workers.tasks.AS_BEFORE: not a change at all
+    changes = ", ".join(f"{n} {said.get(kind, kind)}" for kind, n in sorted(
+        gen["changes"].items(), key=lambda item: (item[0] in said, item[0]))) or "no changes"
     return f"{count(gen['seen'], 'file')} seen, {changes}; {count(gen['embedded'], 'chunk')} embedded"

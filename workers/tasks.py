@@ -34,6 +34,7 @@ from workers import retry, runtime
 from workers.app import huey
 
 log = logging.getLogger("sift.workers")
+AS_BEFORE = "as before"  # a progress row's change: skipped or failed as before, the file unchanged since
 NOT_UTF8_NAME = "file name is not valid UTF-8 (its undecodable bytes are shown as \\xNN): rename it to index it"
 RECORD_PATIENCE = 300.0  # seconds a worker waits for disk space to record why files failed
 RECORD_POLICY = retry.Policy.lasting(RECORD_PATIENCE, delay=2.0, backoff=2.0, cap=30.0)  # 2, 4, 8, 16, 30, 30 … s
@@ -116,8 +117,11 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
     pending = set(queries.pending_paths(conn, gen))  # queued before a crash or a re-run
     # a refused link that was indexed before stays 'deleted' (its old version is retired), and is skipped
     _fault_pause_discover(gen)
-    store.record_plan(conn, gen, collection_id, {**dict.fromkeys(unnamable, "added"), **plan.changes},
-                      plan.touched, plan.seen + len(unnamable), unread)
+    changes = {**dict.fromkeys(unnamable, "added"), **plan.changes}
+    # a file skipped or failed as before is no change: stats said "1 added" at every scan of a collection
+    # holding one file over SIFT_MAX_FILE_CHUNKS, though nothing was added
+    changes.update(dict.fromkeys((p for p in carried if changes.get(p) not in (None, "deleted")), AS_BEFORE))
+    store.record_plan(conn, gen, collection_id, changes, plan.touched, plan.seen + len(unnamable), unread)
     for path, reason in unnamable.items():
         store.mark(conn, gen, [path], "parse", "skipped", reason)
     for outcome, paths in _by_outcome(carried).items():  # a transaction per reason, not per file
