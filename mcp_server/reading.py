@@ -46,7 +46,8 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
         return read_pdf(conn, target, indexed, page or 1)
     if page is not None:
         raise Problem(f"{target.name} is not a PDF: read it by start_line and end_line, not by page")
-    return read_text(target, indexed, start_line or 1, end_line, start_offset or 0)
+    unindexed = _failure(conn, target) if indexed is None else None
+    return read_text(target, indexed, start_line or 1, end_line, start_offset or 0, unindexed)
 
 
 def _refuse_unindexable(sift, target: paths.Target, roots: dict[str, str]) -> None:
@@ -73,7 +74,9 @@ def _refuse_deleted(conn, raw_path: str, roots: dict[str, str]) -> None:
 
 # --- text ---------------------------------------------------------------------------
 
-def read_text(target: paths.Target, indexed, start: int, end: int | None, offset: int = 0) -> tuple[str, dict]:
+def read_text(target: paths.Target, indexed, start: int, end: int | None, offset: int = 0,
+              unindexed: str | None = None) -> tuple[str, dict]:
+    """``unindexed``: why a file that is not in the published index is not (stats' reason), for the note."""
     if end is not None and end < start:
         raise Problem(f"end_line ({end}) is before start_line ({start})")
     fd = _open(target)
@@ -96,7 +99,7 @@ def read_text(target: paths.Target, indexed, start: int, end: int | None, offset
                 total = max(total, shown[-1][0] if shown else start)
     finally:
         os.close(fd)
-    return _answer(target, indexed, start, end, offset, shown, cut_at, total, complete)
+    return _answer(target, indexed, start, end, offset, shown, cut_at, total, complete, unindexed)
 
 
 def _open(target: paths.Target) -> int:
@@ -243,7 +246,8 @@ def _decode(raw: bytes, encoding: Encoding, start: int, stop: int, room: int, wh
                       "read_file shows text only (the index skips it too)") from None
 
 
-def _answer(target, indexed, start, end, offset, shown, cut_at, total, complete) -> tuple[str, dict]:
+def _answer(target, indexed, start, end, offset, shown, cut_at, total, complete,
+            unindexed=None) -> tuple[str, dict]:
     shown_to = shown[-1][0] if shown else start
     of = f"{total}" if complete else f"at least {total:,}"
     header = f"{target.name}  (lines {start}-{shown_to} of {of})"
@@ -252,7 +256,7 @@ def _answer(target, indexed, start, end, offset, shown, cut_at, total, complete)
     body = [f"{n:>6}\t{text}" for n, text in shown]
     if cut_at and cut_at[1]:
         body[-1] += " …[line cut here]"
-    notes = _staleness(target, indexed)
+    notes = _staleness(target, indexed, unindexed)
     if not complete:
         notes.append(f"[the file is long: lines counted so far: {total:,}; each call counts "
                      f"{_mb(line_maps.SCAN_BUDGET)} more]")
@@ -283,9 +287,10 @@ def _mb(size: int) -> str:
     return f"{size} bytes"
 
 
-def _staleness(target: paths.Target, indexed) -> list[str]:
-    if indexed is None:
-        return ["[this file is not in the published index (new, excluded, or failed): search will not find it yet]"]
+def _staleness(target: paths.Target, indexed, why: str | None = None) -> list[str]:
+    if indexed is None:  # it said "(new, excluded, or failed) … not find it yet" of a file skipped for good
+        return [f"[this file is not in the published index ({why or 'not indexed yet'}): search does not find it"
+                " until it is indexed]"]
     st = os.stat(target.absolute)
     if st.st_size != indexed["size"] or abs(st.st_mtime - indexed["mtime"]) > 1e-3:
         return [f"[changed on disk since generation {indexed['published']} indexed it: "

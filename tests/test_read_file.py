@@ -420,3 +420,25 @@ def test_a_page_past_the_end_of_a_one_page_pdf_says_1_page(immediate, tmp_path, 
     with pytest.raises(Problem) as past:
         reading.read(Sift(load()), "papers/one.pdf", None, None, 5)
     assert str(past.value) == "papers/one.pdf has 1 page with text; page 5 is past the end"
+
+
+def test_a_file_skipped_for_good_says_why_search_does_not_find_it(immediate, tmp_path, monkeypatch):
+    """read_file of a log skipped over SIFT_MAX_FILE_CHUNKS said "not in the published index (new, excluded, or
+    failed): search will not find it yet", as if it were on its way; it gives stats' reason now."""
+    from mcp_server.service import Sift
+    from search.settings import load
+    from tests.test_file_chunk_limit import note
+    monkeypatch.setenv("SIFT_MAX_FILE_CHUNKS", "5")
+    root = write_tree(tmp_path / "notes", {"big.md": note("walrus", 40), "small.md": "# Small\n\nheron\n"})
+    ingest(root, "notes")
+    (root / "new.md").write_text("# New\n\nnot scanned yet\n")
+    sift = Sift(load())
+    shown, _ = reading.read(sift, "notes/big.md", 1, 2, None)
+    assert shown.splitlines()[-1].startswith(
+        "[this file is not in the published index (skipped at chunk: about ")
+    assert shown.splitlines()[-1].endswith(
+        "raise SIFT_MAX_FILE_CHUNKS to index it): search does not find it until it is indexed]")
+    shown, _ = reading.read(sift, "notes/new.md", None, None, None)
+    assert shown.splitlines()[-1] == ("[this file is not in the published index (not indexed yet): search does not "
+                                      "find it until it is indexed]")
+    assert reading.read(sift, "notes/small.md", None, None, None)[0].splitlines()[-1] == "     3\theron"
