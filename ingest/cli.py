@@ -267,8 +267,9 @@ def cmd_stats(args) -> int:
         if conn is None and nothing is None:  # --watch: the first enqueue has made the index since
             conn = db.connect(settings.index_path, readonly=True)
         text = _empty_stats(settings, nothing, args.json) if nothing else _stats_text(conn, settings, args.json)
-        if args.watch:
-            print("\033[2J\033[H" + text, flush=True)
+        if args.watch:  # on a terminal the screen is cleared; piped or logged, each report follows a dated line
+            head = "\033[2J\033[H" if sys.stdout.isatty() else f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n"
+            print(head + text, flush=True)
             time.sleep(args.interval)
         else:
             print(text)

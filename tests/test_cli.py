@@ -85,6 +85,23 @@ def test_enqueue_again_without_name_scans_the_folder_under_the_name_it_has(sift_
     assert names == ["notes"]
 
 
+def test_stats_watch_into_a_pipe_or_file_writes_no_screen_clearing_codes(sift_env, tmp_path):
+    """`ingest stats --watch > stats.log` filled the file with ESC[2J ESC[H before every report."""
+    import subprocess
+    from tests.conftest import REPO, VENV_BIN
+    write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
+    run_ingest(sift_env, "enqueue", str(tmp_path / "n"))
+    watch = subprocess.Popen([str(VENV_BIN / "ingest"), "stats", "--watch", "--interval", "0.2"], cwd=REPO,
+                             env=sift_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = watch.communicate(timeout=8)
+    except subprocess.TimeoutExpired:
+        watch.terminate()
+        out, err = watch.communicate()
+    assert "\033" not in out and out.count("jobs in queue: 1") >= 2, (out, err)
+    assert re.match(r"--- \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\nmodel: ", out), out[:200]
+
+
 def test_enqueue_refuses_a_missing_folder(sift_env, tmp_path):
     result = run_ingest(sift_env, "enqueue", str(tmp_path / "missing"))
     assert result.returncode == 2 and "not a folder" in result.stderr
