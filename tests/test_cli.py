@@ -204,7 +204,8 @@ def test_use_flags_makes_paths_absolute_and_leaves_names(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("SIFT_HOME", "/nowhere")
     for variable in ("SIFT_MODEL", "SIFT_CHUNK_TOKENS"):  # use_flags writes os.environ: restored after the test
-        monkeypatch.delenv(variable, raising=False)
+        monkeypatch.setenv(variable, "")  # recorded, so that the test's value is removed after it: delenv of
+        monkeypatch.delenv(variable)      # a variable that is not set records nothing, and 128 leaked on
     use_flags(argparse.Namespace(home="h", model="minilm", chunk_tokens=128, other="x"))
     settings = load()
     assert settings.home == tmp_path.resolve() / "h" and settings.model == "minilm" and settings.chunk_tokens == 128
@@ -476,7 +477,7 @@ def test_a_home_that_is_a_file_is_one_clear_error_everywhere(sift_env, tmp_path)
     ("SIFT_RETRY_DELAY", "soon", "SIFT_RETRY_DELAY='soon' is not a number"),
     ("SIFT_RESCAN_MINUTES", "nan", "SIFT_RESCAN_MINUTES='nan' is not a number"),
     ("SIFT_CHUNK_OVERLAP", "300", "SIFT_CHUNK_OVERLAP=300 (--chunk-overlap) must be smaller than "
-                                  "SIFT_CHUNK_TOKENS="),  # 256, or what an earlier test left in the environment
+                                  "SIFT_CHUNK_TOKENS=256 (--chunk-tokens)"),
     ("SIFT_RETRY_DELAY", "-1", "SIFT_RETRY_DELAY=-1 must not be negative"),
     ("SIFT_EMBEDDINGS", "of", "SIFT_EMBEDDINGS='of' is neither on nor off: give on or off"),
     ("SIFT_EMBED_REMOTE", "maybe", "SIFT_EMBED_REMOTE='maybe' is neither on nor off"),
