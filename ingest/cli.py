@@ -372,7 +372,9 @@ def cmd_search(args) -> int:
     from search.query.engine import from_settings
     from search.query.filters import Filters
     from search.settings import load
-    engine = from_settings(load())
+    settings = load()
+    _check_collection(settings, args.collection)
+    engine = from_settings(settings)
     answer = engine.search(args.query, limit=args.limit, mode=args.mode,
                            filters=Filters(collection=args.collection, path_prefix=args.path_prefix, kind=args.kind))
     if args.json:
@@ -395,6 +397,21 @@ def cmd_search(args) -> int:
     at = ", ".join(f"{name} at generation {gen}" for name, gen in answer.generations.items())
     print(f"({answer.mode}, {answer.took_ms} ms" + (f"; {at})" if at else ")"))
     return 0
+
+
+def _check_collection(settings, name: str | None) -> None:
+    """An unknown --collection is refused naming the known ones, as retry-failed and the MCP tools do: search
+    said "nothing is searchable in 'nope' yet: … its first may still be being built", of a typo."""
+    from search.index import db, queries
+    if name is None or not settings.index_path.exists():
+        return
+    conn = db.connect(settings.index_path, readonly=True)
+    try:
+        if not queries.collections(conn, name):
+            known = ", ".join(r["name"] for r in queries.collections(conn)) or "none"
+            raise LookupError(f"no collection named {name!r}; collections: {known}")
+    finally:
+        conn.close()
 
 
 def _place(hit) -> str:

@@ -102,6 +102,17 @@ def test_stats_watch_into_a_pipe_or_file_writes_no_screen_clearing_codes(sift_en
     assert re.match(r"--- \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\nmodel: ", out), out[:200]
 
 
+def test_search_refuses_a_collection_that_does_not_exist(immediate, sift_env, tmp_path):
+    """`ingest search x --collection nope` said "nothing is searchable in 'nope' yet: it has published no
+    generation (its first may still be being built …)" of a name that is no collection at all."""
+    ingest(write_tree(tmp_path / "n", {"a.md": "# A\nalpha"}), "notes")
+    result = run_ingest(sift_env, "search", "alpha", "--collection", "nope", "--mode", "keyword")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == "ingest: error: no collection named 'nope'; collections: notes\n"
+    found = run_ingest(sift_env, "search", "alpha", "--collection", "notes", "--mode", "keyword")
+    assert found.returncode == 0 and " 1. notes/a.md:" in found.stdout, found.stderr
+
+
 def test_enqueue_refuses_a_missing_folder(sift_env, tmp_path):
     result = run_ingest(sift_env, "enqueue", str(tmp_path / "missing"))
     assert result.returncode == 2 and "not a folder" in result.stderr
