@@ -104,12 +104,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     find = commands.add_parser("search", parents=[settings],
                                help="search the published index (hybrid by default)")
-    find.add_argument("query")
-    find.add_argument("--limit", type=int, default=10)
-    find.add_argument("--mode", choices=["hybrid", "keyword", "semantic"], default="hybrid")
-    find.add_argument("--collection")
+    find.add_argument("query", help="words to look for (any language; exact words, names and meaning)")
+    find.add_argument("--limit", type=int, default=10, help="how many passages, 1-50 (default 10)")
+    find.add_argument("--mode", choices=["hybrid", "keyword", "semantic"], default="hybrid",
+                      help="keyword: exact words (BM25); semantic: meaning (embeddings); hybrid (default): both")
+    find.add_argument("--collection", help="only this collection (ingest stats lists them)")
     find.add_argument("--path-prefix", help="only files under this folder of the collection, e.g. clients/")
-    find.add_argument("--kind", choices=["note", "code", "pdf", "text"])
+    find.add_argument("--kind", choices=["note", "code", "pdf", "text"], help="only files of this kind")
     find.add_argument("--json", action="store_true", help="print the answer as JSON")
     find.set_defaults(func=cmd_search)
 

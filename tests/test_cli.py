@@ -18,6 +18,10 @@ def test_help_documents_every_command(sift_env):
     for command in ("enqueue", "stats", "search", "model"):
         assert command in out
     assert "--wait" in run_ingest(sift_env, "enqueue", "--help").stdout
+    search = " ".join(run_ingest(sift_env, "search", "--help").stdout.split())  # had no word on these four
+    for said in ("--limit LIMIT how many passages, 1-50", "keyword: exact words (BM25)",
+                 "--collection COLLECTION only this collection", "only files of this kind"):
+        assert said in search, search
 
 
 def test_missing_model_is_one_clear_error(sift_env, tmp_path):
