@@ -191,7 +191,8 @@ def load(**overrides) -> Settings:
     if settings.queue != "sqlite" and not settings.queue.startswith(REDIS_SCHEMES):
         raise ValueError(f"SIFT_QUEUE={settings.queue!r}: use sqlite (the default) or redis://HOST:PORT/DB")
     if settings.embed_remote and settings.queue == "sqlite":
-        raise ValueError("SIFT_EMBED_REMOTE=1 needs a Redis queue that embedding machines can reach: "
+        given = (os.environ.get("SIFT_EMBED_REMOTE") or "").strip() or "1"  # the user's word: yes, true, on
+        raise ValueError(f"SIFT_EMBED_REMOTE={given} needs a Redis queue that embedding machines can reach: "
                          "set SIFT_QUEUE=redis://HOST:PORT/DB")
     if settings.embed_timeout <= 0:
         raise ValueError("SIFT_EMBED_TIMEOUT must be a positive number of seconds")

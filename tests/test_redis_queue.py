@@ -52,6 +52,10 @@ def test_settings_parse_the_queue(monkeypatch):
     monkeypatch.setenv("SIFT_EMBED_REMOTE", "1")
     with pytest.raises(ValueError, match="SIFT_EMBED_REMOTE=1 needs a Redis queue"):
         load()
+    for given in ("yes", "true", "On"):  # the message quoted 1, whatever the user wrote
+        monkeypatch.setenv("SIFT_EMBED_REMOTE", given)
+        with pytest.raises(ValueError, match=f"SIFT_EMBED_REMOTE={given} needs a Redis queue"):
+            load()
 
 
 def test_make_huey_picks_the_backend(sift_env, redis_url):
