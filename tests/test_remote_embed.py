@@ -229,6 +229,28 @@ def test_an_embedder_with_another_model_is_refused_and_nothing_is_written(
     assert "refused job" in (tmp_path / "embedder.log").read_text()
 
 
+@pytest.mark.timeout(900)
+def test_the_embedders_log_carries_sifts_own_lines(sift_env, redis_url, tmp_path, model_path):
+    """huey_consumer gives a handler to the "huey" logger only: the embedder's "embedded N texts of job …" (INFO)
+    never reached its log, and its refusals came without huey's format."""
+    env = {**sift_env, "SIFT_QUEUE": redis_url, "SIFT_EMBED_REMOTE": "1"}
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha words\n", "b/c.md": "# C\n\ngamma words\n"})
+    other_home = tmp_path / "embedder-home"
+    other_home.mkdir()
+    embedder_env = {"PATH": os.environ["PATH"], "SIFT_HOME": str(other_home), "SIFT_MODEL": str(model_path),
+                    "SIFT_QUEUE": redis_url}
+    embedder = Consumer(embedder_env, 1, tmp_path / "embedder.log", app="workers.embedder.huey")
+    home = Consumer(env, 1, tmp_path / "home.log")
+    try:
+        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        wait_published(db.connect(Path(env["SIFT_HOME"]) / "index.db"), "notes", None, home.proc, limit=600)
+    finally:
+        home.stop()
+        embedder.stop()
+    said = (tmp_path / "embedder.log").read_text()
+    assert re.search(r"INFO:sift\.embedder:\d+:embedded \d+ texts of job \S+", said), said
+
+
 def test_a_silent_job_is_sent_again_and_vectors_that_arrive_twice_are_written_once(
         sift_env, redis_url, tmp_path, monkeypatch, caplog):
     """In this process: the home's stages in huey's immediate mode, the embed job in the real Redis. The job's

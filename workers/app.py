@@ -19,8 +19,8 @@ from huey.storage import SqliteStorage
 
 from search.settings import load
 from workers.pickles import JobSerializer
-from workers.queues import (QueueUnavailable, consumer_settings, immediate, queue_damaged, queue_read_only, redis_huey,
-                            unwritable)
+from workers.queues import (QueueUnavailable, consumer_settings, immediate, log_like_huey, queue_damaged,
+                            queue_read_only, redis_huey, unwritable)
 
 QUEUE_NAME = "sift"  # the home's queue; embed jobs for other machines go to workers.embedder.QUEUE_NAME
 # When a worker of this queue last started or took a job, in huey's key-value store: ``ingest stats`` asks
@@ -44,18 +44,6 @@ class Recovering:
         except Exception:  # an unusable index is reported by the jobs themselves; the consumer still starts
             logging.getLogger("sift.workers").exception("could not look for interrupted jobs")
         return super().create_consumer(**options)
-
-
-def log_like_huey() -> None:
-    """Sift's own log lines (``sift.*``: "generation 12: 120 files seen, 3 to parse, 2 skipped or failed as
-    before", a periodic rescan queued) go where huey_consumer sends huey's, at its level (-v, -q). huey_consumer
-    gives a handler to the "huey" logger only, so at INFO they were dropped and only warnings reached stderr,
-    without huey's format."""
-    huey_log, sift_log = logging.getLogger("huey"), logging.getLogger("sift")
-    if huey_log.handlers and not sift_log.handlers:
-        for handler in huey_log.handlers:
-            sift_log.addHandler(handler)
-        sift_log.setLevel(huey_log.level)
 
 
 class QueueStorage(SqliteStorage):

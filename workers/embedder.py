@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from huey import PriorityRedisHuey
 
 from search.settings import load
-from workers.queues import consumer_settings, redis_huey, worker_threads
+from workers.queues import consumer_settings, log_like_huey, redis_huey, worker_threads
 
 log = logging.getLogger("sift.embedder")
 QUEUE_NAME = "sift-embed"
@@ -51,12 +51,18 @@ class Answer:
     worker: str = ""
 
 
+class EmbedderHuey(PriorityRedisHuey):
+    def create_consumer(self, **options):
+        log_like_huey()  # "embedded N texts of job …" goes to the consumer's log, as the home worker's lines do
+        return super().create_consumer(**options)
+
+
 def make_huey(settings=None) -> PriorityRedisHuey:
     settings = settings or consumer_settings("sift embedder")
     if settings.queue == "sqlite":
         raise SystemExit("sift embedder: error: it takes its jobs from the home's Redis: set "
                          "SIFT_QUEUE=redis://HOST:PORT/DB (the URL the home uses)")
-    return redis_huey(PriorityRedisHuey, QUEUE_NAME, settings.queue)
+    return redis_huey(EmbedderHuey, QUEUE_NAME, settings.queue)
 
 
 huey = make_huey()

@@ -1,11 +1,12 @@
 """What the home's worker app (workers.app) and an embedding machine (workers.embedder) share: how a huey
-queue in Redis is made, and how many llama.cpp threads one worker process may use.
+queue in Redis is made, how many llama.cpp threads one worker process may use, and where Sift's log lines go.
 
 One place, so the two kinds of worker cannot drift apart (a pool without the connect timeout, or an
 embedder that takes every core while SIFT_WORKERS processes share them).
 """
 from __future__ import annotations
 
+import logging
 import os
 import sys
 
@@ -76,3 +77,16 @@ def redis_huey(huey_class, name: str, url: str):
 def worker_threads(settings: Settings) -> int:
     """llama.cpp threads for one worker process: the cores shared among the SIFT_WORKERS processes."""
     return max(1, (os.cpu_count() or 1) // max(1, settings.workers))
+
+
+def log_like_huey() -> None:
+    """Sift's own log lines (``sift.*``: "generation 12: 120 files seen, 3 to parse, 2 skipped or failed as
+    before", a periodic rescan queued, an embedding machine's "embedded 32 texts of job …") go where
+    huey_consumer sends huey's, at its level (-v, -q). huey_consumer gives a handler to the "huey" logger only,
+    so at INFO they were dropped and only warnings reached stderr, without huey's format. Both consumers (the
+    home's workers.app and workers.embedder) call it as they start."""
+    huey_log, sift_log = logging.getLogger("huey"), logging.getLogger("sift")
+    if huey_log.handlers and not sift_log.handlers:
+        for handler in huey_log.handlers:
+            sift_log.addHandler(handler)
+        sift_log.setLevel(huey_log.level)
