@@ -48,7 +48,7 @@ def main(args, settings, children: list) -> int:
         collection = register_root(settings, args.root, args.name) if args.root else None
         if not args.no_worker:
             from mcp_server.worker import Worker
-            children.append(Worker(settings).start())
+            children.append(Worker(settings, queued=collection[0] if collection else None).start())
         server = build_server(settings, children[0] if children else None, collection)
         if config.read_only:
             server.remove_tool("refresh")

@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         collection = register_root(settings, args.root, args.name) if args.root else None
         if not args.no_worker:
             from mcp_server.worker import Worker
-            children.append(Worker(settings))
+            children.append(Worker(settings, queued=collection[0] if collection else None))
             children[0].start()
         server = build_server(settings, children[0] if children else None, collection)
         from mcp_server import transport

@@ -50,12 +50,15 @@ POLLING = ["-d", "0.1", "-m", "2", "-b", "1.5"]  # huey_consumer's initial delay
 
 
 class Worker:
-    def __init__(self, settings, watch: bool = True):
+    def __init__(self, settings, watch: bool = True, queued: int | None = None):
+        """``queued``: a collection whose scan the server queues as it starts (--root); the watcher's first
+        start does not scan it again (a second, empty generation). Restarts scan it: it went unwatched."""
         self.command = [sys.executable, "-m", "huey.bin.huey_consumer", "workers.app.huey",
                         "-k", "process", "-w", str(max(1, settings.workers)), "-t", f"{HUEY_GRACE:g}", *POLLING]
         self.consumer = _Child("worker", self.command, signal.SIGINT)
-        watcher = [sys.executable, "-m", "workers.watch"]
-        self.watcher = _Child("file watcher", watcher, signal.SIGTERM) if watch else None
+        self.watch_command = [sys.executable, "-m", "workers.watch"]
+        first = [*self.watch_command, *(["--queued-scan", str(queued)] if queued is not None else [])]
+        self.watcher = _Child("file watcher", first, signal.SIGTERM) if watch else None
         self._done = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -70,6 +73,8 @@ class Worker:
     def start(self) -> "Worker":
         for child in self.children:
             child.start()
+        if self.watcher is not None:
+            self.watcher.command = self.watch_command  # a restarted watcher catches up on every collection
         # The children are started (and restarted) by one long-lived thread, the main one at first, then this
         # one: PR_SET_PDEATHSIG fires when the thread that started a child ends, so this thread never ends
         # before the server does.

@@ -304,3 +304,29 @@ def _processes() -> list[tuple[int, int]]:
 
 def _alive(pid: int) -> bool:
     return any(p == pid for p, _ in _processes())
+
+
+SETTLE = 8.0  # seconds after the first publish: the watcher asks again within a tick (1 s) of it
+
+
+def test_sift_mcp_root_makes_one_generation_at_start(sift_env, tmp_path):
+    """`sift-mcp --root` queues a scan of the folder, and its watcher scanned every folder as it started too
+    ("queued a scan of collection 1 (0 changed paths)" once the first was built): two generations per start."""
+    root = write_tree(tmp_path / "fresh", {"harbour.md": "# Harbour\n\nBoats at dawn.\n"}).resolve()
+    log = open(tmp_path / "server.log", "ab")
+    server = subprocess.Popen([str(VENV_BIN / "sift-mcp"), "--root", str(root)], env=sift_env, cwd=REPO,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log)
+    try:
+        engine = Engine(Path(sift_env["SIFT_HOME"]) / "index.db")
+        _poll(lambda: _safe_paths(engine, "boats"), {"server": server}, "the first generation")
+        time.sleep(SETTLE)
+        conn = db.connect(Path(sift_env["SIFT_HOME"]) / "index.db")
+        generations = conn.execute("SELECT id, state FROM generations").fetchall()
+        conn.close()
+    finally:
+        server.stdin.close()
+        server.wait(timeout=60)
+        log.close()
+    said = (tmp_path / "server.log").read_text()
+    assert [tuple(g) for g in generations] == [(1, "published")], said
+    assert "(0 changed paths)" not in said, said

@@ -1,6 +1,6 @@
 """Watch every collection root and queue a scan of the collection whose files changed.
 
-    python -m workers.watch [--home DIR]
+    python -m workers.watch [--home DIR] [--queued-scan ID]
 
 File-system events come from ``watchfiles`` (inotify, FSEvents, ReadDirectoryChangesW; polling
 where none of them works). A burst of events is grouped until the folders have been quiet for
@@ -14,7 +14,9 @@ per event. Scans that ``discover`` put off because a build was under way are run
 The collections table is re-read every ``REFRESH_SECONDS`` (a new collection is watched from
 then on) and the roots are looked at every tick: a root that disappears, comes back or is
 replaced by another folder gets a scan, which records or clears "root missing". At start every
-collection is scanned once, to catch changes made while nothing watched. Logs go to stderr.
+collection is scanned once, to catch changes made while nothing watched, but those given with
+``--queued-scan``: ``sift-mcp --root`` has just queued that scan itself, and a second one made a
+second, empty generation at every start. Logs go to stderr.
 """
 from __future__ import annotations
 
@@ -44,8 +46,9 @@ REFRESH_SECONDS = 10.0  # how often the collections table is re-read
 class Watcher:
     """Maps file events to collections and asks for one scan per changed collection."""
 
-    def __init__(self, conn, rules: Rules, stop: threading.Event | None = None):
+    def __init__(self, conn, rules: Rules, stop: threading.Event | None = None, queued: tuple[int, ...] = ()):
         self.conn = conn
+        self.queued = set(queued)  # collections whose start-up scan the caller has queued already
         self.rules = rules
         self.stop = stop or threading.Event()
         self.known: dict[int, str] = {}  # collection id → root, every registered collection
@@ -57,7 +60,8 @@ class Watcher:
 
     def run(self) -> None:
         self.refresh()
-        self.changed = {cid: {"."} for cid in self.known}  # catch up on what changed while unwatched
+        # catch up on what changed while unwatched (what the caller already queued a scan of, it does)
+        self.changed = {cid: {"."} for cid in self.known if cid not in self.queued}
         while not self.stop.is_set():
             self.flush()
             if self.roots:
@@ -187,20 +191,24 @@ def _quietly(func, *args):
         return None
 
 
-def run(stop: threading.Event | None = None) -> None:
-    """Watch every collection of the index in SIFT_HOME until ``stop`` is set (or the process ends)."""
+def run(stop: threading.Event | None = None, queued: tuple[int, ...] = ()) -> None:
+    """Watch every collection of the index in SIFT_HOME until ``stop`` is set (or the process ends); those in
+    ``queued`` have a scan queued already and are not scanned at start."""
     from search.index import db
     from search.settings import load
     settings = load()
     conn = db.connect(settings.index_path)
-    Watcher(conn, Rules(settings.include, settings.exclude), stop).run()
+    Watcher(conn, Rules(settings.include, settings.exclude), stop, queued).run()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m workers.watch", description="Queue a scan of a collection "
                                      "whenever its files change (needs a running worker to do the scans).")
     add_home_flag(parser)
-    use_flags(parser.parse_args(argv))
+    parser.add_argument("--queued-scan", type=int, action="append", default=[], metavar="ID",
+                        help="a collection whose scan the caller has just queued: not scanned again at start")
+    args = parser.parse_args(argv)
+    use_flags(args)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s %(message)s")
     from search.index.db import IndexUnavailable
     from search.settings import load
@@ -210,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sift watcher: error: {exc}", file=sys.stderr)
         return 2
     try:
-        run()
+        run(queued=tuple(args.queued_scan))
     except KeyboardInterrupt:
         return 130
     except IndexUnavailable as exc:  # read-only or damaged: one line naming the path and the fix
