@@ -198,19 +198,27 @@ def test_embedding_on_another_machine_equals_one_machine_and_survives_two_kills(
           "two machines == one machine, also after 2 SIGKILLs of the embedder")
 
 
+def _two_notes_sent_away(sift_env: dict, redis_url: str, tmp_path: Path) -> tuple[dict, Path]:
+    """A home whose embedding goes to the Redis queue, and two small notes for it."""
+    env = {**sift_env, "SIFT_QUEUE": redis_url, "SIFT_EMBED_REMOTE": "1"}
+    return env, write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha words\n", "b/c.md": "# C\n\ngamma words\n"})
+
+
+def _embedder_with(model: Path, redis_url: str, tmp_path: Path) -> Consumer:
+    """An embedding machine's consumer with ``model``, in a home of its own, logging to embedder.log."""
+    home = tmp_path / "embedder-home"
+    home.mkdir()
+    env = {"PATH": os.environ["PATH"], "SIFT_HOME": str(home), "SIFT_MODEL": str(model), "SIFT_QUEUE": redis_url}
+    return Consumer(env, 1, tmp_path / "embedder.log", app="workers.embedder.huey")
+
+
 @pytest.mark.timeout(900)
 def test_an_embedder_with_another_model_is_refused_and_nothing_is_written(
         sift_env, redis_url, tmp_path, other_model_path):
     """The home builds with MiniLM F16, the embedder has the F32 file (another model id): every file fails with
     a reason that says what to do, and no vector of either model is written."""
-    env = {**sift_env, "SIFT_QUEUE": redis_url, "SIFT_EMBED_REMOTE": "1"}
-    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha words\n", "b/c.md": "# C\n\ngamma words\n"})
-    other_home = tmp_path / "embedder-home"
-    other_home.mkdir()
-    embedder_env = {"PATH": os.environ["PATH"], "SIFT_HOME": str(other_home), "SIFT_MODEL": str(other_model_path),
-                    "SIFT_QUEUE": redis_url}
-    embedder = Consumer(embedder_env, 1, tmp_path / "embedder.log", app="workers.embedder.huey")
-    home = Consumer(env, 1, tmp_path / "home.log")
+    env, root = _two_notes_sent_away(sift_env, redis_url, tmp_path)
+    embedder, home = _embedder_with(other_model_path, redis_url, tmp_path), Consumer(env, 1, tmp_path / "home.log")
     try:
         assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
         conn = db.connect(Path(env["SIFT_HOME"]) / "index.db")
@@ -233,14 +241,8 @@ def test_an_embedder_with_another_model_is_refused_and_nothing_is_written(
 def test_the_embedders_log_carries_sifts_own_lines(sift_env, redis_url, tmp_path, model_path):
     """huey_consumer gives a handler to the "huey" logger only: the embedder's "embedded N texts of job …" (INFO)
     never reached its log, and its refusals came without huey's format."""
-    env = {**sift_env, "SIFT_QUEUE": redis_url, "SIFT_EMBED_REMOTE": "1"}
-    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha words\n", "b/c.md": "# C\n\ngamma words\n"})
-    other_home = tmp_path / "embedder-home"
-    other_home.mkdir()
-    embedder_env = {"PATH": os.environ["PATH"], "SIFT_HOME": str(other_home), "SIFT_MODEL": str(model_path),
-                    "SIFT_QUEUE": redis_url}
-    embedder = Consumer(embedder_env, 1, tmp_path / "embedder.log", app="workers.embedder.huey")
-    home = Consumer(env, 1, tmp_path / "home.log")
+    env, root = _two_notes_sent_away(sift_env, redis_url, tmp_path)
+    embedder, home = _embedder_with(model_path, redis_url, tmp_path), Consumer(env, 1, tmp_path / "home.log")
     try:
         assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
         wait_published(db.connect(Path(env["SIFT_HOME"]) / "index.db"), "notes", None, home.proc, limit=600)
