@@ -111,6 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
     find.add_argument("--collection", help="only this collection (ingest stats lists them)")
     find.add_argument("--path-prefix", help="only files under this folder of the collection, e.g. clients/")
     find.add_argument("--kind", choices=["note", "code", "pdf", "text"], help="only files of this kind")
+    find.add_argument("--modified-after", metavar="DATE",
+                      help="only files modified at or after this ISO date or date-time (local time), e.g. 2024-03-01")
+    find.add_argument("--modified-before", metavar="DATE",
+                      help="only files modified before this ISO date or date-time")
     find.add_argument("--json", action="store_true", help="print the answer as JSON")
     find.set_defaults(func=cmd_search)
 
@@ -376,8 +380,10 @@ def cmd_search(args) -> int:
     settings = load()
     _check_collection(settings, args.collection)
     engine = from_settings(settings)
-    answer = engine.search(args.query, limit=args.limit, mode=args.mode,
-                           filters=Filters(collection=args.collection, path_prefix=args.path_prefix, kind=args.kind))
+    filters = Filters(collection=args.collection, path_prefix=args.path_prefix, kind=args.kind,
+                      modified_after=_when(args.modified_after, "--modified-after"),
+                      modified_before=_when(args.modified_before, "--modified-before"))
+    answer = engine.search(args.query, limit=args.limit, mode=args.mode, filters=filters)
     if args.json:
         from search.index.status import as_json
         print(as_json(answer.as_dict()))
@@ -398,6 +404,16 @@ def cmd_search(args) -> int:
     at = ", ".join(f"{name} at generation {gen}" for name, gen in answer.generations.items())
     print(f"({answer.mode}, {answer.took_ms} ms" + (f"; {at})" if at else ")"))
     return 0
+
+
+def _when(value: str | None, flag: str) -> float | None:
+    """A date flag as unix time, as the MCP search tool reads its modified_after and modified_before."""
+    from search.query.filters import unix_time
+    try:
+        return unix_time(value)
+    except ValueError:
+        raise ValueError(f"{flag} must be an ISO date like 2024-03-01 or a date-time like 2024-03-01T14:30, "
+                         f"not {value!r}") from None
 
 
 def _check_collection(settings, name: str | None) -> None:

@@ -11,7 +11,6 @@ import inspect
 import sqlite3
 import sys
 import traceback
-from datetime import datetime, timezone
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
@@ -23,6 +22,7 @@ from mcp_server import listing, paths, reading, render, report
 from mcp_server.errors import Problem
 from mcp_server.service import NO_INDEX
 from search.index import queries
+from search.query.filters import unix_time
 
 MAX_LIMIT = 50
 ECHO_CHARS = 200  # how much of the query the text line of search repeats
@@ -347,22 +347,11 @@ def _echo(query: str) -> str:
 
 
 def _unix(value: str | None, name: str) -> float | None:
-    """An ISO date or date-time (local time unless it names a zone) as unix time.
-
-    Any date datetime can hold is accepted: one near year 1 or 9999, where local time cannot be worked out,
-    is read as UTC (the hours of difference do not matter that far out)."""
-    if value is None or not value.strip():
-        return None
     try:
-        when = datetime.fromisoformat(value.strip())
+        return unix_time(value)
     except ValueError:
         raise Problem(f"{name} must be an ISO date like 2024-03-01 or a date-time like 2024-03-01T14:30, "
                       f"not {_short_repr(value)}") from None
-    try:
-        return when.timestamp()
-    except (ValueError, OverflowError, OSError):
-        aware = when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
-        return (aware - datetime(1970, 1, 1, tzinfo=timezone.utc)).total_seconds()
 
 
 def register(server, sift) -> None:

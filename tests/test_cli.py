@@ -117,6 +117,29 @@ def test_search_refuses_a_collection_that_does_not_exist(immediate, sift_env, tm
     assert found.returncode == 0 and " 1. notes/a.md:" in found.stdout, found.stderr
 
 
+def test_search_takes_the_date_filters_the_mcp_tool_has(immediate, sift_env, tmp_path):
+    """The MCP search tool filters by modified_after / modified_before; `ingest search` had no such flags."""
+    import os
+    from datetime import datetime
+    root = write_tree(tmp_path / "n", {"old.md": "# Old\nalpha", "new.md": "# New\nalpha"})
+    os.utime(root / "old.md", (datetime(2020, 5, 1).timestamp(),) * 2)
+    os.utime(root / "new.md", (datetime(2024, 5, 1).timestamp(),) * 2)
+    ingest(root, "notes")
+
+    def found(*flags):
+        result = run_ingest(sift_env, "search", "alpha", "--mode", "keyword", *flags)
+        assert result.returncode == 0, result.stderr
+        return set(re.findall(r"notes/(\w+\.md)", result.stdout))
+    assert found() == {"old.md", "new.md"}
+    assert found("--modified-after", "2023-01-01") == {"new.md"}
+    assert found("--modified-before", "2023-01-01T12:00") == {"old.md"}
+    bad = run_ingest(sift_env, "search", "alpha", "--modified-after", "last week")
+    assert bad.returncode == 2 and bad.stderr == ("ingest: error: --modified-after must be an ISO date like "
+                                                  "2024-03-01 or a date-time like 2024-03-01T14:30, not 'last week'\n")
+    crossed = run_ingest(sift_env, "search", "alpha", "--modified-after", "2024-01-01", "--modified-before", "2023-01-01")
+    assert crossed.returncode == 2 and "is later than modified_before" in crossed.stderr, crossed.stderr
+
+
 def test_enqueue_refuses_a_missing_folder(sift_env, tmp_path):
     result = run_ingest(sift_env, "enqueue", str(tmp_path / "missing"))
     assert result.returncode == 2 and "not a folder" in result.stderr

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from datetime import datetime, timezone
 
 KINDS = ("note", "code", "pdf", "text")
 
@@ -33,6 +34,20 @@ def register_in_folder(conn) -> None:
     """Let SQL on ``conn`` call ``sift_in_folder(path, folder)``: the same comparison as the in-memory filters
     (a path whose folders are spelled in different forms is found by both)."""
     conn.create_function("sift_in_folder", 2, in_folder, deterministic=True)
+
+
+def unix_time(value: str | None) -> float | None:
+    """An ISO date or date-time (local time unless it names a zone) as unix time; None for none or blank;
+    ValueError for anything else. Any date datetime can hold is accepted: one near year 1 or 9999, where local
+    time cannot be worked out, is read as UTC (the hours of difference do not matter that far out)."""
+    if value is None or not value.strip():
+        return None
+    when = datetime.fromisoformat(value.strip())
+    try:
+        return when.timestamp()
+    except (ValueError, OverflowError, OSError):
+        aware = when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
+        return (aware - datetime(1970, 1, 1, tzinfo=timezone.utc)).total_seconds()
 
 
 def _nfc(text: str) -> str:
