@@ -375,14 +375,14 @@ def cmd_retry_failed(args) -> int:
 
 def cmd_search(args) -> int:
     from search.query.engine import from_settings
-    from search.query.filters import Filters
+    from search.query.filters import Filters, unix_time
     from search.settings import load
     settings = load()
     _check_collection(settings, args.collection)
     engine = from_settings(settings)
     filters = Filters(collection=args.collection, path_prefix=args.path_prefix, kind=args.kind,
-                      modified_after=_when(args.modified_after, "--modified-after"),
-                      modified_before=_when(args.modified_before, "--modified-before"))
+                      modified_after=unix_time(args.modified_after, "--modified-after"),
+                      modified_before=unix_time(args.modified_before, "--modified-before"))
     answer = engine.search(args.query, limit=args.limit, mode=args.mode, filters=filters)
     if args.json:
         from search.index.status import as_json
@@ -404,16 +404,6 @@ def cmd_search(args) -> int:
     at = ", ".join(f"{name} at generation {gen}" for name, gen in answer.generations.items())
     print(f"({answer.mode}, {answer.took_ms} ms" + (f"; {at})" if at else ")"))
     return 0
-
-
-def _when(value: str | None, flag: str) -> float | None:
-    """A date flag as unix time, as the MCP search tool reads its modified_after and modified_before."""
-    from search.query.filters import unix_time
-    try:
-        return unix_time(value)
-    except ValueError:
-        raise ValueError(f"{flag} must be an ISO date like 2024-03-01 or a date-time like 2024-03-01T14:30, "
-                         f"not {value!r}") from None
 
 
 def _check_collection(settings, name: str | None) -> None:

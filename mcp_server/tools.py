@@ -348,10 +348,9 @@ def _echo(query: str) -> str:
 
 def _unix(value: str | None, name: str) -> float | None:
     try:
-        return unix_time(value)
-    except ValueError:
-        raise Problem(f"{name} must be an ISO date like 2024-03-01 or a date-time like 2024-03-01T14:30, "
-                      f"not {_short_repr(value)}") from None
+        return unix_time(value, name)
+    except ValueError as exc:
+        raise Problem(str(exc)) from None
 
 
 def register(server, sift) -> None:

@@ -36,13 +36,18 @@ def register_in_folder(conn) -> None:
     conn.create_function("sift_in_folder", 2, in_folder, deterministic=True)
 
 
-def unix_time(value: str | None) -> float | None:
+def unix_time(value: str | None, name: str) -> float | None:
     """An ISO date or date-time (local time unless it names a zone) as unix time; None for none or blank;
-    ValueError for anything else. Any date datetime can hold is accepted: one near year 1 or 9999, where local
-    time cannot be worked out, is read as UTC (the hours of difference do not matter that far out)."""
+    ValueError naming the setting ``name`` for anything else. Any date datetime can hold is accepted: one near
+    year 1 or 9999, where local time cannot be worked out, is read as UTC (the hours do not matter that far out)."""
     if value is None or not value.strip():
         return None
-    when = datetime.fromisoformat(value.strip())
+    try:
+        when = datetime.fromisoformat(value.strip())
+    except ValueError:
+        shown = repr(value) if len(value) <= 80 else f"{value[:80]!r}… ({len(value):,} characters)"
+        raise ValueError(f"{name} must be an ISO date like 2024-03-01 or a date-time like 2024-03-01T14:30, "
+                         f"not {shown}") from None
     try:
         return when.timestamp()
     except (ValueError, OverflowError, OSError):
