@@ -11,6 +11,7 @@ process, with huey's immediate mode.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -178,20 +179,11 @@ def test_a_collection_registered_later_is_watched_too(live, tmp_path):
 @pytest.mark.slow
 def test_sift_mcp_runs_a_watcher_that_keeps_search_fresh(sift_env, tmp_path):
     root = write_tree(tmp_path / "mcp-notes", {"harbour.md": "# Harbour\n\nBoats at dawn.\n"}).resolve()
-    log = open(tmp_path / "server.log", "ab")
-    server = subprocess.Popen([str(VENV_BIN / "sift-mcp"), "--root", str(root)], env=sift_env, cwd=REPO,
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log)
-    try:
-        engine = Engine(Path(sift_env["SIFT_HOME"]) / "index.db")
-        _poll(lambda: _safe_paths(engine, "boats"), {"server": server}, "the first generation")
+    with _sift_mcp_root(sift_env, root, tmp_path / "server.log") as (server, engine):
         (root / "zebra.md").write_text("# Crossing\n\nA zebra crossing near the station.\n")  # no refresh call
         assert _poll(lambda: _safe_paths(engine, "zebra"), {"server": server}, "the new note") == {"zebra.md"}
         children = [pid for pid, ppid in _processes() if ppid == server.pid]
         assert len(children) == 2, "a consumer and a watcher"
-    finally:
-        server.stdin.close()
-        server.wait(timeout=60)
-        log.close()
     deadline = time.monotonic() + 60
     while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -297,6 +289,22 @@ def _poll(check, processes: dict, what: str):
     raise TimeoutError(f"never happened: {what}")
 
 
+@contextlib.contextmanager
+def _sift_mcp_root(env: dict, root: Path, log_path: Path):
+    """A real ``sift-mcp --root ROOT`` (stderr to ``log_path``), yielded with an engine on its index once its
+    first generation (a note saying "Boats at dawn") answers; stopped by closing its stdin, as a client does."""
+    with open(log_path, "ab") as log:
+        server = subprocess.Popen([str(VENV_BIN / "sift-mcp"), "--root", str(root)], env=env, cwd=REPO,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log)
+        try:
+            engine = Engine(Path(env["SIFT_HOME"]) / "index.db")
+            _poll(lambda: _safe_paths(engine, "boats"), {"server": server}, "the first generation")
+            yield server, engine
+        finally:
+            server.stdin.close()
+            server.wait(timeout=60)
+
+
 def _processes() -> list[tuple[int, int]]:
     """(pid, ppid) of every live process."""
     return [(pid, ppid) for pid, state, ppid, _ in processes() if state != "Z"]
@@ -313,20 +321,11 @@ def test_sift_mcp_root_makes_one_generation_at_start(sift_env, tmp_path):
     """`sift-mcp --root` queues a scan of the folder, and its watcher scanned every folder as it started too
     ("queued a scan of collection 1 (0 changed paths)" once the first was built): two generations per start."""
     root = write_tree(tmp_path / "fresh", {"harbour.md": "# Harbour\n\nBoats at dawn.\n"}).resolve()
-    log = open(tmp_path / "server.log", "ab")
-    server = subprocess.Popen([str(VENV_BIN / "sift-mcp"), "--root", str(root)], env=sift_env, cwd=REPO,
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log)
-    try:
-        engine = Engine(Path(sift_env["SIFT_HOME"]) / "index.db")
-        _poll(lambda: _safe_paths(engine, "boats"), {"server": server}, "the first generation")
+    with _sift_mcp_root(sift_env, root, tmp_path / "server.log"):
         time.sleep(SETTLE)
         conn = db.connect(Path(sift_env["SIFT_HOME"]) / "index.db")
         generations = conn.execute("SELECT id, state FROM generations").fetchall()
         conn.close()
-    finally:
-        server.stdin.close()
-        server.wait(timeout=60)
-        log.close()
     said = (tmp_path / "server.log").read_text()
     assert [tuple(g) for g in generations] == [(1, "published")], said
     assert "(0 changed paths)" not in said, said
