@@ -6,7 +6,16 @@ put behind a reverse proxy). In front of it, ``http_guard.Guard`` checks Host, O
 rate and the size of every request, and logs one line for it. The mcp package's own Host/Origin check
 and session limit are configured from the same settings, as a second line.
 
-The server runs until SIGTERM or SIGINT; the worker and watcher children stop with it.
+The server runs until SIGTERM or SIGINT (or SIGHUP), and then stops as the stdio server does, through the
+same handler (``server._stop_on_signals``): the worker and watcher are stopped (the worker gracefully: its
+running jobs finish) and the process exits with 128 + the signal's number. uvicorn's own graceful shutdown is
+not used (``Server.capture_signals`` is left out), because it came first and in series: it waited for every
+open connection (up to ``timeout_graceful_shutdown``, so a half-sent request held it 3 s), then the lifespan
+waited for each tool call still running in its thread (a search waiting for the model: seconds), and only
+after that did the worker get its stop signal; the client's GET stream was cut by sse-starlette's 0.5 s poll
+with an "ASGI callable returned without completing response" error. Nothing is lost by not draining: the
+server only reads (its one write, registering --root, is done before it serves), so a request cut short is
+one the client can send again, as over stdio when the client goes away.
 
 Why the plain SQL reads (stats, list_files, the freshness line, read_file's lookups) do not go through
 aiosqlite, though many clients share this one event loop: aiosqlite is not asynchronous I/O but a thread
@@ -25,6 +34,7 @@ the same. So the threads stay, and stdio and HTTP share one code path.
 """
 from __future__ import annotations
 
+import contextlib
 import socket
 import sys
 
@@ -99,10 +109,17 @@ def bind(config) -> socket.socket:
 
 
 def serve(asgi_app, listener: socket.socket) -> None:
+    """Serve until a signal: the server's own handler (installed by ``server.main``) stops the children and
+    exits; uvicorn is kept from replacing it with its graceful shutdown (see the module's docstring)."""
     import uvicorn
-    config = uvicorn.Config(asgi_app, log_level="warning", access_log=False, server_header=False,
-                            lifespan="on", timeout_graceful_shutdown=3)
-    uvicorn.Server(config).run(sockets=[listener])
+
+    class Server(uvicorn.Server):
+        @contextlib.contextmanager
+        def capture_signals(self):
+            yield
+
+    config = uvicorn.Config(asgi_app, log_level="warning", access_log=False, server_header=False, lifespan="on")
+    Server(config).run(sockets=[listener])
 
 
 def say(text: str) -> None:

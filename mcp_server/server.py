@@ -204,8 +204,12 @@ def _restore_stdout(wire: int | None) -> None:
 
 
 def _stop_on_signals(children: list) -> None:
-    """SIGTERM, SIGHUP or SIGINT: stop the worker's group, then exit at once."""
+    """SIGTERM, SIGHUP or SIGINT: stop the worker's group, then exit at once (over stdio and over HTTP)."""
     def stop(signum, _frame):
+        try:  # os.write: a print here could land inside another print of the main thread
+            os.write(2, f"sift-mcp: {signal.Signals(signum).name}: stopping the worker, then exiting\n".encode())
+        except OSError:
+            pass
         for child in children:
             child.stop()
         os._exit(128 + signum)

@@ -5,12 +5,15 @@ The index is built first with huey's immediate mode and the real model, as in te
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import signal
 import socket
 import stat
 import subprocess
+import threading
 import time
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -368,6 +371,81 @@ def test_open_sessions_are_bounded_and_idle_ones_expire(indexed, serve):
         quiet *= 2
     assert tools_list(server, first).status_code == 404
     assert open_session(server) not in (first, second)
+
+
+# --- stopping --------------------------------------------------------------------------------------
+
+def hold_session(server: Server, ready: threading.Event, done: threading.Event) -> None:
+    """A real client's session, with its GET stream, held open until ``done`` (or until the server goes)."""
+    async def run():
+        async with server.session() as session:
+            await session.list_tools()
+            ready.set()
+            while not done.is_set():
+                await anyio.sleep(0.05)
+    try:
+        anyio.run(run)
+    except BaseException:  # the server going away under the client is what the test does
+        pass
+    ready.set()
+
+
+def half_sent_post(server: Server) -> socket.socket:
+    """A request whose body never arrives in full: one the server would wait for as long as it drained."""
+    sock = socket.create_connection(("127.0.0.1", server.port))
+    body = json.dumps(INIT).encode()
+    sock.sendall(f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nAuthorization: Bearer {TOKEN}\r\n"
+                 f"Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                 f"Content-Length: {len(body)}\r\n\r\n".encode() + body[:10])
+    return sock
+
+
+def index_state(env: dict) -> list:
+    import sqlite3
+    path = Path(env["SIFT_HOME"]) / "index.db"
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+        return [conn.execute("SELECT id, state FROM generations ORDER BY id").fetchall(),
+                conn.execute("SELECT count(*), sum(length(text)) FROM chunks").fetchone()]
+
+
+def test_sigterm_stops_the_worker_and_exits_without_draining_requests(indexed, serve):
+    """SIGTERM while a client holds a session (and its GET stream) open and another request is half sent:
+    the server's own handler stops the worker (huey's graceful stop) and the watcher and exits with 143, as
+    over stdio. uvicorn's graceful shutdown is not taken: it waited for the half-sent request until its
+    timeout ("Cancel 1 running task(s)"), cut the GET stream with an error, and only then told the worker.
+    Nothing is left running and the index is as it was."""
+    server = serve(indexed)
+    log = server.logged("Huey consumer started", "watching 1 folder")
+    worker = int(re.search(r"started a worker \(pid (\d+)\)", log).group(1))
+    watcher = int(re.search(r"started a file watcher \(pid (\d+)\)", log).group(1))
+    deadline = time.monotonic() + START_LIMIT  # the watcher's first scan: wait until it is published
+    while not (len(index_state(indexed)[0]) >= 2 and "building" not in str(index_state(indexed)[0])):
+        assert time.monotonic() < deadline, server.stderr()
+        time.sleep(0.2)
+    before = index_state(indexed)
+    ready, done = threading.Event(), threading.Event()
+    client = threading.Thread(target=hold_session, args=(server, ready, done), daemon=True)
+    client.start()
+    assert ready.wait(60)
+    with half_sent_post(server) as pending:
+        time.sleep(0.5)  # for the client's GET stream to be open too
+        os.kill(server.proc.pid, signal.SIGTERM)  # the server alone, as systemd's KillMode=mixed does
+        code = server.proc.wait(timeout=60)  # a hang guard, not a speed limit
+        pending.settimeout(10)
+        answer = pending.recv(4096)
+    done.set()
+    client.join(30)
+    log = server.stderr()
+    assert code == 128 + signal.SIGTERM, log
+    assert "sift-mcp: SIGTERM: stopping the worker, then exiting" in log
+    assert "timeout graceful shutdown exceeded" not in log and "Cancel 1 running task" not in log, log
+    assert "ASGI callable returned without completing response" not in log, log
+    assert answer == b""  # the half-sent request was dropped, not waited for (and answered 500)
+    assert "Received SIGINT" in log and "Consumer exiting" in log, log  # graceful: running jobs finish
+    from mcp_server.worker import _group_alive
+    assert not _group_alive(worker) and not _group_alive(watcher), log
+    assert index_state(indexed) == before
+    assert "Traceback" not in log, log
 
 
 # --- load ------------------------------------------------------------------------------------------
