@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import random
 import shutil
@@ -270,6 +271,94 @@ def test_read_only_folder_with_unfinished_wal_says_what_to_do(immediate, keyword
         assert one_error_line(ingest_cmd(env, "stats", prefix=prefix), expected) == expected
     found = ingest_cmd(env, "search", "aardvark", "--mode", "keyword", prefix=prefix)
     assert found.returncode == 0 and "a/n0.md" in found.stdout, "readable again once the folder is writable"
+
+
+def home_files(home: Path) -> dict[str, str]:
+    return {name: digest(home / name) for name in sorted(os.listdir(home))}
+
+
+@contextlib.contextmanager
+def read_only_home(home: Path):
+    """The home folder and every file in it chmod a-w, as the brief of a read-only home has it."""
+    for file in home.iterdir():
+        file.chmod(0o444)
+    with read_only(home):
+        yield home
+    for file in home.iterdir():
+        file.chmod(0o644)
+
+
+def test_stats_on_a_read_only_home_read_the_real_queue(immediate, keyword_env, tmp_path):
+    """`ingest stats` and the MCP stats tool on a read-only home show the jobs waiting in the real SQLite queue
+    (made by a real `ingest enqueue` after a real consumer ran) and that a worker was seen, read without
+    writing anything; huey's own connection, which writes as it connects, answered `?` there."""
+    prefix = denied_prefix()
+    index = built_index(write_tree(tmp_path / "a", A_NOTES))
+    home = index.parent
+    worker = Consumer(keyword_env, workers=1)  # it records in the queue that a worker is here, then stops
+    wait_for(lambda: queue_has(home / "queue.db", "sift.worker.seen"), proc=worker.proc)
+    worker.stop()
+    b = write_tree(tmp_path / "b", {"b.md": "# B\n\nbadger\n"})
+    assert ingest_cmd(keyword_env, "enqueue", str(b), "--name", "b").returncode == 0  # no worker: it waits
+    writable = json.loads(ingest_cmd(keyword_env, "stats", "--json").stdout)
+    assert writable["queue_pending"] >= 1 and "queue_error" not in writable
+    before = home_files(home)
+    with read_only_home(home):
+        stats = ingest_cmd(keyword_env, "stats", prefix=prefix)
+        assert stats.returncode == 0, stats.stderr
+        assert f"jobs in queue: {writable['queue_pending']}\n" in stats.stdout, stats.stdout
+        assert "is a worker running?" not in stats.stdout, stats.stdout  # the worker's record was read too
+        as_json = json.loads(ingest_cmd(keyword_env, "stats", "--json", prefix=prefix).stdout)
+        assert as_json["queue_pending"] == writable["queue_pending"] and "queue_error" not in as_json
+        tool, = mcp_calls(keyword_env, prefix, tmp_path, ("stats", {}))
+        assert tool.structured_content["queue_pending"] == writable["queue_pending"]
+        assert f"jobs in queue: {writable['queue_pending']}\n" in "\n".join(b.text for b in tool.content)
+        assert home_files(home) == before, "nothing in the home was made or changed"
+
+
+def test_stats_on_a_read_only_home_say_why_jobs_left_in_the_queue_wal_cannot_be_read(immediate, keyword_env,
+                                                                                       tmp_path):
+    """A queue.db-wal still holding jobs (its writer killed) cannot be read from a read-only folder, where
+    SQLite cannot make queue.db-shm: the queue line says so and how to fix it, in one line, not `?`."""
+    prefix = denied_prefix()
+    a = write_tree(tmp_path / "a", A_NOTES)
+    index = built_index(a)
+    queue = index.parent / "queue.db"
+    assert ingest_cmd(keyword_env, "stats").returncode == 0 and queue.exists()  # the queue, empty, in WAL mode
+    crashed = tmp_path / "crashed"
+    crashed.mkdir()
+    import sqlite3
+    writer = sqlite3.connect(queue, isolation_level=None)  # kept open: the -wal is not checkpointed away
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    assert writer.execute("SELECT count(*) FROM task").fetchone()[0] == 0
+    assert ingest_cmd(keyword_env, "enqueue", str(a), "--name", "a").returncode == 0  # a job only the -wal has
+    for name in ("index.db", "queue.db", "queue.db-wal"):
+        shutil.copy(index.parent / name, crashed / name)
+    writer.close()
+    assert (crashed / "queue.db-wal").stat().st_size > 0
+    env = {**keyword_env, "SIFT_HOME": str(crashed)}
+    before = home_files(crashed)
+    with read_only_home(crashed):
+        stats = ingest_cmd(env, "stats", prefix=prefix)
+        queue_line = next(line for line in stats.stdout.splitlines() if "jobs in queue:" in line)
+        assert stats.returncode == 0 and "5 files, 5 chunks searchable" in stats.stdout, stats.stderr
+        assert queue_line.endswith(
+            f"jobs in queue: unknown (the queue cannot be read: cannot read the queue at {crashed / 'queue.db'}: "
+            f"its folder {crashed} is read-only and SQLite must create queue.db-shm there to read the jobs still "
+            f"in queue.db-wal: make the folder writable (chmod u+w {crashed}) and ask again)"), queue_line
+        assert home_files(crashed) == before
+    assert "jobs in queue: 1\n" in ingest_cmd(env, "stats", prefix=prefix).stdout, "read once writable again"
+
+
+def queue_has(queue: Path, key: str) -> bool:
+    import sqlite3
+    if not queue.exists():
+        return False
+    with contextlib.closing(sqlite3.connect(f"file:{queue}?mode=ro", uri=True)) as conn:
+        try:
+            return conn.execute("SELECT count(*) FROM kv WHERE key = ?", (key,)).fetchone()[0] > 0
+        except sqlite3.OperationalError:
+            return False
 
 
 # --- a damaged index.db -----------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from huey.signals import SIGNAL_EXECUTING
 from huey.storage import SqliteStorage
 
 from search.settings import load
+from workers import queue_reader
 from workers.pickles import JobSerializer
 from workers.queues import (QueueUnavailable, consumer_settings, immediate, log_like_huey, queue_damaged,
                             queue_read_only, redis_huey, unwritable)
@@ -181,6 +182,22 @@ def record_seen(app) -> None:
 
 def worker_seen() -> float | None:
     """When a worker of this queue last started or took a job; None if none ever did."""
+    if _read_only(huey.storage):
+        data = queue_reader.value(huey.storage.filename, huey.storage.name, WORKER_SEEN)
+        return None if data is None else huey.serializer.deserialize(data)
     return huey.get(WORKER_SEEN, peek=True)
+
+
+def pending_count() -> int:
+    """The jobs waiting in the home's queue, for the stats."""
+    if _read_only(huey.storage):
+        return queue_reader.pending(huey.storage.filename, huey.storage.name)
+    return huey.pending_count()
+
+
+def _read_only(storage) -> bool:
+    """A SQLite queue that cannot be written (a read-only home) is read with workers.queue_reader, which
+    writes nothing: huey's own connection writes as it connects (journal_mode=wal) and fails there."""
+    return isinstance(storage, QueueStorage) and unwritable(storage.filename) is not None
 
 from workers import recover, remote, rescan, tasks  # noqa: E402,F401  (registers the tasks with huey)

@@ -66,8 +66,8 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
 
 
 def _home_queue() -> int:
-    from workers.app import huey
-    return huey.pending_count()
+    from workers.app import pending_count
+    return pending_count()
 
 
 def _worker_seen() -> float | None:
@@ -143,15 +143,15 @@ def printable(line: str) -> str:
 
 def _queue_line(report: dict) -> str:
     pending = report.get("queue_pending")
-    queue = (f"? (the queue cannot be read: {report.get('queue_error', 'unknown')})" if pending is None
-             else str(pending))
+    queue = (f"unknown (the queue cannot be read: {report.get('queue_error', 'no reason given')})"
+             if pending is None else str(pending))
     return f"index: {report.get('index_bytes', 0) / 1e6:.1f} MB at {report['index_path']}; jobs in queue: {queue}"
 
 
 def _embed_line(q: dict) -> str:
     """'embedding machines (sift-embed): jobs waiting: 3, sent and not yet written: 5'."""
     if q.get("error"):
-        return f"embedding machines ({q['queue']}): ? (the queue cannot be read: {q['error']})"
+        return f"embedding machines ({q['queue']}): unknown (the queue cannot be read: {q['error']})"
     text = (f"embedding machines ({q['queue']}): jobs waiting: {q['waiting']}, "
             f"sent and not yet written: {q['unanswered']}")
     if q["waiting"]:

@@ -1,0 +1,73 @@
+"""Reading the home's SQLite queue (<home>/queue.db) without writing to it, for ``ingest stats`` and the MCP
+``stats`` tool on a home that cannot be written (a read-only folder, or queue.db alone read-only).
+
+huey's own connection cannot read such a queue: it sets ``journal_mode=wal`` as it connects, which is a
+write. Here the file is opened as the index's readers open theirs (``search.index.db._open_reader``): read
+only, and when SQLite cannot even do that because the folder is read-only (it must create ``queue.db-shm``
+beside a WAL database to read it), as immutable, which is safe while the folder stays read-only, unless a
+``queue.db-wal`` holds jobs not yet copied into the file: those could not be read, so the reader says so.
+Nothing is created or changed, not even the ``-shm`` file.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+from contextlib import closing
+from urllib.parse import quote
+
+from workers.queues import QueueUnavailable, queue_damaged
+
+
+def pending(path: str, name: str) -> int:
+    """The jobs waiting in queue ``name`` (huey's ``pending_count``); 0 when no job was ever queued there (no
+    queue file, or one without huey's tables)."""
+    rows = _read(path, "SELECT count(id) FROM task WHERE queue = ?", (name,))
+    return rows[0][0] if rows else 0
+
+
+def value(path: str, name: str, key: str) -> bytes | None:
+    """The raw value huey keeps under ``key`` for queue ``name`` (``huey.get(key, peek=True)``), or None."""
+    rows = _read(path, "SELECT value FROM kv WHERE queue = ? AND key = ?", (name, key))
+    return bytes(rows[0][0]) if rows else None
+
+
+def _read(path: str, sql: str, params: tuple) -> list:
+    if not os.path.exists(path):
+        return []
+    with closing(_connect(path)) as conn:
+        try:
+            return conn.execute(sql, params).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):
+                return []
+            raise
+        except sqlite3.DatabaseError as exc:
+            from search.index import db
+            if db.is_damaged(exc):
+                raise QueueUnavailable(queue_damaged(path, str(exc))) from exc
+            raise
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    uri = f"file:{quote(path)}?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=5, check_same_thread=False)
+    try:
+        conn.execute("PRAGMA user_version").fetchone()
+        return conn
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        from search.index import db
+        if db.is_damaged(exc):
+            raise QueueUnavailable(queue_damaged(path, str(exc))) from exc
+        folder = os.path.dirname(path) or "."
+        refused = db._code(exc) in (db.SQLITE_READONLY, db.SQLITE_CANTOPEN) or "readonly" in str(exc) \
+            or "unable to open" in str(exc)
+        if not refused or os.access(folder, os.W_OK):
+            raise
+        wal = f"{path}-wal"
+        if os.path.exists(wal) and os.path.getsize(wal) > 0:
+            raise QueueUnavailable(
+                f"cannot read the queue at {path}: its folder {folder} is read-only and SQLite must create "
+                f"{os.path.basename(path)}-shm there to read the jobs still in {os.path.basename(wal)}: make the "
+                f"folder writable (chmod u+w {folder}) and ask again") from None
+    return sqlite3.connect(f"{uri}&immutable=1", uri=True, isolation_level=None, check_same_thread=False)
