@@ -153,7 +153,7 @@ def main() -> None:
     clients = ["" if c == "none" else c for c in opts.clients.split(",")]
     cases = [(w, c, False) for w in (False, True) for c in clients]
     if opts.stdio:
-        cases += [(w, c, True) for w in (False, True) for c in ("", "early")]
+        cases += [(w, "", True) for w in (False, True)]  # no client over stdio: stdin stays open
     with tempfile.TemporaryDirectory(prefix="sift-shutdown-template-") as tmp:
         template = indexed_home(opts.model, Path(tmp))
         for worker, client, stdio in cases:
