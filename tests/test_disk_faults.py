@@ -18,6 +18,7 @@ import json
 import os
 import random
 import shutil
+import sqlite3
 import subprocess
 import time
 from pathlib import Path
@@ -552,3 +553,157 @@ def test_reading_an_index_on_a_full_disk_with_no_shm_says_the_disk_is_full(sift_
     result, = mcp_calls(env, [], tmp_path, ("search", {"query": "aardvark", "mode": "keyword"}))
     assert result.is_error and "\n".join(b.text for b in result.content).endswith(line)
     assert digest(index) == before
+
+
+# --- damage under a running worker ------------------------------------------------------------------------
+
+NEW_NOTES = {f"new{i:02d}.md": f"# New {i}\n\nthe bison number {i} grazes at dawn\n" for i in range(30)}
+PAUSE = "20"  # seconds the worker's scan waits before it records its plan: the test damages a file meanwhile
+
+
+def overwrite_pages(path: Path, pages: list[int], page_size: int) -> None:
+    """Random bytes over the given pages (1-based), in place: the file keeps its size."""
+    rng = random.Random(11)
+    with open(path, "r+b") as handle:
+        for page in pages:
+            handle.seek((page - 1) * page_size)
+            handle.write(rng.randbytes(page_size))
+
+
+def table_pages(index: Path, like: tuple[str, ...]) -> tuple[list[int], int]:
+    """The pages of the tables and indexes whose names match one of ``like`` (SQL LIKE), and the page size."""
+    conn = db.connect(index, readonly=True)
+    try:
+        where = " OR ".join("name LIKE ?" for _ in like)
+        pages = [r[0] for r in conn.execute(f"SELECT pageno FROM dbstat WHERE {where}", like)]
+        return sorted(set(pages)), conn.execute("PRAGMA page_size").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def checkpoint(path: Path) -> None:
+    """Move everything in ``path``'s WAL into the file (so that its pages are read from the file again)."""
+    conn = sqlite3.connect(path, timeout=30)
+    try:
+        for _ in range(200):
+            busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            if not busy:
+                return
+            time.sleep(0.05)
+        raise TimeoutError(f"could not checkpoint {path}")
+    finally:
+        conn.close()
+
+
+def paused_scan(env: dict, a: Path, log: Path) -> Consumer:
+    """A real consumer whose scans wait PAUSE s before recording their plan; a scan of ``a`` queued and waiting."""
+    worker = Consumer({**env, "SIFT_FAULT_PAUSE_DISCOVER": PAUSE}, workers=1, log=log)
+    assert ingest_cmd(env, "enqueue", str(a), "--name", "a").returncode == 0
+    wait_for(lambda: "SIFT_FAULT_PAUSE_DISCOVER: discover of generation" in log.read_text(errors="replace"),
+             limit=300, proc=worker.proc)
+    return worker
+
+
+def ended(worker: Consumer, limit: float = 180) -> int:
+    """The consumer's exit status; a hang guard, not a speed assertion."""
+    try:
+        return worker.proc.wait(timeout=limit)
+    finally:
+        worker.stop()
+
+
+def nothing_blamed(index: Path, collection: str = "a") -> tuple[int, list, int]:
+    """(the published generation, the files marked failed, the outcomes remembered) read from ``index``."""
+    conn = sqlite3.connect(f"file:{index}?mode=ro", uri=True)
+    try:
+        published = conn.execute("SELECT published FROM collections WHERE name = ?", (collection,)).fetchone()[0]
+        failed = conn.execute("SELECT path, reason FROM progress WHERE state = 'failed'").fetchall()
+        remembered = conn.execute("SELECT count(*) FROM remembered").fetchone()[0]
+        return published, failed, remembered
+    finally:
+        conn.close()
+
+
+def restored_and_rebuilt(env: dict, index: Path, backup: Path | None, tmp_path: Path, first: int) -> None:
+    """Restore ``index`` from ``backup`` (None: the index was intact), delete the queue as the README says,
+    check the published generation answers, then index again with a new worker: everything, nothing failed."""
+    home = index.parent
+    for name in ("queue.db", "queue.db-wal", "queue.db-shm", *(() if backup is None else
+                                                                ("index.db-wal", "index.db-shm"))):
+        (home / name).unlink(missing_ok=True)
+    if backup is not None:
+        shutil.copy(backup, index)
+    found = ingest_cmd(env, "search", "aardvark", "--mode", "keyword")
+    assert found.returncode == 0 and all(f"a/{p}:" in found.stdout for p in A_NOTES), found.stdout + found.stderr
+    assert Engine(index).search("aardvark", mode="keyword", limit=50).generations["a"] == first
+    worker = Consumer(env, workers=1, log=tmp_path / "after.log")
+    try:
+        assert ingest_cmd(env, "enqueue", str(home.parent / "a"), "--name", "a").returncode == 0
+        conn = db.connect(index, readonly=True)
+        wait_published(conn, "a", first, worker.proc, limit=600)
+        assert {r["path"] for r in reader.visible_files(conn, "a")} == set(A_NOTES) | set(NEW_NOTES)
+        conn.close()
+    finally:
+        worker.stop()
+    assert nothing_blamed(index)[1:] == ([], 0)
+
+
+@pytest.mark.timeout(1200)
+def test_index_damaged_under_a_running_worker_stops_it_and_blames_no_file(immediate, keyword_env, tmp_path):
+    """Pages of index.db overwritten while a worker indexes: the job that meets them marks nothing failed and
+    remembers nothing, the published generation stays, and the consumer stops with status 2 saying why once;
+    restored from a backup, the index answers and a new worker indexes everything."""
+    a = write_tree(tmp_path / "a", A_NOTES)
+    index = built_index(a)
+    first = nothing_blamed(index)[0]
+    backup = tmp_path / "backup.db"
+    shutil.copy(index, backup)
+    write_tree(a, NEW_NOTES)
+    # the chunks and their full-text index: read only when the new files are written, after the scan
+    pages, page_size = table_pages(index, ("chunks%", "%fts%"))
+    log = tmp_path / "consumer.log"
+    worker = paused_scan(keyword_env, a, log)
+    overwrite_pages(index, pages, page_size)
+    assert ended(worker) == 2
+    said = log.read_text(errors="replace")
+    line = f"sift worker: error: the index at {index} is damaged ("
+    assert said.count(line) == 1 and said.count(f"the index at {index} is damaged") == 1, said
+    assert "Traceback" not in said and "failed (not retried" not in said, said
+    published, failed, remembered = nothing_blamed(index)
+    assert (published, failed, remembered) == (first, [], 0)
+    stats = ingest_cmd(keyword_env, "stats")
+    if stats.returncode == 0:  # it read only intact pages: the worker's reason is shown
+        assert f" ago: the index at {index} is damaged (" in stats.stdout, stats.stdout
+        assert "a worker stopped " in stats.stdout, stats.stdout
+    else:
+        one_error_line(stats, f"ingest: error: the index at {index} is damaged (")
+    result, = mcp_calls(keyword_env, [], tmp_path, ("stats", {}))
+    assert f"the index at {index} is damaged (" in "\n".join(block.text for block in result.content)
+    restored_and_rebuilt(keyword_env, index, backup, tmp_path, first)
+
+
+@pytest.mark.timeout(1200)
+def test_queue_damaged_under_a_running_worker_stops_it_once(immediate, keyword_env, tmp_path):
+    """queue.db overwritten while a worker indexes: the consumer stops with status 2 naming the queue once
+    (huey's loops logged a traceback at every poll), no file is marked failed, the index is untouched; with
+    the queue deleted, a new worker finishes the build."""
+    a = write_tree(tmp_path / "a", A_NOTES)
+    index = built_index(a)
+    first = nothing_blamed(index)[0]
+    write_tree(a, NEW_NOTES)
+    queue = index.parent / "queue.db"
+    log = tmp_path / "consumer.log"
+    worker = paused_scan(keyword_env, a, log)
+    checkpoint(queue)
+    size = queue.stat().st_size
+    overwrite_pages(queue, list(range(1, size // 4096 + 1)), 4096)
+    assert ended(worker) == 2
+    said = log.read_text(errors="replace")
+    line = f"sift worker: error: the queue at {queue} is damaged ("
+    assert said.count(line) == 1 and said.count(f"the queue at {queue} is damaged") == 1, said
+    assert "the index at" not in said and "Error reading from queue" not in said, said
+    assert "Traceback" not in said, said
+    assert nothing_blamed(index) == (first, [], 0)
+    stats = ingest_cmd(keyword_env, "stats")
+    assert stats.returncode == 0 and f"the queue cannot be read: the queue at {queue} is damaged (" in stats.stdout
+    restored_and_rebuilt(keyword_env, index, None, tmp_path, first)

@@ -14,14 +14,14 @@ import sys
 import time
 
 from huey import PriorityRedisHuey, SqliteHuey
-from huey.signals import SIGNAL_EXECUTING
+from huey.signals import SIGNAL_ERROR, SIGNAL_EXECUTING
 from huey.storage import SqliteStorage
 
 from search.settings import load
-from workers import queue_reader
+from workers import halt, queue_reader
 from workers.pickles import JobSerializer
-from workers.queues import (QueueUnavailable, consumer_settings, immediate, log_like_huey, queue_damaged,
-                            queue_read_only, redis_huey, unwritable)
+from workers.queues import (QueueDamaged, QueueUnavailable, consumer_settings, immediate, log_like_huey,
+                            queue_damaged, queue_read_only, redis_huey, unwritable)
 
 QUEUE_NAME = "sift"  # the home's queue; embed jobs for other machines go to workers.embedder.QUEUE_NAME
 # When a worker of this queue last started or took a job, in huey's key-value store: ``ingest stats`` asks
@@ -39,12 +39,37 @@ class Recovering:
         _refuse_unusable_model()
         from workers import recover
         record_seen(self)
+        halt.forget(self)
         try:
             recover.resume(self)
             recover.mark_queue(self)
         except Exception:  # an unusable index is reported by the jobs themselves; the consumer still starts
             logging.getLogger("sift.workers").exception("could not look for interrupted jobs")
-        return super().create_consumer(**options)
+        return halt.Consumer(self, **options)
+
+    def dequeue(self):
+        """huey's worker loop logged a damaged queue with its traceback at every poll, for ever: stop instead."""
+        try:
+            return super().dequeue()
+        except QueueDamaged as exc:
+            halt.stop(str(exc))
+            return None
+
+    def execute(self, task, timestamp=None):
+        """huey's bookkeeping around a job (revoked? its result, its revoke key) uses the queue too."""
+        try:
+            return super().execute(task, timestamp)
+        except QueueDamaged as exc:
+            halt.stop(str(exc))
+            return None
+
+    def read_schedule(self, timestamp=None):
+        """The scheduler's loop, likewise (every second)."""
+        try:
+            return super().read_schedule(timestamp)
+        except QueueDamaged as exc:
+            halt.stop(str(exc))
+            return []
 
 
 class QueueStorage(SqliteStorage):
@@ -74,7 +99,7 @@ class QueueStorage(SqliteStorage):
         except sqlite3.DatabaseError as exc:
             from search.index import db
             if db.is_damaged(exc):
-                raise QueueUnavailable(queue_damaged(self.filename, str(exc))) from exc
+                raise QueueDamaged(queue_damaged(self.filename, str(exc))) from exc
             if db._code(exc) == db.SQLITE_READONLY or "readonly database" in str(exc):
                 why = unwritable(self.filename) or str(exc)
                 raise QueueUnavailable(queue_read_only(self.filename, why)) from exc
@@ -97,7 +122,7 @@ class QueueStorage(SqliteStorage):
         problems = [row[0] for row in self.sql("pragma quick_check(3)", results=True)]
         if problems != ["ok"]:
             found = " ".join(" ".join(problems).replace("*** in database main ***", "").split())
-            raise QueueUnavailable(queue_damaged(self.filename, f"quick_check: {found[:200]}"))
+            raise QueueDamaged(queue_damaged(self.filename, f"quick_check: {found[:200]}"))
 
 
 class SiftHuey(Recovering, SqliteHuey):
@@ -169,6 +194,15 @@ def _seen_at_work(signal, task, *args) -> None:
     """A job is starting: record that a worker is at work (at most every SEEN_EVERY seconds)."""
     if time.time() - _last_seen[0] >= SEEN_EVERY:
         record_seen(huey)
+
+
+@huey.signal(SIGNAL_ERROR)
+def _stop_on_damage(signal, task, exc=None) -> None:
+    """A job other than a pipeline stage (the periodic rescan) met a damaged index or queue: stop the consumer
+    (the stages stop it themselves, without the traceback huey logs here)."""
+    why = halt.damage(exc) if exc is not None else None
+    if why is not None:
+        halt.stop(why)
 
 
 def record_seen(app) -> None:

@@ -19,6 +19,10 @@ class QueueUnavailable(Exception):
     Not an index error: the index's advice (delete index.db and rebuild) must never be given for the queue."""
 
 
+class QueueDamaged(QueueUnavailable):
+    """The queue file is damaged: a consumer stops rather than fail to take every job (workers.halt)."""
+
+
 def queue_damaged(path, why: str) -> str:
     name = os.path.basename(path)
     return (f"the queue at {path} is damaged ({why}); it holds only jobs waiting to run, nothing indexed or "

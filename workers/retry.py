@@ -12,9 +12,11 @@ seconds (2) and twice as long before each further try; a job is recorded as fail
 - the Redis queue cannot be reached or is loading its data (a Redis restart).
 
 Everything else is permanent and recorded at once, without another try: a file that cannot be parsed
-(an unreadable or encrypted PDF, undecodable text), no permission, a file that is gone, a read-only or
-damaged index, a bug. Retrying those would only repeat the same answer; ``ingest retry-failed`` queues
-failed files again once the cause is fixed.
+(an unreadable or encrypted PDF, undecodable text), no permission, a file that is gone, a read-only
+index, a bug. Retrying those would only repeat the same answer; ``ingest retry-failed`` queues
+failed files again once the cause is fixed. A damaged index or queue is neither: it is nothing the job's
+files did, so the job is not given up on (nothing is recorded against them) and the worker stops
+(``attempt``'s ``beyond``, workers.halt).
 
 One helper drives every retry loop of the workers: ``tries(policy)`` yields the tries and pauses (through
 ``pause``, which tests replace) before each retry; ``attempt`` is that loop around a whole job, and
@@ -147,14 +149,18 @@ def tries(policy: Policy) -> Iterator[Try]:
 
 
 def attempt(fn: Callable, args: tuple, kwargs: dict, policy: Policy, what: str,
-            give_up: Callable[[BaseException, int], None], retry_with: dict | None = None):
+            give_up: Callable[[BaseException, int], None], retry_with: dict | None = None,
+            beyond: Callable[[BaseException], object] | None = None):
     """Run ``fn(*args, **kwargs)``; retry transient failures with backoff (adding ``retry_with`` to the
     keyword arguments); ``give_up(exc, tries)`` on a permanent one or after the last retry. Returns what
-    ``fn`` returned, or None after giving up."""
+    ``fn`` returned, or None after giving up. An error for which ``beyond(exc)`` is true is none of the job's
+    doing (a damaged index): it is raised as it is, neither retried nor given up on."""
     for this in tries(policy):
         try:
             return fn(*copy.deepcopy(args), **(kwargs if this.number == 1 else {**kwargs, **(retry_with or {})}))
         except Exception as exc:
+            if beyond is not None and beyond(exc):
+                raise
             if not is_transient(exc):
                 log.error("%s failed (not retried: %s)", what, describe(exc),
                           exc_info=not isinstance(exc, (OSError, sqlite3.Error, ValueError, db.IndexUnavailable)))

@@ -57,6 +57,10 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
         report["queue_error"] = error
     if worker is None and report["queue_pending"]:
         report["worker_seen"], _ = _count(_worker_seen)
+    if error is None:
+        stopped, _ = _count(_worker_halted)
+        if stopped:
+            report["worker_halted"] = stopped
     if settings.embed_remote:
         report["embed_queue"] = embed_queue()
     report["disk"] = space.low_space_line(settings.home)
@@ -73,6 +77,12 @@ def _home_queue() -> int:
 def _worker_seen() -> float | None:
     from workers.app import worker_seen
     return worker_seen()
+
+
+def _worker_halted() -> dict | None:
+    from workers import halt
+    from workers.app import huey
+    return halt.halted(huey)
 
 
 def worker_quiet(seen: float | None) -> str | None:
@@ -122,6 +132,9 @@ def render(report: dict, hints: Hints) -> str:
     if "worker" in report:
         lines.append(worker_line(report["worker"]))
     lines.append(_queue_line(report))
+    halted = report.get("worker_halted")
+    if halted:  # until a worker starts on intact files (workers.halt)
+        lines.append(f"a worker stopped {age(time.time() - halted['at'])} ago: {halted['why']}")
     quiet = worker_quiet(report["worker_seen"]) if "worker_seen" in report else None
     if quiet:
         lines.append(f"{quiet}: is a worker running? {WORKER_HINT}")

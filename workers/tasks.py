@@ -30,7 +30,7 @@ from ingest.kinds import kind_of
 from search.index import db, freshness, queries, space, store
 from search.index.remembered import Basis, Outcome, fingerprint
 from search.index.status import count
-from workers import retry, runtime
+from workers import halt, retry, runtime
 from workers.app import huey
 
 log = logging.getLogger("sift.workers")
@@ -69,8 +69,13 @@ def stage(priority: int, retry_with: dict | None = None):
             if not huey.immediate:  # a worker process: keep room to record failures on a full disk
                 space.keep_reserve(settings.home)
             policy = retry.Policy(retries=settings.retries, delay=settings.retry_delay)
-            return retry.attempt(fn, args, kwargs, policy, _what(fn.__name__, args),
-                                 lambda exc, tries: _give_up(fn.__name__, args, exc, tries), retry_with)
+            try:
+                return retry.attempt(fn, args, kwargs, policy, _what(fn.__name__, args),
+                                     lambda exc, tries: _give_up(fn.__name__, args, exc, tries), retry_with,
+                                     beyond=halt.damage)
+            except Exception as exc:  # a damaged index or queue: not the files' doing; nothing is written
+                halt.stop(halt.damage(exc))
+                return None
         return huey.task(priority=priority)(run)
     return make
 

@@ -37,6 +37,11 @@ class NoIndex(IndexUnavailable):
     """Nothing has been indexed here yet."""
 
 
+class IndexDamaged(IndexUnavailable):
+    """The index file is damaged (SQLite says it is malformed or not a database, or quick_check finds faults):
+    no writer may touch it, and no file is to blame for it."""
+
+
 def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
     """A connection in autocommit mode; use ``transaction`` or ``snapshot`` around work."""
     path = Path(path)
@@ -64,7 +69,7 @@ def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
             raise NoIndex(f"{path} holds no Sift index yet: run `ingest enqueue PATH` first")
         conn.execute("PRAGMA foreign_keys = ON")
     except sqlite3.DatabaseError as exc:
-        raise IndexUnavailable(explain(exc, path)) from exc
+        raise (IndexDamaged if is_damaged(exc) else IndexUnavailable)(explain(exc, path)) from exc
     except schema.SchemaTooNew as exc:
         raise IndexUnavailable(f"cannot open the index at {path}: {exc}") from exc
     return conn
@@ -136,7 +141,7 @@ def _check_intact(conn: sqlite3.Connection, path: Path) -> None:
     if problems != ["ok"]:
         conn.close()
         found = " ".join(" ".join(problems).replace("*** in database main ***", "").split())
-        raise IndexUnavailable(damaged(path, f"quick_check: {found[:200]}"))
+        raise IndexDamaged(damaged(path, f"quick_check: {found[:200]}"))
     with _checked_lock:
         _checked.add(key)
 

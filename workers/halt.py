@@ -1,0 +1,112 @@
+"""A consumer stops when index.db or queue.db turns out to be damaged while it runs.
+
+A consumer refuses a damaged file as it starts (workers.app). Damage that comes later (pages of index.db
+overwritten, queue.db overwritten or truncated under it) is met by whichever job reads those pages. The file is
+not to blame for it, and nothing more should be written into a damaged database, so the job neither marks its
+files failed nor remembers an outcome for them (they keep their state: a restored index, or a rebuild, picks
+them up), and the published generation is left as it was. Instead the consumer stops taking jobs: the job tells
+the consumer's main process why (one line, through a pipe, as huey's own stop flag does for forked workers) and
+sets huey's stop flag; the main process lets the running jobs end, prints the line once, as the start-up check
+does, and exits with status 2, as it would have at start-up. sift-mcp restarts a worker that exited with
+status 2 only after its longest backoff (mcp_server/worker.py), and the restarted one refuses the file at
+start-up until it is restored or deleted.
+
+A damaged queue is met by huey's own loops too (taking a job, reading the schedule): those stop the same way,
+instead of logging a traceback every poll for ever.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import select
+import sys
+import time
+
+from huey import consumer
+
+from search.index import db
+from workers.queues import QueueDamaged
+
+log = logging.getLogger("sift.workers")
+HALTED = "sift.worker.halted"  # in the queue's key-value store: why the last consumer stopped (ingest stats)
+LINE_BYTES = 4000  # under PIPE_BUF: a line written to the pipe arrives whole
+
+
+class Halt:
+    """One consumer's way for its workers (forked processes or threads) to stop it with a reason."""
+
+    def __init__(self, stop_flag):
+        self.stop_flag = stop_flag
+        self._read, self._write = os.pipe()
+
+    def stop(self, why: str) -> None:
+        os.write(self._write, why.encode("utf-8", "replace")[:LINE_BYTES].replace(b"\n", b" ") + b"\n")
+        self.stop_flag.set()
+
+    def reason(self) -> str | None:
+        """The first reason a worker gave, or None if none stopped the consumer."""
+        if not select.select([self._read], [], [], 0)[0]:
+            return None
+        return os.read(self._read, 65536).decode("utf-8", "replace").split("\n", 1)[0] or None
+
+
+_armed: list[Halt] = []  # the consumer of this process (set in its main process, before it forks its workers)
+_stopped: list[str] = []  # what this process said already: each says it once
+
+
+def damage(exc: BaseException) -> str | None:
+    """The one-line message if ``exc`` means that index.db or queue.db is damaged, else None. A bare
+    sqlite3 error is the index's: every use of the queue turns its errors into QueueUnavailable."""
+    if isinstance(exc, (db.IndexDamaged, QueueDamaged)):
+        return str(exc)
+    if db.is_damaged(exc):
+        from workers import runtime
+        return db.damaged(runtime.settings().index_path, str(exc))
+    return None
+
+
+def stop(why: str) -> None:
+    """Stop this process's consumer for ``why``: it takes no more jobs. Without a consumer (huey's immediate
+    mode, in the process that queued the job) the line is logged, once."""
+    if why in _stopped:
+        return
+    _stopped.append(why)
+    if _armed:
+        _armed[0].stop(why)
+    else:
+        log.error(why)
+
+
+class Consumer(consumer.Consumer):
+    """huey's consumer, stopped by ``stop`` in any of its workers: it then exits with status 2 saying why."""
+
+    def __init__(self, huey, **options):
+        super().__init__(huey, **options)
+        _armed[:] = [Halt(self.stop_flag)]
+
+    def run(self):
+        super().run()
+        why = _armed[0].reason()
+        if why is None:
+            return
+        self.stop(graceful=True)  # the other workers end the jobs they hold (huey's -t bounds the wait)
+        print(f"sift worker: error: {why}", file=sys.stderr, flush=True)
+        if not why.startswith("the queue at "):
+            try:  # ingest stats shows it, while the index may read as intact there
+                self.huey.put(HALTED, {"at": time.time(), "why": why})
+            except Exception:  # noqa: BLE001 - the queue may be the damaged one too
+                pass
+        raise SystemExit(2)
+
+
+def forget(huey) -> None:
+    """A consumer that started on intact files: the last one's reason is past."""
+    try:
+        huey.get(HALTED)
+    except Exception:  # noqa: BLE001 - checked already; the jobs say what is wrong
+        pass
+
+
+def halted(huey) -> dict | None:
+    """Why the last consumer stopped on a damaged file, {"at", "why"}, or None."""
+    return huey.get(HALTED, peek=True)
