@@ -12,7 +12,11 @@ child that died has what is left of its group killed — a consumer killed with
 SIGKILL leaves its worker processes running on, still taking jobs — and is
 started again after a backoff (1 s, 2 s, 4 s … at most 60 s; back to 1 s once
 a child has run for a minute). The new consumer queues again what the killed
-jobs took with them (workers/recover.py).
+jobs took with them (workers/recover.py). A consumer that exited with status 2
+refused to work (a damaged or read-only index or queue, found as it started or
+while it ran: workers/halt.py) and said why; it is started again only after the
+longest backoff, so a fixed file is picked up within a minute, and a broken one
+does not make it refuse in a loop.
 
 Stopping is graceful: SIGINT to the consumer's group is huey's "finish the
 running jobs, then exit" (its worker processes ignore SIGINT; the consumer's
@@ -46,6 +50,7 @@ POLL_EVERY = 1.0  # seconds between the supervisor's looks at the children
 BACKOFF_FIRST, BACKOFF_MAX = 1.0, 60.0  # seconds before a restart: doubling from the first to the most
 RESTART = Policy(delay=BACKOFF_FIRST, backoff=2.0, cap=BACKOFF_MAX)  # the retry helper's schedule, not its loop
 STEADY = 60.0  # a child that ran this long before it died starts the backoff over
+REFUSED = 2  # a worker's exit status when it cannot work until something is fixed (workers.app, workers.halt)
 POLLING = ["-d", "0.1", "-m", "2", "-b", "1.5"]  # huey_consumer's initial delay, max delay, backoff
 
 
@@ -160,7 +165,9 @@ class _Child:
                 return
             now = time.time()
             self.failures = 1 if now - self.started >= STEADY else self.failures + 1
-            delay = RESTART.wait(self.failures - 1)
+            # status 2: the worker refused a damaged or read-only index or queue, or a bad setting, and said
+            # why; a restart refuses again until someone fixes it, so it is tried only at the longest backoff
+            delay = BACKOFF_MAX if code == REFUSED else RESTART.wait(self.failures - 1)
             self.last_exit = {"returncode": code, "at": now}
             self.restart_at = now + delay
             _signal_group(self.proc.pid, signal.SIGKILL)  # its orphans: they would run on, taking jobs

@@ -192,3 +192,26 @@ def _wait_published(server: Raw) -> dict:
             return notes
         time.sleep(0.5)
     raise TimeoutError("the build was not finished")
+
+
+@pytest.mark.timeout(300)
+def test_a_worker_that_refuses_with_status_2_is_not_restarted_in_a_loop():
+    """A consumer exits with status 2 when it refuses to work (a damaged or read-only index or queue, at start
+    or while it runs: workers.halt); another start refuses again until the file is fixed. The supervisor waits
+    its longest backoff before that start, where a worker that crashed is started again after the first."""
+    import sys
+
+    from mcp_server import worker as supervision
+    waits = {}
+    for code in (2, 1):
+        child = supervision._Child("worker", [sys.executable, "-c", f"raise SystemExit({code})"], signal.SIGINT)
+        child.start()
+        try:
+            child.proc.wait(timeout=SAFETY)
+            child.tend()
+            info = child.describe()
+            assert info["state"] == "restarting" and info["last_exit"]["returncode"] == code, info
+            waits[code] = child.restart_at - child.last_exit["at"]
+        finally:
+            child.stop()
+    assert waits == {2: supervision.BACKOFF_MAX, 1: supervision.BACKOFF_FIRST}
