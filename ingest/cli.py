@@ -199,14 +199,17 @@ def _storable(text: str) -> bool:
     return True
 
 
+SLOW_EVERY = 30  # seconds between two progress lines (without a terminal) while slow work is all that moves
+
+
 def _wait(conn, collection_id: int, before: int | None) -> int:
     from tqdm import tqdm
-    from search.index import queries, store
+    from search.index import queries, store, working
     from search.index.status import count
     bar = tqdm(total=0, unit="file", file=sys.stderr, desc="ingesting", mininterval=1,
                disable=None if sys.stderr.isatty() else True)
-    idle_since = time.time()
-    last_done = -1
+    idle_since = told = time.time()
+    last_done, last_slow = -1, []
     while True:
         collection = queries.get_collection(conn, collection_id)
         building = queries.building_generation(conn, collection_id)
@@ -216,12 +219,16 @@ def _wait(conn, collection_id: int, before: int | None) -> int:
             return 0
         if building:
             total, done = queries.generation_progress(conn, building["id"])
-            if done != last_done:
-                bar.total, bar.n = total, done
-                bar.refresh()
+            slow = working.slow(conn, building["id"])  # a big file being cut or embedded: named, not stuck
+            said = "; ".join(working.text(w) for w in slow)
+            now_slow = [(w["stage"], w["path"]) for w in slow]
+            if done != last_done or now_slow != last_slow or (slow and time.time() - told >= SLOW_EVERY):
                 if bar.disable:
-                    print(f"generation {building['id']}: {done}/{count(total, 'file')}", file=sys.stderr)
-                last_done, idle_since = done, time.time()
+                    print(f"generation {building['id']}: {done}/{count(total, 'file')}"
+                          + (f"; {said}" if said else ""), file=sys.stderr)
+                last_done, last_slow, idle_since, told = done, now_slow, time.time(), time.time()
+            bar.total, bar.n = total, done
+            bar.set_postfix_str(said)  # on a terminal: the bar, then what is slow, its time going up
         if time.time() - idle_since > 30:
             _ask_for_a_worker()
             idle_since = time.time()

@@ -211,7 +211,8 @@ def test_stats_count_the_embed_jobs_waiting_for_an_embedding_machine(sift_env, r
     report = json.loads(run_ingest(env, "stats", "--json").stdout)
     assert report["embed_queue"] == {"queue": "sift-embed", "waiting": 0, "unanswered": 1}
     [notes] = report["collections"]
-    assert notes["building"]["progress"] == {"files": 2, "done": 0, "pending": 2, "eta_seconds": None}
+    assert notes["building"]["progress"] == {"files": 2, "done": 0, "pending": 2, "eta_seconds": None,
+                                                "slow": []}
     assert "embed_queue" not in json.loads(run_ingest(sift_env, "stats", "--json").stdout), \
         "no embedding machines: no such line"
 
@@ -323,7 +324,8 @@ def test_an_index_from_before_v8_reads_as_having_no_unread_counts_until_migrated
     runtime.reset()
     path = Path(sift_env["SIFT_HOME"]) / "index.db"
     old = sqlite3.connect(path)
-    old.executescript("DROP TABLE remembered; ALTER TABLE generations DROP COLUMN unread; PRAGMA user_version = 7;")
+    old.executescript("DROP TABLE remembered; DROP TABLE working; ALTER TABLE generations DROP COLUMN unread; "
+                     "PRAGMA user_version = 7;")
     old.close()
     result = run_ingest(sift_env, "stats", "--json")
     assert result.returncode == 0, result.stderr

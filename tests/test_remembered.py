@@ -176,14 +176,14 @@ def test_an_index_from_before_v9_is_read_as_before_and_a_writer_adds_the_table(i
     runtime.reset()
     path = Path(sift_env["SIFT_HOME"]) / "index.db"
     old = sqlite3.connect(path)
-    old.executescript("DROP TABLE remembered; PRAGMA user_version = 8;")
+    old.executescript("DROP TABLE remembered; DROP TABLE working; PRAGMA user_version = 8;")
     old.close()
     result = run_ingest(sift_env, "stats", "--json")
     assert result.returncode == 0, result.stderr
     failures = json.loads(result.stdout)["collections"][0]["published"]["failures"]
     assert [(f["path"], f["reason"]) for f in failures] == [("blob.txt", "binary file")]
     upgraded = db.connect(path)
-    assert schema.version(upgraded) == 9 == len(schema.MIGRATIONS)
+    assert schema.version(upgraded) == len(schema.MIGRATIONS) >= 9
     assert upgraded.execute("SELECT count(*) FROM remembered").fetchone()[0] == 0
 
 

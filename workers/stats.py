@@ -13,7 +13,7 @@ import re
 import time
 from dataclasses import dataclass
 
-from search.index import space, status
+from search.index import space, status, working
 from search.index.status import age, count, freshness_lines, unread_text
 from search.model.embedding import reembedding
 from workers.queues import QueueUnavailable
@@ -284,6 +284,7 @@ def _building_lines(gen: dict) -> list[str]:
              f"{p.get('pending', 0)} pending; "
              f"ETA {age(eta) if eta is not None else 'unknown yet'}",
              "    stage     queued    done  failed skipped"]
+    lines[2:2] = [f"    {working.text(w)}" for w in p.get("slow") or []]
     for stage, n in gen["stages"].items():
         lines.append(f"    {stage:<8}{n['queued']:>8}{n['done']:>8}{n['failed']:>8}{n['skipped']:>8}")
     return lines

@@ -28,6 +28,7 @@ from ingest.document import Skip
 from ingest.files import ParsedFile, read_and_parse, text_hash
 from ingest.kinds import kind_of
 from search.index import db, freshness, queries, space, store
+from workers.working import Work
 from search.index.remembered import Basis, Outcome, fingerprint
 from search.index.status import count
 from workers import halt, retry, runtime
@@ -284,8 +285,9 @@ def chunk(batch: Batch) -> None:
     skipped, failed, embedding_texts, lasting = {}, {}, {}, {}
     settings_print = _settings_print(batch.model)
     for parsed in batch.parsed:
+        work = Work(conn, batch.gen, "chunk", [parsed.path], parsed.size)  # a big file: stats names it
         try:  # its rows too: hashing a text that UTF-8 cannot encode must fail this file, not the job
-            pieces = chunk_document(parsed.doc, counter, limit, overlap, most)
+            pieces = chunk_document(parsed.doc, _ticking(counter, work), limit, overlap, most)
             rows = [_chunk_row(i, piece, embedding_texts) for i, piece in enumerate(pieces)]
         except TooManyChunks as over:  # hours of embedding would hold back every other file's publication
             skipped[parsed.path] = too_many_chunks(over)
@@ -296,6 +298,8 @@ def chunk(batch: Batch) -> None:
             if _the_files_doing(exc):
                 lasting[parsed.path] = Basis(parsed.size, parsed.mtime, parsed.ctime, settings_print)
             continue
+        finally:
+            work.end()
         batch.chunks[parsed.path] = rows
     batch.parsed = [p for p in batch.parsed if p.path in batch.chunks]
     _record_trouble(batch, "chunk", skipped, failed, lasting)
@@ -312,6 +316,14 @@ def chunk(batch: Batch) -> None:
     store.mark(conn, batch.gen, list(batch.chunks), "chunk", "done", counts=counts)
 
 
+def _ticking(counter, work: Work):
+    """``counter`` that tells ``work`` it is still going at every count (cheap until it has taken a while)."""
+    def count_and_tick(text: str) -> int:
+        work.tick()
+        return counter(text)
+    return count_and_tick
+
+
 def _counting(model: str | None, settings) -> tuple[int, object]:
     """(the chunk size, the token counter) for a generation of ``model``: its tokenizer and token limit, or for
     a keyword-only one (no model) plain tokens, so that no model is loaded or built to cut text it never embeds."""
@@ -325,10 +337,16 @@ def _counting(model: str | None, settings) -> tuple[int, object]:
 def embed(batch: Batch) -> None:
     embedder, settings = runtime.embedder(batch.model), runtime.settings()
     hashes = list(batch.to_embed)
-    for i in range(0, len(hashes), settings.embed_batch):
-        part = hashes[i:i + settings.embed_batch]
-        matrix = embedder.embed([batch.to_embed[h] for h in part], kind="passage")
-        batch.vectors.update((h, row.tobytes()) for h, row in zip(part, matrix))
+    work = Work(runtime.index(), batch.gen, "embed", list(batch.chunks), sum(p.size for p in batch.parsed),
+                total=len(hashes))  # a big file's quarter of an hour: stats says how far it has got
+    try:
+        for i in range(0, len(hashes), settings.embed_batch):
+            work.tick(i)
+            part = hashes[i:i + settings.embed_batch]
+            matrix = embedder.embed([batch.to_embed[h] for h in part], kind="passage")
+            batch.vectors.update((h, row.tobytes()) for h, row in zip(part, matrix))
+    finally:
+        work.end()
     batch.to_embed = {}
     write(batch)
     store.mark(runtime.index(), batch.gen, list(batch.chunks), "embed", "done",

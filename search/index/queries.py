@@ -559,3 +559,10 @@ def instance_codes(conn: sqlite3.Connection, instances: str, bits: int):
     assert instances in (INSTANCES, SCRATCH_INSTANCES)
     return conn.execute(f"SELECT term, group_concat(doc * {2 ** bits} + length(col)) "
                         f"FROM temp.{instances} GROUP BY term")
+
+
+def working(conn, gen: int) -> list[sqlite3.Row]:
+    """The slow work recorded for the generation (schema V10; none on an older index), oldest first."""
+    if conn.execute("PRAGMA user_version").fetchone()[0] < 10:
+        return []
+    return conn.execute("SELECT * FROM working WHERE generation = ? ORDER BY since", (gen,)).fetchall()

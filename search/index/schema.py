@@ -227,7 +227,26 @@ CREATE TABLE remembered (
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9]
+# Work that has taken a worker more than a few seconds (search/index/working.py): the files a chunk or embed job
+# is on, since when, and for embedding how many of its chunks are done, so that stats and `enqueue --wait` can say
+# what is slow instead of showing counts that do not move. One row per job, deleted when the job ends; the
+# worker's pid tells a reader whether the row is still true (a killed worker leaves its row behind).
+V10 = """
+CREATE TABLE working (
+    generation INTEGER NOT NULL,
+    stage TEXT NOT NULL,          -- chunk | embed
+    path TEXT NOT NULL,           -- the job's first file
+    files INTEGER NOT NULL,
+    bytes INTEGER NOT NULL,
+    since REAL NOT NULL,
+    done INTEGER,                 -- embed: chunks embedded so far, of total
+    total INTEGER,
+    pid INTEGER NOT NULL,
+    PRIMARY KEY (generation, stage, path)
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10]
 
 
 class SchemaTooNew(Exception):

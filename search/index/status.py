@@ -9,7 +9,7 @@ import os
 import time
 from pathlib import Path
 
-from search.index import queries
+from search.index import queries, working
 from search.index.db import snapshot
 from search.index.names import bad_name_fix
 from search.index.queries import STAGES, generation_progress
@@ -118,9 +118,11 @@ def _progress(conn, gen: int) -> tuple[list, list]:
 
 def progress(conn, gen) -> dict:
     """How far a generation being built has got: its changed files, those done and pending, and the seconds
-    left at the pace so far (``eta_seconds``: None until discovery is over and a file has finished)."""
+    left at the pace so far (``eta_seconds``: None until discovery is over and a file has finished), and the work
+that has taken a worker more than a few seconds (``slow``: search.index.working)."""
     total, done = generation_progress(conn, gen["id"])
-    return {"files": total, "done": done, "pending": total - done, "eta_seconds": _eta(gen, total, done)}
+    return {"files": total, "done": done, "pending": total - done, "eta_seconds": _eta(gen, total, done),
+            "slow": working.slow(conn, gen["id"])}
 
 
 def _eta(gen, total: int, done: int) -> float | None:

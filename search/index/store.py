@@ -328,6 +328,8 @@ def try_publish(conn: sqlite3.Connection, gen: int) -> bool:
         if counted:
             conn.execute("UPDATE generations SET files = ?, chunks = ? WHERE id = ?", (*counted, gen))
         conn.execute("UPDATE collections SET published = ? WHERE id = ?", (gen, row["collection"]))
+        if conn.execute("PRAGMA user_version").fetchone()[0] >= 10:  # what a killed worker left (working.py)
+            conn.execute("DELETE FROM working WHERE generation = ?", (gen,))
         _fault_pause_publish(gen)
     collect_garbage(conn, row["collection"])
     return True
@@ -370,3 +372,18 @@ def collect_garbage(conn: sqlite3.Connection, collection_id: int) -> None:
             for (old,) in conn.execute("SELECT DISTINCT model FROM generations WHERE model IS NOT NULL EXCEPT "
                                        "SELECT model FROM generations WHERE state = 'published'").fetchall():
                 conn.execute("DELETE FROM vectors WHERE model = ?", (old,))
+
+
+def record_work(conn, gen: int, stage: str, paths: list[str], size: int, since: float, done: int | None,
+                total: int | None) -> None:
+    """This process has been at ``stage`` on ``paths`` since ``since`` (workers.working), ``done`` of ``total``."""
+    with transaction(conn):
+        conn.execute("INSERT INTO working(generation, stage, path, files, bytes, since, done, total, pid) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET since = excluded.since, "
+                     "done = excluded.done, pid = excluded.pid",
+                     (gen, stage, paths[0], len(paths), size, since, done, total, os.getpid()))
+
+
+def end_work(conn, gen: int, stage: str, paths: list[str]) -> None:
+    with transaction(conn):
+        conn.execute("DELETE FROM working WHERE generation = ? AND stage = ? AND path = ?", (gen, stage, paths[0]))

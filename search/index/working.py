@@ -1,0 +1,47 @@
+"""Slow work, named: what a worker has been chunking or embedding for more than a few seconds (written by
+``workers.working``), for stats and ``ingest enqueue --wait``: ``chunking big.log (38.0 MB) for 1.2 min``.
+Cutting a file of thousands of passages takes a minute or more and embedding them a quarter of an hour, while the
+per-file counts do not move. A row whose worker is gone (killed mid-job) is not shown.
+"""
+from __future__ import annotations
+
+import os
+import time
+
+from search.index import queries
+
+VERBS = {"chunk": "chunking", "embed": "embedding"}
+
+
+def slow(conn, gen: int) -> list[dict]:
+    """The generation's slow work whose worker still runs, longest first: stage, path, files, bytes, seconds,
+    done, total."""
+    now = time.time()
+    return [{"stage": r["stage"], "path": r["path"], "files": r["files"], "bytes": r["bytes"],
+             "seconds": round(now - r["since"], 1), "done": r["done"], "total": r["total"]}
+            for r in queries.working(conn, gen) if _alive(r["pid"])]
+
+
+def text(work: dict) -> str:
+    """'chunking big.log (38.0 MB) for 1.2 min'; 'embedding big.log and 3 more files (…) for 5.0 min: 3,200 of
+    10,000 chunks'."""
+    from search.index.status import age, count
+    what = work["path"] + (f" and {count(work['files'] - 1, 'more file')}" if work["files"] > 1 else "")
+    line = f"{VERBS.get(work['stage'], work['stage'])} {what} ({_size(work['bytes'])}) for {age(work['seconds'])}"
+    if work.get("total"):
+        line += f": {work['done'] or 0:,} of {work['total']:,} chunks"
+    return line
+
+
+def _size(size: int) -> str:
+    return f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{max(1, round(size / 1e3))} KB"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: it exists
+        return True
+    return True

@@ -1,0 +1,117 @@
+"""Slow work is named: while a worker cuts or embeds a big file, `ingest stats`, the MCP stats tool and
+`ingest enqueue --wait` say which file, for how long and (embedding) how many of its chunks are done, instead of
+counts that do not move. Real SQLite, the session's MiniLM, huey's immediate mode; the reports are read by real
+`ingest` processes while the job runs in this one. The few seconds a job must take before it says so are set to
+nothing (workers.working.AFTER), so no test waits for the clock."""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import threading
+
+from search.index import working
+import workers.working
+from search.settings import load
+from tests.conftest import REPO, VENV_BIN, ingest, run_ingest, write_tree
+
+
+def note(sections: int) -> str:
+    return "".join(f"# Part {i}\n\nParagraph {i} of the long log, about walrus number {i}.\n\n"
+                   for i in range(sections))
+
+
+def assistant_stats() -> str:
+    from workers import runtime, stats
+    return stats.render(stats.gather(runtime.index(), load(), {}), stats.ASSISTANT)
+
+
+def test_stats_and_wait_name_the_file_being_chunked(immediate, sift_env, tmp_path, monkeypatch):
+    from workers import tasks
+    monkeypatch.setattr(workers.working, "AFTER", 0.0)
+    monkeypatch.setattr(workers.working, "EVERY", 0.0)
+    root = write_tree(tmp_path / "notes", {"big.log.md": note(60)})
+    seen = {}
+    real = tasks.chunk_document
+
+    def chunk_and_look(*args, **kwargs):  # the cut is done, the job not yet: what do the readers say?
+        pieces = real(*args, **kwargs)
+        if not seen:
+            seen["cli"] = run_ingest(sift_env, "stats").stdout
+            seen["json"] = json.loads(run_ingest(sift_env, "stats", "--json").stdout)
+            seen["mcp"] = assistant_stats()
+            seen["wait"] = wait_line(sift_env, root)
+        return pieces
+
+    monkeypatch.setattr(tasks, "chunk_document", chunk_and_look)
+    report = ingest(root)
+    size = f"({round(os.path.getsize(root / 'big.log.md') / 1e3)} KB)"
+    for said in (seen["cli"], seen["mcp"]):
+        assert f"    chunking big.log.md {size} for " in said, said
+    building = seen["json"]["collections"][0]["building"]
+    [slow] = building["progress"]["slow"]
+    assert (slow["stage"], slow["path"], slow["files"]) == ("chunk", "big.log.md", 1)
+    assert seen["wait"].startswith(f"generation {building['id']}: 0/1 file; chunking big.log.md {size} for "), \
+        seen["wait"]
+    assert report["published"] is not None and report["published"]["failures"] == []
+    assert "chunking" not in assistant_stats(), "the row goes when the job ends"
+
+
+def test_stats_say_how_far_the_embedding_of_a_big_file_has_got(immediate, sift_env, tmp_path, monkeypatch):
+    from workers import runtime
+    monkeypatch.setattr(workers.working, "AFTER", 0.0)
+    monkeypatch.setattr(workers.working, "EVERY", 0.0)
+    monkeypatch.setenv("SIFT_EMBED_BATCH", "8")
+    root = write_tree(tmp_path / "notes", {"big.md": note(40)})
+    embedder = runtime.embedder()
+    calls, seen = [], {}
+    real = embedder.embed
+
+    def embed_and_look(texts, kind):
+        calls.append(len(texts))
+        if len(calls) == 3:  # 16 of the 40 chunks embedded
+            seen["cli"] = run_ingest(sift_env, "stats").stdout
+            seen["mcp"] = assistant_stats()
+        return real(texts, kind=kind)
+
+    monkeypatch.setattr(embedder, "embed", embed_and_look)
+    report = ingest(root)
+    assert calls == [8] * 5
+    for said in (seen["cli"], seen["mcp"]):
+        line = next((x for x in said.splitlines() if "embedding big.md" in x), said)
+        assert line.startswith("    embedding big.md (") and line.endswith(": 16 of 40 chunks"), line
+    assert report["published"]["failures"] == [] and report["chunks"] == 40
+
+
+def test_work_left_by_a_killed_worker_is_not_shown(sift_env, tmp_path):
+    """A worker killed mid-job leaves its row: the row names a process that is gone, so no reader shows it."""
+    from search.index import db, store
+    from workers import runtime
+    conn = runtime.index()
+    collection = store.ensure_collection(conn, "notes", str(tmp_path))
+    gen = store.begin_generation(conn, collection["id"], None)
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    with db.transaction(conn):
+        conn.execute("INSERT INTO working VALUES (?, 'chunk', 'big.log', 1, 38000000, 0, NULL, NULL, ?)",
+                     (gen, dead.pid))
+        conn.execute("INSERT INTO working VALUES (?, 'embed', 'alive.md', 1, 2000, 0, 3, 9, ?)", (gen, os.getpid()))
+    assert [w["path"] for w in working.slow(conn, gen)] == ["alive.md"]
+
+
+def wait_line(env: dict, root) -> str:
+    """The first progress line of a real `ingest enqueue ROOT --wait`. Its discover stays queued (no consumer
+    runs); it follows the generation this process is building."""
+    proc = subprocess.Popen([str(VENV_BIN / "ingest"), "enqueue", str(root), "--wait"], cwd=REPO, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in proc.stderr] + [lines.put("")], daemon=True).start()
+    try:
+        while True:
+            line = lines.get(timeout=120)  # a hang guard, not a speed assertion
+            if line.startswith("generation ") or not line:
+                return line.rstrip("\n")
+    finally:
+        proc.kill()
+        proc.wait()
