@@ -150,7 +150,7 @@ class Tools:
     @tool
     def search(
         self,
-        query: Annotated[str, Field(min_length=1, description="What to look for: exact words, names, code "
+        query: Annotated[str, Field(description="What to look for: exact words, names, code "
                                     "identifiers, or a question in natural language. Chinese, English and "
                                     "mixed text all work.")],
         limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="How many passages to return (1-50).")] = 10,
