@@ -94,6 +94,17 @@ def test_long_natural_language_query_ranks_by_shared_words(engine):
     assert paths(engine.search(query, mode="keyword"))[0] == "clients/qumei.md"
 
 
+@pytest.mark.parametrize("mode", ["semantic", "hybrid", "keyword"])
+def test_snippets_do_not_mark_the_common_words_keyword_search_drops(engine, mode):
+    """'the' is in half the notes: keyword search leaves it out of a longer query, and a snippet marking it in
+    every line is noise in an assistant's context (a semantic hit marked every 'the', 'a' and 'I')."""
+    top = engine.search("the man on the stage", mode=mode).hits[0]
+    assert top.path == "tech/guitar.md"
+    assert "**man**" in top.snippet and "**stage**" in top.snippet, top.snippet
+    assert "**the**" not in top.snippet.lower(), top.snippet
+    assert "**the**" in engine.search("the stage", mode=mode).hits[0].snippet, "a short query marks every word"
+
+
 @pytest.mark.parametrize("filters, allowed", [
     (Filters(path_prefix="工作/日报/"), lambda p: p.startswith("工作/日报/")),
     (Filters(kind="code"), lambda p: p.endswith(".py")),

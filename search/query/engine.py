@@ -139,7 +139,9 @@ class Engine:
                     if not missing:
                         ranked, used, models = self._rank(conn, query, limit, used, filters, state, notes,
                                                           prepared)
-                        hits = self._hits(conn, query, ranked[:limit])
+                        common = keyword.common_words(conn, query, self._total(conn, tuple(sorted(
+                            state["generations"].items())))) if ranked else set()
+                        hits = self._hits(conn, query, ranked[:limit], common)
                         break
             prepared.update(self._prepare(missing))  # seconds for a first load: other searches go on meanwhile
         answer = Answer(query=query, mode=used, hits=hits, generations=state["generations"], notes=notes,
@@ -371,7 +373,8 @@ class Engine:
             self._totals = {key: queries.chunk_count(conn)}
         return self._totals[key]
 
-    def _hits(self, conn, query, ranked) -> list[Hit]:
+    def _hits(self, conn, query, ranked, common: set[str] = frozenset()) -> list[Hit]:
+        """The ranked chunks as hits, their snippets marking the query's words but the ``common`` ones."""
         if not ranked:
             return []
         rows = {r["id"]: r for r in queries.hit_rows(conn, [cid for cid, _, _ in ranked])}
@@ -381,7 +384,7 @@ class Engine:
             hits.append(Hit(chunk_id=cid, collection=r["collection"], path=r["path"], title=r["title"] or "",
                             kind=r["kind"], heading_path=r["heading_path"], start_line=r["start_line"],
                             end_line=r["end_line"], page=r["page"], end_page=r["end_page"],
-                            snippet=snippet(r["text"], query), score=round(score, 6), keyword_rank=kw_rank,
+                            snippet=snippet(r["text"], query, skip=common), score=round(score, 6), keyword_rank=kw_rank,
                             semantic_rank=sem_rank, generation=r["published"], modified=r["mtime"]))
             (hits[-1].attachments, hits[-1].attachments_total), (hits[-1].cited_by, hits[-1].cited_by_total) = \
                 _links(conn, r)

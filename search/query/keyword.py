@@ -11,7 +11,7 @@ import sqlite3
 
 from search.index import queries
 from search.query.filters import Filters
-from search.query.text import query_terms
+from search.query.text import query_terms, query_words
 
 WEIGHTS = (2.0, 1.0, 1.0)  # (tuned on SciFact: 0.689 vs 0.680 for 4,2,1) title (+ aliases, tags), heading path, body
 MAX_TERMS = 64
@@ -36,6 +36,16 @@ def _drop_common(conn, terms: list[str], total: int) -> list[str]:
         counts[term] = queries.term_documents(conn, word)
     rare = [t for t in terms if counts.get(t, 0) <= COMMON * total]
     return rare or terms
+
+
+def common_words(conn: sqlite3.Connection, query: str, total: int) -> set[str]:
+    """The query's words that keyword search drops as common (in more than COMMON of the chunks, when the query
+    has more than two words and some rarer ones): snippets do not mark them ('the', 'a', 'I' in a question)."""
+    words = query_words(query)[:MAX_TERMS]
+    if len(words) <= 2 or not total:
+        return set()
+    common = {w for w in words if queries.term_documents(conn, w) > COMMON * total}
+    return common if len(common) < len(words) else set()
 
 
 def search(conn: sqlite3.Connection, query: str, limit: int, filters: Filters,

@@ -13,8 +13,10 @@ _START, _END = rf"(?<!{_LETTER})", rf"(?!{_LETTER})"
 WIDTH = 240
 
 
-def snippet(text: str, query: str, width: int = WIDTH) -> str:
-    pattern = _pattern(query)
+def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset()) -> str:
+    """About ``width`` characters of ``text`` from a little before the first match; ``skip``: words of the query
+    not to mark (the common ones keyword search drops, search.query.keyword.common_words)."""
+    pattern = _pattern(query, skip)
     match = pattern.search(text) if pattern else None
     start = 0 if match is None else max(0, match.start() - width // 3)
     if start:
@@ -41,10 +43,12 @@ def _mark(text: str, pattern: re.Pattern) -> str:
     return "".join(out) + text[last:]
 
 
-def _pattern(query: str) -> re.Pattern | None:
+def _pattern(query: str, skip=frozenset()) -> re.Pattern | None:
     words = set()
     for word in WORD.findall(normalise(query)):
         for piece in split_scripts(word):  # as search splits it: '曲美contract' is 曲美 and contract
+            if piece in skip:
+                continue
             if CJK_RUN.fullmatch(piece):  # the run where it is whole, else the bigrams search matched
                 words.update(re.escape(piece[i:i + 2]) for i in range(max(1, len(piece) - 1)))
                 words.add(re.escape(piece))
