@@ -383,14 +383,17 @@ def cmd_retry_failed(args) -> int:
 def cmd_search(args) -> int:
     from search.query.engine import from_settings
     from search.query.filters import Filters, unix_time
+    from search.query.scope import scope
     from search.settings import load
     settings = load()
-    _check_collection(settings, args.collection)
+    roots = _check_collection(settings, args.collection)
     engine = from_settings(settings)
-    filters = Filters(collection=args.collection, path_prefix=args.path_prefix, kind=args.kind,
+    where = scope(args.collection, args.path_prefix, roots)  # 'notes/tech' as results show it: as the MCP tool
+    filters = Filters(collection=where.collection, path_prefix=where.folder, kind=args.kind,
                       modified_after=unix_time(args.modified_after, "--modified-after"),
                       modified_before=unix_time(args.modified_before, "--modified-before"))
     answer = engine.search(args.query, limit=args.limit, mode=args.mode, filters=filters)
+    answer.notes += where.notes(found=bool(answer.hits))
     if args.json:
         from search.index.status import as_json
         print(as_json(answer.as_dict()))
@@ -413,19 +416,21 @@ def cmd_search(args) -> int:
     return 0
 
 
-def _check_collection(settings, name: str | None) -> None:
-    """An unknown --collection is refused naming the known ones, as retry-failed and the MCP tools do: search
-    said "nothing is searchable in 'nope' yet: … its first may still be being built", of a typo."""
+def _check_collection(settings, name: str | None) -> dict[str, str]:
+    """The collections' roots by name; an unknown --collection is refused naming the known ones, as
+    retry-failed and the MCP tools do: search said "nothing is searchable in 'nope' yet: … its first may still
+    be being built", of a typo."""
     from search.index import db, queries
-    if name is None or not settings.index_path.exists():
-        return
+    if not settings.index_path.exists():
+        return {}
     conn = db.connect(settings.index_path, readonly=True)
     try:
-        if not queries.collections(conn, name):
-            known = ", ".join(r["name"] for r in queries.collections(conn)) or "none"
-            raise LookupError(f"no collection named {name!r}; collections: {known}")
+        roots = {r["name"]: r["root"] for r in queries.collections(conn)}
     finally:
         conn.close()
+    if name and name not in roots:  # an empty one: the engine refuses it, saying why
+        raise LookupError(f"no collection named {name!r}; collections: {', '.join(roots) or 'none'}")
+    return roots
 
 
 def _place(hit) -> str:

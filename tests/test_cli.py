@@ -140,6 +140,25 @@ def test_search_takes_the_date_filters_the_mcp_tool_has(immediate, sift_env, tmp
     assert crossed.returncode == 2 and "is later than modified_before" in crossed.stderr, crossed.stderr
 
 
+def test_search_reads_a_path_prefix_as_results_show_paths_like_the_mcp_tool(immediate, sift_env, tmp_path):
+    """`ingest search --path-prefix my notes/tech`, copied from a result's path, said "no results": the CLI took
+    it as a folder of that name inside the root, while the MCP tool reads it as collection and folder, with a
+    note. Absolute paths inside a root are read alike; a plain folder is unchanged."""
+    root = write_tree(tmp_path / "my notes", {"tech/a.md": "# A\nalpha", "other/b.md": "# B\nalpha"})
+    ingest(root, "my notes")
+    ingest(write_tree(tmp_path / "til", {"tech/c.md": "# C\nalpha"}), "til")
+
+    def found(prefix):
+        result = run_ingest(sift_env, "search", "alpha", "--mode", "keyword", "--path-prefix", prefix)
+        assert result.returncode == 0, result.stderr
+        return sorted(re.findall(r"^ *\d+\. (\S+ ?\S*\.md):", result.stdout, re.M)), result.stdout
+    hits, out = found("my notes/tech")
+    assert hits == ["my notes/tech/a.md"], out
+    assert "note: path_prefix 'my notes/tech' read as collection 'my notes', folder 'tech'" in out
+    assert found(str(root / "tech"))[0] == ["my notes/tech/a.md"]
+    assert found("tech")[0] == ["my notes/tech/a.md", "til/tech/c.md"]
+
+
 def test_enqueue_refuses_a_missing_folder(sift_env, tmp_path):
     result = run_ingest(sift_env, "enqueue", str(tmp_path / "missing"))
     assert result.returncode == 2 and "not a folder" in result.stderr
