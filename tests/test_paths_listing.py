@@ -270,6 +270,34 @@ def test_path_prefix_takes_paths_as_results_show_them(immediate, sift_env, tmp_p
     assert "collection='notes', glob='tech/*'" in text(out["glob"])
 
 
+def test_a_folder_that_is_in_no_root_is_said_so(immediate, sift_env, tmp_path, servers):
+    """path_prefix='nothing/here' (or 'notes/tehc', or an absolute path to a missing folder) answered a bare 'no
+    files match': nothing said the folder was not there at all. A folder that exists but holds no match, and one
+    that matches, get no such note."""
+    ingest(write_tree(tmp_path / "notes", {"tech/sqlite.md": "# SQLite\n\nwal mode readers\n",
+                                          "empty/x.md": "# X\n\nnothing\n"}), "notes")
+    ingest(write_tree(tmp_path / "work", {"plan.md": "# Plan\n\nwal\n"}), "work")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return {args: (await call(s, "search", query="wal", mode="keyword", path_prefix=args[0],
+                                      collection=args[1]),
+                           await call(s, "list_files", path_prefix=args[0], collection=args[1]))
+                    for args in (("nothing/here", None), ("tech", "work"), ("empty", None), ("tech", None),
+                                 ("notes/tehc", None), (str(tmp_path / "notes" / "tehc"), None))}
+    out = run(scenario)
+    for result in out[("nothing/here", None)]:
+        assert "path_prefix 'nothing/here': there is no folder 'nothing/here' in any collection (notes, work); " \
+               "list_files with sort='path' shows the folders there are" in text(result), text(result)
+    for result in out[("tech", "work")]:
+        assert "there is no folder 'tech' in collection 'work'" in text(result), text(result)
+    assert "no folder" not in text(out[("empty", None)][0]) and "no folder" not in text(out[("tech", None)][0])
+    for prefix in ("notes/tehc", str(tmp_path / "notes" / "tehc")):  # a typo in the collection form, or absolute
+        for result in out[(prefix, None)]:
+            assert "read as collection 'notes', folder 'tehc'" in text(result), text(result)
+            assert "there is no folder 'tehc' in collection 'notes'" in text(result), text(result)
+
+
 def test_path_prefix_with_dot_dot_says_why_it_matches_nothing(immediate, sift_env, tmp_path, servers):
     """A relative path_prefix with a '..' part can match no indexed path (they have none): search and list_files
     say so and how to write it, instead of a bare 'no passages match'. An absolute one is resolved as before."""

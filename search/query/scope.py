@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 def nfc(text: str) -> str:
@@ -83,7 +83,7 @@ def scope(collection: str | None, prefix: str | None, roots: dict[str, str]) -> 
     if os.path.isabs(text):
         inside = _absolute_folder(text, roots)
         if inside is not None:
-            return _named(collection, prefix, *inside)
+            return _there(_named(collection, prefix, *inside), prefix, roots)
     folder = relative_folder(text)
     if folder and ".." in folder.split("/"):  # indexed paths have no '..': it would match nothing, unexplained
         return Scope(collection, folder, hint=f"path_prefix {prefix!r} has a '..' part, which no indexed path has: "
@@ -92,7 +92,7 @@ def scope(collection: str | None, prefix: str | None, roots: dict[str, str]) -> 
     head = (_collection_named(folder, roots) or _collection_prefix(folder, roots)) if folder else None
     if head is None:
         return Scope(collection, folder, hint=_outside_hint(prefix, roots) if os.path.isabs(text)
-                     else None)
+                     else _missing_hint(prefix, folder, collection, roots))
     if collection is not None and collection != head:
         return Scope(collection, folder, hint=f"path_prefix {prefix!r} begins with the collection name {head!r} "
                      f"but collection is {collection!r}: leave collection out, or drop {head + '/'!r} from path_prefix")
@@ -102,7 +102,7 @@ def scope(collection: str | None, prefix: str | None, roots: dict[str, str]) -> 
                      f"which exists as written; for collection {head!r}"
                      + (f", folder {other!r}" if other else "") + f", pass collection={head!r}"
                      + (f" and path_prefix={other!r}" if other else "") + " instead")
-    return _named(collection, prefix, head, nfc(folder)[len(nfc(head)) + 1:] or None)
+    return _there(_named(collection, prefix, head, nfc(folder)[len(nfc(head)) + 1:] or None), prefix, roots)
 
 
 def relative_folder(prefix: str | None) -> str | None:
@@ -146,6 +146,24 @@ def _exists(root: str, folder: str) -> bool:
         return os.path.lexists(on_disk(os.path.join(root, folder)))
     except ValueError:
         return False
+
+
+def _there(where: Scope, prefix: str, roots: dict[str, str]) -> Scope:
+    """``where``, with a note for when nothing matches if its folder is not in its collection ('til/gti')."""
+    if where.hint is not None or where.collection is None:
+        return where
+    return replace(where, hint=_missing_hint(prefix, where.folder, where.collection, roots))
+
+
+def _missing_hint(prefix: str, folder: str | None, collection: str | None, roots: dict[str, str]) -> str | None:
+    """What to do when a relative folder is in no root in scope: 'no passages match' alone did not say that
+    the folder itself was not there (a typo, or a folder of another collection's name)."""
+    names = [collection] if collection else sorted(roots)
+    if not folder or any(_exists(roots[n], folder) for n in names if n in roots):
+        return None
+    where = f"collection {collection!r}" if collection else f"any collection ({', '.join(names) or 'none'})"
+    return (f"path_prefix {prefix!r}: there is no folder {folder.rstrip('/')!r} in {where}; list_files with "
+            "sort='path' shows the folders there are")
 
 
 def _outside_hint(prefix: str, roots: dict[str, str]) -> str:
