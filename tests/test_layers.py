@@ -2,7 +2,8 @@
 
 SQL: no module of ingest/, search/, mcp_server/ or workers/ runs a statement but the query layer
 (search/index/queries.py), the connection (search/index/db.py), the migrations (search/index/schema.py) and the
-writer (search/index/store.py). A new raw ``conn.execute`` anywhere else fails here: add a named function to
+writer (search/index/store.py), besides the two that touch huey's queue database, never the index
+(workers/app.py, workers/queue_reader.py). A new raw ``conn.execute`` anywhere else fails here: add a named function to
 search/index/queries.py (a read) or search/index/store.py (a write) instead (issue 14, item 1).
 
 Imports point one way: mcp_server/ and ingest/cli.py -> workers/ -> ingest/ and search/; nothing in search/
@@ -18,7 +19,8 @@ from tests.conftest import REPO
 
 PACKAGES = ("ingest", "search", "workers", "mcp_server")
 LAYER = {"search/index/queries.py", "search/index/db.py", "search/index/schema.py", "search/index/store.py"}
-QUEUE = {"workers/app.py"}  # the pragma of huey's own queue database, not the index
+QUEUE = {"workers/app.py", "workers/queue_reader.py"}  # huey's own queue database (a pragma; reads of a
+# read-only queue for stats), not the index
 STATEMENT = re.compile(r"\.execute(many|script)?\(")
 NOT_SQL = re.compile(r"\bpipe\.execute\(\)")  # a Redis pipeline (workers/remote.py), not SQL
 
