@@ -28,11 +28,11 @@ from ingest.document import Skip
 from ingest.files import ParsedFile, read_and_parse, text_hash
 from ingest.kinds import kind_of
 from search.index import db, freshness, queries, space, store
-from workers.working import Work
 from search.index.remembered import Basis, Outcome, fingerprint
 from search.index.status import count
 from workers import halt, retry, runtime
 from workers.app import huey
+from workers.working import Work
 
 log = logging.getLogger("sift.workers")
 AS_BEFORE = "as before"  # a progress row's change: skipped or failed as before, the file unchanged since
