@@ -191,6 +191,11 @@ class Postings:
         found = found[np.lexsort((self.ids[found], -scores[found]))]
         return [(int(self.ids[i]), float(scores[i])) for i in found]
 
+    def is_common(self, term: str) -> bool:
+        """Whether ``term`` is in more than COMMON of the visible rows: ``search`` drops it from a longer query."""
+        held, _ = self._postings(term)
+        return int(np.count_nonzero(self.rows.visible[held])) > COMMON * self.rows.count
+
     def _postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
         segments = self.terms.get(term)
         if not segments:
