@@ -157,6 +157,27 @@ def test_unreadable_pdf_is_attempted_once_and_recorded(waits, tmp_path, monkeypa
     assert visible() == {"good.md"}
 
 
+def test_a_failure_that_cannot_be_recorded_is_raised_to_huey(waits, tmp_path, monkeypatch, caplog):
+    """The write fails for good and recording why fails too (simulated: a disk that stayed full past
+    RECORD_PATIENCE): huey gets that error to log, as before the damaged-file stop (workers.halt) was added;
+    the stop is only for a damaged index or queue (given another error, it logged "None" and swallowed it)."""
+    from workers import tasks
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha\n"})
+
+    def refuse(*args, **kwargs):
+        raise sqlite3.IntegrityError("CHECK constraint failed: simulated")
+
+    def cannot_record(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device (simulated)")
+    monkeypatch.setattr(store, "write_files", refuse)
+    monkeypatch.setattr(tasks, "_record_failure", cannot_record)
+    ingest(root)
+    raised = [r for r in caplog.records if r.name == "huey" and r.exc_info]
+    assert [type(r.exc_info[1]) for r in raised] == [OSError], [r.getMessage() for r in caplog.records]
+    assert "simulated" in str(raised[0].exc_info[1])
+    assert not [r for r in caplog.records if r.getMessage() == "None"]
+
+
 def test_a_job_that_fails_for_good_runs_once_and_its_files_fail_with_the_reason(waits, tmp_path, monkeypatch):
     """A bug-like error in the write stage (simulated): one try, the reason recorded, the generation published."""
     root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha\n", "b.md": "# B\n\nbeta\n"})

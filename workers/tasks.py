@@ -74,8 +74,11 @@ def stage(priority: int, retry_with: dict | None = None):
                 return retry.attempt(fn, args, kwargs, policy, _what(fn.__name__, args),
                                      lambda exc, tries: _give_up(fn.__name__, args, exc, tries), retry_with,
                                      beyond=halt.damage)
-            except Exception as exc:  # a damaged index or queue: not the files' doing; nothing is written
-                halt.stop(halt.damage(exc))
+            except Exception as exc:
+                why = halt.damage(exc)  # a damaged index or queue: not the files' doing; nothing is written
+                if why is None:  # give_up itself failed (e.g. the disk stayed full): huey logs it, as before
+                    raise
+                halt.stop(why)
                 return None
         return huey.task(priority=priority)(run)
     return make
