@@ -119,7 +119,7 @@ def _progress(conn, gen: int) -> tuple[list, list]:
 def progress(conn, gen) -> dict:
     """How far a generation being built has got: its changed files, those done and pending, and the seconds
     left at the pace so far (``eta_seconds``: None until discovery is over and a file has finished), and the work
-that has taken a worker more than a few seconds (``slow``: search.index.working)."""
+    that has taken a worker more than a few seconds (``slow``: search.index.working)."""
     total, done = generation_progress(conn, gen["id"])
     return {"files": total, "done": done, "pending": total - done, "eta_seconds": _eta(gen, total, done),
             "slow": working.slow(conn, gen["id"])}
