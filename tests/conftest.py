@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -170,6 +171,18 @@ def ingest(root: Path, name: str = "notes") -> dict:
     tasks.discover(collection["id"])
     report = status.collect(conn)
     return next(c for c in report["collections"] if c["name"] == name)
+
+
+def as_older_index(env: dict, undo: str, version: int) -> Path:
+    """Turn the test home's index into what an older Sift left: run ``undo`` (the SQL that removes what later
+    schema versions added) and set ``user_version``; closes this process's connections first."""
+    from workers import runtime
+    runtime.reset()
+    path = Path(env["SIFT_HOME"]) / "index.db"
+    old = sqlite3.connect(path)
+    old.executescript(f"{undo} PRAGMA user_version = {version};")
+    old.close()
+    return path
 
 
 def write_tree(root: Path, files: dict[str, str]) -> Path:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from search.index import db, schema
-from tests.conftest import ingest, run_ingest, write_tree
+from tests.conftest import as_older_index, ingest, run_ingest, write_tree
 from tests.redis_server import redis_server, redis_url  # noqa: F401  (fixtures)
 
 
@@ -338,14 +338,9 @@ def test_stats_name_the_kinds_sift_does_not_read_per_collection_as_of_the_last_s
 def test_an_index_from_before_v8_reads_as_having_no_unread_counts_until_migrated(immediate, sift_env, tmp_path):
     """Readers (stats, the MCP server) open the index without migrating it: a V7 index has no column for the
     counts, and must still be read; a writer adds the column (schema V8), NULL for what was scanned before."""
-    from workers import runtime
     ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha", "b.docx": "d"}))
-    runtime.reset()
-    path = Path(sift_env["SIFT_HOME"]) / "index.db"
-    old = sqlite3.connect(path)
-    old.executescript("DROP TABLE remembered; DROP TABLE working; ALTER TABLE generations DROP COLUMN unread; "
-                     "PRAGMA user_version = 7;")
-    old.close()
+    path = as_older_index(sift_env, "DROP TABLE remembered; DROP TABLE working; "
+                                    "ALTER TABLE generations DROP COLUMN unread;", 7)
     result = run_ingest(sift_env, "stats", "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["collections"][0]["published"]["unread"] == {}

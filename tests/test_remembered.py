@@ -11,14 +11,13 @@ import errno
 import json
 import logging
 import os
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from ingest.cli import main as ingest_main
 from search.index import db, queries, schema
-from tests.conftest import ingest, run_ingest, write_tree
+from tests.conftest import as_older_index, ingest, run_ingest, write_tree
 from tests.test_file_chunk_limit import note
 from tests.test_retry import counting
 
@@ -171,13 +170,8 @@ def test_a_skip_for_a_missing_package_is_read_again(immediate, tmp_path, monkeyp
 
 def test_an_index_from_before_v9_is_read_as_before_and_a_writer_adds_the_table(immediate, sift_env, tmp_path):
     """Readers (stats, the MCP server) open the index without migrating it; a writer adds the table (V9)."""
-    from workers import runtime
     ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha", "blob.txt": BINARY}))
-    runtime.reset()
-    path = Path(sift_env["SIFT_HOME"]) / "index.db"
-    old = sqlite3.connect(path)
-    old.executescript("DROP TABLE remembered; DROP TABLE working; PRAGMA user_version = 8;")
-    old.close()
+    path = as_older_index(sift_env, "DROP TABLE remembered; DROP TABLE working;", 8)
     result = run_ingest(sift_env, "stats", "--json")
     assert result.returncode == 0, result.stderr
     failures = json.loads(result.stdout)["collections"][0]["published"]["failures"]
