@@ -81,6 +81,17 @@ def read_settled(full: Path) -> tuple[bytes, os.stat_result]:
                        "the next scan indexes it once it settles")
 
 
+def can_open(root: Path | str, path: str) -> bool:
+    """Whether ``root/path`` opens for reading now, as ``read_settled`` opens it (nothing is read): one system
+    call, to see if a remembered "no permission" still holds after a change that left the file's ctime alone
+    (its folder's permissions, the user's groups, an ACL)."""
+    try:
+        os.close(os.open(safe_join(root, path), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)))
+    except OSError:
+        return False
+    return True
+
+
 def _same(a: os.stat_result, b: os.stat_result) -> bool:
     return (a.st_dev, a.st_ino, a.st_size, a.st_mtime_ns, a.st_ctime_ns) == \
         (b.st_dev, b.st_ino, b.st_size, b.st_mtime_ns, b.st_ctime_ns)

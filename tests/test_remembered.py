@@ -131,6 +131,27 @@ def test_a_deleted_file_is_forgotten(reads, tmp_path):
     assert remembered() == {}
 
 
+def test_no_permission_is_read_again_once_the_file_opens_though_unchanged(reads, tmp_path, monkeypatch):
+    """Access given without touching the file (its folder's ACL, the user's groups) leaves its size, mtime and
+    ctime as they were: the remembered "no permission" was carried forward until retry-failed. The OS's
+    refusal is simulated at the open call (this runs as root in CI, and root opens anything)."""
+    from ingest import files
+    refused = {"closed.md"}
+    real_open = files.os.open
+
+    def refusing_open(path, flags, *args, **kwargs):
+        if Path(path).name in refused:
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_open(path, flags, *args, **kwargs)
+    monkeypatch.setattr(files.os, "open", refusing_open)
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nthe ibis note\n", "closed.md": "# C\n\nthe locked tapir\n"})
+    assert [t[:4] for t in trouble(ingest(root))] == [("closed.md", "parse", "failed", "no permission to read the file")]
+    assert trouble(ingest(root)) != [] and reads.count("closed.md") == 1, "still refused: not read again"
+    refused.clear()
+    assert trouble(ingest(root)) == [] and reads.count("closed.md") == 2
+    assert remembered() == {}
+
+
 @pytest.mark.parametrize("trouble_of_the_machine", [
     MemoryError(), OSError(errno.ESTALE, "Stale file handle"), ImportError("No module named 'pypdf'")])
 def test_a_failure_that_is_not_the_files_doing_is_read_again_at_the_next_scan(immediate, tmp_path, monkeypatch,

@@ -25,7 +25,7 @@ from ingest.changes import Known, plan_changes
 from ingest.chunk import TooManyChunks, chunk_document, plain_count
 from ingest.discover import FoundFile, Rules, walk
 from ingest.document import Skip
-from ingest.files import ParsedFile, read_and_parse, text_hash
+from ingest.files import ParsedFile, can_open, read_and_parse, text_hash
 from ingest.kinds import kind_of
 from search.index import db, freshness, queries, space, store
 from search.index.remembered import Basis, Outcome, fingerprint
@@ -36,6 +36,7 @@ from workers.working import Work
 
 log = logging.getLogger("sift.workers")
 AS_BEFORE = "as before"  # a progress row's change: skipped or failed as before, the file unchanged since
+NO_PERMISSION = "no permission to read the file"  # a failure remembered until the file opens (or changes)
 NOT_UTF8_NAME = "file name is not valid UTF-8 (its undecodable bytes are shown as \\xNN): rename it to index it"
 RECORD_PATIENCE = 300.0  # seconds a worker waits for disk space to record why files failed
 RECORD_POLICY = retry.Policy.lasting(RECORD_PATIENCE, delay=2.0, backoff=2.0, cap=30.0)  # 2, 4, 8, 16, 30, 30 … s
@@ -146,13 +147,17 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
 
 def _as_before(conn, collection_id: int, plan, found: list[FoundFile], settings_print: str) -> dict[str, Outcome]:
     """The remembered outcomes of the files the plan would read again whose size, mtime, ctime and settings are
-    all as they were when the outcome was decided: reading them again would only repeat it."""
+    all as they were when the outcome was decided: reading them again would only repeat it. "No permission" is
+    also checked against the file itself (does it open now?): access given through its folder, the user's groups
+    or an ACL leaves the file's ctime as it was."""
     on_disk = {f.path: f for f in found}
+    root = queries.get_collection(conn, collection_id)["root"]
     carried = {}
     for path, (basis, outcome) in queries.remembered(conn, collection_id).items():
         file = on_disk.get(path)
         if file is not None and plan.changes.get(path, "deleted") != "deleted" \
-                and basis == Basis(file.size, file.mtime, file.ctime, settings_print):
+                and basis == Basis(file.size, file.mtime, file.ctime, settings_print) \
+                and not (outcome.reason == NO_PERMISSION and can_open(root, path)):
             carried[path] = outcome
     return carried
 
@@ -242,7 +247,7 @@ def _read(root, path: str) -> tuple[str, object, bool]:
     except FileNotFoundError:
         return "failed", "file vanished before it could be read", False
     except PermissionError as exc:  # errno set: the OS refused (a chmod changes ctime); unset: safe_join's refusal
-        return ("failed", "no permission to read the file", True) if exc.errno else ("failed", str(exc), False)
+        return ("failed", NO_PERMISSION, True) if exc.errno else ("failed", str(exc), False)
     except Exception as exc:  # a bad file must not stop the batch
         if retry.is_transient(exc):
             return "again", exc, False
