@@ -206,6 +206,9 @@ def _wait(conn, collection_id: int, before: int | None) -> int:
     from tqdm import tqdm
     from search.index import queries, store, working
     from search.index.status import count
+    from search.settings import load
+    from workers.stats import slow_work
+    settings = load()
     bar = tqdm(total=0, unit="file", file=sys.stderr, desc="ingesting", mininterval=1,
                disable=None if sys.stderr.isatty() else True)
     idle_since = told = time.time()
@@ -219,7 +222,7 @@ def _wait(conn, collection_id: int, before: int | None) -> int:
             return 0
         if building:
             total, done = queries.generation_progress(conn, building["id"])
-            slow = working.slow(conn, building["id"])  # a big file being cut or embedded: named, not stuck
+            slow = slow_work(conn, building["id"], settings)  # a big file being cut or embedded: named, not stuck
             said = "; ".join(working.text(w) for w in slow)
             now_slow = [(w["stage"], w["path"]) for w in slow]
             if done != last_done or now_slow != last_slow or (slow and time.time() - told >= SLOW_EVERY):

@@ -347,3 +347,47 @@ def test_an_answer_that_fails_for_good_is_forgotten_and_its_generation_publishes
         assert conn.execute("SELECT published FROM collections").fetchone()[0] is not None
     finally:
         huey.immediate = False
+
+
+def test_stats_name_the_files_an_embedding_machine_has_been_on_and_how_far(
+        sift_env, redis_url, tmp_path, monkeypatch, capsys):
+    """The home's own slow work is named in stats ("embedding big.md (…) for 40 s: 128 of 389 chunks"); with
+    SIFT_EMBED_REMOTE the embedding happens elsewhere, and stats showed only the sift-embed queue's counts.
+    In this process: the home's stages in immediate mode, the embed job in the real Redis, run here as an
+    embedding machine would; stats is asked between two of its parts (after the 3 s a job works before it is
+    named, made 0 here)."""
+    import socket
+    from ingest.cli import main as ingest_main
+    monkeypatch.setenv("SIFT_QUEUE", redis_url)
+    monkeypatch.setenv("SIFT_EMBED_REMOTE", "1")
+    from search.index import store
+    from workers import remote, runtime, tasks, working
+    from workers.app import huey
+    runtime.reset()
+    from workers import embedder
+    monkeypatch.setattr(working, "AFTER", 0.0)
+    monkeypatch.setattr(embedder, "BEAT_SECONDS", 0.0)
+    root = write_tree(tmp_path / "notes", {f"n{i:02}.md": f"# Note {i}\n\nthe {i}th word list\n" for i in range(10)})
+    huey.immediate = True
+    try:
+        collection = store.ensure_collection(runtime.index(), "notes", str(root))
+        tasks.discover(collection["id"])
+        job = embedder.huey.dequeue().args[0]
+        assert len(job.texts) == 10
+        model, said = embedder._model(), []
+        real_embed = model.embed
+
+        def embed_and_ask(texts, kind):
+            if len(said) < 2 and ingest_main(["stats"]) == 0:
+                said.append(capsys.readouterr().out)
+            return real_embed(texts, kind=kind)
+        monkeypatch.setattr(model, "embed", embed_and_ask)
+        embedder.embed.call_local(job)
+        worker = f"{socket.gethostname()}:{os.getpid()}"
+        assert "embedding n" not in said[0], "nothing embedded yet: no heartbeat with progress"
+        assert re.search(rf"    embedding n\d\d\.md and 9 more files \(\d+ KB\) on {re.escape(worker)} for "
+                         r"[0-9.]+ s: 4 of 10 chunks\n", said[1]), said[1]
+        assert ingest_main(["stats"]) == 0 and "embedding n" not in capsys.readouterr().out, "written: gone"
+        assert redis.Redis.from_url(redis_url).hlen(remote.PROGRESS) == 0
+    finally:
+        huey.immediate = False

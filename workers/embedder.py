@@ -16,11 +16,12 @@ job from a dead worker: a job silent for ``SIFT_EMBED_TIMEOUT`` seconds is sent 
 """
 from __future__ import annotations
 
+import json
 import logging
 import os
 import socket
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from huey import PriorityRedisHuey
 
@@ -39,6 +40,7 @@ class EmbedJob:
     id: str
     model: str
     texts: dict[str, str]  # text hash → chunk text
+    about: dict = field(default_factory=dict)  # its files, for the home's stats: path (the first), files, bytes
 
 
 @dataclass
@@ -73,6 +75,7 @@ _state: dict = {}
 def embed(job: EmbedJob) -> None:
     """Embed the job's texts with this machine's model and send the vectors to the home's queue."""
     worker = f"{socket.gethostname()}:{os.getpid()}"
+    began = time.time()
     beat(job.id)
     model = _model()
     if model.info.model_id != job.model:
@@ -88,16 +91,30 @@ def embed(job: EmbedJob) -> None:
         matrix = model.embed([job.texts[h] for h in part], kind="passage")
         vectors.update((h, row.tobytes()) for h, row in zip(part, matrix))
         if time.monotonic() - last_beat >= BEAT_SECONDS:
-            beat(job.id)
+            beat(job.id, Progress(worker, began, i + len(part), len(hashes), getattr(job, "about", {})))
             last_beat = time.monotonic()
     _reply(Answer(job.id, job.model, vectors, worker=worker))
     log.info("embedded %d texts of job %s", len(vectors), job.id)
 
 
-def beat(job_id: str) -> None:
-    """Tell the home this job is being worked on (it re-sends a job whose heartbeat stops)."""
-    from workers.remote import HEARTBEATS
-    huey.storage.conn.zadd(HEARTBEATS, {job_id: time.time()})
+@dataclass
+class Progress:
+    """How far a worker has got with a job, for the home's stats (workers.remote.slow)."""
+    worker: str
+    began: float
+    done: int
+    total: int
+    about: dict
+
+
+def beat(job_id: str, progress: Progress | None = None) -> None:
+    """Tell the home this job is being worked on (it re-sends a job whose heartbeat stops), and how far."""
+    from workers.remote import HEARTBEATS, PROGRESS
+    pipe = huey.storage.conn.pipeline()
+    pipe.zadd(HEARTBEATS, {job_id: time.time()})
+    if progress is not None:
+        pipe.hset(PROGRESS, job_id, json.dumps(asdict(progress)))
+    pipe.execute()
 
 
 def _reply(answer: Answer) -> None:

@@ -17,6 +17,7 @@ embedding machines from a stalled one without reading the batches.
 """
 from __future__ import annotations
 
+import json
 import logging
 import pickle
 import time
@@ -29,6 +30,7 @@ log = logging.getLogger("sift.workers")
 JOBS = "sift.embed.jobs"  # hash: job id → pickled batch, from sending until its vectors are written
 SENT = "sift.embed.sent"  # sorted set: job id → when it was (last) queued
 HEARTBEATS = "sift.embed.taken"  # sorted set: job id → when an embedding worker last said it works on it
+PROGRESS = "sift.embed.progress"  # hash: job id → how far its worker has got (JSON of workers.embedder.Progress)
 _clients: dict = {}
 
 
@@ -69,6 +71,7 @@ def forget(job_id: str) -> None:
     pipe.hdel(JOBS, job_id)
     pipe.zrem(SENT, job_id)
     pipe.zrem(HEARTBEATS, job_id)
+    pipe.hdel(PROGRESS, job_id)
     pipe.execute()
 
 
@@ -101,6 +104,7 @@ def resend_overdue(timeout: float, now: float | None = None, unqueued: bool = Fa
         batch = waiting(job_id)
         if batch is None:
             conn.zrem(SENT, job_id)  # answered meanwhile (a heartbeat of a repeated job)
+            conn.hdel(PROGRESS, job_id)
             continue
         log.warning("embed job %s (%d texts of generation %s): no word from its embedding worker for %g s; "
                     "sending it again", job_id, len(batch.to_embed), batch.gen, timeout)
@@ -118,9 +122,31 @@ def resend_lost() -> None:
         resend_overdue(runtime.settings().embed_timeout, unqueued=True)
 
 
+def slow(gen: int, after: float, timeout: float, now: float | None = None) -> list[dict]:
+    """The generation's jobs that an embedding worker has been on for ``after`` seconds and that still beat
+    (within ``timeout``), as search.index.working.slow gives the home's own: stage, path, files, bytes,
+    seconds, done, total, and the worker (host:pid)."""
+    now = time.time() if now is None else now
+    conn = redis()
+    found = []
+    for key, value in conn.hgetall(PROGRESS).items():
+        job_id = key.decode()
+        beat = conn.zscore(HEARTBEATS, job_id)
+        p = json.loads(value)
+        if not job_id.startswith(f"{gen}-") or beat is None or now - beat > timeout or now - p["began"] < after:
+            continue
+        about = p["about"]
+        found.append({"stage": "embed", "path": about.get("path", job_id), "files": about.get("files", 1),
+                      "bytes": about.get("bytes", 0), "seconds": round(now - p["began"], 1), "done": p["done"],
+                      "total": p["total"], "worker": p["worker"]})
+    return found
+
+
 def _queue(job_id: str, batch) -> None:
     from workers.embedder import EmbedJob, embed
-    embed(EmbedJob(job_id, batch.model, dict(batch.to_embed)))
+    paths = list(batch.chunks)
+    about = {"path": paths[0] if paths else "", "files": len(paths), "bytes": sum(p.size for p in batch.parsed)}
+    embed(EmbedJob(job_id, batch.model, dict(batch.to_embed), about))
 
 
 def _embed_huey():

@@ -63,6 +63,9 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
             report["worker_halted"] = stopped
     if settings.embed_remote:
         report["embed_queue"] = embed_queue()
+        for c in report["collections"]:
+            if c["building"] and c["building"].get("progress"):
+                c["building"]["progress"]["slow"] = slow_work(conn, c["building"]["id"], settings)
     report["disk"] = space.low_space_line(settings.home)
     if notices is not None:
         report["notices"] = list(notices)
@@ -103,6 +106,18 @@ def embed_queue() -> dict:
     if error or error2:
         found["error"] = error or error2
     return found
+
+
+def slow_work(conn, gen: int, settings) -> list[dict]:
+    """The work of generation ``gen`` that has taken long, longest first: the home's (the index's ``working``
+    rows) and, with SIFT_EMBED_REMOTE, the embedding machines' (their heartbeats in Redis, workers.remote)."""
+    found = working.slow(conn, gen)
+    if settings.embed_remote:
+        from workers import remote
+        from workers.working import AFTER
+        away, _ = _count(lambda: remote.slow(gen, AFTER, settings.embed_timeout))
+        found += away or []  # Redis out of reach: the embed queue's line says so
+    return sorted(found, key=lambda w: -w["seconds"])
 
 
 def _embed_waiting() -> int:

@@ -24,10 +24,12 @@ def slow(conn, gen: int) -> list[dict]:
 
 def text(work: dict) -> str:
     """'chunking big.log (38.0 MB) for 1.2 min'; 'embedding big.log and 3 more files (…) for 5.0 min: 3,200 of
-    10,000 chunks'."""
+    10,000 chunks'; work on an embedding machine (workers.remote.slow) says 'on host:pid' before 'for'."""
     from search.index.status import age, count
     what = work["path"] + (f" and {count(work['files'] - 1, 'more file')}" if work["files"] > 1 else "")
-    line = f"{VERBS.get(work['stage'], work['stage'])} {what} ({_size(work['bytes'])}) for {age(work['seconds'])}"
+    where = f" on {work['worker']}" if work.get("worker") else ""  # an embedding machine (workers.remote)
+    line = (f"{VERBS.get(work['stage'], work['stage'])} {what} ({_size(work['bytes'])}){where} "
+            f"for {age(work['seconds'])}")
     if work.get("total"):
         line += f": {work['done'] or 0:,} of {work['total']:,} chunks"
     return line
