@@ -13,12 +13,25 @@ from workers.stats import WORKER_HINT  # noqa: F401  (mcp_server.tools says it w
 # --- freshness ------------------------------------------------------------------
 
 def freshness(conn, collection: str | None = None) -> tuple[str, list[dict]]:
-    """'freshness: notes: generation 3 published … ; 12 files pending …' and its data."""
+    """'freshness: up to date (last published: notes 2 min ago, code 1 h ago)' and its data; a collection with
+    something going on (a build, changed files waiting, a missing folder, nothing published) has its own clause
+    first: 'papers: generation 3 published … (5 s ago), 12 changed files waiting for a scan; the others …'."""
     from search.index.db import snapshot
     with snapshot(conn):
         data = [_fresh(conn, row) for row in queries.collections_published(conn, collection)]
-    parts = [_fresh_text(d) for d in data] or ["no collections registered yet"]
+    if not data:
+        return "freshness: no collections registered yet", data
+    parts = [_fresh_text(d) for d in data if not _up_to_date(d)]
+    quiet = [f"{d['collection']} {render.age(d['published_age_seconds'])} ago" for d in data if _up_to_date(d)]
+    if quiet:
+        parts.append(f"{'the others ' if parts else ''}up to date (last published: {', '.join(quiet)})")
     return "freshness: " + "; ".join(parts), data
+
+
+def _up_to_date(d: dict) -> bool:
+    """Published, its folder there, nothing being built and no changed file waiting."""
+    return (d["published_generation"] is not None and not d["root_missing_since"] and "building" not in d
+            and not d["pending_files"])
 
 
 def _fresh(conn, row) -> dict:
@@ -44,23 +57,24 @@ def _building(conn, collection_id: int) -> dict | None:
 
 
 def _fresh_text(d: dict) -> str:
+    """One collection's clause, its parts separated by commas ('; ' separates collections)."""
     if d["published_generation"] is None:
         text = f"{d['collection']}: nothing published yet"
     else:
         text = (f"{d['collection']}: generation {d['published_generation']} published "
                 f"{d['published_at']} ({render.age(d['published_age_seconds'])} ago)")
     if d.get("root_missing_since"):
-        text += f"; its folder is missing since {d['root_missing_since']} (files kept for a rescan interval)"
+        text += f", its folder is missing since {d['root_missing_since']} (files kept for a rescan interval)"
     b = d.get("building")
     waiting = d.get("pending_files", 0) - (b["pending"] if b else 0)
     if b is None:
-        return text + (f"; {render.count(waiting, 'changed file')} waiting for a scan" if waiting > 0
+        return text + (f", {render.count(waiting, 'changed file')} waiting for a scan" if waiting > 0
                        else ", nothing being built")
-    more = f"; {render.count(waiting, 'more changed file')} waiting for a scan" if waiting > 0 else ""
+    more = f", {render.count(waiting, 'more changed file')} waiting for a scan" if waiting > 0 else ""
     if b["discovering"]:
-        return text + f"; generation {b['generation']} is looking for changed files" + more
-    return (text + f"; generation {b['generation']} being built: {b['pending']} of "
-            f"{render.count(b['files'], 'changed file')} pending" + more)
+        return text + f", generation {b['generation']} is looking for changed files" + more
+    return (text + f", generation {b['generation']} being built ({b['pending']} of "
+            f"{render.count(b['files'], 'changed file')} pending)" + more)
 
 
 def _since(ts: float | None) -> float | None:

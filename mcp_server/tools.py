@@ -172,8 +172,9 @@ class Tools:
 
         Use this first whenever the user asks about something that may be in their notes, documents or code:
         projects, people, clients, decisions, how-tos, papers. Then call read_file on a result's path (with
-        its lines or page) to see the full context before answering. Ends with a freshness line: when the
-        index was last published and how many changed files are still being indexed.
+        its lines or page) to see the full context before answering. Ends with a freshness line: 'up to date'
+        with when each collection was last published, and for a collection whose results may be stale what
+        is going on (a generation being built, changed files waiting, a missing folder, nothing published).
         """
         from search.query.filters import Filters
         where = self._scope(collection, path_prefix)

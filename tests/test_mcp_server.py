@@ -159,7 +159,7 @@ def test_search_finds_chinese_and_english_and_names_its_sources(indexed, servers
     assert top["start_line"] == 1 and top["end_line"] >= 3 and top["generation"] == generation
     assert "notes/工作/日报/2024-03-01.md  lines 1-" in text(chinese)
     assert f"generation {generation}" in text(chinese)
-    assert "freshness: notes: generation" in text(chinese) and "nothing being built" in text(chinese)
+    assert "\nfreshness: up to date (last published: notes " in text(chinese)
     assert english.structured_content["results"][0]["path"] == "notes/tech/cooking.md"
     assert semantic.structured_content["results"][0]["path"] == "notes/tech/guitar.md"
     model = indexed["report"]["published"]["model"]
@@ -726,3 +726,38 @@ def test_one_search_hit_is_1_passage(indexed, servers):
             return await call(s, "search", query="spaghetti", mode="keyword", limit=1)
     one = run(scenario)
     assert text(one).startswith("1 passage for 'spaghetti' (keyword, "), text(one)
+
+
+# --- answers kept tight for an assistant -------------------------------------------------------
+
+@pytest.fixture
+def three(indexed, tmp_path) -> dict:
+    """notes (indexed), code and papers: code quiet, papers with 2 changed files the watcher noticed; and
+    'later', registered but never scanned."""
+    from search.index import store
+    from workers import runtime
+    ingest(write_tree(tmp_path / "code", {"app.py": "def cook_pasta():\n    return 'spaghetti'\n"}), "code")
+    ingest(write_tree(tmp_path / "papers", {"p.md": "# Paper\n\nOn tomatoes.\n"}), "papers")
+    conn = runtime.index()
+    papers = store.ensure_collection(conn, "papers", str((tmp_path / "papers").resolve()))
+    store.note_changes(conn, papers["id"], 2, time.time())
+    store.ensure_collection(conn, "later", str(write_tree(tmp_path / "later", {"x.md": "# X\n"}).resolve()))
+    return indexed
+
+
+def test_the_freshness_line_is_one_clause_for_every_collection_with_nothing_going_on(three, servers):
+    async def scenario():
+        async with servers.session(three["env"], "--no-worker") as s:
+            return (await call(s, "search", query="spaghetti", mode="keyword"),
+                    await call(s, "search", query="spaghetti", mode="keyword", collection="notes"))
+    everywhere, notes = run(scenario)
+    line = text(everywhere).splitlines()[-1]
+    assert re.fullmatch(r"freshness: later: nothing published yet, nothing being built; papers: generation \d+ "
+                        r"published [0-9-]+ [0-9:]+ \([0-9.]+ (s|min) ago\), 2 changed files waiting for a scan; "
+                        r"the others up to date \(last published: code [0-9.]+ (s|min) ago, "
+                        r"notes [0-9.]+ (s|min) ago\)", line), line
+    assert re.fullmatch(r"freshness: up to date \(last published: notes [0-9.]+ (s|min) ago\)",
+                        text(notes).splitlines()[-1]), text(notes)
+    fresh = {f["collection"]: f for f in everywhere.structured_content["freshness"]}
+    assert fresh["later"]["published_generation"] is None, "null here means nothing published: kept"
+    assert fresh["papers"]["pending_files"] == 2 and fresh["notes"]["published_generation"] >= 1
