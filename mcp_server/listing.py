@@ -30,7 +30,7 @@ from search.query.filters import register_in_folder
 IN_FLIGHT_DETAIL = "waiting to be indexed ({change}; next: {stage})"
 
 
-def list_files(sift, collection, path_prefix, glob, sort, limit) -> tuple[str, dict]:
+def list_files(sift, collection, path_prefix, glob, sort, limit) -> dict:
     from search.index.db import snapshot
     sift.check_collection(collection)
     conn = sift.conn()
@@ -41,8 +41,7 @@ def list_files(sift, collection, path_prefix, glob, sort, limit) -> tuple[str, d
     for entry in shown:
         _look_on_disk(entry)
     total = rows[0]["total"] if rows else 0
-    data = {"total": total, "shown": len(shown), "files": [_public(e) for e in shown]}
-    return _text(data, sort), data
+    return {"total": total, "shown": len(shown), "files": [_public(e) for e in shown]}
 
 
 def _match(conn, path_prefix, glob) -> tuple[str, dict]:
@@ -125,12 +124,12 @@ def _public(e: dict) -> dict:
             "reason": e["reason"]}
 
 
-def _text(data: dict, sort: str) -> str:
-    if not data["files"]:
-        return "no files match"
+def text(data: dict, sort: str) -> str:
+    """The count, then the notes on how the folder or pattern was read (as search puts them), then the files."""
     order = "newest first" if sort == "modified" else "by path"
     matches = "matches" if data["total"] == 1 else "match"
-    lines = [f"{render.count(data['total'], 'file')} {matches}; showing {data['shown']} ({order})"]
+    head = f"{render.count(data['total'], 'file')} {matches}; showing {data['shown']} ({order})"
+    lines = [head if data["files"] else "no files match"] + render.notes(data.get("notes", []))
     for f in data["files"]:
         state = f["state"] + (f": {f['reason']}" if f["reason"] else "")
         lines.append(f"{f['path']}  {f['kind'] or '-'}  {render.size(f['size'])}  {f['modified'] or '-'}  {state}")

@@ -42,6 +42,11 @@ def place(hit) -> str:
     return ""
 
 
+def notes(said: list[str]) -> list[str]:
+    """The lines of the notes on how a request was read, which go before the results they explain."""
+    return [f"note: {n}" for n in said]
+
+
 def hit_data(hit) -> dict:
     """A search hit as the structured result carries it; ``path`` is what read_file takes."""
     return {

@@ -188,7 +188,7 @@ class Tools:
         by = f", embedded by {', '.join(answer.models)}" if answer.models else ""
         lines = [f"{render.count(len(hits), 'passage')} for {_echo(answer.query)} "
                  f"({answer.mode}, {answer.took_ms} ms{by})"]
-        lines += [f"note: {n}" for n in answer.notes]
+        lines += render.notes(answer.notes)
         lines += render.hits_text(hits) or ["no passages match: try other words, mode 'semantic', or fewer filters"]
         data = {"query": answer.query, "query_cut": len(answer.query) < len(query), "mode": answer.mode,
                 "results": hits, "generations": answer.generations, "models": answer.models,
@@ -238,11 +238,11 @@ class Tools:
         is searchable yet.
         """
         where = self._scope(collection, path_prefix)
-        text, data = listing.list_files(self.sift, where.collection, where.folder, glob, sort, limit)
+        data = listing.list_files(self.sift, where.collection, where.folder, glob, sort, limit)
         data["notes"] = where.notes(found=bool(data["total"]))
         hint = None if data["total"] else paths.glob_hint(glob, self.sift.roots())
         data["notes"] += [hint] if hint else []
-        return result("\n".join([text] + [f"note: {n}" for n in data["notes"]]), data)
+        return result(listing.text(data, sort), data)
 
     def _scope(self, collection: str | None, path_prefix: str | None) -> paths.Scope:
         """The collection and folder to look in: path_prefix as results show paths ('collection/folder'),

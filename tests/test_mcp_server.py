@@ -761,3 +761,17 @@ def test_the_freshness_line_is_one_clause_for_every_collection_with_nothing_goin
     fresh = {f["collection"]: f for f in everywhere.structured_content["freshness"]}
     assert fresh["later"]["published_generation"] is None, "null here means nothing published: kept"
     assert fresh["papers"]["pending_files"] == 2 and fresh["notes"]["published_generation"] >= 1
+
+
+def test_list_files_puts_its_notes_before_the_files_as_search_does(indexed, servers):
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return (await call(s, "list_files", path_prefix="notes/tech", sort="path", limit=2),
+                    await call(s, "search", query="spaghetti", path_prefix="notes/tech", mode="keyword"))
+    listed, found = run(scenario)
+    lines = text(listed).splitlines()
+    assert lines[0].startswith("4 files match; showing 2 (by path)"), lines
+    assert lines[1].startswith("note: path_prefix 'notes/tech' read as"), lines
+    assert lines[2].startswith("notes/tech/cooking.md  note  ") and lines[-1].startswith("[2 more: "), lines
+    said = text(found).splitlines()
+    assert said[0].startswith("1 passage for 'spaghetti'") and said[1] == lines[1], said
