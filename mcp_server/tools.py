@@ -139,8 +139,27 @@ def _message(name: str, exc: Exception, index_path) -> str:
     return f"{name} failed unexpectedly ({type(exc).__name__}: {exc}); the server log has the details"
 
 
-def result(text: str, data: dict) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+# Keys kept even when null or empty, for what that says: no results or no files (the answer itself); nothing
+# published yet; the end of the file reached (no next line); a line count not finished (total_lines_at_least
+# has how far it got); a file not in the published index.
+KEPT_EMPTY = frozenset({"results", "files", "candidates", "published_generation", "next_start_line",
+                        "total_lines", "indexed_generation"})
+
+
+def result(text: str, data: dict, whole: bool = False) -> CallToolResult:
+    """The text and the structured content, without the keys whose null or empty value says nothing their
+    absence would not (a hit's page on a Markdown note, a file's missing reason, no notes); ``whole``: as is."""
+    return CallToolResult(content=[TextContent(type="text", text=text)],
+                          structured_content=data if whole else _without_empty(data))
+
+
+def _without_empty(value):
+    if isinstance(value, list):
+        return [_without_empty(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    kept = {key: _without_empty(v) for key, v in value.items()}
+    return {key: v for key, v in kept.items() if key in KEPT_EMPTY or not (v is None or v == [] or v == {})}
 
 
 class Tools:
@@ -289,7 +308,7 @@ class Tools:
         worker. Use it when results look stale or missing, or the user asks what is indexed.
         """
         text, data = report.stats(self.sift)
-        return result(text, data)
+        return result(text, data, whole=True)  # the one report, as `ingest stats --json` gives it
 
     @tool
     def refresh(self, collection: Collection = None) -> CallToolResult:

@@ -763,6 +763,33 @@ def test_the_freshness_line_is_one_clause_for_every_collection_with_nothing_goin
     assert fresh["papers"]["pending_files"] == 2 and fresh["notes"]["published_generation"] >= 1
 
 
+def test_structured_content_leaves_out_the_keys_that_say_nothing(three, servers):
+    async def scenario():
+        async with servers.session(three["env"], "--no-worker") as s:
+            return (await call(s, "search", query="spaghetti", mode="keyword", collection="notes"),
+                    await call(s, "search", query="zzzqqq", mode="keyword"),
+                    await call(s, "list_files", collection="notes", sort="path", limit=500),
+                    await call(s, "read_file", path="notes/tech/long.md"),
+                    await call(s, "read_file", path="notes/tech/long.md", end_line=5),
+                    await call(s, "stats"))
+    found, nothing, listed, whole, part, stats = run(scenario)
+    hit = found.structured_content["results"][0]
+    assert hit["path"] == "notes/tech/cooking.md" and hit["start_line"] >= 1
+    for key in ("page", "end_page", "semantic_rank", "attachments", "cited_by"):
+        assert key not in hit, key
+    assert "notes" not in found.structured_content and "models" not in found.structured_content
+    assert "root_missing_since" not in found.structured_content["freshness"][0], "no folder missing: no key"
+    assert nothing.structured_content["results"] == [], "no results is the answer itself: kept"
+    files = {f["relative_path"]: f for f in listed.structured_content["files"]}
+    assert "reason" not in files["tech/cooking.md"] and "binary" in files["bin/blob.md"]["reason"]
+    assert "notes" not in listed.structured_content
+    assert whole.structured_content["next_start_line"] is None, "null here means the end of the file: kept"
+    assert "next_start_offset" not in whole.structured_content
+    assert part.structured_content["next_start_line"] == 6
+    later = next(c for c in stats.structured_content["collections"] if c["name"] == "later")
+    assert later["published"] is None and later["building"] is None, "stats: the one report, as ingest stats gives it"
+
+
 def test_list_files_puts_its_notes_before_the_files_as_search_does(indexed, servers):
     async def scenario():
         async with servers.session(indexed["env"], "--no-worker") as s:
