@@ -47,12 +47,17 @@ QUEUES_A_JOB = ToolAnnotations(read_only_hint=False, destructive_hint=False, ide
 
 class Server(MCPServer):
     """MCPServer whose argument errors read well to a model: one clause per field, no pydantic links,
-    and a boolean refused where a whole number is asked (pydantic's lax mode would take true as 1)."""
+    a boolean refused where a whole number is asked (pydantic's lax mode would take true as 1), and a number
+    out of its schema's bounds told plainly ('limit must be between 1 and 50 (got 1000)')."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
-        refused = _booleans_for_integers(self._tool_manager.get_tool(name), arguments)
+        found = self._tool_manager.get_tool(name)
+        refused = _booleans_for_integers(found, arguments)
         if refused:
             raise ToolError(f"Error executing tool {name}: invalid arguments: {refused}")
+        outside = _out_of_bounds(found, arguments)
+        if outside:
+            raise ToolError(f"Error executing tool {name}: {outside}")
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
@@ -71,6 +76,35 @@ def _booleans_for_integers(found, arguments) -> str | None:
            and "integer" in _types(properties[key]) and "boolean" not in _types(properties[key])]
     return "; ".join(f"{key}: give a whole number, not a boolean (got {str(arguments[key]).lower()})"
                      for key in bad) or None
+
+
+def _out_of_bounds(found, arguments) -> str | None:
+    """'limit must be between 1 and 50 (got 1000)' for each number outside the bounds its JSON schema gives
+    (the schema the client sees; pydantic would say 'Input should be less than or equal to 50')."""
+    if found is None or not isinstance(arguments, dict):
+        return None
+    properties = found.parameters.get("properties", {})
+    parts = []
+    for key, value in arguments.items():
+        if key not in properties or isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        low, high = _bound(properties[key], "minimum"), _bound(properties[key], "maximum")
+        if (low is not None and value < low) or (high is not None and value > high):
+            parts.append(f"{key} must be {_range(low, high)} (got {_short_repr(value)})")
+    return "; ".join(parts) or None
+
+
+def _bound(schema: dict, which: str):
+    """The schema's minimum or maximum, also inside an anyOf (an optional parameter: integer or null)."""
+    found = [schema[which]] if which in schema else []
+    found += [option[which] for option in schema.get("anyOf", ()) if which in option]
+    return found[0] if found else None
+
+
+def _range(low, high) -> str:
+    if low is not None and high is not None:
+        return f"between {low} and {high}"
+    return f"{low} or more" if high is None else f"{high} or less"
 
 
 def _types(schema: dict) -> set[str]:

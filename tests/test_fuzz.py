@@ -188,10 +188,10 @@ def test_tool_limits_are_enforced_with_clear_messages(server):
         with pytest.raises(ToolError) as caught:
             anyio.run(lambda: server.call_tool(name, args))
         return str(caught.value)
-    assert "less than or equal to 50" in error("search", query="x", limit=51)
-    assert "greater than or equal to 1" in error("search", query="x", limit=0)
-    assert "less than or equal to 500" in error("list_files", limit=501)
-    assert "less than or equal to 50" in error("similar", chunk_id=1, limit=10 ** 30)
+    assert "limit must be between 1 and 50 (got 51)" in error("search", query="x", limit=51)
+    assert "limit must be between 1 and 50 (got 0)" in error("search", query="x", limit=0)
+    assert "limit must be between 1 and 500 (got 501)" in error("list_files", limit=501)
+    assert "limit must be between 1 and 50 (got 1000000" in error("similar", chunk_id=1, limit=10 ** 30)
     assert error("search", query="") == error("search", query="   ") == \
         "Error executing tool search: the query is empty: give some words to search for"  # as ingest search says
     assert "NUL" in error("read_file", path="notes/tech/\x00cooking.md")

@@ -180,7 +180,7 @@ def test_search_refuses_bad_arguments_with_clear_messages(indexed, servers):
     too_many, empty, unknown, bad_date, bad_mode = run(scenario)
     for result in (too_many, empty, unknown, bad_date, bad_mode):
         assert result.is_error
-    assert "less than or equal to 50" in text(too_many)
+    assert "limit must be between 1 and 50 (got 99)" in text(too_many)
     assert "collections: notes" in text(unknown)
     assert "ISO date" in text(bad_date)
     assert "hybrid" in text(bad_mode)
@@ -802,3 +802,24 @@ def test_list_files_puts_its_notes_before_the_files_as_search_does(indexed, serv
     assert lines[2].startswith("notes/tech/cooking.md  note  ") and lines[-1].startswith("[2 more: "), lines
     said = text(found).splitlines()
     assert said[0].startswith("1 passage for 'spaghetti'") and said[1] == lines[1], said
+
+
+def test_limits_out_of_bounds_are_told_plainly(indexed, servers):
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return ((await s.list_tools()).tools,
+                    await call(s, "search", query="x", limit=1000),
+                    await call(s, "search", query="x", limit=0),
+                    await call(s, "list_files", limit=501),
+                    await call(s, "similar", chunk_id=1, limit=51),
+                    await call(s, "read_file", path="notes/tech/long.md", start_line=0))
+    tools, *errors = run(scenario)
+    assert [text(e) for e in errors] == [
+        "Error executing tool search: limit must be between 1 and 50 (got 1000)",
+        "Error executing tool search: limit must be between 1 and 50 (got 0)",
+        "Error executing tool list_files: limit must be between 1 and 500 (got 501)",
+        "Error executing tool similar: limit must be between 1 and 50 (got 51)",
+        "Error executing tool read_file: start_line must be 1 or more (got 0)"]
+    assert all(e.is_error for e in errors)
+    limit = next(t for t in tools if t.name == "list_files").input_schema["properties"]["limit"]
+    assert (limit["minimum"], limit["maximum"]) == (1, 500), "the schema still gives the bounds"
