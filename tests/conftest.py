@@ -12,6 +12,10 @@ from pathlib import Path
 
 import pytest
 
+# redis_server and redis_url: one Redis for the whole session. Imported into each test module instead, the
+# session fixture was one server per module, while workers.embedder binds its queue to the first URL it sees.
+pytest_plugins = ["tests.redis_server"]
+
 REPO = Path(__file__).resolve().parents[1]
 VENV_BIN = Path(sys.executable).parent
 

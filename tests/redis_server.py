@@ -1,7 +1,7 @@
 """A real ``redis-server`` for the tests: installed from Debian when missing, started on a free loopback port
 with its own folder, stopped after the session. Tests skip, saying why, only when it cannot be had.
 
-Use the fixtures: ``from tests.redis_server import redis_server, redis_url  # noqa: F401``.
+tests/conftest.py registers its fixtures for every test module (``pytest_plugins``): a test asks for ``redis_url``.
 """
 from __future__ import annotations
 

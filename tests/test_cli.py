@@ -10,7 +10,6 @@ import pytest
 
 from search.index import db, schema
 from tests.conftest import as_older_index, ingest, run_ingest, write_tree
-from tests.redis_server import redis_server, redis_url  # noqa: F401  (fixtures)
 
 
 def test_help_documents_every_command(sift_env):

@@ -15,7 +15,6 @@ import redis
 from search.index import db
 from search.query import reader
 from tests.conftest import Consumer, processes, run_ingest, wait_published, write_tree
-from tests.redis_server import redis_server, redis_url  # noqa: F401  (fixtures)
 
 QUEUE_KEY = "huey.redis.sift"  # huey's sorted set of the home queue "sift" (PriorityRedisStorage)
 

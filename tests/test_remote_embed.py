@@ -29,7 +29,6 @@ import redis
 
 from search.index import db
 from tests.conftest import Consumer, REPO, VENV_BIN, need_data, processes, run_ingest, wait_published, write_tree
-from tests.redis_server import redis_server, redis_url  # noqa: F401  (fixtures)
 from tests.test_crash import _snapshot
 
 FILES = os.environ.get("SIFT_REMOTE_FILES", "300")

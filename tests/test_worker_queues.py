@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 
-from tests.redis_server import redis_server, redis_url  # noqa: F401  (fixtures)
 
 
 def test_the_home_and_an_embedding_machine_reach_redis_alike(sift_env, redis_url, monkeypatch):
