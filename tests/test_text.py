@@ -40,3 +40,17 @@ def test_snippet_marks_a_latin_word_written_against_chinese_characters():
     assert snippet("云仓WMS 的库存同步", "云仓WMS") == "**云仓WMS** 的库存同步"
     assert snippet("上线indexing流程", "indexed") == "上线**indexing**流程"
     assert snippet("WMSX and XWMS", "WMS") == "WMSX and XWMS"
+
+
+def test_snippet_shows_where_most_of_the_query_is_not_its_first_word():
+    """A phrase copied from a PDF page: the passage mentions 'model' and 'and' early on, the phrase itself comes
+    later. The snippet showed the first 'and' and cut the phrase off."""
+    from search.query.snippet import snippet
+    text = ("Revision history. July 2003: scope and content agreed with Nova Scotia and British Columbia, after "
+            "a discussion of the model and of the decisions made concerning it, with the Yukon as well. Meeting in "
+            "Victoria, May 2003, and again in Ottawa later that autumn. December 2003: Draft Integration of UML "
+            "model for both LRS and Segmented views of the NHNC1. February 2004: English review.")
+    shown = snippet(text, "Draft Integration of UML model for both LRS and Segmented views")
+    assert "**Segmented** **views**" in shown and "**Draft** **Integration**" in shown, shown
+    assert snippet(text, "Victoria").startswith("…") and "**Victoria**" in snippet(text, "Victoria")
+    assert snippet("a short passage about Victoria", "Victoria") == "a short passage about **Victoria**"

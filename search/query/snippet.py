@@ -14,10 +14,11 @@ WIDTH = 240
 
 
 def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset()) -> str:
-    """About ``width`` characters of ``text`` from a little before the first match; ``skip``: words of the query
-    not to mark (the common ones keyword search drops, search.query.keyword.common_words)."""
+    """About ``width`` characters of ``text`` from a little before the matches that show the most of the query's
+    words (the first such place); ``skip``: words of the query not to mark (the common ones keyword search
+    drops, search.query.keyword.common_words)."""
     pattern = _pattern(query, skip)
-    match = pattern.search(text) if pattern else None
+    match = _densest(pattern, text, width - width // 3) if pattern else None
     start = 0 if match is None else max(0, match.start() - width // 3)
     if start:
         space = text.find(" ", start, start + 20)
@@ -26,6 +27,21 @@ def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset()) -> str:
     marked = _mark(window, pattern) if pattern else window
     marked = " ".join(marked.split())
     return ("…" if start else "") + marked + ("…" if start + width < len(text) else "")
+
+
+def _densest(pattern: re.Pattern, text: str, reach: int) -> re.Match | None:
+    """The match that begins the stretch of ``reach`` characters holding the most different matched words: a
+    phrase from a PDF page shows where it is, not where 'and' first occurs in the passage."""
+    matches = [m for m in pattern.finditer(text) if m.end() > m.start()]
+    best, most, last = None, 0, 0
+    for first, match in enumerate(matches):
+        last = max(last, first)
+        while last + 1 < len(matches) and matches[last + 1].end() <= match.start() + reach:
+            last += 1
+        words = len({normalise(m.group()) for m in matches[first:last + 1]})
+        if words > most:
+            best, most = match, words
+    return best
 
 
 def _mark(text: str, pattern: re.Pattern) -> str:
