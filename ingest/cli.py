@@ -118,6 +118,15 @@ def build_parser() -> argparse.ArgumentParser:
     find.add_argument("--json", action="store_true", help="print the answer as JSON")
     find.set_defaults(func=cmd_search)
 
+    like = commands.add_parser("similar", parents=[settings],
+                               help="passages of other files nearest in meaning to a file or one passage")
+    like.add_argument("path", nargs="?", help="an indexed file: as search shows it (collection/relative/path), "
+                      "its path on disk, or a file name")
+    like.add_argument("--chunk-id", type=int, help="or one passage: the chunk_id of a result of search --json")
+    like.add_argument("--limit", type=int, default=10, help="how many passages, 1-50, one per file (default 10)")
+    like.add_argument("--json", action="store_true", help="print the answer as JSON")
+    like.set_defaults(func=cmd_similar)
+
     # the settings flags here too, so that `ingest model --model minilm info` reads like the other two places
     model = commands.add_parser("model", parents=[settings], help="the embedding model")
     model_commands = model.add_subparsers(dest="model_command", required=True)
@@ -405,6 +414,13 @@ def cmd_search(args) -> int:
         print(f"note: {note}")
     if not answer.hits:
         print("no results")
+    _print_hits(answer)
+    return 0
+
+
+def _print_hits(answer) -> None:
+    """The hits as numbered lines (path and lines or page, heading, snippet, links), then the mode, time and
+    generations."""
     for n, hit in enumerate(answer.hits, start=1):
         print(f"{n:>2}. {hit.collection}/{hit.path}{_place(hit)}  [{hit.score:.4f}]")
         if hit.heading_path:
@@ -416,7 +432,58 @@ def cmd_search(args) -> int:
             print(f"    cited by: {', '.join(hit.cited_by)}")
     at = ", ".join(f"{name} at generation {gen}" for name, gen in answer.generations.items())
     print(f"({answer.mode}, {answer.took_ms} ms" + (f"; {at})" if at else ")"))
+
+
+def cmd_similar(args) -> int:
+    """The MCP tool ``similar`` on the command line: passages of other files nearest in meaning to a file or to
+    one passage, from the stored vectors (no model is loaded)."""
+    from search.query.engine import from_settings
+    from search.settings import load
+    if (args.path is None) == (args.chunk_id is None):
+        raise ValueError("give a file (as search shows it: collection/relative/path) or --chunk-id, one of them")
+    settings = load()
+    roots = _check_collection(settings, None)
+    target = _indexed_file(settings, args.path, roots) if args.path is not None and roots else None
+    if args.path is not None and target is None:
+        raise LookupError(f"no index at {settings.index_path}: run ingest enqueue PATH first")
+    answer = from_settings(settings).similar(chunk_id=args.chunk_id, path=target, limit=args.limit)
+    if args.json:
+        from search.index.status import as_json
+        print(as_json(answer.as_dict()))
+        return 0
+    for note in answer.notes:
+        print(f"note: {note}")
+    print(f"like {answer.query} (other files, the best passage of each):" if answer.hits
+          else f"no other passages found like {answer.query}")
+    _print_hits(answer)
     return 0
+
+
+def _indexed_file(settings, raw: str, roots: dict[str, str]) -> tuple[str, str]:
+    """(collection, relative path) of the published file ``raw`` names: 'collection/relative/path' as search
+    shows it, a path on disk inside a collection's folder, or a file name that one indexed file has."""
+    from search.index import db, queries
+    conn = db.connect(settings.index_path, readonly=True)
+    try:
+        head = max((name for name in roots if raw.startswith(name + "/")), key=len, default=None)
+        if head is not None and queries.visible_file(conn, head, raw[len(head) + 1:]) is not None:
+            return head, raw[len(head) + 1:]
+        real = os.path.realpath(raw)
+        inside = [(name, os.path.relpath(real, os.path.realpath(root))) for name, root in roots.items()
+                  if real.startswith(os.path.realpath(root).rstrip("/") + "/")]
+        if inside:  # the deepest root holding it
+            return min(inside, key=lambda found: len(found[1]))
+        named = queries.visible_by_name(conn, raw) if "/" not in raw else []
+    finally:
+        conn.close()
+    if len(named) == 1:
+        return named[0]
+    if named:
+        shown = ", ".join(f"{c}/{p}" for c, p in sorted(named)[:10]) + (", …" if len(named) > 10 else "")
+        raise LookupError(f"{len(named)} indexed files are named {raw!r}: give one as collection/relative/path "
+                          f"({shown})")
+    raise LookupError(f"no indexed file {raw!r}: give it as search shows it (collection/relative/path), or its "
+                      "path on disk inside a collection's folder")
 
 
 def _check_collection(settings, name: str | None) -> dict[str, str]:

@@ -14,7 +14,7 @@ from tests.conftest import as_older_index, ingest, run_ingest, write_tree
 
 def test_help_documents_every_command(sift_env):
     out = run_ingest(sift_env, "--help").stdout
-    for command in ("enqueue", "stats", "search", "model"):
+    for command in ("enqueue", "stats", "search", "similar", "model"):
         assert command in out
     assert "--wait" in run_ingest(sift_env, "enqueue", "--help").stdout
     search = " ".join(run_ingest(sift_env, "search", "--help").stdout.split())  # had no word on these four
@@ -114,6 +114,31 @@ def test_search_refuses_a_collection_that_does_not_exist(immediate, sift_env, tm
     assert result.stderr == "ingest: error: no collection named 'nope'; collections: notes\n"
     found = run_ingest(sift_env, "search", "alpha", "--collection", "notes", "--mode", "keyword")
     assert found.returncode == 0 and " 1. notes/a.md:" in found.stdout, found.stderr
+
+
+def test_similar_finds_passages_like_a_file_named_as_search_shows_it_on_disk_or_by_name(immediate, sift_env,
+                                                                                        tmp_path):
+    """The MCP tool `similar` had no command: `ingest similar FILE` failed with "invalid choice"."""
+    root = write_tree(tmp_path / "n", {
+        "cooking/bread.md": "# Sourdough bread\n\nFeed the starter, knead the dough and bake the loaf in a hot oven.",
+        "cooking/pizza.md": "# Pizza dough\n\nKnead flour, water and yeast into a dough; bake it in a very hot oven.",
+        "tax/forms.md": "# Tax return\n\nFile the income tax form before the deadline in April.",
+        "a/notes.md": "# A\n\nalpha", "b/notes.md": "# B\n\nbeta"})
+    ingest(root, "notes")
+    for named in ("notes/cooking/bread.md", str(root / "cooking" / "bread.md"), "bread.md"):
+        found = run_ingest(sift_env, "similar", named, "--limit", "1")
+        assert found.returncode == 0, found.stderr
+        assert found.stdout.startswith("like notes/cooking/bread.md (other files, the best passage of each):\n"
+                                       " 1. notes/cooking/pizza.md:1-3  ["), found.stdout
+    several = run_ingest(sift_env, "similar", "notes.md")
+    assert several.returncode == 2 and several.stderr == (
+        "ingest: error: 2 indexed files are named 'notes.md': give one as collection/relative/path "
+        "(notes/a/notes.md, notes/b/notes.md)\n"), several.stderr
+    missing = run_ingest(sift_env, "similar", "notes/cooking/cake.md")
+    assert missing.returncode == 2 and "no indexed file 'notes/cooking/cake.md'" in missing.stderr
+    chunk = json.loads(run_ingest(sift_env, "search", "tax", "--json").stdout)["hits"][0]["chunk_id"]
+    by_chunk = json.loads(run_ingest(sift_env, "similar", "--chunk-id", str(chunk), "--json").stdout)
+    assert by_chunk["query"] == f"chunk {chunk}" and "tax/forms.md" not in {h["path"] for h in by_chunk["hits"]}
 
 
 def test_search_takes_the_date_filters_the_mcp_tool_has(immediate, sift_env, tmp_path):
