@@ -100,6 +100,27 @@ def test_work_left_by_a_killed_worker_is_not_shown(sift_env, tmp_path):
     assert [w["path"] for w in working.slow(conn, gen)] == ["alive.md"]
 
 
+def test_stats_do_not_ask_whether_a_worker_runs_while_one_embeds_a_big_file(sift_env, tmp_path):
+    """A worker embedding big files takes no other job meanwhile, and stats showed, beside 'embedding
+    longline.md (215 KB) for 3.7 min', 'no worker has taken a job for 3.1 min: is a worker running?'."""
+    import time
+    from search.index import store
+    from workers import runtime
+    from workers.app import WORKER_SEEN, make_huey
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\nalpha"})
+    conn = runtime.index()
+    collection = store.ensure_collection(conn, "notes", str(root))
+    gen = store.begin_generation(conn, collection["id"], None)
+    store.record_work(conn, gen, "embed", ["big.md"], 200_000, time.time() - 220, 128, 226)  # this process: alive
+    assert run_ingest(sift_env, "enqueue", str(root)).returncode == 0  # a job waits behind the busy worker
+    make_huey(load()).put(WORKER_SEEN, time.time() - 190)
+    out = run_ingest(sift_env, "stats").stdout
+    assert "jobs in queue: 1" in out and "is a worker running?" not in out, out
+    store.end_work(conn, gen, "embed", ["big.md"])  # nothing is being worked on: then it is worth asking
+    out = run_ingest(sift_env, "stats").stdout
+    assert "is a worker running?" in out, out
+
+
 def wait_line(env: dict, root) -> str:
     """The first progress line of a real `ingest enqueue ROOT --wait`. Its discover stays queued (no consumer
     runs); it follows the generation this process is building."""

@@ -55,7 +55,7 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
     report["queue_pending"], error = _count(_home_queue)
     if error:
         report["queue_error"] = error
-    if worker is None and report["queue_pending"]:
+    if worker is None and report["queue_pending"] and not _busy(report["collections"]):
         report["worker_seen"], _ = _count(_worker_seen)
     if error is None:
         stopped, _ = _count(_worker_halted)
@@ -70,6 +70,13 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
     if notices is not None:
         report["notices"] = list(notices)
     return report
+
+
+def _busy(collections: list[dict]) -> bool:
+    """Whether a live worker is on slow work (a big file being cut or embedded): it takes no other job meanwhile,
+    and with every worker process on one, 'no worker has taken a job for 3 min: is a worker running?' stood
+    beside 'embedding big.log … for 3.7 min'."""
+    return any(((c["building"] or {}).get("progress") or {}).get("slow") for c in collections)
 
 
 def _home_queue() -> int:
