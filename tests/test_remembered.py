@@ -262,3 +262,20 @@ def test_a_scan_marks_the_outcomes_it_carries_forward_together_not_one_transacti
     reads.clear()
     assert writes_of_a_scan(many) == writes_of_a_scan(few)
     assert reads == []
+
+
+def test_a_refused_symlink_is_skipped_as_before_not_added_at_every_scan(immediate, tmp_path):
+    """A symlink loop and a link to a folder are refused at every scan; stats said '4 files seen, 2 added' of a
+    collection where nothing had changed, every SIFT_RESCAN_MINUTES."""
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nthe heron note\n", "sub/b.md": "# B\n\nbeta\n"})
+    os.symlink("self.md", root / "self.md")
+    os.symlink("sub", root / "linked")
+    first = ingest(root)
+    assert first["published"]["changes"] == {"added": 4}
+    second = ingest(root)
+    assert second["published"]["changes"] == {"as before": 2}, second["published"]["changes"]
+    assert trouble(second) == trouble(first) and [t[0] for t in trouble(second)] == ["linked", "self.md"]
+    (root / "self.md").unlink()
+    os.symlink("sub/b.md", root / "self.md")  # now a link to a file inside the root: indexed
+    third = ingest(root)
+    assert third["published"]["changes"] == {"added": 1, "as before": 1}, third["published"]["changes"]

@@ -127,7 +127,8 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
     pending = set(queries.pending_paths(conn, gen))  # queued before a crash or a re-run
     # a refused link that was indexed before stays 'deleted' (its old version is retired), and is skipped
     _fault_pause_discover(gen)
-    changes = {**dict.fromkeys(unnamable, "added"), **plan.changes}
+    refused_before = _refused_as_before(conn, collection["published"], unnamable)
+    changes = {**{p: AS_BEFORE if p in refused_before else "added" for p in unnamable}, **plan.changes}
     # a file skipped or failed as before is no change: stats said "1 added" at every scan of a collection
     # holding one file over SIFT_MAX_FILE_CHUNKS, though nothing was added
     changes.update(dict.fromkeys((p for p in carried if changes.get(p) not in (None, "deleted")), AS_BEFORE))
@@ -143,6 +144,16 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
              gen, plan.seen, len(paths), len(carried))
     store.try_publish(conn, gen)
     return gen
+
+
+def _refused_as_before(conn, published: int | None, refused: dict[str, str]) -> set[str]:
+    """The refused paths (symlinks not followed, names that are not UTF-8) that the published generation skipped
+    for the same reason: no change. Each was 'added' again at every scan (stats: '8 files seen, 2 added' of a
+    collection where nothing changed, for a symlink loop and a link to a folder)."""
+    if published is None or not refused:
+        return set()
+    return {r["path"] for r in queries.troubled(conn, published)
+            if r["state"] == "skipped" and refused.get(r["path"]) == r["reason"]}
 
 
 def _as_before(conn, collection_id: int, plan, found: list[FoundFile], settings_print: str) -> dict[str, Outcome]:
