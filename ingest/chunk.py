@@ -81,8 +81,7 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
     chunks: list[Chunk] = []
     total = sum(len(section.text) for section in doc.sections) or 1
     before = 0  # characters of the sections already cut
-    sections = _join_one_liners(doc.sections, count, max_tokens) if doc.kind == "code" else doc.sections
-    for section in sections:
+    for section in doc.sections:
         for chunk in _section_chunks(section, count, max_tokens, overlap):
             chunks.append(chunk)
             if most is not None and len(chunks) > most:
@@ -90,52 +89,6 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
                 raise TooManyChunks(most, sum(c.tokens for c in chunks), min(1.0, reached / total))
         before += len(section.text)
     return chunks
-
-
-def _join_one_liners(sections: list[Section], count: Counter, max_tokens: int) -> list[Section]:
-    """Code sections of one line (a class's header before its first method, ``class Timeout(Error): pass``,
-    ``__call__ = get`` after the last method) joined with a neighbour: alone, each was a passage of a few
-    tokens, which semantic search and similar ranked above whole functions for almost any question. A header
-    goes with the section after it when that is one of its members (keeping the member's heading path), any
-    other one-liner with the section before it, or after it at the top of a file (their common heading path);
-    never past ``max_tokens``."""
-    out: list[Section] = []
-    ahead: Section | None = None  # a header waiting for its first member
-    for i, section in enumerate(sections):
-        if ahead is not None:
-            member = section.heading_path[:len(ahead.heading_path)] == ahead.heading_path
-            path = section.heading_path if member else _common(ahead.heading_path, section.heading_path)
-            section, ahead = _joined(ahead, section, path), None
-        after = sections[i + 1] if i + 1 < len(sections) else None
-        if _one_line(section) and after is not None and _fits(section, after, count, max_tokens) and \
-                (not out or after.heading_path[:len(section.heading_path)] == section.heading_path):
-            ahead = section  # a header before its first member, or a one-liner with nothing before it
-        elif _one_line(section) and out and _fits(out[-1], section, count, max_tokens):
-            out[-1] = _joined(out[-1], section, _common(out[-1].heading_path, section.heading_path))
-        else:
-            out.append(section)
-    return out + ([ahead] if ahead is not None else [])
-
-
-def _one_line(section: Section) -> bool:
-    return section.start_line is not None and len(section.text.strip().splitlines()) == 1
-
-
-def _fits(first: Section, second: Section, count: Counter, max_tokens: int) -> bool:
-    return first.end_line is not None and second.start_line == first.end_line + 1 and \
-        count(f"{first.text}\n{second.text}") <= max_tokens
-
-
-def _joined(first: Section, second: Section, heading_path: list[str]) -> Section:
-    return Section(text=f"{first.text}\n{second.text}", heading_path=list(heading_path),
-                   start_line=first.start_line, end_line=second.end_line)
-
-
-def _common(a: list[str], b: list[str]) -> list[str]:
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
-        n += 1
-    return a[:n]
 
 
 def plain_count(text: str) -> int:

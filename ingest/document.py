@@ -1,9 +1,8 @@
 """What a parser hands to the chunker: a document made of sections.
 
 A section is a run of text that belongs under one heading path (Markdown),
-one definition (code) or one page range (PDF). The chunker splits a section
-into windows under the token limit; it merges text across sections only to join
-a one-line code section with its neighbour.
+one definition (code) or one page range (PDF). The chunker never merges text
+across sections; it splits a section into windows under the token limit.
 """
 from __future__ import annotations
 

@@ -116,34 +116,3 @@ def test_headings_too_long_for_a_quarter_of_the_limit_are_left_out():
     chunks = chunk_section(section, word_counter, 60, 8)
     assert len(chunks) > 1 and all(c.context == "" for c in chunks)
     assert all(c.tokens <= 60 for c in chunks)
-
-
-def test_one_line_code_sections_are_not_passages_of_their_own():
-    """A class's header before its first method, `class Timeout(Error): pass`, `__call__ = get` after the last
-    method: each was a chunk of a few tokens, and semantic search and similar put such chunks ('class
-    chord(object):') above whole functions for almost any question."""
-    from ingest.code import parse_code
-    source = ("class HueyError(Exception): pass\n"
-              "class Timeout(HueyError): pass\n"
-              "\n"
-              "\n"
-              "class Chord(object):\n"
-              "    def __init__(self, tasks, callback):\n"
-              "        self.tasks = tasks\n"
-              "        self.callback = callback\n"
-              "\n"
-              "    def run(self):\n"
-              "        return [t() for t in self.tasks]\n"
-              "\n"
-              "    __call__ = run\n")
-    doc = parse_code("chords.py", source)
-    assert [s.start_line for s in doc.sections if len(s.text.strip().splitlines()) == 1] == [1, 2, 5, 12]
-    chunks = chunk_document(doc, word_counter, 256, 32)
-    assert [(c.heading_path, c.start_line, c.end_line) for c in chunks] == [
-        (["chords"], 1, 2),  # the two one-line classes together
-        (["chords", "Chord", "__init__"], 5, 8),  # the header with its first method
-        (["chords", "Chord"], 10, 13),  # the last method with the line after it
-    ]
-    lines = source.split("\n")
-    for c in chunks:  # the line ranges still name the text (trailing blank lines name no line)
-        assert c.text.rstrip("\n") == "\n".join(lines[c.start_line - 1:c.end_line])
