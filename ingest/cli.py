@@ -440,12 +440,12 @@ def cmd_similar(args) -> int:
     from search.query.engine import from_settings
     from search.settings import load
     if (args.path is None) == (args.chunk_id is None):
-        raise ValueError("give a file (as search shows it: collection/relative/path) or --chunk-id, one of them")
+        raise ValueError("give a file (as search shows it: collection/relative/path) or --chunk-id N, not both")
     settings = load()
     roots = _check_collection(settings, None)
     target = _indexed_file(settings, args.path, roots) if args.path is not None and roots else None
     if args.path is not None and target is None:
-        raise LookupError(f"no index at {settings.index_path}: run ingest enqueue PATH first")
+        raise LookupError(f"no index at {settings.index_path}: run `ingest enqueue PATH` first")
     answer = from_settings(settings).similar(chunk_id=args.chunk_id, path=target, limit=args.limit)
     if args.json:
         from search.index.status import as_json
