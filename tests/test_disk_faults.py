@@ -707,3 +707,43 @@ def test_queue_damaged_under_a_running_worker_stops_it_once(immediate, keyword_e
     stats = ingest_cmd(keyword_env, "stats")
     assert stats.returncode == 0 and f"the queue cannot be read: the queue at {queue} is damaged (" in stats.stdout
     restored_and_rebuilt(keyword_env, index, None, tmp_path, first)
+
+
+def test_index_damaged_between_stages_in_immediate_mode_writes_nothing_and_says_so_once(immediate, keyword_env,
+                                                                                         tmp_path, monkeypatch,
+                                                                                         caplog):
+    """huey's immediate mode runs each stage inside the one that queued it (write inside chunk inside parse
+    inside the scan). Pages of index.db overwritten as the first write begins: the write meets them and stops
+    the run, and nothing more is written: before, the enclosing chunk and parse went on marking their files
+    done, the scan ran its next batches and tried to publish. No file is blamed, nothing is remembered, the
+    published generation stays, and the damage is logged once, without huey's traceback."""
+    from huey.signals import SIGNAL_EXECUTING
+
+    from workers import runtime
+    a = write_tree(tmp_path / "a", A_NOTES)
+    index = built_index(a)
+    first = nothing_blamed(index)[0]
+    write_tree(a, NEW_NOTES)
+    monkeypatch.setenv("SIFT_FILES_PER_JOB", "10")  # three batches: the later ones must not run either
+    runtime.reset()
+    pages, page_size = table_pages(index, ("chunks%", "%fts%"))  # read only when new files are written
+    at_damage = []
+
+    def damage_as_write_begins(signal, task, *args):
+        if task.name == "write" and not at_damage:
+            overwrite_pages(index, pages, page_size)
+            at_damage.append([digest(Path(f"{index}{end}")) for end in ("", "-wal")])
+    immediate.signal(SIGNAL_EXECUTING)(damage_as_write_begins)
+    try:
+        with caplog.at_level("INFO"):
+            ingest(a, "a")
+    finally:
+        immediate.disconnect_signal(damage_as_write_begins, SIGNAL_EXECUTING)
+    assert at_damage, "the write stage ran"
+    assert [digest(Path(f"{index}{end}")) for end in ("", "-wal")] == at_damage[0], "nothing written since"
+    runtime.reset()
+    assert nothing_blamed(index) == (first, [], 0)
+    said = [r for r in caplog.records if "is damaged" in r.getMessage()]
+    assert [(r.name, r.levelname) for r in said] == [("sift.workers", "ERROR")], caplog.text
+    assert said[0].getMessage().startswith(f"the index at {index} is damaged (") and said[0].getMessage().endswith(FIX)
+    assert not [r for r in caplog.records if r.exc_info or "Unhandled exception" in r.getMessage()], caplog.text

@@ -56,9 +56,11 @@ class Recovering:
             return None
 
     def execute(self, task, timestamp=None):
-        """huey's bookkeeping around a job (revoked? its result, its revoke key) uses the queue too."""
+        """huey's bookkeeping around a job (revoked? its result, its revoke key) uses the queue too. In
+        immediate mode a job met a damaged index inside the ones that queued it: the outermost ends there."""
         try:
-            return super().execute(task, timestamp)
+            with halt.outermost():
+                return super().execute(task, timestamp)
         except QueueDamaged as exc:
             halt.stop(str(exc))
             return None

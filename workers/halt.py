@@ -13,13 +13,20 @@ start-up until it is restored or deleted.
 
 A damaged queue is met by huey's own loops too (taking a job, reading the schedule): those stop the same way,
 instead of logging a traceback every poll for ever.
+
+Without a consumer (huey's immediate mode: each stage runs inside the call that queued it, so the write of a
+batch runs inside its chunk, inside its parse, inside the scan) the line is logged and ``Halted`` unwinds every
+enclosing job, which would otherwise go on writing into the damaged file once the inner one returned (marking
+its files done, the scan's next batches, its publish); the outermost job ends it (``outermost``).
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import select
 import sys
+import threading
 import time
 
 from huey import consumer
@@ -50,8 +57,14 @@ class Halt:
         return os.read(self._read, 65536).decode("utf-8", "replace").split("\n", 1)[0] or None
 
 
+class Halted(BaseException):
+    """``stop`` in huey's immediate mode: a BaseException, so that neither the stages' handlers nor huey's
+    (which catch Exception) stop it before the outermost job."""
+
+
 _armed: list[Halt] = []  # the consumer of this process (set in its main process, before it forks its workers)
-_stopped: list[str] = []  # what this process said already: each says it once
+_stopped: list[str] = []  # what this consumer's process said already: each says it once
+_depth = threading.local()  # how many jobs this thread is inside (immediate mode nests them)
 
 
 def damage(exc: BaseException) -> str | None:
@@ -67,14 +80,29 @@ def damage(exc: BaseException) -> str | None:
 
 def stop(why: str) -> None:
     """Stop this process's consumer for ``why``: it takes no more jobs. Without a consumer (huey's immediate
-    mode, in the process that queued the job) the line is logged, once."""
-    if why in _stopped:
-        return
-    _stopped.append(why)
-    if _armed:
-        _armed[0].stop(why)
-    else:
+    mode, in the process that queued the job) the line is logged and ``Halted`` raised: the jobs around this
+    one end too, and the outermost returns (``outermost``), so the run says it once."""
+    if not _armed:
         log.error(why)
+        raise Halted(why)
+    if why not in _stopped:
+        _stopped.append(why)
+        _armed[0].stop(why)
+
+
+@contextlib.contextmanager
+def outermost():
+    """Around every job huey runs: the outermost one ends a ``Halted`` run (its line is logged already), as a
+    job that stopped its consumer returns; the jobs inside it let it through."""
+    depth = getattr(_depth, "n", 0)
+    _depth.n = depth + 1
+    try:
+        yield
+    except Halted:
+        if depth:
+            raise
+    finally:
+        _depth.n = depth
 
 
 class Consumer(consumer.Consumer):
