@@ -8,7 +8,10 @@ and session limit are configured from the same settings, as a second line.
 
 The server runs until SIGTERM or SIGINT (or SIGHUP), and then stops as the stdio server does, through the
 same handler (``server._stop_on_signals``): the worker and watcher are stopped (the worker gracefully: its
-running jobs finish) and the process exits with 128 + the signal's number. uvicorn's own graceful shutdown is
+running jobs finish) and the process exits with 128 + the signal's number. The listening socket is closed
+first (``refuse_on_signals``): while the worker finishes its job (seconds), a client that connects is refused
+at once, where the kernel would have accepted its connection into the listen backlog and left it waiting
+for the process to exit. uvicorn's own graceful shutdown is
 not used (``Server.capture_signals`` is left out), because it came first and in series: it waited for every
 open connection (up to ``timeout_graceful_shutdown``, so a half-sent request held it 3 s), then the lifespan
 waited for each tool call still running in its thread (a search waiting for the model: seconds), and only
@@ -35,6 +38,7 @@ the same. So the threads stay, and stdio and HTTP share one code path.
 from __future__ import annotations
 
 import contextlib
+import signal
 import socket
 import sys
 
@@ -63,6 +67,7 @@ def main(args, settings, children: list) -> int:
         if config.read_only:
             server.remove_tool("refresh")
         announce(config, token if made else None, source)
+        refuse_on_signals(listener)
         serve(app(server, config, token), listener)
     for child in children:
         child.stop()
@@ -106,6 +111,19 @@ def bind(config) -> socket.socket:
                          "(--http [HOST:]PORT) or stop what uses it") from None
     sock.setblocking(False)
     return sock
+
+
+def refuse_on_signals(listener: socket.socket) -> None:
+    """On a stop signal, close ``listener`` before the server's handler stops the worker: new connections are
+    refused from then on, and those waiting in the backlog are reset."""
+    from mcp_server.server import STOP_SIGNALS
+    for sig in STOP_SIGNALS:
+        then = signal.getsignal(sig)
+
+        def stop(signum, frame, then=then):
+            listener.close()
+            then(signum, frame)
+        signal.signal(sig, stop)
 
 
 def serve(asgi_app, listener: socket.socket) -> None:

@@ -203,6 +203,9 @@ def _restore_stdout(wire: int | None) -> None:
     os.close(wire)
 
 
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
 def _stop_on_signals(children: list) -> None:
     """SIGTERM, SIGHUP or SIGINT: stop the worker's group, then exit at once (over stdio and over HTTP)."""
     def stop(signum, _frame):
@@ -213,7 +216,7 @@ def _stop_on_signals(children: list) -> None:
         for child in children:
             child.stop()
         os._exit(128 + signum)
-    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+    for sig in STOP_SIGNALS:
         signal.signal(sig, stop)
 
 

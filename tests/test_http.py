@@ -448,6 +448,36 @@ def test_sigterm_stops_the_worker_and_exits_without_draining_requests(indexed, s
     assert "Traceback" not in log, log
 
 
+def test_sigterm_refuses_new_connections_while_the_worker_finishes_its_job(indexed, serve):
+    """SIGTERM while the worker is in the middle of a job (its scan held by SIFT_FAULT_PAUSE_DISCOVER): the
+    listening socket is closed before the worker is told to stop, so a client that connects while the job
+    ends is refused at once. It waited, its connection accepted into the listen backlog, until the process
+    exited. The stop is otherwise as before: graceful for the worker, 143, nothing left running."""
+    server = serve({**indexed, "SIFT_FAULT_PAUSE_DISCOVER": "15"})
+    log = server.logged("SIFT_FAULT_PAUSE_DISCOVER: discover of generation", "watching 1 folder")
+    assert "SIFT_FAULT_PAUSE_DISCOVER: discover of generation" in log, log  # the watcher's first scan waits
+    worker = int(re.search(r"started a worker \(pid (\d+)\)", log).group(1))
+    watcher = int(re.search(r"started a file watcher \(pid (\d+)\)", log).group(1))
+    os.kill(server.proc.pid, signal.SIGTERM)
+    assert "sift-mcp: SIGTERM: stopping the worker, then exiting" in server.logged("SIGTERM: stopping the worker")
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=60) as sock:
+            sock.sendall(f"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
+            answer = sock.recv(4096)  # before: nothing until the process exited
+    except (ConnectionRefusedError, ConnectionResetError) as exc:
+        answer = exc
+    from mcp_server.worker import _group_alive
+    working = _group_alive(worker)  # the server exits only once the worker's group is gone
+    code = server.proc.wait(timeout=60)  # a hang guard, not a speed limit
+    log = server.stderr()
+    assert isinstance(answer, (ConnectionRefusedError, ConnectionResetError)), (answer, log)
+    assert working, "refused while the worker was still finishing its job, not as the server exited"
+    assert code == 128 + signal.SIGTERM, log
+    assert "Received SIGINT" in log and "Consumer exiting" in log, log  # graceful: the running job ends
+    assert not _group_alive(worker) and not _group_alive(watcher), log
+    assert "Traceback" not in log, log
+
+
 # --- load ------------------------------------------------------------------------------------------
 
 @pytest.mark.slow
