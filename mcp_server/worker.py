@@ -16,7 +16,10 @@ jobs took with them (workers/recover.py). A consumer that exited with status 2
 refused to work (a damaged or read-only index or queue, found as it started or
 while it ran: workers/halt.py) and said why; it is started again only after the
 longest backoff, so a fixed file is picked up within a minute, and a broken one
-does not make it refuse in a loop.
+does not make it refuse in a loop. A child says why through a pipe of its own
+(workers/refusal.py), and the server prints each distinct reason once: the
+starts that refuse again for the same reason, once a minute, are quiet, and the
+first start that works again is said once.
 
 Stopping is graceful: SIGINT to the consumer's group is huey's "finish the
 running jobs, then exit" (its worker processes ignore SIGINT; the consumer's
@@ -37,6 +40,7 @@ import sys
 import threading
 import time
 
+from workers import refusal
 from workers.retry import Policy
 
 # Seconds a stopping consumer gets to finish its running jobs before it is killed. A job carries at most
@@ -122,7 +126,11 @@ class _Child:
         self.started = 0.0  # time.time() of the last start
         self.restarts = 0
         self.failures = 0  # deaths in a row without a steady run between them
-        self.last_exit: dict | None = None  # {"returncode", "at"} of the last death
+        self.last_exit: dict | None = None  # {"returncode", "at", "why"} of the last death
+        self.reason: str | None = None  # the line this run of the child refused with (workers.refusal)
+        self.said: str | None = None  # the refusal printed last, while starts keep refusing: not printed again
+        self.told = False  # whether this run printed a refusal not said before
+        self._reports: int | None = None  # the read end of this run's pipe
         self.restart_at: float | None = None  # time.time() of the next start, while one is pending
         self.stopping = False
         self.deadline = 0.0  # time.monotonic() by which a stopping child must be gone
@@ -132,15 +140,46 @@ class _Child:
         with self._lock:
             if self.stopping:
                 return
-            self.proc = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno(),
-                                         stderr=sys.stderr.fileno(), start_new_session=True,
-                                         preexec_fn=_die_with_parent(os.getpid(), self.stop_signal))
+            read, write = refusal.pipe()
+            try:
+                self.proc = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno(),
+                                             stderr=sys.stderr.fileno(), start_new_session=True,
+                                             env={**os.environ, refusal.REPORT_FD: str(write)}, pass_fds=(write,),
+                                             preexec_fn=_die_with_parent(os.getpid(), self.stop_signal))
+            except BaseException:
+                os.close(read)
+                raise
+            finally:
+                os.close(write)
+            if self._reports is not None:
+                os.close(self._reports)
+            self._reports, self.reason, self.told = read, None, False
             self.started = time.time()
             self.restart_at = None
-        _log(f"started a {self.name} (pid {self.proc.pid}): {' '.join(self.command[1:])}")
+            quiet = self.said is not None  # restarted while it refuses for a reason said already
+        if not quiet:
+            _log(f"started a {self.name} (pid {self.proc.pid}): {' '.join(self.command[1:])}")
+
+    def _hear(self) -> None:
+        """Print what the child said through its pipe, each refusal once while starts keep refusing, and that
+        it works again (call with the lock held)."""
+        if self._reports is None:
+            return
+        for line in refusal.received(self._reports):
+            if line == refusal.READY:
+                if self.said is not None:
+                    _log(f"the {self.name} (pid {self.proc.pid}) started normally again")
+                self.said = None
+                continue
+            self.reason = line
+            if line != self.said:
+                print(line, file=sys.stderr, flush=True)
+                self.said, self.told = line, True
 
     def tend(self) -> None:
         """Notice a death; once its backoff is over, clear the dead child's group and start it again."""
+        with self._lock:
+            self._hear()
         self._notice()
         with self._lock:
             due = self.restart_at is not None and time.time() >= self.restart_at and not self.stopping
@@ -163,16 +202,22 @@ class _Child:
             code = self.proc.poll()
             if code is None:
                 return
+            self._hear()  # it wrote why before it exited
+            quiet = code == REFUSED and self.reason is not None and not self.told
+            if code != REFUSED:
+                self.said = None  # a crash, not a refusal: the next refusal is news
             now = time.time()
             self.failures = 1 if now - self.started >= STEADY else self.failures + 1
             # status 2: the worker refused a damaged or read-only index or queue, or a bad setting, and said
             # why; a restart refuses again until someone fixes it, so it is tried only at the longest backoff
             delay = BACKOFF_MAX if code == REFUSED else RESTART.wait(self.failures - 1)
-            self.last_exit = {"returncode": code, "at": now}
+            why = self.reason.split(": error: ", 1)[-1] if self.reason else None  # the line without its "who"
+            self.last_exit = {"returncode": code, "at": now, "why": why}
             self.restart_at = now + delay
             _signal_group(self.proc.pid, signal.SIGKILL)  # its orphans: they would run on, taking jobs
-        _log(f"the {self.name} (pid {self.proc.pid}) exited with code {code}; stopped what was left of its "
-             f"process group; restarting it in {delay:.0f} s")
+        if not quiet:
+            _log(f"the {self.name} (pid {self.proc.pid}) exited with code {code}; stopped what was left of its "
+                 f"process group; restarting it in {delay:.0f} s")
 
     def describe(self) -> dict:
         self._notice()
@@ -183,7 +228,8 @@ class _Child:
                     "restarts": self.restarts, "started_seconds_ago": round(time.time() - self.started, 1)}
             if self.last_exit is not None:
                 info["last_exit"] = {"returncode": self.last_exit["returncode"],
-                                     "seconds_ago": round(time.time() - self.last_exit["at"], 1)}
+                                     "seconds_ago": round(time.time() - self.last_exit["at"], 1),
+                                     "why": self.last_exit["why"]}
             if self.stopping:
                 code = self.proc.poll()
                 info.update(state="stopping" if code is None else "stopped", returncode=code)

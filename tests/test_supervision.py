@@ -9,8 +9,10 @@ stdin must stop the consumer with huey's graceful stop, so no job is cut off.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import time
+from pathlib import Path
 
 import anyio
 import pytest
@@ -215,3 +217,57 @@ def test_a_worker_that_refuses_with_status_2_is_not_restarted_in_a_loop():
         finally:
             child.stop()
     assert waits == {2: supervision.BACKOFF_MAX, 1: supervision.BACKOFF_FIRST}
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_a_damaged_index_is_said_once_while_the_children_are_started_again_each_minute(immediate, sift_env,
+                                                                                        tmp_path, monkeypatch):
+    """index.db damaged (pages of its full-text index overwritten: quick_check refuses it, stats still read it)
+    under sift-mcp: the worker and the watcher refuse it at every start, once a minute. The server printed
+    their line, and its own "exited with code 2" line, at every start for as long as the file stayed
+    damaged; now each once, the restarts are quiet, stats say why the worker stopped, and once the file is
+    gone (deleted, as the README says, for a rebuild) the server says once that each works again."""
+    from tests.test_disk_faults import A_NOTES, built_index, overwrite_pages, table_pages
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    env = {**sift_env, "SIFT_EMBEDDINGS": "off"}
+    index = built_index(write_tree(tmp_path / "a", A_NOTES))
+    overwrite_pages(index, *table_pages(index, ("%fts%",)))
+    log = tmp_path / "server.log"
+    server = Raw(env, log)
+    try:
+        again = _wait_worker(server, lambda w: w["state"] == "restarting" and w["restarts"] >= 1)
+        said = log.read_text(errors="replace")  # two starts of each child have refused the file by now
+        for end in ("", "-wal", "-shm"):
+            Path(f"{index}{end}").unlink(missing_ok=True)
+        _wait_worker(server, lambda w: w["state"] == "running" and w["restarts"] >= 2)
+        deadline = time.monotonic() + SAFETY
+        while log.read_text(errors="replace").count("started normally again") < 2:
+            assert time.monotonic() < deadline, log.read_text(errors="replace")
+            time.sleep(0.5)
+    finally:
+        code = server.close()
+    damaged = f"error: the index at {index} is damaged (quick_check: "
+    assert said.count(f"sift worker: {damaged}") == 1 and said.count(f"sift watcher: {damaged}") == 1, said
+    for name in ("worker", "file watcher"):
+        assert len(re.findall(rf"the {name} \(pid \d+\) exited with code 2", said)) == 1, said
+        assert said.count(f"started a {name} (pid") == 1, said
+    text = "\n".join(block["text"] for block in again["content"])
+    assert "worker: restarting in " in text and f"(it exited with code 2 " in text, text
+    assert again["structuredContent"]["worker"]["last_exit"]["why"].startswith(damaged[len("error: "):]), text
+    after = log.read_text(errors="replace")
+    assert after.count(damaged) == 2, after  # nothing more was said of the damage
+    for name in ("worker", "file watcher"):
+        assert len(re.findall(rf"the {name} \(pid \d+\) started normally again", after)) == 1, after
+    assert code == 0, after[-2000:]
+
+
+def _wait_worker(server: Raw, ready) -> dict:
+    """The stats tool's result once ``ready(worker)`` holds for the worker it describes."""
+    deadline = time.monotonic() + SAFETY
+    while time.monotonic() < deadline:
+        result = server.call("stats")
+        if ready(result["structuredContent"]["worker"]):
+            return result
+        time.sleep(0.5)
+    raise TimeoutError("the worker never reached the state waited for")

@@ -10,7 +10,6 @@ import contextlib
 import logging
 import os
 import sqlite3
-import sys
 import time
 
 from huey import PriorityRedisHuey, SqliteHuey
@@ -18,7 +17,7 @@ from huey.signals import SIGNAL_ERROR, SIGNAL_EXECUTING
 from huey.storage import SqliteStorage
 
 from search.settings import load
-from workers import halt, queue_reader
+from workers import halt, queue_reader, refusal
 from workers.pickles import JobSerializer
 from workers.queues import (QueueDamaged, QueueUnavailable, consumer_settings, immediate, log_like_huey,
                             queue_damaged, queue_read_only, redis_huey, unwritable)
@@ -37,6 +36,7 @@ class Recovering:
         _refuse_unusable_index()
         _refuse_unusable_queue(self)
         _refuse_unusable_model()
+        refusal.ready()
         from workers import recover
         record_seen(self)
         halt.forget(self)
@@ -143,7 +143,7 @@ def _refuse_unusable_index() -> None:
     try:
         db.connect(load().index_path).close()
     except db.IndexUnavailable as exc:
-        print(f"sift worker: error: {exc}", file=sys.stderr, flush=True)
+        refusal.refuse(f"sift worker: error: {exc}")
         raise SystemExit(2) from None
 
 
@@ -159,7 +159,7 @@ def _refuse_unusable_model() -> None:
     try:
         read_model_info(settings.model_path)
     except ModelError as exc:
-        print(f"sift worker: error: {exc}", file=sys.stderr, flush=True)
+        refusal.refuse(f"sift worker: error: {exc}")
         raise SystemExit(2) from None
 
 
@@ -170,7 +170,7 @@ def _refuse_unusable_queue(huey) -> None:
     try:
         huey.storage.check()
     except QueueUnavailable as exc:
-        print(f"sift worker: error: {exc}", file=sys.stderr, flush=True)
+        refusal.refuse(f"sift worker: error: {exc}")
         raise SystemExit(2) from None
 
 

@@ -25,13 +25,13 @@ import contextlib
 import logging
 import os
 import select
-import sys
 import threading
 import time
 
 from huey import consumer
 
 from search.index import db
+from workers import refusal
 from workers.queues import QueueDamaged
 
 log = logging.getLogger("sift.workers")
@@ -118,7 +118,7 @@ class Consumer(consumer.Consumer):
         if why is None:
             return
         self.stop(graceful=True)  # the other workers end the jobs they hold (huey's -t bounds the wait)
-        print(f"sift worker: error: {why}", file=sys.stderr, flush=True)
+        refusal.refuse(f"sift worker: error: {why}")
         if not why.startswith("the queue at "):
             try:  # ingest stats shows it, while the index may read as intact there
                 self.huey.put(HALTED, {"at": time.time(), "why": why})

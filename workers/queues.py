@@ -11,6 +11,7 @@ import os
 import sys
 
 from search.settings import Settings, load
+from workers import refusal
 from workers.pickles import JobSerializer
 
 
@@ -61,7 +62,7 @@ def consumer_settings(who: str) -> Settings:
     except ValueError as exc:
         if "huey.bin.huey_consumer" not in sys.modules:
             raise
-        print(f"{who}: error: {exc}", file=sys.stderr, flush=True)
+        refusal.refuse(f"{who}: error: {exc}")
         raise SystemExit(2) from None
 
 

@@ -254,6 +254,7 @@ def _child_text(c: dict) -> str:
         text = f"restarting in {age(wait)}" if wait >= 1 else "restarting now"
         if last:
             text += f" (it exited with code {last['returncode']} {age(last['seconds_ago'])} ago"
+            text += f": {last['why']}" if last.get("why") else ""
             text += f"; restarted {_times(c['restarts'])} before)" if c.get("restarts") else ")"
         return text + " — queued jobs wait for it"
     if state in ("stopping", "stopped"):

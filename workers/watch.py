@@ -35,6 +35,7 @@ from ingest.discover import Rules
 from ingest.kinds import kind_of
 from search.index import queries
 from search.settings import add_home_flag, use_flags
+from workers import refusal
 
 log = logging.getLogger("sift.watch")
 QUIET_MS = 1000  # a burst ends after this much quiet ...
@@ -198,6 +199,7 @@ def run(stop: threading.Event | None = None, queued: tuple[int, ...] = ()) -> No
     from search.settings import load
     settings = load()
     conn = db.connect(settings.index_path)
+    refusal.ready()
     Watcher(conn, Rules(settings.include, settings.exclude), stop, queued).run()
 
 
@@ -215,14 +217,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         load()  # a bad setting: one line here, not the traceback of importing the queue
     except ValueError as exc:
-        print(f"sift watcher: error: {exc}", file=sys.stderr)
+        refusal.refuse(f"sift watcher: error: {exc}")
         return 2
     try:
         run(queued=tuple(args.queued_scan))
     except KeyboardInterrupt:
         return 130
     except IndexUnavailable as exc:  # read-only or damaged: one line naming the path and the fix
-        print(f"sift watcher: error: {exc}", file=sys.stderr)
+        refusal.refuse(f"sift watcher: error: {exc}")
         return 2
     return 0
 
