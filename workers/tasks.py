@@ -79,7 +79,7 @@ def stage(priority: int, retry_with: dict | None = None):
                 why = halt.damage(exc)  # a damaged index or queue: not the files' doing; nothing is written
                 if why is None:  # give_up itself failed (e.g. the disk stayed full): huey logs it, as before
                     raise
-                halt.stop(why)
+                halt.stop(why)  # the consumer takes no more jobs (immediate mode: raises halt.Halted)
                 return None
         return huey.task(priority=priority)(run)
     return make
