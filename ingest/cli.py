@@ -177,7 +177,7 @@ def cmd_enqueue(args) -> int:
     _say_the_worker_keeps_its_settings(args)
     if args.wait:
         return _wait(conn, collection["id"], before)
-    print(f"progress: ingest stats --watch   (needs a running worker; {_worker_hint()})")
+    print(_progress_line())
     return 0
 
 
@@ -264,6 +264,18 @@ def published_summary(conn, name: str) -> str:
                  "ingest stats lists them")
     unread = unread_text(gen["unread"])
     return f"{text}\n{unread}" if unread else text
+
+
+def _progress_line() -> str:
+    """Where to watch the queued work, and how to start a worker unless one has been seen lately (a running
+    worker takes a periodic job every minute)."""
+    from search.index.status import age
+    from workers.app import worker_seen
+    from workers.stats import worker_quiet
+    seen = worker_seen()
+    if worker_quiet(seen) is None:
+        return f"progress: ingest stats --watch   (a worker was at work {age(max(0.0, time.time() - seen))} ago)"
+    return f"progress: ingest stats --watch   (needs a running worker; {_worker_hint()})"
 
 
 def _worker_hint() -> str:
@@ -388,7 +400,7 @@ def cmd_retry_failed(args) -> int:
         print("no failed files")
     elif queued:
         _say_the_worker_keeps_its_settings(args)
-        print(f"progress: ingest stats --watch   (needs a running worker; {_worker_hint()})")
+        print(_progress_line())
     return 0
 
 
@@ -506,8 +518,8 @@ def _check_collection(settings, name: str | None) -> dict[str, str]:
 def _place(hit) -> str:
     if hit.page:
         return f" p.{hit.page}" + (f"-{hit.end_page}" if hit.end_page and hit.end_page != hit.page else "")
-    if hit.start_line:
-        return f":{hit.start_line}-{hit.end_line}"
+    if hit.start_line:  # ':12' for one line, as grep and compilers say it; ':12-30'
+        return f":{hit.start_line}" + (f"-{hit.end_line}" if hit.end_line and hit.end_line != hit.start_line else "")
     return ""
 
 

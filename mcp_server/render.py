@@ -32,13 +32,14 @@ def size(n: int | None) -> str:
 
 
 def place(hit) -> str:
-    """'lines 3-9' or 'page 4' / 'pages 4-5' of a hit (or a dict with the same keys)."""
+    """'lines 3-9' / 'line 3' or 'page 4' / 'pages 4-5' of a hit (or a dict with the same keys)."""
     get = hit.get if isinstance(hit, dict) else lambda key: getattr(hit, key)
     if get("page"):
         end = get("end_page")
         return f"pages {get('page')}-{end}" if end and end != get("page") else f"page {get('page')}"
     if get("start_line"):
-        return f"lines {get('start_line')}-{get('end_line')}"
+        end = get("end_line")
+        return f"lines {get('start_line')}-{end}" if end and end != get("start_line") else f"line {get('start_line')}"
     return ""
 
 

@@ -116,6 +116,16 @@ def test_search_refuses_a_collection_that_does_not_exist(immediate, sift_env, tm
     assert found.returncode == 0 and " 1. notes/a.md:" in found.stdout, found.stderr
 
 
+def test_a_passage_of_one_line_is_placed_at_that_line_not_a_range_of_one(immediate, sift_env, tmp_path):
+    """It printed 'todo.txt:1-1' (and the MCP tools 'lines 1-1')."""
+    from mcp_server import render
+    ingest(write_tree(tmp_path / "n", {"todo.txt": "buy a kiwi", "long.md": "# Kiwi\n\nthe kiwi is a bird\n"}))
+    out = run_ingest(sift_env, "search", "kiwi", "--mode", "keyword").stdout
+    assert "notes/todo.txt:1  [" in out and "notes/long.md:1-3  [" in out, out
+    assert [render.place({"page": None, "start_line": a, "end_line": b}) for a, b in [(1, 1), (1, 3)]] == [
+        "line 1", "lines 1-3"]
+
+
 def test_similar_finds_passages_like_a_file_named_as_search_shows_it_on_disk_or_by_name(immediate, sift_env,
                                                                                         tmp_path):
     """The MCP tool `similar` had no command: `ingest similar FILE` failed with "invalid choice"."""
@@ -431,7 +441,8 @@ def test_stats_ask_whether_a_worker_runs_when_jobs_wait_and_none_was_seen(sift_e
     from workers.stats import WORKER_COMMAND
     assert f"{WORKER_COMMAND} &" in (REPO / "README.md").read_text(encoding="utf-8")
     root = write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
-    run_ingest(sift_env, "enqueue", str(root))
+    queued = run_ingest(sift_env, "enqueue", str(root)).stdout
+    assert f"(needs a running worker; start one with: {WORKER_COMMAND})" in queued, queued
     out = run_ingest(sift_env, "stats").stdout
     assert (f"no worker has taken a job yet: is a worker running? start one with: {WORKER_COMMAND}"
             in out.splitlines()), out
@@ -440,13 +451,15 @@ def test_stats_ask_whether_a_worker_runs_when_jobs_wait_and_none_was_seen(sift_e
     db_path = Path(sift_env["SIFT_HOME"]) / "index.db"
     wait_published(db.connect(db_path, readonly=True), "n", None, worker.proc, limit=300)
     worker.stop()
-    run_ingest(sift_env, "enqueue", str(root))  # waits: the worker is gone, but was seen just now
+    queued = run_ingest(sift_env, "enqueue", str(root)).stdout  # waits: the worker is gone, but was seen just now
+    assert re.search(r"^progress: ingest stats --watch   \(a worker was at work [0-9.]+ s ago\)$", queued, re.M), queued
     out = run_ingest(sift_env, "stats").stdout
     assert "jobs in queue: 1" in out and "is a worker running?" not in out, out
 
     make_huey(load()).put(WORKER_SEEN, time.time() - 600)  # as if that worker stopped ten minutes ago
     out = run_ingest(sift_env, "stats").stdout
     assert "no worker has taken a job for 10.0 min: is a worker running? start one with: " in out, out
+    assert "(needs a running worker; " in run_ingest(sift_env, "enqueue", str(root)).stdout
 
 
 def test_enqueue_wait_says_how_many_files_were_seen_but_not_indexed(sift_env, tmp_path, consumer):
