@@ -182,6 +182,10 @@ def _open(data: bytes) -> tuple[PdfReader, int, bool]:
         raise ValueError(f"unreadable PDF: {_message(exc)}") from exc
 
 
+PASSWORD = ("encrypted: it opens only with its password; to index it, save a copy without one where Sift looks "
+            "(qpdf --decrypt --password=PASSWORD in.pdf out.pdf)")
+
+
 def _decrypt(reader: PdfReader) -> None:
     """Open files that only have an owner password; Skip the others."""
     try:
@@ -191,7 +195,7 @@ def _decrypt(reader: PdfReader) -> None:
     except Exception as exc:
         raise Skip(f"encrypted: {_message(exc)}") from exc
     if not ok:
-        raise Skip("encrypted")
+        raise Skip(PASSWORD)
 
 
 class _OutOfTime(BaseException):

@@ -6,6 +6,7 @@ import shutil
 import pytest
 from pypdf import PdfReader
 
+from ingest.pdf import PASSWORD
 from search.query import reader
 from tests.conftest import ingest, need_data, run_ingest, write_tree
 
@@ -34,7 +35,7 @@ def test_text_pdfs_get_pages_and_problem_files_get_reasons(immediate, sift_env, 
     for problem in (root / "_problem").iterdir():
         rel = f"_problem/{problem.name}"
         assert rel in indexed or (rel in outcome and outcome[rel]["reason"]), rel
-    assert outcome["_problem/libreoffice-writer-password.pdf"]["reason"] == "encrypted"
+    assert outcome["_problem/libreoffice-writer-password.pdf"]["reason"] == PASSWORD
     assert "no text layer" in outcome["_problem/git-no-text.pdf"]["reason"]
     stats = run_ingest(sift_env, "stats")
     assert "_problem/git-no-text.pdf: skipped at parse: no text layer" in stats.stdout
