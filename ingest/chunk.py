@@ -30,6 +30,8 @@ Counter = Callable[[str], int]
 # A token of a keyword-only index: one CJK character, a run of other letters and digits, or one other mark.
 PLAIN_TOKEN = re.compile(rf"[{CJK_RANGES}]|(?:(?![{CJK_RANGES}])[^\W_])+|[^\w\s]|_")
 # Places to cut an over-long line, tried in order: sentence ends, then spaces.
+UNDERLINE = re.compile(r"=+|-+")  # a setext heading's second line
+ATX = re.compile(r"[ \t>]*#{1,6}(?:\s|$)")  # an ATX heading's line, in a block quote too
 CUT_POINTS = (re.compile(r"(?<=[.!?;:。！？；：])\s*"), re.compile(r"\s+(?=\S)"))
 
 
@@ -56,13 +58,35 @@ def embedding_text(context: str, text: str) -> str:
 
 
 def context_of(heading_path: list[str], text: str) -> str:
-    """The headings of ``heading_path`` that ``text`` does not show: all of them, or, when the text's
-    first line holds the last heading (a section's first window starts with its own heading), its parents."""
+    """The headings of ``heading_path`` that ``text`` does not show: all of them, or, when the text opens
+    with the last ones (a section's first window starts with its own heading, and with its parents' when
+    they had no text of their own: '# Title', '## Part'), those before them."""
     names = [name.strip() for name in heading_path if name.strip()]
-    first_line = text.lstrip().split("\n", 1)[0]
-    if names and names[-1] in first_line:
-        names = names[:-1]
-    return " > ".join(names)
+    return " > ".join(names[:len(names) - _opening_headings(names, text)])
+
+
+def _opening_headings(names: list[str], text: str) -> int:
+    """How many of the last ``names`` the text opens with: its first line holding the last name (a section's
+    heading, a code definition's first line), or its first heading lines holding the last few, in order."""
+    lines = text.lstrip().split("\n", 3 * len(names))[:3 * len(names)]
+    tops = _top_headings(lines)
+    for shown in range(min(len(names), len(tops)), 1, -1):
+        if all(name in line for name, line in zip(names[-shown:], tops)):
+            return shown
+    return 1 if names and names[-1] in lines[0] else 0
+
+
+def _top_headings(lines: list[str]) -> list[str]:
+    """The heading lines (ATX, or setext over its underline) that ``lines`` start with, blank lines between."""
+    tops = []
+    for i, line in enumerate(lines):
+        if UNDERLINE.fullmatch(line.strip()) and tops and lines[i - 1] == tops[-1]:
+            continue
+        setext = i + 1 < len(lines) and UNDERLINE.fullmatch(lines[i + 1].strip())
+        if line.strip() and not ATX.match(line) and not setext:
+            break
+        tops += [line] if line.strip() else []
+    return tops
 
 
 class TooManyChunks(Exception):

@@ -4,9 +4,12 @@ The body is parsed as CommonMark by markdown-it-py (with GFM tables and $$ math
 blocks), whose block tokens carry line maps. Each heading (ATX ``# x`` or setext
 ``x`` over ``===``, also inside a block quote or list, as CommonMark says) starts
 a section whose heading path is the chain of headings above it
-(``Clients > 曲美 > 合同``). Code blocks (fenced and indented), tables, math and
-HTML blocks are marked atomic so the chunker keeps them whole when it can. A
-``#`` line inside a code or HTML block is not a heading.
+(``Clients > 曲美 > 合同``); a heading with nothing under it but a deeper heading
+(``# Title`` right above ``## Part``) opens the section below it instead of
+making one of its own, so no passage is a bare heading. Code blocks (fenced and
+indented), tables, math and HTML blocks are marked atomic so the chunker keeps
+them whole when it can. A ``#`` line inside a code or HTML block is not a
+heading.
 
 Everything here runs in time linear in the note's length and in bounded memory,
 whatever the note holds (``bench/markdown.py`` measures it on pathological notes
@@ -71,7 +74,7 @@ def _parse(path: str, text: str) -> Document:
     meta, body_start = _front_matter(lines)
     headings, blocks, links = _read_body(lines, body_start)
     sections = _sections(lines, body_start, headings, blocks)
-    title = meta.get("title") or next((h for _, level, h in headings if level == 1 and h),
+    title = meta.get("title") or next((h for _, level, h, _ in headings if level == 1 and h),
                                            PurePosixPath(path).stem)
     meta["links"] = _links(text, links)
     return Document(kind="note", title=title, sections=sections, meta=meta)
@@ -245,13 +248,13 @@ def _table(state, start: int, end: int, silent: bool) -> bool:
 
 
 def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts: list) -> None:
-    """Add (line, level, text) of each heading, (first line, end line) of each atomic block, and the
+    """Add (line, level, text, end line) of each heading, (first line, end line) of each atomic block, and the
     text that may hold links (paragraphs, headings, table cells with a ']'); line numbers are 0-based in
     the whole note."""
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and token.map:
             text = " ".join(part.strip() for part in tokens[i + 1].content.split("\n"))
-            headings.append((token.map[0] + offset, int(token.tag[1]), text))
+            headings.append((token.map[0] + offset, int(token.tag[1]), text, token.map[1] + offset))
         elif token.type in ATOMIC and token.map:
             blocks.append((token.map[0] + offset, token.map[1] + offset))
             texts += token.meta.get("cells", []) if token.meta else []
@@ -322,13 +325,22 @@ def _sections(lines: list[str], start: int, headings: list, blocks: list) -> lis
     offsets = [0] * (len(lines) + 1)  # offsets[i]: where line i starts in the note
     for i, line in enumerate(lines):
         offsets[i + 1] = offsets[i] + len(line) + 1
-    begin = start
-    for line, level, text in headings:
-        _add(sections, lines, offsets, begin, line, [h for _, h in path], blocks)
+    begin, after = start, None  # after: the line after the previous heading (None before the first)
+    for line, level, text, end in headings:
+        if not _opens_next(lines, path, after, line, level):
+            _add(sections, lines, offsets, begin, line, [h for _, h in path], blocks)
+            begin = line
         path = [(lv, h) for lv, h in path if lv < level] + [(level, text)]
-        begin = line
+        after = end
     _add(sections, lines, offsets, begin, len(lines), [h for _, h in path], blocks)
     return sections
+
+
+def _opens_next(lines: list[str], path: list[tuple[int, str]], after: int | None, line: int, level: int) -> bool:
+    """Whether the heading above, with only blank lines between it and this deeper heading at ``line``, has
+    no text of its own: it then opens this heading's section. On its own it was a passage of one heading
+    line, which a search for its words ranked above the text under it."""
+    return after is not None and level > path[-1][0] and not any(lines[i].strip() for i in range(after, line))
 
 
 def _add(sections: list[Section], lines: list[str], offsets: list[int], begin: int, end: int,

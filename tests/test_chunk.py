@@ -92,14 +92,16 @@ def test_every_window_is_embedded_with_the_headings_its_text_does_not_show():
     chunks = chunk_document(doc, word_counter, 60, 8)
     windows = [c for c in chunks if c.heading_path == ["Guide", "Install on Linux"]]
     assert len(windows) > 3
-    assert windows[0].text.startswith("## Install on Linux")
-    assert windows[0].context == "Guide", "the first window shows its own heading; only the parent is added"
+    assert windows[0].text.startswith("# Guide\n\n## Install on Linux"), "the bare '# Guide' opens the section"
+    assert windows[0].context == "", "the first window shows its own heading and its parent's"
     assert all(c.context == "Guide > Install on Linux" for c in windows[1:])
     for c in windows:
-        assert c.embedding_text == f"{c.context}\n\n{c.text}"
+        assert c.embedding_text == (f"{c.context}\n\n{c.text}" if c.context else c.text)
         assert word_counter(c.embedding_text) <= 60
-    title = [c for c in chunks if c.heading_path == ["Guide"]]
-    assert all(c.context == "" and c.embedding_text == c.text for c in title)
+    section = parse_markdown("guide.md", "# Guide\n\n## Install on Linux\n\n" + body + "\n").sections[0]
+    section.text = section.text.split("\n", 2)[2].lstrip()  # the section as it starts under its own heading
+    first = chunk_section(section, word_counter, 60, 8)[0]
+    assert first.context == "Guide", "a first window that shows only its own heading gets the parent's"
 
 
 def test_a_section_that_fits_is_one_chunk_and_needs_no_context_it_shows():
@@ -108,6 +110,18 @@ def test_a_section_that_fits_is_one_chunk_and_needs_no_context_it_shows():
     assert chunk.context == "" and chunk.embedding_text == chunk.text
     assert context_of(["Paper", "Methods"], "We measured arbors.") == "Paper > Methods"
     assert context_of(["", " "], "text") == "", "empty headings (a '# ' line) add nothing"
+
+
+def test_a_section_opened_by_its_parents_headings_is_embedded_without_them_again():
+    """A bare '# Git' opens the section of '## Undo' below it: the first window shows both headings, so its
+    context is empty (it was 'Git > Undo' before the text that shows them); a window past them gets both."""
+    [chunk] = chunk_document(parse_markdown("git.md", "# Git\n\n## Undo\nreset --soft keeps the changes\n"),
+                             word_counter, 60, 8)
+    assert (chunk.heading_path, chunk.context, chunk.start_line) == (["Git", "Undo"], "", 1)
+    assert context_of(["Git", "Undo"], "Git\n===\n\nUndo\n----\nreset") == "", "setext headings too"
+    assert context_of(["Git", "Undo"], "reset --soft keeps the changes") == "Git > Undo"
+    assert context_of(["Setup", "Setup on Linux"], "## Setup on Linux\nSetup on Linux needs") == "Setup", \
+        "a parent shown only inside its child's heading is still added"
 
 
 def test_headings_too_long_for_a_quarter_of_the_limit_are_left_out():

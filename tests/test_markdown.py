@@ -71,15 +71,26 @@ def test_heading_paths_and_line_ranges():
     doc = parse_markdown("clients/qumei.md", NOTE)
     lines = NOTE.split("\n")
     paths = [s.heading_path for s in doc.sections]
-    assert paths == [[], ["Clients"], ["Clients", "曲美"], ["Clients", "曲美", "合同"], ["Clients", "Other"]]
+    assert paths == [[], ["Clients"], ["Clients", "曲美", "合同"], ["Clients", "Other"]]
     for section in doc.sections:
         assert "\n".join(lines[section.start_line - 1:section.end_line]) == section.text
-    contract = doc.sections[3]
+    contract = doc.sections[2]
+    assert contract.text.startswith("## 曲美\n### 合同\n"), "a bare heading opens the section below it"
     assert "# not a heading" in contract.text, "a # line inside a code fence is not a heading"
 
 
+def test_a_bare_heading_opens_the_section_below_it_not_one_of_its_own():
+    """'# Title' right above '## Part' was a section, so a passage, of one heading line: a search for the
+    title's words ranked it above the text under it. Only a deeper heading takes it in; a heading with text,
+    a sibling, or a bare heading at the end stays a section (an empty note is still found by its title)."""
+    note = "# Git\n\n## Undo\nreset --soft\n\n## Empty\n## Sibling\ntext\n\nSetext\n======\n\nPart\n----\nbody\n\n# Last\n"
+    assert sections_of(note) == [(["Git", "Undo"], 1, 4), (["Git", "Empty"], 6, 6), (["Git", "Sibling"], 7, 8),
+                                 (["Setext", "Part"], 10, 15), (["Last"], 17, 17)]
+    assert sections_of("# Only\n") == [(["Only"], 1, 1)]
+
+
 def test_code_fence_and_table_are_atomic_blocks():
-    contract = parse_markdown("n.md", NOTE).sections[3]
+    contract = parse_markdown("n.md", NOTE).sections[2]
     blocks = [contract.text[a:b] for a, b in contract.atomic]
     assert any(b.startswith("```bash") and b.rstrip().endswith("```") for b in blocks)
     assert any(b.startswith("| a | b |") and b.rstrip().endswith("| 1 | 2 |") for b in blocks)
@@ -124,8 +135,7 @@ def test_html_block_is_atomic_and_holds_no_heading():
 
 def test_headings_inside_a_block_quote_or_a_list_are_headings():
     note = "# Notes\n\n> ## Quoted\n> said here\n\n- item\n\n  ### In a list\n  more\n\n#not-a-heading tag\n"
-    assert sections_of(note) == [(["Notes"], 1, 1), (["Notes", "Quoted"], 3, 6),
-                                 (["Notes", "Quoted", "In a list"], 8, 11)]
+    assert sections_of(note) == [(["Notes", "Quoted"], 1, 6), (["Notes", "Quoted", "In a list"], 8, 11)]
 
 
 def test_a_hash_run_without_a_space_and_an_unclosed_fence_are_not_headings():
