@@ -115,6 +115,15 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
     return chunks
 
 
+VERSION = 2  # raise it when a parser or the chunker cuts an unchanged file otherwise (2: bare headings)
+
+
+def chunking(max_tokens: int, overlap: int) -> str:
+    """How files are cut, as a generation records it: a scan that finds the published generation cut otherwise
+    reads every file again, so a new chunk size or an upgraded chunker reaches files that did not change."""
+    return f"v{VERSION} {max_tokens}/{overlap}"
+
+
 def plain_count(text: str) -> int:
     """Tokens of ``text`` for an index without a model (SIFT_EMBEDDINGS=off), which has no tokenizer to count
     with and must not build one: words, CJK characters and punctuation marks. About what e5 counts (it counted

@@ -60,6 +60,23 @@ def test_nothing_changed_means_nothing_parsed_or_embedded(immediate, notes):
     assert again["unchanged"] == len(NOTES)
 
 
+def test_a_new_chunk_size_or_chunker_reads_every_file_again(immediate, notes, monkeypatch):
+    """Files that did not change kept the chunks of the size they were cut at: SIFT_CHUNK_TOKENS=64 (or an
+    upgraded chunker, or an index from before generations recorded their cut) changed nothing until each file
+    was edited. The cut is recorded per generation; a scan that finds it different reads every file again."""
+    from workers import runtime
+    first = ingest(notes)["chunks"]
+    monkeypatch.setenv("SIFT_CHUNK_TOKENS", "64")
+    runtime.reset()
+    smaller = ingest(notes)
+    assert smaller["published"]["changes"] == {"changed": len(NOTES)} and smaller["chunks"] > first
+    assert ingest(notes)["published"]["changes"] == {}, "the same cut again: nothing to read"
+    conn = db.connect(Path(os.environ["SIFT_HOME"]) / "index.db")
+    conn.execute("UPDATE generations SET chunking = NULL")  # as an index from before schema V11 left it
+    conn.commit()
+    assert ingest(notes)["published"]["changes"] == {"changed": len(NOTES)}
+
+
 def test_edit_delete_rename_embed_only_what_changed(immediate, notes):
     ingest(notes)
     conn = db.connect(Path(os.environ["SIFT_HOME"]) / "index.db")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingest.changes import Known, plan_changes
-from ingest.chunk import TooManyChunks, chunk_document, plain_count
+from ingest.chunk import TooManyChunks, chunk_document, chunking, plain_count
 from ingest.discover import FoundFile, Rules, walk
 from ingest.document import Skip
 from ingest.files import ParsedFile, can_open, read_and_parse, text_hash
@@ -105,7 +105,9 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
     if model:  # readers find this model's file by its id while its generation answers searches
         store.remember_model(conn, model, runtime.embedder().info.path)
     was_building, building_model = queries.building_model(conn, collection_id)
-    gen = store.begin_generation(conn, collection_id, model)
+    published_cut, building_cut = queries.chunkings(conn, collection_id)
+    cut = _chunking()
+    gen = store.begin_generation(conn, collection_id, model, cut)
     refused: dict[str, str] = {}  # symlinks discovery does not follow, folders it cannot read: the reason
     unreadable: list[str] = []  # folders that cannot be listed
     unread: Counter = Counter()  # files of kinds Sift does not read, per extension: stats names them
@@ -121,7 +123,13 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
         or (was_building and building_model != model)
     if model_changed:
         log.info("collection %s: the model is now %s: every file is embedded again", collection["name"], model)
-    plan = plan_changes(root, found, known, everything=model_changed)
+    # so is a new chunk size, or a chunker that cuts files otherwise: unchanged chunks keep their cached vectors
+    recut = (collection["published"] is not None and published_cut != cut) or \
+        (was_building and building_cut not in (None, cut))
+    if recut and not model_changed:
+        log.info("collection %s: files are now cut as %s (were %s): every file is read again", collection["name"],
+                 cut, published_cut or "unrecorded")
+    plan = plan_changes(root, found, known, everything=model_changed or recut)
     carried = {} if model_changed else _as_before(conn, collection_id, plan, found, _settings_print(model))
     store.keep_remembered(conn, collection_id, carried)  # the rest are gone, indexed, or read again now
     pending = set(queries.pending_paths(conn, gen))  # queued before a crash or a re-run
@@ -178,6 +186,11 @@ def _by_outcome(carried: dict[str, Outcome]) -> dict[Outcome, list[str]]:
     for path, outcome in carried.items():
         grouped.setdefault(outcome, []).append(path)
     return grouped
+
+
+def _chunking() -> str:
+    settings = runtime.settings()
+    return chunking(settings.chunk_tokens, settings.chunk_overlap)
 
 
 def _settings_print(model: str | None) -> str:

@@ -125,6 +125,16 @@ def building_model(conn: sqlite3.Connection, collection_id: int) -> tuple[bool, 
     return (row is not None, row["model"] if row else None)
 
 
+def chunkings(conn: sqlite3.Connection, collection_id: int) -> tuple[str | None, str | None]:
+    """How the collection's published and building generations cut their files (ingest.chunk.chunking; None:
+    no such generation, or one made before schema V11)."""
+    rows = conn.execute("SELECT state, chunking FROM generations WHERE collection = ? AND "
+                        "(state = 'building' OR id = (SELECT published FROM collections WHERE id = ?))",
+                        (collection_id, collection_id)).fetchall()
+    found = {row["state"]: row["chunking"] for row in rows}
+    return found.get("published"), found.get("building")
+
+
 def model_paths(conn: sqlite3.Connection, model_id: str) -> list[str]:
     """The files recorded for ``model_id``, newest first (none before schema V6)."""
     if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'models'").fetchone():

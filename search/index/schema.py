@@ -246,7 +246,14 @@ CREATE TABLE working (
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10]
+# How a generation's files were cut into chunks (ingest.chunk.chunking: the chunker's version, the chunk size
+# and overlap in tokens): a scan that finds the published generation cut otherwise reads every file again, so a
+# new chunk size or an upgraded parser reaches files that did not change. NULL: built before V11.
+V11 = """
+ALTER TABLE generations ADD COLUMN chunking TEXT;
+"""
+
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11]
 
 
 class SchemaTooNew(Exception):

@@ -111,17 +111,19 @@ def note_changes(conn: sqlite3.Connection, collection_id: int, files: int, now: 
 # --- generations ------------------------------------------------------------
 
 
-def begin_generation(conn: sqlite3.Connection, collection_id: int, model: str | None) -> int:
-    """The generation being built for the collection, started if there is none."""
+def begin_generation(conn: sqlite3.Connection, collection_id: int, model: str | None,
+                     chunking: str | None = None) -> int:
+    """The generation being built for the collection, started if there is none; ``chunking`` is how its files
+    are cut (schema V11)."""
     with transaction(conn):
         row = conn.execute("SELECT id FROM generations WHERE collection = ? AND state = 'building'",
                            (collection_id,)).fetchone()
         if row:
-            conn.execute("UPDATE generations SET model = ?, discovered = NULL WHERE id = ?",
-                         (model, row["id"]))
+            conn.execute("UPDATE generations SET model = ?, chunking = ?, discovered = NULL WHERE id = ?",
+                         (model, chunking, row["id"]))
             return row["id"]
-        cur = conn.execute("INSERT INTO generations(collection, state, model, started) "
-                           "VALUES (?, 'building', ?, ?)", (collection_id, model, time.time()))
+        cur = conn.execute("INSERT INTO generations(collection, state, model, chunking, started) "
+                           "VALUES (?, 'building', ?, ?, ?)", (collection_id, model, chunking, time.time()))
         return cur.lastrowid
 
 
