@@ -59,7 +59,8 @@ def hit_data(hit) -> dict:
         "modified": when(hit.modified),
         "attachments": [f"{hit.collection}/{p}" for p in hit.attachments],
         "cited_by": [f"{hit.collection}/{p}" for p in hit.cited_by],
-        "attachments_total": hit.attachments_total, "cited_by_total": hit.cited_by_total,
+        # 0 on every hit without links says nothing: None, so that result() leaves it out as it does the empty lists
+        "attachments_total": hit.attachments_total or None, "cited_by_total": hit.cited_by_total or None,
     }
 
 

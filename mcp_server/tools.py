@@ -48,16 +48,17 @@ QUEUES_A_JOB = ToolAnnotations(read_only_hint=False, destructive_hint=False, ide
 class Server(MCPServer):
     """MCPServer whose argument errors read well to a model: one clause per field, no pydantic links,
     a boolean refused where a whole number is asked (pydantic's lax mode would take true as 1), and a number
-    out of its schema's bounds told plainly ('limit must be between 1 and 50 (got 1000)')."""
+    out of its schema's bounds told plainly ('limit must be between 1 and 50 (got 1000)'). Every bad argument
+    is told in the one error, so that a model fixes them all in one go rather than one per call."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
         found = self._tool_manager.get_tool(name)
-        refused = _booleans_for_integers(found, arguments)
-        if refused:
-            raise ToolError(f"Error executing tool {name}: invalid arguments: {refused}")
-        outside = _out_of_bounds(found, arguments)
-        if outside:
-            raise ToolError(f"Error executing tool {name}: {outside}")
+        refused, outside = _booleans_for_integers(found, arguments), _out_of_bounds(found, arguments)
+        if refused or outside:
+            others = _other_errors(found, arguments, {key for key, _ in refused + outside})
+            invalid = [clause for _, clause in refused] + others
+            told = [clause for _, clause in outside] + (["invalid arguments: " + "; ".join(invalid)] if invalid else [])
+            raise ToolError(f"Error executing tool {name}: {'; '.join(told)}")
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
@@ -67,22 +68,21 @@ class Server(MCPServer):
             raise
 
 
-def _booleans_for_integers(found, arguments) -> str | None:
-    """'limit: give a whole number, not a boolean (got true)' for each integer parameter given a boolean."""
+def _booleans_for_integers(found, arguments) -> list[tuple[str, str]]:
+    """(key, 'limit: give a whole number, not a boolean (got true)') for each integer parameter given a boolean."""
     if found is None or not isinstance(arguments, dict):
-        return None
+        return []
     properties = found.parameters.get("properties", {})
     bad = [key for key, value in arguments.items() if isinstance(value, bool) and key in properties
            and "integer" in _types(properties[key]) and "boolean" not in _types(properties[key])]
-    return "; ".join(f"{key}: give a whole number, not a boolean (got {str(arguments[key]).lower()})"
-                     for key in bad) or None
+    return [(key, f"{key}: give a whole number, not a boolean (got {str(arguments[key]).lower()})") for key in bad]
 
 
-def _out_of_bounds(found, arguments) -> str | None:
-    """'limit must be between 1 and 50 (got 1000)' for each number outside the bounds its JSON schema gives
-    (the schema the client sees; pydantic would say 'Input should be less than or equal to 50')."""
+def _out_of_bounds(found, arguments) -> list[tuple[str, str]]:
+    """(key, 'limit must be between 1 and 50 (got 1000)') for each number outside the bounds its JSON schema
+    gives (the schema the client sees; pydantic would say 'Input should be less than or equal to 50')."""
     if found is None or not isinstance(arguments, dict):
-        return None
+        return []
     properties = found.parameters.get("properties", {})
     parts = []
     for key, value in arguments.items():
@@ -90,8 +90,19 @@ def _out_of_bounds(found, arguments) -> str | None:
             continue
         low, high = _bound(properties[key], "minimum"), _bound(properties[key], "maximum")
         if (low is not None and value < low) or (high is not None and value > high):
-            parts.append(f"{key} must be {_range(low, high)} (got {_short_repr(value)})")
-    return "; ".join(parts) or None
+            parts.append((key, f"{key} must be {_range(low, high)} (got {_short_repr(value)})"))
+    return parts
+
+
+def _other_errors(found, arguments: dict, told: set[str]) -> list[str]:
+    """pydantic's clauses for the arguments not already ``told`` of (mode='bogus' beside limit=1000)."""
+    try:
+        found.fn_metadata.validate_arguments(arguments)
+    except ValidationError as exc:
+        return _clauses(exc, skip=told)
+    except Exception:  # a crash of validation is the tool's own call to report, not this message's
+        return []
+    return []
 
 
 def _bound(schema: dict, which: str):
@@ -116,13 +127,20 @@ def _types(schema: dict) -> set[str]:
 
 def invalid_arguments(exc: ValidationError) -> str:
     """pydantic's errors as 'invalid arguments: limit: Input should be … (got 99)', without its links."""
+    return "invalid arguments: " + "; ".join(_clauses(exc))
+
+
+def _clauses(exc: ValidationError, skip: set[str] = frozenset()) -> list[str]:
+    """One 'field: what is wrong (got value)' per error, but for the fields in ``skip``."""
     parts = []
     for err in exc.errors(include_url=False):
+        if err["loc"] and str(err["loc"][0]) in skip:
+            continue
         where = ".".join(str(p) for p in err["loc"]) or "arguments"
         given = err.get("input")
         got = f" (got {_short_repr(given)})" if err["type"] != "missing" and _scalar(given) else ""
         parts.append(f"{where}: {err['msg']}{got}")
-    return "invalid arguments: " + "; ".join(parts)
+    return parts
 
 
 def _scalar(value) -> bool:

@@ -823,3 +823,37 @@ def test_limits_out_of_bounds_are_told_plainly(indexed, servers):
     assert all(e.is_error for e in errors)
     limit = next(t for t in tools if t.name == "list_files").input_schema["properties"]["limit"]
     assert (limit["minimum"], limit["maximum"]) == (1, 500), "the schema still gives the bounds"
+
+
+def test_every_bad_argument_is_told_in_one_error(indexed, servers):
+    """limit out of bounds and a bad mode in one call: both told at once, so a model fixes both in one go
+    (the bounds check alone answered before, and the mode came back on the next try)."""
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return (await call(s, "search", query="x", limit=1000, mode="bogus"),
+                    await call(s, "list_files", limit=True, sort="name"))
+    search, listing = run(scenario)
+    assert search.is_error and listing.is_error
+    assert text(search) == ("Error executing tool search: limit must be between 1 and 50 (got 1000); invalid "
+                            "arguments: mode: Input should be 'hybrid', 'keyword' or 'semantic' (got 'bogus')")
+    assert text(listing) == ("Error executing tool list_files: invalid arguments: limit: give a whole number, not "
+                             "a boolean (got true); sort: Input should be 'modified' or 'path' (got 'name')")
+
+
+def test_link_totals_are_left_out_of_hits_without_links(immediate, tmp_path, servers, sift_env):
+    """attachments_total and cited_by_total were 0 on every hit without links: kept only when there are links."""
+    root = write_tree(tmp_path / "papers", {"reading.md": "# Reading list\n\nSee [the paper](paper.pdf).\n",
+                                            "plain.md": "# Reading glasses\n\nNo links here.\n"})
+    shutil.copy(need_data("pdf/en/google-doc-document.pdf"), root / "paper.pdf")
+    ingest(root, "papers")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return await call(s, "search", query="reading", mode="keyword", kind="note")
+    found = run(scenario)
+    hits = {h["path"]: h for h in found.structured_content["results"]}
+    assert hits["papers/reading.md"]["attachments"] == ["papers/paper.pdf"]
+    assert hits["papers/reading.md"]["attachments_total"] == 1
+    for key in ("attachments", "attachments_total", "cited_by", "cited_by_total"):
+        assert key not in hits["papers/plain.md"], key
+    assert "cited_by_total" not in hits["papers/reading.md"]
