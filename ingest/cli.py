@@ -407,12 +407,12 @@ def cmd_retry_failed(args) -> int:
 def cmd_search(args) -> int:
     from search.query.engine import from_settings
     from search.query.filters import Filters, unix_time
-    from search.query.scope import scope
+    from search.query.scope import CLI, scope
     from search.settings import load
     settings = load()
     roots = _check_collection(settings, args.collection)
     engine = from_settings(settings)
-    where = scope(args.collection, args.path_prefix, roots)  # 'notes/tech' as results show it: as the MCP tool
+    where = scope(args.collection, args.path_prefix, roots, CLI)  # read as the MCP tools read it, told in flags
     filters = Filters(collection=where.collection, path_prefix=where.folder, kind=args.kind,
                       modified_after=unix_time(args.modified_after, "--modified-after"),
                       modified_before=unix_time(args.modified_before, "--modified-before"))

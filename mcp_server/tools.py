@@ -22,6 +22,7 @@ from mcp_server import listing, paths, reading, render, report
 from mcp_server.errors import Problem
 from mcp_server.service import NO_INDEX
 from search.index import queries
+from search.query import scope
 from search.query.filters import unix_time
 
 MAX_LIMIT = 50
@@ -315,13 +316,13 @@ class Tools:
         data["notes"] += [hint] if hint else []
         return result(listing.text(data, sort), data)
 
-    def _scope(self, collection: str | None, path_prefix: str | None) -> paths.Scope:
+    def _scope(self, collection: str | None, path_prefix: str | None) -> scope.Scope:
         """The collection and folder to look in: path_prefix as results show paths ('collection/folder'),
-        absolute inside a root, or relative to the root (see paths.scope)."""
+        absolute inside a root, or relative to the root (see search.query.scope), its notes in parameters."""
         self.sift.check_collection(collection)
         if path_prefix is None:
-            return paths.Scope(collection, None)
-        return paths.scope(collection, path_prefix, self.sift.roots())
+            return scope.Scope(collection, None)
+        return scope.scope(collection, path_prefix, self.sift.roots(), scope.MCP)
 
     @tool
     def similar(

@@ -188,9 +188,32 @@ def test_search_reads_a_path_prefix_as_results_show_paths_like_the_mcp_tool(imme
         return sorted(re.findall(r"^ *\d+\. (\S+ ?\S*\.md):", result.stdout, re.M)), result.stdout
     hits, out = found("my notes/tech")
     assert hits == ["my notes/tech/a.md"], out
-    assert "note: path_prefix 'my notes/tech' read as collection 'my notes', folder 'tech'" in out
+    assert "note: --path-prefix 'my notes/tech' read as collection 'my notes', folder 'tech'" in out
     assert found(str(root / "tech"))[0] == ["my notes/tech/a.md"]
     assert found("tech")[0] == ["my notes/tech/a.md", "til/tech/c.md"]
+
+
+def test_search_notes_on_a_path_prefix_speak_in_flags(immediate, sift_env, tmp_path):
+    """The notes on how --path-prefix was read were the MCP tools' ("pass collection='notes' and
+    path_prefix='misc'", "list_files with sort='path' shows the folders"): a command-line user was told of
+    parameters and a tool that the command does not have."""
+    ingest(write_tree(tmp_path / "notes", {"tech/sqlite.md": "# SQLite\n\nwal mode readers\n"}), "notes")
+    ingest(write_tree(tmp_path / "work", {"notes/misc/meeting.md": "# Meeting\n\nwal minutes\n",
+                                          "plan.md": "# Plan\n\nwal plan\n"}), "work")
+
+    def notes(*flags):
+        result = run_ingest(sift_env, "search", "wal", "--mode", "keyword", *flags)
+        assert result.returncode == 0, result.stderr
+        return [line for line in result.stdout.splitlines() if line.startswith("note: ")]
+    assert notes("--path-prefix", "notes/misc") == [
+        "note: --path-prefix 'notes/misc' read as the folder 'notes/misc', which exists as written; for collection "
+        "'notes', folder 'misc', pass --collection notes --path-prefix misc instead"]
+    assert notes("--path-prefix", "nothing/here") == [
+        "note: --path-prefix 'nothing/here': there is no folder 'nothing/here' in any collection (notes, work); look "
+        "in the collection's folder on disk for the folders there are (`ingest stats` shows where each is)"]
+    assert notes("--path-prefix", "work/plan.md", "--collection", "notes") == [
+        "note: --path-prefix 'work/plan.md' begins with the collection name 'work' but --collection is 'notes': "
+        "leave --collection out, or drop 'work/' from --path-prefix"]
 
 
 def test_enqueue_refuses_a_missing_folder(sift_env, tmp_path):

@@ -1,11 +1,13 @@
 """Where search and list_files look: a ``path_prefix`` as a client or ``ingest search --path-prefix`` writes it
 ('notes/tech' as results show paths, an absolute path inside a root, or a folder relative to the collection root),
 read into a collection and a folder, with a note on how it was read. Shared by the MCP tools and the CLI, so both
-read a prefix alike. Names match in either Unicode normal form (NFC or NFD, whichever is on disk).
+read a prefix alike; each passes its own ``Wording`` (MCP, CLI) so that a note names what its reader can type.
+Names match in either Unicode normal form (NFC or NFD, whichever is on disk).
 """
 from __future__ import annotations
 
 import os
+import shlex
 import unicodedata
 from dataclasses import dataclass, replace
 
@@ -60,6 +62,28 @@ def _spellings(folder: str, name: str) -> list[str]:
 
 
 @dataclass(frozen=True)
+class Wording:
+    """How a surface names what the notes mention: its two arguments, how to give both, and where the folders
+    are seen. The MCP tools' parameters or ``ingest search``'s flags, so each reader is told what it can type."""
+    prefix: str  # the path prefix argument: 'path_prefix' or '--path-prefix'
+    collection: str  # the collection argument
+    folders: str  # what shows the folders there are
+    flags: bool  # '--collection notes' rather than "collection='notes'"
+
+    def given(self, collection: str, folder: str | None) -> str:
+        """'collection='notes' and path_prefix='tech'' / '--collection notes --path-prefix tech'."""
+        pairs = [(self.collection, collection)] + ([(self.prefix, folder)] if folder else [])
+        if self.flags:
+            return " ".join(f"{name} {shlex.quote(value)}" for name, value in pairs)
+        return " and ".join(f"{name}={value!r}" for name, value in pairs)
+
+
+MCP = Wording("path_prefix", "collection", "list_files with sort='path' shows the folders there are", flags=False)
+CLI = Wording("--path-prefix", "--collection", "look in the collection's folder on disk for the folders there are "
+              "(`ingest stats` shows where each is)", flags=True)
+
+
+@dataclass(frozen=True)
 class Scope:
     """Where search and list_files look: a collection (None: all) and a folder relative to its root (None:
     all of it), with a note on how path_prefix was read and a hint to show if nothing matches."""
@@ -72,37 +96,38 @@ class Scope:
         return [n for n in (self.read_as, None if found else self.hint) if n]
 
 
-def scope(collection: str | None, prefix: str | None, roots: dict[str, str]) -> Scope:
+def scope(collection: str | None, prefix: str | None, roots: dict[str, str], say: Wording) -> Scope:
     """The folder ``prefix`` names, written as search and list_files show paths ('notes/tech': collection
     notes, folder tech/), as an absolute path inside a root, or relative to the collection root. A
     'collection/folder' that also exists as written inside a root in scope (a folder named like the
-    collection) is read as written: what is on disk as given wins, as with read_file."""
+    collection) is read as written: what is on disk as given wins, as with read_file. The notes name the
+    arguments as ``say`` words them."""
     if prefix is None or not prefix.strip():
         return Scope(collection, None)
     text = os.path.expanduser(prefix.strip())
     if os.path.isabs(text):
         inside = _absolute_folder(text, roots)
         if inside is not None:
-            return _there(_named(collection, prefix, *inside), prefix, roots)
+            return _there(_named(collection, prefix, *inside, say), prefix, roots, say)
     folder = relative_folder(text)
     if folder and ".." in folder.split("/"):  # indexed paths have no '..': it would match nothing, unexplained
-        return Scope(collection, folder, hint=f"path_prefix {prefix!r} has a '..' part, which no indexed path has: "
-                     "give the folder as results show paths ('collection/folder'), relative to the collection "
+        return Scope(collection, folder, hint=f"{say.prefix} {prefix!r} has a '..' part, which no indexed path "
+                     "has: give the folder as results show paths ('collection/folder'), relative to the collection "
                      "root without '..', or as an absolute path inside an indexed folder")
     head = (_collection_named(folder, roots) or _collection_prefix(folder, roots)) if folder else None
     if head is None:
-        return Scope(collection, folder, hint=_outside_hint(prefix, roots) if os.path.isabs(text)
-                     else _missing_hint(prefix, folder, collection, roots))
+        return Scope(collection, folder, hint=_outside_hint(prefix, roots, say) if os.path.isabs(text)
+                     else _missing_hint(prefix, folder, collection, roots, say))
     if collection is not None and collection != head:
-        return Scope(collection, folder, hint=f"path_prefix {prefix!r} begins with the collection name {head!r} "
-                     f"but collection is {collection!r}: leave collection out, or drop {head + '/'!r} from path_prefix")
+        return Scope(collection, folder, hint=f"{say.prefix} {prefix!r} begins with the collection name {head!r} "
+                     f"but {say.collection} is {collection!r}: leave {say.collection} out, or drop {head + '/'!r} "
+                     f"from {say.prefix}")
     if any(_exists(roots[name], folder) for name in ([collection] if collection else roots) if name in roots):
         other = nfc(folder)[len(nfc(head)) + 1:]
-        return Scope(collection, folder, read_as=f"path_prefix {prefix!r} read as the folder {folder!r}, "
+        return Scope(collection, folder, read_as=f"{say.prefix} {prefix!r} read as the folder {folder!r}, "
                      f"which exists as written; for collection {head!r}"
-                     + (f", folder {other!r}" if other else "") + f", pass collection={head!r}"
-                     + (f" and path_prefix={other!r}" if other else "") + " instead")
-    return _there(_named(collection, prefix, head, nfc(folder)[len(nfc(head)) + 1:] or None), prefix, roots)
+                     + (f", folder {other!r}" if other else "") + f", pass {say.given(head, other)} instead")
+    return _there(_named(collection, prefix, head, nfc(folder)[len(nfc(head)) + 1:] or None, say), prefix, roots, say)
 
 
 def relative_folder(prefix: str | None) -> str | None:
@@ -116,13 +141,14 @@ def relative_folder(prefix: str | None) -> str | None:
     return folder_prefix(prefix)
 
 
-def _named(collection: str | None, prefix: str, name: str, folder: str | None) -> Scope:
+def _named(collection: str | None, prefix: str, name: str, folder: str | None, say: Wording) -> Scope:
     """The scope of a prefix that named collection ``name``: refused when another collection was asked for."""
     where = f"collection {name!r}" + (f", folder {folder!r}" if folder else "")
     if collection is not None and collection != name:
-        return Scope(collection, relative_folder(prefix), hint=f"path_prefix {prefix!r} lies in {where}, but "
-                     f"collection is {collection!r}: leave collection out, or give a folder inside {collection!r}")
-    return Scope(name, folder, read_as=f"path_prefix {prefix!r} read as {where}")
+        return Scope(collection, relative_folder(prefix), hint=f"{say.prefix} {prefix!r} lies in {where}, but "
+                     f"{say.collection} is {collection!r}: leave {say.collection} out, or give a folder inside "
+                     f"{collection!r}")
+    return Scope(name, folder, read_as=f"{say.prefix} {prefix!r} read as {where}")
 
 
 def _absolute_folder(text: str, roots: dict[str, str]) -> tuple[str, str | None] | None:
@@ -148,27 +174,25 @@ def _exists(root: str, folder: str) -> bool:
         return False
 
 
-def _there(where: Scope, prefix: str, roots: dict[str, str]) -> Scope:
+def _there(where: Scope, prefix: str, roots: dict[str, str], say: Wording) -> Scope:
     """``where``, with a note for when nothing matches if its folder is not in its collection ('til/gti')."""
     if where.hint is not None or where.collection is None:
         return where
-    return replace(where, hint=_missing_hint(prefix, where.folder, where.collection, roots))
+    return replace(where, hint=_missing_hint(prefix, where.folder, where.collection, roots, say))
 
 
-def _missing_hint(prefix: str, folder: str | None, collection: str | None, roots: dict[str, str]) -> str | None:
+def _missing_hint(prefix: str, folder: str | None, collection: str | None, roots: dict[str, str],
+                  say: Wording) -> str | None:
     """What to do when a relative folder is in no root in scope: 'no passages match' alone did not say that
     the folder itself was not there (a typo, or a folder of another collection's name)."""
     names = [collection] if collection else sorted(roots)
     if not folder or any(_exists(roots[n], folder) for n in names if n in roots):
         return None
     where = f"collection {collection!r}" if collection else f"any collection ({', '.join(names) or 'none'})"
-    return (f"path_prefix {prefix!r}: there is no folder {folder.rstrip('/')!r} in {where}; list_files with "
-            "sort='path' shows the folders there are")
+    return f"{say.prefix} {prefix!r}: there is no folder {folder.rstrip('/')!r} in {where}; {say.folders}"
 
 
-def _outside_hint(prefix: str, roots: dict[str, str]) -> str:
-    return (f"path_prefix {prefix!r} is not inside an indexed folder ({', '.join(sorted(roots.values()))}), so it "
+def _outside_hint(prefix: str, roots: dict[str, str], say: Wording) -> str:
+    return (f"{say.prefix} {prefix!r} is not inside an indexed folder ({', '.join(sorted(roots.values()))}), so it "
             "was read as a folder relative to the collection root; give 'collection/folder' as results show "
             "paths, an absolute path inside one of those folders, or a folder relative to the root")
-
-
