@@ -472,30 +472,23 @@ def cmd_similar(args) -> int:
 
 
 def _indexed_file(settings, raw: str, roots: dict[str, str]) -> tuple[str, str]:
-    """(collection, relative path) of the published file ``raw`` names: 'collection/relative/path' as search
-    shows it, a path on disk inside a collection's folder, or a file name that one indexed file has."""
-    from search.index import db, queries
+    """(collection, relative path) of the published file ``raw`` names (search.query.files, as the MCP tool
+    finds it): 'collection/relative/path' as search shows it, a path on disk inside a collection's folder (from
+    here too), or a file name that one indexed file has; the failures said in this command's terms."""
+    from search.index import db
+    from search.query import files
     conn = db.connect(settings.index_path, readonly=True)
     try:
-        head = max((name for name in roots if raw.startswith(name + "/")), key=len, default=None)
-        if head is not None and queries.visible_file(conn, head, raw[len(head) + 1:]) is not None:
-            return head, raw[len(head) + 1:]
-        real = os.path.realpath(raw)
-        inside = [(name, os.path.relpath(real, os.path.realpath(root))) for name, root in roots.items()
-                  if real.startswith(os.path.realpath(root).rstrip("/") + "/")]
-        if inside:  # the deepest root holding it
-            return min(inside, key=lambda found: len(found[1]))
-        named = queries.visible_by_name(conn, raw) if "/" not in raw else []
+        return files.indexed_file(conn, os.path.expanduser(raw), roots, cwd=os.getcwd())
+    except files.Ambiguous as many:
+        shown = ", ".join(many.candidates[:10]) + (", …" if len(many.candidates) > 10 else "")
+        raise LookupError(f"{len(many.candidates)} indexed files are named {raw!r}: give one as "
+                          f"collection/relative/path ({shown})") from None
+    except (files.Missing, files.Outside):
+        raise LookupError(f"no indexed file {raw!r}: give it as search shows it (collection/relative/path), or "
+                          "its path on disk inside a collection's folder (ingest stats lists them)") from None
     finally:
         conn.close()
-    if len(named) == 1:
-        return named[0]
-    if named:
-        shown = ", ".join(f"{c}/{p}" for c, p in sorted(named)[:10]) + (", …" if len(named) > 10 else "")
-        raise LookupError(f"{len(named)} indexed files are named {raw!r}: give one as collection/relative/path "
-                          f"({shown})")
-    raise LookupError(f"no indexed file {raw!r}: give it as search shows it (collection/relative/path), or its "
-                      "path on disk inside a collection's folder")
 
 
 def _check_collection(settings, name: str | None) -> dict[str, str]:

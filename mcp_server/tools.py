@@ -342,7 +342,7 @@ class Tools:
         if path is not None:
             conn, roots = self.sift.conn(), self.sift.roots()
             try:
-                target = _published_path(conn, path, roots) or _file_path(conn, path, roots)
+                target = paths.indexed(conn, path, roots)
             except paths.Ambiguous as many:
                 return _candidates("similar", path, many)
         if (target is None) == (chunk_id is None):
@@ -386,19 +386,6 @@ class Tools:
         elif worker["state"] != "running":
             lines.append(f"note: this server runs no worker, so the job waits for one: {report.WORKER_HINT}")
         return result("\n".join(lines), {"queued": [row["name"] for row in rows], "worker": worker["state"]})
-
-
-def _published_path(conn, path: str, roots: dict[str, str]) -> tuple[str, str] | None:
-    """(collection, relative path) of a published file named as search names it, found in the index alone:
-    similar compares stored vectors, so a file deleted from disk since is found until the next publish."""
-    named = paths.split_collection(path, roots)
-    return named if named is not None and queries.visible_file(conn, *named) is not None else None
-
-
-def _file_path(conn, path: str, roots: dict[str, str]) -> tuple[str, str]:
-    """(collection, relative path) of the file on disk that ``path`` names in any form read_file takes."""
-    found = paths.resolve(path, roots, lambda name: queries.visible_by_name(conn, name))
-    return found.collection, found.relative
 
 
 def _candidates(name: str, path: str, many: paths.Ambiguous) -> CallToolResult:

@@ -151,6 +151,29 @@ def test_similar_finds_passages_like_a_file_named_as_search_shows_it_on_disk_or_
     assert by_chunk["query"] == f"chunk {chunk}" and "tax/forms.md" not in {h["path"] for h in by_chunk["hits"]}
 
 
+def test_similar_finds_a_file_as_the_mcp_tool_does_in_either_normal_form_and_from_here(immediate, sift_env,
+                                                                                       tmp_path):
+    """`ingest similar` found its file its own way (search.query.files now serves it and the MCP tool): a name
+    in NFC missed the file macOS named in NFD, and so did a path relative to the collection root."""
+    import subprocess
+    import unicodedata
+    from tests.conftest import VENV_BIN
+    nfd = unicodedata.normalize("NFD", "café")
+    root = write_tree(tmp_path / "n", {
+        f"{nfd}/{nfd}.md": "# Espresso\n\nGrind the beans fine and pull the espresso shot for thirty seconds.",
+        "drinks/latte.md": "# Latte\n\nSteam the milk and pour it over a shot of espresso made from fine beans.",
+        "tax/forms.md": "# Tax return\n\nFile the income tax form before the deadline in April."})
+    ingest(root, "notes")
+    for named in ("café.md", "notes/café/café.md", "café/café.md"):
+        found = run_ingest(sift_env, "similar", named, "--limit", "1")
+        assert found.returncode == 0, (named, found.stderr)
+        assert found.stdout.startswith(f"like notes/{nfd}/{nfd}.md (other files, the best passage of each):\n"
+                                       " 1. notes/drinks/latte.md"), found.stdout
+    here = subprocess.run([str(VENV_BIN / "ingest"), "similar", "../drinks/latte.md", "--limit", "1"], cwd=root / "tax",
+                          env=sift_env, capture_output=True, text=True, timeout=1800)
+    assert here.returncode == 0 and here.stdout.startswith("like notes/drinks/latte.md"), here.stderr
+
+
 def test_search_takes_the_date_filters_the_mcp_tool_has(immediate, sift_env, tmp_path):
     """The MCP search tool filters by modified_after / modified_before; `ingest search` had no such flags."""
     import os

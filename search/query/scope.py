@@ -16,14 +16,14 @@ def nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-def _collection_named(text: str, roots: dict[str, str]) -> str | None:
+def collection_named(text: str, roots: dict[str, str]) -> str | None:
     """The collection whose name is ``text`` in either normal form."""
     if text in roots:
         return text
     return next((name for name in roots if nfc(name) == nfc(text)), None)
 
 
-def _collection_prefix(raw: str, roots: dict[str, str]) -> str | None:
+def collection_prefix(raw: str, roots: dict[str, str]) -> str | None:
     """The collection named at the start of ``raw`` ("name/..."), the longest if several are."""
     text = nfc(raw)
     heads = [name for name in roots if text.startswith(nfc(name) + "/") and len(text) > len(nfc(name)) + 1]
@@ -114,7 +114,7 @@ def scope(collection: str | None, prefix: str | None, roots: dict[str, str], say
         return Scope(collection, folder, hint=f"{say.prefix} {prefix!r} has a '..' part, which no indexed path "
                      "has: give the folder as results show paths ('collection/folder'), relative to the collection "
                      "root without '..', or as an absolute path inside an indexed folder")
-    head = (_collection_named(folder, roots) or _collection_prefix(folder, roots)) if folder else None
+    head = (collection_named(folder, roots) or collection_prefix(folder, roots)) if folder else None
     if head is None:
         return Scope(collection, folder, hint=_outside_hint(prefix, roots, say) if os.path.isabs(text)
                      else _missing_hint(prefix, folder, collection, roots, say))
