@@ -2,33 +2,12 @@
 from __future__ import annotations
 
 import time
-from datetime import datetime
 
-from search.index.status import age, count  # noqa: F401  (part of this module's vocabulary: render.age, render.count)
-
-
-def when(ts: float | None) -> str | None:
-    """Local time, to the second, ISO-like: 2024-05-01 10:22:03; a time outside years 1-9999 (a file's time
-    can be set anywhere, and tmpfs or btrfs keep it) as seconds since 1970."""
-    if ts is None:
-        return None
-    try:
-        return datetime.fromtimestamp(ts).isoformat(sep=" ", timespec="seconds")
-    except (ValueError, OverflowError, OSError):
-        return f"{ts:.0f} s since 1970"
+from search.index.status import age, count, size, when  # noqa: F401  (this module's vocabulary: render.age, …)
 
 
 def ago(ts: float | None) -> str:
     return "never" if ts is None else f"{when(ts)} ({age(time.time() - ts)} ago)"
-
-
-def size(n: int | None) -> str:
-    if n is None:
-        return "-"
-    for unit, step in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
-        if n >= step:
-            return f"{n / step:.1f} {unit}"
-    return f"{n} B"
 
 
 def place(hit) -> str:

@@ -310,10 +310,7 @@ class Tools:
         is searchable yet.
         """
         where = self._scope(collection, path_prefix)
-        data = listing.list_files(self.sift, where.collection, where.folder, glob, sort, limit)
-        data["notes"] = where.notes(found=bool(data["total"]))
-        hint = None if data["total"] else paths.glob_hint(glob, self.sift.roots())
-        data["notes"] += [hint] if hint else []
+        data = listing.list_files(self.sift, where, glob, sort, limit)
         return result(listing.text(data, sort), data)
 
     def _scope(self, collection: str | None, path_prefix: str | None) -> scope.Scope:

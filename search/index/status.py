@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from datetime import datetime
 from pathlib import Path
 
 from search.index import queries, working
@@ -174,6 +175,27 @@ def age(seconds: float | None) -> str:
         if seconds >= size:
             return f"{seconds / size:.1f} {unit}"
     return f"{seconds:.0f} s"
+
+
+def when(ts: float | None) -> str | None:
+    """Local time, to the second, ISO-like: 2024-05-01 10:22:03; a time outside years 1-9999 (a file's time
+    can be set anywhere, and tmpfs or btrfs keep it) as seconds since 1970."""
+    if ts is None:
+        return None
+    try:
+        return datetime.fromtimestamp(ts).isoformat(sep=" ", timespec="seconds")
+    except (ValueError, OverflowError, OSError):
+        return f"{ts:.0f} s since 1970"
+
+
+def size(n: int | None) -> str:
+    """'3 B', '1.2 KB', '4.5 MB'; '-' when unknown."""
+    if n is None:
+        return "-"
+    for unit, step in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if n >= step:
+            return f"{n / step:.1f} {unit}"
+    return f"{n} B"
 
 
 def freshness_lines(fresh: dict) -> list[str]:

@@ -1,0 +1,149 @@
+"""The files of the collections and where each stands in the index: what the MCP tool ``list_files`` and
+``ingest files`` both show, as plain data (the files and the notes on how the request was read); each caller
+renders it its own way.
+
+States: ``indexed`` (searchable in the published generation), ``pending``
+(the generation being built has not finished with it), ``failed`` or
+``skipped`` (with the reason), ``deleted`` (gone from disk; searchable until
+the next publish).
+
+The filters, the order and the limit are applied in SQL, so a call costs the
+same with 200,000 files pending; only the files shown are looked at on disk,
+and only those the index knows no size or time for. That look never follows a
+symbolic link out of the root: a refused link is described as the link it is.
+Sorted by modified time, files the index has no time for yet come first when
+they are pending (they are what just changed) and last when failed or skipped.
+``path_prefix`` is a folder ('tech' means tech/, not technology/); ``glob`` is
+a shell pattern, the way to ask for names that begin with some text ('tech*').
+Both match names in either Unicode normal form (NFC or NFD).
+"""
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import stat
+import unicodedata
+
+from search.index import queries
+from search.index.db import snapshot
+from search.index.status import when
+from search.query.filters import register_in_folder
+from search.query.scope import Scope, _collection_prefix
+
+SORTS = ("modified", "path")
+MAX_LIMIT = 500
+IN_FLIGHT_DETAIL = "waiting to be indexed ({change}; next: {stage})"
+
+
+def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: dict[str, str]) -> dict:
+    """``total`` (how many match), ``shown``, ``files`` (the first ``limit`` of them) and ``notes`` (how the
+    folder was read; what to write instead when nothing matched). ``where`` is the collection and folder as
+    search.query.scope read them; ``roots`` the collections' roots by name, for the notes."""
+    if sort not in SORTS:
+        raise ValueError(f"sort must be one of {', '.join(SORTS)} (got {sort!r})")
+    if not 1 <= limit <= MAX_LIMIT:
+        raise ValueError(f"limit must be between 1 and {MAX_LIMIT} (got {limit})")
+    match, params = _match(conn, where.folder, glob)
+    with snapshot(conn):
+        rows = queries.listing(conn, where.collection, match, params, sort == "modified", limit)
+        shown = _entries(conn, rows)
+    for entry in shown:
+        _look_on_disk(entry)
+    total = rows[0]["total"] if rows else 0
+    hint = None if total else glob_hint(glob, roots)
+    return {"total": total, "shown": len(shown), "files": [_public(e) for e in shown],
+            "notes": where.notes(found=bool(total)) + ([hint] if hint else [])}
+
+
+def glob_hint(glob: str | None, roots: dict[str, str]) -> str | None:
+    """What to write instead, when a glob that matched nothing begins with a collection's name or is absolute."""
+    if not glob:
+        return None
+    head = _collection_prefix(glob, roots)
+    if head is not None:
+        return (f"glob matches paths relative to the collection root, without the collection name: "
+                f"collection={head!r}, glob={glob[len(head) + 1:]!r}")
+    if os.path.isabs(glob):
+        return "glob matches paths relative to the collection root: not an absolute path, e.g. 'tech/*.md'"
+    return None
+
+
+def _match(conn, path_prefix, glob) -> tuple[str, dict]:
+    """The SQL condition on a ``{path}`` that the folder and the pattern make, with its named parameters."""
+    params, match = {}, []
+    if path_prefix:
+        register_in_folder(conn)
+        match.append("sift_in_folder({path}, :folder)")
+        params["folder"] = path_prefix
+    if glob:
+        conn.create_function("sift_glob", 1, _matcher(glob), deterministic=True)
+        match.append("sift_glob({path})")
+    return " AND ".join(match) or "1", params
+
+
+def _matcher(glob: str):
+    """path → whether the shell pattern matches it (or, for a pattern without '/', its file name)."""
+    pattern = re.compile(fnmatch.translate(unicodedata.normalize("NFC", glob)))
+    bare = "/" not in glob
+
+    def match(path: str) -> bool:
+        path = path if path.isascii() else unicodedata.normalize("NFC", path)
+        return bool(pattern.match(path) or (bare and pattern.match(path.rsplit("/", 1)[-1])))
+    return match
+
+
+def _entries(conn, rows) -> list[dict]:
+    """The facts of the listed files: the kind, size and time of the version the index knows (for a file
+    deleted meanwhile, the version it had), and the state."""
+    shown = []
+    for r in rows:
+        version = queries.file_version(conn, r["ref"]) if r["ref"] is not None else None
+        if version is None and r["building"] is not None:  # gone: its version retired by the build
+            version = queries.retired_version(conn, r["building"], r["collection"], r["path"])
+        entry = {"collection": r["name"], "root": r["root"], "path": r["path"], "kind": None, "size": None,
+                 "mtime": None, "state": "indexed", "reason": None}
+        if version is not None:
+            entry.update(kind=version["kind"], size=version["size"], mtime=version["mtime"])
+        if r["generation"] is not None:
+            p = queries.progress_of(conn, r["generation"], r["path"])
+            building = r["generation"] == r["building"]
+            entry["state"], entry["reason"] = _state(p["change"] if building else None, p["stage"], p["state"],
+                                                     p["reason"])
+        shown.append(entry)
+    return shown
+
+
+def _state(change, stage, state, reason) -> tuple[str, str | None]:
+    if state in ("failed", "skipped"):
+        return state, f"{reason} (at {stage})"
+    if change == "deleted":
+        return "deleted", "gone from disk; searchable until the generation being built is published"
+    if stage == "write" and state == "done":
+        return "pending", "indexed in the generation being built; searchable once it is published"
+    return "pending", IN_FLIGHT_DETAIL.format(change=change, stage=stage)
+
+
+def _look_on_disk(entry: dict) -> None:
+    """Size and time of a shown file the index knows nothing of. A symbolic link is followed only to a
+    file inside the root; otherwise what is shown is the link's own (lstat), never its target's."""
+    if entry["mtime"] is not None:
+        return
+    path = os.path.join(entry["root"], entry["path"])
+    try:
+        st = os.lstat(path)
+        if stat.S_ISLNK(st.st_mode):
+            real, root = os.path.realpath(path), os.path.realpath(entry["root"])
+            if os.path.commonpath([real, root]) == root and os.path.isfile(real):
+                st = os.stat(real)
+            else:
+                entry["kind"] = entry["kind"] or "symlink"
+    except (OSError, ValueError):
+        return
+    entry["size"], entry["mtime"] = st.st_size, st.st_mtime
+
+
+def _public(e: dict) -> dict:
+    return {"path": f"{e['collection']}/{e['path']}", "collection": e["collection"], "relative_path": e["path"],
+            "kind": e["kind"], "size": e["size"], "modified": when(e["mtime"]), "state": e["state"],
+            "reason": e["reason"]}
