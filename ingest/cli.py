@@ -102,6 +102,19 @@ def build_parser() -> argparse.ArgumentParser:
     again.add_argument("collection", nargs="?", help="only this collection (default: every collection)")
     again.set_defaults(func=cmd_retry_failed)
 
+    listed = commands.add_parser("files", parents=[settings],
+                                 help="the indexed files and where each stands: indexed, pending, failed or "
+                                 "skipped (with the reason), deleted")
+    listed.add_argument("--collection", help="only this collection (ingest stats lists them)")
+    listed.add_argument("--path-prefix", help="only files under this folder of the collection, e.g. clients/")
+    listed.add_argument("--glob", help="only paths (relative to the collection's folder) matching this shell "
+                        "pattern, e.g. '*.md'; without '/', file names match too")
+    listed.add_argument("--sort", choices=["modified", "path"], default="modified",
+                        help="modified: newest first (default); path: alphabetical")
+    listed.add_argument("--limit", type=int, default=50, help="how many files, 1-500 (default 50)")
+    listed.add_argument("--json", action="store_true", help="print the answer as JSON")
+    listed.set_defaults(func=cmd_files)
+
     find = commands.add_parser("search", parents=[settings],
                                help="search the published index (hybrid by default)")
     find.add_argument("query", help="words to look for (any language; exact words, names and meaning)")
@@ -401,6 +414,41 @@ def cmd_retry_failed(args) -> int:
     elif queued:
         _say_the_worker_keeps_its_settings(args)
         print(_progress_line())
+    return 0
+
+
+def cmd_files(args) -> int:
+    """The MCP tool ``list_files`` on the command line: one line per file with its kind, size, time and state
+    (the reason of a failed or skipped one), from the same listing (search.query.listing)."""
+    from search.index import db
+    from search.index.status import as_json, count, size
+    from search.query import listing
+    from search.query.scope import scope
+    from search.settings import load
+    settings = load()
+    nothing = _no_index_yet(settings, "nothing indexed yet")
+    if nothing:
+        print(as_json({"total": 0, "shown": 0, "files": [], "notes": [nothing]}) if args.json else nothing)
+        return 0
+    roots = _check_collection(settings, args.collection)
+    where = scope(args.collection, args.path_prefix, roots)  # 'notes/tech' as the listing shows paths
+    conn = db.connect(settings.index_path, readonly=True)
+    try:
+        data = listing.files(conn, where, args.glob, args.sort, args.limit, roots)
+    finally:
+        conn.close()
+    if args.json:
+        print(as_json(data))
+        return 0
+    for note in data["notes"]:
+        print(f"note: {note}")
+    for f in data["files"]:
+        state = f["state"] + (f": {f['reason']}" if f["reason"] else "")
+        print(f"{f['path']}  {f['kind'] or '-'}  {size(f['size'])}  {f['modified'] or '-'}  {state}")
+    order = "newest first" if args.sort == "modified" else "by path"
+    more = ": raise --limit, or narrow with --path-prefix or --glob" if data["shown"] < data["total"] else ""
+    print(f"({count(data['total'], 'file')}; showing {data['shown']}, {order}{more})" if data["total"]
+          else "no files match")
     return 0
 
 

@@ -1,0 +1,110 @@
+"""`ingest files`: the MCP tool list_files on the command line, from the same listing (search.query.listing).
+
+Before it, what is indexed and where each file stands (pending, failed or skipped with the reason, deleted) could
+be seen only through an MCP client, or as counts and the first failures in `ingest stats`."""
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ingest, run_ingest, write_tree
+
+@pytest.fixture
+def env(immediate, sift_env, monkeypatch):
+    """A keyword-only index (the model is not the point), built in this process; the environment for `ingest`."""
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    runtime.reset()
+    return {**sift_env, "SIFT_EMBEDDINGS": "off"}
+
+
+@pytest.fixture
+def notes(env, tmp_path) -> Path:
+    root = write_tree(tmp_path / "notes", {
+        "tech/fts5.md": "# SQLite FTS5\n\nBM25 ranking and prefix queries.\n",
+        "tech/hello.py": "def hello():\n    return 1\n",
+        "tech/broken.pdf": "not a pdf",
+        "recipes/bread.md": "# Bread\n\nFlour, water, salt.\n",
+        "tech/app.min.js": "var a=1;\n"})  # skipped: minified
+    for n, path in enumerate(sorted(p for p in root.rglob("*") if p.is_file())):
+        os.utime(path, (datetime(2024, 5, 1 + n).timestamp(),) * 2)
+    ingest(root, "notes")
+    return root
+
+
+def lines(result) -> list[str]:
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines()
+
+
+def test_files_lists_each_file_with_its_state_and_the_reason_of_a_failed_or_skipped_one(env, notes):
+    out = lines(run_ingest(env, "files", "--sort", "path"))
+    assert out == ["notes/recipes/bread.md  note  29 B  2024-05-01 00:00:00  indexed",
+                   "notes/tech/app.min.js  -  9 B  2024-05-02 00:00:00  skipped: minified or generated: app.min.js "
+                   "is a lock or minified file (at parse)",
+                   "notes/tech/broken.pdf  -  9 B  2024-05-03 00:00:00  failed: ValueError: unreadable PDF: not a PDF: "
+                   "it begins b'not a pdf', where a PDF has %PDF- (at parse)",
+                   "notes/tech/fts5.md  note  48 B  2024-05-04 00:00:00  indexed",
+                   "notes/tech/hello.py  code  26 B  2024-05-05 00:00:00  indexed",
+                   "(5 files; showing 5, by path)"], out
+    newest = lines(run_ingest(env, "files", "--limit", "2"))  # the default order: newest first, as list_files
+    assert newest == ["notes/tech/hello.py  code  26 B  2024-05-05 00:00:00  indexed",
+                      "notes/tech/fts5.md  note  48 B  2024-05-04 00:00:00  indexed",
+                      "(5 files; showing 2, newest first: raise --limit, or narrow with --path-prefix or --glob)"]
+
+
+def test_files_path_prefix_and_glob_narrow_the_list_with_the_notes_search_gives(env, notes):
+    out = lines(run_ingest(env, "files", "--path-prefix", "notes/tech", "--sort", "path"))
+    assert out[0] == "note: path_prefix 'notes/tech' read as collection 'notes', folder 'tech'"
+    assert [line.split("  ")[0] for line in out[1:-1]] == ["notes/tech/app.min.js", "notes/tech/broken.pdf",
+                                                           "notes/tech/fts5.md", "notes/tech/hello.py"], out
+    assert out[-1] == "(4 files; showing 4, by path)"
+    assert [line.split("  ")[0] for line in lines(run_ingest(env, "files", "--glob", "*.md"))[:-1]] == [
+        "notes/tech/fts5.md", "notes/recipes/bread.md"]
+    assert lines(run_ingest(env, "files", "--path-prefix", "recipes", "--glob", "*.py")) == ["no files match"]
+
+
+def test_files_json_is_the_data_of_the_mcp_tool_list_files(env, notes):
+    """The same call through the MCP tool's code: its structured content is this JSON without the keys whose
+    null or empty value says nothing (tools.result), and both come from search.query.listing.files."""
+    from mcp_server import tools
+    from mcp_server.service import Sift
+    from search.index import db
+    from search.query import listing
+    from search.query.scope import scope
+    from search.settings import load
+    printed = json.loads(run_ingest(env, "files", "--path-prefix", "notes/tech", "--sort", "path",
+                                    "--json").stdout)
+    settings = load()
+    answer = tools.Tools(Sift(settings)).list_files(path_prefix="notes/tech", sort="path")
+    assert tools._without_empty(printed) == answer.structured_content
+    conn = db.connect(settings.index_path, readonly=True)
+    roots = {"notes": str(notes.resolve())}
+    assert printed == listing.files(conn, scope(None, "notes/tech", roots), None, "path", 50, roots)
+    assert printed["total"] == 4 and printed["notes"] == [
+        "path_prefix 'notes/tech' read as collection 'notes', folder 'tech'"]
+    assert printed["files"][1] == {
+        "path": "notes/tech/broken.pdf", "collection": "notes", "relative_path": "tech/broken.pdf", "kind": None,
+        "size": 9, "modified": "2024-05-03 00:00:00", "state": "failed",
+        "reason": "ValueError: unreadable PDF: not a PDF: it begins b'not a pdf', where a PDF has %PDF- (at parse)"}
+
+
+def test_files_refuses_an_unknown_collection_or_limit_in_one_line(env, notes):
+    unknown = run_ingest(env, "files", "--collection", "nope")
+    assert (unknown.returncode, unknown.stdout) == (2, "")
+    assert unknown.stderr == "ingest: error: no collection named 'nope'; collections: notes\n"
+    zero = run_ingest(env, "files", "--limit", "0")
+    assert (zero.returncode, zero.stderr) == (2, "ingest: error: limit must be between 1 and 500 (got 0)\n")
+    assert lines(run_ingest(env, "files", "--collection", "notes"))[-1] == "(5 files; showing 5, newest first)"
+
+
+def test_files_on_a_home_never_used_says_so_and_makes_nothing(sift_env):
+    home = Path(sift_env["SIFT_HOME"])
+    result = run_ingest(sift_env, "files")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"nothing indexed yet: no index yet at {home / 'index.db'} (ingest enqueue PATH makes one)\n"
+    assert not home.exists(), sorted(home.rglob("*"))
