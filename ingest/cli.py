@@ -423,7 +423,7 @@ def cmd_files(args) -> int:
     from search.index import db
     from search.index.status import as_json, count, size
     from search.query import listing
-    from search.query.scope import scope
+    from search.query.scope import CLI, scope
     from search.settings import load
     settings = load()
     nothing = _no_index_yet(settings, "nothing indexed yet")
@@ -431,10 +431,10 @@ def cmd_files(args) -> int:
         print(as_json({"total": 0, "shown": 0, "files": [], "notes": [nothing]}) if args.json else nothing)
         return 0
     roots = _check_collection(settings, args.collection)
-    where = scope(args.collection, args.path_prefix, roots)  # 'notes/tech' as the listing shows paths
+    where = scope(args.collection, args.path_prefix, roots, CLI)  # 'notes/tech' as the listing shows paths
     conn = db.connect(settings.index_path, readonly=True)
     try:
-        data = listing.files(conn, where, args.glob, args.sort, args.limit, roots)
+        data = listing.files(conn, where, args.glob, args.sort, args.limit, roots, CLI)
     finally:
         conn.close()
     if args.json:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from mcp_server import render
 from search.query import listing
+from search.query.scope import MCP
 
 
 def list_files(sift, where, glob, sort, limit) -> dict:
     """The listing of ``where`` (a scope, its collection checked), as structured content."""
-    return listing.files(sift.conn(), where, glob, sort, limit, sift.roots())
+    return listing.files(sift.conn(), where, glob, sort, limit, sift.roots(), MCP)
 
 
 def text(data: dict, sort: str) -> str:

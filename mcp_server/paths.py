@@ -13,7 +13,7 @@ import stat
 from mcp_server.errors import Problem
 from search.query import files
 from search.query.files import Ambiguous, Target  # noqa: F401  (paths.Target, paths.Ambiguous to the tools)
-from search.query.scope import collection_named, collection_prefix
+from search.query.scope import collection_named
 
 
 def resolve(raw: str, roots: dict[str, str], indexed_by_name=None) -> Target:
@@ -80,16 +80,3 @@ def refuse_special(name: str, mode: int) -> None:
         return
     what = next((label for test, label in SPECIAL if test(mode)), "not a regular file")
     raise Problem(f"{name} is {what}, not a regular file: read_file reads regular files only")
-
-
-def glob_hint(glob: str | None, roots: dict[str, str]) -> str | None:
-    """What to write instead, when a glob that matched nothing begins with a collection's name or is absolute."""
-    if not glob:
-        return None
-    head = collection_prefix(glob, roots)
-    if head is not None:
-        return (f"glob matches paths relative to the collection root, without the collection name: "
-                f"collection={head!r}, glob={glob[len(head) + 1:]!r}")
-    if os.path.isabs(glob):
-        return "glob matches paths relative to the collection root: not an absolute path, e.g. 'tech/*.md'"
-    return None

@@ -232,8 +232,8 @@ def test_search_notes_on_a_path_prefix_speak_in_flags(immediate, sift_env, tmp_p
         "note: --path-prefix 'notes/misc' read as the folder 'notes/misc', which exists as written; for collection "
         "'notes', folder 'misc', pass --collection notes --path-prefix misc instead"]
     assert notes("--path-prefix", "nothing/here") == [
-        "note: --path-prefix 'nothing/here': there is no folder 'nothing/here' in any collection (notes, work); look "
-        "in the collection's folder on disk for the folders there are (`ingest stats` shows where each is)"]
+        "note: --path-prefix 'nothing/here': there is no folder 'nothing/here' in any collection (notes, work); "
+        "`ingest files --sort path` shows the folders there are"]
     assert notes("--path-prefix", "work/plan.md", "--collection", "notes") == [
         "note: --path-prefix 'work/plan.md' begins with the collection name 'work' but --collection is 'notes': "
         "leave --collection out, or drop 'work/' from --path-prefix"]

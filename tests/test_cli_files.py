@@ -59,7 +59,7 @@ def test_files_lists_each_file_with_its_state_and_the_reason_of_a_failed_or_skip
 
 def test_files_path_prefix_and_glob_narrow_the_list_with_the_notes_search_gives(env, notes):
     out = lines(run_ingest(env, "files", "--path-prefix", "notes/tech", "--sort", "path"))
-    assert out[0] == "note: path_prefix 'notes/tech' read as collection 'notes', folder 'tech'"
+    assert out[0] == "note: --path-prefix 'notes/tech' read as collection 'notes', folder 'tech'"
     assert [line.split("  ")[0] for line in out[1:-1]] == ["notes/tech/app.min.js", "notes/tech/broken.pdf",
                                                            "notes/tech/fts5.md", "notes/tech/hello.py"], out
     assert out[-1] == "(4 files; showing 4, by path)"
@@ -70,23 +70,26 @@ def test_files_path_prefix_and_glob_narrow_the_list_with_the_notes_search_gives(
 
 def test_files_json_is_the_data_of_the_mcp_tool_list_files(env, notes):
     """The same call through the MCP tool's code: its structured content is this JSON without the keys whose
-    null or empty value says nothing (tools.result), and both come from search.query.listing.files."""
+    null or empty value says nothing (tools.result), and both come from search.query.listing.files; only the
+    notes differ, each in its reader's terms (--path-prefix, path_prefix)."""
     from mcp_server import tools
     from mcp_server.service import Sift
     from search.index import db
     from search.query import listing
-    from search.query.scope import scope
+    from search.query.scope import CLI, scope
     from search.settings import load
     printed = json.loads(run_ingest(env, "files", "--path-prefix", "notes/tech", "--sort", "path",
                                     "--json").stdout)
     settings = load()
     answer = tools.Tools(Sift(settings)).list_files(path_prefix="notes/tech", sort="path")
-    assert tools._without_empty(printed) == answer.structured_content
+    told = answer.structured_content.pop("notes")
+    assert tools._without_empty({**printed, "notes": []}) == answer.structured_content
+    assert told == ["path_prefix 'notes/tech' read as collection 'notes', folder 'tech'"]
     conn = db.connect(settings.index_path, readonly=True)
     roots = {"notes": str(notes.resolve())}
-    assert printed == listing.files(conn, scope(None, "notes/tech", roots), None, "path", 50, roots)
+    assert printed == listing.files(conn, scope(None, "notes/tech", roots, CLI), None, "path", 50, roots, CLI)
     assert printed["total"] == 4 and printed["notes"] == [
-        "path_prefix 'notes/tech' read as collection 'notes', folder 'tech'"]
+        "--path-prefix 'notes/tech' read as collection 'notes', folder 'tech'"]
     assert printed["files"][1] == {
         "path": "notes/tech/broken.pdf", "collection": "notes", "relative_path": "tech/broken.pdf", "kind": None,
         "size": 9, "modified": "2024-05-03 00:00:00", "state": "failed",

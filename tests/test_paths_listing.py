@@ -267,7 +267,7 @@ def test_path_prefix_takes_paths_as_results_show_them(immediate, sift_env, tmp_p
         assert found(label) == set(), label
         for result in out[label]:
             assert hint in text(result) and any(hint in n for n in result.structured_content["notes"]), label
-    assert "collection='notes', glob='tech/*'" in text(out["glob"])
+    assert "collection='notes' and glob='tech/*'" in text(out["glob"])
 
 
 def test_a_folder_that_is_in_no_root_is_said_so(immediate, sift_env, tmp_path, servers):

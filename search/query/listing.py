@@ -29,17 +29,18 @@ from search.index import queries
 from search.index.db import snapshot
 from search.index.status import when
 from search.query.filters import register_in_folder
-from search.query.scope import Scope, _collection_prefix
+from search.query.scope import Scope, Wording, collection_prefix
 
 SORTS = ("modified", "path")
 MAX_LIMIT = 500
 IN_FLIGHT_DETAIL = "waiting to be indexed ({change}; next: {stage})"
 
 
-def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: dict[str, str]) -> dict:
+def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: dict[str, str],
+          say: Wording) -> dict:
     """``total`` (how many match), ``shown``, ``files`` (the first ``limit`` of them) and ``notes`` (how the
-    folder was read; what to write instead when nothing matched). ``where`` is the collection and folder as
-    search.query.scope read them; ``roots`` the collections' roots by name, for the notes."""
+    folder was read; what to write instead when nothing matched, in ``say``'s terms). ``where`` is the
+    collection and folder as search.query.scope read them; ``roots`` the collections' roots by name."""
     if sort not in SORTS:
         raise ValueError(f"sort must be one of {', '.join(SORTS)} (got {sort!r})")
     if not 1 <= limit <= MAX_LIMIT:
@@ -51,21 +52,21 @@ def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: di
     for entry in shown:
         _look_on_disk(entry)
     total = rows[0]["total"] if rows else 0
-    hint = None if total else glob_hint(glob, roots)
+    hint = None if total else glob_hint(glob, roots, say)
     return {"total": total, "shown": len(shown), "files": [_public(e) for e in shown],
             "notes": where.notes(found=bool(total)) + ([hint] if hint else [])}
 
 
-def glob_hint(glob: str | None, roots: dict[str, str]) -> str | None:
+def glob_hint(glob: str | None, roots: dict[str, str], say: Wording) -> str | None:
     """What to write instead, when a glob that matched nothing begins with a collection's name or is absolute."""
     if not glob:
         return None
-    head = _collection_prefix(glob, roots)
+    head = collection_prefix(glob, roots)
     if head is not None:
-        return (f"glob matches paths relative to the collection root, without the collection name: "
-                f"collection={head!r}, glob={glob[len(head) + 1:]!r}")
+        return (f"{say.glob} matches paths relative to the collection root, without the collection name: "
+                f"{say.given(head, glob[len(head) + 1:], say.glob)}")
     if os.path.isabs(glob):
-        return "glob matches paths relative to the collection root: not an absolute path, e.g. 'tech/*.md'"
+        return f"{say.glob} matches paths relative to the collection root: not an absolute path, e.g. 'tech/*.md'"
     return None
 
 

@@ -69,18 +69,20 @@ class Wording:
     collection: str  # the collection argument
     folders: str  # what shows the folders there are
     flags: bool  # '--collection notes' rather than "collection='notes'"
+    glob: str = "glob"  # list_files' pattern argument
 
-    def given(self, collection: str, folder: str | None) -> str:
-        """'collection='notes' and path_prefix='tech'' / '--collection notes --path-prefix tech'."""
-        pairs = [(self.collection, collection)] + ([(self.prefix, folder)] if folder else [])
+    def given(self, collection: str, folder: str | None, name: str | None = None) -> str:
+        """'collection='notes' and path_prefix='tech'' / '--collection notes --path-prefix tech' (``name``:
+        the second argument's, when it is not the path prefix)."""
+        pairs = [(self.collection, collection)] + ([(name or self.prefix, folder)] if folder else [])
         if self.flags:
             return " ".join(f"{name} {shlex.quote(value)}" for name, value in pairs)
         return " and ".join(f"{name}={value!r}" for name, value in pairs)
 
 
 MCP = Wording("path_prefix", "collection", "list_files with sort='path' shows the folders there are", flags=False)
-CLI = Wording("--path-prefix", "--collection", "look in the collection's folder on disk for the folders there are "
-              "(`ingest stats` shows where each is)", flags=True)
+CLI = Wording("--path-prefix", "--collection", "`ingest files --sort path` shows the folders there are", flags=True,
+              glob="--glob")
 
 
 @dataclass(frozen=True)
