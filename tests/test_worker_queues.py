@@ -1,9 +1,17 @@
 """The home's worker app and an embedding machine make their Redis queue and share the cores one way
-(workers/queues.py), against a real redis-server."""
+(workers/queues.py), against a real redis-server; and stats reads which scans wait in the queue, on SQLite and on
+Redis alike (workers/waiting.py)."""
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
+import time
 
+import pytest
+
+from tests.conftest import REPO, run_ingest, write_tree
 
 
 def test_the_home_and_an_embedding_machine_reach_redis_alike(sift_env, redis_url, monkeypatch):
@@ -34,3 +42,69 @@ def test_worker_threads_share_the_cores_among_the_workers(monkeypatch):
     assert [queues.worker_threads(load(workers=n)) for n in (1, 2, 3, 8, 16)] == [8, 4, 2, 1, 1]
     monkeypatch.setattr(os, "cpu_count", lambda: None)  # unknown: one thread
     assert queues.worker_threads(load(workers=2)) == 1
+
+
+# A worker that takes jobs from the real queue one at a time, in its own process (SIFT_QUEUE_IMMEDIATE unset):
+# ``count`` jobs, or every job until the queue is empty.
+TAKE_JOBS = """
+import sys
+from workers.app import huey
+count = int(sys.argv[1])
+while count:
+    task = huey.dequeue()
+    if task is None:
+        break
+    huey.execute(task)
+    count -= 1
+"""
+
+
+def _take_jobs(env: dict, count: int = -1) -> None:
+    done = subprocess.run([sys.executable, "-c", TAKE_JOBS, str(count)], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+
+
+def _stats(env: dict) -> tuple[str, dict]:
+    text, data = run_ingest(env, "stats"), run_ingest(env, "stats", "--json")
+    assert text.returncode == 0 and data.returncode == 0, text.stderr + data.stderr
+    return text.stdout, {c["name"]: c for c in json.loads(data.stdout)["collections"]}
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("backend", ["sqlite", "redis"])
+def test_stats_says_a_queued_scan_waits_behind_another_collections_build(sift_env, tmp_path, request, backend):
+    """One worker, two collections: `ingest enqueue notes` then `ingest enqueue code`. Until a worker takes it,
+    code's scan waits behind notes' scan, then behind notes' build; stats said only 'published: nothing yet'
+    (or, for a collection published before, nothing at all)."""
+    env = {k: v for k, v in sift_env.items() if k != "SIFT_QUEUE_IMMEDIATE"}
+    env.update(SIFT_FILES_PER_JOB="2", SIFT_EMBEDDINGS="off")
+    if backend == "redis":
+        env["SIFT_QUEUE"] = request.getfixturevalue("redis_url")
+    notes = write_tree(tmp_path / "notes", {f"n{i}.md": f"# Note {i}\n\nrivers and hills {i}\n" for i in range(9)})
+    code = write_tree(tmp_path / "code", {"a.py": "def f():\n    return 1\n"})
+    assert run_ingest(env, "enqueue", str(code), "--name", "code").returncode == 0
+    _take_jobs(env)  # code is published
+
+    assert run_ingest(env, "enqueue", str(notes), "--name", "notes").returncode == 0
+    assert run_ingest(env, "enqueue", str(code), "--name", "code").returncode == 0  # a rescan, behind notes' scan
+    text, found = _stats(env)
+    assert found["code"]["queued_scan"]["jobs_ahead"] == 1 and found["code"]["queued_scan"]["scans_ahead"] == ["notes"]
+    assert "  waiting: a rescan is queued behind 1 job (a scan of notes queued first); it starts once it is done " \
+           "(queued " in text, text
+    assert found["notes"]["queued_scan"]["jobs_ahead"] == 0
+    assert "  waiting: a scan is queued, next in line; it starts when a worker is free (queued " in text, text
+
+    _take_jobs(env, 1)  # the worker takes notes' scan, which queues its files' jobs ahead of code's scan
+    text, found = _stats(env)
+    pending = json.loads(run_ingest(env, "stats", "--json").stdout)["queue_pending"]
+    assert pending > 1 and found["notes"]["building"] and found["notes"]["queued_scan"] is None
+    waiting = found["code"]["queued_scan"]
+    assert waiting["jobs_ahead"] == pending - 1 and waiting["building_ahead"] == ["notes"], waiting
+    assert waiting["scans_ahead"] == [] and time.time() - waiting["queued_at"] < 600
+    assert f"  waiting: a rescan is queued behind {pending - 1} jobs (notes is being built); it starts once they " \
+           "are done (queued " in text, text
+
+    _take_jobs(env)  # all done: nothing waits
+    text, found = _stats(env)
+    assert "waiting:" not in text and all(c["queued_scan"] is None for c in found.values())

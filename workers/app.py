@@ -231,6 +231,30 @@ def pending_count() -> int:
     return huey.pending_count()
 
 
+def jobs_from(priority: int) -> tuple[int, list[bytes]]:
+    """The jobs waiting in the home's queue at ``priority`` or lower (a scan's priority is the lowest), as huey
+    stores them, in the order a worker takes them, and how many jobs of a higher priority a worker takes before
+    the first of them. For stats: which scans wait, and behind how much. Read in one snapshot (one statement on
+    SQLite, one MULTI on Redis), without reading the pipeline's batches ahead of them."""
+    storage = huey.storage
+    if huey.immediate:  # jobs run as they are queued: none waits
+        return 0, []
+    if isinstance(storage, QueueStorage):
+        if _read_only(storage):
+            rows = queue_reader.from_priority(storage.filename, storage.name, priority)
+        else:
+            rows = storage.sql(queue_reader.FROM_PRIORITY, (storage.name, priority), results=True)
+        ahead = rows[0][1] if rows else 0
+        items = [bytes(row[0]) for row in rows]
+    else:  # PriorityRedisStorage: a sorted set scored -priority, each member prefixed with 8 bytes of time
+        pipe = storage.conn.pipeline(transaction=True)
+        pipe.zcount(storage.queue_key, "-inf", f"({-priority}")
+        pipe.zrangebyscore(storage.queue_key, -priority, "+inf")
+        ahead, members = pipe.execute()
+        items = [member[8:] for member in members]
+    return ahead, items
+
+
 def _read_only(storage) -> bool:
     """A SQLite queue that cannot be written (a read-only home) is read with workers.queue_reader, which
     writes nothing: huey's own connection writes as it connects (journal_mode=wal) and fails there."""

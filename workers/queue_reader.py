@@ -25,13 +25,24 @@ def pending(path: str, name: str) -> int:
     return rows[0][0] if rows else 0
 
 
+# The jobs of a priority or lower (workers.app.jobs_from), in the order huey takes them, each with the number of
+# jobs of a higher priority, which a worker takes first.
+FROM_PRIORITY = ("SELECT data, (SELECT count(id) FROM task WHERE queue = :queue AND priority > :priority) "
+                 "FROM task WHERE queue = :queue AND priority <= :priority ORDER BY priority DESC, id")
+
+
+def from_priority(path: str, name: str, priority: int) -> list:
+    """FROM_PRIORITY's rows, read without writing."""
+    return _read(path, FROM_PRIORITY, {"queue": name, "priority": priority})
+
+
 def value(path: str, name: str, key: str) -> bytes | None:
     """The raw value huey keeps under ``key`` for queue ``name`` (``huey.get(key, peek=True)``), or None."""
     rows = _read(path, "SELECT value FROM kv WHERE queue = ? AND key = ?", (name, key))
     return bytes(rows[0][0]) if rows else None
 
 
-def _read(path: str, sql: str, params: tuple) -> list:
+def _read(path: str, sql: str, params) -> list:
     if not os.path.exists(path):
         return []
     with closing(_connect(path)) as conn:

@@ -57,6 +57,7 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
         report["queue_error"] = error
     if worker is None and report["queue_pending"] and not _busy(report["collections"]):
         report["worker_seen"], _ = _count(_worker_seen)
+    _waiting_scans(report)
     if error is None:
         stopped, _ = _count(_worker_halted)
         if stopped:
@@ -70,6 +71,16 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
     if notices is not None:
         report["notices"] = list(notices)
     return report
+
+
+def _waiting_scans(report: dict) -> None:
+    """Each collection's scan waiting in the queue, and what goes before it (workers.waiting); when the queue
+    cannot be read, why (``waiting_error``) rather than a guess."""
+    from workers import waiting
+    scans, error = _count(waiting.queued)
+    if error:
+        report["waiting_error"] = error
+    waiting.attach(report["collections"], scans or [])
 
 
 def _busy(collections: list[dict]) -> bool:
@@ -180,7 +191,10 @@ def _queue_line(report: dict) -> str:
     pending = report.get("queue_pending")
     queue = (f"unknown (the queue cannot be read: {report.get('queue_error', 'no reason given')})"
              if pending is None else str(pending))
-    return f"index: {report.get('index_bytes', 0) / 1e6:.1f} MB at {report['index_path']}; jobs in queue: {queue}"
+    text = f"index: {report.get('index_bytes', 0) / 1e6:.1f} MB at {report['index_path']}; jobs in queue: {queue}"
+    if pending is not None and report.get("waiting_error"):
+        text += f" (which scans wait behind them cannot be told: {report['waiting_error']})"
+    return text
 
 
 def _embed_line(q: dict) -> str:
@@ -277,6 +291,8 @@ def collection_lines(c: dict, hints: Hints) -> list[str]:
                      f"{_change_line(published)}")
     else:
         lines.append("  published: nothing yet")
+    if c.get("queued_scan"):
+        lines.append(_waiting_line(c))
     lines += freshness_lines(c.get("freshness") or {})
     if c["building"]:
         lines += _building_lines(c["building"])
@@ -287,6 +303,40 @@ def collection_lines(c: dict, hints: Hints) -> list[str]:
         if len(shown) > FAILURES_SHOWN:
             lines.append(f"    … and {len(shown) - FAILURES_SHOWN} more ({hints.more_failures})")
     return lines
+
+
+def _waiting_line(c: dict) -> str:
+    """'waiting: a scan is queued behind 3412 jobs (notes is being built); it starts once they are done (queued
+    2.0 min ago)': a queued scan that no worker has taken yet, and what goes before it."""
+    q = c["queued_scan"]
+    what = "a rescan" if c["published"] or c["building"] else "a scan"
+    ahead = _ahead(q["building_ahead"], c["name"])
+    if q["scans_ahead"]:
+        scans = q["scans_ahead"]
+        ahead.append(f"{'a scan' if len(scans) == 1 else 'scans'} of {_and(scans)} queued first")
+    said = f" ({'; '.join(ahead)})" if ahead else ""
+    if q["jobs_ahead"]:
+        done = "it is" if q["jobs_ahead"] == 1 else "they are"
+        text = f"  waiting: {what} is queued behind {count(q['jobs_ahead'], 'job')}{said}; it starts once {done} done"
+    else:
+        text = f"  waiting: {what} is queued, next in line{said}; it starts when a worker is free"
+    if q.get("queued_at"):
+        text += f" (queued {age(time.time() - q['queued_at'])} ago)"
+    return text
+
+
+def _ahead(building: list[str], own: str) -> list[str]:
+    """'notes is being built', 'notes and code are being built', 'its own build goes first'."""
+    said = ["its own build goes first"] if own in building else []
+    others = [name for name in building if name != own]
+    if others:
+        said.insert(0, f"{_and(others)} {'are' if len(others) > 1 else 'is'} being built")
+    return said
+
+
+def _and(names: list[str]) -> str:
+    """'notes', 'notes and code', 'notes, code and docs'."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
 
 
 def latest_scan(c: dict) -> dict:

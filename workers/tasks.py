@@ -21,6 +21,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from huey.signals import SIGNAL_ENQUEUED
+
 from ingest.changes import Known, plan_changes
 from ingest.chunk import TooManyChunks, chunk_document, chunking, plain_count
 from ingest.discover import FoundFile, Rules, walk
@@ -86,9 +88,10 @@ def stage(priority: int, retry_with: dict | None = None):
 
 
 @stage(priority=0, retry_with={"resume": True})
-def discover(collection_id: int, resume: bool = False) -> int | None:
+def discover(collection_id: int, resume: bool = False, queued: float | None = None) -> int | None:
     """Scan the collection and queue its changed files; ``resume``: redo a scan whose worker was killed
-    (queued by workers.recover when a consumer starts), which its own dead claim must not hold up."""
+    (queued by workers.recover when a consumer starts), which its own dead claim must not hold up; ``queued``:
+    when the scan was queued (``_stamp_scan``), for stats only."""
     conn, settings = runtime.index(), runtime.settings()
     collection = queries.get_collection(conn, collection_id)
     root = Path(collection["root"])
@@ -152,6 +155,15 @@ def discover(collection_id: int, resume: bool = False) -> int | None:
              gen, plan.seen, len(paths), len(carried))
     store.try_publish(conn, gen)
     return gen
+
+
+@huey.signal(SIGNAL_ENQUEUED)
+def _stamp_scan(signal, task) -> None:
+    """A scan carries the time it was queued, whoever queues it (``ingest enqueue``, ``refresh``, the watcher,
+    the periodic rescan): stats says how long it has waited (workers.waiting). huey's SQLite queue keeps no
+    time of its own."""
+    if isinstance(task, discover.task_class):
+        task.kwargs.setdefault("queued", time.time())
 
 
 def _refused_as_before(conn, published: int | None, refused: dict[str, str]) -> set[str]:

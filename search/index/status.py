@@ -31,7 +31,7 @@ def _collection(conn, row) -> dict:
     files, chunks = queries.searchable(conn, row["id"], row["published"]) if row["published"] else (0, 0)
     building = queries.building_generation(conn, row["id"])
     return {
-        "name": row["name"], "root": row["root"], "files": files, "chunks": chunks,
+        "id": row["id"], "name": row["name"], "root": row["root"], "files": files, "chunks": chunks,
         "published": _generation(conn, published) if published else None,
         "building": {**_generation(conn, building), "progress": progress(conn, building)} if building else None,
         "freshness": _with_name_fix(freshness_state(conn, row), row),
