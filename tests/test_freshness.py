@@ -248,6 +248,9 @@ def test_a_scan_asked_for_during_another_scan_or_a_build_waits_for_it(immediate,
     tasks.discover(1)  # queued directly meanwhile (ingest enqueue, refresh): it waits
     assert conn.execute("SELECT count(*) FROM generations").fetchone()[0] == 1, "no second scan ran"
     assert freshness.requested(conn) == [1] and rescan.due(conn, 600) == [1]
+    said = _stats_text(conn) + "\n"  # stats say that a scan waits, and what will queue it (it said nothing)
+    assert "\n  waiting: a rescan was asked for " in said and " ago; the watcher or a worker's periodic rescan " \
+        "queues it once the queue is empty\n" in said, said
 
     gen = store.begin_generation(conn, 1, runtime.model_id())  # the first scan goes on: a build in flight
     store.record_plan(conn, gen, 1, {"alpha.md": "changed"}, {}, len(NOTES))
@@ -261,12 +264,19 @@ def test_a_scan_asked_for_during_another_scan_or_a_build_waits_for_it(immediate,
         conn.execute(sql, (gen,))  # nothing has moved for an hour
     assert rescan.request_scan(1, conn), "a stalled build is picked up again"
     assert conn.execute("SELECT published FROM collections").fetchone()[0] == gen > first
-    assert freshness.requested(conn) == []
+    assert freshness.requested(conn) == [] and "waiting:" not in _stats_text(conn)
     assert rescan.due(conn, 600) == [], "scanned lately"
     assert rescan.due(conn, 600, now=time.time() + 601) == [1]
 
 
 # --- helpers ---------------------------------------------------------------------------------------
+
+def _stats_text(conn) -> str:
+    """``ingest stats`` as the CLI renders it, for this process's home."""
+    from search.settings import load
+    from workers import stats
+    return stats.render(stats.gather(conn, load(), {}), stats.CLI)
+
 
 def _safe_paths(engine: Engine, word: str) -> set[str]:
     from search.index.db import IndexUnavailable

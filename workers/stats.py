@@ -293,6 +293,8 @@ def collection_lines(c: dict, hints: Hints) -> list[str]:
         lines.append("  published: nothing yet")
     if c.get("queued_scan"):
         lines.append(_waiting_line(c))
+    elif (c.get("freshness") or {}).get("scan_requested"):
+        lines.append(_requested_line(c))
     lines += freshness_lines(c.get("freshness") or {})
     if c["building"]:
         lines += _building_lines(c["building"])
@@ -323,6 +325,15 @@ def _waiting_line(c: dict) -> str:
     if q.get("queued_at"):
         text += f" (queued {age(time.time() - q['queued_at'])} ago)"
     return text
+
+
+def _requested_line(c: dict) -> str:
+    """A scan asked for (by the watcher, or by a scan that found a build under way) but not queued: it is
+    queued only into an empty queue (workers.rescan), so that scans do not pile up behind a build."""
+    what = "a rescan" if c["published"] or c["building"] else "a scan"
+    since = age(time.time() - c["freshness"]["scan_requested"])
+    return (f"  waiting: {what} was asked for {since} ago; the watcher or a worker's periodic rescan queues it "
+            "once the queue is empty")
 
 
 def _ahead(building: list[str], own: str) -> list[str]:
