@@ -162,8 +162,8 @@ def failures(conn, limit: int = 100) -> list[dict]:
 
 
 def count(n: int, noun: str) -> str:
-    """'1 file', '3 files', '0 files': a number with its noun, singular for one."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+    """'1 file', '3 files', '1,874 files': a number with its noun, singular for one."""
+    return f"{n} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
 def age(seconds: float | None) -> str:
