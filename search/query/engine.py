@@ -25,7 +25,7 @@ from typing import Callable
 
 from search.index import db, queries, schema
 from search.model.info import ModelError
-from search.query import fusion, keyword
+from search.query import fusion, keyword, spelling
 from search.query.catalog import Catalog
 from search.query.filters import Filters
 from search.query.postings import Postings
@@ -139,6 +139,7 @@ class Engine:
                     if not missing:
                         ranked, used, models = self._rank(conn, query, limit, used, filters, state, notes,
                                                           prepared)
+                        self._spelling(conn, query, used, state, notes)
                         common = self._common_words(conn, query, state) if ranked else set()
                         hits = self._hits(conn, query, ranked[:limit], common)
                         break
@@ -366,6 +367,16 @@ class Engine:
         if self._catalog is None or self._catalog[0] != key:
             self._catalog = (key, Catalog.load(conn))
         return self._catalog[1]
+
+    def _spelling(self, conn, query: str, mode: str, state, notes: list[str]) -> None:
+        """Note the query's words no published passage holds, with the word each probably meant (keyword and hybrid
+        searches: a misspelled word there adds nothing to the ranking and would go unsaid)."""
+        if mode == "semantic" or not state["generations"]:
+            return
+        postings = self._current_postings(conn, self._catalog_for(conn, state)) if self._hold_postings else None
+        said = spelling.note(conn, query, postings, mode)
+        if said:
+            _note(notes, said)
 
     def _common_words(self, conn, query: str, state) -> set[str]:
         """The query's words keyword search drops as common, which snippets leave unmarked: counted in the

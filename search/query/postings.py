@@ -142,16 +142,7 @@ class Postings:
         if missing:
             if len(self._tokens) + len(missing) > _TOKEN_CACHE:
                 self._tokens.clear()
-            queries.make_scratch(conn, COLUMNS)
-            found: dict[int, list[tuple[int, str]]] = {}
-            try:
-                queries.scratch_words(conn, missing)
-                for doc, term, offset in queries.scratch_tokens(conn):
-                    found.setdefault(doc, []).append((offset, term))
-            finally:
-                queries.clear_scratch(conn)
-            for i, word in enumerate(missing):
-                self._tokens[word] = tuple(term for _, term in sorted(found.get(i, [])))
+            self._tokens.update(zip(missing, tokenize(conn, missing)))
         return [self._tokens[w] for w in words]
 
     def search(self, terms: list[str], limit: int, filters: Filters) -> list[tuple[int, float]]:
@@ -193,8 +184,14 @@ class Postings:
 
     def is_common(self, term: str) -> bool:
         """Whether ``term`` is in more than COMMON of the visible rows: ``search`` drops it from a longer query."""
+        return self.documents(term) > COMMON * self.rows.count
+
+    def documents(self, term: str) -> int:
+        """How many visible (published) rows hold ``term``."""
+        if term not in self.terms:
+            return 0
         held, _ = self._postings(term)
-        return int(np.count_nonzero(self.rows.visible[held])) > COMMON * self.rows.count
+        return int(np.count_nonzero(self.rows.visible[held]))
 
     def _postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
         segments = self.terms.get(term)
@@ -211,3 +208,16 @@ class Postings:
             self._mean_length = (self.rows.catalog, float(visible.mean()) if len(visible) else 1.0)
         return self._mean_length[1]
 
+
+
+def tokenize(conn: sqlite3.Connection, words: list[str]) -> list[tuple[str, ...]]:
+    """FTS5's tokens for each of ``words`` (stemmed, folded), through the index's own tokenizer."""
+    queries.make_scratch(conn, COLUMNS)
+    found: dict[int, list[tuple[int, str]]] = {}
+    try:
+        queries.scratch_words(conn, words)
+        for doc, term, offset in queries.scratch_tokens(conn):
+            found.setdefault(doc, []).append((offset, term))
+    finally:
+        queries.clear_scratch(conn)
+    return [tuple(term for _, term in sorted(found.get(i, []))) for i in range(len(words))]

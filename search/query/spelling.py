@@ -1,0 +1,186 @@
+"""Query words no published passage holds, and the indexed word each was probably meant to be.
+
+Keyword search ORs the query's words, so a misspelled word adds nothing and says nothing: a hybrid search for
+'deploymnet kubernetes' answers by the other word and by meaning, a keyword search may find nothing at all. The
+engine adds a note naming such words, with a suggestion drawn from the index.
+
+The whole published index is asked, not the collection or folder searched: a word that is somewhere is no typo,
+and "nothing here holds it" is what an empty answer already says. A Chinese (Japanese, Korean) run counts as
+missing when none of its bigrams is indexed; it is named, never corrected.
+
+The keyword index holds stems ('deploy' for 'deployment'), so a word is not compared with stems letter by letter:
+its one-edit variants (a letter dropped, added, changed, or two swapped) go through FTS5's own tokenizer, and a
+variant whose stem the index holds is a candidate; failing that, stems one edit away from the word's own stem (two
+edits in all). The stem in most passages wins, shown as the word of a passage holding it that is closest to what was
+typed, so the suggestion reads as a word ('deployment', never 'deploy' or 'deploi'). All of this runs only for a
+word with no match; other searches pay one lookup per word (a dict lookup with the postings in memory).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from search.index import queries
+from search.query.keyword import MAX_TERMS
+from search.query.postings import COLUMNS, Postings, tokenize
+from search.query.text import CJK_RUN, WORD, normalise, split_scripts
+
+MIN_LETTERS = 4  # a shorter word is not corrected: too many words are one edit away
+MAX_LETTERS = 30  # nor a longer one (its variants would be thousands)
+NAMED = 6  # missing words named in the note at most
+PASSAGES = 3  # passages read to find the word a stem stands for
+ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+
+
+@dataclass
+class _Word:
+    shown: str  # as the query has it (folded)
+    terms: list[str]  # what keyword search looks up: the word, or a CJK run's bigrams
+
+
+def note(conn, query: str, postings: Postings | None, mode: str) -> str | None:
+    """A note naming the query's words that no published passage holds, with suggestions; None if every word is
+    somewhere. ``postings``: the keyword postings in memory (None: FTS5 is asked); ``mode``: the mode that
+    answered (keyword or hybrid), which says what the results are when no word matched."""
+    words = _words(query)
+    vocabulary = _Vocabulary(conn, postings)
+    tokens = vocabulary.tokens([t for w in words for t in w.terms])
+    missing = [w for w in words if _absent(w, tokens, vocabulary)]
+    if not missing:
+        return None
+    named = missing[:NAMED]
+    suggestions = {w.shown: suggest(w.shown, vocabulary) for w in named if _correctable(w)}
+    return _say(named, len(missing) - len(named), suggestions, len(missing) == len(words), mode)
+
+
+class _Vocabulary:
+    """The published index's terms: from the postings in memory, or from FTS5 while they are read (or never)."""
+
+    def __init__(self, conn, postings: Postings | None):
+        self.conn, self.postings = conn, postings
+
+    def tokens(self, words: list[str]) -> dict[str, tuple[str, ...]]:
+        words = list(dict.fromkeys(words))
+        found = self.postings.tokens(self.conn, words) if self.postings is not None else tokenize(self.conn, words)
+        return dict(zip(words, found))
+
+    def holds(self, term: str) -> bool:
+        """Whether a published passage holds ``term``."""
+        if self.postings is not None:
+            return self.postings.documents(term) > 0
+        queries.make_scratch(self.conn, COLUMNS)
+        return queries.term_published(self.conn, term)
+
+    def documents(self, term: str) -> int:
+        """How many passages hold ``term`` (from FTS5: counted over every row, published or not)."""
+        if self.postings is not None:
+            return self.postings.documents(term)
+        return queries.term_documents(self.conn, term)
+
+    def texts(self, term: str) -> list[str]:
+        queries.make_scratch(self.conn, COLUMNS)
+        return queries.term_texts(self.conn, term, PASSAGES)
+
+
+def _words(query: str) -> list[_Word]:
+    """The query's words as keyword search splits them (search.query.text.query_words), a CJK run kept whole."""
+    found: dict[str, list[str]] = {}
+    for word in WORD.findall(normalise(query)):
+        for piece in split_scripts(word):
+            cjk = CJK_RUN.fullmatch(piece) and len(piece) >= 2
+            found.setdefault(piece, [piece[i:i + 2] for i in range(len(piece) - 1)] if cjk else [piece])
+    return [_Word(shown, terms) for shown, terms in found.items()][:MAX_TERMS]
+
+
+def _absent(word: _Word, tokens: dict, vocabulary: _Vocabulary) -> bool:
+    """No token of the word is in a published passage (a word the tokenizer drops whole is not named)."""
+    held = [token for term in word.terms for token in tokens[term]]
+    return bool(held) and not any(vocabulary.holds(token) for token in held)
+
+
+def _correctable(word: _Word) -> bool:
+    return word.terms == [word.shown] and MIN_LETTERS <= len(word.shown) <= MAX_LETTERS and word.shown.isalpha() \
+        and not CJK_RUN.search(word.shown)
+
+
+def suggest(word: str, vocabulary: _Vocabulary) -> str | None:
+    """The indexed word ``word`` was probably meant to be (within one edit, two for a word of 6 letters or more)."""
+    stems = _one_edit_stems(word, vocabulary) or _two_edit_stems(word, vocabulary)
+    if not stems:
+        return None
+    best = max(sorted(stems), key=vocabulary.documents)
+    return _surface(word, best, stems[best], vocabulary)
+
+
+def _one_edit_stems(word: str, vocabulary: _Vocabulary) -> dict[str, list[str]]:
+    """{indexed stem: the variants of ``word`` one edit away that FTS5 stems to it}."""
+    variants = _edits(word)
+    stems: dict[str, list[str]] = {}
+    for variant, tokens in zip(variants, tokenize(vocabulary.conn, variants)):
+        if len(tokens) == 1 and (tokens[0] in stems or vocabulary.holds(tokens[0])):
+            stems.setdefault(tokens[0], []).append(variant)
+    return stems
+
+
+def _two_edit_stems(word: str, vocabulary: _Vocabulary) -> dict[str, list[str]]:
+    """{indexed stem: []} one edit away from ``word``'s own stem."""
+    own = tokenize(vocabulary.conn, [word])[0]
+    if len(word) < 6 or len(own) != 1:
+        return {}
+    return {stem: [] for stem in _edits(own[0]) if vocabulary.holds(stem)}
+
+
+def _surface(word: str, stem: str, variants: list[str], vocabulary: _Vocabulary) -> str | None:
+    """The word, among those of passages holding ``stem`` and ``word``'s variants stemming to it, closest to
+    ``word`` (a passage's word first on a tie), if it is near enough to be what was meant."""
+    seen = _forms(stem, vocabulary)
+    best = min(seen | set(variants), key=lambda form: (_distance(word, form), form not in seen, form), default=None)
+    return best if best is not None and _distance(word, best) <= (1 if len(word) < 6 else 2) else None
+
+
+def _forms(stem: str, vocabulary: _Vocabulary) -> set[str]:
+    """The words of a few published passages that FTS5 stems to ``stem`` (porter changes a word's end only, so
+    only words starting with all but the stem's last letter are tokenized)."""
+    head = stem[:max(1, len(stem) - 1)]
+    words = sorted({w for text in vocabulary.texts(stem) for w in WORD.findall(normalise(text)) if w.startswith(head)})
+    return {w for w, tokens in zip(words, tokenize(vocabulary.conn, words)) if tokens == (stem,)}
+
+
+def _edits(word: str) -> list[str]:
+    """Every word one edit from ``word``: a letter dropped, two swapped, one changed or one added."""
+    letters = sorted(set(ALPHABET) | set(word))
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    edits = [a + b[1:] for a, b in splits if b]
+    edits += [a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1]
+    edits += [a + c + b[1:] for a, b in splits if b for c in letters]
+    edits += [a + c + b for a, b in splits for c in letters]
+    return [e for e in dict.fromkeys(edits) if e and e != word]
+
+
+def _distance(a: str, b: str) -> int:
+    """Edits from ``a`` to ``b`` (Damerau-Levenshtein, optimal string alignment: a swap of neighbours is one)."""
+    before, row = None, list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, start=1):
+            current[j] = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + (ca != cb))
+            if before is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], before[j - 2] + 1)
+        before, row = row, current
+    return row[-1]
+
+
+def _say(named: list[_Word], more: int, suggestions: dict[str, str | None], none_matched: bool, mode: str) -> str:
+    names = [_quoted(w.shown) for w in named] + ([f"{more} more"] if more else [])
+    text = "no passage contains " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1])
+    offered = [(w.shown, suggestions.get(w.shown)) for w in named if suggestions.get(w.shown)]
+    if offered and len(offered) == len(named) and not more:
+        text += f" (did you mean {', '.join(_quoted(s) for _, s in offered)}?)"
+    elif offered:
+        text += f" (did you mean {', '.join(f'{_quoted(s)} for {_quoted(w)}' for w, s in offered)}?)"
+    if none_matched:
+        text += "; results are by meaning only" if mode == "hybrid" else "; no passages match"
+    return text
+
+
+def _quoted(word: str) -> str:
+    return f"'{word}'"

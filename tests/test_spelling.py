@@ -1,0 +1,74 @@
+"""A query word no published passage holds is named in a note, with the indexed word it was probably meant to be
+(search.query.spelling): keyword search ORs the words, so a typo otherwise goes unsaid."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from search.query.engine import Engine
+from search.query.filters import Filters
+from tests.conftest import ingest, write_tree
+
+NOTES = {
+    "ops/deploy.md": "# Deploying\n\nThe Kubernetes deployment rolls out one pod at a time; a failed deployment "
+                     "is rolled back.\n",
+    "ops/backup.md": "# Backups\n\nNightly backups of the database go to the storage bucket.\n",
+    "工作/周报.md": "# 周报\n\n本周主要推进云仓WMS的验收，合同下周签字。\n",
+}
+ELSEWHERE = {"cooking.md": "# Pasta\n\nBoil the spaghetti for nine minutes.\n"}
+
+
+@pytest.fixture(params=["postings", "fts5"])
+def engine(request, immediate, tmp_path, embedder):
+    """Two collections; keyword search from the postings in memory, and from FTS5 itself."""
+    ingest(write_tree(tmp_path / "notes", NOTES))
+    ingest(write_tree(tmp_path / "kitchen", ELSEWHERE), name="kitchen")
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder,
+                    keyword_postings=request.param == "postings")
+    engine.warm()
+    return engine
+
+
+def spelling_notes(answer) -> list[str]:
+    return [n for n in answer.notes if n.startswith("no passage contains")]
+
+
+def test_misspelled_words_are_named_with_the_indexed_words_meant(engine):
+    answer = engine.search("kubernetse deploymnet", mode="hybrid")
+    assert spelling_notes(answer) == ["no passage contains 'kubernetse' or 'deploymnet' (did you mean 'kubernetes', "
+                                      "'deployment'?); results are by meaning only"]
+    assert answer.hits and all(h.keyword_rank is None for h in answer.hits)
+    keyword = engine.search("deploymnet", mode="keyword")
+    assert keyword.hits == []
+    assert spelling_notes(keyword) == ["no passage contains 'deploymnet' (did you mean 'deployment'?); "
+                                       "no passages match"]
+    assert spelling_notes(engine.search("kubernetes deployment", mode="hybrid")) == []
+    assert spelling_notes(engine.search("deploying backup", mode="keyword")) == []  # stems of indexed words
+
+
+def test_a_partly_matching_query_names_only_the_missing_word(engine):
+    answer = engine.search("nightly bakcups", mode="keyword")
+    assert answer.hits[0].path == "ops/backup.md"
+    assert spelling_notes(answer) == ["no passage contains 'bakcups' (did you mean 'backups'?)"]
+
+
+def test_a_word_outside_the_scope_searched_is_no_typo(engine):
+    """'spaghetti' is in another collection: only the word in none is named, though neither is in 'notes'."""
+    answer = engine.search("spaghetti databse", mode="keyword", filters=Filters(collection="notes"))
+    assert spelling_notes(answer) == ["no passage contains 'databse' (did you mean 'database'?)"]
+
+
+def test_a_word_without_a_near_indexed_word_is_named_without_a_suggestion(engine):
+    answer = engine.search("backups zyxwvut", mode="keyword")
+    assert spelling_notes(answer) == ["no passage contains 'zyxwvut'"]
+
+
+def test_chinese_is_named_only_when_none_of_its_bigrams_is_indexed(engine):
+    """A Chinese run is searched as its bigrams: one indexed bigram is a match (合同 in 合同条款), and a run with
+    none is named whole, never 'corrected'."""
+    assert engine.search("合同条款", mode="keyword").hits
+    assert spelling_notes(engine.search("合同条款", mode="keyword")) == []
+    answer = engine.search("合同 量子物理", mode="keyword")
+    assert spelling_notes(answer) == ["no passage contains '量子物理'"]
