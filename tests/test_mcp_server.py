@@ -728,6 +728,18 @@ def test_one_search_hit_is_1_passage(indexed, servers):
     assert text(one).startswith("1 passage for 'spaghetti' (keyword, "), text(one)
 
 
+def test_a_misspelled_word_is_named_with_the_word_meant(indexed, servers):
+    """A typo adds nothing to a hybrid ranking: without the note, the assistant sees only passages by meaning."""
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return await call(s, "search", query="spagetti")
+    answer = run(scenario)
+    said = "no passage contains 'spagetti' (did you mean 'spaghetti'?); results are by meaning only"
+    assert f"\nnote: {said}\n" in text(answer), text(answer)
+    assert answer.structured_content["notes"] == [said]
+    assert answer.structured_content["results"], "the meaning still finds passages"
+
+
 # --- answers kept tight for an assistant -------------------------------------------------------
 
 @pytest.fixture

@@ -72,3 +72,10 @@ def test_chinese_is_named_only_when_none_of_its_bigrams_is_indexed(engine):
     assert spelling_notes(engine.search("合同条款", mode="keyword")) == []
     answer = engine.search("合同 量子物理", mode="keyword")
     assert spelling_notes(answer) == ["no passage contains '量子物理'"]
+
+
+def test_a_word_two_edits_away_is_found_through_its_stem(engine):
+    """No one-edit variant of 'databaas' stems to an indexed term; its stem 'databaa' is one edit from the indexed
+    'databas', which passages spell 'database'."""
+    answer = engine.search("databaas", mode="keyword")
+    assert spelling_notes(answer) == ["no passage contains 'databaas' (did you mean 'database'?); no passages match"]
