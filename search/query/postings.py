@@ -186,6 +186,15 @@ class Postings:
         """Whether ``term`` is in more than COMMON of the visible rows: ``search`` drops it from a longer query."""
         return self.documents(term) > COMMON * self.rows.count
 
+    def holds(self, term: str) -> bool:
+        """Whether a visible row holds ``term``: its first rows are looked at first, so a term in most rows is not
+        counted through (the spelling check asks this of every word of every search)."""
+        if term not in self.terms:
+            return False
+        held, _ = self._postings(term)
+        visible = self.rows.visible
+        return bool(visible[held[:64]].any() or visible[held].any())
+
     def documents(self, term: str) -> int:
         """How many visible (published) rows hold ``term``."""
         if term not in self.terms:

@@ -66,7 +66,7 @@ class _Vocabulary:
     def holds(self, term: str) -> bool:
         """Whether a published passage holds ``term``."""
         if self.postings is not None:
-            return self.postings.documents(term) > 0
+            return self.postings.holds(term)
         queries.make_scratch(self.conn, COLUMNS)
         return queries.term_published(self.conn, term)
 
