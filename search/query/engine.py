@@ -374,7 +374,10 @@ class Engine:
         if mode == "semantic" or not state["generations"]:
             return
         postings = self._current_postings(conn, self._catalog_for(conn, state)) if self._hold_postings else None
-        said = spelling.note(conn, query, postings, mode)
+        try:
+            said = spelling.note(conn, query, postings, mode)
+        except sqlite3.Error:  # the note is a hint: a temporary table this connection cannot make costs only it
+            return
         if said:
             _note(notes, said)
 

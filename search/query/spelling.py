@@ -48,7 +48,7 @@ def note(conn, query: str, postings: Postings | None, mode: str) -> str | None:
     if not missing:
         return None
     named = missing[:NAMED]
-    suggestions = {w.shown: suggest(w.shown, vocabulary) for w in named if _correctable(w)}
+    suggestions = {w.shown: _suggest(w.shown, vocabulary) for w in named if _correctable(w)}
     return _say(named, len(missing) - len(named), suggestions, len(missing) == len(words), mode)
 
 
@@ -102,7 +102,7 @@ def _correctable(word: _Word) -> bool:
         and not CJK_RUN.search(word.shown)
 
 
-def suggest(word: str, vocabulary: _Vocabulary) -> str | None:
+def _suggest(word: str, vocabulary: _Vocabulary) -> str | None:
     """The indexed word ``word`` was probably meant to be (within one edit, two for a word of 6 letters or more)."""
     stems = _one_edit_stems(word, vocabulary) or _two_edit_stems(word, vocabulary)
     if not stems:
