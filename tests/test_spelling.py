@@ -63,6 +63,9 @@ def test_a_word_outside_the_scope_searched_is_no_typo(engine):
 def test_a_word_without_a_near_indexed_word_is_named_without_a_suggestion(engine):
     answer = engine.search("backups zyxwvut", mode="keyword")
     assert spelling_notes(answer) == ["no passage contains 'zyxwvut'"]
+    answer = engine.search("zyxwvut bakcups", mode="keyword")
+    assert spelling_notes(answer) == ["no passage contains 'zyxwvut' or 'bakcups' (did you mean 'backups' for "
+                                      "'bakcups'?); no passages match"]
 
 
 def test_chinese_is_named_only_when_none_of_its_bigrams_is_indexed(engine):
