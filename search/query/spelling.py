@@ -177,8 +177,8 @@ def _say(named: list[_Word], more: int, suggestions: dict[str, str | None], none
         text += f" (did you mean {', '.join(_quoted(s) for _, s in offered)}?)"
     elif offered:
         text += f" (did you mean {', '.join(f'{_quoted(s)} for {_quoted(w)}' for w, s in offered)}?)"
-    if none_matched:
-        text += "; results are by meaning only" if mode == "hybrid" else "; no passages match"
+    if none_matched and mode == "hybrid":  # keyword search says 'no passages match' on its own
+        text += "; results are by meaning only"
     return text
 
 
