@@ -18,6 +18,7 @@ whole index is read again.
 from __future__ import annotations
 
 import math
+import re
 import sqlite3
 from collections import Counter
 
@@ -219,14 +220,44 @@ class Postings:
 
 
 
+# A word unicode61 reads as exactly one token whatever stands beside it: ASCII letters and digits only.
+_ONE_TOKEN = re.compile(r"[A-Za-z0-9]+")
+
+
 def tokenize(conn: sqlite3.Connection, words: list[str]) -> list[tuple[str, ...]]:
-    """FTS5's tokens for each of ``words`` (stemmed, folded), through the index's own tokenizer."""
+    """FTS5's tokens for each of ``words`` (stemmed, folded), through the index's own tokenizer.
+
+    A row of the scratch table costs about 45 µs to insert, so the words that make one token each go in one
+    row together, a token's offset naming its word; any other word (several tokens, none, non-ASCII) gets a row
+    of its own. The spelling check tokenizes every one-edit variant of a missing word: 650 of them for a word of
+    12 letters took 29 ms one row each, 2 ms in one row."""
+    simple = [i for i, word in enumerate(words) if _ONE_TOKEN.fullmatch(word)]
+    others = [i for i, word in enumerate(words) if not _ONE_TOKEN.fullmatch(word)]
+    found = _scratch_tokens(conn, [" ".join(words[i] for i in simple)] + [words[i] for i in others])
+    joined = found.pop(0, [])
+    if len(joined) != len(simple):  # not one token a word after all: each word in a row of its own
+        return _each_in_a_row(conn, words)
+    tokens: list[tuple[str, ...]] = [()] * len(words)
+    for offset, term in joined:
+        tokens[simple[offset]] = (term,)
+    for row, i in enumerate(others, start=1):
+        tokens[i] = tuple(term for _, term in sorted(found.get(row, [])))
+    return tokens
+
+
+def _each_in_a_row(conn: sqlite3.Connection, words: list[str]) -> list[tuple[str, ...]]:
+    found = _scratch_tokens(conn, words)
+    return [tuple(term for _, term in sorted(found.get(i, []))) for i in range(len(words))]
+
+
+def _scratch_tokens(conn: sqlite3.Connection, rows: list[str]) -> dict[int, list[tuple[int, str]]]:
+    """{row: [(offset, token)]} of ``rows`` put in the scratch table as rows 0, 1, 2 …"""
     queries.make_scratch(conn, COLUMNS)
     found: dict[int, list[tuple[int, str]]] = {}
     try:
-        queries.scratch_words(conn, words)
+        queries.scratch_words(conn, rows)
         for doc, term, offset in queries.scratch_tokens(conn):
             found.setdefault(doc, []).append((offset, term))
     finally:
         queries.clear_scratch(conn)
-    return [tuple(term for _, term in sorted(found.get(i, []))) for i in range(len(words))]
+    return found

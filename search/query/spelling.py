@@ -57,6 +57,13 @@ class _Vocabulary:
 
     def __init__(self, conn, postings: Postings | None):
         self.conn, self.postings = conn, postings
+        self._scratch = False  # make_scratch done: holds() is asked of thousands of variants, three statements each
+
+    def _instances(self) -> None:
+        """Make the connection's ``INSTANCES`` table, once for this check."""
+        if not self._scratch:
+            queries.make_scratch(self.conn, COLUMNS)
+            self._scratch = True
 
     def tokens(self, words: list[str]) -> dict[str, tuple[str, ...]]:
         words = list(dict.fromkeys(words))
@@ -67,7 +74,7 @@ class _Vocabulary:
         """Whether a published passage holds ``term``."""
         if self.postings is not None:
             return self.postings.holds(term)
-        queries.make_scratch(self.conn, COLUMNS)
+        self._instances()
         return queries.term_published(self.conn, term)
 
     def documents(self, term: str) -> int:
@@ -77,7 +84,7 @@ class _Vocabulary:
         return queries.term_documents(self.conn, term)
 
     def texts(self, term: str) -> list[str]:
-        queries.make_scratch(self.conn, COLUMNS)
+        self._instances()
         return queries.term_texts(self.conn, term, PASSAGES)
 
 
