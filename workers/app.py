@@ -243,7 +243,9 @@ def jobs_from(priority: int) -> tuple[int, list[bytes]]:
         if _read_only(storage):
             rows = queue_reader.from_priority(storage.filename, storage.name, priority)
         else:
-            rows = storage.sql(queue_reader.FROM_PRIORITY, (storage.name, priority), results=True)
+            # by name, as the statement names them (bound by position, Python 3.12 warns at every stats)
+            rows = storage.sql(queue_reader.FROM_PRIORITY, {"queue": storage.name, "priority": priority},
+                               results=True)
         ahead = rows[0][1] if rows else 0
         items = [bytes(row[0]) for row in rows]
     else:  # PriorityRedisStorage: a sorted set scored -priority, each member prefixed with 8 bytes of time
