@@ -388,6 +388,14 @@ def test_stats_show_a_reembedding_on_its_own_line_not_as_a_backslash_n():
     assert lines[1] == "  notes: re-embedding 8 chunks with M2; search answers with M1 until it is published"
 
 
+def test_stats_changes_carry_thousands_separators_as_the_other_counts():
+    """'5,183 files seen, 5183 added': the changes were the one count of the line without them."""
+    from workers import stats
+    gen = {"seen": 5183, "changes": {"added": 5183, "as before": 1200}, "embedded": 10257}
+    assert stats._change_line(gen) == "5,183 files seen, 5,183 added, 1,200 skipped or failed as before; " \
+        "10,257 chunks embedded"
+
+
 def test_stats_say_1_file_and_1_chunk_not_1_files(immediate, sift_env, tmp_path):
     ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha"}))
     out = run_ingest(sift_env, "stats").stdout

@@ -308,7 +308,7 @@ def collection_lines(c: dict, hints: Hints) -> list[str]:
 
 
 def _waiting_line(c: dict) -> str:
-    """'waiting: a scan is queued behind 3412 jobs (notes is being built); it starts once they are done (queued
+    """'waiting: a scan is queued behind 3,412 jobs (notes is being built); it starts once they are done (queued
     2.0 min ago)': a queued scan that no worker has taken yet, and what goes before it."""
     q = c["queued_scan"]
     what = "a rescan" if c["published"] or c["building"] else "a scan"
@@ -376,6 +376,6 @@ def _building_lines(gen: dict) -> list[str]:
 
 def _change_line(gen: dict) -> str:
     said = {"as before": "skipped or failed as before"}  # workers.tasks.AS_BEFORE: not a change at all
-    changes = ", ".join(f"{n} {said.get(kind, kind)}" for kind, n in sorted(
+    changes = ", ".join(f"{n:,} {said.get(kind, kind)}" for kind, n in sorted(
         gen["changes"].items(), key=lambda item: (item[0] in said, item[0]))) or "no changes"
     return f"{count(gen['seen'], 'file')} seen, {changes}; {count(gen['embedded'], 'chunk')} embedded"
