@@ -425,6 +425,7 @@ def cmd_files(args) -> int:
     from search.query import listing
     from search.query.scope import CLI, scope
     from search.settings import load
+    from workers.stats import printable
     settings = load()
     nothing = _no_index_yet(settings, "nothing indexed yet")
     if nothing:
@@ -441,10 +442,10 @@ def cmd_files(args) -> int:
         print(as_json(data))
         return 0
     for note in data["notes"]:
-        print(f"note: {note}")
-    for f in data["files"]:
+        print(printable(f"note: {note}"))
+    for f in data["files"]:  # a name may hold a newline or a terminal escape: escaped, as stats shows it
         state = f["state"] + (f": {f['reason']}" if f["reason"] else "")
-        print(f"{f['path']}  {f['kind'] or '-'}  {size(f['size'])}  {f['modified'] or '-'}  {state}")
+        print(printable(f"{f['path']}  {f['kind'] or '-'}  {size(f['size'])}  {f['modified'] or '-'}  {state}"))
     order = "newest first" if args.sort == "modified" else "by path"
     more = ": raise --limit, or narrow with --path-prefix or --glob" if data["shown"] < data["total"] else ""
     print(f"({count(data['total'], 'file')}; showing {data['shown']}, {order}{more})" if data["total"]

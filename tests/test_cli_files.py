@@ -111,3 +111,13 @@ def test_files_on_a_home_never_used_says_so_and_makes_nothing(sift_env):
     assert result.returncode == 0, result.stderr
     assert result.stdout == f"nothing indexed yet: no index yet at {home / 'index.db'} (ingest enqueue PATH makes one)\n"
     assert not home.exists(), sorted(home.rglob("*"))
+
+
+def test_files_show_control_characters_in_file_names_escaped(env, tmp_path):
+    """A file name may hold a newline or a terminal escape sequence: the list must not split a file's line on it
+    or pass the sequence to the terminal (stats escapes them too)."""
+    root = write_tree(tmp_path / "odd", {"ok.md": "# OK\nfine\n", "bad\nname\x1b[2J.md": "# Bad\nname\n"})
+    ingest(root, name="odd")
+    out = run_ingest(env, "files", "--sort", "path").stdout
+    assert "odd/bad\\nname\\x1b[2J.md  note  " in out, out
+    assert "\x1b" not in out and "bad\n" not in out
