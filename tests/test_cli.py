@@ -144,6 +144,12 @@ def test_similar_finds_passages_like_a_file_named_as_search_shows_it_on_disk_or_
     assert several.returncode == 2 and several.stderr == (
         "ingest: error: 2 indexed files are named 'notes.md': give one as collection/relative/path "
         "(notes/a/notes.md, notes/b/notes.md)\n"), several.stderr
+    import subprocess
+    from tests.conftest import VENV_BIN
+    here = subprocess.run([str(VENV_BIN / "ingest"), "similar", "notes.md", "--limit", "1"], cwd=root / "a",
+                          env=sift_env, capture_output=True, text=True, timeout=1800)
+    assert here.returncode == 0 and here.stdout.startswith("like notes/a/notes.md"), \
+        "the notes.md of the folder it is typed in is the one meant: " + here.stderr
     missing = run_ingest(sift_env, "similar", "notes/cooking/cake.md")
     assert missing.returncode == 2 and "no indexed file 'notes/cooking/cake.md'" in missing.stderr
     chunk = json.loads(run_ingest(sift_env, "search", "tax", "--json").stdout)["hits"][0]["chunk_id"]

@@ -47,13 +47,18 @@ class Missing(LookupError):
 
 def find(raw: str, roots: dict[str, str], indexed_by_name=None, cwd: str | None = None) -> Target:
     """The file ``raw`` names. ``indexed_by_name(name)`` lists (collection, path) of indexed files so named;
-    ``cwd``: a relative path may also be relative to this folder (the command line's; a server's means nothing)."""
+    ``cwd``: a relative path may also be relative to this folder (the command line's; a server's means nothing),
+    and a file found there is the one meant."""
     real_roots = {name: os.path.realpath(root) for name, root in roots.items()}
     found, refused = [], False
+    if cwd is not None and not os.path.isabs(raw):
+        # a file there, as the shell names it, is the one meant: 'notes.md' typed in a folder holding one was
+        # ambiguous beside the other indexed files of that name; outside the roots, it is just not this one
+        _add(on_disk(os.path.join(cwd, raw)), found, real_roots)
+        if found:
+            return found[0]
     for candidate in _candidates(raw, roots):
         refused |= not _add(candidate, found, real_roots)
-    if cwd is not None and not os.path.isabs(raw):  # outside the roots, a path from there is just not this one
-        _add(on_disk(os.path.join(cwd, raw)), found, real_roots)
     if refused and not found:
         raise Outside(raw)
     if "/" not in raw and indexed_by_name is not None:
