@@ -83,6 +83,12 @@ def test_a_word_two_edits_away_is_found_through_its_stem(engine):
     assert spelling_notes(answer) == ["no passage contains 'databaas' (did you mean 'database'?)"]
 
 
+def test_a_huge_missing_word_is_named_cut_short(engine):
+    """A pasted blob of 10,000 letters was repeated whole in the note."""
+    [said] = spelling_notes(engine.search("backups " + "x" * 10_000, mode="keyword"))
+    assert said == "no passage contains '" + "x" * 39 + "…'"
+
+
 def _statements(conn, run) -> list[str]:
     """The SQL statements ``run()`` executes on ``conn`` (each row of an executemany counts)."""
     said: list[str] = []

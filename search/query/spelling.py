@@ -27,6 +27,7 @@ from search.query.text import CJK_RUN, WORD, normalise, split_scripts
 MIN_LETTERS = 4  # a shorter word is not corrected: too many words are one edit away
 MAX_LETTERS = 30  # nor a longer one (its variants would be thousands)
 NAMED = 6  # missing words named in the note at most
+SHOWN = 40  # characters of a missing word the note shows at most
 PASSAGES = 3  # passages read to find the word a stem stands for
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
@@ -190,4 +191,6 @@ def _say(named: list[_Word], more: int, suggestions: dict[str, str | None], none
 
 
 def _quoted(word: str) -> str:
-    return f"'{word}'"
+    """The word in quotes, cut at SHOWN characters: a query may hold a word of thousands (a pasted hash or blob),
+    which the note repeated whole."""
+    return f"'{word}'" if len(word) <= SHOWN else f"'{word[:SHOWN - 1]}…'"
