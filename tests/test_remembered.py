@@ -95,6 +95,20 @@ def test_a_file_over_the_chunk_limit_is_not_chunked_again_until_the_limit_is_rai
     assert remembered() == {}
 
 
+def test_a_chunker_that_cuts_otherwise_reads_the_remembered_files_again(reads, tmp_path, monkeypatch):
+    """A new chunker (ingest.chunk.VERSION) reads every file again, and those remembered as over the chunk limit or
+    failed at chunk too: they stayed 'as before', though the new chunker may cut them into fewer chunks."""
+    from ingest import chunk
+    monkeypatch.setenv("SIFT_MAX_FILE_CHUNKS", "5")
+    root = write_tree(tmp_path / "notes", {"big.md": note("walrus", 40), "small.md": "# Small\n\nthe heron\n"})
+    first = ingest(root)
+    assert [t[:3] for t in trouble(first)] == [("big.md", "chunk", "skipped")]
+    reads.clear()
+    monkeypatch.setattr(chunk, "VERSION", chunk.VERSION + 1)
+    assert trouble(ingest(root)) == trouble(first)
+    assert sorted(reads) == ["big.md", "small.md"], "the new chunker reads the skipped file too"
+
+
 def test_a_grown_note_over_the_limit_keeps_its_old_version_and_is_not_chunked_again(reads, tmp_path,
                                                                                       monkeypatch):
     """A file with a current version whose new content is skipped is planned as changed at every scan."""
