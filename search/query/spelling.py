@@ -27,6 +27,7 @@ from search.query.text import CJK_RUN, WORD, normalise, split_scripts
 MIN_LETTERS = 4  # a shorter word is not corrected: too many words are one edit away
 MAX_LETTERS = 30  # nor a longer one (its variants would be thousands)
 NAMED = 6  # missing words named in the note at most
+CORRECTED = 3  # of them, words a suggestion is looked for (each costs 45-100 ms without the postings in memory)
 SHOWN = 40  # characters of a missing word the note shows at most
 PASSAGES = 3  # passages read to find the word a stem stands for
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
@@ -49,7 +50,7 @@ def note(conn, query: str, postings: Postings | None, mode: str) -> str | None:
     if not missing:
         return None
     named = missing[:NAMED]
-    suggestions = {w.shown: _suggest(w.shown, vocabulary) for w in named if _correctable(w)}
+    suggestions = {w.shown: _suggest(w.shown, vocabulary) for w in [w for w in named if _correctable(w)][:CORRECTED]}
     return _say(named, len(missing) - len(named), suggestions, len(missing) == len(words), mode)
 
 
