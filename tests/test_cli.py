@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -400,6 +401,19 @@ def test_stats_changes_carry_thousands_separators_as_the_other_counts():
     gen = {"seen": 5183, "changes": {"added": 5183, "as before": 1200}, "embedded": 10257}
     assert stats._change_line(gen) == "5,183 files seen, 5,183 added, 1,200 skipped or failed as before; " \
         "10,257 chunks embedded"
+
+
+def test_a_building_generation_counts_carry_thousands_separators_on_every_line():
+    """A real build of 1,874 notes said '1,874 files seen, 1874 added' and '81 of 1,874 changed files done,
+    1793 pending': count() had separators, the numbers beside it and the stage table none."""
+    from workers import stats
+    gen = {"id": 1, "started": time.time(), "discovered": True, "seen": 1874, "embedded": 1240,
+           "changes": {"added": 1874}, "progress": {"done": 1081, "files": 1874, "pending": 1793},
+           "stages": {"parse": {"queued": 1721, "done": 1153, "failed": 0, "skipped": 0}}}
+    lines = stats._building_lines(gen)
+    assert lines[0].endswith("; 1,874 files seen, 1,874 added; 1,240 chunks embedded"), lines
+    assert lines[1].startswith("    1,081 of 1,874 changed files done, 1,793 pending; ETA "), lines
+    assert lines[-1] == "    parse      1,721   1,153       0       0", lines
 
 
 def test_stats_say_1_file_and_1_chunk_not_1_files(immediate, sift_env, tmp_path):

@@ -300,10 +300,10 @@ def collection_lines(c: dict, hints: Hints) -> list[str]:
         lines += _building_lines(c["building"])
     shown = (c["building"] or {}).get("failures") or (published or {}).get("failures") or []
     if shown:
-        lines.append(f"  failed or skipped ({len(shown)}):")
+        lines.append(f"  failed or skipped ({len(shown):,}):")
         lines += [f"    {f['path']}: {f['state']} at {f['stage']}: {f['reason']}" for f in shown[:FAILURES_SHOWN]]
         if len(shown) > FAILURES_SHOWN:
-            lines.append(f"    … and {len(shown) - FAILURES_SHOWN} more ({hints.more_failures})")
+            lines.append(f"    … and {len(shown) - FAILURES_SHOWN:,} more ({hints.more_failures})")
     return lines
 
 
@@ -364,13 +364,13 @@ def _building_lines(gen: dict) -> list[str]:
     p = gen.get("progress") or {}
     eta = p.get("eta_seconds")
     lines = [f"{head}; {_change_line(gen)}",
-             f"    {p.get('done', 0)} of {count(p.get('files', 0), 'changed file')} done, "
-             f"{p.get('pending', 0)} pending; "
+             f"    {p.get('done', 0):,} of {count(p.get('files', 0), 'changed file')} done, "
+             f"{p.get('pending', 0):,} pending; "
              f"ETA {age(eta) if eta is not None else 'unknown yet'}",
              "    stage     queued    done  failed skipped"]
     lines[2:2] = [f"    {working.text(w)}" for w in p.get("slow") or []]
     for stage, n in gen["stages"].items():
-        lines.append(f"    {stage:<8}{n['queued']:>8}{n['done']:>8}{n['failed']:>8}{n['skipped']:>8}")
+        lines.append(f"    {stage:<8}{n['queued']:>8,}{n['done']:>8,}{n['failed']:>8,}{n['skipped']:>8,}")
     return lines
 
 
