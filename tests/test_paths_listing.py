@@ -273,7 +273,8 @@ def test_path_prefix_takes_paths_as_results_show_them(immediate, sift_env, tmp_p
 def test_a_folder_that_is_in_no_root_is_said_so(immediate, sift_env, tmp_path, servers):
     """path_prefix='nothing/here' (or 'notes/tehc', or an absolute path to a missing folder) answered a bare 'no
     files match': nothing said the folder was not there at all. A folder that exists but holds no match, and one
-    that matches, get no such note."""
+    that matches, get no such note. A typo'd folder is told the nearest folder beside it, written as it was
+    given ('notes/tech'): among 1,800 files, the listing the note points to showed the first 50, not the typo."""
     ingest(write_tree(tmp_path / "notes", {"tech/sqlite.md": "# SQLite\n\nwal mode readers\n",
                                           "empty/x.md": "# X\n\nnothing\n"}), "notes")
     ingest(write_tree(tmp_path / "work", {"plan.md": "# Plan\n\nwal\n"}), "work")
@@ -295,7 +296,9 @@ def test_a_folder_that_is_in_no_root_is_said_so(immediate, sift_env, tmp_path, s
     for prefix in ("notes/tehc", str(tmp_path / "notes" / "tehc")):  # a typo in the collection form, or absolute
         for result in out[(prefix, None)]:
             assert "read as collection 'notes', folder 'tehc'" in text(result), text(result)
-            assert "there is no folder 'tehc' in collection 'notes'" in text(result), text(result)
+            assert "there is no folder 'tehc' in collection 'notes' (did you mean " \
+                   f"'{prefix[:-len('tehc')]}tech'?)" in text(result), text(result)
+    assert "did you mean" not in text(out[("nothing/here", None)][0]), "no folder 'nothing' to look in"
 
 
 def test_path_prefix_with_dot_dot_says_why_it_matches_nothing(immediate, sift_env, tmp_path, servers):

@@ -6,6 +6,7 @@ Names match in either Unicode normal form (NFC or NFD, whichever is on disk).
 """
 from __future__ import annotations
 
+import difflib
 import os
 import shlex
 import unicodedata
@@ -191,7 +192,27 @@ def _missing_hint(prefix: str, folder: str | None, collection: str | None, roots
     if not folder or any(_exists(roots[n], folder) for n in names if n in roots):
         return None
     where = f"collection {collection!r}" if collection else f"any collection ({', '.join(names) or 'none'})"
-    return f"{say.prefix} {prefix!r}: there is no folder {folder.rstrip('/')!r} in {where}; {say.folders}"
+    near = _near(folder, [roots[n] for n in names if n in roots])
+    head, slash, _ = prefix.strip().rstrip("/").rpartition("/")
+    meant = f" (did you mean {head + slash + near!r}?)" if near else ""
+    return f"{say.prefix} {prefix!r}: there is no folder {folder.rstrip('/')!r} in {where}{meant}; {say.folders}"
+
+
+def _near(folder: str, roots: list[str]) -> str | None:
+    """The folder beside a missing one whose name is closest to its last part ('sqlite' for 'til/sqlte'), as
+    the spelling note does for query words: the folders listing alone does not show a typo. Only the one
+    folder that holds it is listed, and only when the answer already says it is missing."""
+    parent, _, last = folder.rstrip("/").rpartition("/")
+    names = set()
+    for root in roots:
+        try:
+            with os.scandir(on_disk(os.path.join(root, parent))) as entries:
+                names |= {e.name for e in entries if not e.name.startswith(".") and e.is_dir(follow_symlinks=False)}
+        except (OSError, ValueError):
+            continue
+    by_lower = {nfc(name).lower(): name for name in sorted(names)}
+    found = difflib.get_close_matches(nfc(last).lower(), list(by_lower), n=1, cutoff=0.7)
+    return by_lower[found[0]] if found else None
 
 
 def _outside_hint(prefix: str, roots: dict[str, str], say: Wording) -> str:
