@@ -52,21 +52,37 @@ class Server(MCPServer):
     out of its schema's bounds told plainly ('limit must be between 1 and 50 (got 1000)'). Every bad argument
     is told in the one error, so that a model fixes them all in one go rather than one per call."""
 
+    checks = None  # (tool name, arguments, keys already told) -> what the tool itself refuses; set by register
+
     async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
         found = self._tool_manager.get_tool(name)
         refused, outside = _booleans_for_integers(found, arguments), _out_of_bounds(found, arguments)
         if refused or outside:
-            others = _other_errors(found, arguments, {key for key, _ in refused + outside})
+            bad = {key for key, _ in refused + outside}
+            others = _other_errors(found, arguments, bad)
             invalid = [clause for _, clause in refused] + others
             told = [clause for _, clause in outside] + (["invalid arguments: " + "; ".join(invalid)] if invalid else [])
-            raise ToolError(f"Error executing tool {name}: {'; '.join(told)}")
+            raise ToolError(f"Error executing tool {name}: {'; '.join(told + self._refused(name, arguments, bad))}")
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
             cause = exc.__cause__
             if isinstance(cause, ValidationError) and not isinstance(exc, UnexpectedToolError):
-                raise ToolError(f"Error executing tool {name}: {invalid_arguments(cause)}") from cause
+                bad = {str(e["loc"][0]) for e in cause.errors() if e["loc"]}
+                told = [invalid_arguments(cause)] + self._refused(name, arguments, bad)
+                raise ToolError(f"Error executing tool {name}: {'; '.join(told)}") from cause
+            more = [] if isinstance(exc, UnexpectedToolError) else self._refused(name, arguments, set())
+            untold = [clause for clause in more if clause not in str(exc)]
+            if untold:  # the tool stopped at the first of its own refusals
+                raise ToolError("; ".join([str(exc)] + untold)) from exc
             raise
+
+    def _refused(self, name: str, arguments, told: set[str]) -> list[str]:
+        """What the tool itself would refuse beside the schema's errors (an unknown collection, a date that is
+        not ISO): asked only once a call has failed, so that a good call pays nothing for it."""
+        if self.checks is None or not isinstance(arguments, dict):
+            return []
+        return self.checks(name, arguments, told)
 
 
 def _booleans_for_integers(found, arguments) -> list[tuple[str, str]]:
@@ -410,9 +426,37 @@ def _unix(value: str | None, name: str) -> float | None:
         raise Problem(str(exc)) from None
 
 
+def refusals(sift, name: str, arguments: dict, told: set[str]) -> list[str]:
+    """The tools' own argument refusals, each as the tool words it, for the arguments not already ``told`` of
+    and of the right type (the schema's errors say the rest): one error names them all, where the tool stops at
+    the first (collection='nope' hid modified_after='yesterday' until the next call)."""
+    def given(key):
+        return key not in told and isinstance(arguments.get(key), str)
+    found = []
+    if given("collection") and name in ("search", "list_files", "refresh"):
+        try:
+            sift.check_collection(arguments["collection"])
+        except Problem as exc:
+            found.append(str(exc))
+        except Exception:  # noqa: BLE001 - no index, a locked file: the tool's own call says it
+            pass
+    for key in ("modified_after", "modified_before"):
+        if name == "search" and given(key):
+            try:
+                unix_time(arguments[key], key)
+            except ValueError as exc:
+                found.append(str(exc))
+    if name == "similar" and not told & {"path", "chunk_id"} \
+            and (arguments.get("path") is None) == (arguments.get("chunk_id") is None):
+        found.append("give exactly one of path or chunk_id")
+    return found
+
+
 def register(server, sift) -> None:
     """Add the six tools to an MCPServer."""
     tools = Tools(sift)
+    if isinstance(server, Server):
+        server.checks = functools.partial(refusals, sift)
     for name in ("search", "read_file", "list_files", "similar", "stats", "refresh"):
         fn = getattr(tools, name)
         server.add_tool(fn, name=name, description=inspect.cleandoc(fn.__doc__),

@@ -852,6 +852,37 @@ def test_every_bad_argument_is_told_in_one_error(indexed, servers):
                              "a boolean (got true); sort: Input should be 'modified' or 'path' (got 'name')")
 
 
+def test_the_tools_own_refusals_are_told_with_the_schema_errors(indexed, servers):
+    """An unknown collection, a date that is not ISO and path with chunk_id are the tools' own checks, made
+    after the schema's: a call with limit=0 and collection='nope' was told of the limit only, and one with
+    collection='nope' and modified_after='yesterday' of the collection only, so a model needed a call per
+    mistake. A call with one mistake is told as before."""
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return [await call(s, "search", query="x", limit=0, collection="nope", mode="bogus"),
+                    await call(s, "search", query="x", collection="nope", modified_after="yesterday",
+                               modified_before="2024-13-01"),
+                    await call(s, "list_files", collection="nope", limit=0),
+                    await call(s, "similar", path="notes/nowhere.md", chunk_id=3),
+                    await call(s, "similar", limit=99),
+                    await call(s, "search", query="x", modified_after="yesterday")]
+    results = run(scenario)
+    assert all(r.is_error for r in results)
+    unknown = "no collection named 'nope'; collections: notes"
+    iso = "must be an ISO date like 2024-03-01 or a date-time like 2024-03-01T14:30, not "
+    assert text(results[0]) == ("Error executing tool search: limit must be between 1 and 50 (got 0); invalid "
+                                "arguments: mode: Input should be 'hybrid', 'keyword' or 'semantic' (got 'bogus'); "
+                                + unknown)
+    assert text(results[1]) == (f"Error executing tool search: {unknown}; modified_after {iso}'yesterday'; "
+                                f"modified_before {iso}'2024-13-01'")
+    assert text(results[2]) == f"Error executing tool list_files: limit must be between 1 and 500 (got 0); {unknown}"
+    assert text(results[3]).startswith("Error executing tool similar: no file 'notes/nowhere.md' in the indexed")
+    assert text(results[3]).endswith("; give exactly one of path or chunk_id")
+    assert text(results[4]) == ("Error executing tool similar: limit must be between 1 and 50 (got 99); give "
+                                "exactly one of path or chunk_id")
+    assert text(results[5]) == f"Error executing tool search: modified_after {iso}'yesterday'"
+
+
 def test_link_totals_are_left_out_of_hits_without_links(immediate, tmp_path, servers, sift_env):
     """attachments_total and cited_by_total were 0 on every hit without links: kept only when there are links."""
     root = write_tree(tmp_path / "papers", {"reading.md": "# Reading list\n\nSee [the paper](paper.pdf).\n",
