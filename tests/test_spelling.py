@@ -17,7 +17,8 @@ NOTES = {
     "ops/backup.md": "# Backups\n\nNightly backups of the database go to the storage bucket.\n",
     "工作/周报.md": "# 周报\n\n本周主要推进云仓WMS的验收，合同下周签字。\n",
 }
-ELSEWHERE = {"cooking.md": "# Pasta\n\nBoil the spaghetti for nine minutes.\n"}
+ELSEWHERE = {"cooking.md": "# Pasta\n\nBoil the spaghetti for nine minutes.\n",
+             "de.md": "# Übersetzung\n\nDie Übersetzung ist still offen; a banana.\n"}
 
 
 @pytest.fixture(params=["postings", "fts5"])
@@ -132,3 +133,15 @@ def test_the_check_without_postings_makes_its_temporary_tables_once(engine):
     conn = db.connect(Path(os.environ["SIFT_HOME"]) / "index.db", readonly=True)
     said = _statements(conn, lambda: spelling.note(conn, "deploymnet", None, "keyword"))
     assert sum(s.startswith("CREATE VIRTUAL TABLE IF NOT EXISTS") for s in said) < 30, len(said)
+
+
+def test_a_word_typed_with_accents_is_offered_only_a_passage_word_that_has_them(engine):
+    """The index folds accents: 'bañana' (a variant of 'mañana' that stems as 'banana') was offered though no
+    passage spells it, and 'still' for the Swedish 'ställ' changed the accented letter a person typed on purpose.
+    A passage's word with the accents is still offered."""
+    assert spelling_notes(engine.search("mañana", mode="keyword")) == ["no passage contains 'mañana'"]
+    assert spelling_notes(engine.search("ställ", mode="keyword")) == ["no passage contains 'ställ'"]
+    assert spelling_notes(engine.search("übersetzng", mode="keyword")) == [
+        "no passage contains 'übersetzng' (did you mean 'übersetzung'?)"]
+    assert spelling_notes(engine.search("stil", mode="keyword")) == [
+        "no passage contains 'stil' (did you mean 'still'?)"], "a word typed without accents as before"

@@ -17,6 +17,7 @@ word with no match; other searches pay one lookup per word (a dict lookup with t
 """
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from search.index import queries
@@ -140,8 +141,14 @@ def _two_edit_stems(word: str, vocabulary: _Vocabulary) -> dict[str, list[str]]:
 
 def _surface(word: str, stem: str, variants: list[str], vocabulary: _Vocabulary) -> str | None:
     """The word, among those of passages holding ``stem`` and ``word``'s variants stemming to it, closest to
-    ``word`` (a passage's word first on a tie), if it is near enough to be what was meant."""
+    ``word`` (a passage's word first on a tie), if it is near enough to be what was meant. A word typed with
+    letters beyond a-z (ä, é, ñ) is offered only a passage's word that has them: the index folds accents, so its
+    variants made words up ('emüller' for 'müller', 'bañana' for 'mañana'), and a passage's word without the
+    accent was nonsense for a word of another language ('still' for the Swedish 'ställ')."""
     seen = _forms(stem, vocabulary)
+    accents = {c for c in word if c not in ALPHABET}
+    if accents:
+        seen, variants = {form for form in seen if accents <= set(form)}, []
     best = min(seen | set(variants), key=lambda form: (_distance(word, form), form not in seen, form), default=None)
     return best if best is not None and _distance(word, best) <= (1 if len(word) < 6 else 2) else None
 
@@ -150,8 +157,16 @@ def _forms(stem: str, vocabulary: _Vocabulary) -> set[str]:
     """The words of a few published passages that FTS5 stems to ``stem`` (porter changes a word's end only, so
     only words starting with all but the stem's last letter are tokenized)."""
     head = stem[:max(1, len(stem) - 1)]
-    words = sorted({w for text in vocabulary.texts(stem) for w in WORD.findall(normalise(text)) if w.startswith(head)})
+    words = sorted({w for text in vocabulary.texts(stem) for w in WORD.findall(normalise(text))
+                    if _unaccented(w).startswith(head)})
     return {w for w, tokens in zip(words, tokenize(vocabulary.conn, words)) if tokens == (stem,)}
+
+
+def _unaccented(word: str) -> str:
+    """``word`` as the index's stems spell it: without accents ('übersetzung' is stemmed 'ubersetzung')."""
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
 
 
 def _edits(word: str) -> list[str]:
