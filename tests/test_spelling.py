@@ -38,8 +38,8 @@ def spelling_notes(answer) -> list[str]:
 
 def test_misspelled_words_are_named_with_the_indexed_words_meant(engine):
     answer = engine.search("kubernetse deploymnet", mode="hybrid")
-    assert spelling_notes(answer) == ["no passage contains 'kubernetse' or 'deploymnet' (did you mean 'kubernetes', "
-                                      "'deployment'?); results are by meaning only"]
+    assert spelling_notes(answer) == ["no passage contains 'kubernetse' or 'deploymnet' (did you mean 'Kubernetes', "
+                                      "'deployment'?); results are by meaning only"], "as the passage writes it"
     assert answer.hits and all(h.keyword_rank is None for h in answer.hits)
     keyword = engine.search("deploymnet", mode="keyword")
     assert keyword.hits == []
@@ -142,6 +142,22 @@ def test_a_word_typed_with_accents_is_offered_only_a_passage_word_that_has_them(
     assert spelling_notes(engine.search("mañana", mode="keyword")) == ["no passage contains 'mañana'"]
     assert spelling_notes(engine.search("ställ", mode="keyword")) == ["no passage contains 'ställ'"]
     assert spelling_notes(engine.search("übersetzng", mode="keyword")) == [
-        "no passage contains 'übersetzng' (did you mean 'übersetzung'?)"]
+        "no passage contains 'übersetzng' (did you mean 'Übersetzung'?)"]
     assert spelling_notes(engine.search("stil", mode="keyword")) == [
         "no passage contains 'stil' (did you mean 'still'?)"], "a word typed without accents as before"
+
+
+def test_words_are_named_as_typed_and_suggested_as_the_passages_write_them(engine, tmp_path):
+    """The note folded case: 'no passage contains 'geteventbyid' (did you mean 'geteventsbyid'?)' for a
+    camelCase identifier, 'postgres' for a name the notes capitalise. What was typed is named as typed, and a
+    suggestion is spelled as the passages write it most often (lower case on a tie)."""
+    ingest(write_tree(tmp_path / "code", {"api.md": "# API\n\nCall getEventsById from the client; getEventsById "
+                                                    "caches. The Postgres pool is shared; deployment is manual.\n"}),
+           name="code")
+    engine.warm()
+    assert spelling_notes(engine.search("getEventById", mode="keyword")) == [
+        "no passage contains 'getEventById' (did you mean 'getEventsById'?)"]
+    assert spelling_notes(engine.search("Postgers pool", mode="keyword")) == [
+        "no passage contains 'Postgers' (did you mean 'Postgres'?)"]
+    assert spelling_notes(engine.search("DEPLOYMNET", mode="keyword")) == [
+        "no passage contains 'DEPLOYMNET' (did you mean 'deployment'?)"]

@@ -17,6 +17,8 @@ word with no match; other searches pay one lookup per word (a dict lookup with t
 """
 from __future__ import annotations
 
+import re
+from collections import Counter
 import unicodedata
 from dataclasses import dataclass
 
@@ -52,7 +54,7 @@ def note(conn, query: str, postings: Postings | None, mode: str) -> str | None:
         return None
     named = missing[:NAMED]
     suggestions = {w.shown: _suggest(w.shown, vocabulary) for w in [w for w in named if _correctable(w)][:CORRECTED]}
-    return _say(named, len(missing) - len(named), suggestions, len(missing) == len(words), mode)
+    return _say(named, len(missing) - len(named), suggestions, len(missing) == len(words), mode, query)
 
 
 class _Vocabulary:
@@ -145,19 +147,22 @@ def _surface(word: str, stem: str, variants: list[str], vocabulary: _Vocabulary)
     letters beyond a-z (ä, é, ñ) is offered only a passage's word that has them: the index folds accents, so its
     variants made words up ('emüller' for 'müller', 'bañana' for 'mañana'), and a passage's word without the
     accent was nonsense for a word of another language ('still' for the Swedish 'ställ')."""
-    seen = _forms(stem, vocabulary)
+    texts = vocabulary.texts(stem)
+    seen = _forms(stem, texts, vocabulary)
     accents = {c for c in word if c not in ALPHABET}
     if accents:
         seen, variants = {form for form in seen if accents <= set(form)}, []
     best = min(seen | set(variants), key=lambda form: (_distance(word, form), form not in seen, form), default=None)
-    return best if best is not None and _distance(word, best) <= (1 if len(word) < 6 else 2) else None
+    if best is None or _distance(word, best) > (1 if len(word) < 6 else 2):
+        return None
+    return _spelled(texts, best) if best in seen else best
 
 
-def _forms(stem: str, vocabulary: _Vocabulary) -> set[str]:
-    """The words of a few published passages that FTS5 stems to ``stem`` (porter changes a word's end only, so
-    only words starting with all but the stem's last letter are tokenized)."""
+def _forms(stem: str, texts: list[str], vocabulary: _Vocabulary) -> set[str]:
+    """The words of ``texts`` (a few published passages holding ``stem``) that FTS5 stems to ``stem`` (porter
+    changes a word's end only, so only words starting with all but the stem's last letter are tokenized)."""
     head = stem[:max(1, len(stem) - 1)]
-    words = sorted({w for text in vocabulary.texts(stem) for w in WORD.findall(normalise(text))
+    words = sorted({w for text in texts for w in WORD.findall(normalise(text))
                     if _unaccented(w).startswith(head)})
     return {w for w, tokens in zip(words, tokenize(vocabulary.conn, words)) if tokens == (stem,)}
 
@@ -193,14 +198,17 @@ def _distance(a: str, b: str) -> int:
     return row[-1]
 
 
-def _say(named: list[_Word], more: int, suggestions: dict[str, str | None], none_matched: bool, mode: str) -> str:
-    names = [_quoted(w.shown) for w in named] + ([f"{more} more"] if more else [])
+def _say(named: list[_Word], more: int, suggestions: dict[str, str | None], none_matched: bool, mode: str,
+         query: str) -> str:
+    def typed(word: str) -> str:
+        return _quoted(_spelled([query], word))
+    names = [typed(w.shown) for w in named] + ([f"{more} more"] if more else [])
     text = "no passage contains " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1])
     offered = [(w.shown, suggestions.get(w.shown)) for w in named if suggestions.get(w.shown)]
     if offered and len(offered) == len(named) and not more:
         text += f" (did you mean {', '.join(_quoted(s) for _, s in offered)}?)"
     elif offered:
-        text += f" (did you mean {', '.join(f'{_quoted(s)} for {_quoted(w)}' for w, s in offered)}?)"
+        text += f" (did you mean {', '.join(f'{_quoted(s)} for {typed(w)}' for w, s in offered)}?)"
     if none_matched and mode == "hybrid":  # keyword search says 'no passages match' on its own
         text += "; results are by meaning only"
     return text
@@ -210,3 +218,12 @@ def _quoted(word: str) -> str:
     """The word in quotes, cut at SHOWN characters: a query may hold a word of thousands (a pasted hash or blob),
     which the note repeated whole."""
     return f"'{word}'" if len(word) <= SHOWN else f"'{word[:SHOWN - 1]}…'"
+
+
+def _spelled(texts: list[str], word: str) -> str:
+    """``word`` (folded to lower case) as ``texts`` spell it most often, lower case on a tie ('getElementById',
+    'Qumei', 'deployment'), so that the note names an identifier or a name as it is written, not folded
+    ('getelementbyid'); as is when they do not have it (normalised otherwise)."""
+    pattern = re.compile(rf"(?<![^\W_]){re.escape(word)}(?![^\W_])", re.IGNORECASE)
+    found = Counter(m.group(0) for text in texts for m in pattern.finditer(text))
+    return max(found, key=lambda form: (found[form], form == word), default=word)
