@@ -416,6 +416,27 @@ def test_a_building_generation_counts_carry_thousands_separators_on_every_line()
     assert lines[-1] == "    parse      1,721   1,153       0       0", lines
 
 
+def test_a_build_queued_behind_another_says_whose_files_are_read_first():
+    """Two folders enqueued one after the other: the second's scan ran at once on the second worker process,
+    and its files then waited behind the first's 1,721 files to read, while stats said only '0 of 6 changed
+    files done, 6 pending; ETA unknown yet' for ten minutes, as if nothing would happen."""
+    from workers import stats
+
+    def building(gen, name, queued, done):
+        stages = {"parse": {"queued": queued, "done": done, "failed": 0, "skipped": 0}}
+        return {"name": name, "root": f"/{name}", "files": 0, "chunks": 0, "published": None, "freshness": {},
+                "queued_scan": None, "building": {"id": gen, "started": time.time(), "discovered": True,
+                                                  "seen": queued + done, "embedded": 0, "changes": {},
+                                                  "progress": {}, "stages": stages}}
+    til, sample = building(1, "til", 1721, 153), building(2, "sample", 6, 0)
+    said = ("  waiting: its files are queued behind 1,721 files that the build of til (started first) has still "
+            "to read")
+    assert said in stats.collection_lines(sample, stats.CLI, [til, sample])
+    assert not any("waiting" in line for line in stats.collection_lines(til, stats.CLI, [til, sample]))
+    sample["building"]["stages"]["parse"]["done"] = 1
+    assert said not in stats.collection_lines(sample, stats.CLI, [til, sample]), "its own reading has begun"
+
+
 def test_stats_say_1_file_and_1_chunk_not_1_files(immediate, sift_env, tmp_path):
     ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha"}))
     out = run_ingest(sift_env, "stats").stdout

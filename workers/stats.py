@@ -178,7 +178,7 @@ def render(report: dict, hints: Hints) -> str:
     if not report["collections"]:
         lines.append(f"no collections yet: {hints.no_collections}")
     for c in report["collections"]:
-        lines += [""] + collection_lines(c, hints)
+        lines += [""] + collection_lines(c, hints, report["collections"])
     return "\n".join(printable(line) for line in lines)
 
 
@@ -280,8 +280,9 @@ def _times(n: int) -> str:
     return "once" if n == 1 else f"{n} times"
 
 
-def collection_lines(c: dict, hints: Hints) -> list[str]:
-    """One collection: what is searchable, the published generation, freshness, the one being built, failures."""
+def collection_lines(c: dict, hints: Hints, collections: list[dict] = ()) -> list[str]:
+    """One collection: what is searchable, the published generation, freshness, the one being built, failures
+    (``collections``: all of them, to say whose build goes first)."""
     lines = [f"{c['name']}  {c['root']}", f"  {count(c['files'], 'file')}, {count(c['chunks'], 'chunk')} searchable"]
     published = c["published"]
     unread = unread_text(latest_scan(c).get("unread") or {})
@@ -298,6 +299,7 @@ def collection_lines(c: dict, hints: Hints) -> list[str]:
     lines += freshness_lines(c.get("freshness") or {})
     if c["building"]:
         lines += _building_lines(c["building"])
+        lines += _behind_line(c, collections)
     shown = (c["building"] or {}).get("failures") or (published or {}).get("failures") or []
     if shown:
         lines.append(f"  failed or skipped ({len(shown):,}):")
@@ -325,6 +327,29 @@ def _waiting_line(c: dict) -> str:
     if q.get("queued_at"):
         text += f" (queued {age(time.time() - q['queued_at'])} ago)"
     return text
+
+
+def _behind_line(c: dict, collections: list[dict]) -> list[str]:
+    """'waiting: its files are queued behind 1,062 files that the build of til (started first) has still to
+    read': a worker takes files to read in the order they were queued, so a build started behind another's shows
+    '0 of 6 changed files done; ETA unknown yet' until that one has read all of its own, minutes on end.
+    Said only while nothing of its own has been read."""
+    gen = c["building"]
+    own = gen.get("stages", {}).get("parse") or {}
+    if not gen.get("discovered") or own.get("done") or not own.get("queued"):
+        return []
+    first = [(o["name"], _to_read(o)) for o in collections
+             if o is not c and o["building"] and o["building"]["id"] < gen["id"] and _to_read(o)]
+    if not first:
+        return []
+    builds = ("the build of " if len(first) == 1 else "the builds of ") + _and([name for name, _ in first])
+    have = "has" if len(first) == 1 else "have"
+    return [f"  waiting: its files are queued behind {count(sum(n for _, n in first), 'file')} that {builds} "
+            f"(started first) {have} still to read"]
+
+
+def _to_read(c: dict) -> int:
+    return ((c["building"].get("stages") or {}).get("parse") or {}).get("queued", 0)
 
 
 def _requested_line(c: dict) -> str:
