@@ -161,3 +161,14 @@ def test_words_are_named_as_typed_and_suggested_as_the_passages_write_them(engin
         "no passage contains 'Postgers' (did you mean 'Postgres'?)"]
     assert spelling_notes(engine.search("DEPLOYMNET", mode="keyword")) == [
         "no passage contains 'DEPLOYMNET' (did you mean 'deployment'?)"]
+
+
+def test_a_stub_that_only_stems_alike_is_not_offered(engine, tmp_path):
+    """'fixme' was offered 'fixe': it drops a letter and stems to 'fix', which passages hold, but no passage
+    writes it. A variant no passage was seen to hold is offered only when it adds a letter or swaps two."""
+    ingest(write_tree(tmp_path / "code", {"bugs.md": "# Bugs\n\nWe fixed the crash; the fix ships today.\n"}),
+           name="code")
+    engine.warm()
+    assert spelling_notes(engine.search("fixme", mode="keyword")) == ["no passage contains 'fixme'"]
+    assert spelling_notes(engine.search("crahs", mode="keyword")) == [
+        "no passage contains 'crahs' (did you mean 'crash'?)"]

@@ -152,10 +152,18 @@ def _surface(word: str, stem: str, variants: list[str], vocabulary: _Vocabulary)
     accents = {c for c in word if c not in ALPHABET}
     if accents:
         seen, variants = {form for form in seen if accents <= set(form)}, []
+    variants = [v for v in variants if _restores(word, v)]
     best = min(seen | set(variants), key=lambda form: (_distance(word, form), form not in seen, form), default=None)
     if best is None or _distance(word, best) > (1 if len(word) < 6 else 2):
         return None
     return _spelled(texts, best) if best in seen else best
+
+
+def _restores(word: str, variant: str) -> bool:
+    """Whether ``variant`` adds a letter to ``word`` or swaps two ('logging' for 'loging', 'rebase' for 'reabse'):
+    a variant no passage was seen to hold is offered only then, as one that drops or changes a letter was a
+    stub that stems alike ('fixe' for 'fixme', stemmed 'fix'), not a word."""
+    return len(variant) == len(word) + 1 or (len(variant) == len(word) and sorted(variant) == sorted(word))
 
 
 def _forms(stem: str, texts: list[str], vocabulary: _Vocabulary) -> set[str]:
