@@ -571,20 +571,20 @@ def instance_codes(conn: sqlite3.Connection, instances: str, bits: int):
                         f"FROM temp.{instances} GROUP BY term")
 
 
+# The published chunks holding a term (a token as FTS5 stores it), through the instance table (make_scratch first).
+_HOLDING = (f"FROM temp.{INSTANCES} i JOIN chunks ch ON ch.id = i.doc JOIN files f ON f.id = ch.file "
+            f"JOIN collections c ON c.id = f.collection WHERE i.term = ? AND {VISIBLE}")
+
+
 def term_published(conn: sqlite3.Connection, term: str) -> bool:
-    """Whether a published chunk holds ``term`` (a token as FTS5 stores it); ``make_scratch`` first. Stops at the
-    first such chunk, so a word in every chunk costs no more than a rare one."""
-    return conn.execute(f"SELECT 1 FROM temp.{INSTANCES} i JOIN chunks ch ON ch.id = i.doc "
-                        f"JOIN files f ON f.id = ch.file JOIN collections c ON c.id = f.collection "
-                        f"WHERE i.term = ? AND {VISIBLE} LIMIT 1", (term,)).fetchone() is not None
+    """Whether a published chunk holds ``term``; ``make_scratch`` first. Stops at the first such chunk, so a word
+    in every chunk costs no more than a rare one."""
+    return conn.execute(f"SELECT 1 {_HOLDING} LIMIT 1", (term,)).fetchone() is not None
 
 
 def term_texts(conn: sqlite3.Connection, term: str, limit: int) -> list[str]:
     """The text of up to ``limit`` published chunks that hold ``term``; ``make_scratch`` first."""
-    return [r[0] for r in conn.execute(
-        f"SELECT DISTINCT ch.text FROM temp.{INSTANCES} i JOIN chunks ch ON ch.id = i.doc "
-        f"JOIN files f ON f.id = ch.file JOIN collections c ON c.id = f.collection "
-        f"WHERE i.term = ? AND {VISIBLE} LIMIT ?", (term, limit))]
+    return [r[0] for r in conn.execute(f"SELECT DISTINCT ch.text {_HOLDING} LIMIT ?", (term, limit))]
 
 
 def working(conn, gen: int) -> list[sqlite3.Row]:

@@ -219,7 +219,6 @@ class Postings:
         return self._mean_length[1]
 
 
-
 # A word unicode61 reads as exactly one token whatever stands beside it: ASCII letters and digits only.
 _ONE_TOKEN = re.compile(r"[A-Za-z0-9]+")
 

@@ -18,14 +18,14 @@ word with no match; other searches pay one lookup per word (a dict lookup with t
 from __future__ import annotations
 
 import re
-from collections import Counter
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 
 from search.index import queries
 from search.query.keyword import MAX_TERMS
 from search.query.postings import COLUMNS, Postings, tokenize
-from search.query.text import CJK_RUN, WORD, normalise, split_scripts
+from search.query.text import CJK_RUN, WORD, normalise, query_pieces
 
 MIN_LETTERS = 4  # a shorter word is not corrected: too many words are one edit away
 MAX_LETTERS = 30  # nor a longer one (its variants would be thousands)
@@ -94,13 +94,15 @@ class _Vocabulary:
 
 
 def _words(query: str) -> list[_Word]:
-    """The query's words as keyword search splits them (search.query.text.query_words), a CJK run kept whole."""
-    found: dict[str, list[str]] = {}
-    for word in WORD.findall(normalise(query)):
-        for piece in split_scripts(word):
-            cjk = CJK_RUN.fullmatch(piece) and len(piece) >= 2
-            found.setdefault(piece, [piece[i:i + 2] for i in range(len(piece) - 1)] if cjk else [piece])
-    return [_Word(shown, terms) for shown, terms in found.items()][:MAX_TERMS]
+    """The query's words as keyword search splits them, a CJK run kept whole: those whose terms are all among the
+    MAX_TERMS it searches."""
+    words, terms = [], set()
+    for shown, its in query_pieces(query):
+        terms.update(its)
+        if len(terms) > MAX_TERMS:
+            break
+        words.append(_Word(shown, its))
+    return words
 
 
 def _absent(word: _Word, tokens: dict, vocabulary: _Vocabulary) -> bool:

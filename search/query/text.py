@@ -62,14 +62,18 @@ def query_words(query: str) -> list[str]:
     so a passage with the whole run shares the most terms and ranks first,
     while one with only some of its words is still found.
     """
-    terms: list[str] = []
+    return list(dict.fromkeys(term for _, terms in query_pieces(query) for term in terms))
+
+
+def query_pieces(query: str) -> list[tuple[str, list[str]]]:
+    """Each word of a free-text query, in order and once (a CJK run whole), with the terms keyword search looks
+    it up by (``query_words``): the word itself, or the run's overlapping bigrams."""
+    found: dict[str, list[str]] = {}
     for word in WORD.findall(normalise(query)):
         for piece in split_scripts(word):
-            if CJK_RUN.fullmatch(piece) and len(piece) >= 2:
-                terms.extend(piece[i:i + 2] for i in range(len(piece) - 1))
-            else:
-                terms.append(piece)
-    return list(dict.fromkeys(terms))
+            cjk = CJK_RUN.fullmatch(piece) and len(piece) >= 2
+            found.setdefault(piece, [piece[i:i + 2] for i in range(len(piece) - 1)] if cjk else [piece])
+    return list(found.items())
 
 
 def split_scripts(word: str) -> list[str]:
