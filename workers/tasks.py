@@ -208,8 +208,7 @@ def _chunking() -> str:
 def _settings_print(model: str | None) -> str:
     """The fingerprint of the settings a file's outcome depends on, for the generation's model."""
     settings = runtime.settings()
-    return fingerprint(model, settings.chunk_tokens, settings.chunk_overlap, settings.max_file_chunks,
-                       _chunking())
+    return fingerprint(model, _chunking(), settings.max_file_chunks)
 
 
 def jobs(paths: list[str], sizes: dict[str, int], most: int):

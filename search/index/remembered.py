@@ -35,13 +35,12 @@ class Basis:
     settings: str
 
 
-def fingerprint(model: str | None, chunk_tokens: int, chunk_overlap: int, max_file_chunks: int,
-                cut: str = "") -> str:
+def fingerprint(model: str | None, cut: str, max_file_chunks: int) -> str:
     """The settings an outcome depends on (parse outcomes depend on none; one fingerprint for both is simpler),
     and Sift's version: an upgrade may parse what an older one could not. ``cut``: how files are cut
-    (ingest.chunk.chunking, with the chunker's version), which a chunker that cuts otherwise raises: a file over
-    the chunk limit, or failed at chunk, is then chunked again like every other file."""
-    return json.dumps([model, chunk_tokens, chunk_overlap, max_file_chunks, _version()] + ([cut] if cut else []))
+    (ingest.chunk.chunking: the chunk size, the overlap and the chunker's version, which a chunker that cuts
+    otherwise raises: a file over the chunk limit, or failed at chunk, is then chunked again like every other)."""
+    return json.dumps([model, cut, max_file_chunks, _version()])
 
 
 def _version() -> str:

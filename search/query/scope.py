@@ -77,8 +77,8 @@ class Wording:
         the second argument's, when it is not the path prefix)."""
         pairs = [(self.collection, collection)] + ([(name or self.prefix, folder)] if folder else [])
         if self.flags:
-            return " ".join(f"{name} {shlex.quote(value)}" for name, value in pairs)
-        return " and ".join(f"{name}={value!r}" for name, value in pairs)
+            return " ".join(f"{argument} {shlex.quote(value)}" for argument, value in pairs)
+        return " and ".join(f"{argument}={value!r}" for argument, value in pairs)
 
 
 MCP = Wording("path_prefix", "collection", "list_files with sort='path' shows the folders there are", flags=False)
