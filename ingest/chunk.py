@@ -65,15 +65,20 @@ def context_of(heading_path: list[str], text: str) -> str:
     return " > ".join(names[:len(names) - _opening_headings(names, text)])
 
 
+OPENING_LINES = 64  # lines read for the headings a text opens with
+
+
 def _opening_headings(names: list[str], text: str) -> int:
     """How many of the last ``names`` the text opens with: its first line holding the last name (a section's
-    heading, a code definition's first line), or its first heading lines holding the last few, in order."""
-    lines = text.lstrip().split("\n", 3 * len(names))[:3 * len(names)]
-    tops = _top_headings(lines)
-    for shown in range(min(len(names), len(tops)), 1, -1):
-        if all(name in line for name, line in zip(names[-shown:], tops)):
-            return shown
-    return 1 if names and names[-1] in lines[0] else 0
+    heading, a code definition's first line), or its first heading lines holding the last few, in order, each
+    on a line of its own. Heading lines that hold none of them are passed over: a bare heading opens the section
+    after it whatever its level ('## Empty' over '## Next' shows Next, not Empty)."""
+    lines = text.lstrip().split("\n", OPENING_LINES)[:OPENING_LINES]
+    shown = 0
+    for line in reversed(_top_headings(lines)):
+        if shown < len(names) and names[-1 - shown] in line:
+            shown += 1
+    return shown or int(bool(names) and names[-1] in lines[0])
 
 
 def _top_headings(lines: list[str]) -> list[str]:
@@ -115,7 +120,7 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
     return chunks
 
 
-VERSION = 2  # raise it when a parser or the chunker cuts an unchanged file otherwise (2: bare headings)
+VERSION = 3  # raise it when a parser or the chunker cuts an unchanged file otherwise (2: bare headings, 3: bare headings at any level)
 
 
 def chunking(max_tokens: int, overlap: int) -> str:

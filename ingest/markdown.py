@@ -4,9 +4,11 @@ The body is parsed as CommonMark by markdown-it-py (with GFM tables and $$ math
 blocks), whose block tokens carry line maps. Each heading (ATX ``# x`` or setext
 ``x`` over ``===``, also inside a block quote or list, as CommonMark says) starts
 a section whose heading path is the chain of headings above it
-(``Clients > 曲美 > 合同``); a heading with nothing under it but a deeper heading
-(``# Title`` right above ``## Part``) opens the section below it instead of
-making one of its own, so no passage is a bare heading. Code blocks (fenced and
+(``Clients > 曲美 > 合同``); a heading with nothing under it but the next heading
+(``# Title`` right above ``## Part``, ``## Empty`` right above ``## Next``) opens
+the section below it instead of making one of its own, and bare headings at the
+end of a note close the section above them, so no passage is only headings
+(unless the note holds nothing else). Code blocks (fenced and
 indented), tables, math and HTML blocks are marked atomic so the chunker keeps
 them whole when it can. A ``#`` line inside a code or HTML block is not a
 heading.
@@ -327,20 +329,24 @@ def _sections(lines: list[str], start: int, headings: list, blocks: list) -> lis
         offsets[i + 1] = offsets[i] + len(line) + 1
     begin, after = start, None  # after: the line after the previous heading (None before the first)
     for line, level, text, end in headings:
-        if not _opens_next(lines, path, after, line, level):
+        if not _opens_next(lines, after, line):
             _add(sections, lines, offsets, begin, line, [h for _, h in path], blocks)
             begin = line
         path = [(lv, h) for lv, h in path if lv < level] + [(level, text)]
         after = end
+    if sections and _opens_next(lines, after, len(lines)):  # bare headings at the end: the section above takes them
+        above = sections.pop()
+        begin, path = above.start_line - 1, [(0, h) for h in above.heading_path]
     _add(sections, lines, offsets, begin, len(lines), [h for _, h in path], blocks)
     return sections
 
 
-def _opens_next(lines: list[str], path: list[tuple[int, str]], after: int | None, line: int, level: int) -> bool:
-    """Whether the heading above, with only blank lines between it and this deeper heading at ``line``, has
-    no text of its own: it then opens this heading's section. On its own it was a passage of one heading
-    line, which a search for its words ranked above the text under it."""
-    return after is not None and level > path[-1][0] and not any(lines[i].strip() for i in range(after, line))
+def _opens_next(lines: list[str], after: int | None, line: int) -> bool:
+    """Whether the heading above, with only blank lines between it and the heading at ``line``, has no text
+    of its own: it then opens this heading's section, whatever the levels (``# Git`` over ``## Undo``,
+    ``## Empty`` over ``## Next``). On its own it was a passage of heading lines only, which a search for
+    its words ranked above the text under it; inside the next passage its words are still found."""
+    return after is not None and not any(lines[i].strip() for i in range(after, line))
 
 
 def _add(sections: list[Section], lines: list[str], offsets: list[int], begin: int, end: int,

@@ -124,6 +124,17 @@ def test_a_section_opened_by_its_parents_headings_is_embedded_without_them_again
         "a parent shown only inside its child's heading is still added"
 
 
+def test_a_section_opened_by_bare_sibling_headings_shows_its_own_and_its_parents():
+    """'## Empty' over its sibling '## Next' opens Next's section; the context passes over that heading line:
+    the text shows 'Title' and 'Next', so nothing is added, and under 'Git' only the parent is."""
+    note = "# Title\n## Empty\n\n## Next\ntext under next\n"
+    [chunk] = chunk_document(parse_markdown("n.md", note), word_counter, 60, 8)
+    assert (chunk.heading_path, chunk.context, chunk.start_line, chunk.end_line) == (["Title", "Next"], "", 1, 5)
+    [chunk] = chunk_document(parse_markdown("n.md", "# Git\n\nIntro.\n\n## Stash\n## Rebase\nrebase moves\n"),
+                             word_counter, 60, 8)[1:]
+    assert (chunk.text, chunk.context) == ("## Stash\n## Rebase\nrebase moves", "Git")
+
+
 def test_headings_too_long_for_a_quarter_of_the_limit_are_left_out():
     long_heading = " ".join(["word"] * 30)
     section = Section(text="\n".join(["one two three four five"] * 30), heading_path=[long_heading])

@@ -81,12 +81,16 @@ def test_heading_paths_and_line_ranges():
 
 def test_a_bare_heading_opens_the_section_below_it_not_one_of_its_own():
     """'# Title' right above '## Part' was a section, so a passage, of one heading line: a search for the
-    title's words ranked it above the text under it. Only a deeper heading takes it in; a heading with text,
-    a sibling, or a bare heading at the end stays a section (an empty note is still found by its title)."""
+    title's words ranked it above the text under it. Any heading with nothing under it opens the section
+    of the heading below it, a sibling or a shallower one too ('## Empty' over '## Sibling' was a passage of
+    its own); bare headings at the end join the section above. A note of headings only is one section."""
     note = "# Git\n\n## Undo\nreset --soft\n\n## Empty\n## Sibling\ntext\n\nSetext\n======\n\nPart\n----\nbody\n\n# Last\n"
-    assert sections_of(note) == [(["Git", "Undo"], 1, 4), (["Git", "Empty"], 6, 6), (["Git", "Sibling"], 7, 8),
-                                 (["Setext", "Part"], 10, 15), (["Last"], 17, 17)]
+    assert sections_of(note) == [(["Git", "Undo"], 1, 4), (["Git", "Sibling"], 6, 8), (["Setext", "Part"], 10, 17)]
+    assert sections_of("# Title\n## Empty\n\n## Next\ntext\n") == [(["Title", "Next"], 1, 5)]
+    assert sections_of("# T\n## A\n### A1\n## B\ntext\n## C\nmore\n") == [(["T", "B"], 1, 5), (["T", "C"], 6, 7)]
+    assert sections_of("Intro.\n\n# Later\n## Empty\n") == [([], 1, 4)]
     assert sections_of("# Only\n") == [(["Only"], 1, 1)]
+    assert sections_of("# A\n## B\n### C\n") == [(["A", "B", "C"], 1, 3)]
 
 
 def test_code_fence_and_table_are_atomic_blocks():

@@ -318,3 +318,26 @@ def test_a_time_range_that_ends_before_it_starts_is_refused(engine):
                                                                   modified_before=time.time() - 365 * day))
     assert engine.search("contract", mode="keyword", filters=Filters(modified_after=time.time() - day,
                                                                      modified_before=time.time() + day)).hits
+
+
+def test_a_heading_with_nothing_under_it_is_no_passage_but_its_words_still_find_the_file(immediate, tmp_path,
+                                                                                          embedder):
+    """'## Stash' right above its sibling '## Rebase' (or a shallower heading) made a passage of heading lines
+    only, which took a result slot for any query with the heading's words. It now opens the section below it:
+    no published passage is only headings, the heading's words still find the note, at lines that hold them."""
+    from search.index import db
+    from search.query import reader
+    note = "# Git tips\n\n## Undo\nreset --soft keeps the changes\n\n## Stash\n## Rebase\nrebase moves commits\n" \
+           "\n### Squash\n# Appendix\nlinks to the manual\n## Aliases\n"
+    ingest(write_tree(tmp_path / "notes", {"git.md": note, "other.md": "# Other\n\nNothing about git.\n"}))
+    conn = db.connect(Path(os.environ["SIFT_HOME"]) / "index.db")
+    chunks = [c for c in reader.visible_chunks(conn) if c["path"] == "git.md"]
+    conn.close()
+    for chunk in chunks:
+        assert any(line.strip() and not line.lstrip().startswith("#") for line in chunk["text"].split("\n")), \
+            f"a passage of headings only: {chunk['text']!r}"
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    lines = note.split("\n")
+    for word, line in (("stash", "## Stash"), ("squash", "### Squash"), ("aliases", "## Aliases")):
+        [hit] = engine.search(word, mode="keyword").hits
+        assert hit.path == "git.md" and line in lines[hit.start_line - 1:hit.end_line], word
