@@ -110,8 +110,8 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
     chunks: list[Chunk] = []
     total = sum(len(section.text) for section in doc.sections) or 1
     before = 0  # characters of the sections already cut
-    for section in doc.sections:
-        for chunk in _section_chunks(section, count, max_tokens, overlap):
+    for section, whole in _sized(doc, count, max_tokens):
+        for chunk in _section_chunks(section, count, max_tokens, overlap, whole):
             chunks.append(chunk)
             if most is not None and len(chunks) > most:
                 reached = before + chunk.offset + len(chunk.text)
@@ -120,7 +120,59 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
     return chunks
 
 
-VERSION = 3  # raise it when a parser or the chunker cuts an unchanged file otherwise (2: bare headings, 3: bare headings at any level)
+# Raise it when a parser or the chunker cuts an unchanged file otherwise
+# (2: bare headings; 3: bare headings at any level, small code sections joined to a neighbour).
+VERSION = 3
+
+# A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
+# joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked
+# high in semantic search and `similar` for what it does not hold. A quarter of the limit where that is less.
+SMALL_CODE_TOKENS = 48
+JOIN_SLACK = 8  # two sections counted apart hold their special tokens twice: the joined text is not counted past this
+
+
+def _sized(doc: Document, count: Counter, max_tokens: int):
+    """(section, its tokens or None when not counted yet) to cut, in order: a code file's sections under
+    SMALL_CODE_TOKENS joined to the next one (to the one before at the end of the file, or before a section
+    they do not fit with) where the two fit in one chunk, heading path and all. Each joined section is
+    counted once here and not again when cut."""
+    if doc.kind != "code" or len(doc.sections) < 2:
+        yield from ((section, None) for section in doc.sections)
+        return
+    least = min(SMALL_CODE_TOKENS, max_tokens // 4)
+    forward = []
+    for section in doc.sections:
+        _add_joined(forward, (section, count(section.text)), least, count, max_tokens, into_next=True)
+    backward = []
+    for sized in forward:
+        _add_joined(backward, sized, least, count, max_tokens, into_next=False)
+    yield from backward
+
+
+def _add_joined(sized: list, new: tuple, least: int, count: Counter, max_tokens: int, into_next: bool) -> None:
+    """Append ``new`` (section, tokens) to ``sized``, or join the two last: the one before into ``new``'s
+    section when it is small and ``into_next``, else ``new`` into the one before when ``new`` is small."""
+    if sized:
+        (before, tokens_before), (section, tokens) = sized[-1], new
+        small = tokens_before < least if into_next else tokens < least
+        if small and tokens_before + tokens <= max_tokens + JOIN_SLACK and \
+                before.end_line is not None and before.end_line + 1 == section.start_line:
+            joined = Section(text=f"{before.text}\n{section.text}",
+                             heading_path=list((section if into_next else before).heading_path),
+                             start_line=before.start_line, end_line=section.end_line)
+            whole = count(joined.text)
+            if _fits_whole(joined, whole, count, max_tokens):
+                sized[-1] = (joined, whole)
+                return
+    sized.append(new)
+
+
+def _fits_whole(section: Section, whole: int | None, count: Counter, max_tokens: int) -> bool:
+    """Whether the section is one chunk: its text and the headings it does not show are within the limit."""
+    if whole is None or whole > max_tokens:
+        return False
+    lead = context_of(section.heading_path, section.text)
+    return not lead or count(embedding_text(lead, section.text)) <= max_tokens
 
 
 def chunking(max_tokens: int, overlap: int) -> str:
@@ -140,15 +192,15 @@ def chunk_section(section: Section, count: Counter, max_tokens: int, overlap: in
     return list(_section_chunks(section, count, max_tokens, overlap))
 
 
-def _section_chunks(section: Section, count: Counter, max_tokens: int, overlap: int):
-    """The section's chunks, one at a time: its lines are counted only as far as the chunks are taken."""
+def _section_chunks(section: Section, count: Counter, max_tokens: int, overlap: int, whole: int | None = None):
+    """The section's chunks, one at a time: its lines are counted only as far as the chunks are taken
+    (``whole``: its tokens, when they were counted already)."""
     text = section.text
     if not text.strip():
         return
-    whole = None if _surely_over(text, count, max_tokens) else count(text)
-    lead = context_of(section.heading_path, text)
-    if whole is not None and whole <= max_tokens and \
-            (not lead or count(embedding_text(lead, text)) <= max_tokens):
+    if whole is None:
+        whole = None if _surely_over(text, count, max_tokens) else count(text)
+    if _fits_whole(section, whole, count, max_tokens):
         yield _chunk(section, 0, len(text), whole)
         return
     special = count("")

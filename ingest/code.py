@@ -14,6 +14,9 @@ module. Consecutive lines with the same owner form a section, so:
 * lines that hold nothing but whitespace or closing brackets / ``end`` are
   attached to the section before them (to the next one at the top of a file).
 
+The chunker joins a section of a few tokens (often the imports) to its neighbour
+(ingest.chunk.SMALL_CODE_TOKENS).
+
 Lines are split on "\\n" only (CRLF and CR are normalised first), so
 ``section.text == "\\n".join(lines[start_line - 1:end_line])`` and the
 sections' texts joined by "\\n" give back the whole file.

@@ -1,8 +1,9 @@
 """What a parser hands to the chunker: a document made of sections.
 
 A section is a run of text that belongs under one heading path (Markdown),
-one definition (code) or one page range (PDF). The chunker never merges text
-across sections; it splits a section into windows under the token limit.
+one definition (code) or one page range (PDF). The chunker splits a section into
+windows under the token limit; it merges text across sections only where a code
+section is too small to embed well on its own (ingest.chunk.SMALL_CODE_TOKENS).
 """
 from __future__ import annotations
 

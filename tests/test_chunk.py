@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from ingest.chunk import chunk_document, chunk_section, context_of
+from ingest.chunk import SMALL_CODE_TOKENS, chunk_document, chunk_section, context_of
+from ingest.code import parse_code
 from ingest.document import Section
 from ingest.markdown import parse_markdown
 
@@ -141,3 +142,55 @@ def test_headings_too_long_for_a_quarter_of_the_limit_are_left_out():
     chunks = chunk_section(section, word_counter, 60, 8)
     assert len(chunks) > 1 and all(c.context == "" for c in chunks)
     assert all(c.tokens <= 60 for c in chunks)
+
+
+RETRY = '''"""Retry a call with exponential backoff."""
+import random
+import time
+
+
+def backoff(attempt, base=0.5, cap=30.0):
+    """Seconds to wait before the given attempt: exponential in the attempt, capped, with full jitter so that
+    many clients failing together do not all come back at the same moment and fail together again."""
+    return random.uniform(0, min(cap, base * 2 ** attempt))
+
+
+def retry(call, attempts=5):
+    """Call until it succeeds or the attempts run out, sleeping between tries; the last error is raised."""
+    for attempt in range(attempts):
+        try:
+            return call()
+        except OSError:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(backoff(attempt))
+
+
+if __name__ == "__main__":
+    retry(print)
+'''
+
+
+def test_a_code_files_imports_join_the_definition_below_them(embedder):
+    """tree-sitter gives a module's docstring and imports a section of their own: a chunk of a few lines
+    embeds as generic code and ranked high in semantic search and 'similar' for anything. A code section
+    under SMALL_CODE_TOKENS joins the definition after it (the one before at the end of the file) when the
+    two fit in one chunk; the line ranges stay those of the text. Where they do not fit, it stays alone."""
+    doc = parse_code("retry.py", RETRY)
+    assert [(s.heading_path, s.start_line, s.end_line) for s in doc.sections] == [
+        (["retry"], 1, 5), (["retry", "backoff"], 6, 11), (["retry", "retry"], 12, 20), (["retry"], 21, 24)]
+    assert embedder.count(doc.sections[0].text) < SMALL_CODE_TOKENS > embedder.count(doc.sections[-1].text)
+    chunks = chunk_document(doc, embedder.count, 256, 32)
+    assert [(c.heading_path, c.start_line, c.end_line) for c in chunks] == [
+        (["retry", "backoff"], 1, 9), (["retry", "retry"], 12, 24)]
+    lines = RETRY.split("\n")
+    for c in chunks:
+        assert c.text.strip() == "\n".join(lines[c.start_line - 1:c.end_line]).strip()
+        assert c.tokens == embedder.count(c.text) and embedder.count(c.embedding_text) <= 256
+    assert "".join(c.text for c in chunks).replace("\n", "") == RETRY.replace("\n", "")
+    limit = embedder.count(doc.sections[1].text) + 4  # backoff alone fits, not with the imports
+    chunks = chunk_document(doc, embedder.count, limit, 8)
+    assert chunks[0].heading_path == ["retry"] and (chunks[0].start_line, chunks[0].end_line) == (1, 3)
+    assert all(c.tokens <= limit and embedder.count(c.embedding_text) <= limit for c in chunks)
+    markdown = parse_markdown("n.md", "# A\n\nshort\n\n## B\n\nalso short\n")
+    assert len(chunk_document(markdown, embedder.count, 256, 32)) == 2, "only code sections are joined"
