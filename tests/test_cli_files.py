@@ -44,9 +44,9 @@ def lines(result) -> list[str]:
 def test_files_lists_each_file_with_its_state_and_the_reason_of_a_failed_or_skipped_one(env, notes):
     out = lines(run_ingest(env, "files", "--sort", "path"))
     assert out == ["notes/recipes/bread.md  note  29 B  2024-05-01 00:00:00  indexed",
-                   "notes/tech/app.min.js  -  9 B  2024-05-02 00:00:00  skipped: minified or generated: app.min.js "
+                   "notes/tech/app.min.js  code  9 B  2024-05-02 00:00:00  skipped: minified or generated: app.min.js "
                    "is a lock or minified file (at parse)",
-                   "notes/tech/broken.pdf  -  9 B  2024-05-03 00:00:00  failed: ValueError: unreadable PDF: not a PDF: "
+                   "notes/tech/broken.pdf  pdf  9 B  2024-05-03 00:00:00  failed: ValueError: unreadable PDF: not a PDF: "
                    "it begins b'not a pdf', where a PDF has %PDF- (at parse)",
                    "notes/tech/fts5.md  note  48 B  2024-05-04 00:00:00  indexed",
                    "notes/tech/hello.py  code  26 B  2024-05-05 00:00:00  indexed",
@@ -72,6 +72,7 @@ def test_files_json_is_the_data_of_the_mcp_tool_list_files(env, notes):
     """The same call through the MCP tool's code: its structured content is this JSON without the keys whose
     null or empty value says nothing (tools.result), and both come from search.query.listing.files; only the
     notes differ, each in its reader's terms (--path-prefix, path_prefix)."""
+    from ingest.kinds import kind_of
     from mcp_server import tools
     from mcp_server.service import Sift
     from search.index import db
@@ -87,13 +88,37 @@ def test_files_json_is_the_data_of_the_mcp_tool_list_files(env, notes):
     assert told == ["path_prefix 'notes/tech' read as collection 'notes', folder 'tech'"]
     conn = db.connect(settings.index_path, readonly=True)
     roots = {"notes": str(notes.resolve())}
-    assert printed == listing.files(conn, scope(None, "notes/tech", roots, CLI), None, "path", 50, roots, CLI)
+    assert printed == listing.files(conn, scope(None, "notes/tech", roots, CLI), None, "path", 50, roots, CLI,
+                                    kind_of)
     assert printed["total"] == 4 and printed["notes"] == [
         "--path-prefix 'notes/tech' read as collection 'notes', folder 'tech'"]
     assert printed["files"][1] == {
-        "path": "notes/tech/broken.pdf", "collection": "notes", "relative_path": "tech/broken.pdf", "kind": None,
+        "path": "notes/tech/broken.pdf", "collection": "notes", "relative_path": "tech/broken.pdf", "kind": "pdf",
         "size": 9, "modified": "2024-05-03 00:00:00", "state": "failed",
         "reason": "ValueError: unreadable PDF: not a PDF: it begins b'not a pdf', where a PDF has %PDF- (at parse)"}
+
+
+def test_files_pending_show_the_kind_their_name_gives(env, tmp_path):
+    """A file not read yet showed kind '-' (null), though its name says what it is, as the scan that planned it
+    read it (ingest.kinds); a folder that could not be read gives no kind: null, not a guess. A symlinked folder
+    is a 'symlink'."""
+    from search.index import db, store
+    root = write_tree(tmp_path / "fresh", {"a.md": "# A\n", "b.py": "x = 1\n", "c.pdf": "%PDF-", "d.txt": "d\n",
+                                           "private/e.md": "# E\n"})
+    os.symlink(tmp_path, root / "linked")
+    conn = db.connect(os.path.join(env["SIFT_HOME"], "index.db"))
+    collection = store.ensure_collection(conn, "fresh", str(root))
+    gen = store.begin_generation(conn, collection["id"], None)
+    store.record_plan(conn, gen, collection["id"], {p: "added" for p in ("a.md", "b.py", "c.pdf", "d.txt",
+                                                                         "linked", "private")}, {}, 6)
+    store.mark(conn, gen, ["linked"], "parse", "skipped", "symbolic link to a folder outside the collection root")
+    store.mark(conn, gen, ["private"], "parse", "skipped", "folder cannot be read (Permission denied)")
+    conn.close()
+    printed = json.loads(run_ingest(env, "files", "--sort", "path", "--json").stdout)
+    assert [(f["relative_path"], f["kind"], f["state"]) for f in printed["files"]] == [
+        ("a.md", "note", "pending"), ("b.py", "code", "pending"), ("c.pdf", "pdf", "pending"),
+        ("d.txt", "text", "pending"), ("linked", "symlink", "skipped"), ("private", None, "skipped")], printed
+    assert lines(run_ingest(env, "files", "--sort", "path"))[0].startswith("fresh/a.md  note  4 B  ")
 
 
 def test_files_refuses_an_unknown_collection_or_limit_in_one_line(env, notes):
