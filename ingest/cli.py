@@ -433,9 +433,9 @@ def cmd_files(args) -> int:
         print(as_json({"total": 0, "shown": 0, "files": [], "notes": [nothing]}) if args.json else nothing)
         return 0
     roots = _check_collection(settings, args.collection)
-    where = scope(args.collection, args.path_prefix, roots, CLI)  # 'notes/tech' as the listing shows paths
     conn = db.connect(settings.index_path, readonly=True)
     try:
+        where = scope(args.collection, args.path_prefix, roots, CLI, conn)  # 'notes/tech' as the listing shows paths
         data = listing.files(conn, where, args.glob, args.sort, args.limit, roots, CLI, kind_of)
     finally:
         conn.close()
@@ -457,12 +457,11 @@ def cmd_files(args) -> int:
 def cmd_search(args) -> int:
     from search.query.engine import from_settings
     from search.query.filters import Filters, unix_time
-    from search.query.scope import CLI, scope
     from search.settings import load
     settings = load()
     roots = _check_collection(settings, args.collection)
     engine = from_settings(settings)
-    where = scope(args.collection, args.path_prefix, roots, CLI)  # read as the MCP tools read it, told in flags
+    where = _scope(settings, args.collection, args.path_prefix, roots)
     filters = Filters(collection=where.collection, path_prefix=where.folder, kind=args.kind,
                       modified_after=unix_time(args.modified_after, "--modified-after"),
                       modified_before=unix_time(args.modified_before, "--modified-before"))
@@ -478,6 +477,20 @@ def cmd_search(args) -> int:
         print("no results")
     _print_hits(answer)
     return 0
+
+
+def _scope(settings, collection: str | None, prefix: str | None, roots: dict[str, str]):
+    """--path-prefix read as the MCP tools read it, told in flags; the index says which folders hold files, for
+    the nearest to a missing one (none without an index: then no collection has any)."""
+    from search.index import db
+    from search.query.scope import CLI, scope
+    if not settings.index_path.exists():
+        return scope(collection, prefix, roots, CLI, None)
+    conn = db.connect(settings.index_path, readonly=True)
+    try:
+        return scope(collection, prefix, roots, CLI, conn)
+    finally:
+        conn.close()
 
 
 def _print_hits(answer) -> None:

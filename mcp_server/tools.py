@@ -335,7 +335,7 @@ class Tools:
         self.sift.check_collection(collection)
         if path_prefix is None:
             return scope.Scope(collection, None)
-        return scope.scope(collection, path_prefix, self.sift.roots(), scope.MCP)
+        return scope.scope(collection, path_prefix, self.sift.roots(), scope.MCP, self.sift.conn())
 
     @tool
     def similar(

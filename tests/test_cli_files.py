@@ -88,7 +88,7 @@ def test_files_json_is_the_data_of_the_mcp_tool_list_files(env, notes):
     assert told == ["path_prefix 'notes/tech' read as collection 'notes', folder 'tech'"]
     conn = db.connect(settings.index_path, readonly=True)
     roots = {"notes": str(notes.resolve())}
-    assert printed == listing.files(conn, scope(None, "notes/tech", roots, CLI), None, "path", 50, roots, CLI,
+    assert printed == listing.files(conn, scope(None, "notes/tech", roots, CLI, conn), None, "path", 50, roots, CLI,
                                     kind_of)
     assert printed["total"] == 4 and printed["notes"] == [
         "--path-prefix 'notes/tech' read as collection 'notes', folder 'tech'"]
@@ -146,3 +146,19 @@ def test_files_show_control_characters_in_file_names_escaped(env, tmp_path):
     out = run_ingest(env, "files", "--sort", "path").stdout
     assert "odd/bad\\nname\\x1b[2J.md  note  " in out, out
     assert "\x1b" not in out and "bad\n" not in out
+
+
+def test_a_mistyped_folder_is_told_the_nearest_folder_that_holds_indexed_files(env, tmp_path):
+    """The did-you-mean read the folders on disk, so it offered one the scan passes over, with a closer name than
+    the folder meant: build/ (the built-in ignore list), drafts/ (a .gitignore), images/ (no file Sift reads).
+    Asked there, search and list_files find nothing. Only folders the index holds files in are offered."""
+    root = write_tree(tmp_path / "notes", {"builds/b.md": "# B\n", "build/x.md": "# X\n", ".gitignore": "drafts/\n",
+                                           "drafts/d.md": "# D\n", "drafts2/e.md": "# E\n", "images/a.png": "png",
+                                           "tech/deep/f.md": "# F\n", "tech/deeper.md": "# G\n"})
+    ingest(root, "notes")
+    asked = {"buil": "builds", "draftss": "drafts2", "imgaes": None, "tech/dep": "tech/deep"}
+    for typed, meant in asked.items():
+        out = lines(run_ingest(env, "files", "--path-prefix", typed))
+        note = next(line for line in out if line.startswith("note: "))
+        assert f"there is no folder {typed!r} in any collection (notes)" in note, out
+        assert (f"(did you mean {meant!r}?)" in note) if meant else ("did you mean" not in note), out

@@ -214,6 +214,44 @@ def indexed_under(conn: sqlite3.Connection, collection_id: int, folder: str) -> 
     return row is not None
 
 
+# Where the files of a collection are listed: its current versions, and what the generation being built has
+# planned (a file not read yet has no version). A recursive walk of an index on path: each step seeks the first
+# path below a next subfolder (its name + '0', which sorts just after name + '/'), so a folder costs one seek,
+# not a read of its files, and the loop runs inside SQLite.
+_HOLDERS = ("files WHERE collection = :id AND gen_to IS NULL",
+            "progress WHERE generation = :building AND change != 'deleted'")
+_SUBFOLDERS = """
+WITH RECURSIVE seek(path) AS (
+    SELECT (SELECT path FROM {holders} AND path >= :base {below} AND instr(substr(path, :cut), '/') > 0
+            ORDER BY path LIMIT 1)
+    UNION ALL
+    SELECT (SELECT path FROM {holders} AND path >= substr(s.path, 1, :cut + instr(substr(s.path, :cut), '/') - 2) || '0'
+            {below} AND instr(substr(path, :cut), '/') > 0 ORDER BY path LIMIT 1)
+    FROM seek s WHERE s.path IS NOT NULL LIMIT :most)
+SELECT path FROM seek WHERE path IS NOT NULL
+"""
+MOST_SUBFOLDERS = 10_000
+
+
+def subfolders(conn: sqlite3.Connection, collection: str, parent: str) -> set[str]:
+    """The names of the folders directly in ``parent`` ('' for the root, no trailing '/') that hold a file of
+    the collection as the index has it: what a scan found, never an ignored folder or an empty one. A seek per
+    folder (at most MOST_SUBFOLDERS of them); the files directly in ``parent`` are stepped over once."""
+    row = conn.execute("SELECT c.id, g.id FROM collections c LEFT JOIN generations g ON g.collection = c.id "
+                       "AND g.state = 'building' WHERE c.name = ?", (collection,)).fetchone()
+    if row is None:
+        return set()
+    base = parent + "/" if parent else ""
+    named = {"id": row[0], "building": row[1], "base": base, "cut": len(base) + 1, "hi": base[:-1] + "0",
+             "most": MOST_SUBFOLDERS}
+    below = "AND path < :hi" if base else ""
+    names = set()
+    for holders in _HOLDERS:
+        for (path,) in conn.execute(_SUBFOLDERS.format(holders=holders, below=below), named):
+            names.add(path[len(base):].split("/", 1)[0])
+    return names
+
+
 def current_files(conn: sqlite3.Connection, collection_id: int) -> dict[str, sqlite3.Row]:
     """path → the newest version of each file that is not deleted (published or being built)."""
     rows = conn.execute("SELECT id, path, size, mtime, sha256, gen_from FROM files "

@@ -12,6 +12,8 @@ import shlex
 import unicodedata
 from dataclasses import dataclass, replace
 
+from search.index import queries
+
 
 def nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
@@ -99,19 +101,20 @@ class Scope:
         return [n for n in (self.read_as, None if found else self.hint) if n]
 
 
-def scope(collection: str | None, prefix: str | None, roots: dict[str, str], say: Wording) -> Scope:
+def scope(collection: str | None, prefix: str | None, roots: dict[str, str], say: Wording, conn) -> Scope:
     """The folder ``prefix`` names, written as search and list_files show paths ('notes/tech': collection
     notes, folder tech/), as an absolute path inside a root, or relative to the collection root. A
     'collection/folder' that also exists as written inside a root in scope (a folder named like the
     collection) is read as written: what is on disk as given wins, as with read_file. The notes name the
-    arguments as ``say`` words them."""
+    arguments as ``say`` words them; a folder that is not there is told the nearest one the index (``conn``)
+    holds files in."""
     if prefix is None or not prefix.strip():
         return Scope(collection, None)
     text = os.path.expanduser(prefix.strip())
     if os.path.isabs(text):
         inside = _absolute_folder(text, roots)
         if inside is not None:
-            return _there(_named(collection, prefix, *inside, say), prefix, roots, say)
+            return _there(_named(collection, prefix, *inside, say), prefix, roots, say, conn)
     folder = relative_folder(text)
     if folder and ".." in folder.split("/"):  # indexed paths have no '..': it would match nothing, unexplained
         return Scope(collection, folder, hint=f"{say.prefix} {prefix!r} has a '..' part, which no indexed path "
@@ -120,7 +123,7 @@ def scope(collection: str | None, prefix: str | None, roots: dict[str, str], say
     head = (collection_named(folder, roots) or collection_prefix(folder, roots)) if folder else None
     if head is None:
         return Scope(collection, folder, hint=_outside_hint(prefix, roots, say) if os.path.isabs(text)
-                     else _missing_hint(prefix, folder, collection, roots, say))
+                     else _missing_hint(prefix, folder, collection, roots, say, conn))
     if collection is not None and collection != head:
         return Scope(collection, folder, hint=f"{say.prefix} {prefix!r} begins with the collection name {head!r} "
                      f"but {say.collection} is {collection!r}: leave {say.collection} out, or drop {head + '/'!r} "
@@ -130,7 +133,8 @@ def scope(collection: str | None, prefix: str | None, roots: dict[str, str], say
         return Scope(collection, folder, read_as=f"{say.prefix} {prefix!r} read as the folder {folder!r}, "
                      f"which exists as written; for collection {head!r}"
                      + (f", folder {other!r}" if other else "") + f", pass {say.given(head, other)} instead")
-    return _there(_named(collection, prefix, head, nfc(folder)[len(nfc(head)) + 1:] or None, say), prefix, roots, say)
+    return _there(_named(collection, prefix, head, nfc(folder)[len(nfc(head)) + 1:] or None, say), prefix, roots, say,
+                  conn)
 
 
 def relative_folder(prefix: str | None) -> str | None:
@@ -177,39 +181,38 @@ def _exists(root: str, folder: str) -> bool:
         return False
 
 
-def _there(where: Scope, prefix: str, roots: dict[str, str], say: Wording) -> Scope:
+def _there(where: Scope, prefix: str, roots: dict[str, str], say: Wording, conn) -> Scope:
     """``where``, with a note for when nothing matches if its folder is not in its collection ('til/gti')."""
     if where.hint is not None or where.collection is None:
         return where
-    return replace(where, hint=_missing_hint(prefix, where.folder, where.collection, roots, say))
+    return replace(where, hint=_missing_hint(prefix, where.folder, where.collection, roots, say, conn))
 
 
 def _missing_hint(prefix: str, folder: str | None, collection: str | None, roots: dict[str, str],
-                  say: Wording) -> str | None:
+                  say: Wording, conn) -> str | None:
     """What to do when a relative folder is in no root in scope: 'no passages match' alone did not say that
     the folder itself was not there (a typo, or a folder of another collection's name)."""
     names = [collection] if collection else sorted(roots)
     if not folder or any(_exists(roots[n], folder) for n in names if n in roots):
         return None
     where = f"collection {collection!r}" if collection else f"any collection ({', '.join(names) or 'none'})"
-    near = _near(folder, [roots[n] for n in names if n in roots])
+    near = _near(folder, [n for n in names if n in roots], conn)
     head, slash, _ = prefix.strip().rstrip("/").rpartition("/")
     meant = f" (did you mean {head + slash + near!r}?)" if near else ""
     return f"{say.prefix} {prefix!r}: there is no folder {folder.rstrip('/')!r} in {where}{meant}; {say.folders}"
 
 
-def _near(folder: str, roots: list[str]) -> str | None:
+def _near(folder: str, collections: list[str], conn) -> str | None:
     """The folder beside a missing one whose name is closest to its last part ('sqlite' for 'til/sqlte'), as
-    the spelling note does for query words: the folders listing alone does not show a typo. Only the one
-    folder that holds it is listed, and only when the answer already says it is missing."""
+    the spelling note does for query words: the folders listing alone does not show a typo. Only folders the
+    index holds files in are offered: read from disk, the nearest could be .git, node_modules or a folder the
+    collection's rules exclude, where search and list_files find nothing. Asked only when the answer already
+    says the folder is missing."""
     parent, _, last = folder.rstrip("/").rpartition("/")
     names = set()
-    for root in roots:
-        try:
-            with os.scandir(on_disk(os.path.join(root, parent))) as entries:
-                names |= {e.name for e in entries if not e.name.startswith(".") and e.is_dir(follow_symlinks=False)}
-        except (OSError, ValueError):
-            continue
+    for spelling in dict.fromkeys((parent, nfc(parent), unicodedata.normalize("NFD", parent))):
+        for collection in collections:
+            names |= queries.subfolders(conn, collection, spelling)
     by_lower = {nfc(name).lower(): name for name in sorted(names)}
     found = difflib.get_close_matches(nfc(last).lower(), list(by_lower), n=1, cutoff=0.7)
     return by_lower[found[0]] if found else None
