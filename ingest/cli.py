@@ -448,7 +448,8 @@ def cmd_files(args) -> int:
         state = f["state"] + (f": {f['reason']}" if f["reason"] else "")
         print(printable(f"{f['path']}  {f['kind'] or '-'}  {size(f['size'])}  {f['modified'] or '-'}  {state}"))
     order = "newest first" if args.sort == "modified" else "by path"
-    more = ": raise --limit, or narrow with --path-prefix or --glob" if data["shown"] < data["total"] else ""
+    hint = listing.more(data, CLI)  # at the largest --limit, raising it is no way
+    more = f": {hint}" if hint else ""
     print(f"({count(data['total'], 'file')}; showing {data['shown']}, {order}{more})" if data["total"]
           else "no files match")
     return 0

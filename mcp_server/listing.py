@@ -22,6 +22,7 @@ def text(data: dict, sort: str) -> str:
     for f in data["files"]:
         state = f["state"] + (f": {f['reason']}" if f["reason"] else "")
         lines.append(f"{f['path']}  {f['kind'] or '-'}  {render.size(f['size'])}  {f['modified'] or '-'}  {state}")
-    if data["shown"] < data["total"]:
-        lines.append(f"[{data['total'] - data['shown']} more: raise limit, or narrow with path_prefix or glob]")
+    hint = listing.more(data, MCP)
+    if hint:
+        lines.append(f"[{data['total'] - data['shown']} more: {hint}]")
     return "\n".join(lines)

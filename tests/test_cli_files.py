@@ -162,3 +162,28 @@ def test_a_mistyped_folder_is_told_the_nearest_folder_that_holds_indexed_files(e
         note = next(line for line in out if line.startswith("note: "))
         assert f"there is no folder {typed!r} in any collection (notes)" in note, out
         assert (f"(did you mean {meant!r}?)" in note) if meant else ("did you mean" not in note), out
+
+
+def test_more_files_than_the_largest_limit_are_not_told_to_raise_it(env, tmp_path):
+    """At --limit 500 the footer said 'raise --limit' to see the rest, and --limit 501 is refused: there it
+    says to narrow, and that 500 is the most; list_files likewise."""
+    from mcp_server import tools
+    from mcp_server.service import Sift
+    from search.index import db, store
+    from search.settings import load
+    root = write_tree(tmp_path / "many", {"a.md": "# A\n"})
+    conn = db.connect(os.path.join(env["SIFT_HOME"], "index.db"))
+    collection = store.ensure_collection(conn, "many", str(root))
+    gen = store.begin_generation(conn, collection["id"], None)
+    store.record_plan(conn, gen, collection["id"], {f"n{i:03d}.md": "added" for i in range(501)}, {}, 501)
+    conn.close()
+    assert lines(run_ingest(env, "files", "--limit", "500"))[-1] == (
+        "(501 files; showing 500, newest first: narrow with --path-prefix or --glob (500 is the largest --limit))")
+    assert lines(run_ingest(env, "files", "--limit", "499"))[-1] == (
+        "(501 files; showing 499, newest first: raise --limit, or narrow with --path-prefix or --glob)")
+    answer = tools.Tools(Sift(load())).list_files(limit=500)
+    assert text_of(answer).endswith("[1 more: narrow with path_prefix or glob (500 is the largest limit)]")
+
+
+def text_of(answer) -> str:
+    return "\n".join(block.text for block in answer.content)

@@ -63,6 +63,17 @@ def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: di
             "notes": where.notes(found=bool(total)) + ([hint] if hint else [])}
 
 
+def more(data: dict, say: Wording) -> str | None:
+    """How to see the files a listing leaves out (None: it shows them all). At the largest limit, raising it
+    is no way: the call would be refused."""
+    if data["shown"] >= data["total"]:
+        return None
+    narrow = f"narrow with {say.prefix} or {say.glob}"
+    if data["shown"] >= MAX_LIMIT:
+        return f"{narrow} ({MAX_LIMIT} is the largest {say.limit})"
+    return f"raise {say.limit}, or {narrow}"
+
+
 def glob_hint(glob: str | None, roots: dict[str, str], say: Wording) -> str | None:
     """What to write instead, when a glob that matched nothing begins with a collection's name or is absolute."""
     if not glob:

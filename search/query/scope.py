@@ -73,6 +73,7 @@ class Wording:
     folders: str  # what shows the folders there are
     flags: bool  # '--collection notes' rather than "collection='notes'"
     glob: str = "glob"  # list_files' pattern argument
+    limit: str = "limit"  # list_files' count argument
 
     def given(self, collection: str, folder: str | None, name: str | None = None) -> str:
         """'collection='notes' and path_prefix='tech'' / '--collection notes --path-prefix tech' (``name``:
@@ -85,7 +86,7 @@ class Wording:
 
 MCP = Wording("path_prefix", "collection", "list_files with sort='path' shows the folders there are", flags=False)
 CLI = Wording("--path-prefix", "--collection", "`ingest files --sort path` shows the folders there are", flags=True,
-              glob="--glob")
+              glob="--glob", limit="--limit")
 
 
 @dataclass(frozen=True)
