@@ -187,3 +187,19 @@ def test_more_files_than_the_largest_limit_are_not_told_to_raise_it(env, tmp_pat
 
 def text_of(answer) -> str:
     return "\n".join(block.text for block in answer.content)
+
+
+def test_a_collection_no_scan_has_listed_yet_says_so(env, tmp_path):
+    """Right after `ingest enqueue`, before a worker has scanned the folder, the listing answered a bare 'no files
+    match', as for an empty folder; it says the collection has not been scanned yet (once a scan is under way,
+    its files are listed as pending and the note goes)."""
+    from search.index import db, store
+    root = write_tree(tmp_path / "waiting", {"a.md": "# A\n"})
+    conn = db.connect(os.path.join(env["SIFT_HOME"], "index.db"))
+    collection = store.ensure_collection(conn, "waiting", str(root))
+    assert lines(run_ingest(env, "files")) == [
+        "note: collection 'waiting' has not been scanned yet: its files are listed once a worker has scanned it",
+        "no files match"]
+    store.begin_generation(conn, collection["id"], None)
+    conn.close()
+    assert lines(run_ingest(env, "files")) == ["no files match"]

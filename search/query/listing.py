@@ -58,9 +58,17 @@ def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: di
         _look_on_disk(entry)
         entry["kind"] = entry["kind"] or kind_of(entry["path"])
     total = rows[0]["total"] if rows else 0
-    hint = None if total else glob_hint(glob, roots, say)
+    hints = [] if total else [h for h in (glob_hint(glob, roots, say), *unscanned(conn, where.collection)) if h]
     return {"total": total, "shown": len(shown), "files": [_public(e) for e in shown],
-            "notes": where.notes(found=bool(total)) + ([hint] if hint else [])}
+            "notes": where.notes(found=bool(total)) + hints}
+
+
+def unscanned(conn, collection: str | None) -> list[str]:
+    """A note per collection in scope that no scan has listed yet (nothing published, nothing being built):
+    a bare 'no files match' read as an empty folder, when the scan had not run (no worker yet)."""
+    return [f"collection {c['name']!r} has not been scanned yet: its files are listed once a worker has scanned it"
+            for c in queries.collections(conn, collection)
+            if c["published"] is None and queries.building_generation(conn, c["id"]) is None]
 
 
 def more(data: dict, say: Wording) -> str | None:
