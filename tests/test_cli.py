@@ -437,6 +437,28 @@ def test_a_build_queued_behind_another_says_whose_files_are_read_first():
     assert said not in stats.collection_lines(sample, stats.CLI, [til, sample]), "its own reading has begun"
 
 
+def test_a_building_collection_states_its_pending_files_once():
+    """A real build of notes-en said 'pending: 1,321 changed files not searchable yet' just above '559 of 1,874
+    changed files done, 1,315 pending': the first counted the build's files plus 6 the watcher noticed since its
+    scan, so one block gave two pending counts. The build's own stay on its line; the line above counts the 6."""
+    from workers import stats
+    gen = {"id": 2, "started": time.time(), "discovered": True, "seen": 1874, "embedded": 1296,
+           "changes": {"added": 1874}, "progress": {"done": 559, "files": 1874, "pending": 1315},
+           "stages": {"parse": {"queued": 1185, "done": 689, "failed": 0, "skipped": 0}}}
+    notes = {"name": "notes", "root": "/notes", "files": 0, "chunks": 0, "published": None, "queued_scan": None,
+             "freshness": {"pending_files": 1321, "changes_noticed": 6}, "building": gen}
+    lines = stats.collection_lines(notes, stats.CLI, [notes])
+    assert "  pending: 6 more changed files not searchable yet, changed since this build's scan (the next scan " \
+        "reads them)" in lines, lines
+    assert not any("1,321" in line for line in lines), lines
+    assert "    559 of 1,874 changed files done, 1,315 pending; ETA " in "\n".join(lines)
+    notes["freshness"] = {"pending_files": 1315, "changes_noticed": 0}
+    assert not any(line.startswith("  pending:") for line in stats.collection_lines(notes, stats.CLI, [notes]))
+    notes["building"] = None  # nothing being built: the watcher's 6 changes are all that is pending
+    notes["freshness"] = {"pending_files": 6, "changes_noticed": 6}
+    assert "  pending: 6 changed files not searchable yet" in stats.collection_lines(notes, stats.CLI, [notes])
+
+
 def test_stats_say_1_file_and_1_chunk_not_1_files(immediate, sift_env, tmp_path):
     ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha"}))
     out = run_ingest(sift_env, "stats").stdout

@@ -198,14 +198,23 @@ def size(n: int | None) -> str:
     return f"{n} B"
 
 
-def freshness_lines(fresh: dict) -> list[str]:
-    """'root folder missing since …' and 'pending: N changed files …' when there is something to say."""
+def freshness_lines(fresh: dict, building: dict | None = None) -> list[str]:
+    """'root folder missing since …' and 'pending: N changed files …' when there is something to say.
+
+    While a generation is being built (``building``), its own pending files are on its progress line, so this
+    line counts only the files changed since its scan: one pending count with two different numbers in one
+    block ('pending: 1,321 …' above '1,315 pending') read as a contradiction."""
     lines = [f"  warning: {fresh['name_problem']}"] if fresh.get("name_problem") else []
     if fresh.get("root_missing_since"):
         lines.append(f"  root folder missing since {age(time.time() - fresh['root_missing_since'])} ago: its files "
                      "are kept until it has been gone for a whole rescan interval (SIFT_RESCAN_MINUTES), then removed")
-    if fresh.get("pending_files"):
-        lines.append(f"  pending: {count(fresh['pending_files'], 'changed file')} not searchable yet")
+    in_build = ((building or {}).get("progress") or {}).get("pending", 0)
+    waiting = (fresh.get("pending_files") or 0) - in_build
+    if waiting > 0 and building:
+        lines.append(f"  pending: {count(waiting, 'more changed file')} not searchable yet, changed since this "
+                     "build's scan (the next scan reads them)")
+    elif waiting > 0:
+        lines.append(f"  pending: {count(waiting, 'changed file')} not searchable yet")
     return lines
 
 
