@@ -249,8 +249,7 @@ def _wait(conn, collection_id: int, before: int | None) -> int:
             now_slow = [(w["stage"], w["path"]) for w in slow]
             if done != last_done or now_slow != last_slow or (slow and time.time() - told >= SLOW_EVERY):
                 if bar.disable:
-                    print(f"generation {building['id']}: {done}/{count(total, 'file')}"
-                          + (f"; {said}" if said else ""), file=sys.stderr)
+                    print(progress_line(building["id"], done, total, said), file=sys.stderr)
                 last_done, last_slow, idle_since, told = done, now_slow, time.time(), time.time()
             bar.total, bar.n = total, done
             bar.set_postfix_str(said)  # on a terminal: the bar, then what is slow, its time going up
@@ -294,6 +293,13 @@ def _progress_line() -> str:
 def _worker_hint() -> str:
     from workers.stats import WORKER_HINT
     return WORKER_HINT
+
+
+def progress_line(generation: int, done: int, total: int, said: str) -> str:
+    """'generation 2: 1,631/1,874 files; embedding …': what --wait prints without a terminal, every number
+    with its thousands separator (it printed '1631/1,874')."""
+    from search.index.status import count
+    return f"generation {generation}: {done:,}/{count(total, 'file')}" + (f"; {said}" if said else "")
 
 
 def _ask_for_a_worker() -> None:

@@ -73,7 +73,7 @@ def _fresh_text(d: dict) -> str:
     more = f", {render.count(waiting, 'more changed file')} waiting for a scan" if waiting > 0 else ""
     if b["discovering"]:
         return text + f", generation {b['generation']} is looking for changed files" + more
-    return (text + f", generation {b['generation']} being built ({b['pending']} of "
+    return (text + f", generation {b['generation']} being built ({b['pending']:,} of "
             f"{render.count(b['files'], 'changed file')} pending)" + more)
 
 

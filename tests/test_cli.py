@@ -416,6 +416,18 @@ def test_a_building_generation_counts_carry_thousands_separators_on_every_line()
     assert lines[-1] == "    parse      1,721   1,153       0       0", lines
 
 
+def test_wait_progress_and_search_freshness_carry_thousands_separators():
+    """A real build of notes-en: `ingest enqueue --wait` without a terminal printed 'generation 2: 1631/1,874
+    files', and the MCP search's freshness line '(1645 of 1,874 changed files pending)'."""
+    from ingest.cli import progress_line
+    from mcp_server import report
+    assert progress_line(2, 1631, 1874, "") == "generation 2: 1,631/1,874 files"
+    building = {"generation": 2, "discovering": False, "pending": 1645, "files": 1874}
+    said = report._fresh_text({"collection": "notes", "published_generation": None, "building": building,
+                               "pending_files": 1645})
+    assert said == "notes: nothing published yet, generation 2 being built (1,645 of 1,874 changed files pending)"
+
+
 def test_a_build_queued_behind_another_says_whose_files_are_read_first():
     """Two folders enqueued one after the other: the second's scan ran at once on the second worker process,
     and its files then waited behind the first's 1,721 files to read, while stats said only '0 of 6 changed
