@@ -6,6 +6,7 @@ message says what to do; nothing escapes as a crash.
 """
 from __future__ import annotations
 
+import difflib
 import functools
 import inspect
 import sqlite3
@@ -56,7 +57,8 @@ class Server(MCPServer):
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
         found = self._tool_manager.get_tool(name)
-        refused, outside = _booleans_for_integers(found, arguments), _out_of_bounds(found, arguments)
+        refused = _unknown_arguments(found, arguments) + _booleans_for_integers(found, arguments)
+        outside = _out_of_bounds(found, arguments)
         if refused or outside:
             bad = {key for key, _ in refused + outside}
             others = _other_errors(found, arguments, bad)
@@ -83,6 +85,24 @@ class Server(MCPServer):
         if self.checks is None or not isinstance(arguments, dict):
             return []
         return self.checks(name, arguments, told)
+
+
+def _unknown_arguments(found, arguments) -> list[tuple[str, str]]:
+    """(key, "'colection' is not an argument of search (did you mean collection?): it takes query, …") for each
+    argument the tool does not take. pydantic drops them, so a misspelled filter ('colection', 'path') used to
+    widen the search silently: the model got answers from every collection and no word that its filter was
+    ignored."""
+    if found is None or not isinstance(arguments, dict):
+        return []
+    properties = found.parameters.get("properties", {})
+    takes = f"it takes {', '.join(properties)}" if properties else "it takes none"
+    told = []
+    for key in (k for k in arguments if k not in properties):
+        near = difflib.get_close_matches(str(key), list(properties), n=1) or \
+            [name for name in properties if name.startswith(f"{key}_")]  # 'path' for path_prefix
+        meant = f" (did you mean {near[0]}?)" if near else ""
+        told.append((key, f"{_short_repr(str(key), 40)} is not an argument of {found.name}{meant}: {takes}"))
+    return told
 
 
 def _booleans_for_integers(found, arguments) -> list[tuple[str, str]]:

@@ -209,6 +209,21 @@ def test_booleans_are_not_numbers(raw):
     assert not raw.call("list_files", limit=1).get("isError")  # a number is still a number
 
 
+def test_an_argument_a_tool_does_not_take_is_refused_not_dropped(raw):
+    """A misspelled filter was dropped without a word: search(query, colection='notes') answered from every
+    collection, as if the model had asked for that. Now it is refused, with the name meant and the names taken."""
+    result = raw.call("search", query="contract", mode="keyword", colection="notes")
+    assert result.get("isError"), text(result)
+    assert text(result) == ("Error executing tool search: invalid arguments: 'colection' is not an argument of "
+                            "search (did you mean collection?): it takes query, limit, mode, collection, "
+                            "path_prefix, kind, modified_after, modified_before")
+    both = text(raw.call("search", query="contract", path="clients", limit=0))
+    assert "limit must be between 1 and 50 (got 0)" in both and "'path' is not an argument of search (did you " \
+        "mean path_prefix?)" in both, both
+    assert "'verbose' is not an argument of stats: it takes none" in text(raw.call("stats", verbose=True))
+    assert not raw.call("search", query="contract", mode="keyword", collection="notes").get("isError")
+
+
 def test_validation_errors_carry_no_pydantic_links(raw):
     errors = [raw.call("search", query="contract", limit="abc"),
               raw.call("search", limit=3),
