@@ -545,6 +545,22 @@ def test_search_ends_with_the_generation_each_collection_answered_from(immediate
     assert re.search(r" ms; notes at generation \d+, more at generation \d+\)$", out.splitlines()[-1]), out
 
 
+def test_a_search_of_one_collection_names_only_its_generation(immediate, sift_env, tmp_path):
+    """`ingest search … --collection notes` while notes' first build ran ended '(hybrid, 181.91 ms; pdf at
+    generation 1)', as if the answer came from pdf; the MCP tool's structured 'generations' said the same."""
+    from search.index import store
+    from workers import runtime
+    ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha"}))
+    ingest(write_tree(tmp_path / "m", {"b.md": "# B\n\nalpha"}), name="more")
+    store.ensure_collection(runtime.index(), "fresh", str(write_tree(tmp_path / "f", {"c.md": "alpha"})))
+    out = run_ingest(sift_env, "search", "alpha", "--mode", "keyword", "--collection", "more").stdout
+    assert re.search(r"\(keyword, [0-9.]+ ms; more at generation \d+\)$", out.splitlines()[-1]), out
+    out = run_ingest(sift_env, "search", "alpha", "--mode", "keyword", "--collection", "fresh").stdout
+    assert "nothing is searchable in 'fresh' yet" in out and re.search(r"\(keyword, [0-9.]+ ms\)$", out), out
+    data = json.loads(run_ingest(sift_env, "search", "alpha", "--collection", "more", "--json").stdout)
+    assert list(data["generations"]) == ["more"], data["generations"]
+
+
 @pytest.mark.parametrize("command", [("model", "info"), ("stats",), ("search", "alpha", "--mode", "keyword")])
 def test_a_reader_that_goes_away_ends_ingest_quietly_with_status_141(immediate, sift_env, tmp_path, command):
     """`ingest search … | head -1` printed a BrokenPipeError traceback; now it stops as other Unix tools do."""

@@ -144,8 +144,8 @@ class Engine:
                         hits = self._hits(conn, query, ranked[:limit], common)
                         break
             prepared.update(self._prepare(missing))  # seconds for a first load: other searches go on meanwhile
-        answer = Answer(query=query, mode=used, hits=hits, generations=state["generations"], notes=notes,
-                        models=models)
+        answer = Answer(query=query, mode=used, hits=hits, generations=_in_scope(state["generations"], filters),
+                        notes=notes, models=models)
         answer.took_ms = round((time.perf_counter() - started) * 1000, 2)
         return answer
 
@@ -517,6 +517,12 @@ def _one_per_file(hits: list[Hit], limit: int) -> list[Hit]:
             seen.add((hit.collection, hit.path))
             kept.append(hit)
     return kept[:limit]
+
+
+def _in_scope(generations: dict[str, int], filters: Filters) -> dict[str, int]:
+    """The published generations a search answered from: those of its collection when it names one (a search
+    of 'notes', with nothing of notes published, ended '(hybrid, 182 ms; pdf at generation 1)')."""
+    return {name: gen for name, gen in generations.items() if filters.collection in (None, name)}
 
 
 def _validate(query, limit, mode, notes: list[str]) -> tuple[str, int, str]:
