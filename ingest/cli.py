@@ -521,8 +521,9 @@ def cmd_similar(args) -> int:
     one passage, from the stored vectors (no model is loaded)."""
     from search.query.engine import from_settings
     from search.settings import load
-    if (args.path is None) == (args.chunk_id is None):
-        raise ValueError("give a file (as search shows it: collection/relative/path) or --chunk-id N, not both")
+    if (args.path is None) == (args.chunk_id is None):  # 'not both' was said to a bare `ingest similar` too
+        both = ", not both" if args.path is not None else ""
+        raise ValueError(f"give a file (as search shows it: collection/relative/path) or --chunk-id N{both}")
     settings = load()
     roots = _check_collection(settings, None)
     target = _indexed_file(settings, args.path, roots) if args.path is not None and roots else None

@@ -561,6 +561,14 @@ def test_a_search_of_one_collection_names_only_its_generation(immediate, sift_en
     assert list(data["generations"]) == ["more"], data["generations"]
 
 
+def test_similar_says_which_of_file_and_chunk_id_is_wrong(sift_env):
+    """A bare `ingest similar` was told '… or --chunk-id N, not both', though it gave neither."""
+    neither, both = run_ingest(sift_env, "similar"), run_ingest(sift_env, "similar", "a.md", "--chunk-id", "1")
+    assert neither.returncode == both.returncode == 2
+    assert neither.stderr.strip().endswith("collection/relative/path) or --chunk-id N"), neither.stderr
+    assert both.stderr.strip().endswith("or --chunk-id N, not both"), both.stderr
+
+
 @pytest.mark.parametrize("command", [("model", "info"), ("stats",), ("search", "alpha", "--mode", "keyword")])
 def test_a_reader_that_goes_away_ends_ingest_quietly_with_status_141(immediate, sift_env, tmp_path, command):
     """`ingest search … | head -1` printed a BrokenPipeError traceback; now it stops as other Unix tools do."""
