@@ -164,7 +164,7 @@ def _settings_and_index():
 def cmd_enqueue(args) -> int:
     from search.index import names, queries, store
     from search.model import embedding
-    from workers import tasks
+    from workers import rescan
     root = Path(args.path).expanduser().resolve()
     if not root.is_dir():
         raise FileNotFoundError(f"not a folder: {args.path}")
@@ -185,8 +185,9 @@ def cmd_enqueue(args) -> int:
         embedding.resolve(settings)  # fail now, not in the worker, if the model is unusable
     collection = store.ensure_collection(conn, name, str(root))
     before = collection["published"]
-    tasks.discover(collection["id"])
-    print(f"queued discover for collection {collection['name']!r} ({root})")
+    waiting = rescan.queue_scan(collection["id"])
+    print(f"queued discover for collection {collection['name']!r} ({root})" if waiting is None
+          else rescan.already_queued(repr(collection["name"]), waiting))
     _say_the_worker_keeps_its_settings(args)
     if args.wait:
         return _wait(conn, collection["id"], before)

@@ -166,8 +166,9 @@ def _warm(sift) -> None:
 def _queue_scan(sift, collection: tuple[int, str]) -> None:
     collection_id, name = collection
     try:
-        sift.queue_scan(collection_id)
-        print(f"sift-mcp: queued a scan of {name!r}", file=sys.stderr)
+        waiting = sift.queue_scan(collection_id)
+        print(f"sift-mcp: queued a scan of {name!r}" if waiting is None else
+              f"sift-mcp: a scan of {name!r} is already queued; no other was queued", file=sys.stderr)
     except Exception as exc:  # shown by stats; the server still serves what is published
         message = f"could not queue a scan of {name!r}: {type(exc).__name__}: {exc}"
         sift.notices.append(message)

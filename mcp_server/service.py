@@ -58,13 +58,14 @@ class Sift:
         from search.index import queries
         return {row["name"]: row["root"] for row in queries.collections(self.conn())}
 
-    def queue_scan(self, collection_id: int) -> None:
-        """Queue a discover job for the collection; the worker does the rest."""
-        from workers import tasks
+    def queue_scan(self, collection_id: int) -> dict | None:
+        """Queue a discover job for the collection, unless one already waits (returned, see
+        workers.rescan.queue_scan); the worker does the rest."""
+        from workers import rescan, tasks
         if tasks.huey.immediate:
             raise Problem("the queue is in immediate mode (SIFT_QUEUE_IMMEDIATE=1), which would index inside "
                           "the server: unset it and run a worker")
-        tasks.discover(collection_id)
+        return rescan.queue_scan(collection_id)
 
     def check_collection(self, name: str | None) -> None:
         """Refuse an unknown collection name, naming the known ones."""

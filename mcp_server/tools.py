@@ -407,10 +407,11 @@ class Tools:
         rows = queries.collections(self.sift.conn(), collection)
         if not rows:
             raise Problem("no collections registered yet: start sift-mcp with --root FOLDER")
-        for row in rows:
-            self.sift.queue_scan(row["id"])
+        from workers import rescan  # the queue is opened only when a tool needs it (--no-worker makes no home)
+        waiting = {row["name"]: self.sift.queue_scan(row["id"]) for row in rows}
         worker = self.sift.worker.describe() if self.sift.worker else {"state": "none"}
-        lines = [f"queued a re-scan of {row['name']} ({row['root']})" for row in rows]
+        lines = [f"queued a re-scan of {row['name']} ({row['root']})" if waiting[row["name"]] is None
+                 else rescan.already_queued(row["name"], waiting[row["name"]]) for row in rows]
         if worker["state"] == "restarting":
             wait = worker["restart_in_seconds"]
             when = f"in {wait:.0f} s" if wait >= 1 else "now"
@@ -418,7 +419,8 @@ class Tools:
                          "queue until then")
         elif worker["state"] != "running":
             lines.append(f"note: this server runs no worker, so the job waits for one: {report.WORKER_HINT}")
-        return result("\n".join(lines), {"queued": [row["name"] for row in rows], "worker": worker["state"]})
+        return result("\n".join(lines), {"queued": [row["name"] for row in rows], "worker": worker["state"],
+                                         "already_queued": [name for name, scan in waiting.items() if scan]})
 
 
 def _candidates(name: str, path: str, many: paths.Ambiguous) -> CallToolResult:

@@ -75,7 +75,7 @@ def test_enqueue_again_without_name_scans_the_folder_under_the_name_it_has(sift_
     assert run_ingest(sift_env, "enqueue", str(root), "--name", "notes").returncode == 0
     again = run_ingest(sift_env, "enqueue", str(root))
     assert again.returncode == 0, again.stderr
-    assert f"queued discover for collection 'notes' ({root})" in again.stdout
+    assert "a scan of 'notes' is already queued" in again.stdout, again.stdout  # no worker took the first
     other = run_ingest(sift_env, "enqueue", str(root), "--name", "other")
     assert other.returncode == 2 and other.stderr.strip() == (
         f"ingest: error: {root} is already the collection 'notes': leave out --name (or give --name notes) to "
@@ -270,6 +270,25 @@ def test_enqueue_prints_what_it_queued_and_stats_shows_the_building_generation(s
     assert "mine" in stats.stdout and "published: nothing yet" in stats.stdout
     assert "jobs in queue: 1" in stats.stdout  # no worker ran: the discover job waits
 
+
+
+def test_a_scan_already_waiting_is_not_queued_again(sift_env, tmp_path):
+    """Each `ingest enqueue` and MCP `refresh` queued one more scan: three scans of notes-en ran back to back
+    after its build, each publishing a generation of 'no changes' over the one that had read the edits. A scan
+    still waiting reads every change made until a worker takes it, so a second is not queued; one for another
+    collection still is."""
+    write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
+    write_tree(tmp_path / "m", {"b.md": "# B\nbeta"})
+    assert "queued discover for collection 'mine'" in run_ingest(sift_env, "enqueue", str(tmp_path / "n"),
+                                                                 "--name", "mine").stdout
+    again = run_ingest(sift_env, "enqueue", str(tmp_path / "n"))
+    assert again.returncode == 0, again.stderr
+    assert re.search(r"^a scan of 'mine' is already queued \([0-9.]+ s ago\): it reads every change made until "
+                     r"a worker takes it, so no other was queued$", again.stdout, re.M), again.stdout
+    assert "jobs in queue: 1" in run_ingest(sift_env, "stats").stdout
+    assert "queued discover for collection 'more'" in run_ingest(sift_env, "enqueue", str(tmp_path / "m"),
+                                                                 "--name", "more").stdout
+    assert "jobs in queue: 2" in run_ingest(sift_env, "stats").stdout
 
 
 def test_stats_show_control_characters_in_file_names_escaped(immediate, sift_env, tmp_path):

@@ -40,6 +40,32 @@ def request_scan(collection_id: int, conn=None) -> bool:
     return True
 
 
+def queue_scan(collection_id: int) -> dict | None:
+    """Queue a discover for the collection asked for by hand (``ingest enqueue``, the ``refresh`` tool,
+    ``sift-mcp --root``), unless a scan of it already waits in the queue: that one reads every change made
+    until a worker takes it. Returns the waiting scan (workers.waiting.queued), or None when one was queued
+    now. Each refresh used to queue one more: three scans of notes-en ran back to back after its build, each
+    publishing a generation of 'no changes' over the one that had read the edits."""
+    from workers import waiting
+    try:
+        scans = waiting.queued()
+    except Exception:  # noqa: BLE001 - a queue that cannot be read: queueing below says why, as it always did
+        scans = []
+    already = next((scan for scan in scans if scan["collection"] == collection_id), None)
+    if already is None:
+        tasks.discover(collection_id)
+    return already
+
+
+def already_queued(name: str, scan: dict) -> str:
+    """'a scan of notes is already queued (2.0 min ago): it reads every change made until a worker takes it, so
+    no other was queued': what ``ingest enqueue`` and the ``refresh`` tool say of a waiting scan."""
+    from search.index.status import age
+    since = f" ({age(time.time() - scan['queued_at'])} ago)" if scan.get("queued_at") else ""
+    return (f"a scan of {name} is already queued{since}: it reads every change made until a worker takes it, "
+            "so no other was queued")
+
+
 def due(conn, interval_seconds: float, now: float | None = None) -> list[int]:
     """Collections whose last scan started at least ``interval_seconds`` ago, with a scan requested, or with a
     scan or a build that has stalled (its jobs lost with a worker process killed while the consumer went on)."""
