@@ -227,8 +227,7 @@ SLOW_EVERY = 30  # seconds between two progress lines (without a terminal) while
 
 def _wait(conn, collection_id: int, before: int | None) -> int:
     from tqdm import tqdm
-    from search.index import queries, store, working
-    from search.index.status import count
+    from search.index import queries, working
     from search.settings import load
     from workers.stats import slow_work
     settings = load()
