@@ -172,3 +172,19 @@ def test_a_stub_that_only_stems_alike_is_not_offered(engine, tmp_path):
     assert spelling_notes(engine.search("fixme", mode="keyword")) == ["no passage contains 'fixme'"]
     assert spelling_notes(engine.search("crahs", mode="keyword")) == [
         "no passage contains 'crahs' (did you mean 'crash'?)"]
+
+
+def test_a_slip_that_keeps_every_typed_letter_wins_over_a_more_frequent_word(engine, tmp_path):
+    """'macors' is one edit from 'macros' (two letters swapped) and from 'macOS' (a typed letter dropped): the
+    stem in most passages won, so a collection about vim that mentions macOS more often than macros was told
+    'macOS'. A variant that keeps every typed letter (a swap, a letter added) is preferred before frequency."""
+    ingest(write_tree(tmp_path / "vim", {
+        "install.md": "# Install\n\nOn macOS, install vim with brew.\n",
+        "clipboard.md": "# Clipboard\n\nThe macOS clipboard needs +clipboard.\n",
+        "fonts.md": "# Fonts\n\nmacOS ships Menlo.\n",
+        "record.md": "# Recording\n\nRecord macros with q; replay macros with @.\n"}), name="vim")
+    engine.warm()
+    assert spelling_notes(engine.search("macors", mode="keyword")) == [
+        "no passage contains 'macors' (did you mean 'macros'?)"]
+    assert spelling_notes(engine.search("macso", mode="keyword")) == [
+        "no passage contains 'macso' (did you mean 'macOS'?)"], "a swap of macOS as before"

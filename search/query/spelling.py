@@ -11,9 +11,14 @@ missing when none of its bigrams is indexed; it is named, never corrected.
 The keyword index holds stems ('deploy' for 'deployment'), so a word is not compared with stems letter by letter:
 its one-edit variants (a letter dropped, added, changed, or two swapped) go through FTS5's own tokenizer, and a
 variant whose stem the index holds is a candidate; failing that, stems one edit away from the word's own stem (two
-edits in all). The stem in most passages wins, shown as the word of a passage holding it that is closest to what was
-typed, so the suggestion reads as a word ('deployment', never 'deploy' or 'deploi'). All of this runs only for a
-word with no match; other searches pay one lookup per word (a dict lookup with the postings in memory).
+edits in all). A candidate reached by an edit that keeps every typed letter (two letters swapped back, a dropped one
+restored) wins over one that drops or changes a typed letter, and among those alike the stem in most passages: a
+slip of the fingers mostly strikes two keys out of turn or misses one, and a letter that was typed was likely meant,
+so 'macors' is 'macros' (a swap) even in notes that say 'macOS' (the typed 'r' thrown away) more often. Frequency
+alone chose the word the collection talks about most, not the one typed. The winner is shown as the word of a
+passage holding it that is closest to what was typed, so the suggestion reads as a word ('deployment', never
+'deploy' or 'deploi'). All of this runs only for a word with no match; other searches pay one lookup per word (a
+dict lookup with the postings in memory).
 """
 from __future__ import annotations
 
@@ -118,10 +123,14 @@ def _correctable(word: _Word) -> bool:
 
 def _suggest(word: str, vocabulary: _Vocabulary) -> str | None:
     """The indexed word ``word`` was probably meant to be (within one edit, two for a word of 6 letters or more)."""
-    stems = _one_edit_stems(word, vocabulary) or _two_edit_stems(word, vocabulary)
+    stems = _one_edit_stems(word, vocabulary)
+    kept = {stem for stem, variants in stems.items() if any(_restores(word, v) for v in variants)}
+    if not stems:
+        stems, own = _two_edit_stems(word, vocabulary)
+        kept = {stem for stem in stems if _restores(own, stem)}
     if not stems:
         return None
-    best = max(sorted(stems), key=vocabulary.documents)
+    best = max(sorted(stems), key=lambda stem: (stem in kept, vocabulary.documents(stem)))
     return _surface(word, best, stems[best], vocabulary)
 
 
@@ -135,12 +144,12 @@ def _one_edit_stems(word: str, vocabulary: _Vocabulary) -> dict[str, list[str]]:
     return stems
 
 
-def _two_edit_stems(word: str, vocabulary: _Vocabulary) -> dict[str, list[str]]:
-    """{indexed stem: []} one edit away from ``word``'s own stem."""
+def _two_edit_stems(word: str, vocabulary: _Vocabulary) -> tuple[dict[str, list[str]], str]:
+    """({indexed stem: []} one edit away from ``word``'s own stem, that stem)."""
     own = tokenize(vocabulary.conn, [word])[0]
     if len(word) < 6 or len(own) != 1:
-        return {}
-    return {stem: [] for stem in _edits(own[0]) if vocabulary.holds(stem)}
+        return {}, ""
+    return {stem: [] for stem in _edits(own[0]) if vocabulary.holds(stem)}, own[0]
 
 
 def _surface(word: str, stem: str, variants: list[str], vocabulary: _Vocabulary) -> str | None:
@@ -162,9 +171,10 @@ def _surface(word: str, stem: str, variants: list[str], vocabulary: _Vocabulary)
 
 
 def _restores(word: str, variant: str) -> bool:
-    """Whether ``variant`` adds a letter to ``word`` or swaps two ('logging' for 'loging', 'rebase' for 'reabse'):
-    a variant no passage was seen to hold is offered only then, as one that drops or changes a letter was a
-    stub that stems alike ('fixe' for 'fixme', stemmed 'fix'), not a word."""
+    """Whether ``variant`` (one edit from ``word``) adds a letter to it or swaps two ('logging' for 'loging',
+    'rebase' for 'reabse'), keeping every typed letter: such a candidate is preferred (see the module's
+    docstring), and a variant no passage was seen to hold is offered only then, as one that drops or changes a
+    letter was a stub that stems alike ('fixe' for 'fixme', stemmed 'fix'), not a word."""
     return len(variant) == len(word) + 1 or (len(variant) == len(word) and sorted(variant) == sorted(word))
 
 
