@@ -12,6 +12,7 @@ with different models are searched per model and merged by rank.
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import re
@@ -28,9 +29,9 @@ from search.model.info import ModelError
 from search.query import fusion, keyword, spelling
 from search.query.catalog import Catalog
 from search.query.filters import Filters
-from search.query.postings import Postings
+from search.query.postings import Postings, tokenize
 from search.query.snippet import snippet
-from search.query.text import query_words
+from search.query.text import query_pieces, query_words
 from search.query.vector import VectorIndex
 
 MODES = ("hybrid", "keyword", "semantic")
@@ -274,8 +275,10 @@ class Engine:
             if len(query_words(query)) > keyword.MAX_TERMS:
                 _note(notes, f"keyword search used the query's first {keyword.MAX_TERMS} different words: "
                              "put the words that matter most first")
+        unranked = self._weightless(conn, query, catalog, state) if len(lexical) > 1 else []  # one: no order
         keyword_only = [(cid, score, [rank, None]) for rank, (cid, score) in enumerate(lexical, start=1)]
         if mode == "keyword":
+            _unranked(notes, query, unranked, mode)
             return keyword_only, mode, []
         models = _models_in_scope(state, filters)
         try:
@@ -284,11 +287,39 @@ class Engine:
             if mode == "semantic":
                 raise SearchError(str(exc)) from None
             notes.append(f"answered by keyword search only: {exc}")
+            _unranked(notes, query, unranked, "keyword")
             return keyword_only, "keyword", []
         if mode == "semantic":
             return [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(semantic, start=1)], \
                 mode, models
+        if unranked and semantic and all(state["by_collection"].get(c) for c in _scope_collections(state, filters)):
+            _unranked(notes, query, unranked, mode)  # min-max scaling made its millionths count as much as any
+            return fusion.convex([], semantic, weight=1.0), mode, models
         return fusion.convex(lexical, semantic), mode, models
+
+    def _weightless(self, conn, query: str, catalog, state) -> list[str]:
+        """The query's words found in the index, when keyword search ranks by none of them (keyword.weightless,
+        counted as the ranking counted: over the postings in memory, or FTS5's rows); else []. Stops at the
+        first word that ranks."""
+        postings = self._current_postings(conn, catalog) if self._hold_postings else None
+        pieces = query_pieces(query)
+        terms = list(dict.fromkeys(t for _, its in pieces for t in its))[:keyword.MAX_TERMS]
+        tokens = postings.tokens(conn, terms) if postings is not None else tokenize(conn, terms)
+        if any(len(t) > 1 for t in tokens):
+            return []  # a word FTS5 splits in two is searched as a phrase, whose count is not a term's
+        if postings is not None:
+            total, documents = postings.rows.count, postings.documents
+        else:
+            total = self._total(conn, tuple(sorted(state["generations"].items())))
+            documents = functools.partial(queries.term_documents, conn)
+        counts = {}
+        for term, token in zip(terms, tokens):
+            counts[term] = documents(token[0]) if token else 0
+            if counts[term] and not keyword.weightless([counts[term]], total):
+                return []
+        if not keyword.weightless(list(counts.values()), total):
+            return []
+        return [word for word, its in pieces if any(counts.get(t) for t in its)]
 
     def _semantic(self, conn, query, depth, filters, catalog, state, models, notes, prepared
                   ) -> list[tuple[int, float]]:
@@ -502,6 +533,17 @@ def _links(conn, row) -> tuple[tuple[list[str], int], tuple[list[str], int]]:
         name = row["path"].rsplit("/", 1)[-1]
         return ([], 0), queries.linking_files(conn, row["collection_id"], (row["path"], name), LINKS_SHOWN)
     return ([], 0), ([], 0)
+
+
+def _unranked(notes: list[str], query: str, words: list[str], mode: str) -> None:
+    """Note that keyword search ranked by none of ``words`` (Engine._weightless), if there are any."""
+    if words:
+        _note(notes, keyword.unranked_note(spelling.as_named(query, words), mode))
+
+
+def _scope_collections(state: dict, filters: Filters) -> list[str]:
+    """The published collections a search looks at."""
+    return [filters.collection] if filters.collection is not None else list(state["by_collection"])
 
 
 def _note(notes: list[str], note: str) -> None:

@@ -4,6 +4,8 @@ The query is rebuilt from its words (``search.query.text.query_terms``), so user
 text never reaches MATCH as syntax. Words are OR-ed: a passage ranks by the
 words it shares with the query; very common words are dropped when the query
 has rarer ones, which keeps long natural-language queries fast and on topic.
+A query whose every word is in half of the passages or more ranks by none of
+them (``weightless``): the engine says so, and hybrid search ranks by meaning.
 """
 from __future__ import annotations
 
@@ -46,6 +48,26 @@ def common_words(conn: sqlite3.Connection, query: str, total: int) -> set[str]:
         return set()
     common = {w for w in words if queries.term_documents(conn, w) > COMMON * total}
     return common if len(common) < len(words) else set()
+
+
+def weightless(documents: list[int], total: int) -> bool:
+    """Whether BM25 ranks by none of a query's terms, given how many of the ``total`` chunks hold each: every term
+    found is in half of them or more. Its IDF, log((N - n + 0.5) / (n + 0.5)), is then 0 or less, which FTS5's
+    bm25() (and Postings, which copies it) raises to 1e-6: a word in most passages says nothing about which one
+    is meant ('the' in English notes, 'vim' in notes about vim), and the passages holding it come in the order
+    of how often each repeats it, at scores of a millionth that read as 0."""
+    found = [n for n in documents if n]
+    return bool(found) and all(2 * n >= total for n in found)
+
+
+def unranked_note(names: list[str], mode: str) -> str:
+    """What a search whose keyword ranking was ``weightless`` tells the user, ``names`` its words as the note shows
+    them: hybrid search ranks by meaning alone then (the engine leaves the ranking out of the fusion, where scaling
+    scores of a millionth to 0..1 made them count as much as any), keyword search by nothing."""
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return (f"{listed} {'is' if len(names) == 1 else 'are each'} in half of the passages or more, which says "
+            "nothing about which passage is meant: "
+            + ("results are by meaning only" if mode == "hybrid" else "the results carry no keyword ranking"))
 
 
 def search(conn: sqlite3.Connection, query: str, limit: int, filters: Filters,

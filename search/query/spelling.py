@@ -218,6 +218,13 @@ def _distance(a: str, b: str) -> int:
     return row[-1]
 
 
+def as_named(query: str, words: list[str]) -> list[str]:
+    """``words`` (folded, as query_pieces gives them) as a note names them: as typed, quoted and cut short, the
+    first NAMED of them and then how many more."""
+    shown = [_quoted(_spelled([query], w)) for w in words[:NAMED]]
+    return shown + ([f"{len(words) - NAMED} more"] if len(words) > NAMED else [])
+
+
 def _say(named: list[_Word], more: int, suggestions: dict[str, str | None], none_matched: bool, mode: str,
          query: str) -> str:
     def typed(word: str) -> str:
