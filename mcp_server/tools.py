@@ -230,9 +230,9 @@ def _message(name: str, exc: Exception, index_path) -> str:
 
 # Keys kept even when null or empty, for what that says: no results or no files (the answer itself); nothing
 # published yet; the end of the file reached (no next line); a line count not finished (total_lines_at_least
-# has how far it got); a file not in the published index.
+# has how far it got); a file not in the published index; a missing query word's suggestion (none found).
 KEPT_EMPTY = frozenset({"results", "files", "candidates", "published_generation", "next_start_line",
-                        "total_lines", "indexed_generation"})
+                        "total_lines", "indexed_generation", "suggestion"})
 
 
 def result(text: str, data: dict, whole: bool = False) -> CallToolResult:
@@ -300,7 +300,7 @@ class Tools:
         lines += render.hits_text(hits) or ["no passages match: try other words, mode 'semantic', or fewer filters"]
         data = {"query": answer.query, "query_cut": len(answer.query) < len(query), "mode": answer.mode,
                 "results": hits, "generations": answer.generations, "models": answer.models,
-                "notes": answer.notes, "freshness": fresh}
+                "notes": answer.notes, "unmatched": answer.unmatched, "freshness": fresh}
         return result("\n".join(lines + [fresh_line]), data)
 
     @tool

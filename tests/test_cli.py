@@ -271,7 +271,6 @@ def test_enqueue_prints_what_it_queued_and_stats_shows_the_building_generation(s
     assert "jobs in queue: 1" in stats.stdout  # no worker ran: the discover job waits
 
 
-
 def test_a_scan_already_waiting_is_not_queued_again(sift_env, tmp_path):
     """Each `ingest enqueue` and MCP `refresh` queued one more scan: three scans of notes-en ran back to back
     after its build, each publishing a generation of 'no changes' over the one that had read the edits. A scan
@@ -586,6 +585,18 @@ def test_similar_says_which_of_file_and_chunk_id_is_wrong(sift_env):
     assert neither.returncode == both.returncode == 2
     assert neither.stderr.strip().endswith("collection/relative/path) or --chunk-id N"), neither.stderr
     assert both.stderr.strip().endswith("or --chunk-id N, not both"), both.stderr
+
+
+def test_search_json_lists_the_missing_words_and_their_suggestions(immediate, sift_env, tmp_path):
+    """The spelling note was text only, in `--json` too: each missing word and its suggestion (null when none)
+    is in `unmatched`, which is left out when every word is somewhere, as the MCP tool does."""
+    ingest(write_tree(tmp_path / "n", {"a.md": "# Backups\n\nNightly backups of the database.\n",
+                                       "b.md": "# Pasta\n\nBoil the spaghetti.\n"}))
+    found = json.loads(run_ingest(sift_env, "search", "Databse zyxwvut backups", "--mode", "keyword", "--json").stdout)
+    assert found["unmatched"] == [{"word": "Databse", "suggestion": "database"},
+                                  {"word": "zyxwvut", "suggestion": None}]
+    assert found["notes"] == ["no passage contains 'Databse' or 'zyxwvut' (did you mean 'database' for 'Databse'?)"]
+    assert "unmatched" not in json.loads(run_ingest(sift_env, "search", "backups", "--json").stdout)
 
 
 @pytest.mark.parametrize("command", [("model", "info"), ("stats",), ("search", "alpha", "--mode", "keyword")])

@@ -732,12 +732,19 @@ def test_a_misspelled_word_is_named_with_the_word_meant(indexed, servers):
     """A typo adds nothing to a hybrid ranking: without the note, the assistant sees only passages by meaning."""
     async def scenario():
         async with servers.session(indexed["env"], "--no-worker") as s:
-            return await call(s, "search", query="spagetti")
-    answer = run(scenario)
+            return (await call(s, "search", query="spagetti"),
+                    await call(s, "search", query="Spagetti zyxwvut pasta", mode="keyword"),
+                    await call(s, "search", query="spaghetti", mode="keyword"))
+    answer, two, none = run(scenario)
     said = "no passage contains 'spagetti' (did you mean 'spaghetti'?); results are by meaning only"
     assert f"\nnote: {said}\n" in text(answer), text(answer)
     assert answer.structured_content["notes"] == [said]
     assert answer.structured_content["results"], "the meaning still finds passages"
+    assert answer.structured_content["unmatched"] == [{"word": "spagetti", "suggestion": "spaghetti"}], \
+        "the words and suggestions as data, not only in the note's text"
+    assert two.structured_content["unmatched"] == [{"word": "Spagetti", "suggestion": "spaghetti"},
+                                                   {"word": "zyxwvut", "suggestion": None}], "a null kept"
+    assert "unmatched" not in none.structured_content
 
 
 # --- answers kept tight for an assistant -------------------------------------------------------

@@ -48,6 +48,22 @@ def test_misspelled_words_are_named_with_the_indexed_words_meant(engine):
     assert spelling_notes(engine.search("deploying backup", mode="keyword")) == []  # stems of indexed words
 
 
+def test_the_missing_words_are_given_as_data_too(engine):
+    """The note was text only: a caller reading structured results had to parse it for the words and their
+    suggestions. Every missing word is listed, as typed, its suggestion None when there is none (or, past the
+    first CORRECTED, none was looked for); nothing when every word is somewhere."""
+    answer = engine.search("Kubernetse zyxwvut backups", mode="hybrid")
+    assert answer.unmatched == [{"word": "Kubernetse", "suggestion": "Kubernetes"},
+                                {"word": "zyxwvut", "suggestion": None}]
+    assert answer.as_dict()["unmatched"] == answer.unmatched
+    many = engine.search("bakcups databse deploymnet kuberntes", mode="keyword").unmatched
+    assert [(u["word"], u["suggestion"]) for u in many] == [
+        ("bakcups", "backups"), ("databse", "database"), ("deploymnet", "deployment"), ("kuberntes", None)]
+    assert engine.search("kubernetes deployment", mode="keyword").unmatched == []
+    assert "unmatched" not in engine.search("kubernetes", mode="keyword").as_dict()
+    assert engine.search("kubernetse", mode="semantic").unmatched == []  # no keyword search, no note
+
+
 def test_a_partly_matching_query_names_only_the_missing_word(engine):
     answer = engine.search("nightly bakcups", mode="keyword")
     assert answer.hits[0].path == "ops/backup.md"

@@ -83,9 +83,15 @@ class Answer:
     notes: list[str] = field(default_factory=list)
     took_ms: float = 0.0
     models: list[str] = field(default_factory=list)  # the model ids that embedded the query (none: keyword)
+    # the query's words no published passage holds: [{"word": as typed, "suggestion": str or None}] (spelling.Said)
+    unmatched: list[dict] = field(default_factory=list)
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        """The answer as plain data; ``unmatched`` only when a word is, as the MCP tool gives it."""
+        data = asdict(self)
+        if not data["unmatched"]:
+            del data["unmatched"]
+        return data
 
 
 class SearchError(ValueError):
@@ -125,6 +131,7 @@ class Engine:
     def search(self, query: str, limit: int = 10, mode: str = "hybrid", filters: Filters | None = None) -> Answer:
         started = time.perf_counter()
         notes: list[str] = []
+        unmatched: list[dict] = []
         query, limit, mode = _validate(query, limit, mode, notes)
         filters = _checked_filters(filters)
         prepared: dict = {}  # model id -> its Embedder, or why it could not be had, loaded outside the lock
@@ -140,13 +147,13 @@ class Engine:
                     if not missing:
                         ranked, used, models = self._rank(conn, query, limit, used, filters, state, notes,
                                                           prepared)
-                        self._spelling(conn, query, used, state, notes)
+                        unmatched = self._spelling(conn, query, used, state, notes)
                         common = self._common_words(conn, query, state) if ranked else set()
                         hits = self._hits(conn, query, ranked[:limit], common)
                         break
             prepared.update(self._prepare(missing))  # seconds for a first load: other searches go on meanwhile
         answer = Answer(query=query, mode=used, hits=hits, generations=_in_scope(state["generations"], filters),
-                        notes=notes, models=models)
+                        notes=notes, models=models, unmatched=unmatched)
         answer.took_ms = round((time.perf_counter() - started) * 1000, 2)
         return answer
 
@@ -399,18 +406,21 @@ class Engine:
             self._catalog = (key, Catalog.load(conn))
         return self._catalog[1]
 
-    def _spelling(self, conn, query: str, mode: str, state, notes: list[str]) -> None:
+    def _spelling(self, conn, query: str, mode: str, state, notes: list[str]) -> list[dict]:
         """Note the query's words no published passage holds, with the word each probably meant (keyword and hybrid
-        searches: a misspelled word there adds nothing to the ranking and would go unsaid)."""
+        searches: a misspelled word there adds nothing to the ranking and would go unsaid); returns them as data
+        (spelling.Said.unmatched)."""
         if mode == "semantic" or not state["generations"]:
-            return
+            return []
         postings = self._current_postings(conn, self._catalog_for(conn, state)) if self._hold_postings else None
         try:
             said = spelling.note(conn, query, postings, mode)
         except sqlite3.Error:  # the note is a hint: a temporary table this connection cannot make costs only it
-            return
-        if said:
-            _note(notes, said)
+            return []
+        if said is None:
+            return []
+        _note(notes, said.text)
+        return said.unmatched
 
     def _common_words(self, conn, query: str, state) -> set[str]:
         """The query's words keyword search drops as common, which snippets leave unmarked: counted in the

@@ -2,7 +2,8 @@
 
 Keyword search ORs the query's words, so a misspelled word adds nothing and says nothing: a hybrid search for
 'deploymnet kubernetes' answers by the other word and by meaning, a keyword search may find nothing at all. The
-engine adds a note naming such words, with a suggestion drawn from the index.
+engine adds a note naming such words, with a suggestion drawn from the index, and gives the same as data
+(``Said.unmatched``) for callers that read structured results.
 
 The whole published index is asked, not the collection or folder searched: a word that is somewhere is no typo,
 and "nothing here holds it" is what an empty answer already says. A Chinese (Japanese, Korean) run counts as
@@ -42,14 +43,22 @@ ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
 
 @dataclass
+class Said:
+    """The note, and each missing word as data: {"word": as typed, "suggestion": the word meant, or None when
+    none was found or looked for (only the first CORRECTED correctable words are)}."""
+    text: str
+    unmatched: list[dict]
+
+
+@dataclass
 class _Word:
     shown: str  # as the query has it (folded)
     terms: list[str]  # what keyword search looks up: the word, or a CJK run's bigrams
 
 
-def note(conn, query: str, postings: Postings | None, mode: str) -> str | None:
-    """A note naming the query's words that no published passage holds, with suggestions; None if every word is
-    somewhere. ``postings``: the keyword postings in memory (None: FTS5 is asked); ``mode``: the mode that
+def note(conn, query: str, postings: Postings | None, mode: str) -> Said | None:
+    """A note naming the query's words that no published passage holds, with suggestions, and those words as
+    data (every one, where the note names the first NAMED); None if every word is somewhere. ``postings``: the keyword postings in memory (None: FTS5 is asked); ``mode``: the mode that
     answered (keyword or hybrid), which says what the results are when no word matched."""
     words = _words(query)
     vocabulary = _Vocabulary(conn, postings)
@@ -59,7 +68,8 @@ def note(conn, query: str, postings: Postings | None, mode: str) -> str | None:
         return None
     named = missing[:NAMED]
     suggestions = {w.shown: _suggest(w.shown, vocabulary) for w in [w for w in named if _correctable(w)][:CORRECTED]}
-    return _say(named, len(missing) - len(named), suggestions, len(missing) == len(words), mode, query)
+    text = _say(named, len(missing) - len(named), suggestions, len(missing) == len(words), mode, query)
+    return Said(text, [{"word": _spelled([query], w.shown), "suggestion": suggestions.get(w.shown)} for w in missing])
 
 
 class _Vocabulary:
