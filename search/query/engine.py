@@ -154,7 +154,7 @@ class Engine:
             prepared.update(self._prepare(missing))  # seconds for a first load: other searches go on meanwhile
         answer = Answer(query=query, mode=used, hits=hits, generations=_in_scope(state["generations"], filters),
                         notes=notes, models=models, unmatched=unmatched)
-        answer.took_ms = round((time.perf_counter() - started) * 1000, 2)
+        answer.took_ms = _took_ms(started)
         return answer
 
     def embedder(self, model_id: str):
@@ -500,7 +500,7 @@ class Engine:
         label = f"chunk {chunk_id}" if chunk_id is not None else "/".join(path)
         answer = Answer(query=label, mode="similar", hits=hits, generations=state["generations"], notes=notes,
                         models=[model_id])
-        answer.took_ms = round((time.perf_counter() - started) * 1000, 2)
+        answer.took_ms = _took_ms(started)
         return answer
 
     def _nearest(self, index: VectorIndex, query_ids: list[int], exclude: set[int], limit: int
@@ -543,6 +543,14 @@ def _links(conn, row) -> tuple[tuple[list[str], int], tuple[list[str], int]]:
         name = row["path"].rsplit("/", 1)[-1]
         return ([], 0), queries.linking_files(conn, row["collection_id"], (row["path"], name), LINKS_SHOWN)
     return ([], 0), ([], 0)
+
+
+def _took_ms(started: float) -> float:
+    """Milliseconds since ``started`` (a perf_counter), as precise as a search's time is: tenths under 10 ms,
+    whole ms above (an int, which prints without '.0'). Two decimals ('1853.78 ms') were noise: the same search
+    varies by more than that from one run to the next."""
+    ms = (time.perf_counter() - started) * 1000
+    return round(ms, 1) if round(ms, 1) < 10 else round(ms)
 
 
 def _unranked(notes: list[str], query: str, words: list[str], mode: str) -> None:
