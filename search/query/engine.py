@@ -282,7 +282,10 @@ class Engine:
             if len(query_words(query)) > keyword.MAX_TERMS:
                 _note(notes, f"keyword search used the query's first {keyword.MAX_TERMS} different words: "
                              "put the words that matter most first")
-        unranked = self._weightless(conn, query, catalog, state) if len(lexical) > 1 else []  # one: no order
+        try:
+            unranked = self._weightless(conn, query, catalog, state) if len(lexical) > 1 else []  # one: no order
+        except sqlite3.Error:  # a hint, like the spelling note: a scratch table this connection cannot make
+            unranked = []
         keyword_only = [(cid, score, [rank, None]) for rank, (cid, score) in enumerate(lexical, start=1)]
         if mode == "keyword":
             _unranked(notes, query, unranked, mode)
