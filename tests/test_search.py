@@ -269,6 +269,7 @@ def test_search_racing_a_publish_answers_from_one_generation(engine, tmp_path):
     for i in range(3):
         (root / f"工作/日报/2024-04-0{i + 1}.md").write_text(f"# 日报\n\n合同第{i}版，WMS 测试。\n", encoding="utf-8")
         ingest(root)
+        _searched_since(seen, errors, len(seen), 2)  # the searcher ran on after this publish, not only during it
     stop.set()
     thread.join()
     assert not errors
@@ -278,6 +279,14 @@ def test_search_racing_a_publish_answers_from_one_generation(engine, tmp_path):
         assert hit_generations <= {generation}, "every hit comes from the generation that answered"
         by_generation.setdefault(generation, set()).add(found)
     assert all(len(results) == 1 for results in by_generation.values()), "one generation, one answer"
+
+
+def _searched_since(seen: list, errors: list, before: int, searches: int, timeout: float = 60.0) -> None:
+    """Wait until the searcher thread has answered ``searches`` more times (it can be starved of the GIL while a
+    build runs, and then saw one generation only)."""
+    deadline = time.monotonic() + timeout
+    while len(seen) < before + searches and not errors and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 def test_a_query_asked_again_in_another_mode_is_embedded_once(immediate, tmp_path, embedder):
