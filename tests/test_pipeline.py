@@ -194,3 +194,39 @@ def test_windows_after_the_first_are_embedded_with_their_heading(immediate, note
     assert not np.allclose(stored(later), bare, atol=1e-3)
     assert np.allclose(stored(first), embedder.embed([first["text"]])[0], atol=1e-5), \
         "the first window shows its heading: embedded as it is"
+
+
+def _found_by_keyword(word: str, postings: bool) -> list[str]:
+    from search.query.engine import Engine
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: None, keyword_postings=postings)
+    return [hit.path for hit in engine.search(word, mode="keyword").hits]
+
+
+@pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])
+def test_a_word_of_the_file_name_alone_finds_the_file_and_a_rename_moves_it(immediate, notes, postings):
+    """A note titled by its first heading was not found by a word of its file name (xyzzy-plan.md, '# Plan');
+    the name's words are in the title column of its chunks, written again when the file is renamed."""
+    (notes / "xyzzy-plan.md").write_text("# Plan\n\nWhat to do this week.\n", encoding="utf-8")
+    ingest(notes)
+    assert _found_by_keyword("xyzzy", postings) == ["xyzzy-plan.md"]
+    (notes / "xyzzy-plan.md").rename(notes / "plugh_plan.md")
+    assert ingest(notes)["published"]["changes"] == {"deleted": 1, "renamed": 1}
+    assert _found_by_keyword("plugh", postings) == ["plugh_plan.md"]
+    assert _found_by_keyword("xyzzy", postings) == [], "the old name is gone with its rows"
+
+
+def test_an_index_cut_before_file_names_were_indexed_gets_them_without_embedding_again(immediate, notes,
+                                                                                          monkeypatch):
+    """Chunker version 4 put the file name's words in the title column: every file of an older index is read
+    again (its name reaches the index), and nothing is embedded again (the embedded text holds no file name)."""
+    from ingest import chunk
+    from search.index import store as writer
+    (notes / "xyzzy-plan.md").write_text("# Plan\n\nWhat to do this week.\n", encoding="utf-8")
+    with monkeypatch.context() as older:
+        older.setattr(chunk, "VERSION", 3)
+        older.setattr(writer, "name_words", lambda path, held: "")  # what Sift wrote before
+        ingest(notes)
+    assert _found_by_keyword("xyzzy", True) == []
+    report = ingest(notes)["published"]
+    assert report["changes"] == {"changed": len(NOTES) + 1} and report["embedded"] == 0
+    assert _found_by_keyword("xyzzy", True) == ["xyzzy-plan.md"]

@@ -21,7 +21,7 @@ from search.index.db import transaction
 from search.index.names import check_name, name_problem
 from search.index.queries import IN_FLIGHT, STAGES, generation, get_collection, has_counts, rank, searchable
 from search.index.remembered import Basis, Outcome
-from search.query.text import index_form
+from search.query.text import index_form, name_words
 
 
 @dataclass
@@ -260,8 +260,9 @@ def write_files(conn, gen: int, collection_id: int, items: list[tuple[FileVersio
         for version, chunks in items:
             _retire(conn, collection_id, version.path, gen)  # also drops a version this generation wrote
             file_id = _insert_file(conn, collection_id, version, gen)
+            title = index_form(_fts_title(version))
             for chunk in chunks:
-                _insert_chunk(conn, file_id, version, chunk)
+                _insert_chunk(conn, file_id, title, chunk)
             _set_progress(conn, gen, version.path, None, "write", "done", now,
                           chunks=len(chunks), embedded=embedded.get(version.path, 0))
 
@@ -296,16 +297,24 @@ def _insert_file(conn, collection_id: int, v: FileVersion, gen: int) -> int:
     return cur.lastrowid
 
 
-def _insert_chunk(conn, file_id: int, version: FileVersion, c: ChunkRow) -> None:
+def _fts_title(version: FileVersion) -> str:
+    """The title column of the file's chunks: its title, aliases and tags, and the words of its file name the
+    title does not show (a note titled by its heading was not found by its file name). Written at every
+    version, so a renamed file's rows hold its new name, not the old one."""
+    meta = version.meta or {}
+    title = " ".join([version.title or "", *meta.get("aliases", []), *meta.get("tags", [])])
+    return f"{title} {name_words(version.path, title)}"
+
+
+def _insert_chunk(conn, file_id: int, title: str, c: ChunkRow) -> None:
+    """``title``: the chunk's title column, in index form."""
     cur = conn.execute(
         "INSERT INTO chunks(file, ordinal, heading_path, start_line, end_line, page, end_page, text, "
         "tokens, text_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (file_id, c.ordinal, c.heading_path, c.start_line, c.end_line, c.page, c.end_page, c.text,
          c.tokens, c.text_hash))
-    meta = version.meta or {}
-    title = " ".join([version.title or "", *meta.get("aliases", []), *meta.get("tags", [])])
     conn.execute("INSERT INTO chunks_fts(rowid, title, headings, body) VALUES (?, ?, ?, ?)",
-                 (cur.lastrowid, index_form(title), index_form(c.heading_path), index_form(c.text)))
+                 (cur.lastrowid, title, index_form(c.heading_path), index_form(c.text)))
 
 
 # --- publishing -------------------------------------------------------------------

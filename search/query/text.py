@@ -45,6 +45,21 @@ def index_form(text: str) -> str:
     return CJK_RUN.sub(lambda m: _expand_run(m.group()), normalise(text))
 
 
+# Where a file name's words part: a separator, or a capital after a small letter or before a capital and a small one.
+NAME_PARTS = re.compile(r"[\s\-_.]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def name_words(path: str, held: str = "") -> str:
+    """The words of the file's name (its stem) that ``held`` (the title) does not already show: a note titled
+    by its first heading was not found by a word of its file name. 'xyzzy-plan.md' gives 'xyzzy plan',
+    'PostingsCache.py' 'postingscache postings cache' (the whole too: a search may write it as one word)."""
+    name = path.rsplit("/", 1)[-1]
+    stem = name.rsplit(".", 1)[0] if name.rfind(".") > 0 else name
+    shown = set(WORD.findall(normalise(held)))
+    words = WORD.findall(normalise(" ".join([stem, *NAME_PARTS.split(stem)])))
+    return " ".join(dict.fromkeys(w for w in words if w not in shown))
+
+
 def query_terms(query: str) -> list[str]:
     """FTS5 terms for a free-text query (``query_words``), each safely quoted.
 
