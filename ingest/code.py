@@ -53,6 +53,14 @@ LANGUAGES: dict[str, str] = {
     ".sh": "bash", ".bash": "bash", ".zsh": "bash",
 }
 
+# The interpreters a script's shebang line names (#!/bin/sh, #!/usr/bin/env python3) that have a grammar above:
+# a file without an extension is read as code of that language (ingest.kinds.kind_of_script); other
+# extensionless files stay unread.
+INTERPRETERS = {"sh": "bash", "bash": "bash", "dash": "bash", "ksh": "bash", "zsh": "bash", "python": "python",
+                "node": "javascript", "nodejs": "javascript", "ruby": "ruby", "php": "php"}
+SHEBANG = re.compile(rb"#![ \t]*(\S+)[ \t]*([^\r\n]*)")
+VERSIONED = re.compile(r"[\d.]+$")  # python3.11, node18: the interpreter without its version
+
 LOCK_FILES = {
     "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "cargo.lock",
     "poetry.lock", "gemfile.lock", "composer.lock", "go.sum",
@@ -144,13 +152,29 @@ def parse_code(path: str, text: str) -> Document:
         lines.pop()
     check_indexable(name, lines)
     module = Path(path).stem
-    language = LANGUAGES.get(Path(path).suffix.lower())
+    suffix = Path(path).suffix.lower()
+    language = LANGUAGES.get(suffix) if suffix else shebang_language(text[:SHEBANG_BYTES].encode())
     defs, fallback = _outline(language, module, text)
     sections = _sections(lines, defs, module) if lines else []
     meta = {"language": language, "symbols": _symbols(sections)}
     if fallback:
         meta["fallback"] = fallback
     return Document(kind="code", title=name, sections=sections, meta=meta)
+
+
+SHEBANG_BYTES = 256  # of a file's start read for its shebang line
+
+
+def shebang_language(head: bytes) -> str | None:
+    """The language of the interpreter ``head``'s first line names as a shebang ('#!/usr/bin/env -S python3 -u':
+    python), if this module has its grammar; None for any other start."""
+    found = SHEBANG.match(head)
+    if not found:
+        return None
+    program, args = found.group(1).rsplit(b"/", 1)[-1], found.group(2).split()
+    if program == b"env":  # the program is env's first argument that is neither an option nor NAME=value
+        program = next((a for a in args if not a.startswith(b"-") and b"=" not in a), b"")
+    return INTERPRETERS.get(VERSIONED.sub("", program.decode("utf-8", "replace")))
 
 
 def check_indexable(name: str, lines: list[str]) -> None:

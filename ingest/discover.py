@@ -22,7 +22,8 @@ from pathlib import Path, PurePosixPath
 
 import pathspec
 
-from ingest.kinds import kind_of
+from ingest.code import SHEBANG_BYTES
+from ingest.kinds import kind_of, kind_of_script
 from ingest.links import converted_pdfs
 
 DEFAULT_IGNORES = [
@@ -113,7 +114,7 @@ def why_not_indexed(root: Path | str, rel: str, rules: Rules | None = None) -> s
         if base is not None:
             return f"{shown} is ignored by {base}.gitignore"
         folder = child + "/"
-    if kind_of(rel) is None:
+    if kind_on_disk(Path(root) / rel, rel) is None:
         return "not a kind of file Sift indexes (notes, text, code, PDFs)"
     if not rules.included(rel):
         return "not matched by SIFT_INCLUDE"
@@ -147,19 +148,31 @@ def _walk_dir(folder: Path, rel: str, gitignores, rules: Rules, real_root: Path,
             if not rules.ignored(child, True) and not _git_ignored(gitignores, child, True):
                 refused[child] = _refused_folder(Path(entry.path), real_root)
             continue
-        if kind_of(child) is None:
+        # a link's kind is its name's: a script is found where it lies, its target is not read to be sniffed
+        included = rules.included(child)
+        kind = kind_on_disk(Path(entry.path), child) if included and not is_link else kind_of(child)
+        if kind is None:
             _count_unread(entry, child, is_link, rules, unread)
             continue
-        file = _found_file(entry, child, is_link, rules, real_root, refused)
+        if not included:
+            continue
+        file = _found_file(entry, child, kind, is_link, rules, real_root, refused)
         if file:
             found.append(file)
     return subfolders
 
 
-def _found_file(entry, rel, is_link, rules, real_root, refused) -> FoundFile | None:
+def kind_on_disk(path: Path, rel: str) -> str | None:
+    """The kind of the file ``rel`` at ``path``: the one its name gives, else for a name without an extension
+    the one its shebang line gives (a script: its first SHEBANG_BYTES bytes are read, nothing for other
+    files); None when Sift does not read it."""
     kind = kind_of(rel)
-    if kind is None or not rules.included(rel):
-        return None
+    if kind is not None or PurePosixPath(rel).suffix:
+        return kind
+    return kind_of_script(rel, _read_small(path, SHEBANG_BYTES) or b"")
+
+
+def _found_file(entry, rel, kind, is_link, rules, real_root, refused) -> FoundFile | None:
     if is_link:
         why = _refused_link(Path(entry.path), real_root)
         if why:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from ingest.code import LANGUAGES
+from ingest.code import LANGUAGES, SHEBANG_BYTES, shebang_language
 
 NOTE_EXTENSIONS = {".md", ".markdown", ".mdx"}
 TEXT_EXTENSIONS = {".txt", ".rst", ".org", ".adoc", ".text"}
@@ -28,3 +28,12 @@ def kind_of(path: str) -> str | None:
     if suffix in TEXT_EXTENSIONS:
         return "text"
     return None
+
+
+def kind_of_script(path: str, head: bytes) -> str | None:
+    """The kind of a file whose name gives none (``kind_of``), from ``head``, its first SHEBANG_BYTES bytes:
+    'code' for a script without an extension whose shebang names an interpreter ingest.code parses
+    (scripts/setup, '#!/usr/bin/env bash'); None for the rest."""
+    if PurePosixPath(path).suffix or not head.startswith(b"#!"):
+        return None
+    return "code" if shebang_language(head[:SHEBANG_BYTES]) else None

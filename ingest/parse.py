@@ -13,7 +13,7 @@ from pathlib import PurePosixPath
 
 from ingest.decode import decode
 from ingest.document import Document, Section, Skip
-from ingest.kinds import kind_of
+from ingest.kinds import kind_of, kind_of_script
 from ingest.markdown import parse_markdown
 
 MAX_LINE_CHARS = 1_000_000
@@ -21,7 +21,7 @@ __all__ = ["decode", "parse_file", "check_lines", "parse_text"]
 
 
 def parse_file(path: str, data: bytes) -> Document:
-    kind = kind_of(path)
+    kind = kind_of(path) or kind_of_script(path, data)
     if kind == "pdf":
         from ingest.pdf import parse_pdf  # pypdf loads only when a PDF comes
         return parse_pdf(path, data)

@@ -84,6 +84,26 @@ def test_endings_that_are_no_extension_are_counted_together(tmp_path):
     walk(tmp_path, unread=unread)
     assert unread == {OTHER_EXTENSION: 3, ".gz": 1, ".epub": 1}
 
+SCRIPTS = {
+    "scripts/setup": "#!/usr/bin/env bash\nset -e\necho setup\n", "scripts/check": "#!/bin/sh\ntrue\n",
+    "scripts/report": "#!/usr/bin/env python3\nprint('report')\n", "scripts/tidy": "#!/usr/bin/perl\n1;\n",
+    "Makefile": "all:\n\ttrue\n", "LICENSE": "#! not a script\n", "notes.sh.bak": "#!/bin/sh\n",
+}
+
+
+def test_a_file_without_an_extension_is_code_when_its_shebang_names_an_interpreter_sift_parses(tmp_path):
+    """scripts/setup ('#!/usr/bin/env bash') was counted as '(no extension)' and never read. A shebang naming
+    bash, sh or python makes such a file code; a perl one, a Makefile, a LICENSE and a '.bak' stay unread."""
+    write_tree(tmp_path, SCRIPTS)
+    unread = Counter()
+    found = walk(tmp_path, unread=unread)
+    assert [(f.path, f.kind) for f in found] == [("scripts/check", "code"), ("scripts/report", "code"),
+                                                  ("scripts/setup", "code")]
+    assert unread == {NO_EXTENSION: 3, ".bak": 1}
+    assert [p for p in sorted(SCRIPTS) if why_not_indexed(tmp_path, p) is None] == paths(found), \
+        "read_file reads what the scan indexes"
+
+
 def test_include_and_exclude_globs(tmp_path):
     write_tree(tmp_path, {"notes/a.md": "a", "notes/b.md": "b", "code/c.py": "c", "notes/private/p.md": "p"})
     assert paths(walk(tmp_path, Rules(include=("notes/",), exclude=("private/",)))) == ["notes/a.md", "notes/b.md"]

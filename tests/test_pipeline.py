@@ -6,6 +6,7 @@ generation being built.
 """
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -230,3 +231,19 @@ def test_an_index_cut_before_file_names_were_indexed_gets_them_without_embedding
     report = ingest(notes)["published"]
     assert report["changes"] == {"changed": len(NOTES) + 1} and report["embedded"] == 0
     assert _found_by_keyword("xyzzy", True) == ["xyzzy-plan.md"]
+
+
+def test_a_script_without_an_extension_is_parsed_as_the_code_of_its_shebang(immediate, notes):
+    """scripts/setup ('#!/usr/bin/env bash') was not indexed: it is now code of the language its shebang
+    names (parsed with that grammar), and a word of it finds it."""
+    (notes / "scripts").mkdir()
+    (notes / "scripts/setup").write_text("#!/usr/bin/env bash\nset -e\n\ninstall_models() {\n"
+                                         "    echo fetching the frobnicator weights\n}\n", encoding="utf-8")
+    (notes / "scripts/report").write_text("#!/usr/bin/env python3\n\ndef summarise(rows):\n"
+                                          "    return len(rows)\n", encoding="utf-8")
+    ingest(notes)
+    conn = db.connect(Path(os.environ["SIFT_HOME"]) / "index.db")
+    languages = {row["path"]: (row["kind"], json.loads(row["meta"])["language"])
+                 for row in reader.visible_files(conn) if row["path"].startswith("scripts/")}
+    assert languages == {"scripts/setup": ("code", "bash"), "scripts/report": ("code", "python")}
+    assert _found_by_keyword("frobnicator", True) == ["scripts/setup"]

@@ -28,11 +28,11 @@ import stat
 import sys
 import threading
 import time
+from pathlib import Path
 
 from watchfiles import Change, watch
 
-from ingest.discover import Rules
-from ingest.kinds import kind_of
+from ingest.discover import Rules, kind_on_disk
 from search.index import queries
 from search.settings import add_home_flag, use_flags
 from workers import refusal
@@ -142,7 +142,7 @@ class Watcher:
         parts = rel.split("/")
         if any(self.rules.ignored("/".join(parts[:i]), True) for i in range(1, len(parts))):
             return False
-        if kind_of(rel) is not None:
+        if kind_on_disk(Path(root) / rel, rel) is not None:  # a script without an extension: by its shebang
             return self.rules.included(rel) and not self.rules.ignored(rel, False)
         if os.path.isdir(os.path.join(root, rel)):  # a folder made, or moved in
             return not self.rules.ignored(rel, True)
