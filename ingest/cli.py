@@ -546,11 +546,16 @@ def _indexed_file(settings, raw: str, roots: dict[str, str]) -> tuple[str, str]:
     """(collection, relative path) of the published file ``raw`` names (search.query.files, as the MCP tool
     finds it): 'collection/relative/path' as search shows it, a path on disk inside a collection's folder (from
     here too), or a file name that one indexed file has; the failures said in this command's terms."""
+    from ingest.discover import Rules, why_not_indexed
     from search.index import db
     from search.query import files
+    rules = Rules(settings.include, settings.exclude)
     conn = db.connect(settings.index_path, readonly=True)
     try:
-        return files.indexed_file(conn, os.path.expanduser(raw), roots, cwd=os.getcwd())
+        return files.indexed_file(conn, os.path.expanduser(raw), roots, cwd=os.getcwd(),
+                                  why_not=lambda root, rel: why_not_indexed(root, rel, rules))
+    except files.NotIndexable as left_out:
+        raise LookupError(f"{left_out}: similar compares only the files search can find") from None
     except files.Ambiguous as many:
         shown = ", ".join(many.candidates[:10]) + (", …" if len(many.candidates) > 10 else "")
         raise LookupError(f"{len(many.candidates)} indexed files are named {raw!r}: give one as "

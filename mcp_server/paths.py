@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import stat
 
+from ingest.discover import why_not_indexed
 from mcp_server.errors import Problem
 from search.query import files
 from search.query.files import Ambiguous, Target  # noqa: F401  (paths.Target, paths.Ambiguous to the tools)
@@ -35,10 +36,15 @@ def resolve(raw: str, roots: dict[str, str], indexed_by_name=None) -> Target:
     return _regular(found, raw)
 
 
-def indexed(conn, raw: str, roots: dict[str, str]) -> tuple[str, str]:
+def indexed(conn, raw: str, roots: dict[str, str], rules=None) -> tuple[str, str]:
     """(collection, relative path) of the file similar is asked about (see files.indexed_file): a published
-    'collection/path' as it is, else the file read_file would open."""
-    return files.indexed_file(conn, _checked(raw), roots, locate=resolve)
+    'collection/path' as it is, else the file read_file would open; one a scan leaves out is refused as
+    read_file refuses it (``rules``: the discovery rules)."""
+    try:
+        return files.indexed_file(conn, _checked(raw), roots, locate=resolve,
+                                  why_not=lambda root, rel: why_not_indexed(root, rel, rules))
+    except files.NotIndexable as left_out:
+        raise Problem(f"{left_out}: similar compares only the files search can find") from None
 
 
 def _checked(raw) -> str:

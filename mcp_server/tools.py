@@ -375,7 +375,7 @@ class Tools:
         if path is not None:
             conn, roots = self.sift.conn(), self.sift.roots()
             try:
-                target = paths.indexed(conn, path, roots)
+                target = paths.indexed(conn, path, roots, self.sift.rules())
             except paths.Ambiguous as many:
                 return _candidates("similar", path, many)
         if (target is None) == (chunk_id is None):

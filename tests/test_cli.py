@@ -158,6 +158,20 @@ def test_similar_finds_passages_like_a_file_named_as_search_shows_it_on_disk_or_
     assert by_chunk["query"] == f"chunk {chunk}" and "tax/forms.md" not in {h["path"] for h in by_chunk["hits"]}
 
 
+def test_similar_of_a_file_sift_does_not_index_says_so_as_read_file_does(immediate, sift_env, tmp_path):
+    """`ingest similar MANIFEST.tsv` said 'no passages in the published index (not indexed yet, empty, or failed
+    to parse)', as if a scan might still index it; read_file said the kind is not indexed."""
+    root = write_tree(tmp_path / "n", {"bread.md": "# Bread\n\nKnead and bake.", "MANIFEST.tsv": "a\tb\n",
+                                       ".gitignore": "private.md\n", "private.md": "# Private\n\nkept out"})
+    ingest(root, "notes")
+    for named, why in (("notes/MANIFEST.tsv", "not a kind of file Sift indexes"),
+                       (str(root / "private.md"), "is ignored by .gitignore")):
+        said = run_ingest(sift_env, "similar", named)
+        assert said.returncode == 2 and said.stderr.startswith(
+            f"ingest: error: notes/{named.rsplit('/', 1)[-1]} is not a file Sift indexes (") and why in said.stderr \
+            and "similar compares only the files search can find" in said.stderr, said.stderr
+
+
 def test_similar_finds_a_file_as_the_mcp_tool_does_in_either_normal_form_and_from_here(immediate, sift_env,
                                                                                        tmp_path):
     """`ingest similar` found its file its own way (search.query.files now serves it and the MCP tool): a name

@@ -395,6 +395,22 @@ def test_similar_of_a_bare_name_several_files_share_returns_the_candidates(index
     assert not unique.is_error and len(unique.structured_content["results"]) == 2
 
 
+def test_similar_of_a_file_of_a_kind_sift_does_not_read_says_so_as_read_file_does(indexed, servers):
+    """similar of MANIFEST.tsv said 'not indexed yet, empty, or failed to parse'; read_file, that Sift does not
+    index the kind. Both ask the same check now."""
+    (indexed["root"] / "MANIFEST.tsv").write_text("a\tb\n", encoding="utf-8")
+
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return await call(s, "similar", path="notes/MANIFEST.tsv"), await call(s, "read_file",
+                                                                                  path="notes/MANIFEST.tsv")
+    like, read = run(scenario)
+    assert like.is_error and text(like).endswith(
+        "notes/MANIFEST.tsv is not a file Sift indexes (not a kind of file Sift indexes (notes, text, code, PDFs)): "
+        "similar compares only the files search can find"), text(like)
+    assert read.is_error and "not a kind of file Sift indexes" in text(read)
+
+
 def test_similar_of_a_file_deleted_since_it_was_published(indexed, servers):
     """similar compares stored vectors: a search hit's path works until the next publish, file or no file."""
     (indexed["root"] / "tech/cooking.md").unlink()

@@ -45,6 +45,15 @@ class Missing(LookupError):
     """No file inside the indexed folders answers to the name."""
 
 
+class NotIndexable(LookupError):
+    """The file is one a scan leaves out (a kind Sift does not read, ignored, excluded): ``reason`` says why,
+    as read_file says it (ingest.discover.why_not_indexed)."""
+
+    def __init__(self, name: str, reason: str):
+        super().__init__(f"{name} is not a file Sift indexes ({reason})")
+        self.name, self.reason = name, reason
+
+
 def find(raw: str, roots: dict[str, str], indexed_by_name=None, cwd: str | None = None) -> Target:
     """The file ``raw`` names. ``indexed_by_name(name)`` lists (collection, path) of indexed files so named;
     ``cwd``: a relative path may also be relative to this folder (the command line's; a server's means nothing),
@@ -71,15 +80,23 @@ def find(raw: str, roots: dict[str, str], indexed_by_name=None, cwd: str | None 
     return found[0]
 
 
-def indexed_file(conn, raw: str, roots: dict[str, str], cwd: str | None = None, locate=None) -> tuple[str, str]:
+def indexed_file(conn, raw: str, roots: dict[str, str], cwd: str | None = None, locate=None,
+                 why_not=None) -> tuple[str, str]:
     """(collection, relative path) of the published file ``raw`` names, for similar: by 'collection/path' in
     the index alone first (similar compares stored vectors, so a file deleted from disk since is found until
-    the next publish), else on disk as ``locate`` finds it (``find``, or the caller's checks around it)."""
+    the next publish), else on disk as ``locate`` finds it (``find``, or the caller's checks around it).
+    ``why_not(root, relative)``: why a scan leaves the file out, or None (ingest.discover.why_not_indexed, which
+    read_file asks too); a file found on disk but not in the index that it names raises NotIndexable: similar
+    said 'not indexed yet, empty, or failed to parse' of a MANIFEST.tsv, which no scan will ever index."""
     named = split_collection(raw, roots)
     if named is not None and queries.visible_file(conn, *named) is not None:
         return named
     locate = locate or (lambda text, where, by_name: find(text, where, by_name, cwd))
     found = locate(raw, roots, lambda name: queries.visible_by_name(conn, name))
+    if why_not is not None and queries.visible_file(conn, found.collection, found.relative) is None:
+        reason = why_not(roots[found.collection], found.relative)
+        if reason is not None:
+            raise NotIndexable(found.name, reason)
     return found.collection, found.relative
 
 
