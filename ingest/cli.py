@@ -405,7 +405,7 @@ def cmd_retry_failed(args) -> int:
         collection = queries.collections(conn, name)[0]
         # a scan carries forward the outcome of a file unchanged since it failed: forgotten, it is read again
         store.forget_remembered(conn, collection["id"], [row["path"] for row in rows])
-        tasks.discover(collection["id"])
+        tasks.scan(collection["id"], conn)
         queued += len(rows)
         print(f"{name}: queued a scan that retries {count(len(rows), 'failed file')} ({collection['root']}):")
         for row in rows[:50]:

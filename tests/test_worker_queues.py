@@ -65,6 +65,11 @@ def _take_jobs(env: dict, count: int = -1) -> None:
     assert done.returncode == 0, done.stderr
 
 
+def _section(text: str, name: str) -> str:
+    """The lines ``ingest stats`` prints of one collection."""
+    return text.split(f"\n{name}  ", 1)[1].split("\n\n", 1)[0]
+
+
 def _stats(env: dict) -> tuple[str, dict]:
     text, data = run_ingest(env, "stats"), run_ingest(env, "stats", "--json")
     assert text.returncode == 0 and data.returncode == 0, text.stderr + data.stderr
@@ -75,8 +80,9 @@ def _stats(env: dict) -> tuple[str, dict]:
 @pytest.mark.parametrize("backend", ["sqlite", "redis"])
 def test_stats_says_a_queued_scan_waits_behind_another_collections_build(sift_env, tmp_path, request, backend):
     """One worker, two collections: `ingest enqueue notes` then `ingest enqueue code`. Until a worker takes it,
-    code's scan waits behind notes' scan, then behind notes' build; stats said only 'published: nothing yet'
-    (or, for a collection published before, nothing at all)."""
+    notes' scan waits behind code's rescan (code is published: it goes first), and code's next rescan behind
+    notes' build (a small one: its jobs go first); stats said only 'published: nothing yet' (or, for a
+    collection published before, nothing at all)."""
     env = {k: v for k, v in sift_env.items() if k != "SIFT_QUEUE_IMMEDIATE"}
     env.update(SIFT_FILES_PER_JOB="2", SIFT_EMBEDDINGS="off")
     if backend == "redis":
@@ -87,15 +93,16 @@ def test_stats_says_a_queued_scan_waits_behind_another_collections_build(sift_en
     _take_jobs(env)  # code is published
 
     assert run_ingest(env, "enqueue", str(notes), "--name", "notes").returncode == 0
-    assert run_ingest(env, "enqueue", str(code), "--name", "code").returncode == 0  # a rescan, behind notes' scan
+    assert run_ingest(env, "enqueue", str(code), "--name", "code").returncode == 0  # a rescan: ahead of notes' scan
     text, found = _stats(env)
-    assert found["code"]["queued_scan"]["jobs_ahead"] == 1 and found["code"]["queued_scan"]["scans_ahead"] == ["notes"]
-    assert "  waiting: a rescan is queued behind 1 job (a scan of notes queued first); it starts once it is done " \
+    assert found["notes"]["queued_scan"]["jobs_ahead"] == 1 and found["notes"]["queued_scan"]["scans_ahead"] == ["code"]
+    assert "  waiting: a scan is queued behind 1 job (a scan of code goes first); it starts once it is done " \
            "(queued " in text, text
-    assert found["notes"]["queued_scan"]["jobs_ahead"] == 0
-    assert "  waiting: a scan is queued, next in line; it starts when a worker is free (queued " in text, text
+    assert found["code"]["queued_scan"]["jobs_ahead"] == 0
+    assert "  waiting: a rescan is queued, next in line; it starts when a worker is free (queued " in text, text
 
-    _take_jobs(env, 1)  # the worker takes notes' scan, which queues its files' jobs ahead of code's scan
+    _take_jobs(env, 2)  # code's rescan, then notes' scan, which queues its files' jobs
+    assert run_ingest(env, "enqueue", str(code), "--name", "code").returncode == 0  # behind notes' small build
     text, found = _stats(env)
     pending = json.loads(run_ingest(env, "stats", "--json").stdout)["queue_pending"]
     assert pending > 1 and found["notes"]["building"] and found["notes"]["queued_scan"] is None
@@ -108,3 +115,49 @@ def test_stats_says_a_queued_scan_waits_behind_another_collections_build(sift_en
     _take_jobs(env)  # all done: nothing waits
     text, found = _stats(env)
     assert "waiting:" not in text and all(c["queued_scan"] is None for c in found.values())
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("backend", ["sqlite", "redis"])
+def test_an_edit_goes_ahead_of_another_collections_big_build(sift_env, tmp_path, request, backend):
+    """A note edited while another collection is built (notes-en: 1,874 files) was searchable only once that whole
+    build was done, 22 min later: the watcher queued its rescan only into an empty queue, and a scan went behind
+    every job of a build. Now the rescan of a published collection is queued at once and goes first, and so do
+    the jobs of its small build; the big build's jobs wait meanwhile, and then go on."""
+    env = {k: v for k, v in sift_env.items() if k != "SIFT_QUEUE_IMMEDIATE"}
+    env.update(SIFT_FILES_PER_JOB="2", SIFT_EMBEDDINGS="off")
+    if backend == "redis":
+        env["SIFT_QUEUE"] = request.getfixturevalue("redis_url")
+    notes = write_tree(tmp_path / "notes", {"a.md": "# A\n\nrivers and hills\n", "b.md": "# B\n\nvalleys\n"})
+    size = 60  # files: more than workers.tasks.SMALL_BUILD
+    big = write_tree(tmp_path / "big", {f"b{i}.md": f"# Big {i}\n\nmeadows {i}\n" for i in range(size)})
+    assert run_ingest(env, "enqueue", str(notes), "--name", "notes").returncode == 0
+    _take_jobs(env)  # notes is published
+    assert run_ingest(env, "enqueue", str(big), "--name", "big").returncode == 0
+    _take_jobs(env, 1)  # big's scan queues the jobs of its files
+    (notes / "a.md").write_text("# A\n\nkingfishers by the weir\n")
+
+    asked = subprocess.run([sys.executable, "-c", REQUEST_SCAN], cwd=REPO, env=env, capture_output=True, text=True,
+                           timeout=600)
+    assert asked.stdout.strip() == "True", asked.stdout + asked.stderr  # the watcher's request: queued at once
+    text, found = _stats(env)
+    assert found["notes"]["queued_scan"]["jobs_ahead"] == 0 and found["notes"]["queued_scan"]["building_ahead"] == []
+    assert "  waiting: a rescan is queued, next in line; it starts when a worker is free (queued " in text, text
+
+    for _ in range(10):  # notes' rescan and its build's jobs, one at a time: none of big's is taken meanwhile
+        _take_jobs(env, 1)
+        text, found = _stats(env)
+        assert found["big"]["building"]["stages"]["parse"]["queued"] == size, text
+        assert "its files are queued behind" not in _section(text, "notes"), text  # its build goes first
+        if found["notes"]["building"] is None:
+            break
+    hits = run_ingest(env, "search", "kingfishers", "--mode", "keyword")
+    assert "a.md" in hits.stdout, hits.stdout + hits.stderr
+
+    _take_jobs(env)  # then the big build goes on, to the end
+    text, found = _stats(env)
+    assert found["big"]["building"] is None and found["big"]["published"], text
+
+
+# The watcher's request for a scan of collection 1 (workers.watch -> workers.rescan.request_scan): queued or not.
+REQUEST_SCAN = "from workers import rescan; print(rescan.request_scan(1))"

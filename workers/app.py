@@ -231,30 +231,31 @@ def pending_count() -> int:
     return huey.pending_count()
 
 
-def jobs_from(priority: int) -> tuple[int, list[bytes]]:
-    """The jobs waiting in the home's queue at ``priority`` or lower (a scan's priority is the lowest), as huey
-    stores them, in the order a worker takes them, and how many jobs of a higher priority a worker takes before
-    the first of them. For stats: which scans wait, and behind how much. Read in one snapshot (one statement on
-    SQLite, one MULTI on Redis), without reading the pipeline's batches ahead of them."""
+def jobs_at(priorities: tuple[int, int]) -> list[tuple[int, bytes]]:
+    """The jobs waiting in the home's queue at either of ``priorities`` (a scan's, urgent or not: workers.tasks
+    .priority), as huey stores them, in the order a worker takes them, each with how many jobs a worker takes
+    before it. For stats: which scans wait, and behind how much. Read in one snapshot (one statement on SQLite,
+    one MULTI on Redis), without reading the pipeline's batches."""
     storage = huey.storage
     if huey.immediate:  # jobs run as they are queued: none waits
-        return 0, []
+        return []
     if isinstance(storage, QueueStorage):
         if _read_only(storage):
-            rows = queue_reader.from_priority(storage.filename, storage.name, priority)
+            rows = queue_reader.at_priorities(storage.filename, storage.name, priorities)
         else:
             # by name, as the statement names them (bound by position, Python 3.12 warns at every stats)
-            rows = storage.sql(queue_reader.FROM_PRIORITY, {"queue": storage.name, "priority": priority},
+            rows = storage.sql(queue_reader.AT_PRIORITIES, queue_reader._params(storage.name, priorities),
                                results=True)
-        ahead = rows[0][1] if rows else 0
-        items = [bytes(row[0]) for row in rows]
-    else:  # PriorityRedisStorage: a sorted set scored -priority, each member prefixed with 8 bytes of time
-        pipe = storage.conn.pipeline(transaction=True)
+        return [(row[1], bytes(row[0])) for row in rows]
+    # PriorityRedisStorage: a sorted set scored -priority, each member prefixed with 8 bytes of time
+    pipe = storage.conn.pipeline(transaction=True)
+    bands = sorted(set(priorities), reverse=True)
+    for priority in bands:
         pipe.zcount(storage.queue_key, "-inf", f"({-priority}")
-        pipe.zrangebyscore(storage.queue_key, -priority, "+inf")
-        ahead, members = pipe.execute()
-        items = [member[8:] for member in members]
-    return ahead, items
+        pipe.zrangebyscore(storage.queue_key, -priority, -priority)
+    answers = pipe.execute()
+    return [(ahead + i, member[8:]) for ahead, members in zip(answers[::2], answers[1::2])
+            for i, member in enumerate(members)]
 
 
 def _read_only(storage) -> bool:

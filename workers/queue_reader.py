@@ -25,15 +25,21 @@ def pending(path: str, name: str) -> int:
     return rows[0][0] if rows else 0
 
 
-# The jobs of a priority or lower (workers.app.jobs_from), in the order huey takes them, each with the number of
-# jobs of a higher priority, which a worker takes first.
-FROM_PRIORITY = ("SELECT data, (SELECT count(id) FROM task WHERE queue = :queue AND priority > :priority) "
-                 "FROM task WHERE queue = :queue AND priority <= :priority ORDER BY priority DESC, id")
+# The jobs of two priorities (workers.app.jobs_at), in the order huey takes them, each with the number of jobs a
+# worker takes before it: those of a higher priority, and those of its own queued before it.
+AT_PRIORITIES = ("SELECT data, (SELECT count(id) FROM task AS t WHERE t.queue = :queue AND t.priority > task.priority)"
+                 " + (SELECT count(id) FROM task AS t WHERE t.queue = :queue AND t.priority = task.priority "
+                 "AND t.id < task.id) FROM task WHERE queue = :queue AND priority IN (:first, :second) "
+                 "ORDER BY priority DESC, id")
 
 
-def from_priority(path: str, name: str, priority: int) -> list:
-    """FROM_PRIORITY's rows, read without writing."""
-    return _read(path, FROM_PRIORITY, {"queue": name, "priority": priority})
+def at_priorities(path: str, name: str, priorities: tuple[int, int]) -> list:
+    """AT_PRIORITIES's rows, read without writing."""
+    return _read(path, AT_PRIORITIES, _params(name, priorities))
+
+
+def _params(name: str, priorities: tuple[int, int]) -> dict:
+    return {"queue": name, "first": priorities[0], "second": priorities[1]}
 
 
 def value(path: str, name: str, key: str) -> bytes | None:

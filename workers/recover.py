@@ -48,7 +48,7 @@ def resume(huey, settings=None) -> None:
             building = queries.building_generation(conn, collection["id"])
             if freshness.unplanned_scan(conn, collection["id"]) is not None:
                 log.warning("collection %s: its scan was interrupted; scanning again", collection["name"])
-                tasks.discover(collection["id"], resume=True)
+                tasks.scan(collection["id"], conn, resume=True)
             elif building is not None:
                 gen = building["id"]
                 lost = [p for p in queries.pending_paths(conn, gen) if p not in carried.get(gen, set())]

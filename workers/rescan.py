@@ -1,8 +1,10 @@
 """Queue scans without piling them up: the watcher's requests and the periodic rescan.
 
 ``request_scan`` queues one ``discover`` for a collection only when that cannot
-duplicate work: no job is waiting in the queue, no scan of the collection is
-running and no generation of it is being built. Otherwise the scan is
+duplicate work: no scan of the collection is running or waiting in the queue,
+no generation of it is being built, and, for a collection not published yet,
+no job is waiting in the queue (a rescan of a published one goes ahead of the
+builds under way: ``tasks.priority``). Otherwise the scan is
 remembered as requested (``search.index.freshness.request``) and the watcher, or the
 periodic rescan, asks again later. ``discover`` itself claims the collection
 the same way as it starts (``search.index.freshness.begin_scan``), so a scan queued
@@ -33,11 +35,18 @@ log = logging.getLogger("sift.rescan")
 def request_scan(collection_id: int, conn=None) -> bool:
     """Queue a discover for the collection, or remember the request while that would duplicate work."""
     conn = conn or runtime.index()
-    if huey.pending_count() or freshness.busy(conn, collection_id):
+    published = queries.get_collection(conn, collection_id)["published"] is not None
+    if freshness.busy(conn, collection_id) or (huey.pending_count() and (not published or _waits(collection_id))):
         freshness.request(conn, collection_id)
         return False
-    tasks.discover(collection_id)
+    tasks.scan(collection_id, conn)
     return True
+
+
+def _waits(collection_id: int) -> bool:
+    """Whether a scan of the collection waits in the queue already."""
+    from workers import waiting
+    return any(scan["collection"] == collection_id for scan in waiting.queued())
 
 
 def queue_scan(collection_id: int) -> dict | None:
@@ -53,7 +62,7 @@ def queue_scan(collection_id: int) -> dict | None:
         scans = []
     already = next((scan for scan in scans if scan["collection"] == collection_id), None)
     if already is None:
-        tasks.discover(collection_id)
+        tasks.scan(collection_id)
     return already
 
 
@@ -99,5 +108,5 @@ def rescan_due() -> None:
         return
     for collection_id in due(conn, runtime.settings().rescan_minutes * 60):
         if not freshness.busy(conn, collection_id):
-            tasks.discover(collection_id)
+            tasks.scan(collection_id, conn)
             log.info("periodic rescan of collection %s queued", collection_id)

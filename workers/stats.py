@@ -317,7 +317,7 @@ def _waiting_line(c: dict) -> str:
     ahead = _ahead(q["building_ahead"], c["name"])
     if q["scans_ahead"]:
         scans = q["scans_ahead"]
-        ahead.append(f"{'a scan' if len(scans) == 1 else 'scans'} of {_and(scans)} queued first")
+        ahead.append(f"a scan of {scans[0]} goes first" if len(scans) == 1 else f"scans of {_and(scans)} go first")
     said = f" ({'; '.join(ahead)})" if ahead else ""
     if q["jobs_ahead"]:
         done = "it is" if q["jobs_ahead"] == 1 else "they are"
@@ -338,14 +338,21 @@ def _behind_line(c: dict, collections: list[dict]) -> list[str]:
     own = gen.get("stages", {}).get("parse") or {}
     if not gen.get("discovered") or own.get("done") or not own.get("queued"):
         return []
-    first = [(o["name"], _to_read(o)) for o in collections
-             if o is not c and o["building"] and o["building"]["id"] < gen["id"] and _to_read(o)]
+    first = [o for o in collections if o is not c and o["building"] and _to_read(o) and _goes_first(o, c)]
     if not first:
         return []
-    builds = ("the build of " if len(first) == 1 else "the builds of ") + _and([name for name, _ in first])
+    builds = ("the build of " if len(first) == 1 else "the builds of ") + _and([o["name"] for o in first])
     have = "has" if len(first) == 1 else "have"
-    return [f"  waiting: its files are queued behind {count(sum(n for _, n in first), 'file')} that {builds} "
-            f"(started first) {have} still to read"]
+    why = "started first" if all(o["building"]["id"] < gen["id"] for o in first) else "a small build goes first"
+    return [f"  waiting: its files are queued behind {count(sum(_to_read(o) for o in first), 'file')} that {builds} "
+            f"({why}) {have} still to read"]
+
+
+def _goes_first(other: dict, c: dict) -> bool:
+    """Whether the jobs of ``other``'s build go before those of ``c``'s: a small build's go first
+    (workers.tasks.priority), then those of the build started first."""
+    from workers import waiting
+    return (waiting.urgent(other), -other["building"]["id"]) > (waiting.urgent(c), -c["building"]["id"])
 
 
 def _to_read(c: dict) -> int:
@@ -353,10 +360,14 @@ def _to_read(c: dict) -> int:
 
 
 def _requested_line(c: dict) -> str:
-    """A scan asked for (by the watcher, or by a scan that found a build under way) but not queued: it is
-    queued only into an empty queue (workers.rescan), so that scans do not pile up behind a build."""
-    what = "a rescan" if c["published"] or c["building"] else "a scan"
+    """A scan asked for (by the watcher, or by a scan that found a build under way) but not queued: the watcher
+    queues a rescan of a published collection once its own scan or build is over, anything else only into an
+    empty queue, as the periodic rescan does (workers.rescan), so that scans do not pile up behind a build."""
     since = age(time.time() - c["freshness"]["scan_requested"])
+    if c["published"]:
+        return (f"  waiting: a rescan was asked for {since} ago; the watcher queues it once nothing of {c['name']} "
+                "is under way, a worker's periodic rescan once the queue is empty")
+    what = "a rescan" if c["building"] else "a scan"
     return (f"  waiting: {what} was asked for {since} ago; the watcher or a worker's periodic rescan queues it "
             "once the queue is empty")
 
