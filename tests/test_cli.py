@@ -472,13 +472,19 @@ def test_a_build_queued_behind_another_says_whose_files_are_read_first():
                 "queued_scan": None, "building": {"id": gen, "started": time.time(), "discovered": True,
                                                   "seen": queued + done, "embedded": 0, "changes": {},
                                                   "progress": {}, "stages": stages}}
-    til, sample = building(1, "til", 1721, 153), building(2, "sample", 6, 0)
+    til, sample = building(1, "til", 1721, 153), building(2, "sample", 60, 0)
     said = ("  waiting: its files are queued behind 1,721 files that the build of til (started first) has still "
             "to read")
     assert said in stats.collection_lines(sample, stats.CLI, [til, sample])
     assert not any("waiting" in line for line in stats.collection_lines(til, stats.CLI, [til, sample]))
     sample["building"]["stages"]["parse"]["done"] = 1
     assert said not in stats.collection_lines(sample, stats.CLI, [til, sample]), "its own reading has begun"
+
+    # a build of a few files goes first (workers.tasks.priority): it waits behind none, the big one behind it
+    big, edits = building(1, "big", 1721, 0), building(2, "edits", 6, 0)
+    assert not any("waiting" in line for line in stats.collection_lines(edits, stats.CLI, [big, edits]))
+    assert ("  waiting: its files are queued behind 6 files that the build of edits (a small build goes first) has "
+            "still to read") in stats.collection_lines(big, stats.CLI, [big, edits])
 
 
 def test_a_building_collection_states_its_pending_files_once():
