@@ -311,7 +311,7 @@ def test_stats_on_a_read_only_home_read_the_real_queue(immediate, keyword_env, t
         assert "is a worker running?" not in stats.stdout, stats.stdout  # the worker's record was read too
         as_json = json.loads(ingest_cmd(keyword_env, "stats", "--json", prefix=prefix).stdout)
         assert as_json["queue_pending"] == writable["queue_pending"] and "queue_error" not in as_json
-        # b's scan waits, read from the read-only queue too (workers.queue_reader.from_priority)
+        # b's scan waits, read from the read-only queue too (workers.queue_reader.at_priorities)
         waiting = {c["name"]: c["queued_scan"] for c in as_json["collections"]}
         assert waiting["b"]["jobs_ahead"] == writable["queue_pending"] - 1 and "waiting_error" not in as_json
         assert waiting == {c["name"]: c["queued_scan"] for c in writable["collections"]}
