@@ -115,7 +115,7 @@ def why_not_indexed(root: Path | str, rel: str, rules: Rules | None = None) -> s
             return f"{shown} is ignored by {base}.gitignore"
         folder = child + "/"
     if kind_on_disk(Path(root) / rel, rel) is None:
-        return "not a kind of file Sift indexes (notes, text, code, PDFs)"
+        return "a kind Sift does not read: it reads notes, text, code and PDFs"
     if not rules.included(rel):
         return "not matched by SIFT_INCLUDE"
     return None

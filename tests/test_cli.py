@@ -164,7 +164,7 @@ def test_similar_of_a_file_sift_does_not_index_says_so_as_read_file_does(immedia
     root = write_tree(tmp_path / "n", {"bread.md": "# Bread\n\nKnead and bake.", "MANIFEST.tsv": "a\tb\n",
                                        ".gitignore": "private.md\n", "private.md": "# Private\n\nkept out"})
     ingest(root, "notes")
-    for named, why in (("notes/MANIFEST.tsv", "not a kind of file Sift indexes"),
+    for named, why in (("notes/MANIFEST.tsv", "a kind Sift does not read"),
                        (str(root / "private.md"), "is ignored by .gitignore")):
         said = run_ingest(sift_env, "similar", named)
         assert said.returncode == 2 and said.stderr.startswith(

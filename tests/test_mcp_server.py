@@ -406,9 +406,9 @@ def test_similar_of_a_file_of_a_kind_sift_does_not_read_says_so_as_read_file_doe
                                                                                   path="notes/MANIFEST.tsv")
     like, read = run(scenario)
     assert like.is_error and text(like).endswith(
-        "notes/MANIFEST.tsv is not a file Sift indexes (not a kind of file Sift indexes (notes, text, code, PDFs)): "
+        "notes/MANIFEST.tsv is not a file Sift indexes (a kind Sift does not read: it reads notes, text, code and PDFs): "
         "similar compares only the files search can find"), text(like)
-    assert read.is_error and "not a kind of file Sift indexes" in text(read)
+    assert read.is_error and "a kind Sift does not read" in text(read)
 
 
 def test_similar_of_a_file_deleted_since_it_was_published(indexed, servers):

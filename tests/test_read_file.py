@@ -381,13 +381,13 @@ def test_files_a_scan_leaves_out_are_refused_in_every_spelling(immediate, tmp_pa
     monkeypatch.setenv("SIFT_EXCLUDE", "drafts/")
     sift = Sift(load())
     refusals = {
-        "notes/.env": "not a kind of file Sift indexes", "notes/id_rsa": "not a kind of file Sift indexes",
+        "notes/.env": "a kind Sift does not read", "notes/id_rsa": "a kind Sift does not read",
         "notes/.git/config": ".git/ is in the ignore list", "notes/config.md": ".git/ is in the ignore list",
         "notes/private/diary.md": "private/ is ignored by .gitignore",
         "notes/docs/api.key.md": "docs/api.key.md is ignored by docs/.gitignore",
         "notes/node_modules/pkg/readme.md": "node_modules/ is in the ignore list",
         "notes/drafts/d.md": "drafts/ is in the ignore list (built-in or SIFT_EXCLUDE)",
-        str(root / ".env"): "not a kind", "private/diary.md": "ignored by .gitignore", ".env": "not a kind",
+        str(root / ".env"): "a kind Sift does not", "private/diary.md": "ignored by .gitignore", ".env": "a kind Sift does not",
     }
     for path, why in refusals.items():
         with pytest.raises(Problem) as refused:
