@@ -184,13 +184,13 @@ def cmd_enqueue(args) -> int:
     if settings.embeddings:  # a keyword-only index needs no model: none is built for it
         embedding.resolve(settings)  # fail now, not in the worker, if the model is unusable
     collection = store.ensure_collection(conn, name, str(root))
-    before = collection["published"]
+    before, asked = collection["published"], time.time()
     waiting = rescan.queue_scan(collection["id"])
     print(f"queued discover for collection {collection['name']!r} ({root})" if waiting is None
           else rescan.already_queued(repr(collection["name"]), waiting))
     _say_the_worker_keeps_its_settings(args)
     if args.wait:
-        return _wait(conn, collection["id"], before)
+        return _wait(conn, collection["id"], before, asked)
     print(_progress_line())
     return 0
 
@@ -225,7 +225,9 @@ def _storable(text: str) -> bool:
 SLOW_EVERY = 30  # seconds between two progress lines (without a terminal) while slow work is all that moves
 
 
-def _wait(conn, collection_id: int, before: int | None) -> int:
+def _wait(conn, collection_id: int, before: int | None, asked: float) -> int:
+    """Progress until a generation after ``before`` is published, or a scan begun after ``asked`` found nothing
+    changed (it publishes none)."""
     from tqdm import tqdm
     from search.index import queries, working
     from search.settings import load
@@ -238,9 +240,11 @@ def _wait(conn, collection_id: int, before: int | None) -> int:
     while True:
         collection = queries.get_collection(conn, collection_id)
         building = queries.building_generation(conn, collection_id)
-        if collection["published"] != before and building is None:
+        unchanged = (collection["scanned_unchanged"] or 0) >= asked
+        if (collection["published"] != before or unchanged) and building is None:
             bar.close()
-            print(published_summary(conn, collection["name"]), file=sys.stderr)
+            said = "scanned: no changes; " if collection["published"] == before else ""
+            print(said + published_summary(conn, collection["name"]), file=sys.stderr)
             return 0
         if building:
             total, done = queries.generation_progress(conn, building["id"])

@@ -15,7 +15,9 @@ from workers.stats import WORKER_HINT  # noqa: F401  (mcp_server.tools says it w
 def freshness(conn, collection: str | None = None) -> tuple[str, list[dict]]:
     """'freshness: up to date (last published: notes 2 min ago, code 1 h ago)' and its data; a collection with
     something going on (a build, changed files waiting, a missing folder, nothing published) has its own clause
-    first: 'papers: generation 3 published … (5 s ago), 12 changed files waiting for a scan; the others …'."""
+    first: 'papers: generation 3 published … (5 s ago), 12 changed files waiting for a scan; the others …'. A
+    scan since that found nothing changed published nothing: '… code 1 h ago; last scanned, no changes: code 5 s
+    ago)'."""
     from search.index.db import snapshot
     with snapshot(conn):
         data = [_fresh(conn, row) for row in queries.collections_published(conn, collection)]
@@ -23,8 +25,11 @@ def freshness(conn, collection: str | None = None) -> tuple[str, list[dict]]:
         return "freshness: no collections registered yet", data
     parts = [_fresh_text(d) for d in data if not _up_to_date(d)]
     quiet = [f"{d['collection']} {render.age(d['published_age_seconds'])} ago" for d in data if _up_to_date(d)]
+    scanned = [f"{d['collection']} {render.age(d['scanned_age_seconds'])} ago" for d in data
+               if _up_to_date(d) and "scanned_age_seconds" in d]
     if quiet:
-        parts.append(f"{'the others ' if parts else ''}up to date (last published: {', '.join(quiet)})")
+        said = f"; last scanned, no changes: {', '.join(scanned)}" if scanned else ""
+        parts.append(f"{'the others ' if parts else ''}up to date (last published: {', '.join(quiet)}{said})")
     return "freshness: " + "; ".join(parts), data
 
 
@@ -40,6 +45,9 @@ def _fresh(conn, row) -> dict:
     entry = {"collection": row["name"], "published_generation": row["published"],
              "published_at": render.when(row["finished"]), "published_age_seconds": _since(row["finished"]),
              "pending_files": fresh["pending_files"], "root_missing_since": render.when(fresh["root_missing_since"])}
+    if fresh["scanned_unchanged"] is not None:  # a later scan found nothing changed: it published nothing
+        entry["scanned_at"], entry["scanned_age_seconds"] = (render.when(fresh["scanned_unchanged"]),
+                                                              _since(fresh["scanned_unchanged"]))
     building = _building(conn, row["id"])
     if building:
         entry["building"] = building

@@ -73,12 +73,14 @@ def test_notes_en_through_the_real_consumer(sift_env, consumer, tmp_path, embedd
     assert sum(r["embedded"] or 0 for r in report.values()) == \
         len({c["text_hash"] for c in chunks} - _hashes_of(conn, first_files))
 
-    # 3. nothing changed: nothing parsed, nothing embedded
-    assert run_ingest(sift_env, "enqueue", str(root), "--name", "notes").returncode == 0
-    unchanged = wait_published(conn, "notes", full, worker.proc)
-    assert progress(conn, unchanged) == {}
+    # 3. nothing changed: nothing parsed, nothing embedded, no generation published
+    again = run_ingest(sift_env, "enqueue", str(root), "--name", "notes", "--wait")
+    assert again.returncode == 0 and f"scanned: no changes; published generation {full}: " in again.stderr, \
+        again.stderr
+    unchanged = conn.execute("SELECT published FROM collections WHERE name = 'notes'").fetchone()[0]
+    assert unchanged == full and conn.execute("SELECT max(id) FROM generations").fetchone()[0] == full
     stats = run_ingest(sift_env, "stats")
-    assert "0 chunks embedded" in stats.stdout and "no changes" in stats.stdout
+    assert f"published: generation {full}, " in stats.stdout and " ago: no changes" in stats.stdout, stats.stdout
 
     # 4. edit one, delete one, rename one
     before = {c["text_hash"] for c in chunks}

@@ -273,6 +273,32 @@ def test_a_scan_asked_for_during_another_scan_or_a_build_waits_for_it(immediate,
     assert rescan.due(conn, 600, now=time.time() + 601) == [1]
 
 
+def test_a_scan_that_finds_nothing_changed_ends_its_claim_and_is_the_last_scan(immediate, tmp_path):
+    """A scan that finds nothing changed makes no generation, so the newest generation's start no longer tells
+    when the collection was last scanned: the periodic rescan would scan it every minute once the interval had
+    passed, and the scan's claim, never planned in a generation, would hold off every other scan as 'under
+    way' for STALLED_SECONDS."""
+    from workers import rescan, runtime, tasks
+    root = write_tree(tmp_path / "notes", NOTES)
+    first = ingest(root)["published"]["id"]
+    conn = runtime.index()
+    conn.execute("UPDATE generations SET started = started - 3600, finished = finished - 3600")  # an hour ago
+    assert rescan.due(conn, 600) == [1]
+    rescan.rescan_due()  # the periodic task, run at once in immediate mode: nothing has changed
+    assert [tuple(g) for g in conn.execute("SELECT id, state FROM generations")] == [(first, "published")]
+    assert freshness.unplanned_scan(conn, 1) is None and not freshness.busy(conn, 1), "its claim is over"
+    assert rescan.due(conn, 600) == [], "scanned just now"
+    assert rescan.due(conn, 600, now=time.time() + 601) == [1]
+    said = _stats_text(conn)
+    assert f"\n  published: generation {first}, 1.0 h ago; " in said and "\n  last scanned " in said, said
+
+    (root / "alpha.md").write_text("# Alpha\n\nThe walrus sleeps at noon.\n", encoding="utf-8")
+    tasks.discover(1)  # not held off by the scan before
+    assert conn.execute("SELECT published FROM collections").fetchone()[0] > first
+    assert [f["path"] for f in reader.visible_files(conn) if "sleeps" in (root / f["path"]).read_text()] == \
+        ["alpha.md"]
+
+
 # --- helpers ---------------------------------------------------------------------------------------
 
 def _stats_text(conn) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -55,10 +56,46 @@ def test_first_ingestion_indexes_every_file_within_the_token_limit(immediate, no
 
 def test_nothing_changed_means_nothing_parsed_or_embedded(immediate, notes):
     first = ingest(notes)["published"]
-    again = ingest(notes)["published"]
-    assert again["id"] != first["id"]
-    assert again["changes"] == {} and again["embedded"] == 0
-    assert again["unchanged"] == len(NOTES)
+    (notes / "readme.txt").write_text(NOTES["readme.txt"] + "Basil too.\n", encoding="utf-8")
+    edit = ingest(notes)["published"]
+    assert edit["changes"] == {"changed": 1} and edit["id"] > first["id"]
+    os.utime(notes / "tech/git.md")  # touched: hashed, and found the same
+    again = ingest(notes)
+    assert again["published"] == {**edit, "age_seconds": again["published"]["age_seconds"]}, \
+        "nothing changed: the generation that read the edit stays published"
+    assert again["building"] is None
+
+
+def test_a_scan_that_finds_nothing_changed_publishes_no_generation_and_says_it_scanned(immediate, notes):
+    """Every scan published a generation: twelve of 'no changes' in ten seconds at one sift-mcp start (the
+    watcher's and the periodic rescans), and stats said 'published generation 23: no changes; 0 chunks
+    embedded', hiding the generation that had read the edits. A scan that finds nothing changed now records only
+    that it scanned: stats and search's freshness line say so, and the next change publishes as before."""
+    from mcp_server.report import freshness
+    from search.settings import load
+    from workers import runtime, stats
+    first = ingest(notes)
+    conn = runtime.index()
+    for _ in range(2):
+        again = ingest(notes)
+        assert again["published"]["id"] == first["published"]["id"] and again["building"] is None
+    assert conn.execute("SELECT count(*) FROM generations").fetchone()[0] == 1
+    assert again["freshness"]["scanned_unchanged"] > first["published"]["finished"]
+    text = stats.render(stats.gather(conn, load(), {}), stats.CLI)
+    assert f"\n  published: generation {first['published']['id']}, " in text
+    assert re.search(r"\n  last scanned [0-9]+ s ago: no changes\n", text + "\n"), text
+    line, data = freshness(conn)
+    assert re.fullmatch(r"freshness: up to date \(last published: notes [0-9.]+ s ago; last scanned, no changes: "
+                        r"notes [0-9]+ s ago\)", line), line
+    assert data[0]["published_generation"] == first["published"]["id"] and data[0]["scanned_at"]
+
+    (notes / "readme.txt").write_text("Tomatoes and basil.\n", encoding="utf-8")
+    changed = ingest(notes)
+    assert changed["published"]["id"] > first["published"]["id"]
+    assert changed["published"]["changes"] == {"changed": 1}
+    assert changed["freshness"]["scanned_unchanged"] is None, "the newest scan is the one that published"
+    assert "last scanned" not in stats.render(stats.gather(conn, load(), {}), stats.CLI)
+    assert "no changes" not in freshness(conn)[0]
 
 
 def test_a_new_chunk_size_or_chunker_reads_every_file_again(immediate, notes, monkeypatch):
@@ -71,7 +108,7 @@ def test_a_new_chunk_size_or_chunker_reads_every_file_again(immediate, notes, mo
     runtime.reset()
     smaller = ingest(notes)
     assert smaller["published"]["changes"] == {"changed": len(NOTES)} and smaller["chunks"] > first
-    assert ingest(notes)["published"]["changes"] == {}, "the same cut again: nothing to read"
+    assert ingest(notes)["published"]["id"] == smaller["published"]["id"], "the same cut again: nothing to read"
     conn = db.connect(Path(os.environ["SIFT_HOME"]) / "index.db")
     conn.execute("UPDATE generations SET chunking = NULL")  # as an index from before schema V11 left it
     conn.commit()

@@ -61,13 +61,19 @@ def test_a_binary_file_skipped_at_parse_is_not_read_again_until_it_changes(reads
     with caplog.at_level(logging.INFO, logger="sift.workers"):
         second = ingest(root)
     assert reads == [], "nothing changed: nothing is read"
-    assert second["published"]["id"] > first["published"]["id"]
-    assert trouble(second) == trouble(first), "stats of the new generation show it as before"
-    assert "files seen, 0 to parse, 1 skipped or failed as before (unchanged since)" in caplog.text
+    assert second["published"]["id"] == first["published"]["id"], "nothing changed: no generation"
+    assert trouble(second) == trouble(first), "stats show it as before"
+    assert "2 files seen, nothing changed (1 skipped or failed as before)" in caplog.text
+    write_tree(root, {"a.md": "# A\n\nthe heron note, edited\n"})
+    with caplog.at_level(logging.INFO, logger="sift.workers"):
+        third = ingest(root)
+    assert reads == ["a.md"] and trouble(third) == trouble(first)
+    assert "files seen, 1 to parse, 1 skipped or failed as before (unchanged since)" in caplog.text
     from workers.stats import _change_line
     assert first["published"]["changes"] == {"added": 2}
-    assert second["published"]["changes"] == {"as before": 1}, "it said 'added' at every scan"
-    assert _change_line(second["published"]).startswith("2 files seen, 1 skipped or failed as before; ")
+    assert third["published"]["changes"] == {"changed": 1, "as before": 1}, "it said 'added' at every scan"
+    assert _change_line(third["published"]).startswith("2 files seen, 1 changed, 1 skipped or failed as before; ")
+    reads.clear()
 
     later(root / "blob.txt")
     assert trouble(ingest(root)) == trouble(first) and reads == ["blob.txt"], "touched: read again"
@@ -207,7 +213,8 @@ def test_an_index_from_before_v9_is_read_as_before_and_a_writer_adds_the_table(i
     """Readers (stats, the MCP server) open the index without migrating it; a writer adds the table (V9)."""
     ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha", "blob.txt": BINARY}))
     path = as_older_index(sift_env, "DROP TABLE remembered; DROP TABLE working; "
-                                    "ALTER TABLE generations DROP COLUMN chunking;", 8)
+                                    "ALTER TABLE generations DROP COLUMN chunking; "
+                                    "ALTER TABLE collections DROP COLUMN scanned_unchanged;", 8)
     result = run_ingest(sift_env, "stats", "--json")
     assert result.returncode == 0, result.stderr
     failures = json.loads(result.stdout)["collections"][0]["published"]["failures"]
@@ -288,7 +295,10 @@ def test_a_refused_symlink_is_skipped_as_before_not_added_at_every_scan(immediat
     first = ingest(root)
     assert first["published"]["changes"] == {"added": 4}
     second = ingest(root)
-    assert second["published"]["changes"] == {"as before": 2}, second["published"]["changes"]
+    assert second["published"]["id"] == first["published"]["id"], "refused as before: nothing changed"
+    write_tree(root, {"a.md": "# A\n\nthe heron note, edited\n"})
+    second = ingest(root)
+    assert second["published"]["changes"] == {"changed": 1, "as before": 2}, second["published"]["changes"]
     assert trouble(second) == trouble(first) and [t[0] for t in trouble(second)] == ["linked", "self.md"]
     (root / "self.md").unlink()
     os.symlink("sub/b.md", root / "self.md")  # now a link to a file inside the root: indexed

@@ -65,8 +65,8 @@ def test_a_killed_consumer_is_restarted_without_orphans_and_keeps_indexing(sift_
             orphans = sorted(set(live_group(old)) | {pid for pid in workers if alive(pid)})
             # No edit is made. One scan may still come from a request the watcher remembered (the --root scan
             # asked for while the first one ran); after that only the periodic rescan (huey's minute crontab,
-            # SIFT_RESCAN_MINUTES=0.05) makes generations: wait for two.
-            rescan = await _wait_for_generation(s, before + 1)
+            # SIFT_RESCAN_MINUTES=0.05) scans: wait for two scans, which find nothing changed and publish nothing.
+            rescan = await _wait_for_scans(s, 2)
             (root / "zebra.md").write_text("# Crossing\n\nA zebra crossing near the station.\n")
             edit = await _poll_search(s, "zebra")
             # killed again: refresh, asked while the restart is pending, must not say there is no worker
@@ -88,7 +88,7 @@ def test_a_killed_consumer_is_restarted_without_orphans_and_keeps_indexing(sift_
     info = last.structured_content["worker"]
     assert info["restarts"] == 1 and info["last_exit"]["returncode"] == -9
     assert "restarted once, last" in text(last) and "after it exited with code -9" in text(last)
-    assert rescan >= before + 2, "the periodic rescan published generations of its own"
+    assert rescan == before, "the periodic rescans scanned and published nothing of their own"
     assert edit["results"][0]["path"] == "notes/zebra.md" and edit["results"][0]["generation"] > rescan
     assert not refreshed.is_error and "runs no worker" not in text(refreshed), text(refreshed)
     assert refreshed.structured_content["worker"] in ("restarting", "running")
@@ -161,14 +161,17 @@ async def _wait_quiet(session) -> int:
     raise TimeoutError("the collection never became quiet")
 
 
-async def _wait_for_generation(session, after: int) -> int:
-    """The published generation once one newer than ``after`` is published without any edit."""
+async def _wait_for_scans(session, scans: int) -> int:
+    """The published generation once ``scans`` more scans have found nothing changed (stats' last scan moved)."""
     deadline = time.monotonic() + SAFETY  # huey's periodic task runs once a minute
+    seen, first = set(), None
     while time.monotonic() < deadline:
-        stats = await call(session, "stats")
-        published = notes_collection(stats.structured_content)["published"]
-        if published and published["id"] > after:
-            return published["id"]
+        notes = notes_collection((await call(session, "stats")).structured_content)
+        scanned = notes["freshness"]["scanned_unchanged"]
+        first = scanned if not seen else first  # the one shown at first may be older than the restart
+        seen.add(scanned)
+        if len(seen - {first, None}) >= scans:
+            return notes["published"]["id"]
         await anyio.sleep(1)
     raise TimeoutError("no periodic rescan after the restart")
 

@@ -292,6 +292,9 @@ def collection_lines(c: dict, hints: Hints, collections: list[dict] = ()) -> lis
                      f"{_change_line(published)}")
     else:
         lines.append("  published: nothing yet")
+    scanned = (c.get("freshness") or {}).get("scanned_unchanged")
+    if published and scanned:  # it made no generation: the published one is still the one that read the edits
+        lines.append(f"  last scanned {age(time.time() - scanned)} ago: no changes")
     if c.get("queued_scan"):
         lines.append(_waiting_line(c))
     elif (c.get("freshness") or {}).get("scan_requested"):

@@ -13,6 +13,9 @@ Facts kept on the ``collections`` row (schema V4):
   collection was under way. It is not run then (it would queue the files in
   flight a second time); the watcher or the periodic rescan runs it once the
   build is published.
+- ``scanned_unchanged``: when the last scan that found nothing changed began. It makes no generation (the
+  published one stays), so this is its only trace: the periodic rescan, stats and search's freshness line
+  count it as the collection's last scan.
 """
 from __future__ import annotations
 

@@ -154,9 +154,11 @@ def unplanned_scan(conn: sqlite3.Connection, collection_id: int) -> float | None
 
 
 def last_scan(conn: sqlite3.Connection, collection_id: int) -> float:
-    """When the newest generation of the collection started (or the collection was registered)."""
-    row = conn.execute("SELECT coalesce((SELECT max(started) FROM generations WHERE collection = c.id), c.created) "
-                       "FROM collections c WHERE c.id = ?", (collection_id,)).fetchone()
+    """When the newest scan of the collection started: its newest generation's, or a later scan's that found
+    nothing changed and made none (schema V12); when it was registered if it was never scanned."""
+    row = conn.execute("SELECT max(coalesce((SELECT max(started) FROM generations WHERE collection = c.id), "
+                       "c.created), coalesce(c.scanned_unchanged, 0)) FROM collections c WHERE c.id = ?",
+                       (collection_id,)).fetchone()
     return row[0] if row else 0.0
 
 

@@ -253,7 +253,15 @@ V11 = """
 ALTER TABLE generations ADD COLUMN chunking TEXT;
 """
 
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11]
+# When the last scan that found nothing changed since the published generation began (its claim, scan_started):
+# such a scan makes no generation (one per scan left 'no changes' published over the generation that had read the
+# edits, and generation numbers climbing), so the collection keeps the time here, for the periodic rescan, stats
+# and `enqueue --wait`. NULL: no such scan (or none since V12).
+V12 = """
+ALTER TABLE collections ADD COLUMN scanned_unchanged REAL;
+"""
+
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12]
 
 
 class SchemaTooNew(Exception):

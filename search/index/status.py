@@ -43,6 +43,8 @@ def freshness_state(conn, collection) -> dict:
 
     ``pending_files``: files changed since the last publish, noticed by the
     watcher or in the generation being built, that are not searchable yet.
+    ``scanned_unchanged``: when the newest scan began, if it found nothing changed since the published
+    generation (it made no generation of its own); else None.
     """
     keys = collection.keys()
     get = lambda key, default=None: collection[key] if key in keys else default  # noqa: E731 (an index before V4)
@@ -54,7 +56,17 @@ def freshness_state(conn, collection) -> dict:
         "changes_noticed_at": get("changes_noticed_at"),
         "scan_requested": get("scan_requested"),
         "pending_files": get("changes_noticed", 0) + total - done,
+        "scanned_unchanged": _scanned_unchanged(conn, collection, get("scanned_unchanged"), building),
     }
+
+
+def _scanned_unchanged(conn, collection, scanned: float | None, building) -> float | None:
+    """``scanned`` (schema V12) if that scan is newer than the published generation's and nothing is being built:
+    a scan that finds changes makes a generation, whose own scan is then the newest."""
+    if scanned is None or building is not None or collection["published"] is None:
+        return None
+    published = queries.generation(conn, collection["published"])
+    return scanned if published is not None and scanned > published["started"] else None
 
 
 def _with_name_fix(fresh: dict, row) -> dict:
