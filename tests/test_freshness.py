@@ -145,8 +145,9 @@ def test_a_root_deleted_then_restored_keeps_its_index(live, tmp_path):
     assert live.paths("walrus") == {"alpha.md"} and live.published() == before, "the index is kept"
 
     shutil.copytree(backup, live.root)
-    live.wait(lambda: live.published() != before and live.settled(), "a scan after the root came back")
-    assert live.conn.execute("SELECT root_missing_since FROM collections").fetchone()[0] is None
+    scanned = "SELECT root_missing_since IS NULL AND scanned_unchanged IS NOT NULL FROM collections"
+    live.wait(lambda: live.conn.execute(scanned).fetchone()[0] and live.settled(), "a scan after the root came back")
+    assert live.published() == before, "the files came back as they were: the scan found nothing changed"
     assert live.paths("walrus") == {"alpha.md"} and live.paths("axolotl") == {"sub/gamma.md"}
     assert live.embedded_after(before) == 0 and live.vectors() == vectors, "nothing is embedded again"
     changes = live.conn.execute("SELECT count(*) FROM progress WHERE generation > ? AND change = 'deleted'",

@@ -176,13 +176,14 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     # holding one file over SIFT_MAX_FILE_CHUNKS, though nothing was added
     changes.update(dict.fromkeys((p for p in carried if changes.get(p) not in (None, "deleted")), AS_BEFORE))
     if not (was_building or model_changed or recut) and _unchanged(conn, collection, changes, unread):
+        _fault_pause_discover(f"collection {collection['name']}")
         store.scanned_unchanged(conn, collection_id, plan.touched, time.time())
         log.info("collection %s: %d files seen, nothing changed (%d skipped or failed as before): generation %s "
                  "stays published", collection["name"], plan.seen, len(carried), collection["published"])
         return collection["published"]
     gen = store.begin_generation(conn, collection_id, model, cut)
     pending = set(queries.pending_paths(conn, gen))  # queued before a crash or a re-run
-    _fault_pause_discover(gen)
+    _fault_pause_discover(f"generation {gen}")
     store.record_plan(conn, gen, collection_id, changes, plan.touched, plan.seen + len(unnamable), unread)
     for path, reason in unnamable.items():
         store.mark(conn, gen, [path], "parse", "skipped", reason)
@@ -284,13 +285,14 @@ def jobs(paths: list[str], sizes: dict[str, int], most: int):
         yield batch
 
 
-def _fault_pause_discover(gen: int) -> None:
+def _fault_pause_discover(what: str) -> None:
     """Fault injection for tests/test_crash.py: SIFT_FAULT_PAUSE_DISCOVER=seconds holds a scan after it has
-    walked and hashed the files, before it records its plan, so a test can kill the worker while it plans
-    (without it, a scan of a few thousand files can plan before a kill lands). Unset: nothing."""
+    walked and hashed the files, before it records its plan (``what``: its generation; the collection for a
+    scan that found nothing changed), so a test can kill the worker while it plans (without it, a scan of a few
+    thousand files can plan before a kill lands). Unset: nothing."""
     pause = float(os.environ.get("SIFT_FAULT_PAUSE_DISCOVER") or 0)
     if pause > 0:
-        print(f"SIFT_FAULT_PAUSE_DISCOVER: discover of generation {gen} waits {pause:g} s before recording its plan",
+        print(f"SIFT_FAULT_PAUSE_DISCOVER: discover of {what} waits {pause:g} s before recording its plan",
               file=sys.stderr, flush=True)
         time.sleep(pause)
 
