@@ -83,10 +83,10 @@ def test_a_scan_that_finds_nothing_changed_publishes_no_generation_and_says_it_s
     assert again["freshness"]["scanned_unchanged"] > first["published"]["finished"]
     text = stats.render(stats.gather(conn, load(), {}), stats.CLI)
     assert f"\n  published: generation {first['published']['id']}, " in text
-    assert re.search(r"\n  last scanned [0-9]+ s ago: no changes\n", text + "\n"), text
+    assert re.search(r"\n  last scanned [0-9.]+ (s|min) ago: no changes\n", text + "\n"), text
     line, data = freshness(conn)
-    assert re.fullmatch(r"freshness: up to date \(last published: notes [0-9.]+ s ago; last scanned, no changes: "
-                        r"notes [0-9]+ s ago\)", line), line
+    assert re.fullmatch(r"freshness: up to date \(last published: notes [0-9.]+ (s|min) ago; last scanned, no "
+                        r"changes: notes [0-9.]+ (s|min) ago\)", line), line
     assert data[0]["published_generation"] == first["published"]["id"] and data[0]["scanned_at"]
 
     (notes / "readme.txt").write_text("Tomatoes and basil.\n", encoding="utf-8")
