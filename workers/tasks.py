@@ -175,9 +175,11 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     # a file skipped or failed as before is no change: stats said "1 added" at every scan of a collection
     # holding one file over SIFT_MAX_FILE_CHUNKS, though nothing was added
     changes.update(dict.fromkeys((p for p in carried if changes.get(p) not in (None, "deleted")), AS_BEFORE))
-    if not (was_building or model_changed or recut) and _unchanged(conn, collection, changes, unread):
+    # a file touched (its mtime changed, its content hashed the same) still makes a generation: the published
+    # one's file rows, and the catalogs readers keep per generation, hold the mtime the date filters compare
+    if not (was_building or model_changed or recut or plan.touched) and _unchanged(conn, collection, changes, unread):
         _fault_pause_discover(f"collection {collection['name']}")
-        store.scanned_unchanged(conn, collection_id, plan.touched, time.time())
+        store.scanned_unchanged(conn, collection_id, time.time())
         log.info("collection %s: %d files seen, nothing changed (%d skipped or failed as before): generation %s "
                  "stays published", collection["name"], plan.seen, len(carried), collection["published"])
         return collection["published"]

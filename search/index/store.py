@@ -150,26 +150,20 @@ def record_plan(conn, gen: int, collection_id: int, changes: dict[str, str],
                 _set_progress(conn, gen, path, change, "write", "done", now)
             else:
                 _set_progress(conn, gen, path, change, "parse", "queued", now, force=True)
-        _touch(conn, collection_id, touched)
+        for path, (size, mtime) in touched.items():
+            conn.execute("UPDATE files SET size = ?, mtime = ? WHERE collection = ? AND path = ? "
+                         "AND gen_to IS NULL", (size, mtime, collection_id, path))
         unchanged = seen - sum(1 for c in changes.values() if c != "deleted")
         conn.execute("UPDATE generations SET discovered = ?, seen = ?, unchanged = ?, unread = ? WHERE id = ?",
                      (now, seen, unchanged, json.dumps(dict(unread or {}), ensure_ascii=False), gen))
 
 
-def scanned_unchanged(conn, collection_id: int, touched: dict[str, tuple[int, float]], now: float) -> None:
-    """A scan found nothing changed since the published generation: no generation is made. Its claim ends, its
-    start is kept as the collection's last scan (schema V12), and the files whose size or mtime alone changed
-    are brought up to date (their content was hashed the same: not hashed again at the next scan)."""
+def scanned_unchanged(conn, collection_id: int, now: float) -> None:
+    """A scan found nothing changed since the published generation, not even a file's mtime: no generation is
+    made. Its claim ends and its start is kept as the collection's last scan (schema V12)."""
     with transaction(conn):
-        _touch(conn, collection_id, touched)
         conn.execute("UPDATE collections SET scanned_unchanged = coalesce(scan_started, ?), scan_started = NULL "
                      "WHERE id = ?", (now, collection_id))
-
-
-def _touch(conn, collection_id: int, touched: dict[str, tuple[int, float]]) -> None:
-    for path, (size, mtime) in touched.items():
-        conn.execute("UPDATE files SET size = ?, mtime = ? WHERE collection = ? AND path = ? "
-                     "AND gen_to IS NULL", (size, mtime, collection_id, path))
 
 
 def _count_at_publish(conn, collection_id: int, before: int | None, gen: int) -> tuple[int, int]:
