@@ -343,11 +343,13 @@ class Tools:
         """List files in the user's indexed folders with kind, size, modified time and index state
         (indexed, pending, failed or skipped with the reason, deleted). Use it to browse a folder, find
         recent files ("what did I write this week"), find a file by name pattern, or check whether a file
-        is searchable yet.
+        is searchable yet. Ends with the freshness line search ends with (changed files waiting for a scan).
         """
         where = self._scope(collection, path_prefix)
         data = listing.list_files(self.sift, where, glob, sort, limit)
-        return result(listing.text(data, sort), data)
+        # the listing is the index's: a file edited, deleted or added since its scan shows as it was indexed
+        fresh_line, data["freshness"] = report.freshness(self.sift.conn(), where.collection)
+        return result(f"{listing.text(data, sort)}\n{fresh_line}", data)
 
     def _scope(self, collection: str | None, path_prefix: str | None) -> scope.Scope:
         """The collection and folder to look in: path_prefix as results show paths ('collection/folder'),

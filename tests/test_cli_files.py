@@ -84,6 +84,7 @@ def test_files_json_is_the_data_of_the_mcp_tool_list_files(env, notes):
     settings = load()
     answer = tools.Tools(Sift(settings)).list_files(path_prefix="notes/tech", sort="path")
     told = answer.structured_content.pop("notes")
+    assert answer.structured_content.pop("freshness")[0]["collection"] == "notes", "the tool's own: search's line"
     assert tools._without_empty({**printed, "notes": []}) == answer.structured_content
     assert told == ["path_prefix 'notes/tech' read as collection 'notes', folder 'tech'"]
     conn = db.connect(settings.index_path, readonly=True)
@@ -182,7 +183,7 @@ def test_more_files_than_the_largest_limit_are_not_told_to_raise_it(env, tmp_pat
     assert lines(run_ingest(env, "files", "--limit", "499"))[-1] == (
         "(501 files; showing 499, newest first: raise --limit, or narrow with --path-prefix or --glob)")
     answer = tools.Tools(Sift(load())).list_files(limit=500)
-    assert text_of(answer).endswith("[1 more: narrow with path_prefix or glob (500 is the largest limit)]")
+    assert text_of(answer).splitlines()[-2] == "[1 more: narrow with path_prefix or glob (500 is the largest limit)]"
 
 
 def text_of(answer) -> str:

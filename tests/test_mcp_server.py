@@ -784,8 +784,13 @@ def test_the_freshness_line_is_one_clause_for_every_collection_with_nothing_goin
     async def scenario():
         async with servers.session(three["env"], "--no-worker") as s:
             return (await call(s, "search", query="spaghetti", mode="keyword"),
-                    await call(s, "search", query="spaghetti", mode="keyword", collection="notes"))
-    everywhere, notes = run(scenario)
+                    await call(s, "search", query="spaghetti", mode="keyword", collection="notes"),
+                    await call(s, "list_files", collection="papers"))
+    everywhere, notes, papers = run(scenario)
+    # list_files shows the index's state: it says too that changes wait for a scan (p.md may be edited on disk)
+    assert re.fullmatch(r"freshness: papers: generation \d+ published [0-9-]+ [0-9:]+ \([0-9.]+ (s|min) ago\), "
+                        r"2 changed files waiting for a scan", text(papers).splitlines()[-1]), text(papers)
+    assert papers.structured_content["freshness"][0]["pending_files"] == 2
     line = text(everywhere).splitlines()[-1]
     assert re.fullmatch(r"freshness: later: nothing published yet, nothing being built; papers: generation \d+ "
                         r"published [0-9-]+ [0-9:]+ \([0-9.]+ (s|min) ago\), 2 changed files waiting for a scan; "
@@ -834,7 +839,8 @@ def test_list_files_puts_its_notes_before_the_files_as_search_does(indexed, serv
     lines = text(listed).splitlines()
     assert lines[0].startswith("4 files match; showing 2 (by path)"), lines
     assert lines[1].startswith("note: path_prefix 'notes/tech' read as"), lines
-    assert lines[2].startswith("notes/tech/cooking.md  note  ") and lines[-1].startswith("[2 more: "), lines
+    assert lines[2].startswith("notes/tech/cooking.md  note  ") and lines[-2].startswith("[2 more: "), lines
+    assert lines[-1].startswith("freshness: up to date (last published: notes "), lines
     said = text(found).splitlines()
     assert said[0].startswith("1 passage for 'spaghetti'") and said[1] == lines[1], said
 
