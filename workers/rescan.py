@@ -36,17 +36,18 @@ def request_scan(collection_id: int, conn=None) -> bool:
     """Queue a discover for the collection, or remember the request while that would duplicate work."""
     conn = conn or runtime.index()
     published = queries.get_collection(conn, collection_id)["published"] is not None
-    if freshness.busy(conn, collection_id) or (huey.pending_count() and (not published or _waits(collection_id))):
+    if freshness.busy(conn, collection_id) or \
+            (huey.pending_count() and (not published or _waiting(collection_id) is not None)):
         freshness.request(conn, collection_id)
         return False
     tasks.scan(collection_id, conn)
     return True
 
 
-def _waits(collection_id: int) -> bool:
-    """Whether a scan of the collection waits in the queue already."""
+def _waiting(collection_id: int) -> dict | None:
+    """The scan of the collection that waits in the queue already (workers.waiting.queued), or None."""
     from workers import waiting
-    return any(scan["collection"] == collection_id for scan in waiting.queued())
+    return next((scan for scan in waiting.queued() if scan["collection"] == collection_id), None)
 
 
 def queue_scan(collection_id: int) -> dict | None:
@@ -55,12 +56,10 @@ def queue_scan(collection_id: int) -> dict | None:
     until a worker takes it. Returns the waiting scan (workers.waiting.queued), or None when one was queued
     now. Each refresh used to queue one more: three scans of notes-en ran back to back after its build, each
     publishing a generation of 'no changes' over the one that had read the edits."""
-    from workers import waiting
     try:
-        scans = waiting.queued()
+        already = _waiting(collection_id)
     except Exception:  # noqa: BLE001 - a queue that cannot be read: queueing below says why, as it always did
-        scans = []
-    already = next((scan for scan in scans if scan["collection"] == collection_id), None)
+        already = None
     if already is None:
         tasks.scan(collection_id)
     return already
