@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from ingest.document import Document, Section
@@ -44,6 +44,7 @@ class Chunk:
     end_line: int | None = None
     page: int | None = None
     end_page: int | None = None
+    page_starts: list[tuple[int, int]] = field(default_factory=list)  # (offset in text, page) after the first
     offset: int = 0  # where the text starts in its section
     context: str = ""  # the headings above the text that the text does not show, "A > B"
 
@@ -122,8 +123,9 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
 
 # Raise it when a parser or the chunker cuts an unchanged file otherwise
 # (2: bare headings; 3: bare headings at any level, small code sections joined to a neighbour;
-# 4: a file name's words in the title column of its chunks, which only a file read again gets).
-VERSION = 4
+# 4: a file name's words in the title column of its chunks, which only a file read again gets;
+# 5: where each page starts inside a PDF chunk, for read_file's pages).
+VERSION = 5
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked
@@ -375,6 +377,7 @@ def _chunk(section: Section, start: int, end: int, tokens: int, with_context: bo
         offsets = [offset for offset, _ in section.page_starts]
         chunk.page = section.page_starts[max(0, bisect.bisect_right(offsets, start) - 1)][1]
         chunk.end_page = section.page_starts[max(0, bisect.bisect_right(offsets, max(start, end - 1)) - 1)][1]
+        chunk.page_starts = [(offset - start, page) for offset, page in section.page_starts if start < offset < end]
     elif section.page is not None:
         chunk.page, chunk.end_page = section.page, section.end_page or section.page
     return chunk

@@ -542,7 +542,8 @@ def test_an_index_from_before_v8_reads_as_having_no_unread_counts_until_migrated
     ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha", "b.docx": "d"}))
     path = as_older_index(sift_env, "DROP TABLE remembered; DROP TABLE working; ALTER TABLE generations DROP "
                                     "COLUMN chunking; ALTER TABLE generations DROP COLUMN unread; "
-                                    "ALTER TABLE collections DROP COLUMN scanned_unchanged;", 7)
+                                    "ALTER TABLE collections DROP COLUMN scanned_unchanged; "
+                                    "ALTER TABLE chunks DROP COLUMN page_starts;", 7)
     result = run_ingest(sift_env, "stats", "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["collections"][0]["published"]["unread"] == {}

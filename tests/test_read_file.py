@@ -18,6 +18,7 @@ from ingest.decode import decode
 from ingest.document import Skip
 from mcp_server import lines, paths, reading
 from mcp_server.errors import Problem
+from search.index import queries
 from tests.conftest import ingest, write_tree
 from tests.test_mcp_server import Servers, call, run, text
 
@@ -422,6 +423,48 @@ def test_a_page_past_the_end_of_a_one_page_pdf_says_1_page(immediate, tmp_path, 
     assert str(past.value) == "papers/one.pdf has 1 page with text; page 5 is past the end"
 
 
+def pages_pdf(pages: list[list[str]]) -> bytes:
+    """A PDF whose page n shows the lines ``pages[n - 1]``."""
+    from tests.test_pdf_ingest import raw_pdf
+    count = len(pages)
+    kids = " ".join(f"{4 + 2 * i} 0 R" for i in range(count))
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>", f"<< /Type /Pages /Kids [{kids}] /Count {count} >>",
+               "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    for i, lines_of_page in enumerate(pages):
+        content = "BT /F1 10 Tf 12 TL 72 760 Td " + " ".join(f"({line}) Tj T*" for line in lines_of_page) + " ET"
+        objects += [f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {5 + 2 * i} 0 R "
+                    "/Resources << /Font << /F1 3 0 R >> >> >>",
+                    f"<< /Length {len(content)} >>\nstream\n{content}\nendstream"]
+    return raw_pdf(objects)
+
+
+def test_a_pdf_page_reads_as_that_page_alone(immediate, tmp_path, monkeypatch):
+    """read_file of page 2 gave the whole passages that cover it: the end of page 1 and the start of page 3 too
+    (a passage runs over a page break). Each page now reads as the parser read that page, and nothing more."""
+    from ingest.pdf import parse_pdf
+    from mcp_server.service import Sift
+    from search.settings import load
+    pages = [[f"page {n} line {i}: the p{n}x{i} otter swims past reeds and stones" for i in range(40)]
+             for n in range(1, 5)]
+    root = tmp_path / "papers"
+    root.mkdir()
+    (root / "otters.pdf").write_bytes(pages_pdf(pages))
+    ingest(root, "papers")
+    section, = parse_pdf("otters.pdf", (root / "otters.pdf").read_bytes()).sections
+    starts = [offset for offset, _ in section.page_starts] + [len(section.text) + 2]
+    sift = Sift(load())
+    chunks = queries.file_chunks(sift.conn(), queries.visible_file(sift.conn(), "papers", "otters.pdf")["id"])
+    assert any(c["end_page"] > c["page"] for c in chunks) and len(chunks) > 2  # passages cross page breaks
+    for number in range(1, 5):
+        answer, data = reading.read(sift, "papers/otters.pdf", None, None, number)
+        header, *body = answer.splitlines()
+        if number < 4:
+            assert body.pop() == f"[call read_file with page={number + 1} for the next page]"
+        assert "\n".join(body) == section.text[starts[number - 1]:starts[number] - 2]
+        assert header.startswith(f"papers/otters.pdf  (page {number} of 4;")
+        assert (data["first_page_shown"], data["last_page_shown"]) == (number, number)
+
+
 def test_a_file_skipped_for_good_says_why_search_does_not_find_it(immediate, tmp_path, monkeypatch):
     """read_file of a log skipped over SIFT_MAX_FILE_CHUNKS said "not in the published index (new, excluded, or
     failed): search will not find it yet", as if it were on its way; it gives stats' reason now."""
@@ -442,3 +485,4 @@ def test_a_file_skipped_for_good_says_why_search_does_not_find_it(immediate, tmp
     assert shown.splitlines()[-1] == ("[this file is not in the published index (not indexed yet): search does not "
                                       "find it until it is indexed]")
     assert reading.read(sift, "notes/small.md", None, None, None)[0].splitlines()[-1] == "     3\theron"
+

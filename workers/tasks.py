@@ -645,7 +645,8 @@ def _chunk_row(ordinal: int, piece, embedding_texts: dict[str, str]) -> store.Ch
     embedding_texts[digest] = embedded
     return store.ChunkRow(ordinal=ordinal, heading_path=" > ".join(piece.heading_path), text=piece.text,
                           tokens=piece.tokens, text_hash=digest, start_line=piece.start_line,
-                          end_line=piece.end_line, page=piece.page, end_page=piece.end_page)
+                          end_line=piece.end_line, page=piece.page, end_page=piece.end_page,
+                          page_starts=piece.page_starts or None)
 
 
 def _all_hashes(batch: Batch) -> list[str]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import sqlite3
 
 from search.index.remembered import Basis, Outcome
+from search.index.schema import version
 
 # A published collection's current rows: join files f to collections c.
 VISIBLE = "f.gen_from <= c.published AND (f.gen_to IS NULL OR f.gen_to > c.published)"
@@ -488,8 +489,10 @@ def file_chunk_ids(conn: sqlite3.Connection, file_id: int) -> list[int]:
 
 
 def file_chunks(conn: sqlite3.Connection, file_id: int) -> list[sqlite3.Row]:
-    """The ordinal, heading path, pages and text of each chunk of one file version, in order."""
-    return conn.execute("SELECT ordinal, heading_path, page, end_page, text FROM chunks WHERE file = ? "
+    """The ordinal, heading path, pages (with where each page starts in the text) and text of each chunk of one
+    file version, in order. An index a reader opened without migrating it (before V13) knows no page starts."""
+    starts = "page_starts" if version(conn) >= 13 else "NULL AS page_starts"
+    return conn.execute(f"SELECT ordinal, heading_path, page, end_page, {starts}, text FROM chunks WHERE file = ? "
                         "ORDER BY ordinal", (file_id,)).fetchall()
 
 

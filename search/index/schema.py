@@ -261,7 +261,14 @@ V12 = """
 ALTER TABLE collections ADD COLUMN scanned_unchanged REAL;
 """
 
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12]
+# Where each page after its first starts inside a PDF chunk's text: JSON [[offset, page], ...] (offsets in
+# characters), so read_file shows one page's text and not the whole passages that cross into it. NULL: a chunk on
+# one page, not from a PDF, or written before V13 (a chunk with end_page > page and NULL here).
+V13 = """
+ALTER TABLE chunks ADD COLUMN page_starts TEXT;
+"""
+
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13]
 
 
 class SchemaTooNew(Exception):

@@ -46,6 +46,7 @@ class ChunkRow:
     end_line: int | None = None
     page: int | None = None
     end_page: int | None = None
+    page_starts: list[tuple[int, int]] | None = None  # (offset in text, page) of each page after the first
 
 
 # --- collections ------------------------------------------------------------
@@ -317,10 +318,10 @@ def _fts_title(version: FileVersion) -> str:
 def _insert_chunk(conn, file_id: int, title: str, c: ChunkRow) -> None:
     """``title``: the chunk's title column, in index form."""
     cur = conn.execute(
-        "INSERT INTO chunks(file, ordinal, heading_path, start_line, end_line, page, end_page, text, "
-        "tokens, text_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (file_id, c.ordinal, c.heading_path, c.start_line, c.end_line, c.page, c.end_page, c.text,
-         c.tokens, c.text_hash))
+        "INSERT INTO chunks(file, ordinal, heading_path, start_line, end_line, page, end_page, page_starts, "
+        "text, tokens, text_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (file_id, c.ordinal, c.heading_path, c.start_line, c.end_line, c.page, c.end_page,
+         json.dumps(c.page_starts) if c.page_starts else None, c.text, c.tokens, c.text_hash))
     conn.execute("INSERT INTO chunks_fts(rowid, title, headings, body) VALUES (?, ?, ?, ?)",
                  (cur.lastrowid, title, index_form(c.heading_path), index_form(c.text)))
 
