@@ -32,7 +32,8 @@ def resolve(raw: str, roots: dict[str, str], indexed_by_name=None) -> Target:
                       "read_file only reads files inside them. Give a path like 'collection/relative/path'.") from None
     except files.Missing:
         raise Problem(f"no file {raw!r} in the indexed folders: find it with search or list_files, "
-                      "then pass the path they give ('collection/relative/path')") from None
+                      "then pass the path they give ('collection/relative/path'); a file not indexed yet is "
+                      "found by its bare name only beside indexed files: elsewhere give its path") from None
     return _regular(found, raw)
 
 

@@ -22,6 +22,7 @@ from ingest.document import Skip
 from mcp_server import lines as line_maps, paths, render
 from mcp_server.errors import Problem
 from search.index import queries
+from search.query import files
 
 MAX_LINES = 2000
 MAX_BYTES = 200_000  # bytes of returned text (UTF-8), numbers included
@@ -35,7 +36,8 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
          start_offset: int | None = None) -> tuple[str, dict]:
     conn, roots = sift.conn(), sift.roots()
     try:
-        target = paths.resolve(raw_path, roots, lambda name: queries.visible_by_name(conn, name))
+        target = paths.resolve(raw_path, roots, lambda name: (queries.visible_by_name(conn, name)
+                                                              or files.beside_indexed(conn, name, roots)))
     except Problem:
         _refuse_deleted(conn, raw_path, roots)
         raise

@@ -486,3 +486,22 @@ def test_a_file_skipped_for_good_says_why_search_does_not_find_it(immediate, tmp
                                       "find it until it is indexed]")
     assert reading.read(sift, "notes/small.md", None, None, None)[0].splitlines()[-1] == "     3\theron"
 
+
+def test_a_note_not_indexed_yet_is_found_by_its_bare_name_as_by_its_path(immediate, tmp_path, monkeypatch):
+    """read_file 'newnote.md' of a note just written in an indexed folder said 'no file', while its full path read
+    it (with the note that it is not indexed yet). The bare name now looks beside the indexed files (one look per
+    folder the index knows) and answers as the path does; a name in no such folder is still not found."""
+    from mcp_server.service import Sift
+    from search.settings import load
+    root = write_tree(tmp_path / "notes", {"tech/sqlite.md": "# SQLite\n\nwal mode\n", "home.md": "# Home\n"})
+    ingest(root, "notes")
+    (root / "tech" / "newnote.md").write_text("# New\n\nnot scanned yet\n")
+    (root / "fresh").mkdir()
+    (root / "fresh" / "other.md").write_text("# Other\n")
+    sift = Sift(load())
+    by_path = reading.read(sift, "notes/tech/newnote.md", None, None, None)
+    assert reading.read(sift, "newnote.md", None, None, None) == by_path
+    assert by_path[0].splitlines()[-1] == ("[this file is not in the published index (not indexed yet): search does "
+                                          "not find it until it is indexed]")
+    with pytest.raises(Problem, match="give its path"):
+        reading.read(sift, "other.md", None, None, None)

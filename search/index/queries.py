@@ -199,6 +199,13 @@ def visible_by_name(conn: sqlite3.Connection, name: str) -> list[tuple[str, str]
     return [(r[0], r[1]) for r in rows]
 
 
+def visible_folders(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(collection, folder) of every folder that holds a published file: '' for the root, else 'a/b/'."""
+    rows = conn.execute(f"SELECT DISTINCT c.name, rtrim(f.path, replace(f.path, '/', '')) FROM files f "
+                        f"JOIN collections c ON c.id = f.collection WHERE {VISIBLE}").fetchall()
+    return [(r[0], r[1]) for r in rows]
+
+
 def file_version(conn: sqlite3.Connection, file_id: int) -> sqlite3.Row | None:
     """The kind, size and mtime of one file version."""
     return conn.execute("SELECT kind, size, mtime FROM files WHERE id = ?", (file_id,)).fetchone()

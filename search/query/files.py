@@ -100,6 +100,14 @@ def indexed_file(conn, raw: str, roots: dict[str, str], cwd: str | None = None, 
     return found.collection, found.relative
 
 
+def beside_indexed(conn, name: str, roots: dict[str, str]) -> list[tuple[str, str]]:
+    """(collection, path) of each file called ``name`` on disk in a folder that holds a published file: one not
+    indexed yet (a note just written, before the scan that reads it) found by its bare name as by its path.
+    One look per folder the index knows, never a walk of the tree."""
+    return [(collection, folder + name) for collection, folder in queries.visible_folders(conn)
+            if collection in roots and os.path.lexists(os.path.join(roots[collection], folder, name))]
+
+
 def split_collection(raw: str, roots: dict[str, str]) -> tuple[str, str] | None:
     """(collection, relative path) of a path spelled 'collection/relative/path' as search gives it, taken as
     it is (nothing looked up on disk); None for any other form."""
