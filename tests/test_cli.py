@@ -24,6 +24,22 @@ def test_help_documents_every_command(sift_env):
         assert said in search, search
 
 
+SETTINGS_FLAGS = ("--home", "--model", "--embeddings", "--chunk-tokens", "--chunk-overlap", "--max-file-chunks")
+
+
+@pytest.mark.parametrize("command, takes", [
+    (("enqueue",), SETTINGS_FLAGS), (("retry-failed",), SETTINGS_FLAGS),
+    (("stats",), ("--home", "--model", "--embeddings")), (("files",), ("--home",)),
+    (("search",), ("--home", "--model")), (("similar",), ("--home", "--model")),
+    (("model", "info"), ("--home", "--model")), (("model", "prepare"), ("--home", "--model"))])
+def test_each_commands_help_lists_only_the_settings_it_reads(sift_env, command, takes):
+    """`ingest files --help` listed --chunk-tokens, --chunk-overlap, --max-file-chunks, --embeddings and --model,
+    which only indexing reads; the top level keeps them all."""
+    shown = set(re.findall(r"(?<![\w-])--[a-z-]+", run_ingest(sift_env, *command, "--help").stdout))
+    assert shown & set(SETTINGS_FLAGS) == set(takes), shown
+    assert set(SETTINGS_FLAGS) <= set(re.findall(r"--[a-z-]+", run_ingest(sift_env, "--help").stdout))
+
+
 def test_missing_model_is_one_clear_error(sift_env, tmp_path):
     write_tree(tmp_path / "n", {"a.md": "a"})
     missing = tmp_path / "nope.gguf"
