@@ -444,7 +444,7 @@ def cmd_retry_failed(args) -> int:
 def cmd_files(args) -> int:
     """The MCP tool ``list_files`` on the command line: one line per file with its kind, size, time and state
     (the reason of a failed or skipped one), from the same listing (search.query.listing)."""
-    from ingest.kinds import kind_of
+    from ingest.discover import kind_on_disk
     from search.index import db
     from search.index.status import as_json, count, size
     from search.query import listing
@@ -460,7 +460,7 @@ def cmd_files(args) -> int:
     conn = db.connect(settings.index_path, readonly=True)
     try:
         where = scope(args.collection, args.path_prefix, roots, CLI, conn)  # 'notes/tech' as the listing shows paths
-        data = listing.files(conn, where, args.glob, args.sort, args.limit, roots, CLI, kind_of)
+        data = listing.files(conn, where, args.glob, args.sort, args.limit, roots, CLI, kind_on_disk)
     finally:
         conn.close()
     if args.json:

@@ -2,7 +2,7 @@
 and the notes), which the CLI's ``ingest files`` prints its own way."""
 from __future__ import annotations
 
-from ingest.kinds import kind_of
+from ingest.discover import kind_on_disk
 from mcp_server import render
 from search.query import listing
 from search.query.scope import MCP
@@ -10,7 +10,7 @@ from search.query.scope import MCP
 
 def list_files(sift, where, glob, sort, limit) -> dict:
     """The listing of ``where`` (a scope, its collection checked), as structured content."""
-    return listing.files(sift.conn(), where, glob, sort, limit, sift.roots(), MCP, kind_of)
+    return listing.files(sift.conn(), where, glob, sort, limit, sift.roots(), MCP, kind_on_disk)
 
 
 def text(data: dict, sort: str) -> str:

@@ -72,7 +72,7 @@ def test_files_json_is_the_data_of_the_mcp_tool_list_files(env, notes):
     """The same call through the MCP tool's code: its structured content is this JSON without the keys whose
     null or empty value says nothing (tools.result), and both come from search.query.listing.files; only the
     notes differ, each in its reader's terms (--path-prefix, path_prefix)."""
-    from ingest.kinds import kind_of
+    from ingest.discover import kind_on_disk
     from mcp_server import tools
     from mcp_server.service import Sift
     from search.index import db
@@ -90,7 +90,7 @@ def test_files_json_is_the_data_of_the_mcp_tool_list_files(env, notes):
     conn = db.connect(settings.index_path, readonly=True)
     roots = {"notes": str(notes.resolve())}
     assert printed == listing.files(conn, scope(None, "notes/tech", roots, CLI, conn), None, "path", 50, roots, CLI,
-                                    kind_of)
+                                    kind_on_disk)
     assert printed["total"] == 4 and printed["notes"] == [
         "--path-prefix 'notes/tech' read as collection 'notes', folder 'tech'"]
     assert printed["files"][1] == {
@@ -99,26 +99,28 @@ def test_files_json_is_the_data_of_the_mcp_tool_list_files(env, notes):
         "reason": "ValueError: unreadable PDF: not a PDF: it begins b'not a pdf', where a PDF has %PDF- (at parse)"}
 
 
-def test_files_pending_show_the_kind_their_name_gives(env, tmp_path):
+def test_files_pending_show_the_kind_the_scan_gives(env, tmp_path):
     """A file not read yet showed kind '-' (null), though its name says what it is, as the scan that planned it
     read it (ingest.kinds); a folder that could not be read gives no kind: null, not a guess. A symlinked folder
-    is a 'symlink'."""
+    is a 'symlink'. An extensionless script showed '-' too: its shebang makes it code, as the scan reads it
+    (its first bytes only)."""
     from search.index import db, store
     root = write_tree(tmp_path / "fresh", {"a.md": "# A\n", "b.py": "x = 1\n", "c.pdf": "%PDF-", "d.txt": "d\n",
-                                           "private/e.md": "# E\n"})
+                                           "private/e.md": "# E\n", "run": "#!/usr/bin/env bash\necho hi\n"})
     os.symlink(tmp_path, root / "linked")
     conn = db.connect(os.path.join(env["SIFT_HOME"], "index.db"))
     collection = store.ensure_collection(conn, "fresh", str(root))
     gen = store.begin_generation(conn, collection["id"], None)
     store.record_plan(conn, gen, collection["id"], {p: "added" for p in ("a.md", "b.py", "c.pdf", "d.txt",
-                                                                         "linked", "private")}, {}, 6)
+                                                                         "linked", "private", "run")}, {}, 7)
     store.mark(conn, gen, ["linked"], "parse", "skipped", "symbolic link to a folder outside the collection root")
     store.mark(conn, gen, ["private"], "parse", "skipped", "folder cannot be read (Permission denied)")
     conn.close()
     printed = json.loads(run_ingest(env, "files", "--sort", "path", "--json").stdout)
     assert [(f["relative_path"], f["kind"], f["state"]) for f in printed["files"]] == [
         ("a.md", "note", "pending"), ("b.py", "code", "pending"), ("c.pdf", "pdf", "pending"),
-        ("d.txt", "text", "pending"), ("linked", "symlink", "skipped"), ("private", None, "skipped")], printed
+        ("d.txt", "text", "pending"), ("linked", "symlink", "skipped"), ("private", None, "skipped"),
+        ("run", "code", "pending")], printed
     assert lines(run_ingest(env, "files", "--sort", "path"))[0].startswith("fresh/a.md  note  4 B  ")
 
 

@@ -16,9 +16,10 @@ they are pending (they are what just changed) and last when failed or skipped.
 ``path_prefix`` is a folder ('tech' means tech/, not technology/); ``glob`` is
 a shell pattern, the way to ask for names that begin with some text ('tech*').
 Both match names in either Unicode normal form (NFC or NFD).
-A file the index holds no version of (pending, failed, skipped) shows the kind its name gives (``kind_of``, the
-caller's: the rule is ingest's, which search may not import), without reading it; null when the name gives none
-(a folder that could not be read); a refused link is a 'symlink'.
+A file the index holds no version of (pending, failed, skipped) shows the kind a scan gives it (``kind_of``, the
+caller's: the rule is ingest's, which search may not import): the one its name gives, or for a name without an
+extension the one its shebang gives (only its first bytes are read, as the scan reads them); null when neither
+gives one (a folder that could not be read); a refused link is a 'symlink'.
 """
 from __future__ import annotations
 
@@ -41,11 +42,11 @@ IN_FLIGHT_DETAIL = "waiting to be indexed ({change}; next: {stage})"
 
 
 def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: dict[str, str],
-          say: Wording, kind_of: Callable[[str], str | None]) -> dict:
+          say: Wording, kind_of: Callable[[str, str], str | None]) -> dict:
     """``total`` (how many match), ``shown``, ``files`` (the first ``limit`` of them) and ``notes`` (how the
     folder was read; what to write instead when nothing matched, in ``say``'s terms). ``where`` is the
     collection and folder as search.query.scope read them; ``roots`` the collections' roots by name;
-    ``kind_of`` the kind a path's name gives (ingest.kinds.kind_of)."""
+    ``kind_of(path on disk, relative path)`` the kind a scan gives the file (ingest.discover.kind_on_disk)."""
     if sort not in SORTS:
         raise ValueError(f"sort must be one of {', '.join(SORTS)} (got {sort!r})")
     if not 1 <= limit <= MAX_LIMIT:
@@ -56,7 +57,7 @@ def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: di
         shown = _entries(conn, rows)
     for entry in shown:
         _look_on_disk(entry)
-        entry["kind"] = entry["kind"] or kind_of(entry["path"])
+        entry["kind"] = entry["kind"] or kind_of(os.path.join(entry["root"], entry["path"]), entry["path"])
     total = rows[0]["total"] if rows else 0
     hints = [] if total else [h for h in (glob_hint(glob, roots, say), *unscanned(conn, where.collection)) if h]
     return {"total": total, "shown": len(shown), "files": [_public(e) for e in shown],
