@@ -44,7 +44,8 @@ class Chunk:
     end_line: int | None = None
     page: int | None = None
     end_page: int | None = None
-    page_starts: list[tuple[int, int]] = field(default_factory=list)  # (offset in text, page) after the first
+    # each page's start: (offset in the text, page, offset in that page: where the text starts in its first page)
+    page_starts: list[tuple[int, int, int]] = field(default_factory=list)
     offset: int = 0  # where the text starts in its section
     context: str = ""  # the headings above the text that the text does not show, "A > B"
 
@@ -375,9 +376,10 @@ def _chunk(section: Section, start: int, end: int, tokens: int, with_context: bo
         chunk.end_line = chunk.start_line + body.count("\n")
     if section.page_starts:
         offsets = [offset for offset, _ in section.page_starts]
-        chunk.page = section.page_starts[max(0, bisect.bisect_right(offsets, start) - 1)][1]
+        first, chunk.page = section.page_starts[max(0, bisect.bisect_right(offsets, start) - 1)]
         chunk.end_page = section.page_starts[max(0, bisect.bisect_right(offsets, max(start, end - 1)) - 1)][1]
-        chunk.page_starts = [(offset - start, page) for offset, page in section.page_starts if start < offset < end]
+        chunk.page_starts = [(0, chunk.page, start - first)] + [
+            (offset - start, page, 0) for offset, page in section.page_starts if start < offset < end]
     elif section.page is not None:
         chunk.page, chunk.end_page = section.page, section.end_page or section.page
     return chunk

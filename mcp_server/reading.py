@@ -314,11 +314,12 @@ def read_pdf(conn, target: paths.Target, indexed, page: int) -> tuple[str, dict]
     if page > pages:
         raise Problem(f"{target.name} has {render.count(pages, 'page')} with text; page {page} is past the end")
     covering = [c for c in chunks if c["page"] <= page <= (c["end_page"] or c["page"])]
-    pieces = [{"heading_path": c["heading_path"], "text": on_page(c, page)} for c in covering]
-    text = merge_chunks([piece for piece in pieces if piece["text"]])
-    whole = [c for c in covering if not knows_pages(c)]  # written before V13: shown whole
-    first = min((c["page"] for c in whole), default=page)
-    last = max((c["end_page"] or c["page"] for c in whole), default=page)
+    if all(c["page_starts"] is not None for c in covering):
+        text, first, last = page_text(covering, page), page, page
+    else:  # written before V13: the passages, whole
+        text = merge_chunks(covering)
+        first = min((c["page"] for c in covering), default=page)
+        last = max((c["end_page"] or c["page"] for c in covering), default=page)
     span = f"page {page}" if first == last else f"page {page} (the passages shown run over pages {first}-{last})"
     header = f"{target.name}  ({span} of {pages}; text as indexed in generation {indexed['published']})"
     notes = []
@@ -332,22 +333,17 @@ def read_pdf(conn, target: paths.Target, indexed, page: int) -> tuple[str, dict]
     return "\n".join([header, text or "(no text on this page)", *notes]), data
 
 
-def knows_pages(chunk) -> bool:
-    """Whether the index says where the chunk's pages start: a chunk on one page, or one written since V13."""
-    return chunk["page_starts"] is not None or (chunk["end_page"] or chunk["page"]) == chunk["page"]
-
-
-def on_page(chunk, page: int) -> str:
-    """The part of the chunk's text on ``page`` ("" when that page has no text): the whole text of a chunk
-    whose page starts the index does not know."""
-    if not knows_pages(chunk):
-        return chunk["text"]
-    starts = [(0, chunk["page"]), *json.loads(chunk["page_starts"] or "[]")]
-    for i, (offset, number) in enumerate(starts):
-        if number == page:
-            end = starts[i + 1][0] if i + 1 < len(starts) else len(chunk["text"])
-            return chunk["text"][offset:end].rstrip("\n")  # without the blank line between pages
-    return ""
+def page_text(chunks, page: int) -> str:
+    """The text of ``page`` from the chunks that cover it: each one's piece of the page laid where the index
+    says it starts in the page (``page_starts``), so the overlap between chunks is shown once, exactly."""
+    text = ""
+    for chunk in chunks:
+        starts = json.loads(chunk["page_starts"])
+        for i, (offset, number, at) in enumerate(starts):
+            if number == page:
+                piece = chunk["text"][offset:starts[i + 1][0] if i + 1 < len(starts) else None]
+                text = text[:at] + piece if at + len(piece) > len(text) else text
+    return text.rstrip()  # without the blank line before the next page
 
 
 def merge_chunks(chunks) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import os
 import socket
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -438,12 +439,15 @@ def pages_pdf(pages: list[list[str]]) -> bytes:
     return raw_pdf(objects)
 
 
-def test_a_pdf_page_reads_as_that_page_alone(immediate, tmp_path, monkeypatch):
+@pytest.mark.parametrize("overlap", ["32", "0"])
+def test_a_pdf_page_reads_as_that_page_alone(immediate, tmp_path, monkeypatch, overlap):
     """read_file of page 2 gave the whole passages that cover it: the end of page 1 and the start of page 3 too
-    (a passage runs over a page break). Each page now reads as the parser read that page, and nothing more."""
+    (a passage runs over a page break). Each page now reads as the parser read that page, and nothing more;
+    passages that do not overlap join with their line breaks kept."""
     from ingest.pdf import parse_pdf
     from mcp_server.service import Sift
     from search.settings import load
+    monkeypatch.setenv("SIFT_CHUNK_OVERLAP", overlap)
     pages = [[f"page {n} line {i}: the p{n}x{i} otter swims past reeds and stones" for i in range(40)]
              for n in range(1, 5)]
     root = tmp_path / "papers"
@@ -463,6 +467,13 @@ def test_a_pdf_page_reads_as_that_page_alone(immediate, tmp_path, monkeypatch):
         assert "\n".join(body) == section.text[starts[number - 1]:starts[number] - 2]
         assert header.startswith(f"papers/otters.pdf  (page {number} of 4;")
         assert (data["first_page_shown"], data["last_page_shown"]) == (number, number)
+    sift.conn().close()
+    older = sqlite3.connect(Path(os.environ["SIFT_HOME"]) / "index.db")  # chunks written before V13
+    older.execute("UPDATE chunks SET page_starts = NULL")
+    older.commit()
+    older.close()
+    answer, data = reading.read(Sift(load()), "papers/otters.pdf", None, None, 2)
+    assert "(the passages shown run over pages " in answer.splitlines()[0] and data["first_page_shown"] < 2
 
 
 def test_a_file_skipped_for_good_says_why_search_does_not_find_it(immediate, tmp_path, monkeypatch):

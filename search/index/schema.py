@@ -261,9 +261,10 @@ V12 = """
 ALTER TABLE collections ADD COLUMN scanned_unchanged REAL;
 """
 
-# Where each page after its first starts inside a PDF chunk's text: JSON [[offset, page], ...] (offsets in
-# characters), so read_file shows one page's text and not the whole passages that cross into it. NULL: a chunk on
-# one page, not from a PDF, or written before V13 (a chunk with end_page > page and NULL here).
+# Where a PDF chunk's text lies in its pages: JSON [[offset in the text, page, offset in that page], ...], one
+# entry per page it touches (the first: where the text starts in its first page; each later page from its start),
+# so read_file shows one page's text exactly and not the whole passages that cross into it. NULL: a chunk not
+# from a PDF, or written before V13.
 V13 = """
 ALTER TABLE chunks ADD COLUMN page_starts TEXT;
 """

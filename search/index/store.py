@@ -46,7 +46,7 @@ class ChunkRow:
     end_line: int | None = None
     page: int | None = None
     end_page: int | None = None
-    page_starts: list[tuple[int, int]] | None = None  # (offset in text, page) of each page after the first
+    page_starts: list[tuple[int, int, int]] | None = None  # a PDF chunk's (offset in text, page, offset in page)
 
 
 # --- collections ------------------------------------------------------------
