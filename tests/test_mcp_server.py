@@ -752,7 +752,8 @@ def test_a_misspelled_word_is_named_with_the_word_meant(indexed, servers):
                     await call(s, "search", query="Spagetti zyxwvut pasta", mode="keyword"),
                     await call(s, "search", query="spaghetti", mode="keyword"))
     answer, two, none = run(scenario)
-    said = "no passage contains 'spagetti' (did you mean 'spaghetti'?); results are by meaning only"
+    said = ("no passage contains 'spagetti' (did you mean 'spaghetti'?); results are by meaning only, scored by "
+            "similarity as in mode 'semantic'")
     assert f"\nnote: {said}\n" in text(answer), text(answer)
     assert answer.structured_content["notes"] == [said]
     assert answer.structured_content["results"], "the meaning still finds passages"

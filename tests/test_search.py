@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from search.query import fusion, keyword
 from search.query.engine import Engine, SearchError
 from search.query.filters import Filters
 from tests.conftest import ingest, write_tree
@@ -92,6 +93,55 @@ def test_hybrid_fuses_both_rankings_and_reports_them(engine):
 def test_long_natural_language_query_ranks_by_shared_words(engine):
     query = "what did we agree with the furniture client about the contract renewal date xylophone"
     assert paths(engine.search(query, mode="keyword"))[0] == "clients/qumei.md"
+
+
+def test_hybrid_without_keyword_hits_scores_by_similarity_and_says_so(engine):
+    """No passage holds 'xylophonist' or 'quorum': fused, the nearest by meaning scored 0.5 at the top whatever
+    its meaning (scaled to 1 over the candidates), which read as a fair match. The answer is the semantic one,
+    with its similarities, and one note says so (the spelling note, or, when the words are outside the folder
+    searched, a note of its own)."""
+    semantic = engine.search("xylophonist quorum", mode="semantic")
+    answer = engine.search("xylophonist quorum")
+    assert [(h.chunk_id, h.score) for h in answer.hits] == [(h.chunk_id, h.score) for h in semantic.hits]
+    assert answer.notes == ["no passage contains 'xylophonist' or 'quorum'; " + keyword.BY_MEANING]
+    scoped = Filters(path_prefix="tech/")
+    answer = engine.search("contract renewal", filters=scoped)
+    assert answer.hits and answer.hits[0].score == engine.search("contract renewal", mode="semantic", filters=scoped) \
+        .hits[0].score < 0.5
+    assert answer.notes == ["no passage searched holds any of the query's words: " + keyword.BY_MEANING]
+    partly = engine.search("xylophonist spaghetti")
+    assert partly.notes == ["no passage contains 'xylophonist'"] and partly.hits[0].keyword_rank == 1
+
+
+@pytest.mark.parametrize("query", ["how long to cook spaghetti", "contract renewal", "the man on the stage", "合同"])
+def test_hybrid_with_keyword_hits_is_the_convex_fusion_of_both_rankings(engine, query):
+    """A query with keyword hits ranks and scores as before: fusion.convex of the keyword and the semantic
+    ranking (both whole here: the index has fewer passages than the limit)."""
+    ranked = fusion.convex(*[[(h.chunk_id, h.score) for h in engine.search(query, 50, mode).hits]
+                             for mode in ("keyword", "semantic")])
+    answer = engine.search(query, 50)
+    assert [h.chunk_id for h in answer.hits] == [cid for cid, _, _ in ranked]
+    assert [h.score for h in answer.hits] == pytest.approx([score for _, score, _ in ranked], abs=1e-5)
+
+
+RUNNERS = {"a.md": "# Morning\n\nRunning by the river before work.\n", "b.md": "# Evening\n\nRunning with the dog.\n",
+           "c.md": "# Weekend\n\nRunning up the hill, walking down.\n", "d.md": "# Plan\n\nMarathon training plan.\n",
+           "e.md": "# Shoes\n\nWalking in new boots.\n", "f.md": "# Rest\n\nWalking and stretching.\n"}
+
+
+@pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])
+def test_common_words_are_dropped_by_their_stem_on_both_paths(immediate, tmp_path, embedder, postings):
+    """'running' is indexed as 'run', in half the notes: a longer query drops it from postings and from FTS5
+    alike (FTS5 looked up the unstemmed 'running', found it in none, kept it and listed every run); and a query
+    whose only rarer word is in no note keeps its common words on both paths (FTS5 kept the missing word alone)."""
+    ingest(write_tree(tmp_path / "notes", RUNNERS))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder, keyword_postings=postings)
+    engine.warm()
+    answer = engine.search("running marathon training", mode="keyword")
+    assert paths(answer) == ["d.md"]
+    snippets = [h.snippet for h in engine.search("running marathon training", mode="semantic").hits]
+    assert any("Running" in s for s in snippets) and not any("**Running**" in s for s in snippets), snippets
+    assert set(paths(engine.search("running walking xylophonist", mode="keyword"))) == set(RUNNERS) - {"d.md"}
 
 
 @pytest.mark.parametrize("mode", ["semantic", "hybrid", "keyword"])

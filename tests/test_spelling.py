@@ -39,7 +39,7 @@ def spelling_notes(answer) -> list[str]:
 def test_misspelled_words_are_named_with_the_indexed_words_meant(engine):
     answer = engine.search("kubernetse deploymnet", mode="hybrid")
     assert spelling_notes(answer) == ["no passage contains 'kubernetse' or 'deploymnet' (did you mean 'Kubernetes', "
-                                      "'deployment'?); results are by meaning only"], "as the passage writes it"
+                                      "'deployment'?); results are by meaning only, scored by similarity as in mode 'semantic'"], "as the passage writes it"
     assert answer.hits and all(h.keyword_rank is None for h in answer.hits)
     keyword = engine.search("deploymnet", mode="keyword")
     assert keyword.hits == []

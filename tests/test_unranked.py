@@ -53,7 +53,7 @@ def test_a_hybrid_search_by_such_words_ranks_by_meaning_alone(engine):
     """Fusion scales each ranking to 0..1: the keyword scores, millionths apart, counted as much as the meaning
     and reordered the passages (by how often each repeats 'vim' for its length)."""
     answer = engine.search("vim", mode="hybrid")
-    assert answer.notes == [UNRANKED + "results are by meaning only"]
+    assert answer.notes == [UNRANKED + "results are by meaning only, scored by similarity as in mode 'semantic'"]
     semantic = engine.search("vim", mode="semantic")
     assert [h.chunk_id for h in answer.hits] == [h.chunk_id for h in semantic.hits]
     assert all(h.keyword_rank is None for h in answer.hits)

@@ -148,6 +148,7 @@ class Engine:
                         ranked, used, models = self._rank(conn, query, limit, used, filters, state, notes,
                                                           prepared)
                         unmatched = self._spelling(conn, query, used, state, notes)
+                        _by_meaning(notes, ranked, used)
                         common = self._common_words(conn, query, state) if ranked else set()
                         hits = self._hits(conn, query, ranked[:limit], common)
                         break
@@ -299,12 +300,12 @@ class Engine:
             notes.append(f"answered by keyword search only: {exc}")
             _unranked(notes, query, unranked, "keyword")
             return keyword_only, "keyword", []
-        if mode == "semantic":
-            return [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(semantic, start=1)], \
-                mode, models
+        by_meaning = [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(semantic, start=1)]
+        if mode == "semantic" or not lexical:  # hybrid without keyword hits: see _by_meaning
+            return by_meaning, mode, models
         if unranked and semantic and all(state["by_collection"].get(c) for c in _scope_collections(state, filters)):
             _unranked(notes, query, unranked, mode)  # min-max scaling made its millionths count as much as any
-            return fusion.convex([], semantic, weight=1.0), mode, models
+            return by_meaning, mode, models
         return fusion.convex(lexical, semantic), mode, models
 
     def _weightless(self, conn, query: str, catalog, state) -> list[str]:
@@ -435,9 +436,7 @@ class Engine:
         words = query_words(query)[:keyword.MAX_TERMS]
         if len(words) <= 2:
             return set()
-        tokens = postings.tokens(conn, words)
-        common = {w for w, t in zip(words, tokens) if len(t) == 1 and postings.is_common(t[0])}
-        return common if len(common) < len(words) else set()
+        return keyword.dropped(words, postings.tokens(conn, words), postings.documents, postings.rows.count)
 
     def _total(self, conn, key) -> int:
         if key not in self._totals:
@@ -560,6 +559,16 @@ def _unranked(notes: list[str], query: str, words: list[str], mode: str) -> None
     """Note that keyword search ranked by none of ``words`` (Engine._weightless), if there are any."""
     if words:
         _note(notes, keyword.unranked_note(spelling.as_named(query, words), mode))
+
+
+def _by_meaning(notes: list[str], ranked: list, mode: str) -> None:
+    """Say so when a hybrid search found no passage by keyword (its words are in none of the passages searched,
+    or rank none: ``_unranked``): its results are the nearest by meaning, scored by similarity as mode 'semantic'
+    scores them. Fused, the best of them scored 0.5 (its meaning scaled to 1 over the candidates, at half the
+    weight), however far its meaning was: a made-up word's nearest passages read as a fair match."""
+    if mode == "hybrid" and ranked and all(kw is None for _, _, (kw, _) in ranked) \
+            and not any(n.endswith(keyword.BY_MEANING) for n in notes):
+        _note(notes, f"no passage searched holds any of the query's words: {keyword.BY_MEANING}")
 
 
 def _scope_collections(state: dict, filters: Filters) -> list[str]:

@@ -9,35 +9,45 @@ them (``weightless``): the engine says so, and hybrid search ranks by meaning.
 """
 from __future__ import annotations
 
+import functools
 import sqlite3
+from typing import Callable
 
 from search.index import queries
 from search.query.filters import Filters
+from search.query.postings import tokenize
 from search.query.text import query_terms, query_words
 
 WEIGHTS = (2.0, 1.0, 1.0)  # (tuned on SciFact: 0.689 vs 0.680 for 4,2,1) title (+ aliases, tags), heading path, body
 MAX_TERMS = 64
 COMMON = 0.25  # a term in more than this share of chunks is "common"
+BY_MEANING = "results are by meaning only, scored by similarity as in mode 'semantic'"  # hybrid, no keyword ranking
 
 
 def match_expression(conn: sqlite3.Connection, query: str, total_chunks: int) -> str | None:
-    terms = query_terms(query)[:MAX_TERMS]
-    if not terms:
+    words = query_words(query)[:MAX_TERMS]
+    if not words:
         return None
+    terms = query_terms(query)[:MAX_TERMS]
     if len(terms) > 2 and total_chunks:
-        terms = _drop_common(conn, terms, total_chunks)
+        common = _common(conn, words, total_chunks)
+        terms = [t for w, t in zip(words, terms) if w not in common]
     return " OR ".join(terms)
 
 
-def _drop_common(conn, terms: list[str], total: int) -> list[str]:
-    counts = {}
-    for term in terms:
-        word = term[1:-1].replace('""', '"')
-        if " " in word:  # a CJK phrase: keep
-            continue
-        counts[term] = queries.term_documents(conn, word)
-    rare = [t for t in terms if counts.get(t, 0) <= COMMON * total]
-    return rare or terms
+def _common(conn, words: list[str], total: int) -> set[str]:
+    return dropped(words, tokenize(conn, words), functools.partial(queries.term_documents, conn), total)
+
+
+def dropped(words: list[str], tokens: list[tuple[str, ...]], documents: Callable[[str], int], total: int) -> set[str]:
+    """The ``words`` keyword search drops as common, given their ``tokens`` (stemmed, as the index holds them:
+    'running' is counted as 'run') and ``documents(token)``, how many of the ``total`` chunks hold one: those in
+    more than COMMON of them, when some other word found is rarer (as Postings.search drops them); else none. A
+    word of several tokens (searched as a phrase) is kept, and counts as rarer."""
+    counts = {w: documents(t[0]) if len(t) == 1 else None for w, t in zip(words, tokens) if t}
+    common = {w for w, n in counts.items() if n is not None and n > COMMON * total}
+    rarer = any(n is None or 0 < n <= COMMON * total for n in counts.values())
+    return common if rarer else set()
 
 
 def common_words(conn: sqlite3.Connection, query: str, total: int) -> set[str]:
@@ -46,8 +56,7 @@ def common_words(conn: sqlite3.Connection, query: str, total: int) -> set[str]:
     words = query_words(query)[:MAX_TERMS]
     if len(words) <= 2 or not total:
         return set()
-    common = {w for w in words if queries.term_documents(conn, w) > COMMON * total}
-    return common if len(common) < len(words) else set()
+    return _common(conn, words, total)
 
 
 def weightless(documents: list[int], total: int) -> bool:
@@ -67,7 +76,7 @@ def unranked_note(names: list[str], mode: str) -> str:
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     return (f"{listed} {'is' if len(names) == 1 else 'are each'} in half of the passages or more, which says "
             "nothing about which passage is meant: "
-            + ("results are by meaning only" if mode == "hybrid" else "the results carry no keyword ranking"))
+            + (BY_MEANING if mode == "hybrid" else "the results carry no keyword ranking"))
 
 
 def search(conn: sqlite3.Connection, query: str, limit: int, filters: Filters,

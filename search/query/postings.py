@@ -183,10 +183,6 @@ class Postings:
         found = found[np.lexsort((self.ids[found], -scores[found]))]
         return [(int(self.ids[i]), float(scores[i])) for i in found]
 
-    def is_common(self, term: str) -> bool:
-        """Whether ``term`` is in more than COMMON of the visible rows: ``search`` drops it from a longer query."""
-        return self.documents(term) > COMMON * self.rows.count
-
     def holds(self, term: str) -> bool:
         """Whether a visible row holds ``term``: its first rows are looked at first, so a term in most rows is not
         counted through (the spelling check asks this of every word of every search)."""

@@ -29,7 +29,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from search.index import queries
-from search.query.keyword import MAX_TERMS
+from search.query.keyword import BY_MEANING, MAX_TERMS
 from search.query.postings import COLUMNS, Postings, tokenize
 from search.query.text import CJK_RUN, WORD, normalise, query_pieces
 
@@ -247,7 +247,7 @@ def _say(named: list[_Word], more: int, suggestions: dict[str, str | None], none
     elif offered:
         text += f" (did you mean {', '.join(f'{_quoted(s)} for {typed(w)}' for w, s in offered)}?)"
     if none_matched and mode == "hybrid":  # keyword search says 'no passages match' on its own
-        text += "; results are by meaning only"
+        text += f"; {BY_MEANING}"
     return text
 
 
