@@ -521,11 +521,14 @@ def _scope(settings, collection: str | None, prefix: str | None, roots: dict[str
 def _print_hits(answer) -> None:
     """The hits as numbered lines (path and lines or page, heading, snippet, links), then the mode, time and
     generations."""
+    from search.query import engine
     for n, hit in enumerate(answer.hits, start=1):
         print(f"{n:>2}. {hit.collection}/{hit.path}{_place(hit)}  [{hit.score:.4f}]")
         if hit.heading_path:
             print(f"    {hit.heading_path}")
         print(f"    {hit.snippet}")
+        if hit.more_in_file:
+            print(f"    {engine.more_in_file(hit.more_in_file)}")
         if hit.attachments:
             print(f"    attached PDF: {', '.join(hit.attachments)}")
         if hit.cited_by:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import time
 
 from search.index.status import age, count, size, when  # noqa: F401  (this module's vocabulary: render.age, …)
+from search.query import engine
 
 
 def ago(ts: float | None) -> str:
@@ -40,6 +41,7 @@ def hit_data(hit) -> dict:
         "cited_by": [f"{hit.collection}/{p}" for p in hit.cited_by],
         # 0 on every hit without links says nothing: None, so that result() leaves it out as it does the empty lists
         "attachments_total": hit.attachments_total or None, "cited_by_total": hit.cited_by_total or None,
+        "more_in_file": getattr(hit, "more_in_file", 0) or None,
     }
 
 
@@ -54,6 +56,8 @@ def hits_text(hits: list[dict]) -> list[str]:
         if context:
             lines.append(f"   {context}")
         lines.append(f"   {h['snippet']}")
+        if h.get("more_in_file"):
+            lines.append(f"   {engine.more_in_file(h['more_in_file'])}")
         if h.get("attachments"):
             lines.append(f"   attached PDF: {', '.join(h['attachments'])}"
                          + _more(h["attachments"], h.get("attachments_total"), "read_file on the note shows its links"))

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from mcp_server import render
 from search.query import fusion, keyword
 from search.query.engine import Engine, SearchError
 from search.query.filters import Filters
@@ -122,6 +123,26 @@ def test_hybrid_with_keyword_hits_is_the_convex_fusion_of_both_rankings(engine, 
     answer = engine.search(query, 50)
     assert [h.chunk_id for h in answer.hits] == [cid for cid, _, _ in ranked]
     assert [h.score for h in answer.hits] == pytest.approx([score for _, score, _ in ranked], abs=1e-5)
+
+
+def test_a_page_shows_at_most_two_passages_of_a_file_while_others_match(immediate, tmp_path, embedder):
+    """A long list of links (a README naming every note) matched a query by many passages and took the whole
+    page from the notes themselves: a page shows two passages of a file, the first saying how many more ranked
+    among them; a search of that file alone still shows them all."""
+    links = "\n\n".join(f"## Section {n}\n\n* [Contract renewal {n}](c{n}.md)\n* [Contract terms {n}](c{n}.md)"
+                         for n in range(8))
+    notes = {f"c{n}.md": f"# Client {n}\n\nThe contract renewal with client {n} is due in May.\n" for n in range(4)}
+    ingest(write_tree(tmp_path / "notes", {"README.md": "# Index\n\n" + links + "\n", **notes}))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    for mode in ("keyword", "hybrid", "semantic"):
+        every = engine.search("contract renewal", limit=6, mode=mode, filters=Filters(path_prefix="README.md"))
+        assert len(every.hits) == 6 and all(h.more_in_file == 0 for h in every.hits), mode
+        page = engine.search("contract renewal", limit=6, mode=mode)
+        readme = [h for h in page.hits if h.path == "README.md"]
+        assert len(readme) == 2 and {h.path for h in page.hits} >= set(notes), (mode, paths(page))
+        assert readme[0].more_in_file > 0 and readme[1].more_in_file == 0, mode
+    lines = render.hits_text([render.hit_data(h) for h in page.hits])
+    assert f"+ {readme[0].more_in_file} more passages of this file ranked among these" in "\n".join(lines)
 
 
 RUNNERS = {"a.md": "# Morning\n\nRunning by the river before work.\n", "b.md": "# Evening\n\nRunning with the dog.\n",

@@ -50,6 +50,12 @@ class Catalog:
         file_of = np.searchsorted(np.array([f[0] for f in files], dtype=np.int64), file_ids).astype(np.int32)
         return cls(ids, file_of, [f[1:] for f in files])
 
+    def files(self, chunk_ids: list[int]) -> list[int]:
+        """The file (its row here) each of ``chunk_ids`` belongs to (visible chunks only)."""
+        rows = np.searchsorted(self.ids, np.asarray(chunk_ids, dtype=np.int64))
+        return [int(f) for f in self.file_of[np.minimum(rows, max(len(self.ids) - 1, 0))]] if len(self.ids) else \
+            [0] * len(chunk_ids)
+
     def __len__(self) -> int:
         return len(self.ids)
 

@@ -20,6 +20,7 @@ import sqlite3
 import threading
 import time
 import unicodedata
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -41,6 +42,9 @@ MAX_QUERY_CHARS = 10_000
 # with 50 / 100 / 200: SciFact e5 0.717 / 0.721 / 0.724, MiniLM 0.734 / 0.736 / 0.736, zh-retrieval 0.323 each;
 # p50 of a hybrid search on SciFact unchanged (2.2 / 2.1 ms, query vector cached).
 CANDIDATES = 100
+# Passages of one file on a page of results at most while other files fill it: a long list of links (a README of
+# every note's title) or a long note matched by many passages took a whole page from the notes themselves.
+PER_FILE = 2
 LINKS_SHOWN = 20  # a hit's attached PDFs or citing notes listed, by path (the total is given too)
 QUERY_VECTORS_KEPT = 256
 SQLITE_INT = range(-2 ** 63, 2 ** 63)
@@ -72,6 +76,7 @@ class Hit:
     cited_by: list[str] = field(default_factory=list)  # notes that cite this PDF
     attachments_total: int = 0  # how many PDFs the note cites: attachments holds the first LINKS_SHOWN
     cited_by_total: int = 0  # how many notes cite the PDF: cited_by holds the first LINKS_SHOWN
+    more_in_file: int = 0  # passages of this hit's file among the candidates left off the page (PER_FILE)
 
 
 @dataclass
@@ -150,7 +155,10 @@ class Engine:
                         unmatched = self._spelling(conn, query, used, state, notes)
                         _by_meaning(notes, ranked, used)
                         common = self._common_words(conn, query, state) if ranked else set()
-                        hits = self._hits(conn, query, ranked[:limit], common)
+                        page, more = _per_file(ranked, limit, self._catalog_for(conn, state))
+                        hits = self._hits(conn, query, page, common)
+                        for hit in hits:
+                            hit.more_in_file = more.pop(hit.chunk_id, 0)
                         break
             prepared.update(self._prepare(missing))  # seconds for a first load: other searches go on meanwhile
         answer = Answer(query=query, mode=used, hits=hits, generations=_in_scope(state["generations"], filters),
@@ -580,6 +588,33 @@ def _note(notes: list[str], note: str) -> None:
     """Add ``note`` once (a search that loads a model looks at the index twice)."""
     if note not in notes:
         notes.append(note)
+
+
+def more_in_file(count: int) -> str:
+    """The line under a file's first hit when more of its passages ranked among the page's than PER_FILE."""
+    return (f"+ {count:,} more passage{'s' if count > 1 else ''} of this file ranked among these, left off for "
+            "other files (read_file shows the file)")
+
+
+def _per_file(ranked: list, limit: int, catalog: Catalog) -> tuple[list, dict[int, int]]:
+    """The first ``limit`` of ``ranked`` with at most PER_FILE passages of a file (the passages left off fill
+    the page when too few other files match), in rank order, and {chunk id of a file's first passage on the page:
+    how many of its passages ranked above the page's last were left off}."""
+    files = catalog.files([cid for cid, _, _ in ranked])
+    seen: Counter = Counter()
+    kept, over = [], []
+    for i, file in enumerate(files):
+        seen[file] += 1
+        (kept if seen[file] <= PER_FILE else over).append(i)
+        if len(kept) == limit:
+            break
+    if len(kept) < limit:  # too few other files: none was left off for them
+        kept, over = sorted(kept + over[:limit - len(kept)]), []
+    left = Counter(files[i] for i in over)
+    first: dict[int, int] = {}
+    for i in kept:
+        first.setdefault(files[i], ranked[i][0])
+    return [ranked[i] for i in kept], {first[f]: n for f, n in left.items()}
 
 
 def _one_per_file(hits: list[Hit], limit: int) -> list[Hit]:
