@@ -41,7 +41,7 @@ def hit_data(hit) -> dict:
         "cited_by": [f"{hit.collection}/{p}" for p in hit.cited_by],
         # 0 on every hit without links says nothing: None, so that result() leaves it out as it does the empty lists
         "attachments_total": hit.attachments_total or None, "cited_by_total": hit.cited_by_total or None,
-        "more_in_file": getattr(hit, "more_in_file", 0) or None,
+        "more_in_file": hit.more_in_file or None,
     }
 
 

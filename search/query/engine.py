@@ -76,7 +76,7 @@ class Hit:
     cited_by: list[str] = field(default_factory=list)  # notes that cite this PDF
     attachments_total: int = 0  # how many PDFs the note cites: attachments holds the first LINKS_SHOWN
     cited_by_total: int = 0  # how many notes cite the PDF: cited_by holds the first LINKS_SHOWN
-    more_in_file: int = 0  # passages of this hit's file among the candidates left off the page (PER_FILE)
+    more_in_file: int = 0  # on a file's first hit: its passages that ranked among the page's, left off (PER_FILE)
 
 
 @dataclass
