@@ -136,3 +136,26 @@ def wait_line(env: dict, root) -> str:
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_the_eta_waits_for_a_big_file_being_embedded(sift_env, tmp_path):
+    """One of two files done and the other, a 4 MB note, at 160 of its 3,540 chunks after 45 s: `ingest stats`
+    said 'ETA 31 s' (the files' pace: one file in 31 s) while the note needed a quarter of an hour."""
+    import time
+    from search.index import store
+    from workers import runtime
+    conn = runtime.index()
+    collection = store.ensure_collection(conn, "notes", str(tmp_path))
+    gen = store.begin_generation(conn, collection["id"], None)
+    store.record_plan(conn, gen, collection["id"], {"small.md": "added", "huge.md": "added"}, {}, 2)
+    store.mark(conn, gen, ["small.md"], "write", "done")
+    store.record_work(conn, gen, "embed", ["huge.md"], 4_200_000, time.time() - 45, 0, 3540)  # this process
+    [notes] = json.loads(run_ingest(sift_env, "stats", "--json").stdout)["collections"]
+    assert notes["building"]["progress"]["eta_seconds"] is None, "its first batch not done: the pace is unknown"
+    store.record_work(conn, gen, "embed", ["huge.md"], 4_200_000, time.time() - 45, 160, 3540)
+    [notes] = json.loads(run_ingest(sift_env, "stats", "--json").stdout)["collections"]
+    assert notes["building"]["progress"]["eta_seconds"] >= 45 * 3380 / 160 - 1, notes["building"]["progress"]
+    out = run_ingest(sift_env, "stats").stdout
+    line = next(x for x in out.splitlines() if "changed files done" in x)
+    assert line.startswith("    1 of 2 changed files done, 1 pending; ETA 1") and line.endswith(" min"), line
+    assert float(line.split("ETA ")[1].split()[0]) >= 15.8, line  # 45 s for 160 chunks, 3,380 to go

@@ -134,19 +134,32 @@ def progress(conn, gen) -> dict:
     left at the pace so far (``eta_seconds``: None until discovery is over and a file has finished), and the work
     that has taken a worker more than a few seconds (``slow``: search.index.working)."""
     total, done = generation_progress(conn, gen["id"])
-    return {"files": total, "done": done, "pending": total - done, "eta_seconds": _eta(gen, total, done),
-            "slow": working.slow(conn, gen["id"])}
+    slow = working.slow(conn, gen["id"])
+    return {"files": total, "done": done, "pending": total - done, "eta_seconds": _eta(gen, total, done, slow),
+            "slow": slow}
 
 
-def _eta(gen, total: int, done: int) -> float | None:
+def _eta(gen, total: int, done: int, slow: list[dict]) -> float | None:
+    """Seconds left at the pace so far: of the files, and of each big file being embedded at its own pace
+    (a 4 MB note of 3,540 chunks left last of two files was 'ETA 31 s' by files alone, for 15 minutes)."""
     if gen["discovered"] is None:
         return None
     if done >= total:
         return 0.0
     if done == 0:
         return None
+    left = [_work_left(w) for w in slow if w.get("total")]
+    if None in left:
+        return None  # a big file whose first chunks are not embedded yet: its pace is unknown
     elapsed = max(time.time() - gen["discovered"], 1e-3)
-    return round((total - done) * elapsed / done, 1)
+    return round(max([(total - done) * elapsed / done] + left), 1)
+
+
+def _work_left(work: dict) -> float | None:
+    """Seconds left of one file's embedding at its pace so far (None before its first batch is done)."""
+    if not work.get("done"):
+        return None
+    return work["seconds"] * (work["total"] - work["done"]) / work["done"]
 
 
 def stage_counts(groups) -> dict[str, dict[str, int]]:
