@@ -11,6 +11,7 @@ import functools
 import inspect
 import sqlite3
 import sys
+import time
 import traceback
 from typing import Annotated, Any, Literal
 
@@ -420,9 +421,22 @@ class Tools:
             lines.append(f"note: this server's worker exited and is restarting {when}; the job waits in the "
                          "queue until then")
         elif worker["state"] != "running":
-            lines.append(f"note: this server runs no worker, so the job waits for one: {report.WORKER_HINT}")
+            lines.append(_no_worker_of_its_own())
         return result("\n".join(lines), {"queued": [row["name"] for row in rows], "worker": worker["state"],
                                          "already_queued": [name for name, scan in waiting.items() if scan]})
+
+
+def _no_worker_of_its_own() -> str:
+    """What a refresh queued by a server without its own worker (--no-worker) waits for: a worker started by
+    hand was told to start a worker it had running, as in the README's setup with huey_consumer."""
+    from search.index.status import age
+    from workers.app import worker_seen
+    from workers.stats import worker_quiet
+    seen = worker_seen()
+    if worker_quiet(seen) is None:
+        return (f"note: this server runs no worker; one on this queue was at work "
+                f"{age(max(0.0, time.time() - seen))} ago and will take the job")
+    return f"note: this server runs no worker, so the job waits for one: {report.WORKER_HINT}"
 
 
 def _candidates(name: str, path: str, many: paths.Ambiguous) -> CallToolResult:

@@ -25,7 +25,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from mcp_server import paths, reading
 from mcp_server.errors import Problem
-from tests.conftest import VENV_BIN, ingest, need_data, processes, run_ingest, write_tree
+from tests.conftest import VENV_BIN, ingest, need_data, processes, run_ingest, wait_published, write_tree
 
 NOTES = {
     "工作/日报/2024-03-01.md": "# 日报\n\n今天和曲美讨论了合同条款，付款方式改为分期。曲美合同下周签字。\n",
@@ -557,7 +557,7 @@ def test_ingest_stats_and_the_stats_tool_are_one_report(indexed, servers):
     assert "  published: generation 1, … ago; 10 files seen, 10 added; " in block(cli.stdout)[3]
     assert "    bin/blob.md: skipped at parse: binary file" in "\n".join(block(cli.stdout))
     for said in (text(tool), cli.stdout):
-        assert f"index: " in said and f"at {Path(indexed['env']['SIFT_HOME']) / 'index.db'}; jobs in queue: 0" in said
+        assert "index: " in said and f"at {Path(indexed['env']['SIFT_HOME']) / 'index.db'}; jobs in queue: 0" in said
     assert tool.structured_content["queue_pending"] == as_json["queue_pending"] == 0
     strip = lambda c: {**c, "published": {k: v for k, v in c["published"].items() if k != "age_seconds"}}  # noqa: E731
     assert [strip(c) for c in tool.structured_content["collections"]] == [strip(c) for c in as_json["collections"]]
@@ -628,6 +628,27 @@ def test_refresh_with_a_worker_child_then_the_child_stops_with_the_server(sift_e
     assert second["results"][0]["generation"] > first["results"][0]["generation"]
     assert worker["state"] == "running"
     _wait_gone(worker["pid"])
+
+
+def test_refresh_without_its_own_worker_sees_the_one_started_by_hand(sift_env, consumer, tmp_path, servers):
+    """The README's setup: huey_consumer started by hand, the server with --no-worker. refresh told the
+    assistant 'this server runs no worker, so the job waits for one: start one with: huey_consumer …' while a
+    worker was running and took the job at once. Without any worker it still says so."""
+    from workers import runtime
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha\n"})
+
+    async def refresh():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return await call(s, "refresh", collection="notes")
+    assert run_ingest(sift_env, "enqueue", str(root), "--name", "notes").returncode == 0
+    alone = run(refresh)
+    assert "this server runs no worker, so the job waits for one: start one with" in text(alone), text(alone)
+    worker = consumer(workers=1)
+    wait_published(runtime.index(), "notes", None, worker.proc)
+    helped = run(refresh)
+    assert not helped.is_error and "queued a re-scan of notes" in text(helped), text(helped)
+    assert "note: this server runs no worker; one on this queue was at work " in text(helped), text(helped)
+    assert "start one with" not in text(helped), text(helped)
 
 
 def test_sigterm_stops_the_server_and_its_worker(sift_env, tmp_path):
