@@ -195,9 +195,12 @@ def cmd_enqueue(args) -> int:
     name = args.name if args.name is not None else \
         known["name"] if known is not None and names.name_problem(known["name"]) is None else root.name
     names.check_name(name)
+    held = _check_nesting(conn, str(root))
     if settings.embeddings:  # a keyword-only index needs no model: none is built for it
         embedding.resolve(settings)  # fail now, not in the worker, if the model is unusable
     collection = store.ensure_collection(conn, name, str(root))
+    for note in held:
+        print(f"ingest: note: {note}", file=sys.stderr)
     before, asked = collection["published"], time.time()
     waiting = rescan.queue_scan(collection["id"])
     print(f"queued discover for collection {collection['name']!r} ({root})" if waiting is None
@@ -207,6 +210,18 @@ def cmd_enqueue(args) -> int:
         return _wait(conn, collection["id"], before, asked)
     print(_progress_line())
     return 0
+
+
+def _check_nesting(conn, root: str) -> list[str]:
+    """A new folder inside another collection's root is refused (its passages would show twice); one that holds
+    other collections' roots is registered with a note saying so (returned)."""
+    from search.index import names, queries
+    if queries.collection_for_root(conn, root) is not None:
+        return []
+    refusal, held = names.nesting(root, queries.collections(conn))
+    if refusal:
+        raise ValueError(refusal)
+    return held
 
 
 WORKER_FLAGS = {"model": ("--model", "SIFT_MODEL"), "embeddings": ("--embeddings", "SIFT_EMBEDDINGS"),

@@ -3,6 +3,7 @@ separator, a control character or surrounding spaces. Checked before anything is
 collection with a bad name is reported with the fix."""
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 
@@ -47,3 +48,27 @@ def _suggested(name) -> str:
     text = name if isinstance(name, str) else ""
     text = re.sub(r"[/\\\s\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]+", "-", text).strip("-. ")
     return text[:MAX_NAME] or "notes"
+
+
+def nesting(root: str, collections) -> tuple[str | None, list[str]]:
+    """A new root among the registered ``collections`` (rows with name and root): (why it is refused — it lies
+    inside another collection's root, which indexes its files already —, or None; notes on the collections it
+    holds, whose passages search would show twice)."""
+    inside = [c for c in collections if _under(root, c["root"])]
+    refusal = None
+    if inside:
+        c = inside[0]
+        rel = os.path.relpath(root, c["root"])
+        refusal = (f"{root} lies inside the collection {c['name']!r} ({c['root']}), which indexes its files "
+                   f"already: a second collection would show each of their passages twice in search; search them "
+                   f"there with --collection {c['name']} --path-prefix {rel} (over MCP: collection "
+                   f"'{c['name']}', path_prefix '{rel}')")
+    held = [f"{root} holds the collection {c['name']!r} ({c['root']}): its files will be indexed in both, and "
+            f"search will show each of their passages twice (--collection picks one)"
+            for c in collections if _under(c["root"], root)]
+    return refusal, held
+
+
+def _under(path: str, folder: str) -> bool:
+    """Whether ``path`` lies strictly inside ``folder`` (both real, absolute)."""
+    return path != folder and path.startswith(folder.rstrip(os.sep) + os.sep)

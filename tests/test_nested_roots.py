@@ -1,0 +1,44 @@
+"""A folder inside a registered collection's root is not made a second collection: its files are indexed
+already, and search showed each of their passages twice (`notes/tmux/pane-killer.md` and
+`tmux/pane-killer.md`, same text, same score), half of every page of results. A folder that holds other
+collections' roots is registered, with a note that their passages will show twice. Real `ingest` processes on a
+real index; no worker is needed: the refusal comes before anything is queued."""
+from __future__ import annotations
+
+import json
+
+from tests.conftest import run_ingest, write_tree
+
+
+def collections(env: dict) -> list[str]:
+    return [c["name"] for c in json.loads(run_ingest(env, "stats", "--json").stdout)["collections"]]
+
+
+def test_a_folder_inside_a_collection_is_refused_with_the_filter_to_use(sift_env, tmp_path):
+    root = write_tree(tmp_path / "notes", {"tmux/pane-killer.md": "# Pane Killer\n\nprefix x kills the pane\n",
+                                           "go/slices.md": "# Slices\n\nsort a slice\n"}).resolve()
+    assert run_ingest(sift_env, "enqueue", str(root), "--name", "notes").returncode == 0
+    inner = run_ingest(sift_env, "enqueue", str(root / "tmux"))
+    assert inner.returncode == 2, inner
+    assert inner.stderr.startswith(f"ingest: error: {root / 'tmux'} lies inside the collection 'notes' ({root})"), \
+        inner.stderr
+    assert "--collection notes --path-prefix tmux" in inner.stderr, "says how to search the folder instead"
+    named = run_ingest(sift_env, "enqueue", str(root / "go"), "--name", "golang")
+    assert named.returncode == 2 and "lies inside the collection 'notes'" in named.stderr, named
+    assert collections(sift_env) == ["notes"], "nothing registered"
+    again = run_ingest(sift_env, "enqueue", str(root))
+    assert again.returncode == 0 and "note:" not in again.stderr, "the collection itself is scanned again"
+
+
+def test_a_folder_holding_a_collection_is_registered_with_a_note(sift_env, tmp_path):
+    inner = write_tree(tmp_path / "repo" / "examples" / "notes", {"a.md": "# A\n\nalpha\n"}).resolve()
+    repo = inner.parent.parent
+    assert run_ingest(sift_env, "enqueue", str(inner), "--name", "sample").returncode == 0
+    outer = run_ingest(sift_env, "enqueue", str(repo), "--name", "code")
+    assert outer.returncode == 0, outer
+    assert f"ingest: note: {repo} holds the collection 'sample' ({inner})" in outer.stderr, outer.stderr
+    assert collections(sift_env) == ["code", "sample"]
+    assert "note:" not in run_ingest(sift_env, "enqueue", str(repo)).stderr, "said once, when it is registered"
+    sibling = write_tree(tmp_path / "repo-notes", {"b.md": "# B\n"}).resolve()  # a name that begins the same
+    beside = run_ingest(sift_env, "enqueue", str(sibling))
+    assert beside.returncode == 0 and "note:" not in beside.stderr, beside.stderr
