@@ -104,7 +104,7 @@ def _settings(args):
 
 def register_root(settings, root: str, name: str | None) -> tuple[int, str]:
     """Register ``root`` as a collection (if new); returns (id, name). The one write the server makes."""
-    from search.index import db, queries, store
+    from search.index import db, names, queries, store
     real = os.path.realpath(os.path.expanduser(root))
     if not os.path.isdir(real):
         raise StartupError(f"--root {root}: not a folder")
@@ -116,6 +116,15 @@ def register_root(settings, root: str, name: str | None) -> tuple[int, str]:
         existing = queries.collection_for_root(conn, real)
         if existing is not None and name in (None, existing["name"]):
             return existing["id"], existing["name"]
+        if existing is None:
+            refusal, held = names.nesting(real, queries.collections(conn))
+            if refusal:  # not a second collection of the same files: the one that holds them is served
+                outer = names.container(real, queries.collections(conn))
+                print(f"sift-mcp: note: {refusal}; it is not registered again: its files are in "
+                      f"{outer['name']!r}, which is rescanned now", file=sys.stderr)
+                return outer["id"], outer["name"]
+            for note in held:
+                print(f"sift-mcp: note: {note}", file=sys.stderr)
         row = store.ensure_collection(conn, name or os.path.basename(real) or "root", real)
         print(f"sift-mcp: collection {row['name']!r} is {real}", file=sys.stderr)
         return row["id"], row["name"]

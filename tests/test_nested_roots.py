@@ -42,3 +42,30 @@ def test_a_folder_holding_a_collection_is_registered_with_a_note(sift_env, tmp_p
     sibling = write_tree(tmp_path / "repo-notes", {"b.md": "# B\n"}).resolve()  # a name that begins the same
     beside = run_ingest(sift_env, "enqueue", str(sibling))
     assert beside.returncode == 0 and "note:" not in beside.stderr, beside.stderr
+
+
+def test_sift_mcp_root_inside_a_collection_serves_that_collection(sift_env, tmp_path):
+    """`sift-mcp --root ~/notes/tmux` (a client's configuration) with ~/notes registered made the second
+    collection too. The server now starts, registers nothing, says why on stderr and rescans 'notes'."""
+    import anyio
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+    from tests.conftest import VENV_BIN
+    root = write_tree(tmp_path / "notes", {"tmux/pane-killer.md": "# Pane Killer\n\nprefix x\n"}).resolve()
+    assert run_ingest(sift_env, "enqueue", str(root), "--name", "notes").returncode == 0
+    log = tmp_path / "server-stderr.log"
+
+    async def scenario():
+        params = StdioServerParameters(command=str(VENV_BIN / "sift-mcp"),
+                                       args=["--no-worker", "--root", str(root / "tmux")], env=sift_env)
+        with open(log, "w") as errlog, anyio.fail_after(600):  # a safety net against a hang, not a speed test
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    return await session.call_tool("stats", {})
+    stats = anyio.run(scenario)
+    assert not stats.is_error
+    assert [c["name"] for c in stats.structured_content["collections"]] == ["notes"]
+    said = log.read_text()
+    assert f"sift-mcp: note: {root / 'tmux'} lies inside the collection 'notes' ({root})" in said, said
+    assert "it is not registered again: its files are in 'notes', which is rescanned now" in said, said

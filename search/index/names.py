@@ -54,10 +54,9 @@ def nesting(root: str, collections) -> tuple[str | None, list[str]]:
     """A new root among the registered ``collections`` (rows with name and root): (why it is refused — it lies
     inside another collection's root, which indexes its files already —, or None; notes on the collections it
     holds, whose passages search would show twice)."""
-    inside = [c for c in collections if _under(root, c["root"])]
+    c = container(root, collections)
     refusal = None
-    if inside:
-        c = inside[0]
+    if c is not None:
         rel = os.path.relpath(root, c["root"])
         refusal = (f"{root} lies inside the collection {c['name']!r} ({c['root']}), which indexes its files "
                    f"already: a second collection would show each of their passages twice in search; search them "
@@ -67,6 +66,12 @@ def nesting(root: str, collections) -> tuple[str | None, list[str]]:
             f"search will show each of their passages twice (--collection picks one)"
             for c in collections if _under(c["root"], root)]
     return refusal, held
+
+
+def container(root: str, collections):
+    """The collection (of ``collections``) whose root holds ``root``, the nearest if several; None if none."""
+    inside = [c for c in collections if _under(root, c["root"])]
+    return max(inside, key=lambda c: len(c["root"])) if inside else None
 
 
 def _under(path: str, folder: str) -> bool:
