@@ -161,3 +161,43 @@ def test_an_edit_goes_ahead_of_another_collections_big_build(sift_env, tmp_path,
 
 # The watcher's request for a scan of collection 1 (workers.watch -> workers.rescan.request_scan): queued or not.
 REQUEST_SCAN = "from workers import rescan; print(rescan.request_scan(1))"
+
+
+# The worker's periodic rescan, run once here (workers.rescan.rescan_due), then the scans waiting in the queue.
+PERIODIC_RESCAN = """
+from workers import rescan, waiting
+rescan.rescan_due.call_local()
+print(sorted(scan["collection"] for scan in waiting.queued()))
+"""
+
+
+@pytest.mark.timeout(900)
+def test_the_periodic_rescan_goes_ahead_of_another_collections_big_build(sift_env, tmp_path):
+    """The periodic rescan queued nothing while any job waited, so during another collection's big build (notes-en:
+    1,874 files, 22 min) no published collection was rescanned by it: an edit the watcher missed waited for the
+    whole build. It now follows the watcher's rule: a rescan of a published collection is queued (and goes first),
+    once; the collection being built is not scanned meanwhile."""
+    env = {k: v for k, v in sift_env.items() if k != "SIFT_QUEUE_IMMEDIATE"}
+    env.update(SIFT_FILES_PER_JOB="2", SIFT_EMBEDDINGS="off")
+    notes = write_tree(tmp_path / "notes", {"a.md": "# A\n\nrivers and hills\n"})
+    big = write_tree(tmp_path / "big", {f"b{i}.md": f"# Big {i}\n\nmeadows {i}\n" for i in range(60)})
+    assert run_ingest(env, "enqueue", str(notes), "--name", "notes").returncode == 0
+    _take_jobs(env)  # notes is published
+    assert run_ingest(env, "enqueue", str(big), "--name", "big").returncode == 0
+    _take_jobs(env, 1)  # big's scan queues the jobs of its files
+    (notes / "a.md").write_text("# A\n\nkingfishers by the weir\n")  # an edit no watcher saw
+
+    env["SIFT_RESCAN_MINUTES"] = "0.0001"  # every collection is due
+    for _ in range(2):  # the second run finds notes' rescan waiting: no other is queued
+        periodic = subprocess.run([sys.executable, "-c", PERIODIC_RESCAN], cwd=REPO, env=env, capture_output=True,
+                                  text=True, timeout=600)
+        assert periodic.returncode == 0 and periodic.stdout.strip() == "[1]", periodic.stdout + periodic.stderr
+    for _ in range(10):  # notes' rescan and its small build go first
+        _take_jobs(env, 1)
+        if "kingfishers" in run_ingest(env, "search", "kingfishers", "--mode", "keyword").stdout:
+            break
+    else:
+        raise AssertionError("the edit was not searchable after ten jobs")
+    _, found = _stats(env)
+    assert found["big"]["building"] and found["big"]["building"]["stages"]["parse"]["queued"] == 60
+

@@ -12,7 +12,7 @@ directly (``ingest enqueue``, the ``refresh`` tool) never queues the files in
 flight a second time either.
 
 The periodic task is the safety net behind the file-system watcher: once a
-minute it queues a scan of every collection not scanned for
+minute it queues, by the same rule (``may_queue``), a scan of every collection not scanned for
 ``SIFT_RESCAN_MINUTES`` (default 10), with a scan requested, or whose build
 has not moved for ``freshness.STALLED_SECONDS`` (a worker process was killed
 and the consumer started a new one: the scan queues its lost files again;
@@ -35,13 +35,23 @@ log = logging.getLogger("sift.rescan")
 def request_scan(collection_id: int, conn=None) -> bool:
     """Queue a discover for the collection, or remember the request while that would duplicate work."""
     conn = conn or runtime.index()
-    published = queries.get_collection(conn, collection_id)["published"] is not None
-    if freshness.busy(conn, collection_id) or \
-            (huey.pending_count() and (not published or _waiting(collection_id) is not None)):
+    if not may_queue(collection_id, conn):
         freshness.request(conn, collection_id)
         return False
     tasks.scan(collection_id, conn)
     return True
+
+
+def may_queue(collection_id: int, conn) -> bool:
+    """The one rule for queueing a scan that no one asked for by hand (the watcher's, the periodic rescan's):
+    nothing of the collection is under way, and no job waits, or the scan is a rescan of a published collection
+    (it goes first: ``tasks.priority``) and none of it waits in the queue already."""
+    if freshness.busy(conn, collection_id):
+        return False
+    if not huey.pending_count():
+        return True
+    published = queries.get_collection(conn, collection_id)["published"] is not None
+    return published and _waiting(collection_id) is None
 
 
 def _waiting(collection_id: int) -> dict | None:
@@ -97,15 +107,16 @@ def _waiting_for_embedders(conn) -> set[int]:
 
 @huey.periodic_task(crontab(), priority=0)
 def rescan_due() -> None:
-    """Every minute: scan each collection that is due (unless jobs are waiting: then next minute). On Redis, first
-    queue again what a Redis that lost its data dropped, and the embed jobs of embedding workers that died (one
-    periodic task for all, so that none of them finds the others waiting in the queue)."""
+    """Every minute: queue a scan of each collection that is due, by the watcher's rule (``may_queue``): a
+    rescan of a published collection also while other jobs wait (it goes ahead of them), unless one of it
+    waits already; any other scan only into an empty queue (else next minute).
+    It used to queue nothing while any job waited, so no collection was rescanned during another's big build.
+    On Redis, first queue again what a Redis that lost its data dropped, and the embed jobs of embedding workers
+    that died (one periodic task for all, so that none of them finds the others waiting in the queue)."""
     recover.queue_kept()
     remote.resend_lost()
     conn = runtime.index()
-    if huey.pending_count():
-        return
     for collection_id in due(conn, runtime.settings().rescan_minutes * 60):
-        if not freshness.busy(conn, collection_id):
+        if may_queue(collection_id, conn):
             tasks.scan(collection_id, conn)
             log.info("periodic rescan of collection %s queued", collection_id)

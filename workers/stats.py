@@ -364,12 +364,13 @@ def _to_read(c: dict) -> int:
 
 def _requested_line(c: dict) -> str:
     """A scan asked for (by the watcher, or by a scan that found a build under way) but not queued: the watcher
-    queues a rescan of a published collection once its own scan or build is over, anything else only into an
-    empty queue, as the periodic rescan does (workers.rescan), so that scans do not pile up behind a build."""
+    and the periodic rescan queue a rescan of a published collection once its own scan or build is over,
+    anything else only into an empty queue (workers.rescan.may_queue), so that scans do not pile up behind a
+    build."""
     since = age(time.time() - c["freshness"]["scan_requested"])
     if c["published"]:
-        return (f"  waiting: a rescan was asked for {since} ago; the watcher queues it once nothing of {c['name']} "
-                "is under way, a worker's periodic rescan once the queue is empty")
+        return (f"  waiting: a rescan was asked for {since} ago; the watcher or a worker's periodic rescan queues "
+                f"it once nothing of {c['name']} is under way")
     what = "a rescan" if c["building"] else "a scan"
     return (f"  waiting: {what} was asked for {since} ago; the watcher or a worker's periodic rescan queues it "
             "once the queue is empty")
