@@ -201,3 +201,31 @@ def test_the_periodic_rescan_goes_ahead_of_another_collections_big_build(sift_en
     _, found = _stats(env)
     assert found["big"]["building"] and found["big"]["building"]["stages"]["parse"]["queued"] == 60
 
+
+# A worker killed as it took a job (it is deleted from the SQLite queue then), and the next consumer's start
+# (workers.recover.resume); prints each waiting job's stage and priority.
+KILLED_THEN_RESUMED = """
+from workers import recover
+from workers.app import huey
+huey.dequeue()  # taken, never done
+recover.resume(huey)
+print(sorted((task.name, task.priority) for task in huey.pending()))
+"""
+
+
+@pytest.mark.timeout(900)
+def test_jobs_queued_again_after_a_crash_keep_a_small_builds_priority(sift_env, tmp_path):
+    """A small build's jobs go ahead of bigger builds' (workers.tasks.priority); those a crashed consumer lost were
+    queued again at the stage's own priority, behind every job of a big build under way."""
+    from workers import tasks
+    env = {k: v for k, v in sift_env.items() if k != "SIFT_QUEUE_IMMEDIATE"}
+    env.update(SIFT_FILES_PER_JOB="2", SIFT_EMBEDDINGS="off")
+    notes = write_tree(tmp_path / "notes", {f"n{i}.md": f"# Note {i}\n\nrivers {i}\n" for i in range(4)})
+    assert run_ingest(env, "enqueue", str(notes), "--name", "notes").returncode == 0
+    _take_jobs(env, 1)  # the scan queues two parse jobs of its small build
+    done = subprocess.run([sys.executable, "-c", KILLED_THEN_RESUMED], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    parse, publish = tasks.priority(tasks.parse, True), tasks.priority(tasks.publish, True)
+    assert done.stdout.strip() == str(sorted([("parse", parse), ("parse", parse), ("publish", publish)])), done.stdout
+

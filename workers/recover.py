@@ -9,7 +9,8 @@ its main process, before any of its workers has taken a job. For each collection
   as a resumed scan that its own dead claim does not hold up;
 - otherwise, in the generation being built, the files that have not reached their end and that no queued or
   scheduled job carries are queued again from parse, and a publish is queued (for a generation whose files are
-  all done but whose publish was killed).
+  all done but whose publish was killed), with the priority their first jobs had (``tasks.priority``: those
+  of a small build go ahead of bigger builds').
 
 On Redis (``SIFT_QUEUE=redis://…``) the same holds, and more can be lost: Redis restarted without persistence
 comes back empty. The consumer leaves a mark in Redis as it starts (``mark_queue``); a periodic task finds it
@@ -27,7 +28,7 @@ import time
 
 from huey import RedisHuey
 
-from search.index import db, freshness, queries, store
+from search.index import db, freshness, queries
 from search.settings import load
 from workers.app import huey as app_huey
 
@@ -55,9 +56,12 @@ def resume(huey, settings=None) -> None:
                 if lost:
                     log.warning("generation %s: %d files were in jobs that were interrupted; queuing them again",
                                 gen, len(lost))
+                urgent = tasks.urgent_build(conn, gen)  # a small build's jobs go first, as they did
                 for i in range(0, len(lost), settings.files_per_job):
-                    tasks.parse(tasks.Batch(gen, collection["id"], lost[i:i + settings.files_per_job]))
-                tasks.publish(gen)  # publishes once the last file is done, now if it already is
+                    tasks.then(tasks.parse, tasks.Batch(gen, collection["id"], lost[i:i + settings.files_per_job],
+                                                        urgent=urgent))
+                # publishes once the last file is done, now if it already is
+                tasks.publish(gen, priority=tasks.priority(tasks.publish, urgent))
     finally:
         conn.close()
 

@@ -108,6 +108,12 @@ def small(changed: int) -> bool:
     return changed <= SMALL_BUILD
 
 
+def urgent_build(conn, gen: int) -> bool:
+    """Whether generation ``gen``'s build is small, counted from its recorded plan as ``discover`` counted it: its
+    jobs queued again (workers.recover) keep the turn that their first ones had."""
+    return small(sum(row["files"] for row in queries.progress_counts(conn, gen) if row["change"] != "deleted"))
+
+
 def scan(collection_id: int, conn=None, **kwargs):
     """Queue a discover of the collection, urgent when it has a published generation: the scans of first
     builds keep their turn behind the builds under way."""
