@@ -229,3 +229,33 @@ def test_jobs_queued_again_after_a_crash_keep_a_small_builds_priority(sift_env, 
     parse, publish = tasks.priority(tasks.parse, True), tasks.priority(tasks.publish, True)
     assert done.stdout.strip() == str(sorted([("parse", parse), ("parse", parse), ("publish", publish)])), done.stdout
 
+
+# An embedding machine's round trip through Redis (workers.remote.send -> workers.embedder.embed -> the home's
+# workers.tasks.embedded) of one batch, small build or not: the priorities of its jobs on both queues.
+REMOTE_ROUND_TRIP = """
+import sys
+from workers import embedder, remote, runtime, tasks
+from workers.app import huey
+urgent = sys.argv[1] == "1"
+remote.send(tasks.Batch(1, 1, ["a.md"], to_embed={"h": "rivers and hills"}, model=runtime.model_id(), urgent=urgent))
+job = embedder.huey.dequeue()
+embedder.huey.execute(job)
+print([(job.name, job.priority)] + [(task.name, task.priority) for task in huey.pending()])
+huey.flush()
+"""
+
+
+@pytest.mark.timeout(900)
+def test_an_embedding_machines_answer_keeps_a_small_builds_priority(sift_env, redis_url):
+    """A small build's batch sent to an embedding machine: its embed job, and the answer queued back at the home
+    (``embedded``), go ahead of bigger builds' jobs as its other stages do; the answer had the stage's own
+    priority, behind every job of a big build under way."""
+    from workers import tasks
+    env = {k: v for k, v in sift_env.items() if k != "SIFT_QUEUE_IMMEDIATE"}
+    env.update(SIFT_QUEUE=redis_url, SIFT_EMBED_REMOTE="1")
+    for urgent in (True, False):
+        done = subprocess.run([sys.executable, "-c", REMOTE_ROUND_TRIP, str(int(urgent))], cwd=REPO, env=env,
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        want = [("embed", tasks.URGENT if urgent else 0), ("embedded", tasks.priority(tasks.embedded, urgent))]
+        assert done.stdout.strip() == str(want), done.stdout

@@ -41,6 +41,7 @@ class EmbedJob:
     model: str
     texts: dict[str, str]  # text hash → chunk text
     about: dict = field(default_factory=dict)  # its files, for the home's stats: path (the first), files, bytes
+    urgent: bool = False  # a small build's: its answer goes ahead of bigger builds' jobs (workers.tasks.priority)
 
 
 @dataclass
@@ -71,7 +72,7 @@ huey = make_huey()
 _state: dict = {}
 
 
-@huey.task()
+@huey.task(priority=0)  # a small build's jobs go ahead (workers.tasks.priority, workers.remote._queue)
 def embed(job: EmbedJob) -> None:
     """Embed the job's texts with this machine's model and send the vectors to the home's queue."""
     worker = f"{socket.gethostname()}:{os.getpid()}"
@@ -83,7 +84,7 @@ def embed(job: EmbedJob) -> None:
                   f"generation embeds with {job.model}: start the embedder with SIFT_MODEL set to that model's "
                   "GGUF file (the home's), then run `ingest retry-failed`")
         log.error("sift embedder: refused job %s: %s", job.id, reason)
-        _reply(Answer(job.id, job.model, refused=reason, worker=worker))
+        _reply(Answer(job.id, job.model, refused=reason, worker=worker), job.urgent)
         return
     hashes, vectors, last_beat = list(job.texts), {}, time.monotonic()
     for i in range(0, len(hashes), BEAT_TEXTS):  # one decode per text either way: small calls cost nothing
@@ -93,7 +94,7 @@ def embed(job: EmbedJob) -> None:
         if time.monotonic() - last_beat >= BEAT_SECONDS:
             beat(job.id, Progress(worker, began, i + len(part), len(hashes), getattr(job, "about", {})))
             last_beat = time.monotonic()
-    _reply(Answer(job.id, job.model, vectors, worker=worker))
+    _reply(Answer(job.id, job.model, vectors, worker=worker), job.urgent)
     log.info("embedded %d texts of job %s", len(vectors), job.id)
 
 
@@ -117,9 +118,10 @@ def beat(job_id: str, progress: Progress | None = None) -> None:
     pipe.execute()
 
 
-def _reply(answer: Answer) -> None:
+def _reply(answer: Answer, urgent: bool) -> None:
+    """Queue the answer on the home's queue with the priority its batch's other stages have."""
     from workers import tasks  # the home's tasks, queued on the home's queue in the same Redis
-    tasks.embedded(answer)
+    tasks.embedded(answer, priority=tasks.priority(tasks.embedded, urgent))
 
 
 def _model():

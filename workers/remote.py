@@ -143,10 +143,14 @@ def slow(gen: int, after: float, timeout: float, now: float | None = None) -> li
 
 
 def _queue(job_id: str, batch) -> None:
+    """Queue the batch's texts on ``sift-embed``, a small build's ahead of bigger builds' (``tasks.priority``),
+    and so is their answer on the home's queue."""
+    from workers import tasks
     from workers.embedder import EmbedJob, embed
     paths = list(batch.chunks)
     about = {"path": paths[0] if paths else "", "files": len(paths), "bytes": sum(p.size for p in batch.parsed)}
-    embed(EmbedJob(job_id, batch.model, dict(batch.to_embed), about))
+    embed(EmbedJob(job_id, batch.model, dict(batch.to_embed), about, batch.urgent),
+          priority=tasks.priority(embed, batch.urgent))
 
 
 def _embed_huey():
