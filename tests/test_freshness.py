@@ -243,6 +243,21 @@ def test_the_watcher_ignores_what_cannot_change_the_index(immediate, tmp_path):
     assert not relevant(Change.deleted, "old-folder"), "nothing indexed was under it"
 
 
+def test_the_watcher_notices_an_indexed_script_without_an_extension_deleted(immediate, tmp_path):
+    """Whether a script without an extension is code comes from its shebang, which cannot be read once the file
+    is gone: its deletion was dropped, and only the periodic rescan (10 min) took it out of the index."""
+    from ingest.discover import Rules
+    from workers import runtime
+    from workers.watch import Watcher
+    root = write_tree(tmp_path / "notes", {**NOTES, "deploy": "#!/bin/sh\necho deploying\n", "notes": "plain\n"})
+    ingest(root)
+    (root / "deploy").unlink()
+    (root / "notes").unlink()
+    watcher = Watcher(runtime.index(), Rules())
+    assert watcher.relevant(1, str(root), Change.deleted, "deploy"), "an indexed script deleted"
+    assert not watcher.relevant(1, str(root), Change.deleted, "notes"), "a file Sift never read"
+
+
 def test_a_scan_asked_for_during_another_scan_or_a_build_waits_for_it(immediate, tmp_path):
     from search.index import store
     from workers import rescan, runtime, tasks

@@ -146,7 +146,10 @@ class Watcher:
             return self.rules.included(rel) and not self.rules.ignored(rel, False)
         if os.path.isdir(os.path.join(root, rel)):  # a folder made, or moved in
             return not self.rules.ignored(rel, True)
-        return change == Change.deleted and queries.indexed_under(self.conn, cid, rel)  # a folder deleted or moved out
+        # a file or folder deleted or moved out that the index holds, whatever its name: a script without an
+        # extension was indexed by its shebang, which cannot be read once it is gone
+        return change == Change.deleted and (queries.indexed_file(self.conn, cid, rel) or
+                                             queries.indexed_under(self.conn, cid, rel))
 
     def flush(self) -> None:
         """Ask for a scan of each changed collection (and each with a scan requested while it was

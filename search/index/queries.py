@@ -217,6 +217,13 @@ def retired_version(conn: sqlite3.Connection, gen: int, collection_id: int, path
                         (gen, collection_id, path)).fetchone()
 
 
+def indexed_file(conn: sqlite3.Connection, collection_id: int, path: str) -> bool:
+    """Whether the collection has a current version of the file ``path`` (relative): one seek."""
+    row = conn.execute("SELECT 1 FROM files WHERE collection = ? AND gen_to IS NULL AND path = ? LIMIT 1",
+                       (collection_id, path)).fetchone()
+    return row is not None
+
+
 def indexed_under(conn: sqlite3.Connection, collection_id: int, folder: str) -> bool:
     """Whether the collection has a current file version below ``folder`` (relative, no trailing '/')."""
     row = conn.execute("SELECT 1 FROM files WHERE collection = ? AND gen_to IS NULL AND path > ? "
