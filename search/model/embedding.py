@@ -11,7 +11,6 @@ the model's own query or passage prefix.
 """
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 import threading
@@ -19,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from search.model import cache
 from search.model.info import ModelError, ModelInfo, known_model, read_model_info
 from search.model.llama_streams import errors_logged, quiet_llama, quiet_stdout
 from search.settings import Settings
@@ -40,17 +40,17 @@ def resolve(settings: Settings) -> ModelInfo:
 
 
 def prepare(settings: Settings, force: bool = False) -> ModelInfo:
-    """Build the configured known model (e5, MiniLM) from its pip package into <home>/models/*.gguf."""
+    """Build the configured known model (e5, MiniLM) from its pip package into <home>/models/*.gguf: a link to
+    the copy in the shared cache (search.model.cache), converted first if the cache has none."""
     known = settings.known_model
     if known is None or known.build is None:
         return read_model_info(settings.model_path)
     path = settings.model_path
     with _prepare_lock:
         if force or not path.exists():
-            print(f"sift: converting the embedding model {known.name} to {path} ...", file=sys.stderr)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            module, function = known.build.split(":")
-            getattr(importlib.import_module(module), function)(path)
+            print(f"sift: preparing the embedding model {known.name} at {path} (converted once into "
+                  f"{cache.cache_dir()}) ...", file=sys.stderr)
+            cache.provide(known, path, force)
     return read_model_info(path)
 
 

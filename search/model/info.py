@@ -45,6 +45,7 @@ class KnownModel:
     query_prefix: str = ""
     passage_prefix: str = ""
     build: str | None = None  # "module:function(out_path) -> Path" that converts it from its package
+    sources: str | None = None  # "module:function() -> [Path]": the files ``build`` reads and its converter's own
     multilingual: bool = False  # `ingest model prepare` also proves it on a Chinese paraphrase pair
 
     @property
@@ -54,8 +55,9 @@ class KnownModel:
 
 KNOWN_MODELS = (
     KnownModel("multilingual-e5-small", ("e5",), "query: ", "passage: ", build="search.model.embedding:build_e5",
-               multilingual=True),
-    KnownModel("all-MiniLM-L6-v2", ("minilm",), build="search.model.embedding:build_minilm"),
+               sources="search.model.e5_convert:sources", multilingual=True),
+    KnownModel("all-MiniLM-L6-v2", ("minilm",), build="search.model.embedding:build_minilm",
+               sources="search.model.minilm_convert:sources"),
     # e5 relatives a user may convert elsewhere: the same prompts
     KnownModel("multilingual-e5-base", (), "query: ", "passage: ", multilingual=True),
     KnownModel("multilingual-e5-large", (), "query: ", "passage: ", multilingual=True),

@@ -51,6 +51,12 @@ def package_model_dir() -> Path:
                      f"— run `{INSTALL_FIX}`")
 
 
+def sources() -> list[Path]:
+    """The files a conversion reads (the package's model folder) and the converter's own: what names a converted
+    copy in the shared cache (search.model.cache)."""
+    return sorted(p for p in package_model_dir().rglob("*") if p.is_file()) + [Path(__file__)]
+
+
 def convert(src_dir: Path, out_path: Path, *, f16: bool = True) -> Path:
     """Write `src_dir` (HF BERT model folder) as a GGUF file at `out_path`.
 
