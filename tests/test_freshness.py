@@ -243,19 +243,42 @@ def test_the_watcher_ignores_what_cannot_change_the_index(immediate, tmp_path):
     assert not relevant(Change.deleted, "old-folder"), "nothing indexed was under it"
 
 
+def test_the_watcher_notices_files_of_kinds_sift_does_not_read_come_and_go(immediate, tmp_path):
+    """stats counts the files of kinds Sift does not read ('not read: 2 .docx'); the watcher dropped their events,
+    so the count stayed as it was until the periodic rescan. A file that comes, or goes while such files were
+    counted, now gets a scan; an edit of one changes no count and still does not."""
+    from ingest.discover import Rules
+    from workers import runtime
+    from workers.watch import Watcher
+    root = write_tree(tmp_path / "notes", {**NOTES, "old.docx": "x"})
+    ingest(root)
+    (root / "report.docx").write_text("y")
+    (root / ".hidden.docx").write_text("y")
+    (root / "drafts").mkdir()
+    (root / "drafts" / "plan.docx").write_text("y")
+    (root / "old.docx").unlink()
+    watcher = Watcher(runtime.index(), Rules(exclude=("drafts/",)))
+    relevant = lambda change, rel: watcher.relevant(1, str(root), change, rel)  # noqa: E731
+    assert relevant(Change.added, "report.docx")
+    assert relevant(Change.deleted, "old.docx"), "the last scan counted a .docx"
+    assert not relevant(Change.modified, "report.docx"), "the count is the same"
+    assert not relevant(Change.deleted, "gone.pptx"), "the last scan counted no .pptx"
+    assert not relevant(Change.added, ".hidden.docx") and not relevant(Change.added, "drafts/plan.docx"), \
+        "not counted: hidden, or excluded by settings"
+
+
 def test_the_watcher_notices_an_indexed_script_without_an_extension_deleted(immediate, tmp_path):
     """Whether a script without an extension is code comes from its shebang, which cannot be read once the file
     is gone: its deletion was dropped, and only the periodic rescan (10 min) took it out of the index."""
     from ingest.discover import Rules
     from workers import runtime
     from workers.watch import Watcher
-    root = write_tree(tmp_path / "notes", {**NOTES, "deploy": "#!/bin/sh\necho deploying\n", "notes": "plain\n"})
+    root = write_tree(tmp_path / "notes", {**NOTES, "deploy": "#!/bin/sh\necho deploying\n"})
     ingest(root)
     (root / "deploy").unlink()
-    (root / "notes").unlink()
     watcher = Watcher(runtime.index(), Rules())
     assert watcher.relevant(1, str(root), Change.deleted, "deploy"), "an indexed script deleted"
-    assert not watcher.relevant(1, str(root), Change.deleted, "notes"), "a file Sift never read"
+    assert not watcher.relevant(1, str(root), Change.deleted, "notes"), "a file the index never held"
 
 
 def test_a_scan_asked_for_during_another_scan_or_a_build_waits_for_it(immediate, tmp_path):

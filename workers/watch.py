@@ -6,7 +6,7 @@ File-system events come from ``watchfiles`` (inotify, FSEvents, ReadDirectoryCha
 where none of them works). A burst of events is grouped until the folders have been quiet for
 ``QUIET_MS`` (at most ``MAX_MS``), mapped to collections and filtered: events inside ignored
 folders (.git, node_modules ... and the exclude globs) and on files Sift does not index are
-dropped. Each collection that changed gets one ``discover``, through ``rescan.request_scan``:
+dropped, but for a file of a kind Sift does not read that comes or goes (stats counts them). Each collection that changed gets one ``discover``, through ``rescan.request_scan``:
 while that would duplicate work (jobs waiting, a generation of it being built) the collection
 stays marked and is asked for again every ``TICK_MS``, so a burst makes one generation, not one
 per event. Scans that ``discover`` put off because a build was under way are run the same way.
@@ -32,7 +32,7 @@ from pathlib import Path
 
 from watchfiles import Change, watch
 
-from ingest.discover import Rules, kind_on_disk
+from ingest.discover import Rules, extension, kind_on_disk
 from search.index import queries
 from search.settings import add_home_flag, use_flags
 from workers import refusal
@@ -146,10 +146,21 @@ class Watcher:
             return self.rules.included(rel) and not self.rules.ignored(rel, False)
         if os.path.isdir(os.path.join(root, rel)):  # a folder made, or moved in
             return not self.rules.ignored(rel, True)
-        # a file or folder deleted or moved out that the index holds, whatever its name: a script without an
-        # extension was indexed by its shebang, which cannot be read once it is gone
-        return change == Change.deleted and (queries.indexed_file(self.conn, cid, rel) or
-                                             queries.indexed_under(self.conn, cid, rel))
+        if change == Change.deleted:  # a file or folder deleted or moved out that the index holds, whatever its
+            # name (a script without an extension was indexed by its shebang, unreadable once it is gone), or one
+            # of a kind Sift does not read, while the last scan counted such files
+            return queries.indexed_file(self.conn, cid, rel) or queries.indexed_under(self.conn, cid, rel) or \
+                (self.counts_as_unread(rel) and queries.unread_counts(self.conn, cid).get(extension(rel), 0) > 0)
+        path = os.path.join(root, rel)
+        return change == Change.added and os.path.isfile(path) and not os.path.islink(path) and \
+            self.counts_as_unread(rel)
+
+    def counts_as_unread(self, rel: str) -> bool:
+        """A file a scan would count among those of kinds Sift does not read (stats names them; as
+        ingest.discover counts them: neither hidden nor left out by the rules); its coming or going changes
+        that count, which stats showed unchanged until the periodic rescan."""
+        return not rel.rsplit("/", 1)[-1].startswith(".") and self.rules.included(rel) and \
+            not self.rules.ignored(rel, False)
 
     def flush(self) -> None:
         """Ask for a scan of each changed collection (and each with a scan requested while it was

@@ -15,6 +15,7 @@ nothing of them is written to the index.
 """
 from __future__ import annotations
 
+import json
 import sqlite3
 
 from search.index.remembered import Basis, Outcome
@@ -215,6 +216,13 @@ def retired_version(conn: sqlite3.Connection, gen: int, collection_id: int, path
     """The kind, size and mtime of the version of a file that generation ``gen`` retired (the file is gone)."""
     return conn.execute("SELECT kind, size, mtime FROM files WHERE gen_to = ? AND collection = ? AND path = ?",
                         (gen, collection_id, path)).fetchone()
+
+
+def unread_counts(conn: sqlite3.Connection, collection_id: int) -> dict[str, int]:
+    """The newest scan's count of files of kinds Sift does not read, per extension (schema V8; {} if none)."""
+    row = conn.execute("SELECT unread FROM generations WHERE collection = ? AND discovered IS NOT NULL "
+                       "ORDER BY id DESC LIMIT 1", (collection_id,)).fetchone()
+    return json.loads(row["unread"] or "{}") if row is not None else {}
 
 
 def indexed_file(conn: sqlite3.Connection, collection_id: int, path: str) -> bool:
