@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -200,6 +201,32 @@ def test_the_periodic_rescan_goes_ahead_of_another_collections_big_build(sift_en
         raise AssertionError("the edit was not searchable after ten jobs")
     _, found = _stats(env)
     assert found["big"]["building"] and found["big"]["building"]["stages"]["parse"]["queued"] == 60
+
+
+@pytest.mark.timeout(900)
+def test_the_periodic_rescan_leaves_a_build_whose_jobs_wait_their_turn(sift_env, tmp_path):
+    """A build that has not moved for ten minutes looks stalled, but while jobs wait its own may only be waiting
+    their turn: a rescan then would queue its files a second time (and again every ten minutes). Only an empty
+    queue shows the jobs lost."""
+    from search.index import db
+    env = {k: v for k, v in sift_env.items() if k != "SIFT_QUEUE_IMMEDIATE"}
+    env.update(SIFT_FILES_PER_JOB="2", SIFT_EMBEDDINGS="off", SIFT_RESCAN_MINUTES="0.0001")
+    notes = write_tree(tmp_path / "notes", {f"n{i}.md": f"# Note {i}\n\nrivers {i}\n" for i in range(4)})
+    assert run_ingest(env, "enqueue", str(notes), "--name", "notes").returncode == 0
+    _take_jobs(env)  # notes is published
+    for i in range(4):
+        (notes / f"n{i}.md").write_text(f"# Note {i}\n\nkingfishers {i}\n")
+    assert run_ingest(env, "enqueue", str(notes), "--name", "notes").returncode == 0
+    _take_jobs(env, 1)  # its scan queues the jobs of its build
+    conn = db.connect(Path(env["SIFT_HOME"]) / "index.db")
+    conn.execute("UPDATE generations SET started = started - 3600, discovered = discovered - 3600 "
+                 "WHERE state = 'building'")
+    conn.execute("UPDATE progress SET updated = updated - 3600")  # nothing has moved for an hour
+    conn.execute("UPDATE collections SET scan_started = scan_started - 3600")
+    conn.commit()
+    periodic = subprocess.run([sys.executable, "-c", PERIODIC_RESCAN], cwd=REPO, env=env, capture_output=True,
+                              text=True, timeout=600)
+    assert periodic.returncode == 0 and periodic.stdout.strip() == "[]", periodic.stdout + periodic.stderr
 
 
 # A worker killed as it took a job (it is deleted from the SQLite queue then), and the next consumer's start

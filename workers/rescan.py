@@ -45,13 +45,16 @@ def request_scan(collection_id: int, conn=None) -> bool:
 def may_queue(collection_id: int, conn) -> bool:
     """The one rule for queueing a scan that no one asked for by hand (the watcher's, the periodic rescan's):
     nothing of the collection is under way, and no job waits, or the scan is a rescan of a published collection
-    (it goes first: ``tasks.priority``) and none of it waits in the queue already."""
+    (it goes first: ``tasks.priority``) and none of it waits in the queue already. A build that has not moved
+    for a while counts as under way while jobs wait: its own may only be waiting their turn (behind a bigger
+    build), and a scan would queue its files a second time; once the queue is empty it is stalled for sure."""
     if freshness.busy(conn, collection_id):
         return False
     if not huey.pending_count():
         return True
     published = queries.get_collection(conn, collection_id)["published"] is not None
-    return published and _waiting(collection_id) is None
+    return published and _waiting(collection_id) is None and freshness.build_activity(conn, collection_id) is None \
+        and freshness.unplanned_scan(conn, collection_id) is None
 
 
 def _waiting(collection_id: int) -> dict | None:
