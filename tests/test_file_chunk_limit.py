@@ -146,5 +146,5 @@ def test_the_cli_refuses_a_zero_limit_in_one_line_and_passes_its_flag_on(sift_en
         "ingest: error: SIFT_MAX_FILE_CHUNKS='0' must be at least 1 (the default is 10000)\n", result.stderr
     assert load().max_file_chunks == 10_000
     monkeypatch.setenv("SIFT_MAX_FILE_CHUNKS", "")  # use_flags writes os.environ: restored after the test
-    use_flags(build_parser().parse_args(["stats", "--max-file-chunks", "20000"]))
+    use_flags(build_parser().parse_args(["retry-failed", "--max-file-chunks", "20000"]))
     assert load().max_file_chunks == 20_000
