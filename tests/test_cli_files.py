@@ -124,6 +124,29 @@ def test_files_pending_show_the_kind_the_scan_gives(env, tmp_path):
     assert lines(run_ingest(env, "files", "--sort", "path"))[0].startswith("fresh/a.md  note  4 B  ")
 
 
+def test_a_pending_file_says_which_stage_comes_next_and_what_a_worker_is_doing_with_it(env, tmp_path):
+    """Progress records the last stage a file got through, and the listing said it as the next one: a big note
+    whose chunks were cut and were being embedded for an hour read 'next: chunk', while stats said a worker
+    was embedding it. A file a live worker has been at for a while says so, with its chunks done."""
+    import time
+    from search.index import db, store
+    root = write_tree(tmp_path / "fresh", {"a.md": "# A\n", "b.md": "# B\n", "big.md": "# Big\n", "d.md": "# D\n"})
+    conn = db.connect(os.path.join(env["SIFT_HOME"], "index.db"))
+    collection = store.ensure_collection(conn, "fresh", str(root))
+    gen = store.begin_generation(conn, collection["id"], None)
+    store.record_plan(conn, gen, collection["id"], dict.fromkeys(("a.md", "b.md", "big.md", "d.md"), "added"), {}, 4)
+    store.mark(conn, gen, ["b.md"], "parse", "done")
+    store.mark(conn, gen, ["big.md", "d.md"], "chunk", "done")
+    store.record_work(conn, gen, "embed", ["big.md"], 4_000_000, time.time() - 3600, 3_200, 10_000)  # this pid: live
+    conn.close()
+    printed = json.loads(run_ingest(env, "files", "--sort", "path", "--json").stdout)
+    assert [(f["relative_path"], f["reason"]) for f in printed["files"]] == [
+        ("a.md", "waiting to be indexed (added; next: parse)"),
+        ("b.md", "waiting to be indexed (added; next: chunk)"),
+        ("big.md", "being indexed (added): embedding big.md (4.0 MB) for 1.0 h: 3,200 of 10,000 chunks"),
+        ("d.md", "waiting to be indexed (added; next: embed)")], printed
+
+
 def test_files_refuses_an_unknown_collection_or_limit_in_one_line(env, notes):
     unknown = run_ingest(env, "files", "--collection", "nope")
     assert (unknown.returncode, unknown.stdout) == (2, "")

@@ -30,7 +30,7 @@ import stat
 import unicodedata
 from typing import Callable
 
-from search.index import queries
+from search.index import queries, working
 from search.index.db import snapshot
 from search.index.status import when
 from search.query.filters import register_in_folder
@@ -39,6 +39,7 @@ from search.query.scope import Scope, Wording, collection_prefix
 SORTS = ("modified", "path")
 MAX_LIMIT = 500
 IN_FLIGHT_DETAIL = "waiting to be indexed ({change}; next: {stage})"
+AT_WORK_DETAIL = "being indexed ({change}): {work}"  # a worker has been at it for a while (search.index.working)
 
 
 def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: dict[str, str],
@@ -123,7 +124,7 @@ def _matcher(glob: str):
 def _entries(conn, rows) -> list[dict]:
     """The facts of the listed files: the kind, size and time of the version the index knows (for a file
     deleted meanwhile, the version it had), and the state."""
-    shown = []
+    shown, at_work = [], {}
     for r in rows:
         version = queries.file_version(conn, r["ref"]) if r["ref"] is not None else None
         if version is None and r["building"] is not None:  # gone: its version retired by the build
@@ -137,6 +138,10 @@ def _entries(conn, rows) -> list[dict]:
             building = r["generation"] == r["building"]
             entry["state"], entry["reason"] = _state(p["change"] if building else None, p["stage"], p["state"],
                                                      p["reason"])
+            if building and entry["state"] == "pending":
+                work = _work_on(conn, r["generation"], r["path"], at_work)
+                entry["reason"] = AT_WORK_DETAIL.format(change=p["change"], work=working.text(work)) \
+                    if work else entry["reason"]
         shown.append(entry)
     return shown
 
@@ -148,7 +153,22 @@ def _state(change, stage, state, reason) -> tuple[str, str | None]:
         return "deleted", "gone from disk; searchable until the generation being built is published"
     if stage == "write" and state == "done":
         return "pending", "indexed in the generation being built; searchable once it is published"
-    return "pending", IN_FLIGHT_DETAIL.format(change=change, stage=stage)
+    return "pending", IN_FLIGHT_DETAIL.format(change=change, stage=_next(stage, state))
+
+
+def _next(stage: str, state: str) -> str:
+    """The stage a file goes through next: progress records the last one done ('chunk' done: next 'embed')."""
+    if state == "queued" or stage == queries.STAGES[-1]:
+        return stage
+    return queries.STAGES[queries.STAGES.index(stage) + 1]
+
+
+def _work_on(conn, gen: int, path: str, at_work: dict) -> dict | None:
+    """The slow work a live worker is doing on ``path`` in generation ``gen`` (a batch's work is named by its
+    first file), read once per generation listed (``at_work``)."""
+    if gen not in at_work:
+        at_work[gen] = {w["path"]: w for w in working.slow(conn, gen)}
+    return at_work[gen].get(path)
 
 
 def _look_on_disk(entry: dict) -> None:
