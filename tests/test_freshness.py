@@ -312,6 +312,33 @@ def test_a_scan_asked_for_during_another_scan_or_a_build_waits_for_it(immediate,
     assert rescan.due(conn, 600, now=time.time() + 601) == [1]
 
 
+def test_a_build_whose_live_worker_embeds_one_big_file_for_long_is_not_taken_as_stalled(immediate, tmp_path):
+    """A job records no file's progress until it ends: a 4 MB note embedded for 20 minutes made its build look
+    stalled after ten, and the next scan (ingest enqueue, the watcher, the periodic rescan) queued the note again,
+    to be embedded twice over. While its worker lives, the build is under way; once the worker is gone, stalled."""
+    from search.index import store
+    from workers import rescan, runtime
+    root = write_tree(tmp_path / "notes", NOTES)
+    first = ingest(root)["published"]["id"]
+    conn = runtime.index()
+    gen = store.begin_generation(conn, 1, runtime.model_id())
+    store.record_plan(conn, gen, 1, {"alpha.md": "changed"}, {}, len(NOTES))
+    store.mark(conn, gen, ["alpha.md"], "chunk", "done")
+    store.record_work(conn, gen, "embed", ["alpha.md"], 4_000_000, time.time() - 1200, 1_700, 3_540)  # this pid
+    for sql in ("UPDATE generations SET started = started - 3600, discovered = discovered - 3600 WHERE id = ?",
+                "UPDATE progress SET updated = updated - 3600 WHERE generation = ?"):
+        conn.execute(sql, (gen,))  # no file has moved for an hour: the worker is still at its one job
+    assert freshness.busy(conn, 1) and rescan.due(conn, 1e6) == []
+    assert not rescan.request_scan(1, conn), "the note in flight is not queued again"
+    assert queries.generation(conn, gen)["state"] == "building" and freshness.requested(conn) == [1]
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    conn.execute("UPDATE working SET pid = ?", (int(dead.stdout),))  # its worker was killed mid-job
+    assert not freshness.busy(conn, 1), "a build whose worker is gone and that has not moved is stalled"
+    assert rescan.request_scan(1, conn), "a stalled build is picked up again"
+    assert conn.execute("SELECT published FROM collections").fetchone()[0] == gen > first
+
+
 def test_a_scan_that_finds_nothing_changed_ends_its_claim_and_is_the_last_scan(immediate, tmp_path):
     """A scan that finds nothing changed makes no generation, so the newest generation's start no longer tells
     when the collection was last scanned: the periodic rescan would scan it every minute once the interval had

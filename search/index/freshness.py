@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 
-from search.index import queries, store
+from search.index import queries, store, working
 from search.index.db import transaction
 from search.index.queries import build_activity, last_scan, requested, unplanned_scan  # noqa: F401 (asked of freshness)
 
@@ -30,7 +30,8 @@ PRESENT, MISSING, GONE, BUSY = "present", "missing", "gone", "busy"
 # a killed worker): a new scan may then pick its files up again. Longer than a live job can take
 # without recording progress (16 big PDFs to embed; a worker waiting up to 5 min for disk space),
 # so a slow job is not run twice. A whole consumer that was killed is recovered at once when it
-# starts again (workers/recover.py); this covers one worker process killed under a running consumer.
+# starts again (workers/recover.py); this covers one worker process killed under a running consumer. A job
+# that is still at work (its worker alive, search.index.working) keeps its build under way however long it takes.
 STALLED_SECONDS = 600.0
 
 
@@ -68,7 +69,17 @@ def _busy(conn, collection_id: int, now: float) -> bool:
     if started is not None and now - started < STALLED_SECONDS:
         return True  # its discover has not recorded its plan yet
     last = build_activity(conn, collection_id)
-    return last is not None and now - last < STALLED_SECONDS
+    if last is None:
+        return False
+    return now - last < STALLED_SECONDS or _at_work(conn, collection_id)
+
+
+def _at_work(conn, collection_id: int) -> bool:
+    """A live worker is still at a job of the build (``working``: chunking or embedding a big file). Such a job
+    records no file's progress until it ends: a 4 MB note embedded for 20 minutes made its build look stalled
+    after ten, and a scan then queued the note a second time, embedded twice over."""
+    building = queries.building_generation(conn, collection_id)
+    return building is not None and bool(working.slow(conn, building["id"]))
 
 
 def request(conn, collection_id: int) -> None:
