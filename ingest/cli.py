@@ -116,6 +116,11 @@ def build_parser() -> argparse.ArgumentParser:
     again.add_argument("collection", nargs="?", help="only this collection (default: every collection)")
     again.set_defaults(func=cmd_retry_failed)
 
+    remove = commands.add_parser("remove", parents=[home],
+                                 help="forget a collection: its passages leave search; its folder is untouched")
+    remove.add_argument("collection", help="the collection's name (ingest stats lists them)")
+    remove.set_defaults(func=cmd_remove)
+
     listed = commands.add_parser("files", parents=[home],
                                  help="the indexed files and where each stands: indexed, pending, failed or "
                                  "skipped (with the reason), deleted")
@@ -453,6 +458,30 @@ def cmd_retry_failed(args) -> int:
     elif queued:
         _say_the_worker_keeps_its_settings(args)
         print(_progress_line())
+    return 0
+
+
+def cmd_remove(args) -> int:
+    """Forget a collection in one transaction (search.index.store.remove_collection), the build under way
+    included: its passages leave search at once, its queued jobs find their generation gone and do nothing. The
+    folder is not touched: ``ingest enqueue`` indexes it again."""
+    from search.index import db, queries, store
+    from search.index.status import count
+    from search.settings import load
+    settings = load()
+    _check_collection(settings, args.collection)  # an unknown name (or no index yet) is refused, naming the known
+    conn = db.connect(settings.index_path)
+    try:
+        row = queries.collections(conn, args.collection)[0]
+        building = queries.building_generation(conn, row["id"]) is not None
+        files, chunks = store.remove_collection(conn, row["id"])
+        store.drop_unused_vectors(conn)
+    finally:
+        conn.close()
+    print(f"removed collection {row['name']!r} ({row['root']}): {count(files, 'file')} and "
+          f"{count(chunks, 'passage')} are no longer searchable"
+          + ("; its build under way was stopped (its queued jobs do nothing)" if building else "")
+          + f". The folder is untouched: `ingest enqueue {row['root']} --name {row['name']}` indexes it again")
     return 0
 
 

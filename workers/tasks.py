@@ -78,6 +78,9 @@ def stage(priority: int, retry_with: dict | None = None):
             settings = runtime.settings()
             if not huey.immediate:  # a worker process: keep room to record failures on a full disk
                 space.keep_reserve(settings.home)
+            if _removed(args):
+                log.info("%s: its collection was removed (ingest remove): nothing to do", _what(fn.__name__, args))
+                return None
             policy = retry.Policy(retries=settings.retries, delay=settings.retry_delay)
             try:
                 return retry.attempt(fn, args, kwargs, policy, _what(fn.__name__, args),
@@ -91,6 +94,12 @@ def stage(priority: int, retry_with: dict | None = None):
                 return None
         return huey.task(priority=priority)(run)
     return make
+
+
+def _removed(args) -> bool:
+    """A job of a collection removed while it waited in the queue (``ingest remove``): its generation is gone.
+    A job that was running then finds it gone when it writes (``store``: nothing is written for it)."""
+    return bool(args) and isinstance(args[0], Batch) and queries.generation(runtime.index(), args[0].gen) is None
 
 
 def priority(task, urgent: bool) -> int:
@@ -134,7 +143,11 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     (queued by workers.recover when a consumer starts), which its own dead claim must not hold up; ``queued``:
     when the scan was queued (``_stamp_scan``), for stats only."""
     conn, settings = runtime.index(), runtime.settings()
-    collection = queries.get_collection(conn, collection_id)
+    try:
+        collection = queries.get_collection(conn, collection_id)
+    except LookupError:  # removed (ingest remove) while its scan waited: nothing to scan
+        log.info("collection %s was removed: its scan has nothing to do", collection_id)
+        return None
     root = Path(collection["root"])
     where = freshness.begin_scan(conn, collection_id, root.is_dir(), settings.rescan_minutes * 60, force=resume)
     if where == freshness.BUSY:

@@ -197,11 +197,12 @@ def _relative(path: str, root: str) -> str | None:
 
 def _quietly(func, *args):
     """Run a small index or queue operation; a busy database, or a queue that cannot be used until someone
-    replaces it, is logged and tried again later."""
+    replaces it, is logged and tried again later; a collection removed meanwhile (``ingest remove``) is dropped at
+    the next re-read of the collections."""
     from workers.queues import QueueUnavailable
     try:
         return func(*args)
-    except (sqlite3.Error, QueueUnavailable) as exc:
+    except (sqlite3.Error, QueueUnavailable, LookupError) as exc:
         log.warning("%s failed, will try again: %s", func.__name__, exc)
         return None
 

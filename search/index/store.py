@@ -383,6 +383,11 @@ def collect_garbage(conn: sqlite3.Connection, collection_id: int) -> None:
                 _delete_file_rows(conn, row["id"])
         if len(old) < GC_SLICE:
             break
+    drop_unused_vectors(conn)
+
+
+def drop_unused_vectors(conn: sqlite3.Connection) -> None:
+    """Drop the cached vectors no chunk uses, unless a build is under way (it may be about to reuse one)."""
     with transaction(conn):
         building = conn.execute("SELECT 1 FROM generations WHERE state = 'building' LIMIT 1").fetchone()
         if not building:  # a build may be about to reuse a cached vector
@@ -392,6 +397,29 @@ def collect_garbage(conn: sqlite3.Connection, collection_id: int) -> None:
             for (old,) in conn.execute("SELECT DISTINCT model FROM generations WHERE model IS NOT NULL EXCEPT "
                                        "SELECT model FROM generations WHERE state = 'published'").fetchall():
                 conn.execute("DELETE FROM vectors WHERE model = ?", (old,))
+
+
+def remove_collection(conn: sqlite3.Connection, collection_id: int) -> tuple[int, int]:
+    """Forget a collection in one transaction: its files, chunks (and their FTS rows), links, generations and
+    their progress, and what its scans remembered; returns the (files, chunks) of its current file versions. Readers see it whole until the
+    commit and gone after; jobs of it still queued or running find their generation gone and do nothing."""
+    of_files = "SELECT id FROM files WHERE collection = ?"
+    of_gens = "SELECT id FROM generations WHERE collection = ?"
+    with transaction(conn):
+        files, chunks = conn.execute("SELECT count(DISTINCT f.id), count(c.id) FROM files f LEFT JOIN chunks c "
+                                     "ON c.file = f.id WHERE f.collection = ? AND f.gen_to IS NULL",
+                                     (collection_id,)).fetchone()
+        conn.execute(f"DELETE FROM links WHERE file IN ({of_files})", (collection_id,))
+        conn.execute(f"DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file IN ({of_files}))",
+                     (collection_id,))
+        conn.execute(f"DELETE FROM chunks WHERE file IN ({of_files})", (collection_id,))
+        conn.execute("DELETE FROM files WHERE collection = ?", (collection_id,))
+        for table in ("progress", "progress_counts", "working"):  # a writer's connection is migrated: all there
+            conn.execute(f"DELETE FROM {table} WHERE generation IN ({of_gens})", (collection_id,))
+        conn.execute("DELETE FROM remembered WHERE collection = ?", (collection_id,))
+        conn.execute("DELETE FROM generations WHERE collection = ?", (collection_id,))
+        conn.execute("DELETE FROM collections WHERE id = ?", (collection_id,))
+    return files, chunks
 
 
 def record_work(conn, gen: int, stage: str, paths: list[str], size: int, since: float, done: int | None,

@@ -1,0 +1,101 @@
+"""`ingest remove NAME`: forget a collection. Before it nothing could take a folder out of search: a folder
+indexed by mistake (a Downloads folder, a checkout) stayed in every answer, and a deleted one stayed registered.
+
+Removal is one transaction: readers see the collection whole until it commits and gone after. Jobs of the
+collection still waiting in the queue, or running, find their generation gone and do nothing."""
+from __future__ import annotations
+
+import sqlite3
+import time
+
+from tests.conftest import ingest, run_ingest, write_tree
+
+NOTES = {"walrus.md": "# Walrus\n\nThe walrus sleeps on the ice floe at noon.\n",
+         "tea.md": "# Tea\n\nGreen tea is steeped at eighty degrees for two minutes.\n"}
+OTHER = {"kayak.md": "# Kayak\n\nA kayak paddle has two blades; a canoe paddle has one.\n"}
+
+
+def _paths(engine, query: str, mode: str) -> list[str]:
+    return [f"{h.collection}/{h.path}" for h in engine.search(query, limit=10, mode=mode).hits]
+
+
+def _leftovers(conn: sqlite3.Connection, collection_id: int) -> dict[str, int]:
+    """Rows of the collection anywhere in the index (all 0 once it is removed), and rows that lost their owner."""
+    one = lambda sql: conn.execute(sql, (collection_id,)).fetchone()[0]  # noqa: E731
+    return {
+        "collections": one("SELECT count(*) FROM collections WHERE id = ?"),
+        "generations": one("SELECT count(*) FROM generations WHERE collection = ?"),
+        "files": one("SELECT count(*) FROM files WHERE collection = ?"),
+        "progress": one("SELECT count(*) FROM progress WHERE generation NOT IN (SELECT id FROM generations) "
+                        "AND ? IS NOT NULL"),
+        "orphan chunks": one("SELECT count(*) FROM chunks WHERE file NOT IN (SELECT id FROM files) AND ? IS NOT NULL"),
+        "orphan fts rows": one("SELECT count(*) FROM chunks_fts WHERE rowid NOT IN (SELECT id FROM chunks) "
+                               "AND ? IS NOT NULL"),
+        "unused vectors": one("SELECT count(*) FROM vectors WHERE text_hash NOT IN (SELECT text_hash FROM chunks) "
+                              "AND ? IS NOT NULL"),
+        "remembered": one("SELECT count(*) FROM remembered WHERE collection = ?"),
+    }
+
+
+def test_remove_takes_a_collection_out_of_search_and_the_index_and_enqueue_brings_it_back(immediate, sift_env,
+                                                                                         tmp_path):
+    from search.query.engine import from_settings
+    from search.settings import load
+    from workers import runtime
+    notes = write_tree(tmp_path / "notes", {**NOTES, "app.min.js": "var a=1;\n"})  # one skipped: remembered
+    other = write_tree(tmp_path / "other", OTHER)
+    ingest(notes, "notes")
+    ingest(other, "other")
+    conn = runtime.index()
+    engine = from_settings(load())  # a server's engine, open across the removal
+    assert _paths(engine, "walrus", "keyword") == ["notes/walrus.md"]
+    assert _paths(engine, "walrus ice", "semantic")[0] == "notes/walrus.md"
+    assert conn.execute("SELECT count(*) FROM remembered").fetchone()[0] == 1
+
+    removed = run_ingest(sift_env, "remove", "notes")
+    assert removed.returncode == 0, removed.stderr
+    assert removed.stdout == (f"removed collection 'notes' ({notes.resolve()}): 2 files and 2 passages are no "
+                              f"longer searchable. The folder is untouched: `ingest enqueue {notes.resolve()} "
+                              "--name notes` indexes it again\n"), removed.stdout
+    assert _leftovers(conn, 1) == dict.fromkeys(_leftovers(conn, 1), 0)
+    assert sorted(notes.iterdir()) and (notes / "walrus.md").read_text() == NOTES["walrus.md"], "the folder stays"
+    for mode in ("keyword", "semantic", "hybrid"):
+        assert all(not p.startswith("notes/") for p in _paths(engine, "walrus on the ice", mode)), mode
+    assert _paths(engine, "kayak paddle", "keyword") == ["other/kayak.md"], "the other collection answers as before"
+    listed = run_ingest(sift_env, "stats")
+    assert "notes" not in listed.stdout.replace("other", "") and "other" in listed.stdout, listed.stdout
+
+    ingest(notes, "notes")  # registered and built again, from nothing
+    assert _paths(engine, "walrus", "keyword") == ["notes/walrus.md"]
+    assert _paths(engine, "walrus ice", "semantic")[0] == "notes/walrus.md"
+
+
+def test_remove_refuses_an_unknown_name_naming_the_collections(immediate, sift_env, tmp_path):
+    ingest(write_tree(tmp_path / "other", OTHER), "other")
+    refused = run_ingest(sift_env, "remove", "nope")
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == "ingest: error: no collection named 'nope'; collections: other\n", refused.stderr
+
+
+def test_jobs_of_a_build_under_way_do_nothing_once_their_collection_is_removed(immediate, sift_env, tmp_path):
+    """A folder enqueued by mistake is what one most wants to remove, while it is being built."""
+    from search.index import store
+    from workers import runtime, tasks, watch
+    from workers.rescan import request_scan
+    notes = write_tree(tmp_path / "notes", NOTES)
+    ingest(notes, "notes")
+    conn = runtime.index()
+    (notes / "walrus.md").write_text("# Walrus\n\nThe walrus swims under the ice.\n", encoding="utf-8")
+    gen = store.begin_generation(conn, 1, runtime.model_id())  # a scan planned the edit; its jobs wait
+    store.record_plan(conn, gen, 1, {"walrus.md": "changed"}, {}, len(NOTES))
+    store.record_work(conn, gen, "embed", ["walrus.md"], 50, time.time(), 0, 1)
+
+    removed = run_ingest(sift_env, "remove", "notes")
+    assert removed.returncode == 0 and "; its build under way was stopped (its queued jobs do nothing)." in \
+        removed.stdout, removed.stdout + removed.stderr
+    tasks.parse(tasks.Batch(gen, 1, ["walrus.md"]))  # a job that waited in the queue runs: immediate mode
+    tasks.publish(gen)
+    assert tasks.discover(1) is None, "a scan of it that waited has nothing to scan"
+    assert _leftovers(conn, 1) == dict.fromkeys(_leftovers(conn, 1), 0)
+    assert conn.execute("SELECT count(*) FROM working").fetchone()[0] == 0
+    assert watch._quietly(request_scan, 1, conn) is None, "the watcher, until it re-reads the collections"
