@@ -99,7 +99,8 @@ def test_enqueue_again_without_name_scans_the_folder_under_the_name_it_has(sift_
     clash = write_tree(tmp_path / "elsewhere" / "notes", {"b.md": "# B\nbeta"})
     refused = run_ingest(sift_env, "enqueue", str(clash))
     assert refused.returncode == 2 and refused.stderr.strip().endswith(
-        f"collection 'notes' already indexes {root}, not {clash}: give this folder another name with --name NAME")
+        f"collection 'notes' already indexes {root}, not {clash}: give this folder another name with --name NAME "
+        "(a collection whose folder was moved follows it here once nothing is left at the old path)")
     names = [r[0] for r in db.connect(Path(sift_env["SIFT_HOME"]) / "index.db").execute(
         "SELECT name FROM collections")]
     assert names == ["notes"]

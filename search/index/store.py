@@ -73,8 +73,16 @@ def ensure_collection(conn: sqlite3.Connection, name: str, root: str) -> sqlite3
             row = conn.execute("SELECT * FROM collections WHERE name = ?", (name,)).fetchone()
         elif row["root"] != root:
             raise ValueError(f"collection {name!r} already indexes {row['root']}, not {root}: give this folder "
-                             "another name with --name NAME")
+                             "another name with --name NAME (a collection whose folder was moved follows it here "
+                             "once nothing is left at the old path)")
     return row
+
+
+def move_collection(conn: sqlite3.Connection, collection_id: int, root: str) -> None:
+    """The collection's folder is now ``root`` (its old one is gone): its files keep their versions, compared
+    by their paths relative to the root at the next scan, so those found as they were are not read again."""
+    with transaction(conn):
+        conn.execute("UPDATE collections SET root = ?, root_missing_since = NULL WHERE id = ?", (root, collection_id))
 
 
 # --- a collection's scans (search.index.freshness) -------------------------------------

@@ -1,8 +1,13 @@
-"""`ingest remove NAME`: forget a collection. Before it nothing could take a folder out of search: a folder
+"""`ingest remove NAME`: forget a collection; `ingest enqueue NEW --name NAME`: follow a collection's moved folder.
+
+`ingest remove`: Before it nothing could take a folder out of search: a folder
 indexed by mistake (a Downloads folder, a checkout) stayed in every answer, and a deleted one stayed registered.
 
 Removal is one transaction: readers see the collection whole until it commits and gone after. Jobs of the
-collection still waiting in the queue, or running, find their generation gone and do nothing."""
+collection still waiting in the queue, or running, find their generation gone and do nothing.
+
+A moved folder was refused under its name (`collection 'notes' already indexes /old`): under a new one every file
+was read and embedded again, and the old collection stayed registered."""
 from __future__ import annotations
 
 import sqlite3
@@ -99,3 +104,33 @@ def test_jobs_of_a_build_under_way_do_nothing_once_their_collection_is_removed(i
     assert _leftovers(conn, 1) == dict.fromkeys(_leftovers(conn, 1), 0)
     assert conn.execute("SELECT count(*) FROM working").fetchone()[0] == 0
     assert watch._quietly(request_scan, 1, conn) is None, "the watcher, until it re-reads the collections"
+
+
+def test_enqueue_of_a_moved_folder_under_its_name_follows_it_and_reads_nothing_again(immediate, sift_env, tmp_path):
+    from search.query.engine import from_settings
+    from search.settings import load
+    from workers import runtime, tasks
+    notes = write_tree(tmp_path / "notes", NOTES)
+    ingest(notes, "notes")
+    conn = runtime.index()
+    published = conn.execute("SELECT published FROM collections").fetchone()[0]
+    vectors = conn.execute("SELECT count(*) FROM vectors").fetchone()[0]
+
+    elsewhere = write_tree(tmp_path / "elsewhere", OTHER)  # the old folder is still there: refused, as before
+    refused = run_ingest(sift_env, "enqueue", str(elsewhere), "--name", "notes")
+    assert refused.returncode == 2 and "a collection whose folder was moved follows it here once nothing is " \
+        "left at the old path" in refused.stderr, refused.stderr
+
+    moved = notes.rename(tmp_path / "archive")
+    followed = run_ingest(sift_env, "enqueue", str(moved), "--name", "notes")
+    assert followed.returncode == 0, followed.stderr
+    assert followed.stdout.startswith(f"collection 'notes' was at {notes.resolve()}, where nothing is left now: "
+                                      f"it follows the folder to {moved.resolve()} "), followed.stdout
+    assert [(r["name"], r["root"]) for r in conn.execute("SELECT name, root FROM collections")] == \
+        [("notes", str(moved.resolve()))]
+    tasks.discover(1)  # the scan that enqueue queued, run here: every file is found as it was
+    assert conn.execute("SELECT published FROM collections").fetchone()[0] == published, "nothing changed"
+    assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == vectors
+    engine = from_settings(load())
+    assert [(h.path, h.collection) for h in engine.search("walrus", limit=5, mode="keyword").hits] == \
+        [("walrus.md", "notes")]
