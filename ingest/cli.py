@@ -182,6 +182,7 @@ def _settings_and_index():
 
 def cmd_enqueue(args) -> int:
     from search.index import names, queries, store
+    from search.index.names import moved_note
     from search.model import embedding
     from workers import rescan
     root = Path(args.path).expanduser().resolve()
@@ -203,7 +204,9 @@ def cmd_enqueue(args) -> int:
     held = _check_nesting(conn, str(root))
     if settings.embeddings:  # a keyword-only index needs no model: none is built for it
         embedding.resolve(settings)  # fail now, not in the worker, if the model is unusable
-    _follow_a_move(conn, name, str(root))
+    moved = store.follow_move(conn, name, str(root))
+    if moved is not None:
+        print(moved_note(name, moved, str(root)))
     collection = store.ensure_collection(conn, name, str(root))
     for note in held:
         print(f"ingest: note: {note}", file=sys.stderr)
@@ -216,20 +219,6 @@ def cmd_enqueue(args) -> int:
         return _wait(conn, collection["id"], before, asked)
     print(_progress_line())
     return 0
-
-
-def _follow_a_move(conn, name: str, root: str) -> None:
-    """``ingest enqueue NEW --name NAME`` of a collection whose folder is gone from its old path and not
-    registered elsewhere: the folder was moved (or renamed), and the collection follows it, keeping its files'
-    passages and vectors (the scan finds them as they were). It was refused: a new name, read and embedded anew."""
-    from search.index import queries, store
-    rows = queries.collections(conn, name)
-    if not rows or rows[0]["root"] == root or os.path.lexists(rows[0]["root"]) or \
-            queries.collection_for_root(conn, root) is not None:
-        return
-    store.move_collection(conn, rows[0]["id"], root)
-    print(f"collection {name!r} was at {rows[0]['root']}, where nothing is left now: it follows the folder to "
-          f"{root} (files found as they were keep their passages and vectors)")
 
 
 def _check_nesting(conn, root: str) -> list[str]:

@@ -116,6 +116,12 @@ def register_root(settings, root: str, name: str | None) -> tuple[int, str]:
         existing = queries.collection_for_root(conn, real)
         if existing is not None and name in (None, existing["name"]):
             return existing["id"], existing["name"]
+        wanted = name or os.path.basename(real) or "root"
+        moved = store.follow_move(conn, wanted, real) if existing is None else None
+        if moved is not None:  # its folder was moved here: the collection follows it
+            print(f"sift-mcp: note: {names.moved_note(wanted, moved, real)}", file=sys.stderr)
+            followed = queries.collection_for_root(conn, real)
+            return followed["id"], followed["name"]
         if existing is None:
             refusal, held = names.nesting(real, queries.collections(conn))
             if refusal:  # not a second collection of the same files: the one that holds them is served
@@ -125,7 +131,7 @@ def register_root(settings, root: str, name: str | None) -> tuple[int, str]:
                 return outer["id"], outer["name"]
             for note in held:
                 print(f"sift-mcp: note: {note}", file=sys.stderr)
-        row = store.ensure_collection(conn, name or os.path.basename(real) or "root", real)
+        row = store.ensure_collection(conn, wanted, real)
         print(f"sift-mcp: collection {row['name']!r} is {real}", file=sys.stderr)
         return row["id"], row["name"]
     except ValueError as exc:

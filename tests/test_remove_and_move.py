@@ -134,3 +134,18 @@ def test_enqueue_of_a_moved_folder_under_its_name_follows_it_and_reads_nothing_a
     engine = from_settings(load())
     assert [(h.path, h.collection) for h in engine.search("walrus", limit=5, mode="keyword").hits] == \
         [("walrus.md", "notes")]
+
+
+def test_sift_mcp_root_of_a_moved_folder_follows_it_too(immediate, sift_env, tmp_path, capsys):
+    """A client's configuration updated to the folder's new path (`sift-mcp --root ~/Documents/notes`): the
+    server refused to start (the name 'notes' was taken by the old path)."""
+    from mcp_server.server import register_root
+    from search.settings import load
+    from workers import runtime
+    notes = write_tree(tmp_path / "notes", NOTES)
+    ingest(notes, "notes")
+    moved = notes.rename(tmp_path / "documents-notes")
+    assert register_root(load(), str(moved), "notes") == (1, "notes")
+    assert f"sift-mcp: note: collection 'notes' was at {notes.resolve()}, where nothing is left now: it follows " \
+        f"the folder to {moved.resolve()}" in capsys.readouterr().err
+    assert runtime.index().execute("SELECT root FROM collections").fetchall()[0][0] == str(moved.resolve())

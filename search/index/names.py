@@ -77,3 +77,10 @@ def container(root: str, collections):
 def _under(path: str, folder: str) -> bool:
     """Whether ``path`` lies strictly inside ``folder`` (both real, absolute)."""
     return path != folder and path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def moved_note(name: str, old: str, root: str) -> str:
+    """What ``ingest enqueue`` and ``sift-mcp --root`` say of a collection that followed its folder
+    (``store.follow_move``)."""
+    return (f"collection {name!r} was at {old}, where nothing is left now: it follows the folder to {root} (files "
+            "found as they were keep their passages and vectors)")

@@ -78,11 +78,18 @@ def ensure_collection(conn: sqlite3.Connection, name: str, root: str) -> sqlite3
     return row
 
 
-def move_collection(conn: sqlite3.Connection, collection_id: int, root: str) -> None:
-    """The collection's folder is now ``root`` (its old one is gone): its files keep their versions, compared
-    by their paths relative to the root at the next scan, so those found as they were are not read again."""
+def follow_move(conn: sqlite3.Connection, name: str, root: str) -> str | None:
+    """The collection ``name``'s folder is now ``root`` when nothing is left at its old root and ``root`` is no
+    other collection's: the folder was moved or renamed. Its files keep their versions, compared by their paths
+    relative to the root at the next scan, so those found as they were are not read or embedded again (under a
+    new name all were). Returns the old root when it moved, else None (``ensure_collection`` then decides)."""
     with transaction(conn):
-        conn.execute("UPDATE collections SET root = ?, root_missing_since = NULL WHERE id = ?", (root, collection_id))
+        row = conn.execute("SELECT id, root FROM collections WHERE name = ?", (name,)).fetchone()
+        if row is None or row["root"] == root or os.path.lexists(row["root"]) or \
+                conn.execute("SELECT 1 FROM collections WHERE root = ?", (root,)).fetchone():
+            return None
+        conn.execute("UPDATE collections SET root = ?, root_missing_since = NULL WHERE id = ?", (root, row["id"]))
+    return row["root"]
 
 
 # --- a collection's scans (search.index.freshness) -------------------------------------
