@@ -149,3 +149,35 @@ def test_sift_mcp_root_of_a_moved_folder_follows_it_too(immediate, sift_env, tmp
     assert f"sift-mcp: note: collection 'notes' was at {notes.resolve()}, where nothing is left now: it follows " \
         f"the folder to {moved.resolve()}" in capsys.readouterr().err
     assert runtime.index().execute("SELECT root FROM collections").fetchall()[0][0] == str(moved.resolve())
+
+
+def test_a_job_embedding_a_big_file_stops_when_its_collection_is_removed(immediate, sift_env, tmp_path,
+                                                                        monkeypatch):
+    """`ingest remove` (a real process) while this process embeds a big note of the collection: the job stops at
+    its next batch; it went on for its quarter of an hour, for nothing. Nothing fails, nothing is written."""
+    import workers.working
+    from workers import runtime
+    monkeypatch.setattr(workers.working, "AFTER", 0.0)  # the job says what it is doing from its first batch
+    monkeypatch.setattr(workers.working, "EVERY", 0.0)
+    monkeypatch.setenv("SIFT_EMBED_BATCH", "8")
+    root = write_tree(tmp_path / "notes", {"big.md": "".join(f"# Part {i}\n\nWalrus number {i} sleeps.\n\n"
+                                                             for i in range(40))})
+    embedder = runtime.embedder()
+    calls, said = [], {}
+    real = embedder.embed
+
+    def embed_and_remove(texts, kind):
+        calls.append(len(texts))
+        if len(calls) == 2:
+            said["remove"] = run_ingest(sift_env, "remove", "notes")
+        return real(texts, kind=kind)
+
+    monkeypatch.setattr(embedder, "embed", embed_and_remove)
+    from search.index import store
+    from workers import tasks
+    tasks.discover(store.ensure_collection(runtime.index(), "notes", str(root.resolve()))["id"])  # the whole build
+    assert said["remove"].returncode == 0 and "its build under way was stopped" in said["remove"].stdout, said
+    assert calls == [8, 8], "the job stopped at its next batch"
+    conn = runtime.index()
+    assert _leftovers(conn, 1) == dict.fromkeys(_leftovers(conn, 1), 0)
+    assert conn.execute("SELECT count(*) FROM working").fetchone()[0] == 0

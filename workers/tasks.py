@@ -35,7 +35,7 @@ from search.index.remembered import Basis, Outcome, fingerprint
 from search.index.status import count
 from workers import halt, retry, runtime
 from workers.app import huey
-from workers.working import Work
+from workers.working import Gone, Work
 
 log = logging.getLogger("sift.workers")
 AS_BEFORE = "as before"  # a progress row's change: skipped or failed as before, the file unchanged since
@@ -83,7 +83,7 @@ def stage(priority: int, retry_with: dict | None = None):
                 return None
             policy = retry.Policy(retries=settings.retries, delay=settings.retry_delay)
             try:
-                return retry.attempt(fn, args, kwargs, policy, _what(fn.__name__, args),
+                return retry.attempt(_unless_gone(fn), args, kwargs, policy, _what(fn.__name__, args),
                                      lambda exc, tries: _give_up(fn.__name__, args, exc, tries), retry_with,
                                      beyond=halt.damage)
             except Exception as exc:
@@ -94,6 +94,19 @@ def stage(priority: int, retry_with: dict | None = None):
                 return None
         return huey.task(priority=priority)(run)
     return make
+
+
+def _unless_gone(fn):
+    """``fn``, ending quietly when its generation goes while it runs (workers.working.Gone): not a failure to
+    retry or to record."""
+    @functools.wraps(fn)
+    def body(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except Gone as gone:
+            log.info("%s stopped: %s (ingest remove)", _what(fn.__name__, args), gone)
+            return None
+    return body
 
 
 def _removed(args) -> bool:
