@@ -78,9 +78,6 @@ def stage(priority: int, retry_with: dict | None = None):
             settings = runtime.settings()
             if not huey.immediate:  # a worker process: keep room to record failures on a full disk
                 space.keep_reserve(settings.home)
-            if _removed(args):
-                log.info("%s: its collection was removed (ingest remove): nothing to do", _what(fn.__name__, args))
-                return None
             policy = retry.Policy(retries=settings.retries, delay=settings.retry_delay)
             try:
                 return retry.attempt(_unless_gone(fn), args, kwargs, policy, _what(fn.__name__, args),
@@ -97,10 +94,13 @@ def stage(priority: int, retry_with: dict | None = None):
 
 
 def _unless_gone(fn):
-    """``fn``, ending quietly when its generation goes while it runs (workers.working.Gone): not a failure to
-    retry or to record."""
+    """``fn``, unless its collection was removed (``ingest remove``) while it waited, ending quietly when that
+    happens while it runs (workers.working.Gone): not a failure to retry or to record."""
     @functools.wraps(fn)
     def body(*args, **kwargs):
+        if _removed(args):
+            log.info("%s: its collection was removed (ingest remove): nothing to do", _what(fn.__name__, args))
+            return None
         try:
             return fn(*args, **kwargs)
         except Gone as gone:

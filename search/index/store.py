@@ -416,8 +416,9 @@ def drop_unused_vectors(conn: sqlite3.Connection) -> None:
 
 def remove_collection(conn: sqlite3.Connection, collection_id: int) -> tuple[int, int]:
     """Forget a collection in one transaction: its files, chunks (and their FTS rows), links, generations and
-    their progress, and what its scans remembered; returns the (files, chunks) of its current file versions. Readers see it whole until the
-    commit and gone after; jobs of it still queued or running find their generation gone and do nothing."""
+    their progress, and what its scans remembered; returns the (files, chunks) of its current file versions.
+    Readers see it whole until the commit and gone after; jobs of it still queued or running find their
+    generation gone and do nothing (workers.tasks, workers.working)."""
     of_files = "SELECT id FROM files WHERE collection = ?"
     of_gens = "SELECT id FROM generations WHERE collection = ?"
     with transaction(conn):
