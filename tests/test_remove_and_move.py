@@ -122,6 +122,11 @@ def test_enqueue_of_a_moved_folder_under_its_name_follows_it_and_reads_nothing_a
         "left at the old path" in refused.stderr, refused.stderr
 
     moved = notes.rename(tmp_path / "archive")
+    tasks.discover(1)  # a scan finds the folder gone: stats say what to do if it was moved
+    said = run_ingest(sift_env, "stats").stdout
+    assert "ago: its files are kept until it has been gone for a whole rescan interval (SIFT_RESCAN_MINUTES), then " \
+        "removed; if it was moved, `ingest enqueue NEW_FOLDER --name notes` follows it (nothing is embedded again), " \
+        "and `ingest remove notes` forgets the collection\n" in said, said
     followed = run_ingest(sift_env, "enqueue", str(moved), "--name", "notes")
     assert followed.returncode == 0, followed.stderr
     assert followed.stdout.startswith(f"collection 'notes' was at {notes.resolve()}, where nothing is left now: "

@@ -223,7 +223,7 @@ def size(n: int | None) -> str:
     return f"{n} B"
 
 
-def freshness_lines(fresh: dict, building: dict | None = None) -> list[str]:
+def freshness_lines(fresh: dict, building: dict | None = None, name: str = "NAME") -> list[str]:
     """'root folder missing since …' and 'pending: N changed files …' when there is something to say.
 
     While a generation is being built (``building``), its own pending files are on its progress line, so this
@@ -232,7 +232,9 @@ def freshness_lines(fresh: dict, building: dict | None = None) -> list[str]:
     lines = [f"  warning: {fresh['name_problem']}"] if fresh.get("name_problem") else []
     if fresh.get("root_missing_since"):
         lines.append(f"  root folder missing since {age(time.time() - fresh['root_missing_since'])} ago: its files "
-                     "are kept until it has been gone for a whole rescan interval (SIFT_RESCAN_MINUTES), then removed")
+                     "are kept until it has been gone for a whole rescan interval (SIFT_RESCAN_MINUTES), then removed; "
+                     f"if it was moved, `ingest enqueue NEW_FOLDER --name {name}` follows it (nothing is embedded "
+                     f"again), and `ingest remove {name}` forgets the collection")
     in_build = ((building or {}).get("progress") or {}).get("pending", 0)
     waiting = (fresh.get("pending_files") or 0) - in_build
     if waiting > 0 and building:
