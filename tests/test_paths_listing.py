@@ -146,6 +146,29 @@ def test_path_prefix_is_a_folder_not_a_string_prefix(immediate, sift_env, tmp_pa
         "tech.md", "tech/deep/more.md", "tech/sqlite.md", "technology/history.md"], "glob is the name prefix"
 
 
+def test_dot_and_empty_parts_of_path_prefix_mean_what_they_mean_on_disk(immediate, sift_env, tmp_path, servers):
+    """'.' is the root and 'tech/.', 'tech//deep', 'tech/./deep' the folders they name on disk: they matched no
+    indexed path, and as the folder exists, 0 results came with no note saying why."""
+    root = write_tree(tmp_path / "notes", {"tech/sqlite.md": "# SQLite\n\nwal mode readers\n",
+                                           "tech/deep/more.md": "# More\n\nwal checkpoints\n",
+                                           "other.md": "# Other\n\nwal elsewhere\n"})
+    ingest(root, "notes")
+    everything = {"notes/tech/sqlite.md", "notes/tech/deep/more.md", "notes/other.md"}
+    expected = {".": everything, "./.": everything, "tech/.": {"notes/tech/sqlite.md", "notes/tech/deep/more.md"},
+                "tech//deep": {"notes/tech/deep/more.md"}, "./tech/./deep/": {"notes/tech/deep/more.md"},
+                "notes/./tech/deep": {"notes/tech/deep/more.md"}}
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return {prefix: (await call(s, "search", query="wal", mode="keyword", path_prefix=prefix),
+                             await call(s, "list_files", path_prefix=prefix, sort="path")) for prefix in expected}
+    out = run(scenario)
+    for prefix, paths in expected.items():
+        search, listed = out[prefix]
+        assert {r["path"] for r in search.structured_content["results"]} == paths, (prefix, text(search))
+        assert {f["path"] for f in listed.structured_content["files"]} == paths, (prefix, text(listed))
+
+
 # --- list_files: SQL first, disk last, links as links -----------------------------------------------------
 
 def test_list_files_looks_on_disk_only_at_the_files_it_shows(sift_env, tmp_path, servers):

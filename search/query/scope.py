@@ -139,14 +139,14 @@ def scope(collection: str | None, prefix: str | None, roots: dict[str, str], say
 
 
 def relative_folder(prefix: str | None) -> str | None:
-    """A folder, relative to the collection root: 'tech', 'tech/', '/tech/' and './tech/' all mean tech/."""
+    """A folder, relative to the collection root: 'tech', 'tech/', '/tech/' and './tech/' all mean tech/, and
+    '.', './' or '' the whole root (None). Empty and '.' parts anywhere mean nothing, as on disk: 'tech/.',
+    'tech//deep' and 'tech/./deep' matched no indexed path, and the folder existing, nothing said why."""
     from search.query.filters import folder_prefix
     if prefix is None:
         return None
-    prefix = prefix.strip().lstrip("/")
-    while prefix.startswith("./"):
-        prefix = prefix[2:].lstrip("/")
-    return folder_prefix(prefix)
+    parts = [part for part in prefix.strip().split("/") if part not in ("", ".")]
+    return folder_prefix("/".join(parts))
 
 
 def _named(collection: str | None, prefix: str, name: str, folder: str | None, say: Wording) -> Scope:
