@@ -28,6 +28,7 @@ def resolve(raw: str, roots: dict[str, str], indexed_by_name=None) -> Target:
     try:
         found = files.find(raw, roots, indexed_by_name)
     except files.Outside:
+        _refuse_a_root(raw, roots)
         raise Problem(f"refused: {raw!r} lies outside the indexed folders ({', '.join(sorted(roots))}); "
                       "read_file only reads files inside them. Give a path like 'collection/relative/path'.") from None
     except files.Missing:
@@ -35,6 +36,16 @@ def resolve(raw: str, roots: dict[str, str], indexed_by_name=None) -> Target:
                       "then pass the path they give ('collection/relative/path'); a file not indexed yet is "
                       "found by its bare name only beside indexed files: elsewhere give its path") from None
     return _regular(found, raw)
+
+
+def _refuse_a_root(raw: str, roots: dict[str, str]) -> None:
+    """A collection's own folder ('/home/me/notes', '.', 'notes/.') is a folder, not a file: it was refused as
+    lying outside the indexed folders, which it is not."""
+    named = files.roots_named(raw, roots)
+    if named:
+        which = f"collection {named[0]!r}" if len(named) == 1 else f"collections {', '.join(map(repr, named))}"
+        raise Problem(f"{raw!r} is the folder of {which} (its root), not a file: use list_files with "
+                      f"collection={named[0]!r} to see inside")
 
 
 def indexed(conn, raw: str, roots: dict[str, str], rules=None) -> tuple[str, str]:

@@ -207,6 +207,21 @@ def test_read_file_refuses_everything_outside_the_roots(indexed, servers):
         no_traceback(result)
 
 
+def test_read_file_and_similar_of_a_collection_root_say_it_is_its_folder(indexed, servers):
+    """The root itself, however written, was refused as lying outside the indexed folders: a model told so
+    concludes the folder is not indexed at all."""
+    root = str(indexed["root"])
+    forms = [root, root + "/", ".", "notes/.", "tech/..", root + "/tech/.."]
+
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return [(form, await call(s, tool, path=form)) for form in forms for tool in ("read_file", "similar")]
+    for form, result in run(scenario):
+        assert result.is_error, form
+        assert "is the folder of collection 'notes' (its root)" in text(result), (form, text(result))
+        assert "list_files with collection='notes'" in text(result) and "outside" not in text(result)
+
+
 def test_read_file_by_line_range_in_each_path_form(indexed, servers):
     forms = ["notes/tech/long.md", "tech/long.md", str(indexed["root"] / "tech" / "long.md")]
 

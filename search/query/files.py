@@ -80,6 +80,17 @@ def find(raw: str, roots: dict[str, str], indexed_by_name=None, cwd: str | None 
     return found[0]
 
 
+def roots_named(raw: str, roots: dict[str, str]) -> list[str]:
+    """The collections whose root folder ``raw`` itself names ('/home/me/notes', '.', 'notes/.', 'tech/..'),
+    as ``find`` would look for it: a root is no file inside it, so ``find`` calls it Outside."""
+    real_roots = {name: os.path.realpath(root) for name, root in roots.items()}
+    named = set()
+    for candidate in _candidates(raw, roots):
+        real = os.path.realpath(candidate)
+        named |= {name for name, root in real_roots.items() if real == root}
+    return sorted(named)
+
+
 def indexed_file(conn, raw: str, roots: dict[str, str], cwd: str | None = None, locate=None,
                  why_not=None) -> tuple[str, str]:
     """(collection, relative path) of the published file ``raw`` names, for similar: by 'collection/path' in
