@@ -239,6 +239,23 @@ def test_read_file_by_line_range_in_each_path_form(indexed, servers):
     assert past_end.is_error and "has 30 lines" in text(past_end)
 
 
+def test_a_doubled_slash_after_the_collection_name_is_a_path_inside_it(indexed, servers):
+    """'notes//tech/long.md' was joined to the root as the absolute '/tech/long.md' and refused as lying
+    outside the indexed folders; read_file, similar and the deleted-file check now read it as on disk."""
+    (indexed["root"] / "tech" / "guitar.md").unlink()  # published, then deleted from disk
+
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return (await call(s, "read_file", path="notes//tech//long.md", start_line=5, end_line=5),
+                    await call(s, "similar", path="notes//tech/sauce.md", limit=2),
+                    await call(s, "read_file", path="notes//tech/guitar.md"))
+    read, similar, deleted = run(scenario)
+    assert not read.is_error, text(read)
+    assert text(read).splitlines() == ["notes/tech/long.md  (lines 5-5 of 30)", "     5\tline 5 of the long file"]
+    assert not similar.is_error and similar.structured_content["source"] == "notes/tech/sauce.md", text(similar)
+    assert deleted.is_error and "notes/tech/guitar.md was deleted from disk" in text(deleted), text(deleted)
+
+
 def test_read_file_caps_output_and_says_how_to_go_on(indexed, servers):
     (indexed["root"] / "huge.txt").write_text("".join(f"row {n}\n" for n in range(1, 2501)))
 

@@ -125,7 +125,8 @@ def split_collection(raw: str, roots: dict[str, str]) -> tuple[str, str] | None:
     head = collection_prefix(raw, roots)
     if head is None or not raw.startswith(head + "/"):
         return None
-    return head, raw[len(head) + 1:]
+    relative = "/".join(part for part in raw[len(head) + 1:].split("/") if part not in ("", "."))
+    return (head, relative) if relative else None
 
 
 def _candidates(raw: str, roots: dict[str, str]) -> list[str]:
@@ -136,7 +137,8 @@ def _candidates(raw: str, roots: dict[str, str]) -> list[str]:
     named = []
     head = collection_prefix(raw, roots)
     if head is not None:
-        named = [on_disk(os.path.join(roots[head], nfc(raw)[len(nfc(head)) + 1:]))]
+        # 'notes//tech/x.md': the rest joined as '/tech/x.md' was an absolute path, outside every root
+        named = [on_disk(os.path.join(roots[head], nfc(raw)[len(nfc(head)) + 1:].lstrip("/")))]
         if os.path.lexists(named[0]):
             return named  # an explicit collection prefix wins
     return named + [on_disk(os.path.join(root, raw)) for root in roots.values()]
