@@ -443,6 +443,33 @@ def test_similar_of_a_file_of_a_kind_sift_does_not_read_says_so_as_read_file_doe
     assert read.is_error and "a kind Sift does not read" in text(read)
 
 
+def test_similar_of_a_file_without_passages_says_why_as_the_index_records_it(indexed, servers):
+    """similar said 'not indexed yet, empty, or failed to parse: see stats' of every such file, where the index
+    knows which: the binary note's reason, an empty note indexed, a note no scan has read yet."""
+    (indexed["root"] / "tech" / "new.md").write_text("# New\n\nwritten after the scan\n", encoding="utf-8")
+
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return [await call(s, "similar", path=path) for path in ("notes/bin/blob.md", "notes/tech/new.md")]
+    binary, new = run(scenario)
+    assert binary.is_error and "notes/bin/blob.md has no passages in the published index: skipped at parse: " \
+        "binary file" in text(binary), text(binary)
+    assert new.is_error and text(new).endswith("notes/tech/new.md has no passages in the published index: no scan "
+                                               "has read it yet (refresh queues one)"), text(new)
+
+
+def test_similar_of_an_empty_note_says_it_holds_no_text(immediate, tmp_path, sift_env, servers):
+    root = write_tree(tmp_path / "notes", {"empty.md": "", "full.md": "# Full\n\nsome words\n"})
+    ingest(root, "notes")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return await call(s, "similar", path="notes/empty.md")
+    empty = run(scenario)
+    assert empty.is_error and text(empty).endswith(
+        "notes/empty.md has no passages in the published index: it is indexed, but holds no text to compare")
+
+
 def test_similar_of_a_file_deleted_since_it_was_published(indexed, servers):
     """similar compares stored vectors: a search hit's path works until the next publish, file or no file."""
     (indexed["root"] / "tech/cooking.md").unlink()

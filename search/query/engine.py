@@ -539,9 +539,23 @@ def _source_chunks(conn, chunk_id: int | None, path: tuple[str, str] | None
     collection, relative = path
     ids = queries.visible_path_chunks(conn, collection, relative)
     if not ids:
-        raise SearchError(f"{collection}/{relative} has no passages in the published index "
-                          "(not indexed yet, empty, or failed to parse: see stats)")
+        raise SearchError(f"{collection}/{relative} has no passages in the published index: "
+                          f"{_why_no_passages(conn, collection, relative)}")
     return ids, ids, collection
+
+
+def _why_no_passages(conn, collection: str, relative: str) -> str:
+    """Why a file similar is asked about has no published passages, as the index records it (read_file says
+    the same): 'not indexed yet, empty, or failed to parse: see stats' left a model to guess, or to call stats
+    and look for the file among every collection's failures."""
+    row = queries.latest_progress(conn, collection, relative)
+    if row is None:
+        return "no scan has read it yet (refresh queues one)"
+    if row["state"] in ("failed", "skipped"):
+        return f"{row['state']} at {row['stage']}: {row['reason']}"
+    if queries.visible_file(conn, collection, relative) is not None:
+        return "it is indexed, but holds no text to compare"
+    return "it waits to be indexed: stats shows the generation being built"
 
 
 def _links(conn, row) -> tuple[tuple[list[str], int], tuple[list[str], int]]:
