@@ -400,6 +400,17 @@ def test_a_time_range_that_ends_before_it_starts_is_refused(engine):
                                                                      modified_before=time.time() + day)).hits
 
 
+def test_the_same_date_as_both_ends_of_the_range_is_refused_with_the_day_after(engine):
+    """modified_after = modified_before = '2024-03-01' (files modified that day, as a model may ask) is an empty
+    range, modified_before leaving its moment out: it answered 'no passages match: try other words'."""
+    from datetime import datetime
+    day = datetime(2024, 3, 1).timestamp()  # the MCP tool and the command line read a date as local midnight
+    for mode in ("keyword", "semantic", "hybrid"):
+        with pytest.raises(SearchError, match=r"modified_after and modified_before are the same moment .* give "
+                                              r"modified_before the day after \(2024-03-02\)"):
+            engine.search("contract", mode=mode, filters=Filters(modified_after=day, modified_before=day))
+
+
 def test_a_heading_with_nothing_under_it_is_no_passage_but_its_words_still_find_the_file(immediate, tmp_path,
                                                                                           embedder):
     """'## Stash' right above its sibling '## Rebase' (or a shallower heading) made a passage of heading lines

@@ -690,7 +690,20 @@ def _checked_filters(filters) -> Filters:
     if after is not None and before is not None and after > before:  # no file can match: say so
         raise SearchError(f"modified_after ({_when(after)}) is later than modified_before ({_when(before)}): "
                           "no file can match; swap them or drop one")
+    if after is not None and after == before:  # 'modified on 2024-03-01' asked as the same date twice
+        raise SearchError(f"modified_after and modified_before are the same moment ({_when(after)}), which "
+                          "modified_before leaves out: no file can match; for the files modified that day, give "
+                          f"modified_before the day after ({_next_day(after)})")
     return filters
+
+
+def _next_day(seconds: float) -> str:
+    """The local date after the one of ``seconds`` (as modified_before takes it: dates are local time)."""
+    from datetime import datetime, timedelta
+    try:
+        return (datetime.fromtimestamp(seconds).date() + timedelta(days=1)).isoformat()
+    except (ValueError, OverflowError, OSError):
+        return "the next date"
 
 
 def _when(seconds: float) -> str:
