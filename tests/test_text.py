@@ -42,6 +42,17 @@ def test_snippet_marks_a_latin_word_written_against_chinese_characters():
     assert snippet("WMSX and XWMS", "WMS") == "WMSX and XWMS"
 
 
+def test_snippet_marks_a_word_with_digits_only_where_it_is_written():
+    """A word of four letters or more is marked by its stem ('indexing' marks 'indexed'), which cut the digits
+    off 'topic3', 'error404' and '20240301' too: a search for topic3 showed every topic2 in bold, as matched."""
+    from search.query.snippet import snippet
+    assert snippet("topic2 word1 topic3 words", "topic3") == "topic2 word1 **topic3** words"
+    assert snippet("error404 error500 sha256 sha224", "error404 sha256") == "**error404** error500 **sha256** sha224"
+    assert snippet("20240301 and 20241231", "20240301") == "**20240301** and 20241231"
+    assert snippet("the index was indexed while indexing", "indexing") == \
+        "the **index** was **indexed** while **indexing**"
+
+
 def test_snippet_shows_where_most_of_the_query_is_not_its_first_word():
     """A phrase copied from a PDF page: the passage mentions 'model' and 'and' early on, the phrase itself comes
     later. The snippet showed the first 'and' and cut the phrase off."""

@@ -9,6 +9,7 @@ from search.query.text import CJK_RANGES, CJK_RUN, WORD, normalise, split_script
 # since search splits '云仓WMS' into 云仓 and WMS.
 _LETTER = rf"[^\W{CJK_RANGES}]"
 _START, _END = rf"(?<!{_LETTER})", rf"(?!{_LETTER})"
+_ALPHA = rf"[^\W\d_{CJK_RANGES}]"  # a letter: what a stem's ending may add ('index' + 'ed')
 
 WIDTH = 240
 
@@ -68,10 +69,10 @@ def _pattern(query: str, skip=frozenset()) -> re.Pattern | None:
             if CJK_RUN.fullmatch(piece):  # the run where it is whole, else the bigrams search matched
                 words.update(re.escape(piece[i:i + 2]) for i in range(max(1, len(piece) - 1)))
                 words.add(re.escape(piece))
-            elif len(piece) < 4:
+            elif len(piece) < 4 or not piece.isalpha():  # 'topic3', 'sha256', '2024' are words, not stems
                 words.add(_START + re.escape(piece) + _END)
             else:  # a stem, so 'indexing' marks 'indexed' too
-                words.add(_START + re.escape(piece[: max(4, len(piece) - 3)]) + _LETTER + "*")
+                words.add(_START + re.escape(piece[: max(4, len(piece) - 3)]) + _ALPHA + "*")
     if not words:
         return None
     ordered = sorted(words, key=len, reverse=True)[:64]
