@@ -67,11 +67,16 @@ class Sift:
                           "the server: unset it and run a worker")
         return rescan.queue_scan(collection_id)
 
-    def check_collection(self, name: str | None) -> None:
-        """Refuse an unknown collection name, naming the known ones."""
+    def check_collection(self, name: str | None) -> str | None:
+        """The collection ``name`` means, as registered: in either Unicode normal form, as paths are (a folder
+        macOS named 'résumés' in NFD gives its collection that name, and a client types NFC: it was refused as
+        "no collection named 'résumés'; collections: résumés"). Refuse an unknown one, naming the known ones."""
         if name is None:
-            return
+            return None
+        from search.query.scope import collection_named
         roots = self.roots()
-        if name not in roots:
+        registered = collection_named(name, roots)
+        if registered is None:
             known = ", ".join(sorted(roots)) or "none yet"
             raise Problem(f"no collection named {name!r}; collections: {known}")
+        return registered

@@ -355,7 +355,7 @@ class Tools:
     def _scope(self, collection: str | None, path_prefix: str | None) -> scope.Scope:
         """The collection and folder to look in: path_prefix as results show paths ('collection/folder'),
         absolute inside a root, or relative to the root (see search.query.scope), its notes in parameters."""
-        self.sift.check_collection(collection)
+        collection = self.sift.check_collection(collection)
         if path_prefix is None:
             return scope.Scope(collection, None)
         return scope.scope(collection, path_prefix, self.sift.roots(), scope.MCP, self.sift.conn())
@@ -406,7 +406,7 @@ class Tools:
         published generation, and the new one becomes searchable when it is published (stats shows
         progress). Use it when the user says they just added or changed files.
         """
-        self.sift.check_collection(collection)
+        collection = self.sift.check_collection(collection)
         rows = queries.collections(self.sift.conn(), collection)
         if not rows:
             raise Problem("no collections registered yet: start sift-mcp with --root FOLDER")

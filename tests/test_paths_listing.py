@@ -121,6 +121,26 @@ def test_paths_in_nfc_find_files_named_in_nfd(immediate, sift_env, tmp_path, ser
         "notes/" + nfd("résumés/café.md"), "notes/résumés/thé.md"}
 
 
+def test_a_collection_named_in_nfd_is_found_by_its_name_in_nfc(immediate, sift_env, tmp_path, servers):
+    """A folder macOS named 'résumés' (NFD) gives its collection that name; a client types it in NFC, and
+    search, list_files and refresh refused it as "no collection named 'résumés'; collections: résumés"."""
+    root = write_tree(tmp_path / "cv", {"x/cv.md": "# CV\n\nmy curriculum vitae\n"})
+    ingest(root, nfd("résumés"))
+    wanted = "résumés"  # NFC
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return (await call(s, "search", query="curriculum", mode="keyword", collection=wanted),
+                    await call(s, "list_files", collection=wanted, path_prefix="x"),
+                    await call(s, "refresh", collection=wanted))
+    search, listed, refresh = run(scenario)
+    assert not search.is_error, text(search)
+    assert [r["path"] for r in search.structured_content["results"]] == [nfd("résumés") + "/x/cv.md"]
+    assert not listed.is_error and [f["path"] for f in listed.structured_content["files"]] == [
+        nfd("résumés") + "/x/cv.md"], text(listed)
+    assert not refresh.is_error and refresh.structured_content["queued"] == [nfd("résumés")], text(refresh)
+
+
 def test_path_prefix_is_a_folder_not_a_string_prefix(immediate, sift_env, tmp_path, servers):
     root = write_tree(tmp_path / "notes", {"tech/sqlite.md": "# SQLite\n\nwal mode readers\n",
                                            "tech/deep/more.md": "# More\n\nwal checkpoints\n",
