@@ -53,6 +53,17 @@ def test_snippet_marks_a_word_with_digits_only_where_it_is_written():
         "the **index** was **indexed** while **indexing**"
 
 
+def test_snippet_marks_words_inside_snake_case_names_as_search_matched_them():
+    """The tokenizer splits 'run_wal_checkpoint' at each '_', so 'checkpoint' finds it; the snippet took '_'
+    for a letter: it marked nothing in such names and, the match deep in a passage, showed its first lines."""
+    from search.query.snippet import snippet
+    from search.query.text import query_words
+    assert query_words("wal_checkpoint") == ["wal", "checkpoint"]
+    assert snippet("def run_wal_checkpoint(conn):", "checkpoint") == "def run_wal_**checkpoint**(conn):"
+    code = "x = 1\n" * 60 + "def run_wal_checkpoint(conn): pass"
+    assert snippet(code, "wal checkpoint").endswith("def run_**wal**_**checkpoint**(conn): pass")
+
+
 def test_snippet_shows_where_most_of_the_query_is_not_its_first_word():
     """A phrase copied from a PDF page: the passage mentions 'model' and 'and' early on, the phrase itself comes
     later. The snippet showed the first 'and' and cut the phrase off."""

@@ -6,8 +6,8 @@ import re
 from search.query.text import CJK_RANGES, CJK_RUN, WORD, normalise, split_scripts
 
 # Where a Latin (Cyrillic, ...) word starts and ends: as \b, except that a CJK character is a border too,
-# since search splits '云仓WMS' into 云仓 and WMS.
-_LETTER = rf"[^\W{CJK_RANGES}]"
+# since search splits '云仓WMS' into 云仓 and WMS, and so is '_', where the tokenizer splits 'wal_checkpoint'.
+_LETTER = rf"[^\W_{CJK_RANGES}]"
 _START, _END = rf"(?<!{_LETTER})", rf"(?!{_LETTER})"
 _ALPHA = rf"[^\W\d_{CJK_RANGES}]"  # a letter: what a stem's ending may add ('index' + 'ed')
 
