@@ -179,6 +179,17 @@ def test_words_are_named_as_typed_and_suggested_as_the_passages_write_them(engin
         "no passage contains 'DEPLOYMNET' (did you mean 'deployment'?)"]
 
 
+def test_a_word_folded_by_more_than_case_is_still_named_as_typed(engine):
+    """Full-width letters, 'ß' and 'İ' fold to other letters ('strasse', 'i' and a combining dot): the note and
+    the data named the folded word ('no passage contains 'strasse''), which the query does not hold, so a client
+    matching unmatched words against the query's found none."""
+    answer = engine.search("ＫＵＢＥＲＮＥＴＳＥ Straße İstanbul", mode="keyword")
+    assert [u["word"] for u in answer.unmatched] == ["ＫＵＢＥＲＮＥＴＳＥ", "Straße", "İstanbul"]
+    assert answer.unmatched[0]["suggestion"] == "Kubernetes"
+    assert spelling_notes(answer) == ["no passage contains 'ＫＵＢＥＲＮＥＴＳＥ', 'Straße' or 'İstanbul' (did you mean "
+                                      "'Kubernetes' for 'ＫＵＢＥＲＮＥＴＳＥ'?)"]
+
+
 def test_a_stub_that_only_stems_alike_is_not_offered(engine, tmp_path):
     """'fixme' was offered 'fixe': it drops a letter and stems to 'fix', which passages hold, but no passage
     writes it. A variant no passage was seen to hold is offered only when it adds a letter or swaps two."""

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from search.index import queries
 from search.query.keyword import BY_MEANING, MAX_TERMS
 from search.query.postings import COLUMNS, Postings, tokenize
-from search.query.text import CJK_RUN, WORD, normalise, query_pieces
+from search.query.text import CJK_RUN, WORD, normalise, query_pieces, split_scripts
 
 MIN_LETTERS = 4  # a shorter word is not corrected: too many words are one edit away
 MAX_LETTERS = 30  # nor a longer one (its variants would be thousands)
@@ -263,4 +263,7 @@ def _spelled(texts: list[str], word: str) -> str:
     ('getelementbyid'); as is when they do not have it (normalised otherwise)."""
     pattern = re.compile(rf"(?<![^\W_]){re.escape(word)}(?![^\W_])", re.IGNORECASE)
     found = Counter(m.group(0) for text in texts for m in pattern.finditer(text))
+    if not found:  # folded by more than case: 'ＫＵＢＥＲＮＥＴＳ' (full width), 'Straße' (strasse), 'İstanbul'
+        found = Counter(piece for text in texts for token in WORD.findall(text) for piece in split_scripts(token)
+                        if normalise(piece) == word)
     return max(found, key=lambda form: (found[form], form == word), default=word)
