@@ -32,10 +32,25 @@ def resolve(raw: str, roots: dict[str, str], indexed_by_name=None) -> Target:
         raise Problem(f"refused: {raw!r} lies outside the indexed folders ({', '.join(sorted(roots))}); "
                       "read_file only reads files inside them. Give a path like 'collection/relative/path'.") from None
     except files.Missing:
+        meant = _with_slashes(raw, roots, indexed_by_name)
+        if meant is not None:
+            raise Problem(f"no file {raw!r} in the indexed folders: did you mean {meant!r}? Paths are written "
+                          "with '/', as search and list_files give them") from None
         raise Problem(f"no file {raw!r} in the indexed folders: find it with search or list_files, "
                       "then pass the path they give ('collection/relative/path'); a file not indexed yet is "
                       "found by its bare name only beside indexed files: elsewhere give its path") from None
     return _regular(found, raw)
+
+
+def _with_slashes(raw: str, roots: dict[str, str], indexed_by_name) -> str | None:
+    """The file 'notes\\tech\\x.md' (a path written as Windows writes it) means with '/' for '\\', when there is
+    one: a name may hold a backslash here, so it is offered, not taken."""
+    if "\\" not in raw:
+        return None
+    try:
+        return files.find(raw.replace("\\", "/"), roots, indexed_by_name).name
+    except LookupError:  # Outside, Missing, Ambiguous: nothing to offer
+        return None
 
 
 def _refuse_a_root(raw: str, roots: dict[str, str]) -> None:

@@ -256,6 +256,21 @@ def test_a_doubled_slash_after_the_collection_name_is_a_path_inside_it(indexed, 
     assert deleted.is_error and "notes/tech/guitar.md was deleted from disk" in text(deleted), text(deleted)
 
 
+def test_a_path_written_with_backslashes_is_told_the_path_with_slashes(indexed, servers):
+    """'notes\\tech\\long.md', as a model on Windows writes it, got the bare 'no file … find it with search'."""
+    forms = ["notes\\tech\\long.md", "tech\\long.md"]
+
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return ([await call(s, tool, path=form) for form in forms for tool in ("read_file", "similar")],
+                    await call(s, "read_file", path="notes\\..\\..\\outside\\secret.txt"))
+    told, outside = run(scenario)
+    for result in told:
+        assert result.is_error and "did you mean 'notes/tech/long.md'? Paths are written with '/'" in text(result), \
+            text(result)
+    assert outside.is_error and "did you mean" not in text(outside) and "TOP SECRET" not in text(outside)
+
+
 def test_read_file_caps_output_and_says_how_to_go_on(indexed, servers):
     (indexed["root"] / "huge.txt").write_text("".join(f"row {n}\n" for n in range(1, 2501)))
 
