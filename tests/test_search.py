@@ -276,6 +276,9 @@ def test_before_the_first_publish_no_mode_blames_embeddings(sift_env, tmp_path, 
         assert "nothing is searchable yet" in answer.notes[0] and "SIFT_EMBEDDINGS" not in answer.notes[0]
     with pytest.raises(SearchError, match="no passage with chunk id 1 in the published index"):
         engine.similar(chunk_id=1)
+    # a whole number beyond SQLite's integers was told it 'must be a whole number as search results give it'
+    with pytest.raises(SearchError, match="^no passage with chunk id 100000000000000000000 in the published index"):
+        engine.similar(chunk_id=10 ** 20)
 
 
 def test_a_collection_not_published_yet_beside_a_published_one_says_so(immediate, tmp_path, embedder):

@@ -480,8 +480,11 @@ class Engine:
         started = time.perf_counter()
         if (chunk_id is None) == (path is None):
             raise SearchError("give either a chunk id or a path, not both and not neither")
-        if chunk_id is not None and (not _whole(chunk_id) or chunk_id not in SQLITE_INT):
+        if chunk_id is not None and not _whole(chunk_id):
             raise SearchError(f"the chunk id must be a whole number as search results give it, not {chunk_id!r:.80}")
+        if chunk_id is not None and chunk_id not in SQLITE_INT:  # a whole number all the same: none is so big
+            raise SearchError(f"no passage with chunk id {str(chunk_id)[:80]} in the published index: chunk ids come from "
+                              "search results and change when a file is indexed again")
         if path is not None and not (isinstance(path, tuple) and len(path) == 2 and all(map(_is_text, path))):
             raise SearchError("the path must be (collection, path relative to its root), both valid text")
         if not _whole(limit) or not 1 <= limit <= MAX_LIMIT:
