@@ -92,6 +92,15 @@ def split_collection(raw: str, roots: dict[str, str]) -> tuple[str, str] | None:
     return files.split_collection(_checked(raw), roots)
 
 
+def under_a_root(raw: str, roots: dict[str, str]) -> tuple[str, str] | None:
+    """(collection, relative path) of an absolute path inside a root as written (nothing looked up on disk: the
+    file, or the root itself, may be gone); None for any other form."""
+    from search.query.scope import absolute_folder
+    text = _checked(raw)
+    inside = absolute_folder(text, roots) if os.path.isabs(text) else None
+    return inside if inside is not None and inside[1] else None
+
+
 SPECIAL = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
            (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
 

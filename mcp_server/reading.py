@@ -64,8 +64,9 @@ def _refuse_unindexable(sift, target: paths.Target, roots: dict[str, str]) -> No
 
 def _refuse_deleted(conn, raw_path: str, roots: dict[str, str]) -> None:
     """A Problem that says so when ``raw_path`` names a published file gone from disk since (search still
-    gives its path until the next publish): 'no such file, find it with search' would send a client round."""
-    named = paths.split_collection(raw_path, roots)
+    gives its path until the next publish): 'no such file, find it with search' would send a client round.
+    Named as search gives it, or by its absolute path (which said only 'no file …')."""
+    named = paths.split_collection(raw_path, roots) or paths.under_a_root(raw_path, roots)
     indexed = queries.visible_file(conn, *named) if named is not None else None
     root = roots[named[0]] if named is not None else ""
     if indexed is not None and not os.path.lexists(os.path.join(root, named[1])):

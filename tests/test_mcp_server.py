@@ -312,6 +312,24 @@ def test_read_file_of_a_file_deleted_since_it_was_published_says_so(indexed, ser
     assert unmounted.is_error and f"the folder {indexed['root']} is missing" in text(unmounted), text(unmounted)
 
 
+def test_read_file_of_a_deleted_file_by_its_absolute_path_says_so_too(indexed, servers):
+    """By 'notes/tech/cooking.md' a file deleted since it was published was said to be so; by its absolute
+    path, the form a model copies from a user, it got 'no file … find it with search'."""
+    root = indexed["root"]
+    (root / "tech/cooking.md").unlink()
+
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            gone = await call(s, "read_file", path=str(root / "tech/cooking.md"))
+            root.rename(root.with_name("unmounted"))  # the whole folder gone
+            return gone, await call(s, "read_file", path=str(root / "tech/sauce.md"))
+    gone, unmounted = run(scenario)
+    assert gone.is_error and "notes/tech/cooking.md was deleted from disk after generation 1 indexed it" in \
+        text(gone), text(gone)
+    assert unmounted.is_error and f"notes/tech/sauce.md is not on disk: the folder {root} is missing" in \
+        text(unmounted), text(unmounted)
+
+
 def test_a_bare_name_thousands_of_files_share_lists_a_bounded_number(immediate, tmp_path, monkeypatch, servers):
     from workers import runtime
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")  # only the names matter here

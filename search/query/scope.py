@@ -113,7 +113,7 @@ def scope(collection: str | None, prefix: str | None, roots: dict[str, str], say
         return Scope(collection, None)
     text = os.path.expanduser(prefix.strip())
     if os.path.isabs(text):
-        inside = _absolute_folder(text, roots)
+        inside = absolute_folder(text, roots)
         if inside is not None:
             return _there(_named(collection, prefix, *inside, say), prefix, roots, say, conn)
     folder = relative_folder(text)
@@ -159,7 +159,7 @@ def _named(collection: str | None, prefix: str, name: str, folder: str | None, s
     return Scope(name, folder, read_as=f"{say.prefix} {prefix!r} read as {where}")
 
 
-def _absolute_folder(text: str, roots: dict[str, str]) -> tuple[str, str | None] | None:
+def absolute_folder(text: str, roots: dict[str, str]) -> tuple[str, str | None] | None:
     """(collection, folder relative to its root) of an absolute path inside a root, as written or by its
     real path; the deepest root wins. None when it lies in no root."""
     try:
