@@ -473,10 +473,12 @@ def cmd_remove(args) -> int:
     from search.index.status import count
     from search.settings import load
     settings = load()
-    _check_collection(settings, args.collection)  # an unknown name (or no index yet) is refused, naming the known
+    roots, name = _check_collection(settings, args.collection)  # an unknown name is refused, naming the known
+    if name not in roots:
+        raise LookupError(f"no collection named {name!r}: no index yet at {settings.index_path}")
     conn = db.connect(settings.index_path)
     try:
-        row = queries.collections(conn, args.collection)[0]
+        row = queries.collections(conn, name)[0]
         building = queries.building_generation(conn, row["id"]) is not None
         files, chunks = store.remove_collection(conn, row["id"])
         store.drop_unused_vectors(conn)
@@ -504,7 +506,7 @@ def cmd_files(args) -> int:
     if nothing:
         print(as_json({"total": 0, "shown": 0, "files": [], "notes": [nothing]}) if args.json else nothing)
         return 0
-    roots = _check_collection(settings, args.collection)
+    roots, args.collection = _check_collection(settings, args.collection)
     conn = db.connect(settings.index_path, readonly=True)
     try:
         where = scope(args.collection, args.path_prefix, roots, CLI, conn)  # 'notes/tech' as the listing shows paths
@@ -532,7 +534,7 @@ def cmd_search(args) -> int:
     from search.query.filters import Filters, unix_time
     from search.settings import load
     settings = load()
-    roots = _check_collection(settings, args.collection)
+    roots, args.collection = _check_collection(settings, args.collection)
     engine = from_settings(settings)
     where = _scope(settings, args.collection, args.path_prefix, roots)
     filters = Filters(collection=where.collection, path_prefix=where.folder, kind=args.kind,
@@ -594,7 +596,7 @@ def cmd_similar(args) -> int:
         both = ", not both" if args.path is not None else ""
         raise ValueError(f"give a file (as search shows it: collection/relative/path) or --chunk-id N{both}")
     settings = load()
-    roots = _check_collection(settings, None)
+    roots, _ = _check_collection(settings, None)
     target = _indexed_file(settings, args.path, roots) if args.path is not None and roots else None
     if args.path is not None and target is None:
         raise LookupError(f"no index at {settings.index_path}: run `ingest enqueue PATH` first")
@@ -636,21 +638,24 @@ def _indexed_file(settings, raw: str, roots: dict[str, str]) -> tuple[str, str]:
         conn.close()
 
 
-def _check_collection(settings, name: str | None) -> dict[str, str]:
-    """The collections' roots by name; an unknown --collection is refused naming the known ones, as
-    retry-failed and the MCP tools do: search said "nothing is searchable in 'nope' yet: … its first may still
-    be being built", of a typo."""
+def _check_collection(settings, name: str | None) -> tuple[dict[str, str], str | None]:
+    """The collections' roots by name, and ``name`` as registered: in either Unicode normal form, as the MCP
+    tools take it (a collection named after a folder macOS wrote in NFD, typed in NFC). An unknown --collection is
+    refused naming the known ones, as retry-failed and the MCP tools do: search said "nothing is searchable in
+    'nope' yet: … its first may still be being built", of a typo. No index yet: ({}, name), for the caller to say."""
     from search.index import db, queries
+    from search.query.scope import collection_named
     if not settings.index_path.exists():
-        return {}
+        return {}, name
     conn = db.connect(settings.index_path, readonly=True)
     try:
         roots = {r["name"]: r["root"] for r in queries.collections(conn)}
     finally:
         conn.close()
-    if name and name not in roots:  # an empty one: the engine refuses it, saying why
+    registered = collection_named(name, roots) if name else name
+    if name and registered is None:  # an empty one: the engine refuses it, saying why
         raise LookupError(f"no collection named {name!r}; collections: {', '.join(roots) or 'none'}")
-    return roots
+    return roots, registered
 
 
 def _place(hit) -> str:

@@ -186,3 +186,27 @@ def test_a_job_embedding_a_big_file_stops_when_its_collection_is_removed(immedia
     conn = runtime.index()
     assert _leftovers(conn, 1) == dict.fromkeys(_leftovers(conn, 1), 0)
     assert conn.execute("SELECT count(*) FROM working").fetchone()[0] == 0
+
+
+def test_remove_on_a_home_without_an_index_refuses_and_makes_none(sift_env):
+    from pathlib import Path
+    index = Path(sift_env["SIFT_HOME"]) / "index.db"
+    assert not index.exists()
+    refused = run_ingest(sift_env, "remove", "notes")
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == f"ingest: error: no collection named 'notes': no index yet at {index}\n", refused.stderr
+    assert not index.exists(), "a command that finds nothing to remove makes no index"
+
+
+def test_the_cli_takes_a_collection_name_in_either_unicode_form(immediate, sift_env, tmp_path):
+    """A collection named after a folder macOS wrote in NFD, typed in NFC: `--collection` of search and files, and
+    remove, refused it as "no collection named 'résumés'; collections: résumés" (the MCP tools take it)."""
+    import unicodedata
+    nfd, nfc = (unicodedata.normalize(form, "résumés") for form in ("NFD", "NFC"))
+    ingest(write_tree(tmp_path / nfd, {"cv.md": "# CV\n\nWalrus keeper since 2019.\n"}), nfd)
+    found = run_ingest(sift_env, "search", "walrus", "--collection", nfc, "--mode", "keyword")
+    assert found.returncode == 0 and f"{nfd}/cv.md" in found.stdout, found.stdout + found.stderr
+    listed = run_ingest(sift_env, "files", "--collection", nfc)
+    assert listed.returncode == 0 and listed.stdout.startswith(f"{nfd}/cv.md  note  "), listed.stdout + listed.stderr
+    removed = run_ingest(sift_env, "remove", nfc)
+    assert removed.returncode == 0 and removed.stdout.startswith(f"removed collection {nfd!r} "), removed.stderr
