@@ -68,6 +68,17 @@ def test_files_path_prefix_and_glob_narrow_the_list_with_the_notes_search_gives(
     assert lines(run_ingest(env, "files", "--path-prefix", "recipes", "--glob", "*.py")) == ["no files match"]
 
 
+def test_files_glob_takes_braces_globstar_and_a_leading_dot_slash_as_a_shell_does(env, notes):
+    """'*.{md,py}', 'tech/**/*.md' (tech/fts5.md lies directly in tech/) and './tech/*' matched nothing, with no
+    note: fnmatch knows none of these forms, and a model writes them as it would for a shell."""
+    def paths(glob: str) -> list[str]:
+        return [line.split("  ")[0] for line in lines(run_ingest(env, "files", "--sort", "path", "--glob", glob))[:-1]]
+    assert paths("*.{md,py}") == ["notes/recipes/bread.md", "notes/tech/fts5.md", "notes/tech/hello.py"]
+    assert paths("tech/**/*.md") == ["notes/tech/fts5.md"]
+    assert paths("**/*.py") == ["notes/tech/hello.py"]
+    assert paths("./tech/*.p?") == ["notes/tech/hello.py"]
+
+
 def test_files_json_is_the_data_of_the_mcp_tool_list_files(env, notes):
     """The same call through the MCP tool's code: its structured content is this JSON without the keys whose
     null or empty value says nothing (tools.result), and both come from search.query.listing.files; only the
