@@ -413,8 +413,9 @@ class Tools:
         from workers import rescan  # the queue is opened only when a tool needs it (--no-worker makes no home)
         waiting = {row["name"]: self.sift.queue_scan(row["id"]) for row in rows}
         worker = self.sift.worker.describe() if self.sift.worker else {"state": "none"}
-        lines = [f"queued a re-scan of {row['name']} ({row['root']})" if waiting[row["name"]] is None
-                 else rescan.already_queued(row["name"], waiting[row["name"]]) for row in rows]
+        lines = [f"queued a re-scan of {row['name']} ({row['root']}){_after_its_build(self.sift.conn(), row)}"
+                 if waiting[row["name"]] is None else rescan.already_queued(row["name"], waiting[row["name"]])
+                 for row in rows]
         if worker["state"] == "restarting":
             wait = worker["restart_in_seconds"]
             when = f"in {wait:.0f} s" if wait >= 1 else "now"
@@ -424,6 +425,18 @@ class Tools:
             lines.append(_no_worker_of_its_own())
         return result("\n".join(lines), {"queued": [row["name"] for row in rows], "worker": worker["state"],
                                          "already_queued": [name for name, scan in waiting.items() if scan]})
+
+
+def _after_its_build(conn, row) -> str:
+    """What a re-scan of a collection being built waits for: it said only 'queued a re-scan', and the changes
+    were not searchable when that job ran (it runs once the build under way is published: a scan of files in
+    flight would queue them twice)."""
+    from search.index import freshness
+    if not freshness.busy(conn, row["id"]):
+        return ""
+    first = " (its first)" if row["published"] is None else ""
+    return (f"; a build of it is under way{first}: the re-scan runs once that build is published, and reads "
+            "the changes then (stats shows its progress)")
 
 
 def _no_worker_of_its_own() -> str:

@@ -743,6 +743,24 @@ def test_refresh_without_its_own_worker_sees_the_one_started_by_hand(sift_env, c
     assert "start one with" not in text(helped), text(helped)
 
 
+def test_refresh_of_a_collection_being_built_says_the_scan_waits_for_that_build(indexed, servers):
+    """refresh said 'queued a re-scan of notes' while a build of notes was under way, and the changes were not
+    searchable once that job had run: a scan waits for the build in flight and runs once it is published."""
+    from search.index import store
+    from workers import runtime
+    conn = runtime.index()
+    gen = store.begin_generation(conn, 1, runtime.model_id())  # a scan has planned a build; its jobs run
+    store.record_plan(conn, gen, 1, {"alpha.md": "changed"}, {}, len(NOTES))
+
+    async def refresh():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return await call(s, "refresh", collection="notes")
+    said = text(run(refresh))
+    assert said.startswith(f"queued a re-scan of notes ({indexed['root']}); a build of it is under way: the "
+                           "re-scan runs once that build is published, and reads the changes then (stats shows "
+                           "its progress)\n"), said
+
+
 def test_sigterm_stops_the_server_and_its_worker(sift_env, tmp_path):
     root = write_tree(tmp_path / "notes", {"a.md": "# A\n\ntext\n"})
     with open(tmp_path / "stderr.log", "wb") as log:
