@@ -35,7 +35,7 @@ def freshness(conn, collection: str | None = None) -> tuple[str, list[dict]]:
 
 def _up_to_date(d: dict) -> bool:
     """Published, its folder there, nothing being built and no changed file waiting."""
-    return (d["published_generation"] is not None and not d["root_missing_since"] and "building" not in d
+    return (d["published_generation"] is not None and not d.get("root_missing") and "building" not in d
             and not d["pending_files"])
 
 
@@ -45,6 +45,8 @@ def _fresh(conn, row) -> dict:
     entry = {"collection": row["name"], "published_generation": row["published"],
              "published_at": render.when(row["finished"]), "published_age_seconds": _since(row["finished"]),
              "pending_files": fresh["pending_files"], "root_missing_since": render.when(fresh["root_missing_since"])}
+    if fresh["root_missing"]:
+        entry["root_missing"] = True
     if fresh["scanned_unchanged"] is not None:  # a later scan found nothing changed: it published nothing
         entry["scanned_at"], entry["scanned_age_seconds"] = (render.when(fresh["scanned_unchanged"]),
                                                               _since(fresh["scanned_unchanged"]))
@@ -71,8 +73,9 @@ def _fresh_text(d: dict) -> str:
     else:
         text = (f"{d['collection']}: generation {d['published_generation']} published "
                 f"{d['published_at']} ({render.age(d['published_age_seconds'])} ago)")
-    if d.get("root_missing_since"):
-        text += f", its folder is missing since {d['root_missing_since']} (files kept for a rescan interval)"
+    if d.get("root_missing"):
+        since = f" since {d['root_missing_since']}" if d.get("root_missing_since") else ""
+        text += f", its folder is missing{since} (files kept for a rescan interval)"
     b = d.get("building")
     waiting = d.get("pending_files", 0) - (b["pending"] if b else 0)
     if b is None:

@@ -305,8 +305,13 @@ def test_read_file_of_a_file_deleted_since_it_was_published_says_so(indexed, ser
         async with servers.session(indexed["env"], "--no-worker") as s:
             gone = await call(s, "read_file", path="notes/tech/cooking.md")
             indexed["root"].rename(indexed["root"].with_name("unmounted"))  # the whole folder gone
-            return gone, await call(s, "read_file", path="notes/tech/sauce.md")
-    gone, unmounted = run(scenario)
+            return (gone, await call(s, "read_file", path="notes/tech/sauce.md"),
+                    await call(s, "search", query="sauce", mode="keyword"), await call(s, "list_files"))
+    gone, unmounted, found, listed = run(scenario)
+    # before a scan has seen the folder gone, search's freshness said 'up to date' and list_files nothing of it
+    assert ", its folder is missing (files kept for a rescan interval)" in text(found).splitlines()[-1], text(found)
+    assert found.structured_content["freshness"][0]["root_missing"] is True
+    assert f"collection 'notes': its folder {indexed['root']} is missing" in text(listed), text(listed)
     assert gone.is_error and "deleted from disk after generation 1 indexed it" in text(gone), text(gone)
     assert "find it with search" not in text(gone)
     assert unmounted.is_error and f"the folder {indexed['root']} is missing" in text(unmounted), text(unmounted)

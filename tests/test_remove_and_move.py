@@ -10,6 +10,7 @@ A moved folder was refused under its name (`collection 'notes' already indexes /
 was read and embedded again, and the old collection stayed registered."""
 from __future__ import annotations
 
+import re
 import sqlite3
 import time
 
@@ -122,11 +123,17 @@ def test_enqueue_of_a_moved_folder_under_its_name_follows_it_and_reads_nothing_a
         "left at the old path" in refused.stderr, refused.stderr
 
     moved = notes.rename(tmp_path / "archive")
-    tasks.discover(1)  # a scan finds the folder gone: stats say what to do if it was moved
+    what_to_do = ("its files stay searchable as last indexed until it has been gone for a whole rescan interval "
+                  "(SIFT_RESCAN_MINUTES), then they are removed; if it was moved, `ingest enqueue NEW_FOLDER --name "
+                  "notes` follows it (nothing is embedded again), and `ingest remove notes` forgets the collection\n")
+    said = run_ingest(sift_env, "stats").stdout  # before any scan has seen it gone: stats said nothing of it
+    assert "  root folder missing (no scan has run since it went): " + what_to_do in said, said
+    listed = run_ingest(sift_env, "files").stdout  # and its files were listed as indexed, with no word of it
+    assert listed.startswith(f"note: collection 'notes': its folder {notes.resolve()} is missing, so its files are "
+                             "listed as last indexed"), listed
+    tasks.discover(1)  # a scan finds the folder gone: stats say since when, and what to do if it was moved
     said = run_ingest(sift_env, "stats").stdout
-    assert "ago: its files are kept until it has been gone for a whole rescan interval (SIFT_RESCAN_MINUTES), then " \
-        "removed; if it was moved, `ingest enqueue NEW_FOLDER --name notes` follows it (nothing is embedded again), " \
-        "and `ingest remove notes` forgets the collection\n" in said, said
+    assert re.search(r"  root folder missing since [0-9.]+ s ago: " + re.escape(what_to_do), said), said
     followed = run_ingest(sift_env, "enqueue", str(moved), "--name", "notes")
     assert followed.returncode == 0, followed.stderr
     assert followed.stdout.startswith(f"collection 'notes' was at {notes.resolve()}, where nothing is left now: "

@@ -45,19 +45,28 @@ def freshness_state(conn, collection) -> dict:
     watcher or in the generation being built, that are not searchable yet.
     ``scanned_unchanged``: when the newest scan began, if it found nothing changed since the published
     generation (it made no generation of its own); else None.
+    ``root_missing``: the root folder is not there now. A scan records since when (``root_missing_since``,
+    shown only while it is still gone); before one has run, only this look at the disk says so.
     """
     keys = collection.keys()
     get = lambda key, default=None: collection[key] if key in keys else default  # noqa: E731 (an index before V4)
+    missing = root_missing(get("root"))
     building = queries.building_generation(conn, collection["id"])
     total, done = queries.generation_progress(conn, building["id"]) if building else (0, 0)
     return {
-        "root_missing_since": get("root_missing_since"),
+        "root_missing": missing,
+        "root_missing_since": get("root_missing_since") if missing else None,
         "changes_noticed": get("changes_noticed", 0),
         "changes_noticed_at": get("changes_noticed_at"),
         "scan_requested": get("scan_requested"),
         "pending_files": get("changes_noticed", 0) + total - done,
         "scanned_unchanged": _scanned_unchanged(conn, collection, get("scanned_unchanged"), building),
     }
+
+
+def root_missing(root: str | None) -> bool:
+    """Whether a collection's root folder is gone from disk (moved, deleted, or its drive not mounted)."""
+    return bool(root) and not os.path.isdir(root)
 
 
 def _scanned_unchanged(conn, collection, scanned: float | None, building) -> float | None:
@@ -230,9 +239,12 @@ def freshness_lines(fresh: dict, building: dict | None = None, name: str = "NAME
     line counts only the files changed since its scan: one pending count with two different numbers in one
     block ('pending: 1,321 …' above '1,315 pending') read as a contradiction."""
     lines = [f"  warning: {fresh['name_problem']}"] if fresh.get("name_problem") else []
-    if fresh.get("root_missing_since"):
-        lines.append(f"  root folder missing since {age(time.time() - fresh['root_missing_since'])} ago: its files "
-                     "are kept until it has been gone for a whole rescan interval (SIFT_RESCAN_MINUTES), then removed; "
+    if fresh.get("root_missing"):
+        since = fresh.get("root_missing_since")
+        head = (f"root folder missing since {age(time.time() - since)} ago" if since else
+                "root folder missing (no scan has run since it went)")
+        lines.append(f"  {head}: its files stay searchable as last indexed until it has been gone for a whole "
+                     "rescan interval (SIFT_RESCAN_MINUTES), then they are removed; "
                      f"if it was moved, `ingest enqueue NEW_FOLDER --name {name}` follows it (nothing is embedded "
                      f"again), and `ingest remove {name}` forgets the collection")
     in_build = ((building or {}).get("progress") or {}).get("pending", 0)

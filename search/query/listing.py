@@ -32,7 +32,7 @@ from typing import Callable
 
 from search.index import queries, working
 from search.index.db import snapshot
-from search.index.status import when
+from search.index.status import root_missing, when
 from search.query.filters import register_in_folder
 from search.query.scope import Scope, Wording, collection_prefix
 
@@ -62,7 +62,17 @@ def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: di
     total = rows[0]["total"] if rows else 0
     hints = [] if total else [h for h in (glob_hint(glob, roots, say), *unscanned(conn, where.collection)) if h]
     return {"total": total, "shown": len(shown), "files": [_public(e) for e in shown],
-            "notes": where.notes(found=bool(total)) + hints}
+            "notes": where.notes(found=bool(total)) + missing_roots(where.collection, roots) + hints}
+
+
+def missing_roots(collection: str | None, roots: dict[str, str]) -> list[str]:
+    """A note per collection in scope whose folder is gone from disk: its files were listed as indexed, with
+    nothing saying that none of them was there any more (before a scan has seen it, stats said nothing either)."""
+    names = [collection] if collection else sorted(roots)
+    return [f"collection {n!r}: its folder {roots[n]} is missing, so its files are listed as last indexed (still "
+            "searchable until it has been gone for a whole rescan interval); if it was moved, `ingest enqueue "
+            f"NEW_FOLDER --name {n}` follows it, and `ingest remove {n}` forgets the collection"
+            for n in names if n in roots and root_missing(roots[n])]
 
 
 def unscanned(conn, collection: str | None) -> list[str]:
