@@ -93,8 +93,9 @@ def read_text(target: paths.Target, indexed, start: int, end: int | None, offset
             if found.end == found.begin:
                 return f"{target.name} is empty.", {"path": target.name, "total_lines": 0, "lines": []}
             begin = _line_start(fd, found, target, start, budget)
-            if offset:
-                begin = _resume(fd, found, start, begin, offset, budget)
+            if offset:  # inside a character: from the next one, and the header names that byte, not the one asked
+                at = _resume(fd, found, start, begin, offset, budget)
+                offset, begin = at - begin, at
             last = min(end or start + MAX_LINES - 1, start + MAX_LINES - 1)
             shown, cut_at = _window(fd, found, target, begin, start, last, offset)
             found.extend(fd, budget)

@@ -154,6 +154,19 @@ def test_a_start_offset_past_what_a_file_can_hold_is_past_the_line(tmp_path, ser
     assert not after.is_error and text(after).splitlines()[1] == "     2\tline", "the server goes on serving"
 
 
+def test_a_start_offset_inside_a_character_goes_on_from_the_next_one_and_says_which_byte(tmp_path):
+    """The header and start_offset named the byte asked for (3, inside 'é'), while the text began at the next
+    character (byte 4): a model reading both counted the line's bytes wrong."""
+    path = tmp_path / "accents.md"
+    path.write_text("aéé dé\nnext\n", encoding="utf-8")  # a=0, é=1-2, é=3-4, ' '=5
+    target = paths.Target("c", path.name, str(path))
+    for asked, begins, shown in ((2, 3, "é dé"), (4, 5, " dé"), (3, 3, "é dé")):
+        said, data = reading.read_text(target, None, 1, 1, asked)
+        assert data["start_offset"] == begins, (asked, data)
+        assert said.splitlines()[0].endswith(f"; line 1 from byte {begins} of it"), said
+        assert said.splitlines()[1] == f"     1\t{shown}", said
+
+
 # --- refused files --------------------------------------------------------------------------------------
 
 def test_sparse_files_fifos_and_sockets_are_refused(tmp_path, servers, sift_env):
