@@ -238,6 +238,17 @@ def test_a_query_of_only_punctuation_is_refused_as_having_no_words(engine, mode)
     assert engine.search("🙂 contract", mode=mode).hits
 
 
+def test_a_keyword_search_of_emoji_alone_says_keyword_search_cannot_look_them_up(engine):
+    """'🚀' is allowed (meaning can match it), but keyword search holds letters and digits only: the answer was a
+    bare 'no results', as if no note mentioned a rocket."""
+    said = engine.search("🚀 ✅", mode="keyword")
+    assert said.hits == []
+    assert said.notes == ["keyword search finds words and numbers, not emoji or other symbols: '🚀 ✅' has nothing it "
+                          "can look up (mode 'hybrid' or 'semantic' matches it by meaning)"], said.notes
+    assert engine.search("🚀", mode="hybrid").hits, "by meaning it finds passages, and says nothing of keywords"
+    assert not any("emoji" in n for n in engine.search("🙂 contract", mode="keyword").notes)
+
+
 @pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])
 def test_a_letter_that_case_folds_to_a_combining_mark_is_found(immediate, tmp_path, embedder, postings):
     """Case folding turns İ into i and a combining dot (U+0307), which FTS5 keeps inside the word (and drops)."""

@@ -154,6 +154,7 @@ class Engine:
                                                           prepared)
                         unmatched = self._spelling(conn, query, used, state, notes)
                         _by_meaning(notes, ranked, used)
+                        _no_terms(notes, query, used, bool(state["models"]))
                         common = self._common_words(conn, query, state) if ranked else set()
                         page, more = _per_file(ranked, limit, self._catalog_for(conn, state))
                         hits = self._hits(conn, query, page, common)
@@ -594,6 +595,15 @@ def _by_meaning(notes: list[str], ranked: list, mode: str) -> None:
     if mode == "hybrid" and ranked and all(kw is None for _, _, (kw, _) in ranked) \
             and not any(n.endswith(keyword.BY_MEANING) for n in notes):
         _note(notes, f"no passage searched holds any of the query's words: {keyword.BY_MEANING}")
+
+
+def _no_terms(notes: list[str], query: str, used: str, has_vectors: bool) -> None:
+    """Say why a keyword search of emoji or other symbols alone found nothing: the index holds letters and digits
+    only, so '🚀' has no term to look up, and the answer was a bare 'no results'."""
+    if used == "keyword" and not query_words(query):
+        how = " (mode 'hybrid' or 'semantic' matches it by meaning)" if has_vectors else ""
+        _note(notes, f"keyword search finds words and numbers, not emoji or other symbols: {query.strip()[:40]!r} "
+                     f"has nothing it can look up{how}")
 
 
 def _scope_collections(state: dict, filters: Filters) -> list[str]:
