@@ -212,13 +212,24 @@ def cmd_enqueue(args) -> int:
         print(f"ingest: note: {note}", file=sys.stderr)
     before, asked = collection["published"], time.time()
     waiting = rescan.queue_scan(collection["id"])
-    print(f"queued discover for collection {collection['name']!r} ({root})" if waiting is None
-          else rescan.already_queued(repr(collection["name"]), waiting))
-    _say_the_worker_keeps_its_settings(args)
-    if args.wait:
-        return _wait(conn, collection["id"], before, asked)
+    try:
+        print(f"queued discover for collection {collection['name']!r} ({root})" if waiting is None
+              else rescan.already_queued(repr(collection["name"]), waiting))
+        _say_the_worker_keeps_its_settings(args)
+        if args.wait:
+            return _wait(conn, collection["id"], before, asked)
+    except KeyboardInterrupt:  # only the waiting stops: the queued jobs are the worker's
+        print(_stopped_waiting(collection["name"]), file=sys.stderr)
+        return 130
     print(_progress_line())
     return 0
+
+
+def _stopped_waiting(name: str) -> str:
+    """What Ctrl-C during --wait says: it ended with status 130 and no word, so the build looked stopped."""
+    start = "\n" if sys.stderr.isatty() else ""  # off the progress bar's line
+    return (f"{start}ingest: stopped waiting; the build of {name!r} goes on: its jobs stay queued for the worker "
+            "(ingest stats --watch shows its progress)")
 
 
 def _check_nesting(conn, root: str) -> list[str]:

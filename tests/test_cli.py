@@ -282,6 +282,26 @@ def test_enqueue_refuses_a_missing_folder(sift_env, tmp_path):
     assert result.returncode == 2 and "not a folder" in result.stderr
 
 
+@pytest.mark.timeout(300)
+def test_ctrl_c_during_wait_says_the_build_goes_on(sift_env, tmp_path):
+    """Ctrl-C during `ingest enqueue --wait` ended with status 130 and not a word, so the build looked
+    stopped. It stops only the waiting: the queued scan stays for the worker, and it says so."""
+    import os
+    import signal
+    import subprocess
+    from tests.conftest import REPO, VENV_BIN
+    write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
+    proc = subprocess.Popen([str(VENV_BIN / "ingest"), "enqueue", str(tmp_path / "n"), "--wait"], cwd=REPO,
+                            env={**sift_env, "PYTHONUNBUFFERED": "1"}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert "queued discover" in proc.stdout.readline()  # no worker runs: it waits
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C on a terminal sends
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    assert "stopped waiting; the build of 'n' goes on: its jobs stay queued for the worker" in err, err
+    assert "jobs in queue: 1" in run_ingest(sift_env, "stats").stdout
+
+
 def test_enqueue_refuses_a_folder_whose_path_is_not_utf8_in_one_clear_line(sift_env, tmp_path):
     """Such a path cannot be stored (SQLite, JSON): enqueue said only "'utf-8' codec can't encode character
     '\\udcff' in position 15: surrogates not allowed". Now it names the folder and what to do."""
