@@ -125,8 +125,8 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
 # Raise it when a parser or the chunker cuts an unchanged file otherwise
 # (2: bare headings; 3: bare headings at any level, small code sections joined to a neighbour;
 # 4: a file name's words in the title column of its chunks, which only a file read again gets;
-# 5: where each page starts inside a PDF chunk, for read_file's pages).
-VERSION = 5
+# 5: where each page starts inside a PDF chunk, for read_file's pages; 6: TOML front matter read as metadata).
+VERSION = 6
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked

@@ -1,4 +1,4 @@
-"""Markdown notes: front matter, sections by heading, links.
+"""Markdown notes: front matter (YAML, or Hugo's TOML), sections by heading, links.
 
 The body is parsed as CommonMark by markdown-it-py (with GFM tables and $$ math
 blocks), whose block tokens carry line maps. Each heading (ATX ``# x`` or setext
@@ -33,6 +33,11 @@ from pathlib import PurePosixPath
 import yaml
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import table as gfm_table
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 from ingest.document import Document, Section
 
@@ -279,23 +284,37 @@ def _link_destinations(md: MarkdownIt, content: str, env: dict) -> list[str]:
 
 
 def _front_matter(lines: list[str]) -> tuple[dict, int]:
-    """YAML between '---' lines at the top; returns (metadata, first body line index)."""
-    if not lines or lines[0].strip() != "---":
+    """YAML between '---' lines at the top, or TOML between '+++' lines (Hugo's); returns (metadata, first body
+    line index). Front matter that does not parse is no front matter: the note reads it as text."""
+    opening = lines[0].strip() if lines else ""
+    if opening not in ("---", "+++"):
         return {}, 0
+    closings = ("---", "...") if opening == "---" else ("+++",)
     chars = 0
     for end in range(1, min(len(lines), FRONT_MATTER_LINES)):
         chars += len(lines[end]) + 1
         if chars > FRONT_MATTER_CHARS:
             return {}, 0  # a data dump, not metadata: index it as text
-        if lines[end].strip() in ("---", "..."):
-            try:
-                data = yaml.safe_load("\n".join(lines[1:end]))
-            except (yaml.YAMLError, ValueError, RecursionError):  # ValueError: a value YAML cannot build (2024-02-30)
-                return {}, 0  # not front matter after all: index it as text
+        if lines[end].strip() in closings:
+            data = (_yaml if opening == "---" else _toml)("\n".join(lines[1:end]))
             if not isinstance(data, dict):
                 return {}, 0
             return _clean_meta(data), end + 1
     return {}, 0
+
+
+def _yaml(text: str):
+    try:
+        return yaml.safe_load(text)
+    except (yaml.YAMLError, ValueError, RecursionError):  # ValueError: a value YAML cannot build (2024-02-30)
+        return None
+
+
+def _toml(text: str):
+    try:
+        return tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+        return None
 
 
 def _clean_meta(data: dict) -> dict:

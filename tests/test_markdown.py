@@ -302,3 +302,17 @@ def test_a_link_from_slash_is_read_from_the_collections_folder_and_other_schemes
     targets = ["/docs/x.pdf", "//y.md", "/../../etc/passwd", "data:image/png;base64,iVBOR", "tel:+4930123",
                "javascript:alert(1)", "z%00.md", "C:/notes/w.md", "Plan: Q3"]
     assert resolve_links("a/note.md", targets) == ["Plan: Q3", "docs/x.pdf", "y.md", "z.md"]
+
+
+def test_toml_front_matter_gives_the_title_and_is_not_indexed_as_text():
+    """Hugo writes front matter as TOML between '+++' lines: the note was titled by its file name and its first
+    passage began '+++ title = "…" +++'. Now it is read as YAML front matter is."""
+    note = '+++\ntitle = "Release Checklist"\ntags = ["ops", "deploy"]\ndate = 2024-03-01\n+++\n\nTag the build first.\n'
+    doc = parse_markdown("posts/checklist.md", note)
+    assert doc.title == "Release Checklist"
+    assert doc.meta["tags"] == ["ops", "deploy"] and doc.meta["date"] == "2024-03-01"
+    text = "\n".join(s.text for s in doc.sections)
+    assert "+++" not in text and "title =" not in text and "Tag the build first." in text
+    assert doc.sections[0].start_line == 7
+    broken = parse_markdown("broken.md", "+++\ntitle = \n+++\n# Kept\n\nbody\n")  # not TOML: read as text
+    assert broken.title == "Kept" and "title =" in "\n".join(s.text for s in broken.sections)
