@@ -5,7 +5,8 @@ to its folder, as git does), exclude globs from settings; when include globs
 are given, only files matching one of them. Symbolic links to folders are not
 followed (no loops), and are reported as refused with the reason, so that stats and list_files show them
 as skipped instead of them vanishing; a symlinked file counts only if it resolves inside the root.
-Symlinked files that are refused (a loop, a target outside the root or missing) are reported likewise.
+Symlinked files that are refused (a loop, a target outside the root or missing) are reported likewise, and
+so are named pipes, sockets and devices named like files Sift reads (never opened: a pipe would block).
 So is a folder that cannot be listed (no permission): what is in it is unknown, not gone, and the caller
 keeps the files it indexed there (``unreadable``). Files the rules let through but of a kind Sift does not
 read (.docx, .png …) are counted per extension (``unread``), so that a user is told they are not searchable.
@@ -182,9 +183,17 @@ def _found_file(entry, rel, kind, is_link, rules, real_root, refused) -> FoundFi
         info = entry.stat(follow_symlinks=True)
     except (OSError, RuntimeError):
         return None
-    if not stat.S_ISREG(info.st_mode):  # a named pipe would block whoever reads it
+    if not stat.S_ISREG(info.st_mode):  # a named pipe would block whoever reads it: said, never read
+        refused[rel] = not_a_file(info.st_mode)
         return None
     return FoundFile(path=rel, kind=kind, size=info.st_size, mtime=info.st_mtime, ctime=info.st_ctime)
+
+
+def not_a_file(mode: int) -> str:
+    """Why a name Sift would read is not read: it is no regular file (it was left out without a word)."""
+    what = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else None)
+    return f"{what}, not a regular file: not read" if what else "not a regular file: not read"
 
 
 NO_EXTENSION = "(no extension)"

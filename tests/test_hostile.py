@@ -394,6 +394,18 @@ def test_discovery_leaves_out_what_is_not_a_regular_file(tmp_path):
     assert [f.path for f in walk(tmp_path)] == ["note.md"]
 
 
+def test_a_named_pipe_named_like_a_note_is_reported_skipped_with_the_reason(immediate, tmp_path):
+    """A FIFO called pipe.md was left out without a word: not in stats, not in list_files, as if it were not
+    there. It is reported as skipped, as a refused symlink is, and never opened."""
+    root = write_tree(tmp_path / "notes", {"note.md": "# Note\n\nfine\n"})
+    os.mkfifo(root / "pipe.md")
+    published = ingest(root)["published"]
+    reasons = {f["path"]: (f["state"], f["reason"]) for f in published["failures"]}
+    assert reasons == {"pipe.md": ("skipped", "a named pipe (FIFO), not a regular file: not read")}
+    conn = db.connect(Path(os.environ["SIFT_HOME"]) / "index.db")
+    assert {r["path"] for r in reader.visible_files(conn)} == {"note.md"}
+
+
 def test_folders_nested_deeper_than_pythons_recursion_limit_are_walked(immediate, tmp_path):
     """Discovery walked folders by recursion: a tree 1,200 folders deep (short names, the whole path still
     far under PATH_MAX) raised RecursionError, and the collection's every scan failed; nothing was indexed."""
