@@ -544,6 +544,7 @@ def cmd_search(args) -> int:
     from search.query.engine import from_settings
     from search.query.filters import Filters, unix_time
     from search.settings import load
+    from workers.stats import printable
     settings = load()
     roots, args.collection = _check_collection(settings, args.collection)
     engine = from_settings(settings)
@@ -558,7 +559,7 @@ def cmd_search(args) -> int:
         print(as_json(answer.as_dict()))
         return 0
     for note in answer.notes:
-        print(f"note: {note}")
+        print(printable(f"note: {note}"))
     if not answer.hits:
         print("no results")
     _print_hits(answer)
@@ -583,17 +584,18 @@ def _print_hits(answer) -> None:
     """The hits as numbered lines (path and lines or page, heading, snippet, links), then the mode, time and
     generations."""
     from search.query import engine
+    from workers.stats import printable  # a name or a note may hold a newline or a terminal escape: escaped
     for n, hit in enumerate(answer.hits, start=1):
-        print(f"{n:>2}. {hit.collection}/{hit.path}{_place(hit)}  [{hit.score:.4f}]")
+        print(printable(f"{n:>2}. {hit.collection}/{hit.path}{_place(hit)}  [{hit.score:.4f}]"))
         if hit.heading_path:
-            print(f"    {hit.heading_path}")
-        print(f"    {hit.snippet}")
+            print(printable(f"    {hit.heading_path}"))
+        print(printable(f"    {hit.snippet}"))
         if hit.more_in_file:
             print(f"    {engine.more_in_file(hit.more_in_file)}")
         if hit.attachments:
-            print(f"    attached PDF: {', '.join(hit.attachments)}")
+            print(printable(f"    attached PDF: {', '.join(hit.attachments)}"))
         if hit.cited_by:
-            print(f"    cited by: {', '.join(hit.cited_by)}")
+            print(printable(f"    cited by: {', '.join(hit.cited_by)}"))
     at = ", ".join(f"{name} at generation {gen}" for name, gen in answer.generations.items())
     print(f"({answer.mode}, {answer.took_ms} ms" + (f"; {at})" if at else ")"))
 
@@ -603,6 +605,7 @@ def cmd_similar(args) -> int:
     one passage, from the stored vectors (no model is loaded)."""
     from search.query.engine import from_settings
     from search.settings import load
+    from workers.stats import printable
     if (args.path is None) == (args.chunk_id is None):  # 'not both' was said to a bare `ingest similar` too
         both = ", not both" if args.path is not None else ""
         raise ValueError(f"give a file (as search shows it: collection/relative/path) or --chunk-id N{both}")
@@ -617,9 +620,9 @@ def cmd_similar(args) -> int:
         print(as_json(answer.as_dict()))
         return 0
     for note in answer.notes:
-        print(f"note: {note}")
-    print(f"like {answer.query} (other files, the best passage of each):" if answer.hits
-          else f"no other passages found like {answer.query}")
+        print(printable(f"note: {note}"))
+    print(printable(f"like {answer.query} (other files, the best passage of each):" if answer.hits
+          else f"no other passages found like {answer.query}"))
     _print_hits(answer)
     return 0
 

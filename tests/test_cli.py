@@ -352,6 +352,20 @@ def test_stats_show_control_characters_in_file_names_escaped(immediate, sift_env
     assert "bad\\nname\\x1b[2J.md: skipped at parse" in stats.stdout, stats.stdout
     assert "\x1b" not in stats.stdout and "bad\n" not in stats.stdout
 
+
+def test_search_shows_control_characters_in_names_and_text_escaped(immediate, sift_env, tmp_path):
+    """`ingest files` and stats escaped a newline or a terminal escape in a file name; `ingest search` printed
+    them raw: a hit's line split in two at the name's newline, and an escape sequence in a name or in a note's
+    text (ESC [2J clears the screen) went to the terminal."""
+    root = tmp_path / "n"
+    write_tree(root, {"ok.md": "# OK\nfine"})
+    (root / "bad\nname\x1b[31m.md").write_text("# Heron \x1b[2J\n\nthe heron \x1b]0;owned\x07 waits\n")
+    ingest(root)
+    out = run_ingest(sift_env, "search", "heron", "--mode", "keyword").stdout
+    assert "notes/bad\\nname\\x1b[31m.md:" in out, out
+    assert "\x1b" not in out and "\x07" not in out and "bad\n" not in out, out
+    assert "\\x1b[2J" in out and "\\x1b]0;owned\\x07" in out, out
+
 @pytest.mark.timeout(600)
 def test_stats_count_the_embed_jobs_waiting_for_an_embedding_machine(sift_env, redis_url, tmp_path, monkeypatch):
     """SIFT_EMBED_REMOTE: the report counts the jobs on sift-embed and those sent and not yet written back.
