@@ -495,8 +495,9 @@ def cmd_remove(args) -> int:
         store.drop_unused_vectors(conn)
     finally:
         conn.close()
-    print(f"removed collection {row['name']!r} ({row['root']}): {count(files, 'file')} and "
-          f"{count(chunks, 'passage')} are no longer searchable"
+    gone = (f"{count(files, 'file')} and {count(chunks, 'passage')} are no longer searchable"
+            if row["published"] is not None else "nothing of it was searchable yet")
+    print(f"removed collection {row['name']!r} ({row['root']}): {gone}"
           + ("; its build under way was stopped (its queued jobs do nothing)" if building else "")
           + f". The folder is untouched: `ingest enqueue {row['root']} --name {row['name']}` indexes it again")
     return 0

@@ -107,6 +107,34 @@ def test_jobs_of_a_build_under_way_do_nothing_once_their_collection_is_removed(i
     assert watch._quietly(request_scan, 1, conn) is None, "the watcher, until it re-reads the collections"
 
 
+def test_remove_during_a_build_counts_only_what_searches_saw(immediate, sift_env, tmp_path):
+    """Removed while its first build was under way, a collection was said to leave search with '152 files and
+    247 passages' that no search had ever seen: the build's files written before its publish were counted."""
+    from search.index import store
+    from workers import runtime, tasks
+    notes = write_tree(tmp_path / "notes", NOTES)
+    conn = runtime.index()
+    collection = store.ensure_collection(conn, "notes", str(notes.resolve()))
+    gen = store.begin_generation(conn, collection["id"], runtime.model_id())
+    store.record_plan(conn, gen, collection["id"], dict.fromkeys(NOTES, "added"), {}, len(NOTES))
+    tasks.parse(tasks.Batch(gen, collection["id"], ["walrus.md"]))  # written; tea.md not yet: nothing published
+    assert conn.execute("SELECT published FROM collections").fetchone()[0] is None
+    removed = run_ingest(sift_env, "remove", "notes")
+    assert removed.returncode == 0, removed.stderr
+    assert removed.stdout.startswith(f"removed collection 'notes' ({notes.resolve()}): nothing of it was "
+                                     "searchable yet; its build under way was stopped"), removed.stdout
+    other = write_tree(tmp_path / "other", OTHER)  # published with one file; a second one written, not published
+    ingest(other, "other")
+    write_tree(other, NOTES)
+    collection = store.ensure_collection(conn, "other", str(other.resolve()))
+    gen = store.begin_generation(conn, collection["id"], runtime.model_id())
+    store.record_plan(conn, gen, collection["id"], dict.fromkeys(NOTES, "added"), {}, len(NOTES) + 1)
+    tasks.parse(tasks.Batch(gen, collection["id"], ["walrus.md"]))
+    removed = run_ingest(sift_env, "remove", "other")
+    assert removed.stdout.startswith(f"removed collection 'other' ({other.resolve()}): 1 file and 1 passage are no "
+                                     "longer searchable; its build under way was stopped"), removed.stdout
+
+
 def test_enqueue_of_a_moved_folder_under_its_name_follows_it_and_reads_nothing_again(immediate, sift_env, tmp_path):
     from search.query.engine import from_settings
     from search.settings import load

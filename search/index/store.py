@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from search.index.db import transaction
 from search.index.names import check_name, name_problem
-from search.index.queries import IN_FLIGHT, STAGES, generation, get_collection, has_counts, rank, searchable
+from search.index.queries import (IN_FLIGHT, STAGES, VISIBLE, generation, get_collection, has_counts, rank,
+                                  searchable)
 from search.index.remembered import Basis, Outcome
 from search.query.text import index_form, name_words
 
@@ -416,15 +417,16 @@ def drop_unused_vectors(conn: sqlite3.Connection) -> None:
 
 def remove_collection(conn: sqlite3.Connection, collection_id: int) -> tuple[int, int]:
     """Forget a collection in one transaction: its files, chunks (and their FTS rows), links, generations and
-    their progress, and what its scans remembered; returns the (files, chunks) of its current file versions.
+    their progress, and what its scans remembered; returns the (files, chunks) searches saw: those of its
+    published generation (a build's files written before its publish were counted, and said to leave search).
     Readers see it whole until the commit and gone after; jobs of it still queued or running find their
     generation gone and do nothing (workers.tasks, workers.working)."""
     of_files = "SELECT id FROM files WHERE collection = ?"
     of_gens = "SELECT id FROM generations WHERE collection = ?"
     with transaction(conn):
-        files, chunks = conn.execute("SELECT count(DISTINCT f.id), count(c.id) FROM files f LEFT JOIN chunks c "
-                                     "ON c.file = f.id WHERE f.collection = ? AND f.gen_to IS NULL",
-                                     (collection_id,)).fetchone()
+        files, chunks = conn.execute("SELECT count(DISTINCT f.id), count(k.id) FROM files f JOIN collections c "
+                                     "ON c.id = f.collection LEFT JOIN chunks k ON k.file = f.id "
+                                     f"WHERE f.collection = ? AND {VISIBLE}", (collection_id,)).fetchone()
         conn.execute(f"DELETE FROM links WHERE file IN ({of_files})", (collection_id,))
         conn.execute(f"DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file IN ({of_files}))",
                      (collection_id,))
