@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -187,7 +188,7 @@ def cmd_enqueue(args) -> int:
     from workers import rescan
     root = Path(args.path).expanduser().resolve()
     if not root.is_dir():
-        raise FileNotFoundError(f"not a folder: {args.path}")
+        raise FileNotFoundError(_not_a_folder(args.path, root))
     if not _storable(str(root)):
         shown = os.fsencode(root).decode("utf-8", "backslashreplace")
         raise ValueError(f"the folder's path {shown} is not valid UTF-8 (its undecodable bytes are shown as \\xNN): "
@@ -223,6 +224,16 @@ def cmd_enqueue(args) -> int:
         return 130
     print(_progress_line())
     return 0
+
+
+def _not_a_folder(given: str, root: Path) -> str:
+    """Why `ingest enqueue PATH` refuses PATH: it said 'not a folder' of a path that does not exist too."""
+    if not root.exists():
+        return f"not a folder: {given} does not exist"
+    if root.is_file():
+        return (f"not a folder: {given} is a file; ingest enqueue takes the folder of notes to index "
+                f"(the one holding it: ingest enqueue {shlex.quote(str(root.parent))})")
+    return f"not a folder: {given}"
 
 
 def _stopped_waiting(name: str) -> str:

@@ -282,6 +282,17 @@ def test_enqueue_refuses_a_missing_folder(sift_env, tmp_path):
     assert result.returncode == 2 and "not a folder" in result.stderr
 
 
+def test_enqueue_says_whether_a_path_it_refuses_is_missing_or_a_file(sift_env, tmp_path):
+    """Both were refused with 'not a folder: PATH' alone: a typo and a note given for its folder read alike."""
+    missing = run_ingest(sift_env, "enqueue", str(tmp_path / "mising"))
+    assert missing.stderr == f"ingest: error: not a folder: {tmp_path / 'mising'} does not exist\n", missing.stderr
+    note = write_tree(tmp_path / "my notes", {"a.md": "# A\nalpha"}) / "a.md"
+    given = run_ingest(sift_env, "enqueue", str(note))
+    assert given.returncode == 2
+    assert given.stderr == (f"ingest: error: not a folder: {note} is a file; ingest enqueue takes the folder of "
+                            f"notes to index (the one holding it: ingest enqueue '{note.parent}')\n"), given.stderr
+
+
 @pytest.mark.timeout(300)
 def test_ctrl_c_during_wait_says_the_build_goes_on(sift_env, tmp_path):
     """Ctrl-C during `ingest enqueue --wait` ended with status 130 and not a word, so the build looked
