@@ -5,7 +5,7 @@ from pathlib import PurePosixPath
 
 from ingest.code import LANGUAGES, SHEBANG_BYTES, shebang_language
 
-NOTE_EXTENSIONS = {".md", ".markdown", ".mdx"}
+NOTE_EXTENSIONS = {".md", ".markdown", ".mdx", ".ipynb"}  # a Jupyter notebook: its cells (ingest.notebook)
 TEXT_EXTENSIONS = {".txt", ".rst", ".org", ".adoc", ".text"}
 PDF_EXTENSIONS = {".pdf"}
 # Code with a tree-sitter grammar (ingest.code.LANGUAGES), plus formats read as plain lines.

@@ -26,6 +26,9 @@ def parse_file(path: str, data: bytes) -> Document:
         from ingest.pdf import parse_pdf  # pypdf loads only when a PDF comes
         return parse_pdf(path, data)
     text = decode(data)
+    if PurePosixPath(path).suffix.lower() == ".ipynb":  # before check_lines: an output's image is one long line
+        from ingest.notebook import parse_notebook
+        return parse_notebook(path, text)
     check_lines(text)
     if kind == "note":
         return parse_markdown(path, text)

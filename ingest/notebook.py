@@ -1,0 +1,93 @@
+"""Jupyter notebooks (.ipynb): their cells, not their JSON.
+
+A notebook is JSON: indexed as text it would be keys, escapes and base64 images. Its markdown and code cells
+are what a person wrote, so each becomes a section (a markdown cell's headings give the heading path of the
+cells under them); outputs are left out (images, tables of numbers, tracebacks).
+
+Line numbers are the file's own, so read_file shows a hit where it is: Jupyter writes each line of a cell's
+source as one string on a line of its own, inside ``"source": [`` … ``]``, and a cell found so has its lines
+there. A cell written otherwise (its source one string, or a notebook saved as one line of JSON) is read as one
+line, placed at its ``"source"`` key.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import PurePosixPath
+
+from ingest.document import Document, Section, Skip
+
+ATX = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
+FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+
+
+def parse_notebook(path: str, text: str) -> Document:
+    try:
+        notebook = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise Skip(f"not a notebook: its JSON does not parse ({str(exc)[:200]})") from None
+    cells = notebook.get("cells") if isinstance(notebook, dict) else None
+    if not isinstance(cells, list):
+        raise Skip("not a notebook: no list of cells (nbformat 4 keeps them under 'cells')")
+    lines = text.split("\n")
+    sections, headings, after = [], [], 0
+    title = None
+    for cell in cells:
+        source = cell.get("source") if isinstance(cell, dict) else None
+        if isinstance(source, str):
+            source = [source]
+        if not isinstance(source, list) or not all(isinstance(s, str) for s in source):
+            continue
+        at = _source_line(lines, after)
+        section = _section(source, lines, at)
+        after = section.end_line  # the 0-based index of the line after the cell's source
+        if not section.text.strip():
+            continue
+        if cell.get("cell_type") == "markdown":
+            for level, heading in _headings(source):
+                title = title or (heading if level == 1 else None)
+                headings[level - 1:] = [heading]
+        section.heading_path = list(headings)
+        sections.append(section)
+    return Document(kind="note", title=title or PurePosixPath(path).stem, sections=sections)
+
+
+def _source_line(lines: list[str], after: int) -> int:
+    """The index of the next line at or after ``after`` that holds a cell's ``"source"`` key (the last line if none:
+    a notebook in one line has its keys on line 1, found there)."""
+    for i in range(after, len(lines)):
+        if '"source"' in lines[i]:
+            return i
+    return max(0, len(lines) - 1)
+
+
+def _section(source: list[str], lines: list[str], at: int) -> Section:
+    """The cell as a section on the file's lines: its source lines one per line after ``"source": [`` as
+    Jupyter writes them, else as one line at the key."""
+    one_per_line = (lines[at].rstrip().endswith("[") and at + len(source) + 1 < len(lines)
+                    and lines[at + len(source) + 1].strip().startswith("]")
+                    and all("\n" not in s[:-1] for s in source))
+    if one_per_line:
+        body = "".join(s if s.endswith("\n") else s + "\n" for s in source).rstrip("\n")
+        return Section(text=body, start_line=at + 2, end_line=at + 1 + len(source))
+    body = " ".join(line.strip() for s in source for line in s.split("\n") if line.strip())
+    return Section(text=body, start_line=at + 1, end_line=at + 1)
+
+
+def _headings(source: list[str]) -> list[tuple[int, str]]:
+    """The ATX headings of a markdown cell, outside code fences."""
+    found, fence = [], None
+    for line in "".join(source).split("\n"):
+        opened = FENCE.match(line)
+        if opened:
+            mark = opened.group(1)
+            if fence is None:
+                fence = mark[0]
+            elif mark[0] == fence:
+                fence = None
+            continue
+        if fence is None:
+            match = ATX.match(line)
+            if match and match.group(2).strip():
+                found.append((len(match.group(1)), match.group(2).strip()))
+    return found

@@ -1,0 +1,64 @@
+"""Jupyter notebooks: a .ipynb was not read at all (counted among 'kinds Sift does not read'), though its cells
+are notes and code a person wrote. Now its markdown and code cells are searchable, at the file's own lines."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from ingest.parse import parse_file
+from search.query.engine import Engine
+from tests.conftest import ingest, write_tree
+
+PNG = "iVBORw0KGgo" * 150_000  # an output's image: one line of 1.6 MB, longer than any line of prose
+
+
+def notebook(indent: int | None = 1) -> str:
+    """A notebook as Jupyter saves it (nbformat 4, indent 1, each source line a string on a line of its own)."""
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Tide tables\n", "\n", "Where the **ospreys** nest.\n",
+                                                              "```\n", "# not a heading\n", "```"]},
+        {"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [
+            {"output_type": "display_data", "data": {"image/png": PNG, "text/plain": ["<plot of quetzalcoatl>"]},
+             "metadata": {}}],
+         "source": ["import pandas as pd\n", "harbour = pd.read_csv('harbour.csv')\n", "harbour.plot()"]},
+        {"cell_type": "markdown", "metadata": {}, "source": ["## Spring tides\n", "Twice a month the range peaks."]},
+        {"cell_type": "code", "execution_count": 2, "metadata": {}, "outputs": [], "source": []},
+    ]
+    return json.dumps({"cells": cells, "metadata": {"kernelspec": {"name": "python3"}}, "nbformat": 4,
+                       "nbformat_minor": 5}, indent=indent)
+
+
+def test_cells_are_sections_at_the_files_own_lines_and_outputs_are_left_out():
+    text = notebook()
+    doc = parse_file("tides.ipynb", text.encode())
+    assert doc.title == "Tide tables"
+    assert [s.heading_path for s in doc.sections] == [["Tide tables"], ["Tide tables"],
+                                                     ["Tide tables", "Spring tides"]]
+    lines = text.split("\n")
+    for section in doc.sections:  # each line of a cell is on the file's line the section says
+        shown = [json.loads(line.strip().rstrip(",")) for line in lines[section.start_line - 1:section.end_line]]
+        assert "".join(shown) == section.text, section
+    body = "\n".join(s.text for s in doc.sections)
+    assert "harbour.plot()" in body and "ospreys" in body and "# not a heading" in body
+    assert "quetzalcoatl" not in body and "iVBOR" not in body and '"cell_type"' not in body
+
+
+def test_a_notebook_saved_as_one_line_is_read_cell_by_cell_on_that_line():
+    doc = parse_file("tides.ipynb", notebook(indent=None).encode())
+    assert [(s.start_line, s.end_line) for s in doc.sections] == [(1, 1)] * 3
+    assert "harbour = pd.read_csv('harbour.csv') harbour.plot()" in doc.sections[1].text
+
+
+def test_a_notebook_is_indexed_and_its_cells_found_where_they_are(immediate, tmp_path):
+    root = write_tree(tmp_path / "lab", {"readme.md": "# Lab\n\nnotebooks of the harbour survey\n"})
+    (root / "tides.ipynb").write_text(notebook(), encoding="utf-8")
+    published = ingest(root, "lab")["published"]
+    assert published["failures"] == [] and published["unread"] == {}
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+    hits = engine.search("ospreys", limit=5, mode="keyword").hits
+    assert [(h.path, h.title) for h in hits] == [("tides.ipynb", "Tide tables")]
+    line = notebook().split("\n")[hits[0].start_line - 1]
+    assert line.strip() == '"# Tide tables\\n",', line
+    assert [h.path for h in engine.search("harbour plot", limit=5, mode="keyword").hits][0] == "tides.ipynb"
+    assert engine.search("quetzalcoatl", limit=5, mode="keyword").hits == []
