@@ -3,7 +3,9 @@
 A byte-order mark selects UTF-8, UTF-16 or UTF-32 (little or big endian);
 without one, text is UTF-8. A NUL in the first 8 KiB (after the BOM's decoding)
 means a binary file. Undecodable bytes mean "not text". Both verdicts raise
-``Skip`` with the reason, so the indexer records it and read_file refuses with it.
+``Skip`` with the reason, so the indexer records it and read_file refuses with it;
+the indexer's reason for text that is not UTF-8 also guesses its legacy encoding
+(GB18030 or Windows-1252) and gives the iconv command that converts it.
 
 ``Encoding`` names an explicit codec (``utf-16-le``, never ``utf-16``), so any
 character boundary of the file can be decoded on its own: read_file streams a
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from ingest.document import Skip
 
 HEAD = 8192  # bytes looked at for NULs
+HINT_SAMPLE = 64 * 1024  # bytes looked at to guess the legacy encoding of a file that is not UTF-8
 
 
 @dataclass(frozen=True)
@@ -67,8 +70,26 @@ def decode(data: bytes) -> str:
     try:
         text = data[encoding.bom:].decode(encoding.codec)
     except UnicodeDecodeError as exc:
-        raise Skip(not_text(encoding, encoding.bom + exc.start, exc.reason)) from None
+        why = not_text(encoding, encoding.bom + exc.start, exc.reason)
+        raise Skip(why if encoding.bom else f"{why}: {legacy_hint(data)}") from None
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def legacy_hint(data: bytes) -> str:
+    """What to do with text that is not UTF-8, most often a note saved in a legacy encoding: GBK (GB18030, whose
+    two-byte characters decode as Chinese) or Windows-1252/Latin-1. Only a guess, said as one."""
+    sample = data[:HINT_SAMPLE]
+    try:
+        chinese = codecs.getincrementaldecoder("gb18030")().decode(sample)  # a character cut at the end is kept
+    except UnicodeDecodeError:
+        chinese = ""
+    cjk = sum(1 for c in chinese if "\u4e00" <= c <= "\u9fff" or "\u3000" <= c <= "\u303f" or "\uff00" <= c <= "\uffef")
+    if chinese and cjk * 2 >= sum(1 for b in sample if b >= 0x80):
+        source = "GB18030"  # every byte above ASCII is half of a Chinese character or mark
+    else:
+        source = "WINDOWS-1252"
+    return (f"Sift reads UTF-8 (and UTF-16/32 with a BOM); if it is {source} text, convert it to index it: "
+            f"iconv -f {source} -t UTF-8 FILE > NEW")
 
 
 def not_text(encoding: Encoding, at: int, reason: str) -> str:

@@ -388,6 +388,22 @@ def test_reading_a_fifo_named_like_a_note_does_not_block(tmp_path):
         ingest_files.read_and_parse(tmp_path, "pipe.md")
 
 
+def test_a_note_in_a_legacy_encoding_is_skipped_with_how_to_convert_it(immediate, tmp_path):
+    """A GBK or Latin-1 note was skipped with 'not UTF-8 text (byte 2: invalid start byte)' alone: true, and no
+    help to a user with years of notes saved by an old editor. The reason now guesses the encoding and gives the
+    command that converts the file."""
+    root = write_tree(tmp_path / "notes", {"ok.md": "# OK\n\nfine\n"})
+    (root / "gbk.md").write_bytes("# 合同\n\n付款方式改为分期。\n".encode("gbk"))
+    (root / "latin1.md").write_bytes("# Café\n\ncrème brûlée, déjà vu\n".encode("latin-1"))
+    reasons = {f["path"]: f["reason"] for f in ingest(root)["published"]["failures"]}
+    assert reasons["gbk.md"] == ("not UTF-8 text (byte 2: invalid start byte): Sift reads UTF-8 (and UTF-16/32 with "
+                                 "a BOM); if it is GB18030 text, convert it to index it: iconv -f GB18030 -t UTF-8 "
+                                 "FILE > NEW")
+    assert reasons["latin1.md"].startswith("not UTF-8 text (byte 5: invalid continuation byte): ")
+    assert reasons["latin1.md"].endswith("if it is WINDOWS-1252 text, convert it to index it: iconv -f WINDOWS-1252 "
+                                         "-t UTF-8 FILE > NEW")
+
+
 def test_discovery_leaves_out_what_is_not_a_regular_file(tmp_path):
     write_tree(tmp_path, {"note.md": "n"})
     os.mkfifo(tmp_path / "pipe.md")
