@@ -28,6 +28,23 @@ def test_default_ignores_and_gitignore_files(tmp_path):
     assert paths(walk(tmp_path)) == ["a.md", "deep/docs/draft.md", "docs/keep.md", "src/app.py"]
 
 
+def test_hidden_folders_are_skipped_unless_excluded_from_the_ignore_list(tmp_path):
+    """A home folder given as a root indexed its hidden folders: here .rustup, .pyenv, .cargo were 116,731 files
+    (1.4 GB of toolchain sources), and .ssh, .aws or .config hold keys and tokens that search would then serve to
+    an assistant. Hidden folders are skipped; hidden files stay; SIFT_EXCLUDE='!.github/' brings one back."""
+    write_tree(tmp_path, {
+        "notes/plan.md": "p", ".rustup/toolchains/lib.rs": "fn f() {}", ".config/gh/hosts.yml": "token: x",
+        "notes/.drafts/idea.md": "i", ".hiddenfile.md": "h", ".github/workflows/ci.yml": "on: push",
+    })
+    assert paths(walk(tmp_path)) == [".hiddenfile.md", "notes/plan.md"]
+    assert why_not_indexed(tmp_path, ".config/gh/hosts.yml") == (
+        ".config/ is a hidden folder: hidden folders are skipped (tools' state, caches and keys); "
+        "SIFT_EXCLUDE='!.config/' indexes it")
+    assert why_not_indexed(tmp_path, "notes/.drafts/idea.md").startswith("notes/.drafts/ is a hidden folder")
+    assert paths(walk(tmp_path, Rules(exclude=("!.github/",)))) == [
+        ".github/workflows/ci.yml", ".hiddenfile.md", "notes/plan.md"]
+
+
 def test_why_not_indexed_agrees_with_the_walk_file_by_file(tmp_path):
     """read_file refuses what a scan leaves out, asked one path at a time: the two must never disagree."""
     tree = {
