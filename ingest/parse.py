@@ -25,7 +25,13 @@ def parse_file(path: str, data: bytes) -> Document:
     if kind == "pdf":
         from ingest.pdf import parse_pdf  # pypdf loads only when a PDF comes
         return parse_pdf(path, data)
-    text = decode(data)
+    try:
+        text = decode(data)
+    except Skip:
+        if data.startswith(b"%PDF-"):  # it was 'binary file', which says nothing of what to do
+            raise Skip(f"a PDF named {PurePosixPath(path).name!r} (it begins %PDF-): rename it to .pdf to index "
+                       "it") from None
+        raise
     if PurePosixPath(path).suffix.lower() == ".ipynb":  # before check_lines: an output's image is one long line
         from ingest.notebook import parse_notebook
         return parse_notebook(path, text)

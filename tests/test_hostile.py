@@ -404,6 +404,21 @@ def test_a_note_in_a_legacy_encoding_is_skipped_with_how_to_convert_it(immediate
                                          "-t UTF-8 FILE > NEW")
 
 
+def test_a_pdf_named_like_a_note_is_skipped_saying_it_is_a_pdf():
+    """A PDF saved as report.md was skipped as 'binary file', which says nothing of what to do with it."""
+    import io
+    from pypdf import PdfWriter
+    from ingest.parse import parse_file
+    writer, out = PdfWriter(), io.BytesIO()
+    writer.add_blank_page(612, 792)
+    writer.write(out)
+    with pytest.raises(Skip) as refused:
+        parse_file("reports/report.md", out.getvalue())
+    assert str(refused.value) == "a PDF named 'report.md' (it begins %PDF-): rename it to .pdf to index it"
+    with pytest.raises(Skip, match="^binary file$"):
+        parse_file("blob.md", b"%PNG\x00\x01")
+
+
 def test_discovery_leaves_out_what_is_not_a_regular_file(tmp_path):
     write_tree(tmp_path, {"note.md": "n"})
     os.mkfifo(tmp_path / "pipe.md")
