@@ -53,6 +53,18 @@ LANGUAGES: dict[str, str] = {
     ".sh": "bash", ".bash": "bash", ".zsh": "bash",
 }
 
+# Build and container files known by their name alone (they have no extension): code, windowed by lines, Ruby's
+# outlined. They were counted among '(no extension)' files Sift does not read, in every repository.
+NAMED_FILES = {"makefile": None, "gnumakefile": None, "dockerfile": None, "containerfile": None,
+               "justfile": None, "jenkinsfile": None, "rakefile": "ruby", "gemfile": "ruby", "vagrantfile": "ruby"}
+
+
+def code_file_name(path: str) -> bool:
+    """Whether ``path`` names a build or container file (Makefile, Dockerfile, Dockerfile.dev …)."""
+    name = Path(path).name.lower()
+    return name in NAMED_FILES or name.startswith(("dockerfile.", "containerfile."))
+
+
 # The interpreters a script's shebang line names (#!/bin/sh, #!/usr/bin/env python3) that have a grammar above:
 # a file without an extension is read as code of that language (ingest.kinds.kind_of_script); other
 # extensionless files stay unread.
@@ -153,7 +165,10 @@ def parse_code(path: str, text: str) -> Document:
     check_indexable(name, lines)
     module = Path(path).stem
     suffix = Path(path).suffix.lower()
-    language = LANGUAGES.get(suffix) if suffix else shebang_language(text[:SHEBANG_BYTES].encode())
+    if suffix not in LANGUAGES and code_file_name(name):
+        language = NAMED_FILES.get(name.lower())
+    else:
+        language = LANGUAGES.get(suffix) if suffix else shebang_language(text[:SHEBANG_BYTES].encode())
     defs, fallback = _outline(language, module, text)
     sections = _sections(lines, defs, module) if lines else []
     meta = {"language": language, "symbols": _symbols(sections)}

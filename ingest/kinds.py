@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from ingest.code import LANGUAGES, SHEBANG_BYTES, shebang_language
+from ingest.code import LANGUAGES, SHEBANG_BYTES, code_file_name, shebang_language
 
 NOTE_EXTENSIONS = {".md", ".markdown", ".mdx", ".ipynb"}  # a Jupyter notebook: its cells (ingest.notebook)
 TEXT_EXTENSIONS = {".txt", ".rst", ".org", ".adoc", ".text"}
@@ -27,7 +27,7 @@ def kind_of(path: str) -> str | None:
         return "code"
     if suffix in TEXT_EXTENSIONS:
         return "text"
-    return None
+    return "code" if code_file_name(path) else None  # Makefile, Dockerfile, Dockerfile.dev …
 
 
 def kind_of_script(path: str, head: bytes) -> str | None:

@@ -66,7 +66,7 @@ def test_files_of_kinds_sift_does_not_read_are_counted_per_extension(tmp_path):
     """A folder of .docx files was passed over in silence. The walk counts what it would have indexed if Sift
     read the kind; not what the rules, a .gitignore or the include globs keep out, links or hidden files."""
     write_tree(tmp_path, {
-        "a.md": "a", "report.docx": "d", "Plan.DOCX": "d", "sub/photo.png": "p", "Makefile": "m", "LICENSE": "l",
+        "a.md": "a", "report.docx": "d", "Plan.DOCX": "d", "sub/photo.png": "p", "COPYING": "m", "LICENSE": "l",
         "node_modules/x.docx": "ignored", ".git/objects.pack": "ignored", "secret/s.docx": "gitignored",
         ".gitignore": "secret/\n*.bak\n", "old.bak": "gitignored", "private/p.docx": "excluded",
         ".editorconfig": "hidden", "build/b.png": "ignored",
@@ -104,13 +104,13 @@ def test_endings_that_are_no_extension_are_counted_together(tmp_path):
 SCRIPTS = {
     "scripts/setup": "#!/usr/bin/env bash\nset -e\necho setup\n", "scripts/check": "#!/bin/sh\ntrue\n",
     "scripts/report": "#!/usr/bin/env python3\nprint('report')\n", "scripts/tidy": "#!/usr/bin/perl\n1;\n",
-    "Makefile": "all:\n\ttrue\n", "LICENSE": "#! not a script\n", "notes.sh.bak": "#!/bin/sh\n",
+    "VERSION": "1.2\n", "LICENSE": "#! not a script\n", "notes.sh.bak": "#!/bin/sh\n",
 }
 
 
 def test_a_file_without_an_extension_is_code_when_its_shebang_names_an_interpreter_sift_parses(tmp_path):
     """scripts/setup ('#!/usr/bin/env bash') was counted as '(no extension)' and never read. A shebang naming
-    bash, sh or python makes such a file code; a perl one, a Makefile, a LICENSE and a '.bak' stay unread."""
+    bash, sh or python makes such a file code; a perl one, a VERSION, a LICENSE and a '.bak' stay unread."""
     write_tree(tmp_path, SCRIPTS)
     unread = Counter()
     found = walk(tmp_path, unread=unread)
@@ -119,6 +119,24 @@ def test_a_file_without_an_extension_is_code_when_its_shebang_names_an_interpret
     assert unread == {NO_EXTENSION: 3, ".bak": 1}
     assert [p for p in sorted(SCRIPTS) if why_not_indexed(tmp_path, p) is None] == paths(found), \
         "read_file reads what the scan indexes"
+
+
+def test_build_and_container_files_known_by_name_are_code(tmp_path):
+    """Makefile, Dockerfile, Gemfile … have no extension: they were counted among '(no extension)' files Sift does
+    not read, in every repository. They are code now (a note about them stays a note)."""
+    from ingest.parse import parse_file
+    tree = {"Makefile": "all:\n\tcc -o app main.c\n", "docker/Dockerfile.dev": "FROM python:3.11\nRUN make\n",
+            "Gemfile": "source 'https://rubygems.org'\ngem 'rake'\n", "Dockerfile.md": "# About the image\n",
+            "Gemfile.lock": "GEM\n", "LICENSE": "MIT\n"}
+    write_tree(tmp_path, tree)
+    unread = Counter()
+    found = {f.path: f.kind for f in walk(tmp_path, unread=unread)}
+    assert found == {"Makefile": "code", "docker/Dockerfile.dev": "code", "Gemfile": "code", "Dockerfile.md": "note"}
+    assert unread == {NO_EXTENSION: 1, ".lock": 1}
+    assert [p for p in sorted(tree) if why_not_indexed(tmp_path, p) is None] == sorted(found)
+    make = parse_file("Makefile", tree["Makefile"].encode())
+    assert make.kind == "code" and "cc -o app main.c" in make.sections[0].text
+    assert parse_file("Gemfile", tree["Gemfile"].encode()).meta["language"] == "ruby"
 
 
 def test_include_and_exclude_globs(tmp_path):

@@ -236,9 +236,11 @@ def test_the_watcher_ignores_what_cannot_change_the_index(immediate, tmp_path):
     assert not relevant(Change.added, "drafts/idea.md"), "excluded by settings"
     assert not relevant(Change.modified, "photo.jpg")
     (root / "setup").write_text("#!/bin/sh\necho hi\n")
+    (root / "VERSION").write_text("1.2\n")
     (root / "Makefile").write_text("all:\n")
     assert relevant(Change.modified, "setup"), "a script without an extension is code (its shebang)"
-    assert not relevant(Change.modified, "Makefile")
+    assert relevant(Change.modified, "Makefile"), "a build file known by its name is code"
+    assert not relevant(Change.modified, "VERSION")
     assert not relevant(Change.added, ".#alpha.md"), "an editor's lock file"
     assert not relevant(Change.deleted, "old-folder"), "nothing indexed was under it"
 
