@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import sys
 import time
 from pathlib import Path
@@ -182,13 +181,14 @@ def _settings_and_index():
 
 
 def cmd_enqueue(args) -> int:
+    from ingest.discover import not_a_folder
     from search.index import names, queries, store
     from search.index.names import moved_note
     from search.model import embedding
     from workers import rescan
     root = Path(args.path).expanduser().resolve()
     if not root.is_dir():
-        raise FileNotFoundError(_not_a_folder(args.path, root))
+        raise FileNotFoundError(f"not a folder: {not_a_folder(args.path, root)}")
     if not _storable(str(root)):
         shown = os.fsencode(root).decode("utf-8", "backslashreplace")
         raise ValueError(f"the folder's path {shown} is not valid UTF-8 (its undecodable bytes are shown as \\xNN): "
@@ -224,16 +224,6 @@ def cmd_enqueue(args) -> int:
         return 130
     print(_progress_line())
     return 0
-
-
-def _not_a_folder(given: str, root: Path) -> str:
-    """Why `ingest enqueue PATH` refuses PATH: it said 'not a folder' of a path that does not exist too."""
-    if not root.exists():
-        return f"not a folder: {given} does not exist"
-    if root.is_file():
-        return (f"not a folder: {given} is a file; ingest enqueue takes the folder of notes to index "
-                f"(the one holding it: ingest enqueue {shlex.quote(str(root.parent))})")
-    return f"not a folder: {given}"
 
 
 def _stopped_waiting(name: str) -> str:

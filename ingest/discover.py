@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shlex
 import stat
 import string
 from collections import Counter
@@ -100,6 +101,17 @@ def walk(root: Path | str, rules: Rules | None = None, refused: dict[str, str] |
     found = [f for f in found if f.path not in converted]
     found.sort(key=lambda f: f.path)
     return found
+
+
+def not_a_folder(given: str, real: Path | str) -> str:
+    """Why the root ``given`` (``real`` once resolved) cannot be a collection's: 'not a folder' alone was said of
+    a path that does not exist and of a note given for its folder alike."""
+    real = Path(real)
+    if not real.exists():
+        return f"{given} does not exist"
+    if real.is_file():
+        return f"{given} is a file: give the folder that holds the notes (this file's: {shlex.quote(str(real.parent))})"
+    return f"{given} is neither a file nor a folder"
 
 
 def why_not_indexed(root: Path | str, rel: str, rules: Rules | None = None) -> str | None:

@@ -107,7 +107,8 @@ def register_root(settings, root: str, name: str | None) -> tuple[int, str]:
     from search.index import db, names, queries, store
     real = os.path.realpath(os.path.expanduser(root))
     if not os.path.isdir(real):
-        raise StartupError(f"--root {root}: not a folder")
+        from ingest.discover import not_a_folder
+        raise StartupError(f"--root {root}: not a folder: {not_a_folder(root, real)}")
     try:
         conn = db.connect(settings.index_path)
     except db.IndexUnavailable as exc:

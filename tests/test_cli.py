@@ -289,8 +289,8 @@ def test_enqueue_says_whether_a_path_it_refuses_is_missing_or_a_file(sift_env, t
     note = write_tree(tmp_path / "my notes", {"a.md": "# A\nalpha"}) / "a.md"
     given = run_ingest(sift_env, "enqueue", str(note))
     assert given.returncode == 2
-    assert given.stderr == (f"ingest: error: not a folder: {note} is a file; ingest enqueue takes the folder of "
-                            f"notes to index (the one holding it: ingest enqueue '{note.parent}')\n"), given.stderr
+    assert given.stderr == (f"ingest: error: not a folder: {note} is a file: give the folder that holds the notes "
+                            f"(this file's: '{note.parent}')\n"), given.stderr
 
 
 @pytest.mark.timeout(300)

@@ -786,6 +786,15 @@ def test_bad_root_is_a_clear_startup_error(sift_env, tmp_path):
                             env=sift_env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
     assert result.returncode == 2 and result.stdout == ""
     assert "not a folder" in result.stderr and "Traceback" not in result.stderr
+    assert result.stderr.endswith(f"missing does not exist\n"), result.stderr
+    note = tmp_path / "notes" / "a.md"  # a note given for its folder: 'not a folder' alone said nothing more
+    note.parent.mkdir()
+    note.write_text("# A\n")
+    given = subprocess.run([str(VENV_BIN / "sift-mcp"), "--root", str(note), "--no-worker"], env=sift_env,
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert given.returncode == 2
+    assert given.stderr.endswith(f"--root {note}: not a folder: {note} is a file: give the folder that holds the "
+                                 f"notes (this file's: {note.parent})\n"), given.stderr
 
 
 # --- helpers --------------------------------------------------------------------------------------
