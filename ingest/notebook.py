@@ -30,6 +30,7 @@ def parse_notebook(path: str, text: str) -> Document:
     if not isinstance(cells, list):
         raise Skip("not a notebook: no list of cells (nbformat 4 keeps them under 'cells')")
     lines = text.split("\n")
+    indent = _key_indent(lines)
     sections, headings, after = [], [], 0
     title = None
     for cell in cells:
@@ -38,7 +39,7 @@ def parse_notebook(path: str, text: str) -> Document:
             source = [source]
         if not isinstance(source, list) or not all(isinstance(s, str) for s in source):
             continue
-        at = _source_line(lines, after)
+        at = _source_line(lines, after, indent)
         section = _section(source, lines, at)
         after = section.end_line  # the 0-based index of the line after the cell's source
         if not section.text.strip():
@@ -52,13 +53,25 @@ def parse_notebook(path: str, text: str) -> Document:
     return Document(kind="note", title=title or PurePosixPath(path).stem, sections=sections)
 
 
-def _source_line(lines: list[str], after: int) -> int:
-    """The index of the next line at or after ``after`` that holds a cell's ``"source"`` key (the last line if none:
-    a notebook in one line has its keys on line 1, found there)."""
+def _source_line(lines: list[str], after: int, indent: str | None) -> int:
+    """The index of the next line at or after ``after`` that holds a cell's ``"source"`` key: at ``indent``, the
+    indentation of the cells' keys (an output's data may hold a "source" key of its own, deeper). The last line
+    if none: a notebook in one line has its keys on line 1, found there."""
     for i in range(after, len(lines)):
-        if '"source"' in lines[i]:
+        if indent is not None and lines[i].startswith(indent + '"source":'):
             return i
     return max(0, len(lines) - 1)
+
+
+def _key_indent(lines: list[str]) -> str | None:
+    """The indentation of a cell's keys, from the first ``"cell_type":`` line; None for JSON on one line."""
+    if len(lines) == 1:
+        return None
+    for line in lines:
+        key = line.lstrip()
+        if key.startswith('"cell_type":'):
+            return line[:len(line) - len(key)]
+    return None
 
 
 def _section(source: list[str], lines: list[str], at: int) -> Section:

@@ -19,7 +19,8 @@ def notebook(indent: int | None = 1) -> str:
         {"cell_type": "markdown", "metadata": {}, "source": ["# Tide tables\n", "\n", "Where the **ospreys** nest.\n",
                                                               "```\n", "# not a heading\n", "```"]},
         {"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [
-            {"output_type": "display_data", "data": {"image/png": PNG, "text/plain": ["<plot of quetzalcoatl>"]},
+            {"output_type": "display_data", "data": {"image/png": PNG, "text/plain": ["<plot of quetzalcoatl>"],
+                                                     "application/json": {"source": ["a key of its own"]}},
              "metadata": {}}],
          "source": ["import pandas as pd\n", "harbour = pd.read_csv('harbour.csv')\n", "harbour.plot()"]},
         {"cell_type": "markdown", "metadata": {}, "source": ["## Spring tides\n", "Twice a month the range peaks."]},
