@@ -202,7 +202,7 @@ def cmd_enqueue(args) -> int:
     name = args.name if args.name is not None else \
         known["name"] if known is not None and names.name_problem(known["name"]) is None else root.name
     names.check_name(name)
-    held = _check_nesting(conn, str(root))
+    held = _check_nesting(conn, str(root), settings)
     if settings.embeddings:  # a keyword-only index needs no model: none is built for it
         embedding.resolve(settings)  # fail now, not in the worker, if the model is unusable
     moved = store.follow_move(conn, name, str(root))
@@ -233,13 +233,15 @@ def _stopped_waiting(name: str) -> str:
             "(ingest stats --watch shows its progress)")
 
 
-def _check_nesting(conn, root: str) -> list[str]:
+def _check_nesting(conn, root: str, settings) -> list[str]:
     """A new folder inside another collection's root is refused (its passages would show twice); one that holds
-    other collections' roots is registered with a note saying so (returned)."""
+    other collections' roots is registered with a note saying so (returned). A hidden or ignored folder is read by
+    no scan of the root above it: neither."""
+    from ingest.discover import left_out_by
     from search.index import names, queries
     if queries.collection_for_root(conn, root) is not None:
         return []
-    refusal, held = names.nesting(root, queries.collections(conn))
+    refusal, held = names.nesting(root, queries.collections(conn), left_out_by(settings))
     if refusal:
         raise ValueError(refusal)
     return held

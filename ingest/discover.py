@@ -114,6 +114,27 @@ def not_a_folder(given: str, real: Path | str) -> str:
     return f"{given} is neither a file nor a folder"
 
 
+def folder_left_out(root: Path | str, rel: str, rules: Rules | None = None) -> bool:
+    """Whether a scan of ``root`` leaves out the folder ``rel`` ('/'-separated) and all under it: a hidden or
+    ignored folder on the way down (the ignore list, SIFT_EXCLUDE, every .gitignore)."""
+    rules = rules or Rules()
+    gitignores, folder = [], ""
+    for part in rel.split("/"):
+        gitignores += _gitignore(Path(root) / folder, folder)
+        child = folder + part
+        if rules.ignored(child, True) or _git_ignored(gitignores, child, True):
+            return True
+        folder = child + "/"
+    return False
+
+
+def left_out_by(settings):
+    """``folder_left_out`` with the ignore rules of ``settings`` (SIFT_INCLUDE, SIFT_EXCLUDE), as
+    search.index.names.nesting takes it."""
+    rules = Rules(settings.include, settings.exclude)
+    return lambda root, rel: folder_left_out(root, rel, rules)
+
+
 def why_not_indexed(root: Path | str, rel: str, rules: Rules | None = None) -> str | None:
     """Why a scan of ``root`` would leave out the file ``rel`` ('/'-separated, inside root), or None if it
     would index it: the ignore list and exclude globs, every .gitignore on the way down, the include globs

@@ -124,9 +124,10 @@ def register_root(settings, root: str, name: str | None) -> tuple[int, str]:
             followed = queries.collection_for_root(conn, real)
             return followed["id"], followed["name"]
         if existing is None:
-            refusal, held = names.nesting(real, queries.collections(conn))
+            from ingest.discover import left_out_by
+            refusal, held = names.nesting(real, queries.collections(conn), left_out_by(settings))
             if refusal:  # not a second collection of the same files: the one that holds them is served
-                outer = names.container(real, queries.collections(conn))
+                outer = names.container(real, queries.collections(conn), left_out_by(settings))
                 print(f"sift-mcp: note: {refusal}; it is not registered again: its files are in "
                       f"{outer['name']!r}, which is rescanned now", file=sys.stderr)
                 return outer["id"], outer["name"]

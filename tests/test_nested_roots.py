@@ -69,3 +69,20 @@ def test_sift_mcp_root_inside_a_collection_serves_that_collection(sift_env, tmp_
     said = log.read_text()
     assert f"sift-mcp: note: {root / 'tmux'} lies inside the collection 'notes' ({root})" in said, said
     assert "it is not registered again: its files are in 'notes', which is rescanned now" in said, said
+
+
+def test_a_hidden_or_ignored_folder_inside_a_collection_is_its_own(sift_env, tmp_path):
+    """A scan of a root leaves out its hidden and ignored folders, so a collection inside one shares no file with
+    it: ~/.notes under a collection of ~ was refused as 'inside the collection home, which indexes its files
+    already', and registering ~ over ~/.notes said search would show their passages twice."""
+    home = write_tree(tmp_path / "home", {"todo.md": "# Todo\n", ".notes/a.md": "# A\n", "build/log/b.md": "# B\n",
+                                          "gen/c/c.md": "# C\n", ".gitignore": "gen/\n"}).resolve()
+    assert run_ingest(sift_env, "enqueue", str(home), "--name", "home").returncode == 0
+    for inner, name in ((home / ".notes", "hidden"), (home / "build" / "log", "built"), (home / "gen" / "c", "gen")):
+        result = run_ingest(sift_env, "enqueue", str(inner), "--name", name)
+        assert result.returncode == 0 and "note:" not in result.stderr, result.stderr
+    assert collections(sift_env) == ["built", "gen", "hidden", "home"]
+    outer = write_tree(tmp_path / "top", {"x.md": "# X\n", ".cache2/y/y.md": "# Y\n"}).resolve()
+    assert run_ingest(sift_env, "enqueue", str(outer / ".cache2" / "y"), "--name", "y").returncode == 0
+    held = run_ingest(sift_env, "enqueue", str(outer), "--name", "top")
+    assert held.returncode == 0 and "holds the collection" not in held.stderr, held.stderr

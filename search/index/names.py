@@ -50,11 +50,13 @@ def _suggested(name) -> str:
     return text[:MAX_NAME] or "notes"
 
 
-def nesting(root: str, collections) -> tuple[str | None, list[str]]:
+def nesting(root: str, collections, left_out=None) -> tuple[str | None, list[str]]:
     """A new root among the registered ``collections`` (rows with name and root): (why it is refused — it lies
     inside another collection's root, which indexes its files already —, or None; notes on the collections it
-    holds, whose passages search would show twice)."""
-    c = container(root, collections)
+    holds, whose passages search would show twice). ``left_out(outer_root, folder)``, if given, says whether a
+    scan of ``outer_root`` leaves out the ``folder`` under it (a hidden or ignored one): no files are shared
+    then, and nothing is said of it."""
+    c = container(root, collections, left_out)
     refusal = None
     if c is not None:
         rel = os.path.relpath(root, c["root"])
@@ -64,14 +66,19 @@ def nesting(root: str, collections) -> tuple[str | None, list[str]]:
                    f"'{c['name']}', path_prefix '{rel}')")
     held = [f"{root} holds the collection {c['name']!r} ({c['root']}): its files will be indexed in both, and "
             f"search will show each of their passages twice (--collection picks one)"
-            for c in collections if _under(c["root"], root)]
+            for c in collections if _under(c["root"], root) and not _left_out(left_out, root, c["root"])]
     return refusal, held
 
 
-def container(root: str, collections):
-    """The collection (of ``collections``) whose root holds ``root``, the nearest if several; None if none."""
-    inside = [c for c in collections if _under(root, c["root"])]
+def container(root: str, collections, left_out=None):
+    """The collection (of ``collections``) whose root holds ``root`` and whose scan reads it (``left_out``, as for
+    ``nesting``), the nearest if several; None if none."""
+    inside = [c for c in collections if _under(root, c["root"]) and not _left_out(left_out, c["root"], root)]
     return max(inside, key=lambda c: len(c["root"])) if inside else None
+
+
+def _left_out(left_out, outer: str, inner: str) -> bool:
+    return left_out is not None and left_out(outer, os.path.relpath(inner, outer).replace(os.sep, "/"))
 
 
 def _under(path: str, folder: str) -> bool:
