@@ -69,7 +69,8 @@ def code_file_name(path: str) -> bool:
 # a file without an extension is read as code of that language (ingest.kinds.kind_of_script); other
 # extensionless files stay unread.
 INTERPRETERS = {"sh": "bash", "bash": "bash", "dash": "bash", "ksh": "bash", "zsh": "bash", "python": "python",
-                "node": "javascript", "nodejs": "javascript", "ruby": "ruby", "php": "php"}
+                "node": "javascript", "nodejs": "javascript", "ruby": "ruby", "php": "php",
+                "perl": "perl"}  # no outline of Perl here: its scripts are windowed by lines, as .pl files are
 SHEBANG = re.compile(rb"#![ \t]*(\S+)[ \t]*([^\r\n]*)")
 VERSIONED = re.compile(r"[\d.]+$")  # python3.11, node18: the interpreter without its version
 

@@ -104,18 +104,22 @@ def test_endings_that_are_no_extension_are_counted_together(tmp_path):
 SCRIPTS = {
     "scripts/setup": "#!/usr/bin/env bash\nset -e\necho setup\n", "scripts/check": "#!/bin/sh\ntrue\n",
     "scripts/report": "#!/usr/bin/env python3\nprint('report')\n", "scripts/tidy": "#!/usr/bin/perl\n1;\n",
+    "scripts/notes": "#!/usr/bin/env lua\nprint('x')\n",
     "VERSION": "1.2\n", "LICENSE": "#! not a script\n", "notes.sh.bak": "#!/bin/sh\n",
 }
 
 
 def test_a_file_without_an_extension_is_code_when_its_shebang_names_an_interpreter_sift_parses(tmp_path):
     """scripts/setup ('#!/usr/bin/env bash') was counted as '(no extension)' and never read. A shebang naming
-    bash, sh or python makes such a file code; a perl one, a VERSION, a LICENSE and a '.bak' stay unread."""
+    bash, sh, python or perl makes such a file code; a lua one, a VERSION, a LICENSE and a '.bak' stay unread
+    (perl was unread too: a ~/bin of Perl scripts was not searchable)."""
     write_tree(tmp_path, SCRIPTS)
     unread = Counter()
     found = walk(tmp_path, unread=unread)
     assert [(f.path, f.kind) for f in found] == [("scripts/check", "code"), ("scripts/report", "code"),
-                                                  ("scripts/setup", "code")]
+                                                  ("scripts/setup", "code"), ("scripts/tidy", "code")]
+    from ingest.kinds import kind_of
+    assert kind_of("bin/tidy.pl") == kind_of("lib/Tidy.pm") == "code", "and Perl's own extensions"
     assert unread == {NO_EXTENSION: 3, ".bak": 1}
     assert [p for p in sorted(SCRIPTS) if why_not_indexed(tmp_path, p) is None] == paths(found), \
         "read_file reads what the scan indexes"
