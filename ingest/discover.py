@@ -37,6 +37,8 @@ DEFAULT_IGNORES = [
     "__pycache__/", ".mypy_cache/", ".pytest_cache/", ".ruff_cache/", ".tox/", ".nox/",
     ".hypothesis/", "build/", "dist/", "target/", "out/", ".next/", ".nuxt/", ".cache/",
     ".idea/", ".vscode/", ".obsidian/", ".trash/", ".Trash/", "*.egg-info/",
+    # installed packages, outside any virtualenv: a conda or system Python's, the Go module cache, bower's
+    "site-packages/", "dist-packages/", "__pypackages__/", "**/go/pkg/mod/", "bower_components/",
     ".DS_Store", "*.swp", "*.swo", "*~", "#*#", ".#*", "*.tmp",
 ]
 

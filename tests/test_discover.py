@@ -45,6 +45,18 @@ def test_hidden_folders_are_skipped_unless_excluded_from_the_ignore_list(tmp_pat
         ".github/workflows/ci.yml", ".hiddenfile.md", "notes/plan.md"]
 
 
+def test_installed_packages_are_ignored_outside_virtualenvs_too(tmp_path):
+    """A home folder's miniconda3/lib/python3.11/site-packages (tens of thousands of .py files) and go/pkg/mod
+    were indexed: only virtualenvs (.venv, venv, env) were in the ignore list."""
+    write_tree(tmp_path, {
+        "notes/a.md": "a", "miniconda3/lib/python3.11/site-packages/numpy/core.py": "x",
+        "usr/lib/python3/dist-packages/apt/cache.py": "x", "go/pkg/mod/github.com/x/y@v1/y.go": "x",
+        "app/bower_components/jq/jq.js": "x", "proj/__pypackages__/3.11/lib/r.py": "x",
+        "go/src/mine/main.go": "package main", "pkg/mod.md": "a note on modules",
+    })
+    assert paths(walk(tmp_path)) == ["go/src/mine/main.go", "notes/a.md", "pkg/mod.md"]
+
+
 def test_why_not_indexed_agrees_with_the_walk_file_by_file(tmp_path):
     """read_file refuses what a scan leaves out, asked one path at a time: the two must never disagree."""
     tree = {
