@@ -51,12 +51,18 @@ def sniff(head: bytes) -> Encoding:
             break
     else:
         if b"\x00" in head[:HEAD]:
-            raise Skip("binary file")
+            raise Skip(binary(head.index(b"\x00")))
         return UTF8
     text = incremental(encoding, errors="replace").decode(head[encoding.bom:HEAD])
     if "\x00" in text:  # binary bytes behind a BOM decode to text with NULs
-        raise Skip("binary file")
+        raise Skip(binary(encoding.bom + len(text[:text.index("\x00")].encode(encoding.codec, "replace"))))
     return encoding
+
+
+def binary(at: int) -> str:
+    """The verdict on a file with a NUL: where the first is, so a text note damaged by a crash (a run of NULs
+    where its last write was lost) can be found and mended; 'binary file' alone said nothing of where."""
+    return f"binary file (a NUL byte at byte {at:,})"
 
 
 def incremental(encoding: Encoding, errors: str = "strict"):

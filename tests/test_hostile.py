@@ -415,8 +415,19 @@ def test_a_pdf_named_like_a_note_is_skipped_saying_it_is_a_pdf():
     with pytest.raises(Skip) as refused:
         parse_file("reports/report.md", out.getvalue())
     assert str(refused.value) == "a PDF named 'report.md' (it begins %PDF-): rename it to .pdf to index it"
-    with pytest.raises(Skip, match="^binary file$"):
+    with pytest.raises(Skip, match=r"^binary file \(a NUL byte at byte 4\)$"):
         parse_file("blob.md", b"%PNG\x00\x01")
+
+
+def test_a_note_with_a_nul_byte_is_skipped_saying_where_it_is(immediate, tmp_path):
+    """A crash can leave a note ending in a run of NULs where its last write was lost: it was skipped as 'binary
+    file', with nothing to say where; read_file said the same. Both now give the first NUL's byte."""
+    root = write_tree(tmp_path / "notes", {"ok.md": "# OK\n\nfine\n"})
+    (root / "journal.md").write_bytes("# Journal\n\nthe heron came back\n".encode() + b"\x00" * 4096)
+    (root / "utf16.md").write_bytes(b"\xff\xfe" + "ab".encode("utf-16-le") + b"\x00\x00")
+    reasons = {f["path"]: f["reason"] for f in ingest(root)["published"]["failures"]}
+    assert reasons == {"journal.md": "binary file (a NUL byte at byte 31)",
+                       "utf16.md": "binary file (a NUL byte at byte 6)"}
 
 
 def test_discovery_leaves_out_what_is_not_a_regular_file(tmp_path):

@@ -54,7 +54,7 @@ def later(path: Path) -> None:
 def test_a_binary_file_skipped_at_parse_is_not_read_again_until_it_changes(reads, tmp_path, caplog):
     root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nthe heron note\n", "blob.txt": BINARY})
     first = ingest(root)
-    assert trouble(first) == [("blob.txt", "parse", "skipped", "binary file")]
+    assert trouble(first) == [("blob.txt", "parse", "skipped", "binary file (a NUL byte at byte 0)")]
     assert sorted(reads) == ["a.md", "blob.txt"]
 
     reads.clear()
@@ -219,7 +219,7 @@ def test_an_index_from_before_v9_is_read_as_before_and_a_writer_adds_the_table(i
     result = run_ingest(sift_env, "stats", "--json")
     assert result.returncode == 0, result.stderr
     failures = json.loads(result.stdout)["collections"][0]["published"]["failures"]
-    assert [(f["path"], f["reason"]) for f in failures] == [("blob.txt", "binary file")]
+    assert [(f["path"], f["reason"]) for f in failures] == [("blob.txt", "binary file (a NUL byte at byte 0)")]
     upgraded = db.connect(path)
     assert schema.version(upgraded) == len(schema.MIGRATIONS) >= 9
     assert upgraded.execute("SELECT count(*) FROM remembered").fetchone()[0] == 0
