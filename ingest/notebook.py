@@ -22,6 +22,8 @@ FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 
 
 def parse_notebook(path: str, text: str) -> Document:
+    if not text.strip():  # a notebook just created (touch): no cells yet, as an empty note has no text
+        return Document(kind="note", title=PurePosixPath(path).stem, sections=[])
     try:
         notebook = json.loads(text)
     except (ValueError, RecursionError) as exc:

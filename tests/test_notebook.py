@@ -63,3 +63,17 @@ def test_a_notebook_is_indexed_and_its_cells_found_where_they_are(immediate, tmp
     assert line.strip() == '"# Tide tables\\n",', line
     assert [h.path for h in engine.search("harbour plot", limit=5, mode="keyword").hits][0] == "tides.ipynb"
     assert engine.search("quetzalcoatl", limit=5, mode="keyword").hits == []
+
+
+def test_an_empty_notebook_is_an_empty_note_and_broken_json_says_so():
+    """A notebook file just made (0 bytes) was skipped as 'its JSON does not parse': it is an empty note, as an
+    empty .md is; JSON that is not a notebook is skipped with what is wrong."""
+    import pytest
+    from ingest.document import Skip
+    for empty in (b"", b"\n  \n"):
+        doc = parse_file("new.ipynb", empty)
+        assert (doc.kind, doc.title, doc.sections) == ("note", "new", [])
+    with pytest.raises(Skip, match="^not a notebook: its JSON does not parse"):
+        parse_file("bad.ipynb", b'{"cells": [')
+    with pytest.raises(Skip, match="^not a notebook: no list of cells"):
+        parse_file("old.ipynb", b'{"worksheets": []}')
