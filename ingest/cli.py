@@ -7,8 +7,11 @@ the queue and the workers it feeds read the same settings).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -214,11 +217,12 @@ def cmd_enqueue(args) -> int:
     before, asked = collection["published"], time.time()
     waiting = rescan.queue_scan(collection["id"])
     try:
-        print(f"queued discover for collection {collection['name']!r} ({root})" if waiting is None
-              else rescan.already_queued(repr(collection["name"]), waiting))
-        _say_the_worker_keeps_its_settings(args)
-        if args.wait:
-            return _wait(conn, collection["id"], before, asked)
+        with _interrupt_as_flag() as interrupted:  # from here on the scan is queued: Ctrl-C stops only the waiting
+            print(f"queued discover for collection {collection['name']!r} ({root})" if waiting is None
+                  else rescan.already_queued(repr(collection["name"]), waiting))
+            _say_the_worker_keeps_its_settings(args)
+            if args.wait:
+                return _wait(conn, collection["id"], before, asked, interrupted)
     except KeyboardInterrupt:  # only the waiting stops: the queued jobs are the worker's
         print(_stopped_waiting(collection["name"]), file=sys.stderr)
         return 130
@@ -277,19 +281,42 @@ def _storable(text: str) -> bool:
 SLOW_EVERY = 30  # seconds between two progress lines (without a terminal) while slow work is all that moves
 
 
-def _wait(conn, collection_id: int, before: int | None, asked: float) -> int:
+def _wait(conn, collection_id: int, before: int | None, asked: float, interrupted: list[bool]) -> int:
     """Progress until a generation after ``before`` is published, or a scan begun after ``asked`` found nothing
-    changed (it publishes none)."""
+    changed (it publishes none); KeyboardInterrupt once ``interrupted`` (Ctrl-C: ``_interrupt_as_flag``)."""
     from tqdm import tqdm
-    from search.index import queries, working
     from search.settings import load
-    from workers.stats import slow_work
     settings = load()
     bar = tqdm(total=0, unit="file", file=sys.stderr, desc="ingesting", mininterval=1,
                disable=None if sys.stderr.isatty() else True)
+    return _wait_loop(conn, collection_id, before, asked, bar, settings, interrupted)
+
+
+@contextlib.contextmanager
+def _interrupt_as_flag():
+    """Ctrl-C while waiting sets a flag the loop reads (then KeyboardInterrupt is raised there). Raised where the
+    signal came, the KeyboardInterrupt could land in a SQLite function or a finaliser, which report it and go
+    on: the signal was lost and the wait, with no worker, went on for ever."""
+    interrupted: list[bool] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield interrupted
+        return
+    previous = signal.signal(signal.SIGINT, lambda *_: interrupted.append(True))
+    try:
+        yield interrupted
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _wait_loop(conn, collection_id, before, asked, bar, settings, interrupted: list[bool]) -> int:
+    from search.index import queries, working
+    from workers.stats import slow_work
     idle_since = told = time.time()
     last_done, last_slow = -1, []
     while True:
+        if interrupted:
+            bar.close()
+            raise KeyboardInterrupt
         collection = queries.get_collection(conn, collection_id)
         building = queries.building_generation(conn, collection_id)
         unchanged = (collection["scanned_unchanged"] or 0) >= asked
@@ -312,7 +339,9 @@ def _wait(conn, collection_id: int, before: int | None, asked: float) -> int:
         if time.time() - idle_since > 30:
             _ask_for_a_worker()
             idle_since = time.time()
-        time.sleep(0.5 if not bar.disable else 2)
+        for _ in range(1 if not bar.disable else 4):  # Ctrl-C is seen within half a second
+            if not interrupted:
+                time.sleep(0.5)
 
 
 def published_summary(conn, name: str) -> str:
