@@ -76,3 +76,16 @@ def test_snippet_shows_where_most_of_the_query_is_not_its_first_word():
     assert "**Segmented** **views**" in shown and "**Draft** **Integration**" in shown, shown
     assert snippet(text, "Victoria").startswith("…") and "**Victoria**" in snippet(text, "Victoria")
     assert snippet("a short passage about Victoria", "Victoria") == "a short passage about **Victoria**"
+
+
+def test_snippet_marks_full_width_and_decomposed_text_that_search_found():
+    """Search folds text with NFKC and case folding, so ABC123 finds a note that writes ＡＢＣ１２３ (as Chinese
+    input methods often type it) and ダウンロード one whose text macOS stored decomposed; the snippet matched
+    the folded query against the text as written and marked none of them."""
+    import unicodedata
+    from search.query.snippet import snippet
+    assert snippet("型号：ＡＢＣ１２３，序列号：ＸＹＺ－９８７", "abc123") == "型号：**ＡＢＣ１２３**，序列号：ＸＹＺ－９８７"
+    assert snippet("每次５公里，Ｐｙｔｈｏｎ 很流行", "5公里 python") == "每次**５公里**，**Ｐｙｔｈｏｎ** 很流行"
+    word = unicodedata.normalize("NFD", "ダウンロード")
+    assert snippet(f"まず{word}する", "ダウンロード") == f"まず**{word}**する"
+    assert snippet("ｶﾞｲﾄﾞ and cafe\u0301", "ガイド café") == "**ｶﾞｲﾄﾞ** and **cafe\u0301**"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from search.query.text import CJK_RANGES, CJK_RUN, WORD, normalise, split_scripts
 
@@ -19,40 +20,75 @@ def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset()) -> str:
     words (the first such place); ``skip``: words of the query not to mark (the common ones keyword search
     drops, search.query.keyword.common_words)."""
     pattern = _pattern(query, skip)
-    match = _densest(pattern, text, width - width // 3) if pattern else None
-    start = 0 if match is None else max(0, match.start() - width // 3)
+    spans = _matches(pattern, text) if pattern else []
+    best = _densest(spans, width - width // 3)
+    start = 0 if best is None else max(0, best[0] - width // 3)
     if start:
         space = text.find(" ", start, start + 20)
         start = space + 1 if space >= 0 else start
-    window = text[start:start + width]
-    marked = _mark(window, pattern) if pattern else window
+    end = start + width
+    window = text[start:end]
+    marked = _mark(window, [(max(a, start) - start, min(b, end) - start) for a, b, _ in spans if a < end and b > start])
     marked = " ".join(marked.split())
-    return ("…" if start else "") + marked + ("…" if start + width < len(text) else "")
+    return ("…" if start else "") + marked + ("…" if end < len(text) else "")
 
 
-def _densest(pattern: re.Pattern, text: str, reach: int) -> re.Match | None:
+# A piece of text that folds on its own: a run of ASCII and CJK ideographs (which NFKC keeps and case folding
+# changes letter for letter) not followed by a combining mark, or one character with the marks that follow it.
+_PIECE = re.compile(r"([\x00-\x7f\u4e00-\u9fff]+)(?![\u0300-\u036f\u3099\u309a\uff9e\uff9f])"
+                    r"|.[\u0300-\u036f\u1dc0-\u1dff\u20d0-\u20ff\u3099\u309a\uff9e\uff9f]*", re.S)
+
+
+def _folded(text: str) -> tuple[str, list[int], list[int]]:
+    """``text`` as search reads it (``normalise``: NFKC, case folded), and for each of its characters where it
+    comes from in ``text``: (start, end). The query is folded so; matching it against the text as written left
+    full-width letters and digits (ＡＢＣ１２３, which search finds for ABC123) unmarked."""
+    out, starts, ends = [], [], []
+    for piece in _PIECE.finditer(text):
+        a, b = piece.span()
+        if piece.group(1):
+            folded = piece.group().casefold()  # ASCII and ideographs: one character each way
+            if len(folded) == b - a:
+                out.append(folded)
+                starts.extend(range(a, b))
+                ends.extend(range(a + 1, b + 1))
+                continue
+        folded = normalise(piece.group())
+        out.append(folded)
+        starts.extend([a] * len(folded))
+        ends.extend([b] * len(folded))
+    return "".join(out), starts, ends
+
+
+def _matches(pattern: re.Pattern, text: str) -> list[tuple[int, int, str]]:
+    """(start, end, the word as folded) of each match of ``pattern`` in the folded ``text``, placed in ``text``."""
+    folded, starts, ends = _folded(text)
+    return [(starts[m.start()], ends[m.end() - 1], m.group())
+            for m in pattern.finditer(folded) if m.end() > m.start()]
+
+
+def _densest(matches: list[tuple[int, int, str]], reach: int) -> tuple[int, int, str] | None:
     """The match that begins the stretch of ``reach`` characters holding the most different matched words: a
     phrase from a PDF page shows where it is, not where 'and' first occurs in the passage."""
-    matches = [m for m in pattern.finditer(text) if m.end() > m.start()]
     best, most, last = None, 0, 0
     for first, match in enumerate(matches):
         last = max(last, first)
-        while last + 1 < len(matches) and matches[last + 1].end() <= match.start() + reach:
+        while last + 1 < len(matches) and matches[last + 1][1] <= match[0] + reach:
             last += 1
-        words = len({normalise(m.group()) for m in matches[first:last + 1]})
+        words = len({m[2] for m in matches[first:last + 1]})
         if words > most:
             best, most = match, words
     return best
 
 
-def _mark(text: str, pattern: re.Pattern) -> str:
-    """Each match **marked**, matches that touch ('云仓' then 'WMS') as one."""
+def _mark(text: str, matches: list[tuple[int, int]]) -> str:
+    """Each match **marked**, matches that touch ('云仓' then 'WMS') or overlap as one."""
     spans: list[list[int]] = []
-    for match in pattern.finditer(text):
-        if spans and match.start() == spans[-1][1]:
-            spans[-1][1] = match.end()
-        elif match.end() > match.start():
-            spans.append([match.start(), match.end()])
+    for start, end in matches:
+        if spans and start <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], end)
+        elif end > start:
+            spans.append([start, end])
     out, last = [], 0
     for start, end in spans:
         out += [text[last:start], "**", text[start:end], "**"]
