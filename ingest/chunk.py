@@ -3,9 +3,11 @@
 The chunker is given the model's token counter (``count(text) -> int``, special
 tokens included), so it stays free of the model. A section is cut into units
 that tile its text exactly: lines, with atomic blocks (code fences, tables,
-math) kept whole when they fit, and over-long lines cut at sentences, then
-words, then characters. Windows are runs of whole units; each window after the
-first starts with the previous window's last units, up to ``overlap`` tokens.
+math) kept whole when they fit, and over-long lines cut at sentences, then at
+Chinese clause marks (，、), then words, then characters (in pieces of at most
+``overlap`` tokens, so that a long run of CJK text without punctuation overlaps
+too). Windows are runs of whole units; each window after the first starts with
+the previous window's last units, up to ``overlap`` tokens.
 Every character of a section lands in at least one chunk, in order.
 
 A chunk is embedded with the headings it sits under that its own text does
@@ -29,10 +31,11 @@ from search.query.text import CJK_RANGES
 Counter = Callable[[str], int]
 # A token of a keyword-only index: one CJK character, a run of other letters and digits, or one other mark.
 PLAIN_TOKEN = re.compile(rf"[{CJK_RANGES}]|(?:(?![{CJK_RANGES}])[^\W_])+|[^\w\s]|_")
-# Places to cut an over-long line, tried in order: sentence ends, then spaces.
+# Places to cut an over-long line, tried in order: sentence ends, Chinese clause marks (a Chinese sentence runs
+# on with commas where English would end it), then spaces.
 UNDERLINE = re.compile(r"=+|-+")  # a setext heading's second line
 ATX = re.compile(r"[ \t>]*#{1,6}(?:\s|$)")  # an ATX heading's line, in a block quote too
-CUT_POINTS = (re.compile(r"(?<=[.!?;:。！？；：])\s*"), re.compile(r"\s+(?=\S)"))
+CUT_POINTS = (re.compile(r"(?<=[.!?;:。！？；：])\s*"), re.compile(r"(?<=[，、])\s*"), re.compile(r"\s+(?=\S)"))
 
 
 @dataclass
@@ -125,7 +128,8 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
 # Raise it when a parser or the chunker cuts an unchanged file otherwise
 # (2: bare headings; 3: bare headings at any level, small code sections joined to a neighbour;
 # 4: a file name's words in the title column of its chunks, which only a file read again gets;
-# 5: where each page starts inside a PDF chunk, for read_file's pages; 6: TOML front matter read as metadata).
+# 5: where each page starts inside a PDF chunk, for read_file's pages; 6: TOML front matter read as metadata,
+# and Chinese text without spaces cut at clause marks, and in pieces that let windows overlap).
 VERSION = 6
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
@@ -212,7 +216,7 @@ def _section_chunks(section: Section, count: Counter, max_tokens: int, overlap: 
     budget = max_tokens - room - special
     if budget <= 0:
         raise ValueError(f"chunk size {max_tokens} leaves no room beside {special} special tokens")
-    units = _Lazy(_units(text, section.atomic, count, special, budget))
+    units = _Lazy(_units(text, section.atomic, count, special, budget, min(budget, overlap) or budget))
     for start, end, tokens in _windows(text, units, count, max_tokens - room, overlap, special):
         yield _chunk(section, start, end, tokens, with_context=room > 0)
 
@@ -261,14 +265,15 @@ def _context_room(heading_path: list[str], count: Counter, special: int, max_tok
     return room if room <= max_tokens // 4 else 0
 
 
-def _units(text, atomic, count, special, budget):
-    """(start, end, tokens) spans that tile ``text``, each at most ``budget`` tokens, in order."""
+def _units(text, atomic, count, special, budget, grain):
+    """(start, end, tokens) spans that tile ``text``, each at most ``budget`` tokens, in order; text cut at no
+    sentence, clause or space in pieces of at most ``grain`` tokens (the overlap: windows carry such pieces)."""
     for start, end in _merge_atomic(_line_spans(text), atomic, text, count, special, budget):
         tokens = count(text[start:end]) - special
         if tokens <= budget:
             yield start, end, tokens
         else:
-            yield from _split_long(text, start, end, count, special, budget)
+            yield from _split_long(text, start, end, count, special, budget, grain)
 
 
 def _line_spans(text: str):
@@ -301,10 +306,12 @@ def _merge_atomic(spans, atomic, text, count, special, budget):
         i += 1
 
 
-def _split_long(text, start, end, count, special, budget, level=0):
-    """Cut one over-long span at sentence ends, then spaces, then characters."""
+def _split_long(text, start, end, count, special, budget, grain, level=0):
+    """Cut one over-long span at sentence ends, then clause marks, then spaces, then characters: pieces of
+    ``grain`` tokens, as a window carries only whole pieces into the next (pieces of a whole budget each, a
+    long run of Chinese characters was cut with no overlap at all, and a word across a cut was in no chunk)."""
     if level >= len(CUT_POINTS):
-        return _split_chars(text, start, end, count, special, budget)
+        return _split_chars(text, start, end, count, special, grain)
     cuts = {start, end} | {m.end() for m in CUT_POINTS[level].finditer(text, start, end)
                            if start < m.end() < end}
     cuts = sorted(cuts)
@@ -314,7 +321,7 @@ def _split_long(text, start, end, count, special, budget, level=0):
         if tokens <= budget:
             pieces.append((a, b, tokens))
         else:
-            pieces.extend(_split_long(text, a, b, count, special, budget, level + 1))
+            pieces.extend(_split_long(text, a, b, count, special, budget, grain, level + 1))
     return pieces
 
 

@@ -194,3 +194,19 @@ def test_a_code_files_imports_join_the_definition_below_them(embedder):
     assert all(c.tokens <= limit and embedder.count(c.embedding_text) <= limit for c in chunks)
     markdown = parse_markdown("n.md", "# A\n\nshort\n\n## B\n\nalso short\n")
     assert len(chunk_document(markdown, embedder.count, 256, 32)) == 2, "only code sections are joined"
+
+
+def test_chinese_text_without_spaces_is_cut_at_clause_marks_and_windows_still_overlap():
+    """A long run of Chinese characters has no space to cut at: it was cut into pieces of a whole chunk each,
+    so consecutive chunks shared nothing and a word across a cut (一段 as 一 | 段) was in no chunk, not found by
+    keyword search. A Chinese sentence that runs on with commas was cut mid-word as well."""
+    from ingest.chunk import plain_count
+    run = "".join(chr(0x4e00 + (i * 7919) % 20000) for i in range(600))  # no punctuation, no repeats nearby
+    chunks = chunk_section(Section(text=run, start_line=1, end_line=1), plain_count, 64, 8)
+    assert all(c.tokens <= 64 for c in chunks) and len(chunks) > 8
+    assert [run[i:i + 2] for i in range(len(run) - 1) if not any(run[i:i + 2] in c.text for c in chunks)] == []
+    for before, after in zip(chunks, chunks[1:]):
+        assert 0 < before.offset + len(before.text) - after.offset <= 8, "consecutive chunks share a few characters"
+    clauses = "，".join("这是一个用逗号连接起来的很长的分句" for _ in range(40)) + "。"
+    chunks = chunk_section(Section(text=clauses, start_line=1, end_line=1), plain_count, 64, 8)
+    assert {c.text[-1] for c in chunks} == {"，", "。"}, [c.text[-3:] for c in chunks]
