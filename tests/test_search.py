@@ -457,3 +457,24 @@ def test_the_time_taken_is_given_as_precisely_as_it_is_known():
     fast = _took_ms(time.perf_counter() - 0.00312)
     assert fast == round(fast, 1) and 3.1 <= fast < 10, fast
     assert isinstance(_took_ms(time.perf_counter() - 0.00998), int), "9.98 ms rounds to 10: no '10.0'"
+
+
+@pytest.mark.parametrize("postings", [True, False])
+def test_a_chinese_word_finds_its_form_in_the_other_script(immediate, tmp_path, embedder, postings):
+    """Notes mix Simplified and Traditional Chinese (a note copied from a Taiwanese page, one typed on a
+    Traditional keyboard): 资料 found nothing in a note writing 資料, and said nothing either, since 资料 was in
+    another note. A Chinese word is looked up in both scripts now, its matches marked in either."""
+    root = write_tree(tmp_path / "notes", {
+        "學習/資料結構.md": "# 資料結構筆記\n\n關聯式資料庫的正規化可以減少資料重複。\n",
+        "学习/数据库.md": "# 数据库\n\n索引与资料的整理。\n",
+        "生活/旅行.md": "# 旅行\n\n成都的火锅很好吃。\n"})
+    ingest(root)
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder, keyword_postings=postings)
+    engine.warm()
+    answer = engine.search("资料", mode="keyword")
+    assert set(paths(answer)) == {"學習/資料結構.md", "学习/数据库.md"}, paths(answer)
+    traditional = next(h for h in answer.hits if h.path == "學習/資料結構.md")
+    assert "**資料**庫" in traditional.snippet, traditional.snippet
+    assert paths(engine.search("資料", mode="keyword", filters=Filters(path_prefix="学习")))[0] == "学习/数据库.md"
+    assert paths(engine.search("火鍋", mode="keyword")) == ["生活/旅行.md"]
+    assert not answer.notes and not engine.search("雲倉", mode="keyword").hits

@@ -32,7 +32,7 @@ from search.query.catalog import Catalog
 from search.query.filters import Filters
 from search.query.postings import Postings, tokenize
 from search.query.snippet import snippet
-from search.query.text import query_pieces, query_words
+from search.query.text import query_pieces, query_words, written_words
 from search.query.vector import VectorIndex
 
 MODES = ("hybrid", "keyword", "semantic")
@@ -289,7 +289,7 @@ class Engine:
         lexical = []
         if mode in ("keyword", "hybrid"):
             lexical = self._keyword(conn, query, depth, filters, catalog, state)
-            if len(query_words(query)) > keyword.MAX_TERMS:
+            if len(written_words(query)) > keyword.MAX_TERMS:
                 _note(notes, f"keyword search used the query's first {keyword.MAX_TERMS} different words: "
                              "put the words that matter most first")
         try:

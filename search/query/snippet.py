@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from search.query.text import CJK_RANGES, CJK_RUN, WORD, normalise, split_scripts
+from search.query.text import CJK_RANGES, CJK_RUN, WORD, normalise, other_scripts, split_scripts
 
 # Where a Latin (Cyrillic, ...) word starts and ends: as \b, except that a CJK character is a border too,
 # since search splits '云仓WMS' into 云仓 and WMS, and so is '_', where the tokenizer splits 'wal_checkpoint'.
@@ -103,8 +103,9 @@ def _pattern(query: str, skip=frozenset()) -> re.Pattern | None:
             if piece in skip:
                 continue
             if CJK_RUN.fullmatch(piece):  # the run where it is whole, else the bigrams search matched
-                words.update(re.escape(piece[i:i + 2]) for i in range(max(1, len(piece) - 1)))
-                words.add(re.escape(piece))
+                for form in [piece, *other_scripts(piece)]:  # 资料 found 資料 too
+                    words.update(re.escape(form[i:i + 2]) for i in range(max(1, len(form) - 1)))
+                    words.add(re.escape(form))
             elif len(piece) < 4 or not piece.isalpha():  # 'topic3', 'sha256', '2024' are words, not stems
                 words.add(_START + re.escape(piece) + _END)
             else:  # a stem, so 'indexing' marks 'indexed' too

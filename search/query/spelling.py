@@ -113,7 +113,7 @@ def _words(query: str) -> list[_Word]:
     MAX_TERMS it searches."""
     words, terms = [], set()
     for shown, its in query_pieces(query):
-        terms.update(its)
+        terms.update(t for t in its if t in shown)  # as written: keyword search looks the other script's up last
         if len(terms) > MAX_TERMS:
             break
         words.append(_Word(shown, its))

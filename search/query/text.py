@@ -6,12 +6,15 @@ characters followed by their overlapping bigrams, so that FTS5's unicode61
 tokenizer (which would keep a whole CJK run as one token) finds a two-character
 word like 合同 inside 曲美合同条款. Query words of two or more CJK characters
 become their overlapping bigrams, so a passage holding the whole word shares
-all of them.
+all of them. A Chinese query word is also looked up as written in the other script
+(``other_scripts``: 资料 as 資料 too, and 資料 as 资料), as notes mix both.
 """
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+from pathlib import Path
 
 CJK_RANGES = (
     "\u3040-\u30ff"  # hiragana, katakana
@@ -75,20 +78,57 @@ def query_words(query: str) -> list[str]:
     Latin words stay whole (FTS5's porter stemming applies to them later); a
     CJK run becomes its overlapping bigrams (a single character stays itself),
     so a passage with the whole run shares the most terms and ranks first,
-    while one with only some of its words is still found.
+    while one with only some of its words is still found. The terms of the
+    words as written come first, then those of their forms in the other
+    Chinese script: a long query cut at MAX_TERMS loses those first.
     """
-    return list(dict.fromkeys(term for _, terms in query_pieces(query) for term in terms))
+    pieces = query_pieces(query)
+    return list(dict.fromkeys(written_words(query, pieces) + [t for _, terms in pieces for t in terms]))
+
+
+def written_words(query: str, pieces: list[tuple[str, list[str]]] | None = None) -> list[str]:
+    """``query_words`` without the forms in the other Chinese script: the words as the query writes them."""
+    pieces = query_pieces(query) if pieces is None else pieces
+    return list(dict.fromkeys(term for word, terms in pieces for term in terms if term in word))
 
 
 def query_pieces(query: str) -> list[tuple[str, list[str]]]:
     """Each word of a free-text query, in order and once (a CJK run whole), with the terms keyword search looks
-    it up by (``query_words``): the word itself, or the run's overlapping bigrams."""
+    it up by (``query_words``): the word itself, or the run's overlapping bigrams; for a Chinese word, those of
+    its forms in the other script too (``other_scripts``)."""
     found: dict[str, list[str]] = {}
     for word in WORD.findall(normalise(query)):
         for piece in split_scripts(word):
-            cjk = CJK_RUN.fullmatch(piece) and len(piece) >= 2
-            found.setdefault(piece, [piece[i:i + 2] for i in range(len(piece) - 1)] if cjk else [piece])
+            if piece in found or not CJK_RUN.fullmatch(piece):
+                found.setdefault(piece, [piece])
+                continue
+            forms = [piece, *other_scripts(piece)]
+            found[piece] = list(dict.fromkeys(
+                form[i:i + 2] for form in forms for i in range(max(1, len(form) - 1))))
     return list(found.items())
+
+
+def other_scripts(run: str) -> list[str]:
+    """``run`` written in Simplified and in Traditional Chinese, those of the two forms that differ from it:
+    资料 gives ['資料'], 資料 ['资料'], 資料库 ['资料库', '資料庫']; a run of neither (合同, カタカナ) gives [].
+    Each character takes its common form (OpenCC's first: 发 is 發, not 髮), so a word that was never written so
+    can come up (后 as 後), which adds a term but drops none."""
+    simplified = run.translate(_tables()[0])
+    traditional = run.translate(_tables()[1])
+    return [form for form in dict.fromkeys([simplified, traditional]) if form != run]
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@functools.cache
+def _tables() -> tuple[dict[int, str], dict[int, str]]:
+    """(Traditional → Simplified, Simplified → Traditional) character tables, from OpenCC's
+    (scripts/make_zh_variants.py)."""
+    def read(name: str) -> dict[int, str]:
+        pairs = (line.split("\t") for line in (DATA / name).read_text(encoding="utf-8").splitlines())
+        return {ord(source): target for source, target in pairs}
+    return read("zh-t2s.txt"), read("zh-s2t.txt")
 
 
 def split_scripts(word: str) -> list[str]:
