@@ -13,6 +13,7 @@ import sqlite3
 import sys
 import time
 import traceback
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
@@ -464,7 +465,10 @@ def _candidates(name: str, path: str, many: paths.Ambiguous) -> CallToolResult:
 
 
 def _echo(query: str) -> str:
-    """The query as the text line repeats it: what was searched (the engine cuts a long query), shortened."""
+    """The query as the text line repeats it: what was searched (the engine cuts a long query), shortened. Spaces
+    of other widths are shown as the space search reads them as: the ideographic space a Chinese or Japanese
+    input method types between words (U+3000) was echoed as '\\u3000'."""
+    query = "".join(" " if unicodedata.category(c) == "Zs" else c for c in query)
     if len(query) <= ECHO_CHARS:
         return repr(query)
     return f"{query[:ECHO_CHARS]!r}… ({len(query):,} characters searched)"

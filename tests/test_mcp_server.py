@@ -1075,3 +1075,13 @@ def test_link_totals_are_left_out_of_hits_without_links(immediate, tmp_path, ser
     for key in ("attachments", "attachments_total", "cited_by", "cited_by_total"):
         assert key not in hits["papers/plain.md"], key
     assert "cited_by_total" not in hits["papers/reading.md"]
+
+
+def test_a_query_typed_with_ideographic_spaces_is_echoed_as_typed_words(indexed, servers):
+    """A Chinese or Japanese input method types U+3000 between words: search reads it as a space, but the
+    answer's first line repeated the query as '合同\\u3000付款', an escape the user never typed."""
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return await call(s, "search", query="合同\u3000付款", mode="keyword")
+    result = run(scenario)
+    assert text(result).split("\n")[0].startswith("1 passage for '合同 付款' (keyword"), text(result)
