@@ -89,3 +89,13 @@ def test_snippet_marks_full_width_and_decomposed_text_that_search_found():
     word = unicodedata.normalize("NFD", "ダウンロード")
     assert snippet(f"まず{word}する", "ダウンロード") == f"まず**{word}**する"
     assert snippet("ｶﾞｲﾄﾞ and cafe\u0301", "ガイド café") == "**ｶﾞｲﾄﾞ** and **cafe\u0301**"
+
+
+def test_a_chinese_snippet_starts_after_a_punctuation_mark_not_mid_phrase():
+    """A snippet that leaves out the start of its passage began after a space, or, in Chinese text, which has
+    none, at whatever character came (…块和摘要是否…, the middle of 分块)."""
+    from search.query.snippet import snippet
+    text = "这是一段很长的中文文本，用来测试分块和摘要是否会在汉字中间截断。" * 6 + "关键字藏在最后面的蓝莓芝士蛋糕。"
+    shown = snippet(text, "蓝莓芝士蛋糕")
+    assert shown.startswith("…用来测试") or shown.startswith("…这是一段"), shown
+    assert shown.endswith("**蓝莓芝士蛋糕**。"), shown

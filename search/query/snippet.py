@@ -13,6 +13,9 @@ _START, _END = rf"(?<!{_LETTER})", rf"(?!{_LETTER})"
 _ALPHA = rf"[^\W\d_{CJK_RANGES}]"  # a letter: what a stem's ending may add ('index' + 'ed')
 
 WIDTH = 240
+# Where a snippet that does not start with its passage may start: after a space, or after a Chinese (Japanese)
+# mark that ends a sentence or clause, as text written without spaces has no other place to start cleanly.
+_BREAK = re.compile(r"[ 。，、；：！？]")
 
 
 def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset()) -> str:
@@ -24,8 +27,8 @@ def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset()) -> str:
     best = _densest(spans, width - width // 3)
     start = 0 if best is None else max(0, best[0] - width // 3)
     if start:
-        space = text.find(" ", start, start + 20)
-        start = space + 1 if space >= 0 else start
+        space = _BREAK.search(text, start, start + 20)
+        start = space.end() if space else start
     end = start + width
     window = text[start:end]
     marked = _mark(window, [(max(a, start) - start, min(b, end) - start) for a, b, _ in spans if a < end and b > start])
