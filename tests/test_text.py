@@ -99,3 +99,11 @@ def test_a_chinese_snippet_starts_after_a_punctuation_mark_not_mid_phrase():
     shown = snippet(text, "蓝莓芝士蛋糕")
     assert shown.startswith("…用来测试") or shown.startswith("…这是一段"), shown
     assert shown.endswith("**蓝莓芝士蛋糕**。"), shown
+
+
+def test_snippet_marks_a_chinese_or_japanese_word_whose_query_bigrams_overlap():
+    """The bigrams 数据 and 据库 of the query 数据库索引 both match in 数据库, but matches were taken one after
+    the other, so the second was never seen: **数据**库, and **デー**タ for データベース."""
+    from search.query.snippet import snippet
+    assert snippet("数据库的索引", "数据库索引") == "**数据库**的**索引**"
+    assert snippet("データを集める", "データベース") == "**データ**を集める"

@@ -64,10 +64,16 @@ def _folded(text: str) -> tuple[str, list[int], list[int]]:
 
 
 def _matches(pattern: re.Pattern, text: str) -> list[tuple[int, int, str]]:
-    """(start, end, the word as folded) of each match of ``pattern`` in the folded ``text``, placed in ``text``."""
+    """(start, end, the word as folded) of each match of ``pattern`` in the folded ``text``, placed in ``text``;
+    matches may overlap: the bigrams 数据 and 据库 of a query both match in 数据库, where taking matches one after
+    the other marked **数据**库 (and **デー**タ for データベース)."""
     folded, starts, ends = _folded(text)
-    return [(starts[m.start()], ends[m.end() - 1], m.group())
-            for m in pattern.finditer(folded) if m.end() > m.start()]
+    found, at = [], 0
+    while (match := pattern.search(folded, at)) is not None:
+        if match.end() > match.start():
+            found.append((starts[match.start()], ends[match.end() - 1], match.group()))
+        at = match.start() + 1
+    return found
 
 
 def _densest(matches: list[tuple[int, int, str]], reach: int) -> tuple[int, int, str] | None:
