@@ -107,3 +107,12 @@ def test_snippet_marks_a_chinese_or_japanese_word_whose_query_bigrams_overlap():
     from search.query.snippet import snippet
     assert snippet("数据库的索引", "数据库索引") == "**数据库**的**索引**"
     assert snippet("データを集める", "データベース") == "**データ**を集める"
+
+
+def test_snippet_marks_words_whose_accents_differ_from_the_query_as_search_matched_them():
+    """The keyword index reads letters without their accents, so 'ma' finds the pinyin mā má mǎ mà and 'cafe'
+    finds café, but the snippet compared them with their accents and marked nothing."""
+    from search.query.snippet import snippet
+    assert snippet("Tones: mā má mǎ mà (妈 麻 马 骂)", "ma") == "Tones: **mā** **má** **mǎ** **mà** (妈 麻 马 骂)"
+    assert snippet("un café, a cafe", "café") == "un **café**, a **cafe**"
+    assert snippet("Běijīng 北京", "beijing") == "**Běijīng** 北京"

@@ -43,9 +43,9 @@ _PIECE = re.compile(r"([\x00-\x7f\u4e00-\u9fff]+)(?![\u0300-\u036f\u3099\u309a\u
 
 
 def _folded(text: str) -> tuple[str, list[int], list[int]]:
-    """``text`` as search reads it (``normalise``: NFKC, case folded), and for each of its characters where it
-    comes from in ``text``: (start, end). The query is folded so; matching it against the text as written left
-    full-width letters and digits (ＡＢＣ１２３, which search finds for ABC123) unmarked."""
+    """``text`` as search reads it (``normalise``: NFKC, case folded; ``_bare``: accents off), and for each of its
+    characters where it comes from in ``text``: (start, end). The query is folded so; matching it against the text
+    as written left full-width letters and digits (ＡＢＣ１２３, which search finds for ABC123) unmarked."""
     out, starts, ends = [], [], []
     for piece in _PIECE.finditer(text):
         a, b = piece.span()
@@ -56,11 +56,20 @@ def _folded(text: str) -> tuple[str, list[int], list[int]]:
                 starts.extend(range(a, b))
                 ends.extend(range(a + 1, b + 1))
                 continue
-        folded = normalise(piece.group())
+        folded = _bare(normalise(piece.group()))
         out.append(folded)
         starts.extend([a] * len(folded))
         ends.extend([b] * len(folded))
     return "".join(out), starts, ends
+
+
+def _bare(text: str) -> str:
+    """``text`` without the accents of its letters, as the keyword index reads it (unicode61's remove_diacritics):
+    'ma' finds the pinyin mā má mǎ mà, and 'cafe' café, and the other way round."""
+    if text.isascii():
+        return text
+    stripped = "".join(c for c in unicodedata.normalize("NFD", text) if not "\u0300" <= c <= "\u036f")
+    return unicodedata.normalize("NFC", stripped)
 
 
 def _matches(pattern: re.Pattern, text: str) -> list[tuple[int, int, str]]:
@@ -111,6 +120,7 @@ def _pattern(query: str, skip=frozenset()) -> re.Pattern | None:
         for piece in split_scripts(word):  # as search splits it: '曲美contract' is 曲美 and contract
             if piece in skip:
                 continue
+            piece = _bare(piece)
             if CJK_RUN.fullmatch(piece):  # the run where it is whole, else the bigrams search matched
                 for form in [piece, *other_scripts(piece)]:  # 资料 found 資料 too
                     words.update(re.escape(form[i:i + 2]) for i in range(max(1, len(form) - 1)))
