@@ -116,3 +116,16 @@ def test_snippet_marks_words_whose_accents_differ_from_the_query_as_search_match
     assert snippet("Tones: mā má mǎ mà (妈 麻 马 骂)", "ma") == "Tones: **mā** **má** **mǎ** **mà** (妈 麻 马 骂)"
     assert snippet("un café, a cafe", "café") == "un **café**, a **cafe**"
     assert snippet("Běijīng 北京", "beijing") == "**Běijīng** 北京"
+
+
+def test_a_chinese_snippet_is_as_wide_on_screen_as_an_english_one():
+    """A snippet was 240 characters whatever the script: in Chinese, whose characters a terminal shows two
+    columns wide and which say more each, that is a wall of text twice the size of an English snippet. It is
+    240 columns now: about 120 Chinese characters, 240 English ones as before."""
+    from search.query.snippet import snippet
+    chinese = "高血压病的确诊主要是借助血压测定来诊断，如果怀疑自己可能会患高血压，建议到医院心内科门诊测定血压。" * 8
+    english = "The quick brown fox jumps over the lazy dog and runs far away. " * 12
+    assert 110 <= len(snippet(chinese, "高血压").replace("**", "").strip("…")) <= 122
+    assert 230 <= len(snippet(english, "lazy").replace("**", "").strip("…")) <= 241
+    mixed = "在 Redis 里配置 maxmemory-policy 为 allkeys-lru，" * 20
+    assert 200 <= len(snippet(mixed, "redis").replace("**", "").strip("…")) <= 215  # 6 of each 43 are wide

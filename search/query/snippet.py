@@ -1,6 +1,7 @@
 """A short passage of a chunk around the query's words, with the matches marked **like this**."""
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 
@@ -12,24 +13,29 @@ _LETTER = rf"[^\W_{CJK_RANGES}]"
 _START, _END = rf"(?<!{_LETTER})", rf"(?!{_LETTER})"
 _ALPHA = rf"[^\W\d_{CJK_RANGES}]"  # a letter: what a stem's ending may add ('index' + 'ed')
 
-WIDTH = 240
+WIDTH = 240  # columns: a Chinese (Japanese, Korean, full-width) character takes two, as on a terminal
+# Characters shown two columns wide (East Asian Wide and Fullwidth).
+_WIDE = re.compile("[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf"
+                   "\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd]")
 # Where a snippet that does not start with its passage may start: after a space, or after a Chinese (Japanese)
 # mark that ends a sentence or clause, as text written without spaces has no other place to start cleanly.
 _BREAK = re.compile(r"[ 。，、；：！？]")
 
 
 def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset()) -> str:
-    """About ``width`` characters of ``text`` from a little before the matches that show the most of the query's
+    """About ``width`` columns of ``text`` from a little before the matches that show the most of the query's
     words (the first such place); ``skip``: words of the query not to mark (the common ones keyword search
-    drops, search.query.keyword.common_words)."""
+    drops, search.query.keyword.common_words). Counted in columns, a Chinese snippet holds half as many
+    characters as an English one: 240 Chinese characters were a wall of text, twice the lines of English."""
     pattern = _pattern(query, skip)
     spans = _matches(pattern, text) if pattern else []
-    best = _densest(spans, width - width // 3)
-    start = 0 if best is None else max(0, best[0] - width // 3)
+    columns = _Columns(text)
+    best = _densest(spans, width - width // 3, columns)
+    start = 0 if best is None else columns.index(columns.at(best[0]) - width // 3)
     if start:
         space = _BREAK.search(text, start, start + 20)
         start = space.end() if space else start
-    end = start + width
+    end = columns.index(columns.at(start) + width)
     window = text[start:end]
     marked = _mark(window, [(max(a, start) - start, min(b, end) - start) for a, b, _ in spans if a < end and b > start])
     marked = " ".join(marked.split())
@@ -85,13 +91,31 @@ def _matches(pattern: re.Pattern, text: str) -> list[tuple[int, int, str]]:
     return found
 
 
-def _densest(matches: list[tuple[int, int, str]], reach: int) -> tuple[int, int, str] | None:
-    """The match that begins the stretch of ``reach`` characters holding the most different matched words: a
+class _Columns:
+    """Where each character of a text is shown, in columns (``_WIDE`` ones take two)."""
+
+    def __init__(self, text: str):
+        self.length = len(text)
+        self.wide = [] if text.isascii() else [m.start() for m in _WIDE.finditer(text)]
+
+    def at(self, index: int) -> int:
+        """The columns of the characters before ``index``."""
+        return index + bisect.bisect_left(self.wide, index)
+
+    def index(self, column: int) -> int:
+        """The first index whose characters before it take ``column`` columns or more (the text's end at most)."""
+        if not self.wide:
+            return max(0, min(column, self.length))
+        return bisect.bisect_left(range(self.length + 1), column, key=self.at)
+
+
+def _densest(matches: list[tuple[int, int, str]], reach: int, columns: _Columns) -> tuple[int, int, str] | None:
+    """The match that begins the stretch of ``reach`` columns holding the most different matched words: a
     phrase from a PDF page shows where it is, not where 'and' first occurs in the passage."""
     best, most, last = None, 0, 0
     for first, match in enumerate(matches):
         last = max(last, first)
-        while last + 1 < len(matches) and matches[last + 1][1] <= match[0] + reach:
+        while last + 1 < len(matches) and columns.at(matches[last + 1][1]) <= columns.at(match[0]) + reach:
             last += 1
         words = len({m[2] for m in matches[first:last + 1]})
         if words > most:
