@@ -614,14 +614,15 @@ def _scope(settings, collection: str | None, prefix: str | None, roots: dict[str
 
 
 def _print_hits(answer) -> None:
-    """The hits as numbered lines (path and lines or page, heading, snippet, links), then the mode, time and
-    generations."""
+    """The hits as numbered lines (path and lines or page, title and heading as the MCP tool shows them, snippet,
+    links), then the mode, time and generations."""
     from search.query import engine
     from workers.stats import printable  # a name or a note may hold a newline or a terminal escape: escaped
     for n, hit in enumerate(answer.hits, start=1):
         print(printable(f"{n:>2}. {hit.collection}/{hit.path}{_place(hit)}  [{hit.score:.4f}]"))
-        if hit.heading_path:
-            print(printable(f"    {hit.heading_path}"))
+        context = engine.context_line(hit.title, hit.heading_path)
+        if context:
+            print(printable(f"    {context}"))
         print(printable(f"    {hit.snippet}"))
         if hit.more_in_file:
             print(f"    {engine.more_in_file(hit.more_in_file)}")

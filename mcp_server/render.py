@@ -51,8 +51,7 @@ def hits_text(hits: list[dict]) -> list[str]:
         where = place(h)
         lines.append(f"{n}. {h['path']}{'  ' + where if where else ''}  "
                      f"(score {h['score']:.4f}, generation {h['generation']}, chunk {h['chunk_id']})")
-        title, heading = h["title"] or "", h["heading_path"] or ""
-        context = heading if title and heading.startswith(title) else " — ".join(p for p in (title, heading) if p)
+        context = engine.context_line(h["title"], h["heading_path"])
         if context:
             lines.append(f"   {context}")
         lines.append(f"   {h['snippet']}")

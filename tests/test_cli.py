@@ -955,3 +955,16 @@ def test_stats_json_on_a_home_never_used_names_the_model_and_makes_nothing(sift_
     assert report["nothing"] == f"nothing indexed yet: no index yet at {home / 'index.db'} (ingest enqueue PATH " \
                                 "makes one)"
     assert not home.exists(), sorted(home.rglob("*"))
+
+
+def test_search_shows_a_hits_title_as_the_mcp_tool_does(immediate, sift_env, tmp_path):
+    """ingest search showed a hit's heading path only: a note titled in its front matter (as Hexo and Obsidian
+    notes often are) and a Chinese note with an empty heading showed nothing above the snippet, a code file no
+    file name; the MCP tool showed the title."""
+    ingest(write_tree(tmp_path / "n", {
+        "周报/2024-W10.md": "---\ntitle: 第十周周报\n---\n\n本周完成了搜索接口的设计评审。\n",
+        "plan.md": "# Plan\n\n## Goals\n\nship the 评审 tool\n",
+        **{f"other{i}.md": f"# Other {i}\n\nnothing to see\n" for i in range(3)}}))
+    out = run_ingest(sift_env, "search", "评审", "--mode", "keyword").stdout
+    assert "2024-W10.md:5  [" in out and "\n    第十周周报\n    本周完成了" in out, out
+    assert "\n    Plan > Goals\n" in out, out

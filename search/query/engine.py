@@ -617,6 +617,14 @@ def _note(notes: list[str], note: str) -> None:
         notes.append(note)
 
 
+def context_line(title: str | None, heading_path: str | None) -> str:
+    """What a hit is under, as results show it above the snippet: the file's title and the heading path, the title
+    once when the path starts with it ('Plan > Goals'), either alone when the other is empty ('第十周周报' for a
+    note titled in its front matter, 'a0013' for one with an empty heading)."""
+    title, heading = title or "", heading_path or ""
+    return heading if title and heading.startswith(title) else " — ".join(p for p in (title, heading) if p)
+
+
 def more_in_file(count: int) -> str:
     """The line under a file's first hit when more of its passages ranked among the page's than PER_FILE."""
     return (f"+ {count:,} more passage{'s' if count > 1 else ''} of this file ranked among these, left off for "
