@@ -129,3 +129,14 @@ def test_a_chinese_snippet_is_as_wide_on_screen_as_an_english_one():
     assert 230 <= len(snippet(english, "lazy").replace("**", "").strip("…")) <= 241
     mixed = "在 Redis 里配置 maxmemory-policy 为 allkeys-lru，" * 20
     assert 200 <= len(snippet(mixed, "redis").replace("**", "").strip("…")) <= 215  # 6 of each 43 are wide
+
+
+def test_a_snippet_cut_short_ends_at_a_word_or_punctuation_mark_not_mid_word():
+    """A snippet shorter than its passage ended wherever its width ran out: mid-word in English ('jum…'), at any
+    character in Chinese (…热点过…, the middle of 过期)."""
+    from search.query.snippet import snippet
+    english = "The quick brown fox jumps over the lazy dog and runs far away. " * 12
+    shown = snippet(english, "lazy")
+    assert shown.endswith("…") and shown[:-1].split()[-1] in english.split(), shown
+    chinese = "缓存穿透：查询不存在的数据，用布隆过滤器拦截。缓存击穿：热点过期，用互斥锁或者逻辑过期。" * 6
+    assert snippet(chinese, "缓存击穿")[-2] in "：，。", snippet(chinese, "缓存击穿")

@@ -17,8 +17,8 @@ WIDTH = 240  # columns: a Chinese (Japanese, Korean, full-width) character takes
 # Characters shown two columns wide (East Asian Wide and Fullwidth).
 _WIDE = re.compile("[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf"
                    "\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd]")
-# Where a snippet that does not start with its passage may start: after a space, or after a Chinese (Japanese)
-# mark that ends a sentence or clause, as text written without spaces has no other place to start cleanly.
+# Where a snippet that does not start (end) with its passage may start (end): at a space, or after a Chinese
+# (Japanese) mark that ends a sentence or clause, as text written without spaces has no other clean place.
 _BREAK = re.compile(r"[ 。，、；：！？]")
 
 
@@ -36,6 +36,9 @@ def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset()) -> str:
         space = _BREAK.search(text, start, start + 20)
         start = space.end() if space else start
     end = columns.index(columns.at(start) + width)
+    if end < len(text):  # not mid-word: back to the last place to stop among the last 20 characters
+        stops = [m.end() for m in _BREAK.finditer(text, max(start, end - 20), end)]
+        end = stops[-1] if stops else end
     window = text[start:end]
     marked = _mark(window, [(max(a, start) - start, min(b, end) - start) for a, b, _ in spans if a < end and b > start])
     marked = " ".join(marked.split())
