@@ -262,7 +262,8 @@ class Tools:
         self,
         query: Annotated[str, Field(description="What to look for: exact words, names, code "
                                     "identifiers, or a question in natural language. Chinese, English and "
-                                    "mixed text all work.")],
+                                    "mixed text all work, Simplified and Traditional Chinese alike; a quoted "
+                                    "Chinese phrase (\"付款方式\") finds only passages holding it as written.")],
         limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="How many passages to return (1-50).")] = 10,
         mode: Annotated[Literal["hybrid", "keyword", "semantic"], Field(
             description="hybrid (default): words and meaning fused; keyword: exact words and names (BM25), "

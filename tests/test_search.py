@@ -478,3 +478,28 @@ def test_a_chinese_word_finds_its_form_in_the_other_script(immediate, tmp_path, 
     assert paths(engine.search("資料", mode="keyword", filters=Filters(path_prefix="学习")))[0] == "学习/数据库.md"
     assert paths(engine.search("火鍋", mode="keyword")) == ["生活/旅行.md"]
     assert not answer.notes and not engine.search("雲倉", mode="keyword").hits
+
+
+@pytest.mark.parametrize("postings", [True, False])
+def test_a_quoted_chinese_phrase_finds_the_passages_that_hold_it_as_written(immediate, tmp_path, embedder, postings):
+    """A quoted "付款方式" was searched as its bigrams alone, so notes holding only 方式 (or 付款) came after the one
+    holding the phrase, as if the quotes were not there. A quoted Chinese phrase now keeps the passages holding
+    it as written (in either script); when none does, all stay and a note says so."""
+    root = write_tree(tmp_path / "notes", {
+        "日报.md": "# 日报\n\n和曲美讨论了合同条款，付款方式改为分期。\n",
+        "治疗.md": "# 治疗\n\n根据医生的建议决定治疗方式。\n",
+        "付款.md": "# 付款\n\n下个月付款，方式另议。\n",
+        "推荐.md": "# 評審\n\n「智能推薦」先做測試。\n",
+        "缓存.md": "# 缓存\n\n推荐用 allkeys-lru。\n",
+        **{f"其他{i}.md": f"# 其他 {i}\n\n今天天气很好。\n" for i in range(8)}})
+    ingest(root)
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder, keyword_postings=postings)
+    engine.warm()
+    assert set(paths(engine.search("付款方式", mode="keyword"))) == {"日报.md", "付款.md", "治疗.md"}
+    for query in ('"付款方式"', "“付款方式”", "「付款方式」"):
+        answer = engine.search(query, mode="keyword")
+        assert paths(answer) == ["日报.md"] and not answer.notes, (query, paths(answer), answer.notes)
+    assert paths(engine.search("「智能推荐」", mode="keyword")) == ["推荐.md"]
+    missing = engine.search('"方式付款"', mode="keyword")
+    assert len(missing.hits) == 3 and missing.notes == [
+        'no passage found holds "方式付款" as quoted: the results are those holding some of its words']

@@ -32,7 +32,7 @@ from search.query.catalog import Catalog
 from search.query.filters import Filters
 from search.query.postings import Postings, tokenize
 from search.query.snippet import snippet
-from search.query.text import query_pieces, query_words, written_words
+from search.query.text import phrase_form, query_pieces, query_words, quoted_phrases, written_words
 from search.query.vector import VectorIndex
 
 MODES = ("hybrid", "keyword", "semantic")
@@ -152,6 +152,7 @@ class Engine:
                     if not missing:
                         ranked, used, models = self._rank(conn, query, limit, used, filters, state, notes,
                                                           prepared)
+                        ranked = _phrased(conn, query, ranked, used, notes)
                         unmatched = self._spelling(conn, query, used, state, notes)
                         _by_meaning(notes, ranked, used)
                         _no_terms(notes, query, used, bool(state["models"]))
@@ -623,6 +624,24 @@ def context_line(title: str | None, heading_path: str | None) -> str:
     note titled in its front matter, 'a0013' for one with an empty heading)."""
     title, heading = title or "", heading_path or ""
     return heading if title and heading.startswith(title) else " — ".join(p for p in (title, heading) if p)
+
+
+def _phrased(conn, query: str, ranked: list, mode: str, notes: list[str]) -> list:
+    """The ``ranked`` passages that hold every Chinese phrase the query quotes (``quoted_phrases``), in keyword
+    and hybrid search: a quoted "付款方式" was searched as its bigrams alone, so passages holding only 付款 or 方式
+    came with (or before) the one holding the phrase. When none holds them, all are kept, and a note says so."""
+    phrases = quoted_phrases(query) if mode != "semantic" and ranked else []
+    if not phrases:
+        return ranked
+    rows = queries.hit_rows(conn, [cid for cid, _, _ in ranked])
+    holding = {r["id"] for r in rows if all(
+        form in phrase_form(f"{r['title'] or ''}|{r['heading_path']}|{r['text']}") for _, form in phrases)}
+    kept = [hit for hit in ranked if hit[0] in holding]
+    if not kept:
+        shown = " and ".join(f'"{typed}"' for typed, _ in phrases)
+        _note(notes, f"no passage found holds {shown} as quoted: the results are those holding some of its words")
+        return ranked
+    return kept
 
 
 def more_in_file(count: int) -> str:
