@@ -140,3 +140,12 @@ def test_a_snippet_cut_short_ends_at_a_word_or_punctuation_mark_not_mid_word():
     assert shown.endswith("…") and shown[:-1].split()[-1] in english.split(), shown
     chinese = "缓存穿透：查询不存在的数据，用布隆过滤器拦截。缓存击穿：热点过期，用互斥锁或者逻辑过期。" * 6
     assert snippet(chinese, "缓存击穿")[-2] in "：，。", snippet(chinese, "缓存击穿")
+
+
+def test_a_notes_own_bold_does_not_run_into_the_marks():
+    """A note's **重要** marked as a match came out as ****重要**** (an empty bold, then the word, then another),
+    which reads as neither. The note's own bold is left out of a snippet; powers and keyword arguments stay."""
+    from search.query.snippet import snippet
+    assert snippet("这是**重要**通知，请查收", "重要") == "这是**重要**通知，请查收"
+    assert snippet("This is **very important** news", "important") == "This is very **important** news"
+    assert snippet("x = a**2 + b**2, f(**kw)", "f") == "x = a**2 + b**2, **f**(**kw)"

@@ -20,6 +20,11 @@ _WIDE = re.compile("[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-
 # Where a snippet that does not start (end) with its passage may start (end): at a space, or after a Chinese
 # (Japanese) mark that ends a sentence or clause, as text written without spaces has no other clean place.
 _BREAK = re.compile(r"[ 。，、；：！？]")
+# A note's own bold (**重要**, **important**), which the marks would run into: '****重要****'. Not a power
+# ('a**2 + b**2') or keyword arguments ('f(**a, **b)'): the opening pair follows no ASCII letter or digit, the
+# closing pair is followed by none (Chinese has no spaces around bold), and what they hold neither starts nor
+# ends with a space nor holds a '*'.
+_BOLD = re.compile(r"(?<![A-Za-z0-9_)\]*])\*\*([^\s*](?:[^*\n]*[^\s*])?)\*\*(?![A-Za-z0-9_*])")
 
 
 def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset()) -> str:
@@ -27,6 +32,7 @@ def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset()) -> str:
     words (the first such place); ``skip``: words of the query not to mark (the common ones keyword search
     drops, search.query.keyword.common_words). Counted in columns, a Chinese snippet holds half as many
     characters as an English one: 240 Chinese characters were a wall of text, twice the lines of English."""
+    text = _BOLD.sub(r"\1", text) if "**" in text else text
     pattern = _pattern(query, skip)
     spans = _matches(pattern, text) if pattern else []
     columns = _Columns(text)
