@@ -149,3 +149,13 @@ def test_a_notes_own_bold_does_not_run_into_the_marks():
     assert snippet("这是**重要**通知，请查收", "重要") == "这是**重要**通知，请查收"
     assert snippet("This is **very important** news", "important") == "This is very **important** news"
     assert snippet("x = a**2 + b**2, f(**kw)", "f") == "x = a**2 + b**2, **f**(**kw)"
+
+
+def test_a_long_chinese_query_marks_its_first_words_not_any_64_of_its_pairs():
+    """A snippet marks at most 64 of the query's words; they were taken from a set, so for a long Chinese
+    question (a pair of characters each) the marked ones were any 64, and 缓存 at its start could go unmarked
+    while keyword search had searched it."""
+    from search.query.snippet import snippet
+    rest = "".join(chr(0x4e00 + 97 * i) for i in range(150))  # no pair of these is in the text below
+    shown = snippet("缓存击穿：热点过期，用互斥锁。", "缓存击穿热点过期互斥锁" + rest)
+    assert shown == "**缓存击穿**：**热点过期**，用**互斥锁**。", shown

@@ -13,6 +13,7 @@ _LETTER = rf"[^\W_{CJK_RANGES}]"
 _START, _END = rf"(?<!{_LETTER})", rf"(?!{_LETTER})"
 _ALPHA = rf"[^\W\d_{CJK_RANGES}]"  # a letter: what a stem's ending may add ('index' + 'ed')
 
+MARKED = 64  # query words a snippet marks at most
 WIDTH = 240  # columns: a Chinese (Japanese, Korean, full-width) character takes two, as on a terminal
 # Characters shown two columns wide (East Asian Wide and Fullwidth).
 _WIDE = re.compile("[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf"
@@ -148,7 +149,9 @@ def _mark(text: str, matches: list[tuple[int, int]]) -> str:
 
 
 def _pattern(query: str, skip=frozenset()) -> re.Pattern | None:
-    words = set()
+    """The query's words as a pattern: the first MARKED of them in the query's order (as keyword search takes its
+    first terms), longest first in the alternation."""
+    words: dict[str, None] = {}  # in the query's order: a long query keeps its first words, not any 64 of them
     for word in WORD.findall(normalise(query)):
         for piece in split_scripts(word):  # as search splits it: '曲美contract' is 曲美 and contract
             if piece in skip:
@@ -156,13 +159,13 @@ def _pattern(query: str, skip=frozenset()) -> re.Pattern | None:
             piece = _bare(piece)
             if CJK_RUN.fullmatch(piece):  # the run where it is whole, else the bigrams search matched
                 for form in [piece, *other_scripts(piece)]:  # 资料 found 資料 too
-                    words.update(re.escape(form[i:i + 2]) for i in range(max(1, len(form) - 1)))
-                    words.add(re.escape(form))
+                    words.setdefault(re.escape(form))
+                    words.update(dict.fromkeys(re.escape(form[i:i + 2]) for i in range(max(1, len(form) - 1))))
             elif len(piece) < 4 or not piece.isalpha():  # 'topic3', 'sha256', '2024' are words, not stems
-                words.add(_START + re.escape(piece) + _END)
+                words.setdefault(_START + re.escape(piece) + _END)
             else:  # a stem, so 'indexing' marks 'indexed' too
-                words.add(_START + re.escape(piece[: max(4, len(piece) - 3)]) + _ALPHA + "*")
+                words.setdefault(_START + re.escape(piece[: max(4, len(piece) - 3)]) + _ALPHA + "*")
     if not words:
         return None
-    ordered = sorted(words, key=len, reverse=True)[:64]
+    ordered = sorted(list(words)[:MARKED], key=len, reverse=True)
     return re.compile("|".join(ordered), re.IGNORECASE)
