@@ -503,3 +503,12 @@ def test_a_quoted_chinese_phrase_finds_the_passages_that_hold_it_as_written(imme
     missing = engine.search('"方式付款"', mode="keyword")
     assert len(missing.hits) == 3 and missing.notes == [
         'no passage found holds "方式付款" as quoted: the results are those holding some of its words']
+
+
+def test_a_long_chinese_question_is_told_what_a_word_is_when_it_is_cut(engine):
+    """A Chinese question of 70 characters was told 'keyword search used the query's first 64 different words',
+    though it holds perhaps twenty words: keyword search counts each pair of neighbouring characters."""
+    question = "我想知道合同条款里面的付款方式是不是已经改成分期付款了如果已经改了那么第一笔款项什么时候到账以及尾款在验收之后多久结清比较合适呢请帮我查一下"
+    notes = engine.search(question, mode="keyword").notes
+    assert any("first 64 different words (each pair of neighbouring Chinese or Japanese characters is one" in n
+               for n in notes), notes

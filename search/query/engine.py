@@ -32,7 +32,7 @@ from search.query.catalog import Catalog
 from search.query.filters import Filters
 from search.query.postings import Postings, tokenize
 from search.query.snippet import snippet
-from search.query.text import phrase_form, query_pieces, query_words, quoted_phrases, written_words
+from search.query.text import CJK_RUN, phrase_form, query_pieces, query_words, quoted_phrases, written_words
 from search.query.vector import VectorIndex
 
 MODES = ("hybrid", "keyword", "semantic")
@@ -42,6 +42,8 @@ MAX_QUERY_CHARS = 10_000
 # with 50 / 100 / 200: SciFact e5 0.717 / 0.721 / 0.724, MiniLM 0.734 / 0.736 / 0.736, zh-retrieval 0.323 each;
 # p50 of a hybrid search on SciFact unchanged (2.2 / 2.1 ms, query vector cached).
 CANDIDATES = 100
+# What a 'word' is to keyword search in Chinese: a question of 40 characters is 39 of them, not a few.
+CJK_WORDS = " (each pair of neighbouring Chinese or Japanese characters is one: 缓存击穿 is three)"
 # Passages of one file on a page of results at most while other files fill it: a long list of links (a README of
 # every note's title) or a long note matched by many passages took a whole page from the notes themselves.
 PER_FILE = 2
@@ -291,8 +293,8 @@ class Engine:
         if mode in ("keyword", "hybrid"):
             lexical = self._keyword(conn, query, depth, filters, catalog, state)
             if len(written_words(query)) > keyword.MAX_TERMS:
-                _note(notes, f"keyword search used the query's first {keyword.MAX_TERMS} different words: "
-                             "put the words that matter most first")
+                _note(notes, f"keyword search used the query's first {keyword.MAX_TERMS} different words"
+                             + (CJK_WORDS if CJK_RUN.search(query) else "") + ": put the words that matter most first")
         try:
             unranked = self._weightless(conn, query, catalog, state) if len(lexical) > 1 else []  # one: no order
         except sqlite3.Error:  # a hint, like the spelling note: a scratch table this connection cannot make
