@@ -159,3 +159,13 @@ def test_a_long_chinese_query_marks_its_first_words_not_any_64_of_its_pairs():
     rest = "".join(chr(0x4e00 + 97 * i) for i in range(150))  # no pair of these is in the text below
     shown = snippet("缓存击穿：热点过期，用互斥锁。", "缓存击穿热点过期互斥锁" + rest)
     assert shown == "**缓存击穿**：**热点过期**，用**互斥锁**。", shown
+
+
+def test_a_passage_that_fits_the_snippet_is_shown_whole():
+    """A passage of 213 characters, its match near the end, was shown from a third of the width before the
+    match: '…sentence that takes …', its first 60 characters cut off though all of it fit in the 240."""
+    from search.query.snippet import snippet
+    text = "An intro sentence that takes some room here. " * 4 + "The word kiwi comes near the end."
+    assert snippet(text, "kiwi") == text.replace("kiwi", "**kiwi**").strip()
+    chinese = "这是一段不长的中文笔记，" * 9 + "关键字在最后：蓝莓。"  # 118 characters, 236 columns
+    assert snippet(chinese, "蓝莓") == chinese.replace("蓝莓", "**蓝莓**")

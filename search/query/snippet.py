@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 import unicodedata
 
@@ -34,10 +35,13 @@ def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset()) -> str:
     drops, search.query.keyword.common_words). Counted in columns, a Chinese snippet holds half as many
     characters as an English one: 240 Chinese characters were a wall of text, twice the lines of English."""
     text = _BOLD.sub(r"\1", text) if "**" in text else text
-    pattern = _pattern(query, skip)
+    pattern = _pattern(query, frozenset(skip))
     spans = _matches(pattern, text) if pattern else []
     columns = _Columns(text)
-    best = _densest(spans, width - width // 3, columns)
+    if columns.at(len(text)) <= width:  # it all fits: cutting its start off to centre a match only hid text
+        best = None
+    else:
+        best = _densest(spans, width - width // 3, columns)
     start = 0 if best is None else columns.index(columns.at(best[0]) - width // 3)
     if start:
         space = _BREAK.search(text, start, start + 20)
@@ -148,9 +152,10 @@ def _mark(text: str, matches: list[tuple[int, int]]) -> str:
     return "".join(out) + text[last:]
 
 
-def _pattern(query: str, skip=frozenset()) -> re.Pattern | None:
+@functools.lru_cache(maxsize=64)
+def _pattern(query: str, skip: frozenset = frozenset()) -> re.Pattern | None:
     """The query's words as a pattern: the first MARKED of them in the query's order (as keyword search takes its
-    first terms), longest first in the alternation."""
+    first terms), longest first in the alternation. Kept for the last queries: each of a search's hits asks."""
     words: dict[str, None] = {}  # in the query's order: a long query keeps its first words, not any 64 of them
     for word in WORD.findall(normalise(query)):
         for piece in split_scripts(word):  # as search splits it: '曲美contract' is 曲美 and contract
