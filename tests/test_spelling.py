@@ -94,10 +94,10 @@ def test_only_the_first_few_missing_words_are_looked_up(engine):
 
 
 def test_chinese_is_named_only_when_none_of_its_bigrams_is_indexed(engine):
-    """A Chinese run is searched as its bigrams: one indexed bigram is a match (合同 in 合同条款), and a run with
-    none is named whole, never 'corrected'."""
+    """A Chinese run is searched as its bigrams: one indexed bigram is a match (合同 in 合同条款), whose part that no
+    passage holds is named (条款), and a run with none is named whole, never 'corrected'."""
     assert engine.search("合同条款", mode="keyword").hits
-    assert spelling_notes(engine.search("合同条款", mode="keyword")) == []
+    assert spelling_notes(engine.search("合同条款", mode="keyword")) == ["no passage contains '条款'"]
     answer = engine.search("合同 量子物理", mode="keyword")
     assert spelling_notes(answer) == ["no passage contains '量子物理'"]
 
@@ -215,3 +215,19 @@ def test_a_slip_that_keeps_every_typed_letter_wins_over_a_more_frequent_word(eng
         "no passage contains 'macors' (did you mean 'macros'?)"]
     assert spelling_notes(engine.search("macso", mode="keyword")) == [
         "no passage contains 'macso' (did you mean 'macOS'?)"], "a swap of macOS as before"
+
+
+def test_the_part_of_a_chinese_word_no_passage_holds_is_named(engine):
+    """Keyword search matches a Chinese run by its pairs of characters, so 区块链合同 found the notes holding 合同
+    and said nothing of 区块链, which no passage holds: the results read as if they were about it. The part
+    no passage holds is named now; a run whose every character some held pair covers is not (云仓验收: 云仓 and
+    验收 are both held, only their join 仓验 is not)."""
+    answer = engine.search("区块链合同", mode="keyword")
+    assert answer.hits and spelling_notes(answer) == ["no passage contains '区块链'"], answer.notes
+    assert answer.unmatched == [{"word": "区块链", "suggestion": None}]
+    hybrid = engine.search("区块链合同", mode="hybrid")
+    assert spelling_notes(hybrid) == ["no passage contains '区块链'"], "合同 matched: not by meaning only"
+    assert spelling_notes(engine.search("云仓验收", mode="keyword")) == []
+    assert spelling_notes(engine.search("雲倉驗收", mode="keyword")) == [], "held in the other script"
+    assert spelling_notes(engine.search("新合同", mode="keyword")) == ["no passage contains '新'"]
+    assert spelling_notes(engine.search("我想知道下周合同签字以后怎么办", mode="keyword")) == [], "a question: no parts"

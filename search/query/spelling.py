@@ -7,7 +7,8 @@ engine adds a note naming such words, with a suggestion drawn from the index, an
 
 The whole published index is asked, not the collection or folder searched: a word that is somewhere is no typo,
 and "nothing here holds it" is what an empty answer already says. A Chinese (Japanese, Korean) run counts as
-missing when none of its bigrams is indexed; it is named, never corrected.
+missing when none of its bigrams is indexed; it is named, never corrected. Of a run some of whose bigrams are
+indexed, the stretch no indexed bigram touches is named (量子 of 量子计算), as the results hold only the rest.
 
 The keyword index holds stems ('deploy' for 'deployment'), so a word is not compared with stems letter by letter:
 its one-edit variants (a letter dropped, added, changed, or two swapped) go through FTS5's own tokenizer, and a
@@ -31,13 +32,15 @@ from dataclasses import dataclass
 from search.index import queries
 from search.query.keyword import BY_MEANING, MAX_TERMS
 from search.query.postings import COLUMNS, Postings, tokenize
-from search.query.text import CJK_RUN, WORD, normalise, query_pieces, split_scripts
+from search.query.text import CJK_RUN, WORD, normalise, other_scripts, query_pieces, split_scripts
 
 MIN_LETTERS = 4  # a shorter word is not corrected: too many words are one edit away
 MAX_LETTERS = 30  # nor a longer one (its variants would be thousands)
 NAMED = 6  # missing words named in the note at most
 CORRECTED = 3  # of them, words a suggestion is looked for (each costs 45-100 ms without the postings in memory)
 SHOWN = 40  # characters of a missing word the note shows at most
+PART_OF = 8  # characters of a Chinese run whose missing part is named at most: a longer one is a sentence, whose
+# unmatched stretches ('我想知道', '里面的') would be noise
 PASSAGES = 3  # passages read to find the word a stem stands for
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
@@ -63,12 +66,13 @@ def note(conn, query: str, postings: Postings | None, mode: str) -> Said | None:
     words = _words(query)
     vocabulary = _Vocabulary(conn, postings)
     tokens = vocabulary.tokens([t for w in words for t in w.terms])
-    missing = [w for w in words if _absent(w, tokens, vocabulary)]
+    absent = [w for w in words if _absent(w, tokens, vocabulary)]
+    missing = [part for w in words for part in ([w] if w in absent else _missing_parts(w, tokens, vocabulary))]
     if not missing:
         return None
     named = missing[:NAMED]
     suggestions = {w.shown: _suggest(w.shown, vocabulary) for w in [w for w in named if _correctable(w)][:CORRECTED]}
-    text = _say(named, len(missing) - len(named), suggestions, len(missing) == len(words), mode, query)
+    text = _say(named, len(missing) - len(named), suggestions, len(absent) == len(words), mode, query)
     return Said(text, [{"word": _spelled([query], w.shown), "suggestion": suggestions.get(w.shown)} for w in missing])
 
 
@@ -124,6 +128,38 @@ def _absent(word: _Word, tokens: dict, vocabulary: _Vocabulary) -> bool:
     """No token of the word is in a published passage (a word the tokenizer drops whole is not named)."""
     held = [token for term in word.terms for token in tokens[term]]
     return bool(held) and not any(vocabulary.holds(token) for token in held)
+
+
+def _missing_parts(word: _Word, tokens: dict, vocabulary: _Vocabulary) -> list[_Word]:
+    """The stretches of a Chinese (Japanese) run that no passage holds while others of it are held: 量子 of
+    量子计算 in notes that say 计算 but never 量子. Keyword search matched the run by its pairs of characters, so
+    the results held 计算 alone, and nothing said that 量子 was nowhere. A stretch is the characters no held pair
+    touches (a pair is held in either script); a lone character is named only if it is in no passage either. Runs
+    of up to PART_OF characters: a whole question typed without spaces is not picked apart."""
+    run = word.shown
+    if not 3 <= len(run) <= PART_OF or not CJK_RUN.fullmatch(run):
+        return []
+    forms = [run, *[form for form in other_scripts(run) if len(form) == len(run)]]
+
+    def held(term: str) -> bool:
+        found = tokens.get(term)
+        if found is None:
+            found = vocabulary.tokens([term])[term]
+        return bool(found) and any(vocabulary.holds(token) for token in found)
+    covered = [False] * len(run)
+    for i in range(len(run) - 1):
+        if any(held(form[i:i + 2]) for form in forms):
+            covered[i] = covered[i + 1] = True
+    parts, start = [], None
+    for i, is_covered in enumerate([*covered, True]):
+        if not is_covered and start is None:
+            start = i
+        elif is_covered and start is not None:
+            stretch = run[start:i]
+            if len(stretch) > 1 or not any(held(form[start]) for form in forms):
+                parts.append(_Word(stretch, [stretch]))
+            start = None
+    return parts
 
 
 def _correctable(word: _Word) -> bool:
