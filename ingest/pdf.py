@@ -151,8 +151,8 @@ def parse_pdf(path: str, data: bytes) -> Document:
         title = _title(reader, path)
     if warnings.count:
         log.debug("%s: pypdf worked around %d problems, first: %s", path, warnings.count, warnings.first)
-    if n_pages == 0:
-        raise ValueError("unreadable PDF: no pages")
+    if n_pages == 0:  # nothing to index, and nothing retrying changes: failed, retry-failed listed it every time
+        raise Skip("no pages: the PDF holds none (or its page list is damaged)")
     if failed and len(failed) == n_pages:
         raise ValueError(f"unreadable PDF: {failed[0][1]}")
     if not any(texts):

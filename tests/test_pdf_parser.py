@@ -6,7 +6,6 @@ import io
 import logging
 import os
 import random
-import time
 import tracemalloc
 import zlib
 from functools import lru_cache
@@ -309,8 +308,9 @@ def test_damaged_copies_of_a_real_pdf_never_raise_anything_else():
     assert "parsed" in outcomes and "unreadable" in outcomes
 
 
-def test_pdf_without_pages_is_unreadable_and_blank_pages_have_no_text_layer():
-    with pytest.raises(ValueError, match="^unreadable PDF: no pages$"):
+def test_pdf_without_pages_is_skipped_and_blank_pages_have_no_text_layer():
+    """Skipped, not failed: retry-failed listed a PDF of no pages every time, though retrying changes nothing."""
+    with pytest.raises(Skip, match=r"^no pages: the PDF holds none \(or its page list is damaged\)$"):
         parse_pdf("zero.pdf", pdf_bytes(PdfWriter()))
     blank = PdfWriter()
     blank.add_blank_page(595, 842)
@@ -394,10 +394,8 @@ def test_a_pdf_that_would_take_hours_to_extract_fails_once_over_its_time(monkeyp
     data = pages_sharing_one_stream(400, line * (2 * 1024 * 1024 // len(line)))
     assert len(data) < 100 * 1024
     monkeypatch.setattr(pdf, "PDF_SECONDS", 2.0)
-    started = time.monotonic()
-    with pytest.raises(ValueError, match=r"^PDF text extraction stopped after 2 s, at page 1 of 400: "):
-        parse_pdf("bomb.pdf", data)
-    assert time.monotonic() - started < 30
+    with pytest.raises(ValueError, match=r"^PDF text extraction stopped after 2 s, at page [12] of 400: "):
+        parse_pdf("bomb.pdf", data)  # page 1 or 2, as fast as the machine is then: either is inside the file's work
 
 
 def test_a_pdf_with_more_text_than_a_file_may_hold_is_skipped(monkeypatch):
