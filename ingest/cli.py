@@ -479,8 +479,8 @@ def cmd_retry_failed(args) -> int:
             failed.setdefault(row["collection"], []).append(row)
     names = [args.collection] if args.collection else sorted(failed)
     if args.collection and not queries.collections(conn, args.collection):
-        known = ", ".join(r["name"] for r in queries.collections(conn)) or "none"
-        raise LookupError(f"no collection named {args.collection!r}; collections: {known}")
+        from search.query.scope import unknown_collection
+        raise LookupError(unknown_collection(args.collection, [r["name"] for r in queries.collections(conn)]))
     queued = 0
     for name in names:
         rows = failed.get(name, [])
@@ -692,7 +692,7 @@ def _check_collection(settings, name: str | None) -> tuple[dict[str, str], str |
     refused naming the known ones, as retry-failed and the MCP tools do: search said "nothing is searchable in
     'nope' yet: … its first may still be being built", of a typo. No index yet: ({}, name), for the caller to say."""
     from search.index import db, queries
-    from search.query.scope import collection_named
+    from search.query.scope import collection_named, unknown_collection
     if not settings.index_path.exists():
         return {}, name
     conn = db.connect(settings.index_path, readonly=True)
@@ -702,7 +702,7 @@ def _check_collection(settings, name: str | None) -> tuple[dict[str, str], str |
         conn.close()
     registered = collection_named(name, roots) if name else name
     if name and registered is None:  # an empty one: the engine refuses it, saying why
-        raise LookupError(f"no collection named {name!r}; collections: {', '.join(roots) or 'none'}")
+        raise LookupError(unknown_collection(name, roots))
     return roots, registered
 
 

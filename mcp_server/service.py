@@ -73,10 +73,9 @@ class Sift:
         "no collection named 'résumés'; collections: résumés"). Refuse an unknown one, naming the known ones."""
         if name is None:
             return None
-        from search.query.scope import collection_named
+        from search.query.scope import collection_named, unknown_collection
         roots = self.roots()
         registered = collection_named(name, roots)
         if registered is None:
-            known = ", ".join(sorted(roots)) or "none yet"
-            raise Problem(f"no collection named {name!r}; collections: {known}")
+            raise Problem(unknown_collection(name, roots))
         return registered

@@ -123,6 +123,27 @@ def test_stats_watch_into_a_pipe_or_file_writes_no_screen_clearing_codes(sift_en
     assert re.match(r"--- \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\nmodel: ", out), out[:200]
 
 
+def test_an_unknown_collection_is_told_the_one_probably_meant():
+    """`--collection 中文资料` of a collection named 中文資料 (the other script), 'Notes' of 'notes' and 'ntoes' were
+    refused naming the known collections, with nothing saying which was meant."""
+    from search.query.scope import unknown_collection
+    roots = {"中文資料": "/a", "notes": "/b", "papers": "/c"}
+    for typed, meant in (("中文资料", "中文資料"), ("Notes", "notes"), ("ntoes", "notes"), ("paper", "papers")):
+        assert unknown_collection(typed, roots) == \
+            f"no collection named {typed!r} (did you mean {meant!r}?); collections: notes, papers, 中文資料"
+    assert unknown_collection("nope", roots) == "no collection named 'nope'; collections: notes, papers, 中文資料"
+    assert unknown_collection("x", {}) == "no collection named 'x'; collections: none"
+
+
+def test_the_cli_says_which_collection_was_probably_meant(immediate, sift_env, tmp_path):
+    ingest(write_tree(tmp_path / "n", {"a.md": "# A\nalpha"}), "中文資料")
+    for command in (["search", "alpha", "--collection"], ["files", "--collection"], ["retry-failed"], ["remove"]):
+        result = run_ingest(sift_env, *command, "中文资料")
+        assert result.returncode == 2 and result.stderr == \
+            "ingest: error: no collection named '中文资料' (did you mean '中文資料'?); collections: 中文資料\n", \
+            (command, result.stderr)
+
+
 def test_search_refuses_a_collection_that_does_not_exist(immediate, sift_env, tmp_path):
     """`ingest search x --collection nope` said "nothing is searchable in 'nope' yet: it has published no
     generation (its first may still be being built …)" of a name that is no collection at all."""

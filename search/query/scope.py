@@ -26,6 +26,25 @@ def collection_named(text: str, roots: dict[str, str]) -> str | None:
     return next((name for name in roots if nfc(name) == nfc(text)), None)
 
 
+def unknown_collection(name: str, roots) -> str:
+    """The refusal of an unknown collection: the known ones, and the one probably meant (written in the other
+    Chinese script, in other case, or one slip away: 中文资料 for 中文資料 was refused with no hint)."""
+    near = _near_collection(name, list(roots))
+    meant = f" (did you mean {near!r}?)" if near else ""
+    return f"no collection named {name!r}{meant}; collections: {', '.join(sorted(roots)) or 'none'}"
+
+
+def _near_collection(name: str, names: list[str]) -> str | None:
+    from search.query.text import simplified
+    key = lambda text: simplified(nfc(text).casefold())  # noqa: E731
+    same = [n for n in sorted(names) if key(n) == key(name)]
+    if same:
+        return same[0]
+    by_key = {key(n): n for n in sorted(names)}
+    close = difflib.get_close_matches(key(name), list(by_key), n=1, cutoff=0.75)
+    return by_key[close[0]] if close else None
+
+
 def collection_prefix(raw: str, roots: dict[str, str]) -> str | None:
     """The collection named at the start of ``raw`` ("name/..."), the longest if several are."""
     text = nfc(raw)

@@ -113,9 +113,13 @@ def other_scripts(run: str) -> list[str]:
     资料 gives ['資料'], 資料 ['资料'], 資料库 ['资料库', '資料庫']; a run of neither (合同, カタカナ) gives [].
     Each character takes its common form (OpenCC's first: 发 is 發, not 髮), so a word that was never written so
     can come up (后 as 後), which adds a term but drops none."""
-    simplified = run.translate(_tables()[0])
     traditional = run.translate(_tables()[1])
-    return [form for form in dict.fromkeys([simplified, traditional]) if form != run]
+    return [form for form in dict.fromkeys([simplified(run), traditional]) if form != run]
+
+
+def simplified(text: str) -> str:
+    """``text`` with each Traditional Chinese character in its Simplified form (資料 → 资料)."""
+    return text.translate(_tables()[0])
 
 
 DATA = Path(__file__).resolve().parent / "data"
