@@ -285,32 +285,12 @@ def _wait(conn, collection_id: int, before: int | None, asked: float, interrupte
     """Progress until a generation after ``before`` is published, or a scan begun after ``asked`` found nothing
     changed (it publishes none); KeyboardInterrupt once ``interrupted`` (Ctrl-C: ``_interrupt_as_flag``)."""
     from tqdm import tqdm
+    from search.index import queries, working
     from search.settings import load
+    from workers.stats import slow_work
     settings = load()
     bar = tqdm(total=0, unit="file", file=sys.stderr, desc="ingesting", mininterval=1,
                disable=None if sys.stderr.isatty() else True)
-    return _wait_loop(conn, collection_id, before, asked, bar, settings, interrupted)
-
-
-@contextlib.contextmanager
-def _interrupt_as_flag():
-    """Ctrl-C while waiting sets a flag the loop reads (then KeyboardInterrupt is raised there). Raised where the
-    signal came, the KeyboardInterrupt could land in a SQLite function or a finaliser, which report it and go
-    on: the signal was lost and the wait, with no worker, went on for ever."""
-    interrupted: list[bool] = []
-    if threading.current_thread() is not threading.main_thread():
-        yield interrupted
-        return
-    previous = signal.signal(signal.SIGINT, lambda *_: interrupted.append(True))
-    try:
-        yield interrupted
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def _wait_loop(conn, collection_id, before, asked, bar, settings, interrupted: list[bool]) -> int:
-    from search.index import queries, working
-    from workers.stats import slow_work
     idle_since = told = time.time()
     last_done, last_slow = -1, []
     while True:
@@ -342,6 +322,22 @@ def _wait_loop(conn, collection_id, before, asked, bar, settings, interrupted: l
         for _ in range(1 if not bar.disable else 4):  # Ctrl-C is seen within half a second
             if not interrupted:
                 time.sleep(0.5)
+
+
+@contextlib.contextmanager
+def _interrupt_as_flag():
+    """Ctrl-C while waiting sets a flag the loop reads (then KeyboardInterrupt is raised there). Raised where the
+    signal came, the KeyboardInterrupt could land in a SQLite function or a finaliser, which report it and go
+    on: the signal was lost and the wait, with no worker, went on for ever."""
+    interrupted: list[bool] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield interrupted
+        return
+    previous = signal.signal(signal.SIGINT, lambda *_: interrupted.append(True))
+    try:
+        yield interrupted
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def published_summary(conn, name: str) -> str:
