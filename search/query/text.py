@@ -158,7 +158,7 @@ def phrase_form(text: str) -> str:
     """``text`` as a phrase is looked for in it: folded and without spaces or line breaks ('Redis 配置' is
     'redis配置', as Chinese is written with or without a space there; punctuation stays, so 付款，方式 does not
     hold 付款方式), Chinese in Simplified characters (資料庫 is 资料库)."""
-    return "".join(normalise(text).split()).translate(_tables()[0])
+    return simplified("".join(normalise(text).split()))
 
 
 def split_scripts(word: str) -> list[str]:
