@@ -21,7 +21,7 @@ def text(data: dict, sort: str) -> str:
     lines = [head if data["files"] else "no files match"] + render.notes(data.get("notes", []))
     for f in data["files"]:
         state = f["state"] + (f": {f['reason']}" if f["reason"] else "")
-        lines.append(f"{f['path']}  {f['kind'] or '-'}  {render.size(f['size'])}  {f['modified'] or '-'}  {state}")
+        lines.append(render.shown(f"{f['path']}  {f['kind'] or '-'}  {render.size(f['size'])}  {f['modified'] or '-'}  {state}"))
     hint = listing.more(data, MCP)
     if hint:
         lines.append(f"[{data['total'] - data['shown']} more: {hint}]")

@@ -255,7 +255,7 @@ def _answer(target, indexed, start, end, offset, shown, cut_at, total, complete,
             unindexed=None) -> tuple[str, dict]:
     shown_to = shown[-1][0] if shown else start
     of = f"{total}" if complete else f"at least {total:,}"
-    header = f"{target.name}  (lines {start}-{shown_to} of {of})"
+    header = f"{render.shown(target.name)}  (lines {start}-{shown_to} of {of})"
     if offset:
         header += f"; line {start} from byte {offset} of it"
     body = [f"{n:>6}\t{text}" for n, text in shown]
@@ -323,7 +323,7 @@ def read_pdf(conn, target: paths.Target, indexed, page: int) -> tuple[str, dict]
         first = min((c["page"] for c in covering), default=page)
         last = max((c["end_page"] or c["page"] for c in covering), default=page)
     span = f"page {page}" if first == last else f"page {page} (the passages shown run over pages {first}-{last})"
-    header = f"{target.name}  ({span} of {pages}; text as indexed in generation {indexed['published']})"
+    header = f"{render.shown(target.name)}  ({span} of {pages}; text as indexed in generation {indexed['published']})"
     notes = []
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:  # the limit counts bytes, not characters
         text = text.encode("utf-8", "surrogatepass")[:MAX_BYTES].decode("utf-8", "ignore")

@@ -5,6 +5,7 @@ import time
 
 from search.index.status import age, count, size, when  # noqa: F401  (this module's vocabulary: render.age, …)
 from search.query import engine
+from workers.stats import printable as shown  # noqa: F401  (a name with a newline or an escape, as one line)
 
 
 def ago(ts: float | None) -> str:
@@ -46,6 +47,8 @@ def hit_data(hit) -> dict:
 
 
 def hits_text(hits: list[dict]) -> list[str]:
+    """The hits as numbered lines; a path, title or snippet's control characters (a newline in a file name, a
+    terminal escape) escaped, so each stays on its line."""
     lines = []
     for n, h in enumerate(hits, start=1):
         where = place(h)
@@ -64,7 +67,7 @@ def hits_text(hits: list[dict]) -> list[str]:
             lines.append(f"   cited by notes: {', '.join(h['cited_by'])}"
                          + _more(h["cited_by"], h.get("cited_by_total"), "search kind='note' for the PDF's file "
                                  "name finds the notes that mention it"))
-    return lines
+    return [shown(line) for line in lines]
 
 
 def _more(paths: list[str], total: int | None, how: str) -> str:

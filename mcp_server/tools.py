@@ -387,7 +387,8 @@ class Tools:
             raise Problem("give exactly one of path or chunk_id")
         answer = self.sift.engine().similar(chunk_id=chunk_id, path=target, limit=limit)
         hits = [render.hit_data(h) for h in answer.hits]
-        lines = [f"{render.count(len(hits), 'passage')} like {answer.query} (other files, best passage of each)"]
+        lines = [render.shown(f"{render.count(len(hits), 'passage')} like {answer.query} (other files, best "
+                              "passage of each)")]
         lines += render.hits_text(hits) or ["no other passages found"]
         return result("\n".join(lines), {"source": answer.query, "results": hits, "generations": answer.generations})
 
@@ -458,7 +459,7 @@ def _candidates(name: str, path: str, many: paths.Ambiguous) -> CallToolResult:
     """The files a bare name that several share may mean (the first CANDIDATES_SHOWN), to call the tool again
     with one of them: a name like __init__.py or README.md may stand for thousands."""
     shown = many.candidates[:CANDIDATES_SHOWN]
-    lines = [f"{many}; call {name} again with one of these paths:"] + [f"  {c}" for c in shown]
+    lines = [f"{many}; call {name} again with one of these paths:"] + [render.shown(f"  {c}") for c in shown]
     if len(shown) < len(many.candidates):
         lines.append(f"[{len(many.candidates) - len(shown)} more not shown: give more of the path, or narrow "
                      "with list_files path_prefix and glob]")

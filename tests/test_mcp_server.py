@@ -1085,3 +1085,28 @@ def test_a_query_typed_with_ideographic_spaces_is_echoed_as_typed_words(indexed,
             return await call(s, "search", query="合同\u3000付款", mode="keyword")
     result = run(scenario)
     assert text(result).split("\n")[0].startswith("1 passage for '合同 付款' (keyword"), text(result)
+
+
+def test_names_with_control_characters_are_escaped_in_the_text_answers(immediate, tmp_path, sift_env, servers):
+    """A file name may hold a newline or a terminal escape: the text a model reads shows it escaped, on the one
+    line it belongs to; the structured results keep the name as it is, which read_file takes back."""
+    root = tmp_path / "notes"
+    root.mkdir()
+    (root / "odd\nname.md").write_text("# Odd\n\nzebrafinch songs at dawn\n")
+    (root / "red\x1b[31m.md").write_text("# Red\n\nzebrafinch nests in spring\n")
+    ingest(root, "notes")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            found = await call(s, "search", query="zebrafinch", mode="keyword")
+            paths = sorted(r["path"] for r in found.structured_content["results"])
+            return (found, paths, await call(s, "list_files", sort="path"),
+                    [await call(s, "read_file", path=p) for p in paths])
+    found, paths, listed, reads = run(scenario)
+    assert paths == ["notes/odd\nname.md", "notes/red\x1b[31m.md"]
+    for answer in (found, listed, *reads):
+        assert not answer.is_error, text(answer)
+        assert "\x1b" not in text(answer) and not any(line.startswith("name.md") for line in text(answer).splitlines())
+    assert "notes/odd\\nname.md" in text(found) and "notes/red\\x1b[31m.md" in text(found)
+    assert "notes/odd\\nname.md" in text(listed)
+    assert [text(r).splitlines()[0].split("  ")[0] for r in reads] == ["notes/odd\\nname.md", "notes/red\\x1b[31m.md"]
