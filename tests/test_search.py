@@ -512,3 +512,16 @@ def test_a_long_chinese_question_is_told_what_a_word_is_when_it_is_cut(engine):
     notes = engine.search(question, mode="keyword").notes
     assert any("first 64 different words (each pair of neighbouring Chinese or Japanese characters is one" in n
                for n in notes), notes
+
+
+def test_a_note_snippet_leaves_out_markdown_marks_and_code_keeps_its_comments(immediate, tmp_path, embedder):
+    """A note's heading '#', table rule and code fence lines said nothing in a one-line snippet ('# Kiwi plan |
+    fruit | count | |---|---:| …'); in code, and inside a note's fence, a '#' starts a comment and stays."""
+    root = write_tree(tmp_path / "notes", {
+        "plan.md": "# Kiwi plan\n\n| fruit | count |\n|---|---:|\n| kiwi | 3 |\n\n```bash\n# kiwi comment\n```\n",
+        "grow.py": "# kiwi grows here\nx = 1\n"})
+    ingest(root)
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    snippets = {h.path: h.snippet for h in engine.search("kiwi", mode="keyword").hits}
+    assert snippets["plan.md"] == "**Kiwi** plan | fruit | count | | **kiwi** | 3 | # **kiwi** comment"
+    assert snippets["grow.py"] == "# **kiwi** grows here x = 1"

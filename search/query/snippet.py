@@ -27,13 +27,20 @@ _BREAK = re.compile(r"[ 。，、；：！？]")
 # closing pair is followed by none (Chinese has no spaces around bold), and what they hold neither starts nor
 # ends with a space nor holds a '*'.
 _BOLD = re.compile(r"(?<![A-Za-z0-9_)\]*])\*\*([^\s*](?:[^*\n]*[^\s*])?)\*\*(?![A-Za-z0-9_*])")
+# A note's Markdown that says nothing in a one-line snippet: a heading's '#' marks (the heading is shown above the
+# snippet anyway), a table's |---|:-:| rule and a code fence's ``` line. Notes only: in code '#' starts a comment.
+_HEADING = re.compile(r"[ \t]{0,3}#{1,6}(?=[ \t]|$)")
+_TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
+_FENCE = re.compile(r"[ \t]{0,3}(?:```|~~~)")
 
 
-def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset()) -> str:
+def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset(), note: bool = False) -> str:
     """About ``width`` columns of ``text`` from a little before the matches that show the most of the query's
     words (the first such place); ``skip``: words of the query not to mark (the common ones keyword search
     drops, search.query.keyword.common_words). Counted in columns, a Chinese snippet holds half as many
-    characters as an English one: 240 Chinese characters were a wall of text, twice the lines of English."""
+    characters as an English one: 240 Chinese characters were a wall of text, twice the lines of English.
+    ``note``: the text is a note's Markdown, whose heading marks, table rules and code fences are left out."""
+    text = _plain(text) if note else text
     text = _BOLD.sub(r"\1", text) if "**" in text else text
     pattern = _pattern(query, frozenset(skip))
     spans = _matches(pattern, text) if pattern else []
@@ -54,6 +61,20 @@ def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset()) -> str:
     marked = _mark(window, [(max(a, start) - start, min(b, end) - start) for a, b, _ in spans if a < end and b > start])
     marked = " ".join(marked.split())
     return ("…" if start else "") + marked + ("…" if end < len(text) else "")
+
+
+def _plain(text: str) -> str:
+    """A note's text without its heading marks, table rules and code fence lines; a '#' comment inside a fence
+    is kept."""
+    lines, fenced = [], False
+    for line in text.split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+        elif fenced:
+            lines.append(line)
+        elif not (("-" in line and _TABLE_RULE.fullmatch(line))):
+            lines.append(_HEADING.sub("", line, count=1) if "#" in line else line)
+    return "\n".join(lines)
 
 
 # A piece of text that folds on its own: a run of ASCII and CJK ideographs (which NFKC keeps and case folding
