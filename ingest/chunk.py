@@ -129,8 +129,9 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
 # (2: bare headings; 3: bare headings at any level, small code sections joined to a neighbour;
 # 4: a file name's words in the title column of its chunks, which only a file read again gets;
 # 5: where each page starts inside a PDF chunk, for read_file's pages; 6: TOML front matter read as metadata,
-# and Chinese text without spaces cut at clause marks, and in pieces that let windows overlap).
-VERSION = 6
+# and Chinese text without spaces cut at clause marks, and in pieces that let windows overlap; 7: a window that
+# starts among a long table's rows embedded with the table's header row).
+VERSION = 7
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked
@@ -213,12 +214,15 @@ def _section_chunks(section: Section, count: Counter, max_tokens: int, overlap: 
         return
     special = count("")
     room = _context_room(section.heading_path, count, special, max_tokens)
-    budget = max_tokens - room - special
+    heads = _table_heads(text, section.atomic)
+    head_room = _head_room(heads, count, special, max_tokens // 4 - room)
+    heads = heads if head_room else []
+    budget = max_tokens - room - head_room - special
     if budget <= 0:
         raise ValueError(f"chunk size {max_tokens} leaves no room beside {special} special tokens")
     units = _Lazy(_units(text, section.atomic, count, special, budget, min(budget, overlap) or budget))
-    for start, end, tokens in _windows(text, units, count, max_tokens - room, overlap, special):
-        yield _chunk(section, start, end, tokens, with_context=room > 0)
+    for start, end, tokens in _windows(text, units, count, max_tokens - room - head_room, overlap, special):
+        yield _chunk(section, start, end, tokens, with_context=room > 0, table_head=_head_at(heads, start))
 
 
 PROBE_CHARS = 1 << 20  # a section longer than this is first counted up to a line end near here
@@ -372,11 +376,45 @@ def _windows(text, units: _Lazy, count, max_tokens, overlap, special):
         first = nxt
 
 
-def _chunk(section: Section, start: int, end: int, tokens: int, with_context: bool = True) -> Chunk:
+# A Markdown table's rule line, under its header row: |---|:--:| (GFM).
+TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*\n?")
+
+
+def _table_heads(text: str, atomic) -> list[tuple[int, int, str]]:
+    """(where its rows start, where it ends, its header row) of each table among the ``atomic`` blocks: a window
+    that starts among a long table's rows is embedded with the header row it does not show, so that '| Alice |
+    555-0100 |' reaches the model as a name and a phone number, as in the first window."""
+    heads = []
+    for start, end in atomic:
+        first = text.find("\n", start, end)
+        second = text.find("\n", first + 1, end) if first >= 0 else -1
+        rows = end if second < 0 else second + 1
+        if first > start and "|" in text[start:first] and TABLE_RULE.fullmatch(text, first + 1, rows):
+            heads.append((rows, end, text[start:first].strip()))
+    return heads
+
+
+def _head_room(heads, count: Counter, special: int, most: int) -> int:
+    """Tokens a window keeps free for the longest table header row (and a line break); 0 where there is no table
+    or that would take more than ``most`` (a quarter of the limit with the headings)."""
+    if not heads:
+        return 0
+    room = max(count(head + "\n") - special for _, _, head in heads) + 1
+    return room if room <= most else 0
+
+
+def _head_at(heads, start: int) -> str:
+    return next((head for rows, end, head in heads if rows <= start < end), "")
+
+
+def _chunk(section: Section, start: int, end: int, tokens: int, with_context: bool = True,
+           table_head: str = "") -> Chunk:
     text = section.text
     chunk = Chunk(text=text[start:end], heading_path=list(section.heading_path), tokens=tokens, offset=start)
     if with_context:
         chunk.context = context_of(section.heading_path, chunk.text)
+    if table_head:
+        chunk.context = f"{chunk.context}\n{table_head}" if chunk.context else table_head
     if section.start_line is not None:
         chunk.start_line = section.start_line + text.count("\n", 0, start)
         body = text[start:end].rstrip()  # trailing blank lines name no line

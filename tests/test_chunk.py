@@ -105,6 +105,25 @@ def test_every_window_is_embedded_with_the_headings_its_text_does_not_show():
     assert first.context == "Guide", "a first window that shows only its own heading gets the parent's"
 
 
+def test_a_window_among_a_long_tables_rows_is_embedded_with_its_header_row():
+    """The later windows of a long table held rows alone ('| Alice | 555-0100 | Oslo |'): what the columns are
+    reached the model in the first window only."""
+    rows = "\n".join(f"| Person {i} | 555-01{i:02} | City {i} |" for i in range(60))
+    doc = parse_markdown("people.md", "# Contacts\n\n| Name | Phone | City |\n|---|:--|--:|\n" + rows + "\n\nDone.\n")
+    chunks = chunk_document(doc, word_counter, 60, 8)
+    assert len(chunks) > 3
+    assert "| Name | Phone | City |" in chunks[0].text and "Name" not in chunks[0].context
+    later = [c for c in chunks[1:] if c.text.lstrip().startswith("| Person")]
+    assert len(later) == len(chunks) - 1 or len(later) == len(chunks) - 2
+    for c in later:
+        assert c.context == "Contacts\n| Name | Phone | City |", c.context
+        assert "Name" not in c.text, "the text stays as written: the header is context only"
+        assert c.embedding_text == f"{c.context}\n\n{c.text}" and word_counter(c.embedding_text) <= 60
+    assert "".join(c.text for c in chunks).count("Person 59") >= 1
+    plain = parse_markdown("list.md", "# Contacts\n\n" + "\n".join(f"Person {i} lives in City {i}." for i in range(60)))
+    assert all(c.context in ("", "Contacts") for c in chunk_document(plain, word_counter, 60, 8))
+
+
 def test_a_section_that_fits_is_one_chunk_and_needs_no_context_it_shows():
     doc = parse_markdown("paper.md", "# Dendritic arbors\n\nShort abstract about neurons.\n")
     [chunk] = chunk_document(doc, word_counter, 60, 8)
