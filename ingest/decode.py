@@ -1,39 +1,54 @@
 """The one text decoder: what the indexer reads and what read_file shows are decoded the same way.
 
 A byte-order mark selects UTF-8, UTF-16 or UTF-32 (little or big endian);
-without one, text is UTF-8. A NUL in the first 8 KiB (after the BOM's decoding)
-means a binary file. Undecodable bytes mean "not text". Both verdicts raise
-``Skip`` with the reason, so the indexer records it and read_file refuses with it;
-the indexer's reason for text that is not UTF-8 also guesses its legacy encoding
-(GB18030 or Windows-1252) and gives the iconv command that converts it.
+without one, text is UTF-8, or, when its first 64 KiB are not UTF-8, the legacy
+encoding they read as (``legacy``: GB18030 or Big5 for Chinese, told apart by
+how many of the decoded characters are common ones, or Windows-1252 for
+European text), so notes saved by an old editor are indexed as written. A NUL in
+the first 8 KiB (after the BOM's decoding) means a binary file. Undecodable
+bytes mean "not text". Both verdicts raise ``Skip`` with the reason, so the
+indexer records it and read_file refuses with it; the indexer's reason for text
+that is not UTF-8 and reads as no legacy encoding either gives the iconv command
+that converts it.
 
 ``Encoding`` names an explicit codec (``utf-16-le``, never ``utf-16``), so any
 character boundary of the file can be decoded on its own: read_file streams a
 huge file from the middle with ``incremental(encoding)``. Line breaks are
 ``\\r\\n``, ``\\r`` or ``\\n`` for both (code units 13 and 10 in every one of
-these encodings, never part of another character).
+these encodings, never part of another character: GB18030's and Big5's second
+bytes are 0x30 and above).
 """
 from __future__ import annotations
 
 import codecs
+import functools
+import re
 from dataclasses import dataclass
 
 from ingest.document import Skip
 
 HEAD = 8192  # bytes looked at for NULs
-HINT_SAMPLE = 64 * 1024  # bytes looked at to guess the legacy encoding of a file that is not UTF-8
+SAMPLE = 64 * 1024  # bytes looked at to tell UTF-8 from a legacy encoding (by the indexer and read_file alike)
 
 
 @dataclass(frozen=True)
 class Encoding:
-    codec: str  # an explicit codec: utf-8, utf-16-le, utf-16-be, utf-32-le, utf-32-be
+    codec: str  # an explicit codec: utf-8, utf-16-le, utf-16-be, utf-32-le, utf-32-be, or a legacy one (LEGACY)
     bom: int  # bytes of byte-order mark before the text
     unit: int  # bytes per code unit: 1, 2 or 4
 
     @property
     def name(self) -> str:
-        """utf-8, utf-16 or utf-32: what messages say."""
-        return self.codec[:6] if self.unit > 1 else "utf-8"
+        """utf-8, utf-16, utf-32, GB18030, Big5 or Windows-1252: what messages say."""
+        return LEGACY.get(self.codec) or (self.codec[:6] if self.unit > 1 else "utf-8")
+
+    @property
+    def legacy(self) -> bool:
+        return self.codec in LEGACY
+
+
+# The legacy encodings a note without a BOM is read in when it is not UTF-8, by the names messages give them.
+LEGACY = {"gb18030": "GB18030", "cp950": "Big5", "cp1252": "Windows-1252"}
 
 
 UTF8 = Encoding("utf-8", 0, 1)
@@ -44,19 +59,97 @@ BOMS = ((codecs.BOM_UTF8, Encoding("utf-8", 3, 1)),
 
 
 def sniff(head: bytes) -> Encoding:
-    """The encoding of a file that begins with ``head`` (its first HEAD bytes or more); raises Skip for a
-    binary file."""
+    """The encoding of a file that begins with ``head`` (its first SAMPLE bytes, or all of a shorter file);
+    raises Skip for a binary file."""
     for bom, encoding in BOMS:
         if head.startswith(bom):
             break
     else:
         if b"\x00" in head[:HEAD]:
             raise Skip(binary(head.index(b"\x00")))
-        return UTF8
+        return UTF8 if _utf8(head) else legacy(head[:SAMPLE]) or UTF8
     text = incremental(encoding, errors="replace").decode(head[encoding.bom:HEAD])
     if "\x00" in text:  # binary bytes behind a BOM decode to text with NULs
         raise Skip(binary(encoding.bom + len(text[:text.index("\x00")].encode(encoding.codec, "replace"))))
     return encoding
+
+
+def _utf8(sample: bytes) -> bool:
+    """Whether ``sample`` is UTF-8 (a character cut at its end allowed), or nearly so (ten characters above ASCII
+    for each undecodable byte): UTF-8 with a damaged byte is not read as a legacy encoding, whose characters its
+    bytes would make up."""
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(sample[:SAMPLE])
+        return True
+    except UnicodeDecodeError:
+        text = sample[:SAMPLE].decode("utf-8", "replace")
+        return sum(1 for c in text if c > "\x7f" and c != "\ufffd") >= 10 * text.count("\ufffd")
+
+
+def legacy(sample: bytes) -> Encoding | None:
+    """The legacy encoding ``sample`` (bytes that are not UTF-8, no NULs) reads as, if one does plainly:
+    Chinese in GB18030 or Big5 (every byte above ASCII half of a character, and more of the characters common
+    ones than in the other: the two share their byte ranges, so each reads the other's text as rare characters),
+    or European text in Windows-1252 (its bytes above ASCII alone between ASCII ones: accented letters, quotes
+    and dashes). None when neither fits."""
+    scores = {}
+    for codec in ("gb18030", "cp950"):
+        try:
+            text = codecs.getincrementaldecoder(codec)().decode(sample)  # a character cut at the end is kept
+        except UnicodeDecodeError:
+            continue
+        chinese = [c for c in text if "\u3400" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff"]
+        marks = sum(1 for c in text if "\u3000" <= c <= "\u303f" or "\uff00" <= c <= "\uffef")  # ，。（）
+        if chinese and (len(chinese) + marks) * 2 >= sum(1 for b in sample if b >= 0x80) * 0.9:
+            scores[codec] = sum(1 for c in chinese if c in _common()) / len(chinese)
+    best = max(scores, key=scores.get, default=None)
+    if best is not None and scores[best] >= COMMON_SHARE:
+        return Encoding(best, 0, 1)
+    return Encoding("cp1252", 0, 1) if _european(sample) else None
+
+
+COMMON_SHARE = 0.2  # of a Chinese text's characters among the common ones: about 0.6 read right, under 0.1 wrong
+# The most common Chinese characters, Simplified (their Traditional forms are added from search.query.text).
+COMMON = ("的一是不了在人有我他这个们中来上大为和国地到以说时要就出会可也你对生能而子那得于着下自之年过发后作里用道行所"
+          "然家种事成方多经么去法学如都同现当没动面起看定天分还进好小部其些主样理心她本前开但因只从想实日者意无力它与长把"
+          "机十民第公此已工使情明性知全三又关点正业外将两高间由问很最重并物手应向头文体政美相见被利什二等产或新己制身果加"
+          "西斯月话合回特代内信表化老给世位次度门任常先海通教儿原东声提立及比员解水名真论处走义各入几口认条平系气题活尔更"
+          "别打女变四神总何电数安少报才结反受目太量再感建务做接必场件计管期市直德资命山金指克许统区保至队形社便空决治展马"
+          "科司五基眼书非则听白却界达光放强即像难且权思王象完设式色路记南品住告类求据程北边死张该交规万取拉格望觉术领共确"
+          "传师观清今切院让识候带导争运笑飞风步改收根干造言联持组每济车亲极林服快办议往元英士证近失转夫令准布始怎呢存未远"
+          "叫台单影具罗字爱击流备兵连调深商算质团集百需价花党华城石级整府离况亚请技际约示复病息究线似官火断精满支视消越器"
+          "容照须九增研写称企八功吗包片史委乎查轻易早曾除农找装广显吧阿李标谈吃图念六引历首医局突专费号尽另周较注语仅考落"
+          "青随选列武红响虽推势参希古众构房半节土投某案黑维革划敌致陈律足态护七兴派孩验责营星够章音跟志底站严巴例防族供效"
+          "续施留讲型料终答紧黄绝奇察母京段依批群项故按河米围江织害斗双境客纪采举杀攻父苏密低朝友诉止细愿千值仍男钱破网热"
+          "助倒育属坐帝限船脸职速刻乐否刚威毛状率甚独球般普怕弹校苦创假久错承印晚兰试股拿脑预谁益阳若哪微尼继送急血惊伤素"
+          "药适波夜省初喜卫源食险待述陆习置居劳财环排福纳欢雷警获模充负云停木游龙树疑层冷洲冲射略范竟句室异激汉村哈策演简"
+          "卡罪判担州静退既衣您宗积余痛检差富灵协角占配征修皮挥胜降阶审沉坚善妈刘读啊超免压银买皇养伊怀执副乱抗犯追帮宣佛"
+          "岁航优怪香著田铁控税左右份穿艺背阵草脚概恶块顿敢守酒岛托央户烈洋哥索胡款靠评版宝座释景顾弟登货互付伯慢欧换闻危"
+          "忙核暗姐介坏讨丽良序升监临亮露永呼味野架域沙掉括舰鱼杂误湿")
+
+
+@functools.cache
+def _common() -> frozenset[str]:
+    """COMMON and the Traditional forms of its characters."""
+    from search.query.text import other_scripts
+    return frozenset(COMMON) | frozenset("".join(form for c in COMMON for form in other_scripts(c)))
+
+
+# What Windows-1252 text holds above ASCII besides letters: quotes, dashes, symbols of prices and measures.
+_PUNCTUATION = frozenset("\u00a0“”‘’–—…€£¥°§©®™·•×÷«»¿¡¢±µ¶ªº¹²³¼½¾")
+
+
+def _european(sample: bytes) -> bool:
+    """Whether ``sample`` reads as Windows-1252 text: its bytes above ASCII letters or typographic marks, and
+    mostly one at a time between ASCII bytes (Chinese in a legacy encoding comes in runs of pairs)."""
+    try:
+        text = sample.decode("cp1252")
+    except UnicodeDecodeError:  # 0x81, 0x8d, 0x8f, 0x90, 0x9d: no character
+        return False
+    high = [c for c in text if c > "\x7f"]
+    runs = len(re.findall(rb"[\x80-\xff]+", sample))
+    fitting = sum(1 for c in high if c.isalpha() or c in _PUNCTUATION)
+    return bool(high) and fitting >= 0.95 * len(high) and len(high) <= 1.5 * runs
 
 
 def binary(at: int) -> str:
@@ -72,34 +165,24 @@ def incremental(encoding: Encoding, errors: str = "strict"):
 
 def decode(data: bytes) -> str:
     """The text of a whole file, with '\\n' line ends (a UTF-16 file from Windows has '\\r\\n' too)."""
-    encoding = sniff(data[:HEAD + 4])
+    encoding = sniff(data[:SAMPLE])
     try:
         text = data[encoding.bom:].decode(encoding.codec)
     except UnicodeDecodeError as exc:
         why = not_text(encoding, encoding.bom + exc.start, exc.reason)
-        raise Skip(why if encoding.bom else f"{why}: {legacy_hint(data)}") from None
+        raise Skip(f"{why}: {legacy_hint()}" if encoding == UTF8 else why) from None
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def legacy_hint(data: bytes) -> str:
-    """What to do with text that is not UTF-8, most often a note saved in a legacy encoding: GBK (GB18030, whose
-    two-byte characters decode as Chinese) or Windows-1252/Latin-1. Only a guess, said as one."""
-    sample = data[:HINT_SAMPLE]
-    try:
-        chinese = codecs.getincrementaldecoder("gb18030")().decode(sample)  # a character cut at the end is kept
-    except UnicodeDecodeError:
-        chinese = ""
-    cjk = sum(1 for c in chinese if "\u4e00" <= c <= "\u9fff" or "\u3000" <= c <= "\u303f" or "\uff00" <= c <= "\uffef")
-    if chinese and cjk * 2 >= sum(1 for b in sample if b >= 0x80):
-        source = "GB18030"  # every byte above ASCII is half of a Chinese character or mark
-    else:
-        source = "WINDOWS-1252"
-    return (f"Sift reads UTF-8 (and UTF-16/32 with a BOM); if it is {source} text, convert it to index it: "
-            f"iconv -f {source} -t UTF-8 FILE > NEW")
+def legacy_hint() -> str:
+    """What to do with text that is not UTF-8 and does not read plainly as a legacy encoding either."""
+    return ("Sift reads UTF-8 (and UTF-16/32 with a BOM), and GB18030, Big5 or Windows-1252 text whose first 64 KiB "
+            "read as such; if it is text in another encoding, convert it to index it: iconv -f ENCODING -t UTF-8 "
+            "FILE > NEW")
 
 
 def not_text(encoding: Encoding, at: int, reason: str) -> str:
     """The reason given for undecodable bytes at byte ``at`` of the file."""
-    if encoding.bom:
+    if encoding.bom or encoding.legacy:
         return f"undecodable {encoding.name} text (byte {at}: {reason})"
     return f"not UTF-8 text (byte {at}: {reason})"

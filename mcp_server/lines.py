@@ -30,7 +30,8 @@ DTYPES = {"utf-8": np.uint8, "utf-16-le": "<u2", "utf-16-be": ">u2", "utf-32-le"
 
 def units(raw: bytes, encoding: Encoding) -> np.ndarray:
     """``raw`` (a whole number of code units) as an array of code units."""
-    return np.frombuffer(raw, dtype=DTYPES[encoding.codec])
+    # a legacy encoding (GB18030, Big5, Windows-1252) by its bytes: 10 and 13 are never part of a character there
+    return np.frombuffer(raw, dtype=DTYPES.get(encoding.codec, np.uint8))
 
 
 def starts(a: np.ndarray, has_cr: bool, final: bool) -> np.ndarray:

@@ -1,8 +1,9 @@
 """read_file: a text file's lines from disk, or a PDF's pages from the index.
 
 Text comes from the file as it is now, numbered like ``cat -n``, decoded as the
-indexer decodes it (``ingest.decode``: UTF-8, or UTF-16/32 by their BOM; the
-same "binary file" and "not UTF-8 text" verdicts). The file is read in blocks,
+indexer decodes it (``ingest.decode``: UTF-8, UTF-16/32 by their BOM, or the
+legacy encoding the first 64 KiB read as; the same "binary file" and "not
+UTF-8 text" verdicts). The file is read in blocks,
 never whole: where lines start is learnt by ``mcp_server.lines`` and only the
 lines shown are decoded, so a call costs bounded time and memory at any size.
 Output stops at MAX_LINES lines or MAX_BYTES bytes (UTF-8) and says where to go
@@ -16,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 
-from ingest.decode import Encoding, HEAD, incremental, not_text, sniff
+from ingest.decode import SAMPLE, Encoding, incremental, not_text, sniff
 from ingest.discover import why_not_indexed
 from ingest.document import Skip
 from mcp_server import lines as line_maps, paths, render
@@ -104,7 +105,7 @@ def read_text(target: paths.Target, indexed, start: int, end: int | None, offset
                 total = max(total, shown[-1][0] if shown else start)
     finally:
         os.close(fd)
-    return _answer(target, indexed, start, end, offset, shown, cut_at, total, complete, unindexed)
+    return _answer(target, indexed, start, end, offset, shown, cut_at, total, complete, unindexed, encoding)
 
 
 def _open(target: paths.Target) -> int:
@@ -148,7 +149,7 @@ def _is_checked_file(fd: int, target: paths.Target) -> bool:
 
 def _encoding(fd: int, target: paths.Target) -> Encoding:
     try:
-        return sniff(os.pread(fd, HEAD + 4, 0))
+        return sniff(os.pread(fd, SAMPLE, 0))
     except Skip as verdict:
         raise Problem(f"{target.name} looks like a {verdict}; read_file shows text only "
                       "(the index skips it too)") from None
@@ -173,7 +174,9 @@ def _resume(fd: int, found, line: int, begin: int, offset: int, budget: list[int
     unit = found.encoding.unit
     # no further than just past the file's end (past the line all the same): os.pread cannot seek past 2**63
     at = min(begin + -(-offset // unit) * unit, found.end + unit)
-    if unit == 1:  # UTF-8: skip continuation bytes (10xxxxxx)
+    if found.encoding.legacy:  # GB18030, Big5: a byte does not say whether a character starts there
+        at = _legacy_boundary(fd, found.encoding, begin, at)
+    elif unit == 1:  # UTF-8: skip continuation bytes (10xxxxxx)
         head = os.pread(fd, 4, at)
         at += next((i for i, b in enumerate(head) if b & 0xC0 != 0x80), len(head))
     elif unit == 2:  # UTF-16: never start on the second half of a surrogate pair
@@ -191,6 +194,27 @@ def _resume(fd: int, found, line: int, begin: int, offset: int, budget: list[int
             return at
     raise Problem(f"start_offset {offset} is past the end of line {line}: give the next_start_offset a "
                   "cut line's answer named, or 0")
+
+
+def _legacy_boundary(fd: int, encoding: Encoding, begin: int, at: int) -> int:
+    """The first character boundary at or after ``at`` in a legacy encoding's line that begins at ``begin``:
+    the line is decoded from its start (in blocks) up to there, as its characters can only be told apart so."""
+    decoder, position = incremental(encoding, errors="replace"), begin
+    while position < at:
+        block = os.pread(fd, min(1 << 20, at - position), position)
+        if not block:
+            return at
+        decoder.decode(block)
+        position += len(block)
+    pending = len(decoder.getstate()[0])
+    while pending:  # inside a character: its remaining bytes
+        byte = os.pread(fd, 1, position)
+        if not byte:
+            break
+        decoder.decode(byte)
+        position += 1
+        pending = len(decoder.getstate()[0])
+    return position
 
 
 def _window(fd: int, found, target: paths.Target, begin: int, first: int, last: int,
@@ -252,10 +276,12 @@ def _decode(raw: bytes, encoding: Encoding, start: int, stop: int, room: int, wh
 
 
 def _answer(target, indexed, start, end, offset, shown, cut_at, total, complete,
-            unindexed=None) -> tuple[str, dict]:
+            unindexed=None, encoding: Encoding | None = None) -> tuple[str, dict]:
     shown_to = shown[-1][0] if shown else start
     of = f"{total}" if complete else f"at least {total:,}"
     header = f"{render.shown(target.name)}  (lines {start}-{shown_to} of {of})"
+    if encoding is not None and encoding.legacy:
+        header += f"; {encoding.name} text, shown as the index reads it"
     if offset:
         header += f"; line {start} from byte {offset} of it"
     body = [f"{n:>6}\t{text}" for n, text in shown]
@@ -282,6 +308,8 @@ def _answer(target, indexed, start, end, offset, shown, cut_at, total, complete,
             "indexed_generation": indexed["published"] if indexed is not None else None}
     if offset:
         data["start_offset"] = offset
+    if encoding is not None and encoding.legacy:
+        data["encoding"] = encoding.name
     return "\n".join([header, *body, *notes]), data
 
 

@@ -49,7 +49,7 @@ def hostile_corpus(root: Path, outside: Path, deny_reading: bool) -> dict:
     indexed = {rel: word for rel, (_, word) in NORMAL.items()}
     skipped, failed, absent = {}, {}, []
 
-    (root / "invalid-utf8.md").write_bytes("# Café\n\ncrème brûlée\n".encode("latin-1"))
+    (root / "invalid-utf8.md").write_bytes("# 合同\n\n付款".encode() + b"\xff" + "方式\n".encode())
     skipped["invalid-utf8.md"] = "not UTF-8 text"
     (root / "utf16-le.md").write_bytes("# Sixteen\r\n\r\nzebra stripes in UTF-16\r\n".encode("utf-16"))
     indexed["utf16-le.md"] = "zebra"
@@ -388,20 +388,24 @@ def test_reading_a_fifo_named_like_a_note_does_not_block(tmp_path):
         ingest_files.read_and_parse(tmp_path, "pipe.md")
 
 
-def test_a_note_in_a_legacy_encoding_is_skipped_with_how_to_convert_it(immediate, tmp_path):
-    """A GBK or Latin-1 note was skipped with 'not UTF-8 text (byte 2: invalid start byte)' alone: true, and no
-    help to a user with years of notes saved by an old editor. The reason now guesses the encoding and gives the
-    command that converts the file."""
+def test_notes_in_legacy_encodings_are_indexed_as_written(immediate, tmp_path):
+    """A GBK, Big5 or Latin-1 note was skipped with 'not UTF-8 text (byte 2: invalid start byte)': years of notes
+    saved by an old editor were not searchable until converted by hand. They are read as written now; UTF-8 with a
+    damaged byte is still refused, with the command that converts a file."""
     root = write_tree(tmp_path / "notes", {"ok.md": "# OK\n\nfine\n"})
     (root / "gbk.md").write_bytes("# 合同\n\n付款方式改为分期。\n".encode("gbk"))
+    (root / "big5.md").write_bytes("# 資料庫\n\n索引設計的筆記。\n".encode("big5"))
     (root / "latin1.md").write_bytes("# Café\n\ncrème brûlée, déjà vu\n".encode("latin-1"))
-    reasons = {f["path"]: f["reason"] for f in ingest(root)["published"]["failures"]}
-    assert reasons["gbk.md"] == ("not UTF-8 text (byte 2: invalid start byte): Sift reads UTF-8 (and UTF-16/32 with "
-                                 "a BOM); if it is GB18030 text, convert it to index it: iconv -f GB18030 -t UTF-8 "
-                                 "FILE > NEW")
-    assert reasons["latin1.md"].startswith("not UTF-8 text (byte 5: invalid continuation byte): ")
-    assert reasons["latin1.md"].endswith("if it is WINDOWS-1252 text, convert it to index it: iconv -f WINDOWS-1252 "
-                                         "-t UTF-8 FILE > NEW")
+    (root / "damaged.md").write_bytes("# 合同\n\n付款".encode() + b"\xff" + "方式\n".encode())
+    report = ingest(root)
+    reasons = {f["path"]: f["reason"] for f in report["published"]["failures"]}
+    assert set(reasons) == {"damaged.md"}
+    assert reasons["damaged.md"].startswith("not UTF-8 text (byte 16: invalid start byte): Sift reads UTF-8")
+    assert reasons["damaged.md"].endswith("iconv -f ENCODING -t UTF-8 FILE > NEW")
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: None)
+    found = {query: [h.path for h in engine.search(query, mode="keyword").hits]
+             for query in ("分期", "索引設計", "brûlée")}
+    assert found == {"分期": ["gbk.md"], "索引設計": ["big5.md"], "brûlée": ["latin1.md"]}
 
 
 def test_a_pdf_named_like_a_note_is_skipped_saying_it_is_a_pdf():

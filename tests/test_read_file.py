@@ -46,7 +46,11 @@ ENCODED = {
     "utf32.md": "# Thirty-two\n\nnarwhal in UTF-32\n".encode("utf-32"),
     "bom.md": "\ufeff# Signed\n\nquokka behind a UTF-8 BOM\n".encode("utf-8"),
     "old-mac.txt": b"first\rsecond\rtapir on the third line\r",
+    "gbk.md": "# 合同\n\n付款方式改为分期。\n曲美合同下周签字。\n".encode("gbk"),
+    "big5.md": "# 資料庫\n\n這是一個關於資料庫索引的筆記。\n".encode("big5"),
+    "latin1.md": "# Café\n\ncrème brûlée\n".encode("latin-1"),
 }
+DAMAGED = "合同条款，付款方式".encode() + b"\xff" + "改为分期\n".encode()  # UTF-8 with one stray byte: not text
 
 
 def test_notes_in_utf16_utf32_and_with_a_bom_read_as_the_indexer_reads_them(immediate, tmp_path, servers,
@@ -55,7 +59,7 @@ def test_notes_in_utf16_utf32_and_with_a_bom_read_as_the_indexer_reads_them(imme
     root.mkdir()
     for name, data in ENCODED.items():
         (root / name).write_bytes(data)
-    (root / "latin1.md").write_bytes("# Café\n\ncrème brûlée\n".encode("latin-1"))
+    (root / "damaged.md").write_bytes(DAMAGED)
     (root / "blob.md").write_bytes(b"\x00\x01\x02 not text" * 10)
     (root / "blob16.md").write_bytes(b"\xff\xfe" + bytes(64))
     ingest(root, "notes")
@@ -68,7 +72,7 @@ def test_notes_in_utf16_utf32_and_with_a_bom_read_as_the_indexer_reads_them(imme
                                        end_line=hit["end_line"]) for word, hit in hits.items()}
             whole = {name: await call(s, "read_file", path=f"notes/{name}") for name in ENCODED}
             refused = {name: await call(s, "read_file", path=f"notes/{name}")
-                       for name in ("latin1.md", "blob.md", "blob16.md")}
+                       for name in ("damaged.md", "blob.md", "blob16.md")}
             listed = await call(s, "list_files", sort="path", limit=50)
             return around, whole, refused, listed
     around, whole, refused, listed = run(scenario)
@@ -81,9 +85,13 @@ def test_notes_in_utf16_utf32_and_with_a_bom_read_as_the_indexer_reads_them(imme
         assert whole[name].structured_content["total_lines"] == len(expected), name
     assert "tapir on the third line" in text(whole["old-mac.txt"]).splitlines()[3]  # a lone CR ends a line
     reasons = {f["relative_path"]: f.get("reason") for f in listed.structured_content["files"]}
-    assert "not UTF-8 text (byte 5: invalid continuation byte)" in reasons["latin1.md"]
-    assert refused["latin1.md"].is_error
-    assert "not UTF-8 text (byte 5: invalid continuation byte)" in text(refused["latin1.md"])
+    assert "not UTF-8 text (byte 27: invalid start byte)" in reasons["damaged.md"]
+    assert refused["damaged.md"].is_error
+    assert "not UTF-8 text (byte 27: invalid start byte)" in text(refused["damaged.md"])
+    for name, codec in (("gbk.md", "GB18030"), ("big5.md", "Big5"), ("latin1.md", "Windows-1252")):
+        assert reasons[name] is None, (name, reasons[name])  # indexed
+        assert f"; {codec} text, shown as the index reads it" in text(whole[name]).splitlines()[0]
+        assert whole[name].structured_content["encoding"] == codec
     for name in ("blob.md", "blob16.md"):
         assert "binary file" in reasons[name]
         assert refused[name].is_error and "binary file" in text(refused[name]), name
@@ -165,6 +173,22 @@ def test_a_start_offset_inside_a_character_goes_on_from_the_next_one_and_says_wh
         assert data["start_offset"] == begins, (asked, data)
         assert said.splitlines()[0].endswith(f"; line 1 from byte {begins} of it"), said
         assert said.splitlines()[1] == f"     1\t{shown}", said
+
+
+def test_a_start_offset_inside_a_gb18030_character_goes_on_from_the_next_one(tmp_path):
+    """In GB18030 (and Big5) a character's second byte may be an ASCII one ('說' is 0xD5 0x66, an 'f'; '這' 0xDF
+    0x40, an '@'): going on from inside a character showed a character it does not hold ('f…')."""
+    line = "ab說這" + "測A" * 3 + " end"
+    path = tmp_path / "gbk.md"
+    path.write_bytes((line + "\nnext\n").encode("gb18030"))
+    target = paths.Target("c", path.name, str(path))
+    sizes = [len(c.encode("gb18030")) for c in line]
+    starts = [sum(sizes[:i]) for i in range(len(line))]
+    for asked in range(1, sum(sizes)):
+        said, data = reading.read_text(target, None, 1, 1, asked)
+        begins = next(b for b in starts + [sum(sizes)] if b >= asked)
+        assert data["start_offset"] == begins, (asked, data)
+        assert said.splitlines()[1] == f"     1\t{line[starts.index(begins):]}", (asked, said)
 
 
 # --- refused files --------------------------------------------------------------------------------------

@@ -1,0 +1,51 @@
+"""The decoder's reading of notes without a BOM that are not UTF-8: legacy encodings read as written, damaged
+UTF-8 and unknown bytes refused with what to do."""
+from __future__ import annotations
+
+import pytest
+
+from ingest.decode import decode, sniff
+from ingest.document import Skip
+from search.query.text import other_scripts
+from tests.conftest import need_data
+
+WRITTEN = {
+    "gb18030": "# 合同\n\n今天和曲美讨论了合同条款，付款方式改为分期。\n",
+    "cp950": "# 資料庫設計\n\n這是一個關於資料庫的筆記，我們討論了索引。\n",
+    "cp1252": "# Café\n\n“Crème brûlée” — déjà vu; Größe und Übermaß, 20 °C, 5 €\n",
+}
+
+
+@pytest.mark.parametrize("codec", WRITTEN)
+def test_a_note_in_a_legacy_encoding_is_read_as_written(codec):
+    assert sniff(WRITTEN[codec].encode(codec)).codec == codec
+    assert decode(WRITTEN[codec].encode(codec)) == WRITTEN[codec]
+
+
+@pytest.mark.parametrize("data, at", [
+    ("合同条款，付款方式".encode() + b"\xff" + "改为分期\n".encode(), 27),  # UTF-8 with a stray byte
+    (bytes(range(0x80, 0x100)) * 4, 0),  # no text in any encoding
+    ("日本語のメモです。\n".encode("shift_jis"), 0),  # Shift-JIS: none of the three
+], ids=["damaged-utf8", "no-text", "shift-jis"])
+def test_damaged_utf8_and_unknown_bytes_are_refused_with_what_to_do(data, at):
+    with pytest.raises(Skip) as refused:
+        decode(data)
+    assert str(refused.value).startswith(f"not UTF-8 text (byte {at}: ")
+    assert str(refused.value).endswith("convert it to index it: iconv -f ENCODING -t UTF-8 FILE > NEW")
+
+
+def test_a_legacy_note_undecodable_past_its_first_64_kib_names_the_encoding_and_byte():
+    data = WRITTEN["gb18030"].encode("gb18030") * 3000 + b"\xff\n"
+    with pytest.raises(Skip, match=rf"^undecodable GB18030 text \(byte {len(data) - 2}: "):
+        decode(data)
+
+
+def test_gb18030_and_big5_are_told_apart_on_real_chinese_text():
+    """The two share their byte ranges, so each decodes the other's bytes without an error (as rare
+    characters): 300 doctors' answers, written in GB18030 and, in Traditional characters, in Big5."""
+    docs = sorted((need_data("zh-retrieval") / "docs").iterdir())[:300]
+    for doc in docs:
+        simplified = doc.read_text(encoding="utf-8")
+        traditional = "".join((other_scripts(c) or [c])[0] for c in simplified)
+        assert sniff(simplified.encode("gb18030")).codec == "gb18030", doc.name
+        assert sniff(traditional.encode("cp950", "ignore")).codec == "cp950", doc.name
