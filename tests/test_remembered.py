@@ -115,6 +115,21 @@ def test_a_chunker_that_cuts_otherwise_reads_the_remembered_files_again(reads, t
     assert sorted(reads) == ["big.md", "small.md"], "the new chunker reads the skipped file too"
 
 
+def test_a_new_chunker_reads_a_note_skipped_as_not_text_again(reads, tmp_path, monkeypatch):
+    """A note an older Sift skipped as 'not UTF-8 text' (a Latin-1 note, read since chunker version 7) is read by
+    the first scan after the upgrade, though it did not change: the new version reads every file again."""
+    from ingest import chunk, decode
+    root = write_tree(tmp_path / "notes", {"small.md": "# Small\n\nthe heron\n"})
+    (root / "latin1.md").write_bytes("# Café\n\ncrème brûlée\n".encode("latin-1"))
+    with monkeypatch.context() as older:
+        older.setattr(decode, "legacy", lambda sample: None)  # the decoder before legacy encodings were read
+        older.setattr(chunk, "VERSION", chunk.VERSION - 1)
+        first = ingest(root)
+    assert [t[:3] for t in trouble(first)] == [("latin1.md", "parse", "skipped")]
+    reads.clear()
+    assert trouble(ingest(root)) == [] and sorted(reads) == ["latin1.md", "small.md"]
+
+
 def test_a_grown_note_over_the_limit_keeps_its_old_version_and_is_not_chunked_again(reads, tmp_path,
                                                                                       monkeypatch):
     """A file with a current version whose new content is skipped is planned as changed at every scan."""
