@@ -108,7 +108,9 @@ def legacy(sample: bytes) -> Encoding | None:
     return Encoding("cp1252", 0, 1) if _european(sample) else None
 
 
-COMMON_SHARE = 0.2  # of a Chinese text's characters among the common ones: about 0.6 read right, under 0.1 wrong
+# Of a Chinese text's characters, the share that must be common ones. On 1,000 zh-retrieval answers written in both:
+# 0.60-0.98 (median 0.83) read in their own encoding, 0-0.40 (median 0.05 and 0.12) read in the other.
+COMMON_SHARE = 0.2
 # The most common Chinese characters, Simplified (their Traditional forms are added from search.query.text).
 COMMON = ("的一是不了在人有我他这个们中来上大为和国地到以说时要就出会可也你对生能而子那得于着下自之年过发后作里用道行所"
           "然家种事成方多经么去法学如都同现当没动面起看定天分还进好小部其些主样理心她本前开但因只从想实日者意无力它与长把"
