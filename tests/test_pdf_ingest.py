@@ -8,6 +8,7 @@ from pypdf import PdfReader
 
 from ingest.pdf import PASSWORD
 from search.query import reader
+from search.query.filters import Filters
 from tests.conftest import ingest, need_data, run_ingest, write_tree
 
 TEXT_PDFS = ["en/google-doc-document.pdf", "en/multicolumn.pdf", "de/GeoTopo-komprimiert.pdf",
@@ -163,3 +164,29 @@ def test_lone_surrogates_in_a_pdf_text_layer_are_replaced_and_the_pdf_indexed(im
     from workers import runtime
     hits = Engine(runtime.settings().index_path).search("wombat", mode="keyword").hits
     assert [h.path for h in hits] == ["odd.pdf"] and "\ufffd" in hits[0].snippet
+
+
+def test_a_pdf_linked_by_its_bare_name_is_listed_by_its_path(immediate, tmp_path, monkeypatch):
+    """`[[paper.pdf]]` names a PDF by its file name: the note's hit lists it by its path in the collection, as
+    it lists a Markdown link and as the PDF's own hit lists the note (it was listed as the bare name). A PDF
+    whose same-stem note stands for it resolves too; a name no PDF has stays as written."""
+    from search.query.engine import Engine
+    import os
+    from pathlib import Path
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    source = need_data("pdf")
+    root = write_tree(tmp_path / "notes", {
+        "reading/list.md": "# Reading list\n\n[[google-doc-document.pdf]], [[multicolumn.pdf|the columns]], "
+                           "[[gone.pdf]]\n",
+        "papers/multicolumn.md": "# Multicolumn (converted)\n\nThe converted text.\n",
+    })
+    shutil.copy(source / "en/google-doc-document.pdf", root / "papers/google-doc-document.pdf")
+    shutil.copy(source / "en/multicolumn.pdf", root / "papers/multicolumn.pdf")
+    ingest(root)
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+    note = engine.search("reading list", mode="keyword").hits[0]
+    assert note.path == "reading/list.md"
+    assert note.attachments == ["gone.pdf", "papers/google-doc-document.pdf", "papers/multicolumn.pdf"]
+    assert note.attachments_total == 3
+    pdf = engine.search("document", mode="keyword", filters=Filters(kind="pdf")).hits[0]
+    assert pdf.path == "papers/google-doc-document.pdf" and pdf.cited_by == ["reading/list.md"]

@@ -569,11 +569,23 @@ def _links(conn, row) -> tuple[tuple[list[str], int], tuple[list[str], int]]:
     """((PDFs a note links to, how many), (notes that link to a PDF, how many)) among the published files,
     the first LINKS_SHOWN of each by path: a PDF thousands of notes cite would list them all on every hit."""
     if row["kind"] == "note":
-        return queries.linked_pdfs(conn, row["file_id"], LINKS_SHOWN), ([], 0)
+        pdfs = _resolved_pdfs(conn, row["collection_id"], queries.linked_pdfs(conn, row["file_id"])[0])
+        return (pdfs[:LINKS_SHOWN], len(pdfs)), ([], 0)
     if row["kind"] == "pdf":
         name = row["path"].rsplit("/", 1)[-1]
         return ([], 0), queries.linking_files(conn, row["collection_id"], (row["path"], name), LINKS_SHOWN)
     return ([], 0), ([], 0)
+
+
+def _resolved_pdfs(conn, collection_id: int, targets: list[str]) -> list[str]:
+    """The PDFs a note links to, by path: a bare name (``[[paper.pdf]]``, a link by file name, as wiki links are)
+    stands for the collection's PDFs of that name (the one at the root alone, if there is one there), and stays as
+    written when it names none. It was listed bare, where other links and a PDF's 'cited by' give paths."""
+    paths: set[str] = set()
+    for target in targets:
+        found = queries.pdfs_named(conn, collection_id, target) if "/" not in target else []
+        paths.update([target] if target in found or not found else found)
+    return sorted(paths)
 
 
 def _took_ms(started: float) -> float:
