@@ -18,6 +18,11 @@ PDF_SECONDS (checked before every content-stream operator, so inside a page
 too) and the file fails with the reason; text over MAX_TEXT_CHARS (as much as
 the largest text file read) is skipped like a file over that size.
 
+A PDF cut short (no %%EOF at its end) has lost its trailer and cross-reference table, and often its page tree:
+pypdf refuses it whole. Its pages are then looked for among the objects that are left and indexed in the order
+they are written, without the characters drawn in fonts that were lost (``meta["cut_short"]`` says what was
+recovered; ``list_files`` shows it).
+
 pypdf reports the problems it works around through ``logging`` (loggers
 ``pypdf.*``). Importing this module routes them to a handler that counts
 them for the file being parsed (``meta["pdf_warnings"]``) and otherwise
@@ -34,8 +39,10 @@ import time
 import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Sequence
 
-from pypdf import PdfReader
+from pypdf import PageObject, PdfReader
+from pypdf.generic import DictionaryObject, IndirectObject, NameObject
 from pypdf.errors import DependencyError
 
 from .document import Document, Section, Skip, SkipForNow
@@ -145,10 +152,13 @@ _warnings = _install_handler()
 def parse_pdf(path: str, data: bytes) -> Document:
     """Parse a PDF's text layer; Skip if encrypted or without text, ValueError if unreadable."""
     with _warnings.collect() as warnings:
-        reader, n_pages, encrypted = _open(data)
-        texts, failed = _page_texts(reader, n_pages)
-        chapters = _chapters(reader, n_pages)
+        reader, pages, encrypted, cut_short = _open(data)
+        n_pages = len(pages)
+        texts, failed = _page_texts(pages, n_pages)
+        chapters = _chapters(reader, n_pages) if cut_short is None else []
         title = _title(reader, path)
+    if cut_short is not None:
+        texts, cut_short = _readable_pages(texts, cut_short)
     if warnings.count:
         log.debug("%s: pypdf worked around %d problems, first: %s", path, warnings.count, warnings.first)
     if n_pages == 0:  # nothing to index, and nothing retrying changes: failed, retry-failed listed it every time
@@ -164,22 +174,109 @@ def parse_pdf(path: str, data: bytes) -> Document:
         "encrypted": encrypted,
         "pdf_warnings": warnings.count,
     }
+    if cut_short is not None:
+        meta["cut_short"] = cut_short
     return Document(kind="pdf", title=title, sections=_sections(texts, chapters), meta=meta)
 
 
-def _open(data: bytes) -> tuple[PdfReader, int, bool]:
-    """Reader (decrypted with the empty password if needed), page count, encrypted?"""
+def _open(data: bytes) -> tuple[PdfReader, Sequence[PageObject], bool, str | None]:
+    """Reader (decrypted with the empty password if needed), its pages, encrypted?, and for a file cut short
+    whose pages were found without its page tree, what was recovered (else None)."""
     try:
         reader = PdfReader(io.BytesIO(data), strict=False)
         encrypted = reader.is_encrypted
     except Exception as exc:
-        raise ValueError(f"unreadable PDF: {_not_a_pdf(data) or _message(exc)}") from exc
+        return _recovered(data, exc)
     if encrypted:
         _decrypt(reader)
     try:
-        return reader, len(reader.pages), encrypted
+        pages = reader.pages
+        len(pages)
+        return reader, pages, encrypted, None
     except Exception as exc:
-        raise ValueError(f"unreadable PDF: {_message(exc)}") from exc
+        if encrypted:
+            raise ValueError(f"unreadable PDF: {_message(exc)}") from exc
+        return _recovered(data, exc)
+
+
+# Ends a PDF cut short: a catalog with an empty page tree and a startxref pypdf cannot use, so that it reads
+# the file as it is (finding every 'N 0 obj' in it, object streams included) where it refused it.
+_REBUILT_END = (b"\n2147483000 0 obj\n<< /Type /Catalog /Pages 2147483001 0 R >>\nendobj\n"
+                b"2147483001 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n"
+                b"trailer\n<< /Root 2147483000 0 R >>\nstartxref\n0\n%%EOF\n")
+_INHERITED = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
+
+
+def _recovered(data: bytes, exc: Exception) -> tuple[PdfReader, list[PageObject], bool, str]:
+    """The pages of a PDF cut short (no %%EOF at its end: a download or copy that did not finish), found among
+    the objects that are there, in the order they are written; ValueError, saying why, when it is not cut
+    short or none of its pages is left. Its trailer, cross-reference table and often its page tree and outline
+    are at the end: pypdf refused the file whole."""
+    why = _not_a_pdf(data) or _message(exc)
+    if b"%%EOF" in data[-1024:] or _not_a_pdf(data):
+        raise ValueError(f"unreadable PDF: {why}") from exc
+    short = f"cut short: no %%EOF at its end ({len(data):,} bytes; a download or copy that did not finish?)"
+    if b"/Encrypt" in data:
+        raise ValueError(f"unreadable PDF: encrypted and {short}: its key is in the part that is missing") from exc
+    try:
+        reader = PdfReader(io.BytesIO(data + _REBUILT_END), strict=False)
+        pages = _loose_pages(reader)
+    except Exception:
+        pages = []
+    if not pages:
+        raise ValueError(f"unreadable PDF: {short}, and none of its pages is in the part that is there "
+                         f"({why})") from exc
+    return reader, pages, False, short
+
+
+def _readable_pages(texts: list[str], short: str) -> tuple[list[str], str]:
+    """The texts of a file cut short, less the characters drawn in fonts that were in the part that is missing
+    (pypdf gives U+FFFD for each), and what was recovered; ValueError when no page is left with a letter."""
+    texts = [tidy_whitespace(t.replace("\ufffd", " ")) for t in texts]
+    texts = [t if any(ch.isalpha() for ch in t) else "" for t in texts]
+    kept = sum(1 for t in texts if t)
+    if not kept:
+        raise ValueError(f"unreadable PDF: {short}; none of the pages found ({len(texts):,}) can be read: the "
+                         "fonts they need are in the part that is missing")
+    return texts, (f"{short}: the text of {kept:,} of the {len(texts):,} pages found is indexed, in the order "
+                   "they are written; the rest of the file is missing")
+
+
+def _loose_pages(reader: PdfReader) -> list[PageObject]:
+    """Every page object the reader finds by scanning the file, by where it is written, with what it would
+    inherit from the page tree parents that are left."""
+    found = []
+    objects = [(offset, number, generation) for generation, numbers in reader.xref.items()
+               for number, offset in numbers.items()]
+    objects += [(reader.xref.get(0, {}).get(stream, 0), number, 0)
+                for number, (stream, _) in reader.xref_objStm.items()]
+    for offset, number, generation in sorted(objects, key=lambda o: (o[0], o[1])):
+        try:
+            obj = reader.get_object(IndirectObject(number, generation, reader))
+        except Exception:
+            continue
+        if isinstance(obj, DictionaryObject) and obj.get("/Type") == "/Page":
+            page = PageObject(reader, IndirectObject(number, generation, reader))
+            page.update(obj)
+            _inherit(page)
+            found.append(page)
+    return found
+
+
+def _inherit(page: PageObject) -> None:
+    """Give ``page`` the resources and boxes it inherits from the parents of the page tree that can be read."""
+    parent, seen = page.get("/Parent"), 0
+    while parent is not None and seen < 32:
+        try:
+            parent = parent.get_object()
+        except Exception:
+            return
+        if not isinstance(parent, DictionaryObject):
+            return
+        for key in _INHERITED:
+            if key not in page and key in parent:
+                page[NameObject(key)] = parent.raw_get(key)
+        parent, seen = parent.get("/Parent"), seen + 1
 
 
 PASSWORD = ("encrypted: it opens only with its password; to index it, save a copy without one where Sift looks "
@@ -203,7 +300,7 @@ class _OutOfTime(BaseException):
     around each form XObject lets it through instead of going on with the next one."""
 
 
-def _page_texts(reader: PdfReader, n_pages: int) -> tuple[list[str], list[tuple[int, str]]]:
+def _page_texts(pages: Sequence[PageObject], n_pages: int) -> tuple[list[str], list[tuple[int, str]]]:
     """Clean text of every page ("" when none) and the (page, error) that failed. ValueError past
     PDF_SECONDS, Skip past MAX_TEXT_CHARS."""
     texts: list[str] = []
@@ -218,7 +315,7 @@ def _page_texts(reader: PdfReader, n_pages: int) -> tuple[list[str], list[tuple[
     for index in range(n_pages):
         try:
             in_time()
-            texts.append(clean_text(reader.pages[index].extract_text(visitor_operand_before=in_time) or ""))
+            texts.append(clean_text(pages[index].extract_text(visitor_operand_before=in_time) or ""))
         except _OutOfTime:
             raise ValueError(f"PDF text extraction stopped after {PDF_SECONDS:g} s, at page {index + 1:,} of "
                              f"{n_pages:,}: the file asks for more work than its text can need") from None
@@ -227,7 +324,7 @@ def _page_texts(reader: PdfReader, n_pages: int) -> tuple[list[str], list[tuple[
             failed.append((index + 1, _message(exc)))
             texts.append("")
         finally:
-            _forget_inflated(reader, index)
+            _forget_inflated(pages, index)
         chars += len(texts[-1])
         if chars > MAX_TEXT_CHARS:
             raise Skip(f"more than {MAX_TEXT_CHARS:,} characters of text (passed on page {index + 1:,} of "
@@ -235,12 +332,12 @@ def _page_texts(reader: PdfReader, n_pages: int) -> tuple[list[str], list[tuple[
     return texts, failed
 
 
-def _forget_inflated(reader: PdfReader, index: int) -> None:
+def _forget_inflated(pages: Sequence[PageObject], index: int) -> None:
     """Let go of the inflated bytes of the page's content streams and of the forms its resources name. pypdf
     keeps those of every stream it has read (up to 75 MB each) while the reader lives: 25 pages each with its
     own stream held 1.8 GB by the last one. A stream shared by other pages is inflated again for each."""
     try:
-        page = reader.pages[index]
+        page = pages[index]
         contents = page.get("/Contents")
         contents = contents.get_object() if contents is not None else None
         streams = list(contents) if isinstance(contents, list) else [contents]

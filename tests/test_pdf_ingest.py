@@ -190,3 +190,42 @@ def test_a_pdf_linked_by_its_bare_name_is_listed_by_its_path(immediate, tmp_path
     assert note.attachments_total == 3
     pdf = engine.search("document", mode="keyword", filters=Filters(kind="pdf")).hits[0]
     assert pdf.path == "papers/google-doc-document.pdf" and pdf.cited_by == ["reading/list.md"]
+
+
+def paged_pdf(pages: list[str]) -> bytes:
+    """A PDF of one line of text per page, written as pdfTeX writes: the pages first, the page tree (and the
+    cross-reference table, the trailer) at the end, so that a copy cut short keeps the pages without the tree."""
+    tree = 3 + 2 * len(pages)
+    objects = ["<< /Type /Catalog /Pages %d 0 R >>" % tree, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    for i, text in enumerate(pages):
+        content = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET"
+        objects += [f"<< /Type /Page /Parent {tree} 0 R /MediaBox [0 0 612 792] /Contents {4 + 2 * i} 0 R "
+                    "/Resources << /Font << /F1 2 0 R >> >> >>",
+                    f"<< /Length {len(content)} >>\nstream\n{content}\nendstream"]
+    kids = " ".join(f"{3 + 2 * i} 0 R" for i in range(len(pages)))
+    return raw_pdf(objects + [f"<< /Type /Pages /Kids [{kids}] /Count {len(pages)} >>"])
+
+
+def test_a_pdf_cut_short_indexes_the_pages_that_are_there_and_says_so(immediate, sift_env, tmp_path, monkeypatch):
+    """A PDF whose end is missing (a download that did not finish) has no trailer, no cross-reference table and,
+    as pdfTeX writes, no page tree: pypdf refused it whole ('Stream has ended unexpectedly'). Its pages are
+    found among the objects that are there, indexed with their page numbers, and list_files says what was
+    recovered; a file cut before its first page fails saying that none is left."""
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    whole = paged_pdf(["aardvark burrows at dusk", "pangolin scales overlap", "okapi stripes hide it"])
+    root = tmp_path / "papers"
+    root.mkdir()
+    (root / "partial.pdf").write_bytes(whole[:whole.index(b"%d 0 obj" % 9)])  # cut before the page tree
+    (root / "stub.pdf").write_bytes(whole[:whole.index(b"3 0 obj")])  # cut before the first page
+    published = ingest(root)["published"]
+    from search.query.engine import Engine
+    from workers import runtime
+    engine = Engine(runtime.settings().index_path)
+    hit = engine.search("pangolin okapi", mode="keyword").hits[0]
+    assert (hit.path, hit.page, hit.end_page) == ("partial.pdf", 1, 3)
+    assert "**pangolin** scales overlap" in hit.snippet and "**okapi** stripes" in hit.snippet
+    failures = {f["path"]: f["reason"] for f in published["failures"]}
+    assert list(failures) == ["stub.pdf"] and "cut short" in failures["stub.pdf"], failures
+    listed = run_ingest({**sift_env, "SIFT_EMBEDDINGS": "off"}, "files", "--sort", "path").stdout
+    assert "partial.pdf  pdf" in listed and "indexed: cut short: no %%EOF at its end" in listed, listed
+    assert "the text of 3 of the 3 pages found is indexed" in listed, listed

@@ -208,13 +208,15 @@ def visible_folders(conn: sqlite3.Connection) -> list[tuple[str, str]]:
 
 
 def file_version(conn: sqlite3.Connection, file_id: int) -> sqlite3.Row | None:
-    """The kind, size and mtime of one file version."""
-    return conn.execute("SELECT kind, size, mtime FROM files WHERE id = ?", (file_id,)).fetchone()
+    """The kind, size and mtime of one file version, and for a PDF cut short what of it was indexed."""
+    return conn.execute("SELECT kind, size, mtime, json_extract(meta, '$.cut_short') AS cut_short FROM files "
+                        "WHERE id = ?", (file_id,)).fetchone()
 
 
 def retired_version(conn: sqlite3.Connection, gen: int, collection_id: int, path: str) -> sqlite3.Row | None:
     """The kind, size and mtime of the version of a file that generation ``gen`` retired (the file is gone)."""
-    return conn.execute("SELECT kind, size, mtime FROM files WHERE gen_to = ? AND collection = ? AND path = ?",
+    return conn.execute("SELECT kind, size, mtime, json_extract(meta, '$.cut_short') AS cut_short FROM files "
+                        "WHERE gen_to = ? AND collection = ? AND path = ?",
                         (gen, collection_id, path)).fetchone()
 
 

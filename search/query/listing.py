@@ -182,6 +182,8 @@ def _entries(conn, rows) -> list[dict]:
                 work = _work_on(conn, r["generation"], r["path"], at_work)
                 entry["reason"] = AT_WORK_DETAIL.format(change=p["change"], work=working.text(work)) \
                     if work else entry["reason"]
+        if entry["state"] == "indexed" and version is not None and version["cut_short"]:
+            entry["reason"] = version["cut_short"]  # a PDF cut short: the pages that could be read
         shown.append(entry)
     return shown
 
