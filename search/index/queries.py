@@ -527,18 +527,16 @@ def linked_pdfs(conn: sqlite3.Connection, file_id: int, limit: int = -1) -> tupl
     return [r[0] for r in rows], rows[0][1] if rows else 0
 
 
-def pdfs_named(conn: sqlite3.Connection, collection_id: int, name: str) -> list[str]:
-    """The paths, by path, of the collection's PDFs whose file name is ``name``: the published PDFs, and the
-    attachments of published notes (a PDF whose same-stem note stands for it is not indexed itself)."""
-    tail = "/" + name
+def pdf_paths(conn: sqlite3.Connection, collection_id: int) -> list[str]:
+    """The paths of the collection's PDFs as published: the PDFs indexed, and the attachments of published notes
+    (a PDF whose same-stem note stands for it is not indexed itself)."""
     rows = conn.execute(
         "SELECT f.path FROM files f JOIN collections c ON c.id = f.collection WHERE f.collection = ? "
-        f"AND {VISIBLE} AND f.kind = 'pdf' AND (f.path = ? OR substr(f.path, -?) = ?) "
+        f"AND {VISIBLE} AND f.kind = 'pdf' "
         "UNION SELECT a.value FROM files f JOIN collections c ON c.id = f.collection "
         "JOIN json_each(f.meta, '$.attachments') a "
-        f"WHERE f.collection = ? AND {VISIBLE} AND f.kind = 'note' AND (a.value = ? OR substr(a.value, -?) = ?) "
-        "ORDER BY 1",
-        (collection_id, name, len(tail), tail, collection_id, name, len(tail), tail)).fetchall()
+        f"WHERE f.collection = ? AND {VISIBLE} AND f.kind = 'note' AND f.meta LIKE '%\"attachments\"%'",
+        (collection_id, collection_id)).fetchall()
     return [r[0] for r in rows]
 
 
