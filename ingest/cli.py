@@ -624,6 +624,8 @@ def _print_hits(answer) -> None:
             print(f"    {engine.more_in_file(hit.more_in_file)}")
         if hit.attachments:
             print(printable(f"    attached PDF: {', '.join(hit.attachments)}"))
+            for path, why in hit.attachments_not_indexed.items():
+                print(printable(f"    not indexed: {path} ({why})"))
         if hit.cited_by:
             print(printable(f"    cited by: {', '.join(hit.cited_by)}"))
     at = ", ".join(f"{name} at generation {gen}" for name, gen in answer.generations.items())

@@ -42,6 +42,8 @@ def hit_data(hit) -> dict:
         "cited_by": [f"{hit.collection}/{p}" for p in hit.cited_by],
         # 0 on every hit without links says nothing: None, so that result() leaves it out as it does the empty lists
         "attachments_total": hit.attachments_total or None, "cited_by_total": hit.cited_by_total or None,
+        "attachments_not_indexed": {f"{hit.collection}/{p}": why for p, why in hit.attachments_not_indexed.items()}
+        or None,
         "more_in_file": hit.more_in_file or None,
     }
 
@@ -63,6 +65,8 @@ def hits_text(hits: list[dict]) -> list[str]:
         if h.get("attachments"):
             lines.append(f"   attached PDF: {', '.join(h['attachments'])}"
                          + _more(h["attachments"], h.get("attachments_total"), "read_file on the note shows its links"))
+            missing = h.get("attachments_not_indexed") or {}
+            lines += [f"   not indexed: {path} ({why})" for path, why in missing.items()]
         if h.get("cited_by"):
             lines.append(f"   cited by notes: {', '.join(h['cited_by'])}"
                          + _more(h["cited_by"], h.get("cited_by_total"), "search kind='note' for the PDF's file "

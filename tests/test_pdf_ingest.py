@@ -229,3 +229,35 @@ def test_a_pdf_cut_short_indexes_the_pages_that_are_there_and_says_so(immediate,
     listed = run_ingest({**sift_env, "SIFT_EMBEDDINGS": "off"}, "files", "--sort", "path").stdout
     assert "partial.pdf  pdf" in listed and "indexed: cut short: no %%EOF at its end" in listed, listed
     assert "the text of 3 of the 3 pages found is indexed" in listed, listed
+
+
+def test_a_note_says_which_of_its_pdfs_are_not_indexed_and_why(immediate, tmp_path, monkeypatch):
+    """A note's hit listed a missing, failed or deleted PDF as any other attachment (and read_file on it said
+    only 'no file'): each of those is now named with why, in the data and in the tool's text."""
+    from mcp_server import render
+    from search.query.engine import Engine
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    source = need_data("pdf")
+    root = write_tree(tmp_path / "notes", {
+        "reading.md": "# Reading list\n\n[ok](papers/good.pdf), [bad](papers/broken.pdf), [gone](papers/gone.pdf), "
+                      "[old](papers/old.pdf), [[nowhere.pdf]], [[broken.pdf]]\n",
+        "papers/broken.pdf": "<html>an error page saved as a PDF</html>\n",
+    })
+    shutil.copy(source / "en/google-doc-document.pdf", root / "papers/good.pdf")
+    shutil.copy(source / "en/multicolumn.pdf", root / "papers/old.pdf")
+    ingest(root)
+    (root / "papers/old.pdf").unlink()
+    ingest(root)
+    hit = Engine(runtime.settings().index_path).search("reading list", mode="keyword").hits[0]
+    assert hit.attachments == ["nowhere.pdf", "papers/broken.pdf", "papers/gone.pdf", "papers/good.pdf",
+                               "papers/old.pdf"]
+    why = hit.attachments_not_indexed
+    assert list(why) == ["nowhere.pdf", "papers/broken.pdf", "papers/gone.pdf", "papers/old.pdf"]
+    assert why["nowhere.pdf"] == "no PDF of that name is in the folder"
+    assert why["papers/broken.pdf"].startswith("failed at parse: ValueError: unreadable PDF: not a PDF")
+    assert why["papers/gone.pdf"] == "not in the folder"
+    assert why["papers/old.pdf"] == "deleted from the folder"
+    shown = render.hits_text([render.hit_data(hit)])
+    assert "   not indexed: notes/papers/gone.pdf (not in the folder)" in shown
+    assert "papers/good.pdf" not in "".join(line for line in shown if "not indexed" in line)

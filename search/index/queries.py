@@ -322,8 +322,9 @@ def progress_of(conn: sqlite3.Connection, gen: int, path: str) -> sqlite3.Row | 
 
 
 def latest_progress(conn: sqlite3.Connection, collection: str, path: str) -> sqlite3.Row | None:
-    """The state, stage and reason of a file in the newest generation of its collection that planned it."""
-    return conn.execute("SELECT p.state, p.stage, p.reason FROM progress p JOIN generations g ON g.id = p.generation "
+    """The change, state, stage and reason of a file in the newest generation of its collection that planned it."""
+    return conn.execute("SELECT p.change, p.state, p.stage, p.reason FROM progress p "
+                        "JOIN generations g ON g.id = p.generation "
                         "JOIN collections c ON c.id = g.collection WHERE c.name = ? AND p.path = ? "
                         "ORDER BY p.generation DESC LIMIT 1", (collection, path)).fetchone()
 
@@ -527,17 +528,21 @@ def linked_pdfs(conn: sqlite3.Connection, file_id: int, limit: int = -1) -> tupl
     return [r[0] for r in rows], rows[0][1] if rows else 0
 
 
-def pdf_paths(conn: sqlite3.Connection, collection_id: int) -> list[str]:
-    """The paths of the collection's PDFs as published: the PDFs indexed, and the attachments of published notes
-    (a PDF whose same-stem note stands for it is not indexed itself)."""
+def pdf_paths(conn: sqlite3.Connection, collection_id: int) -> list[tuple[str, bool]]:
+    """(path, indexed?) of the collection's PDFs as published: the PDFs indexed and the attachments of published
+    notes (a PDF whose same-stem note stands for it is not indexed itself), then those its published generation
+    failed or skipped."""
     rows = conn.execute(
-        "SELECT f.path FROM files f JOIN collections c ON c.id = f.collection WHERE f.collection = ? "
+        "SELECT f.path, 1 FROM files f JOIN collections c ON c.id = f.collection WHERE f.collection = ? "
         f"AND {VISIBLE} AND f.kind = 'pdf' "
-        "UNION SELECT a.value FROM files f JOIN collections c ON c.id = f.collection "
+        "UNION SELECT a.value, 1 FROM files f JOIN collections c ON c.id = f.collection "
         "JOIN json_each(f.meta, '$.attachments') a "
-        f"WHERE f.collection = ? AND {VISIBLE} AND f.kind = 'note' AND f.meta LIKE '%\"attachments\"%'",
-        (collection_id, collection_id)).fetchall()
-    return [r[0] for r in rows]
+        f"WHERE f.collection = ? AND {VISIBLE} AND f.kind = 'note' AND f.meta LIKE '%\"attachments\"%' "
+        "UNION SELECT p.path, 0 FROM progress p INDEXED BY progress_trouble JOIN collections c "
+        "ON c.id = ? AND p.generation = c.published WHERE p.state IN ('failed', 'skipped') "
+        "AND lower(substr(p.path, -4)) = '.pdf'",
+        (collection_id, collection_id, collection_id)).fetchall()
+    return [(r[0], bool(r[1])) for r in rows]
 
 
 def linking_files(conn: sqlite3.Connection, collection_id: int, targets: tuple[str, ...],

@@ -78,6 +78,8 @@ class Hit:
     cited_by: list[str] = field(default_factory=list)  # notes that cite this PDF
     attachments_total: int = 0  # how many PDFs the note cites: attachments holds the first LINKS_SHOWN
     cited_by_total: int = 0  # how many notes cite the PDF: cited_by holds the first LINKS_SHOWN
+    # of the attachments shown, those the published collection does not hold: path -> why (missing, failed …)
+    attachments_not_indexed: dict[str, str] = field(default_factory=dict)
     more_in_file: int = 0  # on a file's first hit: its passages that ranked among the page's, left off (PER_FILE)
 
 
@@ -456,21 +458,29 @@ class Engine:
         the first LINKS_SHOWN of each by path: a PDF thousands of notes cite would list them all on every hit."""
         if row["kind"] == "note":
             targets = queries.linked_pdfs(conn, row["file_id"])[0]
-            pdfs = _resolved_pdfs(targets, self._pdfs_by_name(conn, row) if _bare(targets) else {})
+            pdfs = _resolved_pdfs(targets, self._pdfs_by_name(conn, row) if targets else {})
             return (pdfs[:LINKS_SHOWN], len(pdfs)), ([], 0)
         if row["kind"] == "pdf":
             name = row["path"].rsplit("/", 1)[-1]
             return ([], 0), queries.linking_files(conn, row["collection_id"], (row["path"], name), LINKS_SHOWN)
         return ([], 0), ([], 0)
 
-    def _pdfs_by_name(self, conn, row) -> dict[str, list[str]]:
-        """The paths of the hit's collection's PDFs by file name, as published: read once per generation (a
-        query per bare link took 75 ms at 100k files)."""
+    def _not_indexed(self, conn, row, attachments: list[str]) -> dict[str, str]:
+        """Why each of ``attachments`` that the published collection holds no PDF at is not there: a note that
+        cited a missing or failed PDF listed it as any other, and read_file on it said only 'no file'."""
+        if not attachments:
+            return {}
+        held = {p for paths in self._pdfs_by_name(conn, row).values() for p, indexed in paths if indexed}
+        return {p: _why_not_indexed(conn, row["collection"], p) for p in attachments if p not in held}
+
+    def _pdfs_by_name(self, conn, row) -> dict[str, list[tuple[str, bool]]]:
+        """The (path, indexed?) of the hit's collection's PDFs by file name, as published: read once per
+        generation (a query per bare link took 75 ms at 100k files)."""
         key = (row["collection_id"], row["published"])
         if key not in self._pdf_names:
-            names: dict[str, list[str]] = {}
-            for path in sorted(queries.pdf_paths(conn, row["collection_id"])):
-                names.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+            names: dict[str, list[tuple[str, bool]]] = {}
+            for path, indexed in sorted(queries.pdf_paths(conn, row["collection_id"])):
+                names.setdefault(path.rsplit("/", 1)[-1], []).append((path, indexed))
             self._pdf_names = {k: v for k, v in self._pdf_names.items() if k[0] != key[0]} | {key: names}
         return self._pdf_names[key]
 
@@ -494,6 +504,7 @@ class Engine:
                             keyword_rank=kw_rank, semantic_rank=sem_rank, generation=r["published"], modified=r["mtime"]))
             (hits[-1].attachments, hits[-1].attachments_total), (hits[-1].cited_by, hits[-1].cited_by_total) = \
                 self._links(conn, r)
+            hits[-1].attachments_not_indexed = self._not_indexed(conn, r, hits[-1].attachments)
         return hits
 
     # -- similar passages ------------------------------------------------------
@@ -589,18 +600,25 @@ def _why_no_passages(conn, collection: str, relative: str) -> str:
     return "it waits to be indexed: stats shows the generation being built"
 
 
-def _bare(targets: list[str]) -> bool:
-    """Whether a note links to a PDF by its file name alone."""
-    return any("/" not in t for t in targets)
+def _why_not_indexed(conn, collection: str, path: str) -> str:
+    """Why a PDF a note cites is not in the published index, as the index records it."""
+    row = queries.latest_progress(conn, collection, path)
+    if row is None:
+        return "no PDF of that name is in the folder" if "/" not in path else "not in the folder"
+    if row["state"] in ("failed", "skipped"):
+        return f"{row['state']} at {row['stage']}: {row['reason']}"
+    if row["change"] == "deleted":
+        return "deleted from the folder"
+    return "not in the published index yet: list_files shows its state"
 
 
-def _resolved_pdfs(targets: list[str], by_name: dict[str, list[str]]) -> list[str]:
+def _resolved_pdfs(targets: list[str], by_name: dict[str, list[tuple[str, bool]]]) -> list[str]:
     """The PDFs a note links to, by path: a bare name (``[[paper.pdf]]``, a link by file name, as wiki links are)
     stands for the collection's PDFs of that name (the one at the root alone, if there is one there), and stays as
     written when it names none. It was listed bare, where other links and a PDF's 'cited by' give paths."""
     paths: set[str] = set()
     for target in targets:
-        found = by_name.get(target, []) if "/" not in target else []
+        found = [path for path, _ in by_name.get(target, [])] if "/" not in target else []
         paths.update([target] if target in found or not found else found)
     return sorted(paths)
 
