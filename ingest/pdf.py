@@ -37,6 +37,7 @@ import re
 import threading
 import time
 import unicodedata
+from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Sequence
@@ -88,6 +89,74 @@ def tidy_whitespace(text: str) -> str:
 def clean_text(raw: str) -> str:
     """The text of one page as it is indexed."""
     return tidy_whitespace(dehyphenate(normalize(raw)))
+
+
+# --- running headers and footers --------------------------------------------------
+
+EDGE_LINES = 2  # lines at the top and at the bottom of a page that may be a running header or footer
+RUNNING_PAGES = 3  # on at least this many pages
+PAGE_LABEL_CHARS = 80  # a line with a page number longer than this is taken for text
+_EDGE_NUMBER = re.compile(r"^(\d{1,4}|[ivxlcdm]{1,7})\b|\b(\d{1,4}|[ivxlcdm]{1,7})$", re.IGNORECASE)
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+
+
+def without_running_lines(texts: list[str]) -> list[str]:
+    """The pages' texts less their running headers and footers: a line among the first or last EDGE_LINES of
+    a page that is the same on RUNNING_PAGES pages and half the pages with text (a journal's or a report's
+    title), then a first or last line that begins or ends with the page's number, as it goes up with the pages
+    on RUNNING_PAGES pages ('8 1.2. METRISCHE RÄUME', 'THE SIEGE OF VICKSBURG. 53', 'GeoBase® iii', '3'; on
+    the first page, a title page, only a line that is the number alone: 'Level 1' there is none). They
+    were indexed with every page: every page matched a search for the title's words, and passages and their
+    snippets were interrupted by them."""
+    with_text = [t for t in texts if t]
+    if len(with_text) < RUNNING_PAGES:
+        return texts
+    pages = [t.split("\n") if t else [] for t in texts]
+    seen = Counter(line for lines in pages for line in set(_edges(lines)) if line)
+    repeated = {line for line, n in seen.items() if n >= max(RUNNING_PAGES, len(with_text) / 2)}
+    pages = [_drop_repeated(lines, repeated) for lines in pages]
+    offsets = Counter(offset for index, lines in enumerate(pages) for offset in _page_offsets(index, lines))
+    running = {offset for offset, n in offsets.items() if n >= RUNNING_PAGES}
+    pages = [_drop_page_labels(index, lines, running) for index, lines in enumerate(pages)]
+    return [tidy_whitespace("\n".join(lines)) for lines in pages]
+
+
+def _edges(lines: list[str]) -> list[str]:
+    return lines[:EDGE_LINES] + lines[-EDGE_LINES:]
+
+
+def _drop_repeated(lines: list[str], repeated: set[str]) -> list[str]:
+    """The page's lines less the repeated ones at its top and bottom, unless they are all it holds (pages that
+    are all alike, such as a form, keep their text)."""
+    kept = [line for i, line in enumerate(lines)
+            if not (line in repeated and (i < EDGE_LINES or i >= len(lines) - EDGE_LINES))]
+    return kept if any(kept) else lines
+
+
+def _page_offsets(index: int, lines: list[str]) -> set[int]:
+    """(number - page index) of the numbers the page's first and last lines begin or end with."""
+    return {number - index for line in {lines[0], lines[-1]} for number in _edge_numbers(line)} if lines else set()
+
+
+def _edge_numbers(line: str) -> list[int]:
+    if len(line) > PAGE_LABEL_CHARS:
+        return []
+    return [_number(m.group(1) or m.group(2)) for m in _EDGE_NUMBER.finditer(line)]
+
+
+def _number(token: str) -> int:
+    """An Arabic or a Roman numeral's value ('iv' 4, 'xii' 12)."""
+    if token.isdigit():
+        return int(token)
+    values = [_ROMAN[ch] for ch in token.lower()]
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+
+
+def _drop_page_labels(index: int, lines: list[str], running: set[int]) -> list[str]:
+    """The page's lines less a first or last line that carries its number at a running offset."""
+    drop = {i for i in {0, len(lines) - 1} if lines and any(n - index in running for n in _edge_numbers(lines[i]))
+            and (index or _EDGE_NUMBER.fullmatch(lines[i]))}
+    return [line for i, line in enumerate(lines) if i not in drop]
 
 
 # --- pypdf's warnings -----------------------------------------------------------
@@ -159,6 +228,7 @@ def parse_pdf(path: str, data: bytes) -> Document:
         title = _title(reader, path)
     if cut_short is not None:
         texts, cut_short = _readable_pages(texts, cut_short)
+    texts = without_running_lines(texts)
     if warnings.count:
         log.debug("%s: pypdf worked around %d problems, first: %s", path, warnings.count, warnings.first)
     if n_pages == 0:  # nothing to index, and nothing retrying changes: failed, retry-failed listed it every time

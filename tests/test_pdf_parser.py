@@ -453,3 +453,34 @@ def test_the_inflated_streams_of_a_page_are_let_go_once_its_text_is_read():
         tracemalloc.stop()
     assert doc.meta["pages"] == pages and doc.sections[0].text.count("kept") == pages
     assert peak < 3 * 8_000_000, f"peak {peak:,} bytes"
+
+
+def pages_of_lines(pages: list[list[str]]) -> bytes:
+    """A PDF whose pages draw the given lines, one under the other."""
+    n = len(pages)
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
+               b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % (4 + 2 * i) for i in range(n)), n),
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    for i, lines in enumerate(pages):
+        content = b"BT /F1 12 Tf 14 TL 72 750 Td " + b"".join(b"(%s) ' " % line.encode() for line in lines) + b"ET"
+        objects += [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
+                    b"/Resources << /Font << /F1 3 0 R >> >> >>" % (5 + 2 * i),
+                    b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content)]
+    return raw_pdf(objects)
+
+
+def test_running_headers_and_page_numbers_are_left_out_of_the_text():
+    """A journal's title at the top of every page and its page number at the bottom were indexed with every page:
+    a search for the title's words matched them all, and passages ran through them. Left out: a line repeated at
+    the edge of most pages, and a first or last line whose number goes up with the pages (41, 42 …: 'vii' too);
+    a number inside the text, or one on a line of text, stays."""
+    body = [["Abstract", "Sparse retrieval scores terms.", "12 methods were compared on the test set."],
+            ["Dense retrieval embeds passages.", "Table 3 lists them."],
+            ["Hybrid ranking fuses both lists.", "Results in section 4"],
+            ["We conclude that fusion helps.", "References follow"]]
+    pages = [["Journal of Retrieval Studies, vol. 7 (2026)", *lines, str(41 + i)] for i, lines in enumerate(body)]
+    pages[0][0:1] = ["A Study of Fusion"]  # the title page has no running header
+    doc = parse_pdf("paper.pdf", pages_of_lines(pages))
+    texts = doc.sections[0].text.split("\n\n")
+    assert texts == ["A Study of Fusion\n" + "\n".join(body[0])] + ["\n".join(lines) for lines in body[1:]]
+    assert [page for _, page in doc.sections[0].page_starts] == [1, 2, 3, 4]
