@@ -107,7 +107,7 @@ def _bound_names(doc: Document) -> None:
 
 def _attach_links(root, path: str, doc: Document) -> None:
     """Resolve the note's links; a same-stem PDF beside it becomes its attachment."""
-    links = resolve_links(path, doc.meta.get("links", []))
+    links = resolve_links(path, doc.meta.get("links", []), set(doc.meta.pop("wiki_links", [])))
     pdf = same_stem_pdf(root, path)
     if pdf:
         doc.meta["attachments"] = [pdf]

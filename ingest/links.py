@@ -2,8 +2,10 @@
 
 A note's links are resolved to paths inside its collection: a Markdown link
 relative to the note's folder (one starting with ``/`` from the collection's
-folder, as GitHub reads it), a wiki-link ``[[name]]`` by file name (kept
-bare, since it may live anywhere). Links to other schemes (``data:``,
+folder, as GitHub reads it; ``[x](paper.pdf)`` is the paper beside the note), a
+wiki-link ``[[name]]`` by file name (kept bare, since it may live anywhere),
+``[[folder/name]]`` from the collection's folder, as Obsidian writes a path
+(``[[./name]]`` and ``[[../name]]`` from the note's). Links to other schemes (``data:``,
 ``tel:``) and those that leave the collection are dropped. A PDF with a
 Markdown file of the same stem beside it is that note's attachment: the note's text stands for the PDF, and
 the PDF is not indexed a second time.
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Collection
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
@@ -23,7 +26,10 @@ DRIVE = re.compile(r"[A-Za-z]:[/\\]")  # C:/notes or C:\notes: another machine's
 UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f]")
 
 
-def resolve_links(note_path: str, raw_links: list[str]) -> list[str]:
+def resolve_links(note_path: str, raw_links: list[str], wiki: Collection[str] = ()) -> list[str]:
+    """The paths ``raw_links`` name, ``wiki`` those of them written as wiki links (a target written both ways
+    is read as a wiki link). A Markdown link without a '/' was kept bare, as a wiki link is: the note then
+    listed every PDF of that name in the collection, and each of them was 'cited by' it."""
     folder = posixpath.dirname(note_path)
     resolved = []
     for raw in raw_links:
@@ -32,13 +38,20 @@ def resolve_links(note_path: str, raw_links: list[str]) -> list[str]:
         target = UNPRINTABLE.sub("", unquote(raw.split("#", 1)[0].split("?", 1)[0])).strip()
         if not target:
             continue
-        if "/" in target or target.startswith("."):
-            start = "" if target.startswith("/") else folder  # '/docs/x.pdf': from the collection's folder
-            target = posixpath.normpath(posixpath.join(start, target.lstrip("/")))
-            if target in (".", "..") or target.startswith("../"):
-                continue  # the collection's folder itself, or outside it
-        resolved.append(target)
-    return sorted(set(resolved))
+        resolved.append(_resolve(folder, target, by_name=raw in wiki))
+    return sorted({target for target in resolved if target is not None})
+
+
+def _resolve(folder: str, target: str, by_name: bool) -> str | None:
+    """A wiki link (``by_name``) is a bare file name, or a path from the collection's folder unless it starts
+    with '.'; a Markdown link is read from the note's folder unless it starts with '/'. None outside."""
+    if by_name and "/" not in target and not target.startswith("."):
+        return target
+    start = "" if target.startswith("/") or (by_name and not target.startswith(".")) else folder
+    target = posixpath.normpath(posixpath.join(start, target.lstrip("/")))
+    if target in (".", "..") or target.startswith("../"):
+        return None  # the collection's folder itself, or outside it
+    return target
 
 
 def same_stem_pdf(root: Path | str, note_path: str) -> str | None:

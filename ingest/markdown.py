@@ -83,7 +83,9 @@ def _parse(path: str, text: str) -> Document:
     sections = _sections(lines, body_start, headings, blocks)
     title = meta.get("title") or next((h for _, level, h, _ in headings if level == 1 and h),
                                            PurePosixPath(path).stem)
-    meta["links"] = _links(text, links)
+    wiki = wiki_links(text)
+    meta["links"] = _links(wiki, links)
+    meta["wiki_links"] = sorted(set(wiki))  # read by file name or from the collection's folder (ingest.links)
     return Document(kind="note", title=title, sections=sections, meta=meta)
 
 
@@ -395,8 +397,8 @@ def _atomic(lines: list[str], offsets: list[int], begin: int, end: int, blocks: 
     return spans
 
 
-def _links(text: str, destinations: list[str]) -> list[str]:
-    links = wiki_links(text)
+def _links(wiki: list[str], destinations: list[str]) -> list[str]:
+    links = list(wiki)
     links += [url for url in destinations if url and "://" not in url and not url.startswith(("#", "mailto:"))]
     return sorted(set(links))
 

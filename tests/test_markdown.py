@@ -290,7 +290,7 @@ def test_links_that_leave_the_collection_are_dropped_however_they_are_written():
     from ingest.links import resolve_links
 
     targets = ["..", "../", "../..", "x/../../..", "%2e%2e/%2E%2E", "../b.pdf", "sub/../../c.pdf", "d.pdf"]
-    assert resolve_links("a/note.md", targets) == ["b.pdf", "c.pdf", "d.pdf"]
+    assert resolve_links("a/note.md", targets) == ["a/d.pdf", "b.pdf", "c.pdf"]  # [x](d.pdf): beside the note
     assert resolve_links("note.md", targets) == ["d.pdf"]
 
 
@@ -301,7 +301,7 @@ def test_a_link_from_slash_is_read_from_the_collections_folder_and_other_schemes
 
     targets = ["/docs/x.pdf", "//y.md", "/../../etc/passwd", "data:image/png;base64,iVBOR", "tel:+4930123",
                "javascript:alert(1)", "z%00.md", "C:/notes/w.md", "Plan: Q3"]
-    assert resolve_links("a/note.md", targets) == ["Plan: Q3", "docs/x.pdf", "y.md", "z.md"]
+    assert resolve_links("a/note.md", targets, {"Plan: Q3"}) == ["Plan: Q3", "a/z.md", "docs/x.pdf", "y.md"]
 
 
 def test_toml_front_matter_gives_the_title_and_is_not_indexed_as_text():

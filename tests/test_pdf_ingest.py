@@ -261,3 +261,27 @@ def test_a_note_says_which_of_its_pdfs_are_not_indexed_and_why(immediate, tmp_pa
     shown = render.hits_text([render.hit_data(hit)])
     assert "   not indexed: notes/papers/gone.pdf (not in the folder)" in shown
     assert "papers/good.pdf" not in "".join(line for line in shown if "not indexed" in line)
+
+
+def test_a_markdown_link_without_a_folder_is_the_pdf_beside_the_note(immediate, tmp_path, monkeypatch):
+    """'[the paper](paper.pdf)' in reading/notes.md is reading/paper.pdf, but it was kept as a bare name, as
+    '[[paper.pdf]]' is: the note listed every paper.pdf of the collection, and each was 'cited by' it. A wiki
+    link with a folder, '[[lit/deep.pdf]]', is read from the collection's folder, as Obsidian writes it."""
+    from search.query.engine import Engine
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    source = need_data("pdf")
+    root = write_tree(tmp_path / "notes", {
+        "reading/notes.md": "# Reading notes\n\nSee [the paper](paper.pdf) and [[lit/deep.pdf]].\n"})
+    for pdf in ("reading/paper.pdf", "elsewhere/paper.pdf", "lit/deep.pdf", "reading/lit/deep.pdf"):
+        (root / pdf).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(source / "en/google-doc-document.pdf", root / pdf)
+    ingest(root)
+    engine = Engine(runtime.settings().index_path)
+    note = engine.search("reading notes", mode="keyword").hits[0]
+    assert note.path == "reading/notes.md"
+    assert note.attachments == ["lit/deep.pdf", "reading/paper.pdf"] and note.attachments_not_indexed == {}
+    cited = {h.path: h.cited_by for h in engine.search("document", mode="keyword", limit=20,
+                                                        filters=Filters(kind="pdf")).hits}
+    assert cited == {"reading/paper.pdf": ["reading/notes.md"], "elsewhere/paper.pdf": [],
+                     "lit/deep.pdf": ["reading/notes.md"], "reading/lit/deep.pdf": []}
