@@ -525,3 +525,28 @@ def test_a_note_snippet_leaves_out_markdown_marks_and_code_keeps_its_comments(im
     snippets = {h.path: h.snippet for h in engine.search("kiwi", mode="keyword").hits}
     assert snippets["plan.md"] == "**Kiwi** plan | fruit | count | | **kiwi** | 3 | # **kiwi** comment"
     assert snippets["grow.py"] == "# **kiwi** grows here x = 1"
+
+
+
+
+GERMAN = {"skript.md": "# Geometrie\n\nEine reguläre Überlagerung ist ein Homöomorphismus auf jeder Faser. Die Größe "
+                       "der Faser heißt Blätterzahl.\n",
+          "alt.md": "# Alte Schreibweise\n\nDie Fundamentalgruppe wirkt auf der Ueberlagerung durch Decktransformationen.\n",
+          "other.md": "# Unrelated\n\nA queue of blue boats.\n"}
+
+
+@pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])
+def test_german_typed_without_umlauts_finds_the_text_with_them_and_the_other_way_round(
+        immediate, tmp_path, embedder, postings):
+    """'Ueberlagerung' found nothing in a German script that writes 'Überlagerung' (no passage contains it, said
+    the note), nor 'Überlagerung' a text that writes 'Ueberlagerung': a German word is looked up both ways."""
+    ingest(write_tree(tmp_path / "notes", GERMAN))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder, keyword_postings=postings)
+    engine.warm()
+    for query, expected in [("Ueberlagerung", {"skript.md", "alt.md"}), ("Überlagerung", {"skript.md", "alt.md"}),
+                            ("Homoeomorphismus", {"skript.md"}), ("Groesse", {"skript.md"}),
+                            ("Blaetterzahl", {"skript.md"}), ("heisst", {"skript.md"})]:
+        answer = engine.search(query, mode="keyword")
+        assert set(paths(answer)) == expected, query
+        assert not answer.notes, (query, answer.notes)
+    assert paths(engine.search("queue", mode="keyword")) == ["other.md"]

@@ -163,7 +163,7 @@ def _missing_parts(word: _Word, tokens: dict, vocabulary: _Vocabulary) -> list[_
 
 
 def _correctable(word: _Word) -> bool:
-    return word.terms == [word.shown] and MIN_LETTERS <= len(word.shown) <= MAX_LETTERS and word.shown.isalpha() \
+    return word.terms[:1] == [word.shown] and MIN_LETTERS <= len(word.shown) <= MAX_LETTERS and word.shown.isalpha() \
         and not CJK_RUN.search(word.shown)
 
 

@@ -7,7 +7,8 @@ tokenizer (which would keep a whole CJK run as one token) finds a two-character
 word like 合同 inside 曲美合同条款. Query words of two or more CJK characters
 become their overlapping bigrams, so a passage holding the whole word shares
 all of them. A Chinese query word is also looked up as written in the other script
-(``other_scripts``: 资料 as 資料 too, and 資料 as 资料), as notes mix both.
+(``other_scripts``: 资料 as 資料 too, and 資料 as 资料), as notes mix both, and a
+German one with ae, oe, ue as ä, ö, ü and the other way round (``umlaut_forms``).
 """
 from __future__ import annotations
 
@@ -100,12 +101,26 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
     for word in WORD.findall(normalise(query)):
         for piece in split_scripts(word):
             if piece in found or not CJK_RUN.fullmatch(piece):
-                found.setdefault(piece, [piece])
+                found.setdefault(piece, [piece, *umlaut_forms(piece)])
                 continue
             forms = [piece, *other_scripts(piece)]
             found[piece] = list(dict.fromkeys(
                 form[i:i + 2] for form in forms for i in range(max(1, len(form) - 1))))
     return list(found.items())
+
+
+_TYPED_UMLAUT = re.compile(r"(?<!q)ue|ae|oe")
+_UMLAUT = re.compile(r"[äöü]")
+
+
+def umlaut_forms(word: str) -> list[str]:
+    """``word`` written the other way German is: ae, oe, ue as ä, ö, ü, or those as ae, oe, ue ('ueberlagerung'
+    gives ['überlagerung'], 'größe' ['groesse']; ß and ss are one already, folded). German typed without umlauts
+    found nothing in a text that has them ('no passage contains Ueberlagerung'), nor the other way round. A word
+    that is not German may get a form no passage holds ('blue' 'blü'), which adds a term but drops none."""
+    typed = _TYPED_UMLAUT.sub(lambda m: {"ae": "ä", "oe": "ö", "ue": "ü"}[m.group()], word)
+    written = _UMLAUT.sub(lambda m: {"ä": "ae", "ö": "oe", "ü": "ue"}[m.group()], word)
+    return [form for form in dict.fromkeys([typed, written]) if form != word]
 
 
 def other_scripts(run: str) -> list[str]:
