@@ -706,7 +706,9 @@ def _check_collection(settings, name: str | None) -> tuple[dict[str, str], str |
 
 def _place(hit) -> str:
     if hit.page:
-        return f" p.{hit.page}" + (f"-{hit.end_page}" if hit.end_page and hit.end_page != hit.page else "")
+        from search.query.engine import printed
+        pages = f"{hit.page}" + (f"-{hit.end_page}" if hit.end_page and hit.end_page != hit.page else "")
+        return f" p.{pages}{printed(hit)}"
     if hit.start_line:  # ':12' for one line, as grep and compilers say it; ':12-30'
         return f":{hit.start_line}" + (f"-{hit.end_line}" if hit.end_line and hit.end_line != hit.start_line else "")
     return ""

@@ -246,6 +246,9 @@ def parse_pdf(path: str, data: bytes) -> Document:
     }
     if cut_short is not None:
         meta["cut_short"] = cut_short
+    labels = _page_labels(reader, n_pages) if cut_short is None else None
+    if labels:
+        meta["page_labels"] = labels
     return Document(kind="pdf", title=title, sections=_sections(texts, chapters), meta=meta)
 
 
@@ -472,6 +475,18 @@ def _section(texts: list[str], first: int, last: int, heading: list[str]) -> Sec
         return None
     return Section(text="\n\n".join(parts), heading_path=heading, page=starts[0][1],
                    end_page=starts[-1][1], page_starts=starts)
+
+
+def _page_labels(reader: PdfReader, n_pages: int) -> list[str] | None:
+    """The number printed on each page, from the PDF's page labels ('iii', then '1' on the 4th page), when some
+    differ from the page's place in the file; else None. A book's page 8 was only ever 'page 11'."""
+    try:
+        labels = [str(label)[:20] for label in reader.page_labels]
+    except Exception:
+        return None
+    if len(labels) != n_pages or all(label == str(i + 1) for i, label in enumerate(labels)):
+        return None
+    return labels
 
 
 def _title(reader: PdfReader, path: str) -> str:

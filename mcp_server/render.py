@@ -17,7 +17,7 @@ def place(hit) -> str:
     get = hit.get if isinstance(hit, dict) else lambda key: getattr(hit, key)
     if get("page"):
         end = get("end_page")
-        return f"pages {get('page')}-{end}" if end and end != get("page") else f"page {get('page')}"
+        return (f"pages {get('page')}-{end}" if end and end != get("page") else f"page {get('page')}") + engine.printed(hit)
     if get("start_line"):
         end = get("end_line")
         return f"lines {get('start_line')}-{end}" if end and end != get("start_line") else f"line {get('start_line')}"
@@ -35,6 +35,7 @@ def hit_data(hit) -> dict:
         "path": f"{hit.collection}/{hit.path}", "collection": hit.collection, "relative_path": hit.path,
         "title": hit.title, "heading_path": hit.heading_path, "kind": hit.kind,
         "start_line": hit.start_line, "end_line": hit.end_line, "page": hit.page, "end_page": hit.end_page,
+        "page_label": hit.page_label, "end_page_label": hit.end_page_label,
         "snippet": hit.snippet, "score": hit.score, "keyword_rank": hit.keyword_rank,
         "semantic_rank": hit.semantic_rank, "generation": hit.generation, "chunk_id": hit.chunk_id,
         "modified": when(hit.modified),

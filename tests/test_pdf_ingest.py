@@ -192,11 +192,13 @@ def test_a_pdf_linked_by_its_bare_name_is_listed_by_its_path(immediate, tmp_path
     assert pdf.path == "papers/google-doc-document.pdf" and pdf.cited_by == ["reading/list.md"]
 
 
-def paged_pdf(pages: list[str]) -> bytes:
+def paged_pdf(pages: list[str], catalog: str = "") -> bytes:
     """A PDF of one line of text per page, written as pdfTeX writes: the pages first, the page tree (and the
-    cross-reference table, the trailer) at the end, so that a copy cut short keeps the pages without the tree."""
+    cross-reference table, the trailer) at the end, so that a copy cut short keeps the pages without the tree.
+    ``catalog``: more entries of the catalog."""
     tree = 3 + 2 * len(pages)
-    objects = ["<< /Type /Catalog /Pages %d 0 R >>" % tree, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    objects = [f"<< /Type /Catalog /Pages {tree} 0 R {catalog}>>",
+               "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
     for i, text in enumerate(pages):
         content = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET"
         objects += [f"<< /Type /Page /Parent {tree} 0 R /MediaBox [0 0 612 792] /Contents {4 + 2 * i} 0 R "
@@ -285,3 +287,27 @@ def test_a_markdown_link_without_a_folder_is_the_pdf_beside_the_note(immediate, 
                                                         filters=Filters(kind="pdf")).hits}
     assert cited == {"reading/paper.pdf": ["reading/notes.md"], "elsewhere/paper.pdf": [],
                      "lit/deep.pdf": ["reading/notes.md"], "reading/lit/deep.pdf": []}
+
+
+def test_a_pdf_hit_names_the_page_number_printed_on_it(immediate, tmp_path, monkeypatch):
+    """A book numbers its front matter i, ii and its pages from 1 after it (its page labels): a hit on the 3rd
+    page of the file said 'page 3' only, where the reader's copy says 1. It says 'page 3 (printed 1)' now, with
+    'page' still what read_file takes; a PDF without labels shows no printed number."""
+    from mcp_server import render
+    from search.query.engine import Engine
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "papers"
+    root.mkdir()
+    words = ["preface acknowledges the wombat", "contents list the chapters", "chapter one on kangaroo jumps",
+             "chapter two on emu eggs"]
+    labels = "/PageLabels << /Nums [0 << /S /r >> 2 << /S /D >>] >> "
+    (root / "book.pdf").write_bytes(paged_pdf(words, catalog=labels))
+    (root / "plain.pdf").write_bytes(paged_pdf(["a plain kangaroo page", "more", "and more"]))
+    ingest(root)
+    engine = Engine(runtime.settings().index_path)
+    hits = {h.path: h for h in engine.search("kangaroo", mode="keyword").hits}
+    book, plain = hits["book.pdf"], hits["plain.pdf"]
+    assert (book.page, book.end_page, book.page_label, book.end_page_label) == (1, 4, "i", "2")
+    assert render.place(render.hit_data(book)) == "pages 1-4 (printed i-2)"
+    assert render.place(render.hit_data(plain)) == "pages 1-3" and plain.page_label is None

@@ -209,13 +209,15 @@ def visible_folders(conn: sqlite3.Connection) -> list[tuple[str, str]]:
 
 def file_version(conn: sqlite3.Connection, file_id: int) -> sqlite3.Row | None:
     """The kind, size and mtime of one file version, and for a PDF cut short what of it was indexed."""
-    return conn.execute("SELECT kind, size, mtime, json_extract(meta, '$.cut_short') AS cut_short FROM files "
+    return conn.execute("SELECT kind, size, mtime, "
+                        "CASE WHEN json_valid(meta) THEN json_extract(meta, '$.cut_short') END AS cut_short FROM files "
                         "WHERE id = ?", (file_id,)).fetchone()
 
 
 def retired_version(conn: sqlite3.Connection, gen: int, collection_id: int, path: str) -> sqlite3.Row | None:
     """The kind, size and mtime of the version of a file that generation ``gen`` retired (the file is gone)."""
-    return conn.execute("SELECT kind, size, mtime, json_extract(meta, '$.cut_short') AS cut_short FROM files "
+    return conn.execute("SELECT kind, size, mtime, "
+                        "CASE WHEN json_valid(meta) THEN json_extract(meta, '$.cut_short') END AS cut_short FROM files "
                         "WHERE gen_to = ? AND collection = ? AND path = ?",
                         (gen, collection_id, path)).fetchone()
 
@@ -481,13 +483,20 @@ def visible_chunks(conn: sqlite3.Connection, collection: str | None = None) -> l
         return conn.execute(sql, (collection,) if collection else ()).fetchall()
 
 
+# The number printed on a page of a PDF (its page label), where the parser recorded labels (ingest.pdf).
+_PAGE_LABEL = ("CASE WHEN {page} IS NOT NULL AND f.kind = 'pdf' AND json_valid(f.meta) "
+               "THEN json_extract(f.meta, '$.page_labels[' || ({page} - 1) || ']') END")
+
+
 def hit_rows(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
     """What a search result shows of each chunk in ``ids``: the chunk, its file and collection (any order)."""
     marks = ",".join("?" * len(ids))
     return conn.execute(
         f"SELECT ch.id, ch.heading_path, ch.start_line, ch.end_line, ch.page, ch.end_page, ch.text, "
         f"f.id AS file_id, f.collection AS collection_id, f.path, f.title, f.kind, f.mtime, "
-        f"c.name AS collection, c.published FROM chunks ch "
+        f"c.name AS collection, c.published, "
+        f"{_PAGE_LABEL.format(page='ch.page')} AS page_label, "
+        f"{_PAGE_LABEL.format(page='ch.end_page')} AS end_page_label FROM chunks ch "
         f"JOIN files f ON f.id = ch.file JOIN collections c ON c.id = f.collection WHERE ch.id IN ({marks})",
         ids).fetchall()
 
@@ -538,6 +547,7 @@ def pdf_paths(conn: sqlite3.Connection, collection_id: int) -> list[tuple[str, b
         "UNION SELECT a.value, 1 FROM files f JOIN collections c ON c.id = f.collection "
         "JOIN json_each(f.meta, '$.attachments') a "
         f"WHERE f.collection = ? AND {VISIBLE} AND f.kind = 'note' AND f.meta LIKE '%\"attachments\"%' "
+        "AND json_valid(f.meta) "
         "UNION SELECT p.path, 0 FROM progress p INDEXED BY progress_trouble JOIN collections c "
         "ON c.id = ? AND p.generation = c.published WHERE p.state IN ('failed', 'skipped') "
         "AND lower(substr(p.path, -4)) = '.pdf'",

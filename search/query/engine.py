@@ -74,6 +74,8 @@ class Hit:
     semantic_rank: int | None
     generation: int
     modified: float
+    page_label: str | None = None  # the number printed on the page (a PDF's page labels), where it is not `page`
+    end_page_label: str | None = None
     attachments: list[str] = field(default_factory=list)  # PDFs a note cites or stands for
     cited_by: list[str] = field(default_factory=list)  # notes that cite this PDF
     attachments_total: int = 0  # how many PDFs the note cites: attachments holds the first LINKS_SHOWN
@@ -501,7 +503,8 @@ class Engine:
                             kind=r["kind"], heading_path=r["heading_path"], start_line=r["start_line"],
                             end_line=r["end_line"], page=r["page"], end_page=r["end_page"],
                             snippet=snippet(r["text"], query, skip=common, note=r["kind"] == "note"), score=round(score, 6),
-                            keyword_rank=kw_rank, semantic_rank=sem_rank, generation=r["published"], modified=r["mtime"]))
+                            keyword_rank=kw_rank, semantic_rank=sem_rank, generation=r["published"], modified=r["mtime"],
+                            page_label=r["page_label"], end_page_label=r["end_page_label"]))
             (hits[-1].attachments, hits[-1].attachments_total), (hits[-1].cited_by, hits[-1].cited_by_total) = \
                 self._links(conn, r)
             hits[-1].attachments_not_indexed = self._not_indexed(conn, r, hits[-1].attachments)
@@ -621,6 +624,16 @@ def _resolved_pdfs(targets: list[str], by_name: dict[str, list[tuple[str, bool]]
         found = [path for path, _ in by_name.get(target, [])] if "/" not in target else []
         paths.update([target] if target in found or not found else found)
     return sorted(paths)
+
+
+def printed(hit) -> str:
+    """' (printed 8)' / ' (printed 8-9)': the numbers printed on a PDF hit's pages, when they are not the pages'
+    places in the file, which `page` gives (and read_file takes)."""
+    get = hit.get if isinstance(hit, dict) else lambda key: getattr(hit, key)
+    first, last = get("page_label"), get("end_page_label")
+    if not first or (first == str(get("page")) and (last or first) == str(get("end_page") or get("page"))):
+        return ""
+    return f" (printed {first}-{last})" if last and get("end_page") != get("page") else f" (printed {first})"
 
 
 def _took_ms(started: float) -> float:
