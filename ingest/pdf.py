@@ -52,7 +52,7 @@ log = logging.getLogger(__name__)
 PDF_SECONDS = 300.0  # text extraction of one PDF stops after this (a 117-page book takes 5-10 s here)
 MAX_TEXT_CHARS = 64 * 1024 * 1024  # text kept from one PDF: as much as ingest.files reads of a text file
 
-_HYPHEN_BREAK = re.compile(r"(?<=[^\W\d_])[-\u00ad][ \t]*\n[ \t]*(?=[^\W\d_])")
+_HYPHEN_BREAK = re.compile(r"(?<=[^\W\d_])[-\u00ad\u2010][ \t]*\n[ \t]*(?=[^\W\d_])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u00ad]")
 _FILE_NAME_TITLE = re.compile(
     r"(\.(pdf|docx?|odt|rtf|tex|dvi|ps|indd|xlsx?|pptx?|qxd)$|^untitled\b|"
@@ -72,7 +72,7 @@ def normalize(text: str) -> str:
 
 
 def dehyphenate(text: str) -> str:
-    """Join "exam-\\nple" -> "example" when both sides are lowercase letters."""
+    """Join "exam-\\nple" -> "example" when both sides are lowercase letters (the hyphen may be U+00AD or U+2010)."""
     def join(m: re.Match) -> str:
         before, after = m.string[m.start() - 1], m.string[m.end()]
         return "" if before.islower() and after.islower() else m.group()

@@ -333,6 +333,7 @@ def test_nfkc_maps_compatibility_characters():
     ("Über-\nsetzung", "Übersetzung"),
     ("co-\nop-\neration", "cooperation"),
     ("exam\u00ad\nple", "example"),  # soft hyphen
+    ("retriev\u2010\nal", "retrieval"),  # U+2010 HYPHEN, as LuaTeX and XeTeX map it (NFKC keeps it)
     ("Schwarz-\nWeiß", "Schwarz-\nWeiß"),  # capital after: a compound, kept
     ("X-\nray", "X-\nray"),  # capital before
     ("2013-\n2014", "2013-\n2014"),  # digits
