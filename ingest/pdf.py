@@ -91,6 +91,26 @@ def clean_text(raw: str) -> str:
     return tidy_whitespace(dehyphenate(normalize(raw)))
 
 
+_PAGE_END_HYPHEN = re.compile(r"(?<=[^\W\d_])[-\u00ad\u2010]$")
+_FIRST_WORD = re.compile(r"[^\W\d_]\S*")
+
+
+def joined_across_pages(texts: list[str]) -> list[str]:
+    """The pages' texts with a word hyphenated across a page break joined at the end of the page it starts on
+    ('dense retriev-' ending one page, 'al works' beginning the next: 'dense retrieval', 'works'), when both sides
+    are lowercase letters, as ``dehyphenate`` joins one across a line end. Each page was cleaned alone, so the
+    two halves stayed apart and neither was found by the word (running headers and footers are left out first:
+    the page number below the hyphen hid it)."""
+    texts = list(texts)
+    for i in range(len(texts) - 1):
+        head, tail = texts[i], texts[i + 1]
+        word = _FIRST_WORD.match(tail)
+        if head and word and _PAGE_END_HYPHEN.search(head) and head[-2].islower() and tail[0].islower():
+            texts[i] = head[:-1] + word.group()
+            texts[i + 1] = tail[word.end():].lstrip()
+    return texts
+
+
 # --- running headers and footers --------------------------------------------------
 
 EDGE_LINES = 2  # lines at the top and at the bottom of a page that may be a running header or footer
@@ -228,7 +248,7 @@ def parse_pdf(path: str, data: bytes) -> Document:
         title = _title(reader, path)
     if cut_short is not None:
         texts, cut_short = _readable_pages(texts, cut_short)
-    texts = without_running_lines(texts)
+    texts = joined_across_pages(without_running_lines(texts))
     if warnings.count:
         log.debug("%s: pypdf worked around %d problems, first: %s", path, warnings.count, warnings.first)
     if n_pages == 0:  # nothing to index, and nothing retrying changes: failed, retry-failed listed it every time

@@ -485,3 +485,14 @@ def test_running_headers_and_page_numbers_are_left_out_of_the_text():
     texts = doc.sections[0].text.split("\n\n")
     assert texts == ["A Study of Fusion\n" + "\n".join(body[0])] + ["\n".join(lines) for lines in body[1:]]
     assert [page for _, page in doc.sections[0].page_starts] == [1, 2, 3, 4]
+
+
+def test_a_word_hyphenated_across_a_page_break_is_joined_on_its_first_page():
+    """'dense retriev-' ending page 1 (above its page number) and 'al works well' beginning page 2: each page was
+    cleaned alone, so 'retrieval' was in neither. The word is joined at the end of page 1; a capital after the
+    hyphen (a compound, 'black-and-' / 'Grey') stays as it is."""
+    pages = [["Sparse and dense retriev-", "1"], ["al works well. Some black-and-", "2"], ["Grey is a name here.", "3"]]
+    doc = parse_pdf("paper.pdf", pages_of_lines(pages))
+    assert doc.sections[0].text.split("\n\n") == ["Sparse and dense retrieval", "works well. Some black-and-",
+                                                  "Grey is a name here."]
+    assert [page for _, page in doc.sections[0].page_starts] == [1, 2, 3]
