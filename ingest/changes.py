@@ -22,6 +22,7 @@ class Known:
     size: int
     mtime: float
     sha256: str
+    attachment: str | None = None  # of a note: the same-stem PDF it was parsed with (ingest.links)
 
 
 @dataclass
@@ -65,7 +66,7 @@ def plan_changes(root: Path, found: list[FoundFile], known: dict[str, Known],
             plan.changes[file.path] = "added"
             if renames_possible:
                 new_hashes[file.path] = _hash_or_empty(root / file.path)
-        elif everything:
+        elif everything or bool(old.attachment) != bool(file.attachment):  # a PDF beside the note came or went
             plan.changes[file.path] = "changed"
         elif old.size != file.size or old.mtime != file.mtime:
             digest = _hash_or_empty(root / file.path)

@@ -19,7 +19,7 @@ import shlex
 import stat
 import string
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 import pathspec
@@ -50,6 +50,7 @@ class FoundFile:
     size: int
     mtime: float
     ctime: float = 0.0  # a chmod changes only this: what a remembered outcome is checked against
+    attachment: str | None = None  # of a note: the same-stem PDF beside it, which the note stands for
 
 
 @dataclass
@@ -99,8 +100,10 @@ def walk(root: Path | str, rules: Rules | None = None, refused: dict[str, str] |
     folders = [(real_root, "", [])]  # to walk: a stack, not recursion, so any depth of folders is walked
     while folders:
         folders += _walk_dir(*folders.pop(), rules, real_root, found, refused, unreadable, unread)
-    converted = converted_pdfs({f.path for f in found})  # their notes stand for them
-    found = [f for f in found if f.path not in converted]
+    attached = converted_pdfs({f.path for f in found})  # their notes stand for them
+    converted = set(attached.values())
+    found = [replace(f, attachment=attached[f.path]) if f.path in attached else f
+             for f in found if f.path not in converted]
     found.sort(key=lambda f: f.path)
     return found
 

@@ -55,20 +55,21 @@ def _resolve(folder: str, target: str, by_name: bool) -> str | None:
 
 
 def same_stem_pdf(root: Path | str, note_path: str) -> str | None:
-    """The PDF beside a note with the same stem (``paper.md`` or ``Paper.MD`` → ``paper.pdf`` or
-    ``paper.PDF``), if there is one."""
-    for suffix in (".pdf", ".PDF"):
+    """The PDF beside a note with the same stem (``paper.md`` or ``Paper.MD`` → ``paper.pdf``, ``paper.PDF`` or
+    any case of it, as converted_pdfs finds it), if there is one."""
+    for suffix in (".pdf", ".PDF", *(f".{p}{d}{f}" for p in "pP" for d in "dD" for f in "fF")):
         pdf = PurePosixPath(note_path).with_suffix(suffix).as_posix()
         if (Path(root) / pdf).is_file():
             return pdf
     return None
 
 
-def converted_pdfs(paths: set[str]) -> set[str]:
-    """PDFs whose same-stem Markdown conversion is among ``paths``: a note of any Markdown suffix, in any
-    case (the same test as same_stem_pdf, so a PDF attached to a note is never indexed again as well)."""
-    notes = {_stem(p) for p in paths if kind_of(p) == "note"}
-    return {p for p in paths if kind_of(p) == "pdf" and _stem(p) in notes}
+def converted_pdfs(paths: set[str]) -> dict[str, str]:
+    """PDFs whose same-stem Markdown conversion is among ``paths``, by that note's path: a note of any Markdown
+    suffix, in any case (the same test as same_stem_pdf, so a PDF attached to a note is never indexed again as
+    well)."""
+    pdfs = {_stem(p): p for p in paths if kind_of(p) == "pdf"}
+    return {p: pdfs[_stem(p)] for p in paths if kind_of(p) == "note" and _stem(p) in pdfs}
 
 
 def _stem(path: str) -> str:

@@ -311,3 +311,30 @@ def test_a_pdf_hit_names_the_page_number_printed_on_it(immediate, tmp_path, monk
     assert (book.page, book.end_page, book.page_label, book.end_page_label) == (1, 4, "i", "2")
     assert render.place(render.hit_data(book)) == "pages 1-4 (printed i-2)"
     assert render.place(render.hit_data(plain)) == "pages 1-3" and plain.page_label is None
+
+
+def test_a_pdf_put_beside_an_indexed_note_of_its_name_is_attached_and_taken_away_when_gone(immediate, tmp_path,
+                                                                                          monkeypatch):
+    """A PDF saved beside platypus.md, the note already indexed, is the note's to stand for, so it is not indexed
+    itself; but the note did not change, so the scan found nothing to do ('no changes'): the PDF was in no answer
+    at all, neither indexed nor attached. Deleted again, the note kept listing it. The note is read again when
+    its same-stem PDF comes or goes."""
+    from search.query.engine import Engine
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    source = need_data("pdf")
+    root = write_tree(tmp_path / "notes", {"reading/platypus.md": "# Platypus\n\nNotes on the platypus paper.\n"})
+    ingest(root)
+
+    def attachments() -> list[str]:
+        return Engine(runtime.settings().index_path).search("platypus", mode="keyword").hits[0].attachments
+
+    assert attachments() == []
+    shutil.copy(source / "en/google-doc-document.pdf", root / "reading/platypus.Pdf")
+    published = ingest(root)["published"]["id"]
+    assert attachments() == ["reading/platypus.Pdf"]
+    assert ingest(root)["published"]["id"] == published  # nothing changed since: no generation
+    assert attachments() == ["reading/platypus.Pdf"]
+    (root / "reading/platypus.Pdf").unlink()
+    ingest(root)
+    assert attachments() == []

@@ -186,7 +186,7 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     unnamable.update(_printable(refused))
     current = queries.current_files(conn, collection_id)
     found += _kept(unreadable, current)
-    known = {p: Known(r["size"], r["mtime"], r["sha256"]) for p, r in current.items()}
+    known = {p: Known(r["size"], r["mtime"], r["sha256"], r["attachment"]) for p, r in current.items()}
     # a new model re-embeds every file: the published generation keeps answering with its own model meanwhile
     model_changed = (collection["published"] is not None and queries.published_model(conn, collection_id) != model) \
         or (was_building and building_model != model)
