@@ -150,7 +150,13 @@ def _drop_repeated(lines: list[str], repeated: set[str]) -> list[str]:
     are all alike, such as a form, keep their text)."""
     kept = [line for i, line in enumerate(lines)
             if not (line in repeated and (i < EDGE_LINES or i >= len(lines) - EDGE_LINES))]
-    return kept if any(kept) else lines
+    if not any(kept):
+        return lines
+    while not kept[0]:  # the blank line under a header: the page number below it is the first line now
+        kept.pop(0)
+    while not kept[-1]:
+        kept.pop()
+    return kept
 
 
 def _page_offsets(index: int, lines: list[str]) -> set[int]:

@@ -496,3 +496,10 @@ def test_a_word_hyphenated_across_a_page_break_is_joined_on_its_first_page():
     assert doc.sections[0].text.split("\n\n") == ["Sparse and dense retrieval", "works well. Some black-and-",
                                                   "Grey is a name here."]
     assert [page for _, page in doc.sections[0].page_starts] == [1, 2, 3]
+
+
+def test_a_page_number_under_a_running_header_and_a_blank_line_is_left_out_too():
+    """With the header gone, the blank line under it was the page's first line, so the page number below that
+    was no longer at the page's top and stayed in the text."""
+    texts = ["A Title Page", "Journal X\n\nvii\nbody a", "Journal X\n\nviii\nbody b", "Journal X\n\nix\nbody c"]
+    assert pdf.without_running_lines(texts) == ["A Title Page", "body a", "body b", "body c"]
