@@ -6,10 +6,11 @@ break joined when both sides are lowercase letters. Pages are joined with a
 blank line; ``Section.page_starts`` records where each page with text starts.
 
 With a usable outline (two or more top-level entries in page order) there is
-one section per top-level entry, ``heading_path == [entry title]``, plus a
-front-matter section (``heading_path == []``) for the pages before the first
-one; otherwise one section for the whole document. Chapters are cut at page
-boundaries: a chapter starting mid-page takes that whole page.
+one section per top-level entry, ``heading_path == [entry title]``, split by the
+entries one level below it in page order (``[entry title, section title]``),
+plus a front-matter section (``heading_path == []``) for the pages before the
+first one; otherwise one section for the whole document. Chapters and sections
+are cut at page boundaries: one starting mid-page takes that whole page.
 
 The work a PDF asks for is not bounded by its size: a content stream inflates
 up to 75 MB (pypdf's own limit per stream) and every page may draw the same
@@ -453,28 +454,57 @@ def _forget_inflated(pages: Sequence[PageObject], index: int) -> None:
         pass
 
 
-def _chapters(reader: PdfReader, n_pages: int) -> list[tuple[int, str]]:
-    """Top-level outline entries as (0-based first page, title); [] if unusable."""
+def _chapters(reader: PdfReader, n_pages: int) -> list[tuple[int, list[str]]]:
+    """Where each chapter and section of the outline begins, as (0-based first page, heading path): the top-level
+    entries, and under each the entries one level down ([chapter, section]); [] if unusable. A script's
+    '1.2 Metrische Räume' was only ever under '1 Topologische Grundbegriffe', over 22 pages."""
     try:
-        entries = [(reader.get_destination_page_number(item), item.title)
-                   for item in reader.outline if not isinstance(item, list)]
+        outline = list(reader.outline)
     except Exception:
         return []
-    chapters: list[tuple[int, str]] = []
-    for page, title in entries:
-        title = " ".join(normalize(str(title or "")).split())
+    chapters = _entries(reader, [item for item in outline if not isinstance(item, list)], n_pages)
+    if chapters is None or len(chapters) < 2:
+        return []
+    children = {id(item): following for item, following in zip(outline, outline[1:] + [None])
+                if not isinstance(item, list) and isinstance(following, list)}
+    bounds: list[tuple[int, list[str]]] = []
+    for n, (page, title, item) in enumerate(chapters):
+        end = chapters[n + 1][0] if n + 1 < len(chapters) else n_pages
+        bounds.append((page, [title]))
+        below = [child for child in children.get(id(item), []) if not isinstance(child, list)]
+        sections = _entries(reader, below, n_pages) or []
+        for first, name, _ in sections:
+            if not page <= first < end:
+                break
+            if first == bounds[-1][0]:
+                bounds[-1] = (first, [title, name])  # begins on the chapter's page: its first section
+            else:
+                bounds.append((first, [title, name]))
+    return bounds
+
+
+def _entries(reader: PdfReader, items: list, n_pages: int) -> list[tuple[int, str, object]] | None:
+    """(0-based first page, title, item) of outline ``items`` that name a page, the first of each page; None
+    when they are not in page order (don't guess)."""
+    found: list[tuple[int, str, object]] = []
+    for item in items:
+        try:
+            page = reader.get_destination_page_number(item)
+        except Exception:
+            return None
+        title = " ".join(normalize(str(getattr(item, "title", "") or "")).split())
         if page is None or not 0 <= page < n_pages or not title:
             continue
-        if chapters and page < chapters[-1][0]:
-            return []  # not in page order: don't guess
-        if not chapters or page > chapters[-1][0]:
-            chapters.append((page, title))
-    return chapters if len(chapters) >= 2 else []
+        if found and page < found[-1][0]:
+            return None
+        if not found or page > found[-1][0]:
+            found.append((page, title, item))
+    return found
 
 
-def _sections(texts: list[str], chapters: list[tuple[int, str]]) -> list[Section]:
-    """One section per chapter's page range (front matter first), or one in all."""
-    bounds = [(0, [])] + [(page, [title]) for page, title in chapters]
+def _sections(texts: list[str], chapters: list[tuple[int, list[str]]]) -> list[Section]:
+    """One section per chapter's or section's page range (front matter first), or one in all."""
+    bounds = [(0, [])] + chapters
     sections = []
     for i, (first, heading) in enumerate(bounds):
         last = bounds[i + 1][0] if i + 1 < len(bounds) else len(texts)

@@ -128,15 +128,21 @@ def test_title_is_metadata_title_when_sensible_else_file_stem(name, title):
     assert parsed(name).title == title
 
 
-def test_outline_chapters_become_sections():
+def test_outline_chapters_and_their_sections_become_sections():
+    """The outline's chapters, and the sections one level below them: '1.2 Metrische Räume' (pages 10-12) was
+    only ever under '1 Topologische Grundbegriffe', over its 22 pages."""
     doc = parsed("de/GeoTopo-komprimiert.pdf")
     chapters = {tuple(s.heading_path): (s.page, s.end_page) for s in doc.sections}
     assert chapters[()] == (1, 5)  # front matter before chapter 1
-    assert chapters[("1 Topologische Grundbegriffe",)] == (6, 27)
-    assert chapters[("3 Fundamentalgruppe und Überlagerungen",)] == (48, 67)
-    assert chapters[("Stichwortverzeichnis",)] == (114, 117)
-    chapter3 = next(s for s in doc.sections if s.heading_path == ["3 Fundamentalgruppe und Überlagerungen"])
-    assert chapter3.text.startswith("3 Fundamentalgruppe und Überlagerungen")
+    one, three = "1 Topologische Grundbegriffe", "3 Fundamentalgruppe und Überlagerungen"
+    assert chapters[(one, "1.1 Topologische Räume")] == (6, 9)  # begins on the chapter's page
+    assert chapters[(one, "1.2 Metrische Räume")] == (10, 12)
+    assert chapters[(one, "Übungsaufgaben")] == (26, 27)
+    assert chapters[(three, "3.1 Homotopie von Wegen")] == (48, 50)
+    assert chapters[("Stichwortverzeichnis",)] == (114, 117)  # a chapter without sections
+    assert (one,) not in chapters
+    first = next(s for s in doc.sections if s.heading_path[:1] == [three])
+    assert first.text.startswith("3 Fundamentalgruppe und Überlagerungen")
 
 
 def test_no_outline_gives_one_section():
