@@ -17,7 +17,8 @@ def place(hit) -> str:
     get = hit.get if isinstance(hit, dict) else lambda key: getattr(hit, key)
     if get("page"):
         end = get("end_page")
-        return (f"pages {get('page')}-{end}" if end and end != get("page") else f"page {get('page')}") + engine.printed(hit)
+        pages = f"pages {get('page')}-{end}" if end and end != get("page") else f"page {get('page')}"
+        return pages + engine.printed(hit)
     if get("start_line"):
         end = get("end_line")
         return f"lines {get('start_line')}-{end}" if end and end != get("start_line") else f"line {get('start_line')}"

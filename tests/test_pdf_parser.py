@@ -465,8 +465,8 @@ def test_the_inflated_streams_of_a_page_are_let_go_once_its_text_is_read():
 def pages_of_lines(pages: list[list[str]]) -> bytes:
     """A PDF whose pages draw the given lines, one under the other."""
     n = len(pages)
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
-               b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % (4 + 2 * i) for i in range(n)), n),
+    kids = b" ".join(b"%d 0 R" % (4 + 2 * i) for i in range(n))
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, n),
                b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
     for i, lines in enumerate(pages):
         content = b"BT /F1 12 Tf 14 TL 72 750 Td " + b"".join(b"(%s) ' " % line.encode() for line in lines) + b"ET"

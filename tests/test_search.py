@@ -531,7 +531,8 @@ def test_a_note_snippet_leaves_out_markdown_marks_and_code_keeps_its_comments(im
 
 GERMAN = {"skript.md": "# Geometrie\n\nEine reguläre Überlagerung ist ein Homöomorphismus auf jeder Faser. Die Größe "
                        "der Faser heißt Blätterzahl.\n",
-          "alt.md": "# Alte Schreibweise\n\nDie Fundamentalgruppe wirkt auf der Ueberlagerung durch Decktransformationen.\n",
+          "alt.md": "# Alte Schreibweise\n\nDie Fundamentalgruppe wirkt auf der Ueberlagerung durch "
+                    "Decktransformationen.\n",
           "other.md": "# Unrelated\n\nA queue of blue boats.\n"}
 
 
