@@ -169,3 +169,11 @@ def test_a_passage_that_fits_the_snippet_is_shown_whole():
     assert snippet(text, "kiwi") == text.replace("kiwi", "**kiwi**").strip()
     chinese = "这是一段不长的中文笔记，" * 9 + "关键字在最后：蓝莓。"  # 118 characters, 236 columns
     assert snippet(chinese, "蓝莓") == chinese.replace("蓝莓", "**蓝莓**")
+
+
+def test_snippet_marks_german_words_written_with_or_without_umlauts_as_search_found_them():
+    """Search finds 'Überlagerung' for 'Ueberlagerung' and the other way round; the snippet marked neither."""
+    from search.query.snippet import snippet
+    assert snippet("Die Überlagerung von Wellen.", "Ueberlagerung") == "Die **Überlagerung** von Wellen."
+    assert snippet("Die Ueberlagerung, Groesse und Größe.", "Überlagerung größe") == \
+        "Die **Ueberlagerung**, **Groesse** und **Größe**."

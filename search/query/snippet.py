@@ -6,7 +6,7 @@ import functools
 import re
 import unicodedata
 
-from search.query.text import CJK_RANGES, CJK_RUN, WORD, normalise, other_scripts, split_scripts
+from search.query.text import CJK_RANGES, CJK_RUN, WORD, normalise, other_scripts, split_scripts, umlaut_forms
 
 # Where a Latin (Cyrillic, ...) word starts and ends: as \b, except that a CJK character is a border too,
 # since search splits '云仓WMS' into 云仓 and WMS, and so is '_', where the tokenizer splits 'wal_checkpoint'.
@@ -182,15 +182,17 @@ def _pattern(query: str, skip: frozenset = frozenset()) -> re.Pattern | None:
         for piece in split_scripts(word):  # as search splits it: '曲美contract' is 曲美 and contract
             if piece in skip:
                 continue
-            piece = _bare(piece)
             if CJK_RUN.fullmatch(piece):  # the run where it is whole, else the bigrams search matched
                 for form in [piece, *other_scripts(piece)]:  # 资料 found 資料 too
                     words.setdefault(re.escape(form))
                     words.update(dict.fromkeys(re.escape(form[i:i + 2]) for i in range(max(1, len(form) - 1))))
-            elif len(piece) < 4 or not piece.isalpha():  # 'topic3', 'sha256', '2024' are words, not stems
-                words.setdefault(_START + re.escape(piece) + _END)
-            else:  # a stem, so 'indexing' marks 'indexed' too
-                words.setdefault(_START + re.escape(piece[: max(4, len(piece) - 3)]) + _ALPHA + "*")
+                continue
+            for form in [piece, *umlaut_forms(piece)]:  # 'ueberlagerung' found 'Überlagerung' too
+                form = _bare(form)
+                if len(form) < 4 or not form.isalpha():  # 'topic3', 'sha256', '2024' are words, not stems
+                    words.setdefault(_START + re.escape(form) + _END)
+                else:  # a stem, so 'indexing' marks 'indexed' too
+                    words.setdefault(_START + re.escape(form[: max(4, len(form) - 3)]) + _ALPHA + "*")
     if not words:
         return None
     ordered = sorted(list(words)[:MARKED], key=len, reverse=True)
