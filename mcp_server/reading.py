@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 
 from ingest.decode import SAMPLE, Encoding, incremental, not_text, sniff
 from ingest.discover import why_not_indexed
 from ingest.document import Skip
+from ingest.links import converted_pdfs
 from mcp_server import lines as line_maps, paths, render
 from mcp_server.errors import Problem
 from search.index import queries
@@ -335,6 +337,11 @@ def _staleness(target: paths.Target, indexed, why: str | None = None) -> list[st
 
 def read_pdf(conn, target: paths.Target, indexed, page: int) -> tuple[str, dict]:
     if indexed is None:
+        note = _note_standing_for(target)
+        if note is not None:
+            raise Problem(f"{target.name} is not indexed itself: the note {target.collection}/{note} beside it, of "
+                          "the same name, stands for it (taken for its conversion, so its text is not indexed twice); "
+                          "read that note")
         raise Problem(f"{target.name} is a PDF that is not in the published index ({_failure(conn, target)}); "
                       "its text can be read only once it is indexed: see stats")
     chunks = queries.file_chunks(conn, indexed["id"])
@@ -361,6 +368,18 @@ def read_pdf(conn, target: paths.Target, indexed, page: int) -> tuple[str, dict]
     data = {"path": target.name, "absolute_path": target.absolute, "page": page, "pages": pages,
             "first_page_shown": first, "last_page_shown": last, "indexed_generation": indexed["published"]}
     return "\n".join([header, text or "(no text on this page)", *notes]), data
+
+
+def _note_standing_for(target: paths.Target) -> str | None:
+    """The note of the PDF's name beside it (paper.md for paper.pdf, any Markdown suffix and case), which scans
+    index instead of the PDF (ingest.links.converted_pdfs); None if there is none."""
+    folder = posixpath.dirname(target.relative)
+    try:
+        names = os.listdir(os.path.dirname(target.absolute))
+    except OSError:
+        return None
+    beside = {posixpath.join(folder, name) for name in names} | {target.relative}
+    return next((note for note, pdf in converted_pdfs(beside).items() if pdf == target.relative), None)
 
 
 def page_text(chunks, page: int) -> str:

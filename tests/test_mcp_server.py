@@ -368,6 +368,22 @@ def test_read_pdf_by_page_from_the_index(immediate, tmp_path, servers, sift_env)
     assert by_line.is_error and "by page" in text(by_line)
 
 
+def test_read_file_of_a_pdf_a_note_stands_for_names_the_note(immediate, tmp_path, servers, sift_env):
+    """paper.pdf beside paper.md is not indexed itself (the note is taken for its conversion): read_file said it was
+    'not indexed yet' and to see stats, which would never change."""
+    pdf = need_data("pdf/en/Seige_of_Vicksburg_Sample_OCR.pdf")
+    root = write_tree(tmp_path / "papers", {"siege.md": "# Siege\n\nMy notes on the siege.\n"})
+    (root / "siege.pdf").write_bytes(pdf.read_bytes())
+    ingest(root, "papers")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return await call(s, "read_file", path="papers/siege.pdf", page=1)
+    answer = run(scenario)
+    assert answer.is_error and "papers/siege.pdf is not indexed itself: the note papers/siege.md beside it" in \
+        text(answer), text(answer)
+
+
 def test_overlapping_chunks_are_joined_once():
     chunks = [{"heading_path": "", "text": "alpha beta gamma delta\nepsilon zeta\n"},
               {"heading_path": "", "text": "epsilon zeta\neta theta\n"},
