@@ -27,7 +27,7 @@ from typing import Callable
 
 from search.index import db, queries, schema
 from search.model.info import ModelError
-from search.query import fusion, keyword, spelling
+from search.query import fusion, keyword, spelling, symbols
 from search.query.catalog import Catalog
 from search.query.filters import Filters
 from search.query.postings import Postings, tokenize
@@ -160,6 +160,7 @@ class Engine:
                         ranked, used, models = self._rank(conn, query, limit, used, filters, state, notes,
                                                           prepared)
                         ranked = _phrased(conn, query, ranked, used, notes)
+                        ranked = _definitions_first(conn, query, ranked, used)
                         unmatched = self._spelling(conn, query, used, state, notes)
                         _by_meaning(notes, ranked, used)
                         _no_terms(notes, query, used, bool(state["models"]))
@@ -704,6 +705,20 @@ def _phrased(conn, query: str, ranked: list, mode: str, notes: list[str]) -> lis
         _note(notes, f"no passage found holds {shown} as quoted: the results are those holding some of its words")
         return ranked
     return kept
+
+
+def _definitions_first(conn, query: str, ranked: list, mode: str) -> list:
+    """``ranked`` with the code passages that define the name the query is (``symbols.code_name``: ``periodic_task``,
+    ``Huey.enqueue``, ``Lexer::next_token``, ``MAX_RETRIES``) first, in their order, in keyword and hybrid search:
+    the name's words, split and stemmed, ranked other functions that say them more often (``periodic_tasks``)
+    above its definition. Their scores stay as ranked."""
+    parts = symbols.code_name(query) if mode != "semantic" and ranked else None
+    if not parts:
+        return ranked
+    rows = queries.hit_rows(conn, [cid for cid, _, _ in ranked])
+    defining = {r["id"] for r in rows
+                if r["kind"] == "code" and symbols.defines(parts, r["heading_path"] or "", r["text"])}
+    return [hit for hit in ranked if hit[0] in defining] + [hit for hit in ranked if hit[0] not in defining]
 
 
 def more_in_file(count: int) -> str:

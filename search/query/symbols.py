@@ -1,0 +1,58 @@
+"""A query that is the name of something in code, and the passages that define it.
+
+A developer who types ``periodic_task``, ``Huey.enqueue``, ``Lexer::next_token``, ``@huey.task`` or
+``MAX_DECLARED_STREAM_LENGTH`` wants the definition of that name first. Keyword search splits such a name into its
+words and stems them, so ``periodic_task`` ranked ``periodic_tasks`` (another function) and every passage that
+says "periodic task" above the function itself. A code passage's heading path names its definition
+(``api > Huey > periodic_task``); a module's constants, and the short definitions the chunker joins to a
+neighbour, are declared in its text.
+"""
+from __future__ import annotations
+
+import re
+
+# One name, qualified by '.', '::', '->', '#' or '\' (PHP namespaces), as code and stack traces write it; a leading
+# '@' (a decorator) and trailing '()' are allowed.
+PART = r"[^\W\d]\w*|\$\w+"
+CODE_NAME = re.compile(rf"@?(?P<name>(?:{PART})(?:(?:\.|::|->|#|\\)(?:{PART}))*)(?:\(\))?", re.UNICODE)
+SEPARATOR = re.compile(r"\.|::|->|#|\\")
+# A line that declares a name: a keyword of some language before it, after modifiers (``export async function``,
+# ``pub fn``, Go's ``func (c *Cache)``, ``#define``).
+MODIFIERS = (r"(?:(?:export|pub(?:\([\w:]+\))?|async|static|public|private|protected|internal|final|abstract"
+             r"|default|unsafe|extern|inline|readonly|override|open)\s+)*")
+KEYWORDS = (r"(?:def|class|function\*?|func(?:\s*\([^)\n]*\))?|fn|struct|enum|trait|interface|type|module|impl"
+            r"|const|let|var|val|object|#\s*define)")
+
+
+def code_name(query: str) -> list[str] | None:
+    """The parts of the qualified name the query is (``huey.api.Huey.revoke_by_id`` -> [huey, api, Huey,
+    revoke_by_id]); None for a query that is not one name (words with spaces between, a phrase)."""
+    found = CODE_NAME.fullmatch(query.strip())
+    return SEPARATOR.split(found.group("name")) if found else None
+
+
+def defines(parts: list[str], heading_path: str, text: str) -> bool:
+    """Whether the code passage under ``heading_path`` ('api > Huey > revoke_by_id': module, classes, definition)
+    holding ``text`` defines the name ``parts`` (case aside): its heading's definition is the name's last part,
+    the qualifiers the query gives agreeing with the heading's as far as both go (a package before the module, as
+    in ``huey.api.Huey``, is passed over; the module alone is the file, not a definition in it); or, for a name
+    without qualifiers, its text declares it (``declares``)."""
+    name = [part.casefold() for part in parts]
+    heading = [part.strip().casefold() for part in heading_path.split(" > ")]
+    if len(heading) > 1 and heading[-1] == name[-1]:
+        qualifiers, owners = name[:-1], heading[:-1]
+        shared = min(len(qualifiers), len(owners))
+        if qualifiers[len(qualifiers) - shared:] == owners[len(owners) - shared:]:
+            return True
+    return len(parts) == 1 and declares(parts[0], text)
+
+
+def declares(name: str, text: str) -> bool:
+    """Whether ``text`` has a line declaring ``name`` (case aside): ``class XmpDocumentError(…)``, ``var ErrExpired
+    = …``, ``export const formatUserLabel = …``, or, for a name in capitals (``MAX_RETRIES``), an assignment
+    starting a line (``MAX_RETRIES = 5``: a local variable in small letters is assigned in many functions)."""
+    word = re.escape(name.casefold())
+    pattern = rf"^[ \t]*{MODIFIERS}{KEYWORDS}[ \t]+{word}\b"
+    if name.upper() == name and any(c.isalpha() for c in name):
+        pattern += rf"|^[ \t]*{word}[ \t]*(?::[^=\n]*)?=(?!=)"
+    return re.search(pattern, text.casefold(), re.MULTILINE) is not None

@@ -1,0 +1,108 @@
+"""Searching source code by a name, as a developer asks: the definition of the name comes first."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from search.query.engine import Engine
+from search.query.symbols import code_name, declares, defines
+from tests.conftest import ingest, write_tree
+
+API = '''"""The task queue's public API."""
+import datetime
+
+
+class Huey:
+    """A queue of tasks run by a consumer."""
+
+    def __init__(self, name):
+        self.name = name
+        self.storage = {}
+
+    def periodic_task(self, validate_datetime, retries=0):
+        """Decorate a function to run whenever validate_datetime says so.
+
+        The consumer checks every minute, and enqueues the function when the
+        datetime validates; retries are counted as for any other function.
+        """
+        def decorator(fn):
+            self.storage[fn.__name__] = (validate_datetime, retries)
+            return fn
+        return decorator
+'''
+
+# Short functions that say 'periodic' and 'tasks' more often than the definition does: BM25 ranked them first.
+REGISTRY = '''class Registry:
+    def periodic_tasks(self):
+        """Periodic tasks: the periodic tasks registered, each periodic task once."""
+        return [task for task in self.tasks if task.periodic]
+'''
+TESTS = '''def test_periodic_tasks(registry):
+    periodic = registry.periodic_tasks()
+    assert [task.name for task in periodic] == ["periodic task", "another periodic task"]
+'''
+CONFIG = '''"""Settings of the client."""
+import os
+
+MAX_RETRIES = int(os.environ.get("CLIENT_RETRIES", "3"))
+
+
+def backoff(attempt):
+    return 0.1 * 2 ** attempt
+'''
+CLIENT = '''def fetch_all(urls, session):
+    """Fetch each url, trying max retries times: retries after retries (MAX_RETRIES)."""
+    for url in urls:
+        for attempt in range(MAX_RETRIES):
+            if session.get(url, retries=MAX_RETRIES - attempt):
+                break
+'''
+NOTE = "# periodic_task\n\nNotes on periodic tasks: a periodic task runs on a schedule.\n"
+TREE = {"huey/api.py": API, "huey/registry.py": REGISTRY, "tests/test_registry.py": TESTS,
+        "client/config.py": CONFIG, "client/fetch.py": CLIENT, "notes/scheduling.md": NOTE}
+
+
+@pytest.fixture(params=["postings", "fts5"])
+def engine(request, immediate, tmp_path, embedder):
+    ingest(write_tree(tmp_path / "code", TREE))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder,
+                    keyword_postings=request.param == "postings")
+    engine.warm()
+    return engine
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query", ["periodic_task", "Huey.periodic_task", "huey.api.Huey.periodic_task",
+                                   "@huey.periodic_task", "periodic_task()"])
+def test_the_definition_of_a_name_ranks_first(engine, query, mode):
+    top = engine.search(query, mode=mode).hits[0]
+    assert (top.path, top.heading_path.split(" > ")[-1]) == ("huey/api.py", "periodic_task")
+    assert top.start_line == 12  # its "def" line
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_a_constant_ranks_first_where_it_is_assigned(engine, mode):
+    top = engine.search("MAX_RETRIES", mode=mode).hits[0]
+    assert top.path == "client/config.py" and top.start_line <= 4 <= top.end_line
+
+
+def test_words_with_spaces_are_ranked_as_before(engine):
+    """'periodic task' is words, not a name: nothing is moved."""
+    answer = engine.search("periodic task", mode="keyword")
+    assert [h.keyword_rank for h in answer.hits] == sorted(h.keyword_rank for h in answer.hits)
+
+
+def test_code_names():
+    assert code_name("Lexer::next_token") == ["Lexer", "next_token"]
+    assert code_name("$this->getUserName()") == ["$this", "getUserName"]
+    assert code_name("App\\Http\\Kernel") == ["App", "Http", "Kernel"]
+    assert code_name("get user name") is None and code_name("a.b c") is None and code_name("3.14") is None
+    assert defines(["LRUCache", "Get"], "cache > LRUCache > Get", "")
+    assert not defines(["Registry", "Get"], "cache > LRUCache > Get", "")
+    assert not defines(["cache"], "cache", "")  # the module alone is the file
+    assert declares("formatLabel", "export const formatLabel = (a: string) => a;")
+    assert declares("Get", "func (c *LRUCache) Get(key string) ([]byte, error) {")
+    assert declares("XmpError", "class Big:\n    pass\n\n\nclass XmpError(Exception):\n    pass")
+    assert not declares("row", "    row = cursor.fetchone()")  # a local variable: only CONSTANTS by assignment
