@@ -146,6 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
     find.add_argument("--collection", help="only this collection (ingest stats lists them)")
     find.add_argument("--path-prefix", help="only files under this folder of the collection, e.g. clients/")
     find.add_argument("--kind", choices=["note", "code", "pdf", "text"], help="only files of this kind")
+    find.add_argument("--glob", help="only paths (relative to the collection's folder) matching this shell pattern, "
+                                     "e.g. '*.go' (without '/': the file name in any folder) or 'src/**/*.{ts,tsx}'")
     find.add_argument("--modified-after", metavar="DATE",
                       help="only files modified at or after this ISO date or date-time (local time), e.g. 2024-03-01")
     find.add_argument("--modified-before", metavar="DATE",
@@ -578,7 +580,7 @@ def cmd_search(args) -> int:
     roots, args.collection = _check_collection(settings, args.collection)
     engine = from_settings(settings)
     where = _scope(settings, args.collection, args.path_prefix, roots)
-    filters = Filters(collection=where.collection, path_prefix=where.folder, kind=args.kind,
+    filters = Filters(collection=where.collection, path_prefix=where.folder, kind=args.kind, glob=args.glob or None,
                       modified_after=unix_time(args.modified_after, "--modified-after"),
                       modified_before=unix_time(args.modified_before, "--modified-before"))
     answer = engine.search(args.query, limit=args.limit, mode=args.mode, filters=filters)

@@ -272,6 +272,10 @@ class Tools:
         path_prefix: PathPrefix = None,
         kind: Annotated[Literal["note", "code", "pdf", "text"] | None, Field(
             description="Only this kind of file: note (Markdown), code, pdf or text.")] = None,
+        glob: Annotated[str | None, Field(max_length=1000, description="Only files whose path relative to the "
+                                          "collection root matches this shell pattern: '*.go' (a pattern without "
+                                          "'/' matches the file name in any folder), '*.{ts,tsx}', "
+                                          "'src/**/*.py'.")] = None,
         modified_after: Annotated[str | None, Field(max_length=64, description="Only files modified at or after this ISO date "
                                                     "or date-time, e.g. 2024-03-01 or 2024-03-01T14:30.")] = None,
         modified_before: Annotated[str | None, Field(max_length=64, description="Only files modified before this ISO date "
@@ -289,7 +293,7 @@ class Tools:
         """
         from search.query.filters import Filters
         where = self._scope(collection, path_prefix)
-        filters = Filters(collection=where.collection, path_prefix=where.folder, kind=kind,
+        filters = Filters(collection=where.collection, path_prefix=where.folder, kind=kind, glob=glob or None,
                           modified_after=_unix(modified_after, "modified_after"),
                           modified_before=_unix(modified_before, "modified_before"))
         answer = self.sift.engine().search(query, limit=limit, mode=mode, filters=filters)

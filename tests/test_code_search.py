@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from search.query.engine import Engine
+from search.query.filters import Filters
 from search.query.symbols import code_name, declares, defines
 from tests.conftest import ingest, write_tree
 
@@ -106,3 +107,15 @@ def test_code_names():
     assert declares("Get", "func (c *LRUCache) Get(key string) ([]byte, error) {")
     assert declares("XmpError", "class Big:\n    pass\n\n\nclass XmpError(Exception):\n    pass")
     assert not declares("row", "    row = cursor.fetchone()")  # a local variable: only CONSTANTS by assignment
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid", "semantic"])
+def test_a_glob_keeps_the_files_it_matches(engine, mode):
+    """'*.py' (no '/': a file name in any folder) leaves out the note that says the same words, before top-k."""
+    answer = engine.search("periodic tasks", mode=mode, filters=Filters(glob="*.py"))
+    assert answer.hits and {h.path for h in answer.hits} <= {"huey/api.py", "huey/registry.py",
+                                                             "tests/test_registry.py", "client/config.py",
+                                                             "client/fetch.py"}
+    folder = engine.search("periodic tasks", mode=mode, filters=Filters(glob="huey/**/*.{py,md}"))
+    assert {h.path for h in folder.hits} == {"huey/api.py", "huey/registry.py"}
+    assert engine.search("periodic tasks", mode=mode, filters=Filters(glob="*.go")).hits == []

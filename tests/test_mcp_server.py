@@ -136,7 +136,7 @@ def test_tools_are_listed_with_hints_and_limits(indexed, servers):
         assert limit["maximum"] == 50 and limit["minimum"] == 1
     search = tools["search"].input_schema
     assert search["required"] == ["query"]
-    assert set(search["properties"]) == {"query", "limit", "mode", "collection", "path_prefix", "kind",
+    assert set(search["properties"]) == {"query", "limit", "mode", "collection", "path_prefix", "kind", "glob",
                                          "modified_after", "modified_before"}
     assert search["properties"]["mode"]["enum"] == ["hybrid", "keyword", "semantic"]
 
@@ -151,8 +151,9 @@ def test_search_finds_chinese_and_english_and_names_its_sources(indexed, servers
                     await call(s, "search", query="someone performing music with a stringed instrument",
                                mode="semantic"),
                     await call(s, "search", query="合同 contract", path_prefix="工作/", kind="note", limit=3),
-                    await call(s, "search", query="spaghetti", modified_after="2999-01-01"))
-    chinese, english, semantic, filtered, future = run(scenario)
+                    await call(s, "search", query="spaghetti", modified_after="2999-01-01"),
+                    await call(s, "search", query="pasta cooked with tomatoes", glob="*sauce*"))
+    chinese, english, semantic, filtered, future, globbed = run(scenario)
     generation = indexed["report"]["published"]["id"]
     top = chinese.structured_content["results"][0]
     assert top["path"] == "notes/工作/日报/2024-03-01.md"
@@ -167,6 +168,7 @@ def test_search_finds_chinese_and_english_and_names_its_sources(indexed, servers
     assert chinese.structured_content["models"] == [model]  # hybrid embeds the query too
     assert [r["path"].startswith("notes/工作/") for r in filtered.structured_content["results"]] == [True] * 2
     assert future.structured_content["results"] == [] and not future.is_error
+    assert [r["path"] for r in globbed.structured_content["results"]] == ["notes/tech/sauce.md"]
 
 
 def test_search_refuses_bad_arguments_with_clear_messages(indexed, servers):

@@ -17,7 +17,7 @@ import sqlite3
 import numpy as np
 
 from search.index import queries
-from search.query.filters import Filters, in_folder
+from search.query.filters import Filters, glob_matcher, in_folder
 
 MASKS_KEPT = 32
 
@@ -78,6 +78,9 @@ class Catalog:
                                 count=len(self.paths))
         if f.kind:
             keep &= self.kinds == f.kind
+        if f.glob:
+            match = glob_matcher(f.glob)
+            keep &= np.fromiter((match(p) for p in self.paths), dtype=bool, count=len(self.paths))
         if f.modified_after is not None:
             keep &= self.mtimes >= f.modified_after
         if f.modified_before is not None:

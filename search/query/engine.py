@@ -792,7 +792,7 @@ def _checked_filters(filters) -> Filters:
         return Filters()
     if not isinstance(filters, Filters):
         raise SearchError(f"filters must be a search.query.filters.Filters, not {type(filters).__name__}")
-    for name in ("collection", "path_prefix"):
+    for name in ("collection", "path_prefix", "glob"):
         value = getattr(filters, name)
         if value is not None and not _is_text(value):
             raise SearchError(f"{name} is not valid text (it holds an unpaired surrogate): {value!r:.80}")

@@ -1,4 +1,4 @@
-"""Search filters, applied before top-k: collection, folder, kind, modified time.
+"""Search filters, applied before top-k: collection, folder, file name pattern (glob), kind, modified time.
 
 ``path_prefix`` names a folder: 'tech' and 'tech/' both mean the folder tech/ (and a file called
 exactly 'tech'), never technology/. Names match in either Unicode normal form (NFC or NFD), as a
@@ -8,6 +8,8 @@ subfolder's. One comparison, ``in_folder``, serves every search path: the in-mem
 """
 from __future__ import annotations
 
+import fnmatch
+import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -55,6 +57,47 @@ def unix_time(value: str | None, name: str) -> float | None:
         return (aware - datetime(1970, 1, 1, tzinfo=timezone.utc)).total_seconds()
 
 
+MAX_PATTERNS = 64  # the patterns one glob's braces and '**/' make, at most
+
+
+def glob_matcher(glob: str):
+    """path → whether the shell pattern matches it (or, for a pattern without '/', its file name)."""
+    patterns = [re.compile(fnmatch.translate(p)) for p in _patterns(unicodedata.normalize("NFC", glob))]
+    bare = "/" not in glob
+
+    def match(path: str) -> bool:
+        path = path if path.isascii() else unicodedata.normalize("NFC", path)
+        name = path.rsplit("/", 1)[-1]
+        return any(p.match(path) or (bare and p.match(name)) for p in patterns)
+    return match
+
+
+def _patterns(glob: str) -> list[str]:
+    """The fnmatch patterns a shell glob stands for: braces expanded ('*.{md,py}'), '**/' also matching no folder
+    at all ('tech/**/*.md' holds tech/a.md, as in a shell's globstar and .gitignore), a leading './' dropped.
+    fnmatch knows none of these: such globs matched nothing, with no note saying why."""
+    while glob.startswith("./"):
+        glob = glob[2:]
+    done, todo = [], [glob]
+    while todo and len(done) + len(todo) <= MAX_PATTERNS:
+        pattern = todo.pop()
+        brace = re.search(r"\{([^{}]*,[^{}]*)\}", pattern)
+        if brace:
+            todo += [pattern[:brace.start()] + part + pattern[brace.end():] for part in brace.group(1).split(",")]
+        else:
+            done.append(pattern)
+    done += todo  # past the limit: the rest as written
+    return sorted({p for d in done for p in _globstar(d)})[:MAX_PATTERNS]
+
+
+def _globstar(pattern: str) -> set[str]:
+    """``pattern`` and the patterns it makes with any of its '**/' taken out."""
+    out = {pattern}
+    for _ in range(min(pattern.count("**/"), 4)):
+        out |= {p[:m.start()] + p[m.end():] for p in out for m in re.finditer(r"\*\*/", p)}
+    return out
+
+
 def _nfc(text: str) -> str:
     return text if text.isascii() else unicodedata.normalize("NFC", text)
 
@@ -66,6 +109,7 @@ class Filters:
     kind: str | None = None
     modified_after: float | None = None  # unix time
     modified_before: float | None = None
+    glob: str | None = None  # a shell pattern on the path relative to the root ('*.py', 'src/**/*.{ts,tsx}')
 
     def __post_init__(self):
         if self.kind is not None and self.kind not in KINDS:
@@ -87,6 +131,9 @@ class Filters:
         if self.kind:
             parts.append("f.kind = ?")
             params.append(self.kind)
+        if self.glob:
+            conn.create_function("sift_search_glob", 1, glob_matcher(self.glob), deterministic=True)
+            parts.append("sift_search_glob(f.path)")
         if self.modified_after is not None:
             parts.append("f.mtime >= ?")
             params.append(self.modified_after)

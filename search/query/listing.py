@@ -23,17 +23,14 @@ gives one (a folder that could not be read); a refused link is a 'symlink'.
 """
 from __future__ import annotations
 
-import fnmatch
 import os
-import re
 import stat
-import unicodedata
 from typing import Callable
 
 from search.index import queries, working
 from search.index.db import snapshot
 from search.index.status import root_missing, when
-from search.query.filters import register_in_folder
+from search.query.filters import glob_matcher, register_in_folder
 from search.query.scope import Scope, Wording, collection_prefix
 
 SORTS = ("modified", "path")
@@ -115,50 +112,9 @@ def _match(conn, path_prefix, glob) -> tuple[str, dict]:
         match.append("sift_in_folder({path}, :folder)")
         params["folder"] = path_prefix
     if glob:
-        conn.create_function("sift_glob", 1, _matcher(glob), deterministic=True)
+        conn.create_function("sift_glob", 1, glob_matcher(glob), deterministic=True)
         match.append("sift_glob({path})")
     return " AND ".join(match) or "1", params
-
-
-MAX_PATTERNS = 64  # the patterns one glob's braces and '**/' make, at most
-
-
-def _matcher(glob: str):
-    """path → whether the shell pattern matches it (or, for a pattern without '/', its file name)."""
-    patterns = [re.compile(fnmatch.translate(p)) for p in _patterns(unicodedata.normalize("NFC", glob))]
-    bare = "/" not in glob
-
-    def match(path: str) -> bool:
-        path = path if path.isascii() else unicodedata.normalize("NFC", path)
-        name = path.rsplit("/", 1)[-1]
-        return any(p.match(path) or (bare and p.match(name)) for p in patterns)
-    return match
-
-
-def _patterns(glob: str) -> list[str]:
-    """The fnmatch patterns a shell glob stands for: braces expanded ('*.{md,py}'), '**/' also matching no folder
-    at all ('tech/**/*.md' holds tech/a.md, as in a shell's globstar and .gitignore), a leading './' dropped.
-    fnmatch knows none of these: such globs matched nothing, with no note saying why."""
-    while glob.startswith("./"):
-        glob = glob[2:]
-    done, todo = [], [glob]
-    while todo and len(done) + len(todo) <= MAX_PATTERNS:
-        pattern = todo.pop()
-        brace = re.search(r"\{([^{}]*,[^{}]*)\}", pattern)
-        if brace:
-            todo += [pattern[:brace.start()] + part + pattern[brace.end():] for part in brace.group(1).split(",")]
-        else:
-            done.append(pattern)
-    done += todo  # past the limit: the rest as written
-    return sorted({p for d in done for p in _globstar(d)})[:MAX_PATTERNS]
-
-
-def _globstar(pattern: str) -> set[str]:
-    """``pattern`` and the patterns it makes with any of its '**/' taken out."""
-    out = {pattern}
-    for _ in range(min(pattern.count("**/"), 4)):
-        out |= {p[:m.start()] + p[m.end():] for p in out for m in re.finditer(r"\*\*/", p)}
-    return out
 
 
 def _entries(conn, rows) -> list[dict]:
