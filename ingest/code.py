@@ -51,6 +51,10 @@ LANGUAGES: dict[str, str] = {
     ".kt": "kotlin", ".kts": "kotlin",
     ".swift": "swift",  # no grammar in tree-sitter-languages 1.10.2: line windows
     ".sh": "bash", ".bash": "bash", ".zsh": "bash",
+    ".scala": "scala",
+    # .lua stays windowed by lines: tree-sitter-languages 1.10.2's Lua grammar reads 'local x = 1' as an error
+    ".jl": "julia",
+    ".pl": "perl", ".pm": "perl",
 }
 
 # Build and container files known by their name alone (they have no extension): code, windowed by lines, Ruby's
@@ -70,7 +74,7 @@ def code_file_name(path: str) -> bool:
 # extensionless files stay unread.
 INTERPRETERS = {"sh": "bash", "bash": "bash", "dash": "bash", "ksh": "bash", "zsh": "bash", "python": "python",
                 "node": "javascript", "nodejs": "javascript", "ruby": "ruby", "php": "php",
-                "perl": "perl"}  # no outline of Perl here: its scripts are windowed by lines, as .pl files are
+                "perl": "perl"}
 SHEBANG = re.compile(rb"#![ \t]*(\S+)[ \t]*([^\r\n]*)")
 VERSIONED = re.compile(r"[\d.]+$")  # python3.11, node18: the interpreter without its version
 
@@ -124,6 +128,10 @@ DEFS: dict[str, dict[str, str]] = {
     "kotlin": {"class_declaration": C, "object_declaration": C, "companion_object": C,
                "function_declaration": L},
     "bash": {"function_definition": L},
+    "scala": {"object_definition": C, "class_definition": C, "trait_definition": C, "function_definition": L,
+              "function_declaration": L},
+    "julia": {"module_definition": C, "function_definition": L, "macro_definition": L, "struct_definition": L},
+    "perl": {"function_definition": L},
 }
 # Definitions that are only declarations without a body (``struct foo;``).
 NEEDS_BODY = {"struct_specifier", "union_specifier", "enum_specifier", "class_specifier",
@@ -137,7 +145,7 @@ TRANSPARENT = {"block", "class_body", "declaration_list", "field_declaration_lis
                "object_type", "enum_member_declaration_list", "enum_declaration_list",
                "compound_statement", "statement_block", "singleton_class",
                "linkage_specification", "preproc_if", "preproc_ifdef", "preproc_else",
-               "preproc_elif"}
+               "preproc_elif", "template_body"}
 FUNCTION_VALUES = {"arrow_function", "function", "function_expression",
                    "generator_function", "class"}
 PREFIX_TYPES = {"decorator", "attribute_item", "attribute_list", "annotation",

@@ -10,8 +10,8 @@ TEXT_EXTENSIONS = {".txt", ".rst", ".org", ".adoc", ".text"}
 PDF_EXTENSIONS = {".pdf"}
 # Code with a tree-sitter grammar (ingest.code.LANGUAGES), plus formats read as plain lines.
 OTHER_CODE_EXTENSIONS = {
-    ".lua", ".scala", ".sql", ".toml", ".yaml", ".yml", ".json", ".css", ".scss", ".html",
-    ".el", ".ex", ".exs", ".clj", ".hs", ".ml", ".r", ".jl", ".zig", ".dart", ".vue", ".svelte", ".pl", ".pm",
+    ".lua", ".sql", ".toml", ".yaml", ".yml", ".json", ".css", ".scss", ".html",
+    ".el", ".ex", ".exs", ".clj", ".hs", ".ml", ".r", ".zig", ".dart", ".vue", ".svelte",
 }
 CODE_EXTENSIONS = set(LANGUAGES) | OTHER_CODE_EXTENSIONS
 

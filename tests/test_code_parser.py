@@ -779,3 +779,75 @@ def test_any_text_is_covered_exactly_once(parts, ext):
     for s in doc.sections:
         assert s.text == "\n".join(lines[s.start_line - 1:s.end_line])
         assert s.heading_path[0] == "m"
+
+
+# Languages tree-sitter-languages has a grammar for that were windowed by lines, so a hit in them named no function.
+MORE_LANGUAGES = {
+    "TtlCache.scala": ('''\
+package com.example.cache
+
+import scala.collection.mutable
+
+/** A cache that expires entries. */
+final class TtlCache[K, V](ttlMillis: Long) {
+  private val store = mutable.HashMap.empty[K, (V, Long)]
+
+  @throws[IllegalStateException]
+  def get(key: K): Option[V] = store.get(key) match {
+    case Some((v, at)) if System.currentTimeMillis() - at < ttlMillis => Some(v)
+    case _ => None
+  }
+}
+
+object TtlCache {
+  val DefaultTtl: Long = 60000L
+  def apply[K, V](): TtlCache[K, V] = new TtlCache[K, V](DefaultTtl)
+}
+''', [[], ["TtlCache"], ["TtlCache", "get"], ["TtlCache"], ["TtlCache", "apply"]],
+        [("@throws[IllegalStateException]", ["TtlCache", "get"]), ("/** A cache", ["TtlCache"])]),
+    "Stats.jl": ('''\
+module Stats
+
+export zscore
+
+function zscore(xs::AbstractVector{<:Real})
+    m = sum(xs) / length(xs)
+    return [x - m for x in xs]
+end
+
+struct Summary{T}
+    mean::T
+end
+
+end # module
+''', [["Stats"], ["Stats", "zscore"], ["Stats", "Summary"]], []),
+    "Cache.pm": ('''\
+package My::Cache;
+use strict;
+
+# Make a cache.
+sub new {
+    my ($class, %args) = @_;
+    return bless { ttl => $args{ttl} }, $class;
+}
+
+sub get {
+    my ($self, $key) = @_;
+    return $self->{store}{$key};
+}
+
+1;
+''', [[], ["new"], ["get"], []], [("# Make a cache.", ["new"])]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MORE_LANGUAGES))
+def test_scala_julia_and_perl_are_cut_at_their_definitions(name):
+    source, paths, belongs = MORE_LANGUAGES[name]
+    doc = parse_code(name, source)
+    module = name.rsplit(".", 1)[0]
+    assert "fallback" not in doc.meta
+    assert [s.heading_path for s in doc.sections] == [[module] + p for p in paths]
+    for needle, path in belongs:
+        assert section_holding(doc, needle).heading_path == [module] + path, needle
+    assert_exact_cover(source, doc)
