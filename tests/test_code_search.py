@@ -60,9 +60,17 @@ CLIENT = '''def fetch_all(urls, session):
             if session.get(url, retries=MAX_RETRIES - attempt):
                 break
 '''
-NOTE = "# periodic_task\n\nNotes on periodic tasks: a periodic task runs on a schedule.\n"
+NOTE = "# periodic_task\n\nNotes on periodic tasks: a periodic task runs on a schedule. I write it in JavaScript.\n"
+USERS = '''export class AccountStore {
+  async getUserName(id: number): Promise<string> {
+    const row = await this.db.get(id);
+    return row.displayName;
+  }
+}
+'''
 TREE = {"huey/api.py": API, "huey/registry.py": REGISTRY, "tests/test_registry.py": TESTS,
-        "client/config.py": CONFIG, "client/fetch.py": CLIENT, "notes/scheduling.md": NOTE}
+        "client/config.py": CONFIG, "client/fetch.py": CLIENT, "notes/scheduling.md": NOTE,
+        "web/accounts.ts": USERS}
 
 
 @pytest.fixture(params=["postings", "fts5"])
@@ -119,3 +127,16 @@ def test_a_glob_keeps_the_files_it_matches(engine, mode):
     folder = engine.search("periodic tasks", mode=mode, filters=Filters(glob="huey/**/*.{py,md}"))
     assert {h.path for h in folder.hits} == {"huey/api.py", "huey/registry.py"}
     assert engine.search("periodic tasks", mode=mode, filters=Filters(glob="*.go")).hits == []
+
+
+@pytest.mark.parametrize("query", ["user name", "get_user_name", "display name"])
+def test_the_words_of_a_camel_case_name_find_it(engine, query):
+    """getUserName is one word to FTS5's tokenizer: 'user name' found nothing in accounts.ts, which says neither."""
+    answer = engine.search(query, mode="keyword")
+    assert [h.path for h in answer.hits][:1] == ["web/accounts.ts"]
+    assert engine.search("getUserName", mode="keyword").hits[0].path == "web/accounts.ts"  # the name as written
+
+
+def test_the_words_of_a_camel_case_word_in_prose_do_not_find_it(engine):
+    """In a note, 'JavaScript' is a word of its own: 'java' finding it would be noise."""
+    assert engine.search("java", mode="keyword").hits == []

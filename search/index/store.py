@@ -22,7 +22,7 @@ from search.index.names import check_name, name_problem
 from search.index.queries import (IN_FLIGHT, STAGES, VISIBLE, generation, get_collection, has_counts, rank,
                                   searchable)
 from search.index.remembered import Basis, Outcome
-from search.query.text import index_form, name_words
+from search.query.text import code_index_form, index_form, name_words
 
 
 @dataclass
@@ -287,7 +287,7 @@ def write_files(conn, gen: int, collection_id: int, items: list[tuple[FileVersio
             file_id = _insert_file(conn, collection_id, version, gen)
             title = index_form(_fts_title(version))
             for chunk in chunks:
-                _insert_chunk(conn, file_id, title, chunk)
+                _insert_chunk(conn, file_id, title, chunk, version.kind == "code")
             _set_progress(conn, gen, version.path, None, "write", "done", now,
                           chunks=len(chunks), embedded=embedded.get(version.path, 0))
 
@@ -331,15 +331,17 @@ def _fts_title(version: FileVersion) -> str:
     return f"{title} {name_words(version.path, title)}"
 
 
-def _insert_chunk(conn, file_id: int, title: str, c: ChunkRow) -> None:
-    """``title``: the chunk's title column, in index form."""
+def _insert_chunk(conn, file_id: int, title: str, c: ChunkRow, code: bool = False) -> None:
+    """``title``: the chunk's title column, in index form. ``code``: the chunk is code, whose camelCase names are
+    written with their words too (``code_index_form``); in prose, 'JavaScript' found by 'java' would be noise."""
+    form = code_index_form if code else index_form
     cur = conn.execute(
         "INSERT INTO chunks(file, ordinal, heading_path, start_line, end_line, page, end_page, page_starts, "
         "text, tokens, text_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (file_id, c.ordinal, c.heading_path, c.start_line, c.end_line, c.page, c.end_page,
          json.dumps(c.page_starts) if c.page_starts else None, c.text, c.tokens, c.text_hash))
     conn.execute("INSERT INTO chunks_fts(rowid, title, headings, body) VALUES (?, ?, ?, ?)",
-                 (cur.lastrowid, title, index_form(c.heading_path), index_form(c.text)))
+                 (cur.lastrowid, title, form(c.heading_path), form(c.text)))
 
 
 # --- publishing -------------------------------------------------------------------

@@ -49,6 +49,25 @@ def index_form(text: str) -> str:
     return CJK_RUN.sub(lambda m: _expand_run(m.group()), normalise(text))
 
 
+# A name in code: letters and digits, split into its words where it is written in camelCase or PascalCase.
+CODE_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
+CAMEL_PARTS = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def code_index_form(text: str) -> str:
+    """``index_form`` of code: each camelCase or PascalCase name followed by its words ('getUserName' as
+    'getusername get user name', 'XMLHttpRequest' as 'xmlhttprequest xml http request'), so that 'user name'
+    finds getUserName as 'user_name' finds get_user_name (FTS5 parts words at '_' already); the whole name
+    still finds it as written."""
+    return index_form(CODE_WORD.sub(_with_parts, text))
+
+
+def _with_parts(match: re.Match) -> str:
+    word = match.group()
+    parts = CAMEL_PARTS.split(word)
+    return f"{word} {' '.join(parts)}" if len(parts) > 1 else word
+
+
 # Where a file name's words part: a separator, or a capital after a small letter or before a capital and a small one.
 NAME_PARTS = re.compile(r"[\s\-_.]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
