@@ -8,7 +8,7 @@ import pytest
 
 from search.query.engine import Engine
 from search.query.filters import Filters
-from search.query.symbols import code_name, declares, defines
+from search.query.symbols import code_name, declares, defines, names_file
 from tests.conftest import ingest, write_tree
 
 API = '''"""The task queue's public API."""
@@ -70,7 +70,8 @@ USERS = '''export class AccountStore {
 '''
 TREE = {"huey/api.py": API, "huey/registry.py": REGISTRY, "tests/test_registry.py": TESTS,
         "client/config.py": CONFIG, "client/fetch.py": CLIENT, "notes/scheduling.md": NOTE,
-        "web/accounts.ts": USERS}
+        "web/accounts.ts": USERS,
+        "client/retry.py": "def backoff_delays(base):\n    return [base * 2 ** n for n in range(5)]\n"}
 
 
 @pytest.fixture(params=["postings", "fts5"])
@@ -121,9 +122,7 @@ def test_code_names():
 def test_a_glob_keeps_the_files_it_matches(engine, mode):
     """'*.py' (no '/': a file name in any folder) leaves out the note that says the same words, before top-k."""
     answer = engine.search("periodic tasks", mode=mode, filters=Filters(glob="*.py"))
-    assert answer.hits and {h.path for h in answer.hits} <= {"huey/api.py", "huey/registry.py",
-                                                             "tests/test_registry.py", "client/config.py",
-                                                             "client/fetch.py"}
+    assert answer.hits and all(h.path.endswith(".py") for h in answer.hits)
     folder = engine.search("periodic tasks", mode=mode, filters=Filters(glob="huey/**/*.{py,md}"))
     assert {h.path for h in folder.hits} == {"huey/api.py", "huey/registry.py"}
     assert engine.search("periodic tasks", mode=mode, filters=Filters(glob="*.go")).hits == []
@@ -140,3 +139,19 @@ def test_the_words_of_a_camel_case_name_find_it(engine, query):
 def test_the_words_of_a_camel_case_word_in_prose_do_not_find_it(engine):
     """In a note, 'JavaScript' is a word of its own: 'java' finding it would be noise."""
     assert engine.search("java", mode="keyword").hits == []
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query", ["retry.py", "client/retry.py", "notes/client/retry.py", "RETRY.PY"])
+def test_a_file_name_as_the_query_ranks_that_file_first(engine, query, mode):
+    """fetch.py and config.py say 'retries' more often than retry.py, which says it only in its name."""
+    assert engine.search(query, mode=mode).hits[0].path == "client/retry.py"
+    assert "client/retry.py" not in {h.path for h in engine.search(query, mode=mode, filters=Filters(glob="*.ts")).hits}
+
+
+def test_what_names_a_file():
+    assert names_file("cache.go", "corpus", "svc/cache.go") and names_file("svc/cache.go", "corpus", "svc/cache.go")
+    assert names_file("corpus/svc/cache.go", "corpus", "svc/cache.go")
+    assert not names_file("che.go", "corpus", "svc/cache.go")  # a whole name, not its end
+    assert not names_file("cache", "corpus", "svc/cache.go")  # a word: no extension, no folder
+    assert not names_file("cache .go", "corpus", "svc/cache.go")

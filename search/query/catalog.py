@@ -59,6 +59,12 @@ class Catalog:
     def __len__(self) -> int:
         return len(self.ids)
 
+    def first_chunk(self, row: int, filters: Filters) -> int | None:
+        """The id of the first chunk of the file at ``row`` that passes ``filters``; None when none does."""
+        mask = self.mask(filters)
+        chunks = np.flatnonzero((self.file_of == row) & (True if mask is None else mask))
+        return int(self.ids[chunks[0]]) if len(chunks) else None
+
     def mask(self, f: Filters) -> np.ndarray | None:
         """Which chunks pass ``f`` (None: all of them)."""
         if f == Filters():

@@ -160,7 +160,8 @@ class Engine:
                         ranked, used, models = self._rank(conn, query, limit, used, filters, state, notes,
                                                           prepared)
                         ranked = _phrased(conn, query, ranked, used, notes)
-                        ranked = _definitions_first(conn, query, ranked, used)
+                        ranked = _definitions_first(conn, query, ranked, used, self._catalog_for(conn, state),
+                                                    filters)
                         unmatched = self._spelling(conn, query, used, state, notes)
                         _by_meaning(notes, ranked, used)
                         _no_terms(notes, query, used, bool(state["models"]))
@@ -707,18 +708,44 @@ def _phrased(conn, query: str, ranked: list, mode: str, notes: list[str]) -> lis
     return kept
 
 
-def _definitions_first(conn, query: str, ranked: list, mode: str) -> list:
-    """``ranked`` with the code passages that define the name the query is (``symbols.code_name``: ``periodic_task``,
-    ``Huey.enqueue``, ``Lexer::next_token``, ``MAX_RETRIES``) first, in their order, in keyword and hybrid search:
-    the name's words, split and stemmed, ranked other functions that say them more often (``periodic_tasks``)
-    above its definition. Their scores stay as ranked."""
-    parts = symbols.code_name(query) if mode != "semantic" and ranked else None
-    if not parts:
+def _definitions_first(conn, query: str, ranked: list, mode: str, catalog: Catalog, filters: Filters) -> list:
+    """``ranked`` with the passages of the files the query names first (``symbols.names_file``: ``filters.py``,
+    ``pypdf/filters.py``; a named file none of whose passages ranked comes with its first, scored 0), then the
+    code passages that define the name the query is (``symbols.code_name``: ``periodic_task``, ``Huey.enqueue``,
+    ``Lexer::next_token``, ``MAX_RETRIES``), each in their order, in keyword and hybrid search: the name's words,
+    split and stemmed, ranked other functions that say them more often (``periodic_tasks``) above its
+    definition, other files that say 'filters' above filters.py, and a path's folder, which no passage holds,
+    left its file out. Scores stay as ranked."""
+    if mode == "semantic" or any(c.isspace() for c in query.strip()):
         return ranked
-    rows = queries.hit_rows(conn, [cid for cid, _, _ in ranked])
+    named = _named_files(query, ranked, catalog, filters)
+    parts = symbols.code_name(query)
+    rows = queries.hit_rows(conn, [cid for cid, _, _ in ranked]) if parts and ranked else []
     defining = {r["id"] for r in rows
                 if r["kind"] == "code" and symbols.defines(parts, r["heading_path"] or "", r["text"])}
-    return [hit for hit in ranked if hit[0] in defining] + [hit for hit in ranked if hit[0] not in defining]
+    first = named + [hit for hit in ranked if hit[0] in defining]
+    chosen = {hit[0] for hit in first}
+    return first + [hit for hit in ranked if hit[0] not in chosen]
+
+
+def _named_files(query: str, ranked: list, catalog: Catalog, filters: Filters) -> list:
+    """The passages of the files (within ``filters``) the query names (``symbols.names_file``): those ``ranked``,
+    in their order, and for a file none of whose passages ranked, its first, scored 0 and unranked."""
+    wanted = query.strip().strip("/").casefold()
+    if "." not in wanted.rsplit("/", 1)[-1] and "/" not in wanted:
+        return []
+    name = wanted.rsplit("/", 1)[-1]
+    rows = {row for row, (collection, path) in enumerate(zip(catalog.collections, catalog.paths))
+            if path.casefold().endswith(name) and symbols.names_file(query, collection, path)}
+    if not rows:
+        return []
+    files = catalog.files([cid for cid, _, _ in ranked])
+    named = [hit for hit, row in zip(ranked, files) if row in rows]
+    for row in sorted(rows - set(files)):
+        first = catalog.first_chunk(row, filters)
+        if first is not None:
+            named.append((first, 0.0, [None, None]))
+    return named
 
 
 def more_in_file(count: int) -> str:

@@ -24,6 +24,18 @@ KEYWORDS = (r"(?:def|class|function\*?|func(?:\s*\([^)\n]*\))?|fn|struct|enum|tr
             r"|const|let|var|val|object|#\s*define)")
 
 
+def names_file(query: str, collection: str, path: str) -> bool:
+    """Whether the query is the name of the file at ``path`` (relative to its collection's root), or its path's
+    tail, or its path as results show it (``filters.py``, ``pypdf/filters.py``, ``corpus/pypdf/filters.py``), case
+    aside: one word with an extension or a '/'. Its words alone ranked the passages saying 'filters' most above the
+    file."""
+    wanted = query.strip().strip("/").casefold()
+    if not wanted or any(c.isspace() for c in wanted) or not ("/" in wanted or "." in wanted.rsplit("/", 1)[-1]):
+        return False
+    return any(whole == wanted or whole.endswith("/" + wanted)
+               for whole in (path.casefold(), f"{collection}/{path}".casefold()))
+
+
 def code_name(query: str) -> list[str] | None:
     """The parts of the qualified name the query is (``huey.api.Huey.revoke_by_id`` -> [huey, api, Huey,
     revoke_by_id]); None for a query that is not one name (words with spaces between, a phrase)."""
