@@ -161,7 +161,7 @@ class Engine:
                                                           prepared)
                         ranked = _phrased(conn, query, ranked, used, notes)
                         ranked = _definitions_first(conn, query, ranked, used, self._catalog_for(conn, state),
-                                                    filters)
+                                                    filters, notes)
                         unmatched = self._spelling(conn, query, used, state, notes)
                         _by_meaning(notes, ranked, used)
                         _no_terms(notes, query, used, bool(state["models"]))
@@ -708,14 +708,15 @@ def _phrased(conn, query: str, ranked: list, mode: str, notes: list[str]) -> lis
     return kept
 
 
-def _definitions_first(conn, query: str, ranked: list, mode: str, catalog: Catalog, filters: Filters) -> list:
+def _definitions_first(conn, query: str, ranked: list, mode: str, catalog: Catalog, filters: Filters,
+                       notes: list[str]) -> list:
     """``ranked`` with the passages of the files the query names first (``symbols.names_file``: ``filters.py``,
     ``pypdf/filters.py``; a named file none of whose passages ranked comes with its first, scored 0), then the
     code passages that define the name the query is (``symbols.code_name``: ``periodic_task``, ``Huey.enqueue``,
     ``Lexer::next_token``, ``MAX_RETRIES``), each in their order, in keyword and hybrid search: the name's words,
     split and stemmed, ranked other functions that say them more often (``periodic_tasks``) above its
     definition, other files that say 'filters' above filters.py, and a path's folder, which no passage holds,
-    left its file out. Scores stay as ranked."""
+    left its file out. Scores stay as ranked; a note says so when the order changed."""
     if mode == "semantic" or any(c.isspace() for c in query.strip()):
         return ranked
     named = _named_files(query, ranked, catalog, filters)
@@ -725,7 +726,12 @@ def _definitions_first(conn, query: str, ranked: list, mode: str, catalog: Catal
                 if r["kind"] == "code" and symbols.defines(parts, r["heading_path"] or "", r["text"])}
     first = named + [hit for hit in ranked if hit[0] in defining]
     chosen = {hit[0] for hit in first}
-    return first + [hit for hit in ranked if hit[0] not in chosen]
+    moved = first + [hit for hit in ranked if hit[0] not in chosen]
+    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
+        what = "the file it names" if named and not defining else (
+            f"the definitions of {query.strip()!r}" if not named else "the file it names, then its definitions")
+        _note(notes, f"{what} come first, each keeping the score it ranked with")
+    return moved
 
 
 def _named_files(query: str, ranked: list, catalog: Catalog, filters: Filters) -> list:
