@@ -12,6 +12,11 @@ PDF_EXTENSIONS = {".pdf"}
 OTHER_CODE_EXTENSIONS = {
     ".lua", ".sql", ".toml", ".yaml", ".yml", ".json", ".css", ".scss", ".html",
     ".el", ".ex", ".exs", ".clj", ".hs", ".ml", ".r", ".zig", ".dart", ".vue", ".svelte",
+    # schemas, build scripts, infrastructure and shells a repository holds beside its code: counted among the
+    # kinds Sift does not read before, so 'user.proto' or 'main.tf' was never found
+    ".proto", ".graphql", ".gql", ".thrift", ".gradle", ".groovy", ".cmake", ".tf", ".hcl", ".nix",
+    ".ps1", ".psm1", ".bat", ".cmd", ".vim", ".erl", ".hrl", ".fs", ".fsx", ".m", ".mm", ".nim",
+    ".less", ".sass",
 }
 CODE_EXTENSIONS = set(LANGUAGES) | OTHER_CODE_EXTENSIONS
 

@@ -10,6 +10,7 @@ import pytest
 
 from ingest.changes import Known, plan_changes, sha256_file
 from ingest.discover import NO_EXTENSION, OTHER_EXTENSION, Rules, walk, why_not_indexed
+from ingest.kinds import kind_of
 from ingest.links import same_stem_pdf
 from tests.conftest import write_tree
 
@@ -247,3 +248,16 @@ def test_a_file_swapped_for_a_named_pipe_after_the_walk_is_not_hashed(tmp_path):
     found = [FoundFile("note.md", "note", len(text), 2.0)]
     plan = plan_changes(tmp_path, found, {"note.md": Known(len(text), 1.0, hashlib.sha256(text).hexdigest())})
     assert plan.changes == {"note.md": "changed"} and plan.touched == {}
+
+
+@pytest.mark.parametrize("name", ["api/user.proto", "schema.graphql", "build.gradle", "Jenkins.groovy",
+                                  "cmake/deps.cmake", "infra/main.tf", "default.nix", "tools/setup.ps1",
+                                  "make.bat", "ftplugin/python.vim", "src/server.erl", "lib/Parser.fs",
+                                  "Sources/AppDelegate.m", "styles/site.less"])
+def test_schemas_build_scripts_and_infrastructure_are_read_as_code(tmp_path, name):
+    """A repository's .proto, .gradle, .tf, .ps1 … files were counted among the kinds Sift does not read."""
+    assert kind_of(name) == "code"
+    write_tree(tmp_path, {name: "x = 1\n", "notes.docx": "d"})
+    unread = Counter()
+    assert paths(walk(tmp_path, unread=unread)) == [name]
+    assert unread == {".docx": 1}
