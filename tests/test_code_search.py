@@ -158,3 +158,12 @@ def test_what_names_a_file():
     assert not names_file("che.go", "corpus", "svc/cache.go")  # a whole name, not its end
     assert not names_file("cache", "corpus", "svc/cache.go")  # a word: no extension, no folder
     assert not names_file("cache .go", "corpus", "svc/cache.go")
+
+
+@pytest.mark.parametrize("query", ["registry", "Registry"])
+def test_a_plain_word_is_not_taken_for_a_name(engine, query):
+    """'registry' is a word of prose as much as the class Registry: its ranking is left as it is."""
+    answer = engine.search(query, mode="keyword")
+    assert answer.hits and not any("come first" in note for note in answer.notes)
+    assert [h.keyword_rank for h in answer.hits] == sorted(h.keyword_rank for h in answer.hits)
+    assert code_name(query) is None and code_name("getRegistry") == ["getRegistry"]

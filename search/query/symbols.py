@@ -16,6 +16,7 @@ import re
 PART = r"[^\W\d]\w*|\$\w+"
 CODE_NAME = re.compile(rf"@?(?P<name>(?:{PART})(?:(?:\.|::|->|#|\\)(?:{PART}))*)(?:\(\))?", re.UNICODE)
 SEPARATOR = re.compile(r"\.|::|->|#|\\")
+CAMEL = re.compile(r"[a-z0-9][A-Z]")  # a capital inside a word: getUserName, ErrExpired, utf8Decode
 # A line that declares a name: a keyword of some language before it, after modifiers (``export async function``,
 # ``pub fn``, Go's ``func (c *Cache)``, ``#define``).
 MODIFIERS = (r"(?:(?:export|pub(?:\([\w:]+\))?|async|static|public|private|protected|internal|final|abstract"
@@ -38,9 +39,19 @@ def names_file(query: str, collection: str, path: str) -> bool:
 
 def code_name(query: str) -> list[str] | None:
     """The parts of the qualified name the query is (``huey.api.Huey.revoke_by_id`` -> [huey, api, Huey,
-    revoke_by_id]); None for a query that is not one name (words with spaces between, a phrase)."""
-    found = CODE_NAME.fullmatch(query.strip())
-    return SEPARATOR.split(found.group("name")) if found else None
+    revoke_by_id]); None for a query that is not one name (words with spaces between, a phrase), or that is a
+    plain word (``registry``, ``Python``): a word of prose as much as a name, for which notes about it should
+    not give way to the functions it names. A name is written as code writes one: qualified, with '_',
+    in camelCase (``getUserName``, ``ErrExpired``), in capitals (``MAX_RETRIES``, ``URL``), as a decorator or a call."""
+    query = query.strip()
+    found = CODE_NAME.fullmatch(query)
+    if not found:
+        return None
+    name = found.group("name")
+    parts = SEPARATOR.split(name)
+    written_as_code = (len(parts) > 1 or "_" in name or "$" in name or CAMEL.search(name) is not None
+                       or (len(name) > 1 and name.isupper()) or query.startswith("@") or query.endswith("()"))
+    return parts if written_as_code else None
 
 
 def defines(parts: list[str], heading_path: str, text: str) -> bool:
