@@ -8,7 +8,7 @@ import pytest
 
 from search.query.engine import Engine
 from search.query.filters import Filters
-from search.query.symbols import code_name, declares, defines, names_file
+from search.query.symbols import boilerplate, code_name, declares, defines, names_file
 from tests.conftest import ingest, write_tree
 
 API = '''"""The task queue's public API."""
@@ -71,6 +71,8 @@ USERS = '''export class AccountStore {
 TREE = {"huey/api.py": API, "huey/registry.py": REGISTRY, "tests/test_registry.py": TESTS,
         "client/config.py": CONFIG, "client/fetch.py": CLIENT, "notes/scheduling.md": NOTE,
         "web/accounts.ts": USERS,
+        "client/__init__.py": "# Copyright 2024 Example Corp\n# Licensed under the MIT license\n\n"
+                              "from .fetch import fetch_all\nfrom .config import backoff\n",
         "client/retry.py": "def backoff_delays(base):\n    return [base * 2 ** n for n in range(5)]\n"}
 
 
@@ -167,3 +169,14 @@ def test_a_plain_word_is_not_taken_for_a_name(engine, query):
     assert answer.hits and not any("come first" in note for note in answer.notes)
     assert [h.keyword_rank for h in answer.hits] == sorted(h.keyword_rank for h in answer.hits)
     assert code_name(query) is None and code_name("getRegistry") == ["getRegistry"]
+
+
+def test_imports_and_a_licence_alone_are_not_found_by_meaning(engine):
+    """So short a passage is near any query: client/__init__.py came up for whatever was asked by meaning."""
+    answer = engine.search("how long to wait between two attempts", mode="semantic", limit=50)
+    assert answer.hits and "client/__init__.py" not in {h.path for h in answer.hits}
+    similar = engine.similar(path=("notes", "client/fetch.py"), limit=50)
+    assert similar.hits and "client/__init__.py" not in {h.path for h in similar.hits}
+    assert engine.search("fetch_all", mode="keyword", filters=Filters(glob="__init__.py")).hits  # words still find it
+    assert boilerplate('package cache\n\nimport (\n\t"errors"\n\t"sync"\n)')
+    assert not boilerplate("# A cart belongs to one customer.\nimport os")  # a comment that says something

@@ -362,7 +362,8 @@ class Engine:
             if isinstance(embedder, Exception):
                 raise embedder
             vector = self._query_vector(embedder, model_id, query)
-            rankings.append(self._vector_index(conn, model_id, catalog).search(vector, depth, filters))
+            rankings.append(_without_boilerplate(
+                conn, self._vector_index(conn, model_id, catalog).search(vector, depth, filters)))
         if len(rankings) <= 1:  # one model, or a collection without embeddings
             return rankings[0] if rankings else []
         by_model = "; ".join(f"{m}: {', '.join(c for c, cm in sorted(state['by_collection'].items()) if cm == m)}"
@@ -547,7 +548,7 @@ class Engine:
                                       "SIFT_EMBEDDINGS=off): nothing to compare by meaning")
                 self._forget_other_models(state["models"])
                 index = self._vector_index(conn, model_id, self._catalog_for(conn, state))
-                ranked = self._nearest(index, query_ids, set(file_ids), limit)
+                ranked = self._nearest(conn, index, query_ids, set(file_ids), limit)
                 hits = _one_per_file(self._hits(conn, "", ranked), limit)
         notes = []
         others = sorted(c for c, m in state["by_collection"].items() if m and m != model_id)
@@ -560,7 +561,7 @@ class Engine:
         answer.took_ms = _took_ms(started)
         return answer
 
-    def _nearest(self, index: VectorIndex, query_ids: list[int], exclude: set[int], limit: int
+    def _nearest(self, conn, index: VectorIndex, query_ids: list[int], exclude: set[int], limit: int
                  ) -> list[tuple[int, float, list]]:
         import numpy as np
         vectors = [v for v in (index.vector_of(cid) for cid in query_ids) if v is not None]
@@ -570,8 +571,19 @@ class Engine:
         query = np.mean(vectors, axis=0)
         query = query / max(float(np.linalg.norm(query)), 1e-12)
         depth = max(CANDIDATES, limit * 10)
-        found = index.search(query, depth, Filters(), exclude=exclude)
+        found = _without_boilerplate(conn, index.search(query, depth, Filters(), exclude=exclude))
         return [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(found, start=1)]
+
+
+def _without_boilerplate(conn, found: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    """``found`` (nearest by meaning) without the code passages of imports and a licence header alone
+    (``symbols.boilerplate``): so short a text is near any query, and ranked among the first for anything.
+    Keyword search still finds them by their words."""
+    if not found:
+        return found
+    dropped = {r["id"] for r in queries.hit_rows(conn, [cid for cid, _ in found])
+               if r["kind"] == "code" and symbols.boilerplate(r["text"])}
+    return [pair for pair in found if pair[0] not in dropped]
 
 
 def _source_chunks(conn, chunk_id: int | None, path: tuple[str, str] | None

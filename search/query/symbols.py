@@ -79,3 +79,24 @@ def declares(name: str, text: str) -> bool:
     if name.upper() == name and any(c.isalpha() for c in name):
         pattern += rf"|^[ \t]*{word}[ \t]*(?::[^=\n]*)?=(?!=)"
     return re.search(pattern, text.casefold(), re.MULTILINE) is not None
+
+
+# Lines that only bring names in (imports, includes, a package clause, the names of a multi-line import list) and
+# comment lines; a licence's words.
+IMPORT_LINE = re.compile(r"\s*(?:import\b|from\s+\S+\s+import\b|package\s|use\s|using\s|require\b|#\s*include\b"
+                         r"|extern\s+crate\b|[)\]]\s*;?\s*$|[\w.]+\s*,?\s*$|\"[^\"\s]+\"\s*,?\s*$)")
+COMMENT_LINE = re.compile(r"\s*(?:#(?!\s*include)|//|/\*|\*|--|<!--)")
+LICENCE = re.compile(r"copyright|licen[cs]ed?\b|spdx|all rights reserved|permission is hereby granted", re.IGNORECASE)
+
+
+def boilerplate(text: str) -> bool:
+    """Whether a code passage holds nothing but imports and a licence header (``# Copyright …``, ``# Licensed
+    under the MIT license``, ``from .smoke import SmokeTest``): embedded, so short a text is near any query, and
+    it came up in semantic search and ``similar`` for anything. A comment that says something (no licence's
+    words) makes it a passage of its own."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    comments = [line for line in lines if COMMENT_LINE.match(line)]
+    code = [line for line in lines if not COMMENT_LINE.match(line)]
+    if not lines or not all(IMPORT_LINE.match(line) for line in code):
+        return False
+    return not comments or LICENCE.search(" ".join(comments)) is not None
