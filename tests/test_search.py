@@ -519,12 +519,13 @@ def test_a_note_snippet_leaves_out_markdown_marks_and_code_keeps_its_comments(im
     fruit | count | |---|---:| …'); in code, and inside a note's fence, a '#' starts a comment and stays."""
     root = write_tree(tmp_path / "notes", {
         "plan.md": "# Kiwi plan\n\n| fruit | count |\n|---|---:|\n| kiwi | 3 |\n\n```bash\n# kiwi comment\n```\n",
-        "grow.py": "# kiwi grows here\nx = 1\n"})
+        "grow.py": "# kiwi grows here\nx = 1\n", "seeds.py": "def plantKiwiSeeds():\n    pass\n"})
     ingest(root)
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
     snippets = {h.path: h.snippet for h in engine.search("kiwi", mode="keyword").hits}
     assert snippets["plan.md"] == "**Kiwi** plan | fruit | count | | **kiwi** | 3 | # **kiwi** comment"
     assert snippets["grow.py"] == "# **kiwi** grows here x = 1"
+    assert snippets["seeds.py"] == "def plant**Kiwi**Seeds(): pass", "a camelCase name's word, as search found it"
 
 
 

@@ -177,3 +177,15 @@ def test_snippet_marks_german_words_written_with_or_without_umlauts_as_search_fo
     assert snippet("Die Überlagerung von Wellen.", "Ueberlagerung") == "Die **Überlagerung** von Wellen."
     assert snippet("Die Ueberlagerung, Groesse und Größe.", "Überlagerung größe") == \
         "Die **Ueberlagerung**, **Groesse** und **Größe**."
+
+
+def test_snippet_marks_the_words_of_camelcase_names_in_code_as_search_matched_them():
+    """Code is indexed with each camelCase name's words too, so 'user name' finds getUserName; the snippet
+    marked nothing there. In prose a camelCase word is not split."""
+    from search.query.snippet import snippet
+    code = "def getUserName(self):\n    return self.displayName  # HTMLParser\n"
+    assert snippet(code, "user name", code=True) == \
+        "def get**UserName**(self): return self.display**Name** # HTMLParser"
+    assert snippet(code, "get_user_name parser", code=True) == \
+        "def **getUserName**(self): return self.display**Name** # HTML**Parser**"
+    assert "**" not in snippet("The getUserName call.", "user name")

@@ -505,7 +505,8 @@ class Engine:
             hits.append(Hit(chunk_id=cid, collection=r["collection"], path=r["path"], title=r["title"] or "",
                             kind=r["kind"], heading_path=r["heading_path"], start_line=r["start_line"],
                             end_line=r["end_line"], page=r["page"], end_page=r["end_page"],
-                            snippet=snippet(r["text"], query, skip=common, note=r["kind"] == "note"), score=round(score, 6),
+                            snippet=snippet(r["text"], query, skip=common, note=r["kind"] == "note",
+                                            code=r["kind"] == "code"), score=round(score, 6),
                             keyword_rank=kw_rank, semantic_rank=sem_rank, generation=r["published"],
                             modified=r["mtime"], page_label=r["page_label"], end_page_label=r["end_page_label"]))
             (hits[-1].attachments, hits[-1].attachments_total), (hits[-1].cited_by, hits[-1].cited_by_total) = \

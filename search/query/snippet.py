@@ -34,16 +34,18 @@ _TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\
 _FENCE = re.compile(r"[ \t]{0,3}(?:```|~~~)")
 
 
-def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset(), note: bool = False) -> str:
+def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset(), note: bool = False,
+            code: bool = False) -> str:
     """About ``width`` columns of ``text`` from a little before the matches that show the most of the query's
     words (the first such place); ``skip``: words of the query not to mark (the common ones keyword search
     drops, search.query.keyword.common_words). Counted in columns, a Chinese snippet holds half as many
     characters as an English one: 240 Chinese characters were a wall of text, twice the lines of English.
-    ``note``: the text is a note's Markdown, whose heading marks, table rules and code fences are left out."""
+    ``note``: the text is a note's Markdown, whose heading marks, table rules and code fences are left out;
+    ``code``: the text is code, whose camelCase names search reads as their words too (getUserName holds user)."""
     text = _plain(text) if note else text
     text = _BOLD.sub(r"\1", text) if "**" in text else text
     pattern = _pattern(query, frozenset(skip))
-    spans = _matches(pattern, text) if pattern else []
+    spans = _matches(pattern, text, code) if pattern else []
     columns = _Columns(text)
     if columns.at(len(text)) <= width:  # it all fits: cutting its start off to centre a match only hid text
         best = None
@@ -83,19 +85,30 @@ _PIECE = re.compile(r"([\x00-\x7f\u4e00-\u9fff]+)(?![\u0300-\u036f\u3099\u309a\u
                     r"|.[\u0300-\u036f\u1dc0-\u1dff\u20d0-\u20ff\u3099\u309a\uff9e\uff9f]*", re.S)
 
 
-def _folded(text: str) -> tuple[str, list[int], list[int]]:
+# Where a camelCase or PascalCase name's next word starts: getUser|Name, HTML|Parser, utf8|Decode.
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def _folded(text: str, camel: bool = False) -> tuple[str, list[int], list[int]]:
     """``text`` as search reads it (``normalise``: NFKC, case folded; ``_bare``: accents off), and for each of its
     characters where it comes from in ``text``: (start, end). The query is folded so; matching it against the text
-    as written left full-width letters and digits (ＡＢＣ１２３, which search finds for ABC123) unmarked."""
+    as written left full-width letters and digits (ＡＢＣ１２３, which search finds for ABC123) unmarked. ``camel``:
+    an '_' (from nowhere in ``text``) between the words of a camelCase name, as code is indexed so."""
     out, starts, ends = [], [], []
     for piece in _PIECE.finditer(text):
         a, b = piece.span()
         if piece.group(1):
             folded = piece.group().casefold()  # ASCII and ideographs: one character each way
             if len(folded) == b - a:
-                out.append(folded)
-                starts.extend(range(a, b))
-                ends.extend(range(a + 1, b + 1))
+                cuts = [m.start() for m in _CAMEL.finditer(text, a, b) if m.start() > a] if camel else []
+                for x, y in zip([a, *cuts], [*cuts, b]):
+                    if x > a:
+                        out.append("_")
+                        starts.append(x)
+                        ends.append(x)
+                    out.append(folded[x - a:y - a])
+                    starts.extend(range(x, y))
+                    ends.extend(range(x + 1, y + 1))
                 continue
         folded = _bare(normalise(piece.group()))
         out.append(folded)
@@ -113,11 +126,11 @@ def _bare(text: str) -> str:
     return unicodedata.normalize("NFC", stripped)
 
 
-def _matches(pattern: re.Pattern, text: str) -> list[tuple[int, int, str]]:
+def _matches(pattern: re.Pattern, text: str, camel: bool = False) -> list[tuple[int, int, str]]:
     """(start, end, the word as folded) of each match of ``pattern`` in the folded ``text``, placed in ``text``;
     matches may overlap: the bigrams 数据 and 据库 of a query both match in 数据库, where taking matches one after
-    the other marked **数据**库 (and **デー**タ for データベース)."""
-    folded, starts, ends = _folded(text)
+    the other marked **数据**库 (and **デー**タ for データベース). ``camel``: camelCase names are words apart."""
+    folded, starts, ends = _folded(text, camel)
     found, at = [], 0
     while (match := pattern.search(folded, at)) is not None:
         if match.end() > match.start():
