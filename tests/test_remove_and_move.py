@@ -245,3 +245,25 @@ def test_the_cli_takes_a_collection_name_in_either_unicode_form(immediate, sift_
     assert listed.returncode == 0 and listed.stdout.startswith(f"{nfd}/cv.md  note  "), listed.stdout + listed.stderr
     removed = run_ingest(sift_env, "remove", nfc)
     assert removed.returncode == 0 and removed.stdout.startswith(f"removed collection {nfd!r} "), removed.stderr
+
+
+def test_a_collection_removed_and_added_again_is_searched_anew_by_a_running_server(immediate, sift_env, tmp_path):
+    """The only collection, published once, removed and added again with its notes edited meanwhile: its first
+    generation got the id of the removed one (generation ids were reused), so a running server's engine, which
+    reloads when a published generation changes, kept the removed chunks and its searches failed on them
+    (KeyError)."""
+    from search.query.engine import from_settings
+    from search.settings import load
+    notes = write_tree(tmp_path / "notes", NOTES)
+    ingest(notes, "notes")
+    engine = from_settings(load())  # a server's engine, open across the removal, not searching in between
+    assert _paths(engine, "walrus", "keyword") == ["notes/walrus.md"]
+    old = engine.search("walrus", limit=1, mode="keyword").hits[0].generation
+    assert run_ingest(sift_env, "remove", "notes").returncode == 0
+    write_tree(notes, {"walrus.md": "# Walrus\n\nThe walrus naps on a floe of ice.\n",
+                       "seal.md": "# Seal\n\nA seal and a walrus share the beach.\n"})
+    ingest(notes, "notes")
+    for mode in ("keyword", "semantic", "hybrid"):
+        hits = engine.search("walrus", limit=10, mode=mode).hits
+        assert sorted(h.path for h in hits if "walrus" in h.snippet.lower()) == ["seal.md", "walrus.md"], mode
+        assert all(h.generation > old for h in hits), mode

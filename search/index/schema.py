@@ -269,7 +269,36 @@ V13 = """
 ALTER TABLE chunks ADD COLUMN page_starts TEXT;
 """
 
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13]
+# Generation ids are never used twice (AUTOINCREMENT): `ingest remove` deletes a collection's generations, and the
+# collection added again got the same id for its first generation; a running server, which reloads its catalog
+# when a collection's published generation changes, saw the same number and kept the removed chunks (its
+# searches failed on them). The table is small (one row per generation kept).
+V14 = """
+CREATE TABLE generations_v14 (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    collection INTEGER NOT NULL REFERENCES collections(id),
+    state TEXT NOT NULL,
+    model TEXT,
+    started REAL NOT NULL,
+    discovered REAL,
+    finished REAL,
+    seen INTEGER NOT NULL DEFAULT 0,
+    unchanged INTEGER NOT NULL DEFAULT 0,
+    files INTEGER,
+    chunks INTEGER,
+    unread TEXT,
+    chunking TEXT
+);
+INSERT INTO generations_v14(id, collection, state, model, started, discovered, finished, seen, unchanged, files,
+    chunks, unread, chunking) SELECT id, collection, state, model, started, discovered, finished, seen, unchanged,
+    files, chunks, unread, chunking FROM generations;
+-- (the copy sets sqlite_sequence to the highest id kept; the rename carries it over)
+DROP TABLE generations;
+ALTER TABLE generations_v14 RENAME TO generations;
+CREATE INDEX generations_collection ON generations(collection, state);
+"""
+
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14]
 
 
 class SchemaTooNew(Exception):
