@@ -402,6 +402,30 @@ def collect_garbage(conn: sqlite3.Connection, collection_id: int) -> None:
         if len(old) < GC_SLICE:
             break
     drop_unused_vectors(conn)
+    drop_superseded(conn, collection_id)
+
+
+# A superseded generation may go once nothing needs its row: its model is none (keyword only) or one a published
+# generation still answers with. One embedded with a model no longer used is kept until drop_unused_vectors has
+# dropped that model's vectors (it finds such models through these rows) and goes with them.
+_SUPERSEDED = ("SELECT id FROM generations WHERE collection = ? AND state = 'superseded' AND (model IS NULL OR "
+               "model IN (SELECT model FROM generations WHERE state = 'published'))")
+
+
+def drop_superseded(conn: sqlite3.Connection, collection_id: int) -> None:
+    """Forget the collection's superseded generations: their rows, their files' progress and its counts. Nothing
+    reads them (searches read the published generation, stats the published and the building one, and a file
+    skipped or failed as before is marked again in each generation), yet a row per generation and one per file it
+    planned stayed for ever: 150 publishes of a 200-note folder left 150 generations and 600 progress rows, and a
+    folder with 100 failed files added 100 more at every publish."""
+    with transaction(conn):
+        _drop_generations(conn, _SUPERSEDED, (collection_id,))
+
+
+def _drop_generations(conn, select: str, params: tuple) -> None:
+    for table in ("progress_counts", "progress", "working"):  # the counts first: their triggers then find none
+        conn.execute(f"DELETE FROM {table} WHERE generation IN ({select})", params)
+    conn.execute(f"DELETE FROM generations WHERE id IN ({select})", params)
 
 
 def drop_unused_vectors(conn: sqlite3.Connection) -> None:
@@ -415,6 +439,7 @@ def drop_unused_vectors(conn: sqlite3.Connection) -> None:
             for (old,) in conn.execute("SELECT DISTINCT model FROM generations WHERE model IS NOT NULL EXCEPT "
                                        "SELECT model FROM generations WHERE state = 'published'").fetchall():
                 conn.execute("DELETE FROM vectors WHERE model = ?", (old,))
+                _drop_generations(conn, "SELECT id FROM generations WHERE state = 'superseded' AND model = ?", (old,))
 
 
 def remove_collection(conn: sqlite3.Connection, collection_id: int) -> tuple[int, int]:

@@ -609,7 +609,9 @@ def _why_no_passages(conn, collection: str, relative: str) -> str:
     the same): 'not indexed yet, empty, or failed to parse: see stats' left a model to guess, or to call stats
     and look for the file among every collection's failures."""
     row = queries.latest_progress(conn, collection, relative)
-    if row is None:
+    if row is None:  # the generation that read an empty file is gone once a newer one is published
+        if queries.visible_file(conn, collection, relative) is not None:
+            return "it is indexed, but holds no text to compare"
         return "no scan has read it yet (refresh queues one)"
     if row["state"] in ("failed", "skipped"):
         return f"{row['state']} at {row['stage']}: {row['reason']}"

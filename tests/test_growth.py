@@ -1,0 +1,83 @@
+"""Weeks of use in a few dozen publishes: what the index keeps must not grow with every publish.
+
+Each test edits a small folder again and again (huey's immediate mode, the real model and SQLite) and asserts a
+bound after N cycles that does not depend on N. ``bench/soak.py`` does the same with real processes and prints
+the figures."""
+from __future__ import annotations
+
+from tests.conftest import ingest, write_tree
+
+CYCLES = 30
+NOTES = {f"area{i % 3}/note{i}.md": f"# Note {i}\n\nThe otter number {i} swims in the river.\n" for i in range(12)}
+
+
+def _rows(conn) -> dict[str, int]:
+    return {table: conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+            for table in ("generations", "progress", "progress_counts", "files", "chunks", "vectors")}
+
+
+def _edit(notes, cycle: int) -> None:
+    (notes / f"area{cycle % 3}/note{cycle % 12}.md").write_text(
+        f"# Note {cycle % 12}\n\nEdited in cycle {cycle}: the otter naps on a warm stone.\n")
+
+
+def test_superseded_generations_and_their_progress_go_once_a_newer_one_is_published(immediate, sift_env,
+                                                                                     tmp_path):
+    """Before: every publish left its generation row, a progress row per file it planned (and per file skipped or
+    failed as before, marked again in each generation) and their counts, for ever."""
+    from workers import runtime
+    notes = write_tree(tmp_path / "notes", NOTES)
+    (notes / "broken.pdf").write_bytes(b"not a pdf")  # failed, carried into each generation
+    (notes / "app.min.js").write_text("var a=1;\n")  # skipped, likewise
+    ingest(notes)
+    conn = runtime.index()
+    first = _rows(conn)
+    for cycle in range(1, CYCLES + 1):
+        _edit(notes, cycle)
+        report = ingest(notes)
+    rows = _rows(conn)
+    assert report["published"]["id"] >= CYCLES + 1, "a generation per cycle"
+    assert rows["generations"] == 1, rows  # the published one: nothing is being built
+    # the published generation's own rows: the file edited, the failed and the skipped one
+    assert rows["progress"] == 3, rows
+    assert rows["progress_counts"] <= 8, rows  # per (change, stage, state) it went through
+    assert (rows["files"], rows["chunks"], rows["vectors"]) == (first["files"], first["chunks"], first["vectors"])
+    failures = {f["path"]: f["state"] for f in report["published"]["failures"]}
+    assert failures == {"broken.pdf": "failed", "app.min.js": "skipped"}, "stats still says why, as before"
+
+
+def test_a_superseded_generation_of_a_model_no_longer_used_goes_with_its_vectors(immediate, sift_env, tmp_path,
+                                                                                 other_model_path, monkeypatch):
+    from search.model.info import read_model_info
+    from workers import runtime
+    notes = write_tree(tmp_path / "notes", NOTES)
+    ingest(notes)
+    conn = runtime.index()
+    first_model = conn.execute("SELECT model FROM generations").fetchone()[0]
+    monkeypatch.setenv("SIFT_MODEL", str(other_model_path))
+    runtime.reset()
+    ingest(notes)
+    conn = runtime.index()
+    second = read_model_info(other_model_path).model_id
+    assert [r[0] for r in conn.execute("SELECT DISTINCT model FROM vectors")] == [second]
+    assert [tuple(r) for r in conn.execute("SELECT state, model FROM generations")] == [("published", second)]
+    assert first_model != second
+
+
+def test_an_empty_note_read_by_a_generation_since_dropped_is_still_said_to_be_indexed(immediate, sift_env,
+                                                                                     tmp_path):
+    """similar said why a file has no passages from the newest generation that planned it; with superseded
+    generations dropped, an empty note read long ago would have been 'no scan has read it yet'."""
+    from search.query.engine import SearchError, from_settings
+    from search.settings import load
+    notes = write_tree(tmp_path / "notes", {**NOTES, "empty.md": ""})
+    ingest(notes)
+    for cycle in range(1, 4):
+        _edit(notes, cycle)
+        ingest(notes)
+    try:
+        from_settings(load()).similar(path=("notes", "empty.md"))
+    except SearchError as exc:
+        assert str(exc).endswith("it is indexed, but holds no text to compare"), exc
+    else:
+        raise AssertionError("an empty note has no passages to compare")
