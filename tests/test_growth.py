@@ -81,3 +81,27 @@ def test_an_empty_note_read_by_a_generation_since_dropped_is_still_said_to_be_in
         assert str(exc).endswith("it is indexed, but holds no text to compare"), exc
     else:
         raise AssertionError("an empty note has no passages to compare")
+
+
+def _big_then_small_write(conn, table: str) -> None:
+    conn.execute(f"CREATE TABLE {table} (blob BLOB)")
+    conn.execute("BEGIN")
+    conn.executemany(f"INSERT INTO {table} VALUES (randomblob(1000))", [()] * 20_000)  # 20 MB through the WAL
+    conn.execute("COMMIT")
+    conn.execute(f"DROP TABLE {table}")  # a big write too (its pages go to the free list)
+    conn.execute(f"CREATE TABLE {table}_small (x)")  # a small one: it starts the WAL again, after the checkpoint
+
+
+def test_the_wal_files_shrink_back_after_a_big_write(sift_env, tmp_path):
+    """index.db-wal and queue.db-wal kept the size of the biggest write they ever held (an `ingest remove` of a big
+    collection: one transaction), for ever: 31 MB after one 30 MB transaction."""
+    from pathlib import Path
+
+    from search.index import db
+    from workers.app import huey
+    home = Path(sift_env["SIFT_HOME"])
+    index = db.connect(home / "index.db")
+    _big_then_small_write(index, "scratch")
+    assert (home / "index.db-wal").stat().st_size <= db.WAL_LIMIT_BYTES
+    _big_then_small_write(huey.storage.conn, "scratch")
+    assert Path(f"{huey.storage.filename}-wal").stat().st_size <= db.WAL_LIMIT_BYTES

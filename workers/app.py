@@ -16,6 +16,7 @@ from huey import PriorityRedisHuey, SqliteHuey
 from huey.signals import SIGNAL_ERROR, SIGNAL_EXECUTING
 from huey.storage import SqliteStorage
 
+from search.index.db import WAL_LIMIT_BYTES
 from search.settings import load
 from workers import halt, queue_reader, refusal
 from workers.pickles import JobSerializer
@@ -85,6 +86,7 @@ class QueueStorage(SqliteStorage):
     def _create_connection(self):
         conn = super()._create_connection()
         conn.execute("pragma synchronous = NORMAL")
+        conn.execute(f"pragma journal_size_limit = {WAL_LIMIT_BYTES}")  # queue.db-wal cut back as index.db-wal is
         if self.tables_missing:  # the damaged file has been replaced since: make the tables now
             for statement in self.ddl:
                 conn.execute(statement)
