@@ -105,3 +105,29 @@ def test_the_wal_files_shrink_back_after_a_big_write(sift_env, tmp_path):
     assert (home / "index.db-wal").stat().st_size <= db.WAL_LIMIT_BYTES
     _big_then_small_write(huey.storage.conn, "scratch")
     assert Path(f"{huey.storage.filename}-wal").stat().st_size <= db.WAL_LIMIT_BYTES
+
+
+def test_removing_most_of_the_index_gives_the_disk_back(immediate, sift_env, tmp_path, monkeypatch):
+    """SQLite reuses the pages a deletion frees, but never shrank the file: an `ingest remove` of the bigger of two
+    collections left index.db as big as before."""
+    from pathlib import Path
+
+    from tests.conftest import run_ingest
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")  # keyword only: the passages alone make the size
+    runtime.reset()
+    words = "otter river stone salmon reed heron willow".split()
+    big = {f"n{i}.md": f"# Note {i}\n\n" + " ".join(words[(i + j) % 7] + str(j) for j in range(300)) + "\n"
+           for i in range(80)}
+    ingest(write_tree(tmp_path / "big", big), "big")
+    ingest(write_tree(tmp_path / "small", NOTES), "small")
+    conn = runtime.index()
+    assert conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2, "a new index is made with incremental vacuum"
+    index = Path(sift_env["SIFT_HOME"]) / "index.db"
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    before = index.stat().st_size
+    assert run_ingest(sift_env, "remove", "big").returncode == 0
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    after = index.stat().st_size
+    pages, free = conn.execute("PRAGMA page_count").fetchone()[0], conn.execute("PRAGMA freelist_count").fetchone()[0]
+    assert after < before / 2 and free * 4 <= pages, (before, after, pages, free)

@@ -65,6 +65,8 @@ def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
         if not readonly:
             _check_intact(conn, path)
             _refuse_foreign(conn, path)
+            if conn.execute("PRAGMA page_count").fetchone()[0] == 0:  # a new index: its free pages can be given
+                conn.execute("PRAGMA auto_vacuum = INCREMENTAL")  # back (store.reclaim_free_pages)
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute(f"PRAGMA journal_size_limit = {WAL_LIMIT_BYTES}")

@@ -401,8 +401,8 @@ def collect_garbage(conn: sqlite3.Connection, collection_id: int) -> None:
                 _delete_file_rows(conn, row["id"])
         if len(old) < GC_SLICE:
             break
-    drop_unused_vectors(conn)
     drop_superseded(conn, collection_id)
+    drop_unused_vectors(conn)
 
 
 # A superseded generation may go once nothing needs its row: its model is none (keyword only) or one a published
@@ -440,6 +440,29 @@ def drop_unused_vectors(conn: sqlite3.Connection) -> None:
                                        "SELECT model FROM generations WHERE state = 'published'").fetchall():
                 conn.execute("DELETE FROM vectors WHERE model = ?", (old,))
                 _drop_generations(conn, "SELECT id FROM generations WHERE state = 'superseded' AND model = ?", (old,))
+    reclaim_free_pages(conn)
+
+
+VACUUM_SLICE = 2048  # free pages given back per transaction (8 MiB of 4 KiB pages)
+
+
+def reclaim_free_pages(conn: sqlite3.Connection) -> None:
+    """Give the disk back the pages nothing uses once they are more than a quarter of the file (a model replaced,
+    a collection removed, many versions dropped). SQLite reuses free pages for later writes, but never shrank the
+    file: an `ingest remove` of most of an index left it as big as before, for ever. Needs an index made with
+    auto_vacuum = INCREMENTAL (search.index.db makes new ones so); an older one keeps its free pages for reuse."""
+    if conn.execute("PRAGMA auto_vacuum").fetchone()[0] != 2:
+        return
+    pages, free = conn.execute("PRAGMA page_count").fetchone()[0], conn.execute("PRAGMA freelist_count").fetchone()[0]
+    if free * 4 <= pages:
+        return
+    while free > 0:  # in slices, each its own transaction, as collect_garbage: other jobs write in between
+        # a page per step; executescript steps it to the end (execute, even fetching, freed one page)
+        conn.executescript(f"PRAGMA incremental_vacuum({VACUUM_SLICE});")
+        left = conn.execute("PRAGMA freelist_count").fetchone()[0]
+        if left >= free:
+            break
+        free = left
 
 
 def remove_collection(conn: sqlite3.Connection, collection_id: int) -> tuple[int, int]:
