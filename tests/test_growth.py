@@ -5,7 +5,11 @@ bound after N cycles that does not depend on N. ``bench/soak.py`` does the same 
 the figures."""
 from __future__ import annotations
 
-from tests.conftest import ingest, write_tree
+import time
+
+import pytest
+
+from tests.conftest import ingest, run_ingest, write_tree
 
 CYCLES = 30
 NOTES = {f"area{i % 3}/note{i}.md": f"# Note {i}\n\nThe otter number {i} swims in the river.\n" for i in range(12)}
@@ -112,7 +116,6 @@ def test_removing_most_of_the_index_gives_the_disk_back(immediate, sift_env, tmp
     collections left index.db as big as before."""
     from pathlib import Path
 
-    from tests.conftest import run_ingest
     from workers import runtime
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")  # keyword only: the passages alone make the size
     runtime.reset()
@@ -131,3 +134,25 @@ def test_removing_most_of_the_index_gives_the_disk_back(immediate, sift_env, tmp
     after = index.stat().st_size
     pages, free = conn.execute("PRAGMA page_count").fetchone()[0], conn.execute("PRAGMA freelist_count").fetchone()[0]
     assert after < before / 2 and free * 4 <= pages, (before, after, pages, free)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_an_idle_worker_does_not_log_its_minutely_check(sift_env, consumer, tmp_path):
+    """huey logged three lines about the periodic check every minute ('Enqueueing periodic task
+    workers.rescan.rescan_due', 'Executing …', '… executed in'), for ever: 4,300 lines a day from an idle worker.
+    What the check does (a rescan it queues) is still logged."""
+    notes = write_tree(tmp_path / "notes", NOTES)
+    sift_env["SIFT_RESCAN_MINUTES"] = "0.01"  # every check queues a rescan: the sign that a check ran
+    worker = consumer()
+    assert run_ingest(sift_env, "enqueue", str(notes), "--name", "notes", "--wait").returncode == 0
+    log = tmp_path / "consumer.log"
+    while "periodic rescan of collection" not in log.read_text():  # the next minute's check (a test timeout ends it)
+        assert worker.proc.poll() is None, log.read_text()
+        time.sleep(1)
+    worker.stop()
+    text = log.read_text()
+    assert "Executing workers.tasks.discover" in text, "huey's lines about the work itself stay"
+    assert "+ workers.rescan.rescan_due" in text, "the list of tasks at start-up stays"
+    assert [line for line in text.splitlines() if "rescan_due" in line and not line.startswith("+ ")] == []
+

@@ -95,3 +95,19 @@ def log_like_huey() -> None:
         for handler in huey_log.handlers:
             sift_log.addHandler(handler)
         sift_log.setLevel(huey_log.level)
+    for handler in huey_log.handlers:
+        if not any(isinstance(f, QuietPeriodic) for f in handler.filters):
+            handler.addFilter(QuietPeriodic())
+
+
+class QuietPeriodic(logging.Filter):
+    """Leaves out huey's three INFO lines about the periodic check that runs every minute (queued, executing,
+    executed in): an idle worker wrote them for ever, 4,300 lines (0.5 MB) a day into its log, or into the MCP
+    client's log under sift-mcp, saying nothing. What the check does is logged still (a rescan it queues), and so
+    is a failure of it."""
+    TASK = "workers.rescan.rescan_due"
+    LINES = ("Enqueueing periodic task %s.", "Executing %s", "%s executed in %0.3fs")  # huey's, as it writes them
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.msg in self.LINES and isinstance(record.args, tuple) and record.args
+                    and str(record.args[0]).startswith(self.TASK))
