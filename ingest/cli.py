@@ -124,6 +124,11 @@ def build_parser() -> argparse.ArgumentParser:
     remove.add_argument("collection", help="the collection's name (ingest stats lists them)")
     remove.set_defaults(func=cmd_remove)
 
+    compact = commands.add_parser("compact", parents=[home],
+                                  help="give the disk back the index's free pages (VACUUM), and from then on after "
+                                       "each clean-up")
+    compact.set_defaults(func=cmd_compact)
+
     listed = commands.add_parser("files", parents=[home],
                                  help="the indexed files and where each stands: indexed, pending, failed or "
                                  "skipped (with the reason), deleted")
@@ -530,6 +535,27 @@ def cmd_remove(args) -> int:
     print(f"removed collection {row['name']!r} ({row['root']}): {gone}"
           + ("; its build under way was stopped (its queued jobs do nothing)" if building else "")
           + f". The folder is untouched: `ingest enqueue {row['root']} --name {row['name']}` indexes it again")
+    return 0
+
+
+def cmd_compact(args) -> int:
+    """Rewrite index.db without its free pages (search.index.store.compact): an index made before schema V14 kept
+    them for reuse, never shrinking; once compacted it gives them back after each clean-up, as a new one does."""
+    from search.index import db, store
+    from search.index.status import size
+    from search.settings import load
+    settings = load()
+    nothing = _no_index_yet(settings, "nothing to compact")
+    if nothing:
+        print(nothing)
+        return 0
+    conn = db.connect(settings.index_path)
+    try:
+        before, after = store.compact(conn)
+    finally:
+        conn.close()
+    print(f"index: {size(before)} → {size(after)} at {settings.index_path}; free pages are given back after each "
+          "clean-up from now on")
     return 0
 
 

@@ -111,19 +111,25 @@ def test_the_wal_files_shrink_back_after_a_big_write(sift_env, tmp_path):
     assert Path(f"{huey.storage.filename}-wal").stat().st_size <= db.WAL_LIMIT_BYTES
 
 
-def test_removing_most_of_the_index_gives_the_disk_back(immediate, sift_env, tmp_path, monkeypatch):
-    """SQLite reuses the pages a deletion frees, but never shrank the file: an `ingest remove` of the bigger of two
-    collections left index.db as big as before."""
-    from pathlib import Path
-
+def _two_collections(tmp_path, monkeypatch) -> None:
+    """A big collection and a small one, keyword only (the passages alone make the size)."""
     from workers import runtime
-    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")  # keyword only: the passages alone make the size
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
     runtime.reset()
     words = "otter river stone salmon reed heron willow".split()
     big = {f"n{i}.md": f"# Note {i}\n\n" + " ".join(words[(i + j) % 7] + str(j) for j in range(300)) + "\n"
            for i in range(80)}
     ingest(write_tree(tmp_path / "big", big), "big")
     ingest(write_tree(tmp_path / "small", NOTES), "small")
+
+
+def test_removing_most_of_the_index_gives_the_disk_back(immediate, sift_env, tmp_path, monkeypatch):
+    """SQLite reuses the pages a deletion frees, but never shrank the file: an `ingest remove` of the bigger of two
+    collections left index.db as big as before."""
+    from pathlib import Path
+
+    from workers import runtime
+    _two_collections(tmp_path, monkeypatch)
     conn = runtime.index()
     assert conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2, "a new index is made with incremental vacuum"
     index = Path(sift_env["SIFT_HOME"]) / "index.db"
@@ -156,3 +162,32 @@ def test_an_idle_worker_does_not_log_its_minutely_check(sift_env, consumer, tmp_
     assert "+ workers.rescan.rescan_due" in text, "the list of tasks at start-up stays"
     assert [line for line in text.splitlines() if "rescan_due" in line and not line.startswith("+ ")] == []
 
+
+def test_ingest_compact_gives_an_older_index_its_free_pages_back_and_makes_it_give_them_back_after(
+        immediate, sift_env, tmp_path, monkeypatch):
+    """An index made before schema V14 has no incremental vacuum: it kept its free pages for reuse, so a big
+    collection removed left the file as big, and nothing documented gave the space back."""
+    import sqlite3
+    from pathlib import Path
+
+    from workers import runtime
+    index = Path(sift_env["SIFT_HOME"]) / "index.db"
+    index.parent.mkdir(parents=True, exist_ok=True)
+    old = sqlite3.connect(index)  # as an older Sift made it: auto_vacuum off
+    old.execute("PRAGMA journal_mode = WAL")
+    old.close()
+    _two_collections(tmp_path, monkeypatch)
+    conn = runtime.index()
+    assert conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 0
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    before = index.stat().st_size
+    assert run_ingest(sift_env, "remove", "big").returncode == 0
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    assert index.stat().st_size == before, "free pages are kept for reuse"
+    done = run_ingest(sift_env, "compact")
+    assert done.returncode == 0 and done.stdout.startswith("index: ") and " → " in done.stdout, done
+    assert index.stat().st_size < before / 2
+    fresh = sqlite3.connect(index)  # (a connection opened before reads the setting it opened with)
+    assert fresh.execute("PRAGMA auto_vacuum").fetchone()[0] == 2, "it gives them back from now on"
+    fresh.close()
+    assert run_ingest(sift_env, "search", "otter", "--mode", "keyword").returncode == 0

@@ -443,6 +443,19 @@ def drop_unused_vectors(conn: sqlite3.Connection) -> None:
     reclaim_free_pages(conn)
 
 
+def compact(conn: sqlite3.Connection) -> tuple[int, int]:
+    """Rewrite the index without its free pages, as one that gives them back from then on (auto_vacuum =
+    INCREMENTAL takes effect with the VACUUM); returns the file's size in bytes before and after. Holds the write
+    lock throughout: jobs wait for it (and are retried after SQLite's 30 s)."""
+    def size() -> int:
+        return conn.execute("PRAGMA page_count").fetchone()[0] * conn.execute("PRAGMA page_size").fetchone()[0]
+    before = size()
+    conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
+    conn.execute("VACUUM")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return before, size()
+
+
 VACUUM_SLICE = 2048  # free pages given back per transaction (8 MiB of 4 KiB pages)
 
 
