@@ -191,3 +191,35 @@ def test_ingest_compact_gives_an_older_index_its_free_pages_back_and_makes_it_gi
     assert fresh.execute("PRAGMA auto_vacuum").fetchone()[0] == 2, "it gives them back from now on"
     fresh.close()
     assert run_ingest(sift_env, "search", "otter", "--mode", "keyword").returncode == 0
+
+
+def _open_index_descriptors(index) -> int:
+    import os
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            count += os.readlink(f"/proc/self/fd/{fd}") == str(index)
+        except OSError:  # the descriptor listdir itself used
+            pass
+    return count
+
+
+def test_the_server_closes_a_thread_s_connection_when_the_thread_ends(immediate, sift_env, tmp_path):
+    """The MCP tools run in worker threads, each with a read-only connection of its own; the threads end after a
+    quiet while and new ones come. A connection is in a reference cycle of its own, so those of ended threads stayed
+    open until a full garbage collection (a soak of 150 publishes: 7 connections for 4 threads, growing)."""
+    import threading
+    from pathlib import Path
+
+    from mcp_server.service import Sift
+    from search.settings import load
+    ingest(write_tree(tmp_path / "notes", NOTES))
+    index = (Path(sift_env["SIFT_HOME"]) / "index.db").resolve()
+    sift = Sift(load())
+    before = _open_index_descriptors(index)
+    for _ in range(8):
+        thread = threading.Thread(target=lambda: sift.conn().execute("SELECT count(*) FROM files").fetchone())
+        thread.start()
+        thread.join()
+    assert _open_index_descriptors(index) <= before + 1, "at most the last thread's, on its way out"
+    assert sift.conn().execute("SELECT count(*) FROM files").fetchone()[0] == len(NOTES), "a live thread's stays"
