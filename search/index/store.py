@@ -470,8 +470,10 @@ def reclaim_free_pages(conn: sqlite3.Connection) -> None:
     if free * 4 <= pages:
         return
     while free > 0:  # in slices, each its own transaction, as collect_garbage: other jobs write in between
-        # a page per step; executescript steps it to the end (execute, even fetching, freed one page)
-        conn.executescript(f"PRAGMA incremental_vacuum({VACUUM_SLICE});")
+        try:  # a page per step; executescript steps it to the end (execute, even fetching, freed one page)
+            conn.executescript(f"PRAGMA incremental_vacuum({VACUUM_SLICE});")
+        except sqlite3.OperationalError:  # locked past the busy timeout, or a full disk: best-effort, after a
+            return  # publish that has committed; the pages stay free for reuse, and the next clean-up tries again
         left = conn.execute("PRAGMA freelist_count").fetchone()[0]
         if left >= free:
             break
