@@ -351,6 +351,7 @@ def test_a_scan_that_finds_nothing_changed_ends_its_claim_and_is_the_last_scan(i
     first = ingest(root)["published"]["id"]
     conn = runtime.index()
     conn.execute("UPDATE generations SET started = started - 3600, finished = finished - 3600")  # an hour ago
+    conn.execute("UPDATE collections SET scan_started = scan_started - 3600")  # the scan that made it, too
     assert rescan.due(conn, 600) == [1]
     rescan.rescan_due()  # the periodic task, run at once in immediate mode: nothing has changed
     assert [tuple(g) for g in conn.execute("SELECT id, state FROM generations")] == [(first, "published")]

@@ -156,11 +156,13 @@ def unplanned_scan(conn: sqlite3.Connection, collection_id: int) -> float | None
 
 
 def last_scan(conn: sqlite3.Connection, collection_id: int) -> float:
-    """When the newest scan of the collection started: its newest generation's, or a later scan's that found
-    nothing changed and made none (schema V12); when it was registered if it was never scanned."""
+    """When the newest scan of the collection started: its newest generation's, a later scan's that found
+    nothing changed and made none (schema V12), or one that went on with a build begun earlier (the generation it
+    published started then: once the generations it superseded are dropped, nothing else said a scan had just
+    run); when it was registered if it was never scanned."""
     row = conn.execute("SELECT max(coalesce((SELECT max(started) FROM generations WHERE collection = c.id), "
-                       "c.created), coalesce(c.scanned_unchanged, 0)) FROM collections c WHERE c.id = ?",
-                       (collection_id,)).fetchone()
+                       "c.created), coalesce(c.scanned_unchanged, 0), coalesce(c.scan_started, 0)) "
+                       "FROM collections c WHERE c.id = ?", (collection_id,)).fetchone()
     return row[0] if row else 0.0
 
 
