@@ -130,7 +130,9 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
 # 4: a file name's words in the title column of its chunks, which only a file read again gets;
 # 5: where each page starts inside a PDF chunk, for read_file's pages; 6: TOML front matter read as metadata,
 # and Chinese text without spaces cut at clause marks, and in pieces that let windows overlap; 7: a window that
-# starts among a long table's rows embedded with the table's header row).
+# starts among a long table's rows embedded with the table's header row, and what the parsers read otherwise since
+# 6: GBK, Big5 and Latin-1 notes, camelCase names' words in code, Scala, Julia and Perl outlined, PDFs without their
+# running headers and with page labels and sections, links to PDFs by a bare name).
 VERSION = 7
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
