@@ -200,7 +200,10 @@ def _resume(fd: int, found, line: int, begin: int, offset: int, budget: list[int
 
 def _legacy_boundary(fd: int, encoding: Encoding, begin: int, at: int) -> int:
     """The first character boundary at or after ``at`` in a legacy encoding's line that begins at ``begin``:
-    the line is decoded from its start (in blocks) up to there, as its characters can only be told apart so."""
+    the line is decoded from its start (in blocks) up to there, as its characters can only be told apart so; no
+    further than one call counts (past that, ``_resume`` refuses the offset)."""
+    if at - begin > line_maps.SCAN_BUDGET:
+        return at
     decoder, position = incremental(encoding, errors="replace"), begin
     while position < at:
         block = os.pread(fd, min(1 << 20, at - position), position)
