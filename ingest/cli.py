@@ -541,7 +541,9 @@ def cmd_remove(args) -> int:
 def cmd_compact(args) -> int:
     """Rewrite index.db without its free pages (search.index.store.compact): an index made before schema V14 kept
     them for reuse, never shrinking; once compacted it gives them back after each clean-up, as a new one does."""
-    from search.index import db, store
+    import sqlite3
+
+    from search.index import db, space, store
     from search.index.status import size
     from search.settings import load
     settings = load()
@@ -551,7 +553,15 @@ def cmd_compact(args) -> int:
         return 0
     conn = db.connect(settings.index_path)
     try:
+        short = space.compact_shortfall(settings.home, store.bytes_in_use(conn))
+        if short:
+            print(f"ingest: error: {short}", file=sys.stderr)
+            return 2
         before, after = store.compact(conn)
+    except sqlite3.Error as exc:  # SQLite rolls a failed VACUUM back
+        print(f"ingest: error: compacting stopped, the index is as it was: {db.explain(exc, settings.index_path)}",
+              file=sys.stderr)
+        return 2
     finally:
         conn.close()
     print(f"index: {size(before)} → {size(after)} at {settings.index_path}; free pages are given back after each "

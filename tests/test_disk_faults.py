@@ -560,6 +560,41 @@ def test_reading_an_index_on_a_full_disk_with_no_shm_says_the_disk_is_full(sift_
     assert digest(index) == before
 
 
+def test_compact_says_first_how_much_room_it_needs_and_changes_nothing_without_it(sift_env, tmp_path, small_disk):
+    """`ingest compact` (a VACUUM) writes the index's pages in use twice, to SQLite's temporary copy and to the
+    index's WAL. Started without that room it ran until the disk filled, then SQLite rolled it back and the
+    command said only that the disk was full; and on a disk already full it said 'disk I/O error'. It now says
+    how much room it needs, where, and changes nothing; with the room, it compacts."""
+    home = small_disk / "home"
+    index = home / "index.db"
+    temp = small_disk / "tmp"  # SQLite's temporary copy on the same disk: both writes count
+    temp.mkdir()
+    env = {**sift_env, "SIFT_HOME": str(home), "SIFT_EMBEDDINGS": "off", "SQLITE_TMPDIR": str(temp)}
+    b = write_tree(tmp_path / "b", big_notes(6, 20000))
+    assert ingest_cmd({**env, "SIFT_QUEUE_IMMEDIATE": "1"}, "enqueue", str(b), "--name", "b").returncode == 0
+    conn = sqlite3.connect(index)
+    in_use = (conn.execute("PRAGMA page_count").fetchone()[0] - conn.execute("PRAGMA freelist_count").fetchone()[0]) \
+        * conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    assert in_use > 3 * 1024 * 1024, in_use
+    filler = fill(small_disk)
+    full = one_error_line(ingest_cmd(env, "compact"), "ingest: error: ")
+    assert f"the disk holding {home} is full" in full and "free some space" in full, full
+    leave_free(filler, in_use + in_use // 2)  # more than one copy, less than two
+    before = digest(index)
+    line = one_error_line(ingest_cmd(env, "compact"), "ingest: error: compacting needs about ")
+    assert f"free on the disk holding {home}" in line and str(temp) in line and line.endswith("Nothing was changed")
+    assert digest(index) == before and not any(temp.iterdir())
+    found = ingest_cmd(env, "search", "bison", "--mode", "keyword")
+    assert found.returncode == 0 and "big00.md" in found.stdout, found
+    leave_free(filler, 2 * in_use + space.RESERVE_BYTES)
+    done = ingest_cmd(env, "compact")
+    assert done.returncode == 0 and done.stdout.startswith("index: "), done
+    conn = sqlite3.connect(index)
+    assert conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2, "compacted: it gives free pages back from now on"
+    conn.close()
+
+
 # --- damage under a running worker ------------------------------------------------------------------------
 
 NEW_NOTES = {f"new{i:02d}.md": f"# New {i}\n\nthe bison number {i} grazes at dawn\n" for i in range(30)}

@@ -194,8 +194,8 @@ def explain(exc: BaseException, path: Path | str) -> str:
     code, text = _code(exc), str(exc)
     if code in (SQLITE_CORRUPT, SQLITE_NOTADB) or "malformed" in text or "not a database" in text:
         return damaged(path, text)
-    if is_disk_full(exc):
-        return disk_full(path, text)
+    if is_disk_full(exc) or ((code == SQLITE_IOERR or "disk I/O error" in text) and _disk_full(Path(path).parent)):
+        return disk_full(path, text)  # (with no room for its -shm, SQLite only says 'disk I/O error')
     if code == SQLITE_READONLY or "readonly database" in text:
         return read_only(path, text)
     if code in (SQLITE_BUSY, SQLITE_LOCKED) or "locked" in text:

@@ -61,3 +61,39 @@ def release_reserve(home: Path | str) -> bool:
         return True
     except FileNotFoundError:
         return False
+
+
+def sqlite_temp_folder() -> Path:
+    """Where SQLite writes its temporary files (a VACUUM's copy of the database): the first writable folder of
+    SQLITE_TMPDIR, TMPDIR, /var/tmp, /usr/tmp, /tmp and the working folder, as its unix layer chooses."""
+    for folder in (os.environ.get("SQLITE_TMPDIR"), os.environ.get("TMPDIR"), "/var/tmp", "/usr/tmp", "/tmp", "."):
+        if folder and os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK):
+            return Path(folder)
+    return Path(".")
+
+
+def compact_shortfall(home: Path | str, in_use: int) -> str | None:
+    """Why a VACUUM of an index with ``in_use`` bytes of pages cannot fit, or None when it can. It writes them
+    twice: a temporary copy (in sqlite_temp_folder) and the index's WAL (beside it), both on one disk when the
+    temporary folder is on the home's. Started without the room, it ran until the disk filled (SQLite rolled it
+    back)."""
+    from search.index.status import size
+    margin = RESERVE_BYTES
+    temp = sqlite_temp_folder()
+    places = [(Path(home), in_use + margin, "the index's WAL")]
+    try:
+        shared = os.stat(temp).st_dev == os.stat(home).st_dev
+    except OSError:
+        shared = False
+    if shared:
+        places = [(Path(home), 2 * in_use + margin, f"the index's WAL and SQLite's temporary copy in {temp}")]
+    else:
+        places.append((temp, in_use + margin, "SQLite's temporary copy"))
+    for folder, need, what in places:
+        free = free_bytes(folder)
+        if free is not None and free < need:
+            return (f"compacting needs about {size(need)} free on the disk holding {folder} (the {size(in_use)} the "
+                    f"index uses, written to {what}); it has {size(free)}: free some space"
+                    + ("" if shared or folder != temp else ", or point SQLITE_TMPDIR at a folder on a disk with room")
+                    + ", then run `ingest compact` again. Nothing was changed")
+    return None

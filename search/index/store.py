@@ -443,10 +443,18 @@ def drop_unused_vectors(conn: sqlite3.Connection) -> None:
     reclaim_free_pages(conn)
 
 
+def bytes_in_use(conn: sqlite3.Connection) -> int:
+    """The index's pages that hold something, in bytes: what a VACUUM writes twice, once to a temporary copy and
+    once into the index's WAL (ingest compact checks there is room for both first)."""
+    pages, free = conn.execute("PRAGMA page_count").fetchone()[0], conn.execute("PRAGMA freelist_count").fetchone()[0]
+    return (pages - free) * conn.execute("PRAGMA page_size").fetchone()[0]
+
+
 def compact(conn: sqlite3.Connection) -> tuple[int, int]:
     """Rewrite the index without its free pages, as one that gives them back from then on (auto_vacuum =
     INCREMENTAL takes effect with the VACUUM); returns the file's size in bytes before and after. Holds the write
-    lock throughout: jobs wait for it (and are retried after SQLite's 30 s)."""
+    lock throughout: jobs wait for it (and are retried after SQLite's 30 s). A VACUUM that fails (a full disk)
+    is rolled back by SQLite: the index stays as it was."""
     def size() -> int:
         return conn.execute("PRAGMA page_count").fetchone()[0] * conn.execute("PRAGMA page_size").fetchone()[0]
     before = size()
