@@ -352,7 +352,8 @@ def read_pdf(conn, target: paths.Target, indexed, page: int) -> tuple[str, dict]
     if pages == 0:
         raise Problem(f"{target.name} has no text layer in the index (a scanned PDF?)")
     if page > pages:
-        raise Problem(f"{target.name} has {render.count(pages, 'page')} with text; page {page} is past the end")
+        raise Problem(f"{target.name}: its text as indexed ends on page {pages}; page {page} is past the end")
+        # (not 'has N pages with text': pages without text before the last, a cover or a PDF cut short, count)
     covering = [c for c in chunks if c["page"] <= page <= (c["end_page"] or c["page"])]
     if all(c["page_starts"] is not None for c in covering):
         text, first, last = page_text(covering, page), page, page

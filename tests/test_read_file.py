@@ -440,8 +440,9 @@ def test_files_a_scan_leaves_out_are_refused_in_every_spelling(immediate, tmp_pa
         reading.read(Sift(load()), "notes/tool.py", None, None, None)
 
 
-def test_a_page_past_the_end_of_a_one_page_pdf_says_1_page(immediate, tmp_path, monkeypatch):
-    """It said 'has 1 pages with text'."""
+def test_a_page_past_the_end_of_a_pdf_says_where_its_text_ends(immediate, tmp_path, monkeypatch):
+    """It said 'has 1 pages with text', and a PDF with pages without text before its last (a PDF cut short:
+    44 of the 46 pages found had text) 'has 45 pages with text', the number of its last page with text."""
     from mcp_server.service import Sift
     from search.settings import load
     from tests.test_pdf_ingest import raw_pdf
@@ -458,7 +459,7 @@ def test_a_page_past_the_end_of_a_one_page_pdf_says_1_page(immediate, tmp_path, 
     ingest(root, "papers")
     with pytest.raises(Problem) as past:
         reading.read(Sift(load()), "papers/one.pdf", None, None, 5)
-    assert str(past.value) == "papers/one.pdf has 1 page with text; page 5 is past the end"
+    assert str(past.value) == "papers/one.pdf: its text as indexed ends on page 1; page 5 is past the end"
 
 
 def pages_pdf(pages: list[list[str]]) -> bytes:
