@@ -28,7 +28,8 @@ from search.index import queries
 from search.query import files
 
 MAX_LINES = 2000
-MAX_BYTES = 200_000  # bytes of returned text (UTF-8), numbers included
+MAX_BYTES = 40_000  # bytes of returned text (UTF-8), numbers included: about 10,000 tokens of English, 13,000
+# Chinese characters, under the 25,000 tokens an MCP answer may hold in Claude Code (MAX_MCP_OUTPUT_TOKENS)
 NUMBER = 8  # bytes each shown line adds: "{n:>6}\t" and its line break
 WINDOW = 4 * MAX_BYTES + (1 << 16)  # file bytes read to show one answer: enough for MAX_BYTES in UTF-32
 SPARSE_MIN = 1 << 20  # a file this big with under 1/8 of it on disk is sparse

@@ -323,7 +323,7 @@ class Tools:
     ) -> CallToolResult:
         """Read a file from the user's indexed folders: text with line numbers (as it is on disk now), or a
         PDF page by page (its text as indexed). Use it after search to read a result in full or around its
-        lines, or to open a file the user names. Shows at most 2,000 lines or 200 KB per call and says how to
+        lines, or to open a file the user names. Shows at most 2,000 lines or 40 KB per call and says how to
         get the rest (next_start_line, and next_start_offset inside a very long line). Only the files Sift
         indexes can be read (inside the registered folders, not ignored by .gitignore or Sift's ignore list,
         of a kind it indexes). A bare file name that several files share returns the candidates to choose

@@ -114,7 +114,7 @@ def test_the_limit_counts_bytes_and_a_long_line_goes_on_with_start_offset(tmp_pa
         async with servers.session(sift_env, "--no-worker") as s:
             chinese = await call(s, "read_file", path="notes/chinese.md")
             pieces, args = [], {"start_line": 1}
-            for _ in range(10):
+            for _ in range(30):
                 piece = await call(s, "read_file", path="notes/one-line.md", **args)
                 pieces.append(piece)
                 data = piece.structured_content
@@ -125,7 +125,7 @@ def test_the_limit_counts_bytes_and_a_long_line_goes_on_with_start_offset(tmp_pa
                               start_offset=len(line.encode()) + 5)
             return chinese, pieces, past
     chinese, pieces, past = run(scenario)
-    assert utf8_size(chinese) <= LIMIT + MARGIN, "the 200 KB limit counts bytes, not characters"
+    assert utf8_size(chinese) <= LIMIT + MARGIN, "the 40 KB limit counts bytes, not characters"
     assert chinese.structured_content["next_start_line"] > 1 and "start_line=" in text(chinese)
     assert len(pieces) > 2
     for piece in pieces:
