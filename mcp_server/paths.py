@@ -8,7 +8,9 @@ refuses a collection, a folder or a special file, and says each failure as a too
 from __future__ import annotations
 
 import os
+import re
 import stat
+from typing import NamedTuple
 
 from ingest.discover import why_not_indexed
 from mcp_server.errors import Problem
@@ -66,7 +68,22 @@ def _refuse_a_root(raw: str, roots: dict[str, str]) -> None:
 def indexed(conn, raw: str, roots: dict[str, str], rules=None) -> tuple[str, str]:
     """(collection, relative path) of the file similar is asked about (see files.indexed_file): a published
     'collection/path' as it is, else the file read_file would open; one a scan leaves out is refused as
-    read_file refuses it (``rules``: the discovery rules)."""
+    read_file refuses it (``rules``: the discovery rules). A path with the lines or page a result wrote after
+    it ('notes/x.md:12-30') that names no file as written is the file without them."""
+    try:
+        return _indexed(conn, raw, roots, rules)
+    except Problem:
+        place = location(raw)
+        if place is None:
+            raise
+        try:
+            return _indexed(conn, place.path, roots, rules)
+        except Problem:
+            pass
+        raise
+
+
+def _indexed(conn, raw: str, roots: dict[str, str], rules) -> tuple[str, str]:
     try:
         return files.indexed_file(conn, _checked(raw), roots, locate=resolve,
                                   why_not=lambda root, rel: why_not_indexed(root, rel, rules))
@@ -122,3 +139,35 @@ def refuse_special(name: str, mode: int) -> None:
         return
     what = next((label for test, label in SPECIAL if test(mode)), "not a regular file")
     raise Problem(f"{name} is {what}, not a regular file: read_file reads regular files only")
+
+
+class Location(NamedTuple):
+    """A path with the place a result gave after it: 'notes/x.md:12-30', 'notes/x.md  lines 12-30'."""
+    path: str
+    start_line: int | None
+    end_line: int | None
+    page: int | None
+
+
+# The places results write after a path: ':12', ':12-30' (ingest search, grep, compilers; ':12:5' with a column),
+# '#L12-L30' (GitHub), '#page=4' (PDF viewers), '  lines 12-30', '  line 12', '  page 4 (printed 8)', '  pages
+# 4-5' (search and similar), ' p.4' (ingest search's PDF hits).
+PLACE = re.compile(
+    r"(?::(?P<colon>\d+)(?:-(?P<colon_end>\d+)|:\d+)?"
+    r"|#L(?P<anchor>\d+)(?:-L?(?P<anchor_end>\d+))?"
+    r"|#page=(?P<anchor_page>\d+)"
+    r"|\s+lines?\s+(?P<words>\d+)(?:-(?P<words_end>\d+))?"
+    r"|\s+(?:pages?\s+|p\.)(?P<page>\d+)(?:-\d+)?(?:\s+\(printed [^)]*\))?)\s*$")
+
+
+def location(raw) -> Location | None:
+    """``raw`` split into a path and the lines or page written after it, when it ends with such a place; for a
+    path that names no file as written (a file may be named 'x:12')."""
+    if not isinstance(raw, str):
+        return None
+    found = PLACE.search(raw)
+    if found is None or not raw[:found.start()].strip():
+        return None
+    number = lambda *keys: next((int(found[k]) for k in keys if found[k] is not None), None)  # noqa: E731
+    return Location(raw[:found.start()], number("colon", "anchor", "words"),
+                    number("colon_end", "anchor_end", "words_end"), number("page", "anchor_page"))

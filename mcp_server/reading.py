@@ -40,11 +40,17 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
          start_offset: int | None = None) -> tuple[str, dict]:
     conn, roots = sift.conn(), sift.roots()
     try:
-        target = paths.resolve(raw_path, roots, lambda name: (queries.visible_by_name(conn, name)
-                                                              or files.beside_indexed(conn, name, roots)))
+        target = _target(conn, raw_path, roots)
     except Problem:
         _refuse_deleted(conn, raw_path, roots)
-        raise
+        place = _place_after(conn, raw_path, roots)
+        if place is None:
+            raise
+        target, place = place
+        if start_line is None and end_line is None and page is None:
+            start_line, end_line, page = place.start_line, place.end_line, place.page
+        text, data = read(sift, target.name, start_line, end_line, page, start_offset)
+        return text + f"\n[read {raw_path!r} as the file {target.name!r} and the place written after it]", data
     _refuse_unindexable(sift, target, roots)
     indexed = queries.visible_file(conn, target.collection, target.relative)
     if target.relative.lower().endswith(".pdf") or (indexed is not None and indexed["kind"] == "pdf"):
@@ -55,6 +61,23 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
         raise Problem(f"{target.name} is not a PDF: read it by start_line and end_line, not by page")
     unindexed = _failure(conn, target) if indexed is None else None
     return read_text(target, indexed, start_line or 1, end_line, start_offset or 0, unindexed)
+
+
+def _target(conn, raw_path: str, roots: dict[str, str]) -> paths.Target:
+    return paths.resolve(raw_path, roots, lambda name: (queries.visible_by_name(conn, name)
+                                                        or files.beside_indexed(conn, name, roots)))
+
+
+def _place_after(conn, raw_path: str, roots: dict[str, str]):
+    """(file, location) of a path that names no file as written but does without the lines or page a result
+    wrote after it ('notes/x.md:12-30', 'notes/x.md  lines 12-30', 'notes/paper.pdf  page 4'); else None."""
+    place = paths.location(raw_path)
+    if place is None:
+        return None
+    try:
+        return _target(conn, place.path, roots), place
+    except Problem:
+        return None
 
 
 def _refuse_unindexable(sift, target: paths.Target, roots: dict[str, str]) -> None:
