@@ -59,6 +59,8 @@ class Server(MCPServer):
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
         found = self._tool_manager.get_tool(name)
+        if found is None:
+            raise ToolError(_unknown_tool(name, [t.name for t in self._tool_manager.list_tools()]))
         refused = _unknown_arguments(found, arguments) + _booleans_for_integers(found, arguments)
         outside = _out_of_bounds(found, arguments)
         if refused or outside:
@@ -87,6 +89,16 @@ class Server(MCPServer):
         if self.checks is None or not isinstance(arguments, dict):
             return []
         return self.checks(name, arguments, told)
+
+
+def _unknown_tool(name, names: list[str]) -> str:
+    """'Unknown tool: read' alone left a model to guess: the tools this server has, and the nearest name (a
+    client's prefix 'sift_search' or 'sift__search' included)."""
+    typed = str(name)
+    near = ([n for n in names if n in typed or typed in n] if typed else []) \
+        or difflib.get_close_matches(typed, names, n=1, cutoff=0.6)
+    meant = f" (did you mean {near[0]}?)" if near else ""
+    return f"Unknown tool: {typed!r}{meant}; this server's tools are {', '.join(names)}"
 
 
 def _unknown_arguments(found, arguments) -> list[tuple[str, str]]:
