@@ -54,9 +54,9 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
     _refuse_unindexable(sift, target, roots)
     indexed = queries.visible_file(conn, target.collection, target.relative)
     if target.relative.lower().endswith(".pdf") or (indexed is not None and indexed["kind"] == "pdf"):
-        if start_line is not None or end_line is not None or start_offset is not None:
+        if start_line is not None or end_line is not None:
             raise Problem(f"{target.name} is a PDF: read it by page (page=1, page=2, …), not by line")
-        return read_pdf(conn, target, indexed, page or 1)
+        return read_pdf(conn, target, indexed, page or 1, start_offset or 0)
     if page is not None:
         raise Problem(f"{target.name} is not a PDF: read it by start_line and end_line, not by page")
     unindexed = _failure(conn, target) if indexed is None else None
@@ -362,7 +362,9 @@ def _staleness(target: paths.Target, indexed, why: str | None = None) -> list[st
 
 # --- PDF ------------------------------------------------------------------------------
 
-def read_pdf(conn, target: paths.Target, indexed, page: int) -> tuple[str, dict]:
+def read_pdf(conn, target: paths.Target, indexed, page: int, offset: int = 0) -> tuple[str, dict]:
+    """Page ``page`` of the PDF as indexed, from ``offset`` bytes (UTF-8) into its text: a page over MAX_BYTES
+    is shown in pieces, each saying the start_offset of the next."""
     if indexed is None:
         note = _note_standing_for(target)
         if note is not None:
@@ -386,16 +388,37 @@ def read_pdf(conn, target: paths.Target, indexed, page: int) -> tuple[str, dict]
         first = min((c["page"] for c in covering), default=page)
         last = max((c["end_page"] or c["page"] for c in covering), default=page)
     span = f"page {page}" if first == last else f"page {page} (the passages shown run over pages {first}-{last})"
+    text, cut_at = _page_piece(text, page, offset)
+    if offset:
+        span += f", from byte {offset:,} of its text"
     header = f"{render.shown(target.name)}  ({span} of {pages}; text as indexed in generation {indexed['published']})"
     notes = []
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:  # the limit counts bytes, not characters
-        text = text.encode("utf-8", "surrogatepass")[:MAX_BYTES].decode("utf-8", "ignore")
-        notes.append(f"[stopped at the {MAX_BYTES // 1000} KB limit]")
-    if page < pages:
+    if cut_at is not None:  # the limit counts bytes, not characters
+        notes.append(f"[stopped at the {MAX_BYTES // 1000} KB limit: the rest of page {page} not shown; call "
+                     f"read_file with page={page}, start_offset={cut_at} for more]")
+    elif page < pages:
         notes.append(f"[call read_file with page={page + 1} for the next page]")
     data = {"path": target.name, "absolute_path": target.absolute, "page": page, "pages": pages,
-            "first_page_shown": first, "last_page_shown": last, "indexed_generation": indexed["published"]}
+            "first_page_shown": first, "last_page_shown": last, "indexed_generation": indexed["published"],
+            "start_offset": offset or None, "next_start_offset": cut_at}
     return "\n".join([header, text or "(no text on this page)", *notes]), data
+
+
+def _page_piece(text: str, page: int, offset: int) -> tuple[str, int | None]:
+    """(the text of a page from byte ``offset`` within MAX_BYTES, the offset of the rest or None), cut between
+    characters."""
+    encoded = text.encode("utf-8", "surrogatepass")
+    if offset and offset >= len(encoded):
+        raise Problem(f"start_offset {offset} is past the end of page {page} ({len(encoded):,} bytes of text): "
+                      "give the next_start_offset a cut page's answer named, or 0")
+    while 0 < offset < len(encoded) and encoded[offset] & 0xC0 == 0x80:  # inside a character: from its start
+        offset -= 1
+    end = offset + MAX_BYTES
+    if end >= len(encoded):
+        return encoded[offset:].decode("utf-8", "ignore"), None
+    while end > offset + 1 and encoded[end] & 0xC0 == 0x80:
+        end -= 1
+    return encoded[offset:end].decode("utf-8", "ignore"), end
 
 
 def _note_standing_for(target: paths.Target) -> str | None:

@@ -329,9 +329,10 @@ class Tools:
         start_line: Annotated[int | None, Field(ge=1, description="First line to show (1-based); default 1.")] = None,
         end_line: Annotated[int | None, Field(ge=1, description="Last line to show; default start_line + 1999.")] = None,
         page: Annotated[int | None, Field(ge=1, description="For PDFs: the page to show (1-based); default 1.")] = None,
-        start_offset: Annotated[int | None, Field(ge=0, description="Bytes into start_line to begin at, to go "
-                                                  "on inside a line cut at the size limit: the "
-                                                  "next_start_offset the previous answer gave.")] = None,
+        start_offset: Annotated[int | None, Field(ge=0, description="Bytes into start_line (of a PDF: into "
+                                                  "the page's text) to begin at, to go on inside a line or "
+                                                  "page cut at the size limit: the next_start_offset the "
+                                                  "previous answer gave.")] = None,
     ) -> CallToolResult:
         """Read a file from the user's indexed folders: text with line numbers (as it is on disk now), or a
         PDF page by page (its text as indexed). Use it after search to read a result in full or around its

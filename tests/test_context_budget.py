@@ -49,3 +49,39 @@ def test_a_big_note_a_minified_line_and_chinese_each_come_in_pages_a_client_take
     last_shown = firsts[0].structured_content["end_line"]
     assert shown[1] == "     1\tLine 0 of the big note talks about zebra0 and quokka migrations."
     assert text(second).splitlines()[1].startswith(f"{last_shown + 1:>6}\tLine {last_shown} of the big note")
+
+
+def test_a_pdf_page_over_the_limit_goes_on_with_start_offset(immediate, tmp_path, servers, sift_env, monkeypatch):
+    """A page's text over the limit was cut with '[stopped at the 200 KB limit]' and no way on: the rest of the
+    page could not be read at all. Now the answer gives the start_offset of the rest, as for a long line."""
+    from tests.conftest import ingest
+    from tests.test_pdf_ingest import paged_pdf
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    words = " ".join(f"aardvark{n}" for n in range(9_000))  # about 100 KB of text on one page
+    root = tmp_path / "papers"
+    root.mkdir()
+    (root / "dense.pdf").write_bytes(paged_pdf([words, "pangolin scales overlap"]))
+    ingest(root, "papers")
+
+    async def scenario():
+        async with servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker") as s:
+            pieces, more = [], {}
+            for _ in range(10):
+                piece = await call(s, "read_file", path="papers/dense.pdf", page=1, **more)
+                pieces.append(piece)
+                if "next_start_offset" not in (piece.structured_content or {}):
+                    break
+                more = {"start_offset": piece.structured_content["next_start_offset"]}
+            past = await call(s, "read_file", path="papers/dense.pdf", page=1, start_offset=10 ** 9)
+            return pieces, past
+    pieces, past = run(scenario)
+    assert len(pieces) > 1, text(pieces[0])[-300:]
+    for piece in pieces:
+        assert not piece.is_error, text(piece)
+        assert len(text(piece).encode("utf-8")) <= BUDGET
+    first = pieces[0].structured_content
+    assert f"call read_file with page=1, start_offset={first['next_start_offset']}" in text(pieces[0])
+    joined = "".join(text(p).split("\n", 1)[1].rsplit("\n", 1)[0] for p in pieces)
+    assert joined.split() == words.split(), "the pieces join without a gap or an overlap"
+    assert "call read_file with page=2 for the next page" in text(pieces[-1])
+    assert past.is_error and "past the end of page 1" in text(past), text(past)
