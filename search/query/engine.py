@@ -811,6 +811,16 @@ def _in_scope(generations: dict[str, int], filters: Filters) -> dict[str, int]:
     return {name: gen for name, gen in generations.items() if filters.collection in (None, name)}
 
 
+def _cut(query: str) -> str:
+    """The query's first MAX_QUERY_CHARS characters, ending before the word the limit falls inside when a space
+    comes shortly before it: a word cut in two ('prisma' as 'pris') was searched for and named as found nowhere."""
+    kept = query[:MAX_QUERY_CHARS]
+    if query[MAX_QUERY_CHARS].isspace() or kept[-1].isspace():
+        return kept
+    space = max(kept.rfind(" "), kept.rfind("\t"), kept.rfind("\n"), kept.rfind("\u3000"))
+    return kept[:space] if space >= MAX_QUERY_CHARS - 100 else kept
+
+
 def _validate(query, limit, mode, notes: list[str]) -> tuple[str, int, str]:
     """The query cleaned (NULs and lone surrogates become spaces) and cut to MAX_QUERY_CHARS, with a note."""
     if isinstance(query, str):
@@ -819,8 +829,9 @@ def _validate(query, limit, mode, notes: list[str]) -> tuple[str, int, str]:
         raise SearchError("the query is empty: give some words to search for")
     cut = len(query) > MAX_QUERY_CHARS
     if cut:
-        query = query[:MAX_QUERY_CHARS]
-        notes.append(f"the query was cut to its first {MAX_QUERY_CHARS:,} characters")
+        query = _cut(query)
+        notes.append(f"the query was cut to its first {MAX_QUERY_CHARS:,} characters"
+                     + (", before the word they end inside" if len(query) < MAX_QUERY_CHARS else ""))
     if not _visible(query):
         raise SearchError("the query is empty: give some words to search for (it holds only invisible characters"
                           + (f" in its first {MAX_QUERY_CHARS:,}" if cut else "") + ")")
