@@ -101,6 +101,15 @@ def _unknown_tool(name, names: list[str]) -> str:
     return f"Unknown tool: {typed!r}{meant}; this server's tools are {', '.join(names)}"
 
 
+# What a model used to other tools means by a name this one does not take, where the nearest spelling misleads:
+# a file reader's offset and limit (Claude Code's Read) count lines, where start_offset counts bytes into one.
+ALIASES = {
+    ("read_file", "offset"): "start_line", ("read_file", "line"): "start_line",
+    ("read_file", "lines"): "start_line and end_line", ("read_file", "limit"): "end_line, the last line to show",
+    ("read_file", "file"): "path", ("read_file", "file_path"): "path", ("similar", "file_path"): "path",
+}
+
+
 def _unknown_arguments(found, arguments) -> list[tuple[str, str]]:
     """(key, "'colection' is not an argument of search (did you mean collection?): it takes query, …") for each
     argument the tool does not take. pydantic drops them, so a misspelled filter ('colection', 'path') used to
@@ -112,7 +121,8 @@ def _unknown_arguments(found, arguments) -> list[tuple[str, str]]:
     takes = f"it takes {', '.join(properties)}" if properties else "it takes none"
     told = []
     for key in (k for k in arguments if k not in properties):
-        near = difflib.get_close_matches(str(key), list(properties), n=1) or \
+        near = [ALIASES[found.name, key]] if (found.name, key) in ALIASES else \
+            difflib.get_close_matches(str(key), list(properties), n=1) or \
             [name for name in properties if name.startswith(f"{key}_")]  # 'path' for path_prefix
         meant = f" (did you mean {near[0]}?)" if near else ""
         told.append((key, f"{_short_repr(str(key), 40)} is not an argument of {found.name}{meant}: {takes}"))

@@ -36,3 +36,19 @@ def test_an_unknown_tool_is_told_the_tools_there_are_and_the_one_meant(servers, 
             assert f"(did you mean {meant[name]}?)" in text(answer), text(answer)
     assert "did you mean" not in text(wrong["nosuch"])
     assert after.is_error and "nothing is indexed yet" in text(after), "the server answers the next call"
+
+
+def test_a_file_readers_offset_and_limit_are_told_as_lines(servers, sift_env):
+    """Claude Code's own Read tool takes offset and limit in lines: a model passing them to read_file was told
+    '(did you mean start_offset?)', which counts bytes into one line, and went on to read the wrong place."""
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return await call(s, "read_file", file_path="notes/x.md", offset=3, limit=5), \
+                await call(s, "read_file", path="notes/x.md", line=3)
+    reader, line = run(scenario)
+    said = text(reader)
+    assert reader.is_error and "'offset' is not an argument of read_file (did you mean start_line?)" in said, said
+    assert "'limit' is not an argument of read_file (did you mean end_line, the last line to show?)" in said, said
+    assert "'file_path' is not an argument of read_file (did you mean path?)" in said, said
+    assert "start_offset?" not in said
+    assert line.is_error and "(did you mean start_line?)" in text(line), text(line)
