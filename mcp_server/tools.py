@@ -125,7 +125,9 @@ def _unknown_arguments(found, arguments) -> list[tuple[str, str]]:
             difflib.get_close_matches(str(key), list(properties), n=1) or \
             [name for name in properties if name.startswith(f"{key}_")]  # 'path' for path_prefix
         meant = f" (did you mean {near[0]}?)" if near else ""
-        told.append((key, f"{_short_repr(str(key), 40)} is not an argument of {found.name}{meant}: {takes}"))
+        told.append((key, f"{_short_repr(str(key), 40)} is not an argument of {found.name}{meant}"))
+    if told:  # what the tool takes, said once after the last of them
+        told[-1] = (told[-1][0], f"{told[-1][1]}: {takes}")
     return told
 
 
