@@ -32,6 +32,9 @@ _BOLD = re.compile(r"(?<![A-Za-z0-9_)\]*])\*\*([^\s*](?:[^*\n]*[^\s*])?)\*\*(?![
 _HEADING = re.compile(r"[ \t]{0,3}#{1,6}(?=[ \t]|$)")
 _TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
 _FENCE = re.compile(r"[ \t]{0,3}(?:```|~~~)")
+# A table of contents' dot leaders ('2 LRS ........... 6', '. . . . .') and other rules of one character, which
+# filled a PDF's snippet with 200 dots: shown as one '…'.
+_LEADER = re.compile(r"([.·…_=\-])\1{5,}|(?:\. ){4,}\.?")
 
 
 def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset(), note: bool = False,
@@ -44,6 +47,7 @@ def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset(), note: b
     ``code``: the text is code, whose camelCase names search reads as their words too (getUserName holds user)."""
     text = _plain(text) if note else text
     text = _BOLD.sub(r"\1", text) if "**" in text else text
+    text = _LEADER.sub(" … ", text)
     pattern = _pattern(query, frozenset(skip))
     spans = _matches(pattern, text, code) if pattern else []
     columns = _Columns(text)
