@@ -50,14 +50,25 @@ def hit_data(hit) -> dict:
     }
 
 
-def hits_text(hits: list[dict]) -> list[str]:
+def generations_said(hits: list[dict], generations: dict[str, int]) -> str:
+    """'; notes at generation 3' for the line above the hits, when each hit comes from its collection's
+    published generation (as it does): said once there, not on each hit. '' otherwise, or without hits."""
+    shown = sorted({h["collection"] for h in hits})
+    if not hits or any(generations.get(h["collection"]) != h["generation"] for h in hits):
+        return ""
+    return "; " + ", ".join(f"{name} at generation {generations[name]}" for name in shown)
+
+
+def hits_text(hits: list[dict], once: bool = False) -> list[str]:
     """The hits as numbered lines; a path, title or snippet's control characters (a newline in a file name, a
-    terminal escape) escaped, so each stays on its line."""
+    terminal escape) escaped, so each stays on its line. ``once``: the generation is said above the hits
+    (generations_said), so not on each."""
     lines = []
     for n, h in enumerate(hits, start=1):
         where = place(h)
+        generation = "" if once else f", generation {h['generation']}"
         lines.append(f"{n}. {h['path']}{'  ' + where if where else ''}  "
-                     f"(score {h['score']:.4f}, generation {h['generation']}, chunk {h['chunk_id']})")
+                     f"(score {h['score']:.4f}{generation}, chunk {h['chunk_id']})")
         context = engine.context_line(h["title"], h["heading_path"])
         if context:
             lines.append(f"   {context}")

@@ -325,10 +325,12 @@ class Tools:
         hits = [render.hit_data(h) for h in answer.hits]
         fresh_line, fresh = report.freshness(self.sift.conn(), where.collection)
         by = f", embedded by {', '.join(answer.models)}" if answer.models else ""
+        once = render.generations_said(hits, answer.generations)
         lines = [f"{render.count(len(hits), 'passage')} for {_echo(answer.query)} "
-                 f"({answer.mode}, {answer.took_ms} ms{by})"]
+                 f"({answer.mode}, {answer.took_ms} ms{by}{once})"]
         lines += render.notes(answer.notes)
-        lines += render.hits_text(hits) or ["no passages match: try other words, mode 'semantic', or fewer filters"]
+        lines += render.hits_text(hits, once=bool(once)) or ["no passages match: try other words, mode 'semantic', "
+                                                             "or fewer filters"]
         data = {"query": answer.query, "query_cut": len(answer.query) < len(query), "mode": answer.mode,
                 "results": hits, "generations": answer.generations, "models": answer.models,
                 "notes": answer.notes, "unmatched": answer.unmatched, "freshness": fresh}
@@ -416,9 +418,10 @@ class Tools:
             raise Problem("give exactly one of path or chunk_id")
         answer = self.sift.engine().similar(chunk_id=chunk_id, path=target, limit=limit)
         hits = [render.hit_data(h) for h in answer.hits]
+        once = render.generations_said(hits, answer.generations)
         lines = [render.shown(f"{render.count(len(hits), 'passage')} like {answer.query} (other files, best "
-                              "passage of each)")]
-        lines += render.hits_text(hits) or ["no other passages found"]
+                              f"passage of each{once})")]
+        lines += render.hits_text(hits, once=bool(once)) or ["no other passages found"]
         return result("\n".join(lines), {"source": answer.query, "results": hits, "generations": answer.generations})
 
     @tool

@@ -85,3 +85,22 @@ def test_a_pdf_page_over_the_limit_goes_on_with_start_offset(immediate, tmp_path
     assert joined.split() == words.split(), "the pieces join without a gap or an overlap"
     assert "call read_file with page=2 for the next page" in text(pieces[-1])
     assert past.is_error and "past the end of page 1" in text(past), text(past)
+
+
+def test_the_generation_is_said_once_above_the_hits_not_on_each(immediate, tmp_path, servers, sift_env, monkeypatch):
+    """Each hit's line repeated 'generation 3' although every hit of a collection comes from its published
+    generation: said once in the line above them now; the data keeps it on each hit."""
+    from tests.conftest import ingest
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    notes = {f"n{n}.md": f"# Note {n}\n\nquokka number {n}\n" for n in range(6)}
+    generation = ingest(write_tree(tmp_path / "notes", notes), "notes")["published"]["id"]
+
+    async def scenario():
+        async with servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker") as s:
+            return await call(s, "search", query="quokka", mode="keyword", limit=5)
+    answer = run(scenario)
+    lines = text(answer).splitlines()
+    hit_lines = [line for line in lines if line[:1].isdigit() and ". notes/" in line]
+    assert len(hit_lines) == 5 and all("generation" not in line for line in hit_lines), lines
+    assert lines[0].endswith(f"; notes at generation {generation})"), lines[0]
+    assert {h["generation"] for h in answer.structured_content["results"]} == {generation}
