@@ -329,8 +329,7 @@ class Tools:
         lines = [f"{render.count(len(hits), 'passage')} for {_echo(answer.query)} "
                  f"({answer.mode}, {answer.took_ms} ms{by}{once})"]
         lines += render.notes(answer.notes)
-        lines += render.hits_text(hits, once=bool(once)) or ["no passages match: try other words, mode 'semantic', "
-                                                             "or fewer filters"]
+        lines += render.hits_text(hits, once=bool(once)) or [_no_match(answer.generations)]
         data = {"query": answer.query, "query_cut": len(answer.query) < len(query), "mode": answer.mode,
                 "results": hits, "generations": answer.generations, "models": answer.models,
                 "notes": answer.notes, "unmatched": answer.unmatched, "freshness": fresh}
@@ -496,6 +495,14 @@ def _candidates(name: str, path: str, many: paths.Ambiguous) -> CallToolResult:
         lines.append(f"[{len(many.candidates) - len(shown)} more not shown: give more of the path, or narrow "
                      "with list_files path_prefix and glob]")
     return result("\n".join(lines), {"path": path, "candidates": shown, "total_candidates": len(many.candidates)})
+
+
+def _no_match(generations: dict[str, int]) -> str:
+    """The line for no hits: other words help only when something searched was published."""
+    if not generations:
+        return ("no passages match, as nothing searched is published yet: other words will not help; search again "
+                "once stats shows a published generation")
+    return "no passages match: try other words, mode 'semantic', or fewer filters"
 
 
 def _echo(query: str) -> str:

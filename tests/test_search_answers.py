@@ -1,0 +1,56 @@
+"""What search answers a model in two corners, through the real sift-mcp over stdio.
+
+A query over the 10,000 characters searched was cut at the 10,000th character, inside a word: 'prisma prisma …
+pris' searched for 'pris' and the answer said `no passage contains 'pris'`, a word the user never typed. Now it
+ends before that word. And an empty answer before anything is published no longer says to try other words.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import write_tree
+from tests.test_mcp_server import Servers, call, run, text
+
+
+@pytest.fixture
+def servers(tmp_path):
+    made = Servers(tmp_path)
+    yield made
+    made.check_stdout()
+
+
+def test_a_long_query_is_cut_between_words(immediate, tmp_path, servers, sift_env, monkeypatch):
+    from tests.conftest import ingest
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "notes", {"prisma.md": "# Prisma\n\nprisma schema location\n",
+                                           "other.md": "# Other\n\nnothing here\n"})
+    ingest(root, "notes")
+
+    async def scenario():
+        async with servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker") as s:
+            return await call(s, "search", query="prisma " * 3000, mode="keyword", limit=1)
+    answer = run(scenario)
+    assert not answer.is_error, text(answer)
+    assert "no passage contains" not in text(answer) and "unmatched" not in answer.structured_content, text(answer)[:600]
+    assert "the query was cut to its first 10,000 characters, before the word they end inside" in text(answer)
+    assert answer.structured_content["query"].split()[-1] == "prisma"
+    assert answer.structured_content["results"][0]["path"] == "notes/prisma.md"
+
+
+def test_a_search_before_anything_is_published_does_not_say_to_try_other_words(tmp_path, servers, sift_env):
+    """Before the first generation of a collection is published, an empty answer said 'try other words, mode
+    'semantic', or fewer filters': a model did, call after call. It now says other words will not help."""
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nquokka\n"})
+    from search.index import db, store
+    from search.settings import load
+    conn = db.connect(load().index_path)
+    store.ensure_collection(conn, "notes", str(root))
+    conn.close()
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return await call(s, "search", query="quokka", mode="keyword"), await call(s, "search", query="quokka")
+    for answer in run(scenario):
+        assert not answer.is_error and answer.structured_content["results"] == [], text(answer)
+        assert "try other words" not in text(answer), text(answer)
+        assert "other words will not help; search again once stats shows a published generation" in text(answer)
