@@ -351,8 +351,9 @@ def _mb(size: int) -> str:
 
 def _staleness(target: paths.Target, indexed, why: str | None = None) -> list[str]:
     if indexed is None:  # it said "(new, excluded, or failed) … not find it yet" of a file skipped for good
+        until = "" if why and why.startswith("skipped") else " until it is indexed"  # the reason says what would
         return [f"[this file is not in the published index ({why or 'not indexed yet'}): search does not find it"
-                " until it is indexed]"]
+                f"{until}]"]
     st = os.stat(target.absolute)
     if st.st_size != indexed["size"] or abs(st.st_mtime - indexed["mtime"]) > 1e-3:
         return [f"[changed on disk since generation {indexed['published']} indexed it: "

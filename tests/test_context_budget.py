@@ -104,3 +104,20 @@ def test_the_generation_is_said_once_above_the_hits_not_on_each(immediate, tmp_p
     assert len(hit_lines) == 5 and all("generation" not in line for line in hit_lines), lines
     assert lines[0].endswith(f"; notes at generation {generation})"), lines[0]
     assert {h["generation"] for h in answer.structured_content["results"]} == {generation}
+
+
+def test_a_minified_file_read_says_search_does_not_find_it_not_that_it_will(immediate, tmp_path, servers, sift_env,
+                                                                           monkeypatch):
+    """read_file of a file skipped as minified said 'search does not find it until it is indexed', as if it were
+    on its way: a model waited for it. A skipped file's reason says what would index it; nothing is promised."""
+    from tests.conftest import ingest
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    minified = "var a=1;" + ";".join(f"function f{n}(x){{return x*{n}}}" for n in range(3_000)) + "\n"
+    ingest(write_tree(tmp_path / "code", {"app.min.js": minified, "main.js": "function main() {}\n"}), "code")
+
+    async def scenario():
+        async with servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker") as s:
+            return await call(s, "read_file", path="code/app.min.js")
+    said = text(run(scenario))
+    assert "(skipped at parse: minified or generated" in said, said[-400:]
+    assert "until it is indexed" not in said and "): search does not find it]" in said, said[-400:]

@@ -529,7 +529,7 @@ def test_a_file_skipped_for_good_says_why_search_does_not_find_it(immediate, tmp
     assert shown.splitlines()[-1].startswith(
         "[this file is not in the published index (skipped at chunk: about ")
     assert shown.splitlines()[-1].endswith(
-        "raise SIFT_MAX_FILE_CHUNKS to index it): search does not find it until it is indexed]")
+        "raise SIFT_MAX_FILE_CHUNKS to index it): search does not find it]")
     shown, _ = reading.read(sift, "notes/new.md", None, None, None)
     assert shown.splitlines()[-1] == ("[this file is not in the published index (not indexed yet): search does not "
                                       "find it until it is indexed]")
