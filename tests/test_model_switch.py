@@ -11,6 +11,7 @@ import dataclasses
 import gc
 import os
 import shutil
+import struct
 import time
 import weakref
 from pathlib import Path
@@ -200,6 +201,46 @@ def test_a_missing_old_model_file_is_said_and_keyword_still_works(immediate, tmp
     assert "old-model.gguf" in str(refused.value), "names the file that is gone"
     hybrid = engine.search("spaghetti garlic", mode="hybrid")
     assert hybrid.mode == "keyword" and hybrid.hits[0].path == "food/pasta.md" and old_id in hybrid.notes[0]
+    assert engine.search("spaghetti", mode="keyword").hits[0].path == "food/pasta.md"
+
+
+def with_embedding_length(model: Path, out: Path, length: int) -> Path:
+    """A copy of ``model`` whose header gives another embedding length than its tensors have: a sound GGUF
+    header (read_model_info accepts it) that llama.cpp refuses to load (check_tensor_dims)."""
+    data = bytearray(model.read_bytes())
+    at = data.index(b"bert.embedding_length") + len(b"bert.embedding_length")
+    assert struct.unpack_from("<I", data, at)[0] == 4, "a uint32 value follows the key"
+    struct.pack_into("<I", data, at + 4, length)
+    out.write_bytes(bytes(data))
+    return out
+
+
+@pytest.mark.timeout(300)
+def test_a_model_llama_cpp_cannot_load_stops_the_worker_saying_why_and_search_goes_on(
+        immediate, sift_env, tmp_path, model_path, monkeypatch):
+    """SIFT_MODEL names a GGUF whose header reads well but whose tensors llama.cpp refuses. The consumer's
+    start-up check reads only the header, so it starts; the scan then met the model and failed with a traceback
+    in the log alone: nothing in stats, the consumer went on taking jobs, the user's enqueue lost. Now the job
+    stops the consumer (status 2, the line naming the file), stats says so, and the old generation answers."""
+    ingest(write_tree(tmp_path / "notes", TOPICS))
+    from workers import runtime
+    runtime.reset()
+    bad = with_embedding_length(model_path, tmp_path / "bad.gguf", 256)
+    assert read_model_info(bad).dim == 256  # the header alone is fine
+    broken = {**sift_env, "SIFT_MODEL": str(bad)}
+    worker = Consumer(broken, 1, tmp_path / "broken.log")
+    try:
+        assert run_ingest(broken, "enqueue", str(tmp_path / "notes"), "--name", "notes").returncode == 0
+        assert worker.proc.wait() == 2, "the consumer stops: every job would fail on this model"
+    finally:
+        worker.stop()
+    log = (tmp_path / "broken.log").read_text()
+    assert f"sift worker: error: llama.cpp could not load the model {bad}" in log
+    stats = run_ingest(broken, "stats").stdout
+    assert "a worker stopped" in stats and f"could not load the model {bad}" in stats
+    assert "failed" not in run_ingest(broken, "files").stdout, "no file is blamed for the model"
+    engine = Engine(Path(sift_env["SIFT_HOME"]) / "index.db", recording_loader([]))
+    assert engine.search("cooking noodles", mode="semantic").hits[0].path == "food/pasta.md"
     assert engine.search("spaghetti", mode="keyword").hits[0].path == "food/pasta.md"
 
 

@@ -204,7 +204,7 @@ def _seen_at_work(signal, task, *args) -> None:
 def _stop_on_damage(signal, task, exc=None) -> None:
     """A job other than a pipeline stage (the periodic rescan) met a damaged index or queue: stop the consumer
     (the stages stop it themselves, without the traceback huey logs here)."""
-    why = halt.damage(exc) if exc is not None else None
+    why = halt.unworkable(exc) if exc is not None else None
     if why is not None:
         halt.stop(why)
 

@@ -11,6 +11,10 @@ does, and exits with status 2, as it would have at start-up. sift-mcp restarts a
 status 2 only after its longest backoff (mcp_server/worker.py), and the restarted one refuses the file at
 start-up until it is restored or deleted.
 
+A model file that reads as GGUF but that llama.cpp cannot load (tensors of another shape than its header says)
+passes the consumer's start-up check, which reads only the header; its first job then stops the consumer the same
+way (``unworkable``): every job would fail on it, and no file is to blame.
+
 A damaged queue is met by huey's own loops too (taking a job, reading the schedule): those stop the same way,
 instead of logging a traceback every poll for ever.
 
@@ -76,6 +80,15 @@ def damage(exc: BaseException) -> str | None:
         from workers import runtime
         return db.damaged(runtime.settings().index_path, str(exc))
     return None
+
+
+def unworkable(exc: BaseException) -> str | None:
+    """The one-line message if ``exc`` means that this worker can run no job: index.db or queue.db is damaged
+    (``damage``), or llama.cpp cannot load the worker's own model (workers.runtime.ModelUnusable), else None."""
+    from workers import runtime
+    if isinstance(exc, runtime.ModelUnusable):
+        return str(exc)
+    return damage(exc)
 
 
 def stop(why: str) -> None:

@@ -16,6 +16,13 @@ from search.settings import Settings, load
 from workers import queues
 
 _local = threading.local()
+
+
+class ModelUnusable(ModelError):
+    """The worker's own model (SIFT_MODEL) reads as a GGUF file but llama.cpp cannot load it (tensors of
+    another shape than its header says, an architecture llama.cpp does not know): no job of this worker can
+    run, and none is to blame, so the consumer stops saying why (workers.halt), as for a damaged index."""
+
 _lock = threading.Lock()
 _shared: dict = {}
 
@@ -41,7 +48,7 @@ def embedder(model_id: str | None = None) -> embedding.Embedder:
     with _lock:
         if settings().embeddings:
             if "embedder" not in _shared:
-                _shared["embedder"] = _load(embedding.resolve(settings()))
+                _shared["embedder"] = _load_configured()
             configured = _shared["embedder"]
             if model_id is None or model_id == configured.info.model_id:
                 return configured
@@ -52,6 +59,14 @@ def embedder(model_id: str | None = None) -> embedding.Embedder:
             others.clear()  # one older model at a time: a worker meets it only while a build finishes
             others[model_id] = _load(embedding.locate(model_id, settings()))
         return others[model_id]
+
+
+def _load_configured() -> embedding.Embedder:
+    info = embedding.resolve(settings())  # a missing or malformed file: refused as the consumer starts
+    try:
+        return _load(info)
+    except ModelError as exc:
+        raise ModelUnusable(str(exc)) from exc
 
 
 def _load(info) -> embedding.Embedder:

@@ -82,9 +82,9 @@ def stage(priority: int, retry_with: dict | None = None):
             try:
                 return retry.attempt(_unless_gone(fn), args, kwargs, policy, _what(fn.__name__, args),
                                      lambda exc, tries: _give_up(fn.__name__, args, exc, tries), retry_with,
-                                     beyond=halt.damage)
+                                     beyond=halt.unworkable)
             except Exception as exc:
-                why = halt.damage(exc)  # a damaged index or queue: not the files' doing; nothing is written
+                why = halt.unworkable(exc)  # a damaged index or queue, an unloadable model: not the files' doing
                 if why is None:  # give_up itself failed (e.g. the disk stayed full): huey logs it, as before
                     raise
                 halt.stop(why)  # the consumer takes no more jobs (immediate mode: raises halt.Halted)
