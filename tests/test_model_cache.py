@@ -37,3 +37,17 @@ def test_a_new_home_links_the_model_converted_once_into_the_shared_cache(sift_en
     third = _prepare(env, tmp_path / "three")
     assert cached.stat().st_ino != made.st_ino, "converted again"
     assert read_model_info(third).model_id == want
+
+
+def test_prepare_builds_again_a_known_models_file_cut_short_in_the_home(sift_env, tmp_path):
+    """A home's e5 or MiniLM file cut short (a copy or a sync that did not finish) was refused by every command
+    with `run ingest model prepare`, and `ingest model prepare` refused it the same way, naming itself as the fix.
+    Now prepare (and any command that needs the model) links the cached copy again."""
+    env = {**sift_env, "SIFT_MODEL": "minilm", "SIFT_MODEL_CACHE": str(tmp_path / "cache")}
+    path = _prepare(env, tmp_path / "home")
+    want = read_model_info(path).model_id
+    data = path.read_bytes()
+    path.unlink()  # a new file, not the cached copy it was linked to
+    path.write_bytes(data[: len(data) // 2])
+    path = _prepare(env, tmp_path / "home")
+    assert read_model_info(path).model_id == want

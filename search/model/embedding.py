@@ -34,7 +34,7 @@ KINDS = ("passage", "query")
 def resolve(settings: Settings) -> ModelInfo:
     """The configured model's facts; a known model is converted from its package if missing."""
     path = settings.model_path
-    if settings.uses_default_model and not path.exists():
+    if settings.uses_default_model and not _sound(path):
         prepare(settings)
     return read_model_info(path)
 
@@ -47,11 +47,21 @@ def prepare(settings: Settings, force: bool = False) -> ModelInfo:
         return read_model_info(settings.model_path)
     path = settings.model_path
     with _prepare_lock:
-        if force or not path.exists():
+        if force or not _sound(path):  # missing, or cut short or overwritten: built again from the cache
             print(f"sift: preparing the embedding model {known.name} at {path} (converted once into "
                   f"{cache.cache_dir()}) ...", file=sys.stderr)
             cache.provide(known, path, force)
     return read_model_info(path)
+
+
+def _sound(path: Path) -> bool:
+    """``path`` holds a GGUF embedding model (a known model's file may be missing, or damaged by a copy cut
+    short: `ingest model prepare` told to run `ingest model prepare` refused it again)."""
+    try:
+        read_model_info(path)
+        return True
+    except ModelError:
+        return False
 
 
 def build_minilm(out_path: Path) -> Path:
