@@ -244,6 +244,41 @@ def test_a_model_llama_cpp_cannot_load_stops_the_worker_saying_why_and_search_go
     assert engine.search("spaghetti", mode="keyword").hits[0].path == "food/pasta.md"
 
 
+@pytest.mark.timeout(300)
+def test_a_worker_that_stopped_on_a_model_refuses_it_at_start_until_the_file_changes(
+        immediate, sift_env, tmp_path, model_path):
+    """sift-mcp starts a stopped worker again every minute. Each start passed the header check and said it
+    worked, until the scan it queued again met the model and stopped it: a new start is refused at once while
+    the file is the one that stopped the last worker, and a fixed file starts normally and publishes."""
+    root = write_tree(tmp_path / "notes", TOPICS)
+    ingest(root)
+    from workers import runtime
+    runtime.reset()
+    bad = with_embedding_length(model_path, tmp_path / "bad.gguf", 256)
+    broken = {**sift_env, "SIFT_MODEL": str(bad)}
+    first = Consumer(broken, 1, tmp_path / "first.log")
+    try:
+        (root / "food" / "pasta.md").write_text("# Pasta\n\nBoil the penne for eleven minutes.\n")
+        assert run_ingest(broken, "enqueue", str(root), "--name", "notes").returncode == 0
+        assert first.proc.wait() == 2
+    finally:
+        first.stop()
+    again = Consumer(broken, 1, tmp_path / "again.log")
+    assert again.proc.wait() == 2
+    log = (tmp_path / "again.log").read_text()
+    assert f"sift worker: error: llama.cpp could not load the model {bad}" in log
+    assert "Executing" not in log, "refused as it starts, before taking a job"
+
+    shutil.copy(model_path, bad)  # fixed: the published generation's own model, as a new file
+    conn = db.connect(Path(sift_env["SIFT_HOME"]) / "index.db", readonly=True)
+    fixed = Consumer(broken, 1, tmp_path / "fixed.log")
+    try:
+        before = conn.execute("SELECT published FROM collections WHERE name = 'notes'").fetchone()[0]
+        wait_published(conn, "notes", before, fixed.proc, limit=240)
+    finally:
+        fixed.stop()
+
+
 def test_collections_embedded_with_different_models_are_searched_each_with_its_own(
         immediate, tmp_path, model_path, other_model_path, monkeypatch):
     from search.index import store

@@ -36,7 +36,7 @@ class Recovering:
         log_like_huey()
         _refuse_unusable_index()
         _refuse_unusable_queue(self)
-        _refuse_unusable_model()
+        _refuse_unusable_model(self)
         refusal.ready()
         from workers import recover
         record_seen(self)
@@ -149,9 +149,13 @@ def _refuse_unusable_index() -> None:
         raise SystemExit(2) from None
 
 
-def _refuse_unusable_model() -> None:
+def _refuse_unusable_model(huey) -> None:
     """Every file would fail at embed with a model file that is missing or not a GGUF model: say so in one
-    line and stop. The default models are left to be built on first need."""
+    line and stop. The default models are left to be built on first need. A file that only llama.cpp refuses
+    is met by the first job (workers.halt); the consumer that stopped for it recorded why, and a consumer
+    starting again on that same file, unchanged since, refuses it at once (sift-mcp restarts it every minute:
+    each start said it worked, until a job met the model again)."""
+    from search.model.embedding import unloadable
     from search.model.info import ModelError, read_model_info
     settings = load()
     if not settings.embeddings or settings.embed_remote:
@@ -163,6 +167,18 @@ def _refuse_unusable_model() -> None:
     except ModelError as exc:
         refusal.refuse(f"sift worker: error: {exc}")
         raise SystemExit(2) from None
+    last = _last_halt(huey)
+    if last and last["why"].startswith(unloadable(settings.model_path)) \
+            and settings.model_path.stat().st_mtime <= last["at"]:
+        refusal.refuse(f"sift worker: error: {last['why']}")
+        raise SystemExit(2)
+
+
+def _last_halt(huey) -> dict | None:
+    try:
+        return halt.halted(huey)
+    except Exception:  # noqa: BLE001 - the queue's own trouble is refused by its own check
+        return None
 
 
 def _refuse_unusable_queue(huey) -> None:

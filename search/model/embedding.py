@@ -134,6 +134,12 @@ def _recorded_paths(settings: Settings, model_id: str) -> list[str]:
         conn.close()
 
 
+def unloadable(path) -> str:
+    """How the line that says llama.cpp could not load the model at ``path`` begins (a worker that stopped for it
+    refuses the same file as it starts again: workers.app)."""
+    return f"llama.cpp could not load the model {path}: "
+
+
 class Embedder:
     """One loaded GGUF embedding model. Not thread-safe: one per worker process.
 
@@ -159,7 +165,7 @@ class Embedder:
                     flash_attn=True, n_threads=threads, n_threads_batch=threads)
         except Exception as exc:  # llama-cpp-python says only "Failed to load model"; llama.cpp's log says why
             why = "; ".join(errors[:2]) or str(exc)
-            raise ModelError(f"llama.cpp could not load the model {info.path}: {why} — run "
+            raise ModelError(f"{unloadable(info.path)}{why} — run "
                              "`ingest model prepare` or set SIFT_MODEL to a GGUF embedding model") from exc
 
     def count(self, text: str) -> int:
