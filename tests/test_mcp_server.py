@@ -1128,3 +1128,26 @@ def test_names_with_control_characters_are_escaped_in_the_text_answers(immediate
     assert "notes/odd\\nname.md" in text(found) and "notes/red\\x1b[31m.md" in text(found)
     assert "notes/odd\\nname.md" in text(listed)
     assert [text(r).splitlines()[0].split("  ")[0] for r in reads] == ["notes/odd\\nname.md", "notes/red\\x1b[31m.md"]
+
+
+@pytest.mark.timeout(DEADLINE)
+def test_stats_names_a_broken_configured_model_while_the_index_s_model_answers(indexed, servers, tmp_path):
+    """SIFT_MODEL set to a file that is not a model, on an index embedded with a good one: searches answer with
+    the index's model, and the stats tool said `model: ready — <the index's model>` only, the configured file's
+    trouble on the server's stderr alone. The model line names the file and what is wrong with it."""
+    broken = tmp_path / "broken.gguf"
+    broken.write_text("not a model\n")
+
+    async def scenario():
+        async with servers.session({**indexed["env"], "SIFT_MODEL": str(broken)}, "--no-worker") as session:
+            stats = text(await call(session, "stats"))
+            while "model: loading" in stats:
+                await anyio.sleep(0.2)
+                stats = text(await call(session, "stats"))
+            model = stats.splitlines()[0]
+            assert model.startswith("model: ready — "), model
+            assert str(broken) in model and "not a valid GGUF file" in model, model
+            found = text(await call(session, "search", query="how readers see a write", mode="semantic"))
+            assert "1." in found, found
+
+    run(scenario)

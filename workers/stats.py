@@ -222,6 +222,8 @@ def model_line(m: dict) -> str:
     elif state == "ready":
         text = "model: ready — " + ", ".join(f"{x['id']} ({x['dim']} dimensions, {x['max_tokens']} tokens)"
                                             for x in m.get("models") or [m] if x.get("dim"))
+        if m.get("error"):  # a model that did not load (SIFT_MODEL's file, say) while another answers
+            text += f"; not loaded: {m['error']}"
     elif state == "loading":
         text = (f"model: loading for {age(time.time() - m['since'])} — "
                 "semantic and hybrid searches wait for it; keyword searches answer at once")
