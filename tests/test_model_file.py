@@ -109,6 +109,13 @@ def test_missing_file(tmp_path: Path) -> None:
     assert "SIFT_MODEL" in str(err.value)
 
 
+def test_a_folder_is_said_to_be_a_folder_not_a_missing_file(tmp_path: Path) -> None:
+    """SIFT_MODEL=~/models (the folder, not the file in it) was answered `model file not found: ~/models`."""
+    with pytest.raises(ModelError, match="is a folder, not a GGUF model file") as err:
+        read_model_info(tmp_path)
+    assert str(tmp_path) in str(err.value) and "not found" not in str(err.value)
+
+
 def test_random_bytes_are_not_gguf(tmp_path: Path) -> None:
     path = tmp_path / "random.gguf"
     path.write_bytes(np.random.default_rng(0).bytes(4096))

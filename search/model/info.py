@@ -99,6 +99,8 @@ _cache: dict[tuple, ModelInfo] = {}
 def read_model_info(path: str | os.PathLike[str]) -> ModelInfo:
     """Read a GGUF file's metadata (cached while the file is unchanged); raise ModelError if unusable."""
     p = Path(path)
+    if p.is_dir():  # "not found" sent the user looking for a path that is there
+        raise ModelError(f"{p} is a folder, not a GGUF model file: give the path of the .gguf file in it — {FIX}")
     if not p.is_file():
         raise ModelError(f"model file not found: {p} — {FIX}")
     stat = p.stat()
