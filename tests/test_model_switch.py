@@ -11,6 +11,7 @@ import dataclasses
 import gc
 import os
 import shutil
+import signal
 import struct
 import time
 import weakref
@@ -474,3 +475,43 @@ def test_a_model_no_longer_published_while_the_server_starts_is_let_go_once_it_h
     state.start()
     assert state.get().info.model_id == second
     assert [m["id"] for m in state.describe()["models"]] == [second], f"{first} is still held"
+
+
+def started(log: Path, proc) -> None:
+    """Wait until the consumer writing ``log`` has started (its checks done, its model recorded)."""
+    while not (log.exists() and b"Huey consumer started" in log.read_bytes()):
+        assert proc.poll() is None, log.read_text()
+        time.sleep(0.1)
+
+
+@pytest.mark.timeout(600)
+def test_two_workers_with_different_models_do_not_re_embed_each_others_collections(
+        immediate, sift_env, tmp_path, model_path, other_model_path):
+    """Two sift-mcp servers whose clients set different SIFT_MODELs run a worker each on one home: each scan
+    one of them took re-embedded every file with its own model, back and forth. A worker now keeps a collection's
+    published model while a worker of that model runs (the one with M1 is stopped here, so that the one with M2
+    takes the scan), and stats names both models."""
+    root = write_tree(tmp_path / "notes", TOPICS)
+    ingest(root)
+    from workers import runtime
+    runtime.reset()
+    first, second = read_model_info(model_path).model_id, read_model_info(other_model_path).model_id
+    one = Consumer(sift_env, 1, tmp_path / "one.log")
+    two = Consumer({**sift_env, "SIFT_MODEL": str(other_model_path)}, 1, tmp_path / "two.log")
+    conn = db.connect(Path(sift_env["SIFT_HOME"]) / "index.db", readonly=True)
+    try:
+        started(tmp_path / "one.log", one.proc)
+        started(tmp_path / "two.log", two.proc)
+        os.killpg(one.proc.pid, signal.SIGSTOP)  # at work by its record, but the other takes the scan
+        before = conn.execute("SELECT published FROM collections WHERE name = 'notes'").fetchone()[0]
+        (root / "food" / "pasta.md").write_text("# Pasta\n\nBoil the penne for eleven minutes.\n")
+        assert run_ingest(sift_env, "enqueue", str(root), "--name", "notes").returncode == 0
+        after = wait_published(conn, "notes", before, two.proc, limit=300)
+        assert model_of(conn, after) == first, "kept with the model the other worker embeds with"
+        assert "kept with the model" in (tmp_path / "two.log").read_text()
+        stats = run_ingest(sift_env, "stats").stdout
+        assert "workers with different models are at work" in stats and first in stats and second in stats
+    finally:
+        os.killpg(one.proc.pid, signal.SIGCONT)
+        one.stop()
+        two.stop()

@@ -28,6 +28,10 @@ QUEUE_NAME = "sift"  # the home's queue; embed jobs for other machines go to wor
 # "is a worker running?" when jobs wait and none has been seen for a while.
 WORKER_SEEN = "sift.worker.seen"
 SEEN_EVERY = 10.0  # seconds: a busy worker records it at most this often
+# The models workers of this queue embed with, {model id: when one last took a job}: a scan keeps a collection's
+# model while a worker of it is at work (workers.tasks.discover), and stats names the models when they differ.
+WORKER_MODELS = "sift.worker.models"
+MODEL_AT_WORK = 120.0  # seconds: a running worker takes a periodic job every minute
 
 
 class Recovering:
@@ -40,13 +44,14 @@ class Recovering:
         refusal.ready()
         from workers import recover
         record_seen(self)
+        _record_model(self, time.time())
         halt.forget(self)
         try:
             recover.resume(self)
             recover.mark_queue(self)
         except Exception:  # an unusable index is reported by the jobs themselves; the consumer still starts
             logging.getLogger("sift.workers").exception("could not look for interrupted jobs")
-        return halt.Consumer(self, **options)
+        return Consumer(self, **options)
 
     def dequeue(self):
         """huey's worker loop logged a damaged queue with its traceback at every poll, for ever: stop instead."""
@@ -134,6 +139,16 @@ class SiftHuey(Recovering, SqliteHuey):
     storage_class = QueueStorage
 
 
+class Consumer(halt.Consumer):
+    def run(self):
+        """A consumer that stops says its model is no longer at work: a worker started with another model (the
+        user changing SIFT_MODEL) re-embeds at its first scan, not two minutes later."""
+        try:
+            super().run()
+        finally:
+            forget_model(self.huey)
+
+
 class SiftRedisHuey(Recovering, PriorityRedisHuey):
     """SIFT_QUEUE=redis://…: the queue in Redis, which workers on other machines can reach too."""
 
@@ -214,6 +229,7 @@ def _seen_at_work(signal, task, *args) -> None:
     """A job is starting: record that a worker is at work (at most every SEEN_EVERY seconds)."""
     if time.time() - _last_seen[0] >= SEEN_EVERY:
         record_seen(huey)
+        _record_model(huey, time.time())
 
 
 @huey.signal(SIGNAL_ERROR)
@@ -232,6 +248,47 @@ def record_seen(app) -> None:
         app.put(WORKER_SEEN, _last_seen[0])
     except Exception:  # noqa: BLE001 - a busy queue must not fail a job or the start; the next one records it
         logging.getLogger("sift.workers").debug("could not record that a worker is here", exc_info=True)
+
+
+def _own_model() -> str | None:
+    """The id of the model this worker embeds with, read from its file (not loaded); None if it has none here."""
+    from search.model.info import read_model_info
+    settings = load()
+    if not settings.embeddings or settings.embed_remote or not settings.model_path.is_file():
+        return None
+    return read_model_info(settings.model_path).model_id
+
+
+def _record_model(app, now: float | None) -> None:
+    """Record (``now``) or forget (None) this worker's model among those at work on ``app``'s queue."""
+    try:
+        model = _own_model()
+        if model is None:
+            return
+        seen = {m: at for m, at in (app.get(WORKER_MODELS, peek=True) or {}).items()
+                if time.time() - at < MODEL_AT_WORK and m != model}
+        if now is not None:
+            seen[model] = now
+        app.put(WORKER_MODELS, seen)
+    except Exception:  # noqa: BLE001 - as record_seen: the next job records it
+        logging.getLogger("sift.workers").debug("could not record the worker's model", exc_info=True)
+
+
+def forget_model(app) -> None:
+    _record_model(app, None)
+
+
+def models_at_work() -> dict:
+    """{model id: when a worker embedding with it last took a job}, for the models at work now."""
+    try:
+        if _read_only(huey.storage):
+            data = queue_reader.value(huey.storage.filename, huey.storage.name, WORKER_MODELS)
+            seen = None if data is None else huey.serializer.deserialize(data)
+        else:
+            seen = huey.get(WORKER_MODELS, peek=True)
+    except Exception:  # noqa: BLE001 - the queue's trouble is said by the queue line
+        return {}
+    return {m: at for m, at in (seen or {}).items() if time.time() - at < MODEL_AT_WORK}
 
 
 def worker_seen() -> float | None:

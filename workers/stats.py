@@ -62,6 +62,10 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
         stopped, _ = _count(_worker_halted)
         if stopped:
             report["worker_halted"] = stopped
+        from workers.app import models_at_work
+        at_work = models_at_work()
+        if len(at_work) > 1:
+            report["models_at_work"] = at_work
     if settings.embed_remote:
         report["embed_queue"] = embed_queue()
         for c in report["collections"]:
@@ -168,6 +172,10 @@ def render(report: dict, hints: Hints) -> str:
     halted = report.get("worker_halted")
     if halted:  # until a worker starts on intact files (workers.halt)
         lines.append(f"a worker stopped {age(time.time() - halted['at'])} ago: {halted['why']}")
+    if report.get("models_at_work"):  # two workers with different SIFT_MODELs on one home (workers.tasks)
+        lines.append(f"workers with different models are at work: {', '.join(sorted(report['models_at_work']))}; "
+                     "each collection keeps the model it was published with while a worker of it runs: give "
+                     "every worker (and every sift-mcp's env) the same SIFT_MODEL")
     quiet = worker_quiet(report["worker_seen"]) if "worker_seen" in report else None
     if quiet:
         lines.append(f"{quiet}: is a worker running? {WORKER_HINT}")

@@ -171,9 +171,9 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
         log.warning("collection %s: root %s is missing; its files stay searchable until it has been gone "
                     "for %g min", collection["name"], root, settings.rescan_minutes)
         return None
-    model = runtime.model_id()
+    model = _kept_model(conn, collection, runtime.model_id())
     if model:  # readers find this model's file by its id while its generation answers searches
-        store.remember_model(conn, model, runtime.embedder().info.path)
+        store.remember_model(conn, model, runtime.embedder(model).info.path)
     was_building, building_model = queries.building_model(conn, collection_id)
     published_cut, building_cut = queries.chunkings(conn, collection_id)
     cut = _chunking()
@@ -401,6 +401,20 @@ def _stat(root, path: str) -> os.stat_result | None:
         return os.stat(Path(root) / path)
     except (OSError, ValueError):
         return None
+
+
+def _kept_model(conn, collection, model: str | None) -> str | None:
+    """The model to build the collection with: this worker's, unless the collection was published with another
+    that a worker still running embeds with. Two workers with different SIFT_MODELs on one home (two sift-mcp
+    servers whose clients set it otherwise) re-embedded every file each time the other one took a scan."""
+    from workers.app import models_at_work
+    published = queries.published_model(conn, collection["id"]) if collection["published"] is not None else None
+    if model is None or published is None or published == model or published not in models_at_work():
+        return model
+    log.warning("collection %s: kept with the model %s, which another worker of this home embeds with, not "
+                "re-embedded with this worker's %s: give every worker the same SIFT_MODEL (or stop the other)",
+                collection["name"], published, model)
+    return published
 
 
 def _model_of(conn, gen_id: int) -> str | None:
