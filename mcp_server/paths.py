@@ -34,6 +34,9 @@ def resolve(raw: str, roots: dict[str, str], indexed_by_name=None) -> Target:
         raise Problem(f"refused: {raw!r} lies outside the indexed folders ({', '.join(sorted(roots))}); "
                       "read_file only reads files inside them. Give a path like 'collection/relative/path'.") from None
     except files.Missing:
+        unescaped = _unescaped(raw, roots, indexed_by_name)
+        if unescaped is not None:
+            return _regular(unescaped, raw)
         meant = _with_slashes(raw, roots, indexed_by_name)
         if meant is not None:
             raise Problem(f"no file {raw!r} in the indexed folders: did you mean {meant!r}? Paths are written "
@@ -42,6 +45,22 @@ def resolve(raw: str, roots: dict[str, str], indexed_by_name=None) -> Target:
                       "then pass the path they give ('collection/relative/path'); a file not indexed yet is "
                       "found by its bare name only beside indexed files: elsewhere give its path") from None
     return _regular(found, raw)
+
+
+ESCAPE = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|[ntr])")
+
+
+def _unescaped(raw: str, roots: dict[str, str], indexed_by_name) -> Target | None:
+    """The file 'notes/odd\\nname.md' names as the tools' text shows a name with a control character in it
+    (escaped, so that it stays on one line: workers.stats.printable), when no file is called so as written: a
+    model that copied the name from the text was told there is no such file."""
+    if not ESCAPE.search(raw):
+        return None
+    try:
+        return files.find(ESCAPE.sub(lambda m: m.group().encode("ascii").decode("unicode_escape"), raw), roots,
+                          indexed_by_name)
+    except LookupError:  # Outside, Missing, Ambiguous: the text as written is what failed
+        return None
 
 
 def _with_slashes(raw: str, roots: dict[str, str], indexed_by_name) -> str | None:

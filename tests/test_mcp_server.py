@@ -1107,7 +1107,8 @@ def test_a_query_typed_with_ideographic_spaces_is_echoed_as_typed_words(indexed,
 
 def test_names_with_control_characters_are_escaped_in_the_text_answers(immediate, tmp_path, sift_env, servers):
     """A file name may hold a newline or a terminal escape: the text a model reads shows it escaped, on the one
-    line it belongs to; the structured results keep the name as it is, which read_file takes back."""
+    line it belongs to; the structured results keep the name as it is, which read_file takes back, and read_file
+    takes the escaped name too (it said there is no such file)."""
     root = tmp_path / "notes"
     root.mkdir()
     (root / "odd\nname.md").write_text("# Odd\n\nzebrafinch songs at dawn\n")
@@ -1118,8 +1119,9 @@ def test_names_with_control_characters_are_escaped_in_the_text_answers(immediate
         async with servers.session(sift_env, "--no-worker") as s:
             found = await call(s, "search", query="zebrafinch", mode="keyword")
             paths = sorted(r["path"] for r in found.structured_content["results"])
+            shown = ["notes/odd\\nname.md", "notes/red\\x1b[31m.md"]  # as the text shows them, copied back
             return (found, paths, await call(s, "list_files", sort="path"),
-                    [await call(s, "read_file", path=p) for p in paths])
+                    [await call(s, "read_file", path=p) for p in paths + shown])
     found, paths, listed, reads = run(scenario)
     assert paths == ["notes/odd\nname.md", "notes/red\x1b[31m.md"]
     for answer in (found, listed, *reads):
@@ -1127,7 +1129,8 @@ def test_names_with_control_characters_are_escaped_in_the_text_answers(immediate
         assert "\x1b" not in text(answer) and not any(line.startswith("name.md") for line in text(answer).splitlines())
     assert "notes/odd\\nname.md" in text(found) and "notes/red\\x1b[31m.md" in text(found)
     assert "notes/odd\\nname.md" in text(listed)
-    assert [text(r).splitlines()[0].split("  ")[0] for r in reads] == ["notes/odd\\nname.md", "notes/red\\x1b[31m.md"]
+    assert [text(r).splitlines()[0].split("  ")[0] for r in reads] == ["notes/odd\\nname.md", "notes/red\\x1b[31m.md"] * 2
+    assert [r.structured_content["path"] for r in reads] == paths * 2
 
 
 @pytest.mark.timeout(DEADLINE)
