@@ -296,6 +296,7 @@ def _wait(conn, collection_id: int, before: int | None, asked: float, interrupte
     from search.settings import load
     from workers.stats import slow_work
     settings = load()
+    _ask_for_a_worker(off_the_bar=False)  # at once: with no worker it said nothing for 30 s, as if working
     bar = tqdm(total=0, unit="file", file=sys.stderr, desc="ingesting", mininterval=1,
                disable=None if sys.stderr.isatty() else True)
     idle_since = told = time.time()
@@ -390,13 +391,15 @@ def progress_line(generation: int, done: int, total: int, said: str) -> str:
     return f"generation {generation}: {done:,}/{count(total, 'file')}" + (f"; {said}" if said else "")
 
 
-def _ask_for_a_worker() -> None:
-    """No progress for a while: ask whether a worker runs, unless one has taken a job lately (it is busy)."""
+def _ask_for_a_worker(off_the_bar: bool = True) -> None:
+    """No progress for a while (or none yet): ask whether a worker runs, unless one has taken a job lately (it
+    is busy). On a terminal the question starts a line of its own, off the progress bar's."""
     from workers.app import worker_seen
     from workers.stats import worker_quiet
     quiet = worker_quiet(worker_seen())
     if quiet:
-        print(f"\n{quiet}: is a worker running? {_worker_hint()}", file=sys.stderr)
+        start = "\n" if off_the_bar and sys.stderr.isatty() else ""
+        print(f"{start}{quiet}: is a worker running? {_worker_hint()}", file=sys.stderr)
 
 
 def cmd_stats(args) -> int:

@@ -334,6 +334,27 @@ def test_ctrl_c_during_wait_says_the_build_goes_on(sift_env, tmp_path):
     assert "jobs in queue: 1" in run_ingest(sift_env, "stats").stdout
 
 
+@pytest.mark.timeout(300)
+def test_wait_with_no_worker_says_at_once_that_one_is_needed(sift_env, tmp_path):
+    """`ingest enqueue --wait` with no worker running said nothing for 30 s after 'queued discover', as if it
+    were working; then a blank line and the question. It asks at once, before it waits, how to start one."""
+    import os
+    import signal
+    import subprocess
+    from tests.conftest import REPO, VENV_BIN
+    write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
+    proc = subprocess.Popen([str(VENV_BIN / "ingest"), "enqueue", str(tmp_path / "n"), "--wait"], cwd=REPO,
+                            env={**sift_env, "PYTHONUNBUFFERED": "1"}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert "queued discover" in proc.stdout.readline()
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: seen by the wait's loop, after what it says first
+    _, err = proc.communicate(timeout=60)
+    lines = err.splitlines()
+    assert lines[0] == ("no worker has taken a job yet: is a worker running? start one with: "
+                        "huey_consumer workers.app.huey -k process -w 2 -d 0.1 -m 2 -b 1.5"), err
+    assert "stopped waiting" in lines[1], err
+
+
 def test_enqueue_refuses_a_folder_whose_path_is_not_utf8_in_one_clear_line(sift_env, tmp_path):
     """Such a path cannot be stored (SQLite, JSON): enqueue said only "'utf-8' codec can't encode character
     '\\udcff' in position 15: surrogates not allowed". Now it names the folder and what to do."""
