@@ -53,7 +53,26 @@ def _fresh(conn, row) -> dict:
     building = _building(conn, row["id"])
     if building:
         entry["building"] = building
+    elif row["published"] is None:
+        queued = _first_scan_queued(row["id"])
+        if queued is not None:
+            entry["first_scan_queued"] = queued
     return entry
+
+
+def _first_scan_queued(collection_id: int) -> dict | None:
+    """The scan of a collection with nothing published or built that waits in the queue: when it was queued
+    (empty when a scan does not say), None when none waits or the queue cannot be read. Its clause said
+    'nothing being built' while that first scan waited for a worker, as if nothing would happen."""
+    from workers import waiting
+    try:
+        scan = next((s for s in waiting.queued() if s["collection"] == collection_id), None)
+    except Exception:  # noqa: BLE001 - the queue unreadable (Redis down): the clause says what the index knows
+        return None
+    if scan is None:
+        return None
+    queued = scan.get("queued_at")
+    return {"queued_at": render.when(queued), "age_seconds": _since(queued)} if queued else {}
 
 
 def _building(conn, collection_id: int) -> dict | None:
@@ -78,6 +97,10 @@ def _fresh_text(d: dict) -> str:
         text += f", its folder is missing{since} (files kept for a rescan interval)"
     b = d.get("building")
     waiting = d.get("pending_files", 0) - (b["pending"] if b else 0)
+    queued = d.get("first_scan_queued")
+    if b is None and queued is not None:
+        since = f" (queued {render.age(queued['age_seconds'])} ago)" if queued else ""
+        return text + f", its first scan waits in the queue for a worker{since}"
     if b is None:
         return text + (f", {render.count(waiting, 'changed file')} waiting for a scan" if waiting > 0
                        else ", nothing being built")

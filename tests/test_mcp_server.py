@@ -944,6 +944,23 @@ def three(indexed, tmp_path) -> dict:
     return indexed
 
 
+@pytest.mark.timeout(DEADLINE)
+def test_the_freshness_line_says_a_first_scan_waits_for_a_worker(sift_env, servers, tmp_path):
+    """A folder enqueued with no worker running: search's freshness said 'nothing published yet, nothing being
+    built', as if nothing would happen. It says the first scan waits in the queue for a worker."""
+    write_tree(tmp_path / "fresh", {"a.md": "# A\nalpha"})
+    assert run_ingest(sift_env, "enqueue", str(tmp_path / "fresh")).returncode == 0
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return await call(s, "search", query="alpha", mode="keyword")
+    result = run(scenario)
+    line = text(result).splitlines()[-1]
+    assert re.fullmatch(r"freshness: fresh: nothing published yet, its first scan waits in the queue for a worker "
+                        r"\(queued [0-9.]+ (s|min) ago\)", line), line
+    assert result.structured_content["freshness"][0]["first_scan_queued"]["age_seconds"] >= 0
+
+
 def test_the_freshness_line_is_one_clause_for_every_collection_with_nothing_going_on(three, servers):
     async def scenario():
         async with servers.session(three["env"], "--no-worker") as s:
