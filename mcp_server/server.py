@@ -102,13 +102,22 @@ def _settings(args):
         raise StartupError(str(exc)) from None
 
 
+def _relative_to(root: str) -> str:
+    """Where a relative --root was looked for: an MCP client starts the server in a folder of its own choosing
+    (often /), so '--root notes' in its configuration said only 'notes does not exist'."""
+    if os.path.isabs(os.path.expanduser(root)):
+        return ""
+    return (f" (a relative path is read from the folder the server was started in, {os.getcwd()}: "
+            "give the folder's absolute path, or one starting with ~)")
+
+
 def register_root(settings, root: str, name: str | None) -> tuple[int, str]:
     """Register ``root`` as a collection (if new); returns (id, name). The one write the server makes."""
     from search.index import db, names, queries, store
     real = os.path.realpath(os.path.expanduser(root))
     if not os.path.isdir(real):
         from ingest.discover import not_a_folder
-        raise StartupError(f"--root {root}: not a folder: {not_a_folder(root, real)}")
+        raise StartupError(f"--root {root}: not a folder: {not_a_folder(root, real)}{_relative_to(root)}")
     try:
         conn = db.connect(settings.index_path)
     except db.IndexUnavailable as exc:

@@ -815,6 +815,22 @@ def test_bad_root_is_a_clear_startup_error(sift_env, tmp_path):
                                  f"notes (this file's: {note.parent})\n"), given.stderr
 
 
+
+@pytest.mark.timeout(300)
+def test_a_relative_root_that_is_not_there_says_where_it_was_looked_for(sift_env, tmp_path):
+    """An MCP client starts the server in a folder of its own choosing (often /): '--root notes' in its
+    configuration said only 'notes does not exist'. It says from which folder it was read and what to give."""
+    write_tree(tmp_path / "notes", {"a.md": "# A\n"})
+    started_in = tmp_path / "client"
+    started_in.mkdir()
+    result = subprocess.run([str(VENV_BIN / "sift-mcp"), "--root", "notes", "--no-worker"], cwd=started_in,
+                            env=sift_env, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (f"sift-mcp: error: --root notes: not a folder: notes does not exist (a relative path is "
+                             f"read from the folder the server was started in, {started_in}: give the folder's "
+                             "absolute path, or one starting with ~)\n"), result.stderr
+
+
 # --- helpers --------------------------------------------------------------------------------------
 
 def _note(i: int) -> str:
