@@ -16,8 +16,48 @@ import time
 from pathlib import Path
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose errors name the option or command a misspelt one probably meant."""
+
+    def error(self, message: str):
+        super().error(message + _did_you_mean(self, message))
+
+
+def _did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
+    """' (did you mean --limit?)' for 'unrecognized arguments: --limt …', ' (did you mean 'enqueue'?)' for an
+    invalid choice: the nearest of the parser's own options or of the choices listed; '' when none is near."""
+    import difflib
+    import re
+    choice = re.search(r"invalid choice: '(.*?)' \(choose from (.*)\)$", message)
+    if choice:
+        near = difflib.get_close_matches(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)), n=1)
+        return f" (did you mean {near[0]!r}?)" if near else ""
+    if not message.startswith("unrecognized arguments: "):
+        return ""
+    options = [o for action in parser._actions for o in action.option_strings if o.startswith("--")]
+    said = [(word, difflib.get_close_matches(word.split("=")[0], options, n=1))
+            for word in message.split(": ", 1)[1].split() if word.startswith("-")]
+    near = [f"{near[0]} for {word.split('=')[0]}" if len(said) > 1 else near[0] for word, near in said if near]
+    return f" (did you mean {', '.join(near)}?)" if near else ""
+
+
+def _command_parser(parser: argparse.ArgumentParser, args) -> argparse.ArgumentParser:
+    """The parser of the command given (``ingest search``, ``ingest model info``), whose usage and options an
+    error about its arguments should show."""
+    for name in ("command", "model_command"):
+        chosen = getattr(args, name, None)
+        commands = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+        if chosen is None or commands is None:
+            break
+        parser = commands.choices[chosen]
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # said by the command's own parser: its usage, its options ('ingest search --limt 3': --limit)
+        _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
     from search.settings import use_flags
     use_flags(args)
     try:
@@ -95,7 +135,7 @@ def _flags_of(only) -> argparse.ArgumentParser:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ingest", description="Index folders of notes, code and PDFs for Sift.")
+    parser = Parser(prog="ingest", description="Index folders of notes, code and PDFs for Sift.")
     _settings_flags(parser)
     settings, stats_flags, model_flags, home = (_flags_of(only) for only in (INDEXING, STATS, MODEL, HOME))
     commands = parser.add_subparsers(dest="command", required=True)

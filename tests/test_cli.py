@@ -40,6 +40,22 @@ def test_each_commands_help_lists_only_the_settings_it_reads(sift_env, command, 
     assert set(SETTINGS_FLAGS) <= set(re.findall(r"--[a-z-]+", run_ingest(sift_env, "--help").stdout))
 
 
+def test_a_misspelt_command_or_option_is_told_the_one_probably_meant(sift_env):
+    """'ingest search --limt 3 x' said 'ingest: error: unrecognized arguments: --limt x' under the usage of
+    ingest, not of search; a misspelt command was given the list of all. Each names the one probably meant,
+    an option under its own command's usage."""
+    option = run_ingest(sift_env, "search", "--limt", "3", "alpha")
+    assert option.returncode == 2 and option.stderr.startswith("usage: ingest search "), option.stderr
+    assert option.stderr.splitlines()[-1] == ("ingest search: error: unrecognized arguments: --limt alpha "
+                                              "(did you mean --limit?)"), option.stderr
+    nested = run_ingest(sift_env, "model", "info", "--modle", "e5")
+    assert nested.stderr.splitlines()[-1] == ("ingest model info: error: unrecognized arguments: --modle e5 "
+                                              "(did you mean --model?)"), nested.stderr
+    command = run_ingest(sift_env, "serach", "alpha")
+    assert command.returncode == 2
+    assert command.stderr.splitlines()[-1].endswith("(did you mean 'search'?)"), command.stderr
+
+
 def test_missing_model_is_one_clear_error(sift_env, tmp_path):
     write_tree(tmp_path / "n", {"a.md": "a"})
     missing = tmp_path / "nope.gguf"
