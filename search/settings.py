@@ -122,6 +122,14 @@ def _buildable() -> list[KnownModel]:
     return [m for m in KNOWN_MODELS if m.build]
 
 
+def _nearest_model(given: str) -> str:
+    """': did you mean e5?' for SIFT_MODEL=e-5 (the alias nearest what was typed), '' when none is near."""
+    import difflib
+    aliases = {alias.lower(): alias for m in _buildable() for alias in (*m.aliases, m.name)}
+    near = difflib.get_close_matches(given.strip().lower(), list(aliases), n=1, cutoff=0.5)
+    return f": did you mean {aliases[near[0]]}?" if near else ""
+
+
 HOME_HELP = "where the index, queue and models live (SIFT_HOME, default ~/.sift)"
 FLAG_VARIABLES = {"home": "SIFT_HOME", "model": "SIFT_MODEL", "embeddings": "SIFT_EMBEDDINGS",
                   "chunk_tokens": "SIFT_CHUNK_TOKENS", "chunk_overlap": "SIFT_CHUNK_OVERLAP",
@@ -181,7 +189,8 @@ def load(**overrides) -> Settings:
     if settings.model and is_model_path(settings.model) and not str(settings.model).lower().endswith(".gguf") \
             and not Path(str(settings.model)).expanduser().exists():
         names = ", ".join(f"{m.name} ({', '.join(m.aliases)})" for m in _buildable())
-        raise ValueError(f"SIFT_MODEL={settings.model!r} is neither a known model ({names}) nor a GGUF file")
+        raise ValueError(f"SIFT_MODEL={settings.model!r} is neither a known model ({names}) nor a GGUF file"
+                         + _nearest_model(str(settings.model)))
     if settings.chunk_overlap >= settings.chunk_tokens:
         raise ValueError(f"SIFT_CHUNK_OVERLAP={settings.chunk_overlap} (--chunk-overlap) must be smaller than "
                          f"SIFT_CHUNK_TOKENS={settings.chunk_tokens} (--chunk-tokens), the chunk size it overlaps "

@@ -56,6 +56,15 @@ def test_a_misspelt_command_or_option_is_told_the_one_probably_meant(sift_env):
     assert command.stderr.splitlines()[-1].endswith("(did you mean 'search'?)"), command.stderr
 
 
+@pytest.mark.parametrize("typed, meant", [("e-5", "e5"), ("mini-lm", "minilm"), ("e5-small", "multilingual-e5-small")])
+def test_a_misspelt_model_name_is_told_the_one_probably_meant(sift_env, typed, meant):
+    """SIFT_MODEL=e-5 listed the known models; it names the one probably meant."""
+    result = run_ingest({**sift_env, "SIFT_MODEL": typed}, "stats")
+    assert result.returncode == 2
+    assert result.stderr == (f"ingest: error: SIFT_MODEL={typed!r} is neither a known model (multilingual-e5-small "
+                             f"(e5), all-MiniLM-L6-v2 (minilm)) nor a GGUF file: did you mean {meant}?\n"), result.stderr
+
+
 def test_missing_model_is_one_clear_error(sift_env, tmp_path):
     write_tree(tmp_path / "n", {"a.md": "a"})
     missing = tmp_path / "nope.gguf"
