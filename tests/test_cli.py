@@ -873,6 +873,24 @@ def test_the_watcher_and_the_server_refuse_a_non_number_setting_in_one_line(sift
         f"{who}: error: SIFT_WORKERS='abc' is not a number: give a whole number (the default is 2)\n")
 
 
+@pytest.mark.timeout(300)
+def test_the_watcher_started_before_any_enqueue_says_what_registers_a_folder(sift_env):
+    """`python -m workers.watch` on a new home said nothing at all: it looked stuck. It says it watches no
+    folder yet and how one is registered."""
+    import subprocess
+    import sys
+    from tests.conftest import REPO
+    watcher = subprocess.Popen([sys.executable, "-m", "workers.watch"], cwd=REPO, env=sift_env,
+                               stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        first = watcher.stderr.readline()
+    finally:
+        watcher.terminate()
+        watcher.communicate()
+    assert first.split(" sift.watch ", 1)[1] == ("watching no folder yet: none is registered (ingest enqueue FOLDER "
+                                                 "registers one; it is watched within 10 s)\n"), first
+
+
 def test_a_home_that_is_a_file_is_one_clear_error_everywhere(sift_env, tmp_path):
     """SIFT_HOME naming a regular file (a typo): every entry point says so in one line, instead of
     'cannot use the index at <file>/index.db: unable to open database file' (the queue's error, blamed on

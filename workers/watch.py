@@ -61,6 +61,10 @@ class Watcher:
 
     def run(self) -> None:
         self.refresh()
+        if not self.roots:  # it said nothing at all: a watcher started before any enqueue looked stuck
+            log.info("watching no folder yet: %s (ingest enqueue FOLDER registers one; it is watched within %.0f s)",
+                     "none is registered" if not self.known else "no registered folder is on disk",
+                     REFRESH_SECONDS)
         # catch up on what changed while unwatched (what the caller already queued a scan of, it does)
         self.changed = {cid: {"."} for cid in self.known if cid not in self.queued}
         while not self.stop.is_set():
