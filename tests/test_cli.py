@@ -391,6 +391,18 @@ def test_enqueue_refuses_a_folder_whose_path_is_not_utf8_in_one_clear_line(sift_
     assert "is not valid UTF-8" in result.stderr and "notes-\\xff" in result.stderr, result.stderr
 
 
+def test_a_search_before_the_first_build_says_where_to_watch_it_and_that_a_worker_is_needed(sift_env, tmp_path):
+    """Enqueued with no worker running, `ingest search` said only 'nothing is searchable yet … stats shows its
+    progress' and 'no results'. It gives the command that shows the progress, and how to start a worker."""
+    write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
+    assert run_ingest(sift_env, "enqueue", str(tmp_path / "n")).returncode == 0
+    result = run_ingest(sift_env, "search", "alpha", "--mode", "keyword")
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[1:3] == [
+        "no results", "progress: ingest stats --watch   (needs a running worker; start one with: "
+        "huey_consumer workers.app.huey -k process -w 2 -d 0.1 -m 2 -b 1.5)"], result.stdout
+
+
 def test_enqueue_prints_what_it_queued_and_stats_shows_the_building_generation(sift_env, tmp_path):
     write_tree(tmp_path / "n", {"a.md": "# A\nalpha", "b.md": "# B\nbeta"})
     result = run_ingest(sift_env, "enqueue", str(tmp_path / "n"), "--name", "mine")
