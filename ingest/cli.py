@@ -420,8 +420,9 @@ def _progress_line() -> str:
 
 
 def _worker_hint() -> str:
-    from workers.stats import WORKER_HINT
-    return WORKER_HINT
+    from search.settings import load
+    from workers.stats import worker_hint
+    return worker_hint(load().home)
 
 
 def progress_line(generation: int, done: int, total: int, said: str) -> str:

@@ -375,8 +375,9 @@ def test_wait_with_no_worker_says_at_once_that_one_is_needed(sift_env, tmp_path)
     os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: seen by the wait's loop, after what it says first
     _, err = proc.communicate(timeout=60)
     lines = err.splitlines()
-    assert lines[0] == ("no worker has taken a job yet: is a worker running? start one with: "
-                        "huey_consumer workers.app.huey -k process -w 2 -d 0.1 -m 2 -b 1.5"), err
+    assert lines[0] == (f"no worker has taken a job yet: is a worker running? start one with: "
+                        f"SIFT_HOME={sift_env['SIFT_HOME']} huey_consumer workers.app.huey -k process -w 2 -d 0.1 "
+                        "-m 2 -b 1.5"), err
     assert "stopped waiting" in lines[1], err
 
 
@@ -399,8 +400,9 @@ def test_a_search_before_the_first_build_says_where_to_watch_it_and_that_a_worke
     result = run_ingest(sift_env, "search", "alpha", "--mode", "keyword")
     assert result.returncode == 0
     assert result.stdout.splitlines()[1:3] == [
-        "no results", "progress: ingest stats --watch   (needs a running worker; start one with: "
-        "huey_consumer workers.app.huey -k process -w 2 -d 0.1 -m 2 -b 1.5)"], result.stdout
+        "no results", f"progress: ingest stats --watch   (needs a running worker; start one with: "
+        f"SIFT_HOME={sift_env['SIFT_HOME']} huey_consumer workers.app.huey -k process -w 2 -d 0.1 -m 2 -b 1.5)"], \
+        result.stdout
 
 
 def test_enqueue_prints_what_it_queued_and_stats_shows_the_building_generation(sift_env, tmp_path):
@@ -790,9 +792,10 @@ def test_stats_ask_whether_a_worker_runs_when_jobs_wait_and_none_was_seen(sift_e
     assert f"{WORKER_COMMAND} &" in (REPO / "README.md").read_text(encoding="utf-8")
     root = write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
     queued = run_ingest(sift_env, "enqueue", str(root)).stdout
-    assert f"(needs a running worker; start one with: {WORKER_COMMAND})" in queued, queued
+    home = sift_env["SIFT_HOME"]  # not ~/.sift: the worker the hint starts must serve this home
+    assert f"(needs a running worker; start one with: SIFT_HOME={home} {WORKER_COMMAND})" in queued, queued
     out = run_ingest(sift_env, "stats").stdout
-    assert (f"no worker has taken a job yet: is a worker running? start one with: {WORKER_COMMAND}"
+    assert (f"no worker has taken a job yet: is a worker running? start one with: SIFT_HOME={home} {WORKER_COMMAND}"
             in out.splitlines()), out
 
     worker = consumer()
@@ -808,6 +811,21 @@ def test_stats_ask_whether_a_worker_runs_when_jobs_wait_and_none_was_seen(sift_e
     out = run_ingest(sift_env, "stats").stdout
     assert "no worker has taken a job for 10.0 min: is a worker running? start one with: " in out, out
     assert "(needs a running worker; " in run_ingest(sift_env, "enqueue", str(root)).stdout
+
+
+def test_the_worker_hint_names_a_home_that_is_not_the_default(sift_env, tmp_path):
+    """`ingest --home DIR enqueue` said 'start one with: huey_consumer …', which starts a worker on ~/.sift: the
+    jobs queued in DIR waited for ever. The hint carries SIFT_HOME for a home that is not the default, and only
+    then."""
+    import os
+    from workers.stats import WORKER_COMMAND
+    root = write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
+    env = {**sift_env, "SIFT_HOME": str(tmp_path / "elsewhere")}
+    queued = run_ingest(env, "--home", str(tmp_path / "mine"), "enqueue", str(root)).stdout
+    assert queued.splitlines()[-1] == (f"progress: ingest stats --watch   (needs a running worker; start one with: "
+                                       f"SIFT_HOME={tmp_path / 'mine'} {WORKER_COMMAND})"), queued
+    from workers.stats import worker_hint
+    assert worker_hint(os.path.expanduser("~/.sift")) == f"start one with: {WORKER_COMMAND}"
 
 
 def test_enqueue_wait_says_how_many_files_were_seen_but_not_indexed(sift_env, tmp_path, consumer):

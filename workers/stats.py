@@ -42,6 +42,22 @@ ASSISTANT = Hints(no_collections="start sift-mcp with --root FOLDER, or run `ing
 
 # --- the model of the state --------------------------------------------------------------------------------
 
+def worker_hint(home) -> str:
+    """'start one with: huey_consumer …', with 'SIFT_HOME=… ' before it for a home that is not the default
+    (``ingest --home DIR``): a worker started as the hint said served ~/.sift, and the jobs queued here waited."""
+    import shlex
+    from pathlib import Path
+    if home is None or Path(home).expanduser().resolve() == (Path.home() / ".sift").resolve():
+        return WORKER_HINT
+    return f"start one with: SIFT_HOME={shlex.quote(str(home))} {WORKER_COMMAND}"
+
+
+def _home_of(report: dict):
+    """The home whose report this is (its index's folder)."""
+    from pathlib import Path
+    return Path(report["index_path"]).parent if report.get("index_path") else None
+
+
 def gather(conn, settings, model: dict, worker: dict | None = None, notices=None) -> dict:
     """The whole report. ``conn``: None when there is no index yet; ``model``: the model as the caller knows
     it; ``worker``/``notices``: the server's (left out for the CLI)."""
@@ -178,7 +194,7 @@ def render(report: dict, hints: Hints) -> str:
                      "every worker (and every sift-mcp's env) the same SIFT_MODEL")
     quiet = worker_quiet(report["worker_seen"]) if "worker_seen" in report else None
     if quiet:
-        lines.append(f"{quiet}: is a worker running? {WORKER_HINT}")
+        lines.append(f"{quiet}: is a worker running? {worker_hint(_home_of(report))}")
     if report.get("embed_queue"):
         lines.append(_embed_line(report["embed_queue"]))
     lines += [report["disk"]] if report.get("disk") else []
