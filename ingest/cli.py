@@ -269,11 +269,11 @@ def cmd_enqueue(args) -> int:
                   else rescan.already_queued(repr(collection["name"]), waiting))
             _say_the_worker_keeps_its_settings(args)
             if args.wait:
-                return _wait(conn, collection["id"], before, asked, interrupted)
+                return _wait(conn, collection["id"], before, asked, interrupted, args)
     except KeyboardInterrupt:  # only the waiting stops: the queued jobs are the worker's
         print(_stopped_waiting(collection["name"]), file=sys.stderr)
         return 130
-    print(_progress_line())
+    print(_progress_line(args))
     return 0
 
 
@@ -304,10 +304,15 @@ WORKER_FLAGS = {"model": ("--model", "SIFT_MODEL"), "embeddings": ("--embeddings
                 "max_file_chunks": ("--max-file-chunks", "SIFT_MAX_FILE_CHUNKS")}
 
 
+def _given_worker_flags(args) -> list[tuple[str, str]]:
+    """The worker settings given as flags, each as (flag, 'VARIABLE=value')."""
+    return [(flag, f"{variable}={os.environ[variable]}") for name, (flag, variable) in WORKER_FLAGS.items()
+            if getattr(args, name, None) is not None]
+
+
 def _say_the_worker_keeps_its_settings(args) -> None:
     """The jobs are built with the worker's own settings: flags given here do not reach it."""
-    given = [(flag, f"{variable}={os.environ[variable]}") for name, (flag, variable) in WORKER_FLAGS.items()
-             if getattr(args, name, None) is not None]
+    given = _given_worker_flags(args)
     if given:
         flags = ", ".join(flag for flag, _ in given)
         settings = " ".join(setting for _, setting in given)
@@ -328,7 +333,7 @@ def _storable(text: str) -> bool:
 SLOW_EVERY = 30  # seconds between two progress lines (without a terminal) while slow work is all that moves
 
 
-def _wait(conn, collection_id: int, before: int | None, asked: float, interrupted: list[bool]) -> int:
+def _wait(conn, collection_id: int, before: int | None, asked: float, interrupted: list[bool], args=None) -> int:
     """Progress until a generation after ``before`` is published, or a scan begun after ``asked`` found nothing
     changed (it publishes none); KeyboardInterrupt once ``interrupted`` (Ctrl-C: ``_interrupt_as_flag``)."""
     from tqdm import tqdm
@@ -336,7 +341,7 @@ def _wait(conn, collection_id: int, before: int | None, asked: float, interrupte
     from search.settings import load
     from workers.stats import slow_work
     settings = load()
-    _ask_for_a_worker(off_the_bar=False)  # at once: with no worker it said nothing for 30 s, as if working
+    _ask_for_a_worker(args, off_the_bar=False)  # at once: with no worker it said nothing for 30 s, as if working
     bar = tqdm(total=0, unit="file", file=sys.stderr, desc="ingesting", mininterval=1,
                disable=None if sys.stderr.isatty() else True)
     idle_since = told = time.time()
@@ -365,7 +370,7 @@ def _wait(conn, collection_id: int, before: int | None, asked: float, interrupte
             bar.total, bar.n = total, done
             bar.set_postfix_str(said)  # on a terminal: the bar, then what is slow, its time going up
         if time.time() - idle_since > 30:
-            _ask_for_a_worker()
+            _ask_for_a_worker(args)
             idle_since = time.time()
         for _ in range(1 if not bar.disable else 4):  # Ctrl-C is seen within half a second
             if not interrupted:
@@ -407,22 +412,24 @@ def published_summary(conn, name: str) -> str:
     return f"{text}\n{unread}" if unread else text
 
 
-def _progress_line() -> str:
+def _progress_line(args=None) -> str:
     """Where to watch the queued work, and how to start a worker unless one has been seen lately (a running
-    worker takes a periodic job every minute)."""
+    worker takes a periodic job every minute); ``args``: the command's, whose worker settings the hint carries."""
     from search.index.status import age
     from workers.app import worker_seen
     from workers.stats import worker_quiet
     seen = worker_seen()
     if worker_quiet(seen) is None:
         return f"progress: ingest stats --watch   (a worker was at work {age(max(0.0, time.time() - seen))} ago)"
-    return f"progress: ingest stats --watch   (needs a running worker; {_worker_hint()})"
+    return f"progress: ingest stats --watch   (needs a running worker; {_worker_hint(args)})"
 
 
-def _worker_hint() -> str:
+def _worker_hint(args=None) -> str:
+    """The command that starts a worker for this home, with the worker settings given as flags (--model …): a
+    worker started as the hint said built with its own, and ingest said so only in a note above it."""
     from search.settings import load
     from workers.stats import worker_hint
-    return worker_hint(load().home)
+    return worker_hint(load().home, [setting for _, setting in _given_worker_flags(args)] if args else [])
 
 
 def progress_line(generation: int, done: int, total: int, said: str) -> str:
@@ -432,7 +439,7 @@ def progress_line(generation: int, done: int, total: int, said: str) -> str:
     return f"generation {generation}: {done:,}/{count(total, 'file')}" + (f"; {said}" if said else "")
 
 
-def _ask_for_a_worker(off_the_bar: bool = True) -> None:
+def _ask_for_a_worker(args=None, off_the_bar: bool = True) -> None:
     """No progress for a while (or none yet): ask whether a worker runs, unless one has taken a job lately (it
     is busy). On a terminal the question starts a line of its own, off the progress bar's."""
     from workers.app import worker_seen
@@ -440,7 +447,7 @@ def _ask_for_a_worker(off_the_bar: bool = True) -> None:
     quiet = worker_quiet(worker_seen())
     if quiet:
         start = "\n" if off_the_bar and sys.stderr.isatty() else ""
-        print(f"{start}{quiet}: is a worker running? {_worker_hint()}", file=sys.stderr)
+        print(f"{start}{quiet}: is a worker running? {_worker_hint(args)}", file=sys.stderr)
 
 
 def cmd_stats(args) -> int:
@@ -551,7 +558,7 @@ def cmd_retry_failed(args) -> int:
         print("no failed files")
     elif queued:
         _say_the_worker_keeps_its_settings(args)
-        print(_progress_line())
+        print(_progress_line(args))
     return 0
 
 

@@ -828,6 +828,18 @@ def test_the_worker_hint_names_a_home_that_is_not_the_default(sift_env, tmp_path
     assert worker_hint(os.path.expanduser("~/.sift")) == f"start one with: {WORKER_COMMAND}"
 
 
+def test_the_worker_hint_carries_the_worker_settings_given_as_flags(sift_env, tmp_path):
+    """`ingest enqueue DIR --embeddings off` with no worker: a note said the worker builds with its own settings,
+    and the line under it said 'start one with: huey_consumer …', which builds with embeddings on. The hint
+    carries the settings given as flags."""
+    from workers.stats import WORKER_COMMAND
+    root = write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
+    queued = run_ingest(sift_env, "enqueue", str(root), "--embeddings", "off", "--chunk-tokens", "100").stdout
+    assert queued.splitlines()[-1] == (
+        f"progress: ingest stats --watch   (needs a running worker; start one with: SIFT_HOME={sift_env['SIFT_HOME']} "
+        f"SIFT_EMBEDDINGS=off SIFT_CHUNK_TOKENS=100 {WORKER_COMMAND})"), queued
+
+
 def test_enqueue_wait_says_how_many_files_were_seen_but_not_indexed(sift_env, tmp_path, consumer):
     """--wait ended with 'published generation 1' whether or not files failed or were skipped, and said
     nothing of the files of kinds Sift does not read (a folder of .docx looked indexed)."""

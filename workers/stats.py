@@ -42,14 +42,16 @@ ASSISTANT = Hints(no_collections="start sift-mcp with --root FOLDER, or run `ing
 
 # --- the model of the state --------------------------------------------------------------------------------
 
-def worker_hint(home) -> str:
+def worker_hint(home, settings: list[str] = ()) -> str:
     """'start one with: huey_consumer …', with 'SIFT_HOME=… ' before it for a home that is not the default
-    (``ingest --home DIR``): a worker started as the hint said served ~/.sift, and the jobs queued here waited."""
+    (``ingest --home DIR``): a worker started as the hint said served ~/.sift, and the jobs queued here waited;
+    ``settings`` ('SIFT_MODEL=minilm' …) go before it too."""
     import shlex
     from pathlib import Path
-    if home is None or Path(home).expanduser().resolve() == (Path.home() / ".sift").resolve():
-        return WORKER_HINT
-    return f"start one with: SIFT_HOME={shlex.quote(str(home))} {WORKER_COMMAND}"
+    before = [] if home is None or Path(home).expanduser().resolve() == (Path.home() / ".sift").resolve() \
+        else [f"SIFT_HOME={shlex.quote(str(home))}"]
+    before += [f"{name}={shlex.quote(value)}" for name, value in (s.split("=", 1) for s in settings)]
+    return f"start one with: {' '.join([*before, WORKER_COMMAND])}"
 
 
 def _home_of(report: dict):
