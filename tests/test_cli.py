@@ -840,6 +840,20 @@ def test_the_worker_hint_carries_the_worker_settings_given_as_flags(sift_env, tm
         f"SIFT_EMBEDDINGS=off SIFT_CHUNK_TOKENS=100 {WORKER_COMMAND})"), queued
 
 
+def test_the_worker_hint_gives_a_relative_home_as_an_absolute_path(sift_env, tmp_path):
+    """SIFT_HOME=rel-home gave 'start one with: SIFT_HOME=rel-home huey_consumer …': started in another folder,
+    that worker served another home. The hint names the home by its absolute path."""
+    import subprocess
+    from tests.conftest import VENV_BIN
+    from workers.stats import WORKER_COMMAND
+    write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
+    queued = subprocess.run([str(VENV_BIN / "ingest"), "enqueue", "n"], cwd=tmp_path,
+                            env={**sift_env, "SIFT_HOME": "rel-home"}, capture_output=True, text=True)
+    assert queued.returncode == 0, queued.stderr
+    assert queued.stdout.splitlines()[-1] == (f"progress: ingest stats --watch   (needs a running worker; start one "
+                                              f"with: SIFT_HOME={tmp_path / 'rel-home'} {WORKER_COMMAND})"), queued.stdout
+
+
 def test_enqueue_wait_says_how_many_files_were_seen_but_not_indexed(sift_env, tmp_path, consumer):
     """--wait ended with 'published generation 1' whether or not files failed or were skipped, and said
     nothing of the files of kinds Sift does not read (a folder of .docx looked indexed)."""

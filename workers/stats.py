@@ -48,8 +48,8 @@ def worker_hint(home, settings: list[str] = ()) -> str:
     ``settings`` ('SIFT_MODEL=minilm' …) go before it too."""
     import shlex
     from pathlib import Path
-    before = [] if home is None or Path(home).expanduser().resolve() == (Path.home() / ".sift").resolve() \
-        else [f"SIFT_HOME={shlex.quote(str(home))}"]
+    home = None if home is None else Path(home).expanduser().resolve()  # a relative one means another folder there
+    before = [] if home is None or home == (Path.home() / ".sift").resolve() else [f"SIFT_HOME={shlex.quote(str(home))}"]
     before += [f"{name}={shlex.quote(value)}" for name, value in (s.split("=", 1) for s in settings)]
     return f"start one with: {' '.join([*before, WORKER_COMMAND])}"
 
