@@ -977,6 +977,23 @@ def test_the_freshness_line_says_a_first_scan_waits_for_a_worker(sift_env, serve
     assert result.structured_content["freshness"][0]["first_scan_queued"]["age_seconds"] >= 0
 
 
+@pytest.mark.timeout(DEADLINE)
+def test_a_search_with_no_folder_registered_says_how_to_add_one(sift_env, servers, tmp_path):
+    """A server configured without --root on a new home (or after `ingest remove` of the last collection) said
+    'no collection has published a generation (the first one may still be being built …)': there was none to
+    build. It says no folder is registered, and what adds one."""
+    write_tree(tmp_path / "gone", {"a.md": "# A\nalpha"})
+    assert run_ingest(sift_env, "enqueue", str(tmp_path / "gone")).returncode == 0  # the index exists …
+    assert run_ingest(sift_env, "remove", "gone").returncode == 0  # … and holds no collection
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return await call(s, "search", query="alpha")
+    lines = text(run(scenario)).splitlines()
+    assert lines[1] == ("note: nothing is searchable yet: no folder is registered (sift-mcp --root FOLDER or "
+                        "`ingest enqueue FOLDER` adds one)"), lines
+
+
 def test_the_freshness_line_is_one_clause_for_every_collection_with_nothing_going_on(three, servers):
     async def scenario():
         async with servers.session(three["env"], "--no-worker") as s:

@@ -52,6 +52,8 @@ QUERY_VECTORS_KEPT = 256
 SQLITE_INT = range(-2 ** 63, 2 ** 63)
 NOTHING_PUBLISHED = ("nothing is searchable yet: no collection has published a generation (the first one may still "
                      "be being built: stats shows its progress)")
+NOTHING_REGISTERED = ("nothing is searchable yet: no folder is registered (sift-mcp --root FOLDER or "
+                      "`ingest enqueue FOLDER` adds one)")
 # A lone surrogate (from a JSON "\udcff" escape, say) is not text: SQLite, the tokenizer and JSON refuse it.
 SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -243,7 +245,7 @@ class Engine:
 
     def _choose_mode(self, mode: str, state: dict, filters: Filters, notes: list[str]) -> str:
         if not state["generations"]:  # the first build is still running: no answer, and no verdict on embeddings
-            _note(notes, NOTHING_PUBLISHED)
+            _note(notes, NOTHING_PUBLISHED if queries.collections(self._connection()) else NOTHING_REGISTERED)
             return mode
         if filters.collection is not None and filters.collection not in state["generations"]:
             _note(notes, f"nothing is searchable in {filters.collection!r} yet: it has published no generation "
