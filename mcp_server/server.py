@@ -51,7 +51,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.name is not None and args.root is None:  # it was ignored without a word: no collection got the name
+        parser.error(f"--name {args.name} names the collection of --root: give --root FOLDER too")
     wire = _divert_stdout()
     children: list = []  # the worker, once started; stopped on every way out
     _stop_on_signals(children)

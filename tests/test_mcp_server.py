@@ -831,6 +831,18 @@ def test_a_relative_root_that_is_not_there_says_where_it_was_looked_for(sift_env
                              "absolute path, or one starting with ~)\n"), result.stderr
 
 
+
+@pytest.mark.timeout(300)
+def test_name_without_root_is_refused_not_ignored(sift_env):
+    """'--name notes' in a client's configuration without --root was ignored without a word: the server ran and
+    no collection had that name. It is refused, saying what it needs."""
+    result = subprocess.run([str(VENV_BIN / "sift-mcp"), "--name", "notes", "--no-worker"], env=sift_env,
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines()[-1] == ("sift-mcp: error: --name notes names the collection of --root: give "
+                                              "--root FOLDER too"), result.stderr
+
+
 # --- helpers --------------------------------------------------------------------------------------
 
 def _note(i: int) -> str:
