@@ -375,9 +375,9 @@ def test_wait_with_no_worker_says_at_once_that_one_is_needed(sift_env, tmp_path)
     os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: seen by the wait's loop, after what it says first
     _, err = proc.communicate(timeout=60)
     lines = err.splitlines()
+    from workers.stats import worker_command
     assert lines[0] == (f"no worker has taken a job yet: is a worker running? start one with: "
-                        f"SIFT_HOME={sift_env['SIFT_HOME']} huey_consumer workers.app.huey -k process -w 2 -d 0.1 "
-                        "-m 2 -b 1.5"), err
+                        f"SIFT_HOME={sift_env['SIFT_HOME']} {worker_command()}"), err
     assert "stopped waiting" in lines[1], err
 
 
@@ -395,14 +395,14 @@ def test_enqueue_refuses_a_folder_whose_path_is_not_utf8_in_one_clear_line(sift_
 def test_a_search_before_the_first_build_says_where_to_watch_it_and_that_a_worker_is_needed(sift_env, tmp_path):
     """Enqueued with no worker running, `ingest search` said only 'nothing is searchable yet … stats shows its
     progress' and 'no results'. It gives the command that shows the progress, and how to start a worker."""
+    from workers.stats import worker_command
     write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
     assert run_ingest(sift_env, "enqueue", str(tmp_path / "n")).returncode == 0
     result = run_ingest(sift_env, "search", "alpha", "--mode", "keyword")
     assert result.returncode == 0
     assert result.stdout.splitlines()[1:3] == [
         "no results", f"progress: ingest stats --watch   (needs a running worker; start one with: "
-        f"SIFT_HOME={sift_env['SIFT_HOME']} huey_consumer workers.app.huey -k process -w 2 -d 0.1 -m 2 -b 1.5)"], \
-        result.stdout
+        f"SIFT_HOME={sift_env['SIFT_HOME']} {worker_command()})"], result.stdout
 
 
 def test_enqueue_prints_what_it_queued_and_stats_shows_the_building_generation(sift_env, tmp_path):
@@ -788,14 +788,14 @@ def test_stats_ask_whether_a_worker_runs_when_jobs_wait_and_none_was_seen(sift_e
     from search.settings import load
     from tests.conftest import REPO, wait_published
     from workers.app import WORKER_SEEN, make_huey
-    from workers.stats import WORKER_COMMAND
+    from workers.stats import WORKER_COMMAND, worker_command
     assert f"{WORKER_COMMAND} &" in (REPO / "README.md").read_text(encoding="utf-8")
     root = write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
     queued = run_ingest(sift_env, "enqueue", str(root)).stdout
     home = sift_env["SIFT_HOME"]  # not ~/.sift: the worker the hint starts must serve this home
-    assert f"(needs a running worker; start one with: SIFT_HOME={home} {WORKER_COMMAND})" in queued, queued
+    assert f"(needs a running worker; start one with: SIFT_HOME={home} {worker_command()})" in queued, queued
     out = run_ingest(sift_env, "stats").stdout
-    assert (f"no worker has taken a job yet: is a worker running? start one with: SIFT_HOME={home} {WORKER_COMMAND}"
+    assert (f"no worker has taken a job yet: is a worker running? start one with: SIFT_HOME={home} {worker_command()}"
             in out.splitlines()), out
 
     worker = consumer()
@@ -818,26 +818,26 @@ def test_the_worker_hint_names_a_home_that_is_not_the_default(sift_env, tmp_path
     jobs queued in DIR waited for ever. The hint carries SIFT_HOME for a home that is not the default, and only
     then."""
     import os
-    from workers.stats import WORKER_COMMAND
+    from workers.stats import worker_command
     root = write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
     env = {**sift_env, "SIFT_HOME": str(tmp_path / "elsewhere")}
     queued = run_ingest(env, "--home", str(tmp_path / "mine"), "enqueue", str(root)).stdout
     assert queued.splitlines()[-1] == (f"progress: ingest stats --watch   (needs a running worker; start one with: "
-                                       f"SIFT_HOME={tmp_path / 'mine'} {WORKER_COMMAND})"), queued
+                                       f"SIFT_HOME={tmp_path / 'mine'} {worker_command()})"), queued
     from workers.stats import worker_hint
-    assert worker_hint(os.path.expanduser("~/.sift")) == f"start one with: {WORKER_COMMAND}"
+    assert worker_hint(os.path.expanduser("~/.sift")) == f"start one with: {worker_command()}"
 
 
 def test_the_worker_hint_carries_the_worker_settings_given_as_flags(sift_env, tmp_path):
     """`ingest enqueue DIR --embeddings off` with no worker: a note said the worker builds with its own settings,
     and the line under it said 'start one with: huey_consumer …', which builds with embeddings on. The hint
     carries the settings given as flags."""
-    from workers.stats import WORKER_COMMAND
+    from workers.stats import worker_command
     root = write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
     queued = run_ingest(sift_env, "enqueue", str(root), "--embeddings", "off", "--chunk-tokens", "100").stdout
     assert queued.splitlines()[-1] == (
         f"progress: ingest stats --watch   (needs a running worker; start one with: SIFT_HOME={sift_env['SIFT_HOME']} "
-        f"SIFT_EMBEDDINGS=off SIFT_CHUNK_TOKENS=100 {WORKER_COMMAND})"), queued
+        f"SIFT_EMBEDDINGS=off SIFT_CHUNK_TOKENS=100 {worker_command()})"), queued
 
 
 def test_the_worker_hint_gives_a_relative_home_as_an_absolute_path(sift_env, tmp_path):
@@ -845,13 +845,27 @@ def test_the_worker_hint_gives_a_relative_home_as_an_absolute_path(sift_env, tmp
     that worker served another home. The hint names the home by its absolute path."""
     import subprocess
     from tests.conftest import VENV_BIN
-    from workers.stats import WORKER_COMMAND
+    from workers.stats import worker_command
     write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
     queued = subprocess.run([str(VENV_BIN / "ingest"), "enqueue", "n"], cwd=tmp_path,
                             env={**sift_env, "SIFT_HOME": "rel-home"}, capture_output=True, text=True)
     assert queued.returncode == 0, queued.stderr
     assert queued.stdout.splitlines()[-1] == (f"progress: ingest stats --watch   (needs a running worker; start one "
-                                              f"with: SIFT_HOME={tmp_path / 'rel-home'} {WORKER_COMMAND})"), queued.stdout
+                                              f"with: SIFT_HOME={tmp_path / 'rel-home'} {worker_command()})"), queued.stdout
+
+
+def test_the_worker_hint_gives_huey_consumers_path_when_the_venv_is_not_on_path(sift_env, tmp_path):
+    """`.venv/bin/ingest enqueue` (the venv not activated, as scripts/demo runs it) said 'start one with:
+    huey_consumer …', which the shell then did not find. The hint gives the venv's huey_consumer by its path."""
+    from tests.conftest import VENV_BIN
+    write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
+    env = {**sift_env, "PATH": "/usr/bin:/bin"}
+    queued = run_ingest(env, "enqueue", str(tmp_path / "n")).stdout
+    assert queued.splitlines()[-1] == (
+        f"progress: ingest stats --watch   (needs a running worker; start one with: SIFT_HOME={sift_env['SIFT_HOME']} "
+        f"{VENV_BIN / 'huey_consumer'} workers.app.huey -k process -w 2 -d 0.1 -m 2 -b 1.5)"), queued
+    on_path = run_ingest({**env, "PATH": f"{VENV_BIN}:/usr/bin:/bin"}, "enqueue", str(tmp_path / "n")).stdout
+    assert "start one with: SIFT_HOME=" in on_path and " huey_consumer workers.app.huey" in on_path, on_path
 
 
 def test_enqueue_wait_says_how_many_files_were_seen_but_not_indexed(sift_env, tmp_path, consumer):

@@ -51,7 +51,22 @@ def worker_hint(home, settings: list[str] = ()) -> str:
     home = None if home is None else Path(home).expanduser().resolve()  # a relative one means another folder there
     before = [] if home is None or home == (Path.home() / ".sift").resolve() else [f"SIFT_HOME={shlex.quote(str(home))}"]
     before += [f"{name}={shlex.quote(value)}" for name, value in (s.split("=", 1) for s in settings)]
-    return f"start one with: {' '.join([*before, WORKER_COMMAND])}"
+    return f"start one with: {' '.join([*before, worker_command()])}"
+
+
+def worker_command() -> str:
+    """WORKER_COMMAND as a shell here finds it: with huey_consumer's path when this venv's is not on PATH (the
+    venv not activated: `.venv/bin/ingest …`, as scripts/demo runs it), where 'huey_consumer' alone was 'command
+    not found', or another Python's consumer that cannot import Sift."""
+    import shlex
+    import shutil
+    import sys
+    from pathlib import Path
+    here = Path(sys.executable).parent / "huey_consumer"
+    found = shutil.which("huey_consumer")
+    if not here.exists() or (found is not None and Path(found).resolve() == here.resolve()):
+        return WORKER_COMMAND
+    return WORKER_COMMAND.replace("huey_consumer", shlex.quote(str(here)), 1)
 
 
 def _home_of(report: dict):
