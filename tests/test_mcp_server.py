@@ -679,6 +679,22 @@ def test_ingest_stats_and_the_stats_tool_are_one_report(indexed, servers):
     assert "worker: none started by this server (--no-worker)" in text(tool) and "worker:" not in cli.stdout
 
 
+@pytest.mark.timeout(DEADLINE)
+def test_stats_of_a_server_without_worker_gives_a_command_that_starts_one_for_its_home(sift_env, servers, tmp_path):
+    """`sift-mcp --no-worker` said 'start one with: huey_consumer …': from a shell without the venv on PATH that
+    was 'command not found', and without the client's SIFT_HOME it served ~/.sift. It names both."""
+    write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
+    assert run_ingest(sift_env, "enqueue", str(tmp_path / "n")).returncode == 0
+    env = {**sift_env, "PATH": "/usr/bin:/bin"}
+
+    async def scenario():
+        async with servers.session(env, "--no-worker") as s:
+            return await call(s, "stats")
+    said = text(run(scenario))
+    assert (f"jobs run only if a worker runs elsewhere — start one with: SIFT_HOME={sift_env['SIFT_HOME']} "
+            f"{VENV_BIN / 'huey_consumer'} workers.app.huey -k process") in said, said
+
+
 def test_the_stats_tool_names_the_kinds_of_file_sift_does_not_read(immediate, sift_env, tmp_path, servers):
     """An assistant asked why a .docx is not found should see that Sift passed over it for its kind."""
     root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha", "contracts/q.docx": "d", "r.docx": "d",

@@ -200,7 +200,7 @@ def _count(read) -> tuple[int | None, str | None]:
 def render(report: dict, hints: Hints) -> str:
     lines = model_lines(report["model"])
     if "worker" in report:
-        lines.append(worker_line(report["worker"]))
+        lines.append(worker_line(report["worker"], _home_of(report)))
     lines.append(_queue_line(report))
     halted = report.get("worker_halted")
     if halted:  # until a worker starts on intact files (workers.halt)
@@ -283,11 +283,12 @@ def _model_known(m: dict) -> bool:
     return bool(m.get("id")) or m.get("state") in (None, "failed")
 
 
-def worker_line(w: dict) -> str:
-    """'worker: running (pid 812), restarted 2 times, last 14 s ago after it exited with code -9; …'"""
+def worker_line(w: dict, home=None) -> str:
+    """'worker: running (pid 812), restarted 2 times, last 14 s ago after it exited with code -9; …'; with
+    --no-worker, the command that starts one for ``home``."""
     if w["state"] == "none":
         return (f"worker: none started by this server (--no-worker); jobs run only if a worker runs elsewhere — "
-                f"{WORKER_HINT}")
+                f"{worker_hint(home)}")
     text = "worker: " + _child_text(w)
     watcher = w.get("watcher")
     if watcher:
