@@ -7,7 +7,6 @@ import time
 from mcp_server import render
 from search.index import queries, status
 from workers import stats as stats_report
-from workers.stats import WORKER_HINT  # noqa: F401  (mcp_server.tools says it when no worker runs)
 
 
 # --- freshness ------------------------------------------------------------------

@@ -456,7 +456,7 @@ class Tools:
             lines.append(f"note: this server's worker exited and is restarting {when}; the job waits in the "
                          "queue until then")
         elif worker["state"] != "running":
-            lines.append(_no_worker_of_its_own())
+            lines.append(_no_worker_of_its_own(self.sift.settings.home))
         return result("\n".join(lines), {"queued": [row["name"] for row in rows], "worker": worker["state"],
                                          "already_queued": [name for name, scan in waiting.items() if scan]})
 
@@ -473,17 +473,18 @@ def _after_its_build(conn, row) -> str:
             "the changes then (stats shows its progress)")
 
 
-def _no_worker_of_its_own() -> str:
+def _no_worker_of_its_own(home) -> str:
     """What a refresh queued by a server without its own worker (--no-worker) waits for: a worker started by
-    hand was told to start a worker it had running, as in the README's setup with huey_consumer."""
+    hand was told to start a worker it had running, as in the README's setup with huey_consumer. The command it
+    gives serves this server's home (a bare huey_consumer served ~/.sift, and the job waited)."""
     from search.index.status import age
     from workers.app import worker_seen
-    from workers.stats import worker_quiet
+    from workers.stats import worker_hint, worker_quiet
     seen = worker_seen()
     if worker_quiet(seen) is None:
         return (f"note: this server runs no worker; one on this queue was at work "
                 f"{age(max(0.0, time.time() - seen))} ago and will take the job")
-    return f"note: this server runs no worker, so the job waits for one: {report.WORKER_HINT}"
+    return f"note: this server runs no worker, so the job waits for one: {worker_hint(home)}"
 
 
 def _candidates(name: str, path: str, many: paths.Ambiguous) -> CallToolResult:

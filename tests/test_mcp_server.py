@@ -764,7 +764,8 @@ def test_refresh_with_a_worker_child_then_the_child_stops_with_the_server(sift_e
 def test_refresh_without_its_own_worker_sees_the_one_started_by_hand(sift_env, consumer, tmp_path, servers):
     """The README's setup: huey_consumer started by hand, the server with --no-worker. refresh told the
     assistant 'this server runs no worker, so the job waits for one: start one with: huey_consumer …' while a
-    worker was running and took the job at once. Without any worker it still says so."""
+    worker was running and took the job at once. Without any worker it still says so, with the command for this
+    server's home (a bare huey_consumer serves ~/.sift)."""
     from workers import runtime
     root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha\n"})
 
@@ -774,6 +775,7 @@ def test_refresh_without_its_own_worker_sees_the_one_started_by_hand(sift_env, c
     assert run_ingest(sift_env, "enqueue", str(root), "--name", "notes").returncode == 0
     alone = run(refresh)
     assert "this server runs no worker, so the job waits for one: start one with" in text(alone), text(alone)
+    assert f"start one with: SIFT_HOME={sift_env['SIFT_HOME']} " in text(alone), "a worker for this server's home"
     worker = consumer(workers=1)
     wait_published(runtime.index(), "notes", None, worker.proc)
     helped = run(refresh)
