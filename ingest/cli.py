@@ -220,6 +220,8 @@ def build_parser() -> argparse.ArgumentParser:
     info = model_commands.add_parser("info", parents=[model_flags],
                                      help="show the model's id, dimension, token limit and prefixes")
     info.set_defaults(func=cmd_model_info)
+    for chooser in (commands, model_commands):  # named by its choices when missing, not by 'command' / 'model_command'
+        chooser.metavar = "{" + ",".join(chooser.choices) + "}"
     return parser
 
 
