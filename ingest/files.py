@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,18 +35,21 @@ class ParsedFile:
     sha256: str
     doc: Document
     ctime: float = 0.0  # of the stat that matches the bytes read (0: a job queued before it was kept)
+    read_at: float = 0.0  # when it was read, before the read began (0: a job queued before it was kept)
 
 
 def read_and_parse(root: Path | str, path: str) -> ParsedFile:
     """Read ``root/path`` (staying inside root) and parse it. Raises Skip or an error with a reason."""
     full = safe_join(root, path)
+    read_at = time.time()
     data, seen = read_settled(full)
     doc = parse_file(path, data)
     _bound_names(doc)
     if doc.kind == "note":
         _attach_links(root, path, doc)
     return ParsedFile(path=path, kind=kind_of(path) or doc.kind, size=len(data),
-                      mtime=seen.st_mtime, sha256=hashlib.sha256(data).hexdigest(), doc=doc, ctime=seen.st_ctime)
+                      mtime=seen.st_mtime, sha256=hashlib.sha256(data).hexdigest(), doc=doc, ctime=seen.st_ctime,
+                      read_at=read_at)
 
 
 def read_settled(full: Path) -> tuple[bytes, os.stat_result]:

@@ -230,7 +230,8 @@ def test_an_index_from_before_v9_is_read_as_before_and_a_writer_adds_the_table(i
     path = as_older_index(sift_env, "DROP TABLE remembered; DROP TABLE working; "
                                     "ALTER TABLE generations DROP COLUMN chunking; "
                                     "ALTER TABLE collections DROP COLUMN scanned_unchanged; "
-                                    "ALTER TABLE chunks DROP COLUMN page_starts;", 8)
+                                    "ALTER TABLE chunks DROP COLUMN page_starts; "
+                                    "ALTER TABLE files DROP COLUMN ctime;", 8)
     result = run_ingest(sift_env, "stats", "--json")
     assert result.returncode == 0, result.stderr
     failures = json.loads(result.stdout)["collections"][0]["published"]["failures"]

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from huey.signals import SIGNAL_ENQUEUED
 
-from ingest.changes import Known, plan_changes
+from ingest.changes import Known, plan_changes, settled_ctime
 from ingest.chunk import TooManyChunks, chunk_document, chunking, plain_count
 from ingest.discover import FoundFile, Rules, walk
 from ingest.document import Skip
@@ -180,13 +180,14 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     refused: dict[str, str] = {}  # symlinks discovery does not follow, folders it cannot read: the reason
     unreadable: list[str] = []  # folders that cannot be listed
     unread: Counter = Counter()  # files of kinds Sift does not read, per extension: stats names them
+    walked_at = time.time()  # a ctime this recent or later is not kept: the next scan hashes the file again
     listed = walk(root, Rules(settings.include, settings.exclude), refused, unreadable, unread) \
         if where == freshness.PRESENT else []
     found, unnamable = _storable(listed)
     unnamable.update(_printable(refused))
     current = queries.current_files(conn, collection_id)
     found += _kept(unreadable, current)
-    known = {p: Known(r["size"], r["mtime"], r["sha256"], r["attachment"]) for p, r in current.items()}
+    known = {p: Known(r["size"], r["mtime"], r["sha256"], r["attachment"], r["ctime"]) for p, r in current.items()}
     # a new model re-embeds every file: the published generation keeps answering with its own model meanwhile
     model_changed = (collection["published"] is not None and queries.published_model(conn, collection_id) != model) \
         or (was_building and building_model != model)
@@ -198,7 +199,8 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     if recut and not model_changed:
         log.info("collection %s: files are now cut as %s (were %s): every file is read again", collection["name"],
                  cut, published_cut or "unrecorded")
-    plan = plan_changes(root, found, known, everything=model_changed or recut)
+    plan = plan_changes(root, found, known, everything=model_changed or recut, now=walked_at)
+    store.settle_ctimes(conn, collection_id, plan.settled)
     carried = {} if model_changed else _as_before(conn, collection_id, plan, found, _settings_print(model))
     store.keep_remembered(conn, collection_id, carried)  # the rest are gone, indexed, or read again now
     # a refused link that was indexed before stays 'deleted' (its old version is retired), and is skipped
@@ -630,7 +632,7 @@ def _kept(folders: list[str], current: dict) -> list[FoundFile]:
     scan neither deletes nor reads them (as a missing root keeps its files)."""
     if not folders:
         return []
-    return [FoundFile(path, kind_of(path) or "text", row["size"], row["mtime"])
+    return [FoundFile(path, kind_of(path) or "text", row["size"], row["mtime"], row["ctime"])
             for path, row in current.items() if path.startswith(tuple(folders))]
 
 
@@ -711,4 +713,5 @@ def _plan_embedding(batch: Batch, cached: set[str], embedding_texts: dict[str, s
 
 def _file_version(parsed: ParsedFile) -> store.FileVersion:
     return store.FileVersion(path=parsed.path, kind=parsed.kind, size=parsed.size, mtime=parsed.mtime,
-                             sha256=parsed.sha256, title=parsed.doc.title, meta=parsed.doc.meta)
+                             sha256=parsed.sha256, title=parsed.doc.title, meta=parsed.doc.meta,
+                             ctime=settled_ctime(parsed.ctime, parsed.read_at))

@@ -286,7 +286,7 @@ def subfolders(conn: sqlite3.Connection, collection: str, parent: str) -> set[st
 def current_files(conn: sqlite3.Connection, collection_id: int) -> dict[str, sqlite3.Row]:
     """path → the newest version of each file that is not deleted (published or being built), with a note's
     same-stem PDF (``attachment``) as it was parsed."""
-    rows = conn.execute("SELECT id, path, size, mtime, sha256, gen_from, "
+    rows = conn.execute("SELECT id, path, size, mtime, ctime, sha256, gen_from, "
                         "CASE WHEN kind = 'note' AND meta LIKE '%\"attachments\"%' AND json_valid(meta) "
                         "THEN json_extract(meta, '$.attachments[0]') END AS attachment FROM files "
                         "WHERE collection = ? AND gen_to IS NULL", (collection_id,))

@@ -298,7 +298,15 @@ ALTER TABLE generations_v14 RENAME TO generations;
 CREATE INDEX generations_collection ON generations(collection, state);
 """
 
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14]
+# A file version's ctime (seconds, as the walk sees it), compared with size and mtime to decide whether a scan
+# hashes the file: an edit of the same length with its mtime set back (cp -p, rsync -t) was missed for good.
+# NULL: written before V15, or read so soon after its last change that another write could follow in the same
+# clock tick (ingest.changes.settled_ctime): the next scan hashes the file and keeps its ctime if it is the same.
+V15 = """
+ALTER TABLE files ADD COLUMN ctime REAL;
+"""
+
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15]
 
 
 class SchemaTooNew(Exception):

@@ -34,6 +34,7 @@ class FileVersion:
     sha256: str
     title: str = ""
     meta: dict | None = None
+    ctime: float | None = None  # None: too recent to trust, the next scan hashes the file (schema V15)
 
 
 @dataclass
@@ -152,7 +153,8 @@ def remember_model(conn: sqlite3.Connection, model_id: str, path: str) -> None:
 
 
 def record_plan(conn, gen: int, collection_id: int, changes: dict[str, str],
-                touched: dict[str, tuple[int, float]], seen: int, unread: dict[str, int] | None = None) -> None:
+                touched: dict[str, tuple[int, float, float | None]], seen: int,
+                unread: dict[str, int] | None = None) -> None:
     """Store what discover found: ``changes`` maps path → added/changed/renamed/deleted.
 
     Deleted files are retired at once (readers of the published generation
@@ -167,12 +169,22 @@ def record_plan(conn, gen: int, collection_id: int, changes: dict[str, str],
                 _set_progress(conn, gen, path, change, "write", "done", now)
             else:
                 _set_progress(conn, gen, path, change, "parse", "queued", now, force=True)
-        for path, (size, mtime) in touched.items():
-            conn.execute("UPDATE files SET size = ?, mtime = ? WHERE collection = ? AND path = ? "
-                         "AND gen_to IS NULL", (size, mtime, collection_id, path))
+        for path, (size, mtime, ctime) in touched.items():
+            conn.execute("UPDATE files SET size = ?, mtime = ?, ctime = ? WHERE collection = ? AND path = ? "
+                         "AND gen_to IS NULL", (size, mtime, ctime, collection_id, path))
         unchanged = seen - sum(1 for c in changes.values() if c != "deleted")
         conn.execute("UPDATE generations SET discovered = ?, seen = ?, unchanged = ?, unread = ? WHERE id = ?",
                      (now, seen, unchanged, json.dumps(dict(unread or {}), ensure_ascii=False), gen))
+
+
+def settle_ctimes(conn, collection_id: int, ctimes: dict[str, float | None]) -> None:
+    """Keep the new ctime of files a scan hashed and found the same, size and mtime as before (a chmod, or a
+    ctime that was too recent to keep): no generation, nothing a reader shows changes (schema V15)."""
+    if not ctimes:
+        return
+    with transaction(conn):
+        conn.executemany("UPDATE files SET ctime = ? WHERE collection = ? AND path = ? AND gen_to IS NULL",
+                         [(ctime, collection_id, path) for path, ctime in ctimes.items()])
 
 
 def scanned_unchanged(conn, collection_id: int, now: float) -> None:
@@ -313,10 +325,10 @@ def _delete_file_rows(conn, file_id: int) -> None:
 
 def _insert_file(conn, collection_id: int, v: FileVersion, gen: int) -> int:
     cur = conn.execute(
-        "INSERT INTO files(collection, path, kind, size, mtime, sha256, title, meta, gen_from) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO files(collection, path, kind, size, mtime, sha256, title, meta, gen_from, ctime) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (collection_id, v.path, v.kind, v.size, v.mtime, v.sha256, v.title,
-         json.dumps(v.meta or {}, ensure_ascii=False, default=str), gen))
+         json.dumps(v.meta or {}, ensure_ascii=False, default=str), gen, v.ctime))
     for target in (v.meta or {}).get("links", []):
         conn.execute("INSERT OR IGNORE INTO links(file, target) VALUES (?, ?)", (cur.lastrowid, target))
     return cur.lastrowid
