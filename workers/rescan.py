@@ -92,7 +92,8 @@ def due(conn, interval_seconds: float, now: float | None = None) -> list[int]:
     scan or a build that has stalled (its jobs lost with a worker process killed while the consumer went on)."""
     now = time.time() if now is None else now
     ids = sorted(row["id"] for row in queries.collections(conn))
-    stale = [cid for cid in ids if now - freshness.last_scan(conn, cid) >= interval_seconds]
+    latest = now + freshness.CLOCK_SLACK_SECONDS  # a later time was stamped before the clock was set back
+    stale = [cid for cid in ids if not freshness.recent(now, freshness.last_scan(conn, cid, latest), interval_seconds)]
     waiting = _waiting_for_embedders(conn)
     stalled = [cid for cid in ids if not freshness.busy(conn, cid, now) and cid not in waiting and (
         freshness.build_activity(conn, cid) is not None or freshness.unplanned_scan(conn, cid) is not None)]

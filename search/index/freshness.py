@@ -33,6 +33,16 @@ PRESENT, MISSING, GONE, BUSY = "present", "missing", "gone", "busy"
 # starts again (workers/recover.py); this covers one worker process killed under a running consumer. A job
 # that is still at work (its worker alive, search.index.working) keeps its build under way however long it takes.
 STALLED_SECONDS = 600.0
+# A time stamped more than this after now was stamped before the system clock was set back (a wrong clock put
+# right, a virtual machine restored): it is taken as long ago, not as a scan or a build under way (a scan claimed
+# then and killed kept every later one waiting until the clock caught up). Short steps are left alone: another
+# process may have stamped a time a little after this one read the clock.
+CLOCK_SLACK_SECONDS = 60.0
+
+
+def recent(now: float, then: float, seconds: float) -> bool:
+    """Whether ``then`` lies less than ``seconds`` before ``now`` (and not after it by more than the slack)."""
+    return -CLOCK_SLACK_SECONDS <= now - then < seconds
 
 
 def begin_scan(conn, collection_id: int, root_present: bool, grace_seconds: float,
@@ -66,12 +76,12 @@ def busy(conn, collection_id: int, now: float | None = None) -> bool:
 
 def _busy(conn, collection_id: int, now: float) -> bool:
     started = unplanned_scan(conn, collection_id)
-    if started is not None and now - started < STALLED_SECONDS:
+    if started is not None and recent(now, started, STALLED_SECONDS):
         return True  # its discover has not recorded its plan yet
     last = build_activity(conn, collection_id)
     if last is None:
         return False
-    return now - last < STALLED_SECONDS or _at_work(conn, collection_id)
+    return recent(now, last, STALLED_SECONDS) or _at_work(conn, collection_id)
 
 
 def _at_work(conn, collection_id: int) -> bool:

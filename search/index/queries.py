@@ -155,15 +155,18 @@ def unplanned_scan(conn: sqlite3.Connection, collection_id: int) -> float | None
     return row[0] if row else None
 
 
-def last_scan(conn: sqlite3.Connection, collection_id: int) -> float:
+def last_scan(conn: sqlite3.Connection, collection_id: int, latest: float | None = None) -> float:
     """When the newest scan of the collection started: its newest generation's, a later scan's that found
     nothing changed and made none (schema V12), or one that went on with a build begun earlier (the generation it
     published started then: once the generations it superseded are dropped, nothing else said a scan had just
-    run); when it was registered if it was never scanned."""
-    row = conn.execute("SELECT max(coalesce((SELECT max(started) FROM generations WHERE collection = c.id), "
-                       "c.created), coalesce(c.scanned_unchanged, 0), coalesce(c.scan_started, 0)) "
-                       "FROM collections c WHERE c.id = ?", (collection_id,)).fetchone()
-    return row[0] if row else 0.0
+    run); when it was registered if it was never scanned. Times after ``latest`` are left out: stamped before the
+    system clock was set back, they said a scan had just run for as long as the clock was behind."""
+    latest = float("inf") if latest is None else latest
+    row = conn.execute("SELECT coalesce((SELECT max(started) FROM generations WHERE collection = c.id "
+                       "AND started <= ?), CASE WHEN EXISTS (SELECT 1 FROM generations WHERE collection = c.id) "
+                       "THEN NULL ELSE c.created END), c.scanned_unchanged, c.scan_started "
+                       "FROM collections c WHERE c.id = ?", (latest, collection_id)).fetchone()
+    return max((t for t in (row or ()) if t is not None and t <= latest), default=0.0)
 
 
 def requested(conn: sqlite3.Connection) -> list[int]:
