@@ -43,3 +43,13 @@ def test_a_scan_claimed_before_the_clock_was_set_back_does_not_hold_back_the_nex
     write_tree(root, {"b.md": "# B\n\nthe walrus eats\n"})
     assert rescan.request_scan(1, conn), "the watcher's scan was only remembered as requested"
     assert keyword_paths("walrus") == ["b.md"]
+
+
+def test_a_generation_published_before_the_clock_was_set_back_is_not_said_to_be_new(immediate, tmp_path):
+    from mcp_server.report import freshness
+    from workers import runtime
+    ingest(write_tree(tmp_path / "notes", {"a.md": "# A\n\nthe heron waits\n"}))
+    conn = runtime.index()
+    stamped_a_year_ahead(conn)
+    line = freshness(conn)[0]
+    assert line == "freshness: up to date (last published: notes ? ago)", "it said 'notes 0 s ago'"

@@ -24,6 +24,7 @@ import time
 from search.index import queries, store, working
 from search.index.db import transaction
 from search.index.queries import build_activity, last_scan, requested, unplanned_scan  # noqa: F401 (asked of freshness)
+from search.index.status import CLOCK_SLACK_SECONDS
 
 PRESENT, MISSING, GONE, BUSY = "present", "missing", "gone", "busy"
 # A scan or a build that has not moved for this long is taken as stalled (its jobs lost with
@@ -33,11 +34,9 @@ PRESENT, MISSING, GONE, BUSY = "present", "missing", "gone", "busy"
 # starts again (workers/recover.py); this covers one worker process killed under a running consumer. A job
 # that is still at work (its worker alive, search.index.working) keeps its build under way however long it takes.
 STALLED_SECONDS = 600.0
-# A time stamped more than this after now was stamped before the system clock was set back (a wrong clock put
-# right, a virtual machine restored): it is taken as long ago, not as a scan or a build under way (a scan claimed
-# then and killed kept every later one waiting until the clock caught up). Short steps are left alone: another
-# process may have stamped a time a little after this one read the clock.
-CLOCK_SLACK_SECONDS = 60.0
+# A time stamped more than CLOCK_SLACK_SECONDS after now (search.index.status) is taken as long ago, not as a
+# scan or a build under way: a scan claimed before the clock was set back and killed kept every later one waiting
+# until the clock caught up.
 
 
 def recent(now: float, then: float, seconds: float) -> bool:

@@ -16,6 +16,13 @@ from search.index.names import bad_name_fix
 from search.index.queries import STAGES, generation_progress
 
 
+# A time stamped more than this after now was stamped before the system clock was set back (a wrong clock put
+# right, a virtual machine restored from a snapshot): it is shown as of unknown age, and the periodic rescan and
+# search.index.freshness take it as long ago. Short steps are left alone: another process may have stamped a time
+# a little after this one read the clock.
+CLOCK_SLACK_SECONDS = 60.0
+
+
 def collect(conn, index_path: Path | str | None = None) -> dict:
     with snapshot(conn):
         collections = [_collection(conn, row) for row in queries.collections(conn)]
@@ -201,8 +208,9 @@ def count(n: int, noun: str) -> str:
 
 
 def age(seconds: float | None) -> str:
-    """'42 s', '3.5 min', '2.0 h', '1.5 d'; '?' when unknown."""
-    if seconds is None:
+    """'42 s', '3.5 min', '2.0 h', '1.5 d'; '?' when unknown, or ahead of the clock by more than a minute (a time
+    stamped before the clock was set back: 'published 0 s ago' said a generation stamped a year ahead was new)."""
+    if seconds is None or seconds < -CLOCK_SLACK_SECONDS:
         return "?"
     seconds = max(0.0, seconds)
     for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
