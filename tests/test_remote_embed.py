@@ -390,3 +390,32 @@ def test_stats_name_the_files_an_embedding_machine_has_been_on_and_how_far(
         assert redis.Redis.from_url(redis_url).hlen(remote.PROGRESS) == 0
     finally:
         huey.immediate = False
+
+
+@pytest.mark.timeout(600)  # before the fix both consumers ran for ever: the test hung here
+def test_a_wrong_redis_password_stops_either_consumer_in_one_line(sift_env, tmp_path, model_path):
+    """A wrong password in SIFT_QUEUE, on the home or on an embedding machine: huey's loops logged the same
+    traceback several times a second for ever and took no job. Now the consumer says why in one line and
+    exits with status 2, on both sides."""
+    from tests.redis_server import RedisServer
+    server = RedisServer(tmp_path / "redis")
+    try:
+        redis.Redis.from_url(server.url).config_set("requirepass", "right")
+        wrong = f"redis://:wrong@127.0.0.1:{server.port}/0"
+        env = {**sift_env, "SIFT_QUEUE": wrong, "SIFT_EMBED_REMOTE": "1"}
+        embed_env = {"PATH": os.environ["PATH"], "SIFT_HOME": str(tmp_path / "embedder"),
+                     "SIFT_MODEL": str(model_path), "SIFT_QUEUE": wrong}
+        for app, run_env, who in (("workers.app.huey", env, "sift worker"),
+                                  ("workers.embedder.huey", embed_env, "sift embedder")):
+            log = tmp_path / f"{who.replace(' ', '-')}.log"
+            consumer = Consumer(run_env, 1, log, app=app)
+            try:
+                assert consumer.proc.wait() == 2
+            finally:
+                consumer.stop()
+            said = log.read_text()
+            assert f"{who}: error: the Redis at 127.0.0.1:{server.port}/0 refuses SIFT_QUEUE" in said, said
+            assert "redis://:PASSWORD@HOST:PORT/DB" in said and ":wrong@" not in said, said  # no password shown
+            assert "Traceback" not in said, said
+    finally:
+        server.stop()

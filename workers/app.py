@@ -21,7 +21,7 @@ from search.settings import load
 from workers import halt, queue_reader, refusal
 from workers.pickles import JobSerializer
 from workers.queues import (QueueDamaged, QueueUnavailable, consumer_settings, immediate, log_like_huey,
-                            queue_damaged, queue_read_only, redis_huey, unwritable)
+                            queue_damaged, queue_read_only, redis_huey, refuse_unusable_redis, unwritable)
 
 QUEUE_NAME = "sift"  # the home's queue; embed jobs for other machines go to workers.embedder.QUEUE_NAME
 # When a worker of this queue last started or took a job, in huey's key-value store: ``ingest stats`` asks
@@ -199,7 +199,8 @@ def _last_halt(huey) -> dict | None:
 def _refuse_unusable_queue(huey) -> None:
     """A consumer cannot take jobs from a damaged queue: say so in one line and stop, as for the index."""
     if not isinstance(huey.storage, QueueStorage):
-        return  # Redis, or huey's immediate mode
+        refuse_unusable_redis(huey, "sift worker")  # a wrong password, say
+        return
     try:
         huey.storage.check()
     except QueueUnavailable as exc:

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from huey import PriorityRedisHuey
 
 from search.settings import load
-from workers.queues import consumer_settings, log_like_huey, redis_huey, worker_threads
+from workers.queues import consumer_settings, log_like_huey, redis_huey, refuse_unusable_redis, worker_threads
 
 log = logging.getLogger("sift.embedder")
 QUEUE_NAME = "sift-embed"
@@ -57,6 +57,7 @@ class Answer:
 class EmbedderHuey(PriorityRedisHuey):
     def create_consumer(self, **options):
         log_like_huey()  # "embedded N texts of job …" goes to the consumer's log, as the home worker's lines do
+        refuse_unusable_redis(self, "sift embedder")
         return super().create_consumer(**options)
 
 
