@@ -227,6 +227,7 @@ def test_an_embedder_with_another_model_is_refused_and_nothing_is_written(
         for row in rows:
             assert (row["stage"], row["state"]) == ("embed", "failed")
             assert "but this generation embeds with" in row["reason"] and "SIFT_MODEL" in row["reason"], row["reason"]
+            assert f"(on the home: {sift_env['SIFT_MODEL']}; copy it" in row["reason"], row["reason"]  # which file
         assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 0
         stats = run_ingest(env, "stats")
         assert "but this generation embeds with" in stats.stdout, stats.stdout

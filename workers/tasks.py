@@ -518,6 +518,8 @@ def embedded(answer) -> None:
     missing = set(batch.to_embed) - set(answer.vectors)
     refused = answer.refused or (f"embedding machine {answer.worker} answered for the model {answer.model}, not "
                                  f"{batch.model}" if answer.model != batch.model else None)
+    if answer.refused:
+        refused += _home_model_file(batch.model)
     if refused is None and missing:
         refused = f"embedding machine {answer.worker} sent no vector for {count(len(missing), 'chunk')}"
     if refused:
@@ -531,6 +533,16 @@ def embedded(answer) -> None:
                    counts={p: (None, n) for p, n in batch.embedded.items()})
     remote.forget(answer.id)
     remote.resend_overdue(runtime.settings().embed_timeout)
+
+
+def _home_model_file(model: str) -> str:
+    """Where the home keeps the model an embedding machine lacks: the refusal said only "the home's" GGUF file,
+    and the user had to find it (a known model lives under <home>/models, converted from a pip package)."""
+    settings = runtime.settings()
+    path, known, name = settings.model_path, settings.known_model, model.rsplit("-", 2)[0]  # id: name-384d-hash
+    if not path.exists() or not ((known is not None and known.name == name) or name in path.stem):
+        return ""  # the home has moved to another model since this generation began
+    return f" (on the home: {path}; copy it to the embedding machine)"
 
 
 @stage(priority=40)
