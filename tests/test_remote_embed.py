@@ -420,3 +420,39 @@ def test_a_wrong_redis_password_stops_either_consumer_in_one_line(sift_env, tmp_
             assert "Traceback" not in said, said
     finally:
         server.stop()
+
+
+@pytest.mark.timeout(900)  # before the fix the build never published: the test hung here
+def test_an_embedder_without_its_model_file_says_so_and_the_build_publishes(sift_env, redis_url, tmp_path, model_path):
+    """SIFT_MODEL naming a file the embedding machine lacks (not copied over): it took each job and lost it, the
+    home sent it again every SIFT_EMBED_TIMEOUT for ever, and stats said only 'sent and not yet written: 1'.
+    Now an embedder started without it stops in one line, and one whose file went away after it started refuses
+    the job: the files fail with the reason and the build publishes."""
+    missing = _embedder_with(tmp_path / "missing.gguf", redis_url, tmp_path)
+    try:
+        assert missing.proc.wait() == 2
+    finally:
+        missing.stop()
+    said = (tmp_path / "embedder.log").read_text()
+    assert f"sift embedder: error: model file not found: {tmp_path / 'missing.gguf'}" in said, said
+    copy = tmp_path / "copied.gguf"
+    shutil.copy(model_path, copy)
+    shutil.rmtree(tmp_path / "embedder-home")
+    (tmp_path / "embedder.log").unlink()
+    env, root = _two_notes_sent_away(sift_env, redis_url, tmp_path)
+    embedder, home = _embedder_with(copy, redis_url, tmp_path), Consumer(env, 1, tmp_path / "home.log")
+    try:
+        _until(lambda: "Huey consumer started" in (tmp_path / "embedder.log").read_text(), "the embedder to start")
+        copy.unlink()  # gone after its start check: the first job meets it
+        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        conn = db.connect(Path(env["SIFT_HOME"]) / "index.db")
+        gen = wait_published(conn, "notes", None, home.proc, limit=600)
+        rows = conn.execute("SELECT stage, state, reason FROM progress WHERE generation = ?", (gen,)).fetchall()
+        assert len(rows) == 2
+        for row in rows:
+            assert (row["stage"], row["state"]) == ("embed", "failed")
+            assert "cannot load its model" in row["reason"] and "ingest retry-failed" in row["reason"], row["reason"]
+        assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 0
+    finally:
+        home.stop()
+        embedder.stop()

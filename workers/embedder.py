@@ -25,7 +25,9 @@ from dataclasses import asdict, dataclass, field
 
 from huey import PriorityRedisHuey
 
+from search.model.info import ModelError
 from search.settings import load
+from workers import refusal
 from workers.queues import consumer_settings, log_like_huey, redis_huey, refuse_unusable_redis, worker_threads
 
 log = logging.getLogger("sift.embedder")
@@ -58,7 +60,21 @@ class EmbedderHuey(PriorityRedisHuey):
     def create_consumer(self, **options):
         log_like_huey()  # "embedded N texts of job …" goes to the consumer's log, as the home worker's lines do
         refuse_unusable_redis(self, "sift embedder")
+        _refuse_unusable_model()
         return super().create_consumer(**options)
+
+
+def _refuse_unusable_model() -> None:
+    """An embedder whose model file is missing or not a GGUF model says so in one line and stops: it took each
+    job and lost it (an unhandled exception), the home re-sent it after SIFT_EMBED_TIMEOUT, for ever, and the
+    home's stats said only "sent and not yet written: 1". A known model (SIFT_MODEL=minilm) is built here."""
+    from search.model import embedding
+    from search.model.info import ModelError
+    try:
+        embedding.resolve(load())
+    except ModelError as exc:
+        refusal.refuse(f"sift embedder: error: {exc}")
+        raise SystemExit(2) from None
 
 
 def make_huey(settings=None) -> PriorityRedisHuey:
@@ -79,7 +95,14 @@ def embed(job: EmbedJob) -> None:
     worker = f"{socket.gethostname()}:{os.getpid()}"
     began = time.time()
     beat(job.id)
-    model = _model()
+    try:
+        model = _model()
+    except ModelError as exc:  # the file went away or was damaged after the consumer started
+        reason = (f"embedding machine {worker} cannot load its model: {exc}; fix SIFT_MODEL there (the home's "
+                  "GGUF file), start the embedder again, then run `ingest retry-failed`")
+        log.error("sift embedder: refused job %s: %s", job.id, reason)
+        _reply(Answer(job.id, job.model, refused=reason, worker=worker), job.urgent)
+        return
     if model.info.model_id != job.model:
         reason = (f"embedding machine {worker} has the model {model.info.model_id} ({model.info.path}), but this "
                   f"generation embeds with {job.model}: start the embedder with SIFT_MODEL set to that model's "
