@@ -77,6 +77,9 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(exc, QueueUnavailable):
             print(f"ingest: error: {exc}", file=sys.stderr)
             return 2
+        if _redis_trouble(exc):
+            print(f"ingest: error: {_redis_trouble(exc)}", file=sys.stderr)
+            return 2
         if isinstance(exc, (sqlite3.Error, db.IndexUnavailable)) or db.is_disk_full(exc):
             print(f"ingest: error: {db.explain(exc, _index_path())}", file=sys.stderr)
             return 2
@@ -84,6 +87,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"ingest: error: {exc}", file=sys.stderr)
             return 2
         raise
+
+
+def _redis_trouble(exc: BaseException) -> str | None:
+    from search.settings import load
+    from workers.queues import redis_unusable
+    try:
+        url = load().queue
+    except ValueError:
+        return None
+    return redis_unusable(exc, url) if url != "sqlite" else None
 
 
 def _reader_gone() -> int:

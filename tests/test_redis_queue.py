@@ -193,3 +193,18 @@ def test_redis_restarted_mid_build_with_appendonly_the_build_goes_on(sift_env, t
     finally:
         consumer.stop()
         server.stop()
+
+
+def test_ingest_enqueue_with_redis_stopped_says_so_in_one_line(sift_env, redis_server, tmp_path):
+    """Redis stopped (here: its port with nothing listening, as after a shutdown): `ingest enqueue` printed
+    redis's 60-line traceback. Now one line names the Redis, why, and what to do, with status 2."""
+    from tests.redis_server import free_port
+    port = free_port()
+    env = {**sift_env, "SIFT_QUEUE": f"redis://:secret@127.0.0.1:{port}/0", "SIFT_EMBED_REMOTE": "1"}
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha words\n"})
+    done = run_ingest(env, "enqueue", str(root), "--name", "notes")
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith(f"ingest: error: the queue's Redis at 127.0.0.1:{port}/0 cannot be used "
+                                  "(ConnectionError: "), done.stderr
+    assert "start Redis, or set SIFT_QUEUE" in done.stderr and "secret" not in done.stderr, done.stderr

@@ -95,6 +95,22 @@ def refuse_unusable_redis(huey, who: str) -> None:
         pass
 
 
+def redis_unusable(exc: BaseException, url: str) -> str | None:
+    """The one line for a command that met the queue's Redis down or refusing it, or None for other errors:
+    `ingest enqueue` printed redis's 60-line traceback and the user was left to guess that nothing was queued."""
+    try:
+        from redis.exceptions import RedisError
+    except ImportError:
+        return None
+    if not isinstance(exc, RedisError):
+        return None
+    from urllib.parse import urlsplit
+    parts = urlsplit(url)
+    where = f"{parts.hostname or 'localhost'}:{parts.port or 6379}{parts.path or '/0'}"
+    return (f"the queue's Redis at {where} cannot be used ({type(exc).__name__}: {exc}): "
+            "start Redis, or set SIFT_QUEUE to its URL with its password, redis://:PASSWORD@HOST:PORT/DB")
+
+
 def redis_huey(huey_class, name: str, url: str):
     """A huey app of ``huey_class`` (a PriorityRedisHuey) on the queue ``name`` in the Redis at ``url``."""
     return huey_class(name, connection_pool=redis_pool(url), results=False, immediate=immediate(),
