@@ -493,7 +493,8 @@ def test_stats_count_the_embed_jobs_waiting_for_an_embedding_machine(sift_env, r
 
     embedder.huey.dequeue()  # an embedding machine takes the job: it is no longer waiting, not yet written
     report = json.loads(run_ingest(env, "stats", "--json").stdout)
-    assert report["embed_queue"] == {"queue": "sift-embed", "waiting": 0, "unanswered": 1}
+    assert report["embed_queue"] == {"queue": "sift-embed", "waiting": 0, "unanswered": 1,
+                                     "model_file": env["SIFT_MODEL"]}
     [notes] = report["collections"]
     assert notes["building"]["progress"] == {"files": 2, "done": 0, "pending": 2, "eta_seconds": None,
                                                 "slow": []}

@@ -456,3 +456,24 @@ def test_an_embedder_without_its_model_file_says_so_and_the_build_publishes(sift
     finally:
         home.stop()
         embedder.stop()
+
+
+@pytest.mark.timeout(600)
+def test_stats_tell_which_model_file_an_embedding_machine_needs(sift_env, redis_url, tmp_path):
+    """No embedding machine runs: stats said 'an embedding machine takes them: huey_consumer workers.embedder.huey
+    -k process -w N', without the settings it needs; a machine started so (the default model, e5) had another
+    model and was refused. Now the line names the home's model file to copy and set as SIFT_MODEL."""
+    env, root = _two_notes_sent_away(sift_env, redis_url, tmp_path)
+    home = Consumer(env, 1, tmp_path / "home.log")
+    try:
+        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        found = {}
+
+        def waiting() -> bool:
+            found["stats"] = run_ingest(env, "stats").stdout
+            return "jobs waiting: 1" in found["stats"]
+        _until(waiting, "the embed job to wait on sift-embed")
+    finally:
+        home.stop()
+    assert f"SIFT_MODEL=<a copy of {sift_env['SIFT_MODEL']}> huey_consumer workers.embedder.huey" in found["stats"], \
+        found["stats"]

@@ -100,7 +100,7 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
         if len(at_work) > 1:
             report["models_at_work"] = at_work
     if settings.embed_remote:
-        report["embed_queue"] = embed_queue()
+        report["embed_queue"] = embed_queue(settings)
         for c in report["collections"]:
             if c["building"] and c["building"].get("progress"):
                 c["building"]["progress"]["slow"] = slow_work(conn, c["building"]["id"], settings)
@@ -152,12 +152,13 @@ def worker_quiet(seen: float | None) -> str | None:
     return None
 
 
-def embed_queue() -> dict:
+def embed_queue(settings) -> dict:
     """The jobs waiting on ``sift-embed`` for an embedding machine, and those sent and not yet written back
     (waiting, taken by a machine, or answered and waiting on the home's queue)."""
     waiting, error = _count(_embed_waiting)
     unanswered, error2 = _count(_embed_unanswered)
-    found = {"queue": "sift-embed", "waiting": waiting, "unanswered": unanswered}
+    found = {"queue": "sift-embed", "waiting": waiting, "unanswered": unanswered,
+             "model_file": str(settings.model_path)}  # what an embedding machine needs: this file, copied over
     if error or error2:
         found["error"] = error or error2
     return found
@@ -245,7 +246,8 @@ def _embed_line(q: dict) -> str:
     text = (f"embedding machines ({q['queue']}): jobs waiting: {q['waiting']}, "
             f"sent and not yet written: {q['unanswered']}")
     if q["waiting"]:
-        text += " — an embedding machine takes them: huey_consumer workers.embedder.huey -k process -w N"
+        text += (" — an embedding machine takes them: SIFT_QUEUE=<this home's> SIFT_MODEL=<a copy of "
+                 f"{q.get('model_file', 'the home model file')}> huey_consumer workers.embedder.huey -k process -w N")
     return text
 
 
