@@ -477,3 +477,35 @@ def test_stats_tell_which_model_file_an_embedding_machine_needs(sift_env, redis_
         home.stop()
     assert f"SIFT_MODEL=<a copy of {sift_env['SIFT_MODEL']}> huey_consumer workers.embedder.huey" in found["stats"], \
         found["stats"]
+
+
+def test_stats_stop_saying_embedding_once_the_vectors_are_sent(sift_env, redis_url, tmp_path, monkeypatch, capsys):
+    """The home's worker stopped while an embedding machine worked: once it had sent the vectors, stats still said
+    'embedding n71.md and 9 more files … on host:pid for 16 s: 4 of 10 chunks' for SIFT_EMBED_TIMEOUT (the last
+    heartbeat's progress), and so kept back 'is a worker running?'. Now the finished job is not named; the answer
+    is counted in the home's queue. The home's stages run here in immediate mode, the embed job in the real Redis."""
+    from ingest.cli import main as ingest_main
+    monkeypatch.setenv("SIFT_QUEUE", redis_url)
+    monkeypatch.setenv("SIFT_EMBED_REMOTE", "1")
+    from search.index import store
+    from workers import remote, runtime, tasks, working
+    from workers.app import huey
+    runtime.reset()
+    from workers import embedder
+    monkeypatch.setattr(working, "AFTER", 0.0)
+    monkeypatch.setattr(embedder, "BEAT_SECONDS", 0.0)
+    root = write_tree(tmp_path / "notes", {f"n{i:02}.md": f"# Note {i}\n\nthe {i}th word list\n" for i in range(10)})
+    huey.immediate = True
+    try:
+        collection = store.ensure_collection(runtime.index(), "notes", str(root))
+        tasks.discover(collection["id"])
+    finally:
+        huey.immediate = False  # the answer waits on the home's queue: no home worker runs
+    job = embedder.huey.dequeue().args[0]
+    embedder.embed.call_local(job)
+    assert huey.pending_count() == 1, "the answer waits for the home's worker"
+    gen = int(job.id.split("-", 1)[0])
+    assert remote.slow(gen, 0.0, 120.0, now=time.time() + 10) == []
+    assert ingest_main(["stats"]) == 0
+    out = capsys.readouterr().out
+    assert "jobs in queue: 1" in out and "embedding n" not in out, out

@@ -118,6 +118,8 @@ def embed(job: EmbedJob) -> None:
         if time.monotonic() - last_beat >= BEAT_SECONDS:
             beat(job.id, Progress(worker, began, i + len(part), len(hashes), getattr(job, "about", {})))
             last_beat = time.monotonic()
+    # before the answer: the home forgets the job's heartbeat and progress as it writes the vectors
+    beat(job.id, Progress(worker, began, len(hashes), len(hashes), getattr(job, "about", {}), answered=True))
     _reply(Answer(job.id, job.model, vectors, worker=worker), job.urgent)
     log.info("embedded %d texts of job %s", len(vectors), job.id)
 
@@ -130,6 +132,7 @@ class Progress:
     done: int
     total: int
     about: dict
+    answered: bool = False  # the vectors are on the home's queue: stats no longer say it is embedding
 
 
 def beat(job_id: str, progress: Progress | None = None) -> None:

@@ -133,7 +133,8 @@ def slow(gen: int, after: float, timeout: float, now: float | None = None) -> li
         job_id = key.decode()
         beat = conn.zscore(HEARTBEATS, job_id)
         p = json.loads(value)
-        if not job_id.startswith(f"{gen}-") or beat is None or now - beat > timeout or now - p["began"] < after:
+        if not job_id.startswith(f"{gen}-") or beat is None or now - beat > timeout or now - p["began"] < after \
+                or p.get("answered"):  # done: its vectors wait for the home's worker, which stats count
             continue
         about = p["about"]
         found.append({"stage": "embed", "path": about.get("path", job_id), "files": about.get("files", 1),
