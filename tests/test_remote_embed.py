@@ -358,22 +358,12 @@ def test_stats_name_the_files_an_embedding_machine_has_been_on_and_how_far(
     named, made 0 here)."""
     import socket
     from ingest.cli import main as ingest_main
-    monkeypatch.setenv("SIFT_QUEUE", redis_url)
-    monkeypatch.setenv("SIFT_EMBED_REMOTE", "1")
-    from search.index import store
-    from workers import remote, runtime, tasks, working
+    job = _ten_notes_sent(tmp_path, monkeypatch, redis_url)
+    from workers import embedder, remote  # (made with SIFT_QUEUE set, by _ten_notes_sent)
     from workers.app import huey
-    runtime.reset()
-    from workers import embedder
-    monkeypatch.setattr(working, "AFTER", 0.0)
-    monkeypatch.setattr(embedder, "BEAT_SECONDS", 0.0)
-    root = write_tree(tmp_path / "notes", {f"n{i:02}.md": f"# Note {i}\n\nthe {i}th word list\n" for i in range(10)})
-    huey.immediate = True
+    assert len(job.texts) == 10
+    huey.immediate = True  # the answer is written at once, by the home's stages here
     try:
-        collection = store.ensure_collection(runtime.index(), "notes", str(root))
-        tasks.discover(collection["id"])
-        job = embedder.huey.dequeue().args[0]
-        assert len(job.texts) == 10
         model, said = embedder._model(), []
         real_embed = model.embed
 
@@ -485,13 +475,28 @@ def test_stats_stop_saying_embedding_once_the_vectors_are_sent(sift_env, redis_u
     heartbeat's progress), and so kept back 'is a worker running?'. Now the finished job is not named; the answer
     is counted in the home's queue. The home's stages run here in immediate mode, the embed job in the real Redis."""
     from ingest.cli import main as ingest_main
+    job = _ten_notes_sent(tmp_path, monkeypatch, redis_url)
+    from workers import embedder, remote  # (made with SIFT_QUEUE set, by _ten_notes_sent)
+    from workers.app import huey
+    embedder.embed.call_local(job)  # the answer waits on the home's queue: no home worker runs
+    assert huey.pending_count() == 1, "the answer waits for the home's worker"
+    gen = int(job.id.split("-", 1)[0])
+    assert remote.slow(gen, 0.0, 120.0, now=time.time() + 10) == []
+    assert ingest_main(["stats"]) == 0
+    out = capsys.readouterr().out
+    assert "jobs in queue: 1" in out and "embedding n" not in out, out
+
+
+def _ten_notes_sent(tmp_path, monkeypatch, redis_url):
+    """Ten small notes through the home's stages in immediate mode, with SIFT_EMBED_REMOTE: their one embed job,
+    taken from the real Redis as an embedding machine would (heartbeats, and naming the job, at once)."""
     monkeypatch.setenv("SIFT_QUEUE", redis_url)
     monkeypatch.setenv("SIFT_EMBED_REMOTE", "1")
     from search.index import store
-    from workers import remote, runtime, tasks, working
+    from workers import runtime, tasks, working
     from workers.app import huey
     runtime.reset()
-    from workers import embedder
+    from workers import embedder  # its app reads SIFT_QUEUE as it is made
     monkeypatch.setattr(working, "AFTER", 0.0)
     monkeypatch.setattr(embedder, "BEAT_SECONDS", 0.0)
     root = write_tree(tmp_path / "notes", {f"n{i:02}.md": f"# Note {i}\n\nthe {i}th word list\n" for i in range(10)})
@@ -500,12 +505,5 @@ def test_stats_stop_saying_embedding_once_the_vectors_are_sent(sift_env, redis_u
         collection = store.ensure_collection(runtime.index(), "notes", str(root))
         tasks.discover(collection["id"])
     finally:
-        huey.immediate = False  # the answer waits on the home's queue: no home worker runs
-    job = embedder.huey.dequeue().args[0]
-    embedder.embed.call_local(job)
-    assert huey.pending_count() == 1, "the answer waits for the home's worker"
-    gen = int(job.id.split("-", 1)[0])
-    assert remote.slow(gen, 0.0, 120.0, now=time.time() + 10) == []
-    assert ingest_main(["stats"]) == 0
-    out = capsys.readouterr().out
-    assert "jobs in queue: 1" in out and "embedding n" not in out, out
+        huey.immediate = False
+    return embedder.huey.dequeue().args[0]
