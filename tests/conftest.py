@@ -159,6 +159,16 @@ def copy_tree(src: Path, dst: Path) -> Path:
 
 
 @pytest.fixture
+def servers(tmp_path):
+    """Starts real ``sift-mcp`` processes for a test (tests.test_mcp_server.Servers) and checks at the end that
+    none wrote anything but the protocol to stdout."""
+    from tests.test_mcp_server import Servers
+    made = Servers(tmp_path)
+    yield made
+    made.check_stdout()
+
+
+@pytest.fixture
 def immediate(sift_env):
     """huey in immediate mode: a queued job runs at once, in this process."""
     from workers.app import huey

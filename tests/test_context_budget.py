@@ -7,19 +7,10 @@ never reached the model. Each answer now stays under 40 KB and says where to go 
 """
 from __future__ import annotations
 
-import pytest
-
 from tests.conftest import write_tree
-from tests.test_mcp_server import Servers, call, run, text
+from tests.test_mcp_server import call, run, text
 
 BUDGET = 48_000  # bytes of UTF-8: 12,000 tokens of English at 4 bytes a token, 16,000 Chinese characters
-
-
-@pytest.fixture
-def servers(tmp_path):
-    made = Servers(tmp_path)
-    yield made
-    made.check_stdout()
 
 
 def test_a_big_note_a_minified_line_and_chinese_each_come_in_pages_a_client_takes(tmp_path, servers, sift_env):

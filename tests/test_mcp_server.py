@@ -80,13 +80,6 @@ class Servers:
 
 
 @pytest.fixture
-def servers(tmp_path):
-    made = Servers(tmp_path)
-    yield made
-    made.check_stdout()
-
-
-@pytest.fixture
 def notes(tmp_path) -> Path:
     root = write_tree(tmp_path / "notes", NOTES)
     (root / "bin/blob.md").write_bytes(b"\x00\x01\x02 not text" * 10)

@@ -18,14 +18,7 @@ import pytest
 
 from search.index import db, store
 from tests.conftest import VENV_BIN, ingest, run_ingest, write_tree
-from tests.test_mcp_server import Servers, call, run, text
-
-
-@pytest.fixture
-def servers(tmp_path):
-    made = Servers(tmp_path)
-    yield made
-    made.check_stdout()
+from tests.test_mcp_server import call, run, text
 
 
 def nfd(s: str) -> str:

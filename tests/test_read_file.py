@@ -21,17 +21,10 @@ from mcp_server import lines, paths, reading
 from mcp_server.errors import Problem
 from search.index import queries
 from tests.conftest import ingest, write_tree
-from tests.test_mcp_server import Servers, call, run, text
+from tests.test_mcp_server import call, run, text
 
 LIMIT = reading.MAX_BYTES
 MARGIN = 1000  # bytes of header and notes around the lines an answer shows
-
-
-@pytest.fixture
-def servers(tmp_path):
-    made = Servers(tmp_path)
-    yield made
-    made.check_stdout()
 
 
 def utf8_size(result) -> int:

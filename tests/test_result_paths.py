@@ -11,19 +11,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from tests.conftest import ingest, need_data, write_tree
-from tests.test_mcp_server import Servers, call, run, text
+from tests.test_mcp_server import call, run, text
 
 WAL = "# WAL\n\nintro line\nSQLite readers keep reading a snapshot\nwhile one writer appends to the log\nend\n"
-
-
-@pytest.fixture
-def servers(tmp_path):
-    made = Servers(tmp_path)
-    yield made
-    made.check_stdout()
 
 
 def shown_place(answer, path: str) -> str:

@@ -6,17 +6,8 @@ ends before that word. And an empty answer before anything is published no longe
 """
 from __future__ import annotations
 
-import pytest
-
 from tests.conftest import write_tree
-from tests.test_mcp_server import Servers, call, run, text
-
-
-@pytest.fixture
-def servers(tmp_path):
-    made = Servers(tmp_path)
-    yield made
-    made.check_stdout()
+from tests.test_mcp_server import call, run, text
 
 
 def test_a_long_query_is_cut_between_words(immediate, tmp_path, servers, sift_env, monkeypatch):

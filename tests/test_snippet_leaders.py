@@ -5,20 +5,11 @@ model nothing and cost it the columns. Dot leaders and other one-character rules
 """
 from __future__ import annotations
 
-import pytest
-
 from tests.conftest import write_tree
-from tests.test_mcp_server import Servers, call, run, text
+from tests.test_mcp_server import call, run, text
 
 CONTENTS = "# Contents\n\n" + "".join(f"{n} {name} {'.' * 150} {n * 3}\n" for n, name in
                                     enumerate(["Overview", "LRS", "Model", "Metadata", "Glossary"], 1))
-
-
-@pytest.fixture
-def servers(tmp_path):
-    made = Servers(tmp_path)
-    yield made
-    made.check_stdout()
 
 
 def test_dot_leaders_of_a_table_of_contents_do_not_fill_the_snippet(immediate, tmp_path, servers, sift_env,

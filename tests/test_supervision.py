@@ -18,7 +18,7 @@ import anyio
 import pytest
 
 from tests.conftest import processes, write_tree
-from tests.test_mcp_server import _note, _poll_search, call, run, servers, text  # noqa: F401  (servers: fixture)
+from tests.test_mcp_server import _note, _poll_search, call, run, text
 from tests.test_transport import Raw
 
 RESTART_WITHIN = 30  # seconds: the acceptance criterion for stats to report the restart

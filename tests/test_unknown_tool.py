@@ -6,18 +6,9 @@ shortened name ('read'), a client's prefix or suffix ('sift_search', 'search_not
 """
 from __future__ import annotations
 
-import pytest
-
-from tests.test_mcp_server import Servers, call, run, text
+from tests.test_mcp_server import call, run, text
 
 TOOLS = "this server's tools are search, read_file, list_files, similar, stats, refresh"
-
-
-@pytest.fixture
-def servers(tmp_path):
-    made = Servers(tmp_path)
-    yield made
-    made.check_stdout()
 
 
 def test_an_unknown_tool_is_told_the_tools_there_are_and_the_one_meant(servers, sift_env):
