@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import socket
 import sqlite3
 import time
 
@@ -28,7 +29,7 @@ QUEUE_NAME = "sift"  # the home's queue; embed jobs for other machines go to wor
 # "is a worker running?" when jobs wait and none has been seen for a while.
 WORKER_SEEN = "sift.worker.seen"
 SEEN_EVERY = 10.0  # seconds: a busy worker records it at most this often
-# The models workers of this queue embed with, {model id: when one last took a job}: a scan keeps a collection's
+# The models workers of this queue embed with, {model id: [when one last took a job, host:pid]}: a scan keeps a collection's
 # model while a worker of it is at work (workers.tasks.discover), and stats names the models when they differ.
 WORKER_MODELS = "sift.worker.models"
 MODEL_AT_WORK = 120.0  # seconds: a running worker takes a periodic job every minute
@@ -223,6 +224,7 @@ def make_huey(settings=None):
 
 huey = make_huey()
 _last_seen = [0.0]  # this process's last record of WORKER_SEEN
+_WORKER = f"{socket.gethostname()}:{os.getpid()}"  # who recorded a model at work (WORKER_MODELS)
 
 
 @huey.signal(SIGNAL_EXECUTING)
@@ -261,26 +263,33 @@ def _own_model() -> str | None:
 
 
 def _record_model(app, now: float | None) -> None:
-    """Record (``now``) or forget (None) this worker's model among those at work on ``app``'s queue."""
+    """Record (``now``) or forget (None) this worker's model among those at work on ``app``'s queue. A record this
+    process made of another model (its SIFT_MODEL changed: tests, immediate mode) goes as well."""
     try:
         model = _own_model()
         if model is None:
             return
-        seen = {m: at for m, at in (app.get(WORKER_MODELS, peek=True) or {}).items()
-                if time.time() - at < MODEL_AT_WORK and m != model}
+        seen = {m: [at, by] for m, (at, by) in _model_records(app.get(WORKER_MODELS, peek=True)).items()
+                if time.time() - at < MODEL_AT_WORK and m != model and by != _WORKER}
         if now is not None:
-            seen[model] = now
+            seen[model] = [now, _WORKER]
         app.put(WORKER_MODELS, seen)
     except Exception:  # noqa: BLE001 - as record_seen: the next job records it
         logging.getLogger("sift.workers").debug("could not record the worker's model", exc_info=True)
+
+
+def _model_records(seen) -> dict:
+    """{model id: (when, by whom)} from the stored records (a bare time, without who, before 2026-12)."""
+    return {m: (v, None) if isinstance(v, (int, float)) else tuple(v) for m, v in (seen or {}).items()}
 
 
 def forget_model(app) -> None:
     _record_model(app, None)
 
 
-def models_at_work() -> dict:
-    """{model id: when a worker embedding with it last took a job}, for the models at work now."""
+def models_at_work(others: bool = False) -> dict:
+    """{model id: when a worker embedding with it last took a job}, for the models at work now; ``others``: leave
+    out what this process recorded (a worker is not 'another worker' of its own home)."""
     try:
         if _read_only(huey.storage):
             data = queue_reader.value(huey.storage.filename, huey.storage.name, WORKER_MODELS)
@@ -289,7 +298,8 @@ def models_at_work() -> dict:
             seen = huey.get(WORKER_MODELS, peek=True)
     except Exception:  # noqa: BLE001 - the queue's trouble is said by the queue line
         return {}
-    return {m: at for m, at in (seen or {}).items() if time.time() - at < MODEL_AT_WORK}
+    return {m: at for m, (at, by) in _model_records(seen).items()
+            if time.time() - at < MODEL_AT_WORK and not (others and by == _WORKER)}
 
 
 def worker_seen() -> float | None:

@@ -411,7 +411,7 @@ def _kept_model(conn, collection, model: str | None) -> str | None:
     servers whose clients set it otherwise) re-embedded every file each time the other one took a scan."""
     from workers.app import models_at_work
     published = queries.published_model(conn, collection["id"]) if collection["published"] is not None else None
-    if model is None or published is None or published == model or published not in models_at_work():
+    if model is None or published is None or published == model or published not in models_at_work(others=True):
         return model
     log.warning("collection %s: kept with the model %s, which another worker of this home embeds with, not "
                 "re-embedded with this worker's %s: give every worker the same SIFT_MODEL (or stop the other)",
