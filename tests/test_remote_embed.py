@@ -412,6 +412,39 @@ def test_a_wrong_redis_password_stops_either_consumer_in_one_line(sift_env, tmp_
         server.stop()
 
 
+@pytest.mark.timeout(600)
+def test_redis_going_away_under_both_consumers_is_said_in_a_line_and_its_return_too(sift_env, tmp_path, model_path):
+    """Redis stopped under running consumers: huey logged 'Error reading from queue' / 'Error reading schedule.'
+    with a 25-line traceback, once a second and more from each process, for as long as it stayed away (3,600
+    lines in 20 s). Now each process says it in one line (again once a minute) and says when Redis is back."""
+    from tests.redis_server import RedisServer
+    server = RedisServer(tmp_path / "redis")
+    env = {**sift_env, "SIFT_QUEUE": server.url, "SIFT_EMBED_REMOTE": "1"}
+    embed_env = {"PATH": os.environ["PATH"], "SIFT_HOME": str(tmp_path / "embedder"),
+                 "SIFT_MODEL": str(model_path), "SIFT_QUEUE": server.url}
+    logs = {"workers.app.huey": tmp_path / "home.log", "workers.embedder.huey": tmp_path / "embedder.log"}
+    consumers = [Consumer(run_env, 2, logs[app], app=app)
+                 for app, run_env in (("workers.app.huey", env), ("workers.embedder.huey", embed_env))]
+    try:
+        for log in logs.values():
+            _until(lambda: "The following commands are available" in log.read_text(), "the consumer to start")
+        server.stop()
+        time.sleep(15)  # both consumers' workers and schedulers poll Redis, meeting it away
+        for log in logs.values():
+            said = log.read_text()
+            assert "Traceback" not in said and "Error reading" not in said, said[-3000:]
+            away = said.count("Redis cannot be reached (")
+            assert 1 <= away <= 3, said  # one line per process of the consumer (two workers, the scheduler)
+        server.start()  # on the same port
+        for log in logs.values():
+            _until(lambda: "Redis answers again after" in log.read_text(), "the consumer to say Redis is back")
+        assert all(c.proc.poll() is None for c in consumers)
+    finally:
+        for c in consumers:
+            c.stop()
+        server.stop()
+
+
 @pytest.mark.timeout(900)  # before the fix the build never published: the test hung here
 def test_an_embedder_without_its_model_file_says_so_and_the_build_publishes(sift_env, redis_url, tmp_path, model_path):
     """SIFT_MODEL naming a file the embedding machine lacks (not copied over): it took each job and lost it, the

@@ -22,7 +22,8 @@ from search.settings import load
 from workers import halt, queue_reader, refusal
 from workers.pickles import JobSerializer
 from workers.queues import (QueueDamaged, QueueUnavailable, consumer_settings, immediate, log_like_huey,
-                            queue_damaged, queue_read_only, redis_huey, refuse_unusable_redis, unwritable)
+                            queue_damaged, queue_read_only, redis_huey, refuse_unusable_redis, SaysRedisBack,
+                            unwritable)
 
 QUEUE_NAME = "sift"  # the home's queue; embed jobs for other machines go to workers.embedder.QUEUE_NAME
 # When a worker of this queue last started or took a job, in huey's key-value store: ``ingest stats`` asks
@@ -150,7 +151,7 @@ class Consumer(halt.Consumer):
             forget_model(self.huey)
 
 
-class SiftRedisHuey(Recovering, PriorityRedisHuey):
+class SiftRedisHuey(Recovering, SaysRedisBack, PriorityRedisHuey):
     """SIFT_QUEUE=redis://…: the queue in Redis, which workers on other machines can reach too."""
 
 

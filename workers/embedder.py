@@ -28,7 +28,8 @@ from huey import PriorityRedisHuey
 from search.model.info import ModelError
 from search.settings import load
 from workers import refusal
-from workers.queues import consumer_settings, log_like_huey, redis_huey, refuse_unusable_redis, worker_threads
+from workers.queues import (SaysRedisBack, consumer_settings, log_like_huey, redis_huey, refuse_unusable_redis,
+                            worker_threads)
 
 log = logging.getLogger("sift.embedder")
 QUEUE_NAME = "sift-embed"
@@ -56,7 +57,7 @@ class Answer:
     worker: str = ""
 
 
-class EmbedderHuey(PriorityRedisHuey):
+class EmbedderHuey(SaysRedisBack, PriorityRedisHuey):
     def create_consumer(self, **options):
         log_like_huey()  # "embedded N texts of job …" goes to the consumer's log, as the home worker's lines do
         refuse_unusable_redis(self, "sift embedder")

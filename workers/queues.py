@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import time
 
 from search.settings import Settings, load
 from workers import refusal
@@ -134,8 +135,9 @@ def log_like_huey() -> None:
             sift_log.addHandler(handler)
         sift_log.setLevel(huey_log.level)
     for handler in huey_log.handlers:
-        if not any(isinstance(f, QuietPeriodic) for f in handler.filters):
-            handler.addFilter(QuietPeriodic())
+        for kind in (QuietPeriodic, RedisOutage):
+            if not any(isinstance(f, kind) for f in handler.filters):
+                handler.addFilter(kind())
 
 
 class QuietPeriodic(logging.Filter):
@@ -149,3 +151,75 @@ class QuietPeriodic(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         return not (record.msg in self.LINES and isinstance(record.args, tuple) and record.args
                     and str(record.args[0]).startswith(self.TASK))
+
+
+OUTAGE_REMINDER = 60.0  # seconds: while Redis stays away, a process says so again this often
+_outage = {"since": None, "said": 0.0}  # this process's view of Redis being away
+
+
+class RedisOutage(logging.Filter):
+    """Redis stopped or unreachable under a running consumer: huey logged 'Error reading from queue' and 'Error
+    reading schedule.' with a 25-line traceback each, once a second and more, for as long as it stayed away (3,600
+    lines in 20 s). Now each process of the consumer says it in one line, again once a minute while it lasts, and
+    ``said_redis_back`` says when it answers again. huey's own waiting and retrying are unchanged."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if not _redis_away(exc):
+            return True
+        now = time.monotonic()
+        first = _outage["since"] is None
+        if not first and now - _outage["said"] < OUTAGE_REMINDER:
+            return False
+        if first:
+            _outage["since"] = now
+        _outage["said"] = now
+        away = "" if first else f" (for {now - _outage['since']:.0f} s)"
+        record.msg, record.args, record.exc_info, record.exc_text = (
+            "Redis cannot be reached%s (%s): waiting for it; the jobs wait in Redis and are taken when it is back",
+            (away, _first_line(exc)), None, None)
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def said_redis_back() -> None:
+    """The queue answered: if this process said Redis was away, say it is back (one line)."""
+    if _outage["since"] is not None:
+        away = time.monotonic() - _outage["since"]
+        _outage["since"] = None
+        logging.getLogger("huey.consumer").warning("Redis answers again after %.0f s: taking jobs", away)
+
+
+class SaysRedisBack:
+    """A consumer's huey on Redis: its queue reads end an outage RedisOutage reported."""
+
+    def dequeue(self):
+        task = super().dequeue()
+        said_redis_back()
+        return task
+
+    def read_schedule(self, timestamp=None):
+        tasks = super().read_schedule(timestamp)
+        said_redis_back()
+        return tasks
+
+
+def _redis_away(exc: BaseException | None) -> bool:
+    """Whether ``exc`` (or what caused it) is Redis not answering: refused, reset, timed out, still loading."""
+    if exc is None:
+        return False
+    try:
+        from redis.exceptions import ConnectionError as RedisDown, TimeoutError as RedisSlow
+    except ImportError:
+        return False
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, (RedisDown, RedisSlow)):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0].rstrip(".")
