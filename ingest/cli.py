@@ -353,6 +353,7 @@ def _wait(conn, collection_id: int, before: int | None, asked: float, interrupte
     changed (it publishes none); KeyboardInterrupt once ``interrupted`` (Ctrl-C: ``_interrupt_as_flag``)."""
     from tqdm import tqdm
     from search.index import queries, working
+    from search.index.status import eta
     from search.settings import load
     from workers.stats import slow_work
     settings = load()
@@ -380,7 +381,8 @@ def _wait(conn, collection_id: int, before: int | None, asked: float, interrupte
             now_slow = [(w["stage"], w["path"]) for w in slow]
             if done != last_done or now_slow != last_slow or (slow and time.time() - told >= SLOW_EVERY):
                 if bar.disable:
-                    print(progress_line(building["id"], done, total, said), file=sys.stderr)
+                    left = eta(building, total, done, slow)
+                    print(progress_line(building["id"], done, total, said, left), file=sys.stderr)
                 last_done, last_slow, idle_since, told = done, now_slow, time.time(), time.time()
             bar.total, bar.n = total, done
             bar.set_postfix_str(said)  # on a terminal: the bar, then what is slow, its time going up
@@ -447,11 +449,15 @@ def _worker_hint(args=None) -> str:
     return worker_hint(load().home, [setting for _, setting in _given_worker_flags(args)] if args else [])
 
 
-def progress_line(generation: int, done: int, total: int, said: str) -> str:
-    """'generation 2: 1,631/1,874 files; embedding …': what --wait prints without a terminal, every number
-    with its thousands separator (it printed '1631/1,874')."""
-    from search.index.status import count
-    return f"generation {generation}: {done:,}/{count(total, 'file')}" + (f"; {said}" if said else "")
+def progress_line(generation: int, done: int, total: int, said: str, left: float | None = None) -> str:
+    """'generation 2: 1,631/1,874 files, ETA 12 s; embedding …': what --wait prints without a terminal, every
+    number with its thousands separator (it printed '1631/1,874'); the ETA (``left`` seconds) once it is known,
+    as stats give it (a terminal's bar shows its own)."""
+    from search.index.status import age, count
+    line = f"generation {generation}: {done:,}/{count(total, 'file')}"
+    if left is not None and done < total:
+        line += f", ETA {age(left)}"
+    return line + (f"; {said}" if said else "")
 
 
 def _ask_for_a_worker(args=None, off_the_bar: bool = True) -> None:

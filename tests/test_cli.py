@@ -601,6 +601,8 @@ def test_wait_progress_and_search_freshness_carry_thousands_separators():
     from ingest.cli import progress_line
     from mcp_server import report
     assert progress_line(2, 1631, 1874, "") == "generation 2: 1,631/1,874 files"
+    assert progress_line(2, 1631, 1874, "embedding a.md for 12 s", 75.0) == \
+        "generation 2: 1,631/1,874 files, ETA 1.2 min; embedding a.md for 12 s"  # the ETA stats give, once known
     building = {"generation": 2, "discovering": False, "pending": 1645, "files": 1874}
     said = report._fresh_text({"collection": "notes", "published_generation": None, "building": building,
                                "pending_files": 1645})

@@ -151,11 +151,11 @@ def progress(conn, gen) -> dict:
     that has taken a worker more than a few seconds (``slow``: search.index.working)."""
     total, done = generation_progress(conn, gen["id"])
     slow = working.slow(conn, gen["id"])
-    return {"files": total, "done": done, "pending": total - done, "eta_seconds": _eta(gen, total, done, slow),
+    return {"files": total, "done": done, "pending": total - done, "eta_seconds": eta(gen, total, done, slow),
             "slow": slow}
 
 
-def _eta(gen, total: int, done: int, slow: list[dict]) -> float | None:
+def eta(gen, total: int, done: int, slow: list[dict]) -> float | None:
     """Seconds left at the pace so far: of the files, and of each big file being embedded at its own pace
     (a 4 MB note of 3,540 chunks left last of two files was 'ETA 31 s' by files alone, for 15 minutes)."""
     if gen["discovered"] is None:
