@@ -520,6 +520,31 @@ def test_stats_stop_saying_embedding_once_the_vectors_are_sent(sift_env, redis_u
     assert "jobs in queue: 1" in out and "embedding n" not in out, out
 
 
+@pytest.mark.parametrize("bad", ["short", "nan"])
+def test_vectors_of_the_wrong_size_or_not_numbers_are_refused_not_written(sift_env, redis_url, tmp_path,
+                                                                          monkeypatch, bad):
+    """An embedding machine answering for the right model id with vectors of another size (a build of the model
+    that says 384 and makes 128) or NaN: the home wrote them, and every semantic search of the collection then
+    failed as the vectors were read. Now the files fail with the reason and nothing of the answer is written."""
+    from search.index import status
+    from workers import runtime, tasks
+    from workers.app import huey
+    job = _ten_notes_sent(tmp_path, monkeypatch, redis_url)
+    from workers.embedder import Answer  # (made with SIFT_QUEUE set, by _ten_notes_sent)
+    vector = np.zeros(128, np.float32) if bad == "short" else np.full(384, np.nan, np.float32)
+    huey.immediate = True
+    try:
+        tasks.embedded.call_local(Answer(job.id, job.model, dict.fromkeys(job.texts, vector.tobytes()), worker="m:1"))
+    finally:
+        huey.immediate = False
+    conn = runtime.index()
+    assert conn.execute("SELECT count(*) FROM vectors").fetchone()[0] == 0
+    [notes] = status.collect(conn)["collections"]
+    reasons = {f["reason"] for f in notes["published"]["failures"]}
+    said = ("sent a vector of 512 bytes for the model" if bad == "short" else "not all finite numbers (NaN or inf)")
+    assert len(notes["published"]["failures"]) == 10 and len(reasons) == 1 and said in reasons.pop(), reasons
+
+
 def _ten_notes_sent(tmp_path, monkeypatch, redis_url):
     """Ten small notes through the home's stages in immediate mode, with SIFT_EMBED_REMOTE: their one embed job,
     taken from the real Redis as an embedding machine would (heartbeats, and naming the job, at once)."""

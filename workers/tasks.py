@@ -22,6 +22,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 from huey.signals import SIGNAL_ENQUEUED
 
 from ingest.changes import Known, plan_changes, settled_ctime
@@ -522,6 +523,8 @@ def embedded(answer) -> None:
         refused += _home_model_file(batch.model)
     if refused is None and missing:
         refused = f"embedding machine {answer.worker} sent no vector for {count(len(missing), 'chunk')}"
+    if refused is None:
+        refused = _misshapen(answer, batch)
     if refused:
         _record_trouble(batch, "embed", {}, dict.fromkeys(queries.not_past(runtime.index(), batch.gen,
                                                                         list(batch.chunks), "embed"), refused))
@@ -533,6 +536,22 @@ def embedded(answer) -> None:
                    counts={p: (None, n) for p, n in batch.embedded.items()})
     remote.forget(answer.id)
     remote.resend_overdue(runtime.settings().embed_timeout)
+
+
+def _misshapen(answer, batch) -> str | None:
+    """Why an answer's vectors cannot be written (not the model's size, or not finite numbers), or None. The model
+    ids agreed, but a vector of another size written to the index made every semantic search of the collection
+    fail as the vectors were read (NumPy could not shape them)."""
+    from search.model.info import dimension_of
+    size = 4 * (dimension_of(batch.model) or 0)
+    for h in batch.to_embed:
+        vector = answer.vectors[h]
+        if (size and len(vector) != size) or len(vector) % 4:
+            return (f"embedding machine {answer.worker} sent a vector of {len(vector):,} bytes for the model "
+                    f"{batch.model}, whose vectors are {size:,} bytes ({size // 4} float32)")
+        if not np.isfinite(np.frombuffer(vector, dtype=np.float32)).all():
+            return f"embedding machine {answer.worker} sent a vector that is not all finite numbers (NaN or inf)"
+    return None
 
 
 def _home_model_file(model: str) -> str:

@@ -132,6 +132,12 @@ def _read_info(p: Path) -> ModelInfo:
     )
 
 
+def dimension_of(model_id: str) -> int | None:
+    """The vector size a model id names ('all-MiniLM-L6-v2-384d-c83381497633': 384), None if it names none."""
+    found = re.search(r"-(\d+)d-[0-9a-f]+$", model_id or "")
+    return int(found.group(1)) if found else None
+
+
 def _text(value: Any, default: str) -> str:
     """A string key of the file (bytes or str), or ``default`` when the file has none."""
     if isinstance(value, bytes):
