@@ -120,8 +120,24 @@ def stats(sift) -> tuple[str, dict]:
     """The one stats report (workers.stats), as the server knows it: the model it has loaded, its worker,
     its notices; the text's hints name the tools an assistant has."""
     worker = sift.worker.describe() if sift.worker else {"state": "none", "note": "started with --no-worker"}
+    if not sift.settings.index_path.exists():
+        return _nothing_yet(sift, worker)
     report = stats_report.gather(sift.conn(), sift.settings, sift.model.describe(), worker, sift.notices)
     return stats_report.render(report, stats_report.ASSISTANT), report
+
+
+def _nothing_yet(sift, worker: dict) -> tuple[str, dict]:
+    """The report of a fresh install (no index yet): the model, the worker and what to do, as an answer. It was a
+    tool error, as if something had failed. The queue is not opened: that would make the home (ingest stats
+    likewise), and no job can wait for an index not made yet."""
+    from mcp_server.service import NO_INDEX
+    nothing = f"{NO_INDEX} (no index yet at {sift.settings.index_path})"
+    model = {**sift.model.describe(), "index_models": [], "reembedding": []}
+    report = {"collections": [], "index_path": str(sift.settings.index_path), "model": model, "worker": worker,
+              "notices": list(sift.notices), "nothing": nothing}
+    lines = stats_report.model_lines(model) + [stats_report.worker_line(worker, sift.settings.home)]
+    lines += [f"notice: {n}" for n in sift.notices] + [nothing]
+    return "\n".join(stats_report.printable(line) for line in lines), report
 
 
 _model_lines = stats_report.model_lines  # the model's lines of the report (tests/test_model_switch.py reads them)
