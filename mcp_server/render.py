@@ -50,6 +50,20 @@ def hit_data(hit) -> dict:
     }
 
 
+def lean(hit: dict, generations: dict[str, int]) -> dict:
+    """A hit as the structured content carries it: without what ``path`` and the answer's ``generations`` already
+    say (the collection, the relative path, a generation that is its collection's published one) or a heading
+    path that repeats the title. They made the data of a search about twice its text (31 KB against 18 KB at
+    limit 50) and told a program nothing new."""
+    collection = hit["collection"]
+    kept = {key: value for key, value in hit.items() if key not in ("collection", "relative_path")}
+    if generations.get(collection) == hit["generation"]:
+        del kept["generation"]
+    if hit["heading_path"] == hit["title"]:
+        del kept["heading_path"]
+    return kept
+
+
 def generations_said(hits: list[dict], generations: dict[str, int]) -> str:
     """'; notes at generation 3' for the line above the hits, when each hit comes from its collection's
     published generation (as it does): said once there, not on each hit. '' otherwise, or without hits."""

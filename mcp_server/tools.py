@@ -331,7 +331,8 @@ class Tools:
         lines += render.notes(answer.notes)
         lines += render.hits_text(hits, once=bool(once)) or [_no_match(answer.generations)]
         data = {"query": answer.query, "query_cut": len(answer.query) < len(query), "mode": answer.mode,
-                "results": hits, "generations": answer.generations, "models": answer.models,
+                "results": [render.lean(h, answer.generations) for h in hits], "generations": answer.generations,
+                "models": answer.models,
                 "notes": answer.notes, "unmatched": answer.unmatched, "freshness": fresh}
         return result("\n".join(lines + [fresh_line]), data)
 
@@ -421,7 +422,9 @@ class Tools:
         lines = [render.shown(f"{render.count(len(hits), 'passage')} like {answer.query} (other files, best "
                               f"passage of each{once})")]
         lines += render.hits_text(hits, once=bool(once)) or ["no other passages found"]
-        return result("\n".join(lines), {"source": answer.query, "results": hits, "generations": answer.generations})
+        return result("\n".join(lines), {"source": answer.query, "results": [render.lean(h, answer.generations)
+                                                                           for h in hits],
+                                          "generations": answer.generations})
 
     @tool
     def stats(self) -> CallToolResult:

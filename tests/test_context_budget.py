@@ -94,7 +94,8 @@ def test_the_generation_is_said_once_above_the_hits_not_on_each(immediate, tmp_p
     hit_lines = [line for line in lines if line[:1].isdigit() and ". notes/" in line]
     assert len(hit_lines) == 5 and all("generation" not in line for line in hit_lines), lines
     assert lines[0].endswith(f"; notes at generation {generation})"), lines[0]
-    assert {h["generation"] for h in answer.structured_content["results"]} == {generation}
+    assert answer.structured_content["generations"] == {"notes": generation}
+    assert not [h for h in answer.structured_content["results"] if "generation" in h], "said once, not per hit"
 
 
 def test_a_minified_file_read_says_search_does_not_find_it_not_that_it_will(immediate, tmp_path, servers, sift_env,

@@ -150,7 +150,8 @@ def test_search_finds_chinese_and_english_and_names_its_sources(indexed, servers
     generation = indexed["report"]["published"]["id"]
     top = chinese.structured_content["results"][0]
     assert top["path"] == "notes/工作/日报/2024-03-01.md"
-    assert top["start_line"] == 1 and top["end_line"] >= 3 and top["generation"] == generation
+    assert top["start_line"] == 1 and top["end_line"] >= 3 and chinese.structured_content["generations"] == {
+        "notes": generation}
     assert "notes/工作/日报/2024-03-01.md  lines 1-" in text(chinese)
     assert f"generation {generation}" in text(chinese)
     assert "\nfreshness: up to date (last published: notes " in text(chinese)
@@ -753,7 +754,7 @@ def test_refresh_with_a_worker_child_then_the_child_stops_with_the_server(sift_e
     assert first["results"][0]["path"] == "fresh/harbour.md"
     assert not queued.is_error and "queued a re-scan of fresh" in text(queued)
     assert second["results"][0]["path"] == "fresh/zebra.md"
-    assert second["results"][0]["generation"] > first["results"][0]["generation"]
+    assert second["generations"]["fresh"] > first["generations"]["fresh"]
     assert worker["state"] == "running"
     _wait_gone(worker["pid"])
 

@@ -89,7 +89,7 @@ def test_a_killed_consumer_is_restarted_without_orphans_and_keeps_indexing(sift_
     assert info["restarts"] == 1 and info["last_exit"]["returncode"] == -9
     assert "restarted once, last" in text(last) and "after it exited with code -9" in text(last)
     assert rescan == before, "the periodic rescans scanned and published nothing of their own"
-    assert edit["results"][0]["path"] == "notes/zebra.md" and edit["results"][0]["generation"] > rescan
+    assert edit["results"][0]["path"] == "notes/zebra.md" and edit["generations"]["notes"] > rescan
     assert not refreshed.is_error and "runs no worker" not in text(refreshed), text(refreshed)
     assert refreshed.structured_content["worker"] in ("restarting", "running")
     assert again.structured_content["worker"]["restarts"] == 2 and "restarted 2 times" in text(again)
