@@ -118,7 +118,7 @@ def read_text(target: paths.Target, indexed, start: int, end: int | None, offset
         with found.lock:
             budget = [line_maps.SCAN_BUDGET]
             if found.end == found.begin:
-                return f"{target.name} is empty.", {"path": target.name, "total_lines": 0, "lines": []}
+                return f"{target.name} is empty.", _empty(target, indexed)
             begin = _line_start(fd, found, target, start, budget)
             if offset:  # inside a character: from the next one, and the header names that byte, not the one asked
                 at = _resume(fd, found, start, begin, offset, budget)
@@ -340,6 +340,13 @@ def _answer(target, indexed, start, end, offset, shown, cut_at, total, complete,
     if encoding is not None and encoding.legacy:
         data["encoding"] = encoding.name
     return "\n".join([header, *body, *notes]), data
+
+
+def _empty(target: paths.Target, indexed) -> dict:
+    """The data of an empty file, with the keys of any other read (it had ``lines``, which no other has)."""
+    return {"path": target.name, "absolute_path": target.absolute, "start_line": 1, "end_line": 0,
+            "total_lines": 0, "total_lines_at_least": 0, "next_start_line": None,
+            "indexed_generation": indexed["published"] if indexed is not None else None}
 
 
 def _mb(size: int) -> str:

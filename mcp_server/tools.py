@@ -21,7 +21,7 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from mcp_server import listing, paths, reading, render, report
+from mcp_server import listing, paths, reading, render, report, shapes
 from mcp_server.errors import Problem
 from mcp_server.service import NO_INDEX
 from search.index import queries
@@ -77,6 +77,8 @@ class Server(MCPServer):
                 bad = {str(e["loc"][0]) for e in cause.errors() if e["loc"]}
                 told = [invalid_arguments(cause)] + self._refused(name, arguments, bad)
                 raise ToolError(f"Error executing tool {name}: {'; '.join(told)}") from cause
+            if isinstance(cause, ValidationError):  # the answer, checked against the tool's shapes: Sift's bug
+                raise ToolError(_unfit_answer(name, cause)) from cause
             more = [] if isinstance(exc, UnexpectedToolError) else self._refused(name, arguments, set())
             untold = [clause for clause in more if clause not in str(exc)]
             if untold:  # the tool stopped at the first of its own refusals
@@ -89,6 +91,16 @@ class Server(MCPServer):
         if self.checks is None or not isinstance(arguments, dict):
             return []
         return self.checks(name, arguments, told)
+
+
+def _unfit_answer(name: str, exc: ValidationError) -> str:
+    """An answer that does not fit the shape its tool declares (mcp_server.shapes): said, and logged, where it
+    was a bare 'Error executing tool read_file'."""
+    print(f"sift-mcp: {name}'s answer does not fit its outputSchema:\n{exc}", file=sys.stderr)
+    first = exc.errors(include_url=False)[0]
+    where = ".".join(str(p) for p in first["loc"]) or "the answer"
+    return (f"{name} failed unexpectedly: its answer does not fit the tool's outputSchema ({where}: {first['msg']}); "
+            "the server log has the details")
 
 
 def _unknown_tool(name, names: list[str]) -> str:
@@ -561,3 +573,12 @@ def register(server, sift) -> None:
         fn = getattr(tools, name)
         server.add_tool(fn, name=name, description=inspect.cleandoc(fn.__doc__),
                         annotations=QUEUES_A_JOB if name == "refresh" else READ_ONLY, structured_output=False)
+        declare(server._tool_manager.get_tool(name), shapes.ANSWERS[name])
+
+
+def declare(found, shape) -> None:
+    """Give a tool its outputSchema, derived from the shape its answers have (mcp_server.shapes), and have the
+    server check each answer against that shape before sending it: no tool declared one, so a client could not
+    validate structuredContent, and nothing held the data to what the tools' descriptions say."""
+    found.fn_metadata.output_model = shape
+    found.fn_metadata.output_schema = shapes.output_schema(shape)

@@ -46,3 +46,110 @@ def test_hits_leave_out_what_their_path_and_the_answers_generations_say(immediat
             assert hit.get("heading_path") != hit["title"], hit
     sauce = next(h for h in found.structured_content["results"] if h["path"] == "notes/tech/sauce.md")
     assert sauce["heading_path"] == "Tomato sauce > Garlic", sauce
+
+
+# --- every shape of every tool's answer against the outputSchema it declares -------------------------------
+
+def _checked(tools: dict, name: str, answer) -> dict:
+    """An answer that is not an error, its structuredContent validated (again: the client did on the call)
+    against the outputSchema the tool lists."""
+    import jsonschema
+    assert not answer.is_error, (name, text(answer))
+    jsonschema.validate(answer.structured_content, tools[name].output_schema)
+    return answer.structured_content
+
+
+def _refused(tools: dict, name: str, data: dict) -> bool:
+    import jsonschema
+    try:
+        jsonschema.validate(data, tools[name].output_schema)
+    except jsonschema.ValidationError:
+        return True
+    return False
+
+
+def _start_a_build(root, sift_env) -> None:
+    """A generation of 'notes' being built with one added file waiting (no worker takes it), and a collection
+    registered that nothing has scanned: the states stats, search and list_files report mid-build."""
+    from search.index import queries, store
+    from workers import runtime
+    (root / "tech/new.md").write_text("# New\n\nFresh pasta.\n", encoding="utf-8")
+    conn = runtime.index()
+    notes = queries.collection_for_root(conn, str(root.resolve()))
+    gen = store.begin_generation(conn, notes["id"], None)
+    store.record_plan(conn, gen, notes["id"], {"tech/new.md": "added"}, {}, seen=len(NOTES) + 2)
+    other = write_tree(root.parent / "other", {"x.md": "# X\n"})
+    store.ensure_collection(conn, "other", str(other.resolve()))
+
+
+def test_every_answer_of_every_tool_fits_the_output_schema_it_declares(immediate, tmp_path, sift_env, servers):
+    """No tool declared an outputSchema, so a client could check no answer; one declared beside the code would
+    reject every answer of a shape it missed (an empty result, a PDF hit, stats before anything is indexed).
+    Each shape each tool gives goes through the real stdio client (which validates structuredContent against the
+    declared schema) and through jsonschema again; errors stay errors (not validated, as the spec says)."""
+    root = tmp_path / "notes"
+    write_tree(root, {"a/todo.md": "# Todo A\n\nBuy stamps.\n", "b/todo.md": "# Todo B\n\nCall the plumber.\n"})
+    made = corpus(root, sift_env)
+    fresh_env = {**made["env"], "SIFT_HOME": str(tmp_path / "fresh-home")}
+
+    async def scenario():
+        out = {}
+        async with servers.session(fresh_env, "--no-worker") as s:
+            out["tools"] = {t.name: t for t in (await s.list_tools()).tools}
+            out["stats nothing"] = await call(s, "stats")
+        async with servers.session(made["env"], "--no-worker") as s:
+            for label, name, args in (
+                    ("search note", "search", {"query": "spaghetti", "mode": "keyword"}),
+                    ("search code", "search", {"query": "boil_pasta", "kind": "code"}),
+                    ("search pdf", "search", {"query": "document", "kind": "pdf", "mode": "semantic"}),
+                    ("search none", "search", {"query": "zzzqqqxx", "mode": "keyword"}),
+                    ("search misspelled", "search", {"query": "spagheti pasta"}),
+                    ("search filtered", "search", {"query": "pasta", "path_prefix": "nowhere", "glob": "*.md"}),
+                    ("read note", "read_file", {"path": "notes/tech/sauce.md"}),
+                    ("read code", "read_file", {"path": "notes/code/boil.py", "start_line": 2}),
+                    ("read empty", "read_file", {"path": "notes/empty.md"}),
+                    ("read pdf", "read_file", {"path": "notes/paper.pdf"}),
+                    ("read place", "read_file", {"path": "notes/tech/cooking.md:1-2"}),
+                    ("read candidates", "read_file", {"path": "todo.md"}),
+                    ("list", "list_files", {}),
+                    ("list none", "list_files", {"glob": "*.zzz"}),
+                    ("similar path", "similar", {"path": "notes/tech/cooking.md"}),
+                    ("similar candidates", "similar", {"path": "todo.md"}),
+                    ("stats", "stats", {}),
+                    ("refresh", "refresh", {})):
+                out[label] = (name, await call(s, name, **args))
+            out["similar chunk"] = ("similar", await call(
+                s, "similar", chunk_id=out["search note"][1].structured_content["results"][0]["chunk_id"]))
+            out["errors"] = [await call(s, "search", query="x", collection="nope"),
+                             await call(s, "read_file", path="../../etc/passwd"),
+                             await call(s, "similar"), await call(s, "list_files", limit=0)]
+            _start_a_build(root, sift_env)
+            for label, name, args in (("stats building", "stats", {}), ("search building", "search", {"query": "pasta"}),
+                                      ("list building", "list_files", {})):
+                out[label] = (name, await call(s, name, **args))
+        return out
+    out = run(scenario)
+    tools = out.pop("tools")
+    assert set(tools) == {"search", "read_file", "list_files", "similar", "stats", "refresh"}
+    assert all(t.output_schema and t.output_schema["type"] == "object" for t in tools.values()), tools
+    assert all(e.is_error for e in out.pop("errors"))
+    data = {"stats nothing": _checked(tools, "stats", out.pop("stats nothing"))}
+    data |= {label: _checked(tools, name, answer) for label, (name, answer) in out.items()}
+
+    assert data["stats nothing"]["collections"] == [] and "nothing" in data["stats nothing"]
+    assert data["search note"]["results"][0]["kind"] == "note"
+    assert data["search code"]["results"][0]["kind"] == "code"
+    assert data["search pdf"]["results"][0]["page"] >= 1
+    assert data["search none"]["results"] == [] and data["search none"]["unmatched"][0]["word"] == "zzzqqqxx"
+    assert data["search filtered"]["notes"]
+    assert data["read empty"]["total_lines"] == 0 and data["read pdf"]["pages"] >= 1
+    assert len(data["read candidates"]["candidates"]) == 2 and data["similar candidates"]["total_candidates"] == 2
+    assert data["list none"]["files"] == [] and data["similar chunk"]["results"]
+    building = next(c for c in data["stats building"]["collections"] if c["name"] == "notes")["building"]
+    assert building is not None
+    fresh = {f["collection"]: f for f in data["search building"]["freshness"]}
+    assert "building" in fresh["notes"] and fresh["other"]["published_generation"] is None
+    # the schemas are not vacuous: a hit without its path, or a key no shape has, is refused
+    hit = data["search note"]["results"][0]
+    assert _refused(tools, "search", {**data["search note"], "results": [{k: v for k, v in hit.items() if k != "path"}]})
+    assert _refused(tools, "read_file", {**data["read pdf"], "lines": []})

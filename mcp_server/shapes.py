@@ -1,0 +1,203 @@
+"""What each tool's structuredContent holds: one TypedDict per shape of answer, from which the tool's outputSchema
+is derived (``output_schema``) and against which the server checks every answer before it is sent (mcp's
+MCPServer validates a tool's CallToolResult against its ``output_model``). A key that ``tools.result`` leaves out
+when null or empty is NotRequired and never null here; a key it keeps (tools.KEPT_EMPTY) is required, null where
+that means something. The tools' own answers are closed (``additionalProperties: false``): a key added to the
+data and not here fails the server's check, so the schema a client validates against cannot fall behind.
+``stats`` is the report ``ingest stats --json`` prints (built by workers.stats and search.index.status): its top
+level is declared, and its parts are objects a client should not hold to more than that.
+"""
+from __future__ import annotations
+
+from typing import Any, Literal, Union
+
+from pydantic import ConfigDict, TypeAdapter
+from typing_extensions import NotRequired, TypedDict
+
+CLOSED = ConfigDict(extra="forbid")
+
+
+class Hit(TypedDict):
+    # A passage of search or similar (render.lean of render.hit_data).
+    __pydantic_config__ = CLOSED
+    path: str
+    title: NotRequired[str]
+    heading_path: NotRequired[str]
+    kind: NotRequired[str]
+    start_line: NotRequired[int]
+    end_line: NotRequired[int]
+    page: NotRequired[int]
+    end_page: NotRequired[int]
+    page_label: NotRequired[str]
+    end_page_label: NotRequired[str]
+    snippet: NotRequired[str]
+    score: float
+    keyword_rank: NotRequired[int]
+    semantic_rank: NotRequired[int]
+    generation: NotRequired[int]
+    chunk_id: int
+    modified: NotRequired[str]
+    attachments: NotRequired[list[str]]
+    cited_by: NotRequired[list[str]]
+    attachments_total: NotRequired[int]
+    cited_by_total: NotRequired[int]
+    attachments_not_indexed: NotRequired[dict[str, str]]
+    more_in_file: NotRequired[int]
+
+
+class Unmatched(TypedDict):
+    __pydantic_config__ = CLOSED
+    word: str
+    suggestion: str | None
+
+
+class Building(TypedDict):
+    __pydantic_config__ = CLOSED
+    generation: int
+    discovering: bool
+    files: int
+    done: int
+    pending: int
+    started: NotRequired[str]
+    eta_seconds: NotRequired[float]
+
+
+class FirstScanQueued(TypedDict):
+    __pydantic_config__ = CLOSED
+    queued_at: NotRequired[str]
+    age_seconds: NotRequired[float]
+
+
+class Freshness(TypedDict):
+    # One collection's freshness (report._fresh), as search and list_files end with it.
+    __pydantic_config__ = CLOSED
+    collection: str
+    published_generation: int | None
+    published_at: NotRequired[str]
+    published_age_seconds: NotRequired[float]
+    pending_files: int
+    root_missing: NotRequired[bool]
+    root_missing_since: NotRequired[str]
+    scanned_at: NotRequired[str]
+    scanned_age_seconds: NotRequired[float]
+    building: NotRequired[Building]
+    first_scan_queued: NotRequired[FirstScanQueued]
+
+
+class Search(TypedDict):
+    __pydantic_config__ = CLOSED
+    query: str
+    query_cut: bool
+    mode: Literal["hybrid", "keyword", "semantic"]
+    results: list[Hit]
+    generations: NotRequired[dict[str, int]]
+    models: NotRequired[list[str]]
+    notes: NotRequired[list[str]]
+    unmatched: NotRequired[list[Unmatched]]
+    freshness: NotRequired[list[Freshness]]
+
+
+class Candidates(TypedDict):
+    # A bare file name several files share (read_file, similar): the paths to call the tool again with.
+    __pydantic_config__ = CLOSED
+    path: str
+    candidates: list[str]
+    total_candidates: int
+
+
+class Similar(TypedDict):
+    __pydantic_config__ = CLOSED
+    source: str
+    results: list[Hit]
+    generations: NotRequired[dict[str, int]]
+
+
+class TextRead(TypedDict):
+    # Lines of a text file (reading._answer).
+    __pydantic_config__ = CLOSED
+    path: str
+    absolute_path: str
+    start_line: int
+    end_line: int
+    total_lines: int | None
+    total_lines_at_least: int
+    next_start_line: int | None
+    next_start_offset: NotRequired[int]
+    indexed_generation: int | None
+    start_offset: NotRequired[int]
+    encoding: NotRequired[str]
+
+
+class PdfRead(TypedDict):
+    # A page of a PDF as indexed (reading.read_pdf).
+    __pydantic_config__ = CLOSED
+    path: str
+    absolute_path: str
+    page: int
+    pages: int
+    first_page_shown: int
+    last_page_shown: int
+    indexed_generation: int | None
+    start_offset: NotRequired[int]
+    next_start_offset: NotRequired[int]
+
+
+class ListedFile(TypedDict):
+    __pydantic_config__ = CLOSED
+    path: str
+    collection: str
+    relative_path: str
+    kind: NotRequired[str]
+    size: NotRequired[int]
+    modified: NotRequired[str]
+    state: str
+    reason: NotRequired[str]
+
+
+class ListFiles(TypedDict):
+    __pydantic_config__ = CLOSED
+    total: int
+    shown: int
+    files: list[ListedFile]
+    notes: NotRequired[list[str]]
+    freshness: NotRequired[list[Freshness]]
+
+
+class Stats(TypedDict):
+    # The report of workers.stats.gather (or report._nothing_yet before there is an index), given whole.
+    collections: list[dict[str, Any]]
+    index_path: str
+    model: dict[str, Any]
+    worker: NotRequired[dict[str, Any]]
+    index_bytes: NotRequired[int]
+    queue_pending: NotRequired[int | None]
+    disk: NotRequired[str | None]
+    notices: NotRequired[list[str]]
+    nothing: NotRequired[str]
+
+
+class Refresh(TypedDict):
+    __pydantic_config__ = CLOSED
+    queued: list[str]
+    worker: str
+    already_queued: NotRequired[list[str]]
+
+
+ANSWERS: dict[str, Any] = {
+    "search": Search,
+    "read_file": Union[TextRead, PdfRead, Candidates],  # noqa: UP007 - a runtime union for TypeAdapter
+    "list_files": ListFiles,
+    "similar": Union[Similar, Candidates],  # noqa: UP007
+    "stats": Stats,
+    "refresh": Refresh,
+}
+
+
+def output_schema(shape) -> dict:
+    """The JSON Schema of ``shape`` with an object at its root, as Tool.outputSchema must have (a union of
+    shapes becomes an object that is any one of them)."""
+    schema = TypeAdapter(shape).json_schema()
+    ref = schema.pop("$ref", None)
+    if ref is not None:  # a bare reference at the root: the definition inlined, $defs kept for nested ones
+        schema = {**schema["$defs"][ref.split("/")[-1]], **schema}
+    return {"type": "object", **schema}
