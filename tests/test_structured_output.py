@@ -14,6 +14,7 @@ NOTES = {
     "code/boil.py": "def boil_pasta(minutes: int) -> str:\n    \"\"\"Cook the spaghetti in salted water.\"\"\"\n"
                     "    return f'pasta cooked for {minutes} minutes'\n",
     "empty.md": "",
+    "reading.md": "# Reading list\n\nThe [quarterly paper](paper.pdf) and the [lost draft](gone.pdf).\n",
 }
 
 
@@ -102,6 +103,7 @@ def test_every_answer_of_every_tool_fits_the_output_schema_it_declares(immediate
                     ("search note", "search", {"query": "spaghetti", "mode": "keyword"}),
                     ("search code", "search", {"query": "boil_pasta", "kind": "code"}),
                     ("search pdf", "search", {"query": "document", "kind": "pdf", "mode": "semantic"}),
+                    ("search links", "search", {"query": "quarterly lost draft", "mode": "keyword"}),
                     ("search none", "search", {"query": "zzzqqqxx", "mode": "keyword"}),
                     ("search misspelled", "search", {"query": "spagheti pasta"}),
                     ("search filtered", "search", {"query": "pasta", "path_prefix": "nowhere", "glob": "*.md"}),
@@ -140,6 +142,10 @@ def test_every_answer_of_every_tool_fits_the_output_schema_it_declares(immediate
     assert data["search note"]["results"][0]["kind"] == "note"
     assert data["search code"]["results"][0]["kind"] == "code"
     assert data["search pdf"]["results"][0]["page"] >= 1
+    assert data["search pdf"]["results"][0]["cited_by"] == ["notes/reading.md"]
+    linked = data["search links"]["results"][0]
+    assert linked["attachments"] == ["notes/gone.pdf", "notes/paper.pdf"], linked
+    assert list(linked["attachments_not_indexed"]) == ["notes/gone.pdf"], linked
     assert data["search none"]["results"] == [] and data["search none"]["unmatched"][0]["word"] == "zzzqqqxx"
     assert data["search filtered"]["notes"]
     assert data["read empty"]["total_lines"] == 0 and data["read pdf"]["pages"] >= 1
