@@ -29,14 +29,20 @@ class VectorIndex:
         self._room = self.matrix
         self.max_id = 0  # every chunk row up to here has been read
 
-    def ensure(self, conn: sqlite3.Connection, model: str, catalog: Catalog) -> None:
-        """Hold the vectors of every chunk in ``catalog`` (read inside the caller's snapshot)."""
+    def ensure(self, conn: sqlite3.Connection, model: str, catalog: Catalog, most: int | None = None) -> bool:
+        """Hold the vectors of every chunk in ``catalog`` (read inside the caller's snapshot). ``most``: read
+        the rows of at most that many chunk ids now, and say whether every row is held (True) or some are left
+        for the next call (False): ``Engine.warm`` reads a big index a slice at a time, so searches go on between
+        the slices."""
         with self._lock:
             newest = queries.newest_chunk(conn)
             reused = schema.version(conn) < 5 and catalog is not self.rows.catalog  # ids may repeat before V5
             if model != self.model or newest < self.max_id or reused:
                 self.model, self.rows, self.max_id = model, Rows(), 0
                 self.matrix = self._room = np.zeros((0, 0), dtype=np.float32)
+            if most is not None and newest > self.max_id + most:
+                self._read(conn, self.max_id + most)
+                return False
             if newest > self.max_id:
                 self._read(conn, newest)
             self.rows.use(catalog)
@@ -44,6 +50,7 @@ class VectorIndex:
                 keep = self.rows.visible | ~self.rows.was_visible
                 self.matrix = self._room = self.matrix[keep]
                 self.rows.keep(keep)
+            return True
 
     def _read(self, conn, newest: int) -> None:
         found = queries.vectors_between(conn, self.model, self.max_id, newest)
