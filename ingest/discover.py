@@ -25,7 +25,7 @@ from pathlib import Path, PurePosixPath
 import pathspec
 
 from ingest.code import SHEBANG_BYTES
-from ingest.kinds import kind_of, kind_of_script
+from ingest.kinds import kind_of, kind_of_script, suffix
 from ingest.links import converted_pdfs
 
 DEFAULT_IGNORES = [
@@ -196,7 +196,7 @@ def _walk_dir(folder: Path, rel: str, gitignores, rules: Rules, real_root: Path,
             continue
         # a link's kind is its name's: a script is found where it lies, its target is not read to be sniffed
         included = rules.included(child)
-        kind = kind_on_disk(Path(entry.path), child) if included and not is_link else kind_of(child)
+        kind = kind_on_disk(entry.path, child) if included and not is_link else kind_of(child)
         if kind is None:
             _count_unread(entry, child, is_link, rules, unread)
             continue
@@ -208,12 +208,12 @@ def _walk_dir(folder: Path, rel: str, gitignores, rules: Rules, real_root: Path,
     return subfolders
 
 
-def kind_on_disk(path: Path, rel: str) -> str | None:
+def kind_on_disk(path: Path | str, rel: str) -> str | None:
     """The kind of the file ``rel`` at ``path``: the one its name gives, else for a name without an extension
     the one its shebang line gives (a script: its first SHEBANG_BYTES bytes are read, nothing for other
     files); None when Sift does not read it."""
     kind = kind_of(rel)
-    if kind is not None or PurePosixPath(rel).suffix:
+    if kind is not None or suffix(rel):
         return kind
     return kind_of_script(rel, _read_small(path, SHEBANG_BYTES) or b"")
 
