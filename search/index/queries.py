@@ -425,28 +425,35 @@ WITH c AS (SELECT c.id, c.name, c.root, c.published, g.id AS building FROM colle
 entries AS (
     SELECT c.id AS collection, p.path, cur.id AS ref, c.building AS generation,
            CASE WHEN cur.id IS NOT NULL THEN cur.mtime
-                WHEN p.state IN ('failed', 'skipped') OR p.change = 'deleted' THEN -1e300 ELSE 1e300 END AS sort_time
+                WHEN p.state IN ('failed', 'skipped') OR p.change = 'deleted' THEN -1e300 ELSE 1e300 END AS sort_time,
+           c.name, c.root, c.building
     FROM c JOIN progress p ON p.generation = c.building
     LEFT JOIN files cur ON cur.collection = c.id AND cur.path = p.path AND cur.gen_to IS NULL
     WHERE {match_p}
     UNION ALL
-    SELECT c.id, f.path, f.id, NULL, f.mtime FROM c JOIN files f ON f.collection = c.id
+    SELECT c.id, f.path, f.id, NULL, f.mtime, c.name, c.root, c.building FROM c JOIN files f ON f.collection = c.id
     WHERE {visible} AND {match_f}
       AND NOT EXISTS (SELECT 1 FROM progress b WHERE b.generation = c.building AND b.path = f.path)
     UNION ALL
-    SELECT c.id, p.path, NULL, c.published, -1e300 FROM c JOIN progress p ON p.generation = c.published
+    SELECT c.id, p.path, NULL, c.published, -1e300, c.name, c.root, c.building FROM c
+    JOIN progress p ON p.generation = c.published
     WHERE p.state IN ('failed', 'skipped') AND {match_p}
       AND NOT EXISTS (SELECT 1 FROM progress b WHERE b.generation = c.building AND b.path = p.path)
       AND NOT EXISTS (SELECT 1 FROM files f WHERE f.collection = c.id AND f.path = p.path AND f.gen_to IS NULL
                       AND f.gen_from <= c.published))
-SELECT e.*, c.name, c.root, c.building, (SELECT count(*) FROM entries) AS total
-FROM entries e JOIN c ON c.id = e.collection ORDER BY {order} LIMIT :limit
 """
 # Three disjoint parts, so no grouping: the files the generation being built touches; the published files it
 # does not; the failures of the published generation it has not touched again. Newest first: a file with no
 # time in the index yet is pending (it just changed) and comes first; failed, skipped or deleted come last.
-_BY_TIME = "sort_time DESC, c.name, path"
-_BY_PATH = "c.name, path"
+# Unfiltered, counted by one query and listed by another, each reading ``entries`` once: one query doing both
+# stored every file in a temporary table, indexed and sorted them all (273 ms of CPU at 200,000 files, against
+# 55 + 63 ms). A folder or a glob is matched by a Python function, which two queries would call twice a file:
+# those matches are stored once and counted and listed from there (they are few, and no longer joined back).
+_COUNT = "SELECT count(*) FROM entries"
+_FIRST = "SELECT e.*, :total AS total FROM entries e ORDER BY {order} LIMIT :limit"
+_STORED = "SELECT e.*, (SELECT count(*) FROM entries) AS total FROM entries e ORDER BY {order} LIMIT :limit"
+_BY_TIME = "sort_time DESC, name, path"
+_BY_PATH = "name, path"
 
 
 def listing(conn: sqlite3.Connection, collection: str | None, match: str, params: dict, by_time: bool,
@@ -455,12 +462,15 @@ def listing(conn: sqlite3.Connection, collection: str | None, match: str, params
     ``total`` (how many match): ``collection`` (its id), ``path``, ``ref`` (the current version's file id),
     ``generation`` (the one whose progress row says where it stands, None: published and untouched since),
     ``name``, ``root`` and ``building``. ``match`` is a condition on ``{path}`` with named ``params``; sorted by
-    modified time (``by_time``) or by collection and path."""
-    sql = _LISTING.format(where_collection="WHERE c.name = :collection" if collection else "", visible=VISIBLE,
-                          match_p=match.format(path="p.path"), match_f=match.format(path="f.path"),
-                          order=_BY_TIME if by_time else _BY_PATH)
+    modified time (``by_time``) or by collection and path. Call it inside a snapshot: it runs two queries."""
+    entries = _LISTING.format(where_collection="WHERE c.name = :collection" if collection else "", visible=VISIBLE,
+                              match_p=match.format(path="p.path"), match_f=match.format(path="f.path"))
     named = {**params, "limit": limit, **({"collection": collection} if collection else {})}
-    return conn.execute(sql, named).fetchall()
+    order = _BY_TIME if by_time else _BY_PATH
+    if match != "1":
+        return conn.execute(entries + _STORED.format(order=order), named).fetchall()
+    total = conn.execute(entries + _COUNT, named).fetchone()[0]
+    return conn.execute(entries + _FIRST.format(order=order), {**named, "total": total}).fetchall()
 
 
 # --- chunks ------------------------------------------------------------------------------
