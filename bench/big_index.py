@@ -1,0 +1,229 @@
+"""`bench/big_index.py`: what a user of a big published index waits for when nothing else runs.
+
+Takes a home built by `bench/scale.py --keep-home` (its 200 texts in nested folders, 1,000 files per
+`area-NNN/`) and measures, with no worker running:
+
+- a real `sift-mcp --no-worker` over stdio (the real MCP client): the time from starting it to its first
+  search answering, to the model being loaded and to the keyword postings being read; then, once they are,
+  search p50/p95 for a set of queries (common words, a rare word, a proper noun, a six-word query), keyword
+  and hybrid, without and with a folder filter (a query repeated: the engine keeps its last query vectors, so
+  the hybrid figures leave out embedding the query, 5-20 ms with MiniLM);
+  `list_files` without and with a folder filter, `read_file`, `similar`; the server's RSS;
+- with `--profile`, the same keyword searches in this process under cProfile (the top functions);
+- with `--rescan` (instead), the scans a worker runs (see ``rescans``); with `--start`, only the start.
+
+    .venv/bin/python bench/big_index.py --home /tmp/sift-scale/home-XXXX [--repeat 20] [--profile]
+        [--top10 FILE] [--rescan] [--start]
+
+``--top10 FILE`` writes the top 10 of every query (mode, filter) as JSON, to compare before/after a change.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+from common import percentile
+
+# The scale corpus: 200 texts of ~100 words ('ledger invoice contract …'), each title ending in its number.
+QUERIES = {
+    "common word": "invoice",
+    "two common words": "payment contract",
+    "rare word (1 text in 200)": "137",
+    "proper noun (absent)": "Okonkwo",
+    "six words": "quarterly budget forecast for the supplier",
+}
+FOLDER = "area-042"
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _server_pid(ppid: int) -> int:
+    """The sift-mcp process the client started (a child of this process)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == ppid and b"sift-mcp" in cmdline:
+            return int(stat.parent.name)
+    return 0
+
+
+async def over_mcp(home: Path, repeat: int, top10: dict, start_only: bool = False) -> None:
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+    env = {**os.environ, "SIFT_HOME": str(home)}
+    command = str(Path(sys.executable).parent / "sift-mcp")
+    started = time.perf_counter()
+    params = StdioServerParameters(command=command, args=["--no-worker"], env=env)
+    async with stdio_client(params, errlog=open(os.devnull, "w")) as (read, write), \
+            ClientSession(read, write) as session:
+        await session.initialize()
+        ready = time.perf_counter() - started
+        first = await session.call_tool("search", {"query": "invoice", "mode": "keyword"})
+        print(f"sift-mcp start → initialized {ready:.2f} s → first keyword search answered "
+              f"{time.perf_counter() - started:.2f} s{' (error)' if first.is_error else ''}", flush=True)
+        if start_only:
+            return
+        pid = _server_pid(os.getpid())
+        for _ in range(1200):  # until the model and the postings are loaded
+            stats = await session.call_tool("stats", {})
+            if stats.structured_content["model"]["state"] in ("ready", "failed"):
+                break
+            await asyncio.sleep(0.5)
+        await session.call_tool("search", {"query": "warm", "mode": "hybrid"})
+        print(f"model ready after {time.perf_counter() - started:.1f} s; RSS {_rss_mb(pid):.0f} MB", flush=True)
+        for _ in range(240):  # until the keyword postings are read (FTS5 answers meanwhile, much slower)
+            answer = await session.call_tool("search", {"query": "invoice", "mode": "keyword"})
+            took = re.search(r"\(keyword, ([0-9.]+) ms", answer.content[0].text)
+            if took and float(took.group(1)) < 50:
+                break
+            await asyncio.sleep(0.5)
+        print(f"keyword postings read after {time.perf_counter() - started:.1f} s; RSS {_rss_mb(pid):.0f} MB",
+              flush=True)
+        print(f"{'query':<28}{'mode':<9}{'filter':<10}{'p50 ms':>9}{'p95 ms':>9}{'hits':>6}", flush=True)
+        for mode in ("keyword", "hybrid"):
+            for label, query in QUERIES.items():
+                for folder in (None, FOLDER):
+                    args = {"query": query, "mode": mode, "limit": 10}
+                    if folder:
+                        args["path_prefix"] = folder
+                    times, result = [], None
+                    for _ in range(repeat):
+                        t = time.perf_counter()
+                        result = await session.call_tool("search", args)
+                        times.append((time.perf_counter() - t) * 1000)
+                    hits = (result.structured_content or {}).get("results", [])
+                    top10[f"{mode}|{query}|{folder}"] = [(h["path"], h.get("start_line")) for h in hits]
+                    print(f"{label:<28}{mode:<9}{folder or '-':<10}{percentile(times, 0.5):>9.1f}"
+                          f"{percentile(times, 0.95):>9.1f}{len(hits):>6}", flush=True)
+        listed = await session.call_tool("list_files", {"limit": 50, "sort": "path"})
+        path = listed.structured_content["files"][0]["path"]
+        calls = {
+            "list_files (newest 50)": ("list_files", {"limit": 50}),
+            "list_files by path": ("list_files", {"limit": 50, "sort": "path"}),
+            f"list_files {FOLDER}/": ("list_files", {"limit": 50, "path_prefix": FOLDER}),
+            "list_files glob *-1234*": ("list_files", {"limit": 50, "glob": "**/note-*1234*.md"}),
+            "read_file": ("read_file", {"path": path}),
+            "similar": ("similar", {"path": path}),
+            "stats": ("stats", {}),
+        }
+        for label, (name, args) in calls.items():
+            times = []
+            for _ in range(max(3, repeat // 2)):
+                t = time.perf_counter()
+                result = await session.call_tool(name, args)
+                times.append((time.perf_counter() - t) * 1000)
+                if result.is_error:
+                    print(f"{label}: error {result.content[0].text[:200]}")
+                    break
+            print(f"{label:<38}p50 {percentile(times, 0.5):8.1f} ms  p95 {percentile(times, 0.95):8.1f} ms",
+                  flush=True)
+        print(f"sift-mcp RSS after the calls: {_rss_mb(pid):.0f} MB", flush=True)
+
+
+def profile(home: Path) -> None:
+    import cProfile
+    import pstats
+    os.environ["SIFT_HOME"] = str(home)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from search.query.engine import from_settings
+    from search.query.filters import Filters
+    from search.settings import load
+    engine = from_settings(load())
+    t = time.perf_counter()
+    engine.warm()
+    print(f"\nin process: engine.warm() {time.perf_counter() - t:.1f} s", flush=True)
+    for folder in (None, FOLDER):
+        filters = Filters(path_prefix=folder)
+        for query in QUERIES.values():
+            engine.search(query, limit=10, mode="keyword", filters=filters)
+        prof = cProfile.Profile()
+        prof.enable()
+        for _ in range(5):
+            for query in QUERIES.values():
+                engine.search(query, limit=10, mode="keyword", filters=filters)
+        prof.disable()
+        print(f"--- cProfile, 5 x {len(QUERIES)} keyword searches, filter {folder} ---")
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(25)
+
+
+def rescans(home: Path) -> None:
+    """The scans a worker runs on the big collection, in this process (huey's immediate mode, so a change goes
+    through the whole pipeline): CPU and wall seconds of a scan with nothing changed, one file edited, 1,000
+    files touched (mtime only), and five folders of 1,000 files each renamed; every change is undone after."""
+    os.environ["SIFT_HOME"] = str(home)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from search.index import queries
+    from workers import runtime, tasks
+    from workers.app import huey
+    huey.immediate = True
+    runtime.reset()
+    conn = runtime.index()
+    collection = next(r for r in queries.collections(conn) if r["name"] == "scale")
+    root = Path(collection["root"])
+    sample = root / "area-000/topic-00/note-000000.md"
+    original = sample.read_bytes()
+    touched = sorted(root.glob("area-001/*/*.md"))[:1000]
+    folders = [root / f"area-{n:03d}" for n in range(10, 15)]
+
+    def timed(label: str) -> None:
+        cpu, wall = time.process_time(), time.perf_counter()
+        tasks.discover(collection["id"])  # immediate mode: the scan and the build it queues, in this process
+        gen = queries.get_collection(conn, collection["id"])["published"]
+        print(f"scan, {label:<40} CPU {time.process_time() - cpu:6.1f} s  wall {time.perf_counter() - wall:6.1f} s"
+              f"  (published: generation {gen})", flush=True)
+
+    timed("nothing changed")
+    timed("nothing changed (again)")
+    sample.write_bytes(original + b"\nOne more line about Okonkwo.\n")
+    timed("1 file edited")
+    sample.write_bytes(original)
+    timed("that edit undone")
+    for path in touched:
+        os.utime(path, (time.time(), time.time() + 5))
+    timed("1,000 files touched")
+    for folder in folders:
+        folder.rename(folder.with_name(folder.name + "-moved"))
+    try:
+        timed("5 folders of 1,000 renamed")
+    finally:
+        for folder in folders:
+            folder.with_name(folder.name + "-moved").rename(folder)
+    timed("renamed back")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--home", type=Path, required=True)
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--top10", type=Path)
+    parser.add_argument("--rescan", action="store_true", help="only the scans (see rescans)")
+    parser.add_argument("--start", action="store_true", help="only sift-mcp's start until its first search")
+    args = parser.parse_args()
+    if args.rescan:
+        rescans(args.home.resolve())
+        return
+    top10: dict = {}
+    asyncio.run(over_mcp(args.home.resolve(), args.repeat, top10, args.start))
+    if args.top10:
+        args.top10.write_text(json.dumps(top10, indent=1, ensure_ascii=False))
+    if args.profile:
+        profile(args.home.resolve())
+
+
+if __name__ == "__main__":
+    main()
