@@ -625,6 +625,13 @@ def keyword_search(conn: sqlite3.Connection, expression: str, weights: tuple[flo
     return [(row[0], row[1]) for row in conn.execute(sql, [expression, *params, limit]).fetchall()]
 
 
+def matching(conn: sqlite3.Connection, expression: str, ids: list[int]) -> set[int]:
+    """Those of the chunks ``ids`` whose keyword index row matches the FTS5 ``expression``."""
+    marks = ",".join("?" * len(ids))
+    return {row[0] for row in conn.execute(
+        f"SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN ({marks})", [expression, *ids])}
+
+
 def fts_rowids(conn: sqlite3.Connection):
     """Every rowid of the keyword index, ascending (an iterator)."""
     return (r[0] for r in conn.execute("SELECT rowid FROM chunks_fts ORDER BY rowid"))
