@@ -44,3 +44,13 @@ def test_the_note_titled_with_every_word_of_the_query_comes_first(engine, mode):
         assert answer.hits[0].path == wanted, (query, [(h.path, h.score) for h in answer.hits])
         if answer.hits[0].score < max(h.score for h in answer.hits):
             assert any("whose title holds every word of the query come first" in n for n in answer.notes)
+
+
+def test_a_snippet_marks_only_the_words_search_matched(engine):
+    """A snippet marked every word starting with a query word's first letters, so '"statement timeout"' showed
+    'Limit Execution **Time** Of **Statements**', as if the note held 'timeout'; 'time' is another word to search
+    (another stem), and is no longer marked, while 'Statements' (the stem of 'statement') still is."""
+    answer = engine.search('"statement timeout"', limit=5, mode="hybrid")
+    hit = next(h for h in answer.hits if h.path == "postgres/limit-execution-time-of-statements.md")
+    assert "**Statements**" in hit.snippet, hit.snippet
+    assert "**time**" not in hit.snippet.casefold(), hit.snippet

@@ -31,7 +31,7 @@ from search.query import fusion, keyword, spelling, symbols
 from search.query.catalog import Catalog
 from search.query.filters import Filters
 from search.query.postings import Postings, tokenize
-from search.query.snippet import snippet
+from search.query.snippet import marked_words, snippet
 from search.query.text import CJK_RUN, phrase_form, query_pieces, query_words, quoted_phrases, written_words
 from search.query.vector import VectorIndex
 
@@ -509,6 +509,9 @@ class Engine:
         if not ranked:
             return []
         rows = {r["id"]: r for r in queries.hit_rows(conn, [cid for cid, _, _ in ranked])}
+        accept = _stem_matches(conn, query, set().union(*(
+            marked_words(r["text"], query, skip=common, note=r["kind"] == "note", code=r["kind"] == "code")
+            for r in rows.values())))
         hits = []
         for cid, score, (kw_rank, sem_rank) in ranked:
             r = rows[cid]
@@ -516,7 +519,7 @@ class Engine:
                             kind=r["kind"], heading_path=r["heading_path"], start_line=r["start_line"],
                             end_line=r["end_line"], page=r["page"], end_page=r["end_page"],
                             snippet=snippet(r["text"], query, skip=common, note=r["kind"] == "note",
-                                            code=r["kind"] == "code"), score=round(score, 6),
+                                            code=r["kind"] == "code", accept=accept), score=round(score, 6),
                             keyword_rank=kw_rank, semantic_rank=sem_rank, generation=r["published"],
                             modified=r["mtime"], page_label=r["page_label"], end_page_label=r["end_page_label"]))
             (hits[-1].attachments, hits[-1].attachments_total), (hits[-1].cited_by, hits[-1].cited_by_total) = \
@@ -731,6 +734,25 @@ def _phrased(conn, query: str, ranked: list, mode: str, notes: list[str]) -> lis
         _note(notes, f"no passage found holds {shown} as quoted: the results are those holding some of its words")
         return ranked
     return kept
+
+
+def _stem_matches(conn, query: str, words: set[str]) -> Callable[[str], bool] | None:
+    """Whether a word a snippet would mark (``words``: those of the hits, as folded) is one keyword search matched:
+    a snippet marks the words that begin with a query word's first letters (its stem, so 'indexing' marks
+    'indexed'), which marked 'Time' for 'timeout' and 'Statements' beside it, as if the passage held both words.
+    An ASCII word whose tokens (stemmed by the index's own tokenizer) share none with the query's is not marked.
+    None (mark all) when the tokenizer cannot be asked."""
+    loose = sorted(w for w in words if w.isascii() and w.isalpha())
+    if not loose:
+        return None
+    asked = query_words(query)[:keyword.MAX_TERMS]
+    try:
+        tokens = tokenize(conn, asked + loose)
+    except sqlite3.Error:  # a scratch table this connection cannot make: mark as before
+        return None
+    wanted = {token for found in tokens[:len(asked)] for token in found}
+    refused = {word for word, found in zip(loose, tokens[len(asked):]) if found and not wanted.intersection(found)}
+    return lambda word: word not in refused
 
 
 def _titled_first(conn, query: str, ranked: list, mode: str, notes: list[str], common: set[str]) -> list:

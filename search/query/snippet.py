@@ -38,18 +38,19 @@ _LEADER = re.compile(r"([.·…_=\-])\1{5,}|(?:\. ){4,}\.?")
 
 
 def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset(), note: bool = False,
-            code: bool = False) -> str:
+            code: bool = False, accept=None) -> str:
     """About ``width`` columns of ``text`` from a little before the matches that show the most of the query's
     words (the first such place); ``skip``: words of the query not to mark (the common ones keyword search
     drops, search.query.keyword.common_words). Counted in columns, a Chinese snippet holds half as many
     characters as an English one: 240 Chinese characters were a wall of text, twice the lines of English.
     ``note``: the text is a note's Markdown, whose heading marks, table rules and code fences are left out;
-    ``code``: the text is code, whose camelCase names search reads as their words too (getUserName holds user)."""
-    text = _plain(text) if note else text
-    text = _BOLD.sub(r"\1", text) if "**" in text else text
-    text = _LEADER.sub(" … ", text)
+    ``code``: the text is code, whose camelCase names search reads as their words too (getUserName holds user).
+    ``accept(word)``: whether a word the query's stems match (as folded) is one keyword search matched ('time' is
+    not 'timeout', which the stem 'time' marks): ``marked_words`` gives the candidates."""
+    text = _shown(text, note)
     pattern = _pattern(query, frozenset(skip))
     spans = _matches(pattern, text, code) if pattern else []
+    spans = [span for span in spans if accept is None or accept(span[2])]
     columns = _Columns(text)
     if columns.at(len(text)) <= width:  # it all fits: cutting its start off to centre a match only hid text
         best = None
@@ -67,6 +68,19 @@ def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset(), note: b
     marked = _mark(window, [(max(a, start) - start, min(b, end) - start) for a, b, _ in spans if a < end and b > start])
     marked = " ".join(marked.split())
     return ("…" if start else "") + marked + ("…" if end < len(text) else "")
+
+
+def _shown(text: str, note: bool) -> str:
+    """``text`` as a snippet shows it: a note's Markdown plain, bold marks and leaders gone."""
+    text = _plain(text) if note else text
+    text = _BOLD.sub(r"\1", text) if "**" in text else text
+    return _LEADER.sub(" … ", text)
+
+
+def marked_words(text: str, query: str, skip=frozenset(), note: bool = False, code: bool = False) -> set[str]:
+    """The words (as folded) of ``text`` that ``snippet`` would mark for ``query`` without ``accept``."""
+    pattern = _pattern(query, frozenset(skip))
+    return {word for _, _, word in _matches(pattern, _shown(text, note), code)} if pattern else set()
 
 
 def _plain(text: str) -> str:
