@@ -3,6 +3,7 @@ model: the note whose title is what they typed."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -13,7 +14,12 @@ from tests.conftest import ingest, need_data
 
 WANTED = ["git/skip-pre-commit-hooks.md", "git/skip-git-hooks-as-needed.md", "git/skip-a-bad-commit-when-bisecting.md",
           "postgres/set-a-statement-timeout-threshold-for-a-session.md",
-          "postgres/limit-execution-time-of-statements.md", "postgres/prevent-a-query-from-running-too-long.md"]
+          "postgres/limit-execution-time-of-statements.md", "postgres/prevent-a-query-from-running-too-long.md",
+          "unix/display-the-contents-of-a-directory-as-a-tree.md", "vim/default-netrw-to-tree-liststyle.md",
+          "git/pick-specific-changes-to-stash.md", "git/resolve-a-merge-conflict-from-stash-pop.md"]
+
+
+TREES = ("git", "unix", "vim")  # their notes that say 'tree': 'working tree' in git's, a tree of folders in the others
 
 
 @pytest.fixture
@@ -23,6 +29,8 @@ def engine(immediate, tmp_path, embedder):
     picked = list(WANTED)
     for folder in ("git", "postgres"):
         picked += [f"{folder}/{p.name}" for p in sorted((source / folder).glob("*.md"))[:20]]
+    picked += [f"{p.parent.name}/{p.name}" for folder in TREES for p in sorted((source / folder).glob("*.md"))
+               if "tree" in p.read_text(encoding="utf-8").casefold()]
     root = tmp_path / "notes"
     for relative in dict.fromkeys(picked):
         (root / relative).parent.mkdir(parents=True, exist_ok=True)
@@ -54,3 +62,23 @@ def test_a_snippet_marks_only_the_words_search_matched(engine):
     hit = next(h for h in answer.hits if h.path == "postgres/limit-execution-time-of-statements.md")
     assert "**Statements**" in hit.snippet, hit.snippet
     assert "**time**" not in hit.snippet.casefold(), hit.snippet
+
+
+def test_the_passages_holding_a_quoted_phrase_come_first(engine):
+    """'"working tree"' was searched by its two words alone: 'Display The Contents Of A Directory As A Tree' and
+    'Default netrw To Tree Liststyle' came above notes that say 'working tree'. Those now come first (the words
+    side by side, stemmed, as the index reads them: 'working-tree' and 'work tree' too)."""
+    answer = engine.search('"working tree"', limit=10, mode="hybrid")
+    phrase = re.compile(r"work\w*[\W_]+trees?\b", re.IGNORECASE)
+    holds = [phrase.search(_passage(engine, h)) is not None for h in answer.hits]
+    shown = [(h.path, h.keyword_rank, h.semantic_rank, held) for h, held in zip(answer.hits, holds)]
+    assert any(holds) and holds == sorted(holds, reverse=True), shown
+
+
+def _passage(engine, hit) -> str:
+    """The lines of the note that the hit is."""
+    from search.index import db
+    conn = db.connect(engine.index_path)
+    text = conn.execute("SELECT text FROM chunks WHERE id = ?", (hit.chunk_id,)).fetchone()[0]
+    conn.close()
+    return text

@@ -32,7 +32,8 @@ from search.query.catalog import Catalog
 from search.query.filters import Filters
 from search.query.postings import Postings, tokenize
 from search.query.snippet import marked_words, snippet
-from search.query.text import CJK_RUN, phrase_form, query_pieces, query_words, quoted_phrases, written_words
+from search.query.text import (CJK_RUN, QUOTED, WORD, normalise, phrase_form, query_pieces, query_words,
+                               quoted_phrases, written_words)
 from search.query.vector import VectorIndex
 
 MODES = ("hybrid", "keyword", "semantic")
@@ -166,6 +167,7 @@ class Engine:
                         ranked = _phrased(conn, query, ranked, used, notes)
                         ranked = _titled_first(conn, query, ranked, used, notes,
                                                self._common_words(conn, query, state) if ranked else set())
+                        ranked = _phrases_first(conn, query, ranked, used, notes)
                         ranked = _definitions_first(conn, query, ranked, used, self._catalog_for(conn, state),
                                                     filters, notes)
                         unmatched = self._spelling(conn, query, used, state, notes)
@@ -753,6 +755,32 @@ def _stem_matches(conn, query: str, words: set[str]) -> Callable[[str], bool] | 
     wanted = {token for found in tokens[:len(asked)] for token in found}
     refused = {word for word, found in zip(loose, tokens[len(asked):]) if found and not wanted.intersection(found)}
     return lambda word: word not in refused
+
+
+def _phrases_first(conn, query: str, ranked: list, mode: str, notes: list[str]) -> list:
+    """``ranked`` with the passages holding every phrase of Latin words the query quotes first, each in their
+    order, in keyword and hybrid search: the words of a phrase side by side, stemmed as keyword search stems them
+    ('write ahead logging' holds "write ahead log"). '"working tree"' was searched by its words alone, and ranked
+    'Display The Contents Of A Directory As A Tree' and a note on netrw's tree style above the notes that say
+    'working tree'. A quoted Chinese phrase keeps only its holders (``_phrased``). Scores stay as ranked; a note
+    says so when the order changed."""
+    if mode == "semantic" or not ranked:
+        return ranked
+    phrases = []
+    for match in QUOTED.finditer(query):
+        inner = next(group for group in match.groups() if group is not None)
+        words = WORD.findall(normalise(inner))
+        if len(words) > 1 and not CJK_RUN.search(inner):
+            phrases.append((inner.strip(), '"' + " ".join(words) + '"'))
+    if not phrases:
+        return ranked
+    holding = queries.matching(conn, " AND ".join(expression for _, expression in phrases),
+                               list(dict.fromkeys(cid for cid, _, _ in ranked)))
+    moved = [hit for hit in ranked if hit[0] in holding] + [hit for hit in ranked if hit[0] not in holding]
+    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
+        shown = " and ".join(f'"{typed}"' for typed, _ in phrases)
+        _note(notes, f"the passages holding {shown} as quoted come first, each keeping the score it ranked with")
+    return moved
 
 
 def _titled_first(conn, query: str, ranked: list, mode: str, notes: list[str], common: set[str]) -> list:
