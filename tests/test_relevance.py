@@ -82,3 +82,19 @@ def _passage(engine, hit) -> str:
     text = conn.execute("SELECT text FROM chunks WHERE id = ?", (hit.chunk_id,)).fetchone()[0]
     conn.close()
     return text
+
+
+def test_a_definition_cut_in_two_shows_its_first_passage_first(immediate, tmp_path, embedder):
+    """'Postings.search' put the second passage of the method (its scoring loop, which says postings and search
+    more often) above the first, which holds its 'def' line; both are the definition, and the one that declares
+    it now comes first. Real code: this repository's own search/query."""
+    source = Path(__file__).resolve().parents[1] / "search" / "query"
+    root = tmp_path / "code"
+    root.mkdir()
+    for name in ("postings.py", "keyword.py", "vector.py", "fusion.py"):
+        shutil.copy(source / name, root / name)
+    ingest(root, "code")
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    for mode in ("keyword", "hybrid"):
+        top = engine.search("Postings.search", limit=5, mode=mode).hits[0]
+        assert top.path == "postings.py" and "def search(" in top.snippet.replace("**", ""), (mode, top.snippet)

@@ -821,7 +821,9 @@ def _definitions_first(conn, query: str, ranked: list, mode: str, catalog: Catal
     rows = queries.hit_rows(conn, [cid for cid, _, _ in ranked]) if parts and ranked else []
     defining = {r["id"] for r in rows
                 if r["kind"] == "code" and symbols.defines(parts, r["heading_path"] or "", r["text"])}
-    first = named + [hit for hit in ranked if hit[0] in defining]
+    declaring = {r["id"] for r in rows if r["id"] in defining and symbols.declares(parts[-1], r["text"])}
+    # a definition cut in two: the passage with its 'def' line before the rest ('Postings.search' put the rest first)
+    first = named + sorted((hit for hit in ranked if hit[0] in defining), key=lambda hit: hit[0] not in declaring)
     chosen = {hit[0] for hit in first}
     moved = first + [hit for hit in ranked if hit[0] not in chosen]
     if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
