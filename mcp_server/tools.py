@@ -270,7 +270,7 @@ def _message(name: str, exc: Exception, index_path) -> str:
 # published yet; the end of the file reached (no next line); a line count not finished (total_lines_at_least
 # has how far it got); a file not in the published index; a missing query word's suggestion (none found).
 KEPT_EMPTY = frozenset({"results", "files", "candidates", "published_generation", "next_start_line",
-                        "total_lines", "indexed_generation", "suggestion"})
+                        "total_lines", "indexed_generation", "suggestion", "first_scan_queued"})
 
 
 def result(text: str, data: dict, whole: bool = False) -> CallToolResult:

@@ -25,7 +25,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from mcp_server import paths, reading
 from mcp_server.errors import Problem
-from tests.conftest import VENV_BIN, ingest, need_data, processes, run_ingest, wait_published, write_tree
+from tests.conftest import REPO, VENV_BIN, ingest, need_data, processes, run_ingest, wait_published, write_tree
 
 NOTES = {
     "工作/日报/2024-03-01.md": "# 日报\n\n今天和曲美讨论了合同条款，付款方式改为分期。曲美合同下周签字。\n",
@@ -1003,6 +1003,24 @@ def test_the_freshness_line_says_a_first_scan_waits_for_a_worker(sift_env, serve
     assert re.fullmatch(r"freshness: fresh: nothing published yet, its first scan waits in the queue for a worker "
                         r"\(queued [0-9.]+ (s|min) ago\)", line), line
     assert result.structured_content["freshness"][0]["first_scan_queued"]["age_seconds"] >= 0
+
+
+@pytest.mark.timeout(DEADLINE)
+def test_a_first_scan_queued_without_its_time_is_still_in_the_data(sift_env, servers, tmp_path):
+    """A scan job that does not say when it was queued (queued by a Sift before the time was recorded, or
+    straight through huey): the text said its first scan waits in the queue, and the data said nothing of it
+    (the empty `first_scan_queued: {}` was dropped as saying nothing)."""
+    root = write_tree(tmp_path / "fresh", {"a.md": "# A\nalpha"})
+    queue_it = ("from search.index import store; from workers import runtime, tasks; "
+                f"tasks.discover(store.ensure_collection(runtime.index(), 'fresh', {str(root.resolve())!r})['id'])")
+    subprocess.run([sys.executable, "-c", queue_it], env=sift_env, cwd=REPO, check=True, timeout=120)
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return await call(s, "search", query="alpha", mode="keyword")
+    result = run(scenario)
+    assert text(result).splitlines()[-1].endswith("its first scan waits in the queue for a worker"), text(result)
+    assert result.structured_content["freshness"][0]["first_scan_queued"] == {}
 
 
 @pytest.mark.timeout(DEADLINE)
