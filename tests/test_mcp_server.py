@@ -1012,7 +1012,8 @@ def test_a_first_scan_queued_without_its_time_is_still_in_the_data(sift_env, ser
     (the empty `first_scan_queued: {}` was dropped as saying nothing)."""
     root = write_tree(tmp_path / "fresh", {"a.md": "# A\nalpha"})
     queue_it = ("from search.index import store; from workers import runtime, tasks; "
-                f"tasks.discover(store.ensure_collection(runtime.index(), 'fresh', {str(root.resolve())!r})['id'])")
+                f"tasks.discover(store.ensure_collection(runtime.index(), 'fresh', {str(root.resolve())!r})['id'], "
+                "queued=None)")  # as a job queued by a Sift before scans carried their time
     subprocess.run([sys.executable, "-c", queue_it], env=sift_env, cwd=REPO, check=True, timeout=120)
 
     async def scenario():
