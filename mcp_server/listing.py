@@ -8,9 +8,16 @@ from search.query import listing
 from search.query.scope import MCP
 
 
+REPEATED = ("collection", "relative_path")  # what a file's ``path`` (collection/relative/path) already says
+
+
 def list_files(sift, where, glob, sort, limit) -> dict:
-    """The listing of ``where`` (a scope, its collection checked), as structured content."""
-    return listing.files(sift.conn(), where, glob, sort, limit, sift.roots(), MCP, kind_on_disk)
+    """The listing of ``where`` (a scope, its collection checked), as structured content: each file without
+    the collection and relative path ``path`` already says. They made the data of 50 files over twice its
+    text (10.8 KB against 4.6 KB). ``ingest files --json`` keeps them: a script may read them."""
+    data = listing.files(sift.conn(), where, glob, sort, limit, sift.roots(), MCP, kind_on_disk)
+    data["files"] = [{k: v for k, v in f.items() if k not in REPEATED} for f in data["files"]]
+    return data
 
 
 def text(data: dict, sort: str) -> str:

@@ -143,10 +143,9 @@ class PdfRead(TypedDict):
 
 
 class ListedFile(TypedDict):
+    # A file of list_files: ``path`` is collection/relative/path, said once (``ingest files --json`` says both).
     __pydantic_config__ = CLOSED
     path: str
-    collection: str
-    relative_path: str
     kind: NotRequired[str]
     size: NotRequired[int]
     modified: NotRequired[str]

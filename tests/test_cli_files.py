@@ -81,7 +81,8 @@ def test_files_glob_takes_braces_globstar_and_a_leading_dot_slash_as_a_shell_doe
 
 def test_files_json_is_the_data_of_the_mcp_tool_list_files(env, notes):
     """The same call through the MCP tool's code: its structured content is this JSON without the keys whose
-    null or empty value says nothing (tools.result), and both come from search.query.listing.files; only the
+    null or empty value says nothing (tools.result) and without each file's collection and relative path (its
+    path says both; the CLI keeps them for scripts), and both come from search.query.listing.files; only the
     notes differ, each in its reader's terms (--path-prefix, path_prefix)."""
     from ingest.discover import kind_on_disk
     from mcp_server import tools
@@ -96,7 +97,8 @@ def test_files_json_is_the_data_of_the_mcp_tool_list_files(env, notes):
     answer = tools.Tools(Sift(settings)).list_files(path_prefix="notes/tech", sort="path")
     told = answer.structured_content.pop("notes")
     assert answer.structured_content.pop("freshness")[0]["collection"] == "notes", "the tool's own: search's line"
-    assert tools._without_empty({**printed, "notes": []}) == answer.structured_content
+    lean = [{k: v for k, v in f.items() if k not in ("collection", "relative_path")} for f in printed["files"]]
+    assert tools._without_empty({**printed, "files": lean, "notes": []}) == answer.structured_content
     assert told == ["path_prefix 'notes/tech' read as collection 'notes', folder 'tech'"]
     conn = db.connect(settings.index_path, readonly=True)
     roots = {"notes": str(notes.resolve())}

@@ -411,13 +411,13 @@ def test_list_files_shows_state_size_and_time(indexed, servers):
                     await call(s, "list_files", glob="todo.md", sort="path"),
                     await call(s, "list_files", limit=2))
     everything, prefix, glob, two = run(scenario)
-    files = {f["relative_path"]: f for f in everything.structured_content["files"]}
+    files = {f["path"].split("/", 1)[1]: f for f in everything.structured_content["files"]}
     assert set(NOTES) <= set(files)
     assert files["tech/cooking.md"]["state"] == "indexed" and files["tech/cooking.md"]["kind"] == "note"
     assert files["tech/cooking.md"]["size"] == len(NOTES["tech/cooking.md"].encode())
     assert files["tech/cooking.md"]["modified"].startswith("20")
     assert files["bin/blob.md"]["state"] in ("skipped", "failed") and "binary" in files["bin/blob.md"]["reason"]
-    assert [f["relative_path"] for f in prefix.structured_content["files"]] == [
+    assert [f["path"].split("/", 1)[1] for f in prefix.structured_content["files"]] == [
         "工作/日报/2024-03-01.md", "工作/日报/2024-03-02.md"]
     assert [f["path"] for f in glob.structured_content["files"]] == ["notes/a/todo.md", "notes/b/todo.md"]
     assert two.structured_content["shown"] == 2 and "more: raise limit" in text(two)
@@ -1081,7 +1081,7 @@ def test_structured_content_leaves_out_the_keys_that_say_nothing(three, servers)
     assert "notes" not in found.structured_content and "models" not in found.structured_content
     assert "root_missing_since" not in found.structured_content["freshness"][0], "no folder missing: no key"
     assert nothing.structured_content["results"] == [], "no results is the answer itself: kept"
-    files = {f["relative_path"]: f for f in listed.structured_content["files"]}
+    files = {f["path"].split("/", 1)[1]: f for f in listed.structured_content["files"]}
     assert "reason" not in files["tech/cooking.md"] and "binary" in files["bin/blob.md"]["reason"]
     assert "notes" not in listed.structured_content
     assert whole.structured_content["next_start_line"] is None, "null here means the end of the file: kept"

@@ -107,9 +107,9 @@ def test_paths_in_nfc_find_files_named_in_nfd(immediate, sift_env, tmp_path, ser
     assert read.structured_content["path"] == "notes/" + nfd("résumés/café.md"), "named as it is on disk"
     assert not bare.is_error and "descaling" in text(bare), text(bare)
     assert not similar.is_error and similar.structured_content["results"], text(similar)
-    listed = {f["relative_path"] for f in prefix.structured_content["files"]}
+    listed = {f["path"].split("/", 1)[1] for f in prefix.structured_content["files"]}
     assert listed == {nfd("résumés/café.md"), "résumés/thé.md"}, "a folder in either form"
-    assert [f["relative_path"] for f in glob.structured_content["files"]] == [nfd("résumés/café.md")]
+    assert [f["path"].split("/", 1)[1] for f in glob.structured_content["files"]] == [nfd("résumés/café.md")]
     assert {r["path"] for r in search.structured_content["results"]} == {
         "notes/" + nfd("résumés/café.md"), "notes/résumés/thé.md"}
 
@@ -155,7 +155,7 @@ def test_path_prefix_is_a_folder_not_a_string_prefix(immediate, sift_env, tmp_pa
         search, listed = out[prefix]
         assert {r["path"] for r in search.structured_content["results"]} == folder, prefix
         assert {f["path"] for f in listed.structured_content["files"]} == folder, prefix
-    assert [f["relative_path"] for f in out["glob"].structured_content["files"]] == [
+    assert [f["path"].split("/", 1)[1] for f in out["glob"].structured_content["files"]] == [
         "tech.md", "tech/deep/more.md", "tech/sqlite.md", "technology/history.md"], "glob is the name prefix"
 
 
@@ -218,11 +218,11 @@ def test_list_files_looks_on_disk_only_at_the_files_it_shows(sift_env, tmp_path,
     stats_of_notes = [line for line in trace.splitlines() if "/many/" in line]
     assert len(stats_of_notes) <= 12, f"{len(stats_of_notes)} stat calls on the notes for 6 files shown"
     assert by_path.structured_content["total"] == 2000
-    assert [f["relative_path"] for f in by_path.structured_content["files"]] == ["d0/n0000.md", "d0/n0020.md",
-                                                                                 "d0/n0040.md"]
+    assert [f["path"] for f in by_path.structured_content["files"]] == ["many/d0/n0000.md", "many/d0/n0020.md",
+                                                                        "many/d0/n0040.md"]
     for f in by_path.structured_content["files"]:
-        assert f["state"] == "pending" and f["size"] == len(f"# N{int(f['relative_path'][-7:-3])}\n\nnote "
-                                                            f"{int(f['relative_path'][-7:-3])}\n")
+        assert f["state"] == "pending" and f["size"] == len(f"# N{int(f['path'][-7:-3])}\n\nnote "
+                                                            f"{int(f['path'][-7:-3])}\n")
     assert all(f["state"] == "pending" for f in by_time.structured_content["files"])
 
 
@@ -239,7 +239,7 @@ def test_refused_links_are_described_as_links_and_linked_folders_are_skipped(imm
         async with servers.session(sift_env, "--no-worker") as s:
             return await call(s, "list_files", sort="path"), await call(s, "stats")
     listed, stats = run(scenario)
-    files = {f["relative_path"]: f for f in listed.structured_content["files"]}
+    files = {f["path"].split("/", 1)[1]: f for f in listed.structured_content["files"]}
     leak = files["leak.txt"]
     assert leak["state"] == "skipped" and "outside the collection root" in leak["reason"]
     assert leak["size"] == len(str(outside / "big-secret.txt")), "the link's own size (lstat), not its target's"

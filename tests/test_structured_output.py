@@ -35,9 +35,13 @@ def test_hits_leave_out_what_their_path_and_the_answers_generations_say(immediat
     async def scenario():
         async with servers.session(made["env"], "--no-worker") as s:
             return (await call(s, "search", query="pasta tomatoes spaghetti", limit=10),
-                    await call(s, "similar", path="notes/tech/cooking.md"))
-    found, like = run(scenario)
+                    await call(s, "similar", path="notes/tech/cooking.md"),
+                    await call(s, "list_files", sort="path"))
+    found, like, listed = run(scenario)
     assert not found.is_error and not like.is_error, (text(found), text(like))
+    # list_files' files likewise: 'path' says the collection and relative path (10.8 KB of data for 50 files)
+    assert [f["path"] for f in listed.structured_content["files"]][:2] == ["notes/code/boil.py", "notes/empty.md"]
+    assert not any({"collection", "relative_path"} & set(f) for f in listed.structured_content["files"])
     for answer in (found.structured_content, like.structured_content):
         assert answer["generations"] == {"notes": made["generation"]}
         assert answer["results"], answer
