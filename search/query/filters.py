@@ -90,6 +90,44 @@ def _patterns(glob: str) -> list[str]:
     return sorted({p for d in done for p in _globstar(d)})[:MAX_PATTERNS]
 
 
+def glob_literals(glob: str) -> list[tuple[str, str, tuple[str, ...]]] | None:
+    """For each pattern ``glob`` stands for, what its literal text says a matching path holds: the text it begins
+    with, the text it ends with and pieces it contains ('tech/**/*.md': begins 'tech/', ends '.md';
+    '**/note-*1234*.md' as 'note-*1234*.md': begins 'note-', holds '1234'; a pattern without '/' begins nowhere
+    in particular, as its name may lie in any folder). Kept to ASCII: a path in ASCII is its own NFC form, so
+    these compare with it as written; any other path is for ``glob_matcher`` to read. None when a pattern says
+    nothing ('*'): any path may match it."""
+    bare = "/" not in glob
+    literals = []
+    for pattern in _patterns(unicodedata.normalize("NFC", glob)):
+        head = "" if bare else _ascii_runs(re.split(r"[*?\[\]]", pattern, maxsplit=1)[0], "head")
+        tail = _ascii_runs(re.split(r"[*?\[\]]", pattern)[-1], "tail")
+        inner = tuple(sorted({run for piece in _literal_pieces(pattern) for run in _ascii_runs(piece)
+                              if len(run) > 1} - {head, tail}))
+        if not (head or tail or inner):
+            return None
+        literals.append((head, tail, inner))
+    return sorted(set(literals))
+
+
+def _literal_pieces(pattern: str) -> list[str]:
+    """The runs of ``pattern`` a match holds as written: between wildcards, outside any [...] (a bracket and
+    what is between two of them is dropped, whether it makes a class or not)."""
+    pieces = []
+    for part in re.split(r"[*?]", pattern):
+        pieces += [re.split(r"[\[\]]", part, maxsplit=1)[0], re.split(r"[\[\]]", part)[-1]]
+    return [p for p in pieces if p]
+
+
+def _ascii_runs(text: str, end: str | None = None):
+    """The ASCII runs of ``text``; ``end`` 'head' or 'tail': the one it begins or ends with ('' if none)."""
+    if end == "head":
+        return re.match(r"[\x00-\x7f]*", text).group()
+    if end == "tail":
+        return re.search(r"[\x00-\x7f]*\Z", text).group()
+    return re.findall(r"[\x00-\x7f]+", text)
+
+
 def _globstar(pattern: str) -> set[str]:
     """``pattern`` and the patterns it makes with any of its '**/' taken out."""
     out = {pattern}
