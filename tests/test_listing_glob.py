@@ -1,5 +1,6 @@
-"""list_files with a glob: narrowed in SQL by the pattern's literal folder and extension before the Python match,
-with the same files found as the Python match alone finds (braces, '**/', a bare name, NFD names, odd bytes)."""
+"""list_files with a glob or a folder: narrowed in SQL by the pattern's literal text (or the folder's name) before
+the Python match, with the same files found as the Python match alone finds (braces, '**/', a bare name, NFD
+names, odd bytes)."""
 from __future__ import annotations
 
 import os
@@ -72,3 +73,39 @@ def test_a_glob_is_matched_in_python_only_on_paths_its_folder_and_extension_allo
     monkeypatch.setattr(listing, "glob_matcher", counting)
     assert listed(sift_env, root, "tech/**/*.md") == [f"tech/t{i}.md" for i in range(10)]
     assert len(set(looked_at)) == 15, f"{len(set(looked_at))} paths matched in Python for 10 listed"
+
+
+def listed_in(env, root, folder: str) -> list[str]:
+    conn = db.connect(os.path.join(env["SIFT_HOME"], "index.db"), readonly=True)
+    try:
+        data = listing.files(conn, Scope("many", folder), None, "path", listing.MAX_LIMIT, {"many": str(root)}, CLI,
+                             kind_on_disk)
+    finally:
+        conn.close()
+    return [f["relative_path"] for f in data["files"]]
+
+
+def test_a_folder_lists_what_the_python_comparison_alone_lists(sift_env, tmp_path):
+    root = tmp_path / "many"
+    pending(sift_env, root, TRICKY)
+    for folder in ["tech", "tech/deep", "tec", "src", "Keys", "résumés", nfd("résumés"), "a b", ".hidden", "x"]:
+        expected = sorted(p for p in TRICKY if filters.in_folder(p, folder))
+        assert sorted(listed_in(sift_env, root, folder)) == expected, folder
+
+
+def test_a_folder_is_compared_in_python_only_on_paths_that_begin_with_it(sift_env, tmp_path, monkeypatch):
+    """path_prefix='tech' over 400 files, 10 of them in tech/ and 5 named in NFD: sift_in_folder was called on
+    every path (182 ms at 200,000 files); now only on the ASCII paths beginning 'tech/' and on the others."""
+    root = tmp_path / "many"
+    paths = [f"area-{i % 9}/note-{i:04d}.md" for i in range(385)] + [f"tech/t{i}.md" for i in range(10)] \
+        + [nfd(f"café-{i}/note.md") for i in range(5)]
+    pending(sift_env, root, paths)
+    compared = []
+    real = filters.in_folder
+
+    def counting(path, folder):
+        compared.append(path)
+        return real(path, folder)
+    monkeypatch.setattr(filters, "in_folder", counting)
+    assert listed_in(sift_env, root, "tech") == [f"tech/t{i}.md" for i in range(10)]
+    assert len(set(compared)) == 15, f"{len(set(compared))} paths compared in Python for 10 listed"
