@@ -38,10 +38,11 @@ def pending(env, root, paths: list[str]) -> None:
     conn.close()
 
 
-def listed(env, root, glob: str) -> list[str]:
+def listed(env, root, glob: str | None, folder: str | None = None) -> list[str]:
+    """The relative paths list_files' query gives for ``glob`` and ``folder`` (path_prefix) in collection 'many'."""
     conn = db.connect(os.path.join(env["SIFT_HOME"], "index.db"), readonly=True)
     try:
-        data = listing.files(conn, Scope("many", None), glob, "path", listing.MAX_LIMIT, {"many": str(root)}, CLI,
+        data = listing.files(conn, Scope("many", folder), glob, "path", listing.MAX_LIMIT, {"many": str(root)}, CLI,
                              kind_on_disk)
     finally:
         conn.close()
@@ -75,22 +76,12 @@ def test_a_glob_is_matched_in_python_only_on_paths_its_folder_and_extension_allo
     assert len(set(looked_at)) == 15, f"{len(set(looked_at))} paths matched in Python for 10 listed"
 
 
-def listed_in(env, root, folder: str) -> list[str]:
-    conn = db.connect(os.path.join(env["SIFT_HOME"], "index.db"), readonly=True)
-    try:
-        data = listing.files(conn, Scope("many", folder), None, "path", listing.MAX_LIMIT, {"many": str(root)}, CLI,
-                             kind_on_disk)
-    finally:
-        conn.close()
-    return [f["relative_path"] for f in data["files"]]
-
-
 def test_a_folder_lists_what_the_python_comparison_alone_lists(sift_env, tmp_path):
     root = tmp_path / "many"
     pending(sift_env, root, TRICKY)
     for folder in ["tech", "tech/deep", "tec", "src", "Keys", "résumés", nfd("résumés"), "a b", ".hidden", "x"]:
         expected = sorted(p for p in TRICKY if filters.in_folder(p, folder))
-        assert sorted(listed_in(sift_env, root, folder)) == expected, folder
+        assert sorted(listed(sift_env, root, None, folder)) == expected, folder
 
 
 def test_a_folder_is_compared_in_python_only_on_paths_that_begin_with_it(sift_env, tmp_path, monkeypatch):
@@ -107,5 +98,5 @@ def test_a_folder_is_compared_in_python_only_on_paths_that_begin_with_it(sift_en
         compared.append(path)
         return real(path, folder)
     monkeypatch.setattr(filters, "in_folder", counting)
-    assert listed_in(sift_env, root, "tech") == [f"tech/t{i}.md" for i in range(10)]
+    assert listed(sift_env, root, None, "tech") == [f"tech/t{i}.md" for i in range(10)]
     assert len(set(compared)) == 15, f"{len(set(compared))} paths compared in Python for 10 listed"
