@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
+from pathlib import Path
 
 import pytest
 
@@ -57,14 +58,19 @@ def test_a_glob_lists_what_the_python_match_alone_lists(sift_env, tmp_path):
         assert sorted(listed(sift_env, root, glob)) == expected, glob
 
 
+def four_hundred_notes(env, tmp_path) -> Path:
+    """400 pending files: 385 in nine area folders, 10 in tech/ and 5 in folders named in NFD; their root."""
+    root = tmp_path / "many"
+    pending(env, root, [f"area-{i % 9}/note-{i:04d}.md" for i in range(385)] + [f"tech/t{i}.md" for i in range(10)]
+            + [nfd(f"café-{i}/note.md") for i in range(5)])
+    return root
+
+
 def test_a_glob_is_matched_in_python_only_on_paths_its_folder_and_extension_allow(sift_env, tmp_path, monkeypatch):
     """'tech/**/*.md' over 400 files, 10 of them in tech/ and 5 named in NFD: the Python match was called on
     every path (476 ms at 200,000 files); now only on the ASCII paths under tech/ ending '.md' and on the
     others (which it reads in NFC)."""
-    root = tmp_path / "many"
-    paths = [f"area-{i % 9}/note-{i:04d}.md" for i in range(385)] + [f"tech/t{i}.md" for i in range(10)] \
-        + [nfd(f"café-{i}/note.md") for i in range(5)]
-    pending(sift_env, root, paths)
+    root = four_hundred_notes(sift_env, tmp_path)
     looked_at = []
     real = listing.glob_matcher
 
@@ -87,10 +93,7 @@ def test_a_folder_lists_what_the_python_comparison_alone_lists(sift_env, tmp_pat
 def test_a_folder_is_compared_in_python_only_on_paths_that_begin_with_it(sift_env, tmp_path, monkeypatch):
     """path_prefix='tech' over 400 files, 10 of them in tech/ and 5 named in NFD: sift_in_folder was called on
     every path (182 ms at 200,000 files); now only on the ASCII paths beginning 'tech/' and on the others."""
-    root = tmp_path / "many"
-    paths = [f"area-{i % 9}/note-{i:04d}.md" for i in range(385)] + [f"tech/t{i}.md" for i in range(10)] \
-        + [nfd(f"café-{i}/note.md") for i in range(5)]
-    pending(sift_env, root, paths)
+    root = four_hundred_notes(sift_env, tmp_path)
     compared = []
     real = filters.in_folder
 
