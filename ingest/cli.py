@@ -15,30 +15,7 @@ import threading
 import time
 from pathlib import Path
 
-
-class Parser(argparse.ArgumentParser):
-    """argparse's parser, whose errors name the option or command a misspelt one probably meant."""
-
-    def error(self, message: str):
-        super().error(message + _did_you_mean(self, message))
-
-
-def _did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
-    """' (did you mean --limit?)' for 'unrecognized arguments: --limt …', ' (did you mean 'enqueue'?)' for an
-    invalid choice: the nearest of the parser's own options or of the choices listed; '' when none is near."""
-    import difflib
-    import re
-    choice = re.search(r"invalid choice: '(.*?)' \(choose from (.*)\)$", message)
-    if choice:
-        near = difflib.get_close_matches(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)), n=1)
-        return f" (did you mean {near[0]!r}?)" if near else ""
-    if not message.startswith("unrecognized arguments: "):
-        return ""
-    options = [o for action in parser._actions for o in action.option_strings if o.startswith("--")]
-    said = [(word, difflib.get_close_matches(word.split("=")[0], options, n=1))
-            for word in message.split(": ", 1)[1].split() if word.startswith("-")]
-    near = [f"{near[0]} for {word.split('=')[0]}" if len(said) > 1 else near[0] for word, near in said if near]
-    return f" (did you mean {', '.join(near)}?)" if near else ""
+from search.arguments import Parser
 
 
 def _command_parser(parser: argparse.ArgumentParser, args) -> argparse.ArgumentParser:

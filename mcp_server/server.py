@@ -33,8 +33,9 @@ class StartupError(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from search.arguments import Parser
     from search.settings import add_home_flag
-    parser = argparse.ArgumentParser(prog="sift-mcp", description="Sift's MCP server (stdio): search your "
+    parser = Parser(prog="sift-mcp", description="Sift's MCP server (stdio): search your "
                                      "notes, code and PDFs from an AI assistant.")
     parser.add_argument("--root", help="a folder to index: registered as a collection if new, and re-scanned "
                         "at every start")

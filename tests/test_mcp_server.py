@@ -859,6 +859,19 @@ def test_name_without_root_is_refused_not_ignored(sift_env):
                                               "--root FOLDER too"), result.stderr
 
 
+@pytest.mark.timeout(300)
+def test_a_misspelt_option_is_told_the_one_meant(sift_env):
+    """'--rot ~/notes' in a client's configuration ended the server with 'unrecognized arguments' and the usage,
+    leaving the reader to spot the typo ('ingest' named the option meant). sift-mcp names it too."""
+    for typed, said in ((["--rot", "/tmp"], "--rot /tmp (did you mean --root?)"),
+                        (["--http", "9", "--red-only"], "--red-only (did you mean --read-only?)"),
+                        (["--no-wroker"], "--no-wroker (did you mean --no-worker?)")):
+        result = subprocess.run([str(VENV_BIN / "sift-mcp"), *typed], env=sift_env, stdin=subprocess.DEVNULL,
+                                capture_output=True, text=True)
+        assert result.returncode == 2 and result.stdout == ""
+        assert result.stderr.splitlines()[-1] == f"sift-mcp: error: unrecognized arguments: {said}", result.stderr
+
+
 # --- helpers --------------------------------------------------------------------------------------
 
 def _note(i: int) -> str:
