@@ -16,12 +16,13 @@ import traceback
 import unicodedata
 from typing import Annotated, Any, Literal
 
+import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from mcp_server import listing, paths, reading, render, report, shapes
+from mcp_server import listing, paths, reading, render, report, resources, shapes
 from mcp_server.errors import Problem
 from mcp_server.service import NO_INDEX
 from search.index import queries
@@ -56,6 +57,12 @@ class Server(MCPServer):
     is told in the one error, so that a model fixes them all in one go rather than one per call."""
 
     checks = None  # (tool name, arguments, keys already told) -> what the tool itself refuses; set by register
+    recent = None  # () -> the resources resources/list names (mcp_server.resources.recent); set by register
+
+    async def list_resources(self):
+        """The most recently modified indexed files, read from the index as it is now (the list MCPServer
+        keeps is fixed when the server starts)."""
+        return await super().list_resources() + (await anyio.to_thread.run_sync(self.recent) if self.recent else [])
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
         found = self._tool_manager.get_tool(name)
@@ -565,10 +572,12 @@ def refusals(sift, name: str, arguments: dict, told: set[str]) -> list[str]:
 
 
 def register(server, sift) -> None:
-    """Add the six tools to an MCPServer."""
+    """Add the six tools and the files as resources (mcp_server.resources) to an MCPServer."""
     tools = Tools(sift)
     if isinstance(server, Server):
         server.checks = functools.partial(refusals, sift)
+        server.recent = functools.partial(resources.recent, sift)
+    resources.register(server, sift)
     for name in ("search", "read_file", "list_files", "similar", "stats", "refresh"):
         fn = getattr(tools, name)
         server.add_tool(fn, name=name, description=inspect.cleandoc(fn.__doc__),
