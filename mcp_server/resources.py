@@ -76,7 +76,10 @@ def completions(sift, typed: str) -> list[str]:
     """The collections (``notes/``) whose name begins with ``typed``, or once it names one, the paths of its
     indexed files that begin with it, by path: at most COMPLETIONS + 1, so the caller knows there are more."""
     collection, slash, rest = typed.partition("/")
-    roots = sift.roots()
+    try:
+        roots = sift.roots()
+    except (Problem, IndexUnavailable):  # nothing indexed yet
+        return []
     if not slash:
         return [f"{name}/" for name in sorted(roots) if name.startswith(collection)]
     if collection not in roots:
@@ -84,16 +87,17 @@ def completions(sift, typed: str) -> list[str]:
     glob = "./" + "".join(f"[{c}]" if c in "*?[]{}" else c for c in rest) + "*"  # from the root, '*' taking '/'
     try:
         data = listing.list_files(sift, Scope(collection, None), glob, "path", COMPLETIONS + 1)
-    except IndexUnavailable:
+    except (Problem, IndexUnavailable):
         return []
     return [f["path"] for f in data["files"] if f["state"] == "indexed" and f["path"].startswith(typed)]
 
 
 def recent(sift) -> list[Resource]:
-    """The RECENT most recently modified indexed files, newest first; none before anything is indexed."""
+    """The RECENT most recently modified indexed files, newest first; none before anything is indexed (a fresh
+    install's list was an error: 'nothing is indexed yet', said by the tools and stats already)."""
     try:
         data = listing.list_files(sift, Scope(None, None), None, "modified", RECENT)
-    except IndexUnavailable:
+    except (Problem, IndexUnavailable):
         return []
     return [Resource(uri=uri(f["path"]), name=f["path"], mime_type=MIME, size=f.get("size"),
                      description=f"{f['kind']}, modified {f['modified']}" if f.get("modified") else f["kind"])

@@ -108,3 +108,21 @@ def test_a_resource_path_is_completed_from_the_index(home, servers):
     assert got["notes/te"] == ["notes/tech/cooking.md", "notes/tech/long.md"]
     assert got["notes/工"] == ["notes/工作/日 报.md"]
     assert got["notes/["] == got["nope/x"] == []
+
+
+@pytest.mark.timeout(300)
+def test_a_fresh_install_lists_no_resources_rather_than_failing(sift_env, servers, tmp_path):
+    """Before anything is indexed, resources/list and completion were errors ('nothing is indexed yet', with a
+    traceback on stderr) where a client asks for them unprompted; they are empty, and reading one says why."""
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            listed = (await s.list_resources()).resources
+            ref = ResourceTemplateReference(type="ref/resource", uri=TEMPLATE)
+            completed = (await s.complete(ref, {"name": "path", "value": "notes/"})).completion.values
+            with pytest.raises(MCPError) as error:
+                await s.read_resource("sift://notes/x.md")
+            return listed, completed, str(error.value)
+    listed, completed, said = run(scenario)
+    assert listed == [] and completed == []
+    assert said.startswith("nothing is indexed yet"), said
+    assert "Traceback" not in (tmp_path / "server-stderr.log").read_text()
