@@ -10,10 +10,12 @@ Takes a home built by `bench/scale.py --keep-home` (its 200 texts in nested fold
   the hybrid figures leave out embedding the query, 5-20 ms with MiniLM);
   `list_files` without and with a folder filter, `read_file`, `similar`; the server's RSS;
 - with `--profile`, the same keyword searches in this process under cProfile (the top functions);
-- with `--rescan` (instead), the scans a worker runs (see ``rescans``); with `--start`, only the start.
+- with `--rescan` (instead), the scans a worker runs (see ``rescans``); with `--start`, only the start;
+- with `--filters` (instead), searches with a folder or a glob that match few files, in this process (see
+  ``filtered``): the first with each filter, then p50, with the postings in memory and from FTS5 alone.
 
     .venv/bin/python bench/big_index.py --home /tmp/sift-scale/home-XXXX [--repeat 20] [--profile]
-        [--top10 FILE] [--rescan] [--start]
+        [--top10 FILE] [--rescan] [--start] [--filters]
 
 ``--top10 FILE`` writes the top 10 of every query (mode, filter) as JSON, to compare before/after a change.
 """
@@ -160,6 +162,45 @@ def profile(home: Path) -> None:
         pstats.Stats(prof).sort_stats("cumulative").print_stats(25)
 
 
+FILTERS = {"-": {}, "path_prefix=area-042": {"path_prefix": FOLDER}, "glob=**/note-*1234*.md":
+           {"glob": "**/note-*1234*.md"}, "glob=area-044/**/*.md": {"glob": "area-044/**/*.md"}}
+
+
+def filtered(home: Path, repeat: int, top10: dict) -> None:
+    """Searches with a folder or a glob matching few files, in this process: per query, mode and filter, the
+    first search with that filter (its mask over the 200,000 paths is made then and kept), then the p50 of
+    ``repeat`` more; keyword searches again on an engine that never reads the postings (FTS5 answers, as in the
+    seconds after a start). The query vectors are embedded before the clock starts."""
+    os.environ["SIFT_HOME"] = str(home)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from search.query.engine import Engine, from_settings
+    from search.query.filters import Filters
+    from search.settings import load
+    engine = from_settings(load())
+    engine.warm()
+    fts = Engine(load().index_path, None, keyword_postings=False)
+    for query in QUERIES.values():
+        engine.search(query, limit=10, mode="hybrid")
+    print(f"{'query':<28}{'mode':<9}{'filter':<26}{'first ms':>9}{'p50 ms':>9}{'hits':>6}", flush=True)
+    for label, query in QUERIES.items():
+        for mode, on in (("keyword", engine), ("hybrid", engine), ("keyword", fts)):
+            for name, given in FILTERS.items():
+                filters = Filters(**given)
+                t = time.perf_counter()
+                answer = on.search(query, limit=10, mode=mode, filters=filters)
+                first = (time.perf_counter() - t) * 1000
+                times = []
+                for _ in range(repeat):
+                    t = time.perf_counter()
+                    answer = on.search(query, limit=10, mode=mode, filters=filters)
+                    times.append((time.perf_counter() - t) * 1000)
+                shown = mode if on is engine else "fts5"
+                top10[f"{shown}|{query}|{name}"] = [(h.path, h.start_line, h.score) for h in answer.hits]
+                print(f"{label:<28}{shown:<9}{name:<26}{first:>9.1f}{percentile(times, 0.5):>9.1f}"
+                      f"{len(answer.hits):>6}", flush=True)
+        engine._catalog[1]._masks.clear()  # the next query's first search with each filter makes its mask again
+
+
 def rescans(home: Path) -> None:
     """The scans a worker runs on the big collection, in this process (huey's immediate mode, so a change goes
     through the whole pipeline): CPU and wall seconds of a scan with nothing changed, one file edited, 1,000
@@ -213,11 +254,17 @@ def main() -> None:
     parser.add_argument("--top10", type=Path)
     parser.add_argument("--rescan", action="store_true", help="only the scans (see rescans)")
     parser.add_argument("--start", action="store_true", help="only sift-mcp's start until its first search")
+    parser.add_argument("--filters", action="store_true", help="only searches with a folder or glob (filtered)")
     args = parser.parse_args()
     if args.rescan:
         rescans(args.home.resolve())
         return
     top10: dict = {}
+    if args.filters:
+        filtered(args.home.resolve(), args.repeat, top10)
+        if args.top10:
+            args.top10.write_text(json.dumps(top10, indent=1, ensure_ascii=False))
+        return
     asyncio.run(over_mcp(args.home.resolve(), args.repeat, top10, args.start))
     if args.top10:
         args.top10.write_text(json.dumps(top10, indent=1, ensure_ascii=False))

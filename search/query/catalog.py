@@ -12,12 +12,13 @@ for nothing.
 """
 from __future__ import annotations
 
+import re
 import sqlite3
 
 import numpy as np
 
 from search.index import queries
-from search.query.filters import Filters, glob_matcher, in_folder
+from search.query.filters import Filters, glob_literals, glob_matcher, in_folder
 
 MASKS_KEPT = 32
 
@@ -31,6 +32,7 @@ class Catalog:
         self.kinds = np.array([f[2] for f in files], dtype=object)
         self.mtimes = np.array([f[3] for f in files], dtype=np.float64)
         self._masks: dict[Filters, np.ndarray] = {}
+        self._text: PathText | None = None  # the paths as one text, made on the first folder or glob filter
 
     @classmethod
     def empty(cls) -> "Catalog":
@@ -80,18 +82,82 @@ class Catalog:
         if f.collection:
             keep &= self.collections == f.collection
         if f.path_prefix:  # a folder, in either Unicode normal form (search.query.filters)
-            keep &= np.fromiter((in_folder(p, f.path_prefix) for p in self.paths), dtype=bool,
-                                count=len(self.paths))
+            folder = f.path_prefix
+            keep &= self._matching(self.path_text().in_folder(folder), keep, lambda path: in_folder(path, folder))
         if f.kind:
             keep &= self.kinds == f.kind
         if f.glob:
-            match = glob_matcher(f.glob)
-            keep &= np.fromiter((match(p) for p in self.paths), dtype=bool, count=len(self.paths))
+            keep &= self._matching(self.path_text().in_glob(f.glob), keep, glob_matcher(f.glob))
         if f.modified_after is not None:
             keep &= self.mtimes >= f.modified_after
         if f.modified_before is not None:
             keep &= self.mtimes < f.modified_before
         return keep
+
+    def path_text(self) -> "PathText":
+        if self._text is None:
+            self._text = PathText(self.paths)
+        return self._text
+
+    def _matching(self, candidates: np.ndarray, passing: np.ndarray, match) -> np.ndarray:
+        """Which files ``match`` (the Python comparison, which decides) holds for, called only on the
+        ``candidates`` that are ``passing`` the other filters so far (boolean masks over the files)."""
+        keep = np.zeros(len(self.paths), dtype=bool)
+        for row in np.flatnonzero(candidates & passing):
+            keep[row] = match(self.paths[row])
+        return keep
+
+
+class PathText:
+    """The paths of a catalog as one text, one a line, to narrow a folder or a glob by its literal text before
+    the Python comparison, as list_files narrows them in SQL (the same ``glob_literals``): a path in ASCII
+    (without a line break) can only match where that text is, found by the regex engine over the whole text;
+    any other path is left to the comparison, which reads it in NFC. The first search with a new folder called
+    the comparison on every path (path_prefix='area-043' 75 ms, glob '**/note-*1234*.md' 317 ms at 200,000)."""
+
+    def __init__(self, paths: list[str]):
+        self.text = "\n" + "\n".join(paths) + "\n"
+        lengths = np.fromiter(map(len, paths), dtype=np.int64, count=len(paths))
+        self.starts = np.cumsum(lengths + 1) - lengths  # where each path begins in ``text``
+        if self.text.isascii() and self.text.count("\n") == len(paths) + 1:  # the usual case, at once
+            self.others = np.zeros(len(paths), dtype=bool)
+        else:
+            self.others = np.fromiter((not p.isascii() or "\n" in p for p in paths), dtype=bool, count=len(paths))
+
+    def in_folder(self, folder: str) -> np.ndarray:
+        """The paths that may lie in ``folder``: ASCII ones that are it or begin with it and '/', and the others."""
+        if not folder.isascii() or "\n" in folder:
+            return np.ones(len(self.starts), dtype=bool)
+        return self.others | self._holding(folder + "/", "", ()) | self._holding(folder, "", (), whole=True)
+
+    def in_glob(self, glob: str) -> np.ndarray:
+        """The paths ``glob`` may match: ASCII ones that hold its literal text where it says, and the others."""
+        literals = glob_literals(glob)
+        if literals is None or any("\n" in text for lit in literals for text in (lit[0], lit[1], *lit[2])):
+            return np.ones(len(self.starts), dtype=bool)
+        either = self.others.copy()
+        for head, tail, inner in literals:
+            either |= self._holding(head, tail, inner)
+        return either
+
+    def _holding(self, head: str, tail: str, inner: tuple[str, ...], whole: bool = False) -> np.ndarray:
+        """The paths that begin with ``head``, end with ``tail`` and hold each of ``inner`` (``whole``: that are
+        ``head``): the rarest of these texts is looked for in the whole text, the rest checked on the paths it is
+        in. One in most paths is not looked for (every path is a candidate), nor is any other then."""
+        needles = ([("\n" + head + ("\n" if whole else ""), 1)] if head else []) + \
+            ([(tail + "\n", 0)] if tail else []) + [(piece, 0) for piece in inner]
+        rows = np.zeros(len(self.starts), dtype=bool)
+        needle, skip = min(needles, key=lambda n: self.text.count(n[0]))
+        if self.text.count(needle) > len(self.starts) // 2:
+            rows[:] = True
+            return rows
+        at = np.fromiter((m.start() + skip for m in re.finditer(re.escape(needle), self.text)), dtype=np.int64)
+        for row in np.unique(np.searchsorted(self.starts, at, side="right") - 1):
+            path = self.text[self.starts[row]:self.starts[row + 1] - 1] if row + 1 < len(self.starts) else \
+                self.text[self.starts[row]:-1]
+            rows[row] = path.startswith(head) and path.endswith(tail) and all(p in path for p in inner) \
+                and (not whole or path == head)
+        return rows
 
 
 class Rows:
