@@ -72,12 +72,12 @@ def test_a_glob_is_matched_in_python_only_on_paths_its_folder_and_extension_allo
     others (which it reads in NFC)."""
     root = four_hundred_notes(sift_env, tmp_path)
     looked_at = []
-    real = listing.glob_matcher
+    real = filters.glob_matcher
 
     def counting(glob):
         match = real(glob)
         return lambda path: looked_at.append(path) or match(path)
-    monkeypatch.setattr(listing, "glob_matcher", counting)
+    monkeypatch.setattr(filters, "glob_matcher", counting)
     assert listed(sift_env, root, "tech/**/*.md") == [f"tech/t{i}.md" for i in range(10)]
     assert len(set(looked_at)) == 15, f"{len(set(looked_at))} paths matched in Python for 10 listed"
 

@@ -615,14 +615,16 @@ def term_documents(conn: sqlite3.Connection, term: str) -> int:
 
 
 def keyword_search(conn: sqlite3.Connection, expression: str, weights: tuple[float, ...], where: str,
-                   params: list, limit: int) -> list[tuple[int, float]]:
+                   params: dict, limit: int) -> list[tuple[int, float]]:
     """[(chunk id, FTS5 bm25: lower is better)] of the published chunks that match the FTS5 ``expression``, best
-    first, with column ``weights``; ``where``: more conditions on files f and collections c (' AND …')."""
+    first, with column ``weights``; ``where``: more conditions on files f and collections c (' AND …'), with its
+    named ``params``."""
     sql = (f"SELECT ch.id, bm25(chunks_fts, {', '.join(map(str, weights))}) AS score FROM chunks_fts "
            f"JOIN chunks ch ON ch.id = chunks_fts.rowid JOIN files f ON f.id = ch.file "
            f"JOIN collections c ON c.id = f.collection "
-           f"WHERE chunks_fts MATCH ? AND {VISIBLE}{where} ORDER BY score LIMIT ?")
-    return [(row[0], row[1]) for row in conn.execute(sql, [expression, *params, limit]).fetchall()]
+           f"WHERE chunks_fts MATCH :expression AND {VISIBLE}{where} ORDER BY score LIMIT :limit")
+    named = {**params, "expression": expression, "limit": limit}
+    return [(row[0], row[1]) for row in conn.execute(sql, named).fetchall()]
 
 
 def matching(conn: sqlite3.Connection, expression: str, ids: list[int]) -> set[int]:

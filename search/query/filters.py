@@ -136,6 +136,58 @@ def _globstar(pattern: str) -> set[str]:
     return out
 
 
+def path_match(conn, path_prefix: str | None, glob: str | None, function: str) -> tuple[str, dict]:
+    """The SQL condition on a ``{path}`` that the folder and the pattern make, with its named parameters, for
+    ``conn`` (given the comparison ``sift_in_folder`` and the glob's match as ``function``): SQLite checks the
+    literal text first, the Python comparison decides. list_files and keyword search from FTS5 both use it."""
+    params, match = {}, []
+    if path_prefix:
+        register_in_folder(conn)
+        match.append(f"CASE WHEN {_folder_narrowed(path_prefix, params)} THEN sift_in_folder({{path}}, :folder) "
+                     "ELSE 0 END")
+        params["folder"] = path_prefix
+    if glob:
+        conn.create_function(function, 1, glob_matcher(glob), deterministic=True)
+        match.append(f"CASE WHEN {_glob_narrowed(glob, params)} THEN {function}({{path}}) ELSE 0 END")
+    return " AND ".join(match) or "1", params
+
+
+def _folder_narrowed(folder: str, params: dict) -> str:
+    """A condition SQLite checks itself before the folder's Python comparison is called: a path in ASCII that is
+    the folder or begins with it and '/' (any other path goes to the comparison, which reads it in NFC; a folder
+    not in ASCII is left to it whole). sift_in_folder was called on every path: path_prefix='area-042' took
+    182 ms at 200,000 files, now 75 ms (1,000 paths compared in Python)."""
+    if not folder.isascii():
+        return "1"
+    params["folder_slash"] = folder + "/"
+    return (f"length(CAST({{path}} AS BLOB)) > length({{path}}) OR {{path}} = :folder "
+            f"OR substr({{path}}, 1, {len(folder) + 1}) = :folder_slash")
+
+
+def _glob_narrowed(glob: str, params: dict) -> str:
+    """A condition SQLite checks itself before the glob's Python match is called (CASE: only where it holds):
+    what the pattern's literal text says a path begins with, ends with and holds (filters.glob_literals), for a
+    path in ASCII; any other path goes to the Python match, which reads it in NFC. The match was called on every
+    path: '**/note-*1234*.md' took 476-700 ms at 200,000 files, now 86 ms (140 paths matched in Python)."""
+    literals = glob_literals(glob)
+    if literals is None:
+        return "1"
+    either = []
+    for i, (head, tail, inner) in enumerate(literals):
+        every = []
+        if head:
+            params[f"glob_head{i}"] = head
+            every.append(f"substr({{path}}, 1, {len(head)}) = :glob_head{i}")
+        if tail:
+            params[f"glob_tail{i}"] = tail
+            every.append(f"substr({{path}}, -{len(tail)}) = :glob_tail{i}")
+        for j, piece in enumerate(inner):
+            params[f"glob_in{i}_{j}"] = piece
+            every.append(f"instr({{path}}, :glob_in{i}_{j}) > 0")
+        either.append(" AND ".join(every))
+    return f"length(CAST({{path}} AS BLOB)) > length({{path}}) OR " + " OR ".join(f"({e})" for e in either)
+
+
 def _nfc(text: str) -> str:
     return text if text.isascii() else unicodedata.normalize("NFC", text)
 
@@ -155,27 +207,26 @@ class Filters:
         if isinstance(self.path_prefix, str):
             object.__setattr__(self, "path_prefix", folder_prefix(self.path_prefix))
 
-    def sql(self, conn) -> tuple[str, list]:
-        """A WHERE fragment over files f and collections c, with its parameters, for ``conn`` (which gets
-        the function ``sift_in_folder`` it may call)."""
-        parts, params = [], []
+    def sql(self, conn) -> tuple[str, dict]:
+        """A WHERE fragment over files f and collections c, with its named parameters, for ``conn`` (which gets
+        the functions it may call: the folder and the glob as list_files checks them, ``path_match``). The
+        glob's match and the folder's comparison were called on every passage FTS5 found: 112,000 for 'invoice'
+        at 200,000 chunks."""
+        parts, params = [], {}
         if self.collection:
-            parts.append("c.name = ?")
-            params.append(self.collection)
-        if self.path_prefix:
-            register_in_folder(conn)
-            parts.append("sift_in_folder(f.path, ?)")
-            params.append(self.path_prefix)
+            parts.append("c.name = :collection")
+            params["collection"] = self.collection
         if self.kind:
-            parts.append("f.kind = ?")
-            params.append(self.kind)
-        if self.glob:
-            conn.create_function("sift_search_glob", 1, glob_matcher(self.glob), deterministic=True)
-            parts.append("sift_search_glob(f.path)")
+            parts.append("f.kind = :kind")
+            params["kind"] = self.kind
         if self.modified_after is not None:
-            parts.append("f.mtime >= ?")
-            params.append(self.modified_after)
+            parts.append("f.mtime >= :modified_after")
+            params["modified_after"] = self.modified_after
         if self.modified_before is not None:
-            parts.append("f.mtime < ?")
-            params.append(self.modified_before)
+            parts.append("f.mtime < :modified_before")
+            params["modified_before"] = self.modified_before
+        if self.path_prefix or self.glob:
+            match, named = path_match(conn, self.path_prefix, self.glob, "sift_search_glob")
+            parts.append(match.format(path="f.path"))
+            params.update(named)
         return (" AND " + " AND ".join(parts)) if parts else "", params
