@@ -12,10 +12,12 @@ Takes a home built by `bench/scale.py --keep-home` (its 200 texts in nested fold
 - with `--profile`, the same keyword searches in this process under cProfile (the top functions);
 - with `--rescan` (instead), the scans a worker runs (see ``rescans``); with `--start`, only the start;
 - with `--filters` (instead), searches with a folder or a glob that match few files, in this process (see
-  ``filtered``): the first with each filter, then p50, with the postings in memory and from FTS5 alone.
+  ``filtered``): the first with each filter, then p50, with the postings in memory and from FTS5 alone;
+- with `--during` (instead), a keyword search a second while `engine.warm()` runs in a thread, until the postings
+  are read (FTS5 answers them meanwhile): wall and CPU of each, in this process.
 
     .venv/bin/python bench/big_index.py --home /tmp/sift-scale/home-XXXX [--repeat 20] [--profile]
-        [--top10 FILE] [--rescan] [--start] [--filters]
+        [--top10 FILE] [--rescan] [--start] [--filters] [--during]
 
 ``--top10 FILE`` writes the top 10 of every query (mode, filter) as JSON, to compare before/after a change.
 """
@@ -201,6 +203,32 @@ def filtered(home: Path, repeat: int, top10: dict) -> None:
         engine._catalog[1]._masks.clear()  # the next query's first search with each filter makes its mask again
 
 
+def during(home: Path) -> None:
+    """``invoice`` (keyword) searched every second from the start of ``engine.warm()`` (in a thread) until the
+    postings are read: the wall and CPU (this thread's) of each, and their median."""
+    import threading
+    os.environ["SIFT_HOME"] = str(home)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from search.query.engine import from_settings
+    from search.settings import load
+    engine = from_settings(load())
+    started = time.perf_counter()
+    warming = threading.Thread(target=engine.warm, daemon=True)
+    warming.start()
+    walls, cpus = [], []
+    while engine._postings is None and warming.is_alive():
+        time.sleep(1)
+        wall, cpu = time.perf_counter(), time.thread_time()
+        engine.search("invoice", limit=10, mode="keyword")
+        walls.append((time.perf_counter() - wall) * 1000)
+        cpus.append((time.thread_time() - cpu) * 1000)
+        print(f"{time.perf_counter() - started:5.1f} s: {walls[-1]:7.1f} ms wall, {cpus[-1]:6.1f} ms CPU", flush=True)
+    warming.join()
+    print(f"warm() done after {time.perf_counter() - started:.1f} s; {len(walls)} searches meanwhile: wall median "
+          f"{percentile(walls, 0.5):.0f} ms (max {max(walls, default=0):.0f}), CPU median "
+          f"{percentile(cpus, 0.5):.0f} ms", flush=True)
+
+
 def rescans(home: Path) -> None:
     """The scans a worker runs on the big collection, in this process (huey's immediate mode, so a change goes
     through the whole pipeline): CPU and wall seconds of a scan with nothing changed, one file edited, 1,000
@@ -255,9 +283,13 @@ def main() -> None:
     parser.add_argument("--rescan", action="store_true", help="only the scans (see rescans)")
     parser.add_argument("--start", action="store_true", help="only sift-mcp's start until its first search")
     parser.add_argument("--filters", action="store_true", help="only searches with a folder or glob (filtered)")
+    parser.add_argument("--during", action="store_true", help="only keyword searches while warm() runs (during)")
     args = parser.parse_args()
     if args.rescan:
         rescans(args.home.resolve())
+        return
+    if args.during:
+        during(args.home.resolve())
         return
     top10: dict = {}
     if args.filters:
