@@ -142,13 +142,19 @@ class PathText:
 
     def _holding(self, head: str, tail: str, inner: tuple[str, ...], whole: bool = False) -> np.ndarray:
         """The paths that begin with ``head``, end with ``tail`` and hold each of ``inner`` (``whole``: that are
-        ``head``): the rarest of these texts is looked for in the whole text, the rest checked on the paths it is
-        in. One in most paths is not looked for (every path is a candidate), nor is any other then."""
-        needles = ([("\n" + head + ("\n" if whole else ""), 1)] if head else []) + \
-            ([(tail + "\n", 0)] if tail else []) + [(piece, 0) for piece in inner]
+        ``head``): the first of these texts found in few paths (the inner pieces first, longest first, then the head,
+        then the tail; else the rarest) is looked for in the whole text, the rest checked on the paths it is in. One
+        in most paths is not looked for (every path is a candidate). Each count reads the text (5 ms at 200,000)."""
+        needles = [(piece, 0) for piece in sorted(inner, key=len, reverse=True)] + \
+            ([("\n" + head + ("\n" if whole else ""), 1)] if head else []) + ([(tail + "\n", 0)] if tail else [])
         rows = np.zeros(len(self.starts), dtype=bool)
-        needle, skip = min(needles, key=lambda n: self.text.count(n[0]))
-        if self.text.count(needle) > len(self.starts) // 2:
+        counted = []
+        for needle, skip in needles:
+            counted.append((self.text.count(needle), needle, skip))
+            if counted[-1][0] <= len(self.starts) // 16:
+                break
+        found, needle, skip = min(counted)
+        if found > len(self.starts) // 2:
             rows[:] = True
             return rows
         at = np.fromiter((m.start() + skip for m in re.finditer(re.escape(needle), self.text)), dtype=np.int64)
