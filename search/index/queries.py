@@ -627,6 +627,16 @@ def keyword_search(conn: sqlite3.Connection, expression: str, weights: tuple[flo
     return [(row[0], row[1]) for row in conn.execute(sql, named).fetchall()]
 
 
+def keyword_search_every(conn: sqlite3.Connection, expression: str, weights: tuple[float, ...],
+                         limit: int) -> list[tuple[int, float]]:
+    """As ``keyword_search`` over every row of the keyword index, without the joins that keep the published ones:
+    for when every chunk row is published and nothing is filtered (the joins cost 70-180 ms for a word in 112,000
+    of 200,000 passages)."""
+    sql = (f"SELECT rowid, bm25(chunks_fts, {', '.join(map(str, weights))}) AS score FROM chunks_fts "
+           "WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?")
+    return [(row[0], row[1]) for row in conn.execute(sql, (expression, limit)).fetchall()]
+
+
 def matching(conn: sqlite3.Connection, expression: str, ids: list[int]) -> set[int]:
     """Those of the chunks ``ids`` whose keyword index row matches the FTS5 ``expression``."""
     marks = ",".join("?" * len(ids))

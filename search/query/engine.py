@@ -414,7 +414,7 @@ class Engine:
             if all(len(t) <= 1 for t in tokens):  # a word FTS5 splits in two is a phrase: FTS5 answers
                 return postings.search([t[0] for t in tokens if t], depth, filters)
         key = tuple(sorted(state["generations"].items()))
-        return keyword.search(conn, query, depth, filters, self._total(conn, key))
+        return keyword.search(conn, query, depth, filters, self._total(conn, key), len(catalog))
 
     def _current_postings(self, conn, catalog) -> Postings | None:
         """The postings caught up with this snapshot; None (and a reader started) if they must be read whole."""

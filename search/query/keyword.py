@@ -80,10 +80,16 @@ def unranked_note(names: list[str], mode: str) -> str:
 
 
 def search(conn: sqlite3.Connection, query: str, limit: int, filters: Filters,
-           total_chunks: int = 0) -> list[tuple[int, float]]:
-    """[(chunk id, bm25 score)], best first (a higher score is better)."""
+           total_chunks: int = 0, visible: int | None = None) -> list[tuple[int, float]]:
+    """[(chunk id, bm25 score)], best first (a higher score is better). ``visible``: how many chunks the published
+    generations show; when that is every chunk row (nothing being built or left to clean) and nothing is filtered,
+    FTS5 is asked alone, without the joins to the files that keep the published rows (same rows, same order)."""
     expression = match_expression(conn, query, total_chunks)
     if expression is None:
         return []
-    where, params = filters.sql(conn)
-    return [(cid, -bm25) for cid, bm25 in queries.keyword_search(conn, expression, WEIGHTS, where, params, limit)]
+    if visible is not None and filters == Filters() and queries.chunk_count(conn) == visible:
+        found = queries.keyword_search_every(conn, expression, WEIGHTS, limit)
+    else:
+        where, params = filters.sql(conn)
+        found = queries.keyword_search(conn, expression, WEIGHTS, where, params, limit)
+    return [(cid, -bm25) for cid, bm25 in found]
