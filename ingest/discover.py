@@ -179,33 +179,140 @@ def _walk_dir(folder: Path, rel: str, gitignores, rules: Rules, real_root: Path,
         unreadable.append(rel)
         return subfolders
     for entry in entries:
-        child = f"{rel}{entry.name}"
-        try:
-            is_dir = entry.is_dir(follow_symlinks=False)
-            is_link = entry.is_symlink()
-        except OSError:
-            continue
-        if rules.ignored(child, is_dir) or _git_ignored(gitignores, child, is_dir):
-            continue
-        if is_dir:
-            subfolders.append((Path(entry.path), child + "/", gitignores))
-            continue
-        if is_link and _links_to_folder(entry):
-            if not rules.ignored(child, True) and not _git_ignored(gitignores, child, True):
-                refused[child] = _refused_folder(Path(entry.path), real_root)
-            continue
-        # a link's kind is its name's: a script is found where it lies, its target is not read to be sniffed
-        included = rules.included(child)
-        kind = kind_on_disk(entry.path, child) if included and not is_link else kind_of(child)
-        if kind is None:
-            _count_unread(entry, child, is_link, rules, unread)
-            continue
-        if not included:
-            continue
-        file = _found_file(entry, child, kind, is_link, rules, real_root, refused)
-        if file:
-            found.append(file)
+        subfolder = _take(entry, f"{rel}{entry.name}", gitignores, rules, real_root, found, refused, unread)
+        if subfolder:
+            subfolders.append(subfolder)
     return subfolders
+
+
+def _take(entry, child: str, gitignores, rules: Rules, real_root: Path, found, refused, unread: Counter):
+    """Add the entry ``child`` to ``found`` (or ``refused``, ``unread``) as the walk sees it; a folder to walk
+    is returned as (folder, rel, gitignores), anything else gives None."""
+    try:
+        is_dir = entry.is_dir(follow_symlinks=False)
+        is_link = entry.is_symlink()
+    except OSError:
+        return None
+    if rules.ignored(child, is_dir) or _git_ignored(gitignores, child, is_dir):
+        return None
+    if is_dir:
+        return (Path(entry.path), child + "/", gitignores)
+    if is_link and _links_to_folder(entry):
+        if not rules.ignored(child, True) and not _git_ignored(gitignores, child, True):
+            refused[child] = _refused_folder(Path(entry.path), real_root)
+        return None
+    # a link's kind is its name's: a script is found where it lies, its target is not read to be sniffed
+    included = rules.included(child)
+    kind = kind_on_disk(entry.path, child) if included and not is_link else kind_of(child)
+    if kind is None:
+        _count_unread(entry, child, is_link, rules, unread)
+        return None
+    if not included:
+        return None
+    file = _found_file(entry, child, kind, is_link, rules, real_root, refused)
+    if file:
+        found.append(file)
+    return None
+
+
+def walk_paths(root: Path | str, paths, rules: Rules | None = None, refused: dict[str, str] | None = None,
+               unreadable: list[str] | None = None, unread: Counter | None = None) -> list[FoundFile]:
+    """What ``walk`` finds at ``paths`` (relative, '/'-separated) and nowhere else: a file is taken as the walk
+    would take it in its folder, a folder is walked whole, a path that is gone gives nothing. Only the named
+    paths are stat'ed or opened (and the .gitignore of each folder on the way down): a save in a collection of
+    200,000 notes costs the files saved, not a walk of all of them. ``refused``, ``unreadable`` and ``unread``
+    receive what the walk would put there from those paths. A same-stem note and PDF are paired as ``walk``
+    pairs them when both are among ``paths`` (``with_partners`` adds them)."""
+    real_root = Path(root).resolve()
+    rules = rules or Rules()
+    refused = {} if refused is None else refused
+    unreadable = [] if unreadable is None else unreadable
+    unread = Counter() if unread is None else unread
+    found: list[FoundFile] = []
+    chains: dict[str, list | None] = {"": _gitignore(real_root, "")}
+    folders = []
+    for rel in sorted(set(paths)):
+        parent, _, name = rel.rpartition("/")
+        gitignores = _chain(real_root, parent, rules, chains)
+        if gitignores is None or not name:
+            continue  # under a folder the walk leaves out (or does not enter: a symlink)
+        entry = _Entry(real_root / rel, name)
+        if entry.exists():
+            subfolder = _take(entry, rel, gitignores, rules, real_root, found, refused, unread)
+            if subfolder:
+                folders.append(subfolder)
+    while folders:
+        folders += _walk_dir(*folders.pop(), rules, real_root, found, refused, unreadable, unread)
+    attached = converted_pdfs({f.path for f in found})
+    converted = set(attached.values())
+    found = [replace(f, attachment=attached[f.path]) if f.path in attached else f
+             for f in found if f.path not in converted]
+    found.sort(key=lambda f: f.path)
+    return found
+
+
+def _chain(real_root: Path, folder: str, rules: Rules, chains: dict):
+    """The .gitignores that apply inside ``folder`` ('' for the root), as the walk gathers them on its way
+    down; None when the walk never enters it (an ignored or hidden folder, a symlink, no folder)."""
+    if folder in chains:
+        return chains[folder]
+    parent, _, name = folder.rpartition("/")
+    above = _chain(real_root, parent, rules, chains)
+    ok = above is not None and not rules.ignored(folder, True) and not _git_ignored(above, folder, True)
+    if ok:
+        try:
+            ok = stat.S_ISDIR(os.lstat(real_root / folder).st_mode)
+        except OSError:
+            ok = False
+    chains[folder] = above + _gitignore(real_root / folder, folder + "/") if ok else None
+    return chains[folder]
+
+
+class _Entry:
+    """One path, answering what ``os.scandir``'s entries answer, for ``_take``."""
+
+    def __init__(self, path: Path, name: str):
+        self.path, self.name = str(path), name
+        try:
+            self._lstat = os.lstat(path)
+        except OSError:
+            self._lstat = None
+
+    def exists(self) -> bool:
+        return self._lstat is not None
+
+    def is_symlink(self) -> bool:
+        return stat.S_ISLNK(self._lstat.st_mode)
+
+    def is_dir(self, follow_symlinks: bool = True) -> bool:
+        return stat.S_ISDIR(self.stat(follow_symlinks).st_mode)
+
+    def is_file(self, follow_symlinks: bool = True) -> bool:
+        return stat.S_ISREG(self.stat(follow_symlinks).st_mode)
+
+    def stat(self, follow_symlinks: bool = True) -> os.stat_result:
+        return os.stat(self.path) if follow_symlinks and self.is_symlink() else self._lstat
+
+
+def with_partners(root: Path | str, paths) -> set[str]:
+    """``paths`` and, for each, the same-stem notes and PDFs beside it (found by listing its folder, without a
+    stat): a note stands for the PDF beside it, so a PDF that comes, goes or changes changes its note."""
+    listed: dict[str, list[str]] = {}
+    more = set(paths)
+    for rel in paths:
+        parent, _, name = rel.rpartition("/")
+        if kind_of(name) not in ("note", "pdf"):
+            continue
+        if parent not in listed:
+            try:
+                listed[parent] = os.listdir(Path(root) / parent) if parent else os.listdir(root)
+            except OSError:
+                listed[parent] = []
+        stem = PurePosixPath(name).with_suffix("").as_posix()
+        more.update(f"{parent}/{other}" if parent else other for other in listed[parent]
+                    if other != name and kind_of(other) in ("note", "pdf")
+                    and PurePosixPath(other).with_suffix("").as_posix() == stem)
+    return more
 
 
 def kind_on_disk(path: Path | str, rel: str) -> str | None:
