@@ -27,7 +27,7 @@ from huey.signals import SIGNAL_ENQUEUED
 
 from ingest.changes import Known, plan_changes, settled_ctime
 from ingest.chunk import TooManyChunks, chunk_document, chunking, plain_count
-from ingest.discover import FoundFile, Rules, walk
+from ingest.discover import FoundFile, Rules, walk, walk_paths, with_partners
 from ingest.document import Skip
 from ingest.files import ParsedFile, can_open, read_and_parse, text_hash
 from ingest.kinds import kind_of
@@ -151,11 +151,14 @@ def then(task, batch: Batch) -> None:
 
 
 @stage(priority=0, retry_with={"resume": True})
-def discover(collection_id: int, resume: bool = False, queued: float | None = None) -> int | None:
+def discover(collection_id: int, resume: bool = False, queued: float | None = None,
+             paths: list[str] | None = None) -> int | None:
     """Scan the collection and queue its changed files in a new generation; a scan that finds nothing changed
     makes none and only records that it scanned (``_unchanged``). ``resume``: redo a scan whose worker was killed
     (queued by workers.recover when a consumer starts), which its own dead claim must not hold up; ``queued``:
-    when the scan was queued (``_stamp_scan``), for stats only."""
+    when the scan was queued (``_stamp_scan``), for stats only; ``paths``: what the watcher saw change (relative
+    paths of files and folders), the only ones read when that is sure to find what a walk of the whole
+    collection would (``_scope``), else (and when not given) the whole collection is walked."""
     conn, settings = runtime.index(), runtime.settings()
     try:
         collection = queries.get_collection(conn, collection_id)
@@ -178,17 +181,6 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     was_building, building_model = queries.building_model(conn, collection_id)
     published_cut, building_cut = queries.chunkings(conn, collection_id)
     cut = _chunking()
-    refused: dict[str, str] = {}  # symlinks discovery does not follow, folders it cannot read: the reason
-    unreadable: list[str] = []  # folders that cannot be listed
-    unread: Counter = Counter()  # files of kinds Sift does not read, per extension: stats names them
-    walked_at = time.time()  # a ctime this recent or later is not kept: the next scan hashes the file again
-    listed = walk(root, Rules(settings.include, settings.exclude), refused, unreadable, unread) \
-        if where == freshness.PRESENT else []
-    found, unnamable = _storable(listed)
-    unnamable.update(_printable(refused))
-    current = queries.current_files(conn, collection_id)
-    found += _kept(unreadable, current)
-    known = {p: Known(r["size"], r["mtime"], r["sha256"], r["attachment"], r["ctime"]) for p, r in current.items()}
     # a new model re-embeds every file: the published generation keeps answering with its own model meanwhile
     model_changed = (collection["published"] is not None and queries.published_model(conn, collection_id) != model) \
         or (was_building and building_model != model)
@@ -200,7 +192,31 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     if recut and not model_changed:
         log.info("collection %s: files are now cut as %s (were %s): every file is read again", collection["name"],
                  cut, published_cut or "unrecorded")
+    scope = _scope(conn, collection, paths) \
+        if paths and where == freshness.PRESENT and not (was_building or model_changed or recut) else None
+    refused: dict[str, str] = {}  # symlinks discovery does not follow, folders it cannot read: the reason
+    unreadable: list[str] = []  # folders that cannot be listed
+    unread: Counter = Counter()  # files of kinds Sift does not read, per extension: stats names them
+    rules = Rules(settings.include, settings.exclude)
+    walked_at = time.time()  # a ctime this recent or later is not kept: the next scan hashes the file again
+    if scope is not None:
+        listed = walk_paths(root, scope.paths, rules, refused, unreadable, unread)
+        current = queries.current_files_at(conn, collection_id, scope.paths)
+        unseen = queries.current_count(conn, collection_id) - len(current)  # the files outside: as they were
+        unread.update(scope.unread)
+        log.info("collection %s: reading the %d paths that changed, not the whole collection", collection["name"],
+                 len(scope.paths))
+    else:
+        listed = walk(root, rules, refused, unreadable, unread) if where == freshness.PRESENT else []
+        current, unseen = queries.current_files(conn, collection_id), 0
+    found, unnamable = _storable(listed)
+    unnamable.update(_printable(refused))
+    if scope is not None:
+        unnamable.update(scope.unnamable)
+    found += _kept(unreadable, current)
+    known = {p: Known(r["size"], r["mtime"], r["sha256"], r["attachment"], r["ctime"]) for p, r in current.items()}
     plan = plan_changes(root, found, known, everything=model_changed or recut, now=walked_at)
+    plan.seen += unseen
     store.settle_ctimes(conn, collection_id, plan.settled)
     carried = {} if model_changed else _as_before(conn, collection_id, plan, found, _settings_print(model))
     store.keep_remembered(conn, collection_id, carried)  # the rest are gone, indexed, or read again now
@@ -234,6 +250,53 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
              gen, plan.seen, len(paths), len(carried))
     store.try_publish(conn, gen)
     return gen
+
+
+@dataclass
+class Scope:
+    """What a targeted scan reads: ``paths`` (files, and folders walked whole); what it keeps of the published
+    generation: its counts of files Sift does not read, and the files skipped for a name that is not UTF-8."""
+    paths: list[str]
+    unread: dict[str, int]
+    unnamable: dict[str, str]
+
+
+def _scope(conn, collection, paths: list[str]) -> Scope | None:
+    """The paths a scan must read to find what a walk of the whole collection would find, given that only
+    ``paths`` changed since the published generation; None where only the walk is sure to: no generation
+    published yet, the root itself named, a name that is not UTF-8, or, while the published generation counts
+    files of kinds Sift does not read, a folder or such a file among them (how many of those it held is not
+    recorded). Besides ``paths``: the same-stem note or PDF beside each (a note stands for its PDF), and the
+    files the published generation skipped or failed, which a walk would read again."""
+    if collection["published"] is None or "." in paths or not all(_storable_name(p) for p in paths):
+        return None
+    names, unnamable = set(paths), {}
+    for row in queries.troubled(conn, collection["published"]):
+        if row["path"] == ".":
+            return None
+        if row["reason"] == NOT_UTF8_NAME:
+            unnamable[row["path"]] = row["reason"]
+        else:
+            names.add(row["path"])
+    names = with_partners(collection["root"], names)
+    unread = json.loads(queries.generation(conn, collection["published"])["unread"] or "{}")
+    if unread and not all(_plain_file(collection["root"], p) for p in names):
+        return None
+    outside = {p: r for p, r in unnamable.items() if not any(p.startswith(n + "/") for n in names)}
+    return Scope(sorted(names), unread, outside)
+
+
+def _storable_name(path: str) -> bool:
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _plain_file(root, path: str) -> bool:
+    """A path whose name gives a kind Sift reads (never one counted as unread), and no folder."""
+    return kind_of(path) is not None and not os.path.isdir(os.path.join(root, path))
 
 
 def _unchanged(conn, collection, changes: dict[str, str], unread: Counter) -> bool:

@@ -296,6 +296,26 @@ def current_files(conn: sqlite3.Connection, collection_id: int) -> dict[str, sql
     return {row["path"]: row for row in rows}
 
 
+def current_files_at(conn: sqlite3.Connection, collection_id: int, paths) -> dict[str, sqlite3.Row]:
+    """``current_files`` of the files at ``paths`` and below them (a path may be a folder): one seek per path,
+    not a read of the collection's."""
+    found = {}
+    for path in paths:
+        rows = conn.execute("SELECT id, path, size, mtime, ctime, sha256, gen_from, "
+                            "CASE WHEN kind = 'note' AND meta LIKE '%\"attachments\"%' AND json_valid(meta) "
+                            "THEN json_extract(meta, '$.attachments[0]') END AS attachment FROM files "
+                            "WHERE collection = ? AND gen_to IS NULL AND path >= ? AND path < ?",
+                            (collection_id, path, path + "0"))  # '0' sorts just after '/'
+        found.update((row["path"], row) for row in rows if row["path"] == path or row["path"].startswith(path + "/"))
+    return found
+
+
+def current_count(conn: sqlite3.Connection, collection_id: int) -> int:
+    """How many files ``current_files`` would return."""
+    return conn.execute("SELECT count(*) FROM files WHERE collection = ? AND gen_to IS NULL",
+                        (collection_id,)).fetchone()[0]
+
+
 def remembered(conn: sqlite3.Connection, collection_id: int) -> dict[str, tuple[Basis, Outcome]]:
     """path → what the outcome of each skipped or failed file was decided on, and the outcome (writers only:
     the table is V9's, and readers do not migrate)."""
