@@ -32,13 +32,17 @@ from workers.app import huey
 log = logging.getLogger("sift.rescan")
 
 
-def request_scan(collection_id: int, conn=None) -> bool:
-    """Queue a discover for the collection, or remember the request while that would duplicate work."""
+def request_scan(collection_id: int, conn=None, paths: list[str] | None = None) -> bool:
+    """Queue a discover for the collection, or remember the request while that would duplicate work. ``paths``:
+    the only ones that changed (the watcher's), for a scan that reads those alone; None: walk them all."""
     conn = conn or runtime.index()
     if not may_queue(collection_id, conn):
         freshness.request(conn, collection_id)
         return False
-    tasks.scan(collection_id, conn)
+    if paths:
+        tasks.scan(collection_id, conn, paths=paths)
+    else:
+        tasks.scan(collection_id, conn)
     return True
 
 

@@ -126,11 +126,17 @@ class Watcher:
     def note(self, batch) -> None:
         """Record the relevant changes of one batch, per collection."""
         touched = set()
+        # polled changes are not sure to name every path (a file changed twice within a poll, one replaced
+        # between two): each collection with one is walked whole, as is every collection at start
+        sure = not self.force_polling
         for change, path in batch:
             for cid, root in self.roots.items():
                 rel = _relative(path, root)
-                if rel is not None and self.relevant(cid, root, change, rel):
-                    self.changed.setdefault(cid, set()).add(rel)
+                if rel is not None and _rules_file(rel) and not self.in_ignored_folder(rel):
+                    self.changed.setdefault(cid, set()).add(".")  # what it leaves out anywhere below: walk all
+                    touched.add(cid)
+                elif rel is not None and self.relevant(cid, root, change, rel):
+                    self.changed.setdefault(cid, set()).add(rel if sure else ".")
                     touched.add(cid)
         for cid in touched:
             _quietly(self.note_changes, cid)
@@ -143,8 +149,7 @@ class Watcher:
         """Could this event change what the collection's index holds?"""
         if rel == ".":
             return True
-        parts = rel.split("/")
-        if any(self.rules.ignored("/".join(parts[:i]), True) for i in range(1, len(parts))):
+        if self.in_ignored_folder(rel):
             return False
         if kind_on_disk(Path(root) / rel, rel) is not None:  # a script without an extension: by its shebang
             return self.rules.included(rel) and not self.rules.ignored(rel, False)
@@ -158,6 +163,10 @@ class Watcher:
         path = os.path.join(root, rel)
         return change == Change.added and os.path.isfile(path) and not os.path.islink(path) and \
             self.counts_as_unread(rel)
+
+    def in_ignored_folder(self, rel: str) -> bool:
+        parts = rel.split("/")
+        return any(self.rules.ignored("/".join(parts[:i]), True) for i in range(1, len(parts)))
 
     def counts_as_unread(self, rel: str) -> bool:
         """A file a scan would count among those of kinds Sift does not read (stats names them; as
@@ -175,9 +184,21 @@ class Watcher:
         for cid in sorted(wanted):
             if cid not in self.known:
                 self.changed.pop(cid, None)
-            elif _quietly(rescan.request_scan, cid, self.conn):
+            elif _quietly(rescan.request_scan, cid, self.conn, self.paths(cid)):
                 log.info("queued a scan of collection %s (%d changed paths)", cid,
                          len(self.changed.pop(cid, set()) - {"."}))
+
+    def paths(self, cid: int) -> list[str] | None:
+        """What the collection's scan is to read: the paths the watcher saw change, or None (the whole collection)
+        when it cannot be sure that they are all: at start, for a root that came, went or was replaced, under
+        polling, and for a scan that ``discover`` put off (freshness.requested) with no path noted since."""
+        changed = self.changed.get(cid)
+        return sorted(changed) if changed and "." not in changed else None
+
+
+def _rules_file(rel: str) -> bool:
+    """A .gitignore: its change can add or leave out files anywhere below its folder."""
+    return rel.rsplit("/", 1)[-1] == ".gitignore"
 
 
 def _identity(root: str) -> tuple[int, int] | None:
