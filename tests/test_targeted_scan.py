@@ -190,6 +190,11 @@ def test_the_watcher_walks_everything_where_it_cannot_be_sure(immediate, tmp_pat
     watcher.note([(Change.modified, str(root / "sub/.gitignore"))])
     assert watcher.paths(1) is None, "a .gitignore changes what is left out anywhere below it"
     watcher.changed = {}
+    watcher.note([(Change.modified, str(root / "alpha.md"))])
+    watcher.walk_every = 0.0
+    assert watcher.paths(1) is None, "every SIFT_RESCAN_MINUTES the watcher's scan walks the whole collection"
+    watcher.walk_every = 600.0
+    watcher.changed = {}
     watcher.force_polling = True
     watcher.note([(Change.modified, str(root / "alpha.md"))])
     assert watcher.paths(1) is None, "polling is not sure to name every path"

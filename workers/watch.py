@@ -47,7 +47,8 @@ REFRESH_SECONDS = 10.0  # how often the collections table is re-read
 class Watcher:
     """Maps file events to collections and asks for one scan per changed collection."""
 
-    def __init__(self, conn, rules: Rules, stop: threading.Event | None = None, queued: tuple[int, ...] = ()):
+    def __init__(self, conn, rules: Rules, stop: threading.Event | None = None, queued: tuple[int, ...] = (),
+                 walk_every: float = 600.0):
         self.conn = conn
         self.queued = set(queued)  # collections whose start-up scan the caller has queued already
         self.rules = rules
@@ -58,6 +59,12 @@ class Watcher:
         self.changed: dict[int, set[str]] = {}  # paths noticed since the collection's last queued scan
         self.force_polling: bool | None = None  # None: watchfiles decides (WATCHFILES_FORCE_POLLING)
         self.next_read = 0.0  # when to re-read the collections table
+        # a scan of the changed paths alone counts as the collection's last scan, which held back the periodic
+        # rescan (the safety net for events missed) for as long as saves came: every ``walk_every`` seconds
+        # (SIFT_RESCAN_MINUTES) the watcher's scan walks the whole collection instead
+        self.walk_every = walk_every
+        self.started = time.monotonic()
+        self.walked: dict[int, float] = {}  # collection id → when the watcher last queued a walk of all of it
 
     def run(self) -> None:
         self.refresh()
@@ -184,15 +191,21 @@ class Watcher:
         for cid in sorted(wanted):
             if cid not in self.known:
                 self.changed.pop(cid, None)
-            elif _quietly(rescan.request_scan, cid, self.conn, self.paths(cid)):
-                log.info("queued a scan of collection %s (%d changed paths)", cid,
-                         len(self.changed.pop(cid, set()) - {"."}))
+                continue
+            paths = self.paths(cid)
+            if _quietly(rescan.request_scan, cid, self.conn, paths):
+                log.info("queued a scan of collection %s (%d changed paths%s)", cid,
+                         len(self.changed.pop(cid, set()) - {"."}), ", read alone" if paths else "")
+                if paths is None:
+                    self.walked[cid] = time.monotonic()
 
     def paths(self, cid: int) -> list[str] | None:
         """What the collection's scan is to read: the paths the watcher saw change, or None (the whole collection)
         when it cannot be sure that they are all: at start, for a root that came, went or was replaced, under
         polling, and for a scan that ``discover`` put off (freshness.requested) with no path noted since."""
         changed = self.changed.get(cid)
+        if time.monotonic() - self.walked.get(cid, self.started) >= self.walk_every:
+            return None  # the periodic walk is due: see walk_every
         return sorted(changed) if changed and "." not in changed else None
 
 
@@ -240,7 +253,7 @@ def run(stop: threading.Event | None = None, queued: tuple[int, ...] = ()) -> No
     settings = load()
     conn = db.connect(settings.index_path)
     refusal.ready()
-    Watcher(conn, Rules(settings.include, settings.exclude), stop, queued).run()
+    Watcher(conn, Rules(settings.include, settings.exclude), stop, queued, settings.rescan_minutes * 60).run()
 
 
 def main(argv: list[str] | None = None) -> int:
