@@ -14,10 +14,11 @@ Takes a home built by `bench/scale.py --keep-home` (its 200 texts in nested fold
 - with `--filters` (instead), searches with a folder or a glob that match few files, in this process (see
   ``filtered``): the first with each filter, then p50, with the postings in memory and from FTS5 alone;
 - with `--during` (instead), a keyword search a second while `engine.warm()` runs in a thread, until the postings
-  are read (FTS5 answers them meanwhile): wall and CPU of each, in this process.
+  are read (FTS5 answers them meanwhile): wall and CPU of each, in this process;
+- with `--saves N` (instead), N saved notes, each scanned as the watcher queued it before and now (``saves``).
 
     .venv/bin/python bench/big_index.py --home /tmp/sift-scale/home-XXXX [--repeat 20] [--profile]
-        [--top10 FILE] [--rescan] [--start] [--filters] [--during]
+        [--top10 FILE] [--rescan] [--start] [--filters] [--during] [--saves N]
 
 ``--top10 FILE`` writes the top 10 of every query (mode, filter) as JSON, to compare before/after a change.
 """
@@ -274,6 +275,51 @@ def rescans(home: Path) -> None:
     timed("renamed back")
 
 
+def saves(home: Path, count: int) -> None:
+    """What one saved note costs a worker, in this process (huey's immediate mode: the scan, and the build it
+    queues, run here): ``count`` notes in different folders are saved one after another, each followed by the scan
+    the watcher queues for it, as before (a walk of the whole collection) and as now (the saved path alone).
+    Timed: from the save to the generation holding the edit being published (the watcher's QUIET_MS of quiet
+    before it queues the scan comes on top), and the CPU of the scan and its build; each edit is then undone."""
+    os.environ["SIFT_HOME"] = str(home)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from search.index import queries
+    from workers import runtime, tasks
+    from workers.app import huey
+    huey.immediate = True
+    runtime.reset()
+    conn = runtime.index()
+    collection = next(r for r in queries.collections(conn) if r["name"] == "scale")
+    root = Path(collection["root"])
+    tasks.discover(collection["id"])  # a copied tree's new ctimes are settled first (every file hashed once)
+    notes = [f"area-{20 + n:03d}/topic-0{n % 10}/" for n in range(count)]
+    notes = [folder + sorted(p.name for p in (root / folder).glob("*.md"))[0] for folder in notes]
+    for how, named in (("walk of the collection (before)", False), ("the saved path alone (after)", True)):
+        cpus, walls = [], []
+        for n, rel in enumerate(notes):
+            original = (root / rel).read_bytes()
+            marker = f"Okonkwo{n}{'after' if named else 'before'}"
+            for text in (original + f"\nA line about {marker}.\n".encode(), original):
+                cpu, wall = time.process_time(), time.perf_counter()
+                (root / rel).write_bytes(text)
+                tasks.discover(collection["id"], **({"paths": [rel]} if named else {}))
+                held = marker in _current_text(conn, collection["id"], rel)
+                if text != original:
+                    cpus.append(time.process_time() - cpu)
+                    walls.append(time.perf_counter() - wall)
+                    assert held, f"{rel}: the edit is not in the published generation"
+        print(f"save → searchable, {how:<34} wall p50 {percentile(walls, 0.5):6.2f} s  max {max(walls):6.2f} s"
+              f"   CPU per save p50 {percentile(cpus, 0.5):6.2f} s  max {max(cpus):6.2f} s  ({count} saves)",
+              flush=True)
+
+
+def _current_text(conn, collection: int, rel: str) -> str:
+    """The published chunks' text of the file ``rel``."""
+    rows = conn.execute("SELECT c.text FROM chunks c JOIN files f ON f.id = c.file WHERE f.collection = ? "
+                        "AND f.path = ? AND f.gen_to IS NULL", (collection, rel)).fetchall()
+    return " ".join(row[0] for row in rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--home", type=Path, required=True)
@@ -284,7 +330,12 @@ def main() -> None:
     parser.add_argument("--start", action="store_true", help="only sift-mcp's start until its first search")
     parser.add_argument("--filters", action="store_true", help="only searches with a folder or glob (filtered)")
     parser.add_argument("--during", action="store_true", help="only keyword searches while warm() runs (during)")
+    parser.add_argument("--saves", type=int, metavar="N", help="only N saves, each scanned as before and as now "
+                        "(see saves)")
     args = parser.parse_args()
+    if args.saves:
+        saves(args.home.resolve(), args.saves)
+        return
     if args.rescan:
         rescans(args.home.resolve())
         return
