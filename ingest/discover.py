@@ -231,8 +231,11 @@ def walk_paths(root: Path | str, paths, rules: Rules | None = None, refused: dic
     found: list[FoundFile] = []
     chains: dict[str, list | None] = {"": _gitignore(real_root, "")}
     folders = []
-    for rel in sorted(set(paths)):
+    named = set(paths)
+    for rel in sorted(named):
         parent, _, name = rel.rpartition("/")
+        if _within(parent, named):
+            continue  # a folder named too is walked whole: taken twice, a file was counted twice in 'seen'
         gitignores = _chain(real_root, parent, rules, chains)
         if gitignores is None or not name:
             continue  # under a folder the walk leaves out (or does not enter: a symlink)
@@ -249,6 +252,15 @@ def walk_paths(root: Path | str, paths, rules: Rules | None = None, refused: dic
              for f in found if f.path not in converted]
     found.sort(key=lambda f: f.path)
     return found
+
+
+def _within(folder: str, named: set[str]) -> bool:
+    """Whether ``folder`` or a folder above it is among ``named``."""
+    while folder:
+        if folder in named:
+            return True
+        folder = folder.rpartition("/")[0]
+    return False
 
 
 def _chain(real_root: Path, folder: str, rules: Rules, chains: dict):

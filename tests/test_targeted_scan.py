@@ -41,6 +41,10 @@ def _rename_folder(root: Path) -> None:
     (root / "sub").rename(root / "moved")
 
 
+def _new_folder(root: Path) -> None:
+    write_tree(root, {"fresh/one.md": "# One\n\nAbout terns.\n", "fresh/two/three.md": "# Three\n\nKittiwakes.\n"})
+
+
 def _pdf_beside_note(root: Path) -> None:
     shutil.copy(need_data("pdf") / "en/google-doc-document.pdf", root / "paper.pdf")
 
@@ -66,6 +70,9 @@ SCENARIOS = {
     "new file": (_new, ["sub/deep/new.md"], "sub/deep/new.md", "puffins"),
     "deletion": (_delete, ["beta.md"], "beta.md", None),
     "folder rename": (_rename_folder, ["sub", "moved"], "moved/gamma.md", "herons"),
+    # the watcher names a folder made and the files made in it, as their events come
+    "new folder": (_new_folder, ["fresh", "fresh/one.md", "fresh/two", "fresh/two/three.md"], "fresh/two/three.md",
+                   "Kittiwakes"),
     "pdf beside a note": (_pdf_beside_note, ["paper.pdf"], "paper.md", '"attachments": ["paper.pdf"]'),
     "ignored files": (_ignored, ["sub/secret.md", "drafts/draft.md"], "sub/secret.md", None),
 }
