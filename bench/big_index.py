@@ -18,7 +18,7 @@ Takes a home built by `bench/scale.py --keep-home` (its 200 texts in nested fold
 - with `--saves N` (instead), N saved notes, each scanned as the watcher queued it before and now (``saves``).
 
     .venv/bin/python bench/big_index.py --home /tmp/sift-scale/home-XXXX [--repeat 20] [--profile]
-        [--top10 FILE] [--rescan] [--start] [--filters] [--during] [--saves N]
+        [--top10 FILE] [--rescan] [--start] [--filters] [--during] [--saves N [--live CODE]]
 
 ``--top10 FILE`` writes the top 10 of every query (mode, filter) as JSON, to compare before/after a change.
 """
@@ -313,6 +313,87 @@ def saves(home: Path, count: int) -> None:
               flush=True)
 
 
+def live(home: Path, count: int, code: Path) -> None:
+    """``saves`` with the real processes: a huey consumer (one worker) and the watcher, of the Sift at ``code``
+    (its folder is the processes' working directory and PYTHONPATH: another checkout measures the code before a
+    change), on the home. After the watcher's start-up scan, ``count`` notes are saved one after another: the time
+    from each save until its edit is in the published generation (polled every 50 ms), and the consumer's CPU
+    (its worker included) from the save until 1 s after that; each edit is undone before the next."""
+    import sqlite3
+    import subprocess
+    env = {**os.environ, "SIFT_HOME": str(home), "PYTHONPATH": str(code)}
+    conn = sqlite3.connect(home / "index.db")
+    collection, root = conn.execute("SELECT id, root FROM collections WHERE name = 'scale'").fetchone()
+    root = Path(root)
+    notes = [f"area-{40 + n:03d}/topic-0{n % 10}/" for n in range(count)]
+    notes = [folder + sorted(p.name for p in (root / folder).glob("*.md"))[0] for folder in notes]
+    started = time.time()
+    procs = [subprocess.Popen([sys.executable, "-m", "huey.bin.huey_consumer", "workers.app.huey", "-k", "process",
+                               "-w", "1", "-d", "0.1", "-m", "2", "-b", "1.5"], cwd=code, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True),
+             subprocess.Popen([sys.executable, "-m", "workers.watch"], cwd=code, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)]
+    try:
+        _until(lambda: _scanned_since(conn, collection, started), 600)  # the watcher's start-up walk
+        time.sleep(3)
+        cpus, walls = [], []
+        for n, rel in enumerate(notes):
+            original = (root / rel).read_bytes()
+            marker = f"Okonkwo{n}live{int(started)}"
+            cpu, wall = _tree_cpu(procs[0].pid), time.perf_counter()
+            (root / rel).write_bytes(original + f"\nA line about {marker}.\n".encode())
+            _until(lambda: marker in _current_text(conn, collection, rel), 600)
+            walls.append(time.perf_counter() - wall)
+            time.sleep(1)
+            cpus.append(_tree_cpu(procs[0].pid) - cpu)
+            (root / rel).write_bytes(original)
+            _until(lambda: marker not in _current_text(conn, collection, rel), 600)
+            time.sleep(2)
+        print(f"live, {code}: save → searchable p50 {percentile(walls, 0.5):5.2f} s  max {max(walls):5.2f} s   "
+              f"consumer CPU per save p50 {percentile(cpus, 0.5):5.2f} s  max {max(cpus):5.2f} s  ({count} saves)",
+              flush=True)
+    finally:
+        for proc in procs:
+            os.killpg(proc.pid, 2)
+        for proc in procs:
+            proc.wait(timeout=60)
+
+
+def _until(done, most: float) -> None:
+    end = time.monotonic() + most
+    while not done():
+        if time.monotonic() > end:
+            raise TimeoutError("waited too long")
+        time.sleep(0.05)
+
+
+def _scanned_since(conn, collection: int, when: float) -> bool:
+    row = conn.execute("SELECT scanned_unchanged, scan_started, (SELECT max(started) FROM generations WHERE "
+                       "collection = c.id AND state = 'published') FROM collections c WHERE id = ?",
+                       (collection,)).fetchone()
+    return row[1] is None and max(t or 0 for t in (row[0], row[2])) > when
+
+
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of the process and its children, as /proc has them."""
+    total = 0.0
+    for proc in [pid, *_children(pid)]:
+        try:
+            fields = Path(f"/proc/{proc}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        for child in task.read_text().split():
+            found += [int(child), *_children(int(child))]
+    return found
+
+
 def _current_text(conn, collection: int, rel: str) -> str:
     """The published chunks' text of the file ``rel``."""
     rows = conn.execute("SELECT c.text FROM chunks c JOIN files f ON f.id = c.file WHERE f.collection = ? "
@@ -332,7 +413,12 @@ def main() -> None:
     parser.add_argument("--during", action="store_true", help="only keyword searches while warm() runs (during)")
     parser.add_argument("--saves", type=int, metavar="N", help="only N saves, each scanned as before and as now "
                         "(see saves)")
+    parser.add_argument("--live", type=Path, metavar="CODE", help="with --saves: the saves through a real consumer "
+                        "and watcher of the Sift checkout CODE (see live)")
     args = parser.parse_args()
+    if args.saves and args.live:
+        live(args.home.resolve(), args.saves, args.live.resolve())
+        return
     if args.saves:
         saves(args.home.resolve(), args.saves)
         return
