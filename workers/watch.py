@@ -6,7 +6,9 @@ File-system events come from ``watchfiles`` (inotify, FSEvents, ReadDirectoryCha
 where none of them works). A burst of events is grouped until the folders have been quiet for
 ``QUIET_MS`` (at most ``MAX_MS``), mapped to collections and filtered: events inside ignored
 folders (.git, node_modules ... and the exclude globs) and on files Sift does not index are
-dropped, but for a file of a kind Sift does not read that comes or goes (stats counts them). Each collection that changed gets one ``discover``, through ``rescan.request_scan``:
+dropped, but for a file of a kind Sift does not read that comes or goes (stats counts them). Each collection that
+changed gets one ``discover`` of the paths that changed (it reads those alone, see ``Watcher.paths`` for when it
+walks the whole collection instead), through ``rescan.request_scan``:
 while that would duplicate work (jobs waiting, a generation of it being built) the collection
 stays marked and is asked for again every ``TICK_MS``, so a burst makes one generation, not one
 per event. Scans that ``discover`` put off because a build was under way are run the same way.
