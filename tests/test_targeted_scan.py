@@ -230,3 +230,18 @@ def _inside(root: Path, path: str) -> str | None:
     if path == str(root):
         return ""
     return path[len(str(root)) + 1:] if path.startswith(str(root) + os.sep) else None
+
+
+def test_more_paths_than_a_walk_costs_walk_the_collection(immediate, tmp_path, monkeypatch):
+    from workers import runtime, tasks
+    root = write_tree(tmp_path / "notes", TREE).resolve()
+    collection = ingest(root)["id"]
+    monkeypatch.setattr(tasks, "MOST_NAMED", 1)
+    _edit(root)
+    (root / "beta.md").unlink()
+    with pytest.MonkeyPatch.context() as spying:
+        read = _spy_on_the_file_system(spying)
+        tasks.discover(collection, paths=["alpha.md", "beta.md"])
+    assert str(root / "many") in read, "the whole collection is walked"
+    state = published(runtime.index(), collection)
+    assert "walruses" in _text(state, "alpha.md") and _text(state, "beta.md") is None
