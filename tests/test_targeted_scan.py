@@ -45,6 +45,11 @@ def _new_folder(root: Path) -> None:
     write_tree(root, {"fresh/one.md": "# One\n\nAbout terns.\n", "fresh/two/three.md": "# Three\n\nKittiwakes.\n"})
 
 
+def _code_added(root: Path) -> None:
+    _edit(root)
+    (root / "sub/deep/more.py").write_text("def more():\n    return 'more'\n")
+
+
 def _pdf_beside_note(root: Path) -> None:
     shutil.copy(need_data("pdf") / "en/google-doc-document.pdf", root / "paper.pdf")
 
@@ -73,6 +78,8 @@ SCENARIOS = {
     # the watcher names a folder made and the files made in it, as their events come
     "new folder": (_new_folder, ["fresh", "fresh/one.md", "fresh/two", "fresh/two/three.md"], "fresh/two/three.md",
                    "Kittiwakes"),
+    # SIFT_INCLUDE='*.md' (below): the code file made is left out, as the walk leaves it out
+    "included notes alone": (_code_added, ["alpha.md", "sub/deep/more.py"], "sub/deep/more.py", None),
     "pdf beside a note": (_pdf_beside_note, ["paper.pdf"], "paper.md", '"attachments": ["paper.pdf"]'),
     "ignored files": (_ignored, ["sub/secret.md", "drafts/draft.md"], "sub/secret.md", None),
 }
@@ -109,10 +116,13 @@ def _text(state: dict, path: str) -> str | None:
 
 @pytest.mark.parametrize("scenario", list(SCENARIOS))
 def test_a_scan_of_the_changed_paths_publishes_what_a_full_scan_does(immediate, excluded_drafts, tmp_path,
-                                                                       scenario):
+                                                                       monkeypatch, scenario):
     from search.index import queries
     from workers import runtime, tasks
     change, named, path, expected = SCENARIOS[scenario]
+    if scenario == "included notes alone":
+        monkeypatch.setenv("SIFT_INCLUDE", "*.md")
+        runtime.reset()
     for copy in ("targeted", "full"):
         write_tree(tmp_path / copy, TREE)
         os.symlink("nowhere.md", tmp_path / copy / "dangling.md")  # skipped, saying why: read again by each scan

@@ -204,8 +204,8 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
         current = queries.current_files_at(conn, collection_id, scope.paths)
         unseen = queries.current_count(conn, collection_id) - len(current)  # the files outside: as they were
         unread.update(scope.unread)
-        log.info("collection %s: reading the %d paths that changed, not the whole collection", collection["name"],
-                 len(scope.paths))
+        log.info("collection %s: reading the %d path%s that changed, not the whole collection", collection["name"],
+                 len(scope.paths), "" if len(scope.paths) == 1 else "s")
     else:
         listed = walk(root, rules, refused, unreadable, unread) if where == freshness.PRESENT else []
         current, unseen = queries.current_files(conn, collection_id), 0
