@@ -195,6 +195,27 @@ def test_the_watcher_queues_a_scan_of_the_paths_it_saw_change(immediate, tmp_pat
     assert watcher.changed == {}
 
 
+def test_a_scan_put_off_is_a_walk_even_when_paths_changed_since(immediate, tmp_path):
+    from ingest.discover import Rules
+    from search.index import freshness
+    from workers import runtime
+    from workers.watch import Watcher
+    root = write_tree(tmp_path / "notes", TREE).resolve()
+    collection = ingest(root)["id"]
+    watcher = Watcher(runtime.index(), Rules())
+    watcher.refresh()
+    watcher.changed = {}
+    # a scan (of paths the watcher no longer holds, or asked for by hand) that found a build under way
+    freshness.request(runtime.index(), collection)
+    _edit(root)
+    with pytest.MonkeyPatch.context() as spying:
+        read = _spy_on_the_file_system(spying)
+        watcher.note([(Change.modified, str(root / "alpha.md"))])
+        watcher.flush()
+    assert str(root / "many") in read, "the whole collection is walked"
+    assert freshness.requested(runtime.index()) == []
+
+
 def test_the_watcher_walks_everything_where_it_cannot_be_sure(immediate, tmp_path):
     from ingest.discover import Rules
     from workers import runtime

@@ -34,10 +34,13 @@ log = logging.getLogger("sift.rescan")
 
 def request_scan(collection_id: int, conn=None, paths: list[str] | None = None) -> bool:
     """Queue a discover for the collection, or remember the request while that would duplicate work. ``paths``:
-    the only ones that changed (the watcher's), for a scan that reads those alone; None: walk them all."""
+    the only ones that changed (the watcher's), for a scan that reads those alone; None: walk them all. A request
+    of ``paths`` is not remembered: the watcher keeps them and asks again at every tick, and a request remembered
+    (freshness.requested) is one for a walk: one that ``discover`` put off, whose paths are not known."""
     conn = conn or runtime.index()
     if not may_queue(collection_id, conn):
-        freshness.request(conn, collection_id)
+        if not paths:
+            freshness.request(conn, collection_id)
         return False
     if paths:
         tasks.scan(collection_id, conn, paths=paths)

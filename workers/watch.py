@@ -189,11 +189,13 @@ class Watcher:
         being built); those refused stay marked for the next tick."""
         from search.index import freshness
         from workers import rescan
-        wanted = set(self.changed) | set(_quietly(freshness.requested, self.conn) or ())
-        for cid in sorted(wanted):
+        requested = set(_quietly(freshness.requested, self.conn) or ())
+        for cid in sorted(set(self.changed) | requested):
             if cid not in self.known:
                 self.changed.pop(cid, None)
                 continue
+            if cid in requested:  # a scan put off (its paths unknown: it may have been a walk): walk
+                self.changed.setdefault(cid, set()).add(".")
             paths = self.paths(cid)
             if _quietly(rescan.request_scan, cid, self.conn, paths):
                 log.info("queued a scan of collection %s (%d changed paths%s)", cid,
@@ -204,7 +206,7 @@ class Watcher:
     def paths(self, cid: int) -> list[str] | None:
         """What the collection's scan is to read: the paths the watcher saw change, or None (the whole collection)
         when it cannot be sure that they are all: at start, for a root that came, went or was replaced, under
-        polling, and for a scan that ``discover`` put off (freshness.requested) with no path noted since."""
+        polling, for a .gitignore changed, and for a scan that ``discover`` put off (freshness.requested)."""
         changed = self.changed.get(cid)
         if time.monotonic() - self.walked.get(cid, self.started) >= self.walk_every:
             return None  # the periodic walk is due: see walk_every
