@@ -98,3 +98,22 @@ def test_a_definition_cut_in_two_shows_its_first_passage_first(immediate, tmp_pa
     for mode in ("keyword", "hybrid"):
         top = engine.search("Postings.search", limit=5, mode=mode).hits[0]
         assert top.path == "postings.py" and "def search(" in top.snippet.replace("**", ""), (mode, top.snippet)
+
+
+def test_a_camel_case_name_typed_whole_is_marked_in_code(immediate, tmp_path, embedder):
+    """Code is read with its camelCase names split (VectorIndex as vector_index, so 'vector' finds it), and a
+    snippet marked only the split words: 'VectorIndex' typed as one name found 'class VectorIndex:' but left the
+    name in its snippet unmarked. The name as written is marked now. Real code: this repository's search/query."""
+    source = Path(__file__).resolve().parents[1] / "search" / "query"
+    root = tmp_path / "code"
+    root.mkdir()
+    for name in ("vector.py", "fusion.py"):
+        shutil.copy(source / name, root / name)
+    ingest(root, "code")
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    for mode in ("keyword", "hybrid"):
+        hits = engine.search("VectorIndex", limit=5, mode=mode).hits
+        declaring = next(h for h in hits if "class VectorIndex" in h.snippet.replace("**", ""))
+        assert "class **VectorIndex**" in declaring.snippet, (mode, declaring.snippet)
+    split = engine.search("vector index", limit=5, mode="keyword").hits  # the split words stay marked
+    assert any("**Vector**" in h.snippet or "**VectorIndex**" in h.snippet for h in split), [h.snippet for h in split]

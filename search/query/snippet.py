@@ -147,14 +147,17 @@ def _bare(text: str) -> str:
 def _matches(pattern: re.Pattern, text: str, camel: bool = False) -> list[tuple[int, int, str]]:
     """(start, end, the word as folded) of each match of ``pattern`` in the folded ``text``, placed in ``text``;
     matches may overlap: the bigrams 数据 and 据库 of a query both match in 数据库, where taking matches one after
-    the other marked **数据**库 (and **デー**タ for データベース). ``camel``: camelCase names are words apart."""
-    folded, starts, ends = _folded(text, camel)
-    found, at = [], 0
-    while (match := pattern.search(folded, at)) is not None:
-        if match.end() > match.start():
-            found.append((starts[match.start()], ends[match.end() - 1], match.group()))
-        at = match.start() + 1
-    return found
+    the other marked **数据**库 (and **デー**タ for データベース). ``camel``: camelCase names are words apart, and
+    whole too: 'VectorIndex' typed as one word was left unmarked in 'class VectorIndex', read as vector_index."""
+    found = []
+    for split in ((True, False) if camel else (False,)):
+        folded, starts, ends = _folded(text, split)
+        at = 0
+        while (match := pattern.search(folded, at)) is not None:
+            if match.end() > match.start():
+                found.append((starts[match.start()], ends[match.end() - 1], match.group()))
+            at = match.start() + 1
+    return sorted(set(found)) if camel else found
 
 
 class _Columns:
