@@ -54,6 +54,17 @@ def test_the_note_titled_with_every_word_of_the_query_comes_first(engine, mode):
             assert any("whose title holds every word of the query come first" in n for n in answer.notes)
 
 
+def test_a_short_note_takes_one_place_on_the_page(engine):
+    """'Skip A Bad Commit When Bisecting' is cut in two passages (it is a little over one chunk long), and both
+    ranked first and second for 'skip a broken commit when bisecting': the one note, its whole text, took two of
+    the top five. A file of two passages or fewer takes one place now; its first hit says the other ranked."""
+    for mode in ("keyword", "hybrid"):
+        hits = engine.search("skip a broken commit when bisecting", limit=5, mode=mode).hits
+        paths = [h.path for h in hits]
+        assert paths[0] == "git/skip-a-bad-commit-when-bisecting.md", (mode, paths)
+        assert len(set(paths)) == len(paths) and hits[0].more_in_file == 1, (mode, paths, hits[0].more_in_file)
+
+
 def test_a_snippet_marks_only_the_words_search_matched(engine):
     """A snippet marked every word starting with a query word's first letters, so '"statement timeout"' showed
     'Limit Execution **Time** Of **Statements**', as if the note held 'timeout'; 'time' is another word to search

@@ -33,6 +33,7 @@ class Catalog:
         self.mtimes = np.array([f[3] for f in files], dtype=np.float64)
         self._masks: dict[Filters, np.ndarray] = {}
         self._text: PathText | None = None  # the paths as one text, made on the first folder or glob filter
+        self._passages: np.ndarray | None = None  # per file: its chunks (``passages``)
 
     @classmethod
     def empty(cls) -> "Catalog":
@@ -60,6 +61,12 @@ class Catalog:
 
     def __len__(self) -> int:
         return len(self.ids)
+
+    def passages(self, row: int) -> int:
+        """How many visible chunks the file at ``row`` has (counted for all files once, on first use)."""
+        if self._passages is None:
+            self._passages = np.bincount(self.file_of, minlength=len(self.paths))
+        return int(self._passages[row]) if row < len(self._passages) else 0
 
     def first_chunk(self, row: int, filters: Filters) -> int | None:
         """The id of the first chunk of the file at ``row`` that passes ``filters``; None when none does."""

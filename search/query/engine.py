@@ -48,6 +48,8 @@ CJK_WORDS = " (each pair of neighbouring Chinese or Japanese characters is one: 
 # Passages of one file on a page of results at most while other files fill it: a long list of links (a README of
 # every note's title) or a long note matched by many passages took a whole page from the notes themselves.
 PER_FILE = 2
+# A file of PER_FILE passages or fewer (a short note cut in two) takes one place: its two passages are the whole
+# note, and took two of the top five ('skip a broken commit when bisecting'); its first hit says the rest ranked.
 LINKS_SHOWN = 20  # a hit's attached PDFs or citing notes listed, by path (the total is given too)
 QUERY_VECTORS_KEPT = 256
 WARM_SLICE = 10_000  # chunk ids whose vectors warm() reads while holding the connection (about 0.2 s of CPU)
@@ -870,7 +872,8 @@ def more_in_file(count: int) -> str:
 
 
 def _per_file(ranked: list, limit: int, catalog: Catalog) -> tuple[list, dict[int, int]]:
-    """The first ``limit`` of ``ranked`` with at most PER_FILE passages of a file (the passages left off fill
+    """The first ``limit`` of ``ranked`` with at most PER_FILE passages of a file, one of a file that has no more
+    than PER_FILE (the passages left off fill
     the page when too few other files match), in rank order, and {chunk id of a file's first passage on the page:
     how many of its passages ranked above the page's last were left off}."""
     files = catalog.files([cid for cid, _, _ in ranked])
@@ -878,7 +881,7 @@ def _per_file(ranked: list, limit: int, catalog: Catalog) -> tuple[list, dict[in
     kept, over = [], []
     for i, file in enumerate(files):
         seen[file] += 1
-        (kept if seen[file] <= PER_FILE else over).append(i)
+        (kept if seen[file] <= (PER_FILE if catalog.passages(file) > PER_FILE else 1) else over).append(i)
         if len(kept) == limit:
             break
     if len(kept) < limit:  # too few other files: none was left off for them
