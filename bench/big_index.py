@@ -230,20 +230,28 @@ def during(home: Path) -> None:
           f"{percentile(cpus, 0.5):.0f} ms", flush=True)
 
 
-def rescans(home: Path) -> None:
-    """The scans a worker runs on the big collection, in this process (huey's immediate mode, so a change goes
-    through the whole pipeline): CPU and wall seconds of a scan with nothing changed, one file edited, 1,000
-    files touched (mtime only), and five folders of 1,000 files each renamed; every change is undone after."""
+def _scale_in_process(home: Path):
+    """The home's index connection, its 'scale' collection and root, with huey in immediate mode (a scan and the
+    build it queues run in this process)."""
     os.environ["SIFT_HOME"] = str(home)
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from search.index import queries
-    from workers import runtime, tasks
+    from workers import runtime
     from workers.app import huey
     huey.immediate = True
     runtime.reset()
     conn = runtime.index()
     collection = next(r for r in queries.collections(conn) if r["name"] == "scale")
-    root = Path(collection["root"])
+    return conn, collection, Path(collection["root"])
+
+
+def rescans(home: Path) -> None:
+    """The scans a worker runs on the big collection, in this process (huey's immediate mode, so a change goes
+    through the whole pipeline): CPU and wall seconds of a scan with nothing changed, one file edited, 1,000
+    files touched (mtime only), and five folders of 1,000 files each renamed; every change is undone after."""
+    conn, collection, root = _scale_in_process(home)
+    from search.index import queries
+    from workers import tasks
     sample = root / "area-000/topic-00/note-000000.md"
     original = sample.read_bytes()
     touched = sorted(root.glob("area-001/*/*.md"))[:1000]
@@ -281,16 +289,8 @@ def saves(home: Path, count: int) -> None:
     the watcher queues for it, as before (a walk of the whole collection) and as now (the saved path alone).
     Timed: from the save to the generation holding the edit being published (the watcher's QUIET_MS of quiet
     before it queues the scan comes on top), and the CPU of the scan and its build; each edit is then undone."""
-    os.environ["SIFT_HOME"] = str(home)
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from search.index import queries
-    from workers import runtime, tasks
-    from workers.app import huey
-    huey.immediate = True
-    runtime.reset()
-    conn = runtime.index()
-    collection = next(r for r in queries.collections(conn) if r["name"] == "scale")
-    root = Path(collection["root"])
+    conn, collection, root = _scale_in_process(home)
+    from workers import tasks
     tasks.discover(collection["id"])  # a copied tree's new ctimes are settled first (every file hashed once)
     notes = [f"area-{20 + n:03d}/topic-0{n % 10}/" for n in range(count)]
     notes = [folder + sorted(p.name for p in (root / folder).glob("*.md"))[0] for folder in notes]

@@ -40,18 +40,7 @@ def test_the_python_comparison_sees_only_the_paths_the_literal_text_allows(monke
     """Over 400 paths, 10 in tech/ and 5 named in NFD: the glob's match and the folder's comparison were called on
     every path (317 / 75 ms for the first search with a new filter at 200,000 files); now on the ASCII paths that
     hold the pattern's text where it says (or begin with the folder) and on the others (read in NFC)."""
-    looked_at = []
-    real_glob, real_folder = catalog.glob_matcher, catalog.in_folder
-
-    def counting_glob(glob):
-        match = real_glob(glob)
-        return lambda path: looked_at.append(path) or match(path)
-
-    def counting_folder(path, folder):
-        looked_at.append(path)
-        return real_folder(path, folder)
-    monkeypatch.setattr(catalog, "glob_matcher", counting_glob)
-    monkeypatch.setattr(catalog, "in_folder", counting_folder)
+    looked_at = _count_python_matches(catalog, monkeypatch)
     held = of(FOUR_HUNDRED)
     assert kept(held, Filters(glob="tech/**/*.md")) == [f"tech/t{i}.md" for i in range(10)]
     assert len(looked_at) == 15, f"{len(looked_at)} paths matched in Python for 10 kept"
@@ -80,8 +69,19 @@ def test_keyword_search_from_fts5_matches_in_python_only_the_passages_the_litera
     notes = {path: f"# Note {i}\n\nAn invoice for the contract.\n" for i, path in enumerate(FOUR_HUNDRED[::5])}
     ingest(write_tree(tmp_path / "notes", notes))
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", keyword_postings=False)
+    looked_at = _count_python_matches(filters, monkeypatch)
+    tech = sorted(p for p in notes if p.startswith("tech/"))
+    for given in ({"glob": "tech/*.md"}, {"path_prefix": "tech"}):
+        looked_at.clear()
+        answer = engine.search("invoice", limit=50, mode="keyword", filters=Filters(**given))
+        assert sorted(hit.path for hit in answer.hits) == tech, given
+        assert len(set(looked_at)) == len(tech) + 1, f"{len(set(looked_at))} paths matched in Python ({given})"
+
+
+def _count_python_matches(module, monkeypatch) -> list[str]:
+    """The paths given to ``module``'s glob match and folder comparison, as they are called (a list filled in)."""
     looked_at = []
-    real_glob, real_folder = filters.glob_matcher, filters.in_folder
+    real_glob, real_folder = module.glob_matcher, module.in_folder
 
     def counting_glob(glob):
         match = real_glob(glob)
@@ -90,11 +90,6 @@ def test_keyword_search_from_fts5_matches_in_python_only_the_passages_the_litera
     def counting_folder(path, folder):
         looked_at.append(path)
         return real_folder(path, folder)
-    monkeypatch.setattr(filters, "glob_matcher", counting_glob)
-    monkeypatch.setattr(filters, "in_folder", counting_folder)
-    tech = sorted(p for p in notes if p.startswith("tech/"))
-    for given in ({"glob": "tech/*.md"}, {"path_prefix": "tech"}):
-        looked_at.clear()
-        answer = engine.search("invoice", limit=50, mode="keyword", filters=Filters(**given))
-        assert sorted(hit.path for hit in answer.hits) == tech, given
-        assert len(set(looked_at)) == len(tech) + 1, f"{len(set(looked_at))} paths matched in Python ({given})"
+    monkeypatch.setattr(module, "glob_matcher", counting_glob)
+    monkeypatch.setattr(module, "in_folder", counting_folder)
+    return looked_at
