@@ -4,27 +4,40 @@ menu, Claude Desktop's attachments), where the tools are what the model calls.
 ``sift://{+path}{?page,start_line}`` names any file ``read_file`` reads, by the path search and list_files
 show, percent-encoded where a name needs it (``sift://notes/tech/x.md``, ``sift://notes/paper.pdf?page=4``,
 ``sift://notes/big.md?start_line=2001``), and reads as read_file's answer for it: numbered lines, at most 2,000
-lines or 40 KB, and how to read on. ``resources/list`` names the RECENT most recently modified indexed files (a list of every
-file would be 200,000 entries in a big home); any other is read through the template, whose ``path`` a client
-can have completed (completion/complete: the collections, then the indexed files whose path begins with what is
+lines or 40 KB, and how to read on. ``resources/list`` names every indexed file (of the published generations, as
+search finds them), newest first (by modified time, then collection and path), PAGE a page: a big home's 200,000
+files are 1,000 pages, each read from the index with a LIMIT. Its ``nextCursor`` is the position of the page's last
+file (its time, collection and path, opaque to the client), not an offset: a file indexed between two pages takes
+no place, so none is listed twice or skipped (one newer than the position is not listed, as it is not on the
+pages already read; one edited meanwhile moves to its new time). A cursor that is not one this server gave is
+refused as invalid params, saying so. Any file is also read through the template, whose ``path`` a client can
+have completed (completion/complete: the collections, then the indexed files whose path begins with what is
 typed, by path, at most COMPLETIONS). A path that names no file, or a file Sift does not read, is an error
 saying why, as read_file says it.
 """
 from __future__ import annotations
 
+import base64
+import binascii
+import json
+import math
 from urllib.parse import quote
 
 from mcp.server.mcpserver.exceptions import ResourceError
-from mcp_types import Completion, Resource, ResourceTemplateReference
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, Completion, Resource, ResourceTemplateReference
 
 from mcp_server import listing, paths, reading
 from mcp_server.errors import Problem
+from search.index import queries
 from search.index.db import IndexUnavailable
+from search.index.status import when
 from search.query.scope import Scope
 
 SCHEME = "sift://"
 TEMPLATE = SCHEME + "{+path}{?page,start_line}"
-RECENT = 100  # files resources/list names
+PAGE = 200  # files a page of resources/list names
+CURSOR = "v1"  # the form of a cursor: a cursor of another form (an older Sift's) is refused, not misread
 COMPLETIONS = 100  # the most completion/complete may return
 MIME = "text/plain"  # read_file's numbered lines, whatever the file's kind
 
@@ -35,7 +48,7 @@ def uri(path: str) -> str:
 
 
 def register(server, sift) -> None:
-    """The template every file reads through; resources/list is the server's (tools.Server.list_resources)."""
+    """The template every file reads through; resources/list is the server's (tools.Server, calling ``page``)."""
 
     @server.resource(TEMPLATE, name="file", title="A file of the indexed folders", mime_type=MIME,
                      description="A note, code file or PDF of the folders Sift indexes, by the path search and "
@@ -92,13 +105,40 @@ def completions(sift, typed: str) -> list[str]:
     return [f["path"] for f in data["files"] if f["state"] == "indexed" and f["path"].startswith(typed)]
 
 
-def recent(sift) -> list[Resource]:
-    """The RECENT most recently modified indexed files, newest first; none before anything is indexed (a fresh
-    install's list was an error: 'nothing is indexed yet', said by the tools and stats already)."""
+def page(sift, cursor: str | None) -> tuple[list[Resource], str | None]:
+    """The PAGE indexed files after ``cursor`` (None: the newest), newest first, and the cursor of the next page
+    (None: this is the last). None before anything is indexed (a fresh install's list was an error: 'nothing is
+    indexed yet', said by the tools and stats already). A cursor this server did not give: MCPError (invalid
+    params), saying what to send instead."""
+    after = position(cursor) if cursor else None  # an empty one: the first page, as none
     try:
-        data = listing.list_files(sift, Scope(None, None), None, "modified", RECENT)
+        rows = queries.newest_files(sift.conn(), after, PAGE + 1)  # one more: is there a next page?
     except (Problem, IndexUnavailable):
-        return []
-    return [Resource(uri=uri(f["path"]), name=f["path"], mime_type=MIME, size=f.get("size"),
-                     description=f"{f['kind']}, modified {f['modified']}" if f.get("modified") else f["kind"])
-            for f in data["files"] if f["state"] == "indexed"]
+        return [], None
+    shown = rows[:PAGE]
+    listed = [Resource(uri=uri(f"{r['collection']}/{r['path']}"), name=f"{r['collection']}/{r['path']}",
+                       mime_type=MIME, size=r["size"], description=f"{r['kind']}, modified {when(r['mtime'])}")
+              for r in shown]
+    last = shown[-1] if len(rows) > PAGE else None
+    return listed, (None if last is None else _cursor(last["mtime"], last["collection"], last["path"]))
+
+
+def _cursor(mtime: float, collection: str, path: str) -> str:
+    text = json.dumps([CURSOR, mtime, collection, path], ensure_ascii=False, separators=(",", ":"))
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def position(cursor: str) -> tuple[float, str, str]:
+    """(mtime, collection, path) of the last file a page named, from its cursor; MCPError (invalid params) for
+    anything else, the text of which it does not repeat (a client's garbage may be long)."""
+    try:
+        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        form, mtime, collection, path = json.loads(text)
+        if form != CURSOR or not isinstance(mtime, (int, float)) or isinstance(mtime, bool) \
+                or not math.isfinite(mtime) or not isinstance(collection, str) or not isinstance(path, str):
+            raise ValueError(form)
+    except (binascii.Error, UnicodeDecodeError, ValueError, TypeError):
+        raise MCPError(INVALID_PARAMS, f"invalid cursor for resources/list ({len(cursor)} characters): not a "
+                       "nextCursor this server gave; list again without a cursor to start from the newest file") \
+            from None
+    return float(mtime), collection, path

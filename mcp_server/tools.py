@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp_types import CallToolResult, ListResourcesResult, PaginatedRequestParams, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from mcp_server import listing, paths, reading, render, report, resources, shapes
@@ -57,12 +57,19 @@ class Server(MCPServer):
     is told in the one error, so that a model fixes them all in one go rather than one per call."""
 
     checks = None  # (tool name, arguments, keys already told) -> what the tool itself refuses; set by register
-    recent = None  # () -> the resources resources/list names (mcp_server.resources.recent); set by register
+    files = None  # (cursor) -> (a page of the indexed files as resources, next cursor): resources.page; by register
 
-    async def list_resources(self):
-        """The most recently modified indexed files, read from the index as it is now (the list MCPServer
-        keeps is fixed when the server starts)."""
-        return await super().list_resources() + (await anyio.to_thread.run_sync(self.recent) if self.recent else [])
+    async def _handle_list_resources(self, ctx, params: PaginatedRequestParams | None) -> ListResourcesResult:
+        """resources/list a page at a time, read from the index as it is now (the list MCPServer keeps is fixed
+        when the server starts, and its handler drops the request's cursor): the indexed files, newest first,
+        after the cursor (mcp_server.resources.page); any resource registered by hand before them, on the first
+        page."""
+        cursor = params.cursor if params else None
+        fixed = [] if cursor else await super().list_resources()
+        if self.files is None:
+            return ListResourcesResult(resources=fixed)
+        found, after = await anyio.to_thread.run_sync(self.files, cursor)
+        return ListResourcesResult(resources=fixed + found, next_cursor=after)
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
         found = self._tool_manager.get_tool(name)
@@ -576,7 +583,7 @@ def register(server, sift) -> None:
     tools = Tools(sift)
     if isinstance(server, Server):
         server.checks = functools.partial(refusals, sift)
-        server.recent = functools.partial(resources.recent, sift)
+        server.files = functools.partial(resources.page, sift)
     resources.register(server, sift)
     for name in ("search", "read_file", "list_files", "similar", "stats", "refresh"):
         fn = getattr(tools, name)

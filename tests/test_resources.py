@@ -3,14 +3,15 @@ what a person attaches by hand (Claude Code's @ menu) rather than what the model
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from mcp.shared.exceptions import MCPError
-from mcp_types import ResourceTemplateReference
+from mcp_types import PaginatedRequestParams, ResourceTemplateReference
 
-from mcp_server.resources import TEMPLATE
-from tests.conftest import ingest, write_tree
+from mcp_server.resources import PAGE, TEMPLATE
+from tests.conftest import as_older_index, ingest, write_tree
 from tests.test_mcp_server import call, run, text
 
 FILES = {
@@ -126,3 +127,116 @@ def test_a_fresh_install_lists_no_resources_rather_than_failing(sift_env, server
     assert listed == [] and completed == []
     assert said.startswith("nothing is indexed yet"), said
     assert "Traceback" not in (tmp_path / "server-stderr.log").read_text()
+
+
+def _many(root: Path, count: int) -> list[str]:
+    """``count`` notes, seven to a modified time (a page ends inside a run of files of one time), and the order
+    resources/list names them in: newest first, then by path."""
+    names = [f"area-{i % 5}/note-{i:03d}.md" for i in range(count)]
+    write_tree(root, {name: f"# Note {i}\n\nText {i}.\n" for i, name in enumerate(names)})
+    for i, name in enumerate(names):
+        os.utime(root / name, (1_700_000_000 - (i // 7) * 60,) * 2)
+    return [f"notes/{n}" for n in sorted(names, key=lambda n: (-(root / n).stat().st_mtime, n))]
+
+
+@pytest.fixture
+def many(immediate, sift_env, tmp_path, monkeypatch) -> dict:
+    """More indexed files than two pages of resources/list hold (names only matter: no embeddings)."""
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    runtime.reset()
+    root = tmp_path / "notes"
+    order = _many(root, 2 * PAGE + 50)
+    ingest(root, "notes")
+    return {"env": dict(os.environ), "root": root, "order": order}
+
+
+async def _pages(session, cursor=None, most: int = 100) -> list:
+    """The pages of resources/list from ``cursor`` on, as [(names, nextCursor)]."""
+    pages = []
+    for _ in range(most):
+        got = await session.list_resources(params=PaginatedRequestParams(cursor=cursor))
+        pages.append(([r.name for r in got.resources], got.next_cursor))
+        cursor = got.next_cursor
+        if cursor is None:
+            break
+    return pages
+
+
+@pytest.mark.timeout(600)
+def test_resources_list_pages_through_every_indexed_file_newest_first(many, servers):
+    """resources/list named the 100 newest files and no more: the rest of a home could not be attached from a
+    client's menu. It pages through every indexed file now, PAGE a page, each once, newest first (then by path,
+    files of one time split across pages included), the last page without a nextCursor."""
+    async def scenario():
+        async with servers.session(many["env"], "--no-worker") as s:
+            return await _pages(s)
+    pages = run(scenario)
+    assert [len(names) for names, _ in pages] == [PAGE, PAGE, 50]
+    assert [names for p in pages for names in p[0]] == many["order"]
+    assert [bool(after) for _, after in pages] == [True, True, False]
+
+
+@pytest.mark.timeout(600)
+def test_a_file_indexed_or_removed_between_pages_shifts_no_other(many, servers):
+    """The cursor is a position (time, collection, path), not an offset: after a page, a file indexed with a
+    newer time is not listed (it is not on the pages read), one with an older time is, and the file the cursor
+    named being deleted loses nothing: no file is listed twice or skipped (an offset would list the first page's
+    last file still there again: two files came before it, one went)."""
+    root, order = many["root"], many["order"]
+
+    async def scenario():
+        async with servers.session(many["env"], "--no-worker") as s:
+            first = await s.list_resources()
+            write_tree(root, {"a-new.md": "# New\n", "b-new.md": "# New too\n", "z-old.md": "# Old\n"})
+            os.utime(root / "z-old.md", (1_000_000_000,) * 2)  # older than every other
+            (root / order[PAGE - 1].removeprefix("notes/")).unlink()  # the cursor's own file
+            ingest(root, "notes")
+            return [r.name for r in first.resources], await _pages(s, first.next_cursor)
+    first, rest = run(scenario)
+    assert first == order[:PAGE]
+    later = [name for names, _ in rest for name in names]
+    assert later == order[PAGE:] + ["notes/z-old.md"]
+    assert "notes/a-new.md" not in first + later and "notes/b-new.md" not in first + later
+
+
+@pytest.mark.timeout(300)
+def test_a_cursor_this_server_did_not_give_is_refused_as_invalid_params(home, servers, tmp_path):
+    """A garbage cursor is an invalid-params error saying what to do, not a traceback or an empty list."""
+    import base64
+
+    from mcp_types import INVALID_PARAMS
+    forged = base64.urlsafe_b64encode(b'["v0", 1.5, "notes", "x.md"]').decode()
+
+    async def scenario():
+        async with servers.session(home["env"], "--no-worker") as s:
+            said = []
+            for cursor in ("not a cursor!", forged, base64.urlsafe_b64encode(b"[1, 2]").decode()):
+                with pytest.raises(MCPError) as error:
+                    await s.list_resources(params=PaginatedRequestParams(cursor=cursor))
+                said.append(error.value)
+            return said, (await s.list_resources()).next_cursor
+    said, after = run(scenario)
+    assert after is None  # one page holds this home
+    for error in said:
+        assert error.code == INVALID_PARAMS
+        assert error.message.startswith("invalid cursor for resources/list"), error.message
+        assert "list again without a cursor" in error.message
+    assert "Traceback" not in (tmp_path / "server-stderr.log").read_text()
+
+
+@pytest.mark.timeout(300)
+def test_an_index_from_before_v16_is_paged_all_the_same(home, servers):
+    """The server reads the index without migrating it: one from before schema V16 has no index of the files by
+    time, and resources/list pages through it all the same (each page sorting the files, only slower)."""
+    from search.index import db, schema
+    path = as_older_index(home["env"], "DROP INDEX files_mtime;", 15)
+
+    async def scenario():
+        async with servers.session(home["env"], "--no-worker") as s:
+            return await _pages(s)
+    pages = run(scenario)
+    assert pages == [([f"notes/{name}" for name in AGES], None)]
+    older = db.connect(path, readonly=True)
+    assert schema.version(older) == 15 and older.execute(
+        "SELECT count(*) FROM sqlite_master WHERE name = 'files_mtime'").fetchone()[0] == 0

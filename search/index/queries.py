@@ -191,6 +191,19 @@ def visible_files(conn: sqlite3.Connection, collection: str | None = None) -> li
         return conn.execute(sql, (collection,) if collection else ()).fetchall()
 
 
+def newest_files(conn: sqlite3.Connection, after: tuple[float, str, str] | None, limit: int) -> list[sqlite3.Row]:
+    """The first ``limit`` published files of every collection, newest first (by mtime, then collection name and
+    path), after the position ``after`` (mtime, collection name, path) in that order: ``collection``, ``path``,
+    ``kind``, ``size`` and ``mtime``. A position, not an offset: a file published meanwhile takes no place of one
+    not yet listed."""
+    since = "AND (f.mtime < :mtime OR f.mtime = :mtime AND (c.name, f.path) > (:name, :path)) " if after else ""
+    mtime, name, path = after or (None, None, None)
+    return conn.execute(f"SELECT c.name AS collection, f.path, f.kind, f.size, f.mtime FROM files f "
+                        f"JOIN collections c ON c.id = f.collection WHERE {VISIBLE} {since}"
+                        "ORDER BY f.mtime DESC, c.name, f.path LIMIT :limit",
+                        {"mtime": mtime, "name": name, "path": path, "limit": limit}).fetchall()
+
+
 def visible_file(conn: sqlite3.Connection, collection: str, path: str) -> sqlite3.Row | None:
     """The published version of one file (every column of files, and its collection's ``published``)."""
     return conn.execute(f"SELECT f.*, c.published FROM files f JOIN collections c ON c.id = f.collection "

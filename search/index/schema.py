@@ -306,7 +306,14 @@ V15 = """
 ALTER TABLE files ADD COLUMN ctime REAL;
 """
 
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15]
+# The files by modified time, for resources/list's pages (queries.newest_files: newest first, from a position):
+# without it each page sorted every published file, 28-37 ms of CPU a page at 200,000 files (1,000 pages to
+# list them all), 0.2-0.5 ms with it. A reader of an index not yet migrated does without it, only slower.
+V16 = """
+CREATE INDEX files_mtime ON files(mtime);
+"""
+
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16]
 
 
 class SchemaTooNew(Exception):
