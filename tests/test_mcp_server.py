@@ -380,6 +380,31 @@ def test_read_file_of_a_pdf_a_note_stands_for_names_the_note(immediate, tmp_path
         text(answer), text(answer)
 
 
+def test_list_files_lists_a_pdf_a_note_stands_for_and_names_the_note(immediate, tmp_path, servers, sift_env):
+    """A PDF with a note of its name beside it (its conversion, indexed instead) was in no listing: list_files
+    glob='*.pdf' said 'no files match' for a PDF in the folder. It is listed, by glob and folder, as skipped,
+    saying which note stands for it, with its size on disk."""
+    pdf = need_data("pdf/en/Seige_of_Vicksburg_Sample_OCR.pdf")
+    root = write_tree(tmp_path / "papers", {"lit/siege.md": "# Siege\n\nMy notes on the siege.\n",
+                                            "todo.md": "# Todo\n\nRead the siege paper.\n"})
+    (root / "lit/siege.pdf").write_bytes(pdf.read_bytes())
+    ingest(root, "papers")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return [(await call(s, "list_files", **arguments)).structured_content for arguments in
+                    ({"glob": "*.pdf"}, {"path_prefix": "lit", "sort": "path"}, {"glob": "todo*"}, {})]
+    by_glob, in_folder, other, every = run(scenario)
+    assert [f["path"] for f in by_glob["files"]] == ["papers/lit/siege.pdf"] and by_glob["total"] == 1
+    listed = by_glob["files"][0]
+    assert listed["state"] == "skipped" and listed["kind"] == "pdf"
+    assert listed["reason"].startswith("not indexed itself: the note papers/lit/siege.md beside it"), listed
+    assert listed["size"] == (root / "lit/siege.pdf").stat().st_size
+    assert [f["path"] for f in in_folder["files"]] == ["papers/lit/siege.md", "papers/lit/siege.pdf"]
+    assert [f["path"] for f in other["files"]] == ["papers/todo.md"]
+    assert every["total"] == 3 and every["files"][-1]["path"] == "papers/lit/siege.pdf"
+
+
 def test_overlapping_chunks_are_joined_once():
     chunks = [{"heading_path": "", "text": "alpha beta gamma delta\nepsilon zeta\n"},
               {"heading_path": "", "text": "epsilon zeta\neta theta\n"},

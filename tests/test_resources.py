@@ -230,7 +230,7 @@ def test_an_index_from_before_v16_is_paged_all_the_same(home, servers):
     """The server reads the index without migrating it: one from before schema V16 has no index of the files by
     time, and resources/list pages through it all the same (each page sorting the files, only slower)."""
     from search.index import db, schema
-    path = as_older_index(home["env"], "DROP INDEX files_mtime;", 15)
+    path = as_older_index(home["env"], "DROP INDEX files_mtime; DROP INDEX files_attached;", 15)
 
     async def scenario():
         async with servers.session(home["env"], "--no-worker") as s:
@@ -239,4 +239,4 @@ def test_an_index_from_before_v16_is_paged_all_the_same(home, servers):
     assert pages == [([f"notes/{name}" for name in AGES], None)]
     older = db.connect(path, readonly=True)
     assert schema.version(older) == 15 and older.execute(
-        "SELECT count(*) FROM sqlite_master WHERE name = 'files_mtime'").fetchone()[0] == 0
+        "SELECT count(*) FROM sqlite_master WHERE name IN ('files_mtime', 'files_attached')").fetchone()[0] == 0

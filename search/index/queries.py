@@ -459,25 +459,35 @@ entries AS (
     SELECT c.id AS collection, p.path, cur.id AS ref, c.building AS generation,
            CASE WHEN cur.id IS NOT NULL THEN cur.mtime
                 WHEN p.state IN ('failed', 'skipped') OR p.change = 'deleted' THEN -1e300 ELSE 1e300 END AS sort_time,
-           c.name, c.root, c.building
+           c.name, c.root, c.building, NULL AS stood_for
     FROM c JOIN progress p ON p.generation = c.building
     LEFT JOIN files cur ON cur.collection = c.id AND cur.path = p.path AND cur.gen_to IS NULL
     WHERE {match_p}
     UNION ALL
-    SELECT c.id, f.path, f.id, NULL, f.mtime, c.name, c.root, c.building FROM c JOIN files f ON f.collection = c.id
+    SELECT c.id, f.path, f.id, NULL, f.mtime, c.name, c.root, c.building, NULL FROM c JOIN files f ON f.collection = c.id
     WHERE {visible} AND {match_f}
       AND NOT EXISTS (SELECT 1 FROM progress b WHERE b.generation = c.building AND b.path = f.path)
     UNION ALL
-    SELECT c.id, p.path, NULL, c.published, -1e300, c.name, c.root, c.building FROM c
+    SELECT c.id, p.path, NULL, c.published, -1e300, c.name, c.root, c.building, NULL FROM c
     JOIN progress p ON p.generation = c.published
     WHERE p.state IN ('failed', 'skipped') AND {match_p}
       AND NOT EXISTS (SELECT 1 FROM progress b WHERE b.generation = c.building AND b.path = p.path)
       AND NOT EXISTS (SELECT 1 FROM files f WHERE f.collection = c.id AND f.path = p.path AND f.gen_to IS NULL
-                      AND f.gen_from <= c.published))
+                      AND f.gen_from <= c.published)
+    UNION ALL
+    SELECT c.id, a.value, NULL, NULL, -1e300, c.name, c.root, c.building, f.path FROM c
+    JOIN files f ON f.collection = c.id JOIN json_each(f.meta, '$.attachments') a
+    WHERE {visible} AND f.kind = 'note' AND f.meta LIKE '%"attachments"%' AND json_valid(f.meta) AND {match_a}
+      -- kind and LIKE as written in the partial index files_attached (schema V16), for SQLite to use it
+      AND NOT EXISTS (SELECT 1 FROM progress b WHERE b.generation = c.building AND b.path = a.value)
+      AND NOT EXISTS (SELECT 1 FROM progress b WHERE b.generation = c.published AND b.path = a.value
+                      AND b.state IN ('failed', 'skipped')))
 """
-# Three disjoint parts, so no grouping: the files the generation being built touches; the published files it
-# does not; the failures of the published generation it has not touched again. Newest first: a file with no
-# time in the index yet is pending (it just changed) and comes first; failed, skipped or deleted come last.
+# Four disjoint parts, so no grouping: the files the generation being built touches; the published files it
+# does not; the failures of the published generation it has not touched again; the PDFs that a published note of
+# the same name stands for (``stood_for``: the note's path), which have no version of their own, untouched too.
+# Newest first: a file with no time in the index yet is pending (it just changed) and comes first; failed, skipped
+# or deleted come last, and so does a PDF a note stands for (listed as skipped, saying which note).
 # Unfiltered, counted by one query and listed by another, each reading ``entries`` once: one query doing both
 # stored every file in a temporary table, indexed and sorted them all (273 ms of CPU at 200,000 files, against
 # 55 + 63 ms). A folder or a glob is matched by a Python function, which two queries would call twice a file:
@@ -494,10 +504,12 @@ def listing(conn: sqlite3.Connection, collection: str | None, match: str, params
     """The first ``limit`` files of the collections (or of ``collection``) that the index knows, each once, with
     ``total`` (how many match): ``collection`` (its id), ``path``, ``ref`` (the current version's file id),
     ``generation`` (the one whose progress row says where it stands, None: published and untouched since),
-    ``name``, ``root`` and ``building``. ``match`` is a condition on ``{path}`` with named ``params``; sorted by
-    modified time (``by_time``) or by collection and path. Call it inside a snapshot: it runs two queries."""
+    ``name``, ``root``, ``building`` and ``stood_for`` (of a PDF not indexed itself: the note that stands for it).
+    ``match`` is a condition on ``{path}`` with named ``params``; sorted by modified time (``by_time``) or by
+    collection and path. Call it inside a snapshot: it runs two queries."""
     entries = _LISTING.format(where_collection="WHERE c.name = :collection" if collection else "", visible=VISIBLE,
-                              match_p=match.format(path="p.path"), match_f=match.format(path="f.path"))
+                              match_p=match.format(path="p.path"), match_f=match.format(path="f.path"),
+                              match_a=match.format(path="a.value"))
     named = {**params, "limit": limit, **({"collection": collection} if collection else {})}
     order = _BY_TIME if by_time else _BY_PATH
     if match != "1":

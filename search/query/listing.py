@@ -5,7 +5,8 @@ renders it its own way.
 States: ``indexed`` (searchable in the published generation), ``pending``
 (the generation being built has not finished with it), ``failed`` or
 ``skipped`` (with the reason), ``deleted`` (gone from disk; searchable until
-the next publish).
+the next publish). A PDF that a published note of its name stands for (paper.pdf beside paper.md, its
+conversion: scans index the note instead) is listed as skipped, its reason naming the note.
 
 The filters, the order and the limit are applied in SQL, so a call costs the
 same with 200,000 files pending; only the files shown are looked at on disk,
@@ -37,6 +38,10 @@ SORTS = ("modified", "path")
 MAX_LIMIT = 500
 IN_FLIGHT_DETAIL = "waiting to be indexed ({change}; next: {stage})"
 AT_WORK_DETAIL = "being indexed ({change}): {work}"  # a worker has been at it for a while (search.index.working)
+# A PDF with a note of its name beside it (its conversion), which scans index instead (ingest.links.converted_pdfs):
+# it was in no listing at all, so list_files glob='*.pdf' did not find it.
+STOOD_FOR = ("not indexed itself: the note {note} beside it, of the same name, stands for it (taken for its "
+             "conversion, so its text is not indexed twice); search finds that note")
 
 
 def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: dict[str, str],
@@ -125,6 +130,8 @@ def _entries(conn, rows) -> list[dict]:
                 work = _work_on(conn, r["generation"], r["path"], at_work)
                 entry["reason"] = AT_WORK_DETAIL.format(change=p["change"], work=working.text(work)) \
                     if work else entry["reason"]
+        if r["stood_for"] is not None:
+            entry["state"], entry["reason"] = "skipped", STOOD_FOR.format(note=f"{r['name']}/{r['stood_for']}")
         if entry["state"] == "indexed" and version is not None and version["cut_short"]:
             entry["reason"] = version["cut_short"]  # a PDF cut short: the pages that could be read
         shown.append(entry)
