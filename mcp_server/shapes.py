@@ -158,6 +158,7 @@ class ListFiles(TypedDict):
     total: int
     shown: int
     files: list[ListedFile]
+    next_offset: NotRequired[int]
     notes: NotRequired[list[str]]
     freshness: NotRequired[list[Freshness]]
 

@@ -30,6 +30,7 @@ from search.query import scope
 from search.query.filters import unix_time
 
 MAX_LIMIT = 50
+OFFSET_MAX = 1_000_000_000  # list_files' offset: past every home, inside SQLite's integers
 ECHO_CHARS = 200  # how much of the query the text line of search repeats
 CANDIDATES_SHOWN = 100  # files listed for a bare name that several share
 
@@ -399,6 +400,8 @@ class Tools:
         sort: Annotated[Literal["modified", "path"], Field(description="modified: newest first (default); "
                                                            "path: alphabetical.")] = "modified",
         limit: Annotated[int, Field(ge=1, le=500, description="How many files to list (1-500).")] = 50,
+        offset: Annotated[int, Field(ge=0, le=OFFSET_MAX, description="How many of the files to skip first, to "
+                                     "list the next ones: the next_offset the previous answer gave.")] = 0,
     ) -> CallToolResult:
         """List files in the user's indexed folders with kind, size, modified time and index state
         (indexed, pending, failed or skipped with the reason, deleted). Use it to browse a folder, find
@@ -406,10 +409,10 @@ class Tools:
         is searchable yet. Ends with the freshness line search ends with (changed files waiting for a scan).
         """
         where = self._scope(collection, path_prefix)
-        data = listing.list_files(self.sift, where, glob, sort, limit)
+        data = listing.list_files(self.sift, where, glob, sort, limit, offset)
         # the listing is the index's: a file edited, deleted or added since its scan shows as it was indexed
         fresh_line, data["freshness"] = report.freshness(self.sift.conn(), where.collection)
-        return result(f"{listing.text(data, sort)}\n{fresh_line}", data)
+        return result(f"{listing.text(data, sort, offset)}\n{fresh_line}", data)
 
     def _scope(self, collection: str | None, path_prefix: str | None) -> scope.Scope:
         """The collection and folder to look in: path_prefix as results show paths ('collection/folder'),

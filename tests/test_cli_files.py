@@ -205,7 +205,7 @@ def test_a_mistyped_folder_is_told_the_nearest_folder_that_holds_indexed_files(e
 
 def test_more_files_than_the_largest_limit_are_not_told_to_raise_it(env, tmp_path):
     """At --limit 500 the footer said 'raise --limit' to see the rest, and --limit 501 is refused: there it
-    says to narrow, and that 500 is the most; list_files likewise."""
+    says to narrow, and that 500 is the most; list_files, which takes an offset, gives the one for the rest."""
     from mcp_server import tools
     from mcp_server.service import Sift
     from search.index import db, store
@@ -221,7 +221,7 @@ def test_more_files_than_the_largest_limit_are_not_told_to_raise_it(env, tmp_pat
     assert lines(run_ingest(env, "files", "--limit", "499"))[-1] == (
         "(501 files; showing 499, newest first: raise --limit, or narrow with --path-prefix or --glob)")
     answer = tools.Tools(Sift(load())).list_files(limit=500)
-    assert text_of(answer).splitlines()[-2] == "[1 more: narrow with path_prefix or glob (500 is the largest limit)]"
+    assert text_of(answer).splitlines()[-2] == "[1 more: offset=500 lists the next ones, or narrow with path_prefix or glob]"
 
 
 def text_of(answer) -> str:

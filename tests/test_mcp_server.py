@@ -428,6 +428,32 @@ def test_path_resolution_stays_inside_the_roots(tmp_path):
 
 # --- list_files ------------------------------------------------------------------------------
 
+def test_list_files_lists_past_its_limit_by_offset(indexed, servers):
+    """limit is 500 at most, and there was no way to the files after those but narrowing the folder or pattern:
+    a folder of 2,000 files could not be listed whole. offset skips the files listed already, next_offset says
+    the one for the next ones, and the pages, joined, are the whole listing; one past the last is said so."""
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            whole = await call(s, "list_files", sort="path", limit=500)
+            pages, offset = [], 0
+            while offset is not None and len(pages) < 20:
+                pages.append(await call(s, "list_files", sort="path", limit=3, offset=offset))
+                offset = pages[-1].structured_content.get("next_offset")
+            return whole, pages, await call(s, "list_files", offset=999), await call(s, "list_files", offset=-1)
+    whole, pages, past, negative = run(scenario)
+    total = whole.structured_content["total"]
+    assert total > 6 and "next_offset" not in whole.structured_content
+    assert [f["path"] for p in pages for f in p.structured_content["files"]] == \
+        [f["path"] for f in whole.structured_content["files"]]
+    assert len(pages) == -(-total // 3) and "next_offset" not in pages[-1].structured_content
+    second = text(pages[1]).splitlines()
+    assert second[0] == f"{total} files match; showing 4-6 (by path)", second
+    assert second[-2] == f"[{total - 6} more: raise limit, offset=6 lists the next ones, or narrow with path_prefix or glob]"
+    assert not past.is_error and past.structured_content["files"] == [] and past.structured_content["total"] == total
+    assert text(past).splitlines()[0] == f"{total} files match; offset 999 is past the last of them"
+    assert negative.is_error and "offset must be between 0 and 1000000000 (got -1)" in text(negative)
+
+
 def test_list_files_shows_state_size_and_time(indexed, servers):
     async def scenario():
         async with servers.session(indexed["env"], "--no-worker") as s:

@@ -493,15 +493,16 @@ entries AS (
 # 55 + 63 ms). A folder or a glob is matched by a Python function, which two queries would call twice a file:
 # those matches are stored once and counted and listed from there (they are few, and no longer joined back).
 _COUNT = "SELECT count(*) FROM entries"
-_FIRST = "SELECT e.*, :total AS total FROM entries e ORDER BY {order} LIMIT :limit"
-_STORED = "SELECT e.*, (SELECT count(*) FROM entries) AS total FROM entries e ORDER BY {order} LIMIT :limit"
+_FIRST = "SELECT e.*, :total AS total FROM entries e ORDER BY {order} LIMIT :limit OFFSET :offset"
+_STORED = ("SELECT e.*, (SELECT count(*) FROM entries) AS total FROM entries e ORDER BY {order} "
+           "LIMIT :limit OFFSET :offset")
 _BY_TIME = "sort_time DESC, name, path"
 _BY_PATH = "name, path"
 
 
 def listing(conn: sqlite3.Connection, collection: str | None, match: str, params: dict, by_time: bool,
-            limit: int) -> list[sqlite3.Row]:
-    """The first ``limit`` files of the collections (or of ``collection``) that the index knows, each once, with
+            limit: int, offset: int = 0) -> list[sqlite3.Row]:
+    """``limit`` files, after the first ``offset``, of the collections (or of ``collection``) that the index knows, each once, with
     ``total`` (how many match): ``collection`` (its id), ``path``, ``ref`` (the current version's file id),
     ``generation`` (the one whose progress row says where it stands, None: published and untouched since),
     ``name``, ``root``, ``building`` and ``stood_for`` (of a PDF not indexed itself: the note that stands for it).
@@ -510,7 +511,7 @@ def listing(conn: sqlite3.Connection, collection: str | None, match: str, params
     entries = _LISTING.format(where_collection="WHERE c.name = :collection" if collection else "", visible=VISIBLE,
                               match_p=match.format(path="p.path"), match_f=match.format(path="f.path"),
                               match_a=match.format(path="a.value"))
-    named = {**params, "limit": limit, **({"collection": collection} if collection else {})}
+    named = {**params, "limit": limit, "offset": offset, **({"collection": collection} if collection else {})}
     order = _BY_TIME if by_time else _BY_PATH
     if match != "1":
         return conn.execute(entries + _STORED.format(order=order), named).fetchall()

@@ -45,8 +45,8 @@ STOOD_FOR = ("not indexed itself: the note {note} beside it, of the same name, s
 
 
 def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: dict[str, str],
-          say: Wording, kind_of: Callable[[str, str], str | None]) -> dict:
-    """``total`` (how many match), ``shown``, ``files`` (the first ``limit`` of them) and ``notes`` (how the
+          say: Wording, kind_of: Callable[[str, str], str | None], offset: int = 0) -> dict:
+    """``total`` (how many match), ``shown``, ``files`` (``limit`` of them, after the first ``offset``) and ``notes`` (how the
     folder was read; what to write instead when nothing matched, in ``say``'s terms). ``where`` is the
     collection and folder as search.query.scope read them; ``roots`` the collections' roots by name;
     ``kind_of(path on disk, relative path)`` the kind a scan gives the file (ingest.discover.kind_on_disk)."""
@@ -54,14 +54,17 @@ def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: di
         raise ValueError(f"sort must be one of {', '.join(SORTS)} (got {sort!r})")
     if not 1 <= limit <= MAX_LIMIT:
         raise ValueError(f"limit must be between 1 and {MAX_LIMIT} (got {limit})")
+    if offset < 0:
+        raise ValueError(f"offset must be 0 or more (got {offset})")
     match, params = path_match(conn, where.folder, glob, "sift_glob")
     with snapshot(conn):
-        rows = queries.listing(conn, where.collection, match, params, sort == "modified", limit)
+        rows = queries.listing(conn, where.collection, match, params, sort == "modified", limit, offset)
+        counted = rows or (queries.listing(conn, where.collection, match, params, False, 1) if offset else [])
         shown = _entries(conn, rows)
     for entry in shown:
         _look_on_disk(entry)
         entry["kind"] = entry["kind"] or kind_of(os.path.join(entry["root"], entry["path"]), entry["path"])
-    total = rows[0]["total"] if rows else 0
+    total = counted[0]["total"] if counted else 0  # an offset past the last file shows none of them
     hints = [] if total else [h for h in (glob_hint(glob, roots, say), *unscanned(conn, where.collection)) if h]
     return {"total": total, "shown": len(shown), "files": [_public(e) for e in shown],
             "notes": where.notes(found=bool(total)) + missing_roots(where.collection, roots) + hints}
@@ -85,15 +88,17 @@ def unscanned(conn, collection: str | None) -> list[str]:
             if c["published"] is None and queries.building_generation(conn, c["id"]) is None]
 
 
-def more(data: dict, say: Wording) -> str | None:
-    """How to see the files a listing leaves out (None: it shows them all). At the largest limit, raising it
-    is no way: the call would be refused."""
-    if data["shown"] >= data["total"]:
+def more(data: dict, say: Wording, offset: int = 0) -> str | None:
+    """How to see the files a listing leaves out after those it shows (None: none are left), the listing having
+    skipped the first ``offset``. Where the surface has an offset, it lists the next; otherwise, at the largest
+    limit, raising it is no way: the call would be refused."""
+    if offset + data["shown"] >= data["total"]:
         return None
     narrow = f"narrow with {say.prefix} or {say.glob}"
+    after = f"{say.offset}={offset + data['shown']} lists the next ones, " if say.offset else ""
     if data["shown"] >= MAX_LIMIT:
-        return f"{narrow} ({MAX_LIMIT} is the largest {say.limit})"
-    return f"raise {say.limit}, or {narrow}"
+        return f"{after}or {narrow}" if after else f"{narrow} ({MAX_LIMIT} is the largest {say.limit})"
+    return f"raise {say.limit}, {after}or {narrow}"
 
 
 def glob_hint(glob: str | None, roots: dict[str, str], say: Wording) -> str | None:

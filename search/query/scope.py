@@ -93,6 +93,7 @@ class Wording:
     flags: bool  # '--collection notes' rather than "collection='notes'"
     glob: str = "glob"  # list_files' pattern argument
     limit: str = "limit"  # list_files' count argument
+    offset: str | None = None  # list_files' argument to skip the files listed already (None: the surface has none)
 
     def given(self, collection: str, folder: str | None, name: str | None = None) -> str:
         """'collection='notes' and path_prefix='tech'' / '--collection notes --path-prefix tech' (``name``:
@@ -103,7 +104,8 @@ class Wording:
         return " and ".join(f"{argument}={value!r}" for argument, value in pairs)
 
 
-MCP = Wording("path_prefix", "collection", "list_files with sort='path' shows the folders there are", flags=False)
+MCP = Wording("path_prefix", "collection", "list_files with sort='path' shows the folders there are", flags=False,
+              offset="offset")
 CLI = Wording("--path-prefix", "--collection", "`ingest files --sort path` shows the folders there are", flags=True,
               glob="--glob", limit="--limit")
 
