@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -235,7 +236,9 @@ def good(hit, path, symbol) -> bool:
         return False
     if isinstance(symbol, int):  # the definition's line must be in the passage
         return hit.start_line <= symbol <= hit.end_line
-    return not symbol or symbol == hit.heading_path.split(" > ")[-1]
+    # a passage of joined definitions names each in its heading ('mini > MiniHuey > periodic_task, start', '+N')
+    names = re.sub(r" \+\d+$", "", hit.heading_path.split(" > ")[-1]).split(", ")
+    return not symbol or symbol in [name.split(".")[-1] for name in names]
 
 
 def main() -> None:

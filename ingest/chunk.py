@@ -132,8 +132,9 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
 # and Chinese text without spaces cut at clause marks, and in pieces that let windows overlap; 7: a window that
 # starts among a long table's rows embedded with the table's header row, and what the parsers read otherwise since
 # 6: GBK, Big5 and Latin-1 notes, camelCase names' words in code, Scala, Julia and Perl outlined, PDFs without their
-# running headers and with page labels and sections, links to PDFs by a bare name).
-VERSION = 7
+# running headers and with page labels and sections, links to PDFs by a bare name; 8: a passage of joined code
+# sections headed by the names of all the definitions it holds, not only the one it was joined to).
+VERSION = 8
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked
@@ -145,37 +146,65 @@ JOIN_SLACK = 8  # two sections counted apart hold their special tokens twice: th
 def _sized(doc: Document, count: Counter, max_tokens: int):
     """(section, its tokens or None when not counted yet) to cut, in order: a code file's sections under
     SMALL_CODE_TOKENS joined to the next one (to the one before at the end of the file, or before a section
-    they do not fit with) where the two fit in one chunk, heading path and all. Each joined section is
-    counted once here and not again when cut."""
+    they do not fit with) where the two fit in one chunk, heading path and all; a joined section's heading path
+    names every definition it holds (``joined_heading``). Each joined section is counted once here and not
+    again when cut."""
     if doc.kind != "code" or len(doc.sections) < 2:
         yield from ((section, None) for section in doc.sections)
         return
     least = min(SMALL_CODE_TOKENS, max_tokens // 4)
     forward = []
     for section in doc.sections:
-        _add_joined(forward, (section, count(section.text)), least, count, max_tokens, into_next=True)
+        _add_joined(forward, (section, count(section.text), [section.heading_path]), least, count, max_tokens,
+                    into_next=True)
     backward = []
     for sized in forward:
         _add_joined(backward, sized, least, count, max_tokens, into_next=False)
-    yield from backward
+    yield from ((section, tokens) for section, tokens, _ in backward)
 
 
 def _add_joined(sized: list, new: tuple, least: int, count: Counter, max_tokens: int, into_next: bool) -> None:
-    """Append ``new`` (section, tokens) to ``sized``, or join the two last: the one before into ``new``'s
-    section when it is small and ``into_next``, else ``new`` into the one before when ``new`` is small."""
+    """Append ``new`` (section, tokens, the heading paths of the sections it holds) to ``sized``, or join the two
+    last: the one before into ``new``'s section when it is small and ``into_next``, else ``new`` into the one
+    before when ``new`` is small."""
     if sized:
-        (before, tokens_before), (section, tokens) = sized[-1], new
+        (before, tokens_before, paths_before), (section, tokens, paths) = sized[-1], new
         small = tokens_before < least if into_next else tokens < least
         if small and tokens_before + tokens <= max_tokens + JOIN_SLACK and \
                 before.end_line is not None and before.end_line + 1 == section.start_line:
             joined = Section(text=f"{before.text}\n{section.text}",
-                             heading_path=list((section if into_next else before).heading_path),
+                             heading_path=joined_heading(paths_before + paths),
                              start_line=before.start_line, end_line=section.end_line)
             whole = count(joined.text)
             if _fits_whole(joined, whole, count, max_tokens):
-                sized[-1] = (joined, whole)
+                sized[-1] = (joined, whole, paths_before + paths)
                 return
     sized.append(new)
+
+
+# Definitions a joined passage's heading names, in file order; '+4' after them says how many more it holds.
+NAMED_IN_HEADING = 3
+
+
+def joined_heading(paths: list[list[str]]) -> list[str]:
+    """The heading path of a passage joining code sections with these heading paths, in file order: what they
+    share, then the names of the definitions the passage holds after it, ', ' between, a name nested further
+    written with '.' (``errors > XmpDocumentError, LimitReachedError``, ``mini > MiniHuey > periodic_task,
+    start``, ``api > Huey.stop, Result``), past NAMED_IN_HEADING as '+N' (``a, b, c +4``). A section whose
+    path encloses another's (the module's imports, a class's header line) names nothing of its own: imports
+    joined to ``retry > backoff`` stay under it. The passage had the heading path of the one section it was
+    joined to: pypdf's ``class XmpDocumentError`` was found under ``errors > LimitReachedError``."""
+    named = list(dict.fromkeys(tuple(path) for path in paths
+                               if not any(len(other) > len(path) and list(other[:len(path)]) == list(path)
+                                          for other in paths)))
+    if len(named) == 1:
+        return list(named[0])
+    shared = 0
+    while all(len(path) > shared + 1 and path[shared] == named[0][shared] for path in named):
+        shared += 1
+    names = [".".join(path[shared:]) for path in named]
+    more = len(names) - NAMED_IN_HEADING
+    return list(named[0][:shared]) + [", ".join(names[:NAMED_IN_HEADING]) + (f" +{more}" if more > 0 else "")]
 
 
 def _fits_whole(section: Section, whole: int | None, count: Counter, max_tokens: int) -> bool:

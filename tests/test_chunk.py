@@ -1,6 +1,10 @@
 """The chunker: limits, coverage, overlap, order and line ranges (hypothesis), and the real tokenizer."""
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from ingest.chunk import SMALL_CODE_TOKENS, chunk_document, chunk_section, context_of
@@ -213,6 +217,69 @@ def test_a_code_files_imports_join_the_definition_below_them(embedder):
     assert all(c.tokens <= limit and embedder.count(c.embedding_text) <= limit for c in chunks)
     markdown = parse_markdown("n.md", "# A\n\nshort\n\n## B\n\nalso short\n")
     assert len(chunk_document(markdown, embedder.count, 256, 32)) == 2, "only code sections are joined"
+
+
+def _named(heading_path: list[str]) -> tuple[list[str], int]:
+    """The definitions a code passage's heading names after its owners, and how many more its '+N' says."""
+    last = heading_path[-1]
+    more = re.search(r" \+(\d+)$", last)
+    shown = last[:more.start()] if more else last
+    return [name.split(".")[-1] for name in shown.split(", ")], int(more.group(1)) if more else 0
+
+
+def _held_definitions(doc, chunk) -> list[list[str]]:
+    """The heading paths of the sections starting in a chunk that enclose no other one of them (a class's header
+    line, a module's imports name nothing of their own beside the methods and definitions after them)."""
+    held = [s.heading_path for s in doc.sections if chunk.start_line <= s.start_line <= chunk.end_line]
+    return list(dict.fromkeys(tuple(p) for p in held if not any(len(q) > len(p) and q[:len(p)] == p for q in held)))
+
+
+@pytest.mark.parametrize("module", ["pypdf/errors.py", "huey/contrib/mini.py", "huey/api.py"])
+def test_a_passage_of_joined_code_sections_names_every_definition_it_holds(embedder, module):
+    """A code section under SMALL_CODE_TOKENS joins its neighbour; the passage kept the neighbour's heading path
+    alone: pypdf's 'class XmpDocumentError' was found under 'errors > LimitReachedError', huey's
+    MiniHuey.periodic_task under 'mini > MiniHuey > start'. Its heading names each definition it holds, after
+    what they share. Real installed sources, parsed and cut as an index cuts them."""
+    import huey
+    import pypdf
+    root = {"pypdf": Path(pypdf.__file__).parent, "huey": Path(huey.__file__).parent}[module.split("/")[0]]
+    source = root.joinpath(*module.split("/")[1:])
+    doc = parse_code(source.name, source.read_text(encoding="utf-8"))
+    chunks = chunk_document(doc, embedder.count, 256, 32)
+    joined = 0
+    for chunk in chunks:
+        held = _held_definitions(doc, chunk)
+        if len(held) < 2:
+            continue
+        joined += 1
+        shared = 0
+        while all(len(p) > shared + 1 and p[shared] == held[0][shared] for p in held):
+            shared += 1
+        assert chunk.heading_path[:-1] == list(held[0][:shared]), (chunk.heading_path, held)
+        names, more = _named(chunk.heading_path)
+        assert names == [p[-1] for p in held][:len(names)] and len(names) + more == len(held), (chunk.heading_path, held)
+        assert embedder.count(chunk.embedding_text) <= 256
+    assert joined, f"no passage of {module} joins two definitions"
+    if module == "pypdf/errors.py":
+        xmp = next(c for c in chunks if "class XmpDocumentError" in c.text)
+        assert xmp.heading_path[0] == "errors" and {"XmpDocumentError", "LimitReachedError"} <= set(_named(
+            xmp.heading_path)[0]), xmp.heading_path
+    if module == "huey/contrib/mini.py":
+        periodic = next(c for c in chunks if "def periodic_task(" in c.text)
+        assert periodic.heading_path == ["mini", "MiniHuey", "periodic_task, start"]
+
+
+def test_a_heading_names_three_joined_definitions_and_counts_the_rest(embedder):
+    """Many tiny definitions joined into one passage: the heading stays short, 'a, b, c +3'; a class's header
+    joined to its method is named by the method, 'Box.get' where the passage holds other definitions too."""
+    text = '"""Tiny helpers."""\n' + "".join(f"\n\ndef f{i}():\n    return {i}\n" for i in range(5)) + \
+        "\n\nclass Box:\n    def get(self):\n        return self.v\n"
+    doc = parse_code("tiny.py", text)
+    chunks = chunk_document(doc, embedder.count, 256, 32)
+    assert [c.heading_path for c in chunks] == [["tiny", "f0, f1, f2 +3"]]
+    chunks = chunk_document(parse_code("tiny.py", text.split("\n\ndef f1")[0] + "\n\nclass Box:" +
+                                       text.split("class Box:")[1]), embedder.count, 256, 32)
+    assert [c.heading_path for c in chunks] == [["tiny", "f0, Box.get"]]
 
 
 def test_chinese_text_without_spaces_is_cut_at_clause_marks_and_windows_still_overlap():

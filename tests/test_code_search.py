@@ -117,6 +117,12 @@ def test_code_names():
     assert defines(["LRUCache", "Get"], "cache > LRUCache > Get", "")
     assert not defines(["Registry", "Get"], "cache > LRUCache > Get", "")
     assert not defines(["cache"], "cache", "")  # the module alone is the file
+    # a passage of joined sections names each definition, a nested one with '.', and counts those it does not show
+    assert defines(["MiniHuey", "periodic_task"], "mini > MiniHuey > periodic_task, start", "")
+    assert defines(["api", "Huey", "stop"], "api > Huey.stop, Result", "") and not defines(["Huey"], "api > Huey.stop", "")
+    box = "class Box:\n    def get(self):\n        return self.v"
+    assert defines(["Box", "get"], "tiny > f0, f1, f2 +3", box) and not defines(["Crate", "get"], "tiny > f0, f1, f2 +3", box)
+    assert not defines(["Box", "get"], "tiny > f0, f1, f2", box)  # all shown, get not among them
     assert declares("formatLabel", "export const formatLabel = (a: string) => a;")
     assert declares("Get", "func (c *LRUCache) Get(key string) ([]byte, error) {")
     assert declares("XmpError", "class Big:\n    pass\n\n\nclass XmpError(Exception):\n    pass")
@@ -180,3 +186,35 @@ def test_imports_and_a_licence_alone_are_not_found_by_meaning(engine):
     assert engine.search("fetch_all", mode="keyword", filters=Filters(glob="__init__.py")).hits  # words still find it
     assert boilerplate('package cache\n\nimport (\n\t"errors"\n\t"sync"\n)')
     assert not boilerplate("# A cart belongs to one customer.\nimport os")  # a comment that says something
+
+
+@pytest.fixture
+def joined_engine(immediate, tmp_path, embedder):
+    """Real installed sources whose short definitions the chunker joins to a neighbour (pypdf's errors.py, huey's
+    mini.py), beside files that say 'periodic task' more often than mini.py's definition does."""
+    import huey
+    import pypdf
+    tree = {"pypdf/errors.py": (Path(pypdf.__file__).parent / "errors.py").read_text(encoding="utf-8"),
+            "huey/contrib/mini.py": (Path(huey.__file__).parent / "contrib" / "mini.py").read_text(encoding="utf-8"),
+            "huey/registry.py": REGISTRY, "tests/test_registry.py": TESTS}
+    ingest(write_tree(tmp_path / "code", tree))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    engine.warm()
+    return engine
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query, path, name", [
+    ("MiniHuey.periodic_task", "huey/contrib/mini.py", "periodic_task"),
+    ("periodic_task", "huey/contrib/mini.py", "periodic_task"),
+    ("XmpDocumentError", "pypdf/errors.py", "XmpDocumentError"),
+    ("errors.XmpDocumentError", "pypdf/errors.py", "XmpDocumentError")])
+def test_a_definition_joined_to_its_neighbour_is_found_under_its_own_name(joined_engine, query, path, name, mode):
+    """The passage holding a short definition joined to the one after it was headed by that one alone
+    ('mini > MiniHuey > start' for periodic_task): its heading names both, and a search for the name, qualified
+    or not, gives that passage first."""
+    top = joined_engine.search(query, mode=mode).hits[0]
+    lines = (Path(os.environ["SIFT_HOME"]).parent / "code" / path).read_text(encoding="utf-8").split("\n")
+    line = next(n for n, text in enumerate(lines, 1) if text.lstrip().startswith((f"def {name}(", f"class {name}(")))
+    assert (top.path, top.start_line <= line <= top.end_line) == (path, True), (top.path, top.start_line, line)
+    assert name in top.heading_path.split(" > ")[-1].split(", "), top.heading_path

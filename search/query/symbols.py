@@ -4,8 +4,8 @@ A developer who types ``periodic_task``, ``Huey.enqueue``, ``Lexer::next_token``
 ``MAX_DECLARED_STREAM_LENGTH`` wants the definition of that name first. Keyword search splits such a name into its
 words and stems them, so ``periodic_task`` ranked ``periodic_tasks`` (another function) and every passage that
 says "periodic task" above the function itself. A code passage's heading path names its definition
-(``api > Huey > periodic_task``); a module's constants, and the short definitions the chunker joins to a
-neighbour, are declared in its text.
+(``api > Huey > periodic_task``), or the definitions the chunker joined into it (``mini > MiniHuey >
+periodic_task, start``); a module's constants are declared in its text.
 """
 from __future__ import annotations
 
@@ -56,18 +56,35 @@ def code_name(query: str) -> list[str] | None:
 
 def defines(parts: list[str], heading_path: str, text: str) -> bool:
     """Whether the code passage under ``heading_path`` ('api > Huey > revoke_by_id': module, classes, definition)
-    holding ``text`` defines the name ``parts`` (case aside): its heading's definition is the name's last part,
-    the qualifiers the query gives agreeing with the heading's as far as both go (a package before the module, as
+    holding ``text`` defines the name ``parts`` (case aside): one of its heading's definitions (a passage of
+    joined sections names each, ``errors > XmpDocumentError, LimitReachedError``) is the name's last part, the
+    qualifiers the query gives agreeing with the heading's as far as both go (a package before the module, as
     in ``huey.api.Huey``, is passed over; the module alone is the file, not a definition in it); or, for a name
-    without qualifiers, its text declares it (``declares``)."""
+    without qualifiers, or a qualified one where the heading names more definitions than it shows (``a, b, c
+    +4``) and the qualifiers are the heading's or the text declares the last of them too, its text declares it
+    (``declares``)."""
     name = [part.casefold() for part in parts]
     heading = [part.strip().casefold() for part in heading_path.split(" > ")]
-    if len(heading) > 1 and heading[-1] == name[-1]:
-        qualifiers, owners = name[:-1], heading[:-1]
-        shared = min(len(qualifiers), len(owners))
-        if qualifiers[len(qualifiers) - shared:] == owners[len(owners) - shared:]:
+    if len(heading) < 2:
+        return len(parts) == 1 and declares(parts[0], text)
+    owners, last = heading[:-1], heading[-1]
+    hidden = MORE_NAMED.search(last)
+    for named in MORE_NAMED.sub("", last).split(", "):
+        path = owners + named.split(".")
+        if path[-1] == name[-1] and _agree(name[:-1], path[:-1]):
             return True
+    if hidden and len(parts) > 1 and (_agree(name[:-1], owners) or declares(parts[-2], text)):
+        return declares(parts[-1], text)
     return len(parts) == 1 and declares(parts[0], text)
+
+
+MORE_NAMED = re.compile(r" \+\d+$")  # '+4' after the names a joined passage's heading shows (ingest.chunk)
+
+
+def _agree(qualifiers: list[str], owners: list[str]) -> bool:
+    """Whether a name's qualifiers and a definition's owners agree as far as both go, from the name's end."""
+    shared = min(len(qualifiers), len(owners))
+    return qualifiers[len(qualifiers) - shared:] == owners[len(owners) - shared:]
 
 
 def declares(name: str, text: str) -> bool:
