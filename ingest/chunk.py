@@ -133,7 +133,8 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
 # starts among a long table's rows embedded with the table's header row, and what the parsers read otherwise since
 # 6: GBK, Big5 and Latin-1 notes, camelCase names' words in code, Scala, Julia and Perl outlined, PDFs without their
 # running headers and with page labels and sections, links to PDFs by a bare name; 8: a passage of joined code
-# sections headed by the names of all the definitions it holds, not only the one it was joined to).
+# sections headed by the names of all the definitions it holds, not only the one it was joined to, and JavaScript's
+# exported, assigned and at-once-called functions outlined).
 VERSION = 8
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -617,6 +617,74 @@ def test_module_level_code_is_its_own_section():
     assert "MAX_ITEMS = 100" in first.text and "class Cart" not in first.text
 
 
+SCRIPT = """\
+'use strict';
+
+module.exports = {
+  start(server) {
+    return server.listen(8080);
+  },
+  stop: function (server) {
+    server.destroy();
+  },
+};
+
+exports.restart = async function (server) {
+  await server.close();
+  return server.listen(9090);
+};
+
+Cart.prototype.add = function (item) {
+  this.items.push(item);
+};
+
+const api = {
+  fetchUser: async (id) => {
+    return fetch(`/users/${id}`);
+  },
+};
+
+const PORT = 8080;
+
+(function sidebar() {
+  function toggle(el) {
+    el.hidden = !el.hidden;
+  }
+  document.body.addEventListener("click", toggle);
+})();
+
+(function () {
+  function track(event) {
+    console.log(event);
+  }
+}());
+
+export default class extends Base {
+  render() {
+    return null;
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("name", ["server.js", "server.ts"])
+def test_functions_a_script_assigns_exports_or_calls_at_once_have_their_own_heading(name):
+    """JavaScript's other ways to define a function (CommonJS's exports, an object of functions, a function
+    called where it is written, a default export without a name) went under the module's name alone: rustdoc's
+    book.js (844 lines, its code in IIFEs) was one section of 830 lines headed 'book'."""
+    doc = parse_code(name, SCRIPT)
+    for needle, path in [("server.listen(8080)", ["start"]), ("server.destroy()", ["stop"]),
+                         ("await server.close()", ["restart"]), ("this.items.push", ["Cart", "add"]),
+                         ("fetch(`/users", ["api", "fetchUser"]), ("el.hidden", ["sidebar", "toggle"]),
+                         ("addEventListener", ["sidebar"]), ("console.log", ["track"]),
+                         ("return null", ["default", "render"]), ("const PORT", [])]:
+        assert section_holding(doc, needle).heading_path == ["server"] + path, needle
+    assert doc.meta["symbols"] == ["start", "stop", "restart", "Cart.add", "api", "api.fetchUser", "sidebar",
+                                   "sidebar.toggle", "track", "default", "default.render"]
+    ambient = parse_code("types.d.ts", 'declare module "left-pad" {\n  export function pad(s: string): string;\n}\n')
+    assert [s.heading_path for s in ambient.sections] == [["types.d", "left-pad"]]  # the module's name, unquoted
+
+
 def test_swift_has_no_grammar_and_falls_back_to_one_section():
     doc = parse_code("Cart.swift", SOURCES["Cart.swift"])
     assert doc.meta["language"] == "swift"
