@@ -196,6 +196,7 @@ def joined_engine(immediate, tmp_path, embedder):
     import pypdf
     tree = {"pypdf/errors.py": (Path(pypdf.__file__).parent / "errors.py").read_text(encoding="utf-8"),
             "huey/contrib/mini.py": (Path(huey.__file__).parent / "contrib" / "mini.py").read_text(encoding="utf-8"),
+            "huey/api.py": (Path(huey.__file__).parent / "api.py").read_text(encoding="utf-8"),
             "huey/registry.py": REGISTRY, "tests/test_registry.py": TESTS}
     ingest(write_tree(tmp_path / "code", tree))
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
@@ -206,7 +207,7 @@ def joined_engine(immediate, tmp_path, embedder):
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
 @pytest.mark.parametrize("query, path, name", [
     ("MiniHuey.periodic_task", "huey/contrib/mini.py", "periodic_task"),
-    ("periodic_task", "huey/contrib/mini.py", "periodic_task"),
+    ("mini.MiniHuey.periodic_task", "huey/contrib/mini.py", "periodic_task"),
     ("XmpDocumentError", "pypdf/errors.py", "XmpDocumentError"),
     ("errors.XmpDocumentError", "pypdf/errors.py", "XmpDocumentError")])
 def test_a_definition_joined_to_its_neighbour_is_found_under_its_own_name(joined_engine, query, path, name, mode):
@@ -218,3 +219,13 @@ def test_a_definition_joined_to_its_neighbour_is_found_under_its_own_name(joined
     line = next(n for n, text in enumerate(lines, 1) if text.lstrip().startswith((f"def {name}(", f"class {name}(")))
     assert (top.path, top.start_line <= line <= top.end_line) == (path, True), (top.path, top.start_line, line)
     assert name in top.heading_path.split(" > ")[-1].split(", "), top.heading_path
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_of_two_definitions_of_a_name_the_one_with_a_passage_of_its_own_comes_first(joined_engine, mode):
+    """huey defines periodic_task twice: Huey.periodic_task in api.py, a passage of its own, and the few lines of
+    MiniHuey.periodic_task in mini.py, joined to start. Both are definitions of the name, both come first; the
+    joined passage, shorter, ranked above by BM25 once its heading said periodic_task too."""
+    hits = joined_engine.search("periodic_task", mode=mode).hits
+    assert [(h.path, h.heading_path) for h in hits[:2]] == [
+        ("huey/api.py", "api > Huey > periodic_task"), ("huey/contrib/mini.py", "mini > MiniHuey > periodic_task, start")]

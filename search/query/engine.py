@@ -834,8 +834,12 @@ def _definitions_first(conn, query: str, ranked: list, mode: str, catalog: Catal
     defining = {r["id"] for r in rows
                 if r["kind"] == "code" and symbols.defines(parts, r["heading_path"] or "", r["text"])}
     declaring = {r["id"] for r in rows if r["id"] in defining and symbols.declares(parts[-1], r["text"])}
-    # a definition cut in two: the passage with its 'def' line before the rest ('Postings.search' put the rest first)
-    first = named + sorted((hit for hit in ranked if hit[0] in defining), key=lambda hit: hit[0] not in declaring)
+    shared = {r["id"] for r in rows if r["id"] in defining and symbols.joined(r["heading_path"] or "")}
+    # a definition cut in two: the passage with its 'def' line before the rest ('Postings.search' put the rest first);
+    # of two definitions of the name, the one with a passage of its own before one joined to a neighbour (huey's
+    # Huey.periodic_task before the few lines of MiniHuey.periodic_task, shorter and so higher by BM25)
+    first = named + sorted((hit for hit in ranked if hit[0] in defining),
+                           key=lambda hit: (hit[0] not in declaring, hit[0] in shared))
     chosen = {hit[0] for hit in first}
     moved = first + [hit for hit in ranked if hit[0] not in chosen]
     if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:

@@ -81,6 +81,12 @@ def defines(parts: list[str], heading_path: str, text: str) -> bool:
 MORE_NAMED = re.compile(r" \+\d+$")  # '+4' after the names a joined passage's heading shows (ingest.chunk)
 
 
+def joined(heading_path: str) -> bool:
+    """Whether a code passage's heading names more than one definition (the chunker joined short ones)."""
+    last = heading_path.split(" > ")[-1]
+    return ", " in last or MORE_NAMED.search(last) is not None
+
+
 def _agree(qualifiers: list[str], owners: list[str]) -> bool:
     """Whether a name's qualifiers and a definition's owners agree as far as both go, from the name's end."""
     shared = min(len(qualifiers), len(owners))
