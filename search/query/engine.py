@@ -27,7 +27,7 @@ from typing import Callable
 
 from search.index import db, queries, schema
 from search.model.info import ModelError
-from search.query import fusion, keyword, spelling, symbols
+from search.query import fusion, keyword, question, spelling, symbols
 from search.query.catalog import Catalog
 from search.query.filters import Filters
 from search.query.postings import Postings, tokenize
@@ -412,7 +412,7 @@ class Engine:
         """BM25 from the postings in memory, or from FTS5 itself while they are read or for a phrase."""
         postings = self._current_postings(conn, catalog) if self._hold_postings else None
         if postings is not None:
-            tokens = postings.tokens(conn, query_words(query)[:keyword.MAX_TERMS])
+            tokens = postings.tokens(conn, query_words(question.content(query))[:keyword.MAX_TERMS])
             if all(len(t) <= 1 for t in tokens):  # a word FTS5 splits in two is a phrase: FTS5 answers
                 return postings.search([t[0] for t in tokens if t], depth, filters)
         key = tuple(sorted(state["generations"].items()))
@@ -477,10 +477,11 @@ class Engine:
         postings = self._current_postings(conn, self._catalog_for(conn, state)) if self._hold_postings else None
         if postings is None:
             return keyword.common_words(conn, query, self._total(conn, tuple(sorted(state["generations"].items()))))
-        words = query_words(query)[:keyword.MAX_TERMS]
+        framing = question.framing(query)
+        words = query_words(question.content(query))[:keyword.MAX_TERMS]
         if len(words) <= 2:
-            return set()
-        return keyword.dropped(words, postings.tokens(conn, words), postings.documents, postings.rows.count)
+            return framing
+        return keyword.dropped(words, postings.tokens(conn, words), postings.documents, postings.rows.count) | framing
 
     def _links(self, conn, row) -> tuple[tuple[list[str], int], tuple[list[str], int]]:
         """((PDFs a note links to, how many), (notes that link to a PDF, how many)) among the published files,

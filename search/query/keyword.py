@@ -14,6 +14,7 @@ import sqlite3
 from typing import Callable
 
 from search.index import queries
+from search.query import question
 from search.query.filters import Filters
 from search.query.postings import tokenize
 from search.query.text import query_terms, query_words
@@ -25,6 +26,7 @@ BY_MEANING = "results are by meaning only, scored by similarity as in mode 'sema
 
 
 def match_expression(conn: sqlite3.Connection, query: str, total_chunks: int) -> str | None:
+    query = question.content(query)
     words = query_words(query)[:MAX_TERMS]
     if not words:
         return None
@@ -52,11 +54,13 @@ def dropped(words: list[str], tokens: list[tuple[str, ...]], documents: Callable
 
 def common_words(conn: sqlite3.Connection, query: str, total: int) -> set[str]:
     """The query's words that keyword search drops as common (in more than COMMON of the chunks, when the query
-    has more than two words and some rarer ones): snippets do not mark them ('the', 'a', 'I' in a question)."""
-    words = query_words(query)[:MAX_TERMS]
+    has more than two words and some rarer ones) or as a question's framing (``question``): snippets do not mark
+    them ('the', 'a', 'how' and 'I' in a question)."""
+    framing = question.framing(query)
+    words = query_words(question.content(query))[:MAX_TERMS]
     if len(words) <= 2 or not total:
-        return set()
-    return _common(conn, words, total)
+        return framing
+    return _common(conn, words, total) | framing
 
 
 def weightless(documents: list[int], total: int) -> bool:

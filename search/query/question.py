@@ -1,0 +1,51 @@
+"""The words that only make a query a question, which keyword search leaves out.
+
+An assistant (or a person) often searches with a question: ``how do I list the connections to a database?``,
+``癫痫病发作与经期有关系吗？``. Its framing words (how, do, I; 吗, 怎么, 什么) say nothing about which passage is
+meant, but BM25 weighs them as it weighs any word: a note titled ``How I …`` outranked the one about database
+connections, and a question's Chinese particles made bigrams (系吗) that match nothing or something unrelated.
+``content`` is the query without them, for the keyword side only; meaning (the embedding) gets the question whole,
+and a query of framing words alone is kept as written.
+
+English framing words are left out only from a question: a query whose first word asks (how, what, do, can …) or
+that ends with ``?``; a statement keeps them (SciFact's claims: ``… does not reduce …``). Chinese question words
+are questions wherever they stand; the particles 吗, 呢, 啊, 呀 only where they end a run of Chinese (吗啡 is a
+drug).
+"""
+from __future__ import annotations
+
+import re
+
+from search.query.text import CJK_RANGES, WORD, normalise, query_words
+
+ASKING = frozenset(
+    "how what why when where which who whom whose "
+    "do does did can could should would is are was were am shall".split())
+FRAMING = ASKING | frozenset("i me my we us our you your".split())
+
+CHINESE = (  # longest first: 怎么办 before 怎么
+    "为什么", "為什麼", "怎么办", "怎麼辦", "怎么样", "怎麼樣", "是不是", "能不能", "可不可以", "有没有", "有沒有",
+    "怎么", "怎麼", "怎样", "怎樣", "如何", "什么", "什麼", "甚麼", "为何", "為何", "哪些", "哪个", "哪個",
+    "哪里", "哪裡", "请问", "請問", "咋办", "咋辦", "咋样", "咋樣",
+)
+PARTICLES = "吗嗎呢啊呀"
+_CHINESE = re.compile("|".join(CHINESE) + f"|[{PARTICLES}](?![{CJK_RANGES}])")
+
+
+def content(query: str) -> str:
+    """``query`` without its question's framing words, for keyword search; the query itself when nothing would
+    be left (or nothing is framing)."""
+    text = normalise(query)
+    kept = _CHINESE.sub(" ", text)
+    words = WORD.findall(kept)
+    if words and (words[0] in ASKING or text.rstrip().endswith(("?", "？"))):
+        kept = " ".join(w for w in words if w not in FRAMING)
+    left = WORD.findall(kept)
+    return kept if left and left != WORD.findall(text) else query
+
+
+def framing(query: str) -> set[str]:
+    """The query words (``query_words``: Chinese as bigrams) that only the framing gave: keyword search does not
+    look them up, and a snippet does not mark them."""
+    kept = content(query)
+    return set() if kept is query else set(query_words(query)) - set(query_words(kept))

@@ -1,0 +1,77 @@
+"""A query asked as a question: keyword search leaves out the words that only make it one (search/query/question.py)."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from search.query.engine import Engine
+from search.query.question import content, framing
+from tests.conftest import ingest, need_data
+
+
+def test_an_english_question_is_searched_by_what_it_asks_about():
+    assert content("how do I list the connections to a database?").split() == \
+        ["list", "the", "connections", "to", "a", "database"]
+    assert content("Can I pass a function to the useState updater").split()[:3] == ["pass", "a", "function"]
+    assert content("is the cache warm?").split() == ["the", "cache", "warm"]  # asked by its '?' as well
+    assert {"how", "do", "i"} <= framing("how do I list the connections to a database?")
+
+
+def test_a_statement_keeps_its_words():
+    for query in ("aspirin does not reduce the risk of stroke", "list the connections to a database"):
+        assert content(query) == query and framing(query) == set(), query
+
+
+def test_a_query_of_framing_words_alone_is_kept():
+    for query in ("how?", "how do I", "吗", "为什么"):
+        assert content(query) == query, query
+
+
+def test_chinese_question_words_and_particles_are_left_out():
+    assert content("癫痫病发作与经期有关系吗？").split() == ["癫痫病发作与经期有关系"]
+    assert content("得了癫痫平时注意什么啊？").split() == ["得了癫痫平时注意"]
+    assert content("癫痫该如何防治").split() == ["癫痫该", "防治"]  # not joined into a bigram 该防
+    assert "系吗" in framing("癫痫病发作与经期有关系吗？")
+    assert content("吗啡的副作用是什么").split() == ["吗啡的副作用是"]  # 吗 begins 吗啡 (morphine): kept
+
+
+QUESTIONS = [  # (question, the notes-en note it asks about)
+    ("how do I list the connections to a database?", "postgres/list-connections-to-a-database.md"),
+    ("how do I list running containers?", "docker/list-running-docker-containers.md"),
+    ("how do I edit the current command in the prompt?", "bash/edit-the-current-command-prompt.md"),
+]
+
+
+@pytest.fixture
+def notes_index(immediate, tmp_path):
+    """The notes the questions ask about, with the first 25 of each folder they and their rivals are in."""
+    source = need_data("notes-en")
+    picked = [wanted for _, wanted in QUESTIONS]
+    for folder in ("postgres", "docker", "bash", "zsh", "unix", "claude-code"):
+        picked += [f"{folder}/{p.name}" for p in sorted((source / folder).glob("*.md"))[:25]]
+    picked += ["zsh/open-current-command-line-prompt-in-editor.md",
+               "unix/undo-changes-made-to-current-terminal-prompt.md",
+               "claude-code/open-current-prompt-in-default-editor.md"]
+    root = tmp_path / "notes"
+    for relative in dict.fromkeys(picked):
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(source / relative, root / relative)
+    ingest(root)
+    return Path(os.environ["SIFT_HOME"]) / "index.db"
+
+
+@pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])
+def test_a_question_finds_the_note_about_what_it_asks(notes_index, embedder, postings):
+    """'how', 'do' and 'I' weighed as any word: notes that say them often ranked above the note about what was
+    asked, in keyword search ('how do I edit the current command in the prompt?' put zsh's note first). Each is
+    first now, from the postings in memory and from FTS5, and no snippet marks a framing word."""
+    engine = Engine(notes_index, lambda: embedder, keyword_postings=postings)
+    engine.warm()
+    answers = {question: engine.search(question, limit=5, mode="keyword").hits for question, _ in QUESTIONS}
+    assert [hits[0].path.rsplit("/", 2)[-2:] if hits else None for hits in answers.values()] == \
+        [wanted.split("/") for _, wanted in QUESTIONS]
+    marked = " ".join(h.snippet for hits in answers.values() for h in hits).casefold()
+    assert "**how**" not in marked and "**do**" not in marked and "**i**" not in marked, marked
