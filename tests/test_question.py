@@ -9,7 +9,7 @@ import pytest
 
 from search.query.engine import Engine
 from search.query.question import content, framing
-from tests.conftest import ingest, need_data
+from tests.conftest import ingest, need_data, write_tree
 
 
 def test_an_english_question_is_searched_by_what_it_asks_about():
@@ -75,3 +75,18 @@ def test_a_question_finds_the_note_about_what_it_asks(notes_index, embedder, pos
         [wanted.split("/") for _, wanted in QUESTIONS]
     marked = " ".join(h.snippet for hits in answers.values() for h in hits).casefold()
     assert "**how**" not in marked and "**do**" not in marked and "**i**" not in marked, marked
+
+
+def test_no_spelling_hint_for_the_framing_words(immediate, tmp_path, embedder):
+    """Notes that never say how, do or I answered 'how do I pay?' with "no passage contains 'how', 'do' or 'I'",
+    and '付款方式吗' with "no passage contains '吗'": hints about words the search never needed. A misspelt word
+    of what is asked is still hinted at."""
+    write_tree(tmp_path / "notes", {"pay.md": "# Payment\n\nPay by bank transfer within thirty days.\n",
+                                    "付款.md": "# 付款\n\n付款方式：银行转账或者支票。\n"})
+    ingest(tmp_path / "notes")
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    for query in ("how do I pay?", "付款方式吗"):
+        answer = engine.search(query, mode="keyword")
+        assert answer.hits and answer.unmatched == [] and not any("no passage" in n for n in answer.notes), \
+            (query, answer.notes)
+    assert [u["word"] for u in engine.search("how do I pey?", mode="keyword").unmatched] == ["pey"]

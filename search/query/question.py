@@ -33,15 +33,12 @@ _CHINESE = re.compile("|".join(CHINESE) + f"|[{PARTICLES}](?![{CJK_RANGES}])")
 
 
 def content(query: str) -> str:
-    """``query`` without its question's framing words, for keyword search; the query itself when nothing would
-    be left (or nothing is framing)."""
-    text = normalise(query)
-    kept = _CHINESE.sub(" ", text)
-    words = WORD.findall(kept)
-    if words and (words[0] in ASKING or text.rstrip().endswith(("?", "？"))):
-        kept = " ".join(w for w in words if w not in FRAMING)
-    left = WORD.findall(kept)
-    return kept if left and left != WORD.findall(text) else query
+    """``query`` without its question's framing words, for keyword search (and its spelling hints), its other words
+    as written; the query itself when nothing would be left (or nothing is framing)."""
+    words = WORD.findall(_CHINESE.sub(" ", query))
+    if words and (normalise(words[0]) in ASKING or query.rstrip().endswith(("?", "？"))):
+        words = [w for w in words if normalise(w) not in FRAMING]
+    return " ".join(words) if words and words != WORD.findall(query) else query
 
 
 def framing(query: str) -> set[str]:
