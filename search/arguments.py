@@ -23,8 +23,10 @@ def did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
         return f" (did you mean {near[0]!r}?)" if near else ""
     if not message.startswith("unrecognized arguments: "):
         return ""
-    options = [o for action in parser._actions for o in action.option_strings if o.startswith("--")]
-    said = [(word, difflib.get_close_matches(word.split("=")[0], options, n=1))
+    # compared without their leading dashes, which every option shares: with them '--debug' was told '--mode'
+    # and sift-mcp's '--bogus' '--log-queries'
+    options = {o.lstrip("-"): o for action in parser._actions for o in action.option_strings if o.startswith("--")}
+    said = [(word, [options[o] for o in difflib.get_close_matches(word.split("=")[0].lstrip("-"), options, n=1)])
             for word in message.split(": ", 1)[1].split() if word.startswith("-")]
     near = [f"{near[0]} for {word.split('=')[0]}" if len(said) > 1 else near[0] for word, near in said if near]
     return f" (did you mean {', '.join(near)}?)" if near else ""

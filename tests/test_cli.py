@@ -4,13 +4,14 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
 from search.index import db, schema
-from tests.conftest import as_older_index, ingest, run_ingest, write_tree
+from tests.conftest import VENV_BIN, as_older_index, ingest, run_ingest, write_tree
 
 
 def test_help_documents_every_command(sift_env):
@@ -57,6 +58,22 @@ def test_a_misspelt_command_or_option_is_told_the_one_probably_meant(sift_env):
     bare = run_ingest(sift_env, "model")  # said 'the following arguments are required: model_command'
     assert bare.returncode == 2 and bare.stderr.splitlines()[-1] == (
         "ingest model: error: the following arguments are required: {prepare,info}"), bare.stderr
+
+
+def test_an_unknown_option_is_not_told_an_unrelated_one(sift_env):
+    """Options were compared with their leading dashes, which every option shares, so `ingest search q --debug`
+    was told '(did you mean --mode?)', `--force` the same, and `sift-mcp --bogus` '--log-queries'. Compared
+    without them, an option near none says nothing more, and a misspelt one is still named."""
+    for typed in ("--debug", "--force", "--bogus"):
+        result = run_ingest(sift_env, "search", "alpha", typed)
+        assert result.returncode == 2
+        assert result.stderr.splitlines()[-1] == f"ingest search: error: unrecognized arguments: {typed}", result.stderr
+    near = run_ingest(sift_env, "search", "alpha", "-limit", "3")
+    assert near.stderr.splitlines()[-1].endswith("(did you mean --limit?)"), near.stderr
+    server = subprocess.run([str(VENV_BIN / "sift-mcp"), "--bogus"], env=sift_env, stdin=subprocess.DEVNULL,
+                            capture_output=True, text=True, timeout=120)
+    assert server.returncode == 2 and server.stderr.splitlines()[-1] == (
+        "sift-mcp: error: unrecognized arguments: --bogus"), server.stderr
 
 
 @pytest.mark.parametrize("typed, meant", [("e-5", "e5"), ("mini-lm", "minilm"), ("e5-small", "multilingual-e5-small")])
