@@ -35,10 +35,11 @@ def _env_bool(name: str, default: bool) -> bool:
                      f"the default is {'on' if default else 'off'})")
 
 
-def _env_number(name: str, default, kind=int, least=None):
+def _env_number(name: str, default, kind=int, least=None, above=None):
     """SIFT_<name> as ``kind`` (int or float), ``default`` when unset. A value that is not a finite number is
     refused in one line naming the variable (int() said only "invalid literal for int() with base 10"), and so
-    is one under ``least`` (a 0 that a worker would divide or step by)."""
+    is one under ``least`` or not over ``above`` (a 0 that a worker would divide or step by). A setting that has a
+    flag is named with it, as the flag's value arrives here through the variable."""
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
@@ -46,11 +47,15 @@ def _env_number(name: str, default, kind=int, least=None):
         number = kind(raw)
     except ValueError:
         number = math.nan
+    flag = next((f" (--{key.replace('_', '-')})" for key, variable in FLAG_VARIABLES.items() if variable == name), "")
+    said = f"{name}={raw!r}{flag}"
     if not math.isfinite(number):
-        what = "a whole number" if kind is int else "a number"
-        raise ValueError(f"{name}={raw!r} is not a number: give {what} (the default is {default})")
+        what = "a whole number" if kind is int else "a number"  # '2.5' is a number, but not a whole one
+        raise ValueError(f"{said} is not {what}: give {what} (the default is {default})")
     if least is not None and number < least:
-        raise ValueError(f"{name}={raw!r} must be at least {least} (the default is {default})")
+        raise ValueError(f"{said} must be at least {least} (the default is {default})")
+    if above is not None and number <= above:
+        raise ValueError(f"{said} must be more than {above} (the default is {default})")
     return number
 
 
@@ -177,8 +182,8 @@ def load(**overrides) -> Settings:
         exclude=tuple(_env_list("SIFT_EXCLUDE")),
         queue=(env.get("SIFT_QUEUE") or "sqlite").strip(),
         embed_remote=_env_bool("SIFT_EMBED_REMOTE", False),
-        embed_timeout=_env_number("SIFT_EMBED_TIMEOUT", 120, float),
-        rescan_minutes=_env_number("SIFT_RESCAN_MINUTES", 10, float),
+        embed_timeout=_env_number("SIFT_EMBED_TIMEOUT", 120, float, above=0),
+        rescan_minutes=_env_number("SIFT_RESCAN_MINUTES", 10, float, above=0),
         retries=_env_number("SIFT_RETRIES", 3, least=0),
         retry_delay=_env_number("SIFT_RETRY_DELAY", 2, float),
     )
@@ -195,16 +200,12 @@ def load(**overrides) -> Settings:
         raise ValueError(f"SIFT_CHUNK_OVERLAP={settings.chunk_overlap} (--chunk-overlap) must be smaller than "
                          f"SIFT_CHUNK_TOKENS={settings.chunk_tokens} (--chunk-tokens), the chunk size it overlaps "
                          "(the defaults are 32 and 256)")
-    if settings.rescan_minutes <= 0:
-        raise ValueError("SIFT_RESCAN_MINUTES must be a positive number of minutes")
     if settings.queue != "sqlite" and not settings.queue.startswith(REDIS_SCHEMES):
         raise ValueError(f"SIFT_QUEUE={settings.queue!r}: use sqlite (the default) or redis://HOST:PORT/DB")
     if settings.embed_remote and settings.queue == "sqlite":
         given = (os.environ.get("SIFT_EMBED_REMOTE") or "").strip() or "1"  # the user's word: yes, true, on
         raise ValueError(f"SIFT_EMBED_REMOTE={given} needs a Redis queue that embedding machines can reach: "
                          "set SIFT_QUEUE=redis://HOST:PORT/DB")
-    if settings.embed_timeout <= 0:
-        raise ValueError("SIFT_EMBED_TIMEOUT must be a positive number of seconds")
     if settings.retry_delay < 0:  # SIFT_RETRIES is refused below 0 as it is read
         raise ValueError(f"SIFT_RETRY_DELAY={settings.retry_delay:g} must not be negative: give the seconds "
                          "before the first retry (the default is 2)")

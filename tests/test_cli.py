@@ -725,12 +725,13 @@ def test_a_setting_that_is_not_a_number_is_one_line_naming_the_variable(sift_env
     """It was 'ingest: error: invalid literal for int() with base 10: 'abc'', which does not say where."""
     result = run_ingest({**sift_env, variable: "abc"}, "stats")
     assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert result.stderr.startswith(f"ingest: error: {variable}='abc' is not a number: give ")
+    assert re.match(rf"ingest: error: {variable}='abc'( \(--[a-z-]+\))? is not a (whole )?number: give ",
+                    result.stderr), result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
 
 
 @pytest.mark.parametrize("setting, said", [
-    ({"SIFT_WORKERS": "abc"}, "sift worker: error: SIFT_WORKERS='abc' is not a number"),
+    ({"SIFT_WORKERS": "abc"}, "sift worker: error: SIFT_WORKERS='abc' is not a whole number"),
     ({"SIFT_MODEL": "/nowhere/model.gguf"}, "sift worker: error: model file not found: /nowhere/model.gguf"),
 ])
 def test_a_worker_with_a_bad_setting_stops_in_one_line(sift_env, setting, said):
@@ -965,7 +966,7 @@ def test_the_watcher_and_the_server_refuse_a_non_number_setting_in_one_line(sift
     result = subprocess.run([sys.executable, *command], cwd=REPO, env={**sift_env, "SIFT_WORKERS": "abc"},
                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and result.stderr == (
-        f"{who}: error: SIFT_WORKERS='abc' is not a number: give a whole number (the default is 2)\n")
+        f"{who}: error: SIFT_WORKERS='abc' is not a whole number: give a whole number (the default is 2)\n")
 
 
 @pytest.mark.timeout(300)
@@ -1010,13 +1011,16 @@ def test_a_home_that_is_a_file_is_one_clear_error_everywhere(sift_env, tmp_path)
 
 
 @pytest.mark.parametrize("variable, value, said", [
-    ("SIFT_CHUNK_TOKENS", "abc", "SIFT_CHUNK_TOKENS='abc' is not a number: give a whole number"),
+    ("SIFT_CHUNK_TOKENS", "abc", "SIFT_CHUNK_TOKENS='abc' (--chunk-tokens) is not a whole number: give a whole number"),
     ("SIFT_FILES_PER_JOB", "0", "SIFT_FILES_PER_JOB='0' must be at least 1"),
     ("SIFT_EMBED_BATCH", "-1", "SIFT_EMBED_BATCH='-1' must be at least 1"),
-    ("SIFT_WORKERS", "2.5", "SIFT_WORKERS='2.5' is not a number: give a whole number"),
-    ("SIFT_CHUNK_OVERLAP", "-4", "SIFT_CHUNK_OVERLAP='-4' must be at least 0"),
+    ("SIFT_WORKERS", "2.5", "SIFT_WORKERS='2.5' is not a whole number: give a whole number (the default is 2)"),
+    ("SIFT_EMBED_BATCH", "1.5", "SIFT_EMBED_BATCH='1.5' is not a whole number"),
+    ("SIFT_CHUNK_OVERLAP", "-4", "SIFT_CHUNK_OVERLAP='-4' (--chunk-overlap) must be at least 0"),
     ("SIFT_RETRY_DELAY", "soon", "SIFT_RETRY_DELAY='soon' is not a number"),
     ("SIFT_RESCAN_MINUTES", "nan", "SIFT_RESCAN_MINUTES='nan' is not a number"),
+    ("SIFT_RESCAN_MINUTES", "0", "SIFT_RESCAN_MINUTES='0' must be more than 0 (the default is 10)"),
+    ("SIFT_EMBED_TIMEOUT", "-5", "SIFT_EMBED_TIMEOUT='-5' must be more than 0 (the default is 120)"),
     ("SIFT_CHUNK_OVERLAP", "300", "SIFT_CHUNK_OVERLAP=300 (--chunk-overlap) must be smaller than "
                                   "SIFT_CHUNK_TOKENS=256 (--chunk-tokens)"),
     ("SIFT_RETRY_DELAY", "-1", "SIFT_RETRY_DELAY=-1 must not be negative"),
@@ -1027,10 +1031,23 @@ def test_a_setting_that_is_not_a_usable_number_is_named(sift_env, variable, valu
     """A typo in a numeric SIFT_* variable: one line naming the variable (it said only "invalid literal for
     int() with base 10: 'abc'"), and a zero batch or job size is refused before a worker divides by it. An
     overlap over the chunk size said "chunk overlap must be smaller than the chunk size", naming neither
-    setting; SIFT_EMBEDDINGS=of (any word but off, 0, false, no) meant on, without a word."""
+    setting; SIFT_EMBEDDINGS=of (any word but off, 0, false, no) meant on, without a word. SIFT_WORKERS=2.5 was
+    'not a number', and SIFT_RESCAN_MINUTES=0 'must be a positive number of minutes', without the value or default."""
     result = run_ingest({**sift_env, variable: value}, "stats")
     assert result.returncode == 2 and result.stderr.strip().startswith(f"ingest: error: {said}"), result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_bad_number_given_as_a_flag_is_named_by_its_flag_too(sift_env, tmp_path):
+    """`ingest enqueue DIR --chunk-tokens 0` said `SIFT_CHUNK_TOKENS='0' must be at least 1`, naming a variable
+    the user never set (the flag reaches the settings through it); the overlap's message already named both."""
+    write_tree(tmp_path / "n", {"a.md": "a"})
+    for args, said in ((("enqueue", str(tmp_path / "n"), "--chunk-tokens", "0"),
+                        "SIFT_CHUNK_TOKENS='0' (--chunk-tokens) must be at least 1 (the default is 256)"),
+                       (("--max-file-chunks", "0", "enqueue", str(tmp_path / "n")),
+                        "SIFT_MAX_FILE_CHUNKS='0' (--max-file-chunks) must be at least 1 (the default is 10000)")):
+        result = run_ingest(sift_env, *args)
+        assert result.returncode == 2 and result.stderr == f"ingest: error: {said}\n", result.stderr
 
 
 @pytest.mark.timeout(300)

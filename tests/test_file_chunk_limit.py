@@ -127,9 +127,10 @@ def test_a_section_over_a_mebibyte_is_not_counted_whole_and_is_cut_as_ever():
 
 
 @pytest.mark.parametrize("value, said", [
-    ("lots", "SIFT_MAX_FILE_CHUNKS='lots' is not a number: give a whole number (the default is 10000)"),
-    ("0", "SIFT_MAX_FILE_CHUNKS='0' must be at least 1 (the default is 10000)"),
-    ("2.5", "SIFT_MAX_FILE_CHUNKS='2.5' is not a number: give a whole number"),
+    ("lots", "SIFT_MAX_FILE_CHUNKS='lots' (--max-file-chunks) is not a whole number: give a whole number (the default "
+             "is 10000)"),
+    ("0", "SIFT_MAX_FILE_CHUNKS='0' (--max-file-chunks) must be at least 1 (the default is 10000)"),
+    ("2.5", "SIFT_MAX_FILE_CHUNKS='2.5' (--max-file-chunks) is not a whole number: give a whole number"),
 ])
 def test_a_limit_that_is_not_a_positive_whole_number_is_refused_naming_it(monkeypatch, value, said):
     monkeypatch.setenv("SIFT_MAX_FILE_CHUNKS", value)
@@ -143,7 +144,8 @@ def test_the_cli_refuses_a_zero_limit_in_one_line_and_passes_its_flag_on(sift_en
     from search.settings import use_flags
     result = run_ingest({**sift_env, "SIFT_MAX_FILE_CHUNKS": "0"}, "stats")
     assert result.returncode == 2 and result.stderr == \
-        "ingest: error: SIFT_MAX_FILE_CHUNKS='0' must be at least 1 (the default is 10000)\n", result.stderr
+        "ingest: error: SIFT_MAX_FILE_CHUNKS='0' (--max-file-chunks) must be at least 1 (the default is 10000)\n", \
+        result.stderr
     assert load().max_file_chunks == 10_000
     monkeypatch.setenv("SIFT_MAX_FILE_CHUNKS", "")  # use_flags writes os.environ: restored after the test
     use_flags(build_parser().parse_args(["retry-failed", "--max-file-chunks", "20000"]))
