@@ -670,6 +670,10 @@ def cmd_search(args) -> int:
                       modified_before=unix_time(args.modified_before, "--modified-before"))
     answer = engine.search(args.query, limit=args.limit, mode=args.mode, filters=filters)
     answer.notes += where.notes(found=bool(answer.hits))
+    if not answer.hits:  # 'notes/*.md' matched nothing and said nothing, where ingest files tells how to write it
+        from search.query.listing import glob_hint
+        from search.query.scope import CLI
+        answer.notes += [hint for hint in (glob_hint(args.glob, roots, CLI),) if hint]
     if args.json:
         from search.index.status import as_json
         print(as_json(answer.as_dict()))

@@ -68,6 +68,16 @@ def test_files_path_prefix_and_glob_narrow_the_list_with_the_notes_search_gives(
     assert lines(run_ingest(env, "files", "--path-prefix", "recipes", "--glob", "*.py")) == ["no files match"]
 
 
+def test_search_with_a_glob_that_starts_with_the_collection_name_says_how_to_write_it(env, notes):
+    """`ingest search bread --glob 'notes/*.md'` answered 'no results' and nothing more, while `ingest files`
+    with the same glob said that it matches paths without the collection name; search says so too."""
+    out = lines(run_ingest(env, "search", "bread", "--mode", "keyword", "--glob", "notes/recipes/*.md"))
+    assert out[:2] == ["note: --glob matches paths relative to the collection root, without the collection name: "
+                       "--collection notes --glob 'recipes/*.md'", "no results"], out
+    found = lines(run_ingest(env, "search", "bread", "--mode", "keyword", "--glob", "recipes/*.md"))
+    assert found[0].startswith(" 1. notes/recipes/bread.md") and not any("note:" in line for line in found), found
+
+
 def test_files_glob_takes_braces_globstar_and_a_leading_dot_slash_as_a_shell_does(env, notes):
     """'*.{md,py}', 'tech/**/*.md' (tech/fts5.md lies directly in tech/) and './tech/*' matched nothing, with no
     note: fnmatch knows none of these forms, and a model writes them as it would for a shell."""
