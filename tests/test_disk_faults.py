@@ -382,7 +382,8 @@ def damage(index: Path, how: str) -> None:
 
 
 FIX = ("); Sift leaves it as it is. Restore it from a backup, or delete it (with index.db-wal and index.db-shm "
-       "beside it) and run `ingest enqueue FOLDER` again for each folder to rebuild it")
+       "beside it) and run `ingest enqueue FOLDER --name NAME` again for each collection to rebuild it (with its "
+       "name, so that its paths read as before)")
 
 
 @pytest.mark.parametrize("how", ["truncated", "garbage", "not-sqlite"])

@@ -173,7 +173,8 @@ def _refuse_foreign(conn: sqlite3.Connection, path: Path) -> None:
 def damaged(path: Path | str, why: str) -> str:
     return (f"the index at {path} is damaged ({why}); Sift leaves it as it is. Restore it from a backup, or "
             f"delete it (with {Path(path).name}-wal and {Path(path).name}-shm beside it) and run "
-            "`ingest enqueue FOLDER` again for each folder to rebuild it")
+            "`ingest enqueue FOLDER --name NAME` again for each collection to rebuild it (with its name, so that "
+            "its paths read as before)")
 
 
 def read_only(path: Path | str, why: str) -> str:
