@@ -11,6 +11,7 @@ secret is never printed into the log of a service that others can reach.
 from __future__ import annotations
 
 import ipaddress
+import math
 import os
 import secrets
 import socket
@@ -120,6 +121,8 @@ def _list(env, name: str) -> list[str]:
 
 
 def _number(env, name: str, default, kind, unit: str):
+    """A positive finite number (``kind``: int or float) from ``env``; refused in one line naming it, with the
+    default. 'nan' passed the check 'not <= 0', and '1.5' requests were told to be a positive number."""
     raw = env.get(name, "").strip()
     if not raw:
         return default
@@ -127,8 +130,9 @@ def _number(env, name: str, default, kind, unit: str):
         value = kind(raw)
     except ValueError:
         value = None
-    if value is None or value <= 0:
-        raise ValueError(f"{name}={raw!r}: give a positive number of {unit}")
+    if value is None or not math.isfinite(value) or value <= 0:
+        what, shown = ("whole number", default) if kind is int else ("number", f"{default:g}")
+        raise ValueError(f"{name}={raw!r}: give a positive {what} of {unit} (the default is {shown})")
     return value
 
 

@@ -549,6 +549,23 @@ def test_twenty_clients_for_a_minute_while_a_worker_publishes(sift_env, serve, t
 
 # --- the pieces, without a server ------------------------------------------------------------------
 
+@pytest.mark.parametrize("variable, value, said", [
+    ("SIFT_HTTP_BURST", "1.5", "SIFT_HTTP_BURST='1.5': give a positive whole number of requests (the default is 40)"),
+    ("SIFT_HTTP_RATE", "nan", "SIFT_HTTP_RATE='nan': give a positive number of requests per second (the default is 20)"),
+    ("SIFT_HTTP_IDLE_MINUTES", "inf", "SIFT_HTTP_IDLE_MINUTES='inf': give a positive number of minutes (the default "
+                                      "is 30)"),
+    ("SIFT_HTTP_MAX_BODY", "0", "SIFT_HTTP_MAX_BODY='0': give a positive whole number of bytes (the default is "
+                                "1048576)"),
+])
+def test_an_http_limit_that_is_not_a_usable_number_is_refused_with_its_default(tmp_path, variable, value, said):
+    """SIFT_HTTP_RATE=nan passed the check 'not <= 0' and reached the rate limiter; SIFT_HTTP_BURST=1.5 was told
+    to 'give a positive number of requests', which 1.5 is. Each is refused naming what it takes and the default."""
+    from mcp_server import http_settings
+    with pytest.raises(ValueError) as refused:
+        http_settings.load("8765", tmp_path, env={variable: value})
+    assert str(refused.value) == said
+
+
 def test_listen_addresses_and_allow_lists():
     from mcp_server import http_guard, http_settings
     assert http_settings.parse_listen("8765") == ("127.0.0.1", 8765)
