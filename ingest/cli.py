@@ -657,7 +657,7 @@ def cmd_files(args) -> int:
 
 
 def cmd_search(args) -> int:
-    from search.query.engine import NOTHING_PUBLISHED, from_settings
+    from search.query.engine import from_settings
     from search.query.filters import Filters, unix_time
     from search.settings import load
     from workers.stats import printable
@@ -682,8 +682,8 @@ def cmd_search(args) -> int:
         print(printable(f"note: {note}"))
     if not answer.hits:
         print("no results")
-        if NOTHING_PUBLISHED in answer.notes:  # the first build: where to watch it, and whether a worker runs
-            print(_progress_line())
+        if not answer.generations:  # a first build (of every collection, or the one searched): where to watch it,
+            print(_progress_line())  # and whether a worker runs
     _print_hits(answer)
     return 0
 

@@ -772,6 +772,26 @@ def test_a_search_of_one_collection_names_only_its_generation(immediate, sift_en
     assert list(data["generations"]) == ["more"], data["generations"]
 
 
+def test_a_search_of_a_collection_not_published_yet_names_no_missing_word_and_says_where_to_watch(
+        immediate, sift_env, tmp_path):
+    """`ingest search warehouse --collection many`, while many's first build waited for a worker, said 'no passage
+    contains 'warehouse'; results are by meaning only, …' under 'nothing is searchable in 'many' yet' (nothing
+    was searched, by words or meaning), and, unlike a home with nothing published, not where to watch the build
+    nor that no worker was running."""
+    from search.index import store
+    from workers import runtime
+    ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha"}))
+    store.ensure_collection(runtime.index(), "fresh", str(write_tree(tmp_path / "f", {"c.md": "warehouse"})))
+    out = run_ingest(sift_env, "search", "warehouse", "--collection", "fresh").stdout.splitlines()
+    assert out[:2] == ["note: nothing is searchable in 'fresh' yet: it has published no generation (its first may "
+                       "still be being built: stats shows its progress)", "no results"], out
+    assert out[2].startswith(f"progress: ingest stats --watch   (needs a running worker; start one with: "
+                             f"SIFT_HOME={sift_env['SIFT_HOME']} ") and "huey_consumer workers.app.huey" in out[2], out
+    assert re.fullmatch(r"\(hybrid, [0-9.]+ ms\)", out[3]) and len(out) == 4, out
+    elsewhere = run_ingest(sift_env, "search", "warehouse", "--collection", "notes").stdout  # published: said
+    assert elsewhere.startswith("note: no passage contains 'warehouse'"), elsewhere
+
+
 def test_similar_says_which_of_file_and_chunk_id_is_wrong(sift_env):
     """A bare `ingest similar` was told '… or --chunk-id N, not both', though it gave neither."""
     neither, both = run_ingest(sift_env, "similar"), run_ingest(sift_env, "similar", "a.md", "--chunk-id", "1")

@@ -172,7 +172,8 @@ class Engine:
                         ranked = _phrases_first(conn, query, ranked, used, notes)
                         ranked = _definitions_first(conn, query, ranked, used, self._catalog_for(conn, state),
                                                     filters, notes)
-                        unmatched = self._spelling(conn, query, used, state, notes)
+                        unmatched = self._spelling(conn, query, used, state, notes) \
+                            if _in_scope(state["generations"], filters) else []  # nothing searched: no word missed
                         _by_meaning(notes, ranked, used)
                         _no_terms(notes, query, used, bool(state["models"]))
                         common = self._common_words(conn, query, state) if ranked else set()
