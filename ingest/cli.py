@@ -841,8 +841,9 @@ def cmd_model_info(args) -> int:
     from search.settings import load
     settings = load()
     if settings.uses_default_model and not settings.model_path.exists():  # building it is prepare's work
-        print(f"model {settings.known_model.name}: not built yet; `ingest model prepare` builds it at "
-              f"{settings.model_path}")
+        import shlex  # the model named, as given: a bare `ingest model prepare` would build the default instead
+        prepare = "ingest model prepare" + (f" --model {shlex.quote(settings.model)}" if settings.model else "")
+        print(f"model {settings.known_model.name}: not built yet; `{prepare}` builds it at {settings.model_path}")
         return 0
     info = embedding.resolve(settings)
     print(f"id: {info.model_id}\npath: {info.path}\narchitecture: {info.arch}\ndimension: {info.dim}\n"

@@ -1149,7 +1149,7 @@ def test_a_keyword_only_index_is_built_and_searched_without_building_the_model(s
 @pytest.mark.parametrize("args, said", [
     (("stats",), "model: all-MiniLM-L6-v2 (built at {models}/all-MiniLM-L6-v2.gguf on first need)\n"
                  "nothing indexed yet: no index yet at {home}/index.db (ingest enqueue PATH makes one)\n"),
-    (("model", "info"), "model all-MiniLM-L6-v2: not built yet; `ingest model prepare` builds it at "
+    (("model", "info"), "model all-MiniLM-L6-v2: not built yet; `ingest model prepare --model minilm` builds it at "
                         "{models}/all-MiniLM-L6-v2.gguf\n"),
 ])
 def test_read_only_commands_on_a_home_never_used_say_so_and_make_nothing(sift_env, args, said):
@@ -1161,6 +1161,29 @@ def test_read_only_commands_on_a_home_never_used_say_so_and_make_nothing(sift_en
     assert result.returncode == 0, result.stderr
     assert result.stdout == said.format(home=home, models=home / "models")
     assert not home.exists(), sorted(home.rglob("*"))
+
+
+def test_model_info_of_a_model_not_built_gives_the_prepare_command_that_builds_that_model(sift_env):
+    """`ingest model --model minilm info` said "`ingest model prepare` builds it", and that command, run as
+    written, built e5 (the default) instead. The command given carries the model; the default's needs nothing."""
+    env = {k: v for k, v in sift_env.items() if k != "SIFT_MODEL"}
+    home = Path(env["SIFT_HOME"])
+    named = run_ingest(env, "model", "--model", "minilm", "info")
+    assert named.stdout == ("model all-MiniLM-L6-v2: not built yet; `ingest model prepare --model minilm` builds it "
+                            f"at {home / 'models' / 'all-MiniLM-L6-v2.gguf'}\n"), named.stdout
+    default = run_ingest(env, "model", "info")
+    assert default.stdout == ("model multilingual-e5-small: not built yet; `ingest model prepare` builds it at "
+                              f"{home / 'models' / 'multilingual-e5-small.gguf'}\n"), default.stdout
+
+
+def test_a_missing_model_file_is_not_told_to_run_a_prepare_that_cannot_make_it(sift_env, tmp_path):
+    """SIFT_MODEL=/path/x.gguf that is not there was told 'run `ingest model prepare` or set SIFT_MODEL …', and
+    `ingest model prepare` itself then failed with that same line: it builds only e5 and minilm."""
+    missing = tmp_path / "x.gguf"
+    result = run_ingest({**sift_env, "SIFT_MODEL": str(missing)}, "model", "prepare")
+    assert (result.returncode, result.stderr) == (2, f"ingest: error: model file not found: {missing} — set "
+                                                     "SIFT_MODEL (--model) to the path of a GGUF embedding model, or to "
+                                                     "e5 or minilm, which `ingest model prepare` builds\n")
 
 
 def test_stats_json_on_a_home_never_used_names_the_model_and_makes_nothing(sift_env):

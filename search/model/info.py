@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-FIX = "run `ingest model prepare` or set SIFT_MODEL to a GGUF embedding model"
+# `ingest model prepare` builds only the models Sift knows (for a path it checks the file, and failed the same way)
+FIX = ("set SIFT_MODEL (--model) to the path of a GGUF embedding model, or to e5 or minilm, which `ingest model "
+       "prepare` builds")
 
 # llama.cpp's enum llama_pooling_type (also gguf.PoolingType).
 POOLING_NAMES = {0: "none", 1: "mean", 2: "cls", 3: "last", 4: "rank"}
