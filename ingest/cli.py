@@ -124,6 +124,21 @@ def _flags_of(only) -> argparse.ArgumentParser:
     return _settings_flags(argparse.ArgumentParser(add_help=False), argparse.SUPPRESS, only)
 
 
+def _seconds(text: str) -> float:
+    """--interval: a number of seconds above 0. A negative one printed a report, then 'sleep length must be
+    non-negative'; nan 'Invalid value NaN (not a number)', neither naming the flag; 0 re-read the index without
+    a pause, dozens of times a second."""
+    import math
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"give the seconds between updates, a number above 0 (the default is 2), "
+                                         f"not {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="ingest", description="Index folders of notes, code and PDFs for Sift.")
     _settings_flags(parser)
@@ -141,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 help="collections, generations, per-stage progress, failures")
     stats.add_argument("--json", action="store_true", help="print the report as JSON")
     stats.add_argument("--watch", action="store_true", help="keep the report updated (Ctrl-C to stop)")
-    stats.add_argument("--interval", type=float, default=2.0, help="seconds between updates with --watch")
+    stats.add_argument("--interval", type=_seconds, default=2.0, help="seconds between updates with --watch")
     stats.set_defaults(func=cmd_stats)
 
     again = commands.add_parser("retry-failed", parents=[settings],
