@@ -40,8 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--root", help="a folder to index: registered as a collection if new, and re-scanned "
                         "at every start")
     parser.add_argument("--name", help="the collection name for --root (default: the folder's name)")
-    parser.add_argument("--no-worker", action="store_true", help="do not run a huey worker as a child process "
-                        "(use when a worker already runs elsewhere)")
+    parser.add_argument("--no-worker", action="store_true", help="run neither the huey worker nor the file watcher "
+                        "as child processes (use when a worker and a watcher already run elsewhere: without a "
+                        "watcher, edits are read at the periodic rescan)")
     add_home_flag(parser)
     parser.add_argument("--http", metavar="[HOST:]PORT", help="serve MCP Streamable HTTP at http://HOST:PORT/mcp "
                         "instead of stdio (HOST defaults to 127.0.0.1; a token is required, see the README)")

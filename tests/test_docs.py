@@ -91,6 +91,14 @@ def test_every_sift_mcp_flag_is_in_the_readme():
     assert not missing, f"sift-mcp flags missing from the README: {missing}"
 
 
+def test_the_no_worker_help_says_the_watcher_is_left_out_too():
+    """`sift-mcp --help` said --no-worker means 'do not run a huey worker as a child process'; it leaves out the
+    file watcher too (the README says so), and a user who ran only their own worker lost the updates on save."""
+    from mcp_server.server import build_parser
+    said = next(a.help for a in build_parser()._actions if "--no-worker" in a.option_strings)
+    assert "huey worker" in said and "file watcher" in said, said
+
+
 def readme_tools() -> list[str]:
     """The first column of the table under '### Tools'."""
     section = README.split("### Tools", 1)[1].split("\n#", 1)[0]
