@@ -673,7 +673,7 @@ def cmd_files(args) -> int:
 
 def cmd_search(args) -> int:
     from search.query.engine import from_settings
-    from search.query.filters import Filters, unix_time
+    from search.query.filters import Filters, empty_range, unix_time
     from search.settings import load
     from workers.stats import printable
     settings = load()
@@ -683,6 +683,9 @@ def cmd_search(args) -> int:
     filters = Filters(collection=where.collection, path_prefix=where.folder, kind=args.kind, glob=args.glob or None,
                       modified_after=unix_time(args.modified_after, "--modified-after"),
                       modified_before=unix_time(args.modified_before, "--modified-before"))
+    problem = empty_range(filters.modified_after, filters.modified_before, ("--modified-after", "--modified-before"))
+    if problem:  # said in this command's flags (the engine says it in the MCP tool's arguments)
+        raise ValueError(problem)
     answer = engine.search(args.query, limit=args.limit, mode=args.mode, filters=filters)
     answer.notes += where.notes(found=bool(answer.hits))
     if not answer.hits:  # 'notes/*.md' matched nothing and said nothing, where ingest files tells how to write it

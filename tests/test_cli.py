@@ -309,7 +309,13 @@ def test_search_takes_the_date_filters_the_mcp_tool_has(immediate, sift_env, tmp
     assert bad.returncode == 2 and bad.stderr == ("ingest: error: --modified-after must be an ISO date like "
                                                   "2024-03-01 or a date-time like 2024-03-01T14:30, not 'last week'\n")
     crossed = run_ingest(sift_env, "search", "alpha", "--modified-after", "2024-01-01", "--modified-before", "2023-01-01")
-    assert crossed.returncode == 2 and "is later than modified_before" in crossed.stderr, crossed.stderr
+    assert crossed.returncode == 2 and re.fullmatch(  # in its own flags: it said modified_after, modified_before
+        r"ingest: error: --modified-after \(202[34]-[0-9: -]+ UTC\) is later than --modified-before \(202[23]-[0-9: -]+ "
+        r"UTC\): no file can match; swap them or drop one\n", crossed.stderr), crossed.stderr
+    same = run_ingest(sift_env, "search", "alpha", "--modified-after", "2024-03-01", "--modified-before", "2024-03-01")
+    assert same.returncode == 2 and same.stderr.startswith("ingest: error: --modified-after and --modified-before are "
+                                                           "the same moment"), same.stderr
+    assert same.stderr.endswith("give --modified-before the day after (2024-03-02)\n"), same.stderr
 
 
 def test_search_reads_a_path_prefix_as_results_show_paths_like_the_mcp_tool(immediate, sift_env, tmp_path):

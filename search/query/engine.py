@@ -29,7 +29,7 @@ from search.index import db, queries, schema
 from search.model.info import ModelError
 from search.query import fusion, keyword, question, spelling, symbols
 from search.query.catalog import Catalog
-from search.query.filters import Filters
+from search.query.filters import Filters, empty_range
 from search.query.postings import Postings, tokenize
 from search.query.snippet import marked_words, snippet
 from search.query.text import (CJK_RUN, QUOTED, WORD, normalise, phrase_form, query_pieces, query_words,
@@ -965,32 +965,10 @@ def _checked_filters(filters) -> Filters:
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
                                   or not math.isfinite(value) or abs(value) >= 2 ** 62):
             raise SearchError(f"{name} must be a time (seconds since 1970), not {value!r:.80}")
-    after, before = filters.modified_after, filters.modified_before
-    if after is not None and before is not None and after > before:  # no file can match: say so
-        raise SearchError(f"modified_after ({_when(after)}) is later than modified_before ({_when(before)}): "
-                          "no file can match; swap them or drop one")
-    if after is not None and after == before:  # 'modified on 2024-03-01' asked as the same date twice
-        raise SearchError(f"modified_after and modified_before are the same moment ({_when(after)}), which "
-                          "modified_before leaves out: no file can match; for the files modified that day, give "
-                          f"modified_before the day after ({_next_day(after)})")
+    problem = empty_range(filters.modified_after, filters.modified_before)
+    if problem:
+        raise SearchError(problem)
     return filters
-
-
-def _next_day(seconds: float) -> str:
-    """The local date after the one of ``seconds`` (as modified_before takes it: dates are local time)."""
-    from datetime import datetime, timedelta
-    try:
-        return (datetime.fromtimestamp(seconds).date() + timedelta(days=1)).isoformat()
-    except (ValueError, OverflowError, OSError):
-        return "the next date"
-
-
-def _when(seconds: float) -> str:
-    from datetime import datetime, timezone
-    try:
-        return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-    except (ValueError, OverflowError, OSError):
-        return f"{seconds:g} s since 1970"
 
 
 def _visible(text: str) -> bool:

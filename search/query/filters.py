@@ -57,6 +57,35 @@ def unix_time(value: str | None, name: str) -> float | None:
         return (aware - datetime(1970, 1, 1, tzinfo=timezone.utc)).total_seconds()
 
 
+def empty_range(after: float | None, before: float | None,
+                names: tuple[str, str] = ("modified_after", "modified_before")) -> str | None:
+    """Why no file can match ``after`` and ``before`` (unix times), named as the caller takes them (``names``:
+    the MCP tool's arguments, or ingest's --modified-after and --modified-before); None when some file can."""
+    if after is not None and before is not None and after > before:
+        return (f"{names[0]} ({_when(after)}) is later than {names[1]} ({_when(before)}): no file can match; swap "
+                "them or drop one")
+    if after is not None and after == before:  # 'modified on 2024-03-01' asked as the same date twice
+        return (f"{names[0]} and {names[1]} are the same moment ({_when(after)}), which {names[1]} leaves out: no "
+                f"file can match; for the files modified that day, give {names[1]} the day after ({_next_day(after)})")
+    return None
+
+
+def _next_day(seconds: float) -> str:
+    """The local date after the one of ``seconds`` (as modified_before takes it: dates are local time)."""
+    from datetime import timedelta
+    try:
+        return (datetime.fromtimestamp(seconds).date() + timedelta(days=1)).isoformat()
+    except (ValueError, OverflowError, OSError):
+        return "the next date"
+
+
+def _when(seconds: float) -> str:
+    try:
+        return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    except (ValueError, OverflowError, OSError):
+        return f"{seconds:g} s since 1970"
+
+
 MAX_PATTERNS = 64  # the patterns one glob's braces and '**/' make, at most
 
 
