@@ -621,6 +621,7 @@ def cmd_compact(args) -> int:
         if short:
             print(f"ingest: error: {short}", file=sys.stderr)
             return 2
+        already = store.gives_pages_back(conn)
         before, after = store.compact(conn)
     except sqlite3.Error as exc:  # SQLite rolls a failed VACUUM back
         print(f"ingest: error: compacting stopped, the index is as it was: {db.explain(exc, settings.index_path)}",
@@ -628,8 +629,9 @@ def cmd_compact(args) -> int:
         return 2
     finally:
         conn.close()
-    print(f"index: {size(before)} → {size(after)} at {settings.index_path}; free pages are given back after each "
-          "clean-up from now on")
+    print(f"index: {size(before)} → {size(after)} at {settings.index_path}; "  # 'from now on' only where it is new
+          + ("it gave free pages back after each clean-up already" if already
+             else "free pages are given back after each clean-up from now on"))
     return 0
 
 

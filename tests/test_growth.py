@@ -189,11 +189,15 @@ def test_ingest_compact_gives_an_older_index_its_free_pages_back_and_makes_it_gi
     assert index.stat().st_size == before, "free pages are kept for reuse"
     done = run_ingest(sift_env, "compact")
     assert done.returncode == 0 and done.stdout.startswith("index: ") and " → " in done.stdout, done
+    assert done.stdout.endswith("; free pages are given back after each clean-up from now on\n"), done.stdout
     assert index.stat().st_size < before / 2
     fresh = sqlite3.connect(index)  # (a connection opened before reads the setting it opened with)
     assert fresh.execute("PRAGMA auto_vacuum").fetchone()[0] == 2, "it gives them back from now on"
     fresh.close()
     assert run_ingest(sift_env, "search", "otter", "--mode", "keyword").returncode == 0
+    again = run_ingest(sift_env, "compact")  # it said 'given back ... from now on' of an index that did already
+    assert again.returncode == 0 and again.stdout.endswith(
+        "; it gave free pages back after each clean-up already\n"), again.stdout
 
 
 def _open_index_descriptors(index) -> int:

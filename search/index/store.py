@@ -476,6 +476,12 @@ def compact(conn: sqlite3.Connection) -> tuple[int, int]:
     return before, size()
 
 
+def gives_pages_back(conn: sqlite3.Connection) -> bool:
+    """Whether the index gives free pages back to the disk (auto_vacuum = INCREMENTAL: one made at schema V14 or
+    later, or compacted since), rather than keeping them for reuse."""
+    return conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2
+
+
 VACUUM_SLICE = 2048  # free pages given back per transaction (8 MiB of 4 KiB pages)
 
 
@@ -484,7 +490,7 @@ def reclaim_free_pages(conn: sqlite3.Connection) -> None:
     a collection removed, many versions dropped). SQLite reuses free pages for later writes, but never shrank the
     file: an `ingest remove` of most of an index left it as big as before, for ever. Needs an index made with
     auto_vacuum = INCREMENTAL (search.index.db makes new ones so); an older one keeps its free pages for reuse."""
-    if conn.execute("PRAGMA auto_vacuum").fetchone()[0] != 2:
+    if not gives_pages_back(conn):
         return
     pages, free = conn.execute("PRAGMA page_count").fetchone()[0], conn.execute("PRAGMA freelist_count").fetchone()[0]
     if free * 4 <= pages:
