@@ -162,6 +162,19 @@ def test_enqueue_again_without_name_scans_the_folder_under_the_name_it_has(sift_
     assert names == ["notes"]
 
 
+def test_stats_with_the_queues_redis_down_says_what_to_do(immediate, sift_env, tmp_path):
+    """With SIFT_QUEUE's Redis not running, `ingest stats` said `jobs in queue: unknown (the queue cannot be read:
+    ConnectionError: Error 111 connecting to 127.0.0.1:1. Connection refused.)`, where `ingest enqueue` said to
+    start Redis or fix SIFT_QUEUE. The stats line says so too (port 1: nothing listens there)."""
+    ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha"}))
+    result = run_ingest({**sift_env, "SIFT_QUEUE": "redis://127.0.0.1:1/0"}, "stats")
+    assert result.returncode == 0, result.stderr
+    line = next(line for line in result.stdout.splitlines() if line.startswith("index: "))
+    assert line.endswith("jobs in queue: unknown (the queue cannot be read: the queue's Redis at 127.0.0.1:1/0 cannot "
+                         "be used (ConnectionError: Error 111 connecting to 127.0.0.1:1. Connection refused.): start "
+                         "Redis, or set SIFT_QUEUE to its URL with its password, redis://:PASSWORD@HOST:PORT/DB)"), line
+
+
 def test_stats_watch_into_a_pipe_or_file_writes_no_screen_clearing_codes(sift_env, tmp_path):
     """`ingest stats --watch > stats.log` filled the file with ESC[2J ESC[H before every report."""
     import subprocess

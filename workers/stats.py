@@ -85,7 +85,7 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
     report["model"] = {**model, "index_models": index_models, "reembedding": reembedding(report["collections"])}
     if worker is not None:
         report["worker"] = worker
-    report["queue_pending"], error = _count(_home_queue)
+    report["queue_pending"], error = _count(_home_queue, settings.queue)
     if error:
         report["queue_error"] = error
     if worker is None and report["queue_pending"] and not _busy(report["collections"]):
@@ -186,14 +186,17 @@ def _embed_unanswered() -> int:
     return remote.redis().hlen(remote.JOBS)
 
 
-def _count(read) -> tuple[int | None, str | None]:
-    """A queue count, or None and why it cannot be read (the report must not fail for the queue)."""
+def _count(read, url: str = "sqlite") -> tuple[int | None, str | None]:
+    """A queue count, or None and why it cannot be read (the report must not fail for the queue). ``url``: the
+    queue's SIFT_QUEUE, whose Redis down or refusing is told with what to do, as the commands that queue tell it
+    (the line said only 'ConnectionError: Error 111 connecting to …')."""
     try:
         return read(), None
     except QueueUnavailable as exc:  # says which file and what to do
         return None, str(exc)
     except Exception as exc:  # noqa: BLE001 - a missing or unreachable queue is shown, not raised
-        return None, f"{type(exc).__name__}: {exc}"
+        from workers.queues import redis_unusable
+        return None, (url != "sqlite" and redis_unusable(exc, url)) or f"{type(exc).__name__}: {exc}"
 
 
 # --- the one rendering ----------------------------------------------------------------------------------------
