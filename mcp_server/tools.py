@@ -28,6 +28,7 @@ from mcp_server.service import NO_INDEX
 from search.index import queries
 from search.query import scope
 from search.query.filters import unix_time
+from search.query.listing import glob_hint
 
 MAX_LIMIT = 50
 OFFSET_MAX = 1_000_000_000  # list_files' offset: past every home, inside SQLite's integers
@@ -349,6 +350,8 @@ class Tools:
                           modified_before=_unix(modified_before, "modified_before"))
         answer = self.sift.engine().search(query, limit=limit, mode=mode, filters=filters)
         answer.notes += where.notes(found=bool(answer.hits))
+        if not answer.hits:  # 'notes/*.md' matched nothing and said nothing, where list_files tells how to write it
+            answer.notes += [hint for hint in (glob_hint(glob, self.sift.roots(), scope.MCP),) if hint]
         hits = [render.hit_data(h) for h in answer.hits]
         fresh_line, fresh = report.freshness(self.sift.conn(), where.collection)
         by = f", embedded by {', '.join(answer.models)}" if answer.models else ""

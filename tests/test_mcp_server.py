@@ -165,6 +165,20 @@ def test_search_finds_chinese_and_english_and_names_its_sources(indexed, servers
     assert [r["path"] for r in globbed.structured_content["results"]] == ["notes/tech/sauce.md"]
 
 
+def test_search_with_a_glob_that_names_the_collection_says_how_to_write_it(indexed, servers):
+    """glob='notes/tech/*.md' found nothing and said nothing (globs match paths relative to the collection root),
+    where list_files, given the same glob, says how to write it; search says so too now."""
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return (await call(s, "search", query="spaghetti", glob="notes/tech/*.md", mode="keyword"),
+                    await call(s, "search", query="spaghetti", glob="tech/*.md", mode="keyword"))
+    named, relative = run(scenario)
+    assert named.structured_content["results"] == []
+    assert "glob matches paths relative to the collection root, without the collection name" in text(named)
+    assert "'tech/*.md'" in text(named), text(named)
+    assert relative.structured_content["results"][0]["path"] == "notes/tech/cooking.md"
+
+
 def test_search_refuses_bad_arguments_with_clear_messages(indexed, servers):
     async def scenario():
         async with servers.session(indexed["env"], "--no-worker") as s:
