@@ -17,11 +17,15 @@ def test_an_english_question_is_searched_by_what_it_asks_about():
         ["list", "the", "connections", "to", "a", "database"]
     assert content("Can I pass a function to the useState updater").split()[:3] == ["pass", "a", "function"]
     assert content("is the cache warm?").split() == ["the", "cache", "warm"]  # asked by its '?' as well
+    assert content("where do I put the config").split() == ["put", "the", "config"]
+    assert content("how to undo git add").split() == ["to", "undo", "git", "add"]
     assert {"how", "do", "i"} <= framing("how do I list the connections to a database?")
 
 
 def test_a_statement_keeps_its_words():
-    for query in ("aspirin does not reduce the risk of stroke", "list the connections to a database"):
+    """A claim, and keyword queries that begin with a word a question can begin with but go on otherwise."""
+    for query in ("aspirin does not reduce the risk of stroke", "list the connections to a database",
+                  "do while loop in bash", "where clause in sql", "When Harry Met Sally", "can opener"):
         assert content(query) == query and framing(query) == set(), query
 
 

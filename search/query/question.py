@@ -1,16 +1,17 @@
 """The words that only make a query a question, which keyword search leaves out.
 
-An assistant (or a person) often searches with a question: ``how do I list the connections to a database?``,
-``癫痫病发作与经期有关系吗？``. Its framing words (how, do, I; 吗, 怎么, 什么) say nothing about which passage is
-meant, but BM25 weighs them as it weighs any word: a note titled ``How I …`` outranked the one about database
-connections, and a question's Chinese particles made bigrams (系吗) that match nothing or something unrelated.
-``content`` is the query without them, for the keyword side only; meaning (the embedding) gets the question whole,
-and a query of framing words alone is kept as written.
+An assistant (or a person) often searches with a question: ``how do I edit the current command in the prompt?``,
+``癫痫病发作与经期有关系吗？``. Its framing words (how, do, I; 怎么, 什么, 吗) say nothing about which passage is
+meant, but BM25 weighs them as it weighs any word: notes that say how, do and I often ranked above the one about
+what was asked (claude-code's ``Allow Edits From The Start`` first for that question, by keyword). ``content`` is
+the query without them, for the keyword side only; meaning (the embedding) gets the question whole, and a query
+of framing words alone is kept as written.
 
-English framing words are left out only from a question: a query whose first word asks (how, what, do, can …) or
-that ends with ``?``; a statement keeps them (SciFact's claims: ``… does not reduce …``). Chinese question words
-are questions wherever they stand; the particles 吗, 呢, 啊, 呀 only where they end a run of Chinese (吗啡 is a
-drug).
+English framing words are left out only from a question: a query that ends with ``?``, or whose first word asks
+(how, what, why …) or is an auxiliary (do, can, is …) followed by a word a question goes on with (``how to``, ``how
+many``, ``what is``, ``can I``, ``is the``). A statement keeps them (SciFact's claims: ``… does not reduce …``), and
+so do keyword queries that start with such a word (``do while loop``, ``where clause``). Chinese question words are
+questions wherever they stand; the particles 吗, 呢, 啊, 呀 only where they end a run of Chinese (吗啡 is a drug).
 """
 from __future__ import annotations
 
@@ -18,15 +19,16 @@ import re
 
 from search.query.text import CJK_RANGES, WORD, normalise, query_words
 
-ASKING = frozenset(
-    "how what why when where which who whom whose "
-    "do does did can could should would is are was were am shall".split())
-FRAMING = ASKING | frozenset("i me my we us our you your".split())
+ASKING = frozenset("how what why when where which who whom whose".split())
+AUXILIARY = frozenset("do does did can could should would is are was were am shall".split())
+PERSONS = frozenset("i me my we us our you your".split())
+FRAMING = ASKING | AUXILIARY | PERSONS
+GOES_ON = FRAMING | frozenset("to many much long often it they he she the a an this that these those there".split())
 
 CHINESE = (  # longest first: 怎么办 before 怎么
-    "为什么", "為什麼", "怎么办", "怎麼辦", "怎么样", "怎麼樣", "是不是", "能不能", "可不可以", "有没有", "有沒有",
-    "怎么", "怎麼", "怎样", "怎樣", "如何", "什么", "什麼", "甚麼", "为何", "為何", "哪些", "哪个", "哪個",
-    "哪里", "哪裡", "请问", "請問", "咋办", "咋辦", "咋样", "咋樣",
+    "为什么", "為什麼", "怎么办", "怎麼辦", "怎么样", "怎麼樣", "是不是", "能不能", "可不可以", "有没有",
+    "有沒有", "怎么", "怎麼", "怎样", "怎樣", "如何", "什么", "什麼", "甚麼", "为何", "為何", "哪些", "哪个",
+    "哪個", "哪里", "哪裡", "请问", "請問", "咋办", "咋辦", "咋样", "咋樣",
 )
 PARTICLES = "吗嗎呢啊呀"
 _CHINESE = re.compile("|".join(CHINESE) + f"|[{PARTICLES}](?![{CJK_RANGES}])")
@@ -36,9 +38,15 @@ def content(query: str) -> str:
     """``query`` without its question's framing words, for keyword search (and its spelling hints), its other words
     as written; the query itself when nothing would be left (or nothing is framing)."""
     words = WORD.findall(_CHINESE.sub(" ", query))
-    if words and (normalise(words[0]) in ASKING or query.rstrip().endswith(("?", "？"))):
+    if _asks(query, [normalise(w) for w in words[:2]]):
         words = [w for w in words if normalise(w) not in FRAMING]
     return " ".join(words) if words and words != WORD.findall(query) else query
+
+
+def _asks(query: str, first: list[str]) -> bool:
+    if query.rstrip().endswith(("?", "？")):
+        return True
+    return len(first) == 2 and first[0] in ASKING | AUXILIARY and first[1] in GOES_ON
 
 
 def framing(query: str) -> set[str]:
