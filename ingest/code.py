@@ -288,6 +288,8 @@ def _definition(node, language: str):
         return _function_variable(node)
     if language in SCRIPTS and node.type in ("assignment_expression", "pair"):
         return _assigned_function(node)
+    if language in SCRIPTS and node.type == "call_expression" and (test := _test_call(node)):
+        return test
     if language in SCRIPTS and node.type in ("call_expression", "parenthesized_expression"):
         return _called_at_once(node)
     if language in SCRIPTS and node.type == "export_statement" and (nameless := _default_export(node)):
@@ -366,6 +368,33 @@ def _called_at_once(node):
         return None
     name = function.child_by_field_name("name")
     return ([_text(name)] if name is not None else []), function, True
+
+
+# Calls that define a test, a group of tests or a hook in jest, mocha (BDD and TDD) and vitest, ``.only``,
+# ``.skip``, ``.each(table)`` and the like after them: ``describe("cart", () => { it("adds an item", …) })`` is
+# ``cart.test > cart > adds an item``. A test file was one section under the module's name.
+TEST_CALLS = {"describe", "context", "suite", "it", "test", "specify", "bench", "fdescribe", "fit", "xdescribe",
+              "xcontext", "xit", "xtest", "xspecify", "beforeEach", "afterEach", "beforeAll", "afterAll", "before",
+              "after", "setup", "teardown", "suiteSetup", "suiteTeardown"}
+
+
+def _test_call(node):
+    """``it("adds an item", () => …)``, ``describe.each(table)("%s", …)``, ``beforeEach(async () => …)``: a test,
+    group or hook named for its title (a hook without one for itself), its function's definitions its members."""
+    function, arguments = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+    if function is not None and function.type == "call_expression":  # .each(table)(…), .each`table`(…)
+        function = function.child_by_field_name("function")
+    root = function
+    while root is not None and root.type == "member_expression":
+        root = root.child_by_field_name("object")
+    if root is None or root.type != "identifier" or _text(root) not in TEST_CALLS or arguments is None:
+        return None
+    values = arguments.named_children
+    body = next((v for v in reversed(values) if v.type in ("arrow_function", "function", "function_expression")), None)
+    if body is None:  # it.todo("…")
+        return None
+    title = values[0] if values[0].type in ("string", "template_string") else None
+    return [" ".join(_text(title or root).strip("'\"`").split())], body, True
 
 
 def _default_export(node):

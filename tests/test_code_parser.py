@@ -919,3 +919,74 @@ def test_scala_julia_and_perl_are_cut_at_their_definitions(name):
     for needle, path in belongs:
         assert section_holding(doc, needle).heading_path == [module] + path, needle
     assert_exact_cover(source, doc)
+
+
+TESTS_JS = """\
+import { Cart } from "./cart";
+
+describe("cart", () => {
+  let cart;
+
+  beforeEach(() => {
+    cart = new Cart();
+  });
+
+  it("adds an item", () => {
+    cart.add({ sku: "a1" });
+    expect(cart.items).toHaveLength(1);
+  });
+
+  it.each([[1, 2], [2, 4]])("doubles %i", (a, b) => {
+    expect(a * 2).toBe(b);
+  });
+
+  describe.only('checkout', function () {
+    test.skip(`charges
+      the card`, async () => {
+      await cart.checkout();
+    });
+
+    context("when empty", () => {
+      specify("refuses", () => {
+        expect(() => cart.checkout()).toThrow();
+      });
+    });
+  });
+
+  it.todo("removes an item");
+});
+
+suite("math", function () {
+  setup(function () {
+    this.x = 1;
+  });
+
+  test("adds", () => {
+    assert.equal(1 + 1, 2);
+  });
+});
+
+test.concurrent.each`a | b
+  ${1} | ${2}`("ships $a", async ({ a }) => {
+  await ship(a);
+});
+"""
+
+
+@pytest.mark.parametrize("name", ["cart.test.js", "cart.test.ts", "cart.spec.tsx"])
+def test_tests_groups_and_hooks_of_a_test_file_have_their_own_heading(name):
+    """jest's, mocha's and vitest's describe / it / test / context / suite (``.only``, ``.skip``, ``.each``) and
+    their hooks went under the module's name alone: a search for a test's title gave 'cart.test'."""
+    doc = parse_code(name, TESTS_JS)
+    module = name.rsplit(".", 1)[0]
+    for needle, path in [("cart = new Cart()", ["cart", "beforeEach"]), ("cart.add(", ["cart", "adds an item"]),
+                         ("a * 2", ["cart", "doubles %i"]), ("await cart.checkout()", ["cart", "checkout", "charges the card"]),
+                         ("toThrow", ["cart", "checkout", "when empty", "refuses"]), ("it.todo", ["cart"]),
+                         ("this.x = 1", ["math", "setup"]), ("1 + 1", ["math", "adds"]), ("await ship", ["ships $a"]),
+                         ("import { Cart }", [])]:
+        assert section_holding(doc, needle).heading_path == [module] + path, needle
+    assert doc.meta["symbols"][:3] == ["cart", "cart.beforeEach", "cart.adds an item"]
+    assert_exact_cover(TESTS_JS, doc)
+    other = parse_code("app.js", 'app.get("/users", (req, res) => {\n  res.send([]);\n});\n')
+    assert [s.heading_path for s in other.sections] == [["app"]]  # a call that is not a test's stays the module's
+
