@@ -203,9 +203,23 @@ def joined_heading(paths: list[list[str]]) -> list[str]:
     shared = 0
     while all(len(path) > shared + 1 and path[shared] == named[0][shared] for path in named):
         shared += 1
-    names = [".".join(path[shared:]) for path in named]
-    more = len(names) - NAMED_IN_HEADING
-    return list(named[0][:shared]) + [", ".join(names[:NAMED_IN_HEADING]) + (f" +{more}" if more > 0 else "")]
+    names, more = [], 0
+    for path in named:  # a section named for several definitions (Go's ``const ( … )``) adds each
+        *owners, last = path[shared:]
+        shown = LISTED_MORE.search(last)
+        more += int(shown.group(1)) if shown else 0
+        names += [".".join(owners + [name]) for name in LISTED_MORE.sub("", last).split(", ")]
+    return list(named[0][:shared]) + [listed(names, more)]
+
+
+LISTED_MORE = re.compile(r" \+(\d+)$")
+
+
+def listed(names: list[str], more: int = 0) -> str:
+    """``names`` as a heading names them: the first NAMED_IN_HEADING, ', ' between, and how many more ('a, b, c
+    +4'); ``more``: names not in ``names`` to count too."""
+    more += max(0, len(names) - NAMED_IN_HEADING)
+    return ", ".join(names[:NAMED_IN_HEADING]) + (f" +{more}" if more > 0 else "")
 
 
 def _fits_whole(section: Section, whole: int | None, count: Counter, max_tokens: int) -> bool:

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from .chunk import listed
 from .document import Document, Section, Skip
 
 LANGUAGES: dict[str, str] = {
@@ -107,7 +108,8 @@ DEFS: dict[str, dict[str, str]] = {
     "javascript": _JS,
     "typescript": _TS,
     "tsx": _TS,
-    "go": {"function_declaration": L, "method_declaration": L, "type_declaration": L},
+    "go": {"function_declaration": L, "method_declaration": L, "type_spec": L, "type_alias": L,
+           "const_declaration": L, "var_declaration": L},
     "rust": {"function_item": L, "struct_item": L, "enum_item": L, "union_item": L,
              "trait_item": C, "impl_item": C, "mod_item": C, "macro_definition": L},
     "java": {"class_declaration": C, "interface_declaration": C, "enum_declaration": C,
@@ -255,6 +257,13 @@ def _parser(language: str):
 def _scan(node, language: str, path: list[str], out: list[Definition], floor: int = -1) -> None:
     """Append the definitions below ``node``; ``floor`` is the parent's first row."""
     for child in node.named_children:
+        if child.type in GROUPS.get(language, ()):  # Go's ``type ( A struct{…}; B interface{…} )``
+            before = len(out)
+            _scan(child, language, path, out, floor)
+            if len(out) > before:  # the first type takes the ``type (`` line and the comments above, the last ``)``
+                out[before].start, out[before].column = max(child.start_point[0], floor + 1), child.start_point[1]
+                out[-1].end = max(out[-1].end, _end_row(child))
+            continue
         found = _definition(child, language)
         if found is None:
             if child.type in TRANSPARENT:
@@ -268,6 +277,10 @@ def _scan(node, language: str, path: list[str], out: list[Definition], floor: in
         out.append(Definition(path + parts, start, end, child.start_point[1], floor))
         if container:
             _scan(inner, language, path + parts, out, start)
+
+
+# Declarations grouped in parentheses whose members are each a definition of their own.
+GROUPS = {"go": {"type_declaration"}}
 
 
 def _end_row(node) -> int:
@@ -413,9 +426,9 @@ def _name(node, language: str) -> list[str]:
     t = node.type
     if language == "go" and t == "method_declaration":
         return [p for p in (_go_receiver(node), _field_text(node, "name")) if p]
-    if language == "go" and t == "type_declaration":
-        specs = [c for c in node.named_children if c.type in ("type_spec", "type_alias")]
-        return [_field_text(specs[0], "name")] if len(specs) == 1 else []
+    if t in ("const_declaration", "var_declaration"):  # a block of them named by its names, if it has several
+        names = [_text(n) for spec in node.named_children for n in spec.children_by_field_name("name") if n.is_named]
+        return [listed(names)] if len(names) > 1 else []
     if t == "impl_item":
         return [_rust_type_name(node.child_by_field_name("type"))]
     if t == "type_definition":

@@ -282,6 +282,19 @@ def test_a_heading_names_three_joined_definitions_and_counts_the_rest(embedder):
     assert [c.heading_path for c in chunks] == [["tiny", "f0, Box.get"]]
 
 
+def test_a_block_named_by_its_names_joined_to_a_definition_counts_them_all(embedder):
+    """Go's ``const ( … )`` is headed by its names ('A, B, C +2'); joined to a short function, the passage's
+    heading counts the block's hidden names with the rest instead of listing 'A, B, C +2, Get'."""
+    from search.query.symbols import defines
+    text = "package shop\n\nconst (\n\tA = 1\n\tB = 2\n\tC = 3\n\tD = 4\n\tE = 5\n)\n\nfunc Get() int { return A }\n"
+    doc = parse_code("shop.go", text)
+    assert [s.heading_path for s in doc.sections] == [["shop"], ["shop", "A, B, C +2"], ["shop", "Get"]]
+    [chunk] = chunk_document(doc, embedder.count, 256, 32)
+    assert chunk.heading_path == ["shop", "A, B, C +3"]
+    assert defines(["B"], " > ".join(chunk.heading_path), chunk.text)
+    assert defines(["Get"], " > ".join(chunk.heading_path), chunk.text)
+
+
 def test_chinese_text_without_spaces_is_cut_at_clause_marks_and_windows_still_overlap():
     """A long run of Chinese characters has no space to cut at: it was cut into pieces of a whole chunk each,
     so consecutive chunks shared nothing and a word across a cut (一段 as 一 | 段) was in no chunk, not found by

@@ -990,3 +990,52 @@ def test_tests_groups_and_hooks_of_a_test_file_have_their_own_heading(name):
     other = parse_code("app.js", 'app.get("/users", (req, res) => {\n  res.send([]);\n});\n')
     assert [s.heading_path for s in other.sections] == [["app"]]  # a call that is not a test's stays the module's
 
+
+GROUPED_GO = """\
+package shop
+
+// Kinds of item.
+type (
+	// Item is one thing in a cart.
+	Item struct {
+		SKU string
+	}
+
+	// Pricer prices items.
+	Pricer interface {
+		Price(Item) int
+	}
+)
+
+const (
+	StatusOpen Status = iota
+	StatusPaid
+	StatusShipped
+	StatusLost, StatusFound = 8, 9
+)
+
+var (
+	mu    sync.Mutex
+	carts = map[string]*Cart{}
+)
+
+var ErrEmpty = errors.New("empty cart")
+
+const MaxItems = 100
+
+type ID = string
+"""
+
+
+def test_go_grouped_types_are_each_a_definition_and_a_const_or_var_block_is_named_by_its_names():
+    """Go's ``type ( … )``, ``const ( … )`` and ``var ( … )`` went under the module's name alone."""
+    doc = parse_code("shop.go", GROUPED_GO)
+    for needle, path in [("// Kinds of item.", ["Item"]), ("type (", ["Item"]), ("SKU string", ["Item"]),
+                         ("// Pricer prices", ["Pricer"]), ("Price(Item) int", ["Pricer"]),
+                         ("StatusPaid", ["StatusOpen, StatusPaid, StatusShipped +2"]), ("carts = ", ["mu, carts"]),
+                         ("var ErrEmpty", []), ("const MaxItems", []), ("type ID", ["ID"]), ("package shop", [])]:
+        assert section_holding(doc, needle).heading_path == ["shop"] + path, needle
+    pricer = section_holding(doc, "Price(Item) int")
+    assert pricer.text.rstrip().endswith("\t}\n)")  # the group's ')' ends its last type
+    assert_exact_cover(GROUPED_GO, doc)
+
