@@ -132,8 +132,9 @@ DEFS: dict[str, dict[str, str]] = {
     "bash": {"function_definition": L},
     "scala": {"object_definition": C, "class_definition": C, "trait_definition": C, "function_definition": L,
               "function_declaration": L},
-    "julia": {"module_definition": C, "function_definition": L, "macro_definition": L, "struct_definition": L},
-    "perl": {"function_definition": L},
+    "julia": {"module_definition": C, "function_definition": L, "macro_definition": L, "struct_definition": L,
+              "short_function_definition": L},
+    "perl": {"function_definition": L, "package_statement": C},
 }
 # Definitions that are only declarations without a body (``struct foo;``).
 NEEDS_BODY = {"struct_specifier", "union_specifier", "enum_specifier", "class_specifier",
@@ -256,7 +257,13 @@ def _parser(language: str):
 
 def _scan(node, language: str, path: list[str], out: list[Definition], floor: int = -1) -> None:
     """Append the definitions below ``node``; ``floor`` is the parent's first row."""
+    outer, outer_floor = path, floor
     for child in node.named_children:
+        if child.type in SCOPE_STATEMENTS.get(language, ()):
+            if not _has_block(child):
+                path, floor = _scope_statement(node, child, language, outer, out, outer_floor)
+                continue
+            path, floor = outer, outer_floor  # ``package Foo { … }`` is Foo, whatever package came before
         if child.type in GROUPS.get(language, ()):  # Go's ``type ( A struct{…}; B interface{…} )``
             before = len(out)
             _scan(child, language, path, out, floor)
@@ -277,6 +284,29 @@ def _scan(node, language: str, path: list[str], out: list[Definition], floor: in
         out.append(Definition(path + parts, start, end, child.start_point[1], floor))
         if container:
             _scan(inner, language, path + parts, out, start)
+
+
+# Statements that open a scope running to the next such statement or the end of their block: Perl's ``package
+# Foo::Bar;``, whose subs are Foo::Bar's (they were the module's alone, as if the package line were not there).
+SCOPE_STATEMENTS = {"perl": {"package_statement"}}
+
+
+def _scope_statement(parent, node, language: str, outer: list[str], out: list[Definition], floor: int):
+    """A definition for the scope statement ``node`` of ``parent``, from it to the row before the next one (or
+    the end of ``parent``); the (path, floor) of the definitions after it."""
+    found = _definition(node, language)
+    if found is None:
+        return outer, floor
+    start = max(node.start_point[0], floor + 1)
+    later = [c.start_point[0] for c in parent.named_children
+             if c.start_point[0] > node.start_point[0] and c.type == node.type and not _has_block(c)]
+    end = later[0] - 1 if later else _end_row(parent)
+    out.append(Definition(outer + found[0], start, end, node.start_point[1], floor))
+    return outer + found[0], start
+
+
+def _has_block(node) -> bool:
+    return any(child.type == "block" for child in node.named_children)
 
 
 # Declarations grouped in parentheses whose members are each a definition of their own.
@@ -429,6 +459,8 @@ def _name(node, language: str) -> list[str]:
     if t in ("const_declaration", "var_declaration"):  # a block of them named by its names, if it has several
         names = [_text(n) for spec in node.named_children for n in spec.children_by_field_name("name") if n.is_named]
         return [listed(names)] if len(names) > 1 else []
+    if t == "package_statement" or t == "short_function_definition":  # Perl's Foo::Bar; Julia's Base.show(x) = …
+        return [_text(node.named_children[0])] if node.named_children else []
     if t == "impl_item":
         return [_rust_type_name(node.child_by_field_name("type"))]
     if t == "type_definition":

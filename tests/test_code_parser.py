@@ -905,7 +905,8 @@ sub get {
 }
 
 1;
-''', [[], ["new"], ["get"], []], [("# Make a cache.", ["new"])]),
+''', [["My::Cache"], ["My::Cache", "new"], ["My::Cache", "get"], ["My::Cache"]],
+        [("# Make a cache.", ["My::Cache", "new"]), ("use strict;", ["My::Cache"])]),
 }
 
 
@@ -1039,3 +1040,56 @@ def test_go_grouped_types_are_each_a_definition_and_a_const_or_var_block_is_name
     assert pricer.text.rstrip().endswith("\t}\n)")  # the group's ')' ends its last type
     assert_exact_cover(GROUPED_GO, doc)
 
+
+JULIA_PERL = {
+    "Geometry.jl": ("""\
+module Geometry
+
+# Area of a circle.
+area(r) = pi * r^2
+Base.show(io::IO, p::Point) = print(io, "(", p.x, ", ", p.y, ")")
+const ORIGIN = 0
+
+function dist(a, b)
+    return sqrt((a.x - b.x)^2 + (a.y - b.y)^2)
+end
+
+end
+""", [("# Area of a circle.", ["Geometry", "area"]), ("Base.show", ["Geometry", "Base.show"]),
+      ("const ORIGIN", ["Geometry"]), ("sqrt(", ["Geometry", "dist"])]),
+    "Shop.pm": ("""\
+package Shop::Cart;
+use strict;
+
+sub new {
+    my ($class) = @_;
+    return bless { items => [] }, $class;
+}
+
+package Shop::Item {
+    sub sku { $_[0]{sku} }
+}
+
+package Shop::Order;
+
+sub total {
+    my ($self) = @_;
+    return 0;
+}
+
+1;
+""", [("use strict", ["Shop::Cart"]), ("bless", ["Shop::Cart", "new"]), ("sub sku", ["Shop::Item", "sku"]),
+      ("package Shop::Order", ["Shop::Order"]), ("return 0", ["Shop::Order", "total"]), ("1;", ["Shop::Order"])]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(JULIA_PERL))
+def test_julia_one_line_functions_and_perl_packages_head_their_definitions(name):
+    """Julia's ``area(r) = …`` went under the module alone, and Perl's subs after ``package Shop::Cart;`` did not
+    say whose they were."""
+    source, belongs = JULIA_PERL[name]
+    doc = parse_code(name, source)
+    module = name.rsplit(".", 1)[0]
+    for needle, path in belongs:
+        assert section_holding(doc, needle).heading_path == [module] + path, needle
+    assert_exact_cover(source, doc)
