@@ -148,7 +148,7 @@ TRANSPARENT = {"block", "class_body", "declaration_list", "field_declaration_lis
                "object_type", "enum_member_declaration_list", "enum_declaration_list",
                "compound_statement", "statement_block", "singleton_class",
                "linkage_specification", "preproc_if", "preproc_ifdef", "preproc_else",
-               "preproc_elif", "template_body"}
+               "preproc_elif", "template_body", "block_body"}
 FUNCTION_VALUES = {"arrow_function", "function", "function_expression",
                    "generator_function", "class"}
 PREFIX_TYPES = {"decorator", "attribute_item", "attribute_list", "annotation",
@@ -333,6 +333,8 @@ def _definition(node, language: str):
         return _assigned_function(node)
     if language in SCRIPTS and node.type == "call_expression" and (test := _test_call(node)):
         return test
+    if language == "ruby" and node.type == "call" and (block := _ruby_block_call(node)):
+        return block
     if language in SCRIPTS and node.type in ("call_expression", "parenthesized_expression"):
         return _called_at_once(node)
     if language in SCRIPTS and node.type == "export_statement" and (nameless := _default_export(node)):
@@ -438,6 +440,34 @@ def _test_call(node):
         return None
     title = values[0] if values[0].type in ("string", "template_string") else None
     return [" ".join(_text(title or root).strip("'\"`").split())], body, True
+
+
+# Ruby's calls with a block that define what a spec or a Rakefile holds: RSpec's (and minitest/spec's)
+# ``describe Cart do … it "adds an item" do … end end`` and its hooks, Rake's ``namespace :db do task seed: … do``.
+# A spec file was one section under the module's name.
+RUBY_BLOCKS = {"describe", "context", "it", "specify", "example", "feature", "scenario", "shared_examples",
+               "shared_examples_for", "shared_context", "namespace", "task"}
+RUBY_HOOKS = {"before", "after", "around"}
+
+
+def _ruby_block_call(node):
+    """``describe "#add" do … end`` (#add), ``RSpec.describe Cart do`` (Cart), ``task seed: :environment do``
+    (seed), ``before do`` (before): a call with a block, named for its first argument."""
+    method, block = node.child_by_field_name("method"), node.child_by_field_name("block")
+    receiver = node.child_by_field_name("receiver")
+    if method is None or block is None or (receiver is not None and _text(receiver) != "RSpec"):
+        return None
+    called = _text(method)
+    if called in RUBY_HOOKS:
+        return [called], block, True
+    arguments = node.child_by_field_name("arguments")
+    first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+    if called not in RUBY_BLOCKS or first is None:
+        return None
+    if first.type == "pair":  # task seed: :environment
+        first = first.child_by_field_name("key") or first
+    name = " ".join(_text(first).strip(":'\"").split())
+    return ([name] if name else []), block, True
 
 
 def _default_export(node):

@@ -1087,7 +1087,64 @@ sub total {
 def test_julia_one_line_functions_and_perl_packages_head_their_definitions(name):
     """Julia's ``area(r) = …`` went under the module alone, and Perl's subs after ``package Shop::Cart;`` did not
     say whose they were."""
-    source, belongs = JULIA_PERL[name]
+    assert_headings(name, *JULIA_PERL[name])
+
+
+RUBY_BLOCKS = {
+    "cart_spec.rb": ('''\
+require "spec_helper"
+
+RSpec.describe Cart do
+  let(:cart) { Cart.new }
+
+  before do
+    cart.clear
+  end
+
+  describe "#add" do
+    it "adds an item" do
+      cart.add(1)
+      expect(cart.items).to eq([1])
+    end
+
+    context "when full" do
+      it "raises" do
+        expect { cart.add(2) }.to raise_error(CartFull)
+      end
+    end
+  end
+end
+''', [("require", []), ("let(:cart)", ["Cart"]), ("cart.clear", ["Cart", "before"]),
+      ("eq([1])", ["Cart", "#add", "adds an item"]), ("raise_error", ["Cart", "#add", "when full", "raises"])]),
+    "tasks.rake": ('''\
+namespace :db do
+  desc "Seed the database"
+  task seed: :environment do
+    Seeder.run
+  end
+
+  task :reset do
+    Db.drop
+  end
+end
+
+config.before(:each) do
+  Db.clean
+end
+''', [("namespace :db", ["db"]), ("Seeder.run", ["db", "seed"]), ("Db.drop", ["db", "reset"]),
+      ("Db.clean", [])]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RUBY_BLOCKS))
+def test_rspec_examples_and_rake_tasks_have_their_own_heading(name):
+    """An RSpec file (describe / context / it and its hooks) and a Rakefile's namespaces and tasks went under the
+    module's name alone: a hit in cart_spec.rb said 'cart_spec' and nothing of which example it was in."""
+    assert_headings(name, *RUBY_BLOCKS[name])
+
+
+def assert_headings(name: str, source: str, belongs: list) -> None:
+    """Each (needle, path) of ``belongs``: the section holding the needle's line is headed [module] + path."""
     doc = parse_code(name, source)
     module = name.rsplit(".", 1)[0]
     for needle, path in belongs:
