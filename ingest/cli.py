@@ -407,7 +407,7 @@ def published_summary(conn, name: str) -> str:
     (1 failed, 3 skipped): ingest stats lists them', then on a line of its own the files passed over for
     their kind: '12 files of kinds Sift does not read: .docx 10, .png 2'."""
     from search.index import status
-    from search.index.status import count, unread_text
+    from search.index.status import count, nothing_seen_text, unread_text
     c = next(c for c in status.collect(conn)["collections"] if c["name"] == name)
     gen = c["published"]
     text = f"published generation {gen['id']}: {count(c['files'], 'file')}, {count(c['chunks'], 'chunk')} searchable"
@@ -417,8 +417,8 @@ def published_summary(conn, name: str) -> str:
         text += (f"; {failed + skipped} of the {count(gen['seen'], 'file')} seen "
                  f"{'is' if failed + skipped == 1 else 'are'} not indexed ({failed} failed, {skipped} skipped): "
                  "ingest stats lists them")
-    unread = unread_text(gen["unread"])
-    return f"{text}\n{unread}" if unread else text
+    said = [line for line in (unread_text(gen["unread"]), nothing_seen_text(gen)) if line]
+    return "\n".join([text, *said])
 
 
 def _progress_line(args=None) -> str:

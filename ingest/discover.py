@@ -87,7 +87,8 @@ def walk(root: Path | str, rules: Rules | None = None, refused: dict[str, str] |
     files and folders that are not followed and the folders that cannot be read: path → reason (the root
     is '.'). ``unreadable``, if given, receives the folders that cannot be read as path prefixes
     ('private/'; '' for the root). ``unread``, if given, counts per extension ('.docx', NO_EXTENSION) the
-    files that would be indexed if Sift read their kind."""
+    files that would be indexed if Sift read their kind, and under NOT_INCLUDED those of kinds it reads that
+    the include globs leave out."""
     root = Path(root)
     real_root = root.resolve()
     if not real_root.is_dir():
@@ -208,6 +209,8 @@ def _take(entry, child: str, gitignores, rules: Rules, real_root: Path, found, r
         _count_unread(entry, child, is_link, rules, unread)
         return None
     if not included:
+        if not is_link and not entry.name.startswith("."):
+            unread[NOT_INCLUDED] += 1  # told when SIFT_INCLUDE leaves out every file: '0 files seen' said nothing
         return None
     file = _found_file(entry, child, kind, is_link, rules, real_root, refused)
     if file:
@@ -361,6 +364,8 @@ def not_a_file(mode: int) -> str:
 
 
 NO_EXTENSION = "(no extension)"
+# counted with ``unread``, though no extension: the files of kinds Sift reads that SIFT_INCLUDE leaves out
+NOT_INCLUDED = "(not matched by SIFT_INCLUDE)"
 # a name's ending that is no extension: each scan stores the counts, so one entry per unique ending would grow them
 OTHER_EXTENSION = "(other endings)"
 EXTENSION_CHARS = 11  # the dot and ten characters

@@ -206,7 +206,40 @@ def load(**overrides) -> Settings:
         given = (os.environ.get("SIFT_EMBED_REMOTE") or "").strip() or "1"  # the user's word: yes, true, on
         raise ValueError(f"SIFT_EMBED_REMOTE={given} needs a Redis queue that embedding machines can reach: "
                          "set SIFT_QUEUE=redis://HOST:PORT/DB")
+    for name, patterns in (("SIFT_INCLUDE", settings.include), ("SIFT_EXCLUDE", settings.exclude)):
+        for pattern in patterns:
+            problem = glob_problem(pattern)
+            if problem:
+                raise ValueError(f"{name}={','.join(patterns)!r}: {pattern!r} is not a glob: {problem}")
     if settings.retry_delay < 0:  # SIFT_RETRIES is refused below 0 as it is read
         raise ValueError(f"SIFT_RETRY_DELAY={settings.retry_delay:g} must not be negative: give the seconds "
                          "before the first retry (the default is 2)")
     return settings
+
+
+def glob_problem(pattern: str) -> str | None:
+    """Why ``pattern`` (one of SIFT_INCLUDE's or SIFT_EXCLUDE's, in .gitignore's syntax) cannot be a glob, or
+    None. SIFT_INCLUDE='[' matched no file, without a word: a scan indexed nothing and stats said '0 files seen'."""
+    import pathspec
+    body = pattern[1:] if pattern.startswith("!") else pattern
+    at, opened = 0, None
+    while at < len(body):  # a '[' that is never closed: git's matching takes it as matching nothing at all
+        char = body[at]
+        if char == "\\":
+            at += 2
+            continue
+        if opened is None and char == "[":
+            opened, at = at, at + 2 if body[at + 1:at + 2] in ("!", "^") else at + 1
+            at += 1 if body[at:at + 1] == "]" else 0  # '[]a]' holds ']'
+            continue
+        if opened is not None and char == "]":
+            opened = None
+        at += 1
+    if opened is not None:
+        return ("the '[' that opens a set of characters (as in '*.[mM]d') is never closed with ']', so it matches "
+                "no file; write '\\[' for the character itself")
+    try:
+        pathspec.GitIgnoreSpec.from_lines([pattern])
+    except Exception as exc:  # noqa: BLE001 - pathspec raises its own error, re.error for '[z-a]' and the like
+        return f"{exc}"
+    return None

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from ingest.changes import Known, plan_changes, sha256_file
-from ingest.discover import NO_EXTENSION, OTHER_EXTENSION, Rules, walk, why_not_indexed
+from ingest.discover import NO_EXTENSION, NOT_INCLUDED, OTHER_EXTENSION, Rules, walk, why_not_indexed
 from ingest.kinds import kind_of
 from ingest.links import same_stem_pdf
 from tests.conftest import write_tree
@@ -91,7 +91,7 @@ def test_files_of_kinds_sift_does_not_read_are_counted_per_extension(tmp_path):
 
     only_sub = Counter()
     walk(tmp_path, Rules(include=("sub/",)), unread=only_sub)
-    assert only_sub == {".png": 1}
+    assert only_sub == {".png": 1, NOT_INCLUDED: 1}, "a.md, left out by the include globs, is counted apart"
 
 
 

@@ -143,7 +143,9 @@ def test_a_scan_of_the_changed_paths_publishes_what_a_full_scan_does(immediate, 
     assert queries.last_scan(conn, targeted) > scanned, "the targeted scan ran"
     walked = "many/note-00.md" in {_inside((tmp_path / "targeted").resolve(), p) for p in read} or \
         str((tmp_path / "targeted/many").resolve()) in read
-    assert walked == (scenario in ("a png added", "folder rename beside a png")), \
+    # a path SIFT_INCLUDE leaves out, named while the published generation counts such files (stats says so when
+    # it matched none): how many there are now is known only to a walk (the watcher does not name such paths)
+    assert walked == (scenario in ("a png added", "folder rename beside a png", "included notes alone")), \
         "only the named paths are read, where that is sure"
     after = published(conn, targeted)
     assert after == published(conn, full)

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 
 from search.index import space, status, working
-from search.index.status import age, count, freshness_lines, unread_text
+from search.index.status import age, count, freshness_lines, nothing_seen_text, unread_text
 from search.model.embedding import reembedding
 from workers.queues import QueueUnavailable
 
@@ -336,6 +336,8 @@ def collection_lines(c: dict, hints: Hints, collections: list[dict] = ()) -> lis
     published = c["published"]
     unread = unread_text(latest_scan(c).get("unread") or {})
     lines += [f"  {unread}"] if unread else []
+    nothing = nothing_seen_text(latest_scan(c))
+    lines += [f"  {nothing}"] if nothing else []
     if published:
         lines.append(f"  published: generation {published['id']}, {age(published['age_seconds'])} ago; "
                      f"{_change_line(published)}")

@@ -27,7 +27,7 @@ from huey.signals import SIGNAL_ENQUEUED
 
 from ingest.changes import Known, plan_changes, settled_ctime
 from ingest.chunk import TooManyChunks, chunk_document, chunking, plain_count
-from ingest.discover import FoundFile, Rules, walk, walk_paths, with_partners
+from ingest.discover import NOT_INCLUDED, FoundFile, Rules, walk, walk_paths, with_partners
 from ingest.document import Skip
 from ingest.files import ParsedFile, can_open, read_and_parse, text_hash
 from ingest.kinds import kind_of
@@ -192,12 +192,12 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     if recut and not model_changed:
         log.info("collection %s: files are now cut as %s (were %s): every file is read again", collection["name"],
                  cut, published_cut or "unrecorded")
-    scope = _scope(conn, collection, paths) \
+    rules = Rules(settings.include, settings.exclude)
+    scope = _scope(conn, collection, paths, rules) \
         if paths and where == freshness.PRESENT and not (was_building or model_changed or recut) else None
     refused: dict[str, str] = {}  # symlinks discovery does not follow, folders it cannot read: the reason
     unreadable: list[str] = []  # folders that cannot be listed
     unread: Counter = Counter()  # files of kinds Sift does not read, per extension: stats names them
-    rules = Rules(settings.include, settings.exclude)
     walked_at = time.time()  # a ctime this recent or later is not kept: the next scan hashes the file again
     if scope is not None:
         listed = walk_paths(root, scope.paths, rules, refused, unreadable, unread)
@@ -266,12 +266,12 @@ class Scope:
 MOST_NAMED = 10_000
 
 
-def _scope(conn, collection, paths: list[str]) -> Scope | None:
+def _scope(conn, collection, paths: list[str], rules: Rules) -> Scope | None:
     """The paths a scan must read to find what a walk of the whole collection would find, given that only
     ``paths`` changed since the published generation; None where only the walk is sure to: no generation
     published yet, the root itself named, a name that is not UTF-8, more than MOST_NAMED paths, or, while the
     published generation counts files of kinds Sift does not read, a folder or such a file among them (how many
-    of those it held is not recorded). Besides ``paths``: the same-stem note or PDF beside each (a note stands
+    of those it held is not recorded), and likewise a path SIFT_INCLUDE leaves out while it counts those. Besides ``paths``: the same-stem note or PDF beside each (a note stands
     for its PDF), and the files the published generation skipped or failed, which a walk would read again."""
     if collection["published"] is None or "." in paths or len(paths) > MOST_NAMED \
             or not all(_storable_name(p) for p in paths):
@@ -287,6 +287,8 @@ def _scope(conn, collection, paths: list[str]) -> Scope | None:
     names = with_partners(collection["root"], names)
     unread = json.loads(queries.generation(conn, collection["published"])["unread"] or "{}")
     if unread and not all(_plain_file(collection["root"], p) for p in names):
+        return None
+    if unread.get(NOT_INCLUDED) and not all(rules.included(p) for p in names):
         return None
     outside = {p: r for p, r in unnamable.items() if not any(p.startswith(n + "/") for n in names)}
     return Scope(sorted(names), unread, outside)

@@ -103,6 +103,7 @@ def _generation(conn, gen) -> dict:
         "age_seconds": round(time.time() - finished, 1) if finished else None,
         "discovered": gen["discovered"] is not None,
         "seen": gen["seen"], "unchanged": gen["unchanged"], "changes": changes, "unread": _unread(gen),
+        "not_included": _not_included(gen),
         "stages": stage_counts(groups),
         "chunks_written": sum(r["chunks"] for r in groups if r["stage"] == "write"),
         "embedded": sum(r["embedded"] for r in groups),
@@ -115,7 +116,32 @@ def _unread(gen) -> dict[str, int]:
     """Files of kinds Sift does not read, per extension (schema V8; {} for a generation scanned before, or
     in an index that a reader opened without migrating it)."""
     stored = gen["unread"] if "unread" in gen.keys() else None
-    return json.loads(stored) if stored else {}
+    unread = json.loads(stored) if stored else {}
+    unread.pop(NOT_INCLUDED, None)
+    return unread
+
+
+# the key under which ingest.discover counts, with the unread files, those SIFT_INCLUDE left out (search/ does not
+# import ingest/: tests/test_discover.py checks the two are one)
+NOT_INCLUDED = "(not matched by SIFT_INCLUDE)"
+
+
+def _not_included(gen) -> int:
+    """The files of kinds Sift reads that the scan's SIFT_INCLUDE left out."""
+    stored = gen["unread"] if "unread" in gen.keys() else None
+    return json.loads(stored).get(NOT_INCLUDED, 0) if stored else 0
+
+
+def nothing_seen_text(gen: dict) -> str | None:
+    """'0 files seen: SIFT_INCLUDE matched none of the 12 files of kinds Sift reads' for a scan that found no
+    file to index; None when it found some, or none was there."""
+    if gen.get("seen") or not gen.get("discovered", True):
+        return None
+    left_out = gen.get("not_included") or 0
+    if left_out:
+        return (f"0 files seen: SIFT_INCLUDE matched none of the {count(left_out, 'file')} of kinds Sift reads; "
+                "fix or unset SIFT_INCLUDE (for the worker too) and scan again")
+    return None
 
 
 UNREAD_SHOWN = 4  # extensions named in the unread line; the rest are summed up
