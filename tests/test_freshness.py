@@ -12,6 +12,7 @@ process, with huey's immediate mode.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import shutil
 import signal
@@ -428,7 +429,7 @@ SETTLE = 8.0  # seconds after the first publish: the watcher asks again within a
 
 def test_sift_mcp_root_makes_one_generation_at_start(sift_env, tmp_path):
     """`sift-mcp --root` queues a scan of the folder, and its watcher scanned every folder as it started too
-    ("queued a scan of collection 1 (0 changed paths)" once the first was built): two generations per start."""
+    ("queued a scan of collection 1 (0 changed paths)", now "… fresh (its whole folder)", once the first was built): two generations per start."""
     root = write_tree(tmp_path / "fresh", {"harbour.md": "# Harbour\n\nBoats at dawn.\n"}).resolve()
     with _sift_mcp_root(sift_env, root, tmp_path / "server.log"):
         time.sleep(SETTLE)
@@ -437,4 +438,34 @@ def test_sift_mcp_root_makes_one_generation_at_start(sift_env, tmp_path):
         conn.close()
     said = (tmp_path / "server.log").read_text()
     assert [tuple(g) for g in generations] == [(1, "published")], said
-    assert "(0 changed paths)" not in said, said
+    assert "(its whole folder)" not in said, said
+
+
+def test_the_watcher_and_the_periodic_rescan_name_the_collection_in_their_log(immediate, tmp_path, caplog,
+                                                                               monkeypatch):
+    """Their log said 'queued a scan of collection 1 (0 changed paths)' and 'periodic rescan of collection 1
+    queued': an id the user sees nowhere else (stats and every command name collections)."""
+    from ingest.discover import Rules
+    from workers import rescan, runtime
+    from workers.watch import Watcher
+    root = write_tree(tmp_path / "notes", NOTES)
+    ingest(root, "notes")
+    watcher = Watcher(runtime.index(), Rules())
+    watcher.refresh()
+    with caplog.at_level(logging.INFO):
+        watcher.changed = {1: {"."}}
+        watcher.flush()
+        (root / "alpha.md").write_text("# Alpha\n\nedited\n")
+        watcher.changed = {1: {"alpha.md"}}
+        watcher.flush()
+    said = [r.getMessage() for r in caplog.records if r.name == "sift.watch"]
+    assert said == ["queued a scan of collection notes (its whole folder)",
+                    "queued a scan of collection notes (1 changed path, read alone)"], caplog.text
+
+    caplog.clear()
+    monkeypatch.setenv("SIFT_RESCAN_MINUTES", "0.0001")  # due at once: its last scan is older than 6 ms
+    runtime.reset()
+    time.sleep(0.05)
+    with caplog.at_level(logging.INFO):
+        rescan.rescan_due.call_local()
+    assert "periodic rescan of collection notes queued" in [r.getMessage() for r in caplog.records], caplog.text

@@ -413,11 +413,11 @@ def settled(server, indexed: dict) -> list:
     rescan's when it comes first (then the watcher's, asked for while that one ran, comes a moment later: taken
     for the index before, a generation it made read as a change made by the stop). Nothing changed: they make
     no generation."""
-    server.logged("queued a scan of collection 1")
+    server.logged("queued a scan of collection notes")
     deadline = time.monotonic() + START_LIMIT
     while True:
         log, state = server.stderr(), index_state(indexed)
-        queued = log.count("queued a scan of collection 1") + log.count("periodic rescan of collection 1 queued")
+        queued = log.count("queued a scan of collection notes") + log.count("periodic rescan of collection notes queued")
         if log.count(" files seen, ") >= queued and "building" not in str(state[0]):
             return state
         assert time.monotonic() < deadline, log

@@ -127,7 +127,8 @@ def rescan_due() -> None:
     recover.queue_kept()
     remote.resend_lost()
     conn = runtime.index()
+    names = {row["id"]: row["name"] for row in queries.collections(conn)}
     for collection_id in due(conn, runtime.settings().rescan_minutes * 60):
         if may_queue(collection_id, conn):
             tasks.scan(collection_id, conn)
-            log.info("periodic rescan of collection %s queued", collection_id)
+            log.info("periodic rescan of collection %s queued", names.get(collection_id, collection_id))

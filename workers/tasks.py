@@ -163,7 +163,7 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     try:
         collection = queries.get_collection(conn, collection_id)
     except LookupError:  # removed (ingest remove) while its scan waited: nothing to scan
-        log.info("collection %s was removed: its scan has nothing to do", collection_id)
+        log.info("the collection of id %s was removed (ingest remove): its scan has nothing to do", collection_id)
         return None
     root = Path(collection["root"])
     where = freshness.begin_scan(conn, collection_id, root.is_dir(), settings.rescan_minutes * 60, force=resume)

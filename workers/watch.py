@@ -36,6 +36,7 @@ from watchfiles import Change, watch
 
 from ingest.discover import Rules, extension, kind_on_disk
 from search.index import queries
+from search.index.status import count
 from search.settings import add_home_flag, use_flags
 from workers import refusal
 
@@ -56,6 +57,7 @@ class Watcher:
         self.rules = rules
         self.stop = stop or threading.Event()
         self.known: dict[int, str] = {}  # collection id → root, every registered collection
+        self.names: dict[int, str] = {}  # collection id → name: what the log calls it (its id meant nothing to a user)
         self.present: dict[int, tuple[int, int]] = {}  # roots on disk: collection id → (device, inode)
         self.roots: dict[int, str] = {}  # the roots present on disk: what is watched
         self.changed: dict[int, set[str]] = {}  # paths noticed since the collection's last queued scan
@@ -120,7 +122,9 @@ class Watcher:
         A root that appeared, disappeared or was replaced (a new folder at the same path) gets a scan.
         """
         if reread:
-            self.known = {row["id"]: row["root"] for row in queries.collections(self.conn)}
+            rows = queries.collections(self.conn)
+            self.known = {row["id"]: row["root"] for row in rows}
+            self.names = {row["id"]: row["name"] for row in rows}
         present = {cid: ident for cid, ident in ((cid, _identity(root)) for cid, root in self.known.items()) if ident}
         if present == self.present:
             return False
@@ -198,8 +202,8 @@ class Watcher:
                 self.changed.setdefault(cid, set()).add(".")
             paths = self.paths(cid)
             if _quietly(rescan.request_scan, cid, self.conn, paths):
-                log.info("queued a scan of collection %s (%d changed paths%s)", cid,
-                         len(self.changed.pop(cid, set()) - {"."}), ", read alone" if paths else "")
+                log.info("queued a scan of collection %s (%s)", self.names.get(cid, cid),
+                         scan_text(len(self.changed.pop(cid, set()) - {"."}), paths is not None))
                 if paths is None:
                     self.walked[cid] = time.monotonic()
 
@@ -235,6 +239,14 @@ def _relative(path: str, root: str) -> str | None:
     if not path.startswith(prefix):
         return None
     return path[len(prefix):].replace(os.sep, "/")
+
+
+def scan_text(changed: int, alone: bool) -> str:
+    """What the watcher's scan reads, for its log: '3 changed paths, read alone', '3 changed paths, its whole
+    folder walked', 'its whole folder' (at start, for what changed while nobody watched: '0 changed paths')."""
+    if alone:
+        return f"{count(changed, 'changed path')}, read alone"
+    return f"{count(changed, 'changed path')}, its whole folder walked" if changed else "its whole folder"
 
 
 def _quietly(func, *args):
@@ -288,3 +300,4 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
