@@ -1242,3 +1242,19 @@ def test_search_shows_a_hits_title_as_the_mcp_tool_does(immediate, sift_env, tmp
     out = run_ingest(sift_env, "search", "评审", "--mode", "keyword").stdout
     assert "2024-W10.md:5  [" in out and "\n    第十周周报\n    本周完成了" in out, out
     assert "\n    Plan > Goals\n" in out, out
+
+
+def test_stats_ask_whether_a_worker_runs_when_a_build_waits_with_no_job_queued(immediate, sift_env, tmp_path):
+    """A worker killed mid-build (kill -9 of huey_consumer) takes the jobs it held with it: the next worker to
+    start queues them again. Meanwhile stats said 'jobs in queue: 0' and a growing ETA, and nothing of a worker."""
+    from search.index import store
+    from workers import runtime
+    root = write_tree(tmp_path / "n", {"a.md": "# A\nalpha", "b.md": "# B\nbeta"})
+    ingest(root, "n")
+    conn = runtime.index()
+    (root / "a.md").write_text("# A\nedited", encoding="utf-8")
+    gen = store.begin_generation(conn, 1, runtime.model_id())  # planned by a scan whose parse job died with
+    store.record_plan(conn, gen, 1, {"a.md": "changed"}, {}, 2)  # its worker
+    out = run_ingest(sift_env, "stats").stdout
+    assert "jobs in queue: 0" in out and "building: generation 2" in out, out
+    assert "no worker has taken a job yet: is a worker running? start one with: " in out, out

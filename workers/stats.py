@@ -88,7 +88,10 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
     report["queue_pending"], error = _count(_home_queue, settings.queue)
     if error:
         report["queue_error"] = error
-    if worker is None and report["queue_pending"] and not _busy(report["collections"]):
+    # a build with files pending and no job in the queue is one whose jobs died with a killed worker: the next
+    # worker to start queues them again (workers.recover); stats said only 'jobs in queue: 0' and an ETA
+    waits = report["queue_pending"] or any(c["building"] for c in report["collections"])
+    if worker is None and waits and not _busy(report["collections"]):
         report["worker_seen"], _ = _count(_worker_seen)
     _waiting_scans(report)
     if error is None:
