@@ -11,6 +11,7 @@ was read and embedded again, and the old collection stayed registered."""
 from __future__ import annotations
 
 import re
+import shutil
 import sqlite3
 import time
 
@@ -174,6 +175,27 @@ def test_enqueue_of_a_moved_folder_under_its_name_follows_it_and_reads_nothing_a
     engine = from_settings(load())
     assert [(h.path, h.collection) for h in engine.search("walrus", limit=5, mode="keyword").hits] == \
         [("walrus.md", "notes")]
+
+
+def test_stats_of_a_missing_folder_whose_files_were_removed_no_longer_says_they_stay(immediate, sift_env, tmp_path,
+                                                                                      monkeypatch):
+    """Once a missing folder's files were removed (it had been gone for a whole rescan interval), stats still said
+    'its files stay searchable as last indexed until …, then they are removed' above '0 files searchable'."""
+    from workers import runtime, tasks
+    notes = write_tree(tmp_path / "notes", NOTES)
+    ingest(notes, "notes")
+    shutil.rmtree(notes)
+    monkeypatch.setenv("SIFT_RESCAN_MINUTES", "0.0001")  # gone for a whole interval at the second scan
+    runtime.reset()
+    tasks.discover(1)
+    time.sleep(0.05)
+    tasks.discover(1)
+    said = run_ingest(sift_env, "stats").stdout
+    assert "notes  " in said and "\n  0 files, 0 chunks searchable\n" in said, said
+    assert "stay searchable" not in said, said
+    assert re.search(r"  root folder missing since [0-9.]+ s ago: nothing of it is searchable any more \(its files "
+                     r"are removed once it has been gone for a whole rescan interval, SIFT_RESCAN_MINUTES\); if it "
+                     r"was moved, `ingest enqueue NEW_FOLDER --name notes` indexes it there", said), said
 
 
 def test_sift_mcp_root_of_a_moved_folder_follows_it_too(immediate, sift_env, tmp_path, capsys):

@@ -353,7 +353,7 @@ def collection_lines(c: dict, hints: Hints, collections: list[dict] = ()) -> lis
         lines.append(_waiting_line(c))
     elif (c.get("freshness") or {}).get("scan_requested"):
         lines.append(_requested_line(c))
-    lines += freshness_lines(c.get("freshness") or {}, c["building"], c["name"])
+    lines += freshness_lines(c.get("freshness") or {}, c["building"], c["name"], c["files"])
     if c["building"]:
         lines += _building_lines(c["building"])
         lines += _behind_line(c, collections)

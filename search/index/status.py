@@ -266,8 +266,10 @@ def size(n: int | None) -> str:
     return f"{n} B"
 
 
-def freshness_lines(fresh: dict, building: dict | None = None, name: str = "NAME") -> list[str]:
-    """'root folder missing since …' and 'pending: N changed files …' when there is something to say.
+def freshness_lines(fresh: dict, building: dict | None = None, name: str = "NAME", files: int | None = None) -> list[str]:
+    """'root folder missing since …' and 'pending: N changed files …' when there is something to say. ``files``:
+    how many of the collection's are searchable; with none left, a missing root's files are not said to stay
+    (they were removed, and stats went on saying that they stay searchable until they are removed).
 
     While a generation is being built (``building``), its own pending files are on its progress line, so this
     line counts only the files changed since its scan: one pending count with two different numbers in one
@@ -277,10 +279,16 @@ def freshness_lines(fresh: dict, building: dict | None = None, name: str = "NAME
         since = fresh.get("root_missing_since")
         head = (f"root folder missing since {age(time.time() - since)} ago" if since else
                 "root folder missing (no scan has run since it went)")
-        lines.append(f"  {head}: its files stay searchable as last indexed until it has been gone for a whole "
-                     "rescan interval (SIFT_RESCAN_MINUTES), then they are removed; "
-                     f"if it was moved, `ingest enqueue NEW_FOLDER --name {name}` follows it (nothing is embedded "
-                     f"again), and `ingest remove {name}` forgets the collection")
+        if files == 0 and since:
+            lines.append(f"  {head}: nothing of it is searchable any more (its files are removed once it has been "
+                         "gone for a whole rescan interval, SIFT_RESCAN_MINUTES); if it was moved, "
+                         f"`ingest enqueue NEW_FOLDER --name {name}` indexes it there, and `ingest remove {name}` "
+                         "forgets the collection")
+        else:
+            lines.append(f"  {head}: its files stay searchable as last indexed until it has been gone for a whole "
+                         "rescan interval (SIFT_RESCAN_MINUTES), then they are removed; "
+                         f"if it was moved, `ingest enqueue NEW_FOLDER --name {name}` follows it (nothing is embedded "
+                         f"again), and `ingest remove {name}` forgets the collection")
     in_build = ((building or {}).get("progress") or {}).get("pending", 0)
     waiting = (fresh.get("pending_files") or 0) - in_build
     if waiting > 0 and building:
