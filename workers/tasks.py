@@ -271,8 +271,9 @@ def _scope(conn, collection, paths: list[str], rules: Rules) -> Scope | None:
     ``paths`` changed since the published generation; None where only the walk is sure to: no generation
     published yet, the root itself named, a name that is not UTF-8, more than MOST_NAMED paths, or, while the
     published generation counts files of kinds Sift does not read, a folder or such a file among them (how many
-    of those it held is not recorded), and likewise a path SIFT_INCLUDE leaves out while it counts those. Besides ``paths``: the same-stem note or PDF beside each (a note stands
-    for its PDF), and the files the published generation skipped or failed, which a walk would read again."""
+    of those it held is not recorded), and likewise a path SIFT_INCLUDE leaves out while it counts those. Besides
+    ``paths``: the same-stem note or PDF beside each (a note stands for its PDF), and the files the published
+    generation skipped or failed, which a walk would read again."""
     if collection["published"] is None or "." in paths or len(paths) > MOST_NAMED \
             or not all(_storable_name(p) for p in paths):
         return None
