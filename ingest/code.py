@@ -122,13 +122,13 @@ DEFS: dict[str, dict[str, str]] = {
                 "class_declaration": C, "struct_declaration": C, "interface_declaration": C,
                 "record_declaration": C, "enum_declaration": L, "method_declaration": L,
                 "constructor_declaration": L, "destructor_declaration": L,
-                "operator_declaration": L},
+                "operator_declaration": L, "property_declaration": L},
     "ruby": {"module": C, "class": C, "method": L, "singleton_method": L},
     "php": {"namespace_definition": C, "class_declaration": C, "interface_declaration": C,
             "trait_declaration": C, "enum_declaration": C, "function_definition": L,
             "method_declaration": L},
     "kotlin": {"class_declaration": C, "object_declaration": C, "companion_object": C,
-               "function_declaration": L},
+               "function_declaration": L, "type_alias": L},
     "bash": {"function_definition": L},
     "scala": {"object_definition": C, "class_definition": C, "trait_definition": C, "function_definition": L,
               "function_declaration": L},
@@ -284,6 +284,8 @@ def _scan(node, language: str, path: list[str], out: list[Definition], floor: in
         out.append(Definition(path + parts, start, end, child.start_point[1], floor))
         if container:
             _scan(inner, language, path + parts, out, start)
+        elif language == "go" and child.type in ("function_declaration", "method_declaration"):
+            _go_subtests(child, path + parts, out, start)
 
 
 # Statements that open a scope running to the next such statement or the end of their block: Perl's ``package
@@ -326,6 +328,8 @@ def _definition(node, language: str):
         if node.type in NEEDS_BODY and not _has_body(node):
             return None
         parts = [" ".join(p.split()).strip("'\"`") for p in _name(node, language) if p.strip("'\"` \t\n")]
+        if node.type not in ("const_declaration", "var_declaration"):  # these are listed: ', ' between their names
+            parts = [heading_safe(part) for part in parts]
         return (parts, node, kind == C) if parts else None
     if node.type in ("lexical_declaration", "variable_declaration"):
         return _function_variable(node)
@@ -335,6 +339,12 @@ def _definition(node, language: str):
         return test
     if language == "ruby" and node.type == "call" and (block := _ruby_block_call(node)):
         return block
+    if language == "scala" and node.type in ("infix_expression", "call_expression") and (test := _scala_test(node)):
+        return test
+    if language == "kotlin" and node.type == "property_declaration":
+        return _kotlin_object(node)
+    if language == "php" and node.type in PHP_CALLS | {"assignment_expression"}:
+        return _php_closure(node)
     if language in SCRIPTS and node.type in ("call_expression", "parenthesized_expression"):
         return _called_at_once(node)
     if language in SCRIPTS and node.type == "export_statement" and (nameless := _default_export(node)):
@@ -439,7 +449,7 @@ def _test_call(node):
     if body is None:  # it.todo("…")
         return None
     title = values[0] if values[0].type in ("string", "template_string") else None
-    return [" ".join(_text(title or root).strip("'\"`").split())], body, True
+    return [heading_safe(" ".join(_text(title or root).strip("'\"`").split()))], body, True
 
 
 # Ruby's calls with a block that define what a spec or a Rakefile holds: RSpec's (and minitest/spec's)
@@ -466,8 +476,104 @@ def _ruby_block_call(node):
         return None
     if first.type == "pair":  # task seed: :environment
         first = first.child_by_field_name("key") or first
-    name = " ".join(_text(first).strip(":'\"").split())
+    name = heading_safe(" ".join(_text(first).strip(":'\"").split()))
     return ([name] if name else []), block, True
+
+
+# Go's subtests: ``t.Run("adds an item", func(t *testing.T) { … })`` in TestCart is ``cart_test > TestCart > adds
+# an item`` (b.Run in a benchmark too); a test file's subtests all went under their test function. Only a name
+# written as a string and a function written in place make one (a table's ``t.Run(tc.name, …)`` stays the test's).
+def _go_subtests(function, path: list[str], out: list[Definition], floor: int) -> None:
+    """Append the subtests run by the statements of ``function``'s body, and theirs."""
+    body = function.child_by_field_name("body")
+    for statement in body.named_children if body is not None else ():
+        call = statement.named_children[0] if statement.type == "expression_statement" else None
+        function_node = call.child_by_field_name("function") if call is not None and call.type == "call_expression" \
+            else None
+        if function_node is None or function_node.type != "selector_expression" \
+                or _field_text(function_node, "field") != "Run":
+            continue
+        arguments = call.child_by_field_name("arguments").named_children
+        if len(arguments) != 2 or arguments[0].type not in ("interpreted_string_literal", "raw_string_literal") \
+                or arguments[1].type != "func_literal":
+            continue
+        name = heading_safe(" ".join(_text(arguments[0]).strip('"`').split()))
+        start = max(statement.start_point[0], floor + 1)
+        out.append(Definition(path + [name], start, _end_row(statement), statement.start_point[1], floor))
+        _go_subtests(arguments[1], path + [name], out, start)
+
+
+# ScalaTest's tests and groups: FlatSpec's ``"a cart" should "add an item" in { … }`` (and ``it should …``),
+# WordSpec's ``"a cart" when { … }`` / ``should { … }``, FreeSpec's ``"a cart" - { … }`` and FunSuite's
+# ``test("adds an item") { … }``, named for their words as written (quotes dropped). They went under the class.
+SCALA_TEST_WORDS = {"in", "should", "must", "can", "when", "which", "ignore", "-"}
+SCALA_TEST_CALLS = {"test", "ignore", "property"}
+
+
+def _scala_test(node):
+    if node.type == "infix_expression":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        operator = _field_text(node, "operator")
+        if left is None or right is None or right.type != "block" or operator not in SCALA_TEST_WORDS \
+                or not any(n.type == "string" for n in _descendants(left)):
+            return None
+        words = _text(left) if operator in ("in", "-", "ignore") else f"{_text(left)} {operator}"
+        return [heading_safe(" ".join(words.replace('"', " ").split()))], right, True
+    call, block = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+    if call is None or call.type != "call_expression" or block is None or block.type != "block" \
+            or _field_text(call, "function") not in SCALA_TEST_CALLS:
+        return None
+    title = next((a for a in getattr(call.child_by_field_name("arguments"), "named_children", [])), None)
+    if title is None or title.type != "string":
+        return None
+    return [heading_safe(" ".join(_text(title).strip('"').split()))], block, True
+
+
+def _kotlin_object(node):
+    """``val comparator = object : Comparator<Int> { … }``: an object bound to a name, its functions its members."""
+    value, variable = node.child_by_field_name("expression"), node.child_by_field_name("variable")
+    if value is None or value.type != "object_literal" or variable is None:
+        return None
+    return [_text(variable).split(":")[0].strip()], value, True
+
+
+# PHP's closures bound to a variable (``$handler = function ($request) { … };``) and routes whose handler is a
+# closure: Laravel's ``Route::get('/users', function () { … })`` and Slim's (or Lumen's) ``$app->post('/users/{id}',
+# function (…) { … })``, headed by the method and the path (``GET /users``). Both went under the module's name alone.
+PHP_CALLS = {"scoped_call_expression", "member_call_expression"}
+HTTP_METHODS = {"get", "post", "put", "patch", "delete", "options", "any"}
+CLOSURES = {"anonymous_function_creation_expression", "arrow_function"}
+
+
+def _php_closure(node):
+    if node.type == "assignment_expression":
+        target, value = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if target is None or target.type != "variable_name" or value is None or value.type not in CLOSURES:
+            return None
+        return [_text(target).lstrip("$")], value, True
+    method = _field_text(node, "name").lower()
+    arguments = getattr(node.child_by_field_name("arguments"), "named_children", [])
+    values = [a.named_children[0] if a.type == "argument" and a.named_children else a for a in arguments]
+    if method not in HTTP_METHODS or len(values) != 2 or values[0].type not in ("string", "encapsed_string") \
+            or values[1].type not in CLOSURES:
+        return None
+    route = _text(values[0]).strip("'\"")
+    # a member call on any object is a route only with a path written as one: $cache->get('users', fn …) is not
+    if node.type == "member_call_expression" and not route.startswith("/"):
+        return None
+    if node.type == "scoped_call_expression" and _field_text(node, "scope") != "Route":
+        return None
+    return [heading_safe(f"{method.upper()} {route}")], values[1], True
+
+
+# A heading path is stored joined by ' > ', and a joined passage's last heading lists its definitions with ', ' and
+# '+N' after them (ingest.chunk.joined_heading; search.query.symbols.defines splits them so): a test's title
+# ('adds a, b', 'x > y', 'counts +1') read as two names or a count. The space after such a separator becomes a
+# no-break space: the title reads as written, and no split finds it.
+def heading_safe(part: str) -> str:
+    """``part`` as one name of a heading path: no ', ', ' > ' or ending ' +N' that a split would take apart."""
+    part = part.replace(", ", ",\u00a0").replace(" > ", " >\u00a0")
+    return re.sub(r" (\+\d+)$", "\u00a0\\1", part)
 
 
 def _default_export(node):

@@ -295,6 +295,24 @@ def test_a_block_named_by_its_names_joined_to_a_definition_counts_them_all(embed
     assert defines(["Get"], " > ".join(chunk.heading_path), chunk.text)
 
 
+def test_a_title_holding_a_heading_separator_stays_one_name(embedder):
+    """A test's title is written freely: 'adds a, b', 'x > y', 'counts +1'. Joined into one passage, the heading
+    'cart.test > cart > adds a, b, x > y +2' was read as a level 'adds a, b, x' holding 'y' and two hidden names:
+    search.query.symbols.defines found 'y' defined there and 'counts +1' not. Each title stays one name, as written."""
+    from search.query.symbols import defines
+    titles = ["adds a, b", "x > y", "counts +1"]
+    tests = (f'  it("{title}", () => {{\n    expect(cart.size).toBe({i});\n  }});\n' for i, title in enumerate(titles))
+    text = 'describe("cart", () => {\n' + "".join(tests) + "});\n"
+    doc = parse_code("cart.test.js", text)
+    [chunk] = chunk_document(doc, embedder.count, 256, 32)
+    heading = " > ".join(chunk.heading_path)
+    assert heading.split(" > ")[:2] == ["cart.test", "cart"] and len(heading.split(" > ")) == 3, heading
+    names, more = _named(chunk.heading_path)
+    assert [name.replace("\xa0", " ") for name in names] == titles and more == 0, heading
+    assert not defines(["y"], heading, chunk.text)
+    assert heading.replace("\xa0", " ") == "cart.test > cart > adds a, b, x > y, counts +1", "read as written"
+
+
 def test_chinese_text_without_spaces_is_cut_at_clause_marks_and_windows_still_overlap():
     """A long run of Chinese characters has no space to cut at: it was cut into pieces of a whole chunk each,
     so consecutive chunks shared nothing and a word across a cut (一段 as 一 | 段) was in no chunk, not found by

@@ -489,8 +489,8 @@ EXPECTED_PATHS = {
     "cart.c": [[], ["cart"], ["cart_add"], ["cart_total"]],
     "cart.cpp": [[], ["shop"], ["shop", "Cart"], ["shop", "Cart", "Cart"], ["shop", "Cart", "addItem"],
                  ["shop", "Cart"], ["shop", "Cart", "total"]],
-    "Cart.cs": [[], ["Shop"], ["Shop", "Cart"], ["Shop", "Cart", "Cart"], ["Shop", "Cart", "AddItem"],
-                ["Shop", "Pricing"], ["Shop", "Pricing", "Total"]],
+    "Cart.cs": [[], ["Shop"], ["Shop", "Cart"], ["Shop", "Cart", "Owner"], ["Shop", "Cart", "Cart"],
+                ["Shop", "Cart", "AddItem"], ["Shop", "Pricing"], ["Shop", "Pricing", "Total"]],
     "cart.rb": [[], ["Shop"], ["Shop", "Cart"], ["Shop", "Cart", "initialize"],
                 ["Shop", "Cart", "add_item"], ["Shop", "Cart", "load"], ["total"]],
     "Cart.php": [[], ["Cart"], ["Cart", "__construct"], ["Cart", "addItem"], ["total"]],
@@ -533,7 +533,7 @@ BELONGS = {
                  ("std::vector<std::string> items_;", ["shop", "Cart"]),
                  ("// Sum of the item name lengths.", ["shop", "Cart", "total"])],
     "Cart.cs": [("/// <summary>Items a customer", ["Shop", "Cart"]),
-                ("public string Owner { get; }", ["Shop", "Cart"]),
+                ("public string Owner { get; }", ["Shop", "Cart", "Owner"]),
                 ("/// <summary>Adds one item.", ["Shop", "Cart", "AddItem"]),
                 ('[Obsolete("use Add")]', ["Shop", "Cart", "AddItem"]),
                 ("// Sum of the item name lengths.", ["Shop", "Pricing", "Total"])],
@@ -1150,3 +1150,136 @@ def assert_headings(name: str, source: str, belongs: list) -> None:
     for needle, path in belongs:
         assert section_holding(doc, needle).heading_path == [module] + path, needle
     assert_exact_cover(source, doc)
+
+
+SUBTESTS_AND_MORE = {
+    "cart_test.go": ('''\
+package cart
+
+import "testing"
+
+// TestCart checks the cart.
+func TestCart(t *testing.T) {
+	c := New()
+
+	t.Run("adds an item", func(t *testing.T) {
+		c.Add(1)
+		if c.Len() != 1 {
+			t.Fatal("want 1")
+		}
+	})
+
+	// emptying
+	t.Run("empty then add", func(t *testing.T) {
+		t.Run("nested", func(t *testing.T) {
+			c.Clear()
+		})
+	})
+
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { tc.check(t) })
+	}
+	var a, b int
+	_ = a + b
+}
+''', [("c := New()", ["TestCart"]), ("c.Add(1)", ["TestCart", "adds an item"]),
+      ("// emptying", ["TestCart", "empty then add"]), ("c.Clear()", ["TestCart", "empty then add", "nested"]),
+      ("tc.check(t)", ["TestCart"]), ("var a, b int", ["TestCart"])]),
+    "CartSpec.scala": ('''\
+package shop
+
+class CartSpec extends AnyFlatSpec {
+  "a cart" should "add an item" in {
+    val cart = new Cart
+    cart.add(1)
+  }
+
+  it should "be empty when new" in {
+    assert(new Cart().isEmpty)
+  }
+}
+
+class CartSuite extends AnyFunSuite {
+  test("total sums the prices") {
+    assert(total(List(1, 2)) == 3)
+  }
+}
+
+class StackSpec extends AnyWordSpec {
+  "A Stack" when {
+    "empty" should {
+      "raise on pop" in {
+        intercept[Exception](new Stack().pop())
+      }
+    }
+  }
+}
+''', [("cart.add(1)", ["CartSpec", "a cart should add an item"]),
+      ("isEmpty", ["CartSpec", "it should be empty when new"]),
+      ("total(List", ["CartSuite", "total sums the prices"]),
+      ("pop())", ["StackSpec", "A Stack when", "empty should", "raise on pop"])]),
+    "Handlers.kt": ('''\
+package shop
+
+typealias Handler = (Request) -> Response
+
+val byPrice = object : Comparator<Item> {
+    override fun compare(a: Item, b: Item): Int = a.price - b.price
+}
+
+val limit = 10
+''', [("typealias", ["Handler"]), ("val byPrice", ["byPrice"]), ("a.price", ["byPrice", "compare"]),
+      ("val limit", [])]),
+    "Cart.cs": ('''\
+namespace Shop
+{
+    public class Cart
+    {
+        private readonly List<Item> items = new();
+
+        public int Count { get; set; }
+
+        public decimal Total
+        {
+            get { return items.Sum(i => i.Price); }
+        }
+
+        public void Add(Item item)
+        {
+            items.Add(item);
+        }
+    }
+}
+''', [("readonly", ["Shop", "Cart"]), ("Count", ["Shop", "Cart", "Count"]), ("i.Price", ["Shop", "Cart", "Total"]),
+      ("items.Add", ["Shop", "Cart", "Add"])]),
+    "routes.php": ('''\
+<?php
+
+use Illuminate\\Support\\Facades\\Route;
+
+$format = function ($user) {
+    return ['id' => $user->id];
+};
+
+Route::get('/users', function () {
+    return User::all()->map($format);
+});
+
+$app->post('/users/{id}', function ($request, $response, $args) {
+    return $response->withStatus(201);
+});
+
+$cache->get('users', function ($item) {
+    return loadUsers();
+});
+''', [("use Illuminate", []), ("$user->id", ["format"]), ("User::all", ["GET /users"]),
+      ("withStatus", ["POST /users/{id}"]), ("loadUsers", [])]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SUBTESTS_AND_MORE))
+def test_subtests_scala_tests_properties_and_closures_have_their_own_heading(name):
+    """Go's subtests (t.Run("adds an item", func …)) went under their test function, ScalaTest's tests under their
+    class, C#'s properties, Kotlin's type aliases and objects bound to a name, PHP's closures bound to a variable
+    and route closures (Route::get('/users', function …)) under what held them: a hit named no test or route."""
+    assert_headings(name, *SUBTESTS_AND_MORE[name])
