@@ -504,10 +504,11 @@ def _go_subtests(function, path: list[str], out: list[Definition], floor: int) -
 
 
 # ScalaTest's tests and groups: FlatSpec's ``"a cart" should "add an item" in { … }`` (and ``it should …``),
-# WordSpec's ``"a cart" when { … }`` / ``should { … }``, FreeSpec's ``"a cart" - { … }`` and FunSuite's
-# ``test("adds an item") { … }``, named for their words as written (quotes dropped). They went under the class.
+# WordSpec's ``"a cart" when { … }`` / ``should { … }``, FreeSpec's ``"a cart" - { … }``, FunSuite's
+# ``test("adds an item") { … }`` and FunSpec's ``describe("a cart") { it("adds an item") { … } }``, named for their
+# words as written (quotes dropped). They went under the class.
 SCALA_TEST_WORDS = {"in", "should", "must", "can", "when", "which", "ignore", "-"}
-SCALA_TEST_CALLS = {"test", "ignore", "property"}
+SCALA_TEST_CALLS = {"test", "ignore", "property", "describe", "it", "they"}
 
 
 def _scala_test(node):

@@ -1214,7 +1214,16 @@ class StackSpec extends AnyWordSpec {
     }
   }
 }
+
+class SetSpec extends AnyFunSpec {
+  describe("A Set") {
+    it("is empty at first") {
+      assert(Set.empty.size == 0)
+    }
+  }
+}
 ''', [("cart.add(1)", ["CartSpec", "a cart should add an item"]),
+      ("Set.empty", ["SetSpec", "A Set", "is empty at first"]),
       ("isEmpty", ["CartSpec", "it should be empty when new"]),
       ("total(List", ["CartSuite", "total sums the prices"]),
       ("pop())", ["StackSpec", "A Stack when", "empty should", "raise on pop"])]),
