@@ -94,3 +94,26 @@ def test_no_spelling_hint_for_the_framing_words(immediate, tmp_path, embedder):
         assert answer.hits and answer.unmatched == [] and not any("no passage" in n for n in answer.notes), \
             (query, answer.notes)
     assert [u["word"] for u in engine.search("how do I pey?", mode="keyword").unmatched] == ["pey"]
+
+
+def test_quoted_words_are_kept_whatever_they_are():
+    """A word the query quotes is what it asks about: 'what does "do" mean in Ruby?' was searched as 'mean Ruby'
+    by keyword, and "who are "The Who"?" as 'The'. Outside the quotes the framing still goes."""
+    assert content('what does "do" mean in Ruby?').split() == ["do", "mean", "in", "Ruby"]
+    assert content('who are "The Who"?').split() == ["The", "Who"]
+    assert content('"为什么"这首歌是谁唱的？') == '"为什么"这首歌是谁唱的？'  # a song's title, quoted: nothing left out
+    said = framing('what does "do" mean in Ruby?')
+    assert {"what", "does"} <= said and "do" not in said, said
+
+
+def test_a_question_about_a_quoted_framing_word_finds_its_note(immediate, tmp_path, embedder):
+    """By keyword, the note about Ruby's 'do' was not found at all for 'what does "do" mean in Ruby?': its 'do'
+    was left out as the question's framing, and no other word of the query is in that note."""
+    write_tree(tmp_path / "notes", {"blocks.md": "# Blocks\n\nA do ... end block is passed to the method before it.\n",
+                                    "stats.md": "# Statistics\n\nThe mean of a sample is its average.\n"})
+    ingest(tmp_path / "notes")
+    for postings in (True, False):
+        engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder, keyword_postings=postings)
+        engine.warm()
+        hits = engine.search('what does "do" mean?', mode="keyword").hits
+        assert "blocks.md" in [h.path.rsplit("/", 1)[-1] for h in hits], (postings, [h.path for h in hits])

@@ -12,12 +12,14 @@ English framing words are left out only from a question: a query that ends with 
 many``, ``what is``, ``can I``, ``is the``). A statement keeps them (SciFact's claims: ``… does not reduce …``), and
 so do keyword queries that start with such a word (``do while loop``, ``where clause``). Chinese question words are
 questions wherever they stand; the particles 吗, 呢, 啊, 呀 only where they end a run of Chinese (吗啡 is a drug).
+Words the query quotes are what it asks about, whatever they are: ``what does "do" mean in Ruby?`` keeps ``do``
+(it was searched as ``mean Ruby``, and the note about ``do`` was not found at all).
 """
 from __future__ import annotations
 
 import re
 
-from search.query.text import CJK_RANGES, WORD, normalise, query_words
+from search.query.text import CJK_RANGES, QUOTED, WORD, normalise, query_words
 
 ASKING = frozenset("how what why when where which who whom whose".split())
 AUXILIARY = frozenset("do does did can could should would is are was were am shall".split())
@@ -37,10 +39,22 @@ _CHINESE = re.compile("|".join(CHINESE) + f"|[{PARTICLES}](?![{CJK_RANGES}])")
 def content(query: str) -> str:
     """``query`` without its question's framing words, for keyword search (and its spelling hints), its other words
     as written; the query itself when nothing would be left (or nothing is framing)."""
-    words = WORD.findall(_CHINESE.sub(" ", query))
-    if _asks(query, [normalise(w) for w in words[:2]]):
-        words = [w for w in words if normalise(w) not in FRAMING]
+    pieces = _pieces(query)  # (word, quoted)
+    if _asks(query, [normalise(w) for w, _ in pieces[:2]]):
+        pieces = [(w, quoted) for w, quoted in pieces if quoted or normalise(w) not in FRAMING]
+    words = [w for w, _ in pieces]
     return " ".join(words) if words and words != WORD.findall(query) else query
+
+
+def _pieces(query: str) -> list[tuple[str, bool]]:
+    """The query's words in order, each with whether it is quoted; Chinese question words out of quotes left out."""
+    pieces, at = [], 0
+    for match in [*QUOTED.finditer(query), None]:
+        start, end = (match.start(), match.end()) if match else (len(query), len(query))
+        pieces += [(w, False) for w in WORD.findall(_CHINESE.sub(" ", query[at:start]))]
+        pieces += [(w, True) for w in WORD.findall(query[start:end])]
+        at = end
+    return pieces
 
 
 def _asks(query: str, first: list[str]) -> bool:
