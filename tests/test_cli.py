@@ -1258,3 +1258,22 @@ def test_stats_ask_whether_a_worker_runs_when_a_build_waits_with_no_job_queued(i
     out = run_ingest(sift_env, "stats").stdout
     assert "jobs in queue: 0" in out and "building: generation 2" in out, out
     assert "no worker has taken a job yet: is a worker running? start one with: " in out, out
+
+
+def test_stats_with_the_queue_unreadable_do_not_say_no_worker_took_a_job(immediate, sift_env, tmp_path):
+    """With a build waiting and SIFT_QUEUE's Redis down, stats said 'no worker has taken a job yet: is a worker
+    running? start one with …' beside 'the queue cannot be read': whether a worker took a job is in that queue, and
+    starting a worker does not bring Redis back."""
+    from search.index import store
+    from tests.redis_server import free_port
+    from workers import runtime
+    root = write_tree(tmp_path / "n", {"a.md": "# A\nalpha", "b.md": "# B\nbeta"})
+    ingest(root, "n")
+    conn = runtime.index()
+    (root / "a.md").write_text("# A\nedited", encoding="utf-8")
+    gen = store.begin_generation(conn, 1, runtime.model_id())
+    store.record_plan(conn, gen, 1, {"a.md": "changed"}, {}, 2)
+    out = run_ingest({**sift_env, "SIFT_QUEUE": f"redis://127.0.0.1:{free_port()}/0"}, "stats").stdout
+    assert "jobs in queue: unknown (the queue cannot be read: the queue's Redis" in out and \
+        "building: generation 2" in out, out
+    assert "no worker has taken a job" not in out, out

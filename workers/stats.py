@@ -90,9 +90,13 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
         report["queue_error"] = error
     # a build with files pending and no job in the queue is one whose jobs died with a killed worker: the next
     # worker to start queues them again (workers.recover); stats said only 'jobs in queue: 0' and an ETA
+    # (not with the queue unreadable: what it holds of workers is unknown, and 'no worker has taken a job yet' said
+    # of a Redis that is down sent the user after a worker rather than Redis)
     waits = report["queue_pending"] or any(c["building"] for c in report["collections"])
-    if worker is None and waits and not _busy(report["collections"]):
-        report["worker_seen"], _ = _count(_worker_seen)
+    if worker is None and error is None and waits and not _busy(report["collections"]):
+        seen, unknown = _count(_worker_seen)
+        if unknown is None:
+            report["worker_seen"] = seen
     _waiting_scans(report)
     if error is None:
         stopped, _ = _count(_worker_halted)
