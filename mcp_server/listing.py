@@ -2,7 +2,7 @@
 and the notes), which the CLI's ``ingest files`` prints its own way."""
 from __future__ import annotations
 
-from ingest.discover import kind_on_disk
+from ingest.discover import kind_on_disk, why_not_indexed
 from mcp_server import render
 from search.query import listing
 from search.query.scope import MCP
@@ -17,7 +17,9 @@ def list_files(sift, where, glob, sort, limit, offset: int = 0) -> dict:
     text (10.8 KB against 4.6 KB). ``ingest files --json`` keeps them: a script may read them. ``next_offset``:
     the offset that lists the files after these, when there are any (past 500 files, there was no way to them
     but narrowing the folder or the pattern)."""
-    data = listing.files(sift.conn(), where, glob, sort, limit, sift.roots(), MCP, kind_on_disk, offset)
+    rules = sift.rules()
+    data = listing.files(sift.conn(), where, glob, sort, limit, sift.roots(), MCP, kind_on_disk, offset,
+                         lambda root, rel: why_not_indexed(root, rel, rules))
     data["files"] = [{k: v for k, v in f.items() if k not in REPEATED} for f in data["files"]]
     if offset + data["shown"] < data["total"]:
         data["next_offset"] = offset + data["shown"]

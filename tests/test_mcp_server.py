@@ -419,6 +419,30 @@ def test_list_files_lists_a_pdf_a_note_stands_for_and_names_the_note(immediate, 
     assert every["total"] == 3 and every["files"][-1]["path"] == "papers/lit/siege.pdf"
 
 
+def test_list_files_says_a_pdf_beside_a_note_that_the_scan_leaves_out_is_left_out(immediate, tmp_path, servers,
+                                                                                    sift_env, monkeypatch):
+    """A note names any same-stem PDF on disk as the one it stands for, one SIFT_EXCLUDE keeps out included: such a
+    PDF was listed as 'not indexed itself: the note … stands for it', where read_file refused it as excluded and
+    said it reads 'only the files search and list_files can find'. The listing gives the scan's reason now."""
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EXCLUDE", "*.pdf")
+    runtime.reset()
+    pdf = need_data("pdf/en/Seige_of_Vicksburg_Sample_OCR.pdf")
+    root = write_tree(tmp_path / "papers", {"lit/siege.md": "# Siege\n\nMy notes on the siege.\n"})
+    (root / "lit/siege.pdf").write_bytes(pdf.read_bytes())
+    ingest(root, "papers")
+
+    async def scenario():
+        async with servers.session({**sift_env, "SIFT_EXCLUDE": "*.pdf"}, "--no-worker") as s:
+            return await call(s, "list_files", glob="*.pdf")
+    listed = run(scenario).structured_content["files"]
+    assert [(f["path"], f["state"]) for f in listed] == [("papers/lit/siege.pdf", "skipped")], listed
+    assert listed[0]["reason"] == "not indexed: lit/siege.pdf is in the ignore list (built-in or SIFT_EXCLUDE)", \
+        listed[0]
+    cli = run_ingest({**sift_env, "SIFT_EXCLUDE": "*.pdf"}, "files", "--glob", "*.pdf")
+    assert "skipped: not indexed: lit/siege.pdf is in the ignore list" in cli.stdout, cli.stdout
+
+
 def test_overlapping_chunks_are_joined_once():
     chunks = [{"heading_path": "", "text": "alpha beta gamma delta\nepsilon zeta\n"},
               {"heading_path": "", "text": "epsilon zeta\neta theta\n"},

@@ -42,14 +42,19 @@ AT_WORK_DETAIL = "being indexed ({change}): {work}"  # a worker has been at it f
 # it was in no listing at all, so list_files glob='*.pdf' did not find it.
 STOOD_FOR = ("not indexed itself: the note {note} beside it, of the same name, stands for it (taken for its "
              "conversion, so its text is not indexed twice); search finds that note")
+LEFT_OUT = "not indexed: {why}"  # such a PDF that the scan leaves out anyway (SIFT_EXCLUDE='*.pdf', a .gitignore)
 
 
 def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: dict[str, str],
-          say: Wording, kind_of: Callable[[str, str], str | None], offset: int = 0) -> dict:
+          say: Wording, kind_of: Callable[[str, str], str | None], offset: int = 0,
+          left_out: Callable[[str, str], str | None] | None = None) -> dict:
     """``total`` (how many match), ``shown``, ``files`` (``limit`` of them, after the first ``offset``) and ``notes`` (how the
     folder was read; what to write instead when nothing matched, in ``say``'s terms). ``where`` is the
     collection and folder as search.query.scope read them; ``roots`` the collections' roots by name;
-    ``kind_of(path on disk, relative path)`` the kind a scan gives the file (ingest.discover.kind_on_disk)."""
+    ``kind_of(path on disk, relative path)`` the kind a scan gives the file (ingest.discover.kind_on_disk);
+    ``left_out(root, relative path)`` why a scan leaves a file out (ingest.discover.why_not_indexed with the
+    settings' rules), asked of a PDF a note stands for: the note names any same-stem PDF on disk, one that
+    SIFT_EXCLUDE, SIFT_INCLUDE or a .gitignore keeps out included, which was listed as stood for by the note."""
     if sort not in SORTS:
         raise ValueError(f"sort must be one of {', '.join(SORTS)} (got {sort!r})")
     if not 1 <= limit <= MAX_LIMIT:
@@ -64,6 +69,9 @@ def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: di
     for entry in shown:
         _look_on_disk(entry)
         entry["kind"] = entry["kind"] or kind_of(os.path.join(entry["root"], entry["path"]), entry["path"])
+        why = left_out(entry["root"], entry["path"]) if entry.pop("stood_for") and left_out else None
+        if why:
+            entry["reason"] = LEFT_OUT.format(why=why)
     total = counted[0]["total"] if counted else 0  # an offset past the last file shows none of them
     hints = [] if total else [h for h in (glob_hint(glob, roots, say), *unscanned(conn, where.collection)) if h]
     return {"total": total, "shown": len(shown), "files": [_public(e) for e in shown],
@@ -123,7 +131,7 @@ def _entries(conn, rows) -> list[dict]:
         if version is None and r["building"] is not None:  # gone: its version retired by the build
             version = queries.retired_version(conn, r["building"], r["collection"], r["path"])
         entry = {"collection": r["name"], "root": r["root"], "path": r["path"], "kind": None, "size": None,
-                 "mtime": None, "state": "indexed", "reason": None}
+                 "mtime": None, "state": "indexed", "reason": None, "stood_for": r["stood_for"] is not None}
         if version is not None:
             entry.update(kind=version["kind"], size=version["size"], mtime=version["mtime"])
         if r["generation"] is not None:
