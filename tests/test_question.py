@@ -42,6 +42,16 @@ def test_chinese_question_words_and_particles_are_left_out():
     assert content("吗啡的副作用是什么").split() == ["吗啡的副作用是"]  # 吗 begins 吗啡 (morphine): kept
 
 
+def test_traditional_chinese_question_words_in_their_variants_are_left_out():
+    """為甚麼 (Taiwan's and Hong Kong's 'why') left a stray 為 to search by; 什麽 and 怎麽 (麽, not 麼) and 哪裏
+    were searched as they are, as bigrams of the question's framing."""
+    assert content("為甚麼會當機？").split() == ["會當機"]
+    assert content("什麽是向量資料庫？").split() == ["是向量資料庫"]
+    assert content("怎麽安裝").split() == ["安裝"]
+    assert content("哪裏可以下載？").split() == ["可以下載"]
+    assert content("爲什麼會當機").split() == ["會當機"]
+
+
 QUESTIONS = [  # (question, the notes-en note it asks about)
     ("how do I list the connections to a database?", "postgres/list-connections-to-a-database.md"),
     ("how do I list running containers?", "docker/list-running-docker-containers.md"),

@@ -28,10 +28,11 @@ FRAMING = ASKING | AUXILIARY | PERSONS
 GOES_ON = FRAMING | frozenset("to many much long often it they he she the a an this that these those there".split())
 
 CHINESE = (  # longest first: 怎么办 before 怎么
-    "为什么", "為什麼", "怎么办", "怎麼辦", "怎么样", "怎麼樣", "是不是", "能不能", "可不可以", "有没有",
-    "有沒有", "怎么", "怎麼", "怎样", "怎樣", "如何", "什么", "什麼", "甚麼", "为何", "為何", "哪些", "哪个",
-    "哪個", "哪里", "哪裡", "请问", "請問", "咋办", "咋辦", "咋样", "咋樣",
-)
+    "为什么", "為什麼", "為甚麼", "爲什麼", "爲甚麼", "为甚么", "為什麽", "為甚麽", "怎么办", "怎麼辦", "怎麽辦",
+    "怎么样", "怎麼樣", "怎麽樣", "是不是", "能不能", "可不可以", "有没有", "有沒有", "怎么", "怎麼", "怎麽",
+    "怎样", "怎樣", "如何", "什么", "什麼", "什麽", "甚麼", "甚么", "为何", "為何", "爲何", "哪些", "哪个", "哪個",
+    "哪里", "哪裡", "哪裏", "请问", "請問", "咋办", "咋辦", "咋样", "咋樣",
+)  # Traditional in its variants too: 麽 beside 麼 (Hong Kong, and many input methods), 甚麼, 爲, 裏
 PARTICLES = "吗嗎呢啊呀"
 _CHINESE = re.compile("|".join(CHINESE) + f"|[{PARTICLES}](?![{CJK_RANGES}])")
 
