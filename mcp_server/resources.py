@@ -137,7 +137,7 @@ def position(cursor: str) -> tuple[float, str, str]:
         if form != CURSOR or not isinstance(mtime, (int, float)) or isinstance(mtime, bool) \
                 or not math.isfinite(mtime) or not isinstance(collection, str) or not isinstance(path, str):
             raise ValueError(form)
-    except (binascii.Error, UnicodeDecodeError, ValueError, TypeError):
+    except (binascii.Error, UnicodeDecodeError, ValueError, TypeError, OverflowError):  # 1 and 400 zeros: no float
         raise MCPError(INVALID_PARAMS, f"invalid cursor for resources/list ({len(cursor)} characters): not a "
                        "nextCursor this server gave; list again without a cursor to start from the newest file") \
             from None

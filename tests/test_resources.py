@@ -202,7 +202,8 @@ def test_a_file_indexed_or_removed_between_pages_shifts_no_other(many, servers):
 
 @pytest.mark.timeout(300)
 def test_a_cursor_this_server_did_not_give_is_refused_as_invalid_params(home, servers, tmp_path):
-    """A garbage cursor is an invalid-params error saying what to do, not a traceback or an empty list."""
+    """A garbage cursor is an invalid-params error saying what to do, not a traceback or an empty list (a time of
+    400 digits, which no float holds, was an internal error: OverflowError)."""
     import base64
 
     from mcp_types import INVALID_PARAMS
@@ -211,7 +212,8 @@ def test_a_cursor_this_server_did_not_give_is_refused_as_invalid_params(home, se
     async def scenario():
         async with servers.session(home["env"], "--no-worker") as s:
             said = []
-            for cursor in ("not a cursor!", forged, base64.urlsafe_b64encode(b"[1, 2]").decode()):
+            huge = base64.urlsafe_b64encode(b'["v1", 1' + b"0" * 400 + b', "notes", "x.md"]').decode()  # no float
+            for cursor in ("not a cursor!", forged, base64.urlsafe_b64encode(b"[1, 2]").decode(), huge):
                 with pytest.raises(MCPError) as error:
                     await s.list_resources(params=PaginatedRequestParams(cursor=cursor))
                 said.append(error.value)
