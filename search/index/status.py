@@ -266,7 +266,8 @@ def size(n: int | None) -> str:
     return f"{n} B"
 
 
-def freshness_lines(fresh: dict, building: dict | None = None, name: str = "NAME", files: int | None = None) -> list[str]:
+def freshness_lines(fresh: dict, building: dict | None = None, name: str = "NAME",
+                    files: int | None = None) -> list[str]:
     """'root folder missing since …' and 'pending: N changed files …' when there is something to say. ``files``:
     how many of the collection's are searchable; with none left, a missing root's files are not said to stay
     (they were removed, and stats went on saying that they stay searchable until they are removed).
