@@ -278,3 +278,37 @@ def test_more_paths_than_a_walk_costs_walk_the_collection(immediate, tmp_path, m
     assert str(root / "many") in read, "the whole collection is walked"
     state = published(runtime.index(), collection)
     assert "walruses" in _text(state, "alpha.md") and _text(state, "beta.md") is None
+
+
+def test_a_burst_the_event_queue_may_have_dropped_walks_every_collection(immediate, tmp_path):
+    """inotify drops events past its queue's size and says so with one event watchfiles does not pass on: a burst
+    that big walks every watched collection, so a file whose event was lost (here: never noted) is found."""
+    from ingest.discover import Rules
+    from workers import runtime
+    from workers.watch import Watcher
+    root = write_tree(tmp_path / "notes", TREE).resolve()
+    other = write_tree(tmp_path / "other", {"kept.md": "# Kept\n\nA note about lynxes.\n"}).resolve()
+    notes_id, other_id = ingest(root)["id"], ingest(other, "other")["id"]
+    watcher = Watcher(runtime.index(), Rules(), storm=4)
+    watcher.refresh()
+    watcher.changed = {}
+    (other / "lost.md").write_text("# Lost\n\nIts event was lost: a note about ibexes.\n")
+    watcher.note([(Change.modified, str(root / f"many/note-{i:02d}.md")) for i in range(3)])
+    assert watcher.paths(notes_id) == [f"many/note-{i:02d}.md" for i in range(3)], "a smaller batch is read alone"
+    assert watcher.paths(other_id) is None and other_id not in watcher.changed
+    watcher.note([(Change.modified, str(root / f"many/note-{i:02d}.md")) for i in range(4)])
+    assert watcher.paths(notes_id) is None and watcher.paths(other_id) is None
+    watcher.flush()
+    assert "ibexes" in _text(published(runtime.index(), other_id), "lost.md")
+
+
+def test_the_burst_size_is_a_quarter_of_the_kernel_queue(tmp_path, monkeypatch):
+    from workers import watch
+    limit = tmp_path / "max_queued_events"
+    limit.write_text("16384\n")
+    monkeypatch.setattr(watch, "QUEUE_LIMIT", limit)
+    assert watch.storm_size() == 4096
+    limit.write_text("100\n")
+    assert watch.storm_size() == 25
+    monkeypatch.setattr(watch, "QUEUE_LIMIT", tmp_path / "absent")
+    assert watch.storm_size() == 4096

@@ -45,13 +45,14 @@ QUIET_MS = 1000  # a burst ends after this much quiet ...
 MAX_MS = 5000  # ... or after this long, whichever comes first
 TICK_MS = 1000  # how often the loop wakes: to ask again for scans that had to wait, to check the roots
 REFRESH_SECONDS = 10.0  # how often the collections table is re-read
+QUEUE_LIMIT = Path("/proc/sys/fs/inotify/max_queued_events")  # Linux: the events one inotify instance holds unread
 
 
 class Watcher:
     """Maps file events to collections and asks for one scan per changed collection."""
 
     def __init__(self, conn, rules: Rules, stop: threading.Event | None = None, queued: tuple[int, ...] = (),
-                 walk_every: float = 600.0):
+                 walk_every: float = 600.0, storm: int | None = None):
         self.conn = conn
         self.queued = set(queued)  # collections whose start-up scan the caller has queued already
         self.rules = rules
@@ -69,6 +70,10 @@ class Watcher:
         self.walk_every = walk_every
         self.started = time.monotonic()
         self.walked: dict[int, float] = {}  # collection id → when the watcher last queued a walk of all of it
+        # inotify drops events once its queue is full and says so with one event that watchfiles does not pass
+        # on: a batch at least a quarter of that queue's size (each file makes two or three events) may have lost
+        # some, anywhere under the watched roots, so every collection is walked
+        self.storm = storm if storm is not None else storm_size()
 
     def run(self) -> None:
         self.refresh()
@@ -142,6 +147,11 @@ class Watcher:
         # polled changes are not sure to name every path (a file changed twice within a poll, one replaced
         # between two): each collection with one is walked whole, as is every collection at start
         sure = not self.force_polling
+        if sure and len(batch) >= self.storm:
+            log.info("a burst of %d file events: the system's event queue may have overflowed and lost some; "
+                     "walking every watched folder", len(batch))
+            for cid in self.roots:
+                self.changed.setdefault(cid, set()).add(".")
         for change, path in batch:
             for cid, root in self.roots.items():
                 rel = _relative(path, root)
@@ -215,6 +225,15 @@ class Watcher:
         if time.monotonic() - self.walked.get(cid, self.started) >= self.walk_every:
             return None  # the periodic walk is due: see walk_every
         return sorted(changed) if changed and "." not in changed else None
+
+
+def storm_size() -> int:
+    """How many events in one batch mean the kernel's queue may have overflowed: a quarter of inotify's
+    ``max_queued_events`` (16,384 by default: 4,096), or 4,096 where that cannot be read (not Linux)."""
+    try:
+        return max(1, int(QUEUE_LIMIT.read_text()) // 4)
+    except (OSError, ValueError):
+        return 4096
 
 
 def _rules_file(rel: str) -> bool:
