@@ -134,8 +134,10 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
 # 6: GBK, Big5 and Latin-1 notes, camelCase names' words in code, Scala, Julia and Perl outlined, PDFs without their
 # running headers and with page labels and sections, links to PDFs by a bare name; 8: a passage of joined code
 # sections headed by the names of all the definitions it holds, not only the one it was joined to, and JavaScript's
-# exported, assigned and at-once-called functions outlined).
-VERSION = 8
+# exported, assigned and at-once-called functions outlined; 9: headings that 8's indexes lack: Go's subtests, a
+# table's too, ScalaTest's tests, C#'s properties, Kotlin's type aliases, objects and lambdas bound to a name, PHP's
+# closures and routes, a group's prefix and a controller's action among them).
+VERSION = 9
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked

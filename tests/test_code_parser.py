@@ -1292,3 +1292,104 @@ def test_subtests_scala_tests_properties_and_closures_have_their_own_heading(nam
     class, C#'s properties, Kotlin's type aliases and objects bound to a name, PHP's closures bound to a variable
     and route closures (Route::get('/users', function …)) under what held them: a hit named no test or route."""
     assert_headings(name, *SUBTESTS_AND_MORE[name])
+
+
+LEFT_UNDONE = {
+    "web.php": ('''\
+<?php
+
+use Illuminate\\Support\\Facades\\Route;
+
+Route::prefix('admin')->middleware('auth')->group(function () {
+    Route::get('/users', [UserController::class, 'index'])->name('users.index');
+    Route::post('users', 'UserController@store');
+    Route::prefix('reports')->group(function () {
+        Route::get('/daily', function () {
+            return Report::daily();
+        });
+    });
+});
+
+Route::group(['prefix' => 'api', 'middleware' => 'auth:sanctum'], function () {
+    Route::delete('/users/{id}', [UserController::class, 'destroy']);
+});
+
+Route::get('/me', ShowProfile::class);
+
+$app->group('/v1', function (RouteCollectorProxy $group) {
+    $group->get('/items', function ($request, $response) {
+        return $response;
+    });
+});
+
+$items->group(function ($item) {
+    return $item->kind;
+});
+''', [("use Illuminate", []), ("Route::prefix('admin')", []), ("'index'", ["GET /admin/users"]),
+      ("UserController@store", ["POST /admin/users"]), ("Report::daily", ["GET /admin/reports/daily"]),
+      ("'destroy'", ["DELETE /api/users/{id}"]), ("ShowProfile", ["GET /me"]),
+      ("return $response", ["GET /v1/items"]), ("$item->kind", [])]),
+    "Ui.kt": ('''\
+package shop
+
+val onClick = { println("clicked") }
+
+val handler: (Int) -> Unit = { code ->
+    println(code)
+}
+
+private val parse = fun(s: String): Int {
+    return s.toInt()
+}
+
+class Screen {
+    val onBack = { finish() }
+    val title = "Cart"
+}
+''', [('println("clicked', ["onClick"]), ("println(code)", ["handler"]), ("s.toInt()", ["parse"]),
+      ("finish()", ["Screen", "onBack"]), ("val title", ["Screen"])]),
+    "cart_test.go": ('''\
+package cart
+
+func TestCart(t *testing.T) {
+	tests := []struct {
+		name string
+		add  int
+	}{
+		{name: "adds an item", add: 1},
+		{name: "adds two", add: 2},
+		{name: "adds none", add: 0},
+		{name: "adds, then counts", add: 3},
+	}
+	// each case
+	for _, tc := range tests {
+		tc := tc
+		t.Run(tc.name, func(t *testing.T) {
+			New().Add(tc.add)
+		})
+	}
+	for name, want := range map[string]int{"empty": 0, `one`: 1} {
+		t.Run(name, func(t *testing.T) { check(t, want) })
+	}
+	for _, tc := range []struct{ in, want string }{{"a b", "ab"}, {"c", "c"}} {
+		t.Run(tc.in, func(t *testing.T) { squash(tc.in) })
+	}
+	for _, tc := range loadCases() {
+		t.Run(tc.name, func(t *testing.T) { tc.run(t) })
+	}
+}
+''', [("tests := []struct", ["TestCart"]), ("adds an item", ["TestCart"]),
+      ("// each case", ["TestCart", "adds an item, adds two, adds none +1"]),
+      ("New().Add", ["TestCart", "adds an item, adds two, adds none +1"]),
+      ("check(t, want)", ["TestCart", "empty, one"]), ("squash", ["TestCart", "a b, c"]),
+      ("tc.run(t)", ["TestCart"])]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LEFT_UNDONE))
+def test_laravel_groups_and_controller_routes_kotlin_lambdas_and_go_table_subtests_have_their_own_heading(name):
+    """Routes in a Laravel group (and Slim's) take its prefix, a route to a controller's action is a route too;
+    Kotlin's lambdas and anonymous functions bound to a name are definitions; a Go table's subtests (for _, tc :=
+    range tests { t.Run(tc.name, …) }, the table a literal in the test) are headed by the table's names. All of
+    them went under the module's name or their test function, naming no route, handler or case."""
+    assert_headings(name, *LEFT_UNDONE[name])

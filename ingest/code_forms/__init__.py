@@ -5,7 +5,7 @@ ingest.code walks a file's syntax tree and asks, of each node, whether it is a d
 a grammar sees as a call or an assignment but a reader sees as a definition:
 
 * ``values``: a function, an object or a closure bound to a name (``const total = (cart) => …``,
-  ``exports.stop = function …``, ``val byPrice = object : Comparator<Item> { … }``, ``$format = function …``);
+  ``exports.stop = function …``, ``val onClick = { … }``, ``$format = function …``);
 * ``tests``: tests, groups and hooks named by their titles (jest / mocha / vitest, RSpec and Rake, ScalaTest,
   Go's subtests);
 * ``routes``: HTTP routes whose handler is written in place (Laravel's ``Route::get('/users', …)``, Slim's).
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from .routes import PHP_CALLS, php_route
 from .tests import ruby_block_call, scala_test, test_call
-from .values import (assigned_function, called_at_once, default_export, function_variable, kotlin_object,
+from .values import (assigned_function, called_at_once, default_export, function_variable, kotlin_value,
                      php_closure)
 
 # Every language: ``const total = (cart) => …`` in JavaScript and TypeScript.
@@ -32,7 +32,7 @@ FORMS = {
     "javascript": _SCRIPTS, "typescript": _SCRIPTS, "tsx": _SCRIPTS,
     "ruby": _ANY + [({"call"}, ruby_block_call)],
     "scala": _ANY + [({"infix_expression", "call_expression"}, scala_test)],
-    "kotlin": _ANY + [({"property_declaration"}, kotlin_object)],
+    "kotlin": _ANY + [({"property_declaration"}, kotlin_value)],
     "php": _ANY + [({"assignment_expression"}, php_closure), (PHP_CALLS, php_route)],
 }
 

@@ -1,6 +1,7 @@
 """Tests, groups of tests and hooks, headed by their titles as written."""
 from __future__ import annotations
 
+from ..chunk import listed
 from .nodes import descendants, field_text, text, title
 
 # Calls that define a test, a group of tests or a hook in jest, mocha (BDD and TDD) and vitest, ``.only``,
@@ -60,22 +61,114 @@ def ruby_block_call(node):
 
 # Go's subtests: ``t.Run("adds an item", func(t *testing.T) { … })`` in TestCart is ``cart_test > TestCart > adds
 # an item`` (b.Run in a benchmark too); a test file's subtests all went under their test function. Only a name
-# written as a string and a function written in place make one (a table's ``t.Run(tc.name, …)`` stays the test's).
+# written as a string and a function written in place make one. A table's subtests, ``for _, tc := range tests {
+# t.Run(tc.name, func …) }``, are the loop, headed by the names the table gives (``adds an item, removes an item
+# +2``) when it is a literal in the same function (a slice of structs, keyed or not, or a map by name); they went
+# under the test function.
 def go_subtests(function):
     """The subtests run by the statements of ``function``'s body: (name, statement, the subtest's function)."""
     body = function.child_by_field_name("body")
-    for statement in body.named_children if body is not None else ():
-        call = statement.named_children[0] if statement.type == "expression_statement" else None
-        function_node = call.child_by_field_name("function") if call is not None and call.type == "call_expression" \
-            else None
-        if function_node is None or function_node.type != "selector_expression" \
-                or field_text(function_node, "field") != "Run":
+    statements = body.named_children if body is not None else []
+    for statement in statements:
+        if statement.type == "for_statement":
+            run = next(filter(None, map(_go_run, _named_field(statement, "body"))), None)
+            names = _go_table_names(statement, run[0], statements) if run else []
+            if names:
+                yield listed(names), statement, run[1]
             continue
-        arguments = call.child_by_field_name("arguments").named_children
-        if len(arguments) != 2 or arguments[0].type not in ("interpreted_string_literal", "raw_string_literal") \
-                or arguments[1].type != "func_literal":
+        run = _go_run(statement)
+        if run and run[0].type in ("interpreted_string_literal", "raw_string_literal"):
+            yield _go_string(run[0]), statement, run[1]
+
+
+def _go_run(statement):
+    """(name argument, function) of a statement ``x.Run(name, func(…) { … })``, or None."""
+    call = statement.named_children[0] if statement.type == "expression_statement" else None
+    function = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+    if function is None or function.type != "selector_expression" or field_text(function, "field") != "Run":
+        return None
+    arguments = call.child_by_field_name("arguments").named_children
+    return (arguments[0], arguments[1]) if len(arguments) == 2 and arguments[1].type == "func_literal" else None
+
+
+def _go_string(node) -> str:
+    return title(text(node), '"`')
+
+
+def _go_table_names(loop, name, statements) -> list[str]:
+    """The names ``loop`` (``for key, tc := range table``) gives its subtests (``name``: ``tc.name`` or ``key``),
+    read from the table's literal; [] if the table is not one or a case's name is not written as a string."""
+    clause = next((c for c in loop.named_children if c.type == "range_clause"), None)
+    if clause is None:
+        return []
+    variables = [text(v) for v in _named_field(clause, "left")]
+    table = _go_table(clause.child_by_field_name("right"), statements, loop)
+    if table is None or not variables:
+        return []
+    kind, cases = table.child_by_field_name("type"), _named_field(table, "body")
+    if name.type == "identifier" and getattr(kind, "type", None) == "map_type" and text(name) == variables[0]:  # range by key
+        keys = [case.named_children[0].named_children[0] if case.type == "keyed_element" else None for case in cases]
+        return _strings(keys)
+    if name.type != "selector_expression" or len(variables) < 2 or field_text(name, "operand") != variables[1]:
+        return []
+    field = field_text(name, "field")
+    values = [case.named_children[-1] if case.type == "keyed_element" else case for case in cases]
+    return _strings([_go_field(value.named_children[0] if value.named_children else value, field, kind)
+                     for value in values])
+
+
+def _go_table(node, statements, loop):
+    """The composite literal ``node`` names: itself, or the one a statement before ``loop`` binds it to."""
+    if node is not None and node.type == "composite_literal":
+        return node
+    if node is None or node.type != "identifier":
+        return None
+    table = None
+    for statement in statements:
+        if statement.start_byte >= loop.start_byte:
+            break
+        if statement.type == "short_var_declaration":
+            names, values = _named_field(statement, "left"), _named_field(statement, "right")
+        elif statement.type == "var_declaration":
+            specs = [s for s in statement.named_children if s.type == "var_spec"]
+            names = [n for s in specs for n in s.children_by_field_name("name")]
+            values = [v for s in specs for v in _named_field(s, "value")]
+        else:
             continue
-        yield title(text(arguments[0]), '"`'), statement, arguments[1]
+        for bound, value in zip(names, values):
+            if text(bound) == text(node):
+                table = value if value.type == "composite_literal" else None
+    return table
+
+
+def _go_field(case, field: str, kind):
+    """The value of ``field`` in one case of a table (``{name: "adds", n: 1}`` or ``{"adds", 1}``), or None."""
+    if case.type != "literal_value":
+        return None
+    elements = case.named_children
+    keyed = {text(e.named_children[0]): e.named_children[-1] for e in elements if e.type == "keyed_element"}
+    if keyed:
+        found = keyed.get(field)
+    else:  # written in the order of the struct's fields
+        struct = next((n for n in descendants(kind) if n.type == "struct_type"), None) if kind is not None else None
+        fields = [text(n) for d in descendants(struct) if d.type == "field_declaration"
+                  for n in d.children_by_field_name("name")] if struct is not None else []
+        found = elements[fields.index(field)] if field in fields and fields.index(field) < len(elements) else None
+    return found.named_children[0] if found is not None and found.type == "literal_element" else found
+
+
+def _strings(nodes) -> list[str]:
+    """Each node's string, all of them or [] if one is not a string literal."""
+    if not nodes or any(n is None or n.type not in ("interpreted_string_literal", "raw_string_literal")
+                        for n in nodes):
+        return []
+    return [_go_string(n) for n in nodes]
+
+
+def _named_field(node, field: str) -> list:
+    """The named children of ``node``'s field (an expression list's expressions), or []."""
+    child = node.child_by_field_name(field)
+    return child.named_children if child is not None else []
 
 
 # ScalaTest's tests and groups: FlatSpec's ``"a cart" should "add an item" in { … }`` (and ``it should …``),

@@ -81,12 +81,17 @@ def default_export(node):
     return ["default"], value, value.type == "class"
 
 
-def kotlin_object(node):
-    """``val comparator = object : Comparator<Int> { … }``: an object bound to a name, its functions its members."""
+# Kotlin's values bound to a name: an object (``val byPrice = object : Comparator<Item> { … }``, its functions its
+# members) and a function, as a lambda (``val onClick = { … }``, ``val handler: (Int) -> Unit = { x -> … }``) or an
+# anonymous function (``val parse = fun(s: String): Int { … }``). A lambda went under what held it.
+KOTLIN_VALUES = {"object_literal": True, "lambda_literal": False, "anonymous_function": False}  # is container
+
+
+def kotlin_value(node):
     value, variable = node.child_by_field_name("expression"), node.child_by_field_name("variable")
-    if value is None or value.type != "object_literal" or variable is None:
+    if value is None or value.type not in KOTLIN_VALUES or variable is None:
         return None
-    return [text(variable).split(":")[0].strip()], value, True
+    return [text(variable).split(":")[0].strip()], value, KOTLIN_VALUES[value.type]
 
 
 # PHP's closures bound to a variable: ``$handler = function ($request) { … };`` went under the module's name alone.
