@@ -7,8 +7,9 @@ a grammar sees as a call or an assignment but a reader sees as a definition:
 * ``values``: a function, an object or a closure bound to a name (``const total = (cart) => …``,
   ``exports.stop = function …``, ``val onClick = { … }``, ``$format = function …``);
 * ``tests``: tests, groups and hooks named by their titles (jest / mocha / vitest, RSpec and Rake, ScalaTest,
-  Go's subtests);
-* ``routes``: HTTP routes whose handler is written in place (Laravel's ``Route::get('/users', …)``, Slim's).
+  Go's subtests, a table's too);
+* ``routes``: HTTP routes, headed by the method and the path after their groups' prefixes (Laravel's
+  ``Route::get('/users', …)``, Slim's ``$app->post('/users', …)``).
 
 A form is a function of a node that gives (name parts, node to search for members, is container), or None.
 """
