@@ -60,7 +60,12 @@ class Rules:
 
     def __post_init__(self):
         self._ignore = pathspec.GitIgnoreSpec.from_lines(map(matchable, DEFAULT_IGNORES + list(self.exclude)))
-        self._include = pathspec.GitIgnoreSpec.from_lines(map(matchable, self.include)) if self.include else None
+        # The include globs pick files, and the last that matches a file decides, whether it names the file or a
+        # folder above it: SIFT_INCLUDE='*.md,!deep/' is the Markdown outside deep/. Read as a .gitignore (a
+        # folder's pattern never undoes a file's: git re-includes the folder, not the files in it), it left
+        # deep/c.md in.
+        self._include = pathspec.PathSpec.from_lines("gitignore", map(matchable, self.include)) \
+            if self.include else None
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
         return self._ignore.match_file(matchable(rel + "/" if is_dir else rel))

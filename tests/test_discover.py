@@ -162,6 +162,22 @@ def test_include_and_exclude_globs(tmp_path):
     assert paths(walk(tmp_path, Rules(include=("*.py",)))) == ["code/c.py"]
 
 
+def test_an_include_glob_with_a_folder_left_out_means_those_files_but_not_in_that_folder(tmp_path):
+    """SIFT_INCLUDE='*.md,!deep/' (Markdown, but not under deep/) indexed deep/c.md: read as a .gitignore, a
+    folder's '!' re-includes the folder, never the files a file pattern matched. The last glob that matches a
+    file decides, a folder's as well as a file's; stats counts the file left out, read_file says why."""
+    write_tree(tmp_path, {"a.md": "a", "deep/c.md": "c", "deep/more/d.md": "d", "deep/keep.md": "k",
+                          "x/deep/e.md": "e", "x/b.md": "b", "t.txt": "t"})
+    unread = Counter()
+    assert paths(walk(tmp_path, Rules(include=("*.md", "!deep/")), unread=unread)) == ["a.md", "x/b.md"]
+    assert unread == {NOT_INCLUDED: 5}, "deep/'s three, x/deep/e.md and t.txt"
+    assert why_not_indexed(tmp_path, "deep/c.md", Rules(include=("*.md", "!deep/"))) == \
+        "not matched by SIFT_INCLUDE"
+    assert paths(walk(tmp_path, Rules(include=("*.md", "!/deep/")))) == ["a.md", "x/b.md", "x/deep/e.md"]
+    assert paths(walk(tmp_path, Rules(include=("*.md", "!deep/", "deep/keep.md")))) == \
+        ["a.md", "deep/keep.md", "x/b.md"], "a later glob brings a file back"
+
+
 
 @pytest.mark.timeout(120)
 def test_a_hostile_gitignore_pattern_does_not_stall_the_scan(tmp_path):
