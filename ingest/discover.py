@@ -70,6 +70,11 @@ class Rules:
     def ignored(self, rel: str, is_dir: bool) -> bool:
         return self._ignore.match_file(matchable(rel + "/" if is_dir else rel))
 
+    def excluded(self, rel: str, is_dir: bool) -> bool:
+        """Whether what leaves ``rel`` out is one of the exclude globs (SIFT_EXCLUDE), not the built-in list."""
+        index = self._ignore.check_file(matchable(rel + "/" if is_dir else rel)).index
+        return index is not None and index >= len(DEFAULT_IGNORES)
+
     def included(self, rel: str) -> bool:
         return self._include is None or self._include.match_file(matchable(rel))
 
@@ -92,8 +97,9 @@ def walk(root: Path | str, rules: Rules | None = None, refused: dict[str, str] |
     files and folders that are not followed and the folders that cannot be read: path → reason (the root
     is '.'). ``unreadable``, if given, receives the folders that cannot be read as path prefixes
     ('private/'; '' for the root). ``unread``, if given, counts per extension ('.docx', NO_EXTENSION) the
-    files that would be indexed if Sift read their kind, and under NOT_INCLUDED those of kinds it reads that
-    the include globs leave out."""
+    files that would be indexed if Sift read their kind, under NOT_INCLUDED those of kinds it reads that
+    the include globs leave out, and, when no file is found, what SIFT_EXCLUDE and each .gitignore left out
+    (LEFT_OUT, FOLDERS_LEFT_OUT)."""
     root = Path(root)
     real_root = root.resolve()
     if not real_root.is_dir():
@@ -106,6 +112,7 @@ def walk(root: Path | str, rules: Rules | None = None, refused: dict[str, str] |
     folders = [(real_root, "", [])]  # to walk: a stack, not recursion, so any depth of folders is walked
     while folders:
         folders += _walk_dir(*folders.pop(), rules, real_root, found, refused, unreadable, unread)
+    _without_left_out(unread, found)
     attached = converted_pdfs({f.path for f in found})  # their notes stand for them
     converted = set(attached.values())
     found = [replace(f, attachment=attached[f.path]) if f.path in attached else f
@@ -199,7 +206,13 @@ def _take(entry, child: str, gitignores, rules: Rules, real_root: Path, found, r
         is_link = entry.is_symlink()
     except OSError:
         return None
-    if rules.ignored(child, is_dir) or _git_ignored(gitignores, child, is_dir):
+    if rules.ignored(child, is_dir):
+        if rules.excluded(child, is_dir):
+            _count_left_out(entry, child, is_dir, is_link, EXCLUDE_SETTING, unread)
+        return None
+    base = _gitignored_by(gitignores, child, is_dir)
+    if base is not None:
+        _count_left_out(entry, child, is_dir, is_link, f"{base}.gitignore", unread)
         return None
     if is_dir:
         return (Path(entry.path), child + "/", gitignores)
@@ -254,6 +267,7 @@ def walk_paths(root: Path | str, paths, rules: Rules | None = None, refused: dic
                 folders.append(subfolder)
     while folders:
         folders += _walk_dir(*folders.pop(), rules, real_root, found, refused, unreadable, unread)
+    _without_left_out(unread, True)  # counted by a walk alone: the published generation's are kept (workers.tasks)
     attached = converted_pdfs({f.path for f in found})
     converted = set(attached.values())
     found = [replace(f, attachment=attached[f.path]) if f.path in attached else f
@@ -371,6 +385,12 @@ def not_a_file(mode: int) -> str:
 NO_EXTENSION = "(no extension)"
 # counted with ``unread``, though no extension: the files of kinds Sift reads that SIFT_INCLUDE leaves out
 NOT_INCLUDED = "(not matched by SIFT_INCLUDE)"
+# counted with ``unread`` too, and kept only by a walk that found no file to index: what SIFT_EXCLUDE or a .gitignore
+# left out, the files of kinds Sift reads and the folders (not entered), under LEFT_OUT.format(by) and
+# FOLDERS_LEFT_OUT.format(by), ``by`` being EXCLUDE_SETTING or the .gitignore's path ('docs/.gitignore')
+LEFT_OUT = "(left out by {})"
+FOLDERS_LEFT_OUT = "(folders left out by {})"
+EXCLUDE_SETTING = "SIFT_EXCLUDE"
 # a name's ending that is no extension: each scan stores the counts, so one entry per unique ending would grow them
 OTHER_EXTENSION = "(other endings)"
 EXTENSION_CHARS = 11  # the dot and ten characters
@@ -386,6 +406,30 @@ def extension(rel: str) -> str:
     if len(suffix) > EXTENSION_CHARS or any(c in string.punctuation or c.isspace() for c in suffix[1:]):
         return OTHER_EXTENSION  # not an extension: Maildir's '.host,S=2345:2,S', a hash as ending
     return suffix
+
+
+def _count_left_out(entry, rel: str, is_dir: bool, is_link: bool, by: str, unread: Counter) -> None:
+    """Count a file of a kind Sift reads, or a folder, that SIFT_EXCLUDE or a .gitignore (``by``) leaves out:
+    '0 files seen' said nothing of a .gitignore of '*.md'. From the name alone, as ``_count_unread`` counts; hidden
+    names and symlinks are not counted."""
+    if entry.name.startswith(".") or is_link:
+        return
+    if is_dir:
+        unread[FOLDERS_LEFT_OUT.format(by)] += 1
+    elif kind_of(rel) is not None:
+        unread[LEFT_OUT.format(by)] += 1
+
+
+def _without_left_out(unread: Counter, found) -> None:
+    """Drop the counts of what SIFT_EXCLUDE and the .gitignores left out once a file is found: they are said only
+    when no file is (a .gitignore leaving out build output is no news), and a scan of named paths could not
+    count them as the walk does."""
+    if found:
+        for key in [k for k in unread if k.startswith(LEFT_OUT_PREFIXES)]:
+            del unread[key]
+
+
+LEFT_OUT_PREFIXES = (LEFT_OUT.split("{")[0], FOLDERS_LEFT_OUT.split("{")[0])
 
 
 def _count_unread(entry, rel: str, is_link: bool, rules: Rules, unread: Counter) -> None:

@@ -271,11 +271,16 @@ def _scope(conn, collection, paths: list[str], rules: Rules) -> Scope | None:
     ``paths`` changed since the published generation; None where only the walk is sure to: no generation
     published yet, the root itself named, a name that is not UTF-8, more than MOST_NAMED paths, or, while the
     published generation counts files of kinds Sift does not read, a folder or such a file among them (how many
-    of those it held is not recorded), and likewise a path SIFT_INCLUDE leaves out while it counts those. Besides
+    of those it held is not recorded), likewise a path SIFT_INCLUDE leaves out while it counts those, and a
+    collection of no more files seen than paths named (what SIFT_EXCLUDE or a .gitignore left out of a scan
+    that finds none is counted by the walk alone: ingest.discover.LEFT_OUT). Besides
     ``paths``: the same-stem note or PDF beside each (a note stands for its PDF), and the files the published
     generation skipped or failed, which a walk would read again."""
     if collection["published"] is None or "." in paths or len(paths) > MOST_NAMED \
             or not all(_storable_name(p) for p in paths):
+        return None
+    published = queries.generation(conn, collection["published"])
+    if published["seen"] <= len(paths):  # it may find no file: the walk alone says what left them out
         return None
     names, unnamable = set(paths), {}
     for row in queries.troubled(conn, collection["published"]):
@@ -286,7 +291,7 @@ def _scope(conn, collection, paths: list[str], rules: Rules) -> Scope | None:
         else:
             names.add(row["path"])
     names = with_partners(collection["root"], names)
-    unread = json.loads(queries.generation(conn, collection["published"])["unread"] or "{}")
+    unread = json.loads(published["unread"] or "{}")
     if unread and not all(_plain_file(collection["root"], p) for p in names):
         return None
     if unread.get(NOT_INCLUDED) and not all(rules.included(p) for p in names):

@@ -103,7 +103,7 @@ def _generation(conn, gen) -> dict:
         "age_seconds": round(time.time() - finished, 1) if finished else None,
         "discovered": gen["discovered"] is not None,
         "seen": gen["seen"], "unchanged": gen["unchanged"], "changes": changes, "unread": _unread(gen),
-        "not_included": _not_included(gen),
+        "not_included": _not_included(gen), "left_out": _left_out(gen),
         "stages": stage_counts(groups),
         "chunks_written": sum(r["chunks"] for r in groups if r["stage"] == "write"),
         "embedded": sum(r["embedded"] for r in groups),
@@ -117,13 +117,29 @@ def _unread(gen) -> dict[str, int]:
     in an index that a reader opened without migrating it)."""
     stored = gen["unread"] if "unread" in gen.keys() else None
     unread = json.loads(stored) if stored else {}
-    unread.pop(NOT_INCLUDED, None)
-    return unread
+    return {ext: n for ext, n in unread.items() if ext != NOT_INCLUDED and not ext.startswith(LEFT_OUT_PREFIXES)}
 
 
-# the key under which ingest.discover counts, with the unread files, those SIFT_INCLUDE left out (search/ does not
-# import ingest/: tests/test_discover.py checks the two are one)
+# the keys under which ingest.discover counts, with the unread files, those SIFT_INCLUDE left out, and (when it
+# found no file) the files and folders SIFT_EXCLUDE or a .gitignore left out (search/ does not import ingest/:
+# tests/test_include_nothing.py checks they are one)
 NOT_INCLUDED = "(not matched by SIFT_INCLUDE)"
+LEFT_OUT = "(left out by {})"
+FOLDERS_LEFT_OUT = "(folders left out by {})"
+LEFT_OUT_PREFIXES = (LEFT_OUT.split("{")[0], FOLDERS_LEFT_OUT.split("{")[0])
+
+
+def _left_out(gen) -> dict[str, dict[str, int]]:
+    """What SIFT_EXCLUDE and each .gitignore left out of a scan that found no file, by what left it out
+    ('SIFT_EXCLUDE', 'docs/.gitignore'): {'files': files of kinds Sift reads, 'folders': folders not entered}."""
+    stored = gen["unread"] if "unread" in gen.keys() else None
+    left: dict[str, dict[str, int]] = {}
+    for key, n in (json.loads(stored) if stored else {}).items():
+        for what, pattern in (("files", LEFT_OUT), ("folders", FOLDERS_LEFT_OUT)):
+            head, tail = pattern.split("{}")
+            if key.startswith(head) and key.endswith(tail):
+                left.setdefault(key[len(head):-len(tail)], {"files": 0, "folders": 0})[what] += n
+    return left
 
 
 def _not_included(gen) -> int:
@@ -133,15 +149,27 @@ def _not_included(gen) -> int:
 
 
 def nothing_seen_text(gen: dict) -> str | None:
-    """'0 files seen: SIFT_INCLUDE matched none of the 12 files of kinds Sift reads' for a scan that found no
-    file to index; None when it found some, or none was there."""
+    """'0 files seen: SIFT_INCLUDE matched none of the 12 files of kinds Sift reads', 'SIFT_EXCLUDE left out 3
+    files of kinds Sift reads', 'the .gitignore at the root left out 2 folders', with what to do, for a scan
+    that found no file to index; None when it found some, or nothing left any out."""
     if gen.get("seen") or not gen.get("discovered", True):
         return None
-    left_out = gen.get("not_included") or 0
-    if left_out:
-        return (f"0 files seen: SIFT_INCLUDE matched none of the {count(left_out, 'file')} of kinds Sift reads; "
-                "fix or unset SIFT_INCLUDE (for the worker too) and scan again")
-    return None
+    said = []
+    not_included = gen.get("not_included") or 0
+    if not_included:
+        said.append(f"SIFT_INCLUDE matched none of the {count(not_included, 'file')} of kinds Sift reads; "
+                    "fix or unset SIFT_INCLUDE (for the worker too) and scan again")
+    for by, left in sorted((gen.get("left_out") or {}).items(), key=lambda item: item[0] != "SIFT_EXCLUDE"):
+        parts = [f"{count(left['files'], 'file')} of kinds Sift reads"] if left["files"] else []
+        parts += [count(left["folders"], "folder")] if left["folders"] else []
+        what = " and ".join(parts)
+        if by == "SIFT_EXCLUDE":
+            said.append(f"SIFT_EXCLUDE left out {what}; fix or unset SIFT_EXCLUDE (for the worker too) and scan again")
+        else:
+            where = "the .gitignore at the root" if by == ".gitignore" else by
+            said.append(f"{where} left out {what}; Sift honours every .gitignore: edit it, or index a folder it "
+                        "does not cover, and scan again")
+    return f"0 files seen: {'; '.join(said)}" if said else None
 
 
 UNREAD_SHOWN = 4  # extensions named in the unread line; the rest are summed up
