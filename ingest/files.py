@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingest.discover import Rules, why_not_indexed
 from ingest.document import Document, Skip
 from ingest.kinds import kind_of
 from ingest.links import resolve_links, same_stem_pdf
@@ -38,15 +39,16 @@ class ParsedFile:
     read_at: float = 0.0  # when it was read, before the read began (0: a job queued before it was kept)
 
 
-def read_and_parse(root: Path | str, path: str) -> ParsedFile:
-    """Read ``root/path`` (staying inside root) and parse it. Raises Skip or an error with a reason."""
+def read_and_parse(root: Path | str, path: str, rules: Rules | None = None) -> ParsedFile:
+    """Read ``root/path`` (staying inside root) and parse it. Raises Skip or an error with a reason. ``rules``: the
+    scan's (SIFT_INCLUDE, SIFT_EXCLUDE), which say whether the same-stem PDF beside a note is its attachment."""
     full = safe_join(root, path)
     read_at = time.time()
     data, seen = read_settled(full)
     doc = parse_file(path, data)
     _bound_names(doc)
     if doc.kind == "note":
-        _attach_links(root, path, doc)
+        _attach_links(root, path, doc, rules)
     return ParsedFile(path=path, kind=kind_of(path) or doc.kind, size=len(data),
                       mtime=seen.st_mtime, sha256=hashlib.sha256(data).hexdigest(), doc=doc, ctime=seen.st_ctime,
                       read_at=read_at)
@@ -109,11 +111,13 @@ def _bound_names(doc: Document) -> None:
         section.heading_path = [name[:NAME_CHARS] for name in section.heading_path]
 
 
-def _attach_links(root, path: str, doc: Document) -> None:
-    """Resolve the note's links; a same-stem PDF beside it becomes its attachment."""
+def _attach_links(root, path: str, doc: Document, rules: Rules | None = None) -> None:
+    """Resolve the note's links; a same-stem PDF beside it becomes its attachment, unless the scan leaves it out
+    (SIFT_EXCLUDE, SIFT_INCLUDE, a .gitignore: ingest.discover pairs only the files it takes): search hits listed it
+    as the note's 'attached PDF', and each scan found the note changed (no PDF beside it, as the walk saw it)."""
     links = resolve_links(path, doc.meta.get("links", []), set(doc.meta.pop("wiki_links", [])))
     pdf = same_stem_pdf(root, path)
-    if pdf:
+    if pdf and why_not_indexed(root, pdf, rules) is None:
         doc.meta["attachments"] = [pdf]
         links = sorted(set(links) | {pdf})
     doc.meta["links"] = links

@@ -421,9 +421,10 @@ def test_list_files_lists_a_pdf_a_note_stands_for_and_names_the_note(immediate, 
 
 def test_list_files_says_a_pdf_beside_a_note_that_the_scan_leaves_out_is_left_out(immediate, tmp_path, servers,
                                                                                     sift_env, monkeypatch):
-    """A note names any same-stem PDF on disk as the one it stands for, one SIFT_EXCLUDE keeps out included: such a
+    """A note named any same-stem PDF on disk as the one it stands for, one SIFT_EXCLUDE keeps out included: such a
     PDF was listed as 'not indexed itself: the note … stands for it', where read_file refused it as excluded and
-    said it reads 'only the files search and list_files can find'. The listing gives the scan's reason now."""
+    said it reads 'only the files search and list_files can find'. Such a PDF is no note's attachment now
+    (ingest.files): list_files lists it no more than any other file the scan leaves out, and read_file says why."""
     from workers import runtime
     monkeypatch.setenv("SIFT_EXCLUDE", "*.pdf")
     runtime.reset()
@@ -434,13 +435,13 @@ def test_list_files_says_a_pdf_beside_a_note_that_the_scan_leaves_out_is_left_ou
 
     async def scenario():
         async with servers.session({**sift_env, "SIFT_EXCLUDE": "*.pdf"}, "--no-worker") as s:
-            return await call(s, "list_files", glob="*.pdf")
-    listed = run(scenario).structured_content["files"]
-    assert [(f["path"], f["state"]) for f in listed] == [("papers/lit/siege.pdf", "skipped")], listed
-    assert listed[0]["reason"] == "not indexed: lit/siege.pdf is in the ignore list (built-in or SIFT_EXCLUDE)", \
-        listed[0]
+            return await call(s, "list_files"), await call(s, "read_file", path="papers/lit/siege.pdf")
+    listed, read = run(scenario)
+    assert [(f["path"], f["state"]) for f in listed.structured_content["files"]] == \
+        [("papers/lit/siege.md", "indexed")], listed.structured_content
+    assert read.is_error and "lit/siege.pdf is in the ignore list (built-in or SIFT_EXCLUDE)" in text(read), text(read)
     cli = run_ingest({**sift_env, "SIFT_EXCLUDE": "*.pdf"}, "files", "--glob", "*.pdf")
-    assert "skipped: not indexed: lit/siege.pdf is in the ignore list" in cli.stdout, cli.stdout
+    assert "no files match" in cli.stdout, cli.stdout
 
 
 def test_overlapping_chunks_are_joined_once():

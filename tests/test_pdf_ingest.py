@@ -338,3 +338,31 @@ def test_a_pdf_put_beside_an_indexed_note_of_its_name_is_attached_and_taken_away
     (root / "reading/platypus.Pdf").unlink()
     ingest(root)
     assert attachments() == []
+
+
+@pytest.mark.parametrize("left_out", ["SIFT_EXCLUDE", ".gitignore", "SIFT_INCLUDE"])
+def test_a_same_stem_pdf_the_scan_leaves_out_is_no_attachment_of_its_note(immediate, sift_env, tmp_path, monkeypatch,
+                                                                          left_out):
+    """paper.pdf beside paper.md, left out by SIFT_EXCLUDE='*.pdf' (or a .gitignore, or SIFT_INCLUDE='*.md'): the
+    note's hit said 'attached PDF: paper.pdf', pointing to a file that search, list_files and read_file say is not
+    indexed, and each scan found the note changed (the walk pairs only the files it takes) and published again."""
+    from search.query.engine import Engine
+    from workers import runtime, tasks
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    tree = {"paper.md": "# Paper notes\n\nThe okapi hides in the forest.\n", "other.md": "# Other\n\nnothing\n"}
+    if left_out == ".gitignore":
+        tree[".gitignore"] = "*.pdf\n"
+    else:
+        monkeypatch.setenv(left_out, "*.pdf" if left_out == "SIFT_EXCLUDE" else "*.md")
+    runtime.reset()
+    root = write_tree(tmp_path / "notes", tree)
+    (root / "paper.pdf").write_bytes(paged_pdf(["pangolin scales overlap"]))
+    first = ingest(root)
+    hit = Engine(runtime.settings().index_path).search("okapi", mode="keyword").hits[0]
+    assert hit.path == "paper.md" and hit.attachments == [] and hit.attachments_not_indexed == {}
+    shown = run_ingest({**sift_env, "SIFT_EMBEDDINGS": "off"}, "search", "okapi").stdout
+    assert "notes/paper.md" in shown and "paper.pdf" not in shown, shown
+    tasks.discover(first["id"])
+    from search.index import queries
+    assert queries.get_collection(runtime.index(), first["id"])["published"] == first["published"]["id"], \
+        "a scan of nothing changed publishes no generation"

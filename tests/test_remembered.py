@@ -195,11 +195,11 @@ def test_a_failure_that_is_not_the_files_doing_is_read_again_at_the_next_scan(im
     from workers import tasks
     calls: list[str] = []
 
-    def broken(root, path):
+    def broken(root, path, **rules):
         calls.append(path)
         if len(calls) == 1:
             raise trouble_of_the_machine
-        return files.read_and_parse(root, path)
+        return files.read_and_parse(root, path, **rules)
     monkeypatch.setattr(tasks, "read_and_parse", broken)
     root = write_tree(tmp_path / "notes", {"b.md": "# B\n\nthe bittern note\n"})
     assert [t[:3] for t in trouble(ingest(root))] == [("b.md", "parse", "failed")]
@@ -213,11 +213,11 @@ def test_a_skip_for_a_missing_package_is_read_again(immediate, tmp_path, monkeyp
     from workers import tasks
     calls: list[str] = []
 
-    def lacking(root, path):
+    def lacking(root, path, **rules):
         calls.append(path)
         if len(calls) == 1:
             raise SkipForNow("encrypted: AES needs the 'cryptography' package")
-        return files.read_and_parse(root, path)
+        return files.read_and_parse(root, path, **rules)
     monkeypatch.setattr(tasks, "read_and_parse", lacking)
     root = write_tree(tmp_path / "notes", {"c.md": "# C\n\nthe crane note\n"})
     assert [t[:3] for t in trouble(ingest(root))] == [("c.md", "parse", "skipped")]

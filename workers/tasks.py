@@ -27,7 +27,7 @@ from huey.signals import SIGNAL_ENQUEUED
 
 from ingest.changes import Known, plan_changes, settled_ctime
 from ingest.chunk import TooManyChunks, chunk_document, chunking, plain_count
-from ingest.discover import NOT_INCLUDED, FoundFile, Rules, walk, walk_paths, with_partners
+from ingest.discover import NOT_INCLUDED, FoundFile, Rules, rules_of, walk, walk_paths, with_partners
 from ingest.document import Skip
 from ingest.files import ParsedFile, can_open, read_and_parse, text_hash
 from ingest.kinds import kind_of
@@ -449,7 +449,7 @@ def _read(root, path: str) -> tuple[str, object, bool]:
     the outcome is the file's own doing. It is not when a package is missing, the file vanished, a symlink
     above it is refused or the machine is out of something: an unchanged file may do better at the next scan."""
     try:
-        return "parsed", read_and_parse(root, path), False
+        return "parsed", read_and_parse(root, path, rules=_rules()), False
     except Skip as reason:
         return "skipped", str(reason), reason.lasting and _the_files_doing(reason)
     except FileNotFoundError:
@@ -460,6 +460,12 @@ def _read(root, path: str) -> tuple[str, object, bool]:
         if retry.is_transient(exc):
             return "again", exc, False
         return "failed", f"{type(exc).__name__}: {exc}", _the_files_doing(exc)
+
+
+def _rules() -> Rules:
+    """The worker's SIFT_INCLUDE and SIFT_EXCLUDE, as the scan applies them."""
+    settings = runtime.settings()
+    return rules_of(settings.include, settings.exclude)
 
 
 def _the_files_doing(exc: BaseException) -> bool:
