@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shlex
 import signal
 import sys
 import threading
@@ -177,6 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
     listed = commands.add_parser("files", parents=[home],
                                  help="the indexed files and where each stands: indexed, pending, failed or "
                                  "skipped (with the reason), deleted")
+    listed.add_argument("folder", nargs="?", help="only files under this folder on disk: a collection's folder or "
+                        "one inside it (the same as --path-prefix with its path)")
     listed.add_argument("--collection", help="only this collection (ingest stats lists them)")
     listed.add_argument("--path-prefix", help="only files under this folder of the collection, e.g. clients/")
     listed.add_argument("--glob", help="only paths (relative to the collection's folder) matching this shell "
@@ -646,11 +649,14 @@ def cmd_files(args) -> int:
     from search.settings import load
     from workers.stats import printable
     settings = load()
+    folder = _folder_to_list(args.folder, args.path_prefix) if args.folder is not None else None
     nothing = _no_index_yet(settings, "nothing indexed yet")
     if nothing:
         print(as_json({"total": 0, "shown": 0, "files": [], "notes": [nothing]}) if args.json else nothing)
         return 0
     roots, args.collection = _check_collection(settings, args.collection)
+    if folder is not None:
+        args.path_prefix = _inside_a_collection(args.folder, folder, roots)
     conn = db.connect(settings.index_path, readonly=True)
     try:
         where = scope(args.collection, args.path_prefix, roots, CLI, conn)  # 'notes/tech' as the listing shows paths
@@ -673,6 +679,32 @@ def cmd_files(args) -> int:
     print(f"({count(data['total'], 'file')}; showing {data['shown']}, {order}{more})" if data["total"]
           else "no files match")
     return 0
+
+
+def _folder_to_list(given: str, prefix: str | None) -> Path:
+    """The folder on disk ``ingest files FOLDER`` names, resolved: it was refused as 'unrecognized arguments'. One
+    that does not exist, or is a file, is refused saying what to give."""
+    from ingest.discover import not_a_folder
+    if prefix is not None:
+        raise ValueError("give the folder or --path-prefix, not both")
+    real = Path(given).expanduser().resolve()
+    if real.is_file():
+        raise FileNotFoundError(f"{given} is a file: `ingest files {shlex.quote(str(real.parent))} --glob "
+                                f"{shlex.quote(real.name)}` shows where it stands")
+    if not real.is_dir():
+        raise FileNotFoundError(f"no folder to list: {not_a_folder(given, real)}; give a collection's folder or a "
+                                "folder inside one (`ingest stats` lists each collection with its folder), or leave "
+                                "it out to list the files of every collection")
+    return real
+
+
+def _inside_a_collection(given: str, folder: Path, roots: dict[str, str]) -> str:
+    """``folder`` as --path-prefix takes it (its absolute path), when it is inside a collection's folder."""
+    if not any(folder.is_relative_to(Path(root).resolve()) for root in roots.values()):
+        shown = "; ".join(f"{name}: {root}" for name, root in sorted(roots.items())[:5]) or "none yet"
+        raise LookupError(f"{given} is in no collection's folder ({shown}): "
+                          f"`ingest enqueue {shlex.quote(given)}` indexes it")
+    return str(folder)
 
 
 def cmd_search(args) -> int:

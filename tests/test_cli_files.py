@@ -252,3 +252,24 @@ def test_a_collection_no_scan_has_listed_yet_says_so(env, tmp_path):
     store.begin_generation(conn, collection["id"], None)
     conn.close()
     assert lines(run_ingest(env, "files")) == ["no files match"]
+
+
+def test_files_takes_a_folder_on_disk_and_says_what_to_give_for_one_that_is_not_there(env, notes, tmp_path):
+    """`ingest files FOLDER` said only 'unrecognized arguments: FOLDER', for a folder that exists or not. A folder
+    inside a collection lists its files; one that does not exist, a file, or a folder of no collection is refused
+    in one line saying what to give."""
+    listed = lines(run_ingest(env, "files", str(notes / "tech"), "--sort", "path"))
+    assert [line.split()[0] for line in listed[1:-1]] == \
+        ["notes/tech/app.min.js", "notes/tech/broken.pdf", "notes/tech/fts5.md", "notes/tech/hello.py"], listed
+    gone = run_ingest(env, "files", str(tmp_path / "nowhere"))
+    assert gone.returncode == 2 and gone.stdout == "", gone
+    assert gone.stderr.strip() == (f"ingest: error: no folder to list: {tmp_path / 'nowhere'} does not exist; give a "
+                                   "collection's folder or a folder inside one (`ingest stats` lists each collection "
+                                   "with its folder), or leave it out to list the files of every collection")
+    a_file = run_ingest(env, "files", str(notes / "tech/fts5.md"))
+    assert a_file.returncode == 2 and f"`ingest files {notes / 'tech'} --glob fts5.md`" in a_file.stderr, a_file
+    elsewhere = run_ingest(env, "files", str(tmp_path))
+    assert elsewhere.returncode == 2 and f"`ingest enqueue {tmp_path}` indexes it" in elsewhere.stderr, elsewhere
+    assert f"notes: {notes.resolve()}" in elsewhere.stderr, elsewhere.stderr
+    both = run_ingest(env, "files", str(notes), "--path-prefix", "tech")
+    assert both.returncode == 2 and "give the folder or --path-prefix, not both" in both.stderr
