@@ -14,10 +14,25 @@ SAID = "0 files seen: SIFT_INCLUDE matched none of the 3 files of kinds Sift rea
 
 
 def _ingest_with_include(monkeypatch, root: Path, include: str) -> dict:
+    return _ingest_with(monkeypatch, root, SIFT_INCLUDE=include)
+
+
+def _ingest_with(monkeypatch, root: Path, **settings) -> dict:
     from workers import runtime
-    monkeypatch.setenv("SIFT_INCLUDE", include)
+    for name, value in settings.items():
+        monkeypatch.setenv(name, value)
     runtime.reset()
     return ingest(root, "notes")
+
+
+def _stats_tool(servers, sift_env):
+    """The MCP stats tool's answer, from a real sift-mcp over stdio (no worker)."""
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return await call(s, "stats")
+    tool = run(scenario)
+    assert not tool.is_error, text(tool)
+    return tool
 
 
 def test_ingest_stats_says_sift_include_matched_none_of_the_files(immediate, sift_env, tmp_path, monkeypatch):
@@ -52,12 +67,7 @@ def test_a_matching_include_says_nothing_of_it(immediate, sift_env, tmp_path, mo
 def test_the_stats_tool_says_sift_include_matched_none(immediate, sift_env, tmp_path, monkeypatch, servers):
     root = write_tree(tmp_path / "notes", NOTES)
     _ingest_with_include(monkeypatch, root, "*.mdx")
-
-    async def scenario():
-        async with servers.session(sift_env, "--no-worker") as s:
-            return await call(s, "stats")
-    tool = run(scenario)
-    assert not tool.is_error, text(tool)
+    tool = _stats_tool(servers, sift_env)
     assert f"\n  {SAID}" in text(tool), text(tool)
     assert tool.structured_content["collections"][0]["published"]["not_included"] == 3
 
@@ -79,14 +89,6 @@ def test_discover_and_status_name_the_left_out_count_alike():
     assert status.NOT_INCLUDED == discover.NOT_INCLUDED
     assert (status.LEFT_OUT, status.FOLDERS_LEFT_OUT) == (discover.LEFT_OUT, discover.FOLDERS_LEFT_OUT)
     assert discover.EXCLUDE_SETTING == "SIFT_EXCLUDE"
-
-
-def _ingest_with(monkeypatch, root: Path, **settings) -> dict:
-    from workers import runtime
-    for name, value in settings.items():
-        monkeypatch.setenv(name, value)
-    runtime.reset()
-    return ingest(root, "notes")
 
 
 EXCLUDED = "0 files seen: SIFT_EXCLUDE left out 2 files of kinds Sift reads and 1 folder; fix or unset SIFT_EXCLUDE"
@@ -125,12 +127,7 @@ def test_enqueue_wait_summary_names_each_gitignore_that_left_out_every_file(imme
 def test_the_stats_tool_says_a_gitignore_left_out_every_file(immediate, sift_env, tmp_path, monkeypatch, servers):
     root = write_tree(tmp_path / "notes", {**NOTES, ".gitignore": "/a.md\n/b.md\n", "deep/.gitignore": "*\n"})
     _ingest_with(monkeypatch, root)
-
-    async def scenario():
-        async with servers.session(sift_env, "--no-worker") as s:
-            return await call(s, "stats")
-    tool = run(scenario)
-    assert not tool.is_error, text(tool)
+    tool = _stats_tool(servers, sift_env)
     assert f"\n  {GITIGNORED}" in text(tool), text(tool)
     assert tool.structured_content["collections"][0]["published"]["left_out"]["deep/.gitignore"]["files"] == 1
 
