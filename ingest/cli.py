@@ -179,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
                                  help="the indexed files and where each stands: indexed, pending, failed or "
                                  "skipped (with the reason), deleted")
     listed.add_argument("folder", nargs="?", help="only files under this folder on disk: a collection's folder or "
-                        "one inside it (the same as --path-prefix with its path)")
+                        "one inside it (read as its collection and folder)")
     listed.add_argument("--collection", help="only this collection (ingest stats lists them)")
     listed.add_argument("--path-prefix", help="only files under this folder of the collection, e.g. clients/")
     listed.add_argument("--glob", help="only paths (relative to the collection's folder) matching this shell "
@@ -656,7 +656,7 @@ def cmd_files(args) -> int:
         return 0
     roots, args.collection = _check_collection(settings, args.collection)
     if folder is not None:
-        args.path_prefix = _inside_a_collection(args.folder, folder, roots)
+        args.collection, args.path_prefix = _inside_a_collection(args.folder, folder, roots, args.collection)
     conn = db.connect(settings.index_path, readonly=True)
     try:
         where = scope(args.collection, args.path_prefix, roots, CLI, conn)  # 'notes/tech' as the listing shows paths
@@ -698,13 +698,21 @@ def _folder_to_list(given: str, prefix: str | None) -> Path:
     return real
 
 
-def _inside_a_collection(given: str, folder: Path, roots: dict[str, str]) -> str:
-    """``folder`` as --path-prefix takes it (its absolute path), when it is inside a collection's folder."""
-    if not any(folder.is_relative_to(Path(root).resolve()) for root in roots.values()):
+def _inside_a_collection(given: str, folder: Path, roots: dict[str, str],
+                         collection: str | None) -> tuple[str, str | None]:
+    """(the collection, the folder relative to its root: None for the root) that ``folder`` is in, the innermost
+    collection's if roots nest; refused when it is in none, or not in the --collection given."""
+    inside = sorted(((name, Path(root).resolve()) for name, root in roots.items()
+                     if folder.is_relative_to(Path(root).resolve())), key=lambda item: len(item[1].parts))
+    if not inside:
         shown = "; ".join(f"{name}: {root}" for name, root in sorted(roots.items())[:5]) or "none yet"
         raise LookupError(f"{given} is in no collection's folder ({shown}): "
                           f"`ingest enqueue {shlex.quote(given)}` indexes it")
-    return str(folder)
+    name, root = next(((n, r) for n, r in reversed(inside) if collection in (None, n)), (None, None))
+    if name is None:
+        raise LookupError(f"{given} is not in collection {collection!r} (its folder: {roots[collection]}), but in "
+                          f"{inside[-1][0]!r}: leave out --collection")
+    return name, folder.relative_to(root).as_posix() if folder != root else None
 
 
 def cmd_search(args) -> int:

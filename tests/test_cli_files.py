@@ -259,8 +259,9 @@ def test_files_takes_a_folder_on_disk_and_says_what_to_give_for_one_that_is_not_
     inside a collection lists its files; one that does not exist, a file, or a folder of no collection is refused
     in one line saying what to give."""
     listed = lines(run_ingest(env, "files", str(notes / "tech"), "--sort", "path"))
-    assert [line.split()[0] for line in listed[1:-1]] == \
+    assert [line.split()[0] for line in listed[:-1]] == \
         ["notes/tech/app.min.js", "notes/tech/broken.pdf", "notes/tech/fts5.md", "notes/tech/hello.py"], listed
+    assert len(lines(run_ingest(env, "files", str(notes), "--collection", "notes"))) == 6, "the root: every file"
     gone = run_ingest(env, "files", str(tmp_path / "nowhere"))
     assert gone.returncode == 2 and gone.stdout == "", gone
     assert gone.stderr.strip() == (f"ingest: error: no folder to list: {tmp_path / 'nowhere'} does not exist; give a "
