@@ -35,6 +35,15 @@ def test_scores_that_scale_to_the_same_value_keep_their_order():
     assert [item for item, _, _ in fusion.convex(ranking, ranking)] == [2, 1, 0]
 
 
+def test_the_best_keyword_hit_wins_a_tie_with_the_best_semantic_hit_whatever_their_ids():
+    # 'withRetry': one passage holds the word (chunk 363), the semantic best is a PDF page without it (chunk
+    # 689); each is missing from the other ranking, so both fuse to 0.5. The id decided; now the exact words do.
+    for keyword_id, semantic_id in ((363, 689), (689, 363)):
+        fused = fusion.convex([(keyword_id, 7.5)], [(semantic_id, 0.41), (2726, 0.40), (5, 0.10)])
+        assert fused[0][1] == fused[1][1] == 0.5
+        assert [item for item, _, _ in fused[:2]] == [keyword_id, semantic_id]
+
+
 @given(lexical=ranking, semantic=ranking)
 def test_convex_scores_lie_in_0_1_and_come_best_first(lexical, semantic):
     fused = fusion.convex(lexical, semantic)

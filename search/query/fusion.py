@@ -60,8 +60,11 @@ def _scaled(ranking: Ranking) -> list[tuple[int, float]]:
 
 def _ordered(fused: dict[int, float], ranks: dict[int, list[int | None]]) -> Fused:
     """Best fused score first; on a tie (scaling can round two close scores to the same value) the better
-    ranks on the rankings (a missing one counts as past the end), then the id."""
+    ranks on the rankings (a missing one counts as past the end), then one the first ranking (keyword) holds,
+    then the id. The best of the keyword ranking and the best of the semantic one, each missing from the other,
+    tie at 0.5: an identifier only one passage holds ('withRetry') came first or second by its chunk id, after
+    a page of a PDF that held none of its letters."""
     past_end = len(fused) + 1
     order = sorted(fused, key=lambda item: (-fused[item], sum(past_end if r is None else r for r in ranks[item]),
-                                            item))
+                                            ranks[item][0] is None, item))
     return [(item, fused[item], ranks[item]) for item in order]
