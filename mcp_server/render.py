@@ -5,6 +5,7 @@ import time
 
 from search.index.status import age, count, size, when  # noqa: F401  (this module's vocabulary: render.age, …)
 from search.query import engine
+from search.query.filters import file_glob
 from workers.stats import printable as shown  # noqa: F401  (a name with a newline or an escape, as one line)
 
 
@@ -88,7 +89,7 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
             lines.append(f"   {context}")
         lines.append(f"   {h['snippet']}")
         if h.get("more_in_file"):
-            lines.append(f"   {engine.more_in_file(h['more_in_file'])}")
+            lines.append(f"   {engine.more_in_file(h['more_in_file'], again(h))}")
         if h.get("attachments"):
             lines.append(f"   attached PDF: {', '.join(h['attachments'])}"
                          + _more(h["attachments"], h.get("attachments_total"), "read_file on the note shows its links"))
@@ -99,6 +100,14 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
                          + _more(h["cited_by"], h.get("cited_by_total"), "search kind='note' for the PDF's file "
                                  "name finds the notes that mention it"))
     return [shown(line) for line in lines]
+
+
+def again(hit: dict) -> str | None:
+    """The search arguments that show the passages of a hit's file left off its page ('collection='notes',
+    glob='tech/x.md''): the line said 'read_file shows the file', a 500 KB note's dozen calls or a PDF's pages
+    one by one, where these passages are one search away. None when no glob names the file alone."""
+    pattern = file_glob(hit["relative_path"])
+    return None if pattern is None else f"collection={hit['collection']!r}, glob={pattern!r}"
 
 
 def _more(paths: list[str], total: int | None, how: str) -> str:

@@ -45,3 +45,31 @@ def test_a_search_before_anything_is_published_does_not_say_to_try_other_words(t
         assert not answer.is_error and answer.structured_content["results"] == [], text(answer)
         assert "try other words" not in text(answer), text(answer)
         assert "other words will not help; search again once stats shows a published generation" in text(answer)
+
+
+def test_passages_left_off_a_page_are_one_search_away(immediate, tmp_path, servers, sift_env, monkeypatch):
+    """A long note matched by many passages shows two and says how many more ranked: the line said 'read_file
+    shows the file', a dozen calls for a 500 KB note (a PDF: page by page). It now gives the search arguments
+    that show them, and those arguments, copied, return that file's passages alone."""
+    import re
+    from tests.conftest import ingest
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    sections = "".join(f"## Day {n}\n\nA kestrel hovered over field {n}, then dropped.\n\n" for n in range(12))
+    root = write_tree(tmp_path / "notes", {"birds/log [2024].md": "# Bird log\n\n" + sections,
+                                           **{f"other{n}.md": f"# Other {n}\n\nOne kestrel seen.\n" for n in range(3)}})
+    ingest(root, "notes")
+
+    async def scenario():
+        async with servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker") as s:
+            page = await call(s, "search", query="kestrel field", mode="keyword", limit=5)
+            said = re.search(r"search again with collection='notes', glob='([^']+)' to see them", text(page))
+            assert said, text(page)
+            return page, await call(s, "search", query="kestrel field", mode="keyword", limit=20,
+                                    collection="notes", glob=said.group(1))
+    page, alone = run(scenario)
+    more = next(h["more_in_file"] for h in page.structured_content["results"] if h.get("more_in_file"))
+    assert "read_file shows the file" not in text(page)
+    paths = {h["path"] for h in alone.structured_content["results"]}
+    assert paths == {"notes/birds/log [2024].md"}, text(alone)
+    assert len(alone.structured_content["results"]) >= 2 + more
+

@@ -871,10 +871,11 @@ def _named_files(query: str, ranked: list, catalog: Catalog, filters: Filters) -
     return named
 
 
-def more_in_file(count: int) -> str:
-    """The line under a file's first hit when more of its passages ranked among the page's than PER_FILE."""
-    return (f"+ {count:,} more passage{'s' if count > 1 else ''} of this file ranked among these, left off for "
-            "other files (read_file shows the file)")
+def more_in_file(count: int, again: str | None = None) -> str:
+    """The line under a file's first hit when more of its passages ranked among the page's than PER_FILE;
+    ``again``: the search that shows them (the MCP tool's arguments), else read_file is named."""
+    how = f": search again with {again} to see them" if again else " (read_file shows the file)"
+    return f"+ {count:,} more passage{'s' if count > 1 else ''} of this file ranked among these, left off for other files{how}"
 
 
 def _per_file(ranked: list, limit: int, catalog: Catalog) -> tuple[list, dict[int, int]]:

@@ -101,6 +101,16 @@ def glob_matcher(glob: str):
     return match
 
 
+def file_glob(path: str) -> str | None:
+    """A glob that matches the file at ``path`` (relative to its root), to search it alone: its wildcards and
+    brackets written as one-character classes ('a[1].md' as 'a[[]1].md'). None for a name with a brace, which
+    the expansion of '{md,py}' would read (no escape reaches it), or a leading './'. A name at the root, having
+    no '/', matches that name in any folder too."""
+    if "{" in path or "}" in path or path.startswith("./"):
+        return None
+    return re.sub(r"([*?\[])", r"[\1]", path)
+
+
 def _patterns(glob: str) -> list[str]:
     """The fnmatch patterns a shell glob stands for: braces expanded ('*.{md,py}'), '**/' also matching no folder
     at all ('tech/**/*.md' holds tech/a.md, as in a shell's globstar and .gitignore), a leading './' dropped.
