@@ -77,9 +77,12 @@ def generations_said(hits: list[dict], generations: dict[str, int]) -> str:
 def hits_text(hits: list[dict], once: bool = False) -> list[str]:
     """The hits as numbered lines; a path, title or snippet's control characters (a newline in a file name, a
     terminal escape) escaped, so each stays on its line. ``once``: the generation is said above the hits
-    (generations_said), so not on each."""
-    lines = []
+    (generations_said), so not on each. A file's links (its attached PDFs, a PDF's citing notes: the file's,
+    not the passage's) are listed on its first hit; a later hit of it refers to that one, where each hit of a
+    PDF cited by twenty notes repeated their twenty paths."""
+    lines, first = [], {}
     for n, h in enumerate(hits, start=1):
+        said = first.setdefault(h["path"], n)
         where = place(h)
         generation = "" if once else f", generation {h['generation']}"
         lines.append(f"{n}. {h['path']}{'  ' + where if where else ''}  "
@@ -90,6 +93,11 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
         lines.append(f"   {h['snippet']}")
         if h.get("more_in_file"):
             lines.append(f"   {engine.more_in_file(h['more_in_file'], again(h))}")
+        if said != n:
+            links = [name for key, name in (("attachments", "attached PDF"), ("cited_by", "cited by notes"))
+                     if h.get(key)]
+            lines += [f"   {' and '.join(links)}: as for hit {said}"] if links else []
+            continue
         if h.get("attachments"):
             lines.append(f"   attached PDF: {', '.join(h['attachments'])}"
                          + _more(h["attachments"], h.get("attachments_total"), "read_file on the note shows its links"))

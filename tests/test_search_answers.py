@@ -73,3 +73,26 @@ def test_passages_left_off_a_page_are_one_search_away(immediate, tmp_path, serve
     assert paths == {"notes/birds/log [2024].md"}, text(alone)
     assert len(alone.structured_content["results"]) >= 2 + more
 
+
+def test_a_pdf_s_citing_notes_are_listed_once_not_on_each_of_its_hits(immediate, tmp_path, servers, sift_env,
+                                                                      monkeypatch):
+    """Each hit of a PDF listed every note citing it (up to twenty paths), so two pages of one PDF on a page of
+    results said them twice: later hits of the file refer to its first."""
+    import shutil
+    from tests.conftest import ingest, need_data
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "notes", {f"reading{n}.md": f"# Reading {n}\n\nSee [the model](geo.pdf).\n"
+                                           for n in range(3)})
+    shutil.copy(need_data("pdf/en/GeoBase_NHNC1_Data_Model_UML_EN.pdf"), root / "geo.pdf")
+    ingest(root, "notes")
+
+    async def scenario():
+        async with servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker") as s:
+            return await call(s, "search", query="hydro network", mode="keyword", kind="pdf", limit=2)
+    found = run(scenario)
+    hits = found.structured_content["results"]
+    assert [h["path"] for h in hits] == ["notes/geo.pdf"] * 2, text(found)
+    assert all(h["cited_by"] == [f"notes/reading{n}.md" for n in range(3)] for h in hits), "the data keeps them"
+    listed = "cited by notes: notes/reading0.md, notes/reading1.md, notes/reading2.md"
+    assert text(found).count(listed) == 1 and text(found).count("notes/reading1.md") == 1, text(found)
+    assert "   cited by notes: as for hit 1" in text(found).splitlines(), text(found)
