@@ -129,9 +129,19 @@ def read_text(target: paths.Target, indexed, start: int, end: int | None, offset
             total, complete = found.lines(fd), found.complete
             if not complete:  # what was shown may lie past the counted part
                 total = max(total, shown[-1][0] if shown else start)
+            rest = _rest(fd, found, shown, cut_at, total, budget) if complete and end is None else None
     finally:
         os.close(fd)
-    return _answer(target, indexed, start, end, offset, shown, cut_at, total, complete, unindexed, encoding)
+    return _answer(target, indexed, start, end, offset, shown, cut_at, total, complete, unindexed, encoding, rest)
+
+
+def _rest(fd: int, found, shown, cut_at, total: int, budget: list[int]) -> tuple[int, int] | None:
+    """(bytes, lines) of the file after what was shown, to its end; None when all of it was shown."""
+    line, into = cut_at if cut_at else ((shown[-1][0] + 1) if shown else 1, 0)
+    if line > total:
+        return None
+    at = found.start_of(fd, line, budget)
+    return None if at is None else (found.end - at - into, total - line + 1)
 
 
 def _open(target: paths.Target) -> int:
@@ -305,7 +315,7 @@ def _decode(raw: bytes, encoding: Encoding, start: int, stop: int, room: int, wh
 
 
 def _answer(target, indexed, start, end, offset, shown, cut_at, total, complete,
-            unindexed=None, encoding: Encoding | None = None) -> tuple[str, dict]:
+            unindexed=None, encoding: Encoding | None = None, rest: tuple[int, int] | None = None) -> tuple[str, dict]:
     shown_to = shown[-1][0] if shown else start
     of = f"{total}" if complete else f"at least {total:,}"
     header = f"{render.shown(target.name)}  (lines {start}-{shown_to} of {of})"
@@ -328,7 +338,8 @@ def _answer(target, indexed, start, end, offset, shown, cut_at, total, complete,
         where = f"start_line={next_line}" + (f", start_offset={next_offset}" if next_offset else "")
         what = (f"the rest of line {next_line} not shown" if next_offset
                 else f"lines {next_line}-{wanted_to} not shown" if complete else f"lines from {next_line} not shown")
-        notes.append(f"[stopped at {why}: {what}; call read_file with {where} for more]")
+        notes.append(f"[stopped at {why}: {what}{_how_much(rest)}; call read_file with {where} for more"
+                     f"{_or_search(target, indexed, rest)}]")
     has_more = cut_at is not None or shown_to < total or not complete
     data = {"path": target.name, "absolute_path": target.absolute, "start_line": start, "end_line": shown_to,
             "total_lines": total if complete else None, "total_lines_at_least": total,
@@ -340,6 +351,31 @@ def _answer(target, indexed, start, end, offset, shown, cut_at, total, complete,
     if encoding is not None and encoding.legacy:
         data["encoding"] = encoding.name
     return "\n".join([header, *body, *notes]), data
+
+
+def _calls(rest: tuple[int, int]) -> int:
+    """About how many more answers the rest of a file takes: its bytes and each line's number (its line break is
+    among the bytes already), or its lines."""
+    size, count = rest
+    return max(-(-(size + (NUMBER - 1) * count) // MAX_BYTES), -(-count // MAX_LINES))
+
+
+def _how_much(rest: tuple[int, int] | None) -> str:
+    """' (492.0 KB, about 16 more calls like this one)' of a rest longer than one more answer: 'lines
+    1125-17018 not shown' left a model to find out, call by call, that reading a 500 KB note to its end takes
+    16 more, some 160,000 tokens."""
+    if rest is None or _calls(rest) < 2:
+        return ""
+    return f" ({_mb(rest[0])}, about {_calls(rest)} more calls like this one)"
+
+
+def _or_search(target: paths.Target, indexed, rest: tuple[int, int] | None) -> str:
+    """', or search with collection=…, glob=… for the part you need' when the rest takes more than one more
+    answer and search finds the file."""
+    args = render.search_args(target.collection, target.relative) if indexed is not None else None
+    if rest is None or _calls(rest) < 2 or args is None:
+        return ""
+    return f", or search with {args} for the part you need"
 
 
 def _empty(target: paths.Target, indexed) -> dict:

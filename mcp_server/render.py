@@ -92,7 +92,7 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
             lines.append(f"   {context}")
         lines.append(f"   {h['snippet']}")
         if h.get("more_in_file"):
-            lines.append(f"   {engine.more_in_file(h['more_in_file'], again(h))}")
+            lines.append(f"   {engine.more_in_file(h['more_in_file'], search_args(h['collection'], h['relative_path']))}")
         if said != n:
             links = [name for key, name in (("attachments", "attached PDF"), ("cited_by", "cited by notes"))
                      if h.get(key)]
@@ -110,12 +110,13 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
     return [shown(line) for line in lines]
 
 
-def again(hit: dict) -> str | None:
-    """The search arguments that show the passages of a hit's file left off its page ('collection='notes',
-    glob='tech/x.md''): the line said 'read_file shows the file', a 500 KB note's dozen calls or a PDF's pages
-    one by one, where these passages are one search away. None when no glob names the file alone."""
-    pattern = file_glob(hit["relative_path"])
-    return None if pattern is None else f"collection={hit['collection']!r}, glob={pattern!r}"
+def search_args(collection: str, relative: str) -> str | None:
+    """The search arguments that keep to one file ("collection='notes', glob='tech/x.md'"): for the passages of a
+    hit's file left off its page, which the line said 'read_file shows the file' of (a 500 KB note's dozen calls,
+    a PDF page by page), and for the part of a long file read_file has not shown. None when no glob names the
+    file alone."""
+    pattern = file_glob(relative)
+    return None if pattern is None else f"collection={collection!r}, glob={pattern!r}"
 
 
 def _more(paths: list[str], total: int | None, how: str) -> str:

@@ -7,6 +7,8 @@ never reached the model. Each answer now stays under 40 KB and says where to go 
 """
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import write_tree
 from tests.test_mcp_server import call, run, text
 
@@ -113,3 +115,39 @@ def test_a_minified_file_read_says_search_does_not_find_it_not_that_it_will(imme
     said = text(run(scenario))
     assert "(skipped at parse: minified or generated" in said, said[-400:]
     assert "until it is indexed" not in said and "): search does not find it]" in said, said[-400:]
+
+
+@pytest.mark.parametrize("filler", ["gulls", "gulls and terns " * 4], ids=["2000-line limit", "40 KB limit"])
+def test_a_long_note_s_first_page_says_how_many_calls_the_rest_takes_and_the_search_for_a_part(
+        immediate, tmp_path, servers, sift_env, monkeypatch, filler):
+    """The first 40 KB of a 300 KB note said 'lines 1125-9000 not shown; call read_file with start_line=1125':
+    a model asked to read it all found out call by call that it takes eight. The note says how much is left,
+    about how many calls that is (right here), and the search that finds the part wanted instead."""
+    import re
+    from tests.conftest import ingest
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    body = "".join(f"## Part {n}\n\nPart {n} is about {'pelicans' if n == 4321 else filler} on the pier.\n\n"
+                   for n in range(6000))
+    root = write_tree(tmp_path / "notes", {"birds/long.md": "# Long\n\n" + body, "short.md": "# Short\n\npelicans\n"})
+    ingest(root, "notes")
+
+    async def scenario():
+        async with servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker") as s:
+            answers = [await call(s, "read_file", path="notes/birds/long.md")]
+            while answers[-1].structured_content["next_start_line"] is not None:
+                answers.append(await call(s, "read_file", path="notes/birds/long.md",
+                                          start_line=answers[-1].structured_content["next_start_line"]))
+            said = re.search(r"or search with collection='notes', glob='([^']+)' for the part you need", text(answers[0]))
+            assert said, text(answers[0])[-400:]
+            return answers, await call(s, "search", query="pelicans", collection="notes", glob=said.group(1))
+    answers, found = run(scenario)
+    first = text(answers[0]).splitlines()[-1]
+    lines = ("# Long\n\n" + body).splitlines(keepends=True)
+    size = sum(len(line.encode()) for line in lines[answers[0].structured_content["next_start_line"] - 1:])
+    said = re.search(r"not shown \(([\d.]+) KB, about (\d+) more calls like this one\)", first)
+    assert said, first
+    assert abs(int(said.group(2)) - (len(answers) - 1)) <= 1 and len(answers) > 3, (first, len(answers))
+    assert abs(float(said.group(1)) - size / 1000) < 0.2, (first, size)
+    assert "more calls" not in text(answers[-2]) and "or search" not in text(answers[-2]), "one more call: said plainly"
+    assert [h["path"] for h in found.structured_content["results"]] == ["notes/birds/long.md"], text(found)
+    assert "Part 4321 is about **pelicans**" in text(found)
