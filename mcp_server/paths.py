@@ -143,7 +143,9 @@ SPECIAL = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
 
 def _regular(target: Target, raw: str) -> Target:
     if os.path.isdir(target.absolute):
-        raise Problem(f"{target.name} is a folder: use list_files with collection and path_prefix to see inside")
+        # its arguments written out, to copy: 'with collection and path_prefix' left the model to split the path
+        raise Problem(f"{target.name} is a folder: list_files with collection={target.collection!r}, "
+                      f"path_prefix={target.relative!r} shows what is inside")
     try:
         mode = os.stat(target.absolute).st_mode
     except OSError as exc:

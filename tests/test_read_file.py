@@ -547,3 +547,24 @@ def test_a_note_not_indexed_yet_is_found_by_its_bare_name_as_by_its_path(immedia
                                           "not find it until it is indexed]")
     with pytest.raises(Problem, match="give its path"):
         reading.read(sift, "other.md", None, None, None)
+
+
+def test_a_folder_read_as_a_file_names_the_list_files_arguments_that_show_inside(immediate, tmp_path, servers,
+                                                                                   sift_env, monkeypatch):
+    """read_file on a folder said 'use list_files with collection and path_prefix': the model had to split the
+    path itself. The arguments are written out, and copied they list that folder."""
+    import re
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "notes", {"工作/日报/a.md": "# A\n\none\n", "工作/日报/b.md": "# B\n\ntwo\n",
+                                           "工作/c.md": "# C\n\nthree\n"})
+    ingest(root, "notes")
+
+    async def scenario():
+        async with servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker") as s:
+            folder = await call(s, "read_file", path="notes/工作/日报")
+            said = re.search(r"list_files with collection='([^']+)', path_prefix='([^']+)' shows what is inside",
+                             text(folder))
+            assert folder.is_error and said, text(folder)
+            return await call(s, "list_files", collection=said.group(1), path_prefix=said.group(2), sort="path")
+    listed = run(scenario)
+    assert [f["path"] for f in listed.structured_content["files"]] == ["notes/工作/日报/a.md", "notes/工作/日报/b.md"]
