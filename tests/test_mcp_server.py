@@ -598,6 +598,25 @@ def test_similar_of_a_file_without_passages_says_why_as_the_index_records_it(ind
                                                "has read it yet (refresh queues one)"), text(new)
 
 
+def test_similar_of_a_bare_name_without_passages_says_why_as_by_its_path(immediate, tmp_path, sift_env, servers):
+    """similar finds a file as read_file does, but a bare name of a file not in the index beside indexed ones
+    (skipped, not read yet) said "no file 'scan.pdf' in the indexed folders: find it with search or list_files",
+    where list_files shows it and read_file opens it by that name: it says why it has no passages."""
+    root = write_tree(tmp_path / "notes", {"papers/reading.md": "# Reading\n\nSome words to compare.\n"})
+    (root / "papers" / "blob.md").write_bytes(b"\x00\x01\x02 not text" * 10)
+    ingest(root, "notes")
+    (root / "papers" / "new.md").write_text("# New\n\nwritten after the scan\n", encoding="utf-8")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return [await call(s, "similar", path=path) for path in ("blob.md", "new.md")]
+    binary, new = run(scenario)
+    assert binary.is_error and "notes/papers/blob.md has no passages in the published index: skipped at parse: " \
+        "binary file" in text(binary), text(binary)
+    assert new.is_error and text(new).endswith("notes/papers/new.md has no passages in the published index: no "
+                                               "scan has read it yet (refresh queues one)"), text(new)
+
+
 def test_similar_of_an_empty_note_says_it_holds_no_text(immediate, tmp_path, sift_env, servers):
     root = write_tree(tmp_path / "notes", {"empty.md": "", "full.md": "# Full\n\nsome words\n"})
     ingest(root, "notes")

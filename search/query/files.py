@@ -103,7 +103,9 @@ def indexed_file(conn, raw: str, roots: dict[str, str], cwd: str | None = None, 
     if named is not None and queries.visible_file(conn, *named) is not None:
         return named
     locate = locate or (lambda text, where, by_name: find(text, where, by_name, cwd))
-    found = locate(raw, roots, lambda name: queries.visible_by_name(conn, name))
+    # a bare name as read_file finds it: of a file not in the index too (failed, skipped, not read yet), beside
+    # indexed ones, so that its reason is told, where 'no file ... in the indexed folders' sent to list_files
+    found = locate(raw, roots, lambda name: queries.visible_by_name(conn, name) or beside_indexed(conn, name, roots))
     if why_not is not None and queries.visible_file(conn, found.collection, found.relative) is None:
         reason = why_not(roots[found.collection], found.relative)
         if reason is not None:
