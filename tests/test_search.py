@@ -523,7 +523,8 @@ def test_a_note_snippet_leaves_out_markdown_marks_and_code_keeps_its_comments(im
     ingest(root)
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
     snippets = {h.path: h.snippet for h in engine.search("kiwi", mode="keyword").hits}
-    assert snippets["plan.md"] == "**Kiwi** plan | fruit | count | | **kiwi** | 3 | # **kiwi** comment"
+    # the heading 'Kiwi plan' is the title shown above the snippet: left out of it
+    assert snippets["plan.md"] == "| fruit | count | | **kiwi** | 3 | # **kiwi** comment"
     assert snippets["grow.py"] == "# **kiwi** grows here x = 1"
     assert snippets["seeds.py"] == "def plant**Kiwi**Seeds(): pass", "a camelCase name's word, as search found it"
 

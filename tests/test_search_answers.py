@@ -6,12 +6,11 @@ ends before that word. And an empty answer before anything is published no longe
 """
 from __future__ import annotations
 
-from tests.conftest import write_tree
+from tests.conftest import ingest, write_tree
 from tests.test_mcp_server import call, run, text
 
 
 def test_a_long_query_is_cut_between_words(immediate, tmp_path, servers, sift_env, monkeypatch):
-    from tests.conftest import ingest
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
     root = write_tree(tmp_path / "notes", {"prisma.md": "# Prisma\n\nprisma schema location\n",
                                            "other.md": "# Other\n\nnothing here\n"})
@@ -52,7 +51,6 @@ def test_passages_left_off_a_page_are_one_search_away(immediate, tmp_path, serve
     shows the file', a dozen calls for a 500 KB note (a PDF: page by page). It now gives the search arguments
     that show them, and those arguments, copied, return that file's passages alone."""
     import re
-    from tests.conftest import ingest
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
     sections = "".join(f"## Day {n}\n\nA kestrel hovered over field {n}, then dropped.\n\n" for n in range(12))
     root = write_tree(tmp_path / "notes", {"birds/log [2024].md": "# Bird log\n\n" + sections,
@@ -79,7 +77,7 @@ def test_a_pdf_s_citing_notes_are_listed_once_not_on_each_of_its_hits(immediate,
     """Each hit of a PDF listed every note citing it (up to twenty paths), so two pages of one PDF on a page of
     results said them twice: later hits of the file refer to its first."""
     import shutil
-    from tests.conftest import ingest, need_data
+    from tests.conftest import need_data
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
     root = write_tree(tmp_path / "notes", {f"reading{n}.md": f"# Reading {n}\n\nSee [the model](geo.pdf).\n"
                                            for n in range(3)})
@@ -96,3 +94,28 @@ def test_a_pdf_s_citing_notes_are_listed_once_not_on_each_of_its_hits(immediate,
     listed = "cited by notes: notes/reading0.md, notes/reading1.md, notes/reading2.md"
     assert text(found).count(listed) == 1 and text(found).count("notes/reading1.md") == 1, text(found)
     assert "   cited by notes: as for hit 1" in text(found).splitlines(), text(found)
+
+
+def test_a_note_s_snippet_does_not_repeat_the_headings_shown_above_it(immediate, tmp_path, servers, sift_env,
+                                                                     monkeypatch):
+    """The snippet of a note's first passage began with its title (and a section's with its heading), just
+    under the line that shows them: a fifth of its 240 columns said again (24 of 100 hits on 570 notes). Those
+    heading lines are left out of the snippet, unless they are all the passage holds."""
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    body = "The quokka colony on the island grew this year. " * 3
+    root = write_tree(tmp_path / "notes", {
+        "quokka.md": f"# Quokka Colony Census\n\n## Island Counts\n\n{body}\n\n### Weather Notes\n\nquokka rain\n",
+        "heading.md": "# Quokka\n"})
+    ingest(root, "notes")
+
+    async def scenario():
+        async with servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker") as s:
+            return await call(s, "search", query="quokka colony", mode="keyword")
+    found = run(scenario)
+    hits = {h["path"]: h for h in found.structured_content["results"]}
+    census = hits["notes/quokka.md"]
+    assert census["heading_path"] == "Quokka Colony Census > Island Counts", census
+    assert census["snippet"].startswith("The **quokka** **colony** on the island"), census["snippet"]
+    assert "Census" not in census["snippet"] and "Island Counts" not in census["snippet"]
+    assert "   Quokka Colony Census > Island Counts" in text(found).splitlines()
+    assert hits["notes/heading.md"]["snippet"] == "**Quokka**", "a passage that is only its heading shows it"

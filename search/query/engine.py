@@ -535,7 +535,9 @@ class Engine:
                             kind=r["kind"], heading_path=r["heading_path"], start_line=r["start_line"],
                             end_line=r["end_line"], page=r["page"], end_page=r["end_page"],
                             snippet=snippet(r["text"], query, skip=common, note=r["kind"] == "note",
-                                            code=r["kind"] == "code", accept=accept), score=round(score, 6),
+                                            code=r["kind"] == "code", accept=accept,
+                                            above=(r["title"] or "", *(r["heading_path"] or "").split(" > "))),
+                            score=round(score, 6),
                             keyword_rank=kw_rank, semantic_rank=sem_rank, generation=r["published"],
                             modified=r["mtime"], page_label=r["page_label"], end_page_label=r["end_page_label"]))
             (hits[-1].attachments, hits[-1].attachments_total), (hits[-1].cited_by, hits[-1].cited_by_total) = \

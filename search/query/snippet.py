@@ -38,7 +38,7 @@ _LEADER = re.compile(r"([.·…_=\-])\1{5,}|(?:\. ){4,}\.?")
 
 
 def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset(), note: bool = False,
-            code: bool = False, accept=None) -> str:
+            code: bool = False, accept=None, above: tuple[str, ...] = ()) -> str:
     """About ``width`` columns of ``text`` from a little before the matches that show the most of the query's
     words (the first such place); ``skip``: words of the query not to mark (the common ones keyword search
     drops, search.query.keyword.common_words). Counted in columns, a Chinese snippet holds half as many
@@ -46,8 +46,11 @@ def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset(), note: b
     ``note``: the text is a note's Markdown, whose heading marks, table rules and code fences are left out;
     ``code``: the text is code, whose camelCase names search reads as their words too (getUserName holds user).
     ``accept(word)``: whether a word the query's stems match (as folded) is one keyword search matched ('time' is
-    not 'timeout', which the stem 'time' marks): ``marked_words`` gives the candidates."""
-    text = _shown(text, note)
+    not 'timeout', which the stem 'time' marks): ``marked_words`` gives the candidates. ``above``: the headings
+    shown above the snippet (the title and the heading path's parts); a note's heading line that is one of them
+    is left out, as the snippet of a note's first passage began with its title again, under the title, a fifth of
+    its 240 columns."""
+    text = _shown(text, note, above)
     pattern = _pattern(query, frozenset(skip))
     spans = _matches(pattern, text, code) if pattern else []
     spans = [span for span in spans if accept is None or accept(span[2])]
@@ -70,9 +73,12 @@ def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset(), note: b
     return ("…" if start else "") + marked + ("…" if end < len(text) else "")
 
 
-def _shown(text: str, note: bool) -> str:
-    """``text`` as a snippet shows it: a note's Markdown plain, bold marks and leaders gone."""
-    text = _plain(text) if note else text
+def _shown(text: str, note: bool, above: tuple[str, ...] = ()) -> str:
+    """``text`` as a snippet shows it: a note's Markdown plain (without the headings shown ``above`` it, unless
+    they are all it holds), bold marks and leaders gone."""
+    if note:
+        plain = _plain(text, frozenset(h.strip() for h in above if h and h.strip()))
+        text = plain if plain.strip() else _plain(text)
     text = _BOLD.sub(r"\1", text) if "**" in text else text
     return _LEADER.sub(" … ", text)
 
@@ -83,9 +89,9 @@ def marked_words(text: str, query: str, skip=frozenset(), note: bool = False, co
     return {word for _, _, word in _matches(pattern, _shown(text, note), code)} if pattern else set()
 
 
-def _plain(text: str) -> str:
-    """A note's text without its heading marks, table rules and code fence lines; a '#' comment inside a fence
-    is kept."""
+def _plain(text: str, above: frozenset[str] = frozenset()) -> str:
+    """A note's text without its heading marks, table rules and code fence lines, and without the heading lines
+    whose text is in ``above``; a '#' comment inside a fence is kept."""
     lines, fenced = [], False
     for line in text.split("\n"):
         if _FENCE.match(line):
@@ -93,6 +99,9 @@ def _plain(text: str) -> str:
         elif fenced:
             lines.append(line)
         elif not (("-" in line and _TABLE_RULE.fullmatch(line))):
+            heading = "#" in line and _HEADING.match(line)
+            if heading and line[heading.end():].strip().rstrip("#").strip() in above:
+                continue
             lines.append(_HEADING.sub("", line, count=1) if "#" in line else line)
     return "\n".join(lines)
 
