@@ -591,16 +591,20 @@ def test_similar_of_a_file_without_passages_says_why_as_the_index_records_it(ind
     async def scenario():
         async with servers.session(indexed["env"], "--no-worker") as s:
             return [await call(s, "similar", path=path) for path in ("notes/bin/blob.md", "notes/tech/new.md")]
-    binary, new = run(scenario)
-    assert binary.is_error and "notes/bin/blob.md has no passages in the published index: skipped at parse: " \
+    says_why_it_has_no_passages(*run(scenario), "notes/bin/blob.md", "notes/tech/new.md")
+
+
+def says_why_it_has_no_passages(binary, new, binary_path: str, new_path: str) -> None:
+    """similar's answers for a binary note skipped at parse and a note no scan has read yet."""
+    assert binary.is_error and f"{binary_path} has no passages in the published index: skipped at parse: " \
         "binary file" in text(binary), text(binary)
-    assert new.is_error and text(new).endswith("notes/tech/new.md has no passages in the published index: no scan "
+    assert new.is_error and text(new).endswith(f"{new_path} has no passages in the published index: no scan "
                                                "has read it yet (refresh queues one)"), text(new)
 
 
 def test_similar_of_a_bare_name_without_passages_says_why_as_by_its_path(immediate, tmp_path, sift_env, servers):
     """similar finds a file as read_file does, but a bare name of a file not in the index beside indexed ones
-    (skipped, not read yet) said "no file 'scan.pdf' in the indexed folders: find it with search or list_files",
+    (skipped, not read yet) said "no file 'blob.md' in the indexed folders: find it with search or list_files",
     where list_files shows it and read_file opens it by that name: it says why it has no passages."""
     root = write_tree(tmp_path / "notes", {"papers/reading.md": "# Reading\n\nSome words to compare.\n"})
     (root / "papers" / "blob.md").write_bytes(b"\x00\x01\x02 not text" * 10)
@@ -610,11 +614,7 @@ def test_similar_of_a_bare_name_without_passages_says_why_as_by_its_path(immedia
     async def scenario():
         async with servers.session(sift_env, "--no-worker") as s:
             return [await call(s, "similar", path=path) for path in ("blob.md", "new.md")]
-    binary, new = run(scenario)
-    assert binary.is_error and "notes/papers/blob.md has no passages in the published index: skipped at parse: " \
-        "binary file" in text(binary), text(binary)
-    assert new.is_error and text(new).endswith("notes/papers/new.md has no passages in the published index: no "
-                                               "scan has read it yet (refresh queues one)"), text(new)
+    says_why_it_has_no_passages(*run(scenario), "notes/papers/blob.md", "notes/papers/new.md")
 
 
 def test_similar_of_an_empty_note_says_it_holds_no_text(immediate, tmp_path, sift_env, servers):
