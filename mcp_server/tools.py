@@ -359,7 +359,7 @@ class Tools:
         lines = [f"{render.count(len(hits), 'passage')} for {_echo(answer.query)} "
                  f"({answer.mode}, {answer.took_ms} ms{by}{once})"]
         lines += render.notes(answer.notes)
-        lines += render.hits_text(hits, once=bool(once)) or [_no_match(answer.generations)]
+        lines += render.hits_text(hits, once=bool(once)) or [_no_match(answer.generations, answer.notes)]
         data = {"query": answer.query, "query_cut": len(answer.query) < len(query), "mode": answer.mode,
                 "results": [render.lean(h, answer.generations) for h in hits], "generations": answer.generations,
                 "models": answer.models,
@@ -533,11 +533,15 @@ def _candidates(name: str, path: str, many: paths.Ambiguous) -> CallToolResult:
     return result("\n".join(lines), {"path": path, "candidates": shown, "total_candidates": len(many.candidates)})
 
 
-def _no_match(generations: dict[str, int]) -> str:
-    """The line for no hits: other words help only when something searched was published."""
+def _no_match(generations: dict[str, int], notes: list[str]) -> str:
+    """The line for no hits: other words help only when something searched was published, and when the filters
+    leave some file to search (a note says which of them leaves none)."""
+    from search.query.engine import FILTERED_OUT
     if not generations:
         return ("no passages match, as nothing searched is published yet: other words will not help; search again "
                 "once stats shows a published generation")
+    if any(note.startswith(FILTERED_OUT) for note in notes):
+        return "no passages match: the filters leave no file to search (the note above says which)"
     return "no passages match: try other words, mode 'semantic', or fewer filters"
 
 

@@ -39,10 +39,12 @@ def test_a_search_before_anything_is_published_does_not_say_to_try_other_words(t
 
     async def scenario():
         async with servers.session(sift_env, "--no-worker") as s:
-            return await call(s, "search", query="quokka", mode="keyword"), await call(s, "search", query="quokka")
+            return (await call(s, "search", query="quokka", mode="keyword"), await call(s, "search", query="quokka"),
+                    await call(s, "search", query="quokka", mode="keyword", kind="pdf"))
     for answer in run(scenario):
         assert not answer.is_error and answer.structured_content["results"] == [], text(answer)
         assert "try other words" not in text(answer), text(answer)
+        assert "no passage searched is in a file" not in text(answer), "not the filters: nothing is published"
         assert "other words will not help; search again once stats shows a published generation" in text(answer)
 
 
@@ -119,3 +121,32 @@ def test_a_note_s_snippet_does_not_repeat_the_headings_shown_above_it(immediate,
     assert "Census" not in census["snippet"] and "Island Counts" not in census["snippet"]
     assert "   Quokka Colony Census > Island Counts" in text(found).splitlines()
     assert hits["notes/heading.md"]["snippet"] == "**Quokka**", "a passage that is only its heading shows it"
+
+
+def test_filters_that_leave_no_file_say_so_not_to_try_other_words(immediate, tmp_path, servers, sift_env,
+                                                                   monkeypatch):
+    """A date no file reaches, or a kind the folder does not hold, found nothing and the answer said 'try other
+    words, mode 'semantic', or fewer filters': a model tried other words, call after call. The note names the
+    filters that leave no file; a search that has files to look in and misses still says to try other words."""
+    import os
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nquokka habitat\n", "b.py": "def quokka():\n    pass\n"})
+    os.utime(root / "a.md", (1_700_000_000, 1_700_000_000))  # 2023-11-14
+    ingest(root, "notes")
+
+    async def scenario():
+        async with servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker") as s:
+            return [await call(s, "search", query=query, mode="keyword", **filters) for query, filters in (
+                ("quokka", {"modified_after": "2999-01-01"}), ("quokka", {"kind": "pdf"}),
+                ("quokka", {"kind": "note", "modified_before": "2001-01-01"}),
+                ("quokka", {"kind": "note", "modified_before": "2024-01-01"}), ("wombat", {"kind": "note"}))]
+    future, pdf, both, matching, other_words = run(scenario)
+    for answer, said in ((future, "in a file modified at or after 2999-01-01 00:00:00: other words will not help; "
+                                  "widen or drop that filter"),
+                         (pdf, "in a file of kind pdf: other words"),
+                         (both, "in a file of kind note and modified before 2001-01-01 00:00:00: other words will "
+                                "not help; widen or drop those filters")):
+        assert answer.structured_content["results"] == [] and f"note: no passage searched is {said}" in text(answer)
+        assert "try other words" not in text(answer) and "the filters leave no file to search" in text(answer)
+    assert [h["path"] for h in matching.structured_content["results"]] == ["notes/a.md"]
+    assert "try other words" in text(other_words) and "no passage searched is in a file" not in text(other_words)

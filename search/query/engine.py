@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Callable
 
 from search.index import db, queries, schema
+from search.index.status import when
 from search.model.info import ModelError
 from search.query import fusion, keyword, question, spelling, symbols
 from search.query.catalog import Catalog
@@ -181,6 +182,8 @@ class Engine:
                         hits = self._hits(conn, query, page, common)
                         for hit in hits:
                             hit.more_in_file = more.pop(hit.chunk_id, 0)
+                        if not hits:
+                            notes += filtered_out(self._catalog_for(conn, state), filters)
                         break
             prepared.update(self._prepare(missing))  # seconds for a first load: other searches go on meanwhile
         answer = Answer(query=query, mode=used, hits=hits, generations=_in_scope(state["generations"], filters),
@@ -909,6 +912,27 @@ def _one_per_file(hits: list[Hit], limit: int) -> list[Hit]:
             seen.add((hit.collection, hit.path))
             kept.append(hit)
     return kept[:limit]
+
+
+FILTERED_OUT = "no passage searched is in a file"
+
+
+def filtered_out(catalog: Catalog, filters: Filters) -> list[str]:
+    """The note for a search that found nothing because its kind or dates leave no file in the folder searched
+    (modified_after a date no file reaches, kind='pdf' where there is none): its answer said 'try other words',
+    which cannot help. Not said when the folder or pattern holds nothing itself (their own notes tell that)."""
+    narrow = Filters(collection=filters.collection, path_prefix=filters.path_prefix, glob=filters.glob)
+    if narrow == filters:
+        return []
+    chosen, scope = catalog.mask(filters), catalog.mask(narrow)
+    searched = len(catalog) > 0 if scope is None else scope.any()  # nothing published: its own note says so
+    if chosen is None or chosen.any() or not searched:
+        return []
+    parts = ([f"of kind {filters.kind}"] if filters.kind else []) \
+        + ([f"modified at or after {when(filters.modified_after)}"] if filters.modified_after is not None else []) \
+        + ([f"modified before {when(filters.modified_before)}"] if filters.modified_before is not None else [])
+    which = "that filter" if len(parts) == 1 else "those filters"
+    return [f"{FILTERED_OUT} {' and '.join(parts)}: other words will not help; widen or drop {which}"]
 
 
 def _in_scope(generations: dict[str, int], filters: Filters) -> dict[str, int]:
