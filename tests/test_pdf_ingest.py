@@ -265,6 +265,24 @@ def test_a_note_says_which_of_its_pdfs_are_not_indexed_and_why(immediate, tmp_pa
     assert "papers/good.pdf" not in "".join(line for line in shown if "not indexed" in line)
 
 
+def test_a_linked_pdf_the_scan_leaves_out_is_said_to_be_left_out(immediate, tmp_path, monkeypatch):
+    """A note links to papers/secret.pdf, which a .gitignore keeps out of the index: its hit said 'not in the
+    folder', and the user found the file right there. It says the scan leaves it out, and where to learn why."""
+    from search.query.engine import Engine
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "notes", {
+        "reading.md": "# Reading list\n\n[secret](papers/secret.pdf), [gone](papers/gone.pdf)\n",
+        "papers/.gitignore": "secret.pdf\n",
+    })
+    (root / "papers/secret.pdf").write_bytes(paged_pdf(["pangolin scales overlap"]))
+    ingest(root)
+    why = Engine(runtime.settings().index_path).search("reading list", mode="keyword").hits[0].attachments_not_indexed
+    assert why["papers/gone.pdf"] == "not in the folder"
+    assert why["papers/secret.pdf"] == ("in the folder, but the scan leaves it out (SIFT_EXCLUDE, SIFT_INCLUDE or a "
+                                        ".gitignore) or has not read it yet: read_file on it says which")
+
+
 def test_a_markdown_link_without_a_folder_is_the_pdf_beside_the_note(immediate, tmp_path, monkeypatch):
     """'[the paper](paper.pdf)' in reading/notes.md is reading/paper.pdf, but it was kept as a bare name, as
     '[[paper.pdf]]' is: the note listed every paper.pdf of the collection, and each was 'cited by' it. A wiki
