@@ -764,6 +764,14 @@ def _scope(settings, collection: str | None, prefix: str | None, roots: dict[str
         conn.close()
 
 
+def _search_args(collection: str, path: str) -> str | None:
+    """The flags of the search that keeps to one file (``--collection notes --glob 'tech/x.md'``), as the MCP
+    tool gives its arguments; None when no glob names the file alone."""
+    from search.query.filters import file_glob
+    pattern = file_glob(path)
+    return None if pattern is None else f"--collection {shlex.quote(collection)} --glob {shlex.quote(pattern)}"
+
+
 def _print_hits(answer) -> None:
     """The hits as numbered lines (path and lines or page, title and heading as the MCP tool shows them, snippet,
     links), then the mode, time and generations."""
@@ -776,7 +784,7 @@ def _print_hits(answer) -> None:
             print(printable(f"    {context}"))
         print(printable(f"    {hit.snippet}"))
         if hit.more_in_file:
-            print(f"    {engine.more_in_file(hit.more_in_file)}")
+            print(printable(f"    {engine.more_in_file(hit.more_in_file, _search_args(hit.collection, hit.path))}"))
         if hit.attachments:
             print(printable(f"    attached PDF: {', '.join(hit.attachments)}"))
             for path, why in hit.attachments_not_indexed.items():

@@ -13,7 +13,7 @@ from mcp_server import render
 from search.query import fusion, keyword
 from search.query.engine import Engine, SearchError
 from search.query.filters import Filters
-from tests.conftest import ingest, write_tree
+from tests.conftest import ingest, run_ingest, write_tree
 
 NOTES = {
     "工作/日报/2024-03-01.md": "# 日报\n\n今天和曲美讨论了合同条款，付款方式改为分期。曲美合同下周签字。\n",
@@ -143,6 +143,21 @@ def test_a_page_shows_at_most_two_passages_of_a_file_while_others_match(immediat
         assert readme[0].more_in_file > 0 and readme[1].more_in_file == 0, mode
     lines = render.hits_text([render.hit_data(h) for h in page.hits])
     assert f"+ {readme[0].more_in_file} more passages of this file ranked among these" in "\n".join(lines)
+
+
+def test_ingest_search_names_the_flags_that_show_a_file_s_passages_left_off(immediate, tmp_path, sift_env):
+    """`ingest search` said '(read_file shows the file)' of the passages of a file left off its page, as the MCP
+    tool did before it gave the search's arguments: it gives the flags, and that search shows them all."""
+    links = "\n\n".join(f"## Section {n}\n\n* [Contract renewal {n}](c{n}.md)" for n in range(8))
+    notes = {f"c{n}.md": f"# Client {n}\n\nThe contract renewal with client {n} is due in May.\n" for n in range(4)}
+    ingest(write_tree(tmp_path / "notes", {"Index [2024].md": "# Index\n\n" + links + "\n", **notes}))
+    shown = run_ingest(sift_env, "search", "contract renewal", "--limit", "6").stdout
+    line = next(line for line in shown.splitlines() if "more passages of this file" in line)
+    assert line.endswith("search again with --collection notes --glob 'Index [[]2024].md' to see them"), shown
+    again = run_ingest(sift_env, "search", "contract renewal", "--limit", "20", "--collection", "notes",
+                       "--glob", "Index [[]2024].md").stdout
+    listed = [line for line in again.splitlines() if line[:3].strip().rstrip(".").isdigit()]
+    assert len(listed) == 8 and all("notes/Index [2024].md" in line for line in listed), again
 
 
 RUNNERS = {"a.md": "# Morning\n\nRunning by the river before work.\n", "b.md": "# Evening\n\nRunning with the dog.\n",
