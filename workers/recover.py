@@ -12,6 +12,10 @@ its main process, before any of its workers has taken a job. For each collection
   all done but whose publish was killed), with the priority their first jobs had (``tasks.priority``: those
   of a small build go ahead of bigger builds').
 
+A big file's background embedding (``tasks.embed_in_background``) whose job no queue holds and no live worker
+runs is forgotten, and its collection scanned again: the scan reads the file and hands it on again, and the new job
+goes on from the vectors the lost one kept.
+
 On Redis (``SIFT_QUEUE=redis://…``) the same holds, and more can be lost: Redis restarted without persistence
 comes back empty. The consumer leaves a mark in Redis as it starts (``mark_queue``); a periodic task finds it
 gone (``queue_kept``, run every minute by workers.rescan) and does what a starting consumer does, from what the index records. Batches waiting for
@@ -28,7 +32,7 @@ import time
 
 from huey import RedisHuey
 
-from search.index import db, freshness, queries
+from search.index import db, freshness, queries, store
 from search.settings import load
 from workers.app import huey as app_huey
 
@@ -45,6 +49,13 @@ def resume(huey, settings=None) -> None:
     carried = _carried(huey, tasks)
     conn = db.connect(settings.index_path)  # its own connection: the workers are forked after this
     try:
+        lost = tasks.lost_in_background(conn, _in_background(huey, tasks))
+        if lost:  # the scan reads their files again, and hands each on again if it still has that much to embed
+            log.warning("%d big files were being embedded in the background by jobs that were interrupted; "
+                        "scanning them again", len(lost))
+            store.forget_background(conn, lost)
+            for collection_id in sorted({r["collection"] for r in lost}):
+                tasks.scan(collection_id, conn)
         for collection in sorted(queries.collections(conn), key=lambda row: row["id"]):
             building = queries.building_generation(conn, collection["id"])
             if freshness.unplanned_scan(conn, collection["id"]) is not None:
@@ -77,6 +88,12 @@ def _carried(huey, tasks) -> dict[int, set[str]]:
         if isinstance(batch, tasks.Batch):
             carried.setdefault(batch.gen, set()).update(batch.paths)
     return carried
+
+
+def _in_background(huey, tasks) -> set[tuple[int, str]]:
+    """(collection, path) of the big files whose background job a queued or scheduled job is."""
+    jobs = [task.args[0] for task in [*huey.pending(), *huey.scheduled()] if task.args]
+    return {(job.collection, job.path) for job in jobs if isinstance(job, tasks.Background)}
 
 
 def _redis(huey):

@@ -16,7 +16,8 @@ minute it queues, by the same rule (``may_queue``), a scan of every collection n
 ``SIFT_RESCAN_MINUTES`` (default 10), with a scan requested, or whose build
 has not moved for ``freshness.STALLED_SECONDS`` (a worker process was killed
 and the consumer started a new one: the scan queues its lost files again;
-a whole consumer that restarts does that at once, see workers/recover.py).
+a whole consumer that restarts does that at once, see workers/recover.py), or
+whose big file's background embedding died with its worker (the scan hands it on again).
 """
 from __future__ import annotations
 
@@ -104,7 +105,8 @@ def due(conn, interval_seconds: float, now: float | None = None) -> list[int]:
     waiting = _waiting_for_embedders(conn)
     stalled = [cid for cid in ids if not freshness.busy(conn, cid, now) and cid not in waiting and (
         freshness.build_activity(conn, cid) is not None or freshness.unplanned_scan(conn, cid) is not None)]
-    return sorted(set(stale) | set(stalled) | set(freshness.requested(conn)))
+    lost = {row["collection"] for row in tasks.lost_in_background(conn, queued=None)}  # a worker killed under it
+    return sorted(set(stale) | set(stalled) | set(freshness.requested(conn)) | lost)
 
 
 def _waiting_for_embedders(conn) -> set[int]:

@@ -131,7 +131,8 @@ def _busy(collections: list[dict]) -> bool:
     """Whether a live worker is on slow work (a big file being cut or embedded): it takes no other job meanwhile,
     and with every worker process on one, 'no worker has taken a job for 3 min: is a worker running?' stood
     beside 'embedding big.log … for 3.7 min'."""
-    return any(((c["building"] or {}).get("progress") or {}).get("slow") for c in collections)
+    return any(((c["building"] or {}).get("progress") or {}).get("slow") or
+               any(w["state"] == "embedding" for w in c.get("background") or []) for c in collections)
 
 
 def _home_queue() -> int:
@@ -361,6 +362,7 @@ def collection_lines(c: dict, hints: Hints, collections: list[dict] = ()) -> lis
     if c["building"]:
         lines += _building_lines(c["building"])
         lines += _behind_line(c, collections)
+    lines += [f"  {working.background_text(w)}" for w in c.get("background") or []]
     shown = (c["building"] or {}).get("failures") or (published or {}).get("failures") or []
     if shown:
         lines.append(f"  failed or skipped ({len(shown):,}):")

@@ -31,7 +31,7 @@ from ingest.discover import NOT_INCLUDED, FoundFile, Rules, rules_of, walk, walk
 from ingest.document import Skip
 from ingest.files import ParsedFile, can_open, read_and_parse, text_hash
 from ingest.kinds import kind_of
-from search.index import db, freshness, queries, space, store
+from search.index import db, freshness, queries, space, store, working
 from search.index.remembered import Basis, Outcome, fingerprint
 from search.index.status import count
 from workers import halt, retry, runtime
@@ -67,6 +67,19 @@ class Batch:
     vectors: dict[str, bytes] = field(default_factory=dict)  # text hash → float32 blob
     model: str | None = None  # the generation's model id, set by chunk: every stage after it embeds with it
     urgent: bool = False  # a small build's batch: each of its stages goes ahead of bigger builds' (``priority``)
+
+
+@dataclass(repr=False)
+class Background:
+    """A big file's chunks to embed outside its collection's build (``embed_in_background``)."""
+    collection: int
+    path: str
+    model: str
+    texts: dict[str, str]  # text hash → the text the model embeds
+    since: float  # its row's token (store.begin_background): a later version of the file takes the row
+
+    def __repr__(self) -> str:  # logs name the file, not its megabytes of text
+        return f"Background({self.collection}, {self.path!r}, {len(self.texts)} chunks)"
 
 
 def stage(priority: int, retry_with: dict | None = None):
@@ -220,6 +233,8 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     store.settle_ctimes(conn, collection_id, plan.settled)
     carried = {} if model_changed else _as_before(conn, collection_id, plan, found, _settings_print(model))
     store.keep_remembered(conn, collection_id, carried)  # the rest are gone, indexed, or read again now
+    in_background, stale = _in_background(conn, collection_id, plan, found, _settings_print(model), scope is None)
+    carried.update(in_background)
     # a refused link that was indexed before stays 'deleted' (its old version is retired), and is skipped
     refused_before = _refused_as_before(conn, collection["published"], unnamable)
     changes = {**{p: AS_BEFORE if p in refused_before else "added" for p in unnamable}, **plan.changes}
@@ -230,11 +245,13 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     # one's file rows, and the catalogs readers keep per generation, hold the mtime the date filters compare
     if not (was_building or model_changed or recut or plan.touched) and _unchanged(conn, collection, changes, unread):
         _fault_pause_discover(f"collection {collection['name']}")
+        store.forget_background(conn, stale)
         store.scanned_unchanged(conn, collection_id, time.time())
         log.info("collection %s: %d files seen, nothing changed (%d skipped or failed as before): generation %s "
                  "stays published", collection["name"], plan.seen, len(carried), collection["published"])
         return collection["published"]
     gen = store.begin_generation(conn, collection_id, model, cut)
+    store.forget_background(conn, stale)  # once the build is under way: it keeps their vectors from the clean-up
     pending = set(queries.pending_paths(conn, gen))  # queued before a crash or a re-run
     _fault_pause_discover(f"generation {gen}")
     store.record_plan(conn, gen, collection_id, changes, plan.touched, plan.seen + len(unnamable), unread)
@@ -361,6 +378,43 @@ def _as_before(conn, collection_id: int, plan, found: list[FoundFile], settings_
                 and not (outcome.reason == NO_PERMISSION and can_open(root, path)):
             carried[path] = outcome
     return carried
+
+
+def in_background(total: int) -> str:
+    """Why a big file is not in this generation: the reason stats shows while its chunks are embedded apart."""
+    return (f"{total:,} chunks to embed: embedded in the background, so that the collection's other changes are "
+            "not held back; searchable in a build of its own once done")
+
+
+def _in_background(conn, collection_id: int, plan, found: list[FoundFile], settings_print: str,
+                   whole: bool) -> tuple[dict[str, Outcome], list]:
+    """The files the plan would read again whose chunks a job of their own is embedding, or waits to, as they
+    are now (size, mtime, ctime, settings): left to that job, skipped here with the reason. And the rows that no
+    longer hold, to forget: the job finished (the file is read now, its vectors cached), the file changed or is
+    gone, or its worker died (the file is read again, and handed on again if it still has that much to embed).
+    ``whole``: the scan walked the whole collection; a targeted one judges only the paths it looked at."""
+    on_disk = {f.path: f for f in found}
+    carried, stale = {}, []
+    for row in queries.background(conn, collection_id):
+        path, file = row["path"], on_disk.get(row["path"])
+        if not (whole or file is not None or path in plan.changes):
+            continue
+        running = row["done"] < row["total"] and (row["pid"] is None or working.alive(row["pid"]))
+        if running and file is not None and plan.changes.get(path, "deleted") != "deleted" and \
+                Basis(file.size, file.mtime, file.ctime, settings_print) == \
+                Basis(row["size"], row["mtime"], row["ctime"], row["settings"]):
+            carried[path] = Outcome("chunk", "skipped", in_background(row["total"]))
+        else:
+            stale.append(row)
+    return carried, stale
+
+
+def lost_in_background(conn, queued: set | None = None) -> list:
+    """The rows of big files whose background job is lost: not done, and its worker dead, or (none yet) its job
+    not among ``queued`` ((collection, path) of the jobs a queue holds) when that is given."""
+    return [r for r in queries.background(conn) if r["done"] < r["total"] and (
+        (r["pid"] is not None and not working.alive(r["pid"])) or
+        (r["pid"] is None and queued is not None and (r["collection"], r["path"]) not in queued))]
 
 
 def _by_outcome(carried: dict[str, Outcome]) -> dict[Outcome, list[str]]:
@@ -538,9 +592,11 @@ def chunk(batch: Batch) -> None:
             work.end()
         batch.chunks[parsed.path] = rows
     batch.parsed = [p for p in batch.parsed if p.path in batch.chunks]
-    _record_trouble(batch, "chunk", skipped, failed, lasting)
     if batch.model:
-        _plan_embedding(batch, queries.cached_hashes(conn, batch.model, _all_hashes(batch)), embedding_texts)
+        cached = queries.cached_hashes(conn, batch.model, _all_hashes(batch))
+        _plan_embedding(batch, cached, embedding_texts)
+        skipped.update(_to_background(conn, batch, settings, cached, embedding_texts))
+    _record_trouble(batch, "chunk", skipped, failed, lasting)
     counts = {p: (len(rows), None) for p, rows in batch.chunks.items()}
     if not batch.to_embed:
         then(write, batch)
@@ -550,6 +606,36 @@ def chunk(batch: Batch) -> None:
     else:
         then(embed, batch)
     store.mark(conn, batch.gen, list(batch.chunks), "chunk", "done", counts=counts)
+
+
+def _to_background(conn, batch: Batch, settings, cached: set[str], embedding_texts: dict[str, str]) -> dict[str, str]:
+    """Hand each file of the batch with more than SIFT_BACKGROUND_CHUNKS chunks to embed to a job of its own
+    (``embed_in_background``), taking it out of the batch; returns path → why it is skipped in this generation.
+    Embedding a 4 MB note takes a quarter of an hour, and its build held back every later edit of the collection
+    for as long: the generation now publishes the other files, and the big one follows in a build of its own,
+    which finds its vectors cached. Not with SIFT_EMBED_REMOTE (this machine embeds nothing then), nor in a build
+    with another model than the published generation's: that one would answer without vectors for the big file's
+    earlier version."""
+    most = settings.background_chunks
+    big = [p for p in batch.parsed if most and batch.embedded.get(p.path, 0) > most]
+    if not big or settings.embed_remote or (queries.get_collection(conn, batch.collection)["published"] is not None
+                                            and queries.published_model(conn, batch.collection) != batch.model):
+        return {}
+    settings_print, reasons = _settings_print(batch.model), {}
+    for parsed in big:
+        texts = {r.text_hash: embedding_texts[r.text_hash] for r in batch.chunks.pop(parsed.path)
+                 if r.text_hash not in cached}
+        since = time.time()
+        store.begin_background(conn, batch.collection, parsed.path, Basis(parsed.size, parsed.mtime, parsed.ctime,
+                               settings_print), parsed.size, len(texts), since)
+        embed_in_background(Background(batch.collection, parsed.path, batch.model, texts, since))
+        reasons[parsed.path] = in_background(len(texts))
+        log.info("generation %s: %s has %d chunks to embed: embedding them in the background", batch.gen,
+                 parsed.path, len(texts))
+    batch.parsed = [p for p in batch.parsed if p.path in batch.chunks]
+    batch.to_embed, batch.embedded = {}, {}
+    _plan_embedding(batch, cached, embedding_texts)
+    return reasons
 
 
 def _ticking(counter, work: Work):
@@ -587,6 +673,32 @@ def embed(batch: Batch) -> None:
     then(write, batch)
     store.mark(runtime.index(), batch.gen, list(batch.chunks), "embed", "done",
                counts={p: (None, n) for p, n in batch.embedded.items()})
+
+
+@stage(priority=30)
+def embed_in_background(job: Background) -> None:
+    """Embed a big file's chunks into the vector cache, outside any generation, a slice at a time (each slice's
+    vectors kept as it ends: a job killed and handed on again goes on from there); then scan the file again,
+    whose build finds every vector cached. Stops when no longer wanted (``store.background_progress``)."""
+    conn, settings = runtime.index(), runtime.settings()
+    embedder, hashes = runtime.embedder(job.model), list(job.texts)
+    todo = [h for h in hashes if h not in queries.cached_hashes(conn, job.model, hashes)]
+    done, pid = len(hashes) - len(todo), os.getpid()
+    wanted = store.background_progress(conn, job.collection, job.path, job.since, done, pid)
+    for i in range(0, len(todo), settings.embed_batch):
+        if not wanted:
+            break
+        part = todo[i:i + settings.embed_batch]
+        matrix = embedder.embed([job.texts[h] for h in part], kind="passage")
+        done += len(part)
+        wanted = store.background_progress(conn, job.collection, job.path, job.since, done, pid, job.model,
+                                           {h: row.tobytes() for h, row in zip(part, matrix)})
+    if not wanted:
+        log.info("%s: no longer embedded in the background (changed, read again, or its collection removed)",
+                 job.path)
+        return
+    log.info("%s: its %d chunks are embedded: scanning it again", job.path, len(hashes))
+    scan(job.collection, conn, paths=[job.path])
 
 
 @stage(priority=35)
@@ -677,6 +789,12 @@ def _give_up(stage_name: str, args: tuple, exc: BaseException, tries: int) -> No
     reason = f"{stage_name} failed: {retry.describe(exc)}" + (f" (tried {tries} times)" if tries > 1 else "")
     if stage_name == "embedded" and args:
         _give_up_answer(args[0], reason, db.is_disk_full(exc))
+        return
+    if args and isinstance(args[0], Background):  # its file is read again, and handed on again, at the next scan
+        log.error("%s: embedding it in the background failed: %s", args[0].path, reason)
+        conn = runtime.index()
+        store.forget_background(conn, [r for r in queries.background(conn, args[0].collection)
+                                       if r["path"] == args[0].path and r["since"] == args[0].since])
         return
     batch = args[0] if args and isinstance(args[0], Batch) else None
     if batch is None:

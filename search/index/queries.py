@@ -770,3 +770,13 @@ def working(conn, gen: int) -> list[sqlite3.Row]:
     if conn.execute("PRAGMA user_version").fetchone()[0] < 10:
         return []
     return conn.execute("SELECT * FROM working WHERE generation = ? ORDER BY since", (gen,)).fetchall()
+
+
+def background(conn, collection_id: int | None = None) -> list[sqlite3.Row]:
+    """The big files embedded in the background (schema V17; none on an older index), of one collection or all,
+    by path: collection, path, the basis they were chunked from, bytes, total, done, since, pid."""
+    if conn.execute("PRAGMA user_version").fetchone()[0] < 17:
+        return []
+    if collection_id is None:
+        return conn.execute("SELECT * FROM background ORDER BY collection, path").fetchall()
+    return conn.execute("SELECT * FROM background WHERE collection = ? ORDER BY path", (collection_id,)).fetchall()

@@ -316,7 +316,29 @@ CREATE INDEX files_mtime ON files(mtime);
 CREATE INDEX files_attached ON files(collection) WHERE kind = 'note' AND meta LIKE '%"attachments"%';
 """
 
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16]
+# A big file embedded in the background, outside its collection's build (workers.background): what it was chunked
+# from (its size, mtime and ctime, as the walk sees them, and the settings: search.index.remembered), how far its
+# embedding has got and which worker does it (NULL: its job waits in the queue). A scan that finds the file so
+# leaves it to that job, and a finished one's row stays until a scan reads the file again (its vectors cached),
+# keeping them from the clean-up of unused vectors meanwhile.
+V17 = """
+CREATE TABLE background (
+    collection INTEGER NOT NULL REFERENCES collections(id),
+    path TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime REAL NOT NULL,
+    ctime REAL NOT NULL,
+    settings TEXT NOT NULL,
+    bytes INTEGER NOT NULL,       -- the file's size, for stats
+    total INTEGER NOT NULL,       -- chunks to embed
+    done INTEGER NOT NULL,        -- of those, embedded (cached) so far
+    since REAL NOT NULL,          -- when the chunk stage handed it on: also the job's token
+    pid INTEGER,                  -- the worker embedding it; NULL: its job waits in the queue
+    PRIMARY KEY (collection, path)
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17]
 
 
 class SchemaTooNew(Exception):

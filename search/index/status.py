@@ -42,6 +42,7 @@ def _collection(conn, row) -> dict:
         "published": _generation(conn, published) if published else None,
         "building": {**_generation(conn, building), "progress": progress(conn, building)} if building else None,
         "freshness": _with_name_fix(freshness_state(conn, row), row),
+        "background": working.in_background(conn, row["id"]),
     }
 
 

@@ -279,6 +279,42 @@ def forget_remembered(conn: sqlite3.Connection, collection_id: int, paths) -> No
                          [(collection_id, p) for p in paths])
 
 
+# --- big files embedded in the background (workers.tasks.embed_in_background) ----------------------------
+
+
+def begin_background(conn, collection_id: int, path: str, basis: Basis, size: int, total: int, since: float) -> None:
+    """A big file's ``total`` chunks go to a job of their own, waiting for a worker; ``since`` is the job's token.
+    Replaces what an earlier version of the file left (that job then stops: ``background_progress``)."""
+    with transaction(conn):
+        conn.execute(
+            "INSERT INTO background(collection, path, size, mtime, ctime, settings, bytes, total, done, since, pid) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, NULL) ON CONFLICT(collection, path) DO UPDATE SET "
+            "size = excluded.size, mtime = excluded.mtime, ctime = excluded.ctime, settings = excluded.settings, "
+            "bytes = excluded.bytes, total = excluded.total, done = 0, since = excluded.since, pid = NULL",
+            (collection_id, path, basis.size, basis.mtime, basis.ctime, basis.settings, size, total, since))
+
+
+def background_progress(conn, collection_id: int, path: str, since: float, done: int, pid: int,
+                        model: str | None = None, vectors: dict[str, bytes] | None = None) -> bool:
+    """The job of token ``since`` has ``done`` chunks (``vectors``: those it embedded since it last said so, into
+    the cache); False, writing nothing, when it is no longer wanted: its collection was removed, or a later
+    version of the file or a scan that read it again took its row."""
+    with transaction(conn):
+        if not conn.execute("UPDATE background SET done = ?, pid = ? WHERE collection = ? AND path = ? AND since = ?",
+                            (done, pid, collection_id, path, since)).rowcount:
+            return False
+        conn.executemany("INSERT OR IGNORE INTO vectors(model, text_hash, vec) VALUES (?, ?, ?)",
+                         [(model, text_hash, blob) for text_hash, blob in (vectors or {}).items()])
+    return True
+
+
+def forget_background(conn, rows) -> None:
+    """Forget these rows of ``background`` (queries.background), unless a job took them again since."""
+    with transaction(conn):
+        conn.executemany("DELETE FROM background WHERE collection = ? AND path = ? AND since = ?",
+                         [(r["collection"], r["path"], r["since"]) for r in rows])
+
+
 # --- embedding cache ----------------------------------------------------------------
 
 # --- writing file versions ------------------------------------------------------------
@@ -441,10 +477,12 @@ def _drop_generations(conn, select: str, params: tuple) -> None:
 
 
 def drop_unused_vectors(conn: sqlite3.Connection) -> None:
-    """Drop the cached vectors no chunk uses, unless a build is under way (it may be about to reuse one)."""
+    """Drop the cached vectors no chunk uses, unless a build is under way (it may be about to reuse one) or a big
+    file is embedded in the background (its build reads them once it is done)."""
     with transaction(conn):
-        building = conn.execute("SELECT 1 FROM generations WHERE state = 'building' LIMIT 1").fetchone()
-        if not building:  # a build may be about to reuse a cached vector
+        building = conn.execute("SELECT 1 FROM generations WHERE state = 'building' UNION ALL "
+                                "SELECT 1 FROM background LIMIT 1").fetchone()
+        if not building:  # a build may be about to reuse a cached vector, or one embedded in the background
             conn.execute("DELETE FROM vectors WHERE text_hash NOT IN (SELECT text_hash FROM chunks)")
             # vectors of a model no collection answers with any more (the model was changed); by the primary
             # key's model prefix, so this costs nothing when there are none
@@ -526,6 +564,7 @@ def remove_collection(conn: sqlite3.Connection, collection_id: int) -> tuple[int
         for table in ("progress", "progress_counts", "working"):  # a writer's connection is migrated: all there
             conn.execute(f"DELETE FROM {table} WHERE generation IN ({of_gens})", (collection_id,))
         conn.execute("DELETE FROM remembered WHERE collection = ?", (collection_id,))
+        conn.execute("DELETE FROM background WHERE collection = ?", (collection_id,))
         conn.execute("DELETE FROM generations WHERE collection = ?", (collection_id,))
         conn.execute("DELETE FROM collections WHERE id = ?", (collection_id,))
     return files, chunks

@@ -1,0 +1,168 @@
+"""A big file does not hold back its collection's later edits: a file with more than SIFT_BACKGROUND_CHUNKS chunks
+to embed is embedded in the background, outside its collection's build (workers.tasks.embed_in_background); the
+build publishes the other files, an edit made meanwhile is published by a build of its own, and the big file
+follows in a build that finds its vectors cached, the edit staying at its newest version.
+
+Real SQLite, the session's MiniLM: huey's immediate mode for what happens in order, a real ``huey_consumer`` (two
+workers) for the edit published while the big file is being embedded. Nothing asserts on speed: waits poll
+with a deadline that is only a safety net."""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from search.index import db, queries
+from search.query.engine import Engine
+from tests.conftest import Consumer, ingest, run_ingest, write_tree
+
+DEADLINE = 900.0  # seconds: a safety net against a hung test, not a speed assertion
+
+
+def big_note(sections: int, word: str = "walrus") -> str:
+    return "".join(f"# Part {i}\n\nParagraph {i} of the long log, about {word} number {i} and its travels.\n\n"
+                   for i in range(sections))
+
+
+def paths(index: Path, word: str) -> set[str]:
+    """Files whose published chunks hold ``word`` (keyword search, as a client searches)."""
+    return {hit.path for hit in Engine(index).search(word, limit=50, mode="keyword").hits}
+
+
+def embedded_in(conn, gen: int) -> int:
+    return conn.execute("SELECT coalesce(sum(embedded), 0) FROM progress WHERE generation = ?", (gen,)).fetchone()[0]
+
+
+def handed_on(tmp_path, monkeypatch):
+    """A published collection of one small note, and big.md added, with the row a chunk stage leaves for its job
+    (token 1.0) while that job waits in the queue, as no worker has taken it yet (in immediate mode a job runs as
+    it is queued, so the test writes the row itself). Returns (the collection's report, the connection, the root,
+    big.md's path)."""
+    from search.index import store
+    from search.index.remembered import Basis
+    from workers import runtime, tasks
+    monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "10")
+    root = write_tree(tmp_path / "notes", {"small.md": "# Small\n\nThe pelican sings.\n"})
+    report = ingest(root)
+    conn = runtime.index()
+    big = root / "big.md"
+    big.write_text(big_note(40))
+    st = big.stat()
+    basis = Basis(st.st_size, st.st_mtime, st.st_ctime, tasks._settings_print(runtime.model_id()))
+    store.begin_background(conn, report["id"], "big.md", basis, st.st_size, 40, 1.0)
+    return report, conn, root, big
+
+
+def test_a_big_file_is_embedded_apart_and_published_by_the_next_scan(immediate, sift_env, tmp_path, monkeypatch):
+    from workers import runtime, tasks
+    monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "10")
+    root = write_tree(tmp_path / "notes", {"big.md": big_note(40), "small.md": "# Small\n\nThe pelican sings.\n"})
+    index = Path(sift_env["SIFT_HOME"]) / "index.db"
+    report = ingest(root)
+    first = report["published"]["id"]
+    assert paths(index, "pelican") == {"small.md"}
+    assert paths(index, "walrus") == set(), "the big file is not in the build that handed it on"
+    [skipped] = report["published"]["failures"]
+    assert (skipped["path"], skipped["state"], skipped["stage"]) == ("big.md", "skipped", "chunk")
+    assert "embedded in the background" in skipped["reason"], skipped
+    [aside] = report["background"]
+    assert (aside["path"], aside["state"], aside["done"]) == ("big.md", "done", aside["total"]), aside
+    said = run_ingest(sift_env, "stats").stdout
+    assert f"in the background: big.md: its {aside['total']:,} chunks are embedded; its build reads it next" in said
+
+    conn = runtime.index()
+    collection = queries.get_collection(conn, report["id"])
+    tasks.discover(collection["id"])  # the scan the finished job asked for (remembered: the build was under way)
+    second = queries.get_collection(conn, report["id"])["published"]
+    assert second > first
+    assert paths(index, "walrus") == {"big.md"} and paths(index, "pelican") == {"small.md"}
+    assert embedded_in(conn, second) == 0, "its build found every vector cached"
+    assert queries.background(conn, collection["id"]) == [], "the row goes once a build reads the file"
+    assert "in the background" not in run_ingest(sift_env, "stats").stdout
+
+
+def test_a_scan_while_the_big_file_is_embedded_leaves_it_to_its_job(immediate, sift_env, tmp_path, monkeypatch):
+    """A scan that finds the big file as its job took it does not read it again (skipped as before, with the
+    reason): one that finds it changed reads it and hands it on again, and the older job stops."""
+    from search.index import store
+    from workers import tasks
+    report, conn, root, big = handed_on(tmp_path, monkeypatch)
+    (root / "small.md").write_text("# Small\n\nThe heron sings.\n")
+    tasks.discover(report["id"])
+    gen = queries.get_collection(conn, report["id"])["published"]
+    assert paths(Path(sift_env["SIFT_HOME"]) / "index.db", "heron") == {"small.md"}
+    rows = {r["path"]: r for r in queries.progress_rows(conn, gen)}
+    assert (rows["big.md"]["stage"], rows["big.md"]["state"], rows["big.md"]["change"]) == \
+        ("chunk", "skipped", "as before"), dict(rows["big.md"])
+    [row] = queries.background(conn, report["id"])
+    assert row["since"] == 1.0, "left to its job"
+
+    big.write_text(big_note(41))  # changed while its job waits: read again, and handed on again
+    tasks.discover(report["id"])
+    [row] = queries.background(conn, report["id"])
+    assert row["since"] != 1.0 and row["done"] == row["total"], dict(row)
+    assert not store.background_progress(conn, report["id"], "big.md", 1.0, 5, os.getpid()), \
+        "the older job is no longer wanted"
+
+
+def test_a_job_lost_with_its_worker_is_handed_on_again(immediate, sift_env, tmp_path, monkeypatch):
+    """A row whose worker died (killed mid-job) holds nothing back: the periodic rescan finds its collection due,
+    and the scan reads the file again."""
+    from search.index import store
+    from workers import rescan, tasks
+    report, conn, _, _ = handed_on(tmp_path, monkeypatch)
+    dead = os.fork()
+    if dead == 0:
+        os._exit(0)
+    os.waitpid(dead, 0)
+    assert store.background_progress(conn, report["id"], "big.md", 1.0, 7, dead)
+    assert report["id"] in rescan.due(conn, 3600.0), "its collection is due for a scan"
+    assert "its worker stopped after 7 of 40 chunks" in run_ingest(sift_env, "stats").stdout
+    tasks.discover(report["id"])  # reads big.md again: handed on again, and (immediate mode) embedded at once
+    [row] = queries.background(conn, report["id"])
+    assert row["since"] != 1.0 and row["done"] == row["total"], dict(row)
+    tasks.discover(report["id"])
+    assert paths(Path(sift_env["SIFT_HOME"]) / "index.db", "walrus") == {"big.md"}
+
+
+@pytest.mark.slow
+def test_an_edit_is_published_while_a_big_file_of_its_collection_is_embedded(sift_env, tmp_path):
+    """The measure of the change: with a real consumer, an edit made while a big file of the same collection is
+    being embedded is searchable before that file is, and stays at its newest version once the file is."""
+    env = {**sift_env, "SIFT_BACKGROUND_CHUNKS": "50"}
+    root = write_tree(tmp_path / "notes", {"small.md": "# Small\n\nThe pelican sings at dawn.\n"})
+    index = Path(sift_env["SIFT_HOME"]) / "index.db"
+    worker = Consumer(env, 2, tmp_path / "consumer.log")
+    try:
+        assert run_ingest(env, "enqueue", str(root), "--name", "notes", "--wait").returncode == 0
+        (root / "big.md").write_text(big_note(8000, "narwhal"))
+        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        conn = db.connect(index)
+        poll(lambda: any(r["pid"] is not None and 0 < r["done"] < r["total"] for r in queries.background(conn))
+             and queries.building_generation(conn, 1) is None, worker, "the big file being embedded, its build done")
+        (root / "small.md").write_text("# Small\n\nThe heron sings at dawn.\n")
+        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        poll(lambda: paths(index, "heron") == {"small.md"}, worker, "the edit searchable")
+        [row] = queries.background(conn)
+        assert row["done"] < row["total"], "the edit was published while the big file was still being embedded"
+        assert paths(index, "narwhal") == set() and paths(index, "pelican") == set()
+        said = run_ingest(env, "stats").stdout
+        assert "in the background: embedding big.md" in said and "searchable in a build of its own" in said, said
+        poll(lambda: paths(index, "narwhal") == {"big.md"}, worker, "the big file searchable")
+        assert paths(index, "heron") == {"small.md"} and paths(index, "pelican") == set(), \
+            "the edit is still the newest version"
+    finally:
+        worker.stop()
+
+
+def poll(check, worker, what: str):
+    deadline = time.time() + DEADLINE
+    while time.time() < deadline:
+        if check():
+            return
+        if worker.proc.poll() is not None:
+            raise AssertionError(f"the consumer exited while waiting for {what}")
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
