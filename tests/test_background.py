@@ -127,6 +127,16 @@ def test_a_job_lost_with_its_worker_is_handed_on_again(immediate, sift_env, tmp_
     assert paths(Path(sift_env["SIFT_HOME"]) / "index.db", "walrus") == {"big.md"}
 
 
+def test_a_starting_consumer_hands_on_again_a_job_that_no_queue_holds(immediate, sift_env, tmp_path, monkeypatch):
+    """A job lost with the queue (or with its worker, whose pid may name another process after a reboot): the
+    consumer that starts forgets its row and scans the collection, which hands the file on again."""
+    from workers import recover
+    report, conn, _, _ = handed_on(tmp_path, monkeypatch)  # its job waits in no queue
+    recover.resume(immediate)
+    [row] = queries.background(conn, report["id"])
+    assert row["since"] != 1.0 and row["done"] == row["total"], dict(row)
+
+
 @pytest.mark.slow
 def test_an_edit_is_published_while_a_big_file_of_its_collection_is_embedded(sift_env, tmp_path):
     """The measure of the change: with a real consumer, an edit made while a big file of the same collection is

@@ -410,11 +410,12 @@ def _in_background(conn, collection_id: int, plan, found: list[FoundFile], setti
 
 
 def lost_in_background(conn, queued: set | None = None) -> list:
-    """The rows of big files whose background job is lost: not done, and its worker dead, or (none yet) its job
-    not among ``queued`` ((collection, path) of the jobs a queue holds) when that is given."""
+    """The rows of big files whose background job is lost: not done, and its worker dead; or, given ``queued``
+    ((collection, path) of the jobs the queue holds, as a consumer starts and none of its workers runs yet), not
+    done and not among them, whatever process its pid now names (after a reboot, perhaps another one)."""
     return [r for r in queries.background(conn) if r["done"] < r["total"] and (
-        (r["pid"] is not None and not working.alive(r["pid"])) or
-        (r["pid"] is None and queued is not None and (r["collection"], r["path"]) not in queued))]
+        (r["collection"], r["path"]) not in queued if queued is not None
+        else r["pid"] is not None and not working.alive(r["pid"]))]
 
 
 def _by_outcome(carried: dict[str, Outcome]) -> dict[Outcome, list[str]]:
