@@ -167,6 +167,41 @@ def test_an_edit_is_published_while_a_big_file_of_its_collection_is_embedded(sif
         worker.stop()
 
 
+@pytest.mark.slow
+def test_a_consumer_killed_during_the_background_embedding_leaves_the_index_whole(sift_env, tmp_path):
+    """SIGKILL of the whole consumer while the big file is embedded in the background: searches answer from the
+    published generation as before (the big file's earlier version, the other files); the consumer started again
+    hands the file on again, with only the chunks the killed job had not kept, and publishes it."""
+    import signal
+    env = {**sift_env, "SIFT_BACKGROUND_CHUNKS": "50"}
+    root = write_tree(tmp_path / "notes", {"small.md": "# Small\n\nThe pelican sings at dawn.\n",
+                                           "big.md": "# Big\n\nThe walrus was here first.\n"})
+    index = Path(sift_env["SIFT_HOME"]) / "index.db"
+    worker = Consumer(env, 2, tmp_path / "consumer.log")
+    try:
+        assert run_ingest(env, "enqueue", str(root), "--name", "notes", "--wait").returncode == 0
+        (root / "big.md").write_text(big_note(8000, "narwhal"))
+        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        conn = db.connect(index)
+        poll(lambda: any(r["done"] >= 500 for r in queries.background(conn)), worker, "500 chunks embedded")
+        [first] = queries.background(conn)
+        os.killpg(worker.proc.pid, signal.SIGKILL)
+        worker.proc.wait()
+        assert paths(index, "walrus") == {"big.md"} and paths(index, "pelican") == {"small.md"}
+        assert paths(index, "narwhal") == set(), "the published generation is as it was"
+        worker.stop()
+        worker = Consumer(env, 2, tmp_path / "consumer-2.log")
+        poll(lambda: any(r["since"] != first["since"] for r in queries.background(conn))
+             or paths(index, "narwhal"), worker, "the big file handed on again")
+        again = [r for r in queries.background(conn) if r["since"] != first["since"]]
+        assert not again or again[0]["total"] <= first["total"] - first["done"], \
+            "the chunks the killed job kept are not embedded again"
+        poll(lambda: paths(index, "narwhal") == {"big.md"}, worker, "the big file searchable")
+        assert paths(index, "walrus") == set() and paths(index, "pelican") == {"small.md"}
+    finally:
+        worker.stop()
+
+
 def embedding_big(conn) -> bool:
     """Some of big.md's chunks are embedded, by a job of its build (``working``) or in the background while no
     build of the collection is under way."""
