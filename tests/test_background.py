@@ -137,21 +137,28 @@ def test_a_starting_consumer_hands_on_again_a_job_that_no_queue_holds(immediate,
     assert row["since"] != 1.0 and row["done"] == row["total"], dict(row)
 
 
+def big_note_queued(sift_env, tmp_path, files: dict[str, str]):
+    """A real consumer (two workers, SIFT_BACKGROUND_CHUNKS=50) that has published ``files``, then big.md written
+    as a note of 8,000 chunks and a scan of it queued. Returns (env, root, index, consumer, connection)."""
+    env = {**sift_env, "SIFT_BACKGROUND_CHUNKS": "50"}
+    root = write_tree(tmp_path / "notes", files)
+    index = Path(sift_env["SIFT_HOME"]) / "index.db"
+    worker = Consumer(env, 2, tmp_path / "consumer.log")
+    assert run_ingest(env, "enqueue", str(root), "--name", "notes", "--wait").returncode == 0
+    (root / "big.md").write_text(big_note(8000, "narwhal"))
+    assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+    return env, root, index, worker, db.connect(index)
+
+
 @pytest.mark.slow
 def test_an_edit_is_published_while_a_big_file_of_its_collection_is_embedded(sift_env, tmp_path):
     """The measure of the change: with a real consumer, an edit made while a big file of the same collection is
     being embedded is searchable before that file is, and stays at its newest version once the file is."""
-    env = {**sift_env, "SIFT_BACKGROUND_CHUNKS": "50"}
-    root = write_tree(tmp_path / "notes", {"small.md": "# Small\n\nThe pelican sings at dawn.\n"})
-    index = Path(sift_env["SIFT_HOME"]) / "index.db"
-    worker = Consumer(env, 2, tmp_path / "consumer.log")
+    small = {"small.md": "# Small\n\nThe pelican sings.\n"}
+    env, root, index, worker, conn = big_note_queued(sift_env, tmp_path, small)
     try:
-        assert run_ingest(env, "enqueue", str(root), "--name", "notes", "--wait").returncode == 0
-        (root / "big.md").write_text(big_note(8000, "narwhal"))
-        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
-        conn = db.connect(index)
         poll(lambda: embedding_big(conn), worker, "the big file being embedded")
-        (root / "small.md").write_text("# Small\n\nThe heron sings at dawn.\n")
+        (root / "small.md").write_text("# Small\n\nThe heron sings.\n")
         assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
         poll(lambda: paths(index, "heron") == {"small.md"}, worker, "the edit searchable")
         assert paths(index, "narwhal") == set(), "the edit is searchable before the big file"
@@ -173,16 +180,9 @@ def test_a_consumer_killed_during_the_background_embedding_leaves_the_index_whol
     published generation as before (the big file's earlier version, the other files); the consumer started again
     hands the file on again, with only the chunks the killed job had not kept, and publishes it."""
     import signal
-    env = {**sift_env, "SIFT_BACKGROUND_CHUNKS": "50"}
-    root = write_tree(tmp_path / "notes", {"small.md": "# Small\n\nThe pelican sings at dawn.\n",
-                                           "big.md": "# Big\n\nThe walrus was here first.\n"})
-    index = Path(sift_env["SIFT_HOME"]) / "index.db"
-    worker = Consumer(env, 2, tmp_path / "consumer.log")
+    env, _, index, worker, conn = big_note_queued(sift_env, tmp_path, {
+        "small.md": "# Small\n\nThe pelican sings at dawn.\n", "big.md": "# Big\n\nThe walrus was here first.\n"})
     try:
-        assert run_ingest(env, "enqueue", str(root), "--name", "notes", "--wait").returncode == 0
-        (root / "big.md").write_text(big_note(8000, "narwhal"))
-        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
-        conn = db.connect(index)
         poll(lambda: any(r["done"] >= 500 for r in queries.background(conn)), worker, "500 chunks embedded")
         [first] = queries.background(conn)
         os.killpg(worker.proc.pid, signal.SIGKILL)
