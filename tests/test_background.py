@@ -83,6 +83,27 @@ def test_a_big_file_is_embedded_apart_and_published_by_the_next_scan(immediate, 
     assert "in the background" not in run_ingest(sift_env, "stats").stdout
 
 
+def test_a_build_with_a_new_model_keeps_the_big_file_in_it(immediate, sift_env, tmp_path, monkeypatch,
+                                                           other_model_path):
+    """A model change re-embeds every file and publishes them with the new model at once: a big file left to the
+    background would be searched by its earlier version, whose vectors are the old model's. It stays in the build."""
+    from workers import runtime, tasks
+    monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "10")
+    root = write_tree(tmp_path / "notes", {"big.md": big_note(40), "small.md": "# Small\n\nThe pelican sings.\n"})
+    report = ingest(root)
+    tasks.discover(report["id"])  # the scan the background job asked for: big.md published
+    assert paths(Path(sift_env["SIFT_HOME"]) / "index.db", "walrus") == {"big.md"}
+    monkeypatch.setenv("SIFT_MODEL", str(other_model_path))
+    runtime.reset()
+    conn = runtime.index()
+    tasks.discover(report["id"])
+    gen = queries.get_collection(conn, report["id"])["published"]
+    rows = {r["path"]: r for r in queries.progress_rows(conn, gen)}
+    assert (rows["big.md"]["stage"], rows["big.md"]["state"], rows["big.md"]["embedded"]) == ("write", "done", 40)
+    assert queries.background(conn, report["id"]) == []
+    assert queries.published_model(conn, report["id"]) == runtime.model_id()
+
+
 def test_a_scan_while_the_big_file_is_embedded_leaves_it_to_its_job(immediate, sift_env, tmp_path, monkeypatch):
     """A scan that finds the big file as its job took it does not read it again (skipped as before, with the
     reason): one that finds it changed reads it and hands it on again, and the older job stops."""
