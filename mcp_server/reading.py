@@ -37,7 +37,7 @@ MIN_OVERLAP = 8  # characters; shorter matches between chunks may be chance
 
 
 def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page: int | None,
-         start_offset: int | None = None) -> tuple[str, dict]:
+         start_offset: int | None = None, end_page: int | None = None) -> tuple[str, dict]:
     conn, roots = sift.conn(), sift.roots()
     try:
         target = _target(conn, raw_path, roots)
@@ -49,15 +49,17 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
         target, place = place
         if start_line is None and end_line is None and page is None:
             start_line, end_line, page = place.start_line, place.end_line, place.page
-        text, data = read(sift, target.name, start_line, end_line, page, start_offset)
+        text, data = read(sift, target.name, start_line, end_line, page, start_offset, end_page)
         return text + f"\n[read {raw_path!r} as the file {target.name!r} and the place written after it]", data
     _refuse_unindexable(sift, target, roots)
     indexed = queries.visible_file(conn, target.collection, target.relative)
     if target.relative.lower().endswith(".pdf") or (indexed is not None and indexed["kind"] == "pdf"):
         if start_line is not None or end_line is not None:
             raise Problem(f"{target.name} is a PDF: read it by page (page=1, page=2, …), not by line")
-        return read_pdf(conn, target, indexed, page or 1, start_offset or 0)
-    if page is not None:
+        if end_page is not None and end_page < (page or 1):
+            raise Problem(f"end_page {end_page} is before page {page or 1}: give end_page at or after page")
+        return read_pdf(conn, target, indexed, page or 1, start_offset or 0, end_page)
+    if page is not None or end_page is not None:
         raise Problem(f"{target.name} is not a PDF: read it by start_line and end_line, not by page")
     unindexed = _failure(conn, target) if indexed is None else None
     return read_text(target, indexed, start_line or 1, end_line, start_offset or 0, unindexed)
@@ -406,9 +408,12 @@ def _staleness(target: paths.Target, indexed, why: str | None = None) -> list[st
 
 # --- PDF ------------------------------------------------------------------------------
 
-def read_pdf(conn, target: paths.Target, indexed, page: int, offset: int = 0) -> tuple[str, dict]:
+def read_pdf(conn, target: paths.Target, indexed, page: int, offset: int = 0,
+             end_page: int | None = None) -> tuple[str, dict]:
     """Page ``page`` of the PDF as indexed, from ``offset`` bytes (UTF-8) into its text: a page over MAX_BYTES
-    is shown in pieces, each saying the start_offset of the next."""
+    is shown in pieces, each saying the start_offset of the next. With ``end_page``, the pages up to it that fit
+    in MAX_BYTES with the first, each under a ``[page N]`` line: a model reading a 100-page PDF page by page took
+    a hundred calls."""
     if indexed is None:
         note = _note_standing_for(target)
         if note is not None:
@@ -424,28 +429,61 @@ def read_pdf(conn, target: paths.Target, indexed, page: int, offset: int = 0) ->
     if page > pages:
         raise Problem(f"{target.name}: its text as indexed ends on page {pages}; page {page} is past the end")
         # (not 'has N pages with text': pages without text before the last, a cover or a PDF cut short, count)
-    covering = [c for c in chunks if c["page"] <= page <= (c["end_page"] or c["page"])]
-    if all(c["page_starts"] is not None for c in covering):
-        text, first, last = page_text(covering, page), page, page
-    else:  # written before V13: the passages, whole
-        text = merge_chunks(covering)
-        first = min((c["page"] for c in covering), default=page)
-        last = max((c["end_page"] or c["page"] for c in covering), default=page)
+    text, first, last = _page(chunks, page)
     span = f"page {page}" if first == last else f"page {page} (the passages shown run over pages {first}-{last})"
     text, cut_at = _page_piece(text, page, offset)
     if offset:
         span += f", from byte {offset:,} of its text"
+    shown, body = page, text or "(no text on this page)"
+    if end_page is not None and cut_at is None and first == last:  # whole pages, each marked: the next ones too
+        body = f"[page {page}]\n{body}"
+        room = MAX_BYTES - len(body.encode("utf-8", "surrogatepass"))
+        for number in range(page + 1, min(end_page, pages) + 1):
+            piece = f"\n[page {number}]\n{_page(chunks, number)[0] or '(no text on this page)'}"
+            room -= len(piece.encode("utf-8", "surrogatepass"))
+            if room < 0:
+                break
+            body += piece
+            shown = last = number
+        if shown > page:
+            span = f"pages {page}-{shown}" + (f", from byte {offset:,} of page {page}'s text" if offset else "")
     header = f"{render.shown(target.name)}  ({span} of {pages}; text as indexed in generation {indexed['published']})"
     notes = []
     if cut_at is not None:  # the limit counts bytes, not characters
         notes.append(f"[stopped at the {MAX_BYTES // 1000} KB limit: the rest of page {page} not shown; call "
                      f"read_file with page={page}, start_offset={cut_at} for more]")
-    elif page < pages:
-        notes.append(f"[call read_file with page={page + 1} for the next page]")
+    elif shown < min(end_page or page, pages):
+        notes.append(f"[stopped at the {MAX_BYTES // 1000} KB limit: call read_file with page={shown + 1}, "
+                     f"end_page={min(end_page, pages)} for the rest]")
+    elif shown < pages:
+        notes.append(f"[call read_file with page={shown + 1} for the next page, or page={shown + 1}, "
+                     f"end_page={_fitting(chunks, shown + 1, pages)} for the pages up to about "
+                     f"{MAX_BYTES // 1000} KB]")
     data = {"path": target.name, "absolute_path": target.absolute, "page": page, "pages": pages,
             "first_page_shown": first, "last_page_shown": last, "indexed_generation": indexed["published"],
             "start_offset": offset or None, "next_start_offset": cut_at}
-    return "\n".join([header, text or "(no text on this page)", *notes]), data
+    return "\n".join([header, body, *notes]), data
+
+
+def _page(chunks, page: int) -> tuple[str, int, int]:
+    """(text of ``page`` as indexed, the first and last page the text shown covers): the page alone, or for
+    chunks written before V13 (no page_starts), the passages that cover it, whole."""
+    covering = [c for c in chunks if c["page"] <= page <= (c["end_page"] or c["page"])]
+    if all(c["page_starts"] is not None for c in covering):
+        return page_text(covering, page), page, page
+    return (merge_chunks(covering), min((c["page"] for c in covering), default=page),
+            max((c["end_page"] or c["page"] for c in covering), default=page))
+
+
+def _fitting(chunks, page: int, pages: int) -> int:
+    """The last page that a read from ``page`` with end_page shows within MAX_BYTES (``page`` at least)."""
+    room, last = MAX_BYTES, page
+    for number in range(page, pages + 1):
+        room -= len(f"\n[page {number}]\n{_page(chunks, number)[0]}".encode("utf-8", "surrogatepass"))
+        if room < 0:
+            break
+        last = number
+    return last
 
 
 def _page_piece(text: str, page: int, offset: int) -> tuple[str, int | None]:

@@ -373,21 +373,23 @@ class Tools:
         start_line: Annotated[int | None, Field(ge=1, description="First line to show (1-based); default 1.")] = None,
         end_line: Annotated[int | None, Field(ge=1, description="Last line to show; default start_line + 1999.")] = None,
         page: Annotated[int | None, Field(ge=1, description="For PDFs: the page to show (1-based); default 1.")] = None,
+        end_page: Annotated[int | None, Field(ge=1, description="For PDFs: the last page to show with page, as "
+                                              "many as fit in 40 KB; default page alone.")] = None,
         start_offset: Annotated[int | None, Field(ge=0, description="Bytes into start_line (of a PDF: into "
                                                   "the page's text) to begin at, to go on inside a line or "
                                                   "page cut at the size limit: the next_start_offset the "
                                                   "previous answer gave.")] = None,
     ) -> CallToolResult:
         """Read a file from the user's indexed folders: text with line numbers (as it is on disk now), or a
-        PDF page by page (its text as indexed). Use it after search to read a result in full or around its
-        lines, or to open a file the user names. Shows at most 2,000 lines or 40 KB per call and says how to
-        get the rest (next_start_line, and next_start_offset inside a very long line). Only the files Sift
-        indexes can be read (inside the registered folders, not ignored by .gitignore or Sift's ignore list,
-        of a kind it indexes). A bare file name that several files share returns the candidates to choose
-        from.
+        PDF by page, or from page to end_page (its text as indexed). Use it after search to read a result in
+        full or around its lines, or to open a file the user names. Shows at most 2,000 lines or 40 KB per
+        call and says how to get the rest (next_start_line, and next_start_offset inside a very long line).
+        Only the files Sift indexes can be read (inside the registered folders, not ignored by .gitignore or
+        Sift's ignore list, of a kind it indexes). A bare file name that several files share returns the
+        candidates to choose from.
         """
         try:
-            text, data = reading.read(self.sift, path, start_line, end_line, page, start_offset)
+            text, data = reading.read(self.sift, path, start_line, end_line, page, start_offset, end_page)
         except paths.Ambiguous as many:
             return _candidates("read_file", path, many)
         return result(text, data)

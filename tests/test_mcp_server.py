@@ -371,11 +371,15 @@ def test_read_pdf_by_page_from_the_index(immediate, tmp_path, servers, sift_env)
     async def scenario():
         async with servers.session(sift_env, "--no-worker") as s:
             return (await call(s, "read_file", path="papers/siege.pdf", page=2),
-                    await call(s, "read_file", path="papers/siege.pdf", start_line=3))
-    page, by_line = run(scenario)
+                    await call(s, "read_file", path="papers/siege.pdf", start_line=3),
+                    await call(s, "read_file", path="papers/siege.pdf", page=1, end_page=2))
+    page, by_line, pages = run(scenario)
     assert not page.is_error and page.structured_content["page"] == 2
     assert "page 2" in text(page).splitlines()[0] and "page=3" in text(page)
     assert by_line.is_error and "by page" in text(by_line)
+    assert not pages.is_error and pages.structured_content["last_page_shown"] == 2, text(pages)
+    assert text(pages).splitlines()[1] == "[page 1]" and "\n[page 2]\n" in text(pages)
+    assert text(page).splitlines()[1:-1] == text(pages).split("\n[page 2]\n")[1].splitlines()[:-1]
 
 
 def test_read_file_of_a_pdf_a_note_stands_for_names_the_note(immediate, tmp_path, servers, sift_env):

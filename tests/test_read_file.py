@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import socket
 import sqlite3
 from pathlib import Path
@@ -494,7 +495,8 @@ def test_a_pdf_page_reads_as_that_page_alone(immediate, tmp_path, monkeypatch, o
         answer, data = reading.read(sift, "papers/otters.pdf", None, None, number)
         header, *body = answer.splitlines()
         if number < 4:
-            assert body.pop() == f"[call read_file with page={number + 1} for the next page]"
+            assert body.pop() == (f"[call read_file with page={number + 1} for the next page, or page={number + 1}, "
+                                  "end_page=4 for the pages up to about 40 KB]")
         assert "\n".join(body) == section.text[starts[number - 1]:starts[number] - 2]
         assert header.startswith(f"papers/otters.pdf  (page {number} of 4;")
         assert (data["first_page_shown"], data["last_page_shown"]) == (number, number)
@@ -505,6 +507,45 @@ def test_a_pdf_page_reads_as_that_page_alone(immediate, tmp_path, monkeypatch, o
     older.close()
     answer, data = reading.read(Sift(load()), "papers/otters.pdf", None, None, 2)
     assert "(the passages shown run over pages " in answer.splitlines()[0] and data["first_page_shown"] < 2
+
+
+def test_pdf_pages_from_page_to_end_page_come_in_one_call_within_the_limit(immediate, tmp_path, monkeypatch):
+    """A model reading a 109-page PDF made 109 calls, a page each. page with end_page reads the pages between
+    in one call, each under a [page N] line, as many as fit in the 40 KB limit; the note says where to go on."""
+    from ingest.pdf import parse_pdf
+    from mcp_server.service import Sift
+    from search.settings import load
+    pages = [[f"page {n} line {i}: the p{n}x{i} otter swims past reeds and stones" for i in range(40)]
+             for n in range(1, 6)]
+    root = tmp_path / "papers"
+    root.mkdir()
+    (root / "otters.pdf").write_bytes(pages_pdf(pages))
+    ingest(root, "papers")
+    section, = parse_pdf("otters.pdf", (root / "otters.pdf").read_bytes()).sections
+    starts = [offset for offset, _ in section.page_starts] + [len(section.text) + 2]
+    page_text = {n: section.text[starts[n - 1]:starts[n] - 2] for n in range(1, 6)}
+    sift = Sift(load())
+    answer, data = reading.read(sift, "papers/otters.pdf", None, None, 2, end_page=4)
+    header, *body = answer.splitlines()
+    assert header.startswith("papers/otters.pdf  (pages 2-4 of 5;")
+    assert body.pop() == "[call read_file with page=5 for the next page, or page=5, end_page=5 for the pages up " \
+                         "to about 40 KB]"
+    assert "\n".join(body) == "\n".join(f"[page {n}]\n{page_text[n]}" for n in (2, 3, 4))
+    assert (data["page"], data["first_page_shown"], data["last_page_shown"]) == (2, 2, 4)
+    # a limit that holds two pages: the rest is one call away, and reading on as told gives every page once
+    monkeypatch.setattr(reading, "MAX_BYTES", len(page_text[1].encode()) * 2 + 40)
+    read, at, calls = [], {"page": 1, "end_page": 5}, 0
+    while at is not None and calls < 10:
+        answer, data = reading.read(sift, "papers/otters.pdf", None, None, at["page"], end_page=at["end_page"])
+        calls += 1
+        body = answer.splitlines()[1:]
+        note = body.pop() if body[-1].startswith(("[stopped", "[call")) else ""
+        read += body
+        told = re.search(r"page=(\d+), end_page=(\d+) for the rest", note)
+        at = {"page": int(told[1]), "end_page": int(told[2])} if told else None
+    assert calls == 3 and "\n".join(read) == "\n".join(f"[page {n}]\n{page_text[n]}" for n in range(1, 6))
+    with pytest.raises(Problem, match="end_page 1 is before page 3"):
+        reading.read(sift, "papers/otters.pdf", None, None, 3, end_page=1)
 
 
 def test_a_file_skipped_for_good_says_why_search_does_not_find_it(immediate, tmp_path, monkeypatch):
