@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from mcp_server import render
-from search.index import queries, status
+from search.index import queries, status, working
 from workers import stats as stats_report
 
 
@@ -33,9 +33,10 @@ def freshness(conn, collection: str | None = None) -> tuple[str, list[dict]]:
 
 
 def _up_to_date(d: dict) -> bool:
-    """Published, its folder there, nothing being built and no changed file waiting."""
+    """Published, its folder there, nothing being built, no changed file waiting and no big file embedded in the
+    background."""
     return (d["published_generation"] is not None and not d.get("root_missing") and "building" not in d
-            and not d["pending_files"])
+            and not d["pending_files"] and not d.get("background"))
 
 
 def _fresh(conn, row) -> dict:
@@ -49,6 +50,11 @@ def _fresh(conn, row) -> dict:
     if fresh["scanned_unchanged"] is not None:  # a later scan found nothing changed: it published nothing
         entry["scanned_at"], entry["scanned_age_seconds"] = (render.when(fresh["scanned_unchanged"]),
                                                               _since(fresh["scanned_unchanged"]))
+    aside = working.in_background(conn, row["id"])
+    if aside:  # a big file on its way: the collection is not up to date (its earlier version, if any, answers)
+        entry["background"] = [{"path": w["path"], "state": w["state"], "done": w["done"], "total": w["total"],
+                                "text": working.background_state(w),
+                                "earlier_version": queries.indexed_file(conn, row["id"], w["path"])} for w in aside]
     building = _building(conn, row["id"])
     if building:
         entry["building"] = building
@@ -97,17 +103,19 @@ def _fresh_text(d: dict) -> str:
     b = d.get("building")
     waiting = d.get("pending_files", 0) - (b["pending"] if b else 0)
     queued = d.get("first_scan_queued")
+    aside = "".join(f", {w['text']}" + (" (its earlier version answers meanwhile)" if w["earlier_version"] else "")
+                    for w in d.get("background") or [])
     if b is None and queued is not None:
         since = f" (queued {render.age(queued['age_seconds'])} ago)" if queued else ""
         return text + f", its first scan waits in the queue for a worker{since}"
     if b is None:
         return text + (f", {render.count(waiting, 'changed file')} waiting for a scan" if waiting > 0
-                       else ", nothing being built")
+                       else "" if aside else ", nothing being built") + aside
     more = f", {render.count(waiting, 'more changed file')} waiting for a scan" if waiting > 0 else ""
     if b["discovering"]:
-        return text + f", generation {b['generation']} is looking for changed files" + more
+        return text + f", generation {b['generation']} is looking for changed files" + more + aside
     return (text + f", generation {b['generation']} being built ({b['pending']:,} of "
-            f"{render.count(b['files'], 'changed file')} pending)" + more)
+            f"{render.count(b['files'], 'changed file')} pending)" + more + aside)
 
 
 def _since(ts: float | None) -> float | None:

@@ -68,6 +68,17 @@ class FirstScanQueued(TypedDict):
     age_seconds: NotRequired[float]
 
 
+class InBackground(TypedDict):
+    # A big file embedded in the background, outside its collection's build (search.index.working.in_background).
+    __pydantic_config__ = CLOSED
+    path: str
+    state: str  # embedding, waiting (for a worker), done (its build reads it next), stopped (its worker died)
+    done: int
+    total: int
+    text: str
+    earlier_version: bool  # its earlier version answers meanwhile
+
+
 class Freshness(TypedDict):
     # One collection's freshness (report._fresh), as search and list_files end with it.
     __pydantic_config__ = CLOSED
@@ -82,6 +93,7 @@ class Freshness(TypedDict):
     scanned_age_seconds: NotRequired[float]
     building: NotRequired[Building]
     first_scan_queued: NotRequired[FirstScanQueued]
+    background: NotRequired[list[InBackground]]
 
 
 class Search(TypedDict):

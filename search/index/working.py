@@ -46,6 +46,20 @@ def background_text(work: dict) -> str:
     return f"in the background: {said[work['state']]}"
 
 
+def background_state(work: dict) -> str:
+    """Where a big file embedded in the background stands, as search's freshness line and list_files say it:
+    'big.md being embedded in the background (1,200 of 3,540 chunks), searchable when done'. It was not counted
+    there at all: the collection read 'up to date', and the file 'skipped', while it was on its way."""
+    said = {"embedding": f"being embedded in the background ({work['done']:,} of {work['total']:,} chunks), "
+                         "searchable when done",
+            "waiting": f"waiting for a worker to embed it in the background ({work['done']:,} of "
+                       f"{work['total']:,} chunks), searchable when done",
+            "done": f"embedded in the background ({work['total']:,} chunks), searchable once its build reads it",
+            "stopped": f"stopped being embedded in the background after {work['done']:,} of {work['total']:,} "
+                       "chunks (its worker died); the next scan hands it on again"}
+    return f"{work['path']} {said[work['state']]}"
+
+
 def text(work: dict) -> str:
     """'chunking big.log (38.0 MB) for 1.2 min'; 'embedding big.log and 3 more files (…) for 5.0 min: 3,200 of
     10,000 chunks'; work on an embedding machine (workers.remote.slow) says 'on host:pid' before 'for'."""

@@ -5,7 +5,8 @@ renders it its own way.
 States: ``indexed`` (searchable in the published generation), ``pending``
 (the generation being built has not finished with it), ``failed`` or
 ``skipped`` (with the reason), ``deleted`` (gone from disk; searchable until
-the next publish). A PDF that a published note of its name stands for (paper.pdf beside paper.md, its
+the next publish). A big file embedded in the background, outside its build, is ``pending`` with how far its job
+has got (search.index.working.background_state), not skipped. A PDF that a published note of its name stands for (paper.pdf beside paper.md, its
 conversion: scans index the note instead) is listed as skipped, its reason naming the note.
 
 The filters, the order and the limit are applied in SQL, so a call costs the
@@ -125,7 +126,7 @@ def glob_hint(glob: str | None, roots: dict[str, str], say: Wording) -> str | No
 def _entries(conn, rows) -> list[dict]:
     """The facts of the listed files: the kind, size and time of the version the index knows (for a file
     deleted meanwhile, the version it had), and the state."""
-    shown, at_work = [], {}
+    shown, at_work, aside = [], {}, {}
     for r in rows:
         version = queries.file_version(conn, r["ref"]) if r["ref"] is not None else None
         if version is None and r["building"] is not None:  # gone: its version retired by the build
@@ -143,6 +144,11 @@ def _entries(conn, rows) -> list[dict]:
                 work = _work_on(conn, r["generation"], r["path"], at_work)
                 entry["reason"] = AT_WORK_DETAIL.format(change=p["change"], work=working.text(work)) \
                     if work else entry["reason"]
+        if entry["state"] in ("skipped", "indexed"):  # its earlier version, if any, answers meanwhile
+            work = _in_background(conn, r["collection"], r["path"], aside)
+            if work is not None:
+                entry["state"], entry["reason"] = "pending", working.background_state(work) + (
+                    "; its earlier version answers meanwhile" if version is not None else "")
         if r["stood_for"] is not None:
             entry["state"], entry["reason"] = "skipped", STOOD_FOR.format(note=f"{r['name']}/{r['stood_for']}")
         if entry["state"] == "indexed" and version is not None and version["cut_short"]:
@@ -174,6 +180,14 @@ def _work_on(conn, gen: int, path: str, at_work: dict) -> dict | None:
     if gen not in at_work:
         at_work[gen] = {w["path"]: w for w in working.slow(conn, gen)}
     return at_work[gen].get(path)
+
+
+def _in_background(conn, collection_id: int, path: str, aside: dict) -> dict | None:
+    """The big file ``path`` as a job embeds it in the background (search.index.working.in_background), read once
+    per collection listed (``aside``): its build showed it 'skipped', read as 'will never be indexed'."""
+    if collection_id not in aside:
+        aside[collection_id] = {w["path"]: w for w in working.in_background(conn, collection_id)}
+    return aside[collection_id].get(path)
 
 
 def _look_on_disk(entry: dict) -> None:
