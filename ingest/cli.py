@@ -345,7 +345,9 @@ SLOW_EVERY = 30  # seconds between two progress lines (without a terminal) while
 
 def _wait(conn, collection_id: int, before: int | None, asked: float, interrupted: list[bool], args=None) -> int:
     """Progress until a generation after ``before`` is published, or a scan begun after ``asked`` found nothing
-    changed (it publishes none); KeyboardInterrupt once ``interrupted`` (Ctrl-C: ``_interrupt_as_flag``)."""
+    changed (it publishes none), and no big file of the collection is still embedded in the background (then
+    until the build that reads it is published: it returned with the file shown skipped, not searchable);
+    KeyboardInterrupt once ``interrupted`` (Ctrl-C: ``_interrupt_as_flag``)."""
     from tqdm import tqdm
     from search.index import queries, working
     from search.index.status import eta
@@ -364,7 +366,8 @@ def _wait(conn, collection_id: int, before: int | None, asked: float, interrupte
         collection = queries.get_collection(conn, collection_id)
         building = queries.building_generation(conn, collection_id)
         unchanged = (collection["scanned_unchanged"] or 0) >= asked
-        if (collection["published"] != before or unchanged) and building is None:
+        aside = working.in_background(conn, collection_id)
+        if (collection["published"] != before or unchanged) and building is None and not aside:
             bar.close()
             said = "scanned: no changes; " if collection["published"] == before else ""
             print(said + published_summary(conn, collection["name"]), file=sys.stderr)
@@ -381,6 +384,18 @@ def _wait(conn, collection_id: int, before: int | None, asked: float, interrupte
                 last_done, last_slow, idle_since, told = done, now_slow, time.time(), time.time()
             bar.total, bar.n = total, done
             bar.set_postfix_str(said)  # on a terminal: the bar, then what is slow, its time going up
+        elif aside:  # the build that handed a big file on is published: its job, then the build that reads it
+            said = "; ".join(working.background_text(w) for w in aside)
+            now_slow, done = [(w["path"], w["state"]) for w in aside], sum(w["done"] for w in aside)
+            if done != last_done or now_slow != last_slow:  # moving: no need to ask for a worker
+                idle_since = time.time()
+            if now_slow != last_slow or time.time() - told >= SLOW_EVERY:  # a line per state, then every 30 s
+                if bar.disable:
+                    print(said, file=sys.stderr)
+                told = time.time()
+            last_done, last_slow = done, now_slow
+            bar.total, bar.n, bar.unit = sum(w["total"] for w in aside), done, "chunk"
+            bar.set_postfix_str(said)
         if time.time() - idle_since > 30:
             _ask_for_a_worker(args)
             idle_since = time.time()

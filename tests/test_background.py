@@ -242,3 +242,95 @@ def poll(check, worker, what: str):
             raise AssertionError(f"the consumer exited while waiting for {what}")
         time.sleep(0.2)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+def embedding_now(conn, collection_id: int, done: int) -> None:
+    """big.md's job (whichever token it holds) at ``done`` chunks, its worker this live process: as a worker shows
+    it mid-job (in immediate mode the job has run to its end as it was queued)."""
+    from search.index import store
+    [row] = queries.background(conn, collection_id)
+    assert store.background_progress(conn, collection_id, "big.md", row["since"], done, os.getpid())
+
+
+def test_a_big_file_in_the_background_is_pending_in_freshness_and_listing(immediate, sift_env, tmp_path, monkeypatch,
+                                                                         servers):
+    """While a big file is embedded in the background, search's freshness line (MCP) said the collection was 'up
+    to date', and list_files (MCP and ``ingest files``) showed the file 'skipped', read as never to be indexed: both
+    say it is on its way, how far, and (once it had a version) that its earlier version answers meanwhile."""
+    from workers import tasks
+    from tests.test_mcp_server import call, run, text
+    monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "10")
+    root = write_tree(tmp_path / "notes", {"big.md": big_note(40), "small.md": "# Small\n\nThe pelican sings.\n"})
+    report = ingest(root)
+    conn = db.connect(Path(sift_env["SIFT_HOME"]) / "index.db")
+    embedding_now(conn, report["id"], 12)
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            found = await call(s, "search", query="pelican", mode="keyword")
+            listed = await call(s, "list_files", sort="path")
+            return text(found), listed.structured_content
+    said, listed = run(scenario)
+    [freshness] = [line for line in said.splitlines() if line.startswith("freshness:")] or [said]
+    assert "big.md being embedded in the background (12 of 40 chunks), searchable when done" in freshness, freshness
+    assert "up to date" not in freshness and "nothing being built" not in freshness, freshness
+    big = next(f for f in listed["files"] if f["path"] == "notes/big.md")
+    assert (big["state"], big["reason"]) == \
+        ("pending", "big.md being embedded in the background (12 of 40 chunks), searchable when done"), big
+    files = run_ingest(sift_env, "files").stdout
+    assert "pending: big.md being embedded in the background (12 of 40 chunks)" in files, files
+    assert "in the background: embedding big.md" in run_ingest(sift_env, "stats").stdout
+
+    embedding_now(conn, report["id"], 40)
+    tasks.discover(report["id"])  # its build: published; then a new version of it, handed on again
+    (root / "big.md").write_text(big_note(41, "seal"))  # every chunk new: none cached
+    tasks.discover(report["id"])
+    embedding_now(conn, report["id"], 20)
+
+    async def again():
+        async with servers.session(sift_env, "--no-worker") as s:
+            found = await call(s, "search", query="walrus", mode="keyword")
+            listed = await call(s, "list_files", glob="big.md")
+            return text(found), listed.structured_content
+    said, listed = run(again)
+    assert "notes/big.md" in said, "its earlier version answers"
+    assert "(20 of 41 chunks), searchable when done (its earlier version answers meanwhile)" in said, said
+    [big] = listed["files"]
+    assert big["state"] == "pending" and big["reason"].endswith("; its earlier version answers meanwhile"), big
+
+
+def test_wait_returns_once_the_big_file_is_searchable(immediate, sift_env, tmp_path, monkeypatch, capsys):
+    """``ingest enqueue --wait`` returned once the build that handed a big file on was published, the file shown
+    skipped: it now waits for the file's job and the build that reads it, showing the job's progress."""
+    import threading
+    from ingest import cli
+    from workers import runtime, tasks
+    monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "10")
+    root = write_tree(tmp_path / "notes", {"small.md": "# Small\n\nThe pelican sings.\n"})
+    report = ingest(root)
+    before, asked = report["published"]["id"], time.time()
+    (root / "big.md").write_text(big_note(40))
+    ingest(root)  # the build that hands big.md on, published; its job done (immediate mode), its build not yet run
+    conn = runtime.index()
+    embedding_now(conn, report["id"], 12)
+    index = Path(sift_env["SIFT_HOME"]) / "index.db"
+    returned: list[int] = []
+
+    def wait():
+        returned.append(cli._wait(db.connect(index), report["id"], before, asked, []))
+    waiter = threading.Thread(target=wait, daemon=True)
+    waiter.start()
+    said, deadline = "", time.time() + DEADLINE
+    while "12 of 40 chunks" not in said:
+        assert waiter.is_alive(), f"--wait returned while big.md was embedded in the background: {said}"
+        assert time.time() < deadline, said
+        time.sleep(0.2)
+        said += capsys.readouterr().err
+    assert "in the background: embedding big.md" in said, said
+    embedding_now(conn, report["id"], 40)
+    tasks.discover(report["id"])  # the scan the finished job queues: its build publishes big.md
+    waiter.join(DEADLINE)
+    said += capsys.readouterr().err
+    assert returned == [0], said
+    assert paths(index, "walrus") == {"big.md"}, "searchable when --wait returns"
+    assert "published generation" in said and "skipped" not in said.split("published generation")[-1], said
