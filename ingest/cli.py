@@ -751,6 +751,7 @@ def cmd_search(args) -> int:
         from search.query.listing import glob_hint
         from search.query.scope import CLI
         answer.notes += [hint for hint in (glob_hint(args.glob, roots, CLI),) if hint]
+    answer.notes += _in_background(settings, where.collection)
     if args.json:
         from search.index.status import as_json
         print(as_json(answer.as_dict()))
@@ -763,6 +764,19 @@ def cmd_search(args) -> int:
             print(_progress_line())  # and whether a worker runs
     _print_hits(answer)
     return 0
+
+
+def _in_background(settings, collection: str | None) -> list[str]:
+    """A note per big file being embedded in the background (search.index.working.background_notes): search said
+    nothing of it, as if its collection were up to date."""
+    from search.index import db, working
+    if not settings.index_path.exists():
+        return []
+    conn = db.connect(settings.index_path, readonly=True)
+    try:
+        return working.background_notes(conn, collection)
+    finally:
+        conn.close()
 
 
 def _scope(settings, collection: str | None, prefix: str | None, roots: dict[str, str]):

@@ -53,7 +53,7 @@ def _fresh(conn, row) -> dict:
     aside = working.in_background(conn, row["id"])
     if aside:  # a big file on its way: the collection is not up to date (its earlier version, if any, answers)
         entry["background"] = [{"path": w["path"], "state": w["state"], "done": w["done"], "total": w["total"],
-                                "text": working.background_state(w),
+                                "text": working.background_said(conn, row["id"], w),
                                 "earlier_version": queries.indexed_file(conn, row["id"], w["path"])} for w in aside]
     building = _building(conn, row["id"])
     if building:
@@ -103,8 +103,7 @@ def _fresh_text(d: dict) -> str:
     b = d.get("building")
     waiting = d.get("pending_files", 0) - (b["pending"] if b else 0)
     queued = d.get("first_scan_queued")
-    aside = "".join(f", {w['text']}" + (" (its earlier version answers meanwhile)" if w["earlier_version"] else "")
-                    for w in d.get("background") or [])
+    aside = "".join(f", {w['text']}" for w in d.get("background") or [])
     if b is None and queued is not None:
         since = f" (queued {render.age(queued['age_seconds'])} ago)" if queued else ""
         return text + f", its first scan waits in the queue for a worker{since}"

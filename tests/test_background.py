@@ -280,6 +280,9 @@ def test_a_big_file_in_the_background_is_pending_in_freshness_and_listing(immedi
     files = run_ingest(sift_env, "files").stdout
     assert "pending: big.md being embedded in the background (12 of 40 chunks)" in files, files
     assert "in the background: embedding big.md" in run_ingest(sift_env, "stats").stdout
+    searched = run_ingest(sift_env, "search", "pelican").stdout
+    assert "note: notes: big.md being embedded in the background (12 of 40 chunks), searchable when done" in searched, \
+        searched
 
     embedding_now(conn, report["id"], 40)
     tasks.discover(report["id"])  # its build: published; then a new version of it, handed on again
@@ -296,7 +299,7 @@ def test_a_big_file_in_the_background_is_pending_in_freshness_and_listing(immedi
     assert "notes/big.md" in said, "its earlier version answers"
     assert "(20 of 41 chunks), searchable when done (its earlier version answers meanwhile)" in said, said
     [big] = listed["files"]
-    assert big["state"] == "pending" and big["reason"].endswith("; its earlier version answers meanwhile"), big
+    assert big["state"] == "pending" and big["reason"].endswith(" (its earlier version answers meanwhile)"), big
 
 
 def test_wait_returns_once_the_big_file_is_searchable(immediate, sift_env, tmp_path, monkeypatch, capsys):

@@ -60,6 +60,19 @@ def background_state(work: dict) -> str:
     return f"{work['path']} {said[work['state']]}"
 
 
+def background_said(conn, collection_id: int, work: dict) -> str:
+    """``background_state``, then '(its earlier version answers meanwhile)' when the collection has one."""
+    earlier = queries.indexed_file(conn, collection_id, work["path"])
+    return background_state(work) + (" (its earlier version answers meanwhile)" if earlier else "")
+
+
+def background_notes(conn, collection: str | None = None) -> list[str]:
+    """'notes: big.md being embedded in the background (1,200 of 3,540 chunks), searchable when done', a note per
+    such file of the collections (or of ``collection``): what ``ingest search`` says of them."""
+    return [f"{c['name']}: {background_said(conn, c['id'], w)}" for c in queries.collections(conn, collection)
+            for w in in_background(conn, c["id"])]
+
+
 def text(work: dict) -> str:
     """'chunking big.log (38.0 MB) for 1.2 min'; 'embedding big.log and 3 more files (…) for 5.0 min: 3,200 of
     10,000 chunks'; work on an embedding machine (workers.remote.slow) says 'on host:pid' before 'for'."""

@@ -147,8 +147,7 @@ def _entries(conn, rows) -> list[dict]:
         if entry["state"] in ("skipped", "indexed"):  # its earlier version, if any, answers meanwhile
             work = _in_background(conn, r["collection"], r["path"], aside)
             if work is not None:
-                entry["state"], entry["reason"] = "pending", working.background_state(work) + (
-                    "; its earlier version answers meanwhile" if version is not None else "")
+                entry["state"], entry["reason"] = "pending", working.background_said(conn, r["collection"], work)
         if r["stood_for"] is not None:
             entry["state"], entry["reason"] = "skipped", STOOD_FOR.format(note=f"{r['name']}/{r['stood_for']}")
         if entry["state"] == "indexed" and version is not None and version["cut_short"]:
