@@ -265,12 +265,14 @@ def test_a_big_file_in_the_background_is_pending_in_freshness_and_listing(immedi
     conn = db.connect(Path(sift_env["SIFT_HOME"]) / "index.db")
     embedding_now(conn, report["id"], 12)
 
-    async def scenario():
-        async with servers.session(sift_env, "--no-worker") as s:
-            found = await call(s, "search", query="pelican", mode="keyword")
-            listed = await call(s, "list_files", sort="path")
-            return text(found), listed.structured_content
-    said, listed = run(scenario)
+    def searched_and_listed(query: str, **listing) -> tuple[str, dict]:
+        """The MCP search's text for ``query`` and list_files' data, from a real server over stdio."""
+        async def scenario():
+            async with servers.session(sift_env, "--no-worker") as s:
+                found = await call(s, "search", query=query, mode="keyword")
+                return text(found), (await call(s, "list_files", **listing)).structured_content
+        return run(scenario)
+    said, listed = searched_and_listed("pelican", sort="path")
     [freshness] = [line for line in said.splitlines() if line.startswith("freshness:")] or [said]
     assert "big.md being embedded in the background (12 of 40 chunks), searchable when done" in freshness, freshness
     assert "up to date" not in freshness and "nothing being built" not in freshness, freshness
@@ -290,12 +292,7 @@ def test_a_big_file_in_the_background_is_pending_in_freshness_and_listing(immedi
     tasks.discover(report["id"])
     embedding_now(conn, report["id"], 20)
 
-    async def again():
-        async with servers.session(sift_env, "--no-worker") as s:
-            found = await call(s, "search", query="walrus", mode="keyword")
-            listed = await call(s, "list_files", glob="big.md")
-            return text(found), listed.structured_content
-    said, listed = run(again)
+    said, listed = searched_and_listed("walrus", glob="big.md")
     assert "notes/big.md" in said, "its earlier version answers"
     assert "(20 of 41 chunks), searchable when done (its earlier version answers meanwhile)" in said, said
     [big] = listed["files"]
