@@ -382,7 +382,7 @@ def _wait(conn, collection_id: int, before: int | None, asked: float, interrupte
                     left = eta(building, total, done, slow)
                     print(progress_line(building["id"], done, total, said, left), file=sys.stderr)
                 last_done, last_slow, idle_since, told = done, now_slow, time.time(), time.time()
-            bar.total, bar.n = total, done
+            bar.total, bar.n, bar.unit = total, done, "file"
             bar.set_postfix_str(said)  # on a terminal: the bar, then what is slow, its time going up
         elif aside:  # the build that handed a big file on is published: its job, then the build that reads it
             said = "; ".join(working.background_text(w) for w in aside)
