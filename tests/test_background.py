@@ -335,3 +335,22 @@ def test_wait_returns_once_the_big_file_is_searchable(immediate, sift_env, tmp_p
     assert returned == [0], said
     assert paths(index, "walrus") == {"big.md"}, "searchable when --wait returns"
     assert "published generation" in said and "skipped" not in said.split("published generation")[-1], said
+
+
+@pytest.mark.slow
+def test_wait_with_a_real_consumer_returns_with_the_big_file_searchable(sift_env, tmp_path):
+    """``ingest enqueue --wait`` on a folder with a big file, a real consumer at work: it returns once the file is
+    searchable (it returned once the build that handed the file on was published, the file shown skipped), and
+    says how far the file's embedding got meanwhile."""
+    env = {**sift_env, "SIFT_BACKGROUND_CHUNKS": "50"}
+    root = write_tree(tmp_path / "notes", {"small.md": "# Small\n\nThe pelican sings.\n", "big.md": big_note(600, "narwhal")})
+    index = Path(sift_env["SIFT_HOME"]) / "index.db"
+    worker = Consumer(env, 2, tmp_path / "consumer.log")
+    try:
+        waited = run_ingest(env, "enqueue", str(root), "--name", "notes", "--wait")
+        assert waited.returncode == 0, waited.stderr
+        assert paths(index, "narwhal") == {"big.md"} and paths(index, "pelican") == {"small.md"}, waited.stderr
+        assert "in the background: " in waited.stderr and " of 600 chunks" in waited.stderr, waited.stderr
+        assert "skipped" not in waited.stderr.split("published generation")[-1], waited.stderr
+    finally:
+        worker.stop()
