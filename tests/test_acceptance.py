@@ -30,6 +30,9 @@ def test_notes_en_through_the_real_consumer(sift_env, consumer, tmp_path, embedd
     source = need_data("notes-en")
     root = tmp_path / "notes-en"
     shutil.copytree(source / "git", root / "git")
+    # the corpus in one generation: its README (1,873 links, about 300 chunks) would be embedded in the background
+    # and published in a generation of its own (test_background covers that hand-off)
+    sift_env["SIFT_BACKGROUND_CHUNKS"] = "0"
     worker = consumer(workers=2)
     index = Path(sift_env["SIFT_HOME"]) / "index.db"
 
