@@ -158,6 +158,27 @@ def test_a_starting_consumer_hands_on_again_a_job_that_no_queue_holds(immediate,
     assert row["since"] != 1.0 and row["done"] == row["total"], dict(row)
 
 
+def test_a_starting_consumer_keeps_the_lost_jobs_vectors_until_its_scan(immediate, sift_env, tmp_path, monkeypatch):
+    """A starting consumer queues a scan for a job no queue holds; until that scan's build is under way, the clean-up
+    of unused vectors (another collection's publish, which may run first) must not drop the vectors the lost job
+    kept: the file's new job goes on from them, as the README says, instead of embedding them again."""
+    from search.index import store
+    from workers import recover, runtime
+    report, conn, _, _ = handed_on(tmp_path, monkeypatch)
+    kept = {f"{i:064x}": bytes(16) for i in range(3)}  # what the lost job embedded before the consumer died
+    assert store.background_progress(conn, report["id"], "big.md", 1.0, 3, os.getpid(), runtime.model_id(), kept)
+    immediate.immediate = False  # the scan waits in the queue, as it does behind a consumer's start
+    try:
+        recover.resume(immediate)
+        store.drop_unused_vectors(conn)  # another collection's publish, run before the queued scan
+    finally:
+        immediate.immediate = True
+    left = {r[0] for r in conn.execute("SELECT text_hash FROM vectors WHERE model = ?", (runtime.model_id(),))}
+    assert set(kept) <= left, "the lost job's vectors were dropped before its file was handed on again"
+    [row] = queries.background(conn, report["id"])
+    assert not working.alive(row["pid"]), "the row says its job stopped: the scan hands the file on again"
+
+
 def big_note_queued(sift_env, tmp_path, files: dict[str, str]):
     """A real consumer (two workers, SIFT_BACKGROUND_CHUNKS=50) that has published ``files``, then big.md written
     as a note of 8,000 chunks and a scan of it queued. Returns (env, root, index, consumer, connection)."""

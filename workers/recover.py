@@ -13,8 +13,9 @@ its main process, before any of its workers has taken a job. For each collection
   of a small build go ahead of bigger builds').
 
 A big file's background embedding (``tasks.embed_in_background``) whose job no queue holds and no live worker
-runs is forgotten, and its collection scanned again: the scan reads the file and hands it on again, and the new job
-goes on from the vectors the lost one kept.
+runs is marked stopped (``store.stop_background``), and its collection scanned again: the scan reads the file
+and hands it on again, and the new job goes on from the vectors the lost one kept (the row, kept until that
+scan's build is under way, keeps them from the clean-up of unused vectors meanwhile).
 
 On Redis (``SIFT_QUEUE=redis://…``) the same holds, and more can be lost: Redis restarted without persistence
 comes back empty. The consumer leaves a mark in Redis as it starts (``mark_queue``); a periodic task finds it
@@ -53,7 +54,7 @@ def resume(huey, settings=None) -> None:
         if lost:  # the scan reads their files again, and hands each on again if it still has that much to embed
             log.warning("%d big files were being embedded in the background by jobs that were interrupted; "
                         "scanning them again", len(lost))
-            store.forget_background(conn, lost)
+            store.stop_background(conn, lost)  # the scan forgets them once its build keeps their vectors
             for collection_id in sorted({r["collection"] for r in lost}):
                 tasks.scan(collection_id, conn)
         for collection in sorted(queries.collections(conn), key=lambda row: row["id"]):

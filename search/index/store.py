@@ -22,6 +22,7 @@ from search.index.names import check_name, name_problem
 from search.index.queries import (IN_FLIGHT, STAGES, VISIBLE, generation, get_collection, has_counts, rank,
                                   searchable)
 from search.index.remembered import Basis, Outcome
+from search.index.working import NO_PROCESS
 from search.query.text import code_index_form, index_form, name_words
 
 
@@ -306,6 +307,17 @@ def background_progress(conn, collection_id: int, path: str, since: float, done:
         conn.executemany("INSERT OR IGNORE INTO vectors(model, text_hash, vec) VALUES (?, ?, ?)",
                          [(model, text_hash, blob) for text_hash, blob in (vectors or {}).items()])
     return True
+
+
+def stop_background(conn, rows) -> None:
+    """Say of these rows of ``background`` that their jobs are lost (a consumer starts and no queue holds them),
+    unless a job took them again since: their worker is then NO_PROCESS, none (search.index.working.alive), and
+    the next scan reads the file again and hands it on again. The row stays until that scan's build is under
+    way, keeping the vectors the lost job embedded from the clean-up of unused vectors (forgotten at once, they
+    went with the publish of any other collection that ran first, and the file's new job embedded them again)."""
+    with transaction(conn):
+        conn.executemany("UPDATE background SET pid = ? WHERE collection = ? AND path = ? AND since = ?",
+                         [(NO_PROCESS, r["collection"], r["path"], r["since"]) for r in rows])
 
 
 def forget_background(conn, rows) -> None:

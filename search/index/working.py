@@ -11,6 +11,7 @@ import time
 from search.index import queries
 
 VERBS = {"chunk": "chunking", "embed": "embedding"}
+NO_PROCESS = 0  # the pid of a background row whose job is lost (store.stop_background): no process has it
 
 
 def slow(conn, gen: int) -> list[dict]:
@@ -91,7 +92,10 @@ def _size(size: int) -> str:
 
 
 def alive(pid: int) -> bool:
-    """Whether the process ``pid`` (a worker of this machine) still runs."""
+    """Whether the process ``pid`` (a worker of this machine) still runs; NO_PROCESS (or any pid under 1, which
+    os.kill reads as a process group) is none."""
+    if pid < 1:
+        return False
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
