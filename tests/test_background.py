@@ -128,6 +128,25 @@ def test_a_scan_while_the_big_file_is_embedded_leaves_it_to_its_job(immediate, s
         "the older job is no longer wanted"
 
 
+def test_a_big_file_renamed_while_its_job_waits_stops_that_job(immediate, sift_env, tmp_path, monkeypatch):
+    """The watcher's scan of the paths a rename touched (the old name gone, the new one added) hands the file on
+    again under its new name, and the job of the old name stops: kept, it went on embedding a file that is no
+    longer there, holding a worker beside the new job, and its row stayed until a walk of the whole collection."""
+    from search.index import store
+    from workers import tasks
+    report, conn, root, big = handed_on(tmp_path, monkeypatch)
+    for i in range(4):  # a collection of more files than the scan names: it reads the named paths alone
+        (root / f"other{i}.md").write_text(f"# Other {i}\n\nThe gannet number {i}.\n")
+    tasks.discover(report["id"])
+    assert [r["since"] for r in queries.background(conn, report["id"])] == [1.0], "left to its job"
+    big.rename(root / "moved.md")
+    tasks.discover(report["id"], paths=["big.md", "moved.md"])
+    assert [r["path"] for r in queries.background(conn, report["id"])] == ["moved.md"], \
+        [dict(r) for r in queries.background(conn, report["id"])]
+    assert not store.background_progress(conn, report["id"], "big.md", 1.0, 5, os.getpid()), \
+        "the job of the old name is no longer wanted"
+
+
 def test_a_job_lost_with_its_worker_is_handed_on_again(immediate, sift_env, tmp_path, monkeypatch):
     """A row whose worker died (killed mid-job) holds nothing back: the periodic rescan finds its collection due,
     and the scan reads the file again."""

@@ -233,7 +233,8 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     store.settle_ctimes(conn, collection_id, plan.settled)
     carried = {} if model_changed else _as_before(conn, collection_id, plan, found, _settings_print(model))
     store.keep_remembered(conn, collection_id, carried)  # the rest are gone, indexed, or read again now
-    in_background, stale = _in_background(conn, collection_id, plan, found, _settings_print(model), scope is None)
+    in_background, stale = _in_background(conn, collection_id, plan, found, _settings_print(model),
+                                          None if scope is None else scope.paths)
     carried.update(in_background)
     # a refused link that was indexed before stays 'deleted' (its old version is retired), and is skipped
     refused_before = _refused_as_before(conn, collection["published"], unnamable)
@@ -387,17 +388,19 @@ def in_background(total: int) -> str:
 
 
 def _in_background(conn, collection_id: int, plan, found: list[FoundFile], settings_print: str,
-                   whole: bool) -> tuple[dict[str, Outcome], list]:
+                   looked: list[str] | None) -> tuple[dict[str, Outcome], list]:
     """The files the plan would read again whose chunks a job of their own is embedding, or waits to, as they
     are now (size, mtime, ctime, settings): left to that job, skipped here with the reason. And the rows that no
     longer hold, to forget: the job finished (the file is read now, its vectors cached), the file changed or is
     gone, or its worker died (the file is read again, and handed on again if it still has that much to embed).
-    ``whole``: the scan walked the whole collection; a targeted one judges only the paths it looked at."""
+    ``looked``: the paths (files, folders) a targeted scan read, None for a walk of the whole collection; a
+    targeted scan judges only the rows of files it looked at, one that is no longer there too (renamed: the row of
+    its old name went on, its job embedding what the new name's job embeds again)."""
     on_disk = {f.path: f for f in found}
     carried, stale = {}, []
     for row in queries.background(conn, collection_id):
         path, file = row["path"], on_disk.get(row["path"])
-        if not (whole or file is not None or path in plan.changes):
+        if not (looked is None or file is not None or path in plan.changes or _under(path, looked)):
             continue
         running = row["done"] < row["total"] and (row["pid"] is None or working.alive(row["pid"]))
         if running and file is not None and plan.changes.get(path, "deleted") != "deleted" and \
@@ -407,6 +410,11 @@ def _in_background(conn, collection_id: int, plan, found: list[FoundFile], setti
         else:
             stale.append(row)
     return carried, stale
+
+
+def _under(path: str, looked: list[str]) -> bool:
+    """Whether ``path`` is one of ``looked`` or inside one of them (a folder, walked whole)."""
+    return any(path == p or path.startswith(p.rstrip("/") + "/") for p in looked)
 
 
 def lost_in_background(conn, queued: set | None = None) -> list:
