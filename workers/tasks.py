@@ -691,7 +691,8 @@ def embed_in_background(job: Background) -> None:
     whose build finds every vector cached. Stops when no longer wanted (``store.background_progress``)."""
     conn, settings = runtime.index(), runtime.settings()
     embedder, hashes = runtime.embedder(job.model), list(job.texts)
-    todo = [h for h in hashes if h not in queries.cached_hashes(conn, job.model, hashes)]
+    cached = queries.cached_hashes(conn, job.model, hashes)  # once: in the comprehension, once per chunk
+    todo = [h for h in hashes if h not in cached]
     done, pid = len(hashes) - len(todo), os.getpid()
     wanted = store.background_progress(conn, job.collection, job.path, job.since, done, pid)
     for i in range(0, len(todo), settings.embed_batch):
