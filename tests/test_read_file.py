@@ -471,23 +471,29 @@ def pages_pdf(pages: list[list[str]]) -> bytes:
     return raw_pdf(objects)
 
 
-@pytest.mark.parametrize("overlap", ["32", "0"])
-def test_a_pdf_page_reads_as_that_page_alone(immediate, tmp_path, monkeypatch, overlap):
-    """read_file of page 2 gave the whole passages that cover it: the end of page 1 and the start of page 3 too
-    (a passage runs over a page break). Each page now reads as the parser read that page, and nothing more;
-    passages that do not overlap join with their line breaks kept."""
+def otters_indexed(tmp_path, count: int):
+    """papers/otters.pdf of ``count`` pages of 40 lines, indexed as collection 'papers'; returns its text as the
+    parser reads it (one section) and where each page's text starts in it, with the end (after the last page)."""
     from ingest.pdf import parse_pdf
-    from mcp_server.service import Sift
-    from search.settings import load
-    monkeypatch.setenv("SIFT_CHUNK_OVERLAP", overlap)
     pages = [[f"page {n} line {i}: the p{n}x{i} otter swims past reeds and stones" for i in range(40)]
-             for n in range(1, 5)]
+             for n in range(1, count + 1)]
     root = tmp_path / "papers"
     root.mkdir()
     (root / "otters.pdf").write_bytes(pages_pdf(pages))
     ingest(root, "papers")
     section, = parse_pdf("otters.pdf", (root / "otters.pdf").read_bytes()).sections
-    starts = [offset for offset, _ in section.page_starts] + [len(section.text) + 2]
+    return section, [offset for offset, _ in section.page_starts] + [len(section.text) + 2]
+
+
+@pytest.mark.parametrize("overlap", ["32", "0"])
+def test_a_pdf_page_reads_as_that_page_alone(immediate, tmp_path, monkeypatch, overlap):
+    """read_file of page 2 gave the whole passages that cover it: the end of page 1 and the start of page 3 too
+    (a passage runs over a page break). Each page now reads as the parser read that page, and nothing more;
+    passages that do not overlap join with their line breaks kept."""
+    from mcp_server.service import Sift
+    from search.settings import load
+    monkeypatch.setenv("SIFT_CHUNK_OVERLAP", overlap)
+    section, starts = otters_indexed(tmp_path, 4)
     sift = Sift(load())
     chunks = queries.file_chunks(sift.conn(), queries.visible_file(sift.conn(), "papers", "otters.pdf")["id"])
     assert any(c["end_page"] > c["page"] for c in chunks) and len(chunks) > 2  # passages cross page breaks
@@ -512,17 +518,9 @@ def test_a_pdf_page_reads_as_that_page_alone(immediate, tmp_path, monkeypatch, o
 def test_pdf_pages_from_page_to_end_page_come_in_one_call_within_the_limit(immediate, tmp_path, monkeypatch):
     """A model reading a 109-page PDF made 109 calls, a page each. page with end_page reads the pages between
     in one call, each under a [page N] line, as many as fit in the 40 KB limit; the note says where to go on."""
-    from ingest.pdf import parse_pdf
     from mcp_server.service import Sift
     from search.settings import load
-    pages = [[f"page {n} line {i}: the p{n}x{i} otter swims past reeds and stones" for i in range(40)]
-             for n in range(1, 6)]
-    root = tmp_path / "papers"
-    root.mkdir()
-    (root / "otters.pdf").write_bytes(pages_pdf(pages))
-    ingest(root, "papers")
-    section, = parse_pdf("otters.pdf", (root / "otters.pdf").read_bytes()).sections
-    starts = [offset for offset, _ in section.page_starts] + [len(section.text) + 2]
+    section, starts = otters_indexed(tmp_path, 5)
     page_text = {n: section.text[starts[n - 1]:starts[n] - 2] for n in range(1, 6)}
     sift = Sift(load())
     answer, data = reading.read(sift, "papers/otters.pdf", None, None, 2, end_page=4)
