@@ -209,11 +209,32 @@ def test_a_starting_consumer_keeps_the_lost_jobs_vectors_until_its_scan(immediat
         recover.resume(immediate)
         store.drop_unused_vectors(conn)  # another collection's publish, run before the queued scan
     finally:
+        immediate.storage.flush_queue()  # the scan resume queued: none runs in this test
         immediate.immediate = True
     left = {r[0] for r in conn.execute("SELECT text_hash FROM vectors WHERE model = ?", (runtime.model_id(),))}
     assert set(kept) <= left, "the lost job's vectors were dropped before its file was handed on again"
     [row] = queries.background(conn, report["id"])
     assert not working.alive(row["pid"]), "the row says its job stopped: the scan hands the file on again"
+
+
+def test_a_starting_consumer_tells_a_queued_older_job_from_the_rows_own(immediate, sift_env, tmp_path, monkeypatch):
+    """A job the queue holds for an older version of the file (its row since taken by a later hand-off, whose own
+    job was lost: a chunk stage retried, then the consumer killed before it queued the new job) does not stand for
+    the row's: that older job stops at once (its token no longer matches), and the row, left 'waiting', held the
+    file skipped at every scan and the clean-up of unused vectors off, for good."""
+    from workers import recover, tasks
+    report, conn, _, _ = handed_on(tmp_path, monkeypatch)  # the row's token: 1.0, its job in no queue
+    immediate.immediate = False
+    try:
+        tasks.embed_in_background(tasks.Background(report["id"], "big.md", "m", {"a" * 64: "passage: x"}, 0.5))
+        assert any(isinstance(t.args[0], tasks.Background) for t in immediate.pending() if t.args)
+        recover.resume(immediate)
+    finally:
+        immediate.storage.flush_queue()  # the jobs resume queued: none runs in this test
+        immediate.immediate = True
+    [row] = queries.background(conn, report["id"])
+    assert row["since"] == 1.0 and row["pid"] is not None and not working.alive(row["pid"]), \
+        f"the row's own job is lost, though an older job of the file is queued: {dict(row)}"
 
 
 def big_note_queued(sift_env, tmp_path, files: dict[str, str]):

@@ -91,10 +91,11 @@ def _carried(huey, tasks) -> dict[int, set[str]]:
     return carried
 
 
-def _in_background(huey, tasks) -> set[tuple[int, str]]:
-    """(collection, path) of the big files whose background job a queued or scheduled job is."""
+def _in_background(huey, tasks) -> set[tuple[int, str, float]]:
+    """(collection, path, token) of the big files' background jobs that are queued or scheduled: a job of an
+    older token (its row since taken by a later hand-off) is not the row's own, and stops as it starts."""
     jobs = [task.args[0] for task in [*huey.pending(), *huey.scheduled()] if task.args]
-    return {(job.collection, job.path) for job in jobs if isinstance(job, tasks.Background)}
+    return {(job.collection, job.path, job.since) for job in jobs if isinstance(job, tasks.Background)}
 
 
 def _redis(huey):

@@ -419,10 +419,10 @@ def _under(path: str, looked: list[str]) -> bool:
 
 def lost_in_background(conn, queued: set | None = None) -> list:
     """The rows of big files whose background job is lost: not done, and its worker dead; or, given ``queued``
-    ((collection, path) of the jobs the queue holds, as a consumer starts and none of its workers runs yet), not
-    done and not among them, whatever process its pid now names (after a reboot, perhaps another one)."""
+    ((collection, path, token) of the jobs the queue holds, as a consumer starts and none of its workers runs
+    yet), not done and not among them, whatever process its pid now names (after a reboot, perhaps another one)."""
     return [r for r in queries.background(conn) if r["done"] < r["total"] and (
-        (r["collection"], r["path"]) not in queued if queued is not None
+        (r["collection"], r["path"], r["since"]) not in queued if queued is not None
         else r["pid"] is not None and not working.alive(r["pid"]))]
 
 
