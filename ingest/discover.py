@@ -454,6 +454,12 @@ def _count_unread(entry, rel: str, is_link: bool, rules: Rules, unread: Counter)
         unread[extension(rel)] += 1
 
 
+def refused_link(root: Path | str, rel: str) -> str | None:
+    """Why the walk does not follow the file ``rel`` if it is a symbolic link (``_refused_link``), else None."""
+    path = Path(root) / rel
+    return _refused_link(path, Path(root).resolve()) if path.is_symlink() else None
+
+
 def _refused_link(path: Path, real_root: Path) -> str | None:
     """Why a symlinked file is not followed, or None if it is a file inside the root."""
     try:

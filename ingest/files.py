@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.discover import Rules, why_not_indexed
+from ingest.discover import Rules, refused_link, why_not_indexed
 from ingest.document import Document, Skip
 from ingest.kinds import kind_of
 from ingest.links import resolve_links, same_stem_pdf
@@ -113,11 +113,12 @@ def _bound_names(doc: Document) -> None:
 
 def _attach_links(root, path: str, doc: Document, rules: Rules | None = None) -> None:
     """Resolve the note's links; a same-stem PDF beside it becomes its attachment, unless the scan leaves it out
-    (SIFT_EXCLUDE, SIFT_INCLUDE, a .gitignore: ingest.discover pairs only the files it takes): search hits listed it
-    as the note's 'attached PDF', and each scan found the note changed (no PDF beside it, as the walk saw it)."""
+    (SIFT_EXCLUDE, SIFT_INCLUDE, a .gitignore, a symbolic link it does not follow: ingest.discover pairs only the
+    files it takes): search hits listed it as the note's 'attached PDF', and each scan found the note changed (no
+    PDF beside it, as the walk saw it)."""
     links = resolve_links(path, doc.meta.get("links", []), set(doc.meta.pop("wiki_links", [])))
     pdf = same_stem_pdf(root, path)
-    if pdf and why_not_indexed(root, pdf, rules) is None:
+    if pdf and why_not_indexed(root, pdf, rules) is None and refused_link(root, pdf) is None:
         doc.meta["attachments"] = [pdf]
         links = sorted(set(links) | {pdf})
     doc.meta["links"] = links

@@ -384,3 +384,25 @@ def test_a_same_stem_pdf_the_scan_leaves_out_is_no_attachment_of_its_note(immedi
     from search.index import queries
     assert queries.get_collection(runtime.index(), first["id"])["published"] == first["published"]["id"], \
         "a scan of nothing changed publishes no generation"
+
+
+def test_a_same_stem_pdf_linked_from_outside_the_root_is_no_attachment_of_its_note(immediate, tmp_path, monkeypatch):
+    """paper.pdf beside paper.md, a symbolic link to a PDF outside the collection's folder, which the walk does not
+    follow (skipped): the note was parsed with it as its attachment, the walk paired it with none, and each scan
+    found the note changed and published again, as for a PDF SIFT_EXCLUDE leaves out."""
+    from search.index import queries
+    from search.query.engine import Engine
+    from workers import runtime, tasks
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "notes", {"paper.md": "# Paper notes\n\nThe okapi hides in the forest.\n",
+                                           "other.md": "# Other\n\nnothing\n"})
+    (tmp_path / "elsewhere.pdf").write_bytes(paged_pdf(["pangolin scales overlap"]))
+    (root / "paper.pdf").symlink_to(tmp_path / "elsewhere.pdf")
+    first = ingest(root)
+    [refused] = first["published"]["failures"]
+    assert (refused["path"], refused["state"]) == ("paper.pdf", "skipped") and "outside" in refused["reason"]
+    hit = Engine(runtime.settings().index_path).search("okapi", mode="keyword").hits[0]
+    assert hit.path == "paper.md" and hit.attachments == [], hit.attachments
+    tasks.discover(first["id"])
+    assert queries.get_collection(runtime.index(), first["id"])["published"] == first["published"]["id"], \
+        "a scan of the unchanged folder found the note changed"
