@@ -145,6 +145,25 @@ def test_a_page_shows_at_most_two_passages_of_a_file_while_others_match(immediat
     assert f"+ {readme[0].more_in_file} more passages of this file ranked among these" in "\n".join(lines)
 
 
+def test_the_search_that_shows_a_root_file_s_passages_keeps_to_that_file(immediate, tmp_path, sift_env):
+    """The search given for the passages left off of a file at the collection's root named it by a bare glob
+    ('Index.md'), which matches that name in every folder: with an older copy in old/, that search showed both
+    files, two passages each, and the passages it promised stayed off. './Index.md' is the root's alone."""
+    links = "\n\n".join(f"## Section {n}\n\n* [Contract renewal {n}](c{n}.md)" for n in range(8))
+    notes = {f"c{n}.md": f"# Client {n}\n\nThe contract renewal with client {n} is due in May.\n" for n in range(4)}
+    ingest(write_tree(tmp_path / "notes", {"Index.md": "# Index\n\n" + links + "\n", "old/Index.md": "# Old index\n\n"
+                                           + links + "\n", **notes}))
+    shown = run_ingest(sift_env, "search", "contract renewal", "--limit", "6").stdout
+    line = next(line for line in shown.splitlines() if "more passages of this file" in line)
+    glob = line.rsplit("--glob ", 1)[1].removesuffix(" to see them").strip("'")
+    again = run_ingest(sift_env, "search", "contract renewal", "--limit", "20", "--collection", "notes",
+                       "--glob", glob).stdout
+    listed = [line for line in again.splitlines() if line[:3].strip().rstrip(".").isdigit()]
+    first = next(line for line in shown.splitlines() if line[:3].strip().rstrip(".").isdigit())
+    assert first.split()[1].startswith("notes/Index.md:"), shown  # the hint line is under its first hit
+    assert len(listed) == 8 and all(line.split()[1].startswith("notes/Index.md:") for line in listed), again
+
+
 def test_ingest_search_names_the_flags_that_show_a_file_s_passages_left_off(immediate, tmp_path, sift_env):
     """`ingest search` said '(read_file shows the file)' of the passages of a file left off its page, as the MCP
     tool did before it gave the search's arguments: it gives the flags, and that search shows them all."""
@@ -153,9 +172,9 @@ def test_ingest_search_names_the_flags_that_show_a_file_s_passages_left_off(imme
     ingest(write_tree(tmp_path / "notes", {"Index [2024].md": "# Index\n\n" + links + "\n", **notes}))
     shown = run_ingest(sift_env, "search", "contract renewal", "--limit", "6").stdout
     line = next(line for line in shown.splitlines() if "more passages of this file" in line)
-    assert line.endswith("search again with --collection notes --glob 'Index [[]2024].md' to see them"), shown
+    assert line.endswith("search again with --collection notes --glob './Index [[]2024].md' to see them"), shown
     again = run_ingest(sift_env, "search", "contract renewal", "--limit", "20", "--collection", "notes",
-                       "--glob", "Index [[]2024].md").stdout
+                       "--glob", "./Index [[]2024].md").stdout
     listed = [line for line in again.splitlines() if line[:3].strip().rstrip(".").isdigit()]
     assert len(listed) == 8 and all("notes/Index [2024].md" in line for line in listed), again
 

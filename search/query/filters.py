@@ -104,11 +104,12 @@ def glob_matcher(glob: str):
 def file_glob(path: str) -> str | None:
     """A glob that matches the file at ``path`` (relative to its root), to search it alone: its wildcards and
     brackets written as one-character classes ('a[1].md' as 'a[[]1].md'). None for a name with a brace, which
-    the expansion of '{md,py}' would read (no escape reaches it), or a leading './'. A name at the root, having
-    no '/', matches that name in any folder too."""
+    the expansion of '{md,py}' would read (no escape reaches it), or a leading './'. A file at the root is
+    './Index.md': a pattern without '/' matches that name in any folder, and the search that was to show one
+    file's passages showed every Index.md's, two passages each."""
     if "{" in path or "}" in path or path.startswith("./"):
         return None
-    return re.sub(r"([*?\[])", r"[\1]", path)
+    return ("" if "/" in path else "./") + re.sub(r"([*?\[])", r"[\1]", path)
 
 
 def _patterns(glob: str) -> list[str]:
