@@ -316,9 +316,9 @@ CREATE INDEX files_mtime ON files(mtime);
 CREATE INDEX files_attached ON files(collection) WHERE kind = 'note' AND meta LIKE '%"attachments"%';
 """
 
-# A big file embedded in the background, outside its collection's build (workers.background): what it was chunked
-# from (its size, mtime and ctime, as the walk sees them, and the settings: search.index.remembered), how far its
-# embedding has got and which worker does it (NULL: its job waits in the queue). A scan that finds the file so
+# A big file embedded in the background, outside its collection's build (workers.tasks.embed_in_background): what
+# it was chunked from (its size, mtime and ctime, as the walk sees them, and the settings: search.index.remembered),
+# how far its embedding has got and which worker does it (NULL: its job waits in the queue). A scan that finds the file so
 # leaves it to that job, and a finished one's row stays until a scan reads the file again (its vectors cached),
 # keeping them from the clean-up of unused vectors meanwhile.
 V17 = """
