@@ -46,10 +46,10 @@ def test_a_file_readers_offset_and_limit_are_told_as_lines(servers, sift_env):
 
 
 def test_what_a_tool_takes_is_said_once_for_several_unknown_arguments(servers, sift_env):
-    """Three unknown arguments repeated 'it takes path, start_line, end_line, page, start_offset' three times."""
+    """Three unknown arguments repeated 'it takes path, start_line, end_line, page, end_page, start_offset' three times."""
     async def scenario():
         async with servers.session(sift_env, "--no-worker") as s:
             return await call(s, "read_file", file_path="notes/x.md", offset=3, limit=5)
     said = text(run(scenario))
-    assert said.count("it takes path, start_line, end_line, page, start_offset") == 1, said
+    assert said.count("it takes path, start_line, end_line, page, end_page, start_offset") == 1, said
     assert said.count("is not an argument of read_file") == 3, said
