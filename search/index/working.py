@@ -61,9 +61,11 @@ def background_state(work: dict) -> str:
     return f"{work['path']} {said[work['state']]}"
 
 
-def background_said(conn, collection_id: int, work: dict) -> str:
-    """``background_state``, then '(its earlier version answers meanwhile)' when the collection has one."""
-    earlier = queries.indexed_file(conn, collection_id, work["path"])
+def background_said(conn, collection_id: int, work: dict, earlier: bool | None = None) -> str:
+    """``background_state``, then '(its earlier version answers meanwhile)' when the collection has one
+    (``earlier``: whether it has, when the caller has asked the index already)."""
+    if earlier is None:
+        earlier = queries.indexed_file(conn, collection_id, work["path"])
     return background_state(work) + (" (its earlier version answers meanwhile)" if earlier else "")
 
 
