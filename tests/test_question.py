@@ -39,14 +39,14 @@ def test_chinese_question_words_and_particles_are_left_out():
     assert content("得了癫痫平时注意什么啊？").split() == ["得了癫痫平时注意"]
     assert content("癫痫该如何防治").split() == ["癫痫该", "防治"]  # not joined into a bigram 该防
     assert "系吗" in framing("癫痫病发作与经期有关系吗？")
-    assert content("吗啡的副作用是什么").split() == ["吗啡的副作用是"]  # 吗 begins 吗啡 (morphine): kept
+    assert content("吗啡的副作用是什么").split() == ["吗啡的副作用"]  # 吗 begins 吗啡 (morphine): kept
 
 
 def test_traditional_chinese_question_words_in_their_variants_are_left_out():
     """為甚麼 (Taiwan's and Hong Kong's 'why') left a stray 為 to search by; 什麽 and 怎麽 (麽, not 麼) and 哪裏
     were searched as they are, as bigrams of the question's framing."""
     assert content("為甚麼會當機？").split() == ["會當機"]
-    assert content("什麽是向量資料庫？").split() == ["是向量資料庫"]
+    assert content("什麽是向量資料庫？").split() == ["向量資料庫"]
     assert content("怎麽安裝").split() == ["安裝"]
     assert content("哪裏可以下載？").split() == ["可以下載"]
     assert content("爲什麼會當機").split() == ["會當機"]
@@ -127,3 +127,31 @@ def test_a_question_about_a_quoted_framing_word_finds_its_note(immediate, tmp_pa
         engine.warm()
         hits = engine.search('what does "do" mean?', mode="keyword").hits
         assert "blocks.md" in [h.path.rsplit("/", 1)[-1] for h in hits], (postings, [h.path for h in hits])
+
+
+def test_the_is_beside_a_chinese_question_word_is_left_out_too(immediate, tmp_path, embedder):
+    """'什么是JVM？' was searched by keyword as 是 and JVM: a lone 是 (is), in nearly every Chinese passage, ranked
+    a note on blood pressure second for saying 这个是降压药物. 什么是X, X是什么 and X是怎么… are asked about X."""
+    assert content("什么是JVM？") == "JVM"
+    assert content("HashMap的原理是什么").split() == ["HashMap的原理"]
+    assert content("肾衰竭是怎么引起的？").split() == ["肾衰竭", "引起的"]
+    assert content("是不是") == "是不是" and content("是什么") == "是什么"  # framing alone: kept as written
+    write_tree(tmp_path / "notes", {"jvm.md": "# 面试\n\nJVM 是 Java 虚拟机，负责执行字节码。\n",
+                                    "血压.md": "# 降压药\n\n这个是降压药物，要长期服用。\n"})
+    ingest(tmp_path / "notes")
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    for query in ("什么是JVM？", "JVM是什么"):
+        assert [h.path.rsplit("/", 1)[-1] for h in engine.search(query, mode="keyword").hits] == ["jvm.md"], query
+
+
+def test_a_snippet_does_not_mark_a_chinese_questions_framing(immediate, tmp_path, embedder):
+    """A snippet marks a run of Chinese whole where a passage holds it whole: '内存泄露怎么办' marked
+    **内存泄露怎么办** (and '什么是缓存穿透？' **什么是缓存穿透**), framing and all, though search looked up neither
+    怎么办 nor 什么."""
+    write_tree(tmp_path / "notes", {"泄露.md": "# 排查\n\n内存泄露怎么办？先用 jmap 导出堆转储。\n",
+                                    "缓存.md": "# 面试\n\n面试常问：什么是缓存穿透？布隆过滤器可以解决。\n"})
+    ingest(tmp_path / "notes")
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    for query, shown in (("内存泄露怎么办", "**内存泄露**怎么办"), ("什么是缓存穿透？", "什么是**缓存穿透**")):
+        snippets = [h.snippet for h in engine.search(query, mode="keyword").hits]
+        assert len(snippets) == 1 and shown in snippets[0], (query, snippets)

@@ -529,6 +529,9 @@ class Engine:
         if not ranked:
             return []
         rows = {r["id"]: r for r in queries.hit_rows(conn, [cid for cid, _, _ in ranked])}
+        # A question's framing words are not marked: leaving out their bigrams (``common``) did not do for a run of
+        # Chinese, which a snippet also marks whole: '内存泄露怎么办' marked **怎么办** in a note on another matter.
+        query = question.content(query)
         accept = _stem_matches(conn, query, set().union(*(
             marked_words(r["text"], query, skip=common, note=r["kind"] == "note", code=r["kind"] == "code")
             for r in rows.values())))
