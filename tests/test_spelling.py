@@ -102,6 +102,26 @@ def test_chinese_is_named_only_when_none_of_its_bigrams_is_indexed(engine):
     assert spelling_notes(answer) == ["no passage contains '量子物理'"]
 
 
+@pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])
+def test_a_chinese_typo_inside_a_word_is_offered_what_the_passages_write(immediate, tmp_path, embedder, postings):
+    """A character typed for one that sounds alike (布龙 for 布隆, 传透 for 穿透) was named, 'no passage contains
+    '布龙'', with nothing offered, though the passages held the word a character away. What they write there is
+    offered, in their script (庫 for the 裤 of 资料裤, in notes written in Traditional characters)."""
+    write_tree(tmp_path / "notes", {"redis.md": "# 缓存\n\n缓存穿透可以用布隆过滤器解决，也可以缓存空值。\n",
+                                    "db.md": "# 資料庫設計\n\n設計資料庫時要先畫出 ER 圖。\n",
+                                    "other.md": "# 周报\n\n本周主要推进合同的验收。\n"})
+    ingest(tmp_path / "notes")
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder, keyword_postings=postings)
+    engine.warm()
+    for query, said in (("布龙过滤器", "no passage contains '布龙' (did you mean '布隆'?)"),
+                        ("缓存传透", "no passage contains '传透' (did you mean '穿透'?)"),
+                        ("资料裤", "no passage contains '裤' (did you mean '庫'?)"),
+                        ("合同条款", "no passage contains '条款'")):  # no passage holds 合同 with one other pair
+        answer = engine.search(query, mode="keyword")
+        assert spelling_notes(answer) == [said], query
+    assert engine.search("布龙过滤器", mode="keyword").unmatched == [{"word": "布龙", "suggestion": "布隆"}]
+
+
 def test_a_word_two_edits_away_is_found_through_its_stem(engine):
     """No one-edit variant of 'databaas' stems to an indexed term; its stem 'databaa' is one edit from the indexed
     'databas', which passages spell 'database'."""

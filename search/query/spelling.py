@@ -8,7 +8,9 @@ engine adds a note naming such words, with a suggestion drawn from the index, an
 The whole published index is asked, not the collection or folder searched: a word that is somewhere is no typo,
 and "nothing here holds it" is what an empty answer already says. A Chinese (Japanese, Korean) run counts as
 missing when none of its bigrams is indexed; it is named, never corrected. Of a run some of whose bigrams are
-indexed, the stretch no indexed bigram touches is named (量子 of 量子计算), as the results hold only the rest.
+indexed, the stretch no indexed bigram touches is named (量子 of 量子计算), as the results hold only the rest, with
+what the passages write in its place where they hold the run with one of its characters another: 布隆 for the
+布龙 of 布龙过滤器, a character typed for one that sounds alike (``_suggest_chinese``).
 
 The keyword index holds stems ('deploy' for 'deployment'), so a word is not compared with stems letter by letter:
 its one-edit variants (a letter dropped, added, changed, or two swapped) go through FTS5's own tokenizer, and a
@@ -32,7 +34,8 @@ from dataclasses import dataclass
 from search.index import queries
 from search.query.keyword import BY_MEANING, MAX_TERMS
 from search.query.postings import COLUMNS, Postings, tokenize
-from search.query.text import CJK_RUN, WORD, normalise, other_scripts, query_pieces, split_scripts
+from search.query.keyword import WEIGHTS
+from search.query.text import CJK_RANGES, CJK_RUN, WORD, normalise, other_scripts, query_pieces, simplified, split_scripts
 
 MIN_LETTERS = 4  # a shorter word is not corrected: too many words are one edit away
 MAX_LETTERS = 30  # nor a longer one (its variants would be thousands)
@@ -42,6 +45,7 @@ SHOWN = 40  # characters of a missing word the note shows at most
 PART_OF = 8  # characters of a Chinese run whose missing part is named at most: a longer one is a sentence, whose
 # unmatched stretches ('我想知道', '里面的') would be noise
 PASSAGES = 3  # passages read to find the word a stem stands for
+RUN_PASSAGES = 20  # passages read to find what a Chinese run's missing stretch was meant to be
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
 
@@ -57,6 +61,8 @@ class Said:
 class _Word:
     shown: str  # as the query has it (folded)
     terms: list[str]  # what keyword search looks up: the word, or a CJK run's bigrams
+    run: str = ""  # of a missing stretch of a Chinese run: the run, and where the stretch starts in it
+    at: int = 0
 
 
 def note(conn, query: str, postings: Postings | None, mode: str) -> Said | None:
@@ -71,7 +77,8 @@ def note(conn, query: str, postings: Postings | None, mode: str) -> Said | None:
     if not missing:
         return None
     named = missing[:NAMED]
-    suggestions = {w.shown: _suggest(w.shown, vocabulary) for w in [w for w in named if _correctable(w)][:CORRECTED]}
+    suggestions = {w.shown: _suggest_chinese(w, vocabulary) if w.run else _suggest(w.shown, vocabulary)
+                   for w in [w for w in named if w.run or _correctable(w)][:CORRECTED]}
     text = _say(named, len(missing) - len(named), suggestions, len(absent) == len(words), mode, query)
     return Said(text, [{"word": _spelled([query], w.shown), "suggestion": suggestions.get(w.shown)} for w in missing])
 
@@ -106,6 +113,11 @@ class _Vocabulary:
         if self.postings is not None:
             return self.postings.documents(term)
         return queries.term_documents(self.conn, term)
+
+    def holding(self, expression: str, limit: int) -> list[str]:
+        """The text of the ``limit`` published passages that match the FTS5 ``expression`` best."""
+        ranked = queries.keyword_search(self.conn, expression, WEIGHTS, "", {}, limit)
+        return [row["text"] for row in queries.hit_rows(self.conn, [cid for cid, _ in ranked])] if ranked else []
 
     def texts(self, term: str) -> list[str]:
         self._instances()
@@ -157,9 +169,32 @@ def _missing_parts(word: _Word, tokens: dict, vocabulary: _Vocabulary) -> list[_
         elif is_covered and start is not None:
             stretch = run[start:i]
             if len(stretch) > 1 or not any(held(form[start]) for form in forms):
-                parts.append(_Word(stretch, [stretch]))
+                parts.append(_Word(stretch, [stretch], run=run, at=start))
             start = None
     return parts
+
+
+def _suggest_chinese(word: _Word, vocabulary: _Vocabulary) -> str | None:
+    """What the passages write in place of ``word``, a missing stretch of a Chinese run, where they hold the run with
+    one character of the stretch another (in either script): 布隆 for the 布龙 of 布龙过滤器, 穿透 for the 传透 of
+    缓存传透. The stretch was named alone, though the passages said what was meant a character away. Read in the
+    RUN_PASSAGES passages that hold most of the run's other pairs; the form most of them hold wins."""
+    run, end = simplified(word.run), word.at + len(word.shown)
+    pairs = [run[i:i + 2] for i in range(len(run) - 1) if not (word.at <= i and i + 1 < end)]
+    held = [[f'"{form}"' for form in [pair, *other_scripts(pair)] if vocabulary.holds(form)] for pair in pairs]
+    if not any(held):
+        return None
+    texts = vocabulary.holding(" AND ".join(f"({' OR '.join(forms)})" for forms in held if forms), RUN_PASSAGES)
+    found: Counter = Counter()
+    for i in range(word.at, end):
+        pattern = re.compile(re.escape(run[:i]) + f"[{CJK_RANGES}]" + re.escape(run[i + 1:]))
+        for text in texts:
+            folded = normalise(text)
+            for match in pattern.finditer(simplified(folded)):  # one character for one: the spans agree
+                stretch = folded[match.start() + word.at:match.start() + end]
+                if simplified(stretch) != simplified(word.shown):
+                    found[stretch] += 1
+    return max(found, key=lambda form: (found[form], form), default=None)
 
 
 def _correctable(word: _Word) -> bool:
