@@ -189,3 +189,26 @@ def test_snippet_marks_the_words_of_camelcase_names_in_code_as_search_matched_th
     assert snippet(code, "get_user_name parser", code=True) == \
         "def **getUserName**(self): return self.display**Name** # HTML**Parser**"
     assert "**" not in snippet("The getUserName call.", "user name")
+
+
+def test_chinese_wrapped_across_lines_is_one_run_to_search_and_to_snippets(immediate, tmp_path, embedder):
+    """A paragraph wrapped at a fixed width (a PDF's lines, text copied from one) cuts Chinese words anywhere:
+    '消息队\\n列' was indexed without the pair 队列, so '队列' found nothing, and the snippet showed '消息队 列',
+    a word cut by a space. A heading's line stays apart from the text below it; Korean lines break at spaces."""
+    import os
+    from pathlib import Path
+
+    from search.query.engine import Engine
+    from search.query.snippet import snippet
+    from tests.conftest import ingest, write_tree
+    assert "队列" in index_form("消息队\n列").split()
+    assert "队列" not in index_form("消息队\n\n列").split()  # a paragraph ends there
+    assert snippet("# 子标题\n正文", "正文", note=True) == "子标题 **正文**"
+    assert snippet("안녕\n하세요", "안녕") == "**안녕** 하세요"
+    write_tree(tmp_path / "notes", {"wrap.md": "# 笔记\n\n比如消息队\n列和分布式事\n务都被切开了。\n",
+                                    "other.md": "# 其他\n\n排队的人很多，列车晚点。\n"})
+    ingest(tmp_path / "notes")
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    hits = engine.search("队列", mode="keyword").hits
+    assert [h.path.rsplit("/", 1)[-1] for h in hits] == ["wrap.md"]
+    assert hits[0].snippet == "比如消息**队列**和分布式事务都被切开了。"

@@ -6,7 +6,8 @@ import functools
 import re
 import unicodedata
 
-from search.query.text import CJK_RANGES, CJK_RUN, WORD, normalise, other_scripts, split_scripts, umlaut_forms
+from search.query.text import (CJK_RANGES, CJK_RUN, WORD, normalise, other_scripts, split_scripts, umlaut_forms,
+                               unwrapped)
 
 # Where a Latin (Cyrillic, ...) word starts and ends: as \b, except that a CJK character is a border too,
 # since search splits '云仓WMS' into 云仓 and WMS, and so is '_', where the tokenizer splits 'wal_checkpoint'.
@@ -80,7 +81,7 @@ def _shown(text: str, note: bool, above: tuple[str, ...] = ()) -> str:
         plain = _plain(text, frozenset(h.strip() for h in above if h and h.strip()))
         text = plain if plain.strip() else _plain(text)
     text = _BOLD.sub(r"\1", text) if "**" in text else text
-    return _LEADER.sub(" … ", text)
+    return _LEADER.sub(" … ", unwrapped(text))  # '消息队\n列' was shown as '**消息队** 列', a word cut by a space
 
 
 def marked_words(text: str, query: str, skip=frozenset(), note: bool = False, code: bool = False) -> set[str]:
@@ -102,7 +103,8 @@ def _plain(text: str, above: frozenset[str] = frozenset()) -> str:
             heading = "#" in line and _HEADING.match(line)
             if heading and line[heading.end():].strip().rstrip("#").strip() in above:
                 continue
-            lines.append(_HEADING.sub("", line, count=1) if "#" in line else line)
+            # a heading's text ends with a space, which keeps it apart from the line below (``unwrapped``)
+            lines.append(_HEADING.sub("", line, count=1) + (" " if heading else "") if "#" in line else line)
     return "\n".join(lines)
 
 

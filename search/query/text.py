@@ -44,9 +44,23 @@ def _expand_run(run: str) -> str:
     return f" {unigrams} {bigrams} "
 
 
+# A line break between two Chinese (Japanese) characters: a paragraph wrapped at a fixed width, as PDFs' lines and
+# text copied from them are, cuts words anywhere (消息队 | 列), and Chinese has no space there to lose. Not Korean,
+# whose lines break where a space would be.
+_HAN = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff"
+_WRAPPED = re.compile(f"(?<=[{_HAN}])\n(?=[{_HAN}])")
+
+
+def unwrapped(text: str) -> str:
+    """``text`` without the line breaks that cut a run of Chinese (Japanese) in two, as a reader reads it: 消息队 at a
+    line's end and 列 at the next one's start are 消息队列. A line ending in a space (a Markdown hard break) stays."""
+    return _WRAPPED.sub("", text) if "\n" in text else text
+
+
 def index_form(text: str) -> str:
-    """The form of ``text`` stored in the FTS5 table."""
-    return CJK_RUN.sub(lambda m: _expand_run(m.group()), normalise(text))
+    """The form of ``text`` stored in the FTS5 table; a run of Chinese wrapped across lines is one run
+    (``unwrapped``), so the pair of characters a line break cut (队列 of 消息队 / 列) is found too."""
+    return CJK_RUN.sub(lambda m: _expand_run(m.group()), unwrapped(normalise(text)))
 
 
 # A name in code: letters and digits, split into its words where it is written in camelCase or PascalCase.
