@@ -32,10 +32,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from search.index import queries
-from search.query.keyword import BY_MEANING, MAX_TERMS
+from search.query.keyword import BY_MEANING, MAX_TERMS, WEIGHTS
 from search.query.postings import COLUMNS, Postings, tokenize
-from search.query.keyword import WEIGHTS
-from search.query.text import CJK_RANGES, CJK_RUN, WORD, normalise, other_scripts, query_pieces, simplified, split_scripts
+from search.query.text import (CJK_RANGES, CJK_RUN, WORD, normalise, other_scripts, query_pieces, simplified,
+                               split_scripts)
 
 MIN_LETTERS = 4  # a shorter word is not corrected: too many words are one edit away
 MAX_LETTERS = 30  # nor a longer one (its variants would be thousands)
