@@ -101,6 +101,19 @@ def test_a_chinese_snippet_starts_after_a_punctuation_mark_not_mid_phrase():
     assert shown.endswith("**蓝莓芝士蛋糕**。"), shown
 
 
+def test_a_chinese_pdfs_snippet_starts_after_its_ascii_clause_marks_too():
+    """A PDF's text is NFKC-normalised, which writes Chinese clause marks as ASCII ones (，as ,): its snippets
+    began mid-phrase (…单表,数据量…, the middle of 单库单表) as the marks were no place to start at."""
+    import unicodedata
+
+    from search.query.snippet import snippet
+    text = unicodedata.normalize("NFKC", "当前订单系统单库单表，数据量已超过五千万行，查询变慢，" * 8
+                                 + "二、方案：采用分库分表，按用户取模。")
+    shown = snippet(text, "分库分表")
+    assert shown.startswith("…数据量") or shown.startswith("…查询变慢") or shown.startswith("…当前"), shown
+    assert "**分库分表**" in shown
+
+
 def test_snippet_marks_a_chinese_or_japanese_word_whose_query_bigrams_overlap():
     """The bigrams 数据 and 据库 of the query 数据库索引 both match in 数据库, but matches were taken one after
     the other, so the second was never seen: **数据**库, and **デー**タ for データベース."""

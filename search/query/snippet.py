@@ -21,8 +21,9 @@ WIDTH = 240  # columns: a Chinese (Japanese, Korean, full-width) character takes
 _WIDE = re.compile("[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf"
                    "\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd]")
 # Where a snippet that does not start (end) with its passage may start (end): at a space, or after a Chinese
-# (Japanese) mark that ends a sentence or clause, as text written without spaces has no other clean place.
-_BREAK = re.compile(r"[ 。，、；：！？]")
+# (Japanese) mark that ends a sentence or clause, as text written without spaces has no other clean place; in a
+# PDF's text, which NFKC leaves with ASCII marks (，to ,), after such a mark that follows a Chinese character.
+_BREAK = re.compile(rf"[ 。，、；：！？]|(?<=[{CJK_RANGES}])[,;:!?]")
 # A note's own bold (**重要**, **important**), which the marks would run into: '****重要****'. Not a power
 # ('a**2 + b**2') or keyword arguments ('f(**a, **b)'): the opening pair follows no ASCII letter or digit, the
 # closing pair is followed by none (Chinese has no spaces around bold), and what they hold neither starts nor
