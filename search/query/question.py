@@ -31,8 +31,9 @@ CHINESE = (  # longest first: 怎么办 before 怎么
     "为什么", "為什麼", "為甚麼", "爲什麼", "爲甚麼", "为甚么", "為什麽", "為甚麽", "怎么办", "怎麼辦", "怎麽辦",
     "怎么样", "怎麼樣", "怎麽樣", "是不是", "能不能", "可不可以", "有没有", "有沒有", "怎么", "怎麼", "怎麽",
     "怎样", "怎樣", "如何", "什么", "什麼", "什麽", "甚麼", "甚么", "为何", "為何", "爲何", "哪些", "哪个", "哪個",
-    "哪里", "哪裡", "哪裏", "请问", "請問", "咋办", "咋辦", "咋样", "咋樣", "是否", "能否", "可否",
-)  # Traditional in its variants too: 麽 beside 麼 (Hong Kong, and many input methods), 甚麼, 爲, 裏
+    "哪里", "哪裡", "哪裏", "请问", "請問", "咋办", "咋辦", "咋样", "咋樣", "是否", "能否(?![认認])", "可否(?![认認])",
+)  # Traditional in its variants too: 麽 beside 麼 (Hong Kong, and many input methods), 甚麼, 爲, 裏; patterns: 能否 and 可否
+# (whether) but not in 不可否认 (undeniable) or 不能否认
 PARTICLES = "吗嗎呢啊呀"
 # A question word goes with the 是 beside it (什么是X, X是什么, X是怎么引起的) and the 有 before 什么 or 哪些
 # (X有什么症状). Left behind alone, 是 (is) became a term of its own (是X, X是): 什么是JVM？ ranked a passage on blood
