@@ -109,14 +109,16 @@ def test_a_chinese_typo_inside_a_word_is_offered_what_the_passages_write(immedia
     offered, in their script (庫 for the 裤 of 资料裤, in notes written in Traditional characters)."""
     write_tree(tmp_path / "notes", {"redis.md": "# 缓存\n\n缓存穿透可以用布隆过滤器解决，也可以缓存空值。\n",
                                     "db.md": "# 資料庫設計\n\n設計資料庫時要先畫出 ER 圖。\n",
-                                    "other.md": "# 周报\n\n本周主要推进合同的验收。\n"})
+                                    "other.md": "# 周报\n\n本周主要推进合同的验收。\n",
+                                    "胃.md": "# 胃病\n\n治胃病的药要饭后吃。\n"})
     ingest(tmp_path / "notes")
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder, keyword_postings=postings)
     engine.warm()
     for query, said in (("布龙过滤器", "no passage contains '布龙' (did you mean '布隆'?)"),
                         ("缓存传透", "no passage contains '传透' (did you mean '穿透'?)"),
                         ("资料裤", "no passage contains '裤' (did you mean '庫'?)"),
-                        ("合同条款", "no passage contains '条款'")):  # no passage holds 合同 with one other pair
+                        ("合同条款", "no passage contains '条款'"),  # no passage holds 合同 with one other pair
+                        ("治胃病良药", "no passage contains '良药'")):  # not 的药: 良药 is a word, 的 a particle
         answer = engine.search(query, mode="keyword")
         assert spelling_notes(answer) == [said], query
     assert engine.search("布龙过滤器", mode="keyword").unmatched == [{"word": "布龙", "suggestion": "布隆"}]

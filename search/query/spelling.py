@@ -46,6 +46,9 @@ PART_OF = 8  # characters of a Chinese run whose missing part is named at most: 
 # unmatched stretches ('我想知道', '里面的') would be noise
 PASSAGES = 3  # passages read to find the word a stem stands for
 RUN_PASSAGES = 20  # passages read to find what a Chinese run's missing stretch was meant to be
+# Particles a Chinese suggestion does not put in a typed character's place: '治胃病良药' was offered 的药 for 良药
+# (passages say 治胃病的药), a word read as two words and a particle, not a slip of the input method.
+PARTICLES = frozenset("的了是在和与及或之")
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
 
@@ -192,7 +195,7 @@ def _suggest_chinese(word: _Word, vocabulary: _Vocabulary) -> str | None:
             folded = normalise(text)
             for match in pattern.finditer(simplified(folded)):  # one character for one: the spans agree
                 stretch = folded[match.start() + word.at:match.start() + end]
-                if simplified(stretch) != simplified(word.shown):
+                if simplified(stretch) != simplified(word.shown) and simplified(stretch[i - word.at]) not in PARTICLES:
                     found[stretch] += 1
     return max(found, key=lambda form: (found[form], form), default=None)
 
