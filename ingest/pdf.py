@@ -64,11 +64,18 @@ _FILE_NAME_TITLE = re.compile(
 
 # --- text cleaning -----------------------------------------------------------
 
+# Full-width punctuation is how Chinese and Japanese write it (，。：；！？（）「」): NFKC would make ，： ASCII
+# ',' ':' in every snippet and read_file page. Search folds them anyway (search.query.text.normalise).
+_FULL_WIDTH_MARKS = re.compile(r"([\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]+)")
+
+
 def normalize(text: str) -> str:
-    """NFKC-normalise (⾏ U+2F8F -> 行, ﬁ -> fi) and unify line breaks. A font's ToUnicode map can give
-    surrogates: a pair makes its character, a lone one (no character; UTF-8 cannot store it) becomes U+FFFD."""
+    """NFKC-normalise (⾏ U+2F8F -> 行, ﬁ -> fi, ＡＢＣ -> ABC), keeping full-width punctuation, and unify line
+    breaks. A font's ToUnicode map can give surrogates: a pair makes its character, a lone one (no character;
+    UTF-8 cannot store it) becomes U+FFFD."""
     text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-    text = unicodedata.normalize("NFKC", text)
+    pieces = _FULL_WIDTH_MARKS.split(text)  # odd pieces are the marks, kept as written
+    text = "".join(p if i % 2 else unicodedata.normalize("NFKC", p) for i, p in enumerate(pieces))
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 

@@ -333,6 +333,12 @@ def test_nfkc_maps_compatibility_characters():
     assert normalize("a\u00a0b\r\nc\rd") == "a b\nc\nd"
 
 
+def test_normalize_keeps_full_width_punctuation():
+    # NFKC made the marks of a Chinese PDF ASCII: 千万行,查询变慢 in its snippets and read_file pages
+    assert normalize("数据量达到千万行，查询变慢：怎么办？（见「附录」）") == "数据量达到千万行，查询变慢：怎么办？（见「附录」）"
+    assert normalize("ﬁ，ＡＢ：⾏") == "fi，AB：行"
+
+
 @pytest.mark.parametrize("raw,clean", [
     ("exam-\nple", "example"),
     ("dan- \n  gerous", "dangerous"),
