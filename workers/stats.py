@@ -363,9 +363,8 @@ def collection_lines(c: dict, hints: Hints, collections: list[dict] = ()) -> lis
         lines += _building_lines(c["building"])
         lines += _behind_line(c, collections)
     lines += [f"  {working.background_text(w)}" for w in c.get("background") or []]
-    aside = {w["path"] for w in c.get("background") or []}  # said on the line above: on its way, not skipped
-    shown = [f for f in (c["building"] or {}).get("failures") or (published or {}).get("failures") or []
-             if not (f["state"] == "skipped" and f["path"] in aside)]
+    # the big files in the background are said on the line above, not among the failures (status._aside)
+    shown = (c["building"] or {}).get("failures") or (published or {}).get("failures") or []
     if shown:
         lines.append(f"  failed or skipped ({len(shown):,}):")
         lines += [f"    {f['path']}: {f['state']} at {f['stage']}: {f['reason']}" for f in shown[:FAILURES_SHOWN]]

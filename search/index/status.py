@@ -37,13 +37,26 @@ def _collection(conn, row) -> dict:
     # recorded at publish (schema V7): counting 200,000 files and their chunks took longer than stats may
     files, chunks = queries.searchable(conn, row["id"], row["published"]) if row["published"] else (0, 0)
     building = queries.building_generation(conn, row["id"])
+    aside = working.in_background(conn, row["id"])
     return {
         "id": row["id"], "name": row["name"], "root": row["root"], "files": files, "chunks": chunks,
-        "published": _generation(conn, published) if published else None,
-        "building": {**_generation(conn, building), "progress": progress(conn, building)} if building else None,
+        "published": _aside(_generation(conn, published), aside) if published else None,
+        "building": {**_aside(_generation(conn, building), aside), "progress": progress(conn, building)}
+        if building else None,
         "freshness": _with_name_fix(freshness_state(conn, row), row),
-        "background": working.in_background(conn, row["id"]),
+        "background": aside,
     }
+
+
+def _aside(generation: dict, aside: list[dict]) -> dict:
+    """``generation`` without the big files in the background among its failures: they are listed under
+    ``background``, with how far their job has got or why it failed. The generation that handed one on records it
+    skipped at chunk (``embedded in the background …``), and ``ingest stats --json`` listed it among the failures,
+    where the text named it on its ``in the background`` line alone."""
+    paths = {w["path"] for w in aside}
+    if paths:
+        generation["failures"] = [f for f in generation["failures"] if f["path"] not in paths or f["stage"] != "chunk"]
+    return generation
 
 
 def freshness_state(conn, collection) -> dict:
