@@ -367,10 +367,14 @@ def _wait(conn, collection_id: int, before: int | None, asked: float, interrupte
         building = queries.building_generation(conn, collection_id)
         unchanged = (collection["scanned_unchanged"] or 0) >= asked
         aside = working.in_background(conn, collection_id)
+        failed = [w for w in aside if w["state"] == "failed"]  # nothing more comes of it: said, not waited for
+        aside = [w for w in aside if w["state"] != "failed"]
         if (collection["published"] != before or unchanged) and building is None and not aside:
             bar.close()
             said = "scanned: no changes; " if collection["published"] == before else ""
             print(said + published_summary(conn, collection["name"]), file=sys.stderr)
+            for w in failed:
+                print(working.background_text(w), file=sys.stderr)
             return 0
         if building:
             total, done = queries.generation_progress(conn, building["id"])
@@ -548,7 +552,7 @@ def cmd_retry_failed(args) -> int:
     """Queue a scan of each collection whose newest generation has failed files: a scan queues every
     file that is not indexed as it is on disk, so the failed ones go through the pipeline again, in a
     new generation like any other change."""
-    from search.index import db, queries, status, store
+    from search.index import db, queries, status, store, working
     from search.index.status import count
     from search.settings import load
     settings = load()
@@ -562,6 +566,12 @@ def cmd_retry_failed(args) -> int:
     for row in status.failures(conn, limit=1_000_000):
         if row["state"] == "failed":
             failed.setdefault(row["collection"], []).append(row)
+    for c in queries.collections(conn):  # big files whose background embedding failed (the build skipped them)
+        listed = {r["path"] for r in failed.get(c["name"], [])}
+        aside = [{"path": w["path"], "stage": "embed", "reason": f"in the background: {w['reason']}"}
+                 for w in working.in_background(conn, c["id"]) if w["state"] == "failed" and w["path"] not in listed]
+        if aside:
+            failed.setdefault(c["name"], []).extend(aside)
     names = [args.collection] if args.collection else sorted(failed)
     if args.collection and not queries.collections(conn, args.collection):
         from search.query.scope import unknown_collection
@@ -575,6 +585,7 @@ def cmd_retry_failed(args) -> int:
         collection = queries.collections(conn, name)[0]
         # a scan carries forward the outcome of a file unchanged since it failed: forgotten, it is read again
         store.forget_remembered(conn, collection["id"], [row["path"] for row in rows])
+        store.retry_background(conn, collection["id"])  # and a big file's failed background job: handed on again
         tasks.scan(collection["id"], conn)
         queued += len(rows)
         print(f"{name}: queued a scan that retries {count(len(rows), 'failed file')} ({collection['root']}):")

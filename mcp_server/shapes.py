@@ -72,11 +72,12 @@ class InBackground(TypedDict):
     # A big file embedded in the background, outside its collection's build (search.index.working.in_background).
     __pydantic_config__ = CLOSED
     path: str
-    state: str  # embedding, waiting (for a worker), done (its build reads it next), stopped (its worker died)
+    state: str  # embedding, waiting (for a worker), done (its build reads it next), stopped (its worker died), failed
     done: int
     total: int
     text: str
     earlier_version: bool  # its earlier version answers meanwhile
+    reason: NotRequired[str]  # why its job failed for good (state failed)
 
 
 class Freshness(TypedDict):

@@ -8,6 +8,7 @@ workers) for the edit published while the big file is being embedded. Nothing as
 with a deadline that is only a safety net."""
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -64,15 +65,18 @@ def test_a_big_file_is_embedded_apart_and_published_by_the_next_scan(immediate, 
     first = report["published"]["id"]
     assert paths(index, "pelican") == {"small.md"}
     assert paths(index, "walrus") == set(), "the big file is not in the build that handed it on"
-    [skipped] = report["published"]["failures"]
-    assert (skipped["path"], skipped["state"], skipped["stage"]) == ("big.md", "skipped", "chunk")
-    assert "embedded in the background" in skipped["reason"], skipped
-    [aside] = report["background"]
+    conn = runtime.index()
+    skipped = {r["path"]: r for r in queries.progress_rows(conn, first)}["big.md"]
+    assert (skipped["state"], skipped["stage"]) == ("skipped", "chunk"), dict(skipped)
+    assert "embedded in the background" in skipped["reason"], dict(skipped)
+    [c] = json.loads(run_ingest(sift_env, "stats", "--json").stdout)["collections"]
+    assert c["published"]["failures"] == [], "in the background, not among the generation's failures or skipped"
+    [aside] = c["background"]
     assert (aside["path"], aside["state"], aside["done"]) == ("big.md", "done", aside["total"]), aside
     said = run_ingest(sift_env, "stats").stdout
     assert f"in the background: big.md: its {aside['total']:,} chunks are embedded; its build reads it next" in said
+    assert "failed or skipped" not in said, said
 
-    conn = runtime.index()
     collection = queries.get_collection(conn, report["id"])
     tasks.discover(collection["id"])  # the scan the finished job asked for (remembered: the build was under way)
     second = queries.get_collection(conn, report["id"])["published"]
@@ -433,3 +437,113 @@ def test_wait_with_a_real_consumer_returns_with_the_big_file_searchable(sift_env
         assert "skipped" not in waited.stderr.split("published generation")[-1], waited.stderr
     finally:
         worker.stop()
+
+
+GONE_MODEL = "gone-model-384d-000000000000"  # a model no file holds: the job cannot load it (embedding.locate)
+
+
+def failed_job(conn, collection_id: int, since: float = 1.0) -> None:
+    """Run big.md's job of token ``since`` for a model that is no longer there (SIFT_MODEL changed, its file
+    removed, between the hand-off and a worker taking the job): it fails for good, as a slice's exception would."""
+    from workers import tasks
+    texts = {f"{i:064x}": f"passage: the walrus number {i}" for i in range(40)}
+    tasks.embed_in_background(tasks.Background(collection_id, "big.md", GONE_MODEL, texts, since))
+
+
+def test_a_failed_background_job_is_a_visible_failure_until_the_file_changes_or_a_retry(
+        immediate, sift_env, tmp_path, monkeypatch, servers):
+    """A background job that failed for good was only in the worker's log: its row was forgotten, the file read
+    'being embedded' (or skipped) until the next scan handed it on again, to fail again. Its row now says why: stats
+    (text and --json), search's freshness line and list_files (MCP and ``ingest files``) show it failed with the
+    reason and what tries it again; a scan of the unchanged file leaves it failed (no scan↔job loop); ``ingest
+    retry-failed`` hands it on again, and a change to the file does too."""
+    from search.index import store
+    from search.index.remembered import Basis
+    from workers import rescan, runtime, tasks
+    from tests.test_mcp_server import call, run, text
+    report, conn, root, big = handed_on(tmp_path, monkeypatch)
+    tasks.discover(report["id"])  # a build with big.md skipped (left to its job), as the one that handed it on
+    failed_job(conn, report["id"])
+    [row] = queries.background(conn, report["id"])
+    assert row["since"] == 1.0 and "no GGUF file with that id was found" in (row["failed"] or ""), dict(row)
+
+    said = run_ingest(sift_env, "stats").stdout
+    assert "in the background: big.md: embedding its 40 chunks failed: embed_in_background failed: " in said, said
+    assert "tried again when the file changes, or by `ingest retry-failed`" in said, said
+    [c] = json.loads(run_ingest(sift_env, "stats", "--json").stdout)["collections"]
+    [aside] = c["background"]
+    assert aside["state"] == "failed" and "no GGUF file with that id" in aside["reason"], aside
+    assert report["id"] not in rescan.due(conn, 3600.0), "a failed job is not lost: nothing to rescan for it"
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            found = await call(s, "search", query="pelican", mode="keyword")
+            return text(found), (await call(s, "list_files", glob="big.md")).structured_content
+    searched, listed = run(scenario)
+    [freshness] = [line for line in searched.splitlines() if line.startswith("freshness:")] or [searched]
+    assert "big.md failed to be embedded in the background (embed_in_background failed: " in freshness, freshness
+    assert "up to date" not in freshness, freshness
+    [listed_big] = listed["files"]
+    assert listed_big["state"] == "failed" and "failed to be embedded in the background" in listed_big["reason"] \
+        and "ingest retry-failed" in listed_big["reason"], listed_big
+    files = run_ingest(sift_env, "files").stdout
+    assert "failed: big.md failed to be embedded in the background" in files, files
+
+    retried = run_ingest(sift_env, "retry-failed")
+    assert "big.md  (failed at embed: in the background: embed_in_background failed: " in retried.stdout, \
+        retried.stdout + retried.stderr
+    assert queries.background(conn, report["id"]) == [], "retry-failed forgets the failed row"
+    tasks.discover(report["id"])  # the scan it queued: big.md read again, handed on again, embedded (immediate)
+    [row] = queries.background(conn, report["id"])
+    assert row["since"] != 1.0 and row["failed"] is None and row["done"] == row["total"], dict(row)
+    tasks.discover(report["id"])  # the scan the finished job asked for: its build publishes big.md
+    assert paths(Path(sift_env["SIFT_HOME"]) / "index.db", "walrus") == {"big.md"}
+
+    big.write_text(big_note(41, "seal"))  # a new version, whose job fails: the earlier version answers meanwhile
+    st = big.stat()
+    store.begin_background(conn, report["id"], "big.md", Basis(st.st_size, st.st_mtime, st.st_ctime,
+                           tasks._settings_print(runtime.model_id())), st.st_size, 41, 2.0)
+    failed_job(conn, report["id"], since=2.0)
+    said = run_ingest(sift_env, "stats").stdout
+    assert "failed: embed_in_background failed: " in said and "; its earlier version answers; tried again" in said, \
+        said
+    tasks.discover(report["id"])  # a later scan (the watcher's, the periodic one): the unchanged file is left failed
+    gen = queries.get_collection(conn, report["id"])["published"]
+    rows = {r["path"]: r for r in queries.progress_rows(conn, gen)}
+    assert (rows["big.md"]["state"], rows["big.md"]["change"]) == ("failed", "as before"), dict(rows["big.md"])
+    [row] = queries.background(conn, report["id"])
+    assert row["since"] == 2.0 and row["failed"], "not handed on again: it would fail again, at every scan"
+    tasks.discover(report["id"])
+    assert queries.get_collection(conn, report["id"])["published"] == gen, "no generation for nothing changed"
+    assert paths(Path(sift_env["SIFT_HOME"]) / "index.db", "walrus") == {"big.md"}, "its earlier version answers"
+    [c] = json.loads(run_ingest(sift_env, "stats", "--json").stdout)["collections"]
+    assert [f["path"] for f in c["published"]["failures"]] == [], "said under background, not among the failures"
+    big.write_text(big_note(42, "seal"))  # changed since: read again and handed on again
+    tasks.discover(report["id"])
+    [row] = queries.background(conn, report["id"])
+    assert row["since"] != 2.0 and row["failed"] is None, dict(row)
+
+
+def test_a_worker_killed_while_loading_the_model_leaves_a_lost_job(immediate, sift_env, tmp_path, monkeypatch):
+    """A worker killed as it loads the model, before the job's first progress: the row said 'waiting' (no pid)
+    until the consumer started again. The job now names its worker before loading the model, so the periodic
+    rescan finds the row lost, as a job whose worker died mid-way, and its scan hands the file on again."""
+    import subprocess
+    import sys
+    from workers import rescan, tasks
+    report, conn, _, _ = handed_on(tmp_path, monkeypatch)
+    killed = subprocess.run([sys.executable, "-c", (
+        "import os, signal\n"
+        "from workers import runtime, tasks\n"
+        "from workers.app import huey\n"
+        "huey.immediate = True\n"
+        "runtime.embedder = lambda *a: os.kill(os.getpid(), signal.SIGKILL)  # killed while loading the model\n"
+        f"tasks.embed_in_background(tasks.Background({report['id']}, 'big.md', runtime.settings().model or 'm', "
+        "{'a' * 64: 'passage: x'}, 1.0))\n")], env=dict(os.environ), cwd=Path(__file__).parent.parent)
+    assert killed.returncode == -9, killed
+    [row] = queries.background(conn, report["id"])
+    assert row["pid"] is not None and not working.alive(row["pid"]), f"the row names no dead worker: {dict(row)}"
+    assert report["id"] in rescan.due(conn, 3600.0), "its collection is due for a scan"
+    tasks.discover(report["id"])
+    [row] = queries.background(conn, report["id"])
+    assert row["since"] != 1.0 and row["done"] == row["total"], dict(row)

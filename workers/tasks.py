@@ -101,6 +101,8 @@ def stage(priority: int, retry_with: dict | None = None):
                 why = halt.unworkable(exc)  # a damaged index or queue, an unloadable model: not the files' doing
                 if why is None:  # give_up itself failed (e.g. the disk stayed full): huey logs it, as before
                     raise
+                if args and isinstance(args[0], Background) and halt.damage(exc) is None:  # the model, not the index
+                    _fail_background(args[0], f"{fn.__name__} failed: {why}")
                 halt.stop(why)  # the consumer takes no more jobs (immediate mode: raises halt.Halted)
                 return None
         return huey.task(priority=priority)(run)
@@ -390,7 +392,9 @@ def in_background(total: int) -> str:
 def _in_background(conn, collection_id: int, plan, found: list[FoundFile], settings_print: str,
                    looked: list[str] | None) -> tuple[dict[str, Outcome], list]:
     """The files the plan would read again whose chunks a job of their own is embedding, or waits to, as they
-    are now (size, mtime, ctime, settings): left to that job, skipped here with the reason. And the rows that no
+    are now (size, mtime, ctime, settings): left to that job, skipped here with the reason; or whose job failed for
+    good, the file as it was then: failed as before, with the job's reason (read again, it would be handed on again
+    and fail again, at every scan), until ``ingest retry-failed`` forgets the row. And the rows that no
     longer hold, to forget: the job finished (the file is read now, its vectors cached), the file changed or is
     gone, or its worker died (the file is read again, and handed on again if it still has that much to embed).
     ``looked``: the paths (files, folders) a targeted scan read, None for a walk of the whole collection; a
@@ -402,14 +406,21 @@ def _in_background(conn, collection_id: int, plan, found: list[FoundFile], setti
         path, file = row["path"], on_disk.get(row["path"])
         if not (looked is None or file is not None or path in plan.changes or _under(path, looked)):
             continue
-        running = row["done"] < row["total"] and (row["pid"] is None or working.alive(row["pid"]))
-        if running and file is not None and plan.changes.get(path, "deleted") != "deleted" and \
+        failed = working.failed(row)
+        running = not failed and row["done"] < row["total"] and (row["pid"] is None or working.alive(row["pid"]))
+        if (running or failed) and file is not None and plan.changes.get(path, "deleted") != "deleted" and \
                 Basis(file.size, file.mtime, file.ctime, settings_print) == \
                 Basis(row["size"], row["mtime"], row["ctime"], row["settings"]):
-            carried[path] = Outcome("chunk", "skipped", in_background(row["total"]))
+            carried[path] = Outcome("chunk", "failed", background_failed(failed)) if failed else \
+                Outcome("chunk", "skipped", in_background(row["total"]))
         else:
             stale.append(row)
     return carried, stale
+
+
+def background_failed(reason: str) -> str:
+    """Why a big file is failed in a generation after its background job failed for good."""
+    return f"embedding it in the background failed: {reason}; {working.AGAIN}"
 
 
 def _under(path: str, looked: list[str]) -> bool:
@@ -421,7 +432,7 @@ def lost_in_background(conn, queued: set | None = None) -> list:
     """The rows of big files whose background job is lost: not done, and its worker dead; or, given ``queued``
     ((collection, path, token) of the jobs the queue holds, as a consumer starts and none of its workers runs
     yet), not done and not among them, whatever process its pid now names (after a reboot, perhaps another one)."""
-    return [r for r in queries.background(conn) if r["done"] < r["total"] and (
+    return [r for r in queries.background(conn) if r["done"] < r["total"] and not working.failed(r) and (
         (r["collection"], r["path"], r["since"]) not in queued if queued is not None
         else r["pid"] is not None and not working.alive(r["pid"]))]
 
@@ -690,7 +701,11 @@ def embed_in_background(job: Background) -> None:
     vectors kept as it ends: a job killed and handed on again goes on from there); then scan the file again,
     whose build finds every vector cached. Stops when no longer wanted (``store.background_progress``)."""
     conn, settings = runtime.index(), runtime.settings()
-    embedder, hashes = runtime.embedder(job.model), list(job.texts)
+    if not store.take_background(conn, job.collection, job.path, job.since, os.getpid()):
+        log.info("%s: no longer embedded in the background (changed, read again, or its collection removed)",
+                 job.path)
+        return
+    embedder, hashes = runtime.embedder(job.model), list(job.texts)  # a worker killed here: its row says its pid
     cached = queries.cached_hashes(conn, job.model, hashes)  # once: in the comprehension, once per chunk
     todo = [h for h in hashes if h not in cached]
     done, pid = len(hashes) - len(todo), os.getpid()
@@ -800,16 +815,22 @@ def _give_up(stage_name: str, args: tuple, exc: BaseException, tries: int) -> No
     if stage_name == "embedded" and args:
         _give_up_answer(args[0], reason, db.is_disk_full(exc))
         return
-    if args and isinstance(args[0], Background):  # its file is read again, and handed on again, at the next scan
-        log.error("%s: embedding it in the background failed: %s", args[0].path, reason)
-        conn = runtime.index()
-        store.forget_background(conn, [r for r in queries.background(conn, args[0].collection)
-                                       if r["path"] == args[0].path and r["since"] == args[0].since])
+    if args and isinstance(args[0], Background):
+        _fail_background(args[0], reason)
         return
     batch = args[0] if args and isinstance(args[0], Batch) else None
     if batch is None:
         return  # discover or publish: logged; the next scan tries again
     _record_failure(batch, stage_name, reason, db.is_disk_full(exc))
+
+
+def _fail_background(job: Background, reason: str) -> None:
+    """A big file's background job failed for good: its row says so (stats, search's freshness line, list_files),
+    and a scan leaves the file failed as before until it changes or ``ingest retry-failed`` (``_in_background``).
+    It was forgotten, and only the worker's log said why: the file read 'being embedded' until the next scan, which
+    handed it on again, to fail again."""
+    log.error("%s: embedding it in the background failed: %s", job.path, reason)
+    store.fail_background(runtime.index(), job.collection, job.path, job.since, reason)
 
 
 def _give_up_answer(answer, reason: str, disk_full: bool) -> None:

@@ -338,7 +338,15 @@ CREATE TABLE background (
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17]
+# Why a big file's background job failed for good (an exception in a slice, a model that cannot load): the row
+# stays, so that stats, search's freshness line and list_files say so and a scan leaves the unchanged file failed
+# as before, where it was only in the worker's log and the file read "being embedded" until the next scan handed it
+# on again (and failed again). NULL: not failed. A change to the file, or ``ingest retry-failed``, tries it again.
+V18 = """
+ALTER TABLE background ADD COLUMN failed TEXT;
+"""
+
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18]
 
 
 class SchemaTooNew(Exception):

@@ -291,7 +291,8 @@ def begin_background(conn, collection_id: int, path: str, basis: Basis, size: in
             "INSERT INTO background(collection, path, size, mtime, ctime, settings, bytes, total, done, since, pid) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, NULL) ON CONFLICT(collection, path) DO UPDATE SET "
             "size = excluded.size, mtime = excluded.mtime, ctime = excluded.ctime, settings = excluded.settings, "
-            "bytes = excluded.bytes, total = excluded.total, done = 0, since = excluded.since, pid = NULL",
+            "bytes = excluded.bytes, total = excluded.total, done = 0, since = excluded.since, pid = NULL, "
+            "failed = NULL",
             (collection_id, path, basis.size, basis.mtime, basis.ctime, basis.settings, size, total, since))
 
 
@@ -307,6 +308,31 @@ def background_progress(conn, collection_id: int, path: str, since: float, done:
         conn.executemany("INSERT OR IGNORE INTO vectors(model, text_hash, vec) VALUES (?, ?, ?)",
                          [(model, text_hash, blob) for text_hash, blob in (vectors or {}).items()])
     return True
+
+
+def take_background(conn, collection_id: int, path: str, since: float, pid: int) -> bool:
+    """The worker ``pid`` takes the job of token ``since``, before it loads the model: a worker killed while
+    loading it (before the job's first progress) left the row 'waiting', which no periodic rescan looked at, until
+    the consumer started again. False, writing nothing, when the job is no longer wanted (``background_progress``)."""
+    with transaction(conn):
+        return bool(conn.execute("UPDATE background SET pid = ? WHERE collection = ? AND path = ? AND since = ?",
+                                 (pid, collection_id, path, since)).rowcount)
+
+
+def fail_background(conn, collection_id: int, path: str, since: float, reason: str) -> None:
+    """The job of token ``since`` failed for good with ``reason``: its row stays, failed (schema V18), so that a
+    scan leaves the unchanged file failed as before, and stats, search and list_files say why."""
+    with transaction(conn):
+        conn.execute("UPDATE background SET failed = ? WHERE collection = ? AND path = ? AND since = ?",
+                     (reason, collection_id, path, since))
+
+
+def retry_background(conn, collection_id: int) -> list[str]:
+    """Forget the collection's failed background rows (``ingest retry-failed``): the next scan reads their files
+    again and hands them on again. Returns their paths."""
+    with transaction(conn):
+        return [r[0] for r in conn.execute("DELETE FROM background WHERE collection = ? AND failed IS NOT NULL "
+                                           "RETURNING path", (collection_id,)).fetchall()]
 
 
 def stop_background(conn, rows) -> None:
@@ -490,10 +516,12 @@ def _drop_generations(conn, select: str, params: tuple) -> None:
 
 def drop_unused_vectors(conn: sqlite3.Connection) -> None:
     """Drop the cached vectors no chunk uses, unless a build is under way (it may be about to reuse one) or a big
-    file is embedded in the background (its build reads them once it is done)."""
+    file is embedded in the background (its build reads them once it is done). A big file whose background job
+    failed for good holds nothing back: its row stays until the file changes or ``ingest retry-failed``, which may
+    be never, and every unused vector stayed meanwhile."""
     with transaction(conn):
         building = conn.execute("SELECT 1 FROM generations WHERE state = 'building' UNION ALL "
-                                "SELECT 1 FROM background LIMIT 1").fetchone()
+                                "SELECT 1 FROM background WHERE failed IS NULL LIMIT 1").fetchone()
         if not building:  # a build may be about to reuse a cached vector, or one embedded in the background
             conn.execute("DELETE FROM vectors WHERE text_hash NOT IN (SELECT text_hash FROM chunks)")
             # vectors of a model no collection answers with any more (the model was changed); by the primary

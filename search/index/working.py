@@ -26,14 +26,26 @@ def slow(conn, gen: int) -> list[dict]:
 def in_background(conn, collection_id: int) -> list[dict]:
     """The collection's big files embedded in the background (workers.tasks.embed_in_background), by path: path,
     bytes, seconds since handed on, done, total, and state: 'embedding' (its worker runs), 'waiting' (for a
-    worker), 'done' (its build will read it), 'stopped' (its worker died: the next scan hands it on again)."""
+    worker), 'done' (its build will read it), 'stopped' (its worker died: the next scan hands it on again),
+    'failed' (its job failed for good: then also ``reason``, and ``earlier``, whether its earlier version answers)."""
     now, found = time.time(), []
     for r in queries.background(conn, collection_id):
-        state = "done" if r["done"] >= r["total"] else "waiting" if r["pid"] is None \
+        reason = failed(r)
+        state = "failed" if reason else "done" if r["done"] >= r["total"] else "waiting" if r["pid"] is None \
             else "embedding" if alive(r["pid"]) else "stopped"
         found.append({"stage": "embed", "path": r["path"], "files": 1, "bytes": r["bytes"],
                       "seconds": round(now - r["since"], 1), "done": r["done"], "total": r["total"], "state": state})
+        if reason:
+            found[-1].update(reason=reason, earlier=queries.indexed_file(conn, collection_id, r["path"]))
     return found
+
+
+def failed(row) -> str | None:
+    """Why a row of ``background`` (queries.background) failed for good, or None (also on an index before V18)."""
+    return row["failed"] if "failed" in row.keys() else None
+
+
+AGAIN = "tried again when the file changes, or by `ingest retry-failed`"
 
 
 def background_text(work: dict) -> str:
@@ -43,7 +55,9 @@ def background_text(work: dict) -> str:
             "waiting": f"{work['path']} waits for a worker to embed its {work['total']:,} chunks",
             "done": f"{work['path']}: its {work['total']:,} chunks are embedded; its build reads it next",
             "stopped": f"{work['path']}: its worker stopped after {work['done']:,} of {work['total']:,} chunks; "
-                       "the next scan hands it on again"}
+                       "the next scan hands it on again",
+            "failed": f"{work['path']}: embedding its {work['total']:,} chunks failed: {work.get('reason')}; "
+                      f"{'its earlier version answers; ' if work.get('earlier') else ''}{AGAIN}"}
     return f"in the background: {said[work['state']]}"
 
 
@@ -57,7 +71,8 @@ def background_state(work: dict) -> str:
                        f"{work['total']:,} chunks), searchable when done",
             "done": f"embedded in the background ({work['total']:,} chunks), searchable once its build reads it",
             "stopped": f"stopped being embedded in the background after {work['done']:,} of {work['total']:,} "
-                       "chunks (its worker died); the next scan hands it on again"}
+                       "chunks (its worker died); the next scan hands it on again",
+            "failed": f"failed to be embedded in the background ({work.get('reason')}); {AGAIN}"}
     return f"{work['path']} {said[work['state']]}"
 
 
@@ -65,7 +80,7 @@ def background_said(conn, collection_id: int, work: dict, earlier: bool | None =
     """``background_state``, then '(its earlier version answers meanwhile)' when the collection has one
     (``earlier``: whether it has, when the caller has asked the index already)."""
     if earlier is None:
-        earlier = queries.indexed_file(conn, collection_id, work["path"])
+        earlier = work["earlier"] if "earlier" in work else queries.indexed_file(conn, collection_id, work["path"])
     return background_state(work) + (" (its earlier version answers meanwhile)" if earlier else "")
 
 

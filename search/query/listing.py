@@ -144,10 +144,11 @@ def _entries(conn, rows) -> list[dict]:
                 work = _work_on(conn, r["generation"], r["path"], at_work)
                 entry["reason"] = AT_WORK_DETAIL.format(change=p["change"], work=working.text(work)) \
                     if work else entry["reason"]
-        if entry["state"] in ("skipped", "indexed"):  # its earlier version, if any, answers meanwhile
+        if entry["state"] in ("skipped", "indexed", "failed"):  # its earlier version, if any, answers meanwhile
             work = _in_background(conn, r["collection"], r["path"], aside)
             if work is not None:
-                entry["state"], entry["reason"] = "pending", working.background_said(conn, r["collection"], work)
+                entry["state"] = "failed" if work["state"] == "failed" else "pending"
+                entry["reason"] = working.background_said(conn, r["collection"], work)
         if r["stood_for"] is not None:
             entry["state"], entry["reason"] = "skipped", STOOD_FOR.format(note=f"{r['name']}/{r['stood_for']}")
         if entry["state"] == "indexed" and version is not None and version["cut_short"]:
