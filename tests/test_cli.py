@@ -740,7 +740,7 @@ def test_an_index_from_before_v8_reads_as_having_no_unread_counts_until_migrated
     """Readers (stats, the MCP server) open the index without migrating it: a V7 index has no column for the
     counts, and must still be read; a writer adds the column (schema V8), NULL for what was scanned before."""
     ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha", "b.docx": "d"}))
-    path = as_older_index(sift_env, "DROP TABLE background; DROP INDEX files_mtime; DROP INDEX files_attached; "
+    path = as_older_index(sift_env, "DROP TABLE cut; DROP TABLE background; DROP INDEX files_mtime; DROP INDEX files_attached; "
                                     "DROP TABLE remembered; DROP TABLE working; ALTER TABLE generations DROP "
                                     "COLUMN chunking; ALTER TABLE generations DROP COLUMN unread; "
                                     "ALTER TABLE collections DROP COLUMN scanned_unchanged; "

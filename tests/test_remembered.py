@@ -227,7 +227,7 @@ def test_a_skip_for_a_missing_package_is_read_again(immediate, tmp_path, monkeyp
 def test_an_index_from_before_v9_is_read_as_before_and_a_writer_adds_the_table(immediate, sift_env, tmp_path):
     """Readers (stats, the MCP server) open the index without migrating it; a writer adds the table (V9)."""
     ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha", "blob.txt": BINARY}))
-    path = as_older_index(sift_env, "DROP TABLE background; DROP INDEX files_mtime; DROP INDEX files_attached; "
+    path = as_older_index(sift_env, "DROP TABLE cut; DROP TABLE background; DROP INDEX files_mtime; DROP INDEX files_attached; "
                                     "DROP TABLE remembered; DROP TABLE working; "
                                     "ALTER TABLE generations DROP COLUMN chunking; "
                                     "ALTER TABLE collections DROP COLUMN scanned_unchanged; "

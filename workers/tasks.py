@@ -101,8 +101,6 @@ def stage(priority: int, retry_with: dict | None = None):
                 why = halt.unworkable(exc)  # a damaged index or queue, an unloadable model: not the files' doing
                 if why is None:  # give_up itself failed (e.g. the disk stayed full): huey logs it, as before
                     raise
-                if args and isinstance(args[0], Background) and halt.damage(exc) is None:  # the model, not the index
-                    _fail_background(args[0], f"{fn.__name__} failed: {why}")
                 halt.stop(why)  # the consumer takes no more jobs (immediate mode: raises halt.Halted)
                 return None
         return huey.task(priority=priority)(run)
@@ -594,7 +592,11 @@ def chunk(batch: Batch) -> None:
     most = settings.max_file_chunks if batch.model else None  # a keyword-only index embeds nothing
     skipped, failed, embedding_texts, lasting = {}, {}, {}, {}
     settings_print = _settings_print(batch.model)
+    kept = _kept_cut(conn, batch, settings_print)
     for parsed in batch.parsed:
+        if parsed.path in kept:  # a big file back from the background: cut as it was then, every vector cached
+            batch.chunks[parsed.path] = kept[parsed.path]
+            continue
         work = Work(conn, batch.gen, "chunk", [parsed.path], parsed.size)  # a big file: stats names it
         try:  # its rows too: hashing a text that UTF-8 cannot encode must fail this file, not the job
             pieces = chunk_document(parsed.doc, _ticking(counter, work), limit, overlap, most)
@@ -628,6 +630,22 @@ def chunk(batch: Batch) -> None:
     store.mark(conn, batch.gen, list(batch.chunks), "chunk", "done", counts=counts)
 
 
+def _kept_cut(conn, batch: Batch, settings_print: str) -> dict[str, list]:
+    """The chunk rows of the batch's files that the build which handed them to the background kept
+    (``_to_background``), for the same content and settings, and whose vectors are all cached: the build that
+    publishes such a file takes them instead of cutting it again (its token counts: seconds for thousands of
+    chunks, while the collection's later edits wait for this build)."""
+    found, parsed = {}, {p.path: p for p in batch.parsed}
+    for path, row in queries.cut(conn, batch.collection, list(parsed)).items():
+        if (row["sha256"], row["settings"]) != (parsed[path].sha256, settings_print) or not batch.model:
+            continue
+        rows = store.chunk_rows(row["chunks"])
+        hashes = [r.text_hash for r in rows]
+        if len(queries.cached_hashes(conn, batch.model, hashes)) == len(set(hashes)):
+            found[path] = rows
+    return found
+
+
 def _to_background(conn, batch: Batch, settings, cached: set[str], embedding_texts: dict[str, str]) -> dict[str, str]:
     """Hand each file of the batch with more than SIFT_BACKGROUND_CHUNKS chunks to embed to a job of its own
     (``embed_in_background``), taking it out of the batch; returns path → why it is skipped in this generation.
@@ -643,9 +661,10 @@ def _to_background(conn, batch: Batch, settings, cached: set[str], embedding_tex
         return {}
     settings_print, reasons = _settings_print(batch.model), {}
     for parsed in big:
-        texts = {r.text_hash: embedding_texts[r.text_hash] for r in batch.chunks.pop(parsed.path)
-                 if r.text_hash not in cached}
+        rows = batch.chunks.pop(parsed.path)
+        texts = {r.text_hash: embedding_texts[r.text_hash] for r in rows if r.text_hash not in cached}
         since = time.time()
+        store.keep_cut(conn, batch.collection, parsed.path, parsed.sha256, settings_print, rows)
         store.begin_background(conn, batch.collection, parsed.path, Basis(parsed.size, parsed.mtime, parsed.ctime,
                                settings_print), parsed.size, len(texts), since)
         embed_in_background(Background(batch.collection, parsed.path, batch.model, texts, since))

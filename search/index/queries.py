@@ -772,6 +772,20 @@ def working(conn, gen: int) -> list[sqlite3.Row]:
     return conn.execute("SELECT * FROM working WHERE generation = ? ORDER BY since", (gen,)).fetchall()
 
 
+def cut(conn, collection_id: int, paths: list[str]) -> dict[str, sqlite3.Row]:
+    """The chunks kept of these big files by the build that handed them to the background (store.keep_cut), by
+    path: sha256, settings, chunks."""
+    if not paths:
+        return {}
+    found = {}
+    for i in range(0, len(paths), 500):
+        part = paths[i:i + 500]
+        found.update((r["path"], r) for r in conn.execute(
+            f"SELECT path, sha256, settings, chunks FROM cut WHERE collection = ? AND path IN "
+            f"({','.join('?' * len(part))})", (collection_id, *part)))
+    return found
+
+
 def background(conn, collection_id: int | None = None) -> list[sqlite3.Row]:
     """The big files embedded in the background (schema V17; none on an older index), of one collection or all,
     by path: collection, path, the basis they were chunked from, bytes, total, done, since, pid."""

@@ -15,7 +15,8 @@ import os
 import sqlite3
 import sys
 import time
-from dataclasses import dataclass
+import zlib
+from dataclasses import astuple, dataclass
 
 from search.index.db import transaction
 from search.index.names import check_name, name_problem
@@ -310,6 +311,26 @@ def background_progress(conn, collection_id: int, path: str, since: float, done:
     return True
 
 
+def keep_cut(conn, collection_id: int, path: str, sha256: str, settings: str, rows: list[ChunkRow]) -> None:
+    """The chunks of a big file handed to the background, as its build cut them from the content of ``sha256``
+    with ``settings`` (search.index.remembered.fingerprint): the build that publishes it takes them
+    (queries.cut) instead of cutting it again."""
+    blob = zlib.compress(json.dumps([list(astuple(r)) for r in rows], ensure_ascii=False).encode("utf-8",
+                                                                                               "surrogatepass"), 1)
+    with transaction(conn):
+        conn.execute("INSERT OR REPLACE INTO cut(collection, path, sha256, settings, chunks) VALUES (?, ?, ?, ?, ?)",
+                     (collection_id, path, sha256, settings, blob))
+
+
+def chunk_rows(blob: bytes) -> list[ChunkRow]:
+    """The chunk rows ``keep_cut`` kept."""
+    rows = [ChunkRow(*fields) for fields in json.loads(zlib.decompress(blob).decode("utf-8", "surrogatepass"))]
+    for row in rows:
+        if row.page_starts:
+            row.page_starts = [tuple(start) for start in row.page_starts]
+    return rows
+
+
 def take_background(conn, collection_id: int, path: str, since: float, pid: int) -> bool:
     """The worker ``pid`` takes the job of token ``since``, before it loads the model: a worker killed while
     loading it (before the job's first progress) left the row 'waiting', which no periodic rescan looked at, until
@@ -524,6 +545,7 @@ def drop_unused_vectors(conn: sqlite3.Connection) -> None:
                                 "SELECT 1 FROM background WHERE failed IS NULL LIMIT 1").fetchone()
         if not building:  # a build may be about to reuse a cached vector, or one embedded in the background
             conn.execute("DELETE FROM vectors WHERE text_hash NOT IN (SELECT text_hash FROM chunks)")
+            conn.execute("DELETE FROM cut")  # likewise a big file's chunks, kept for its build (keep_cut)
             # vectors of a model no collection answers with any more (the model was changed); by the primary
             # key's model prefix, so this costs nothing when there are none
             for (old,) in conn.execute("SELECT DISTINCT model FROM generations WHERE model IS NOT NULL EXCEPT "
@@ -605,6 +627,7 @@ def remove_collection(conn: sqlite3.Connection, collection_id: int) -> tuple[int
             conn.execute(f"DELETE FROM {table} WHERE generation IN ({of_gens})", (collection_id,))
         conn.execute("DELETE FROM remembered WHERE collection = ?", (collection_id,))
         conn.execute("DELETE FROM background WHERE collection = ?", (collection_id,))
+        conn.execute("DELETE FROM cut WHERE collection = ?", (collection_id,))
         conn.execute("DELETE FROM generations WHERE collection = ?", (collection_id,))
         conn.execute("DELETE FROM collections WHERE id = ?", (collection_id,))
     return files, chunks
