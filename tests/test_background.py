@@ -578,3 +578,24 @@ def test_the_build_that_publishes_the_big_file_takes_the_chunks_it_was_cut_into(
     assert [tuple(r) for r in published] == [(" > ".join(p.heading_path), p.text, p.tokens, p.start_line, p.end_line)
                                              for p in cut], "the kept chunks are those a new cut gives"
     assert conn.execute("SELECT count(*) FROM cut").fetchone()[0] == 0, "dropped once the file is published"
+
+
+def test_wait_does_not_wait_for_a_failed_background_job_and_says_it_failed(immediate, sift_env, tmp_path,
+                                                                          monkeypatch, capsys):
+    """``ingest enqueue --wait`` waited for every big file of the collection in the background: one whose job
+    failed for good would hold it for ever. It returns once the build is published, saying the file failed."""
+    import threading
+    from ingest import cli
+    from workers import tasks
+    report, conn, _, _ = handed_on(tmp_path, monkeypatch)
+    before, asked = report["published"]["id"], time.time()
+    tasks.discover(report["id"])  # the build that leaves big.md to its job, published
+    failed_job(conn, report["id"])
+    returned: list[int] = []
+    waiter = threading.Thread(target=lambda: returned.append(cli._wait(
+        db.connect(Path(sift_env["SIFT_HOME"]) / "index.db"), report["id"], before, asked, [])), daemon=True)
+    waiter.start()
+    waiter.join(DEADLINE)
+    said = capsys.readouterr().err
+    assert returned == [0], f"--wait still waiting for a job that failed for good: {said}"
+    assert "in the background: big.md: embedding its 40 chunks failed: embed_in_background failed: " in said, said
