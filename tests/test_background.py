@@ -549,34 +549,45 @@ def test_a_worker_killed_while_loading_the_model_leaves_a_lost_job(immediate, si
     assert row["since"] != 1.0 and row["done"] == row["total"], dict(row)
 
 
+@pytest.mark.parametrize("big", ["big.md", "multicolumn.pdf"])
 def test_the_build_that_publishes_the_big_file_takes_the_chunks_it_was_cut_into(immediate, sift_env, tmp_path,
-                                                                                   monkeypatch):
+                                                                                   monkeypatch, big):
     """The build that publishes a big file after its background job parsed it and cut it again, counting every
     passage's tokens with the model (1.3 s of that build's 2.0 s for a note of 4,000 chunks, 2.8 s of 5.0 s for
     9,800: bench/big_rebuild.py), while the collection's later edits waited for it. It now takes the chunks the
-    build that handed the file on cut, kept for its content and settings: the same rows, no token counted."""
+    build that handed the file on cut, kept for its content and settings: the same rows (a PDF's pages too), no
+    token counted."""
+    import shutil
     from ingest.chunk import chunk_document
     from ingest.files import read_and_parse
+    from tests.conftest import need_data
     from workers import runtime, tasks
-    monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "10")
-    root = write_tree(tmp_path / "notes", {"big.md": big_note(40), "small.md": "# Small\n\nThe pelican sings.\n"})
-    report = ingest(root)  # hands big.md on; its job embeds it (immediate mode)
+    root = write_tree(tmp_path / "notes", {"small.md": "# Small\n\nThe pelican sings.\n"})
+    if big.endswith(".pdf"):
+        shutil.copy(need_data("pdf") / "en" / big, root / big)
+        monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "1")
+    else:
+        (root / big).write_text(big_note(40))
+        monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "10")
+    report = ingest(root)  # hands the big file on; its job embeds it (immediate mode)
     conn = runtime.index()
     [row] = queries.background(conn, report["id"])
-    assert row["done"] == row["total"], dict(row)
+    assert row["path"] == big and row["done"] == row["total"], dict(row)
     tasks._counts.clear()  # the token counts the hand-off remembered (another worker's, or long ago)
     tasks.discover(report["id"])  # the build that publishes it
-    assert paths(Path(sift_env["SIFT_HOME"]) / "index.db", "walrus") == {"big.md"}
-    assert not tasks._counts, f"big.md was cut again: {len(tasks._counts)} passages' tokens counted"
+    assert queries.background(conn, report["id"]) == [] and queries.indexed_file(conn, report["id"], big)
+    assert not tasks._counts, f"{big} was cut again: {len(tasks._counts)} passages' tokens counted"
     published = conn.execute(
-        "SELECT k.heading_path, k.text, k.tokens, k.start_line, k.end_line FROM chunks k JOIN files f ON f.id = k.file "
-        "WHERE f.path = 'big.md' AND f.gen_to IS NULL ORDER BY k.ordinal").fetchall()
+        "SELECT k.heading_path, k.text, k.tokens, k.start_line, k.end_line, k.page, k.end_page, k.page_starts "
+        "FROM chunks k JOIN files f ON f.id = k.file WHERE f.path = ? AND f.gen_to IS NULL ORDER BY k.ordinal",
+        (big,)).fetchall()
     settings = runtime.settings()
     limit, counter = tasks._counting(runtime.model_id(), settings)
-    cut = chunk_document(read_and_parse(root, "big.md").doc, counter, limit, min(settings.chunk_overlap, limit // 2),
+    cut = chunk_document(read_and_parse(root, big).doc, counter, limit, min(settings.chunk_overlap, limit // 2),
                          None)
-    assert [tuple(r) for r in published] == [(" > ".join(p.heading_path), p.text, p.tokens, p.start_line, p.end_line)
-                                             for p in cut], "the kept chunks are those a new cut gives"
+    assert [tuple(r) for r in published] == [
+        (" > ".join(p.heading_path), p.text, p.tokens, p.start_line, p.end_line, p.page, p.end_page,
+         json.dumps(p.page_starts) if p.page_starts else None) for p in cut], "the kept chunks are a new cut's"
     assert conn.execute("SELECT count(*) FROM cut").fetchone()[0] == 0, "dropped once the file is published"
 
 
