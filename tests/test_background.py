@@ -478,8 +478,11 @@ def test_a_failed_background_job_is_a_visible_failure_until_the_file_changes_or_
     async def scenario():
         async with servers.session(sift_env, "--no-worker") as s:
             found = await call(s, "search", query="pelican", mode="keyword")
-            return text(found), (await call(s, "list_files", glob="big.md")).structured_content
+            stats = await call(s, "stats")
+            return text(found) + "\n" + text(stats), (await call(s, "list_files", glob="big.md")).structured_content
     searched, listed = run(scenario)
+    assert "in the background: big.md: embedding its 40 chunks failed: embed_in_background failed: " in searched, \
+        "the stats tool says it: " + searched
     [freshness] = [line for line in searched.splitlines() if line.startswith("freshness:")] or [searched]
     assert "big.md failed to be embedded in the background (embed_in_background failed: " in freshness, freshness
     assert "up to date" not in freshness, freshness

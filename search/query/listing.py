@@ -6,7 +6,7 @@ States: ``indexed`` (searchable in the published generation), ``pending``
 (the generation being built has not finished with it), ``failed`` or
 ``skipped`` (with the reason), ``deleted`` (gone from disk; searchable until
 the next publish). A big file embedded in the background, outside its build, is ``pending`` with how far its job
-has got (search.index.working.background_state), not skipped. A PDF that a published note of its name stands for (paper.pdf beside paper.md, its
+has got (search.index.working.background_state), not skipped; ``failed`` with why once its job failed for good. A PDF that a published note of its name stands for (paper.pdf beside paper.md, its
 conversion: scans index the note instead) is listed as skipped, its reason naming the note.
 
 The filters, the order and the limit are applied in SQL, so a call costs the
