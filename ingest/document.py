@@ -34,6 +34,13 @@ class Document:
     meta: dict = field(default_factory=dict)  # tags, aliases, dates, links, language ...
 
 
+def whole_characters(text: str) -> str:
+    """``text`` as UTF-8 (SQLite) can store it: JSON's and YAML's "\\ud800" escapes and a PDF font's ToUnicode map
+    can make surrogates; a pair makes its one character, a lone one (no character) becomes U+FFFD. No line
+    break is added or removed."""
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
 class Skip(Exception):
     """The file is deliberately not indexed (binary, minified, encrypted ...); str() is the reason."""
     lasting = True  # the file's own doing: a scan may carry it forward while the file stays the same

@@ -39,7 +39,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from ingest.document import Document, Section
+from ingest.document import Document, Section, whole_characters
 
 WIKI_CLOSE = re.compile(r"\]\]")
 CELL_BORDER = re.compile(r"(?<!\\)\|")  # a cell border: a '|' without a backslash before it
@@ -338,8 +338,7 @@ def _clean_meta(data: dict) -> dict:
 def _meta_text(value) -> str:
     """str(value) cut to META_CHARS. YAML's escapes can make surrogates ("\\ud800"), which UTF-8 (SQLite)
     cannot store: an escaped pair makes its character, a lone one becomes U+FFFD."""
-    text = str(value)[:META_CHARS + 1]
-    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")[:META_CHARS]
+    return whole_characters(str(value)[:META_CHARS + 1])[:META_CHARS]
 
 
 def _sections(lines: list[str], start: int, headings: list, blocks: list) -> list[Section]:

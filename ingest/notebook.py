@@ -15,7 +15,7 @@ import json
 import re
 from pathlib import PurePosixPath
 
-from ingest.document import Document, Section, Skip
+from ingest.document import Document, Section, Skip, whole_characters
 
 ATX = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
@@ -41,6 +41,7 @@ def parse_notebook(path: str, text: str) -> Document:
             source = [source]
         if not isinstance(source, list) or not all(isinstance(s, str) for s in source):
             continue
+        source = [whole_characters(s) for s in source]  # "\\ud800" in JSON: UTF-8 (SQLite) cannot store it
         at = _source_line(lines, after, indent)
         section = _section(source, lines, at)
         after = section.end_line  # the 0-based index of the line after the cell's source

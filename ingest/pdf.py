@@ -47,7 +47,7 @@ from pypdf import PageObject, PdfReader
 from pypdf.generic import DictionaryObject, IndirectObject, NameObject
 from pypdf.errors import DependencyError
 
-from .document import Document, Section, Skip, SkipForNow
+from .document import Document, Section, Skip, SkipForNow, whole_characters
 
 log = logging.getLogger(__name__)
 PDF_SECONDS = 300.0  # text extraction of one PDF stops after this (a 117-page book takes 5-10 s here)
@@ -73,8 +73,7 @@ def normalize(text: str) -> str:
     """NFKC-normalise (⾏ U+2F8F -> 行, ﬁ -> fi, ＡＢＣ -> ABC), keeping full-width punctuation, and unify line
     breaks. A font's ToUnicode map can give surrogates: a pair makes its character, a lone one (no character;
     UTF-8 cannot store it) becomes U+FFFD."""
-    text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-    pieces = _FULL_WIDTH_MARKS.split(text)  # odd pieces are the marks, kept as written
+    pieces = _FULL_WIDTH_MARKS.split(whole_characters(text))  # odd pieces are the marks, kept as written
     text = "".join(p if i % 2 else unicodedata.normalize("NFKC", p) for i, p in enumerate(pieces))
     return text.replace("\r\n", "\n").replace("\r", "\n")
 

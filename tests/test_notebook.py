@@ -77,3 +77,21 @@ def test_an_empty_notebook_is_an_empty_note_and_broken_json_says_so():
         parse_file("bad.ipynb", b'{"cells": [')
     with pytest.raises(Skip, match="^not a notebook: no list of cells"):
         parse_file("old.ipynb", b'{"worksheets": []}')
+
+
+def test_a_cell_with_a_lone_surrogate_escape_is_indexed_with_the_notes_beside_it(immediate, tmp_path):
+    """JSON's "\\ud800" escape makes a lone surrogate, which UTF-8 (SQLite) cannot store: a notebook with one in
+    a cell failed at chunk with Python's own words ("UnicodeEncodeError: 'utf-8' codec can't encode character
+    '\\ud800' …: surrogates not allowed") and none of its cells was searchable. A lone one now reads as U+FFFD,
+    as in front matter and PDF text, and an escaped pair makes its one character."""
+    root = write_tree(tmp_path / "lab", {"readme.md": "# Lab\n\nnotebooks of the harbour survey\n"})
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": ["# Buoy \ud800 log\n", "the cormorant dives\n"]},
+             {"cell_type": "code", "metadata": {}, "outputs": [], "source": ["depth = 3  # \udfff \ud83d\ude00 heron\n"]}]
+    (root / "buoy.ipynb").write_text(json.dumps({"cells": cells, "nbformat": 4}, indent=1), encoding="utf-8")
+    published = ingest(root, "lab")["published"]
+    assert published["failures"] == []
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+    hits = engine.search("cormorant", limit=5, mode="keyword").hits
+    assert [(h.path, h.title) for h in hits] == [("buoy.ipynb", "Buoy \ufffd log")]
+    code = engine.search("heron", limit=5, mode="keyword").hits
+    assert [h.path for h in code] == ["buoy.ipynb"] and "\ufffd \U0001f600 **heron**" in code[0].snippet
