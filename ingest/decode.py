@@ -5,7 +5,8 @@ without one, text is UTF-8, or, when its first 64 KiB are not UTF-8, the legacy
 encoding they read as (``legacy``: GB18030 or Big5 for Chinese, told apart by
 how many of the decoded characters are common ones, or Windows-1252 for
 European text), so notes saved by an old editor are indexed as written. A NUL in
-the first 8 KiB (after the BOM's decoding) means a binary file. Undecodable
+the first 8 KiB (after the BOM's decoding) means a binary file, unless those
+bytes read as UTF-16 without a BOM (``_utf16``). Undecodable
 bytes mean "not text". Both verdicts raise ``Skip`` with the reason, so the
 indexer records it and read_file refuses with it; the indexer's reason for text
 that is not UTF-8 and reads as no legacy encoding either gives the iconv command
@@ -66,12 +67,33 @@ def sniff(head: bytes) -> Encoding:
             break
     else:
         if b"\x00" in head[:HEAD]:
-            raise Skip(binary(head.index(b"\x00")))
+            found = _utf16(head[:HEAD])
+            if found is None:
+                raise Skip(binary(head.index(b"\x00")))
+            return found
         return UTF8 if _utf8(head) else legacy(head[:SAMPLE]) or UTF8
     text = incremental(encoding, errors="replace").decode(head[encoding.bom:HEAD])
     if "\x00" in text:  # binary bytes behind a BOM decode to text with NULs
         raise Skip(binary(encoding.bom + len(text[:text.index("\x00")].encode(encoding.codec, "replace"))))
     return encoding
+
+
+def _utf16(head: bytes) -> Encoding | None:
+    """UTF-16 without a byte-order mark (some Windows tools and exports write it so), when ``head`` (the first HEAD
+    bytes, which hold a NUL) reads as such in one byte order: whole characters, no NUL or other control
+    character but tabs and line ends, and a line break or space among them (in the other order those are
+    U+0A00 and U+2000). Bytes of an image, an archive or UTF-32 give NUL or control code units: None."""
+    for codec in ("utf-16-le", "utf-16-be"):
+        try:
+            text = incremental(Encoding(codec, 0, 2)).decode(head[:len(head) // 2 * 2])
+        except UnicodeDecodeError:
+            continue
+        if (" " in text or "\n" in text) and not _CONTROL.search(text):
+            return Encoding(codec, 0, 2)
+    return None
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
 
 def _utf8(sample: bytes) -> bool:
@@ -178,13 +200,13 @@ def decode(data: bytes) -> str:
 
 def legacy_hint() -> str:
     """What to do with text that is not UTF-8 and does not read plainly as a legacy encoding either."""
-    return ("Sift reads UTF-8 (and UTF-16/32 with a BOM), and GB18030, Big5 or Windows-1252 text whose first 64 KiB "
-            "read as such; if it is text in another encoding, convert it to index it: iconv -f ENCODING -t UTF-8 "
-            "FILE > NEW")
+    return ("Sift reads UTF-8 (and UTF-16/32 with a BOM, UTF-16 without one), and GB18030, Big5 or Windows-1252 "
+            "text whose first 64 KiB read as such; if it is text in another encoding, convert it to index it: iconv -f "
+            "ENCODING -t UTF-8 FILE > NEW")
 
 
 def not_text(encoding: Encoding, at: int, reason: str) -> str:
     """The reason given for undecodable bytes at byte ``at`` of the file."""
-    if encoding.bom or encoding.legacy:
+    if encoding.bom or encoding.legacy or encoding.unit > 1:
         return f"undecodable {encoding.name} text (byte {at}: {reason})"
     return f"not UTF-8 text (byte {at}: {reason})"

@@ -1,6 +1,7 @@
 """Turn a file's bytes into a Document, choosing the parser by kind.
 
-Text is decoded by ``ingest.decode`` (UTF-8; a BOM selects UTF-8, UTF-16 or UTF-32), the decoder
+Text is decoded by ``ingest.decode`` (UTF-8; a BOM selects UTF-8, UTF-16 or UTF-32; UTF-16 without one is
+recognised), the decoder
 read_file uses too; anything binary or undecodable raises ``Skip`` with the reason, so it is never
 indexed as garbage.
 So does a file with a line of over a million characters: that is a

@@ -49,3 +49,31 @@ def test_gb18030_and_big5_are_told_apart_on_real_chinese_text():
         traditional = "".join((other_scripts(c) or [c])[0] for c in simplified)
         assert sniff(simplified.encode("gb18030")).codec == "gb18030", doc.name
         assert sniff(traditional.encode("cp950", "ignore")).codec == "cp950", doc.name
+
+
+UTF16_TEXT = "# Tide log\r\n\r\nthe heron came back at 06:40\r\n付款方式改为分期。一\r\n"
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_bom_is_read_as_written(codec):
+    """Text saved as UTF-16 without a byte-order mark (some Windows tools and exports write it so) was skipped
+    as 'binary file (a NUL byte at byte 1)': its ASCII characters each have a NUL byte. Read as written now, by
+    the indexer and read_file alike (one sniff), Chinese included (一 is 00 4E in UTF-16 LE)."""
+    data = UTF16_TEXT.encode(codec)
+    encoding = sniff(data)
+    assert (encoding.codec, encoding.bom, encoding.unit, encoding.name) == (codec, 0, 2, "utf-16")
+    assert decode(data) == UTF16_TEXT.replace("\r\n", "\n")
+    long = data * 200  # past the 8 KiB looked at first: a lone surrogate there
+    with pytest.raises(Skip, match=rf"^undecodable utf-16 text \(byte {len(long)}: "):
+        decode(long + "\ud800".encode(codec, "surrogatepass") + data)
+
+
+@pytest.mark.parametrize("data, at", [
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 8, 8),  # an image
+    ("# UTF-32\n\nno BOM\n".encode("utf-32-le"), 1),  # UTF-32 without a BOM: NUL code units as UTF-16
+    (b"a\x00b\x00\x01\x00c\x00\n\x00", 1),  # UTF-16-like, but a control character in it
+    (b"A\x00B\x00C\x00D\x00", 1),  # no line break or space: nothing says it is text
+], ids=["png", "utf32", "control", "no-space"])
+def test_bytes_with_nuls_that_are_not_utf16_text_stay_binary(data, at):
+    with pytest.raises(Skip, match=rf"^binary file \(a NUL byte at byte {at}\)$"):
+        decode(data)

@@ -38,6 +38,8 @@ ENCODED = {
     "utf16-le.md": "# Sixteen\r\n\r\nzebra stripes in UTF-16\r\nsecond 中文 line\r\n".encode("utf-16"),
     "utf16-be.txt": b"\xfe\xff" + "okapi in big-endian UTF-16\nnext line\n".encode("utf-16-be"),
     "utf32.md": "# Thirty-two\n\nnarwhal in UTF-32\n".encode("utf-32"),
+    "utf16-no-bom.md": "# No mark\r\n\r\nibis in UTF-16 without a BOM\r\n付款方式\r\n".encode("utf-16-le"),
+    "utf16-be-no-bom.txt": "lemur in big-endian UTF-16, no BOM\n一二三\n".encode("utf-16-be"),
     "bom.md": "\ufeff# Signed\n\nquokka behind a UTF-8 BOM\n".encode("utf-8"),
     "old-mac.txt": b"first\rsecond\rtapir on the third line\r",
     "gbk.md": "# 合同\n\n付款方式改为分期。\n曲美合同下周签字。\n".encode("gbk"),
@@ -61,7 +63,7 @@ def test_notes_in_utf16_utf32_and_with_a_bom_read_as_the_indexer_reads_them(imme
     async def scenario():
         async with servers.session(sift_env, "--no-worker") as s:
             hits = {word: (await call(s, "search", query=word, mode="keyword")).structured_content["results"][0]
-                    for word in ("zebra", "okapi", "narwhal", "quokka", "tapir")}
+                    for word in ("zebra", "okapi", "narwhal", "quokka", "tapir", "ibis", "lemur")}
             around = {word: await call(s, "read_file", path=hit["path"], start_line=hit["start_line"],
                                        end_line=hit["end_line"]) for word, hit in hits.items()}
             whole = {name: await call(s, "read_file", path=f"notes/{name}") for name in ENCODED}
