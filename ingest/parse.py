@@ -18,6 +18,9 @@ from ingest.kinds import kind_of, kind_of_script
 from ingest.markdown import parse_markdown
 
 MAX_LINE_CHARS = 1_000_000
+# A Markdown note of more lines is read as plain text: markdown-it keeps five numbers a line for the block it
+# parses, and a block of blank lines or one paragraph is read whole (16 MB of blank lines took 2 GB).
+MAX_NOTE_LINES = 500_000
 __all__ = ["decode", "parse_file", "check_lines", "parse_text"]
 
 
@@ -38,6 +41,11 @@ def parse_file(path: str, data: bytes) -> Document:
         return parse_notebook(path, text)
     check_lines(text)
     if kind == "note":
+        lines = text.count("\n") + (not text.endswith("\n"))
+        if lines > MAX_NOTE_LINES:
+            doc = parse_text(path, text)
+            doc.meta["fallback"] = f"read as plain text: {lines:,} lines (over {MAX_NOTE_LINES:,})"
+            return doc
         return parse_markdown(path, text)
     if kind == "code":
         from ingest.code import parse_code
