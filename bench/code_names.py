@@ -201,6 +201,10 @@ QUERIES = [  # (query, path the hit ends with, its last heading or a line it hol
     ("lru cache", "svc/cache.go", "LRUCache"),
     ("user service", "svc/users.ts", 7),
     ("decode stream data", "pypdf/filters.py", ""),
+    # a part of a camelCase name (its words in a row)
+    ("UserName", "svc/users.ts", "getUserName"),
+    ("getUser", "svc/users.ts", "getUserName"),
+    ("DocumentError", "pypdf/errors.py", 73),
 ]
 
 

@@ -147,6 +147,24 @@ def test_the_words_of_a_camel_case_name_find_it(engine, query):
     assert engine.search("getUserName", mode="keyword").hits[0].path == "web/accounts.ts"  # the name as written
 
 
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query", ["getUser", "UserName", "DisplayName", "AccountStore.getUser"])
+def test_a_part_of_a_camel_case_name_finds_it(engine, query, mode):
+    """A query's camelCase name is looked up by its words in a row too: 'getUser' and 'UserName' found nothing
+    (no passage holds 'getuser' or 'username'; getUserName is indexed as 'getusername get user name'), and the
+    spelling note said no passage contained them."""
+    answer = engine.search(query, mode=mode)
+    assert answer.hits[0].path == "web/accounts.ts"
+    assert answer.unmatched == [] and not any("no passage contains" in note for note in answer.notes)
+
+
+def test_the_words_of_a_camel_case_query_must_stand_in_a_row(engine):
+    """'NameGet': accounts.ts holds 'name' and 'get', never side by side: it is not found, and the word is named."""
+    answer = engine.search("NameGet", mode="keyword")
+    assert answer.hits == []
+    assert [u["word"] for u in answer.unmatched] == ["NameGet"]
+
+
 def test_the_words_of_a_camel_case_word_in_prose_do_not_find_it(engine):
     """In a note, 'JavaScript' is a word of its own: 'java' finding it would be noise."""
     assert engine.search("java", mode="keyword").hits == []

@@ -1,5 +1,5 @@
 """Normalisation and the CJK form of text in the keyword index."""
-from search.query.text import index_form, normalise, query_terms
+from search.query.text import index_form, name_phrases, normalise, query_terms, query_words
 
 
 def test_normalise_folds_width_and_case():
@@ -190,6 +190,17 @@ def test_snippet_marks_german_words_written_with_or_without_umlauts_as_search_fo
     assert snippet("Die Überlagerung von Wellen.", "Ueberlagerung") == "Die **Überlagerung** von Wellen."
     assert snippet("Die Ueberlagerung, Groesse und Größe.", "Überlagerung größe") == \
         "Die **Ueberlagerung**, **Groesse** und **Größe**."
+
+
+def test_a_camelcase_name_of_the_query_is_looked_up_by_its_words_in_a_row_too():
+    """'getUser' and 'UserName' found nothing in code, which holds getUserName as 'getusername get user name'; a
+    word of prose written with capitals inside (mRNA, IgG, CX3CR1, RNAs) is left whole, as SciFact's claims hold
+    such words."""
+    assert name_phrases("getUser UserName XMLHttpRequest utf8Decode HTMLParser") == {
+        "getuser": "get user", "username": "user name", "xmlhttprequest": "xml http request",
+        "utf8decode": "utf8 decode", "htmlparser": "html parser"}
+    assert name_phrases("mRNA IgG CX3CR1 H3K4me3 RNAs URLs Python registry get_user") == {}
+    assert query_words("AccountStore.getUser") == ["accountstore", "getuser", "account store", "get user"]
 
 
 def test_snippet_marks_the_words_of_camelcase_names_in_code_as_search_matched_them():

@@ -760,6 +760,13 @@ def term_published(conn: sqlite3.Connection, term: str) -> bool:
     return conn.execute(f"SELECT 1 {_HOLDING} LIMIT 1", (term,)).fetchone() is not None
 
 
+def phrase_published(conn: sqlite3.Connection, phrase: str) -> bool:
+    """Whether a published chunk holds the FTS5 ``phrase`` (its words side by side: '"get user"')."""
+    return conn.execute("SELECT 1 FROM chunks_fts JOIN chunks ch ON ch.id = chunks_fts.rowid JOIN files f ON f.id = "
+                        f"ch.file JOIN collections c ON c.id = f.collection WHERE chunks_fts MATCH ? AND {VISIBLE} "
+                        "LIMIT 1", (phrase,)).fetchone() is not None
+
+
 def term_texts(conn: sqlite3.Connection, term: str, limit: int) -> list[str]:
     """The text of up to ``limit`` published chunks that hold ``term``; ``make_scratch`` first."""
     return [r[0] for r in conn.execute(f"SELECT DISTINCT ch.text {_HOLDING} LIMIT ?", (term, limit))]

@@ -111,6 +111,10 @@ class _Vocabulary:
         self._instances()
         return queries.term_published(self.conn, term)
 
+    def holds_phrase(self, words: str) -> bool:
+        """Whether a published passage holds ``words`` side by side (FTS5 is asked: the postings keep no places)."""
+        return queries.phrase_published(self.conn, '"' + words.replace('"', '""') + '"')
+
     def documents(self, term: str) -> int:
         """How many passages hold ``term`` (from FTS5: counted over every row, published or not)."""
         if self.postings is not None:
@@ -140,9 +144,12 @@ def _words(query: str) -> list[_Word]:
 
 
 def _absent(word: _Word, tokens: dict, vocabulary: _Vocabulary) -> bool:
-    """No token of the word is in a published passage (a word the tokenizer drops whole is not named)."""
-    held = [token for term in word.terms for token in tokens[term]]
-    return bool(held) and not any(vocabulary.holds(token) for token in held)
+    """No term of the word is in a published passage (a word the tokenizer drops whole is not named): a term of
+    one token held, or a term of several (a camelCase name's words, ``name_phrases``) held side by side: 'get' and
+    'user' are somewhere in any code, 'getUser' is a typo unless some name holds them in a row."""
+    held = [(term, tokens[term]) for term in word.terms if tokens[term]]
+    return bool(held) and not any(vocabulary.holds(found[0]) if len(found) == 1 else vocabulary.holds_phrase(term)
+                                  for term, found in held)
 
 
 def _missing_parts(word: _Word, tokens: dict, vocabulary: _Vocabulary) -> list[_Word]:

@@ -82,6 +82,27 @@ def _with_parts(match: re.Match) -> str:
     return f"{word} {' '.join(parts)}" if len(parts) > 1 else word
 
 
+def name_phrases(query: str) -> dict[str, str]:
+    """{each camelCase or PascalCase name ``query`` writes, folded: its words as a phrase} ('getUser' gives
+    {'getuser': 'get user'}, 'UserName' {'username': 'user name'}), which keyword search looks up beside the
+    name: code is indexed with each name's words after it (``code_index_form``), so the words of a part of a
+    name stand side by side there (getUserName as 'getusername get user name'), as do those of a snake_case
+    name (get_user_name); 'getUser' and 'UserName' found nothing there, the index holding no such word. Split as
+    the index splits (``CAMEL_PARTS``), and only a name with a small letter (and digits) before a capital or a
+    word after capitals (HTMLParser), no part of one letter and no capital's plural: mRNA, IgG, CX3CR1, H3K4me3,
+    RNAs and URLs are left whole (prose writes such words, SciFact's claims do, and 'rn as' is no word of theirs)."""
+    found: dict[str, str] = {}
+    for word in CODE_WORD.findall(unicodedata.normalize("NFKC", query)):
+        parts = CAMEL_PARTS.split(word)
+        if _CAMEL_NAME.search(word) and all(len(part) > 1 and not _PLURAL.fullmatch(part) for part in parts):
+            found.setdefault(word.casefold(), " ".join(parts).casefold())
+    return found
+
+
+_CAMEL_NAME = re.compile(r"[a-z][0-9]*[A-Z]|[A-Z]{2}[a-z]")  # getUser, utf8Decode, HTMLParser; not CX3CR1
+_PLURAL = re.compile(r"[A-Z]s")  # RNA|s is split RN|As, URLs UR|Ls
+
+
 # Where a file name's words part: a separator, or a capital after a small letter or before a capital and a small one.
 NAME_PARTS = re.compile(r"[\s\-_.]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
@@ -129,12 +150,15 @@ def written_words(query: str, pieces: list[tuple[str, list[str]]] | None = None)
 def query_pieces(query: str) -> list[tuple[str, list[str]]]:
     """Each word of a free-text query, in order and once (a CJK run whole), with the terms keyword search looks
     it up by (``query_words``): the word itself, or the run's overlapping bigrams; for a Chinese word, those of
-    its forms in the other script too (``other_scripts``)."""
+    its forms in the other script too (``other_scripts``); for a camelCase name, its words as a phrase too
+    (``name_phrases``)."""
     found: dict[str, list[str]] = {}
+    phrases = name_phrases(query)  # getUser as 'get user' too
     for word in WORD.findall(normalise(query)):
         for piece in split_scripts(word):
             if piece in found or not CJK_RUN.fullmatch(piece):
-                found.setdefault(piece, [piece, *umlaut_forms(piece)])
+                named = [phrases[piece]] if piece in phrases else []
+                found.setdefault(piece, [piece, *umlaut_forms(piece), *named])
                 continue
             forms = [piece, *other_scripts(piece)]
             found[piece] = list(dict.fromkeys(
