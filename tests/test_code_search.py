@@ -8,7 +8,7 @@ import pytest
 
 from search.query.engine import Engine
 from search.query.filters import Filters
-from search.query.symbols import boilerplate, code_name, declares, defines, names_file
+from search.query.symbols import boilerplate, code_name, declares, defines, frames, names_file, traced_files
 from tests.conftest import ingest, write_tree
 
 API = '''"""The task queue's public API."""
@@ -163,6 +163,33 @@ def test_the_words_of_a_camel_case_query_must_stand_in_a_row(engine):
     answer = engine.search("NameGet", mode="keyword")
     assert answer.hits == []
     assert [u["word"] for u in answer.unmatched] == ["NameGet"]
+
+
+TRACE = """Traceback (most recent call last):
+  File "/srv/app/.venv/lib/python3.11/site-packages/client/retry.py", line 2, in <listcomp>
+TypeError: unsupported operand type(s) for ** or pow(): 'str' and 'int'"""
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query", [TRACE, "TypeError: config.get is not a function\n    at Object.<anonymous> "
+                                          "(/srv/app/client/retry.py:2:17)"])
+def test_a_pasted_stack_trace_ranks_the_line_it_names_first(engine, query, mode):
+    """The file and line a trace names, not the passages that share the most of its words (config.py said
+    'client', 'retries' and 'int' more)."""
+    answer = engine.search(query, mode=mode)
+    top = answer.hits[0]
+    assert (top.path, top.start_line <= 2 <= top.end_line) == ("client/retry.py", True)
+    assert any(note.startswith("the passages at the lines the stack trace names come first") for note in answer.notes)
+
+
+def test_what_a_stack_trace_names():
+    assert frames('File "C:\\app\\x.py", line 7, in f\n  at g (/srv/y.js:12:3) File "/srv/y.js", line 12') == [
+        ("C:/app/x.py", 7), ("/srv/y.js", 12)]
+    assert frames("pypdf.errors.PdfReadError: EOF marker not found") == []
+    paths = ["x/index.js", "y/index.js", "asyncio/base_events.py"]
+    assert traced_files("/srv/y/index.js", ["c"] * 3, paths) == [1]
+    assert traced_files("/srv/index.js", ["c"] * 3, paths) == []  # two files of that name: which is unknown
+    assert traced_files("/usr/lib/python3.11/asyncio/base_events.py", ["c"] * 3, paths) == [2]
 
 
 def test_the_words_of_a_camel_case_word_in_prose_do_not_find_it(engine):

@@ -174,6 +174,8 @@ class Engine:
                         ranked = _phrases_first(conn, query, ranked, used, notes)
                         ranked = _definitions_first(conn, query, ranked, used, self._catalog_for(conn, state),
                                                     filters, notes)
+                        ranked = _traced_first(conn, query, ranked, used, self._catalog_for(conn, state), filters,
+                                               notes)
                         unmatched = self._spelling(conn, query, used, state, notes) \
                             if _in_scope(state["generations"], filters) else []  # nothing searched: no word missed
                         _by_meaning(notes, ranked, used)
@@ -864,6 +866,35 @@ def _definitions_first(conn, query: str, ranked: list, mode: str, catalog: Catal
         what = "the file it names" if named and not defining else (
             f"the definitions of {query.strip()!r}" if not named else "the file it names, then its definitions")
         _note(notes, f"{what} come first, each keeping the score it ranked with")
+    return moved
+
+
+def _traced_first(conn, query: str, ranked: list, mode: str, catalog: Catalog, filters: Filters,
+                  notes: list[str]) -> list:
+    """``ranked`` with the passages at the lines a pasted stack trace names first (``symbols.frames``: 'File
+    "/usr/lib/python3.11/asyncio/base_events.py", line 653', 'at use (/app/router/index.js:376:9)'), in the trace's
+    order, in keyword and hybrid search: of each file the trace names (``symbols.traced_files``), the passage
+    holding the line that starts nearest before it; one none of the rankings found comes scored 0 and unranked.
+    The trace's words ranked other passages that say asyncio, events and run above the function it ran in. Scores
+    stay as ranked; a note says so when the order changed."""
+    traced = symbols.frames(query) if mode != "semantic" else []
+    if not traced:
+        return ranked
+    mask = catalog.mask(filters)
+    found = []
+    for path, line in traced:
+        for row in symbols.traced_files(path, catalog.collections, catalog.paths):
+            ids = catalog.ids[(catalog.file_of == row) & (True if mask is None else mask)]
+            holding = [r for r in queries.hit_rows(conn, [int(cid) for cid in ids])
+                       if r["start_line"] is not None and r["start_line"] <= line <= r["end_line"]]
+            if holding:
+                found.append(max(holding, key=lambda r: (r["start_line"], -r["id"]))["id"])
+    by_id = {hit[0]: hit for hit in ranked}
+    first = [by_id.get(cid, (cid, 0.0, [None, None])) for cid in dict.fromkeys(found)]
+    moved = first + [hit for hit in ranked if hit[0] not in set(found)]
+    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
+        _note(notes, "the passages at the lines the stack trace names come first, each keeping the score it ranked "
+                     "with")
     return moved
 
 

@@ -25,6 +25,40 @@ KEYWORDS = (r"(?:def|class|function\*?|func(?:\s*\([^)\n]*\))?|fn|struct|enum|tr
             r"|const|let|var|val|object|#\s*define)")
 
 
+# A frame of a pasted stack trace: Python's 'File "/usr/lib/python3.11/asyncio/base_events.py", line 653', or a path
+# with its line as Node, Go, Rust and compilers write it ('at use (/app/node_modules/router/index.js:376:9)').
+FRAME = re.compile(r'File "(?P<file>[^"\n]+)", line (?P<line>\d+)'
+                   r'|(?P<path>[\w.~@/\\-]*\w\.[A-Za-z]\w*):(?P<at>\d+)(?::\d+)?')
+
+
+def frames(query: str) -> list[tuple[str, int]]:
+    """(path as the trace writes it, with '/', line) of each frame of a stack trace the query holds, in its order,
+    each once."""
+    found = [((m.group("file") or m.group("path")).replace("\\", "/"), int(m.group("line") or m.group("at")))
+             for m in FRAME.finditer(query)]
+    return list(dict.fromkeys(found))
+
+
+def traced_files(path: str, collections, paths: list[str]) -> list[int]:
+    """The rows of the indexed files (``collections``, ``paths`` relative to their roots) a traced ``path`` names:
+    those whose path is the longest tail of it ('/usr/lib/python3.11/asyncio/base_events.py' is 'asyncio/base_events.py'
+    of the collection holding the stdlib; a collection's name may stand before it), or the one file of its name."""
+    traced = "/" + path.strip().lstrip("/").casefold()
+    name = traced.rsplit("/", 1)[-1]
+    best, rows = 0, []
+    for row, (collection, indexed) in enumerate(zip(collections, paths)):
+        if not indexed.casefold().endswith(name):
+            continue
+        tails = [whole for whole in (indexed.casefold(), f"{collection}/{indexed}".casefold())
+                 if traced.endswith("/" + whole)]
+        length = max((whole.count("/") + 1 for whole in tails), default=0)
+        if length > best:
+            best, rows = length, [row]
+        elif length and length == best:
+            rows.append(row)
+    return rows if best > 1 or len(rows) == 1 else []  # 'index.js' alone, in several folders: which is unknown
+
+
 def names_file(query: str, collection: str, path: str) -> bool:
     """Whether the query is the name of the file at ``path`` (relative to its collection's root), or its path's
     tail, or its path as results show it (``filters.py``, ``pypdf/filters.py``, ``corpus/pypdf/filters.py``), case
