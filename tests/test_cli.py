@@ -87,6 +87,16 @@ def test_an_unknown_option_is_not_told_an_unrelated_one(sift_env):
         "sift-mcp: error: unrecognized arguments: --bogus"), server.stderr
 
 
+def test_an_option_after_the_double_dash_is_told_why_it_was_not_read(sift_env):
+    """A query that starts with a dash is written after '--' ('ingest search -- --worker-type --limit 3'); an option
+    put after it was refused as '--limit 3 (did you mean --limit?)', naming the option typed."""
+    result = run_ingest(sift_env, "search", "--", "--worker-type", "--limit", "3")
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1] == (
+        "ingest search: error: unrecognized arguments: --limit 3 (options go before '--': every word after it is "
+        "read as the query, so --limit was not)"), result.stderr
+
+
 @pytest.mark.parametrize("typed, meant", [("e-5", "e5"), ("mini-lm", "minilm"), ("e5-small", "multilingual-e5-small")])
 def test_a_misspelt_model_name_is_told_the_one_probably_meant(sift_env, typed, meant):
     """SIFT_MODEL=e-5 listed the known models; it names the one probably meant."""
