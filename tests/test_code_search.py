@@ -182,6 +182,37 @@ def test_a_pasted_stack_trace_ranks_the_line_it_names_first(engine, query, mode)
     assert any(note.startswith("the passages at the lines the stack trace names come first") for note in answer.notes)
 
 
+PACKAGE = {
+    "jsonish/__init__.py": '"""A small JSON package."""\nfrom .decoder import Decoder\n\n\n'
+                           'def loads(s, strict=True):\n    """Parse s."""\n    return Decoder(strict).decode(s)\n',
+    "jsonish/runners.py": "def run(main):\n    return main()\n",
+    "notes/jsonish.md": "# Using jsonish\n\nCall jsonish.loads to load; jsonish loads what jsonish.dumps wrote, and "
+                        "jsonish.run runs it: run, run, run. Loads loads loads.\n",
+}
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query, path, line", [("jsonish.loads", "jsonish/__init__.py", 5),
+                                               ("jsonish.run", "jsonish/runners.py", 1)])
+def test_a_name_qualified_by_its_package_finds_the_definition_in_a_module_of_it(immediate, tmp_path, embedder,
+                                                                                 query, path, line, mode):
+    """'jsonish.loads' (defined in the package's __init__.py, as json.loads is) and 'jsonish.run' (in a module
+    of the package, as asyncio.run is) were not read as those definitions: their headings ('__init__ > loads',
+    'runners > run') name the module, not the package, and the note that says them more came first."""
+    ingest(write_tree(tmp_path / "code", PACKAGE))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    top = engine.search(query, mode=mode).hits[0]
+    assert (top.path, top.start_line <= line <= top.end_line) == (path, True)
+
+
+def test_what_a_package_defines():
+    assert defines(["json", "loads"], "__init__ > loads", "", "json/__init__.py")  # the package's own module
+    assert defines(["asyncio", "run"], "runners > run", "", "asyncio/runners.py")  # handed on by the package
+    assert not defines(["asyncio", "run"], "events > AbstractEventLoop > run", "", "asyncio/events.py")  # a method
+    assert not defines(["asyncio", "run"], "runners > run", "")  # without the path: the module alone
+    assert not defines(["mcp", "run"], "cli > run", "", "mcp/cli/cli.py")  # a package further down
+
+
 def test_what_a_stack_trace_names():
     assert frames('File "C:\\app\\x.py", line 7, in f\n  at g (/srv/y.js:12:3) File "/srv/y.js", line 12') == [
         ("C:/app/x.py", 7), ("/srv/y.js", 12)]

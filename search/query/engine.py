@@ -852,7 +852,7 @@ def _definitions_first(conn, query: str, ranked: list, mode: str, catalog: Catal
     parts = symbols.code_name(query)
     rows = queries.hit_rows(conn, [cid for cid, _, _ in ranked]) if parts and ranked else []
     defining = {r["id"] for r in rows
-                if r["kind"] == "code" and symbols.defines(parts, r["heading_path"] or "", r["text"])}
+                if r["kind"] == "code" and symbols.defines(parts, r["heading_path"] or "", r["text"], r["path"])}
     declaring = {r["id"] for r in rows if r["id"] in defining and symbols.declares(parts[-1], r["text"])}
     shared = {r["id"] for r in rows if r["id"] in defining and symbols.joined(r["heading_path"] or "")}
     # a definition cut in two: the passage with its 'def' line before the rest ('Postings.search' put the rest first);

@@ -88,7 +88,7 @@ def code_name(query: str) -> list[str] | None:
     return parts if written_as_code else None
 
 
-def defines(parts: list[str], heading_path: str, text: str) -> bool:
+def defines(parts: list[str], heading_path: str, text: str, path: str = "") -> bool:
     """Whether the code passage under ``heading_path`` ('api > Huey > revoke_by_id': module, classes, definition)
     holding ``text`` defines the name ``parts`` (case aside): one of its heading's definitions (a passage of
     joined sections names each, ``errors > XmpDocumentError, LimitReachedError``) is the name's last part, the
@@ -96,7 +96,9 @@ def defines(parts: list[str], heading_path: str, text: str) -> bool:
     in ``huey.api.Huey``, is passed over; the module alone is the file, not a definition in it); or, for a name
     without qualifiers, or a qualified one where the heading names more definitions than it shows (``a, b, c
     +4``) and the qualifiers are the heading's or the text declares the last of them too, its text declares it
-    (``declares``)."""
+    (``declares``). ``path``: the file's, relative to its root, whose folders are packages: ``json.loads`` is
+    defined in json/__init__.py ('__init__ > loads'), ``asyncio.run`` in asyncio/runners.py, which the package
+    hands on; a heading's module alone missed both."""
     name = [part.casefold() for part in parts]
     heading = [part.strip().casefold() for part in heading_path.split(" > ")]
     if len(heading) < 2:
@@ -104,12 +106,21 @@ def defines(parts: list[str], heading_path: str, text: str) -> bool:
     owners, last = heading[:-1], heading[-1]
     hidden = MORE_NAMED.search(last)
     for named in MORE_NAMED.sub("", last).split(", "):
-        path = owners + named.split(".")
-        if path[-1] == name[-1] and _agree(name[:-1], path[:-1]):
-            return True
+        for held in _owned(owners, path):
+            whole = held + named.split(".")
+            if whole[-1] == name[-1] and _agree(name[:-1], whole[:-1]):
+                return True
     if hidden and len(parts) > 1 and (_agree(name[:-1], owners) or declares(parts[-2], text)):
         return declares(parts[-1], text)
     return len(parts) == 1 and declares(parts[0], text)
+
+
+def _owned(owners: list[str], path: str) -> list[list[str]]:
+    """A definition's owners as its heading names them (module, classes), and, in a file under folders (packages),
+    with the folders before them, the module left out (the package hands on what its modules define, and a
+    package's ``__init__.py`` or ``index.js`` is the package itself)."""
+    folders = [part.casefold() for part in path.split("/")[:-1] if part]
+    return [owners, folders + owners[1:]] if folders else [owners]
 
 
 MORE_NAMED = re.compile(r" \+\d+$")  # '+4' after the names a joined passage's heading shows (ingest.chunk)
