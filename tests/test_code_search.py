@@ -180,6 +180,8 @@ def test_a_pasted_stack_trace_ranks_the_line_it_names_first(engine, query, mode)
     top = answer.hits[0]
     assert (top.path, top.start_line <= 2 <= top.end_line) == ("client/retry.py", True)
     assert any(note.startswith("the passages at the lines the stack trace names come first") for note in answer.notes)
+    named = {u["word"] for u in answer.unmatched}
+    assert not named & {"srv", "venv", "site", "packages", "17"}, "the trace's path and line are no typos"
 
 
 PACKAGE = {

@@ -469,7 +469,8 @@ class Engine:
             return []
         postings = self._current_postings(conn, self._catalog_for(conn, state)) if self._hold_postings else None
         try:
-            said = spelling.note(conn, question.content(query), postings, mode)
+            # a pasted trace's paths and line numbers ('venv', '580') are no typos: its frames name what it means
+            said = spelling.note(conn, symbols.FRAME.sub(" ", question.content(query)), postings, mode)
         except sqlite3.Error:  # the note is a hint: a temporary table this connection cannot make costs only it
             return []
         if said is None:
