@@ -82,7 +82,15 @@ def _utf16(head: bytes) -> Encoding | None:
     """UTF-16 without a byte-order mark (some Windows tools and exports write it so), when ``head`` (the first HEAD
     bytes, which hold a NUL) reads as such in one byte order: whole characters, no NUL or other control
     character but tabs and line ends, and a line break or space among them (in the other order those are
-    U+0A00 and U+2000). Bytes of an image, an archive or UTF-32 give NUL or control code units: None."""
+    U+0A00 and U+2000). Bytes of an image, an archive or UTF-32 give NUL or control code units: None. So does
+    UTF-8 text with a stray NUL (fewer NULs than a quarter of its bytes, valid UTF-8 around them): its byte pairs
+    read as CJK or Hangul code units, and a NUL beside a line end or space made it 'UTF-16' text of garbage."""
+    if head.count(0) * 4 < len(head):
+        try:
+            codecs.getincrementaldecoder("utf-8")().decode(head)  # a character cut at the end allowed
+            return None
+        except UnicodeDecodeError:
+            pass
     for codec in ("utf-16-le", "utf-16-be"):
         try:
             text = incremental(Encoding(codec, 0, 2)).decode(head[:len(head) // 2 * 2])

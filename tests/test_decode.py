@@ -77,3 +77,14 @@ def test_utf16_without_a_bom_is_read_as_written(codec):
 def test_bytes_with_nuls_that_are_not_utf16_text_stay_binary(data, at):
     with pytest.raises(Skip, match=rf"^binary file \(a NUL byte at byte {at}\)$"):
         decode(data)
+
+
+@pytest.mark.parametrize("body", ["# notes\nthe heron came back\n", "# 笔记\n付款方式改为分期。\n"], ids=["ascii", "chinese"])
+@pytest.mark.parametrize("pad", [b"", b"x"], ids=["even", "odd"])
+def test_utf8_text_with_a_stray_nul_is_binary_not_utf16(body, pad):
+    """A UTF-8 note with one NUL byte beside a line end read as UTF-16 without a BOM: its byte pairs made CJK and
+    Hangul code units ('‣潮整ੳ…'), indexed as garbage, or failed as 'undecodable utf-16 text'. Binary, as before."""
+    text = body.encode("utf-8") * 3
+    data = text + pad + b"\n\x00" + text
+    with pytest.raises(Skip, match=rf"^binary file \(a NUL byte at byte {data.index(0)}\)$"):
+        decode(data)
