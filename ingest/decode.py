@@ -83,9 +83,11 @@ def _utf16(head: bytes) -> Encoding | None:
     bytes, which hold a NUL) reads as such in one byte order: whole characters, no NUL or other control
     character but tabs and line ends, and a line break or space among them (in the other order those are
     U+0A00 and U+2000). Bytes of an image, an archive or UTF-32 give NUL or control code units: None. So does
-    UTF-8 text with a stray NUL (fewer NULs than a quarter of its bytes, valid UTF-8 around them): its byte pairs
-    read as CJK or Hangul code units, and a NUL beside a line end or space made it 'UTF-16' text of garbage."""
-    if head.count(0) * 4 < len(head):
+    UTF-8 text with a stray NUL (valid UTF-8, with fewer bytes below 0x20 than a quarter of them): its byte pairs
+    read as CJK or Hangul code units, and a NUL beside a line end or space made it 'UTF-16' text of garbage. UTF-16
+    text that is valid UTF-8 is of characters below U+2000 (ASCII, Cyrillic, Devanagari ...: every other byte is
+    under 0x20), as CJK's bytes are not."""
+    if (len(head) - len(head.translate(None, _LOW))) * 4 < len(head):
         try:
             codecs.getincrementaldecoder("utf-8")().decode(head)  # a character cut at the end allowed
             return None
@@ -102,6 +104,7 @@ def _utf16(head: bytes) -> Encoding | None:
 
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f]")
+_LOW = bytes(range(0x20))  # NUL, control characters, tab and line ends
 
 
 def _utf8(sample: bytes) -> bool:

@@ -52,6 +52,17 @@ def test_gb18030_and_big5_are_told_apart_on_real_chinese_text():
 
 
 UTF16_TEXT = "# Tide log\r\n\r\nthe heron came back at 06:40\r\n付款方式改为分期。一\r\n"
+UTF16_TEXTS = {"ascii": "# Tide log\n\nthe heron came back at 06:40\n" * 40,
+               "russian": "Привет мир, это текст.\n" * 40, "hindi": "यह हिंदी पाठ है।\n" * 40,
+               "korean": "한국어 텍스트는 공백으로 단어를 나눕니다.\n" * 40, "japanese": "これは日本語のテキストです。\n" * 40}
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize("name", UTF16_TEXTS)
+def test_utf16_without_a_bom_in_other_scripts(codec, name):
+    """Russian or Hindi in UTF-16 is valid UTF-8 (bytes 04 30 ...): read as UTF-16 still, not as UTF-8 text with
+    stray NULs (below)."""
+    assert sniff(UTF16_TEXTS[name].encode(codec)).codec == codec
 
 
 @pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
