@@ -65,8 +65,10 @@ _FILE_NAME_TITLE = re.compile(
 # --- text cleaning -----------------------------------------------------------
 
 # Full-width punctuation is how Chinese and Japanese write it (，。：；！？（）「」): NFKC would make ，： ASCII
-# ',' ':' in every snippet and read_file page. Search folds them anyway (search.query.text.normalise).
-_FULL_WIDTH_MARKS = re.compile(r"([\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]+)")
+# ',' ':' in every snippet and read_file page. Search folds them anyway (search.query.text.normalise). Not the
+# half-width ｡｢｣､･ (U+FF61-FF65) of half-width katakana: NFKC makes them and the katakana around them full-width
+# together (ｱｲ｡ to アイ。), where they stayed half-width among widened katakana.
+_FULL_WIDTH_MARKS = re.compile(r"([\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff60]+)")
 
 
 def normalize(text: str) -> str:

@@ -337,6 +337,8 @@ def test_normalize_keeps_full_width_punctuation():
     # NFKC made the marks of a Chinese PDF ASCII: 千万行,查询变慢 in its snippets and read_file pages
     assert normalize("数据量达到千万行，查询变慢：怎么办？（见「附录」）") == "数据量达到千万行，查询变慢：怎么办？（见「附录」）"
     assert normalize("ﬁ，ＡＢ：⾏") == "fi，AB：行"
+    # half-width katakana and its half-width marks are widened together, as NFKC does: 'テスト｡｢ガ｣' kept ｡｢｣
+    assert normalize("ﾃｽﾄ｡｢ｶﾞ｣､ｱ･ｲ") == "テスト。「ガ」、ア・イ"
 
 
 @pytest.mark.parametrize("raw,clean", [
