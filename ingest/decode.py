@@ -86,14 +86,18 @@ def _utf16(head: bytes) -> Encoding | None:
     UTF-8 text with a stray NUL (valid UTF-8, with fewer bytes below 0x20 than a quarter of them): its byte pairs
     read as CJK or Hangul code units, and a NUL beside a line end or space made it 'UTF-16' text of garbage. UTF-16
     text that is valid UTF-8 is of characters below U+2000 (ASCII, Cyrillic, Devanagari ...: every other byte is
-    under 0x20), as CJK's bytes are not."""
+    under 0x20), as CJK's bytes are not. And a NUL of UTF-16 text is the high byte of an ASCII (or other
+    U+00xx) character, at every other byte; one in four of them the other side (一 is 00 4E in UTF-16 LE) is
+    allowed: bytes whose NULs fall on both sides are binary, whatever their pairs read as."""
     if (len(head) - len(head.translate(None, _LOW))) * 4 < len(head):
         try:
             codecs.getincrementaldecoder("utf-8")().decode(head)  # a character cut at the end allowed
             return None
         except UnicodeDecodeError:
             pass
-    for codec in ("utf-16-le", "utf-16-be"):
+    for codec, high in (("utf-16-le", 1), ("utf-16-be", 0)):
+        if head[1 - high::2].count(0) * 4 > head[high::2].count(0):
+            continue  # text's NULs are its ASCII characters' high bytes; a binary file's fall either side
         try:
             text = incremental(Encoding(codec, 0, 2)).decode(head[:len(head) // 2 * 2])
         except UnicodeDecodeError:

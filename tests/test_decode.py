@@ -90,6 +90,14 @@ def test_bytes_with_nuls_that_are_not_utf16_text_stay_binary(data, at):
         decode(data)
 
 
+def test_nuls_on_both_sides_of_the_byte_pairs_are_binary_not_utf16():
+    """Bytes whose pairs read as UTF-16 text (no control character, a space among them), but whose NULs fall at
+    even and odd places alike, as no UTF-16 text's do: binary (test_remembered's blob was read as UTF-16)."""
+    data = "\x00\x01\x02 binary \x00\xff".encode() * 64
+    with pytest.raises(Skip, match=r"^binary file \(a NUL byte at byte 0\)$"):
+        decode(data)
+
+
 @pytest.mark.parametrize("body", ["# notes\nthe heron came back\n", "# 笔记\n付款方式改为分期。\n"], ids=["ascii", "chinese"])
 @pytest.mark.parametrize("pad", [b"", b"x"], ids=["even", "odd"])
 def test_utf8_text_with_a_stray_nul_is_binary_not_utf16(body, pad):
