@@ -138,6 +138,8 @@ def test_the_is_beside_a_chinese_question_word_is_left_out_too(immediate, tmp_pa
     assert content("乙肝有什么症状").split() == ["乙肝", "症状"]  # 有 (there are) goes with 什么 and 哪些 so
     assert content("乙肝是否会传染？").split() == ["乙肝", "会传染"]  # 是否, 能否, 可否: whether
     assert content("不可否认的事实") == "不可否认的事实"  # but 否认 is to deny
+    assert content("维生素C具有哪些作用").split() == ["维生素C具有", "作用"]  # but 具有, 含有 … are to have,
+    assert content("实事求是什么意思").split() == ["实事求是", "意思"]  # and 实事求是 ends in 是
     assert content("是不是") == "是不是" and content("是什么") == "是什么"  # framing alone: kept as written
     write_tree(tmp_path / "notes", {"jvm.md": "# 面试\n\nJVM 是 Java 虚拟机，负责执行字节码。\n",
                                     "血压.md": "# 降压药\n\n这个是降压药物，要长期服用。\n"})

@@ -37,8 +37,10 @@ CHINESE = (  # longest first: 怎么办 before 怎么
 PARTICLES = "吗嗎呢啊呀"
 # A question word goes with the 是 beside it (什么是X, X是什么, X是怎么引起的) and the 有 before 什么 or 哪些
 # (X有什么症状). Left behind alone, 是 (is) became a term of its own (是X, X是): 什么是JVM？ ranked a passage on blood
-# pressure that says 这个是降压药物 second.
-_CHINESE = re.compile("(?:是|有(?=[什甚哪]))?(?:" + "|".join(CHINESE) + ")是?" + f"|[{PARTICLES}](?![{CJK_RANGES}])")
+# pressure that says 这个是降压药物 second. Not the 有 or 是 that ends a word: 具有, 拥有, 含有 … (to have), 实事求是.
+_OWN_HAVE = "具拥擁含享占佔持固特现現原"
+_CHINESE = re.compile(f"(?:(?<![求])是|(?<![{_OWN_HAVE}])有(?=[什甚哪]))?(?:" + "|".join(CHINESE) + ")是?"
+                      + f"|[{PARTICLES}](?![{CJK_RANGES}])")
 
 
 def content(query: str) -> str:
