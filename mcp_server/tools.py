@@ -358,8 +358,8 @@ class Tools:
         once = render.generations_said(hits, answer.generations)
         lines = [f"{render.count(len(hits), 'passage')} for {_echo(answer.query)} "
                  f"({answer.mode}, {answer.took_ms} ms{by}{once})"]
-        lines += render.notes(answer.notes)
-        lines += render.hits_text(hits, once=bool(once)) or [_no_match(answer.generations, answer.notes)]
+        lines += render.notes(_said_in_text(answer.notes, hits))
+        lines += render.hits_text(hits, once=bool(once)) or _no_match(answer.generations, answer.notes)
         data = {"query": answer.query, "query_cut": len(answer.query) < len(query), "mode": answer.mode,
                 "results": [render.lean(h, answer.generations) for h in hits], "generations": answer.generations,
                 "models": answer.models,
@@ -535,16 +535,27 @@ def _candidates(name: str, path: str, many: paths.Ambiguous) -> CallToolResult:
     return result("\n".join(lines), {"path": path, "candidates": shown, "total_candidates": len(many.candidates)})
 
 
-def _no_match(generations: dict[str, int], notes: list[str]) -> str:
+def _said_in_text(notes: list[str], hits: list) -> list[str]:
+    """The notes the text shows: not the engine's 'nothing is searchable yet' before a first publish, which the
+    no-match line says with what to do (the freshness line, what is going on); the data keeps every note. The
+    text said it three ways: that note, the no-match line and the freshness line."""
+    from search.query.engine import NOTHING_PUBLISHED
+    return notes if hits else [note for note in notes if note != NOTHING_PUBLISHED]
+
+
+def _no_match(generations: dict[str, int], notes: list[str]) -> list[str]:
     """The line for no hits: other words help only when something searched was published, and when the filters
-    leave some file to search (a note says which of them leaves none)."""
-    from search.query.engine import FILTERED_OUT
+    leave some file to search (a note says which of them leaves none); none where no folder is registered (the
+    note says what adds one)."""
+    from search.query.engine import FILTERED_OUT, NOTHING_REGISTERED
     if not generations:
-        return ("no passages match, as nothing searched is published yet: other words will not help; search again "
-                "once stats shows a published generation")
+        if NOTHING_REGISTERED in notes:
+            return []
+        return ["no passages match, as nothing searched is published yet: other words will not help; search again "
+                "once stats shows a published generation"]
     if any(note.startswith(FILTERED_OUT) for note in notes):
-        return "no passages match: the filters leave no file to search (the note above says which)"
-    return "no passages match: try other words, mode 'semantic', or fewer filters"
+        return ["no passages match: the filters leave no file to search (the note above says which)"]
+    return ["no passages match: try other words, mode 'semantic', or fewer filters"]
 
 
 def _echo(query: str) -> str:

@@ -1165,6 +1165,7 @@ def test_a_search_with_no_folder_registered_says_how_to_add_one(sift_env, server
     lines = text(run(scenario)).splitlines()
     assert lines[1] == ("note: nothing is searchable yet: no folder is registered (sift-mcp --root FOLDER or "
                         "`ingest enqueue FOLDER` adds one)"), lines
+    assert not any("no passages match" in line for line in lines), "not 'search again once stats shows …'"
 
 
 def test_the_freshness_line_is_one_clause_for_every_collection_with_nothing_going_on(three, servers):

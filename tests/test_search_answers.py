@@ -46,6 +46,9 @@ def test_a_search_before_anything_is_published_does_not_say_to_try_other_words(t
         assert "try other words" not in text(answer), text(answer)
         assert "no passage searched is in a file" not in text(answer), "not the filters: nothing is published"
         assert "other words will not help; search again once stats shows a published generation" in text(answer)
+        # said once, not three ways: the engine's note, this line, and the freshness line's own clause
+        assert "nothing is searchable yet" not in text(answer), text(answer)
+        assert answer.structured_content["notes"][0].startswith("nothing is searchable yet"), "the data keeps it"
 
 
 def test_passages_left_off_a_page_are_one_search_away(immediate, tmp_path, servers, sift_env, monkeypatch):
