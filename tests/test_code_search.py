@@ -158,6 +158,11 @@ def test_a_part_of_a_camel_case_name_finds_it(engine, query, mode):
     assert answer.unmatched == [] and not any("no passage contains" in note for note in answer.notes)
 
 
+def test_the_snippet_marks_the_part_of_a_camel_case_name_found(engine):
+    """The passage 'UserName' found (getUserName, by its words in a row) shows where: its snippet marked nothing."""
+    assert "async get**UserName**(id" in engine.search("UserName", mode="keyword").hits[0].snippet
+
+
 def test_the_words_of_a_camel_case_query_must_stand_in_a_row(engine):
     """'NameGet': accounts.ts holds 'name' and 'get', never side by side: it is not found, and the word is named."""
     answer = engine.search("NameGet", mode="keyword")

@@ -215,6 +215,18 @@ def test_snippet_marks_the_words_of_camelcase_names_in_code_as_search_matched_th
     assert "**" not in snippet("The getUserName call.", "user name")
 
 
+def test_snippet_marks_and_shows_the_part_of_a_camelcase_name_a_query_names():
+    """'UserName' and 'ReadError' find getUserName and IncompleteReadError by their words in a row (``name_phrases``),
+    but the snippet marked nothing there, and in a long passage began at its start, never reaching the name."""
+    from search.query.snippet import snippet
+    code = "def getUserName(self):\n    return self.displayName\n"
+    assert snippet(code, "UserName", code=True) == "def get**UserName**(self): return self.displayName"
+    assert snippet('class IncompleteReadError(EOFError):\n    """Incomplete read error."""', "ReadError", code=True) \
+        == 'class Incomplete**ReadError**(EOFError): """Incomplete **read error**."""'
+    long = "\n".join(f"    step_{n} = run({n})" for n in range(60)) + "\n    return self.getUserName()\n"
+    assert snippet(long, "UserName", code=True).endswith("self.get**UserName**()")
+
+
 def test_chinese_wrapped_across_lines_is_one_run_to_search_and_to_snippets(immediate, tmp_path, embedder):
     """A paragraph wrapped at a fixed width (a PDF's lines, text copied from one) cuts Chinese words anywhere:
     '消息队\\n列' was indexed without the pair 队列, so '队列' found nothing, and the snippet showed '消息队 列',

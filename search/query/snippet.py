@@ -6,8 +6,8 @@ import functools
 import re
 import unicodedata
 
-from search.query.text import (CJK_RANGES, CJK_RUN, WORD, normalise, other_scripts, split_scripts, umlaut_forms,
-                               unwrapped)
+from search.query.text import (CJK_RANGES, CJK_RUN, WORD, name_phrases, normalise, other_scripts, split_scripts,
+                               umlaut_forms, unwrapped)
 
 # Where a Latin (Cyrillic, ...) word starts and ends: as \b, except that a CJK character is a border too,
 # since search splits '云仓WMS' into 云仓 and WMS, and so is '_', where the tokenizer splits 'wal_checkpoint'.
@@ -224,6 +224,7 @@ def _pattern(query: str, skip: frozenset = frozenset()) -> re.Pattern | None:
     """The query's words as a pattern: the first MARKED of them in the query's order (as keyword search takes its
     first terms), longest first in the alternation. Kept for the last queries: each of a search's hits asks."""
     words: dict[str, None] = {}  # in the query's order: a long query keeps its first words, not any 64 of them
+    phrases = name_phrases(query)  # 'UserName' is searched as 'user name' too (keyword search)
     for word in WORD.findall(normalise(query)):
         for piece in split_scripts(word):  # as search splits it: '曲美contract' is 曲美 and contract
             if piece in skip:
@@ -234,12 +235,17 @@ def _pattern(query: str, skip: frozenset = frozenset()) -> re.Pattern | None:
                     words.update(dict.fromkeys(re.escape(form[i:i + 2]) for i in range(max(1, len(form) - 1))))
                 continue
             for form in [piece, *umlaut_forms(piece)]:  # 'ueberlagerung' found 'Überlagerung' too
-                form = _bare(form)
-                if len(form) < 4 or not form.isalpha():  # 'topic3', 'sha256', '2024' are words, not stems
-                    words.setdefault(_START + re.escape(form) + _END)
-                else:  # a stem, so 'indexing' marks 'indexed' too
-                    words.setdefault(_START + re.escape(form[: max(4, len(form) - 3)]) + _ALPHA + "*")
+                words.setdefault(_START + _word(_bare(form)))
+            if piece in phrases:  # its words in a row, as search found them: get_user_name (getUserName split), 'read error'
+                words.setdefault(_START + r"[\W_]+".join(_word(part) for part in phrases[piece].split()))
     if not words:
         return None
     ordered = sorted(list(words)[:MARKED], key=len, reverse=True)
     return re.compile("|".join(ordered), re.IGNORECASE)
+
+
+def _word(form: str) -> str:
+    """A folded word as a pattern (its start aside): whole, or its stem, so 'indexing' marks 'indexed' too."""
+    if len(form) < 4 or not form.isalpha():  # 'topic3', 'sha256', '2024' are words, not stems
+        return re.escape(form) + _END
+    return re.escape(form[: max(4, len(form) - 3)]) + _ALPHA + "*"
