@@ -883,11 +883,17 @@ def _traced_first(conn, query: str, ranked: list, mode: str, catalog: Catalog, f
         return ranked
     mask = catalog.mask(filters)
     found = []
+    files: dict[str, list[int]] = {}  # a long trace names a file at many lines: each file is looked for once,
+    passages: dict[int, list] = {}  # and its passages read once (a paste of 130 frames read them 130 times)
     for path, line in traced:
-        for row in symbols.traced_files(path, catalog.collections, catalog.paths):
-            ids = catalog.ids[(catalog.file_of == row) & (True if mask is None else mask)]
-            holding = [r for r in queries.hit_rows(conn, [int(cid) for cid in ids])
-                       if r["start_line"] is not None and r["start_line"] <= line <= r["end_line"]]
+        if path not in files:
+            files[path] = symbols.traced_files(path, catalog.collections, catalog.paths)
+        for row in files[path]:
+            if row not in passages:
+                ids = catalog.ids[(catalog.file_of == row) & (True if mask is None else mask)]
+                passages[row] = [r for r in queries.hit_rows(conn, [int(cid) for cid in ids])
+                                 if r["start_line"] is not None]
+            holding = [r for r in passages[row] if r["start_line"] <= line <= r["end_line"]]
             if holding:
                 found.append(max(holding, key=lambda r: (r["start_line"], -r["id"]))["id"])
     by_id = {hit[0]: hit for hit in ranked}
