@@ -86,6 +86,25 @@ def test_the_passages_holding_a_quoted_phrase_come_first(engine):
     assert any(holds) and holds == sorted(holds, reverse=True), shown
 
 
+def test_a_phrase_quoted_many_times_is_looked_up_once(engine, monkeypatch):
+    """A pasted stack trace quotes its file path once a frame: 400 frames of one path made an FTS5 expression of
+    400 phrases, 6.3 s a search at 100,000 passages (0.3 s now). Each phrase is looked up once, the first few."""
+    from search.index import queries
+    from search.query import engine as search_engine
+    asked = []
+    real = queries.matching
+    monkeypatch.setattr(queries, "matching", lambda conn, expression, ids: asked.append(expression) or
+                        real(conn, expression, ids))
+    frames = "\n".join(f'  File "/srv/app/working tree.py", line {n}, in f{n}' for n in range(400))
+    quoted = " ".join(f'"working tree {n}"' for n in range(20))
+    for query in (frames, quoted):
+        asked.clear()
+        engine.search(query, limit=10, mode="keyword")
+        phrases = [part for expression in asked if not expression.startswith("title")  # (_titled_first's)
+                   for part in expression.split(" AND ")]
+        assert len(phrases) == len(set(phrases)) <= search_engine.MAX_PHRASES, (len(phrases), asked[:1])
+
+
 def _passage(engine, hit) -> str:
     """The lines of the note that the hit is."""
     from search.index import db
