@@ -263,8 +263,9 @@ def cmd_enqueue(args) -> int:
         known["name"] if known is not None and names.name_problem(known["name"]) is None else root.name
     names.check_name(name)
     held = _check_nesting(conn, str(root), settings)
+    model_id = None
     if settings.embeddings:  # a keyword-only index needs no model: none is built for it
-        embedding.resolve(settings)  # fail now, not in the worker, if the model is unusable
+        model_id = embedding.resolve(settings).model_id  # fail now, not in the worker, if the model is unusable
     moved = store.follow_move(conn, name, str(root))
     if moved is not None:
         print(moved_note(name, moved, str(root)))
@@ -277,7 +278,8 @@ def cmd_enqueue(args) -> int:
         with _interrupt_as_flag() as interrupted:  # from here on the scan is queued: Ctrl-C stops only the waiting
             print(f"queued discover for collection {collection['name']!r} ({root})" if waiting is None
                   else rescan.already_queued(repr(collection["name"]), waiting))
-            _say_the_worker_keeps_its_settings(args)
+            _say_the_worker_keeps_its_settings(args) or _say_the_model_set_here_is_the_workers_to_use(
+                collection["name"], queries.published_model(conn, collection["id"]), model_id)
             if args.wait:
                 return _wait(conn, collection["id"], before, asked, interrupted, args)
     except KeyboardInterrupt:  # only the waiting stops: the queued jobs are the worker's
@@ -320,14 +322,26 @@ def _given_worker_flags(args) -> list[tuple[str, str]]:
             if getattr(args, name, None) is not None]
 
 
-def _say_the_worker_keeps_its_settings(args) -> None:
-    """The jobs are built with the worker's own settings: flags given here do not reach it."""
+def _say_the_worker_keeps_its_settings(args) -> bool:
+    """The jobs are built with the worker's own settings: flags given here do not reach it (True: said so)."""
     given = _given_worker_flags(args)
     if given:
         flags = ", ".join(flag for flag, _ in given)
         settings = " ".join(setting for _, setting in given)
         print(f"ingest: note: the worker builds with its own settings, not with {flags}: start it with "
               f"{settings} for this to take effect", file=sys.stderr)
+    return bool(given)
+
+
+def _say_the_model_set_here_is_the_workers_to_use(name: str, published: str | None, configured: str | None) -> None:
+    """`SIFT_MODEL=minilm ingest enqueue DIR` beside a worker started without it ended 'scanned: no changes':
+    the worker had built with its own model, in silence. A SIFT_MODEL of this shell that is not the model the
+    collection is embedded with is told to be the worker's to take effect."""
+    model = os.environ.get("SIFT_MODEL")
+    if model and published and configured and published != configured:
+        print(f"ingest: note: {name!r} is embedded with {published}, not {configured}; the worker builds with its "
+              f"own settings, so unless it was started with SIFT_MODEL={model} this scan keeps the old model: "
+              f"restart it with SIFT_MODEL={model} and enqueue again", file=sys.stderr)
 
 
 def _storable(text: str) -> bool:

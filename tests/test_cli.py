@@ -1006,6 +1006,22 @@ def test_enqueue_says_that_a_model_flag_does_not_reach_the_worker(sift_env, tmp_
     assert run_ingest(sift_env, "enqueue", str(root)).stderr == ""
 
 
+def test_enqueue_says_that_a_sift_model_of_its_shell_is_the_workers_to_use(immediate, sift_env, tmp_path,
+                                                                           other_model_path):
+    """`SIFT_MODEL=minilm ingest enqueue DIR` beside a running e5 worker ended 'scanned: no changes' in silence:
+    the worker builds with its own model. A SIFT_MODEL other than the collection's model is told so."""
+    root = write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
+    ingest(root, "n")
+    from search.model.info import read_model_info
+    old, new = (read_model_info(Path(sift_env["SIFT_MODEL"])).model_id, read_model_info(other_model_path).model_id)
+    switched = run_ingest({**sift_env, "SIFT_MODEL": str(other_model_path)}, "enqueue", str(root))
+    assert switched.returncode == 0, switched.stderr
+    assert switched.stderr == (f"ingest: note: 'n' is embedded with {old}, not {new}; the worker builds with its own "
+                               f"settings, so unless it was started with SIFT_MODEL={other_model_path} this scan keeps "
+                               f"the old model: restart it with SIFT_MODEL={other_model_path} and enqueue again\n")
+    assert run_ingest(sift_env, "enqueue", str(root)).stderr == ""  # the collection's own model: nothing to say
+
+
 def test_a_model_still_loading_is_not_called_another_than_the_index_model():
     """sift-mcp's stats said 'model: loading …; index embedded with M1 (searches use the index's model)' while
     loading M1 itself: the id is not known until it loads."""
