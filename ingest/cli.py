@@ -140,14 +140,31 @@ def _seconds(text: str) -> float:
     return value
 
 
+# `ingest --help` and `ingest enqueue --help`: enqueue only queues, and its settings flags do not reach the worker.
+# The command is workers.stats.WORKER_COMMAND (not imported here: every command builds the parser).
+INDEXING_NOTE = """\
+enqueue and retry-failed only queue jobs: a worker does the indexing. Start one in the venv
+(sift-mcp starts its own):
+
+  huey_consumer workers.app.huey -k process -w 2 -d 0.1 -m 2 -b 1.5
+
+The worker builds with the settings of its own environment (SIFT_MODEL, SIFT_EXCLUDE,
+SIFT_INCLUDE, SIFT_CHUNK_TOKENS ...): set them where you start it. --model and the chunk
+flags given to enqueue do not reach it."""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="ingest", description="Index folders of notes, code and PDFs for Sift.")
+    parser = Parser(prog="ingest", description="Index folders of notes, code and PDFs for Sift.", epilog=INDEXING_NOTE,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
     _settings_flags(parser)
     settings, stats_flags, model_flags, home = (_flags_of(only) for only in (INDEXING, STATS, MODEL, HOME))
     commands = parser.add_subparsers(dest="command", required=True)
 
     enqueue = commands.add_parser("enqueue", parents=[settings],
-                                  help="register a folder as a collection and queue its ingestion")
+                                  help="register a folder as a collection and queue its ingestion",
+                                  description="Register a folder as a collection (named after the folder unless\n"
+                                  "--name says otherwise) and queue a scan of it.", epilog=INDEXING_NOTE,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     enqueue.add_argument("path", help="the folder to index")
     enqueue.add_argument("--name", help="collection name (default: the folder's name)")
     enqueue.add_argument("--wait", action="store_true", help="show progress until the generation is published")

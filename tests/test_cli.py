@@ -1022,6 +1022,18 @@ def test_enqueue_says_that_a_sift_model_of_its_shell_is_the_workers_to_use(immed
     assert run_ingest(sift_env, "enqueue", str(root)).stderr == ""  # the collection's own model: nothing to say
 
 
+@pytest.mark.parametrize("command", [(), ("enqueue",)])
+def test_help_says_a_worker_indexes_and_reads_its_own_settings(sift_env, command):
+    """A newcomer read `ingest --help` and `ingest enqueue --help`, ran `ingest enqueue`, and nothing was indexed:
+    neither help said a worker does the work, nor how to start one, and enqueue's --model looked like it set the
+    model the folder would be embedded with. Both say so, with the command that starts the worker."""
+    from workers.stats import WORKER_COMMAND
+    shown = run_ingest(sift_env, *command, "--help")
+    assert shown.returncode == 0, shown.stderr
+    assert f"\n  {WORKER_COMMAND}\n" in shown.stdout, shown.stdout  # on a line of its own, to copy whole
+    assert "builds with the settings of its own environment" in shown.stdout
+
+
 def test_a_model_still_loading_is_not_called_another_than_the_index_model():
     """sift-mcp's stats said 'model: loading …; index embedded with M1 (searches use the index's model)' while
     loading M1 itself: the id is not known until it loads."""
