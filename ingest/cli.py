@@ -773,7 +773,7 @@ def _inside_a_collection(given: str, folder: Path, roots: dict[str, str],
 
 
 def cmd_search(args) -> int:
-    from search.query.engine import from_settings
+    from search.query.engine import NOTHING_REGISTERED, from_settings
     from search.query.filters import Filters, empty_range, unix_time
     from search.settings import load
     from workers.stats import printable
@@ -802,8 +802,10 @@ def cmd_search(args) -> int:
         print(printable(f"note: {note}"))
     if not answer.hits:
         print("no results")
-        if not answer.generations:  # a first build (of every collection, or the one searched): where to watch it,
-            print(_progress_line())  # and whether a worker runs
+        # a first build (of every collection, or the one searched): where to watch it, and whether a worker runs;
+        # with no folder registered (the last one removed) there is no build to watch
+        if not answer.generations and NOTHING_REGISTERED not in answer.notes:
+            print(_progress_line())
     _print_hits(answer)
     return 0
 

@@ -1034,6 +1034,19 @@ def test_help_says_a_worker_indexes_and_reads_its_own_settings(sift_env, command
     assert "builds with the settings of its own environment" in shown.stdout
 
 
+def test_search_after_the_last_collection_is_removed_points_at_no_build(immediate, sift_env, tmp_path):
+    """After `ingest remove` of the only collection, search said 'no folder is registered', then 'progress: ingest
+    stats --watch (a worker was at work 28 s ago)': there was no build to watch. It says what adds a folder only."""
+    from search.query.engine import NOTHING_REGISTERED
+    root = write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
+    ingest(root, "n")
+    assert run_ingest(sift_env, "remove", "n").returncode == 0
+    found = run_ingest(sift_env, "search", "alpha", "--mode", "keyword")
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.splitlines()[:2] == [f"note: {NOTHING_REGISTERED}", "no results"], found.stdout
+    assert "progress:" not in found.stdout, found.stdout
+
+
 def test_a_model_still_loading_is_not_called_another_than_the_index_model():
     """sift-mcp's stats said 'model: loading …; index embedded with M1 (searches use the index's model)' while
     loading M1 itself: the id is not known until it loads."""
