@@ -295,8 +295,11 @@ def cmd_enqueue(args) -> int:
         with _interrupt_as_flag() as interrupted:  # from here on the scan is queued: Ctrl-C stops only the waiting
             print(f"queued discover for collection {collection['name']!r} ({root})" if waiting is None
                   else rescan.already_queued(repr(collection["name"]), waiting))
-            _say_the_worker_keeps_its_settings(args) or _say_the_model_set_here_is_the_workers_to_use(
-                collection["name"], queries.published_model(conn, collection["id"]), model_id)
+            if not _say_the_worker_keeps_its_settings(args):
+                _say_the_model_set_here_is_the_workers_to_use(
+                    collection["name"], queries.published_model(conn, collection["id"]), model_id)
+                _say_the_filters_set_here_are_the_workers_to_use(collection["name"], settings,
+                                                                 queries.current_files(conn, collection["id"]))
             if args.wait:
                 return _wait(conn, collection["id"], before, asked, interrupted, args)
     except KeyboardInterrupt:  # only the waiting stops: the queued jobs are the worker's
@@ -359,6 +362,26 @@ def _say_the_model_set_here_is_the_workers_to_use(name: str, published: str | No
         print(f"ingest: note: {name!r} is embedded with {published}, not {configured}; the worker builds with its "
               f"own settings, so unless it was started with SIFT_MODEL={model} this scan keeps the old model: "
               f"restart it with SIFT_MODEL={model} and enqueue again", file=sys.stderr)
+
+
+def _say_the_filters_set_here_are_the_workers_to_use(name: str, settings, indexed) -> None:
+    """`SIFT_EXCLUDE='proj/' ingest enqueue DIR` beside a worker started without it ended 'scanned: no changes',
+    proj/ still indexed: the worker scans with its own SIFT_EXCLUDE and SIFT_INCLUDE. Indexed files that this
+    shell's globs leave out are told to stay until the worker (and the watcher) have them."""
+    from ingest.discover import Rules
+    from search.index.status import count
+    given = [f"{variable}={os.environ[variable]}" for variable in ("SIFT_EXCLUDE", "SIFT_INCLUDE")
+             if os.environ.get(variable)]
+    if not given:
+        return
+    rules = Rules(settings.include, settings.exclude)
+    left = sorted(path for path in indexed if rules.ignored(path, False) or not rules.included(path))
+    if left:
+        shown = ", ".join(left[:3]) + (f" and {len(left) - 3} more" if len(left) > 3 else "")
+        print(f"ingest: note: {' '.join(given)} here leaves out {count(len(left), 'file')} of {name!r} that "
+              f"{'is' if len(left) == 1 else 'are'} indexed ({shown}); the worker scans with its own settings, so "
+              f"unless it was started with {' '.join(given)} this scan keeps them: restart it (and the watcher) "
+              f"with {' '.join(given)} and enqueue again", file=sys.stderr)
 
 
 def _storable(text: str) -> bool:

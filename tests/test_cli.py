@@ -1022,6 +1022,22 @@ def test_enqueue_says_that_a_sift_model_of_its_shell_is_the_workers_to_use(immed
     assert run_ingest(sift_env, "enqueue", str(root)).stderr == ""  # the collection's own model: nothing to say
 
 
+def test_enqueue_says_that_an_exclude_of_its_shell_is_the_workers_to_use(immediate, sift_env, tmp_path):
+    """`SIFT_EXCLUDE='proj/' ingest enqueue DIR` beside a worker started without it ended 'scanned: no changes',
+    proj/ still indexed. Indexed files the shell's globs leave out are named, with where the setting belongs."""
+    root = write_tree(tmp_path / "n", {"a.md": "# A\nalpha", "proj/x.py": "x = 1\n", "proj/y.py": "y = 2\n"})
+    ingest(root, "n")
+    excluded = run_ingest({**sift_env, "SIFT_EXCLUDE": "proj/"}, "enqueue", str(root))
+    assert excluded.returncode == 0, excluded.stderr
+    assert excluded.stderr == (
+        "ingest: note: SIFT_EXCLUDE=proj/ here leaves out 2 files of 'n' that are indexed (proj/x.py, proj/y.py); "
+        "the worker scans with its own settings, so unless it was started with SIFT_EXCLUDE=proj/ this scan keeps "
+        "them: restart it (and the watcher) with SIFT_EXCLUDE=proj/ and enqueue again\n")
+    included = run_ingest({**sift_env, "SIFT_INCLUDE": "*.py"}, "enqueue", str(root)).stderr
+    assert "SIFT_INCLUDE=*.py here leaves out 1 file of 'n' that is indexed (a.md)" in included, included
+    assert run_ingest({**sift_env, "SIFT_EXCLUDE": "elsewhere/"}, "enqueue", str(root)).stderr == ""  # nothing left out
+
+
 @pytest.mark.parametrize("command", [(), ("enqueue",)])
 def test_help_says_a_worker_indexes_and_reads_its_own_settings(sift_env, command):
     """A newcomer read `ingest --help` and `ingest enqueue --help`, ran `ingest enqueue`, and nothing was indexed:
