@@ -32,6 +32,7 @@ from pathlib import PurePosixPath
 
 import yaml
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import isValidEntityCode
 from markdown_it.rules_block import table as gfm_table
 
 try:
@@ -281,8 +282,25 @@ def _link_destinations(md: MarkdownIt, content: str, env: dict) -> list[str]:
         if "](" in part or ("]" in part and env.get("references")):
             for child in md.inline.parse(part, md, env, []):
                 if child.type in ("link_open", "image"):
-                    found.append(child.attrs.get("href" if child.type == "link_open" else "src", ""))
+                    found.append(_undecoded(child.attrs.get("href" if child.type == "link_open" else "src", "")))
     return found
+
+
+# A numeric character reference markdown-it leaves as written, its code point being none a text may hold
+# (&#xD800;, &#0;): as its unescapeAll reads one, case and all.
+_NUMERIC_REFERENCE = re.compile(r"&#(?:[xX]([0-9a-fA-F]{1,8})|([0-9]{1,8}));")
+
+
+def _undecoded(destination: str) -> str:
+    """A link destination whose numeric references of no character (left undecoded) are U+FFFD, as CommonMark
+    reads them: the link [x](a&#xD800;b.md) was recorded as 'a&', its '#' taken for the fragment's."""
+    if "&#" not in destination:
+        return destination
+
+    def replaced(match: re.Match) -> str:
+        code = int(match.group(1), 16) if match.group(1) else int(match.group(2))
+        return match.group() if isValidEntityCode(code) else "\ufffd"
+    return _NUMERIC_REFERENCE.sub(replaced, destination)
 
 
 def _front_matter(lines: list[str]) -> tuple[dict, int]:

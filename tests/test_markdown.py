@@ -104,6 +104,18 @@ def test_links_are_recorded():
     assert parse_markdown("n.md", NOTE).meta["links"] == ["Qumei contract.pdf", "docs/spec.md"]
 
 
+def test_a_reference_to_no_character_in_a_link_is_a_replacement_character_not_a_fragment():
+    """[x](a&#xD800;b.md) was recorded as the link 'a&': markdown-it leaves a numeric reference to no character
+    as written, and its '#' was cut as the fragment's. CommonMark reads it as U+FFFD; a valid one is decoded as
+    before, and a '#' it decodes to still starts the fragment."""
+    from ingest.links import resolve_links
+    text = "[x](a&#xD800;b.md) [y](c&#0;d.md) ![z](e&#X110000;f.pdf) [v](g&#x41;h.md) [w](i&#35;j.md)\n\n[r]\n\n" \
+           "[r]: k&#xDFFF;l.md\n"
+    links = parse_markdown("n/m.md", text).meta["links"]
+    assert resolve_links("n/m.md", links) == ["n/a\ufffdb.md", "n/c\ufffdd.md", "n/e\ufffdf.pdf", "n/gAh.md", "n/i",
+                                              "n/k\ufffdl.md"]
+
+
 def test_title_falls_back_to_h1_then_file_name():
     assert parse_markdown("a/b.md", "# Heading One\ntext").title == "Heading One"
     assert parse_markdown("a/b.md", "## Only h2\ntext").title == "b"
