@@ -248,3 +248,14 @@ def test_chinese_wrapped_across_lines_is_one_run_to_search_and_to_snippets(immed
     hits = engine.search("队列", mode="keyword").hits
     assert [h.path.rsplit("/", 1)[-1] for h in hits] == ["wrap.md"]
     assert hits[0].snippet == "比如消息**队列**和分布式事务都被切开了。"
+
+
+def test_a_mark_inside_a_notes_inline_code_marks_the_whole_code_span():
+    """A snippet shown as Markdown showed '`**git** reset`' as written, marks and all: nothing is bold inside code.
+    The whole span is marked instead, '**`git reset`**'; outside code a word is marked alone, and code's text (not
+    a note's) keeps its marks where they were."""
+    from search.query.snippet import snippet
+    text = "To undo it, run `git reset` and then ``git`s log``; git again, `ls` too."
+    assert snippet(text, "git", note=True) == (
+        "To undo it, run **`git reset`** and then **``git`s log``**; **git** again, `ls` too.")
+    assert snippet("x = `git reset`", "git", code=True) == "x = `**git** reset`"

@@ -70,7 +70,8 @@ def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset(), note: b
         stops = [m.end() for m in _BREAK.finditer(text, max(start, end - 20), end)]
         end = stops[-1] if stops else end
     window = text[start:end]
-    marked = _mark(window, [(max(a, start) - start, min(b, end) - start) for a, b, _ in spans if a < end and b > start])
+    shown = [(max(a, start) - start, min(b, end) - start) for a, b, _ in spans if a < end and b > start]
+    marked = _mark(window, _whole_code_spans(window, shown) if note and "`" in window else shown)
     marked = " ".join(marked.split())
     return ("…" if start else "") + marked + ("…" if end < len(text) else "")
 
@@ -202,6 +203,26 @@ def _densest(matches: list[tuple[int, int, str]], reach: int, columns: _Columns)
         if words > most:
             best, most = match, words
     return best
+
+
+# A note's inline code: a run of backticks, what it holds, and a run of as many ('`git reset`', '``a`b``').
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
+
+
+def _whole_code_spans(text: str, matches: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``matches``, one inside a note's inline code grown to the whole span, backticks and all: a snippet shown as
+    Markdown showed '`**git** reset`' as written, marks and all, as nothing is bold inside code. '**`git reset`**'
+    is bold there and reads as well as plain text."""
+    spans = [m.span() for m in _CODE_SPAN.finditer(text)]
+    if not spans:
+        return matches
+    grown = []
+    for start, end in matches:
+        for a, b in spans:
+            if start < b and end > a:
+                start, end = min(start, a), max(end, b)
+        grown.append((start, end))
+    return sorted(grown)
 
 
 def _mark(text: str, matches: list[tuple[int, int]]) -> str:
