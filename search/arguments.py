@@ -5,13 +5,36 @@ from __future__ import annotations
 import argparse
 import difflib
 import re
+import sys
 
 
 class Parser(argparse.ArgumentParser):
     """argparse's parser, whose errors name the option or command a misspelt one probably meant."""
 
+    given: list[str] = []  # the words this parser was given (a command's parser: those after its name)
+
+    def parse_known_args(self, args=None, namespace=None):
+        self.given = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str):
-        super().error(message + did_you_mean(self, message))
+        super().error(message + did_you_mean(self, message) + dashed_positional(self, message))
+
+
+def dashed_positional(parser: "Parser", message: str) -> str:
+    """' (a query that starts with '-' goes after '--': ingest search -- -koala)' when a required argument is
+    missing and a word given starts with '-' but is none of the parser's options: argparse read '-koala' as an
+    option and said only 'the following arguments are required: query'."""
+    missing = re.match(r"the following arguments are required: (\S+?)(?:,|$)", message)
+    if not missing:
+        return ""
+    options = {o for action in parser._actions for o in action.option_strings}
+    dashed = [word for word in getattr(parser, "given", []) if word.startswith("-") and word != "--"
+              and word.split("=")[0] not in options and not any(o.startswith(word.split("=")[0]) for o in options)]
+    if not dashed:
+        return ""
+    name = missing.group(1)
+    return f" (a {name} that starts with '-' goes after '--': {parser.prog} -- {dashed[0]})"
 
 
 def did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:

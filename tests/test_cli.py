@@ -97,6 +97,19 @@ def test_an_option_after_the_double_dash_is_told_why_it_was_not_read(sift_env):
         "read as the query, so --limit was not)"), result.stderr
 
 
+def test_a_query_that_starts_with_a_dash_is_told_to_go_after_the_double_dash(sift_env):
+    """'ingest search -koala' was told only argparse's 'the following arguments are required: query': '-koala' was
+    read as an option. It says where such a query goes; 'ingest search' with nothing after it is not told so."""
+    result = run_ingest(sift_env, "search", "-koala")
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1] == (
+        "ingest search: error: the following arguments are required: query (a query that starts with '-' goes "
+        "after '--': ingest search -- -koala)"), result.stderr
+    bare = run_ingest(sift_env, "search")
+    assert bare.returncode == 2
+    assert bare.stderr.splitlines()[-1] == "ingest search: error: the following arguments are required: query"
+
+
 @pytest.mark.parametrize("typed, meant", [("e-5", "e5"), ("mini-lm", "minilm"), ("e5-small", "multilingual-e5-small")])
 def test_a_misspelt_model_name_is_told_the_one_probably_meant(sift_env, typed, meant):
     """SIFT_MODEL=e-5 listed the known models; it names the one probably meant."""
