@@ -17,6 +17,7 @@ from mcp_server.errors import Problem
 from search.query import files
 from search.query.files import Ambiguous, Target  # noqa: F401  (paths.Target, paths.Ambiguous to the tools)
 from search.query.scope import collection_named
+from search.query.text import CJK_RUN, other_scripts
 
 
 def resolve(raw: str, roots: dict[str, str], indexed_by_name=None) -> Target:
@@ -93,13 +94,29 @@ def indexed(conn, raw: str, roots: dict[str, str], rules=None) -> tuple[str, str
         return _indexed(conn, raw, roots, rules)
     except Problem:
         place = location(raw)
-        if place is None:
+        if place is not None:
+            try:
+                return _indexed(conn, place.path, roots, rules)
+            except Problem:
+                pass
+        other = in_other_script(raw, lambda form: _indexed(conn, form, roots, rules))
+        if other is None:
             raise
+        return other[1]  # similar's answer names the file it compared ('passages like 繁體/軟體.md')
+
+
+def in_other_script(raw: str, locate):
+    """(the path as read, ``locate(it)``) for a path with Chinese in it that names no file as written but does
+    in the other script: 繁体/软体.md for the file 繁體/軟體.md (as search finds 資料 for 资料); else None.
+    Each character takes its common form (search.query.text.other_scripts), the whole path in one script."""
+    if not CJK_RUN.search(raw):
+        return None
+    for form in other_scripts(raw):
         try:
-            return _indexed(conn, place.path, roots, rules)
-        except Problem:
-            pass
-        raise
+            return form, locate(form)
+        except (Problem, LookupError):
+            continue
+    return None
 
 
 def _indexed(conn, raw: str, roots: dict[str, str], rules) -> tuple[str, str]:

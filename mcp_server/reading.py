@@ -45,7 +45,12 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
         _refuse_deleted(conn, raw_path, roots)
         place = _place_after(conn, raw_path, roots)
         if place is None:
-            raise
+            other = paths.in_other_script(raw_path, lambda form: _target(conn, form, roots))
+            if other is None:
+                raise
+            text, data = read(sift, other[1].name, start_line, end_line, page, start_offset, end_page)
+            return text + (f"\n[no file {raw_path!r}: read it as {other[1].name!r}, its Chinese in the other "
+                           "script (Simplified, Traditional)]"), data
         target, place = place
         if start_line is None and end_line is None and page is None:
             start_line, end_line, page = place.start_line, place.end_line, place.page

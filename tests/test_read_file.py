@@ -609,3 +609,25 @@ def test_a_folder_read_as_a_file_names_the_list_files_arguments_that_show_inside
             return await call(s, "list_files", collection=said.group(1), path_prefix=said.group(2), sort="path")
     listed = run(scenario)
     assert [f["path"] for f in listed.structured_content["files"]] == ["notes/工作/日报/a.md", "notes/工作/日报/b.md"]
+
+
+def test_a_path_in_the_other_chinese_script_reads_the_file_and_says_how_it_was_read(immediate, tmp_path,
+                                                                                    monkeypatch):
+    """read_file '繁体/软体.md' (Simplified) for the file 繁體/軟體.md (Traditional) said 'no file', while search
+    finds 資料 for 资料. With no file as written, the path is read in the other script, and the answer says so;
+    similar compares that file too (its answer names it). A path in neither names no file still."""
+    from mcp_server.service import Sift
+    from search.settings import load
+    root = write_tree(tmp_path / "notes", {"繁體/軟體.md": "# 軟體\n\n開放原始碼\n", "资料/数据库.md": "# 数据库\n\n索引\n"})
+    ingest(root, "notes")
+    sift = Sift(load())
+    as_written = reading.read(sift, "notes/繁體/軟體.md", None, None, None)
+    text, data = reading.read(sift, "notes/繁体/软体.md", None, None, None)
+    assert data == as_written[1]
+    assert text == as_written[0] + ("\n[no file 'notes/繁体/软体.md': read it as 'notes/繁體/軟體.md', its Chinese in "
+                                    "the other script (Simplified, Traditional)]")
+    assert reading.read(sift, "資料/數據庫.md", None, None, None)[0].endswith(
+        "read it as 'notes/资料/数据库.md', its Chinese in the other script (Simplified, Traditional)]")
+    assert paths.indexed(sift.conn(), "notes/繁体/软体.md", sift.roots()) == ("notes", "繁體/軟體.md")
+    with pytest.raises(Problem, match="no file 'notes/繁体/硬体.md'"):
+        reading.read(sift, "notes/繁体/硬体.md", None, None, None)
