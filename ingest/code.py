@@ -320,8 +320,20 @@ def _sections(lines: list[str], defs: list[Definition], module: str) -> list[Sec
             owner[row] = tuple(d.path)
     runs = _runs(owner)
     runs = _merge_trivial(runs, lines)
-    return [Section(text="\n".join(lines[a:b + 1]), heading_path=list(o),
+    return [Section(text="\n".join(lines[a:b + 1]), heading_path=_shortened(list(o)),
                     start_line=a + 1, end_line=b + 1) for a, b, o in runs]
+
+
+OUTER_NAMES, INNER_NAMES = 3, 4  # a heading path deeper than these (and the module) keeps them, '…' between
+
+
+def _shortened(path: list[str]) -> list[str]:
+    """The module, the outermost OUTER_NAMES definitions, '…' and the innermost INNER_NAMES: 250 classes each
+    nested in the one above gave the last a heading path of 251 names (a 2 KB heading on each passage, and 250
+    symbols of up to 250 names each, 300 KB), of which the outer names say where it is and the last what."""
+    if len(path) <= 1 + OUTER_NAMES + INNER_NAMES + 1:
+        return path
+    return [*path[:1 + OUTER_NAMES], "…", *path[-INNER_NAMES:]]
 
 
 def _runs(owner: list[tuple[str, ...]]) -> list[list]:

@@ -1393,3 +1393,22 @@ def test_laravel_groups_and_controller_routes_kotlin_lambdas_and_go_table_subtes
     range tests { t.Run(tc.name, …) }, the table a literal in the test) are headed by the table's names. All of
     them went under the module's name or their test function, naming no route, handler or case."""
     assert_headings(name, *LEFT_UNDONE[name])
+
+
+def test_a_deeply_nested_definition_keeps_its_outer_and_inner_names():
+    """250 Python classes each nested in the one above gave the last a heading path of 251 names (and symbols of
+    up to 250 names each). A deep path keeps the module, the three outermost names, '…' and the four innermost;
+    a path of no more than eight names is whole. At 256 columns of indentation or more tree-sitter's Python
+    grammar gives up (its indent stack holds 255), the file's root being an ERROR: the classes above that depth
+    are not read, and the outline starts at C256, its paths shortened alike."""
+    def nested(depth: int) -> str:
+        return "".join(" " * i + f"class C{i}:\n" for i in range(depth)) + " " * depth + "pass\n"
+    deep = parse_code("deep.py", nested(250))
+    assert [s.heading_path for s in deep.sections[:3]] == [["deep", "C0"], ["deep", "C0", "C1"],
+                                                           ["deep", "C0", "C1", "C2"]]
+    assert deep.sections[7].heading_path == ["deep", *(f"C{i}" for i in range(8))]
+    assert deep.sections[-1].heading_path == ["deep", "C0", "C1", "C2", "…", "C246", "C247", "C248", "C249"]
+    assert deep.meta["symbols"][-1] == "C0.C1.C2.….C246.C247.C248.C249"
+    assert max(len(s.heading_path) for s in deep.sections) == 9
+    deeper = parse_code("deep.py", nested(400))
+    assert deeper.sections[-1].heading_path == ["deep", "C256", "C257", "C258", "…", "C396", "C397", "C398", "C399"]
