@@ -52,11 +52,8 @@ def _fresh(conn, row) -> dict:
                                                               _since(fresh["scanned_unchanged"]))
     aside = working.in_background(conn, row["id"])
     if aside:  # a big file on its way: the collection is not up to date (its earlier version, if any, answers)
-        earlier = {w["path"]: w["earlier"] if "earlier" in w else queries.indexed_file(conn, row["id"], w["path"])
-                   for w in aside}
         entry["background"] = [{"path": w["path"], "state": w["state"], "done": w["done"], "total": w["total"],
-                                "text": working.background_said(conn, row["id"], w, earlier[w["path"]]),
-                                "earlier_version": earlier[w["path"]],
+                                "text": working.background_said(w), "earlier_version": w["earlier"],
                                 **({"reason": w["reason"]} if "reason" in w else {})} for w in aside]
     building = _building(conn, row["id"])
     if building:

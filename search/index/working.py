@@ -27,16 +27,17 @@ def in_background(conn, collection_id: int) -> list[dict]:
     """The collection's big files embedded in the background (workers.tasks.embed_in_background), by path: path,
     bytes, seconds since handed on, done, total, and state: 'embedding' (its worker runs), 'waiting' (for a
     worker), 'done' (its build will read it), 'stopped' (its worker died: the next scan hands it on again),
-    'failed' (its job failed for good: then also ``reason``, and ``earlier``, whether its earlier version answers)."""
+    'failed' (its job failed for good: then also ``reason``); and ``earlier``: whether its earlier version answers."""
     now, found = time.time(), []
     for r in queries.background(conn, collection_id):
         reason = failed(r)
         state = "failed" if reason else "done" if r["done"] >= r["total"] else "waiting" if r["pid"] is None \
             else "embedding" if alive(r["pid"]) else "stopped"
         found.append({"stage": "embed", "path": r["path"], "files": 1, "bytes": r["bytes"],
-                      "seconds": round(now - r["since"], 1), "done": r["done"], "total": r["total"], "state": state})
+                      "seconds": round(now - r["since"], 1), "done": r["done"], "total": r["total"], "state": state,
+                      "earlier": queries.indexed_file(conn, collection_id, r["path"])})
         if reason:
-            found[-1].update(reason=reason, earlier=queries.indexed_file(conn, collection_id, r["path"]))
+            found[-1]["reason"] = reason
     return found
 
 
@@ -76,18 +77,15 @@ def background_state(work: dict) -> str:
     return f"{work['path']} {said[work['state']]}"
 
 
-def background_said(conn, collection_id: int, work: dict, earlier: bool | None = None) -> str:
-    """``background_state``, then '(its earlier version answers meanwhile)' when the collection has one
-    (``earlier``: whether it has, when the caller has asked the index already)."""
-    if earlier is None:
-        earlier = work["earlier"] if "earlier" in work else queries.indexed_file(conn, collection_id, work["path"])
-    return background_state(work) + (" (its earlier version answers meanwhile)" if earlier else "")
+def background_said(work: dict) -> str:
+    """``background_state``, then '(its earlier version answers meanwhile)' when the collection has one."""
+    return background_state(work) + (" (its earlier version answers meanwhile)" if work["earlier"] else "")
 
 
 def background_notes(conn, collection: str | None = None) -> list[str]:
     """'notes: big.md being embedded in the background (1,200 of 3,540 chunks), searchable when done', a note per
     such file of the collections (or of ``collection``): what ``ingest search`` says of them."""
-    return [f"{c['name']}: {background_said(conn, c['id'], w)}" for c in queries.collections(conn, collection)
+    return [f"{c['name']}: {background_said(w)}" for c in queries.collections(conn, collection)
             for w in in_background(conn, c["id"])]
 
 

@@ -148,7 +148,7 @@ def _entries(conn, rows) -> list[dict]:
             work = _in_background(conn, r["collection"], r["path"], aside)
             if work is not None:
                 entry["state"] = "failed" if work["state"] == "failed" else "pending"
-                entry["reason"] = working.background_said(conn, r["collection"], work)
+                entry["reason"] = working.background_said(work)
         if r["stood_for"] is not None:
             entry["state"], entry["reason"] = "skipped", STOOD_FOR.format(note=f"{r['name']}/{r['stood_for']}")
         if entry["state"] == "indexed" and version is not None and version["cut_short"]:

@@ -196,11 +196,11 @@ def _suggest_chinese(word: _Word, vocabulary: _Vocabulary) -> str | None:
         return None
     texts = vocabulary.holding(" AND ".join(f"({' OR '.join(forms)})" for forms in held if forms), RUN_PASSAGES)
     found: Counter = Counter()
+    read = [(folded, simplified(folded)) for folded in map(normalise, texts)]  # once a passage, not once a character
     for i in range(word.at, end):
         pattern = re.compile(re.escape(run[:i]) + f"[{CJK_RANGES}]" + re.escape(run[i + 1:]))
-        for text in texts:
-            folded = normalise(text)
-            for match in pattern.finditer(simplified(folded)):  # one character for one: the spans agree
+        for folded, plain in read:
+            for match in pattern.finditer(plain):  # one character for one: the spans agree
                 stretch = folded[match.start() + word.at:match.start() + end]
                 if simplified(stretch) != simplified(word.shown) and simplified(stretch[i - word.at]) not in PARTICLES:
                     found[stretch] += 1
