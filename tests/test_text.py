@@ -237,17 +237,33 @@ def test_chinese_wrapped_across_lines_is_one_run_to_search_and_to_snippets(immed
     from search.query.engine import Engine
     from search.query.snippet import snippet
     from tests.conftest import ingest, write_tree
-    assert "队列" in index_form("消息队\n列").split()
-    assert "队列" not in index_form("消息队\n\n列").split()  # a paragraph ends there
+    wrapped = "在分布式系统的设计里，比如消息队\n列和分布式事务这样的词，都会在固定\n宽度换行的时候被切开。"
+    assert {"队列", "定宽"} <= set(index_form(wrapped).split())
+    assert "队列" not in index_form(wrapped.replace("\n", "\n\n")).split()  # a paragraph ends there
     assert snippet("# 子标题\n正文", "正文", note=True) == "子标题 **正文**"
     assert snippet("안녕\n하세요", "안녕") == "**안녕** 하세요"
-    write_tree(tmp_path / "notes", {"wrap.md": "# 笔记\n\n比如消息队\n列和分布式事\n务都被切开了。\n",
+    write_tree(tmp_path / "notes", {"wrap.md": "# 笔记\n\n比如说在分布式系统里，像消息队\n列和分布式事务这样的词，都会在\n固定宽度换行的时候被切开了。\n",
                                     "other.md": "# 其他\n\n排队的人很多，列车晚点。\n"})
     ingest(tmp_path / "notes")
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
     hits = engine.search("队列", mode="keyword").hits
     assert [h.path.rsplit("/", 1)[-1] for h in hits] == ["wrap.md"]
-    assert hits[0].snippet == "比如消息**队列**和分布式事务都被切开了。"
+    assert hits[0].snippet == "比如说在分布式系统里，像消息**队列**和分布式事务这样的词，都会在固定宽度换行的时候被切开了。"
+
+
+def test_a_list_of_short_lines_is_not_joined_as_wrapped_text():
+    """Every line break between two Chinese (Japanese) characters was taken for a wrapped paragraph's, so a list
+    written without markers made words of its neighbours: りんご / みかん was indexed with ごみ (rubbish), 苹果 / 香蕉
+    with 果香, and a search for them found the list. Only a line about as long as those beside it, and long
+    enough to have been wrapped, is joined to the next."""
+    from search.query.snippet import snippet
+    for listed, made in [("りんご\nみかん\nぶどう", "ごみ"), ("苹果\n香蕉\n葡萄", "果香"), ("消息队\n列", "队列")]:
+        assert made not in index_form(listed).split()
+        assert made not in index_form(f"购物清单\n\n{listed}\n\n{'这是一段很长的说明文字，' * 4}").split()
+    assert snippet("苹果\n香蕉", "香蕉") == "苹果 **香蕉**"
+    # a short line ending a wrapped paragraph is joined to it; a line half as wide as the one above it is not
+    assert "务这" in index_form("在分布式系统的设计里，比如分布式事\n务这样的词").split()
+    assert "果葡" not in index_form("在分布式系统的设计里，比如分布式事务说的固定\n苹果和香蕉都是常见的水果\n葡萄").split()
 
 
 def test_a_mark_inside_a_notes_inline_code_marks_the_whole_code_span():

@@ -46,15 +46,48 @@ def _expand_run(run: str) -> str:
 
 # A line break between two Chinese (Japanese) characters: a paragraph wrapped at a fixed width, as PDFs' lines and
 # text copied from them are, cuts words anywhere (消息队 | 列), and Chinese has no space there to lose. Not Korean,
-# whose lines break where a space would be.
+# whose lines break where a space would be. Only where the line before looks wrapped: at least ``_WRAP_MIN``
+# columns wide (a CJK character two), and about as wide as the lines beside it (``_WRAP_SHARE`` of the widest), as
+# every line of a wrapped paragraph but its last is; a list of short lines without markers (りんご / みかん,
+# 苹果 / 香蕉) stays a list, where joining them made words of none (ごみ, 果香).
 _HAN = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff"
 _WRAPPED = re.compile(f"(?<=[{_HAN}])\n(?=[{_HAN}])")
+_HAN_CHAR = re.compile(f"[{_HAN}]")
+_WIDE = re.compile("[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60"
+                   "\uffe0-\uffe6\U00020000-\U0003fffd]")
+_WRAP_MIN = 20
+_WRAP_SHARE = 0.75
+
+
+def _columns(line: str) -> int:
+    return len(line) + len(_WIDE.findall(line))
 
 
 def unwrapped(text: str) -> str:
     """``text`` without the line breaks that cut a run of Chinese (Japanese) in two, as a reader reads it: 消息队 at a
-    line's end and 列 at the next one's start are 消息队列. A line ending in a space (a Markdown hard break) stays."""
-    return _WRAPPED.sub("", text) if "\n" in text else text
+    line's end and 列 at the next one's start are 消息队列, where the line before looks wrapped (see ``_WRAP_MIN``).
+    A line ending in a space (a Markdown hard break) stays."""
+    if "\n" not in text or not _WRAPPED.search(text):
+        return text
+    lines = text.split("\n")
+    widths: dict[int, int] = {}
+
+    def width(i: int) -> int:
+        if i not in widths:
+            widths[i] = _columns(lines[i]) if 0 <= i < len(lines) else 0
+        return widths[i]
+
+    out = [lines[0]]
+    for i in range(1, len(lines)):
+        before, line = lines[i - 1], lines[i]
+        joined = (before and line and _HAN_CHAR.fullmatch(before[-1]) and _HAN_CHAR.fullmatch(line[0])
+                  and width(i - 1) >= _WRAP_MIN
+                  and width(i - 1) >= _WRAP_SHARE * max(width(i - 2), width(i)))
+        if joined:
+            out[-1] += line
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 def index_form(text: str) -> str:
