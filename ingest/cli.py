@@ -298,6 +298,8 @@ def cmd_enqueue(args) -> int:
             if not _say_the_worker_keeps_its_settings(args):
                 _say_the_model_set_here_is_the_workers_to_use(
                     collection["name"], queries.published_model(conn, collection["id"]), model_id)
+                _say_the_chunking_set_here_is_the_workers_to_use(
+                    collection["name"], queries.chunkings(conn, collection["id"])[0], settings)
                 _say_the_filters_set_here_are_the_workers_to_use(collection["name"], settings,
                                                                  queries.current_files(conn, collection["id"]))
             if args.wait:
@@ -357,11 +359,34 @@ def _say_the_model_set_here_is_the_workers_to_use(name: str, published: str | No
     """`SIFT_MODEL=minilm ingest enqueue DIR` beside a worker started without it ended 'scanned: no changes':
     the worker had built with its own model, in silence. A SIFT_MODEL of this shell that is not the model the
     collection is embedded with is told to be the worker's to take effect."""
-    model = os.environ.get("SIFT_MODEL")
-    if model and published and configured and published != configured:
-        print(f"ingest: note: {name!r} is embedded with {published}, not {configured}; the worker builds with its "
-              f"own settings, so unless it was started with SIFT_MODEL={model} this scan keeps the old model: "
-              f"restart it with SIFT_MODEL={model} and enqueue again", file=sys.stderr)
+    if os.environ.get("SIFT_MODEL") and published and configured and published != configured:
+        _say_the_worker_builds_with_its_own(name, f"embedded with {published}", configured, "the old model",
+                                            ("SIFT_MODEL",))
+
+
+CHUNK_SETTINGS = ("SIFT_CHUNK_TOKENS", "SIFT_CHUNK_OVERLAP")
+
+
+def _say_the_chunking_set_here_is_the_workers_to_use(name: str, published: str | None, settings) -> None:
+    """`SIFT_CHUNK_TOKENS=128 ingest enqueue DIR` beside a worker started without it was as silent as SIFT_MODEL
+    was: the worker cuts files with its own sizes. A chunk size or overlap of this shell that is not the one the
+    collection is cut with (ingest.chunk.chunking, as its published generation records it) is told the same."""
+    held = published.split(" ", 1)[-1] if published else None
+    wanted = f"{settings.chunk_tokens}/{settings.chunk_overlap}"
+    if any(os.environ.get(variable) for variable in CHUNK_SETTINGS) and held and held != wanted:
+        tokens, overlap = held.split("/")
+        _say_the_worker_builds_with_its_own(
+            name, f"cut into chunks of {tokens} tokens overlapping by {overlap}",
+            f"{settings.chunk_tokens} by {settings.chunk_overlap}", "the old chunks", CHUNK_SETTINGS)
+
+
+def _say_the_worker_builds_with_its_own(name: str, held: str, wanted: str, keeps: str, variables) -> None:
+    """A setting of this shell that differs from what the collection is built with does not reach the worker,
+    which builds with the settings it was started with: said with the variables to start it with."""
+    given = " ".join(f"{variable}={os.environ[variable]}" for variable in variables if os.environ.get(variable))
+    print(f"ingest: note: {name!r} is {held}, not {wanted}; the worker builds with its own settings, so unless it "
+          f"was started with {given} this scan keeps {keeps}: restart it with {given} and enqueue again",
+          file=sys.stderr)
 
 
 def _say_the_filters_set_here_are_the_workers_to_use(name: str, settings, indexed) -> None:

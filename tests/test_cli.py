@@ -1035,6 +1035,24 @@ def test_enqueue_says_that_a_sift_model_of_its_shell_is_the_workers_to_use(immed
     assert run_ingest(sift_env, "enqueue", str(root)).stderr == ""  # the collection's own model: nothing to say
 
 
+def test_enqueue_says_that_a_chunk_size_of_its_shell_is_the_workers_to_use(immediate, sift_env, tmp_path):
+    """`SIFT_CHUNK_TOKENS=128 ingest enqueue DIR` beside a worker started without it passed in silence, while
+    SIFT_MODEL, SIFT_EXCLUDE and SIFT_INCLUDE got a note: the worker cuts files with its own sizes. A chunk size or
+    overlap other than the collection's is told so, as SIFT_MODEL is."""
+    root = write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
+    ingest(root, "n")
+    smaller = run_ingest({**sift_env, "SIFT_CHUNK_TOKENS": "128"}, "enqueue", str(root))
+    assert smaller.returncode == 0, smaller.stderr
+    assert smaller.stderr == ("ingest: note: 'n' is cut into chunks of 256 tokens overlapping by 32, not 128 by 32; "
+                              "the worker builds with its own settings, so unless it was started with "
+                              "SIFT_CHUNK_TOKENS=128 this scan keeps the old chunks: restart it with "
+                              "SIFT_CHUNK_TOKENS=128 and enqueue again\n")
+    both = run_ingest({**sift_env, "SIFT_CHUNK_TOKENS": "300", "SIFT_CHUNK_OVERLAP": "40"}, "enqueue", str(root))
+    assert "not 300 by 40;" in both.stderr and "with SIFT_CHUNK_TOKENS=300 SIFT_CHUNK_OVERLAP=40 and" in both.stderr
+    same = {**sift_env, "SIFT_CHUNK_TOKENS": "256", "SIFT_CHUNK_OVERLAP": "32"}  # the collection's own: nothing to say
+    assert run_ingest(same, "enqueue", str(root)).stderr == ""
+
+
 def test_enqueue_says_that_an_exclude_of_its_shell_is_the_workers_to_use(immediate, sift_env, tmp_path):
     """`SIFT_EXCLUDE='proj/' ingest enqueue DIR` beside a worker started without it ended 'scanned: no changes',
     proj/ still indexed. Indexed files the shell's globs leave out are named, with where the setting belongs."""
