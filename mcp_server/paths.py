@@ -99,24 +99,30 @@ def indexed(conn, raw: str, roots: dict[str, str], rules=None) -> tuple[str, str
                 return _indexed(conn, place.path, roots, rules)
             except Problem:
                 pass
-        other = in_other_script(raw, lambda form: _indexed(conn, form, roots, rules))
+        other = in_other_script(raw, roots, lambda form: _indexed(conn, form, roots, rules))
         if other is None:
             raise
         return other[1]  # similar's answer names the file it compared ('passages like 繁體/軟體.md')
 
 
-def in_other_script(raw: str, locate):
+def in_other_script(raw: str, roots: dict[str, str], locate):
     """(the path as read, ``locate(it)``) for a path with Chinese in it that names no file as written but does
     in the other script: 繁体/软体.md for the file 繁體/軟體.md (as search finds 資料 for 资料); else None.
-    Each character takes its common form (search.query.text.other_scripts), the whole path in one script."""
+    The whole path in one script first (search.query.text.other_scripts), then each character in either
+    (files.in_either_script): 繁體/软体.md, partly in each, was not found."""
     if not CJK_RUN.search(raw):
         return None
-    for form in other_scripts(raw):
+    for form in _in_other_scripts(raw, roots):
         try:
             return form, locate(form)
         except (Problem, LookupError):
             continue
     return None
+
+
+def _in_other_scripts(raw: str, roots: dict[str, str]):
+    yield from other_scripts(raw)
+    yield from files.in_either_script(_checked(raw), roots)  # looked for on disk once those are not found
 
 
 def _indexed(conn, raw: str, roots: dict[str, str], rules) -> tuple[str, str]:

@@ -45,7 +45,7 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
         _refuse_deleted(conn, raw_path, roots)
         place = _place_after(conn, raw_path, roots)
         if place is None:
-            other = paths.in_other_script(raw_path, lambda form: _target(conn, form, roots))
+            other = paths.in_other_script(raw_path, roots, lambda form: _target(conn, form, roots))
             if other is None:
                 raise
             text, data = read(sift, other[1].name, start_line, end_line, page, start_offset, end_page)

@@ -631,3 +631,24 @@ def test_a_path_in_the_other_chinese_script_reads_the_file_and_says_how_it_was_r
     assert paths.indexed(sift.conn(), "notes/繁体/软体.md", sift.roots()) == ("notes", "繁體/軟體.md")
     with pytest.raises(Problem, match="no file 'notes/繁体/硬体.md'"):
         reading.read(sift, "notes/繁体/硬体.md", None, None, None)
+
+
+def test_a_path_partly_in_the_other_chinese_script_reads_the_file(immediate, tmp_path):
+    """read_file and similar found a path written in the other Chinese script only when the whole path was
+    converted one way: the file 繁體/软体.md (its folder Traditional, its name Simplified) was not found as
+    繁体/软体.md, nor 頭髮/護理.md as 头发/护理.md (发 converts to 發, not 髮). Each character is now matched in
+    either script, part by part against the folder's names."""
+    from mcp_server.service import Sift
+    from search.settings import load
+    root = write_tree(tmp_path / "notes", {"繁體/软体.md": "# 软体\n\n开放原始码\n", "頭髮/護理.md": "# 護理\n\n洗頭\n"})
+    ingest(root, "notes")
+    sift = Sift(load())
+    for asked, read_as in [("notes/繁体/软体.md", "notes/繁體/软体.md"), ("notes/繁體/軟體.md", "notes/繁體/软体.md"),
+                           ("头发/护理.md", "notes/頭髮/護理.md")]:
+        text, data = reading.read(sift, asked, None, None, None)
+        assert data == reading.read(sift, read_as, None, None, None)[1]
+        assert text.endswith(f"[no file {asked!r}: read it as {read_as!r}, its Chinese in the other script "
+                             "(Simplified, Traditional)]"), text
+        assert paths.indexed(sift.conn(), asked, sift.roots()) == tuple(read_as.split("/", 1))
+    with pytest.raises(Problem, match="no file 'notes/繁体/硬体.md'"):
+        reading.read(sift, "notes/繁体/硬体.md", None, None, None)

@@ -131,19 +131,29 @@ def split_collection(raw: str, roots: dict[str, str]) -> tuple[str, str] | None:
     return (head, relative) if relative else None
 
 
-def _candidates(raw: str, roots: dict[str, str]) -> list[str]:
+def _candidates(raw: str, roots: dict[str, str], spell=on_disk) -> list[str]:
     """Where ``raw`` may be on disk, each spelled as it is on disk when a spelling in another normal
-    form exists. A leading collection name wins: the longest one that ``raw`` begins with."""
+    form exists (``spell``). A leading collection name wins: the longest one that ``raw`` begins with."""
     if os.path.isabs(raw):
-        return [on_disk(raw)]
+        return [spell(raw)]
     named = []
     head = collection_prefix(raw, roots)
     if head is not None:
         # 'notes//tech/x.md': the rest joined as '/tech/x.md' was an absolute path, outside every root
-        named = [on_disk(os.path.join(roots[head], nfc(raw)[len(nfc(head)) + 1:].lstrip("/")))]
+        named = [spell(os.path.join(roots[head], nfc(raw)[len(nfc(head)) + 1:].lstrip("/")))]
         if os.path.lexists(named[0]):
             return named  # an explicit collection prefix wins
-    return named + [on_disk(os.path.join(root, raw)) for root in roots.values()]
+    return named + [spell(os.path.join(root, raw)) for root in roots.values()]
+
+
+def in_either_script(raw: str, roots: dict[str, str]) -> list[str]:
+    """The files on disk that ``raw`` names with its Chinese matched character by character in either script
+    (Simplified, Traditional): 繁體/软体.md, partly in each, names the file 繁體/軟體.md, and 繁体/软体.md the file
+    繁體/软体.md; each part of the path is matched against its folder's entries."""
+    from search.query.text import simplified
+    fold = lambda name: simplified(nfc(name))  # noqa: E731
+    return list(dict.fromkeys(path for path in _candidates(raw, roots, lambda path: on_disk(path, fold))
+                              if os.path.lexists(path)))
 
 
 def _add(candidate: str, found: list[Target], real_roots: dict[str, str]) -> bool:

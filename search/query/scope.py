@@ -52,10 +52,11 @@ def collection_prefix(raw: str, roots: dict[str, str]) -> str | None:
     return max(heads, key=len, default=None)
 
 
-def on_disk(path: str) -> str:
+def on_disk(path: str, fold=None) -> str:
     """``path`` as spelled on disk, each part matched in either Unicode normal form (NFC/NFD); the exact
     spelling is tried first, and a folder that exists in both forms is searched in both. Unchanged when
-    it exists as given or nothing matches."""
+    it exists as given or nothing matches. ``fold``: a name's key to match parts by instead of its NFC form
+    (search.query.files.in_either_script matches Chinese in either script so)."""
     if os.path.lexists(path):
         return path
     parts = path.split(os.sep)
@@ -65,20 +66,22 @@ def on_disk(path: str) -> str:
         if i == len(parts):
             return spelled
         part = parts[i]
-        options = [part] if part in ("", ".", "..") else _spellings(spelled, part)
+        options = [part] if part in ("", ".", "..") else _spellings(spelled, part, fold)
         pending += [(os.path.join(spelled, option), i + 1) for option in reversed(options)]
     return path
 
 
-def _spellings(folder: str, name: str) -> list[str]:
-    """The entries of ``folder`` that are ``name`` in one normal form or another, the exact one first."""
+def _spellings(folder: str, name: str, fold=None) -> list[str]:
+    """The entries of ``folder`` that are ``name`` in one normal form or another (or by ``fold``), the exact
+    one first."""
     exact = [name] if os.path.lexists(os.path.join(folder, name)) else []
-    if unicodedata.is_normalized("NFC", name) and unicodedata.is_normalized("NFD", name):
+    if fold is None and unicodedata.is_normalized("NFC", name) and unicodedata.is_normalized("NFD", name):
         return exact  # plain ASCII and the like: no other spelling
-    wanted = nfc(name)
+    key = fold or nfc
+    wanted = key(name)
     try:
         with os.scandir(folder) as entries:
-            return exact + sorted(e.name for e in entries if e.name != name and nfc(e.name) == wanted)
+            return exact + sorted(e.name for e in entries if e.name != name and key(e.name) == wanted)
     except (OSError, ValueError):
         return exact
 
