@@ -24,6 +24,7 @@ from __future__ import annotations
 import codecs
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from ingest.document import Skip
@@ -88,7 +89,11 @@ def _utf16(head: bytes) -> Encoding | None:
     text that is valid UTF-8 is of characters below U+2000 (ASCII, Cyrillic, Devanagari ...: every other byte is
     under 0x20), as CJK's bytes are not. And a NUL of UTF-16 text is the high byte of an ASCII (or other
     U+00xx) character, at every other byte; one in four of them the other side (一 is 00 4E in UTF-16 LE) is
-    allowed: bytes whose NULs fall on both sides are binary, whatever their pairs read as."""
+    allowed: bytes whose NULs fall on both sides are binary, whatever their pairs read as. Text of CJK alone (no
+    ASCII, so no space or line break either) has its NULs all on that other side, each the low byte of a U+XX00
+    character (一 U+4E00, 　 U+3000): read as UTF-16 when those are at most one in four of its characters,
+    every character it decodes to is a visible one and most are CJK (``_cjk_text``), as no binary file's pairs
+    read; it was refused as binary."""
     if (len(head) - len(head.translate(None, _LOW))) * 4 < len(head):
         try:
             codecs.getincrementaldecoder("utf-8")().decode(head)  # a character cut at the end allowed
@@ -96,15 +101,31 @@ def _utf16(head: bytes) -> Encoding | None:
         except UnicodeDecodeError:
             pass
     for codec, high in (("utf-16-le", 1), ("utf-16-be", 0)):
-        if head[1 - high::2].count(0) * 4 > head[high::2].count(0):
+        # no ASCII: every NUL the low byte of a U+XX00 character, a few of them (ASCII read in the other order,
+        # 'A\0B\0' as 䄀䈀, is all such characters)
+        cjk_only = not head[high::2].count(0) and head[1 - high::2].count(0) * 4 <= len(head) // 2
+        if head[1 - high::2].count(0) * 4 > head[high::2].count(0) and not cjk_only:
             continue  # text's NULs are its ASCII characters' high bytes; a binary file's fall either side
         try:
             text = incremental(Encoding(codec, 0, 2)).decode(head[:len(head) // 2 * 2])
         except UnicodeDecodeError:
             continue
-        if (" " in text or "\n" in text) and not _CONTROL.search(text):
+        if _cjk_text(text) if cjk_only else (" " in text or "\n" in text) and not _CONTROL.search(text):
             return Encoding(codec, 0, 2)
     return None
+
+
+# CJK text's characters: kana, bopomofo, Hangul, ideographs, and the punctuation written among them (the
+# ideographic space and 、。「」, full-width forms, CJK compatibility forms).
+_CJK = re.compile("[\u1100-\u11ff\u2e80-\u2fdf\u3000-\u303f\u3040-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+                  "\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
+
+
+def _cjk_text(text: str) -> bool:
+    """Whether ``text`` (decoded UTF-16 without a space or line break) reads as CJK text: no character that is
+    a control, format, private-use, unassigned or surrogate code point, and at least half of them CJK."""
+    return bool(text) and len(_CJK.findall(text)) * 2 >= len(text) and not any(
+        unicodedata.category(c) in ("Cc", "Cf", "Co", "Cn", "Cs") for c in text)
 
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f]")

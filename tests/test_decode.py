@@ -79,6 +79,25 @@ def test_utf16_without_a_bom_is_read_as_written(codec):
         decode(long + "\ud800".encode(codec, "surrogatepass") + data)
 
 
+CJK_ONLY = "一个人的时候，我们也要好好吃饭。　万一下雨，就在家里看书吧。"
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_bom_of_cjk_alone_is_read_as_written(codec, tmp_path):
+    """UTF-16 without a BOM whose only NULs are the low bytes of U+XX00 characters (CJK with no ASCII: 一 is
+    00 4E in UTF-16 LE, the ideographic space 00 30) was read as 'binary file (a NUL byte at byte 0)': its NULs
+    fall on the side no ASCII character's do, and it holds no space or line break. Read as written now (one sniff
+    for the indexer and read_file); bytes whose other side reads as such only by chance stay binary."""
+    for text in (CJK_ONLY, CJK_ONLY * 200):
+        assert sniff(text.encode(codec)).codec == codec
+        assert decode(text.encode(codec)) == text
+    ascii_other_way = "ABCDEFGH".encode("utf-16-le" if codec == "utf-16-be" else "utf-16-be")  # 䄀䈀䌀… in this order
+    half_nuls = bytes(b for i in range(1, 256) for b in ((0, i) if codec == "utf-16-le" else (i, 0)))
+    for data in (ascii_other_way, half_nuls):
+        with pytest.raises(Skip, match=r"^binary file"):
+            decode(data)
+
+
 @pytest.mark.parametrize("data, at", [
     (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 8, 8),  # an image
     ("# UTF-32\n\nno BOM\n".encode("utf-32-le"), 1),  # UTF-32 without a BOM: NUL code units as UTF-16
