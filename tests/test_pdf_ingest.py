@@ -287,6 +287,35 @@ def test_a_linked_pdf_the_scan_leaves_out_is_said_to_be_left_out(immediate, tmp_
                                         ".gitignore) or has not read it yet: read_file on it says which")
 
 
+def test_a_linked_pdf_left_out_or_not_read_yet_is_told_which_when_the_index_knows(immediate, tmp_path, monkeypatch):
+    """A note's link to a PDF in the folder that no scan recorded was told 'the scan leaves it out … or has not
+    read it yet: read_file on it says which'. The index knows which when the newest scan began well after the
+    file last changed, nothing waiting for a scan (that scan met it: left out), or began before it changed (no
+    scan has met it yet); it says so, and both only when it cannot tell."""
+    from search.query.engine import Engine
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "notes", {
+        "reading.md": "# Reading list\n\n[secret](papers/secret.pdf), [new](papers/new.pdf)\n",
+        "papers/.gitignore": "secret.pdf\n"})
+    (root / "papers/secret.pdf").write_bytes(paged_pdf(["pangolin scales overlap"]))
+    ingest(root)
+    (root / "papers/new.pdf").write_bytes(paged_pdf(["armadillo bands"]))  # after the scan began
+    engine = Engine(runtime.settings().index_path)
+    why = lambda: engine.search("reading list", mode="keyword").hits[0].attachments_not_indexed  # noqa: E731
+    assert why()["papers/new.pdf"].startswith("in the folder, but no scan has read it yet (it changed after the last "
+                                              "scan began, ")
+    assert why()["papers/new.pdf"].endswith(" ago; refresh queues one)")
+    conn = runtime.index()
+    conn.execute("UPDATE generations SET started = started + 30")  # the scan began well after secret.pdf was made
+    conn.execute("UPDATE collections SET scan_started = scan_started + 30")
+    assert why()["papers/secret.pdf"] == ("in the folder, but the scan leaves it out (SIFT_EXCLUDE, SIFT_INCLUDE or a "
+                                          ".gitignore): read_file on it says why")
+    conn.execute("UPDATE collections SET changes_noticed = 1")  # the watcher saw files change: a scan waits
+    assert why()["papers/secret.pdf"] == ("in the folder, but the scan leaves it out (SIFT_EXCLUDE, SIFT_INCLUDE or a "
+                                          ".gitignore) or has not read it yet: read_file on it says which")
+
+
 def test_a_markdown_link_without_a_folder_is_the_pdf_beside_the_note(immediate, tmp_path, monkeypatch):
     """'[the paper](paper.pdf)' in reading/notes.md is reading/paper.pdf, but it was kept as a bare name, as
     '[[paper.pdf]]' is: the note listed every paper.pdf of the collection, and each was 'cited by' it. A wiki

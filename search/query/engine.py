@@ -29,7 +29,7 @@ from typing import Callable
 from search.index import db, queries, schema
 from search.index.status import when
 from search.model.info import ModelError
-from search.query import fusion, keyword, question, spelling, symbols
+from search.query import fusion, keyword, question, spelling, symbols, unindexed
 from search.query.catalog import Catalog
 from search.query.filters import Filters, empty_range
 from search.query.postings import Postings, tokenize
@@ -662,17 +662,13 @@ def _why_no_passages(conn, collection: str, relative: str) -> str:
     return "it waits to be indexed: stats shows the generation being built"
 
 
-LEFT_OUT = ("in the folder, but the scan leaves it out (SIFT_EXCLUDE, SIFT_INCLUDE or a .gitignore) or has not "
-            "read it yet: read_file on it says which")
-
-
 def _why_not_indexed(conn, collection: str, path: str) -> str:
     """Why a PDF a note cites is not in the published index, as the index records it."""
     row = queries.latest_progress(conn, collection, path)
     if row is None:
         roots = queries.collections(conn, collection)
         if roots and os.path.isfile(os.path.join(roots[0]["root"], path)):  # no scan recorded it: left out, or new
-            return LEFT_OUT
+            return unindexed.in_folder(conn, roots[0], path, time.time())
         return "no PDF of that name is in the folder" if "/" not in path else "not in the folder"
     if row["state"] in ("failed", "skipped"):
         return f"{row['state']} at {row['stage']}: {row['reason']}"
