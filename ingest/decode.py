@@ -122,10 +122,12 @@ _CJK = re.compile("[\u1100-\u11ff\u2e80-\u2fdf\u3000-\u303f\u3040-\u31ff\u3400-\
 
 
 def _cjk_text(text: str) -> bool:
-    """Whether ``text`` (decoded UTF-16 without a space or line break) reads as CJK text: no character that is
-    a control, format, private-use, unassigned or surrogate code point, and at least half of them CJK."""
-    return bool(text) and len(_CJK.findall(text)) * 2 >= len(text) and not any(
-        unicodedata.category(c) in ("Cc", "Cf", "Co", "Cn", "Cs") for c in text)
+    """Whether ``text`` (decoded UTF-16 without a space or line break) reads as CJK text: each character with
+    a NUL byte (U+XX00) a CJK one, at least three in four of them CJK, and none a control, format, private-use,
+    unassigned or surrogate code point ('\0\1\2 not text' read as 'Ā\u2002潮⁴整瑸' is not)."""
+    return bool(text) and len(_CJK.findall(text)) * 4 >= len(text) * 3 and not any(
+        (ord(c) & 0xff == 0 and not _CJK.match(c)) or unicodedata.category(c) in ("Cc", "Cf", "Co", "Cn", "Cs")
+        for c in text)
 
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f]")
