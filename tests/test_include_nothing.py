@@ -159,39 +159,3 @@ def test_a_scan_of_the_last_file_deleted_says_what_left_out_the_rest(immediate, 
     tasks.discover(c["id"], paths=["a.md"])
     published = json.loads(run_ingest(sift_env, "stats", "--json").stdout)["collections"][0]["published"]
     assert published["seen"] == 0 and published["left_out"] == {".gitignore": {"files": 1, "folders": 1}}, published
-
-
-def test_a_file_sift_include_leaves_out_that_comes_or_goes_is_counted_at_once(immediate, sift_env, tmp_path,
-                                                                              monkeypatch):
-    """The count of files SIFT_INCLUDE leaves out (`not_included`, and '0 files seen: SIFT_INCLUDE matched none of
-    …') was as of the last walk: the watcher dropped the events of such a file, and a scan of saved paths kept the
-    published count, so a .txt added beside '*.md' notes, or deleted, left it wrong until the periodic rescan. The
-    watcher now passes such a file that comes, or goes while some are counted, and the scan counts it (walking
-    where it must: how many the published count held, and where, is not recorded); an edit of one still changes
-    nothing."""
-    from ingest.discover import Rules
-    from watchfiles import Change
-    from workers import runtime, tasks
-    from workers.watch import Watcher
-    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha", "b.md": "# B\n\nbeta", "x.txt": "x"})
-    c = _ingest_with_include(monkeypatch, root, "*.md")
-    assert c["published"]["not_included"] == 1
-    watcher = Watcher(runtime.index(), Rules(("*.md",)))
-    relevant = lambda change, rel: watcher.relevant(c["id"], str(root), change, rel)  # noqa: E731
-
-    def scan(*paths) -> int:
-        assert all(relevant(change, rel) for change, rel in paths), paths
-        tasks.discover(c["id"], paths=[rel for _, rel in paths])
-        return json.loads(run_ingest(sift_env, "stats", "--json").stdout)["collections"][0]["published"]["not_included"]
-
-    (root / "y.txt").write_text("y")
-    assert scan((Change.added, "y.txt")) == 2
-    assert not relevant(Change.modified, "y.txt"), "an edit changes no count"
-    (root / ".hidden.txt").write_text("h")
-    assert not relevant(Change.added, ".hidden.txt"), "not counted: hidden"
-    (root / "x.txt").unlink()
-    (root / "y.txt").unlink()
-    assert scan((Change.deleted, "x.txt"), (Change.deleted, "y.txt")) == 0
-    assert not relevant(Change.deleted, "gone.txt"), "none counted: one gone changes nothing"
-    (root / "z.txt").write_text("z")
-    assert scan((Change.added, "z.txt")) == 1

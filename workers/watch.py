@@ -6,8 +6,7 @@ File-system events come from ``watchfiles`` (inotify, FSEvents, ReadDirectoryCha
 where none of them works). A burst of events is grouped until the folders have been quiet for
 ``QUIET_MS`` (at most ``MAX_MS``), mapped to collections and filtered: events inside ignored
 folders (.git, node_modules ... and the exclude globs) and on files Sift does not index are
-dropped, but for a file of a kind Sift does not read, or of one SIFT_INCLUDE leaves out, that comes or goes (stats
-counts them). Each collection that
+dropped, but for a file of a kind Sift does not read that comes or goes (stats counts them). Each collection that
 changed gets one ``discover`` of the paths that changed (it reads those alone, see ``Watcher.paths`` for when it
 walks the whole collection instead), through ``rescan.request_scan``:
 while that would duplicate work (jobs waiting, a generation of it being built) the collection
@@ -35,7 +34,7 @@ from pathlib import Path
 
 from watchfiles import Change, watch
 
-from ingest.discover import NOT_INCLUDED, Rules, extension, kind_on_disk
+from ingest.discover import Rules, extension, kind_on_disk
 from search.index import queries
 from search.index.status import count
 from search.settings import add_home_flag, use_flags
@@ -176,9 +175,7 @@ class Watcher:
         if self.in_ignored_folder(rel):
             return False
         if kind_on_disk(Path(root) / rel, rel) is not None:  # a script without an extension: by its shebang
-            if self.rules.ignored(rel, False):
-                return False
-            return self.rules.included(rel) or self.changes_not_included(cid, root, change, rel)
+            return self.rules.included(rel) and not self.rules.ignored(rel, False)
         if os.path.isdir(os.path.join(root, rel)):  # a folder made, or moved in
             return not self.rules.ignored(rel, True)
         if change == Change.deleted:  # a file or folder deleted or moved out that the index holds, whatever its
@@ -189,18 +186,6 @@ class Watcher:
         path = os.path.join(root, rel)
         return change == Change.added and os.path.isfile(path) and not os.path.islink(path) and \
             self.counts_as_unread(rel)
-
-    def changes_not_included(self, cid: int, root: str, change: Change, rel: str) -> bool:
-        """Whether a file of a kind Sift reads that SIFT_INCLUDE leaves out changes the scan's count of them
-        (stats: not_included; '0 files seen: SIFT_INCLUDE matched none of the 3 files …'): one that comes, or goes
-        while such files were counted, as ingest.discover counts them (neither hidden nor a link). It was dropped,
-        and the count stayed as it was until the next walk."""
-        if rel.rsplit("/", 1)[-1].startswith("."):
-            return False
-        if change == Change.deleted:
-            return queries.unread_counts(self.conn, cid).get(NOT_INCLUDED, 0) > 0
-        path = os.path.join(root, rel)
-        return change == Change.added and os.path.isfile(path) and not os.path.islink(path)
 
     def in_ignored_folder(self, rel: str) -> bool:
         parts = rel.split("/")
