@@ -34,6 +34,13 @@ _BOLD = re.compile(r"(?<![A-Za-z0-9_)\]*])\*\*([^\s*](?:[^*\n]*[^\s*])?)\*\*(?![
 _HEADING = re.compile(r"[ \t]{0,3}#{1,6}(?=[ \t]|$)")
 _TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
 _FENCE = re.compile(r"[ \t]{0,3}(?:```|~~~)")
+# Obsidian's Markdown, shown as Obsidian's reading view shows it: a wiki link or embed, [[Note]], [[Note|label]],
+# [[Note#Part]], ![[Note#^block]] (target, '#' parts, label); a block id at a line's end ('... ^goals'); a
+# callout's opening line, '> [!warning]- Title'; a block quote's '>' marks.
+_WIKI = re.compile(r"!?\[\[([^\[\]|#\n]*)((?:#[^\[\]|#\n]*)*)(?:\|([^\[\]\n]*))?\]\]")
+_BLOCK_ID = re.compile(r"(?:^|[ \t]+)\^[A-Za-z0-9-]+[ \t]*$")
+_QUOTE = re.compile(r"[ \t]{0,3}>(?:[ \t]?>)*[ \t]?")
+_CALLOUT = re.compile(r"\[!([^\]\n]+)\][+-]?[ \t]*")
 # A table of contents' dot leaders ('2 LRS ........... 6', '. . . . .') and other rules of one character, which
 # filled a PDF's snippet with 200 dots: shown as one '…'.
 _LEADER = re.compile(r"([.·…_=\-])\1{5,}|(?:\. ){4,}\.?")
@@ -105,9 +112,45 @@ def _plain(text: str, above: frozenset[str] = frozenset()) -> str:
             heading = "#" in line and _HEADING.match(line)
             if heading and line[heading.end():].strip().rstrip("#").strip() in above:
                 continue
+            line = _obsidian(line, above)
+            if line is None:
+                continue  # a bare block id, or a callout's title that the heading path shows
             # a heading's text ends with a space, which keeps it apart from the line below (``unwrapped``)
             lines.append(_HEADING.sub("", line, count=1) + (" " if heading else "") if "#" in line else line)
     return "\n".join(lines)
+
+
+def _obsidian(line: str, above: frozenset[str] = frozenset()) -> str | None:
+    """A note's line without the Obsidian syntax its snippet would show raw: '[[Local Models|local models]]' as
+    'local models', '[[Ranking#BM25 tuning]]' as 'Ranking > BM25 tuning', '![[Sift#^decision]]' as 'Sift', a block
+    id ('^goals') left out, a callout's '> [!warning] Slow' as 'Slow' (its type where it has no title), a quote's
+    '>' marks left out. None: nothing is left to show (a line holding only a block id, or a callout's title that
+    is one of the headings shown ``above`` the snippet, as a note's callout heads a section: ingest.markdown)."""
+    if "[[" in line:
+        line = _WIKI.sub(_link_text, line)
+    if "^" in line:
+        bare = _BLOCK_ID.sub("", line)
+        if not bare.strip():
+            return None
+        line = bare
+    if ">" in line and (quote := _QUOTE.match(line)):
+        line = line[quote.end():]
+        callout = _CALLOUT.match(line)
+        if callout:
+            line = line[callout.end():].strip() or callout.group(1).strip().capitalize()
+            if line in above:
+                return None
+    return line
+
+
+def _link_text(link: re.Match) -> str:
+    """What Obsidian shows for a wiki link or embed: its label, else its target and headings ('Note > Part'),
+    a block reference ('#^id') left out."""
+    target, parts, label = link.group(1), link.group(2), link.group(3)
+    if label is not None and label.strip():
+        return label.strip()
+    names = [target.strip()] + [p.strip() for p in parts.split("#")[1:] if p.strip() and not p.startswith("^")]
+    return " > ".join(name for name in names if name)
 
 
 # A piece of text that folds on its own: a run of ASCII and CJK ideographs (which NFKC keeps and case folding

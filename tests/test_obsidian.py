@@ -1,0 +1,98 @@
+"""An Obsidian vault through the real sift-mcp over stdio: what its syntax looks like in search results, and
+the links and embeds a note holds followed by read_file.
+
+Each test writes a small vault of the forms Obsidian writes: wiki links with labels, headings and block
+references, embeds, block ids, callouts, front matter and inline tags, a .obsidian folder and a .trash.
+"""
+from __future__ import annotations
+
+from tests.conftest import ingest, write_tree
+from tests.test_mcp_server import call, run, text
+
+SIFT = """---
+aliases: [Sift search]
+tags: [project/sift]
+---
+# Sift
+
+Sift is my local search tool. See [[Architecture]] and [[Ranking#BM25 tuning|how BM25 is tuned]].
+
+> [!warning] Embedding is slow on the laptop
+> Indexing embeds about ten passages a second on two cores.
+
+## Goals
+
+- Find notes by exact words and by meaning ^goals-list
+- Work offline with [[Local Models|local embedding models]]
+
+Decided in [[2026-12-01]] that tags weigh as much as titles. ^tag-weight
+
+![[Architecture#Data flow]]
+"""
+ARCHITECTURE = """# Architecture
+
+The pipeline has six stages, each a queued job.
+
+## Data flow
+
+discover, parse, chunk, embed, write, publish: a generation is published atomically.
+
+### Publishing
+
+One transaction makes the generation visible.
+
+## Storage
+
+SQLite with FTS5.
+
+| Option | Verdict |
+|---|---|
+| Postgres | too heavy |
+^storage-table
+"""
+VAULT = {
+    "Projects/Sift.md": SIFT,
+    "Projects/Architecture.md": ARCHITECTURE,
+    "Projects/Ranking.md": "# Ranking\n\n## BM25 tuning\n\nk1 = 1.2 and b = 0.75 work well.\n",
+    "Daily/2026-12-01.md": "# 2026-12-01\n\nMet [[Alice]] about [[Sift#^tag-weight|the tag weight]].\n",
+    ".obsidian/app.json": '{"attachmentFolderPath": "attachments"}',
+    ".trash/Old.md": "# Old\n\nEmbedding everything twice, the laptop melted.\n",
+}
+
+
+def _vault(tmp_path, monkeypatch):
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "vault", VAULT)
+    ingest(root, "vault")
+    return root
+
+
+def _session(servers, sift_env):
+    return servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker")
+
+
+def test_snippets_show_obsidian_links_block_ids_and_callouts_as_obsidian_shows_them(immediate, tmp_path, servers,
+                                                                                     sift_env, monkeypatch):
+    _vault(tmp_path, monkeypatch)
+
+    async def scenario():
+        async with _session(servers, sift_env) as s:
+            return [await call(s, "search", query=q, mode="keyword", limit=5)
+                    for q in ("local embedding models", "tuned", "laptop", "tag weight")]
+    offline, tuned, laptop, weight = run(scenario)
+    snippets = {r["path"]: r["snippet"] for answer in (offline, tuned, laptop, weight)
+                for r in answer.structured_content["results"]}
+    goals = offline.structured_content["results"][0]["snippet"]
+    assert "Work offline with **local** **embedding** **models**" in goals, goals
+    assert "^goals-list" not in goals and "Find notes by exact words and by meaning -" in goals, goals
+    assert any("how BM25 is **tuned**" in r["snippet"] for r in tuned.structured_content["results"]), text(tuned)
+    assert "Architecture > Data flow" in goals, goals  # the embed, as 'Note > Heading'
+    daily = snippets["vault/Daily/2026-12-01.md"]
+    assert "Met Alice about the **tag** **weight**." in daily, daily
+    callout = laptop.structured_content["results"][0]["snippet"]
+    assert "[!warning]" not in callout and ">" not in callout, callout
+    for shown in snippets.values():
+        assert "[[" not in shown and "]]" not in shown and "^tag-weight" not in shown, shown
+    assert "vault/.trash/Old.md" not in snippets  # .trash stays out, as .obsidian does
+    assert "[[" not in text(offline) and "^goals-list" not in text(offline)
+
