@@ -16,6 +16,7 @@ import posixpath
 import re
 from collections.abc import Collection
 from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 from urllib.parse import unquote
 
 from ingest.kinds import kind_of
@@ -77,3 +78,88 @@ def converted_pdfs(paths: set[str]) -> dict[str, str]:
 
 def _stem(path: str) -> str:
     return PurePosixPath(path).with_suffix("").as_posix()
+
+
+# --- a wiki link as a name for a note and a place in it (read_file) ---------------------------------------
+
+WIKI_LINK = re.compile(r"!?\[\[(.*)\]\]")
+ATX_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
+FENCE = re.compile(r" {0,3}(```|~~~)")
+LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
+
+
+class WikiLink(NamedTuple):
+    """What ``[[name#Heading#Sub|label]]`` or ``[[name#^block]]`` names: the note and the place in it."""
+    name: str
+    headings: tuple[str, ...]
+    block: str | None
+
+
+def wiki_link(raw: str) -> WikiLink | None:
+    """``raw`` read as Obsidian reads a link: '[[Note]]', '![[Note#Part|label]]', or the same without the
+    brackets ('Note#^block'); None when it names no note (no name before '#': a link inside the note itself)."""
+    inside = WIKI_LINK.fullmatch(raw.strip())
+    text = (inside.group(1) if inside else raw.strip()).split("|", 1)[0]
+    name, *parts = text.split("#")
+    parts = [part.strip() for part in parts if part.strip()]
+    block = parts[-1][1:] if parts and parts[-1].startswith("^") else None
+    if not name.strip():
+        return None
+    return WikiLink(name.strip(), tuple(parts[:-1] if block is not None else parts), block or None)
+
+
+def linked_lines(text: str, link: WikiLink) -> tuple[int, int] | str:
+    """(first, last) line, 1-based, of the place ``link`` names in a note's ``text``: a heading's section (down
+    to the next heading of its level or above, its subsections included; 'Note#A#B': B inside A, as Obsidian
+    reads it) or the block that ends with '^id' (the paragraph or list item, or what is above a line holding the
+    id alone). A heading is matched on its letters and digits, in any case ('BM25 tuning' finds '## BM25 Tuning:').
+    A string says what was not found."""
+    lines = text.split("\n")
+    first, last = 0, len(lines)
+    if link.headings:
+        headings = _headings(lines)
+        for wanted in link.headings:
+            key = _heading_key(wanted)
+            at = next((i for i, (line, level, name) in enumerate(headings)
+                       if first <= line < last and _heading_key(name) == key), None)
+            if at is None:
+                return f"no heading {wanted!r}"
+            line, level, _ = headings[at]
+            ends = [other for other, lv, _ in headings[at + 1:] if lv <= level and other < last]
+            first, last = line, ends[0] if ends else last
+    if link.block:
+        mark = re.compile(rf"(?:^|\s)\^{re.escape(link.block)}\s*$")
+        at = next((i for i in range(first, last) if mark.search(lines[i])), None)
+        if at is None:
+            return f"no block ^{link.block}"
+        first, last = _block(lines, at), at + 1
+    while last > first + 1 and not lines[last - 1].strip():
+        last -= 1
+    return first + 1, last
+
+
+def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
+    """(line, level, text) of each ATX heading outside code fences."""
+    found, fence = [], None
+    for i, line in enumerate(lines):
+        opening = FENCE.match(line)
+        if opening:
+            fence = None if fence == opening.group(1) else fence or opening.group(1)
+        elif fence is None and (heading := ATX_HEADING.fullmatch(line)):
+            found.append((i, len(heading.group(1)), heading.group(2) or ""))
+    return found
+
+
+def _heading_key(text: str) -> str:
+    return "".join(c for c in text.casefold() if c.isalnum())
+
+
+def _block(lines: list[str], at: int) -> int:
+    """The first line of the block whose id is on line ``at``: that line for a list item, the lines above it
+    for an id on a line of its own (a table, a quote), else its paragraph."""
+    if LIST_ITEM.match(lines[at]):
+        return at
+    first = at - 1 if lines[at].strip().startswith("^") and at > 0 else at
+    while first > 0 and lines[first - 1].strip() and not ATX_HEADING.fullmatch(lines[first - 1]):
+        first -= 1
+    return first

@@ -18,10 +18,10 @@ import json
 import os
 import posixpath
 
-from ingest.decode import SAMPLE, Encoding, incremental, not_text, sniff
+from ingest.decode import SAMPLE, Encoding, decode, incremental, not_text, sniff
 from ingest.discover import why_not_indexed
 from ingest.document import Skip
-from ingest.links import converted_pdfs
+from ingest.links import converted_pdfs, linked_lines, wiki_link
 from mcp_server import lines as line_maps, paths, render
 from mcp_server.errors import Problem
 from search.index import queries
@@ -45,6 +45,9 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
         _refuse_deleted(conn, raw_path, roots)
         place = _place_after(conn, raw_path, roots)
         if place is None:
+            linked = _read_linked(sift, raw_path, start_line, end_line, start_offset)
+            if linked is not None:
+                return linked
             other = paths.in_other_script(raw_path, roots, lambda form: _target(conn, form, roots))
             if other is None:
                 raise
@@ -85,6 +88,43 @@ def _place_after(conn, raw_path: str, roots: dict[str, str]):
         return _target(conn, place.path, roots), place
     except Problem:
         return None
+
+
+LINKED_BYTES = 16 << 20  # a note read whole to find a heading or block a link names
+
+
+def _read_linked(sift, raw: str, start_line: int | None, end_line: int | None, start_offset: int | None):
+    """read_file's answer for a wiki link that names no file as written ('[[Ranking Notes#BM25 tuning|how]]',
+    'Sift#^decision', '![[Architecture Overview]]'), as Obsidian resolves it: the note of that name (with '.md'),
+    and the heading's section or the block it names, unless lines are asked for. An assistant reading a note
+    that embeds another one had no way to follow the embed but a search. None when no note answers."""
+    link = wiki_link(raw)
+    if link is None or (link == (raw.strip(), (), None) and raw.strip().lower().endswith(".md")):
+        return None
+    conn, roots = sift.conn(), sift.roots()
+    target = None
+    for name in dict.fromkeys((link.name, link.name + ".md")):
+        try:
+            target = _target(conn, name, roots)
+            break
+        except Problem:
+            continue
+    if target is None:
+        return None
+    place = ""
+    if (link.headings or link.block) and start_line is None and end_line is None:
+        try:
+            with open(target.absolute, "rb") as f:
+                found = linked_lines(decode(f.read(LINKED_BYTES)), link)
+        except (OSError, Skip):
+            found = "the note cannot be read as text"
+        if isinstance(found, str):
+            raise Problem(f"{target.name} has {found}: read_file {target.name!r} shows the whole note") from None
+        start_line, end_line = found
+        place = f", lines {start_line}-{end_line}: " + (f"its block ^{link.block}" if link.block else
+                                                        f"its section {' > '.join(link.headings)!r}")
+    text, data = read(sift, target.name, start_line, end_line, None, start_offset)
+    return text + f"\n[read {raw!r} as a link to the note {target.name}{place}]", data
 
 
 def _refuse_unindexable(sift, target: paths.Target, roots: dict[str, str]) -> None:

@@ -96,3 +96,29 @@ def test_snippets_show_obsidian_links_block_ids_and_callouts_as_obsidian_shows_t
     assert "vault/.trash/Old.md" not in snippets  # .trash stays out, as .obsidian does
     assert "[[" not in text(offline) and "^goals-list" not in text(offline)
 
+
+def test_read_file_follows_a_wiki_link_to_the_section_or_block_it_names(immediate, tmp_path, servers, sift_env,
+                                                                        monkeypatch):
+    _vault(tmp_path, monkeypatch)
+    forms = ["![[Architecture#Data flow]]", "[[Ranking#BM25 tuning|how BM25 is tuned]]", "Sift#^tag-weight",
+             "[[Architecture#^storage-table]]", "Architecture#Data flow#Publishing", "[[Sift]]", "Ranking",
+             "[[Architecture#No such part]]", "[[Nowhere#Data flow]]"]
+
+    async def scenario():
+        async with _session(servers, sift_env) as s:
+            return [await call(s, "read_file", path=form) for form in forms]
+    data_flow, tuning, block, table, nested, whole, bare, missing, nowhere = run(scenario)
+    for answer in (data_flow, tuning, block, table, nested, whole, bare):
+        assert not answer.is_error, text(answer)
+    lines = lambda answer: (answer.structured_content["start_line"], answer.structured_content["end_line"])  # noqa: E731
+    assert data_flow.structured_content["path"] == "vault/Projects/Architecture.md"
+    assert lines(data_flow) == (5, 11), text(data_flow)  # the section with its subsection, not '## Storage'
+    assert "### Publishing" in text(data_flow) and "## Storage" not in text(data_flow)
+    assert lines(tuning) == (3, 5) and "k1 = 1.2" in text(tuning)
+    assert lines(block) == (17, 17) and "^tag-weight" in text(block), text(block)
+    assert lines(table) == (17, 20), text(table)  # the table above the id on a line of its own
+    assert lines(nested) == (9, 11), text(nested)
+    assert lines(whole) == (1, SIFT.count("\n")) and lines(bare) == (1, 5)
+    assert missing.is_error and "no heading 'No such part'" in text(missing), text(missing)
+    assert nowhere.is_error and "no file" in text(nowhere), text(nowhere)
+
