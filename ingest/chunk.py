@@ -138,8 +138,9 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
 # table's too, ScalaTest's tests, C#'s properties, Kotlin's type aliases, objects and lambdas bound to a name, PHP's
 # closures and routes, a group's prefix and a controller's action among them); 10: a run of Chinese that a line
 # break cuts indexed whole, a PDF's full-width punctuation kept as written, and what 9's readers skipped or failed:
-# UTF-16 without a byte-order mark, a notebook cell with a lone surrogate, a note of millions of lines.
-VERSION = 10
+# UTF-16 without a byte-order mark, a notebook cell with a lone surrogate, a note of millions of lines; 11: an
+# Obsidian callout's title heads its lines as a heading does, and a note's inline #tags are among its tags).
+VERSION = 11
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked

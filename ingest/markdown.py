@@ -56,6 +56,7 @@ CUT_CHECKS = 8  # lines inside a quote or list checked as a piece's first line; 
 GROWTH = 4  # a piece grown to this many PIECE_CHARS, with more than UNSURE_CUTS blocks it could not be cut
 UNSURE_CUTS = 32  # before, is cut at its last block unchecked: memory stays bounded
 INLINE_CHARS = 64 * 1024  # a longer paragraph is read for links a line at a time
+CALLOUT = 7  # an Obsidian callout's title heads its lines one level below an ATX heading's six
 _PARSER: MarkdownIt | None = None
 
 
@@ -260,9 +261,15 @@ def _table(state, start: int, end: int, silent: bool) -> bool:
 def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts: list) -> None:
     """Add (line, level, text, end line) of each heading, (first line, end line) of each atomic block, and the
     text that may hold links (paragraphs, headings, table cells with a ']'); line numbers are 0-based in
-    the whole note."""
+    the whole note. An Obsidian callout at the top (a block quote opening with '[!type] Title') heads its
+    lines as a heading one level below every other would (CALLOUT), and a heading of no text at its end
+    gives the lines after it back to the headings above."""
     for i, token in enumerate(tokens):
-        if token.type == "heading_open" and token.map:
+        if token.type == "blockquote_open" and token.level == 0 and token.map and i + 2 < len(tokens) \
+                and tokens[i + 1].type == "paragraph_open" and (title := _callout_title(tokens[i + 2].content)):
+            headings.append((token.map[0] + offset, CALLOUT, title, token.map[0] + offset + 1))
+            headings.append((token.map[1] + offset, CALLOUT, None, token.map[1] + offset))
+        elif token.type == "heading_open" and token.map:
             text = " ".join(part.strip() for part in tokens[i + 1].content.split("\n"))
             headings.append((token.map[0] + offset, int(token.tag[1]), text, token.map[1] + offset))
         elif token.type in ATOMIC and token.map:
@@ -270,6 +277,20 @@ def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts:
             texts += token.meta.get("cells", []) if token.meta else []
         elif token.type == "inline" and "]" in token.content:
             texts.append(token.content)
+
+
+# An Obsidian callout's first line: '[!warning] Title', '[!tip]- Folded', '[!note]' (its type is its title then).
+CALLOUT_LINE = re.compile(r"\[!([\w-]+)\][+-]?(?:[ \t]+([^\n]*))?")
+
+
+def _callout_title(content: str) -> str | None:
+    """The title of a callout whose block quote's first paragraph is ``content``: its own, else its type as
+    Obsidian shows it ('[!faq]' is 'Faq'); None when the quote is no callout."""
+    found = CALLOUT_LINE.match(content.split("\n", 1)[0].strip())
+    if found is None:
+        return None
+    title = " ".join((found.group(2) or "").split())
+    return title or found.group(1).replace("-", " ").capitalize()
 
 
 def _link_destinations(md: MarkdownIt, content: str, env: dict) -> list[str]:
@@ -370,7 +391,7 @@ def _sections(lines: list[str], start: int, headings: list, blocks: list) -> lis
         if not _opens_next(lines, after, line):
             _add(sections, lines, offsets, begin, line, [h for _, h in path], blocks)
             begin = line
-        path = [(lv, h) for lv, h in path if lv < level] + [(level, text)]
+        path = [(lv, h) for lv, h in path if lv < level] + ([(level, text)] if text is not None else [])
         after = end
     if sections and _opens_next(lines, after, len(lines)):  # bare headings at the end: the section above takes them
         above = sections.pop()

@@ -122,3 +122,39 @@ def test_read_file_follows_a_wiki_link_to_the_section_or_block_it_names(immediat
     assert missing.is_error and "no heading 'No such part'" in text(missing), text(missing)
     assert nowhere.is_error and "no file" in text(nowhere), text(nowhere)
 
+
+ROOF = """# Roof
+
+The roof of the garden shed needs a pitch of fifteen degrees.
+
+> [!warning] Felt before rain
+> Nail the roofing felt down before the autumn rain comes.
+
+After the callout, the roof text goes on: ridge boards and gutters.
+
+## Gutters
+
+> [!tip]
+> Gutters drain into the water butt.
+"""
+
+
+def test_a_callouts_title_heads_its_lines_as_a_heading_does(immediate, tmp_path, servers, sift_env, monkeypatch):
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    ingest(write_tree(tmp_path / "vault", {"Roof.md": ROOF, "Other.md": "# Other\n\nBefore the rain, bring in the felt.\n"}),
+           "vault")
+
+    async def scenario():
+        async with _session(servers, sift_env) as s:
+            return [await call(s, "search", query=q, mode="keyword", limit=3)
+                    for q in ("felt rain", "ridge boards", "water butt")]
+    felt, ridge, butt = run(scenario)
+    first = felt.structured_content["results"][0]
+    assert first["path"] == "vault/Roof.md" and first["heading_path"] == "Roof > Felt before rain", first
+    assert first["lines"] == [5, 6] if "lines" in first else (first["start_line"], first["end_line"]) == (5, 6)
+    assert "Felt before rain" not in first["snippet"] and "**felt**" in first["snippet"], first  # shown above it
+    after = ridge.structured_content["results"][0]
+    assert after.get("heading_path", after["title"]) == "Roof" and after["start_line"] == 8, after
+    tip = butt.structured_content["results"][0]
+    assert tip["heading_path"] == "Roof > Gutters > Tip", tip  # a callout without a title: its type
+
