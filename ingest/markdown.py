@@ -81,8 +81,10 @@ def _without_cycle_collection():
 def _parse(path: str, text: str) -> Document:
     lines = text.split("\n")
     meta, body_start = _front_matter(lines)
-    headings, blocks, links = _read_body(lines, body_start)
+    headings, blocks, links, tags = _read_body(lines, body_start)
     sections = _sections(lines, body_start, headings, blocks)
+    if tags:  # a note's inline #tags are its tags, as Obsidian reads them, with those of its front matter
+        meta["tags"] = _merged(meta.get("tags", []), tags)
     title = meta.get("title") or next((h for _, level, h, _ in headings if level == 1 and h),
                                            PurePosixPath(path).stem)
     wiki = wiki_links(text)
@@ -105,8 +107,8 @@ def parser() -> MarkdownIt:
     return _PARSER
 
 
-def _read_body(lines: list[str], start: int) -> tuple[list, list, list]:
-    """Headings, atomic blocks and link destinations of lines[start:], parsed a piece at a time.
+def _read_body(lines: list[str], start: int) -> tuple[list, list, list, dict]:
+    """Headings, atomic blocks, link destinations and inline tags of lines[start:], parsed a piece at a time.
 
     markdown-it holds every token of what it parses (a note that is one long list costs hundreds of
     bytes a line), so a long note is parsed in pieces of about PIECE_CHARS. A piece's last block (at
@@ -118,7 +120,7 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list]:
     """
     body = [line.replace("\r", " ") for line in lines[start:]]  # markdown-it ends a line at a lone '\r' too
     env: dict = {"math_close": _math_closes(body), "lines": len(body)}
-    headings, blocks, texts = [], [], []
+    headings, blocks, texts, tags = [], [], [], {}
     first = 0
     while first < len(body):
         size = PIECE_CHARS
@@ -136,10 +138,10 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list]:
             if done > 0:
                 break
             size *= 2  # one block fills the piece: read it from a longer one
-        _read_tokens(tokens[:keep], start + first, headings, blocks, texts)
+        _read_tokens(tokens[:keep], start + first, headings, blocks, texts, tags)
         first += done
     md = parser()
-    return headings, blocks, [url for text in texts for url in _link_destinations(md, text, env)]
+    return headings, blocks, [url for text in texts for url in _link_destinations(md, text, env)], tags
 
 
 def _complete(tokens: list, body: list[str], first: int, unsure: int, trust: bool = False) -> tuple[int, int]:
@@ -251,19 +253,20 @@ def _table(state, start: int, end: int, silent: bool) -> bool:
     state.parentType = parent
     cells = [cell for row in [start, *range(start + 2, line)]
              for cell in CELL_BORDER.split(state.src[state.bMarks[row] + state.tShift[row]:state.eMarks[row]])
-             if "]" in cell]
+             if "]" in cell or "#" in cell]  # cells that may hold a link or a tag
     token = state.push("table_open", "table", 0)
     token.map, token.block, token.meta = [start, line], True, {"cells": cells}
     state.line = line
     return True
 
 
-def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts: list) -> None:
+def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts: list, tags: dict) -> None:
     """Add (line, level, text, end line) of each heading, (first line, end line) of each atomic block, and the
     text that may hold links (paragraphs, headings, table cells with a ']'); line numbers are 0-based in
     the whole note. An Obsidian callout at the top (a block quote opening with '[!type] Title') heads its
     lines as a heading one level below every other would (CALLOUT), and a heading of no text at its end
-    gives the lines after it back to the headings above."""
+    gives the lines after it back to the headings above. ``tags``: the inline #tags of paragraphs, headings and
+    tables (not of code), by their folded form, the first spelling kept, META_ITEMS at most."""
     for i, token in enumerate(tokens):
         if token.type == "blockquote_open" and token.level == 0 and token.map and i + 2 < len(tokens) \
                 and tokens[i + 1].type == "paragraph_open" and (title := _callout_title(tokens[i + 2].content)):
@@ -277,6 +280,10 @@ def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts:
             texts += token.meta.get("cells", []) if token.meta else []
         elif token.type == "inline" and "]" in token.content:
             texts.append(token.content)
+        if token.type in ("inline", "table_open") and len(tags) < META_ITEMS:
+            for text in [token.content] if token.type == "inline" else (token.meta or {}).get("cells", []):
+                if "#" in text:
+                    _inline_tags(text, tags)
 
 
 # An Obsidian callout's first line: '[!warning] Title', '[!tip]- Folded', '[!note]' (its type is its title then).
@@ -291,6 +298,25 @@ def _callout_title(content: str) -> str | None:
         return None
     title = " ".join((found.group(2) or "").split())
     return title or found.group(1).replace("-", " ").capitalize()
+
+
+# An inline tag as Obsidian reads one: '#' after a space or a line's start, then letters, digits, '_', '-', '/'
+# (nested tags: #project/sift), not digits alone (#123 is an issue number); inline code holds none.
+INLINE_TAG = re.compile(r"(?<!\S)#([\w/-]+)")
+CODE_SPAN = re.compile(r"(`+)[^`].*?\1|`+", re.S)
+
+
+def _inline_tags(text: str, tags: dict) -> None:
+    for found in INLINE_TAG.finditer(CODE_SPAN.sub(" ", text) if "`" in text else text):
+        tag = found.group(1).strip("/")
+        if tag and not tag.replace("/", "").replace("-", "").isdigit() and len(tags) < META_ITEMS:
+            tags.setdefault(tag.casefold(), _meta_text(tag))
+
+
+def _merged(front: list[str], inline: dict) -> list[str]:
+    """The front matter's tags, then the inline ones it does not hold (in any case), META_ITEMS at most."""
+    held = {tag.casefold() for tag in front}
+    return [*front, *(tag for key, tag in inline.items() if key not in held)][:META_ITEMS]
 
 
 def _link_destinations(md: MarkdownIt, content: str, env: dict) -> list[str]:

@@ -158,3 +158,28 @@ def test_a_callouts_title_heads_its_lines_as_a_heading_does(immediate, tmp_path,
     tip = butt.structured_content["results"][0]
     assert tip["heading_path"] == "Roof > Gutters > Tip", tip  # a callout without a title: its type
 
+
+IDEAS = {
+    # tagged inline only, in a passage about much else
+    "Inbox/Idea.md": "# Idea\n\n" + "A long thought about sheds, gardens, timber, roofs, paint and weather. " * 6
+    + "\n\n#idea #project/shed\n",
+    # not tagged: says shed and project more often, in fewer words
+    "Inbox/Plain.md": "# Plain\n\nShed project, shed project, a shed and a project.\n",
+}
+
+
+def test_a_notes_inline_tags_are_its_tags_so_a_tag_search_puts_it_first(immediate, tmp_path, servers, sift_env,
+                                                                         monkeypatch):
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    others = {f"Other {n}.md": f"# Other {n}\n\nNothing to see in note {n}.\n" for n in range(8)}
+    ingest(write_tree(tmp_path / "vault", {**IDEAS, **others,
+                                           "Code.md": "# Code\n\n```\n#project/shed in a fence\n```\n\n`#project/shed`\n"}),
+           "vault")
+
+    async def scenario():
+        async with _session(servers, sift_env) as s:
+            return await call(s, "search", query="#project/shed", mode="keyword", limit=5)
+    answer = run(scenario)
+    paths = [r["path"] for r in answer.structured_content["results"]]
+    assert paths[0] == "vault/Inbox/Idea.md", text(answer)
+    assert "files whose title holds every word of the query come first" in text(answer), text(answer)

@@ -822,10 +822,11 @@ def _titled_first(conn, query: str, ranked: list, mode: str, notes: list[str], c
     order, in keyword and hybrid search: 'skip pre-commit hooks' ranked the note titled 'Skip Pre-Commit Hooks'
     below 'Skip Git Hooks As Needed', which says skip, commit and hooks more often, and '"statement timeout"'
     ranked 'Limit Execution Time Of Statements' above 'Set A Statement Timeout Threshold For A Session'. Words are
-    matched as keyword search matches them (stemmed: 'hook' holds 'hooks'). Scores stay as ranked; a note says so
-    when the order changed."""
-    if mode == "semantic" or not ranked or len(query.split()) < 2:
-        return ranked
+    matched as keyword search matches them (stemmed: 'hook' holds 'hooks'). A tag of several words ('#project/shed',
+    one word to the query's spaces) counts as such a query: a note's tags are in its title. Scores stay as ranked;
+    a note says so when the order changed."""
+    if mode == "semantic" or not ranked or (len(query.split()) < 2 and not query.strip().startswith("#")):
+        return ranked  # one word, but a note's #tag: '#project/shed' puts the notes tagged so first
     words = [word for word in written_words(query) if word not in common][:keyword.MAX_TERMS]
     if len(words) < 2:
         return ranked
