@@ -22,7 +22,7 @@ from ingest.decode import SAMPLE, Encoding, decode, incremental, not_text, sniff
 from ingest.discover import why_not_indexed
 from ingest.document import Skip
 from ingest.links import converted_pdfs, linked_lines, wiki_link
-from mcp_server import lines as line_maps, paths, render
+from mcp_server import backlinks, lines as line_maps, paths, render
 from mcp_server.errors import Problem
 from search.index import queries
 from search.query import files
@@ -70,7 +70,12 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
     if page is not None or end_page is not None:
         raise Problem(f"{target.name} is not a PDF: read it by start_line and end_line, not by page")
     unindexed = _failure(conn, target) if indexed is None else None
-    return read_text(target, indexed, start_line or 1, end_line, start_offset or 0, unindexed)
+    text, data = read_text(target, indexed, start_line or 1, end_line, start_offset or 0, unindexed)
+    if (start_line or 1) == 1 and not start_offset:  # a note's first lines say which notes link to it
+        linking, total = backlinks.linked_from(conn, target.collection, target.relative, indexed)
+        if total:  # in the text only: the tools' output schemas stay within their budget (test_structured_output)
+            text += "\n" + backlinks.said(linking, total)
+    return text, data
 
 
 def _target(conn, raw_path: str, roots: dict[str, str]) -> paths.Target:

@@ -183,3 +183,33 @@ def test_a_notes_inline_tags_are_its_tags_so_a_tag_search_puts_it_first(immediat
     paths = [r["path"] for r in answer.structured_content["results"]]
     assert paths[0] == "vault/Inbox/Idea.md", text(answer)
     assert "files whose title holds every word of the query come first" in text(answer), text(answer)
+
+
+SHED_VAULT = {
+    "Projects/Garden Shed.md": "# Garden Shed\n\nBuild it behind the house; see [[Garden Shed#Roof]] below.\n\n## Roof\n\nFelt.\n",
+    "Daily/2026-11-01.md": "# 2026-11-01\n\nWorked on [[Garden Shed]].\n",
+    "Daily/2026-11-02.md": "# 2026-11-02\n\nBought timber for [[Garden Shed|the shed]].\n",
+    "People/Bob.md": "# Bob\n\nHelps with [[Projects/Garden Shed#Roof|the roof]].\n",
+    "Inbox/Photo.md": "# Photo\n\n![[Garden Shed]]\n",
+    "Inbox/Markdown link.md": "# Markdown link\n\n[the shed](../Projects/Garden%20Shed.md)\n",
+    "Inbox/Mention.md": "# Mention\n\nThe Garden Shed needs paint.\n",  # names it, links nothing
+    "Inbox/Other.md": "# Other\n\nSee [[Garden Shed Materials]] and [[Bob]].\n",
+    ".trash/Old.md": "# Old\n\n[[Garden Shed]] in the bin.\n",
+}
+
+
+def test_read_file_of_a_note_lists_the_notes_that_link_to_it(immediate, tmp_path, servers, sift_env, monkeypatch):
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    ingest(write_tree(tmp_path / "vault", SHED_VAULT), "vault")
+
+    async def scenario():
+        async with _session(servers, sift_env) as s:
+            return [await call(s, "read_file", path=p) for p in
+                    ("vault/Projects/Garden Shed.md", "[[Garden Shed#Roof]]", "Inbox/Mention.md", "Bob")]
+    shed, roof, mention, bob = run(scenario)
+    linking = ["vault/Daily/2026-11-01.md", "vault/Daily/2026-11-02.md", "vault/Inbox/Markdown link.md",
+               "vault/Inbox/Photo.md", "vault/People/Bob.md"]
+    assert text(shed).endswith(f"\n[linked from 5 notes: {', '.join(linking)}]"), text(shed)
+    assert "linked from" not in text(roof)  # a section further down: the note's own lines only
+    assert "linked from" not in text(mention)  # named by others, linked by none
+    assert "[linked from 1 note: vault/Inbox/Other.md]" in text(bob), text(bob)

@@ -1,0 +1,37 @@
+"""The notes that link to a note (its backlinks, as Obsidian calls them), for read_file.
+
+A note's links are in the index as ingest.links resolved them: a wiki link by the bare name written
+(``[[Garden Shed]]``, ``[[Garden Shed.md]]``), or by its path from the collection's folder
+(``[[Projects/Garden Shed]]``), a Markdown link by the path it reaches (``Projects/Garden%20Shed.md``). A note is
+linked to by any of those names of it. A bare name stands for every note so named, as the index cannot tell which
+one of several a link meant.
+"""
+from __future__ import annotations
+
+import posixpath
+
+from search.index import queries
+
+SHOWN = 20  # notes listed by path; the total is given too
+
+
+def linked_from(conn, collection: str, relative: str, indexed) -> tuple[list[str], int]:
+    """('collection/path' of the first SHOWN published notes that link to the note, how many do), the note
+    itself left out; none for a file that is not a published note."""
+    if indexed is None or indexed["kind"] != "note":
+        return [], 0
+    name = posixpath.basename(relative)
+    stem, stem_path = posixpath.splitext(name)[0], posixpath.splitext(relative)[0]
+    targets = tuple(dict.fromkeys((relative, stem_path, name, stem)))
+    paths, total = queries.linking_files(conn, indexed["collection"], targets, SHOWN + 1)
+    if relative in paths:
+        paths.remove(relative)
+        total -= 1
+    return [f"{collection}/{path}" for path in paths[:SHOWN]], total
+
+
+def said(paths: list[str], total: int) -> str:
+    """The line read_file ends a note's first lines with: '[linked from 2 notes: notes/a.md, notes/b.md]'."""
+    more = (f", and {total - len(paths)} more (a search for the note's name finds them, beside the notes that name it "
+            "without a link)" if total > len(paths) else "")
+    return f"[linked from {total} note{'s' if total != 1 else ''}: {', '.join(paths)}{more}]"
