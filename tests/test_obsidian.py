@@ -55,6 +55,7 @@ VAULT = {
     "Projects/Architecture.md": ARCHITECTURE,
     "Projects/Ranking.md": "# Ranking\n\n## BM25 tuning\n\nk1 = 1.2 and b = 0.75 work well.\n",
     "Daily/2026-12-01.md": "# 2026-12-01\n\nMet [[Alice]] about [[Sift#^tag-weight|the tag weight]].\n",
+    "Knowledge/Shell.md": "# Shell\n\nTest for a file in bash with `[[ -f x ]]`, as [[Sift]] does.\n",
     ".obsidian/app.json": '{"attachmentFolderPath": "attachments"}',
     ".trash/Old.md": "# Old\n\nEmbedding everything twice, the laptop melted.\n",
 }
@@ -78,8 +79,10 @@ def test_snippets_show_obsidian_links_block_ids_and_callouts_as_obsidian_shows_t
     async def scenario():
         async with _session(servers, sift_env) as s:
             return [await call(s, "search", query=q, mode="keyword", limit=5)
-                    for q in ("local embedding models", "tuned", "laptop", "tag weight")]
-    offline, tuned, laptop, weight = run(scenario)
+                    for q in ("local embedding models", "tuned", "laptop", "tag weight", "bash")]
+    offline, tuned, laptop, weight, bash = run(scenario)
+    shell = bash.structured_content["results"][0]["snippet"]
+    assert "**bash** with `[[ -f x ]]`, as Sift does." in shell, shell  # inline code is shown as written
     snippets = {r["path"]: r["snippet"] for answer in (offline, tuned, laptop, weight)
                 for r in answer.structured_content["results"]}
     goals = offline.structured_content["results"][0]["snippet"]
