@@ -139,7 +139,8 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
 # closures and routes, a group's prefix and a controller's action among them); 10: a run of Chinese that a line
 # break cuts indexed whole, a PDF's full-width punctuation kept as written, and what 9's readers skipped or failed:
 # UTF-16 without a byte-order mark, a notebook cell with a lone surrogate, a note of millions of lines; 11: an
-# Obsidian callout's title heads its lines as a heading does, and a note's inline #tags are among its tags).
+# Obsidian callout's title heads its lines as a heading does, a note's inline #tags are among its tags, and an
+# Excalidraw drawing's data makes no passages).
 VERSION = 11
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -56,6 +56,9 @@ CUT_CHECKS = 8  # lines inside a quote or list checked as a piece's first line; 
 GROWTH = 4  # a piece grown to this many PIECE_CHARS, with more than UNSURE_CUTS blocks it could not be cut
 UNSURE_CUTS = 32  # before, is cut at its last block unchecked: memory stays bounded
 INLINE_CHARS = 64 * 1024  # a longer paragraph is read for links a line at a time
+# A fence of Obsidian Excalidraw's drawing data (base64 of compressed JSON, in every .excalidraw.md): no words,
+# and hundreds of passages a drawing to embed (8 KB of it made 40). Its text elements are indexed, above it.
+DRAWING = re.compile(r"\s*compressed-json\b")
 CALLOUT = 7  # an Obsidian callout's title heads its lines one level below an ATX heading's six
 _PARSER: MarkdownIt | None = None
 
@@ -81,8 +84,8 @@ def _without_cycle_collection():
 def _parse(path: str, text: str) -> Document:
     lines = text.split("\n")
     meta, body_start = _front_matter(lines)
-    headings, blocks, links, tags = _read_body(lines, body_start)
-    sections = _sections(lines, body_start, headings, blocks)
+    headings, blocks, links, tags, drawings = _read_body(lines, body_start)
+    sections = _sections(lines, body_start, headings, blocks, drawings)
     if tags:  # a note's inline #tags are its tags, as Obsidian reads them, with those of its front matter
         meta["tags"] = _merged(meta.get("tags", []), tags)
     title = meta.get("title") or next((h for _, level, h, _ in headings if level == 1 and h),
@@ -107,8 +110,9 @@ def parser() -> MarkdownIt:
     return _PARSER
 
 
-def _read_body(lines: list[str], start: int) -> tuple[list, list, list, dict]:
-    """Headings, atomic blocks, link destinations and inline tags of lines[start:], parsed a piece at a time.
+def _read_body(lines: list[str], start: int) -> tuple[list, list, list, dict, list]:
+    """Headings, atomic blocks, link destinations, inline tags and drawings (DRAWING) of lines[start:], parsed a
+    piece at a time.
 
     markdown-it holds every token of what it parses (a note that is one long list costs hundreds of
     bytes a line), so a long note is parsed in pieces of about PIECE_CHARS. A piece's last block (at
@@ -120,7 +124,7 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list, dict]:
     """
     body = [line.replace("\r", " ") for line in lines[start:]]  # markdown-it ends a line at a lone '\r' too
     env: dict = {"math_close": _math_closes(body), "lines": len(body)}
-    headings, blocks, texts, tags = [], [], [], {}
+    headings, blocks, texts, tags, drawings = [], [], [], {}, []
     first = 0
     while first < len(body):
         size = PIECE_CHARS
@@ -138,10 +142,10 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list, dict]:
             if done > 0:
                 break
             size *= 2  # one block fills the piece: read it from a longer one
-        _read_tokens(tokens[:keep], start + first, headings, blocks, texts, tags)
+        _read_tokens(tokens[:keep], start + first, headings, blocks, texts, tags, drawings)
         first += done
     md = parser()
-    return headings, blocks, [url for text in texts for url in _link_destinations(md, text, env)], tags
+    return headings, blocks, [url for text in texts for url in _link_destinations(md, text, env)], tags, drawings
 
 
 def _complete(tokens: list, body: list[str], first: int, unsure: int, trust: bool = False) -> tuple[int, int]:
@@ -260,13 +264,15 @@ def _table(state, start: int, end: int, silent: bool) -> bool:
     return True
 
 
-def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts: list, tags: dict) -> None:
+def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts: list, tags: dict,
+                 drawings: list) -> None:
     """Add (line, level, text, end line) of each heading, (first line, end line) of each atomic block, and the
     text that may hold links (paragraphs, headings, table cells with a ']'); line numbers are 0-based in
     the whole note. An Obsidian callout at the top (a block quote opening with '[!type] Title') heads its
     lines as a heading one level below every other would (CALLOUT), and a heading of no text at its end
     gives the lines after it back to the headings above. ``tags``: the inline #tags of paragraphs, headings and
-    tables (not of code), by their folded form, the first spelling kept, META_ITEMS at most."""
+    tables (not of code), by their folded form, the first spelling kept, META_ITEMS at most. ``drawings``: (first
+    line, end line) of each fence that holds a drawing's data (DRAWING)."""
     for i, token in enumerate(tokens):
         if token.type == "blockquote_open" and token.level == 0 and token.map and i + 2 < len(tokens) \
                 and tokens[i + 1].type == "paragraph_open" and (title := _callout_title(tokens[i + 2].content)):
@@ -277,6 +283,8 @@ def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts:
             headings.append((token.map[0] + offset, int(token.tag[1]), text, token.map[1] + offset))
         elif token.type in ATOMIC and token.map:
             blocks.append((token.map[0] + offset, token.map[1] + offset))
+            if token.type == "fence" and DRAWING.match(token.info):
+                drawings.append((token.map[0] + offset, token.map[1] + offset))
             texts += token.meta.get("cells", []) if token.meta else []
         elif token.type == "inline" and "]" in token.content:
             texts.append(token.content)
@@ -406,7 +414,13 @@ def _meta_text(value) -> str:
     return whole_characters(str(value)[:META_CHARS + 1])[:META_CHARS]
 
 
-def _sections(lines: list[str], start: int, headings: list, blocks: list) -> list[Section]:
+def _sections(lines: list[str], start: int, headings: list, blocks: list, drawings: list = ()) -> list[Section]:
+    """The note's sections by heading, without the lines of ``drawings`` (read as blank lines, where a section is
+    cut in two)."""
+    if drawings:
+        lines = list(lines)
+        for first, end in drawings:
+            lines[first:end] = [""] * (end - first)
     sections: list[Section] = []
     path: list[tuple[int, str]] = []  # (level, heading)
     offsets = [0] * (len(lines) + 1)  # offsets[i]: where line i starts in the note
@@ -415,14 +429,14 @@ def _sections(lines: list[str], start: int, headings: list, blocks: list) -> lis
     begin, after = start, None  # after: the line after the previous heading (None before the first)
     for line, level, text, end in headings:
         if not _opens_next(lines, after, line):
-            _add(sections, lines, offsets, begin, line, [h for _, h in path], blocks)
+            _add(sections, lines, offsets, begin, line, [h for _, h in path], blocks, drawings)
             begin = line
         path = [(lv, h) for lv, h in path if lv < level] + ([(level, text)] if text is not None else [])
         after = end
     if sections and _opens_next(lines, after, len(lines)):  # bare headings at the end: the section above takes them
         above = sections.pop()
         begin, path = above.start_line - 1, [(0, h) for h in above.heading_path]
-    _add(sections, lines, offsets, begin, len(lines), [h for _, h in path], blocks)
+    _add(sections, lines, offsets, begin, len(lines), [h for _, h in path], blocks, drawings)
     return sections
 
 
@@ -435,7 +449,19 @@ def _opens_next(lines: list[str], after: int | None, line: int) -> bool:
 
 
 def _add(sections: list[Section], lines: list[str], offsets: list[int], begin: int, end: int,
-         heading_path: list[str], blocks: list):
+         heading_path: list[str], blocks: list, drawings: list = ()):
+    """The section of lines [begin, end), or the pieces of it around drawings: a piece of marks only (the '%%'
+    of the Obsidian comment around a drawing) is no passage."""
+    cuts = [(a, b) for a, b in drawings if a < end and b > begin]
+    if not cuts:
+        return _add_lines(sections, lines, offsets, begin, end, heading_path, blocks)
+    for start, stop in zip([begin, *(b for _, b in cuts)], [*(a for a, _ in cuts), end]):
+        if any(c.isalnum() for line in lines[start:stop] for c in line):
+            _add_lines(sections, lines, offsets, max(start, begin), min(stop, end), heading_path, blocks)
+
+
+def _add_lines(sections: list[Section], lines: list[str], offsets: list[int], begin: int, end: int,
+               heading_path: list[str], blocks: list):
     while end > begin and not lines[end - 1].strip():
         end -= 1
     while begin < end and not lines[begin].strip():

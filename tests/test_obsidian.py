@@ -216,3 +216,29 @@ def test_read_file_of_a_note_lists_the_notes_that_link_to_it(immediate, tmp_path
     assert "linked from" not in text(roof)  # a section further down: the note's own lines only
     assert "linked from" not in text(mention)  # named by others, linked by none
     assert "[linked from 1 note: vault/Inbox/Other.md]" in text(bob), text(bob)
+
+
+def _drawing(seed: int) -> str:
+    """An Excalidraw note as the plugin writes it: its text elements, then the drawing's data in a comment."""
+    import base64
+    import random
+    data = base64.b64encode(random.Random(seed).randbytes(6000)).decode()
+    rows = "\n".join(data[i:i + 200] for i in range(0, len(data), 200))
+    return ("---\nexcalidraw-plugin: parsed\ntags: [excalidraw]\n---\n# Text Elements\nQueue worker ^aB3dE9f1\n\n"
+            f"Index database ^Xy7Lm2Qp\n\n%%\n# Drawing\n```compressed-json\n{rows}\n```\n%%\n"), data
+
+
+def test_an_excalidraw_drawings_data_makes_no_passages_its_text_elements_do(immediate, tmp_path, servers, sift_env):
+    note, data = _drawing(7)
+    report = ingest(write_tree(tmp_path / "vault", {"Excalidraw/Pipeline.excalidraw.md": note,
+                                                    "Plain.md": "# Plain\n\nNothing drawn here.\n"}), "vault")
+    # the text elements, the heading above the data, and Plain.md: not 40 passages of base64 to embed
+    assert report["chunks"] == 3, report
+    piece = max((p for p in data.replace("+", "/").split("/")), key=len)
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return [await call(s, "search", query=q, mode="keyword", limit=3) for q in ("queue worker", piece)]
+    found, blob = run(scenario)
+    assert found.structured_content["results"][0]["path"] == "vault/Excalidraw/Pipeline.excalidraw.md"
+    assert blob.structured_content["results"] == [], text(blob)
