@@ -311,14 +311,33 @@ def _callout_title(content: str) -> str | None:
 # An inline tag as Obsidian reads one: '#' after a space or a line's start, then letters, digits, '_', '-', '/'
 # (nested tags: #project/sift), not digits alone (#123 is an issue number); inline code holds none.
 INLINE_TAG = re.compile(r"(?<!\S)#([\w/-]+)")
-CODE_SPAN = re.compile(r"(`+)[^`].*?\1|`+", re.S)
+BACKTICKS = re.compile(r"`+")
 
 
 def _inline_tags(text: str, tags: dict) -> None:
-    for found in INLINE_TAG.finditer(CODE_SPAN.sub(" ", text) if "`" in text else text):
+    for found in INLINE_TAG.finditer(_without_code(text) if "`" in text else text):
         tag = found.group(1).strip("/")
         if tag and not tag.replace("/", "").replace("-", "").isdigit() and len(tags) < META_ITEMS:
             tags.setdefault(tag.casefold(), _meta_text(tag))
+
+
+def _without_code(text: str) -> str:
+    """``text`` with its code spans (a run of backticks to the next run of as many) made spaces, in linear time: a
+    pattern with a back-reference looked for each run's closer to the end of the text, for every run length."""
+    runs = [(m.start(), m.end()) for m in BACKTICKS.finditer(text)]
+    closer, seen = [None] * len(runs), {}
+    for i in range(len(runs) - 1, -1, -1):
+        length = runs[i][1] - runs[i][0]
+        closer[i], seen[length] = seen.get(length), i
+    pieces, at, i = [], 0, 0
+    while i < len(runs):
+        j = closer[i]
+        if j is None:
+            i += 1
+            continue
+        pieces += [text[at:runs[i][0]], " "]
+        at, i = runs[j][1], j + 1
+    return "".join(pieces) + text[at:]
 
 
 def _merged(front: list[str], inline: dict) -> list[str]:
