@@ -88,8 +88,10 @@ def _parse(path: str, text: str) -> Document:
     sections = _sections(lines, body_start, headings, blocks, drawings)
     if tags:  # a note's inline #tags are its tags, as Obsidian reads them, with those of its front matter
         meta["tags"] = _merged(meta.get("tags", []), tags)
-    title = meta.get("title") or next((h for _, level, h, _ in headings if level == 1 and h),
-                                           PurePosixPath(path).stem)
+    stem = PurePosixPath(path).stem
+    drawing = stem.lower().endswith(".excalidraw")  # every drawing's first heading is '# Text Elements'
+    title = meta.get("title") or (stem[:-len(".excalidraw")] if drawing else None) \
+        or next((h for _, level, h, _ in headings if level == 1 and h), stem)
     wiki = wiki_links(text)
     meta["links"] = _links(wiki, links)
     meta["wiki_links"] = sorted(set(wiki))  # read by file name or from the collection's folder (ingest.links)

@@ -240,5 +240,8 @@ def test_an_excalidraw_drawings_data_makes_no_passages_its_text_elements_do(imme
         async with servers.session(sift_env, "--no-worker") as s:
             return [await call(s, "search", query=q, mode="keyword", limit=3) for q in ("queue worker", piece)]
     found, blob = run(scenario)
-    assert found.structured_content["results"][0]["path"] == "vault/Excalidraw/Pipeline.excalidraw.md"
+    drawing = found.structured_content["results"][0]
+    assert drawing["path"] == "vault/Excalidraw/Pipeline.excalidraw.md" and drawing["title"] == "Pipeline", drawing
+    assert drawing["snippet"] == "**Queue** **worker** Index database", drawing  # no block ids, no '%%'
+
     assert blob.structured_content["results"] == [], text(blob)

@@ -124,13 +124,16 @@ def _obsidian(line: str, above: frozenset[str] = frozenset()) -> str | None:
     """A note's line without the Obsidian syntax its snippet would show raw: '[[Local Models|local models]]' as
     'local models', '[[Ranking#BM25 tuning]]' as 'Ranking > BM25 tuning', '![[Sift#^decision]]' as 'Sift', a block
     id ('^goals') left out, a callout's '> [!warning] Slow' as 'Slow' (its type where it has no title), a quote's
-    '>' marks left out. None: nothing is left to show (a line holding only a block id, or a callout's title that
-    is one of the headings shown ``above`` the snippet, as a note's callout heads a section: ingest.markdown)."""
+    '>' marks left out. None: nothing is left to show (a line holding only a block id or a comment's '%%', or a
+    callout's title that is one of the headings shown ``above`` the snippet, as a note's callout heads a section:
+    ingest.markdown)."""
     if "[[" in line:  # not inside inline code: `[[ -f x ]]` is shell
         cuts = [0, *(i for span in _CODE_SPAN.finditer(line) for i in span.span()), len(line)] if "`" in line \
             else [0, len(line)]
         line = "".join(_WIKI.sub(_link_text, line[a:b]) if n % 2 == 0 else line[a:b]
                        for n, (a, b) in enumerate(zip(cuts, cuts[1:])))
+    if line.strip() == "%%":  # an Obsidian comment's opening or closing line
+        return None
     if "^" in line:
         bare = _BLOCK_ID.sub("", line)
         if not bare.strip():
