@@ -228,7 +228,7 @@ def test_a_pdf_cut_short_indexes_the_pages_that_are_there_and_says_so(immediate,
     from workers import runtime
     engine = Engine(runtime.settings().index_path)
     hit = engine.search("pangolin okapi", mode="keyword").hits[0]
-    assert (hit.path, hit.page, hit.end_page) == ("partial.pdf", 1, 3)
+    assert (hit.path, hit.page, hit.end_page) == ("partial.pdf", 2, 3)  # the pages of the words
     assert "**pangolin** scales overlap" in hit.snippet and "**okapi** stripes" in hit.snippet
     failures = {f["path"]: f["reason"] for f in published["failures"]}
     assert list(failures) == ["stub.pdf"] and "cut short" in failures["stub.pdf"], failures
@@ -357,11 +357,39 @@ def test_a_pdf_hit_names_the_page_number_printed_on_it(immediate, tmp_path, monk
     (root / "plain.pdf").write_bytes(paged_pdf(["a plain kangaroo page", "more", "and more"]))
     ingest(root)
     engine = Engine(runtime.settings().index_path)
-    hits = {h.path: h for h in engine.search("kangaroo", mode="keyword").hits}
+    hits = {h.path: h for h in engine.search("wombat kangaroo emu", mode="keyword").hits}
     book, plain = hits["book.pdf"], hits["plain.pdf"]
     assert (book.page, book.end_page, book.page_label, book.end_page_label) == (1, 4, "i", "2")
     assert render.place(render.hit_data(book)) == "pages 1-4 (printed i-2)"
-    assert render.place(render.hit_data(plain)) == "pages 1-3" and plain.page_label is None
+    assert render.place(render.hit_data(plain)) == "page 1" and plain.page_label is None
+    book = engine.search("kangaroo jumps", mode="keyword").hits[0]
+    assert render.place(render.hit_data(book)) == "page 3 (printed 1)"
+
+
+def test_a_pdf_hit_names_the_pages_its_words_are_on_not_all_the_passage_runs_over(immediate, tmp_path,
+                                                                                monkeypatch):
+    """A passage of a paper runs over a page break or two; its hit said 'pages 1-4' for a phrase on page 3 alone,
+    to be looked for on four pages (16 of 20 quotes remembered from four papers came first so, each on one page).
+    The hit names the pages that the words its snippet marks are on; words across a page break, both pages."""
+    from mcp_server import render
+    from search.query.engine import Engine
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "papers"
+    root.mkdir()
+    pages = ["Glacier fronts were mapped with a handheld receiver at the end of each melt season",
+             "Stake readings were taken at twelve stakes per glacier and redrilled where melted out",
+             "The flood carried away the footbridge used by the survey team since",
+             "1998, when the gauging station below the glacier was built"]
+    (root / "report.pdf").write_bytes(paged_pdf(pages))
+    ingest(root)
+    engine = Engine(runtime.settings().index_path)
+    place = lambda query: render.place(render.hit_data(engine.search(query, mode="keyword").hits[0]))  # noqa: E731
+    assert place("stake readings redrilled") == "page 2"
+    assert place("flood carried away the footbridge") == "page 3"
+    assert place("survey team since 1998") == "pages 3-4"
+    hit = engine.search("handheld receiver", mode="keyword").hits[0]
+    assert (hit.page, hit.end_page, hit.snippet.startswith("Glacier fronts")) == (1, 1, True)
 
 
 def test_a_pdf_put_beside_an_indexed_note_of_its_name_is_attached_and_taken_away_when_gone(immediate, tmp_path,

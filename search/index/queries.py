@@ -553,14 +553,19 @@ _PAGE_LABEL = ("CASE WHEN {page} IS NOT NULL AND f.kind = 'pdf' AND json_valid(f
 
 
 def hit_rows(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
-    """What a search result shows of each chunk in ``ids``: the chunk, its file and collection (any order)."""
+    """What a search result shows of each chunk in ``ids``: the chunk, its file and collection (any order); of a
+    PDF passage over more than one page, where each page starts in it and the file's page labels (JSON), which
+    give the pages its snippet shows."""
     marks = ",".join("?" * len(ids))
+    starts = "ch.page_starts" if version(conn) >= 13 else "NULL AS page_starts"
     return conn.execute(
-        f"SELECT ch.id, ch.heading_path, ch.start_line, ch.end_line, ch.page, ch.end_page, ch.text, "
+        f"SELECT ch.id, ch.heading_path, ch.start_line, ch.end_line, ch.page, ch.end_page, {starts}, ch.text, "
         f"f.id AS file_id, f.collection AS collection_id, f.path, f.title, f.kind, f.mtime, "
         f"c.name AS collection, c.published, "
         f"{_PAGE_LABEL.format(page='ch.page')} AS page_label, "
-        f"{_PAGE_LABEL.format(page='ch.end_page')} AS end_page_label FROM chunks ch "
+        f"{_PAGE_LABEL.format(page='ch.end_page')} AS end_page_label, "
+        f"CASE WHEN f.kind = 'pdf' AND ch.page IS NOT NULL AND ch.end_page > ch.page AND json_valid(f.meta) "
+        f"THEN json_extract(f.meta, '$.page_labels') END AS page_labels FROM chunks ch "
         f"JOIN files f ON f.id = ch.file JOIN collections c ON c.id = f.collection WHERE ch.id IN ({marks})",
         ids).fetchall()
 

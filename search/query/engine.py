@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 import math
 import os
 import re
@@ -33,7 +34,7 @@ from search.query import fusion, keyword, question, spelling, symbols, unindexed
 from search.query.catalog import Catalog
 from search.query.filters import Filters, empty_range
 from search.query.postings import Postings, tokenize
-from search.query.snippet import marked_words, snippet
+from search.query.snippet import marked_words, snippet_pages, snippet_window
 from search.query.text import (CJK_RUN, QUOTED, WORD, normalise, phrase_form, query_pieces, query_words,
                                quoted_phrases, written_words)
 from search.query.vector import VectorIndex
@@ -542,15 +543,14 @@ class Engine:
         hits = []
         for cid, score, (kw_rank, sem_rank) in ranked:
             r = rows[cid]
+            shown, window = snippet_window(r["text"], query, skip=common, note=r["kind"] == "note",
+                                           code=r["kind"] == "code", accept=accept,
+                                           above=(r["title"] or "", *(r["heading_path"] or "").split(" > ")))
             hits.append(Hit(chunk_id=cid, collection=r["collection"], path=r["path"], title=r["title"] or "",
                             kind=r["kind"], heading_path=r["heading_path"], start_line=r["start_line"],
-                            end_line=r["end_line"], page=r["page"], end_page=r["end_page"],
-                            snippet=snippet(r["text"], query, skip=common, note=r["kind"] == "note",
-                                            code=r["kind"] == "code", accept=accept,
-                                            above=(r["title"] or "", *(r["heading_path"] or "").split(" > "))),
-                            score=round(score, 6),
+                            end_line=r["end_line"], snippet=shown, score=round(score, 6),
                             keyword_rank=kw_rank, semantic_rank=sem_rank, generation=r["published"],
-                            modified=r["mtime"], page_label=r["page_label"], end_page_label=r["end_page_label"]))
+                            modified=r["mtime"], **_pages_shown(r, window)))
             (hits[-1].attachments, hits[-1].attachments_total), (hits[-1].cited_by, hits[-1].cited_by_total) = \
                 self._links(conn, r)
             hits[-1].attachments_not_indexed = self._not_indexed(conn, r, hits[-1].attachments)
@@ -686,6 +686,18 @@ def _resolved_pdfs(targets: list[str], by_name: dict[str, list[tuple[str, bool]]
         found = [path for path, _ in by_name.get(target, [])] if "/" not in target else []
         paths.update([target] if target in found or not found else found)
     return sorted(paths)
+
+
+def _pages_shown(row, window: tuple[int, int]) -> dict:
+    """A hit's page, end_page and their labels: those of a PDF passage's pages that its snippet shows."""
+    page, end_page = row["page"], row["end_page"]
+    if row["page_starts"] is None or not end_page or end_page == page:
+        return {"page": page, "end_page": end_page, "page_label": row["page_label"],
+                "end_page_label": row["end_page_label"]}
+    page, end_page = snippet_pages(row["text"], json.loads(row["page_starts"]), window)
+    labels = json.loads(row["page_labels"]) if row["page_labels"] else []
+    label = lambda n: labels[n - 1] if 0 < n <= len(labels) else None  # noqa: E731
+    return {"page": page, "end_page": end_page, "page_label": label(page), "end_page_label": label(end_page)}
 
 
 def printed(hit) -> str:

@@ -5,6 +5,7 @@ import bisect
 import functools
 import re
 import unicodedata
+from collections import Counter
 
 from search.query.text import (CJK_RANGES, CJK_RUN, WORD, name_phrases, normalise, other_scripts, split_scripts,
                                umlaut_forms, unwrapped)
@@ -48,7 +49,14 @@ _LEADER = re.compile(r"([.·…_=\-])\1{5,}|(?:\. ){4,}\.?")
 
 def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset(), note: bool = False,
             code: bool = False, accept=None, above: tuple[str, ...] = ()) -> str:
-    """About ``width`` columns of ``text`` from a little before the matches that show the most of the query's
+    """``snippet_window``'s snippet alone."""
+    return snippet_window(text, query, width, skip, note, code, accept, above)[0]
+
+
+def snippet_window(text: str, query: str, width: int = WIDTH, skip=frozenset(), note: bool = False,
+                   code: bool = False, accept=None, above: tuple[str, ...] = ()) -> tuple[str, tuple[int, int]]:
+    """The snippet, and where in ``text`` as ``_shown`` gives it is the shortest stretch of it that holds all the
+    words it marks (``_tightest``), or the snippet when it marks none (start, end: ``snippet_pages`` reads a PDF passage's pages from it). About ``width`` columns of ``text`` from a little before the matches that show the most of the query's
     words (the first such place); ``skip``: words of the query not to mark (the common ones keyword search
     drops, search.query.keyword.common_words). Counted in columns, a Chinese snippet holds half as many
     characters as an English one: 240 Chinese characters were a wall of text, twice the lines of English.
@@ -80,7 +88,47 @@ def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset(), note: b
     shown = [(max(a, start) - start, min(b, end) - start) for a, b, _ in spans if a < end and b > start]
     marked = _mark(window, _whole_code_spans(window, shown) if note and "`" in window else shown)
     marked = " ".join(marked.split())
-    return ("…" if start else "") + marked + ("…" if end < len(text) else "")
+    inside = [span for span in spans if span[0] >= start and span[1] <= end]
+    return ("…" if start else "") + marked + ("…" if end < len(text) else ""), _tightest(inside) or (start, end)
+
+
+def snippet_pages(text: str, page_starts: list, window: tuple[int, int]) -> tuple[int, int]:
+    """The first and last page of a PDF passage that its snippet's marked words (else the snippet) are on:
+    ``window`` as ``snippet_window`` gives it,
+    ``page_starts`` as the chunk keeps them, [(offset in ``text``, page, offset in that page)]. A passage over a
+    page break was shown as 'p.2-3' whichever of the two pages held the words: 16 of 20 quotes remembered from
+    four papers came first so, to be looked for on both pages."""
+    start, end = window
+    shown = _shown(text, False)
+    while start < end and shown[start].isspace():
+        start += 1
+    while end > start and shown[end - 1].isspace():
+        end -= 1
+    first = last = page_starts[0][1]
+    for offset, page, *_ in page_starts[1:]:
+        at = len(_shown(text[:offset], False))  # leaders and wrapped Chinese lines shorten the text shown
+        if at <= start:
+            first = page
+        if at < end:
+            last = page
+    return first, max(first, last)
+
+
+def _tightest(matches: list[tuple[int, int, str]]) -> tuple[int, int] | None:
+    """The shortest stretch (start, end) that holds every different word of ``matches`` (in text order): the
+    words a snippet marks, without a 'the' of the query's two pages before them."""
+    want = len({word for _, _, word in matches})
+    best, held, first = None, Counter(), 0
+    for last, (_, end, word) in enumerate(matches):
+        held[word] += 1
+        while len(held) == want:
+            if best is None or end - matches[first][0] < best[1] - best[0]:
+                best = (matches[first][0], end)
+            held[matches[first][2]] -= 1
+            if not held[matches[first][2]]:
+                del held[matches[first][2]]
+            first += 1
+    return best
 
 
 def _shown(text: str, note: bool, above: tuple[str, ...] = ()) -> str:
