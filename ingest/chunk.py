@@ -139,8 +139,9 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
 # closures and routes, a group's prefix and a controller's action among them); 10: a run of Chinese that a line
 # break cuts indexed whole, a PDF's full-width punctuation kept as written, and what 9's readers skipped or failed:
 # UTF-16 without a byte-order mark, a notebook cell with a lone surrogate, a note of millions of lines; 11: an
-# Obsidian callout's title heads its lines as a heading does, a note's inline #tags are among its tags, and an
-# Excalidraw drawing's data makes no passages).
+# Obsidian callout's title heads its lines as a heading does, a note's inline #tags are among its tags, an
+# Excalidraw drawing's data makes no passages, a line break joins CJK only in wrapped text, and a PDF's reference
+# list is a section of its own, under its heading, from the line it begins on.
 VERSION = 11
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
@@ -472,11 +473,11 @@ def _chunk(section: Section, start: int, end: int, tokens: int, with_context: bo
         body = text[start:end].rstrip()  # trailing blank lines name no line
         chunk.end_line = chunk.start_line + body.count("\n")
     if section.page_starts:
-        offsets = [offset for offset, _ in section.page_starts]
-        first, chunk.page = section.page_starts[max(0, bisect.bisect_right(offsets, start) - 1)]
+        offsets = [offset for offset, *_ in section.page_starts]
+        first, chunk.page, *within = section.page_starts[max(0, bisect.bisect_right(offsets, start) - 1)]
         chunk.end_page = section.page_starts[max(0, bisect.bisect_right(offsets, max(start, end - 1)) - 1)][1]
-        chunk.page_starts = [(0, chunk.page, start - first)] + [
-            (offset - start, page, 0) for offset, page in section.page_starts if start < offset < end]
+        chunk.page_starts = [(0, chunk.page, start - first + sum(within))] + [
+            (offset - start, page, 0) for offset, page, *_ in section.page_starts if start < offset < end]
     elif section.page is not None:
         chunk.page, chunk.end_page = section.page, section.end_page or section.page
     return chunk

@@ -19,8 +19,9 @@ class Section:
     page: int | None = None  # 1-based first page (PDF)
     end_page: int | None = None  # last page when the section crosses pages
     # For text that runs over several pages: (character offset, page number)
-    # where each page starts, so a chunk can name the pages it covers.
-    page_starts: list[tuple[int, int]] = field(default_factory=list)
+    # where each page starts, so a chunk can name the pages it covers; the first may add where the section
+    # starts in its page, when that is not the page's start (a PDF's reference list: ingest.pdf.references_apart).
+    page_starts: list[tuple[int, ...]] = field(default_factory=list)
     # Blocks that must not be split unless one alone is over the limit,
     # as (start, end) character offsets into ``text``.
     atomic: list[tuple[int, int]] = field(default_factory=list)

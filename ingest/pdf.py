@@ -32,6 +32,7 @@ root logger.
 """
 from __future__ import annotations
 
+import bisect
 import io
 import logging
 import re
@@ -40,6 +41,7 @@ import time
 import unicodedata
 from collections import Counter
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
@@ -284,7 +286,7 @@ def parse_pdf(path: str, data: bytes) -> Document:
     labels = _page_labels(reader, n_pages) if cut_short is None else None
     if labels:
         meta["page_labels"] = labels
-    return Document(kind="pdf", title=title, sections=_sections(texts, chapters), meta=meta)
+    return Document(kind="pdf", title=title, sections=references_apart(_sections(texts, chapters)), meta=meta)
 
 
 def _open(data: bytes) -> tuple[PdfReader, Sequence[PageObject], bool, str | None]:
@@ -520,6 +522,60 @@ def _sections(texts: list[str], chapters: list[tuple[int, list[str]]]) -> list[S
         if section is not None:
             sections.append(section)
     return sections
+
+
+# A bibliography's heading, on a line of its own ('References', '7 References', 'VII. REFERENCES', 'Literatur',
+# '参考文献'). search.query.engine reads a PDF passage under such a heading as a bibliography's (BIBLIOGRAPHY there).
+BIBLIOGRAPHY = re.compile(
+    r"(?:(?:\d{1,2}|[ivxlc]{1,6})\.?\s+)?(?:references?(?: and notes)?|bibliography|works cited|literature cited|"
+    r"cited literature|literatur(?:verzeichnis)?|quellen(?:verzeichnis)?|références(?: bibliographiques)?|"
+    r"bibliographie|referencias(?: bibliográficas)?|bibliografía|bibliografia|riferimenti bibliografici|"
+    r"参考文献|參考文獻|引用文献)\s*:?", re.IGNORECASE)
+_LINE = re.compile(r"^[^\n]*$", re.MULTILINE)
+
+
+def references_apart(sections: list[Section]) -> list[Section]:
+    """``sections`` with a paper's reference list apart, from its heading line ('References', 'Bibliography' …:
+    the last such line, past the first third of the text, with text under it) to the end of its section, under
+    that heading; where it begins mid-page its first page's piece says where it starts in the page. Without an
+    outline a paper was one section, its reference list windowed with its body: a list of the field's titles is
+    close in meaning to any query about it, and the passages of it ranked above the body's for topic words
+    (search keeps them out of hybrid search's meaning ranking, as BIBLIOGRAPHY there)."""
+    total, seen, found = sum(len(s.text) for s in sections), 0, None
+    for index, section in enumerate(sections):
+        for line in _LINE.finditer(section.text):
+            heading = line.group().strip()
+            if (seen + line.start() >= total / 3 and not heading.islower() and BIBLIOGRAPHY.fullmatch(heading)
+                    and _cites(section.text[line.end():line.end() + 2000])):
+                found = (index, line.start(), line.group().strip())
+        seen += len(section.text)
+    if found is None:
+        return sections
+    index, at, heading = found
+    section = sections[index]
+    if section.heading_path and BIBLIOGRAPHY.fullmatch(section.heading_path[-1]):
+        return sections  # an outline's chapter of its own already
+    if not section.page_starts or not section.text[:at].strip():
+        return sections[:index] + [replace(section, heading_path=[heading])] + sections[index + 1:]
+    offsets = [offset for offset, _ in section.page_starts]
+    first, page = section.page_starts[bisect.bisect_right(offsets, at) - 1]
+    before = [(offset, number) for offset, number in section.page_starts if offset < at]
+    body = replace(section, text=section.text[:at], page_starts=before, end_page=before[-1][1])
+    starts = [(0, page, at - first)] + [(offset - at, number) for offset, number in section.page_starts if offset > at]
+    references = Section(text=section.text[at:], heading_path=[heading], page=page, end_page=starts[-1][1],
+                         page_starts=starts)
+    return sections[:index] + [body, references] + sections[index + 1:]
+
+
+_CITATION = re.compile(r"^\s*(?:\[\d{1,3}\]|\d{1,3}\.\s)|\b(?:1[5-9]|20)\d\d[a-z]?\b")
+
+
+def _cites(text: str) -> bool:
+    """Whether the lines under a heading read as a reference list: of its first 12 lines, a third at least (3 of
+    12) begin with a number ('[4]', '4.') or hold a year. A diagram's label 'references' over 'Name:' and
+    'Package:' (a data model's manual) is no bibliography."""
+    lines = [line for line in text.split("\n") if line.strip()][:12]
+    return bool(lines) and sum(1 for line in lines if _CITATION.search(line)) >= max(1, min(3, len(lines) // 3))
 
 
 def _section(texts: list[str], first: int, last: int, heading: list[str]) -> Section | None:

@@ -570,6 +570,13 @@ def hit_rows(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
         ids).fetchall()
 
 
+def pdf_headings(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
+    """The heading path of each PDF passage among ``ids`` that has one."""
+    marks = ",".join("?" * len(ids))
+    return dict(conn.execute(f"SELECT ch.id, ch.heading_path FROM chunks ch JOIN files f ON f.id = ch.file "
+                             f"WHERE ch.id IN ({marks}) AND f.kind = 'pdf' AND ch.heading_path != ''", ids).fetchall())
+
+
 def visible_chunk_file(conn: sqlite3.Connection, chunk_id: int) -> tuple[int, str] | None:
     """(file id, collection) of a published chunk; None if it is not published."""
     row = conn.execute(f"SELECT ch.file, c.name FROM chunks ch JOIN files f ON f.id = ch.file "

@@ -30,7 +30,7 @@ from typing import Callable
 from search.index import db, queries, schema
 from search.index.status import when
 from search.model.info import ModelError
-from search.query import fusion, keyword, question, spelling, symbols, unindexed
+from search.query import bibliography, fusion, keyword, question, spelling, symbols, unindexed
 from search.query.catalog import Catalog
 from search.query.filters import Filters, empty_range
 from search.query.postings import Postings, tokenize
@@ -352,6 +352,8 @@ class Engine:
             notes.append(f"answered by keyword search only: {exc}")
             _unranked(notes, query, unranked, "keyword")
             return keyword_only, "keyword", []
+        if mode == "hybrid":  # a reference list by its words alone: close in meaning to any query of its field
+            semantic = bibliography.left_out(conn, semantic)
         by_meaning = [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(semantic, start=1)]
         if mode == "semantic" or not lexical:  # hybrid without keyword hits: see _by_meaning
             return by_meaning, mode, models
