@@ -33,8 +33,10 @@ root logger.
 from __future__ import annotations
 
 import bisect
+import functools
 import io
 import logging
+import math
 import re
 import threading
 import time
@@ -260,9 +262,10 @@ def parse_pdf(path: str, data: bytes) -> Document:
     with _warnings.collect() as warnings:
         reader, pages, encrypted, cut_short = _open(data)
         n_pages = len(pages)
-        texts, failed = _page_texts(pages, n_pages)
+        runs: list[tuple[float, str]] = []
+        texts, failed = _page_texts(pages, n_pages, runs)
         chapters = _chapters(reader, n_pages) if cut_short is None else []
-        title = _title(reader, path)
+        title = _title(reader, path, runs)
     if cut_short is not None:
         texts, cut_short = _readable_pages(texts, cut_short)
     texts = joined_across_pages(without_running_lines(texts))
@@ -410,9 +413,11 @@ class _OutOfTime(BaseException):
     around each form XObject lets it through instead of going on with the next one."""
 
 
-def _page_texts(pages: Sequence[PageObject], n_pages: int) -> tuple[list[str], list[tuple[int, str]]]:
+def _page_texts(pages: Sequence[PageObject], n_pages: int, runs: list | None = None,
+                ) -> tuple[list[str], list[tuple[int, str]]]:
     """Clean text of every page ("" when none) and the (page, error) that failed. ValueError past
-    PDF_SECONDS, Skip past MAX_TEXT_CHARS."""
+    PDF_SECONDS, Skip past MAX_TEXT_CHARS. ``runs``: a list to add the first page's pieces of text to, each with
+    the size it is drawn at ((size, text), the first FIRST_PAGE_RUNS), for ``_title``."""
     texts: list[str] = []
     failed: list[tuple[int, str]] = []
     deadline = time.monotonic() + PDF_SECONDS
@@ -425,7 +430,9 @@ def _page_texts(pages: Sequence[PageObject], n_pages: int) -> tuple[list[str], l
     for index in range(n_pages):
         try:
             in_time()
-            texts.append(clean_text(pages[index].extract_text(visitor_operand_before=in_time) or ""))
+            sized = functools.partial(_sized_run, runs) if index == 0 and runs is not None else None
+            texts.append(clean_text(pages[index].extract_text(visitor_operand_before=in_time, visitor_text=sized)
+                                    or ""))
         except _OutOfTime:
             raise ValueError(f"PDF text extraction stopped after {PDF_SECONDS:g} s, at page {index + 1:,} of "
                              f"{n_pages:,}: the file asks for more work than its text can need") from None
@@ -440,6 +447,20 @@ def _page_texts(pages: Sequence[PageObject], n_pages: int) -> tuple[list[str], l
             raise Skip(f"more than {MAX_TEXT_CHARS:,} characters of text (passed on page {index + 1:,} of "
                        f"{n_pages:,}): as much as the largest text file indexed")
     return texts, failed
+
+
+FIRST_PAGE_RUNS = 20_000  # pieces of text of the first page kept with their size, for its title
+
+
+def _sized_run(runs: list, text: str, cm, tm, font, size) -> None:
+    """Keep a piece of text with the size it is drawn at: its font size scaled by the text and the current
+    transformation matrices."""
+    if text.strip() and len(runs) < FIRST_PAGE_RUNS:
+        try:
+            scale = math.sqrt(abs(tm[0] * tm[3] - tm[1] * tm[2]) * abs(cm[0] * cm[3] - cm[1] * cm[2]))
+            runs.append((round(float(size) * scale, 1), text))
+        except (TypeError, ValueError, IndexError):
+            pass
 
 
 def _forget_inflated(pages: Sequence[PageObject], index: int) -> None:
@@ -609,17 +630,43 @@ def _page_labels(reader: PdfReader, n_pages: int) -> list[str] | None:
     return labels
 
 
-def _title(reader: PdfReader, path: str) -> str:
-    """The metadata title if it looks like one, else the file stem."""
+def _title(reader: PdfReader, path: str, runs: list[tuple[float, str]] = ()) -> str:
+    """The metadata title if it looks like one, else the first page's title (``_drawn_title``), else the file
+    stem."""
     try:
         raw = reader.metadata.title if reader.metadata else None
     except Exception:
         raw = None
-    title = " ".join(normalize(str(raw or "")).split())
-    letters = sum(ch.isalpha() for ch in title)
-    if letters >= 3 and len(title) <= 300 and not _FILE_NAME_TITLE.search(title):
-        return title
+    for title in (" ".join(normalize(str(raw or "")).split()), _drawn_title(runs)):
+        if sum(ch.isalpha() for ch in title) >= 3 and len(title) <= 300 and not _FILE_NAME_TITLE.search(title):
+            return title
     return Path(path).stem
+
+
+TITLE_SIZE = 1.3  # a first page's title is drawn at least this many times the size most of its text is
+
+
+def _drawn_title(runs: list[tuple[float, str]]) -> str:
+    """The first page's text drawn largest, the first run of it (as ``_page_texts`` kept it, (size, text)), when
+    that is TITLE_SIZE times the size most of the page's text is drawn at and at most 200 characters: a paper's
+    title. Most PDFs made by Word or LaTeX have no title in their metadata, or 'Microsoft Word - draft3.docx':
+    their hits were headed by the file's name ('okafor-claims', 'multicolumn'), the paper's title nowhere."""
+    if not runs:
+        return ""
+    sizes = Counter()
+    for size, text in runs:
+        sizes[size] += len(text.strip())
+    body, top = sizes.most_common(1)[0][0], max(sizes)
+    if top < TITLE_SIZE * body:
+        return ""
+    first = next(i for i, (size, _) in enumerate(runs) if size == top)
+    title = []
+    for size, text in runs[first:]:
+        if size != top:
+            break
+        title.append(text)
+    title = " ".join(normalize(" ".join(title)).split())
+    return title if len(title) <= 200 else ""
 
 
 def _not_a_pdf(data: bytes) -> str | None:

@@ -122,10 +122,45 @@ def test_word_is_mapped_to_its_page(name, word, page):
     ("en/google-doc-document.pdf", "PDF Example Document"),
     ("de/GeoTopo-komprimiert.pdf", "Geometrie und Topologie"),
     ("en/Seige_of_Vicksburg_Sample_OCR.pdf", "Seige_of_Vicksburg_Sample_OCR"),  # metadata: Binder1.pdf
-    ("en/multicolumn.pdf", "multicolumn"),  # no metadata title
+    ("en/multicolumn.pdf", "Two-Column Document with Lorem Ipsum"),  # no metadata title: drawn at 17.2 over 10
+    ("en/GeoBase_NHNC1_Data_Model_UML_EN.pdf", "National Hydro Network, Canada, Level 1 Data Model Edition 1.0 "
+                                               "2004 - 08"),  # none either: drawn at 18 over 12
 ])
-def test_title_is_metadata_title_when_sensible_else_file_stem(name, title):
+def test_title_is_metadata_title_when_sensible_else_the_first_pages_largest_text_else_file_stem(name, title):
     assert parsed(name).title == title
+
+
+def sized_pdf(lines: list[tuple[float, str]], info: bytes = b"") -> bytes:
+    """A one-page PDF of the given lines, each drawn at its size (some through a scaled text matrix, as LaTeX
+    draws), with an /Info dictionary's entries ``info``."""
+    content = b"".join(b"BT /F1 %g Tf 1 0 0 1 72 %d Tm (%s) Tj ET\n" % (size, 700 - 20 * i, text.encode())
+                       if i % 2 else
+                       b"BT /F1 1 Tf %g 0 0 %g 72 %d Tm (%s) Tj ET\n" % (size, size, 700 - 20 * i, text.encode())
+                       for i, (size, text) in enumerate(lines))
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R "
+               b"/Resources << /Font << /F1 3 0 R >> >> >>",
+               b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content)]
+    data = raw_pdf(objects + ([b"<< %s >>" % info] if info else []))
+    return data.replace(b"/Root 1 0 R", b"/Root 1 0 R /Info 6 0 R") if info else data
+
+
+def test_a_paper_without_a_usable_metadata_title_is_titled_by_its_first_pages_largest_text():
+    """Word's 'Microsoft Word - chunking_final_v3.docx' or no title at all: the hits of such a paper were headed
+    by its file's name. Its title is the first run of the first page's largest text, when that is 1.3 times the
+    size of most of its text (a heading barely larger, or a page all of one size, is no title)."""
+    body = [(10, "Dense retrievers encode a fixed number of tokens, so long documents"),
+            (10, "must be split before indexing. We compare fixed windows and sections.")]
+    paper = [(10, "Preprint, under review"), (16, "Chunking Long Documents"), (16, "for Dense Retrieval"),
+             (10, "Mei Chen"), *body, (16, "Another large line")]
+    word = b"/Title (Microsoft Word - chunking_final_v3.docx) /Author (mchen)"
+    assert parse_pdf("chen.pdf", sized_pdf(paper, word)).title == "Chunking Long Documents for Dense Retrieval"
+    assert parse_pdf("chen.pdf", sized_pdf(paper)).title == "Chunking Long Documents for Dense Retrieval"
+    assert parse_pdf("chen.pdf", sized_pdf(paper, b"/Title (Chunking, the paper)")).title == "Chunking, the paper"
+    assert parse_pdf("chen.pdf", sized_pdf([(12, "Introduction"), *body])).title == "chen"
+    assert parse_pdf("chen.pdf", sized_pdf([(10, "Introduction"), *body])).title == "chen"
+    assert parse_pdf("chen.pdf", sized_pdf([(20, "12"), *body])).title == "chen"  # a big page number
 
 
 def test_outline_chapters_and_their_sections_become_sections():
