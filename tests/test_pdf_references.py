@@ -105,3 +105,38 @@ def test_hybrid_search_ranks_a_reference_list_by_its_words_not_by_its_meaning(im
     assert hybrid[0][0] == "" and hybrid[0][2] == 1, hybrid  # the body, first by meaning
     cited = engine.search("Norsk Geografisk Tidsskrift", mode="hybrid").hits[0]
     assert (cited.heading_path, cited.keyword_rank, cited.page) == ("References", 1, 4)
+
+
+AVALANCHES = [["Avalanche Warnings in Western Norway", "Forecasters issue a danger level for each region every day.",
+               "Wind slabs form on lee slopes after storms from the west.",
+               "Most victims trigger the avalanche that buries them."],
+              ["Danger levels rise after heavy snowfall and rapid warming.",
+               "Skiers should avoid slopes steeper than thirty degrees at level three.",
+               "Rescue within fifteen minutes saves most buried victims."],
+              ["We recommend daily bulletins for every valley in winter.",
+               "References",
+               "[1] A. Berg. Glacier mass balance and retreat in southern Norway. J. Glaciology, 2015.",
+               "[2] K. Holm. Retreat of outlet glaciers under a warming climate. The Cryosphere, 2019.",
+               "[3] M. Sand. Meltwater floods from retreating glaciers. Hydrology Research, 2020."]]
+
+
+@pytest.mark.timeout(600)
+def test_papers_like_a_paper_are_compared_by_their_bodies_not_their_reference_lists(immediate, tmp_path, embedder):
+    """similar on a paper gave another paper's reference list as its best passage: two lists citing the same
+    works are nearer each other than either body is to the other. A paper's reference list is left out of the
+    passages compared, on both sides."""
+    from search.query.engine import Engine
+    from workers import runtime
+    root = tmp_path / "papers"
+    root.mkdir()
+    (root / "glaciers.pdf").write_bytes(pages_of_lines(BODY))
+    (root / "avalanches.pdf").write_bytes(pages_of_lines(AVALANCHES))
+    for name, text in OTHER_NOTES.items():
+        (root / name).write_text(text)
+    ingest(root)
+    engine = Engine(runtime.settings().index_path, lambda: embedder)
+    like = {h.path: h.heading_path for h in engine.similar(path=("notes", "glaciers.pdf")).hits}
+    assert like["avalanches.pdf"] == "", like
+    chunk = next(h.chunk_id for h in engine.search("Norsk Geografisk Tidsskrift", mode="keyword").hits)
+    like_list = {h.path: h.heading_path for h in engine.similar(chunk_id=chunk).hits}
+    assert like_list["avalanches.pdf"] == "References", "a passage of a list is compared as it is"

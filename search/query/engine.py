@@ -593,7 +593,10 @@ class Engine:
                                       "SIFT_EMBEDDINGS=off): nothing to compare by meaning")
                 self._forget_other_models(state["models"])
                 index = self._vector_index(conn, model_id, self._catalog_for(conn, state))
-                ranked = self._nearest(conn, index, query_ids, set(file_ids), limit)
+                if path is not None:  # a paper's body, not its reference list, against other papers' bodies
+                    query_ids = [cid for cid, _ in bibliography.left_out(conn, [(c, 0.0) for c in query_ids])] \
+                        or query_ids
+                ranked = self._nearest(conn, index, query_ids, set(file_ids), limit, body=path is not None)
                 hits = _one_per_file(self._hits(conn, "", ranked), limit)
         notes = []
         others = sorted(c for c, m in state["by_collection"].items() if m and m != model_id)
@@ -606,8 +609,8 @@ class Engine:
         answer.took_ms = _took_ms(started)
         return answer
 
-    def _nearest(self, conn, index: VectorIndex, query_ids: list[int], exclude: set[int], limit: int
-                 ) -> list[tuple[int, float, list]]:
+    def _nearest(self, conn, index: VectorIndex, query_ids: list[int], exclude: set[int], limit: int,
+                 body: bool = False) -> list[tuple[int, float, list]]:
         import numpy as np
         vectors = [v for v in (index.vector_of(cid) for cid in query_ids) if v is not None]
         if not vectors:
@@ -617,6 +620,7 @@ class Engine:
         query = query / max(float(np.linalg.norm(query)), 1e-12)
         depth = max(CANDIDATES, limit * 10)
         found = _without_boilerplate(conn, index.search(query, depth, Filters(), exclude=exclude))
+        found = bibliography.left_out(conn, found) if body else found
         return [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(found, start=1)]
 
 
