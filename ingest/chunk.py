@@ -140,8 +140,9 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
 # break cuts indexed whole, a PDF's full-width punctuation kept as written, and what 9's readers skipped or failed:
 # UTF-16 without a byte-order mark, a notebook cell with a lone surrogate, a note of millions of lines; 11: an
 # Obsidian callout's title heads its lines as a heading does, a note's inline #tags are among its tags, an
-# Excalidraw drawing's data makes no passages, a line break joins CJK only in wrapped text, and a PDF's reference
-# list is a section of its own, under its heading, from the line it begins on.
+# Excalidraw drawing's data makes no passages, a line break joins CJK only in wrapped text; a PDF's reference list a
+# section of its own, under its heading, from the line it begins on; a title from the first page's largest text; a
+# short paper's running header and page numbers left out; a compound's hyphen at a line end kept.
 VERSION = 11
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -140,17 +140,27 @@ def without_running_lines(texts: list[str]) -> list[str]:
     on RUNNING_PAGES pages ('8 1.2. METRISCHE RÄUME', 'THE SIEGE OF VICKSBURG. 53', 'GeoBase® iii', '3'; on
     the first page, a title page, only a line that is the number alone: 'Level 1' there is none). They
     were indexed with every page: every page matched a search for the title's words, and passages and their
-    snippets were interrupted by them."""
+    snippets were interrupted by them.
+
+    A paper of fewer pages has them too, though on fewer than RUNNING_PAGES: a line at the edge of every page
+    with text but the first (two at least: a title page has no running header), and a line that is the
+    page's number alone on every page with text (two at least), are left out as well ('Okafor and Weber -
+    Small Embedding Models' atop pages 2 and 3 of a 3-page paper, '1' and '3' under its two pages of text)."""
     with_text = [t for t in texts if t]
-    if len(with_text) < RUNNING_PAGES:
+    if len(with_text) < 2:
         return texts
     pages = [t.split("\n") if t else [] for t in texts]
     seen = Counter(line for lines in pages for line in set(_edges(lines)) if line)
+    first = next(index for index, lines in enumerate(pages) if lines)
+    later = Counter(line for lines in pages[first + 1:] for line in set(_edges(lines)) if line)
     repeated = {line for line, n in seen.items() if n >= max(RUNNING_PAGES, len(with_text) / 2)}
+    repeated |= {line for line, n in later.items() if n == len(with_text) - 1 >= 2}
     pages = [_drop_repeated(lines, repeated) for lines in pages]
     offsets = Counter(offset for index, lines in enumerate(pages) for offset in _page_offsets(index, lines))
     running = {offset for offset, n in offsets.items() if n >= RUNNING_PAGES}
-    pages = [_drop_page_labels(index, lines, running) for index, lines in enumerate(pages)]
+    alone = Counter(offset for index, lines in enumerate(pages) for offset in _page_offsets(index, lines, True))
+    running_alone = {offset for offset, n in alone.items() if n == len(with_text)}
+    pages = [_drop_page_labels(index, lines, running, running_alone) for index, lines in enumerate(pages)]
     return [tidy_whitespace("\n".join(lines)) for lines in pages]
 
 
@@ -172,9 +182,11 @@ def _drop_repeated(lines: list[str], repeated: set[str]) -> list[str]:
     return kept
 
 
-def _page_offsets(index: int, lines: list[str]) -> set[int]:
-    """(number - page index) of the numbers the page's first and last lines begin or end with."""
-    return {number - index for line in {lines[0], lines[-1]} for number in _edge_numbers(line)} if lines else set()
+def _page_offsets(index: int, lines: list[str], alone: bool = False) -> set[int]:
+    """(number - page index) of the numbers the page's first and last lines begin or end with (``alone``: that
+    are the number alone)."""
+    return {number - index for line in {lines[0], lines[-1]} if not alone or _EDGE_NUMBER.fullmatch(line)
+            for number in _edge_numbers(line)} if lines else set()
 
 
 def _edge_numbers(line: str) -> list[int]:
@@ -191,10 +203,13 @@ def _number(token: str) -> int:
     return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
 
 
-def _drop_page_labels(index: int, lines: list[str], running: set[int]) -> list[str]:
-    """The page's lines less a first or last line that carries its number at a running offset."""
-    drop = {i for i in {0, len(lines) - 1} if lines and any(n - index in running for n in _edge_numbers(lines[i]))
-            and (index or _EDGE_NUMBER.fullmatch(lines[i]))}
+def _drop_page_labels(index: int, lines: list[str], running: set[int], running_alone: set[int] = frozenset(),
+                      ) -> list[str]:
+    """The page's lines less a first or last line that carries its number at a running offset, or that is its
+    number alone at an offset running alone."""
+    drop = {i for i in {0, len(lines) - 1} if lines and (
+        any(n - index in running for n in _edge_numbers(lines[i])) and (index or _EDGE_NUMBER.fullmatch(lines[i]))
+        or _EDGE_NUMBER.fullmatch(lines[i]) and any(n - index in running_alone for n in _edge_numbers(lines[i])))}
     return [line for i, line in enumerate(lines) if i not in drop]
 
 

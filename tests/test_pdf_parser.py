@@ -552,3 +552,27 @@ def test_a_page_number_under_a_running_header_and_a_blank_line_is_left_out_too()
     was no longer at the page's top and stayed in the text."""
     texts = ["A Title Page", "Journal X\n\nvii\nbody a", "Journal X\n\nviii\nbody b", "Journal X\n\nix\nbody c"]
     assert pdf.without_running_lines(texts) == ["A Title Page", "body a", "body b", "body c"]
+
+
+def test_a_short_papers_running_header_and_page_numbers_are_left_out_too():
+    """A 3-page paper's running header is on pages 2 and 3 (its title page has none), and a report with a
+    scanned page between its two pages of text numbers them 1 and 3: under RUNNING_PAGES (3) pages they stayed,
+    in snippets ('annual balance. 1 Field Report …') and passages. A line at the edge of every page with text
+    but the first, and a line that is the page's number alone on every page with text, are left out; a
+    section's number at the top of a page of two ('1 Introduction', '2 Methods') is text."""
+    header = "Okafor and Weber - Small Embedding Models"
+    paper = [["Evaluating Small Embedding Models", "We test six models.", "1"],
+             [header, "Quantisation cost less than half a point.", "2"],
+             [header, "Negation remains the main weakness.", "3"]]
+    assert parse_pdf("okafor.pdf", pages_of_lines(paper)).sections[0].text.split("\n\n") == [
+        "Evaluating Small Embedding Models\nWe test six models.", "Quantisation cost less than half a point.",
+        "Negation remains the main weakness."]
+    report = [["Glacier Retreat in Jotunheimen", "Stake readings were taken at twelve stakes.", "1"], [],
+              ["Storbreen retreated faster than any other glacier.", "3"]]
+    doc = parse_pdf("report.pdf", pages_of_lines(report))
+    assert doc.sections[0].text.split("\n\n") == ["Glacier Retreat in Jotunheimen\nStake readings were taken at "
+                                                  "twelve stakes.", "Storbreen retreated faster than any other glacier."]
+    assert [page for _, page in doc.sections[0].page_starts] == [1, 3]
+    sections = [["1 Introduction", "Text of the introduction."], ["2 Methods", "Text of the methods."]]
+    assert parse_pdf("two.pdf", pages_of_lines(sections)).sections[0].text.split("\n\n") == [
+        "1 Introduction\nText of the introduction.", "2 Methods\nText of the methods."]
