@@ -55,6 +55,7 @@ from .document import Document, Section, Skip, SkipForNow, whole_characters
 
 log = logging.getLogger(__name__)
 PDF_SECONDS = 300.0  # text extraction of one PDF stops after this (a 117-page book takes 5-10 s here)
+TEXTLESS_LISTED = 20  # pages without text named in a PDF's meta (the count names them all)
 MAX_TEXT_CHARS = 64 * 1024 * 1024  # text kept from one PDF: as much as ingest.files reads of a text file
 
 _HYPHEN_BREAK = re.compile(r"(?<=[^\W\d_])[-\u00ad\u2010][ \t]*\n[ \t]*(?=[^\W\d_])")
@@ -295,6 +296,7 @@ def parse_pdf(path: str, data: bytes) -> Document:
     meta = {
         "pages": n_pages,
         "pages_without_text": sum(1 for t in texts if not t),
+        "textless_pages": [page for page, t in enumerate(texts, 1) if not t][:TEXTLESS_LISTED],
         "failed_pages": [page for page, _ in failed],
         "encrypted": encrypted,
         "pdf_warnings": warnings.count,

@@ -484,12 +484,12 @@ def read_pdf(conn, target: paths.Target, indexed, page: int, offset: int = 0,
     text, cut_at = _page_piece(text, page, offset)
     if offset:
         span += f", from byte {offset:,} of its text"
-    shown, body = page, text or "(no text on this page)"
+    shown, body = page, text or "(no text on this page: blank, or an image such as a scan, which is not read)"
     if end_page is not None and cut_at is None and first == last:  # whole pages, each marked: the next ones too
         body = f"[page {page}]\n{body}"
         room = MAX_BYTES - len(body.encode("utf-8", "surrogatepass"))
         for number in range(page + 1, min(end_page, pages) + 1):
-            piece = f"\n[page {number}]\n{_page(chunks, number)[0] or '(no text on this page)'}"
+            piece = f"\n[page {number}]\n{_page(chunks, number)[0] or '(no text on this page: blank, or an image such as a scan, which is not read)'}"
             room -= len(piece.encode("utf-8", "surrogatepass"))
             if room < 0:
                 break

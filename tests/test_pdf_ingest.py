@@ -467,3 +467,32 @@ def test_a_same_stem_pdf_linked_from_outside_the_root_is_no_attachment_of_its_no
     tasks.discover(first["id"])
     assert queries.get_collection(runtime.index(), first["id"])["published"] == first["published"]["id"], \
         "a scan of the unchanged folder found the note changed"
+
+
+def test_a_pdf_with_a_scanned_page_among_its_pages_of_text_says_which_page_has_no_text(immediate, tmp_path, servers,
+                                                                                      sift_env, monkeypatch):
+    """A report with a scanned map between its pages of text was listed as indexed like any other, and read_file
+    of that page said '(no text on this page)': a quote from the map was nowhere, and nothing said why. list_files
+    (and ingest files) name the pages without text, and read_file says what such a page is."""
+    from tests.test_mcp_server import call, run, text
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "papers"
+    root.mkdir()
+    (root / "report.pdf").write_bytes(paged_pdf(["Storbreen retreated forty seven metres", "",
+                                                 "The flood carried away the footbridge"]))
+    (root / "plain.pdf").write_bytes(paged_pdf(["a page of text", "another page of text"]))
+    ingest(root, "papers")
+
+    async def scenario():
+        async with servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker") as s:
+            return (await call(s, "list_files", sort="path"),
+                    await call(s, "read_file", path="papers/report.pdf", page=2))
+    listed, page = run(scenario)
+    files = {f["path"]: f for f in listed.structured_content["files"]}
+    said = ("indexed: 1 of 3 pages without text (blank, or an image such as a scan: not read, so search does not "
+            "find what it shows): page 2")
+    assert said in text(listed) and files["papers/report.pdf"]["reason"] == said.removeprefix("indexed: ")
+    assert "reason" not in files["papers/plain.pdf"], files
+    assert "(no text on this page: blank, or an image such as a scan, which is not read)" in text(page)
+    cli = run_ingest({**sift_env, "SIFT_EMBEDDINGS": "off"}, "files", "--sort", "path").stdout
+    assert "report.pdf  pdf" in cli and said in cli, cli

@@ -225,17 +225,21 @@ def visible_folders(conn: sqlite3.Connection) -> list[tuple[str, str]]:
     return [(r[0], r[1]) for r in rows]
 
 
+# What a PDF's meta says of the pages that are not indexed: what of a file cut short was read, and how many of its
+# pages have no text, of how many, and which.
+_PDF_GAPS = ", ".join(f"CASE WHEN kind = 'pdf' AND json_valid(meta) THEN json_extract(meta, '$.{key}') END AS {key}"
+                      for key in ("cut_short", "pages_without_text", "pages", "textless_pages"))
+
+
 def file_version(conn: sqlite3.Connection, file_id: int) -> sqlite3.Row | None:
-    """The kind, size and mtime of one file version, and for a PDF cut short what of it was indexed."""
-    return conn.execute("SELECT kind, size, mtime, "
-                        "CASE WHEN json_valid(meta) THEN json_extract(meta, '$.cut_short') END AS cut_short FROM files "
-                        "WHERE id = ?", (file_id,)).fetchone()
+    """The kind, size and mtime of one file version, for a PDF cut short what of it was indexed, and for a PDF
+    with pages without text how many of how many, and which (JSON)."""
+    return conn.execute(f"SELECT kind, size, mtime, {_PDF_GAPS} FROM files WHERE id = ?", (file_id,)).fetchone()
 
 
 def retired_version(conn: sqlite3.Connection, gen: int, collection_id: int, path: str) -> sqlite3.Row | None:
     """The kind, size and mtime of the version of a file that generation ``gen`` retired (the file is gone)."""
-    return conn.execute("SELECT kind, size, mtime, "
-                        "CASE WHEN json_valid(meta) THEN json_extract(meta, '$.cut_short') END AS cut_short FROM files "
+    return conn.execute(f"SELECT kind, size, mtime, {_PDF_GAPS} FROM files "
                         "WHERE gen_to = ? AND collection = ? AND path = ?",
                         (gen, collection_id, path)).fetchone()
 

@@ -25,6 +25,7 @@ gives one (a folder that could not be read); a refused link is a 'symlink'.
 """
 from __future__ import annotations
 
+import json
 import os
 import stat
 from typing import Callable
@@ -153,8 +154,20 @@ def _entries(conn, rows) -> list[dict]:
             entry["state"], entry["reason"] = "skipped", STOOD_FOR.format(note=f"{r['name']}/{r['stood_for']}")
         if entry["state"] == "indexed" and version is not None and version["cut_short"]:
             entry["reason"] = version["cut_short"]  # a PDF cut short: the pages that could be read
+        elif entry["state"] == "indexed" and version is not None and version["pages_without_text"]:
+            entry["reason"] = textless(version)  # a scanned page among pages of text
         shown.append(entry)
     return shown
+
+
+def textless(version) -> str:
+    """What an indexed PDF's pages without text are: '1 of 3 pages without text (…): page 2'. A scanned page among
+    pages of text was listed as indexed like any other: what it shows was nowhere, and nothing said why."""
+    named = json.loads(version["textless_pages"] or "[]")
+    count, pages = version["pages_without_text"], version["pages"]
+    which = ", ".join(map(str, named)) + (f" and {count - len(named):,} more" if count > len(named) else "")
+    return (f"{count:,} of {pages:,} pages without text (blank, or an image such as a scan: not read, so search "
+            f"does not find what {'it shows' if count == 1 else 'they show'}): page{'s' if count > 1 else ''} {which}")
 
 
 def _state(change, stage, state, reason) -> tuple[str, str | None]:
