@@ -167,7 +167,8 @@ def textless(version) -> str:
     count, pages = version["pages_without_text"], version["pages"]
     which = ", ".join(map(str, named)) + (f" and {count - len(named):,} more" if count > len(named) else "")
     return (f"{count:,} of {pages:,} pages without text (blank, or an image such as a scan: not read, so search "
-            f"does not find what {'it shows' if count == 1 else 'they show'}): page{'s' if count > 1 else ''} {which}")
+            f"does not find what {'it shows' if count == 1 else 'they show'})"
+            + (f": page{'s' if count > 1 else ''} {which}" if named else ""))  # an index before V11 names none
 
 
 def _state(change, stage, state, reason) -> tuple[str, str | None]:
