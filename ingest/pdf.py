@@ -85,13 +85,34 @@ def normalize(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def dehyphenate(text: str) -> str:
-    """Join "exam-\\nple" -> "example" when both sides are lowercase letters (the hyphen may be U+00AD or U+2010)."""
+def dehyphenate(text: str, compounds: frozenset[str] = frozenset()) -> str:
+    """Join "exam-\\nple" -> "example" when both sides are lowercase letters (the hyphen may be U+00AD or U+2010),
+    but for a compound's hyphen, kept without the line break: one after a word that holds a hyphen already
+    ('state-of-the-\\nart'), or of a compound in ``compounds`` (casefolded: ``hyphenated_words`` of the document,
+    'structure-aware' written on one line elsewhere). 'structure-\\naware' was indexed as 'structureaware', which
+    neither 'structure aware' nor 'structure-aware' finds."""
     def join(m: re.Match) -> str:
         before, after = m.string[m.start() - 1], m.string[m.end()]
-        return "" if before.islower() and after.islower() else m.group()
+        if not (before.islower() and after.islower()):
+            return m.group()
+        if m.group()[0] == "\u00ad":  # a soft hyphen is only ever where a word may break
+            return ""
+        left = _LEFT_WORD.search(m.string, max(0, m.start() - 80), m.start()).group()
+        right = _RIGHT_WORD.match(m.string, m.end()).group()
+        return "-" if "-" in left or f"{left}-{right}".casefold() in compounds else ""
 
     return _HYPHEN_BREAK.sub(join, text)
+
+
+_LEFT_WORD = re.compile(r"(?:[^\W\d_]|[-\u2010](?=[^\W\d_]))+$")
+_RIGHT_WORD = re.compile(r"[^\W\d_]+")
+_COMPOUND = re.compile(r"(?<![\w\u2010-])[^\W\d_]+(?:[-\u2010][^\W\d_]+)+(?![\w\u2010-])")
+
+
+def hyphenated_words(texts: list[str]) -> frozenset[str]:
+    """The compounds written with a hyphen on one line in ``texts`` ('structure-aware'), casefolded, U+2010 as
+    '-': ``dehyphenate`` keeps the hyphen of those broken at a line end."""
+    return frozenset(m.group().casefold().replace("\u2010", "-") for text in texts for m in _COMPOUND.finditer(text))
 
 
 def tidy_whitespace(text: str) -> str:
@@ -100,19 +121,20 @@ def tidy_whitespace(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
-def clean_text(raw: str) -> str:
-    """The text of one page as it is indexed."""
-    return tidy_whitespace(dehyphenate(normalize(raw)))
+def clean_text(raw: str, compounds: frozenset[str] = frozenset()) -> str:
+    """The text of one page as it is indexed (``compounds``: ``hyphenated_words`` of the document's pages)."""
+    return tidy_whitespace(dehyphenate(normalize(raw), compounds))
 
 
 _PAGE_END_HYPHEN = re.compile(r"(?<=[^\W\d_])[-\u00ad\u2010]$")
 _FIRST_WORD = re.compile(r"[^\W\d_]\S*")
 
 
-def joined_across_pages(texts: list[str]) -> list[str]:
+def joined_across_pages(texts: list[str], compounds: frozenset[str] = frozenset()) -> list[str]:
     """The pages' texts with a word hyphenated across a page break joined at the end of the page it starts on
     ('dense retriev-' ending one page, 'al works' beginning the next: 'dense retrieval', 'works'), when both sides
-    are lowercase letters, as ``dehyphenate`` joins one across a line end. Each page was cleaned alone, so the
+    are lowercase letters, as ``dehyphenate`` joins one across a line end (a compound's hyphen kept, as there:
+    ``compounds``). Each page was cleaned alone, so the
     two halves stayed apart and neither was found by the word (running headers and footers are left out first:
     the page number below the hyphen hid it)."""
     texts = list(texts)
@@ -120,7 +142,9 @@ def joined_across_pages(texts: list[str]) -> list[str]:
         head, tail = texts[i], texts[i + 1]
         word = _FIRST_WORD.match(tail)
         if head and word and _PAGE_END_HYPHEN.search(head) and head[-2].islower() and tail[0].islower():
-            texts[i] = head[:-1] + word.group()
+            left = _LEFT_WORD.search(head, max(0, len(head) - 81), len(head) - 1).group()
+            keep = head[-1] != "\u00ad" and ("-" in left or f"{left}-{word.group()}".casefold() in compounds)
+            texts[i] = head[:-1] + ("-" if keep else "") + word.group()
             texts[i + 1] = tail[word.end():].lstrip()
     return texts
 
@@ -280,11 +304,13 @@ def parse_pdf(path: str, data: bytes) -> Document:
         n_pages = len(pages)
         runs: list[tuple[float, str]] = []
         texts, failed = _page_texts(pages, n_pages, runs)
+        compounds = hyphenated_words(texts)
+        texts = [tidy_whitespace(dehyphenate(text, compounds)) for text in texts]
         chapters = _chapters(reader, n_pages) if cut_short is None else []
         title = _title(reader, path, runs)
     if cut_short is not None:
         texts, cut_short = _readable_pages(texts, cut_short)
-    texts = joined_across_pages(without_running_lines(texts))
+    texts = joined_across_pages(without_running_lines(texts), compounds)
     if warnings.count:
         log.debug("%s: pypdf worked around %d problems, first: %s", path, warnings.count, warnings.first)
     if n_pages == 0:  # nothing to index, and nothing retrying changes: failed, retry-failed listed it every time
@@ -432,7 +458,8 @@ class _OutOfTime(BaseException):
 
 def _page_texts(pages: Sequence[PageObject], n_pages: int, runs: list | None = None,
                 ) -> tuple[list[str], list[tuple[int, str]]]:
-    """Clean text of every page ("" when none) and the (page, error) that failed. ValueError past
+    """The text of every page ("" when none), normalised (``normalize``; ``clean_text`` with the document's
+    ``hyphenated_words`` makes it clean), and the (page, error) that failed. ValueError past
     PDF_SECONDS, Skip past MAX_TEXT_CHARS. ``runs``: a list to add the first page's pieces of text to, each with
     the size it is drawn at ((size, text), the first FIRST_PAGE_RUNS), for ``_title``."""
     texts: list[str] = []
@@ -448,8 +475,8 @@ def _page_texts(pages: Sequence[PageObject], n_pages: int, runs: list | None = N
         try:
             in_time()
             sized = functools.partial(_sized_run, runs) if index == 0 and runs is not None else None
-            texts.append(clean_text(pages[index].extract_text(visitor_operand_before=in_time, visitor_text=sized)
-                                    or ""))
+            texts.append(normalize(pages[index].extract_text(visitor_operand_before=in_time, visitor_text=sized)
+                                   or ""))
         except _OutOfTime:
             raise ValueError(f"PDF text extraction stopped after {PDF_SECONDS:g} s, at page {index + 1:,} of "
                              f"{n_pages:,}: the file asks for more work than its text can need") from None

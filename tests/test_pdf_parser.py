@@ -576,3 +576,21 @@ def test_a_short_papers_running_header_and_page_numbers_are_left_out_too():
     sections = [["1 Introduction", "Text of the introduction."], ["2 Methods", "Text of the methods."]]
     assert parse_pdf("two.pdf", pages_of_lines(sections)).sections[0].text.split("\n\n") == [
         "1 Introduction\nText of the introduction.", "2 Methods\nText of the methods."]
+
+
+def test_a_compounds_hyphen_at_a_line_end_is_kept_and_a_broken_words_is_not():
+    """TeX breaks a line at a compound's own hyphen too: 'structure-' / 'aware' was indexed as 'structureaware'
+    and 'state-of-the-' / 'art' as 'state-of-theart', which neither 'structure aware' nor 'state of the art'
+    finds. The hyphen is kept (the line break gone) after a word holding a hyphen already, and for a compound
+    the document writes with its hyphen on one line; 'retriev-' / 'al' is still 'retrieval'."""
+    assert dehyphenate("state-of-the-\nart") == "state-of-the-art"
+    assert dehyphenate("structure-\naware") == "structureaware"  # nothing says it is a compound
+    assert dehyphenate("structure-\naware", frozenset({"structure-aware"})) == "structure-aware"
+    assert dehyphenate("structure\u00ad\naware", frozenset({"structure-aware"})) == "structureaware"  # soft
+    pages = [["Structure-aware chunking follows the headings.", "We compare structure-",
+              "aware sections with state-of-the-", "art models and dense retriev-", "al baselines on long structure-"],
+             ["aware reports, both fine-", "tuned."]]
+    text = parse_pdf("paper.pdf", pages_of_lines(pages)).sections[0].text
+    assert text.split("\n\n") == [
+        "Structure-aware chunking follows the headings.\nWe compare structure-aware sections with "
+        "state-of-the-art models and dense retrieval baselines on long structure-aware", "reports, both finetuned."]
