@@ -123,6 +123,7 @@ class Similar(TypedDict):
     source: str
     results: list[Hit]
     generations: NotRequired[dict[str, int]]
+    notes: NotRequired[list[str]]
 
 
 class TextRead(TypedDict):

@@ -47,6 +47,9 @@ FilePath = Annotated[str, Field(max_length=4096, description="The file: 'collect
                                             "it, a path relative to a collection root, an absolute path inside "
                                             "one, or a bare file name.")]
 
+Kind = Annotated[Literal["note", "code", "pdf", "text"] | None, Field(
+    description="Only this kind of file: note (Markdown), code, pdf or text.")]
+
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 QUEUES_A_JOB = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True,
                                open_world_hint=False)
@@ -322,8 +325,7 @@ class Tools:
                         "fastest; semantic: meaning only, finds paraphrases without shared words.")] = "hybrid",
         collection: Collection = None,
         path_prefix: PathPrefix = None,
-        kind: Annotated[Literal["note", "code", "pdf", "text"] | None, Field(
-            description="Only this kind of file: note (Markdown), code, pdf or text.")] = None,
+        kind: Kind = None,
         glob: Annotated[str | None, Field(max_length=1000, description="Only files whose path relative to the "
                                           "collection root matches this shell pattern: '*.go' (a pattern without "
                                           "'/' matches the file name in any folder), '*.{ts,tsx}', "
@@ -436,11 +438,21 @@ class Tools:
                                               "chunk number a search result shows).")] = None,
         limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="How many passages (1-50), at most "
                                     "one per file.")] = 10,
+        collection: Collection = None,
+        path_prefix: PathPrefix = None,
+        kind: Kind = None,
+        glob: Annotated[str | None, Field(max_length=1000, description="Only passages of files whose path "
+                                          "relative to the collection root matches this shell pattern, as for "
+                                          "search.")] = None,
     ) -> CallToolResult:
         """Find passages in other files that are closest in meaning to a file or to one passage: related
         notes, earlier drafts, other documents on the same topic. Give exactly one of path or chunk_id.
-        Needs an index built with embeddings.
+        Looks in every collection unless collection, path_prefix, kind or glob narrow it (a note's
+        neighbours among the user's code are rarely what is wanted). Needs an index built with embeddings.
         """
+        from search.query.filters import Filters
+        where = self._scope(collection, path_prefix)
+        filters = Filters(collection=where.collection, path_prefix=where.folder, kind=kind, glob=glob or None)
         target = None
         if path is not None:
             conn, roots = self.sift.conn(), self.sift.roots()
@@ -450,15 +462,19 @@ class Tools:
                 return _candidates("similar", path, many)
         if (target is None) == (chunk_id is None):
             raise Problem("give exactly one of path or chunk_id")
-        answer = self.sift.engine().similar(chunk_id=chunk_id, path=target, limit=limit)
+        answer = self.sift.engine().similar(chunk_id=chunk_id, path=target, limit=limit, filters=filters)
+        answer.notes += where.notes(found=bool(answer.hits))
+        if not answer.hits:
+            answer.notes += [hint for hint in (glob_hint(glob, self.sift.roots(), scope.MCP),) if hint]
         hits = [render.hit_data(h) for h in answer.hits]
         once = render.generations_said(hits, answer.generations)
         lines = [render.shown(f"{render.count(len(hits), 'passage')} like {answer.query} (other files, best "
                               f"passage of each{once})")]
+        lines += render.notes(answer.notes)
         lines += render.hits_text(hits, once=bool(once)) or ["no other passages found"]
         return result("\n".join(lines), {"source": answer.query, "results": [render.lean(h, answer.generations)
                                                                            for h in hits],
-                                          "generations": answer.generations})
+                                          "generations": answer.generations, "notes": answer.notes})
 
     @tool
     def stats(self) -> CallToolResult:
@@ -582,7 +598,7 @@ def refusals(sift, name: str, arguments: dict, told: set[str]) -> list[str]:
     def given(key):
         return key not in told and isinstance(arguments.get(key), str)
     found = []
-    if given("collection") and name in ("search", "list_files", "refresh"):
+    if given("collection") and name in ("search", "list_files", "similar", "refresh"):
         try:
             sift.check_collection(arguments["collection"])
         except Problem as exc:

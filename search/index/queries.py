@@ -581,12 +581,12 @@ def pdf_headings(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
                              f"WHERE ch.id IN ({marks}) AND f.kind = 'pdf' AND ch.heading_path != ''", ids).fetchall())
 
 
-def visible_chunk_file(conn: sqlite3.Connection, chunk_id: int) -> tuple[int, str] | None:
-    """(file id, collection) of a published chunk; None if it is not published."""
-    row = conn.execute(f"SELECT ch.file, c.name FROM chunks ch JOIN files f ON f.id = ch.file "
+def visible_chunk_file(conn: sqlite3.Connection, chunk_id: int) -> tuple[int, str, str] | None:
+    """(file id, collection, path relative to its root) of a published chunk; None if it is not published."""
+    row = conn.execute(f"SELECT ch.file, c.name, f.path FROM chunks ch JOIN files f ON f.id = ch.file "
                        f"JOIN collections c ON c.id = f.collection WHERE ch.id = ? AND {VISIBLE}",
                        (chunk_id,)).fetchone()
-    return (row[0], row[1]) if row is not None else None
+    return (row[0], row[1], row[2]) if row is not None else None
 
 
 def visible_path_chunks(conn: sqlite3.Connection, collection: str, path: str) -> list[int]:

@@ -23,7 +23,7 @@ import threading
 import time
 import unicodedata
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -560,12 +560,14 @@ class Engine:
 
     # -- similar passages ------------------------------------------------------
     def similar(self, chunk_id: int | None = None, path: tuple[str, str] | None = None,
-                limit: int = 10) -> Answer:
+                limit: int = 10, filters: Filters | None = None) -> Answer:
         """Passages of other files nearest in meaning to a chunk, or to a whole file.
 
         ``path`` is (collection, path relative to its root). The file's own chunks
-        are left out, and each other file gives at most its best passage. Uses the
-        stored vectors only, so no model is loaded.
+        are left out, and so is the same file reached through another collection (a root inside another's);
+        each other file gives at most its best passage, once however many collections reach it. ``filters``:
+        only passages of the files they keep (a collection, a folder, a kind). Uses the stored vectors only,
+        so no model is loaded.
         """
         started = time.perf_counter()
         if (chunk_id is None) == (path is None):
@@ -586,7 +588,8 @@ class Engine:
                 if state["generations"] and not state["model"]:  # nothing published: _source_chunks says so
                     raise SearchError("this index has no embeddings (built with SIFT_EMBEDDINGS=off), so there "
                                       "is nothing to compare by meaning: use search with mode 'keyword'")
-                query_ids, file_ids, collection = _source_chunks(conn, chunk_id, path)
+                query_ids, file_ids, source = _source_chunks(conn, chunk_id, path)
+                collection = source[0]
                 model_id = state["by_collection"].get(collection)
                 if not model_id:
                     raise SearchError(f"the collection {collection!r} has no embeddings (built with "
@@ -596,8 +599,10 @@ class Engine:
                 if path is not None:  # a paper's body, not its reference list, against other papers' bodies
                     query_ids = [cid for cid, _ in bibliography.left_out(conn, [(c, 0.0) for c in query_ids])] \
                         or query_ids
-                ranked = self._nearest(conn, index, query_ids, set(file_ids), limit, body=path is not None)
-                hits = _one_per_file(self._hits(conn, "", ranked), limit)
+                ranked = self._nearest(conn, index, query_ids, set(file_ids), limit, filters or Filters(),
+                                       body=path is not None)
+                roots = {row["name"]: row["root"] for row in queries.collections(conn)}
+                hits = _one_per_file(self._hits(conn, "", ranked), limit, roots, source)
         notes = []
         others = sorted(c for c, m in state["by_collection"].items() if m and m != model_id)
         if others:
@@ -610,7 +615,7 @@ class Engine:
         return answer
 
     def _nearest(self, conn, index: VectorIndex, query_ids: list[int], exclude: set[int], limit: int,
-                 body: bool = False) -> list[tuple[int, float, list]]:
+                 filters: Filters, body: bool = False) -> list[tuple[int, float, list]]:
         import numpy as np
         vectors = [v for v in (index.vector_of(cid) for cid in query_ids) if v is not None]
         if not vectors:
@@ -619,7 +624,7 @@ class Engine:
         query = np.mean(vectors, axis=0)
         query = query / max(float(np.linalg.norm(query)), 1e-12)
         depth = max(CANDIDATES, limit * 10)
-        found = _without_boilerplate(conn, index.search(query, depth, Filters(), exclude=exclude))
+        found = _without_boilerplate(conn, index.search(query, depth, filters, exclude=exclude))
         found = bibliography.left_out(conn, found) if body else found
         return [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(found, start=1)]
 
@@ -636,20 +641,21 @@ def _without_boilerplate(conn, found: list[tuple[int, float]]) -> list[tuple[int
 
 
 def _source_chunks(conn, chunk_id: int | None, path: tuple[str, str] | None
-                   ) -> tuple[list[int], list[int], str]:
-    """(chunks to compare with, every chunk of their file, its collection) for ``chunk_id`` or ``path``."""
+                   ) -> tuple[list[int], list[int], tuple[str, str]]:
+    """(chunks to compare with, every chunk of their file, (its collection, its path)) for ``chunk_id`` or
+    ``path``."""
     if chunk_id is not None:
         row = queries.visible_chunk_file(conn, chunk_id)
         if row is None:
             raise SearchError(f"no passage with chunk id {chunk_id} in the published index: chunk ids come "
                               "from search results and change when a file is indexed again")
-        return [chunk_id], queries.file_chunk_ids(conn, row[0]), row[1]
+        return [chunk_id], queries.file_chunk_ids(conn, row[0]), (row[1], row[2])
     collection, relative = path
     ids = queries.visible_path_chunks(conn, collection, relative)
     if not ids:
         raise SearchError(f"{collection}/{relative} has no passages in the published index: "
                           f"{_why_no_passages(conn, collection, relative)}")
-    return ids, ids, collection
+    return ids, ids, (collection, relative)
 
 
 def _why_no_passages(conn, collection: str, relative: str) -> str:
@@ -973,12 +979,24 @@ def _per_file(ranked: list, limit: int, catalog: Catalog) -> tuple[list, dict[in
     return [ranked[i] for i in kept], {first[f]: n for f, n in left.items()}
 
 
-def _one_per_file(hits: list[Hit], limit: int) -> list[Hit]:
-    seen, kept = set(), []
+def _one_per_file(hits: list[Hit], limit: int, roots: dict[str, str], source: tuple[str, str]) -> list[Hit]:
+    """The best hit of each file on disk but ``source`` (collection, path). A file is known by its root and path
+    (roots are stored resolved): under a collection whose root holds another's, the same file is in both, and
+    similar gave the file asked about as the first 'other file' (score 1.0, as all/notes/x.md), then each
+    other file twice. Of a file's twins, the one of the innermost collection is shown (notes/x.md, not
+    all/notes/x.md), at the place of the best of them."""
+    def on_disk(collection: str, path: str) -> str:
+        root = roots.get(collection)
+        return os.path.join(root, path) if root else f"{collection}\0{path}"
+    place, kept = {on_disk(*source): None}, []
     for hit in hits:
-        if (hit.collection, hit.path) not in seen:
-            seen.add((hit.collection, hit.path))
+        where = on_disk(hit.collection, hit.path)
+        if where not in place:
+            place[where] = len(kept)
             kept.append(hit)
+        elif place[where] is not None and len(roots.get(hit.collection, "")) > len(roots.get(
+                kept[place[where]].collection, "")):
+            kept[place[where]] = replace(hit, score=kept[place[where]].score)
     return kept[:limit]
 
 
