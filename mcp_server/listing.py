@@ -2,6 +2,9 @@
 and the notes), which the CLI's ``ingest files`` prints its own way."""
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
 from ingest.discover import kind_on_disk, why_not_indexed
 from mcp_server import render
 from search.query import listing
@@ -9,6 +12,68 @@ from search.query.scope import MCP
 
 
 REPEATED = ("collection", "relative_path")  # what a file's ``path`` (collection/relative/path) already says
+PAGES_KEPT = 256  # the next_offsets this server remembers the page of (the last file each page showed)
+_pages: OrderedDict = OrderedDict()  # (collection, folder, glob, sort, next_offset) -> the path shown last
+_pages_lock = threading.Lock()
+
+
+def page(sift, where, glob, sort, limit, offset: int = 0) -> tuple[dict, int]:
+    """list_files' answer for an ``offset``, and the offset it was listed from. An offset counts the files as they
+    stand at each call, so a file indexed, added or removed between two pages shifted the next page: files of the
+    last page came again (a new note sorts first, newest first) or were never shown (one deleted), unsaid. For an
+    offset this server gave as next_offset, the page goes on after the file that page showed last, wherever it
+    now is, and a note says the listing changed; where that file is gone, the note says the page may repeat or
+    skip files."""
+    key = (where.collection, where.folder, glob, sort)
+    with _pages_lock:
+        last = _pages.get((*key, offset)) if offset else None
+    notes = []
+    if last is None:
+        data = list_files(sift, where, glob, sort, limit, offset)
+    else:  # the file before the page, listed with it: where it is still the page's last, nothing moved
+        data = list_files(sift, where, glob, sort, min(limit + 1, listing.MAX_LIMIT), offset - 1)
+        if data["files"] and data["files"][0]["path"] == last:
+            data = _dropping_first(data, offset)
+        else:
+            found = _place(sift, where, glob, sort, offset, last)
+            if found is None:
+                notes.append(f"the listing changed since offset={offset} was given (files indexed, added or "
+                             f"removed), and {last}, the last file shown before, is no longer near its place: this "
+                             "page may repeat or leave out files; list from offset 0 again to be sure")
+                data = list_files(sift, where, glob, sort, limit, offset)
+            else:
+                notes.append(f"the listing changed since offset={offset} was given (files indexed, added or "
+                             f"removed): this page goes on after {last}, the last file shown before, now at offset "
+                             f"{found}, so that none repeats or is left out; files that now sort before it are "
+                             "listed from offset 0")
+                offset = found
+                data = list_files(sift, where, glob, sort, limit, offset)
+    data["notes"] = data.get("notes", []) + notes
+    if data.get("next_offset") is not None and data["files"]:
+        with _pages_lock:
+            _pages[(*key, data["next_offset"])] = data["files"][-1]["path"]
+            while len(_pages) > PAGES_KEPT:
+                _pages.popitem(last=False)
+    return data, offset
+
+
+def _dropping_first(data: dict, offset: int) -> dict:
+    """``data`` listed from ``offset - 1`` as if listed from ``offset``: without its first file."""
+    data["files"] = data["files"][1:]
+    data["shown"] = len(data["files"])
+    data.pop("next_offset", None)
+    if offset + data["shown"] < data["total"]:
+        data["next_offset"] = offset + data["shown"]
+    return data
+
+
+def _place(sift, where, glob, sort, offset: int, last: str) -> int | None:
+    """The offset just after ``last`` in the listing as it is now, looked for among the files around ``offset``
+    (as many before and after as one page of the largest limit holds); None where it is not there."""
+    start = max(0, offset - listing.MAX_LIMIT // 2)
+    near = list_files(sift, where, glob, sort, listing.MAX_LIMIT, start)["files"]
+    found = [n for n, f in enumerate(near) if f["path"] == last]
+    return start + found[0] + 1 if found else None
 
 
 def list_files(sift, where, glob, sort, limit, offset: int = 0) -> dict:

@@ -416,7 +416,7 @@ class Tools:
         is searchable yet. Ends with the freshness line search ends with (changed files waiting for a scan).
         """
         where = self._scope(collection, path_prefix)
-        data = listing.list_files(self.sift, where, glob, sort, limit, offset)
+        data, offset = listing.page(self.sift, where, glob, sort, limit, offset)
         # the listing is the index's: a file edited, deleted or added since its scan shows as it was indexed
         fresh_line, data["freshness"] = report.freshness(self.sift.conn(), where.collection)
         return result(f"{listing.text(data, sort, offset)}\n{fresh_line}", data)
