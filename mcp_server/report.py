@@ -123,14 +123,18 @@ def _since(ts: float | None) -> float | None:
 
 # --- stats ------------------------------------------------------------------------
 
-def stats(sift) -> tuple[str, dict]:
+def stats(sift, collection: str | None = None) -> tuple[str, dict]:
     """The one stats report (workers.stats), as the server knows it: the model it has loaded, its worker,
-    its notices; the text's hints name the tools an assistant has."""
+    its notices; the text's hints name the tools an assistant has. ``collection``: of the collections, that one
+    alone (the model, the worker and the queue as ever)."""
     worker = sift.worker.describe() if sift.worker else {"state": "none", "note": "started with --no-worker"}
     if not sift.settings.index_path.exists():
         return _nothing_yet(sift, worker)
     report = stats_report.gather(sift.conn(), sift.settings, sift.model.describe(), worker, sift.notices)
-    return stats_report.render(report, stats_report.ASSISTANT), report
+    everyone = report["collections"]
+    if collection is not None:
+        report["collections"] = [c for c in everyone if c["name"] == collection]
+    return stats_report.render(report, stats_report.ASSISTANT, everyone), report
 
 
 def _nothing_yet(sift, worker: dict) -> tuple[str, dict]:

@@ -195,6 +195,7 @@ class Refresh(TypedDict):
     queued: list[str]
     worker: str
     already_queued: NotRequired[list[str]]
+    folder_missing: NotRequired[list[str]]
 
 
 ANSWERS: dict[str, Any] = {

@@ -26,6 +26,7 @@ from mcp_server import listing, paths, reading, render, report, resources, shape
 from mcp_server.errors import Problem
 from mcp_server.service import NO_INDEX
 from search.index import queries
+from search.index.status import root_missing
 from search.query import scope
 from search.query.filters import unix_time
 from search.query.listing import glob_hint
@@ -477,13 +478,16 @@ class Tools:
                                           "generations": answer.generations, "notes": answer.notes})
 
     @tool
-    def stats(self) -> CallToolResult:
+    def stats(self, collection: Annotated[str | None, Field(max_length=200, description="Only this collection "
+                                                            "(a registered folder), by name; default: every "
+                                                            "collection.")] = None) -> CallToolResult:
         """Report on the index: each collection (folder) with its file and chunk counts, the published
         generation and its age, the generation being built with per-stage progress and an ETA, files that
         failed with reasons, the embedding model's state (not loaded / loading / ready / failed) and the
         worker. Use it when results look stale or missing, or the user asks what is indexed.
         """
-        text, data = report.stats(self.sift)
+        known = self.sift.settings.index_path.exists()  # before an index, the answer says what to do: no error
+        text, data = report.stats(self.sift, self.sift.check_collection(collection) if known else None)
         return result(text, data, whole=True)  # the one report, as `ingest stats --json` gives it
 
     @tool
@@ -503,6 +507,8 @@ class Tools:
         lines = [f"queued a re-scan of {row['name']} ({row['root']}){_after_its_build(self.sift.conn(), row)}"
                  if waiting[row["name"]] is None else rescan.already_queued(row["name"], waiting[row["name"]])
                  for row in rows]
+        missing = [row for row in rows if root_missing(row["root"])]
+        lines += [_folder_missing(row["name"], row["root"], self.sift.settings.rescan_minutes) for row in missing]
         if worker["state"] == "restarting":
             wait = worker["restart_in_seconds"]
             when = f"in {wait:.0f} s" if wait >= 1 else "now"
@@ -511,7 +517,18 @@ class Tools:
         elif worker["state"] != "running":
             lines.append(_no_worker_of_its_own(self.sift.settings.home))
         return result("\n".join(lines), {"queued": [row["name"] for row in rows], "worker": worker["state"],
-                                         "already_queued": [name for name, scan in waiting.items() if scan]})
+                                         "already_queued": [name for name, scan in waiting.items() if scan],
+                                         "folder_missing": [row["name"] for row in missing]})
+
+
+def _folder_missing(name: str, root: str, minutes: float) -> str:
+    """What a re-scan of a collection whose folder is gone does: it said 'queued a re-scan' alone, and a user who
+    had moved the folder was told the index would follow, when the scan finds none of its files and, after a
+    rescan interval, removes them all from search."""
+    return (f"note: the folder of {name}, {root}, is missing: the re-scan finds none of its files, which stay "
+            f"searchable as last indexed until it has been gone {minutes:g} min (SIFT_RESCAN_MINUTES), then leave "
+            f"search; if it was moved, `ingest enqueue NEW_FOLDER --name {name}` follows it (nothing is embedded "
+            "again), or `sift-mcp --root NEW_FOLDER --name " + name + "` at the next start")
 
 
 def _after_its_build(conn, row) -> str:
@@ -598,7 +615,7 @@ def refusals(sift, name: str, arguments: dict, told: set[str]) -> list[str]:
     def given(key):
         return key not in told and isinstance(arguments.get(key), str)
     found = []
-    if given("collection") and name in ("search", "list_files", "similar", "refresh"):
+    if given("collection") and name in ("search", "list_files", "similar", "stats", "refresh"):
         try:
             sift.check_collection(arguments["collection"])
         except Problem as exc:

@@ -184,4 +184,4 @@ def test_the_output_schemas_carry_no_titles_that_repeat_key_names(servers, sift_
             titles(v) for v in schema.values())
     assert {name: titles(schema) for name, schema in schemas.items() if titles(schema)} == {}
     assert "title" in schemas["search"]["$defs"]["Hit"]["properties"]
-    assert sum(len(json.dumps(s)) for s in schemas.values()) < 10_100  # similar's notes: 10,047
+    assert sum(len(json.dumps(s)) for s in schemas.values()) < 10_200  # similar's notes, refresh's folder_missing: 10,113

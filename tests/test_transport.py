@@ -220,7 +220,7 @@ def test_an_argument_a_tool_does_not_take_is_refused_not_dropped(raw):
     both = text(raw.call("search", query="contract", path="clients", limit=0))
     assert "limit must be between 1 and 50 (got 0)" in both and "'path' is not an argument of search (did you " \
         "mean path_prefix?)" in both, both
-    assert "'verbose' is not an argument of stats: it takes none" in text(raw.call("stats", verbose=True))
+    assert "'verbose' is not an argument of stats: it takes collection" in text(raw.call("stats", verbose=True))
     assert not raw.call("search", query="contract", mode="keyword", collection="notes").get("isError")
 
 

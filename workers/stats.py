@@ -209,7 +209,9 @@ def _count(read, url: str = "sqlite") -> tuple[int | None, str | None]:
 
 # --- the one rendering ----------------------------------------------------------------------------------------
 
-def render(report: dict, hints: Hints) -> str:
+def render(report: dict, hints: Hints, everyone: list[dict] | None = None) -> str:
+    """The report as text; ``everyone``: every collection, where ``report`` holds only some (stats of one
+    collection), to say whose build goes first."""
     lines = model_lines(report["model"])
     if "worker" in report:
         lines.append(worker_line(report["worker"], _home_of(report)))
@@ -231,7 +233,7 @@ def render(report: dict, hints: Hints) -> str:
     if not report["collections"]:
         lines.append(f"no collections yet: {hints.no_collections}")
     for c in report["collections"]:
-        lines += [""] + collection_lines(c, hints, report["collections"])
+        lines += [""] + collection_lines(c, hints, report["collections"] if everyone is None else everyone)
     return "\n".join(printable(line) for line in lines)
 
 
