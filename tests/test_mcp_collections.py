@@ -41,3 +41,24 @@ def test_refresh_of_a_collection_whose_folder_is_missing_says_so(immediate, tmp_
     assert one.structured_content["folder_missing"] == ["notes"]
     assert both.structured_content["folder_missing"] == ["notes"] and "the folder of code" not in text(both)
     assert moved.exists()
+
+
+def test_a_folder_that_is_lower_down_is_offered_where_path_prefix_named_it_at_the_root(immediate, tmp_path,
+                                                                                        sift_env, servers):
+    """path_prefix='tests' in a repository whose tests are in huey/tests: the note said only that there was no
+    folder 'tests' and to list the files by path (82 of them) for the folders there are."""
+    ingest(write_tree(tmp_path / "code", {"huey/tests/test_api.py": "def test_consumer():\n    pass\n",
+                                          "huey/consumer.py": "class Consumer:\n    pass\n"}), "code")
+    ingest(write_tree(tmp_path / "notes", {"a.md": "# A\n\nthe consumer runs tasks\n"}), "notes")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return (await call(s, "search", query="consumer", path_prefix="tests", mode="keyword"),
+                    await call(s, "list_files", collection="code", path_prefix="tests"),
+                    await call(s, "search", query="consumer", path_prefix="code/huey/tests", mode="keyword"))
+    everywhere, code, meant = run(scenario)
+    assert everywhere.structured_content["results"] == []
+    assert "there is no folder 'tests' in any collection (code, notes) (did you mean 'code/huey/tests'?)" \
+        in text(everywhere), text(everywhere)
+    assert "there is no folder 'tests' in collection 'code' (did you mean 'huey/tests'?)" in text(code), text(code)
+    assert [r["path"] for r in meant.structured_content["results"]] == ["code/huey/tests/test_api.py"]

@@ -284,6 +284,20 @@ SELECT path FROM seek WHERE path IS NOT NULL
 MOST_SUBFOLDERS = 10_000
 
 
+def folders_ending(conn: sqlite3.Connection, collection: str, folder: str, most: int = 3) -> list[str]:
+    """At most ``most`` folders of the collection whose path ends with ``folder`` ('tests': 'huey/tests',
+    'src/app/tests'), each holding a file as the index has it, the shallowest first. A scan of the paths that
+    hold it, asked only when the answer already says the folder is not at the root."""
+    needle = "/" + folder.strip("/") + "/"
+    found = set()
+    for (path,) in conn.execute("SELECT f.path FROM files f JOIN collections c ON c.id = f.collection "
+                                "WHERE c.name = ? AND f.gen_to IS NULL AND instr('/' || f.path, ?) > 0",
+                                (collection, needle)):
+        at = ("/" + path).find(needle)
+        found.add(path[:at + len(needle) - 2])
+    return sorted(found, key=lambda p: (p.count("/"), p))[:most]
+
+
 def subfolders(conn: sqlite3.Connection, collection: str, parent: str) -> set[str]:
     """The names of the folders directly in ``parent`` ('' for the root, no trailing '/') that hold a file of
     the collection as the index has it: what a scan found, never an ignored folder or an empty one. A seek per

@@ -223,8 +223,19 @@ def _missing_hint(prefix: str, folder: str | None, collection: str | None, roots
     where = f"collection {collection!r}" if collection else f"any collection ({', '.join(names) or 'none'})"
     near = _near(folder, [n for n in names if n in roots], conn)
     head, slash, _ = prefix.strip().rstrip("/").rpartition("/")
-    meant = f" (did you mean {head + slash + near!r}?)" if near else ""
+    meant = f" (did you mean {head + slash + near!r}?)" if near else _deeper(folder, collection, names, roots, conn)
     return f"{say.prefix} {prefix!r}: there is no folder {folder.rstrip('/')!r} in {where}{meant}; {say.folders}"
+
+
+def _deeper(folder: str, collection: str | None, names: list[str], roots: dict[str, str], conn) -> str:
+    """' (did you mean 'code/huey/tests'?)' for a folder that is not at the root but lower down ('tests' in a
+    repository whose tests are in huey/tests): the note said only that there was no folder 'tests' and to list
+    the files by path, a hundred files to read for the folder meant. Written as the prefix was: relative to the
+    root with the collection given, else as results show paths."""
+    found = sorted((f.count("/"), f if collection else f"{name}/{f}") for name in names if name in roots
+                   for f in queries.folders_ending(conn, name, folder))
+    found = [shown for _, shown in found[:3]]
+    return f" (did you mean {' or '.join(repr(f) for f in found)}?)" if found else ""
 
 
 def _near(folder: str, collections: list[str], conn) -> str | None:
