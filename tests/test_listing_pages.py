@@ -22,10 +22,16 @@ def paths(result) -> list[str]:
     return [f["path"] for f in result.structured_content["files"]]
 
 
-def test_a_page_after_files_were_indexed_goes_on_after_the_last_one_shown(immediate, tmp_path, sift_env, servers):
+def indexed(tmp_path, count: int):
+    """``count`` notes, old-00.md the oldest, indexed as collection 'notes'; their folder."""
     root = tmp_path / "notes"
-    notes(root, [f"old-{n:02}.md" for n in range(12)], 0)
+    notes(root, [f"old-{n:02}.md" for n in range(count)], 0)
     ingest(root, "notes")
+    return root
+
+
+def test_a_page_after_files_were_indexed_goes_on_after_the_last_one_shown(immediate, tmp_path, sift_env, servers):
+    root = indexed(tmp_path, 12)
 
     async def scenario():
         async with servers.session(sift_env, "--no-worker") as s:
@@ -53,9 +59,7 @@ def test_a_page_after_files_were_indexed_goes_on_after_the_last_one_shown(immedi
 
 
 def test_a_page_of_an_unchanged_listing_is_the_plain_offset(immediate, tmp_path, sift_env, servers):
-    root = tmp_path / "notes"
-    notes(root, [f"old-{n:02}.md" for n in range(7)], 0)
-    ingest(root, "notes")
+    indexed(tmp_path, 7)
 
     async def scenario():
         async with servers.session(sift_env, "--no-worker") as s:
