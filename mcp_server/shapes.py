@@ -154,6 +154,7 @@ class PdfRead(TypedDict):
     indexed_generation: int | None
     start_offset: NotRequired[int]
     next_start_offset: NotRequired[int]
+    next_page: int | None
 
 
 class ListedFile(TypedDict):

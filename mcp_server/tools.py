@@ -287,9 +287,9 @@ def _message(name: str, exc: Exception, index_path) -> str:
 
 
 # Keys kept even when null or empty, for what that says: no results or no files (the answer itself); nothing
-# published yet; the end of the file reached (no next line); a line count not finished (total_lines_at_least
+# published yet; the end of the file reached (no next line or page); a line count not finished (total_lines_at_least
 # has how far it got); a file not in the published index; a missing query word's suggestion (none found).
-KEPT_EMPTY = frozenset({"results", "files", "candidates", "published_generation", "next_start_line",
+KEPT_EMPTY = frozenset({"results", "files", "candidates", "published_generation", "next_start_line", "next_page",
                         "total_lines", "indexed_generation", "suggestion", "first_scan_queued"})
 
 

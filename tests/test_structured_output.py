@@ -185,3 +185,25 @@ def test_the_output_schemas_carry_no_titles_that_repeat_key_names(servers, sift_
     assert {name: titles(schema) for name, schema in schemas.items() if titles(schema)} == {}
     assert "title" in schemas["search"]["$defs"]["Hit"]["properties"]
     assert sum(len(json.dumps(s)) for s in schemas.values()) < 10_200  # similar's notes, refresh's folder_missing: 10,113
+
+
+def test_a_pdf_read_says_in_its_data_where_to_go_on_as_a_text_read_does(immediate, tmp_path, sift_env, servers):
+    """A text file's data has next_start_line (null at the end); a PDF's had only the pages shown, and where to
+    go on was in the text alone ('call read_file with page=3 …'): a client reading the data had to work it out."""
+    root = write_tree(tmp_path / "notes", {"tech/cooking.md": NOTES["tech/cooking.md"]})
+    shutil.copy(need_data("pdf/en/Seige_of_Vicksburg_Sample_OCR.pdf"), root / "siege.pdf")
+    ingest(root, "notes")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            first = await call(s, "read_file", path="notes/siege.pdf", page=1)
+            last = first.structured_content["pages"]
+            return (first, await call(s, "read_file", path="notes/siege.pdf", page=last),
+                    await call(s, "read_file", path="notes/tech/cooking.md"))
+    first, last, note = run(scenario)
+    pages = first.structured_content["pages"]
+    assert pages > 1 and first.structured_content["next_page"] == 2, first.structured_content
+    assert "call read_file with page=2" in text(first)
+    assert last.structured_content["last_page_shown"] == pages and last.structured_content["next_page"] is None
+    assert "next_page" in last.structured_content, "kept, as next_start_line is: null says it is the end"
+    assert note.structured_content["next_start_line"] is None
