@@ -38,12 +38,12 @@ def page(sift, where, glob, sort, limit, offset: int = 0) -> tuple[dict, int]:
             found = _place(sift, where, glob, sort, offset, last)
             if found is None:
                 notes.append(f"the listing changed since offset={offset} was given (files indexed, added or "
-                             f"removed), and {last}, the last file shown before, is no longer near its place: this "
+                             f"removed), and {render.shown(last)}, the last file shown before, is no longer near its place: this "
                              "page may repeat or leave out files; list from offset 0 again to be sure")
                 data = list_files(sift, where, glob, sort, limit, offset)
             else:
                 notes.append(f"the listing changed since offset={offset} was given (files indexed, added or "
-                             f"removed): this page goes on after {last}, the last file shown before, now at offset "
+                             f"removed): this page goes on after {render.shown(last)}, the last file shown before, now at offset "
                              f"{found}, so that none repeats or is left out; files that now sort before it are "
                              "listed from offset 0")
                 offset = found
