@@ -42,10 +42,26 @@ def resolve(raw: str, roots: dict[str, str], indexed_by_name=None) -> Target:
         if meant is not None:
             raise Problem(f"no file {raw!r} in the indexed folders: did you mean {meant!r}? Paths are written "
                           "with '/', as search and list_files give them") from None
-        raise Problem(f"no file {raw!r} in the indexed folders: find it with search or list_files, "
-                      "then pass the path they give ('collection/relative/path'); a file not indexed yet is "
-                      "found by its bare name only beside indexed files: elsewhere give its path") from None
+        raise Problem(f"no file {raw!r} in the indexed folders{_no_such_collection(raw, roots)}: find it with "
+                      "search or list_files, then pass the path they give ('collection/relative/path'); a file "
+                      "not indexed yet is found by its bare name only beside indexed files: elsewhere give its "
+                      "path") from None
     return _regular(found, raw)
+
+
+def _no_such_collection(raw: str, roots: dict[str, str]) -> str:
+    """' ('notes' names no collection, they are code, pdf, nor a folder at their roots)' for a path whose first
+    part is neither: a path a search gave before its collection was removed (`ingest remove notes`) was told
+    only that no such file was in the indexed folders, as if the file alone had gone."""
+    first, slash, _ = raw.lstrip("/").partition("/")
+    if not slash or not first or os.path.isabs(raw) or collection_named(first, roots) is not None:
+        return ""
+    try:
+        if any(os.path.lexists(os.path.join(root, first)) for root in roots.values()):
+            return ""
+    except ValueError:
+        return ""
+    return f" ({first!r} names no collection, they are {', '.join(sorted(roots))}, nor a folder at their roots)"
 
 
 ESCAPE = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|[ntr])")

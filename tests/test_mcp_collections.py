@@ -62,3 +62,25 @@ def test_a_folder_that_is_lower_down_is_offered_where_path_prefix_named_it_at_th
         in text(everywhere), text(everywhere)
     assert "there is no folder 'tests' in collection 'code' (did you mean 'huey/tests'?)" in text(code), text(code)
     assert [r["path"] for r in meant.structured_content["results"]] == ["code/huey/tests/test_api.py"]
+
+
+def test_a_path_of_a_removed_collection_is_told_the_collection_is_not_there(immediate, tmp_path, sift_env,
+                                                                            servers):
+    """A path a search gave ('notes/a.md') after `ingest remove notes`, while the server runs: read_file and
+    similar said only that no such file was in the indexed folders, as if the file alone were gone."""
+    from tests.conftest import run_ingest
+    ingest(write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha\n"}), "notes")
+    ingest(write_tree(tmp_path / "code", {"x.py": "def x():\n    return 1\n", "lib/y.py": "Y = 2\n"}), "code")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            before = await call(s, "read_file", path="notes/a.md")
+            assert run_ingest(sift_env, "remove", "notes").returncode == 0
+            return (before, await call(s, "read_file", path="notes/a.md"),
+                    await call(s, "similar", path="notes/a.md"), await call(s, "read_file", path="lib/z.py"))
+    before, read, similar, folder = run(scenario)
+    assert not before.is_error
+    for result in (read, similar):
+        assert result.is_error and "no file 'notes/a.md' in the indexed folders ('notes' names no collection, " \
+            "they are code, nor a folder at their roots)" in text(result), text(result)
+    assert folder.is_error and "names no collection" not in text(folder), "lib is a folder of code"
