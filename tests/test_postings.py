@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from search.index import db
+from search.index import db, queries
 from search.index.schema import TOKENIZER
-from search.query import keyword
+from search.query import keyword, question
 from search.query.engine import Engine
 from search.query.filters import Filters
+from search.query.text import query_words
 from tests.conftest import ingest, write_tree
 
 # Words that Porter stemming leaves as they are, so FTS5's own query and ours name the same terms.
@@ -210,3 +211,58 @@ def test_a_delta_that_fails_half_way_is_read_again_whole(index, monkeypatch):
     assert [h.path for h in engine.search("zeppelin", mode="keyword").hits] == ["d9/new.md"]
     ids = engine._postings.ids
     assert len(set(ids.tolist())) == len(ids) and (ids[1:] > ids[:-1]).all(), "no row held twice"
+
+
+def camel(words: list[str]) -> str:
+    """Two or more words as one camelCase name ('lake', 'boat' -> 'lakeBoat'): keyword search looks it up whole and
+    as its words in a row, a phrase."""
+    return words[0] + "".join(w.capitalize() for w in words[1:])
+
+
+def test_a_phrase_is_ranked_from_memory_as_fts5_bm25_ranks_it(index):
+    """A query with a camelCase name holds a phrase (its words in a row): the postings rank it from the places FTS5
+    holds, with every score and the same rows as FTS5's bm25() of the whole query (keyword.search, the path such a
+    query took before), and no bm25() is asked: on a single generation, with names whose words stand side by side
+    in some passages and not in others, beside prose words common and rare (some dropped as common)."""
+    root, path = index
+    tree = corpus(seed=11, files=30)
+    tree["code/stream.py"] = ("class LakeBoat:\n    '''lake boat harbor: a lake boat and a boat lake'''\n\n"
+                              "    def lake_boat(self):\n        return 'lake boat lake boat boat'\n")
+    write_tree(root, tree)
+    ingest(root)
+    engine = Engine(path)
+    engine.warm()
+    conn = db.connect(path, readonly=True)
+    total = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+    rng = random.Random(5)
+    queries = ["lakeBoat", "how does LakeBoat sail the lake", "boatLake harbor wind",
+               "zephyrYonder the lake"]  # the last: a phrase no passage holds, beside a common word
+    queries += [" ".join([camel(rng.sample(WORDS, rng.choice((2, 2, 3))))] + rng.sample(WORDS, rng.randint(0, 4)))
+                for _ in range(40)]
+    asked: list[str] = []
+    for query in queries[:4]:  # through the engine: the same hits and scores as an engine of FTS5 alone
+        asked.clear()
+        engine._connection().set_trace_callback(asked.append)
+        answer = engine.search(query, mode="keyword", limit=50)
+        engine._connection().set_trace_callback(None)
+        plain = Engine(path, keyword_postings=False).search(query, mode="keyword", limit=50)
+        ours, theirs = {h.chunk_id: h.score for h in answer.hits}, {h.chunk_id: h.score for h in plain.hits}
+        assert set(ours) == set(theirs) and [ours[c] for c in theirs] == pytest.approx(list(theirs.values()), rel=1e-6)
+        assert answer.hits and not [sql for sql in asked if "bm25(" in sql]
+    with engine._conn_lock, db.snapshot(engine._connection()) as fast:
+        postings = engine._postings
+        assert postings.catch_up(fast, engine._catalog[1])
+        asked.clear()
+        fast.set_trace_callback(asked.append)
+        phrases = 0
+        for query in queries:
+            tokens = postings.tokens(fast, query_words(question.content(query))[:keyword.MAX_TERMS])
+            terms = [t[0] if len(t) == 1 else t for t in tokens if t]
+            phrases += any(isinstance(t, tuple) for t in terms)
+            ours = dict(postings.search(terms, 1000, Filters(), fast))
+            theirs = dict(keyword.search(conn, query, 1000, Filters(), total, total))
+            assert set(ours) == set(theirs), query
+            assert [ours[c] for c in sorted(ours)] == pytest.approx([theirs[c] for c in sorted(theirs)], rel=1e-6)
+        fast.set_trace_callback(None)
+    assert phrases == len(queries)
+    assert not [sql for sql in asked if "bm25(" in sql]

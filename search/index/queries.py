@@ -779,6 +779,14 @@ def instance_codes(conn: sqlite3.Connection, instances: str, bits: int):
                         f"FROM temp.{instances} GROUP BY term")
 
 
+def term_places(conn: sqlite3.Connection, term: str, bits: int, offset_bits: int) -> str | None:
+    """Every occurrence of ``term`` (a token as FTS5 stores it) in the keyword index, comma-separated: its row
+    shifted left by ``bits``, plus the length of its column's name, all shifted left by ``offset_bits``, plus its
+    place in that column (the instance table: ``make_scratch`` first). None when no row holds it."""
+    return conn.execute(f"SELECT group_concat((doc * {2 ** bits} + length(col)) * {2 ** offset_bits} + offset) "
+                        f"FROM temp.{INSTANCES} WHERE term = ?", (term,)).fetchone()[0]
+
+
 # The published chunks holding a term (a token as FTS5 stores it), through the instance table (make_scratch first).
 _HOLDING = (f"FROM temp.{INSTANCES} i JOIN chunks ch ON ch.id = i.doc JOIN files f ON f.id = ch.file "
             f"JOIN collections c ON c.id = f.collection WHERE i.term = ? AND {VISIBLE}")

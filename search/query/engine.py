@@ -420,12 +420,12 @@ class Engine:
         return vector
 
     def _keyword(self, conn, query, depth, filters, catalog, state) -> list[tuple[int, float]]:
-        """BM25 from the postings in memory, or from FTS5 itself while they are read or for a phrase."""
+        """BM25 from the postings in memory, or from FTS5 itself while they are read. A word FTS5 splits in several
+        tokens (a camelCase name's words) is a phrase, whose places the postings read from FTS5 (Postings.phrase)."""
         postings = self._current_postings(conn, catalog) if self._hold_postings else None
         if postings is not None:
             tokens = postings.tokens(conn, query_words(question.content(query))[:keyword.MAX_TERMS])
-            if all(len(t) <= 1 for t in tokens):  # a word FTS5 splits in two is a phrase: FTS5 answers
-                return postings.search([t[0] for t in tokens if t], depth, filters)
+            return postings.search([t[0] if len(t) == 1 else t for t in tokens if t], depth, filters, conn)
         key = tuple(sorted(state["generations"].items()))
         return keyword.search(conn, query, depth, filters, self._total(conn, key), len(catalog))
 
