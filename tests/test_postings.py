@@ -266,3 +266,30 @@ def test_a_phrase_is_ranked_from_memory_as_fts5_bm25_ranks_it(index):
         fast.set_trace_callback(None)
     assert phrases == len(queries)
     assert not [sql for sql in asked if "bm25(" in sql]
+
+
+def test_matching_asks_fts5_once_and_finds_what_each_candidate_matched(index):
+    """queries.matching (passages whose title holds every word, quoted phrases) matches the expression over the
+    whole index once and keeps the candidates: asked with 'rowid IN (candidates)', FTS5 evaluated it once per
+    candidate (65 ms per hybrid search at 100,120 passages). The same rows as that form, for titles and phrases."""
+    _, path = index
+    conn = db.connect(path, readonly=True)
+    every = [r[0] for r in conn.execute("SELECT rowid FROM chunks_fts ORDER BY rowid")]
+    rng = random.Random(3)
+    asked: list[str] = []
+    conn.set_trace_callback(asked.append)
+    checked = 0
+    for _ in range(30):
+        a, b = rng.sample(WORDS, 2)
+        for expression in (f'title : ("{a}" AND "{b}")', f'"{a} {b}"', f'title : ("{a}")'):
+            ids = rng.sample(every, rng.randint(1, len(every)))
+            found = queries.matching(conn, expression, ids)
+            marks = ",".join("?" * len(ids))
+            conn.set_trace_callback(None)
+            each = {r[0] for r in conn.execute(f"SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN "
+                                               f"({marks})", [expression, *ids])}
+            conn.set_trace_callback(asked.append)
+            assert found == each, expression
+            checked += bool(found)
+    assert checked > 10
+    assert asked and not [sql for sql in asked if "rowid IN" in sql]

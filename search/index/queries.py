@@ -714,10 +714,14 @@ def keyword_search_every(conn: sqlite3.Connection, expression: str, weights: tup
 
 
 def matching(conn: sqlite3.Connection, expression: str, ids: list[int]) -> set[int]:
-    """Those of the chunks ``ids`` whose keyword index row matches the FTS5 ``expression``."""
-    marks = ",".join("?" * len(ids))
-    return {row[0] for row in conn.execute(
-        f"SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN ({marks})", [expression, *ids])}
+    """Those of the chunks ``ids`` whose keyword index row matches the FTS5 ``expression``: the rows matching it
+    anywhere, kept where they are among ``ids``. Asked with 'rowid IN (ids)', FTS5 evaluated the expression once per
+    id, reading each word's doclist again each time: 65 ms per hybrid search of 'how does StreamWriter write data to
+    the stream' (200 candidates, 100,120 passages; 'title : (… AND …)'), against 0.5 ms for the whole index, where
+    its AND skips through the doclists once (a title holding 'the' and 'a', in 3,280 rows: 10 → 8 ms)."""
+    wanted = set(ids)
+    return {row[0] for row in conn.execute("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?", (expression,))
+            if row[0] in wanted}
 
 
 def fts_rowids(conn: sqlite3.Connection):
