@@ -540,14 +540,13 @@ class Engine:
         # Chinese, which a snippet also marks whole: '内存泄露怎么办' marked **怎么办** in a note on another matter.
         query = question.content(query)
         accept = _stem_matches(conn, query, set().union(*(
-            marked_words(r["text"], query, skip=common, note=r["kind"] == "note", code=r["kind"] == "code")
-            for r in rows.values())))
+            marked_words(r["text"], query, skip=common, note=r["kind"] == "note", code=r["kind"] == "code",
+                         above=_above(r)) for r in rows.values())))
         hits = []
         for cid, score, (kw_rank, sem_rank) in ranked:
             r = rows[cid]
             shown, window = snippet_window(r["text"], query, skip=common, note=r["kind"] == "note",
-                                           code=r["kind"] == "code", accept=accept,
-                                           above=(r["title"] or "", *(r["heading_path"] or "").split(" > ")))
+                                           code=r["kind"] == "code", accept=accept, above=_above(r))
             hits.append(Hit(chunk_id=cid, collection=r["collection"], path=r["path"], title=r["title"] or "",
                             kind=r["kind"], heading_path=r["heading_path"], start_line=r["start_line"],
                             end_line=r["end_line"], snippet=shown, score=round(score, 6),
@@ -627,6 +626,11 @@ class Engine:
         found = _without_boilerplate(conn, index.search(query, depth, filters, exclude=exclude))
         found = bibliography.left_out(conn, found) if body else found
         return [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(found, start=1)]
+
+
+def _above(row) -> tuple[str, ...]:
+    """The headings shown above a hit's snippet: its file's title and its heading path's parts."""
+    return (row["title"] or "", *(row["heading_path"] or "").split(" > "))
 
 
 def _without_boilerplate(conn, found: list[tuple[int, float]]) -> list[tuple[int, float]]:
