@@ -89,3 +89,26 @@ def cpu_seconds(pid: int) -> float:
     except (OSError, IndexError):
         return 0.0
     return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def published_chunks(conn) -> int:
+    """How many chunks the published generations show."""
+    from search.index.queries import VISIBLE
+    return conn.execute(f"SELECT count(*) FROM chunks ch JOIN files f ON f.id = ch.file "
+                        f"JOIN collections c ON c.id = f.collection WHERE {VISIBLE}").fetchone()[0]
+
+
+def copy_until(conn, home: Path, corpora: list[tuple[str, Path]], add, target: int) -> None:
+    """Add symlinked copies of ``corpora`` ([(name, root)], in turn) as collections '<name>-copy-<n>', through
+    ``add(name, root)``, until the published chunks reach ``target``: their chunks are new rows, and the embedding
+    cache means nothing is embedded twice."""
+    copies = home / "copies"
+    copies.mkdir(exist_ok=True)
+    n = 0
+    while published_chunks(conn) < target:
+        name, root = corpora[n % len(corpora)]
+        link = copies / f"{name}-{n}"
+        if not link.exists():
+            link.symlink_to(root)
+        add(f"{name}-copy-{n}", link)
+        n += 1

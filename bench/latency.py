@@ -31,18 +31,12 @@ import sys
 import time
 from pathlib import Path
 
-from common import fresh_home, percentile, shared_data, use_all_cores
+from common import copy_until, fresh_home, percentile, published_chunks, shared_data, use_all_cores
 
 QUERIES = 200
 NOTE_QUERIES = ["undo the last commit", "rebase interactive", "docker compose volumes", "postgres index",
                 "vim macros", "react hooks state", "tmux split pane", "ruby hash default", "jq filter arrays",
                 "rails migration rollback"]
-
-
-def chunks(conn) -> int:
-    from search.index.queries import VISIBLE
-    return conn.execute(f"SELECT count(*) FROM chunks ch JOIN files f ON f.id = ch.file "
-                        f"JOIN collections c ON c.id = f.collection WHERE {VISIBLE}").fetchone()[0]
 
 
 def add_collection(conn, name: str, root: Path) -> None:
@@ -65,24 +59,15 @@ def build(home: Path, target: int, with_notes: bool, http: bool = False) -> list
         corpora.append(("notes", shared_data("notes-en")))
     for name, root in corpora:
         add_collection(conn, name, root)
-    sizes = [chunks(conn)]
+    sizes = [published_chunks(conn)]
     if http:
         print(f"\n--- {sizes[-1]} chunks, over MCP ---", flush=True)
         measure_transports(home)
         measure_reads(home)
         return sizes
     measure(home, sizes[-1])
-    copies = home / "copies"
-    copies.mkdir(exist_ok=True)
-    n = 0
-    while chunks(conn) < target:
-        name, root = corpora[n % len(corpora)]
-        link = copies / f"{name}-{n}"
-        if not link.exists():
-            link.symlink_to(root)
-        add_collection(conn, f"{name}-copy-{n}", link)
-        n += 1
-    sizes.append(chunks(conn))
+    copy_until(conn, home, corpora, lambda name, root: add_collection(conn, name, root), target)
+    sizes.append(published_chunks(conn))
     measure(home, sizes[-1])
     return sizes
 
