@@ -219,11 +219,12 @@ def camel(words: list[str]) -> str:
     return words[0] + "".join(w.capitalize() for w in words[1:])
 
 
-def test_a_phrase_is_ranked_from_memory_as_fts5_bm25_ranks_it(index):
-    """A query with a camelCase name holds a phrase (its words in a row): the postings rank it from the places FTS5
-    holds, with every score and the same rows as FTS5's bm25() of the whole query (keyword.search, the path such a
-    query took before), and no bm25() is asked: on a single generation, with names whose words stand side by side
-    in some passages and not in others, beside prose words common and rare (some dropped as common)."""
+def test_a_phrase_alone_goes_to_fts5_and_the_query_ranks_as_bm25_ranks_it(index):
+    """A query with a camelCase name holds a phrase (its words in a row): the postings rank its other words, and
+    FTS5's bm25() is asked for the phrase alone (its rows only), never for the whole query (every row holding any
+    of its words, the path such a query took before): every score and the same rows as bm25() of the whole query
+    (keyword.search), on a single generation, with names whose words stand side by side in some passages and not
+    in others, beside prose words common and rare (some dropped as common)."""
     root, path = index
     tree = corpus(seed=11, files=30)
     tree["code/stream.py"] = ("class LakeBoat:\n    '''lake boat harbor: a lake boat and a boat lake'''\n\n"
@@ -248,7 +249,9 @@ def test_a_phrase_is_ranked_from_memory_as_fts5_bm25_ranks_it(index):
         plain = Engine(path, keyword_postings=False).search(query, mode="keyword", limit=50)
         ours, theirs = {h.chunk_id: h.score for h in answer.hits}, {h.chunk_id: h.score for h in plain.hits}
         assert set(ours) == set(theirs) and [ours[c] for c in theirs] == pytest.approx(list(theirs.values()), rel=1e-6)
-        assert answer.hits and not [sql for sql in asked if "bm25(" in sql]
+        assert answer.hits and [sql for sql in asked if "bm25(" in sql]
+        assert not [sql for sql in asked if "bm25(" in sql and " OR " in sql]
+    from search.query.postings import Phrase
     with engine._conn_lock, db.snapshot(engine._connection()) as fast:
         postings = engine._postings
         assert postings.catch_up(fast, engine._catalog[1])
@@ -256,16 +259,16 @@ def test_a_phrase_is_ranked_from_memory_as_fts5_bm25_ranks_it(index):
         fast.set_trace_callback(asked.append)
         phrases = 0
         for query in queries:
-            tokens = postings.tokens(fast, query_words(question.content(query))[:keyword.MAX_TERMS])
-            terms = [t[0] if len(t) == 1 else t for t in tokens if t]
-            phrases += any(isinstance(t, tuple) for t in terms)
+            words = query_words(question.content(query))[:keyword.MAX_TERMS]
+            terms = [t[0] if len(t) == 1 else Phrase(w) for w, t in zip(words, postings.tokens(fast, words)) if t]
+            phrases += any(isinstance(t, Phrase) for t in terms)
             ours = dict(postings.search(terms, 1000, Filters(), fast))
             theirs = dict(keyword.search(conn, query, 1000, Filters(), total, total))
             assert set(ours) == set(theirs), query
             assert [ours[c] for c in sorted(ours)] == pytest.approx([theirs[c] for c in sorted(theirs)], rel=1e-6)
         fast.set_trace_callback(None)
     assert phrases == len(queries)
-    assert not [sql for sql in asked if "bm25(" in sql]
+    assert not [sql for sql in asked if "bm25(" in sql and " OR " in sql]
 
 
 def test_matching_asks_fts5_once_and_finds_what_each_candidate_matched(index):

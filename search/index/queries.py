@@ -783,12 +783,11 @@ def instance_codes(conn: sqlite3.Connection, instances: str, bits: int):
                         f"FROM temp.{instances} GROUP BY term")
 
 
-def term_places(conn: sqlite3.Connection, term: str, bits: int, offset_bits: int) -> str | None:
-    """Every occurrence of ``term`` (a token as FTS5 stores it) in the keyword index, comma-separated: its row
-    shifted left by ``bits``, plus the length of its column's name, all shifted left by ``offset_bits``, plus its
-    place in that column (the instance table: ``make_scratch`` first). None when no row holds it."""
-    return conn.execute(f"SELECT group_concat((doc * {2 ** bits} + length(col)) * {2 ** offset_bits} + offset) "
-                        f"FROM temp.{INSTANCES} WHERE term = ?", (term,)).fetchone()[0]
+def phrase_scores(conn: sqlite3.Connection, expression: str, weights: tuple[float, ...]) -> list[tuple[int, float]]:
+    """[(rowid, BM25 score: higher is better)] of every row of the keyword index matching the FTS5 ``expression``
+    (one phrase), by FTS5's bm25() with column ``weights``, in no order."""
+    return conn.execute(f"SELECT rowid, -bm25(chunks_fts, {', '.join(map(str, weights))}) FROM chunks_fts "
+                        "WHERE chunks_fts MATCH ?", (expression,)).fetchall()
 
 
 # The published chunks holding a term (a token as FTS5 stores it), through the instance table (make_scratch first).

@@ -33,7 +33,7 @@ from search.model.info import ModelError
 from search.query import bibliography, fusion, keyword, question, spelling, symbols, unindexed
 from search.query.catalog import Catalog
 from search.query.filters import Filters, empty_range
-from search.query.postings import Postings, tokenize
+from search.query.postings import Phrase, Postings, tokenize
 from search.query.snippet import marked_words, snippet_pages, snippet_window
 from search.query.text import (CJK_RUN, QUOTED, WORD, normalise, phrase_form, query_pieces, query_words,
                                quoted_phrases, written_words)
@@ -421,11 +421,12 @@ class Engine:
 
     def _keyword(self, conn, query, depth, filters, catalog, state) -> list[tuple[int, float]]:
         """BM25 from the postings in memory, or from FTS5 itself while they are read. A word FTS5 splits in several
-        tokens (a camelCase name's words) is a phrase, whose places the postings read from FTS5 (Postings.phrase)."""
+        tokens (a camelCase name's words) is a phrase, whose part of the score FTS5 gives (Postings.phrase)."""
         postings = self._current_postings(conn, catalog) if self._hold_postings else None
         if postings is not None:
-            tokens = postings.tokens(conn, query_words(question.content(query))[:keyword.MAX_TERMS])
-            return postings.search([t[0] if len(t) == 1 else t for t in tokens if t], depth, filters, conn)
+            words = query_words(question.content(query))[:keyword.MAX_TERMS]
+            terms = [t[0] if len(t) == 1 else Phrase(w) for w, t in zip(words, postings.tokens(conn, words)) if t]
+            return postings.search(terms, depth, filters, conn)
         key = tuple(sorted(state["generations"].items()))
         return keyword.search(conn, query, depth, filters, self._total(conn, key), len(catalog))
 
