@@ -620,16 +620,48 @@ def references_apart(sections: list[Section]) -> list[Section]:
     section = sections[index]
     if section.heading_path and BIBLIOGRAPHY.fullmatch(section.heading_path[-1]):
         return sections  # an outline's chapter of its own already
-    if not section.page_starts or not section.text[:at].strip():
+    if not section.page_starts:
         return sections[:index] + [replace(section, heading_path=[heading])] + sections[index + 1:]
-    offsets = [offset for offset, _ in section.page_starts]
-    first, page = section.page_starts[bisect.bisect_right(offsets, at) - 1]
-    before = [(offset, number) for offset, number in section.page_starts if offset < at]
-    body = replace(section, text=section.text[:at], page_starts=before, end_page=before[-1][1])
-    starts = [(0, page, at - first)] + [(offset - at, number) for offset, number in section.page_starts if offset > at]
-    references = Section(text=section.text[at:], heading_path=[heading], page=page, end_page=starts[-1][1],
-                         page_starts=starts)
-    return sections[:index] + [body, references] + sections[index + 1:]
+    pieces = []
+    if section.text[:at].strip():
+        body, section = _cut(section, at)
+        pieces = [body]
+    references = replace(section, heading_path=[heading])
+    after = _appendix(references.text)
+    if after is None:
+        return sections[:index] + [*pieces, references] + sections[index + 1:]
+    references, rest = _cut(references, after)
+    return sections[:index] + [*pieces, references, replace(rest, heading_path=sections[index].heading_path)] \
+        + sections[index + 1:]
+
+
+def _cut(section: Section, at: int) -> tuple[Section, Section]:
+    """``section`` (with page_starts) cut in two at character ``at``: the second piece's first page says where it
+    starts in its page."""
+    offsets = [offset for offset, *_ in section.page_starts]
+    first, page, *within = section.page_starts[bisect.bisect_right(offsets, at) - 1]
+    before = [start for start in section.page_starts if start[0] < at]
+    head = replace(section, text=section.text[:at], page_starts=before, end_page=before[-1][1])
+    starts = [(0, page, at - first + sum(within))] + [(offset - at, number, *rest) for offset, number, *rest
+                                                      in section.page_starts if offset > at]
+    return head, Section(text=section.text[at:], heading_path=section.heading_path, page=page,
+                         end_page=starts[-1][1], page_starts=starts)
+
+
+# A paper's appendix after its reference list ('Appendix A. Proofs', 'APPENDICES', 'Supplementary Material'): the
+# list ends there; the appendix is body text, ranked by meaning as the body is.
+APPENDIX = re.compile(r"(?:appendix|appendices|supplementary (?:materials?|information)|anhang|annexe?s?)\b[^\n]{0,100}",
+                      re.IGNORECASE)
+
+
+def _appendix(references: str) -> int | None:
+    """Where an appendix heading line ends a reference list's text (``references``, from its heading), if one
+    does: a line of its own past the list's heading, not in lower case."""
+    for line in _LINE.finditer(references):
+        text = line.group().strip()
+        if line.start() > 0 and not text.islower() and APPENDIX.fullmatch(text):
+            return line.start()
+    return None
 
 
 _CITATION = re.compile(r"^\s*(?:\[\d{1,3}\]|\d{1,3}\.\s)|\b(?:1[5-9]|20)\d\d[a-z]?\b")

@@ -48,6 +48,31 @@ def test_a_reference_list_is_a_section_of_its_own_from_its_heading_mid_page():
         assert page_text(covering, page) == "\n".join(lines), page
 
 
+APPENDIX = [["Appendix A. Stake Survey Protocol", "Each stake was drilled two metres into the ice with a steam drill.",
+             "Readings were taken at noon by two observers to limit error."],
+            ["Appendix B. Drone Flights", "Flights at eighty metres gave a ground resolution of two centimetres."]]
+
+
+def test_an_appendix_after_the_reference_list_is_body_again():
+    """A paper's appendix after its reference list ('Appendix A. …') was read as more of the list, to the end of
+    the paper, and so kept out of hybrid search's ranking by meaning: the list ends at the appendix heading, and
+    every page still reads back whole from the chunks."""
+    pages = BODY + [BODY[-1][:0] + ["[6] O. Vik. Steam drills. 2011.", *APPENDIX[0]], APPENDIX[1]]
+    doc = parse_pdf("report.pdf", pages_of_lines(pages))
+    assert [s.heading_path for s in doc.sections] == [[], ["References"], []]
+    references, appendix = doc.sections[1:]
+    assert references.text.rstrip().endswith("[6] O. Vik. Steam drills. 2011.")
+    assert (references.page, references.end_page, appendix.page, appendix.end_page) == (3, 5, 5, 6)
+    assert appendix.text.startswith("Appendix A. Stake Survey Protocol")
+    chunks = chunk_document(doc, lambda text: len(text.split()), 24, 6)
+    rows = [{"text": c.text, "page": c.page, "end_page": c.end_page, "page_starts": json.dumps(c.page_starts)}
+            for c in chunks]
+    assert {c.heading_path[-1] if c.heading_path else "" for c in chunks if "steam drill" in c.text} == {""}
+    for page, lines in enumerate(pages, start=1):
+        covering = [r for r in rows if r["page"] <= page <= r["end_page"]]
+        assert page_text(covering, page) == "\n".join(lines), page
+
+
 def test_a_heading_word_that_heads_no_reference_list_cuts_nothing():
     """'References' early in a paper (its first third), a lower-case diagram label 'references' over 'Name:' and
     'Package:' lines, or a 'References' with no citation under it stay in the body."""
