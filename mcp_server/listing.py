@@ -30,10 +30,10 @@ def page(sift, where, glob, sort, limit, offset: int = 0) -> tuple[dict, int]:
     notes = []
     if last is None:
         data = list_files(sift, where, glob, sort, limit, offset)
-    else:  # the file before the page, listed with it: where it is still the page's last, nothing moved
-        data = list_files(sift, where, glob, sort, min(limit + 1, listing.MAX_LIMIT), offset - 1)
-        if data["files"] and data["files"][0]["path"] == last:
-            data = _dropping_first(data, offset)
+    else:  # the file before the page: where it is still the page's last, nothing moved
+        before = list_files(sift, where, glob, sort, 1, offset - 1)["files"]
+        if before and before[0]["path"] == last:  # (listed apart: a page of the largest limit has no room for it)
+            data = list_files(sift, where, glob, sort, limit, offset)
         else:
             found = _place(sift, where, glob, sort, offset, last)
             if found is None:
@@ -55,16 +55,6 @@ def page(sift, where, glob, sort, limit, offset: int = 0) -> tuple[dict, int]:
             while len(_pages) > PAGES_KEPT:
                 _pages.popitem(last=False)
     return data, offset
-
-
-def _dropping_first(data: dict, offset: int) -> dict:
-    """``data`` listed from ``offset - 1`` as if listed from ``offset``: without its first file."""
-    data["files"] = data["files"][1:]
-    data["shown"] = len(data["files"])
-    data.pop("next_offset", None)
-    if offset + data["shown"] < data["total"]:
-        data["next_offset"] = offset + data["shown"]
-    return data
 
 
 def _place(sift, where, glob, sort, offset: int, last: str) -> int | None:

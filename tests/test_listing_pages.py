@@ -72,3 +72,25 @@ def test_a_page_of_an_unchanged_listing_is_the_plain_offset(immediate, tmp_path,
     assert shown == [f"notes/old-{n:02}.md" for n in range(6, -1, -1)]
     assert "note:" not in text(second) + text(third) and second.structured_content["next_offset"] == 6
     assert "next_offset" not in third.structured_content
+
+
+def test_a_page_of_the_largest_limit_is_whole_after_a_remembered_offset(immediate, tmp_path, sift_env, servers,
+                                                                         monkeypatch):
+    """The page after a remembered next_offset was listed from one file before it, with one file more, to see
+    that nothing moved: at the largest limit (500) there was no room for that file, and the page held 499."""
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")  # a thousand notes' listing: their meaning is not asked
+    sift_env = {**sift_env, "SIFT_EMBEDDINGS": "off"}
+    root = tmp_path / "notes"
+    write_tree(root, {f"n-{n:04}.md": f"# Note {n}\n\nline\n" for n in range(1002)})
+    ingest(root, "notes")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            first = await call(s, "list_files", collection="notes", limit=500, sort="path")
+            second = await call(s, "list_files", collection="notes", limit=500, sort="path",
+                                offset=first.structured_content["next_offset"])
+            return first, second
+    first, second = run(scenario)
+    assert paths(first)[-1] == "notes/n-0499.md"
+    assert len(paths(second)) == 500 and paths(second)[0] == "notes/n-0500.md", text(second)
+    assert second.structured_content["next_offset"] == 1000 and "note:" not in text(second)
