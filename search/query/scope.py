@@ -75,8 +75,9 @@ def _spellings(folder: str, name: str, fold=None) -> list[str]:
     """The entries of ``folder`` that are ``name`` in one normal form or another (or by ``fold``), the exact
     one first."""
     exact = [name] if os.path.lexists(os.path.join(folder, name)) else []
-    if fold is None and unicodedata.is_normalized("NFC", name) and unicodedata.is_normalized("NFD", name):
-        return exact  # plain ASCII and the like: no other spelling
+    if name.isascii() or (fold is None and unicodedata.is_normalized("NFC", name)
+                          and unicodedata.is_normalized("NFD", name)):
+        return exact  # plain ASCII and the like: no other spelling (a root's folders above it not read, nor folded)
     key = fold or nfc
     wanted = key(name)
     try:
