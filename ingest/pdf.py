@@ -627,7 +627,7 @@ def references_apart(sections: list[Section]) -> list[Section]:
         body, section = _cut(section, at)
         pieces = [body]
     references = replace(section, heading_path=[heading])
-    after = _appendix(references.text)
+    after = _list_end(references.text)
     if after is None:
         return sections[:index] + [*pieces, references] + sections[index + 1:]
     references, rest = _cut(references, after)
@@ -654,13 +654,33 @@ APPENDIX = re.compile(r"(?:appendix|appendices|supplementary (?:materials?|infor
                       re.IGNORECASE)
 
 
-def _appendix(references: str) -> int | None:
-    """Where an appendix heading line ends a reference list's text (``references``, from its heading), if one
-    does: a line of its own past the list's heading, not in lower case."""
+UNCITED = 8  # lines in a row with no citation's mark (``_CITATION``) end a reference list
+
+
+def _list_end(references: str) -> int | None:
+    """Where a reference list's text (``references``, from its heading) ends, if before its end: at an appendix's
+    heading line (not in lower case), or where UNCITED lines in a row hold no number or year, as no list's lines
+    do (its entries' lines, two or three each, hold one at least): a lecture's notes that went on after a slide of
+    references were read as the list to the end. The cut is at the first of those lines after a blank one (a
+    page's or a paragraph's start) among their first four, else at the first of them."""
+    run: list[tuple[int, bool]] = []  # (where each line of the run starts, whether a blank line is before it)
+    blank = False
     for line in _LINE.finditer(references):
         text = line.group().strip()
-        if line.start() > 0 and not text.islower() and APPENDIX.fullmatch(text):
+        if line.start() == 0:
+            continue
+        if not text:
+            blank = True
+            continue
+        if not text.islower() and APPENDIX.fullmatch(text):
             return line.start()
+        if _CITATION.search(line.group()):
+            run = []
+        else:
+            run.append((line.start(), blank))
+            if len(run) == UNCITED:
+                return next((at for at, after_blank in run[:4] if after_blank), run[0][0])
+        blank = False
     return None
 
 

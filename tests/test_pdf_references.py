@@ -165,3 +165,32 @@ def test_papers_like_a_paper_are_compared_by_their_bodies_not_their_reference_li
     chunk = next(h.chunk_id for h in engine.search("Norsk Geografisk Tidsskrift", mode="keyword").hits)
     like_list = {h.path: h.heading_path for h in engine.similar(chunk_id=chunk).hits}
     assert like_list["avalanches.pdf"] == "References", "a passage of a list is compared as it is"
+
+
+def test_notes_that_go_on_after_a_slide_of_references_are_body_again():
+    """A lecture's notes with a slide of references a third of the way in: every page after it was read as the
+    list, to the end (the three weeks of notes after it ranked by their words alone in hybrid search). The list
+    ends where lines stop holding a citation's number or year, at the next page's start."""
+    pages = [["Lecture Notes on Glaciers", "Glaciers form where snow outlasts the summer melt season.",
+              "Ice flows downhill under its own weight at a few metres a day.", "Crevasses open where the ice bends.",
+              "Basal sliding speeds the flow where meltwater reaches the bed of the glacier.",
+              "Surging glaciers can advance kilometres in a single season before stalling.",
+              "Calving fronts lose ice to the sea or to a lake in great slabs each summer."],
+             ["Further reading for week one:", "References", "[1] A. Berg. Glacier mass balance. 2015.",
+              "[2] K. Holm. Outlet glaciers. 2019.", "[3] L. Dahl. Drones on ice. 2021."],
+             ["Week two: moraines", "A moraine is the rock a glacier pushed or carried and left behind.",
+              "Terminal moraines mark the furthest advance of the ice.", "Lateral moraines line the valley sides."],
+             ["Week three: meltwater", "Meltwater carves channels under the glacier and feeds the rivers below.",
+              "Floods from dammed lakes can be sudden and dangerous to villages downstream."],
+             ["Week four: field safety", "Rope up on wet glaciers where snow hides the crevasses.",
+              "Carry an ice axe and know how to arrest a fall."]]
+    doc = parse_pdf("lecture.pdf", pages_of_lines(pages))
+    assert [(s.heading_path, s.page, s.end_page) for s in doc.sections] == [([], 1, 2), (["References"], 2, 2),
+                                                                           ([], 3, 5)]
+    assert doc.sections[2].text.startswith("Week two: moraines")
+    chunks = chunk_document(doc, lambda text: len(text.split()), 24, 6)
+    rows = [{"text": c.text, "page": c.page, "end_page": c.end_page, "page_starts": json.dumps(c.page_starts)}
+            for c in chunks]
+    for page, lines in enumerate(pages, start=1):
+        covering = [r for r in rows if r["page"] <= page <= r["end_page"]]
+        assert page_text(covering, page) == "\n".join(lines), page
