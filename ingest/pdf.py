@@ -99,7 +99,7 @@ def dehyphenate(text: str, compounds: frozenset[str] = frozenset()) -> str:
             return ""
         left = _LEFT_WORD.search(m.string, max(0, m.start() - 80), m.start()).group()
         right = _RIGHT_WORD.match(m.string, m.end()).group()
-        return "-" if "-" in left or f"{left}-{right}".casefold() in compounds else ""
+        return "-" if _keeps_hyphen(left, right, compounds) else ""
 
     return _HYPHEN_BREAK.sub(join, text)
 
@@ -109,10 +109,26 @@ _RIGHT_WORD = re.compile(r"[^\W\d_]+")
 _COMPOUND = re.compile(r"(?<![\w\u2010-])[^\W\d_]+(?:[-\u2010][^\W\d_]+)+(?![\w\u2010-])")
 
 
+_PART = re.compile(r"[^\W\d_]+")
+
+
 def hyphenated_words(texts: list[str]) -> frozenset[str]:
     """The compounds written with a hyphen on one line in ``texts`` ('structure-aware'), casefolded, U+2010 as
-    '-': ``dehyphenate`` keeps the hyphen of those broken at a line end."""
-    return frozenset(m.group().casefold().replace("\u2010", "-") for text in texts for m in _COMPOUND.finditer(text))
+    '-': ``dehyphenate`` keeps the hyphen of those broken at a line end; and every word written whole there
+    ('deterministic'), which it joins after a compound's hyphen ('non-deter-' / 'ministic')."""
+    return frozenset([m.group().casefold().replace("\u2010", "-") for text in texts for m in _COMPOUND.finditer(text)]
+                     + [m.group().casefold() for text in texts for m in _PART.finditer(text)])
+
+
+def _keeps_hyphen(left: str, right: str, compounds: frozenset[str]) -> bool:
+    """Whether the hyphen between ``left`` (the word before a line end, its hyphens in it) and ``right`` is a
+    compound's: the document writes the compound so on one line, or ``left`` holds a hyphen already
+    ('state-of-the-' / 'art') and its last part joined to ``right`` is no word the document writes whole
+    ('non-deter-' / 'ministic' is 'non-deterministic' where 'deterministic' is written: it was indexed as 'non
+    deter ministic', which no query finds)."""
+    if f"{left}-{right}".casefold() in compounds:
+        return True
+    return "-" in left and (re.split("[-\u2010]", left)[-1] + right).casefold() not in compounds
 
 
 def tidy_whitespace(text: str) -> str:
@@ -143,7 +159,7 @@ def joined_across_pages(texts: list[str], compounds: frozenset[str] = frozenset(
         word = _FIRST_WORD.match(tail)
         if head and word and _PAGE_END_HYPHEN.search(head) and head[-2].islower() and tail[0].islower():
             left = _LEFT_WORD.search(head, max(0, len(head) - 81), len(head) - 1).group()
-            keep = head[-1] != "\u00ad" and ("-" in left or f"{left}-{word.group()}".casefold() in compounds)
+            keep = head[-1] != "\u00ad" and _keeps_hyphen(left, _RIGHT_WORD.match(word.group()).group(), compounds)
             texts[i] = head[:-1] + ("-" if keep else "") + word.group()
             texts[i + 1] = tail[word.end():].lstrip()
     return texts
@@ -650,8 +666,8 @@ def _cut(section: Section, at: int) -> tuple[Section, Section]:
 
 # A paper's appendix after its reference list ('Appendix A. Proofs', 'APPENDICES', 'Supplementary Material'): the
 # list ends there; the appendix is body text, ranked by meaning as the body is.
-APPENDIX = re.compile(r"(?:appendix|appendices|supplementary (?:materials?|information)|anhang|annexe?s?)\b[^\n]{0,100}",
-                      re.IGNORECASE)
+APPENDIX = re.compile(r"(?:appendix|appendices|supplementary (?:materials?|information)|anhang|annexe?s?)\b"
+                      r"[^\n]{0,100}", re.IGNORECASE)
 
 
 UNCITED = 8  # lines in a row with no citation's mark (``_CITATION``) end a reference list

@@ -594,3 +594,17 @@ def test_a_compounds_hyphen_at_a_line_end_is_kept_and_a_broken_words_is_not():
     assert text.split("\n\n") == [
         "Structure-aware chunking follows the headings.\nWe compare structure-aware sections with "
         "state-of-the-art models and dense retrieval baselines on long structure-aware", "reports, both finetuned."]
+
+
+def test_a_word_broken_after_a_compounds_hyphen_is_joined_where_the_document_writes_it_whole():
+    """After a word holding a hyphen, a line-end hyphen was always kept: 'non-deter-' / 'ministic' (a word
+    processor breaks inside a compound) was indexed as 'non deter ministic', which 'deterministic' does not find.
+    Where the document writes the joined word whole, the break is a word's and is joined, across a page too;
+    'state-of-the-' / 'art' keeps its hyphen ('theart' is no word of it)."""
+    pages = [["Deterministic replay needs every input logged, and supervised runs too.",
+              "Our runs are non-deter-", "ministic, but self-super-"],
+             ["vised, unlike state-of-the-", "art models, and non-deter-"], ["ministic again."]]
+    text = parse_pdf("paper.pdf", pages_of_lines(pages)).sections[0].text
+    assert text.split("\n\n") == [
+        "Deterministic replay needs every input logged, and supervised runs too.\nOur runs are non-deterministic, "
+        "but self-supervised,", "unlike state-of-the-art models, and non-deterministic", "again."], text
