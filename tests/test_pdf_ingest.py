@@ -392,6 +392,25 @@ def test_a_pdf_hit_names_the_pages_its_words_are_on_not_all_the_passage_runs_ove
     assert (hit.page, hit.end_page, hit.snippet.startswith("Glacier fronts")) == (1, 1, True)
 
 
+def test_a_pdf_hit_by_meaning_alone_names_every_page_of_its_passage(immediate, tmp_path, embedder):
+    """A hit found by meaning alone marks no word in its snippet: the passage as a whole matched, so it names all
+    the pages the passage runs over (it named the page its snippet starts on, the first only)."""
+    from search.query.engine import Engine
+    from workers import runtime
+    root = tmp_path / "papers"
+    root.mkdir()
+    pages = ["Glacier fronts were mapped with a handheld receiver at the end of each melt season. " * 4,
+             "Stake readings were taken at twelve stakes per glacier and redrilled where melted out. " * 4]
+    (root / "report.pdf").write_bytes(paged_pdf(pages))
+    ingest(root)
+    engine = Engine(runtime.settings().index_path, lambda: embedder)
+    hit = engine.search("ice loss fieldwork in mountains", mode="semantic").hits[0]
+    assert "**" not in hit.snippet, hit.snippet
+    assert (hit.page, hit.end_page) == (1, 2), (hit.page, hit.end_page, hit.snippet)
+    keyword = engine.search("stake readings", mode="keyword").hits[0]
+    assert (keyword.page, keyword.end_page) == (2, 2)
+
+
 def test_a_pdf_put_beside_an_indexed_note_of_its_name_is_attached_and_taken_away_when_gone(immediate, tmp_path,
                                                                                           monkeypatch):
     """A PDF saved beside platypus.md, the note already indexed, is the note's to stand for, so it is not indexed

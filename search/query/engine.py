@@ -705,10 +705,12 @@ def _resolved_pdfs(targets: list[str], by_name: dict[str, list[tuple[str, bool]]
     return sorted(paths)
 
 
-def _pages_shown(row, window: tuple[int, int]) -> dict:
-    """A hit's page, end_page and their labels: those of a PDF passage's pages that its snippet shows."""
+def _pages_shown(row, window: tuple[int, int] | None) -> dict:
+    """A hit's page, end_page and their labels: those of a PDF passage's pages that the words its snippet marks
+    are on; the passage's, where it marks none (found by meaning alone, the passage as a whole matched: naming the
+    page its snippet starts on sent the reader to the first of its pages only)."""
     page, end_page = row["page"], row["end_page"]
-    if row["page_starts"] is None or not end_page or end_page == page:
+    if row["page_starts"] is None or not end_page or end_page == page or window is None:
         return {"page": page, "end_page": end_page, "page_label": row["page_label"],
                 "end_page_label": row["end_page_label"]}
     page, end_page = snippet_pages(row["text"], json.loads(row["page_starts"]), window)

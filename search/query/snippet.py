@@ -54,9 +54,10 @@ def snippet(text: str, query: str, width: int = WIDTH, skip=frozenset(), note: b
 
 
 def snippet_window(text: str, query: str, width: int = WIDTH, skip=frozenset(), note: bool = False,
-                   code: bool = False, accept=None, above: tuple[str, ...] = ()) -> tuple[str, tuple[int, int]]:
+                   code: bool = False, accept=None, above: tuple[str, ...] = ()) -> tuple[str, tuple[int, int] | None]:
     """The snippet, and where in ``text`` as ``_shown`` gives it is the shortest stretch of it that holds all the
-    words it marks (``_tightest``), or the snippet when it marks none (start, end: ``snippet_pages`` reads a PDF passage's pages from it). About ``width`` columns of ``text`` from a little before the matches that show the most of the query's
+    words it marks (``_tightest``; ``snippet_pages`` reads a PDF passage's pages from it), or None when it marks
+    none (a hit by meaning alone: the passage as a whole is what matched). About ``width`` columns of ``text`` from a little before the matches that show the most of the query's
     words (the first such place); ``skip``: words of the query not to mark (the common ones keyword search
     drops, search.query.keyword.common_words). Counted in columns, a Chinese snippet holds half as many
     characters as an English one: 240 Chinese characters were a wall of text, twice the lines of English.
@@ -89,11 +90,11 @@ def snippet_window(text: str, query: str, width: int = WIDTH, skip=frozenset(), 
     marked = _mark(window, _whole_code_spans(window, shown) if note and "`" in window else shown)
     marked = " ".join(marked.split())
     inside = [span for span in spans if span[0] >= start and span[1] <= end]
-    return ("…" if start else "") + marked + ("…" if end < len(text) else ""), _tightest(inside) or (start, end)
+    return ("…" if start else "") + marked + ("…" if end < len(text) else ""), _tightest(inside)
 
 
 def snippet_pages(text: str, page_starts: list, window: tuple[int, int]) -> tuple[int, int]:
-    """The first and last page of a PDF passage that its snippet's marked words (else the snippet) are on:
+    """The first and last page of a PDF passage that its snippet's marked words are on:
     ``window`` as ``snippet_window`` gives it,
     ``page_starts`` as the chunk keeps them, [(offset in ``text``, page, offset in that page)]. A passage over a
     page break was shown as 'p.2-3' whichever of the two pages held the words: 16 of 20 quotes remembered from
