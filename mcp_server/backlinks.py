@@ -23,10 +23,7 @@ def linked_from(conn, collection: str, relative: str, indexed) -> tuple[list[str
     name = posixpath.basename(relative)
     stem, stem_path = posixpath.splitext(name)[0], posixpath.splitext(relative)[0]
     targets = tuple(dict.fromkeys((relative, stem_path, name, stem)))
-    paths, total = queries.linking_files(conn, indexed["collection"], targets, SHOWN + 1)
-    if relative in paths:
-        paths.remove(relative)
-        total -= 1
+    paths, total = queries.linking_files(conn, indexed["collection"], targets, SHOWN, besides=relative)
     return [f"{collection}/{path}" for path in paths[:SHOWN]], total
 
 

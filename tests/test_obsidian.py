@@ -245,3 +245,19 @@ def test_an_excalidraw_drawings_data_makes_no_passages_its_text_elements_do(imme
     assert drawing["snippet"] == "**Queue** **worker** Index database", drawing  # no block ids, no '%%'
 
     assert blob.structured_content["results"] == [], text(blob)
+
+
+def test_a_note_linking_to_itself_is_not_counted_among_its_backlinks_past_the_first_shown(
+        immediate, tmp_path, servers, sift_env, monkeypatch):
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    daily = {f"Daily/2026-11-{n:02}.md": f"# Day {n}\n\nWorked on [[Garden Shed]].\n" for n in range(1, 23)}
+    ingest(write_tree(tmp_path / "vault", {**daily, "Projects/Garden Shed.md": SHED_VAULT["Projects/Garden Shed.md"]}),
+           "vault")  # the note links to its own #Roof, and sorts after the 22 daily notes
+
+    async def scenario():
+        async with _session(servers, sift_env) as s:
+            return await call(s, "read_file", path="vault/Projects/Garden Shed.md")
+    shed = run(scenario)
+    assert "[linked from 22 notes: vault/Daily/2026-11-01.md," in text(shed), text(shed)
+    assert "and 2 more (a search" in text(shed), text(shed)
+    assert "vault/Projects/Garden Shed.md," not in text(shed)

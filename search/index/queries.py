@@ -649,15 +649,16 @@ def pdf_paths(conn: sqlite3.Connection, collection_id: int) -> list[tuple[str, b
     return [(r[0], bool(r[1])) for r in rows]
 
 
-def linking_files(conn: sqlite3.Connection, collection_id: int, targets: tuple[str, ...],
-                  limit: int = -1) -> tuple[list[str], int]:
+def linking_files(conn: sqlite3.Connection, collection_id: int, targets: tuple[str, ...], limit: int = -1,
+                  besides: str | None = None) -> tuple[list[str], int]:
     """(the first ``limit`` published files of the collection, by path, that link to any of ``targets``,
-    how many there are in all)."""
+    how many there are in all), the file at path ``besides`` left out of both."""
     marks = ", ".join("?" * len(targets))
     rows = conn.execute(
         f"SELECT path, COUNT(*) OVER () FROM (SELECT DISTINCT f.path FROM links l JOIN files f ON f.id = l.file "
         f"JOIN collections c ON c.id = f.collection WHERE l.target IN ({marks}) AND f.collection = ? "
-        f"AND {VISIBLE}) ORDER BY path LIMIT ?", (*targets, collection_id, limit)).fetchall()
+        f"AND f.path IS NOT ? AND {VISIBLE}) ORDER BY path LIMIT ?",
+        (*targets, collection_id, besides, limit)).fetchall()
     return [r[0] for r in rows], rows[0][1] if rows else 0
 
 
