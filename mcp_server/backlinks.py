@@ -3,7 +3,7 @@
 A note's links are in the index as ingest.links resolved them: a wiki link by the bare name written
 (``[[Garden Shed]]``, ``[[Garden Shed.md]]``), or by its path from the collection's folder
 (``[[Projects/Garden Shed]]``), a Markdown link by the path it reaches (``Projects/Garden%20Shed.md``). A note is
-linked to by any of those names of it. A bare name stands for every note so named, as the index cannot tell which
+linked to by any of those names of it, in any case (Unicode casefold), as Obsidian reads them. A bare name stands for every note so named, as the index cannot tell which
 one of several a link meant.
 """
 from __future__ import annotations
@@ -22,7 +22,12 @@ def linked_from(conn, collection: str, relative: str, indexed) -> tuple[list[str
         return [], 0
     name = posixpath.basename(relative)
     stem, stem_path = posixpath.splitext(name)[0], posixpath.splitext(relative)[0]
-    targets = tuple(dict.fromkeys((relative, stem_path, name, stem)))
+    names = {target.casefold() for target in (relative, stem_path, name, stem)}
+    # Obsidian reads a link's name in any case ([[garden shed]] is a link to Garden Shed.md): the targets written
+    # are folded here, the index keeps them as written
+    targets = tuple(t for t in queries.link_targets(conn, indexed["collection"]) if t.casefold() in names)
+    if not targets:
+        return [], 0
     paths, total = queries.linking_files(conn, indexed["collection"], targets, SHOWN, besides=relative)
     return [f"{collection}/{path}" for path in paths[:SHOWN]], total
 

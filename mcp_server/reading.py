@@ -115,6 +115,8 @@ def _read_linked(sift, raw: str, start_line: int | None, end_line: int | None, s
         except Problem:
             continue
     if target is None:
+        target = _note_in_any_case(conn, link.name, roots)
+    if target is None:
         return None
     place = ""
     if (link.headings or link.block) and start_line is None and end_line is None:
@@ -130,6 +132,20 @@ def _read_linked(sift, raw: str, start_line: int | None, end_line: int | None, s
                                                         f"its section {' > '.join(link.headings)!r}")
     text, data = read(sift, target.name, start_line, end_line, None, start_offset)
     return text + f"\n[read {raw!r} as a link to the note {target.name}{place}]", data
+
+
+def _note_in_any_case(conn, name: str, roots: dict[str, str]) -> paths.Target | None:
+    """The one published note a link's ``name`` names in another case ('garden shed' for Garden Shed.md, a path
+    from the collection's folder when it holds a '/'), as Obsidian reads a link; None for none or several."""
+    wanted = {name.casefold(), (name + ".md").casefold()}
+    found = [f"{collection}/{path}" for collection, path in queries.visible_notes(conn)
+             if (path if "/" in name else posixpath.basename(path)).casefold() in wanted]
+    if len(found) != 1:
+        return None
+    try:
+        return _target(conn, found[0], roots)
+    except Problem:
+        return None
 
 
 def _refuse_unindexable(sift, target: paths.Target, roots: dict[str, str]) -> None:

@@ -261,3 +261,26 @@ def test_a_note_linking_to_itself_is_not_counted_among_its_backlinks_past_the_fi
     assert "[linked from 22 notes: vault/Daily/2026-11-01.md," in text(shed), text(shed)
     assert "and 2 more (a search" in text(shed), text(shed)
     assert "vault/Projects/Garden Shed.md," not in text(shed)
+
+
+def test_a_wiki_links_name_is_read_in_any_case_as_obsidian_reads_it(immediate, tmp_path, servers, sift_env,
+                                                                     monkeypatch):
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    ingest(write_tree(tmp_path / "vault", {
+        "Projects/Garden Shed.md": "# Garden Shed\n\nBuild it behind the house.\n\n## Roof\n\nFelt.\n",
+        "Projects/Ärger.md": "# Ärger\n\nThe neighbours complain.\n",
+        "Daily/2026-11-01.md": "# 2026-11-01\n\nWorked on [[garden shed]] and [[ärger]].\n",
+        "Daily/2026-11-02.md": "# 2026-11-02\n\nTimber for [[GARDEN SHED#roof|the roof]].\n",
+        "Daily/2026-11-03.md": "# 2026-11-03\n\n[[projects/garden shed]] again.\n"}), "vault")
+
+    async def scenario():
+        async with _session(servers, sift_env) as s:
+            return [await call(s, "read_file", path=p) for p in
+                    ("[[garden shed]]", "[[GARDEN SHED#roof]]", "vault/Projects/Ärger.md", "[[ÄRGER]]")]
+    shed, roof, anger, anger_link = run(scenario)
+    linking = ["vault/Daily/2026-11-01.md", "vault/Daily/2026-11-02.md", "vault/Daily/2026-11-03.md"]
+    assert text(shed).startswith("vault/Projects/Garden Shed.md"), text(shed)
+    assert f"[linked from 3 notes: {', '.join(linking)}]" in text(shed), text(shed)
+    assert "Felt." in text(roof) and "behind the house" not in text(roof), text(roof)
+    assert "[linked from 1 note: vault/Daily/2026-11-01.md]" in text(anger), text(anger)
+    assert "The neighbours complain." in text(anger_link), text(anger_link)

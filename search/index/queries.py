@@ -218,6 +218,13 @@ def visible_by_name(conn: sqlite3.Connection, name: str) -> list[tuple[str, str]
     return [(r[0], r[1]) for r in rows]
 
 
+def visible_notes(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(collection, path) of every published note."""
+    rows = conn.execute(f"SELECT c.name, f.path FROM files f JOIN collections c ON c.id = f.collection "
+                        f"WHERE {VISIBLE} AND f.kind = 'note'").fetchall()
+    return [(r[0], r[1]) for r in rows]
+
+
 def visible_folders(conn: sqlite3.Connection) -> list[tuple[str, str]]:
     """(collection, folder) of every folder that holds a published file: '' for the root, else 'a/b/'."""
     rows = conn.execute(f"SELECT DISTINCT c.name, rtrim(f.path, replace(f.path, '/', '')) FROM files f "
@@ -647,6 +654,13 @@ def pdf_paths(conn: sqlite3.Connection, collection_id: int) -> list[tuple[str, b
         "AND lower(substr(p.path, -4)) = '.pdf'",
         (collection_id, collection_id, collection_id)).fetchall()
     return [(r[0], bool(r[1])) for r in rows]
+
+
+def link_targets(conn: sqlite3.Connection, collection_id: int) -> list[str]:
+    """Every target the published files of the collection link to, once each."""
+    return [r[0] for r in conn.execute(
+        f"SELECT DISTINCT l.target FROM links l JOIN files f ON f.id = l.file JOIN collections c "
+        f"ON c.id = f.collection WHERE f.collection = ? AND {VISIBLE}", (collection_id,))]
 
 
 def linking_files(conn: sqlite3.Connection, collection_id: int, targets: tuple[str, ...], limit: int = -1,
