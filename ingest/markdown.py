@@ -127,6 +127,7 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list, dict, li
     body = [line.replace("\r", " ") for line in lines[start:]]  # markdown-it ends a line at a lone '\r' too
     env: dict = {"math_close": _math_closes(body), "lines": len(body)}
     headings, blocks, texts, tags, drawings = [], [], [], {}, []
+    commented = [False] * start + _in_comment(body)
     first = 0
     while first < len(body):
         size = PIECE_CHARS
@@ -144,7 +145,7 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list, dict, li
             if done > 0:
                 break
             size *= 2  # one block fills the piece: read it from a longer one
-        _read_tokens(tokens[:keep], start + first, headings, blocks, texts, tags, drawings)
+        _read_tokens(tokens[:keep], start + first, headings, blocks, texts, tags, drawings, commented)
         first += done
     md = parser()
     return headings, blocks, [url for text in texts for url in _link_destinations(md, text, env)], tags, drawings
@@ -267,13 +268,14 @@ def _table(state, start: int, end: int, silent: bool) -> bool:
 
 
 def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts: list, tags: dict,
-                 drawings: list) -> None:
+                 drawings: list, commented: list[bool] = ()) -> None:
     """Add (line, level, text, end line) of each heading, (first line, end line) of each atomic block, and the
     text that may hold links (paragraphs, headings, table cells with a ']'); line numbers are 0-based in
     the whole note. An Obsidian callout at the top (a block quote opening with '[!type] Title') heads its
     lines as a heading one level below every other would (CALLOUT), and a heading of no text at its end
     gives the lines after it back to the headings above. ``tags``: the inline #tags of paragraphs, headings and
-    tables (not of code), by their folded form, the first spelling kept, META_ITEMS at most. ``drawings``: (first
+    tables (not of code, nor of comments: '%% … %%' as Obsidian writes one, ``commented`` saying which lines of the
+    note begin inside one, and '<!-- … -->'), by their folded form, the first spelling kept, META_ITEMS at most. ``drawings``: (first
     line, end line) of each fence that holds a drawing's data (DRAWING)."""
     for i, token in enumerate(tokens):
         if token.type == "blockquote_open" and token.level == 0 and token.map and i + 2 < len(tokens) \
@@ -291,9 +293,11 @@ def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts:
         elif token.type == "inline" and "]" in token.content:
             texts.append(token.content)
         if token.type in ("inline", "table_open") and len(tags) < META_ITEMS:
+            opened = token.type == "inline" and token.map is not None and token.map[0] + offset < len(commented) \
+                and commented[token.map[0] + offset]
             for text in [token.content] if token.type == "inline" else (token.meta or {}).get("cells", []):
                 if "#" in text:
-                    _inline_tags(text, tags)
+                    _inline_tags(_without_comments(text, opened), tags)
 
 
 # An Obsidian callout's first line: '[!warning] Title', '[!tip]- Folded', '[!note]' (its type is its title then).
@@ -321,6 +325,34 @@ def _inline_tags(text: str, tags: dict) -> None:
         tag = found.group(1).strip("/")
         if tag and not tag.replace("/", "").replace("-", "").isdigit() and len(tags) < META_ITEMS:
             tags.setdefault(tag.casefold(), _meta_text(tag))
+
+
+OBSIDIAN_COMMENT = re.compile(r"%%.*?(?:%%|\Z)", re.DOTALL)  # to its closing '%%', or to the end of the text
+HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+FENCE_LINE = re.compile(r" {0,3}(```|~~~)")
+
+
+def _in_comment(lines: list[str]) -> list[bool]:
+    """Whether each line begins inside an Obsidian '%%' comment (one may run over paragraphs); code fences hold
+    none."""
+    opened, fence, found = False, None, []
+    for line in lines:
+        found.append(opened)
+        fenced = FENCE_LINE.match(line)
+        if fenced and not opened:
+            fence = None if fence == fenced.group(1) else fence or fenced.group(1)
+        elif fence is None:
+            opened ^= line.count("%%") % 2 == 1
+    return found
+
+
+def _without_comments(text: str, opened: bool) -> str:
+    """``text`` without its '%% … %%' and '<!-- … -->' comments; ``opened``: it begins inside a '%%' one."""
+    if opened:
+        text = "%%" + text
+    if "%%" in text:
+        text = OBSIDIAN_COMMENT.sub(" ", text)
+    return HTML_COMMENT.sub(" ", text) if "<!--" in text else text
 
 
 def _without_code(text: str) -> str:

@@ -328,3 +328,12 @@ def test_toml_front_matter_gives_the_title_and_is_not_indexed_as_text():
     assert doc.sections[0].start_line == 7
     broken = parse_markdown("broken.md", "+++\ntitle = \n+++\n# Kept\n\nbody\n")  # not TOML: read as text
     assert broken.title == "Kept" and "title =" in "\n".join(s.text for s in broken.sections)
+
+
+def test_inline_tags_in_comments_are_no_tags():
+    """Obsidian reads no tag inside a '%% … %%' comment (one may run over paragraphs) or an HTML comment."""
+    note = ("# Shed\n\nBuilt it. #real %% #hidden-inline %% #after\n\n%%\nDraft: #draft-one\n\nmore #draft-two\n%%\n\n"
+            "Done %% #draft-three\nstill hidden %% #kept\n\nText <!-- #html-hidden --> #also\n\n<!--\n#html-block\n-->\n\n"
+            "```\n%%\n```\n\n#end\n")
+    doc = parse_markdown("Shed.md", note)
+    assert doc.meta["tags"] == ["real", "after", "kept", "also", "end"], doc.meta["tags"]
