@@ -323,7 +323,7 @@ def parse_pdf(path: str, data: bytes) -> Document:
         compounds = hyphenated_words(texts)
         texts = [tidy_whitespace(dehyphenate(text, compounds)) for text in texts]
         chapters = _chapters(reader, n_pages) if cut_short is None else []
-        title = _title(reader, path, runs)
+        title = _title(reader, path, runs, texts[1:])
     if cut_short is not None:
         texts, cut_short = _readable_pages(texts, cut_short)
     texts = joined_across_pages(without_running_lines(texts), compounds)
@@ -742,43 +742,73 @@ def _page_labels(reader: PdfReader, n_pages: int) -> list[str] | None:
     return labels
 
 
-def _title(reader: PdfReader, path: str, runs: list[tuple[float, str]] = ()) -> str:
-    """The metadata title if it looks like one, else the first page's title (``_drawn_title``), else the file
-    stem."""
+def _title(reader: PdfReader, path: str, runs: list[tuple[float, str]] = (), later: Sequence[str] = ()) -> str:
+    """The metadata title if it looks like one, else the first page's title (``_drawn_title``; ``later``: the
+    text of the pages after it), else the file stem."""
     try:
         raw = reader.metadata.title if reader.metadata else None
     except Exception:
         raw = None
-    for title in (" ".join(normalize(str(raw or "")).split()), _drawn_title(runs)):
-        if sum(ch.isalpha() for ch in title) >= 3 and len(title) <= 300 and not _FILE_NAME_TITLE.search(title):
+    for title in (" ".join(normalize(str(raw or "")).split()), _drawn_title(runs, later)):
+        if _titleish(title):
             return title
     return Path(path).stem
 
 
+def _titleish(title: str) -> bool:
+    return sum(ch.isalpha() for ch in title) >= 3 and len(title) <= 300 and not _FILE_NAME_TITLE.search(title)
+
+
 TITLE_SIZE = 1.3  # a first page's title is drawn at least this many times the size most of its text is
+# A masthead drawn above a title, larger than it: a single word of these in capitals, or an arXiv identifier
+MASTHEAD_WORDS = frozenset("CONFIDENTIAL DRAFT PREPRINT PROPRIETARY RESTRICTED INTERNAL SECRET EMBARGOED UNPUBLISHED "
+                           "PRELIMINARY PREVIEW SAMPLE COPY".split())
+ARXIV_ID = re.compile(r"\barXiv:\s*(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?", re.IGNORECASE)
 
 
-def _drawn_title(runs: list[tuple[float, str]]) -> str:
+def _drawn_title(runs: list[tuple[float, str]], later: Sequence[str] = ()) -> str:
     """The first page's text drawn largest, the first run of it (as ``_page_texts`` kept it, (size, text)), when
     that is TITLE_SIZE times the size most of the page's text is drawn at and at most 200 characters: a paper's
     title. Most PDFs made by Word or LaTeX have no title in their metadata, or 'Microsoft Word - draft3.docx':
-    their hits were headed by the file's name ('okafor-claims', 'multicolumn'), the paper's title nowhere."""
+    their hits were headed by the file's name ('okafor-claims', 'multicolumn'), the paper's title nowhere.
+    A masthead is passed over for the next largest text (``_masthead``); a line repeated on the pages ``later``
+    (a journal's name at the top of each) only while a larger text than the body's is left after it."""
     if not runs:
         return ""
     sizes = Counter()
     for size, text in runs:
         sizes[size] += len(text.strip())
-    body, top = sizes.most_common(1)[0][0], max(sizes)
-    if top < TITLE_SIZE * body:
-        return ""
-    first = next(i for i, (size, _) in enumerate(runs) if size == top)
-    title = []
-    for size, text in runs[first:]:
-        if size != top:
-            break
-        title.append(text)
-    title = " ".join(normalize(" ".join(title)).split())
-    return title if len(title) <= 200 else ""
+    body = sizes.most_common(1)[0][0]
+    groups: list[tuple[float, str]] = []  # (size, text) of each row of runs of one size, TITLE_SIZE times the body's
+    previous = None
+    for size, text in runs:
+        if size >= TITLE_SIZE * body and previous == size and groups:
+            groups[-1] = (size, groups[-1][1] + " " + text)
+        elif size >= TITLE_SIZE * body:
+            groups.append((size, text))
+        previous = size
+    groups = [(size, " ".join(normalize(text).split())) for size, text in groups]
+    groups.sort(key=lambda group: -group[0])  # stable: the first of each size first
+    repeated = _repeated_lines(later)
+    kept = [text for _, text in groups if not _masthead(text)]
+    for text in kept:
+        if text.casefold() not in repeated and _titleish(text) and len(text) <= 200:
+            return text
+    return kept[0] if kept and len(kept[0]) <= 200 else ""
+
+
+def _masthead(text: str) -> bool:
+    """A stamp or label drawn large above a title: 'CONFIDENTIAL', 'DRAFT', an arXiv identifier."""
+    word = text.strip(" .:;!-–—*")
+    return bool(ARXIV_ID.search(text)) or (word.isupper() and word in MASTHEAD_WORDS)
+
+
+def _repeated_lines(pages: Sequence[str]) -> set[str]:
+    """The lines (folded, their spaces made one) of the pages with text: those on half of them at least."""
+    with_text = [page for page in pages if page.strip()]
+    counts = Counter(line for page in with_text
+                     for line in {" ".join(line.split()).casefold() for line in page.split("\n")} if line)
+    return {line for line, n in counts.items() if n * 2 >= len(with_text)}
 
 
 def _not_a_pdf(data: bytes) -> str | None:

@@ -130,20 +130,26 @@ def test_title_is_metadata_title_when_sensible_else_the_first_pages_largest_text
     assert parsed(name).title == title
 
 
-def sized_pdf(lines: list[tuple[float, str]], info: bytes = b"") -> bytes:
-    """A one-page PDF of the given lines, each drawn at its size (some through a scaled text matrix, as LaTeX
-    draws), with an /Info dictionary's entries ``info``."""
+def sized_pdf(lines: list[tuple[float, str]], info: bytes = b"", later: list[list[str]] = ()) -> bytes:
+    """A PDF whose first page draws the given lines, each at its size (some through a scaled text matrix, as
+    LaTeX draws), and whose pages ``later`` draw theirs at 10, with an /Info dictionary's entries ``info``."""
     content = b"".join(b"BT /F1 %g Tf 1 0 0 1 72 %d Tm (%s) Tj ET\n" % (size, 700 - 20 * i, text.encode())
                        if i % 2 else
                        b"BT /F1 1 Tf %g 0 0 %g 72 %d Tm (%s) Tj ET\n" % (size, size, 700 - 20 * i, text.encode())
                        for i, (size, text) in enumerate(lines))
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
-               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R "
-               b"/Resources << /Font << /F1 3 0 R >> >> >>",
-               b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content)]
+    contents = [content, *(b"BT /F1 10 Tf 12 TL 72 750 Td " + b"".join(b"(%s) ' " % line.encode() for line in page)
+                           + b"ET" for page in later)]
+    n = len(contents)
+    info_at = 4 + 2 * n
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
+               b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % (4 + 2 * i) for i in range(n)), n),
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    for i, page in enumerate(contents):
+        objects += [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
+                    b"/Resources << /Font << /F1 3 0 R >> >> >>" % (5 + 2 * i),
+                    b"<< /Length %d >>\nstream\n%s\nendstream" % (len(page), page)]
     data = raw_pdf(objects + ([b"<< %s >>" % info] if info else []))
-    return data.replace(b"/Root 1 0 R", b"/Root 1 0 R /Info 6 0 R") if info else data
+    return data.replace(b"/Root 1 0 R", b"/Root 1 0 R /Info %d 0 R" % info_at) if info else data
 
 
 def test_a_paper_without_a_usable_metadata_title_is_titled_by_its_first_pages_largest_text():
@@ -161,6 +167,25 @@ def test_a_paper_without_a_usable_metadata_title_is_titled_by_its_first_pages_la
     assert parse_pdf("chen.pdf", sized_pdf([(12, "Introduction"), *body])).title == "chen"
     assert parse_pdf("chen.pdf", sized_pdf([(10, "Introduction"), *body])).title == "chen"
     assert parse_pdf("chen.pdf", sized_pdf([(20, "12"), *body])).title == "chen"  # a big page number
+
+
+def test_a_masthead_drawn_larger_than_the_title_is_passed_over_for_the_next_largest_text():
+    """'CONFIDENTIAL' or 'DRAFT' stamped in big letters, an arXiv identifier down the margin, a journal's name
+    at the top of the first page (and of every later one, smaller) were the paper's title when drawn largest."""
+    body = [(10, "Dense retrievers encode a fixed number of tokens, so long documents"),
+            (10, "must be split before indexing. We compare fixed windows and sections.")]
+    title = [(16, "Chunking Long Documents"), (16, "for Dense Retrieval"), (10, "Mei Chen")]
+    later = [["Journal of Retrieval Studies", "Fixed windows lose a section's heading.", "2"],
+             ["Journal of Retrieval Studies", "Sections keep it.", "3"]]
+    for masthead in ("CONFIDENTIAL", "DRAFT", "arXiv:2403.01234v2 [cs.IR] 2 Mar 2024", "Journal of Retrieval Studies"):
+        pdf = sized_pdf([(24, masthead), *title, *body], later=later)
+        assert parse_pdf("chen.pdf", pdf).title == "Chunking Long Documents for Dense Retrieval", masthead
+    # a large line that is no masthead, nor repeated, is still the title; a title repeated as a running header
+    # with nothing larger than the body left after it is still the title
+    assert parse_pdf("chen.pdf", sized_pdf([(24, "Retrieval Notes"), *title, *body], later=later)).title == \
+        "Retrieval Notes"
+    assert parse_pdf("j.pdf", sized_pdf([(24, "Journal of Retrieval Studies"), *body], later=later)).title == \
+        "Journal of Retrieval Studies"
 
 
 def test_outline_chapters_and_their_sections_become_sections():
