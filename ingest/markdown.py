@@ -92,6 +92,8 @@ def _parse(path: str, text: str) -> Document:
     drawing = stem.lower().endswith(".excalidraw")  # every drawing's first heading is '# Text Elements'
     title = meta.get("title") or (stem[:-len(".excalidraw")] if drawing else None) \
         or next((h for _, level, h, _ in headings if level == 1 and h), stem)
+    if _placeholders_only(title):  # a template's note (Obsidian's templates folder): '{{title}}' titled every one
+        title = stem
     wiki = wiki_links(text)
     meta["links"] = _links(wiki, links)
     meta["wiki_links"] = sorted(set(wiki))  # read by file name or from the collection's folder (ingest.links)
@@ -298,6 +300,19 @@ def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts:
             for text in [token.content] if token.type == "inline" else (token.meta or {}).get("cells", []):
                 if "#" in text:
                     _inline_tags(_without_comments(text, opened), tags)
+
+
+# A template placeholder, as Obsidian's core Templates ('{{title}}', '{{date:YYYY-MM-DD}}') and the Templater plugin
+# ('<% tp.file.title %>') write them
+PLACEHOLDER = re.compile(r"\{\{[^{}]*\}\}|<%.*?%>", re.DOTALL)
+
+
+def _placeholders_only(title: str) -> bool:
+    """Whether ``title`` holds template placeholders and no letter or digit beside them."""
+    if len(title) > 300 or ("{{" not in title and "<%" not in title):
+        return False
+    rest, found = PLACEHOLDER.subn("", title)
+    return found > 0 and not any(ch.isalnum() for ch in rest)
 
 
 # An Obsidian callout's first line: '[!warning] Title', '[!tip]- Folded', '[!note]' (its type is its title then).

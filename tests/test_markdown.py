@@ -337,3 +337,15 @@ def test_inline_tags_in_comments_are_no_tags():
             "```\n%%\n```\n\n#end\n")
     doc = parse_markdown("Shed.md", note)
     assert doc.meta["tags"] == ["real", "after", "kept", "also", "end"], doc.meta["tags"]
+
+
+@pytest.mark.parametrize("note,title", [
+    ("---\ntitle: '{{title}}'\n---\n# Heading\n\nAgenda.\n", "Weekly Meeting"),
+    ("# {{title}}\n\nAgenda.\n", "Weekly Meeting"),
+    ("# {{date:YYYY-MM-DD}} – {{title}}\n\nAgenda.\n", "Weekly Meeting"),
+    ("# <% tp.file.title %>\n\nAgenda.\n", "Weekly Meeting"),
+    ("# Meeting on {{date}}\n\nAgenda.\n", "Meeting on {{date}}"),  # words of its own: kept
+])
+def test_a_title_of_template_placeholders_alone_is_the_files_name(note, title):
+    """A vault's templates folder holds notes titled '{{title}}': every one of them was so titled in results."""
+    assert parse_markdown("Templates/Weekly Meeting.md", note).title == title
