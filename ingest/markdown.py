@@ -41,6 +41,7 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 from ingest.document import Document, Section, whole_characters
+from ingest.links import FENCE
 
 WIKI_CLOSE = re.compile(r"\]\]")
 CELL_BORDER = re.compile(r"(?<!\\)\|")  # a cell border: a '|' without a backslash before it
@@ -344,7 +345,6 @@ def _inline_tags(text: str, tags: dict) -> None:
 
 OBSIDIAN_COMMENT = re.compile(r"%%.*?(?:%%|\Z)", re.DOTALL)  # to its closing '%%', or to the end of the text
 HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
-FENCE_LINE = re.compile(r" {0,3}(```|~~~)")
 
 
 def _in_comment(lines: list[str]) -> list[bool]:
@@ -353,7 +353,7 @@ def _in_comment(lines: list[str]) -> list[bool]:
     opened, fence, found = False, None, []
     for line in lines:
         found.append(opened)
-        fenced = FENCE_LINE.match(line)
+        fenced = FENCE.match(line)
         if fenced and not opened:
             fence = None if fence == fenced.group(1) else fence or fenced.group(1)
         elif fence is None:
