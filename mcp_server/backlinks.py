@@ -25,7 +25,9 @@ def linked_from(conn, collection: str, relative: str, indexed) -> tuple[list[str
     names = {target.casefold() for target in (relative, stem_path, name, stem)}
     # Obsidian reads a link's name in any case ([[garden shed]] is a link to Garden Shed.md): the targets written
     # are folded here, the index keeps them as written
-    targets = tuple(t for t in queries.link_targets(conn, indexed["collection"]) if t.casefold() in names)
+    # (the targets looked at are those starting with the first letter of a name in either case)
+    firsts = {c for target in (relative, stem) for c in (target[0], target[0].lower(), target[0].upper())}
+    targets = tuple(t for t in queries.link_targets(conn, firsts) if t.casefold() in names)
     if not targets:
         return [], 0
     paths, total = queries.linking_files(conn, indexed["collection"], targets, SHOWN, besides=relative)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable
 
 from search.index.remembered import Basis, Outcome
 from search.index.schema import version
@@ -656,11 +657,14 @@ def pdf_paths(conn: sqlite3.Connection, collection_id: int) -> list[tuple[str, b
     return [(r[0], bool(r[1])) for r in rows]
 
 
-def link_targets(conn: sqlite3.Connection, collection_id: int) -> list[str]:
-    """Every target the published files of the collection link to, once each."""
-    return [r[0] for r in conn.execute(
-        f"SELECT DISTINCT l.target FROM links l JOIN files f ON f.id = l.file JOIN collections c "
-        f"ON c.id = f.collection WHERE f.collection = ? AND {VISIBLE}", (collection_id,))]
+def link_targets(conn: sqlite3.Connection, firsts: Iterable[str]) -> list[str]:
+    """Every target a file of any collection or version links to that starts with one of the characters
+    ``firsts``, once each (ranges of the targets' index)."""
+    firsts = sorted(set(firsts))
+    if not firsts:
+        return []
+    ranges = " UNION ".join(["SELECT target FROM links WHERE target >= ? AND target < ?"] * len(firsts))
+    return [r[0] for r in conn.execute(ranges, [bound for c in firsts for bound in (c, chr(ord(c) + 1))])]
 
 
 def linking_files(conn: sqlite3.Connection, collection_id: int, targets: tuple[str, ...], limit: int = -1,
