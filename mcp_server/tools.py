@@ -332,9 +332,9 @@ class Tools:
                                           "'/' matches the file name in any folder), '*.{ts,tsx}', "
                                           "'src/**/*.py'.")] = None,
         modified_after: Annotated[str | None, Field(max_length=64, description="Only files modified at or after this ISO date "
-                                                    "or date-time, e.g. 2024-03-01 or 2024-03-01T14:30.")] = None,
+                                                    "or date-time, e.g. 2024-03-01 or 2024-03-01T14:30; a year (2024) or month (2024-03) is its first day.")] = None,
         modified_before: Annotated[str | None, Field(max_length=64, description="Only files modified before this ISO date "
-                                                     "or date-time.")] = None,
+                                                     "or date-time (a year or month: its first day).")] = None,
     ) -> CallToolResult:
         """Search the user's own notes, code and PDFs (a local index of folders they chose) and return the
         best-matching passages, each with its file path, title, heading path, line range or page, a snippet

@@ -45,7 +45,7 @@ def unix_time(value: str | None, name: str) -> float | None:
     if value is None or not value.strip():
         return None
     try:
-        when = datetime.fromisoformat(value.strip())
+        when = datetime.fromisoformat(_whole_date(value.strip()))
     except ValueError:
         shown = repr(value) if len(value) <= 80 else f"{value[:80]!r}… ({len(value):,} characters)"
         raise ValueError(f"{name} must be an ISO date like 2024-03-01 or a date-time like 2024-03-01T14:30, "
@@ -55,6 +55,17 @@ def unix_time(value: str | None, name: str) -> float | None:
     except (ValueError, OverflowError, OSError):
         aware = when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
         return (aware - datetime(1970, 1, 1, tzinfo=timezone.utc)).total_seconds()
+
+
+def _whole_date(value: str) -> str:
+    """A bare year ('2024') or month ('2024-03') as the first day of it, as both filters read it: 2024 starts
+    at 2024-01-01, so modified_after='2024' is from then on and modified_before='2024' up to then; both were
+    refused, though ISO 8601 writes a year or a month so and an assistant asked about 'since 2024' gives one."""
+    if re.fullmatch(r"\d{4}", value):
+        return f"{value}-01-01"
+    if re.fullmatch(r"\d{4}-\d{2}", value):
+        return f"{value}-01"
+    return value
 
 
 def empty_range(after: float | None, before: float | None,
