@@ -28,6 +28,38 @@ browses folders and recent files, `similar` finds related passages, `stats` tell
 index generation that answered; cite them."""
 
 
+SHOWN_COLLECTIONS = 10  # named in the instructions at most; stats lists the rest
+
+
+def instructions(settings) -> str:
+    """INSTRUCTIONS and the collections registered at start (name, its root's last folder, the files its
+    published generation holds): an assistant learnt their names only from stats or from an error naming them,
+    so its first search could not be limited to one. The first SHOWN_COLLECTIONS by name, then how many more."""
+    import os
+    import sqlite3
+
+    from search.index import db, queries
+    from search.index.status import count
+    try:
+        conn = db.connect(settings.index_path, readonly=True)
+    except (db.NoIndex, db.IndexUnavailable, sqlite3.Error):
+        return INSTRUCTIONS  # nothing registered yet, or a damaged index stats tells of
+    try:
+        rows = queries.collections(conn)
+        named = [f"{row['name']} ({os.path.basename(row['root'].rstrip(os.sep)) or row['root']}, "
+                 f"{count(queries.searchable(conn, row['id'], row['published'])[0] if row['published'] else 0, 'file')})"
+                 for row in rows[:SHOWN_COLLECTIONS]]
+    except sqlite3.Error:
+        return INSTRUCTIONS
+    finally:
+        conn.close()
+    if not named:
+        return INSTRUCTIONS
+    more = f"; and {len(rows) - len(named):,} more: stats lists them" if len(rows) > len(named) else ""
+    return (f"{INSTRUCTIONS}\nCollections (name (folder, files published)), for the tools' collection argument: "
+            f"{', '.join(named)}{more}.")
+
+
 class StartupError(Exception):
     """Bad flags or a root that cannot be registered; printed as one line, exit status 2."""
 
@@ -166,7 +198,7 @@ def build_server(settings, worker=None, collection: tuple[int, str] | None = Non
         _start_background(sift, collection)
         yield {}
 
-    server = tools.Server(name="sift", instructions=INSTRUCTIONS, version=_version(), lifespan=lifespan,
+    server = tools.Server(name="sift", instructions=instructions(settings), version=_version(), lifespan=lifespan,
                           log_level="WARNING")
     tools.register(server, sift)
     return server
