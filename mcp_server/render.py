@@ -48,6 +48,7 @@ def hit_data(hit) -> dict:
         "attachments_not_indexed": {f"{hit.collection}/{p}": why for p, why in hit.attachments_not_indexed.items()}
         or None,
         "more_in_file": hit.more_in_file or None,
+        "also_in": hit.also_in or None,  # a search hit's file through other collections
     }
 
 
@@ -91,6 +92,8 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
         if context:
             lines.append(f"   {context}")
         lines.append(f"   {h['snippet']}")
+        if h.get("also_in"):
+            lines.append(f"   (the same file as {', '.join(h['also_in'])})")
         if h.get("more_in_file"):
             lines.append(f"   {engine.more_in_file(h['more_in_file'], search_args(h['collection'], h['relative_path']))}")
         if said != n:

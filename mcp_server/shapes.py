@@ -43,6 +43,7 @@ class Hit(TypedDict):
     cited_by_total: NotRequired[int]
     attachments_not_indexed: NotRequired[dict[str, str]]
     more_in_file: NotRequired[int]
+    also_in: NotRequired[list[str]]
 
 
 class Unmatched(TypedDict):

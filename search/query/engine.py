@@ -93,6 +93,7 @@ class Hit:
     # of the attachments shown, those the published collection does not hold: path -> why (missing, failed …)
     attachments_not_indexed: dict[str, str] = field(default_factory=dict)
     more_in_file: int = 0  # on a file's first hit: its passages that ranked among the page's, left off (PER_FILE)
+    also_in: list[str] = field(default_factory=list)  # the same file on disk through other collections (paths)
 
 
 @dataclass
@@ -183,10 +184,13 @@ class Engine:
                         _by_meaning(notes, ranked, used)
                         _no_terms(notes, query, used, bool(state["models"]))
                         common = self._common_words(conn, query, state) if ranked else set()
+                        ranked, also = _twins_left_out(ranked, self._catalog_for(conn, state),
+                                                       {r["name"]: r["root"] for r in queries.collections(conn)})
                         page, more = _per_file(ranked, limit, self._catalog_for(conn, state))
                         hits = self._hits(conn, query, page, common)
                         for hit in hits:
                             hit.more_in_file = more.pop(hit.chunk_id, 0)
+                            hit.also_in = also.get((hit.collection, hit.path), [])
                         if not hits:
                             notes += filtered_out(self._catalog_for(conn, state), filters)
                         break
@@ -984,6 +988,30 @@ def _per_file(ranked: list, limit: int, catalog: Catalog) -> tuple[list, dict[in
     for i in kept:
         first.setdefault(files[i], ranked[i][0])
     return [ranked[i] for i in kept], {first[f]: n for f, n in left.items()}
+
+
+def _twins_left_out(ranked: list, catalog: Catalog, roots: dict[str, str]) -> tuple[list, dict]:
+    """``ranked`` with the passages of a file reached through two collections (a root inside another's:
+    personal/x.md and all/personal/x.md) kept through one alone, the innermost root's (as _one_per_file keeps
+    for similar), and {(collection, path) kept: the other collections' paths of the file}. Twins ranked at the
+    same score and took two of the page's places for one file."""
+    nested = any(a != b and b.startswith(a.rstrip(os.sep) + os.sep) for a in roots.values() for b in roots.values())
+    if not nested or not ranked:
+        return ranked, {}
+    rows = catalog.files([item[0] for item in ranked])
+    where = {row: (str(catalog.collections[row]), catalog.paths[row]) for row in set(rows)}
+    twins: dict[str, list[tuple[str, str]]] = {}
+    for collection, path in where.values():
+        root = roots.get(collection)
+        twins.setdefault(os.path.join(root, path) if root else f"{collection}\0{path}", []).append((collection, path))
+    kept_of, also = {}, {}
+    for names in twins.values():
+        names.sort(key=lambda cp: (-len(roots.get(cp[0], "")), cp[0]))
+        for name in names:
+            kept_of[name] = names[0]
+        if len(names) > 1:
+            also[names[0]] = [f"{c}/{p}" for c, p in names[1:]]
+    return [item for item, row in zip(ranked, rows) if kept_of[where[row]] == where[row]], also
 
 
 def _one_per_file(hits: list[Hit], limit: int, roots: dict[str, str], source: tuple[str, str]) -> list[Hit]:
