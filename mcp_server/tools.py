@@ -395,7 +395,7 @@ class Tools:
             text, data = reading.read(self.sift, path, start_line, end_line, page, start_offset, end_page)
         except paths.Ambiguous as many:
             return _candidates("read_file", path, many)
-        return result(text, data)
+        return result(text + _same_name(self.sift, path, data.get("path")), data)
 
     @tool
     def list_files(
@@ -555,6 +555,19 @@ def _no_worker_of_its_own(home) -> str:
         return (f"note: this server runs no worker; one on this queue was at work "
                 f"{age(max(0.0, time.time() - seen))} ago and will take the job")
     return f"note: this server runs no worker, so the job waits for one: {worker_hint(home)}"
+
+
+def _same_name(sift, raw: str, read: str | None) -> str:
+    """For a bare name read as the file at a collection's root ('todo.md', where folders hold others of that
+    name): a line saying how many other indexed files have the name and the list_files call that shows them.
+    Such a name returned the candidates, though a path relative to a root is what read_file takes."""
+    if not read or "/" in raw or "\\" in raw or not raw.strip():
+        return ""
+    others = [f"{c}/{p}" for c, p in queries.visible_by_name(sift.conn(), raw) if f"{c}/{p}" != read]
+    if not others:
+        return ""
+    return (f"\n[read {read}, at its collection's root; {render.count(len(others), 'other file')} called {raw!r}: "
+            f"list_files(glob={raw!r}) shows them]")
 
 
 def _candidates(name: str, path: str, many: paths.Ambiguous) -> CallToolResult:

@@ -76,6 +76,9 @@ def find(raw: str, roots: dict[str, str], indexed_by_name=None, cwd: str | None 
     if not found:
         raise Missing(raw)
     if len(found) > 1:
+        at_root = [t for t in found if "/" not in t.relative] if "/" not in raw else []
+        if len(at_root) == 1:  # 'todo.md' is a path relative to a root, as the tools take one: that root's file
+            return at_root[0]
         raise Ambiguous(raw, sorted(t.name for t in found))
     return found[0]
 

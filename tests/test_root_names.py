@@ -1,0 +1,36 @@
+"""read_file of a bare name a collection's root holds ('todo.md'), where folders hold others of that name: the
+root's file, as a path relative to a root, saying how many others there are and the list_files call showing them.
+It returned the candidates, the root's among them."""
+from __future__ import annotations
+
+from tests.conftest import ingest, write_tree
+from tests.test_mcp_server import call, run, text
+
+
+def test_a_bare_name_at_a_root_reads_that_file_and_names_the_others(immediate, tmp_path, sift_env, servers):
+    ingest(write_tree(tmp_path / "notes", {"todo.md": "# Todo\n\nRenew the passport.\n",
+                                           "a/todo.md": "# Todo A\n\nBuy stamps.\n",
+                                           "b/todo.md": "# Todo B\n\nCall the plumber.\n",
+                                           "a/only.md": "# Only\n\nOne of a kind.\n"}), "notes")
+    ingest(write_tree(tmp_path / "code", {"lib/todo.md": "# Code todo\n\nFix the parser.\n"}), "code")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return (await call(s, "read_file", path="todo.md"), await call(s, "read_file", path="only.md"))
+    root, unique = run(scenario)
+    assert not root.is_error and root.structured_content["path"] == "notes/todo.md", text(root)
+    assert "Renew the passport." in text(root)
+    assert text(root).endswith("[read notes/todo.md, at its collection's root; 3 other files called 'todo.md': "
+                               "list_files(glob='todo.md') shows them]"), text(root)
+    assert "One of a kind." in text(unique) and "other file" not in text(unique), text(unique)
+
+
+def test_a_bare_name_at_two_roots_still_gives_the_candidates(immediate, tmp_path, sift_env, servers):
+    ingest(write_tree(tmp_path / "notes", {"todo.md": "# Todo\n\nRenew the passport.\n"}), "notes")
+    ingest(write_tree(tmp_path / "work", {"todo.md": "# Work todo\n\nFile the report.\n"}), "work")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return await call(s, "read_file", path="todo.md")
+    both = run(scenario)
+    assert both.structured_content["candidates"] == ["notes/todo.md", "work/todo.md"], text(both)
