@@ -82,6 +82,7 @@ class Settings:
     embed_remote: bool = False  # SIFT_EMBED_REMOTE: embed jobs go to the Redis queue sift-embed (workers.embedder)
     embed_timeout: float = 120  # SIFT_EMBED_TIMEOUT: seconds an embedder may be silent before its job is re-sent
     rescan_minutes: float = 10  # the periodic rescan, and how long a missing root is kept
+    lost_job_seconds: float = 60  # SIFT_LOST_JOB_SECONDS: a file no job carries for this long is queued again
     retries: int = 3  # tries after the first for a job or file that failed for a transient cause
     retry_delay: float = 2.0  # seconds before the first retry; each further wait is twice as long
 
@@ -186,6 +187,7 @@ def load(**overrides) -> Settings:
         embed_remote=_env_bool("SIFT_EMBED_REMOTE", False),
         embed_timeout=_env_number("SIFT_EMBED_TIMEOUT", 120, float, above=0),
         rescan_minutes=_env_number("SIFT_RESCAN_MINUTES", 10, float, above=0),
+        lost_job_seconds=_env_number("SIFT_LOST_JOB_SECONDS", 60, float, least=0),
         retries=_env_number("SIFT_RETRIES", 3, least=0),
         retry_delay=_env_number("SIFT_RETRY_DELAY", 2, float),
     )

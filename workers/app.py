@@ -44,11 +44,12 @@ class Recovering:
         _refuse_unusable_queue(self)
         _refuse_unusable_model(self)
         refusal.ready()
-        from workers import recover
+        from workers import recover, running
         record_seen(self)
         _record_model(self, time.time())
         halt.forget(self)
         try:
+            running.forget_here(self)  # none of its workers is at work yet
             recover.resume(self)
             recover.mark_queue(self)
         except Exception:  # an unusable index is reported by the jobs themselves; the consumer still starts

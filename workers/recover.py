@@ -28,26 +28,35 @@ for lost and queue them again, which costs time, not correctness.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import socket
 import time
 
 from huey import RedisHuey
 
-from search.index import db, freshness, queries, store
+from search.index import db, freshness, queries, store, working
 from search.settings import load
 from workers.app import huey as app_huey
 
 log = logging.getLogger("sift.workers")
 QUEUE_MARK = "sift.queue.kept"  # set in Redis by a starting consumer; gone means Redis lost the queue
+RECOVERING = "sift.recovering"  # in the queue's key-value store while a consumer queues again what was lost
 
 
 def resume(huey, settings=None) -> None:
     settings = settings or load()
     if not settings.index_path.exists():
         return  # nothing was ever indexed here
+    with recovering(huey):
+        _resume(huey, settings)
+
+
+def _resume(huey, settings) -> None:
     from workers import tasks  # the tasks module imports the huey app, which calls this
 
-    carried = _carried(huey, tasks)
+    carried = carried_jobs(huey)
     conn = db.connect(settings.index_path)  # its own connection: the workers are forked after this
     try:
         lost = tasks.lost_in_background(conn, _in_background(huey, tasks))
@@ -68,18 +77,59 @@ def resume(huey, settings=None) -> None:
                 if lost:
                     log.warning("generation %s: %d files were in jobs that were interrupted; queuing them again",
                                 gen, len(lost))
-                urgent = tasks.urgent_build(conn, gen)  # a small build's jobs go first, as they did
-                for i in range(0, len(lost), settings.files_per_job):
-                    tasks.then(tasks.parse, tasks.Batch(gen, collection["id"], lost[i:i + settings.files_per_job],
-                                                        urgent=urgent))
-                # publishes once the last file is done, now if it already is
-                tasks.publish(gen, priority=tasks.priority(tasks.publish, urgent))
+                requeue(conn, gen, collection["id"], lost, settings)
     finally:
         conn.close()
 
 
-def _carried(huey, tasks) -> dict[int, set[str]]:
+def requeue(conn, gen: int, collection_id: int, paths: list[str], settings) -> None:
+    """Queue ``paths`` of generation ``gen`` again from parse (a stage run again does what it did once: its writes
+    are keyed by path), in jobs of SIFT_FILES_PER_JOB files with the priority their first jobs had (a small
+    build's go first), and a publish: it publishes once the last file is done, now if it already is."""
+    from workers import tasks
+    urgent = tasks.urgent_build(conn, gen)
+    for i in range(0, len(paths), settings.files_per_job):
+        tasks.then(tasks.parse, tasks.Batch(gen, collection_id, paths[i:i + settings.files_per_job], urgent=urgent))
+    tasks.publish(gen, priority=tasks.priority(tasks.publish, urgent))
+
+
+@contextlib.contextmanager
+def recovering(huey):
+    """Say in the queue, while a consumer queues again what was lost (``resume``), that it does: the periodic
+    check of jobs lost from the queue (workers.lost) waits meanwhile, else both would queue the same files, and
+    forgets what it had seen (what it saw lost is queued now)."""
+    from workers import lost
+    mark = {"at": time.time(), "by": f"{socket.gethostname()}:{os.getpid()}"}
+    _try(huey.put, RECOVERING, mark)
+    try:
+        yield
+    finally:
+        _try(huey.delete, lost.SEEN)
+        _try(huey.delete, RECOVERING)
+
+
+def recovery_under_way(huey, now: float) -> bool:
+    """Whether a consumer is queueing again what was lost (``recovering``): its mark is there and its process
+    lives (on another machine: the mark is younger than freshness.STALLED_SECONDS)."""
+    mark = huey.get(RECOVERING, peek=True)
+    if not mark:
+        return False
+    host, _, pid = mark["by"].rpartition(":")
+    if host == socket.gethostname():
+        return working.alive(int(pid))
+    return freshness.recent(now, mark["at"], freshness.STALLED_SECONDS)
+
+
+def _try(call, *args) -> None:
+    try:
+        call(*args)
+    except Exception:  # noqa: BLE001 - a queue that cannot be written: the consumer's start says why elsewhere
+        log.debug("could not record the recovery in the queue", exc_info=True)
+
+
+def carried_jobs(huey) -> dict[int, set[str]]:
     """generation → the paths that queued and scheduled jobs (retries waiting their turn) carry."""
+    from workers import tasks
     carried: dict[int, set[str]] = {}
     batches = [task.args[0] for task in [*huey.pending(), *huey.scheduled()] if task.args]
     if _redis(huey) is not None and load().embed_remote:

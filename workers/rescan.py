@@ -27,7 +27,7 @@ import time
 from huey import crontab
 
 from search.index import freshness, queries
-from workers import recover, remote, runtime, tasks
+from workers import lost, recover, remote, runtime, tasks
 from workers.app import huey
 
 log = logging.getLogger("sift.rescan")
@@ -125,9 +125,11 @@ def rescan_due() -> None:
     waits already; any other scan only into an empty queue (else next minute).
     It used to queue nothing while any job waited, so no collection was rescanned during another's big build.
     On Redis, first queue again what a Redis that lost its data dropped, and the embed jobs of embedding workers
-    that died (one periodic task for all, so that none of them finds the others waiting in the queue)."""
+    that died; then, on either queue, the files of a build that a job lost on its own left carried by no job
+    (workers.lost). One periodic task for all, so that none of them finds the others waiting in the queue."""
     recover.queue_kept()
     remote.resend_lost()
+    lost.check(huey)
     conn = runtime.index()
     names = {row["id"]: row["name"] for row in queries.collections(conn)}
     for collection_id in due(conn, runtime.settings().rescan_minutes * 60):

@@ -10,6 +10,7 @@ reason, so the generation can still be published (``workers.retry``).
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -34,7 +35,7 @@ from ingest.kinds import kind_of
 from search.index import db, freshness, queries, space, store, working
 from search.index.remembered import Basis, Outcome, fingerprint
 from search.index.status import count
-from workers import halt, retry, runtime
+from workers import halt, retry, running, runtime
 from workers.app import huey
 from workers.working import Gone, Work
 
@@ -94,9 +95,10 @@ def stage(priority: int, retry_with: dict | None = None):
                 space.keep_reserve(settings.home)
             policy = retry.Policy(retries=settings.retries, delay=settings.retry_delay)
             try:
-                return retry.attempt(_unless_gone(fn), args, kwargs, policy, _what(fn.__name__, args),
-                                     lambda exc, tries: _give_up(fn.__name__, args, exc, tries), retry_with,
-                                     beyond=halt.unworkable)
+                with _at_work(fn.__name__, args):
+                    return retry.attempt(_unless_gone(fn), args, kwargs, policy, _what(fn.__name__, args),
+                                         lambda exc, tries: _give_up(fn.__name__, args, exc, tries), retry_with,
+                                         beyond=halt.unworkable)
             except Exception as exc:
                 why = halt.unworkable(exc)  # a damaged index or queue, an unloadable model: not the files' doing
                 if why is None:  # give_up itself failed (e.g. the disk stayed full): huey logs it, as before
@@ -105,6 +107,16 @@ def stage(priority: int, retry_with: dict | None = None):
                 return None
         return huey.task(priority=priority)(run)
     return make
+
+
+def _at_work(name: str, args: tuple):
+    """While a job runs, the record that carries its files (workers.running): a batch's paths, or a scan's whole
+    collection (it records its plan, then queues the files). Other jobs carry no file of a build."""
+    if args and isinstance(args[0], Batch):
+        return running.job(huey, args[0].gen, args[0].collection, args[0].paths)
+    if name == "discover" and args:
+        return running.job(huey, None, args[0], None)
+    return contextlib.nullcontext()
 
 
 def _unless_gone(fn):

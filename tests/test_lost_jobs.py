@@ -1,0 +1,152 @@
+"""A job lost from the queue while its consumer runs on must not stall its build (workers.lost).
+
+The jobs run here as a worker runs them, through huey's own ``dequeue`` and ``execute`` on the real SQLite queue,
+in this process, so that a test can take one job out of the queue (lost) or hold one between the queue and its
+worker (a job between stages), deterministically. The check is the periodic task's (``rescan.rescan_due``),
+queued and run like any job; ``SIFT_LOST_JOB_SECONDS=0`` lets two checks in a row count as a minute apart.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import pytest
+
+from search.index import db, queries, store
+from tests.conftest import write_tree
+
+LOST_LINE = "(a job lost from the queue): queuing them again from parse"
+
+
+@pytest.fixture
+def queue(sift_env, monkeypatch, tmp_path):
+    """The home's real SQLite queue, not in immediate mode, with 2 files to a job and no grace between checks."""
+    monkeypatch.setenv("SIFT_FILES_PER_JOB", "2")
+    monkeypatch.setenv("SIFT_LOST_JOB_SECONDS", "0")
+    from workers import runtime
+    runtime.reset()
+    from workers.app import huey
+    assert not huey.immediate
+    yield huey
+    runtime.reset()
+
+
+def _notes(root, n: int = 10) -> list[str]:
+    files = {f"note{i:02d}.md": f"# Note {i}\n\nnote {i} speaks of word{i}x and the sea.\n" for i in range(n)}
+    write_tree(root, files)
+    return sorted(files)
+
+
+def _run(huey, take=None, until=None):
+    """Run the queued jobs one by one as a worker does, until the queue is empty or ``until(task)`` is true of the
+    job just taken (returned, not run). ``take(task)``: true of a job that is lost (taken, never run), once."""
+    lost = None
+    while (task := huey.dequeue()) is not None:
+        if until is not None and until(task):
+            return task
+        if lost is None and take is not None and take(task):
+            lost = task
+            continue
+        huey.execute(task)
+    return lost
+
+
+def _check(huey):
+    """The periodic task, queued and run as the consumer's scheduler and a worker would."""
+    from workers import rescan
+    rescan.rescan_due()
+    _run(huey)
+
+
+def _build(tmp_path):
+    from workers import runtime, tasks
+    conn = runtime.index()
+    collection = store.ensure_collection(conn, "notes", str((tmp_path / "notes").resolve()))
+    tasks.scan(collection["id"], conn)
+    return conn, collection["id"]
+
+
+def _state(conn, collection_id):
+    row = queries.get_collection(conn, collection_id)
+    return row["published"], queries.building_generation(conn, collection_id)
+
+
+def test_a_write_job_lost_from_the_queue_is_queued_again_and_the_build_publishes(queue, tmp_path, caplog):
+    """The CI run's hang: an embed job queued its write job, and that one job was lost (Redis stopped 3 ms after);
+    every other file was written and the generation waited for the last two for ever."""
+    files = _notes(tmp_path / "notes")
+    conn, collection_id = _build(tmp_path)
+    lost = _run(queue, take=lambda task: task.name == "write")
+    assert lost is not None, "a write job was taken out of the queue"
+    batch = lost.args[0]
+    published, building = _state(conn, collection_id)
+    assert published is None and building is not None, "the build waits for the lost job's files"
+    assert queries.pending_paths(conn, building["id"]) == sorted(batch.paths)
+
+    with caplog.at_level(logging.INFO, logger="sift.workers"):
+        _check(queue)  # the first check only sees the files alone
+        assert _state(conn, collection_id)[0] is None and LOST_LINE not in caplog.text
+        _check(queue)  # the next finds them still alone, unmoved: queued again
+    published, building = _state(conn, collection_id)
+    assert building is None and published is not None, "the build published after the check"
+    said = [r.getMessage() for r in caplog.records if LOST_LINE in r.getMessage()]
+    assert len(said) == 1 and f"generation {published}: 2 files in flight" in said[0], said
+    assert all(path in said[0] for path in batch.paths), said
+    indexed = set(queries.current_files(conn, collection_id))
+    assert indexed == set(files), "every note is indexed, the lost job's two with the rest"
+
+
+def test_a_job_between_the_queue_and_its_worker_is_not_queued_again(queue, tmp_path, caplog):
+    """A job a worker has taken from the queue and not yet started is in no queue and has no record of work: a
+    check then finds its files alone. Here they are so at two checks, each time between two stages (the embed
+    job taken, then the write job it queued), but they moved on in between: not lost."""
+    _notes(tmp_path / "notes")
+    conn, collection_id = _build(tmp_path)
+    held = _run(queue, until=lambda task: task.name == "embed")
+    assert held is not None, "an embed job was taken from the queue"
+    paths = held.args[0].paths
+    from workers import lost
+    with caplog.at_level(logging.INFO, logger="sift.workers"):
+        assert lost.check(queue) == {}
+        queue.execute(held)  # the worker runs it: its files move on, and their write job is queued
+        held = _run(queue, until=lambda task: task.name == "write" and task.args[0].paths == paths)
+        assert held is not None, "the write job of the same files was taken from the queue"
+        assert lost.check(queue) == {}, "files that moved since the first check are not taken for lost"
+        queue.execute(held)
+        _run(queue)
+    published, building = _state(conn, collection_id)
+    assert building is None and published is not None
+    assert LOST_LINE not in caplog.text
+
+
+def test_a_job_at_work_is_not_queued_again_however_long_it_takes(queue, tmp_path, caplog):
+    """A job at work (here a write waiting for the index's write lock, which the test holds) is in no queue: its
+    worker's record (workers.running) carries its files through any number of checks."""
+    _notes(tmp_path / "notes")
+    conn, collection_id = _build(tmp_path)
+    held = _run(queue, until=lambda task: task.name == "write")
+    assert held is not None
+    from workers import lost, running
+    from search.settings import load
+    blocker = db.connect(load().index_path)
+    blocker.execute("BEGIN IMMEDIATE")
+    worker = threading.Thread(target=queue.execute, args=(held,))
+    worker.start()
+    try:
+        waited = time.monotonic() + 5  # the job has started and waits for the lock (its record, if it writes one)
+        while not running.records(queue) and time.monotonic() < waited:
+            time.sleep(0.01)
+        assert worker.is_alive(), "the write job waits for the index's write lock"
+        with caplog.at_level(logging.INFO, logger="sift.workers"):
+            for _ in range(3):
+                assert lost.check(queue) == {}, "the files of a job at work are carried"
+    finally:
+        blocker.rollback()
+        worker.join()
+        blocker.close()
+    assert not running.records(queue), "the record went with the job"
+    _run(queue)
+    published, building = _state(conn, collection_id)
+    assert building is None and published is not None
+    assert LOST_LINE not in caplog.text

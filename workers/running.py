@@ -1,0 +1,71 @@
+"""The pipeline jobs at work now, recorded in the queue's key-value store.
+
+huey deletes a job from the queue as a worker takes it, so a job at work is in no queue: the periodic check for
+jobs lost from the queue (workers.lost) would take its files for lost. Each worker process records the job it runs
+under its own key (``sift.running.HOST:PID``), written as the job starts and deleted as it ends: two small writes
+per job, each a fraction of a millisecond beside the job's own transactions (bench/lost_jobs.py). A record whose
+process is dead (a worker killed mid-job) carries nothing; records of another machine's workers are taken at
+their word. A starting consumer forgets this machine's records (``forget_here``): none of its workers runs yet.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import socket
+import time
+
+from search.index import working
+
+log = logging.getLogger("sift.workers")
+PREFIX = "sift.running."
+
+
+def _key() -> str:
+    """This process's key (a worker process is forked after import: its pid is read now, not then)."""
+    return f"{PREFIX}{socket.gethostname()}:{os.getpid()}"
+
+
+@contextlib.contextmanager
+def job(huey, gen: int | None, collection: int | None, paths: list[str] | None):
+    """Record, while the body runs, that this process is at work on ``paths`` of generation ``gen``; ``paths``
+    None: on the whole collection (a scan, which records a plan and then queues its files). Nothing in immediate
+    mode (no queue: a job runs inside the one that queued it). A queue that cannot be written costs the record,
+    never the job."""
+    if huey.immediate:
+        yield
+        return
+    key = _key()
+    _try(huey.put, key, {"gen": gen, "collection": collection, "paths": paths, "at": time.time()})
+    try:
+        yield
+    finally:
+        _try(huey.delete, key)
+
+
+def _try(call, *args) -> None:
+    try:
+        call(*args)
+    except Exception:  # noqa: BLE001 - as workers.app.record_seen: the job goes on without its record
+        log.debug("could not record the job at work", exc_info=True)
+
+
+def records(huey) -> list[dict]:
+    """The records of jobs at work whose process lives (or runs on another machine), read in one go."""
+    host, found = socket.gethostname(), []
+    for key, data in huey.all_results().items():
+        if not key.startswith(PREFIX):
+            continue
+        where, _, pid = key[len(PREFIX):].rpartition(":")
+        if where == host and not working.alive(int(pid)):
+            continue  # a worker killed mid-job: its job is lost, not at work
+        found.append(huey.serializer.deserialize(data))
+    return found
+
+
+def forget_here(huey) -> None:
+    """Forget this machine's records: a consumer starting has none of its workers at work yet, and a pid from
+    before (a reboot) may name another process now."""
+    here = f"{PREFIX}{socket.gethostname()}:"
+    for key in [k for k in huey.all_results() if k.startswith(here)]:
+        _try(huey.delete, key)
