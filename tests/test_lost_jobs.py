@@ -150,3 +150,20 @@ def test_a_job_at_work_is_not_queued_again_however_long_it_takes(queue, tmp_path
     published, building = _state(conn, collection_id)
     assert building is None and published is not None
     assert LOST_LINE not in caplog.text
+
+
+def test_no_file_is_queued_again_while_a_starting_consumer_recovers(queue, tmp_path, caplog):
+    """A consumer that starts queues again what the index says is in flight (workers.recover); while it does (its
+    mark in the queue), the running consumers' checks queue nothing, else both would queue the same files."""
+    _notes(tmp_path / "notes")
+    conn, collection_id = _build(tmp_path)
+    assert _run(queue, take=lambda task: task.name == "write") is not None
+    from workers import lost, recover
+    with recover.recovering(queue):
+        assert [lost.check(queue) for _ in range(3)] == [{}, {}, {}], "nothing queued while a consumer recovers"
+    assert lost.check(queue) == {}  # a check after it starts afresh: what it saw was the starting consumer's
+    queued = lost.check(queue)
+    assert [len(paths) for paths in queued.values()] == [2], queued
+    _run(queue)
+    published, building = _state(conn, collection_id)
+    assert building is None and published is not None
