@@ -22,6 +22,10 @@ comes back empty. The consumer leaves a mark in Redis as it starts (``mark_queue
 gone (``queue_kept``, run every minute by workers.rescan) and does what a starting consumer does, from what the index records. Batches waiting for
 an embedding machine (workers.remote's ledger) count as carried; their own jobs are re-sent by workers.remote.
 
+A job lost on its own while the consumer runs on (a worker process killed, one queued job that Redis dropped) is
+found by the periodic check of workers.lost, which queues its files again with ``requeue`` and waits while a
+starting consumer recovers (``recovering``).
+
 What a killed job had committed stays (each job commits its writes in one transaction, and runs again as if it
 had run once). Two consumers on one home are not expected: a second one would take the first one's running jobs
 for lost and queue them again, which costs time, not correctness.
