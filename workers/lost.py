@@ -10,9 +10,11 @@ mid-job (the OOM killer). A starting consumer queues again what the index says i
 periodic rescan only after ``freshness.STALLED_SECONDS`` (10 min) without progress, and never while other jobs
 waited.
 
-``check`` runs every minute (workers.rescan's periodic task). With one read of the index (the files in flight of
-every build, through the progress_open index) and one of the queue, the schedule and the jobs at work, it finds
-the files that no job carries. A file is queued again, from parse, only when it was found so at two checks at
+``check`` runs every minute (workers.rescan's periodic task). A build that has moved in the last
+``SIFT_LOST_JOB_SECONDS`` is going on, and is left alone: its lost files, if any, are found once it stops moving
+(it cannot publish before), and a check during a big build costs one statement. Of the builds that have stopped,
+with one read of the index (their files in flight, through the progress_open index) and one of the queue, the
+schedule and the jobs at work, it finds the files that no job carries. A file is queued again, from parse, only when it was found so at two checks at
 least ``SIFT_LOST_JOB_SECONDS`` (60) apart and has not moved since the first (its progress row unchanged): a job
 between stages (taken from the queue, its record not yet written) moves its files on before the next check.
 A generation whose files are all done but that nobody published (its last write killed before it published) is
@@ -24,7 +26,7 @@ from __future__ import annotations
 import logging
 import time
 
-from search.index import queries
+from search.index import freshness, queries
 from workers import recover, running, runtime
 
 log = logging.getLogger("sift.workers")
@@ -38,13 +40,17 @@ def check(huey, now: float | None = None) -> dict[int, list[str]]:
     if huey.immediate or recover.recovery_under_way(huey, now):
         return {}
     conn, settings = runtime.index(), runtime.settings()
-    rows = queries.in_flight(conn)  # before the queue: a job that moves a file on between the two reads
-    building = queries.planned_building(conn)  # stamps its progress after ``now``, and is not taken for lost
+    # a build that moved lately is going on: its files are looked at once it stops (it cannot publish before)
+    building = [row for row in queries.planned_building(conn)
+                if not freshness.recent(now, row["moved"], settings.lost_job_seconds)]
     seen = huey.get(SEEN, peek=True)
     if not building:
         if seen is not None:
             huey.delete(SEEN)
         return {}
+    # the index before the queue: a job that moves a file on between the two reads stamps its progress after
+    # ``now``, and its file is not taken for lost
+    rows = queries.in_flight(conn, [row["id"] for row in building])
     orphans, collections, idle = _orphans(huey, rows, building)
     if seen is None or now - seen["at"] < settings.lost_job_seconds:
         first = {"at": now, "orphans": {g: set(p) for g, p in orphans.items()}, "idle": idle} if seen is None else \
@@ -95,7 +101,7 @@ def _orphans(huey, rows, building) -> tuple[dict[int, dict[str, float]], dict[in
     for row in rows:
         gen = row["generation"]
         in_flight.add(gen)
-        if row["collection"] not in scanning and row["path"] not in carried.get(gen, ()):
+        if collections[gen] not in scanning and row["path"] not in carried.get(gen, ()):
             orphans.setdefault(gen, {})[row["path"]] = row["updated"]
     idle = {gen for gen, collection in collections.items()
             if gen not in in_flight and gen not in carried and collection not in scanning}

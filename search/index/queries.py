@@ -405,21 +405,23 @@ def pending_paths(conn: sqlite3.Connection, gen: int) -> list[str]:
     return [row["path"] for row in rows]
 
 
-def in_flight(conn: sqlite3.Connection) -> list[sqlite3.Row]:
-    """(generation, collection, path, updated) of every file in flight in the generations being built whose scan
-    has recorded its plan, in one statement through the progress_open index (workers.lost: at 200,000 files in
-    flight, one read, not a query per path or per generation)."""
+def in_flight(conn: sqlite3.Connection, gens: list[int]) -> list[sqlite3.Row]:
+    """(generation, path, updated) of every file in flight in generations ``gens``, in one statement through the
+    progress_open index (workers.lost: at 200,000 files in flight, one read, not a query per path)."""
+    if not gens:
+        return []
     return conn.execute(
-        "SELECT p.generation, g.collection, p.path, p.updated FROM generations g "
-        "JOIN progress p INDEXED BY progress_open ON p.generation = g.id "
-        "WHERE g.state = 'building' AND g.discovered IS NOT NULL "
-        "AND p.state NOT IN ('failed', 'skipped') AND NOT (p.stage = 'write' AND p.state = 'done')").fetchall()
+        f"SELECT generation, path, updated FROM progress INDEXED BY progress_open WHERE generation IN "
+        f"({','.join('?' * len(gens))}) AND {IN_FLIGHT}", gens).fetchall()
 
 
 def planned_building(conn: sqlite3.Connection) -> list[sqlite3.Row]:
-    """(id, collection) of the generations being built whose scan has recorded its plan."""
-    return conn.execute("SELECT id, collection FROM generations WHERE state = 'building' "
-                        "AND discovered IS NOT NULL").fetchall()
+    """(id, collection, moved) of the generations being built whose scan has recorded its plan: ``moved``, when
+    the build last moved (as ``build_activity``)."""
+    return conn.execute(
+        "SELECT g.id, g.collection, max(g.started, g.discovered, "
+        "coalesce((SELECT max(updated) FROM progress p WHERE p.generation = g.id), 0)) AS moved "
+        "FROM generations g WHERE g.state = 'building' AND g.discovered IS NOT NULL").fetchall()
 
 
 def not_past(conn: sqlite3.Connection, gen: int, paths, stage: str) -> list[str]:
