@@ -14,10 +14,10 @@ waited.
 ``SIFT_LOST_JOB_SECONDS`` is going on, and is left alone: its lost files, if any, are found once it stops moving
 (it cannot publish before), and a check during a big build costs one statement. Of the builds that have stopped,
 with one read of the index (their files in flight, through the progress_open index) and one of the queue, the
-schedule and the jobs at work, it finds the files that no job carries. A file is queued again, from parse, only when it was found so at two checks at
-least ``SIFT_LOST_JOB_SECONDS`` (60) apart and has not moved since the first (its progress row unchanged): a job
-between stages (taken from the queue, its record not yet written) moves its files on before the next check.
-A generation whose files are all done but that nobody published (its last write killed before it published) is
+schedule and the jobs at work, it finds the files that no job carries. A file is queued again, from parse, only
+when it was found so at two checks at least ``SIFT_LOST_JOB_SECONDS`` (60) apart and has not moved since the
+first (its progress row unchanged): a job between stages (taken from the queue, its record not yet written)
+moves its files on before the next check. A generation whose files are all done but that nobody published (its last write killed before it published) is
 published the same way. Nothing is queued while a starting consumer queues again what was lost (its mark,
 workers.recover.recovering), nor in immediate mode (no queue: a job runs inside the one that queued it).
 """

@@ -102,14 +102,14 @@ def recovering(huey):
     """Say in the queue, while a consumer queues again what was lost (``resume``), that it does: the periodic
     check of jobs lost from the queue (workers.lost) waits meanwhile, else both would queue the same files, and
     forgets what it had seen (what it saw lost is queued now)."""
-    from workers import lost
+    from workers import lost, running
     mark = {"at": time.time(), "by": f"{socket.gethostname()}:{os.getpid()}"}
-    _try(huey.put, RECOVERING, mark)
+    running.quietly(huey.put, RECOVERING, mark)
     try:
         yield
     finally:
-        _try(huey.delete, lost.SEEN)
-        _try(huey.delete, RECOVERING)
+        running.quietly(huey.delete, lost.SEEN)
+        running.quietly(huey.delete, RECOVERING)
 
 
 def recovery_under_way(huey, now: float) -> bool:
@@ -122,13 +122,6 @@ def recovery_under_way(huey, now: float) -> bool:
     if host == socket.gethostname():
         return working.alive(int(pid))
     return freshness.recent(now, mark["at"], freshness.STALLED_SECONDS)
-
-
-def _try(call, *args) -> None:
-    try:
-        call(*args)
-    except Exception:  # noqa: BLE001 - a queue that cannot be written: the consumer's start says why elsewhere
-        log.debug("could not record the recovery in the queue", exc_info=True)
 
 
 def carried_jobs(huey) -> dict[int, set[str]]:

@@ -36,18 +36,20 @@ def job(huey, gen: int | None, collection: int | None, paths: list[str] | None):
         yield
         return
     key = _key()
-    _try(huey.put, key, {"gen": gen, "collection": collection, "paths": paths, "at": time.time()})
+    quietly(huey.put, key, {"gen": gen, "collection": collection, "paths": paths, "at": time.time()})
     try:
         yield
     finally:
-        _try(huey.delete, key)
+        quietly(huey.delete, key)
 
 
-def _try(call, *args) -> None:
+def quietly(call, *args) -> None:
+    """``call(*args)``, a write to the queue's key-value store that a busy or unusable queue may cost (the job, or
+    the consumer's start, goes on without it; the queue's trouble is said where it matters)."""
     try:
         call(*args)
-    except Exception:  # noqa: BLE001 - as workers.app.record_seen: the job goes on without its record
-        log.debug("could not record the job at work", exc_info=True)
+    except Exception:  # noqa: BLE001 - as workers.app.record_seen
+        log.debug("could not write %s to the queue", args[0] if args else call, exc_info=True)
 
 
 def records(huey) -> list[dict]:
@@ -68,4 +70,4 @@ def forget_here(huey) -> None:
     before (a reboot) may name another process now."""
     here = f"{PREFIX}{socket.gethostname()}:"
     for key in [k for k in huey.all_results() if k.startswith(here)]:
-        _try(huey.delete, key)
+        quietly(huey.delete, key)
