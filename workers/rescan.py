@@ -17,7 +17,7 @@ minute it queues, by the same rule (``may_queue``), a scan of every collection n
 has not moved for ``freshness.STALLED_SECONDS`` (a worker process was killed
 and the consumer started a new one: the scan queues its lost files again;
 a whole consumer that restarts does that at once, see workers/recover.py, and the check of workers/lost.py,
-run first by the same task, within two or three minutes), or
+run first by the same task, two or three minutes after the build's last progress), or
 whose big file's background embedding died with its worker (the scan hands it on again).
 """
 from __future__ import annotations
