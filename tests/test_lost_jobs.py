@@ -8,13 +8,16 @@ queued and run like any job; ``SIFT_LOST_JOB_SECONDS=0`` lets two checks in a ro
 from __future__ import annotations
 
 import logging
+import os
+import signal
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 from search.index import db, queries, store
-from tests.conftest import write_tree
+from tests.conftest import Consumer, processes, run_ingest, wait_published, write_tree
 
 LOST_LINE = "(a job lost from the queue): queuing them again from parse"
 
@@ -167,3 +170,41 @@ def test_no_file_is_queued_again_while_a_starting_consumer_recovers(queue, tmp_p
     _run(queue)
     published, building = _state(conn, collection_id)
     assert building is None and published is not None
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_a_worker_killed_inside_the_publish_leaves_a_build_the_check_publishes(sift_env, tmp_path):
+    """The one worker of a real consumer SIGKILLed inside the publish transaction (held open by the test hook
+    SIFT_FAULT_PAUSE_PUBLISH): every file is written, nothing publishes them, and no job is left. The consumer
+    starts a new worker and runs on; its check publishes the generation. Before, the periodic rescan did, once
+    the build had not moved for ten minutes."""
+    env = {**sift_env, "SIFT_LOST_JOB_SECONDS": "0", "SIFT_FAULT_PAUSE_PUBLISH": "10", "SIFT_RESCAN_MINUTES": "100000"}
+    files = _notes(tmp_path / "notes", 6)
+    log = tmp_path / "consumer.log"
+    consumer = Consumer(env, 1, log)
+    try:
+        assert run_ingest(env, "enqueue", str(tmp_path / "notes"), "--name", "notes").returncode == 0
+        deadline = time.monotonic() + 600  # a safety net against a hung test, not a speed assertion
+        while "SIFT_FAULT_PAUSE_PUBLISH: publish of generation" not in log.read_text():
+            assert time.monotonic() < deadline and consumer.proc.poll() is None, "the publish began"
+            time.sleep(0.05)
+        index = Path(env["SIFT_HOME"]) / "index.db"
+        workers = [p[0] for p in processes() if p[2] == consumer.proc.pid and p[1] != "Z" and _opened(p[0], index)]
+        assert len(workers) == 1, workers  # the worker (the scheduler process has no index open)
+        os.kill(workers[0], signal.SIGKILL)
+        conn = db.connect(index)
+        assert queries.get_collection(conn, 1)["published"] is None, "the kill landed inside the publish"
+        wait_published(conn, "notes", None, consumer.proc, limit=900)
+        assert "every file is done and no job published it" in log.read_text()
+        assert set(queries.current_files(conn, 1)) == set(files)
+    finally:
+        consumer.stop()
+
+
+def _opened(pid: int, path: Path) -> bool:
+    """Whether process ``pid`` has ``path`` open."""
+    try:
+        return any(os.readlink(fd) == str(path) for fd in Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:
+        return False
