@@ -172,6 +172,25 @@ def test_no_file_is_queued_again_while_a_starting_consumer_recovers(queue, tmp_p
     assert building is None and published is not None
 
 
+def test_a_record_of_work_whose_delete_was_lost_goes_once_its_worker_is_idle(queue, tmp_path, monkeypatch):
+    """The CI run's case again, worse: Redis stopped just after the job ended, and came back from its append-only
+    file without the job's next stage and without the delete of the job's record: a live, idle worker's record
+    still names the lost job's files. The worker deletes its record when it finds the queue empty."""
+    from workers import running
+    monkeypatch.setattr(running, "IDLE_EVERY", 0.0)  # every empty poll, not every 10 s: the test polls a few times
+    _notes(tmp_path / "notes")
+    conn, collection_id = _build(tmp_path)
+    lost = _run(queue, take=lambda task: task.name == "write")
+    batch = lost.args[0]
+    queue.put(running._key(), {"gen": batch.gen, "collection": batch.collection, "paths": batch.paths, "at": 0.0})
+    assert [r["paths"] for r in running.records(queue)] == [batch.paths], "the record outlived its job"
+    _run(queue)  # the worker polls: the queue is empty
+    _check(queue)
+    _check(queue)
+    published, building = _state(conn, collection_id)
+    assert building is None and published is not None, "the build published once the stale record went"
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(1200)
 def test_a_worker_killed_inside_the_publish_leaves_a_build_the_check_publishes(sift_env, tmp_path):

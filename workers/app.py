@@ -57,12 +57,17 @@ class Recovering:
         return Consumer(self, **options)
 
     def dequeue(self):
-        """huey's worker loop logged a damaged queue with its traceback at every poll, for ever: stop instead."""
+        """huey's worker loop logged a damaged queue with its traceback at every poll, for ever: stop instead. A
+        worker that finds the queue empty runs no job: its record of one goes (workers.running.idle)."""
         try:
-            return super().dequeue()
+            task = super().dequeue()
         except QueueDamaged as exc:
             halt.stop(str(exc))
             return None
+        if task is None:
+            from workers import running
+            running.idle(self)
+        return task
 
     def execute(self, task, timestamp=None):
         """huey's bookkeeping around a job (revoked? its result, its revoke key) uses the queue too. In

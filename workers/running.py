@@ -5,7 +5,9 @@ jobs lost from the queue (workers.lost) would take its files for lost. Each work
 under its own key (``sift.running.HOST:PID``), written as the job starts and deleted as it ends: two small writes
 per job, each a fraction of a millisecond beside the job's own transactions (bench/lost_jobs.py). A record whose
 process is dead (a worker killed mid-job) carries nothing; records of another machine's workers are taken at
-their word. A starting consumer forgets this machine's records (``forget_here``): none of its workers runs yet.
+their word, and an idle worker deletes its own now and then (``idle``): a delete that the queue lost (Redis
+stopped just after it) leaves no record that outlives its job for long. A starting consumer forgets this
+machine's records (``forget_here``): none of its workers runs yet.
 """
 from __future__ import annotations
 
@@ -41,6 +43,22 @@ def job(huey, gen: int | None, collection: int | None, paths: list[str] | None):
         yield
     finally:
         quietly(huey.delete, key)
+
+
+IDLE_EVERY = 10.0  # seconds: an idle worker deletes its record at most this often (``idle``)
+_idle_cleared = [0.0]  # when this process last did
+
+
+def idle(huey) -> None:
+    """This worker found the queue empty: no job of it runs, so no record of it should exist. One whose delete was
+    lost (Redis stopped just after it, and its append-only file had not kept it; a power cut under the SQLite
+    queue) would otherwise carry its job's files for as long as the worker stays idle, which is exactly when
+    their build waits for them. Deleted at most every IDLE_EVERY seconds: one small write, not one per poll."""
+    now = time.monotonic()
+    if huey.immediate or now - _idle_cleared[0] < IDLE_EVERY:
+        return
+    _idle_cleared[0] = now
+    quietly(huey.delete, _key())
 
 
 def quietly(call, *args) -> None:
