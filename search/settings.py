@@ -76,6 +76,7 @@ class Settings:
     embed_batch: int = 32  # chunks per embedding call
     files_per_job: int = 256  # files carried by one pipeline job, at most workers.tasks.JOB_BYTES of them
     workers: int = 2
+    nice: int = 10  # SIFT_NICE: the CPU priority a worker lowers itself to (0-19; 0: as started)
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     queue: str = "sqlite"  # SIFT_QUEUE: "sqlite" (<home>/queue.db) or redis://HOST:PORT/DB (huey's RedisHuey)
@@ -181,6 +182,7 @@ def load(**overrides) -> Settings:
         embed_batch=_env_number("SIFT_EMBED_BATCH", 32, least=1),
         files_per_job=_env_number("SIFT_FILES_PER_JOB", 256, least=1),
         workers=_env_number("SIFT_WORKERS", 2, least=1),
+        nice=_env_number("SIFT_NICE", 10, least=0),
         include=tuple(_env_list("SIFT_INCLUDE")),
         exclude=tuple(_env_list("SIFT_EXCLUDE")),
         queue=(env.get("SIFT_QUEUE") or "sqlite").strip(),
@@ -215,6 +217,9 @@ def load(**overrides) -> Settings:
             problem = glob_problem(pattern)
             if problem:
                 raise ValueError(f"{name}={','.join(patterns)!r}: {pattern!r} is not a glob: {problem}")
+    if settings.nice > 19:
+        raise ValueError(f"SIFT_NICE={settings.nice} must be at most 19, the lowest CPU priority (the default "
+                         "is 10; 0 keeps the priority the worker was started with)")
     if settings.retry_delay < 0:  # SIFT_RETRIES is refused below 0 as it is read
         raise ValueError(f"SIFT_RETRY_DELAY={settings.retry_delay:g} must not be negative: give the seconds "
                          "before the first retry (the default is 2)")

@@ -1176,6 +1176,8 @@ def test_a_home_that_is_a_file_is_one_clear_error_everywhere(sift_env, tmp_path)
     ("SIFT_CHUNK_OVERLAP", "300", "SIFT_CHUNK_OVERLAP=300 (--chunk-overlap) must be smaller than "
                                   "SIFT_CHUNK_TOKENS=256 (--chunk-tokens)"),
     ("SIFT_RETRY_DELAY", "-1", "SIFT_RETRY_DELAY=-1 must not be negative"),
+    ("SIFT_NICE", "20", "SIFT_NICE=20 must be at most 19, the lowest CPU priority (the default is 10"),
+    ("SIFT_NICE", "-5", "SIFT_NICE='-5' must be at least 0 (the default is 10)"),
     ("SIFT_EMBEDDINGS", "of", "SIFT_EMBEDDINGS='of' is neither on nor off: give on or off"),
     ("SIFT_EMBED_REMOTE", "maybe", "SIFT_EMBED_REMOTE='maybe' is neither on nor off"),
 ])

@@ -22,8 +22,8 @@ from search.settings import load
 from workers import halt, queue_reader, refusal
 from workers.pickles import JobSerializer
 from workers.queues import (QueueDamaged, QueueUnavailable, consumer_settings, immediate, log_like_huey,
-                            queue_damaged, queue_read_only, redis_huey, refuse_unusable_redis, SaysRedisBack,
-                            unwritable)
+                            lower_priority, queue_damaged, queue_read_only, redis_huey, refuse_unusable_redis,
+                            SaysRedisBack, unwritable)
 
 QUEUE_NAME = "sift"  # the home's queue; embed jobs for other machines go to workers.embedder.QUEUE_NAME
 # When a worker of this queue last started or took a job, in huey's key-value store: ``ingest stats`` asks
@@ -44,6 +44,7 @@ class Recovering:
         _refuse_unusable_queue(self)
         _refuse_unusable_model(self)
         refusal.ready()
+        lower_priority(consumer_settings("sift worker"))
         from workers import recover, running
         record_seen(self)
         _record_model(self, time.time())

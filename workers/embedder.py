@@ -28,8 +28,8 @@ from huey import PriorityRedisHuey
 from search.model.info import ModelError
 from search.settings import load
 from workers import refusal
-from workers.queues import (SaysRedisBack, consumer_settings, log_like_huey, redis_huey, refuse_unusable_redis,
-                            worker_threads)
+from workers.queues import (SaysRedisBack, consumer_settings, log_like_huey, lower_priority, redis_huey,
+                            refuse_unusable_redis, worker_threads)
 
 log = logging.getLogger("sift.embedder")
 QUEUE_NAME = "sift-embed"
@@ -62,6 +62,7 @@ class EmbedderHuey(SaysRedisBack, PriorityRedisHuey):
         log_like_huey()  # "embedded N texts of job …" goes to the consumer's log, as the home worker's lines do
         refuse_unusable_redis(self, "sift embedder")
         _refuse_unusable_model()
+        lower_priority(consumer_settings("sift embedder"))
         return super().create_consumer(**options)
 
 

@@ -1,5 +1,6 @@
 """What the home's worker app (workers.app) and an embedding machine (workers.embedder) share: how a huey
-queue in Redis is made, how many llama.cpp threads one worker process may use, and where Sift's log lines go.
+queue in Redis is made, how many llama.cpp threads one worker process may use and at what CPU priority, and
+where Sift's log lines go.
 
 One place, so the two kinds of worker cannot drift apart (a pool without the connect timeout, or an
 embedder that takes every core while SIFT_WORKERS processes share them).
@@ -121,6 +122,22 @@ def redis_huey(huey_class, name: str, url: str):
 def worker_threads(settings: Settings) -> int:
     """llama.cpp threads for one worker process: the cores shared among the SIFT_WORKERS processes."""
     return max(1, (os.cpu_count() or 1) // max(1, settings.workers))
+
+
+def lower_priority(settings: Settings) -> int:
+    """Lower this process's CPU priority to ``settings.nice`` (SIFT_NICE, 10 unless set), before the consumer
+    forks its worker processes, which inherit it; never raise it (a process started lower stays lower, and only
+    root may raise one). A first build embeds for an hour on a laptop's two cores: at the priority it was
+    started with it took them from the user's editor and browser, and from sift-mcp's searches. Returns the
+    niceness now in force."""
+    current = os.nice(0)
+    if settings.nice > current:
+        try:
+            return os.nice(settings.nice - current)
+        except OSError:  # a platform or sandbox that refuses it: the worker runs as it was started
+            logging.getLogger("sift.workers").warning("could not lower the worker's CPU priority to nice %d",
+                                                      settings.nice)
+    return current
 
 
 def log_like_huey() -> None:
