@@ -613,3 +613,36 @@ def test_wait_does_not_wait_for_a_failed_background_job_and_says_it_failed(immed
     said = capsys.readouterr().err
     assert returned == [0], f"--wait still waiting for a job that failed for good: {said}"
     assert "in the background: big.md: embedding its 40 chunks failed: embed_in_background failed: " in said, said
+
+
+def test_ctrl_c_stops_a_background_embedding_at_its_next_slice_and_the_next_start_goes_on(sift_env, tmp_path):
+    """Ctrl-C (huey's graceful stop, which waits for the running jobs) waited for the whole big file: 63 s for a
+    260-chunk PDF, a quarter of an hour for 10,000 chunks of e5. The job now stops after its slice, keeps its
+    vectors and waits in the queue; stats says it waits for a worker, not that one died; the next start goes on."""
+    import signal
+    env = {**sift_env, "SIFT_BACKGROUND_CHUNKS": "50"}
+    root = write_tree(tmp_path / "notes", {"small.md": "# Small\n\nThe pelican sings.\n"})
+    index = Path(sift_env["SIFT_HOME"]) / "index.db"
+    worker = Consumer(env, 2, tmp_path / "consumer.log")
+    try:
+        assert run_ingest(env, "enqueue", str(root), "--name", "notes", "--wait").returncode == 0
+        (root / "big.md").write_text(big_note(3000, "narwhal"))
+        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        conn = db.connect(index)
+        poll(lambda: any(r["done"] >= 64 for r in queries.background(conn)), worker, "the big file being embedded")
+        os.killpg(worker.proc.pid, signal.SIGINT)
+        worker.proc.wait()  # no kill after a grace: the consumer's own stop is what is looked at
+        [row] = queries.background(conn)
+        assert row["done"] < row["total"], "the stop waited for every chunk of the big file"
+        said = run_ingest(env, "stats").stdout
+        assert f"big.md waits for a worker to embed the rest of its {row['total']:,} chunks ({row['done']:,} " \
+               "done)" in said, said
+        assert paths(index, "narwhal") == set() and paths(index, "pelican") == {"small.md"}
+        worker.stop()
+        worker = Consumer(env, 2, tmp_path / "consumer-2.log")
+        poll(lambda: paths(index, "narwhal") == {"big.md"}, worker, "the big file searchable")
+        assert f"big.md: the worker is stopping: {row['done']} chunks of {row['total']} embedded and kept" in \
+            (tmp_path / "consumer.log").read_text()
+        assert "interrupted" not in (tmp_path / "consumer-2.log").read_text(), "the paused job was taken as lost"
+    finally:
+        worker.stop()

@@ -103,6 +103,12 @@ def stop(why: str) -> None:
         _armed[0].stop(why)
 
 
+def stopping() -> bool:
+    """This process's consumer has been told to stop (Ctrl-C, huey's graceful stop, which waits for the running
+    jobs; or ``stop``): a long job ends at its next safe point rather than hold the stop for the rest of its run."""
+    return bool(_armed) and _armed[0].stop_flag.is_set()
+
+
 @contextlib.contextmanager
 def outermost():
     """Around every job huey runs: the outermost one ends a ``Halted`` run (its line is logged already), as a

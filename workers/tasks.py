@@ -744,6 +744,9 @@ def embed_in_background(job: Background) -> None:
     for i in range(0, len(todo), settings.embed_batch):
         if not wanted:
             break
+        if halt.stopping():
+            _pause_in_background(conn, job, done)
+            return
         part = todo[i:i + settings.embed_batch]
         matrix = embedder.embed([job.texts[h] for h in part], kind="passage")
         done += len(part)
@@ -755,6 +758,16 @@ def embed_in_background(job: Background) -> None:
         return
     log.info("%s: its %d chunks are embedded: scanning it again", job.path, len(hashes))
     scan(job.collection, conn, paths=[job.path])
+
+
+def _pause_in_background(conn, job: Background, done: int) -> None:
+    """The consumer is stopping (Ctrl-C): queue the job again, to go on from the vectors it kept at the next
+    start, and leave its row to no worker, so that no rescan takes it as lost meanwhile. Ctrl-C waited for the
+    whole file: 63 s for a 260-chunk PDF, a quarter of an hour for 10,000 chunks of e5."""
+    if store.background_progress(conn, job.collection, job.path, job.since, done, None):
+        embed_in_background(job)
+        log.info("%s: the worker is stopping: %d chunks of %d embedded and kept; the rest at its next start",
+                 job.path, done, len(job.texts))
 
 
 @stage(priority=35)

@@ -52,8 +52,10 @@ AGAIN = "tried again when the file changes, or by `ingest retry-failed`"
 def background_text(work: dict) -> str:
     """'in the background: embedding big.md (4.0 MB) for 5.0 min: 1,200 of 3,540 chunks; searchable in a build
     of its own once done', or what the work waits for."""
+    waiting = (f"the rest of its {work['total']:,} chunks ({work['done']:,} done)" if work["done"]
+               else f"its {work['total']:,} chunks")
     said = {"embedding": f"{text(work)}; searchable in a build of its own once done",
-            "waiting": f"{work['path']} waits for a worker to embed its {work['total']:,} chunks",
+            "waiting": f"{work['path']} waits for a worker to embed {waiting}",
             "done": f"{work['path']}: its {work['total']:,} chunks are embedded; its build reads it next",
             "stopped": f"{work['path']}: its worker stopped after {work['done']:,} of {work['total']:,} chunks; "
                        "the next scan hands it on again",
