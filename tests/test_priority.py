@@ -59,6 +59,11 @@ def test_a_worker_embeds_at_a_low_cpu_priority(consumer, sift_env, tmp_path, sta
              if os.getpgid(pid) == worker.proc.pid}
     assert len(group) >= 3, group  # the consumer and its two worker processes
     assert set(group.values()) == {10}, group
+    # started in a session of its own (as sift-mcp starts it): its session's autogroup is lowered too, without
+    # which Linux weighs it as much as any other session, whatever the niceness of its processes
+    autogroup = Path(f"/proc/{worker.proc.pid}/autogroup")
+    if autogroup.exists():
+        assert autogroup.read_text().split()[-2:] == ["nice", "10"], autogroup.read_text()
 
 
 def test_sift_nice_sets_the_priority_and_zero_keeps_it(consumer, sift_env, tmp_path, started_at_zero):

@@ -128,15 +128,27 @@ def lower_priority(settings: Settings) -> int:
     """Lower this process's CPU priority to ``settings.nice`` (SIFT_NICE, 10 unless set), before the consumer
     forks its worker processes, which inherit it; never raise it (a process started lower stays lower, and only
     root may raise one). A first build embeds for an hour on a laptop's two cores: at the priority it was
-    started with it took them from the user's editor and browser, and from sift-mcp's searches. Returns the
+    started with it took them from the user's editor and browser, and from sift-mcp's searches. A consumer that
+    leads a session of its own (sift-mcp starts its worker so) has Linux's autogroup lowered too: between
+    sessions the kernel weighs each session's group, not its processes, so a niceness alone changed nothing
+    there. One started in the user's terminal shares the terminal's group, which is left as it is. Returns the
     niceness now in force."""
     current = os.nice(0)
     if settings.nice > current:
         try:
-            return os.nice(settings.nice - current)
+            current = os.nice(settings.nice - current)
         except OSError:  # a platform or sandbox that refuses it: the worker runs as it was started
             logging.getLogger("sift.workers").warning("could not lower the worker's CPU priority to nice %d",
                                                       settings.nice)
+    if settings.nice and os.getsid(0) == os.getpid():
+        try:
+            with open("/proc/self/autogroup") as group:
+                group_nice = int(group.read().rsplit("nice", 1)[1])
+            if settings.nice > group_nice:
+                with open("/proc/self/autogroup", "w") as group:
+                    group.write(str(settings.nice))
+        except (OSError, ValueError, IndexError):
+            pass  # no autogroup (not Linux, or the kernel's is off): the niceness is what counts
     return current
 
 
