@@ -159,3 +159,54 @@ def test_the_eta_waits_for_a_big_file_being_embedded(sift_env, tmp_path):
     line = next(x for x in out.splitlines() if "changed files done" in x)
     assert line.startswith("    1 of 2 changed files done, 1 pending; ETA 1") and line.endswith(" min"), line
     assert float(line.split("ETA ")[1].split()[0]) >= 15.8, line  # 45 s for 160 chunks, 3,380 to go
+
+
+def _half_built(tmp_path, files: int = 100, done: int = 50, minutes_ago: float = 20):
+    """A generation of ``files`` changed files, discovered ``minutes_ago``, ``done`` of them written."""
+    import time
+    from search.index import store
+    from workers import runtime
+    conn = runtime.index()
+    collection = store.ensure_collection(conn, "notes", str(tmp_path))
+    gen = store.begin_generation(conn, collection["id"], None)
+    store.record_plan(conn, gen, collection["id"], {f"n{i}.md": "added" for i in range(files)}, {}, files)
+    store.mark(conn, gen, [f"n{i}.md" for i in range(done)], "write", "done")
+    with conn:  # as discover stamped it then
+        conn.execute("UPDATE generations SET discovered = ? WHERE id = ?", (time.time() - minutes_ago * 60, gen))
+    return conn, gen
+
+
+def test_the_eta_goes_by_the_pace_since_the_worker_started_again(sift_env, tmp_path):
+    """50 of 100 files in 5 minutes, the worker stopped for 15, then started again and 10 more files in a
+    minute: the ETA took the 15 idle minutes for work ((100 - 60) files at 21 min per 60 files, 14 min, where
+    the pace since the start is 4 min), and climbed while no worker ran (17.7 min became 33.7 min on a
+    15,124-file vault stopped for ten minutes)."""
+    import time
+    from search.index import store
+    conn, gen = _half_built(tmp_path, minutes_ago=21)
+    resumed = time.time() - 60
+    store.mark_resumed(conn, now=resumed)
+    [notes] = json.loads(run_ingest(sift_env, "stats", "--json").stdout)["collections"]
+    assert notes["building"]["progress"]["eta_seconds"] is None, "no file done since the start: pace unknown"
+    store.mark(conn, gen, [f"n{i}.md" for i in range(50, 60)], "write", "done")
+    [notes] = json.loads(run_ingest(sift_env, "stats", "--json").stdout)["collections"]
+    eta = notes["building"]["progress"]["eta_seconds"]
+    # 10 files in the minute (and the seconds the commands took) since the start, 40 left
+    assert 40 * 6 <= eta <= 40 * (time.time() - resumed) / 10, notes["building"]["progress"]
+
+
+def test_a_consumer_starting_marks_where_the_builds_pace_is_counted_from(sift_env, tmp_path, consumer):
+    """The real consumer's start is what marks it, with the files done by then."""
+    import time
+    conn, gen = _half_built(tmp_path, files=4, done=2)
+    write_tree(tmp_path, {f"n{i}.md": f"# N{i}\n\nnote {i}\n" for i in range(4)})
+    started = time.time()
+    worker = consumer()
+    deadline = time.time() + 300  # a hang guard, not a speed assertion
+    while time.time() < deadline:
+        row = conn.execute("SELECT resumed, resumed_done FROM generations WHERE id = ?", (gen,)).fetchone()
+        if row["resumed"] is not None:
+            break
+        assert worker.proc.poll() is None, "the consumer exited"
+        time.sleep(0.1)
+    assert row["resumed"] >= started and row["resumed_done"] == 2, dict(row)

@@ -51,6 +51,7 @@ class Recovering:
         halt.forget(self)
         try:
             running.forget_here(self)  # none of its workers is at work yet
+            _mark_resumed()
             recover.resume(self)
             recover.mark_queue(self)
         except Exception:  # an unusable index is reported by the jobs themselves; the consumer still starts
@@ -160,6 +161,13 @@ class Consumer(halt.Consumer):
 
 class SiftRedisHuey(Recovering, SaysRedisBack, PriorityRedisHuey):
     """SIFT_QUEUE=redis://…: the queue in Redis, which workers on other machines can reach too."""
+
+
+def _mark_resumed() -> None:
+    """The builds under way count their ETA's pace from this start (search.index.store.mark_resumed)."""
+    from search.index import store
+    from workers import runtime
+    store.mark_resumed(runtime.index())
 
 
 def _refuse_unusable_index() -> None:

@@ -358,7 +358,16 @@ CREATE TABLE cut (
 );
 """
 
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18]
+# When a consumer last started while the generation was being built, and how many of its files were done then
+# (store.mark_resumed): its ETA goes by the pace since, not since discovery. A worker stopped for 10 minutes
+# halfway took those minutes as work: 'ETA 17.7 min' became 33.7 min once it went on, and came down as slowly.
+# NULL: no consumer started during the build (or before V19).
+V19 = """
+ALTER TABLE generations ADD COLUMN resumed REAL;
+ALTER TABLE generations ADD COLUMN resumed_done INTEGER;
+"""
+
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19]
 
 
 class SchemaTooNew(Exception):

@@ -235,8 +235,20 @@ def eta(gen, total: int, done: int, slow: list[dict]) -> float | None:
     left = [_work_left(w) for w in slow if w.get("total")]
     if None in left:
         return None  # a big file whose first chunks are not embedded yet: its pace is unknown
-    elapsed = max(time.time() - gen["discovered"], 1e-3)
-    return round(max([(total - done) * elapsed / done] + left), 1)
+    since, done_then = _paced_from(gen)
+    if done <= done_then:
+        return None  # a worker started again and has finished no file since: its pace is unknown yet
+    elapsed = max(time.time() - since, 1e-3)
+    return round(max([(total - done) * elapsed / (done - done_then)] + left), 1)
+
+
+def _paced_from(gen) -> tuple[float, int]:
+    """(when, files done then) that the pace is counted from: discovery's end, or a consumer's later start
+    (store.mark_resumed), so that minutes with no worker running are not taken for slow work."""
+    resumed = gen["resumed"] if "resumed" in gen.keys() else None
+    if resumed is None or resumed <= gen["discovered"]:
+        return gen["discovered"], 0
+    return resumed, gen["resumed_done"] or 0
 
 
 def _work_left(work: dict) -> float | None:

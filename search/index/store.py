@@ -20,8 +20,8 @@ from dataclasses import astuple, dataclass
 
 from search.index.db import transaction
 from search.index.names import check_name, name_problem
-from search.index.queries import (IN_FLIGHT, STAGES, VISIBLE, generation, get_collection, has_counts, rank,
-                                  searchable)
+from search.index.queries import (IN_FLIGHT, STAGES, VISIBLE, generation, generation_progress, get_collection,
+                                  has_counts, rank, searchable)
 from search.index.remembered import Basis, Outcome
 from search.index.working import NO_PROCESS
 from search.query.text import code_index_form, index_form, name_words
@@ -649,3 +649,14 @@ def record_work(conn, gen: int, stage: str, paths: list[str], size: int, since: 
 def end_work(conn, gen: int, stage: str, paths: list[str]) -> None:
     with transaction(conn):
         conn.execute("DELETE FROM working WHERE generation = ? AND stage = ? AND path = ?", (gen, stage, paths[0]))
+
+
+def mark_resumed(conn, now: float | None = None) -> None:
+    """A consumer is starting: each generation being built (past discovery) counts its pace from now, from the
+    files done so far (status.eta), so that the time no worker ran is not taken as the pace of its work."""
+    now = time.time() if now is None else now
+    with transaction(conn):
+        for row in conn.execute("SELECT id FROM generations WHERE state = 'building' AND discovered IS NOT NULL "
+                                "AND discovered < ?", (now,)).fetchall():
+            _, done = generation_progress(conn, row["id"])
+            conn.execute("UPDATE generations SET resumed = ?, resumed_done = ? WHERE id = ?", (now, done, row["id"]))
