@@ -646,3 +646,30 @@ def test_ctrl_c_stops_a_background_embedding_at_its_next_slice_and_the_next_star
         assert "interrupted" not in (tmp_path / "consumer-2.log").read_text(), "the paused job was taken as lost"
     finally:
         worker.stop()
+
+
+def test_ctrl_c_stops_an_embed_job_at_its_next_batch_and_the_next_start_goes_on(sift_env, tmp_path):
+    """An embed job of a build (a file over 64 KiB travels alone) held Ctrl-C for all of its chunks: 180 s for
+    one job on a busy laptop. It now queues the rest again with the vectors it has, and the next start goes on."""
+    import signal
+    env = {**sift_env, "SIFT_BACKGROUND_CHUNKS": "0", "SIFT_EMBED_BATCH": "4"}  # embedded in its build
+    root = write_tree(tmp_path / "notes", {"small.md": "# Small\n\nThe pelican sings.\n",
+                                           "big.md": big_note(1500, "narwhal")})
+    index = Path(sift_env["SIFT_HOME"]) / "index.db"
+    worker = Consumer(env, 2, tmp_path / "consumer.log")
+    try:
+        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        conn = db.connect(index)
+        poll(lambda: embedding_big(conn), worker, "the big file being embedded")
+        os.killpg(worker.proc.pid, signal.SIGINT)
+        worker.proc.wait()  # no kill after a grace: the consumer's own stop is what is looked at
+        [row] = [r for r in conn.execute("SELECT stage, state FROM progress WHERE path = 'big.md'")]
+        assert (row["stage"], row["state"]) == ("chunk", "done"), "the stop waited for every chunk of the file"
+        assert "the worker is stopping: " in (tmp_path / "consumer.log").read_text()
+        worker.stop()
+        worker = Consumer(env, 2, tmp_path / "consumer-2.log")
+        poll(lambda: paths(index, "narwhal") == {"big.md"}, worker, "the big file searchable")
+        assert paths(index, "pelican") == {"small.md"}
+        assert "interrupted" not in (tmp_path / "consumer-2.log").read_text(), "the queued job was taken as lost"
+    finally:
+        worker.stop()

@@ -714,6 +714,12 @@ def embed(batch: Batch) -> None:
                 total=len(hashes))  # a big file's quarter of an hour: stats says how far it has got
     try:
         for i in range(0, len(hashes), settings.embed_batch):
+            if halt.stopping():  # Ctrl-C: the rest goes on at the next start, the vectors so far with the job
+                batch.to_embed = {h: batch.to_embed[h] for h in hashes[i:]}
+                then(embed, batch)
+                log.info("generation %s: the worker is stopping: %d of the job's %d chunks embedded and kept; "
+                         "the rest at its next start", batch.gen, i, len(hashes))
+                return
             work.tick(i)
             part = hashes[i:i + settings.embed_batch]
             matrix = embedder.embed([batch.to_embed[h] for h in part], kind="passage")
