@@ -97,6 +97,10 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
         seen, unknown = _count(_worker_seen)
         if unknown is None:
             report["worker_seen"] = seen
+            if worker_quiet(seen):  # nothing moves: an ETA at the pace so far climbed while no worker ran
+                for c in report["collections"]:
+                    if (c["building"] or {}).get("progress"):
+                        c["building"]["progress"]["eta_seconds"] = None
     _waiting_scans(report)
     if error is None:
         stopped, _ = _count(_worker_halted)
