@@ -25,8 +25,10 @@ def linked_from(conn, collection: str, relative: str, indexed) -> tuple[list[str
     names = {target.casefold() for target in (relative, stem_path, name, stem)}
     # Obsidian reads a link's name in any case ([[garden shed]] is a link to Garden Shed.md): the targets written
     # are folded here, the index keeps them as written
-    # (the targets looked at are those starting with the first letter of a name in either case)
-    firsts = {c for target in (relative, stem) for c in (target[0], target[0].lower(), target[0].upper())}
+    # (the targets looked at are those starting with the first letter of a name in either case; a letter's other
+    # case may be two characters, 'İ' lowered 'i̇', 'ß' raised 'SS': the first of them)
+    firsts = {form[0] for target in (relative, stem)
+              for form in (target[0], target[0].lower(), target[0].upper(), target[0].casefold())}
     targets = tuple(t for t in queries.link_targets(conn, firsts) if t.casefold() in names)
     if not targets:
         return [], 0

@@ -284,3 +284,23 @@ def test_a_wiki_links_name_is_read_in_any_case_as_obsidian_reads_it(immediate, t
     assert "Felt." in text(roof) and "behind the house" not in text(roof), text(roof)
     assert "[linked from 1 note: vault/Daily/2026-11-01.md]" in text(anger), text(anger)
     assert "The neighbours complain." in text(anger_link), text(anger_link)
+
+
+def test_a_note_whose_name_starts_with_a_letter_of_two_in_another_case_is_read_with_its_backlinks(
+        immediate, tmp_path, servers, sift_env, monkeypatch):
+    # 'İ'.lower() is 'i̇' and 'ß'.upper() 'SS': two characters, where the look-up of the link targets starting
+    # with a name's first letter in either case took one
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    ingest(write_tree(tmp_path / "vault", {
+        "Places/İzmir.md": "# İzmir\n\nFigs and the harbour.\n",
+        "Places/ßeta.md": "# ßeta\n\nA made-up name.\n",
+        "Daily/2026-11-01.md": "# 2026-11-01\n\nFlew to [[İzmir]], read [[ßeta]].\n"}), "vault")
+
+    async def scenario():
+        async with _session(servers, sift_env) as s:
+            return [await call(s, "read_file", path=p) for p in ("vault/Places/İzmir.md", "vault/Places/ßeta.md")]
+    izmir, beta = run(scenario)
+    assert "Figs and the harbour." in text(izmir), text(izmir)
+    assert "[linked from 1 note: vault/Daily/2026-11-01.md]" in text(izmir), text(izmir)
+    assert "A made-up name." in text(beta), text(beta)
+    assert "[linked from 1 note: vault/Daily/2026-11-01.md]" in text(beta), text(beta)
