@@ -304,3 +304,23 @@ def test_a_note_whose_name_starts_with_a_letter_of_two_in_another_case_is_read_w
     assert "[linked from 1 note: vault/Daily/2026-11-01.md]" in text(izmir), text(izmir)
     assert "A made-up name." in text(beta), text(beta)
     assert "[linked from 1 note: vault/Daily/2026-11-01.md]" in text(beta), text(beta)
+
+
+def test_a_wiki_link_in_another_case_is_followed_to_a_note_two_collections_hold(immediate, tmp_path, servers,
+                                                                                sift_env, monkeypatch):
+    # a root inside another's: the note is personal/Garden Shed.md and all/personal/Garden Shed.md, one file
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    home = tmp_path / "home"
+    write_tree(home / "personal", {"Garden Shed.md": "# Garden Shed\n\nBuild it behind the house.\n",
+                                   "Daily.md": "# Daily\n\nWorked on [[garden shed]].\n"})
+    write_tree(home / "misc", {"Errands.md": "# Errands\n\nGroceries.\n"})
+    ingest(home / "personal", "personal")
+    ingest(home, "all")
+
+    async def scenario():
+        async with _session(servers, sift_env) as s:
+            return await call(s, "read_file", path="[[garden shed]]")
+    shed = run(scenario)
+    assert text(shed).startswith("personal/Garden Shed.md"), text(shed)
+    assert "Build it behind the house." in text(shed), text(shed)
+    assert "as a link to the note personal/Garden Shed.md" in text(shed), text(shed)
