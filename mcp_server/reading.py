@@ -26,6 +26,7 @@ from mcp_server import backlinks, lines as line_maps, paths, render
 from mcp_server.errors import Problem
 from search.index import queries
 from search.query import files
+from search.query.scope import file_place
 
 MAX_LINES = 2000
 MAX_BYTES = 40_000  # bytes of returned text (UTF-8), numbers included: about 10,000 tokens of English, 13,000
@@ -140,9 +141,9 @@ def _note_in_any_case(conn, name: str, roots: dict[str, str]) -> paths.Target | 
     wanted = {name.casefold(), (name + ".md").casefold()}
     # by its place on disk: under a root inside another's, one note is in both collections (read through the
     # innermost, as _target finds it)
-    found = list({os.path.join(roots[collection], path): f"{collection}/{path}"
-                  for collection, path in queries.visible_notes(conn) if collection in roots
-                  and (path if "/" in name else posixpath.basename(path)).casefold() in wanted}.values())
+    found = list({file_place(roots, collection, path): f"{collection}/{path}"
+                  for collection, path in queries.visible_notes(conn)
+                  if (path if "/" in name else posixpath.basename(path)).casefold() in wanted}.values())
     if len(found) != 1:
         return None
     try:

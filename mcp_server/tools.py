@@ -563,7 +563,10 @@ def _same_name(sift, raw: str, read: str | None) -> str:
     Such a name returned the candidates, though a path relative to a root is what read_file takes."""
     if not read or "/" in raw or "\\" in raw or not raw.strip():
         return ""
-    others = [f"{c}/{p}" for c, p in queries.visible_by_name(sift.conn(), raw) if f"{c}/{p}" != read]
+    # by place on disk: under a root inside another's, personal/todo.md and all/personal/todo.md are one file
+    roots = sift.roots()
+    others = {scope.file_place(roots, *found) for found in queries.visible_by_name(sift.conn(), raw)} \
+        - {scope.file_place(roots, *read.split("/", 1))}
     if not others:
         return ""
     return (f"\n[read {read}, at its collection's root; {render.count(len(others), 'other file')} called {raw!r}: "

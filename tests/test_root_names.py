@@ -34,3 +34,24 @@ def test_a_bare_name_at_two_roots_still_gives_the_candidates(immediate, tmp_path
             return await call(s, "read_file", path="todo.md")
     both = run(scenario)
     assert both.structured_content["candidates"] == ["notes/todo.md", "work/todo.md"], text(both)
+
+
+def test_a_bare_name_under_a_root_inside_another_counts_no_file_twice(immediate, tmp_path, sift_env, servers):
+    # personal/todo.md and all/personal/todo.md are one file; only.md and sub/deep.md have no other of their name
+    home = tmp_path / "home"
+    write_tree(home / "personal", {"todo.md": "# Todo\n\nRenew the passport.\n",
+                                   "only.md": "# Only\n\nOne of a kind.\n",
+                                   "sub/deep.md": "# Deep\n\nDown below.\n"})
+    write_tree(home / "projects", {"todo.md": "# Project todo\n\nShip it.\n"})
+    ingest(home / "personal", "personal")
+    ingest(home, "all")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return [await call(s, "read_file", path=p) for p in ("todo.md", "only.md", "deep.md")]
+    todo, only, deep = run(scenario)
+    assert todo.structured_content["path"] == "personal/todo.md", text(todo)
+    assert text(todo).endswith("[read personal/todo.md, at its collection's root; 1 other file called 'todo.md': "
+                               "list_files(glob='todo.md') shows them]"), text(todo)
+    assert "One of a kind." in text(only) and "other file" not in text(only), text(only)
+    assert "Down below." in text(deep) and "other file" not in text(deep), text(deep)

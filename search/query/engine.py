@@ -34,6 +34,7 @@ from search.query import bibliography, fusion, keyword, question, spelling, symb
 from search.query.catalog import Catalog
 from search.query.filters import Filters, empty_range
 from search.query.postings import Phrase, Postings, tokenize
+from search.query.scope import file_place
 from search.query.snippet import marked_words, snippet_pages, snippet_window
 from search.query.text import (CJK_RUN, QUOTED, WORD, normalise, phrase_form, query_pieces, query_words,
                                quoted_phrases, written_words)
@@ -1002,7 +1003,7 @@ def _twins_left_out(ranked: list, catalog: Catalog, roots: dict[str, str]) -> tu
     where = {row: (str(catalog.collections[row]), catalog.paths[row]) for row in set(rows)}
     twins: dict[str, list[tuple[str, str]]] = {}
     for collection, path in where.values():
-        twins.setdefault(_on_disk(roots, collection, path), []).append((collection, path))
+        twins.setdefault(file_place(roots, collection, path), []).append((collection, path))
     kept_of, also = {}, {}
     for names in twins.values():
         names.sort(key=lambda cp: (-len(roots.get(cp[0], "")), cp[0]))
@@ -1013,22 +1014,15 @@ def _twins_left_out(ranked: list, catalog: Catalog, roots: dict[str, str]) -> tu
     return [item for item, row in zip(ranked, rows) if kept_of[where[row]] == where[row]], also
 
 
-def _on_disk(roots: dict[str, str], collection: str, path: str) -> str:
-    """Where a collection's file is on disk (roots are stored resolved): a file reached through two collections,
-    one root inside the other's, has one place."""
-    root = roots.get(collection)
-    return os.path.join(root, path) if root else f"{collection}\0{path}"
-
-
 def _one_per_file(hits: list[Hit], limit: int, roots: dict[str, str], source: tuple[str, str]) -> list[Hit]:
     """The best hit of each file on disk but ``source`` (collection, path). A file is known by its root and path
     (roots are stored resolved): under a collection whose root holds another's, the same file is in both, and
     similar gave the file asked about as the first 'other file' (score 1.0, as all/notes/x.md), then each
     other file twice. Of a file's twins, the one of the innermost collection is shown (notes/x.md, not
     all/notes/x.md), at the place of the best of them."""
-    place, kept = {_on_disk(roots, *source): None}, []
+    place, kept = {file_place(roots, *source): None}, []
     for hit in hits:
-        where = _on_disk(roots, hit.collection, hit.path)
+        where = file_place(roots, hit.collection, hit.path)
         if where not in place:
             place[where] = len(kept)
             kept.append(hit)

@@ -19,6 +19,13 @@ def nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
+def file_place(roots: dict[str, str], collection: str, path: str) -> str:
+    """Where a collection's file is on disk (roots are stored resolved): a file reached through two collections,
+    one root inside the other's, has one place."""
+    root = roots.get(collection)
+    return os.path.join(root, path) if root else f"{collection}\0{path}"
+
+
 def collection_named(text: str, roots: dict[str, str]) -> str | None:
     """The collection whose name is ``text`` in either normal form."""
     if text in roots:
