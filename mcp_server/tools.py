@@ -28,7 +28,7 @@ from mcp_server.service import NO_INDEX
 from search.index import queries
 from search.index.status import root_missing
 from search.query import scope
-from search.query.filters import unix_time
+from search.query.filters import file_glob, unix_time
 from search.query.listing import glob_hint
 
 MAX_LIMIT = 50
@@ -569,8 +569,11 @@ def _same_name(sift, raw: str, read: str | None) -> str:
         - {scope.file_place(roots, *read.split("/", 1))}
     if not others:
         return ""
-    return (f"\n[read {read}, at its collection's root; {render.count(len(others), 'other file')} called {raw!r}: "
-            f"list_files(glob={raw!r}) shows them]")
+    # the name as a glob matching it alone, in any folder: '[id].tsx' as '[[]id].tsx' ('[id]' is a class of
+    # 'i' and 'd'); a brace no escape reaches, so no glob then
+    glob = file_glob(raw)
+    shows = f": list_files(glob={glob.removeprefix('./')!r}) shows them" if glob else ""
+    return f"\n[read {read}, at its collection's root; {render.count(len(others), 'other file')} called {raw!r}{shows}]"
 
 
 def _candidates(name: str, path: str, many: paths.Ambiguous) -> CallToolResult:

@@ -55,3 +55,23 @@ def test_a_bare_name_under_a_root_inside_another_counts_no_file_twice(immediate,
                                "list_files(glob='todo.md') shows them]"), text(todo)
     assert "One of a kind." in text(only) and "other file" not in text(only), text(only)
     assert "Down below." in text(deep) and "other file" not in text(deep), text(deep)
+
+
+def test_the_list_files_call_named_for_a_bare_name_with_brackets_lists_the_files_of_that_name(
+        immediate, tmp_path, sift_env, servers):
+    import re
+    ingest(write_tree(tmp_path / "web", {"[id].md": "# Root id\n\nThe root page.\n",
+                                         "posts/[id].md": "# Post id\n\nA post page.\n",
+                                         "users/[id].md": "# User id\n\nA user page.\n",
+                                         "i.md": "# I\n\nThe letter i.\n", "d.md": "# D\n\nThe letter d.\n"}), "web")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            read = await call(s, "read_file", path="[id].md")
+            glob = re.search(r"list_files\(glob='([^']*)'\) shows them\]$", text(read))
+            return read, glob and await call(s, "list_files", glob=glob.group(1), sort="path")
+    read, listed = run(scenario)
+    assert "The root page." in text(read) and "2 other files called '[id].md'" in text(read), text(read)
+    assert listed is not None, text(read)
+    assert [f["path"] for f in listed.structured_content["files"]] == [
+        "web/[id].md", "web/posts/[id].md", "web/users/[id].md"], text(listed)
