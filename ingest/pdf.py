@@ -772,7 +772,9 @@ def _drawn_title(runs: list[tuple[float, str]], later: Sequence[str] = ()) -> st
     title. Most PDFs made by Word or LaTeX have no title in their metadata, or 'Microsoft Word - draft3.docx':
     their hits were headed by the file's name ('okafor-claims', 'multicolumn'), the paper's title nowhere.
     A masthead is passed over for the next largest text (``_masthead``); a line repeated on the pages ``later``
-    (a journal's name at the top of each) only while a larger text than the body's is left after it."""
+    (a journal's name at the top of each) only while a larger text than the body's is left after it, and not for a
+    section's heading (``_section_heading``): a report headed on each page by its own title was titled
+    '1 Introduction'."""
     if not runs:
         return ""
     sizes = Counter()
@@ -791,10 +793,23 @@ def _drawn_title(runs: list[tuple[float, str]], later: Sequence[str] = ()) -> st
     groups.sort(key=lambda group: -group[0])  # stable: the first of each size first
     repeated = _repeated_lines(later)
     kept = [text for _, text in groups if not _masthead(text)]
+    passed = False  # a repeated line passed over: a journal's name, or the title itself as a running header
     for text in kept:
         if text.casefold() not in repeated and _titleish(text) and len(text) <= 200:
+            if passed and _section_heading(text):
+                break  # the title was the line repeated: a heading is no title
             return text
+        passed |= text.casefold() in repeated
     return kept[0] if kept and len(kept[0]) <= 200 else ""
+
+
+# A section's heading, drawn larger than the body like a title: numbered ('1 Introduction', 'I. INTRODUCTION',
+# '2.1 Setup', 'A. Proofs') or of two words at most ('Executive Summary', 'Abstract')
+SECTION_NUMBER = re.compile(r"(?:\d{1,2}(?:\.\d+)*[.)]?|(?:[IVXLC]+|[A-Z])[.)])\s")  # not 'A Survey of …'
+
+
+def _section_heading(text: str) -> bool:
+    return bool(SECTION_NUMBER.match(text)) or len(text.split()) <= 2
 
 
 def _masthead(text: str) -> bool:

@@ -188,6 +188,26 @@ def test_a_masthead_drawn_larger_than_the_title_is_passed_over_for_the_next_larg
         "Journal of Retrieval Studies"
 
 
+def test_a_title_repeated_as_a_running_header_is_not_passed_over_for_a_section_heading():
+    """A report or paper whose later pages are headed by its own title (a Word header, fancyhdr) has the title on
+    every later page, as a journal's name is: it was passed over for the next text larger than the body, its
+    first section's heading ('1 Introduction', 'Executive Summary' at 14 points over a body at 10)."""
+    body = [(10, "Dense retrievers encode a fixed number of tokens, so long documents"),
+            (10, "must be split before indexing. We compare fixed windows and sections."),
+            (10, "Fixed windows lose a section's heading; sections keep it, at a cost.")]
+    later = [["Chunking Long Documents for Dense Retrieval", "Fixed windows lose a section's heading.", "2"],
+             ["Chunking Long Documents for Dense Retrieval", "Sections keep it.", "3"]]
+    for heading in ("1 Introduction", "I. INTRODUCTION", "2.1 Setup", "Executive Summary", "Introduction"):
+        pdf = sized_pdf([(20, "Chunking Long Documents for Dense Retrieval"), (10, "Mei Chen"), *body[:2],
+                         (14, heading), body[2]], later=later)
+        assert parse_pdf("chen.pdf", pdf).title == "Chunking Long Documents for Dense Retrieval", heading
+    # a journal's name above the title is still passed over for it
+    pdf = sized_pdf([(24, "Journal of Retrieval Studies"), (16, "Chunking Long Documents for Dense Retrieval"),
+                     *body[:2], (14, "1 Introduction"), body[2]],
+                    later=[["Journal of Retrieval Studies", *page[1:]] for page in later])
+    assert parse_pdf("chen.pdf", pdf).title == "Chunking Long Documents for Dense Retrieval"
+
+
 def test_outline_chapters_and_their_sections_become_sections():
     """The outline's chapters, and the sections one level below them: '1.2 Metrische Räume' (pages 10-12) was
     only ever under '1 Topologische Grundbegriffe', over its 22 pages."""
