@@ -565,8 +565,10 @@ def _same_name(sift, raw: str, read: str | None) -> str:
         return ""
     # by place on disk: under a root inside another's, personal/todo.md and all/personal/todo.md are one file
     roots = sift.roots()
-    others = {scope.file_place(roots, *found) for found in queries.visible_by_name(sift.conn(), raw)} \
-        - {scope.file_place(roots, *read.split("/", 1))}
+    # in either normal form, as read_file finds the name ('café.md' in NFC for a file macOS named in NFD)
+    spellings = dict.fromkeys((raw, scope.nfc(raw), unicodedata.normalize("NFD", raw)))
+    others = {scope.file_place(roots, *found) for spelling in spellings
+              for found in queries.visible_by_name(sift.conn(), spelling)} - {scope.file_place(roots, *read.split("/", 1))}
     if not others:
         return ""
     # the name as a glob matching it alone, in any folder: '[id].tsx' as '[[]id].tsx' ('[id]' is a class of

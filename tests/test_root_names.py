@@ -75,3 +75,18 @@ def test_the_list_files_call_named_for_a_bare_name_with_brackets_lists_the_files
     assert listed is not None, text(read)
     assert [f["path"] for f in listed.structured_content["files"]] == [
         "web/[id].md", "web/posts/[id].md", "web/users/[id].md"], text(listed)
+
+
+def test_a_bare_name_at_a_root_counts_the_others_in_the_other_normal_form(immediate, tmp_path, sift_env, servers):
+    # the files are named in NFD on disk (as macOS writes them), the name asked for is in NFC
+    import unicodedata
+    nfd = unicodedata.normalize("NFD", "café.md")
+    ingest(write_tree(tmp_path / "notes", {nfd: "# Café\n\nThe corner one.\n",
+                                           f"paris/{nfd}": "# Café Paris\n\nBy the river.\n"}), "notes")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return await call(s, "read_file", path=unicodedata.normalize("NFC", "café.md"))
+    read = run(scenario)
+    assert "The corner one." in text(read), text(read)
+    assert "; 1 other file called 'café.md'" in text(read), text(read)
