@@ -138,12 +138,12 @@ def _read_linked(sift, raw: str, start_line: int | None, end_line: int | None, s
 def _note_in_any_case(conn, name: str, roots: dict[str, str]) -> paths.Target | None:
     """The one published note a link's ``name`` names in another case ('garden shed' for Garden Shed.md, a path
     from the collection's folder when it holds a '/'), as Obsidian reads a link; None for none or several."""
-    wanted = {name.casefold(), (name + ".md").casefold()}
+    wanted = {backlinks.folded(name), backlinks.folded(name + ".md")}
     # by its place on disk: under a root inside another's, one note is in both collections (read through the
     # innermost, as _target finds it)
     found = list({file_place(roots, collection, path): f"{collection}/{path}"
                   for collection, path in queries.visible_notes(conn)
-                  if (path if "/" in name else posixpath.basename(path)).casefold() in wanted}.values())
+                  if backlinks.folded(path if "/" in name else posixpath.basename(path)) in wanted}.values())
     if len(found) != 1:
         return None
     try:

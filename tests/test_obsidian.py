@@ -324,3 +324,22 @@ def test_a_wiki_link_in_another_case_is_followed_to_a_note_two_collections_hold(
     assert text(shed).startswith("personal/Garden Shed.md"), text(shed)
     assert "Build it behind the house." in text(shed), text(shed)
     assert "as a link to the note personal/Garden Shed.md" in text(shed), text(shed)
+
+
+def test_a_note_named_in_nfd_on_disk_lists_the_notes_linking_to_it_in_nfc(immediate, tmp_path, servers, sift_env,
+                                                                          monkeypatch):
+    # macOS names files in NFD; a link is typed in NFC ([[Café]]), and Obsidian finds the note by it
+    import unicodedata
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    nfd = unicodedata.normalize("NFD", "Café.md")
+    ingest(write_tree(tmp_path / "vault", {nfd: "# Café\n\nThe corner one.\n",
+                                           "Daily.md": unicodedata.normalize("NFC", "# Daily\n\nCoffee at [[Café]].\n")}),
+           "vault")
+
+    async def scenario():
+        async with _session(servers, sift_env) as s:
+            return [await call(s, "read_file", path=p) for p in (f"vault/{nfd}", "[[café]]")]
+    cafe, link = run(scenario)
+    assert "The corner one." in text(cafe), text(cafe)
+    assert "[linked from 1 note: vault/Daily.md]" in text(cafe), text(cafe)
+    assert "The corner one." in text(link), text(link)  # in another case too
