@@ -575,7 +575,8 @@ def _same_name(sift, raw: str, read: str | None) -> str:
     # 'i' and 'd'); a brace no escape reaches, so no glob then
     glob = file_glob(raw)
     shows = f": list_files(glob={glob.removeprefix('./')!r}) shows them" if glob else ""
-    return f"\n[read {read}, at its collection's root; {render.count(len(others), 'other file')} called {raw!r}{shows}]"
+    return "\n" + render.shown(f"[read {read}, at its collection's root; {render.count(len(others), 'other file')} "
+                               f"called {raw!r}{shows}]")  # a newline in the name escaped, as the header shows it
 
 
 def _candidates(name: str, path: str, many: paths.Ambiguous) -> CallToolResult:

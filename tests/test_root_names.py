@@ -90,3 +90,16 @@ def test_a_bare_name_at_a_root_counts_the_others_in_the_other_normal_form(immedi
     read = run(scenario)
     assert "The corner one." in text(read), text(read)
     assert "; 1 other file called 'café.md'" in text(read), text(read)
+
+
+def test_the_line_on_other_files_of_a_bare_name_shows_a_newline_in_it_escaped(immediate, tmp_path, sift_env, servers):
+    ingest(write_tree(tmp_path / "notes", {"odd\nname.md": "# Odd\n\nAt the root.\n",
+                                           "a/odd\nname.md": "# Odd A\n\nIn a folder.\n"}), "notes")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return await call(s, "read_file", path="odd\nname.md")
+    read = run(scenario)
+    assert "At the root." in text(read), text(read)
+    assert text(read).splitlines()[-1] == ("[read notes/odd\\nname.md, at its collection's root; 1 other file called "
+                                           "'odd\\nname.md': list_files(glob='odd\\nname.md') shows them]"), text(read)
