@@ -75,7 +75,7 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
     if (start_line or 1) == 1 and not start_offset:  # a note's first lines say which notes link to it
         linking, total = backlinks.linked_from(conn, target.collection, target.relative, indexed)
         if total:  # in the text only: the tools' output schemas stay within their budget (test_structured_output)
-            text += "\n" + backlinks.said(linking, total)
+            text += "\n" + render.shown(backlinks.said(linking, total))  # a newline in a name escaped
     return text, data
 
 

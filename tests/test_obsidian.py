@@ -343,3 +343,16 @@ def test_a_note_named_in_nfd_on_disk_lists_the_notes_linking_to_it_in_nfc(immedi
     assert "The corner one." in text(cafe), text(cafe)
     assert "[linked from 1 note: vault/Daily.md]" in text(cafe), text(cafe)
     assert "The corner one." in text(link), text(link)  # in another case too
+
+
+def test_the_backlinks_line_shows_a_newline_in_a_linking_notes_name_escaped(immediate, tmp_path, servers, sift_env,
+                                                                            monkeypatch):
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    ingest(write_tree(tmp_path / "vault", {"Garden Shed.md": "# Garden Shed\n\nBuild it behind the house.\n",
+                                           "odd\nday.md": "# Odd day\n\nWorked on [[Garden Shed]].\n"}), "vault")
+
+    async def scenario():
+        async with _session(servers, sift_env) as s:
+            return await call(s, "read_file", path="vault/Garden Shed.md")
+    shed = run(scenario)
+    assert text(shed).splitlines()[-1] == "[linked from 1 note: vault/odd\\nday.md]", text(shed)
