@@ -531,6 +531,8 @@ def read_pdf(conn, target: paths.Target, indexed, page: int, offset: int = 0,
                      f"{MAX_BYTES // 1000} KB]")
     data = {"path": target.name, "absolute_path": target.absolute, "page": page, "pages": pages,
             "first_page_shown": first, "last_page_shown": last, "indexed_generation": indexed["published"],
+            # the last page shown as a hit and read_file's arguments name it (last_page_shown kept for clients)
+            "end_page": last,
             "start_offset": offset or None, "next_start_offset": cut_at,
             # where to go on, as next_start_line is for text (null: the last page shown): only the text said it
             "next_page": page if cut_at is not None else (shown + 1 if shown < pages else None)}

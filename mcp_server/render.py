@@ -35,7 +35,9 @@ def hit_data(hit) -> dict:
     """A search hit as the structured result carries it; ``path`` is what read_file takes."""
     return {
         "path": f"{hit.collection}/{hit.path}", "collection": hit.collection, "relative_path": hit.path,
-        "title": hit.title, "heading_path": hit.heading_path, "kind": hit.kind,
+        # a passage before any heading (a PDF's front matter, a note or code file without one) has none: left out
+        # as other empty keys are, where it was "" (the outputSchema says a heading path or nothing)
+        "title": hit.title, "heading_path": hit.heading_path or None, "kind": hit.kind,
         "start_line": hit.start_line, "end_line": hit.end_line, "page": hit.page, "end_page": hit.end_page,
         "page_label": hit.page_label, "end_page_label": hit.end_page_label,
         "snippet": hit.snippet, "score": hit.score, "keyword_rank": hit.keyword_rank,

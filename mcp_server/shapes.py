@@ -152,6 +152,7 @@ class PdfRead(TypedDict):
     pages: int
     first_page_shown: int
     last_page_shown: int
+    end_page: int  # last_page_shown, named as a hit's and read_file's argument are
     indexed_generation: int | None
     start_offset: NotRequired[int]
     next_start_offset: NotRequired[int]

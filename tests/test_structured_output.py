@@ -207,3 +207,28 @@ def test_a_pdf_read_says_in_its_data_where_to_go_on_as_a_text_read_does(immediat
     assert last.structured_content["last_page_shown"] == pages and last.structured_content["next_page"] is None
     assert "next_page" in last.structured_content, "kept, as next_start_line is: null says it is the end"
     assert note.structured_content["next_start_line"] is None
+
+
+def test_the_same_thing_has_the_same_key_in_every_answer(immediate, tmp_path, sift_env, servers):
+    """A PDF hit before its first heading (and a note without one) carried ``heading_path: ""`` where other hits
+    leave out what says nothing; a PDF read named its last page ``last_page_shown`` where hits and read_file's own
+    arguments say ``end_page``; stats named a collection ``name`` where search's freshness says ``collection``."""
+    made = corpus(tmp_path / "notes", sift_env)
+    write_tree(tmp_path / "notes", {"plain.md": "Spaghetti without a heading, boiled in salted water.\n"})
+    made["generation"] = ingest(tmp_path / "notes", "notes")["published"]["id"]
+
+    async def scenario():
+        async with servers.session(made["env"], "--no-worker") as s:
+            return (await call(s, "search", query="document spaghetti", limit=50),
+                    await call(s, "read_file", path="notes/paper.pdf", page=1, end_page=2),
+                    await call(s, "stats"))
+    found, read, stats = run(scenario)
+    hits = found.structured_content["results"]
+    assert {h["path"] for h in hits} >= {"notes/paper.pdf", "notes/plain.md"}, hits
+    assert [h for h in hits if h.get("heading_path") == ""] == [], hits
+    assert "heading_path" not in next(h for h in hits if h["path"] == "notes/plain.md")
+    data = read.structured_content
+    assert data["end_page"] == data["last_page_shown"] >= data["page"] == 1, data
+    fresh = [f["collection"] for f in found.structured_content["freshness"]]
+    assert [c["collection"] for c in stats.structured_content["collections"]] == fresh == ["notes"]
+    assert [c["name"] for c in stats.structured_content["collections"]] == ["notes"]  # kept for those who read it

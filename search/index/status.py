@@ -39,7 +39,8 @@ def _collection(conn, row) -> dict:
     building = queries.building_generation(conn, row["id"])
     aside = working.in_background(conn, row["id"])
     return {
-        "id": row["id"], "name": row["name"], "root": row["root"], "files": files, "chunks": chunks,
+        # "collection" as search's freshness and list_files name it; "name" kept for the scripts that read it
+        "id": row["id"], "name": row["name"], "collection": row["name"], "root": row["root"], "files": files, "chunks": chunks,
         "published": _aside(_generation(conn, published), aside) if published else None,
         "building": {**_aside(_generation(conn, building), aside), "progress": progress(conn, building)}
         if building else None,
