@@ -904,6 +904,8 @@ def _print_hits(answer) -> None:
         if context:
             print(printable(f"    {context}"))
         print(printable(f"    {hit.snippet}"))
+        if hit.also_in:  # the file reached through other collections too, as the MCP text says it
+            print(printable(f"    (the same file as {', '.join(hit.also_in)})"))
         if hit.more_in_file:
             print(printable(f"    {engine.more_in_file(hit.more_in_file, _search_args(hit.collection, hit.path))}"))
         if hit.attachments:
