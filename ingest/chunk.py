@@ -473,6 +473,9 @@ def _chunk(section: Section, start: int, end: int, tokens: int, with_context: bo
         chunk.start_line = section.start_line + text.count("\n", 0, start)
         body = text[start:end].rstrip()  # trailing blank lines name no line
         chunk.end_line = chunk.start_line + body.count("\n")
+        if section.end_line is not None:  # a section on fewer lines than its text (a canvas card's on its JSON line)
+            chunk.start_line, chunk.end_line = min(chunk.start_line, section.end_line), min(chunk.end_line,
+                                                                                            section.end_line)
     if section.page_starts:
         offsets = [offset for offset, *_ in section.page_starts]
         first, chunk.page, *within = section.page_starts[max(0, bisect.bisect_right(offsets, start) - 1)]

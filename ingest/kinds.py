@@ -5,7 +5,9 @@ from pathlib import PurePosixPath
 
 from ingest.code import LANGUAGES, SHEBANG_BYTES, code_file_name, shebang_language
 
-NOTE_EXTENSIONS = {".md", ".markdown", ".mdx", ".ipynb"}  # a Jupyter notebook: its cells (ingest.notebook)
+# a Jupyter notebook: its cells (ingest.notebook); an Obsidian canvas: its cards (ingest.canvas)
+NOTE_EXTENSIONS = {".md", ".markdown", ".mdx", ".ipynb", ".canvas"}
+CANVAS = ".canvas"  # a note, but no PDF's conversion: a canvas beside paper.pdf lays cards out, it does not hold its text
 TEXT_EXTENSIONS = {".txt", ".rst", ".org", ".adoc", ".text"}
 PDF_EXTENSIONS = {".pdf"}
 # Code with a tree-sitter grammar (ingest.code.LANGUAGES), plus formats read as plain lines.

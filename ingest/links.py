@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 from urllib.parse import unquote
 
-from ingest.kinds import kind_of
+from ingest.kinds import CANVAS, kind_of, suffix
 
 # Links that name no file (URLs with :// never get here). Only these: a wiki name may hold a colon ([[Plan: Q3]]).
 SCHEME = re.compile(r"(?:data|tel|sms|javascript|geo|magnet|urn|news|xmpp|callto|mailto):", re.IGNORECASE)
@@ -57,9 +57,11 @@ def _resolve(folder: str, target: str, by_name: bool) -> str | None:
 
 def same_stem_pdf(root: Path | str, note_path: str) -> str | None:
     """The PDF beside a note with the same stem (``paper.md`` or ``Paper.MD`` → ``paper.pdf``, ``paper.PDF`` or
-    any case of it, as converted_pdfs finds it), if there is one."""
-    for suffix in (".pdf", ".PDF", *(f".{p}{d}{f}" for p in "pP" for d in "dD" for f in "fF")):
-        pdf = PurePosixPath(note_path).with_suffix(suffix).as_posix()
+    any case of it, as converted_pdfs finds it), if there is one; none beside a canvas, which is no conversion."""
+    if suffix(note_path).lower() == CANVAS:
+        return None
+    for ending in (".pdf", ".PDF", *(f".{p}{d}{f}" for p in "pP" for d in "dD" for f in "fF")):
+        pdf = PurePosixPath(note_path).with_suffix(ending).as_posix()
         if (Path(root) / pdf).is_file():
             return pdf
     return None
@@ -73,7 +75,8 @@ def converted_pdfs(paths: set[str]) -> dict[str, str]:
     pdfs = {_stem(p): p for p, kind in kinds.items() if kind == "pdf"}
     if not pdfs:  # each path's kind asked twice and its stem made for nothing: a third of a rescan's CPU
         return {}
-    return {p: pdfs[_stem(p)] for p, kind in kinds.items() if kind == "note" and _stem(p) in pdfs}
+    return {p: pdfs[_stem(p)] for p, kind in kinds.items()
+            if kind == "note" and _stem(p) in pdfs and suffix(p).lower() != CANVAS}
 
 
 def _stem(path: str) -> str:

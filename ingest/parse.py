@@ -39,6 +39,9 @@ def parse_file(path: str, data: bytes) -> Document:
     if PurePosixPath(path).suffix.lower() == ".ipynb":  # before check_lines: an output's image is one long line
         from ingest.notebook import parse_notebook
         return parse_notebook(path, text)
+    if PurePosixPath(path).suffix.lower() == ".canvas":  # before check_lines: a card is one line of JSON
+        from ingest.canvas import parse_canvas
+        return parse_canvas(path, text)
     check_lines(text)
     if kind == "note":
         lines = text.count("\n") + (not text.endswith("\n"))

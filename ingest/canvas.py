@@ -1,0 +1,122 @@
+"""Obsidian Canvas files (.canvas): their cards, not their JSON.
+
+A canvas is JSON (JSON Canvas 1.0): ``nodes`` of type text (``text``: Markdown), file (``file``: a path from the
+vault's folder, a note or a PDF laid on the canvas), link (``url``) and group (``label``), and ``edges``. Indexed as
+text it would be ids and coordinates. Each text card is read as a note is (ingest.markdown): its sections, headings,
+links and #tags, under the labels of the groups it lies in (outermost first) as its heading path. A group holding no
+text card is a passage of its label alone. A file card is a link to its file, as a wiki link with its path is, so the
+canvas is among a note's backlinks and a PDF's citing notes. Titled by the file name, as Obsidian shows it.
+
+Obsidian writes each node on a line of its own: a card's passages are on the line that holds its id (and its text,
+where a canvas written otherwise puts them on lines apart: the lines from one to the other), which read_file shows.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import PurePosixPath
+from urllib.parse import quote
+
+from ingest.document import Document, Section, Skip, whole_characters
+from ingest.markdown import parse_markdown
+
+NEAR = 50  # lines after a node's id that its "text" key is looked for on (a canvas written with a key a line)
+ID = re.compile(r'"id"\s*:\s*("(?:[^"\\]|\\.)*")')
+
+
+def parse_canvas(path: str, text: str) -> Document:
+    title = PurePosixPath(path).stem
+    if not text.strip():  # a canvas just created by touch: nothing on it yet
+        return Document(kind="note", title=title, sections=[])
+    try:
+        canvas = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise Skip(f"not a canvas: its JSON does not parse ({str(exc)[:200]})") from None
+    nodes = canvas.get("nodes", []) if isinstance(canvas, dict) else None
+    if not isinstance(nodes, list):
+        raise Skip("not a canvas: no list of nodes (JSON Canvas keeps its cards under 'nodes')")
+    nodes = [n for n in nodes if isinstance(n, dict)]
+    groups = [n for n in nodes if n.get("type") == "group" and _text(n.get("label"))]
+    lines = text.split("\n")
+    ids = _id_lines(lines)
+    sections, links, wiki, tags, held = [], set(), set(), [], set()
+    for node in nodes:
+        kind = node.get("type")
+        if kind == "file" and _text(node.get("file")):
+            links.add("/" + quote(_text(node["file"]).lstrip("/")))  # from the vault's folder, as written
+        if kind != "text" or not _text(node.get("text")).strip():
+            continue
+        around = _around(node, groups)
+        held.update(id(g) for g in around)
+        card = parse_markdown(path, _text(node["text"]))
+        first, last = _lines(lines, ids, node)
+        for section in card.sections:
+            sections.append(Section(text=section.text, heading_path=[_label(g) for g in around] + section.heading_path,
+                                    start_line=first, end_line=last, atomic=section.atomic))
+        links.update(card.meta.get("links", []))
+        wiki.update(card.meta.get("wiki_links", []))
+        tags += [t for t in card.meta.get("tags", []) if t not in tags]
+    for group in groups:
+        if id(group) not in held:  # its label is in no text card's heading path
+            first, last = _lines(lines, ids, group)
+            sections.append(Section(text=_label(group), heading_path=[_label(g) for g in _around(group, groups)],
+                                    start_line=first, end_line=last))
+    sections.sort(key=lambda s: s.start_line)
+    meta = {"links": sorted(links), "wiki_links": sorted(wiki)}
+    if tags:
+        meta["tags"] = tags
+    return Document(kind="note", title=title, sections=sections, meta=meta)
+
+
+def _text(value) -> str:
+    return whole_characters(value) if isinstance(value, str) else ""  # "\ud800" in JSON: SQLite cannot store it
+
+
+def _label(group: dict) -> str:
+    return " ".join(_text(group["label"]).split())
+
+
+def _around(node: dict, groups: list[dict]) -> list[dict]:
+    """The groups whose box holds ``node``'s, the largest (outermost) first."""
+    box = _box(node)
+    if box is None:
+        return []
+    holding = [g for g in groups if g is not node and (outer := _box(g)) is not None
+               and outer[0] <= box[0] and outer[1] <= box[1] and box[2] <= outer[2] and box[3] <= outer[3]]
+    return sorted(holding, key=lambda g: -_area(_box(g)))
+
+
+def _box(node: dict) -> tuple[float, float, float, float] | None:
+    values = [node.get(key) for key in ("x", "y", "width", "height")]
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        return None
+    x, y, width, height = values
+    return x, y, x + width, y + height
+
+
+def _area(box) -> float:
+    return (box[2] - box[0]) * (box[3] - box[1])
+
+
+def _id_lines(lines: list[str]) -> dict[str, int]:
+    """The 0-based line of each id in the file (its first), found in one pass."""
+    found: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        for match in ID.finditer(line):
+            try:
+                found.setdefault(json.loads(match.group(1)), i)
+            except ValueError:
+                continue
+    return found
+
+
+def _lines(lines: list[str], ids: dict[str, int], node: dict) -> tuple[int, int]:
+    """(first, last) 1-based line of ``node`` in the file: the line of its id through that of its text; line 1 for
+    a node whose id is not found."""
+    at = ids.get(node.get("id")) if isinstance(node.get("id"), str) else None
+    if at is None:
+        return 1, 1
+    if node.get("type") == "text" and '"text"' not in lines[at]:
+        text_at = next((i for i in range(at + 1, min(len(lines), at + NEAR)) if '"text"' in lines[i]), at)
+        return at + 1, text_at + 1
+    return at + 1, at + 1

@@ -1,0 +1,102 @@
+"""Obsidian Canvas files (.canvas): they were not read at all (counted among 'kinds Sift does not read'), though
+their text cards are notes a person wrote and their file cards link notes and PDFs. Now a canvas is a note: its
+text cards searchable under the labels of the groups they lie in, at the line of the file that holds them, a group
+without text by its label, and its file cards counted as links (a note's backlinks, a PDF's citing notes)."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from ingest.document import Skip
+from ingest.parse import parse_file
+from tests.conftest import ingest, need_data, write_tree
+from tests.test_mcp_server import call, run, text
+
+NODES = [
+    {"id": "a1b2c3d4e5f60718", "type": "group", "x": -500, "y": -400, "width": 1000, "height": 800,
+     "label": "Garden plans"},
+    {"id": "b2c3d4e5f6071829", "type": "group", "x": -480, "y": -380, "width": 400, "height": 300, "label": "Shed"},
+    {"id": "c3d4e5f60718293a", "type": "text", "x": -460, "y": -360, "width": 300, "height": 200,
+     "text": "# Roof\n\nCorrugated iron sheets for the roof, #garden\n\nCosts in [[Budget]]."},
+    {"id": "d4e5f60718293a4b", "type": "file", "file": "Projects/Garden Shed.md", "x": 0, "y": 0, "width": 300,
+     "height": 200},
+    {"id": "e5f60718293a4b5c", "type": "group", "x": 900, "y": -100, "width": 600, "height": 600,
+     "label": "Timber sources"},
+    {"id": "f60718293a4b5c6d", "type": "file", "file": "papers/timber.pdf", "x": 1000, "y": 0, "width": 300,
+     "height": 200},
+    {"id": "0718293a4b5c6d7e", "type": "link", "url": "https://example.com/larch", "x": 0, "y": 500, "width": 300,
+     "height": 200},
+    {"id": "18293a4b5c6d7e8f", "type": "text", "x": 600, "y": 600, "width": 200, "height": 100,
+     "text": "Ask the sawmill about larch boards"},
+]
+
+
+def canvas(nodes=NODES) -> str:
+    """A canvas as Obsidian writes it: tab-indented, each node and edge a line of JSON of its own."""
+    def lines(items):
+        return ",\n".join("\t\t" + json.dumps(item, ensure_ascii=False, separators=(",", ":")) for item in items)
+    edges = [{"id": "293a4b5c6d7e8f90", "fromNode": "c3d4e5f60718293a", "fromSide": "right",
+              "toNode": "d4e5f60718293a4b", "toSide": "left", "label": "builds"}]
+    return "{\n\t\"nodes\":[\n" + lines(nodes) + "\n\t],\n\t\"edges\":[\n" + lines(edges) + "\n\t]\n}"
+
+
+def test_a_canvas_is_its_text_cards_under_their_groups_at_their_lines_and_links_to_its_files():
+    written = canvas()
+    doc = parse_file("maps/Garden.canvas", written.encode())
+    assert (doc.kind, doc.title) == ("note", "Garden")
+    assert [(s.heading_path, s.text) for s in doc.sections] == [
+        (["Garden plans", "Shed", "Roof"], NODES[2]["text"]),
+        ([], "Timber sources"),  # a group of no text card: its label
+        ([], "Ask the sawmill about larch boards")]
+    lines = written.split("\n")
+    for section, node in zip(doc.sections, (NODES[2], NODES[4], NODES[7])):
+        assert section.start_line == section.end_line, section
+        assert f'"id":"{node["id"]}"' in lines[section.start_line - 1], (section, node)
+    body = "\n".join(s.text for s in doc.sections)
+    assert '"x"' not in body and "a1b2c3d4" not in body
+    assert doc.meta["links"] == ["/Projects/Garden%20Shed.md", "/papers/timber.pdf", "Budget"]
+    assert doc.meta["tags"] == ["garden"]
+
+
+def test_an_empty_canvas_is_an_empty_note_and_broken_json_says_so():
+    for empty in (b"", b"{}", b'{"nodes":[],"edges":[]}'):
+        doc = parse_file("new.canvas", empty)
+        assert (doc.kind, doc.title, doc.sections) == ("note", "new", [])
+    with pytest.raises(Skip, match="^not a canvas: its JSON does not parse"):
+        parse_file("bad.canvas", b'{"nodes": [')
+    with pytest.raises(Skip, match="^not a canvas: no list of nodes"):
+        parse_file("odd.canvas", b'{"nodes": {"a": 1}}')
+
+
+def test_a_canvas_is_searched_and_linked_as_a_note_is(immediate, tmp_path, servers, sift_env, monkeypatch):
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "vault", {
+        "maps/Garden.canvas": canvas(),
+        "Projects/Garden Shed.md": "# Garden Shed\n\nA shed at the end of the garden.\n",
+        # a canvas beside a PDF of its name lays cards out: it does not stand for the PDF, as a note of its name does
+        "papers/timber.canvas": canvas(NODES[7:]),
+        "Budget.md": "# Budget\n\nNothing spent yet.\n"})
+    shutil.copy(need_data("pdf/en/google-doc-document.pdf"), root / "papers" / "timber.pdf")
+    published = ingest(root, "vault")["published"]
+    assert published["failures"] == [] and ".canvas" not in published["unread"], published
+
+    async def scenario():
+        async with servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker") as s:
+            return [await call(s, "search", query="corrugated iron roof", mode="keyword"),
+                    await call(s, "search", query="timber sources", mode="keyword", kind="note"),
+                    await call(s, "search", query="document", mode="keyword", kind="pdf"),
+                    await call(s, "read_file", path="vault/Projects/Garden Shed.md"),
+                    await call(s, "read_file", path="Budget.md")]
+    roof, group, pdf, shed, budget = run(scenario)
+    hit = roof.structured_content["results"][0]
+    assert (hit["path"], hit["title"], hit["heading_path"], hit["kind"]) == (
+        "vault/maps/Garden.canvas", "Garden", "Garden plans > Shed > Roof", "note"), text(roof)
+    assert '"id":"c3d4e5f60718293a"' in canvas().split("\n")[hit["start_line"] - 1], hit
+    assert hit["start_line"] == hit["end_line"], hit
+    assert group.structured_content["results"][0]["path"] == "vault/maps/Garden.canvas", text(group)
+    assert [h["path"] for h in pdf.structured_content["results"]] == ["vault/papers/timber.pdf"], text(pdf)
+    assert pdf.structured_content["results"][0]["cited_by"] == ["vault/maps/Garden.canvas"], text(pdf)
+    assert text(shed).endswith("\n[linked from 1 note: vault/maps/Garden.canvas]"), text(shed)
+    assert text(budget).endswith("\n[linked from 1 note: vault/maps/Garden.canvas]"), text(budget)
