@@ -40,6 +40,9 @@ _FENCE = re.compile(r"[ \t]{0,3}(?:```|~~~)")
 # callout's opening line, '> [!warning]- Title'; a block quote's '>' marks.
 _WIKI = re.compile(r"!?\[\[([^\[\]|#\n]*)((?:#[^\[\]|#\n]*)*)(?:\|([^\[\]\n]*))?\]\]")
 _BLOCK_ID = re.compile(r"(?:^|[ \t]+)\^[A-Za-z0-9-]+[ \t]*$")
+# A line that begins a block of its own (a list item, a heading, a fence, a table row): the line above ends its
+# block, where an id may be. Obsidian reads one only at a block's end: 'm c ^2' ending a line inside a paragraph is text.
+_NEW_BLOCK = re.compile(r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|#{1,6}(?:[ \t]|$)|```|~~~|\|)")
 _QUOTE = re.compile(r"[ \t]{0,3}>(?:[ \t]?>)*[ \t]?")
 _CALLOUT = re.compile(r"\[!([^\]\n]+)\][+-]?[ \t]*")
 # A table of contents' dot leaders ('2 LRS ........... 6', '. . . . .') and other rules of one character, which
@@ -157,7 +160,8 @@ def _plain(text: str, above: frozenset[str] = frozenset()) -> str:
     """A note's text without its heading marks, table rules and code fence lines, and without the heading lines
     whose text is in ``above``; a '#' comment inside a fence is kept."""
     lines, fenced = [], False
-    for line in text.split("\n"):
+    raw = text.split("\n")
+    for i, line in enumerate(raw):
         if _FENCE.match(line):
             fenced = not fenced
         elif fenced:
@@ -166,7 +170,7 @@ def _plain(text: str, above: frozenset[str] = frozenset()) -> str:
             heading = "#" in line and _HEADING.match(line)
             if heading and line[heading.end():].strip().rstrip("#").strip() in above:
                 continue
-            line = _obsidian(line, above)
+            line = _obsidian(line, above, _ends_block(line, raw[i + 1] if i + 1 < len(raw) else None))
             if line is None:
                 continue  # a bare block id, or a callout's title that the heading path shows
             # a heading's text ends with a space, which keeps it apart from the line below (``unwrapped``)
@@ -174,10 +178,23 @@ def _plain(text: str, above: frozenset[str] = frozenset()) -> str:
     return "\n".join(lines)
 
 
-def _obsidian(line: str, above: frozenset[str] = frozenset()) -> str | None:
+def _ends_block(line: str, after: str | None) -> bool:
+    """Whether ``line`` is the last of its block, where Obsidian reads a block id: the passage ends there (its
+    text may end mid-paragraph: the id read as it would be at the block's end), or the line ``after`` it is blank,
+    in or out of a quote, or begins a block of its own."""
+    if after is None or not after.strip():
+        return True
+    quoted, quoted_after = _QUOTE.match(line), _QUOTE.match(after)
+    if bool(quoted) != bool(quoted_after):
+        return True
+    rest = after[quoted_after.end():] if quoted_after else after
+    return not rest.strip() or bool(_NEW_BLOCK.match(rest))
+
+
+def _obsidian(line: str, above: frozenset[str] = frozenset(), last: bool = True) -> str | None:
     """A note's line without the Obsidian syntax its snippet would show raw: '[[Local Models|local models]]' as
     'local models', '[[Ranking#BM25 tuning]]' as 'Ranking > BM25 tuning', '![[Sift#^decision]]' as 'Sift', a block
-    id ('^goals') left out, a callout's '> [!warning] Slow' as 'Slow' (its type where it has no title), a quote's
+    id ('^goals') at the end of its block (``last``) left out, a callout's '> [!warning] Slow' as 'Slow' (its type where it has no title), a quote's
     '>' marks left out. None: nothing is left to show (a line holding only a block id or a comment's '%%', or a
     callout's title that is one of the headings shown ``above`` the snippet, as a note's callout heads a section:
     ingest.markdown)."""
@@ -188,7 +205,7 @@ def _obsidian(line: str, above: frozenset[str] = frozenset()) -> str | None:
                        for n, (a, b) in enumerate(zip(cuts, cuts[1:])))
     if line.strip() == "%%":  # an Obsidian comment's opening or closing line
         return None
-    if "^" in line:
+    if "^" in line and last:
         bare = _BLOCK_ID.sub("", line)
         if not bare.strip():
             return None
