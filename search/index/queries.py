@@ -615,6 +615,14 @@ def hit_rows(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
         ids).fetchall()
 
 
+def chunk_tags(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
+    """The tags (JSON, as the file's meta holds them) of the file of each chunk in ``ids`` whose file has any."""
+    marks = ",".join("?" * len(ids))
+    return dict(conn.execute(f"SELECT ch.id, json_extract(f.meta, '$.tags') FROM chunks ch JOIN files f ON f.id = ch.file "
+                             f"WHERE ch.id IN ({marks}) AND json_valid(f.meta) "
+                             f"AND json_extract(f.meta, '$.tags') IS NOT NULL", ids).fetchall())
+
+
 def pdf_headings(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
     """The heading path of each PDF passage among ``ids`` that has one."""
     marks = ",".join("?" * len(ids))

@@ -30,7 +30,7 @@ from typing import Callable
 from search.index import db, queries, schema
 from search.index.status import when
 from search.model.info import ModelError
-from search.query import bibliography, fusion, keyword, question, spelling, symbols, unindexed
+from search.query import bibliography, fusion, keyword, question, spelling, symbols, tags, unindexed
 from search.query.catalog import Catalog
 from search.query.filters import Filters, empty_range
 from search.query.postings import Phrase, Postings, tokenize
@@ -175,6 +175,10 @@ class Engine:
                         ranked = _phrased(conn, query, ranked, used, notes)
                         ranked = _titled_first(conn, query, ranked, used, notes,
                                                self._common_words(conn, query, state) if ranked else set())
+                        ranked, tagged = tags.tagged_first(conn, query, ranked, used, filters)
+                        if tagged:  # a '#tag' names the tag, however common its words (search.query.tags)
+                            _note(notes, f"the passages of notes tagged {', '.join('#' + t for t in tagged)} come "
+                                         "first, each keeping the score it ranked with")
                         ranked = _phrases_first(conn, query, ranked, used, notes)
                         ranked = _definitions_first(conn, query, ranked, used, self._catalog_for(conn, state),
                                                     filters, notes)

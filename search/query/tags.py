@@ -1,0 +1,65 @@
+"""A '#tag' in a query names a tag, as in Obsidian's tag search: the passages of the notes tagged so (or with a tag
+nested in it: '#garden' holds '#garden/tools') come first, in keyword and hybrid search.
+
+A tag's words are in its notes' title column, with their titles and aliases, and ranked there as any word is; where
+they are in half of the passages or more ('garden' in a gardener's vault), keyword search gave them no weight and
+hybrid search ranked by meaning alone, so a note tagged #garden that says tomatoes and beans came below the notes
+that say garden. The tagged notes are found by the tag itself (the index's title column narrows them, their tags
+decide), within the search's filters, and those the ranking left out come after the ones it found, scored 0.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+from search.index import queries
+from search.query import keyword
+from search.query.filters import Filters
+from search.query.text import query_terms
+
+# Obsidian's tag: '#' at the start or after a space, then letters, digits, '_', '-', '/'; not digits alone ('#123')
+QUERY_TAG = re.compile(r"(?<!\S)#([\w/-]+)")
+FOUND = 500  # passages of title-column matches looked at for the tags
+
+
+def query_tags(query: str) -> list[str]:
+    """The tags a query names ('#project/shed' → 'project/shed'), casefolded, each once."""
+    found = (match.group(1).strip("/").casefold() for match in QUERY_TAG.finditer(query))
+    return list(dict.fromkeys(tag for tag in found if tag and not tag.replace("/", "").replace("-", "").isdigit()))
+
+
+def tagged_first(conn, query: str, ranked: list, mode: str, filters: Filters) -> tuple[list, list[str]]:
+    """(``ranked`` with the passages of the notes tagged as the query says first, the tags that moved or added
+    any: [] when nothing changed)."""
+    tags = query_tags(query)
+    if mode == "semantic" or not tags:
+        return ranked, []
+    terms = [term for tag in tags for term in query_terms(tag.replace("/", " "))]
+    if not terms:
+        return ranked, []
+    where, params = filters.sql(conn)
+    found = [cid for cid, _ in queries.keyword_search(conn, f"title : ({' OR '.join(terms)})", keyword.WEIGHTS,
+                                                      where, params, FOUND)]
+    held = queries.chunk_tags(conn, found) if found else {}
+    tagged = [cid for cid in found if _tagged(held.get(cid), tags)]
+    if not tagged:
+        return ranked, []
+    chosen = set(tagged)
+    first = [hit for hit in ranked if hit[0] in chosen]
+    first += [(cid, 0.0, [None, None]) for cid in tagged if cid not in {hit[0] for hit in first}]
+    moved = first + [hit for hit in ranked if hit[0] not in chosen]
+    if [hit[0] for hit in moved] == [hit[0] for hit in ranked]:
+        return ranked, []
+    return moved, [tag for tag in tags if any(_tagged(held.get(cid), [tag]) for cid in tagged)]
+
+
+def _tagged(written: str | None, tags: list[str]) -> bool:
+    """Whether a file's tags (its meta's JSON list) hold one of ``tags`` or a tag nested in it."""
+    try:
+        held = json.loads(written) if written else []
+    except ValueError:
+        return False
+    if not isinstance(held, list):
+        held = [held]
+    names = {str(tag).strip().lstrip("#").strip("/").casefold() for tag in held}
+    return any(name == tag or name.startswith(tag + "/") for name in names for tag in tags)
