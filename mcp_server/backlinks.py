@@ -9,10 +9,8 @@ one of several a link meant.
 from __future__ import annotations
 
 import posixpath
-import unicodedata
 
 from search.index import queries
-from search.query.scope import nfc
 
 SHOWN = 20  # notes listed by path; the total is given too
 
@@ -24,28 +22,13 @@ def linked_from(conn, collection: str, relative: str, indexed) -> tuple[list[str
         return [], 0
     name = posixpath.basename(relative)
     stem, stem_path = posixpath.splitext(name)[0], posixpath.splitext(relative)[0]
-    names = {folded(target) for target in (relative, stem_path, name, stem)}
-    # Obsidian reads a link's name in any case ([[garden shed]] is a link to Garden Shed.md): the targets written
-    # are folded here, the index keeps them as written
-    # (the targets looked at are those starting with the first letter of a name in either case and either normal
-    # form; a letter's other case may be two characters, 'İ' lowered 'i̇', 'ß' raised 'SS': the first of them)
-    firsts = {form[0] for target in (relative, stem) for spelled in (nfc(target), nfd(target))
-              for form in (spelled[0], spelled[0].lower(), spelled[0].upper(), spelled[0].casefold())}
-    targets = tuple(t for t in queries.link_targets(conn, firsts) if folded(t) in names)
-    if not targets:
-        return [], 0
-    paths, total = queries.linking_files(conn, indexed["collection"], targets, SHOWN, besides=relative)
+    # Obsidian reads a link's name in any case ([[garden shed]] is a link to Garden Shed.md)
+    paths, total = queries.linking_files_any_case(conn, indexed["collection"], (relative, stem_path, name, stem),
+                                                  SHOWN, besides=relative)
     return [f"{collection}/{path}" for path in paths[:SHOWN]], total
 
 
-def folded(name: str) -> str:
-    """A link's or a note's name as Obsidian compares them: in any case and either Unicode normal form (a file macOS
-    named in NFD, 'Café.md', and a link typed in NFC, [[Café]])."""
-    return nfc(nfc(name).casefold())
-
-
-def nfd(text: str) -> str:
-    return unicodedata.normalize("NFD", text)
+folded = queries.folded_name  # a link's or a note's name as Obsidian compares them (read_file's wiki links too)
 
 
 def said(paths: list[str], total: int) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import unicodedata
 from collections.abc import Iterable
 
 from search.index.remembered import Basis, Outcome
@@ -705,6 +706,30 @@ def linking_files(conn: sqlite3.Connection, collection_id: int, targets: tuple[s
         f"AND f.path IS NOT ? AND {VISIBLE}) ORDER BY path LIMIT ?",
         (*targets, collection_id, besides, limit)).fetchall()
     return [r[0] for r in rows], rows[0][1] if rows else 0
+
+
+def linking_files_any_case(conn: sqlite3.Connection, collection_id: int, names: Iterable[str], limit: int = -1,
+                           besides: str | None = None) -> tuple[list[str], int]:
+    """As ``linking_files``, for the targets that are one of ``names`` in any case and either Unicode normal form
+    (``folded_name``), as Obsidian reads a link ([[garden shed]] is a link to Garden Shed.md, [[paper.PDF]] to
+    paper.pdf): the index keeps the targets as written; those starting with a name's first character in either
+    case and either normal form are looked at (a letter's other case may be two characters, 'İ' lowered 'i̇', 'ß'
+    raised 'SS': the first of them)."""
+    names = [name for name in names if name]
+    folded = {folded_name(name) for name in names}
+    firsts = {form[0] for name in names
+              for spelled in (unicodedata.normalize("NFC", name), unicodedata.normalize("NFD", name))
+              for form in (spelled[0], spelled[0].lower(), spelled[0].upper(), spelled[0].casefold())}
+    targets = tuple(t for t in link_targets(conn, firsts) if folded_name(t) in folded)
+    if not targets:
+        return [], 0
+    return linking_files(conn, collection_id, targets, limit, besides)
+
+
+def folded_name(name: str) -> str:
+    """A link's or a note's name as Obsidian compares them: in any case and either Unicode normal form (a file macOS
+    named in NFD, 'Café.md', and a link typed in NFC, [[Café]])."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
 def vectors_between(conn: sqlite3.Connection, model: str, after: int, upto: int) -> list[tuple[int, bytes]]:

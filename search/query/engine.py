@@ -514,7 +514,8 @@ class Engine:
             return (pdfs[:LINKS_SHOWN], len(pdfs)), ([], 0)
         if row["kind"] == "pdf":
             name = row["path"].rsplit("/", 1)[-1]
-            return ([], 0), queries.linking_files(conn, row["collection_id"], (row["path"], name), LINKS_SHOWN)
+            # in any case, as Obsidian reads a link ('[[Paper.PDF]]'), and as read_file's backlinks match
+            return ([], 0), queries.linking_files_any_case(conn, row["collection_id"], (row["path"], name), LINKS_SHOWN)
         return ([], 0), ([], 0)
 
     def _not_indexed(self, conn, row, attachments: list[str]) -> dict[str, str]:
