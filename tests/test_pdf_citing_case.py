@@ -1,6 +1,6 @@
 """A PDF's citing notes are the notes that link to it in any case, as Obsidian reads a link and as read_file's
 backlinks of a note match: '[[timber report.pdf]]' is a link to 'Timber Report.pdf'. The PDF's hits listed only
-the notes that wrote its name in its own case."""
+the notes that wrote its name in its own case; and a note's hit listed such a link as written, 'not in the folder'."""
 from __future__ import annotations
 
 import os
@@ -27,3 +27,9 @@ def test_a_pdfs_citing_notes_are_those_linking_to_it_in_any_case(immediate, tmp_
     pdf = engine.search("document", mode="keyword", filters=Filters(kind="pdf")).hits[0]
     assert pdf.path == "papers/Timber Report.pdf", pdf
     assert (pdf.cited_by, pdf.cited_by_total) == (["a.md", "b.md", "c.md", "d.md"], 4), pdf.cited_by
+    for name in ("a.md", "b.md", "c.md", "d.md"):
+        note = engine.search(f"{name[0]}", mode="keyword", filters=Filters(glob=name)).hits[0]
+        assert (note.path, note.attachments, note.attachments_not_indexed) == (
+            name, ["papers/Timber Report.pdf"], {}), note
+    draft = engine.search("e", mode="keyword", filters=Filters(glob="e.md")).hits[0]
+    assert draft.attachments == ["timber report draft.pdf"] and draft.attachments_not_indexed, draft

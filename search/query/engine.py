@@ -147,7 +147,7 @@ class Engine:
         self._postings_failed: float | None = None  # when; no new reader for a minute after
         self._catalog: tuple | None = None  # (generations key, Catalog)
         self._totals: dict = {}
-        self._pdf_names: dict = {}  # (collection id, published generation) -> {file name: [paths of PDFs]}
+        self._pdf_names: dict = {}  # (collection id, published generation) -> {file name casefolded: [paths of PDFs]}
         self._query_vectors: dict[tuple[str, str], object] = {}  # (model id, query) -> vector, oldest first
         self.query_vectors_kept = QUERY_VECTORS_KEPT  # 0: embed every query (benchmarks)
         self.warm_slice = WARM_SLICE
@@ -527,13 +527,13 @@ class Engine:
         return {p: _why_not_indexed(conn, row["collection"], p) for p in attachments if p not in held}
 
     def _pdfs_by_name(self, conn, row) -> dict[str, list[tuple[str, bool]]]:
-        """The (path, indexed?) of the hit's collection's PDFs by file name, as published: read once per
+        """The (path, indexed?) of the hit's collection's PDFs by file name (casefolded), as published: read once per
         generation (a query per bare link took 75 ms at 100k files)."""
         key = (row["collection_id"], row["published"])
         if key not in self._pdf_names:
             names: dict[str, list[tuple[str, bool]]] = {}
             for path, indexed in sorted(queries.pdf_paths(conn, row["collection_id"])):
-                names.setdefault(path.rsplit("/", 1)[-1], []).append((path, indexed))
+                names.setdefault(path.rsplit("/", 1)[-1].casefold(), []).append((path, indexed))
             self._pdf_names = {k: v for k, v in self._pdf_names.items() if k[0] != key[0]} | {key: names}
         return self._pdf_names[key]
 
@@ -707,11 +707,17 @@ def _why_not_indexed(conn, collection: str, path: str) -> str:
 def _resolved_pdfs(targets: list[str], by_name: dict[str, list[tuple[str, bool]]]) -> list[str]:
     """The PDFs a note links to, by path: a bare name (``[[paper.pdf]]``, a link by file name, as wiki links are)
     stands for the collection's PDFs of that name (the one at the root alone, if there is one there), and stays as
-    written when it names none. It was listed bare, where other links and a PDF's 'cited by' give paths."""
+    written when it names none. It was listed bare, where other links and a PDF's 'cited by' give paths. A name or
+    path in any case is the PDF's, as Obsidian reads a link and as the PDF's 'cited by' counts it (``by_name`` is
+    keyed by the names casefolded)."""
     paths: set[str] = set()
+    held = {path.casefold(): path for found in by_name.values() for path, _ in found} if targets else {}
     for target in targets:
-        found = [path for path, _ in by_name.get(target, [])] if "/" not in target else []
-        paths.update([target] if target in found or not found else found)
+        if "/" in target:
+            paths.add(held.get(target.casefold(), target))
+            continue
+        found = [path for path, _ in by_name.get(target.casefold(), [])]
+        paths.update([path for path in found if path.casefold() == target.casefold()] or found or [target])
     return sorted(paths)
 
 
