@@ -40,13 +40,16 @@ def tagged_first(conn, query: str, ranked: list, mode: str, filters: Filters) ->
     where, params = filters.sql(conn)
     found = [cid for cid, _ in queries.keyword_search(conn, f"title : ({' OR '.join(terms)})", keyword.WEIGHTS,
                                                       where, params, FOUND)]
-    held = queries.chunk_tags(conn, found) if found else {}
-    tagged = [cid for cid in found if _tagged(held.get(cid), tags)]
+    # the ranked passages are looked at too: a tag on thousands of passages has more than FOUND title matches
+    looked = list(dict.fromkeys([*(hit[0] for hit in ranked), *found]))
+    held = queries.chunk_tags(conn, looked) if looked else {}
+    tagged = [cid for cid in looked if _tagged(held.get(cid), tags)]
     if not tagged:
         return ranked, []
     chosen = set(tagged)
     first = [hit for hit in ranked if hit[0] in chosen]
-    first += [(cid, 0.0, [None, None]) for cid in tagged if cid not in {hit[0] for hit in first}]
+    shown = {hit[0] for hit in first}
+    first += [(cid, 0.0, [None, None]) for cid in found if cid in chosen and cid not in shown]
     moved = first + [hit for hit in ranked if hit[0] not in chosen]
     if [hit[0] for hit in moved] == [hit[0] for hit in ranked]:
         return ranked, []
