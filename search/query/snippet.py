@@ -7,6 +7,7 @@ import re
 import unicodedata
 from collections import Counter
 
+from search.query.dates import date_patterns
 from search.query.text import (CJK_RANGES, CJK_RUN, WORD, name_phrases, normalise, other_scripts, split_scripts,
                                umlaut_forms, unwrapped)
 
@@ -380,6 +381,7 @@ def _pattern(query: str, skip: frozenset = frozenset()) -> re.Pattern | None:
                 words.setdefault(_START + _word(_bare(form)))
             if piece in phrases:  # its words in a row, as search found them: get_user_name (getUserName split), 'read error'
                 words.setdefault(_START + r"[\W_]+".join(_word(part) for part in phrases[piece].split()))
+    words.update(dict.fromkeys(date_patterns(normalise(query))))  # 3月14日 marks 2024-03-14, and the other way
     if not words:
         return None
     ordered = sorted(list(words)[:MARKED], key=len, reverse=True)

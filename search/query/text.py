@@ -17,6 +17,8 @@ import re
 import unicodedata
 from pathlib import Path
 
+from search.query.dates import apart, date_forms
+
 CJK_RANGES = (
     "\u3040-\u30ff"  # hiragana, katakana
     "\u3400-\u4dbf"  # CJK extension A
@@ -184,14 +186,15 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
     """Each word of a free-text query, in order and once (a CJK run whole), with the terms keyword search looks
     it up by (``query_words``): the word itself, or the run's overlapping bigrams; for a Chinese word, those of
     its forms in the other script too (``other_scripts``); for a camelCase name, its words as a phrase too
-    (``name_phrases``)."""
+    (``name_phrases``); for the month of a date, the date as the other way of writing it does (``date_forms``)."""
     found: dict[str, list[str]] = {}
     phrases = name_phrases(query)  # getUser as 'get user' too
-    for word in WORD.findall(normalise(query)):
+    dated = date_forms(normalise(query))  # 3月14日 as '03 14' too, 2024-03-14 as '3 月 14'
+    for word in WORD.findall(apart(normalise(query))):
         for piece in split_scripts(word):
             if piece in found or not CJK_RUN.fullmatch(piece):
                 named = [phrases[piece]] if piece in phrases else []
-                found.setdefault(piece, [piece, *umlaut_forms(piece), *named])
+                found.setdefault(piece, [piece, *umlaut_forms(piece), *named, *dated.pop(piece, [])])
                 continue
             forms = [piece, *other_scripts(piece)]
             found[piece] = list(dict.fromkeys(

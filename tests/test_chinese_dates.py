@@ -1,0 +1,97 @@
+"""A date asked the way a Chinese note-taker says it finds the notes named by ISO date, and the other way round
+(search.query.dates): daily notes and meetings are called 2024-03-20.md, the question is 3月20号的日记."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from search.query.engine import Engine
+from search.query.text import query_pieces
+from tests.conftest import ingest, write_tree
+
+VAULT = {
+    "日记/2024-03-20.md": "# 2024-03-20 周三\n\n## 记录\n\n终于约上体检了，下周六早上空腹。写了一段脚本把数据字典导进数据库：\n\n"
+                          "```python\nimport pandas as pd\ndf = pd.read_excel(\"数据字典.xlsx\")\n"
+                          "df.to_sql(\"dict\", conn, if_exists=\"replace\")\n```\n\n#日记 #技术/python\n",
+    "日记/2024-03-11.md": "# 2024-03-11 周一\n\n## 记录\n\n早上地铁二号线故障，迟到二十分钟。\n\n#日记\n",
+    "日记/2024-03-22.md": "# 2024-03-22 周五\n\n## 周总结\n\n翻了翻这周的日记：3月的计划完成了 20%，二号线又故障了两次。\n\n"
+                          "#日记 #周总结\n",
+    "日记/2024-03-25.md": "# 2024-03-25 周一\n\n## 复盘\n\n重读了3月20号的日记：3月20号约了体检，3月20号晚上还写了脚本。\n\n#日记\n",
+    "日记/2024-03-12.md": "# 2024-03-12 周二\n\n## 感想\n\n最近睡得太晚，明天开始 11 点前关电脑。\n\n#日记\n",
+    "会议记录/2024-03-14 OKR 对齐会.md": "---\ntags: [会议, OKR]\n---\n# OKR 对齐会\n\n参会人：王五、张三、李四、我\n\n"
+                                     "## O1\n\n- KR1：4月30日前完成上线\n",
+    "会议记录/2024-03-12 产品周会.md": "---\ntags: [会议]\n---\n# 产品周会 3月12日\n\n| 事项 | 负责人 | 截止 |\n"
+                                   "| --- | --- | --- |\n| 出 PRD 终稿 | 小刘 | 3月18日 |\n| 技术方案 | 李四 | 3月20日 |\n"
+                                   "| 确认接口 | 我 | 3月15日 |\n",
+    "会议记录.md": "# 会议记录\n\n- [[2024-03-12 产品周会]]\n- [[2024-03-14 OKR 对齐会]]\n",
+    "面试/前端候选人.md": "# 前端候选人面试 3月7日\n\n闭包、事件循环回答得不错，结论：通过。\n",
+    "面试/后端候选人.md": "# 后端候选人面试 3月15日\n\nHashMap 扩容讲得清楚，结论：待定。\n",
+}
+VAULT.update({  # the rest of a vault, so that 日记 and 20 are not words most passages hold
+    f"{folder}/{name}.md": f"# {name}\n\n{text}\n" for folder, name, text in [
+        ("技术", "Redis 缓存穿透", "查询不存在的数据，每次请求都打到数据库。解决：布隆过滤器，或者缓存空值。"),
+        ("技术", "Git 常用命令", "git reset --soft HEAD~1 撤销上一次提交，保留改动。"),
+        ("技术", "Docker 部署", "容器里时区不对：设置 TZ=Asia/Shanghai。多阶段构建让镜像变小。"),
+        ("技术", "Kafka", "生产者 acks=all，消费者关闭自动提交，处理完再提交 offset。"),
+        ("技术", "MySQL 慢查询", "EXPLAIN 看执行计划，联合索引遵守最左前缀原则。"),
+        ("读书", "思考，快与慢", "系统1 快速直觉，系统2 缓慢专注。锚定效应：先开价的一方占优势。"),
+        ("读书", "被讨厌的勇气", "课题分离：不干涉别人的课题。一切烦恼都来自人际关系。"),
+        ("读书", "人类简史", "智人能讲虚构的故事：宗教、国家、公司、货币。"),
+        ("读书", "原则", "拥抱现实，应对现实。痛苦加反思等于进步。"),
+        ("生活", "租房", "徐汇区一室一厅，押一付三。房东回消息慢。"),
+        ("生活", "红烧肉", "五花肉焯水，冰糖炒糖色，小火炖一小时，大火收汁。"),
+        ("生活", "健身计划", "深蹲、卧推、硬拉，每周练三次。"),
+        ("生活", "台北旅行", "故宫博物院、士林夜市、九份、永康街。"),
+        ("人物", "张三", "后端组长，大家都叫他老张，喜欢喝普洱茶。"),
+        ("人物", "李四", "后端工程师，Redis 和 Kafka 专家，周末喜欢爬山。"),
+        ("学习", "产品经理术语", "PRD 产品需求文档，MVP 最小可行产品，OKR 目标与关键结果。"),
+    ]})
+
+
+@pytest.fixture(params=["postings", "fts5"])
+def engine(request, immediate, tmp_path, embedder):
+    ingest(write_tree(tmp_path / "vault", VAULT), name="vault")
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder,
+                    keyword_postings=request.param == "postings")
+    engine.warm()
+    return engine
+
+
+def paths(answer) -> list[str]:
+    return [hit.path for hit in answer.hits]
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query", ["3月20号 日记", "3月20号的日记"])
+def test_a_chinese_date_finds_the_daily_note_named_by_its_iso_date(engine, mode, query):
+    # the meeting note says 3月20日 in a table, the note of 2024-03-25 says 3月20号 three times; the daily note is
+    # 2024-03-20, tagged 日记: its title holds the date and the tag
+    answer = engine.search(query, mode=mode, limit=5)
+    assert paths(answer)[0] == "日记/2024-03-20.md", paths(answer)
+
+
+def test_a_chinese_date_finds_the_meeting_named_by_its_iso_date(engine):
+    answer = engine.search("3月14日的会议", mode="keyword", limit=5)
+    assert "会议记录/2024-03-14 OKR 对齐会.md" in paths(answer)[:2], paths(answer)
+    assert "会议记录/2024-03-12 产品周会.md" != paths(answer)[0]
+    assert not [n for n in answer.notes if "日的" in n], answer.notes  # the date's 日 is no pair with 的
+
+
+def test_an_iso_date_finds_the_note_that_writes_it_in_chinese(engine):
+    answer = engine.search("2024-03-07 面试", mode="keyword", limit=5)
+    assert paths(answer)[0] == "面试/前端候选人.md", paths(answer)
+
+
+def test_a_date_is_marked_in_snippets_as_either_form_writes_it(engine):
+    listed = {hit.path: hit.snippet for hit in engine.search("3月14日", mode="keyword", limit=10).hits}
+    assert "**2024-03-14**" in listed["会议记录.md"], listed
+    table = {hit.path: hit.snippet for hit in engine.search("2024-03-20", mode="keyword", limit=10).hits}
+    assert "**3月20日**" in table["会议记录/2024-03-12 产品周会.md"], table
+
+
+def test_only_a_real_date_gets_its_other_form():
+    assert query_pieces("3月14日的会议")[0] == ("3", ["3", "03 14"])
+    assert ("03", ["03", "3 月 7"]) in query_pieces("2024-03-07 面试")
+    assert all(len(terms) == 1 for _, terms in query_pieces("13月40日 2024-13-01"))  # no month 13, no day 40
