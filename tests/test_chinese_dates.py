@@ -25,7 +25,9 @@ VAULT = {
     "会议记录/2024-03-12 产品周会.md": "---\ntags: [会议]\n---\n# 产品周会 3月12日\n\n| 事项 | 负责人 | 截止 |\n"
                                    "| --- | --- | --- |\n| 出 PRD 终稿 | 小刘 | 3月18日 |\n| 技术方案 | 李四 | 3月20日 |\n"
                                    "| 确认接口 | 我 | 3月15日 |\n",
-    "会议记录.md": "# 会议记录\n\n- [[2024-03-12 产品周会]]\n- [[2024-03-14 OKR 对齐会]]\n",
+    "会议记录.md": "# 会议记录\n\n- [[2024-03-12 产品周会]]\n- [[2024-03-14 OKR 对齐会]]\n- [[2024-03-21 与台北团队同步]]\n",
+    "会议记录/2024-03-21 与台北团队同步.md": "---\ntags: [會議, 台北]\n---\n# 與台北團隊同步\n\n參與者：陳美玲、林志明，我、李四\n\n"
+                                       "## 結論\n\n資料庫遷移安排在四月第二週的週末，停機時間預計四小時。\n",
     "面试/前端候选人.md": "# 前端候选人面试 3月7日\n\n闭包、事件循环回答得不错，结论：通过。\n",
     "面试/后端候选人.md": "# 后端候选人面试 3月15日\n\nHashMap 扩容讲得清楚，结论：待定。\n",
 }
@@ -70,6 +72,14 @@ def test_a_chinese_date_finds_the_daily_note_named_by_its_iso_date(engine, mode,
     # 2024-03-20, tagged 日记: its title holds the date and the tag
     answer = engine.search(query, mode=mode, limit=5)
     assert paths(answer)[0] == "日记/2024-03-20.md", paths(answer)
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_a_simplified_query_puts_first_the_file_whose_title_says_it_in_traditional(engine, mode):
+    # the meeting of 3月21日, written in Taiwan, is tagged 會議; the list of meetings is titled 会议记录 and holds
+    # 2024-03-21 too
+    answer = engine.search("2024年3月21日 会议", mode=mode, limit=5)
+    assert paths(answer)[0] == "会议记录/2024-03-21 与台北团队同步.md", paths(answer)
 
 
 def test_a_chinese_date_finds_the_meeting_named_by_its_iso_date(engine):

@@ -37,8 +37,8 @@ from search.query.filters import Filters, empty_range
 from search.query.postings import Phrase, Postings, tokenize
 from search.query.scope import file_place
 from search.query.snippet import marked_words, snippet_pages, snippet_window
-from search.query.text import (CJK_RUN, QUOTED, WORD, normalise, phrase_form, query_pieces, query_words,
-                               quoted_phrases, written_words)
+from search.query.text import (CJK_RUN, QUOTED, WORD, normalise, other_scripts, phrase_form, query_pieces,
+                               query_words, quoted_phrases, written_words)
 from search.query.vector import VectorIndex
 
 MODES = ("hybrid", "keyword", "semantic")
@@ -879,13 +879,22 @@ def _titled_first(conn, query: str, ranked: list, mode: str, notes: list[str], c
     words = [word for word in written_words(asked) if word not in common][:keyword.MAX_TERMS]
     if len(words) < 2:
         return ranked
-    expression = "title : (" + " AND ".join('"' + w.replace('"', '""') + '"' for w in words) + ")"
+    expression = "title : (" + " AND ".join(_either_script(w) for w in words) + ")"
     titled = queries.matching(conn, expression, list(dict.fromkeys(cid for cid, _, _ in ranked)))
     moved = [hit for hit in ranked if hit[0] in titled] + [hit for hit in ranked if hit[0] not in titled]
     if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
         _note(notes, "the passages of files whose title holds every word of the query come first, each keeping "
                      "the score it ranked with")
     return moved
+
+
+def _either_script(word: str) -> str:
+    """A query word as an FTS5 expression that a title written in either Chinese script matches ('会议' as
+    '("会议" OR "會議")', as keyword search looks it up): '會議記錄 台北' put the note tagged 会议 first, and
+    '2024年3月21日 会议' the meeting of that day tagged 會議 (6th before)."""
+    forms = [word, *other_scripts(word)] if CJK_RUN.fullmatch(word) else [word]
+    quoted = ['"' + form.replace('"', '""') + '"' for form in forms]
+    return quoted[0] if len(quoted) == 1 else "(" + " OR ".join(quoted) + ")"
 
 
 def _definitions_first(conn, query: str, ranked: list, mode: str, catalog: Catalog, filters: Filters,
