@@ -89,12 +89,43 @@ def snippet_window(text: str, query: str, width: int = WIDTH, skip=frozenset(), 
     if end < len(text):  # not mid-word: back to the last place to stop among the last 20 characters
         stops = [m.end() for m in _BREAK.finditer(text, max(start, end - 20), end)]
         end = stops[-1] if stops else end
+    start, end = _whole_cluster(text, start, 1), max(start, _whole_cluster(text, end, -1))
     window = text[start:end]
     shown = [(max(a, start) - start, min(b, end) - start) for a, b, _ in spans if a < end and b > start]
     marked = _mark(window, _whole_code_spans(window, shown) if note and "`" in window else shown)
     marked = " ".join(marked.split())
     inside = [span for span in spans if span[0] >= start and span[1] <= end]
     return ("…" if start else "") + marked + ("…" if end < len(text) else ""), _tightest(inside)
+
+
+# What continues the character before it (a combining mark, a variation selector, a skin tone, an emoji tag) and
+# the joiner of an emoji sequence (👨‍👩‍👧, the family, is four emoji joined): a snippet cut before one of them, or
+# after a joiner, began with a bare accent or half a family, and ended with a joiner.
+_CONTINUES = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u200d\ufe00-\ufe0f"
+                        "\u3099\u309a\uff9e\uff9f\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f\U000e0100-\U000e01ef]")
+_FLAG_LETTER = re.compile("[\U0001f1e6-\U0001f1ff]")  # two of them make a flag: 🇨🇳 is C + N
+
+
+def _whole_cluster(text: str, at: int, step: int) -> int:
+    """``at``, or the nearest place from it in the direction of ``step`` (1: on, -1: back) that cuts no character
+    cluster of ``text`` in two: not before a mark that continues the character before it, not after an emoji
+    joiner, not between the two letters of a flag."""
+    while 0 < at < len(text):
+        char, before = text[at], text[at - 1]
+        if _CONTINUES.match(char) or unicodedata.category(char) in ("Mn", "Me", "Mc") or before == "\u200d":
+            at += step
+        elif _FLAG_LETTER.match(char) and _FLAG_LETTER.match(before) and _flag_letters_before(text, at) % 2:
+            at += step
+        else:
+            break
+    return at
+
+
+def _flag_letters_before(text: str, at: int) -> int:
+    count = 0
+    while at - count > 0 and _FLAG_LETTER.match(text[at - count - 1]):
+        count += 1
+    return count
 
 
 def snippet_pages(text: str, page_starts: list, window: tuple[int, int]) -> tuple[int, int]:
