@@ -75,6 +75,14 @@ def test_a_chinese_date_finds_the_daily_note_named_by_its_iso_date(engine, mode,
 
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query", ["2024-03-20", "3月20日"])
+def test_a_date_alone_puts_first_the_note_named_by_it(engine, mode, query):
+    # a table says 3月20日, the note of 2024-03-25 says 3月20号 three times: the rarer form outweighed the date written
+    answer = engine.search(query, mode=mode, limit=5)
+    assert paths(answer)[0] == "日记/2024-03-20.md", paths(answer)
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
 def test_a_simplified_query_puts_first_the_file_whose_title_says_it_in_traditional(engine, mode):
     # the meeting of 3月21日, written in Taiwan, is tagged 會議; the list of meetings is titled 会议记录 and holds
     # 2024-03-21 too
@@ -103,5 +111,5 @@ def test_a_date_is_marked_in_snippets_as_either_form_writes_it(engine):
 
 def test_only_a_real_date_gets_its_other_form():
     assert query_pieces("3月14日的会议")[0] == ("3", ["3", "03 14"])
-    assert ("03", ["03", "3 月 7"]) in query_pieces("2024-03-07 面试")
+    assert ("03", ["03", "2024 03 07", "3 月 7"]) in query_pieces("2024-03-07 面试")
     assert all(len(terms) == 1 for _, terms in query_pieces("13月40日 2024-13-01"))  # no month 13, no day 40

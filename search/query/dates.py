@@ -6,7 +6,9 @@ Chinese user asks ``3月14日的会议`` or ``3月20号 日记``; the index hold
 came fourth, under notes that say 3月 and 日 elsewhere. A Chinese date (``3月14日``, ``2024年3月14号``) is also
 looked up as the phrase ``03 14`` (the month and day zero-padded, side by side: ``2024-03-14``, ``03/14``), with its
 year when it names one; an ISO date (``2024-03-14``, ``2024/3/14``) also as ``3 月 14`` (``3月14日``, ``3月14号``),
-and zero-padded when it is not (``2024/3/14`` as ``2024 03 14``).
+and as the phrase ``2024 03 14`` (zero-padded), so that the date as written weighs as much as the other form.
+A query that is a date alone counts, for titled-first, as the words of the date: ``2024-03-20`` puts the note titled
+or named so first.
 Each form is a term of the query's month word, as the other script's form is of a Chinese word: it adds a term but
 drops none.
 """
@@ -20,7 +22,7 @@ _ISO = re.compile(r"(?<!\d)(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?!\d)")
 
 def date_forms(query: str) -> dict[str, list[str]]:
     """{the month as the (normalised) ``query`` writes it: the other forms of its dates}: '3月14日' gives
-    {'3': ['03 14']}, '2024年3月14日' {'3': ['2024 03 14']}, '2024-03-14' {'03': ['3 月 14']}; a month or
+    {'3': ['03 14']}, '2024年3月14日' {'3': ['2024 03 14']}, '2024-03-14' {'03': ['2024 03 14', '3 月 14']}; a month or
     day out of range is no date."""
     forms: dict[str, list[str]] = {}
     for year, month, day in _dates(query):
@@ -28,8 +30,9 @@ def date_forms(query: str) -> dict[str, list[str]]:
         if month.startswith("c"):  # a Chinese date: the ISO form
             forms.setdefault(month[1:], []).append(" ".join([*year, f"{m:02d}", f"{d:02d}"]))
         else:
-            padded = " ".join([*year, f"{m:02d}", f"{d:02d}"])  # 2024/3/14 as 2024-03-14 too
-            forms.setdefault(month, []).extend([f"{m} 月 {d}", *([padded] if (month, day) != (f"{m:02d}", f"{d:02d}") else [])])
+            # and as a phrase itself (2024/3/14 zero-padded): its year, month and day are words many notes hold,
+            # where 3月14 is rare; 2024-03-20 ranked a table saying 3月20日 above the daily note 2024-03-20.md
+            forms.setdefault(month, []).extend([" ".join([*year, f"{m:02d}", f"{d:02d}"]), f"{m} 月 {d}"])
     return {month: list(dict.fromkeys(its)) for month, its in forms.items()}
 
 
@@ -51,6 +54,13 @@ def iso_dates(query: str) -> str:
 
 
 _OF_DATE = re.compile(_CHINESE.pattern + "的?")  # 3月20号的日记: the date's 的 (of) is no word of a title
+
+
+def only_date(query: str) -> bool:
+    """Whether ``query`` is one date and nothing else ('2024-03-20', '3月20日')."""
+    query = query.strip()
+    return any(m.group().strip() == query for m in (*_ISO.finditer(query), *_CHINESE.finditer(query))) \
+        and bool(_dates(query))
 
 
 def date_patterns(query: str) -> list[str]:

@@ -32,7 +32,7 @@ from search.index.status import when
 from search.model.info import ModelError
 from search.query import bibliography, fusion, keyword, question, spelling, symbols, tags, unindexed
 from search.query.catalog import Catalog
-from search.query.dates import iso_dates
+from search.query.dates import iso_dates, only_date
 from search.query.filters import Filters, empty_range
 from search.query.postings import Phrase, Postings, tokenize
 from search.query.scope import file_place
@@ -874,12 +874,16 @@ def _titled_first(conn, query: str, ranked: list, mode: str, notes: list[str], c
     one word to the query's spaces) counts as such a query: a note's tags are in its title. Scores stay as ranked;
     a note says so when the order changed."""
     asked = iso_dates(query)  # a date as a title writes it: '3月20号的日记' is '03-20 日记', the note of 2024-03-20
-    if mode == "semantic" or not ranked or (len(asked.split()) < 2 and not query.strip().startswith("#")):
-        return ranked  # one word, but a note's #tag: '#project/shed' puts the notes tagged so first
-    words = [word for word in written_words(asked) if word not in common][:keyword.MAX_TERMS]
-    if len(words) < 2:
-        return ranked
-    expression = "title : (" + " AND ".join(_either_script(w) for w in words) + ")"
+    if mode == "semantic" or not ranked or (len(asked.split()) < 2 and not query.strip().startswith("#")
+                                            and not only_date(query)):
+        return ranked  # one word, but a note's #tag ('#project/shed' puts the notes tagged so first) or a date
+    if only_date(query):  # its year, month and day side by side, however common each is ('2024', '03')
+        expression = 'title : "' + " ".join(written_words(asked)) + '"'
+    else:
+        words = [word for word in written_words(asked) if word not in common][:keyword.MAX_TERMS]
+        if len(words) < 2:
+            return ranked
+        expression = "title : (" + " AND ".join(_either_script(w) for w in words) + ")"
     titled = queries.matching(conn, expression, list(dict.fromkeys(cid for cid, _, _ in ranked)))
     moved = [hit for hit in ranked if hit[0] in titled] + [hit for hit in ranked if hit[0] not in titled]
     if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
