@@ -44,7 +44,7 @@ VAULT.update({  # the rest of a vault, so that 日记 and 20 are not words most 
         ("读书", "原则", "拥抱现实，应对现实。痛苦加反思等于进步。"),
         ("生活", "租房", "徐汇区一室一厅，押一付三。房东回消息慢。"),
         ("生活", "红烧肉", "五花肉焯水，冰糖炒糖色，小火炖一小时，大火收汁。"),
-        ("生活", "健身计划", "深蹲、卧推、硬拉，每周练三次。"),
+        ("生活", "健身计划", "深蹲 14 次，卧推 14 次，硬拉 14 次，每周练三次。"),
         ("生活", "台北旅行", "故宫博物院、士林夜市、九份、永康街。"),
         ("人物", "张三", "后端组长，大家都叫他老张，喜欢喝普洱茶。"),
         ("人物", "李四", "后端工程师，Redis 和 Kafka 专家，周末喜欢爬山。"),
@@ -90,6 +90,13 @@ def test_a_simplified_query_puts_first_the_file_whose_title_says_it_in_tradition
     assert paths(answer)[0] == "会议记录/2024-03-21 与台北团队同步.md", paths(answer)
 
 
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_an_english_date_finds_the_chinese_notes_of_that_day(engine, mode):
+    # as an assistant searches a Chinese user's notes in English
+    answer = engine.search("notes of March 14", mode=mode, limit=5)
+    assert "2024-03-14" in paths(answer)[0], paths(answer)
+
+
 def test_a_chinese_date_finds_the_meeting_named_by_its_iso_date(engine):
     answer = engine.search("3月14日的会议", mode="keyword", limit=5)
     assert "会议记录/2024-03-14 OKR 对齐会.md" in paths(answer)[:2], paths(answer)
@@ -110,6 +117,7 @@ def test_a_date_is_marked_in_snippets_as_either_form_writes_it(engine):
 
 
 def test_only_a_real_date_gets_its_other_form():
-    assert query_pieces("3月14日的会议")[0] == ("3", ["3", "03 14"])
+    assert query_pieces("3月14日的会议")[0] == ("3", ["3", "03 14", "3 月 14"])
+    assert ("march", ["march", "03 14", "3 月 14"]) in query_pieces("meeting on March 14")
     assert ("03", ["03", "2024 03 07", "3 月 7"]) in query_pieces("2024-03-07 面试")
     assert all(len(terms) == 1 for _, terms in query_pieces("13月40日 2024-13-01"))  # no month 13, no day 40

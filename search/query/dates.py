@@ -7,32 +7,43 @@ came fourth, under notes that say 3月 and 日 elsewhere. A Chinese date (``3月
 looked up as the phrase ``03 14`` (the month and day zero-padded, side by side: ``2024-03-14``, ``03/14``), with its
 year when it names one; an ISO date (``2024-03-14``, ``2024/3/14``) also as ``3 月 14`` (``3月14日``, ``3月14号``),
 and as the phrase ``2024 03 14`` (zero-padded), so that the date as written weighs as much as the other form.
-A query that is a date alone counts, for titled-first, as the words of the date: ``2024-03-20`` puts the note titled
-or named so first.
+An English date (``March 14``, ``Mar 14, 2024``), as an assistant writes when it searches a Chinese user's notes in
+English, is looked up as the Chinese one is, in both other forms. A query that is a date alone counts, for
+titled-first, as the words of the date: ``2024-03-20`` puts the note titled or named so first.
 Each form is a term of the query's month word, as the other script's form is of a Chinese word: it adds a term but
 drops none.
 """
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 _CHINESE = re.compile(r"(?:(?<!\d)(\d{4})\s*年\s*)?(?<!\d)(\d{1,2})\s*月\s*(\d{1,2})(?!\d)\s*[日号號]?")
 _ISO = re.compile(r"(?<!\d)(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?!\d)")
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_ENGLISH = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|" + "|".join(_MONTHS) + r")\.?\s+"
+                      r"(\d{1,2})(?:st|nd|rd|th)?(?!\d)(?:,?\s+(\d{4})(?!\d))?", re.IGNORECASE)
+
+
+class _Date(NamedTuple):
+    year: str | None
+    month: int
+    day: int
+    written: str  # the month as the query writes it: the word whose terms the date's other forms join
+    iso: bool  # written as ISO (2024-03-14), else in words (3月14日, March 14)
 
 
 def date_forms(query: str) -> dict[str, list[str]]:
     """{the month as the (normalised) ``query`` writes it: the other forms of its dates}: '3月14日' gives
-    {'3': ['03 14']}, '2024年3月14日' {'3': ['2024 03 14']}, '2024-03-14' {'03': ['2024 03 14', '3 月 14']}; a month or
-    day out of range is no date."""
+    {'3': ['03 14', '3 月 14']}, '2024年3月14日' {'3': ['2024 03 14', '3 月 14']}, '2024-03-14' {'03': ['2024 03 14',
+    '3 月 14']}, 'march 14' {'march': ['03 14', '3 月 14']}; a month or day out of range is no date."""
     forms: dict[str, list[str]] = {}
-    for year, month, day in _dates(query):
-        m, d = int(month.lstrip("c")), int(day)
-        if month.startswith("c"):  # a Chinese date: the ISO form
-            forms.setdefault(month[1:], []).append(" ".join([*year, f"{m:02d}", f"{d:02d}"]))
-        else:
-            # and as a phrase itself (2024/3/14 zero-padded): its year, month and day are words many notes hold,
-            # where 3月14 is rare; 2024-03-20 ranked a table saying 3月20日 above the daily note 2024-03-20.md
-            forms.setdefault(month, []).extend([" ".join([*year, f"{m:02d}", f"{d:02d}"]), f"{m} 月 {d}"])
+    for date in _dates(query):
+        # the ISO form, zero-padded, also where the query writes it so: its year, month and day are words many notes
+        # hold, where 3月14 is rare (2024-03-20 ranked a table saying 3月20日 above the daily note 2024-03-20.md)
+        iso = " ".join([*([date.year] if date.year else []), f"{date.month:02d}", f"{date.day:02d}"])
+        forms.setdefault(date.written, []).extend([iso, f"{date.month} 月 {date.day}"])
     return {month: list(dict.fromkeys(its)) for month, its in forms.items()}
 
 
@@ -43,46 +54,55 @@ def apart(query: str) -> str:
 
 
 def iso_dates(query: str) -> str:
-    """``query`` with each Chinese date written as ISO's month and day ('3月20号 日记' and '3月20号的日记' as
-    '03-20 日记', with its year when it names one): the words a daily note's title, or its file name, holds of it."""
+    """``query`` with each Chinese or English date written as ISO's month and day ('3月20号 日记' and '3月20号的日记'
+    as '03-20 日记', with its year when it names one): the words a daily note's title, or its file name, holds of it."""
     def iso(match: re.Match) -> str:
-        year, month, day = match.groups()
-        if not (1 <= int(month) <= 12 and 1 <= int(day) <= 31):
+        date = _date(match)
+        if date is None:
             return match.group()
-        return f" {year + '-' if year else ''}{int(month):02d}-{int(day):02d} "
-    return _OF_DATE.sub(iso, query) if "月" in query else query
+        return f" {date.year + '-' if date.year else ''}{date.month:02d}-{date.day:02d} "
+    return _ENGLISH.sub(iso, _OF_DATE.sub(iso, query) if "月" in query else query)
 
 
 _OF_DATE = re.compile(_CHINESE.pattern + "的?")  # 3月20号的日记: the date's 的 (of) is no word of a title
 
 
 def only_date(query: str) -> bool:
-    """Whether ``query`` is one date and nothing else ('2024-03-20', '3月20日')."""
+    """Whether ``query`` is one date and nothing else ('2024-03-20', '3月20日', 'March 20')."""
     query = query.strip()
-    return any(m.group().strip() == query for m in (*_ISO.finditer(query), *_CHINESE.finditer(query))) \
-        and bool(_dates(query))
+    return any(m.group().strip() == query and _date(m) for pattern in (_ISO, _CHINESE, _ENGLISH)
+               for m in pattern.finditer(query))
 
 
 def date_patterns(query: str) -> list[str]:
-    """Patterns that mark, in a snippet, the dates the query writes in either form: '3月14日' marks
-    '2024-03-14' and '3月14号', '2024-03-14' marks '3月14日'."""
+    """Patterns that mark, in a snippet, the dates the query writes in any form: '3月14日' marks '2024-03-14',
+    '3月14号' and 'March 14', '2024-03-14' marks '3月14日'."""
     patterns = []
-    for year, month, day in _dates(query):
-        m, d = int(month.lstrip("c")), int(day)
-        patterns.append(rf"(?<!\d)(?:\d{{4}}[-/.]0?{m}[-/.]0?{d}|(?:\d{{4}}\s*年\s*)?0?{m}\s*月\s*0?{d}\s*[日号號]?)"
-                        r"(?!\d)")
+    for date in _dates(query):
+        m, d, name = date.month, date.day, _MONTHS[date.month - 1]
+        patterns.append(rf"(?<!\d)(?:\d{{4}}[-/.]0?{m}[-/.]0?{d}|(?:\d{{4}}\s*年\s*)?0?{m}\s*月\s*0?{d}\s*[日号號]?"
+                        rf"|\b(?:{name[:3]}|{name})\.?\s+0?{d}(?:st|nd|rd|th)?)(?!\d)")
     return list(dict.fromkeys(patterns))
 
 
-def _dates(query: str) -> list[tuple[list[str], str, str]]:
-    """(year as a list of none or one, month as written (prefixed 'c' for a Chinese date), day) of each valid date."""
-    found = []
-    for match in _CHINESE.finditer(query):
-        year, month, day = match.groups()
-        if 1 <= int(month) <= 12 and 1 <= int(day) <= 31:
-            found.append(([year] if year else [], "c" + month, day))
-    for match in _ISO.finditer(query):
+def _dates(query: str) -> list[_Date]:
+    """Each valid date ``query`` writes, in any of the three forms."""
+    found = (_date(m) for pattern in (_CHINESE, _ISO, _ENGLISH) for m in pattern.finditer(query))
+    return [date for date in found if date is not None]
+
+
+def _date(match: re.Match) -> _Date | None:
+    """The date a match of one of the three patterns writes, or None when its month or day is out of range."""
+    if match.re is _ISO:
         year, _, month, day = match.groups()
-        if 1 <= int(month) <= 12 and 1 <= int(day) <= 31:
-            found.append(([year], month, day))
-    return found
+        written, number, iso = month, int(month), True
+    elif match.re is _ENGLISH:
+        month, day, year = match.groups()
+        written, iso = month.casefold(), False
+        number = next(i for i, name in enumerate(_MONTHS, 1) if name.startswith(written[:3]))
+    else:
+        year, month, day = match.groups()
+        written, number, iso = month, int(month), False
+    if not (1 <= number <= 12 and 1 <= int(day) <= 31):
+        return None
+    return _Date(year, number, int(day), written, iso)
