@@ -203,6 +203,16 @@ def ingest(root: Path, name: str = "notes") -> dict:
     return next(c for c in report["collections"] if c["name"] == name)
 
 
+def indexed_engine(root: Path, name: str, embedder, postings: bool = True):
+    """``root`` indexed as collection ``name`` (``ingest``), and a warmed Engine over the test home's index that
+    embeds queries with ``embedder`` and ranks keywords from postings in memory, or from FTS5 itself."""
+    from search.query.engine import Engine
+    ingest(root, name)
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder, keyword_postings=postings)
+    engine.warm()
+    return engine
+
+
 def as_older_index(env: dict, undo: str, version: int) -> Path:
     """Turn the test home's index into what an older Sift left: run ``undo`` (the SQL that removes what later
     schema versions added) and set ``user_version``; closes this process's connections first."""

@@ -2,14 +2,10 @@
 (search.query.dates): daily notes and meetings are called 2024-03-20.md, the question is 3月20号的日记."""
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
-from search.query.engine import Engine
 from search.query.text import query_pieces
-from tests.conftest import ingest, write_tree
+from tests.conftest import indexed_engine, write_tree
 
 VAULT = {
     "日记/2024-03-20.md": "# 2024-03-20 周三\n\n## 记录\n\n终于约上体检了，下周六早上空腹。写了一段脚本把数据字典导进数据库：\n\n"
@@ -54,11 +50,7 @@ VAULT.update({  # the rest of a vault, so that 日记 and 20 are not words most 
 
 @pytest.fixture(params=["postings", "fts5"])
 def engine(request, immediate, tmp_path, embedder):
-    ingest(write_tree(tmp_path / "vault", VAULT), name="vault")
-    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder,
-                    keyword_postings=request.param == "postings")
-    engine.warm()
-    return engine
+    return indexed_engine(write_tree(tmp_path / "vault", VAULT), "vault", embedder, request.param == "postings")
 
 
 def paths(answer) -> list[str]:

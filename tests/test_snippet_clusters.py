@@ -3,14 +3,11 @@ an emoji sequence (👨‍👩‍👧‍👦 is four emoji and three joiners), a
 accent or skin tone. Chinese notes written on a phone hold such emoji between words, with no space to cut at."""
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 
-from search.query.engine import Engine
-from tests.conftest import ingest, write_tree
+from tests.conftest import indexed_engine, write_tree
 
 FAMILY, FLAG, THUMB, ACCENT = "👨\u200d👩\u200d👧\u200d👦", "🇨🇳", "👍🏽", "e\u0301"
 UNITS = {"family": (FAMILY, 8), "flag": (FLAG, 3), "thumb": (THUMB, 3), "accent": (ACCENT, 3)}
@@ -22,10 +19,7 @@ BROKEN = re.compile("[\u200d\U0001f1e6-\U0001f1ff\U0001f3fb-\U0001f3ff\u0301]")
 
 @pytest.fixture
 def engine(immediate, tmp_path, embedder):
-    ingest(write_tree(tmp_path / "vault", NOTES), name="vault")
-    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
-    engine.warm()
-    return engine
+    return indexed_engine(write_tree(tmp_path / "vault", NOTES), "vault", embedder)
 
 
 def test_a_snippet_cuts_no_emoji_flag_or_accent_in_two(engine):
