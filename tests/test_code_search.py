@@ -312,3 +312,277 @@ def test_of_two_definitions_of_a_name_the_one_with_a_passage_of_its_own_comes_fi
     hits = joined_engine.search("periodic_task", mode=mode).hits
     assert [(h.path, h.heading_path) for h in hits[:2]] == [
         ("huey/api.py", "api > Huey > periodic_task"), ("huey/contrib/mini.py", "mini > MiniHuey > periodic_task, start")]
+
+
+
+# A small polyglot repository: a Python uploader, its tests, the TypeScript web client that calls it, an ADR naming
+# their symbols (as /tmp/mono-D, the monorepo these were measured on, held them).
+UPLOADER_TREE = {
+    "uploader/client.py": '''\
+"""Multipart uploads to object storage, with retries of the parts that fail."""
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import time
+from typing import BinaryIO, Iterator
+
+from .config import Settings
+from .storage import StorageBackend, TransientStorageError
+
+log = logging.getLogger(__name__)
+
+
+class UploadFailed(RuntimeError):
+    """An upload gave up after its retries."""
+
+
+def iter_parts(stream: BinaryIO, chunk_size: int) -> Iterator[tuple[int, bytes]]:
+    """Yield (part number, bytes) pieces of the stream, numbered from 1 as S3 wants them."""
+    number = 1
+    while True:
+        data = stream.read(chunk_size)
+        if not data:
+            return
+        yield number, data
+        number += 1
+
+
+def backoff_delay(attempt: int, base_ms: int) -> float:
+    """Seconds to wait before the given retry attempt: exponential with full jitter."""
+    cap = base_ms * (2 ** attempt) / 1000.0
+    return random.uniform(0, cap)
+
+
+class UploadClient:
+    def __init__(self, settings: Settings, backend: StorageBackend):
+        self.settings = settings
+        self.backend = backend
+
+    def upload_file(self, key: str, stream: BinaryIO, content_type: str) -> str:
+        """Upload a whole file in parts; returns the ETag of the finished object."""
+        if content_type not in self.settings.allowed_mime_types:
+            raise ValueError(f"content type {content_type!r} is not allowed for uploads")
+        upload_id = self.backend.create_multipart(self.settings.bucket, key, content_type)
+        etags = []
+        try:
+            for number, data in iter_parts(stream, self.settings.chunk_size):
+                etags.append(self.retry_upload_part(key, upload_id, number, data))
+        except UploadFailed:
+            self.backend.abort_multipart(self.settings.bucket, key, upload_id)
+            raise
+        return self.backend.complete_multipart(self.settings.bucket, key, upload_id, etags)
+
+    def retry_upload_part(self, key: str, upload_id: str, number: int, data: bytes) -> str:
+        """Upload one part, retrying transient storage errors up to settings.max_retries times."""
+        digest = hashlib.md5(data).hexdigest()
+        for attempt in range(self.settings.max_retries + 1):
+            try:
+                return self.backend.put_part(self.settings.bucket, key, upload_id, number, data, digest)
+            except TransientStorageError as exc:
+                if attempt == self.settings.max_retries:
+                    raise UploadFailed(f"part {number} of {key} failed after {attempt + 1} attempts: {exc}") from exc
+                delay = backoff_delay(attempt, self.settings.backoff_base_ms)
+                log.warning("part %s of %s failed (%s); retrying in %.2fs", number, key, exc, delay)
+                time.sleep(delay)
+        raise AssertionError("unreachable")
+''',
+    "tests/test_client.py": '''\
+import io
+
+import pytest
+
+from uploader.client import UploadClient, UploadFailed, iter_parts
+from uploader.config import Settings
+from uploader.storage import TransientStorageError
+
+
+class FlakyBackend:
+    def __init__(self, failures):
+        self.failures = failures
+        self.parts = []
+
+    def create_multipart(self, bucket, key, content_type):
+        return "u1"
+
+    def put_part(self, bucket, key, upload_id, number, data, md5):
+        if self.failures:
+            self.failures -= 1
+            raise TransientStorageError("503 SlowDown")
+        self.parts.append(number)
+        return f"etag-{number}"
+
+    def complete_multipart(self, bucket, key, upload_id, etags):
+        return "final"
+
+    def abort_multipart(self, bucket, key, upload_id):
+        self.aborted = True
+
+
+def test_iter_parts_numbers_from_one():
+    assert [n for n, _ in iter_parts(io.BytesIO(b"abcdef"), 4)] == [1, 2]
+
+
+def test_retry_upload_part_recovers_from_transient_errors(monkeypatch):
+    monkeypatch.setattr("time.sleep", lambda s: None)
+    backend = FlakyBackend(failures=2)
+    client = UploadClient(Settings(bucket="b", max_retries=3), backend)
+    assert client.retry_upload_part("k", "u1", 1, b"data") == "etag-1"
+
+
+def test_upload_gives_up_after_max_retries(monkeypatch):
+    monkeypatch.setattr("time.sleep", lambda s: None)
+    backend = FlakyBackend(failures=10)
+    client = UploadClient(Settings(bucket="b", max_retries=2), backend)
+    with pytest.raises(UploadFailed):
+        client.upload_file("k", io.BytesIO(b"x" * 10), "image/png")
+    assert backend.aborted
+''',
+    "web/src/config.ts": '''\
+// Runtime configuration of the web app, read from window.__APP_CONFIG__ (written by deploy/k8s/web-config.yaml).
+declare global {
+  interface Window {
+    __APP_CONFIG__?: Record<string, string>;
+  }
+}
+
+const defaults: Record<string, string> = {
+  "api-base-url": "https://api.acme.test",
+  "upload-retry-limit": "4",
+  "feature-flags": "",
+};
+
+export function configValue(name: string): string {
+  return window.__APP_CONFIG__?.[name] ?? defaults[name];
+}
+
+export const apiBaseUrl = (): string => configValue("api-base-url");
+export const uploadRetryLimit = (): number => Number(configValue("upload-retry-limit"));
+
+export function isFeatureEnabled(flag: string): boolean {
+  return configValue("feature-flags").split(",").map((f) => f.trim()).includes(flag);
+}
+''',
+    "web/src/uploadClient.ts": '''\
+import { backOff } from "exponential-backoff";
+import { apiBaseUrl, uploadRetryLimit } from "./config";
+
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+}
+
+export class UploadError extends Error {
+  constructor(message: string, public readonly status: number) {
+    super(message);
+    this.name = "UploadError";
+  }
+}
+
+/** Sends a file to the uploader service, retrying 502/503 answers with exponential backoff. */
+export async function retryUpload(key: string, file: Blob, onProgress?: (p: UploadProgress) => void): Promise<string> {
+  return backOff(() => sendOnce(key, file, onProgress), {
+    numOfAttempts: uploadRetryLimit(),
+    startingDelay: 200,
+    retry: (err: unknown) => err instanceof UploadError && (err.status === 502 || err.status === 503),
+  });
+}
+
+async function sendOnce(key: string, file: Blob, onProgress?: (p: UploadProgress) => void): Promise<string> {
+  const body = new FormData();
+  body.append("file", file);
+  const res = await fetch(`${apiBaseUrl()}/v1/uploads/${encodeURIComponent(key)}`, { method: "POST", body });
+  onProgress?.({ loaded: file.size, total: file.size });
+  if (!res.ok) {
+    throw new UploadError(`upload of ${key} failed with HTTP ${res.status}`, res.status);
+  }
+  const json = (await res.json()) as { etag: string };
+  return json.etag;
+}
+''',
+    "web/src/UploadButton.tsx": '''\
+import React, { useState } from "react";
+import { retryUpload, UploadError } from "./uploadClient";
+
+type Props = { folder: string; onDone?: (etag: string) => void };
+
+export function UploadButton({ folder, onDone }: Props) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function handleFileChange(e: React.ChangeEvent<HTMLInputElement>) {
+    const file = e.target.files?.[0];
+    if (!file) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const etag = await retryUpload(`${folder}/${file.name}`, file);
+      onDone?.(etag);
+    } catch (err) {
+      setError(err instanceof UploadError ? `Upload failed (${err.status})` : "Upload failed");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <label className="upload-button">
+      {busy ? "Uploading…" : "Upload a file"}
+      <input type="file" hidden onChange={handleFileChange} disabled={busy} />
+      {error && <span role="alert">{error}</span>}
+    </label>
+  );
+}
+''',
+    "docs/adr/0003-retry-uploads.md": '''\
+# ADR 0003: Retry failed uploads with exponential backoff
+
+Status: accepted (2025-09-14)
+
+## Context
+
+Object storage answers `503 SlowDown` under load. Until now a single failed part made the whole multipart upload
+fail, and users saw "Upload failed (502)" in the `UploadButton`.
+
+## Decision
+
+- The uploader retries each part in `UploadClient.retry_upload_part` (services/uploader/uploader/client.py), up to
+  `UPLOAD_MAX_RETRIES` times (default 5, `uploader.max_retries` in config/uploader.yaml), waiting
+  `backoff_delay(attempt, backoff_base_ms)`: exponential with full jitter.
+- Only `TransientStorageError` is retried; `S3Backend.put_part` decides what is transient (`_is_transient`).
+- The web client retries the whole request on 502/503 in `retryUpload` (web/src/uploadClient.ts) through the
+  `exponential-backoff` package, at most `upload-retry-limit` attempts.
+
+## Consequences
+
+A part is attempted at most six times; after that `UploadFailed` aborts the multipart upload
+(`abort_multipart`) so no half-written object is left behind.
+''',
+}
+
+
+@pytest.fixture
+def uploader_engine(immediate, tmp_path, embedder):
+    ingest(write_tree(tmp_path / "repo", UPLOADER_TREE))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    engine.warm()
+    return engine
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query, path, name", [
+    ("upload_retry_limit", "web/src/config.ts", "uploadRetryLimit"),
+    ("RetryUploadPart", "uploader/client.py", "retry_upload_part"),
+    ("retryUploadPart", "uploader/client.py", "retry_upload_part")])
+def test_a_name_written_in_another_case_style_finds_its_definition(uploader_engine, query, path, name, mode):
+    """A developer writes a name as the language they think in writes it: snake_case for the TypeScript
+    uploadRetryLimit, camelCase for the Python retry_upload_part. Its words found the definition, but a test or an ADR
+    saying them more often ranked above it (the test test_retry_upload_part_recovers_from_transient_errors first)."""
+    answer = uploader_engine.search(query, mode=mode)
+    top = answer.hits[0]
+    assert (top.path, name in top.heading_path.split(" > ")[-1].split(", ")) == (path, True), \
+        [(h.path, h.heading_path) for h in answer.hits[:3]]
+    if top.score < max(h.score for h in answer.hits):  # moved up: the scores no longer say the order
+        assert any(n.startswith(f"the definitions of {query!r} come first") for n in answer.notes), answer.notes
+    assert declares("retry_upload_part", "    def retryUploadPart(self):") and not declares("retry_upload", "def retry_upload_part():")

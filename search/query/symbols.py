@@ -99,15 +99,15 @@ def defines(parts: list[str], heading_path: str, text: str, path: str = "") -> b
     (``declares``). ``path``: the file's, relative to its root, whose folders are packages: ``json.loads`` is
     defined in json/__init__.py ('__init__ > loads'), ``asyncio.run`` in asyncio/runners.py, which the package
     hands on; a heading's module alone missed both."""
-    name = [part.casefold() for part in parts]
-    heading = [part.strip().casefold() for part in heading_path.split(" > ")]
+    name = [folded(part) for part in parts]
+    heading = [folded(part.strip()) for part in heading_path.split(" > ")]
     if len(heading) < 2:
         return len(parts) == 1 and declares(parts[0], text)
     owners, last = heading[:-1], heading[-1]
     hidden = MORE_NAMED.search(last)
     for named in MORE_NAMED.sub("", last).split(", "):
         for held in _owned(owners, path):
-            whole = held + named.split(".")
+            whole = held + [folded(part) for part in named.split(".")]
             if whole[-1] == name[-1] and _agree(name[:-1], whole[:-1]):
                 return True
     if hidden and len(parts) > 1 and (_agree(name[:-1], owners) or declares(parts[-2], text)):
@@ -119,7 +119,7 @@ def _owned(owners: list[str], path: str) -> list[list[str]]:
     """A definition's owners as its heading names them (module, classes), and, in a file under folders (packages),
     with the folders before them, the module left out (the package hands on what its modules define, and a
     package's ``__init__.py`` or ``index.js`` is the package itself)."""
-    folders = [part.casefold() for part in path.split("/")[:-1] if part]
+    folders = [folded(part) for part in path.split("/")[:-1] if part]
     return [owners, folders + owners[1:]] if folders else [owners]
 
 
@@ -138,11 +138,20 @@ def _agree(qualifiers: list[str], owners: list[str]) -> bool:
     return qualifiers[len(qualifiers) - shared:] == owners[len(owners) - shared:]
 
 
+def folded(name: str) -> str:
+    """A name as compared with another, whichever way it is written: case aside and without its underscores, so
+    that ``upload_retry_limit`` is the TypeScript ``uploadRetryLimit`` and ``RetryUploadPart`` the Python
+    ``retry_upload_part`` (a developer writes a name as the language they think in writes it: the other file's
+    definition ranked below a test whose words are the name's)."""
+    return name.casefold().replace("_", "") or name.casefold()
+
+
 def declares(name: str, text: str) -> bool:
-    """Whether ``text`` has a line declaring ``name`` (case aside): ``class XmpDocumentError(…)``, ``var ErrExpired
-    = …``, ``export const formatUserLabel = …``, or, for a name in capitals (``MAX_RETRIES``), an assignment
-    starting a line (``MAX_RETRIES = 5``: a local variable in small letters is assigned in many functions)."""
-    word = re.escape(name.casefold())
+    """Whether ``text`` has a line declaring ``name`` (case and underscores aside, as ``folded``): ``class
+    XmpDocumentError(…)``, ``var ErrExpired = …``, ``export const formatUserLabel = …``, or, for a name in capitals
+    (``MAX_RETRIES``), an assignment starting a line (``MAX_RETRIES = 5``: a local variable in small letters is
+    assigned in many functions)."""
+    word = "_*" + "_*".join(map(re.escape, folded(name)))
     pattern = rf"^[ \t]*{MODIFIERS}{KEYWORDS}[ \t]+{word}\b"
     if name.upper() == name and any(c.isalpha() for c in name):
         pattern += rf"|^[ \t]*{word}[ \t]*(?::[^=\n]*)?=(?!=)"
