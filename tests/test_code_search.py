@@ -8,7 +8,8 @@ import pytest
 
 from search.query.engine import Engine
 from search.query.filters import Filters
-from search.query.symbols import boilerplate, code_name, declares, defines, frames, names_file, traced_files
+from search.query.symbols import (boilerplate, code_name, declares, defines, frames, names_file, traced_files,
+                                  used_by, uses)
 from tests.conftest import ingest, write_tree
 
 API = '''"""The task queue's public API."""
@@ -586,3 +587,29 @@ def test_a_name_written_in_another_case_style_finds_its_definition(uploader_engi
     if top.score < max(h.score for h in answer.hits):  # moved up: the scores no longer say the order
         assert any(n.startswith(f"the definitions of {query!r} come first") for n in answer.notes), answer.notes
     assert declares("retry_upload_part", "    def retryUploadPart(self):") and not declares("retry_upload", "def retry_upload_part():")
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query, path, caller", [
+    ("who calls retry_upload_part", "uploader/client.py", "upload_file"),
+    ("callers of iter_parts", "uploader/client.py", "upload_file"),
+    ("where is retryUpload called?", "web/src/UploadButton.tsx", "UploadButton"),
+    ("where is uploadRetryLimit used", "web/src/uploadClient.ts", "retryUpload")])
+def test_a_question_about_who_calls_a_name_gives_its_callers_first(uploader_engine, query, path, caller, mode):
+    """'who calls retry_upload_part' ranked the definition, its test and the ADR naming it first, and the caller,
+    upload_file in the definition's own file, was left off the page (two passages of a file at most)."""
+    answer = uploader_engine.search(query, mode=mode)
+    top = answer.hits[0]
+    assert (top.path, caller in top.heading_path) == (path, True), [(h.path, h.heading_path) for h in answer.hits[:3]]
+    assert any(n.startswith("the code passages that ") for n in answer.notes), answer.notes
+    tests = [i for i, h in enumerate(answer.hits) if h.path.startswith("tests/")]
+    assert not tests or all(not h.path.startswith("tests/") for h in answer.hits[:tests[0]])  # callers, then tests
+
+
+def test_what_asks_who_uses_a_name():
+    assert used_by("who calls retry_upload_part") == (["retry_upload_part"], True)
+    assert used_by("usages of Huey.enqueue?") == (["Huey", "enqueue"], False)
+    assert used_by("retry_upload_part") is None and used_by("how to call a function") is None
+    assert uses("retry_upload_part", "        etags.append(self.retry_upload_part(key))", calls=True)
+    assert not uses("retry_upload_part", "    def retry_upload_part(self, key):", calls=True)  # its definition
+    assert not uses("TransientStorageError", "from .storage import TransientStorageError", calls=False)

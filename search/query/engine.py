@@ -185,6 +185,7 @@ class Engine:
                                                     filters, notes)
                         ranked = _traced_first(conn, query, ranked, used, self._catalog_for(conn, state), filters,
                                                notes)
+                        ranked = self._users_first(conn, query, ranked, used, filters, state, notes)
                         unmatched = self._spelling(conn, query, used, state, notes) \
                             if _in_scope(state["generations"], filters) else []  # nothing searched: no word missed
                         _by_meaning(notes, ranked, used)
@@ -439,6 +440,32 @@ class Engine:
             return postings.search(terms, depth, filters, conn)
         key = tuple(sorted(state["generations"].items()))
         return keyword.search(conn, query, depth, filters, self._total(conn, key), len(catalog))
+
+    def _users_first(self, conn, query: str, ranked: list, mode: str, filters: Filters, state, notes) -> list:
+        """``ranked`` with the code passages that use the name first when the query asks where it is used
+        (``symbols.used_by``: 'who calls retry_upload_part', 'usages of MAX_RETRIES'), in keyword and hybrid search:
+        those ranked, in their order, then those the name alone finds by keyword (scored 0, unranked); the tests'
+        after the rest. The question's words ranked the definition, its tests and the notes naming it first, and the
+        caller, a passage of the definition's own file, was left off for them. A note says so."""
+        asked = symbols.used_by(query) if mode != "semantic" else None
+        if not asked:
+            return ranked
+        parts, calls = asked
+        catalog = self._catalog_for(conn, state)
+        held = {hit[0] for hit in ranked}
+        more = [(cid, 0.0, [None, None]) for cid, _ in
+                self._keyword(conn, parts[-1], CANDIDATES, filters, catalog, state) if cid not in held]
+        rows = {r["id"]: r for r in queries.hit_rows(conn, [hit[0] for hit in ranked + more])}
+        using = [hit for hit in ranked + more
+                 if rows[hit[0]]["kind"] == "code" and symbols.uses(parts[-1], rows[hit[0]]["text"], calls)]
+        first = sorted(using, key=lambda hit: symbols.test_file(rows[hit[0]]["path"]))
+        chosen = {hit[0] for hit in first}
+        moved = first + [hit for hit in ranked if hit[0] not in chosen]
+        if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
+            what = "call" if calls else "use"
+            _note(notes, f"the code passages that {what} {'.'.join(parts)!r} come first (tests after the rest), each "
+                         "keeping the score it ranked with")
+        return moved
 
     def _current_postings(self, conn, catalog) -> Postings | None:
         """The postings caught up with this snapshot; None (and a reader started) if they must be read whole."""

@@ -158,6 +158,52 @@ def declares(name: str, text: str) -> bool:
     return re.search(pattern, text.casefold(), re.MULTILINE) is not None
 
 
+# A question about where a name is used rather than defined: 'who calls retry_upload_part', 'callers of
+# Huey.enqueue', 'where is getUserName used?', 'usages of MAX_RETRIES'. Its words ranked the definition (and the
+# notes saying the name) first, and the caller, a passage of the same file, was left off for them.
+_ASKED = rf"@?(?P<name>(?:{PART})(?:(?:\.|::|->|#|\\)(?:{PART}))*)(?:\(\))?"
+USED_BY = [re.compile(pattern.replace("NAME", _ASKED) + r"\s*\??\s*", re.IGNORECASE) for pattern in (
+    r"\s*(?:who|what|which\s+\w+)\s+(?P<verb>calls|invokes|uses|references|imports)\s+NAME",
+    r"\s*(?:(?:find|show|list)\s+)?(?:all\s+)?(?:the\s+)?(?P<verb>callers|call\s+sites|calls|usages|uses|references)"
+    r"\s+(?:of|to)\s+NAME",
+    r"\s*where\s+(?:is|are)\s+NAME\s+(?P<verb>called|invoked|used|referenced)(?:\s+from)?",
+    r"\s*where\s+(?:do|does)\s+\w+\s+(?P<verb>call|invoke|use)\s+NAME",
+    r"\s*NAME\s+(?P<verb>callers|call\s+sites|usages)")]
+CALLING = ("call", "invok")
+
+
+def used_by(query: str) -> tuple[list[str], bool] | None:
+    """(the parts of the name, whether only a call of it counts) when the query asks where a name is used
+    (``USED_BY``); None for any other query. Any name counts here, a plain word too (``who calls render``): the
+    question says it is one."""
+    for pattern in USED_BY:
+        found = pattern.fullmatch(query)
+        if found:
+            verb = found.group("verb").casefold()
+            return SEPARATOR.split(found.group("name")), verb.startswith(CALLING)
+    return None
+
+
+def uses(name: str, text: str, calls: bool) -> bool:
+    """Whether ``text`` (a code passage) uses ``name`` (case and underscores aside, as ``folded``) on a line that
+    neither declares it (``declares``), imports it nor is a comment: with ``calls``, as a call (``name(``,
+    ``.name(``, a decorator ``@name``, a JSX element ``<Name``), else anywhere as a whole name."""
+    word = "_*" + "_*".join(map(re.escape, folded(name)))
+    used = re.compile(rf"(?<![\w$])(?:{word}\s*\(|@{word}\b|<{word}\b)" if calls else rf"(?<![\w$]){word}(?![\w$])",
+                      re.IGNORECASE)
+    return any(used.search(line) and not declares(name, line) and not IMPORT_LINE.match(line)
+               and not COMMENT_LINE.match(line) for line in text.split("\n"))
+
+
+TEST_FILE = re.compile(r"(?:^|/)(?:tests?|__tests__|spec|specs)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$"
+                       r"|Tests?\.\w+$", re.IGNORECASE)
+
+
+def test_file(path: str) -> bool:
+    """Whether ``path`` (relative to its root) is a test's: under tests/, test_x.py, x_test.go, x.test.ts, XTest.java."""
+    return TEST_FILE.search(path) is not None
+
+
 # Lines that only bring names in (imports, includes, a package clause, the names of a multi-line import list) and
 # comment lines; a licence's words.
 IMPORT_LINE = re.compile(r"\s*(?:import\b|from\s+\S+\s+import\b|package\s|use\s|using\s|require\b|#\s*include\b"
