@@ -61,6 +61,7 @@ LANGUAGES: dict[str, str] = {
     # .lua stays windowed by lines: tree-sitter-languages 1.10.2's Lua grammar reads 'local x = 1' as an error
     ".jl": "julia",
     ".pl": "perl", ".pm": "perl",
+    ".sql": "sql",
 }
 
 # Build and container files known by their name alone (they have no extension): code, windowed by lines, Ruby's

@@ -12,7 +12,7 @@ TEXT_EXTENSIONS = {".txt", ".rst", ".org", ".adoc", ".text"}
 PDF_EXTENSIONS = {".pdf"}
 # Code with a tree-sitter grammar (ingest.code.LANGUAGES), plus formats read as plain lines.
 OTHER_CODE_EXTENSIONS = {
-    ".lua", ".sql", ".toml", ".yaml", ".yml", ".json", ".css", ".scss", ".html",
+    ".lua", ".toml", ".yaml", ".yml", ".json", ".css", ".scss", ".html",
     ".el", ".ex", ".exs", ".clj", ".hs", ".ml", ".r", ".zig", ".dart", ".vue", ".svelte",
     # schemas, build scripts, infrastructure and shells a repository holds beside its code: counted among the
     # kinds Sift does not read before, so 'user.proto' or 'main.tf' was never found

@@ -1412,3 +1412,65 @@ def test_a_deeply_nested_definition_keeps_its_outer_and_inner_names():
     assert max(len(s.heading_path) for s in deep.sections) == 9
     deeper = parse_code("deep.py", nested(400))
     assert deeper.sections[-1].heading_path == ["deep", "C256", "C257", "C258", "…", "C396", "C397", "C398", "C399"]
+
+
+
+# A migration as a Postgres repository holds one (the monorepo these were measured on had it as db/schema/001_uploads.sql).
+SCHEMA_SQL = """\
+-- Uploads: one row per object stored by the uploader service.
+CREATE TABLE IF NOT EXISTS uploads (
+    id            BIGSERIAL PRIMARY KEY,
+    bucket        TEXT NOT NULL,
+    object_key    TEXT NOT NULL,
+    content_type  TEXT NOT NULL,
+    size_bytes    BIGINT NOT NULL CHECK (size_bytes >= 0),
+    etag          TEXT,
+    status        TEXT NOT NULL DEFAULT 'pending',
+    created_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
+    completed_at  TIMESTAMPTZ,
+    UNIQUE (bucket, object_key)
+);
+
+CREATE INDEX IF NOT EXISTS uploads_status_created_idx ON uploads (status, created_at);
+
+-- The parts of a multipart upload, retried independently.
+CREATE TABLE upload_parts (
+    upload_id    BIGINT NOT NULL REFERENCES uploads(id) ON DELETE CASCADE,
+    part_number  INTEGER NOT NULL,
+    etag         TEXT,
+    attempts     INTEGER NOT NULL DEFAULT 0,
+    last_error   TEXT,
+    PRIMARY KEY (upload_id, part_number)
+);
+
+CREATE VIEW stalled_uploads AS
+    SELECT u.id, u.bucket, u.object_key, max(p.attempts) AS max_attempts
+    FROM uploads u JOIN upload_parts p ON p.upload_id = u.id
+    WHERE u.status = 'pending' AND u.created_at < now() - interval '1 hour'
+    GROUP BY u.id;
+
+CREATE OR REPLACE FUNCTION mark_upload_complete(p_upload_id BIGINT, p_etag TEXT) RETURNS VOID AS $$
+BEGIN
+    UPDATE uploads SET status = 'complete', etag = p_etag, completed_at = now() WHERE id = p_upload_id;
+END;
+$$ LANGUAGE plpgsql;
+
+ALTER TABLE uploads ADD COLUMN checksum_sha256 TEXT;
+"""
+
+
+def test_sql_is_cut_at_its_tables_views_and_functions():
+    """A schema or migration was windowed by lines under its file's name alone: 'upload_parts' found the file, not the
+    table, and a long schema's windows said nothing of which table they were in."""
+    doc = parse_code("001_uploads.sql", SCHEMA_SQL)
+    assert "fallback" not in doc.meta
+    assert doc.meta["symbols"] == ["uploads", "upload_parts", "stalled_uploads", "mark_upload_complete"]
+    assert section_holding(doc, "part_number  INTEGER").heading_path == ["001_uploads", "upload_parts"]
+    assert section_holding(doc, "-- The parts of a multipart upload").heading_path == ["001_uploads", "upload_parts"]
+    assert section_holding(doc, "UPDATE uploads SET status").heading_path == ["001_uploads", "mark_upload_complete"]
+    assert section_holding(doc, "CREATE INDEX").heading_path == ["001_uploads"]  # an index stays with its neighbours
+    assert_exact_cover(SCHEMA_SQL, doc)
+    mysql = 'CREATE TABLE `users` (\n  `id` int(11) NOT NULL AUTO_INCREMENT,\n  PRIMARY KEY (`id`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;\n\nCREATE TABLE public.orders (\n  id int NOT NULL\n);\n'
+    doc = parse_code("dump.sql", mysql)
+    assert [s.heading_path for s in doc.sections] == [["dump", "users"], ["dump", "public.orders"]]  # quotes left out
+    assert_exact_cover(mysql, doc)

@@ -128,6 +128,8 @@ def test_code_names():
     assert declares("Get", "func (c *LRUCache) Get(key string) ([]byte, error) {")
     assert declares("XmpError", "class Big:\n    pass\n\n\nclass XmpError(Exception):\n    pass")
     assert not declares("row", "    row = cursor.fetchone()")  # a local variable: only CONSTANTS by assignment
+    assert declares("upload_parts", "CREATE TABLE IF NOT EXISTS upload_parts (") and declares("users", "create table `users` (")
+    assert declares("mark_done", "CREATE OR REPLACE FUNCTION mark_done(p BIGINT) RETURNS VOID AS $$")
 
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid", "semantic"])

@@ -45,6 +45,11 @@ DEFS: dict[str, dict[str, str]] = {
     "julia": {"module_definition": C, "function_definition": L, "macro_definition": L, "struct_definition": L,
               "short_function_definition": L},
     "perl": {"function_definition": L, "package_statement": C},
+    # a schema or migration: its tables, views, functions, types and triggers (an index is named after its table when
+    # it has no name of its own, so it stays with the lines around it)
+    "sql": {"create_table_statement": L, "create_view_statement": L, "create_materialized_view_statement": L,
+            "create_function_statement": L, "create_type_statement": L, "create_trigger_statement": L,
+            "create_domain_statement": L},
 }
 # Definitions that are only declarations without a body (``struct foo;``).
 NEEDS_BODY = {"struct_specifier", "union_specifier", "enum_specifier", "class_specifier",
@@ -79,6 +84,10 @@ def definition_name(node, language: str) -> list[str]:
         return [listed(names)] if len(names) > 1 else []
     if t == "package_statement" or t == "short_function_definition":  # Perl's Foo::Bar; Julia's Base.show(x) = …
         return [text(node.named_children[0])] if node.named_children else []
+    if language == "sql":  # CREATE TABLE public.users, `users` (MySQL), "Users", [dbo].[users] (T-SQL)
+        found = node.child_by_field_name("name") or node.child_by_field_name("type_name") or next(
+            (c for c in node.named_children if c.type in ("identifier", "dotted_name")), None)
+        return [re.sub(r'[`"\[\]]', "", text(found))] if found is not None else []
     if t == "impl_item":
         return [_rust_type_name(node.child_by_field_name("type"))]
     if t == "type_definition":

@@ -22,7 +22,9 @@ CAMEL = re.compile(r"[a-z0-9][A-Z]")  # a capital inside a word: getUserName, Er
 MODIFIERS = (r"(?:(?:export|pub(?:\([\w:]+\))?|async|static|public|private|protected|internal|final|abstract"
              r"|default|unsafe|extern|inline|readonly|override|open)\s+)*")
 KEYWORDS = (r"(?:def|class|function\*?|func(?:\s*\([^)\n]*\))?|fn|struct|enum|trait|interface|type|module|impl"
-            r"|const|let|var|val|object|#\s*define)")
+            r"|const|let|var|val|object|#\s*define"
+            r"|create\s+(?:or\s+replace\s+)?(?:(?:temp|temporary|unique|materialized)\s+)?"  # SQL's CREATE TABLE …
+            r"(?:table|view|function|procedure|type|trigger|index|domain)(?:\s+if\s+not\s+exists)?)")
 
 
 # A frame of a pasted stack trace: Python's 'File "/usr/lib/python3.11/asyncio/base_events.py", line 653', or a path
@@ -152,7 +154,7 @@ def declares(name: str, text: str) -> bool:
     (``MAX_RETRIES``), an assignment starting a line (``MAX_RETRIES = 5``: a local variable in small letters is
     assigned in many functions)."""
     word = "_*" + "_*".join(map(re.escape, folded(name)))
-    pattern = rf"^[ \t]*{MODIFIERS}{KEYWORDS}[ \t]+{word}\b"
+    pattern = rf"^[ \t]*{MODIFIERS}{KEYWORDS}[ \t]+[`\"\[]?{word}\b"
     if name.upper() == name and any(c.isalpha() for c in name):
         pattern += rf"|^[ \t]*{word}[ \t]*(?::[^=\n]*)?=(?!=)"
     return re.search(pattern, text.casefold(), re.MULTILINE) is not None
