@@ -9,7 +9,7 @@ import pytest
 from search.query.engine import Engine
 from search.query.filters import Filters
 from search.query.symbols import (boilerplate, code_name, declares, defines, frames, names_file, traced_files,
-                                  used_by, uses)
+                                  message_match, used_by, uses)
 from tests.conftest import ingest, write_tree
 
 API = '''"""The task queue's public API."""
@@ -538,6 +538,61 @@ export function UploadButton({ folder, onDone }: Props) {
   );
 }
 ''',
+    "docs/runbooks/uploads-failing.md": '''\
+# Runbook: uploads failing
+
+## Symptoms
+
+- Users report "Upload failed (502)".
+- The uploader logs `part N of KEY failed (...); retrying in X.XXs` many times, then
+  `storage unavailable: part N of KEY failed after 6 attempts`.
+
+## Checks
+
+1. `kubectl -n acme-prod logs deploy/uploader | grep "failed after"`.
+2. Is the bucket throttling? Look for `SlowDown` in the error.
+3. Check `UPLOAD_MAX_RETRIES` in deploy/k8s/uploader.yaml; raising it only hides throttling.
+
+## Fix
+
+Roll back with `scripts/deploy.sh prod` of the last good tag, or lower the traffic. `wait_for_rollout` rolls back
+by itself when a rollout does not finish within five minutes.
+''',
+    "uploader/api.py": '''\
+"""HTTP endpoints of the uploader (FastAPI)."""
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, UploadFile
+
+from .client import UploadClient, UploadFailed
+
+router = APIRouter(prefix="/v1/uploads")
+_client: UploadClient | None = None
+
+
+def get_client() -> UploadClient:
+    if _client is None:
+        raise HTTPException(status_code=503, detail="uploader is not configured yet")
+    return _client
+
+
+@router.post("/{key}")
+async def create_upload(key: str, file: UploadFile):
+    """Store the request's file under key; 502 when storage keeps failing."""
+    client = get_client()
+    try:
+        etag = client.upload_file(key, file.file, file.content_type or "application/octet-stream")
+    except ValueError as exc:
+        raise HTTPException(status_code=415, detail=str(exc))
+    except UploadFailed as exc:
+        raise HTTPException(status_code=502, detail=f"storage unavailable: {exc}")
+    return {"key": key, "etag": etag}
+
+
+@router.get("/healthz")
+async def healthz():
+    return {"ok": _client is not None}
+''',
     "docs/adr/0003-retry-uploads.md": '''\
 # ADR 0003: Retry failed uploads with exponential backoff
 
@@ -615,3 +670,27 @@ def test_what_asks_who_uses_a_name():
     assert uses("retry_upload_part", "        etags.append(self.retry_upload_part(key))", calls=True)
     assert not uses("retry_upload_part", "    def retry_upload_part(self, key):", calls=True)  # its definition
     assert not uses("TransientStorageError", "from .storage import TransientStorageError", calls=False)
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query, path, name", [
+    ("storage unavailable: part 3 of photos/a.png failed after 6 attempts: 503 SlowDown", "uploader/client.py",
+     "retry_upload_part"),
+    ("HTTP 502: storage unavailable: timeout", "uploader/api.py", "create_upload"),
+    ("Error: upload of avatars/me.png failed with HTTP 503", "web/src/uploadClient.ts", "sendOnce")])
+def test_a_pasted_message_finds_the_string_that_makes_it_first(uploader_engine, query, path, name, mode):
+    """A message pasted from a log is a string of the code with its values filled in: its words ranked the runbook
+    quoting it, and passages saying storage, part and failed more often, above the line that makes it."""
+    answer = uploader_engine.search(query, mode=mode)
+    top = answer.hits[0]
+    assert (top.path, name in top.heading_path) == (path, True), [(h.path, h.heading_path) for h in answer.hits[:3]]
+    if top.score < max(h.score for h in answer.hits):  # moved up: the scores no longer say the order
+        assert any(n.startswith("the code passages holding the text that makes the message") for n in answer.notes)
+
+
+def test_which_string_makes_a_message():
+    made = 'raise UploadFailed(f"part {number} of {key} failed after {attempt + 1} attempts: {exc}")'
+    assert message_match("part 3 of a.png failed after 6 attempts: SlowDown", made) == len("part" "of" "failed after" "attempts:")
+    assert message_match("user 42 not found in table users", "throw new Error(`user ${id} not found in table users`);")
+    assert not message_match("part 3 failed", made)  # a part of the string is not the message it makes
+    assert not message_match("error: disk full", 'log.error("error: %s", exc)')  # too little of its own to tell

@@ -186,6 +186,7 @@ class Engine:
                         ranked = _traced_first(conn, query, ranked, used, self._catalog_for(conn, state), filters,
                                                notes)
                         ranked = self._users_first(conn, query, ranked, used, filters, state, notes)
+                        ranked = _messages_first(conn, query, ranked, used, notes)
                         unmatched = self._spelling(conn, query, used, state, notes) \
                             if _in_scope(state["generations"], filters) else []  # nothing searched: no word missed
                         _by_meaning(notes, ranked, used)
@@ -957,6 +958,25 @@ def _definitions_first(conn, query: str, ranked: list, mode: str, catalog: Catal
         what = "the file it names" if named and not defining else (
             f"the definitions of {query.strip()!r}" if not named else "the file it names, then its definitions")
         _note(notes, f"{what} come first, each keeping the score it ranked with")
+    return moved
+
+
+def _messages_first(conn, query: str, ranked: list, mode: str, notes: list[str]) -> list:
+    """``ranked`` with the code passages holding the string that makes a pasted message first (``symbols.
+    message_match``: 'part 3 of a.png failed after 6 attempts' is f"part {number} of {key} failed after {attempt + 1}
+    attempts"), the one holding more of it first, in keyword and hybrid search, for a query of three words or more.
+    Its words ranked a runbook quoting the message and passages saying its words more often above the line that
+    makes it. Scores stay as ranked; a note says so when the order changed."""
+    if mode == "semantic" or len(query.split()) < 3 or not ranked:
+        return ranked
+    rows = queries.hit_rows(conn, [cid for cid, _, _ in ranked])
+    held = {r["id"]: symbols.message_match(query, r["text"]) for r in rows if r["kind"] == "code"}
+    first = sorted((hit for hit in ranked if held.get(hit[0])), key=lambda hit: -held[hit[0]])
+    chosen = {hit[0] for hit in first}
+    moved = first + [hit for hit in ranked if hit[0] not in chosen]
+    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
+        _note(notes, "the code passages holding the text that makes the message come first, each keeping the score it "
+                     "ranked with")
     return moved
 
 

@@ -197,6 +197,41 @@ def uses(name: str, text: str, calls: bool) -> bool:
                and not COMMENT_LINE.match(line) for line in text.split("\n"))
 
 
+# A pasted error or log line, and the string in code that makes it: 'storage unavailable: part 3 of a.png failed
+# after 6 attempts' is f"part {number} of {key} failed after {attempt + 1} attempts: {exc}" with its values filled
+# in. Its words ranked a runbook quoting it and a docstring saying storage and errors above the line that raises it.
+LITERAL = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|`(?:[^`\\]|\\.)*`')
+PLACEHOLDER = re.compile(r"\$?\{[^{}\n]*\}|%(?:\(\w+\))?[-#0 +]*(?:\d+|\*)?(?:\.\d+)?[sdifrxXoeEgGcbpqvwT%]"
+                         r"|\\[ntr]|\{\{|\}\}")
+MESSAGE_CHARS = 12  # of a string's own text (its placeholders aside) that a query must hold: 'error: {e}' says too little
+
+
+def _squeezed(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def message_match(query: str, text: str) -> int:
+    """How many characters of the longest string literal in ``text`` (a code passage) a pasted message ``query``
+    holds, its text between placeholders (``{key}``, ``%s``, ``${id}``) found in the query in order, at least
+    MESSAGE_CHARS of it; 0 when no literal of the passage made the message."""
+    wanted, best = _squeezed(query), 0
+    for literal in LITERAL.finditer(text):
+        pieces = [_squeezed(piece) for piece in PLACEHOLDER.split(literal.group()[1:-1])]
+        pieces = [piece for piece in pieces if piece]
+        held = sum(map(len, pieces))
+        if held < MESSAGE_CHARS or held <= best:
+            continue
+        at = 0
+        for piece in pieces:
+            at = wanted.find(piece, at)
+            if at < 0:
+                break
+            at += len(piece)
+        else:
+            best = held
+    return best
+
+
 TEST_FILE = re.compile(r"(?:^|/)(?:tests?|__tests__|spec|specs)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$"
                        r"|Tests?\.\w+$", re.IGNORECASE)
 
