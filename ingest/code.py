@@ -88,8 +88,10 @@ VERSIONED = re.compile(r"[\d.]+$")  # python3.11, node18: the interpreter withou
 LOCK_FILES = {
     "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "cargo.lock",
     "poetry.lock", "gemfile.lock", "composer.lock", "go.sum",
+    # lock files of kinds Sift reads (JSON, HCL): npm's published lock, NuGet's, Terraform's provider hashes
+    "npm-shrinkwrap.json", "packages.lock.json", ".terraform.lock.hcl",
 }
-MINIFIED_SUFFIXES = (".min.js", ".min.css")
+MINIFIED_SUFFIXES = (".min.js", ".min.mjs", ".min.cjs", ".min.css")
 # tree-sitter's tree and the walks over it take 170-340 bytes of memory per byte of source (an 8 MB .js of short
 # statements: 2.7 GB, 46 s): larger files are windowed by lines. Hand-written source files are far smaller.
 OUTLINE_BYTES = 1024 * 1024

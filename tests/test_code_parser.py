@@ -788,7 +788,8 @@ def test_the_parser_reads_its_own_source():
 
 @pytest.mark.parametrize("name", ["package-lock.json", "yarn.lock", "pnpm-lock.yaml", "Cargo.lock",
                                   "poetry.lock", "Gemfile.lock", "composer.lock", "go.sum",
-                                  "vendor/jquery.min.js", "static/site.min.css"])
+                                  "vendor/jquery.min.js", "static/site.min.css", "npm-shrinkwrap.json",
+                                  "src/packages.lock.json", "infra/.terraform.lock.hcl", "dist2/esm/index.min.mjs"])
 def test_lock_and_minified_files_are_skipped(name):
     with pytest.raises(Skip, match="^minified or generated"):
         parse_code(name, "a = 1\n")
