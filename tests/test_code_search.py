@@ -79,9 +79,13 @@ TREE = {"huey/api.py": API, "huey/registry.py": REGISTRY, "tests/test_registry.p
 
 @pytest.fixture(params=["postings", "fts5"])
 def engine(request, immediate, tmp_path, embedder):
-    ingest(write_tree(tmp_path / "code", TREE))
-    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder,
-                    keyword_postings=request.param == "postings")
+    return _engine_over(write_tree(tmp_path / "code", TREE), embedder, keyword_postings=request.param == "postings")
+
+
+def _engine_over(root: Path, embedder, **options) -> Engine:
+    """An engine, warmed, over ``root`` indexed (in immediate mode) as the collection 'notes'."""
+    ingest(root)
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder, **options)
     engine.warm()
     return engine
 
@@ -284,10 +288,7 @@ def joined_engine(immediate, tmp_path, embedder):
             "huey/contrib/mini.py": (Path(huey.__file__).parent / "contrib" / "mini.py").read_text(encoding="utf-8"),
             "huey/api.py": (Path(huey.__file__).parent / "api.py").read_text(encoding="utf-8"),
             "huey/registry.py": REGISTRY, "tests/test_registry.py": TESTS}
-    ingest(write_tree(tmp_path / "code", tree))
-    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
-    engine.warm()
-    return engine
+    return _engine_over(write_tree(tmp_path / "code", tree), embedder)
 
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
@@ -622,10 +623,7 @@ A part is attempted at most six times; after that `UploadFailed` aborts the mult
 
 @pytest.fixture
 def uploader_engine(immediate, tmp_path, embedder):
-    ingest(write_tree(tmp_path / "repo", UPLOADER_TREE))
-    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
-    engine.warm()
-    return engine
+    return _engine_over(write_tree(tmp_path / "repo", UPLOADER_TREE), embedder)
 
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
