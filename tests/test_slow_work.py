@@ -183,9 +183,11 @@ def test_the_eta_goes_by_the_pace_since_the_worker_started_again(sift_env, tmp_p
     15,124-file vault stopped for ten minutes)."""
     import time
     from search.index import store
+    from workers.app import WORKER_SEEN, make_huey
     conn, gen = _half_built(tmp_path, minutes_ago=21)
     resumed = time.time() - 60
     store.mark_resumed(conn, now=resumed)
+    make_huey(load()).put(WORKER_SEEN, time.time())  # the worker started again is at work
     [notes] = json.loads(run_ingest(sift_env, "stats", "--json").stdout)["collections"]
     assert notes["building"]["progress"]["eta_seconds"] is None, "no file done since the start: pace unknown"
     store.mark(conn, gen, [f"n{i}.md" for i in range(50, 60)], "write", "done")
