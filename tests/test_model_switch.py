@@ -448,6 +448,7 @@ def test_after_a_switch_publishes_the_server_lets_go_of_the_old_model(immediate,
     answer = engine.search("cooking noodles", mode="semantic")
     assert answer.models == [first] and answer.hits[0].path == "food/pasta.md"
     old = weakref.ref(sift.model.get(first))
+    sift.model.get()  # the startup loading goes on to the configured model once the index's is loaded: wait for it
     assert [m["id"] for m in sift.model.describe()["models"]] == sorted([first, second])
 
     ingest(root)  # re-embedded with M2 in this process (immediate mode) and published
