@@ -692,3 +692,23 @@ def test_which_string_makes_a_message():
     assert message_match("user 42 not found in table users", "throw new Error(`user ${id} not found in table users`);")
     assert not message_match("part 3 failed", made)  # a part of the string is not the message it makes
     assert not message_match("error: disk full", 'log.error("error: %s", exc)')  # too little of its own to tell
+
+
+API_TREE = {
+    "docs/auth.md": "# How requests are signed\n\nThe client sends the authorization header with every request to the "
+                    "API: a bearer token read from the environment. The API refuses a request without it.\n",
+    "client/http.py": 'import os\n\n\ndef headers():\n    return {"Authorization": os.environ["API_TOKEN"],\n'
+                      '            "Content-Type": "application/json"}\n'}
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_a_sentence_holding_a_one_word_string_of_the_code_is_no_pasted_message(immediate, tmp_path, embedder, mode):
+    """A string of one word ("Authorization", "application/json": a header, a dict key) is no message a log shows:
+    a question in English that says the word ('how does the client send the authorization header') put the code
+    passage holding it first, above the note that answers it, as if the question were a message it made."""
+    engine = _engine_over(write_tree(tmp_path / "api", API_TREE), embedder)
+    answer = engine.search("how does the client send the authorization header to the api", mode=mode)
+    assert not any(n.startswith("the code passages holding the text") for n in answer.notes), answer.notes
+    assert answer.hits[0].path == "docs/auth.md", [(h.path, h.score) for h in answer.hits]
+    assert not message_match("send the authorization header", '{"Authorization": token}')
+    assert message_match("error: storage unavailable: timeout", 'f"storage unavailable: {exc}"')

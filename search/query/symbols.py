@@ -204,6 +204,8 @@ LITERAL = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|`(?:[^`\\]|\\.
 PLACEHOLDER = re.compile(r"\$?\{[^{}\n]*\}|%(?:\(\w+\))?[-#0 +]*(?:\d+|\*)?(?:\.\d+)?[sdifrxXoeEgGcbpqvwT%]"
                          r"|\\[ntr]|\{\{|\}\}")
 MESSAGE_CHARS = 12  # of a string's own text (its placeholders aside) that a query must hold: 'error: {e}' says too little
+MESSAGE_WORDS = 2  # and of its words: a string of one word ("Authorization", "application/json") is a key, a header,
+# a type, which a question in English says too ('how does the client send the authorization header'): no message
 
 
 def _squeezed(text: str) -> str:
@@ -213,13 +215,13 @@ def _squeezed(text: str) -> str:
 def message_match(query: str, text: str) -> int:
     """How many characters of the longest string literal in ``text`` (a code passage) a pasted message ``query``
     holds, its text between placeholders (``{key}``, ``%s``, ``${id}``) found in the query in order, at least
-    MESSAGE_CHARS of it; 0 when no literal of the passage made the message."""
+    MESSAGE_CHARS of it in MESSAGE_WORDS words or more; 0 when no literal of the passage made the message."""
     wanted, best = _squeezed(query), 0
     for literal in LITERAL.finditer(text):
         pieces = [_squeezed(piece) for piece in PLACEHOLDER.split(literal.group()[1:-1])]
         pieces = [piece for piece in pieces if piece]
         held = sum(map(len, pieces))
-        if held < MESSAGE_CHARS or held <= best:
+        if held < MESSAGE_CHARS or held <= best or sum(len(piece.split()) for piece in pieces) < MESSAGE_WORDS:
             continue
         at = 0
         for piece in pieces:
