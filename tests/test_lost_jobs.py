@@ -155,6 +155,45 @@ def test_a_job_at_work_is_not_queued_again_however_long_it_takes(queue, tmp_path
     assert LOST_LINE not in caplog.text
 
 
+def test_a_job_at_work_keeps_its_record_while_another_worker_thread_of_its_process_is_idle(queue, tmp_path, caplog,
+                                                                                             monkeypatch):
+    """huey_consumer's workers are threads unless told ``-k process`` (its default): the records were kept by process,
+    so a worker thread that found the queue empty (``dequeue``) deleted the record of the job at work in another thread of its
+    process, and the check queued that job's files again while they were at work."""
+    from workers import lost, running
+    from search.settings import load
+    monkeypatch.setattr(running, "IDLE_EVERY", 0.0)
+    _notes(tmp_path / "notes")
+    conn, collection_id = _build(tmp_path)
+    held = _run(queue, until=lambda task: task.name == "write")
+    blocker = db.connect(load().index_path)
+    blocker.execute("BEGIN IMMEDIATE")
+    worker = threading.Thread(target=queue.execute, args=(held,))
+    worker.start()
+    try:
+        waited = time.monotonic() + 5
+        while not running.records(queue) and time.monotonic() < waited:
+            time.sleep(0.01)
+        assert [r["paths"] for r in running.records(queue)] == [held.args[0].paths]
+        others = []  # the build's other jobs, set aside so that this thread finds the queue empty
+        while (task := queue.dequeue()) is not None:
+            others.append(task)
+        for task in others:
+            queue.enqueue(task)
+        assert [r["paths"] for r in running.records(queue)] == [held.args[0].paths], "the record of the job at work"
+        with caplog.at_level(logging.INFO, logger="sift.workers"):
+            assert [lost.check(queue) for _ in range(3)] == [{}, {}, {}], "the files of a job at work are carried"
+    finally:
+        blocker.rollback()
+        worker.join()
+        blocker.close()
+    assert not running.records(queue), "the record went with the job"
+    _run(queue)
+    published, building = _state(conn, collection_id)
+    assert building is None and published is not None
+    assert LOST_LINE not in caplog.text
+
+
 def test_no_file_is_queued_again_while_a_starting_consumer_recovers(queue, tmp_path, caplog):
     """A consumer that starts queues again what the index says is in flight (workers.recover); while it does (its
     mark in the queue), the running consumers' checks queue nothing, else both would queue the same files."""

@@ -1,10 +1,10 @@
 """The pipeline jobs at work now, recorded in the queue's key-value store.
 
 huey deletes a job from the queue as a worker takes it, so a job at work is in no queue: the periodic check for
-jobs lost from the queue (workers.lost) would take its files for lost. Each worker process records the job it runs
-under its own key (``sift.running.HOST:PID``), written as the job starts and deleted as it ends: two small writes
-per job, each a fraction of a millisecond beside the job's own transactions (bench/lost_jobs.py). A record whose
-process is dead (a worker killed mid-job) carries nothing; records of another machine's workers are taken at
+jobs lost from the queue (workers.lost) would take its files for lost. Each worker (a process, or a thread of one)
+records the job it runs under its own key (``sift.running.HOST:PID:THREAD``), written as the job starts and deleted
+as it ends: two small writes per job, each a fraction of a millisecond beside the job's own transactions
+(bench/lost_jobs.py). A record whose process is dead (a worker killed mid-job) carries nothing; records of another machine's workers are taken at
 their word, and an idle worker deletes its own now and then (``idle``): a delete that the queue lost (Redis
 stopped just after it) leaves no record that outlives its job for long. A starting consumer forgets this
 machine's records (``forget_here``): none of its workers runs yet.
@@ -15,6 +15,7 @@ import contextlib
 import logging
 import os
 import socket
+import threading
 import time
 
 from search.index import working
@@ -24,8 +25,11 @@ PREFIX = "sift.running."
 
 
 def _key() -> str:
-    """This process's key (a worker process is forked after import: its pid is read now, not then)."""
-    return f"{PREFIX}{socket.gethostname()}:{os.getpid()}"
+    """This worker's key: its process's (a worker process is forked after import: its pid is read now, not then)
+    and its thread's, ``HOST:PID:THREAD``. huey_consumer's workers are threads of one process unless told ``-k
+    process``: by process alone, one worker thread's job overwrote another's record, and one that found the queue
+    empty (``idle``) deleted the record of the job at work in the other, whose files were then queued again."""
+    return f"{PREFIX}{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"
 
 
 @contextlib.contextmanager
@@ -76,8 +80,8 @@ def records(huey) -> list[dict]:
     for key, data in huey.all_results().items():
         if not key.startswith(PREFIX):
             continue
-        where, _, pid = key[len(PREFIX):].rpartition(":")
-        if where == host and not working.alive(int(pid)):
+        where, _, pid = key[len(PREFIX):].partition(":")  # a host name holds no ':'
+        if where == host and not working.alive(int(pid.split(":")[0])):
             continue  # a worker killed mid-job: its job is lost, not at work
         found.append(huey.serializer.deserialize(data))
     return found
