@@ -17,6 +17,8 @@ import re
 from pathlib import PurePosixPath
 from urllib.parse import quote
 
+import numpy as np
+
 from ingest.document import Document, Section, Skip, whole_characters
 from ingest.markdown import parse_markdown
 
@@ -37,6 +39,7 @@ def parse_canvas(path: str, text: str) -> Document:
         raise Skip("not a canvas: no list of nodes (JSON Canvas keeps its cards under 'nodes')")
     nodes = [n for n in nodes if isinstance(n, dict)]
     groups = [n for n in nodes if n.get("type") == "group" and _text(n.get("label"))]
+    boxes = _Boxes(groups)
     lines = text.split("\n")
     ids = _id_lines(lines)
     sections, links, wiki, tags, held = [], set(), set(), [], set()
@@ -46,7 +49,7 @@ def parse_canvas(path: str, text: str) -> Document:
             links.add("/" + quote(_text(node["file"]).lstrip("/")))  # from the vault's folder, as written
         if kind != "text" or not _text(node.get("text")).strip():
             continue
-        around = _around(node, groups)
+        around = boxes.around(node)
         held.update(id(g) for g in around)
         card = parse_markdown(path, _text(node["text"]))
         first, last = _lines(lines, ids, node)
@@ -59,7 +62,7 @@ def parse_canvas(path: str, text: str) -> Document:
     for group in groups:
         if id(group) not in held:  # its label is in no text card's heading path
             first, last = _lines(lines, ids, group)
-            sections.append(Section(text=_label(group), heading_path=[_label(g) for g in _around(group, groups)],
+            sections.append(Section(text=_label(group), heading_path=[_label(g) for g in boxes.around(group)],
                                     start_line=first, end_line=last))
     sections.sort(key=lambda s: s.start_line)
     meta = {"links": sorted(links), "wiki_links": sorted(wiki)}
@@ -76,21 +79,36 @@ def _label(group: dict) -> str:
     return " ".join(_text(group["label"]).split())
 
 
-def _around(node: dict, groups: list[dict]) -> list[dict]:
-    """The groups whose box holds ``node``'s, the largest (outermost) first."""
-    box = _box(node)
-    if box is None:
-        return []
-    holding = [g for g in groups if g is not node and (outer := _box(g)) is not None
-               and outer[0] <= box[0] and outer[1] <= box[1] and box[2] <= outer[2] and box[3] <= outer[3]]
-    return sorted(holding, key=lambda g: -_area(_box(g)))
+class _Boxes:
+    """The groups' boxes, each computed once, and the groups holding a node's box, compared all at once (numpy): each
+    node's box against each group's in Python took 13 s for a 1 MB canvas of 4,000 cards in 4,000 groups, and grew
+    with the square of its size (a 64 MiB canvas, the largest file read, would have held its worker for hours)."""
+
+    def __init__(self, groups: list[dict]):
+        placed = [(g, box) for g in groups if (box := _box(g)) is not None]
+        self.groups = [g for g, _ in placed]
+        self.areas = [_area(box) for _, box in placed]
+        self.boxes = np.array([box for _, box in placed], dtype=float).reshape(-1, 4)
+
+    def around(self, node: dict) -> list[dict]:
+        """The groups whose box holds ``node``'s, the largest (outermost) first."""
+        box = _box(node)
+        if box is None or not self.groups:
+            return []
+        b = self.boxes
+        holds = np.flatnonzero((b[:, 0] <= box[0]) & (b[:, 1] <= box[1]) & (box[2] <= b[:, 2]) & (box[3] <= b[:, 3]))
+        found = [i for i in holds.tolist() if self.groups[i] is not node]
+        return [self.groups[i] for i in sorted(found, key=lambda i: -self.areas[i])]
 
 
 def _box(node: dict) -> tuple[float, float, float, float] | None:
     values = [node.get(key) for key in ("x", "y", "width", "height")]
     if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
         return None
-    x, y, width, height = values
+    try:  # a float each: a number beyond one (1e400 written out) is no place on a canvas
+        x, y, width, height = map(float, values)
+    except OverflowError:
+        return None
     return x, y, x + width, y + height
 
 
