@@ -53,15 +53,17 @@ def apart(query: str) -> str:
     return _CHINESE.sub(lambda m: f" {m.group()} ", query) if "月" in query else query
 
 
-def iso_dates(query: str) -> str:
+def iso_dates(query: str, english: bool = True) -> str:
     """``query`` with each Chinese or English date written as ISO's month and day ('3月20号 日记' and '3月20号的日记'
-    as '03-20 日记', with its year when it names one): the words a daily note's title, or its file name, holds of it."""
+    as '03-20 日记', with its year when it names one): the words a daily note's title, or its file name, holds of it.
+    ``english`` False: its English dates as written ('Standup March 14' titles a note as well)."""
     def iso(match: re.Match) -> str:
         date = _date(match)
         if date is None:
             return match.group()
         return f" {date.year + '-' if date.year else ''}{date.month:02d}-{date.day:02d} "
-    return _ENGLISH.sub(iso, _OF_DATE.sub(iso, query) if "月" in query else query)
+    chinese = _OF_DATE.sub(iso, query) if "月" in query else query
+    return _ENGLISH.sub(iso, chinese) if english else chinese
 
 
 _OF_DATE = re.compile(_CHINESE.pattern + "的?")  # 3月20号的日记: the date's 的 (of) is no word of a title

@@ -905,19 +905,29 @@ def _titled_first(conn, query: str, ranked: list, mode: str, notes: list[str], c
     if mode == "semantic" or not ranked or (len(asked.split()) < 2 and not query.strip().startswith("#")
                                             and not only_date(query)):
         return ranked  # one word, but a note's #tag ('#project/shed' puts the notes tagged so first) or a date
-    if only_date(query):  # its year, month and day side by side, however common each is ('2024', '03')
-        expression = 'title : "' + " ".join(written_words(asked)) + '"'
-    else:
-        words = [word for word in written_words(asked) if word not in common][:keyword.MAX_TERMS]
-        if len(words) < 2:
-            return ranked
-        expression = "title : (" + " AND ".join(_either_script(w) for w in words) + ")"
+    # an English date also as written: 'standup March 14' is the note titled 'Standup March 14' as well as the one
+    # named 2024-03-14 (as ISO alone, 'standup 03-14', the note titled so was left below a log saying it more often)
+    either = [e for e in dict.fromkeys(_title_words(conn, form, query, common) for form in
+                                       (asked, iso_dates(query, english=False))) if e]
+    if not either:
+        return ranked
+    expression = "title : (" + " OR ".join(either) + ")" if len(either) > 1 else "title : " + either[0]
     titled = queries.matching(conn, expression, list(dict.fromkeys(cid for cid, _, _ in ranked)))
     moved = [hit for hit in ranked if hit[0] in titled] + [hit for hit in ranked if hit[0] not in titled]
     if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
         _note(notes, "the passages of files whose title holds every word of the query come first, each keeping "
                      "the score it ranked with")
     return moved
+
+
+def _title_words(conn, asked: str, query: str, common: set[str]) -> str | None:
+    """The FTS5 expression a title holding ``asked`` (``query`` with its dates written as titles write them) matches:
+    a date alone as its words side by side, however common each is ('2024', '03'); else every word but the
+    ``common`` ones; None for fewer than two such words."""
+    if only_date(query):  # its year, month and day side by side
+        return '"' + " ".join(written_words(asked)) + '"'
+    words = [word for word in written_words(asked) if word not in common][:keyword.MAX_TERMS]
+    return "(" + " AND ".join(_either_script(w) for w in words) + ")" if len(words) >= 2 else None
 
 
 def _either_script(word: str) -> str:
