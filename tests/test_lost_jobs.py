@@ -123,9 +123,15 @@ def test_a_job_between_the_queue_and_its_worker_is_not_queued_again(queue, tmp_p
     assert LOST_LINE not in caplog.text
 
 
-def test_a_job_at_work_is_not_queued_again_however_long_it_takes(queue, tmp_path, caplog):
+@pytest.mark.parametrize("idle_beside", [False, True])
+def test_a_job_at_work_is_not_queued_again_however_long_it_takes(queue, tmp_path, caplog, monkeypatch, idle_beside):
     """A job at work (here a write waiting for the index's write lock, which the test holds) is in no queue: its
-    worker's record (workers.running) carries its files through any number of checks."""
+    worker's record (workers.running) carries its files through any number of checks. ``idle_beside``: while
+    another worker thread of its process finds the queue empty (huey_consumer's workers are threads unless told
+    ``-k process``): the records were kept by process, so that thread deleted the record of the job at work, and
+    the check queued its files again while they were at work."""
+    from workers import running
+    monkeypatch.setattr(running, "IDLE_EVERY", 0.0)
     _notes(tmp_path / "notes")
     conn, collection_id = _build(tmp_path)
     held = _run(queue, until=lambda task: task.name == "write")
@@ -141,48 +147,16 @@ def test_a_job_at_work_is_not_queued_again_however_long_it_takes(queue, tmp_path
         while not running.records(queue) and time.monotonic() < waited:
             time.sleep(0.01)
         assert worker.is_alive(), "the write job waits for the index's write lock"
+        if idle_beside:
+            others = []  # the build's other jobs, set aside so that this thread finds the queue empty
+            while (task := queue.dequeue()) is not None:
+                others.append(task)
+            for task in others:
+                queue.enqueue(task)
+        assert [r["paths"] for r in running.records(queue)] == [held.args[0].paths], "the record of the job at work"
         with caplog.at_level(logging.INFO, logger="sift.workers"):
             for _ in range(3):
                 assert lost.check(queue) == {}, "the files of a job at work are carried"
-    finally:
-        blocker.rollback()
-        worker.join()
-        blocker.close()
-    assert not running.records(queue), "the record went with the job"
-    _run(queue)
-    published, building = _state(conn, collection_id)
-    assert building is None and published is not None
-    assert LOST_LINE not in caplog.text
-
-
-def test_a_job_at_work_keeps_its_record_while_another_worker_thread_of_its_process_is_idle(queue, tmp_path, caplog,
-                                                                                             monkeypatch):
-    """huey_consumer's workers are threads unless told ``-k process`` (its default): the records were kept by process,
-    so a worker thread that found the queue empty (``dequeue``) deleted the record of the job at work in another thread of its
-    process, and the check queued that job's files again while they were at work."""
-    from workers import lost, running
-    from search.settings import load
-    monkeypatch.setattr(running, "IDLE_EVERY", 0.0)
-    _notes(tmp_path / "notes")
-    conn, collection_id = _build(tmp_path)
-    held = _run(queue, until=lambda task: task.name == "write")
-    blocker = db.connect(load().index_path)
-    blocker.execute("BEGIN IMMEDIATE")
-    worker = threading.Thread(target=queue.execute, args=(held,))
-    worker.start()
-    try:
-        waited = time.monotonic() + 5
-        while not running.records(queue) and time.monotonic() < waited:
-            time.sleep(0.01)
-        assert [r["paths"] for r in running.records(queue)] == [held.args[0].paths]
-        others = []  # the build's other jobs, set aside so that this thread finds the queue empty
-        while (task := queue.dequeue()) is not None:
-            others.append(task)
-        for task in others:
-            queue.enqueue(task)
-        assert [r["paths"] for r in running.records(queue)] == [held.args[0].paths], "the record of the job at work"
-        with caplog.at_level(logging.INFO, logger="sift.workers"):
-            assert [lost.check(queue) for _ in range(3)] == [{}, {}, {}], "the files of a job at work are carried"
     finally:
         blocker.rollback()
         worker.join()
