@@ -712,3 +712,13 @@ def test_a_sentence_holding_a_one_word_string_of_the_code_is_no_pasted_message(i
     assert answer.hits[0].path == "docs/auth.md", [(h.path, h.score) for h in answer.hits]
     assert not message_match("send the authorization header", '{"Authorization": token}')
     assert message_match("error: storage unavailable: timeout", 'f"storage unavailable: {exc}"')
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query", ["who uses this?", "what calls it", "where is that used"])
+def test_a_question_about_who_uses_a_pronoun_names_no_code(uploader_engine, query, mode):
+    """'who uses this?' asks about something said before, not about a name ``this``: every passage of the TypeScript
+    client using ``this`` came first, as the callers of a name would."""
+    answer = uploader_engine.search(query, mode=mode)
+    assert not any(n.startswith("the code passages that ") for n in answer.notes), answer.notes
+    assert used_by(query) is None and used_by("who calls render") == (["render"], True)

@@ -172,15 +172,18 @@ USED_BY = [re.compile(pattern.replace("NAME", _ASKED) + r"\s*\??\s*", re.IGNOREC
     r"\s*where\s+(?:do|does)\s+\w+\s+(?P<verb>call|invoke|use)\s+NAME",
     r"\s*NAME\s+(?P<verb>callers|call\s+sites|usages)")]
 CALLING = ("call", "invok")
+# What a question says instead of a name, pointing at something said before ('who uses this?', 'what calls it'):
+# taken for the name, every passage using ``this`` (TypeScript, Java) came first, as the callers of a name would.
+PRONOUNS = frozenset({"this", "that", "these", "those", "it", "them", "one", "me", "you", "us"})
 
 
 def used_by(query: str) -> tuple[list[str], bool] | None:
     """(the parts of the name, whether only a call of it counts) when the query asks where a name is used
     (``USED_BY``); None for any other query. Any name counts here, a plain word too (``who calls render``): the
-    question says it is one."""
+    question says it is one; a pronoun (``PRONOUNS``: 'who uses this?') does not."""
     for pattern in USED_BY:
         found = pattern.fullmatch(query)
-        if found:
+        if found and found.group("name").casefold() not in PRONOUNS:
             verb = found.group("verb").casefold()
             return SEPARATOR.split(found.group("name")), verb.startswith(CALLING)
     return None
