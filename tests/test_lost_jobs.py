@@ -123,13 +123,14 @@ def test_a_job_between_the_queue_and_its_worker_is_not_queued_again(queue, tmp_p
     assert LOST_LINE not in caplog.text
 
 
-@pytest.mark.parametrize("idle_beside", [False, True])
-def test_a_job_at_work_is_not_queued_again_however_long_it_takes(queue, tmp_path, caplog, monkeypatch, idle_beside):
+@pytest.mark.parametrize("beside", [None, "idle", "starting"])
+def test_a_job_at_work_is_not_queued_again_however_long_it_takes(queue, tmp_path, caplog, monkeypatch, beside):
     """A job at work (here a write waiting for the index's write lock, which the test holds) is in no queue: its
     worker's record (workers.running) carries its files through any number of checks. ``idle_beside``: while
     another worker thread of its process finds the queue empty (huey_consumer's workers are threads unless told
     ``-k process``): the records were kept by process, so that thread deleted the record of the job at work, and
-    the check queued its files again while they were at work."""
+    the check queued its files again while they were at work. ``starting``: while another consumer starts on this
+    machine (a second sift-mcp, each with its worker): it forgot every record of the machine, the job's too."""
     from workers import running
     monkeypatch.setattr(running, "IDLE_EVERY", 0.0)
     _notes(tmp_path / "notes")
@@ -147,7 +148,9 @@ def test_a_job_at_work_is_not_queued_again_however_long_it_takes(queue, tmp_path
         while not running.records(queue) and time.monotonic() < waited:
             time.sleep(0.01)
         assert worker.is_alive(), "the write job waits for the index's write lock"
-        if idle_beside:
+        if beside == "starting":
+            running.forget_here(queue)
+        if beside == "idle":
             others = []  # the build's other jobs, set aside so that this thread finds the queue empty
             while (task := queue.dequeue()) is not None:
                 others.append(task)
@@ -240,3 +243,17 @@ def _opened(pid: int, path: Path) -> bool:
         return any(os.readlink(fd) == str(path) for fd in Path(f"/proc/{pid}/fd").iterdir())
     except OSError:
         return False
+
+
+def test_a_starting_consumer_forgets_the_records_no_worker_holds(queue):
+    """A record under a dead pid, or written before the machine started (its pid may name another process now),
+    carries nothing: a starting consumer forgets it; a live worker's record, written since, stays."""
+    from workers import running
+    host = running._key().rsplit(":", 2)[0]
+    live, dead, before = f"{host}:{os.getpid()}:1", f"{host}:{2 ** 22 + 7}:1", f"{host}:{os.getppid()}:1"
+    queue.put(live, {"gen": 1, "collection": 1, "paths": ["a.md"], "at": time.time()})
+    queue.put(dead, {"gen": 1, "collection": 1, "paths": ["b.md"], "at": time.time()})
+    queue.put(before, {"gen": 1, "collection": 1, "paths": ["c.md"], "at": 0.0})
+    running.forget_here(queue)
+    assert [r["paths"] for r in running.records(queue)] == [["a.md"]]
+    assert sorted(k for k in queue.all_results() if k.startswith(running.PREFIX)) == [live]

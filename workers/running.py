@@ -4,10 +4,10 @@ huey deletes a job from the queue as a worker takes it, so a job at work is in n
 jobs lost from the queue (workers.lost) would take its files for lost. Each worker (a process, or a thread of one)
 records the job it runs under its own key (``sift.running.HOST:PID:THREAD``), written as the job starts and deleted
 as it ends: two small writes per job, each a fraction of a millisecond beside the job's own transactions
-(bench/lost_jobs.py). A record whose process is dead (a worker killed mid-job) carries nothing; records of another machine's workers are taken at
-their word, and an idle worker deletes its own now and then (``idle``): a delete that the queue lost (Redis
-stopped just after it) leaves no record that outlives its job for long. A starting consumer forgets this
-machine's records (``forget_here``): none of its workers runs yet.
+(bench/lost_jobs.py). A record whose process is dead (a worker killed mid-job) carries nothing; records of another
+machine's workers are taken at their word, and an idle worker deletes its own now and then (``idle``): a delete
+that the queue lost (Redis stopped just after it) leaves no record that outlives its job for long. A starting consumer forgets this
+machine's records that no live worker holds (``forget_here``).
 """
 from __future__ import annotations
 
@@ -88,8 +88,28 @@ def records(huey) -> list[dict]:
 
 
 def forget_here(huey) -> None:
-    """Forget this machine's records: a consumer starting has none of its workers at work yet, and a pid from
-    before (a reboot) may name another process now."""
-    here = f"{PREFIX}{socket.gethostname()}:"
-    for key in [k for k in huey.all_results() if k.startswith(here)]:
+    """Forget this machine's records that no worker holds: a pid that is dead, or one written before the machine
+    last started (a pid from before a reboot may name another process now; where the boot time is unknown, not
+    Linux, every record of the machine, as a starting consumer's workers run none yet). A live record is another
+    consumer's, at work: two sift-mcp servers each run one on the same home, and a second one starting forgot the
+    first one's records, whose files the check then queued again while they were at work."""
+    here, booted = f"{PREFIX}{socket.gethostname()}:", _booted()
+    for key, data in list(huey.all_results().items()):
+        if not key.startswith(here):
+            continue
+        if booted is not None and working.alive(int(key[len(here):].split(":")[0])):
+            try:
+                if huey.serializer.deserialize(data).get("at", 0) >= booted:
+                    continue
+            except Exception:  # noqa: BLE001 - a record that does not read carries nothing: forget it
+                pass
         quietly(huey.delete, key)
+
+
+def _booted() -> float | None:
+    """When this machine last started (Linux's /proc/stat), or None where that is unknown."""
+    try:
+        with open("/proc/stat") as stat:
+            return next(float(line.split()[1]) for line in stat if line.startswith("btime "))
+    except (OSError, StopIteration, ValueError, IndexError):
+        return None
