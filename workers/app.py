@@ -50,12 +50,16 @@ class Recovering:
         _record_model(self, time.time())
         halt.forget(self)
         try:
-            running.forget_here(self)  # none of its workers is at work yet
-            _mark_resumed()
             recover.resume(self)
             recover.mark_queue(self)
         except Exception:  # an unusable index is reported by the jobs themselves; the consumer still starts
             logging.getLogger("sift.workers").exception("could not look for interrupted jobs")
+        try:  # apart from the recovery above, which trouble here must not skip
+            running.forget_here(self)  # records of work no live worker holds
+            _mark_resumed()
+        except Exception:
+            logging.getLogger("sift.workers").exception("could not note this worker's start for the lost-job "
+                                                        "check and the ETA")
         return Consumer(self, **options)
 
     def dequeue(self):
