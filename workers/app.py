@@ -169,9 +169,13 @@ class SiftRedisHuey(Recovering, SaysRedisBack, PriorityRedisHuey):
 
 def _mark_resumed() -> None:
     """The builds under way count their ETA's pace from this start (search.index.store.mark_resumed)."""
-    from search.index import store
+    from search.index import db, store
     from workers import runtime
-    store.mark_resumed(runtime.index())
+    conn = db.connect(runtime.settings().index_path)  # its own connection: the workers are forked after this
+    try:
+        store.mark_resumed(conn)
+    finally:
+        conn.close()
 
 
 def _refuse_unusable_index() -> None:
