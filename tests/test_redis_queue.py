@@ -195,51 +195,6 @@ def test_redis_restarted_mid_build_with_appendonly_the_build_goes_on(sift_env, t
         server.stop()
 
 
-@pytest.mark.slow
-@pytest.mark.timeout(1500)
-def test_a_job_deleted_from_redis_mid_build_is_queued_again(sift_env, redis_url, tmp_path):
-    """One job of the build deleted from Redis's queue while the consumer runs on (as when Redis stopped 3 ms after
-    an embed job queued its write: a CI run hung 20 min). The worker's periodic check (every minute) finds its
-    files carried by no job at two checks and queues them again; the build publishes whole. Before, it waited for
-    ever: the consumer re-queued lost work only as it started or when Redis had lost the whole queue."""
-    from search.settings import load
-    from workers.app import make_huey
-    env = {**sift_env, "SIFT_QUEUE": redis_url, "SIFT_FILES_PER_JOB": "2", "SIFT_RESCAN_MINUTES": "100000",
-           "SIFT_LOST_JOB_SECONDS": "0"}
-    root = tmp_path / "notes"
-    files = _corpus(root, 60)
-    client = redis.Redis.from_url(redis_url)
-    app = make_huey(load(queue=redis_url))
-    log = tmp_path / "consumer.log"
-    consumer = Consumer(env, 2, log)
-    deleted: list[list[str]] = []
-
-    def delete_one() -> bool:
-        """Take one queued embed or write job out of Redis (the first that a worker has not taken meanwhile)."""
-        for member in client.zrange(QUEUE_KEY, 0, -1):
-            message = app.serializer.deserialize(member[8:])  # huey's Message: the task's name, its arguments
-            if message.name.rsplit(".", 1)[-1] in ("embed", "write") and client.zrem(QUEUE_KEY, member):
-                deleted.append(message.args[0].paths)
-                return True
-        return False
-
-    try:
-        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
-        conn = db.connect(Path(env["SIFT_HOME"]) / "index.db")
-        _until(delete_one, "an embed or write job in the queue to delete")
-        lost = deleted[0]
-        wait_published(conn, "notes", None, consumer.proc, limit=1200)
-        chunks = _visible(conn)
-        assert sorted(chunks) == sorted(files), "every note is published, the deleted job's too"
-        said = [line for line in log.read_text().splitlines() if "(a job lost from the queue)" in line]
-        assert len(said) == 1 and all(path in said[0] for path in lost), (lost, said)
-        assert "the Redis queue lost its jobs" not in log.read_text(), "the queue was kept: only one job was lost"
-        report = json.loads(run_ingest(env, "stats", "--json").stdout)
-        assert not report["collections"][0]["published"]["failures"]
-    finally:
-        consumer.stop()
-
-
 def test_ingest_enqueue_with_redis_stopped_says_so_in_one_line(sift_env, redis_server, tmp_path):
     """Redis stopped (here: its port with nothing listening, as after a shutdown): `ingest enqueue` printed
     redis's 60-line traceback. Now one line names the Redis, why, and what to do, with status 2."""
