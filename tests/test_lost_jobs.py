@@ -257,3 +257,32 @@ def test_a_starting_consumer_forgets_the_records_no_worker_holds(queue):
     running.forget_here(queue)
     assert [r["paths"] for r in running.records(queue)] == [["a.md"]]
     assert sorted(k for k in queue.all_results() if k.startswith(running.PREFIX)) == [live]
+
+
+def test_each_idle_worker_thread_deletes_its_own_stale_record(queue):
+    """Two worker threads of one consumer (huey_consumer's default) each ended a job whose record's delete the
+    queue lost; each then finds the queue empty, one just after the other, as idle workers polling at the same pace
+    do. The 10 s between an idle worker's deletes was counted per process while the records are per thread: the
+    first thread's delete held back the second's, at every poll, so its record carried its job's files for as long
+    as both stayed idle (the build waiting for them). Here IDLE_EVERY keeps its default."""
+    from workers import running
+    started, polled = threading.Barrier(2), [threading.Event(), threading.Event()]
+
+    def worker(i: int) -> None:
+        record = {"gen": 1, "collection": 1, "paths": [f"t{i}.md"], "at": time.time()}
+        with running.job(queue, 1, 1, record["paths"]):
+            pass
+        queue.put(running._key(), record)  # the delete the queue lost
+        started.wait()
+        if i:
+            polled[0].wait()
+        assert queue.dequeue() is None, "the queue is empty: this worker is idle"
+        polled[i].set()
+        polled[1].wait()  # both threads live until both polled (a thread's id may be taken again once it ends)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [r["paths"] for r in running.records(queue)] == [], "each idle worker deleted its own record"

@@ -42,6 +42,7 @@ def job(huey, gen: int | None, collection: int | None, paths: list[str] | None):
         yield
         return
     key = _key()
+    _idle_cleared.pop(key, None)  # the first idle poll after this job deletes its record, whatever the last did
     quietly(huey.put, key, {"gen": gen, "collection": collection, "paths": paths, "at": time.time()})
     try:
         yield
@@ -50,19 +51,22 @@ def job(huey, gen: int | None, collection: int | None, paths: list[str] | None):
 
 
 IDLE_EVERY = 10.0  # seconds: an idle worker deletes its record at most this often (``idle``)
-_idle_cleared = [0.0]  # when this process last did
+# when each worker (its key: a thread of this process) last did: by process, one idle thread's delete held back
+# every other's, and two threads polling at the same pace left the second one's record for good
+_idle_cleared: dict[str, float] = {}
 
 
 def idle(huey) -> None:
     """This worker found the queue empty: no job of it runs, so no record of it should exist. One whose delete was
     lost (Redis stopped just after it, and its append-only file had not kept it; a power cut under the SQLite
     queue) would otherwise carry its job's files for as long as the worker stays idle, which is exactly when
-    their build waits for them. Deleted at most every IDLE_EVERY seconds: one small write, not one per poll."""
-    now = time.monotonic()
-    if huey.immediate or now - _idle_cleared[0] < IDLE_EVERY:
+    their build waits for them. Deleted at most every IDLE_EVERY seconds by each worker thread (and at its first idle poll after a job):
+    one small write, not one per poll."""
+    now, key = time.monotonic(), _key()
+    if huey.immediate or now - _idle_cleared.get(key, -IDLE_EVERY) < IDLE_EVERY:
         return
-    _idle_cleared[0] = now
-    quietly(huey.delete, _key())
+    _idle_cleared[key] = now
+    quietly(huey.delete, key)
 
 
 def quietly(call, *args) -> None:
