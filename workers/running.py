@@ -60,8 +60,8 @@ def idle(huey) -> None:
     """This worker found the queue empty: no job of it runs, so no record of it should exist. One whose delete was
     lost (Redis stopped just after it, and its append-only file had not kept it; a power cut under the SQLite
     queue) would otherwise carry its job's files for as long as the worker stays idle, which is exactly when
-    their build waits for them. Deleted at most every IDLE_EVERY seconds by each worker thread (and at its first idle poll after a job):
-    one small write, not one per poll."""
+    their build waits for them. Deleted at most every IDLE_EVERY seconds by each worker thread (and at its first
+    idle poll after a job): one small write, not one per poll."""
     now, key = time.monotonic(), _key()
     if huey.immediate or now - _idle_cleared.get(key, -IDLE_EVERY) < IDLE_EVERY:
         return
