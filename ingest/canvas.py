@@ -22,6 +22,10 @@ import numpy as np
 from ingest.document import Document, Section, Skip, whole_characters
 from ingest.markdown import parse_markdown
 
+# groups in a card's heading path, the nearest ones: as deep as a Markdown heading path goes. Every group around a
+# card made it 300 labels long on a canvas of 300 groups one inside another (each stored and indexed with each of
+# its passages: 4.6 MB of paths from 83 KB, and about 1 GB from a 1.5 MB canvas of 500-character labels)
+GROUPS_IN_PATH = 6
 NEAR = 50  # lines after a node's id that its "text" key is looked for on (a canvas written with a key a line)
 ID = re.compile(r'"id"\s*:\s*("(?:[^"\\]|\\.)*")')
 
@@ -54,7 +58,7 @@ def parse_canvas(path: str, text: str) -> Document:
         card = parse_markdown(path, _text(node["text"]))
         first, last = _lines(lines, ids, node)
         for section in card.sections:
-            sections.append(Section(text=section.text, heading_path=[_label(g) for g in around] + section.heading_path,
+            sections.append(Section(text=section.text, heading_path=_path(around) + section.heading_path,
                                     start_line=first, end_line=last, atomic=section.atomic))
         links.update(card.meta.get("links", []))
         wiki.update(card.meta.get("wiki_links", []))
@@ -62,7 +66,7 @@ def parse_canvas(path: str, text: str) -> Document:
     for group in groups:
         if id(group) not in held:  # its label is in no text card's heading path
             first, last = _lines(lines, ids, group)
-            sections.append(Section(text=_label(group), heading_path=[_label(g) for g in boxes.around(group)],
+            sections.append(Section(text=_label(group), heading_path=_path(boxes.around(group)),
                                     start_line=first, end_line=last))
     sections.sort(key=lambda s: s.start_line)
     meta = {"links": sorted(links), "wiki_links": sorted(wiki)}
@@ -77,6 +81,11 @@ def _text(value) -> str:
 
 def _label(group: dict) -> str:
     return " ".join(_text(group["label"]).split())
+
+
+def _path(around: list[dict]) -> list[str]:
+    """The labels of the GROUPS_IN_PATH groups nearest a node of those ``around`` it (outermost first)."""
+    return [_label(g) for g in around[-GROUPS_IN_PATH:]]
 
 
 class _Boxes:
