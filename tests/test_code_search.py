@@ -722,3 +722,22 @@ def test_a_question_about_who_uses_a_pronoun_names_no_code(uploader_engine, quer
     answer = uploader_engine.search(query, mode=mode)
     assert not any(n.startswith("the code passages that ") for n in answer.notes), answer.notes
     assert used_by(query) is None and used_by("who calls render") == (["render"], True)
+
+
+FOLLOW_UP_TREE = {
+    "app/retry.py": 'def backoff(attempt):\n    """Waits grow with each attempt: they double until the cap."""\n'
+                    "    return min(2 ** attempt, 60)\n",
+    "app/cache.py": "def evict(items, keep):\n    return items[-keep:]\n",
+    "notes/cache.md": "# Cache\n\nThe caches are used by the API and the workers; where they are used matters.\n",
+}
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query", ["where are they used?", "who calls him", "who uses what"])
+def test_a_follow_up_question_about_who_uses_a_pronoun_names_no_code(immediate, tmp_path, embedder, query, mode):
+    """'where are they used?' asks about what was said before, as 'who uses this?' does: it was taken for the
+    name ``they``, and the function whose docstring says 'they double' came first as its user."""
+    engine = _engine_over(write_tree(tmp_path / "repo", FOLLOW_UP_TREE), embedder)
+    answer = engine.search(query, mode=mode)
+    assert not any(n.startswith("the code passages that ") for n in answer.notes), answer.notes
+    assert used_by(query) is None

@@ -172,9 +172,12 @@ USED_BY = [re.compile(pattern.replace("NAME", _ASKED) + r"\s*\??\s*", re.IGNOREC
     r"\s*where\s+(?:do|does)\s+\w+\s+(?P<verb>call|invoke|use)\s+NAME",
     r"\s*NAME\s+(?P<verb>callers|call\s+sites|usages)")]
 CALLING = ("call", "invok")
-# What a question says instead of a name, pointing at something said before ('who uses this?', 'what calls it'):
-# taken for the name, every passage using ``this`` (TypeScript, Java) came first, as the callers of a name would.
-PRONOUNS = frozenset({"this", "that", "these", "those", "it", "them", "one", "me", "you", "us"})
+# What a question says instead of a name, pointing at something said before ('who uses this?', 'what calls it',
+# 'where are they used?') or asking one ('who uses what'): taken for the name, every passage using ``this``
+# (TypeScript, Java) came first, as the callers of a name would, and a docstring saying 'they' made its function one.
+PRONOUNS = frozenset({"this", "that", "these", "those", "it", "them", "one", "me", "you", "us", "they", "we", "i",
+                      "he", "she", "him", "her", "what", "which", "who", "whom", "something", "anything",
+                      "everything", "someone", "anyone", "everyone"})
 
 
 def used_by(query: str) -> tuple[list[str], bool] | None:
