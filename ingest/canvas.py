@@ -19,13 +19,9 @@ from urllib.parse import quote
 
 import numpy as np
 
-from ingest.document import Document, Section, Skip, whole_characters
+from ingest.document import Document, Section, Skip, shortened, whole_characters
 from ingest.markdown import parse_markdown
 
-# groups in a card's heading path, the nearest ones: as deep as a Markdown heading path goes. Every group around a
-# card made it 300 labels long on a canvas of 300 groups one inside another (each stored and indexed with each of
-# its passages: 4.6 MB of paths from 83 KB, and about 1 GB from a 1.5 MB canvas of 500-character labels)
-GROUPS_IN_PATH = 6
 NEAR = 50  # lines after a node's id that its "text" key is looked for on (a canvas written with a key a line)
 ID = re.compile(r'"id"\s*:\s*("(?:[^"\\]|\\.)*")')
 
@@ -84,8 +80,10 @@ def _label(group: dict) -> str:
 
 
 def _path(around: list[dict]) -> list[str]:
-    """The labels of the GROUPS_IN_PATH groups nearest a node of those ``around`` it (outermost first)."""
-    return [_label(g) for g in around[-GROUPS_IN_PATH:]]
+    """The labels of the groups ``around`` a node (outermost first), as deep code's names are ``shortened``: every
+    group made a card's path 300 labels long on a canvas of 300 groups one inside another (stored and indexed with
+    each of its passages: 4.6 MB of paths from 83 KB, and about 1 GB from 1.5 MB of 500-character labels)."""
+    return shortened([_label(g) for g in around])
 
 
 class _Boxes:

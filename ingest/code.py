@@ -38,7 +38,7 @@ from .code_forms import form
 from .code_forms.declarations import DEFS, NEEDS_BODY, TRANSPARENT, WRAPPERS, C, definition_name, has_body
 from .code_forms.nodes import descendants, end_row, heading_safe
 from .code_forms.tests import go_subtests
-from .document import Document, Section, Skip
+from .document import Document, Section, Skip, shortened
 
 LANGUAGES: dict[str, str] = {
     ".py": "python", ".pyi": "python", ".pyw": "python",
@@ -327,16 +327,11 @@ def _sections(lines: list[str], defs: list[Definition], module: str) -> list[Sec
                     start_line=a + 1, end_line=b + 1) for a, b, o in runs]
 
 
-OUTER_NAMES, INNER_NAMES = 3, 4  # a heading path deeper than these (and the module) keeps them, '…' between
-
-
 def _shortened(path: list[str]) -> list[str]:
-    """The module, the outermost OUTER_NAMES definitions, '…' and the innermost INNER_NAMES: 250 classes each
-    nested in the one above gave the last a heading path of 251 names (a 2 KB heading on each passage, and 250
-    symbols of up to 250 names each, 300 KB), of which the outer names say where it is and the last what."""
-    if len(path) <= 1 + OUTER_NAMES + INNER_NAMES + 1:
-        return path
-    return [*path[:1 + OUTER_NAMES], "…", *path[-INNER_NAMES:]]
+    """The module and its definitions' names as ``shortened`` keeps them: 250 classes each nested in the one above
+    gave the last a heading path of 251 names (a 2 KB heading on each passage, and 250 symbols of up to 250 names
+    each, 300 KB), of which the outer names say where it is and the last what."""
+    return path[:1] + shortened(path[1:])
 
 
 def _runs(owner: list[tuple[str, ...]]) -> list[list]:

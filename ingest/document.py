@@ -50,3 +50,15 @@ class Skip(Exception):
 class SkipForNow(Skip):
     """Skipped for something this installation lacks (a package): installing it changes the answer, not the file."""
     lasting = False
+
+
+OUTER_NAMES, INNER_NAMES = 3, 4  # a heading path deeper than these keeps them, '…' between
+
+
+def shortened(names: list[str]) -> list[str]:
+    """A heading path's nested names (code's definitions, a canvas's groups): deeper than OUTER_NAMES +
+    INNER_NAMES + 1, the outermost OUTER_NAMES, '…' and the innermost INNER_NAMES. Each passage stores and indexes
+    its path: hundreds nested made it grow with the square of the file."""
+    if len(names) <= OUTER_NAMES + INNER_NAMES + 1:
+        return names
+    return [*names[:OUTER_NAMES], "…", *names[-INNER_NAMES:]]

@@ -96,8 +96,8 @@ def test_a_big_canvas_places_each_card_in_its_groups_with_one_box_each(monkeypat
 def test_deeply_nested_groups_do_not_multiply_the_canvas_in_its_heading_paths():
     """A card's heading path held every group around it: 300 groups one inside another, each with a card, made
     each card's path up to 300 labels long, stored and indexed with each of its passages (the labels' text ~150
-    times over; a 1.5 MB canvas of 1,500 such groups with 500-character labels, about 1 GB). A Markdown heading
-    path is 6 deep at most: a canvas's keeps as many groups, the ones nearest the card, outermost first."""
+    times over; a 1.5 MB canvas of 1,500 such groups with 500-character labels, about 1 GB). It is shortened as a
+    deep code definition's is: the three outermost groups, '…' and the four innermost."""
     n = 300
     label = "group label " * 8
     nodes = [{"id": f"g{i}", "type": "group", "label": f"{label}{i}", "x": -i * 10, "y": -i * 10,
@@ -111,7 +111,8 @@ def test_deeply_nested_groups_do_not_multiply_the_canvas_in_its_heading_paths():
     assert stored <= 6 * len(data), f"{stored} characters of heading paths from a canvas of {len(data)} bytes"
     paths = {s.text: s.heading_path for s in doc.sections}
     assert paths["card 0"][-1] == f"{label}0", "the group nearest the card last"
-    assert paths["card 2"] == [f"{label}{i}" for i in (7, 6, 5, 4, 3, 2)], "the six groups nearest the card"
+    assert paths["card 2"] == [*(f"{label}{i}" for i in (299, 298, 297)), "…", *(f"{label}{i}" for i in (5, 4, 3, 2))]
+    assert paths["card 292"] == [f"{label}{i}" for i in range(299, 291, -1)], "eight groups are kept whole"
     assert paths["card 299"] == [f"{label}299"]
 
 
