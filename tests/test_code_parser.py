@@ -1475,3 +1475,23 @@ def test_sql_is_cut_at_its_tables_views_and_functions():
     doc = parse_code("dump.sql", mysql)
     assert [s.heading_path for s in doc.sections] == [["dump", "users"], ["dump", "public.orders"]]  # quotes left out
     assert_exact_cover(mysql, doc)
+
+
+def test_sql_whose_dollar_quote_is_never_closed_is_windowed_by_lines():
+    """A function's body left open (a migration saved mid-edit, its closing '$$ LANGUAGE plpgsql;' not yet written):
+    tree-sitter's recovery from it grows with the square of the text after it, 9 s for 38 KB and the whole
+    OUTLINE_SECONDS (20 s) from 62 KB, at each save, where a .sql was windowed by lines at once before SQL was
+    outlined. Such a file is windowed by lines; a '$$' in a comment or a string, or a closed one, is no such file."""
+    body = "\n".join(f"    IF p_attempt > {i} THEN RAISE NOTICE 'attempt %', {i}; END IF;" for i in range(400))
+    opened = SCHEMA_SQL.replace("END;\n$$ LANGUAGE plpgsql;\n", body + "\n")
+    doc = parse_code("002_open.sql", opened)
+    assert doc.meta["fallback"] == "a dollar quote ($$) is never closed"
+    assert_exact_cover(opened, doc)
+    tagged = opened.replace("AS $$", "AS $body$")
+    assert parse_code("003_open.sql", tagged).meta["fallback"] == "a dollar quote ($body$) is never closed"
+    quoted = "-- costs in $$ here\nSELECT 'a $$ in a string', \"col$$\" FROM t;\n/* $tag$ */\n" + SCHEMA_SQL
+    doc = parse_code("004_quoted.sql", quoted)
+    assert "fallback" not in doc.meta
+    assert doc.meta["symbols"] == ["uploads", "upload_parts", "stalled_uploads", "mark_upload_complete"]
+    mysql = "DELIMITER $$\n" + "".join(f"CREATE PROCEDURE p{i}()\nBEGIN\n  SELECT {i};\nEND $$\n" for i in range(3))
+    assert "fallback" not in parse_code("005_procedures.sql", mysql + "DELIMITER ;\n").meta
