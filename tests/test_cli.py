@@ -869,6 +869,18 @@ def test_search_json_lists_the_missing_words_and_their_suggestions(immediate, si
     assert "unmatched" not in json.loads(run_ingest(sift_env, "search", "backups", "--json").stdout)
 
 
+def test_search_json_leaves_out_the_heading_path_of_a_passage_without_one(immediate, sift_env, tmp_path):
+    """`ingest search --json` printed `"heading_path": ""` for a passage before any heading, where the MCP tool's
+    structured result leaves the key out."""
+    ingest(write_tree(tmp_path / "n", {"bare.md": "Plain text about the lighthouse keeper, no heading at all.\n",
+                                       "headed.md": "# Keeper\n\n## Duties\n\nThe lighthouse lamp is trimmed.\n"}))
+    hits = {h["path"]: h for h in json.loads(
+        run_ingest(sift_env, "search", "lighthouse", "--mode", "keyword", "--json").stdout)["hits"]}
+    assert set(hits) == {"bare.md", "headed.md"}, hits
+    assert "heading_path" not in hits["bare.md"], hits["bare.md"]
+    assert hits["headed.md"]["heading_path"] == "Keeper > Duties", hits["headed.md"]
+
+
 @pytest.mark.parametrize("command", [("model", "info"), ("stats",), ("search", "alpha", "--mode", "keyword")])
 def test_a_reader_that_goes_away_ends_ingest_quietly_with_status_141(immediate, sift_env, tmp_path, command):
     """`ingest search … | head -1` printed a BrokenPipeError traceback; now it stops as other Unix tools do."""

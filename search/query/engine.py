@@ -111,10 +111,14 @@ class Answer:
     unmatched: list[dict] = field(default_factory=list)
 
     def as_dict(self) -> dict:
-        """The answer as plain data; ``unmatched`` only when a word is, as the MCP tool gives it."""
+        """The answer as plain data; ``unmatched`` only when a word is, and a hit's ``heading_path`` only when it has
+        one (a passage before any heading printed ``"heading_path": ""``), as the MCP tool gives them."""
         data = asdict(self)
         if not data["unmatched"]:
             del data["unmatched"]
+        for hit in data["hits"]:
+            if not hit["heading_path"]:
+                del hit["heading_path"]
         return data
 
 
