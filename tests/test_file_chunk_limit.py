@@ -44,8 +44,10 @@ def test_a_file_over_the_limit_is_skipped_with_the_reason_and_the_rest_publishes
     assert published is not None and report["building"] is None
     assert [(f["path"], f["stage"], f["state"]) for f in published["failures"]] == [("big.md", "chunk", "skipped")]
     reason = published["failures"][0]["reason"]
-    assert reason.startswith("about ") and " passages, more than SIFT_MAX_FILE_CHUNKS=5 (" in reason, reason
-    assert reason.endswith(" of embedding): raise SIFT_MAX_FILE_CHUNKS to index it"), reason
+    # what was skipped (the file, not embedded), why (its passages over the limit), what it would cost, and the setting
+    assert reason.startswith("not embedded: the file would make about ") and " passages, over the limit of 5 per file (" \
+        "embedding them would take " in reason, reason
+    assert reason.endswith("); raise SIFT_MAX_FILE_CHUNKS to index it"), reason
     conn = runtime.index()
     assert indexed_paths(conn) == {"small.md": 1, "exact.md": 5}, "nothing of the big file is written"
     assert keyword_hits("walrus") == []
@@ -68,7 +70,7 @@ def test_a_file_skipped_for_its_size_keeps_its_last_indexed_version_like_other_s
     write_tree(root, {"grows.md": note("beaver", 9)})
     published = ingest(root)["published"]
     assert [(f["path"], f["state"]) for f in published["failures"]] == [("grows.md", "skipped")]
-    assert "more than SIFT_MAX_FILE_CHUNKS=5" in published["failures"][0]["reason"]
+    assert "over the limit of 5 per file" in published["failures"][0]["reason"]
     assert keyword_hits("otter") == ["grows.md"] and keyword_hits("beaver") == []
     assert runtime.index().execute("SELECT count(*) FROM chunks").fetchone()[0] == 2
 
@@ -81,8 +83,9 @@ def test_the_limit_applies_only_past_it_and_counts_the_whole_file_when_it_ends_t
         chunk_document(doc, words, 64, 8, most=5)
     assert over.value.share == 1 and over.value.tokens == 6 * 3
     from workers.tasks import too_many_chunks
-    assert too_many_chunks(over.value) == ("6 passages, more than SIFT_MAX_FILE_CHUNKS=5 (under a minute of "
-                                           "embedding): raise SIFT_MAX_FILE_CHUNKS to index it")
+    assert too_many_chunks(over.value) == ("not embedded: the file would make 6 passages, over the limit of 5 per "
+                                           "file (embedding them would take under a minute); raise "
+                                           "SIFT_MAX_FILE_CHUNKS to index it")
 
 
 def words(text: str) -> int:

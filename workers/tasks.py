@@ -977,8 +977,10 @@ def too_many_chunks(over: TooManyChunks) -> str:
     minutes = tokens / (EMBED_TOKENS_PER_CORE * (os.cpu_count() or 1)) / 60
     took = "under a minute" if minutes < 1 else f"about {minutes:.0f} min" if minutes < 90 \
         else f"about {minutes / 60:.0f} h"
-    return (f"{said} passages, more than SIFT_MAX_FILE_CHUNKS={over.most:,} ({took} of embedding): "
-            "raise SIFT_MAX_FILE_CHUNKS to index it")
+    # the file comes first, then why and what to change: '(about 4 min of embedding)' after the limit read as the
+    # limit's cost, not as what embedding the file would have taken
+    return (f"not embedded: the file would make {said} passages, over the limit of {over.most:,} per file "
+            f"(embedding them would take {took}); raise SIFT_MAX_FILE_CHUNKS to index it")
 
 
 _counts: dict[tuple[str, bytes], int] = {}  # (model id, digest of the text) → tokens, oldest first
