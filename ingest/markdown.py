@@ -469,10 +469,14 @@ def _clean_meta(data: dict) -> dict:
             meta[key] = _meta_text(value)
     for key in ("tags", "aliases"):
         value = data.get(key)
-        if isinstance(value, str):
-            value = [v.strip() for v in re.split(r"[,\s]+", value) if v.strip()]
+        if isinstance(value, str):  # as Obsidian reads one string: tags apart at commas and spaces, aliases at commas
+            # ('aliases: Sift search, Sift' is two aliases; split at spaces too it was three words, none of them)
+            value = [v.strip() for v in re.split(r"[,\s]+" if key == "tags" else ",", value) if v.strip()]
         if isinstance(value, list):
-            meta[key] = [_meta_text(v) for v in value if isinstance(v, SCALARS)][:META_ITEMS]
+            items = [_meta_text(v) for v in value if isinstance(v, SCALARS)]
+            if key == "tags":  # 'tags: ["#a", "#b"]': the tag is 'a', as Obsidian lists it and an inline #a is kept
+                items = [tag for tag in (item.strip().lstrip("#") for item in items) if tag]
+            meta[key] = list(dict.fromkeys(items))[:META_ITEMS]
     return meta
 
 

@@ -40,6 +40,19 @@ def test_front_matter_gives_title_tags_aliases():
     assert doc.meta["aliases"] == ["Qumei"]
 
 
+@pytest.mark.parametrize("written, tags, aliases", [
+    ("tags: alpha, beta\naliases: Sift search, Sift", ["alpha", "beta"], ["Sift search", "Sift"]),
+    ("tags: alpha beta\naliases: Sift search", ["alpha", "beta"], ["Sift search"]),
+    ('tags: "#alpha, #beta"', ["alpha", "beta"], None),
+    ('tags: ["#alpha", "beta", "#"]', ["alpha", "beta"], None)])
+def test_front_matter_tags_and_aliases_as_one_string_read_as_obsidian_reads_them(written, tags, aliases):
+    """One string of aliases was cut at its spaces too ('Sift search' made the aliases 'Sift' and 'search'), and a
+    front-matter tag written with its '#' kept it, so the note's tag list said '#alpha' where its inline tag
+    says 'alpha'."""
+    doc = parse_markdown("n.md", f"---\n{written}\n---\n# T\n\nbody #alpha\n")
+    assert doc.meta["tags"] == tags and doc.meta.get("aliases") == aliases, doc.meta
+
+
 @pytest.mark.parametrize("value", ["date: 2024-02-30", "created: 2024-01-01 25:00:00", "tags: !!int twelve"])
 def test_front_matter_yaml_cannot_construct_is_read_as_text(value):
     """YAML that parses but whose values cannot be built (a date that does not exist) raised ValueError, not
