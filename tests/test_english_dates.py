@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from search.query.text import query_pieces
 from tests.conftest import indexed_engine, write_tree
 
 VAULT = {
@@ -12,6 +13,8 @@ VAULT = {
                                     "rota; the design review moves to Thursday and the retro to Friday afternoon.\n",
     "meetings/Standup March 21.md": "# Standup March 21\n\nThe release went out; nobody touched the CI.\n",
     "journal/Standup log March.md": "# Standup log March\n\n" + "The standup of March 14 ran long. " * 6 + "\n",
+    "meetings/Retro Sep 9.md": "# Retro Sep 9\n\nThe deploy freeze worked; the pager was quiet all week.\n",
+    "journal/Retro log September.md": "# Retro log September\n\n" + "The retro of September 9 ran long. " * 6 + "\n",
 }
 VAULT.update({f"misc/{name}.md": f"# {name}\n\n{text}\n" for name, text in [
     ("Garden", "Tomatoes need sun and a stake; beans climb the fence."),
@@ -41,3 +44,35 @@ def test_a_note_titled_with_an_english_date_comes_first_for_that_date(engine, qu
     answer = engine.search(query, mode=mode)
     assert answer.hits[0].path == "meetings/Standup March 14.md", [(h.path, h.score) for h in answer.hits[:3]]
 
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query, titled", [("standup Mar 14", "meetings/Standup March 14.md"),
+                                           ("retro September 9", "meetings/Retro Sep 9.md")])
+def test_a_month_abbreviated_finds_the_note_titled_with_it_in_full_and_the_reverse(engine, query, titled, mode):
+    """'standup Mar 14' was looked up in titles as 'standup 03-14' and as written, neither of which 'Standup March
+    14' holds: the journal that says standup and 14 more often came first (and 'Retro Sep 9' for 'retro September
+    9'). Each English date is now also looked up with its month written the other way."""
+    answer = engine.search(query, mode=mode)
+    assert answer.hits[0].path == titled, [(h.path, h.score) for h in answer.hits[:3]]
+
+
+def dated(query: str) -> dict[str, list[str]]:
+    """The query's words that keyword search looks up by more than themselves (a date's other forms)."""
+    return {word: terms[1:] for word, terms in query_pieces(query) if len(terms) > 1}
+
+
+@pytest.mark.parametrize("query", ["retry the upload, it may 5 times fail", "dec 10 in the loop",
+                                   "upgrade the IDE to 2024.3.1", "march on"])
+def test_a_month_word_that_is_a_common_word_or_a_version_number_is_no_date(query):
+    """'may 5', 'dec 10' and '2024.3.1' were read as dates (May 5th, 10 December, 1 March 2024), their month looked
+    up as '05 05', '12 10', '2024 03 01' too, and a note titled with that date put first."""
+    assert dated(query) == {}, dated(query)
+
+
+@pytest.mark.parametrize("query, month, forms", [
+    ("May 5 planning", "may", ["05 05", "5 月 5"]), ("may 5, 2024 planning", "may", ["2024 05 05", "5 月 5"]),
+    ("Dec 10 review", "dec", ["12 10", "12 月 10", "december 10"]), ("march 14", "march", ["03 14", "3 月 14", "mar 14"]),
+    ("release 2024.03.01", "03", ["2024 03 01", "3 月 1"])])
+def test_a_month_word_is_a_date_when_capitalised_or_with_a_year_or_a_full_date(query, month, forms):
+    assert dated(query) == {month: forms}, dated(query)

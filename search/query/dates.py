@@ -11,7 +11,12 @@ An English date (``March 14``, ``Mar 14, 2024``), as an assistant writes when it
 English, is looked up as the Chinese one is, in both other forms. A query that is a date alone counts, for
 titled-first, as the words of the date: ``2024-03-20`` puts the note titled or named so first.
 Each form is a term of the query's month word, as the other script's form is of a Chinese word: it adds a term but
-drops none.
+drops none. An English date is also looked up with its month written the other way (``Mar 14`` as ``March 14``, and
+the reverse), so a note titled or saying one is found by the other.
+A month word that is also a common word (``may``, ``dec``: 'may 5 retries', 'dec 10' in code) is a month only when
+capitalised (``May 5``) or with a year (``may 5, 2024``); a date written with dots is one only zero-padded
+(``2024.03.01``): ``2024.3.1`` is a version number (a JetBrains release, a calendar-versioned package) more often.
+The case is read from the query as typed: the functions take it before it is casefolded.
 """
 from __future__ import annotations
 
@@ -24,6 +29,10 @@ _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augu
            "november", "december")
 _ENGLISH = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|" + "|".join(_MONTHS) + r")\.?\s+"
                       r"(\d{1,2})(?:st|nd|rd|th)?(?!\d)(?:,?\s+(\d{4})(?!\d))?", re.IGNORECASE)
+
+
+# month words that are common words too: a month only when capitalised or with a year ('may 5 retries', 'dec 10')
+_AMBIGUOUS = {"may", "dec"}
 
 
 class _Date(NamedTuple):
@@ -44,6 +53,8 @@ def date_forms(query: str) -> dict[str, list[str]]:
         # hold, where 3月14 is rare (2024-03-20 ranked a table saying 3月20日 above the daily note 2024-03-20.md)
         iso = " ".join([*([date.year] if date.year else []), f"{date.month:02d}", f"{date.day:02d}"])
         forms.setdefault(date.written, []).extend([iso, f"{date.month} 月 {date.day}"])
+        if date.written.isalpha() and _other_name(date) != date.written:  # 'mar 14' as 'march 14' too, and the other way
+            forms[date.written].append(f"{_other_name(date)} {date.day}")
     return {month: list(dict.fromkeys(its)) for month, its in forms.items()}
 
 
@@ -64,6 +75,23 @@ def iso_dates(query: str, english: bool = True) -> str:
         return f" {date.year + '-' if date.year else ''}{date.month:02d}-{date.day:02d} "
     chinese = _OF_DATE.sub(iso, query) if "月" in query else query
     return _ENGLISH.sub(iso, chinese) if english else chinese
+
+
+def month_names_swapped(query: str) -> str:
+    """``query`` with each English date's month written the other way: 'standup Mar 14' as 'standup March 14',
+    'March 14' as 'Mar 14' (a title holds the one it was written with); ``query`` itself when it has none."""
+    def swapped(match: re.Match) -> str:
+        date = _date(match)
+        return match.group() if date is None else f"{_other_name(date)} {date.day}" + (
+            f" {date.year}" if date.year else "")
+    return _ENGLISH.sub(swapped, query)
+
+
+def _other_name(date: _Date) -> str:
+    """The month's name written the other way than the query writes it: its three letters for a full name, else
+    the full name ('sept' → 'september')."""
+    name = _MONTHS[date.month - 1]
+    return name[:3] if date.written == name and len(name) > 3 else name
 
 
 _OF_DATE = re.compile(_CHINESE.pattern + "的?")  # 3月20号的日记: the date's 的 (of) is no word of a title
@@ -96,11 +124,15 @@ def _dates(query: str) -> list[_Date]:
 def _date(match: re.Match) -> _Date | None:
     """The date a match of one of the three patterns writes, or None when its month or day is out of range."""
     if match.re is _ISO:
-        year, _, month, day = match.groups()
+        year, separator, month, day = match.groups()
+        if separator == "." and (len(month) < 2 or len(day) < 2):
+            return None  # 2024.3.1: a version number more often than a date (2024.03.01 is a date)
         written, number, iso = month, int(month), True
     elif match.re is _ENGLISH:
         month, day, year = match.groups()
         written, iso = month.casefold(), False
+        if written in _AMBIGUOUS and not year and not month[0].isupper():
+            return None  # 'may 5 retries', 'dec 10': a verb, a decrement; 'May 5' and 'may 5, 2024' are dates
         number = next(i for i, name in enumerate(_MONTHS, 1) if name.startswith(written[:3]))
     else:
         year, month, day = match.groups()

@@ -32,7 +32,7 @@ from search.index.status import when
 from search.model.info import ModelError
 from search.query import bibliography, fusion, keyword, question, spelling, symbols, tags, unindexed
 from search.query.catalog import Catalog
-from search.query.dates import iso_dates, only_date
+from search.query.dates import iso_dates, month_names_swapped, only_date
 from search.query.filters import Filters, empty_range
 from search.query.postings import Phrase, Postings, tokenize
 from search.query.scope import file_place
@@ -911,8 +911,10 @@ def _titled_first(conn, query: str, ranked: list, mode: str, notes: list[str], c
         return ranked  # one word, but a note's #tag ('#project/shed' puts the notes tagged so first) or a date
     # an English date also as written: 'standup March 14' is the note titled 'Standup March 14' as well as the one
     # named 2024-03-14 (as ISO alone, 'standup 03-14', the note titled so was left below a log saying it more often)
+    # and with its month the other way: 'standup Mar 14' is the note titled 'Standup March 14' too, and the reverse
+    written = iso_dates(query, english=False)
     either = [e for e in dict.fromkeys(_title_words(conn, form, query, common) for form in
-                                       (asked, iso_dates(query, english=False))) if e]
+                                       (asked, written, month_names_swapped(written))) if e]
     if not either:
         return ranked
     expression = "title : (" + " OR ".join(either) + ")" if len(either) > 1 else "title : " + either[0]

@@ -412,7 +412,7 @@ def _pattern(query: str, skip: frozenset = frozenset()) -> re.Pattern | None:
                 words.setdefault(_START + _word(_bare(form)))
             if piece in phrases:  # its words in a row, as search found them: get_user_name (getUserName split), 'read error'
                 words.setdefault(_START + r"[\W_]+".join(_word(part) for part in phrases[piece].split()))
-    words.update(dict.fromkeys(date_patterns(normalise(query))))  # 3月14日 marks 2024-03-14, and the other way
+    words.update(dict.fromkeys(date_patterns(unicodedata.normalize("NFKC", query))))  # 3月14日 marks 2024-03-14, and the other way
     if not words:
         return None
     ordered = sorted(list(words)[:MARKED], key=len, reverse=True)

@@ -189,7 +189,8 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
     (``name_phrases``); for the month of a date, the date as the other way of writing it does (``date_forms``)."""
     found: dict[str, list[str]] = {}
     phrases = name_phrases(query)  # getUser as 'get user' too
-    dated = date_forms(normalise(query))  # 3月14日 as '03 14' too, 2024-03-14 as '3 月 14'
+    # 3月14日 as '03 14' too, 2024-03-14 as '3 月 14'; not casefolded, as 'May 5' is a date where 'may 5' is not
+    dated = date_forms(unicodedata.normalize("NFKC", query))
     for word in WORD.findall(apart(normalise(query))):
         for piece in split_scripts(word):
             if piece in found or not CJK_RUN.fullmatch(piece):
