@@ -3,8 +3,12 @@
 A canvas is JSON (JSON Canvas 1.0): ``nodes`` of type text (``text``: Markdown), file (``file``: a path from the
 vault's folder, a note or a PDF laid on the canvas), link (``url``) and group (``label``), and ``edges``. Indexed as
 text it would be ids and coordinates. Each text card is read as a note is (ingest.markdown): its sections, headings,
-links and #tags, under the labels of the groups it lies in (outermost first) as its heading path. A group holding no
-text card is a passage of its label alone. A file card is a link to its file, as a wiki link with its path is, so the
+links and #tags, under the labels of the groups it lies in (outermost first) as its heading path. A link card is a
+passage of its URL (its words: the site, the page's name), under its groups, and an edge's label a passage of its
+own, so what a canvas says only there is found too. A group holding no text or link card is a passage of its label
+alone. A canvas of more than MAX_ITEMS nodes and edges is skipped with the reason: each card is parsed as a note and
+placed in the groups holding it, so a hostile 64 MiB canvas of a million cards held its worker for many minutes
+(hours, with as many groups). A file card is a link to its file, as a wiki link with its path is, so the
 canvas is among a note's backlinks and a PDF's citing notes. Titled by the file name, as Obsidian shows it.
 
 Obsidian writes each node on a line of its own: a card's passages are on the line that holds its id (and its text,
@@ -23,6 +27,9 @@ from ingest.document import Document, Section, Skip, shortened, whole_characters
 from ingest.markdown import parse_markdown
 
 NEAR = 50  # lines after a node's id that its "text" key is looked for on (a canvas written with a key a line)
+# nodes and edges a canvas may hold: 20,000 parse in about 2 s (10,000 cards each in a group of its own, the worst
+# case, on a busy 2-core machine); Obsidian's own canvases hold hundreds
+MAX_ITEMS = 20_000
 ID = re.compile(r'"id"\s*:\s*("(?:[^"\\]|\\.)*")')
 
 
@@ -37,6 +44,11 @@ def parse_canvas(path: str, text: str) -> Document:
     nodes = canvas.get("nodes", []) if isinstance(canvas, dict) else None
     if not isinstance(nodes, list):
         raise Skip("not a canvas: no list of nodes (JSON Canvas keeps its cards under 'nodes')")
+    edges = canvas.get("edges", [])
+    edges = [e for e in edges if isinstance(e, dict)] if isinstance(edges, list) else []
+    if len(nodes) + len(edges) > MAX_ITEMS:
+        raise Skip(f"a canvas of {len(nodes):,} nodes and {len(edges):,} edges, more than the {MAX_ITEMS:,} Sift reads "
+                   "in one canvas: none of its cards is indexed (split it into smaller canvases)")
     nodes = [n for n in nodes if isinstance(n, dict)]
     groups = [n for n in nodes if n.get("type") == "group" and _text(n.get("label"))]
     boxes = _Boxes(groups)
@@ -47,6 +59,12 @@ def parse_canvas(path: str, text: str) -> Document:
         kind = node.get("type")
         if kind == "file" and _text(node.get("file")):
             links.add("/" + quote(_text(node["file"]).lstrip("/")))  # from the vault's folder, as written
+        if kind == "link" and _text(node.get("url")).strip():  # a web page laid on the canvas: its URL's words
+            around = boxes.around(node)
+            held.update(id(g) for g in around)
+            first, last = _lines(lines, ids, node)
+            sections.append(Section(text=" ".join(_text(node["url"]).split()), heading_path=[_label(g) for g in around],
+                                    start_line=first, end_line=last))
         if kind != "text" or not _text(node.get("text")).strip():
             continue
         around = boxes.around(node)
@@ -64,6 +82,11 @@ def parse_canvas(path: str, text: str) -> Document:
             first, last = _lines(lines, ids, group)
             sections.append(Section(text=_label(group), heading_path=_path(boxes.around(group)),
                                     start_line=first, end_line=last))
+    for edge in edges:  # an arrow's label ('depends on', 'blocked by'): said nowhere else
+        label = " ".join(_text(edge.get("label")).split())
+        if label:
+            first, last = _lines(lines, ids, edge)
+            sections.append(Section(text=label, heading_path=[], start_line=first, end_line=last))
     sections.sort(key=lambda s: s.start_line)
     meta = {"links": sorted(links), "wiki_links": sorted(wiki)}
     if tags:

@@ -5,7 +5,9 @@ without text by its label, and its file cards counted as links (a note's backlin
 from __future__ import annotations
 
 import json
+import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -49,11 +51,13 @@ def test_a_canvas_is_its_text_cards_under_their_groups_at_their_lines_and_links_
     assert [(s.heading_path, s.text) for s in doc.sections] == [
         (["Garden plans", "Shed", "Roof"], NODES[2]["text"]),
         ([], "Timber sources"),  # a group of no text card: its label
-        ([], "Ask the sawmill about larch boards")]
+        ([], "https://example.com/larch"),  # a link card: its URL (it was not read)
+        ([], "Ask the sawmill about larch boards"),
+        ([], "builds")]  # an edge's label (it was not read)
     lines = written.split("\n")
-    for section, node in zip(doc.sections, (NODES[2], NODES[4], NODES[7])):
+    for section, item in zip(doc.sections, (NODES[2], NODES[4], NODES[6], NODES[7], {"id": "293a4b5c6d7e8f90"})):
         assert section.start_line == section.end_line, section
-        assert f'"id":"{node["id"]}"' in lines[section.start_line - 1], (section, node)
+        assert f'"id":"{item["id"]}"' in lines[section.start_line - 1], (section, item)
     body = "\n".join(s.text for s in doc.sections)
     assert '"x"' not in body and "a1b2c3d4" not in body
     assert doc.meta["links"] == ["/Projects/Garden%20Shed.md", "/papers/timber.pdf", "Budget"]
@@ -67,6 +71,47 @@ def test_an_empty_canvas_is_an_empty_note_and_broken_json_says_so():
                            (b"[1, 2]", "no list of nodes")):
         with pytest.raises(Skip, match=f"^not a canvas: {reason}"):
             parse_file("bad.canvas", broken)
+
+
+def test_a_link_card_and_an_edge_label_are_searched_under_their_groups(immediate, tmp_path, monkeypatch):
+    """A canvas's link cards (a URL) and its arrows' labels were not read: a canvas that says 'supersedes' only on an
+    arrow, or names a page only by its URL, was not found by those words."""
+    from search.query.engine import Engine
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    nodes = [{"id": "grp1", "type": "group", "x": 0, "y": 0, "width": 900, "height": 900, "label": "Reading list"},
+             {"id": "web1", "type": "link", "url": "https://en.wikipedia.org/wiki/Stigmergy", "x": 10, "y": 10,
+              "width": 100, "height": 100},
+             {"id": "txt1", "type": "text", "text": "Old plan", "x": 2000, "y": 0, "width": 100, "height": 100},
+             {"id": "txt2", "type": "text", "text": "New plan", "x": 3000, "y": 0, "width": 100, "height": 100}]
+    edges = [{"id": "edg1", "fromNode": "txt2", "toNode": "txt1", "label": "supersedes"}]
+    written = json.dumps({"nodes": nodes, "edges": edges}, indent="\t")
+    ingest(write_tree(tmp_path / "vault", {"Map.canvas": written, "Other.md": "# Other\n\nA plan.\n"}), "vault")
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+    for word, heading in (("stigmergy", "Reading list"), ("supersedes", "")):
+        hits = engine.search(word, mode="keyword").hits
+        assert [(h.path, h.heading_path) for h in hits] == [("Map.canvas", heading)], (word, hits)
+    edge = engine.search("supersedes", mode="keyword").hits[0]
+    assert '"id": "edg1"' in written.split("\n")[edge.start_line - 1], edge
+
+
+def test_a_canvas_of_more_nodes_and_edges_than_sift_reads_is_skipped_saying_so(immediate, tmp_path, monkeypatch):
+    """A hostile canvas of a million tiny cards (64 MiB) held its worker for minutes, each card parsed as a note
+    (hours with as many groups, each card placed among them): one over MAX_ITEMS nodes and edges is skipped at
+    once with the reason, recorded as a skipped file; the version indexed before stays searchable."""
+    from ingest import canvas as module
+    over = {"nodes": [{"id": f"n{i}", "type": "text", "text": f"card {i}", "x": i, "y": 0, "width": 1, "height": 1}
+                      for i in range(20_000)], "edges": [{"id": "e0", "fromNode": "n0", "toNode": "n1"}]}
+    with pytest.raises(Skip, match="^a canvas of 20,000 nodes and 1 edges, more than the 20,000 Sift reads in one "
+                                   "canvas: none of its cards is indexed"):
+        parse_file("huge.canvas", json.dumps(over).encode())
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "vault", {"Map.canvas": canvas(NODES[7:])})
+    assert ingest(root, "vault")["published"]["failures"] == []
+    monkeypatch.setattr(module, "MAX_ITEMS", 3)
+    write_tree(root, {"Map.canvas": canvas(NODES)})
+    published = ingest(root, "vault")["published"]
+    assert [(f["path"], f["state"]) for f in published["failures"]] == [("Map.canvas", "skipped")], published
+    assert published["failures"][0]["reason"].startswith("a canvas of 8 nodes and 1 edges, more than the 3 "), published
 
 
 def test_a_big_canvas_places_each_card_in_its_groups_with_one_box_each(monkeypatch):
@@ -89,7 +134,7 @@ def test_a_big_canvas_places_each_card_in_its_groups_with_one_box_each(monkeypat
                       "height": 1})
     doc = parse_file("big.canvas", canvas(nodes).encode())
     assert [s.heading_path for s in doc.sections if s.text == "card 7"] == [["All", "Box 7"]]
-    assert len(doc.sections) == n
+    assert len(doc.sections) == n + 1  # and the label of canvas()'s one edge
     assert calls[0] <= 3 * len(nodes), f"{calls[0]} boxes computed for {len(nodes)} nodes"
 
 
