@@ -661,6 +661,18 @@ def test_a_question_about_who_calls_a_name_gives_its_callers_first(uploader_engi
     assert not tests or all(not h.path.startswith("tests/") for h in answer.hits[:tests[0]])  # callers, then tests
 
 
+@pytest.mark.parametrize("query", ["who calls retry_upload_part", "callers of iter_parts",
+                                   "where is retryUpload called?", "what invokes retry_upload_part"])
+def test_a_caller_question_gets_no_spelling_note_for_its_framing_words(uploader_engine, query):
+    """'who calls retry_upload_part' said "no passage contains 'who' or 'calls'", and 'where is … called' named
+    'called': the question's framing, in no code, read as words the user may have mistyped. The name alone is
+    checked: a misspelled one is still named, with the name meant."""
+    answer = uploader_engine.search(query, mode="keyword")
+    assert answer.unmatched == [] and not any(n.startswith("no passage contains") for n in answer.notes), answer.notes
+    typo = uploader_engine.search("who calls retry_uplaod_part", mode="keyword")
+    assert [u["word"] for u in typo.unmatched] == ["uplaod"], typo.unmatched
+
+
 def test_what_asks_who_uses_a_name():
     assert used_by("who calls retry_upload_part") == (["retry_upload_part"], True)
     assert used_by("usages of Huey.enqueue?") == (["Huey", "enqueue"], False)

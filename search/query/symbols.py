@@ -184,11 +184,25 @@ def used_by(query: str) -> tuple[list[str], bool] | None:
     """(the parts of the name, whether only a call of it counts) when the query asks where a name is used
     (``USED_BY``); None for any other query. Any name counts here, a plain word too (``who calls render``): the
     question says it is one; a pronoun (``PRONOUNS``: 'who uses this?') does not."""
+    found = _asked_use(query)
+    if found is None:
+        return None
+    return SEPARATOR.split(found.group("name")), found.group("verb").casefold().startswith(CALLING)
+
+
+def used_name(query: str) -> str | None:
+    """The name, as typed, whose uses the query asks for (``used_by``): its only word the spelling note checks, as
+    'who', 'calls', 'callers', 'of' and 'called' frame the question and are in no code ('no passage contains
+    'who' or 'calls'' was said to 'who calls upload_file')."""
+    found = _asked_use(query)
+    return None if found is None else found.group("name")
+
+
+def _asked_use(query: str) -> re.Match | None:
     for pattern in USED_BY:
         found = pattern.fullmatch(query)
         if found and found.group("name").casefold() not in PRONOUNS:
-            verb = found.group("verb").casefold()
-            return SEPARATOR.split(found.group("name")), verb.startswith(CALLING)
+            return found
     return None
 
 
