@@ -744,6 +744,22 @@ FOLLOW_UP_TREE = {
 }
 
 
+KEBAB_TREE = {
+    "cli.py": 'import argparse\n\n\ndef parse(argv):\n    parser = argparse.ArgumentParser(prog="ship")\n'
+              '    parser.add_argument("--dry-run", action="store_true", help="print the plan, change nothing")\n'
+              '    parser.add_argument("--target", default="prod")\n    return parser.parse_args(argv)\n',
+    "deploy.py": "def deploy(plan, dry_run=False):\n    if dry_run:\n        print('dry run: nothing shipped')\n"
+                 "        return plan\n    for step in plan:\n        step.run()\n    return plan\n",
+    "docs/Dry runs.md": "# Dry runs\n\n" + "A dry run prints the plan; run the dry run before every deploy. " * 4 + "\n",
+    "web/styles.css": "body {\n  margin: 0;\n}\n\n.btn-primary {\n  color: white;\n  background: navy;\n}\n",
+    "web/page.html": "<main>\n" + '  <a class="btn btn-primary" href="/buy">Buy, primary button</a>\n' * 4 + "</main>\n",
+    "docs/Buttons.md": "# Buttons\n\n" + "The primary button (btn primary) is navy; one primary button a page. " * 4 + "\n",
+    "uploader/retry.py": "import time\n\n\ndef retry_upload(part, attempts=3):\n    for n in range(attempts):\n"
+                         "        if part.send():\n            return True\n        time.sleep(2 ** n)\n    return False\n",
+    "docs/Retries.md": "# Retries\n\n" + "Retry the upload when it fails: each retry of an upload waits longer. " * 4 + "\n",
+}
+
+
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
 @pytest.mark.parametrize("query", ["where are they used?", "who calls him", "who uses what"])
 def test_a_follow_up_question_about_who_uses_a_pronoun_names_no_code(immediate, tmp_path, embedder, query, mode):
@@ -753,3 +769,25 @@ def test_a_follow_up_question_about_who_uses_a_pronoun_names_no_code(immediate, 
     answer = engine.search(query, mode=mode)
     assert not any(n.startswith("the code passages that ") for n in answer.notes), answer.notes
     assert used_by(query) is None
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query, path", [("--dry-run", "cli.py"), (".btn-primary", "web/styles.css"),
+                                         ("btn-primary", "web/styles.css"), ("retry-upload", "uploader/retry.py")])
+def test_a_kebab_case_name_finds_what_declares_it_first(immediate, tmp_path, embedder, query, path, mode):
+    """A kebab-case name (a flag, a CSS class, a name written as Lisp or shell write them) was no code name: its
+    words ranked the notes saying 'dry run' or 'primary button' and the page using the class above the line that
+    declares it. Now it is one, as snake_case, camelCase and PascalCase names are: the flag added, the CSS rule,
+    the Python retry_upload for retry-upload, first."""
+    engine = _engine_over(write_tree(tmp_path / "tree", KEBAB_TREE), embedder)
+    answer = engine.search(query, mode=mode)
+    assert answer.hits[0].path == path, [(h.path, h.score) for h in answer.hits[:4]]
+
+
+def test_which_kebab_case_names_are_code_names_and_what_declares_them():
+    assert code_name("--dry-run") == ["dry-run"] and code_name(".btn-primary") == ["btn-primary"]
+    assert code_name("retry-upload") == ["retry-upload"] and code_name("-v") is None and code_name("3-4") is None
+    assert declares("dry-run", 'parser.add_argument("--dry-run", action="store_true")')
+    assert declares("btn-primary", "a.btn-primary, .btn-primary:hover {") and declares("retry-upload", "def retry_upload():")
+    assert declares("retry-upload", "retry-upload() {") and declares("retry-upload", "(defun retry-upload (part)")
+    assert not declares("btn-primary", '<a class="btn-primary">') and not declares("btn-primary", ".btn-primary-dark {")

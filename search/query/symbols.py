@@ -16,6 +16,9 @@ import re
 PART = r"[^\W\d]\w*|\$\w+"
 CODE_NAME = re.compile(rf"@?(?P<name>(?:{PART})(?:(?:\.|::|->|#|\\)(?:{PART}))*)(?:\(\))?", re.UNICODE)
 SEPARATOR = re.compile(r"\.|::|->|#|\\")
+# A kebab-case name, as a command-line flag (``--dry-run``), a CSS class (``.btn-primary``), a Lisp, shell or Make
+# name (``retry-upload``) writes one: words joined by '-', a flag's dashes or a class's dot before it.
+KEBAB = re.compile(r"(?:--?|\.)?(?P<name>[^\W\d_][^\W_]*(?:-[^\W_]+)+)")
 CAMEL = re.compile(r"[a-z0-9][A-Z]")  # a capital inside a word: getUserName, ErrExpired, utf8Decode
 # A line that declares a name: a keyword of some language before it, after modifiers (``export async function``,
 # ``pub fn``, Go's ``func (c *Cache)``, ``#define``).
@@ -80,6 +83,9 @@ def code_name(query: str) -> list[str] | None:
     not give way to the functions it names. A name is written as code writes one: qualified, with '_',
     in camelCase (``getUserName``, ``ErrExpired``), in capitals (``MAX_RETRIES``, ``URL``), as a decorator or a call."""
     query = query.strip()
+    kebab = KEBAB.fullmatch(query)
+    if kebab:  # 'retry-upload' is retry_upload and retryUpload, as the other case styles are one another
+        return [kebab.group("name")]
     found = CODE_NAME.fullmatch(query)
     if not found:
         return None
@@ -144,17 +150,30 @@ def folded(name: str) -> str:
     """A name as compared with another, whichever way it is written: case aside and without its underscores, so
     that ``upload_retry_limit`` is the TypeScript ``uploadRetryLimit`` and ``RetryUploadPart`` the Python
     ``retry_upload_part`` (a developer writes a name as the language they think in writes it: the other file's
-    definition ranked below a test whose words are the name's)."""
-    return name.casefold().replace("_", "") or name.casefold()
+    definition ranked below a test whose words are the name's); a kebab-case name's '-' goes as its '_' does
+    (``retry-upload``)."""
+    return name.casefold().replace("_", "").replace("-", "") or name.casefold()
+
+
+def _spelled(name: str) -> str:
+    """A pattern of ``name`` (casefolded) however its words are joined: by '_', by '-' or not at all."""
+    return "[_-]*" + "[_-]*".join(map(re.escape, folded(name)))
 
 
 def declares(name: str, text: str) -> bool:
     """Whether ``text`` has a line declaring ``name`` (case and underscores aside, as ``folded``): ``class
     XmpDocumentError(…)``, ``var ErrExpired = …``, ``export const formatUserLabel = …``, or, for a name in capitals
     (``MAX_RETRIES``), an assignment starting a line (``MAX_RETRIES = 5``: a local variable in small letters is
-    assigned in many functions)."""
-    word = "_*" + "_*".join(map(re.escape, folded(name)))
+    assigned in many functions). A kebab-case name (``retry-upload``) as its languages declare one too: a flag
+    added (``add_argument("--dry-run"``, ``option('--dry-run'``), a CSS rule's selector (``.btn-primary {``), a shell or
+    Make function (``retry-upload() {``, ``retry-upload:``), Lisp's ``(defun retry-upload``."""
+    word = _spelled(name)
     pattern = rf"^[ \t]*{MODIFIERS}{KEYWORDS}[ \t]+[`\"\[]?{word}\b"
+    if "-" in name:
+        pattern += (rf"|(?:argument|option|flag)\w*\([^\n]*[\"']--?{word}[\"'=]"
+                    rf"|^[ \t]*[^\n{{;]*\.{word}(?![\w-])[^\n{{;]*\{{"
+                    rf"|^[ \t]*(?:function[ \t]+)?{word}[ \t]*(?:\(\)[ \t]*\{{|:)"
+                    rf"|^[ \t]*\((?:defun|defmacro|defvar|define)[ \t]+{word}(?![\w-])")
     if name.upper() == name and any(c.isalpha() for c in name):
         pattern += rf"|^[ \t]*{word}[ \t]*(?::[^=\n]*)?=(?!=)"
     return re.search(pattern, text.casefold(), re.MULTILINE) is not None
@@ -210,7 +229,7 @@ def uses(name: str, text: str, calls: bool) -> bool:
     """Whether ``text`` (a code passage) uses ``name`` (case and underscores aside, as ``folded``) on a line that
     neither declares it (``declares``), imports it nor is a comment: with ``calls``, as a call (``name(``,
     ``.name(``, a decorator ``@name``, a JSX element ``<Name``), else anywhere as a whole name."""
-    word = "_*" + "_*".join(map(re.escape, folded(name)))
+    word = _spelled(name)
     used = re.compile(rf"(?<![\w$])(?:{word}\s*\(|@{word}\b|<{word}\b)" if calls else rf"(?<![\w$]){word}(?![\w$])",
                       re.IGNORECASE)
     return any(used.search(line) and not declares(name, line) and not IMPORT_LINE.match(line)
