@@ -143,8 +143,9 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
 # Excalidraw drawing's data makes no passages, a line break joins CJK only in wrapped text; a PDF's reference list a
 # section of its own, under its heading, from the line it begins on; a title from the first page's largest text; a
 # short paper's running header and page numbers left out; a compound's hyphen at a line end kept; 12: SQL outlined
-# by its tables, views, functions, types and triggers (it was windowed by lines).
-VERSION = 12
+# by its tables, views, functions, types and triggers (it was windowed by lines); 13: a canvas's link cards and edge
+# labels are passages, and a front matter's aliases (one string) split at commas only, its '#tag's without the '#'.
+VERSION = 13
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked
