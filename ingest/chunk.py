@@ -144,7 +144,8 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
 # section of its own, under its heading, from the line it begins on; a title from the first page's largest text; a
 # short paper's running header and page numbers left out; a compound's hyphen at a line end kept; 12: SQL outlined
 # by its tables, views, functions, types and triggers (it was windowed by lines); 13: a canvas's link cards and edge
-# labels are passages, and a front matter's aliases (one string) split at commas only, its '#tag's without the '#'.
+# labels are passages, and a front matter's aliases (one string) split at commas only, its '#tag's without the '#'; a slide deck's
+# footer with the count of pages ('Lecture 3 4/10') left out of every page.
 VERSION = 13
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

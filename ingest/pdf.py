@@ -171,6 +171,9 @@ EDGE_LINES = 2  # lines at the top and at the bottom of a page that may be a run
 RUNNING_PAGES = 3  # on at least this many pages
 PAGE_LABEL_CHARS = 80  # a line with a page number longer than this is taken for text
 _EDGE_NUMBER = re.compile(r"^(\d{1,4}|[ivxlcdm]{1,7})\b|\b(\d{1,4}|[ivxlcdm]{1,7})$", re.IGNORECASE)
+# A page's number with the count of pages, at a line's start or end: '4/10', '4 / 10', 'Page 4 of 10', 'p. 4 of 10'
+_NUMBER_OF = re.compile(r"(?:^|(?<=\s))(?:(?:page|p\.)\s*)?(\d{1,4})\s*(?:/|\bof\b)\s*\d{1,4}$|"
+                        r"^(?:(?:page|p\.)\s*)?(\d{1,4})\s*(?:/|\bof\b)\s*\d{1,4}(?=\s|$)", re.IGNORECASE)
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 
 
@@ -226,14 +229,24 @@ def _drop_repeated(lines: list[str], repeated: set[str]) -> list[str]:
 def _page_offsets(index: int, lines: list[str], alone: bool = False) -> set[int]:
     """(number - page index) of the numbers the page's first and last lines begin or end with (``alone``: that
     are the number alone)."""
-    return {number - index for line in {lines[0], lines[-1]} if not alone or _EDGE_NUMBER.fullmatch(line)
+    return {number - index for line in {lines[0], lines[-1]} if not alone or _label_alone(line)
             for number in _edge_numbers(line)} if lines else set()
 
 
 def _edge_numbers(line: str) -> list[int]:
+    """The numbers a line begins or ends with; of a page's number with the count of pages ('Lecture 3 4/10',
+    'Page 4 of 10'), the page's (4), not the count, which is the same on every page: a slide deck's footer
+    'IR701 Spring 2026 - Lecture 3 4/10' was indexed with every slide, in every passage and snippet of the deck."""
     if len(line) > PAGE_LABEL_CHARS:
         return []
-    return [_number(m.group(1) or m.group(2)) for m in _EDGE_NUMBER.finditer(line)]
+    of = [int(m.group(1) or m.group(2)) for m in _NUMBER_OF.finditer(line)]
+    return of or [_number(m.group(1) or m.group(2)) for m in _EDGE_NUMBER.finditer(line)]
+
+
+def _label_alone(line: str) -> bool:
+    """A line that is a page's number and nothing else: '3', 'iv', '3/10', 'Page 3 of 10'. A footer carrying the
+    count of pages is a page label on the first page too, where a line ending in a number alone may be text."""
+    return bool(_EDGE_NUMBER.fullmatch(line) or _NUMBER_OF.search(line))
 
 
 def _number(token: str) -> int:
@@ -249,8 +262,8 @@ def _drop_page_labels(index: int, lines: list[str], running: set[int], running_a
     """The page's lines less a first or last line that carries its number at a running offset, or that is its
     number alone at an offset running alone."""
     drop = {i for i in {0, len(lines) - 1} if lines and (
-        any(n - index in running for n in _edge_numbers(lines[i])) and (index or _EDGE_NUMBER.fullmatch(lines[i]))
-        or _EDGE_NUMBER.fullmatch(lines[i]) and any(n - index in running_alone for n in _edge_numbers(lines[i])))}
+        any(n - index in running for n in _edge_numbers(lines[i])) and (index or _label_alone(lines[i]))
+        or _label_alone(lines[i]) and any(n - index in running_alone for n in _edge_numbers(lines[i])))}
     return [line for i, line in enumerate(lines) if i not in drop]
 
 

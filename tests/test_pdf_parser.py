@@ -653,3 +653,22 @@ def test_a_word_broken_after_a_compounds_hyphen_is_joined_where_the_document_wri
     assert text.split("\n\n") == [
         "Deterministic replay needs every input logged, and supervised runs too.\nOur runs are non-deterministic, "
         "but self-supervised,", "unlike state-of-the-art models, and non-deterministic", "again."], text
+
+
+@pytest.mark.parametrize("label", ["{n}/{total}", "{n} / {total}", "Page {n} of {total}"])
+def test_a_slide_decks_footer_with_the_count_of_pages_is_left_out(label):
+    """A lecture's slides end each page with the course, the lecture and 'n/N' ('IR701 Spring 2026 - Lecture 3
+    4/10'): the line ends in the count of pages, the same on every page, so it was never read as a page number,
+    and every slide's text, every passage and snippet of the deck, carried it. It is left out, on the title
+    slide too; a page's own text ending in a fraction stays, as does a page label alone ('Page 2 of 5') within
+    the text."""
+    slides = [["Lecture 2: Regularisation", "ML650 Machine Learning"], ["Overfitting", "Train error low"],
+              ["L1 penalty", "Lasso gives sparse weights"], ["Dropout", "Keep units with probability 1/2"],
+              ["Early stopping", "Watch the validation loss"]]
+    footer = "ML650 - Lecture 2 " + label
+    pages = [[*lines, footer.format(n=i + 1, total=len(slides))] for i, lines in enumerate(slides)]
+    doc = parse_pdf("lecture02.pdf", pages_of_lines(pages))
+    assert doc.sections[0].text.split("\n\n") == ["\n".join(lines) for lines in slides]
+    alone = [[*lines, label.format(n=i + 1, total=len(slides))] for i, lines in enumerate(slides)]
+    doc = parse_pdf("lecture02.pdf", pages_of_lines(alone))
+    assert doc.sections[0].text.split("\n\n") == ["\n".join(lines) for lines in slides]
