@@ -145,7 +145,8 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
 # short paper's running header and page numbers left out; a compound's hyphen at a line end kept; 12: SQL outlined
 # by its tables, views, functions, types and triggers (it was windowed by lines); 13: a canvas's link cards and edge
 # labels are passages, and a front matter's aliases (one string) split at commas only, its '#tag's without the '#'; a slide deck's
-# footer with the count of pages ('Lecture 3 4/10') left out of every page.
+# footer with the count of pages ('Lecture 3 4/10') left out of every page, and a PDF footnote's mark set apart
+# from the word before it.
 VERSION = 13
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

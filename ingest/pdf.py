@@ -33,7 +33,6 @@ root logger.
 from __future__ import annotations
 
 import bisect
-import functools
 import io
 import logging
 import math
@@ -503,9 +502,9 @@ def _page_texts(pages: Sequence[PageObject], n_pages: int, runs: list | None = N
     for index in range(n_pages):
         try:
             in_time()
-            sized = functools.partial(_sized_run, runs) if index == 0 and runs is not None else None
-            texts.append(normalize(pages[index].extract_text(visitor_operand_before=in_time, visitor_text=sized)
-                                   or ""))
+            sizes = _Sizes(runs if index == 0 else None)
+            text = pages[index].extract_text(visitor_operand_before=in_time, visitor_text=sizes.run) or ""
+            texts.append(normalize(markers_apart(text, sizes.markers())))
         except _OutOfTime:
             raise ValueError(f"PDF text extraction stopped after {PDF_SECONDS:g} s, at page {index + 1:,} of "
                              f"{n_pages:,}: the file asks for more work than its text can need") from None
@@ -525,15 +524,64 @@ def _page_texts(pages: Sequence[PageObject], n_pages: int, runs: list | None = N
 FIRST_PAGE_RUNS = 20_000  # pieces of text of the first page kept with their size, for its title
 
 
-def _sized_run(runs: list, text: str, cm, tm, font, size) -> None:
-    """Keep a piece of text with the size it is drawn at: its font size scaled by the text and the current
-    transformation matrices."""
-    if text.strip() and len(runs) < FIRST_PAGE_RUNS:
+MARKER_SIZE = 0.8  # a footnote's mark is drawn at most this many times the size most of its page's text is
+_MARKER = re.compile(r"\d{1,3}|[*\u2020\u2021\u00a7\u00b6]{1,3}")  # '1', '12', '*', '†', '‡', '§', '¶'
+
+
+class _Sizes:
+    """What a page draws at which size, from pypdf's ``visitor_text``: how many characters at each size, the
+    pieces that are a footnote's mark ('1', '†': not drawn below the text before them, as a subscript is), and (``runs``: a list, the first page's) every piece with its
+    size, for ``_title``."""
+
+    def __init__(self, runs: list | None = None) -> None:
+        self.runs = runs
+        self.chars: Counter = Counter()
+        self.marks: set[tuple[float, str]] = set()
+        self.y: float | None = None  # the baseline of the last piece that is no mark
+
+    def run(self, text: str, cm, tm, font, size) -> None:
+        """Note a piece of text with the size it is drawn at: its font size scaled by the text and the current
+        transformation matrices."""
+        if not text.strip():
+            return
         try:
             scale = math.sqrt(abs(tm[0] * tm[3] - tm[1] * tm[2]) * abs(cm[0] * cm[3] - cm[1] * cm[2]))
-            runs.append((round(float(size) * scale, 1), text))
+            drawn = round(float(size) * scale, 1)
         except (TypeError, ValueError, IndexError):
-            pass
+            return
+        self.chars[drawn] += len(text)
+        try:
+            y = float(tm[4]) * float(cm[1]) + float(tm[5]) * float(cm[3]) + float(cm[5])
+        except (TypeError, ValueError, IndexError):
+            y = None
+        mark = _MARKER.fullmatch(text.strip())
+        if mark and len(self.marks) < 1000 and not (y is not None and self.y is not None and y < self.y):
+            self.marks.add((drawn, text.strip()))  # not a subscript, drawn below the text before it ('PSL2')
+        if not mark:
+            self.y = y
+        if self.runs is not None and len(self.runs) < FIRST_PAGE_RUNS:
+            self.runs.append((drawn, text))
+
+    def markers(self) -> frozenset[str]:
+        """The marks drawn smaller than most of the page's text: a footnote's mark, raised after a word."""
+        if not self.marks:
+            return frozenset()
+        body = self.chars.most_common(1)[0][0]
+        return frozenset(mark for drawn, mark in self.marks if drawn <= MARKER_SIZE * body)
+
+
+def markers_apart(text: str, markers: frozenset[str]) -> str:
+    """``text`` with each footnote mark in ``markers`` that is glued to a word set apart from it: pypdf writes a
+    raised, smaller '1' after 'retrieval' as 'retrieval1' (or 'retrieval1works'), one word that a search for
+    'retrieval' does not find; and a footnote's own mark before its first word ('1Code at …'). A mark after a
+    letter or two ('k1', 'x2'), after a capital ('PSL2', 'idR2 (x)'), or before a bracket ('cos2(v)') is left:
+    that is a name or a symbol more often than a footnote."""
+    if not markers:
+        return text
+    marks = "|".join(re.escape(mark) for mark in sorted(markers, key=len, reverse=True))
+    after_word = re.compile(rf"(?<=[^\W\d_]{{2}}[^\W\d_A-Z])({marks})(?=([^\W\d_])|[\s.,;:!?)\]]|$)")
+    text = after_word.sub(lambda m: " " + m.group(1) + (" " if m.group(2) else ""), text)
+    return re.sub(rf"(?m)^({marks})(?=[^\W\d_])", r"\1 ", text)
 
 
 def _forget_inflated(pages: Sequence[PageObject], index: int) -> None:
