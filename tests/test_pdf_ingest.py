@@ -196,10 +196,10 @@ def test_a_pdf_linked_by_its_bare_name_is_listed_by_its_path(immediate, tmp_path
     assert pdf.path == "papers/google-doc-document.pdf" and pdf.cited_by == ["reading/list.md"]
 
 
-def paged_pdf(pages: list[str], catalog: str = "") -> bytes:
+def paged_pdf(pages: list[str], catalog: str = "", info: str = "") -> bytes:
     """A PDF of one line of text per page, written as pdfTeX writes: the pages first, the page tree (and the
     cross-reference table, the trailer) at the end, so that a copy cut short keeps the pages without the tree.
-    ``catalog``: more entries of the catalog."""
+    ``catalog``: more entries of the catalog; ``info``: the entries of its /Info dictionary."""
     tree = 3 + 2 * len(pages)
     objects = [f"<< /Type /Catalog /Pages {tree} 0 R {catalog}>>",
                "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
@@ -209,7 +209,10 @@ def paged_pdf(pages: list[str], catalog: str = "") -> bytes:
                     "/Resources << /Font << /F1 2 0 R >> >> >>",
                     f"<< /Length {len(content)} >>\nstream\n{content}\nendstream"]
     kids = " ".join(f"{3 + 2 * i} 0 R" for i in range(len(pages)))
-    return raw_pdf(objects + [f"<< /Type /Pages /Kids [{kids}] /Count {len(pages)} >>"])
+    objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {len(pages)} >>")
+    if not info:
+        return raw_pdf(objects)
+    return raw_pdf(objects + [f"<< {info} >>"], trailer=f"/Info {len(objects) + 1} 0 R ")
 
 
 def test_a_pdf_cut_short_indexes_the_pages_that_are_there_and_says_so(immediate, sift_env, tmp_path, monkeypatch):
@@ -515,3 +518,22 @@ def test_a_pdf_with_a_scanned_page_among_its_pages_of_text_says_which_page_has_n
     assert "(no text on this page: blank, or an image such as a scan, which is not read)" in text(page)
     cli = run_ingest({**sift_env, "SIFT_EMBEDDINGS": "off"}, "files", "--sort", "path").stdout
     assert "report.pdf  pdf" in cli and said in cli, cli
+
+
+def test_a_pdf_is_found_by_the_author_its_metadata_names(immediate, tmp_path, monkeypatch):
+    """A lecture's slides name their course and topic but not their author, whom only the PDF's metadata names
+    (/Author 'Maria Rossi'): 'Rossi slides' found nothing, though list_files and a PDF reader show who wrote it.
+    The author is in the title column; a placeholder such as 'Microsoft Office User' is not."""
+    from search.query.engine import Engine
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "slides"
+    root.mkdir()
+    for name, author in [("lecture03.pdf", "Maria Rossi"), ("lecture04.pdf", "Microsoft Office User")]:
+        slides = ["Evaluation of retrieval", "Precision at k", "Pooling of runs"]
+        (root / name).write_bytes(paged_pdf(slides, info=f"/Author ({author})"))
+    ingest(root)
+    engine = Engine(runtime.settings().index_path)
+    assert [h.path for h in engine.search("Rossi", mode="keyword").hits] == ["lecture03.pdf"]
+    assert engine.search("Maria Rossi pooling", mode="keyword").hits[0].path == "lecture03.pdf"
+    assert engine.search("office user", mode="keyword").hits == []

@@ -433,11 +433,11 @@ def _insert_file(conn, collection_id: int, v: FileVersion, gen: int) -> int:
 
 
 def _fts_title(version: FileVersion) -> str:
-    """The title column of the file's chunks: its title, aliases and tags, and the words of its file name the
-    title does not show (a note titled by its heading was not found by its file name). Written at every
-    version, so a renamed file's rows hold its new name, not the old one."""
+    """The title column of the file's chunks: its title, aliases and tags, a PDF's author (its metadata's), and
+    the words of its file name the title does not show (a note titled by its heading was not found by its file
+    name). Written at every version, so a renamed file's rows hold its new name, not the old one."""
     meta = version.meta or {}
-    title = " ".join([version.title or "", *meta.get("aliases", []), *meta.get("tags", [])])
+    title = " ".join([version.title or "", *meta.get("aliases", []), *meta.get("tags", []), meta.get("author", "")])
     return f"{title} {name_words(version.path, title)}"
 
 
