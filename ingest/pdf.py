@@ -533,8 +533,9 @@ _MARKER = re.compile(r"\d{1,3}|[*\u2020\u2021\u00a7\u00b6]{1,3}")  # '1', '12', 
 
 class _Sizes:
     """What a page draws at which size, from pypdf's ``visitor_text``: how many characters at each size, the
-    pieces that are a footnote's mark ('1', '†': not drawn below the text before them, as a subscript is), and (``runs``: a list, the first page's) every piece with its
-    size, for ``_title``."""
+    pieces that are a footnote's mark ('1', '†': not drawn below the text before them, as a subscript is), and
+    (``runs``: a list, the first page's) every piece with its size, for ``_title``. A mark is set apart wherever
+    the page's text glues it to a word (``markers_apart``), not only where it was drawn."""
 
     def __init__(self, runs: list | None = None) -> None:
         self.runs = runs

@@ -690,9 +690,10 @@ def test_a_footnote_mark_raised_after_a_word_is_set_apart_from_it():
     body's size after a letter ('k1'), a number inside a word ('model1024'), a subscript drawn lower ('PSL2(R)') and a
     mark after a capital (a symbol's more often than a footnote's: 'MARCO2') stay as they are."""
     content = ("BT /F1 10 Tf 72 700 Td (Dense retrieval) Tj 0 4 Td /F1 6 Tf (1) Tj 3 -4 Td /F1 10 Tf "
-               "(works well with k1 = 1.2 on model1024 and passages) Tj /F1 6 Tf 4 Ts (2) Tj /F1 10 Tf 0 Ts ( too, not PSL) Tj "
+               "(works well with k1 = 1.2 on model1024 and passages) Tj /F1 6 Tf 4 Ts (2) Tj "
+               "/F1 10 Tf 0 Ts ( too, not PSL) Tj "
                "0 -3 Td /F1 6 Tf (2) Tj 3 3 Td /F1 10 Tf (\\(R\\) nor MARCO) Tj /F1 6 Tf 4 Ts (2) Tj ET "
                "BT /F1 6 Tf 72 100 Td (2) Tj /F1 8 Tf (Code at example.org) Tj ET")
     text = parse_pdf("paper.pdf", page_of_content(content)).sections[0].text
-    assert text == ("Dense retrieval 1 works well with k1 = 1.2 on model1024 and passages 2 too, not PSL2(R) nor MARCO2\n"
-                    "2 Code at example.org")
+    assert text == ("Dense retrieval 1 works well with k1 = 1.2 on model1024 and passages 2 too, "
+                    "not PSL2(R) nor MARCO2\n2 Code at example.org")
