@@ -146,7 +146,8 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
 # by its tables, views, functions, types and triggers (it was windowed by lines); 13: a canvas's link cards and edge
 # labels are passages, and a front matter's aliases (one string) split at commas only, its '#tag's without the '#'; a slide deck's
 # footer with the count of pages ('Lecture 3 4/10') left out of every page, and a PDF footnote's mark set apart
-# from the word before it.
+# from the word before it; no window of text the one before it held (a line of dialogue before a
+# long paragraph made two more), and a scene break (`* * *`) ends a window and is never carried over.
 VERSION = 13
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
@@ -410,12 +411,29 @@ def _split_chars(text, start, end, count, special, budget):
     return pieces
 
 
+# A thematic break on a line of its own after a blank line (CommonMark's `***`, `* * *`, `---`, `___`): where a
+# story's scene ends, or a note's topic changes.
+SCENE_BREAK = re.compile(r"[ ]{0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})\s*")
+
+
+def _scene_break(text: str, unit) -> bool:
+    start, end = unit[0], unit[1]
+    if not SCENE_BREAK.fullmatch(text, start, end):
+        return False
+    before = text.rfind("\n", 0, max(start - 1, 0))
+    return start == 0 or not text[before + 1:start].strip()  # `---` under a line of text is a heading's rule
+
+
 def _windows(text, units: _Lazy, count, max_tokens, overlap, special):
-    """Greedy runs of units under the limit; each next run backs up by <= overlap tokens."""
+    """Greedy runs of units under the limit; each next run backs up by <= overlap tokens. A scene break ends a run
+    that holds a third of the limit already, and no run carries text back over one: a passage is one scene where
+    it can be (a window over the end of one scene and the start of the next matched neither by meaning)."""
     first = 0
     while units.has(first):
         last, total = first, units[first][2]
         while units.has(last + 1) and special + total + units[last + 1][2] <= max_tokens:
+            if special + total >= max_tokens // 3 and _scene_break(text, units[last + 1]):
+                break
             last += 1
             total += units[last][2]
         start, end = units[first][0], units[last][1]
@@ -428,9 +446,14 @@ def _windows(text, units: _Lazy, count, max_tokens, overlap, special):
         if not units.has(last + 1):
             break
         nxt, carried = last + 1, 0
-        while nxt - 1 > first and carried + units[nxt - 1][2] <= overlap:
+        while nxt - 1 > first and carried + units[nxt - 1][2] <= overlap and not _scene_break(text, units[nxt]):
             nxt -= 1
             carried += units[nxt][2]
+        # carry back only what leaves room for the next unit: a window of carried text alone repeats the one
+        # before (a long paragraph after a line of dialogue made two more passages of that line)
+        while nxt <= last and special + carried + units[last + 1][2] > max_tokens:
+            carried -= units[nxt][2]
+            nxt += 1
         first = nxt
 
 

@@ -44,6 +44,7 @@ def test_chunks_respect_limit_cover_everything_and_overlap_within_setting(text, 
         assert found <= covered_to, "no gap between consecutive chunks"
         carried = text[found:covered_to]
         assert word_counter(carried) - 2 <= overlap or len(carried.split()) <= overlap
+        assert found + len(chunk.text) > covered_to, "every window holds text the ones before it did not"
         covered_to = max(covered_to, found + len(chunk.text))
         position = found + 1
         # line range: the chunk's first and last lines are the source lines it names
@@ -63,6 +64,41 @@ def test_consecutive_windows_overlap():
         assert after.start_line <= before.end_line, "windows of one section overlap"
         shared = before.end_line - after.start_line + 1
         assert 0 < shared * 5 <= 12
+
+
+def test_a_line_of_dialogue_before_a_long_paragraph_is_carried_but_never_a_passage_again_on_its_own():
+    """Prose: a short line of dialogue, then paragraphs each nearly a window long. The line is carried into
+    the next window only where the paragraph still fits beside it; no window holds only text already shown
+    (two more passages of the dialogue line alone, 53-54 and 54-54, took a file's places in the results)."""
+    paragraph = " ".join(f"word{i}" for i in range(30))
+    text = "\n\n".join([paragraph, '"You count too much," the keeper told her.', paragraph, paragraph]) + "\n"
+    chunks = chunk_section(Section(text=text, start_line=1), word_counter, 36, 12)
+    ends = [chunk.offset + len(chunk.text) for chunk in chunks]
+    assert ends == sorted(set(ends)), f"a window repeats text already shown: {[(c.start_line, c.end_line) for c in chunks]}"
+    assert sum('"You count too much,"' in chunk.text for chunk in chunks) == 1
+    assert "".join(chunk.text for chunk in chunks).count("word29") == 3, "each paragraph in a passage once"
+
+
+def test_a_scene_break_ends_a_window_and_no_window_carries_text_over_it():
+    """A chapter's scenes, `* * *` between them: a window that holds enough already ends at the break, and the
+    next begins at it, without the last lines of the scene before (a passage over two scenes matched neither)."""
+    harbour = [f"harbour{i} " + " ".join(f"h{i}w{j}" for j in range(8)) for i in range(4)]
+    storm = [f"storm{i} " + " ".join(f"s{i}w{j}" for j in range(8)) for i in range(6)]
+    text = "\n\n".join(harbour + ["* * *"] + storm) + "\n"
+    chunks = chunk_section(Section(text=text, start_line=1), word_counter, 60, 12)
+    assert len(chunks) > 1
+    for chunk in chunks:
+        assert not ("harbour" in chunk.text and "storm" in chunk.text), f"a passage over the break: {chunk.text!r}"
+    assert any(chunk.text.lstrip().startswith("* * *") for chunk in chunks)
+
+
+def test_a_dash_rule_under_a_line_of_text_is_no_scene_break():
+    """`---` right under a line is a setext heading's rule (a scan reads it as such), not a break to cut at."""
+    body = ["para" + str(i) + " " + " ".join(f"p{i}w{j}" for j in range(8)) for i in range(4)]
+    text = "\n\n".join(body) + "\nHeading\n---\n\n" + "\n\n".join(body) + "\n"
+    plain = text.replace("\nHeading\n---\n", "\nHeading\nxxx\n")
+    cut = [(c.start_line, c.end_line) for c in chunk_section(Section(text=text, start_line=1), word_counter, 60, 12)]
+    assert cut == [(c.start_line, c.end_line) for c in chunk_section(Section(text=plain, start_line=1), word_counter, 60, 12)]
 
 
 def test_atomic_code_fence_is_not_split_when_it_fits():
