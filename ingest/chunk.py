@@ -50,7 +50,7 @@ class Chunk:
     # each page's start: (offset in the text, page, offset in that page: where the text starts in its first page)
     page_starts: list[tuple[int, int, int]] = field(default_factory=list)
     offset: int = 0  # where the text starts in its section
-    context: str = ""  # the headings above the text that the text does not show, "A > B"
+    context: str = ""  # the headings above the text that it does not show, "A > B"; cited footnotes on lines below
 
     @property
     def embedding_text(self) -> str:
@@ -117,12 +117,35 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
     before = 0  # characters of the sections already cut
     for section, whole in _sized(doc, count, max_tokens):
         for chunk in _section_chunks(section, count, max_tokens, overlap, whole):
+            if doc.footnotes and "[^" in chunk.text:
+                _cite_footnotes(chunk, doc.footnotes, count, max_tokens)
             chunks.append(chunk)
             if most is not None and len(chunks) > most:
                 reached = before + chunk.offset + len(chunk.text)
                 raise TooManyChunks(most, sum(c.tokens for c in chunks), min(1.0, reached / total))
         before += len(section.text)
     return chunks
+
+
+FOOTNOTE_REFERENCE = re.compile(r"\[\^([^\]\s]{1,100})\](?!:)")
+
+
+def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max_tokens: int) -> None:
+    """Embed a passage with the definitions of the footnotes it cites and does not hold: a chapter's footnotes
+    stand at its end, passages away from the sentence that cites them, whose source they name ('[^1]: Force 10,
+    from the Met Office table'). As many as fit under the limit, in the order cited; the text is unchanged. A
+    window filled to the limit has no room for one (leaving room in every window of a section that cites one
+    cost other questions of bench/writer.py more than it gained: the README says by how much)."""
+    cited = []
+    for label in dict.fromkeys(FOOTNOTE_REFERENCE.findall(chunk.text)):
+        if label in footnotes and f"[^{label}]:" not in chunk.text:
+            line = f"[^{label}]: {footnotes[label]}"
+            context = "\n".join(filter(None, [chunk.context, *cited, line]))
+            if count(embedding_text(context, chunk.text)) > max_tokens:
+                break
+            cited.append(line)
+    if cited:
+        chunk.context = "\n".join(filter(None, [chunk.context, *cited]))
 
 
 # Raise it when a parser or the chunker cuts an unchanged file otherwise
@@ -147,7 +170,8 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
 # labels are passages, and a front matter's aliases (one string) split at commas only, its '#tag's without the '#'; a slide deck's
 # footer with the count of pages ('Lecture 3 4/10') left out of every page, and a PDF footnote's mark set apart
 # from the word before it; no window of text the one before it held (a line of dialogue before a
-# long paragraph made two more), and a scene break (`* * *`) ends a window and is never carried over.
+# long paragraph made two more), and a scene break (`* * *`) ends a window and is never carried over; a note's passage embedded with the
+# footnotes it cites.
 VERSION = 13
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

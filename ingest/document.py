@@ -33,6 +33,8 @@ class Document:
     title: str
     sections: list[Section]
     meta: dict = field(default_factory=dict)  # tags, aliases, dates, links, language ...
+    # a note's footnote definitions, label -> text ('[^1]: Source, p. 41'), embedded with the passages citing them
+    footnotes: dict[str, str] = field(default_factory=dict)
 
 
 def whole_characters(text: str) -> str:

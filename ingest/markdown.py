@@ -98,7 +98,32 @@ def _parse(path: str, text: str) -> Document:
     wiki = wiki_links(text)
     meta["links"] = _links(wiki, links)
     meta["wiki_links"] = sorted(set(wiki))  # read by file name or from the collection's folder (ingest.links)
-    return Document(kind="note", title=title, sections=sections, meta=meta)
+    return Document(kind="note", title=title, sections=sections, meta=meta, footnotes=_footnotes(lines, body_start))
+
+
+FOOTNOTE = re.compile(r" {0,3}\[\^([^\]\s]{1,100})\]:[ \t]*(\S.*)")  # a footnote's definition: [^label]: text
+FOOTNOTES = 200  # definitions kept; each one's first FOOTNOTE_CHARS
+FOOTNOTE_CHARS = 500
+
+
+def _footnotes(lines: list[str], start: int) -> dict[str, str]:
+    """A note's footnote definitions (their first line, as GFM and Obsidian write them), by label, outside code
+    fences; the first of a label twice."""
+    found: dict[str, str] = {}
+    fence = None
+    for line in lines[start:]:
+        opened = FENCE.match(line)
+        if opened:
+            mark = opened.group(1)
+            fence = mark if fence is None else (None if mark[0] == fence[0] and len(mark) >= len(fence) else fence)
+            continue
+        if fence is None and "[^" in line:
+            match = FOOTNOTE.fullmatch(line.rstrip())
+            if match and match.group(1) not in found:
+                found[match.group(1)] = match.group(2)[:FOOTNOTE_CHARS]
+                if len(found) >= FOOTNOTES:
+                    break
+    return found
 
 
 def parser() -> MarkdownIt:

@@ -363,3 +363,22 @@ def test_chinese_text_without_spaces_is_cut_at_clause_marks_and_windows_still_ov
     clauses = "，".join("这是一个用逗号连接起来的很长的分句" for _ in range(40)) + "。"
     chunks = chunk_section(Section(text=clauses, start_line=1, end_line=1), plain_count, 64, 8)
     assert {c.text[-1] for c in chunks} == {"，", "。"}, [c.text[-3:] for c in chunks]
+
+
+def test_a_passage_is_embedded_with_the_footnotes_it_cites_from_the_end_of_the_chapter():
+    """A chapter's footnotes stand at its end, windows away from the sentence citing them: the citing passage is
+    embedded with the definition (its source), within the limit; passages citing nothing are not, and the text
+    of every passage is as written."""
+    filler = "\n\n".join(" ".join(f"f{i}w{j}" for j in range(20)) for i in range(8))
+    note = ("# 4. The Storm\n\nThe rain came sideways and they sat in the boathouse.[^1] Later[^gone] it stopped.\n\n"
+            f"{filler}\n\n[^1]: Force 10 on the Beaufort scale, from the Met Office table.\n"
+            "```\n[^1]: not a definition, inside code\n```\n")
+    doc = parse_markdown("chapters/04.md", note)
+    assert doc.footnotes == {"1": "Force 10 on the Beaufort scale, from the Met Office table."}
+    chunks = chunk_document(doc, word_counter, 40, 8)
+    citing = [c for c in chunks if "boathouse.[^1]" in c.text]
+    assert citing and all("[^1]: Force 10 on the Beaufort scale" in c.embedding_text for c in citing)
+    assert all(word_counter(c.embedding_text) <= 40 for c in chunks)
+    others = [c for c in chunks if "[^1]" not in c.text]
+    assert others and not any("Beaufort" in c.embedding_text for c in others)
+    assert "".join(c.text for c in chunks).count("Beaufort") == 1, "only the definition's own passage shows it"
