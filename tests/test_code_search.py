@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
 
+from search.index import db, queries
 from search.query.engine import Engine
 from search.query.filters import Filters
 from search.query.symbols import (boilerplate, code_name, declares, defines, frames, names_file, traced_files,
@@ -696,6 +698,29 @@ def test_a_pasted_message_finds_the_string_that_makes_it_first(uploader_engine, 
     assert (top.path, name in top.heading_path) == (path, True), [(h.path, h.heading_path) for h in answer.hits[:3]]
     if top.score < max(h.score for h in answer.hits):  # moved up: the scores no longer say the order
         assert any(n.startswith("the code passages holding the text that makes the message") for n in answer.notes)
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query", ["storage unavailable: part 3 of photos/a.png failed after 6 attempts: 503 SlowDown",
+                                   "who calls retry_upload_part", "how are failed parts retried"])
+def test_a_search_reads_each_passage_once_and_no_note_for_the_steps_about_code(uploader_engine, query, mode):
+    """The steps after the ranking each read the candidates' rows: a query of three words read every candidate's
+    text for the pasted-message step (notes too, though only code makes a message), and the page's again for its
+    snippets; a caller question read them once more. Each passage is read once now, and a step about code reads no
+    note, which the page does not show."""
+    uploader_engine.search(query, mode=mode)  # the connection open, the postings read
+    statements: list[str] = []
+    uploader_engine._connection().set_trace_callback(statements.append)
+    try:
+        answer = uploader_engine.search(query, limit=2, mode=mode)
+    finally:
+        uploader_engine._connection().set_trace_callback(None)
+    read = [int(cid) for sql in statements if "ch.text" in sql and "ch.id IN (" in sql
+            for cid in re.search(r"ch\.id IN \(([^)]*)\)", sql).group(1).split(",")]
+    assert read and len(read) == len(set(read)), sorted(read)
+    kinds = {r["id"]: r["kind"] for r in queries.hit_rows(db.connect(uploader_engine.index_path, readonly=True), read)}
+    shown = {hit.chunk_id for hit in answer.hits}
+    assert {cid for cid in read if kinds[cid] != "code"} <= shown, (kinds, shown)
 
 
 def test_which_string_makes_a_message():

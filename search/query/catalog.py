@@ -34,6 +34,7 @@ class Catalog:
         self._masks: dict[Filters, np.ndarray] = {}
         self._text: PathText | None = None  # the paths as one text, made on the first folder or glob filter
         self._passages: np.ndarray | None = None  # per file: its chunks (``passages``)
+        self._named: dict[str, list[int]] | None = None  # file name casefolded -> its files' rows (``named``)
 
     @classmethod
     def empty(cls) -> "Catalog":
@@ -67,6 +68,24 @@ class Catalog:
         if self._passages is None:
             self._passages = np.bincount(self.file_of, minlength=len(self.paths))
         return int(self._passages[row]) if row < len(self._passages) else 0
+
+    def named(self, name: str) -> list[int]:
+        """The rows of the files whose name (the path's last part), casefolded, is ``name`` (casefolded), ascending:
+        a pasted stack trace's files and a query naming a file were looked for by reading every path of the index
+        (10 ms a traced file at 100,000 passages)."""
+        if self._named is None:
+            self._named = {}
+            for row, path in enumerate(self.paths):
+                self._named.setdefault(path.rsplit("/", 1)[-1].casefold(), []).append(row)
+        return self._named.get(name.casefold(), [])
+
+    def kinds_of(self, chunk_ids: list[int]) -> list[str | None]:
+        """The kind (note, code, pdf …) of the file of each of ``chunk_ids``; None for a chunk not visible here."""
+        if not len(self.ids):
+            return [None] * len(chunk_ids)
+        asked = np.asarray(chunk_ids, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.ids, asked), len(self.ids) - 1)
+        return [str(self.kinds[self.file_of[i]]) if self.ids[i] == cid else None for i, cid in zip(at, asked)]
 
     def first_chunk(self, row: int, filters: Filters) -> int | None:
         """The id of the first chunk of the file at ``row`` that passes ``filters``; None when none does."""

@@ -34,6 +34,7 @@ from search.query import bibliography, fusion, keyword, question, spelling, symb
 from search.query.catalog import Catalog
 from search.query.dates import iso_dates, month_names_swapped, only_date
 from search.query.filters import Filters, empty_range
+from search.query.passages import Passages
 from search.query.postings import Phrase, Postings, tokenize
 from search.query.scope import file_place
 from search.query.snippet import marked_words, snippet_pages, snippet_window
@@ -175,31 +176,30 @@ class Engine:
                     wanted = [] if used == "keyword" else _models_in_scope(state, filters)
                     missing = [m for m in wanted if m not in prepared and m not in self._embedders]
                     if not missing:
+                        read = Passages(conn, self._catalog_for(conn, state))  # each candidate's row read once
                         ranked, used, models = self._rank(conn, query, limit, used, filters, state, notes,
-                                                          prepared)
-                        ranked = _phrased(conn, query, ranked, used, notes)
-                        ranked = _titled_first(conn, query, ranked, used, notes,
-                                               self._common_words(conn, query, state) if ranked else set())
+                                                          prepared, read)
+                        ranked = _phrased(read, query, ranked, used, notes)
+                        common_words = functools.cache(lambda: self._common_words(conn, query, state))  # once
+                        ranked = _titled_first(conn, query, ranked, used, notes, common_words() if ranked else set())
                         ranked, tagged = tags.tagged_first(conn, query, ranked, used, filters)
                         if tagged:  # a '#tag' names the tag, however common its words (search.query.tags)
                             _note(notes, f"the passages of notes tagged {', '.join('#' + t for t in tagged)} come "
                                          "first, each keeping the score it ranked with")
                         ranked = _phrases_first(conn, query, ranked, used, notes)
-                        ranked = _definitions_first(conn, query, ranked, used, self._catalog_for(conn, state),
-                                                    filters, notes)
-                        ranked = _traced_first(conn, query, ranked, used, self._catalog_for(conn, state), filters,
-                                               notes)
-                        ranked = self._users_first(conn, query, ranked, used, filters, state, notes)
-                        ranked = _messages_first(conn, query, ranked, used, notes)
+                        ranked = _definitions_first(read, query, ranked, used, filters, notes)
+                        ranked = _traced_first(read, query, ranked, used, filters, notes)
+                        ranked = self._users_first(read, query, ranked, used, filters, state, notes)
+                        ranked = _messages_first(read, query, ranked, used, notes)
                         unmatched = self._spelling(conn, query, used, state, notes) \
                             if _in_scope(state["generations"], filters) else []  # nothing searched: no word missed
                         _by_meaning(notes, ranked, used)
                         _no_terms(notes, query, used, bool(state["models"]))
-                        common = self._common_words(conn, query, state) if ranked else set()
+                        common = common_words() if ranked else set()
                         ranked, also = _twins_left_out(ranked, self._catalog_for(conn, state),
                                                        {r["name"]: r["root"] for r in queries.collections(conn)})
                         page, more = _per_file(ranked, limit, self._catalog_for(conn, state))
-                        hits = self._hits(conn, query, page, common)
+                        hits = self._hits(read, query, page, common)
                         for hit in hits:
                             hit.more_in_file = more.pop(hit.chunk_id, 0)
                             hit.also_in = also.get((hit.collection, hit.path), [])
@@ -339,10 +339,11 @@ class Engine:
                 return
             reader.join()
 
-    def _rank(self, conn, query, limit, mode, filters, state, notes, prepared) -> tuple[list, str, list[str]]:
+    def _rank(self, conn, query, limit, mode, filters, state, notes, prepared, read: Passages
+              ) -> tuple[list, str, list[str]]:
         """(ranked [(chunk id, score, [keyword rank, semantic rank])], the mode used, the models used);
         ``prepared``: the Embedders loaded for this search (or why not), from ``_prepare``; the others in scope
-        are in ``_embedders``."""
+        are in ``_embedders``; ``read``: the search's passages."""
         depth = max(CANDIDATES, limit)
         catalog = self._catalog_for(conn, state)
         lexical = []
@@ -361,7 +362,7 @@ class Engine:
             return keyword_only, mode, []
         models = _models_in_scope(state, filters)
         try:
-            semantic = self._semantic(conn, query, depth, filters, catalog, state, models, notes, prepared)
+            semantic = self._semantic(read, query, depth, filters, state, models, notes, prepared)
         except (ModelError, SearchError) as exc:
             if mode == "semantic":
                 raise SearchError(str(exc)) from None
@@ -402,7 +403,7 @@ class Engine:
             return []
         return [word for word, its in pieces if any(counts.get(t) for t in its)]
 
-    def _semantic(self, conn, query, depth, filters, catalog, state, models, notes, prepared
+    def _semantic(self, read: Passages, query, depth, filters, state, models, notes, prepared
                   ) -> list[tuple[int, float]]:
         """Nearest chunks by meaning, by the ``models`` of the collections searched. Each model's vectors are
         compared only with the query embedded by that same model; collections published with different models
@@ -414,7 +415,7 @@ class Engine:
                 raise embedder
             vector = self._query_vector(embedder, model_id, query)
             rankings.append(_without_boilerplate(
-                conn, self._vector_index(conn, model_id, catalog).search(vector, depth, filters)))
+                read, self._vector_index(read.conn, model_id, read.catalog).search(vector, depth, filters)))
         if len(rankings) <= 1:  # one model, or a collection without embeddings
             return rankings[0] if rankings else []
         by_model = "; ".join(f"{m}: {', '.join(c for c, cm in sorted(state['by_collection'].items()) if cm == m)}"
@@ -446,7 +447,8 @@ class Engine:
         key = tuple(sorted(state["generations"].items()))
         return keyword.search(conn, query, depth, filters, self._total(conn, key), len(catalog))
 
-    def _users_first(self, conn, query: str, ranked: list, mode: str, filters: Filters, state, notes) -> list:
+    def _users_first(self, read: Passages, query: str, ranked: list, mode: str, filters: Filters, state, notes
+                     ) -> list:
         """``ranked`` with the code passages that use the name first when the query asks where it is used
         (``symbols.used_by``: 'who calls retry_upload_part', 'usages of MAX_RETRIES'), in keyword and hybrid search:
         those ranked, in their order, then those the name alone finds by keyword (scored 0, unranked); the tests'
@@ -456,13 +458,12 @@ class Engine:
         if not asked:
             return ranked
         parts, calls = asked
-        catalog = self._catalog_for(conn, state)
         held = {hit[0] for hit in ranked}
         more = [(cid, 0.0, [None, None]) for cid, _ in
-                self._keyword(conn, parts[-1], CANDIDATES, filters, catalog, state) if cid not in held]
-        rows = {r["id"]: r for r in queries.hit_rows(conn, [hit[0] for hit in ranked + more])}
+                self._keyword(read.conn, parts[-1], CANDIDATES, filters, read.catalog, state) if cid not in held]
+        rows = read.rows([hit[0] for hit in ranked + more], kind="code")
         using = [hit for hit in ranked + more
-                 if rows[hit[0]]["kind"] == "code" and symbols.uses(parts[-1], rows[hit[0]]["text"], calls)]
+                 if hit[0] in rows and symbols.uses(parts[-1], rows[hit[0]]["text"], calls)]
         first = sorted(using, key=lambda hit: symbols.test_file(rows[hit[0]]["path"]))
         chosen = {hit[0] for hit in first}
         moved = first + [hit for hit in ranked if hit[0] not in chosen]
@@ -577,11 +578,11 @@ class Engine:
             self._totals = {key: queries.chunk_count(conn)}
         return self._totals[key]
 
-    def _hits(self, conn, query, ranked, common: set[str] = frozenset()) -> list[Hit]:
+    def _hits(self, read: Passages, query, ranked, common: set[str] = frozenset()) -> list[Hit]:
         """The ranked chunks as hits, their snippets marking the query's words but the ``common`` ones."""
         if not ranked:
             return []
-        rows = {r["id"]: r for r in queries.hit_rows(conn, [cid for cid, _, _ in ranked])}
+        conn, rows = read.conn, read.rows([cid for cid, _, _ in ranked])
         # A question's framing words are not marked: leaving out their bigrams (``common``) did not do for a run of
         # Chinese, which a snippet also marks whole: '内存泄露怎么办' marked **怎么办** in a note on another matter.
         query = question.content(query)
@@ -640,14 +641,15 @@ class Engine:
                     raise SearchError(f"the collection {collection!r} has no embeddings (built with "
                                       "SIFT_EMBEDDINGS=off): nothing to compare by meaning")
                 self._forget_other_models(state["models"])
-                index = self._vector_index(conn, model_id, self._catalog_for(conn, state))
+                read = Passages(conn, self._catalog_for(conn, state))
+                index = self._vector_index(conn, model_id, read.catalog)
                 if path is not None:  # a paper's body, not its reference list, against other papers' bodies
                     query_ids = [cid for cid, _ in bibliography.left_out(conn, [(c, 0.0) for c in query_ids])] \
                         or query_ids
-                ranked = self._nearest(conn, index, query_ids, set(file_ids), limit, filters or Filters(),
+                ranked = self._nearest(read, index, query_ids, set(file_ids), limit, filters or Filters(),
                                        body=path is not None)
                 roots = {row["name"]: row["root"] for row in queries.collections(conn)}
-                hits = _one_per_file(self._hits(conn, "", ranked), limit, roots, source)
+                hits = _one_per_file(self._hits(read, "", ranked), limit, roots, source)
         notes = []
         others = sorted(c for c, m in state["by_collection"].items() if m and m != model_id)
         if others:
@@ -659,7 +661,7 @@ class Engine:
         answer.took_ms = _took_ms(started)
         return answer
 
-    def _nearest(self, conn, index: VectorIndex, query_ids: list[int], exclude: set[int], limit: int,
+    def _nearest(self, read: Passages, index: VectorIndex, query_ids: list[int], exclude: set[int], limit: int,
                  filters: Filters, body: bool = False) -> list[tuple[int, float, list]]:
         import numpy as np
         vectors = [v for v in (index.vector_of(cid) for cid in query_ids) if v is not None]
@@ -669,8 +671,8 @@ class Engine:
         query = np.mean(vectors, axis=0)
         query = query / max(float(np.linalg.norm(query)), 1e-12)
         depth = max(CANDIDATES, limit * 10)
-        found = _without_boilerplate(conn, index.search(query, depth, filters, exclude=exclude))
-        found = bibliography.left_out(conn, found) if body else found
+        found = _without_boilerplate(read, index.search(query, depth, filters, exclude=exclude))
+        found = bibliography.left_out(read.conn, found) if body else found
         return [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(found, start=1)]
 
 
@@ -679,14 +681,14 @@ def _above(row) -> tuple[str, ...]:
     return (row["title"] or "", *(row["heading_path"] or "").split(" > "))
 
 
-def _without_boilerplate(conn, found: list[tuple[int, float]]) -> list[tuple[int, float]]:
+def _without_boilerplate(read: Passages, found: list[tuple[int, float]]) -> list[tuple[int, float]]:
     """``found`` (nearest by meaning) without the code passages of imports and a licence header alone
     (``symbols.boilerplate``): so short a text is near any query, and ranked among the first for anything.
     Keyword search still finds them by their words."""
     if not found:
         return found
-    dropped = {r["id"] for r in queries.hit_rows(conn, [cid for cid, _ in found])
-               if r["kind"] == "code" and symbols.boilerplate(r["text"])}
+    dropped = {cid for cid, r in read.rows([cid for cid, _ in found], kind="code").items()
+               if symbols.boilerplate(r["text"])}
     return [pair for pair in found if pair[0] not in dropped]
 
 
@@ -832,14 +834,14 @@ def context_line(title: str | None, heading_path: str | None) -> str:
     return heading if title and heading.startswith(title) else " — ".join(p for p in (title, heading) if p)
 
 
-def _phrased(conn, query: str, ranked: list, mode: str, notes: list[str]) -> list:
+def _phrased(read: Passages, query: str, ranked: list, mode: str, notes: list[str]) -> list:
     """The ``ranked`` passages that hold every Chinese phrase the query quotes (``quoted_phrases``), in keyword
     and hybrid search: a quoted "付款方式" was searched as its bigrams alone, so passages holding only 付款 or 方式
     came with (or before) the one holding the phrase. When none holds them, all are kept, and a note says so."""
     phrases = quoted_phrases(query) if mode != "semantic" and ranked else []
     if not phrases:
         return ranked
-    rows = queries.hit_rows(conn, [cid for cid, _, _ in ranked])
+    rows = read.rows([cid for cid, _, _ in ranked]).values()
     holding = {r["id"] for r in rows if all(
         form in phrase_form(f"{r['title'] or ''}|{r['heading_path']}|{r['text']}") for _, form in phrases)}
     kept = [hit for hit in ranked if hit[0] in holding]
@@ -947,8 +949,8 @@ def _either_script(word: str) -> str:
     return quoted[0] if len(quoted) == 1 else "(" + " OR ".join(quoted) + ")"
 
 
-def _definitions_first(conn, query: str, ranked: list, mode: str, catalog: Catalog, filters: Filters,
-                       notes: list[str]) -> list:
+def _definitions_first(read: Passages, query: str, ranked: list, mode: str, filters: Filters, notes: list[str]
+                       ) -> list:
     """``ranked`` with the passages of the files the query names first (``symbols.names_file``: ``filters.py``,
     ``pypdf/filters.py``; a named file none of whose passages ranked comes with its first, scored 0), then the
     code passages that define the name the query is (``symbols.code_name``: ``periodic_task``, ``Huey.enqueue``,
@@ -958,11 +960,10 @@ def _definitions_first(conn, query: str, ranked: list, mode: str, catalog: Catal
     left its file out. Scores stay as ranked; a note says so when the order changed."""
     if mode == "semantic" or any(c.isspace() for c in query.strip()):
         return ranked
-    named = _named_files(query, ranked, catalog, filters)
+    named = _named_files(query, ranked, read.catalog, filters)
     parts = symbols.code_name(query)
-    rows = queries.hit_rows(conn, [cid for cid, _, _ in ranked]) if parts and ranked else []
-    defining = {r["id"] for r in rows
-                if r["kind"] == "code" and symbols.defines(parts, r["heading_path"] or "", r["text"], r["path"])}
+    rows = read.rows([cid for cid, _, _ in ranked], kind="code").values() if parts and ranked else []
+    defining = {r["id"] for r in rows if symbols.defines(parts, r["heading_path"] or "", r["text"], r["path"])}
     declaring = {r["id"] for r in rows if r["id"] in defining and symbols.declares(parts[-1], r["text"])}
     shared = {r["id"] for r in rows if r["id"] in defining and symbols.joined(r["heading_path"] or "")}
     # a definition cut in two: the passage with its 'def' line before the rest ('Postings.search' put the rest first);
@@ -979,7 +980,7 @@ def _definitions_first(conn, query: str, ranked: list, mode: str, catalog: Catal
     return moved
 
 
-def _messages_first(conn, query: str, ranked: list, mode: str, notes: list[str]) -> list:
+def _messages_first(read: Passages, query: str, ranked: list, mode: str, notes: list[str]) -> list:
     """``ranked`` with the code passages holding the string that makes a pasted message first (``symbols.
     message_match``: 'part 3 of a.png failed after 6 attempts' is f"part {number} of {key} failed after {attempt + 1}
     attempts"), the one holding more of it first, in keyword and hybrid search, for a query of three words or more.
@@ -987,8 +988,8 @@ def _messages_first(conn, query: str, ranked: list, mode: str, notes: list[str])
     makes it. Scores stay as ranked; a note says so when the order changed."""
     if mode == "semantic" or len(query.split()) < 3 or not ranked:
         return ranked
-    rows = queries.hit_rows(conn, [cid for cid, _, _ in ranked])
-    held = {r["id"]: symbols.message_match(query, r["text"]) for r in rows if r["kind"] == "code"}
+    code = read.rows([hit[0] for hit in ranked], kind="code")  # only code makes a message: a note is not read
+    held = {cid: symbols.message_match(query, r["text"]) for cid, r in code.items()}
     first = sorted((hit for hit in ranked if held.get(hit[0])), key=lambda hit: -held[hit[0]])
     chosen = {hit[0] for hit in first}
     moved = first + [hit for hit in ranked if hit[0] not in chosen]
@@ -998,8 +999,7 @@ def _messages_first(conn, query: str, ranked: list, mode: str, notes: list[str])
     return moved
 
 
-def _traced_first(conn, query: str, ranked: list, mode: str, catalog: Catalog, filters: Filters,
-                  notes: list[str]) -> list:
+def _traced_first(read: Passages, query: str, ranked: list, mode: str, filters: Filters, notes: list[str]) -> list:
     """``ranked`` with the passages at the lines a pasted stack trace names first (``symbols.frames``: 'File
     "/usr/lib/python3.11/asyncio/base_events.py", line 653', 'at use (/app/router/index.js:376:9)'), in the trace's
     order, in keyword and hybrid search: of each file the trace names (``symbols.traced_files``), the passage
@@ -1009,17 +1009,18 @@ def _traced_first(conn, query: str, ranked: list, mode: str, catalog: Catalog, f
     traced = symbols.frames(query) if mode != "semantic" else []
     if not traced:
         return ranked
+    catalog = read.catalog
     mask = catalog.mask(filters)
     found = []
     files: dict[str, list[int]] = {}  # a long trace names a file at many lines: each file is looked for once,
     passages: dict[int, list] = {}  # and its passages read once (a paste of 130 frames read them 130 times)
     for path, line in traced:
         if path not in files:
-            files[path] = symbols.traced_files(path, catalog.collections, catalog.paths)
+            files[path] = symbols.traced_files(path, catalog.collections, catalog.paths, catalog.named)
         for row in files[path]:
             if row not in passages:
                 ids = catalog.ids[(catalog.file_of == row) & (True if mask is None else mask)]
-                passages[row] = [r for r in queries.hit_rows(conn, [int(cid) for cid in ids])
+                passages[row] = [r for r in read.rows([int(cid) for cid in ids]).values()
                                  if r["start_line"] is not None]
             holding = [r for r in passages[row] if r["start_line"] <= line <= r["end_line"]]
             if holding:
@@ -1040,8 +1041,8 @@ def _named_files(query: str, ranked: list, catalog: Catalog, filters: Filters) -
     if "." not in wanted.rsplit("/", 1)[-1] and "/" not in wanted:
         return []
     name = wanted.rsplit("/", 1)[-1]
-    rows = {row for row, (collection, path) in enumerate(zip(catalog.collections, catalog.paths))
-            if path.casefold().endswith(name) and symbols.names_file(query, collection, path)}
+    rows = {row for row in catalog.named(name)
+            if symbols.names_file(query, catalog.collections[row], catalog.paths[row])}
     if not rows:
         return []
     files = catalog.files([cid for cid, _, _ in ranked])

@@ -9,6 +9,7 @@ periodic_task, start``); a module's constants are declared in its text.
 """
 from __future__ import annotations
 
+import functools
 import re
 
 # One name, qualified by '.', '::', '->', '#' or '\' (PHP namespaces), as code and stack traces write it; a leading
@@ -44,14 +45,17 @@ def frames(query: str) -> list[tuple[str, int]]:
     return list(dict.fromkeys(found))
 
 
-def traced_files(path: str, collections, paths: list[str]) -> list[int]:
+def traced_files(path: str, collections, paths: list[str], among=None) -> list[int]:
     """The rows of the indexed files (``collections``, ``paths`` relative to their roots) a traced ``path`` names:
     those whose path is the longest tail of it ('/usr/lib/python3.11/asyncio/base_events.py' is 'asyncio/base_events.py'
-    of the collection holding the stdlib; a collection's name may stand before it), or the one file of its name."""
+    of the collection holding the stdlib; a collection's name may stand before it), or the one file of its name.
+    ``among(name)``: the rows of the files of that name (casefolded), ascending (``Catalog.named``), if known: only
+    those are looked at (a file of another name is no tail of the path)."""
     traced = "/" + path.strip().lstrip("/").casefold()
     name = traced.rsplit("/", 1)[-1]
     best, rows = 0, []
-    for row, (collection, indexed) in enumerate(zip(collections, paths)):
+    for row in (range(len(paths)) if among is None else among(name)):
+        collection, indexed = collections[row], paths[row]
         if not indexed.casefold().endswith(name):
             continue
         tails = [whole for whole in (indexed.casefold(), f"{collection}/{indexed}".casefold())
@@ -251,11 +255,17 @@ def _squeezed(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
+@functools.lru_cache(maxsize=8)
+def _squeezed_query(query: str) -> str:
+    """``_squeezed(query)``, made once per query: a pasted message is compared with each code passage ranked."""
+    return _squeezed(query)
+
+
 def message_match(query: str, text: str) -> int:
     """How many characters of the longest string literal in ``text`` (a code passage) a pasted message ``query``
     holds, its text between placeholders (``{key}``, ``%s``, ``${id}``) found in the query in order, at least
     MESSAGE_CHARS of it in MESSAGE_WORDS words or more; 0 when no literal of the passage made the message."""
-    wanted, best = _squeezed(query), 0
+    wanted, best = _squeezed_query(query), 0
     for literal in LITERAL.finditer(text):
         pieces = [_squeezed(piece) for piece in PLACEHOLDER.split(literal.group()[1:-1])]
         pieces = [piece for piece in pieces if piece]
