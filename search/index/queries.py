@@ -616,6 +616,23 @@ def hit_rows(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
         ids).fetchall()
 
 
+def published_tags(conn: sqlite3.Connection) -> list[str]:
+    """The tags (JSON, as a file's meta holds them) of every published file that has any, each list once."""
+    return [row[0] for row in conn.execute(
+        f"SELECT DISTINCT json_extract(f.meta, '$.tags') FROM files f JOIN collections c ON c.id = f.collection "
+        f"WHERE {VISIBLE} AND json_valid(f.meta) AND json_extract(f.meta, '$.tags') IS NOT NULL").fetchall()]
+
+
+def chunk_lines(conn: sqlite3.Connection, ids: list[int]) -> list[tuple[int, int | None, int | None]]:
+    """(id, start line, end line) of each chunk in ``ids`` (any order): where a passage is, without its text."""
+    if not ids:
+        return []
+    marks = ",".join("?" * len(ids))
+    plain = conn.cursor()
+    plain.row_factory = None
+    return plain.execute(f"SELECT id, start_line, end_line FROM chunks WHERE id IN ({marks})", ids).fetchall()
+
+
 def chunk_tags(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
     """The tags (JSON, as the file's meta holds them) of the file of each chunk in ``ids`` whose file has any."""
     marks = ",".join("?" * len(ids))

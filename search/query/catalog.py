@@ -35,6 +35,7 @@ class Catalog:
         self._text: PathText | None = None  # the paths as one text, made on the first folder or glob filter
         self._passages: np.ndarray | None = None  # per file: its chunks (``passages``)
         self._named: dict[str, list[int]] | None = None  # file name casefolded -> its files' rows (``named``)
+        self._by_file: tuple[np.ndarray, np.ndarray] | None = None  # chunks ordered by file, where each file starts
 
     @classmethod
     def empty(cls) -> "Catalog":
@@ -78,6 +79,19 @@ class Catalog:
             for row, path in enumerate(self.paths):
                 self._named.setdefault(path.rsplit("/", 1)[-1].casefold(), []).append(row)
         return self._named.get(name.casefold(), [])
+
+    def chunks_of(self, row: int, mask: np.ndarray | None = None) -> list[int]:
+        """The ids of the visible chunks of the file at ``row`` (those ``mask``, over the chunks, keeps), ascending:
+        found in an order by file made once, not by comparing every chunk's file with it."""
+        if self._by_file is None:
+            order = np.argsort(self.file_of, kind="stable")
+            counts = np.bincount(self.file_of, minlength=len(self.paths))
+            self._by_file = (order, np.concatenate([[0], np.cumsum(counts)]))
+        order, starts = self._by_file
+        if not 0 <= row < len(self.paths):
+            return []
+        chunks = order[starts[row]:starts[row + 1]]
+        return [int(cid) for cid in self.ids[chunks if mask is None else chunks[mask[chunks]]]]
 
     def kinds_of(self, chunk_ids: list[int]) -> list[str | None]:
         """The kind (note, code, pdf …) of the file of each of ``chunk_ids``; None for a chunk not visible here."""

@@ -154,6 +154,7 @@ class Engine:
         self._catalog: tuple | None = None  # (generations key, Catalog)
         self._totals: dict = {}
         self._pdf_names: dict = {}  # (collection id, published generation) -> {file name casefolded: [paths of PDFs]}
+        self._tags: tuple | None = None  # (generations key, the published files' tags: tags.held_tags)
         self._query_vectors: dict[tuple[str, str], object] = {}  # (model id, query) -> vector, oldest first
         self.query_vectors_kept = QUERY_VECTORS_KEPT  # 0: embed every query (benchmarks)
         self.warm_slice = WARM_SLICE
@@ -182,7 +183,8 @@ class Engine:
                         ranked = _phrased(read, query, ranked, used, notes)
                         common_words = functools.cache(lambda: self._common_words(conn, query, state))  # once
                         ranked = _titled_first(conn, query, ranked, used, notes, common_words() if ranked else set())
-                        ranked, tagged = tags.tagged_first(conn, query, ranked, used, filters)
+                        ranked, tagged = tags.tagged_first(conn, query, ranked, used, filters,
+                                                           lambda: self._held_tags(conn, state))
                         if tagged:  # a '#tag' names the tag, however common its words (search.query.tags)
                             _note(notes, f"the passages of notes tagged {', '.join('#' + t for t in tagged)} come "
                                          "first, each keeping the score it ranked with")
@@ -508,6 +510,14 @@ class Engine:
         if self._catalog is None or self._catalog[0] != key:
             self._catalog = (key, Catalog.load(conn))
         return self._catalog[1]
+
+    def _held_tags(self, conn, state) -> set[str]:
+        """The tags the published files hold (``tags.held_tags``), read once per set of published generations, on
+        the first search naming a #tag."""
+        key = tuple(sorted(state["generations"].items()))
+        if self._tags is None or self._tags[0] != key:
+            self._tags = (key, tags.held_tags(conn))
+        return self._tags[1]
 
     def _spelling(self, conn, query: str, mode: str, state, notes: list[str]) -> list[dict]:
         """Note the query's words no published passage holds, with the word each probably meant (keyword and hybrid
@@ -1018,13 +1028,12 @@ def _traced_first(read: Passages, query: str, ranked: list, mode: str, filters: 
         if path not in files:
             files[path] = symbols.traced_files(path, catalog.collections, catalog.paths, catalog.named)
         for row in files[path]:
-            if row not in passages:
-                ids = catalog.ids[(catalog.file_of == row) & (True if mask is None else mask)]
-                passages[row] = [r for r in read.rows([int(cid) for cid in ids]).values()
-                                 if r["start_line"] is not None]
-            holding = [r for r in passages[row] if r["start_line"] <= line <= r["end_line"]]
+            if row not in passages:  # their lines alone: a file copied in 20 collections is 20 files' passages
+                ids = catalog.chunks_of(row, mask)
+                passages[row] = [lines for lines in queries.chunk_lines(read.conn, ids) if lines[1] is not None]
+            holding = [(cid, start) for cid, start, end in passages[row] if start <= line <= end]
             if holding:
-                found.append(max(holding, key=lambda r: (r["start_line"], -r["id"]))["id"])
+                found.append(max(holding, key=lambda held: (held[1], -held[0]))[0])
     by_id = {hit[0]: hit for hit in ranked}
     first = [by_id.get(cid, (cid, 0.0, [None, None])) for cid in dict.fromkeys(found)]
     moved = first + [hit for hit in ranked if hit[0] not in set(found)]
