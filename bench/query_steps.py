@@ -98,24 +98,27 @@ def serve(home: Path, runs: int, kinds: list[str], out: Path, source: Path) -> N
         for mode in MODES:
             for query in KINDS[kind]:  # warm: model loaded, pages cached
                 engine.search(query, limit=10, mode=mode)
-            whole, steps = [], defaultdict(list)
+            whole, cpu, steps = [], [], defaultdict(list)
             for query in KINDS[kind]:
-                times, per_step = [], defaultdict(list)
+                times, cpus, per_step = [], [], defaultdict(list)
                 for _ in range(runs):
                     for kept in (getattr(snippet, "_matches", None), getattr(snippet, "_shown", None)):
                         getattr(kept, "cache_clear", lambda: None)()
                     spent.clear()
-                    started = time.perf_counter()
+                    started, used = time.perf_counter(), time.thread_time()
                     answer = engine.search(query, limit=10, mode=mode)  # query vectors kept: embedding is llama.cpp's
                     times.append((time.perf_counter() - started) * 1000)
+                    cpus.append((time.thread_time() - used) * 1000)
                     for name, ms in spent.items():
                         per_step[name].append(ms)
                 whole.append(statistics.median(times))
+                cpu.append(statistics.median(cpus))
                 for name, its in per_step.items():
                     steps[name].append(statistics.median(its))
                 tops[f"{mode}|{query}"] = {"hits": [[h.chunk_id, round(h.score, 6)] for h in answer.hits],
                                            "notes": answer.notes}
             figures[f"{kind}|{mode}"] = {"p50": percentile(whole, 0.5), "p95": percentile(whole, 0.95),
+                                         "cpu50": percentile(cpu, 0.5), "cpu95": percentile(cpu, 0.95),
                                          "steps": {n: [percentile(v, 0.5), percentile(v, 0.95)]
                                                    for n, v in steps.items()}}
     out.write_text(json.dumps({"figures": figures, "tops": tops}, ensure_ascii=False))
@@ -135,21 +138,24 @@ def _median_of(results: list[dict]) -> dict:
         each = [r["figures"][key] for r in results]
         steps = {name: [statistics.median(e["steps"][name][i] for e in each if name in e["steps"]) for i in (0, 1)]
                  for name in each[0]["steps"]}
-        figures[key] = {"p50": statistics.median(e["p50"] for e in each),
-                        "p95": statistics.median(e["p95"] for e in each), "steps": steps}
+        figures[key] = {**{k: statistics.median(e[k] for e in each) for k in ("p50", "p95", "cpu50", "cpu95")},
+                        "steps": steps}
     return figures
 
 
 def report(after: dict, before: dict | None) -> None:
     ratio = lambda a, b: f"{a / b:5.2f}×" if b else "   - "  # noqa: E731
-    print(f"{'kind':<14}{'mode':<10}{'p50 ms':>8}{'p95 ms':>8}" + ("   before p50/p95   ratio p50/p95" if before else ""))
-    for key, fig in after.items():
-        kind, mode = key.split("|")
-        line = f"{kind:<14}{mode:<10}{fig['p50']:>8.1f}{fig['p95']:>8.1f}"
-        if before and key in before:
-            b = before[key]
-            line += f"   {b['p50']:>6.1f} / {b['p95']:<6.1f}  {ratio(fig['p50'], b['p50'])} {ratio(fig['p95'], b['p95'])}"
-        print(line)
+    for label, p50, p95 in (("wall clock", "p50", "p95"), ("CPU time of the searching thread", "cpu50", "cpu95")):
+        print(f"{label}\n{'kind':<14}{'mode':<10}{'p50 ms':>8}{'p95 ms':>8}"
+              + ("   before p50 / p95   ratio p50 / p95" if before else ""))
+        for key, fig in after.items():
+            kind, mode = key.split("|")
+            line = f"{kind:<14}{mode:<10}{fig[p50]:>8.1f}{fig[p95]:>8.1f}"
+            if before and key in before:
+                b = before[key]
+                line += f"   {b[p50]:>7.1f} / {b[p95]:<7.1f}  {ratio(fig[p50], b[p50])}  {ratio(fig[p95], b[p95])}"
+            print(line)
+        print()
     print("\nper step (ms, p50 / p95 over the kind's queries; a step's time includes the steps it calls)")
     for key, fig in after.items():
         for name, (p50, p95) in sorted(fig["steps"].items(), key=lambda item: -item[1][1]):
