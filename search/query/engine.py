@@ -1097,8 +1097,7 @@ def _twins_left_out(ranked: list, catalog: Catalog, roots: dict[str, str]) -> tu
     personal/x.md and all/personal/x.md) kept through one alone, the innermost root's (as _one_per_file keeps
     for similar), and {(collection, path) kept: the other collections' paths of the file}. Twins ranked at the
     same score and took two of the page's places for one file."""
-    nested = any(a != b and b.startswith(a.rstrip(os.sep) + os.sep) for a in roots.values() for b in roots.values())
-    if not nested or not ranked:
+    if not ranked or not _nested(tuple(sorted(roots.values()))):
         return ranked, {}
     rows = catalog.files([item[0] for item in ranked])
     where = {row: (str(catalog.collections[row]), catalog.paths[row]) for row in set(rows)}
@@ -1113,6 +1112,13 @@ def _twins_left_out(ranked: list, catalog: Catalog, roots: dict[str, str]) -> tu
         if len(names) > 1:
             also[names[0]] = [f"{c}/{p}" for c, p in names[1:]]
     return [item for item, row in zip(ranked, rows) if kept_of[where[row]] == where[row]], also
+
+
+@functools.lru_cache(maxsize=8)
+def _nested(roots: tuple[str, ...]) -> bool:
+    """Whether a root holds another, worked out once per set of roots: every pair was compared on every search (60
+    collections, 3,600 pairs: 7 ms a search)."""
+    return any(a != b and b.startswith(a.rstrip(os.sep) + os.sep) for a in roots for b in roots)
 
 
 def _one_per_file(hits: list[Hit], limit: int, roots: dict[str, str], source: tuple[str, str]) -> list[Hit]:
