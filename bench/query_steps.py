@@ -9,8 +9,9 @@ messages and stack traces, caller questions ('who calls create_task').
 The index is ``bench/queries_at_scale.py``'s (notes-en, zh-retrieval's documents and code, copied as further
 collections to ``--target`` passages), built into ``--home`` unless it is there already. Each kind is timed in a fresh
 process that only serves searches; with ``--before REV`` the same is run on the code of git revision REV (checked out
-in a temporary worktree, put first on the path of its own serving process: this script times both) and each figure is printed with its ratio
-(after / before); the runs alternate, ``--rounds`` times each, and each figure is the median of the rounds.
+in a temporary worktree, put first on the path of its own serving process: this script times both) and each figure is
+printed with its ratio (after / before); the runs alternate, ``--rounds`` times each, and each figure is the median of
+the rounds. Wall clock and the searching thread's CPU time are both given: on shared cores the CPU time is the steadier.
 ``--top10 FILE`` writes every query's top 10 (and the notes) per mode for each side, and says whether they are the same.
 
     SIFT_MODEL=minilm .venv/bin/python bench/query_steps.py --home DIR [--before REV] [--rounds 3] [--runs 5]
@@ -205,7 +206,8 @@ def main():
     report(_median_of(afters), _median_of(befores) if befores else None)
     if befores:
         differ = [key for key in afters[-1]["tops"] if afters[-1]["tops"][key] != befores[-1]["tops"].get(key)]
-        print(f"\n{len(afters[-1]['tops'])} answers (top 10 and notes) compared with {args.before}: {len(differ)} differ"
+        print(f"\n{len(afters[-1]['tops'])} answers (top 10 and notes) compared with {args.before}: "
+              f"{len(differ)} differ"
               + "".join(f"\n  {key}" for key in differ))
     if args.top10:
         args.top10.write_text(json.dumps({"after": afters[-1]["tops"],
