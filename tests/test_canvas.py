@@ -151,7 +151,7 @@ def test_deeply_nested_groups_do_not_multiply_the_canvas_in_its_heading_paths():
                "width": 50, "height": 50} for i in range(n)]
     data = canvas(nodes).encode()
     doc = parse_file("deep.canvas", data)
-    assert len(doc.sections) == n, "each card a passage, and no group left as a label of its own"
+    assert len(doc.sections) == n + 1, "each card a passage (and canvas()'s one edge label), no group a label of its own"
     stored = sum(len(" > ".join(s.heading_path)) for s in doc.sections)
     assert stored <= 6 * len(data), f"{stored} characters of heading paths from a canvas of {len(data)} bytes"
     paths = {s.text: s.heading_path for s in doc.sections}

@@ -561,7 +561,7 @@ def test_a_file_skipped_for_good_says_why_search_does_not_find_it(immediate, tmp
     sift = Sift(load())
     shown, _ = reading.read(sift, "notes/big.md", 1, 2, None)
     assert shown.splitlines()[-1].startswith(
-        "[this file is not in the published index (skipped at chunk: about ")
+        "[this file is not in the published index (skipped at chunk: not embedded: the file would make about ")
     assert shown.splitlines()[-1].endswith(
         "raise SIFT_MAX_FILE_CHUNKS to index it): search does not find it]")
     shown, _ = reading.read(sift, "notes/new.md", None, None, None)
