@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -193,6 +195,73 @@ def test_redis_restarted_mid_build_with_appendonly_the_build_goes_on(sift_env, t
     finally:
         consumer.stop()
         server.stop()
+
+
+# Runs the scan that `ingest enqueue` queued, in a process of its own, as a worker does (huey's dequeue and
+# execute): the scan queues the build's parse jobs in Redis, where no worker takes them while the consumer is stopped.
+RUN_THE_SCAN = """
+from workers.app import huey
+import workers.tasks
+task = huey.dequeue()
+assert task is not None and task.name.rsplit('.', 1)[-1] == 'discover', task
+huey.execute(task)
+"""
+
+
+@pytest.mark.slow  # a real consumer, and the check's two sightings a minute apart: two to three minutes
+@pytest.mark.timeout(900)
+def test_a_job_deleted_from_redis_mid_build_is_queued_again(sift_env, redis_url, tmp_path):
+    """One job of a build deleted from Redis's queue while the consumer runs on (as when Redis stopped 3 ms after
+    an embed job queued its write: a CI run hung 20 min). The worker's periodic check (every minute) finds its
+    files carried by no job at two checks and queues them again; the build publishes whole. Before, it waited
+    until the stall rescan, 10 min after the build's last progress.
+    No race: the consumer starts (its recovery at start done, its mark in Redis) and is then stopped (SIGSTOP)
+    while the scan queues the parse jobs and the test deletes one, so no worker can take the jobs first; it is
+    continued (SIGCONT) as it was, so only its running check, not a start, can find the lost files."""
+    from search.settings import load
+    from workers.app import make_huey
+    env = {**sift_env, "SIFT_QUEUE": redis_url, "SIFT_FILES_PER_JOB": "2", "SIFT_RESCAN_MINUTES": "100000",
+           "SIFT_LOST_JOB_SECONDS": "0"}
+    root = tmp_path / "notes"
+    files = _corpus(root, 12)
+    client = redis.Redis.from_url(redis_url)
+    app = make_huey(load(queue=redis_url))
+    log = tmp_path / "consumer.log"
+    consumer = Consumer(env, 2, log)
+    stopped = False
+    try:
+        _until(lambda: client.exists("sift.queue.kept"), "the consumer to start (its mark in Redis)")
+        os.killpg(consumer.proc.pid, signal.SIGSTOP)  # the scheduler and its workers: none takes a job now
+        stopped = True
+        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        scan = subprocess.run([sys.executable, "-c", RUN_THE_SCAN], cwd=Path(__file__).parents[1], env=env,
+                              capture_output=True, text=True, timeout=600)
+        assert scan.returncode == 0, scan.stderr
+        queued = [(member, app.serializer.deserialize(member[8:])) for member in client.zrange(QUEUE_KEY, 0, -1)]
+        parses = [(member, message) for member, message in queued if message.name.rsplit(".", 1)[-1] == "parse"]
+        assert len(parses) == len(files) // 2, [message.name for _, message in queued]
+        member, message = parses[len(parses) // 2]
+        assert client.zrem(QUEUE_KEY, member) == 1, "one parse job deleted from the queue"
+        lost = sorted(message.args[0].paths)
+        os.killpg(consumer.proc.pid, signal.SIGCONT)
+        stopped = False
+        conn = db.connect(Path(env["SIFT_HOME"]) / "index.db")
+        # the check needs two sightings a minute apart (one to three minutes here); the stall rescan would need
+        # ten without progress: a wait cut off well before that fails without the check, not only later
+        wait_published(conn, "notes", None, consumer.proc, limit=420)
+        chunks = _visible(conn)
+        assert sorted(chunks) == sorted(files), "every note is published, the deleted job's too"
+        text = log.read_text()
+        said = [line for line in text.splitlines() if "(a job lost from the queue)" in line]
+        assert len(said) == 1 and all(path in said[0] for path in lost), (lost, said)
+        assert "were in jobs that were interrupted" not in text, "found by the running check, not by a start"
+        assert "periodic rescan of collection" not in text and "the Redis queue lost its jobs" not in text, text
+        report = json.loads(run_ingest(env, "stats", "--json").stdout)
+        assert not report["collections"][0]["published"]["failures"]
+    finally:
+        if stopped:
+            os.killpg(consumer.proc.pid, signal.SIGCONT)
+        consumer.stop()
 
 
 def test_ingest_enqueue_with_redis_stopped_says_so_in_one_line(sift_env, redis_server, tmp_path):
