@@ -84,6 +84,7 @@ class Settings:
     embed_timeout: float = 120  # SIFT_EMBED_TIMEOUT: seconds an embedder may be silent before its job is re-sent
     rescan_minutes: float = 10  # the periodic rescan, and how long a missing root is kept
     lost_job_seconds: float = 60  # SIFT_LOST_JOB_SECONDS: a file no job carries for this long is queued again
+    periodic_seconds: float = 60  # SIFT_PERIODIC_SECONDS: how often a worker runs its periodic task (at most 60)
     retries: int = 3  # tries after the first for a job or file that failed for a transient cause
     retry_delay: float = 2.0  # seconds before the first retry; each further wait is twice as long
 
@@ -190,6 +191,7 @@ def load(**overrides) -> Settings:
         embed_timeout=_env_number("SIFT_EMBED_TIMEOUT", 120, float, above=0),
         rescan_minutes=_env_number("SIFT_RESCAN_MINUTES", 10, float, above=0),
         lost_job_seconds=_env_number("SIFT_LOST_JOB_SECONDS", 60, float, least=0),
+        periodic_seconds=_env_number("SIFT_PERIODIC_SECONDS", 60, float, above=0),
         retries=_env_number("SIFT_RETRIES", 3, least=0),
         retry_delay=_env_number("SIFT_RETRY_DELAY", 2, float),
     )
@@ -220,6 +222,9 @@ def load(**overrides) -> Settings:
     if settings.nice > 19:
         raise ValueError(f"SIFT_NICE={settings.nice} must be at most 19, the lowest CPU priority (the default "
                          "is 10; 0 keeps the priority the worker was started with)")
+    if settings.periodic_seconds > 60:  # workers.app.MODEL_AT_WORK counts on a periodic job at least every minute
+        raise ValueError(f"SIFT_PERIODIC_SECONDS={settings.periodic_seconds:g} must be at most 60: the worker's "
+                         "periodic task (the lost-job check, the rescan) runs at least every minute (the default)")
     if settings.retry_delay < 0:  # SIFT_RETRIES is refused below 0 as it is read
         raise ValueError(f"SIFT_RETRY_DELAY={settings.retry_delay:g} must not be negative: give the seconds "
                          "before the first retry (the default is 2)")

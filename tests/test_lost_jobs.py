@@ -212,9 +212,10 @@ def test_a_record_of_work_whose_delete_was_lost_goes_once_its_worker_is_idle(que
 def test_a_worker_killed_inside_the_publish_leaves_a_build_the_check_publishes(sift_env, tmp_path):
     """The one worker of a real consumer SIGKILLed inside the publish transaction (held open by the test hook
     SIFT_FAULT_PAUSE_PUBLISH): every file is written, nothing publishes them, and no job is left. The consumer
-    starts a new worker and runs on; its check publishes the generation. Before, the periodic rescan did, once
-    the build had not moved for ten minutes."""
-    env = {**sift_env, "SIFT_LOST_JOB_SECONDS": "0", "SIFT_FAULT_PAUSE_PUBLISH": "10", "SIFT_RESCAN_MINUTES": "100000"}
+    starts a new worker and runs on; its check (every minute; here every 5 s) publishes the generation. Before,
+    the periodic rescan did, once the build had not moved for ten minutes."""
+    env = {**sift_env, "SIFT_LOST_JOB_SECONDS": "0", "SIFT_FAULT_PAUSE_PUBLISH": "10", "SIFT_RESCAN_MINUTES": "100000",
+           "SIFT_PERIODIC_SECONDS": "5"}
     files = _notes(tmp_path / "notes", 6)
     log = tmp_path / "consumer.log"
     consumer = Consumer(env, 1, log)
@@ -286,3 +287,22 @@ def test_each_idle_worker_thread_deletes_its_own_stale_record(queue):
     for thread in threads:
         thread.join()
     assert [r["paths"] for r in running.records(queue)] == [], "each idle worker deleted its own record"
+
+
+def test_the_periodic_task_runs_every_sift_periodic_seconds(queue, monkeypatch):
+    """The consumer's scheduler queues the periodic task (the lost-job check among its parts) every
+    SIFT_PERIODIC_SECONDS, huey's minute unless told: the real-process tests set a few seconds, so that the two
+    checks a lost job needs cost seconds, not minutes. More than a minute is refused (a worker's model counts as
+    at work for two minutes after its last job, the periodic one included)."""
+    from search.settings import load
+    from workers import halt
+    from workers.app import Consumer
+    monkeypatch.setattr(halt, "_armed", [])  # a consumer arms its process's halt: this one is never run
+    monkeypatch.delenv("SIFT_PERIODIC_SECONDS", raising=False)
+    assert Consumer(queue, workers=1)._create_scheduler().periodic_task_seconds == 60
+    monkeypatch.setenv("SIFT_PERIODIC_SECONDS", "2.5")
+    assert Consumer(queue, workers=1)._create_scheduler().periodic_task_seconds == 2.5
+    for wrong, said in (("61", "must be at most 60"), ("0", "must be more than 0")):
+        monkeypatch.setenv("SIFT_PERIODIC_SECONDS", wrong)
+        with pytest.raises(ValueError, match=f"SIFT_PERIODIC_SECONDS='?{wrong}'?.* {said}"):
+            load()

@@ -154,6 +154,14 @@ class SiftHuey(Recovering, SqliteHuey):
 
 
 class Consumer(halt.Consumer):
+    def _create_scheduler(self):
+        """The periodic task (workers.rescan: the lost-job check, Redis's lost queue, the rescan) every
+        SIFT_PERIODIC_SECONDS, 60 unless told (huey's minute); its ``crontab()`` matches every minute, so it
+        runs at each. Tests shorten it to wait seconds, not minutes, for the checks they prove."""
+        scheduler = super()._create_scheduler()
+        scheduler.periodic_task_seconds = load().periodic_seconds
+        return scheduler
+
     def run(self):
         """A consumer that stops says its model is no longer at work: a worker started with another model (the
         user changing SIFT_MODEL) re-embeds at its first scan, not two minutes later."""
