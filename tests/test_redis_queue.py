@@ -105,8 +105,9 @@ def test_a_real_consumer_on_redis_indexes_publishes_and_counts_the_queue(sift_en
 def test_a_killed_consumer_and_a_redis_that_lost_the_queue_lose_nothing(sift_env, redis_url, tmp_path):
     """SIGKILL the consumer mid-build and empty Redis (a restart without persistence): the next consumer queues
     again, from what the index records, every file in flight. Then, with a consumer running, Redis is emptied
-    again mid-build: the periodic check (every minute) finds its mark gone and does the same."""
-    env = {**sift_env, "SIFT_QUEUE": redis_url, "SIFT_FILES_PER_JOB": "2", "SIFT_RESCAN_MINUTES": "100000"}
+    again mid-build: the periodic check (every minute; here every 5 s) finds its mark gone and does the same."""
+    env = {**sift_env, "SIFT_QUEUE": redis_url, "SIFT_FILES_PER_JOB": "2", "SIFT_RESCAN_MINUTES": "100000",
+           "SIFT_PERIODIC_SECONDS": "5"}
     root = tmp_path / "notes"
     files = _corpus(root, 60)
     client = redis.Redis.from_url(redis_url)
@@ -208,20 +209,20 @@ huey.execute(task)
 """
 
 
-@pytest.mark.slow  # a real consumer, and the check's two sightings a minute apart: two to three minutes
+@pytest.mark.slow  # a real consumer and a scan of its own process
 @pytest.mark.timeout(900)
 def test_a_job_deleted_from_redis_mid_build_is_queued_again(sift_env, redis_url, tmp_path):
     """One job of a build deleted from Redis's queue while the consumer runs on (as when Redis stopped 3 ms after
-    an embed job queued its write: a CI run hung 20 min). The worker's periodic check (every minute) finds its
-    files carried by no job at two checks and queues them again; the build publishes whole. Before, it waited
-    until the stall rescan, 10 min after the build's last progress.
+    an embed job queued its write: a CI run hung 20 min). The worker's periodic check (every minute; here every
+    5 s, SIFT_PERIODIC_SECONDS) finds its files carried by no job at two checks and queues them again; the build
+    publishes whole. Without the check it waits for the stall rescan, 10 min after the build's last progress.
     No race: the consumer starts (its recovery at start done, its mark in Redis) and is then stopped (SIGSTOP)
     while the scan queues the parse jobs and the test deletes one, so no worker can take the jobs first; it is
     continued (SIGCONT) as it was, so only its running check, not a start, can find the lost files."""
     from search.settings import load
     from workers.app import make_huey
     env = {**sift_env, "SIFT_QUEUE": redis_url, "SIFT_FILES_PER_JOB": "2", "SIFT_RESCAN_MINUTES": "100000",
-           "SIFT_LOST_JOB_SECONDS": "0"}
+           "SIFT_LOST_JOB_SECONDS": "0", "SIFT_PERIODIC_SECONDS": "5"}
     root = tmp_path / "notes"
     files = _corpus(root, 12)
     client = redis.Redis.from_url(redis_url)
@@ -246,8 +247,8 @@ def test_a_job_deleted_from_redis_mid_build_is_queued_again(sift_env, redis_url,
         os.killpg(consumer.proc.pid, signal.SIGCONT)
         stopped = False
         conn = db.connect(Path(env["SIFT_HOME"]) / "index.db")
-        # the check needs two sightings a minute apart (one to three minutes here); the stall rescan would need
-        # ten without progress: a wait cut off well before that fails without the check, not only later
+        # the check needs two sightings (5 to 10 s here); the stall rescan would need ten minutes without
+        # progress: a wait cut off well before that fails without the check, not only later
         wait_published(conn, "notes", None, consumer.proc, limit=420)
         chunks = _visible(conn)
         assert sorted(chunks) == sorted(files), "every note is published, the deleted job's too"

@@ -41,7 +41,8 @@ def notes_collection(stats: dict) -> dict:
 @pytest.mark.timeout(1200)
 def test_a_killed_consumer_is_restarted_without_orphans_and_keeps_indexing(sift_env, tmp_path, servers):  # noqa: F811
     root = write_tree(tmp_path / "notes", {"harbour.md": "# Harbour\n\nBoats in the harbour at dawn.\n"})
-    env = dict(sift_env, SIFT_RESCAN_MINUTES="0.05")  # every collection is due at each minute's periodic task
+    # every collection is due at each periodic task, which runs every 5 s (SIFT_PERIODIC_SECONDS), not every minute
+    env = dict(sift_env, SIFT_RESCAN_MINUTES="0.05", SIFT_PERIODIC_SECONDS="5")
 
     async def scenario():
         async with servers.session(env, "--root", str(root), "--name", "notes") as s:
@@ -64,7 +65,7 @@ def test_a_killed_consumer_is_restarted_without_orphans_and_keeps_indexing(sift_
                 raise AssertionError(f"stats did not report a restart within {RESTART_WITHIN} s: {text(seen[-1])}")
             orphans = sorted(set(live_group(old)) | {pid for pid in workers if alive(pid)})
             # No edit is made. One scan may still come from a request the watcher remembered (the --root scan
-            # asked for while the first one ran); after that only the periodic rescan (huey's minute crontab,
+            # asked for while the first one ran); after that only the periodic rescan (every 5 s here,
             # SIFT_RESCAN_MINUTES=0.05) scans: wait for two scans, which find nothing changed and publish nothing.
             rescan = await _wait_for_scans(s, 2)
             (root / "zebra.md").write_text("# Crossing\n\nA zebra crossing near the station.\n")
@@ -164,7 +165,7 @@ async def _wait_quiet(session) -> int:
 
 async def _wait_for_scans(session, scans: int) -> int:
     """The published generation once ``scans`` more scans have found nothing changed (stats' last scan moved)."""
-    deadline = time.monotonic() + SAFETY  # huey's periodic task runs once a minute
+    deadline = time.monotonic() + SAFETY  # the periodic task runs every SIFT_PERIODIC_SECONDS (a minute unless told)
     seen, first = set(), None
     while time.monotonic() < deadline:
         notes = notes_collection((await call(session, "stats")).structured_content)
