@@ -174,7 +174,10 @@ def test_redis_restarted_mid_build_with_appendonly_the_build_goes_on(sift_env, t
     it comes back with the queue, jobs that met it down are retried, and the build publishes whole."""
     from tests.redis_server import RedisServer
     server = RedisServer(tmp_path / "redis-aof", appendonly=True)
-    env = {**sift_env, "SIFT_QUEUE": server.url, "SIFT_FILES_PER_JOB": "2", "SIFT_RESCAN_MINUTES": "100000"}
+    # a job that met Redis down and was lost (its next stage not queued) is found by the lost-job check: every 5 s,
+    # after 5 s carried by no job, not every minute after a minute (the CI run took 182 s)
+    env = {**sift_env, "SIFT_QUEUE": server.url, "SIFT_FILES_PER_JOB": "2", "SIFT_RESCAN_MINUTES": "100000",
+           "SIFT_PERIODIC_SECONDS": "5", "SIFT_LOST_JOB_SECONDS": "5"}
     root = tmp_path / "notes"
     files = _corpus(root, 60)
     log = tmp_path / "consumer.log"
