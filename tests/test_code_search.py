@@ -816,3 +816,21 @@ def test_which_kebab_case_names_are_code_names_and_what_declares_them():
     assert declares("btn-primary", "a.btn-primary, .btn-primary:hover {") and declares("retry-upload", "def retry_upload():")
     assert declares("retry-upload", "retry-upload() {") and declares("retry-upload", "(defun retry-upload (part)")
     assert not declares("btn-primary", '<a class="btn-primary">') and not declares("btn-primary", ".btn-primary-dark {")
+
+
+SHIP_JS = ("export function ship(plan, opts) {\n"
+           + "  if (opts.dryRun) {\n    console.log('dry run: the plan only', plan);\n    return plan;\n  }\n" * 3
+           + "  return plan.map((step) => step.run());\n}\n")
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query", ["--dry-run", "dry-run"])
+def test_a_kebab_name_read_as_a_member_in_a_condition_is_no_declaration(immediate, tmp_path, embedder, query, mode):
+    """A CSS rule's selector declares a class (``.btn-primary {``), but the same pattern took ``if (opts.dryRun) {``
+    (JavaScript reading the option) as declaring ``--dry-run``: the script using the flag came before the line
+    adding it. A '-' is in no member name of JavaScript, Python or the like, so a selector is read as written."""
+    assert not declares("dry-run", "  if (opts.dryRun) {\n") and declares("btn-primary", ".nav .btn-primary:hover {\n")
+    tree = {**KEBAB_TREE, "web/ship.js": SHIP_JS}
+    engine = _engine_over(write_tree(tmp_path / "tree", tree), embedder)
+    answer = engine.search(query, mode=mode)
+    assert answer.hits[0].path == "cli.py", [(h.path, h.score) for h in answer.hits[:4]]

@@ -170,12 +170,13 @@ def declares(name: str, text: str) -> bool:
     (``MAX_RETRIES``), an assignment starting a line (``MAX_RETRIES = 5``: a local variable in small letters is
     assigned in many functions). A kebab-case name (``retry-upload``) as its languages declare one too: a flag
     added (``add_argument("--dry-run"``, ``option('--dry-run'``), a CSS rule's selector (``.btn-primary {``), a shell or
-    Make function (``retry-upload() {``, ``retry-upload:``), Lisp's ``(defun retry-upload``."""
+    Make function (``retry-upload() {``, ``retry-upload:``), Lisp's ``(defun retry-upload``; a selector's class as
+    written, '-' and all (no member name of JavaScript or Python holds one: ``if (opts.dryRun) {`` reads the flag)."""
     word = _spelled(name)
     pattern = rf"^[ \t]*{MODIFIERS}{KEYWORDS}[ \t]+[`\"\[]?{word}\b"
     if "-" in name:
         pattern += (rf"|(?:argument|option|flag)\w*\([^\n]*[\"']--?{word}[\"'=]"
-                    rf"|^[ \t]*[^\n{{;]*\.{word}(?![\w-])[^\n{{;]*\{{"
+                    rf"|^[ \t]*[^\n{{;]*\.{re.escape(name.casefold())}(?![\w-])[^\n{{;]*\{{"
                     rf"|^[ \t]*(?:function[ \t]+)?{word}[ \t]*(?:\(\)[ \t]*\{{|:)"
                     rf"|^[ \t]*\((?:defun|defmacro|defvar|define)[ \t]+{word}(?![\w-])")
     if name.upper() == name and any(c.isalpha() for c in name):
