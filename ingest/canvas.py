@@ -63,7 +63,7 @@ def parse_canvas(path: str, text: str) -> Document:
             around = boxes.around(node)
             held.update(id(g) for g in around)
             first, last = _lines(lines, ids, node)
-            sections.append(Section(text=" ".join(_text(node["url"]).split()), heading_path=[_label(g) for g in around],
+            sections.append(Section(text=" ".join(_text(node["url"]).split()), heading_path=_path(around),
                                     start_line=first, end_line=last))
         if kind != "text" or not _text(node.get("text")).strip():
             continue

@@ -138,7 +138,11 @@ def test_a_big_canvas_places_each_card_in_its_groups_with_one_box_each(monkeypat
     assert calls[0] <= 3 * len(nodes), f"{calls[0]} boxes computed for {len(nodes)} nodes"
 
 
-def test_deeply_nested_groups_do_not_multiply_the_canvas_in_its_heading_paths():
+@pytest.mark.parametrize("card", [
+    {"type": "text", "text": "card {i}"},
+    {"type": "link", "url": "card {i}"},  # a link card's path was every group around it (two branches merged)
+])
+def test_deeply_nested_groups_do_not_multiply_the_canvas_in_its_heading_paths(card):
     """A card's heading path held every group around it: 300 groups one inside another, each with a card, made
     each card's path up to 300 labels long, stored and indexed with each of its passages (the labels' text ~150
     times over; a 1.5 MB canvas of 1,500 such groups with 500-character labels, about 1 GB). It is shortened as a
@@ -147,11 +151,11 @@ def test_deeply_nested_groups_do_not_multiply_the_canvas_in_its_heading_paths():
     label = "group label " * 8
     nodes = [{"id": f"g{i}", "type": "group", "label": f"{label}{i}", "x": -i * 10, "y": -i * 10,
               "width": i * 20 + 100, "height": i * 20 + 100} for i in range(n)]
-    nodes += [{"id": f"t{i}", "type": "text", "text": f"card {i}", "x": -i * 10 + 1, "y": -i * 10 + 1,
-               "width": 50, "height": 50} for i in range(n)]
+    nodes += [{"id": f"t{i}", **{key: value.format(i=i) for key, value in card.items()}, "x": -i * 10 + 1,
+               "y": -i * 10 + 1, "width": 50, "height": 50} for i in range(n)]
     data = canvas(nodes).encode()
     doc = parse_file("deep.canvas", data)
-    assert len(doc.sections) == n + 1, "each card a passage (and canvas()'s one edge label), no group a label of its own"
+    assert len(doc.sections) == n + 1, "each card a passage (and the edge's label), no group a label of its own"
     stored = sum(len(" > ".join(s.heading_path)) for s in doc.sections)
     assert stored <= 6 * len(data), f"{stored} characters of heading paths from a canvas of {len(data)} bytes"
     paths = {s.text: s.heading_path for s in doc.sections}
