@@ -533,15 +533,19 @@ _MARKER = re.compile(r"\d{1,3}|[*\u2020\u2021\u00a7\u00b6]{1,3}")  # '1', '12', 
 
 class _Sizes:
     """What a page draws at which size, from pypdf's ``visitor_text``: how many characters at each size, the
-    pieces that are a footnote's mark ('1', '†': not drawn below the text before them, as a subscript is), and
-    (``runs``: a list, the first page's) every piece with its size, for ``_title``. A mark is set apart wherever
-    the page's text glues it to a word (``markers_apart``), not only where it was drawn."""
+    pieces that are a footnote's mark ('1', '†': not drawn below the text before them, as a subscript is) with the
+    word drawn just before and just after each, and (``runs``: a list, the first page's) every piece with its size,
+    for ``_title``. A mark is set apart where the page's text glues it to one of those words (``markers_apart``):
+    set apart wherever it met a word, a page with footnotes 2 to 4 made 'python3', 'ipv4', '2nd' two words."""
 
     def __init__(self, runs: list | None = None) -> None:
         self.runs = runs
         self.chars: Counter = Counter()
-        self.marks: set[tuple[float, str]] = set()
+        self.marks: set[tuple[float, str]] = set()  # (size, the mark glued to a word: 'retrieval1', '2Code')
         self.y: float | None = None  # the baseline of the last piece that is no mark
+        self.size = 0.0  # and the size it is drawn at
+        self.last = ""  # and its text
+        self.pending: tuple[float, str] | None = None  # a mark whose next word is still to come
 
     def run(self, text: str, cm, tm, font, size) -> None:
         """Note a piece of text with the size it is drawn at: its font size scaled by the text and the current
@@ -559,33 +563,55 @@ class _Sizes:
         except (TypeError, ValueError, IndexError):
             y = None
         mark = _MARKER.fullmatch(text.strip())
-        if mark and len(self.marks) < 1000 and not (y is not None and self.y is not None and y < self.y):
-            self.marks.add((drawn, text.strip()))  # not a subscript, drawn below the text before it ('PSL2')
+        # not a subscript, drawn below the text before it ('PSL2') by less than a line: a footnote's own mark
+        # starting a line below the one before is none ('2Code' under '1See …' was left glued)
+        if mark and len(self.marks) < 1000 and not (y is not None and self.y is not None
+                                                    and 0 < self.y - y < self.size):
+            before = _WORD_BEFORE_MARK.search(self.last)
+            if before:
+                self.marks.add((drawn, before.group() + text.strip()))
+            self.pending = (drawn, text.strip())
         if not mark:
-            self.y = y
+            after = _WORD_AFTER_MARK.match(text)
+            if self.pending and after:
+                self.marks.add((self.pending[0], self.pending[1] + after.group()))
+            self.y, self.size, self.last, self.pending = y, drawn, text, None
         if self.runs is not None and len(self.runs) < FIRST_PAGE_RUNS:
             self.runs.append((drawn, text))
 
     def markers(self) -> frozenset[str]:
-        """The marks drawn smaller than most of the page's text: a footnote's mark, raised after a word."""
+        """The marks drawn smaller than most of the page's text, each glued to the word drawn beside it: a
+        footnote's mark, raised after a word ('retrieval1'), or before the footnote's first word ('2Code')."""
         if not self.marks:
             return frozenset()
         body = self.chars.most_common(1)[0][0]
-        return frozenset(mark for drawn, mark in self.marks if drawn <= MARKER_SIZE * body)
+        return frozenset(glued for drawn, glued in self.marks if drawn <= MARKER_SIZE * body)
+
+
+_WORD_BEFORE_MARK = re.compile(r"[^\W\d_]+$")
+_WORD_AFTER_MARK = re.compile(r"[^\W\d_]+")
 
 
 def markers_apart(text: str, markers: frozenset[str]) -> str:
-    """``text`` with each footnote mark in ``markers`` that is glued to a word set apart from it: pypdf writes a
-    raised, smaller '1' after 'retrieval' as 'retrieval1' (or 'retrieval1works'), one word that a search for
-    'retrieval' does not find; and a footnote's own mark before its first word ('1Code at …'). A mark after a
-    letter or two ('k1', 'x2'), after a capital ('PSL2', 'idR2 (x)'), or before a bracket ('cos2(v)') is left:
-    that is a name or a symbol more often than a footnote."""
+    """``text`` with each footnote mark glued to a word as ``markers`` has it (``_Sizes.markers``) set apart from
+    it: pypdf writes a raised, smaller '1' after 'retrieval' as 'retrieval1' (or 'retrieval1works'), one word that a
+    search for 'retrieval' does not find; and a footnote's own mark before its first word ('1Code at …'). A mark
+    after a letter or two ('k1', 'x2'), after a capital ('PSL2', 'idR2 (x)'), or before a bracket ('cos2(v)') is
+    left: that is a name or a symbol more often than a footnote."""
     if not markers:
         return text
-    marks = "|".join(re.escape(mark) for mark in sorted(markers, key=len, reverse=True))
+    marks = "|".join(map(re.escape, sorted({_MARKER.search(glued).group() for glued in markers}, key=len,
+                                           reverse=True)))
     after_word = re.compile(rf"(?<=[^\W\d_]{{2}}[^\W\d_A-Z])({marks})(?=([^\W\d_])|[\s.,;:!?)\]]|$)")
-    text = after_word.sub(lambda m: " " + m.group(1) + (" " if m.group(2) else ""), text)
-    return re.sub(rf"(?m)^({marks})(?=[^\W\d_])", r"\1 ", text)
+
+    def apart(m: re.Match) -> str:
+        word = _WORD_BEFORE_MARK.search(text, max(0, m.start() - 100), m.start())
+        if word is None or word.group() + m.group(1) not in markers:
+            return m.group()
+        return " " + m.group(1) + (" " if m.group(2) else "")
+    text = after_word.sub(apart, text)
+    return re.sub(rf"(?m)^({marks})([^\W\d_]+)",
+                  lambda m: m.group(1) + " " + m.group(2) if m.group() in markers else m.group(), text)
 
 
 def _forget_inflated(pages: Sequence[PageObject], index: int) -> None:

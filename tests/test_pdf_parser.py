@@ -697,3 +697,17 @@ def test_a_footnote_mark_raised_after_a_word_is_set_apart_from_it():
     text = parse_pdf("paper.pdf", page_of_content(content)).sections[0].text
     assert text == ("Dense retrieval 1 works well with k1 = 1.2 on model1024 and passages 2 too, "
                     "not PSL2(R) nor MARCO2\n2 Code at example.org")
+
+
+def test_a_footnote_mark_sets_apart_only_the_words_it_is_drawn_beside():
+    """A page's footnote marks ('1', '2' drawn small) were set apart wherever the page's text glued one to a word:
+    'python3' and 'ipv4' in the body, drawn at its size, became 'python 3' and 'ipv 4', and a line starting '2nd'
+    '2 nd', words a search for 'python3' or '2nd' no longer found. Only the word a mark is drawn after (or, for a
+    footnote's own mark, before) is set apart from it."""
+    content = ("BT /F1 10 Tf 72 700 Td (Dense retrieval) Tj 0 4 Td /F1 6 Tf (1) Tj 3 -4 Td /F1 10 Tf "
+               "( runs on python3 and ipv4 hosts) Tj ET "
+               "BT /F1 10 Tf 72 680 Td (2nd edition of the corpus) Tj ET "
+               + "".join(f"BT /F1 6 Tf 72 {100 - 10 * n} Td ({n}) Tj /F1 8 Tf (Note {n}) Tj ET " for n in (1, 2, 3, 4)))
+    text = parse_pdf("paper.pdf", page_of_content(content)).sections[0].text
+    assert text == "Dense retrieval 1 runs on python3 and ipv4 hosts\n2nd edition of the corpus\n" + "\n".join(
+        f"{n} Note {n}" for n in (1, 2, 3, 4)), text
