@@ -167,11 +167,12 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # section of its own, under its heading, from the line it begins on; a title from the first page's largest text; a
 # short paper's running header and page numbers left out; a compound's hyphen at a line end kept; 12: SQL outlined
 # by its tables, views, functions, types and triggers (it was windowed by lines); 13: a canvas's link cards and edge
-# labels are passages, and a front matter's aliases (one string) split at commas only, its '#tag's without the '#'; a slide deck's
-# footer with the count of pages ('Lecture 3 4/10') left out of every page, and a PDF footnote's mark set apart
-# from the word before it; no window of text the one before it held (a line of dialogue before a
-# long paragraph made two more), and a scene break (`* * *`) ends a window and is never carried over; a note's passage embedded with the
-# footnotes it cites.
+# labels are passages, a canvas card's groups shortened as deep code's names are, and a front matter's aliases (one
+# string) split at commas only, its '#tag's without the '#'; a slide deck's footer with the count of pages
+# ('Lecture 3 4/10') left out of every page, a PDF footnote's mark set apart from the word it is drawn beside, and
+# a PDF's metadata author in the title column; SQL with a dollar quote never closed windowed by lines; no window of
+# text the one before it held (a line of dialogue before a long paragraph made two more), and a scene break
+# (`* * *`) ends a window and is never carried over; a note's passage embedded with the footnotes it cites.
 VERSION = 13
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
