@@ -834,3 +834,25 @@ def test_a_kebab_name_read_as_a_member_in_a_condition_is_no_declaration(immediat
     engine = _engine_over(write_tree(tmp_path / "tree", tree), embedder)
     answer = engine.search(query, mode=mode)
     assert answer.hits[0].path == "cli.py", [(h.path, h.score) for h in answer.hits[:4]]
+
+
+HYPHENATED_TREE = {
+    "docs/E-mail.md": "# E-mail\n\n" + "Answer every e-mail within a day; an e-mail to a customer is signed. " * 4 + "\n",
+    "docs/Follow-up.md": "# Follow-up\n\n" + "A follow-up call comes a week after the visit; note the follow-up. " * 4 + "\n",
+    "app/contact.py": "class Contact:\n    def __init__(self, email, phone):\n        self.email = email\n"
+                      "        self.phone = phone\n\n\ndef email(contact, text):\n    return contact.email, text\n\n\n"
+                      "def followup(contact):\n    return email(contact, 'following up on our call')\n",
+}
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query, path", [("e-mail", "docs/E-mail.md"), ("follow-up", "docs/Follow-up.md")])
+def test_a_hyphenated_word_of_prose_is_no_code_name_of_one_word(immediate, tmp_path, embedder, query, path, mode):
+    """'e-mail' and 'follow-up' are English words written with a hyphen, not kebab-case names: read as one, they
+    put the functions ``email`` and ``followup`` (one word each, as a plain word is no code name) before the notes
+    about them. A kebab-case name's parts are the words of the name it stands for ('retry-upload' is
+    ``retry_upload`` or ``retryUpload``), not letters run together."""
+    engine = _engine_over(write_tree(tmp_path / "tree", HYPHENATED_TREE), embedder)
+    answer = engine.search(query, mode=mode)
+    assert answer.hits[0].path == path, [(h.path, h.score) for h in answer.hits[:4]]
+    assert not any(n.startswith("the definitions of") for n in answer.notes), answer.notes

@@ -117,7 +117,9 @@ def defines(parts: list[str], heading_path: str, text: str, path: str = "") -> b
         return len(parts) == 1 and declares(parts[0], text)
     owners, last = heading[:-1], heading[-1]
     hidden = MORE_NAMED.search(last)
-    for named in MORE_NAMED.sub("", last).split(", "):
+    for named in MORE_NAMED.sub("", heading_path.split(" > ")[-1].strip()).split(", "):
+        if not _worded_as(parts[-1], named.split(".")[-1]):
+            continue
         for held in _owned(owners, path):
             whole = held + [folded(part) for part in named.split(".")]
             if whole[-1] == name[-1] and _agree(name[:-1], whole[:-1]):
@@ -159,6 +161,22 @@ def folded(name: str) -> str:
     return name.casefold().replace("_", "").replace("-", "") or name.casefold()
 
 
+_WORD_BREAK = re.compile(r"[_-]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def _words(name: str) -> list[str]:
+    """A name's words, casefolded: split at '_', '-' and where camelCase starts one (``retryUpload``,
+    ``HTTPServer``)."""
+    return [word.casefold() for word in _WORD_BREAK.split(name) if word]
+
+
+def _worded_as(asked: str, found: str) -> bool:
+    """Whether a name ``found`` in code can be the kebab-case name ``asked`` (any other: True, as ``folded``
+    compares them): its words are the kebab name's, however joined, not its letters run together. 'e-mail' and
+    'follow-up' are words of prose with a hyphen, and found the functions ``email`` and ``followup`` first."""
+    return "-" not in asked or _words(found) == _words(asked)
+
+
 def _spelled(name: str) -> str:
     """A pattern of ``name`` (casefolded) however its words are joined: by '_', by '-' or not at all."""
     return "[_-]*" + "[_-]*".join(map(re.escape, folded(name)))
@@ -172,16 +190,24 @@ def declares(name: str, text: str) -> bool:
     added (``add_argument("--dry-run"``, ``option('--dry-run'``), a CSS rule's selector (``.btn-primary {``), a shell or
     Make function (``retry-upload() {``, ``retry-upload:``), Lisp's ``(defun retry-upload``; a selector's class as
     written, '-' and all (no member name of JavaScript or Python holds one: ``if (opts.dryRun) {`` reads the flag)."""
-    word = _spelled(name)
-    pattern = rf"^[ \t]*{MODIFIERS}{KEYWORDS}[ \t]+[`\"\[]?{word}\b"
+    spelled = _spelled(name)
+    groups = iter(range(6))
+    word = (lambda: f"(?P<k{next(groups)}>{spelled})") if "-" in name else (lambda: spelled)  # each a group's
+    pattern = rf"^[ \t]*{MODIFIERS}{KEYWORDS}[ \t]+[`\"\[]?{word()}\b"
     if "-" in name:
-        pattern += (rf"|(?:argument|option|flag)\w*\([^\n]*[\"']--?{word}[\"'=]"
+        pattern += (rf"|(?:argument|option|flag)\w*\([^\n]*[\"']--?{word()}[\"'=]"
                     rf"|^[ \t]*[^\n{{;]*\.{re.escape(name.casefold())}(?![\w-])[^\n{{;]*\{{"
-                    rf"|^[ \t]*(?:function[ \t]+)?{word}[ \t]*(?:\(\)[ \t]*\{{|:)"
-                    rf"|^[ \t]*\((?:defun|defmacro|defvar|define)[ \t]+{word}(?![\w-])")
+                    rf"|^[ \t]*(?:function[ \t]+)?{word()}[ \t]*(?:\(\)[ \t]*\{{|:)"
+                    rf"|^[ \t]*\((?:defun|defmacro|defvar|define)[ \t]+{word()}(?![\w-])")
     if name.upper() == name and any(c.isalpha() for c in name):
-        pattern += rf"|^[ \t]*{word}[ \t]*(?::[^=\n]*)?=(?!=)"
-    return re.search(pattern, text.casefold(), re.MULTILINE) is not None
+        pattern += rf"|^[ \t]*{word()}[ \t]*(?::[^=\n]*)?=(?!=)"
+    folded_text = text.casefold()
+    if "-" not in name or len(folded_text) != len(text):  # (a text casefolding changes the length of: any match)
+        return re.search(pattern, folded_text, re.MULTILINE) is not None
+    # a kebab-case name's words, as the code writes the name found (its case): 'e-mail' is no ``email``
+    return any(_worded_as(name, text[found.start(key):found.end(key)] if key else name)
+               for found in re.finditer(pattern, folded_text, re.MULTILINE)
+               for key in [next((k for k, v in found.groupdict().items() if v is not None), None)])
 
 
 # A question about where a name is used rather than defined: 'who calls retry_upload_part', 'callers of
