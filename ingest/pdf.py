@@ -171,8 +171,8 @@ RUNNING_PAGES = 3  # on at least this many pages
 PAGE_LABEL_CHARS = 80  # a line with a page number longer than this is taken for text
 _EDGE_NUMBER = re.compile(r"^(\d{1,4}|[ivxlcdm]{1,7})\b|\b(\d{1,4}|[ivxlcdm]{1,7})$", re.IGNORECASE)
 # A page's number with the count of pages, at a line's start or end: '4/10', '4 / 10', 'Page 4 of 10', 'p. 4 of 10'
-_NUMBER_OF = re.compile(r"(?:^|(?<=\s))(?:(?:page|p\.)\s*)?(\d{1,4})\s*(?:/|\bof\b)\s*\d{1,4}$|"
-                        r"^(?:(?:page|p\.)\s*)?(\d{1,4})\s*(?:/|\bof\b)\s*\d{1,4}(?=\s|$)", re.IGNORECASE)
+_NUMBER_OF = re.compile(r"(?:^|(?<=\s))(?:(?:page|p\.)\s*)?(\d{1,4})\s*(?:/|\bof\b)\s*(\d{1,4})$|"
+                        r"^(?:(?:page|p\.)\s*)?(\d{1,4})\s*(?:/|\bof\b)\s*(\d{1,4})(?=\s|$)", re.IGNORECASE)
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 
 
@@ -201,9 +201,14 @@ def without_running_lines(texts: list[str]) -> list[str]:
     pages = [_drop_repeated(lines, repeated) for lines in pages]
     offsets = Counter(offset for index, lines in enumerate(pages) for offset in _page_offsets(index, lines))
     running = {offset for offset, n in offsets.items() if n >= RUNNING_PAGES}
-    alone = Counter(offset for index, lines in enumerate(pages) for offset in _page_offsets(index, lines, True))
+    # the count of pages a footer gives ('4/10', 'Page 4 of 10'): the same on the pages' labels, not one line's
+    counts = Counter(count for lines in pages if lines for count in {c for line in {lines[0], lines[-1]}
+                                                                      for c in _counts(line)})
+    counts = {count for count, n in counts.items() if n >= min(RUNNING_PAGES, len(with_text))}
+    alone = Counter(offset for index, lines in enumerate(pages)
+                    for offset in _page_offsets(index, lines, True, counts))
     running_alone = {offset for offset, n in alone.items() if n == len(with_text)}
-    pages = [_drop_page_labels(index, lines, running, running_alone) for index, lines in enumerate(pages)]
+    pages = [_drop_page_labels(index, lines, running, running_alone, counts) for index, lines in enumerate(pages)]
     return [tidy_whitespace("\n".join(lines)) for lines in pages]
 
 
@@ -225,10 +230,10 @@ def _drop_repeated(lines: list[str], repeated: set[str]) -> list[str]:
     return kept
 
 
-def _page_offsets(index: int, lines: list[str], alone: bool = False) -> set[int]:
+def _page_offsets(index: int, lines: list[str], alone: bool = False, counts=frozenset()) -> set[int]:
     """(number - page index) of the numbers the page's first and last lines begin or end with (``alone``: that
-    are the number alone)."""
-    return {number - index for line in {lines[0], lines[-1]} if not alone or _label_alone(line)
+    are the number alone, or with one of the ``counts`` of pages)."""
+    return {number - index for line in {lines[0], lines[-1]} if not alone or _label_alone(line, counts)
             for number in _edge_numbers(line)} if lines else set()
 
 
@@ -238,14 +243,23 @@ def _edge_numbers(line: str) -> list[int]:
     'IR701 Spring 2026 - Lecture 3 4/10' was indexed with every slide, in every passage and snippet of the deck."""
     if len(line) > PAGE_LABEL_CHARS:
         return []
-    of = [int(m.group(1) or m.group(2)) for m in _NUMBER_OF.finditer(line)]
+    of = [int(m.group(1) or m.group(3)) for m in _NUMBER_OF.finditer(line)]
     return of or [_number(m.group(1) or m.group(2)) for m in _EDGE_NUMBER.finditer(line)]
 
 
-def _label_alone(line: str) -> bool:
-    """A line that is a page's number and nothing else: '3', 'iv', '3/10', 'Page 3 of 10'. A footer carrying the
-    count of pages is a page label on the first page too, where a line ending in a number alone may be text."""
-    return bool(_EDGE_NUMBER.fullmatch(line) or _NUMBER_OF.search(line))
+def _label_alone(line: str, counts=frozenset()) -> bool:
+    """A line that is a page's number and nothing else: '3', 'iv', or one with the count of pages the pages' labels
+    give (``counts``): '3/10', 'Page 3 of 10'. A footer carrying the count of pages is a page label on the first page
+    too, where a line ending in a number alone may be text, and so may one ending in a count of its own ('Annual
+    report, volume 1 of 2' atop pages numbered 2 to 5 was dropped)."""
+    return bool(_EDGE_NUMBER.fullmatch(line) or any(count in counts for count in _counts(line)))
+
+
+def _counts(line: str) -> set[int]:
+    """The counts a line gives after a number ('4/10', 'Page 4 of 10': 10) at its start or end."""
+    if len(line) > PAGE_LABEL_CHARS:
+        return set()
+    return {int(m.group(2) or m.group(4)) for m in _NUMBER_OF.finditer(line)}
 
 
 def _number(token: str) -> int:
@@ -257,12 +271,12 @@ def _number(token: str) -> int:
 
 
 def _drop_page_labels(index: int, lines: list[str], running: set[int], running_alone: set[int] = frozenset(),
-                      ) -> list[str]:
+                      counts=frozenset()) -> list[str]:
     """The page's lines less a first or last line that carries its number at a running offset, or that is its
-    number alone at an offset running alone."""
+    number alone (or with a count of pages of ``counts``) at an offset running alone."""
     drop = {i for i in {0, len(lines) - 1} if lines and (
-        any(n - index in running for n in _edge_numbers(lines[i])) and (index or _label_alone(lines[i]))
-        or _label_alone(lines[i]) and any(n - index in running_alone for n in _edge_numbers(lines[i])))}
+        any(n - index in running for n in _edge_numbers(lines[i])) and (index or _label_alone(lines[i], counts))
+        or _label_alone(lines[i], counts) and any(n - index in running_alone for n in _edge_numbers(lines[i])))}
     return [line for i, line in enumerate(lines) if i not in drop]
 
 

@@ -711,3 +711,14 @@ def test_a_footnote_mark_sets_apart_only_the_words_it_is_drawn_beside():
     text = parse_pdf("paper.pdf", page_of_content(content)).sections[0].text
     assert text == "Dense retrieval 1 runs on python3 and ipv4 hosts\n2nd edition of the corpus\n" + "\n".join(
         f"{n} Note {n}" for n in (1, 2, 3, 4)), text
+
+
+def test_a_title_pages_line_ending_in_a_count_of_its_own_stays():
+    """A line ending in 'n of N' or 'n/N' was taken for the page's label on the first page too when n fit the
+    running page numbers, whatever N was: a report's title page ending 'Annual report, volume 1 of 2' lost that
+    line, though its pages number themselves '2' to '5'. A count is a page label's when the pages' labels carry it."""
+    pages = [["Annual report", "Annual report, volume 1 of 2"], *([f"Chapter {i}", "Revenue grew", str(i + 1)]
+                                                                  for i in range(1, 5))]
+    text = parse_pdf("report.pdf", pages_of_lines(pages)).sections[0].text
+    assert text.split("\n\n")[0] == "Annual report\nAnnual report, volume 1 of 2", text
+    assert "\n5" not in text and not text.rstrip().endswith("5"), text
