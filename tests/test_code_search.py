@@ -837,8 +837,10 @@ def test_a_kebab_name_read_as_a_member_in_a_condition_is_no_declaration(immediat
 
 
 HYPHENATED_TREE = {
-    "docs/E-mail.md": "# E-mail\n\n" + "Answer every e-mail within a day; an e-mail to a customer is signed. " * 4 + "\n",
-    "docs/Follow-up.md": "# Follow-up\n\n" + "A follow-up call comes a week after the visit; note the follow-up. " * 4 + "\n",
+    "docs/E-mail.md": "# E-mail\n\n" + "Answer every e-mail within a day; an e-mail to a customer is signed. " * 4
+                      + "\n",
+    "docs/Follow-up.md": "# Follow-up\n\n" + "A follow-up call comes a week after the visit; note the follow-up. " * 4
+                         + "\n",
     "app/contact.py": "class Contact:\n    def __init__(self, email, phone):\n        self.email = email\n"
                       "        self.phone = phone\n\n\ndef email(contact, text):\n    return contact.email, text\n\n\n"
                       "def followup(contact):\n    return email(contact, 'following up on our call')\n",
