@@ -48,6 +48,9 @@ def test_four_clients_search_while_two_workers_ingest(sift_env, consumer, tmp_pa
 
     add(notes[:FIRST])
     sift_env["SIFT_RESCAN_MINUTES"] = "600"  # only the waves make generations
+    # nor a big file's embedding in the background (notes-en's README.md, 300 chunks), which makes one of its own
+    # when it is done: a clean-clone run published it right after a wave's, and the wave's was never waited for
+    sift_env["SIFT_BACKGROUND_CHUNKS"] = "0"
     worker = consumer(workers=2)
     assert run_ingest(sift_env, "enqueue", str(root), "--name", "notes").returncode == 0
     conn = db.connect(tmp_path / "home" / "index.db", readonly=True)
