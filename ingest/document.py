@@ -36,6 +36,11 @@ class Document:
     # a note's footnote definitions, label -> text ('[^1]: Source, p. 41'), embedded with the passages citing them
     footnotes: dict[str, str] = field(default_factory=dict)
 
+    def __setstate__(self, state: dict) -> None:
+        """A Document pickled by an older Sift (a parse job's result queued before an upgrade) lacks the fields
+        added since: they take their defaults, so its chunk job runs as any other."""
+        self.__dict__.update({"meta": {}, "footnotes": {}, **state})
+
 
 def whole_characters(text: str) -> str:
     """``text`` as UTF-8 (SQLite) can store it: JSON's and YAML's "\\ud800" escapes and a PDF font's ToUnicode map

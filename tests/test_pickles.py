@@ -55,3 +55,19 @@ def test_every_queue_reads_jobs_so():
     assert isinstance(app.huey.serializer, pickles.JobSerializer)
     redis_app = queues.redis_huey(PriorityRedisHuey, "sift", "redis://127.0.0.1:1/0")  # made, never connected
     assert isinstance(redis_app.serializer, pickles.JobSerializer)
+
+
+def test_a_document_pickled_before_it_had_footnotes_is_cut():
+    """A parsed note queued for its chunk job by a Sift whose Document had no ``footnotes`` (before chunker version
+    13) is cut after the upgrade: reading ``doc.footnotes`` failed the file (AttributeError), where the queued job
+    should run as any other."""
+    from ingest.chunk import chunk_document
+    from ingest.document import Document, Section
+    from workers.tasks import plain_count
+    doc = Document("note", "Old", [Section(text="words of a note queued before the upgrade [^1]", heading_path=["Old"],
+                                           start_line=1, end_line=1)])
+    data = pickle.dumps(doc, pickle.HIGHEST_PROTOCOL).replace(b"footnotes", b"notfound_")  # as an older Sift wrote it
+    old = pickles.loads(data)
+    assert "footnotes" not in vars(old) or old.footnotes == {}
+    chunks = chunk_document(old, plain_count, 64, 8)
+    assert [c.text for c in chunks] == ["words of a note queued before the upgrade [^1]"]
