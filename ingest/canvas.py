@@ -61,14 +61,14 @@ def parse_canvas(path: str, text: str) -> Document:
             links.add("/" + quote(_text(node["file"]).lstrip("/")))  # from the vault's folder, as written
         if kind == "link" and _text(node.get("url")).strip():  # a web page laid on the canvas: its URL's words
             around = boxes.around(node)
-            held.update(id(g) for g in around)
+            held.update(id(g) for g in _shown(around))
             first, last = _lines(lines, ids, node)
             sections.append(Section(text=" ".join(_text(node["url"]).split()), heading_path=_path(around),
                                     start_line=first, end_line=last))
         if kind != "text" or not _text(node.get("text")).strip():
             continue
         around = boxes.around(node)
-        held.update(id(g) for g in around)
+        held.update(id(g) for g in _shown(around))
         card = parse_markdown(path, _text(node["text"]))
         first, last = _lines(lines, ids, node)
         for section in card.sections:
@@ -78,7 +78,7 @@ def parse_canvas(path: str, text: str) -> Document:
         wiki.update(card.meta.get("wiki_links", []))
         tags += [t for t in card.meta.get("tags", []) if t not in tags]
     for group in groups:
-        if id(group) not in held:  # its label is in no text card's heading path
+        if id(group) not in held:  # its label is in no card's heading path
             first, last = _lines(lines, ids, group)
             sections.append(Section(text=_label(group), heading_path=_path(boxes.around(group)),
                                     start_line=first, end_line=last))
@@ -107,6 +107,13 @@ def _path(around: list[dict]) -> list[str]:
     group made a card's path 300 labels long on a canvas of 300 groups one inside another (stored and indexed with
     each of its passages: 4.6 MB of paths from 83 KB, and about 1 GB from 1.5 MB of 500-character labels)."""
     return shortened([_label(g) for g in around])
+
+
+def _shown(around: list[dict]) -> list[dict]:
+    """The groups ``around`` a node whose labels its shortened path (``_path``) shows: a group left out of it (in the
+    middle of a deep nesting) is in no card's heading path, so it is a passage of its label, as a group holding no
+    card is (nine nested groups around one card left the two in the middle said nowhere)."""
+    return [g for g in shortened(around) if isinstance(g, dict)]
 
 
 class _Boxes:

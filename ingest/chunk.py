@@ -172,8 +172,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # ('Lecture 3 4/10') left out of every page, a PDF footnote's mark set apart from the word it is drawn beside, and
 # a PDF's metadata author in the title column; SQL with a dollar quote never closed windowed by lines; no window of
 # text the one before it held (a line of dialogue before a long paragraph made two more), and a scene break
-# (`* * *`) ends a window and is never carried over; a note's passage embedded with the footnotes it cites.
-VERSION = 13
+# (`* * *`) ends a window and is never carried over; a note's passage embedded with the footnotes it cites; 14: a
+# canvas group its cards' shortened paths leave out (deep in the middle of a nesting) a passage of its label.
+VERSION = 14
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked

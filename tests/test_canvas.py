@@ -195,3 +195,20 @@ def test_a_canvas_is_searched_and_linked_as_a_note_is(immediate, tmp_path, serve
     assert pdf.structured_content["results"][0]["cited_by"] == ["vault/maps/Garden.canvas"], text(pdf)
     assert text(shed).endswith("\n[linked from 1 note: vault/maps/Garden.canvas]"), text(shed)
     assert text(budget).endswith("\n[linked from 1 note: vault/maps/Garden.canvas]"), text(budget)
+
+
+@pytest.mark.parametrize("card", [{"type": "text", "text": "the innermost card"},
+                                  {"type": "link", "url": "https://example.com/innermost"}])
+def test_a_group_shortened_out_of_a_cards_path_keeps_its_label_searchable(card):
+    """A group whose label is in a card's heading path makes no passage of its own; a card nine groups deep has its
+    path shortened (the three outermost, '…', the four innermost), so the two groups in the middle were in no
+    heading path and no passage: 'Ferns' and 'Mosses' (said only as their groups' labels) found nothing."""
+    labels = ["Garden", "North beds", "Shade", "Ferns", "Mosses", "Pots", "Bench", "Shelf", "Tray"]
+    nodes = [{"id": f"g{i}", "type": "group", "label": label, "x": i * 10, "y": i * 10,
+              "width": 1000 - i * 20, "height": 1000 - i * 20} for i, label in enumerate(labels)]
+    nodes.append({"id": "card", **card, "x": 200, "y": 200, "width": 50, "height": 50})
+    doc = parse_file("deep.canvas", canvas(nodes).encode())
+    said = [" ".join([*s.heading_path, s.text]) for s in doc.sections]
+    assert any("…" in s.heading_path for s in doc.sections), "the card's path is shortened"
+    missing = [label for label in labels if not any(label in words for words in said)]
+    assert not missing, f"{missing} are in no passage's text or heading path: {said}"
