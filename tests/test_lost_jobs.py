@@ -302,7 +302,11 @@ def test_the_periodic_task_runs_every_sift_periodic_seconds(queue, monkeypatch):
     assert Consumer(queue, workers=1)._create_scheduler().periodic_task_seconds == 60
     monkeypatch.setenv("SIFT_PERIODIC_SECONDS", "2.5")
     assert Consumer(queue, workers=1)._create_scheduler().periodic_task_seconds == 2.5
-    for wrong, said in (("61", "must be at most 60"), ("0", "must be more than 0")):
+    # less than a second: huey's scheduler, which ticks once a second, stepped its next periodic time on by it until
+    # past the clock: 1e-12 added to the clock changed nothing, and the scheduler looped for good (no periodic task,
+    # no retry run again); 0.001 stepped a thousand times a tick
+    for wrong, said in (("61", "must be at most 60"), ("0", "must be at least 1"), ("1e-12", "must be at least 1"),
+                        ("0.5", "must be at least 1"), ("-5", "must be at least 1"), ("soon", "is not a number")):
         monkeypatch.setenv("SIFT_PERIODIC_SECONDS", wrong)
         with pytest.raises(ValueError, match=f"SIFT_PERIODIC_SECONDS='?{wrong}'?.* {said}"):
             load()
