@@ -675,6 +675,17 @@ def test_a_caller_question_gets_no_spelling_note_for_its_framing_words(uploader_
     assert [u["word"] for u in typo.unmatched] == ["uplaod"], typo.unmatched
 
 
+@pytest.mark.parametrize("query", ["who calls them", "who calls it?", "where are they used?", "what calls this"])
+def test_a_caller_question_about_something_said_before_gets_no_spelling_note(uploader_engine, query):
+    """A follow-up question's pronoun names no name ('who calls them', after a question about a function): the
+    callers step looks for none, and the spelling note checked the whole question, so it named its framing as
+    mistyped ("no passage contains 'who' or 'calls'"), as it did for a named one before. Nothing in it is a word
+    the user may have mistyped."""
+    answer = uploader_engine.search(query, mode="keyword")
+    assert answer.unmatched == [] and not any(n.startswith("no passage contains") for n in answer.notes), \
+        (answer.unmatched, answer.notes)
+
+
 def test_what_asks_who_uses_a_name():
     assert used_by("who calls retry_upload_part") == (["retry_upload_part"], True)
     assert used_by("usages of Huey.enqueue?") == (["Huey", "enqueue"], False)

@@ -528,9 +528,12 @@ class Engine:
         postings = self._current_postings(conn, self._catalog_for(conn, state)) if self._hold_postings else None
         try:
             # a pasted trace's paths and line numbers ('venv', '580') are no typos: its frames name what it means
-            # and a caller question's framing ('who calls', 'callers of', 'where is … called'): its name alone
-            asked = symbols.used_name(query) or symbols.FRAME.sub(" ", question.content(query))
-            said = spelling.note(conn, asked, postings, mode)
+            # and a caller question's framing ('who calls', 'callers of', 'where is … called'): its name alone, and
+            # nothing of one about something said before ('who calls them')
+            asked = symbols.used_name(query)
+            if asked == "":
+                return []
+            said = spelling.note(conn, asked or symbols.FRAME.sub(" ", question.content(query)), postings, mode)
         except sqlite3.Error:  # the note is a hint: a temporary table this connection cannot make costs only it
             return []
         if said is None:

@@ -243,15 +243,18 @@ def used_by(query: str) -> tuple[list[str], bool] | None:
 def used_name(query: str) -> str | None:
     """The name, as typed, whose uses the query asks for (``used_by``): its only word the spelling note checks, as
     'who', 'calls', 'callers', 'of' and 'called' frame the question and are in no code ('no passage contains
-    'who' or 'calls'' was said to 'who calls upload_file')."""
-    found = _asked_use(query)
-    return None if found is None else found.group("name")
+    'who' or 'calls'' was said to 'who calls upload_file'); "" when it asks about something said before ('who calls
+    them': its pronoun, ``PRONOUNS``, is no word to check either); None for any other query."""
+    found = _asked_use(query, pronouns=True)
+    if found is None:
+        return None
+    return "" if found.group("name").casefold() in PRONOUNS else found.group("name")
 
 
-def _asked_use(query: str) -> re.Match | None:
+def _asked_use(query: str, pronouns: bool = False) -> re.Match | None:
     for pattern in USED_BY:
         found = pattern.fullmatch(query)
-        if found and found.group("name").casefold() not in PRONOUNS:
+        if found and (pronouns or found.group("name").casefold() not in PRONOUNS):
             return found
     return None
 
