@@ -173,7 +173,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # a PDF's metadata author in the title column; SQL with a dollar quote never closed windowed by lines; no window of
 # text the one before it held (a line of dialogue before a long paragraph made two more), and a scene break
 # (`* * *`) ends a window and is never carried over; a note's passage embedded with the footnotes it cites; 14: a
-# canvas group its cards' shortened paths leave out (deep in the middle of a nesting) a passage of its label.
+# canvas group its cards' shortened paths leave out (deep in the middle of a nesting) a passage of its label, and
+# SQL with a column named delimiter and a dollar quote never closed windowed by lines.
 VERSION = 14
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

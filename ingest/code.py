@@ -199,7 +199,8 @@ def _outline(language: str | None, module: str, text: str) -> tuple[list[Definit
 # SQL's comments and quoted strings and identifiers, which hide a '$$', and PostgreSQL's dollar quotes ($$, $body$)
 _SQL_QUOTING = re.compile(r"--[^\n]*|/\*.*?(?:\*/|\Z)|'(?:[^']|'')*(?:'|\Z)|\"[^\"]*(?:\"|\Z)"
                           r"|(?<![\w$])\$(?:[A-Za-z_][\w]*)?\$", re.DOTALL)
-_DELIMITER = re.compile(r"^[ \t]*delimiter[ \t]+\S", re.IGNORECASE | re.MULTILINE)
+# MySQL's DELIMITER statement sets a mark ('$$', '//', ';;'), not a word: a column named delimiter has its type after it
+_DELIMITER = re.compile(r"^[ \t]*delimiter[ \t]+[^\w\s(,]\S*[ \t]*$", re.IGNORECASE | re.MULTILINE)
 
 
 def _open_dollar_quote(text: str) -> str | None:

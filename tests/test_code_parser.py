@@ -1495,3 +1495,17 @@ def test_sql_whose_dollar_quote_is_never_closed_is_windowed_by_lines():
     assert doc.meta["symbols"] == ["uploads", "upload_parts", "stalled_uploads", "mark_upload_complete"]
     mysql = "DELIMITER $$\n" + "".join(f"CREATE PROCEDURE p{i}()\nBEGIN\n  SELECT {i};\nEND $$\n" for i in range(3))
     assert "fallback" not in parse_code("005_procedures.sql", mysql + "DELIMITER ;\n").meta
+    for delimiter in ("DELIMITER //", "delimiter ;;", "  DELIMITER $$  "):  # as MySQL's client takes the statement
+        assert "fallback" not in parse_code("006_procedures.sql", mysql.replace("DELIMITER $$", delimiter)).meta
+
+
+def test_a_column_named_delimiter_does_not_hide_an_unclosed_dollar_quote():
+    """A line starting with the word 'delimiter' was read as MySQL's DELIMITER statement, whose scripts end
+    statements with '$$' and hold no dollar quote: a table's column named so ('  delimiter text,') left a function's
+    body never closed to tree-sitter, 20 s (OUTLINE_SECONDS) for 66 KB at each save where the file is windowed at once
+    without that column. DELIMITER sets a mark, not a word: a column's type follows the column's name."""
+    body = "\n".join(f"    IF p_attempt > {i} THEN RAISE NOTICE 'attempt %', {i}; END IF;" for i in range(400))
+    opened = SCHEMA_SQL.replace("END;\n$$ LANGUAGE plpgsql;\n", body + "\n")
+    for column in ("  delimiter text NOT NULL,", "delimiter varchar(8)", "  Delimiter CHAR(1) DEFAULT ','"):
+        text = f"CREATE TABLE csv_formats (\n  id int,\n{column}\n);\n" + opened
+        assert parse_code("007_open.sql", text).meta.get("fallback") == "a dollar quote ($$) is never closed", column
