@@ -829,6 +829,26 @@ def test_which_kebab_case_names_are_code_names_and_what_declares_them():
     assert not declares("btn-primary", '<a class="btn-primary">') and not declares("btn-primary", ".btn-primary-dark {")
 
 
+CLICK_CLI = ('import click\n\n\n@click.command()\n@click.option("--dry-run/--no-dry-run", default=False, '
+             'help="print the plan, change nothing")\ndef ship(dry_run):\n    run(dry_run)\n')
+GO_MAIN = ('package main\n\nimport "flag"\n\nfunc main() {\n\tdryRun := flag.Bool("dry-run", false, "print the plan")\n'
+           '\tflag.Parse()\n\tship(*dryRun)\n}\n')
+
+
+@pytest.mark.parametrize("path, source", [("cli.py", CLICK_CLI), ("main.go", GO_MAIN)])
+def test_a_flag_added_as_click_or_go_write_it_declares_its_kebab_name(immediate, tmp_path, embedder, path, source):
+    """Click adds a flag with its negation ('--dry-run/--no-dry-run'), Go's flag package (and cobra's Flags())
+    by its name without dashes ('flag.Bool("dry-run", …)'): neither was read as declaring '--dry-run' (the pattern
+    wanted a dash before the name and a quote or '=' after), so the notes and the code saying 'dry run' came first."""
+    assert declares("dry-run", source.split("\n")[4 if path == "cli.py" else 5])
+    assert declares("dry-run", '\tcmd.Flags().BoolVarP(&dryRun, "dry-run", "n", false, "print the plan")')
+    assert not declares("dry-run", '\tif *dryRun {\n') and not declares("dry-run", 'log.Printf("dry-run: %v", plan)')
+    tree = {**{k: v for k, v in KEBAB_TREE.items() if k != "cli.py"}, path: source}
+    engine = _engine_over(write_tree(tmp_path / "tree", tree), embedder)
+    answer = engine.search("--dry-run", mode="keyword")
+    assert answer.hits[0].path == path, [(h.path, h.score) for h in answer.hits[:4]]
+
+
 SHIP_JS = ("export function ship(plan, opts) {\n"
            + "  if (opts.dryRun) {\n    console.log('dry run: the plan only', plan);\n    return plan;\n  }\n" * 3
            + "  return plan.map((step) => step.run());\n}\n")

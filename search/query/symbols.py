@@ -188,14 +188,17 @@ def declares(name: str, text: str) -> bool:
     (``MAX_RETRIES``), an assignment starting a line (``MAX_RETRIES = 5``: a local variable in small letters is
     assigned in many functions). A kebab-case name (``retry-upload``) as its languages declare one too: a flag
     added (``add_argument("--dry-run"``, ``option('--dry-run'``), a CSS rule's selector (``.btn-primary {``), a shell or
-    Make function (``retry-upload() {``, ``retry-upload:``), Lisp's ``(defun retry-upload``; a selector's class as
+    Make function (``retry-upload() {``, ``retry-upload:``), Lisp's ``(defun retry-upload``, a flag Click adds with its
+    negation (``"--dry-run/--no-dry-run"``) or Go's flag package, cobra and absl by its name (``flag.Bool("dry-run"``,
+    ``Flags().BoolVar(&d, "dry-run"``); a selector's class as
     written, '-' and all (no member name of JavaScript or Python holds one: ``if (opts.dryRun) {`` reads the flag)."""
     spelled = _spelled(name)
-    groups = iter(range(6))
+    groups = iter(range(8))
     word = (lambda: f"(?P<k{next(groups)}>{spelled})") if "-" in name else (lambda: spelled)  # each a group's
     pattern = rf"^[ \t]*{MODIFIERS}{KEYWORDS}[ \t]+[`\"\[]?{word()}\b"
     if "-" in name:
-        pattern += (rf"|(?:argument|option|flag)\w*\([^\n]*[\"']--?{word()}[\"'=]"
+        pattern += (rf"|(?:argument|option|flag)\w*\([^\n]*[\"']--?{word()}[\"'=/]"  # click: '--dry-run/--no-dry-run'
+                    rf"|\bflags?(?:\(\))?\.\w+\([^\n]*[\"']{word()}[\"']"  # Go, cobra, absl: flag.Bool("dry-run", …)
                     rf"|^[ \t]*[^\n{{;]*\.{re.escape(name.casefold())}(?![\w-])[^\n{{;]*\{{"
                     rf"|^[ \t]*(?:function[ \t]+)?{word()}[ \t]*(?:\(\)[ \t]*\{{|:)"
                     rf"|^[ \t]*\((?:defun|defmacro|defvar|define)[ \t]+{word()}(?![\w-])")
