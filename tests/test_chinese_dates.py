@@ -58,7 +58,7 @@ def paths(answer) -> list[str]:
 
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
-@pytest.mark.parametrize("query", ["3月20号 日记", "3月20号的日记"])
+@pytest.mark.parametrize("query", ["3月20号 日记", "3月20号的日记", "三月二十号的日记", "2024.3.20 日记"])
 def test_a_chinese_date_finds_the_daily_note_named_by_its_iso_date(engine, mode, query):
     # the meeting note says 3月20日 in a table, the note of 2024-03-25 says 3月20号 three times; the daily note is
     # 2024-03-20, tagged 日记: its title holds the date and the tag
@@ -67,7 +67,7 @@ def test_a_chinese_date_finds_the_daily_note_named_by_its_iso_date(engine, mode,
 
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
-@pytest.mark.parametrize("query", ["2024-03-20", "3月20日"])
+@pytest.mark.parametrize("query", ["2024-03-20", "3月20日", "三月二十日", "2024.3.20", "20 March 2024", "3/20"])
 def test_a_date_alone_puts_first_the_note_named_by_it(engine, mode, query):
     # a table says 3月20日, the note of 2024-03-25 says 3月20号 three times: the rarer form outweighed the date written
     answer = engine.search(query, mode=mode, limit=5)
@@ -113,3 +113,20 @@ def test_only_a_real_date_gets_its_other_form():
     assert ("march", ["march", "03 14", "3 月 14", "mar 14"]) in query_pieces("meeting on March 14")
     assert ("03", ["03", "2024 03 07", "3 月 7"]) in query_pieces("2024-03-07 面试")
     assert all(len(terms) == 1 for _, terms in query_pieces("13月40日 2024-13-01"))  # no month 13, no day 40
+
+
+@pytest.mark.parametrize("query, month, forms", [
+    ("三月十四日的会议", "三月十四日", ["03 14", "3 月 14"]), ("十二月三十一日", "十二月三十一日", ["12 31", "12 月 31"]),
+    ("二〇二四年三月十四日", "二四年三月十四日", ["2024 03 14", "3 月 14"]), ("2024.3.14 会议", "3", ["2024 03 14", "3 月 14"]),
+    ("2024.3.1 周会", "3", ["2024 03 01", "3 月 1"])])
+def test_a_date_in_chinese_numerals_or_with_dots_gets_its_other_forms(query, month, forms):
+    """三月十四日 (as typed with a Chinese input method) and 2024.3.14 (as Chinese notes write a date) were no dates:
+    the first was looked up as its pairs of characters alone, the second as the words 2024, 3 and 14."""
+    terms = dict(query_pieces(query))[month]
+    assert terms[-len(forms):] == forms, terms
+
+
+@pytest.mark.parametrize("query", ["二月三十日", "2024年2月30日", "4月31日", "2023年2月29日"])
+def test_a_day_its_month_does_not_have_is_no_date(query):
+    assert all(len(terms) == 1 or not any(c.isdigit() for t in terms for c in t) for _, terms in query_pieces(query)), \
+        query_pieces(query)

@@ -63,16 +63,32 @@ def dated(query: str) -> dict[str, list[str]]:
 
 
 @pytest.mark.parametrize("query", ["retry the upload, it may 5 times fail", "dec 10 in the loop",
-                                   "upgrade the IDE to 2024.3.1", "march on"])
+                                   "upgrade the IDE to 2024.3.1", "march on", "May 5 people attended",
+                                   "March 12 new users signed up", "Apr 31", "Feb 30 deadline", "Feb 29, 2023",
+                                   "1.2.3", "python 3.14", "3/4 cup of flour", "1/2/2024", "IntelliJ 2023.10.1"])
 def test_a_month_word_that_is_a_common_word_or_a_version_number_is_no_date(query):
     """'may 5', 'dec 10' and '2024.3.1' were read as dates (May 5th, 10 December, 1 March 2024), their month looked
-    up as '05 05', '12 10', '2024 03 01' too, and a note titled with that date put first."""
+    up as '05 05', '12 10', '2024 03 01' too, and a note titled with that date put first; so were a count after a
+    month ('May 5 people': in May, 5 people) and days their month does not have (Apr 31, Feb 30)."""
     assert dated(query) == {}, dated(query)
 
 
 @pytest.mark.parametrize("query, month, forms", [
     ("May 5 planning", "may", ["05 05", "5 月 5"]), ("may 5, 2024 planning", "may", ["2024 05 05", "5 月 5"]),
     ("Dec 10 review", "dec", ["12 10", "12 月 10", "december 10"]), ("march 14", "march", ["03 14", "3 月 14", "mar 14"]),
-    ("release 2024.03.01", "03", ["2024 03 01", "3 月 1"])])
+    ("release 2024.03.01", "03", ["2024 03 01", "3 月 1"]), ("May 5th people", "may", ["05 05", "5 月 5"]),
+    ("Feb 29, 2024", "feb", ["2024 02 29", "2 月 29", "february 29"]), ("Apr 30", "apr", ["04 30", "4 月 30", "april 30"]),
+    ("14 March 2024 standup", "march", ["2024 03 14", "3 月 14", "mar 14"]), ("14 Mar", "mar", ["03 14", "3 月 14", "march 14"]),
+    ("the 14th of March", "march", ["03 14", "3 月 14", "mar 14"]), ("standup 3/14", "3", ["03 14", "3 月 14", "march 14"]),
+    ("standup 14/3", "3", ["03 14", "3 月 14", "march 14"]), ("3/14/2024", "3", ["2024 03 14", "3 月 14", "march 14"]),
+    ("release 2024.3.14", "3", ["2024 03 14", "3 月 14"])])
 def test_a_month_word_is_a_date_when_capitalised_or_with_a_year_or_a_full_date(query, month, forms):
     assert dated(query) == {month: forms}, dated(query)
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query", ["standup 14 March", "standup 14 Mar", "standup 3/14", "standup 14/3"])
+def test_a_date_written_day_first_or_with_slashes_finds_the_note_titled_with_it(engine, query, mode):
+    """'standup 14 March' and 'standup 3/14' were no dates: the journal saying standup and 14 more often came first."""
+    answer = engine.search(query, mode=mode)
+    assert answer.hits[0].path == "meetings/Standup March 14.md", [(h.path, h.score) for h in answer.hits[:3]]

@@ -199,7 +199,8 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
                 continue
             forms = [piece, *other_scripts(piece)]
             found[piece] = list(dict.fromkeys(
-                form[i:i + 2] for form in forms for i in range(max(1, len(form) - 1))))
+                [form[i:i + 2] for form in forms for i in range(max(1, len(form) - 1))]
+                + [form for month in [m for m in dated if m in piece] for form in dated.pop(month)]))  # 三月十四日
     return list(found.items())
 
 
