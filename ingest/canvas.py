@@ -5,7 +5,7 @@ vault's folder, a note or a PDF laid on the canvas), link (``url``) and group (`
 text it would be ids and coordinates. Each text card is read as a note is (ingest.markdown): its sections, headings,
 links and #tags, under the labels of the groups it lies in (outermost first) as its heading path. A link card is a
 passage of its URL (its words: the site, the page's name), under its groups, and an edge's label a passage of its
-own, so what a canvas says only there is found too. A group holding no text or link card is a passage of its label
+own naming the cards it joins ('Roof → Garden Shed: builds'), so what a canvas says only there is found too. A group holding no text or link card is a passage of its label
 alone. A canvas of more than MAX_ITEMS nodes and edges is skipped with the reason: each card is parsed as a note and
 placed in the groups holding it, so a hostile 64 MiB canvas of a million cards held its worker for many minutes
 (hours, with as many groups). A file card is a link to its file, as a wiki link with its path is, so the
@@ -82,11 +82,12 @@ def parse_canvas(path: str, text: str) -> Document:
             first, last = _lines(lines, ids, group)
             sections.append(Section(text=_label(group), heading_path=_path(boxes.around(group)),
                                     start_line=first, end_line=last))
+    by_id = {n["id"]: n for n in nodes if isinstance(n.get("id"), str)}
     for edge in edges:  # an arrow's label ('depends on', 'blocked by'): said nowhere else
         label = " ".join(_text(edge.get("label")).split())
         if label:
             first, last = _lines(lines, ids, edge)
-            sections.append(Section(text=label, heading_path=[], start_line=first, end_line=last))
+            sections.append(Section(text=_edge(edge, label, by_id), heading_path=[], start_line=first, end_line=last))
     sections.sort(key=lambda s: s.start_line)
     meta = {"links": sorted(links), "wiki_links": sorted(wiki)}
     if tags:
@@ -96,6 +97,41 @@ def parse_canvas(path: str, text: str) -> Document:
 
 def _text(value) -> str:
     return whole_characters(value) if isinstance(value, str) else ""  # "\ud800" in JSON: SQLite cannot store it
+
+
+def _edge(edge: dict, label: str, nodes: dict[str, dict]) -> str:
+    """An arrow's passage: the cards it joins, by name, and its label ('Roof → Garden Shed: builds'), as the
+    canvas shows it; its label alone ('depends on') said nothing of what depends on what. An arrow drawn the other
+    way (``fromEnd`` an arrow, ``toEnd`` none) is written so, one with both ends or none with ↔ or —; a card not
+    found is left out."""
+    ends = [_name(nodes[key]) if isinstance(key, str) and key in nodes else ""
+            for key in (edge.get("fromNode"), edge.get("toNode"))]
+    heads = (edge.get("fromEnd") == "arrow", edge.get("toEnd", "arrow") != "none")
+    if heads == (True, False):
+        ends, heads = ends[::-1], (False, True)
+    if not all(ends):
+        return f"{ends[0] or ends[1]}: {label}" if any(ends) else label
+    return f"{ends[0]} {ARROWS[heads]} {ends[1]}: {label}"
+
+
+ARROWS = {(False, True): "→", (True, True): "↔", (False, False): "—"}
+NAMED = 80  # characters of a text card's first line that name it in an arrow's passage
+
+
+def _name(node: dict) -> str:
+    """A card as a reader of the canvas names it: a text card by its first line (a heading's text), a file card by
+    its file's name (a note's without .md, as Obsidian shows it), a link card by its URL, a group by its label."""
+    kind = node.get("type")
+    if kind == "file":
+        name = PurePosixPath(_text(node.get("file"))).name
+        return name[:-3] if name.casefold().endswith(".md") else name
+    if kind == "link":
+        return " ".join(_text(node.get("url")).split())
+    if kind == "group":
+        return _label(node) if _text(node.get("label")) else ""
+    line = next((line for line in _text(node.get("text")).split("\n") if line.strip()), "")
+    line = " ".join(line.strip().lstrip("#").split())
+    return line if len(line) <= NAMED else line[:NAMED - 1].rstrip() + "…"
 
 
 def _label(group: dict) -> str:

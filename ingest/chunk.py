@@ -174,7 +174,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # text the one before it held (a line of dialogue before a long paragraph made two more), and a scene break
 # (`* * *`) ends a window and is never carried over; a note's passage embedded with the footnotes it cites; 14: a
 # canvas group its cards' shortened paths leave out (deep in the middle of a nesting) a passage of its label, and
-# SQL with a column named delimiter and a dollar quote never closed windowed by lines.
+# SQL with a column named delimiter and a dollar quote never closed windowed by lines; a
+# canvas's arrow a passage naming the cards it joins ('Roof → Garden Shed: builds', its label alone before), and
+# an index cut by 13 (base-16 kept a link card's every group in its path) reads its canvases again.
 VERSION = 14
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -53,7 +53,7 @@ def test_a_canvas_is_its_text_cards_under_their_groups_at_their_lines_and_links_
         ([], "Timber sources"),  # a group of no text card: its label
         ([], "https://example.com/larch"),  # a link card: its URL (it was not read)
         ([], "Ask the sawmill about larch boards"),
-        ([], "builds")]  # an edge's label (it was not read)
+        ([], "Roof → Garden Shed: builds")]  # an edge's label (it was not read), with the cards it joins
     lines = written.split("\n")
     for section, item in zip(doc.sections, (NODES[2], NODES[4], NODES[6], NODES[7], {"id": "293a4b5c6d7e8f90"})):
         assert section.start_line == section.end_line, section
@@ -92,6 +92,30 @@ def test_a_link_card_and_an_edge_label_are_searched_under_their_groups(immediate
         assert [(h.path, h.heading_path) for h in hits] == [("Map.canvas", heading)], (word, hits)
     edge = engine.search("supersedes", mode="keyword").hits[0]
     assert '"id": "edg1"' in written.split("\n")[edge.start_line - 1], edge
+    assert "New plan → Old plan: **supersedes**" in edge.snippet, edge.snippet  # what supersedes what
+
+
+def test_an_edge_label_names_the_cards_it_joins_as_the_arrow_points():
+    """An arrow's label was a passage of its own ('depends on', 'blocked by'), which says nothing of what depends on
+    what: the passage names the two cards, a text card by its first line, a file card by its file's name, a link
+    card by its URL, a group by its label, in the way the arrow points."""
+    nodes = [{"id": "t1", "type": "text", "text": "\n## Ship the beta\n\nBy Friday."},
+             {"id": "f1", "type": "file", "file": "Projects/Payments API.md"},
+             {"id": "f2", "type": "file", "file": "papers/timber.pdf"},
+             {"id": "l1", "type": "link", "url": "https://example.com/spec"},
+             {"id": "g1", "type": "group", "label": "Backend", "x": 0, "y": 0, "width": 1, "height": 1},
+             {"id": "t2", "type": "text", "text": "word " * 40}]
+    edges = [{"id": "e1", "fromNode": "t1", "toNode": "f1", "label": "depends on"},
+             {"id": "e2", "fromNode": "f2", "toNode": "l1", "fromEnd": "arrow", "toEnd": "none", "label": "cites"},
+             {"id": "e3", "fromNode": "g1", "toNode": "t1", "fromEnd": "arrow", "label": "blocks"},
+             {"id": "e4", "fromNode": "t1", "toNode": "g1", "toEnd": "none", "label": "same team"},
+             {"id": "e5", "fromNode": "t1", "toNode": "gone", "label": "was split"},
+             {"id": "e6", "fromNode": "t2", "toNode": "f2", "label": "long"}]
+    doc = parse_file("Plan.canvas", json.dumps({"nodes": nodes, "edges": edges}, indent="\t").encode())
+    joined = [s.text for s in doc.sections if s.text.endswith(tuple(e["label"] for e in edges))]
+    assert joined == ["Ship the beta → Payments API: depends on", "https://example.com/spec → timber.pdf: cites",
+                      "Backend ↔ Ship the beta: blocks", "Ship the beta — Backend: same team", "Ship the beta: was split",
+                      " ".join(["word"] * 16)[:79] + "… → timber.pdf: long"], joined
 
 
 def test_a_canvas_of_more_nodes_and_edges_than_sift_reads_is_skipped_saying_so(immediate, tmp_path, monkeypatch):
@@ -212,3 +236,33 @@ def test_a_group_shortened_out_of_a_cards_path_keeps_its_label_searchable(card):
     assert any("…" in s.heading_path for s in doc.sections), "the card's path is shortened"
     missing = [label for label in labels if not any(label in words for words in said)]
     assert not missing, f"{missing} are in no passage's text or heading path: {said}"
+
+
+def test_an_index_of_canvases_cut_by_chunker_13_reads_them_again(immediate, tmp_path, monkeypatch):
+    """Chunker 13 (base-16 and base-17) kept every group around a link card in its heading path (base-16) and an
+    arrow's label alone: an index made so kept both for every canvas until it changed. Chunker 14 reads every file
+    again: the link card's path shortened, the arrow's passage naming its cards, nothing else embedded again."""
+    from ingest import canvas as canvas_module, chunk
+    from search.query.engine import Engine
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    nodes = [{"id": f"g{i}", "type": "group", "label": f"Box {i}", "x": -i * 10, "y": -i * 10,
+              "width": 100 + i * 20, "height": 100 + i * 20} for i in range(12)]
+    nodes += [{"id": "web1", "type": "link", "url": "https://en.wikipedia.org/wiki/Stigmergy", "x": 10, "y": 10,
+               "width": 10, "height": 10},
+              {"id": "txt1", "type": "text", "text": "Old plan", "x": 2000, "y": 0, "width": 100, "height": 100},
+              {"id": "txt2", "type": "text", "text": "New plan", "x": 3000, "y": 0, "width": 100, "height": 100}]
+    edges = [{"id": "edg1", "fromNode": "txt2", "toNode": "txt1", "label": "supersedes"}]
+    vault = write_tree(tmp_path / "vault", {"Map.canvas": json.dumps({"nodes": nodes, "edges": edges}, indent="\t")})
+    with monkeypatch.context() as older:
+        older.setattr(chunk, "VERSION", 13)
+        older.setattr(canvas_module, "_path", lambda around: [canvas_module._label(g) for g in around])
+        older.setattr(canvas_module, "_edge", lambda edge, label, by_id: label)
+        ingest(vault, "vault")
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+    assert engine.search("stigmergy", mode="keyword").hits[0].heading_path.count(" > ") == 11  # as chunker 13 left it
+    report = ingest(vault, "vault")["published"]
+    assert report["changes"] == {"changed": 1}, report
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+    link = engine.search("stigmergy", mode="keyword").hits[0]
+    assert link.heading_path == "Box 11 > Box 10 > Box 9 > … > Box 3 > Box 2 > Box 1 > Box 0", link.heading_path
+    assert "New plan → Old plan" in engine.search("supersedes", mode="keyword").hits[0].snippet
