@@ -192,6 +192,9 @@ def declares(name: str, text: str) -> bool:
     negation (``"--dry-run/--no-dry-run"``) or Go's flag package, cobra and absl by its name (``flag.Bool("dry-run"``,
     ``Flags().BoolVar(&d, "dry-run"``); a selector's class as
     written, '-' and all (no member name of JavaScript or Python holds one: ``if (opts.dryRun) {`` reads the flag)."""
+    folded_text, key = text.casefold(), name.casefold().replace("_", "").replace("-", "")
+    if key and key not in folded_text.replace("_", "").replace("-", ""):
+        return False  # the name, however joined, is nowhere in it: no pattern to run (0.3 ms a passage, 80 a search)
     spelled = _spelled(name)
     groups = iter(range(8))
     word = (lambda: f"(?P<k{next(groups)}>{spelled})") if "-" in name else (lambda: spelled)  # each a group's
@@ -199,12 +202,14 @@ def declares(name: str, text: str) -> bool:
     if "-" in name:
         pattern += (rf"|(?:argument|option|flag)\w*\([^\n]*[\"']--?{word()}[\"'=/]"  # click: '--dry-run/--no-dry-run'
                     rf"|\bflags?(?:\(\))?\.\w+\([^\n]*[\"']{word()}[\"']"  # Go, cobra, absl: flag.Bool("dry-run", …)
-                    rf"|^[ \t]*[^\n{{;]*\.{re.escape(name.casefold())}(?![\w-])[^\n{{;]*\{{"
-                    rf"|^[ \t]*(?:function[ \t]+)?{word()}[ \t]*(?:\(\)[ \t]*\{{|:)"
+                    rf"|^[ \t]*[^\n{{;/'\"(]*\.{re.escape(name.casefold())}(?![\w-])[^\n{{;]*\{{"
+                    rf"|^[ \t]*(?:function[ \t]+)?{word()}[ \t]*\(\)[ \t]*\{{"
+                    # a Make target or a YAML key, written with its '-' ('background_color: str' is a parameter, and
+                    # a CSS property's 'background-color: red;' no declaration)
+                    rf"|^[ \t]*{re.escape(name.casefold())}[ \t]*:(?!=)[^;\n]*$"
                     rf"|^[ \t]*\((?:defun|defmacro|defvar|define)[ \t]+{word()}(?![\w-])")
     if name.upper() == name and any(c.isalpha() for c in name):
         pattern += rf"|^[ \t]*{word()}[ \t]*(?::[^=\n]*)?=(?!=)"
-    folded_text = text.casefold()
     if "-" not in name or len(folded_text) != len(text):  # (a text casefolding changes the length of: any match)
         return re.search(pattern, folded_text, re.MULTILINE) is not None
     # a kebab-case name's words, as the code writes the name found (its case): 'e-mail' is no ``email``
