@@ -220,7 +220,9 @@ def corpus() -> Path:
     return root
 
 
-def build(home: Path) -> None:
+def build(home: Path, collections: dict[str, Path] | None = None) -> None:
+    """An index in ``home`` of ``collections`` (name: folder; the corpus above, as 'corpus', by default), through
+    the real pipeline in huey's immediate mode; one built there before is kept."""
     os.environ["SIFT_HOME"] = str(home)
     from search.index import store
     from workers import runtime, tasks
@@ -230,8 +232,8 @@ def build(home: Path) -> None:
     if conn.execute("SELECT 1 FROM collections WHERE published IS NOT NULL").fetchone():
         return
     huey.immediate = True
-    collection = store.ensure_collection(conn, "corpus", str(corpus()))
-    tasks.discover(collection["id"])
+    for name, root in (collections or {"corpus": corpus()}).items():
+        tasks.discover(store.ensure_collection(conn, name, str(root))["id"])
     huey.immediate = False
 
 
