@@ -220,9 +220,10 @@ def corpus() -> Path:
     return root
 
 
-def build(home: Path, collections: dict[str, Path] | None = None) -> None:
-    """An index in ``home`` of ``collections`` (name: folder; the corpus above, as 'corpus', by default), through
-    the real pipeline in huey's immediate mode; one built there before is kept."""
+def build(home: Path, collections=None) -> None:
+    """An index in ``home`` of what ``collections()`` gives (name: folder; the corpus above, as 'corpus', by
+    default), through the real pipeline in huey's immediate mode; one built there before is kept (and nothing is
+    copied for it)."""
     os.environ["SIFT_HOME"] = str(home)
     from search.index import store
     from workers import runtime, tasks
@@ -232,7 +233,7 @@ def build(home: Path, collections: dict[str, Path] | None = None) -> None:
     if conn.execute("SELECT 1 FROM collections WHERE published IS NOT NULL").fetchone():
         return
     huey.immediate = True
-    for name, root in (collections or {"corpus": corpus()}).items():
+    for name, root in (collections() if collections else {"corpus": corpus()}).items():
         tasks.discover(store.ensure_collection(conn, name, str(root))["id"])
     huey.immediate = False
 

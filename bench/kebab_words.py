@@ -48,7 +48,7 @@ def main() -> None:
     os.environ["SIFT_EMBEDDINGS"] = "off"
     started = time.perf_counter()
     build(args.home or Path(tempfile.mkdtemp(prefix="sift-kebab-home-")),
-          {"notes": shared_data("notes-en"), "code": corpus()})
+          lambda: {"notes": shared_data("notes-en"), "code": corpus()})
     print(f"index ready in {time.perf_counter() - started:.0f} s")
     from search.query import symbols
     from search.query.engine import from_settings
