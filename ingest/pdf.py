@@ -174,6 +174,23 @@ _EDGE_NUMBER = re.compile(r"^(\d{1,4}|[ivxlcdm]{1,7})\b|\b(\d{1,4}|[ivxlcdm]{1,7
 _NUMBER_OF = re.compile(r"(?:^|(?<=\s))(?:(?:page|p\.)\s*)?(\d{1,4})\s*(?:/|\bof\b)\s*(\d{1,4})$|"
                         r"^(?:(?:page|p\.)\s*)?(\d{1,4})\s*(?:/|\bof\b)\s*(\d{1,4})(?=\s|$)", re.IGNORECASE)
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+# A Chinese page label ('第 3 页', '第 3 页 共 10 页', '第3页/共10页', '第 3 頁，共 10 頁', '共 10 页 第 3 页') and a page's
+# number between dashes alone on its line ('- 3 -', '— 3 —'): ``_label_form`` writes them as the rules above read
+# a label ('3', 'page 3 of 10'). Read as no page number, a Chinese paper's footer was indexed with every page.
+_CJK_LABEL = re.compile(r"第\s*(\d{1,4})\s*[页頁](?:\s*[,，/／、]?\s*共\s*(\d{1,4})\s*[页頁])?|"
+                        r"共\s*(\d{1,4})\s*[页頁]\s*[,，/／、]?\s*第\s*(\d{1,4})\s*[页頁]")
+_DASHED = re.compile(r"[-\u2013\u2014]\s*(\d{1,4})\s*[-\u2013\u2014]")
+
+
+def _label_form(line: str) -> str:
+    """``line`` with a Chinese page label at its start or end written as ``_NUMBER_OF`` and ``_EDGE_NUMBER`` read
+    one ('计算机学报 第 3 页 共 10 页' as '计算机学报 page 3 of 10', '第 3 页' as '3'), and a number between dashes
+    that is all the line holds as that number ('— 3 —' as '3')."""
+    if "第" in line:
+        line = _CJK_LABEL.sub(lambda m: f" {m[1]} " if m[1] and not m[2] else
+                              f" page {m[1] or m[4]} of {m[2] or m[3]} ", line).strip()
+    dashed = _DASHED.fullmatch(line)
+    return dashed.group(1) if dashed else line
 
 
 def without_running_lines(texts: list[str]) -> list[str]:
@@ -243,6 +260,7 @@ def _edge_numbers(line: str) -> list[int]:
     'IR701 Spring 2026 - Lecture 3 4/10' was indexed with every slide, in every passage and snippet of the deck."""
     if len(line) > PAGE_LABEL_CHARS:
         return []
+    line = _label_form(line)
     of = [int(m.group(1) or m.group(3)) for m in _NUMBER_OF.finditer(line)]
     return of or [_number(m.group(1) or m.group(2)) for m in _EDGE_NUMBER.finditer(line)]
 
@@ -252,14 +270,14 @@ def _label_alone(line: str, counts=frozenset()) -> bool:
     give (``counts``): '3/10', 'Page 3 of 10'. A footer carrying the count of pages is a page label on the first page
     too, where a line ending in a number alone may be text, and so may one ending in a count of its own ('Annual
     report, volume 1 of 2' atop pages numbered 2 to 5 was dropped)."""
-    return bool(_EDGE_NUMBER.fullmatch(line) or any(count in counts for count in _counts(line)))
+    return bool(_EDGE_NUMBER.fullmatch(_label_form(line)) or any(count in counts for count in _counts(line)))
 
 
 def _counts(line: str) -> set[int]:
     """The counts a line gives after a number ('4/10', 'Page 4 of 10': 10) at its start or end."""
     if len(line) > PAGE_LABEL_CHARS:
         return set()
-    return {int(m.group(2) or m.group(4)) for m in _NUMBER_OF.finditer(line)}
+    return {int(m.group(2) or m.group(4)) for m in _NUMBER_OF.finditer(_label_form(line))}
 
 
 def _number(token: str) -> int:

@@ -722,3 +722,55 @@ def test_a_title_pages_line_ending_in_a_count_of_its_own_stays():
     text = parse_pdf("report.pdf", pages_of_lines(pages)).sections[0].text
     assert text.split("\n\n")[0] == "Annual report\nAnnual report, volume 1 of 2", text
     assert "\n5" not in text and not text.rstrip().endswith("5"), text
+
+
+def cjk_pages(pages: list[list[str]]) -> bytes:
+    """A PDF whose pages draw the given lines (Chinese and any other text), one under the other, in a Type0 font
+    as a CJK font's subset is drawn (Identity-H: each character a two-byte CID), its text given by the font's
+    ToUnicode map alone, no glyph embedded."""
+    chars = sorted({ch for lines in pages for line in lines for ch in line})
+    cid = {ch: i + 1 for i, ch in enumerate(chars)}
+    blocks = "".join(f"{len(part)} beginbfchar\n" + "".join(
+        f"<{cid[ch]:04X}> <{ch.encode('utf-16-be').hex().upper()}>\n" for ch in part) + "endbfchar\n"
+        for part in (chars[i:i + 100] for i in range(0, len(chars), 100)))
+    cmap = ("/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CIDSystemInfo << /Registry (Adobe) "
+            "/Ordering (UCS) /Supplement 0 >> def /CMapName /Adobe-Identity-UCS def /CMapType 2 def\n"
+            "1 begincodespacerange <0000> <FFFF> endcodespacerange\n" + blocks +
+            "endcmap CMapName currentdict /CMap defineresource pop end end").encode()
+    n = len(pages)
+    kids = b" ".join(b"%d 0 R" % (6 + 2 * i) for i in range(n))
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, n),
+               b"<< /Type /Font /Subtype /Type0 /BaseFont /WenQuanYiMicroHei /Encoding /Identity-H "
+               b"/DescendantFonts [4 0 R] /ToUnicode 5 0 R >>",
+               b"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /WenQuanYiMicroHei /CIDSystemInfo << /Registry "
+               b"(Adobe) /Ordering (Identity) /Supplement 0 >> /DW 1000 /CIDToGIDMap /Identity >>",
+               b"<< /Length %d >>\nstream\n%s\nendstream" % (len(cmap), cmap)]
+    for i, lines in enumerate(pages):
+        shown = "".join(f"<{''.join(f'{cid[ch]:04X}' for ch in line)}> ' " for line in lines)
+        content = f"BT /F1 10 Tf 14 TL 40 780 Td {shown}ET".encode()
+        objects += [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents %d 0 R "
+                    b"/Resources << /Font << /F1 3 0 R >> >> >>" % (7 + 2 * i),
+                    b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content)]
+    return raw_pdf(objects)
+
+
+@pytest.mark.parametrize("label", ["第 {n} 页 共 {of} 页", "第{n}页/共{of}页", "第 {n} 頁，共 {of} 頁", "第 {n} 页",
+                                   "— {n} —", "- {n} -", "共 {of} 页 第 {n} 页"])
+def test_a_chinese_page_label_is_left_out_as_running_footer(label):
+    """A Chinese paper's footer, '第 3 页 共 10 页' (page 3 of 10), '第 3 頁，共 10 頁', '第 3 页', or the number
+    between dashes, '— 3 —', carries the page's number inside the label's words: read as no page number, it was
+    indexed with every page, shown in snippets ('…的电影”。 第 1 页 共 3 页') and ran through passages."""
+    body = [["混合检索方法研究", "稀疏检索擅长精确匹配专有名词。"], ["稠密检索能够捕捉语义相似性。", "倒数排序融合只依赖排名。"],
+            ["实验在两个数据集上进行。"], ["本文验证了混合检索的有效性。"]]
+    pages = [lines + [label.format(n=i + 1, of=len(body))] for i, lines in enumerate(body)]
+    texts = [section.text for section in parse_pdf("论文.pdf", cjk_pages(pages)).sections]
+    assert texts == ["\n\n".join("\n".join(lines) for lines in body)], texts
+
+
+def test_a_two_page_chinese_papers_page_labels_are_left_out():
+    """A paper of two pages numbers them '第 1 頁，共 2 頁' and '第 2 頁，共 2 頁': fewer than the three pages a
+    running footer is otherwise looked for on, its count of pages names them page labels."""
+    body = [["繁體中文斷詞之條件隨機場方法", "本研究以條件隨機場進行繁體中文斷詞。"], ["三、實驗結果", "本方法的精確率為 95.8%。"]]
+    pages = [lines + [f"第 {i + 1} 頁，共 2 頁"] for i, lines in enumerate(body)]
+    text = parse_pdf("斷詞.pdf", cjk_pages(pages)).sections[0].text
+    assert text == "\n\n".join("\n".join(lines) for lines in body), text
