@@ -251,6 +251,28 @@ def test_chinese_wrapped_across_lines_is_one_run_to_search_and_to_snippets(immed
     assert hits[0].snippet == "比如说在分布式系统里，像消息**队列**和分布式事务这样的词，都会在固定宽度换行的时候被切开了。"
 
 
+def test_a_wrapped_line_that_begins_or_ends_with_a_chinese_mark_is_joined_in_snippets(immediate, tmp_path, embedder):
+    """A paragraph wrapped at a fixed width breaks before a full-width mark or after an opening one as anywhere:
+    '有所差异' / '，例如' was shown '差异 ，例如', and '（' / '多跳' as '（ 多跳', a space no Chinese text holds. A
+    list of short lines ending in marks stays apart."""
+    import os
+    from pathlib import Path
+
+    from search.query.engine import Engine
+    from search.query.snippet import snippet
+    from tests.conftest import ingest, write_tree
+    assert snippet("第一，\n第二。", "第二") == "第一， **第二**。"
+    write_tree(tmp_path / "notes", {"wrap.md": "# 断词\n\n中文书写时词与词之间没有空白，繁体中文与简体中文在用词上有所差异\n"
+                                               "，例如软体与软件，直接套用简体中文的断词模型效果不佳。复杂问题（\n"
+                                               "多跳、比较、计数）的解析准确率明显低于简单问题的解析准确率。\n"})
+    ingest(tmp_path / "notes")
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    hits = engine.search("多跳 软体", mode="keyword").hits
+    assert hits and hits[0].snippet == ("中文书写时词与词之间没有空白，繁体中文与简体中文在用词上有所差异，例如**软体**与软件，"
+                                        "直接套用简体中文的断词模型效果不佳。复杂问题（**多跳**、比较、计数）的解析准确率明显低于"
+                                        "简单问题的解析准确率。"), hits[0].snippet
+
+
 def test_a_list_of_short_lines_is_not_joined_as_wrapped_text():
     """Every line break between two Chinese (Japanese) characters was taken for a wrapped paragraph's, so a list
     written without markers made words of its neighbours: りんご / みかん was indexed with ごみ (rubbish), 苹果 / 香蕉

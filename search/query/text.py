@@ -53,8 +53,12 @@ def _expand_run(run: str) -> str:
 # every line of a wrapped paragraph but its last is; a list of short lines without markers (りんご / みかん,
 # 苹果 / 香蕉) stays a list, where joining them made words of none (ごみ, 果香).
 _HAN = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff"
-_WRAPPED = re.compile(f"(?<=[{_HAN}])\n(?=[{_HAN}])")
+# Chinese (Japanese) punctuation, full-width forms among it (，。、：；（）「」《》【】): a wrapped line may begin or end
+# with a mark ('差异' / '，例如'), joined as a break between two characters is ('差异 ，例如' in snippets, and '（ 多跳').
+_MARKS = "\u3001-\u3003\u3008-\u3011\u3014-\u301f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
+_WRAPPED = re.compile(f"(?<=[{_HAN}])\n(?=[{_HAN}{_MARKS}])|(?<=[{_MARKS}])\n(?=[{_HAN}])")
 _HAN_CHAR = re.compile(f"[{_HAN}]")
+_HAN_OR_MARK = re.compile(f"[{_HAN}{_MARKS}]")
 _WIDE = re.compile("[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60"
                    "\uffe0-\uffe6\U00020000-\U0003fffd]")
 _WRAP_MIN = 20
@@ -82,7 +86,8 @@ def unwrapped(text: str) -> str:
     out = [lines[0]]
     for i in range(1, len(lines)):
         before, line = lines[i - 1], lines[i]
-        joined = (before and line and _HAN_CHAR.fullmatch(before[-1]) and _HAN_CHAR.fullmatch(line[0])
+        joined = (before and line and _HAN_OR_MARK.fullmatch(before[-1]) and _HAN_OR_MARK.fullmatch(line[0])
+                  and (_HAN_CHAR.fullmatch(before[-1]) or _HAN_CHAR.fullmatch(line[0]))
                   and width(i - 1) >= _WRAP_MIN
                   and width(i - 1) >= _WRAP_SHARE * max(width(i - 2), width(i)))
         if joined:
