@@ -337,6 +337,34 @@ def test_a_folder_that_is_in_no_root_is_said_so(immediate, sift_env, tmp_path, s
     assert "did you mean" not in text(out[("nothing/here", None)][0]), "no folder 'nothing' to look in"
 
 
+def test_a_folder_given_with_its_chinese_in_the_other_script_is_read_as_the_folder_there(immediate, sift_env,
+                                                                                          tmp_path, servers):
+    """path_prefix='論文' for the folder 论文/ (or 'notes/笔记' for 筆記/) found nothing, 'there is no folder': a
+    researcher's folders are named in one script, the query in the other, as read_file reads a path so. Now read as
+    the folder on disk, with a note saying so; a folder there as written is read as written."""
+    ingest(write_tree(tmp_path / "notes", {"论文/综述.md": "# 综述\n\n实体链接错误占百分之四十一\n",
+                                          "筆記/斷詞.md": "# 斷詞\n\n實體鏈接與斷詞\n",
+                                          "论文集/别的.md": "# 别的\n\n实体链接\n"}), "notes")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return {prefix: (await call(s, "search", query="实体链接", mode="keyword", path_prefix=prefix),
+                             await call(s, "list_files", path_prefix=prefix))
+                    for prefix in ("論文", "notes/笔记", "笔记/", "论文")}
+    out = run(scenario)
+    for prefix, folder, path, note in (("論文", "论文", "notes/论文/综述.md", "read as the folder '论文'"),
+                                       ("notes/笔记", "筆記", "notes/筆記/斷詞.md",
+                                        "read as collection 'notes', folder '筆記'"),
+                                       ("笔记/", "筆記", "notes/筆記/斷詞.md", "read as the folder '筆記'")):
+        found, listed = out[prefix]
+        assert [hit["path"] for hit in found.structured_content["results"]] == [path], text(found)
+        assert [f["path"] for f in listed.structured_content["files"]] == [path], text(listed)
+        for result in (found, listed):
+            assert f"path_prefix {prefix!r} {note}" in text(result) and "its Chinese in the other script" \
+                in text(result) and "no folder" not in text(result), text(result)
+    assert "other script" not in text(out["论文"][0]), text(out["论文"][0])
+
+
 def test_path_prefix_with_dot_dot_says_why_it_matches_nothing(immediate, sift_env, tmp_path, servers):
     """A relative path_prefix with a '..' part can match no indexed path (they have none): search and list_files
     say so and how to write it, instead of a bare 'no passages match'. An absolute one is resolved as before."""

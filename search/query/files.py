@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from search.index import queries
-from search.query.scope import collection_prefix, nfc, on_disk
+from search.query.scope import collection_prefix, either_script, nfc, on_disk
 
 
 @dataclass(frozen=True)
@@ -153,9 +153,7 @@ def in_either_script(raw: str, roots: dict[str, str]) -> list[str]:
     """The files on disk that ``raw`` names with its Chinese matched character by character in either script
     (Simplified, Traditional): 繁體/软体.md, partly in each, names the file 繁體/軟體.md, and 繁体/软体.md the file
     繁體/软体.md; each part of the path is matched against its folder's entries."""
-    from search.query.text import simplified
-    fold = lambda name: simplified(nfc(name))  # noqa: E731
-    return list(dict.fromkeys(path for path in _candidates(raw, roots, lambda path: on_disk(path, fold))
+    return list(dict.fromkeys(path for path in _candidates(raw, roots, lambda path: on_disk(path, either_script))
                               if os.path.lexists(path)))
 
 

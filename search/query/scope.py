@@ -78,6 +78,26 @@ def on_disk(path: str, fold=None) -> str:
     return path
 
 
+def either_script(name: str) -> str:
+    """A name's key that matches its Chinese in either script, character by character (Simplified, Traditional),
+    for ``on_disk``'s ``fold``."""
+    from search.query.text import simplified
+    return simplified(nfc(name))
+
+
+def in_other_script(root: str, folder: str) -> str | None:
+    """``folder`` (relative to ``root``) as spelled on disk where it is there only with its Chinese in the other
+    script ('论文' for 論文, '筆記' for 笔记), else None."""
+    if folder.isascii():
+        return None
+    try:
+        spelled = on_disk(os.path.join(root, folder.rstrip("/")), either_script)
+        relative = os.path.relpath(spelled, root).replace(os.sep, "/")
+        return relative if os.path.isdir(spelled) and nfc(relative) != nfc(folder.rstrip("/")) else None
+    except (OSError, ValueError):
+        return None
+
+
 def _spellings(folder: str, name: str, fold=None) -> list[str]:
     """The entries of ``folder`` that are ``name`` in one normal form or another (or by ``fold``), the exact
     one first."""
@@ -155,6 +175,13 @@ def scope(collection: str | None, prefix: str | None, roots: dict[str, str], say
                      "root without '..', or as an absolute path inside an indexed folder")
     head = (collection_named(folder, roots) or collection_prefix(folder, roots)) if folder else None
     if head is None:
+        names = [collection] if collection else sorted(roots)
+        if folder and not any(_exists(roots[n], folder) for n in names if n in roots):
+            for name in (n for n in names if n in roots):
+                spelled = in_other_script(roots[name], folder)
+                if spelled is not None:
+                    return Scope(collection, spelled, read_as=f"{say.prefix} {prefix!r} read as the folder "
+                                 f"{spelled!r}, its Chinese in the other script")
         return Scope(collection, folder, hint=_outside_hint(prefix, roots, say) if os.path.isabs(text)
                      else _missing_hint(prefix, folder, collection, roots, say, conn))
     if collection is not None and collection != head:
@@ -218,6 +245,12 @@ def _there(where: Scope, prefix: str, roots: dict[str, str], say: Wording, conn)
     """``where``, with a note for when nothing matches if its folder is not in its collection ('til/gti')."""
     if where.hint is not None or where.collection is None:
         return where
+    root = roots.get(where.collection)
+    if where.folder and root is not None and not _exists(root, where.folder):
+        spelled = in_other_script(root, where.folder)
+        if spelled is not None:  # '論文' for the folder 论文/: read as the folder that is there
+            return replace(where, folder=spelled, read_as=f"{say.prefix} {prefix!r} read as collection "
+                           f"{where.collection!r}, folder {spelled!r}, its Chinese in the other script")
     return replace(where, hint=_missing_hint(prefix, where.folder, where.collection, roots, say, conn))
 
 
