@@ -273,6 +273,35 @@ def test_a_wrapped_line_that_begins_or_ends_with_a_chinese_mark_is_joined_in_sni
                                         "简单问题的解析准确率。"), hits[0].snippet
 
 
+def test_a_header_line_over_a_short_heading_is_not_joined_to_it(immediate, tmp_path, embedder):
+    """A paper's header or title-block line over a short heading looked like a wrapped paragraph's last full line:
+    '中華民國計算語言學學會 論文集' / '三、實驗結果' was indexed with 集三 and shown '論文集三、實驗結果', and
+    '北京大学 王选计算机研究所' / '摘要' with 所摘. The paragraph's lines under the heading are twice as wide as the
+    header: compared with them, it is no wrapped line; the paragraph's own wrapped lines are still joined."""
+    import os
+    from pathlib import Path
+
+    from search.query.engine import Engine
+    from tests.conftest import ingest
+    from tests.test_pdf_parser import cjk_pages
+    pages = [["繁體中文斷詞之條件隨機場方法", "北京大学 王选计算机研究所", "摘要",
+              "本研究以條件隨機場進行繁體中文斷詞，並以中研院平衡語料庫進行訓練與測試，實驗結果顯示本方法之效果達到很",
+              "高的水準。"],
+             ["中華民國計算語言學學會 論文集", "三、實驗結果",
+              "在中研院平衡語料庫的測試集上，本方法的精確率與召回率都很高，與最大匹配法相比提升了六個百分點，錯誤主",
+              "要集中於人名與機構名稱。"]]
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    (folder / "斷詞.pdf").write_bytes(cjk_pages(pages))
+    ingest(folder)
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    assert [h.path for h in engine.search("集三", mode="keyword").hits] == []
+    assert [h.path for h in engine.search("所摘", mode="keyword").hits] == []
+    assert [h.path.rsplit("/", 1)[-1] for h in engine.search("很高", mode="keyword").hits] == ["斷詞.pdf"]
+    assert "論文集 **三**" in engine.search("三、實驗結果", mode="keyword").hits[0].snippet
+    assert "錯誤**主要**集中" in engine.search("主要", mode="keyword").hits[0].snippet
+
+
 def test_a_list_of_short_lines_is_not_joined_as_wrapped_text():
     """Every line break between two Chinese (Japanese) characters was taken for a wrapped paragraph's, so a list
     written without markers made words of its neighbours: りんご / みかん was indexed with ごみ (rubbish), 苹果 / 香蕉

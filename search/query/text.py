@@ -49,9 +49,9 @@ def _expand_run(run: str) -> str:
 # A line break between two Chinese (Japanese) characters: a paragraph wrapped at a fixed width, as PDFs' lines and
 # text copied from them are, cuts words anywhere (消息队 | 列), and Chinese has no space there to lose. Not Korean,
 # whose lines break where a space would be. Only where the line before looks wrapped: at least ``_WRAP_MIN``
-# columns wide (a CJK character two), and about as wide as the lines beside it (``_WRAP_SHARE`` of the widest), as
-# every line of a wrapped paragraph but its last is; a list of short lines without markers (りんご / みかん,
-# 苹果 / 香蕉) stays a list, where joining them made words of none (ごみ, 果香).
+# columns wide (a CJK character two), and about as wide as the lines near it (``_WRAP_SHARE`` of the widest of
+# ``_WRAP_REACH`` lines each side), as every line of a wrapped paragraph but its last is; a list of short lines
+# without markers (りんご / みかん, 苹果 / 香蕉) stays a list, where joining them made words of none (ごみ, 果香).
 _HAN = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff"
 # Chinese (Japanese) punctuation, full-width forms among it (，。、：；（）「」《》【】): a wrapped line may begin or end
 # with a mark ('差异' / '，例如'), joined as a break between two characters is ('差异 ，例如' in snippets, and '（ 多跳').
@@ -63,6 +63,11 @@ _WIDE = re.compile("[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-
                    "\uffe0-\uffe6\U00020000-\U0003fffd]")
 _WRAP_MIN = 20
 _WRAP_SHARE = 0.75
+# the lines each side whose width a wrapped line is compared with: a paper's header or title block line over a short
+# heading ('中華民國計算語言學學會 論文集' / '三、實驗結果', '北京大学 王选计算机研究所' / '摘要') is narrower than the
+# paragraph's lines below the heading, where the heading and the line above alone made it look like a paragraph's
+# (indexed as 集三, 所摘; snippets showed 論文集三、實驗結果)
+_WRAP_REACH = 2
 
 
 def _columns(line: str) -> int:
@@ -89,7 +94,8 @@ def unwrapped(text: str) -> str:
         joined = (before and line and _HAN_OR_MARK.fullmatch(before[-1]) and _HAN_OR_MARK.fullmatch(line[0])
                   and (_HAN_CHAR.fullmatch(before[-1]) or _HAN_CHAR.fullmatch(line[0]))
                   and width(i - 1) >= _WRAP_MIN
-                  and width(i - 1) >= _WRAP_SHARE * max(width(i - 2), width(i)))
+                  and width(i - 1) >= _WRAP_SHARE * max(width(j) for j in range(i - 1 - _WRAP_REACH, i + _WRAP_REACH)
+                                                        if j != i - 1))
         if joined:
             out[-1] += line
         else:
