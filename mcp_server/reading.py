@@ -86,14 +86,16 @@ def _target(conn, raw_path: str, roots: dict[str, str]) -> paths.Target:
 
 def _place_after(conn, raw_path: str, roots: dict[str, str]):
     """(file, location) of a path that names no file as written but does without the lines or page a result
-    wrote after it ('notes/x.md:12-30', 'notes/x.md  lines 12-30', 'notes/paper.pdf  page 4'); else None."""
+    wrote after it ('notes/x.md:12-30', 'notes/x.md  lines 12-30', 'notes/paper.pdf  page 4'), the path with its
+    Chinese in either script ('论文/繁体.pdf p.2' for 论文/繁體.pdf: neither way alone found it); else None."""
     place = paths.location(raw_path)
     if place is None:
         return None
     try:
         return _target(conn, place.path, roots), place
     except Problem:
-        return None
+        other = paths.in_other_script(place.path, roots, lambda form: _target(conn, form, roots))
+        return None if other is None else (other[1], place)
 
 
 LINKED_BYTES = 16 << 20  # a note read whole to find a heading or block a link names

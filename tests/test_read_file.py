@@ -654,6 +654,26 @@ def test_a_path_partly_in_the_other_chinese_script_reads_the_file(immediate, tmp
         reading.read(sift, "notes/繁体/硬体.md", None, None, None)
 
 
+def test_a_path_in_the_other_chinese_script_with_a_place_after_it_is_read_there(immediate, tmp_path):
+    """A path with its Chinese in the other script was read, and so was one with a result's place written after it
+    ('论文/斷詞.pdf p.2', 'x.md:3-4'), but not one with both: '论文/断词.pdf p.2' for 论文/斷詞.pdf said 'no file', as
+    an assistant retyping a Traditional name in Simplified characters, page and all, was told."""
+    from mcp_server.service import Sift
+    from search.settings import load
+    from tests.test_pdf_parser import cjk_pages
+    root = write_tree(tmp_path / "notes", {"筆記/斷詞.md": "# 斷詞\n\n第一行\n第二行\n第三行\n"})
+    (root / "論文").mkdir()
+    (root / "論文" / "斷詞研究.pdf").write_bytes(cjk_pages([["條件隨機場"], ["未登錄詞的召回率"]]))
+    ingest(root, "notes")
+    sift = Sift(load())
+    text, data = reading.read(sift, "notes/论文/断词研究.pdf p.2", None, None, None)
+    assert "未登錄詞的召回率" in text and "條件隨機場" not in text, text
+    assert text.endswith("[read 'notes/论文/断词研究.pdf p.2' as the file 'notes/論文/斷詞研究.pdf' and the place written "
+                         "after it]"), text
+    text, _ = reading.read(sift, "笔记/断词.md:4-4", None, None, None)
+    assert "第二行" in text and "第一行" not in text and "第三行" not in text, text
+
+
 def test_a_path_in_the_other_chinese_script_reads_no_folder_above_the_root(tmp_path, monkeypatch):
     """Matching a path's Chinese in either script listed and folded every folder from '/' down, its root's
     ancestors too: a root in a folder of 60,000 files cost 48 ms a look-up (0.04 ms now). A name in ASCII has no
