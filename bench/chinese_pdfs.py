@@ -36,11 +36,18 @@ S = "slides/组会汇报-2024-03-15.pdf"
 N1, N2, N3 = "notes/文献笔记/张伟2023-混合检索.md", "notes/文献笔记/KBQA综述-李娜.md", "notes/文献笔记/Cross-lingual patents.md"
 N4, N5, N6, N7 = "notes/筆記/斷詞實驗.md", "notes/组会/2024-03-15 组会记录.md", "notes/想法/research ideas.md", "notes/开题报告.md"
 
+
+
+def lines(*texts: str) -> list[str]:
+    """Blocks that are each a line of their own (a title block's)."""
+    return [f"# {text}" for text in texts]
+
+
 # Each PDF: (header on the pages after the first, footer with {n} and {of}, pages of blocks); a block starting
 # '# ' is a line of its own, one starting '| ' a paragraph wrapped in a column's width, any other a paragraph.
 PDFS = {
     P1: ("计算机学报 2023年 第46卷 第5期", "第 {n} 页 共 {of} 页", [
-        ["# 基于BM25与稠密向量的混合检索方法研究", "# 张伟 刘洋", "# 清华大学 计算机科学与技术系，北京 100084", "# 摘要",
+        [*lines("基于BM25与稠密向量的混合检索方法研究", "张伟 刘洋", "清华大学 计算机科学与技术系，北京 100084", "摘要"),
          "稀疏检索（如 BM25）擅长精确匹配专有名词和术语，而稠密检索（dense retrieval）能够捕捉语义相似性。本文提出一种混合检索方法，"
          "使用倒数排序融合（Reciprocal Rank Fusion, RRF）将两路结果合并，融合常数 k 取 60。在 MS MARCO 中文子集上，混合检索的 "
          "MRR@10 达到 0.412，比单独使用 BM25 提高了 7.3 个百分点。", "# 关键词：混合检索；倒数排序融合；稠密向量；中文分词", "# 1 引言",
@@ -63,7 +70,7 @@ PDFS = {
          "# [3] Karpukhin V, et al. Dense passage retrieval for open-domain question answering[C]. EMNLP, 2020.",
          "# [4] 孙茂松, 等. 中文分词技术综述[J]. 中文信息学报, 2015."]]),
     P2: ("中文信息学报 · 综述", "第 {n} 页 共 {of} 页", [
-        ["# 知识图谱问答研究综述", "# 李娜", "# 北京大学 王选计算机研究所", "# 摘要",
+        [*lines("知识图谱问答研究综述", "李娜", "北京大学 王选计算机研究所", "摘要"),
          "知识图谱问答（Knowledge Base Question Answering, KBQA）旨在利用结构化知识回答自然语言问题。本文将现有方法分为基于语义解析"
          "（semantic parsing）的方法和基于信息检索的方法两大类。", "# 1 基于语义解析的方法",
          "语义解析方法将问题转换为逻辑形式，例如 SPARQL 查询，然后在知识图谱上执行。这类方法可解释性强，但需要大量标注的逻辑形式，"
@@ -76,7 +83,7 @@ PDFS = {
          "# [1] Berant J, et al. Semantic parsing on Freebase from question-answer pairs[C]. EMNLP, 2013.",
          "# [2] 刘康, 等. 知识图谱问答评测综述[J]. 中文信息学报, 2019."]]),
     P3: ("中華民國計算語言學學會 論文集", "第 {n} 頁，共 {of} 頁", [
-        ["# 繁體中文斷詞之條件隨機場方法", "# 陳志明", "# 國立臺灣大學 資訊工程學系", "# 摘要",
+        [*lines("繁體中文斷詞之條件隨機場方法", "陳志明", "國立臺灣大學 資訊工程學系", "摘要"),
          "本研究以條件隨機場（Conditional Random Fields, CRF）進行繁體中文斷詞，並以中研院平衡語料庫（Sinica Corpus）進行訓練與測試。"
          "實驗結果顯示，本方法之 F1 值達 95.2%，未登錄詞（OOV）的召回率為 78.6%。", "# 一、緒論",
          "中文書寫時詞與詞之間沒有空白，因此斷詞是中文自然語言處理的第一步。繁體中文與簡體中文在用詞上有所差異，例如「軟體」與「软件」、"
@@ -85,7 +92,7 @@ PDFS = {
         ["# 三、實驗結果", "在中研院平衡語料庫的測試集上，本方法的精確率為 95.8%，召回率為 94.6%。與最大匹配法相比，F1 值提升了 6.4 個"
          "百分點。錯誤主要集中於人名與機構名稱，例如「臺灣積體電路製造公司」被切為多個片段。"]]),
     P4: ("Proceedings of the Patent Retrieval Workshop 2022", "{n}", [
-        ["# Cross-lingual Dense Retrieval for Chinese-English Patents", "# Liu Min, John Smith", "# Abstract",
+        [*lines("Cross-lingual Dense Retrieval for Chinese-English Patents", "Liu Min, John Smith", "Abstract"),
          "Patent examiners must search prior art written in many languages. We study cross-lingual dense retrieval "
          "between Chinese patent claims and English patent abstracts. Using mContriever fine-tuned on 1.2 million "
          "aligned patent families, we reach a Recall@100 of 0.871, against 0.634 for BM25 over machine-translated "
