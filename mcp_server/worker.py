@@ -15,8 +15,9 @@ a child has run for a minute). The new consumer queues again what the killed
 jobs took with them (workers/recover.py). A consumer that exited with status 2
 refused to work (a damaged or read-only index or queue, found as it started or
 while it ran: workers/halt.py) and said why; it is started again only after the
-longest backoff, so a fixed file is picked up within a minute, and a broken one
-does not make it refuse in a loop. A child says why through a pipe of its own
+longest backoff (SIFT_PERIODIC_SECONDS when shorter: the tests' few seconds), so a
+fixed file is picked up within a minute, and a broken one does not make it refuse
+in a loop. A child says why through a pipe of its own
 (workers/refusal.py), and the server prints each distinct reason once: the
 starts that refuse again for the same reason, once a minute, are quiet, and the
 first start that works again is said once.
@@ -64,10 +65,11 @@ class Worker:
         start does not scan it again (a second, empty generation). Restarts scan it: it went unwatched."""
         self.command = [sys.executable, "-m", "huey.bin.huey_consumer", "workers.app.huey",
                         "-k", "process", "-w", str(max(1, settings.workers)), "-t", f"{HUEY_GRACE:g}", *POLLING]
-        self.consumer = _Child("worker", self.command, signal.SIGINT)
+        refused = min(BACKOFF_MAX, settings.periodic_seconds)  # the wait before a child that refused starts again
+        self.consumer = _Child("worker", self.command, signal.SIGINT, refused)
         self.watch_command = [sys.executable, "-m", "workers.watch"]
         first = [*self.watch_command, *(["--queued-scan", str(queued)] if queued is not None else [])]
-        self.watcher = _Child("file watcher", first, signal.SIGTERM) if watch else None
+        self.watcher = _Child("file watcher", first, signal.SIGTERM, refused) if watch else None
         self._done = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -118,8 +120,10 @@ class Worker:
 class _Child:
     """One child process in its own session, restarted when it dies, stopped with its whole process group."""
 
-    def __init__(self, name: str, command: list[str], stop_signal: int):
+    def __init__(self, name: str, command: list[str], stop_signal: int, refused_wait: float = BACKOFF_MAX):
+        """``refused_wait``: seconds before a child that exited with status 2 (it refused) is started again."""
         self.name = name
+        self.refused_wait = refused_wait
         self.command = command
         self.stop_signal = stop_signal
         self.proc: subprocess.Popen | None = None
@@ -210,7 +214,7 @@ class _Child:
             self.failures = 1 if now - self.started >= STEADY else self.failures + 1
             # status 2: the worker refused a damaged or read-only index or queue, or a bad setting, and said
             # why; a restart refuses again until someone fixes it, so it is tried only at the longest backoff
-            delay = BACKOFF_MAX if code == REFUSED else RESTART.wait(self.failures - 1)
+            delay = self.refused_wait if code == REFUSED else RESTART.wait(self.failures - 1)
             why = self.reason.split(": error: ", 1)[-1] if self.reason else None  # the line without its "who"
             self.last_exit = {"returncode": code, "at": now, "why": why}
             self.restart_at = now + delay

@@ -209,19 +209,25 @@ def test_a_worker_that_refuses_with_status_2_is_not_restarted_in_a_loop():
     import sys
 
     from mcp_server import worker as supervision
-    waits = {}
-    for code in (2, 1):
-        child = supervision._Child("worker", [sys.executable, "-c", f"raise SystemExit({code})"], signal.SIGINT)
+    from search.settings import Settings
+
+    def wait_after(code: int, settings: Settings) -> float:
+        child = supervision.Worker(settings, watch=False).consumer  # the child sift-mcp supervises
+        child.command = [sys.executable, "-c", f"raise SystemExit({code})"]
         child.start()
         try:
             child.proc.wait(timeout=SAFETY)
             child.tend()
             info = child.describe()
             assert info["state"] == "restarting" and info["last_exit"]["returncode"] == code, info
-            waits[code] = child.restart_at - child.last_exit["at"]
+            return child.restart_at - child.last_exit["at"]
         finally:
             child.stop()
+    waits = {code: wait_after(code, Settings()) for code in (2, 1)}
     assert waits == {2: supervision.BACKOFF_MAX, 1: supervision.BACKOFF_FIRST}
+    # SIFT_PERIODIC_SECONDS, when shorter, is the wait after a refusal (the tests' few seconds), not after a crash
+    waits = {code: wait_after(code, Settings(periodic_seconds=5)) for code in (2, 1)}
+    assert waits == {2: 5.0, 1: supervision.BACKOFF_FIRST}
 
 
 @pytest.mark.slow
@@ -229,13 +235,14 @@ def test_a_worker_that_refuses_with_status_2_is_not_restarted_in_a_loop():
 def test_a_damaged_index_is_said_once_while_the_children_are_started_again_each_minute(immediate, sift_env,
                                                                                         tmp_path, monkeypatch):
     """index.db damaged (pages of its full-text index overwritten: quick_check refuses it, stats still read it)
-    under sift-mcp: the worker and the watcher refuse it at every start, once a minute. The server printed
+    under sift-mcp: the worker and the watcher refuse it at every start, once a minute (every 3 s here:
+    SIFT_PERIODIC_SECONDS, so the test waits seconds for the two restarts, not two minutes). The server printed
     their line, and its own "exited with code 2" line, at every start for as long as the file stayed
     damaged; now each once, the restarts are quiet, stats say why the worker stopped, and once the file is
     gone (deleted, as the README says, for a rebuild) the server says once that each works again."""
     from tests.test_disk_faults import A_NOTES, built_index, overwrite_pages, table_pages
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
-    env = {**sift_env, "SIFT_EMBEDDINGS": "off"}
+    env = {**sift_env, "SIFT_EMBEDDINGS": "off", "SIFT_PERIODIC_SECONDS": "3"}
     index = built_index(write_tree(tmp_path / "a", A_NOTES))
     overwrite_pages(index, *table_pages(index, ("%fts%",)))
     log = tmp_path / "server.log"
