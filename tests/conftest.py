@@ -192,6 +192,39 @@ def immediate(sift_env):
     huey.immediate = False
 
 
+def built_once(tmp_path_factory, model_path: Path, build) -> Path:
+    """The home of an index built once for a module whose tests only read it (a module-scoped fixture's):
+    ``build(folder)`` runs with a fresh SIFT_HOME (``<folder>/home``), the session's model and huey in immediate
+    mode, as ``sift_env`` and ``immediate`` give one test; the environment is restored after it. A test reads
+    the index with ``in_home`` (its SIFT_HOME), as it read the index it had built itself."""
+    from workers import runtime
+    folder = tmp_path_factory.mktemp("built-once")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SIFT_HOME", str(folder / "home"))
+        patch.setenv("SIFT_MODEL", str(model_path))
+        patch.delenv("SIFT_EMBEDDINGS", raising=False)
+        runtime.reset()
+        _forget_earlier_tests_queue()
+        from workers.app import huey
+        huey.immediate = True
+        try:
+            build(folder)
+        finally:
+            huey.immediate = False
+            runtime.reset()
+    return folder / "home"
+
+
+def in_home(home: Path, model_path: Path, monkeypatch) -> Path:
+    """This test's environment is that of ``home`` (a ``built_once`` one): returns its index.db."""
+    from workers import runtime
+    monkeypatch.setenv("SIFT_HOME", str(home))
+    monkeypatch.setenv("SIFT_MODEL", str(model_path))
+    monkeypatch.delenv("SIFT_EMBEDDINGS", raising=False)
+    runtime.reset()
+    return home / "index.db"
+
+
 def ingest(root: Path, name: str = "notes") -> dict:
     """Register ``root``, run discover and (in immediate mode) the whole pipeline; returns its stats."""
     from search.index import status, store

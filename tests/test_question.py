@@ -9,7 +9,7 @@ import pytest
 
 from search.query.engine import Engine
 from search.query.question import content, framing
-from tests.conftest import ingest, need_data, write_tree
+from tests.conftest import built_once, in_home, ingest, need_data, write_tree
 
 
 def test_an_english_question_is_searched_by_what_it_asks_about():
@@ -59,9 +59,10 @@ QUESTIONS = [  # (question, the notes-en note it asks about)
 ]
 
 
-@pytest.fixture
-def notes_index(immediate, tmp_path):
-    """The notes the questions ask about, with the first 25 of each folder they and their rivals are in."""
+@pytest.fixture(scope="module")
+def notes_home(tmp_path_factory, model_path):
+    """The notes the questions ask about, with the first 25 of each folder they and their rivals are in: indexed
+    once for the module (its tests only search it)."""
     source = need_data("notes-en")
     picked = [wanted for _, wanted in QUESTIONS]
     for folder in ("postgres", "docker", "bash", "zsh", "unix", "claude-code"):
@@ -69,12 +70,19 @@ def notes_index(immediate, tmp_path):
     picked += ["zsh/open-current-command-line-prompt-in-editor.md",
                "unix/undo-changes-made-to-current-terminal-prompt.md",
                "claude-code/open-current-prompt-in-default-editor.md"]
-    root = tmp_path / "notes"
-    for relative in dict.fromkeys(picked):
-        (root / relative).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(source / relative, root / relative)
-    ingest(root)
-    return Path(os.environ["SIFT_HOME"]) / "index.db"
+
+    def build(folder: Path) -> None:
+        root = folder / "notes"
+        for relative in dict.fromkeys(picked):
+            (root / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(source / relative, root / relative)
+        ingest(root)
+    return built_once(tmp_path_factory, model_path, build)
+
+
+@pytest.fixture
+def notes_index(notes_home, model_path, monkeypatch) -> Path:
+    return in_home(notes_home, model_path, monkeypatch)
 
 
 @pytest.mark.parametrize("postings", [True, False], ids=["postings", "fts5"])

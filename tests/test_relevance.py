@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from search.query.engine import Engine
-from tests.conftest import ingest, need_data
+from tests.conftest import built_once, in_home, ingest, need_data
 
 WANTED = ["git/skip-pre-commit-hooks.md", "git/skip-git-hooks-as-needed.md", "git/skip-a-bad-commit-when-bisecting.md",
           "postgres/set-a-statement-timeout-threshold-for-a-session.md",
@@ -22,21 +22,30 @@ WANTED = ["git/skip-pre-commit-hooks.md", "git/skip-git-hooks-as-needed.md", "gi
 TREES = ("git", "unix", "vim")  # their notes that say 'tree': 'working tree' in git's, a tree of folders in the others
 
 
-@pytest.fixture
-def engine(immediate, tmp_path, embedder):
-    """The notes above and the first 20 others of their folders (in name order), indexed with the real model."""
+@pytest.fixture(scope="module")
+def notes_home(tmp_path_factory, model_path):
+    """The notes above and the first 20 others of their folders (in name order), indexed with the real model: once
+    for the module (its tests only search it)."""
     source = need_data("notes-en")
     picked = list(WANTED)
     for folder in ("git", "postgres"):
         picked += [f"{folder}/{p.name}" for p in sorted((source / folder).glob("*.md"))[:20]]
     picked += [f"{p.parent.name}/{p.name}" for folder in TREES for p in sorted((source / folder).glob("*.md"))
                if "tree" in p.read_text(encoding="utf-8").casefold()]
-    root = tmp_path / "notes"
-    for relative in dict.fromkeys(picked):
-        (root / relative).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(source / relative, root / relative)
-    ingest(root)
-    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+
+    def build(folder: Path) -> None:
+        root = folder / "notes"
+        for relative in dict.fromkeys(picked):
+            (root / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(source / relative, root / relative)
+        ingest(root)
+    return built_once(tmp_path_factory, model_path, build)
+
+
+@pytest.fixture
+def engine(notes_home, model_path, embedder, monkeypatch):
+    """A warmed Engine of this test's own over the module's index."""
+    engine = Engine(in_home(notes_home, model_path, monkeypatch), lambda: embedder)
     engine.warm()
     return engine
 
