@@ -12,7 +12,7 @@ from search.query.engine import Engine
 from search.query.filters import Filters
 from search.query.symbols import (boilerplate, code_name, declares, defines, frames, names_file, traced_files,
                                   message_match, used_by, uses)
-from tests.conftest import ingest, write_tree
+from tests.conftest import built_once, in_home, ingest, write_tree
 
 API = '''"""The task queue's public API."""
 import datetime
@@ -79,15 +79,27 @@ TREE = {"huey/api.py": API, "huey/registry.py": REGISTRY, "tests/test_registry.p
         "client/retry.py": "def backoff_delays(base):\n    return [base * 2 ** n for n in range(5)]\n"}
 
 
+@pytest.fixture(scope="module")
+def tree_home(tmp_path_factory, model_path):
+    """TREE indexed once for the module: the tests of ``engine`` only search it."""
+    return built_once(tmp_path_factory, model_path, lambda folder: ingest(write_tree(folder / "code", TREE)))
+
+
 @pytest.fixture(params=["postings", "fts5"])
-def engine(request, immediate, tmp_path, embedder):
-    return _engine_over(write_tree(tmp_path / "code", TREE), embedder, keyword_postings=request.param == "postings")
+def engine(request, tree_home, model_path, embedder, monkeypatch):
+    return _warmed(in_home(tree_home, model_path, monkeypatch), embedder,
+                   keyword_postings=request.param == "postings")
 
 
 def _engine_over(root: Path, embedder, **options) -> Engine:
     """An engine, warmed, over ``root`` indexed (in immediate mode) as the collection 'notes'."""
     ingest(root)
-    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder, **options)
+    return _warmed(Path(os.environ["SIFT_HOME"]) / "index.db", embedder, **options)
+
+
+def _warmed(index: Path, embedder, **options) -> Engine:
+    """A warmed engine of the test's own over ``index``."""
+    engine = Engine(index, lambda: embedder, **options)
     engine.warm()
     return engine
 
@@ -280,17 +292,22 @@ def test_imports_and_a_licence_alone_are_not_found_by_meaning(engine):
     assert not boilerplate("# A cart belongs to one customer.\nimport os")  # a comment that says something
 
 
-@pytest.fixture
-def joined_engine(immediate, tmp_path, embedder):
+@pytest.fixture(scope="module")
+def joined_home(tmp_path_factory, model_path):
     """Real installed sources whose short definitions the chunker joins to a neighbour (pypdf's errors.py, huey's
-    mini.py), beside files that say 'periodic task' more often than mini.py's definition does."""
+    mini.py), beside files that say 'periodic task' more often than mini.py's definition does: indexed once."""
     import huey
     import pypdf
     tree = {"pypdf/errors.py": (Path(pypdf.__file__).parent / "errors.py").read_text(encoding="utf-8"),
             "huey/contrib/mini.py": (Path(huey.__file__).parent / "contrib" / "mini.py").read_text(encoding="utf-8"),
             "huey/api.py": (Path(huey.__file__).parent / "api.py").read_text(encoding="utf-8"),
             "huey/registry.py": REGISTRY, "tests/test_registry.py": TESTS}
-    return _engine_over(write_tree(tmp_path / "code", tree), embedder)
+    return built_once(tmp_path_factory, model_path, lambda folder: ingest(write_tree(folder / "code", tree)))
+
+
+@pytest.fixture
+def joined_engine(joined_home, model_path, embedder, monkeypatch):
+    return _warmed(in_home(joined_home, model_path, monkeypatch), embedder)
 
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
@@ -623,9 +640,15 @@ A part is attempted at most six times; after that `UploadFailed` aborts the mult
 }
 
 
+@pytest.fixture(scope="module")
+def uploader_home(tmp_path_factory, model_path):
+    """UPLOADER_TREE indexed once for the module: the tests of ``uploader_engine`` only search it."""
+    return built_once(tmp_path_factory, model_path, lambda folder: ingest(write_tree(folder / "repo", UPLOADER_TREE)))
+
+
 @pytest.fixture
-def uploader_engine(immediate, tmp_path, embedder):
-    return _engine_over(write_tree(tmp_path / "repo", UPLOADER_TREE), embedder)
+def uploader_engine(uploader_home, model_path, embedder, monkeypatch):
+    return _warmed(in_home(uploader_home, model_path, monkeypatch), embedder)
 
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
