@@ -13,7 +13,7 @@ from mcp_server import render
 from search.query import fusion, keyword
 from search.query.engine import Engine, SearchError
 from search.query.filters import Filters
-from tests.conftest import ingest, run_ingest, write_tree
+from tests.conftest import built_once, in_home, ingest, run_ingest, write_tree
 
 NOTES = {
     "工作/日报/2024-03-01.md": "# 日报\n\n今天和曲美讨论了合同条款，付款方式改为分期。曲美合同下周签字。\n",
@@ -31,9 +31,24 @@ HOSTILE = ['"', '"合同', "合同 AND", "OR", "NOT contract", "NEAR(contract re
            "\x00contract", "-contract", "c:o:n", "{contract}", "'; DROP TABLE chunks; --"]
 
 
+@pytest.fixture(scope="module")
+def notes_home(tmp_path_factory, model_path):
+    """NOTES indexed once for the module's tests that only search them (``engine``)."""
+    return built_once(tmp_path_factory, model_path, lambda folder: ingest(write_tree(folder / "notes", NOTES)))
+
+
 @pytest.fixture(params=["postings", "fts5"])
-def engine(request, immediate, tmp_path, embedder):
+def engine(request, notes_home, model_path, embedder, monkeypatch):
     """Each test runs twice: keyword search from the postings in memory, and from FTS5 itself."""
+    engine = Engine(in_home(notes_home, model_path, monkeypatch), lambda: embedder,
+                    keyword_postings=request.param == "postings")
+    engine.warm()
+    return engine
+
+
+@pytest.fixture(params=["postings", "fts5"])
+def own_engine(request, immediate, tmp_path, embedder):
+    """``engine`` over an index of the test's own (tmp_path/notes), for a test that changes the notes."""
     root = write_tree(tmp_path / "notes", NOTES)
     ingest(root)
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder,
@@ -222,7 +237,8 @@ def test_filters_apply_before_top_k(engine, filters, allowed):
         assert all(allowed(h.path) for h in answer.hits), mode
 
 
-def test_modified_filters(engine, tmp_path):
+def test_modified_filters(own_engine, tmp_path):
+    engine = own_engine
     old = time.time() - 86400 * 30
     os.utime(tmp_path / "notes" / "tech/cooking.md", (old, old))
     ingest(tmp_path / "notes")
@@ -368,7 +384,8 @@ def test_a_keyword_only_collection_beside_one_with_embeddings_is_said_so(immedia
     assert paths(everywhere) == ["a.md"] and len(everywhere.notes) == 1 and "words" in everywhere.notes[0]
 
 
-def test_search_racing_a_publish_answers_from_one_generation(engine, tmp_path):
+def test_search_racing_a_publish_answers_from_one_generation(own_engine, tmp_path):
+    engine = own_engine
     root = tmp_path / "notes"
     stop = threading.Event()
     seen: list[tuple] = []
