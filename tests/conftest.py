@@ -215,6 +215,20 @@ def built_once(tmp_path_factory, model_path: Path, build) -> Path:
     return folder / "home"
 
 
+def notes_en_built_once(tmp_path_factory, model_path: Path, picked: list[str]) -> Path:
+    """``picked`` (paths in notes-en) copied into a folder 'notes' and indexed as the collection 'notes', once:
+    ``built_once``'s home."""
+    source = need_data("notes-en")
+
+    def build(folder: Path) -> None:
+        root = folder / "notes"
+        for relative in dict.fromkeys(picked):
+            (root / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(source / relative, root / relative)
+        ingest(root)
+    return built_once(tmp_path_factory, model_path, build)
+
+
 def in_home(home: Path, model_path: Path, monkeypatch) -> Path:
     """This test's environment is that of ``home`` (a ``built_once`` one): returns its index.db."""
     from workers import runtime

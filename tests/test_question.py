@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 
 from search.query.engine import Engine
 from search.query.question import content, framing
-from tests.conftest import built_once, in_home, ingest, need_data, write_tree
+from tests.conftest import in_home, ingest, need_data, notes_en_built_once, write_tree
 
 
 def test_an_english_question_is_searched_by_what_it_asks_about():
@@ -70,14 +69,7 @@ def notes_home(tmp_path_factory, model_path):
     picked += ["zsh/open-current-command-line-prompt-in-editor.md",
                "unix/undo-changes-made-to-current-terminal-prompt.md",
                "claude-code/open-current-prompt-in-default-editor.md"]
-
-    def build(folder: Path) -> None:
-        root = folder / "notes"
-        for relative in dict.fromkeys(picked):
-            (root / relative).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(source / relative, root / relative)
-        ingest(root)
-    return built_once(tmp_path_factory, model_path, build)
+    return notes_en_built_once(tmp_path_factory, model_path, picked)
 
 
 @pytest.fixture

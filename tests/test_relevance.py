@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from search.query.engine import Engine
-from tests.conftest import built_once, in_home, ingest, need_data
+from tests.conftest import in_home, ingest, need_data, notes_en_built_once
 
 WANTED = ["git/skip-pre-commit-hooks.md", "git/skip-git-hooks-as-needed.md", "git/skip-a-bad-commit-when-bisecting.md",
           "postgres/set-a-statement-timeout-threshold-for-a-session.md",
@@ -32,14 +32,7 @@ def notes_home(tmp_path_factory, model_path):
         picked += [f"{folder}/{p.name}" for p in sorted((source / folder).glob("*.md"))[:20]]
     picked += [f"{p.parent.name}/{p.name}" for folder in TREES for p in sorted((source / folder).glob("*.md"))
                if "tree" in p.read_text(encoding="utf-8").casefold()]
-
-    def build(folder: Path) -> None:
-        root = folder / "notes"
-        for relative in dict.fromkeys(picked):
-            (root / relative).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(source / relative, root / relative)
-        ingest(root)
-    return built_once(tmp_path_factory, model_path, build)
+    return notes_en_built_once(tmp_path_factory, model_path, picked)
 
 
 @pytest.fixture
