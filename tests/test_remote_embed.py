@@ -134,9 +134,10 @@ def test_embedding_on_another_machine_equals_one_machine_and_survives_two_kills(
     prefix = _setpriv()
     root = _subset(tmp_path)
     # the home sends a killed job again at its periodic task (every 5 s here, not every minute) once the job has
-    # been silent for SIFT_EMBED_TIMEOUT
+    # been silent for SIFT_EMBED_TIMEOUT: 10 s, ten of the embedder's heartbeats (one a second, workers/embedder.py),
+    # so each kill is made good in seconds; a live job sent again too soon would only be written once
     remote_env = {**sift_env, "SIFT_QUEUE": redis_url, "SIFT_EMBED_REMOTE": "1", "SIFT_RESCAN_MINUTES": "100000",
-                  "SIFT_EMBED_TIMEOUT": "30", "SIFT_PERIODIC_SECONDS": "5"}
+                  "SIFT_EMBED_TIMEOUT": "10", "SIFT_PERIODIC_SECONDS": "5"}
     home_log = tmp_path / "home.log"
     for private in (root / sorted(os.listdir(root))[0], Path(sift_env["SIFT_HOME"]).parent):
         denied = subprocess.run([*prefix, "test", "-r", str(private)], capture_output=True)
