@@ -7,6 +7,7 @@ section is too small to embed well on its own (ingest.chunk.SMALL_CODE_TOKENS).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 
@@ -57,6 +58,18 @@ class Skip(Exception):
 class SkipForNow(Skip):
     """Skipped for something this installation lacks (a package): installing it changes the answer, not the file."""
     lasting = False
+
+
+# Notion's export names a page or database with a 32-hex id after its title ('Roadmap 3f2a….md'), '_all' after it
+# for a database's CSV of every row
+NOTION_ID = re.compile(r" [0-9a-f]{32}(?=$|_all$)")
+
+
+def title_from_name(stem: str) -> str:
+    """A file's title from its stem, where the file has none of its own: Notion's id (and '_all') left out,
+    'Tasks 1a2b…_all' → 'Tasks'."""
+    found = NOTION_ID.search(stem)
+    return stem[:found.start()] if found and found.start() > 0 else stem
 
 
 OUTER_NAMES, INNER_NAMES = 3, 4  # a heading path deeper than these keeps them, '…' between

@@ -49,7 +49,9 @@ def read_and_parse(root: Path | str, path: str, rules: Rules | None = None) -> P
     _bound_names(doc)
     if doc.kind == "note":
         _attach_links(root, path, doc, rules)
-    return ParsedFile(path=path, kind=kind_of(path) or doc.kind, size=len(data),
+    # an HTML page read as a document (ingest.webpage) is a note, where its name says code
+    kind = "note" if doc.kind == "note" else kind_of(path) or doc.kind
+    return ParsedFile(path=path, kind=kind, size=len(data),
                       mtime=seen.st_mtime, sha256=hashlib.sha256(data).hexdigest(), doc=doc, ctime=seen.st_ctime,
                       read_at=read_at)
 

@@ -9,10 +9,11 @@ from ingest.code import LANGUAGES, SHEBANG_BYTES, code_file_name, shebang_langua
 NOTE_EXTENSIONS = {".md", ".markdown", ".mdx", ".ipynb", ".canvas"}
 CANVAS = ".canvas"  # a note, but no PDF's conversion: a canvas beside paper.pdf lays cards out, it does not hold its text
 TEXT_EXTENSIONS = {".txt", ".rst", ".org", ".adoc", ".text"}
+TABLE_EXTENSIONS = {".csv", ".tsv"}  # text too: a passage per row (ingest.table)
 PDF_EXTENSIONS = {".pdf"}
 # Code with a tree-sitter grammar (ingest.code.LANGUAGES), plus formats read as plain lines.
 OTHER_CODE_EXTENSIONS = {
-    ".lua", ".toml", ".yaml", ".yml", ".json", ".css", ".scss", ".html",
+    ".lua", ".toml", ".yaml", ".yml", ".json", ".css", ".scss", ".html", ".htm",
     ".el", ".ex", ".exs", ".clj", ".hs", ".ml", ".r", ".zig", ".dart", ".vue", ".svelte",
     # schemas, build scripts, infrastructure and shells a repository holds beside its code: counted among the
     # kinds Sift does not read before, so 'user.proto' or 'main.tf' was never found
@@ -21,6 +22,9 @@ OTHER_CODE_EXTENSIONS = {
     ".less", ".sass",
 }
 CODE_EXTENSIONS = set(LANGUAGES) | OTHER_CODE_EXTENSIONS
+# Of those, a whole HTML page (a wiki's export: Confluence, Notion's HTML) is a note: its text by heading
+# (ingest.webpage); a fragment or a template stays code
+PAGE_EXTENSIONS = {".html", ".htm"}
 
 
 def suffix(path: str) -> str:
@@ -43,7 +47,7 @@ def kind_of(path: str) -> str | None:
         return "pdf"
     if ext in CODE_EXTENSIONS:
         return "code"
-    if ext in TEXT_EXTENSIONS:
+    if ext in TEXT_EXTENSIONS or ext in TABLE_EXTENSIONS:
         return "text"
     return "code" if code_file_name(path) else None  # Makefile, Dockerfile, Dockerfile.dev …
 

@@ -40,7 +40,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from ingest.document import Document, Section, whole_characters
+from ingest.document import Document, Section, title_from_name, whole_characters
 from ingest.links import FENCE
 
 WIKI_CLOSE = re.compile(r"\]\]")
@@ -92,7 +92,7 @@ def _parse(path: str, text: str) -> Document:
     stem = PurePosixPath(path).stem
     drawing = stem.lower().endswith(".excalidraw")  # every drawing's first heading is '# Text Elements'
     title = meta.get("title") or (stem[:-len(".excalidraw")] if drawing else None) \
-        or next((h for _, level, h, _ in headings if level == 1 and h), stem)
+        or next((h for _, level, h, _ in headings if level == 1 and h), title_from_name(stem))
     if _placeholders_only(title):  # a template's note (Obsidian's templates folder): '{{title}}' titled every one
         title = stem
     wiki = wiki_links(text)

@@ -10,11 +10,12 @@ thousands of chunks it would take the embedder hours and bury real passages.
 """
 from __future__ import annotations
 
+import re
 from pathlib import PurePosixPath
 
 from ingest.decode import decode
 from ingest.document import Document, Section, Skip
-from ingest.kinds import kind_of, kind_of_script
+from ingest.kinds import PAGE_EXTENSIONS, TABLE_EXTENSIONS, kind_of, kind_of_script, suffix
 from ingest.markdown import parse_markdown
 
 MAX_LINE_CHARS = 1_000_000
@@ -43,6 +44,13 @@ def parse_file(path: str, data: bytes) -> Document:
         from ingest.canvas import parse_canvas
         return parse_canvas(path, text)
     check_lines(text)
+    ext = suffix(path).lower()
+    if ext in TABLE_EXTENSIONS:
+        from ingest.table import parse_table
+        return parse_table(path, text)
+    if ext in PAGE_EXTENSIONS and is_page(text):
+        from ingest.webpage import parse_page
+        return parse_page(path, text)
     if kind == "note":
         lines = text.count("\n") + (not text.endswith("\n"))
         if lines > MAX_NOTE_LINES:
@@ -54,6 +62,18 @@ def parse_file(path: str, data: bytes) -> Document:
         from ingest.code import parse_code
         return parse_code(path, text)
     return parse_text(path, text)
+
+
+# What a whole HTML page begins with (after a byte-order mark, blank lines and comments), and what a template holds:
+# Jinja and Django ('{% block %}'), ERB, JSP and ASP ('<%'), PHP; a template's page is code, read by lines
+PAGE_START = re.compile(r"\ufeff?\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>])", re.IGNORECASE | re.DOTALL)
+TEMPLATE = re.compile(r"\{%|<%|<\?php")
+PAGE_HEAD = 4096  # characters of a file looked at for PAGE_START
+
+
+def is_page(text: str) -> bool:
+    """Whether an .html file is a page to read as a document (ingest.webpage): whole, and no template."""
+    return PAGE_START.match(text[:PAGE_HEAD]) is not None and TEMPLATE.search(text) is None
 
 
 def check_lines(text: str) -> None:

@@ -293,12 +293,12 @@ def test_similar_finds_passages_like_a_file_named_as_search_shows_it_on_disk_or_
 
 
 def test_similar_of_a_file_sift_does_not_index_says_so_as_read_file_does(immediate, sift_env, tmp_path):
-    """`ingest similar MANIFEST.tsv` said 'no passages in the published index (not indexed yet, empty, or failed
+    """`ingest similar MANIFEST.xlsx` said 'no passages in the published index (not indexed yet, empty, or failed
     to parse)', as if a scan might still index it; read_file said the kind is not indexed."""
-    root = write_tree(tmp_path / "n", {"bread.md": "# Bread\n\nKnead and bake.", "MANIFEST.tsv": "a\tb\n",
+    root = write_tree(tmp_path / "n", {"bread.md": "# Bread\n\nKnead and bake.", "MANIFEST.xlsx": "a\tb\n",
                                        ".gitignore": "private.md\n", "private.md": "# Private\n\nkept out"})
     ingest(root, "notes")
-    for named, why in (("notes/MANIFEST.tsv", "a kind Sift does not read"),
+    for named, why in (("notes/MANIFEST.xlsx", "a kind Sift does not read"),
                        (str(root / "private.md"), "is ignored by .gitignore")):
         said = run_ingest(sift_env, "similar", named)
         assert said.returncode == 2 and said.stderr.startswith(

@@ -1,0 +1,174 @@
+"""HTML pages, as a wiki's export writes them (Confluence's space export, Notion's HTML, a saved web page): their
+text as a reader sees it, in sections by heading, at the lines of the file that hold it.
+
+What every page of an export repeats is left out: the ``<head>`` (its ``<title>`` is the page's title), scripts and
+styles, ``<nav>`` and ``<footer>``, and any element whose role is navigation, banner or contentinfo or whose id or
+class names a breadcrumb, navigation, sidebar, menu or footer (Confluence's ``#breadcrumbs``, ``#footer``; a
+page tree in a ``.sidebar``). Read as code, by lines, each page's passages were mostly markup, and the page tree
+of every page held every page's title: a search for one page's title found them all.
+
+A file is read so when it is a whole page (``<!DOCTYPE html>`` or ``<html>`` first) and no template: a Jinja or
+Django page (``{%``), ERB or JSP (``<%``) or PHP keeps being read as code (``ingest.parse.is_page``). The standard
+library's ``html.parser`` reads it: it tolerates what browsers tolerate (unclosed ``<p>`` and ``<li>``), gives
+each piece of text its line, and needs no package.
+"""
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+from ingest.document import Document, Section
+
+SKIPPED = {"head", "script", "style", "noscript", "template", "svg", "nav", "footer", "iframe", "object"}
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+BLOCKS = {"address", "article", "aside", "blockquote", "body", "br", "caption", "dd", "details", "dialog", "div",
+          "dl", "dt", "fieldset", "figcaption", "figure", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
+          "hr", "li", "main", "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th",
+          "thead", "tr", "ul"}
+HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+NAVIGATION_ROLES = {"navigation", "banner", "contentinfo", "menu", "menubar"}
+NAVIGATION_WORDS = {"breadcrumb", "breadcrumbs", "nav", "navbar", "navigation", "sidebar", "menu", "footer"}
+WORD_PARTS = re.compile(r"[-_\s]+")
+SPACES = re.compile(r"\s+")
+TITLE_CHARS = 500
+
+
+def parse_page(path: str, text: str) -> Document:
+    reader = _Reader()
+    reader.feed(text)
+    reader.close()
+    lines = reader.lines
+    title = " ".join(reader.title.split())[:TITLE_CHARS] or next(
+        (name for line, level, name in reader.headings if level == 1), "") or path.rsplit("/", 1)[-1]
+    return Document(kind="note", title=title, sections=_sections(lines, reader.headings),
+                    meta={"links": reader.links})
+
+
+def _navigation(attrs: list[tuple[str, str | None]]) -> bool:
+    """Whether an element's attributes say it is the site's navigation (repeated on every page), not the page."""
+    for name, value in attrs:
+        if not value:
+            continue
+        if name == "role" and value.strip().lower() in NAVIGATION_ROLES:
+            return True
+        if name in ("id", "class") and NAVIGATION_WORDS & set(WORD_PARTS.split(value.lower())):
+            return True
+    return False
+
+
+class _Reader(HTMLParser):
+    """Text lines of a page: (first line in the file, last line, text), a heading's lines apart."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.lines: list[list] = []  # [first, last, text]
+        self.open = False  # whether the last line takes more text
+        self.skipping: list[str] = []  # the skipped element we are in, and those of its name inside it
+        self.title, self.in_title = "", False
+        self.heading: tuple[int, int] | None = None  # (level, index of its line) while inside one
+        self.headings: list[tuple[int, int, str]] = []  # (index of its line, level, text)
+        self.pre = 0
+        self.space = False  # a space is due before the next text on the line
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if self.skipping:
+            if tag == self.skipping[0] and tag not in VOID:
+                self.skipping.append(tag)
+            return
+        if tag == "title":
+            self.in_title = True
+            return
+        if tag in SKIPPED or (tag not in VOID and _navigation(attrs)):
+            if tag not in VOID:
+                self.skipping.append(tag)
+            return
+        if tag == "a":
+            href = dict(attrs).get("href")
+            if href and "://" not in href and not href.startswith(("#", "mailto:")):
+                self.links.append(href)
+        if tag in BLOCKS:
+            self.open = False
+        if tag == "pre":
+            self.pre += 1
+        if tag in HEADINGS:
+            self.heading = (HEADINGS[tag], len(self.lines))
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag not in VOID and not self.skipping:
+            self.handle_endtag(tag)
+
+    def handle_endtag(self, tag):
+        if self.skipping:
+            if tag == self.skipping[0]:
+                self.skipping.pop()
+            return
+        if tag == "title":
+            self.in_title = False
+        if tag == "pre" and self.pre:
+            self.pre -= 1
+        if tag in HEADINGS and self.heading is not None:
+            level, first = self.heading
+            self.heading = None
+            name = " ".join(" ".join(line[2] for line in self.lines[first:]).split())
+            if name:
+                self.headings.append((first, level, name))
+        if tag in BLOCKS:
+            self.open = False
+
+    def handle_data(self, data):
+        if self.in_title:
+            self.title += data
+            return
+        if self.skipping or not data:
+            return
+        line = self.getpos()[0]
+        if self.pre:  # preformatted: its lines as they are
+            for n, piece in enumerate(data.split("\n")):
+                if n:
+                    self.open = False
+                if piece.strip():
+                    self._put(line + n, line + n, piece.rstrip(), False)
+            return
+        if not data.strip():
+            self.space = self.space or self.open
+            return
+        lead = len(data) - len(data.lstrip())
+        self._put(line + data.count("\n", 0, lead), line + data.count("\n", 0, len(data.rstrip())),
+                  " ".join(data.split()), lead > 0)
+        self.space = data[-1].isspace()
+
+    def _put(self, first: int, last: int, text: str, space: bool) -> None:
+        if self.open and self.lines:
+            held = self.lines[-1]
+            held[1], held[2] = last, held[2] + (" " if space or self.space else "") + text
+        else:
+            self.lines.append([first, last, text])
+        self.open, self.space = True, False
+
+
+def _sections(lines: list[list], headings: list[tuple[int, int, str]]) -> list[Section]:
+    """Sections by heading, as a Markdown note's: a heading's path is the headings above it of lower levels; a
+    heading with no text before the next one opens the next one's section."""
+    starts = {index: (level, name) for index, level, name in headings}
+    sections: list[Section] = []
+    path: list[tuple[int, str]] = []  # (level, heading)
+    current: list[list] = []
+    for index, line in enumerate(lines):
+        if index in starts:
+            if any(i not in starts for i in range(index - len(current), index)):  # text under the heading above
+                _add(sections, current, [name for _, name in path])
+                current = []
+            level, name = starts[index]
+            path = [(lv, n) for lv, n in path if lv < level] + [(level, name)]
+        current.append(line)
+    _add(sections, current, [name for _, name in path])
+    return sections
+
+
+def _add(sections: list[Section], lines: list[list], heading_path: list[str]) -> None:
+    text = "\n".join(line[2] for line in lines if line[2].strip())
+    if text.strip():
+        sections.append(Section(text=text, heading_path=list(heading_path), start_line=lines[0][0],
+                                end_line=max(line[1] for line in lines)))
