@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ingest.discover import Rules, refused_link, why_not_indexed
-from ingest.document import Document, Skip
+from ingest.document import NOTION_ID, Document, Skip
 from ingest.kinds import kind_of
 from ingest.links import resolve_links, same_stem_pdf
 from ingest.parse import parse_file
@@ -43,6 +43,9 @@ def read_and_parse(root: Path | str, path: str, rules: Rules | None = None) -> P
     """Read ``root/path`` (staying inside root) and parse it. Raises Skip or an error with a reason. ``rules``: the
     scan's (SIFT_INCLUDE, SIFT_EXCLUDE), which say whether the same-stem PDF beside a note is its attachment."""
     full = safe_join(root, path)
+    every_row = notion_all_rows(full)
+    if every_row:
+        raise Skip(f"a Notion database view: {every_row} beside it holds every row (its rows would show twice)")
     read_at = time.time()
     data, seen = read_settled(full)
     doc = parse_file(path, data)
@@ -54,6 +57,16 @@ def read_and_parse(root: Path | str, path: str, rules: Rules | None = None) -> P
     return ParsedFile(path=path, kind=kind, size=len(data),
                       mtime=seen.st_mtime, sha256=hashlib.sha256(data).hexdigest(), doc=doc, ctime=seen.st_ctime,
                       read_at=read_at)
+
+
+def notion_all_rows(full: Path) -> str | None:
+    """For a Notion database's CSV ('Tasks 1a2b….csv', the rows of its view), the name of the '…_all.csv' beside
+    it, with every row, if there is one."""
+    name = full.name
+    if not name.lower().endswith(".csv") or not NOTION_ID.search(name[:-4]) or name[:-4].endswith("_all"):
+        return None
+    every = full.with_name(name[:-4] + "_all" + name[-4:])
+    return every.name if every.is_file() else None
 
 
 def read_settled(full: Path) -> tuple[bytes, os.stat_result]:

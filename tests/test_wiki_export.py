@@ -123,3 +123,20 @@ def test_an_export_is_searched_by_page_title_and_by_a_task_assignee(immediate, t
     hits = engine.search("Lin Wei not started", limit=3, mode="hybrid").hits
     assert (hits[0].path, hits[0].heading_path, hits[0].start_line) == \
         (f"Notion/Tasks {NOTION_ID}.csv", "Hash API keys in the limiter", 2)
+
+
+def test_a_notion_database_view_beside_its_csv_of_every_row_is_skipped_saying_so(immediate, tmp_path, embedder):
+    """Notion exports a database twice, 'Tasks ….csv' (its view's rows) and 'Tasks …_all.csv' (every row): read
+    both, each row of the view was two hits in a row."""
+    root = write_tree(tmp_path / "wiki", {f"Tasks {NOTION_ID}.csv": TASKS, f"Tasks {NOTION_ID}_all.csv": TASKS,
+                                          f"Other {NOTION_ID}.csv": TASKS.replace("Lin Wei", "Lin Wei and Ann")})
+    engine = indexed_engine(root, "wiki", embedder)
+    hits = engine.search("Hash API keys in the limiter", limit=5, mode="keyword").hits
+    assert {h.path for h in hits} == {f"Other {NOTION_ID}.csv", f"Tasks {NOTION_ID}_all.csv"}
+    from mcp_server import tools
+    from mcp_server.service import Sift
+    from search.settings import load
+    [listed] = tools.Tools(Sift(load())).list_files(glob=f"Tasks {NOTION_ID}.csv").structured_content["files"]
+    assert listed["state"] == "skipped" and listed["reason"] == \
+        f"a Notion database view: Tasks {NOTION_ID}_all.csv beside it holds every row (its rows would show " \
+        "twice) (at parse)"
