@@ -72,12 +72,12 @@ class _Reader(HTMLParser):
         self.links: list[str] = []
 
     def handle_starttag(self, tag, attrs):
+        if tag == "title" and (not self.skipping or self.skipping[0] == "head"):  # the <head>'s one thing kept
+            self.in_title = True
+            return
         if self.skipping:
             if tag == self.skipping[0] and tag not in VOID:
                 self.skipping.append(tag)
-            return
-        if tag == "title":
-            self.in_title = True
             return
         if tag in SKIPPED or (tag not in VOID and _navigation(attrs)):
             if tag not in VOID:
@@ -100,12 +100,13 @@ class _Reader(HTMLParser):
             self.handle_endtag(tag)
 
     def handle_endtag(self, tag):
+        if tag == "title":
+            self.in_title = False
+            return
         if self.skipping:
             if tag == self.skipping[0]:
                 self.skipping.pop()
             return
-        if tag == "title":
-            self.in_title = False
         if tag == "pre" and self.pre:
             self.pre -= 1
         if tag in HEADINGS and self.heading is not None:

@@ -79,6 +79,9 @@ def test_a_confluence_page_is_its_text_by_heading_without_the_navigation_every_p
     everything = " ".join(s.text for s in doc.sections)
     for left_out in ("Security policies", "Release 4.13", "Engineering Home", "Document generated", "stylesheet"):
         assert left_out not in everything
+    saved = parse_file("Roadmap.html", b"<html><head><title>Roadmap</title></head><body><h1>Q4 plan</h1>"
+                                        b"<p>Billing first.</p></body></html>")
+    assert (saved.title, [s.text for s in saved.sections]) == ("Roadmap", ["Q4 plan\nBilling first."])
     # a template's page, or a fragment, stays code read by lines: its markup is what a search for it wants
     template = "<!DOCTYPE html>\n<html><body>{% block content %}{% endblock %}</body></html>\n"
     assert parse_file("templates/base.html", template.encode()).kind == "code"
