@@ -9,6 +9,7 @@ notes: it is skipped with the reason (as many passages to embed would take the w
 from __future__ import annotations
 
 import csv
+import io
 import re
 
 from ingest.document import Document, Section, Skip, title_from_name
@@ -21,8 +22,8 @@ def parse_table(path: str, text: str) -> Document:
     name = path.rsplit("/", 1)[-1]
     stem = name.rsplit(".", 1)[0] if "." in name[1:] else name
     delimiter = "\t" if name.lower().endswith(".tsv") else ","
-    lines = text.lstrip("\ufeff").splitlines(keepends=True)
-    reader = csv.reader(lines, delimiter=delimiter)
+    # lines as the file's are counted (str.splitlines also breaks at U+2028, form feeds … inside a cell)
+    reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""), delimiter=delimiter)
     try:
         header = [" ".join(cell.split()) for cell in next(reader, [])]
         sections, start = [], reader.line_num + 1

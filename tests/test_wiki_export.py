@@ -98,8 +98,9 @@ def test_a_notion_database_csv_is_a_passage_per_row_under_its_column_names():
          "Due: 2026-11-10\nProject: Onboarding emails"),
         (["Backfill invoice numbers, then reconcile"], 4, 5, "Name: Backfill invoice numbers, then reconcile\n"
          "Assignee: Jonas Berg\nStatus: In progress\nDue: 2026-11-02")]
-    tsv = parse_file("reading.tsv", "Title\tAuthor\nThe Mythical Man-Month\tBrooks\n".encode())
-    assert [s.text for s in tsv.sections] == ["Title: The Mythical Man-Month\nAuthor: Brooks"]
+    tsv = parse_file("reading.tsv", "Title\tAuthor\nThe Mythical\u2028Man-Month\tBrooks\nPeopleware\tDeMarco\n".encode())
+    assert [(s.start_line, s.text) for s in tsv.sections] == [
+        (2, "Title: The Mythical Man-Month\nAuthor: Brooks"), (3, "Title: Peopleware\nAuthor: DeMarco")]
 
 
 def test_a_table_too_big_to_be_notes_is_skipped_with_the_reason(monkeypatch):
