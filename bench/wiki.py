@@ -8,6 +8,8 @@ limit 10) and prints the rank of the first hit whose path is an answer (99: not 
 first and how many in the top five. The model is the configured one (the default: multilingual-e5-small).
 
     .venv/bin/python bench/wiki.py [--home DIR]   # --home: build there (a home with the collection is reused)
+    SIFT_EMBEDDINGS=off .venv/bin/python bench/wiki.py          # keyword only: no embedding, a minute or two
+    PYTHONPATH=../older-checkout .venv/bin/python bench/wiki.py  # another Sift's reading (worker and server)
 """
 from __future__ import annotations
 
