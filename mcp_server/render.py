@@ -51,7 +51,17 @@ def hit_data(hit) -> dict:
         or None,
         "more_in_file": hit.more_in_file or None,
         "also_in": hit.also_in or None,  # a search hit's file through other collections
+        "author": _short_author(getattr(hit, "author", None)),  # a PDF's, from its metadata: search finds it by it
     }
+
+
+AUTHOR_SHOWN = 80  # characters of a PDF's author a hit shows: a list of twenty names is cut
+
+
+def _short_author(author: str | None) -> str | None:
+    if not author or len(author) <= AUTHOR_SHOWN:
+        return author or None
+    return author[:AUTHOR_SHOWN].rsplit(" ", 1)[0].rstrip(",;") + " …"
 
 
 def lean(hit: dict, generations: dict[str, int]) -> dict:
@@ -91,6 +101,8 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
         lines.append(f"{n}. {h['path']}{'  ' + where if where else ''}  "
                      f"(score {h['score']:.4f}{generation}, chunk {h['chunk_id']})")
         context = engine.context_line(h["title"], h["heading_path"])
+        if h.get("author") and said == n:  # a PDF's author, on its file's first hit: a search for the name found
+            context = f"{context}  (by {h['author']})" if context else f"by {h['author']}"  # it, with no word why
         if context:
             lines.append(f"   {context}")
         lines.append(f"   {h['snippet']}")

@@ -44,6 +44,7 @@ class Hit(TypedDict):
     attachments_not_indexed: NotRequired[dict[str, str]]
     more_in_file: NotRequired[int]
     also_in: NotRequired[list[str]]
+    author: NotRequired[str]
 
 
 class Unmatched(TypedDict):

@@ -601,7 +601,7 @@ _PAGE_LABEL = ("CASE WHEN {page} IS NOT NULL AND f.kind = 'pdf' AND json_valid(f
 def hit_rows(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
     """What a search result shows of each chunk in ``ids``: the chunk, its file and collection (any order); of a
     PDF passage over more than one page, where each page starts in it and the file's page labels (JSON), which
-    give the pages its snippet shows."""
+    give the pages its snippet shows; of a PDF, its metadata's author (``ingest.pdf``), or NULL."""
     marks = ",".join("?" * len(ids))
     starts = "ch.page_starts" if version(conn) >= 13 else "NULL AS page_starts"
     return conn.execute(
@@ -610,6 +610,7 @@ def hit_rows(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
         f"c.name AS collection, c.published, "
         f"{_PAGE_LABEL.format(page='ch.page')} AS page_label, "
         f"{_PAGE_LABEL.format(page='ch.end_page')} AS end_page_label, "
+        f"CASE WHEN f.kind = 'pdf' AND json_valid(f.meta) THEN json_extract(f.meta, '$.author') END AS author, "
         f"CASE WHEN f.kind = 'pdf' AND ch.page IS NOT NULL AND ch.end_page > ch.page AND json_valid(f.meta) "
         f"THEN json_extract(f.meta, '$.page_labels') END AS page_labels FROM chunks ch "
         f"JOIN files f ON f.id = ch.file JOIN collections c ON c.id = f.collection WHERE ch.id IN ({marks})",

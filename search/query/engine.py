@@ -97,6 +97,7 @@ class Hit:
     attachments_not_indexed: dict[str, str] = field(default_factory=dict)
     more_in_file: int = 0  # on a file's first hit: its passages that ranked among the page's, left off (PER_FILE)
     also_in: list[str] = field(default_factory=list)  # the same file on disk through other collections (paths)
+    author: str | None = None  # a PDF's metadata author, which search finds it by (its title column holds it)
 
 
 @dataclass
@@ -611,7 +612,7 @@ class Engine:
                             kind=r["kind"], heading_path=r["heading_path"], start_line=r["start_line"],
                             end_line=r["end_line"], snippet=shown, score=round(score, 6),
                             keyword_rank=kw_rank, semantic_rank=sem_rank, generation=r["published"],
-                            modified=r["mtime"], **_pages_shown(r, window)))
+                            modified=r["mtime"], author=r["author"] or None, **_pages_shown(r, window)))
             (hits[-1].attachments, hits[-1].attachments_total), (hits[-1].cited_by, hits[-1].cited_by_total) = \
                 self._links(conn, r)
             hits[-1].attachments_not_indexed = self._not_indexed(conn, r, hits[-1].attachments)
