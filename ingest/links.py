@@ -111,22 +111,27 @@ def wiki_link(raw: str) -> WikiLink | None:
     return WikiLink(name.strip(), tuple(parts[:-1] if block is not None else parts), block or None)
 
 
-def linked_lines(text: str, link: WikiLink) -> tuple[int, int] | str:
+def linked_lines(text: str, link: WikiLink, loose: bool = False) -> tuple[int, int] | str:
     """(first, last) line, 1-based, of the place ``link`` names in a note's ``text``: a heading's section (down
     to the next heading of its level or above, its subsections included; 'Note#A#B': B inside A, as Obsidian
     reads it) or the block that ends with '^id' (the paragraph or list item, or what is above a line holding the
-    id alone). A heading is matched on its letters and digits, in any case ('BM25 tuning' finds '## BM25 Tuning:').
-    A string says what was not found."""
+    id alone). A heading is matched on its letters and digits, in any case ('BM25 tuning' finds '## BM25 Tuning:');
+    ``loose`` (a heading a person names, not a link): else the one heading that holds those ('The storm' finds
+    '## 3. The Storm'). A string says what was not found."""
     lines = text.split("\n")
     first, last = 0, len(lines)
     if link.headings:
         headings = _headings(lines)
         for wanted in link.headings:
             key = _heading_key(wanted)
-            at = next((i for i, (line, level, name) in enumerate(headings)
-                       if first <= line < last and _heading_key(name) == key), None)
+            inside = [i for i, (line, _, _) in enumerate(headings) if first <= line < last]
+            at = next((i for i in inside if _heading_key(headings[i][2]) == key), None)
+            holding = [i for i in inside if key and key in _heading_key(headings[i][2])] if loose else []
+            if at is None and len(holding) == 1:
+                at = holding[0]
             if at is None:
-                return f"no heading {wanted!r}"
+                return (f"several headings holding {wanted!r}: " + listed_headings(headings[i][2] for i in holding)
+                        if len(holding) > 1 else f"no heading {wanted!r}")
             line, level, _ = headings[at]
             ends = [other for other, lv, _ in headings[at + 1:] if lv <= level and other < last]
             first, last = line, ends[0] if ends else last
@@ -139,6 +144,21 @@ def linked_lines(text: str, link: WikiLink) -> tuple[int, int] | str:
     while last > first + 1 and not lines[last - 1].strip():
         last -= 1
     return first + 1, last
+
+
+HEADINGS_LISTED = 12
+
+
+def listed_headings(names) -> str:
+    """'Intro', 'The storm', … of the first HEADINGS_LISTED ``names``, and how many more."""
+    names = list(names)
+    more = f" and {len(names) - HEADINGS_LISTED} more" if len(names) > HEADINGS_LISTED else ""
+    return ", ".join(repr(name) for name in names[:HEADINGS_LISTED]) + more
+
+
+def heading_names(text: str) -> list[str]:
+    """The ATX headings of a note's ``text``, in order."""
+    return [name for _, _, name in _headings(text.split("\n"))]
 
 
 def _headings(lines: list[str]) -> list[tuple[int, int, str]]:

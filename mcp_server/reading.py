@@ -21,7 +21,7 @@ import posixpath
 from ingest.decode import SAMPLE, Encoding, decode, incremental, not_text, sniff
 from ingest.discover import why_not_indexed
 from ingest.document import Skip
-from ingest.links import converted_pdfs, linked_lines, wiki_link
+from ingest.links import WikiLink, converted_pdfs, heading_names, linked_lines, listed_headings, wiki_link
 from mcp_server import backlinks, lines as line_maps, paths, render
 from mcp_server.errors import Problem
 from search.index import queries
@@ -38,7 +38,9 @@ MIN_OVERLAP = 8  # characters; shorter matches between chunks may be chance
 
 
 def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page: int | None,
-         start_offset: int | None = None, end_page: int | None = None) -> tuple[str, dict]:
+         start_offset: int | None = None, end_page: int | None = None, heading: str | None = None) -> tuple[str, dict]:
+    if heading is not None:
+        return _read_heading(sift, raw_path, heading, (start_line, end_line, page, end_page, start_offset))
     conn, roots = sift.conn(), sift.roots()
     try:
         target = _target(conn, raw_path, roots)
@@ -135,6 +137,75 @@ def _read_linked(sift, raw: str, start_line: int | None, end_line: int | None, s
                                                         f"its section {' > '.join(link.headings)!r}")
     text, data = read(sift, target.name, start_line, end_line, None, start_offset)
     return text + f"\n[read {raw!r} as a link to the note {target.name}{place}]", data
+
+
+def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str, dict]:
+    """read_file's answer for ``heading``: the section under that heading, its subsections included ('The storm',
+    'Chapter 3#The storm' for one inside another), matched on letters and digits in any case, else the one heading
+    holding them; a note's from disk, a PDF's chapter by its pages as indexed. An assistant asked to read 'the
+    section The storm of chapter 3' had to read the chapter from its start, 2,000 lines at a time, to find it."""
+    if any(place is not None for place in places):
+        raise Problem("give heading alone, or start_line/end_line (page/end_page for a PDF): the heading says "
+                      "where to read; go on past a long section with the next_start_line its answer gives")
+    wanted = tuple(part.strip() for part in heading.split("#") if part.strip())
+    if not wanted:
+        raise Problem("heading is empty: give the text of a heading in the file, 'The storm' ('Part 2#The storm' "
+                      "for one inside another)")
+    conn, roots = sift.conn(), sift.roots()
+    target = _target(conn, raw_path, roots)
+    _refuse_unindexable(sift, target, roots)
+    indexed = queries.visible_file(conn, target.collection, target.relative)
+    if target.relative.lower().endswith(".pdf") or (indexed is not None and indexed["kind"] == "pdf"):
+        first, last = _pdf_heading_pages(conn, target, indexed, wanted)
+        text, data = read_pdf(conn, target, indexed, first, 0, last)
+        return text + f"\n[the section {' > '.join(wanted)!r}: pages {first}-{last}]", data
+    try:
+        with open(target.absolute, "rb") as f:
+            note = decode(f.read(LINKED_BYTES))
+    except (OSError, Skip):
+        raise Problem(f"{target.name} cannot be read as text to find a heading in") from None
+    found = linked_lines(note, WikiLink(target.name, wanted, None), loose=True)
+    if isinstance(found, str):
+        names = heading_names(note)
+        raise Problem(f"{target.name} has {found}" + (f"; its headings: {listed_headings(names)}" if names else
+                                                        "; it has no headings ('# …' lines)")) from None
+    start, end = found
+    text, data = read(sift, target.name, start, end, None)
+    return text + f"\n[the section {' > '.join(wanted)!r}: lines {start}-{end}]", data
+
+
+def _pdf_heading_pages(conn, target: paths.Target, indexed, wanted: tuple[str, ...]) -> tuple[int, int]:
+    """(first, last) page of a PDF's passages under the outline heading ``wanted`` names (its last part matched as
+    linked_lines matches a note's, the parts before it among the headings above)."""
+    if indexed is None:
+        read_pdf(conn, target, indexed, 1)  # says why it is not in the index
+    chunks = [c for c in queries.file_chunks(conn, indexed["id"]) if c["page"]]
+    paths_ = list(dict.fromkeys(c["heading_path"] or "" for c in chunks))
+    key = lambda name: "".join(ch for ch in name.casefold() if ch.isalnum())  # noqa: E731
+
+    def at(path: str, loose: bool) -> int | None:
+        """Where in ``path`` the wanted headings end, or None."""
+        names, i = path.split(" > "), 0
+        for depth, name in enumerate(names):
+            if key(name) == key(wanted[i]) or (loose and key(wanted[i]) and key(wanted[i]) in key(name)):
+                i += 1
+                if i == len(wanted):
+                    return depth + 1
+        return None
+    for loose in (False, True):
+        heads = list(dict.fromkeys(" > ".join(p.split(" > ")[:at(p, loose)]) for p in paths_
+                                   if at(p, loose) is not None))
+        if len(heads) == 1:
+            under = [c for c in chunks if (c["heading_path"] or "") == heads[0]
+                     or (c["heading_path"] or "").startswith(heads[0] + " > ")]
+            return min(c["page"] for c in under), max(c["end_page"] or c["page"] for c in under)
+        if len(heads) > 1:
+            raise Problem(f"{target.name} has several headings holding {' > '.join(wanted)!r}: "
+                          f"{listed_headings(heads)}; give one of them")
+    names = [p for p in paths_ if p]
+    raise Problem(f"{target.name} has no heading {' > '.join(wanted)!r}" + (
+        f"; its outline: {listed_headings(names)}" if names else "; it has no outline (bookmarks) to read by: "
+        "read it by page"))
 
 
 def _note_in_any_case(conn, name: str, roots: dict[str, str]) -> paths.Target | None:

@@ -138,7 +138,7 @@ def _unknown_tool(name, names: list[str]) -> str:
 ALIASES = {
     ("read_file", "offset"): "start_line", ("read_file", "line"): "start_line",
     ("read_file", "lines"): "start_line and end_line", ("read_file", "limit"): "end_line, the last line to show",
-    ("read_file", "file"): "path", ("read_file", "file_path"): "path", ("similar", "file_path"): "path",
+    ("read_file", "file"): "path", ("read_file", "section"): "heading", ("read_file", "file_path"): "path", ("similar", "file_path"): "path",
 }
 
 
@@ -382,17 +382,21 @@ class Tools:
                                                   "the page's text) to begin at, to go on inside a line or "
                                                   "page cut at the size limit: the next_start_offset the "
                                                   "previous answer gave.")] = None,
+        heading: Annotated[str | None, Field(max_length=1000, description="Instead of lines or pages: the section "
+                                             "under this heading, its subsections included ('The storm'; "
+                                             "'Part 2#The storm' for one inside another), matched in any case "
+                                             "and punctuation; a note's '#' headings, a PDF's outline.")] = None,
     ) -> CallToolResult:
         """Read a file from the user's indexed folders: text with line numbers (as it is on disk now), or a
-        PDF by page, or from page to end_page (its text as indexed). Use it after search to read a result in
-        full or around its lines, or to open a file the user names. Shows at most 2,000 lines or 40 KB per
+        PDF by page, or from page to end_page (its text as indexed), or the section under a heading. Use it
+        after search to read a result in full or around its lines, or to open a file the user names. Shows at most 2,000 lines or 40 KB per
         call and says how to get the rest (next_start_line, and next_start_offset inside a very long line).
         Only the files Sift indexes can be read (inside the registered folders, not ignored by .gitignore or
         Sift's ignore list, of a kind it indexes). A bare file name that several files share returns the
         candidates to choose from.
         """
         try:
-            text, data = reading.read(self.sift, path, start_line, end_line, page, start_offset, end_page)
+            text, data = reading.read(self.sift, path, start_line, end_line, page, start_offset, end_page, heading)
         except paths.Ambiguous as many:
             return _candidates("read_file", path, many)
         return result(text + _same_name(self.sift, path, data.get("path")), data)

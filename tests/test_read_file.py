@@ -690,3 +690,42 @@ def test_a_path_in_the_other_chinese_script_reads_no_folder_above_the_root(tmp_p
     monkeypatch.setattr(scope.os, "scandir", scandir)
     assert files.in_either_script("繁体/软体.md", {"notes": str(root)}) == [str(root / "繁體" / "軟體.md")]
     assert read and all(folder.startswith(os.path.realpath(root)) for folder in read), read
+
+
+# --- a section by its heading ------------------------------------------------------------------------------
+
+CHAPTER = ("# Chapter 3\n\n" + "".join(f"Harbour line {n} before the weather turned.\n" for n in range(1, 2400))
+           + "\n## 3.2 The Storm\n\nThe wind rose over the breakwater.\n\n### Aftermath\n\nBoats lay on the quay.\n"
+           + "\n## The calm\n\nMorning came grey and still.\n\n## Storm warnings\n\nFlags on the mast.\n")
+
+
+def test_read_file_reads_a_section_by_its_heading(immediate, tmp_path, servers, sift_env, monkeypatch):
+    """'Read the section The storm of chapter 3': read_file took lines or pages only, so an assistant read the
+    chapter from its start, 2,000 lines a call, to find the heading. ``heading`` reads the section under it (its
+    subsections too), matched in any case and punctuation, else the one heading holding the words; a name that
+    several headings hold or none is refused with the headings to choose from; a PDF's outline gives its pages."""
+    from tests.conftest import need_data
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "book", {"chapter3.md": CHAPTER})
+    (root / "geotopo.pdf").write_bytes(need_data("pdf/de/GeoTopo-komprimiert.pdf").read_bytes())
+    ingest(root, "book")
+    storm = CHAPTER.split("\n").index("## 3.2 The Storm") + 1
+
+    async def scenario():
+        async with servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker") as s:
+            return [await call(s, "read_file", **{"path": "book/chapter3.md", **arguments}) for arguments in (
+                {"heading": "the storm"}, {"heading": "Chapter 3#The storm#aftermath"}, {"heading": "storm"},
+                {"heading": "The gale"}, {"heading": "The storm", "start_line": 3},
+                {"path": "book/geotopo.pdf", "heading": "Metrische Räume"})]
+    section, nested, several, missing, both, chapter = run(scenario)
+    assert not section.is_error, text(section)
+    assert section.structured_content["start_line"] == storm, text(section)
+    shown = text(section).splitlines()
+    assert shown[1].endswith("## 3.2 The Storm") and shown[-2].endswith("Boats lay on the quay."), shown
+    assert "The calm" not in text(section) and "Harbour line" not in text(section)
+    assert text(nested).splitlines()[1].endswith("### Aftermath"), text(nested)
+    assert several.is_error and "'3.2 The Storm', 'Storm warnings'" in text(several), text(several)
+    assert missing.is_error and "no heading 'The gale'" in text(missing) and "'The calm'" in text(missing)
+    assert both.is_error and "heading alone" in text(both), text(both)
+    assert not chapter.is_error, text(chapter)
+    assert (chapter.structured_content["page"], chapter.structured_content["end_page"]) == (10, 12), text(chapter)
