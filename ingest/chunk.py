@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ingest.document import Document, Section
-from search.query.text import CJK_RANGES
+from search.query.text import CJK_RANGES, FOOTNOTE_REFERENCE
 
 Counter = Callable[[str], int]
 # A token of a keyword-only index: one CJK character, a run of other letters and digits, or one other mark.
@@ -127,7 +127,6 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
     return chunks
 
 
-FOOTNOTE_REFERENCE = re.compile(r"\[\^([^\]\s]{1,100})\](?!:)")
 
 
 def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max_tokens: int) -> None:

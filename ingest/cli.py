@@ -896,7 +896,7 @@ def _search_args(collection: str, path: str) -> str | None:
 def _print_hits(answer) -> None:
     """The hits as numbered lines (path and lines or page, title and heading as the MCP tool shows them, snippet,
     links), then the mode, time and generations."""
-    from search.query import engine
+    from search.query import engine, footnotes
     from workers.stats import printable  # a name or a note may hold a newline or a terminal escape: escaped
     for n, hit in enumerate(answer.hits, start=1):
         print(printable(f"{n:>2}. {hit.collection}/{hit.path}{_place(hit)}  [{hit.score:.4f}]"))
@@ -904,6 +904,8 @@ def _print_hits(answer) -> None:
         if context:
             print(printable(f"    {context}"))
         print(printable(f"    {hit.snippet}"))
+        if hit.footnotes_cited:  # a footnote's definition: where the note cites it, as the MCP text says
+            print(printable(f"    {footnotes.said(hit.footnotes_cited)}"))
         if hit.also_in:  # the file reached through other collections too, as the MCP text says it
             print(printable(f"    (the same file as {', '.join(hit.also_in)})"))
         if hit.more_in_file:

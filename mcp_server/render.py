@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 
 from search.index.status import age, count, size, when  # noqa: F401  (this module's vocabulary: render.age, …)
-from search.query import engine
+from search.query import engine, footnotes
 from search.query.filters import file_glob
 from workers.stats import printable as shown  # noqa: F401  (a name with a newline or an escape, as one line)
 
@@ -52,6 +52,8 @@ def hit_data(hit) -> dict:
         "more_in_file": hit.more_in_file or None,
         "also_in": hit.also_in or None,  # a search hit's file through other collections
         "author": _short_author(getattr(hit, "author", None)),  # a PDF's, from its metadata: search finds it by it
+        # a note's passage defining footnotes: where the note cites them, '[^1] cited at lines 7, 30'
+        "footnotes_cited": footnotes.said(getattr(hit, "footnotes_cited", None) or {}) or None,
     }
 
 
@@ -106,6 +108,8 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
         if context:
             lines.append(f"   {context}")
         lines.append(f"   {h['snippet']}")
+        if h.get("footnotes_cited"):  # a footnote's definition found: where the story cites it
+            lines.append(f"   {h['footnotes_cited']}")
         if h.get("also_in"):
             lines.append(f"   (the same file as {', '.join(h['also_in'])})")
         if h.get("more_in_file"):

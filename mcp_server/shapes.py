@@ -45,6 +45,7 @@ class Hit(TypedDict):
     more_in_file: NotRequired[int]
     also_in: NotRequired[list[str]]
     author: NotRequired[str]
+    footnotes_cited: NotRequired[str]
 
 
 class Unmatched(TypedDict):

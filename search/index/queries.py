@@ -671,10 +671,11 @@ def file_chunk_ids(conn: sqlite3.Connection, file_id: int) -> list[int]:
 
 
 def file_chunks(conn: sqlite3.Connection, file_id: int) -> list[sqlite3.Row]:
-    """The ordinal, heading path, pages (with where each page starts in the text) and text of each chunk of one
-    file version, in order. An index a reader opened without migrating it (before V13) knows no page starts."""
+    """The ordinal, heading path, first line, pages (with where each page starts in the text) and text of each chunk
+    of one file version, in order. An index a reader opened without migrating it (before V13) knows no page starts."""
     starts = "page_starts" if version(conn) >= 13 else "NULL AS page_starts"
-    return conn.execute(f"SELECT ordinal, heading_path, page, end_page, {starts}, text FROM chunks WHERE file = ? "
+    return conn.execute(f"SELECT ordinal, heading_path, start_line, page, end_page, {starts}, text FROM chunks "
+                        "WHERE file = ? "
                         "ORDER BY ordinal", (file_id,)).fetchall()
 
 

@@ -30,7 +30,7 @@ from typing import Callable
 from search.index import db, queries, schema
 from search.index.status import when
 from search.model.info import ModelError
-from search.query import bibliography, fusion, keyword, question, spelling, symbols, tags, unindexed
+from search.query import bibliography, footnotes, fusion, keyword, question, spelling, symbols, tags, unindexed
 from search.query.catalog import Catalog
 from search.query.dates import iso_dates, month_names_swapped, only_date
 from search.query.filters import Filters, empty_range
@@ -98,6 +98,8 @@ class Hit:
     more_in_file: int = 0  # on a file's first hit: its passages that ranked among the page's, left off (PER_FILE)
     also_in: list[str] = field(default_factory=list)  # the same file on disk through other collections (paths)
     author: str | None = None  # a PDF's metadata author, which search finds it by (its title column holds it)
+    # of a note's passage that defines footnotes: {label: the lines that cite it} (``footnotes.cited_at``)
+    footnotes_cited: dict[str, list[int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -616,6 +618,8 @@ class Engine:
             (hits[-1].attachments, hits[-1].attachments_total), (hits[-1].cited_by, hits[-1].cited_by_total) = \
                 self._links(conn, r)
             hits[-1].attachments_not_indexed = self._not_indexed(conn, r, hits[-1].attachments)
+            labels = footnotes.defined(r["text"]) if r["kind"] == "note" else []
+            hits[-1].footnotes_cited = footnotes.cited_at(conn, r["file_id"], labels) if labels else {}
         return hits
 
     # -- similar passages ------------------------------------------------------

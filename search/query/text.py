@@ -294,3 +294,7 @@ def split_scripts(word: str) -> list[str]:
         pieces.append(word[last:])
     return pieces
 
+
+# A note's reference to a footnote, '[^1]' (not its definition, '[^1]: …'): the chunker embeds a passage with
+# the footnotes it cites, and a hit of a footnote's definition says where it is cited (``footnotes``).
+FOOTNOTE_REFERENCE = re.compile(r"\[\^([^\]\s]{1,100})\](?!:)")
