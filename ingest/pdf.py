@@ -627,18 +627,22 @@ _WORD_AFTER_MARK = re.compile(r"[^\W\d_]+")
 def markers_apart(text: str, markers: frozenset[str]) -> str:
     """``text`` with each footnote mark glued to a word as ``markers`` has it (``_Sizes.markers``) set apart from
     it: pypdf writes a raised, smaller '1' after 'retrieval' as 'retrieval1' (or 'retrieval1works'), one word that a
-    search for 'retrieval' does not find; and a footnote's own mark before its first word ('1Code at …'). A mark
-    after a letter or two ('k1', 'x2'), after a capital ('PSL2', 'idR2 (x)'), or before a bracket ('cos2(v)') is
-    left: that is a name or a symbol more often than a footnote."""
+    search for 'retrieval' does not find; after a word of four capitals or more too ('MARCO2', 'TREC3'); and a
+    footnote's own mark before its first word ('1Code at …'). A mark after a letter or two ('k1', 'x2'), after
+    other capitals ('PSL2', 'R2', 'idR2 (x)', a triangle's 'ABC2'), before a bracket ('cos2(v)'), a '0' (no footnote's:
+    'RQP0', an angle in degrees) and a raised digit after a number (7² is '72', a power far more often than a
+    footnote) are left: that is a name or a symbol more often than a footnote."""
     if not markers:
         return text
     marks = "|".join(map(re.escape, sorted({_MARKER.search(glued).group() for glued in markers}, key=len,
                                            reverse=True)))
-    after_word = re.compile(rf"(?<=[^\W\d_]{{2}}[^\W\d_A-Z])({marks})(?=([^\W\d_])|[\s.,;:!?)\]]|$)")
+    after_word = re.compile(rf"(?:(?<=[^\W\d_]{{2}}[^\W\d_A-Z])|(?<=[A-Z]{{4}}))({marks})(?=([^\W\d_])|[\s.,;:!?)\]]|$)")
 
     def apart(m: re.Match) -> str:
         word = _WORD_BEFORE_MARK.search(text, max(0, m.start() - 100), m.start())
-        if word is None or word.group() + m.group(1) not in markers:
+        if word is None or word.group() + m.group(1) not in markers or m.group(1).startswith("0"):
+            return m.group()
+        if word.group()[-1].isupper() and not word.group().isupper():  # 'idRSA2': a symbol's
             return m.group()
         return " " + m.group(1) + (" " if m.group(2) else "")
     text = after_word.sub(apart, text)

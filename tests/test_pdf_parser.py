@@ -686,9 +686,9 @@ def page_of_content(content: str) -> bytes:
 def test_a_footnote_mark_raised_after_a_word_is_set_apart_from_it():
     """A paper's footnote mark, a smaller '1' raised after 'retrieval' (as pdfTeX and Word draw it), came out of
     pypdf glued to the word, 'retrieval1' or 'retrieval1works': one word that a search for 'retrieval' or 'works'
-    did not find; so did the footnote's own mark before its first word, '2Code'. Set apart; a digit drawn at the
-    body's size after a letter ('k1'), a number inside a word ('model1024'), a subscript drawn lower ('PSL2(R)') and a
-    mark after a capital (a symbol's more often than a footnote's: 'MARCO2') stay as they are."""
+    did not find; so did the footnote's own mark before its first word, '2Code'. Set apart, after a word in
+    capitals too ('MARCO2': MS MARCO's footnote); a digit drawn at the body's size after a letter ('k1'), a number
+    inside a word ('model1024') and a subscript drawn lower ('PSL2(R)') stay as they are."""
     content = ("BT /F1 10 Tf 72 700 Td (Dense retrieval) Tj 0 4 Td /F1 6 Tf (1) Tj 3 -4 Td /F1 10 Tf "
                "(works well with k1 = 1.2 on model1024 and passages) Tj /F1 6 Tf 4 Ts (2) Tj "
                "/F1 10 Tf 0 Ts ( too, not PSL) Tj "
@@ -696,7 +696,24 @@ def test_a_footnote_mark_raised_after_a_word_is_set_apart_from_it():
                "BT /F1 6 Tf 72 100 Td (2) Tj /F1 8 Tf (Code at example.org) Tj ET")
     text = parse_pdf("paper.pdf", page_of_content(content)).sections[0].text
     assert text == ("Dense retrieval 1 works well with k1 = 1.2 on model1024 and passages 2 too, "
-                    "not PSL2(R) nor MARCO2\n2 Code at example.org")
+                    "not PSL2(R) nor MARCO 2\n2 Code at example.org")
+
+
+def test_a_footnote_mark_after_a_word_in_capitals_is_set_apart_but_not_after_a_symbol():
+    """A mark raised after a word in capitals ('TREC', 'MARCO') stayed glued to it, 'TREC3': a search for TREC
+    missed the sentence. Set apart; a raised digit after one to three capitals ('R2', 'L2', a triangle's 'ABC2'),
+    after a capital ending a word of small letters ('idRSA2'), a raised '0' (an angle's degrees, 'RQPO0': no
+    footnote is numbered 0) and one after a number ('7' and a raised '2', a power) stay as they are (in the shared
+    German script, 'RQP0', 'ABC0' and '72' were set apart by a first try)."""
+    def raised(mark: str) -> str:
+        return f"/F1 6 Tf 4 Ts ({mark}) Tj /F1 10 Tf 0 Ts "
+    content = ("BT /F1 10 Tf 72 700 Td (The pools of TREC) Tj " + raised("3") + "( were judged, with R) Tj "
+               + raised("2") + "( near 1, L) Tj " + raised("2") + "( norms on idRSA) Tj " + raised("2")
+               + "(, ABC) Tj " + raised("2") + "( and RQPO) Tj " + raised("0") + "( in 7) Tj " + raised("2")
+               + "( ways.) Tj ET BT /F1 6 Tf 72 100 Td (3) Tj /F1 8 Tf ( Text REtrieval Conference.) Tj ET")
+    text = parse_pdf("paper.pdf", page_of_content(content)).sections[0].text
+    assert text.split("\n")[0] == ("The pools of TREC 3 were judged, with R2 near 1, L2 norms on idRSA2, ABC2 and "
+                                   "RQPO0 in 72 ways."), text
 
 
 def test_a_footnote_mark_sets_apart_only_the_words_it_is_drawn_beside():
