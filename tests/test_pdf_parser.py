@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from pypdf import PageObject, PdfReader, PdfWriter
 
 from ingest import pdf
+from ingest.chunk import chunk_document, plain_count
 from ingest.document import Skip
 from ingest.pdf import clean_text, dehyphenate, normalize, parse_pdf, tidy_whitespace
 
@@ -791,3 +792,25 @@ def test_a_two_page_chinese_papers_page_labels_are_left_out():
     pages = [lines + [f"第 {i + 1} 頁，共 2 頁"] for i, lines in enumerate(body)]
     text = parse_pdf("斷詞.pdf", cjk_pages(pages)).sections[0].text
     assert text == "\n\n".join("\n".join(lines) for lines in body), text
+
+
+def test_a_slide_deck_is_a_passage_a_slide():
+    """A deck of ten short slides, its footers left out, fitted one passage: a slide's words were diluted by the
+    nine others' (a question about one ranked the deck lower) and a hit by meaning named pages 1-10. A PDF of wide
+    pages (as shown, /Rotate read) with few words on each is cut a section a page; the same pages tall, or wide pages
+    of a page's worth of prose, stay one section."""
+    slides = [[f"Slide {n}: {topic}", f"{topic} in two short lines of bullet text"]
+              for n, topic in enumerate(["Precision", "Recall", "MAP", "nDCG", "Pooling", "Agreement", "Tests",
+                                         "Clicks", "Bias", "Summary"], start=1)]
+    tall = pages_of_lines(slides)
+    wide = tall.replace(b"/MediaBox [0 0 612 792]", b"/MediaBox [0 0 792 612]")
+    turned = tall.replace(b"/MediaBox [0 0 612 792]", b"/Rotate 90 /MediaBox [0 0 612 792]")
+    for pdf in (wide, turned):
+        doc = parse_pdf("lecture05.pdf", pdf)
+        assert [(s.page, s.end_page, s.text) for s in doc.sections] == [
+            (n, n, "\n".join(lines)) for n, lines in enumerate(slides, start=1)]
+        chunks = chunk_document(doc, plain_count, 256, 32)
+        assert [(c.page, c.end_page) for c in chunks] == [(n, n) for n in range(1, 11)]
+    assert len(parse_pdf("handout.pdf", tall).sections) == 1
+    prose = [[" ".join(["words of a long page of prose"] * 20)] for _ in range(4)]
+    assert len(parse_pdf("report.pdf", pages_of_lines(prose).replace(b"0 612 792]", b"0 792 612]")).sections) == 1
