@@ -172,15 +172,13 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # a PDF's metadata author in the title column; SQL with a dollar quote never closed windowed by lines; no window of
 # text the one before it held (a line of dialogue before a long paragraph made two more), and a scene break
 # (`* * *`) ends a window and is never carried over; a note's passage embedded with the footnotes it cites; 14: a
-# canvas group its cards' shortened paths leave out (deep in the middle of a nesting) a passage of its label, and
-# SQL with a column named delimiter and a dollar quote never closed windowed by lines; a
-# canvas's arrow a passage naming the cards it joins ('Roof → Garden Shed: builds', its label alone before), and
-# an index cut by 13 (base-16 kept a link card's every group in its path) reads its canvases again; a
-# Chinese PDF's page labels ('第 3 页 共 10 页', '第 3 頁', '— 3 —') left out as running footers; a
-# whole HTML page (a Confluence or Notion export) read as its text by heading without its navigation (it was code,
-# windowed by lines, markup and page tree included); a PDF
-# footnote's mark set apart from a word of four capitals or more it is drawn after ('MARCO2'), and a slide deck a passage a
-# slide.
+# canvas group its cards' shortened paths leave out (deep in the middle of a nesting) a passage of its label, and SQL
+# with a column named delimiter and a dollar quote never closed windowed by lines; a canvas's arrow a passage naming
+# the cards it joins ('Roof → Garden Shed: builds', its label alone before), and an index cut by 13 (base-16 kept a
+# link card's every group in its path) reads its canvases again; a Chinese PDF's page labels ('第 3 页 共 10 页', '第 3 頁',
+# '— 3 —') left out as running footers; a whole HTML page (a Confluence or Notion export) read as its text by heading
+# without its navigation (it was code, windowed by lines, markup and page tree included); a PDF footnote's mark set
+# apart from a word of four capitals or more it is drawn after ('MARCO2'), and a slide deck a passage a slide.
 VERSION = 14
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
