@@ -36,7 +36,7 @@ def _up_to_date(d: dict) -> bool:
     """Published, its folder there, nothing being built, no changed file waiting and no big file embedded in the
     background."""
     return (d["published_generation"] is not None and not d.get("root_missing") and "building" not in d
-            and not d["pending_files"] and not d.get("background"))
+            and not d["pending_files"] and not d.get("background") and not d.get("not_read_yet"))
 
 
 def _fresh(conn, row) -> dict:
@@ -55,6 +55,9 @@ def _fresh(conn, row) -> dict:
         entry["background"] = [{"path": w["path"], "state": w["state"], "done": w["done"], "total": w["total"],
                                 "text": working.background_said(w), "earlier_version": w["earlier"],
                                 **({"reason": w["reason"]} if "reason" in w else {})} for w in aside]
+    later = queries.deferred(conn, row["published"])
+    if later:  # a part of a first build (workers.tasks.first_part): the rest come in its next parts
+        entry["not_read_yet"] = later
     building = _building(conn, row["id"])
     if building:
         entry["building"] = building
@@ -100,6 +103,8 @@ def _fresh_text(d: dict) -> str:
     if d.get("root_missing"):
         since = f" since {d['root_missing_since']}" if d.get("root_missing_since") else ""
         text += f", its folder is missing{since} (files kept for a rescan interval)"
+    if d.get("not_read_yet"):
+        text += f", partial: its first build comes in parts, {render.count(d['not_read_yet'], 'file')} not read yet"
     b = d.get("building")
     waiting = d.get("pending_files", 0) - (b["pending"] if b else 0)
     queued = d.get("first_scan_queued")

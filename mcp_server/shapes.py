@@ -98,6 +98,7 @@ class Freshness(TypedDict):
     building: NotRequired[Building]
     first_scan_queued: NotRequired[FirstScanQueued]
     background: NotRequired[list[InBackground]]
+    not_read_yet: NotRequired[int]  # files a first build published in parts leaves to its next parts
 
 
 class Search(TypedDict):

@@ -73,6 +73,7 @@ class Settings:
     chunk_overlap: int = 32
     max_file_chunks: int = 10_000  # a file of more chunks is skipped: about 15 min of e5 on 2 cores
     background_chunks: int = 256  # a file with more chunks to embed is embedded outside its build; 0: never
+    first_part: int = 100  # files a first build publishes first, then parts as big as all before; 0: all at once
     embed_batch: int = 32  # chunks per embedding call
     files_per_job: int = 256  # files carried by one pipeline job, at most workers.tasks.JOB_BYTES of them
     workers: int = 2
@@ -181,6 +182,7 @@ def load(**overrides) -> Settings:
         chunk_overlap=_env_number("SIFT_CHUNK_OVERLAP", 32, least=0),
         max_file_chunks=_env_number("SIFT_MAX_FILE_CHUNKS", 10_000, least=1),
         background_chunks=_env_number("SIFT_BACKGROUND_CHUNKS", 256, least=0),
+        first_part=_env_number("SIFT_FIRST_PART", 100, least=0),
         embed_batch=_env_number("SIFT_EMBED_BATCH", 32, least=1),
         files_per_job=_env_number("SIFT_FILES_PER_JOB", 256, least=1),
         workers=_env_number("SIFT_WORKERS", 2, least=1),

@@ -154,13 +154,16 @@ def run_ingest(env: dict, *args: str, timeout: float = 1800) -> subprocess.Compl
 
 
 def wait_published(conn, collection: str, after: int | None, consumer_proc=None, limit: float = 3600) -> int:
-    """Block until the collection publishes a generation newer than ``after``; returns its id."""
+    """Block until the collection publishes a generation newer than ``after`` that leaves no file to a later part
+    of a first build (workers.tasks.first_part); returns its id."""
+    from search.index.queries import deferred
     deadline = time.time() + limit  # a safety net against a hung test, not a speed assertion
     while time.time() < deadline:
         row = conn.execute("SELECT c.published, (SELECT count(*) FROM generations g WHERE g.collection = c.id "
                            "AND g.state = 'building') AS building FROM collections c WHERE name = ?",
                            (collection,)).fetchone()
-        if row and row["published"] is not None and row["published"] != after and not row["building"]:
+        if row and row["published"] is not None and row["published"] != after and not row["building"] \
+                and not deferred(conn, row["published"]):  # a part of a first build: the rest follow
             return row["published"]
         if consumer_proc is not None and consumer_proc.poll() is not None:
             raise RuntimeError("the consumer died")

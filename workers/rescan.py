@@ -107,7 +107,8 @@ def due(conn, interval_seconds: float, now: float | None = None) -> list[int]:
     stalled = [cid for cid in ids if not freshness.busy(conn, cid, now) and cid not in waiting and (
         freshness.build_activity(conn, cid) is not None or freshness.unplanned_scan(conn, cid) is not None)]
     lost = {row["collection"] for row in tasks.lost_in_background(conn, queued=None)}  # a worker killed under it
-    return sorted(set(stale) | set(stalled) | set(freshness.requested(conn)) | lost)
+    parts = queries.partial(conn)  # a first build's part published, its next part's scan not queued (worker died)
+    return sorted(set(stale) | set(stalled) | set(freshness.requested(conn)) | lost | set(parts))
 
 
 def _waiting_for_embedders(conn) -> set[int]:

@@ -357,6 +357,8 @@ def collection_lines(c: dict, hints: Hints, collections: list[dict] = ()) -> lis
                      f"{_change_line(published)}")
     else:
         lines.append("  published: nothing yet")
+    if published and published.get("not_read_yet"):
+        lines.append(_partial_line(c))
     scanned = (c.get("freshness") or {}).get("scanned_unchanged")
     if published and scanned:  # it made no generation: the published one is still the one that read the edits
         lines.append(f"  last scanned {age(time.time() - scanned)} ago: no changes")
@@ -377,6 +379,17 @@ def collection_lines(c: dict, hints: Hints, collections: list[dict] = ()) -> lis
         if len(shown) > FAILURES_SHOWN:
             lines.append(f"    … and {len(shown) - FAILURES_SHOWN:,} more ({hints.more_failures})")
     return lines
+
+
+def _partial_line(c: dict) -> str:
+    """'partial: the first build comes in parts (SIFT_FIRST_PART): 100 of 1,874 files searchable, 1,774 not read
+    yet; the next part (100 files) is being built': a part of a first build is published (workers.tasks.first_part)."""
+    later = c["published"]["not_read_yet"]
+    b = c["building"]
+    part = (f"; the next part ({count(b['progress']['files'], 'file')}) is being built"
+            if b and b.get("discovered") and b.get("progress") else "; the next part's scan comes next")
+    return (f"  partial: the first build comes in parts (SIFT_FIRST_PART): {c['files']:,} of "
+            f"{count(c['files'] + later, 'file')} searchable, {later:,} not read yet{part}")
 
 
 def _waiting_line(c: dict) -> str:

@@ -273,13 +273,50 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     for outcome, paths in _by_outcome(carried).items():  # a transaction per reason, not per file
         store.mark(conn, gen, paths, outcome.stage, outcome.state, outcome.reason)
     paths = sorted((set(plan.to_parse) - set(carried)) | (pending - set(plan.changes) - set(unnamable)))
+    paths, later = first_part(conn, collection, paths, pending | {p for p in paths if changes.get(p) != "added"},
+                              settings.first_part)
+    if later:  # a first build in parts: these wait for a later part, which the publish of this one queues
+        store.mark(conn, gen, later, "parse", "skipped", queries.DEFERRED)
+        log.info("generation %s: a part of the first build of collection %s: %d files now, %d in later parts",
+                 gen, collection["name"], len(paths), len(later))
     urgent = small(len({p for p, change in changes.items() if change != "deleted"} | pending))
     for part in jobs(paths, {f.path: f.size for f in found}, settings.files_per_job):
         then(parse, Batch(gen, collection_id, part, urgent=urgent))
     log.info("generation %s: %d files seen, %d to parse, %d skipped or failed as before (unchanged since)",
              gen, plan.seen, len(paths), len(carried))
-    store.try_publish(conn, gen)
+    publish_part(conn, gen)
     return gen
+
+
+def first_part(conn, collection, paths: list[str], keep: set[str], most: int) -> tuple[list[str], list[str]]:
+    """(the files to read now, those left to later parts) of a first build: one of a collection with nothing
+    published, or whose published generation is itself a part. Its first answers came only once every file was
+    embedded (35 min for 15,124 files); in parts, each an ordinary generation, the first ``most`` files
+    (SIFT_FIRST_PART; 0: no parts) are searchable within a minute or two while the rest follow, each part as
+    large as all the parts before it (100, 100, 200, 400 … files): few generations, each published whole. Only
+    files new to the index wait: those in ``keep`` (queued before a crash, changed, renamed) are read in this
+    part. A later build never comes in parts."""
+    published = collection["published"]
+    if not most or len(paths) <= most or (published is not None and not queries.deferred(conn, published)):
+        return paths, []
+    size = max(most, queries.searchable(conn, collection["id"], published)[0] if published is not None else 0)
+    now = [p for p in paths if p in keep]
+    now += [p for p in paths if p not in keep][:max(0, size - len(now))]
+    kept = set(now)
+    return sorted(kept), [p for p in paths if p not in kept]
+
+
+def publish_part(conn, gen: int) -> bool:
+    """``store.try_publish``; the worker that publishes a part of a first build (``first_part``) then asks for the
+    next part's scan (the periodic rescan asks too: workers.rescan.due, should this worker die in between)."""
+    if not store.publish_now(conn, gen):
+        return store.try_publish(conn, gen)
+    if queries.deferred(conn, gen):
+        from workers import rescan  # it queues scans through this module
+        collection = queries.generation(conn, gen)["collection"]
+        log.info("generation %s published, a part of its collection's first build: scanning for the next part", gen)
+        rescan.request_scan(collection, conn)
+    return True
 
 
 @dataclass
@@ -307,8 +344,8 @@ def _scope(conn, collection, paths: list[str], rules: Rules) -> Scope | None:
     ``paths``: the same-stem note or PDF beside each (a note stands for its PDF), and the files the published
     generation skipped or failed, which a walk would read again."""
     if collection["published"] is None or "." in paths or len(paths) > MOST_NAMED \
-            or not all(_storable_name(p) for p in paths):
-        return None
+            or not all(_storable_name(p) for p in paths) or queries.deferred(conn, collection["published"]):
+        return None  # a part of a first build: the walk finds the files of the next part
     published = queries.generation(conn, collection["published"])
     if published["seen"] <= len(paths):  # it may find no file: the walk alone says what left them out
         return None
@@ -844,12 +881,12 @@ def write(batch: Batch) -> None:
         return
     items = [(_file_version(p), batch.chunks[p.path]) for p in batch.parsed if p.path in batch.chunks]
     store.write_files(conn, batch.gen, batch.collection, items, batch.model, batch.vectors, batch.embedded)
-    store.try_publish(conn, batch.gen)
+    publish_part(conn, batch.gen)
 
 
 @stage(priority=50)
 def publish(gen: int) -> bool:
-    return store.try_publish(runtime.index(), gen)
+    return publish_part(runtime.index(), gen)
 
 
 def _what(name: str, args: tuple) -> str:
@@ -920,7 +957,7 @@ def _record_failure(batch: Batch, stage_name: str, reason: str, disk_full: bool)
                 log.error("disk full: waiting for free space on %s to record that %d files failed",
                           settings.home, len(batch.paths))
     try:
-        store.try_publish(runtime.index(), batch.gen)
+        publish_part(runtime.index(), batch.gen)
     except Exception as exc:  # the next job or scan publishes it
         log.error("generation %s not published yet: %s", batch.gen, db.explain(exc, settings.index_path))
 
@@ -966,7 +1003,7 @@ def _record_trouble(batch: Batch, stage: str, skipped: dict, failed: dict, lasti
         state, reason = ("skipped", skipped[path]) if path in skipped else ("failed", failed[path])
         store.remember_outcome(conn, batch.gen, batch.collection, path, basis, Outcome(stage, state, reason))
     if skipped or failed:
-        store.try_publish(conn, batch.gen)
+        publish_part(conn, batch.gen)
 
 
 def too_many_chunks(over: TooManyChunks) -> str:

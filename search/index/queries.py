@@ -462,6 +462,30 @@ def progress_counts(conn, gen: int) -> list[sqlite3.Row]:
                         "WHERE generation = ? AND files > 0", (gen,)).fetchall()
 
 
+# Why a file of a first build published in parts (workers.tasks.first_part) is not in this part: skipped at parse
+# with this reason, it is read by a later part. Counted (``deferred``) to say a published part is partial.
+DEFERRED = ("not read yet: the collection's first build is published in parts (SIFT_FIRST_PART), this file in a "
+            "later one")
+
+
+def deferred(conn, gen: int | None) -> int:
+    """How many files the generation ``gen`` left to a later part of its collection's first build (0: none, or no
+    generation): a published generation with some is partial."""
+    if gen is None:
+        return 0
+    return conn.execute("SELECT count(*) FROM progress INDEXED BY progress_trouble WHERE generation = ? "
+                        "AND state IN ('failed', 'skipped') AND reason = ?", (gen, DEFERRED)).fetchone()[0]
+
+
+def partial(conn) -> list[int]:
+    """The collections whose published generation is a part of a first build, with files left to a later one."""
+    return [r[0] for r in conn.execute(
+        "SELECT id FROM collections c WHERE published IS NOT NULL AND EXISTS (SELECT 1 FROM progress p "
+        "INDEXED BY progress_trouble WHERE p.generation = c.published AND p.state IN ('failed', 'skipped') "
+        "AND p.reason = ?)",
+        (DEFERRED,)).fetchall()]
+
+
 def troubled(conn, gen: int) -> list[sqlite3.Row]:
     """The generation's failed and skipped files, by path (through the progress_trouble index)."""
     return conn.execute("SELECT path, stage, state, reason FROM progress INDEXED BY progress_trouble WHERE generation = ? "

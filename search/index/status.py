@@ -122,8 +122,11 @@ def _generation(conn, gen) -> dict:
         "stages": stage_counts(groups),
         "chunks_written": sum(r["chunks"] for r in groups if r["stage"] == "write"),
         "embedded": sum(r["embedded"] for r in groups),
+        # the files a part of a first build leaves to the next parts (workers.tasks.first_part): a count, not
+        # failures (1,774 lines of one reason)
+        "not_read_yet": sum(1 for r in trouble if r["reason"] == queries.DEFERRED),
         "failures": [{"path": r["path"], "stage": r["stage"], "state": r["state"], "reason": r["reason"]}
-                     for r in trouble],
+                     for r in trouble if r["reason"] != queries.DEFERRED],
     }
 
 
@@ -219,12 +222,16 @@ def progress(conn, gen) -> dict:
     left at the pace so far (``eta_seconds``: None until discovery is over and a file has finished), and the work
     that has taken a worker more than a few seconds (``slow``: search.index.working)."""
     total, done = generation_progress(conn, gen["id"])
+    # a part of a first build counts the files it leaves to the next parts neither as its own nor as done at once
+    # (they were 'done' as it was planned, and the pace, and so the ETA, came out many times too fast)
+    later = queries.deferred(conn, gen["id"])
+    total, done = total - later, done - later
     slow = working.slow(conn, gen["id"])
-    return {"files": total, "done": done, "pending": total - done, "eta_seconds": eta(gen, total, done, slow),
-            "slow": slow}
+    return {"files": total, "done": done, "pending": total - done,
+            "eta_seconds": eta(gen, total, done, slow, later), "slow": slow}
 
 
-def eta(gen, total: int, done: int, slow: list[dict]) -> float | None:
+def eta(gen, total: int, done: int, slow: list[dict], later: int = 0) -> float | None:
     """Seconds left at the pace so far: of the files, and of each big file being embedded at its own pace
     (a 4 MB note of 3,540 chunks left last of two files was 'ETA 31 s' by files alone, for 15 minutes)."""
     if gen["discovered"] is None:
@@ -237,6 +244,7 @@ def eta(gen, total: int, done: int, slow: list[dict]) -> float | None:
     if None in left:
         return None  # a big file whose first chunks are not embedded yet: its pace is unknown
     since, done_then = _paced_from(gen)
+    done_then = max(0, done_then - later) if done_then else 0  # ``later``: files left to later parts, not done
     if done <= done_then:
         return None  # a worker started again and has finished no file since: its pace is unknown yet
     elapsed = max(time.time() - since, 1e-3)

@@ -459,10 +459,21 @@ def _insert_chunk(conn, file_id: int, title: str, c: ChunkRow, code: bool = Fals
 
 def try_publish(conn: sqlite3.Connection, gen: int) -> bool:
     """Publish ``gen`` if discover has finished and every file has reached its end."""
+    return publish_now(conn, gen) or _published(conn, gen)
+
+
+def _published(conn, gen: int) -> bool:
+    row = generation(conn, gen)
+    return row is not None and row["state"] == "published"
+
+
+def publish_now(conn: sqlite3.Connection, gen: int) -> bool:
+    """``try_publish``, True only for the call that published ``gen`` (one of two workers racing to): what
+    follows a publish (the next part of a first build, workers.tasks) is then done once."""
     with transaction(conn):
         row = generation(conn, gen)
         if row is None or row["state"] != "building" or row["discovered"] is None:
-            return row is not None and row["state"] == "published"
+            return False
         # one file still in flight is enough to wait (the progress_open index: no scan of the generation)
         if conn.execute(f"SELECT 1 FROM progress INDEXED BY progress_open WHERE generation = ? AND {IN_FLIGHT} "
                         "LIMIT 1", (gen,)).fetchone():
