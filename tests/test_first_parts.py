@@ -1,0 +1,159 @@
+"""A first build is published in parts (workers.tasks.first_part, SIFT_FIRST_PART): its first files answer
+searches long before the whole folder is embedded, each part an ordinary generation published whole; stats and
+search's freshness line say the index is partial; the build's last generation holds what one build would have.
+
+Real SQLite, the session's MiniLM, a real huey queue (its jobs run one by one by this process, to stop between two
+parts) and a real ``huey_consumer`` killed between parts. Nothing asserts on speed: waits poll with a deadline that
+is only a safety net."""
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import Consumer, ingest, run_ingest, wait_published, write_tree
+
+DEADLINE = 900.0  # seconds: a safety net against a hung test, not a speed assertion
+NOTES = 23
+
+
+def notes(root: Path, n: int = NOTES) -> Path:
+    return write_tree(root, {f"n{i:02}.md": f"# Note {i}\n\nThe pelican number word{i} flies at dawn.\n"
+                             for i in range(n)})
+
+
+def published_rows(conn) -> tuple[list, dict]:
+    """The published files' chunks, every column a reader shows (path, title, lines, text, …), and their vectors
+    by text hash."""
+    rows = conn.execute(
+        "SELECT f.path, f.kind, f.size, f.sha256, f.title, f.meta, ch.ordinal, ch.heading_path, ch.start_line, "
+        "ch.end_line, ch.text, ch.tokens, ch.text_hash FROM files f JOIN collections c ON c.id = f.collection "
+        "JOIN chunks ch ON ch.file = f.id WHERE f.gen_from <= c.published AND (f.gen_to IS NULL OR f.gen_to > "
+        "c.published) ORDER BY f.path, ch.ordinal").fetchall()
+    vectors = {r[0]: np.frombuffer(r[1], dtype=np.float32) for r in conn.execute(
+        "SELECT text_hash, vec FROM vectors WHERE text_hash IN (SELECT text_hash FROM chunks)")}
+    return [tuple(r) for r in rows], vectors
+
+
+def test_a_first_build_in_parts_ends_as_one_build_would(immediate, sift_env, tmp_path, monkeypatch):
+    """SIFT_FIRST_PART=5 over 23 notes: parts of 5, 5, 10 and 3 files, each published; the last generation holds
+    the same files, chunks and vectors as a build in one generation (SIFT_FIRST_PART=0), and is not partial."""
+    from workers import runtime
+    root = notes(tmp_path / "notes")
+    monkeypatch.setenv("SIFT_FIRST_PART", "5")
+    parts = ingest(root)
+    in_parts = published_rows(runtime.index())
+    assert parts["files"] == NOTES and parts["published"]["not_read_yet"] == 0 and not parts["published"]["failures"]
+    assert parts["published"]["id"] == 4, "published in four parts: 5, 5, 10 and 3 files"
+
+    monkeypatch.setenv("SIFT_HOME", str(tmp_path / "one-build"))
+    monkeypatch.setenv("SIFT_FIRST_PART", "0")
+    runtime.reset()
+    whole = ingest(root)
+    assert whole["published"]["id"] == 1 and whole["files"] == NOTES
+    at_once = published_rows(runtime.index())
+    assert in_parts[0] == at_once[0], "the same files and chunks"
+    assert in_parts[1].keys() == at_once[1].keys()
+    for text_hash, vector in at_once[1].items():
+        assert np.allclose(in_parts[1][text_hash], vector, atol=1e-6)
+
+
+def run_jobs(huey, until=lambda: False) -> None:
+    """Run the queue's jobs in this process, one at a time, until it is empty or ``until()``."""
+    while not until():
+        task = huey.dequeue()
+        if task is None:
+            return
+        huey.execute(task)
+
+
+def test_a_published_part_answers_and_says_it_is_partial(sift_env, tmp_path, monkeypatch):
+    """Stopped between two parts: searches answer from the first 5 files, one generation's; stats says how many of
+    the 23 are searchable and how many not read yet; search's freshness line says 'partial' once. The queue then
+    holds the next part's scan, queued by the publish: run, it ends with every file searchable."""
+    from mcp_server import report
+    from search.index import queries, status, store
+    from search.query.engine import Engine
+    from workers import runtime, tasks
+    from workers.app import huey
+    from workers.stats import CLI, collection_lines
+    monkeypatch.setenv("SIFT_FIRST_PART", "5")
+    root = notes(tmp_path / "notes")
+    conn = runtime.index()
+    cid = store.ensure_collection(conn, "notes", str(root))["id"]
+    tasks.discover(cid)
+    run_jobs(huey, lambda: queries.get_collection(conn, cid)["published"] is not None)
+    gen = queries.get_collection(conn, cid)["published"]
+    assert gen is not None and huey.pending_count() == 1, "the part published, the next part's scan queued"
+
+    hits = Engine(Path(sift_env["SIFT_HOME"]) / "index.db").search("pelican", limit=50, mode="keyword").hits
+    assert {h.path for h in hits} == {f"n{i:02}.md" for i in range(5)}, "the first part's files answer"
+    assert {h.generation for h in hits} == {gen}
+    [c] = status.collect(conn)["collections"]
+    assert (c["files"], c["published"]["not_read_yet"], c["published"]["failures"]) == (5, NOTES - 5, [])
+    said = "\n".join(collection_lines(c, CLI))
+    assert "partial: the first build comes in parts (SIFT_FIRST_PART): 5 of 23 files searchable, 18 not read " \
+           "yet" in said, said
+    line, _ = report.freshness(conn)
+    assert line.count("partial") == 1 and "18 files not read yet" in line, line
+
+    run_jobs(huey)
+    [c] = status.collect(conn)["collections"]
+    assert (c["files"], c["published"]["not_read_yet"], c["published"]["failures"]) == (NOTES, 0, [])
+    assert "partial" not in "\n".join(collection_lines(c, CLI)) and "partial" not in report.freshness(conn)[0]
+    hits = Engine(Path(sift_env["SIFT_HOME"]) / "index.db").search("pelican", limit=50, mode="keyword").hits
+    assert len({h.path for h in hits}) == NOTES
+
+
+def test_a_later_build_never_comes_in_parts(immediate, sift_env, tmp_path, monkeypatch):
+    """A published collection given 20 new notes builds them in one generation: it answers meanwhile."""
+    monkeypatch.setenv("SIFT_FIRST_PART", "5")
+    root = notes(tmp_path / "notes", 3)
+    assert ingest(root)["published"]["id"] == 1
+    notes(root, NOTES)
+    after = ingest(root)
+    assert (after["published"]["id"], after["files"], after["published"]["not_read_yet"]) == (2, NOTES, 0)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_a_consumer_killed_between_parts_loses_nothing(sift_env, tmp_path):
+    """A real consumer (two workers) builds 60 notes in parts of 10, 10, 20 and 20, each scan held 2 s before it
+    plans (SIFT_FAULT_PAUSE_DISCOVER), so that a reader polling the index sees each part: every generation it sees
+    is whole (its searchable files and those not read yet make the 60). SIGKILL once the first part is published;
+    a consumer started again goes on: all 60 notes published once each, no duplicate file versions."""
+    from search.index import db, queries
+    env = {**sift_env, "SIFT_FIRST_PART": "10", "SIFT_FAULT_PAUSE_DISCOVER": "2"}
+    root = notes(tmp_path / "notes", 60)
+    index = Path(sift_env["SIFT_HOME"]) / "index.db"
+    worker = Consumer(env, 2, tmp_path / "consumer.log")
+    try:
+        assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
+        conn = db.connect(index)
+        deadline = time.time() + DEADLINE
+        while time.time() < deadline:
+            row = queries.collections(conn, "notes")
+            if row and row[0]["published"] is not None:
+                break
+            assert worker.proc.poll() is None, "the consumer died"
+            time.sleep(0.1)
+        published = queries.collections(conn, "notes")[0]["published"]
+        files = queries.searchable(conn, 1, published)[0]
+        assert 0 < files < 60 and files + queries.deferred(conn, published) == 60, "a part, published whole"
+        os.killpg(worker.proc.pid, signal.SIGKILL)
+        worker.proc.wait()
+        worker.stop()
+        worker = Consumer(env, 2, tmp_path / "consumer-2.log")
+        final = wait_published(conn, "notes", None, worker.proc, limit=DEADLINE)
+        assert queries.searchable(conn, 1, final)[0] == 60 and queries.deferred(conn, final) == 0
+        assert conn.execute("SELECT count(*), count(DISTINCT path) FROM files WHERE gen_to IS NULL").fetchone() \
+            == (60, 60), "every note once"
+        assert conn.execute("SELECT count(*) FROM generations WHERE state = 'published'").fetchone()[0] == 1
+        said = run_ingest(env, "stats").stdout
+        assert "60 files" in said and "partial" not in said, said
+    finally:
+        worker.stop()
