@@ -424,7 +424,8 @@ SLOW_EVERY = 30  # seconds between two progress lines (without a terminal) while
 
 def _wait(conn, collection_id: int, before: int | None, asked: float, interrupted: list[bool], args=None) -> int:
     """Progress until a generation after ``before`` is published, or a scan begun after ``asked`` found nothing
-    changed (it publishes none), and no big file of the collection is still embedded in the background (then
+    changed (it publishes none), that is not a part of a first build with files left to the next (their scan
+    comes next: workers.tasks.first_part), and no big file of the collection is still embedded in the background (then
     until the build that reads it is published: it returned with the file shown skipped, not searchable);
     KeyboardInterrupt once ``interrupted`` (Ctrl-C: ``_interrupt_as_flag``)."""
     from tqdm import tqdm
@@ -448,7 +449,8 @@ def _wait(conn, collection_id: int, before: int | None, asked: float, interrupte
         aside = working.in_background(conn, collection_id)
         failed = [w for w in aside if w["state"] == "failed"]  # nothing more comes of it: said, not waited for
         aside = [w for w in aside if w["state"] != "failed"]
-        if (collection["published"] != before or unchanged) and building is None and not aside:
+        parts = queries.deferred(conn, collection["published"])  # a first build's part: its next part follows
+        if (collection["published"] != before or unchanged) and building is None and not aside and not parts:
             bar.close()
             said = "scanned: no changes; " if collection["published"] == before else ""
             print(said + published_summary(conn, collection["name"]), file=sys.stderr)
