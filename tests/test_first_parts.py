@@ -40,15 +40,16 @@ def published_rows(conn) -> tuple[list, dict]:
 
 
 def test_a_first_build_in_parts_ends_as_one_build_would(immediate, sift_env, tmp_path, monkeypatch):
-    """SIFT_FIRST_PART=5 over 23 notes: parts of 5, 5, 10 and 3 files, each published; the last generation holds
-    the same files, chunks and vectors as a build in one generation (SIFT_FIRST_PART=0), and is not partial."""
+    """SIFT_FIRST_PART=5 over 23 notes: parts of 5, 5 and 13 files (10, and the rest of 3, under 5, with it), each
+    published; the last generation holds the same files, chunks and vectors as a build in one generation
+    (SIFT_FIRST_PART=0), and is not partial."""
     from workers import runtime
     root = notes(tmp_path / "notes")
     monkeypatch.setenv("SIFT_FIRST_PART", "5")
     parts = ingest(root)
     in_parts = published_rows(runtime.index())
     assert parts["files"] == NOTES and parts["published"]["not_read_yet"] == 0 and not parts["published"]["failures"]
-    assert parts["published"]["id"] == 4, "published in four parts: 5, 5, 10 and 3 files"
+    assert parts["published"]["id"] == 3, "published in three parts: 5, 5 and 13 files"
 
     monkeypatch.setenv("SIFT_HOME", str(tmp_path / "one-build"))
     monkeypatch.setenv("SIFT_FIRST_PART", "0")
@@ -150,8 +151,8 @@ def test_a_consumer_killed_between_parts_loses_nothing(sift_env, tmp_path):
         worker = Consumer(env, 2, tmp_path / "consumer-2.log")
         final = wait_published(conn, "notes", None, worker.proc, limit=DEADLINE)
         assert queries.searchable(conn, 1, final)[0] == 60 and queries.deferred(conn, final) == 0
-        assert conn.execute("SELECT count(*), count(DISTINCT path) FROM files WHERE gen_to IS NULL").fetchone() \
-            == (60, 60), "every note once"
+        assert tuple(conn.execute("SELECT count(*), count(DISTINCT path) FROM files WHERE gen_to IS NULL")
+                     .fetchone()) == (60, 60), "every note once"
         assert conn.execute("SELECT count(*) FROM generations WHERE state = 'published'").fetchone()[0] == 1
         said = run_ingest(env, "stats").stdout
         assert "60 files" in said and "partial" not in said, said

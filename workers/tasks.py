@@ -293,13 +293,16 @@ def first_part(conn, collection, paths: list[str], keep: set[str], most: int) ->
     published, or whose published generation is itself a part. Its first answers came only once every file was
     embedded (35 min for 15,124 files); in parts, each an ordinary generation, the first ``most`` files
     (SIFT_FIRST_PART; 0: no parts) are searchable within a minute or two while the rest follow, each part as
-    large as all the parts before it (100, 100, 200, 400 … files): few generations, each published whole. Only
+    large as all the parts before it (100, 100, 200, 400 … files, a rest under ``most`` with the last): few
+    generations, each published whole. Only
     files new to the index wait: those in ``keep`` (queued before a crash, changed, renamed) are read in this
     part. A later build never comes in parts."""
     published = collection["published"]
     if not most or len(paths) <= most or (published is not None and not queries.deferred(conn, published)):
         return paths, []
     size = max(most, queries.searchable(conn, collection["id"], published)[0] if published is not None else 0)
+    if len(paths) - size < most:  # a rest smaller than a first part goes with this one, not in a part of its own
+        return paths, []
     now = [p for p in paths if p in keep]
     now += [p for p in paths if p not in keep][:max(0, size - len(now))]
     kept = set(now)
