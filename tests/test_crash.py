@@ -99,9 +99,11 @@ def test_sigkill_at_every_stage_and_restart_gives_the_clean_generation(sift_env,
     rng = random.Random(SEED)
     print(f"\ncrash test seed {SEED} (replay: SIFT_CRASH_SEED={SEED})")
     # SIFT_BACKGROUND_CHUNKS=0: the corpus in one generation, as the clean run's (notes-en's README, about 300
-    # chunks, would be embedded in the background and published apart; test_background kills that job)
+    # chunks, would be embedded in the background and published apart; test_background kills that job); likewise
+    # SIFT_FIRST_PART=0: the kills aim past shares of the whole build, and the publish held is its only one
+    # (test_first_parts kills a consumer between parts)
     env = {**sift_env, "SIFT_RESCAN_MINUTES": "100000", "SIFT_FILES_PER_JOB": str(FILES_PER_JOB),
-           "SIFT_BACKGROUND_CHUNKS": "0"}
+           "SIFT_BACKGROUND_CHUNKS": "0", "SIFT_FIRST_PART": "0"}
     crash_root = tmp_path / "crash" / "notes-en"
     clean_root = tmp_path / "clean" / "notes-en"
     for root in (crash_root, clean_root):
