@@ -158,3 +158,47 @@ def test_a_consumer_killed_between_parts_loses_nothing(sift_env, tmp_path):
         assert "60 files" in said and "partial" not in said, said
     finally:
         worker.stop()
+
+
+def test_the_worker_that_publishes_a_part_asks_for_the_next(sift_env, tmp_path, monkeypatch):
+    """Two workers race to publish a part: A finds a file of it still in flight, B writes that file and tries
+    too. publish_part tried twice (publish_now, then try_publish again): A's second try published the part, as
+    a plain publish, and B found it published: neither asked for the next part's scan (it waited for the periodic
+    rescan), and each write job took the write lock twice. It tries once; the one that publishes asks."""
+    from search.index import db, queries, store
+    from workers import rescan, runtime, tasks
+    from workers.app import huey
+    monkeypatch.setenv("SIFT_FIRST_PART", "5")
+    root = notes(tmp_path / "notes")
+    conn = runtime.index()
+    cid = store.ensure_collection(conn, "notes", str(root))["id"]
+    tasks.discover(cid)
+    huey.execute(huey.dequeue())  # the scan: it plans the first part and queues its jobs
+    gen = queries.building_generation(conn, cid)["id"]
+    huey.flush()  # the part's jobs: their files are marked written below, the last one by worker B
+    now = queries.pending_paths(conn, gen)
+    assert len(now) == 5 and queries.deferred(conn, gen) == NOTES - 5
+    store.mark(conn, gen, now[:-1], "write", "done")
+    other = db.connect(Path(sift_env["SIFT_HOME"]) / "index.db")  # worker B's connection
+    begun, written = [], []
+
+    def b_writes() -> None:
+        store.mark(other, gen, now[-1:], "write", "done")
+        written.append(True)
+
+    def trace(sql: str) -> None:  # B writes the last file as A is about to take the write lock a second time
+        if sql.startswith("BEGIN"):
+            begun.append(sql)
+            if len(begun) == 2:
+                b_writes()
+
+    conn.set_trace_callback(trace)
+    try:
+        tasks.publish_part(conn, gen)  # worker A, after its own write
+    finally:
+        conn.set_trace_callback(None)
+    if not written:  # A took the lock once: B writes after it
+        b_writes()
+    tasks.publish_part(other, gen)  # worker B, after writing the last file
+    assert queries.get_collection(conn, cid)["published"] == gen
+    assert rescan._waiting(cid) is not None, "no one asked for the next part's scan"

@@ -459,10 +459,11 @@ def _insert_chunk(conn, file_id: int, title: str, c: ChunkRow, code: bool = Fals
 
 def try_publish(conn: sqlite3.Connection, gen: int) -> bool:
     """Publish ``gen`` if discover has finished and every file has reached its end."""
-    return publish_now(conn, gen) or _published(conn, gen)
+    return publish_now(conn, gen) or published(conn, gen)
 
 
-def _published(conn, gen: int) -> bool:
+def published(conn, gen: int) -> bool:
+    """Whether ``gen`` is its collection's published generation."""
     row = generation(conn, gen)
     return row is not None and row["state"] == "published"
 
