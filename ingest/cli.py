@@ -430,7 +430,7 @@ def _wait(conn, collection_id: int, before: int | None, asked: float, interrupte
     KeyboardInterrupt once ``interrupted`` (Ctrl-C: ``_interrupt_as_flag``)."""
     from tqdm import tqdm
     from search.index import queries, working
-    from search.index.status import eta
+    from search.index.status import eta, part_progress
     from search.settings import load
     from workers.stats import slow_work
     settings = load()
@@ -458,13 +458,13 @@ def _wait(conn, collection_id: int, before: int | None, asked: float, interrupte
                 print(working.background_text(w), file=sys.stderr)
             return 0
         if building:
-            total, done = queries.generation_progress(conn, building["id"])
+            total, done, later = part_progress(conn, building["id"])  # a part's own files
             slow = slow_work(conn, building["id"], settings)  # a big file being cut or embedded: named, not stuck
             said = "; ".join(working.text(w) for w in slow)
             now_slow = [(w["stage"], w["path"]) for w in slow]
             if done != last_done or now_slow != last_slow or (slow and time.time() - told >= SLOW_EVERY):
                 if bar.disable:
-                    left = eta(building, total, done, slow)
+                    left = eta(building, total, done, slow, later)
                     print(progress_line(building["id"], done, total, said, left), file=sys.stderr)
                 last_done, last_slow, idle_since, told = done, now_slow, time.time(), time.time()
             bar.total, bar.n, bar.unit = total, done, "file"

@@ -202,3 +202,38 @@ def test_the_worker_that_publishes_a_part_asks_for_the_next(sift_env, tmp_path, 
     tasks.publish_part(other, gen)  # worker B, after writing the last file
     assert queries.get_collection(conn, cid)["published"] == gen
     assert rescan._waiting(cid) is not None, "no one asked for the next part's scan"
+
+
+def test_wait_counts_a_part_by_its_own_files(sift_env, tmp_path, monkeypatch, capsys):
+    """``ingest enqueue --wait`` over a first build in parts: its progress lines counted the files left to later
+    parts as done ('generation 1: 18/23 files' before a file was read, its ETA many times too fast, as stats' was
+    before it was fixed). A part is counted by its own files: 0/5 first, never more than the part holds."""
+    import re
+    import threading
+    from ingest import cli
+    from search.index import db, store
+    from workers import runtime, tasks
+    from workers.app import huey
+    monkeypatch.setenv("SIFT_FIRST_PART", "5")
+    root = notes(tmp_path / "notes")
+    conn = runtime.index()
+    cid = store.ensure_collection(conn, "notes", str(root))["id"]
+    asked = time.time()
+    tasks.discover(cid)
+    huey.execute(huey.dequeue())  # the scan plans the first part: 5 files now, 18 later
+    returned: list[int] = []
+    waiter = threading.Thread(target=lambda: returned.append(cli._wait(
+        db.connect(Path(sift_env["SIFT_HOME"]) / "index.db"), cid, None, asked, [])), daemon=True)
+    waiter.start()
+    said = ""
+    deadline = time.time() + DEADLINE
+    while "generation 1:" not in said and time.time() < deadline:  # its first line, before a job has run
+        said += capsys.readouterr().err
+        time.sleep(0.1)
+    run_jobs(huey)
+    waiter.join(DEADLINE)
+    said += capsys.readouterr().err
+    assert returned == [0], said
+    lines = re.findall(r"generation (\d+): (\d+)/(\d+) files", said)
+    assert lines[0] == ("1", "0", "5"), said
+    assert all(int(done) <= int(total) <= NOTES - 5 for _, done, total in lines), said

@@ -221,14 +221,19 @@ def progress(conn, gen) -> dict:
     """How far a generation being built has got: its changed files, those done and pending, and the seconds
     left at the pace so far (``eta_seconds``: None until discovery is over and a file has finished), and the work
     that has taken a worker more than a few seconds (``slow``: search.index.working)."""
-    total, done = generation_progress(conn, gen["id"])
-    # a part of a first build counts the files it leaves to the next parts neither as its own nor as done at once
-    # (they were 'done' as it was planned, and the pace, and so the ETA, came out many times too fast)
-    later = queries.deferred(conn, gen["id"])
-    total, done = total - later, done - later
+    total, done, later = part_progress(conn, gen["id"])
     slow = working.slow(conn, gen["id"])
     return {"files": total, "done": done, "pending": total - done,
             "eta_seconds": eta(gen, total, done, slow, later), "slow": slow}
+
+
+def part_progress(conn, gen: int) -> tuple[int, int, int]:
+    """(files, done, left to later parts) of a generation being built: a part of a first build counts the files it
+    leaves to the next parts neither as its own nor as done at once (they were 'done' as it was planned, and the
+    pace, and so the ETA, came out many times too fast); ``eta`` takes the third."""
+    total, done = generation_progress(conn, gen)
+    later = queries.deferred(conn, gen)
+    return total - later, done - later, later
 
 
 def eta(gen, total: int, done: int, slow: list[dict], later: int = 0) -> float | None:
