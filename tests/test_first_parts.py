@@ -237,3 +237,18 @@ def test_wait_counts_a_part_by_its_own_files(sift_env, tmp_path, monkeypatch, ca
     lines = re.findall(r"generation (\d+): (\d+)/(\d+) files", said)
     assert lines[0] == ("1", "0", "5"), said
     assert all(int(done) <= int(total) <= NOTES - 5 for _, done, total in lines), said
+
+
+def test_a_part_is_as_big_as_the_files_read_before_it_read_or_not(immediate, sift_env, tmp_path, monkeypatch):
+    """Each part reads as many files as the parts before it did, those that failed too: sized by the files they
+    made searchable, a folder whose first files cannot be read (5 damaged PDFs first of 30 files, parts of 5)
+    was built in five parts of 5, 5, 5, 10 and 5 (a folder of 1,000 scans before its notes: ten parts of 100
+    before they grew), where 30 readable files come in four: 5, 5, 10 and 10."""
+    monkeypatch.setenv("SIFT_FIRST_PART", "5")
+    root = notes(tmp_path / "notes", 25)
+    for i in range(5):
+        (root / f"a{i}.pdf").write_bytes(b"%PDF-1.4 damaged " + bytes(range(256)))
+    built = ingest(root)
+    assert (built["files"], built["published"]["not_read_yet"]) == (25, 0)
+    assert sorted(f["path"] for f in built["published"]["failures"]) == [f"a{i}.pdf" for i in range(5)]
+    assert built["published"]["id"] == 4, "published in four parts: 5, 5, 10 and 10 files"

@@ -300,7 +300,10 @@ def first_part(conn, collection, paths: list[str], keep: set[str], most: int) ->
     published = collection["published"]
     if not most or len(paths) <= most or (published is not None and not queries.deferred(conn, published)):
         return paths, []
-    size = max(most, queries.searchable(conn, collection["id"], published)[0] if published is not None else 0)
+    # as many as the parts before read, failed and skipped files too: by the files they made searchable, a folder
+    # of unreadable scans before its notes went on in parts of ``most``, a walk and a publish each
+    size = max(most, queries.generation(conn, published)["seen"] - queries.deferred(conn, published)
+               if published is not None else 0)
     if len(paths) - size < most:  # a rest smaller than a first part goes with this one, not in a part of its own
         return paths, []
     now = [p for p in paths if p in keep]
