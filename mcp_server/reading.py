@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import posixpath
+import re
 
 from ingest.decode import SAMPLE, Encoding, decode, incremental, not_text, sniff
 from ingest.discover import why_not_indexed
@@ -147,8 +148,8 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
     if any(place is not None for place in places):
         raise Problem("give heading alone, or start_line/end_line (page/end_page for a PDF): the heading says "
                       "where to read; go on past a long section with the next_start_line its answer gives")
-    wanted = tuple(part.strip() for part in heading.split("#") if part.strip())
-    if not wanted:
+    readings = _heading_readings(heading)
+    if not readings:
         raise Problem("heading is empty: give the text of a heading in the file, 'The storm' ('Part 2#The storm' "
                       "for one inside another)")
     conn, roots = sift.conn(), sift.roots()
@@ -156,7 +157,13 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
     _refuse_unindexable(sift, target, roots)
     indexed = queries.visible_file(conn, target.collection, target.relative)
     if target.relative.lower().endswith(".pdf") or (indexed is not None and indexed["kind"] == "pdf"):
-        first, last = _pdf_heading_pages(conn, target, indexed, wanted)
+        for n, (wanted, loose) in enumerate(readings, 1):
+            try:
+                first, last = _pdf_heading_pages(conn, target, indexed, wanted, loose)
+                break
+            except Problem:
+                if n == len(readings):
+                    raise  # what the last reading, at every '#', says is refused
         text, data = read_pdf(conn, target, indexed, first, 0, last)
         return text + f"\n[the section {' > '.join(wanted)!r}: pages {first}-{last}]", data
     try:
@@ -164,8 +171,11 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
             note = decode(f.read(LINKED_BYTES))
     except (OSError, Skip):
         raise Problem(f"{target.name} cannot be read as text to find a heading in") from None
-    found = linked_lines(note, WikiLink(target.name, wanted, None), loose=True)
-    if isinstance(found, str):
+    for wanted, loose in readings:
+        found = linked_lines(note, WikiLink(target.name, wanted, None), loose=loose)
+        if not isinstance(found, str):
+            break
+    if isinstance(found, str):  # what the last reading, at every '#', says
         names = heading_names(note)
         raise Problem(f"{target.name} has {found}" + (f"; its headings: {listed_headings(names)}" if names else
                                                         "; it has no headings ('# …' lines)")) from None
@@ -174,7 +184,21 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
     return text + f"\n[the section {' > '.join(wanted)!r}: lines {start}-{end}]", data
 
 
-def _pdf_heading_pages(conn, target: paths.Target, indexed, wanted: tuple[str, ...]) -> tuple[int, int]:
+def _heading_readings(heading: str) -> list[tuple[tuple[str, ...], bool]]:
+    """The ways to read read_file's ``heading``, each (the headings, one inside the next; whether one may be a
+    heading holding the words): as written, '#' and all, matched in full ('C# tips', 'F#': a '#' in a programmer's
+    heading was taken for the mark of one heading inside another); then split at each '#' before a word
+    ('Languages#C# tips'); then at every '#' ('Chapter 3 # The storm')."""
+    readings: list[tuple[tuple[str, ...], bool]] = []
+    for parts, loose in (([heading], False), (re.split(r"#(?=[^\s#])", heading), True), (heading.split("#"), True)):
+        wanted = tuple(part.strip() for part in parts if part.strip())
+        if wanted and ("#" in heading or loose) and (wanted, loose) not in readings:
+            readings.append((wanted, loose))
+    return readings
+
+
+def _pdf_heading_pages(conn, target: paths.Target, indexed, wanted: tuple[str, ...],
+                       loose: bool = True) -> tuple[int, int]:
     """(first, last) page of a PDF's passages under the outline heading ``wanted`` names (its last part matched as
     linked_lines matches a note's, the parts before it among the headings above)."""
     if indexed is None:
@@ -192,7 +216,7 @@ def _pdf_heading_pages(conn, target: paths.Target, indexed, wanted: tuple[str, .
                 if i == len(wanted):
                     return depth + 1
         return None
-    for loose in (False, True):
+    for loose in (False, True)[:1 + loose]:
         heads = list(dict.fromkeys(" > ".join(p.split(" > ")[:at(p, loose)]) for p in paths_
                                    if at(p, loose) is not None))
         if len(heads) == 1:

@@ -729,3 +729,24 @@ def test_read_file_reads_a_section_by_its_heading(immediate, tmp_path, servers, 
     assert both.is_error and "heading alone" in text(both), text(both)
     assert not chapter.is_error, text(chapter)
     assert (chapter.structured_content["page"], chapter.structured_content["end_page"]) == (10, 12), text(chapter)
+
+
+def test_read_file_reads_a_heading_holding_a_hash(immediate, tmp_path, servers, sift_env, monkeypatch):
+    """'## C# tips' (C#, F#: a programmer's headings) could not be read by its heading: its '#' was taken for the
+    mark of a heading inside another, so 'C# tips' looked for 'tips' under a heading 'C', and was refused with
+    'several headings holding 'C''. The heading as written, '#' and all, is tried first; 'Languages#C# tips'
+    still reads it inside 'Languages'."""
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    note = ("# Languages\n\n## C basics\n\nPointers and malloc.\n\n## C# tips\n\nUse records for value types.\n\n"
+            "## Cobol\n\nColumns matter.\n")
+    root = write_tree(tmp_path / "code", {"langs.md": note})
+    ingest(root, "code")
+
+    async def scenario():
+        async with servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker") as s:
+            return [await call(s, "read_file", path="code/langs.md", heading=h)
+                    for h in ("C# tips", "Languages#C# tips")]
+    for answer in run(scenario):
+        assert not answer.is_error, text(answer)
+        assert "Use records for value types." in text(answer) and "Columns matter" not in text(answer), text(answer)
+        assert answer.structured_content["start_line"] == note.split("\n").index("## C# tips") + 1, text(answer)
