@@ -252,3 +252,24 @@ def test_a_part_is_as_big_as_the_files_read_before_it_read_or_not(immediate, sif
     assert (built["files"], built["published"]["not_read_yet"]) == (25, 0)
     assert sorted(f["path"] for f in built["published"]["failures"]) == [f"a{i}.pdf" for i in range(5)]
     assert built["published"]["id"] == 4, "published in four parts: 5, 5, 10 and 10 files"
+
+
+def test_stats_counts_a_partial_build_of_every_file_seen(sift_env, tmp_path, monkeypatch):
+    """Between parts, stats' partial line counted the files searchable and those not read yet, not those that
+    failed: 5 damaged PDFs and 20 notes, parts of 5, said '0 of 20 files searchable, 20 not read yet' of a folder
+    of 25. It says of the files seen."""
+    from search.index import queries, status, store
+    from workers import runtime, tasks
+    from workers.app import huey
+    from workers.stats import CLI, collection_lines
+    monkeypatch.setenv("SIFT_FIRST_PART", "5")
+    root = notes(tmp_path / "notes", 20)
+    for i in range(5):
+        (root / f"a{i}.pdf").write_bytes(b"%PDF-1.4 damaged " + bytes(range(256)))
+    conn = runtime.index()
+    cid = store.ensure_collection(conn, "notes", str(root))["id"]
+    tasks.discover(cid)
+    run_jobs(huey, lambda: queries.get_collection(conn, cid)["published"] is not None)
+    [c] = status.collect(conn)["collections"]
+    said = "\n".join(collection_lines(c, CLI))
+    assert "(SIFT_FIRST_PART): 0 of 25 files searchable, 20 not read yet" in said, said

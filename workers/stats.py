@@ -388,8 +388,9 @@ def _partial_line(c: dict) -> str:
     b = c["building"]
     part = (f"; the next part ({count(b['progress']['files'], 'file')}) is being built"
             if b and b.get("discovered") and b.get("progress") else "; the next part's scan comes next")
+    seen = c["published"].get("seen") or c["files"] + later  # those that failed or were skipped too
     return (f"  partial: the first build comes in parts (SIFT_FIRST_PART): {c['files']:,} of "
-            f"{count(c['files'] + later, 'file')} searchable, {later:,} not read yet{part}")
+            f"{count(seen, 'file')} searchable, {later:,} not read yet{part}")
 
 
 def _waiting_line(c: dict) -> str:
