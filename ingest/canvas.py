@@ -119,18 +119,20 @@ NAMED = 80  # characters of a text card's first line that name it in an arrow's 
 
 
 def _name(node: dict) -> str:
-    """A card as a reader of the canvas names it: a text card by its first line (a heading's text), a file card by
-    its file's name (a note's without .md, as Obsidian shows it), a link card by its URL, a group by its label."""
+    """A card as a reader of the canvas names it, in at most NAMED characters: a text card by its first line (a
+    heading's text), a file card by its file's name (a note's without .md, as Obsidian shows it), a link card by its
+    URL, a group by its label. Each is cut: a 100 KB URL named whole by 200 arrows was 20 MB of passages."""
     kind = node.get("type")
     if kind == "file":
         name = PurePosixPath(_text(node.get("file"))).name
-        return name[:-3] if name.casefold().endswith(".md") else name
-    if kind == "link":
-        return " ".join(_text(node.get("url")).split())
-    if kind == "group":
-        return _label(node) if _text(node.get("label")) else ""
-    line = next((line for line in _text(node.get("text")).split("\n") if line.strip()), "")
-    line = " ".join(line.strip().lstrip("#").split())
+        line = name[:-3] if name.casefold().endswith(".md") else name
+    elif kind == "link":
+        line = " ".join(_text(node.get("url")).split())
+    elif kind == "group":
+        line = _label(node) if _text(node.get("label")) else ""
+    else:
+        line = next((line for line in _text(node.get("text")).split("\n") if line.strip()), "")
+        line = " ".join(line.strip().lstrip("#").split())
     return line if len(line) <= NAMED else line[:NAMED - 1].rstrip() + "…"
 
 

@@ -266,3 +266,25 @@ def test_an_index_of_canvases_cut_by_chunker_13_reads_them_again(immediate, tmp_
     link = engine.search("stigmergy", mode="keyword").hits[0]
     assert link.heading_path == "Box 11 > Box 10 > Box 9 > … > Box 3 > Box 2 > Box 1 > Box 0", link.heading_path
     assert "New plan → Old plan" in engine.search("supersedes", mode="keyword").hits[0].snippet
+
+
+def test_an_arrow_names_a_card_in_a_few_words_however_long_the_card():
+    """Each arrow's passage names the cards it joins: a link card's URL, a file card's name and a group's label
+    were named whole, so a canvas of 200 arrows from one card with a 100 KB URL (a data: URL pasted on a canvas;
+    the file is 100 KB and 200 short lines) read as 20 MB of passages, 20,000 items as gigabytes held by the
+    worker. A card is named in at most NAMED characters, as a text card was; its own passage keeps it whole."""
+    from ingest.canvas import NAMED
+    url = "https://example.org/" + "a" * 100_000
+    canvas = {"nodes": [{"id": "big", "type": "link", "url": url, "x": 0, "y": 0, "width": 10, "height": 10},
+                        {"id": "grp", "type": "group", "label": "Group " + "g" * 5000, "x": 500, "y": 500,
+                         "width": 10, "height": 10},
+                        {"id": "doc", "type": "file", "file": "notes/" + "f" * 5000 + ".md", "x": 900, "y": 900,
+                         "width": 10, "height": 10}],
+              "edges": [{"id": f"e{i}", "fromNode": "big", "toNode": ["grp", "doc"][i % 2], "label": f"step {i}"}
+                        for i in range(200)]}
+    doc = parse_file("board.canvas", json.dumps(canvas, indent=1).encode())
+    arrows = [s.text for s in doc.sections if ": step " in s.text]
+    assert len(arrows) == 200
+    assert max(len(a) for a in arrows) <= 2 * NAMED + 20, max(len(a) for a in arrows)
+    assert arrows[0].startswith("https://example.org/aaa") and "→ Group ggg" in arrows[0], arrows[0][:300]
+    assert any(s.text == url for s in doc.sections), "the link card's own passage keeps its URL whole"
