@@ -190,6 +190,8 @@ def _heading_readings(heading: str) -> list[tuple[tuple[str, ...], bool]]:
     heading was taken for the mark of one heading inside another); then split at each '#' before a word
     ('Languages#C# tips'); then at every '#' ('Chapter 3 # The storm')."""
     readings: list[tuple[tuple[str, ...], bool]] = []
+    if not any(part.strip() for part in heading.split("#")):
+        return readings  # '#' alone names no heading
     for parts, loose in (([heading], False), (re.split(r"#(?=[^\s#])", heading), True), (heading.split("#"), True)):
         wanted = tuple(part.strip() for part in parts if part.strip())
         if wanted and ("#" in heading or loose) and (wanted, loose) not in readings:
