@@ -117,6 +117,8 @@ def chunk_document(doc: Document, count: Counter, max_tokens: int, overlap: int,
     before = 0  # characters of the sections already cut
     for section, whole in _sized(doc, count, max_tokens):
         for chunk in _section_chunks(section, count, max_tokens, overlap, whole):
+            if "columns" in doc.meta and chunk.text == section.text:  # rows on more lines than their text (a cell's
+                chunk.end_line = section.end_line                   # line breaks): to the last row's last line
             if doc.footnotes and "[^" in chunk.text:
                 _cite_footnotes(chunk, doc.footnotes, count, max_tokens)
             chunks.append(chunk)
@@ -194,6 +196,9 @@ def _sized(doc: Document, count: Counter, max_tokens: int):
     they do not fit with) where the two fit in one chunk, heading path and all; a joined section's heading path
     names every definition it holds (``joined_heading``). Each joined section is counted once here and not
     again when cut."""
+    if "columns" in doc.meta:
+        yield from packed_rows(doc, count, max_tokens)
+        return
     if doc.kind != "code" or len(doc.sections) < 2:
         yield from ((section, None) for section in doc.sections)
         return
@@ -206,6 +211,39 @@ def _sized(doc: Document, count: Counter, max_tokens: int):
     for sized in forward:
         _add_joined(backward, sized, least, count, max_tokens, into_next=False)
     yield from ((section, tokens) for section, tokens, _ in backward)
+
+
+def packed_rows(doc: Document, count: Counter, max_tokens: int):
+    """(section, its tokens) of a table's rows (ingest.table: a section a row, ``meta["columns"]`` its column
+    names) packed in order, as many consecutive rows to a section as fit in one chunk under the table's title and
+    column names (its heading path, embedded with it: 'Tasks > Name | Assignee | …', what the rows are), never a
+    row split between two; a row over the limit alone is cut as any text is. A data file's (``meta["data"]``)
+    first section only."""
+    heading = [name for name in (doc.title, doc.meta["columns"]) if name]
+    rows: list[Section] = []
+    for row in doc.sections:
+        joined = Section(text="\n".join(r.text for r in rows + [row]), heading_path=heading,
+                         start_line=(rows or [row])[0].start_line, end_line=row.end_line)
+        whole = count(embedding_text(context_of(heading, joined.text), joined.text))
+        if whole <= max_tokens:
+            rows.append(row)
+            continue
+        if rows:
+            yield _packed(rows, heading, count)
+            if doc.meta.get("data"):
+                return
+        rows = [row]
+    if rows:
+        yield _packed(rows, heading, count)
+
+
+def _packed(rows: list[Section], heading: list[str], count: Counter) -> tuple[Section, int | None]:
+    if len(rows) == 1:  # perhaps over the limit alone: counted when cut
+        return Section(text=rows[0].text, heading_path=heading, start_line=rows[0].start_line,
+                       end_line=rows[0].end_line), None
+    text = "\n".join(row.text for row in rows)
+    return Section(text=text, heading_path=heading, start_line=rows[0].start_line, end_line=rows[-1].end_line), \
+        count(text)
 
 
 def _add_joined(sized: list, new: tuple, least: int, count: Counter, max_tokens: int, into_next: bool) -> None:

@@ -1,10 +1,18 @@
-"""CSV and TSV files: a passage per row, each value under its column's name.
+"""CSV and TSV files: windows of rows under the table's column names.
 
 A Notion database is exported as CSV beside its pages (``Tasks 1a2b….csv``, and ``Tasks 1a2b…_all.csv`` with every
-row); a team's task list, a reading list or a contact sheet is often one too. A row reads as
-``Assignee: Lin Wei`` lines, so 'tasks for Lin' finds it; its passage is headed by its first value (the row's
-name in Notion) and sits at the file's lines that hold it. A table of more than MAX_ROWS rows is a data set, not
-notes: it is skipped with the reason (as many passages to embed would take the worker hours).
+row); a team's task list, a reading list or a contact sheet is often one too. Each row is a section of one line,
+its values ``' | '`` between, at the file's lines that hold it; the document's ``meta["columns"]`` is the header
+row written so. The chunker (ingest.chunk.packed_rows) packs consecutive rows into passages under the model's token
+limit, headed (and embedded) by the column names, rows never split: a passage a row made hundreds of short
+passages that outranked the page a question was about ('where is the offsite' found the row 'Book the offsite
+venue' first) and a table of thousands of rows as many passages to embed.
+
+A data file — its cells mostly numbers, dates and times, no prose (DATA_SHARE) — is ``meta["data"]``: only its
+first passage (the column names and the first rows) is indexed. A passage of numbers embeds as nothing a question
+is near, and 5,000 rows of them were hundreds of passages for the worker to embed; the column names are what a
+search for such a file finds it by. A table of more than MAX_ROWS rows is a data set, not notes: it is skipped
+with the reason.
 """
 from __future__ import annotations
 
@@ -18,12 +26,24 @@ MAX_ROWS = 10_000
 # Notion writes a relation to a page as its title and its path: 'Billing migration (Projects%20…/Billing%20….md)'
 RELATION = re.compile(r" \([^()\s]+\.(?:md|csv)\)(?=,|$)")
 CELL_CHARS = 2_000  # of a value kept in its row's passage
+SEPARATOR = " | "  # between a row's values in its passage
+# A cell of data, not words: a number (signs, thousands separators, a decimal part, an exponent, a unit mark), a
+# date, a time, or both
+DATUM = re.compile(r"[-+]?[$€£]?(?:\d[\d,_' ]*)?\.?\d+(?:[eE][-+]?\d+)?\s*[%‰°]?[A-Za-z]{0,2}"
+                   r"|\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+                   r"|\d{1,2}[:/.]\d{1,2}(?:[:/.]\d{2,4})?(?:\.\d+)?|nan|NaN|NA|null|-|true|false|TRUE|FALSE")
+DATA_SHARE = 0.8  # of a table's non-empty cells (below its header) that are data make it a data file
+PROSE_WORDS = 4  # a cell of this many words or more is prose: its table is no data file
+
+
 def parse_table(path: str, text: str) -> Document:
     name = path.rsplit("/", 1)[-1]
     stem = name.rsplit(".", 1)[0] if "." in name[1:] else name
     delimiter = "\t" if name.lower().endswith(".tsv") else ","
     # lines as the file's are counted (str.splitlines also breaks at U+2028, form feeds … inside a cell)
     reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""), delimiter=delimiter)
+    cells = data = 0
+    prose = False
     try:
         header = [" ".join(cell.split()) for cell in next(reader, [])]
         sections, start = [], reader.line_num + 1
@@ -31,21 +51,19 @@ def parse_table(path: str, text: str) -> Document:
             if len(sections) >= MAX_ROWS:
                 raise Skip(f"a table of more than {MAX_ROWS:,} rows: a data set, not notes (Sift reads "
                            f"{MAX_ROWS:,} at most)")
-            section = _row(header, row, start, reader.line_num)
-            if section is not None:
-                sections.append(section)
+            values = [RELATION.sub("", " ".join(value.split()))[:CELL_CHARS] for value in row]
+            while values and not values[-1]:
+                values.pop()
+            if values:
+                filled = [value for value in values if value]
+                cells += len(filled)
+                data += sum(bool(DATUM.fullmatch(value)) for value in filled)
+                prose = prose or any(len(value.split()) >= PROSE_WORDS for value in filled)
+                sections.append(Section(text=SEPARATOR.join(values), start_line=start,
+                                        end_line=max(start, reader.line_num)))
             start = reader.line_num + 1
     except csv.Error as error:
         raise Skip(f"not a readable {'TSV' if delimiter == chr(9) else 'CSV'} table: line {reader.line_num}: "
                    f"{error}") from None
-    return Document(kind="text", title=title_from_name(stem), sections=sections)
-
-
-def _row(header: list[str], row: list[str], first: int, last: int) -> Section | None:
-    values = [RELATION.sub("", " ".join(value.split()))[:CELL_CHARS] for value in row]
-    if not any(values):
-        return None
-    names = header + [""] * (len(values) - len(header))
-    text = "\n".join(f"{name}: {value}" if name else value for name, value in zip(names, values) if value)
-    head = next(value for value in values if value)
-    return Section(text=text, heading_path=[head[:200]], start_line=first, end_line=max(first, last))
+    meta = {"columns": SEPARATOR.join(header).strip(), "data": not prose and data >= DATA_SHARE * cells > 0}
+    return Document(kind="text", title=title_from_name(stem), sections=sections, meta=meta)

@@ -88,19 +88,17 @@ def test_a_confluence_page_is_its_text_by_heading_without_the_navigation_every_p
     assert parse_file("static/widget.htm", b'<div class="widget">Hi</div>\n').kind == "code"
 
 
-def test_a_notion_database_csv_is_a_passage_per_row_under_its_column_names():
+def test_a_notion_database_csv_is_a_line_per_row_under_its_column_names():
     doc = parse_file(f"Wiki/Tasks {NOTION_ID}_all.csv", TASKS.encode())
     assert (doc.kind, doc.title) == ("text", "Tasks")  # Notion's id and '_all' are not the title
-    assert [(s.heading_path, s.start_line, s.end_line, s.text) for s in doc.sections] == [
-        (["Hash API keys in the limiter"], 2, 2, "Name: Hash API keys in the limiter\nAssignee: Lin Wei\n"
-         "Status: Not started\nDue: 2026-10-24\nProject: Rate limiting"),  # the relation's path left out
-        (["Record the video tour"], 3, 3, "Name: Record the video tour\nAssignee: Mei Chen\nStatus: Not started\n"
-         "Due: 2026-11-10\nProject: Onboarding emails"),
-        (["Backfill invoice numbers, then reconcile"], 4, 5, "Name: Backfill invoice numbers, then reconcile\n"
-         "Assignee: Jonas Berg\nStatus: In progress\nDue: 2026-11-02")]
+    assert doc.meta["columns"] == "Name | Assignee | Status | Due | Project"
+    assert [(s.start_line, s.end_line, s.text) for s in doc.sections] == [
+        (2, 2, "Hash API keys in the limiter | Lin Wei | Not started | 2026-10-24 | Rate limiting"),  # no path
+        (3, 3, "Record the video tour | Mei Chen | Not started | 2026-11-10 | Onboarding emails"),
+        (4, 5, "Backfill invoice numbers, then reconcile | Jonas Berg | In progress | 2026-11-02")]
     tsv = parse_file("reading.tsv", "Title\tAuthor\nThe Mythical\u2028Man-Month\tBrooks\nPeopleware\tDeMarco\n".encode())
     assert [(s.start_line, s.text) for s in tsv.sections] == [
-        (2, "Title: The Mythical Man-Month\nAuthor: Brooks"), (3, "Title: Peopleware\nAuthor: DeMarco")]
+        (2, "The Mythical Man-Month | Brooks"), (3, "Peopleware | DeMarco")]
 
 
 def test_a_table_too_big_to_be_notes_is_skipped_with_the_reason(monkeypatch):
@@ -125,8 +123,8 @@ def test_an_export_is_searched_by_page_title_and_by_a_task_assignee(immediate, t
         hits = engine.search(title, limit=10, mode="keyword").hits
         assert [h.path for h in hits] == [f"Confluence/ENG/{page}"], title  # not every page by its page tree
     hits = engine.search("Lin Wei not started", limit=3, mode="hybrid").hits
-    assert (hits[0].path, hits[0].heading_path, hits[0].start_line) == \
-        (f"Notion/Tasks {NOTION_ID}.csv", "Hash API keys in the limiter", 2)
+    assert (hits[0].path, hits[0].heading_path, hits[0].start_line, hits[0].end_line) == \
+        (f"Notion/Tasks {NOTION_ID}.csv", "Tasks > Name | Assignee | Status | Due | Project", 2, 5)  # its rows, together
 
 
 def test_a_notion_database_view_beside_its_csv_of_every_row_is_skipped_saying_so(immediate, tmp_path, embedder):
