@@ -179,8 +179,10 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # the cards it joins ('Roof → Garden Shed: builds', its label alone before), and an index cut by 13 (base-16 kept a
 # link card's every group in its path) reads its canvases again; a Chinese PDF's page labels ('第 3 页 共 10 页', '第 3 頁',
 # '— 3 —') left out as running footers; a whole HTML page (a Confluence or Notion export) read as its text by heading
-# without its navigation (it was code, windowed by lines, markup and page tree included); a PDF footnote's mark set
-# apart from a word of four capitals or more it is drawn after ('MARCO2'), and a slide deck a passage a slide.
+# without its navigation (it was code, windowed by lines, markup and page tree included); a CSV or TSV table's rows
+# packed into passages under its title and column names, a plain numeric data file its first passage only; a PDF
+# footnote's mark set apart from a word of four capitals or more it is drawn after ('MARCO2'), and a slide deck a
+# passage a slide.
 VERSION = 14
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -124,7 +124,7 @@ def test_an_export_is_searched_by_page_title_and_by_a_task_assignee(immediate, t
         assert [h.path for h in hits] == [f"Confluence/ENG/{page}"], title  # not every page by its page tree
     hits = engine.search("Lin Wei not started", limit=3, mode="hybrid").hits
     assert (hits[0].path, hits[0].heading_path, hits[0].start_line, hits[0].end_line) == \
-        (f"Notion/Tasks {NOTION_ID}.csv", "Tasks > Name | Assignee | Status | Due | Project", 2, 5)  # its rows, together
+        (f"Notion/Tasks {NOTION_ID}.csv", "Tasks > Name | Assignee | Status | Due | Project", 2, 5)  # rows together
 
 
 def test_a_notion_database_view_beside_its_csv_of_every_row_is_skipped_saying_so(immediate, tmp_path, embedder):
