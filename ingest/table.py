@@ -11,8 +11,8 @@ venue' first) and a table of thousands of rows as many passages to embed.
 A data file — its cells mostly numbers, dates and times, no prose (DATA_SHARE) — is ``meta["data"]``: only its
 first passage (the column names and the first rows) is indexed. A passage of numbers embeds as nothing a question
 is near, and 5,000 rows of them were hundreds of passages for the worker to embed; the column names are what a
-search for such a file finds it by. A table of more than MAX_ROWS rows is a data set, not notes: it is skipped
-with the reason.
+search for such a file finds it by; past MAX_ROWS rows the rest of it is not read. Any other table of more than
+MAX_ROWS rows is a data set, not notes: it is skipped with the reason.
 """
 from __future__ import annotations
 
@@ -49,6 +49,8 @@ def parse_table(path: str, text: str) -> Document:
         sections, start = [], reader.line_num + 1
         for row in reader:
             if len(sections) >= MAX_ROWS:
+                if _data(cells, data, prose):  # its first passage is all that is indexed of it: read no further
+                    break
                 raise Skip(f"a table of more than {MAX_ROWS:,} rows: a data set, not notes (Sift reads "
                            f"{MAX_ROWS:,} at most)")
             values = [RELATION.sub("", " ".join(value.split()))[:CELL_CHARS] for value in row]
@@ -65,5 +67,10 @@ def parse_table(path: str, text: str) -> Document:
     except csv.Error as error:
         raise Skip(f"not a readable {'TSV' if delimiter == chr(9) else 'CSV'} table: line {reader.line_num}: "
                    f"{error}") from None
-    meta = {"columns": SEPARATOR.join(header).strip(), "data": not prose and data >= DATA_SHARE * cells > 0}
+    meta = {"columns": SEPARATOR.join(header).strip(), "data": _data(cells, data, prose)}
     return Document(kind="text", title=title_from_name(stem), sections=sections, meta=meta)
+
+
+def _data(cells: int, data: int, prose: bool) -> bool:
+    """Whether a table of ``cells`` non-empty cells, ``data`` of them numbers, dates or times, is a data file."""
+    return not prose and data >= DATA_SHARE * cells > 0

@@ -106,6 +106,10 @@ def test_a_table_too_big_to_be_notes_is_skipped_with_the_reason(monkeypatch):
     monkeypatch.setattr(ingest.table, "MAX_ROWS", 2)
     with pytest.raises(Skip, match="a table of more than 2 rows: a data set, not notes"):
         parse_file("Tasks.csv", TASKS.encode())
+    # a data file is read as far as its first passage needs: a file of readings of any length is found by its columns
+    readings = parse_file("readings.csv", b"t,temperature\n1,20.5\n2,21.0\n3,19.5\n4,18.0\n")
+    assert readings.meta == {"columns": "t | temperature", "data": True}
+    assert [s.text for s in readings.sections] == ["1 | 20.5", "2 | 21.0"]
 
 
 def test_a_notion_page_without_a_heading_is_titled_by_its_name_without_the_id():
