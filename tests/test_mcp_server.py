@@ -824,6 +824,7 @@ def test_the_stats_tool_names_the_kinds_of_file_sift_does_not_read(immediate, si
 @pytest.mark.slow  # a real consumer embeds 600 notes
 def test_stats_while_a_real_consumer_builds_a_generation(sift_env, consumer, tmp_path, servers):
     root = write_tree(tmp_path / "big", {f"topic{i % 20}/note{i}.md": _note(i) for i in range(600)})
+    sift_env["SIFT_FIRST_PART"] = "0"  # the 600 notes in one generation: stats of it building, then published
     assert run_ingest(sift_env, "enqueue", str(root), "--name", "big").returncode == 0
 
     async def scenario():

@@ -133,6 +133,8 @@ def test_embedding_on_another_machine_equals_one_machine_and_survives_two_kills(
         sift_env, redis_url, embedder_home, tmp_path):
     prefix = _setpriv()
     root = _subset(tmp_path)
+    # each build one generation (its check: every file row of the published one), not a first build in parts
+    sift_env["SIFT_FIRST_PART"] = "0"
     # the home sends a killed job again at its periodic task (every 5 s here, not every minute) once the job has
     # been silent for SIFT_EMBED_TIMEOUT: 10 s, ten of the embedder's heartbeats (one a second, workers/embedder.py),
     # so each kill is made good in seconds; a live job sent again too soon would only be written once
