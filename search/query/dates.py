@@ -14,10 +14,13 @@ Each form is a term of the query's month word, as the other script's form is of 
 drops none. An English date is also looked up with its month written the other way (``Mar 14`` as ``March 14``, and
 the reverse), so a note titled or saying one is found by the other.
 A month word that is also a common word (``may``, ``dec``: 'may 5 retries', 'dec 10' in code) is a month only when
-capitalised (``May 5``) or with a year (``may 5, 2024``), and a number a month word is followed by counts when a
-counted noun follows it ('May 5 people attended': in May). A day its month does not have is none (Apr 31). The day
+capitalised (``May 5``) or with a year (``may 5, 2024``), but not as the first word of a question, capitalised as
+any first word is ('May 5 retries be enough?'); a number a month word is followed by counts when a counted noun
+follows it ('May 5 people attended': in May). A day its month does not have is none (Apr 31). The day
 may come first (``14 March 2024``); slashes (``3/14``, ``14/3``) write a date when one of the numbers can be no month
-(``3/4`` can be a fraction or either of two dates); Chinese numerals (``三月十四日``) write one with 日 or 号. A date
+(``3/4`` can be a fraction or either of two dates) and nothing around it says it measures or counts: a unit after it
+(``3/16 inch``, ``1/16 cup``, ``5/8"``, ``3/16 of an inch``), a page or a whole number before it (``page 1/20``,
+``p. 3/14``, ``1 3/16``) make it none; Chinese numerals (``三月十四日``) write one with 日 or 号. A date
 written with dots is one zero-padded (``2024.03.01``), with a day of two digits (``2024.3.14``) or in a query that
 writes Chinese (``2024.3.1 周会``): ``2024.3.1`` alone is a version number (a JetBrains release) more often.
 The case is read from the query as typed: the functions take it before it is casefolded.
@@ -56,7 +59,21 @@ _AMBIGUOUS = {"may", "dec"}
 # what a number counts after a month word: 'May 5 people attended', 'March 12 new users' (in May, in March) write no day
 _COUNTED = re.compile(r"\s+(?:new\s+|more\s+|other\s+)?(?:people|persons|men|women|kids|children|users|members|attendees|"
                       r"participants|guests|students|visitors|customers|employees|times|attempts|retries|tries|items|"
-                      r"tasks|bugs|issues|tickets|hours|days|weeks|months|years|percent)\b", re.IGNORECASE)
+                      r"tasks|bugs|issues|tickets|hours|days|weeks|months|years|percent|minutes|mins|seconds|"
+                      r"workers|threads|jobs|requests|errors|failures|tests|runs|commits|files|pages|lines|rows|"
+                      r"points|dollars|euros|km|miles|kg|lbs|pounds)\b", re.IGNORECASE)
+
+
+# what a slashed pair of numbers measures, counts or pages, written around it: no date ('3/16 inch', '1/16 cup',
+# '5/8" plywood', '3/16 of an inch', 'page 1/20', 'p. 3/14', '1 3/16': a whole number and a fraction)
+_UNITS = (r"inch(?:es)?|in\.|in$|ft|feet|foot|yds?|yards?|miles?|mm|cm|km|cups?|tsp|tbsp|teaspoons?|tablespoons?|"
+          r"oz|ounces?|lbs?|pounds?|pints?|quarts?|gallons?|gal|kg|g|ml|l|sec|s|seconds?|ths?|drill|bit|wrench|"
+          r"socket|plywood|screws?|bolts?|threads?|pipe|hose|shank")
+_MEASURED = re.compile(rf"\s*(?:[\"″”]|(?:-|\s+of\s+an?\s+|\s*)(?:{_UNITS})(?![\w]))", re.IGNORECASE)
+_PAGED = re.compile(r"(?:\b(?:pages?|pp?|pg|steps?|chapters?|ch|parts?|slides?|lines?|rows?|items?|episodes?|ep|"
+                    r"vol|volume|tracks?|questions?|exercises?|problems?|sheets?)\.?|\bno\.|#|(?<![\w.,/])\d{1,3})"
+                    r"\s*$", re.IGNORECASE)
+_PAGED_CHARS = 12  # of the query before a slashed date looked at for _PAGED
 
 
 class _Date(NamedTuple):
@@ -190,6 +207,9 @@ def _date(match: re.Match) -> _Date | None:
         first, second = int(found["first"]), int(found["second"])
         if (first <= 12) == (second <= 12):  # 3/4: a fraction, or March 4th, or 3 April; 14/15: no date
             return None
+        if _MEASURED.match(match.string, match.end()) or _PAGED.search(
+                match.string, max(0, match.start() - _PAGED_CHARS), match.start()):
+            return None  # '3/16 inch', '1/16 cup', 'page 1/20', '1 3/16': a measure, a page of so many, a fraction
         (number, day), written = ((first, found["second"]), found["first"]) if first <= 12 else (
             (second, found["first"]), found["second"])
     else:
@@ -199,6 +219,9 @@ def _date(match: re.Match) -> _Date | None:
             return None  # 'may 5 retries', 'dec 10': a verb, a decrement; 'May 5' and 'may 5, 2024' are dates
         if match.re is _ENGLISH and not year and not found["nth"] and _COUNTED.match(match.string, match.end()):
             return None  # 'May 5 people attended': 5 people in May
+        if (written in _AMBIGUOUS and not year and not found.get("nth") and not match.string[:match.start()].strip()
+                and match.string.rstrip().endswith("?")):
+            return None  # 'May 5 retries be enough?': a question's first word, capitalised as every first word is
         number = next(i for i, name in enumerate(_MONTHS, 1) if name.startswith(written[:3]))
     if not 1 <= number <= 12:
         return None
