@@ -35,7 +35,7 @@ def dated(query: str) -> dict[str, list[str]]:
 
 @pytest.mark.parametrize("query", ["3/16 inch plywood", "drill bit 3/16\"", "1/16 cup of sugar", "page 1/20",
                                    "see p. 3/14", "1 3/16 inch", "3/16 of an inch", "3/16-inch bit", "5/8 in.",
-                                   "1/2 cup", "May 5 retries be enough?"])
+                                   "1/2 cup", "May 5 agents share one pool?"])
 def test_a_measure_a_page_or_a_question_is_no_date(query):
     assert dated(query) == {}, dated(query)
 

@@ -15,7 +15,7 @@ drops none. An English date is also looked up with its month written the other w
 the reverse), so a note titled or saying one is found by the other.
 A month word that is also a common word (``may``, ``dec``: 'may 5 retries', 'dec 10' in code) is a month only when
 capitalised (``May 5``) or with a year (``may 5, 2024``), but not as the first word of a question, capitalised as
-any first word is ('May 5 retries be enough?'); a number a month word is followed by counts when a counted noun
+any first word is ('May 5 agents share one pool?'); a number a month word is followed by counts when a counted noun
 follows it ('May 5 people attended': in May). A day its month does not have is none (Apr 31). The day
 may come first (``14 March 2024``); slashes (``3/14``, ``14/3``) write a date when one of the numbers can be no month
 (``3/4`` can be a fraction or either of two dates) and nothing around it says it measures or counts: a unit after it
@@ -221,7 +221,7 @@ def _date(match: re.Match) -> _Date | None:
             return None  # 'May 5 people attended': 5 people in May
         if (written in _AMBIGUOUS and not year and not found.get("nth") and not match.string[:match.start()].strip()
                 and match.string.rstrip().endswith("?")):
-            return None  # 'May 5 retries be enough?': a question's first word, capitalised as every first word is
+            return None  # 'May 5 agents share one pool?': a question's first word, capitalised as every first word is
         number = next(i for i, name in enumerate(_MONTHS, 1) if name.startswith(written[:3]))
     if not 1 <= number <= 12:
         return None
