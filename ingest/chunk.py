@@ -182,8 +182,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # without its navigation (it was code, windowed by lines, markup and page tree included); a CSV or TSV table's rows
 # packed into passages under its title and column names, a plain numeric data file its first passage only; a PDF
 # footnote's mark set apart from a word of four capitals or more it is drawn after ('MARCO2'), and a slide deck a
-# passage a slide.
-VERSION = 14
+# passage a slide; 15: an HTML page whose {% or {{ stand only in its code elements (a wiki page documenting Jinja or
+# Liquid) read as a page, not a template's code.
+VERSION = 15
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked

@@ -748,7 +748,7 @@ def cmd_compact(args) -> int:
 def cmd_files(args) -> int:
     """The MCP tool ``list_files`` on the command line: one line per file with its kind, size, time and state
     (the reason of a failed or skipped one), from the same listing (search.query.listing)."""
-    from ingest.discover import Rules, kind_on_disk, why_not_indexed
+    from ingest.discover import Rules, listed_kind, why_not_indexed
     from search.index import db
     from search.index.status import as_json, count, size
     from search.query import listing
@@ -768,7 +768,7 @@ def cmd_files(args) -> int:
     try:
         where = scope(args.collection, args.path_prefix, roots, CLI, conn)  # 'notes/tech' as the listing shows paths
         rules = Rules(settings.include, settings.exclude)
-        data = listing.files(conn, where, args.glob, args.sort, args.limit, roots, CLI, kind_on_disk,
+        data = listing.files(conn, where, args.glob, args.sort, args.limit, roots, CLI, listed_kind,
                              left_out=lambda root, rel: why_not_indexed(root, rel, rules))
     finally:
         conn.close()

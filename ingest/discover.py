@@ -26,7 +26,7 @@ from pathlib import Path, PurePosixPath
 import pathspec
 
 from ingest.code import SHEBANG_BYTES
-from ingest.kinds import kind_of, kind_of_script, suffix
+from ingest.kinds import PAGE_EXTENSIONS, kind_of, kind_of_script, suffix
 from ingest.links import converted_pdfs
 
 DEFAULT_IGNORES = [
@@ -356,6 +356,9 @@ def with_partners(root: Path | str, paths) -> set[str]:
     return more
 
 
+PAGE_SAMPLE = 256 * 1024  # bytes of an HTML file not read yet that list_files looks at for what it will be read as
+
+
 def kind_on_disk(path: Path | str, rel: str) -> str | None:
     """The kind of the file ``rel`` at ``path``: the one its name gives, else for a name without an extension
     the one its shebang line gives (a script: its first SHEBANG_BYTES bytes are read, nothing for other
@@ -364,6 +367,26 @@ def kind_on_disk(path: Path | str, rel: str) -> str | None:
     if kind is not None or suffix(rel):
         return kind
     return kind_of_script(rel, _read_small(path, SHEBANG_BYTES) or b"")
+
+
+def listed_kind(path: Path | str, rel: str) -> str | None:
+    """``kind_on_disk``, and for an HTML file the kind it is read as (ingest.parse.is_page on its first PAGE_SAMPLE
+    bytes): 'note' for a whole page, 'code' for a fragment or a template. list_files asks it of a file the index
+    holds no version of: an export's pages waiting to be read were listed as code, the kind their name gives."""
+    kind = kind_on_disk(path, rel)
+    if kind != "code" or suffix(rel).lower() not in PAGE_EXTENSIONS:
+        return kind
+    head = _read_small(Path(path), PAGE_SAMPLE)
+    if not head:
+        return kind
+    from ingest.decode import decode
+    from ingest.document import Skip
+    from ingest.parse import is_page
+    try:
+        text = decode(head)
+    except Skip:  # cut inside a character, or not text: what is there of it read as UTF-8
+        text = head.decode("utf-8", "replace")
+    return "note" if is_page(text) else "code"
 
 
 def _found_file(entry, rel, kind, is_link, rules, real_root, refused) -> FoundFile | None:

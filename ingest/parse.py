@@ -65,15 +65,47 @@ def parse_file(path: str, data: bytes) -> Document:
 
 
 # What a whole HTML page begins with (after a byte-order mark, blank lines and comments), and what a template holds:
-# Jinja and Django ('{% block %}'), ERB, JSP and ASP ('<%'), PHP; a template's page is code, read by lines
+# Jinja, Django and Liquid tags ('{% block content %}', '{%- if %}'), ERB, JSP and ASP ('<%'), PHP, and an
+# expression in an attribute ('href="{{ url }}"'); a template's page is code, read by lines
 PAGE_START = re.compile(r"\ufeff?\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>])", re.IGNORECASE | re.DOTALL)
-TEMPLATE = re.compile(r"\{%|<%|<\?php")
+TEMPLATE = re.compile(r"\{%[-+]?\s*[A-Za-z_]|<%|<\?php|=\s*[\"'][^\"'<>\n]{0,200}\{\{")
+# where an exported page shows code as text (a template's tags there are examples, not its own): their tags
+CODE_TAG = re.compile(r"<(/?)(?:pre|code|kbd|samp|tt|xmp|textarea|script)\b[^<>]{0,2000}>", re.IGNORECASE)
 PAGE_HEAD = 4096  # characters of a file looked at for PAGE_START
 
 
 def is_page(text: str) -> bool:
     """Whether an .html file is a page to read as a document (ingest.webpage): whole, and no template."""
-    return PAGE_START.match(text[:PAGE_HEAD]) is not None and TEMPLATE.search(text) is None
+    return PAGE_START.match(text[:PAGE_HEAD]) is not None and not _template(text)
+
+
+def _template(text: str) -> bool:
+    """Whether a template's tag stands in ``text`` outside the elements a page shows code in (<pre>, <code> …):
+    a Confluence or Notion page documenting Jinja or Liquid shows '{% for %}' there, as text, and was read as code;
+    a template's tags stand around its markup. One pass over the code elements' tags, however many there are."""
+    tags = iter(TEMPLATE.finditer(text))
+    tag = next(tags, None)
+    if tag is None:
+        return False
+    depth, start = 0, 0
+    for mark in CODE_TAG.finditer(text):
+        if not mark.group(1):  # an opening tag: a code element begins (or one inside another)
+            if depth == 0:
+                start = mark.start()
+            depth += 1
+            continue
+        if depth == 0:  # a closing tag with nothing open
+            continue
+        depth -= 1
+        if depth:
+            continue
+        while tag is not None and tag.start() < mark.end():  # tags before this code element's end
+            if tag.start() < start:
+                return True  # before it began: outside any code element
+            tag = next(tags, None)
+        if tag is None:
+            return False
+    return tag is not None and (depth == 0 or tag.start() < start)  # after the last one, or an unclosed one's
 
 
 def check_lines(text: str) -> None:

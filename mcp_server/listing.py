@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from ingest.discover import kind_on_disk, why_not_indexed
+from ingest.discover import listed_kind, why_not_indexed
 from mcp_server import render
 from search.query import listing
 from search.query.scope import MCP
@@ -73,7 +73,7 @@ def list_files(sift, where, glob, sort, limit, offset: int = 0) -> dict:
     the offset that lists the files after these, when there are any (past 500 files, there was no way to them
     but narrowing the folder or the pattern)."""
     rules = sift.rules()
-    data = listing.files(sift.conn(), where, glob, sort, limit, sift.roots(), MCP, kind_on_disk, offset,
+    data = listing.files(sift.conn(), where, glob, sort, limit, sift.roots(), MCP, listed_kind, offset,
                          lambda root, rel: why_not_indexed(root, rel, rules))
     data["files"] = [{k: v for k, v in f.items() if k not in REPEATED} for f in data["files"]]
     if offset + data["shown"] < data["total"]:
