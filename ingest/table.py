@@ -11,7 +11,8 @@ venue' first) and a table of thousands of rows as many passages to embed.
 A data file — its cells mostly numbers, dates and times, no prose (DATA_SHARE) — is ``meta["data"]``: only its
 first passage (the column names and the first rows) is indexed. A passage of numbers embeds as nothing a question
 is near, and 5,000 rows of them were hundreds of passages for the worker to embed; the column names are what a
-search for such a file finds it by; past MAX_ROWS rows the rest of it is not read. Any other table of more than
+search for such a file finds it by; past MAX_ROWS rows the rest of it is not read. Its rows (``meta["rows"]``,
+``meta["more_rows"]`` when it was not read to its end) let list_files say how few of them search finds. Any other table of more than
 MAX_ROWS rows is a data set, not notes: it is skipped with the reason.
 """
 from __future__ import annotations
@@ -43,13 +44,14 @@ def parse_table(path: str, text: str) -> Document:
     # lines as the file's are counted (str.splitlines also breaks at U+2028, form feeds … inside a cell)
     reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""), delimiter=delimiter)
     cells = data = 0
-    prose = False
+    prose = more = False
     try:
         header = [" ".join(cell.split()) for cell in next(reader, [])]
         sections, start = [], reader.line_num + 1
         for row in reader:
             if len(sections) >= MAX_ROWS:
                 if _data(cells, data, prose):  # its first passage is all that is indexed of it: read no further
+                    more = True
                     break
                 raise Skip(f"a table of more than {MAX_ROWS:,} rows: a data set, not notes (Sift reads "
                            f"{MAX_ROWS:,} at most)")
@@ -68,6 +70,8 @@ def parse_table(path: str, text: str) -> Document:
         raise Skip(f"not a readable {'TSV' if delimiter == chr(9) else 'CSV'} table: line {reader.line_num}: "
                    f"{error}") from None
     meta = {"columns": SEPARATOR.join(header).strip(), "data": _data(cells, data, prose)}
+    if meta["data"]:  # how many rows it has, for list_files to say how few of them search finds (search.query.listing)
+        meta.update(rows=len(sections), more_rows=more)
     return Document(kind="text", title=title_from_name(stem), sections=sections, meta=meta)
 
 

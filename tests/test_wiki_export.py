@@ -108,7 +108,7 @@ def test_a_table_too_big_to_be_notes_is_skipped_with_the_reason(monkeypatch):
         parse_file("Tasks.csv", TASKS.encode())
     # a data file is read as far as its first passage needs: a file of readings of any length is found by its columns
     readings = parse_file("readings.csv", b"t,temperature\n1,20.5\n2,21.0\n3,19.5\n4,18.0\n")
-    assert readings.meta == {"columns": "t | temperature", "data": True}
+    assert readings.meta == {"columns": "t | temperature", "data": True, "rows": 2, "more_rows": True}
     assert [s.text for s in readings.sections] == ["1 | 20.5", "2 | 21.0"]
 
 

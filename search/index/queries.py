@@ -237,12 +237,19 @@ def visible_folders(conn: sqlite3.Connection) -> list[tuple[str, str]]:
 # What a PDF's meta says of the pages that are not indexed: what of a file cut short was read, and how many of its
 # pages have no text, of how many, and which.
 _PDF_GAPS = ", ".join(f"CASE WHEN kind = 'pdf' AND json_valid(meta) THEN json_extract(meta, '$.{key}') END AS {key}"
-                      for key in ("cut_short", "pages_without_text", "pages", "textless_pages"))
+                      for key in ("cut_short", "pages_without_text", "pages", "textless_pages")) + (
+    # a data file's (ingest.table): its rows, whether it was read to its end, and the rows of its one passage
+    ", CASE WHEN kind = 'text' AND meta LIKE '%\"data\": true%' AND json_valid(meta) THEN 1 END AS data_file"
+    + "".join(f", CASE WHEN kind = 'text' AND meta LIKE '%\"data\": true%' AND json_valid(meta) "
+              f"THEN json_extract(meta, '$.{key}') END AS {key}" for key in ("rows", "more_rows"))
+    + ", CASE WHEN kind = 'text' AND meta LIKE '%\"data\": true%' THEN (SELECT length(ch.text) - "
+      "length(replace(ch.text, char(10), '')) + 1 FROM chunks ch WHERE ch.file = files.id ORDER BY ch.ordinal "
+      "LIMIT 1) END AS rows_indexed")
 
 
 def file_version(conn: sqlite3.Connection, file_id: int) -> sqlite3.Row | None:
     """The kind, size and mtime of one file version, for a PDF cut short what of it was indexed, and for a PDF
-    with pages without text how many of how many, and which (JSON)."""
+    with pages without text how many of how many, and which (JSON); for a data file its rows and those indexed."""
     return conn.execute(f"SELECT kind, size, mtime, {_PDF_GAPS} FROM files WHERE id = ?", (file_id,)).fetchone()
 
 

@@ -20,7 +20,8 @@ a shell pattern, the way to ask for names that begin with some text ('tech*').
 Both match names in either Unicode normal form (NFC or NFD).
 A file the index holds no version of (pending, failed, skipped) shows the kind a scan gives it (``kind_of``, the
 caller's: the rule is ingest's, which search may not import): the one its name gives, or for a name without an
-extension the one its shebang gives (only its first bytes are read, as the scan reads them); null when neither
+extension the one its shebang gives (only its first bytes are read, as the scan reads them), and for an HTML file the
+one it is read as (a whole page a note, a fragment or a template code: its first bytes read); null when neither
 gives one (a folder that could not be read); a refused link is a 'symlink'.
 """
 from __future__ import annotations
@@ -53,7 +54,7 @@ def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: di
     """``total`` (how many match), ``shown``, ``files`` (``limit`` of them, after the first ``offset``) and ``notes`` (how the
     folder was read; what to write instead when nothing matched, in ``say``'s terms). ``where`` is the
     collection and folder as search.query.scope read them; ``roots`` the collections' roots by name;
-    ``kind_of(path on disk, relative path)`` the kind a scan gives the file (ingest.discover.kind_on_disk);
+    ``kind_of(path on disk, relative path)`` the kind the file is read as (ingest.discover.listed_kind);
     ``left_out(root, relative path)`` why a scan leaves a file out (ingest.discover.why_not_indexed with the
     settings' rules), asked of a PDF a note stands for: the note names any same-stem PDF on disk, one that
     SIFT_EXCLUDE, SIFT_INCLUDE or a .gitignore keeps out included, which was listed as stood for by the note."""
@@ -156,6 +157,8 @@ def _entries(conn, rows) -> list[dict]:
             entry["reason"] = version["cut_short"]  # a PDF cut short: the pages that could be read
         elif entry["state"] == "indexed" and version is not None and version["pages_without_text"]:
             entry["reason"] = textless(version)  # a scanned page among pages of text
+        elif entry["state"] == "indexed" and version is not None and version["data_file"]:
+            entry["reason"] = data_rows(version)  # a data file: its first rows alone are searched
         shown.append(entry)
     return shown
 
@@ -169,6 +172,19 @@ def textless(version) -> str:
     return (f"{count:,} of {pages:,} pages without text (blank, or an image such as a scan: not read, so search "
             f"does not find what {'it shows' if count == 1 else 'they show'})"
             + (f": page{'s' if count > 1 else ''} {which}" if named else ""))  # an index before V11 names none
+
+
+def data_rows(version) -> str | None:
+    """What search finds of a data file (ingest.table: numbers, dates and times): its first rows, 'first 12 of
+    5,000 rows indexed (…)'; None when its passage holds them all. It was listed as indexed like any other table, its later rows found by no search, and
+    only the README said so."""
+    rows, indexed = version["rows"], version["rows_indexed"]
+    if rows is not None and indexed is not None and indexed >= rows and not version["more_rows"]:
+        return None  # a short one: all of it in its passage
+    of = "" if rows is None else f" of {'over ' if version['more_rows'] else ''}{rows:,}"
+    first = f"first {indexed:,}{of} rows" if indexed is not None else "first rows"
+    return (f"{first} indexed (a data file, mostly numbers and dates: search finds it by its column names and first "
+            "rows, not by a later row's values; read_file reads all of it)")
 
 
 def _state(change, stage, state, reason) -> tuple[str, str | None]:

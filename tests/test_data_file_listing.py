@@ -1,0 +1,41 @@
+"""A data file (ingest.table: its cells mostly numbers and dates) is indexed as its first passage alone: the column
+names and the first rows. It was listed as indexed like any other table, its later rows found by no search, and
+only the README said so: list_files and `ingest files` now say how many of its rows are indexed, and read_file
+still reads all of it. Over the real MCP stdio client and the CLI."""
+from __future__ import annotations
+
+import re
+
+from tests.conftest import ingest, run_ingest, write_tree
+from tests.test_mcp_server import call, run, text
+from tests.test_page_or_template import env  # noqa: F401 - the keyword-only index fixture
+
+
+def readings(rows: int) -> str:
+    return "\n".join(["timestamp,sensor,temperature"] + [f"2026-03-01T{i // 60 % 24:02d}:{i % 60:02d}:00,{i % 7},"
+                                                        f"{(i * 7) % 35 - 5}.{i % 10}" for i in range(rows)]) + "\n"
+
+
+def test_a_data_file_is_listed_with_how_few_of_its_rows_are_indexed(env, tmp_path, servers):  # noqa: F811
+    root = write_tree(tmp_path / "lab", {"readings.csv": readings(5000), "huge.csv": readings(10_050),
+                                         "short.csv": readings(3),
+                                         "tasks.csv": "Name,Owner\nBook the venue,Lin Wei\nHash the keys,Mei Chen\n"})
+    ingest(root, "lab")
+
+    async def scenario():
+        async with servers.session(env, "--no-worker") as s:
+            listed = await call(s, "list_files", collection="lab", sort="path")
+            last = await call(s, "read_file", path="lab/readings.csv", start_line=5001)
+            return listed, last
+    listed, last = run(scenario)
+    files = {f["path"]: f for f in listed.structured_content["files"]}
+    said = files["lab/readings.csv"].get("reason") or ""
+    first = re.match(r"first (\d+) of 5,000 rows indexed \(a data file", said)
+    assert first and 1 < int(first.group(1)) < 100, said
+    assert "read_file reads all of it" in said and said in text(listed)
+    assert re.match(r"first \d+ of over 10,000 rows indexed", files["lab/huge.csv"].get("reason") or ""), files
+    assert files["lab/short.csv"]["state"] == "indexed" and not files["lab/short.csv"].get("reason")  # all of it
+    assert not files["lab/tasks.csv"].get("reason")  # a table of words: every row indexed
+    assert "5001\t2026-03-01T11:19:00,1,23.9" in text(last)  # the last row, which search does not find
+    printed = run_ingest(env, "files", "--sort", "path", "--collection", "lab").stdout
+    assert re.search(r"lab/readings\.csv  text  .*  indexed: first \d+ of 5,000 rows indexed", printed), printed
