@@ -7,8 +7,9 @@ class names a breadcrumb, navigation, sidebar, menu or footer (Confluence's ``#b
 page tree in a ``.sidebar``). Read as code, by lines, each page's passages were mostly markup, and the page tree
 of every page held every page's title: a search for one page's title found them all.
 
-A file is read so when it is a whole page (``<!DOCTYPE html>`` or ``<html>`` first) and no template: a Jinja or
-Django page (``{%``), ERB or JSP (``<%``) or PHP keeps being read as code (``ingest.parse.is_page``). The standard
+A file is read so when it is a whole page (``<!DOCTYPE html>`` or ``<html>`` first) and no template: a Jinja, Django
+or Liquid page (a ``{%`` tag outside its ``<pre>`` and ``<code>``), ERB or JSP (``<%``) or PHP keeps being read as
+code (``ingest.parse.is_page``); a wiki page showing such tags in its code blocks is a page. The standard
 library's ``html.parser`` reads it: it tolerates what browsers tolerate (unclosed ``<p>`` and ``<li>``), gives
 each piece of text its line, and needs no package.
 """
