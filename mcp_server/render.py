@@ -54,6 +54,7 @@ def hit_data(hit) -> dict:
         "author": _short_author(getattr(hit, "author", None)),  # a PDF's, from its metadata: search finds it by it
         # a note's passage defining footnotes: where the note cites them, '[^1] cited at lines 7, 30'
         "footnotes_cited": footnotes.said(getattr(hit, "footnotes_cited", None) or {}) or None,
+        "data_rows": getattr(hit, "data_rows", None),  # a data file's: its later rows are not searched
     }
 
 
@@ -112,6 +113,8 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
             lines.append(f"   {h['footnotes_cited']}")
         if h.get("also_in"):
             lines.append(f"   (the same file as {', '.join(h['also_in'])})")
+        if h.get("data_rows"):  # a data file's first rows: a value of a later one is not found, read_file reads it
+            lines.append(f"   ({h['data_rows']})")
         if h.get("more_in_file"):
             lines.append(f"   {engine.more_in_file(h['more_in_file'], search_args(h['collection'], h['relative_path']))}")
         if said != n:

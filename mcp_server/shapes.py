@@ -46,6 +46,7 @@ class Hit(TypedDict):
     also_in: NotRequired[list[str]]
     author: NotRequired[str]
     footnotes_cited: NotRequired[str]
+    data_rows: NotRequired[str]
 
 
 class Unmatched(TypedDict):

@@ -26,8 +26,9 @@ def test_a_data_file_is_listed_with_how_few_of_its_rows_are_indexed(env, tmp_pat
         async with servers.session(env, "--no-worker") as s:
             listed = await call(s, "list_files", collection="lab", sort="path")
             last = await call(s, "read_file", path="lab/readings.csv", start_line=5001)
-            return listed, last
-    listed, last = run(scenario)
+            found = await call(s, "search", query="readings sensor temperature", collection="lab", mode="keyword")
+            return listed, last, found
+    listed, last, found = run(scenario)
     files = {f["path"]: f for f in listed.structured_content["files"]}
     said = files["lab/readings.csv"].get("reason") or ""
     first = re.match(r"first (\d+) of 5,000 rows indexed \(a data file", said)
@@ -39,3 +40,10 @@ def test_a_data_file_is_listed_with_how_few_of_its_rows_are_indexed(env, tmp_pat
     assert "5001\t2026-03-01T11:19:00,1,23.9" in text(last)  # the last row, which search does not find
     printed = run_ingest(env, "files", "--sort", "path", "--collection", "lab").stdout
     assert re.search(r"lab/readings\.csv  text  .*  indexed: first \d+ of 5,000 rows indexed", printed), printed
+    # a hit of it says so too, where a model reads that the value it looks for is not in it
+    [hit] = [h for h in found.structured_content["results"] if h["path"] == "lab/readings.csv"]
+    assert hit["data_rows"] == said and f"   ({said})" in text(found), text(found)
+    assert not any(h.get("data_rows") for h in found.structured_content["results"] if h["path"] != "lab/readings.csv"
+                   and h["path"] != "lab/huge.csv")
+    searched = run_ingest(env, "search", "readings sensor temperature", "--collection", "lab", "--mode", "keyword")
+    assert f"    ({said})" in searched.stdout, searched.stdout + searched.stderr

@@ -237,26 +237,29 @@ def visible_folders(conn: sqlite3.Connection) -> list[tuple[str, str]]:
 # What a PDF's meta says of the pages that are not indexed: what of a file cut short was read, and how many of its
 # pages have no text, of how many, and which.
 _PDF_GAPS = ", ".join(f"CASE WHEN kind = 'pdf' AND json_valid(meta) THEN json_extract(meta, '$.{key}') END AS {key}"
-                      for key in ("cut_short", "pages_without_text", "pages", "textless_pages")) + (
-    # a data file's (ingest.table): its rows, whether it was read to its end, and the rows of its one passage
-    ", CASE WHEN kind = 'text' AND meta LIKE '%\"data\": true%' AND json_valid(meta) THEN 1 END AS data_file"
-    + "".join(f", CASE WHEN kind = 'text' AND meta LIKE '%\"data\": true%' AND json_valid(meta) "
-              f"THEN json_extract(meta, '$.{key}') END AS {key}" for key in ("rows", "more_rows"))
-    + ", CASE WHEN kind = 'text' AND meta LIKE '%\"data\": true%' THEN (SELECT length(ch.text) - "
-      "length(replace(ch.text, char(10), '')) + 1 FROM chunks ch WHERE ch.file = files.id ORDER BY ch.ordinal "
-      "LIMIT 1) END AS rows_indexed")
+                      for key in ("cut_short", "pages_without_text", "pages", "textless_pages"))
+# A data file's (ingest.table: its first passage alone indexed): whether it is one, its rows, whether it was read to
+# its end, and the rows of a passage ({text}: one a line), for list_files and a search hit to say how few are searched
+_DATA_FILE = "{f}kind = 'text' AND {f}meta LIKE '%\"data\": true%' AND json_valid({f}meta)"
+_DATA_ROWS = (f"CASE WHEN {_DATA_FILE} THEN 1 END AS data_file, "
+              f"CASE WHEN {_DATA_FILE} THEN json_extract({{f}}meta, '$.rows') END AS rows, "
+              f"CASE WHEN {_DATA_FILE} THEN json_extract({{f}}meta, '$.more_rows') END AS more_rows, "
+              f"CASE WHEN {_DATA_FILE} THEN length({{text}}) - length(replace({{text}}, char(10), '')) + 1 END "
+              "AS rows_indexed")
+_FIRST_PASSAGE = "(SELECT ch.text FROM chunks ch WHERE ch.file = files.id ORDER BY ch.ordinal LIMIT 1)"
 
 
 def file_version(conn: sqlite3.Connection, file_id: int) -> sqlite3.Row | None:
     """The kind, size and mtime of one file version, for a PDF cut short what of it was indexed, and for a PDF
     with pages without text how many of how many, and which (JSON); for a data file its rows and those indexed."""
-    return conn.execute(f"SELECT kind, size, mtime, {_PDF_GAPS} FROM files WHERE id = ?", (file_id,)).fetchone()
+    return conn.execute(f"SELECT kind, size, mtime, {_PDF_GAPS}, {_DATA_ROWS.format(f='', text=_FIRST_PASSAGE)} "
+                        "FROM files WHERE id = ?", (file_id,)).fetchone()
 
 
 def retired_version(conn: sqlite3.Connection, gen: int, collection_id: int, path: str) -> sqlite3.Row | None:
     """The kind, size and mtime of the version of a file that generation ``gen`` retired (the file is gone)."""
-    return conn.execute(f"SELECT kind, size, mtime, {_PDF_GAPS} FROM files "
-                        "WHERE gen_to = ? AND collection = ? AND path = ?",
+    return conn.execute(f"SELECT kind, size, mtime, {_PDF_GAPS}, {_DATA_ROWS.format(f='', text=_FIRST_PASSAGE)} "
+                        "FROM files WHERE gen_to = ? AND collection = ? AND path = ?",
                         (gen, collection_id, path)).fetchone()
 
 
@@ -632,7 +635,8 @@ _PAGE_LABEL = ("CASE WHEN {page} IS NOT NULL AND f.kind = 'pdf' AND json_valid(f
 def hit_rows(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
     """What a search result shows of each chunk in ``ids``: the chunk, its file and collection (any order); of a
     PDF passage over more than one page, where each page starts in it and the file's page labels (JSON), which
-    give the pages its snippet shows; of a PDF, its metadata's author (``ingest.pdf``), or NULL."""
+    give the pages its snippet shows; of a PDF, its metadata's author (``ingest.pdf``), or NULL; of a data file,
+    its rows and the passage's (_DATA_ROWS)."""
     marks = ",".join("?" * len(ids))
     starts = "ch.page_starts" if version(conn) >= 13 else "NULL AS page_starts"
     return conn.execute(
@@ -642,6 +646,7 @@ def hit_rows(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
         f"{_PAGE_LABEL.format(page='ch.page')} AS page_label, "
         f"{_PAGE_LABEL.format(page='ch.end_page')} AS end_page_label, "
         f"CASE WHEN f.kind = 'pdf' AND json_valid(f.meta) THEN json_extract(f.meta, '$.author') END AS author, "
+        f"{_DATA_ROWS.format(f='f.', text='ch.text')}, "
         f"CASE WHEN f.kind = 'pdf' AND ch.page IS NOT NULL AND ch.end_page > ch.page AND json_valid(f.meta) "
         f"THEN json_extract(f.meta, '$.page_labels') END AS page_labels FROM chunks ch "
         f"JOIN files f ON f.id = ch.file JOIN collections c ON c.id = f.collection WHERE ch.id IN ({marks})",

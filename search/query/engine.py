@@ -34,6 +34,7 @@ from search.query import bibliography, footnotes, fusion, keyword, question, spe
 from search.query.catalog import Catalog
 from search.query.dates import iso_dates, month_names_swapped, only_date
 from search.query.filters import Filters, empty_range
+from search.query.listing import data_rows
 from search.query.passages import Passages
 from search.query.postings import Phrase, Postings, tokenize
 from search.query.scope import file_place
@@ -100,6 +101,7 @@ class Hit:
     author: str | None = None  # a PDF's metadata author, which search finds it by (its title column holds it)
     # of a note's passage that defines footnotes: {label: the lines that cite it} (``footnotes.cited_at``)
     footnotes_cited: dict[str, list[int]] = field(default_factory=dict)
+    data_rows: str | None = None  # a data file's passage: how few of its rows search finds (listing.data_rows)
 
 
 @dataclass
@@ -614,7 +616,8 @@ class Engine:
                             kind=r["kind"], heading_path=r["heading_path"], start_line=r["start_line"],
                             end_line=r["end_line"], snippet=shown, score=round(score, 6),
                             keyword_rank=kw_rank, semantic_rank=sem_rank, generation=r["published"],
-                            modified=r["mtime"], author=r["author"] or None, **_pages_shown(r, window)))
+                            modified=r["mtime"], author=r["author"] or None,
+                            data_rows=data_rows(r) if r["data_file"] else None, **_pages_shown(r, window)))
             (hits[-1].attachments, hits[-1].attachments_total), (hits[-1].cited_by, hits[-1].cited_by_total) = \
                 self._links(conn, r)
             hits[-1].attachments_not_indexed = self._not_indexed(conn, r, hits[-1].attachments)
