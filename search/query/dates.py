@@ -31,8 +31,12 @@ import calendar
 import re
 from typing import NamedTuple
 
-_CHINESE = re.compile(r"(?:(?<!\d)(?P<year>\d{4})\s*年\s*)?(?<!\d)(?P<month>\d{1,2})\s*月\s*(?P<day>\d{1,2})(?!\d)"
-                      r"\s*[日号號]?")
+# Japanese writes it so too, its year in an era's too (令和6年3月14日: 令和 1 is 2019, 元年 its first year), and Korean
+# with its own words for year, month and day (2024년 3월 15일)
+_ERAS = {"令和": 2018, "平成": 1988, "昭和": 1925}
+_CHINESE = re.compile(r"(?:(?:(?<!\d)(?P<year>\d{4})|(?P<era>令和|平成|昭和)\s*(?P<era_year>\d{1,2}|元))\s*[年년]\s*)?"
+                      r"(?<!\d)(?P<month>\d{1,2})\s*[月월]\s*(?P<day>\d{1,2})(?!\d)\s*[日号號일]?")
+_MONTH_WORDS = re.compile("[月월]")
 # a date in Chinese numerals (三月十四日, 二〇二四年三月十四日): its day always ends in 日 or 号, as 三月 alone is a month
 _NUMERALS = "〇零一二三四五六七八九"
 _VALUES = {numeral: value for value, numeral in enumerate("〇一二三四五六七八九")} | {"零": 0}
@@ -95,6 +99,8 @@ def date_forms(query: str) -> dict[str, list[str]]:
         # hold, where 3月14 is rare (2024-03-20 ranked a table saying 3月20日 above the daily note 2024-03-20.md)
         iso = " ".join([*([date.year] if date.year else []), f"{date.month:02d}", f"{date.day:02d}"])
         forms.setdefault(date.written, []).extend([iso, f"{date.month} 月 {date.day}"])
+        if not _HAN_KANA.search(query):  # as a Korean note writes it (3월 15일) too: '2024-03-15 회의', 'March 15'
+            forms[date.written].append(f"{date.month} 월 {date.day}")
         if date.written.isascii() and date.written.isalpha() and _other_name(date) != date.written:
             forms[date.written].append(f"{_other_name(date)} {date.day}")  # 'mar 14' as 'march 14' too, and the other way
         elif date.slashed:  # 3/14 as the US writes March 14 in words too
@@ -105,7 +111,7 @@ def date_forms(query: str) -> dict[str, list[str]]:
 def apart(query: str) -> str:
     """``query`` with each Chinese date a word of its own: the 日 of 3月14日的会议 is the date's, not a character
     of the run 日的会议, whose pair 日的 no note holds (the spelling hint named it)."""
-    if "月" not in query:
+    if not _MONTH_WORDS.search(query):
         return query
     return _CHINESE_WORDS.sub(lambda m: f" {m.group()} ", _CHINESE.sub(lambda m: f" {m.group()} ", query))
 
@@ -124,7 +130,7 @@ def iso_dates(query: str, english: bool = True) -> str:
     def worded(match: re.Match) -> str:
         date = _date(match)
         return match.group() if date is None else f" {_MONTHS[date.month - 1]} {date.day} {date.year or ''} "
-    if "月" in query:
+    if _MONTH_WORDS.search(query):
         query = _OF_DATE_WORDS.sub(iso, _OF_DATE.sub(iso, query))
     query = _SLASHED.sub(iso if english else worded, _ISO.sub(iso, query))
     for pattern in _WORDED if english else ():
@@ -154,7 +160,7 @@ def _other_name(date: _Date) -> str:
     return name[:3] if date.written == name and len(name) > 3 else name
 
 
-_OF_DATE = re.compile(_CHINESE.pattern + "的?")  # 3月20号的日记: the date's 的 (of) is no word of a title
+_OF_DATE = re.compile(_CHINESE.pattern + "[的の]?")  # 3月20号的日记, 3月14日の会議: the date's 的 (の, of) is no word of a title
 _OF_DATE_WORDS = re.compile(_CHINESE_WORDS.pattern + "的?")
 _PATTERNS = (_CHINESE, _CHINESE_WORDS, _ISO, _SLASHED, *_WORDED)
 
@@ -165,6 +171,13 @@ def only_date(query: str) -> bool:
     return any(m.group().strip() == query and _date(m) for pattern in _PATTERNS for m in pattern.finditer(query))
 
 
+def without_dates(query: str) -> str:
+    """``query`` without the dates it writes, in any form (``date_patterns`` marks them in a snippet, as a whole)."""
+    for pattern in _PATTERNS:
+        query = pattern.sub(lambda m: " " if _date(m) else m.group(), query)
+    return query
+
+
 def date_patterns(query: str) -> list[str]:
     """Patterns that mark, in a snippet, the dates the query writes in any form: '3月14日' marks '2024-03-14',
     '3月14号', 'March 14' and '14 March', '2024-03-14' marks '3月14日' and '三月十四日'."""
@@ -172,7 +185,7 @@ def date_patterns(query: str) -> list[str]:
     for date in _dates(query):
         m, d, name = date.month, date.day, _MONTHS[date.month - 1]
         names = f"(?:{name[:3]}|{name})"
-        patterns.append(rf"(?<!\d)(?:\d{{4}}[-/.]0?{m}[-/.]0?{d}|(?:\d{{4}}\s*年\s*)?0?{m}\s*月\s*0?{d}\s*[日号號]?"
+        patterns.append(rf"(?<!\d)(?:\d{{4}}[-/.]0?{m}[-/.]0?{d}|(?:(?:\d{{4}}|(?:令和|平成|昭和)\s*(?:\d{{1,2}}|元))\s*[年년]\s*)?0?{m}\s*[月월]\s*0?{d}\s*[日号號일]?"
                         rf"|\b{names}\.?\s+0?{d}(?:st|nd|rd|th)?|\b0?{d}(?:st|nd|rd|th)?\s+(?:of\s+)?{names}\b"
                         rf"|{_numerals(m)}\s*月\s*{_numerals(d)}\s*[日号號]"
                         + (rf"|(?<![\w/.])(?:0?{m}/{d}|{d}/0?{m})(?:/\d{{4}})?(?![\w/])" if d > 12 else "") + r")(?!\d)")
@@ -200,6 +213,8 @@ def _date(match: re.Match) -> _Date | None:
         written, number = month, int(month)
     elif match.re in (_CHINESE, _OF_DATE):
         written, number, day = found["month"], int(found["month"]), found["day"]
+        if found["era"]:
+            year = str(_ERAS[found["era"]] + (1 if found["era_year"] == "元" else int(found["era_year"])))
     elif match.re in (_CHINESE_WORDS, _OF_DATE_WORDS):
         written, number, day = found["month"] + "月", _chinese_number(found["month"]), str(_chinese_number(found["day"]))
         year = year if year is None or year.isdigit() else "".join(str(_VALUES[c]) for c in year)
@@ -231,7 +246,8 @@ def _date(match: re.Match) -> _Date | None:
     return _Date(year, number, int(day), written, match.re is _SLASHED)
 
 
-_CJK = re.compile(r"[\u3000-\u9fff\uf900-\ufaff]")
+_CJK = re.compile(r"[\u3000-\u9fff\uf900-\ufaff\uac00-\ud7a3]")
+_HAN_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")  # a query written in Chinese or Japanese
 
 
 def _chinese_number(numerals: str) -> int:

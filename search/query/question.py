@@ -41,6 +41,18 @@ PARTICLES = "吗嗎呢啊呀"
 _OWN_HAVE = "具拥擁含享占佔持固特现現原"
 _CHINESE = re.compile(f"(?:(?<![求])是|(?<![{_OWN_HAVE}])有(?=[什甚哪]))?(?:" + "|".join(CHINESE) + ")是?"
                       + f"|[{PARTICLES}](?![{CJK_RANGES}])")
+# Japanese question words where they end a run of Japanese, with the particle before them and the ending after them
+# (キックオフはいつ, 隠し味は何ですか, 保存先はどこ?: the note is about キックオフ, 隠し味, 保存先), and とは (X とは: what is
+# X); inside a run they are words of their own (いつも, どこか, 幾何). The spelling note named はいつ as held nowhere.
+JAPANESE = ("どうやって", "どうすれば", "どうしたら", "どうして", "なぜ", "いつ", "どこ", "どれ", "どんな", "だれ", "誰", "何",
+            "なに", "なん", "とは")
+_JAPANESE = re.compile("[はがもをで]?(?<!幾)(?:" + "|".join(JAPANESE) + ")(?:ですか|でしょうか|ますか|か)?"
+                       + f"(?![{CJK_RANGES}])")
+# Korean question words, a word of their own (Korean writes spaces between words), with the particle or ending they
+# take (어디에, 무엇을, 뭐야): 백업은 어디에 보관해 looked up 어디 and 에 as words of a note.
+KOREAN = ("어떻게", "언제", "어디", "어디서", "무엇", "뭐", "뭘", "왜", "누가", "누구", "어느", "어떤", "얼마나", "몇")
+_KOREAN = re.compile("(?<![\uac00-\ud7a3])(?:" + "|".join(KOREAN) + ")(?:에서|에|을|를|은|는|이|가|야|지|죠|요|나|든지)?"
+                     "(?![\uac00-\ud7a3])")
 
 
 def content(query: str) -> str:
@@ -58,7 +70,8 @@ def _pieces(query: str) -> list[tuple[str, bool]]:
     pieces, at = [], 0
     for match in [*QUOTED.finditer(query), None]:
         start, end = (match.start(), match.end()) if match else (len(query), len(query))
-        pieces += [(w, False) for w in WORD.findall(_CHINESE.sub(" ", query[at:start]))]
+        unquoted = _KOREAN.sub(" ", _JAPANESE.sub(" ", _CHINESE.sub(" ", query[at:start])))
+        pieces += [(w, False) for w in WORD.findall(unquoted)]
         pieces += [(w, True) for w in WORD.findall(query[start:end])]
         at = end
     return pieces

@@ -7,7 +7,7 @@ import re
 import unicodedata
 from collections import Counter
 
-from search.query.dates import date_patterns
+from search.query.dates import date_patterns, without_dates
 from search.query.text import (CJK_RANGES, CJK_RUN, WORD, name_phrases, normalise, other_scripts, split_scripts,
                                umlaut_forms, unwrapped)
 
@@ -399,7 +399,9 @@ def _pattern(query: str, skip: frozenset = frozenset()) -> re.Pattern | None:
     first terms), longest first in the alternation. Kept for the last queries: each of a search's hits asks."""
     words: dict[str, None] = {}  # in the query's order: a long query keeps its first words, not any 64 of them
     phrases = name_phrases(query)  # 'UserName' is searched as 'user name' too (keyword search)
-    for word in WORD.findall(normalise(query)):
+    # a date is marked whole, in any of its forms (``date_patterns``), not word by word: the 日 of 3月13日の日報 marked
+    # 今**日の**作業 (日 and the pair 日の of the run 日の日報), 明**日**
+    for word in WORD.findall(normalise(without_dates(unicodedata.normalize("NFKC", query)))):
         for piece in split_scripts(word):  # as search splits it: '曲美contract' is 曲美 and contract
             if piece in skip:
                 continue

@@ -32,6 +32,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from search.index import queries
+from search.query.dates import date_forms
 from search.query.keyword import BY_MEANING, MAX_TERMS, WEIGHTS
 from search.query.postings import COLUMNS, Postings, tokenize
 from search.query.text import (CJK_RANGES, CJK_RUN, WORD, normalise, other_scripts, query_pieces, simplified,
@@ -135,7 +136,13 @@ def _words(query: str) -> list[_Word]:
     """The query's words as keyword search splits them, a CJK run kept whole: those whose terms are all among the
     MAX_TERMS it searches."""
     words, terms = [], set()
+    # the year and day of a date the query writes, found by the date's other forms: '2024-03-08 会议' named '08' as held
+    # nowhere in notes that write 3月8日 (``date_forms``)
+    dated = {n for forms in date_forms(unicodedata.normalize("NFKC", query)).values() for form in forms
+             for n in form.split() if n.isdigit()}
     for shown, its in query_pieces(query):
+        if shown in dated:
+            continue
         terms.update(t for t in its if t in shown)  # as written: keyword search looks the other script's up last
         if len(terms) > MAX_TERMS:
             break

@@ -1,0 +1,90 @@
+"""A Japanese and a Korean note-taker's dates and questions (search.query.dates, search.query.question): a year in
+a Japanese era (令和6年), a Korean date (2024년 3월 15일), a question word at the end of a run (キックオフはいつ) or
+a word of its own (어디에)."""
+from __future__ import annotations
+
+import pytest
+
+from search.query.dates import date_forms, iso_dates, only_date
+from search.query.question import content
+from tests.conftest import indexed_engine, write_tree
+
+VAULT = {
+    "日報/2023-03-13.md": "# 日報\n\n今日の作業：ログイン画面のバグ修正。明日はテストを書く。\n",
+    "日報/2024-03-13.md": "# 日報\n\n今日の作業：請求書PDFの出力機能を実装。レビュー待ち。\n",
+    "日報/2024-03-14.md": "# 日報\n\n今日の作業：請求書のレイアウト調整。\n",
+    "議事録/定例会議.md": "# 定例会議\n\n令和6年3月14日。参加者：田中、佐藤、鈴木。売上は前年比112%で目標を達成した。\n",
+    "회의록/디자인 리뷰.md": "# 디자인 리뷰\n\n2024년 3월 8일 오후 2시. 메인 화면의 버튼 색상을 파란색으로 통일하기로 했다.\n",
+    "회의록/디자인 리뷰 2차.md": "# 디자인 리뷰 (2차)\n\n2024년 3월 29일. 모바일 화면의 글자 크기가 너무 작다는 의견.\n",
+    "회의록/주간회의.md": "# 주간회의\n\n2024년 3월 15일. 디자인 시안은 다음 주까지 완성한다. 출시 일정은 4월 말로 연기.\n",
+    "개발/캐시 전략.md": "# 캐시 전략\n\n자주 조회되는 데이터는 Redis에 캐시한다. 캐시를 무효화하는 시점이 가장 중요하다.\n",
+    "개발/데이터베이스 백업.md": "# 데이터베이스 백업\n\n백업 파일은 S3에 30일 동안 보관한다.\n",
+    "議事録/キックオフ.md": "# プロジェクト・キックオフ\n\n2024年4月2日。新しい在庫管理システムの開発を開始する。\n",
+    "メモ/買い物.md": "# 買い物\n\nいつもの店で卵と牛乳。\n",
+}
+
+
+@pytest.fixture
+def engine(immediate, tmp_path, embedder):
+    return indexed_engine(write_tree(tmp_path / "vault", VAULT), "vault", embedder)
+
+
+@pytest.mark.parametrize("query, forms", [
+    ("令和6年3月14日", {"3": ["2024 03 14", "3 月 14"]}), ("令和元年5月1日の日報", {"5": ["2019 05 01", "5 月 1"]}),
+    ("平成31年4月30日", {"4": ["2019 04 30", "4 月 30"]}), ("昭和64年1月7日", {"1": ["1989 01 07", "1 月 7"]}),
+    ("2024년 3월 15일 회의", {"3": ["2024 03 15", "3 月 15", "3 월 15"]}), ("3월 15일", {"3": ["03 15", "3 月 15", "3 월 15"]}),
+    ("2024-03-15 회의", {"03": ["2024 03 15", "3 月 15", "3 월 15"]}), ("3월 32일", {}), ("平成2年2月30日", {})])
+def test_a_japanese_era_or_a_korean_date_gets_its_other_forms(query, forms):
+    """令和6年3月14日 was read as 3月14日 of no year (令和 and 6 words of their own), and 2024년 3월 15일 as no date:
+    a Korean date was looked up as 3, 월, 15 and 일 alone, and a note named or saying 2024-03-15 not found by it."""
+    assert date_forms(query) == forms
+
+
+def test_a_japanese_or_korean_date_is_a_date_of_the_title():
+    assert only_date("令和6年3月14日") and only_date("2024년 3월 15일")
+    assert iso_dates("3월 15일 회의").split() == ["03-15", "회의"]
+    assert iso_dates("令和5年3月13日の日報").split() == ["2023-03-13", "日報"]
+
+
+@pytest.mark.parametrize("query, kept", [
+    ("キックオフはいつ", "キックオフ"), ("カレーの隠し味は何ですか？", "カレーの隠し味"), ("RAGとは", "RAG"),
+    ("和暦の変換はどうやって", "和暦の変換"), ("백업은 어디에 보관해", "백업은 보관해"), ("캐시는 언제 무효화해", "캐시는 무효화해"),
+    ("검색을 어떻게 해", "검색을 해"),
+    # inside a run, or a word of its own, they stay: いつも (always), どこか (somewhere), 幾何 (geometry)
+    ("いつもの店", "いつもの店"), ("どこか静かな場所", "どこか静かな場所"), ("幾何学", "幾何学"), ("어디", "어디")])
+def test_japanese_and_korean_question_words_are_left_out_of_the_keyword_query(query, kept):
+    """The spelling note said 'no passage contains はいつ' of キックオフはいつ, and '언제' of 캐시는 언제 무효화해:
+    a question word, looked up as a word of a note."""
+    assert content(query) == kept
+
+
+def test_a_date_in_an_era_finds_the_daily_note_of_its_year(engine):
+    """令和5年 is 2023: the daily notes of 2023-03-13 and 2024-03-13 were alike to 令和5年3月13日の日報, and the one of
+    2024 came first."""
+    answer = engine.search("令和5年3月13日の日報", mode="keyword", limit=5)
+    assert answer.hits[0].path == "日報/2023-03-13.md", [hit.path for hit in answer.hits]
+    # the date is marked whole, where it is written (令和6年3月14日 for 2024-03-14), and no lone 日 of 今日, 明日
+    for hit in answer.hits:
+        assert "**日" not in hit.snippet, hit.snippet
+    meeting = engine.search("2024-03-14 会議", mode="keyword", limit=5).hits
+    snippet = next(hit.snippet for hit in meeting if hit.path == "議事録/定例会議.md")
+    assert "**令和6年3月14日**" in snippet, snippet
+
+
+@pytest.mark.parametrize("query, path", [("2024-03-08 디자인 리뷰", "회의록/디자인 리뷰.md"),
+                                         ("design review on March 29", "회의록/디자인 리뷰 2차.md"),
+                                         ("3월 15일 회의", "회의록/주간회의.md")])
+def test_an_iso_or_english_date_finds_a_korean_note_that_writes_it_in_korean(engine, query, path):
+    """A Korean note writes 2024년 3월 8일 (indexed as 3, 월, 8, 일): 2024-03-08 (or an assistant's March 29) looked up
+    03 and 08, held nowhere, so both design reviews were alike, and the spelling note named '08'."""
+    answer = engine.search(query, mode="keyword", limit=5)
+    assert answer.hits[0].path == path, [hit.path for hit in answer.hits]
+    assert "08" not in [word["word"] for word in answer.unmatched], answer.unmatched
+    assert "**" in answer.hits[0].snippet and "2024년 3월" in answer.hits[0].snippet, answer.hits[0].snippet
+
+
+def test_a_question_word_is_not_named_as_held_nowhere(engine):
+    for query, path in [("캐시는 언제 무효화해", "개발/캐시 전략.md"), ("キックオフはいつ", "議事録/キックオフ.md")]:
+        answer = engine.search(query, mode="keyword", limit=5)
+        assert answer.hits[0].path == path, [hit.path for hit in answer.hits]
+        assert not any(word["word"] in ("언제", "はいつ", "いつ") for word in answer.unmatched), answer.unmatched
