@@ -1,6 +1,6 @@
 """A Japanese and Korean user's questions about their own notes: where the file asked about ranks, per mode.
 
-Writes its own corpus (in --data, else a temporary folder): 51 notes and code files in Japanese (kanji, kana,
+Writes its own corpus (in --data, else a temporary folder): 52 notes and code files in Japanese (kanji, kana,
 full-width and half-width forms, 「」 quotes, dates as 2024年3月14日 and 令和6年3月14日, long katakana loanwords written with and
 without their ー), in Korean (Hangul words with their particles: 검색을, 검색은, 검색에서) and mixed with English,
 code with Japanese comments, and two PDFs (a Japanese and a Korean paper, drawn by tests/test_pdf_parser.py's
@@ -105,6 +105,8 @@ NOTES = {
     "마시지 않는다. 평균 수면 시간이 6시간에서 7시간 반으로 늘었다.",
     "ko/공부/영어 공부.md": "# 영어 공부 계획\n\n매일 아침 팟캐스트를 듣고 문장 다섯 개를 외운다. 주말에는 미드를 "
     "자막 없이 본다.",
+    "ko/독서/독서 목표.md": "# 독서 목표\n\n올해 목표는 한 달에 책 두 권. 지금까지 읽은 책은 일곱 권이다. 다음 달에는 "
+    "소설보다 에세이를 더 읽고 싶다.",
     "ko/가계부/2024년 3월.md": "# 가계부 3월\n\n식비 45만 원, 교통비 8만 원, 통신비 6만 원. 커피값을 줄여야 한다.",
     "ko/개발/로그 수집.md": "# 로그 수집 파이프라인\n\n애플리케이션 로그는 Fluent Bit으로 수집하여 OpenSearch로 보낸다. "
     "로그에서 에러를 검색할 때는 trace id로 필터링한다.",
@@ -204,6 +206,7 @@ QUESTIONS = [
     ("請求書の出力はいつ実装した", "ja/日報/2024-03-13.md"),
     ("和暦の変換はどうやって", "code/wareki.py"),
     ("와이파이 비밀번호는 어디에 물어봐", "mixed/Seoul office setup.md"),
+    ("책을 몇 권 읽었지", "ko/독서/독서 목표.md"),
     ("서울 사무실 인터넷", "mixed/Seoul office setup.md"),
     ("請求書の支払い条件", "mixed/meeting with Tanaka-san.md"),
 ]

@@ -7,6 +7,7 @@ import pytest
 
 from search.query.dates import date_forms, iso_dates, only_date
 from search.query.question import content
+from search.query.text import query_words
 from tests.conftest import indexed_engine, write_tree
 
 VAULT = {
@@ -21,6 +22,9 @@ VAULT = {
     "개발/데이터베이스 백업.md": "# 데이터베이스 백업\n\n백업 파일은 S3에 30일 동안 보관한다.\n",
     "議事録/キックオフ.md": "# プロジェクト・キックオフ\n\n2024年4月2日。新しい在庫管理システムの開発を開始する。\n",
     "メモ/買い物.md": "# 買い物\n\nいつもの店で卵と牛乳。\n",
+    "メモ/移行.md": "# 移行\n\nオンプレミスのサーバーをクラウドへ移す。\n",
+    "독서/독서 목표.md": "# 독서 목표\n\n올해 목표는 한 달에 책 두 권. 지금까지 읽은 책은 일곱 권이다.\n",
+    "생활/이사 준비.md": "# 이사 준비\n\n책상과 의자를 새로 산다. 가을에 이사한다.\n",
 }
 
 
@@ -51,7 +55,8 @@ def test_a_japanese_or_korean_date_is_a_date_of_the_title():
     ("和暦の変換はどうやって", "和暦の変換"), ("백업은 어디에 보관해", "백업은 보관해"), ("캐시는 언제 무효화해", "캐시는 무효화해"),
     ("검색을 어떻게 해", "검색을 해"),
     # inside a run, or a word of its own, they stay: いつも (always), どこか (somewhere), 幾何 (geometry)
-    ("いつもの店", "いつもの店"), ("どこか静かな場所", "どこか静かな場所"), ("幾何学", "幾何学"), ("어디", "어디")])
+    ("いつもの店", "いつもの店"), ("どこか静かな場所", "どこか静かな場所"), ("幾何学", "幾何学"), ("어디", "어디"),
+    ("不需要任何", "不需要任何"), ("几何", "几何"), ("何", "何")])
 def test_japanese_and_korean_question_words_are_left_out_of_the_keyword_query(query, kept):
     """The spelling note said 'no passage contains はいつ' of キックオフはいつ, and '언제' of 캐시는 언제 무효화해:
     a question word, looked up as a word of a note."""
@@ -88,3 +93,22 @@ def test_a_question_word_is_not_named_as_held_nowhere(engine):
         answer = engine.search(query, mode="keyword", limit=5)
         assert answer.hits[0].path == path, [hit.path for hit in answer.hits]
         assert not any(word["word"] in ("언제", "はいつ", "いつ") for word in answer.unmatched), answer.unmatched
+
+
+def test_a_korean_noun_of_one_syllable_is_found_without_its_particle(engine):
+    """책을 추천 (recommend a book) is the pair 책을 and 추천: a note saying 책 두 권 and 책은 held neither, and keyword
+    search found nothing. The noun is looked up alone too, and marked where it is a word (not in 책상)."""
+    assert query_words("책을 추천") == ["책을", "책", "추천"]
+    assert query_words("회의") == ["회의"] and query_words("검색을") == ["검색", "색을"]  # 회의 is no 회 and 의
+    answer = engine.search("책을 추천", mode="keyword", limit=5)
+    assert [hit.path for hit in answer.hits][:1] == ["독서/독서 목표.md"], [hit.path for hit in answer.hits]
+    assert "**책** 두 권" in answer.hits[0].snippet and "**책**은" in answer.hits[0].snippet, answer.hits[0].snippet
+    assert all("**책**상" not in hit.snippet for hit in answer.hits)
+
+
+def test_a_katakana_word_without_its_long_vowel_is_marked_whole():
+    """サーバ (as JIS and many manuals write it) finds サーバー by its pairs, and was marked **サーバ**ー, a word cut in
+    two; サーバー finds サーバ and marks it whole."""
+    from search.query.snippet import snippet
+    assert "**サーバー**をクラウド" in snippet("オンプレミスのサーバーをクラウドへ移す。", "サーバ")
+    assert "**サーバ**の" in snippet("古いサーバの設定", "サーバー")

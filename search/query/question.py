@@ -44,10 +44,11 @@ _CHINESE = re.compile(f"(?:(?<![求])是|(?<![{_OWN_HAVE}])有(?=[什甚哪]))?(
 # Japanese question words where they end a run of Japanese, with the particle before them and the ending after them
 # (キックオフはいつ, 隠し味は何ですか, 保存先はどこ?: the note is about キックオフ, 隠し味, 保存先), and とは (X とは: what is
 # X); inside a run they are words of their own (いつも, どこか, 幾何). The spelling note named はいつ as held nowhere.
-JAPANESE = ("どうやって", "どうすれば", "どうしたら", "どうして", "なぜ", "いつ", "どこ", "どれ", "どんな", "だれ", "誰", "何",
-            "なに", "なん", "とは")
-_JAPANESE = re.compile("[はがもをで]?(?<!幾)(?:" + "|".join(JAPANESE) + ")(?:ですか|でしょうか|ますか|か)?"
-                       + f"(?![{CJK_RANGES}])")
+# 何 and 誰 only after a particle or alone, as Chinese writes them at a word's end too (任何 any, 幾何, 如何 left out above)
+JAPANESE = ("どうやって", "どうすれば", "どうしたら", "どうして", "なぜ", "いつ", "どこ", "どれ", "どんな", "だれ", "なに", "なん",
+            "とは")
+_JAPANESE = re.compile("(?:[はがもをで]?(?:" + "|".join(JAPANESE) + ")|(?:[はがもをで]|(?<![\u3400-\u9fff\uf900-\ufaff]))[何誰])"
+                       "(?:ですか|でしょうか|ますか|か)?" + f"(?![{CJK_RANGES}])")
 # Korean question words, a word of their own (Korean writes spaces between words), with the particle or ending they
 # take (어디에, 무엇을, 뭐야): 백업은 어디에 보관해 looked up 어디 and 에 as words of a note.
 KOREAN = ("어떻게", "언제", "어디", "어디서", "무엇", "뭐", "뭘", "왜", "누가", "누구", "어느", "어떤", "얼마나", "몇")

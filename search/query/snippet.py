@@ -8,7 +8,7 @@ import unicodedata
 from collections import Counter
 
 from search.query.dates import date_patterns, without_dates
-from search.query.text import (CJK_RANGES, CJK_RUN, WORD, name_phrases, normalise, other_scripts, split_scripts,
+from search.query.text import (CJK_RANGES, CJK_RUN, WORD, korean_stem, name_phrases, normalise, other_scripts, split_scripts,
                                umlaut_forms, unwrapped)
 
 # Where a Latin (Cyrillic, ...) word starts and ends: as \b, except that a CJK character is a border too,
@@ -407,8 +407,11 @@ def _pattern(query: str, skip: frozenset = frozenset()) -> re.Pattern | None:
                 continue
             if CJK_RUN.fullmatch(piece):  # the run where it is whole, else the bigrams search matched
                 for form in [piece, *other_scripts(piece)]:  # 资料 found 資料 too
-                    words.setdefault(re.escape(form))
+                    # a katakana word with its long vowel too: サーバ found サーバー, marked **サーバ**ー
+                    words.setdefault(re.escape(form) + ("ー?" if _KATAKANA_END.search(form) else ""))
                     words.update(dict.fromkeys(re.escape(form[i:i + 2]) for i in range(max(1, len(form) - 1))))
+                # 책을 found 책은 by its 책: marked where it is a word, alone or with its particle, not in 책상
+                words.update(dict.fromkeys(stem + _KOREAN_WORD_END for stem in korean_stem(piece)))
                 continue
             for form in [piece, *umlaut_forms(piece)]:  # 'ueberlagerung' found 'Überlagerung' too
                 words.setdefault(_START + _word(_bare(form)))
@@ -419,6 +422,10 @@ def _pattern(query: str, skip: frozenset = frozenset()) -> re.Pattern | None:
         return None
     ordered = sorted(list(words)[:MARKED], key=len, reverse=True)
     return re.compile("|".join(ordered), re.IGNORECASE)
+
+
+_KATAKANA_END = re.compile("[\u30a1-\u30fa]$")  # a katakana letter, not the long vowel mark ー (U+30FC)
+_KOREAN_WORD_END = "(?=(?:에서|에게|한테|으로|부터|까지|처럼|이랑|[은는을를에이가의도로와과만])?(?![\uac00-\ud7a3]))"
 
 
 def _word(form: str) -> str:
