@@ -38,6 +38,7 @@ from .code_forms import form
 from .code_forms.declarations import DEFS, NEEDS_BODY, TRANSPARENT, WRAPPERS, C, definition_name, has_body
 from .code_forms.nodes import descendants, end_row, heading_safe
 from .code_forms.tests import go_subtests
+from .data_sets import DATA_SET_LINES, data_set_records
 from .document import Document, Section, Skip, shortened
 
 LANGUAGES: dict[str, str] = {
@@ -134,6 +135,10 @@ def parse_code(path: str, text: str) -> Document:
     check_indexable(name, lines)
     module = Path(path).stem
     suffix = Path(path).suffix.lower()
+    records = data_set_records(suffix, text)
+    if records:  # its first records alone: the rest are more of the same
+        lines = lines[:DATA_SET_LINES]
+        text = "\n".join(lines)
     if suffix not in LANGUAGES and code_file_name(name):
         language = NAMED_FILES.get(name.lower())
     else:
@@ -143,6 +148,8 @@ def parse_code(path: str, text: str) -> Document:
     meta = {"language": language, "symbols": _symbols(sections)}
     if fallback:
         meta["fallback"] = fallback
+    if records:
+        meta["data_set"] = f"a data set of {records:,} records: its first {len(lines)} lines indexed"
     return Document(kind="code", title=name, sections=sections, meta=meta)
 
 

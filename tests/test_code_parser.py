@@ -1,6 +1,7 @@
 """Tests for ingest.code: definition sections over real-looking code in 15 languages."""
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -1523,3 +1524,35 @@ def test_a_column_named_delimiter_does_not_hide_an_unclosed_dollar_quote():
     for column in ("  delimiter text NOT NULL,", "delimiter varchar(8)", "  Delimiter CHAR(1) DEFAULT ','"):
         text = f"CREATE TABLE csv_formats (\n  id int,\n{column}\n);\n" + opened
         assert parse_code("007_open.sql", text).meta.get("fallback") == "a dollar quote ($$) is never closed", column
+
+
+# --- JSON data sets: their first lines alone ---------------------------------------
+
+def _records(n):
+    return [{"model": "invoices.invoice", "pk": i, "fields": {"amount_cents": i * 7, "currency": "EUR",
+                                                              "due_date": "2025-05-01", "status": "open"}}
+            for i in range(n)]
+
+
+@pytest.mark.parametrize("value", [_records(1000), {"data": _records(1000), "has_more": False}])
+def test_a_json_data_set_is_indexed_as_its_first_lines(value):
+    """A fixture of 1,000 records (a Django fixture, an API answer recorded with its records under 'data') was a
+    passage per few records, each matching a search for its field names before the code that defines them."""
+    text = json.dumps(value, indent=2)
+    doc = parse_code("tests/fixtures/invoices.json", text)
+    assert doc.sections[-1].end_line == 30 < len(text.splitlines())
+    assert '"due_date": "2025-05-01"' in "\n".join(s.text for s in doc.sections)
+    assert doc.meta["data_set"] == "a data set of 1,000 records: its first 30 lines indexed"
+
+
+def test_json_configuration_schemas_and_small_fixtures_are_read_whole():
+    paths = {f"/invoices/{i}": {"get": {"summary": f"Invoice {i}", "responses": {"200": {"description": "ok"}}}}
+             for i in range(1000)}
+    for name, value in [("openapi.json", {"openapi": "3.1.0", "paths": paths}),
+                        ("en.json", {f"invoice.label{i}": f"Invoice label {i}" for i in range(4000)}),
+                        ("countries.json", {"enum": [f"country {i}" for i in range(9000)]}),
+                        ("small.json", _records(150))]:
+        text = json.dumps(value, indent=2)
+        doc = parse_code(name, text)
+        assert doc.sections[-1].end_line == len(text.splitlines()), name
+        assert "data_set" not in doc.meta
