@@ -29,6 +29,12 @@ from ingest.code import SHEBANG_BYTES
 from ingest.kinds import PAGE_EXTENSIONS, kind_of, kind_of_script, suffix
 from ingest.links import converted_pdfs
 
+# Vendored dependencies: other projects' code copied into a repository, as node_modules/ is (Go's and Composer's
+# vendor/, a third_party/ tree, pip's _vendor/). Indexed, huey, pypdf and mcp copied into third_party/ were most of a
+# monorepo's passages to embed, and their retries and clients outranked the project's own (bench/monorepo.py).
+# SIFT_EXCLUDE='!vendor/' brings one back.
+VENDORED_FOLDERS = ["vendor/", "third_party/", "third-party/", "_vendor/"]
+
 DEFAULT_IGNORES = [
     # Hidden folders hold tools' state, caches and secrets, not notes: a home folder's .rustup, .pyenv, .cargo,
     # .npm and .m2 were 116,731 files (1.4 GB of toolchain sources and docs) on this machine, and .ssh, .aws,
@@ -41,6 +47,7 @@ DEFAULT_IGNORES = [
     # installed packages, outside any virtualenv: a conda or system Python's, the Go module cache, bower's
     "site-packages/", "dist-packages/", "__pypackages__/", "**/go/pkg/mod/", "bower_components/",
     ".DS_Store", "*.swp", "*.swo", "*~", "#*#", ".#*", "*.tmp",
+    *VENDORED_FOLDERS,
 ]
 
 
@@ -174,6 +181,9 @@ def why_not_indexed(root: Path | str, rel: str, rules: Rules | None = None) -> s
         if rules.ignored(child, is_dir):
             if is_dir and part.startswith(".") and f"{part}/" not in DEFAULT_IGNORES:
                 return (f"{shown} is a hidden folder: hidden folders are skipped (tools' state, caches and keys); "
+                        f"SIFT_EXCLUDE='!{part}/' indexes it")
+            if is_dir and f"{part}/" in VENDORED_FOLDERS and not rules.excluded(child, is_dir):
+                return (f"{shown} holds vendored dependencies (other projects' code), left out as node_modules/ is; "
                         f"SIFT_EXCLUDE='!{part}/' indexes it")
             return f"{shown} is in the ignore list (built-in or SIFT_EXCLUDE)"
         base = _gitignored_by(gitignores, child, is_dir)

@@ -58,6 +58,22 @@ def test_installed_packages_are_ignored_outside_virtualenvs_too(tmp_path):
     assert paths(walk(tmp_path)) == ["go/src/mine/main.go", "notes/a.md", "pkg/mod.md"]
 
 
+def test_vendored_dependencies_are_ignored_unless_brought_back(tmp_path):
+    """huey, pypdf and mcp copied into a monorepo's third_party/ and Go's vendor/ were most of its passages, and
+    outranked the project's own code; a folder of notes on vendors (vendors/) is no vendored code."""
+    write_tree(tmp_path, {
+        "gateway/main.go": "package main", "gateway/vendor/golang.org/x/time/rate/rate.go": "package rate",
+        "third_party/python/huey/api.py": "x", "web/third-party/lib.js": "x", "app/_vendor/six.py": "x",
+        "notes/vendors/acme.md": "a contract",
+    })
+    assert paths(walk(tmp_path)) == ["gateway/main.go", "notes/vendors/acme.md"]
+    assert why_not_indexed(tmp_path, "gateway/vendor/golang.org/x/time/rate/rate.go") == (
+        "gateway/vendor/ holds vendored dependencies (other projects' code), left out as node_modules/ is; "
+        "SIFT_EXCLUDE='!vendor/' indexes it")
+    assert paths(walk(tmp_path, Rules(exclude=("!vendor/",)))) == [
+        "gateway/main.go", "gateway/vendor/golang.org/x/time/rate/rate.go", "notes/vendors/acme.md"]
+
+
 def test_why_not_indexed_agrees_with_the_walk_file_by_file(tmp_path):
     """read_file refuses what a scan leaves out, asked one path at a time: the two must never disagree."""
     tree = {
