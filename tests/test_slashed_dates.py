@@ -41,12 +41,12 @@ def test_a_measure_a_page_or_a_question_is_no_date(query):
 
 
 @pytest.mark.parametrize("query, forms", [
-    ("standup 3/14", {"3": ["03 14", "3 月 14", "march 14"]}),
-    ("what did we decide on 3/14?", {"3": ["03 14", "3 月 14", "march 14"]}),
-    ("3/14 meeting in Berlin", {"3": ["03 14", "3 月 14", "march 14"]}),
-    ("standup 14/3/2024", {"3": ["2024 03 14", "3 月 14", "march 14"]}),
-    ("May 5 planning", {"may": ["05 05", "5 月 5"]}),
-    ("Is the May 5 review moved?", {"may": ["05 05", "5 月 5"]})])
+    ("standup 3/14", {"3": ["03 14", "3 月 14", "3 월 14", "march 14"]}),
+    ("what did we decide on 3/14?", {"3": ["03 14", "3 月 14", "3 월 14", "march 14"]}),
+    ("3/14 meeting in Berlin", {"3": ["03 14", "3 月 14", "3 월 14", "march 14"]}),
+    ("standup 14/3/2024", {"3": ["2024 03 14", "3 月 14", "3 월 14", "march 14"]}),
+    ("May 5 planning", {"may": ["05 05", "5 月 5", "5 월 5"]}),
+    ("Is the May 5 review moved?", {"may": ["05 05", "5 月 5", "5 월 5"]})])
 def test_a_slashed_or_worded_date_with_nothing_measured_is_still_one(query, forms):
     assert dated(query) == forms, dated(query)
 
