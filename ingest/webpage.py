@@ -97,8 +97,13 @@ class _Reader(HTMLParser):
             self.heading = (HEADINGS[tag], len(self.lines))
 
     def handle_startendtag(self, tag, attrs):
+        depth = len(self.skipping)
         self.handle_starttag(tag, attrs)
-        if tag not in VOID and not self.skipping:
+        if tag == "title":  # '<title/>': no title (the body's text was taken for it)
+            self.in_title = False
+        elif len(self.skipping) > depth:  # a skipped element written self-closed ('<div class="sidebar"/>', an
+            self.skipping.pop()            # XHTML export's): it holds nothing (kept open, the rest was skipped)
+        elif tag not in VOID and not self.skipping:
             self.handle_endtag(tag)
 
     def handle_endtag(self, tag):
