@@ -41,38 +41,77 @@ def parse_table(path: str, text: str) -> Document:
     name = path.rsplit("/", 1)[-1]
     stem = name.rsplit(".", 1)[0] if "." in name[1:] else name
     delimiter = "\t" if name.lower().endswith(".tsv") else ","
-    # lines as the file's are counted (str.splitlines also breaks at U+2028, form feeds … inside a cell)
-    reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""), delimiter=delimiter)
+    records = _records(text.lstrip("\ufeff"), delimiter)
     cells = data = 0
     prose = more = False
-    try:
-        header = [" ".join(cell.split()) for cell in next(reader, [])]
-        sections, start = [], reader.line_num + 1
-        for row in reader:
-            if len(sections) >= MAX_ROWS:
-                if _data(cells, data, prose):  # its first passage is all that is indexed of it: read no further
-                    more = True
-                    break
-                raise Skip(f"a table of more than {MAX_ROWS:,} rows: a data set, not notes (Sift reads "
-                           f"{MAX_ROWS:,} at most)")
-            values = [RELATION.sub("", " ".join(value.split()))[:CELL_CHARS] for value in row]
-            while values and not values[-1]:
-                values.pop()
-            if values:
-                filled = [value for value in values if value]
-                cells += len(filled)
-                data += sum(bool(DATUM.fullmatch(value)) for value in filled)
-                prose = prose or any(len(value.split()) >= PROSE_WORDS for value in filled)
-                sections.append(Section(text=SEPARATOR.join(values), start_line=start,
-                                        end_line=max(start, reader.line_num)))
-            start = reader.line_num + 1
-    except csv.Error as error:
-        raise Skip(f"not a readable {'TSV' if delimiter == chr(9) else 'CSV'} table: line {reader.line_num}: "
-                   f"{error}") from None
+    header = [" ".join(cell.split()) for cell in next(records, ([], 0, 0))[0]]
+    sections = []
+    for row, start, end in records:
+        if len(sections) >= MAX_ROWS:
+            if _data(cells, data, prose):  # its first passage is all that is indexed of it: read no further
+                more = True
+                break
+            raise Skip(f"a table of more than {MAX_ROWS:,} rows: a data set, not notes (Sift reads "
+                       f"{MAX_ROWS:,} at most)")
+        values = [RELATION.sub("", " ".join(value.split()))[:CELL_CHARS] for value in row]
+        while values and not values[-1]:
+            values.pop()
+        if values:
+            filled = [value for value in values if value]
+            cells += len(filled)
+            data += sum(bool(DATUM.fullmatch(value)) for value in filled)
+            prose = prose or any(len(value.split()) >= PROSE_WORDS for value in filled)
+            sections.append(Section(text=SEPARATOR.join(values), start_line=start, end_line=end))
     meta = {"columns": SEPARATOR.join(header).strip(), "data": _data(cells, data, prose)}
     if meta["data"]:  # how many rows it has, for list_files to say how few of them search finds (search.query.listing)
         meta.update(rows=len(sections), more_rows=more)
     return Document(kind="text", title=title_from_name(stem), sections=sections, meta=meta)
+
+
+def _records(text: str, delimiter: str, quoting: int = csv.QUOTE_MINIMAL, first: int = 1):
+    """(values, first line, last line) of each record of the table ``text`` whose first line is the file's line
+    ``first``, lines counted as the file's (str.splitlines also breaks at U+2028, form feeds … inside a cell). A
+    quote opened at a cell's start and never closed ('"so good' in a TSV of tweets) held every line after it: cut to
+    CELL_CHARS, or past the csv module's field limit the whole file refused. The rest of the file, from that record
+    on, is read with quotes as plain marks. Raises Skip."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, quoting=quoting)
+    held, start = None, 1
+    try:
+        for row in reader:
+            if held is not None:
+                yield held
+            held = (row, start + first - 1, max(start, reader.line_num) + first - 1)
+            start = reader.line_num + 1
+    except csv.Error as error:
+        if quoting == csv.QUOTE_NONE or "field larger than field limit" not in str(error):
+            raise Skip(f"not a readable {'TSV' if delimiter == chr(9) else 'CSV'} table: line "
+                       f"{reader.line_num + first - 1}: {error}") from None
+        if held is not None:
+            yield held
+    else:
+        if held is None:
+            return
+        if held[2] == held[1] or quoting == csv.QUOTE_NONE or not _unclosed(_from_line(text, held[1] - first + 1),
+                                                                           delimiter):
+            yield held
+            return
+        start = held[1] - first + 1
+    yield from _records(_from_line(text, start), delimiter, csv.QUOTE_NONE, start + first - 1)
+
+
+def _from_line(text: str, line: int) -> str:
+    """``text`` from its line ``line`` (counted as the csv module counts them) on."""
+    return "".join(io.StringIO(text, newline="").readlines()[line - 1:])
+
+
+def _unclosed(text: str, delimiter: str) -> bool:
+    """Whether the table ``text`` ends inside a quoted cell."""
+    try:
+        for _ in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True):
+            pass
+    except csv.Error as error:
+        return "unexpected end of data" in str(error)
+    return False
 
 
 def _data(cells: int, data: int, prose: bool) -> bool:

@@ -27,3 +27,25 @@ def test_a_page_whose_head_has_an_empty_title_written_self_closed_is_titled_by_i
     doc = parse_file("Runbook.html", PAGE.replace("<title>Runbook</title>", "<title/>").format(empty="").encode())
     assert doc.title == "Failover"
     assert [s.text for s in doc.sections] == ["Failover\nPromote the replica in eu-west first."]
+
+
+@pytest.mark.parametrize("name, sep", [("tweets.tsv", "\t"), ("tweets.csv", ",")])
+def test_a_quote_never_closed_holds_no_row_after_it(name, sep):
+    """A cell opened with a quote that never closes ('"so good' in a TSV of tweets) held every line after it as one
+    cell, cut at 2,000 characters: the rows after it were lost (of 200, 3 left). Rows before it are read as
+    quoted (a cell's tab or line break kept), the rest with the quote as a plain mark, each at its line."""
+    rows = [f"row{i}{sep}" + ('"so good' if i == 2 else "tweet") + f" number {i} about the launch" for i in range(200)]
+    rows[1] = f'row1{sep}"a quoted{sep}cell\nover two lines"'
+    doc = parse_file(name, ("Id" + sep + "Text\n" + "\n".join(rows) + "\n").encode())
+    assert len(doc.sections) == 200
+    assert (doc.sections[1].start_line, doc.sections[1].end_line) == (3, 4)
+    assert doc.sections[1].text == f"row1 | a quoted{sep}cell over two lines".replace("\t", " ")
+    assert [(s.start_line, s.end_line) for s in doc.sections[2:4]] == [(5, 5), (6, 6)]
+    assert doc.sections[2].text == 'row2 | "so good number 2 about the launch'
+    assert doc.sections[-1].text == "row199 | tweet number 199 about the launch"
+    assert doc.sections[-1].start_line == 202
+    # past the csv module's field limit (128 KiB) the whole file was refused: 'not a readable TSV table'
+    rows += [f"row{i}{sep}tweet number {i} about the launch" for i in range(200, 5000)]
+    doc = parse_file(name, ("Id" + sep + "Text\n" + "\n".join(rows) + "\n").encode())
+    assert len(doc.sections) == 5000
+    assert (doc.sections[-1].start_line, doc.sections[-1].text) == (5002, "row4999 | tweet number 4999 about the launch")
