@@ -48,4 +48,5 @@ def test_a_quote_never_closed_holds_no_row_after_it(name, sep):
     rows += [f"row{i}{sep}tweet number {i} about the launch" for i in range(200, 5000)]
     doc = parse_file(name, ("Id" + sep + "Text\n" + "\n".join(rows) + "\n").encode())
     assert len(doc.sections) == 5000
-    assert (doc.sections[-1].start_line, doc.sections[-1].text) == (5002, "row4999 | tweet number 4999 about the launch")
+    assert (doc.sections[-1].start_line, doc.sections[-1].text) == (
+        5002, "row4999 | tweet number 4999 about the launch")
