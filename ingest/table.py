@@ -40,8 +40,8 @@ PROSE_WORDS = 4  # a cell of this many words or more is prose: its table is no d
 def parse_table(path: str, text: str) -> Document:
     name = path.rsplit("/", 1)[-1]
     stem = name.rsplit(".", 1)[0] if "." in name[1:] else name
-    delimiter = "\t" if name.lower().endswith(".tsv") else ","
-    records = _records(text.lstrip("\ufeff"), delimiter)
+    delimiter, text, first = _delimiter(name, text.lstrip("\ufeff"))
+    records = _records(text, delimiter, first=first)
     cells = data = 0
     prose = more = False
     header = [" ".join(cell.split()) for cell in next(records, ([], 0, 0))[0]]
@@ -66,6 +66,26 @@ def parse_table(path: str, text: str) -> Document:
     if meta["data"]:  # how many rows it has, for list_files to say how few of them search finds (search.query.listing)
         meta.update(rows=len(sections), more_rows=more)
     return Document(kind="text", title=title_from_name(stem), sections=sections, meta=meta)
+
+
+# Excel writes a CSV with the separator of its locale: ';' where a comma is the decimal mark (most of Europe), the
+# file perhaps begun by a line 'sep=;' saying so
+EXCEL_SEPARATOR = re.compile(r"sep=(.)\r?\n?$")
+
+
+def _delimiter(name: str, text: str) -> tuple[str, str, int]:
+    """(the delimiter, the text from the table's first line, that line's number) of a table file: a TSV's tab; a
+    CSV's comma, or the ';' or tab its first line names ('sep=;') or holds more of than commas. Read with commas,
+    Excel's 'Name;Assignee;Status' was one column and '1,5;2,3' three cells, so a file of readings was no data
+    file, and past MAX_ROWS rows it was skipped."""
+    if name.lower().endswith(".tsv"):
+        return "\t", text, 1
+    line = text[:text.find("\n") + 1 or len(text)]
+    said = EXCEL_SEPARATOR.match(line)
+    if said:
+        return said.group(1), text[len(line):], 2
+    counts = {mark: line.count(mark) for mark in (",", ";", "\t")}
+    return max(counts, key=lambda mark: (counts[mark], mark == ",")), text, 1
 
 
 def _records(text: str, delimiter: str, quoting: int = csv.QUOTE_MINIMAL, first: int = 1):

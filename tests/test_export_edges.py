@@ -50,3 +50,19 @@ def test_a_quote_never_closed_holds_no_row_after_it(name, sep):
     assert len(doc.sections) == 5000
     assert (doc.sections[-1].start_line, doc.sections[-1].text) == (
         5002, "row4999 | tweet number 4999 about the launch")
+
+
+def test_a_csv_of_excel_in_a_european_locale_is_read_by_its_semicolons():
+    """Excel writes 'Name;Assignee;Status' where a comma is the decimal mark: read with commas, a row was one cell
+    ('Book venue;Lin;Open') and a decimal comma split it, so a file of readings was no data file (past 10,000 rows it
+    was skipped as 'a data set, not notes'). Its 'sep=;' first line, when written, says so itself."""
+    tasks = parse_file("Tasks.csv", b"Name;Assignee;Status\nBook venue;Lin;Open\n\"Plan, then book\";Bo;Done\n")
+    assert tasks.meta == {"columns": "Name | Assignee | Status", "data": False}
+    assert [(s.start_line, s.text) for s in tasks.sections] == [
+        (2, "Book venue | Lin | Open"), (3, "Plan, then book | Bo | Done")]
+    readings = parse_file("readings.csv", b"sep=;\nt;temperature;pressure\n1;20,5;1013,2\n2;21,0;1012,8\n")
+    assert readings.meta == {"columns": "t | temperature | pressure", "data": True}
+    assert [(s.start_line, s.text) for s in readings.sections] == [(3, "1 | 20,5 | 1013,2"), (4, "2 | 21,0 | 1012,8")]
+    # a comma-separated table whose header holds a semicolon stays comma-separated
+    notes = parse_file("notes.csv", b"Name,Notes; misc\nA,b; c\n")
+    assert (notes.meta["columns"], notes.sections[0].text) == ("Name | Notes; misc", "A | b; c")
