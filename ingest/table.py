@@ -44,7 +44,9 @@ def parse_table(path: str, text: str) -> Document:
     records = _records(text, delimiter, first=first)
     cells = data = 0
     prose = more = False
-    header = [" ".join(cell.split()) for cell in next(records, ([], 0, 0))[0]]
+    # the first record holding a value (blank lines before it read as an empty header, and the header as a row)
+    header, header_line, _ = next((r for r in records if any(value.strip() for value in r[0])), ([], 1, 1))
+    header = [" ".join(cell.split()) for cell in header]
     sections = []
     for row, start, end in records:
         if len(sections) >= MAX_ROWS:
@@ -65,6 +67,8 @@ def parse_table(path: str, text: str) -> Document:
     meta = {"columns": SEPARATOR.join(header).strip(), "data": _data(cells, data, prose)}
     if meta["data"]:  # how many rows it has, for list_files to say how few of them search finds (search.query.listing)
         meta.update(rows=len(sections), more_rows=more)
+    if not sections and meta["columns"]:  # a header alone (a table not filled in yet, a line of values): its passage
+        sections.append(Section(text=meta["columns"], start_line=header_line, end_line=header_line))
     return Document(kind="text", title=title_from_name(stem), sections=sections, meta=meta)
 
 

@@ -66,3 +66,17 @@ def test_a_csv_of_excel_in_a_european_locale_is_read_by_its_semicolons():
     # a comma-separated table whose header holds a semicolon stays comma-separated
     notes = parse_file("notes.csv", b"Name,Notes; misc\nA,b; c\n")
     assert (notes.meta["columns"], notes.sections[0].text) == ("Name | Notes; misc", "A | b; c")
+
+
+def test_a_table_of_its_header_alone_or_after_blank_lines_is_read(embedder):
+    """A CSV of its column names alone (a tracker not filled in yet, or one line of values) was no passage: the file
+    was counted searchable and no search found it. Blank lines before the header were taken for an empty header,
+    and the column names for a row."""
+    from ingest.chunk import chunk_document
+    doc = parse_file("Hiring tracker.csv", b"Candidate,Interviewer,Stage,Offer\n")
+    assert [(s.start_line, s.text) for s in doc.sections] == [(1, "Candidate | Interviewer | Stage | Offer")]
+    chunks = chunk_document(doc, embedder.count, 256, 32)
+    assert [c.text for c in chunks] == ["Candidate | Interviewer | Stage | Offer"]
+    later = parse_file("Tasks.csv", b"\n\r\nName,Assignee\nBook venue,Lin\n")
+    assert later.meta["columns"] == "Name | Assignee"
+    assert [(s.start_line, s.text) for s in later.sections] == [(4, "Book venue | Lin")]
