@@ -111,17 +111,19 @@ def wiki_link(raw: str) -> WikiLink | None:
     return WikiLink(name.strip(), tuple(parts[:-1] if block is not None else parts), block or None)
 
 
-def linked_lines(text: str, link: WikiLink, loose: bool = False) -> tuple[int, int] | str:
+def linked_lines(text: str, link: WikiLink, loose: bool = False,
+                 headings: list[tuple[int, int, str]] | None = None) -> tuple[int, int] | str:
     """(first, last) line, 1-based, of the place ``link`` names in a note's ``text``: a heading's section (down
     to the next heading of its level or above, its subsections included; 'Note#A#B': B inside A, as Obsidian
     reads it) or the block that ends with '^id' (the paragraph or list item, or what is above a line holding the
     id alone). A heading is matched on its letters and digits, in any case ('BM25 tuning' finds '## BM25 Tuning:');
     ``loose`` (a heading a person names, not a link): else the one heading that holds those ('The storm' finds
-    '## 3. The Storm'). A string says what was not found."""
+    '## 3. The Storm'). A string says what was not found. ``headings``: (line, 0-based, level, name) of a text
+    whose headings are no '#' lines (an HTML page: ingest.webpage.page_headings)."""
     lines = text.split("\n")
     first, last = 0, len(lines)
     if link.headings:
-        headings = _headings(lines)
+        headings = _headings(lines) if headings is None else headings
         for wanted in link.headings:
             key = _heading_key(wanted)
             inside = [i for i, (line, _, _) in enumerate(headings) if first <= line < last]
@@ -143,7 +145,7 @@ def linked_lines(text: str, link: WikiLink, loose: bool = False) -> tuple[int, i
         first, last = _block(lines, at), at + 1
     while last > first + 1 and not lines[last - 1].strip():
         last -= 1
-    return first + 1, last
+    return first + 1, max(last, first + 1)  # a heading and the next on one line (a page written on one)
 
 
 HEADINGS_LISTED = 12

@@ -45,6 +45,15 @@ def parse_page(path: str, text: str) -> Document:
                     meta={"links": reader.links})
 
 
+def page_headings(text: str) -> list[tuple[int, int, str]]:
+    """(line of the file, 0-based, level, text) of each heading of an HTML page's text, as parse_page reads them
+    (none in its navigation): read_file's ``heading`` reads a page's section by them (mcp_server.reading)."""
+    reader = _Reader()
+    reader.feed(text)
+    reader.close()
+    return [(reader.lines[index][0] - 1, level, name) for index, level, name in reader.headings]
+
+
 def _navigation(attrs: list[tuple[str, str | None]]) -> bool:
     """Whether an element's attributes say it is the site's navigation (repeated on every page), not the page."""
     for name, value in attrs:

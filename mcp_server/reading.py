@@ -171,17 +171,30 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
             note = decode(f.read(LINKED_BYTES))
     except (OSError, Skip):
         raise Problem(f"{target.name} cannot be read as text to find a heading in") from None
+    headings = _page_headings(target.relative, note)
     for wanted, loose in readings:
-        found = linked_lines(note, WikiLink(target.name, wanted, None), loose=loose)
+        found = linked_lines(note, WikiLink(target.name, wanted, None), loose=loose, headings=headings)
         if not isinstance(found, str):
             break
     if isinstance(found, str):  # what the last reading, at every '#', says
-        names = heading_names(note)
+        names = heading_names(note) if headings is None else [name for _, _, name in headings]
         raise Problem(f"{target.name} has {found}" + (f"; its headings: {listed_headings(names)}" if names else
-                                                        "; it has no headings ('# …' lines)")) from None
+                                                        "; it has no headings ('# …' lines)" if headings is None
+                                                        else "; it has no headings (<h1> … <h6>)")) from None
     start, end = found
     text, data = read(sift, target.name, start, end, None)
     return text + f"\n[the section {' > '.join(wanted)!r}: lines {start}-{end}]", data
+
+
+def _page_headings(path: str, text: str) -> list[tuple[int, int, str]] | None:
+    """The headings of an HTML page read as a note (ingest.webpage: <h1> … <h6>, not '#' lines, which it has
+    none of: 'it has no headings'), or None for a file whose headings are '#' lines."""
+    from ingest.kinds import PAGE_EXTENSIONS, suffix
+    from ingest.parse import is_page
+    if suffix(path).lower() not in PAGE_EXTENSIONS or not is_page(text):
+        return None
+    from ingest.webpage import page_headings
+    return page_headings(text)
 
 
 def _heading_readings(heading: str) -> list[tuple[tuple[str, ...], bool]]:

@@ -750,3 +750,47 @@ def test_read_file_reads_a_heading_holding_a_hash(immediate, tmp_path, servers, 
         assert not answer.is_error, text(answer)
         assert "Use records for value types." in text(answer) and "Columns matter" not in text(answer), text(answer)
         assert answer.structured_content["start_line"] == note.split("\n").index("## C# tips") + 1, text(answer)
+
+
+PAGE = """<!DOCTYPE html>
+<html>
+  <head><title>Engineering : Runbook</title></head>
+  <body>
+    <div id="navigation" class="sidebar"><h2>Failover</h2><ul><li>Other page</li></ul></div>
+    <h1>Runbook</h1>
+    <p>What on-call does.</p>
+    <h2>Failover</h2>
+    <p>Promote the replica in eu-west first.</p>
+    <h3>Checks</h3>
+    <p>Replication lag under a second.</p>
+    <h2>Rollback</h2>
+    <p>Restore the snapshot.</p>
+    <h2>Notes</h2><p>Written on one line.</p><h2>Contacts</h2><p>The on-call phone.</p>
+  </body>
+</html>
+"""
+
+
+def test_read_file_reads_a_section_of_an_html_page_by_its_heading(immediate, tmp_path, monkeypatch):
+    """An HTML page is a note in sections by its <h1> … <h6> (a wiki's export), and a hit names them ('Runbook >
+    Failover'), but read_file's heading looked for '#' lines alone: 'it has no headings'. It reads the section
+    under the heading as the indexer reads the page: the navigation's headings are none of it."""
+    from mcp_server.service import Sift
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "wiki", {"ENG/Runbook_42.html": PAGE})
+    ingest(root, "wiki")
+    sift = Sift(load())
+    lines = PAGE.split("\n")
+    shown, data = reading.read(sift, "wiki/ENG/Runbook_42.html", None, None, None, heading="Failover")
+    assert (data["start_line"], data["end_line"]) == (lines.index("    <h2>Failover</h2>") + 1,
+                                                       lines.index("    <h2>Rollback</h2>")), shown
+    assert "Replication lag" in shown and "Restore the snapshot" not in shown and "Other page" not in shown
+    assert "[the section 'Failover'" in shown
+    shown, data = reading.read(sift, "wiki/ENG/Runbook_42.html", None, None, None, heading="Runbook#Checks")
+    assert "Replication lag" in shown and "Promote the replica" not in shown, shown
+    shown, data = reading.read(sift, "wiki/ENG/Runbook_42.html", None, None, None, heading="Notes")  # the next on its line
+    assert data["start_line"] == data["end_line"] == lines.index("    <h2>Notes</h2><p>Written on one line.</p>"
+                                                                  "<h2>Contacts</h2><p>The on-call phone.</p>") + 1
+    with pytest.raises(Problem, match=r"no heading 'Escalation'; its headings: 'Runbook', 'Failover', 'Checks'"):
+        reading.read(sift, "wiki/ENG/Runbook_42.html", None, None, None, heading="Escalation")
