@@ -385,7 +385,8 @@ class Tools:
         heading: Annotated[str | None, Field(max_length=1000, description="Instead of lines or pages: the section "
                                              "under this heading, its subsections included ('The storm'; "
                                              "'Part 2#The storm' for one inside another), matched in any case "
-                                             "and punctuation; a note's '#' headings, a PDF's outline.")] = None,
+                                             "and punctuation; a note's '#' headings, an HTML page's, a PDF's "
+                                             "outline.")] = None,
     ) -> CallToolResult:
         """Read a file from the user's indexed folders: text with line numbers (as it is on disk now), or a
         PDF by page, or from page to end_page (its text as indexed), or the section under a heading. Use it
