@@ -111,6 +111,10 @@ def _generation(conn, gen) -> dict:
     changes: dict[str, int] = {}
     for row in groups:
         changes[row["change"]] = changes.get(row["change"], 0) + row["files"]
+    later = sum(1 for r in trouble if r["reason"] == queries.DEFERRED)
+    if later:  # a part of a first build: the files it leaves to the next parts (all new) are added by those
+        changes["added"] = changes.get("added", 0) - later
+        changes = {change: n for change, n in changes.items() if n > 0}
     finished = gen["finished"]
     return {
         "id": gen["id"], "state": gen["state"], "model": gen["model"],
@@ -124,7 +128,7 @@ def _generation(conn, gen) -> dict:
         "embedded": sum(r["embedded"] for r in groups),
         # the files a part of a first build leaves to the next parts (workers.tasks.first_part): a count, not
         # failures (1,774 lines of one reason)
-        "not_read_yet": sum(1 for r in trouble if r["reason"] == queries.DEFERRED),
+        "not_read_yet": later,
         "failures": [{"path": r["path"], "stage": r["stage"], "state": r["state"], "reason": r["reason"]}
                      for r in trouble if r["reason"] != queries.DEFERRED],
     }
