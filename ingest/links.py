@@ -57,8 +57,10 @@ def _resolve(folder: str, target: str, by_name: bool) -> str | None:
 
 def same_stem_pdf(root: Path | str, note_path: str) -> str | None:
     """The PDF beside a note with the same stem (``paper.md`` or ``Paper.MD`` → ``paper.pdf``, ``paper.PDF`` or
-    any case of it, as converted_pdfs finds it), if there is one; none beside a canvas, which is no conversion."""
-    if suffix(note_path).lower() == CANVAS:
+    any case of it, as converted_pdfs finds it), if there is one; none beside a canvas, which is no conversion, nor
+    beside an HTML page read as a note (ingest.webpage): the walk pairs a PDF with a note by its name's kind alone
+    (converted_pdfs), so a page parsed with one was found 'changed' at every scan."""
+    if suffix(note_path).lower() == CANVAS or kind_of(note_path) != "note":
         return None
     for ending in (".pdf", ".PDF", *(f".{p}{d}{f}" for p in "pP" for d in "dD" for f in "fF")):
         pdf = PurePosixPath(note_path).with_suffix(ending).as_posix()

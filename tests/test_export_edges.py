@@ -80,3 +80,19 @@ def test_a_table_of_its_header_alone_or_after_blank_lines_is_read(embedder):
     later = parse_file("Tasks.csv", b"\n\r\nName,Assignee\nBook venue,Lin\n")
     assert later.meta["columns"] == "Name | Assignee"
     assert [(s.start_line, s.text) for s in later.sections] == [(4, "Book venue | Lin")]
+
+
+def test_a_page_beside_a_pdf_of_its_name_is_no_change_at_the_next_scan(immediate, tmp_path, monkeypatch):
+    """A saved HTML page beside the PDF of its name (paper.html, paper.pdf: the HTML version of a paper) was parsed
+    as a note holding the PDF as its attachment, where the scan pairs a PDF with its Markdown conversion alone: each
+    scan found the page 'changed' (an attachment it was parsed with, none as the walk saw it) and published a
+    generation reading it again. It holds no attachment, as the walk says, and a scan finds nothing changed."""
+    from tests.conftest import ingest, write_tree
+    from tests.test_read_file import pages_pdf
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "papers", {"paper.html": PAGE.format(empty="")})
+    (root / "paper.pdf").write_bytes(pages_pdf([["Replica failover in practice"]]))
+    first = ingest(root, "papers")
+    assert first["files"] == 2 and not first["published"]["failures"], first
+    again = ingest(root, "papers")
+    assert again["published"]["id"] == first["published"]["id"], "a scan of nothing changed makes no generation"
