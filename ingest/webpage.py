@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from ingest.document import Document, Section
+from ingest.document import Document, Section, title_from_name
 
 SKIPPED = {"head", "script", "style", "noscript", "template", "svg", "nav", "footer", "iframe", "object"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -39,8 +39,9 @@ def parse_page(path: str, text: str) -> Document:
     reader.feed(text)
     reader.close()
     lines = [[first, last, "".join(pieces)] for first, last, pieces in reader.lines]
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     title = " ".join(reader.title.split())[:TITLE_CHARS] or next(
-        (name for line, level, name in reader.headings if level == 1), "") or path.rsplit("/", 1)[-1]
+        (name for line, level, name in reader.headings if level == 1), "") or title_from_name(stem)
     return Document(kind="note", title=title, sections=_sections(lines, reader.headings),
                     meta={"links": reader.links})
 

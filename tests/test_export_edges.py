@@ -96,3 +96,12 @@ def test_a_page_beside_a_pdf_of_its_name_is_no_change_at_the_next_scan(immediate
     assert first["files"] == 2 and not first["published"]["failures"], first
     again = ingest(root, "papers")
     assert again["published"]["id"] == first["published"]["id"], "a scan of nothing changed makes no generation"
+
+
+def test_a_page_with_no_title_nor_heading_is_titled_by_its_name_as_a_note_is():
+    """A page without <title> or <h1> was titled by its file name whole, '.html' and Notion's id with it
+    ('Roadmap 3f2a….html'), where a note is titled 'Roadmap'."""
+    doc = parse_file("Wiki/Roadmap 3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c.html",
+                     b"<!DOCTYPE html><html><body><p>Q4: billing migration.</p></body></html>")
+    assert doc.title == "Roadmap"
+    assert parse_file("saved.page.htm", b"<html><body><h2>Notes</h2><p>x</p></body></html>").title == "saved.page"
