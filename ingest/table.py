@@ -75,6 +75,7 @@ def parse_table(path: str, text: str) -> Document:
 # Excel writes a CSV with the separator of its locale: ';' where a comma is the decimal mark (most of Europe), the
 # file perhaps begun by a line 'sep=;' saying so
 EXCEL_SEPARATOR = re.compile(r"sep=(.)\r?\n?$")
+QUOTED = re.compile(r'"[^"]*"')
 
 
 def _delimiter(name: str, text: str) -> tuple[str, str, int]:
@@ -88,6 +89,7 @@ def _delimiter(name: str, text: str) -> tuple[str, str, int]:
     said = EXCEL_SEPARATOR.match(line)
     if said:
         return said.group(1), text[len(line):], 2
+    line = QUOTED.sub("", line)  # a quoted cell's own marks separate nothing ('"Notes; misc",Owner')
     counts = {mark: line.count(mark) for mark in (",", ";", "\t")}
     return max(counts, key=lambda mark: (counts[mark], mark == ",")), text, 1
 

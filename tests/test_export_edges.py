@@ -66,6 +66,8 @@ def test_a_csv_of_excel_in_a_european_locale_is_read_by_its_semicolons():
     # a comma-separated table whose header holds a semicolon stays comma-separated
     notes = parse_file("notes.csv", b"Name,Notes; misc\nA,b; c\n")
     assert (notes.meta["columns"], notes.sections[0].text) == ("Name | Notes; misc", "A | b; c")
+    quoted = parse_file("notes.csv", b'"Notes; misc; more",Owner\n"a;b;c",Lin\n')
+    assert (quoted.meta["columns"], quoted.sections[0].text) == ("Notes; misc; more | Owner", "a;b;c | Lin")
 
 
 def test_a_table_of_its_header_alone_or_after_blank_lines_is_read(embedder):
