@@ -30,6 +30,10 @@ HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 NAVIGATION_ROLES = {"navigation", "banner", "contentinfo", "menu", "menubar"}
 NAVIGATION_WORDS = {"breadcrumb", "breadcrumbs", "nav", "navbar", "navigation", "sidebar", "menu", "footer"}
 WORD_PARTS = re.compile(r"[-_\s]+")
+# Elements that hold the page itself: their id and class words say how the page is shown, not that they are its
+# navigation (mdBook's <html class="light sidebar-visible">, Read the Docs' <body class="wy-body-for-nav"> were
+# skipped whole, the page read as no text)
+PAGE_HOLDERS = {"html", "body", "main", "article"}
 SPACES = re.compile(r"\s+")
 TITLE_CHARS = 500
 
@@ -91,7 +95,7 @@ class _Reader(HTMLParser):
             if tag == self.skipping[0] and tag not in VOID:
                 self.skipping.append(tag)
             return
-        if tag in SKIPPED or (tag not in VOID and _navigation(attrs)):
+        if tag in SKIPPED or (tag not in VOID and tag not in PAGE_HOLDERS and _navigation(attrs)):
             if tag not in VOID:
                 self.skipping.append(tag)
             return
