@@ -59,6 +59,11 @@ def page_headings(text: str) -> list[tuple[int, int, str]]:
     return [(reader.lines[index][0] - 1, level, name) for index, level, name in reader.headings]
 
 
+def _main(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
+    """Whether an element is the page's main content: <main>, or of role main."""
+    return tag == "main" or any(name == "role" and (value or "").strip().lower() == "main" for name, value in attrs)
+
+
 def _navigation(attrs: list[tuple[str, str | None]]) -> bool:
     """Whether an element's attributes say it is the site's navigation (repeated on every page), not the page."""
     for name, value in attrs:
@@ -91,6 +96,9 @@ class _Reader(HTMLParser):
         if tag == "title" and (not self.skipping or self.skipping[0] == "head"):  # the <head>'s one thing kept
             self.in_title = True
             return
+        if self.skipping and self.skipping[0] not in SKIPPED and _main(tag, attrs):
+            self.skipping.clear()  # the page's main content, inside what class words took for navigation (Read the
+            # Docs' <div class="wy-grid-for-nav"> holds its whole page): that was no navigation
         if self.skipping:
             if tag == self.skipping[0] and tag not in VOID:
                 self.skipping.append(tag)

@@ -121,3 +121,34 @@ def test_a_page_whose_html_or_body_class_names_a_sidebar_is_read(start):
     doc = parse_file("book/failover.html", page.encode())
     assert [(s.heading_path, s.text) for s in doc.sections] == [
         (["Failover"], "Failover\nPromote the replica in eu-west first.")]
+
+
+RTD = """<!DOCTYPE html>
+<html class="writer-html5" lang="en">
+<head><title>Install — Proj docs</title></head>
+<body class="wy-body-for-nav">
+  <div class="wy-grid-for-nav">
+    <nav data-toggle="wy-nav-shift" class="wy-nav-side"><div class="wy-side-scroll"><ul><li>Home</li></ul></div></nav>
+    <section data-toggle="wy-nav-shift" class="wy-nav-content-wrap">
+      <nav class="wy-nav-top" aria-label="Mobile navigation menu"><a href="index.html">Proj</a></nav>
+      <div class="wy-nav-content">
+        <div class="rst-content">
+          <div role="navigation" aria-label="Page navigation"><ul class="wy-breadcrumbs"><li>Docs</li></ul></div>
+          <div role="main" class="document" itemscope="itemscope">
+            <section id="install"><h1>Install</h1><p>Run pip install proj.</p></section>
+          </div>
+          <footer><p>Built with Sphinx</p></footer>
+        </div>
+      </div>
+    </section>
+  </div>
+</body></html>
+"""
+
+
+def test_the_main_content_inside_what_class_words_took_for_navigation_is_read():
+    """Read the Docs' theme holds the whole page in <div class="wy-grid-for-nav">, its text in <div
+    class="wy-nav-content">: taken for navigation by the word 'nav', a Sphinx page was no text. Its main content
+    (role main, or <main>) is read; the sidebar, breadcrumbs and footer around it still are not."""
+    doc = parse_file("docs/install.html", RTD.encode())
+    assert [(s.heading_path, s.text) for s in doc.sections] == [(["Install"], "Install\nRun pip install proj.")]
