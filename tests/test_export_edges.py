@@ -61,7 +61,7 @@ def test_a_csv_of_excel_in_a_european_locale_is_read_by_its_semicolons():
     assert [(s.start_line, s.text) for s in tasks.sections] == [
         (2, "Book venue | Lin | Open"), (3, "Plan, then book | Bo | Done")]
     readings = parse_file("readings.csv", b"sep=;\nt;temperature;pressure\n1;20,5;1013,2\n2;21,0;1012,8\n")
-    assert readings.meta == {"columns": "t | temperature | pressure", "data": True}
+    assert readings.meta == {"columns": "t | temperature | pressure", "data": True, "rows": 2, "more_rows": False}
     assert [(s.start_line, s.text) for s in readings.sections] == [(3, "1 | 20,5 | 1013,2"), (4, "2 | 21,0 | 1012,8")]
     # a comma-separated table whose header holds a semicolon stays comma-separated
     notes = parse_file("notes.csv", b"Name,Notes; misc\nA,b; c\n")
