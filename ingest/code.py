@@ -38,7 +38,7 @@ from .code_forms import form
 from .code_forms.declarations import DEFS, NEEDS_BODY, TRANSPARENT, WRAPPERS, C, definition_name, has_body
 from .code_forms.nodes import descendants, end_row, heading_safe
 from .code_forms.tests import go_subtests
-from .data_sets import DATA_SET_LINES, data_set_records
+from .data_sets import DATA_SET_LINES, data_set_records, records_within
 from .document import Document, Section, Skip, shortened
 
 LANGUAGES: dict[str, str] = {
@@ -146,6 +146,7 @@ def parse_code(path: str, text: str) -> Document:
     suffix = Path(path).suffix.lower()
     records = data_set_records(suffix, text)
     if records:  # its first records alone: the rest are more of the same
+        whole = len(lines) <= DATA_SET_LINES
         lines = lines[:DATA_SET_LINES]
         text = "\n".join(lines)
     if suffix not in LANGUAGES and code_file_name(name):
@@ -159,6 +160,8 @@ def parse_code(path: str, text: str) -> Document:
         meta["fallback"] = fallback
     if records:
         meta["data_set"] = f"a data set of {records:,} records: its first {len(lines)} lines indexed"
+        # as a data file's (ingest.table): list_files and a hit say how few of its records search finds
+        meta.update(data=True, rows=records, rows_indexed=records_within(suffix, text, whole), more_rows=False)
     return Document(kind="code", title=name, sections=sections, meta=meta)
 
 

@@ -4,10 +4,20 @@ invoices: 1,149 passages to embed, more than the rest of its service), and each 
 record's field names ('due_date', 'currency') before the model and the migration that define them. Such a file is
 indexed as its first lines only, as a numeric CSV table is (ingest.table): what a search finds it by is its field
 names, and those are in its first records. Configuration, schemas, OpenAPI documents and translations are objects
-of named parts, not arrays of records, and stay read whole."""
+of named parts, not arrays of records, and stay read whole.
+
+YAML the same (.yaml, .yml): a fixture of records (a list of mappings, or Rails' fixtures, a mapping of 100 named
+records or more) and a recorded HTTP cassette (VCR's interactions: or http_interactions:, of any number: a cassette
+of 64 KB is recorded answers' bodies) are data sets; a Kubernetes manifest, an OpenAPI document, a CI workflow or
+Helm values are objects of named parts (or several documents) and stay read whole. A data set's records and those
+its first lines hold are its meta's rows and rows_indexed, as a data file's rows are (ingest.table), for list_files
+and a search hit to say how few of them search finds (search.query.listing.data_rows)."""
 from __future__ import annotations
 
 import json
+import re
+
+import yaml
 
 DATA_SET_BYTES = 64 * 1024  # a smaller file costs a few passages at most: read whole, not parsed to tell
 DATA_SET_RECORDS = 100  # an array of this many objects or more is a table of records
@@ -15,15 +25,50 @@ DATA_SET_LINES = 30  # of a data set's first lines indexed: its first records, t
 
 
 def data_set_records(suffix: str, text: str) -> int:
-    """The number of records of a JSON data set (an array of DATA_SET_RECORDS objects or more, the whole document
-    or a value of its top object), or 0 for any other text, a JSON file under DATA_SET_BYTES or one that does not
-    parse (read by lines, as before)."""
-    if suffix != ".json" or len(text) < DATA_SET_BYTES:
+    """The number of records of a JSON or YAML data set (an array of DATA_SET_RECORDS objects or more, the whole
+    document or a value of its top object; in YAML also a mapping of that many named records, or a cassette's
+    interactions), or 0 for any other text, a file under DATA_SET_BYTES or one that does not parse (read by lines,
+    as before)."""
+    if suffix not in (".json", ".yaml", ".yml") or len(text) < DATA_SET_BYTES:
         return 0
     try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
+        value = json.loads(text) if suffix == ".json" else yaml.load(text, Loader=_YAML_LOADER)
+    except (ValueError, TypeError, RecursionError, yaml.YAMLError):  # several documents (Kubernetes'): not one set
         return 0
+    if suffix != ".json" and isinstance(value, dict):
+        cassette = next((value[key] for key in CASSETTE_KEYS if isinstance(value.get(key), list)), None)
+        if cassette is not None and all(isinstance(item, dict) for item in cassette):
+            return len(cassette)
+        if len(value) >= DATA_SET_RECORDS and all(isinstance(item, dict) for item in value.values()):
+            return len(value)  # Rails' fixtures: a record under each name
     arrays = [value] if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else []
     return max((len(array) for array in arrays if isinstance(array, list) and len(array) >= DATA_SET_RECORDS
                 and all(isinstance(item, dict) for item in array)), default=0)
+
+
+CASSETTE_KEYS = ("interactions", "http_interactions")  # VCR.py's and Ruby VCR's recorded requests and answers
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's: a 1 MB fixture in a fraction of a second
+_JSON_CLOSE = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_YAML_ITEM = re.compile(r"(\s*)- ")
+_YAML_NAMED = re.compile(r"[^\s#-][^:]*:\s*$")  # a named record of Rails' fixtures: 'david:' at the line's start
+
+
+def records_within(suffix: str, head: str, whole: bool) -> int:
+    """How many records of a data set its first lines ``head`` hold whole (``whole``: they are all of it): in JSON
+    the objects closed right inside an array at depth one or two (the document's, or its top object's value), in
+    YAML the records begun in it but the last (cut off, unless ``whole``)."""
+    if suffix == ".json":
+        depth, count = [], 0
+        for token in _JSON_CLOSE.findall(head):
+            if token in "[{":
+                depth.append(token)
+            elif token in "]}" and depth:
+                depth.pop()
+                count += token == "}" and len(depth) in (1, 2) and depth[-1] == "["
+        return count
+    lines = head.split("\n")
+    dashes = [m.group(1) for m in map(_YAML_ITEM.match, lines) if m]  # a list's records: at its least indent
+    named = [line for line in lines if _YAML_NAMED.match(line)]  # Rails' records, or the key a list stands under
+    indent = min(dashes, key=len, default=None)
+    items = [d for d in dashes if d == indent] if dashes and (indent == "" or len(named) <= 1) else named
+    return len(items) if whole else max(len(items) - 1, 0)

@@ -1593,6 +1593,49 @@ def test_a_json_data_set_is_indexed_as_its_first_lines(value):
     assert doc.meta["data_set"] == "a data set of 1,000 records: its first 30 lines indexed"
 
 
+def test_a_json_data_set_knows_how_many_records_its_first_lines_hold():
+    doc = parse_code("tests/fixtures/invoices.json", json.dumps({"data": _records(1000)}, indent=2))
+    assert (doc.meta["data"], doc.meta["rows"], doc.meta["rows_indexed"]) == (True, 1000, 2)  # 10 lines a record
+
+
+def _cassette(interactions, key="interactions"):
+    return f"{key}:\n" + "".join(
+        f"- request:\n    body: '{{\"amount\": {i}, \"currency\": \"EUR\"}}'\n    headers:\n      Retry-Attempt: ['1']\n"
+        f"    method: POST\n    uri: https://payments.example.com/v1/charges\n  response:\n"
+        f"    body: {{string: '{{\"id\": \"ch_{i:06d}\", \"detail\": \"{'x' * 700}\"}}'}}\n"
+        f"    status: {{code: 503, message: Service Unavailable}}\n" for i in range(interactions)) + "version: 1\n"
+
+
+@pytest.mark.parametrize("name, text, records", [
+    ("tests/cassettes/charge_invoice.yaml", _cassette(80), 80),  # under 100 interactions: a cassette all the same
+    ("spec/cassettes/charge.yml", _cassette(90, "http_interactions"), 90),  # Ruby's VCR
+    ("test/fixtures/invoices.yml", "".join(f"invoice_{i}:\n  customer: customer_{i % 40}\n  amount_cents: {i * 7}\n"
+                                           f"  currency: EUR\n  notes: {'y' * 500}\n" for i in range(150)), 150),
+    ("tests/fixtures/invoices.yaml", "".join(f"- model: invoices.invoice\n  pk: {i}\n  fields:\n    currency: EUR\n"
+                                             f"    notes: {'z' * 500}\n" for i in range(200)), 200),
+])
+def test_a_yaml_cassette_or_fixture_of_records_is_indexed_as_its_first_lines(name, text, records):
+    """A recorded HTTP cassette of 64 KB or more (its answers' bodies) and a YAML fixture of many records were read
+    whole, a passage per few records, each matching a search for retries or the records' field names."""
+    assert len(text) >= 64 * 1024
+    doc = parse_code(name, text)
+    assert doc.sections[-1].end_line == 30 < len(text.splitlines())
+    assert (doc.meta["data"], doc.meta["rows"]) == (True, records)
+    assert 0 < doc.meta["rows_indexed"] < 10
+
+
+def test_yaml_manifests_and_documents_are_read_whole():
+    manifests = "".join(f"---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-{i}\ndata:\n"
+                        f"  value: '{'z' * 300}'\n" for i in range(300))  # several documents
+    openapi = "openapi: 3.1.0\npaths:\n" + "".join(f"  /invoices/{i}:\n    get:\n      summary: Invoice {i}\n"
+                                                    f"      description: '{'d' * 200}'\n" for i in range(400))
+    small = _cassette(3)
+    for name, text in [("deploy/all.yaml", manifests), ("api/openapi.yaml", openapi), ("cassettes/small.yaml", small)]:
+        doc = parse_code(name, text)
+        assert doc.sections[-1].end_line == len(text.splitlines()), name
+        assert "data" not in doc.meta, name
+
+
 def test_json_configuration_schemas_and_small_fixtures_are_read_whole():
     paths = {f"/invoices/{i}": {"get": {"summary": f"Invoice {i}", "responses": {"200": {"description": "ok"}}}}
              for i in range(1000)}

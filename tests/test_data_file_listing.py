@@ -4,6 +4,7 @@ only the README said so: list_files and `ingest files` now say how many of its r
 still reads all of it. Over the real MCP stdio client and the CLI."""
 from __future__ import annotations
 
+import json
 import re
 
 from tests.conftest import ingest, run_ingest, write_tree
@@ -47,3 +48,30 @@ def test_a_data_file_is_listed_with_how_few_of_its_rows_are_indexed(env, tmp_pat
                    and h["path"] != "lab/huge.csv")
     searched = run_ingest(env, "search", "readings sensor temperature", "--collection", "lab", "--mode", "keyword")
     assert f"    ({said})" in searched.stdout, searched.stdout + searched.stderr
+
+
+def test_a_json_data_set_is_listed_and_found_with_how_few_of_its_records_are_indexed(env, tmp_path, servers):  # noqa: F811
+    """A JSON fixture of 3,000 invoices (ingest.data_sets: its first 30 lines indexed) was listed as plain
+    'indexed': it says how few of its records search finds as a data file does, in the listing and in a hit."""
+    invoices = [{"model": "invoices.invoice", "pk": i, "fields": {"currency": "EUR", "due_date": "2025-05-01",
+                                                                  "amount_cents": i * 7}} for i in range(3000)]
+    root = write_tree(tmp_path / "mono", {"fixtures/invoices.json": json.dumps(invoices, indent=2),
+                                          "config.json": json.dumps({"currency": "EUR", "retries": 3}, indent=2)})
+    ingest(root, "mono")
+
+    async def scenario():
+        async with servers.session(env, "--no-worker") as s:
+            listed = await call(s, "list_files", collection="mono", sort="path")
+            found = await call(s, "search", query="invoices due_date currency", collection="mono", mode="keyword")
+            return listed, found
+    listed, found = run(scenario)
+    files = {f["path"]: f for f in listed.structured_content["files"]}
+    said = files["mono/fixtures/invoices.json"].get("reason") or ""
+    assert said.startswith("first 3 of 3,000 records indexed (a data set of records: search finds it by its field "
+                           "names") and "read_file reads all of it" in said and said in text(listed), said
+    assert files["mono/config.json"]["state"] == "indexed" and not files["mono/config.json"].get("reason")
+    [hit] = [h for h in found.structured_content["results"] if h["path"] == "mono/fixtures/invoices.json"]
+    assert hit["data_rows"] == said and f"   ({said})" in text(found), text(found)
+    printed = run_ingest(env, "files", "--sort", "path", "--collection", "mono").stdout
+    assert re.search(r"mono/fixtures/invoices\.json  code  .*  indexed: first 3 of 3,000 records indexed", printed), \
+        printed

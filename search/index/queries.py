@@ -240,11 +240,15 @@ _PDF_GAPS = ", ".join(f"CASE WHEN kind = 'pdf' AND json_valid(meta) THEN json_ex
                       for key in ("cut_short", "pages_without_text", "pages", "textless_pages"))
 # A data file's (ingest.table: its first passage alone indexed): whether it is one, its rows, whether it was read to
 # its end, and the rows of a passage ({text}: one a line), for list_files and a search hit to say how few are searched
-_DATA_FILE = "{f}kind = 'text' AND {f}meta LIKE '%\"data\": true%' AND json_valid({f}meta)"
+# A JSON data set (ingest.data_sets: kind code, its first lines alone indexed) is one too: its records are its rows,
+# and how many of them its first lines hold is in its meta (rows_indexed), not a line each.
+_DATA_FILE = ("{f}kind IN ('text', 'code') AND {f}meta LIKE '%\"data\": true%' AND json_valid({f}meta) "
+              "AND json_extract({f}meta, '$.data') = 1")
 _DATA_ROWS = (f"CASE WHEN {_DATA_FILE} THEN 1 END AS data_file, "
               f"CASE WHEN {_DATA_FILE} THEN json_extract({{f}}meta, '$.rows') END AS rows, "
               f"CASE WHEN {_DATA_FILE} THEN json_extract({{f}}meta, '$.more_rows') END AS more_rows, "
-              f"CASE WHEN {_DATA_FILE} THEN length({{text}}) - length(replace({{text}}, char(10), '')) + 1 END "
+              f"CASE WHEN {_DATA_FILE} THEN coalesce(json_extract({{f}}meta, '$.rows_indexed'), "
+              f"length({{text}}) - length(replace({{text}}, char(10), '')) + 1) END "
               "AS rows_indexed")
 _FIRST_PASSAGE = "(SELECT ch.text FROM chunks ch WHERE ch.file = files.id ORDER BY ch.ordinal LIMIT 1)"
 

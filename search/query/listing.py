@@ -176,15 +176,20 @@ def textless(version) -> str:
 
 def data_rows(version) -> str | None:
     """What search finds of a data file (ingest.table: numbers, dates and times): its first rows, 'first 12 of
-    5,000 rows indexed (…)'; None when its passage holds them all. It was listed as indexed like any other table, its later rows found by no search, and
-    only the README said so."""
+    5,000 rows indexed (…)'; None when its passage holds them all. It was listed as indexed like any other table, its
+    later rows found by no search, and only the README said so. A JSON data set (ingest.data_sets, kind code) the
+    same of its records: 'first 5 of 3,000 records indexed (a data set …)'."""
     rows, indexed = version["rows"], version["rows_indexed"]
     if rows is not None and indexed is not None and indexed >= rows and not version["more_rows"]:
         return None  # a short one: all of it in its passage
+    unit, what = ("records", "a data set of records: search finds it by its field names and first records, not by a "
+                             "later record's values") if version["kind"] == "code" else \
+        ("rows", "a data file, mostly numbers and dates: search finds it by its column names and first rows, not by "
+                 "a later row's values")
     of = "" if rows is None else f" of {'over ' if version['more_rows'] else ''}{rows:,}"
-    first = f"first {indexed:,}{of} rows" if indexed is not None else "first rows"
-    return (f"{first} indexed (a data file, mostly numbers and dates: search finds it by its column names and first "
-            "rows, not by a later row's values; read_file reads all of it)")
+    first = f"first {indexed:,}{of} {unit}" if indexed else f"first lines of {rows:,} {unit}" if rows else \
+        f"first {unit}"
+    return f"{first} indexed ({what}; read_file reads all of it)"
 
 
 def _state(change, stage, state, reason) -> tuple[str, str | None]:
