@@ -3,7 +3,8 @@
 Writes a monorepo into --dir (made anew): a Django billing service (models, migrations, settings, a retry policy,
 protobuf's generated _pb2 modules, VCR cassettes and a JSON fixture of 3,000 invoices), a TypeScript web client
 (components, Jest snapshots, a minified vendor bundle and its source map, a lock file, translations), a Go gateway
-(a rate limiter, a proxy with retries, generated .pb.go, go.sum and a vendor/ tree of Go dependencies), Markdown
+(a rate limiter, a proxy with retries, generated .pb.go, go.sum and a vendor/ tree of Go dependencies), a Rails
+admin's db/schema.rb, a Flutter model and its generated .g.dart, Markdown
 docs (deploys, runbooks, ADRs), Kubernetes manifests, CSV test data, and huey, pypdf and mcp as installed in this
 venv copied in as vendored Python (third_party/python/). Indexes it through the real pipeline (huey's immediate
 mode, SIFT_MODEL=minilm unless set), then prints the build time, the passages by part of the repository, and
@@ -642,6 +643,86 @@ The gateway (Go) authenticates and rate-limits every public request and proxies 
 (Django + Celery, PostgreSQL) owns customers, invoices and charges; the web client (React, TypeScript) talks to
 billing through the gateway.
 """,
+    "services/admin/db/schema.rb": """\
+# This file is auto-generated from the current state of the database. Instead
+# of editing this file, please use the migrations feature of Active Record to
+# incrementally modify your database, and then regenerate this schema definition.
+#
+# This file is the source Rails uses to define your schema when running `bin/rails
+# db:schema:load`. When creating a new database, `bin/rails db:schema:load` tends to
+# be faster and is potentially less error prone than running all of your
+# migrations from scratch. Old migrations may fail to apply correctly if those
+# migrations use external dependencies or application code.
+#
+# It's strongly recommended that you check this file into your version control system.
+
+ActiveRecord::Schema[7.1].define(version: 2025_03_02_101500) do
+  enable_extension "plpgsql"
+
+  create_table "admin_users", force: :cascade do |t|
+    t.string "email", null: false
+    t.string "encrypted_password", null: false
+    t.string "role", default: "support", null: false
+    t.datetime "last_sign_in_at"
+    t.boolean "two_factor_enabled", default: false, null: false
+    t.datetime "created_at", null: false
+    t.datetime "updated_at", null: false
+    t.index ["email"], name: "index_admin_users_on_email", unique: true
+  end
+
+  create_table "audit_events", force: :cascade do |t|
+    t.bigint "admin_user_id", null: false
+    t.string "action", null: false
+    t.jsonb "payload", default: {}
+    t.datetime "created_at", null: false
+    t.index ["admin_user_id"], name: "index_audit_events_on_admin_user_id"
+  end
+
+  add_foreign_key "audit_events", "admin_users"
+end
+""",
+    "services/mobile/lib/models/invoice.dart": """\
+import 'package:json_annotation/json_annotation.dart';
+
+part 'invoice.g.dart';
+
+/// An invoice as the mobile app shows it: the amount in cents, its currency and when it is due.
+@JsonSerializable()
+class Invoice {
+  Invoice({required this.id, required this.amountCents, required this.currency, this.dueDate});
+
+  final int id;
+  final int amountCents;
+  final String currency;
+  final DateTime? dueDate;
+
+  factory Invoice.fromJson(Map<String, dynamic> json) => _$InvoiceFromJson(json);
+  Map<String, dynamic> toJson() => _$InvoiceToJson(this);
+}
+""",
+    "services/mobile/lib/models/invoice.g.dart": """\
+// GENERATED CODE - DO NOT MODIFY BY HAND
+
+part of 'invoice.dart';
+
+// **************************************************************************
+// JsonSerializableGenerator
+// **************************************************************************
+
+Invoice _$InvoiceFromJson(Map<String, dynamic> json) => Invoice(
+      id: (json['id'] as num).toInt(),
+      amountCents: (json['amount_cents'] as num).toInt(),
+      currency: json['currency'] as String,
+      dueDate: json['due_date'] == null ? null : DateTime.parse(json['due_date'] as String),
+    );
+
+Map<String, dynamic> _$InvoiceToJson(Invoice instance) => <String, dynamic>{
+      'id': instance.id,
+      'amount_cents': instance.amountCents,
+      'currency': instance.currency,
+      'due_date': instance.dueDate?.toIso8601String(),
+    };
+""",
     "deploy/k8s/billing.yaml": """\
 apiVersion: apps/v1
 kind: Deployment
@@ -694,11 +775,13 @@ QUESTIONS = [
     ("billing deployment memory limit", "deploy/k8s/billing.yaml", ""),
     ("test that charge_invoice gives up after five attempts", "tests/test_services.py", ""),
     ("ChargeRequest message", "proto/billing.proto", "message ChargeRequest"),
+    ("which columns does the admin_users table have", "admin/db/schema.rb", 't.string "encrypted_password"'),
+    ("mobile app Invoice fromJson", "lib/models/invoice.dart", "factory Invoice.fromJson"),
 ]
 
 # What a part of the repository is, for the passage counts: the first prefix or ending that a path holds.
 NOISE = [("vendored", ("third_party/", "/vendor/")), ("fixtures", ("/fixtures/", "/cassettes/", "/testdata/")),
-         ("generated", ("_pb2.py", "_pb2_grpc.py", ".pb.go", "/generated/")),
+         ("generated", ("_pb2.py", "_pb2_grpc.py", ".pb.go", "/generated/", ".g.dart")),
          ("minified", (".min.js", ".min.css", ".map"))]
 
 
@@ -753,6 +836,14 @@ def write(root: Path) -> None:
             "\"status\": \"%s\"}'}\n    status: {code: %d, message: %s}\nversion: 1\n"
             % (rng.randrange(100, 9000), i, rng.randrange(5), i, "ok" if status == 200 else "retry", status,
                "OK" if status == 200 else "Service Unavailable"))
+    # a cassette of the provider's paginated invoice listing: 150 pages, each answer's body recorded
+    (billing / "invoices/tests/cassettes/list_invoices_all_pages.yaml").write_text("interactions:\n" + "".join(
+        "- request:\n    body: null\n    headers:\n      Accept: [application/json]\n    method: GET\n"
+        "    uri: https://payments.example.com/v1/invoices?page=%d\n  response:\n    body: {string: '{\"data\": [%s], "
+        "\"has_more\": true}'}\n    headers:\n      Retry-After: ['%d']\n    status: {code: 200, message: OK}\n"
+        % (page, ", ".join('{\"id\": \"in_%06d\", \"amount_due\": %d, \"currency\": \"eur\", \"status\": \"open\"}'
+                           % (page * 10 + k, rng.randrange(100, 90000)) for k in range(6)), rng.randrange(1, 5))
+        for page in range(150)) + "version: 1\n")
     (billing / "poetry.lock").write_text("".join(f'[[package]]\nname = "pkg{i}"\nversion = "1.{i}.0"\n\n'
                                                  for i in range(300)))
     # the web client's noise: a lock file, a minified vendor bundle and its map, a snapshot, translations
