@@ -8,6 +8,7 @@ import json
 import re
 
 from tests.conftest import ingest, run_ingest, write_tree
+from tests.test_code_parser import _cassette
 from tests.test_mcp_server import call, run, text
 from tests.test_page_or_template import env  # noqa: F401 - the keyword-only index fixture
 
@@ -56,7 +57,8 @@ def test_a_json_data_set_is_listed_and_found_with_how_few_of_its_records_are_ind
     invoices = [{"model": "invoices.invoice", "pk": i, "fields": {"currency": "EUR", "due_date": "2025-05-01",
                                                                   "amount_cents": i * 7}} for i in range(3000)]
     root = write_tree(tmp_path / "mono", {"fixtures/invoices.json": json.dumps(invoices, indent=2),
-                                          "config.json": json.dumps({"currency": "EUR", "retries": 3}, indent=2)})
+                                          "config.json": json.dumps({"currency": "EUR", "retries": 3}, indent=2),
+                                          "cassettes/list_invoices.yaml": _cassette(120)})
     ingest(root, "mono")
 
     async def scenario():
@@ -70,6 +72,8 @@ def test_a_json_data_set_is_listed_and_found_with_how_few_of_its_records_are_ind
     assert said.startswith("first 3 of 3,000 records indexed (a data set of records: search finds it by its field "
                            "names") and "read_file reads all of it" in said and said in text(listed), said
     assert files["mono/config.json"]["state"] == "indexed" and not files["mono/config.json"].get("reason")
+    assert (files["mono/cassettes/list_invoices.yaml"].get("reason") or "").startswith(
+        "first 3 of 120 records indexed (a data set of records"), files  # an HTTP cassette of 120 answers, 9 lines each
     [hit] = [h for h in found.structured_content["results"] if h["path"] == "mono/fixtures/invoices.json"]
     assert hit["data_rows"] == said and f"   ({said})" in text(found), text(found)
     printed = run_ingest(env, "files", "--sort", "path", "--collection", "mono").stdout
