@@ -855,10 +855,29 @@ end
 """
 
 
-def test_rails_schema_is_read():
-    """db/schema.rb is the one file that says which columns a table has now: it was skipped as generated."""
-    doc = parse_code("db/schema.rb", RAILS_SCHEMA)
-    assert 't.date "due_date"' in "\n".join(s.text for s in doc.sections)
+STRUCTURE_SQL = """\
+SET statement_timeout = 0;
+--
+-- PostgreSQL database dump
+--
+
+-- Dumped from database version 15.4
+-- Dumped by pg_dump version 15.4
+
+CREATE TABLE public.invoices (
+    id bigint NOT NULL,
+    due_date date
+);
+"""
+
+
+@pytest.mark.parametrize("name, text, column", [("db/schema.rb", RAILS_SCHEMA, 't.date "due_date"'),
+                                                ("db/structure.sql", STRUCTURE_SQL, "due_date date")])
+def test_a_database_schema_dump_is_read(name, text, column):
+    """db/schema.rb (structure.sql, pg_dump's, alike) is the one file that says which columns a table has now: it
+    was skipped as generated."""
+    doc = parse_code(name, text)
+    assert column in "\n".join(s.text for s in doc.sections)
 
 
 @pytest.mark.parametrize("name, text", [
