@@ -912,6 +912,8 @@ def _print_hits(answer) -> None:
             print(printable(f"    (the same file as {', '.join(hit.also_in)})"))
         if hit.data_rows:  # a data file's first rows alone are searched, as the MCP text says
             print(printable(f"    ({hit.data_rows})"))
+        if hit.conflict_copies or hit.conflict_copy_of:  # a sync conflict copy, as the MCP text says it
+            print(printable(f"    {engine.conflict_line(hit.conflict_copies, hit.conflict_copy_of)}"))
         if hit.more_in_file:
             print(printable(f"    {engine.more_in_file(hit.more_in_file, _search_args(hit.collection, hit.path))}"))
         if hit.attachments:

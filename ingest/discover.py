@@ -46,9 +46,22 @@ DEFAULT_IGNORES = [
     ".idea/", ".vscode/", ".obsidian/", ".trash/", ".Trash/", "*.egg-info/",
     # installed packages, outside any virtualenv: a conda or system Python's, the Go module cache, bower's
     "site-packages/", "dist-packages/", "__pypackages__/", "**/go/pkg/mod/", "bower_components/",
-    ".DS_Store", "*.swp", "*.swo", "*~", "#*#", ".#*", "*.tmp",
+    ".DS_Store", "*.swp", "*.swo", "*~", r"\#*#", ".#*", "*.tmp",  # '#*#' unescaped is a comment: it matched nothing
     *VENDORED_FOLDERS,
 ]
+# What editors and sync tools write beside a note for a moment while saving or syncing it: never a note, and each
+# counted as a file of a kind Sift does not read (stats: '.vsctmp 1') and, coming and going, asked for a scan. The
+# names above (Vim's .swp and backup~, Emacs' #autosave# and .#lock, Syncthing's .syncthing.*.tmp and
+# ~syncthing~*.tmp) were there already; these were not.
+EDITOR_AND_SYNC_TEMP = [
+    "4913",  # Vim's probe, made and removed at each save to learn whether the folder can be written
+    "*.vsctmp",  # VS Code's atomic save: written, then renamed over the note
+    "*.crswap",  # Chrome's and VS Code for the web's File System Access API swap file
+    "*___jb_tmp___", "*___jb_old___",  # JetBrains' safe write
+    "*.icloud",  # iCloud Drive's placeholder of a file not downloaded ('.note.md.icloud')
+    ".~lock.*#",  # LibreOffice's lock file
+]
+DEFAULT_IGNORES += EDITOR_AND_SYNC_TEMP
 
 
 @dataclass(frozen=True)

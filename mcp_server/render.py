@@ -51,6 +51,9 @@ def hit_data(hit) -> dict:
         or None,
         "more_in_file": hit.more_in_file or None,
         "also_in": hit.also_in or None,  # a search hit's file through other collections
+        # its sync conflict copies that matched too (left off the page), or, on a copy, the note it copies
+        "conflict_copies": getattr(hit, "conflict_copies", None) or None,
+        "conflict_copy_of": getattr(hit, "conflict_copy_of", None),
         "author": _short_author(getattr(hit, "author", None)),  # a PDF's, from its metadata: search finds it by it
         # a note's passage defining footnotes: where the note cites them, '[^1] cited at lines 7, 30'
         "footnotes_cited": footnotes.said(getattr(hit, "footnotes_cited", None) or {}) or None,
@@ -115,6 +118,8 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
             lines.append(f"   (the same file as {', '.join(h['also_in'])})")
         if h.get("data_rows"):  # a data file's first rows: a value of a later one is not found, read_file reads it
             lines.append(f"   ({h['data_rows']})")
+        if h.get("conflict_copies") or h.get("conflict_copy_of"):
+            lines.append(f"   {engine.conflict_line(h.get('conflict_copies'), h.get('conflict_copy_of'))}")
         if h.get("more_in_file"):
             lines.append(f"   {engine.more_in_file(h['more_in_file'], search_args(h['collection'], h['relative_path']))}")
         if said != n:

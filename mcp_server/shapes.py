@@ -44,6 +44,8 @@ class Hit(TypedDict):
     attachments_not_indexed: NotRequired[dict[str, str]]
     more_in_file: NotRequired[int]
     also_in: NotRequired[list[str]]
+    conflict_copies: NotRequired[list[str]]
+    conflict_copy_of: NotRequired[str]
     author: NotRequired[str]
     footnotes_cited: NotRequired[str]
     data_rows: NotRequired[str]

@@ -30,7 +30,7 @@ from typing import Callable
 from search.index import db, queries, schema
 from search.index.status import when
 from search.model.info import ModelError
-from search.query import bibliography, footnotes, fusion, keyword, question, spelling, symbols, tags, unindexed
+from search.query import bibliography, copies, footnotes, fusion, keyword, question, spelling, symbols, tags, unindexed
 from search.query.catalog import Catalog
 from search.query.dates import iso_dates, month_names_swapped, only_date
 from search.query.filters import Filters, empty_range
@@ -98,6 +98,8 @@ class Hit:
     attachments_not_indexed: dict[str, str] = field(default_factory=dict)
     more_in_file: int = 0  # on a file's first hit: its passages that ranked among the page's, left off (PER_FILE)
     also_in: list[str] = field(default_factory=list)  # the same file on disk through other collections (paths)
+    conflict_copies: list[str] = field(default_factory=list)  # its sync conflict copies that matched too (copies)
+    conflict_copy_of: str | None = None  # of a sync conflict copy shown alone: the note it is a copy of
     author: str | None = None  # a PDF's metadata author, which search finds it by (its title column holds it)
     # of a note's passage that defines footnotes: {label: the lines that cite it} (``footnotes.cited_at``)
     footnotes_cited: dict[str, list[int]] = field(default_factory=dict)
@@ -205,11 +207,14 @@ class Engine:
                         common = common_words() if ranked else set()
                         ranked, also = _twins_left_out(ranked, self._catalog_for(conn, state),
                                                        {r["name"]: r["root"] for r in queries.collections(conn)})
+                        ranked, copied, copy_of = _copies_folded(ranked, self._catalog_for(conn, state))
                         page, more = _per_file(ranked, limit, self._catalog_for(conn, state))
                         hits = self._hits(read, query, page, common)
                         for hit in hits:
                             hit.more_in_file = more.pop(hit.chunk_id, 0)
                             hit.also_in = also.get((hit.collection, hit.path), [])
+                            hit.conflict_copies = copied.get((hit.collection, hit.path), [])
+                            hit.conflict_copy_of = copy_of.get((hit.collection, hit.path))
                         if not hits:
                             notes += filtered_out(self._catalog_for(conn, state), filters)
                         break
@@ -1074,6 +1079,14 @@ def _named_files(query: str, ranked: list, catalog: Catalog, filters: Filters) -
     return named
 
 
+def conflict_line(copies_folded: list[str] | None, copy_of: str | None) -> str:
+    """The line under a hit that is, or stands for, a sync conflict copy (search.query.copies)."""
+    if copy_of:
+        return f"(a sync conflict copy of {copy_of}, which did not match)"
+    return f"(its sync conflict {'copy' if len(copies_folded) == 1 else 'copies'} {', '.join(copies_folded)} " \
+           "matched too: left off the page for other notes; read_file reads each)"
+
+
 def more_in_file(count: int, again: str | None = None) -> str:
     """The line under a file's first hit when more of its passages ranked among the page's than PER_FILE;
     ``again``: the search that shows them (the MCP tool's arguments), else read_file is named."""
@@ -1123,6 +1136,21 @@ def _twins_left_out(ranked: list, catalog: Catalog, roots: dict[str, str]) -> tu
         if len(names) > 1:
             also[names[0]] = [f"{c}/{p}" for c, p in names[1:]]
     return [item for item, row in zip(ranked, rows) if kept_of[where[row]] == where[row]], also
+
+
+def _copies_folded(ranked: list, catalog: Catalog) -> tuple[list, dict, dict]:
+    """``ranked`` without the passages of the sync conflict copies whose note ranks too (search.query.copies): a
+    copy holds nearly the note's text, and each of its passages took a second place on the page, at the same
+    score, for what the note said already."""
+    if not ranked:
+        return ranked, {}, {}
+    rows = catalog.files([item[0] for item in ranked])
+    where = [(str(catalog.collections[row]), catalog.paths[row]) for row in rows]
+
+    def held(collection: str, path: str) -> bool:
+        return any(str(catalog.collections[row]) == collection and catalog.paths[row] == path
+                   for row in catalog.named(path.rsplit("/", 1)[-1]))
+    return copies.fold(ranked, where, held)
 
 
 @functools.lru_cache(maxsize=8)

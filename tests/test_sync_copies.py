@@ -1,0 +1,85 @@
+"""A folder synced by Dropbox, iCloud, Syncthing or OneDrive and edited in Vim, Emacs, VS Code or Obsidian.
+
+What editors and sync tools write for a moment beside a note (VS Code's atomic-save temp, Vim's 4913 probe, Emacs'
+#autosave#, iCloud's placeholders …) is never indexed, counted or worth a scan; a sync conflict copy is a file of
+its own, listed and searchable, whose passages are folded into its note's hit when both match."""
+from __future__ import annotations
+
+from collections import Counter
+
+from watchfiles import Change
+
+from tests.conftest import indexed_engine, ingest, write_tree
+
+NOTE = ("# Sourdough starter\n\nFeed the sourdough starter twice a day with rye flour and water at 24 degrees; "
+        "discard half before each feeding so the jar does not overflow.\n")
+TEMPS = ["4913", "note.md.vsctmp", "note.md.crswap", "note.md___jb_tmp___", "note.md___jb_old___",
+         ".note.md.icloud", "#note.md#", ".#note.md", ".note.md.swp", "note.md~", ".syncthing.note.md.tmp",
+         "~syncthing~note.md.tmp", ".~lock.budget.ods#"]
+
+
+def test_editor_and_sync_temp_files_are_neither_indexed_nor_counted_nor_scanned(immediate, tmp_path):
+    """'#note.md#' (Emacs' autosave) was in the ignore list as '#*#', which a .gitignore reads as a comment: it
+    matched nothing, and stats said '1 file of kinds Sift does not read: (other endings) 1'; VS Code's
+    'note.md.vsctmp', Chrome's '.crswap', Vim's '4913' were counted likewise, and each coming and going was
+    asked for a scan."""
+    from ingest.discover import Rules, walk, why_not_indexed
+    from workers import runtime
+    from workers.watch import Watcher
+    root = write_tree(tmp_path / "notes", {"note.md": NOTE, **{name: "x\n" for name in TEMPS}})
+    unread = Counter()
+    assert [f.path for f in walk(root, unread=unread)] == ["note.md"]
+    assert unread == Counter(), unread
+    for name in TEMPS:
+        assert "ignore list" in why_not_indexed(root, name), name
+    ingest(root)
+    watcher = Watcher(runtime.index(), Rules())
+    for name in TEMPS:
+        for change in (Change.added, Change.modified, Change.deleted):
+            assert not watcher.relevant(1, str(root), change, name), (change, name)
+
+
+def test_original_of_names_the_note_a_conflict_copy_copies():
+    from search.query.copies import original_of
+    assert original_of("a/note (conflicted copy 2024-03-01).md") == "a/note.md"
+    assert original_of("note (Ann's conflicted copy 2024-03-01 (1)).md") == "note.md"
+    assert original_of("note (conflicted copy 2024-03-01 123456).md") == "note.md"
+    assert original_of("note.sync-conflict-20240301-123456-ABCDEFG.md") == "note.md"
+    assert original_of("note_conflict-20240301-123456.md") == "note.md"
+    assert original_of("x/note (1).md") == "x/note.md"
+    assert original_of("note.md") is None and original_of("chapter 1.md") is None
+    assert original_of("(1).md") is None
+
+
+def test_a_conflict_copy_is_searchable_but_folded_into_its_notes_hit(immediate, tmp_path, embedder):
+    """Dropbox's copy of a note holds its text: a search gave both, at the same score, two of the page's places for
+    one note. The copy's passages are now left off when the note ranks too, and the note's hit names the copy; a
+    word only the copy holds still finds it, named as the copy of the note."""
+    from mcp_server.render import hit_data, hits_text
+    root = write_tree(tmp_path / "notes", {
+        "bread/sourdough.md": NOTE,
+        "bread/sourdough (conflicted copy 2024-03-01).md": NOTE + "\nOn the laptop: try spelt flour instead.\n",
+        "bread/sourdough.sync-conflict-20240301-123456-ABCDEFG.md": NOTE,
+        "bread/rye.md": "# Rye bread\n\nRye flour makes a dense loaf; a sourdough starter gives it its sour taste.\n",
+        "todo (1).md": "# Todo\n\nBuy rye flour.\n",  # a '(1)' without its original: a file like any other
+    })
+    engine = indexed_engine(root, "notes", embedder)
+    for mode in ("keyword", "hybrid"):
+        answer = engine.search("feed the sourdough starter rye flour", mode=mode)
+        paths = [hit.path for hit in answer.hits]
+        assert "bread/sourdough.md" in paths and "bread/rye.md" in paths, (mode, paths)
+        assert not any("conflict" in p for p in paths), (mode, paths)
+        first = next(hit for hit in answer.hits if hit.path == "bread/sourdough.md")
+        assert sorted(first.conflict_copies) == [
+            "notes/bread/sourdough (conflicted copy 2024-03-01).md",
+            "notes/bread/sourdough.sync-conflict-20240301-123456-ABCDEFG.md"], mode
+        todo = [hit for hit in answer.hits if hit.path == "todo (1).md"]
+        assert todo and todo[0].conflict_copy_of is None, (mode, paths)
+    shown = "\n".join(hits_text([hit_data(h) for h in answer.hits]))
+    assert "(its sync conflict copies notes/bread/sourdough" in shown and "matched too: left off the page" in shown, \
+        shown
+
+    only = engine.search("spelt", mode="keyword")
+    assert [hit.path for hit in only.hits] == ["bread/sourdough (conflicted copy 2024-03-01).md"]
+    assert only.hits[0].conflict_copy_of == "notes/bread/sourdough.md"
+    assert "(a sync conflict copy of notes/bread/sourdough.md, which did not match)" in "\n".join(hits_text([hit_data(h) for h in only.hits]))
