@@ -701,7 +701,7 @@ def cmd_remove(args) -> int:
         row = queries.collections(conn, name)[0]
         building = queries.building_generation(conn, row["id"]) is not None
         files, chunks = store.remove_collection(conn, row["id"])
-        store.drop_unused_vectors(conn)
+        store.drop_unused_vectors(conn, keep=False)  # what a removed collection held goes now
     finally:
         conn.close()
     gone = (f"{count(files, 'file')} and {count(chunks, 'passage')} are no longer searchable"

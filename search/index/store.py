@@ -550,8 +550,18 @@ def _drop_generations(conn, select: str, params: tuple) -> None:
     conn.execute(f"DELETE FROM generations WHERE id IN ({select})", params)
 
 
-def drop_unused_vectors(conn: sqlite3.Connection) -> None:
-    """Drop the cached vectors no chunk uses, unless a build is under way (it may be about to reuse one) or a big
+# Cached vectors no chunk uses any more, kept after a publish: a checkout of another git branch and back, an edit
+# undone or a note restored from the trash found their vectors dropped and embedded them all again (a branch
+# switch of 212 notes, 20 of them edited: 23 chunks embedded at each switch back). They all go once they are more
+# than UNUSED_VECTORS_KEPT and more than a quarter of the vectors in use (the cache keeps no age to drop the
+# oldest by); ``ingest remove`` drops them at once.
+UNUSED_VECTORS_KEPT = 5000
+_UNUSED = "FROM vectors WHERE text_hash NOT IN (SELECT text_hash FROM chunks)"
+
+
+def drop_unused_vectors(conn: sqlite3.Connection, keep: bool = True) -> None:
+    """Drop the cached vectors no chunk uses (with ``keep``, only once they are too many to keep: see
+    UNUSED_VECTORS_KEPT), unless a build is under way (it may be about to reuse one) or a big
     file is embedded in the background (its build reads them once it is done). A big file whose background job
     failed for good holds nothing back: its row stays until the file changes or ``ingest retry-failed``, which may
     be never, and every unused vector stayed meanwhile."""
@@ -559,7 +569,8 @@ def drop_unused_vectors(conn: sqlite3.Connection) -> None:
         building = conn.execute("SELECT 1 FROM generations WHERE state = 'building' UNION ALL "
                                 "SELECT 1 FROM background WHERE failed IS NULL LIMIT 1").fetchone()
         if not building:  # a build may be about to reuse a cached vector, or one embedded in the background
-            conn.execute("DELETE FROM vectors WHERE text_hash NOT IN (SELECT text_hash FROM chunks)")
+            if not keep or _too_many_unused(conn):
+                conn.execute(f"DELETE {_UNUSED}")
             conn.execute("DELETE FROM cut")  # likewise a big file's chunks, kept for its build (keep_cut)
             # vectors of a model no collection answers with any more (the model was changed); by the primary
             # key's model prefix, so this costs nothing when there are none
@@ -568,6 +579,13 @@ def drop_unused_vectors(conn: sqlite3.Connection) -> None:
                 conn.execute("DELETE FROM vectors WHERE model = ?", (old,))
                 _drop_generations(conn, "SELECT id FROM generations WHERE state = 'superseded' AND model = ?", (old,))
     reclaim_free_pages(conn)
+
+
+def _too_many_unused(conn: sqlite3.Connection) -> bool:
+    unused = conn.execute(f"SELECT count(*) {_UNUSED}").fetchone()[0]
+    if unused <= UNUSED_VECTORS_KEPT:
+        return False
+    return unused > (conn.execute("SELECT count(*) FROM vectors").fetchone()[0] - unused) // 4
 
 
 def bytes_in_use(conn: sqlite3.Connection) -> int:
