@@ -79,6 +79,8 @@ def test_a_branch_switch_makes_one_generation_and_switching_back_embeds_nothing(
     write_tree(root, {f"new/e{i}.md": f"# Egret {i}\n\nEgret {i} stands still.\n" for i in range(10)})
     git(root, "add", "-A")
     git(root, "commit", "-qm", "other")
+    live.wait(lambda: live.settled() and len(live.paths("perches")) == 40 and len(live.paths("egret")) == 10,
+              "the other branch built")
     git(root, "checkout", "-q", "main")
     live.wait(lambda: live.settled() and not live.paths("egret") and not live.paths("perches"), "back on main")
 
