@@ -1,12 +1,13 @@
 """A git branch switch under the real watcher: how many generations, how many chunks embedded, how long.
 
-Copies some folders of ../shared/data/notes-en into a git repository and makes a second branch that moves two
-folders (python/ and git/ under lang/), edits ``--edited`` notes of git/ and adds ``--added`` notes; runs
+Copies some folders of ../shared/data/notes-en into a git repository and makes a second branch that moves the first
+two of them under lang/, edits ``--edited`` notes of the first and adds ``--added`` notes; runs
 ``huey_consumer`` and ``python -m workers.watch`` (bench/freshness.py's consumer mode), then checks out the other
 branch and back, twice, and moves a folder by hand. For each: the generations made, the chunks embedded, the
 seconds from the command to the index holding the files it left on disk, the watcher's log lines.
 
     SIFT_MODEL=minilm .venv/bin/python bench/branch_switch.py [--folders git python sqlite docker bash]
+    [--edited 20] [--added 10]
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import sys
 import time
 
 from common import fresh_home, shared_data
-from freshness import start, stop, wait
+from freshness import start, stop
 
 GIT = ["git", "-c", "user.email=bench@sift", "-c", "user.name=bench"]
 
@@ -30,18 +31,19 @@ def main() -> int:
     root = home / "notes"
     for folder in args.folders:
         shutil.copytree(shared_data("notes-en") / folder, root / folder)
-    make_branches(root, args.edited, args.added)
+    make_branches(root, args.folders[:2], args.edited, args.added)
     log = open(home / "processes.log", "ab")
     procs = start("consumer", root, log)
     try:
         from search.index import db
         conn = db.connect(home / "index.db", readonly=True)
-        wait(lambda: calm(conn, root), "the first build")
-        print(f"{len(on_disk(root))} notes; other branch: python/ and git/ moved under lang/, {args.edited} notes "
+        wait(lambda: calm(conn, root), "the first build", interval=1.0, deadline=7200)
+        print(f"{len(on_disk(root))} notes; other branch: {' and '.join(args.folders[:2])} moved under lang/, "
+              f"{args.edited} notes "
               f"edited, {args.added} added", flush=True)
         for command in (["git", "checkout", "-q", "other"], ["git", "checkout", "-q", "main"],
                         ["git", "checkout", "-q", "other"], ["git", "checkout", "-q", "main"],
-                        ["mv", "python", "python-moved"]):
+                        ["mv", args.folders[1], args.folders[1] + "-moved"]):
             measure(conn, root, home, command)
     finally:
         stop(procs)
@@ -57,23 +59,32 @@ def parse_args():
     return parser.parse_args()
 
 
-def make_branches(root, edited: int, added: int) -> None:
+def make_branches(root, moved: list[str], edited: int, added: int) -> None:
     def git(*args):
         subprocess.run([*GIT, *args], cwd=root, check=True, capture_output=True)
     git("init", "-q", "-b", "main")
     git("add", "-A")
     git("commit", "-qm", "main")
     git("checkout", "-qb", "other")
-    for note in sorted((root / "git").glob("*.md"))[:edited]:
+    for note in sorted((root / moved[0]).glob("*.md"))[:edited]:
         note.write_text(note.read_text() + f"\nReviewed on the other branch: {note.stem}.\n")
     (root / "lang").mkdir()
-    git("mv", "python", "lang/python")
-    git("mv", "git", "lang/git")
+    for folder in moved:
+        git("mv", folder, f"lang/{folder}")
     for i in range(added):
         (root / "lang" / f"added-{i}.md").write_text(f"# Added {i}\n\nA note only the other branch has, number {i}.\n")
     git("add", "-A")
     git("commit", "-qm", "other")
     git("checkout", "-q", "main")
+
+
+def wait(check, what: str, interval: float, deadline: float) -> None:
+    """bench/freshness.py's wait, with a deadline of its own: a first build on a busy machine took over its 10 min."""
+    end = time.monotonic() + deadline
+    while not check():
+        if time.monotonic() > end:
+            sys.exit(f"timed out waiting for {what}")
+        time.sleep(interval)
 
 
 def on_disk(root) -> set[str]:
@@ -94,7 +105,7 @@ def measure(conn, root, home, command: list[str]) -> None:
     logged = (home / "processes.log").read_text(errors="replace").count("\n")
     started = time.monotonic()
     subprocess.run(command, cwd=root, check=True)
-    wait(lambda: calm(conn, root), " ".join(command), interval=0.5)
+    wait(lambda: calm(conn, root), " ".join(command), interval=0.5, deadline=3600)
     took = time.monotonic() - started
     time.sleep(5)  # a second scan of the same burst would come within the watcher's tick
     generations = conn.execute("SELECT max(id) FROM generations").fetchone()[0] - top  # ids are never reused
