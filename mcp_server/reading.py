@@ -747,6 +747,8 @@ def _failure(conn, target: paths.Target) -> str:
     row = queries.latest_progress(conn, target.collection, target.relative)
     if row is None:
         return "not indexed yet"
+    if row["reason"] == queries.DEFERRED:  # a later part of a first build reads it: not skipped for good
+        return row["reason"]
     if row["state"] in ("failed", "skipped"):
         return f"{row['state']} at {row['stage']}: {row['reason']}"
     return "waiting to be indexed"

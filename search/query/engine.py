@@ -745,6 +745,8 @@ def _why_no_passages(conn, collection: str, relative: str) -> str:
         if queries.visible_file(conn, collection, relative) is not None:
             return "it is indexed, but holds no text to compare"
         return "no scan has read it yet (refresh queues one)"
+    if row["reason"] == queries.DEFERRED:  # on its way: a later part of the first build reads it
+        return f"{row['reason']}; similar compares it once that part is published"
     if row["state"] in ("failed", "skipped"):
         return f"{row['state']} at {row['stage']}: {row['reason']}"
     if queries.visible_file(conn, collection, relative) is not None:

@@ -41,6 +41,10 @@ SORTS = ("modified", "path")
 MAX_LIMIT = 500
 IN_FLIGHT_DETAIL = "waiting to be indexed ({change}; next: {stage})"
 AT_WORK_DETAIL = "being indexed ({change}): {work}"  # a worker has been at it for a while (search.index.working)
+# A file a part of a first build leaves to a later part (workers.tasks.first_part). It was listed 'skipped: not read
+# yet: … (at parse)', as a file no scan will read, and a model told the user it was left out.
+NOT_READ_YET = ("not read yet: the collection's first build is published in parts (SIFT_FIRST_PART) and this file "
+                "comes in a later one; searchable once that part is published")
 # A PDF with a note of its name beside it (its conversion), which scans index instead (ingest.links.converted_pdfs):
 # it was in no listing at all, so list_files glob='*.pdf' did not find it.
 STOOD_FOR = ("not indexed itself: the note {note} beside it, of the same name, stands for it (taken for its "
@@ -193,6 +197,8 @@ def data_rows(version) -> str | None:
 
 
 def _state(change, stage, state, reason) -> tuple[str, str | None]:
+    if reason == queries.DEFERRED:  # a part of a first build leaves it to a later part: on its way, not skipped
+        return "pending", NOT_READ_YET
     if state in ("failed", "skipped"):
         return state, f"{reason} (at {stage})"
     if change == "deleted":
