@@ -122,6 +122,26 @@ def _fresh_text(d: dict) -> str:
             f"{render.count(b['files'], 'changed file')} pending)" + more + aside)
 
 
+PARTIAL = "partial results"
+
+
+def partial_notes(conn, fresh: list[dict]) -> list[str]:
+    """A note per collection searched whose published generation is a part of its first build
+    (workers.tasks.first_part), for search to put before its passages. Only the freshness line, after the last
+    passage, said the index was partial; an answer from the first 100 of 1,874 files read as the whole folder's,
+    and 'no passages match: try other words' sent a model to rephrase a question answered in a file not read
+    yet."""
+    notes = []
+    for d in fresh:
+        if d.get("not_read_yet"):
+            seen = queries.generation(conn, d["published_generation"])["seen"]
+            notes.append(f"{PARTIAL}: {d['collection']}'s first build comes in parts, so only "
+                         f"{seen - d['not_read_yet']:,} of its {render.count(seen, 'file')} were searched; the other "
+                         f"{d['not_read_yet']:,} are not read yet (their parts follow: stats says how far), and the "
+                         "answer may be in one of them")
+    return notes
+
+
 def _since(ts: float | None) -> float | None:
     return None if ts is None else round(time.time() - ts, 1)
 

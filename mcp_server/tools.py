@@ -355,8 +355,9 @@ class Tools:
         answer.notes += where.notes(found=bool(answer.hits))
         if not answer.hits:  # 'notes/*.md' matched nothing and said nothing, where list_files tells how to write it
             answer.notes += [hint for hint in (glob_hint(glob, self.sift.roots(), scope.MCP),) if hint]
-        hits = [render.hit_data(h) for h in answer.hits]
         fresh_line, fresh = report.freshness(self.sift.conn(), where.collection)
+        answer.notes[:0] = report.partial_notes(self.sift.conn(), fresh)  # first: the answer may be in a file not read yet
+        hits = [render.hit_data(h) for h in answer.hits]
         by = f", embedded by {', '.join(answer.models)}" if answer.models else ""
         once = render.generations_said(hits, answer.generations)
         lines = [f"{render.count(len(hits), 'passage')} for {_echo(answer.query)} "
@@ -615,6 +616,9 @@ def _no_match(generations: dict[str, int], notes: list[str]) -> list[str]:
                 "once stats shows a published generation"]
     if any(note.startswith(FILTERED_OUT) for note in notes):
         return ["no passages match: the filters leave no file to search (the note above says which)"]
+    if any(note.startswith(report.PARTIAL) for note in notes):  # other words will not find what is not read yet
+        return ["no passages match in the files read so far: the answer may be in a file not read yet (the note "
+                "above); search again once its first build is whole, or read_file a file by name meanwhile"]
     return ["no passages match: try other words, mode 'semantic', or fewer filters"]
 
 
