@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 
 from search.index import space, status, working
-from search.index.status import age, count, freshness_lines, nothing_seen_text, unread_text
+from search.index.status import NOT_READ_YET, age, count, freshness_lines, nothing_seen_text, unread_text
 from search.model.embedding import reembedding
 from workers.queues import QueueUnavailable
 
@@ -490,13 +490,17 @@ def _building_lines(gen: dict) -> list[str]:
              f"ETA {age(eta) if eta is not None else 'unknown yet'}",
              "    stage     queued    done  failed skipped"]
     lines[2:2] = [f"    {working.text(w)}" for w in p.get("slow") or []]
+    if gen.get("not_read_yet"):  # '1,874 files seen, 1,874 added' then '3 of 100 changed files done': say why 100
+        lines.insert(2, f"    a part of the first build (SIFT_FIRST_PART): {count(p.get('files', 0), 'file')} in this "
+                        f"part, {gen['not_read_yet']:,} not read yet, left to the parts after it")
     for stage, n in gen["stages"].items():
         lines.append(f"    {stage:<8}{n['queued']:>8,}{n['done']:>8,}{n['failed']:>8,}{n['skipped']:>8,}")
     return lines
 
 
 def _change_line(gen: dict) -> str:
-    said = {"as before": "skipped or failed as before"}  # workers.tasks.AS_BEFORE: not a change at all
+    said = {"as before": "skipped or failed as before",  # workers.tasks.AS_BEFORE: not a change at all
+            NOT_READ_YET: "not read yet (in later parts)"}  # a part of a first build: new files it leaves to later parts
     changes = ", ".join(f"{n:,} {said.get(kind, kind)}" for kind, n in sorted(
         gen["changes"].items(), key=lambda item: (item[0] in said, item[0]))) or "no changes"
     return f"{count(gen['seen'], 'file')} seen, {changes}; {count(gen['embedded'], 'chunk')} embedded"

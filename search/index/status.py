@@ -106,6 +106,9 @@ def _with_name_fix(fresh: dict, row) -> dict:
     return {**fresh, "name_problem": fix} if fix else fresh
 
 
+NOT_READ_YET = "not read yet"  # a change line's count of the files a part of a first build leaves to later parts
+
+
 def _generation(conn, gen) -> dict:
     groups, trouble = _progress(conn, gen["id"])
     changes: dict[str, int] = {}
@@ -116,6 +119,12 @@ def _generation(conn, gen) -> dict:
         changes["added"] = changes.get("added", 0) - later
         changes = {change: n for change, n in changes.items() if n > 0}
     finished = gen["finished"]
+    later = sum(1 for r in trouble if r["reason"] == queries.DEFERRED)
+    stages = stage_counts(groups)
+    stages["parse"]["skipped"] -= later  # on their way, not skipped: stats said 'parse … skipped 1,774' of a part
+    if later:  # new files all: a part of 400 said '1,874 files seen, 1,475 added', the 1,075 left to later parts too
+        changes["added"] -= later
+        changes[NOT_READ_YET] = later
     return {
         "id": gen["id"], "state": gen["state"], "model": gen["model"],
         "started": gen["started"], "finished": finished,
@@ -123,7 +132,7 @@ def _generation(conn, gen) -> dict:
         "discovered": gen["discovered"] is not None,
         "seen": gen["seen"], "unchanged": gen["unchanged"], "changes": changes, "unread": _unread(gen),
         "not_included": _not_included(gen), "left_out": _left_out(gen),
-        "stages": stage_counts(groups),
+        "stages": stages,
         "chunks_written": sum(r["chunks"] for r in groups if r["stage"] == "write"),
         "embedded": sum(r["embedded"] for r in groups),
         # the files a part of a first build leaves to the next parts (workers.tasks.first_part): a count, not
@@ -247,11 +256,15 @@ def eta(gen, total: int, done: int, slow: list[dict], later: int = 0) -> float |
         return None
     if done >= total:
         return 0.0
-    if done == 0:
-        return None
     left = [_work_left(w) for w in slow if w.get("total")]
     if None in left:
         return None  # a big file whose first chunks are not embedded yet: its pace is unknown
+    # the files of a job being embedded count as far as its chunks are: a job embeds up to SIFT_FILES_PER_JOB files
+    # and writes them at once, so a part of a first build had '1 of 101 changed files done; ETA 1.6 h' (a first
+    # small job's file in 56 s) while the other 75 files' job was at 96 of its 122 chunks, 20 s from its end
+    done += sum(w["files"] * w["done"] / w["total"] for w in slow if w.get("total") and w.get("files"))
+    if done == 0:
+        return None
     since, done_then = _paced_from(gen)
     done_then = max(0, done_then - later) if done_then else 0  # ``later``: files left to later parts, not done
     if done <= done_then:
