@@ -112,9 +112,10 @@ def _fresh_text(d: dict) -> str:
     if b is None and queued is not None:
         since = f" (queued {render.age(queued['age_seconds'])} ago)" if queued else ""
         return text + f", its first scan waits in the queue for a worker{since}"
-    if b is None:
+    if b is None:  # between two parts of a first build, its next part's scan is queued: not 'nothing being built'
+        idle = ", the next part's scan comes next" if d.get("not_read_yet") else ", nothing being built"
         return text + (f", {render.count(waiting, 'changed file')} waiting for a scan" if waiting > 0
-                       else "" if aside else ", nothing being built") + aside
+                       else "" if aside else idle) + aside
     more = f", {render.count(waiting, 'more changed file')} waiting for a scan" if waiting > 0 else ""
     if b["discovering"]:
         return text + f", generation {b['generation']} is looking for changed files" + more + aside
