@@ -1,0 +1,180 @@
+"""A first build in parts (workers.tasks.first_part) as an assistant sees it over MCP between two parts: search says
+before its passages that it searched only the files read so far, and that the answer may be in one not read yet
+(a search for words only such a file holds said 'try other words'); list_files lists a file not read yet as pending,
+on its way, not 'skipped'; read_file reads it from disk and says search finds it once it is indexed; stats' table
+no longer counts the files left to later parts as skipped, and says what the part is.
+
+Real SQLite, the session's MiniLM, a real huey queue whose jobs this process runs one by one (to stop between two
+parts), the real ``sift-mcp`` under the real stdio client; and a real ``huey_consumer`` started by ``sift-mcp``
+itself, watched from the first answer to the last part."""
+from __future__ import annotations
+
+import time
+
+import anyio
+import pytest
+
+from tests.conftest import write_tree
+from tests.test_mcp_server import call, run, text
+
+DEADLINE = 900.0  # seconds: a safety net against a hung test, not a speed assertion
+NOTES = 23  # parts of 5: 5, then 5, then the other 13
+
+
+def notes(root):
+    files = {f"n{i:02}.md": f"# Note {i}\n\nThe pelican number word{i} flies at dawn.\n" for i in range(NOTES)}
+    files["n20.md"] = "# Hangar\n\nThe zeppelin hangar door code is 4471.\n"  # in the last part
+    return write_tree(root, files)
+
+
+def run_jobs(huey, until=lambda: False) -> None:
+    while not until():
+        task = huey.dequeue()
+        if task is None:
+            return
+        huey.execute(task)
+
+
+def between_parts(tmp_path, monkeypatch):
+    """The first part (5 files) published, the second part's scan run: generation 2 builds 5 files, 13 wait."""
+    from search.index import queries, store
+    from workers import runtime, tasks
+    from workers.app import huey
+    monkeypatch.setenv("SIFT_FIRST_PART", "5")
+    root = notes(tmp_path / "notes")
+    conn = runtime.index()
+    cid = store.ensure_collection(conn, "notes", str(root))["id"]
+    tasks.discover(cid)
+    run_jobs(huey, lambda: queries.get_collection(conn, cid)["published"] is not None)
+    run_jobs(huey, lambda: queries.building_generation(conn, cid) is not None)  # the next part's scan
+    return conn, cid
+
+
+def test_stats_says_what_a_part_being_built_is_and_counts_none_skipped(sift_env, tmp_path, monkeypatch):
+    """'1,874 files seen, 1,874 added', then '3 of 100 changed files done', then 'parse … skipped 1,774': the files
+    left to later parts were counted added and skipped, and nothing said why 100 of 1,874."""
+    from search.index import status
+    from workers.stats import CLI, collection_lines
+    conn, _ = between_parts(tmp_path, monkeypatch)
+    [c] = status.collect(conn)["collections"]
+    said = "\n".join(collection_lines(c, CLI))
+    assert "a part of the first build (SIFT_FIRST_PART): 5 files in this part, 13 not read yet, left to the " \
+           "parts after it" in said, said
+    assert "generation 1, 0 s ago; 23 files seen, 5 added, 18 not read yet (in later parts); " in said.replace(
+        "1 s ago", "0 s ago"), said
+    assert "building: generation 2 (started 0 s ago); 23 files seen, 5 added, 13 not read yet (in later parts); " \
+           in said.replace("1 s ago", "0 s ago"), said
+    assert c["building"]["stages"]["parse"]["skipped"] == 0, c["building"]["stages"]
+    assert c["published"]["stages"]["parse"]["skipped"] == 0, "the published part's 18 are not skipped either"
+    assert (c["building"]["not_read_yet"], c["published"]["not_read_yet"]) == (13, 18)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_an_assistant_between_two_parts_is_told_the_answer_may_be_in_a_file_not_read_yet(
+        sift_env, tmp_path, monkeypatch, servers):
+    between_parts(tmp_path, monkeypatch)
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return {"missing": await call(s, "search", query="zeppelin hangar", mode="keyword"),
+                    "found": await call(s, "search", query="pelican", mode="keyword"),
+                    "listed": await call(s, "list_files", glob="n2*.md", sort="path"),
+                    "read": await call(s, "read_file", path="notes/n20.md"),
+                    "similar": await call(s, "similar", path="notes/n20.md")}
+    got = run(scenario)
+
+    missing = text(got["missing"])
+    assert "partial results: notes's first build comes in parts, so only 5 of its 23 files were searched; the " \
+           "other 18 are not read yet" in missing, missing
+    assert "no passages match in the files read so far: the answer may be in a file not read yet" in missing
+    assert "try other words" not in missing, "other words cannot find a file not read yet"
+    assert "partial: its first build comes in parts, 18 files not read yet" in missing, "the freshness line"
+    found = text(got["found"])
+    assert found.startswith("5 passages for 'pelican'"), found
+    assert found.splitlines()[1].startswith("note: partial results: notes's first build comes in parts, so only 5 "
+                                            "of its 23 files"), "said before the passages, not only at the end"
+    assert got["found"].structured_content["notes"][0].startswith("partial results: ")
+
+    listed = text(got["listed"])
+    for line in listed.splitlines():
+        if line.startswith("notes/n2"):
+            assert "pending: not read yet: the collection's first build is published in parts (SIFT_FIRST_PART) " \
+                   "and this file comes in a later one; searchable once that part is published" in line, listed
+            assert "skipped" not in line, listed
+
+    read = text(got["read"])
+    assert "The zeppelin hangar door code is 4471." in read, "read from disk"
+    assert "not read yet: the collection's first build is published in parts" in read, read
+    assert "search does not find it until it is indexed" in read, read
+    assert got["similar"].is_error and "similar compares it once that part is published" in text(got["similar"])
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_every_answer_during_a_first_build_in_parts_says_it_is_partial(sift_env, tmp_path, monkeypatch, servers):
+    """``sift-mcp --root`` with its own worker and watcher (a real huey_consumer) builds 23 notes in parts of 5
+    while the client searches for a word in the last part's note: every answer that came from a part says so
+    before its passages and never says 'try other words'; the last answer finds the note."""
+    monkeypatch.setenv("SIFT_FIRST_PART", "5")
+    root = notes(tmp_path / "notes")
+    seen: list[tuple[int | None, str]] = []
+
+    async def scenario():
+        async with servers.session(dict(sift_env, SIFT_FIRST_PART="5"), "--root", str(root)) as s:
+            deadline = time.monotonic() + DEADLINE
+            while time.monotonic() < deadline:
+                got = await call(s, "search", query="zeppelin", mode="keyword")
+                [fresh] = got.structured_content["freshness"]
+                seen.append((fresh.get("not_read_yet"), text(got)))
+                if fresh["published_generation"] and not fresh.get("not_read_yet") and got.structured_content[
+                        "results"]:
+                    return
+                await anyio.sleep(0.2)
+    run(scenario)
+    partial = [said for later, said in seen if later]
+    assert partial, "no answer came between two parts (the build ran too fast to watch?)"
+    for said in partial:
+        assert said.splitlines()[1].startswith("note: partial results: notes's first build comes in parts"), said
+        assert "try other words" not in said, said
+        assert "nothing being built" not in said, "the next part's scan is queued"
+    assert "notes/n20.md" in seen[-1][1] and "partial" not in seen[-1][1], seen[-1][1]
+
+
+def test_the_eta_counts_the_files_of_a_job_being_embedded_by_its_chunks(sift_env, tmp_path):
+    """A part of notes-en's first build, 56 s in: 1 of 101 files written (a small first job's), the other 75 of a
+    job at 96 of its 122 chunks after 55 s. Stats said 'ETA 1.6 h' (100 files at one per 56 s), 20 s from the job's
+    end; each part began so ('ETA 4.0 h' for 400 files that took 3 min)."""
+    from search.index import status, store
+    from workers import runtime
+    conn = runtime.index()
+    collection = store.ensure_collection(conn, "notes", str(tmp_path))
+    gen = store.begin_generation(conn, collection["id"], None)
+    names = [f"n{i:03}.md" for i in range(101)]
+    store.record_plan(conn, gen, collection["id"], dict.fromkeys(names, "added"), {}, 101)
+    with conn:  # as discover stamped it then
+        conn.execute("UPDATE generations SET discovered = ? WHERE id = ?", (time.time() - 56, gen))
+    store.mark(conn, gen, names[:1], "write", "done")
+    store.record_work(conn, gen, "embed", names[1:76], 65_000, time.time() - 55, 96, 122)  # this process
+    [c] = status.collect(conn)["collections"]
+    eta = c["building"]["progress"]["eta_seconds"]
+    # 1 + 75 * 96 / 122 = 60 files' worth in 56 s: 41 to go, about 38 s (the job's own rest: 15 s)
+    assert 30 <= eta <= 60, c["building"]["progress"]
+
+
+def test_between_two_parts_the_freshness_line_says_the_next_part_comes(sift_env, tmp_path, monkeypatch):
+    """A part published, the next part's scan queued by its publish, no worker at it yet: search's freshness line
+    said 'partial: …, 18 files not read yet, nothing being built', as if the rest would never come."""
+    from mcp_server import report
+    from search.index import queries, store
+    from workers import runtime, tasks
+    from workers.app import huey
+    monkeypatch.setenv("SIFT_FIRST_PART", "5")
+    root = notes(tmp_path / "notes")
+    conn = runtime.index()
+    cid = store.ensure_collection(conn, "notes", str(root))["id"]
+    tasks.discover(cid)
+    run_jobs(huey, lambda: queries.get_collection(conn, cid)["published"] is not None)
+    line, _ = report.freshness(conn)
+    assert line.endswith("partial: its first build comes in parts, 18 files not read yet, the next part's scan comes "
+                         "next"), line
