@@ -23,13 +23,15 @@ from urllib.parse import quote
 
 import numpy as np
 
-from ingest.document import Document, Section, Skip, shortened, whole_characters
+from ingest.document import INNER_NAMES, OUTER_NAMES, Document, Section, Skip, shortened, whole_characters
 from ingest.markdown import parse_markdown
 
 NEAR = 50  # lines after a node's id that its "text" key is looked for on (a canvas written with a key a line)
 # nodes and edges a canvas may hold: 20,000 parse in about 2 s (10,000 cards each in a group of its own, the worst
 # case, on a busy 2-core machine); Obsidian's own canvases hold hundreds
 MAX_ITEMS = 20_000
+# groups around a node gathered, at most: a shortened path's outermost and innermost names, and one more each side
+AROUND = OUTER_NAMES + INNER_NAMES + 2
 ID = re.compile(r'"id"\s*:\s*("(?:[^"\\]|\\.)*")')
 
 
@@ -162,18 +164,28 @@ class _Boxes:
     def __init__(self, groups: list[dict]):
         placed = [(g, box) for g in groups if (box := _box(g)) is not None]
         self.groups = [g for g, _ in placed]
-        self.areas = [_area(box) for _, box in placed]
+        self.index = {id(g): i for i, g in enumerate(self.groups)}
+        self.areas = np.array([_area(box) for _, box in placed], dtype=float)
         self.boxes = np.array([box for _, box in placed], dtype=float).reshape(-1, 4)
 
     def around(self, node: dict) -> list[dict]:
-        """The groups whose box holds ``node``'s, the largest (outermost) first."""
+        """The groups whose box holds ``node``'s, the largest (outermost) first; of more than a shortened path
+        names (``_path``, ``_shown``), only the outermost and innermost it keeps, and one more of each (so that
+        it still shortens them so): 10,000 groups stacked on one box, each holding all the others, were each
+        listed and sorted for each of them (quadratic: 4,000 took 29 s, the 20,000 items a canvas may hold
+        about 3 min)."""
         box = _box(node)
         if box is None or not self.groups:
             return []
         b = self.boxes
         holds = np.flatnonzero((b[:, 0] <= box[0]) & (b[:, 1] <= box[1]) & (box[2] <= b[:, 2]) & (box[3] <= b[:, 3]))
-        found = [i for i in holds.tolist() if self.groups[i] is not node]
-        return [self.groups[i] for i in sorted(found, key=lambda i: -self.areas[i])]
+        own = self.index.get(id(node))
+        if own is not None:
+            holds = holds[holds != own]
+        holds = holds[np.argsort(-self.areas[holds], kind="stable")]
+        if len(holds) > AROUND:
+            holds = np.concatenate([holds[:OUTER_NAMES + 1], holds[-(AROUND - OUTER_NAMES - 1):]])
+        return [self.groups[i] for i in holds.tolist()]
 
 
 def _box(node: dict) -> tuple[float, float, float, float] | None:

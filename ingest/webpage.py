@@ -41,7 +41,7 @@ TITLE_CHARS = 500
 def parse_page(path: str, text: str) -> Document:
     reader = _Reader()
     reader.feed(text)
-    reader.close()
+    reader.finish()
     lines = [[first, last, "".join(pieces)] for first, last, pieces in reader.lines]
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     title = " ".join(reader.title.split())[:TITLE_CHARS] or next(
@@ -91,6 +91,30 @@ class _Reader(HTMLParser):
         self.pre = 0
         self.space = False  # a space is due before the next text on the line
         self.links: list[str] = []
+
+    def finish(self) -> None:
+        """Read what ``feed`` left: the parser stops at a tag, comment or declaration it sees no end of, and
+        ``close`` then read each '<' after it as the start of one again, each time to the end of the page (an
+        unclosed '<!--' or '<a ' followed by 2 MB with a '<' every ten characters took hours). As a browser reads
+        it (HTML5), one that runs to the end of the file holds the rest of it: no text. One the standard library
+        gives up on though a '>' comes later is text up to that '>', as ``close`` read it, and reading goes on."""
+        while len(self.rawdata) > 1 and self.rawdata.startswith("<"):
+            tail = self.rawdata
+            end = tail.find(">", 1)
+            if end < 0 or tail.startswith("<!--"):
+                self.rawdata = ""
+                break
+            self.handle_data(tail[:end + 1])
+            self.updatepos(0, end + 1)
+            self.rawdata = tail[end + 1:]
+            self.goahead(False)
+        self.close()
+
+    def parse_marked_section(self, i, report=1):
+        """'<![CDATA[…' and '<![if …]>' (Word's HTML) up to the next '>', as HTML5 reads them outside SVG and MathML
+        (skipped): the standard library raised AssertionError for '<![foo[' or '<![ x', failing the page, and
+        searched the rest of the page for ']]>' at each one."""
+        return self.parse_bogus_comment(i, report=0)
 
     def handle_starttag(self, tag, attrs):
         if tag == "title" and (not self.skipping or self.skipping[0] == "head"):  # the <head>'s one thing kept

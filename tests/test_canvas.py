@@ -256,6 +256,7 @@ def test_an_index_of_canvases_cut_by_chunker_13_reads_them_again(immediate, tmp_
     with monkeypatch.context() as older:
         older.setattr(chunk, "VERSION", 13)
         older.setattr(canvas_module, "_path", lambda around: [canvas_module._label(g) for g in around])
+        older.setattr(canvas_module, "AROUND", len(nodes))  # every group around a card, as chunker 13 gathered
         older.setattr(canvas_module, "_edge", lambda edge, label, by_id: label)
         ingest(vault, "vault")
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")

@@ -1,0 +1,255 @@
+"""Hostile and broken files against every parser: time and memory per file, and what each ends as.
+
+A user's folder holds whatever it holds: files cut off by a crash, binary files named like notes, a log of
+hundreds of MB, a PDF that is an HTML error page or encrypted or nested 10,000 outline levels deep, a CSV of one
+50 MB line or of 100,000 columns, an HTML page of 100,000 nested <div>s, a notebook with a 30 MB image, a canvas
+whose groups hold each other, Markdown nested 50,000 levels, an unterminated 10 MB code fence, a 1 MB line of
+code, a FIFO named like a note, a symlink loop, a file nobody may read. ``make`` writes them (sizes times
+``--scale``) into a folder; each file is then read, parsed and cut into chunks (ingest.files.read_and_parse and
+ingest.chunk.chunk_document, plain token counts, the worker's limit of SIFT_MAX_FILE_CHUNKS) in a fresh process
+of at most 4 GB, and its CPU seconds, peak memory and outcome (chunks, or skipped/failed with the reason) are
+printed; a file over ``--timeout`` seconds is a hang. With ``--consumer`` the folder is then indexed by a real
+``huey_consumer`` (keyword-only, no model) and every file's outcome in ``stats`` is printed: a bad file must
+not keep the others from being indexed.
+
+    .venv/bin/python bench/hostile.py [--scale 1] [--only NAME ...] [--consumer] [--data /tmp/sift-hostile]
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from common import REPO
+
+MB = 1024 * 1024
+PROBE = r"""
+import json, resource, sys, time
+resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+from ingest.chunk import TooManyChunks, chunk_document, plain_count
+from ingest.files import read_and_parse
+from ingest.document import Skip
+root, rel = sys.argv[1], sys.argv[2]
+start = time.process_time()
+try:
+    parsed = read_and_parse(root, rel)
+    chunks = chunk_document(parsed.doc, plain_count, 256, 32, 10_000)
+    outcome = f"indexed: {len(parsed.doc.sections):,} sections, {len(chunks):,} chunks"
+except TooManyChunks as over:
+    outcome = f"skipped at chunk: {over}"
+except Skip as skip:
+    outcome = f"skipped: {skip}"
+except BaseException as exc:
+    outcome = f"failed: {type(exc).__name__}: {str(exc)[:160]}"
+usage = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"cpu": time.process_time() - start, "mb": usage.ru_maxrss // 1024, "outcome": outcome[:240]}))
+"""
+
+
+def lines(total: int, line: str) -> str:
+    return (line * (total // len(line) + 1))[:total]
+
+
+def pdf_bytes(build) -> bytes:
+    from pypdf import PdfWriter
+    writer = PdfWriter()
+    writer.add_blank_page(200, 200)
+    build(writer)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def raw_pdf(objects: list[str]) -> bytes:
+    """A PDF of ``objects`` (object 1 the catalog), with its cross-reference table."""
+    out, offsets = bytearray(b"%PDF-1.7\n"), []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{body}\nendobj\n".encode()
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+def deep_outline(levels: int) -> bytes:
+    """A page of text and an outline nested ``levels`` deep, each entry the only child of the one above
+    (pypdf's writer cannot write it: it recurses up the parents)."""
+    stream = "BT /F1 12 Tf 20 100 Td (the tapir in a deep outline) Tj ET"
+    objects = ["<< /Type /Catalog /Pages 2 0 R /Outlines 5 0 R >>",
+               "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R "
+               "/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>",
+               f"<< /Length {len(stream)} >>\nstream\n{stream}\nendstream",
+               "<< /Type /Outlines /First 6 0 R /Last 6 0 R /Count 1 >>"]
+    for i in range(levels):
+        number = 6 + i
+        child = f"/First {number + 1} 0 R /Last {number + 1} 0 R /Count 1 " if i < levels - 1 else ""
+        objects.append(f"<< /Title (level {i}) /Parent {number - 1} 0 R {child}/Dest [3 0 R /Fit] >>")
+    return raw_pdf(objects)
+
+
+def encrypted(writer):
+    writer.encrypt("secret", algorithm="RC4-128")
+
+
+def canvas_cycles(groups: int) -> str:
+    """Groups that all hold each other (one box), an edge from every card to the next and back, a node that is its
+    own edge's both ends, and ids used twice."""
+    nodes = [{"id": f"g{i}", "type": "group", "label": f"group {i}", "x": 0, "y": 0, "width": 100, "height": 100}
+             for i in range(groups)]
+    nodes += [{"id": "c", "type": "text", "text": "# Card\n\nthe tapir in every group", "x": 10, "y": 10,
+               "width": 10, "height": 10}] * 2
+    edges = [{"id": f"e{i}", "fromNode": f"g{i}", "toNode": f"g{(i + 1) % groups}", "label": "next"}
+             for i in range(groups)] + [{"id": "self", "fromNode": "c", "toNode": "c", "label": "itself"}]
+    return json.dumps({"nodes": nodes, "edges": edges}, indent="\t")
+
+
+def notebook_image(size: int) -> str:
+    image = base64.b64encode(os.urandom(size * 3 // 4)).decode()
+    cell = {"cell_type": "code", "source": ["plot(x)\n"], "metadata": {}, "execution_count": 1,
+            "outputs": [{"output_type": "display_data", "data": {"image/png": image}, "metadata": {}}]}
+    return json.dumps({"cells": [{"cell_type": "markdown", "source": ["# Plot\n"], "metadata": {}}, cell],
+                       "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+
+
+def corpus(scale: float) -> dict[str, bytes | str]:
+    """File name -> content: each hostile file, at ``scale`` times its size."""
+    n = lambda count: max(1, int(count * scale))  # noqa: E731
+    pdf = pdf_bytes(lambda w: None)
+    return {
+        "normal.md": "# Normal\n\nThe aardvark eats ants at night.\n",
+        "binary.md": b"\x89PNG\r\n\x1a\n\x00\x00" + os.urandom(n(1 * MB)),
+        "invalid-utf8.md": "# 合同\n\n付款".encode() * n(1000) + b"\xff\xfe" + b"text\n",
+        "cut-front-matter.md": "---\ntitle: cut\ntags: [a, b\n" + lines(n(1 * MB), "more: text\n"),
+        "cut-fence.md": "# Code\n\n```python\n" + lines(n(10 * MB), "x = compute(y) + 1  # a line of code\n"),
+        "nested-lists.md": "- " * n(50_000) + "deep\n",
+        "nested-quotes.md": "> " * n(50_000) + "deep\n",
+        "nested-list-lines.md": "".join(" " * (2 * i) + "- item\n" for i in range(n(3_000))),
+        "one-line.csv": "a," * n(25 * MB),
+        "wide.csv": ",".join(f"c{i}" for i in range(n(100_000))) + "\n" + ",".join(
+            "word" for _ in range(n(100_000))) + "\n",
+        "unclosed-quote.csv": 'name,notes\nx,"' + lines(n(10 * MB), "a line in one cell\n"),
+        "nested-divs.html": "<!DOCTYPE html><html><body>" + "<div>\n" * n(100_000) + "deep" + "</div>" * n(100_000)
+                            + "</body></html>\n",
+        "text-node.html": "<!DOCTYPE html><html><body><p>" + lines(n(20 * MB), "the tapir sleeps all day long\n")
+                          + "</p></body></html>\n",
+        "unclosed-comment.html": "<!DOCTYPE html><html><body><!--" + lines(n(2 * MB), "<a <b &c \n"),
+        "unclosed-tag.html": "<!DOCTYPE html><html><body><a " + lines(n(2 * MB), "x=y \n"),
+        "image.ipynb": notebook_image(n(30 * MB)),
+        "deep.ipynb": "[" * n(100_000) + "]" * n(100_000),
+        "cut.ipynb": notebook_image(1024)[:-100],
+        "cycles.canvas": canvas_cycles(n(2_000)),
+        "cycles-at-limit.canvas": canvas_cycles(n(9_999)),
+        "long-line.py": "x = [" + "1, " * n(333_000) + "]\n",
+        "deep-nesting.js": "f(\n" * n(100_000) + ")\n" * n(100_000),
+        "deep-braces.c": "int f() {\n" + "{\n" * n(100_000) + "}\n" * n(100_000) + "}\n",
+        "deep-defs.py": "".join(" " * i + f"def f{i}():\n" for i in range(n(3_000))) + " " * n(3_000) + "pass\n",
+        "html-error.pdf": "<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>\n",
+        "encrypted.pdf": pdf_bytes(encrypted),
+        "deep-outline.pdf": deep_outline(n(10_000)),
+        "cut.pdf": pdf[:len(pdf) // 2],
+        "empty.pdf": b"",
+    }
+
+
+def make(folder: Path, scale: float, only: set[str] | None = None) -> list[str]:
+    """Write the corpus into ``folder`` (emptied first), with the files no content makes: a 200 MB log (sparse), a
+    FIFO named note.md, a symbolic link loop and a note nobody may read. Returns the names written."""
+    if folder.exists():
+        for path in folder.rglob("*"):
+            if not path.is_symlink():
+                path.chmod(0o700 if path.is_dir() else 0o600)
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    names = []
+    for name, content in corpus(scale).items():
+        if only and name not in only:
+            continue
+        (folder / name).write_bytes(content.encode() if isinstance(content, str) else content)
+        names.append(name)
+    if not only:
+        with open(folder / "big.log.txt", "wb") as handle:
+            handle.write(b"2026-01-01 started\n")
+            handle.truncate(200 * MB)
+        os.mkfifo(folder / "note.md")
+        os.symlink("loop-b.md", folder / "loop-a.md")
+        os.symlink("loop-a.md", folder / "loop-b.md")
+        (folder / "private.md").write_text("# Private\n\nnobody may read this\n")
+        (folder / "private.md").chmod(0)
+        names += ["big.log.txt", "note.md", "private.md"]
+    return names
+
+
+def probe(folder: Path, name: str, timeout: float) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    try:
+        done = subprocess.run([sys.executable, "-c", PROBE, str(folder), name], cwd=REPO, env=env,
+                              capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"cpu": timeout, "mb": None, "outcome": f"HANG: over {timeout:g} s"}
+    if done.returncode:
+        return {"cpu": None, "mb": None, "outcome": f"CRASH: exit {done.returncode}: {done.stderr[-300:]}"}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def through_consumer(folder: Path, home: Path) -> None:
+    """Index ``folder`` with a real huey_consumer (keyword only) and print every file's outcome."""
+    from common import BIN, consumer
+    shutil.rmtree(home, ignore_errors=True)
+    home.mkdir(parents=True)
+    env = {**os.environ, "SIFT_HOME": str(home), "SIFT_EMBEDDINGS": "off", "PYTHONPATH": str(REPO)}
+    proc = consumer("workers.app.huey", env, home / "consumer.log")
+    try:
+        start = time.monotonic()
+        subprocess.run([str(BIN / "ingest"), "enqueue", str(folder), "--name", "hostile"], cwd=REPO, env=env,
+                       check=True, capture_output=True)
+        while time.monotonic() - start < 3600:
+            stats = json.loads(subprocess.run([str(BIN / "ingest"), "stats", "--json"], cwd=REPO, env=env,
+                                              capture_output=True, text=True, check=True).stdout)
+            mine = next((c for c in stats["collections"] if c["name"] == "hostile"), None)
+            if mine and mine["published"] and not mine["building"]:
+                break
+            time.sleep(2)
+        print(f"\nthrough a real huey_consumer: published after {time.monotonic() - start:.0f} s")
+        for failure in mine["published"]["failures"]:
+            print(f"  {failure['path']}: {failure['state']}: {failure['reason'][:150]}")
+        listed = subprocess.run([str(BIN / "ingest"), "files", "hostile"], cwd=REPO, env=env,
+                                capture_output=True, text=True).stdout
+        print("  indexed:", ", ".join(line.split()[0] for line in listed.splitlines()
+                                       if line and " indexed" in line) or listed[:500])
+    finally:
+        os.killpg(proc.pid, 15)
+        proc.wait(timeout=60)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--only", nargs="*")
+    parser.add_argument("--timeout", type=float, default=300)
+    parser.add_argument("--data", type=Path, default=Path("/tmp/sift-hostile"))
+    parser.add_argument("--consumer", action="store_true")
+    args = parser.parse_args()
+    folder = args.data / "files"
+    names = make(folder, args.scale, set(args.only) if args.only else None)
+    print(f"{'file':24} {'size':>9} {'CPU s':>7} {'peak MB':>8}  outcome")
+    for name in names:
+        size = os.lstat(folder / name).st_size
+        result = probe(folder, name, args.timeout)
+        cpu = "" if result["cpu"] is None else f"{result['cpu']:.2f}"
+        print(f"{name:24} {size / MB:8.1f}M {cpu:>7} {result['mb'] or '':>8}  {result['outcome']}", flush=True)
+    if args.consumer:
+        through_consumer(folder, args.data / "home")
+
+
+if __name__ == "__main__":
+    main()
