@@ -137,6 +137,7 @@ def corpus(scale: float) -> dict[str, bytes | str]:
         "one-line.csv": "a," * n(25 * MB),
         "wide.csv": ",".join(f"c{i}" for i in range(n(100_000))) + "\n" + ",".join(
             "word" for _ in range(n(100_000))) + "\n",
+        "wide-header.csv": ",".join(f"column{i}" for i in range(n(100_000))) + "\n" + "the tapir,sleeps\n" * n(10_000),
         "unclosed-quote.csv": 'name,notes\nx,"' + lines(n(10 * MB), "a line in one cell\n"),
         "nested-divs.html": "<!DOCTYPE html><html><body>" + "<div>\n" * n(100_000) + "deep" + "</div>" * n(100_000)
                             + "</body></html>\n",
@@ -222,10 +223,9 @@ def through_consumer(folder: Path, home: Path) -> None:
         print(f"\nthrough a real huey_consumer: published after {time.monotonic() - start:.0f} s")
         for failure in mine["published"]["failures"]:
             print(f"  {failure['path']}: {failure['state']}: {failure['reason'][:150]}")
-        listed = subprocess.run([str(BIN / "ingest"), "files", "hostile"], cwd=REPO, env=env,
-                                capture_output=True, text=True).stdout
-        print("  indexed:", ", ".join(line.split()[0] for line in listed.splitlines()
-                                       if line and " indexed" in line) or listed[:500])
+        listed = json.loads(subprocess.run([str(BIN / "ingest"), "files", "--collection", "hostile", "--limit", "500",
+                                            "--json"], cwd=REPO, env=env, capture_output=True, text=True).stdout)
+        print("  indexed:", ", ".join(sorted(f["path"] for f in listed["files"] if f.get("state") == "indexed")))
     finally:
         os.killpg(proc.pid, 15)
         proc.wait(timeout=60)

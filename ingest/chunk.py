@@ -366,8 +366,20 @@ def _section_chunks(section: Section, count: Counter, max_tokens: int, overlap: 
     if budget <= 0:
         raise ValueError(f"chunk size {max_tokens} leaves no room beside {special} special tokens")
     units = _Lazy(_units(text, section.atomic, count, special, budget, min(budget, overlap) or budget))
+    seen = [0, 0]
     for start, end, tokens in _windows(text, units, count, max_tokens - room - head_room, overlap, special):
-        yield _chunk(section, start, end, tokens, with_context=room > 0, table_head=_head_at(heads, start))
+        yield _chunk(section, start, end, tokens, with_context=room > 0, table_head=_head_at(heads, start),
+                     breaks=_breaks_before(text, start, seen))
+
+
+def _breaks_before(text: str, start: int, seen: list[int]) -> int:
+    """The line breaks in ``text`` before ``start``, counted on from ``seen`` (the offset asked before and its
+    count; updated): windows come in order, backing up by at most their overlap. Counted from the section's start
+    for each window, a 20 MB section's breaks took half the time of cutting it (quadratic: 21 of 39 s at 4 MB)."""
+    at, breaks = seen
+    breaks += text.count("\n", at, start) if start >= at else -text.count("\n", start, at)
+    seen[:] = [start, breaks]
+    return breaks
 
 
 PROBE_CHARS = 1 << 20  # a section longer than this is first counted up to a line end near here
@@ -575,7 +587,7 @@ def _head_at(heads, start: int) -> str:
 
 
 def _chunk(section: Section, start: int, end: int, tokens: int, with_context: bool = True,
-           table_head: str = "") -> Chunk:
+           table_head: str = "", breaks: int | None = None) -> Chunk:
     text = section.text
     chunk = Chunk(text=text[start:end], heading_path=list(section.heading_path), tokens=tokens, offset=start)
     if with_context:
@@ -583,7 +595,7 @@ def _chunk(section: Section, start: int, end: int, tokens: int, with_context: bo
     if table_head:
         chunk.context = f"{chunk.context}\n{table_head}" if chunk.context else table_head
     if section.start_line is not None:
-        chunk.start_line = section.start_line + text.count("\n", 0, start)
+        chunk.start_line = section.start_line + (text.count("\n", 0, start) if breaks is None else breaks)
         body = text[start:end].rstrip()  # trailing blank lines name no line
         chunk.end_line = chunk.start_line + body.count("\n")
         if section.end_line is not None:  # a section on fewer lines than its text (a canvas card's on its JSON line)
