@@ -137,7 +137,7 @@ def corpus(scale: float) -> dict[str, bytes | str]:
         "one-line.csv": "a," * n(25 * MB),
         "wide.csv": ",".join(f"c{i}" for i in range(n(100_000))) + "\n" + ",".join(
             "word" for _ in range(n(100_000))) + "\n",
-        "wide-header.csv": ",".join(f"column{i}" for i in range(n(100_000))) + "\n" + "the tapir,sleeps\n" * n(10_000),
+        "wide-header.csv": ",".join(f"c{i}" for i in range(n(100_000))) + "\n" + "the tapir,sleeps\n" * n(10_000),
         "unclosed-quote.csv": 'name,notes\nx,"' + lines(n(10 * MB), "a line in one cell\n"),
         "nested-divs.html": "<!DOCTYPE html><html><body>" + "<div>\n" * n(100_000) + "deep" + "</div>" * n(100_000)
                             + "</body></html>\n",
