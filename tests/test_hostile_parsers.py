@@ -32,7 +32,8 @@ def test_a_construct_the_parser_gives_up_on_before_a_later_close_is_read_past():
     assert text.startswith("the kept tapir") and "after" in text and "and the end" in text
 
 
-@pytest.mark.parametrize("section", ["<![foo[ hidden ]]>", "<![ hidden", "<![CDATA[ hidden ]]>", "<![if !supportLists]>"])
+@pytest.mark.parametrize("section", ["<![foo[ hidden ]]>", "<![ hidden", "<![CDATA[ hidden ]]>",
+                                     "<![if !supportLists]>"])
 def test_marked_sections_are_read_as_browsers_do(section):
     """'<![foo[' or '<![ x' made the standard library raise AssertionError: the page failed, as if Sift had a bug.
     Now each is what HTML5 makes of it outside SVG: a comment up to the next '>' (Word's '<![if …]>' too)."""
