@@ -23,6 +23,12 @@ VAULT = {
     "議事録/キックオフ.md": "# プロジェクト・キックオフ\n\n2024年4月2日。新しい在庫管理システムの開発を開始する。\n",
     "メモ/買い物.md": "# 買い物\n\nいつもの店で卵と牛乳。\n",
     "メモ/移行.md": "# 移行\n\nオンプレミスのサーバーをクラウドへ移す。\n",
+    "開発/リトライ.md": "# リトライ\n\n失敗したらエクスポネンシャルバックオフで再試行する。\n",
+    "料理/カレー.md": "# 夏野菜カレー\n\nカレーの隠し味にはちみつを少し入れる。\n",
+    "開発/レイテンシ.md": "# 検索の設計\n\nリランカーはレイテンシとのトレードオフで上位20件だけにかける。\n",
+    "開発/分析基盤.md": "# 分析基盤\n\nビッグデータの集計はｻｰﾊﾞ側で夜間に行う。\n",
+    "開発/PC.md": "# PC\n\nメモリを16GBに増設した。\n",
+    "仕事/インタビュー.md": "# 顧客調査\n\n来週ユーザインタビューを3件行う。\n",
     "독서/독서 목표.md": "# 독서 목표\n\n올해 목표는 한 달에 책 두 권. 지금까지 읽은 책은 일곱 권이다.\n",
     "생활/이사 준비.md": "# 이사 준비\n\n책상과 의자를 새로 산다. 가을에 이사한다.\n",
 }
@@ -112,3 +118,50 @@ def test_a_katakana_word_without_its_long_vowel_is_marked_whole():
     from search.query.snippet import snippet
     assert "**サーバー**をクラウド" in snippet("オンプレミスのサーバーをクラウドへ移す。", "サーバ")
     assert "**サーバ**の" in snippet("古いサーバの設定", "サーバー")
+
+
+@pytest.mark.parametrize("query, terms", [
+    ("キックオフ", ["キックオフ", "キッ ック クオ オフ"]), ("ｻｰﾊﾞｰ", ["サーバ", "サー ーバ"]),
+    ("サーバー", ["サーバ", "サー ーバ"]), ("コンピューター", ["コンピュタ", "コン ンピ ピュ ュー ータ"]),
+    ("カレー", ["カレー", "カレ レー"]), ("メモ", ["ーメモ"]),
+    ("カレーの隠し味", ["カレー", "カレ レー", "の隠", "隠し", "し味"]), ("データの", ["データ", "デー ータ"]),
+    ("消息队列", ["消息", "息队", "队列", "息隊", "隊列"])])
+def test_a_katakana_word_is_looked_up_whole(query, terms):
+    """A katakana run is a word, as a Latin word is: looked up whole, without its final long vowel (ｻｰﾊﾞｰ, サーバー
+    and サーバ are one), and by its pairs in a row (a phrase: a compound part, データ of ビッグデータ), never by a
+    pair alone; Chinese is looked up by its pairs as before."""
+    assert query_words(query) == terms
+
+
+def test_a_katakana_word_is_indexed_whole():
+    from search.query.text import index_form
+    assert index_form("ｻｰﾊﾞｰの設定").split()[-1] == "サーバ"
+    assert index_form("プロジェクト・キックオフ").split()[-2:] == ["プロジェクト", "キックオフ"]
+    assert index_form("メモリとメモ").split()[-2:] == ["メモリ", "ーメモ"]  # not the pair メモ of メモリ
+    assert index_form("消息队列") == " 消 息 队 列 消息 息队 队列 "
+
+
+def test_a_katakana_word_finds_and_marks_whole_words_only(engine):
+    """キックオフ found and marked バ**ックオフ** by the pairs ックオフ; トレードオフ ranked a curry recipe first through
+    the レー of カレー, and メモ found メモリ. A katakana word is a word: found whole or as a compound's part."""
+    hits = engine.search("キックオフ", mode="keyword", limit=10).hits
+    assert [hit.path for hit in hits] == ["議事録/キックオフ.md"], [(h.path, h.snippet) for h in hits]
+    hits = engine.search("トレードオフ", mode="keyword", limit=10).hits
+    assert [hit.path for hit in hits] == ["開発/レイテンシ.md"], [(h.path, h.snippet) for h in hits]
+    assert "**トレードオフ**" in hits[0].snippet
+    assert [hit.path for hit in engine.search("メモ", mode="keyword", limit=10).hits if hit.path == "開発/PC.md"] == []
+    # a compound's part, and the long vowel and half-width forms as one
+    hits = engine.search("データ", mode="keyword", limit=10).hits
+    assert "開発/分析基盤.md" in [hit.path for hit in hits] and "ビッグ**データ**" in hits[0].snippet
+    hits = engine.search("サーバー", mode="keyword", limit=10).hits
+    assert {hit.path for hit in hits} == {"メモ/移行.md", "開発/分析基盤.md"}, [hit.path for hit in hits]
+    hits = engine.search("ユーザーインタビュー", mode="keyword", limit=10).hits
+    assert [hit.path for hit in hits] == ["仕事/インタビュー.md"] and "**ユーザインタビュー**" in hits[0].snippet
+
+
+def test_a_katakana_word_is_marked_whole_not_by_its_pairs():
+    from search.query.snippet import snippet
+    assert "**" not in snippet("エクスポネンシャルバックオフで再試行する。", "キックオフ")
+    assert "**" not in snippet("カレーの隠し味", "トレードオフ")
+    assert "**" not in snippet("メモリを増設した", "メモ")
+    assert "ビッグ**データ**の" in snippet("ビッグデータの集計", "データ")

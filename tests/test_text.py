@@ -119,7 +119,9 @@ def test_snippet_marks_a_chinese_or_japanese_word_whose_query_bigrams_overlap():
     the other, so the second was never seen: **数据**库, and **デー**タ for データベース."""
     from search.query.snippet import snippet
     assert snippet("数据库的索引", "数据库索引") == "**数据库**的**索引**"
-    assert snippet("データを集める", "データベース") == "**データ**を集める"
+    assert snippet("データベースを作る", "データベース") == "**データベース**を作る"
+    # a katakana word is looked up and marked whole (or as a compound's part), not by its pairs: データ is no データベース
+    assert snippet("データを集める", "データベース") == "データを集める"
 
 
 def test_snippet_marks_words_whose_accents_differ_from_the_query_as_search_matched_them():

@@ -8,7 +8,8 @@ import unicodedata
 from collections import Counter
 
 from search.query.dates import date_patterns, without_dates
-from search.query.text import (CJK_RANGES, CJK_RUN, WORD, korean_stem, name_phrases, normalise, other_scripts, split_scripts,
+from search.query.text import (CJK_RANGES, CJK_RUN, KATAKANA, KATAKANA_PART, KATAKANA_WORD, WORD, katakana_form,
+                               katakana_split, korean_stem, name_phrases, normalise, other_scripts, split_scripts,
                                umlaut_forms, unwrapped)
 
 # Where a Latin (Cyrillic, ...) word starts and ends: as \b, except that a CJK character is a border too,
@@ -406,12 +407,15 @@ def _pattern(query: str, skip: frozenset = frozenset()) -> re.Pattern | None:
             if piece in skip:
                 continue
             if CJK_RUN.fullmatch(piece):  # the run where it is whole, else the bigrams search matched
-                for form in [piece, *other_scripts(piece)]:  # 资料 found 資料 too
-                    # a katakana word with its long vowel too: サーバ found サーバー, marked **サーバ**ー
-                    words.setdefault(re.escape(form) + ("ー?" if _KATAKANA_END.search(form) else ""))
-                    words.update(dict.fromkeys(re.escape(form[i:i + 2]) for i in range(max(1, len(form) - 1))))
-                # 책을 found 책은 by its 책: marked where it is a word, alone or with its particle, not in 책상
-                words.update(dict.fromkeys(stem + _KOREAN_WORD_END for stem in korean_stem(piece)))
+                for part in katakana_split(piece):  # a katakana word whole, as search looks it up: not バ**ックオフ**
+                    if KATAKANA_WORD.fullmatch(part):
+                        words.setdefault(_katakana_word(part))
+                        continue
+                    for form in [part, *other_scripts(part)]:  # 资料 found 資料 too
+                        words.setdefault(re.escape(form))
+                        words.update(dict.fromkeys(re.escape(form[i:i + 2]) for i in range(max(1, len(form) - 1))))
+                    # 책을 found 책은 by its 책: marked where it is a word, alone or with its particle, not in 책상
+                    words.update(dict.fromkeys(stem + _KOREAN_WORD_END for stem in korean_stem(part)))
                 continue
             for form in [piece, *umlaut_forms(piece)]:  # 'ueberlagerung' found 'Überlagerung' too
                 words.setdefault(_START + _word(_bare(form)))
@@ -424,7 +428,17 @@ def _pattern(query: str, skip: frozenset = frozenset()) -> re.Pattern | None:
     return re.compile("|".join(ordered), re.IGNORECASE)
 
 
-_KATAKANA_END = re.compile("[\u30a1-\u30fa]$")  # a katakana letter, not the long vowel mark ー (U+30FC)
+def _katakana_word(word: str) -> str:
+    """A katakana word of the query as a pattern: with or without its long vowels (サーバ marks **サーバー**,
+    サーバー **サーバ**, ユーザーインタビュー **ユーザインタビュー**), whole; one of KATAKANA_PART characters or more also as a part of a compound, as search
+    finds it (ビッグ**データ**); a shorter one not (メモ is not marked in メモリ)."""
+    form = katakana_form(word)
+    pattern = "ー*".join(re.escape(char) for char in form) + "ー*"
+    if len(form) >= KATAKANA_PART:
+        return pattern
+    return f"(?<![{KATAKANA}]){pattern}(?![{KATAKANA}])"
+
+
 _KOREAN_WORD_END = "(?=(?:에서|에게|한테|으로|부터|까지|처럼|이랑|[은는을를에이가의도로와과만])?(?![\uac00-\ud7a3]))"
 
 

@@ -35,8 +35,8 @@ from search.index import queries
 from search.query.dates import date_forms
 from search.query.keyword import BY_MEANING, MAX_TERMS, WEIGHTS
 from search.query.postings import COLUMNS, Postings, tokenize
-from search.query.text import (CJK_RANGES, CJK_RUN, WORD, normalise, other_scripts, query_pieces, simplified,
-                               split_scripts)
+from search.query.text import (CJK_RANGES, CJK_RUN, KATAKANA_WORD, WORD, normalise, other_scripts, query_pieces,
+                               simplified, split_scripts)
 
 MIN_LETTERS = 4  # a shorter word is not corrected: too many words are one edit away
 MAX_LETTERS = 30  # nor a longer one (its variants would be thousands)
@@ -166,8 +166,8 @@ def _missing_parts(word: _Word, tokens: dict, vocabulary: _Vocabulary) -> list[_
     touches (a pair is held in either script); a lone character is named only if it is in no passage either. Runs
     of up to PART_OF characters: a whole question typed without spaces is not picked apart."""
     run = word.shown
-    if not 3 <= len(run) <= PART_OF or not CJK_RUN.fullmatch(run):
-        return []
+    if not 3 <= len(run) <= PART_OF or not CJK_RUN.fullmatch(run) or KATAKANA_WORD.fullmatch(run):
+        return []  # a katakana word is looked up whole, not by its pairs
     forms = [run, *[form for form in other_scripts(run) if len(form) == len(run)]]
 
     def held(term: str) -> bool:

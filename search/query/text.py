@@ -43,7 +43,69 @@ def _expand_run(run: str) -> str:
     if len(run) < 2:
         return f" {unigrams} "
     bigrams = " ".join(run[i:i + 2] for i in range(len(run) - 1))
-    return f" {unigrams} {bigrams} "
+    words = " ".join(katakana_token(word) for word in KATAKANA_WORD.findall(run))  # サーバー as サーバ too
+    return f" {unigrams} {bigrams} {words} " if words else f" {unigrams} {bigrams} "
+
+
+# A katakana word: a loanword (サーバー, キックオフ) is written as a run of katakana, a word as a Latin word is, and
+# a middle dot (・) or any other script ends it. Indexed whole beside its pairs (``_expand_run``), and a query's
+# katakana word is looked up whole (``katakana_terms``): by its pairs, キックオフ found and marked バ**ックオフ**, and
+# トレードオフ ranked a curry recipe first through the レー of カレー.
+KATAKANA = "\u30a1-\u30fa\u30fc"  # the letters (ァ to ヺ) and the long vowel mark ー; not the middle dot ・
+KATAKANA_WORD = re.compile(f"[\u30a1-\u30fa][{KATAKANA}]+")
+# a word of at least this many characters (its final ー left out) is found as a part of a compound written
+# without a middle dot too (データ in データベース, キックオフ in プロジェクトキックオフ); a shorter one only whole (メモ
+# not in メモリ, ログ not in ログイン)
+KATAKANA_PART = 3
+
+
+def katakana_form(word: str) -> str:
+    """A katakana word as it is indexed and looked up whole: without the long vowel marks that come after its
+    first three characters (サーバー and サーバ are one, コンピューター and コンピュータ, ユーザーインタビュー and
+    ユーザインタビュー, as JIS Z 8301 and many manuals leave the mark out where others write it, at a word's end or
+    at the end of a compound's part), keeping those of a shorter word (カレー, エラー, キー). Half-width forms
+    (ｻｰﾊﾞｰ) are full-width already (``normalise``)."""
+    kept: list[str] = []
+    for char in word:
+        if char != "ー" or len(kept) < 3:
+            kept.append(char)
+    return "".join(kept)
+
+
+def katakana_token(word: str) -> str:
+    """The token a katakana word is indexed and looked up whole by: its ``katakana_form``, after a ー where that
+    is two characters, as a run's pairs are (メモ of メモリ): 'ーメモ', which no pair and no word makes (a
+    katakana word begins with a letter), so メモ does not find メモリ."""
+    form = katakana_form(word)
+    return "ー" + form if len(form) == 2 else form
+
+
+def katakana_terms(word: str) -> list[str]:
+    """What keyword search looks a katakana word up by: the word (``katakana_form``), and, for one of KATAKANA_PART
+    characters or more, its pairs of characters as a phrase, which a compound written without a middle dot holds
+    in a row (データ in ビッグデータ); a word that only shares some pairs with it (バックオフ for キックオフ) holds no
+    such phrase."""
+    form = katakana_form(word)
+    written = word if form.endswith("ー") else word.rstrip("ー")  # the pairs as the run writes them, but its end
+    pairs = [written[i:i + 2] for i in range(len(written) - 1)]
+    return [form, " ".join(pairs)] if len(form) >= KATAKANA_PART else [katakana_token(word)]
+
+
+def katakana_split(run: str) -> list[str]:
+    """A CJK run cut at its katakana words' ends: 'カレーの隠し味' gives ['カレー', 'の隠し味']. A kana of one
+    character between or beside them (the の of 'データの') is left out, as a particle; a run with no katakana word
+    is itself."""
+    pieces, last = [], 0
+    for match in KATAKANA_WORD.finditer(run):
+        pieces += [run[last:match.start()], match.group()]
+        last = match.end()
+    pieces.append(run[last:])
+    if len(pieces) == 1:
+        return pieces
+    return [piece for piece in pieces if piece and not (len(piece) == 1 and _KANA.fullmatch(piece))]
+
+
+_KANA = re.compile("[\u3040-\u30ff]")
 
 
 # A line break between two Chinese (Japanese) characters: a paragraph wrapped at a fixed width, as PDFs' lines and
@@ -190,7 +252,8 @@ def query_words(query: str) -> list[str]:
 def written_words(query: str, pieces: list[tuple[str, list[str]]] | None = None) -> list[str]:
     """``query_words`` without the forms in the other Chinese script: the words as the query writes them."""
     pieces = query_pieces(query) if pieces is None else pieces
-    return list(dict.fromkeys(term for word, terms in pieces for term in terms if term in word))
+    return list(dict.fromkeys(term for word, terms in pieces for term in terms
+                              if term in word or KATAKANA_WORD.fullmatch(word)))  # a katakana word's are all its own
 
 
 def query_pieces(query: str) -> list[tuple[str, list[str]]]:
@@ -208,10 +271,16 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
                 named = [phrases[piece]] if piece in phrases else []
                 found.setdefault(piece, [piece, *umlaut_forms(piece), *named, *dated.pop(piece, [])])
                 continue
-            forms = [piece, *other_scripts(piece)]
-            found[piece] = list(dict.fromkeys(
-                [form[i:i + 2] for form in forms for i in range(max(1, len(form) - 1))] + korean_stem(piece)
-                + [form for month in [m for m in dated if m in piece] for form in dated.pop(month)]))  # 三月十四日
+            for part in katakana_split(piece):  # カレーの隠し味 as カレー and の隠し味
+                if part in found:
+                    continue
+                if KATAKANA_WORD.fullmatch(part):  # whole, not by its pairs
+                    found[part] = katakana_terms(part)
+                    continue
+                forms = [part, *other_scripts(part)]
+                found[part] = list(dict.fromkeys(
+                    [form[i:i + 2] for form in forms for i in range(max(1, len(form) - 1))] + korean_stem(part)
+                    + [form for month in [m for m in dated if m in part] for form in dated.pop(month)]))  # 三月十四日
     return list(found.items())
 
 
