@@ -155,6 +155,10 @@ def test_a_katakana_word_finds_and_marks_whole_words_only(engine):
     assert "開発/分析基盤.md" in [hit.path for hit in hits] and "ビッグ**データ**" in hits[0].snippet
     hits = engine.search("サーバー", mode="keyword", limit=10).hits
     assert {hit.path for hit in hits} == {"メモ/移行.md", "開発/分析基盤.md"}, [hit.path for hit in hits]
+    for query in ["「トレードオフ」", "ｻｰﾊﾞｰ キックオフ", "メモの移行"]:  # quoted, half-width, with a particle
+        for mode in ["keyword", "hybrid"]:
+            assert engine.search(query, mode=mode, limit=10).hits, (query, mode)
+    assert [h.path for h in engine.search("「トレードオフ」", mode="keyword", limit=10).hits] == ["開発/レイテンシ.md"]
     hits = engine.search("ユーザーインタビュー", mode="keyword", limit=10).hits
     assert [hit.path for hit in hits] == ["仕事/インタビュー.md"] and "**ユーザインタビュー**" in hits[0].snippet
 
