@@ -51,6 +51,27 @@ def test_a_slashed_or_worded_date_with_nothing_measured_is_still_one(query, form
     assert dated(query) == forms, dated(query)
 
 
+@pytest.mark.parametrize("query, forms", [
+    # a quoted phrase ending in a date: its closing quote is no inch mark ('5/8"' is one)
+    ('"standup 3/14"', {"3": ["03 14", "3 月 14", "3 월 14", "march 14"]}),
+    ("\u201creview 3/20\u201d", {"3": ["03 20", "3 月 20", "3 월 20", "march 20"]}),
+    # a question whose first word May (or Dec) names the day it asks about, not whether things may do something
+    ("May 5 standup: what did we decide?", {"may": ["05 05", "5 月 5", "5 월 5"]}),
+    ("May 12 outage - root cause?", {"may": ["05 12", "5 月 12", "5 월 12"]}),
+    ("May 5 meeting notes?", {"may": ["05 05", "5 月 5", "5 월 5"]}),
+    ("Dec 12 retro?", {"dec": ["12 12", "12 月 12", "12 월 12", "december 12"]})])
+def test_a_quoted_date_and_a_question_about_a_may_day_are_dates(query, forms):
+    """B's rules read '"standup 3/14"' (the closing quote as an inch mark) and any question beginning 'May 5' or
+    'Dec 12' as no date: the note of that day was not looked up by its other forms."""
+    assert dated(query) == forms, dated(query)
+
+
+@pytest.mark.parametrize("query", ["24/7 support rotation", "who is on call 24/7?", '5/8" plywood "back panel"'])
+def test_round_the_clock_and_an_inch_mark_before_a_quoted_phrase_are_no_dates(query):
+    """'24/7 support' was read as the 24th of July, its notes of July 24 looked up."""
+    assert dated(query) == {}, dated(query)
+
+
 @pytest.fixture
 def engine(immediate, tmp_path, embedder):
     return indexed_engine(write_tree(tmp_path / "vault", VAULT), "vault", embedder)
@@ -67,6 +88,7 @@ def test_a_measure_finds_the_note_that_measures_not_a_note_of_that_day(engine, q
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
 @pytest.mark.parametrize("query, first", [("standup 3/14", "meetings/Standup March 14.md"),
+                                          ('"standup 3/14"', "meetings/Standup March 14.md"),
                                           ("3/16", "journal/2024-03-16.md"),
                                           ("pricing copy 1/20", "journal/2024-01-20.md"),
                                           ("plywood 3/16/2024", "journal/2024-03-16.md")])

@@ -73,11 +73,27 @@ _COUNTED = re.compile(r"\s+(?:new\s+|more\s+|other\s+)?(?:people|persons|men|wom
 _UNITS = (r"inch(?:es)?|in\.|in$|ft|feet|foot|yds?|yards?|miles?|mm|cm|km|cups?|tsp|tbsp|teaspoons?|tablespoons?|"
           r"oz|ounces?|lbs?|pounds?|pints?|quarts?|gallons?|gal|kg|g|ml|l|sec|s|seconds?|ths?|drill|bit|wrench|"
           r"socket|plywood|screws?|bolts?|threads?|pipe|hose|shank")
-_MEASURED = re.compile(rf"\s*(?:[\"″”]|(?:-|\s+of\s+an?\s+|\s*)(?:{_UNITS})(?![\w]))", re.IGNORECASE)
+# an inch mark stands right after its number ('5/8"'), where a quoted phrase's closing quote stands too: '"standup
+# 3/14"' (the query's quotes: a phrase) is a date
+_MEASURED = re.compile(rf"(?P<inch>[\"″”])|\s*(?:-|\s+of\s+an?\s+|\s*)(?:{_UNITS})(?![\w])", re.IGNORECASE)
 _PAGED = re.compile(r"(?:\b(?:pages?|pp?|pg|steps?|chapters?|ch|parts?|slides?|lines?|rows?|items?|episodes?|ep|"
                     r"vol|volume|tracks?|questions?|exercises?|problems?|sheets?)\.?|\bno\.|#|(?<![\w.,/])\d{1,3})"
                     r"\s*$", re.IGNORECASE)
 _PAGED_CHARS = 12  # of the query before a slashed date looked at for _PAGED
+# May as a question's first word asks whether things may do something ('May 5 agents share one pool?': a number of
+# things, then what they do); 'May 5 standup: what did we decide?', 'May 12 outage?', 'Dec 12 retro?' ask of a day
+_MODAL = re.compile(r"\s+[a-z]+(?<![su])s\s+[a-z]", re.IGNORECASE)
+_DATED_QUESTION = re.compile(r"[:\u2013\u2014]|\s-\s|\b(?:what|who|whom|whose|when|where|why|how|which)\b", re.IGNORECASE)
+
+
+def _measured(match: re.Match) -> bool:
+    """Whether a unit stands after the slashed pair ``match``: '3/16 inch', '5/8"'; not the quote that closes the
+    quoted phrase it ends ('"standup 3/14"' was no date, the quote read as an inch mark)."""
+    unit = _MEASURED.match(match.string, match.end())
+    if unit is None or not unit.group("inch"):
+        return unit is not None
+    before = match.string[:match.start()]
+    return before.count('"') % 2 == 0 if unit.group("inch") == '"' else before.count("“") <= before.count("”")
 
 
 class _Date(NamedTuple):
@@ -222,8 +238,9 @@ def _date(match: re.Match) -> _Date | None:
         first, second = int(found["first"]), int(found["second"])
         if (first <= 12) == (second <= 12):  # 3/4: a fraction, or March 4th, or 3 April; 14/15: no date
             return None
-        if _MEASURED.match(match.string, match.end()) or _PAGED.search(
-                match.string, max(0, match.start() - _PAGED_CHARS), match.start()):
+        if first == 24 and second == 7 and not year:
+            return None  # '24/7 support': round the clock, not the 24th of July
+        if _measured(match) or _PAGED.search(match.string, max(0, match.start() - _PAGED_CHARS), match.start()):
             return None  # '3/16 inch', '1/16 cup', 'page 1/20', '1 3/16': a measure, a page of so many, a fraction
         (number, day), written = ((first, found["second"]), found["first"]) if first <= 12 else (
             (second, found["first"]), found["second"])
@@ -234,8 +251,9 @@ def _date(match: re.Match) -> _Date | None:
             return None  # 'may 5 retries', 'dec 10': a verb, a decrement; 'May 5' and 'may 5, 2024' are dates
         if match.re is _ENGLISH and not year and not found["nth"] and _COUNTED.match(match.string, match.end()):
             return None  # 'May 5 people attended': 5 people in May
-        if (written in _AMBIGUOUS and not year and not found.get("nth") and not match.string[:match.start()].strip()
-                and match.string.rstrip().endswith("?")):
+        if (written == "may" and not year and not found.get("nth") and not match.string[:match.start()].strip()
+                and match.string.rstrip().endswith("?") and _MODAL.match(match.string, match.end())
+                and not _DATED_QUESTION.search(match.string, match.end())):
             return None  # 'May 5 agents share one pool?': a question's first word, capitalised as every first word is
         number = next(i for i, name in enumerate(_MONTHS, 1) if name.startswith(written[:3]))
     if not 1 <= number <= 12:
