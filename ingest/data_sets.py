@@ -19,9 +19,29 @@ import re
 
 import yaml
 
+from .table import PROSE_WORDS
+
 DATA_SET_BYTES = 64 * 1024  # a smaller file costs a few passages at most: read whole, not parsed to tell
 DATA_SET_RECORDS = 100  # an array of this many objects or more is a table of records
 DATA_SET_LINES = 30  # of a data set's first lines indexed: its first records, their field names
+# records of which this share or more say something in words (a value of PROSE_WORDS words or more, as a table's
+# prose cell: ingest.table) are messages, not data: Telegram's and DiscordChatExporter's chat exports, a FAQ, a
+# Slack channel's day are read whole (as their first 30 lines, a search found no later message)
+PROSE_SHARE = 0.25
+PROSE_SAMPLE = 1000  # of an array's first records looked at for prose
+
+
+def _prose(records: list) -> bool:
+    """Whether a share of ``records`` (the first PROSE_SAMPLE) hold a value of words, at any depth."""
+    sample = records[:PROSE_SAMPLE]
+    return sum(_says(record, 0) for record in sample) >= PROSE_SHARE * len(sample)
+
+
+def _says(value, depth: int) -> bool:
+    if isinstance(value, str):
+        return len(value.split()) >= PROSE_WORDS
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return depth < 8 and any(_says(item, depth + 1) for item in items)
 
 
 def data_set_records(suffix: str, text: str) -> int:
@@ -43,7 +63,7 @@ def data_set_records(suffix: str, text: str) -> int:
             return len(value)  # Rails' fixtures: a record under each name
     arrays = [value] if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else []
     return max((len(array) for array in arrays if isinstance(array, list) and len(array) >= DATA_SET_RECORDS
-                and all(isinstance(item, dict) for item in array)), default=0)
+                and all(isinstance(item, dict) for item in array) and not _prose(array)), default=0)
 
 
 CASSETTE_KEYS = ("interactions", "http_interactions")  # VCR.py's and Ruby VCR's recorded requests and answers
