@@ -59,7 +59,8 @@ def test_a_slashed_or_worded_date_with_nothing_measured_is_still_one(query, form
     ("May 5 standup: what did we decide?", {"may": ["05 05", "5 月 5", "5 월 5"]}),
     ("May 12 outage - root cause?", {"may": ["05 12", "5 月 12", "5 월 12"]}),
     ("May 5 meeting notes?", {"may": ["05 05", "5 月 5", "5 월 5"]}),
-    ("Dec 12 retro?", {"dec": ["12 12", "12 月 12", "12 월 12", "december 12"]})])
+    ("Dec 12 retro?", {"dec": ["12 12", "12 月 12", "12 월 12", "december 12"]}),
+    ("5 May releases ship late?", {"may": ["05 05", "5 月 5", "5 월 5"]})])  # the day first: no verb May
 def test_a_quoted_date_and_a_question_about_a_may_day_are_dates(query, forms):
     """B's rules read '"standup 3/14"' (the closing quote as an inch mark) and any question beginning 'May 5' or
     'Dec 12' as no date: the note of that day was not looked up by its other forms."""

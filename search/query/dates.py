@@ -251,7 +251,8 @@ def _date(match: re.Match) -> _Date | None:
             return None  # 'may 5 retries', 'dec 10': a verb, a decrement; 'May 5' and 'may 5, 2024' are dates
         if match.re is _ENGLISH and not year and not found["nth"] and _COUNTED.match(match.string, match.end()):
             return None  # 'May 5 people attended': 5 people in May
-        if (written == "may" and not year and not found.get("nth") and not match.string[:match.start()].strip()
+        if (written == "may" and match.re is _ENGLISH and not year and not found["nth"]
+                and not match.string[:match.start()].strip()
                 and match.string.rstrip().endswith("?") and _MODAL.match(match.string, match.end())
                 and not _DATED_QUESTION.search(match.string, match.end())):
             return None  # 'May 5 agents share one pool?': a question's first word, capitalised as every first word is
