@@ -192,7 +192,7 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # has no title; a CSV of Excel read by its semicolons, one of a header alone a passage of it, a quote never closed
 # reading no further rows into its cell; a YAML fixture of records or an HTTP cassette of 64 KB or more its first
 # 30 lines too; Rails' db/schema.rb read; Dart's generated parts (.g.dart, 'GENERATED CODE - DO NOT MODIFY') skipped;
-# a katakana word indexed whole too (サーバー as サーバ), beside its pairs; a marker inside quotes (a generator's docstring quoting its banner) no longer skips; records of prose (a chat export's messages) are no data set: read whole.
+# a katakana word indexed whole too (サーバー as サーバ), beside its pairs; a marker inside quotes (a generator's docstring quoting its banner) no longer skips; records of prose (a chat export's messages) are no data set: read whole; nor one in a comment after code on its line ('__version__ = "1.2.0"  # DO NOT EDIT THIS LINE').
 VERSION = 15
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

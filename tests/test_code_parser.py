@@ -1758,3 +1758,13 @@ def test_a_chat_export_of_messages_is_read_whole_not_as_a_data_set():
     assert "bay leaf (899)" in "\n".join(s.text for s in doc.sections)
     text = json.dumps(_records(1000), indent=2)
     assert parse_code("tests/fixtures/invoices.json", text).meta["data_set"].startswith("a data set of 1,000")
+
+
+def test_a_marker_in_a_comment_after_code_is_said_of_that_line():
+    """bump2version's convention, '__version__ = "1.2.0"  # DO NOT EDIT THIS LINE MANUALLY', in the first lines of
+    a package's __init__.py (tomli_w's whole API) skipped the module as generated."""
+    text = ('"""A lil\' TOML writer."""\n\n__all__ = ("dumps", "dump")\n__version__ = "1.2.0"  # DO NOT EDIT THIS LINE '
+            'MANUALLY. LET bump2version UTILITY DO IT\n\n\ndef dumps(obj):\n    return "\\n".join(obj)\n')
+    assert "dumps" in parse_code("tomli_w/__init__.py", text).meta["symbols"]
+    with pytest.raises(Skip, match="^minified or generated: marker"):  # a comment line of its own still marks
+        parse_code("version.py", "# DO NOT EDIT: written by bump2version\n__version__ = '1.2.0'\n")
