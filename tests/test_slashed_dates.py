@@ -67,7 +67,8 @@ def test_a_quoted_date_and_a_question_about_a_may_day_are_dates(query, forms):
     assert dated(query) == forms, dated(query)
 
 
-@pytest.mark.parametrize("query", ["24/7 support rotation", "who is on call 24/7?", '5/8" plywood "back panel"'])
+@pytest.mark.parametrize("query", ["24/7 support rotation", "who is on call 24/7?", '5/8" plywood "back panel"',
+                                   "\u201cdrill 3/16\u2033 bit\u201d"])
 def test_round_the_clock_and_an_inch_mark_before_a_quoted_phrase_are_no_dates(query):
     """'24/7 support' was read as the 24th of July, its notes of July 24 looked up."""
     assert dated(query) == {}, dated(query)

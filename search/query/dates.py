@@ -75,7 +75,7 @@ _UNITS = (r"inch(?:es)?|in\.|in$|ft|feet|foot|yds?|yards?|miles?|mm|cm|km|cups?|
           r"socket|plywood|screws?|bolts?|threads?|pipe|hose|shank")
 # an inch mark stands right after its number ('5/8"'), where a quoted phrase's closing quote stands too: '"standup
 # 3/14"' (the query's quotes: a phrase) is a date
-_MEASURED = re.compile(rf"(?P<inch>[\"″”])|\s*(?:-|\s+of\s+an?\s+|\s*)(?:{_UNITS})(?![\w])", re.IGNORECASE)
+_MEASURED = re.compile(rf"(?P<inch>[\"″”′])|\s*(?:-|\s+of\s+an?\s+|\s*)(?:{_UNITS})(?![\w])", re.IGNORECASE)
 _PAGED = re.compile(r"(?:\b(?:pages?|pp?|pg|steps?|chapters?|ch|parts?|slides?|lines?|rows?|items?|episodes?|ep|"
                     r"vol|volume|tracks?|questions?|exercises?|problems?|sheets?)\.?|\bno\.|#|(?<![\w.,/])\d{1,3})"
                     r"\s*$", re.IGNORECASE)
@@ -93,7 +93,9 @@ def _measured(match: re.Match) -> bool:
     if unit is None or not unit.group("inch"):
         return unit is not None
     before = match.string[:match.start()]
-    return before.count('"') % 2 == 0 if unit.group("inch") == '"' else before.count("“") <= before.count("”")
+    if unit.group("inch") == '"':
+        return before.count('"') % 2 == 0
+    return unit.group("inch") != "”" or before.count("“") <= before.count("”")  # ″ (′′ once NFKC) marks inches alone
 
 
 class _Date(NamedTuple):
