@@ -24,6 +24,7 @@ def test_a_published_part_counts_as_added_the_files_it_read(sift_env, tmp_path, 
         [c] = status.collect(conn)["collections"]
         added.append(c["published"]["changes"])
         said = "\n".join(collection_lines(c, CLI))
-        assert f"{NOTES} files seen, {c['published']['changes']['added']} added;" in said, said
-    assert added == [{"added": 5}, {"added": 5}, {"added": 13}]
+        assert f"{NOTES} files seen, {c['published']['changes']['added']} added" in said, said
+        assert " -" not in said, said  # the files left to later parts taken off the added once, not twice
+    assert added == [{"added": 5, "not read yet": 18}, {"added": 5, "not read yet": 13}, {"added": 13}]
     assert c["files"] == NOTES and c["published"]["not_read_yet"] == 0
