@@ -54,6 +54,7 @@ def hit_data(hit) -> dict:
         # its sync conflict copies that matched too (left off the page), or, on a copy, the note it copies
         "conflict_copies": getattr(hit, "conflict_copies", None) or None,
         "conflict_copy_of": getattr(hit, "conflict_copy_of", None),
+        "conflict_original_matched": getattr(hit, "conflict_original_matched", False) or None,
         "author": _short_author(getattr(hit, "author", None)),  # a PDF's, from its metadata: search finds it by it
         # a note's passage defining footnotes: where the note cites them, '[^1] cited at lines 7, 30'
         "footnotes_cited": footnotes.said(getattr(hit, "footnotes_cited", None) or {}) or None,
@@ -119,7 +120,9 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
         if h.get("data_rows"):  # a data file's first rows: a value of a later one is not found, read_file reads it
             lines.append(f"   ({h['data_rows']})")
         if h.get("conflict_copies") or h.get("conflict_copy_of"):
-            lines.append(f"   {engine.conflict_line(h.get('conflict_copies'), h.get('conflict_copy_of'))}")
+            conflict = engine.conflict_line(h.get("conflict_copies"), h.get("conflict_copy_of"),
+                                            bool(h.get("conflict_original_matched")))
+            lines.append(f"   {conflict}")
         if h.get("more_in_file"):
             lines.append(f"   {engine.more_in_file(h['more_in_file'], search_args(h['collection'], h['relative_path']))}")
         if said != n:

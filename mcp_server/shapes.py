@@ -46,6 +46,7 @@ class Hit(TypedDict):
     also_in: NotRequired[list[str]]
     conflict_copies: NotRequired[list[str]]
     conflict_copy_of: NotRequired[str]
+    conflict_original_matched: NotRequired[bool]
     author: NotRequired[str]
     footnotes_cited: NotRequired[str]
     data_rows: NotRequired[str]

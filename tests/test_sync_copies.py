@@ -83,3 +83,28 @@ def test_a_conflict_copy_is_searchable_but_folded_into_its_notes_hit(immediate, 
     assert [hit.path for hit in only.hits] == ["bread/sourdough (conflicted copy 2024-03-01).md"]
     assert only.hits[0].conflict_copy_of == "notes/bread/sourdough.md"
     assert "(a sync conflict copy of notes/bread/sourdough.md, which did not match)" in "\n".join(hits_text([hit_data(h) for h in only.hits]))
+
+
+def test_a_copys_passage_holding_words_its_note_does_not_stays_on_the_page(immediate, tmp_path, embedder):
+    """A conflict copy is the other machine's edit (and 'chapter (1).md' may be a note of its own): a search for
+    'sourdough starter spelt' found the copy's passage, the one that says spelt, and left it off the page for the
+    note's, which does not: 'spelt' was nowhere on the page. A copy's passage the note's passages cover is still
+    folded."""
+    from mcp_server.render import hit_data, hits_text
+    root = write_tree(tmp_path / "notes", {
+        "bread/sourdough.md": NOTE,
+        "bread/sourdough (conflicted copy 2024-03-01).md": NOTE + "\nOn the laptop: try spelt flour instead.\n",
+        "bread/rye.md": "# Rye bread\n\nRye flour makes a dense loaf; a sourdough starter gives it its sour taste.\n",
+    })
+    engine = indexed_engine(root, "notes", embedder)
+    for mode in ("keyword", "hybrid"):
+        answer = engine.search("sourdough starter spelt", mode=mode)
+        paths = [hit.path for hit in answer.hits]
+        assert "bread/sourdough (conflicted copy 2024-03-01).md" in paths, (mode, paths)
+        copy = next(hit for hit in answer.hits if "conflicted" in hit.path)
+        assert copy.conflict_copy_of == "notes/bread/sourdough.md" and copy.conflict_original_matched, mode
+        shown = "\n".join(hits_text([hit_data(h) for h in answer.hits]))
+        assert "which matched too: this copy holds words of the search it does not" in shown, shown
+        assert "which did not match" not in shown, shown
+    folded = engine.search("sourdough starter rye flour", mode="keyword")
+    assert not any("conflicted" in hit.path for hit in folded.hits), [hit.path for hit in folded.hits]

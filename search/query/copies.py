@@ -6,7 +6,9 @@ Syncthing ``note.sync-conflict-20240301-123456-ABCDEFG.md``, Google Drive and a 
 ``note (1).md``. Such a copy is a file of its own (listed, searchable, read), but it holds nearly the note's text: a
 search gave each passage twice, at the same score, the copy taking a place of the page from another note.
 ``fold`` keeps the original's hits and names the copy on them; a copy whose original has no hit is shown as
-itself, named as the copy it is.
+itself, named as the copy it is, and so is a passage of the copy the original does not hold: a conflict copy is
+the other machine's edit, and 'note (1).md' may be a note of its own, so the passage a search found only there
+was left off the page for the original's.
 """
 from __future__ import annotations
 
@@ -29,22 +31,42 @@ def original_of(path: str) -> str | None:
     return f"{folder}{slash}{match['stem']}{match['ext'] or ''}"
 
 
-def fold(ranked: list, where: list[tuple[str, str]], held) -> tuple[list, dict, dict]:
+WORD = re.compile(r"\w+")
+
+
+def fold(ranked: list, where: list[tuple[str, str]], held, texts, query: str) -> tuple[list, dict, dict]:
     """``ranked`` (``where``: each item's (collection, path)) without the passages of a conflict copy whose original
-    ranks too; {(collection, original): [the copies folded into it, 'collection/path']}, and {(collection, copy):
-    'collection/original'} for a copy that stays while its original, which had no hit, is indexed (``held``)."""
+    ranks too, unless the copy's passage holds a word of ``query`` none of the original's ranked passages holds;
+    {(collection, original): [the copies folded into it, 'collection/path']}, and {(collection, copy):
+    ('collection/original', whether the original ranks)} for a copy that stays: its original, which had no hit, is
+    indexed (``held``), or its passage holds what the original's do not (the copy's side of the conflict, the other
+    machine's edit; or 'note (1).md' is a note of its own). ``texts``: {chunk id: its text} of the ids given."""
     ranking = set(where)
+    folding = [i for i, (collection, path) in enumerate(where)
+               if (original := original_of(path)) is not None and (collection, original) in ranking]
+    asked = set(WORD.findall(query.casefold()))
+    text: dict = {}
+    if folding and asked:  # only a copy whose original ranks, and the original's passages, are read
+        originals = {(where[i][0], original_of(where[i][1])) for i in folding}
+        text = texts([item[0] for item, place in zip(ranked, where) if place in originals]
+                     + [ranked[i][0] for i in folding])
+    found: dict[tuple[str, str], set] = {}  # (collection, path): the query's words its ranked passages hold
+    for item, place in zip(ranked, where):
+        found.setdefault(place, set()).update(asked.intersection(WORD.findall(text.get(item[0], "").casefold())))
     folded: dict[tuple[str, str], list[str]] = {}
-    alone: dict[tuple[str, str], str] = {}
+    alone: dict[tuple[str, str], tuple[str, bool]] = {}
     kept = []
     for item, (collection, path) in zip(ranked, where):
         original = original_of(path)
-        if original is not None and (collection, original) in ranking:
+        ranks = original is not None and (collection, original) in ranking
+        own = ranks and asked.intersection(WORD.findall(text.get(item[0], "").casefold())) - found[
+            (collection, original)]
+        if ranks and not own:
             names = folded.setdefault((collection, original), [])
             if f"{collection}/{path}" not in names:
                 names.append(f"{collection}/{path}")
             continue
-        if original is not None and held(collection, original):
-            alone[(collection, path)] = f"{collection}/{original}"
+        if ranks or (original is not None and held(collection, original)):
+            alone[(collection, path)] = (f"{collection}/{original}", ranks)
         kept.append(item)
     return kept, folded, alone

@@ -100,6 +100,7 @@ class Hit:
     also_in: list[str] = field(default_factory=list)  # the same file on disk through other collections (paths)
     conflict_copies: list[str] = field(default_factory=list)  # its sync conflict copies that matched too (copies)
     conflict_copy_of: str | None = None  # of a sync conflict copy shown alone: the note it is a copy of
+    conflict_original_matched: bool = False  # ... which ranks too, with passages other than this one
     author: str | None = None  # a PDF's metadata author, which search finds it by (its title column holds it)
     # of a note's passage that defines footnotes: {label: the lines that cite it} (``footnotes.cited_at``)
     footnotes_cited: dict[str, list[int]] = field(default_factory=dict)
@@ -207,14 +208,16 @@ class Engine:
                         common = common_words() if ranked else set()
                         ranked, also = _twins_left_out(ranked, self._catalog_for(conn, state),
                                                        {r["name"]: r["root"] for r in queries.collections(conn)})
-                        ranked, copied, copy_of = _copies_folded(ranked, self._catalog_for(conn, state))
+                        ranked, copied, copy_of = _copies_folded(ranked, self._catalog_for(conn, state), read,
+                                                                  query)
                         page, more = _per_file(ranked, limit, self._catalog_for(conn, state))
                         hits = self._hits(read, query, page, common)
                         for hit in hits:
                             hit.more_in_file = more.pop(hit.chunk_id, 0)
                             hit.also_in = also.get((hit.collection, hit.path), [])
                             hit.conflict_copies = copied.get((hit.collection, hit.path), [])
-                            hit.conflict_copy_of = copy_of.get((hit.collection, hit.path))
+                            hit.conflict_copy_of, hit.conflict_original_matched = copy_of.get(
+                                (hit.collection, hit.path), (None, False))
                         if not hits:
                             notes += filtered_out(self._catalog_for(conn, state), filters)
                         break
@@ -1081,8 +1084,10 @@ def _named_files(query: str, ranked: list, catalog: Catalog, filters: Filters) -
     return named
 
 
-def conflict_line(copies_folded: list[str] | None, copy_of: str | None) -> str:
+def conflict_line(copies_folded: list[str] | None, copy_of: str | None, original_matched: bool = False) -> str:
     """The line under a hit that is, or stands for, a sync conflict copy (search.query.copies)."""
+    if copy_of and original_matched:
+        return f"(a sync conflict copy of {copy_of}, which matched too: this copy holds words of the search it does not)"
     if copy_of:
         return f"(a sync conflict copy of {copy_of}, which did not match)"
     return f"(its sync conflict {'copy' if len(copies_folded) == 1 else 'copies'} {', '.join(copies_folded)} " \
@@ -1140,7 +1145,7 @@ def _twins_left_out(ranked: list, catalog: Catalog, roots: dict[str, str]) -> tu
     return [item for item, row in zip(ranked, rows) if kept_of[where[row]] == where[row]], also
 
 
-def _copies_folded(ranked: list, catalog: Catalog) -> tuple[list, dict, dict]:
+def _copies_folded(ranked: list, catalog: Catalog, read: Passages, query: str) -> tuple[list, dict, dict]:
     """``ranked`` without the passages of the sync conflict copies whose note ranks too (search.query.copies): a
     copy holds nearly the note's text, and each of its passages took a second place on the page, at the same
     score, for what the note said already."""
@@ -1152,7 +1157,8 @@ def _copies_folded(ranked: list, catalog: Catalog) -> tuple[list, dict, dict]:
     def held(collection: str, path: str) -> bool:
         return any(str(catalog.collections[row]) == collection and catalog.paths[row] == path
                    for row in catalog.named(path.rsplit("/", 1)[-1]))
-    return copies.fold(ranked, where, held)
+    return copies.fold(ranked, where, held, lambda ids: {cid: row["text"] for cid, row in read.rows(ids).items()},
+                       query)
 
 
 @functools.lru_cache(maxsize=8)
