@@ -127,7 +127,8 @@ class _Reader(HTMLParser):
             if tag == self.skipping[0] and tag not in VOID:
                 self.skipping.append(tag)
             return
-        if tag in SKIPPED or (tag not in VOID and tag not in PAGE_HOLDERS and _navigation(attrs)):
+        if tag in SKIPPED or (tag not in VOID and tag not in PAGE_HOLDERS and not _main(tag, attrs)
+                              and _navigation(attrs)):  # <div role="main" class="has-sidebar">: the page, not a menu
             if tag not in VOID:
                 self.skipping.append(tag)
             return

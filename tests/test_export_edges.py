@@ -152,3 +152,14 @@ def test_the_main_content_inside_what_class_words_took_for_navigation_is_read():
     (role main, or <main>) is read; the sidebar, breadcrumbs and footer around it still are not."""
     doc = parse_file("docs/install.html", RTD.encode())
     assert [(s.heading_path, s.text) for s in doc.sections] == [(["Install"], "Install\nRun pip install proj.")]
+
+
+def test_the_main_content_whose_own_class_words_say_navigation_is_read():
+    """<div role="main" class="content has-sidebar">, the page's main content laid out beside a sidebar, was taken
+    for navigation by its own class word 'sidebar' and skipped whole: the page was no text. An element of role main
+    is the page, whatever its class words; the sidebar beside it is still left out."""
+    page = ('<html><head><title>Install</title></head><body><div class="sidebar"><a href="/">Home</a></div>'
+            '<div role="main" class="content has-sidebar"><h1>Install</h1><p>Run pip install proj.</p></div>'
+            '</body></html>')
+    doc = parse_file("docs/install.html", page.encode())
+    assert [(s.heading_path, s.text) for s in doc.sections] == [(["Install"], "Install\nRun pip install proj.")]
