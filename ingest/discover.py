@@ -54,7 +54,6 @@ DEFAULT_IGNORES = [
 # names above (Vim's .swp and backup~, Emacs' #autosave# and .#lock, Syncthing's .syncthing.*.tmp and
 # ~syncthing~*.tmp) were there already; these were not.
 EDITOR_AND_SYNC_TEMP = [
-    "4913",  # Vim's probe, made and removed at each save to learn whether the folder can be written
     "*.vsctmp",  # VS Code's atomic save: written, then renamed over the note
     "*.crswap",  # Chrome's and VS Code for the web's File System Access API swap file
     "*___jb_tmp___", "*___jb_old___",  # JetBrains' safe write
@@ -62,6 +61,10 @@ EDITOR_AND_SYNC_TEMP = [
     ".~lock.*#",  # LibreOffice's lock file
 ]
 DEFAULT_IGNORES += EDITOR_AND_SYNC_TEMP
+# Vim's probe, made and removed at each save to learn whether the folder can be written: a file '4913' alone. As
+# '4913' it left out a folder of that name, a ticket's or a client's number, and every note in it; '!4913/' takes
+# the folder back, and, first in the list, leaves the patterns after it to leave out what they do inside it.
+DEFAULT_IGNORES[:0] = ["4913", "!4913/"]
 
 
 @dataclass(frozen=True)

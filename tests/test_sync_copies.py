@@ -39,6 +39,18 @@ def test_editor_and_sync_temp_files_are_neither_indexed_nor_counted_nor_scanned(
             assert not watcher.relevant(1, str(root), change, name), (change, name)
 
 
+def test_a_folder_named_like_vims_probe_file_is_read(immediate, tmp_path):
+    """Vim's probe is a file named 4913; the ignore list's '4913' left out a folder so named (a ticket's number) and
+    every note in it: 'tickets/4913/ is in the ignore list'. The file alone is left out, and what the list leaves
+    out inside such a folder still is."""
+    from ingest.discover import walk, why_not_indexed
+    root = write_tree(tmp_path / "notes", {"tickets/4913/notes.md": NOTE, "tickets/4913/4913": "x\n",
+                                           "tickets/4913/save.tmp": "x\n", "4913": "x\n", "note.md": NOTE})
+    assert sorted(f.path for f in walk(root)) == ["note.md", "tickets/4913/notes.md"]
+    assert why_not_indexed(root, "tickets/4913/notes.md") is None
+    assert "ignore list" in why_not_indexed(root, "tickets/4913/4913")
+
+
 def test_original_of_names_the_note_a_conflict_copy_copies():
     from search.query.copies import original_of
     assert original_of("a/note (conflicted copy 2024-03-01).md") == "a/note.md"
