@@ -61,6 +61,8 @@ def _fresh(conn, row) -> dict:
     building = _building(conn, row["id"])
     if building:
         entry["building"] = building
+    elif fresh.get("scanning") is not None and (row["published"] is None or later):
+        entry["scanning"] = {"started": render.when(fresh["scanning"]), "age_seconds": _since(fresh["scanning"])}
     elif row["published"] is None:
         queued = _first_scan_queued(row["id"])
         if queued is not None:
@@ -109,6 +111,10 @@ def _fresh_text(d: dict) -> str:
     waiting = d.get("pending_files", 0) - (b["pending"] if b else 0)
     queued = d.get("first_scan_queued")
     aside = "".join(f", {w['text']}" for w in d.get("background") or [])
+    walking = d.get("scanning")
+    if b is None and walking is not None:  # the scan has the folder, no plan yet: not 'nothing being built'
+        which = "the next part's scan" if d.get("not_read_yet") else "its first scan"
+        return text + f", {which} is walking the folder (started {render.age(walking['age_seconds'])} ago)" + aside
     if b is None and queued is not None:
         since = f" (queued {render.age(queued['age_seconds'])} ago)" if queued else ""
         return text + f", its first scan waits in the queue for a worker{since}"

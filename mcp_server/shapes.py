@@ -87,6 +87,13 @@ class InBackground(TypedDict):
     reason: NotRequired[str]  # why its job failed for good (state failed)
 
 
+class Walking(TypedDict):
+    # The scan walking a collection's folder now (report._fresh): when it began.
+    __pydantic_config__ = CLOSED
+    started: str
+    age_seconds: float
+
+
 class Freshness(TypedDict):
     # One collection's freshness (report._fresh), as search and list_files end with it.
     __pydantic_config__ = CLOSED
@@ -101,6 +108,7 @@ class Freshness(TypedDict):
     scanned_age_seconds: NotRequired[float]
     building: NotRequired[Building]
     first_scan_queued: NotRequired[FirstScanQueued]
+    scanning: NotRequired[Walking]  # a first scan, or the next part's, walking the folder (no plan recorded yet)
     background: NotRequired[list[InBackground]]
     not_read_yet: NotRequired[int]  # files a first build published in parts leaves to its next parts
 

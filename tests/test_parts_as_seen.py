@@ -178,3 +178,33 @@ def test_between_two_parts_the_freshness_line_says_the_next_part_comes(sift_env,
     line, _ = report.freshness(conn)
     assert line.endswith("partial: its first build comes in parts, 18 files not read yet, the next part's scan comes "
                          "next"), line
+
+
+def test_while_a_first_scan_walks_the_folder_search_says_so(sift_env, tmp_path, monkeypatch):
+    """The first scan taken by a worker, walking the folder, nothing built or queued yet: search's freshness line
+    said 'notes: nothing published yet, nothing being built' for the 1–7 s notes-en's walk takes; between two parts
+    the next part's scan walking said 'the next part's scan comes next' as if no worker had it yet."""
+    from mcp_server import report
+    from search.index import freshness, queries, store
+    from workers import runtime, tasks
+    from workers.app import huey
+    monkeypatch.setenv("SIFT_FIRST_PART", "5")
+    root = notes(tmp_path / "notes")
+    conn = runtime.index()
+    cid = store.ensure_collection(conn, "notes", str(root))["id"]
+    assert freshness.begin_scan(conn, cid, True, 600) == freshness.PRESENT  # as discover claims it, then walks
+    line, [d] = report.freshness(conn)
+    assert "nothing being built" not in line, line
+    assert line.startswith("freshness: notes: nothing published yet, its first scan is walking the folder (started "), \
+        line
+    assert "started" in d["scanning"] and d["scanning"]["age_seconds"] < 600
+    huey.storage.flush_all()
+    tasks.discover(cid, resume=True)  # the scan goes on (its claim is its own)
+    run_jobs(huey, lambda: queries.get_collection(conn, cid)["published"] is not None)
+    huey.storage.flush_all()  # the next part's scan taken by a worker
+    assert freshness.begin_scan(conn, cid, True, 600) == freshness.PRESENT
+    line, _ = report.freshness(conn)
+    assert line.endswith("18 files not read yet, the next part's scan is walking the folder (started 0 s ago)") \
+        or "the next part's scan is walking the folder (started" in line, line
+    from workers import rescan
+    assert rescan.may_queue(cid, conn) is False, "the walk counts as under way"

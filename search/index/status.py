@@ -69,6 +69,8 @@ def freshness_state(conn, collection) -> dict:
     generation (it made no generation of its own); else None.
     ``root_missing``: the root folder is not there now. A scan records since when (``root_missing_since``,
     shown only while it is still gone); before one has run, only this look at the disk says so.
+    ``scanning``: when the scan walking the folder now began (it has not recorded what it found yet); None when
+    none does, or its claim is older than a live walk takes (its worker was killed).
     """
     keys = collection.keys()
     get = lambda key, default=None: collection[key] if key in keys else default  # noqa: E731 (an index before V4)
@@ -83,7 +85,16 @@ def freshness_state(conn, collection) -> dict:
         "scan_requested": get("scan_requested"),
         "pending_files": get("changes_noticed", 0) + total - done,
         "scanned_unchanged": _scanned_unchanged(conn, collection, get("scanned_unchanged"), building),
+        "scanning": _walking(conn, collection["id"]) if "scan_started" in keys else None,
     }
+
+
+def _walking(conn, collection_id: int) -> float | None:
+    """When the scan of the collection that is walking its folder began: claimed (``scan_started``), no plan
+    recorded yet. Search said 'nothing being built' for the 1–7 s a first scan of notes-en walks the folder."""
+    from search.index.freshness import STALLED_SECONDS, recent
+    started = queries.unplanned_scan(conn, collection_id)
+    return started if started is not None and recent(time.time(), started, STALLED_SECONDS) else None
 
 
 def root_missing(root: str | None) -> bool:
