@@ -208,3 +208,36 @@ def test_while_a_first_scan_walks_the_folder_search_says_so(sift_env, tmp_path, 
         or "the next part's scan is walking the folder (started" in line, line
     from workers import rescan
     assert rescan.may_queue(cid, conn) is False, "the walk counts as under way"
+
+
+def test_a_part_published_while_another_worker_takes_a_scan_asks_for_no_second_one(sift_env, tmp_path, monkeypatch):
+    """A part's publish (its clean-up took seconds on notes-en) while the other worker took a scan of the collection
+    (a big file's, back from the background): the publish found that scan under way and remembered a request, so
+    stats said 'waiting: a rescan was asked for 14 s ago' through the last part and one more walk, of no changes,
+    followed. That scan walks the whole folder and reads the next part: nothing more is asked."""
+    from search.index import queries, store
+    from workers import rescan, runtime, tasks, waiting
+    from workers.app import huey
+    monkeypatch.setenv("SIFT_FIRST_PART", "5")
+    root = notes(tmp_path / "notes")
+    conn = runtime.index()
+    cid = store.ensure_collection(conn, "notes", str(root))["id"]
+    clean_up = store.collect_garbage
+    taken = []
+
+    def the_other_worker_takes_a_scan(c, collection):  # in the publish, after its commit: the race's gap
+        clean_up(c, collection)
+        if not taken and queries.deferred(c, queries.get_collection(c, cid)["published"]) == 13:  # before the last
+            taken.append(tasks.discover.call_local(cid))  # the other worker's scan: claims, walks, plans
+
+    monkeypatch.setattr(store, "collect_garbage", the_other_worker_takes_a_scan)
+    tasks.discover(cid)
+    run_jobs(huey, lambda: taken)  # the first part, its publish, the second part's scan and build, its publish
+    assert taken == [3], "the last part's generation"
+    assert queries.get_collection(conn, cid)["scan_requested"] is None, "asked twice"
+    assert not [s for s in waiting.queued() if s["collection"] == cid], "the scan under way reads the next part"
+    run_jobs(huey)  # the last part
+    row = queries.get_collection(conn, cid)
+    assert not queries.deferred(conn, row["published"]), "every part came"
+    assert row["scan_requested"] is None
+    assert cid not in rescan.due(conn, 3600), "no walk after the last part"

@@ -51,6 +51,23 @@ def request_scan(collection_id: int, conn=None, paths: list[str] | None = None) 
     return True
 
 
+def next_part(collection_id: int, conn) -> bool:
+    """Queue the scan of a first build's next part (workers.tasks.publish_part), unless a scan of the collection
+    already runs or waits in the queue: while its published generation is a part, every scan walks the whole
+    folder (tasks._scope) and so reads the next part. A scan that another worker took while this one published
+    (a big file's, done in the background) made the publish remember a request as well: stats said 'waiting: a
+    rescan was asked for 14 s ago' through notes-en's last part, and one more walk, of no changes, followed it."""
+    try:
+        waiting = _waiting(collection_id)
+    except Exception:  # noqa: BLE001 - a queue that cannot be read: ask as ever (queueing says what is wrong)
+        waiting = None
+    if waiting is not None or freshness.busy(conn, collection_id):
+        log.info("collection %s: a scan of it is under way or queued already: it reads the next part",
+                 collection_id)
+        return False
+    return request_scan(collection_id, conn)
+
+
 def may_queue(collection_id: int, conn) -> bool:
     """The one rule for queueing a scan that no one asked for by hand (the watcher's, the periodic rescan's):
     nothing of the collection is under way, and no job waits, or the scan is a rescan of a published collection

@@ -314,14 +314,15 @@ def first_part(conn, collection, paths: list[str], keep: set[str], most: int) ->
 
 def publish_part(conn, gen: int) -> bool:
     """``store.try_publish``; the worker that publishes a part of a first build (``first_part``) then asks for the
-    next part's scan (the periodic rescan asks too: workers.rescan.due, should this worker die in between)."""
+    next part's scan, unless one runs or waits already (workers.rescan.next_part; the periodic rescan asks too:
+    workers.rescan.due, should this worker die in between)."""
     if not store.publish_now(conn, gen):  # once: a second try could publish, and no next part would be asked for
         return store.published(conn, gen)
     if queries.deferred(conn, gen):
         from workers import rescan  # it queues scans through this module
         collection = queries.generation(conn, gen)["collection"]
         log.info("generation %s published, a part of its collection's first build: scanning for the next part", gen)
-        rescan.request_scan(collection, conn)
+        rescan.next_part(collection, conn)
     return True
 
 
