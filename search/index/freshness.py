@@ -24,16 +24,16 @@ import time
 from search.index import queries, store, working
 from search.index.db import transaction
 from search.index.queries import build_activity, last_scan, requested, unplanned_scan  # noqa: F401 (asked of freshness)
-from search.index.status import CLOCK_SLACK_SECONDS
+from search.index.status import CLOCK_SLACK_SECONDS, STALLED_SECONDS  # noqa: F401 (asked of freshness)
 
 PRESENT, MISSING, GONE, BUSY = "present", "missing", "gone", "busy"
-# A scan or a build that has not moved for this long is taken as stalled (its jobs lost with
+# A scan or a build that has not moved for STALLED_SECONDS (kept in search.index.status, whose freshness shows
+# a scan walking the folder only that long) is taken as stalled (its jobs lost with
 # a killed worker): a new scan may then pick its files up again. Longer than a live job can take
 # without recording progress (16 big PDFs to embed; a worker waiting up to 5 min for disk space),
 # so a slow job is not run twice. A whole consumer that was killed is recovered at once when it
 # starts again (workers/recover.py); this covers one worker process killed under a running consumer. A job
 # that is still at work (its worker alive, search.index.working) keeps its build under way however long it takes.
-STALLED_SECONDS = 600.0
 # A time stamped more than CLOCK_SLACK_SECONDS after now (search.index.status) is taken as long ago, not as a
 # scan or a build under way: a scan claimed before the clock was set back and killed kept every later one waiting
 # until the clock caught up.

@@ -21,6 +21,8 @@ from search.index.queries import STAGES, generation_progress
 # search.index.freshness take it as long ago. Short steps are left alone: another process may have stamped a time
 # a little after this one read the clock.
 CLOCK_SLACK_SECONDS = 60.0
+# A scan or a build that has not moved for this long is taken as stalled (search.index.freshness says why).
+STALLED_SECONDS = 600.0
 
 
 def collect(conn, index_path: Path | str | None = None) -> dict:
@@ -92,9 +94,9 @@ def freshness_state(conn, collection) -> dict:
 def _walking(conn, collection_id: int) -> float | None:
     """When the scan of the collection that is walking its folder began: claimed (``scan_started``), no plan
     recorded yet. Search said 'nothing being built' for the 1–7 s a first scan of notes-en walks the folder."""
-    from search.index.freshness import STALLED_SECONDS, recent
     started = queries.unplanned_scan(conn, collection_id)
-    return started if started is not None and recent(time.time(), started, STALLED_SECONDS) else None
+    return started if started is not None and -CLOCK_SLACK_SECONDS <= time.time() - started < STALLED_SECONDS \
+        else None
 
 
 def root_missing(root: str | None) -> bool:
