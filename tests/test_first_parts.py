@@ -273,3 +273,34 @@ def test_stats_counts_a_partial_build_of_every_file_seen(sift_env, tmp_path, mon
     [c] = status.collect(conn)["collections"]
     said = "\n".join(collection_lines(c, CLI))
     assert "(SIFT_FIRST_PART): 0 of 25 files searchable, 20 not read yet" in said, said
+
+
+def test_a_big_file_waits_for_a_part_after_the_first(sift_env, tmp_path, monkeypatch):
+    """A note big enough to be embedded in the background, first by name (notes-en's README.md, 300 chunks): the
+    first part handed it to the background, where it held one of the two workers through the part that gives the
+    first answer. It comes in a later part now; the first part reads small notes only, and every file comes."""
+    from search.index import queries, store
+    from workers import runtime, tasks
+    from workers.app import huey
+    monkeypatch.setenv("SIFT_FIRST_PART", "5")
+    monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "20")  # over 10 KB: likely over 20 chunks
+    files = {f"n{i:02}.md": f"# Note {i}\n\nThe pelican number word{i} flies at dawn.\n" for i in range(23)}
+    files["a-big.md"] = "# Big\n\n" + "\n\n".join(f"## Part {i}\n\n" + f"albatross {i} glides. " * 60
+                                                  for i in range(40))
+    root = write_tree(tmp_path / "notes", files)
+    conn = runtime.index()
+    cid = store.ensure_collection(conn, "notes", str(root))["id"]
+    tasks.discover(cid)
+    while queries.get_collection(conn, cid)["published"] is None:
+        task = huey.dequeue()
+        assert task is not None, "the first part was never published"
+        huey.execute(task)
+    first = queries.get_collection(conn, cid)["published"]
+    assert "a-big.md" not in queries.current_files(conn, cid), "left to a later part"
+    assert not queries.background(conn, cid), "nothing embedded in the background during the first part"
+    assert queries.deferred(conn, first) == 19
+    while (task := huey.dequeue()) is not None:
+        huey.execute(task)
+    last = queries.get_collection(conn, cid)["published"]
+    assert not queries.deferred(conn, last)
+    assert set(queries.current_files(conn, cid)) == set(files), "every file came"

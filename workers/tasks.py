@@ -274,7 +274,7 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
         store.mark(conn, gen, paths, outcome.stage, outcome.state, outcome.reason)
     paths = sorted((set(plan.to_parse) - set(carried)) | (pending - set(plan.changes) - set(unnamable)))
     paths, later = first_part(conn, collection, paths, pending | {p for p in paths if changes.get(p) != "added"},
-                              settings.first_part)
+                              settings.first_part, _heavy(found, settings))
     if later:  # a first build in parts: these wait for a later part, which the publish of this one queues
         store.mark(conn, gen, later, "parse", "skipped", queries.DEFERRED)
         log.info("generation %s: a part of the first build of collection %s: %d files now, %d in later parts",
@@ -288,7 +288,8 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     return gen
 
 
-def first_part(conn, collection, paths: list[str], keep: set[str], most: int) -> tuple[list[str], list[str]]:
+def first_part(conn, collection, paths: list[str], keep: set[str], most: int,
+               heavy: frozenset[str] = frozenset()) -> tuple[list[str], list[str]]:
     """(the files to read now, those left to later parts) of a first build: one of a collection with nothing
     published, or whose published generation is itself a part. Its first answers came only once every file was
     embedded (35 min for 15,124 files); in parts, each an ordinary generation, the first ``most`` files
@@ -296,7 +297,9 @@ def first_part(conn, collection, paths: list[str], keep: set[str], most: int) ->
     large as all the parts before it (100, 100, 200, 400 … files, a rest under ``most`` with the last): few
     generations, each published whole. Only
     files new to the index wait: those in ``keep`` (queued before a crash, changed, renamed) are read in this
-    part. A later build never comes in parts."""
+    part. A later build never comes in parts. ``heavy`` (``_heavy``): files likely to be embedded in the
+    background, left out of the first part, whose answers they held back: one such file held one of the two
+    workers through it."""
     published = collection["published"]
     if not most or len(paths) <= most or (published is not None and not queries.deferred(conn, published)):
         return paths, []
@@ -307,9 +310,25 @@ def first_part(conn, collection, paths: list[str], keep: set[str], most: int) ->
     if len(paths) - size < most:  # a rest smaller than a first part goes with this one, not in a part of its own
         return paths, []
     now = [p for p in paths if p in keep]
-    now += [p for p in paths if p not in keep][:max(0, size - len(now))]
+    rest = sorted((p for p in paths if p not in keep), key=lambda p: published is None and p in heavy)  # last
+    now += rest[:max(0, size - len(now))]
     kept = set(now)
     return sorted(kept), [p for p in paths if p not in kept]
+
+
+# Bytes of text per chunk below any a note is cut into (notes-en's README.md: 164 KB, 300 chunks of 256 tokens,
+# 547 bytes each): a file of more bytes than this times SIFT_BACKGROUND_CHUNKS is likely to be embedded in the
+# background (``_to_background``, which counts its chunks once it is cut).
+HEAVY_BYTES_PER_CHUNK = 500
+
+
+def _heavy(found: list[FoundFile], settings) -> frozenset[str]:
+    """The files big enough to be embedded in the background, by their size (their chunks are not counted until
+    they are cut); none when nothing is (SIFT_BACKGROUND_CHUNKS=0, or embedding machines)."""
+    if not settings.background_chunks or settings.embed_remote:
+        return frozenset()
+    most = settings.background_chunks * HEAVY_BYTES_PER_CHUNK
+    return frozenset(f.path for f in found if f.size > most)
 
 
 def publish_part(conn, gen: int) -> bool:
