@@ -194,8 +194,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # generated parts (.g.dart, 'GENERATED CODE - DO NOT MODIFY') skipped; a katakana word indexed whole too (サーバー as サーバ),
 # beside its pairs; a marker inside quotes (a generator's docstring quoting its banner) no longer skips; nor one in a
 # comment after code on its line ('__version__ = "1.2.0"  # DO NOT EDIT THIS LINE'); records of prose (a chat export's
-# messages) are no data set: read whole; an element of role main read whatever its own class words ('has-sidebar').
-VERSION = 15
+# messages) are no data set: read whole; an element of role main read whatever its own class words ('has-sidebar');
+# 16: an HTML page whose <head>, or a skipped <li>, <p> or <td>, is not closed read on where a browser ends it.
+VERSION = 16
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked

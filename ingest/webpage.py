@@ -36,6 +36,20 @@ WORD_PARTS = re.compile(r"[-_\s]+")
 PAGE_HOLDERS = {"html", "body", "main", "article"}
 SPACES = re.compile(r"\s+")
 TITLE_CHARS = 500
+# Elements whose end tag HTML lets one leave out, and the start tags that end them (as a browser ends them, HTML5's
+# tree building simplified): a skipped '<li class="menu-item">' or '<p class="footer">' never closed was held open
+# to the page's end (each next <li> or <p> counted as one inside it), and '<head>' without '</head>' skipped the
+# whole body. Inside a skipped element the open elements are kept, so that these end where a browser ends them.
+CLOSES_P = {"address", "article", "aside", "blockquote", "center", "details", "dialog", "dir", "div", "dl", "dd",
+            "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
+            "hgroup", "hr", "li", "listing", "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table",
+            "ul", "xmp"}
+CELL_ENDS = {"td", "th", "tr", "tbody", "thead", "tfoot"}
+IN_HEAD = {"title", "meta", "link", "style", "script", "noscript", "base", "template", "basefont", "bgsound"}
+ENDED_BY = {"p": CLOSES_P, "li": {"li"}, "dt": {"dt", "dd"}, "dd": {"dt", "dd"}, "td": CELL_ENDS, "th": CELL_ENDS,
+            "tr": {"tr", "tbody", "thead", "tfoot"}, "option": {"option", "optgroup"}, "optgroup": {"optgroup"}}
+# skipped elements <main> inside is read from: what says it is navigation (not <head>, a script, a template …)
+NAVIGATION_TAGS = {"nav", "footer"}
 
 
 def parse_page(path: str, text: str) -> Document:
@@ -84,7 +98,8 @@ class _Reader(HTMLParser):
         self.lines: list[list] = []  # [first, last, [pieces of its text]]: joined once read (a paragraph of
         # 100,000 bold words, added to a string a piece at a time, took time growing with its square)
         self.open = False  # whether the last line takes more text
-        self.skipping: list[str] = []  # the skipped element we are in, and those of its name inside it
+        self.skipping: list[str] = []  # the skipped element we are in, and the elements open inside it
+        self.pushes = 0  # elements put on ``skipping`` so far
         self.title, self.in_title = "", False
         self.heading: tuple[int, int] | None = None  # (level, index of its line) while inside one
         self.headings: list[tuple[int, int, str]] = []  # (index of its line, level, text)
@@ -120,17 +135,22 @@ class _Reader(HTMLParser):
         if tag == "title" and (not self.skipping or self.skipping[0] == "head"):  # the <head>'s one thing kept
             self.in_title = True
             return
-        if self.skipping and self.skipping[0] not in SKIPPED and _main(tag, attrs):
+        if self.skipping and (self.skipping[0] not in SKIPPED or self.skipping[0] in NAVIGATION_TAGS) \
+                and _main(tag, attrs):
             self.skipping.clear()  # the page's main content, inside what class words took for navigation (Read the
             # Docs' <div class="wy-grid-for-nav"> holds its whole page): that was no navigation
         if self.skipping:
-            if tag == self.skipping[0] and tag not in VOID:
+            self._end_implied(tag)
+        if self.skipping:
+            if tag not in VOID:
                 self.skipping.append(tag)
+                self.pushes += 1
             return
         if tag in SKIPPED or (tag not in VOID and tag not in PAGE_HOLDERS and not _main(tag, attrs)
                               and _navigation(attrs)):  # <div role="main" class="has-sidebar">: the page, not a menu
             if tag not in VOID:
                 self.skipping.append(tag)
+                self.pushes += 1
             return
         if tag == "a":
             href = dict(attrs).get("href")
@@ -143,12 +163,22 @@ class _Reader(HTMLParser):
         if tag in HEADINGS:
             self.heading = (HEADINGS[tag], len(self.lines))
 
+    def _end_implied(self, tag: str) -> None:
+        """End the open elements inside the skipped one (it too) that the start tag ``tag`` ends: a <li> an open
+        <li>, a block an open <p>, anything but what a <head> holds the <head>."""
+        while self.skipping:
+            last = self.skipping[-1]
+            if tag in ENDED_BY.get(last, ()) or (last == "head" and tag not in IN_HEAD):
+                self.skipping.pop()
+            else:
+                break
+
     def handle_startendtag(self, tag, attrs):
-        depth = len(self.skipping)
+        pushes = self.pushes
         self.handle_starttag(tag, attrs)
         if tag == "title":  # '<title/>': no title (the body's text was taken for it)
             self.in_title = False
-        elif len(self.skipping) > depth:  # a skipped element written self-closed ('<div class="sidebar"/>', an
+        elif self.pushes > pushes:  # a skipped element written self-closed ('<div class="sidebar"/>', an
             self.skipping.pop()            # XHTML export's): it holds nothing (kept open, the rest was skipped)
         elif tag not in VOID and not self.skipping:
             self.handle_endtag(tag)
@@ -158,8 +188,10 @@ class _Reader(HTMLParser):
             self.in_title = False
             return
         if self.skipping:
-            if tag == self.skipping[0]:
-                self.skipping.pop()
+            if tag in self.skipping:  # it, and what inside it was left open
+                del self.skipping[len(self.skipping) - 1 - self.skipping[::-1].index(tag):]
+            elif tag in BLOCKS | {"html", "select"} and all(open_tag in ENDED_BY for open_tag in self.skipping):
+                self.skipping.clear()  # the end of what holds them ('</ul>' of a '<li class="nav-item">' left open)
             return
         if tag == "pre" and self.pre:
             self.pre -= 1

@@ -1,0 +1,54 @@
+"""Bugs found in review of the ingest side (HTML pages, CSV tables, JSON/YAML data sets, generated-code markers):
+each lost text a user had written, or read it wrong."""
+from __future__ import annotations
+
+import pytest
+
+from ingest.parse import parse_file
+
+
+def _page(body: str, head: str = "<head><meta charset=utf-8><title>Runbook</title></head>") -> list[str]:
+    doc = parse_file("Runbook.html", f"<!DOCTYPE html>\n<html>{head}\n<body>\n{body}\n</body></html>\n".encode())
+    return [s.text for s in doc.sections]
+
+
+def test_a_page_whose_head_is_not_closed_is_read():
+    """'</head>' may be left out (HTML5; html-minifier's removeOptionalTags, Google's style guide): the <head> was
+    skipped up to the page's end, and the page read as no text."""
+    assert _page("<h1>Failover</h1><p>Promote the replica first.</p>",
+                 head="<head><meta charset=utf-8><title>Runbook</title>") == [
+        "Failover\nPromote the replica first."]
+
+
+@pytest.mark.parametrize("body", [
+    "<ul><li class='menu-item'>Home<li>About</ul><p>Promote the replica first.</p>",
+    "<p class='footer-note'>Edited by Ana<p>Promote the replica first.</p><p>Then the primary.</p>",
+    "<p class='breadcrumb'>Docs / Ops<div><p>Promote the replica first.</div>",
+    "<table><tr><td class='sidebar'>Links<td>Promote the replica first.</table>",
+    "<dl><dt class='nav'>Ops<dd>Promote the replica first.</dl>",
+])
+def test_a_skipped_element_whose_end_tag_is_left_out_ends_where_a_browser_ends_it(body):
+    """An element taken for navigation by its class words whose end tag HTML lets one leave out (<li>, <p>, <td>,
+    <dt>, <dd>): it was held open to the page's end (each next <li> or <p> counted as one inside it), and the rest
+    of the page was skipped. It ends where a browser ends it: at the next <li>, the next block, its list's end."""
+    assert "Promote the replica first." in "\n".join(_page(body))
+    assert not {"Home", "Edited by Ana", "Docs / Ops", "Links", "Ops"} & set("\n".join(_page(body)).split("\n"))
+
+
+def test_the_main_content_inside_a_nav_element_is_read():
+    """<main> inside <nav> (a site whose layout wraps the page in its navigation element): skipped with the nav."""
+    assert _page("<nav><a href='/'>Home</a><main><p>Promote the replica first.</p></main></nav>") == [
+        "Promote the replica first."]
+
+
+def test_a_skipped_element_still_holds_what_is_inside_it():
+    """What is inside navigation stays out, its unclosed <li> and <p> too, up to its own end tag."""
+    assert _page("<div class='sidebar'><ul><li>Home<li>About</ul><p>Menu text</div><p>Promote the replica.</p>"
+                 ) == ["Promote the replica."]
+    assert _page("<nav><ul><li>Home<li><ul><li>Sub</ul></ul></nav><p>Promote the replica.</p>") == [
+        "Promote the replica."]
+
+
+def test_a_stray_inline_end_tag_does_not_end_a_skipped_paragraph():
+    assert _page("<p class='footer'>Edited by <b>Ana</i> on Monday</p><p>Promote the replica.</p>") == [
+        "Promote the replica."]
