@@ -38,6 +38,8 @@ def _prose(records: list) -> bool:
 
 
 def _says(value, depth: int) -> bool:
+    if isinstance(value, dict) and _PROSE in value:  # a YAML record's outline holding a value of words
+        return True
     if isinstance(value, str):
         return len(value.split()) >= PROSE_WORDS
     items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
@@ -77,7 +79,8 @@ def _yaml_outline(text: str):
     a fixture of 5 MB took 6.9 s and 280 MB (a 50 MB one over a minute and gigabytes, to count its records), and a
     tag the safe loader does not know (Ruby VCR's '!binary' body) made a cassette no data set. Raises
     yaml.YAMLError for several documents, as yaml.load does."""
-    stack: list = []  # the open collections: [the value (None below the top two levels), the key awaited]
+    stack: list = []  # the open collections: [the value (None below the top two levels), the key awaited, what
+    # stands for it in its parent's outline (marked _PROSE when a value of words is inside it)]
     anchors: dict = {}
     top = None
     documents = 0
@@ -94,7 +97,12 @@ def _yaml_outline(text: str):
         if kind is not None:
             value = kind() if len(stack) <= 2 else None
         elif isinstance(event, yaml.ScalarEvent):
-            value = event.value if stack and isinstance(stack[-1][0], dict) and stack[-1][1] is _KEY else None
+            key = bool(stack) and isinstance(stack[-1][0], dict) and stack[-1][1] is _KEY
+            value = event.value if key else None
+            if not key and " " in event.value and len(event.value.split(None, PROSE_WORDS)) >= PROSE_WORDS:
+                for frame in stack[1:3]:  # words: the records they are in say something
+                    if isinstance(frame[2], dict):
+                        frame[2][_PROSE] = True
         elif isinstance(event, yaml.AliasEvent):
             value = anchors.get(event.anchor)
             value = type(value)() if isinstance(value, (dict, list)) else value
@@ -102,22 +110,28 @@ def _yaml_outline(text: str):
             continue
         if getattr(event, "anchor", None) and not isinstance(event, yaml.AliasEvent):
             anchors[event.anchor] = value
+        stored = None  # what the value is in its parent's outline
         if not stack:
-            top = value
+            top = stored = value
         elif isinstance(stack[-1][0], list):
-            stack[-1][0].append(value if len(stack) == 1 else None if value is None else type(value)())
+            stored = value if len(stack) == 1 else None if value is None else type(value)()
+            stack[-1][0].append(stored)
         elif isinstance(stack[-1][0], dict):
             if stack[-1][1] is _KEY:  # a key: a collection as key is a key of its own
                 stack[-1][1] = value if isinstance(value, str) else object()
             else:
-                stack[-1][0][stack[-1][1]] = value if len(stack) == 1 else None if value is None else type(value)()
+                stored = value if len(stack) == 1 else None if value is None else type(value)()
+                stack[-1][0][stack[-1][1]] = stored
                 stack[-1][1] = _KEY
         if kind is not None:
-            stack.append([value if len(stack) < 2 else None, _KEY])
+            stack.append([value if len(stack) < 2 else None, _KEY, stored])
     return top
 
 
 _KEY = object()  # a mapping waits for a key
+# in a YAML record's outline (its values dropped): a value of words stands below it. Without it no YAML record said
+# anything: a list of questions and answers, or messages, was a data set, its first 30 lines all search found
+_PROSE = object()
 _JSON_CLOSE = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 _YAML_ITEM = re.compile(r"(\s*)- ")
 _YAML_NAMED = re.compile(r"[^\s#-][^:]*:\s*$")  # a named record of Rails' fixtures: 'david:' at the line's start

@@ -52,3 +52,22 @@ def test_a_skipped_element_still_holds_what_is_inside_it():
 def test_a_stray_inline_end_tag_does_not_end_a_skipped_paragraph():
     assert _page("<p class='footer'>Edited by <b>Ana</i> on Monday</p><p>Promote the replica.</p>") == [
         "Promote the replica."]
+
+
+def test_a_yaml_list_of_prose_records_is_read_whole_not_as_a_data_set():
+    """A YAML list of messages or questions and answers (a site's _data/faq.yml, a chat exported to YAML) is records
+    of prose, read whole as the same list in JSON is. Its records were outlined with every value dropped, so none
+    said anything in words: each was a data set, its first 30 lines all that search found."""
+    from ingest.code import parse_code
+    faq = "".join(f"- question: How do I rotate the key number {i} on the staging cluster?\n"
+                  f"  answer: >-\n    Run the rotate script from the ops host, then restart worker {i} and check"
+                  f" its logs for the new fingerprint.\n" for i in range(400))
+    assert len(faq) > 64 * 1024
+    doc = parse_code("site/_data/faq.yml", faq)
+    assert "data_set" not in doc.meta
+    assert "worker 399" in "\n".join(s.text for s in doc.sections)
+    nested = "faq:\n" + "".join("  " + line if line else line for line in faq.splitlines(keepends=True))
+    assert "data_set" not in parse_code("site/_data/faq.yml", nested).meta
+    numbers = "".join(f"- id: {i}\n  amount: {i * 3}.50\n  currency: EUR\n  due_date: 2024-01-{i % 28 + 1:02}\n"
+                      for i in range(1200))
+    assert parse_code("fixtures/invoices.yml", numbers).meta["data_set"]  # records of values still are one
