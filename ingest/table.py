@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import re
+from collections import Counter
 
 from ingest.document import Document, Section, Skip, title_from_name
 
@@ -49,10 +51,21 @@ def parse_table(path: str, text: str) -> Document:
     prose = more = False
     # the first record holding a value (blank lines before it read as an empty header, and the header as a row)
     header, header_line, _ = next((r for r in records if any(value.strip() for value in r[0])), ([], 1, 1))
+    sections, titled = [], 0
+    below = next((r for r in records if any(value.strip() for value in r[0])), None)
+    if below is not None and _filled(header) == 1 and _filled(below[0]) > 1:
+        after = next((r for r in records if any(value.strip() for value in r[0])), None)
+        if after is None or _filled(after[0]) == _filled(below[0]):  # a title line above the header: its passage
+            title = " ".join(" ".join(header).split())[:CELL_CHARS]
+            sections.append(Section(text=title, start_line=header_line, end_line=header_line))
+            titled = 1
+            (header, header_line, _), below = below, None
+        records = itertools.chain([r for r in (below, after) if r is not None], records)
+    elif below is not None:
+        records = itertools.chain([below], records)
     header = [" ".join(cell.split()) for cell in header]
-    sections = []
     for row, start, end in records:
-        if len(sections) >= MAX_ROWS:
+        if len(sections) - titled >= MAX_ROWS:
             if _data(cells, data, prose):  # its first passage is all that is indexed of it: read no further
                 more = True
                 break
@@ -69,7 +82,7 @@ def parse_table(path: str, text: str) -> Document:
             sections.append(Section(text=SEPARATOR.join(values), start_line=start, end_line=end))
     meta = {"columns": _columns(header), "data": _data(cells, data, prose)}
     if meta["data"]:  # how many rows it has, for list_files to say how few of them search finds (search.query.listing)
-        meta.update(rows=len(sections), more_rows=more)
+        meta.update(rows=len(sections) - titled, more_rows=more)
     if not sections and meta["columns"]:  # a header alone (a table not filled in yet, a line of values): its passage
         sections.append(Section(text=meta["columns"], start_line=header_line, end_line=header_line))
     return Document(kind="text", title=title_from_name(stem), sections=sections, meta=meta)
@@ -78,23 +91,38 @@ def parse_table(path: str, text: str) -> Document:
 # Excel writes a CSV with the separator of its locale: ';' where a comma is the decimal mark (most of Europe), the
 # file perhaps begun by a line 'sep=;' saying so
 EXCEL_SEPARATOR = re.compile(r"sep=(.)\r?\n?$")
-QUOTED = re.compile(r'"[^"]*"')
+SAMPLE_LINES, SAMPLE_CHARS = 50, 64 * 1024  # of a CSV's first records, read for its delimiter
 
 
 def _delimiter(name: str, text: str) -> tuple[str, str, int]:
     """(the delimiter, the text from the table's first line, that line's number) of a table file: a TSV's tab; a
-    CSV's comma, or the ';' or tab its first line names ('sep=;') or holds more of than commas. Read with commas,
-    Excel's 'Name;Assignee;Status' was one column and '1,5;2,3' three cells, so a file of readings was no data
-    file, and past MAX_ROWS rows it was skipped."""
+    CSV's comma, or the ';' or tab its first line names ('sep=;') or that cuts more of its first records than commas
+    into as many cells as most of them. Read with commas, Excel's 'Name;Assignee;Status' was one column and '1,5;2,3' three cells, so
+    a file of readings was no data file, and past MAX_ROWS rows it was skipped. Chosen by the first line alone, a
+    comma table under a title 'Budget 2024; draft' was read by ';', each row one cell."""
     if name.lower().endswith(".tsv"):
         return "\t", text, 1
     line = text[:text.find("\n") + 1 or len(text)]
     said = EXCEL_SEPARATOR.match(line)
     if said:
         return said.group(1), text[len(line):], 2
-    line = QUOTED.sub("", line)  # a quoted cell's own marks separate nothing ('"Notes; misc",Owner')
-    counts = {mark: line.count(mark) for mark in (",", ";", "\t")}
-    return max(counts, key=lambda mark: (counts[mark], mark == ",")), text, 1
+    sample = text[:SAMPLE_CHARS]
+    sample = sample[:sample.rfind("\n") + 1 or len(sample)]
+    return max((",", ";", "\t"), key=lambda mark: (_steady(sample, mark), mark == ",")), text, 1
+
+
+def _steady(sample: str, mark: str) -> float:
+    """The share of the records ``sample`` holds, read with the delimiter ``mark``, of as many cells as most of them
+    (0 if most are of one cell): a quoted cell's own marks, on its line or several, separate nothing."""
+    counts: Counter = Counter()
+    try:
+        for row in itertools.islice(csv.reader(io.StringIO(sample, newline=""), delimiter=mark), SAMPLE_LINES):
+            if any(value.strip() for value in row):
+                counts[len(row)] += 1
+    except csv.Error:  # a cell cut at the sample's end, or past the field limit: what was read
+        pass
+    usual = max(counts, key=lambda n: (counts[n], n), default=0)
+    return counts[usual] / sum(counts.values()) if usual > 1 else 0.0
 
 
 def _records(text: str, delimiter: str, quoting: int = csv.QUOTE_MINIMAL, first: int = 1):
@@ -151,6 +179,10 @@ def _columns(header: list[str]) -> str:
         return names
     cut = names.rfind(SEPARATOR, 0, COLUMNS_CHARS - len(SEPARATOR) - 1)
     return (names[:cut] if cut > 0 else names[:COLUMNS_CHARS - len(SEPARATOR) - 1]) + SEPARATOR + "…"
+
+
+def _filled(values: list[str]) -> int:
+    return sum(bool(value.strip()) for value in values)
 
 
 def _data(cells: int, data: int, prose: bool) -> bool:

@@ -71,3 +71,24 @@ def test_a_yaml_list_of_prose_records_is_read_whole_not_as_a_data_set():
     numbers = "".join(f"- id: {i}\n  amount: {i * 3}.50\n  currency: EUR\n  due_date: 2024-01-{i % 28 + 1:02}\n"
                       for i in range(1200))
     assert parse_code("fixtures/invoices.yml", numbers).meta["data_set"]  # records of values still are one
+
+
+def test_a_csv_whose_first_line_is_a_title_with_a_semicolon_is_read_by_its_commas():
+    """The separator was chosen by the first line alone: a comma table under a title 'Budget 2024; draft' was read
+    by ';', each row one cell ('Desk,200,Ana'). It is the mark every line holds the same number of."""
+    doc = parse_file("budget.csv", b"Budget 2024; draft\nItem,Cost,Owner\nDesk,200,Ana\nChair,90,Bob\n")
+    assert [s.text for s in doc.sections][-2:] == ["Desk | 200 | Ana", "Chair | 90 | Bob"]
+
+
+def test_a_title_line_above_a_csv_header_is_no_column_name():
+    """A spreadsheet exported with its title on the first line ('Budget 2024', then 'Item,Cost,Owner'): the title
+    was taken for the column names, and the column names for a row; every passage was headed by the title and no
+    row by its columns. The title is a passage of its own; the header below it names the columns."""
+    doc = parse_file("budget.csv", b"Budget 2024\nItem,Cost,Owner\nDesk,200,Ana\nChair,90,Bob\n")
+    assert doc.meta["columns"] == "Item | Cost | Owner"
+    assert [(s.text, s.start_line) for s in doc.sections] == [
+        ("Budget 2024", 1), ("Desk | 200 | Ana", 3), ("Chair | 90 | Bob", 4)]
+    # a one-column list whose line holds a comma is no title and header
+    doc = parse_file("tasks.csv", b"Tasks\nBuy milk, eggs\nCall Ana\n")
+    assert doc.meta["columns"] == "Tasks"
+    assert [s.text for s in doc.sections] == ["Buy milk | eggs", "Call Ana"]
