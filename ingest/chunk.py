@@ -197,7 +197,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # messages) are no data set: read whole; an element of role main read whatever its own class words ('has-sidebar');
 # 16: an HTML page whose <head>, or a skipped <li>, <p> or <td>, is not closed read on where a browser ends it; a
 # YAML list of prose records (an FAQ, messages) read whole, no data set; a CSV's separator chosen by its first
-# records, not its first line alone, and a title line above its header a passage, no column name.
+# records, not its first line alone, and a title line above its header a passage, no column name; build scripts
+# 'gradle init' wrote, spec_helper.rb of 'rspec --init' and webpack.config.js of webpack-cli read, as is a header
+# naming a 'DO NOT EDIT banner' it writes.
 VERSION = 16
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
