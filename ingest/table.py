@@ -53,7 +53,8 @@ def parse_table(path: str, text: str) -> Document:
     header, header_line, _ = next((r for r in records if any(value.strip() for value in r[0])), ([], 1, 1))
     sections, titled = [], 0
     below = next((r for r in records if any(value.strip() for value in r[0])), None)
-    if below is not None and _filled(header) == 1 and _filled(below[0]) > 1:
+    if below is not None and _filled(header[:1]) == _filled(header) == 1 and _filled(below[0]) > 1 \
+            and not any(DATUM.fullmatch(value.strip()) for value in below[0]):  # below, column names: no data
         after = next((r for r in records if any(value.strip() for value in r[0])), None)
         if after is None or _filled(after[0]) == _filled(below[0]):  # a title line above the header: its passage
             title = " ".join(" ".join(header).split())[:CELL_CHARS]
