@@ -199,7 +199,7 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # YAML list of prose records (an FAQ, messages) read whole, no data set; a CSV's separator chosen by its first
 # records, not its first line alone, and a title line above its header a passage, no column name; build scripts
 # 'gradle init' wrote, spec_helper.rb of 'rspec --init' and webpack.config.js of webpack-cli read, as is a header
-# naming a 'DO NOT EDIT banner' it writes.
+# naming a 'DO NOT EDIT banner' it writes; a table with a cell past 128 KiB read, not refused whole.
 VERSION = 16
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -40,6 +40,10 @@ DATUM = re.compile(r"[-+]?[$€£]?(?:\d[\d,_' ]*)?\.?\d+(?:[eE][-+]?\d+)?\s*[%�
                    r"|\d{1,2}[:/.]\d{1,2}(?:[:/.]\d{2,4})?(?:\.\d+)?|nan|NaN|NA|null|-|true|false|TRUE|FALSE")
 DATA_SHARE = 0.8  # of a table's non-empty cells (below its header) that are data make it a data file
 PROSE_WORDS = 4  # a cell of this many words or more is prose: its table is no data file
+# The csv module's field limit (128 KiB, for the whole process) refused the whole file at a cell longer than that (a
+# ticket's long description, a JSON blob an export keeps in a cell): every row was lost. A cell is as long as the
+# file may be (64 MiB: ingest.files.MAX_FILE_BYTES, which imports this module); its first CELL_CHARS are kept.
+csv.field_size_limit(max(csv.field_size_limit(), 64 * 1024 * 1024))
 
 
 def parse_table(path: str, text: str) -> Document:
@@ -98,9 +102,9 @@ SAMPLE_LINES, SAMPLE_CHARS = 50, 64 * 1024  # of a CSV's first records, read for
 def _delimiter(name: str, text: str) -> tuple[str, str, int]:
     """(the delimiter, the text from the table's first line, that line's number) of a table file: a TSV's tab; a
     CSV's comma, or the ';' or tab its first line names ('sep=;') or that cuts more of its first records than commas
-    into as many cells as most of them. Read with commas, Excel's 'Name;Assignee;Status' was one column and '1,5;2,3' three cells, so
-    a file of readings was no data file, and past MAX_ROWS rows it was skipped. Chosen by the first line alone, a
-    comma table under a title 'Budget 2024; draft' was read by ';', each row one cell."""
+    into as many cells as most of them. Read with commas, Excel's 'Name;Assignee;Status' was one column and
+    '1,5;2,3' three cells, so a file of readings was no data file, and past MAX_ROWS rows it was skipped. Chosen by
+    the first line alone, a comma table under a title 'Budget 2024; draft' was read by ';', each row one cell."""
     if name.lower().endswith(".tsv"):
         return "\t", text, 1
     line = text[:text.find("\n") + 1 or len(text)]
