@@ -46,7 +46,6 @@ DEFAULT_IGNORES = [
     ".idea/", ".vscode/", ".obsidian/", ".trash/", ".Trash/", "*.egg-info/",
     # installed packages, outside any virtualenv: a conda or system Python's, the Go module cache, bower's
     "site-packages/", "dist-packages/", "__pypackages__/", "**/go/pkg/mod/", "bower_components/",
-    ".DS_Store", "*.swp", "*.swo", "*~", r"\#*#", ".#*", "*.tmp",  # '#*#' unescaped is a comment: it matched nothing
     *VENDORED_FOLDERS,
 ]
 # What editors and sync tools write beside a note for a moment while saving or syncing it: never a note, and each
@@ -60,11 +59,11 @@ EDITOR_AND_SYNC_TEMP = [
     "*.icloud",  # iCloud Drive's placeholder of a file not downloaded ('.note.md.icloud')
     ".~lock.*#",  # LibreOffice's lock file
 ]
-DEFAULT_IGNORES += EDITOR_AND_SYNC_TEMP
-# Vim's probe, made and removed at each save to learn whether the folder can be written: a file '4913' alone. As
-# '4913' it left out a folder of that name, a ticket's or a client's number, and every note in it; '!4913/' takes
-# the folder back, and, first in the list, leaves the patterns after it to leave out what they do inside it.
-DEFAULT_IGNORES[:0] = ["4913", "!4913/"]
+# Names of files, matched against a file's own name only (Rules.ignored). Vim's probe, made and removed at each save
+# to learn whether the folder can be written, is a file '4913' alone: as an ignore pattern '4913' left out a folder
+# of that name, a ticket's or a client's number, and every note in it; so did '*.tmp' a folder 'Exports.tmp', '*~' one
+# 'old~', '*.icloud' one 'Photos.icloud', unsaid. ('#*#' unescaped is a .gitignore comment: it matched nothing.)
+TEMP_FILES = [".DS_Store", "*.swp", "*.swo", "*~", r"\#*#", ".#*", "*.tmp", "4913", *EDITOR_AND_SYNC_TEMP]
 
 
 @dataclass(frozen=True)
@@ -84,6 +83,7 @@ class Rules:
 
     def __post_init__(self):
         self._ignore = pathspec.GitIgnoreSpec.from_lines(map(matchable, DEFAULT_IGNORES + list(self.exclude)))
+        self._temp = pathspec.PathSpec.from_lines("gitignore", map(matchable, TEMP_FILES))
         # The include globs pick files, and the last that matches a file decides, whether it names the file or a
         # folder above it: SIFT_INCLUDE='*.md,!deep/' is the Markdown outside deep/. Read as a .gitignore (a
         # folder's pattern never undoes a file's: git re-includes the folder, not the files in it), it left
@@ -92,6 +92,8 @@ class Rules:
             if self.include else None
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
+        if not is_dir and self._temp.match_file(matchable(rel.rsplit("/", 1)[-1])):  # an editor's temp file
+            return True
         return self._ignore.match_file(matchable(rel + "/" if is_dir else rel))
 
     def excluded(self, rel: str, is_dir: bool) -> bool:

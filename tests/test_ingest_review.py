@@ -151,3 +151,18 @@ def test_a_table_with_a_cell_past_128_kib_is_read(quote):
                      .encode())
     assert [s.text for s in doc.sections][1] == "2 | Export slow | ok"
     assert doc.sections[0].text.startswith("1 | Login fails | word word")
+
+
+@pytest.mark.parametrize("folder", ["Exports.tmp", "old~", "#inbox#", "Photos.icloud", "drafts.swp"])
+def test_a_folder_named_like_an_editors_temp_file_is_read(tmp_path, folder):
+    """The editors' and sync tools' temp names ('*.tmp', '*~', '#*#', '*.icloud' …) are files', but as ignore
+    patterns they left out a folder of such a name and every note in it, unsaid ('Exports.tmp/ is in the ignore
+    list'), as '4913' did a folder of that number. Their temp files inside a folder are still left out."""
+    from ingest.discover import walk, why_not_indexed
+    (tmp_path / folder).mkdir()
+    (tmp_path / folder / "plan.md").write_text("# Plan\n")
+    (tmp_path / folder / "plan.md.tmp").write_text("x\n")
+    (tmp_path / folder / "plan.md~").write_text("x\n")
+    assert [f.path for f in walk(tmp_path)] == [f"{folder}/plan.md"]
+    assert why_not_indexed(tmp_path, f"{folder}/plan.md") is None
+    assert "ignore list" in why_not_indexed(tmp_path, f"{folder}/plan.md~")
