@@ -61,7 +61,8 @@ def data_set_records(suffix: str, text: str) -> int:
         cassette = next((value[key] for key in CASSETTE_KEYS if isinstance(value.get(key), list)), None)
         if cassette is not None and all(isinstance(item, dict) for item in cassette):
             return len(cassette)
-        if len(value) >= DATA_SET_RECORDS and all(isinstance(item, dict) for item in value.values()):
+        if len(value) >= DATA_SET_RECORDS and all(isinstance(item, dict) for item in value.values()) \
+                and not _prose(list(value.values())):  # a site's _data/authors.yml of bios is read whole
             return len(value)  # Rails' fixtures: a record under each name
     arrays = [value] if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else []
     return max((len(array) for array in arrays if isinstance(array, list) and len(array) >= DATA_SET_RECORDS

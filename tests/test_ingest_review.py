@@ -166,3 +166,18 @@ def test_a_folder_named_like_an_editors_temp_file_is_read(tmp_path, folder):
     assert [f.path for f in walk(tmp_path)] == [f"{folder}/plan.md"]
     assert why_not_indexed(tmp_path, f"{folder}/plan.md") is None
     assert "ignore list" in why_not_indexed(tmp_path, f"{folder}/plan.md~")
+
+
+def test_a_yaml_mapping_of_named_prose_records_is_read_whole():
+    """A site's _data/authors.yml (a record under each author's name, with a bio) has the shape of Rails' fixtures,
+    which were a data set whatever their records said: the first 30 lines were all search found of it."""
+    from ingest.code import parse_code
+    authors = "".join(f"author{i}:\n  name: Author {i}\n  bio: >-\n    Writes about distributed databases and the "
+                      f"on-call life, author of runbook chapter {i}.\n  twitter: a{i}\n" for i in range(600))
+    assert len(authors) > 64 * 1024
+    doc = parse_code("_data/authors.yml", authors)
+    assert "data_set" not in doc.meta
+    assert "runbook chapter 599" in "\n".join(s.text for s in doc.sections)
+    fixtures = "".join(f"invoice_{i}:\n  amount: {i * 3}.50\n  currency: EUR\n  due_date: 2024-01-{i % 28 + 1:02}\n"
+                       for i in range(1200))
+    assert parse_code("test/fixtures/invoices.yml", fixtures).meta["data_set"]  # Rails' fixtures still are one
