@@ -195,11 +195,11 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # beside its pairs; a marker inside quotes (a generator's docstring quoting its banner) no longer skips; nor one in a
 # comment after code on its line ('__version__ = "1.2.0"  # DO NOT EDIT THIS LINE'); records of prose (a chat export's
 # messages) are no data set: read whole; an element of role main read whatever its own class words ('has-sidebar');
-# 16: an HTML page whose <head>, or a skipped <li>, <p> or <td>, is not closed read on where a browser ends it; a
-# YAML list or mapping of prose records (an FAQ, messages, authors' bios) read whole, no data set; a CSV's separator chosen by its first
-# records, not its first line alone, and a title line above its header a passage, no column name; build scripts
-# 'gradle init' wrote, spec_helper.rb of 'rspec --init' and webpack.config.js of webpack-cli read, as is a header
-# naming a 'DO NOT EDIT banner' it writes; a table with a cell past 128 KiB read, not refused whole.
+# 16: an HTML page whose <head>, or a skipped <li>, <p> or <td>, is not closed read on where a browser ends it; a YAML
+# list or mapping of prose records (an FAQ, messages, authors' bios) read whole, no data set; a CSV's separator chosen
+# by its first records, not its first line alone, and a title line above its header a passage, no column name; build
+# scripts 'gradle init' wrote, spec_helper.rb of 'rspec --init' and webpack.config.js of webpack-cli read, as is a
+# header naming a 'DO NOT EDIT banner' it writes; a table with a cell past 128 KiB read, not refused whole.
 VERSION = 16
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
