@@ -199,7 +199,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # list or mapping of prose records (an FAQ, messages, authors' bios) read whole, no data set; a CSV's separator chosen
 # by its first records, not its first line alone, and a title line above its header a passage, no column name; build
 # scripts 'gradle init' wrote, spec_helper.rb of 'rspec --init' and webpack.config.js of webpack-cli read, as is a
-# header naming a 'DO NOT EDIT banner' it writes; a table with a cell past 128 KiB read, not refused whole.
+# header naming a 'DO NOT EDIT banner' it writes; a table with a cell past 128 KiB read, not refused whole; a page's
+# wrapper whose class says the layout has a sidebar ('has-sidebar', 'layout--with-sidebar') read.
 VERSION = 16
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

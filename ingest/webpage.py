@@ -31,6 +31,9 @@ HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 NAVIGATION_ROLES = {"navigation", "banner", "contentinfo", "menu", "menubar"}
 NAVIGATION_WORDS = {"breadcrumb", "breadcrumbs", "nav", "navbar", "navigation", "sidebar", "menu", "footer"}
 WORD_PARTS = re.compile(r"[-_\s]+")
+# words before a navigation word saying how the page is laid out, not that the element is its navigation: BEM's
+# 'layout--with-sidebar', themes' 'has-sidebar', 'no-sidebar' on the wrapper of the whole page (skipped, it was no text)
+LAYOUT_STATES = {"has", "with", "without", "no"}
 # Elements that hold the page itself: their id and class words say how the page is shown, not that they are its
 # navigation (mdBook's <html class="light sidebar-visible">, Read the Docs' <body class="wy-body-for-nav"> were
 # skipped whole, the page read as no text)
@@ -86,8 +89,11 @@ def _navigation(attrs: list[tuple[str, str | None]]) -> bool:
             continue
         if name == "role" and value.strip().lower() in NAVIGATION_ROLES:
             return True
-        if name in ("id", "class") and NAVIGATION_WORDS & set(WORD_PARTS.split(value.lower())):
-            return True
+        if name in ("id", "class"):
+            words = WORD_PARTS.split(value.lower())
+            if any(word in NAVIGATION_WORDS and (n == 0 or words[n - 1] not in LAYOUT_STATES)
+                   for n, word in enumerate(words)):
+                return True
     return False
 
 

@@ -181,3 +181,13 @@ def test_a_yaml_mapping_of_named_prose_records_is_read_whole():
     fixtures = "".join(f"invoice_{i}:\n  amount: {i * 3}.50\n  currency: EUR\n  due_date: 2024-01-{i % 28 + 1:02}\n"
                        for i in range(1200))
     assert parse_code("test/fixtures/invoices.yml", fixtures).meta["data_set"]  # Rails' fixtures still are one
+
+
+@pytest.mark.parametrize("wrapper", ['<div class="layout layout--with-sidebar">', '<div class="page has-sidebar">',
+                                     '<div id="wrapper" class="no-sidebar">', '<section class="docs with_nav">'])
+def test_a_wrapper_whose_class_says_the_layout_has_a_sidebar_is_read(wrapper):
+    """'layout--with-sidebar', 'has-sidebar', 'no-sidebar' (BEM and theme modifiers) say how the page is laid out,
+    not that the element is its navigation: the wrapper was skipped for the word 'sidebar', and with it the page."""
+    tag = wrapper[1:wrapper.index(" ")]
+    assert _page(f'{wrapper}<div class="sidebar"><a href="/">Home</a></div><div class="content"><h1>Failover</h1>'
+                 f"<p>Promote the replica first.</p></div></{tag}>") == ["Failover\nPromote the replica first."]
