@@ -120,3 +120,21 @@ def test_a_copys_passage_holding_words_its_note_does_not_stays_on_the_page(immed
         assert "which did not match" not in shown, shown
     folded = engine.search("sourdough starter rye flour", mode="keyword")
     assert not any("conflicted" in hit.path for hit in folded.hits), [hit.path for hit in folded.hits]
+
+
+def test_a_copy_holding_only_a_questions_framing_words_is_still_folded(immediate, tmp_path, embedder):
+    """'how do I feed the sourdough starter?': the copy's edit ('I do it before work') held 'i' and 'do', which the
+    note's passage does not, and the copy took a place of its own on the page, said to hold 'words of the search'
+    the note does not. A question's framing (how, do, I), which search does not look up, keeps no copy."""
+    root = write_tree(tmp_path / "notes", {
+        "bread/sourdough.md": NOTE,
+        "bread/sourdough (conflicted copy 2024-03-01).md": NOTE + "\nI do it before work.\n",
+        "bread/rye.md": "# Rye bread\n\nRye flour makes a dense loaf; a sourdough starter gives it its sour taste.\n",
+    })
+    engine = indexed_engine(root, "notes", embedder)
+    for mode in ("keyword", "hybrid"):
+        answer = engine.search("how do I feed the sourdough starter?", mode=mode)
+        paths = [hit.path for hit in answer.hits]
+        assert "bread/sourdough.md" in paths and not any("conflicted" in p for p in paths), (mode, paths)
+        first = next(hit for hit in answer.hits if hit.path == "bread/sourdough.md")
+        assert first.conflict_copies == ["notes/bread/sourdough (conflicted copy 2024-03-01).md"], mode

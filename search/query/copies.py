@@ -34,17 +34,20 @@ def original_of(path: str) -> str | None:
 WORD = re.compile(r"\w+")
 
 
-def fold(ranked: list, where: list[tuple[str, str]], held, texts, query: str) -> tuple[list, dict, dict]:
+def fold(ranked: list, where: list[tuple[str, str]], held, texts, query: str,
+         skip: set[str] | frozenset = frozenset()) -> tuple[list, dict, dict]:
     """``ranked`` (``where``: each item's (collection, path)) without the passages of a conflict copy whose original
     ranks too, unless the copy's passage holds a word of ``query`` none of the original's ranked passages holds;
     {(collection, original): [the copies folded into it, 'collection/path']}, and {(collection, copy):
     ('collection/original', whether the original ranks)} for a copy that stays: its original, which had no hit, is
     indexed (``held``), or its passage holds what the original's do not (the copy's side of the conflict, the other
-    machine's edit; or 'note (1).md' is a note of its own). ``texts``: {chunk id: its text} of the ids given."""
+    machine's edit; or 'note (1).md' is a note of its own). ``texts``: {chunk id: its text} of the ids given; ``skip``:
+    the query's words search does not look up (a question's framing, common words: engine's ``common_words``), which
+    keep no copy: 'how do I feed the starter?' kept a copy whose edit said 'I do it', as holding 'i' and 'do'."""
     ranking = set(where)
     folding = [i for i, (collection, path) in enumerate(where)
                if (original := original_of(path)) is not None and (collection, original) in ranking]
-    asked = set(WORD.findall(query.casefold()))
+    asked = set(WORD.findall(query.casefold())) - set(skip)
     text: dict = {}
     if folding and asked:  # only a copy whose original ranks, and the original's passages, are read
         originals = {(where[i][0], original_of(where[i][1])) for i in folding}

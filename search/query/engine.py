@@ -209,7 +209,7 @@ class Engine:
                         ranked, also = _twins_left_out(ranked, self._catalog_for(conn, state),
                                                        {r["name"]: r["root"] for r in queries.collections(conn)})
                         ranked, copied, copy_of = _copies_folded(ranked, self._catalog_for(conn, state), read,
-                                                                  query)
+                                                                  query, common)
                         page, more = _per_file(ranked, limit, self._catalog_for(conn, state))
                         hits = self._hits(read, query, page, common)
                         for hit in hits:
@@ -1145,7 +1145,8 @@ def _twins_left_out(ranked: list, catalog: Catalog, roots: dict[str, str]) -> tu
     return [item for item, row in zip(ranked, rows) if kept_of[where[row]] == where[row]], also
 
 
-def _copies_folded(ranked: list, catalog: Catalog, read: Passages, query: str) -> tuple[list, dict, dict]:
+def _copies_folded(ranked: list, catalog: Catalog, read: Passages, query: str,
+                   common: set[str]) -> tuple[list, dict, dict]:
     """``ranked`` without the passages of the sync conflict copies whose note ranks too (search.query.copies): a
     copy holds nearly the note's text, and each of its passages took a second place on the page, at the same
     score, for what the note said already."""
@@ -1158,7 +1159,7 @@ def _copies_folded(ranked: list, catalog: Catalog, read: Passages, query: str) -
         return any(str(catalog.collections[row]) == collection and catalog.paths[row] == path
                    for row in catalog.named(path.rsplit("/", 1)[-1]))
     return copies.fold(ranked, where, held, lambda ids: {cid: row["text"] for cid, row in read.rows(ids).items()},
-                       query)
+                       query, common)
 
 
 @functools.lru_cache(maxsize=8)
