@@ -50,6 +50,15 @@ def test_a_japanese_era_or_a_korean_date_gets_its_other_forms(query, forms):
     assert date_forms(query) == forms
 
 
+@pytest.mark.parametrize("query", ["3월 1주차 회의", "2024년 3월 2차 회의", "3월 5명 참석", "3월 2회 점검", "12월 3시 회의"])
+def test_a_korean_month_and_a_count_after_it_are_no_date(query):
+    """'3월 1주차 회의' (the first week of March's meeting) and '2024년 3월 2차 회의' (March's second meeting) were
+    read as March 1 and March 2, 2024: a Korean day is written with 일, and a number with a counter word after it
+    (주, 차, 명, 회, 시) counts weeks, rounds, people, not days."""
+    assert date_forms(query) == {}, date_forms(query)
+    assert "03-0" not in iso_dates(query)
+
+
 def test_a_japanese_or_korean_date_is_a_date_of_the_title():
     assert only_date("令和6年3月14日") and only_date("2024년 3월 15일")
     assert iso_dates("3월 15일 회의").split() == ["03-15", "회의"]

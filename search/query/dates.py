@@ -37,6 +37,9 @@ _ERAS = {"令和": 2018, "平成": 1988, "昭和": 1925}
 _CHINESE = re.compile(r"(?:(?:(?<!\d)(?P<year>\d{4})|(?P<era>令和|平成|昭和)\s*(?P<era_year>\d{1,2}|元))\s*[年년]\s*)?"
                       r"(?<!\d)(?P<month>\d{1,2})\s*[月월]\s*(?P<day>\d{1,2})(?!\d)\s*[日号號일]?")
 _MONTH_WORDS = re.compile("[月월]")
+# a Hangul syllable right after the number that follows a month, other than 일 (day): a counter word ('3월 1주차', the
+# first week of March; '3월 2차 회의', March's second meeting; 5명, 2회, 3시), so that number is no day
+_COUNTER = re.compile("(?!일)[\uac00-\ud7a3]")
 # a date in Chinese numerals (三月十四日, 二〇二四年三月十四日): its day always ends in 日 or 号, as 三月 alone is a month
 _NUMERALS = "〇零一二三四五六七八九"
 _VALUES = {numeral: value for value, numeral in enumerate("〇一二三四五六七八九")} | {"零": 0}
@@ -231,6 +234,8 @@ def _date(match: re.Match) -> _Date | None:
         written, number = month, int(month)
     elif match.re in (_CHINESE, _OF_DATE):
         written, number, day = found["month"], int(found["month"]), found["day"]
+        if _COUNTER.match(match.string, match.end("day")):
+            return None  # '3월 1주차', '3월 2차 회의': a week, a round of March (a Korean day is written with 일)
         if found["era"]:
             year = str(_ERAS[found["era"]] + (1 if found["era_year"] == "元" else int(found["era_year"])))
     elif match.re in (_CHINESE_WORDS, _OF_DATE_WORDS):
