@@ -121,6 +121,16 @@ def test_a_korean_noun_of_one_syllable_is_found_without_its_particle(engine):
     assert all("**책**상" not in hit.snippet for hit in answer.hits)
 
 
+def test_a_korean_noun_of_one_syllable_is_not_marked_at_another_words_end():
+    """책을 marked 공**책** (notebook) as 책, and 가을 (autumn) the particle of every 준비**가**, 문제**가**: the noun
+    looked up alone is marked where a word begins with it."""
+    from search.query.snippet import snippet
+    shown = snippet("새 공책 한 권과 책 두 권을 샀다.", "책을 추천")
+    assert "**책** 두 권" in shown and "공**책**" not in shown, shown
+    shown = snippet("가을에 이사한다. 준비가 끝났다.", "가을 여행")
+    assert "**가을**에" in shown and "준비**가**" not in shown, shown
+
+
 def test_a_katakana_word_without_its_long_vowel_is_marked_whole():
     """サーバ (as JIS and many manuals write it) finds サーバー by its pairs, and was marked **サーバ**ー, a word cut in
     two; サーバー finds サーバ and marks it whole."""

@@ -415,7 +415,9 @@ def _pattern(query: str, skip: frozenset = frozenset()) -> re.Pattern | None:
                         words.setdefault(re.escape(form))
                         words.update(dict.fromkeys(re.escape(form[i:i + 2]) for i in range(max(1, len(form) - 1))))
                     # 책을 found 책은 by its 책: marked where it is a word, alone or with its particle, not in 책상
-                    words.update(dict.fromkeys(stem + _KOREAN_WORD_END for stem in korean_stem(part)))
+                    # nor at the end of another (공책, notebook; 준비가: 가을's 가 is the particle there)
+                    words.update(dict.fromkeys(_KOREAN_WORD_START + stem + _KOREAN_WORD_END
+                                               for stem in korean_stem(part)))
                 continue
             for form in [piece, *umlaut_forms(piece)]:  # 'ueberlagerung' found 'Überlagerung' too
                 words.setdefault(_START + _word(_bare(form)))
@@ -439,6 +441,7 @@ def _katakana_word(word: str) -> str:
     return f"(?<![{KATAKANA}]){pattern}(?![{KATAKANA}])"
 
 
+_KOREAN_WORD_START = "(?<![\uac00-\ud7a3])"
 _KOREAN_WORD_END = "(?=(?:에서|에게|한테|으로|부터|까지|처럼|이랑|[은는을를에이가의도로와과만])?(?![\uac00-\ud7a3]))"
 
 
