@@ -155,6 +155,34 @@ def test_the_eta_counts_the_files_of_a_job_being_embedded_by_its_chunks(sift_env
     assert 30 <= eta <= 60, c["building"]["progress"]
 
 
+def test_a_big_file_embedded_alone_gives_no_pace_of_the_other_files(sift_env, tmp_path):
+    """A build's first slow job a big note alone (a file over JOB_BYTES goes alone), 32 of its 300 chunks embedded
+    in 10 s, no file written yet: its tenth of a file was taken as the pace of all 101, 'ETA 2.6 h', where stats
+    said 'unknown yet' before; a job of several files still counts its files by its chunks (test above)."""
+    from search.index import status, store
+    from workers import runtime
+    conn = runtime.index()
+    collection = store.ensure_collection(conn, "notes", str(tmp_path))
+    gen = store.begin_generation(conn, collection["id"], None)
+    names = [f"n{i:03}.md" for i in range(101)]
+    store.record_plan(conn, gen, collection["id"], dict.fromkeys(names, "added"), {}, 101)
+    with conn:
+        conn.execute("UPDATE generations SET discovered = ? WHERE id = ?", (time.time() - 10, gen))
+    store.record_work(conn, gen, "embed", names[:1], 160_000, time.time() - 10, 32, 300)  # this process
+    [c] = status.collect(conn)["collections"]
+    progress = c["building"]["progress"]
+    assert progress["slow"] and progress["eta_seconds"] is None, progress
+    # a build of the big note alone (an edit of it): its own pace tells
+    other = store.ensure_collection(conn, "big", str(tmp_path / "big"))
+    gen = store.begin_generation(conn, other["id"], None)
+    store.record_plan(conn, gen, other["id"], {"big.md": "modified"}, {}, 1)
+    with conn:
+        conn.execute("UPDATE generations SET discovered = ? WHERE id = ?", (time.time() - 10, gen))
+    store.record_work(conn, gen, "embed", ["big.md"], 160_000, time.time() - 10, 32, 300)
+    big = next(c for c in status.collect(conn)["collections"] if c["name"] == "big")
+    assert 60 <= big["building"]["progress"]["eta_seconds"] <= 150, big["building"]  # 268 chunks at 3.2/s
+
+
 def test_between_two_parts_the_freshness_line_says_the_next_part_comes(sift_env, tmp_path, monkeypatch):
     """A part published, the next part's scan queued by its publish, no worker at it yet: search's freshness line
     said 'partial: …, 18 files not read yet, nothing being built', as if the rest would never come."""

@@ -272,8 +272,12 @@ def eta(gen, total: int, done: int, slow: list[dict], later: int = 0) -> float |
         return None  # a big file whose first chunks are not embedded yet: its pace is unknown
     # the files of a job being embedded count as far as its chunks are: a job embeds up to SIFT_FILES_PER_JOB files
     # and writes them at once, so a part of a first build had '1 of 101 changed files done; ETA 1.6 h' (a first
-    # small job's file in 56 s) while the other 75 files' job was at 96 of its 122 chunks, 20 s from its end
-    done += sum(w["files"] * w["done"] / w["total"] for w in slow if w.get("total") and w.get("files"))
+    # small job's file in 56 s) while the other 75 files' job was at 96 of its 122 chunks, 20 s from its end. Not a
+    # file alone in its job (a big one: workers.tasks.JOB_BYTES) while other files wait: its chunks are no pace of
+    # theirs, and a tenth of it done in 10 s made 'ETA 2.6 h' of 101 files (its own rest is in ``left``)
+    at_work = [w for w in slow if w.get("total") and w.get("files")]
+    alone = sum(w["files"] for w in at_work) >= total - done  # the files being embedded are all that is left
+    done += sum(w["files"] * w["done"] / w["total"] for w in at_work if w["files"] > 1 or alone)
     if done == 0:
         return None
     since, done_then = _paced_from(gen)
