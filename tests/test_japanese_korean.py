@@ -59,6 +59,15 @@ def test_a_korean_month_and_a_count_after_it_are_no_date(query):
     assert "03-0" not in iso_dates(query)
 
 
+def test_a_korean_month_and_a_count_after_it_are_not_marked_as_the_day():
+    """'3월 1일' marked **3월 1**주차 (the first week of March) as well as the day."""
+    from search.query.snippet import snippet
+    for query in ("3월 1일", "2024-03-01"):
+        shown = snippet("3월 1주차 회의: 디자인 시안 검토. 출시는 3월 1일.", query)
+        assert "**3월 1일**" in shown and "**3월 1**주차" not in shown, shown
+    assert snippet("3月14日的会议 3月14会议", "3月14日").count("**3月14") == 2
+
+
 def test_a_japanese_or_korean_date_is_a_date_of_the_title():
     assert only_date("令和6年3月14日") and only_date("2024년 3월 15일")
     assert iso_dates("3월 15일 회의").split() == ["03-15", "회의"]

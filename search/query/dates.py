@@ -201,12 +201,13 @@ def without_dates(query: str) -> str:
 
 def date_patterns(query: str) -> list[str]:
     """Patterns that mark, in a snippet, the dates the query writes in any form: '3月14日' marks '2024-03-14',
-    '3月14号', 'March 14' and '14 March', '2024-03-14' marks '3月14日' and '三月十四日'."""
+    '3月14号', 'March 14' and '14 March', '2024-03-14' marks '3月14日' and '三月十四日'; not '3월 1주차' (the first week
+    of March: ``_COUNTER``) for '3월 1일'."""
     patterns = []
     for date in _dates(query):
         m, d, name = date.month, date.day, _MONTHS[date.month - 1]
         names = f"(?:{name[:3]}|{name})"
-        patterns.append(rf"(?<!\d)(?:\d{{4}}[-/.]0?{m}[-/.]0?{d}|(?:(?:\d{{4}}|(?:令和|平成|昭和)\s*(?:\d{{1,2}}|元))\s*[年년]\s*)?0?{m}\s*[月월]\s*0?{d}\s*[日号號일]?"
+        patterns.append(rf"(?<!\d)(?:\d{{4}}[-/.]0?{m}[-/.]0?{d}|(?:(?:\d{{4}}|(?:令和|平成|昭和)\s*(?:\d{{1,2}}|元))\s*[年년]\s*)?0?{m}\s*[月월]\s*0?{d}(?:\s*[日号號일]|(?![\d\uac00-\ud7a3]))"
                         rf"|\b{names}\.?\s+0?{d}(?:st|nd|rd|th)?|\b0?{d}(?:st|nd|rd|th)?\s+(?:of\s+)?{names}\b"
                         rf"|{_numerals(m)}\s*月\s*{_numerals(d)}\s*[日号號]"
                         + (rf"|(?<![\w/.])(?:0?{m}/{d}|{d}/0?{m})(?:/\d{{4}})?(?![\w/])" if d > 12 else "") + r")(?!\d)")
