@@ -140,6 +140,23 @@ def test_a_korean_noun_of_one_syllable_is_not_marked_at_another_words_end():
     assert "**가을**에" in shown and "준비**가**" not in shown, shown
 
 
+def test_a_korean_particle_after_a_latin_name_or_a_number_is_no_word_of_its_own(engine):
+    """'API는 어디에' (where is the API?) looked up 는, the particle, as a word of its own: in a folder with no API
+    it ranked the notes holding 는, marked 조회되**는** 데이터**는**, and 'Docker를 설치' a note for its 캐시**를**."""
+    from search.query.snippet import snippet
+    assert query_words("Docker를 설치") == ["docker", "설치"]
+    assert query_words("API는") == ["api"] and query_words("GPT-4는") == ["gpt", "4"]
+    assert "월" in query_words("3월 회의") and "년" in query_words("2024년")  # a date's words are no particles
+    assert query_words("는") == ["는"]
+    answer = engine.search("API는 어디에", mode="keyword", limit=5)
+    assert not answer.hits, [(hit.path, hit.snippet) for hit in answer.hits]
+    answer = engine.search("Redis에 캐시", mode="keyword", limit=5)
+    assert answer.hits[0].path == "개발/캐시 전략.md", [hit.path for hit in answer.hits]
+    assert "**Redis**에" in answer.hits[0].snippet and "**에**" not in answer.hits[0].snippet, answer.hits[0].snippet
+    shown = snippet("백업은 S3에 보관한다. 캐시를 지운다.", "S3에 백업")
+    assert "**S3**에" in shown and "**에**" not in shown and "**를**" not in shown, shown
+
+
 def test_a_katakana_word_without_its_long_vowel_is_marked_whole():
     """サーバ (as JIS and many manuals write it) finds サーバー by its pairs, and was marked **サーバ**ー, a word cut in
     two; サーバー finds サーバ and marks it whole."""

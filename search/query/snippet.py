@@ -9,8 +9,8 @@ from collections import Counter
 
 from search.query.dates import date_patterns, without_dates
 from search.query.text import (CJK_RANGES, CJK_RUN, KATAKANA, KATAKANA_PART, KATAKANA_WORD, WORD, katakana_form,
-                               katakana_split, korean_stem, name_phrases, normalise, other_scripts, split_scripts,
-                               umlaut_forms, unwrapped)
+                               katakana_split, korean_stem, name_phrases, normalise, other_scripts, particle_after_name,
+                               split_scripts, umlaut_forms, unwrapped)
 
 # Where a Latin (Cyrillic, ...) word starts and ends: as \b, except that a CJK character is a border too,
 # since search splits '云仓WMS' into 云仓 and WMS, and so is '_', where the tokenizer splits 'wal_checkpoint'.
@@ -403,8 +403,9 @@ def _pattern(query: str, skip: frozenset = frozenset()) -> re.Pattern | None:
     # a date is marked whole, in any of its forms (``date_patterns``), not word by word: the 日 of 3月13日の日報 marked
     # 今**日の**作業 (日 and the pair 日の of the run 日の日報), 明**日**
     for word in WORD.findall(normalise(without_dates(unicodedata.normalize("NFKC", query)))):
-        for piece in split_scripts(word):  # as search splits it: '曲美contract' is 曲美 and contract
-            if piece in skip:
+        pieces = split_scripts(word)
+        for at, piece in enumerate(pieces):  # as search splits it: '曲美contract' is 曲美 and contract
+            if piece in skip or particle_after_name(pieces, at):  # 'Docker를' marks Docker, not every 를
                 continue
             if CJK_RUN.fullmatch(piece):  # the run where it is whole, else the bigrams search matched
                 for part in katakana_split(piece):  # a katakana word whole, as search looks it up: not バ**ックオフ**

@@ -266,7 +266,10 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
     # 3月14日 as '03 14' too, 2024-03-14 as '3 月 14'; not casefolded, as 'May 5' is a date where 'may 5' is not
     dated = date_forms(unicodedata.normalize("NFKC", query))
     for word in WORD.findall(apart(normalise(query))):
-        for piece in split_scripts(word):
+        pieces = split_scripts(word)
+        for at, piece in enumerate(pieces):
+            if particle_after_name(pieces, at):
+                continue
             if piece in found or not CJK_RUN.fullmatch(piece):
                 named = [phrases[piece]] if piece in phrases else []
                 found.setdefault(piece, [piece, *umlaut_forms(piece), *named, *dated.pop(piece, [])])
@@ -288,6 +291,20 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
 # characters (책을), which a note saying 책은 or 책 does not hold. Not the particles that end many nouns of two
 # syllables as well (이 of 아이, 의 of 회의, 도 of 정도, 과 of 결과, 가 of 평가, 로 of 도로): 회의 is no 회 and a particle.
 _PARTICLE = re.compile("(?<=^[\uac00-\ud7a3])(?:에서|에게|한테|으로|부터|까지|처럼|이랑|[은는을를에])$")
+
+
+# The same particles (and a few more) after a Latin name or a number, which split_scripts cuts off as a piece of its
+# own (Docker를, API는, GPT-4는, S3에): the particle alone was a term, which nearly every Korean note holds, so 'API는
+# 어디에' (where is the API?) ranked, in a folder with no API, the notes saying 는, marked 조회되**는** 데이터**는**.
+# Not 월, 년, 일, 시, 주차 … after a number: a date's or a count's words.
+_NAME_PARTICLE = re.compile("은|는|이|가|을|를|에|의|도|로|으로|와|과|랑|이랑|만|나|이나|란|이란|에서|에게|한테|부터|까지|"
+                            "처럼|보다|에는|에서는|으로는|로는|에도|이에요|예요|이야|야")
+
+
+def particle_after_name(pieces: list[str], at: int) -> bool:
+    """Whether ``pieces[at]`` (a word's pieces, ``split_scripts``) is a Korean particle ending a Latin name or a
+    number, which search looks up as no word of its own ('Docker를' is Docker)."""
+    return at > 0 and not CJK_RUN.fullmatch(pieces[at - 1]) and bool(_NAME_PARTICLE.fullmatch(pieces[at]))
 
 
 def korean_stem(run: str) -> list[str]:
