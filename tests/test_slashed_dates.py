@@ -67,6 +67,15 @@ def test_a_quoted_date_and_a_question_about_a_may_day_are_dates(query, forms):
     assert dated(query) == forms, dated(query)
 
 
+@pytest.mark.parametrize("query", ["May 31 sales figures?", "May 15 payments missing?", "May 20 invoices sent?",
+                                   "May 14 orders shipped?", "May 12 deploys broke prod?", "May 3 orders paid?"])
+def test_a_question_beginning_with_a_may_day_and_what_of_it_is_a_date(query):
+    """'May 31 sales figures?', 'May 14 orders shipped?' were read as 'may 31 sales figure …?' (whether things may
+    do something) and not looked up as the day: after the plural comes a noun, a past or an -ing form, no verb May
+    could govern ('May 5 agents share one pool?' still is no date)."""
+    assert list(dated(query)) == ["may"], dated(query)
+
+
 @pytest.mark.parametrize("query", ["24/7 support rotation", "who is on call 24/7?", '5/8" plywood "back panel"',
                                    "\u201cdrill 3/16\u2033 bit\u201d"])
 def test_round_the_clock_and_an_inch_mark_before_a_quoted_phrase_are_no_dates(query):

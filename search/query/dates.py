@@ -85,7 +85,13 @@ _PAGED = re.compile(r"(?:\b(?:pages?|pp?|pg|steps?|chapters?|ch|parts?|slides?|l
 _PAGED_CHARS = 12  # of the query before a slashed date looked at for _PAGED
 # May as a question's first word asks whether things may do something ('May 5 agents share one pool?': a number of
 # things, then what they do); 'May 5 standup: what did we decide?', 'May 12 outage?', 'Dec 12 retro?' ask of a day
-_MODAL = re.compile(r"\s+[a-z]+(?<![su])s\s+[a-z]", re.IGNORECASE)
+# The word after the plural is a verb's base form ('share', 'need', 'bring'), not a noun ('figures'), a past or an
+# -ing form ('shipped', 'sent', 'missing'): 'May 31 sales figures?', 'May 14 orders shipped?' ask of the day
+_PAST = ("sent", "broke", "went", "ran", "got", "made", "left", "came", "took", "fell", "lost", "paid", "sold",
+         "held", "built", "found", "said", "told", "kept", "met", "spent", "bought", "brought", "shut", "won", "done",
+         "gone", "taken", "seen", "given", "written", "stolen", "broken", "frozen", "chosen")
+_MODAL = re.compile(r"\s+[a-z]+(?<![su])s\s+(?![a-z]*(?:[a-z]{2}(?<!e)ed|[a-z]{3}ing|[^\Ws]s)\b|(?:"
+                    + "|".join(_PAST) + r")\b)[a-z]", re.IGNORECASE)
 _DATED_QUESTION = re.compile(r"[:\u2013\u2014]|\s-\s|\b(?:what|who|whom|whose|when|where|why|how|which)\b", re.IGNORECASE)
 
 
