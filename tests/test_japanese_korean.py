@@ -148,6 +148,7 @@ def test_a_korean_particle_after_a_latin_name_or_a_number_is_no_word_of_its_own(
     assert query_words("API는") == ["api"] and query_words("GPT-4는") == ["gpt", "4"]
     assert "월" in query_words("3월 회의") and "년" in query_words("2024년")  # a date's words are no particles
     assert query_words("는") == ["는"]
+    assert query_words("영하 10도") == ["영하", "10", "도"] and query_words("Docker도") == ["docker"]  # degrees
     answer = engine.search("API는 어디에", mode="keyword", limit=5)
     assert not answer.hits, [(hit.path, hit.snippet) for hit in answer.hits]
     answer = engine.search("Redis에 캐시", mode="keyword", limit=5)

@@ -301,10 +301,15 @@ _NAME_PARTICLE = re.compile("은|는|이|가|을|를|에|의|도|로|으로|와|
                             "처럼|보다|에는|에서는|으로는|로는|에도|이에요|예요|이야|야")
 
 
+_AFTER_NUMBER = {"도", "가", "로"}  # after a number a unit or a street's part too (10도, degrees; 종로3가, 세종로)
+
+
 def particle_after_name(pieces: list[str], at: int) -> bool:
     """Whether ``pieces[at]`` (a word's pieces, ``split_scripts``) is a Korean particle ending a Latin name or a
     number, which search looks up as no word of its own ('Docker를' is Docker)."""
-    return at > 0 and not CJK_RUN.fullmatch(pieces[at - 1]) and bool(_NAME_PARTICLE.fullmatch(pieces[at]))
+    if at == 0 or CJK_RUN.fullmatch(pieces[at - 1]) or not _NAME_PARTICLE.fullmatch(pieces[at]):
+        return False
+    return not (pieces[at - 1].isdigit() and pieces[at] in _AFTER_NUMBER)  # 영하 10도: ten degrees
 
 
 def korean_stem(run: str) -> list[str]:
