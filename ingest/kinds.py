@@ -8,6 +8,12 @@ from ingest.code import LANGUAGES, SHEBANG_BYTES, code_file_name, shebang_langua
 # a Jupyter notebook: its cells (ingest.notebook); an Obsidian canvas: its cards (ingest.canvas)
 NOTE_EXTENSIONS = {".md", ".markdown", ".mdx", ".ipynb", ".canvas"}
 CANVAS = ".canvas"  # a note, but no PDF's conversion: a canvas beside paper.pdf lays cards out, it does not hold its text
+# a researcher's sources, read as notes: a BibTeX library, an entry a passage (ingest.bibtex); LaTeX by its sections
+# (ingest.latex). Neither is a PDF's conversion: refs.bib beside paper.pdf lists what the paper cites, and a
+# paper.tex beside the paper.pdf it typesets is read too, the PDF being what others are sent
+BIBTEX_EXTENSIONS = {".bib", ".bibtex"}
+LATEX_EXTENSIONS = {".tex", ".ltx"}
+SOURCE_NOTE_EXTENSIONS = BIBTEX_EXTENSIONS | LATEX_EXTENSIONS
 TEXT_EXTENSIONS = {".txt", ".rst", ".org", ".adoc", ".text"}
 TABLE_EXTENSIONS = {".csv", ".tsv"}  # text too: a passage per row (ingest.table)
 PDF_EXTENSIONS = {".pdf"}
@@ -41,7 +47,7 @@ def suffix(path: str) -> str:
 def kind_of(path: str) -> str | None:
     """'note', 'code', 'pdf' or 'text' for a file Sift indexes; None for the rest."""
     ext = suffix(path).lower()
-    if ext in NOTE_EXTENSIONS:
+    if ext in NOTE_EXTENSIONS or ext in SOURCE_NOTE_EXTENSIONS:
         return "note"
     if ext in PDF_EXTENSIONS:
         return "pdf"

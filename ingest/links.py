@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 from urllib.parse import unquote
 
-from ingest.kinds import CANVAS, kind_of, suffix
+from ingest.kinds import CANVAS, SOURCE_NOTE_EXTENSIONS, kind_of, suffix
 
 # Links that name no file (URLs with :// never get here). Only these: a wiki name may hold a colon ([[Plan: Q3]]).
 SCHEME = re.compile(r"(?:data|tel|sms|javascript|geo|magnet|urn|news|xmpp|callto|mailto):", re.IGNORECASE)
@@ -60,7 +60,7 @@ def same_stem_pdf(root: Path | str, note_path: str) -> str | None:
     any case of it, as converted_pdfs finds it), if there is one; none beside a canvas, which is no conversion, nor
     beside an HTML page read as a note (ingest.webpage): the walk pairs a PDF with a note by its name's kind alone
     (converted_pdfs), so a page parsed with one was found 'changed' at every scan."""
-    if suffix(note_path).lower() == CANVAS or kind_of(note_path) != "note":
+    if not _converts(note_path) or kind_of(note_path) != "note":
         return None
     for ending in (".pdf", ".PDF", *(f".{p}{d}{f}" for p in "pP" for d in "dD" for f in "fF")):
         pdf = PurePosixPath(note_path).with_suffix(ending).as_posix()
@@ -78,7 +78,14 @@ def converted_pdfs(paths: set[str]) -> dict[str, str]:
     if not pdfs:  # each path's kind asked twice and its stem made for nothing: a third of a rescan's CPU
         return {}
     return {p: pdfs[_stem(p)] for p, kind in kinds.items()
-            if kind == "note" and _stem(p) in pdfs and suffix(p).lower() != CANVAS}
+            if kind == "note" and _stem(p) in pdfs and _converts(p)}
+
+
+def _converts(note_path: str) -> bool:
+    """Whether a note of this name beside a PDF of its stem may be its conversion: not a canvas, nor a .bib or .tex
+    (ingest.kinds.SOURCE_NOTE_EXTENSIONS)."""
+    ending = suffix(note_path).lower()
+    return ending != CANVAS and ending not in SOURCE_NOTE_EXTENSIONS
 
 
 def _stem(path: str) -> str:

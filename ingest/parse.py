@@ -15,7 +15,8 @@ from pathlib import PurePosixPath
 
 from ingest.decode import decode
 from ingest.document import Document, Section, Skip
-from ingest.kinds import PAGE_EXTENSIONS, TABLE_EXTENSIONS, kind_of, kind_of_script, suffix
+from ingest.kinds import (BIBTEX_EXTENSIONS, LATEX_EXTENSIONS, PAGE_EXTENSIONS, TABLE_EXTENSIONS, kind_of,
+                          kind_of_script, suffix)
 from ingest.markdown import parse_markdown
 
 MAX_LINE_CHARS = 1_000_000
@@ -48,6 +49,12 @@ def parse_file(path: str, data: bytes) -> Document:
     if ext in TABLE_EXTENSIONS:
         from ingest.table import parse_table
         return parse_table(path, text)
+    if ext in BIBTEX_EXTENSIONS:
+        from ingest.bibtex import parse_bibtex
+        return parse_bibtex(path, text)
+    if ext in LATEX_EXTENSIONS:
+        from ingest.latex import parse_latex
+        return parse_latex(path, text)
     if ext in PAGE_EXTENSIONS and is_page(text):
         from ingest.webpage import parse_page
         return parse_page(path, text)

@@ -265,6 +265,8 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
     phrases = name_phrases(query)  # getUser as 'get user' too
     # 3月14日 as '03 14' too, 2024-03-14 as '3 月 14'; not casefolded, as 'May 5' is a date where 'may 5' is not
     dated = date_forms(unicodedata.normalize("NFKC", query))
+    for doi, phrase in doi_phrases(query).items():  # 10.18653/v1/N19-1423 as one phrase too
+        found.setdefault(doi, [phrase])
     for word in WORD.findall(apart(normalise(query))):
         pieces = split_scripts(word)
         for at, piece in enumerate(pieces):
@@ -285,6 +287,19 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
                     [form[i:i + 2] for form in forms for i in range(max(1, len(form) - 1))] + korean_stem(part)
                     + [form for month in [m for m in dated if m in part] for form in dated.pop(month)]))  # 三月十四日
     return list(found.items())
+
+
+# A DOI as written: '10.', its registrant's number, '/', and a suffix up to a space or a quote (a sentence's last
+# mark left out)
+DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"'<>]+?(?=[.,;:)\]]*(?:\s|$|[\"'<>]))")
+
+
+def doi_phrases(query: str) -> dict[str, str]:
+    """{each DOI ``query`` writes, folded: its words as a phrase}: keyword search looks the DOI up whole too. Its
+    parts alone ('10', '18653', 'v1') are shared by every DOI of that publisher: a search for BERT's DOI ranked
+    another entry of ACL's first, its words scattered over the entry as much as the right one's."""
+    return {found.casefold(): " ".join(WORD.findall(normalise(found))) for found in DOI.findall(query)
+            if len(WORD.findall(found)) > 2}
 
 
 # Korean particles written after a noun: 책을, 집에서, 차는. A noun of one syllable with its particle is one pair of

@@ -1,0 +1,244 @@
+"""LaTeX sources (a thesis' ``main.tex`` and its ``chapters/*.tex``) read as a note, in sections by their sectioning
+commands: ``\\part``, ``\\chapter``, ``\\section``, ``\\subsection``, ``\\subsubsection`` and ``\\paragraph`` make the
+heading path, as a Markdown note's ``#`` lines do (the ``abstract`` environment is a chapter 'Abstract'). Not read
+before (counted among the kinds Sift does not read), a search for 'the related work section of my thesis' had nothing to find.
+
+What a reader does not see is left out: comments (``%`` to the end of the line, ``\\%`` being a percent sign), the
+preamble before ``\\begin{document}`` (its ``\\title`` titles the file) and anything after ``\\end{document}``; the
+markup of what is seen is dropped, its text kept (``\\emph{new}`` is 'new', ``{\\"u}`` is 'ü', ``--`` an en dash), and
+labels, figures' file names and environment names go. A citation keeps its keys, any variant of the command
+written as ``\\cite``: ``\\citep[p.~4]{vaswani2017attention,smith2020}`` is ``\\cite{vaswani2017attention, smith2020}``,
+so that a search for a citekey (``@smith2020``) finds the lines citing it, as it finds a Markdown note's ``[@key]``. Math is kept as written, its commands
+too (``$\\mathcal{L} = -\\log p$``): its symbols are what a search for it would type. ``\\input{chapters/intro}``,
+``\\include`` and ``\\bibliography{refs}`` are links to the files they name, as a note's links are. Each line of the
+text stays the line of the file it came from, so a hit's lines are the file's.
+
+``unlatex`` (LaTeX's accents and markup in a line as text) is BibTeX's reading too (``ingest.bibtex``).
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+import unicodedata
+
+from ingest.document import Document, Section, title_from_name
+
+# the accents TeX writes with a mark, as the combining character each stands for
+MARK_ACCENTS = {'"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "=": "\u0304",
+                ".": "\u0307"}
+LETTER_ACCENTS = {"u": "\u0306", "v": "\u030c", "H": "\u030b", "c": "\u0327", "k": "\u0328", "r": "\u030a",
+                  "d": "\u0323", "b": "\u0331"}
+SPECIAL_LETTERS = {"ss": "ß", "o": "ø", "O": "Ø", "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ", "aa": "å", "AA": "Å",
+                   "l": "ł", "L": "Ł", "i": "ı", "j": "ȷ", "dh": "ð", "DH": "Ð", "th": "þ", "TH": "Þ", "ng": "ŋ",
+                   "NG": "Ŋ"}
+# the accented letter: a letter, or \i and \j (dotless, as '\'\i' writes í), braced or not
+_LETTER = r"(?:\{\s*(\\[ij](?![A-Za-z])|[A-Za-z])\s*\}|(\\[ij](?![A-Za-z])|[A-Za-z]))"
+MARK_ACCENT = re.compile(r"\\([\"'`^~=.])\s*" + _LETTER)
+LETTER_ACCENT = re.compile(r"\\([uvHckrdb])(?:\s*\{\s*(\\[ij](?![A-Za-z])|[A-Za-z])\s*\}|\s+([A-Za-z]))")
+SPECIAL_LETTER = re.compile(r"\\(ss|ae|AE|oe|OE|aa|AA|dh|DH|th|TH|ng|NG|o|O|l|L|i|j)(?![A-Za-z])(?:\s*\{\})?\s?")
+ESCAPED = {"&": "&", "%": "%", "_": "_", "$": "$", "#": "#", "{": "{", "}": "}", " ": " ", ",": " ", ";": " ",
+           "\\": " ", "/": ""}
+ESCAPE = re.compile(r"\\([&%_$#{} ,;/\\])")
+NAMED_SYMBOLS = {"LaTeX": "LaTeX", "TeX": "TeX", "BibTeX": "BibTeX", "textendash": "–", "textemdash": "—",
+                 "ldots": "…", "dots": "…", "textasciitilde": "~", "textbackslash": "\\", "S": "§", "P": "¶",
+                 "copyright": "©", "textregistered": "®", "texttrademark": "™", "euro": "€", "pounds": "£",
+                 "textdegree": "°", "guillemotleft": "«", "guillemotright": "»", "quad": " ", "qquad": " ",
+                 "newline": " ", "linebreak": " ", "par": " ", "and": ","}
+# commands whose argument is no text a reader sees: it goes with them
+DROPPED = ("label", "includegraphics", "bibliographystyle", "usepackage", "documentclass", "vspace", "hspace",
+           "begin", "end", "setlength", "addtolength", "setcounter", "addcontentsline", "pagestyle",
+           "thispagestyle", "hypersetup", "graphicspath", "pagenumbering", "newcommand", "renewcommand",
+           "providecommand", "def", "input", "include", "subfile", "bibliography", "addbibresource", "cline",
+           "resizebox", "scalebox", "color", "definecolor", "textcolor")
+# a braced argument, braces inside it one deep ('{@{}lcc@{}}': a table's columns)
+ARGUMENT = r"\{(?:[^{}\n]|\{[^{}\n]*\})*\}"
+DROPPED_COMMAND = re.compile(r"\\(?:" + "|".join(DROPPED) + r")(?![A-Za-z])\*?(?:\s*\[[^\]\n]*\])*"
+                             r"(?:\s*" + ARGUMENT + r")?(?:\s*\[[^\]\n]*\])?")
+TABLE_COLUMNS = re.compile(r"(\\begin\s*\{(?:tabular|tabularx|tabulary|array|longtable)\*?\}(?:\s*\{[^{}\n]*\})?)"
+                           r"(?:\s*\[[^\]\n]*\])?\s*" + ARGUMENT)
+CITE = re.compile(r"\\(?:[A-Za-z]*cite[A-Za-z]*)\*?((?:\s*\[[^\]\n]*\])*)\s*\{([^{}\n]*)\}")
+REF = re.compile(r"\\(?:[a-z]*ref|eqref|url|href)\*?\s*\{([^{}\n]*)\}")
+COMMAND = re.compile(r"\\([A-Za-z]+)\*?(?:\[[^\]\n]*\])?")
+QUOTES = (("``", "“"), ("''", "”"), ("---", "—"), ("--", "–"))
+UNBREAKABLE = re.compile(r"(?<!\\)~")
+SPACES = re.compile(r"[ \t]+")
+# a comment: a '%' not escaped (after an even number of backslashes), to the end of its line
+COMMENT = re.compile(r"(?<!\\)((?:\\\\)*)%.*")
+INLINE_MATH = re.compile(r"(?<!\\)\$\$?[^$\n]+\$\$?|\\\([^\n]*?\\\)|\\\[[^\n]*?\\\]")
+KEPT = re.compile(INLINE_MATH.pattern + r"|\\cite\{[^{}\n]*\}")  # inline math, and citations as cited() writes them
+MATH_ENVIRONMENTS = ("equation", "align", "gather", "multline", "eqnarray", "displaymath", "math", "flalign",
+                     "alignat")
+VERBATIM_ENVIRONMENTS = ("verbatim", "lstlisting", "minted", "Verbatim", "comment")
+ENVIRONMENT = re.compile(r"\\(begin|end)\s*\{([A-Za-z]+)\*?\}")
+SECTIONING = {"part": 1, "chapter": 2, "section": 3, "subsection": 4, "subsubsection": 5, "paragraph": 6}
+HEADING = re.compile(r"\\(part|chapter|section|subsection|subsubsection|paragraph)\*?\s*(?:\[[^\]\n]*\])?\s*\{")
+ABSTRACT = re.compile(r"\\begin\s*\{abstract\}")
+TITLE = re.compile(r"\\title\s*(?:\[[^\]\n]*\])?\s*\{")
+BEGIN_DOCUMENT = re.compile(r"^[^%\n]*\\begin\s*\{document\}", re.MULTILINE)
+END_DOCUMENT = re.compile(r"^[^%\n]*\\end\s*\{document\}", re.MULTILINE)
+LINKED = re.compile(r"\\(input|include|subfile|bibliography|addbibresource)\s*\{([^{}\n]*)\}")
+
+
+def unlatex(text: str) -> str:
+    """LaTeX's markup in ``text`` as the text it typesets: accents as letters (``{\\"u}``, ``\\"{u}``, ``\\c{c}``,
+    ``\\'\\i``, ``{\\L}``, ``\\ss``), escapes as their marks (``\\&``), dashes and quotes as theirs, a command's
+    braced argument as its text (``\\emph{x}`` is 'x'), other commands and every brace left out. Math is not
+    treated apart: read_tex keeps it as written before calling this on the rest of a line."""
+    text = MARK_ACCENT.sub(_mark_accent, text)
+    text = LETTER_ACCENT.sub(_letter_accent, text)
+    text = SPECIAL_LETTER.sub(lambda m: SPECIAL_LETTERS[m.group(1)], text)
+    text = TABLE_COLUMNS.sub(r"\1", text)
+    text = ESCAPE.sub(lambda m: ESCAPED[m.group(1)], text)
+    text = DROPPED_COMMAND.sub("", text)
+    text = REF.sub(lambda m: m.group(1), text)
+    text = COMMAND.sub(lambda m: NAMED_SYMBOLS.get(m.group(1), ""), text)
+    for written, shown in QUOTES:
+        text = text.replace(written, shown)
+    text = UNBREAKABLE.sub(" ", text).replace("{", "").replace("}", "")
+    return unicodedata.normalize("NFC", SPACES.sub(" ", text))
+
+
+def _accented(letter: str, mark: str) -> str:
+    base = {"\\i": "i", "\\j": "j"}.get(letter, letter)
+    return unicodedata.normalize("NFC", base + mark)
+
+
+def _mark_accent(found: re.Match) -> str:
+    return _accented(found.group(2) or found.group(3), MARK_ACCENTS[found.group(1)])
+
+
+def _letter_accent(found: re.Match) -> str:
+    return _accented(found.group(2) or found.group(3), LETTER_ACCENTS[found.group(1)])
+
+
+def cited(found: re.Match) -> str:
+    """A citation command as its keys and the word cite: ``\\citep[see][p.~4]{a,b}`` → '\\cite{a, b}' (a search
+    for 'where do I cite smith2020' has the word; the variant and page do not matter to one)."""
+    keys = [key.strip() for key in found.group(2).split(",") if key.strip()]
+    return "\\cite{" + ", ".join(keys) + "}" if keys else ""
+
+
+def parse_latex(path: str, text: str) -> Document:
+    lines = text.split("\n")
+    first, last = 0, len(lines)  # the lines of the document's body
+    title = ""
+    begin = BEGIN_DOCUMENT.search(text)
+    if begin:
+        title = _title(text[:begin.start()])
+        first = text.count("\n", 0, begin.start()) + 1
+        end = END_DOCUMENT.search(text, begin.end())
+        if end:
+            last = text.count("\n", 0, end.start())
+    links: list[str] = []
+    shown, headings = _read_lines(lines, first, last, links)
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    if not title:
+        title = next((name for _, level, name in headings if level <= SECTIONING["chapter"]), "") \
+            or title_from_name(stem)
+    folder = posixpath.dirname(path)
+    return Document(kind="note", title=title, sections=_sections(shown, headings, first, last),
+                    meta={"links": sorted({_linked(folder, path, name, what) for what, name in links})})
+
+
+def _title(preamble: str) -> str:
+    found = TITLE.search(COMMENT.sub(r"\1", preamble))
+    if not found:
+        return ""
+    argument = _braced(COMMENT.sub(r"\1", preamble), found.end())
+    return unlatex(argument.replace("\n", " ")).strip()
+
+
+def _braced(text: str, start: int) -> str:
+    """The text from ``start`` (just after an opening brace) to its closing brace, braces inside balanced."""
+    depth = 1
+    for at in range(start, min(len(text), start + 2000)):
+        if text[at] == "{" and text[at - 1] != "\\":
+            depth += 1
+        elif text[at] == "}" and text[at - 1] != "\\":
+            depth -= 1
+            if depth == 0:
+                return text[start:at]
+    return text[start:start + 2000]
+
+
+def _read_lines(lines: list[str], first: int, last: int, links: list) -> tuple[list[str], list]:
+    """Each line of the body as shown (comments and markup out, math and citation keys kept), and the headings:
+    (index of the line, level, name)."""
+    shown = [""] * len(lines)
+    headings = []
+    keep_as_written = None  # the math or verbatim environment we are in
+    for index in range(first, last):
+        line = lines[index]
+        if keep_as_written is not None:
+            if keep_as_written in VERBATIM_ENVIRONMENTS:
+                shown[index] = line if not _ends(line, keep_as_written) else ""
+            else:
+                shown[index] = "" if _ends(line, keep_as_written) else COMMENT.sub(r"\1", line).strip()
+            if _ends(line, keep_as_written):
+                keep_as_written = None
+            continue
+        if keep_as_written is None and index >= first:
+            line = COMMENT.sub(r"\1", line)
+        links.extend(LINKED.findall(line))
+        opened = next((m.group(2) for m in ENVIRONMENT.finditer(line) if m.group(1) == "begin"
+                       and m.group(2) in MATH_ENVIRONMENTS + VERBATIM_ENVIRONMENTS), None)
+        if opened and not _ends(line, opened):
+            keep_as_written = opened
+        heading = HEADING.search(line)
+        if ABSTRACT.search(line):  # a heading of its own, as a chapter's: 'the abstract of my thesis'
+            headings.append((index, SECTIONING["chapter"], "Abstract"))
+        elif heading:
+            name = unlatex(_braced(line, heading.end())).strip()
+            if name:
+                headings.append((index, SECTIONING[heading.group(1)], name))
+        shown[index] = _shown(line)
+    return shown, headings
+
+
+def _ends(line: str, environment: str) -> bool:
+    return any(m.group(1) == "end" and m.group(2) == environment for m in ENVIRONMENT.finditer(line))
+
+
+def _shown(line: str) -> str:
+    """A line's text: inline math kept as written, citations as ``cited`` writes them, the rest ``unlatex``."""
+    line = CITE.sub(cited, line)
+    pieces, start = [], 0
+    for math in KEPT.finditer(line):
+        pieces.append(unlatex(line[start:math.start()]))
+        pieces.append(math.group(0))
+        start = math.end()
+    pieces.append(unlatex(line[start:]))
+    return "".join(pieces).strip()
+
+
+def _sections(shown: list[str], headings: list, first: int, last: int) -> list[Section]:
+    """The body cut at each heading, each part under the heading path it sits in (its own heading's line first)."""
+    starts = [(first, [])]
+    path: list[tuple[int, str]] = []
+    for index, level, name in headings:
+        path = [(lv, nm) for lv, nm in path if lv < level] + [(level, name)]
+        starts.append((index, [nm for _, nm in path]))
+    sections = []
+    for (start, heading_path), (end, _) in zip(starts, starts[1:] + [(last, [])]):
+        body = shown[start:end]
+        while body and not body[-1].strip():  # trailing blank lines are no part of the section
+            body.pop()
+            end -= 1
+        if not any(line.strip() for line in body):
+            continue
+        while not body[0].strip():
+            body.pop(0)
+            start += 1
+        sections.append(Section(text="\n".join(body), heading_path=heading_path, start_line=start + 1,
+                                end_line=end))
+    return sections
+
+
+def _linked(folder: str, path: str, name: str, what: str) -> str:
+    """The file an ``\\input``, ``\\include`` or ``\\bibliography`` names, as a link from the collection's folder
+    (LaTeX reads them from the main file's folder: the one this file is in, for a main file). A name without an
+    ending takes LaTeX's: '.tex', '.bib' for a bibliography (``\\bibliography{refs,more}`` names the first only)."""
+    name = name.split(",")[0].strip()
+    if "." not in name.rsplit("/", 1)[-1]:
+        name += ".bib" if what in ("bibliography",) else ".tex"
+    return name if name.startswith("/") else "/" + posixpath.normpath(posixpath.join(folder, name))
