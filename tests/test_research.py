@@ -1,0 +1,175 @@
+"""A researcher's folder: a BibTeX library (ingest.bibtex), a LaTeX thesis (ingest.latex), notes citing with Pandoc
+citekeys and the PDFs Zotero stores; searched by citekey, DOI, an author's accented name, a thesis' section."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from ingest.kinds import kind_of
+from ingest.links import converted_pdfs
+from ingest.parse import parse_file
+from search.query.text import doi_phrases
+from tests.conftest import ingest, need_data, write_tree
+
+LIBRARY = r"""% Exported by Better BibTeX for Zotero
+@string{jmlr = {Journal of Machine Learning Research}}
+@comment{jabref-meta: databaseType:bibtex;}
+
+@inproceedings{vaswani2017attention,
+  title = {Attention Is All You Need},
+  author = {Vaswani, Ashish and Kaiser, {\L}ukasz and others},
+  year = {2017},
+  month = jun,
+  booktitle = {Advances in Neural Information Processing Systems} # " 30",
+  abstract = {A network architecture based solely on attention, dispensing with recurrence.},
+  keywords = {attention,transformer},
+  doi = {10.48550/arXiv.1706.03762},
+  file = {/home/jana/Zotero/storage/ABCD1234/Vaswani et al. - 2017 - Attention is all you need.pdf}
+}
+
+@article{mueller2021graph,
+  title = "{Sparse} graph attention for {M}olecules",
+  author = {M{\"u}ller, Thomas and Garc{\'\i}a, Mar{\'\i}a and Dupont, Fran{\c{c}}ois},
+  journal = jmlr,
+  year = 2021,
+  doi = {10.18653/v1/N19-1423},
+}
+
+@article{broken,
+  title = {Never {closed,
+
+@misc{karpukhin2020dpr, title={Dense passage retrieval}, doi = {10.18653/v1/2020.emnlp-main.550},
+  note = {50\% better --- than {BM25}}}
+"""
+
+MAIN = r"""\documentclass{report}
+\usepackage{amsmath} % preamble: never searched
+\title{Dense Retrieval for Verifying Claims}
+\begin{document}
+\begin{abstract}
+We verify \emph{scientific} claims. % a comment: never searched
+\end{abstract}
+\input{chapters/related}
+\chapter{Method}\label{ch:method}
+\section[Short]{Contrastive loss}
+We minimise $\mathcal{L} = -\log p$ as in \citep[p.~4]{vaswani2017attention,smith2020}.
+\begin{equation}
+  \mathcal{L} = \sum_j e^{s_j} % the loss
+\end{equation}
+% \section{Dropped section}
+\subsection{M{\"u}ller's trick}
+Text ``quoted'' --- here.
+\end{document}
+after the end: never searched
+"""
+
+RELATED = r"""\chapter{Related Work}
+Curriculum learning \cite{smith2020} orders sentences from easy to hard.
+"""
+
+
+def test_a_bib_file_is_a_passage_an_entry_headed_by_its_citekey_its_latex_read_as_text():
+    doc = parse_file("library.bib", LIBRARY.encode())
+    assert doc.kind == "note" and kind_of("refs.BIB") == "note" and kind_of("main.tex") == "note"
+    entries = {s.heading_path[0]: s for s in doc.sections}
+    assert list(entries) == ["vaswani2017attention", "mueller2021graph", "broken", "karpukhin2020dpr"], entries
+    vaswani = entries["vaswani2017attention"].text.split("\n")
+    assert vaswani[:3] == ["@vaswani2017attention (inproceedings)", "Attention Is All You Need",
+                           "Ashish Vaswani, Łukasz Kaiser, et al. (2017)"], vaswani
+    assert "In: Advances in Neural Information Processing Systems 30" in vaswani, vaswani  # '#' joins, macros read
+    assert "Keywords: attention, transformer" in vaswani and "DOI: 10.48550/arXiv.1706.03762" in vaswani, vaswani
+    mueller = entries["mueller2021graph"].text
+    assert "Sparse graph attention for Molecules" in mueller, mueller  # braces out
+    assert "Thomas Müller, María García, François Dupont (2021)" in mueller, mueller  # accents as letters
+    assert "Journal: Journal of Machine Learning Research" in mueller, mueller  # an @string
+    # each entry at its own lines; one never closed ends where the next begins, costing no other entry
+    lines = LIBRARY.split("\n")
+    assert lines[entries["mueller2021graph"].start_line - 1].startswith("@article{mueller2021graph")
+    assert lines[entries["mueller2021graph"].end_line - 1] == "}"
+    assert "Note: 50% better — than BM25" in entries["karpukhin2020dpr"].text
+    # the PDF Zotero stores, by its name: another machine's path
+    assert doc.meta["links"] == ["Vaswani et al. - 2017 - Attention is all you need.pdf"], doc.meta
+
+
+def test_a_tex_file_is_a_note_by_its_sections_without_comments_or_preamble_its_citekeys_kept():
+    doc = parse_file("thesis/main.tex", MAIN.encode())
+    assert doc.title == "Dense Retrieval for Verifying Claims", doc.title
+    parts = {" > ".join(s.heading_path): s for s in doc.sections}
+    assert list(parts) == ["Abstract", "Method", "Method > Contrastive loss", "Method > Contrastive loss > Müller's trick"]
+    whole = "\n".join(s.text for s in doc.sections)
+    for unseen in ("amsmath", "comment", "Dropped section", "after the end", "ch:method", "Short"):
+        assert unseen not in whole, unseen
+    loss = parts["Method > Contrastive loss"]
+    assert "We minimise $\\mathcal{L} = -\\log p$ as in \\cite{vaswani2017attention, smith2020}." in loss.text
+    assert "\\mathcal{L} = \\sum_j e^{s_j}" in loss.text  # math as written, its comment out
+    assert MAIN.split("\n")[loss.start_line - 1].startswith("\\section[Short]{Contrastive loss}"), loss
+    assert "Text “quoted” — here." in parts["Method > Contrastive loss > Müller's trick"].text
+    assert "We verify scientific claims." in parts["Abstract"].text
+    assert doc.meta["links"] == ["/thesis/chapters/related.tex"], doc.meta
+
+
+def test_a_bib_or_tex_beside_the_pdf_of_its_name_does_not_stand_for_it():
+    """refs.bib lists what the paper cites; paper.tex typesets paper.pdf: the PDF is read as well, where a note of
+    its name beside it (paper.md) would stand for it."""
+    assert converted_pdfs({"paper.pdf", "paper.bib", "draft.pdf", "draft.tex"}) == {}
+    assert converted_pdfs({"paper.pdf", "paper.md"}) == {"paper.md": "paper.pdf"}
+
+
+def test_a_doi_in_a_query_is_looked_up_whole_too():
+    assert doi_phrases("the entry with DOI 10.18653/v1/N19-1423.") == {"10.18653/v1/n19-1423": "10 18653 v1 n19 1423"}
+    assert doi_phrases("version 10.2 of it") == {}
+
+
+def test_a_researchers_folder_is_searched_by_citekey_doi_author_and_section(immediate, tmp_path, monkeypatch):
+    """Before, .bib and .tex were kinds Sift does not read: none of these searches found its answer."""
+    from search.query.engine import Engine
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "research", {
+        "library.bib": LIBRARY, "thesis/main.tex": MAIN, "thesis/chapters/related.tex": RELATED,
+        "notes/attention.md": "# Attention\n\nMulti-head attention [@vaswani2017attention, p. 4].\n",
+        "notes/other.md": "# Other\n\nNothing on transformers.\n"})
+    storage = root / "Zotero" / "storage" / "ABCD1234"
+    storage.mkdir(parents=True)
+    shutil.copy(need_data("pdf/en/google-doc-document.pdf"),
+                storage / "Vaswani et al. - 2017 - Attention is all you need.pdf")
+    published = ingest(root, "research")["published"]
+    assert published["failures"] == [] and ".bib" not in published["unread"], published
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+
+    def found(query: str) -> list[tuple[str, str]]:
+        return [(h.path, h.heading_path) for h in engine.search(query, mode="keyword").hits]
+
+    assert found("@smith2020") == [("thesis/chapters/related.tex", "Related Work"),
+                                   ("thesis/main.tex", "Method > Contrastive loss")], found("@smith2020")
+    assert set(found("vaswani2017attention")[:3]) == {
+        ("library.bib", "vaswani2017attention"), ("notes/attention.md", "Attention"),
+        ("thesis/main.tex", "Method > Contrastive loss")}, found("vaswani2017attention")
+    assert found("10.18653/v1/N19-1423")[0] == ("library.bib", "mueller2021graph")  # not karpukhin's 10.18653/v1/…
+    assert found("García")[0] == ("library.bib", "mueller2021graph")  # Garc{\\'\\i}a
+    assert found("François")[0] == ("library.bib", "mueller2021graph")
+    assert found("related work")[0] == ("thesis/chapters/related.tex", "Related Work")
+    assert found("preamble") == [] and found("amsmath") == []
+    # the entry's file = {…} links the PDF Zotero keeps: the PDF is cited by the .bib, the entry's hit attaches it
+    pdf = "Zotero/storage/ABCD1234/Vaswani et al. - 2017 - Attention is all you need.pdf"
+    entry = engine.search("vaswani2017attention", mode="keyword", limit=10).hits
+    bib = next(h for h in entry if h.path == "library.bib")
+    assert bib.attachments == [pdf], bib
+    document = next(h for h in engine.search("document", mode="keyword", limit=10).hits if h.path == pdf)
+    assert document.cited_by == ["library.bib"], document
+
+
+def test_a_doi_finds_its_entry_first_not_another_of_its_publisher(immediate, tmp_path, embedder):
+    """A DOI's parts ('10', '18653', 'v1') are in every DOI of its publisher: looked up by its parts alone, another
+    ACL entry, nearer in meaning to 'find the entry with DOI', came first in a hybrid search."""
+    from tests.conftest import indexed_engine
+    entries = "".join(
+        f"@inproceedings{{{key},\n  title = {{{title}}},\n  doi = {{10.18653/v1/{doi}}},\n}}\n\n"
+        for key, title, doi in [("devlin2019bert", "Pre-training of deep bidirectional transformers", "N19-1423"),
+                                ("karpukhin2020dpr", "Finding the passage: an entry on dense retrieval",
+                                 "2020.emnlp-main.550"),
+                                ("reimers2019sbert", "Sentence embeddings", "D19-1410")])
+    root = write_tree(tmp_path / "research", {"library.bib": entries})
+    engine = indexed_engine(root, "research", embedder)
+    hits = engine.search("find the entry with DOI 10.18653/v1/N19-1423", limit=5).hits
+    assert hits[0].heading_path == "devlin2019bert", [(h.heading_path, h.score) for h in hits]
