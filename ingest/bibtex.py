@@ -12,8 +12,8 @@ hits list the PDF as attached.
 
 The reading is BibTeX's own: ``@type{key, name = value, …}`` or with parentheses, a value being braced text
 (braces inside balanced), quoted text, a number or a macro (``month = jan``, an ``@string``), joined by ``#``;
-``@comment``, ``@preamble`` and text between entries are left out. An entry that never closes ends where the next
-line starting with ``@`` begins, so one broken entry costs that entry alone.
+``@comment``, ``@preamble`` and text between entries are left out. An entry ends at the next line starting an entry
+(``@article{``) if its braces have not closed it before: one broken entry (a brace left open) costs that entry alone.
 """
 from __future__ import annotations
 
@@ -42,6 +42,7 @@ def parse_bibtex(path: str, text: str) -> Document:
     strings = dict(MONTHS)
     sections, links = [], set()
     at = 0
+    counted, line = 0, 1  # the line at offset ``counted``: lines are counted on from the last entry, once
     while True:
         found = ENTRY.search(text, at)
         if found is None:
@@ -62,8 +63,10 @@ def parse_bibtex(path: str, text: str) -> Document:
         section = _entry(kind, key.strip(), fields)
         if section is None:
             continue
-        section.start_line = text.count("\n", 0, found.start()) + 1
-        section.end_line = section.start_line + text.count("\n", found.start(), max(found.start(), end - 1))
+        line += text.count("\n", counted, found.start())
+        counted = found.start()
+        section.start_line = line
+        section.end_line = line + text.count("\n", found.start(), max(found.start(), end - 1))
         sections.append(section)
         links.update(_files(fields.get("file", "")))
     by_name = {link[1:] for link in links if link.startswith("*")}
@@ -91,8 +94,8 @@ def _entry_end(text: str, start: int, closing: str) -> int:
             depth -= 1
         elif char == ")" and closing == ")" and depth == 0:
             return at + 1
-        elif char == "\n" and depth == 0 and NEXT_ENTRY.match(text, at):
-            return at  # an entry never closed: the next one begins
+        elif char == "\n" and NEXT_ENTRY.match(text, at):
+            return at  # an entry never closed (a brace left open in it): the next one begins
         at += 1
     following = NEXT_ENTRY.search(text, start)
     return following.start() if following else len(text)

@@ -51,51 +51,55 @@ DROPPED = ("label", "includegraphics", "bibliographystyle", "usepackage", "docum
            "providecommand", "def", "input", "include", "subfile", "bibliography", "addbibresource", "cline",
            "resizebox", "scalebox", "color", "definecolor", "textcolor")
 # a braced argument, braces inside it one deep ('{@{}lcc@{}}': a table's columns)
-ARGUMENT = r"\{(?:[^{}\n]|\{[^{}\n]*\})*\}"
-DROPPED_COMMAND = re.compile(r"\\(?:" + "|".join(DROPPED) + r")(?![A-Za-z])\*?(?:\s*\[[^\]\n]*\])*"
-                             r"(?:\s*" + ARGUMENT + r")?(?:\s*\[[^\]\n]*\])?")
+ARGUMENT = r"\{(?:[^{}\n]|\{[^{}\n]{0,500}\}){0,500}\}"
+DROPPED_COMMAND = re.compile(r"\\(?:" + "|".join(DROPPED) + r")(?![A-Za-z])\*?(?:\s*\[[^\]\n]{0,200}\])*"
+                             r"(?:\s*" + ARGUMENT + r")?(?:\s*\[[^\]\n]{0,200}\])?")
 TABLE_COLUMNS = re.compile(r"(\\begin\s*\{(?:tabular|tabularx|tabulary|array|longtable)\*?\}(?:\s*\{[^{}\n]*\})?)"
-                           r"(?:\s*\[[^\]\n]*\])?\s*" + ARGUMENT)
-CITE = re.compile(r"\\(?:[A-Za-z]*cite[A-Za-z]*)\*?((?:\s*\[[^\]\n]*\])*)\s*\{([^{}\n]*)\}")
-REF = re.compile(r"\\(?:[a-z]*ref|eqref|url|href)\*?\s*\{([^{}\n]*)\}")
-COMMAND = re.compile(r"\\([A-Za-z]+)\*?(?:\[[^\]\n]*\])?")
+                           r"(?:\s*\[[^\]\n]{0,200}\])?\s*" + ARGUMENT)
+CITE = re.compile(r"\\(?:[A-Za-z]*cite[A-Za-z]*)\*?((?:\s*\[[^\]\n]{0,200}\])*)\s*\{([^{}\n]{0,2000})\}")
+REF = re.compile(r"\\(?:[a-z]*ref|eqref|url|href)\*?\s*\{([^{}\n]{0,2000})\}")
+COMMAND = re.compile(r"\\([A-Za-z]+)\*?(?:\[[^\]\n]{0,200}\])?")
 QUOTES = (("``", "“"), ("''", "”"), ("---", "—"), ("--", "–"))
 UNBREAKABLE = re.compile(r"(?<!\\)~")
 SPACES = re.compile(r"[ \t]+")
 # a comment: a '%' not escaped (after an even number of backslashes), to the end of its line
 COMMENT = re.compile(r"(?<!\\)((?:\\\\)*)%.*")
-INLINE_MATH = re.compile(r"(?<!\\)\$\$?[^$\n]+\$\$?|\\\([^\n]*?\\\)|\\\[[^\n]*?\\\]")
-KEPT = re.compile(INLINE_MATH.pattern + r"|\\cite\{[^{}\n]*\}")  # inline math, and citations as cited() writes them
+INLINE_MATH = re.compile(r"(?<!\\)\$\$?[^$\n]{1,2000}\$\$?|\\\([^\n]{0,500}?\\\)|\\\[[^\n]{0,500}?\\\]")
+KEPT = re.compile(INLINE_MATH.pattern + r"|\\cite\{[^{}\n]{0,2000}\}")  # inline math, and citations as cited() writes them
 MATH_ENVIRONMENTS = ("equation", "align", "gather", "multline", "eqnarray", "displaymath", "math", "flalign",
                      "alignat")
 VERBATIM_ENVIRONMENTS = ("verbatim", "lstlisting", "minted", "Verbatim", "comment")
 ENVIRONMENT = re.compile(r"\\(begin|end)\s*\{([A-Za-z]+)\*?\}")
 SECTIONING = {"part": 1, "chapter": 2, "section": 3, "subsection": 4, "subsubsection": 5, "paragraph": 6}
-HEADING = re.compile(r"\\(part|chapter|section|subsection|subsubsection|paragraph)\*?\s*(?:\[[^\]\n]*\])?\s*\{")
+HEADING = re.compile(r"\\(part|chapter|section|subsection|subsubsection|paragraph)\*?\s*(?:\[[^\]\n]{0,200}\])?\s*\{")
 ABSTRACT = re.compile(r"\\begin\s*\{abstract\}")
-TITLE = re.compile(r"\\title\s*(?:\[[^\]\n]*\])?\s*\{")
+TITLE = re.compile(r"\\title\s*(?:\[[^\]\n]{0,200}\])?\s*\{")
 BEGIN_DOCUMENT = re.compile(r"^[^%\n]*\\begin\s*\{document\}", re.MULTILINE)
 END_DOCUMENT = re.compile(r"^[^%\n]*\\end\s*\{document\}", re.MULTILINE)
-LINKED = re.compile(r"\\(input|include|subfile|bibliography|addbibresource)\s*\{([^{}\n]*)\}")
+LINKED = re.compile(r"\\(input|include|subfile|bibliography|addbibresource)\s*\{([^{}\n]{0,2000})\}")
 
 
 def unlatex(text: str) -> str:
     """LaTeX's markup in ``text`` as the text it typesets: accents as letters (``{\\"u}``, ``\\"{u}``, ``\\c{c}``,
     ``\\'\\i``, ``{\\L}``, ``\\ss``), escapes as their marks (``\\&``), dashes and quotes as theirs, a command's
     braced argument as its text (``\\emph{x}`` is 'x'), other commands and every brace left out. Math is not
-    treated apart: read_tex keeps it as written before calling this on the rest of a line."""
-    text = MARK_ACCENT.sub(_mark_accent, text)
-    text = LETTER_ACCENT.sub(_letter_accent, text)
-    text = SPECIAL_LETTER.sub(lambda m: SPECIAL_LETTERS[m.group(1)], text)
-    text = TABLE_COLUMNS.sub(r"\1", text)
-    text = ESCAPE.sub(lambda m: ESCAPED[m.group(1)], text)
-    text = DROPPED_COMMAND.sub("", text)
-    text = REF.sub(lambda m: m.group(1), text)
-    text = COMMAND.sub(lambda m: NAMED_SYMBOLS.get(m.group(1), ""), text)
+    treated apart: parse_latex keeps it as written before calling this on the rest of a line."""
+    if "\\" in text:  # a line of prose alone (most of a .bib's) is passed over by these
+        text = MARK_ACCENT.sub(_mark_accent, text)
+        text = LETTER_ACCENT.sub(_letter_accent, text)
+        text = SPECIAL_LETTER.sub(lambda m: SPECIAL_LETTERS[m.group(1)], text)
+        text = TABLE_COLUMNS.sub(r"\1", text)
+        text = ESCAPE.sub(lambda m: ESCAPED[m.group(1)], text)
+        text = DROPPED_COMMAND.sub("", text)
+        text = REF.sub(lambda m: m.group(1), text)
+        text = COMMAND.sub(lambda m: NAMED_SYMBOLS.get(m.group(1), ""), text)
     for written, shown in QUOTES:
-        text = text.replace(written, shown)
-    text = UNBREAKABLE.sub(" ", text).replace("{", "").replace("}", "")
-    return unicodedata.normalize("NFC", SPACES.sub(" ", text))
+        if written in text:
+            text = text.replace(written, shown)
+    if "~" in text:
+        text = UNBREAKABLE.sub(" ", text)
+    text = SPACES.sub(" ", text.replace("{", "").replace("}", ""))
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 def _accented(letter: str, mark: str) -> str:
