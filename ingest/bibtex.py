@@ -75,6 +75,12 @@ def parse_bibtex(path: str, text: str) -> Document:
                           "wiki_links": sorted(by_name)})
 
 
+def bibtex_headings(text: str) -> list[tuple[int, int, str]]:
+    """(line of the file, 0-based, level 1, citekey) of each entry parse_bibtex reads: read_file's ``heading``
+    reads an entry by its citekey (mcp_server.reading)."""
+    return [(section.start_line - 1, 1, section.heading_path[0]) for section in parse_bibtex("x.bib", text).sections]
+
+
 def _entry_end(text: str, start: int, closing: str) -> int:
     """The offset just past the entry's closing brace (or parenthesis), braces inside balanced and quotes
     skipped; one never closed ends before the next line starting with '@' (or the text's end)."""

@@ -123,6 +123,25 @@ def cited(found: re.Match) -> str:
 
 
 def parse_latex(path: str, text: str) -> Document:
+    links: list[str] = []
+    title, first, last, shown, headings = _read(text, links)
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    if not title:
+        title = next((name for _, level, name in headings if level <= SECTIONING["chapter"]), "") \
+            or title_from_name(stem)
+    folder = posixpath.dirname(path)
+    return Document(kind="note", title=title, sections=_sections(shown, headings, first, last),
+                    meta={"links": sorted({_linked(folder, path, name, what) for what, name in links})})
+
+
+def latex_headings(text: str) -> list[tuple[int, int, str]]:
+    """(line of the file, 0-based, level, name) of each heading of a LaTeX file as parse_latex reads them:
+    read_file's ``heading`` reads a .tex file's section by them (mcp_server.reading)."""
+    return _read(text, [])[4]
+
+
+def _read(text: str, links: list) -> tuple[str, int, int, list[str], list]:
+    """The title, the body's first and last line (0-based, the last excluded), each line as shown, the headings."""
     lines = text.split("\n")
     first, last = 0, len(lines)  # the lines of the document's body
     title = ""
@@ -133,15 +152,8 @@ def parse_latex(path: str, text: str) -> Document:
         end = END_DOCUMENT.search(text, begin.end())
         if end:
             last = text.count("\n", 0, end.start())
-    links: list[str] = []
     shown, headings = _read_lines(lines, first, last, links)
-    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    if not title:
-        title = next((name for _, level, name in headings if level <= SECTIONING["chapter"]), "") \
-            or title_from_name(stem)
-    folder = posixpath.dirname(path)
-    return Document(kind="note", title=title, sections=_sections(shown, headings, first, last),
-                    meta={"links": sorted({_linked(folder, path, name, what) for what, name in links})})
+    return title, first, last, shown, headings
 
 
 def _title(preamble: str) -> str:

@@ -180,17 +180,29 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
         names = heading_names(note) if headings is None else [name for _, _, name in headings]
         raise Problem(f"{target.name} has {found}" + (f"; its headings: {listed_headings(names)}" if names else
                                                         "; it has no headings ('# …' lines)" if headings is None
-                                                        else "; it has no headings (<h1> … <h6>)")) from None
+                                                        else "; it has no headings" + _of_a_page(target.relative))) from None
     start, end = found
     text, data = read(sift, target.name, start, end, None)
     return text + f"\n[the section {' > '.join(wanted)!r}: lines {start}-{end}]", data
 
 
+def _of_a_page(path: str) -> str:
+    from ingest.kinds import PAGE_EXTENSIONS, suffix
+    return " (<h1> … <h6>)" if suffix(path).lower() in PAGE_EXTENSIONS else ""
+
+
 def _page_headings(path: str, text: str) -> list[tuple[int, int, str]] | None:
     """The headings of an HTML page read as a note (ingest.webpage: <h1> … <h6>, not '#' lines, which it has
-    none of: 'it has no headings'), or None for a file whose headings are '#' lines."""
-    from ingest.kinds import PAGE_EXTENSIONS, suffix
+    none of: 'it has no headings'), of a LaTeX file (its \\section …) or a BibTeX file (its entries' citekeys:
+    heading='vaswani2017attention' reads that entry), or None for a file whose headings are '#' lines."""
+    from ingest.kinds import BIBTEX_EXTENSIONS, LATEX_EXTENSIONS, PAGE_EXTENSIONS, suffix
     from ingest.parse import is_page
+    if suffix(path).lower() in LATEX_EXTENSIONS:
+        from ingest.latex import latex_headings
+        return latex_headings(text)
+    if suffix(path).lower() in BIBTEX_EXTENSIONS:
+        from ingest.bibtex import bibtex_headings
+        return bibtex_headings(text)
     if suffix(path).lower() not in PAGE_EXTENSIONS or not is_page(text):
         return None
     from ingest.webpage import page_headings

@@ -173,3 +173,24 @@ def test_a_doi_finds_its_entry_first_not_another_of_its_publisher(immediate, tmp
     engine = indexed_engine(root, "research", embedder)
     hits = engine.search("find the entry with DOI 10.18653/v1/N19-1423", limit=5).hits
     assert hits[0].heading_path == "devlin2019bert", [(h.heading_path, h.score) for h in hits]
+
+
+def test_read_file_reads_a_thesis_section_and_a_bib_entry_by_heading(immediate, tmp_path, monkeypatch):
+    """read_file's heading looked for '#' lines: a .tex file's \\section and a .bib's entries had none ('it has no
+    headings'). A section is read by its name, an entry by its citekey."""
+    from mcp_server import reading
+    from mcp_server.service import Sift
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    ingest(write_tree(tmp_path / "research", {"library.bib": LIBRARY, "thesis/main.tex": MAIN}), "research")
+    sift = Sift(load())
+    shown, data = reading.read(sift, "research/thesis/main.tex", None, None, None, heading="Contrastive loss")
+    lines = MAIN.split("\n")
+    # from its heading to the file's end (no heading of its level or above follows), its subsection included
+    assert (data["start_line"], data["end_line"]) == (lines.index("\\section[Short]{Contrastive loss}") + 1,
+                                                       len(lines) - 1), shown
+    assert "ller's trick}" in shown and "\\chapter{Method}" not in shown, shown
+    shown, data = reading.read(sift, "research/library.bib", None, None, None, heading="mueller2021graph")
+    lines = LIBRARY.split("\n")
+    assert data["start_line"] == lines.index("@article{mueller2021graph,") + 1, shown
+    assert "Sparse} graph attention" in shown and "Attention Is All You Need" not in shown, shown
