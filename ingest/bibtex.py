@@ -193,6 +193,9 @@ def _entry(kind: str, key: str, fields: dict[str, str]) -> Section | None:
     for name in SHOWN:
         if shown.get(name):
             lines.append(f"{LABELS.get(name, name.capitalize())}: {shown[name]}")
+    files = [name.lstrip("*").rsplit("/", 1)[-1] for name in _files(fields.get("file", ""))]
+    if files:  # by name: what a search hit lists as the entry's attachments (search.query.engine)
+        lines.append("File: " + "; ".join(files))
     if shown.get("abstract"):
         lines.append(shown["abstract"])
     if not lines and not key:

@@ -1,17 +1,19 @@
 """LaTeX sources (a thesis' ``main.tex`` and its ``chapters/*.tex``) read as a note, in sections by their sectioning
 commands: ``\\part``, ``\\chapter``, ``\\section``, ``\\subsection``, ``\\subsubsection`` and ``\\paragraph`` make the
 heading path, as a Markdown note's ``#`` lines do (the ``abstract`` environment is a chapter 'Abstract'). Not read
-before (counted among the kinds Sift does not read), a search for 'the related work section of my thesis' had nothing to find.
+before (counted among the kinds Sift does not read), a search for 'the related work section of my thesis' had
+nothing to find.
 
 What a reader does not see is left out: comments (``%`` to the end of the line, ``\\%`` being a percent sign), the
 preamble before ``\\begin{document}`` (its ``\\title`` titles the file) and anything after ``\\end{document}``; the
 markup of what is seen is dropped, its text kept (``\\emph{new}`` is 'new', ``{\\"u}`` is 'ü', ``--`` an en dash), and
 labels, figures' file names and environment names go. A citation keeps its keys, any variant of the command
-written as ``\\cite``: ``\\citep[p.~4]{vaswani2017attention,smith2020}`` is ``\\cite{vaswani2017attention, smith2020}``,
-so that a search for a citekey (``@smith2020``) finds the lines citing it, as it finds a Markdown note's ``[@key]``. Math is kept as written, its commands
-too (``$\\mathcal{L} = -\\log p$``): its symbols are what a search for it would type. ``\\input{chapters/intro}``,
-``\\include`` and ``\\bibliography{refs}`` are links to the files they name, as a note's links are. Each line of the
-text stays the line of the file it came from, so a hit's lines are the file's.
+written as ``\\cite``: ``\\citep[p.~4]{vaswani2017attention,smith2020}`` is
+``\\cite{vaswani2017attention, smith2020}``, so that a search for a citekey (``@smith2020``) finds the lines citing it,
+as it finds a Markdown note's ``[@key]``. Math is kept as written, its commands too (``$\\mathcal{L} = -\\log p$``):
+its symbols are what a search for it would type. ``\\input{chapters/intro}``, ``\\include`` and
+``\\bibliography{refs}`` are links to the files they name, as a note's links are. Each line of the text stays the
+line of the file it came from, so a hit's lines are the file's.
 
 ``unlatex`` (LaTeX's accents and markup in a line as text) is BibTeX's reading too (``ingest.bibtex``).
 """
@@ -65,7 +67,8 @@ SPACES = re.compile(r"[ \t]+")
 # a comment: a '%' not escaped (after an even number of backslashes), to the end of its line
 COMMENT = re.compile(r"(?<!\\)((?:\\\\)*)%.*")
 INLINE_MATH = re.compile(r"(?<!\\)\$\$?[^$\n]{1,2000}\$\$?|\\\([^\n]{0,500}?\\\)|\\\[[^\n]{0,500}?\\\]")
-KEPT = re.compile(INLINE_MATH.pattern + r"|\\cite\{[^{}\n]{0,2000}\}")  # inline math, and citations as cited() writes them
+# inline math, and citations as cited() writes them: kept from unlatex
+KEPT = re.compile(INLINE_MATH.pattern + r"|\\cite\{[^{}\n]{0,2000}\}")
 MATH_ENVIRONMENTS = ("equation", "align", "gather", "multline", "eqnarray", "displaymath", "math", "flalign",
                      "alignat")
 VERBATIM_ENVIRONMENTS = ("verbatim", "lstlisting", "minted", "Verbatim", "comment")

@@ -180,7 +180,8 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
         names = heading_names(note) if headings is None else [name for _, _, name in headings]
         raise Problem(f"{target.name} has {found}" + (f"; its headings: {listed_headings(names)}" if names else
                                                         "; it has no headings ('# …' lines)" if headings is None
-                                                        else "; it has no headings" + _of_a_page(target.relative))) from None
+                                                        else "; it has no headings"
+                                                        + _of_a_page(target.relative))) from None
     start, end = found
     text, data = read(sift, target.name, start, end, None)
     return text + f"\n[the section {' > '.join(wanted)!r}: lines {start}-{end}]", data

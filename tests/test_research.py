@@ -34,6 +34,7 @@ LIBRARY = r"""% Exported by Better BibTeX for Zotero
   journal = jmlr,
   year = 2021,
   doi = {10.18653/v1/N19-1423},
+  file = {Full Text PDF:papers/mueller.pdf:application/pdf},
 }
 
 @article{broken,
@@ -89,7 +90,9 @@ def test_a_bib_file_is_a_passage_an_entry_headed_by_its_citekey_its_latex_read_a
     assert lines[entries["mueller2021graph"].end_line - 1] == "}"
     assert "Note: 50% better — than BM25" in entries["karpukhin2020dpr"].text
     # the PDF Zotero stores, by its name: another machine's path
-    assert doc.meta["links"] == ["Vaswani et al. - 2017 - Attention is all you need.pdf"], doc.meta
+    # and one beside the library, from its folder (Zotero's 'description:path:type')
+    assert doc.meta["links"] == ["Vaswani et al. - 2017 - Attention is all you need.pdf", "papers/mueller.pdf"]
+    assert "File: mueller.pdf" in mueller, mueller
 
 
 def test_a_tex_file_is_a_note_by_its_sections_without_comments_or_preamble_its_citekeys_kept():
@@ -133,6 +136,8 @@ def test_a_researchers_folder_is_searched_by_citekey_doi_author_and_section(imme
     storage.mkdir(parents=True)
     shutil.copy(need_data("pdf/en/google-doc-document.pdf"),
                 storage / "Vaswani et al. - 2017 - Attention is all you need.pdf")
+    (root / "papers").mkdir()
+    shutil.copy(need_data("pdf/en/multicolumn.pdf"), root / "papers" / "mueller.pdf")
     published = ingest(root, "research")["published"]
     assert published["failures"] == [] and ".bib" not in published["unread"], published
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
@@ -154,7 +159,9 @@ def test_a_researchers_folder_is_searched_by_citekey_doi_author_and_section(imme
     pdf = "Zotero/storage/ABCD1234/Vaswani et al. - 2017 - Attention is all you need.pdf"
     entry = engine.search("vaswani2017attention", mode="keyword", limit=10).hits
     bib = next(h for h in entry if h.path == "library.bib")
-    assert bib.attachments == [pdf], bib
+    assert bib.attachments == [pdf], bib  # its own PDF: not every PDF the library names
+    other = next(h for h in engine.search("García", mode="keyword").hits if h.path == "library.bib")
+    assert other.attachments == ["papers/mueller.pdf"], other
     document = next(h for h in engine.search("document", mode="keyword", limit=10).hits if h.path == pdf)
     assert document.cited_by == ["library.bib"], document
 

@@ -57,6 +57,9 @@ CJK_WORDS = " (each pair of neighbouring Chinese or Japanese characters is one: 
 PER_FILE = 2
 # A file of PER_FILE passages or fewer (a short note cut in two) takes one place: its two passages are the whole
 # note, and took two of the top five ('skip a broken commit when bisecting'); its first hit says the rest ranked.
+# a BibTeX library (ingest.kinds.BIBTEX_EXTENSIONS): a passage is one entry, whose 'File:' line names its own PDFs;
+# a hit on Vaswani's entry listed every PDF of the library, hundreds of them, as attached
+BIBLIOGRAPHY_ENDINGS = (".bib", ".bibtex")
 LINKS_SHOWN = 20  # a hit's attached PDFs or citing notes listed, by path (the total is given too)
 QUERY_VECTORS_KEPT = 256
 MAX_PHRASES = 8  # quoted phrases whose holders go first (_phrases_first)
@@ -572,6 +575,8 @@ class Engine:
         the first LINKS_SHOWN of each by path: a PDF thousands of notes cite would list them all on every hit."""
         if row["kind"] == "note":
             targets = queries.linked_pdfs(conn, row["file_id"])[0]
+            if row["path"].lower().endswith(BIBLIOGRAPHY_ENDINGS):
+                targets = _named_in(targets, row["text"])
             pdfs = _resolved_pdfs(targets, self._pdfs_by_name(conn, row) if targets else {})
             return (pdfs[:LINKS_SHOWN], len(pdfs)), ([], 0)
         if row["kind"] == "pdf":
@@ -770,6 +775,12 @@ def _why_not_indexed(conn, collection: str, path: str) -> str:
     if row["change"] == "deleted":
         return "deleted from the folder"
     return "not in the published index yet: list_files shows its state"
+
+
+def _named_in(targets: list[str], text: str) -> list[str]:
+    """Those of a library's ``targets`` whose file name its entry's passage ``text`` names."""
+    held = text.casefold()
+    return [target for target in targets if target.rsplit("/", 1)[-1].casefold() in held]
 
 
 def _resolved_pdfs(targets: list[str], by_name: dict[str, list[tuple[str, bool]]]) -> list[str]:
