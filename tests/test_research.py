@@ -6,6 +6,9 @@ import os
 import shutil
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from ingest.kinds import kind_of
 from ingest.links import converted_pdfs
 from ingest.parse import parse_file
@@ -201,3 +204,19 @@ def test_read_file_reads_a_thesis_section_and_a_bib_entry_by_heading(immediate, 
     lines = LIBRARY.split("\n")
     assert data["start_line"] == lines.index("@article{mueller2021graph,") + 1, shown
     assert "Sparse} graph attention" in shown and "Attention Is All You Need" not in shown, shown
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.lists(st.sampled_from(["@article{", "@string{", "@comment{", "k,", " title = ", "{", "}", "(", ")",
+                                      '"', "#", ",", "=", "\n", "\\", "\\\"u", "{\\'\\i}", "\\section{", "\\cite{a,",
+                                      "%", "\\begin{document}", "\\end{document}", "\\begin{equation}", "$", "x",
+                                      " and ", "file = {/a/b.pdf}", "@misc(", "\\input{c}", "é"]),
+                     max_size=60).map("".join), name=st.sampled_from(["library.bib", "thesis.tex"]))
+def test_any_bib_or_tex_text_gives_sections_at_its_own_lines(text, name):
+    """Braces never closed, quotes, entries inside entries, stray '@', comments and environments in any order: a
+    document whose every section lies within the file's lines, or a reason."""
+    doc = parse_file(name, text.encode())
+    lines = text.count("\n") + 1
+    for section in doc.sections:
+        assert 1 <= section.start_line <= section.end_line <= lines, (section, text)
+        assert section.text.strip(), (section, text)
