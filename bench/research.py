@@ -8,20 +8,23 @@ answers it (a file's path, or for a .bib entry the file and the entry's citekey 
 then how many came first and how many in the top five. The model is MiniLM unless SIFT_MODEL says otherwise.
 
     .venv/bin/python bench/research.py
+    .venv/bin/python bench/research.py --library 2000   # a library.bib of 2,000 entries: its build, then one edit's
     PYTHONPATH=../older-checkout .venv/bin/python bench/research.py   # another Sift's reading (before/after)
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 # this folder (Python's first) holds bench/ingest.py: the repository, after PYTHONPATH (an older checkout given
 # there is the one measured), then this folder
 sys.path = [p for p in sys.path if Path(p or ".").resolve() != HERE] + [str(HERE.parent), str(HERE)]
-from research_corpus import QUESTIONS, write  # noqa: E402
+from research_corpus import PAPERS, QUESTIONS, bibtex, write  # noqa: E402
 
 
 def answers(hit, wanted: list[str]) -> bool:
@@ -32,10 +35,46 @@ def answers(hit, wanted: list[str]) -> bool:
     return False
 
 
+def library(entries: int, scratch: Path) -> None:
+    """A library.bib of ``entries`` entries (the corpus' papers again and again, each its own key and title): how
+    long its first build takes, and how many passages one entry's edit embeds again (Better BibTeX rewrites the
+    whole file at each change in Zotero)."""
+    from search.index import status, store
+    from workers import runtime, tasks
+    from workers.app import huey
+    root = scratch / "library"
+    root.mkdir(parents=True)
+
+    def written(edit: str = "") -> None:
+        papers = [list(PAPERS[i % len(PAPERS)]) for i in range(entries)]
+        for i, paper in enumerate(papers):
+            paper[0], paper[2] = f"{paper[0]}-{i}", f"{paper[2]} (part {i})"
+        papers[7][6] += edit
+        (root / "library.bib").write_text("\n".join(bibtex(tuple(paper)) for paper in papers), encoding="utf-8")
+    written()
+    huey.immediate = True
+    conn = runtime.index()
+    collection = store.ensure_collection(conn, "library", str(root))
+    for what in ("first build", "one entry edited"):
+        began = time.perf_counter()
+        tasks.discover(collection["id"])
+        report = next(c for c in status.collect(conn)["collections"] if c["name"] == "library")
+        print(f"{what}: {time.perf_counter() - began:.1f} s, {report['published'].get('embedded')} passages embedded",
+              flush=True)
+        time.sleep(1.1)  # a new mtime
+        written(" Edited.")
+
+
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--library", type=int, metavar="ENTRIES", help="time a library.bib of this many entries")
+    args = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="sift-research-"))
     os.environ["SIFT_HOME"] = str(scratch / "home")
     os.environ.setdefault("SIFT_MODEL", "minilm")
+    if args.library:
+        library(args.library, scratch)
+        return 0
     data = [Path(os.environ["SIFT_SHARED_DATA"])] if os.environ.get("SIFT_SHARED_DATA") else []
     pdfs = next((base / "pdf" / "en" for base in [*data, HERE.parent.parent / "shared" / "data",
                                                     Path("/work/shared/data")] if (base / "pdf" / "en").is_dir()), None)
