@@ -201,7 +201,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # scripts 'gradle init' wrote, spec_helper.rb of 'rspec --init' and webpack.config.js of webpack-cli read, as is a
 # header naming a 'DO NOT EDIT banner' it writes; a table with a cell past 128 KiB read, not refused whole; a page's
 # wrapper whose class says the layout has a sidebar ('has-sidebar', 'layout--with-sidebar') read; BibTeX (.bib, a
-# passage an entry) and LaTeX (.tex, by its sections) read, no longer kinds Sift does not read.
+# passage an entry) and LaTeX (.tex, by its sections) read, no longer kinds Sift does not read; Russian ё indexed as е
+# (ещё as еще).
 VERSION = 16
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

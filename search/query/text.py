@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import functools
 import re
+from itertools import zip_longest
 import unicodedata
 from pathlib import Path
 
 from search.query.dates import apart, date_forms
+from search.query.inflection import fold_yo, russian_forms
 
 CJK_RANGES = (
     "\u3040-\u30ff"  # hiragana, katakana
@@ -167,8 +169,9 @@ def unwrapped(text: str) -> str:
 
 def index_form(text: str) -> str:
     """The form of ``text`` stored in the FTS5 table; a run of Chinese wrapped across lines is one run
-    (``unwrapped``), so the pair of characters a line break cut (队列 of 消息队 / 列) is found too."""
-    return CJK_RUN.sub(lambda m: _expand_run(m.group()), unwrapped(normalise(text)))
+    (``unwrapped``), so the pair of characters a line break cut (队列 of 消息队 / 列) is found too; Russian ё as е
+    (``fold_yo``), which a query looks up as well as the ё it writes."""
+    return CJK_RUN.sub(lambda m: _expand_run(m.group()), unwrapped(fold_yo(normalise(text))))
 
 
 # A name in code: letters and digits, split into its words where it is written in camelCase or PascalCase.
@@ -246,14 +249,21 @@ def query_words(query: str) -> list[str]:
     Chinese script: a long query cut at MAX_TERMS loses those first.
     """
     pieces = query_pieces(query)
-    return list(dict.fromkeys(written_words(query, pieces) + [t for _, terms in pieces for t in terms]))
+    inflected = [russian_forms(word) for word, _ in pieces]
+    forms = {form for its in inflected for form in its}
+    others = [t for _, terms in pieces for t in terms if t not in forms]
+    # a Russian word's forms last, the most used ending of each word first (``russian_forms``): a long query cut at
+    # MAX_TERMS loses the rarest forms of its words, not every form of its last words
+    return list(dict.fromkeys(written_words(query, pieces) + others + [form for row in zip_longest(*inflected)
+                                                                       for form in row if form]))
 
 
 def written_words(query: str, pieces: list[tuple[str, list[str]]] | None = None) -> list[str]:
     """``query_words`` without the forms in the other Chinese script: the words as the query writes them."""
     pieces = query_pieces(query) if pieces is None else pieces
     return list(dict.fromkeys(term for word, terms in pieces for term in terms
-                              if term in word or KATAKANA_WORD.fullmatch(word)))  # a katakana word's are all its own
+                              if (term in word and term not in russian_forms(word))  # поиск of поиска is no word typed
+                              or KATAKANA_WORD.fullmatch(word)))  # a katakana word's are all its own
 
 
 def query_pieces(query: str) -> list[tuple[str, list[str]]]:
@@ -274,7 +284,8 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
                 continue
             if piece in found or not CJK_RUN.fullmatch(piece):
                 named = [phrases[piece]] if piece in phrases else []
-                found.setdefault(piece, [piece, *umlaut_forms(piece), *named, *dated.pop(piece, [])])
+                found.setdefault(piece, [piece, *umlaut_forms(piece), *named, *dated.pop(piece, []),
+                                         *russian_forms(piece)])  # поиска as поиск, поиском … too
                 continue
             for part in katakana_split(piece):  # カレーの隠し味 as カレー and の隠し味
                 if part in found:
