@@ -459,8 +459,10 @@ class Engine:
         tokens (a camelCase name's words) is a phrase, whose part of the score FTS5 gives (Postings.phrase)."""
         postings = self._current_postings(conn, catalog) if self._hold_postings else None
         if postings is not None:
-            words = query_words(question.content(query))[:keyword.MAX_TERMS]
-            terms = [t[0] if len(t) == 1 else Phrase(w) for w, t in zip(words, postings.tokens(conn, words)) if t]
+            content = question.content(query)
+            words = query_words(content)[:keyword.MAX_TERMS]
+            found = keyword.distinct_forms(words, postings.tokens(conn, words), set(written_words(content)))
+            terms = [t[0] if len(t) == 1 else Phrase(w) for w, t in found if t]
             return postings.search(terms, depth, filters, conn)
         key = tuple(sorted(state["generations"].items()))
         return keyword.search(conn, query, depth, filters, self._total(conn, key), len(catalog))

@@ -10,6 +10,7 @@ its kind put on the stem; a form that no note holds costs a term and finds nothi
 from __future__ import annotations
 
 import re
+import unicodedata
 
 CYRILLIC_WORD = re.compile("[\u0430-\u044f\u0451]+")  # a folded Russian word: а to я, and ё
 
@@ -64,3 +65,80 @@ def russian_forms(word: str) -> list[str]:
         found += [stem + (_SPELLING.get(e[:1], e[:1]) + e[1:] if stem[-1] in _HUSHING else e) for e in endings]
         break
     return [form for form in dict.fromkeys(found) if form != word]
+
+
+# Latin-script languages: Porter's English rules find 'recherche' for 'recherches' and 'búsqueda' for 'búsquedas' by
+# chance, but not 'ricerca' for 'ricerche', 'Rechnungen' for 'Rechnung' nor 'pesquisa' for 'pesquisar'. Their forms
+# are added only to a query that shows its language, by a letter of it or a word no English query writes
+# (``query_languages``): an English word given an Italian or German ending ('data' as 'date', 'taken' as 'take') is
+# another English word, and English queries are searched as before.
+_LETTERS = {"ä": "de", "ö": "de", "ü": "de", "ß": "de", "ñ": "es", "ã": "pt", "õ": "pt", "ç": "pt",
+            "ì": "it", "ò": "it", "ù": "it", "è": "it", "à": "it pt", "é": "es it pt", "á": "es pt", "í": "es pt it",
+            "ó": "es pt it", "ú": "es pt it", "ê": "pt", "ô": "pt", "â": "pt"}
+_FUNCTION_WORDS = {  # not those an English text writes too: il (IL-6), non, von (von Willebrand), los, com, os, em
+    "de": "der das dem und mit für fuer nicht ist ein eine einen auf wie zum zur über ueber",
+    "es": "el del por una qué cómo como está están sobre entre",
+    "it": "gli della delle degli dei nel nella nei alla alle che sono una del",
+    "pt": "das dos não uma pela pelo são",
+}
+_WORDS = {word: language for language, words in _FUNCTION_WORDS.items() for word in words.split()}
+# word endings no English word of six letters or more has: Rechnung, Sicherheit, Wissenschaft; fatturazione
+_SHAPES = (("de", re.compile(r"^[a-zß\u00e0-\u00ff]{3,}(?:ung|ungen|heit|keit|schaft)$")),
+           ("it", re.compile(r"^[a-z\u00e0-\u00ff]{2,}(?:zione|zioni)$")))
+# Italian, Spanish, Portuguese number and gender (an -s plural Porter's rules find already)
+_ROMANCE_NOUN = {"es": ("a", "o", "e"), "pt": ("a", "o", "e"), "it": ("a", "o", "e", "i")}
+_ROMANCE_CUT = ("a", "o", "e", "i", "as", "os", "es")
+# a verb's infinitive, participles and its noun of action: contratar, contratado, contratação (indexed contratacao)
+_ROMANCE_VERB = {"es": ("ar", "ado", "ada", "ando", "acion", "aciones"), "pt": ("ar", "ado", "ada", "ando", "acao", "acoes"),
+                 "it": ("are", "ato", "ata", "ati", "ando", "azione", "azioni")}
+_GERMAN = ("e", "en", "er", "es", "t", "te", "ten")  # Rechnung(en), Kollege(n), such(en, t, te); -s Porter finds
+_GERMAN_CUT = ("en", "er", "es", "e", "n", "s", "t", "te", "ten", "st")
+_GERMAN_VERB = ("en", "t", "te", "ten", "st")  # a verb's: its participle ge-…-t too (suchen, gesucht)
+_LATIN_WORD = re.compile("[a-zß\u00e0-\u00ff]+")
+MIN_LATIN_STEM = 4  # 'casa' as 'cas-', not 'per' as 'p-'
+
+
+def query_languages(query: str) -> frozenset[str]:
+    """The Latin-script languages a folded ``query`` shows (of German, Spanish, Italian, Portuguese): a letter only
+    they write (ä, ñ, ã, ò …), a word only they write (der, und, el, los, il, della, não …) or a word's ending
+    (Rechnung, Sicherheit; fatturazione)."""
+    found = {language for char, languages in _LETTERS.items() if char in query for language in languages.split()}
+    words = _LATIN_WORD.findall(query)
+    found.update(_WORDS[word] for word in words if word in _WORDS)
+    found.update(language for word in words for language, shape in _SHAPES if shape.match(word))
+    return frozenset(found)
+
+
+def _bare(word: str) -> str:
+    """``word`` without accents (ß kept), as the index holds it (unicode61's remove_diacritics)."""
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not "\u0300" <= c <= "\u036f")
+
+
+def latin_forms(word: str, languages: frozenset[str]) -> list[str]:
+    """Forms of the folded ``word`` in the ``languages`` of its query (``query_languages``), besides the word:
+    'ricerche' gives 'ricerca' (Italian), 'rechnung' 'rechnungen' (German), 'pesquisar' 'pesquisa' (Portuguese)."""
+    if not languages or not _LATIN_WORD.fullmatch(word) or word in _WORDS:
+        return []
+    bare = _bare(word)
+    found: list[str] = []
+    if "de" in languages:
+        ending = max((e for e in _GERMAN_CUT if bare.endswith(e) and len(bare) - len(e) >= MIN_LATIN_STEM - 1),
+                     key=len, default="")
+        stem = bare[:len(bare) - len(ending)]
+        found += [stem, *(stem + e for e in _GERMAN), *([stem + "n"] if stem.endswith(("el", "er")) else []),
+                  *(["ge" + stem + "t"] if ending in _GERMAN_VERB else [])]
+    for language in sorted(languages & {"es", "it", "pt"}):
+        ending = max((e for e in _ROMANCE_CUT + _ROMANCE_VERB[language] + ("he", "hi", "hes")
+                      if bare.endswith(e) and len(bare) - len(e) >= MIN_LATIN_STEM - 1), key=len, default="")
+        stem = bare[:len(bare) - len(ending)]
+        if language == "it" and stem.endswith(("ch", "gh")):  # ricerche, ricerchi: ricerc-
+            stem = stem[:-1]
+        found += [stem + e for e in _ROMANCE_NOUN[language] + _ROMANCE_VERB[language]]
+        if language == "it" and stem.endswith(("c", "g")):  # ricerca, ricerche
+            found += [stem + "he", stem + "hi"]
+    return [form for form in dict.fromkeys(found) if form not in (word, bare) and len(form) >= MIN_LATIN_STEM - 1]
+
+
+def inflected_forms(word: str, languages: frozenset[str]) -> list[str]:
+    """The other forms keyword search looks a folded query word up by (``russian_forms``, ``latin_forms``)."""
+    return russian_forms(word) or latin_forms(word, languages)

@@ -17,7 +17,7 @@ from search.index import queries
 from search.query import question
 from search.query.filters import Filters
 from search.query.postings import tokenize
-from search.query.text import query_terms, query_words
+from search.query.text import query_words, written_words
 
 WEIGHTS = (2.0, 1.0, 1.0)  # (tuned on SciFact: 0.689 vs 0.680 for 4,2,1) title (+ aliases, tags), heading path, body
 MAX_TERMS = 64
@@ -30,11 +30,27 @@ def match_expression(conn: sqlite3.Connection, query: str, total_chunks: int) ->
     words = query_words(query)[:MAX_TERMS]
     if not words:
         return None
-    terms = query_terms(query)[:MAX_TERMS]
+    if len(words) > len(written := written_words(query)):  # another form of a word: once per token
+        words = [word for word, _ in distinct_forms(words, tokenize(conn, words), set(written))]
+    terms = ['"' + w.replace('"', '""') + '"' for w in words]
     if len(terms) > 2 and total_chunks:
         common = _common(conn, words, total_chunks)
         terms = [t for w, t in zip(words, terms) if w not in common]
     return " OR ".join(terms)
+
+
+def distinct_forms(words: list[str], tokens: list[tuple[str, ...]], written: set[str]
+                   ) -> list[tuple[str, tuple[str, ...]]]:
+    """(word, its tokens) of ``words`` but the other forms of a query word (``search.query.inflection``: 'recherches'
+    for 'recherche') whose tokens an earlier word has: the index's stemming makes them one term, which counted once
+    for each form outweighed the query's other words. A word written twice still counts twice, as in FTS5."""
+    seen: set[tuple[str, ...]] = set()
+    kept = []
+    for word, token in zip(words, tokens):
+        if word in written or token not in seen:
+            kept.append((word, token))
+        seen.add(token)
+    return kept
 
 
 def _common(conn, words: list[str], total: int) -> set[str]:

@@ -19,7 +19,7 @@ import unicodedata
 from pathlib import Path
 
 from search.query.dates import apart, date_forms
-from search.query.inflection import fold_yo, russian_forms
+from search.query.inflection import fold_yo, inflected_forms, query_languages
 
 CJK_RANGES = (
     "\u3040-\u30ff"  # hiragana, katakana
@@ -249,7 +249,8 @@ def query_words(query: str) -> list[str]:
     Chinese script: a long query cut at MAX_TERMS loses those first.
     """
     pieces = query_pieces(query)
-    inflected = [russian_forms(word) for word, _ in pieces]
+    languages = query_languages(normalise(query))
+    inflected = [inflected_forms(word, languages) for word, _ in pieces]
     forms = {form for its in inflected for form in its}
     others = [t for _, terms in pieces for t in terms if t not in forms]
     # a Russian word's forms last, the most used ending of each word first (``russian_forms``): a long query cut at
@@ -261,8 +262,9 @@ def query_words(query: str) -> list[str]:
 def written_words(query: str, pieces: list[tuple[str, list[str]]] | None = None) -> list[str]:
     """``query_words`` without the forms in the other Chinese script: the words as the query writes them."""
     pieces = query_pieces(query) if pieces is None else pieces
+    languages = query_languages(normalise(query))
     return list(dict.fromkeys(term for word, terms in pieces for term in terms
-                              if (term in word and term not in russian_forms(word))  # поиск of поиска is no word typed
+                              if (term in word and term not in inflected_forms(word, languages))  # поиск of поиска
                               or KATAKANA_WORD.fullmatch(word)))  # a katakana word's are all its own
 
 
@@ -277,6 +279,7 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
     dated = date_forms(unicodedata.normalize("NFKC", query))
     for doi, phrase in doi_phrases(query).items():  # 10.18653/v1/N19-1423 as one phrase too
         found.setdefault(doi, [phrase])
+    languages = query_languages(normalise(query))  # Italian, German … forms only for a query that shows its language
     for word in WORD.findall(apart(normalise(query))):
         pieces = split_scripts(word)
         for at, piece in enumerate(pieces):
@@ -285,7 +288,7 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
             if piece in found or not CJK_RUN.fullmatch(piece):
                 named = [phrases[piece]] if piece in phrases else []
                 found.setdefault(piece, [piece, *umlaut_forms(piece), *named, *dated.pop(piece, []),
-                                         *russian_forms(piece)])  # поиска as поиск, поиском … too
+                                         *inflected_forms(piece, languages)])  # поиска as поиск, поиском … too
                 continue
             for part in katakana_split(piece):  # カレーの隠し味 as カレー and の隠し味
                 if part in found:
