@@ -98,6 +98,8 @@ GERMAN_ITALIAN = {
     "rechnungen.md": "# Eingang\n\nEingehende Rechnungen werden von der Buchhaltung bezahlt.",
     "ricerca.md": "# Mercato\n\nAbbiamo condotto una ricerca sui clienti del nord.",
     "other.md": "# Queue\n\nThe job queue retries a failed upload three times.",
+    "serveur.md": "# Serveur\n\nL'index, l'application, l'environnement, l'API et l'authentification.",
+    "réunion.md": "# Lundi\n\nNotre équipe se réunit le lundi matin.",
 }
 
 
@@ -119,3 +121,17 @@ def test_german_and_italian_words_find_the_notes_that_write_them_in_other_forms(
         assert [hit.path for hit in answer.hits][:1] == [expected], query
         assert not [w for w in answer.unmatched if w["word"].lower() in ("rechnung", "ricerche")], answer.unmatched
     assert [hit.path for hit in latin_engine.search("queue", mode="keyword").hits] == ["other.md"]
+
+
+def test_french_and_italian_elisions_are_no_words_of_their_own():
+    assert written_words("l'équipe d’accord qu'il dell'anno") == ["équipe", "accord", "il", "anno"]
+    assert query_words("don't O'Brien Alzheimer's") == ["don", "t", "o", "brien", "alzheimer", "s"]  # as before
+    from search.query.snippet import snippet
+    assert snippet("L'équipe s'est mise d'accord sur l'environnement.", "l'équipe d'accord") == \
+        "L'**équipe** s'est mise d'**accord** sur l'environnement."
+
+
+def test_an_elided_article_finds_no_passage_by_itself(latin_engine):
+    """'l'équipe' was searched as 'l' and 'équipe': a note full of l' (l'index, l'API …) that never says équipe
+    came up beside the one that does."""
+    assert [hit.path for hit in latin_engine.search("l'équipe", mode="keyword").hits] == ["réunion.md"]

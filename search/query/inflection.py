@@ -142,3 +142,16 @@ def latin_forms(word: str, languages: frozenset[str]) -> list[str]:
 def inflected_forms(word: str, languages: frozenset[str]) -> list[str]:
     """The other forms keyword search looks a folded query word up by (``russian_forms``, ``latin_forms``)."""
     return russian_forms(word) or latin_forms(word, languages)
+
+
+# A French or Italian elided word before its apostrophe: l'équipe, d'accord, qu'il, c'est, dell'anno, un'altra. Typed
+# in a query it was a word of its own ('l', 'd'), in most French passages: 'l'équipe' ranked notes by their l's, and
+# the snippet marked each **l**'.
+_ELISION = re.compile(r"(?<![^\W_])(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu|dell|dall|nell|sull|all|"
+                      r"un|quest|quell)['’](?=[^\W\d_])")
+
+
+def without_elisions(text: str) -> str:
+    """Folded ``text`` without the elided articles and pronouns of French and Italian: "l'équipe d’accord" gives
+    'équipe accord'; an English word with an apostrophe (don't, O'Brien, Alzheimer's) stays."""
+    return _ELISION.sub("", text)

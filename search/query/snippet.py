@@ -8,6 +8,7 @@ import unicodedata
 from collections import Counter
 
 from search.query.dates import date_patterns, without_dates
+from search.query.inflection import without_elisions
 from search.query.text import (CJK_RANGES, CJK_RUN, KATAKANA, KATAKANA_PART, KATAKANA_WORD, WORD, katakana_form,
                                katakana_split, korean_stem, name_phrases, normalise, other_scripts, particle_after_name,
                                split_scripts, umlaut_forms, unwrapped)
@@ -402,7 +403,7 @@ def _pattern(query: str, skip: frozenset = frozenset()) -> re.Pattern | None:
     phrases = name_phrases(query)  # 'UserName' is searched as 'user name' too (keyword search)
     # a date is marked whole, in any of its forms (``date_patterns``), not word by word: the 日 of 3月13日の日報 marked
     # 今**日の**作業 (日 and the pair 日の of the run 日の日報), 明**日**
-    for word in WORD.findall(normalise(without_dates(unicodedata.normalize("NFKC", query)))):
+    for word in WORD.findall(without_elisions(normalise(without_dates(unicodedata.normalize("NFKC", query))))):
         pieces = split_scripts(word)
         for at, piece in enumerate(pieces):  # as search splits it: '曲美contract' is 曲美 and contract
             if piece in skip or particle_after_name(pieces, at):  # 'Docker를' marks Docker, not every 를

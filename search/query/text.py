@@ -19,7 +19,7 @@ import unicodedata
 from pathlib import Path
 
 from search.query.dates import apart, date_forms
-from search.query.inflection import fold_yo, inflected_forms, query_languages
+from search.query.inflection import fold_yo, inflected_forms, query_languages, without_elisions
 
 CJK_RANGES = (
     "\u3040-\u30ff"  # hiragana, katakana
@@ -280,7 +280,7 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
     for doi, phrase in doi_phrases(query).items():  # 10.18653/v1/N19-1423 as one phrase too
         found.setdefault(doi, [phrase])
     languages = query_languages(normalise(query))  # Italian, German … forms only for a query that shows its language
-    for word in WORD.findall(apart(normalise(query))):
+    for word in WORD.findall(apart(without_elisions(normalise(query)))):  # l'équipe as équipe
         pieces = split_scripts(word)
         for at, piece in enumerate(pieces):
             if particle_after_name(pieces, at):
