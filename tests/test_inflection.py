@@ -135,3 +135,19 @@ def test_an_elided_article_finds_no_passage_by_itself(latin_engine):
     """'l'équipe' was searched as 'l' and 'équipe': a note full of l' (l'index, l'API …) that never says équipe
     came up beside the one that does."""
     assert [hit.path for hit in latin_engine.search("l'équipe", mode="keyword").hits] == ["réunion.md"]
+
+
+TITLED = {
+    "поиск.md": "# Поиск документов\n\n" + "Как устроен индекс: токены, стемминг, ранжирование, кэш, очередь. " * 8,
+    "журнал.md": "# Журнал\n\nПоиска документов ждали. Поиска документов просили. Документов нет.",
+}
+
+
+def test_a_title_holding_the_query_words_in_other_forms_comes_first(immediate, tmp_path, embedder):
+    """The note titled 'Поиск документов' came below a log repeating 'поиска документов' for that query: titles
+    holding every word of the query come first, and a Russian title held them in another form."""
+    ingest(write_tree(tmp_path / "notes", TITLED))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    engine.warm()
+    answer = engine.search("поиска документов", mode="keyword")
+    assert list(dict.fromkeys(hit.path for hit in answer.hits)) == ["поиск.md", "журнал.md"], [(h.path, h.score) for h in answer.hits]
