@@ -500,6 +500,13 @@ def partial(conn) -> list[int]:
         (DEFERRED,)).fetchall()]
 
 
+def not_read_yet(conn) -> int:
+    """How many files the published generations of every collection leave to a later part of a first build."""
+    return conn.execute(
+        "SELECT count(*) FROM collections c JOIN progress p INDEXED BY progress_trouble ON p.generation = c.published "
+        "WHERE p.state IN ('failed', 'skipped') AND p.reason = ?", (DEFERRED,)).fetchone()[0]
+
+
 def troubled(conn, gen: int) -> list[sqlite3.Row]:
     """The generation's failed and skipped files, by path (through the progress_trouble index)."""
     return conn.execute("SELECT path, stage, state, reason FROM progress INDEXED BY progress_trouble WHERE generation = ? "

@@ -32,6 +32,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from search.index import queries
+from search.index.status import count
 from search.query.dates import date_forms
 from search.query.keyword import BY_MEANING, MAX_TERMS, WEIGHTS
 from search.query.postings import COLUMNS, Postings, tokenize
@@ -83,7 +84,8 @@ def note(conn, query: str, postings: Postings | None, mode: str) -> Said | None:
     named = missing[:NAMED]
     suggestions = {w.shown: _suggest_chinese(w, vocabulary) if w.run else _suggest(w.shown, vocabulary)
                    for w in [w for w in named if w.run or _correctable(w)][:CORRECTED]}
-    text = _say(named, len(missing) - len(named), suggestions, len(absent) == len(words), mode, query)
+    text = _say(named, len(missing) - len(named), suggestions, len(absent) == len(words), mode, query,
+                queries.not_read_yet(conn))
     return Said(text, [{"word": _spelled([query], w.shown), "suggestion": suggestions.get(w.shown)} for w in missing])
 
 
@@ -324,16 +326,27 @@ def as_named(query: str, words: list[str]) -> list[str]:
 
 
 def _say(named: list[_Word], more: int, suggestions: dict[str, str | None], none_matched: bool, mode: str,
-         query: str) -> str:
+         query: str, unread: int = 0) -> str:
+    """The note; ``unread``: files a first build in parts has not read yet (workers.tasks.first_part), where a
+    word no passage holds may well be: the note said 'no passage contains' and offered a near word as the fix for a
+    word that was in a file of the next part, as final as once every file is read."""
     def typed(word: str) -> str:
         return _quoted(_spelled([query], word))
     names = [typed(w.shown) for w in named] + ([f"{more} more"] if more else [])
-    text = "no passage contains " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1])
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
     offered = [(w.shown, suggestions.get(w.shown)) for w in named if suggestions.get(w.shown)]
-    if offered and len(offered) == len(named) and not more:
-        text += f" (did you mean {', '.join(_quoted(s) for _, s in offered)}?)"
+    if unread:
+        text = (f"no passage read so far contains {listed}, but {count(unread, 'file')} "
+                f"{'is' if unread == 1 else 'are'} not read yet (a first build in parts), which may hold "
+                f"{'it' if len(names) == 1 else 'them'}")
+        if offered:
+            text += f"; near words read so far: {', '.join(f'{_quoted(s)} for {typed(w)}' for w, s in offered)}"
+    elif offered and len(offered) == len(named) and not more:
+        text = f"no passage contains {listed} (did you mean {', '.join(_quoted(s) for _, s in offered)}?)"
     elif offered:
-        text += f" (did you mean {', '.join(f'{_quoted(s)} for {typed(w)}' for w, s in offered)}?)"
+        text = f"no passage contains {listed} (did you mean {', '.join(f'{_quoted(s)} for {typed(w)}' for w, s in offered)}?)"
+    else:
+        text = f"no passage contains {listed}"
     if none_matched and mode == "hybrid":  # keyword search says 'no passages match' on its own
         text += f"; {BY_MEANING}"
     return text
