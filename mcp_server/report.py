@@ -113,8 +113,7 @@ def _fresh_text(d: dict) -> str:
     aside = "".join(f", {w['text']}" for w in d.get("background") or [])
     walking = d.get("scanning")
     if b is None and walking is not None:  # the scan has the folder, no plan yet: not 'nothing being built'
-        which = "the next part's scan" if d.get("not_read_yet") else "its first scan"
-        return text + f", {which} is walking the folder (started {render.age(walking['age_seconds'])} ago)" + aside
+        return text + f", {status.walking_text(walking['age_seconds'], bool(d.get('not_read_yet')))}" + aside
     if b is None and queued is not None:
         since = f" (queued {render.age(queued['age_seconds'])} ago)" if queued else ""
         return text + f", its first scan waits in the queue for a worker{since}"

@@ -14,7 +14,8 @@ import time
 from dataclasses import dataclass
 
 from search.index import space, status, working
-from search.index.status import NOT_READ_YET, age, count, freshness_lines, nothing_seen_text, unread_text
+from search.index.status import (NOT_READ_YET, age, count, freshness_lines, nothing_seen_text, unread_text,
+                                 walking_text)
 from search.model.embedding import reembedding
 from workers.queues import QueueUnavailable
 
@@ -362,6 +363,10 @@ def collection_lines(c: dict, hints: Hints, collections: list[dict] = ()) -> lis
     scanned = (c.get("freshness") or {}).get("scanned_unchanged")
     if published and scanned:  # it made no generation: the published one is still the one that read the edits
         lines.append(f"  last scanned {age(time.time() - scanned)} ago: no changes")
+    walking = (c.get("freshness") or {}).get("scanning")
+    if walking is not None and not c["building"] and (not published or published.get("not_read_yet")):
+        # the scan has the folder, no plan yet: stats said nothing of it, search's freshness line did
+        lines.append(f"  scanning: {walking_text(time.time() - walking, bool(published))}")
     if c.get("queued_scan"):
         lines.append(_waiting_line(c))
     elif (c.get("freshness") or {}).get("scan_requested"):

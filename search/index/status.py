@@ -91,6 +91,13 @@ def freshness_state(conn, collection) -> dict:
     }
 
 
+def walking_text(age_seconds: float | None, next_part: bool) -> str:
+    """'its first scan is walking the folder (started 2 s ago)': search's freshness line and stats say it alike
+    (``next_part``: a first build in parts has published a part, and this scan reads the next one)."""
+    which = "the next part's scan" if next_part else "its first scan"
+    return f"{which} is walking the folder (started {age(age_seconds)} ago)"
+
+
 def _walking(conn, collection_id: int) -> float | None:
     """When the scan of the collection that is walking its folder began: claimed (``scan_started``), no plan
     recorded yet. Search said 'nothing being built' for the 1–7 s a first scan of notes-en walks the folder."""
