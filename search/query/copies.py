@@ -3,7 +3,10 @@
 Dropbox writes ``note (conflicted copy 2024-03-01).md`` (``note (Ann's conflicted copy 2024-03-01).md``),
 Nextcloud and Obsidian ``note (conflicted copy 2024-03-01 123456).md``, ownCloud ``note_conflict-20240301-123456.md``,
 Syncthing ``note.sync-conflict-20240301-123456-ABCDEFG.md``, Google Drive and a browser's second download
-``note (1).md``. Such a copy is a file of its own (listed, searchable, read), but it holds nearly the note's text: a
+``note (1).md``, OneDrive the machine's name appended, ``note-DESKTOP-AB12CDE.md`` (taken only for Windows' default
+names, DESKTOP- or LAPTOP- and capitals or digits: ``note-Anns-PC.md`` cannot be told from a note so named).
+iCloud Drive writes ``note 2.md``, as ``chapter 2.md`` beside ``chapter.md`` may well be named: ``original_of`` does
+not take it, ``maybe_original_of`` does, for a caller that compares the texts too (similar). Such a copy is a file of its own (listed, searchable, read), but it holds nearly the note's text: a
 search gave each passage twice, at the same score, the copy taking a place of the page from another note.
 ``fold`` keeps the original's hits and names the copy on them; a copy whose original has no hit is shown as
 itself, named as the copy it is, and so is a passage of the copy the original does not hold: a conflict copy is
@@ -19,13 +22,28 @@ COPY = re.compile(r"""^(?P<stem>.+?)(?:
   | _conflict-\d{8}-\d{6}                                      # ownCloud
   | \.sync-conflict-\d{8}-\d{6}(?:-[A-Z0-9]{7})?               # Syncthing
   | \ \(\d{1,3}\)                                              # Google Drive, a second download
+  | -(?-i:(?:DESKTOP|LAPTOP)-[A-Z0-9]{3,8})                     # OneDrive, Windows' default machine names
 )(?P<ext>\.[^./ ]+)?$""", re.X | re.I)
+NUMBERED = re.compile(r"^(?P<stem>.*[^ ]) (?:[2-9]|[1-9]\d)(?P<ext>\.[^./ ]+)?$")  # iCloud Drive's 'note 2.md'
 
 
 def original_of(path: str) -> str | None:
     """The path of the note ``path`` is a sync conflict copy of (same folder, same extension), or None."""
     folder, slash, name = path.rpartition("/")
     match = COPY.match(name)
+    if not match or match["stem"].startswith("."):
+        return None
+    return f"{folder}{slash}{match['stem']}{match['ext'] or ''}"
+
+
+def maybe_original_of(path: str) -> str | None:
+    """``original_of``, or the note an iCloud Drive copy's name says it copies (``note 2.md``: ``note.md``), which a
+    note of its own may be named like (``chapter 2.md``): for a caller that compares the texts too."""
+    found = original_of(path)
+    if found is not None:
+        return found
+    folder, slash, name = path.rpartition("/")
+    match = NUMBERED.match(name)
     if not match or match["stem"].startswith("."):
         return None
     return f"{folder}{slash}{match['stem']}{match['ext'] or ''}"

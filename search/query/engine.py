@@ -686,8 +686,11 @@ class Engine:
                 ranked = self._nearest(read, index, query_ids, set(file_ids), limit, filters or Filters(),
                                        body=path is not None)
                 roots = {row["name"]: row["root"] for row in queries.collections(conn)}
-                hits = _one_per_file(self._hits(read, "", ranked), limit, roots, source)
-        notes = []
+                hits = _one_per_file(self._hits(read, "", ranked), len(ranked), roots, source)
+                hits, kin = _kin_left_out(hits, source, read, file_ids)
+                hits = _copies_named(hits, read, [cid for cid, _, _ in ranked])[:limit]
+        notes = [_kin_note(name, source, left) for name, left in kin.items() if left or name in
+                 {(hit.collection, hit.path) for hit in hits}]
         others = sorted(c for c, m in state["by_collection"].items() if m and m != model_id)
         if others:
             notes.append(f"compared only with collections embedded with {model_id}: {', '.join(others)} "
@@ -1183,6 +1186,71 @@ def _nested(roots: tuple[str, ...]) -> bool:
     """Whether a root holds another, worked out once per set of roots: every pair was compared on every search (60
     collections, 3,600 pairs: 7 ms a search)."""
     return any(a != b and b.startswith(a.rstrip(os.sep) + os.sep) for a in roots for b in roots)
+
+
+def _kin_left_out(hits: list[Hit], source: tuple[str, str], read: Passages, file_ids: list[int]
+                  ) -> tuple[list[Hit], dict[tuple[str, str], bool]]:
+    """``hits`` without those of ``source``'s (collection, path) sync conflict copies, of the note it is a copy of,
+    and of that note's other copies (search.query.copies), whose passage is one ``source`` holds too (``file_ids``:
+    its chunks): similar on a note gave its own conflict copy first, at 1.0, its own text. One whose passage is
+    not (the other machine's edit; or 'plan (1).md' is a note of its own) stays. {each such file: left out}."""
+    collection, path = source
+    mine = copies.maybe_original_of(path) or path
+    kin = {(hit.collection, hit.path): False for hit in hits if hit.collection == collection and hit.path != path
+           and (copies.maybe_original_of(hit.path) or hit.path) == mine}
+    if not kin:
+        return hits, kin
+    own = {row["text"] for row in read.rows(file_ids).values()}
+    texts = read.rows([hit.chunk_id for hit in hits if (hit.collection, hit.path) in kin])
+    kept = []
+    for hit in hits:
+        if (hit.collection, hit.path) in kin and texts[hit.chunk_id]["text"] in own:
+            kin[(hit.collection, hit.path)] = True
+            continue
+        kept.append(hit)
+    return kept, kin
+
+
+def _copies_named(hits: list[Hit], read: Passages, ranked: list[int]) -> list[Hit]:
+    """``hits`` (one per file) without those of the sync conflict copies whose note is among them and holds the
+    same passage text among ``ranked`` (the chunks compared, best first), named on the note's hit as search names
+    them (``conflict_copies``): a note and its copy took two places at the same score. A copy whose passage its
+    note does not hold stays (the other machine's edit, or a note of its own named like a copy)."""
+    places = {(hit.collection, hit.path) for hit in hits}
+    copied = [hit for hit in hits if (hit.collection, copies.maybe_original_of(hit.path)) in places]
+    if not copied:
+        return hits
+    originals = {(hit.collection, copies.maybe_original_of(hit.path)) for hit in copied}
+    rows = read.catalog.files(ranked)
+    theirs = [cid for cid, row in zip(ranked, rows)
+              if (str(read.catalog.collections[row]), read.catalog.paths[row]) in originals]
+    texts = read.rows(theirs + [hit.chunk_id for hit in copied])
+    held: dict[tuple[str, str], set] = {}
+    for cid, row in zip(ranked, rows):
+        if cid in theirs:
+            held.setdefault((str(read.catalog.collections[row]), read.catalog.paths[row]), set()).add(texts[cid]["text"])
+    folded: dict[tuple[str, str], list[str]] = {}
+    for hit in copied:
+        original = (hit.collection, copies.maybe_original_of(hit.path))
+        if texts[hit.chunk_id]["text"] in held.get(original, ()):
+            folded.setdefault(original, []).append(f"{hit.collection}/{hit.path}")
+    gone = {name for names in folded.values() for name in names}
+    kept = [hit for hit in hits if f"{hit.collection}/{hit.path}" not in gone]
+    for hit in kept:
+        hit.conflict_copies = folded.get((hit.collection, hit.path), [])
+    return kept
+
+
+def _kin_note(kin: tuple[str, str], source: tuple[str, str], left_out: bool) -> str:
+    """The note naming a file _kin_left_out found: left out, or shown for a passage the file asked about lacks."""
+    name = f"{kin[0]}/{kin[1]}"
+    copy = copies.maybe_original_of(source[1]) == kin[1]
+    if left_out:
+        what = "the file asked about is a sync conflict copy of it" if copy else "a sync conflict copy of the file asked about"
+        return f"left out {name}: {what}, and its passage is one the file holds too (read_file reads it)"
+    what = "the file asked about is named as a sync conflict copy of it" if copy else \
+        "named as a sync conflict copy of the file asked about"
+    return f"{name} is shown, though {what}: its passage is not one the file holds"
 
 
 def _one_per_file(hits: list[Hit], limit: int, roots: dict[str, str], source: tuple[str, str]) -> list[Hit]:
