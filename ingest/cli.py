@@ -301,7 +301,8 @@ def cmd_enqueue(args) -> int:
                 _say_the_chunking_set_here_is_the_workers_to_use(
                     collection["name"], queries.chunkings(conn, collection["id"])[0], settings)
                 _say_the_filters_set_here_are_the_workers_to_use(collection["name"], settings,
-                                                                 queries.current_files(conn, collection["id"]))
+                                                                 queries.current_files(conn, collection["id"]),
+                                                                 collection["root"])
             if args.wait:
                 return _wait(conn, collection["id"], before, asked, interrupted, args)
     except KeyboardInterrupt:  # only the waiting stops: the queued jobs are the worker's
@@ -389,7 +390,7 @@ def _say_the_worker_builds_with_its_own(name: str, held: str, wanted: str, keeps
           file=sys.stderr)
 
 
-def _say_the_filters_set_here_are_the_workers_to_use(name: str, settings, indexed) -> None:
+def _say_the_filters_set_here_are_the_workers_to_use(name: str, settings, indexed, root: str) -> None:
     """`SIFT_EXCLUDE='proj/' ingest enqueue DIR` beside a worker started without it ended 'scanned: no changes',
     proj/ still indexed: the worker scans with its own SIFT_EXCLUDE and SIFT_INCLUDE. Indexed files that this
     shell's globs leave out are told to stay until the worker (and the watcher) have them."""
@@ -400,7 +401,7 @@ def _say_the_filters_set_here_are_the_workers_to_use(name: str, settings, indexe
     if not given:
         return
     rules = Rules(settings.include, settings.exclude)
-    left = sorted(path for path in indexed if rules.ignored(path, False) or not rules.included(path))
+    left = sorted(path for path in indexed if rules.left_out(root, path, False) or not rules.included(path))
     if left:
         shown = ", ".join(left[:3]) + (f" and {len(left) - 3} more" if len(left) > 3 else "")
         print(f"ingest: note: {' '.join(given)} here leaves out {count(len(left), 'file')} of {name!r} that "

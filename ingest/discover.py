@@ -19,6 +19,7 @@ import os
 import shlex
 import stat
 import string
+import time
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
@@ -33,7 +34,18 @@ from ingest.links import converted_pdfs
 # vendor/, a third_party/ tree, pip's _vendor/). Indexed, huey, pypdf and mcp copied into third_party/ and a Go vendor/
 # were 5,317 of a monorepo's 6,722 passages to embed, and outranked the project's own code (pypdf's errors came first
 # for 'where is the Invoice model defined'; bench/monorepo.py). SIFT_EXCLUDE='!vendor/' brings one back.
+# Only where the collection looks like code, though (``vendored_code``): a consultant's notes on suppliers in a
+# vendor/ folder (vendor/acme.md) were left out as vendored code, said nowhere.
 VENDORED_FOLDERS = ["vendor/", "third_party/", "third-party/", "_vendor/"]
+# A project's build or package file: beside a vendored folder, or at the collection's root, it says the folder is
+# that project's dependencies.
+PROJECT_MARKERS = ("go.mod", "composer.json", "Gemfile", "package.json", "Cargo.toml", "pyproject.toml", "setup.py",
+                   "requirements.txt", "pom.xml", "build.gradle", "build.gradle.kts", "CMakeLists.txt", "Makefile",
+                   "meson.build", "WORKSPACE", "MODULE.bazel", "BUILD.bazel", "mix.exs", "Package.swift",
+                   "pubspec.yaml", "deno.json", "Podfile", "Cartfile", "conanfile.txt", "vcpkg.json")
+# Files of kind code that a folder of notes holds as well (a page saved, a data export): no sign of a program.
+NOT_PROGRAMS = {".json", ".jsonl", ".yaml", ".yml", ".toml", ".html", ".htm", ".xhtml", ".css", ".sql", ".svg"}
+VENDORED_LOOK = 500  # entries of a vendored folder looked at for a code file, at most
 
 DEFAULT_IGNORES = [
     # Hidden folders hold tools' state, caches and secrets, not notes: a home folder's .rustup, .pyenv, .cargo,
@@ -84,6 +96,8 @@ class Rules:
     def __post_init__(self):
         self._ignore = pathspec.GitIgnoreSpec.from_lines(map(matchable, DEFAULT_IGNORES + list(self.exclude)))
         self._temp = pathspec.PathSpec.from_lines("gitignore", map(matchable, TEMP_FILES))
+        self._plain = pathspec.GitIgnoreSpec.from_lines(map(matchable, [p for p in DEFAULT_IGNORES if p not in
+                                                                        VENDORED_FOLDERS] + list(self.exclude)))
         # The include globs pick files, and the last that matches a file decides, whether it names the file or a
         # folder above it: SIFT_INCLUDE='*.md,!deep/' is the Markdown outside deep/. Read as a .gitignore (a
         # folder's pattern never undoes a file's: git re-includes the folder, not the files in it), it left
@@ -92,9 +106,21 @@ class Rules:
             if self.include else None
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
-        if not is_dir and self._temp.match_file(matchable(rel.rsplit("/", 1)[-1])):  # an editor's temp file
-            return True
-        return self._ignore.match_file(matchable(rel + "/" if is_dir else rel))
+        return self._temp_file(rel, is_dir) or self._ignore.match_file(matchable(rel + "/" if is_dir else rel))
+
+    def _temp_file(self, rel: str, is_dir: bool) -> bool:
+        """An editor's or sync tool's temp file (TEMP_FILES), by the file's own name."""
+        return not is_dir and self._temp.match_file(matchable(rel.rsplit("/", 1)[-1]))
+
+    def left_out(self, root: Path | str, rel: str, is_dir: bool) -> bool:
+        """``ignored``, but for a vendored folder (VENDORED_FOLDERS), and what is in it, where the collection does
+        not look like code (``vendored_code``): a folder of notes named vendor/ is read."""
+        if not self.ignored(rel, is_dir):
+            return False
+        if self._temp_file(rel, is_dir) or self._plain.match_file(matchable(rel + "/" if is_dir else rel)):
+            return True  # left out for another reason too
+        folder = vendored_folder(rel, is_dir)
+        return folder is None or _vendored_code_lately(str(root), folder) is not None
 
     def excluded(self, rel: str, is_dir: bool) -> bool:
         """Whether what leaves ``rel`` out is one of the exclude globs (SIFT_EXCLUDE), not the built-in list."""
@@ -103,6 +129,61 @@ class Rules:
 
     def included(self, rel: str) -> bool:
         return self._include is None or self._include.match_file(matchable(rel))
+
+
+def vendored_folder(rel: str, is_dir: bool) -> str | None:
+    """The outermost folder named as a vendored one (VENDORED_FOLDERS) that ``rel`` is or is in, or None."""
+    parts = rel.split("/")
+    for i, part in enumerate(parts if is_dir else parts[:-1]):
+        if f"{part}/" in VENDORED_FOLDERS:
+            return "/".join(parts[:i + 1])
+    return None
+
+
+_judged: dict[tuple[str, str], tuple[float, str | None]] = {}  # (root, folder): (when, vendored_code's answer)
+JUDGED_SECONDS = 10.0  # how long an answer stands: a walk asks it of every file inside a folder of notes
+
+
+def _vendored_code_lately(root: str, folder: str) -> str | None:
+    """``vendored_code``, answered once for a walk (or a watcher's burst of events), not for each file inside."""
+    now = time.monotonic()
+    known = _judged.get((root, folder))
+    if known is None or now - known[0] > JUDGED_SECONDS:
+        if len(_judged) > 1000:
+            _judged.clear()
+        known = _judged[(root, folder)] = (now, vendored_code(root, folder))
+    return known[1]
+
+
+def vendored_code(root: Path | str, folder: str) -> str | None:
+    """Why the vendored-named ``folder`` (relative to ``root``) is taken for other projects' code: a project's
+    build or package file beside it or at the root ('go.mod at the collection's root'), or a code file inside it
+    (among its first VENDORED_LOOK entries, walked breadth first); None when nothing says so (a folder of notes)."""
+    root = Path(root)
+    parent = folder.rpartition("/")[0]
+    for where, said in ((parent, "beside it"), ("", "at the collection's root")):
+        for marker in PROJECT_MARKERS:
+            if os.path.isfile(root / where / marker):
+                return f"{marker} {said}"
+        if where == "":
+            break
+    folders, seen = [folder], 0
+    while folders and seen < VENDORED_LOOK:
+        current = folders.pop(0)
+        try:
+            entries = sorted(os.scandir(root / current), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries[:VENDORED_LOOK - seen]:
+            seen += 1
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(f"{current}/{entry.name}")
+                elif kind_of(entry.name) == "code" and suffix(entry.name).lower() not in NOT_PROGRAMS:
+                    return f"a code file in it: {current[len(folder) + 1:]}/{entry.name}".replace(": /", ": ")
+            except OSError:
+                continue
+    return None
 
 
 def matchable(rel: str) -> str:
@@ -166,7 +247,7 @@ def folder_left_out(root: Path | str, rel: str, rules: Rules | None = None) -> b
     for part in rel.split("/"):
         gitignores += _gitignore(Path(root) / folder, folder)
         child = folder + part
-        if rules.ignored(child, True) or _git_ignored(gitignores, child, True):
+        if rules.left_out(root, child, True) or _git_ignored(gitignores, child, True):
             return True
         folder = child + "/"
     return False
@@ -196,13 +277,13 @@ def why_not_indexed(root: Path | str, rel: str, rules: Rules | None = None) -> s
         gitignores += _gitignore(Path(root) / folder, folder)
         child, is_dir = folder + part, depth < len(parts) - 1
         shown = child + "/" if is_dir else child
-        if rules.ignored(child, is_dir):
+        if rules.left_out(root, child, is_dir):
             if is_dir and part.startswith(".") and f"{part}/" not in DEFAULT_IGNORES:
                 return (f"{shown} is a hidden folder: hidden folders are skipped (tools' state, caches and keys); "
                         f"SIFT_EXCLUDE='!{part}/' indexes it")
             if is_dir and f"{part}/" in VENDORED_FOLDERS and not rules.excluded(child, is_dir):
-                return (f"{shown} holds vendored dependencies (other projects' code), left out as node_modules/ is; "
-                        f"SIFT_EXCLUDE='!{part}/' indexes it")
+                return (f"{shown} holds vendored dependencies (other projects' code, by {vendored_code(root, child)}), "
+                        f"left out as node_modules/ is; SIFT_EXCLUDE='!{part}/' indexes it")
             return f"{shown} is in the ignore list (built-in or SIFT_EXCLUDE)"
         base = _gitignored_by(gitignores, child, is_dir)
         if base is not None:
@@ -241,7 +322,7 @@ def _take(entry, child: str, gitignores, rules: Rules, real_root: Path, found, r
         is_link = entry.is_symlink()
     except OSError:
         return None
-    if rules.ignored(child, is_dir):
+    if rules.left_out(real_root, child, is_dir):
         if rules.excluded(child, is_dir):
             _count_left_out(entry, child, is_dir, is_link, EXCLUDE_SETTING, unread)
         return None
@@ -252,7 +333,7 @@ def _take(entry, child: str, gitignores, rules: Rules, real_root: Path, found, r
     if is_dir:
         return (Path(entry.path), child + "/", gitignores)
     if is_link and _links_to_folder(entry):
-        if not rules.ignored(child, True) and not _git_ignored(gitignores, child, True):
+        if not rules.left_out(real_root, child, True) and not _git_ignored(gitignores, child, True):
             refused[child] = _refused_folder(Path(entry.path), real_root)
         return None
     # a link's kind is its name's: a script is found where it lies, its target is not read to be sniffed
@@ -327,7 +408,7 @@ def _chain(real_root: Path, folder: str, rules: Rules, chains: dict):
         return chains[folder]
     parent, _, name = folder.rpartition("/")
     above = _chain(real_root, parent, rules, chains)
-    ok = above is not None and not rules.ignored(folder, True) and not _git_ignored(above, folder, True)
+    ok = above is not None and not rules.left_out(real_root, folder, True) and not _git_ignored(above, folder, True)
     if ok:
         try:
             ok = stat.S_ISDIR(os.lstat(real_root / folder).st_mode)

@@ -68,7 +68,8 @@ def test_vendored_dependencies_are_ignored_unless_brought_back(tmp_path):
     })
     assert paths(walk(tmp_path)) == ["gateway/main.go", "notes/vendors/acme.md"]
     assert why_not_indexed(tmp_path, "gateway/vendor/golang.org/x/time/rate/rate.go") == (
-        "gateway/vendor/ holds vendored dependencies (other projects' code), left out as node_modules/ is; "
+        "gateway/vendor/ holds vendored dependencies (other projects' code, by a code file in it: "
+        "golang.org/x/time/rate/rate.go), left out as node_modules/ is; "
         "SIFT_EXCLUDE='!vendor/' indexes it")
     assert paths(walk(tmp_path, Rules(exclude=("!vendor/",)))) == [
         "gateway/main.go", "gateway/vendor/golang.org/x/time/rate/rate.go", "notes/vendors/acme.md"]

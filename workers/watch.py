@@ -155,7 +155,7 @@ class Watcher:
         for change, path in batch:
             for cid, root in self.roots.items():
                 rel = _relative(path, root)
-                if rel is not None and _rules_file(rel) and not self.in_ignored_folder(rel):
+                if rel is not None and _rules_file(rel) and not self.in_ignored_folder(root, rel):
                     self.changed.setdefault(cid, set()).add(".")  # what it leaves out anywhere below: walk all
                     touched.add(cid)
                 elif rel is not None and self.relevant(cid, root, change, rel):
@@ -172,31 +172,31 @@ class Watcher:
         """Could this event change what the collection's index holds?"""
         if rel == ".":
             return True
-        if self.in_ignored_folder(rel):
+        if self.in_ignored_folder(root, rel):
             return False
         if kind_on_disk(Path(root) / rel, rel) is not None:  # a script without an extension: by its shebang
-            return self.rules.included(rel) and not self.rules.ignored(rel, False)
+            return self.rules.included(rel) and not self.rules.left_out(root, rel, False)
         if os.path.isdir(os.path.join(root, rel)):  # a folder made, or moved in
-            return not self.rules.ignored(rel, True)
+            return not self.rules.left_out(root, rel, True)
         if change == Change.deleted:  # a file or folder deleted or moved out that the index holds, whatever its
             # name (a script without an extension was indexed by its shebang, unreadable once it is gone), or one
             # of a kind Sift does not read, while the last scan counted such files
             return queries.indexed_file(self.conn, cid, rel) or queries.indexed_under(self.conn, cid, rel) or \
-                (self.counts_as_unread(rel) and queries.unread_counts(self.conn, cid).get(extension(rel), 0) > 0)
+                (self.counts_as_unread(root, rel) and queries.unread_counts(self.conn, cid).get(extension(rel), 0) > 0)
         path = os.path.join(root, rel)
         return change == Change.added and os.path.isfile(path) and not os.path.islink(path) and \
-            self.counts_as_unread(rel)
+            self.counts_as_unread(root, rel)
 
-    def in_ignored_folder(self, rel: str) -> bool:
+    def in_ignored_folder(self, root: str, rel: str) -> bool:
         parts = rel.split("/")
-        return any(self.rules.ignored("/".join(parts[:i]), True) for i in range(1, len(parts)))
+        return any(self.rules.left_out(root, "/".join(parts[:i]), True) for i in range(1, len(parts)))
 
-    def counts_as_unread(self, rel: str) -> bool:
+    def counts_as_unread(self, root: str, rel: str) -> bool:
         """A file a scan would count among those of kinds Sift does not read (stats names them; as
         ingest.discover counts them: neither hidden nor left out by the rules); its coming or going changes
         that count, which stats showed unchanged until the periodic rescan."""
         return not rel.rsplit("/", 1)[-1].startswith(".") and self.rules.included(rel) and \
-            not self.rules.ignored(rel, False)
+            not self.rules.left_out(root, rel, False)
 
     def flush(self) -> None:
         """Ask for a scan of each changed collection (and each with a scan requested while it was
