@@ -25,7 +25,8 @@ def test_a_notes_folder_named_vendor_is_read(tmp_path):
     assert paths(walk(root)) == ["clients/initech.md", "vendor/acme.md", "vendor/globex/contract.md",
                                  "vendor/globex/prices.json"]
     assert why_not_indexed(root, "vendor/acme.md") is None
-    assert why_not_indexed(root, "vendor/draft.tmp") == "vendor/draft.tmp is in the ignore list (built-in or SIFT_EXCLUDE)"
+    assert why_not_indexed(root, "vendor/draft.tmp") == \
+        "vendor/draft.tmp is in the ignore list (built-in or SIFT_EXCLUDE)"
     assert Rules().left_out(root, "vendor", True) is False and Rules().left_out(root, "vendor/draft.tmp", False)
 
 

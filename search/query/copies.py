@@ -6,8 +6,10 @@ Syncthing ``note.sync-conflict-20240301-123456-ABCDEFG.md``, Google Drive and a 
 ``note (1).md``, OneDrive the machine's name appended, ``note-DESKTOP-AB12CDE.md`` (taken only for Windows' default
 names, DESKTOP- or LAPTOP- and capitals or digits: ``note-Anns-PC.md`` cannot be told from a note so named).
 iCloud Drive writes ``note 2.md``, as ``chapter 2.md`` beside ``chapter.md`` may well be named: ``original_of`` does
-not take it, ``maybe_original_of`` does, for a caller that compares the texts too (similar). Such a copy is a file of its own (listed, searchable, read), but it holds nearly the note's text: a
-search gave each passage twice, at the same score, the copy taking a place of the page from another note.
+not take it, ``maybe_original_of`` does, for a caller that compares the texts too (similar).
+
+Such a copy is a file of its own (listed, searchable, read), but it holds nearly the note's text: a search gave
+each passage twice, at the same score, the copy taking a place of the page from another note.
 ``fold`` keeps the original's hits and names the copy on them; a copy whose original has no hit is shown as
 itself, named as the copy it is, and so is a passage of the copy the original does not hold: a conflict copy is
 the other machine's edit, and 'note (1).md' may be a note of its own, so the passage a search found only there

@@ -1222,13 +1222,14 @@ def _copies_named(hits: list[Hit], read: Passages, ranked: list[int]) -> list[Hi
         return hits
     originals = {(hit.collection, copies.maybe_original_of(hit.path)) for hit in copied}
     rows = read.catalog.files(ranked)
-    theirs = [cid for cid, row in zip(ranked, rows)
-              if (str(read.catalog.collections[row]), read.catalog.paths[row]) in originals]
-    texts = read.rows(theirs + [hit.chunk_id for hit in copied])
+    theirs = {cid for cid, row in zip(ranked, rows)
+              if (str(read.catalog.collections[row]), read.catalog.paths[row]) in originals}
+    texts = read.rows([*theirs, *[hit.chunk_id for hit in copied]])
     held: dict[tuple[str, str], set] = {}
     for cid, row in zip(ranked, rows):
         if cid in theirs:
-            held.setdefault((str(read.catalog.collections[row]), read.catalog.paths[row]), set()).add(texts[cid]["text"])
+            place = (str(read.catalog.collections[row]), read.catalog.paths[row])
+            held.setdefault(place, set()).add(texts[cid]["text"])
     folded: dict[tuple[str, str], list[str]] = {}
     for hit in copied:
         original = (hit.collection, copies.maybe_original_of(hit.path))
@@ -1244,12 +1245,15 @@ def _copies_named(hits: list[Hit], read: Passages, ranked: list[int]) -> list[Hi
 def _kin_note(kin: tuple[str, str], source: tuple[str, str], left_out: bool) -> str:
     """The note naming a file _kin_left_out found: left out, or shown for a passage the file asked about lacks."""
     name = f"{kin[0]}/{kin[1]}"
-    copy = copies.maybe_original_of(source[1]) == kin[1]
+    named = "" if left_out else "named as "
+    if copies.maybe_original_of(kin[1]) == source[1]:
+        what = f"{named}a sync conflict copy of the file asked about"
+    elif copies.maybe_original_of(source[1]) == kin[1]:
+        what = f"the file asked about is {named}a sync conflict copy of it"
+    else:
+        what = f"{named}another sync conflict copy of the note the file asked about copies"
     if left_out:
-        what = "the file asked about is a sync conflict copy of it" if copy else "a sync conflict copy of the file asked about"
         return f"left out {name}: {what}, and its passage is one the file holds too (read_file reads it)"
-    what = "the file asked about is named as a sync conflict copy of it" if copy else \
-        "named as a sync conflict copy of the file asked about"
     return f"{name} is shown, though {what}: its passage is not one the file holds"
 
 

@@ -344,7 +344,8 @@ def _say(named: list[_Word], more: int, suggestions: dict[str, str | None], none
     elif offered and len(offered) == len(named) and not more:
         text = f"no passage contains {listed} (did you mean {', '.join(_quoted(s) for _, s in offered)}?)"
     elif offered:
-        text = f"no passage contains {listed} (did you mean {', '.join(f'{_quoted(s)} for {typed(w)}' for w, s in offered)}?)"
+        meant = ", ".join(f"{_quoted(s)} for {typed(w)}" for w, s in offered)
+        text = f"no passage contains {listed} (did you mean {meant}?)"
     else:
         text = f"no passage contains {listed}"
     if none_matched and mode == "hybrid":  # keyword search says 'no passages match' on its own
