@@ -13,13 +13,11 @@ many query words the spelling note named as held nowhere.
 """
 from __future__ import annotations
 
-import argparse
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from quality import build_index  # noqa: E402
+import corpus_questions  # noqa: E402
 from tests.test_pdf_parser import cjk_pages  # noqa: E402
 
 NOTES = {
@@ -221,39 +219,5 @@ def write_corpus(root: Path) -> None:
         (root / rel).write_bytes(cjk_pages(pages))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--home", type=Path, help="a Sift home to build the index in, or reuse")
-    parser.add_argument("--data", type=Path, help="where to write the corpus (default: a temporary folder)")
-    parser.add_argument("--modes", default="keyword,semantic,hybrid")
-    parser.add_argument("-v", "--verbose", action="store_true", help="print each question's answer")
-    args = parser.parse_args()
-    data = args.data or Path(tempfile.mkdtemp(prefix="sift-japanese-korean-"))
-    if not (data / "ja").exists():
-        write_corpus(data)
-    build_index(data, args.home, "notes")
-    from search.query.engine import from_settings
-    from search.settings import load
-    engine = from_settings(load())
-    engine.warm()
-    for mode in args.modes.split(","):
-        first = top5 = named = 0
-        reciprocal = 0.0
-        for question, wanted in QUESTIONS:
-            answer = engine.search(question, limit=10, mode=mode)
-            files = list(dict.fromkeys(hit.path for hit in answer.hits))
-            named += len(answer.unmatched)
-            rank = files.index(wanted) + 1 if wanted in files else None
-            first += rank == 1
-            top5 += rank is not None and rank <= 5
-            reciprocal += 1 / rank if rank else 0.0
-            if args.verbose:
-                said = f"  (held nowhere: {', '.join(w['word'] for w in answer.unmatched)})" if answer.unmatched else ""
-                print(f"{mode:8} {rank or '-':>2} {question} -> {files[0] if files else None}{said}")
-        n = len(QUESTIONS)
-        print(f"{mode}: first {first}/{n}, top five {top5}/{n}, MRR {reciprocal / n:.3f}; query words the spelling note "
-              f"names as held nowhere {named}")
-
-
 if __name__ == "__main__":
-    main()
+    corpus_questions.main(__doc__, "japanese-korean", "ja", write_corpus, QUESTIONS)
