@@ -4,11 +4,12 @@ heading path, as a Markdown note's ``#`` lines do (the ``abstract`` environment 
 before (counted among the kinds Sift does not read), a search for 'the related work section of my thesis' had
 nothing to find.
 
-What a reader does not see is left out: comments (``%`` to the end of the line, ``\\%`` being a percent sign), the
-preamble before ``\\begin{document}`` (its ``\\title`` titles the file) and anything after ``\\end{document}``; the
-markup of what is seen is dropped, its text kept (``\\emph{new}`` is 'new', ``{\\"u}`` is 'ü', ``--`` an en dash), and
-labels, figures' file names and environment names go. A citation keeps its keys, any variant of the command
-written as ``\\cite``: ``\\citep[p.~4]{vaswani2017attention,smith2020}`` is
+What a reader does not see is left out: comments (``%`` to the end of the line, ``\\%`` or one in
+``\\verb|%d|`` being a percent sign; a ``comment`` environment), the preamble before ``\\begin{document}`` (its
+``\\title`` titles the file) and anything after ``\\end{document}``; the markup of what is seen is dropped, its text
+kept (``\\emph{new}`` is 'new', ``{\\"u}`` is 'ü', ``--`` an en dash), and labels, figures' file names and
+environment names go. A citation keeps its keys, any variant of the command written as ``\\cite``:
+``\\citep[p.~4]{vaswani2017attention,smith2020}`` is
 ``\\cite{vaswani2017attention, smith2020}``, so that a search for a citekey (``@smith2020``) finds the lines citing it,
 as it finds a Markdown note's ``[@key]``. Math is kept as written, its commands too (``$\\mathcal{L} = -\\log p$``):
 its symbols are what a search for it would type. ``\\input{chapters/intro}``, ``\\include`` and
@@ -72,6 +73,10 @@ KEPT = re.compile(INLINE_MATH.pattern + r"|\\cite\{[^{}\n]{0,2000}\}")
 MATH_ENVIRONMENTS = ("equation", "align", "gather", "multline", "eqnarray", "displaymath", "math", "flalign",
                      "alignat")
 VERBATIM_ENVIRONMENTS = ("verbatim", "lstlisting", "minted", "Verbatim", "comment")
+UNSEEN_ENVIRONMENTS = ("comment",)  # the comment package's: what it holds is never typeset, no text of the file's
+# inline verbatim, \verb|%d| or \verb+x_1+: its text as written, a '%' in it no comment
+VERB = re.compile(r"\\verb\*?([^A-Za-z\s*])(.{0,2000}?)\1")
+SHOWN_AS_WRITTEN = re.compile(VERB.pattern + "|" + KEPT.pattern)
 ENVIRONMENT = re.compile(r"\\(begin|end)\s*\{([A-Za-z]+)\*?\}")
 SECTIONING = {"part": 1, "chapter": 2, "section": 3, "subsection": 4, "subsubsection": 5, "paragraph": 6}
 HEADING = re.compile(r"\\(part|chapter|section|subsection|subsubsection|paragraph)\*?\s*(?:\[[^\]\n]{0,200}\])?\s*\{")
@@ -189,7 +194,9 @@ def _read_lines(lines: list[str], first: int, last: int, links: list) -> tuple[l
     for index in range(first, last):
         line = lines[index]
         if keep_as_written is not None:
-            if keep_as_written in VERBATIM_ENVIRONMENTS:
+            if keep_as_written in UNSEEN_ENVIRONMENTS:
+                shown[index] = ""
+            elif keep_as_written in VERBATIM_ENVIRONMENTS:
                 shown[index] = line if not _ends(line, keep_as_written) else ""
             else:
                 shown[index] = "" if _ends(line, keep_as_written) else COMMENT.sub(r"\1", line).strip()
@@ -197,7 +204,7 @@ def _read_lines(lines: list[str], first: int, last: int, links: list) -> tuple[l
                 keep_as_written = None
             continue
         if keep_as_written is None and index >= first:
-            line = COMMENT.sub(r"\1", line)
+            line = _uncommented(line)
         links.extend(LINKED.findall(line))
         opened = next((m.group(2) for m in ENVIRONMENT.finditer(line) if m.group(1) == "begin"
                        and m.group(2) in MATH_ENVIRONMENTS + VERBATIM_ENVIRONMENTS), None)
@@ -214,18 +221,35 @@ def _read_lines(lines: list[str], first: int, last: int, links: list) -> tuple[l
     return shown, headings
 
 
+def _uncommented(line: str) -> str:
+    """``line`` without its comment: from a '%' not escaped, nor in an inline ``\\verb|…|`` (``\\verb|%d|``
+    cut the line there: the rest of its sentence was lost)."""
+    if "\\verb" not in line:
+        return COMMENT.sub(r"\1", line)
+    kept, start = [], 0
+    for verb in VERB.finditer(line):
+        before = line[start:verb.start()]
+        cut = COMMENT.sub(r"\1", before)
+        if cut != before:  # a comment begins before this \verb: it is in the comment
+            return "".join(kept) + cut
+        kept.append(before + verb.group(0))
+        start = verb.end()
+    return "".join(kept) + COMMENT.sub(r"\1", line[start:])
+
+
 def _ends(line: str, environment: str) -> bool:
     return any(m.group(1) == "end" and m.group(2) == environment for m in ENVIRONMENT.finditer(line))
 
 
 def _shown(line: str) -> str:
-    """A line's text: inline math kept as written, citations as ``cited`` writes them, the rest ``unlatex``."""
+    """A line's text: inline math kept as written, ``\\verb``'s text too, citations as ``cited`` writes them, the
+    rest ``unlatex``."""
     line = CITE.sub(cited, line)
     pieces, start = [], 0
-    for math in KEPT.finditer(line):
-        pieces.append(unlatex(line[start:math.start()]))
-        pieces.append(math.group(0))
-        start = math.end()
+    for kept in SHOWN_AS_WRITTEN.finditer(line):
+        pieces.append(unlatex(line[start:kept.start()]))
+        pieces.append(kept.group(2) if kept.group(1) is not None else kept.group(0))
+        start = kept.end()
     pieces.append(unlatex(line[start:]))
     return "".join(pieces).strip()
 
