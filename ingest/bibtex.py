@@ -83,8 +83,10 @@ def bibtex_headings(text: str) -> list[tuple[int, int, str]]:
 
 def _entry_end(text: str, start: int, closing: str) -> int:
     """The offset just past the entry's closing brace (or parenthesis), braces inside balanced and quotes
-    skipped; one never closed ends before the next line starting with '@' (or the text's end)."""
+    skipped (in an entry in parentheses: ``title = "Graphs (and more)"`` ended it at 'more)', the rest of the
+    entry lost); one never closed ends before the next line starting with '@' (or the text's end)."""
     depth = 0
+    quoted = False  # in a quoted value, outside braces: an entry in parentheses
     limit = min(len(text), start + MAX_ENTRY_CHARS)
     at = start
     while at < limit:
@@ -98,7 +100,9 @@ def _entry_end(text: str, start: int, closing: str) -> int:
             if depth == 0 and closing == "}":
                 return at + 1
             depth -= 1
-        elif char == ")" and closing == ")" and depth == 0:
+        elif char == '"' and closing == ")" and depth == 0:
+            quoted = not quoted
+        elif char == ")" and closing == ")" and depth == 0 and not quoted:
             return at + 1
         elif char == "\n" and NEXT_ENTRY.match(text, at):
             return at  # an entry never closed (a brace left open in it): the next one begins
