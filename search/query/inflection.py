@@ -95,6 +95,11 @@ _GERMAN = ("e", "en", "er", "es", "t", "te", "ten")  # Rechnung(en), Kollege(n),
 _GERMAN_CUT = ("en", "er", "es", "e", "n", "s", "t", "te", "ten", "st")
 _GERMAN_VERB = ("en", "t", "te", "ten", "st")  # a verb's: its participle ge-…-t too (suchen, gesucht)
 _LATIN_WORD = re.compile("[a-zß\u00e0-\u00ff]+")
+# Words an English query writes with their accent, whose letter says no language of the query's: 'café opening date'
+# was looked up as Spanish, Italian and Portuguese too, 'date' as 'data', 'dato' … (an English note's data matched)
+_ENGLISH_LOANWORDS = frozenset(
+    "café cafés résumé résumés cliché clichés fiancé fiancée naïve déjà touché protégé entrée entrées décor soufflé "
+    "pokémon rosé sauté purée exposé passé façade façades jalapeño jalapeños piñata piñatas crème brûlée".split())
 MIN_LATIN_STEM = 4  # 'casa' as 'cas-', not 'per' as 'p-'
 
 
@@ -102,8 +107,9 @@ def query_languages(query: str) -> frozenset[str]:
     """The Latin-script languages a folded ``query`` shows (of German, Spanish, Italian, Portuguese): a letter only
     they write (ä, ñ, ã, ò …), a word only they write (der, und, el, los, il, della, não …) or a word's ending
     (Rechnung, Sicherheit; fatturazione)."""
-    found = {language for char, languages in _LETTERS.items() if char in query for language in languages.split()}
     words = _LATIN_WORD.findall(query)
+    lettered = " ".join(word for word in words if word not in _ENGLISH_LOANWORDS)
+    found = {language for char, languages in _LETTERS.items() if char in lettered for language in languages.split()}
     found.update(_WORDS[word] for word in words if word in _WORDS)
     found.update(language for word in words for language, shape in _SHAPES if shape.match(word))
     return frozenset(found)
