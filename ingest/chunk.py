@@ -202,7 +202,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # header naming a 'DO NOT EDIT banner' it writes; a table with a cell past 128 KiB read, not refused whole; a page's
 # wrapper whose class says the layout has a sidebar ('has-sidebar', 'layout--with-sidebar') read; BibTeX (.bib, a
 # passage an entry) and LaTeX (.tex, by its sections) read, no longer kinds Sift does not read; Russian ё indexed as е
-# (ещё as еще).
+# (ещё as еще); a LaTeX '%' in \verb|…| no comment, a comment environment unread; a .bib entry in parentheses
+# not ended by a ')' in a quoted value.
 VERSION = 16
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -1,0 +1,45 @@
+"""Review of a researcher's files and other-language queries: a ``\\verb`` holding '%', a ``comment`` environment,
+a quoted value with a parenthesis in an entry written in parentheses, an English query with a loanword's accent."""
+from __future__ import annotations
+
+from ingest.bibtex import parse_bibtex
+from ingest.latex import parse_latex
+from search.query.inflection import query_languages
+from search.query.text import normalise, query_words
+
+TEX = r"""\section{Formatting}
+Use \verb|%d| to print the count of rows, and \verb+50%+ for a share. % a real comment: never searched
+\begin{comment}
+an old draft paragraph with zanzibar in it
+\end{comment}
+The end of the section.
+"""
+
+
+def test_a_percent_sign_in_verb_is_no_comment_and_its_text_is_kept():
+    text = parse_latex("/thesis/ch1.tex", TEX).sections[0].text
+    assert "Use %d to print the count of rows, and 50% for a share." in text
+    assert "real comment" not in text and "\\verb" not in text
+
+
+def test_a_comment_environment_is_not_read():
+    section = parse_latex("/thesis/ch1.tex", TEX).sections[0]
+    assert "zanzibar" not in section.text and "old draft" not in section.text
+    assert "The end of the section." in section.text and section.end_line == 6  # lines still the file's
+
+
+def test_a_parenthesis_in_a_quoted_value_does_not_end_an_entry_in_parentheses():
+    bib = ('@article(smith2020,\n  title = "Graphs (and more) in practice",\n  author = "Smith, John",\n'
+           '  year = 2020\n)\n@book{doe2019, title = {Other}}\n')
+    entries = parse_bibtex("/refs.bib", bib).sections
+    assert [s.heading_path for s in entries] == [["smith2020"], ["doe2019"]]
+    assert "Graphs (and more) in practice\nJohn Smith (2020)" in entries[0].text
+    assert (entries[0].start_line, entries[0].end_line) == (1, 5)
+
+
+def test_an_english_loanword_s_accent_shows_no_other_language():
+    for query in ("café opening date", "résumé template for engineers", "Pokémon cards data", "naïve Bayes"):
+        assert query_languages(normalise(query)) == frozenset(), query
+    assert set(query_words("café opening date")) == {"café", "opening", "date"}  # not 'data', 'dato' …
+    assert "data" not in query_words("Résumé dates")
+    assert query_languages(normalise("el café de la esquina")) == {"es"}  # a Spanish query still is one
