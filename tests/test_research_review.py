@@ -1,11 +1,17 @@
 """Review of a researcher's files and other-language queries: a ``\\verb`` holding '%', a ``comment`` environment,
-a quoted value with a parenthesis in an entry written in parentheses, an English query with a loanword's accent."""
+a quoted value with a parenthesis in an entry written in parentheses, an English query with a loanword's accent, a
+Russian noun of -ость."""
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 from ingest.bibtex import parse_bibtex
 from ingest.latex import parse_latex
-from search.query.inflection import query_languages
+from search.query.engine import Engine
+from search.query.inflection import query_languages, russian_forms
 from search.query.text import normalise, query_words
+from tests.conftest import ingest, write_tree
 
 TEX = r"""\section{Formatting}
 Use \verb|%d| to print the count of rows, and \verb+50%+ for a share. % a real comment: never searched
@@ -43,3 +49,19 @@ def test_an_english_loanword_s_accent_shows_no_other_language():
     assert set(query_words("café opening date")) == {"café", "opening", "date"}  # not 'data', 'dato' …
     assert "data" not in query_words("Résumé dates")
     assert query_languages(normalise("el café de la esquina")) == {"es"}  # a Spanish query still is one
+
+
+def test_a_russian_noun_of_ost_is_looked_up_in_its_forms_not_as_a_verb():
+    """'безопасность' (security) was cut as a verb's -ть: looked up as 'безопасносл', 'безопасносла' …, never as
+    'безопасности', the form a note writes after 'требования к', 'проверка'."""
+    assert russian_forms("безопасность")[:2] == ["безопасности", "безопасностью"]
+    assert russian_forms("новость") == ["новости", "новостью", "новостей", "новостям", "новостях", "новостями"]
+    assert "читал" in russian_forms("читать")  # a verb is still one
+
+
+def test_a_russian_noun_of_ost_finds_the_note_writing_another_form(immediate, tmp_path, embedder):
+    ingest(write_tree(tmp_path / "notes", {"сервер.md": "# Сервер\n\nПроверка безопасности сервера раз в неделю.",
+                                           "other.md": "# Queue\n\nThe job queue retries an upload."}))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    answer = engine.search("безопасность", mode="keyword")
+    assert [hit.path for hit in answer.hits] == ["сервер.md"] and not answer.unmatched

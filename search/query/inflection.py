@@ -20,6 +20,7 @@ SOFT = ("ь", "я", "и", "ю", "е", "ем", "ей", "ям", "ях", "ями", 
 NEUTER = ("ие", "ия", "ий", "ии", "ию", "ием", "иям", "иях", "иями")  # собеседование, собеседования, собеседований
 ADJECTIVE = ("ый", "ая", "ое", "ые", "ого", "ой", "ую", "ых", "ым", "ом", "ому", "ыми")  # полнотекстовый
 SOFT_ADJECTIVE = ("ий", "яя", "ее", "ие", "его", "ей", "юю", "их", "им", "ем", "ему", "ими")  # синий, последний
+FEMININE_SOFT = ("ь", "и", "ью", "ей", "ям", "ях", "ями")  # безопасность, безопасности: the nouns of -ость
 VERB = ("ть", "л", "ла", "ли", "ло", "ться", "лся", "лась", "лись")  # the infinitive and the past: the present varies
 _SOFT_ONLY = ("ь", "я", "ю", "ем", "ей", "ям", "ях", "ями", "ью", "ев")
 # (the endings a word of the kind takes, the endings that say a word is of it), tried in turn
@@ -56,7 +57,8 @@ def russian_forms(word: str) -> list[str]:
         return [fold_yo(word)] if "ё" in word else []
     plain = fold_yo(word)
     found = [plain]
-    kinds = ((ADJECTIVE, ("ий",)),) if _HUSHED_ADJECTIVE.search(plain) else _KINDS
+    kinds = ((ADJECTIVE, ("ий",)),) if _HUSHED_ADJECTIVE.search(plain) else \
+        ((FEMININE_SOFT, ("ь",)),) if plain.endswith("ость") else _KINDS  # a noun, no verb's -ть: новость, скорость
     for endings, cut in kinds:
         ending = max((e for e in cut if plain.endswith(e) and len(plain) - len(e) >= MIN_STEM), key=len, default=None)
         if ending is None:
