@@ -74,8 +74,8 @@ MATH_ENVIRONMENTS = ("equation", "align", "gather", "multline", "eqnarray", "dis
                      "alignat")
 VERBATIM_ENVIRONMENTS = ("verbatim", "lstlisting", "minted", "Verbatim", "comment")
 UNSEEN_ENVIRONMENTS = ("comment",)  # the comment package's: what it holds is never typeset, no text of the file's
-# inline verbatim, \verb|%d| or \verb+x_1+: its text as written, a '%' in it no comment
-VERB = re.compile(r"\\verb\*?([^A-Za-z\s*])(.{0,2000}?)\1")
+# inline verbatim, \verb|%d|, \verb+x_1+ or \lstinline[language=C]|%d|: its text as written, a '%' in it no comment
+VERB = re.compile(r"\\(?:verb\*?|lstinline(?:\[[^\]\n]{0,200}\])?)([^A-Za-z\s*\[{])(.{0,2000}?)\1")
 SHOWN_AS_WRITTEN = re.compile(VERB.pattern + "|" + KEPT.pattern)
 ENVIRONMENT = re.compile(r"\\(begin|end)\s*\{([A-Za-z]+)\*?\}")
 SECTIONING = {"part": 1, "chapter": 2, "section": 3, "subsection": 4, "subsubsection": 5, "paragraph": 6}
@@ -224,7 +224,7 @@ def _read_lines(lines: list[str], first: int, last: int, links: list) -> tuple[l
 def _uncommented(line: str) -> str:
     """``line`` without its comment: from a '%' not escaped, nor in an inline ``\\verb|…|`` (``\\verb|%d|``
     cut the line there: the rest of its sentence was lost)."""
-    if "\\verb" not in line:
+    if "\\verb" not in line and "\\lstinline" not in line:
         return COMMENT.sub(r"\1", line)
     kept, start = [], 0
     for verb in VERB.finditer(line):
