@@ -243,13 +243,15 @@ def test_a_starting_consumer_tells_a_queued_older_job_from_the_rows_own(immediat
 
 def big_note_queued(sift_env, tmp_path, files: dict[str, str]):
     """A real consumer (two workers, SIFT_BACKGROUND_CHUNKS=50) that has published ``files``, then big.md written
-    as a note of 8,000 chunks and a scan of it queued. Returns (env, root, index, consumer, connection)."""
+    as a note of 3,000 chunks and a scan of it queued. Returns (env, root, index, consumer, connection).
+    3,000 (as the Ctrl-C test's): still half a minute of embedding under which an edit publishes (a few seconds)
+    and a kill lands after 500; the 8,000 it was took 100 s of a CI run for each of the two tests."""
     env = {**sift_env, "SIFT_BACKGROUND_CHUNKS": "50"}
     root = write_tree(tmp_path / "notes", files)
     index = Path(sift_env["SIFT_HOME"]) / "index.db"
     worker = Consumer(env, 2, tmp_path / "consumer.log")
     assert run_ingest(env, "enqueue", str(root), "--name", "notes", "--wait").returncode == 0
-    (root / "big.md").write_text(big_note(8000, "narwhal"))
+    (root / "big.md").write_text(big_note(3000, "narwhal"))
     assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
     return env, root, index, worker, db.connect(index)
 
