@@ -657,8 +657,9 @@ def test_ctrl_c_stops_an_embed_job_at_its_next_batch_and_the_next_start_goes_on(
     one job on a busy laptop. It now queues the rest again with the vectors it has, and the next start goes on."""
     import signal
     env = {**sift_env, "SIFT_BACKGROUND_CHUNKS": "0", "SIFT_EMBED_BATCH": "4"}  # embedded in its build
+    # 800 chunks (200 batches of 4; 70 KB, over 64 KiB: a job of its own), not 1,500: all embedded at the restart
     root = write_tree(tmp_path / "notes", {"small.md": "# Small\n\nThe pelican sings.\n",
-                                           "big.md": big_note(1500, "narwhal")})
+                                           "big.md": big_note(800, "narwhal")})
     index = Path(sift_env["SIFT_HOME"]) / "index.db"
     worker = Consumer(env, 2, tmp_path / "consumer.log")
     try:
