@@ -341,7 +341,10 @@ def test_switching_the_model_keeps_search_answering_from_the_old_generation(
     monkeypatch.setenv("SIFT_MODEL", str(other_model_path))  # this process (the reader) is configured with M2 too
     log: list = []
     engine = Engine(index, recording_loader(log))
-    held = Consumer({**switched, "SIFT_FAULT_PAUSE_PUBLISH": "25"}, 2, tmp_path / "switched.log")
+    # held at publish up to 25 s (a busy machine's margin for the looks below), let go as soon as they are done
+    release = tmp_path / "release-publish"
+    held = Consumer({**switched, "SIFT_FAULT_PAUSE_PUBLISH": "25", "SIFT_FAULT_RELEASE_PUBLISH": str(release)}, 2,
+                    tmp_path / "switched.log")
     try:
         assert run_ingest(switched, "enqueue", str(root), "--name", "notes").returncode == 0
         during = 0
@@ -353,6 +356,7 @@ def test_switching_the_model_keeps_search_answering_from_the_old_generation(
         during += search_everything(engine, conn, log, expect=(old, first))
         stats = run_ingest(switched, "stats")
         assert f"re-embedding {len(notes)} chunks with {second}; search answers with {first}" in stats.stdout
+        release.touch()
         new = wait_published(conn, "notes", old, held.proc, limit=600)
     finally:
         held.stop()

@@ -497,12 +497,16 @@ def publish_now(conn: sqlite3.Connection, gen: int) -> bool:
 
 def _fault_pause_publish(gen: int) -> None:
     """Fault injection for tests/test_crash.py: SIFT_FAULT_PAUSE_PUBLISH=seconds holds the publish transaction
-    open, its writes done and not committed, so a test can kill the worker inside it. Unset: nothing."""
+    open, its writes done and not committed, so a test can kill the worker inside it; or, once the file that
+    SIFT_FAULT_RELEASE_PUBLISH names exists, no longer (a test that looks inside it, then lets it commit, need not
+    wait out a pause long enough for a busy machine). Unset: nothing."""
     pause = float(os.environ.get("SIFT_FAULT_PAUSE_PUBLISH") or 0)
     if pause > 0:
         print(f"SIFT_FAULT_PAUSE_PUBLISH: publish of generation {gen} waits {pause:g} s before COMMIT",
               file=sys.stderr, flush=True)
-        time.sleep(pause)
+        release, until = os.environ.get("SIFT_FAULT_RELEASE_PUBLISH"), time.monotonic() + pause
+        while time.monotonic() < until and not (release and os.path.exists(release)):
+            time.sleep(min(0.1, max(0.0, until - time.monotonic())))
 
 
 GC_SLICE = 1000  # old file versions dropped per transaction
