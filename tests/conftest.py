@@ -91,6 +91,10 @@ def sift_env(tmp_path, model_path, monkeypatch):
     monkeypatch.setenv("SIFT_HOME", str(home))
     monkeypatch.setenv("SIFT_MODEL", str(model_path))
     monkeypatch.delenv("SIFT_EMBEDDINGS", raising=False)
+    # The tests' workers (real consumers, and those sift-mcp starts) at the priority the tests run at: lowered to
+    # nice 10 they got 3-5 % of a core on a busy machine, and a test waiting for them took minutes (one waited
+    # 12 minutes for 1,500 chunks). tests/test_priority.py, whose subject the priority is, sets or unsets it.
+    monkeypatch.setenv("SIFT_NICE", "0")
     from workers import runtime
     runtime.reset()
     _forget_earlier_tests_queue()

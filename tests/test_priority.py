@@ -49,7 +49,15 @@ def started_at_zero():
     return os.nice(0)
 
 
-def test_a_worker_embeds_at_a_low_cpu_priority(consumer, sift_env, tmp_path, started_at_zero):
+@pytest.fixture
+def default_nice(sift_env, monkeypatch):
+    """SIFT_NICE unset, as a user has it (sift_env sets it to 0 for the other tests' workers)."""
+    monkeypatch.delenv("SIFT_NICE")
+    del sift_env["SIFT_NICE"]
+    return sift_env
+
+
+def test_a_worker_embeds_at_a_low_cpu_priority(default_nice, consumer, sift_env, tmp_path, started_at_zero):
     """huey_consumer ran its jobs at the priority it was started with (nice 0), taking both cores from the user."""
     root = write_tree(tmp_path / "notes", NOTES)
     worker = consumer()
@@ -79,8 +87,8 @@ def test_sift_nice_sets_the_priority_and_zero_keeps_it(consumer, sift_env, tmp_p
         assert niceness == {max(nice, started_at_zero)}, (nice, niceness)
 
 
-def test_sift_mcp_searches_at_its_own_priority_while_its_worker_is_lowered(servers, sift_env, tmp_path,
-                                                                            started_at_zero):
+def test_sift_mcp_searches_at_its_own_priority_while_its_worker_is_lowered(default_nice, servers, sift_env,
+                                                                            tmp_path, started_at_zero):
     """The server answers searches: it is not lowered with the worker it starts."""
     root = write_tree(tmp_path / "notes", NOTES)
     home = Path(sift_env["SIFT_HOME"])
