@@ -628,9 +628,9 @@ def test_ctrl_c_stops_a_background_embedding_at_its_next_slice_and_the_next_star
     worker = Consumer(env, 2, tmp_path / "consumer.log")
     try:
         assert run_ingest(env, "enqueue", str(root), "--name", "notes", "--wait").returncode == 0
-        # 1,000 chunks, not 3,000: the stop comes after 64, so the rest is hundreds either way; the test embeds them
-        # all when it starts again
-        (root / "big.md").write_text(big_note(1000, "narwhal"))
+        # 600 chunks: the stop comes after a batch of 32 at ~100 done, with room left for a fast machine's next
+        # batches between the poll and the signal; the next start embeds the rest
+        (root / "big.md").write_text(big_note(600, "narwhal"))
         assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
         conn = db.connect(index)
         poll(lambda: any(r["done"] >= 64 for r in queries.background(conn)), worker, "the big file being embedded")
@@ -672,7 +672,9 @@ def test_ctrl_c_stops_an_embed_job_at_its_next_batch_and_the_next_start_goes_on(
         assert (row["stage"], row["state"]) == ("chunk", "done"), "the stop waited for every chunk of the file"
         assert "the worker is stopping: " in (tmp_path / "consumer.log").read_text()
         worker.stop()
-        worker = Consumer(env, 2, tmp_path / "consumer-2.log")
+        # the rest in batches of the default size (batches of 4 took minutes on a busy machine): what the first
+        # start kept and queued is what is looked at
+        worker = Consumer({**env, "SIFT_EMBED_BATCH": "32"}, 2, tmp_path / "consumer-2.log")
         poll(lambda: paths(index, "narwhal") == {"big.md"}, worker, "the big file searchable")
         assert paths(index, "pelican") == {"small.md"}
         assert "interrupted" not in (tmp_path / "consumer-2.log").read_text(), "the queued job was taken as lost"
