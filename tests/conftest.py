@@ -236,6 +236,21 @@ def notes_en_built_once(tmp_path_factory, model_path: Path, picked: list[str]) -
     return built_once(tmp_path_factory, model_path, build)
 
 
+def tree_built_once(tmp_path_factory, model_path: Path, files: dict[str, str], name: str) -> Path:
+    """``files`` written into a folder ``name`` and indexed as the collection ``name``, once: ``built_once``'s
+    home, for a module whose tests only search it."""
+    return built_once(tmp_path_factory, model_path, lambda folder: ingest(write_tree(folder / name, files), name))
+
+
+def engine_in(home: Path, model_path: Path, embedder, monkeypatch, postings: bool = True):
+    """A warmed Engine of a test's own over ``home``'s index (a ``built_once`` one), as ``indexed_engine`` gives
+    one over the index the test built itself."""
+    from search.query.engine import Engine
+    engine = Engine(in_home(home, model_path, monkeypatch), lambda: embedder, keyword_postings=postings)
+    engine.warm()
+    return engine
+
+
 def in_home(home: Path, model_path: Path, monkeypatch) -> Path:
     """This test's environment is that of ``home`` (a ``built_once`` one): returns its index.db."""
     from workers import runtime

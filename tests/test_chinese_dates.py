@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from search.query.engine import Engine
 from search.query.text import query_pieces
-from tests.conftest import built_once, in_home, ingest, write_tree
+from tests.conftest import engine_in, tree_built_once
 
 VAULT = {
     "日记/2024-03-20.md": "# 2024-03-20 周三\n\n## 记录\n\n终于约上体检了，下周六早上空腹。写了一段脚本把数据字典导进数据库：\n\n"
@@ -51,17 +50,13 @@ VAULT.update({  # the rest of a vault, so that 日记 and 20 are not words most 
 
 @pytest.fixture(scope="module")
 def vault_home(tmp_path_factory, model_path):
-    """VAULT indexed once for the module (its tests only search it; each built it again: 44 builds)."""
-    return built_once(tmp_path_factory, model_path, lambda folder: ingest(write_tree(folder / "vault", VAULT), "vault"))
+    """VAULT indexed once for the module: its tests only search it (each indexed it again: 44 builds)."""
+    return tree_built_once(tmp_path_factory, model_path, VAULT, "vault")
 
 
 @pytest.fixture(params=["postings", "fts5"])
 def engine(request, vault_home, model_path, embedder, monkeypatch):
-    """A warmed Engine of this test's own over the module's index, ranking keywords from postings or FTS5."""
-    engine = Engine(in_home(vault_home, model_path, monkeypatch), lambda: embedder,
-                    keyword_postings=request.param == "postings")
-    engine.warm()
-    return engine
+    return engine_in(vault_home, model_path, embedder, monkeypatch, request.param == "postings")
 
 
 def paths(answer) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from search.query.text import query_pieces
-from tests.conftest import indexed_engine, write_tree
+from tests.conftest import engine_in, tree_built_once
 
 VAULT = {
     "meetings/Standup March 14.md": "# Standup March 14\n\nThe release train is late; the flaky CI job was muted. "
@@ -31,9 +31,15 @@ VAULT.update({f"misc/{name}.md": f"# {name}\n\n{text}\n" for name, text in [
     ("Car", "Winter tyres on in November, the service every 15,000 km.")]})
 
 
+@pytest.fixture(scope="module")
+def vault_home(tmp_path_factory, model_path):
+    """VAULT indexed once for the module: its tests only search it (each indexed it again)."""
+    return tree_built_once(tmp_path_factory, model_path, VAULT, "vault")
+
+
 @pytest.fixture(params=["postings", "fts5"])
-def engine(request, immediate, tmp_path, embedder):
-    return indexed_engine(write_tree(tmp_path / "vault", VAULT), "vault", embedder, request.param == "postings")
+def engine(request, vault_home, model_path, embedder, monkeypatch):
+    return engine_in(vault_home, model_path, embedder, monkeypatch, request.param == "postings")
 
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])

@@ -8,7 +8,7 @@ import pytest
 from search.query.dates import date_forms, iso_dates, only_date
 from search.query.question import content
 from search.query.text import query_words
-from tests.conftest import indexed_engine, write_tree
+from tests.conftest import engine_in, tree_built_once
 
 VAULT = {
     "日報/2023-03-13.md": "# 日報\n\n今日の作業：ログイン画面のバグ修正。明日はテストを書く。\n",
@@ -34,9 +34,15 @@ VAULT = {
 }
 
 
+@pytest.fixture(scope="module")
+def vault_home(tmp_path_factory, model_path):
+    """VAULT indexed once for the module: its tests only search it (each indexed it again)."""
+    return tree_built_once(tmp_path_factory, model_path, VAULT, "vault")
+
+
 @pytest.fixture
-def engine(immediate, tmp_path, embedder):
-    return indexed_engine(write_tree(tmp_path / "vault", VAULT), "vault", embedder)
+def engine(vault_home, model_path, embedder, monkeypatch):
+    return engine_in(vault_home, model_path, embedder, monkeypatch)
 
 
 @pytest.mark.parametrize("query, forms", [

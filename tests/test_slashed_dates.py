@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from search.query.text import query_pieces
-from tests.conftest import indexed_engine, write_tree
+from tests.conftest import engine_in, tree_built_once
 
 VAULT = {
     "journal/2024-03-16.md": "# 2024-03-16\n\nHardware store: plywood for the shelf, wood glue, sandpaper. The inch "
@@ -83,9 +83,15 @@ def test_round_the_clock_and_an_inch_mark_before_a_quoted_phrase_are_no_dates(qu
     assert dated(query) == {}, dated(query)
 
 
+@pytest.fixture(scope="module")
+def vault_home(tmp_path_factory, model_path):
+    """VAULT indexed once for the module: its tests only search it (each indexed it again)."""
+    return tree_built_once(tmp_path_factory, model_path, VAULT, "vault")
+
+
 @pytest.fixture
-def engine(immediate, tmp_path, embedder):
-    return indexed_engine(write_tree(tmp_path / "vault", VAULT), "vault", embedder)
+def engine(vault_home, model_path, embedder, monkeypatch):
+    return engine_in(vault_home, model_path, embedder, monkeypatch)
 
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
