@@ -9,7 +9,7 @@ import pytest
 
 from search.query.engine import Engine
 from search.query.filters import Filters
-from tests.conftest import ingest, write_tree
+from tests.conftest import built_once, engine_in, ingest, write_tree
 
 NOTES = {
     "ops/deploy.md": "# Deploying\n\nThe Kubernetes deployment rolls out one pod at a time; a failed deployment "
@@ -21,11 +21,27 @@ ELSEWHERE = {"cooking.md": "# Pasta\n\nBoil the spaghetti for nine minutes.\n",
              "de.md": "# Übersetzung\n\nDie Übersetzung ist still offen; a banana.\n"}
 
 
+def two_collections(root: Path) -> None:
+    ingest(write_tree(root / "notes", NOTES))
+    ingest(write_tree(root / "kitchen", ELSEWHERE), name="kitchen")
+
+
+@pytest.fixture(scope="module")
+def spelling_home(tmp_path_factory, model_path):
+    """The two collections indexed once for the module's tests that only search them (each indexed them again)."""
+    return built_once(tmp_path_factory, model_path, two_collections)
+
+
 @pytest.fixture(params=["postings", "fts5"])
-def engine(request, immediate, tmp_path, embedder):
+def engine(request, spelling_home, model_path, embedder, monkeypatch):
     """Two collections; keyword search from the postings in memory, and from FTS5 itself."""
-    ingest(write_tree(tmp_path / "notes", NOTES))
-    ingest(write_tree(tmp_path / "kitchen", ELSEWHERE), name="kitchen")
+    return engine_in(spelling_home, model_path, embedder, monkeypatch, request.param == "postings")
+
+
+@pytest.fixture(params=["postings", "fts5"])
+def own_engine(request, immediate, tmp_path, embedder):
+    """``engine`` over an index of the test's own, for a test that adds a collection to it."""
+    two_collections(tmp_path)
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder,
                     keyword_postings=request.param == "postings")
     engine.warm()
@@ -185,19 +201,19 @@ def test_a_word_typed_with_accents_is_offered_only_a_passage_word_that_has_them(
         "no passage contains 'stil' (did you mean 'still'?)"], "a word typed without accents as before"
 
 
-def test_words_are_named_as_typed_and_suggested_as_the_passages_write_them(engine, tmp_path):
+def test_words_are_named_as_typed_and_suggested_as_the_passages_write_them(own_engine, tmp_path):
     """The note folded case: 'no passage contains 'geteventbyid' (did you mean 'geteventsbyid'?)' for a
     camelCase identifier, 'postgres' for a name the notes capitalise. What was typed is named as typed, and a
     suggestion is spelled as the passages write it most often (lower case on a tie)."""
     ingest(write_tree(tmp_path / "code", {"api.md": "# API\n\nCall getEventsById from the client; getEventsById "
                                                     "caches. The Postgres pool is shared; deployment is manual.\n"}),
            name="code")
-    engine.warm()
-    assert spelling_notes(engine.search("getEventById", mode="keyword")) == [
+    own_engine.warm()
+    assert spelling_notes(own_engine.search("getEventById", mode="keyword")) == [
         "no passage contains 'getEventById' (did you mean 'getEventsById'?)"]
-    assert spelling_notes(engine.search("Postgers pool", mode="keyword")) == [
+    assert spelling_notes(own_engine.search("Postgers pool", mode="keyword")) == [
         "no passage contains 'Postgers' (did you mean 'Postgres'?)"]
-    assert spelling_notes(engine.search("DEPLOYMNET", mode="keyword")) == [
+    assert spelling_notes(own_engine.search("DEPLOYMNET", mode="keyword")) == [
         "no passage contains 'DEPLOYMNET' (did you mean 'deployment'?)"]
 
 
@@ -212,18 +228,18 @@ def test_a_word_folded_by_more_than_case_is_still_named_as_typed(engine):
                                       "'Kubernetes' for 'ＫＵＢＥＲＮＥＴＳＥ'?)"]
 
 
-def test_a_stub_that_only_stems_alike_is_not_offered(engine, tmp_path):
+def test_a_stub_that_only_stems_alike_is_not_offered(own_engine, tmp_path):
     """'fixme' was offered 'fixe': it drops a letter and stems to 'fix', which passages hold, but no passage
     writes it. A variant no passage was seen to hold is offered only when it adds a letter or swaps two."""
     ingest(write_tree(tmp_path / "code", {"bugs.md": "# Bugs\n\nWe fixed the crash; the fix ships today.\n"}),
            name="code")
-    engine.warm()
-    assert spelling_notes(engine.search("fixme", mode="keyword")) == ["no passage contains 'fixme'"]
-    assert spelling_notes(engine.search("crahs", mode="keyword")) == [
+    own_engine.warm()
+    assert spelling_notes(own_engine.search("fixme", mode="keyword")) == ["no passage contains 'fixme'"]
+    assert spelling_notes(own_engine.search("crahs", mode="keyword")) == [
         "no passage contains 'crahs' (did you mean 'crash'?)"]
 
 
-def test_a_slip_that_keeps_every_typed_letter_wins_over_a_more_frequent_word(engine, tmp_path):
+def test_a_slip_that_keeps_every_typed_letter_wins_over_a_more_frequent_word(own_engine, tmp_path):
     """'macors' is one edit from 'macros' (two letters swapped) and from 'macOS' (a typed letter dropped): the
     stem in most passages won, so a collection about vim that mentions macOS more often than macros was told
     'macOS'. A variant that keeps every typed letter (a swap, a letter added) is preferred before frequency."""
@@ -232,10 +248,10 @@ def test_a_slip_that_keeps_every_typed_letter_wins_over_a_more_frequent_word(eng
         "clipboard.md": "# Clipboard\n\nThe macOS clipboard needs +clipboard.\n",
         "fonts.md": "# Fonts\n\nmacOS ships Menlo.\n",
         "record.md": "# Recording\n\nRecord macros with q; replay macros with @.\n"}), name="vim")
-    engine.warm()
-    assert spelling_notes(engine.search("macors", mode="keyword")) == [
+    own_engine.warm()
+    assert spelling_notes(own_engine.search("macors", mode="keyword")) == [
         "no passage contains 'macors' (did you mean 'macros'?)"]
-    assert spelling_notes(engine.search("macso", mode="keyword")) == [
+    assert spelling_notes(own_engine.search("macso", mode="keyword")) == [
         "no passage contains 'macso' (did you mean 'macOS'?)"], "a swap of macOS as before"
 
 
