@@ -145,40 +145,31 @@ def _value(body: str, at: int, strings: dict[str, str]) -> tuple[str, int]:
     macro's text; and the offset after it."""
     if at >= len(body):
         return "", at
-    if body[at] == "{":
-        depth, start = 0, at
-        while at < len(body):
-            if body[at] == "\\":
-                at += 2
-                continue
-            if body[at] == "{":
-                depth += 1
-            elif body[at] == "}":
-                depth -= 1
-                if depth == 0:
-                    return body[start + 1:at], at + 1
-            at += 1
-        return body[start + 1:], len(body)
-    if body[at] == '"':
-        depth, start = 0, at + 1
-        at += 1
-        while at < len(body):
-            if body[at] == "\\":
-                at += 2
-                continue
-            if body[at] == "{":
-                depth += 1
-            elif body[at] == "}":
-                depth -= 1
-            elif body[at] == '"' and depth <= 0:
-                return body[start:at], at + 1
-            at += 1
-        return body[start:], len(body)
+    if body[at] in '{"':
+        return _enclosed(body, at + 1, "}" if body[at] == "{" else '"')
     bare = BARE.match(body, at)
     if bare is None:
         return "", at + 1
     word = bare.group(0)
     return strings.get(word.lower(), word), bare.end()
+
+
+def _enclosed(body: str, start: int, closer: str) -> tuple[str, int]:
+    """The text from ``start`` to ``closer`` outside braces (a braced value's '}', a quoted one's '"'), braces
+    inside kept, and the offset after it; the rest of ``body`` when it never closes."""
+    depth, at = 0, start
+    while at < len(body):
+        if body[at] == "\\":
+            at += 2
+            continue
+        if body[at] == closer and depth <= 0:
+            return body[start:at], at + 1
+        if body[at] == "{":
+            depth += 1
+        elif body[at] == "}":
+            depth -= 1
+        at += 1
+    return body[start:], len(body)
 
 
 def _entry(kind: str, key: str, fields: dict[str, str]) -> Section | None:
