@@ -6,21 +6,12 @@ from __future__ import annotations
 
 from tests.conftest import ingest, write_tree
 from tests.test_file_chunk_limit import indexed_paths, keyword_hits
+from tests.test_hostile_parsers import CountingText
 
 
 def fence(lines: int) -> str:
     """A note that is one code fence never closed: one section, one atomic block over all of it."""
     return "# Code\n\n```python\n" + "".join(f"x{i} = compute(y) + 1  # line {i} of code\n" for i in range(lines))
-
-
-class CountingText(str):
-    """A section's text that counts the characters its ``count`` calls scan."""
-    scanned = 0
-
-    def count(self, sub, start=0, end=None):
-        end = len(self) if end is None else end
-        CountingText.scanned += max(0, end - start)
-        return super().count(sub, start, end)
 
 
 def test_cutting_an_unterminated_fence_counts_each_character_a_few_times_not_once_per_window(tmp_path):
