@@ -203,8 +203,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # wrapper whose class says the layout has a sidebar ('has-sidebar', 'layout--with-sidebar') read; BibTeX (.bib, a
 # passage an entry) and LaTeX (.tex, by its sections) read, no longer kinds Sift does not read; Russian ё indexed as е
 # (ещё as еще); a LaTeX '%' in \verb|…| no comment, a comment environment unread; a .bib entry in parentheses
-# not ended by a ')' in a quoted value.
-VERSION = 16
+# not ended by a ')' in a quoted value; 17: a LaTeX macro of no argument read as its text, a heading over two lines
+# named by both, main.pdf beside main.tex its attachment (not read twice).
+VERSION = 17
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked

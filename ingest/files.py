@@ -59,6 +59,20 @@ def read_and_parse(root: Path | str, path: str, rules: Rules | None = None) -> P
                       read_at=read_at)
 
 
+def _found_choices(root, links: list[str], choices: list[list[str]]) -> list[str]:
+    """``links`` with each first choice of ``choices`` that is not there replaced by the first of the others that
+    is: a LaTeX chapter's ``\\input{sections/intro}`` names the main file's sections/ (ingest.latex._folders)."""
+    if not choices:
+        return links
+    chosen = set(links)
+    for choice in choices:
+        there = next((link for link in choice if (Path(root) / link.lstrip("/")).is_file()), None)
+        if there is not None and there != choice[0]:
+            chosen.discard(choice[0])
+            chosen.add(there)
+    return sorted(chosen)
+
+
 def notion_all_rows(full: Path) -> str | None:
     """For a Notion database's CSV ('Tasks 1a2b….csv', the rows of its view), the name of the '…_all.csv' beside
     it, with every row, if there is one."""
@@ -131,7 +145,8 @@ def _attach_links(root, path: str, doc: Document, rules: Rules | None = None) ->
     (SIFT_EXCLUDE, SIFT_INCLUDE, a .gitignore, a symbolic link it does not follow: ingest.discover pairs only the
     files it takes): search hits listed it as the note's 'attached PDF', and each scan found the note changed (no
     PDF beside it, as the walk saw it)."""
-    links = resolve_links(path, doc.meta.get("links", []), set(doc.meta.pop("wiki_links", [])))
+    links = resolve_links(path, _found_choices(root, doc.meta.get("links", []), doc.meta.pop("link_choices", [])),
+                          set(doc.meta.pop("wiki_links", [])))
     pdf = same_stem_pdf(root, path)
     if pdf and why_not_indexed(root, pdf, rules) is None and refused_link(root, pdf) is None:
         doc.meta["attachments"] = [pdf]

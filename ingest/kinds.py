@@ -9,8 +9,8 @@ from ingest.code import LANGUAGES, SHEBANG_BYTES, code_file_name, shebang_langua
 NOTE_EXTENSIONS = {".md", ".markdown", ".mdx", ".ipynb", ".canvas"}
 CANVAS = ".canvas"  # a note, but no PDF's conversion: a canvas beside paper.pdf lays cards out, it does not hold its text
 # a researcher's sources, read as notes: a BibTeX library, an entry a passage (ingest.bibtex); LaTeX by its sections
-# (ingest.latex). Neither is a PDF's conversion: refs.bib beside paper.pdf lists what the paper cites, and a
-# paper.tex beside the paper.pdf it typesets is read too, the PDF being what others are sent
+# (ingest.latex). A .bib is no PDF's conversion (refs.bib beside paper.pdf lists what the paper cites); a paper.tex
+# is the paper.pdf beside it, which LaTeX typeset from it: the PDF is its attachment, as a note's (ingest.links)
 BIBTEX_EXTENSIONS = {".bib", ".bibtex"}
 LATEX_EXTENSIONS = {".tex", ".ltx"}
 SOURCE_NOTE_EXTENSIONS = BIBTEX_EXTENSIONS | LATEX_EXTENSIONS

@@ -85,6 +85,13 @@ TITLE = re.compile(r"\\title\s*(?:\[[^\]\n]{0,200}\])?\s*\{")
 BEGIN_DOCUMENT = re.compile(r"^[^%\n]*\\begin\s*\{document\}", re.MULTILINE)
 END_DOCUMENT = re.compile(r"^[^%\n]*\\end\s*\{document\}", re.MULTILINE)
 LINKED = re.compile(r"\\(input|include|subfile|bibliography|addbibresource)\s*\{([^{}\n]{0,2000})\}")
+# a macro of no argument: '\newcommand{\sift}{Sift}', '\newcommand\sift{\textsc{Sift}\xspace}', '\def\sift{Sift}'
+# (one taking arguments, '\newcommand{\x}[1]{…}', is not expanded: its name goes as any command's does)
+DEFINITION = re.compile(r"\\(?:(?:re|provide)?newcommand\*?\s*(?:\{\s*\\([A-Za-z]+)\s*\}|\\([A-Za-z]+))|def\s*\\([A-Za-z]+))"
+                        r"\s*\{")
+MACRO_CHARS = 500  # of a macro's text, at most
+MACRO_GROWTH = 20_000  # characters a line's macros add to it, at most
+HEADING_LINES = 4  # a heading's argument is read over this many lines at most ('\section{A long title that\n goes on}')
 
 
 def unlatex(text: str) -> str:
@@ -137,9 +144,20 @@ def parse_latex(path: str, text: str) -> Document:
     if not title:
         title = next((name for _, level, name in headings if level <= SECTIONING["chapter"]), "") \
             or title_from_name(stem)
-    folder = posixpath.dirname(path)
-    return Document(kind="note", title=title, sections=_sections(shown, headings, first, last),
-                    meta={"links": sorted({_linked(folder, path, name, what) for what, name in links})})
+    choices = {tuple(_linked(folder, name, what) for folder in _folders(path)) for what, name in links}
+    meta = {"links": sorted({choice[0] for choice in choices})}
+    if any(len(choice) > 1 for choice in choices):  # ingest.files takes the one that is there
+        meta["link_choices"] = sorted(list(choice) for choice in choices if len(choice) > 1)
+    return Document(kind="note", title=title, sections=_sections(shown, headings, first, last), meta=meta)
+
+
+def _folders(path: str) -> list[str]:
+    """The folders a file this one names may be read from: its own (a main file's), then each above it up to the
+    collection's (a chapter's ``\\input{sections/intro}`` is read from the main file's folder, which LaTeX runs in)."""
+    folders = [posixpath.dirname(path)]
+    while folders[-1] not in ("", "/"):
+        folders.append(posixpath.dirname(folders[-1]))
+    return folders
 
 
 def latex_headings(text: str) -> list[tuple[int, int, str]]:
@@ -155,12 +173,15 @@ def _read(text: str, links: list) -> tuple[str, int, int, list[str], list]:
     title = ""
     begin = BEGIN_DOCUMENT.search(text)
     if begin:
-        title = _title(text[:begin.start()])
         first = text.count("\n", 0, begin.start()) + 1
         end = END_DOCUMENT.search(text, begin.end())
         if end:
             last = text.count("\n", 0, end.start())
-    shown, headings = _read_lines(lines, first, last, links)
+    macros = _macros(COMMENT.sub(r"\1", text)) if "command" in text or "\\def" in text else {}
+    expand = _expander(macros)
+    if begin:
+        title = _title(expand(text[:begin.start()]))
+    shown, headings = _read_lines(lines, first, last, links, expand)
     return title, first, last, shown, headings
 
 
@@ -172,8 +193,49 @@ def _title(preamble: str) -> str:
     return unlatex(argument.replace("\n", " ")).strip()
 
 
+def _macros(text: str) -> dict[str, str]:
+    """The text of each macro of no argument the file defines (``\\newcommand{\\sift}{Sift}``: 'sift' → 'Sift'):
+    'We present \\sift{}' read 'We present', the name of the thing the thesis is about gone from each line using it."""
+    macros = {}
+    for found in DEFINITION.finditer(text):
+        name = found.group(1) or found.group(2) or found.group(3)
+        end = _closing(text, found.end())
+        if end is not None and end - found.end() <= MACRO_CHARS and name not in SECTIONING and name not in DROPPED:
+            macros[name] = " ".join(text[found.end():end].split())
+    return macros
+
+
+def _expander(macros: dict[str, str]):
+    """A function writing each macro of ``macros`` in a line as its text. A macro using another is written out
+    first (three rounds, each text cut at MACRO_CHARS), so that a line grows by MACRO_CHARS a use at most, and
+    by MACRO_GROWTH in all: '\\def\\a{\\a\\a\\a…}' is no memory bomb."""
+    if not macros:
+        return lambda line: line
+    used = re.compile(r"\\(" + "|".join(sorted(macros, key=len, reverse=True)) + r")(?![A-Za-z])(?:\{\})?")
+    for _ in range(3):
+        macros = {name: used.sub(lambda m: macros[m.group(1)], text)[:MACRO_CHARS] for name, text in macros.items()}
+
+    def expand(line: str) -> str:
+        if "\\" not in line:
+            return line
+        room = [MACRO_GROWTH]
+
+        def written(found: re.Match) -> str:
+            text = macros[found.group(1)]
+            room[0] -= len(text)
+            return text if room[0] >= 0 else found.group(0)
+        return used.sub(written, line)
+    return expand
+
+
 def _braced(text: str, start: int) -> str:
     """The text from ``start`` (just after an opening brace) to its closing brace, braces inside balanced."""
+    end = _closing(text, start)
+    return text[start:start + 2000] if end is None else text[start:end]
+
+
+def _closing(text: str, start: int) -> int | None:
+    """The offset of the brace closing the one just before ``start`` (within 2,000 characters), or None."""
     depth = 1
     for at in range(start, min(len(text), start + 2000)):
         if text[at] == "{" and text[at - 1] != "\\":
@@ -181,13 +243,13 @@ def _braced(text: str, start: int) -> str:
         elif text[at] == "}" and text[at - 1] != "\\":
             depth -= 1
             if depth == 0:
-                return text[start:at]
-    return text[start:start + 2000]
+                return at
+    return None
 
 
-def _read_lines(lines: list[str], first: int, last: int, links: list) -> tuple[list[str], list]:
-    """Each line of the body as shown (comments and markup out, math and citation keys kept), and the headings:
-    (index of the line, level, name)."""
+def _read_lines(lines: list[str], first: int, last: int, links: list, expand) -> tuple[list[str], list]:
+    """Each line of the body as shown (comments and markup out, math and citation keys kept, macros of no argument
+    as their text: ``expand``), and the headings: (index of the line, level, name)."""
     shown = [""] * len(lines)
     headings = []
     keep_as_written = None  # the math or verbatim environment we are in
@@ -203,8 +265,7 @@ def _read_lines(lines: list[str], first: int, last: int, links: list) -> tuple[l
             if _ends(line, keep_as_written):
                 keep_as_written = None
             continue
-        if keep_as_written is None and index >= first:
-            line = _uncommented(line)
+        line = _prepared(line, expand)
         links.extend(LINKED.findall(line))
         opened = next((m.group(2) for m in ENVIRONMENT.finditer(line) if m.group(1) == "begin"
                        and m.group(2) in MATH_ENVIRONMENTS + VERBATIM_ENVIRONMENTS), None)
@@ -214,11 +275,36 @@ def _read_lines(lines: list[str], first: int, last: int, links: list) -> tuple[l
         if ABSTRACT.search(line):  # a heading of its own, as a chapter's: 'the abstract of my thesis'
             headings.append((index, SECTIONING["chapter"], "Abstract"))
         elif heading:
-            name = unlatex(_braced(line, heading.end())).strip()
+            name = unlatex(_heading_name(lines, index, last, heading.end(), expand)).strip()
             if name:
                 headings.append((index, SECTIONING[heading.group(1)], name))
         shown[index] = _shown(line)
     return shown, headings
+
+
+def _prepared(line: str, expand) -> str:
+    """A line of the body without its comment, its macros written as their text and a macro's definition out
+    (``\\newcommand\\tool{Toolname}`` showed 'Toolname')."""
+    line = _uncommented(line)
+    definition = DEFINITION.search(line)
+    if definition:
+        end = _closing(line, definition.end())
+        return line if end is None else line[:definition.start()] + line[end + 1:]
+    return expand(line)
+
+
+def _heading_name(lines: list[str], index: int, last: int, start: int, expand) -> str:
+    """A heading's argument from ``start`` in line ``index``, over the next lines if its brace stays open there
+    ('\\section{Dense retrieval for verifying\n  scientific claims}' was named by its first line alone)."""
+    line = _prepared(lines[index], expand)
+    text = line
+    for following in range(index + 1, min(last, index + HEADING_LINES)):
+        end = _closing(text, start)
+        if end is not None:
+            return text[start:end].replace("\n", " ")
+        text += "\n" + _prepared(lines[following], expand)
+    end = _closing(text, start)
+    return text[start:end].replace("\n", " ") if end is not None else line[start:start + 2000]
 
 
 def _uncommented(line: str) -> str:
@@ -277,9 +363,9 @@ def _sections(shown: list[str], headings: list, first: int, last: int) -> list[S
     return sections
 
 
-def _linked(folder: str, path: str, name: str, what: str) -> str:
-    """The file an ``\\input``, ``\\include`` or ``\\bibliography`` names, as a link from the collection's folder
-    (LaTeX reads them from the main file's folder: the one this file is in, for a main file). A name without an
+def _linked(folder: str, name: str, what: str) -> str:
+    """The file an ``\\input``, ``\\include`` or ``\\bibliography`` names, read from ``folder``, as a link from the
+    collection's folder (LaTeX reads them from the main file's folder: _folders). A name without an
     ending takes LaTeX's: '.tex', '.bib' for a bibliography (``\\bibliography{refs,more}`` names the first only)."""
     name = name.split(",")[0].strip()
     if "." not in name.rsplit("/", 1)[-1]:

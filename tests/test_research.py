@@ -115,10 +115,10 @@ def test_a_tex_file_is_a_note_by_its_sections_without_comments_or_preamble_its_c
     assert doc.meta["links"] == ["/thesis/chapters/related.tex"], doc.meta
 
 
-def test_a_bib_or_tex_beside_the_pdf_of_its_name_does_not_stand_for_it():
-    """refs.bib lists what the paper cites; paper.tex typesets paper.pdf: the PDF is read as well, where a note of
-    its name beside it (paper.md) would stand for it."""
-    assert converted_pdfs({"paper.pdf", "paper.bib", "draft.pdf", "draft.tex"}) == {}
+def test_a_bib_beside_the_pdf_of_its_name_does_not_stand_for_it_a_tex_does():
+    """refs.bib lists what the paper cites: the PDF is read as well, where a note of its name beside it (paper.md)
+    would stand for it; draft.tex typesets draft.pdf: read too, it put the thesis twice in results."""
+    assert converted_pdfs({"paper.pdf", "paper.bib", "draft.pdf", "draft.tex"}) == {"draft.tex": "draft.pdf"}
     assert converted_pdfs({"paper.pdf", "paper.md"}) == {"paper.md": "paper.pdf"}
 
 
