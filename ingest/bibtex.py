@@ -24,6 +24,7 @@ from ingest.latex import unlatex
 
 ENTRY = re.compile(r"@[ \t]*([A-Za-z]+)[ \t]*([{(])")
 NEXT_ENTRY = re.compile(r"\n[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]")
+KEYED_ENTRY = re.compile(r"\n[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(][ \t]*[^\s,{}()\"=#%]+[ \t]*,")
 FIELD_NAME = re.compile(r"\s*([A-Za-z][\w\-:.+]*)\s*=\s*")
 BARE = re.compile(r"[\w\-:.+/']+")
 MONTHS = {"jan": "January", "feb": "February", "mar": "March", "apr": "April", "may": "May", "jun": "June",
@@ -34,13 +35,49 @@ SPACES = re.compile(r"\s+")
 SHOWN = ("journal", "journaltitle", "booktitle", "publisher", "school", "institution", "series", "volume",
          "number", "pages", "edition", "keywords", "doi", "isbn", "issn", "url", "eprint", "note")
 LABELS = {"journaltitle": "Journal", "booktitle": "In", "doi": "DOI", "isbn": "ISBN", "issn": "ISSN", "url": "URL"}
+# a field the entry a crossref names does not give the one naming it: its own title is the other's booktitle
+NOT_INHERITED = {"title", "crossref", "file", "abstract", "keywords", "ids", "key", "doi", "url", "isbn", "note",
+                 "pages", "eprint", "annotation", "shorttitle"}
 WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
 MAX_ENTRY_CHARS = 200_000  # an entry no closing brace ends (within this) ends at the next '@' line
 
 
 def parse_bibtex(path: str, text: str) -> Document:
-    strings = dict(MONTHS)
+    entries = list(_entries(text))
+    by_key = {key.lower(): fields for _, key, fields, _, _ in entries if key}
     sections, links = [], set()
+    for kind, key, fields, start_line, end_line in entries:
+        fields = _crossref(kind, fields, by_key)
+        section = _entry(kind, key, fields)
+        if section is None:
+            continue
+        section.start_line, section.end_line = start_line, end_line
+        sections.append(section)
+        links.update(_files(fields.get("file", "")))
+    by_name = {link[1:] for link in links if link.startswith("*")}
+    return Document(kind="note", title=path.rsplit("/", 1)[-1], sections=sections,
+                    meta={"links": sorted(by_name | {link for link in links if not link.startswith("*")}),
+                          "wiki_links": sorted(by_name)})
+
+
+def _crossref(kind: str, fields: dict[str, str], by_key: dict[str, dict[str, str]]) -> dict[str, str]:
+    """An entry's fields with those it lacks taken from the entry its ``crossref`` names, as BibTeX takes them: an
+    ``@inproceedings`` of ``crossref = {conf2019}`` has its proceedings' year, publisher and editors, and their
+    title as its booktitle ('In: …'). Without them its passage had no year nor venue: 'the CHI 2019 paper on …'
+    found nothing."""
+    parent = by_key.get(fields.get("crossref", "").strip().strip("{}").lower())
+    if parent is None or parent is fields:
+        return fields
+    taken = {name: value for name, value in parent.items() if name not in NOT_INHERITED and name not in fields}
+    if "title" in parent and "booktitle" not in fields and kind not in ("book", "proceedings", "collection"):
+        taken["booktitle"] = parent["title"]
+    return {**fields, **taken}
+
+
+def _entries(text: str):
+    """(kind, citekey, fields, first line, last line) of each entry of ``text``, ``@string``s read into the
+    values after them."""
+    strings = dict(MONTHS)
     at = 0
     counted, line = 0, 1  # the line at offset ``counted``: lines are counted on from the last entry, once
     while True:
@@ -59,20 +96,10 @@ def parse_bibtex(path: str, text: str) -> Document:
                 strings[name.lower()] = value
             continue
         key, _, rest = body.partition(",")
-        fields = dict(_fields(rest, strings))
-        section = _entry(kind, key.strip(), fields)
-        if section is None:
-            continue
         line += text.count("\n", counted, found.start())
         counted = found.start()
-        section.start_line = line
-        section.end_line = line + text.count("\n", found.start(), max(found.start(), end - 1))
-        sections.append(section)
-        links.update(_files(fields.get("file", "")))
-    by_name = {link[1:] for link in links if link.startswith("*")}
-    return Document(kind="note", title=path.rsplit("/", 1)[-1], sections=sections,
-                    meta={"links": sorted(by_name | {link for link in links if not link.startswith("*")}),
-                          "wiki_links": sorted(by_name)})
+        yield (kind, key.strip(), dict(_fields(rest, strings)), line,
+               line + text.count("\n", found.start(), max(found.start(), end - 1)))
 
 
 def bibtex_headings(text: str) -> list[tuple[int, int, str]]:
@@ -104,8 +131,11 @@ def _entry_end(text: str, start: int, closing: str) -> int:
             quoted = not quoted
         elif char == ")" and closing == ")" and depth == 0 and not quoted:
             return at + 1
-        elif char == "\n" and NEXT_ENTRY.match(text, at):
-            return at  # an entry never closed (a brace left open in it): the next one begins
+        elif char == "\n" and (NEXT_ENTRY if depth <= 0 else KEYED_ENTRY).match(text, at):
+            # an entry never closed (a brace left open in it): the next one begins. Inside a value, only a line
+            # beginning an entry by its citekey ('@article{smith2020,') does: an abstract's line '@article{ is how
+            # entries begin' ended the entry there, the rest of its fields lost and a junk entry made of its words
+            return at
         at += 1
     following = NEXT_ENTRY.search(text, start)
     return following.start() if following else len(text)
@@ -184,7 +214,7 @@ def _entry(kind: str, key: str, fields: dict[str, str]) -> Section | None:
     people = _names(fields.get("author") or fields.get("editor") or "")
     year = shown.get("year") or shown.get("date", "")[:4]
     if people or year:
-        lines.append(", ".join(people) + (f" ({year})" if year else ""))
+        lines.append((", ".join(people) + (f" ({year})" if year else "")).strip())  # ' (2019)' of proceedings
     for name in SHOWN:
         if shown.get(name):
             lines.append(f"{LABELS.get(name, name.capitalize())}: {shown[name]}")

@@ -4,6 +4,7 @@ value; a CSV's stray quotes and one column of sentences; a defaults file saying 
 settings."""
 from __future__ import annotations
 
+from ingest.bibtex import parse_bibtex
 from ingest.discover import walk
 from ingest.files import read_and_parse
 from ingest.latex import parse_latex
@@ -62,3 +63,39 @@ def test_the_pdf_latex_typeset_beside_its_tex_is_its_attachment_not_read_twice(t
     assert [(f.path, f.attachment) for f in walk(tmp_path)] == [
         ("refs.bib", None), ("refs.pdf", None), ("thesis/main.tex", "thesis/main.pdf")]
     assert read_and_parse(tmp_path, "thesis/main.tex").doc.meta["attachments"] == ["thesis/main.pdf"]
+
+
+LIBRARY = r"""@InProceedings{lee2019child,
+  author   = {Lee, Kenton},
+  title    = {A Child Paper},
+  crossref = {conf2019},
+  pages    = {1--10},
+}
+
+@Proceedings{conf2019,
+  title     = {Proceedings of the Conference on Things},
+  year      = {2019},
+  publisher = {ACM},
+  doi       = {10.1145/0000},
+}
+"""
+
+
+def test_an_entry_takes_what_it_lacks_from_the_entry_its_crossref_names():
+    child, parent = parse_bibtex("refs.bib", LIBRARY).sections
+    assert child.text == ("@lee2019child (inproceedings)\nA Child Paper\nKenton Lee (2019)\n"
+                          "In: Proceedings of the Conference on Things\nPublisher: ACM\nPages: 1–10"), child.text
+    assert "DOI" not in child.text  # the proceedings' own DOI is not the paper's
+    assert parent.text.startswith("@conf2019 (proceedings)\nProceedings of the Conference on Things\n(2019)")
+
+
+def test_a_line_starting_like_an_entry_inside_a_value_does_not_end_the_entry():
+    bib = ("@article{smith2020,\n  title = {Graphs},\n  abstract = {We describe the format.\n"
+           "@article{ is how entries begin}, and so on.},\n  year = 2020,\n}\n@book{doe2019, title = {Other}}\n")
+    entries = parse_bibtex("refs.bib", bib).sections
+    assert [s.heading_path for s in entries] == [["smith2020"], ["doe2019"]]
+    assert "Graphs\n(2020)\nWe describe the format. @article is how entries begin, and so on." in entries[0].text
+    assert (entries[0].start_line, entries[0].end_line) == (1, 6)
+    # a brace left open still costs its entry alone: the next line beginning an entry by its key begins one
+    broken = "@article{a,\n  title = {Open\n}\n@book{b, title = {Other}}\n"
+    assert [s.heading_path for s in parse_bibtex("refs.bib", broken).sections] == [["a"], ["b"]]
