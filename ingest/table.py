@@ -97,6 +97,10 @@ def parse_table(path: str, text: str) -> Document:
 # file perhaps begun by a line 'sep=;' saying so
 EXCEL_SEPARATOR = re.compile(r"sep=(.)\r?\n?$")
 SAMPLE_LINES, SAMPLE_CHARS = 50, 64 * 1024  # of a CSV's first records, read for its delimiter
+# A CSV of one column of sentences is read with a delimiter no text holds (the unit separator): its commas separate
+# nothing. It is one when under STEADY_TABLE of its records are of as many cells as most, and SPACED_MARKS of its
+# commas are followed by a space.
+ONE_COLUMN, STEADY_TABLE, SPACED_MARKS = "\x1f", 0.8, 0.8
 
 
 def _delimiter(name: str, text: str) -> tuple[str, str, int]:
@@ -113,7 +117,20 @@ def _delimiter(name: str, text: str) -> tuple[str, str, int]:
         return said.group(1), text[len(line):], 2
     sample = text[:SAMPLE_CHARS]
     sample = sample[:sample.rfind("\n") + 1 or len(sample)]
-    return max((",", ";", "\t"), key=lambda mark: (_steady(sample, mark), mark == ",")), text, 1
+    mark = max((",", ";", "\t"), key=lambda mark: (_steady(sample, mark), mark == ","))
+    return (ONE_COLUMN if _one_column(sample, mark) else mark), text, 1
+
+
+def _one_column(sample: str, mark: str) -> bool:
+    """Whether a CSV is one column of sentences, their commas no separators: its first line holds none, the lines
+    below hold them unsteadily (not as many in most), each followed by a space as prose writes it. 'Quotes' above
+    'Hello, world' had 'Hello | world' as its column names, the first line a title, each sentence cut at its
+    commas."""
+    lines = [line for line in sample.splitlines()[:SAMPLE_LINES] if line.strip()]
+    if not lines or mark in lines[0] or _steady("\n".join(lines[1:]), mark) >= STEADY_TABLE:
+        return False
+    marks = sum(line.count(mark) for line in lines)
+    return marks > 0 and sum(line.count(mark + " ") for line in lines) >= SPACED_MARKS * marks
 
 
 def _steady(sample: str, mark: str) -> float:
@@ -137,28 +154,48 @@ def _records(text: str, delimiter: str, quoting: int = csv.QUOTE_MINIMAL, first:
     CELL_CHARS, or past the csv module's field limit the whole file refused. The rest of the file, from that record
     on, is read with quotes as plain marks. Raises Skip."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, quoting=quoting)
-    held, start = None, 1
+    held, start, width, lines = None, 1, 0, None
     try:
         for row in reader:
             if held is not None:
-                yield held
+                yield from _unquoted(held, width, lines, delimiter, first)
+            width = width or len(row)  # the header's
             held = (row, start + first - 1, max(start, reader.line_num) + first - 1)
+            if reader.line_num - start >= 2 and lines is None:  # a cell over three lines or more: perhaps stray
+                lines = io.StringIO(text, newline="").readlines()
             start = reader.line_num + 1
     except csv.Error as error:
         if quoting == csv.QUOTE_NONE or "field larger than field limit" not in str(error):
             raise Skip(f"not a readable {'TSV' if delimiter == chr(9) else 'CSV'} table: line "
                        f"{reader.line_num + first - 1}: {error}") from None
         if held is not None:
-            yield held
+            yield from _unquoted(held, width, lines, delimiter, first)
     else:
         if held is None:
             return
         if held[2] == held[1] or quoting == csv.QUOTE_NONE or not _unclosed(_from_line(text, held[1] - first + 1),
                                                                            delimiter):
-            yield held
+            yield from _unquoted(held, width, lines, delimiter, first)
             return
         start = held[1] - first + 1
     yield from _records(_from_line(text, start), delimiter, csv.QUOTE_NONE, start + first - 1)
+
+
+def _unquoted(record: tuple, width: int, lines: list[str] | None, delimiter: str, first: int):
+    """``record``, or the records its lines are when two stray quotes made it: a record over three lines or more,
+    each of them as many cells as the header read with quotes as plain marks ('TV,"55,Big screen' … 'Phone,6",small':
+    the rows between the quotes were one cell of one row, a search for 'Monitor' finding a row of TVs)."""
+    row, start, end = record
+    if end - start < 2 or width < 2 or lines is None:
+        yield record
+        return
+    own = lines[start - first:end - first + 1]
+    rows = list(csv.reader(own, delimiter=delimiter, quoting=csv.QUOTE_NONE))
+    if len(rows) != len(own) or any(len(cells) != width for cells in rows):
+        yield record
+        return
+    for at, cells in enumerate(rows):
+        yield cells, start + at, start + at
 
 
 def _from_line(text: str, line: int) -> str:

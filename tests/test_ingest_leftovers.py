@@ -8,6 +8,7 @@ from ingest.bibtex import parse_bibtex
 from ingest.discover import walk
 from ingest.files import read_and_parse
 from ingest.latex import parse_latex
+from ingest.parse import parse_file
 from tests.conftest import write_tree
 
 THESIS = r"""\documentclass{report}
@@ -99,3 +100,26 @@ def test_a_line_starting_like_an_entry_inside_a_value_does_not_end_the_entry():
     # a brace left open still costs its entry alone: the next line beginning an entry by its key begins one
     broken = "@article{a,\n  title = {Open\n}\n@book{b, title = {Other}}\n"
     assert [s.heading_path for s in parse_bibtex("refs.bib", broken).sections] == [["a"], ["b"]]
+
+
+def test_two_stray_quotes_do_not_make_the_rows_between_them_one_cell():
+    text = 'Item,Size,Notes\nTV,"55,Big screen\nMonitor,27,4K\nLaptop,14,light\nPhone,6",small\nTablet,10,ok\n'
+    doc = parse_file("devices.csv", text.encode())
+    assert [(s.text, s.start_line, s.end_line) for s in doc.sections] == [
+        ('TV | "55 | Big screen', 2, 2), ("Monitor | 27 | 4K", 3, 3), ("Laptop | 14 | light", 4, 4),
+        ('Phone | 6" | small', 5, 5), ("Tablet | 10 | ok", 6, 6)]
+    # a cell of several lines quoted as it should be stays one cell
+    text = 'Name,Address,Phone\nAna,"12 Main St, Apt 4\nSpringfield, IL\nUSA",555\nBob,"1 Elm St",556\n'
+    assert [s.text for s in parse_file("people.csv", text.encode()).sections] == [
+        "Ana | 12 Main St, Apt 4 Springfield, IL USA | 555", "Bob | 1 Elm St | 556"]
+
+
+def test_a_one_column_csv_of_sentences_is_read_whole_not_cut_at_its_commas():
+    text = "Quotes\nHello, world\nLife is good, isn't it\nNo comma here\nOne, two, three\n"
+    doc = parse_file("quotes.csv", text.encode())
+    assert doc.meta["columns"] == "Quotes"
+    assert [(s.text, s.start_line) for s in doc.sections] == [
+        ("Hello, world", 2), ("Life is good, isn't it", 3), ("No comma here", 4), ("One, two, three", 5)]
+    # a table under a title, and one written with a space after its commas, are still cut into cells
+    doc = parse_file("budget.csv", b"Budget 2024\nItem, Cost, Owner\nDesk, 200, Ana\nChair, 90, Bob\n")
+    assert doc.meta["columns"] == "Item | Cost | Owner"

@@ -91,7 +91,7 @@ def test_a_title_line_above_a_csv_header_is_no_column_name():
     # a one-column list whose line holds a comma is no title and header
     doc = parse_file("tasks.csv", b"Tasks\nBuy milk, eggs\nCall Ana\n")
     assert doc.meta["columns"] == "Tasks"
-    assert [s.text for s in doc.sections] == ["Buy milk | eggs", "Call Ana"]
+    assert [s.text for s in doc.sections] == ["Buy milk, eggs", "Call Ana"]  # one column: its comma no separator
 
 
 @pytest.mark.parametrize("path, text", [
