@@ -87,8 +87,8 @@ END_DOCUMENT = re.compile(r"^[^%\n]*\\end\s*\{document\}", re.MULTILINE)
 LINKED = re.compile(r"\\(input|include|subfile|bibliography|addbibresource)\s*\{([^{}\n]{0,2000})\}")
 # a macro of no argument: '\newcommand{\sift}{Sift}', '\newcommand\sift{\textsc{Sift}\xspace}', '\def\sift{Sift}'
 # (one taking arguments, '\newcommand{\x}[1]{…}', is not expanded: its name goes as any command's does)
-DEFINITION = re.compile(r"\\(?:(?:re|provide)?newcommand\*?\s*(?:\{\s*\\([A-Za-z]+)\s*\}|\\([A-Za-z]+))|def\s*\\([A-Za-z]+))"
-                        r"\s*\{")
+DEFINITION = re.compile(r"\\(?:(?:re|provide)?newcommand\*?\s*(?:\{\s*\\([A-Za-z]+)\s*\}|\\([A-Za-z]+))"
+                        r"|def\s*\\([A-Za-z]+))\s*\{")
 MACRO_CHARS = 500  # of a macro's text, at most
 MACRO_GROWTH = 20_000  # characters a line's macros add to it, at most
 HEADING_LINES = 4  # a heading's argument is read over this many lines at most ('\section{A long title that\n goes on}')
