@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 
 import yaml
 
@@ -29,6 +30,7 @@ DATA_SET_LINES = 30  # of a data set's first lines indexed: its first records, t
 # Slack channel's day are read whole (as their first 30 lines, a search found no later message)
 PROSE_SHARE = 0.25
 PROSE_SAMPLE = 1000  # of an array's first records looked at for prose
+ROW_SHARE = 0.8  # of named YAML records like a table's rows (ingest.data_sets._rows) that make them a data set
 
 
 def _prose(records: list) -> bool:
@@ -44,6 +46,20 @@ def _says(value, depth: int) -> bool:
         return len(value.split()) >= PROSE_WORDS
     items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
     return depth < 8 and any(_says(item, depth + 1) for item in items)
+
+
+def _rows(records: list[dict]) -> bool:
+    """Whether named records are a table's rows, as Rails' fixtures are: most of them (ROW_SHARE) of the usual keys
+    (those of half the records or more) and of values, not lists and mappings. A CI file's 120 jobs, a service's
+    settings (each its own keys, scripts and rules) were a data set, its first 30 lines all a search found."""
+    sample = records[:PROSE_SAMPLE]
+    keys = [[key for key in record if isinstance(key, str)] for record in sample]
+    counts = Counter(key for own in keys for key in own)
+    usual = {key for key, count in counts.items() if 2 * count >= len(sample)}
+    rows = sum(bool(own) and 2 * sum(key in usual for key in own) >= len(own)
+               and 3 * sum(isinstance(record[key], (dict, list)) for key in own) <= len(own)
+               for record, own in zip(sample, keys))
+    return rows >= ROW_SHARE * len(sample)
 
 
 def data_set_records(suffix: str, text: str) -> int:
@@ -62,7 +78,7 @@ def data_set_records(suffix: str, text: str) -> int:
         if cassette is not None and all(isinstance(item, dict) for item in cassette):
             return len(cassette)
         if len(value) >= DATA_SET_RECORDS and all(isinstance(item, dict) for item in value.values()) \
-                and not _prose(list(value.values())):  # a site's _data/authors.yml of bios is read whole
+                and not _prose(list(value.values())) and _rows(list(value.values())):  # _data/authors.yml of bios
             return len(value)  # Rails' fixtures: a record under each name
     arrays = [value] if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else []
     return max((len(array) for array in arrays if isinstance(array, list) and len(array) >= DATA_SET_RECORDS
