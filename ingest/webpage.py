@@ -49,6 +49,8 @@ CLOSES_P = {"address", "article", "aside", "blockquote", "center", "details", "d
             "hgroup", "hr", "li", "listing", "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table",
             "ul", "xmp"}
 CELL_ENDS = {"td", "th", "tr", "tbody", "thead", "tfoot"}
+# elements a <p> outside them is not ended from (HTML's 'button scope'): a block inside a button's or a cell's
+P_SCOPE = {"button", "table", "td", "th", "caption", "template", "object", "applet", "marquee", "html"}
 IN_HEAD = {"title", "meta", "link", "style", "script", "noscript", "base", "template", "basefont", "bgsound"}
 ENDED_BY = {"p": CLOSES_P, "li": {"li"}, "dt": {"dt", "dd"}, "dd": {"dt", "dd"}, "td": CELL_ENDS, "th": CELL_ENDS,
             "tr": {"tr", "tbody", "thead", "tfoot"}, "option": {"option", "optgroup"}, "optgroup": {"optgroup"}}
@@ -186,7 +188,15 @@ class _Reader(HTMLParser):
 
     def _end_implied(self, tag: str) -> None:
         """End the open elements inside the skipped one (it too) that the start tag ``tag`` ends: a <li> an open
-        <li>, a block an open <p>, anything but what a <head> holds the <head>."""
+        <li>, a block an open <p>, anything but what a <head> holds the <head>. A block ends a <p> with what is left
+        open inside it too ('<p class="footer"><span>© 2024' then '<div>': the rest of the page was in the footer)."""
+        if tag in CLOSES_P and self.open_names["p"] and not any(self.open_names[name] for name in P_SCOPE):
+            # (none of P_SCOPE open: what the <p> holds is popped, each element once, never searched for nothing)
+            while True:
+                last = self.skipping[-1]
+                self._unskip(1)
+                if last == "p":
+                    break
         while self.skipping:
             last = self.skipping[-1]
             if tag in ENDED_BY.get(last, ()) or (last == "head" and tag not in IN_HEAD):

@@ -149,3 +149,12 @@ def test_a_yaml_mapping_of_many_settings_records_is_read_whole():
     fixtures = "".join(f"invoice_{i}:\n  customer: customer_{i % 40}\n  amount_cents: {i * 7}\n  currency: EUR\n"
                        f"  lines: [{i}, {i + 1}]\n  notes: {'y' * 500}\n" for i in range(150))
     assert parse_code("test/fixtures/invoices.yml", fixtures).meta["rows"] == 150  # a table's rows: a data set
+
+
+def test_a_block_ends_a_skipped_paragraph_with_what_it_left_open():
+    """A browser ends '<p class="footer">' at the next block, with the '<span>' left open inside it: the rest of
+    the page was read as inside the footer, and skipped."""
+    page = ("<html><head><title>T</title></head><body><p class=footer><span>© 2024\n<div>Main content kangaroo</div>"
+            "\n<p class=footer>x<button><div>in the button</div></button><p>After</p></body></html>")  # not out of it
+    doc = parse_file("page.html", page.encode())
+    assert [s.text for s in doc.sections] == ["Main content kangaroo\nAfter"], doc.sections
