@@ -183,10 +183,11 @@ def _records(text: str, delimiter: str, quoting: int = csv.QUOTE_MINIMAL, first:
 
 def _unquoted(record: tuple, width: int, lines: list[str] | None, delimiter: str, first: int):
     """``record``, or the records its lines are when two stray quotes made it: a record over three lines or more,
-    each of them as many cells as the header read with quotes as plain marks ('TV,"55,Big screen' … 'Phone,6",small':
-    the rows between the quotes were one cell of one row, a search for 'Monitor' finding a row of TVs)."""
+    each of them as many cells as the header (three or more: of two, a quoted description of lines of a comma each
+    would pass) read with quotes as plain marks ('TV,"55,Big screen' … 'Phone,6",small': the rows between the quotes
+    were one cell of one row, a search for 'Monitor' finding a row of TVs)."""
     row, start, end = record
-    if end - start < 2 or width < 2 or lines is None:
+    if end - start < 2 or width < 3 or lines is None:
         yield record
         return
     own = lines[start - first:end - first + 1]
