@@ -180,17 +180,17 @@ def _read(text: str, links: list) -> tuple[str, int, int, list[str], list]:
     macros = _macros(COMMENT.sub(r"\1", text)) if "command" in text or "\\def" in text else {}
     expand = _expander(macros)
     if begin:
-        title = _title(expand(text[:begin.start()]))
+        title = _title(text[:begin.start()], expand)
     shown, headings = _read_lines(lines, first, last, links, expand)
     return title, first, last, shown, headings
 
 
-def _title(preamble: str) -> str:
+def _title(preamble: str, expand) -> str:
     found = TITLE.search(COMMENT.sub(r"\1", preamble))
     if not found:
         return ""
     argument = _braced(COMMENT.sub(r"\1", preamble), found.end())
-    return unlatex(argument.replace("\n", " ")).strip()
+    return unlatex(expand(argument.replace("\n", " "))).strip()
 
 
 def _macros(text: str) -> dict[str, str]:
