@@ -158,3 +158,9 @@ def test_a_block_ends_a_skipped_paragraph_with_what_it_left_open():
             "\n<p class=footer>x<button><div>in the button</div></button><p>After</p></body></html>")  # not out of it
     doc = parse_file("page.html", page.encode())
     assert [s.text for s in doc.sections] == ["Main content kangaroo\nAfter"], doc.sections
+
+
+def test_an_office_owner_file_is_an_editors_temp_file(tmp_path):
+    """Word and Excel write '~$report.docx' (162 bytes, no document) beside a document open in them."""
+    write_tree(tmp_path, {"~$report.md": "owner", "docs/~$budget.md": "owner", "~$old/x.md": "# X", "a.md": "# A"})
+    assert [f.path for f in walk(tmp_path)] == ["a.md", "~$old/x.md"]  # a folder of that name is read
