@@ -9,7 +9,7 @@ import pytest
 
 from search.query.engine import Engine
 from search.query.inflection import latin_forms, query_languages, russian_forms
-from search.query.keyword import distinct_forms
+from search.query.keyword import distinct_forms, held_forms
 from search.query.text import index_form, normalise, query_words, written_words
 from tests.conftest import ingest, write_tree
 
@@ -121,6 +121,30 @@ def test_german_and_italian_words_find_the_notes_that_write_them_in_other_forms(
         assert [hit.path for hit in answer.hits][:1] == [expected], query
         assert not [w for w in answer.unmatched if w["word"].lower() in ("rechnung", "ricerche")], answer.unmatched
     assert [hit.path for hit in latin_engine.search("queue", mode="keyword").hits] == ["other.md"]
+
+
+def test_a_word_no_passage_holds_is_looked_up_in_the_forms_the_index_holds(latin_engine):
+    """'ricerche clienti' shows no language (no accent, no telltale word), so 'ricerche' was looked up as written
+    only, which no note holds: the spelling note named it and the note saying 'ricerca' ranked by 'clienti' alone.
+    A word no passage holds is now looked up in its German, Spanish, Italian, Portuguese forms that some passage
+    holds; a word the index holds ('queue', 'retries') gets none, so English queries search as before."""
+    for query, expected, marked in [("ricerche", "ricerca.md", "**ricerca**"),
+                                     ("rechnung bezahlt", "rechnungen.md", "**Rechnungen**")]:
+        answer = latin_engine.search(query, mode="keyword")
+        assert [hit.path for hit in answer.hits][:1] == [expected], query
+        assert not answer.unmatched, (query, answer.unmatched)
+        assert marked in answer.hits[0].snippet, answer.hits[0].snippet
+    answer = latin_engine.search("queue retrying uploadz", mode="keyword")
+    assert [hit.path for hit in answer.hits] == ["other.md"]
+    assert [w["word"] for w in answer.unmatched] == ["uploadz"]
+
+
+def test_held_forms_asks_the_index_only_of_words_it_holds_nowhere():
+    held = {"ricerca": 3, "queue": 5, "clienti": 2}
+    tokens = lambda words: [(w,) for w in words]  # noqa: E731  (no stemming: the words are their own tokens)
+    assert held_forms("ricerche clienti", tokens, lambda t: held.get(t, 0)) == {"ricerche": ["ricerca"]}
+    assert held_forms("queue clienti", tokens, lambda t: held.get(t, 0)) == {}
+    assert held_forms("ricerche della clientela", tokens, lambda t: held.get(t, 0)) == {}  # Italian: in query_words
 
 
 def test_french_and_italian_elisions_are_no_words_of_their_own():

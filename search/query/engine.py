@@ -462,6 +462,8 @@ class Engine:
         if postings is not None:
             content = question.content(query)
             words = query_words(content)[:keyword.MAX_TERMS]
+            words += [form for forms in keyword.held_forms(content, functools.partial(postings.tokens, conn),
+                                                          postings.documents).values() for form in forms]
             found = keyword.distinct_forms(words, postings.tokens(conn, words), set(written_words(content)))
             terms = [t[0] if len(t) == 1 else Phrase(w) for w, t in found if t]
             return postings.search(terms, depth, filters, conn)
@@ -915,7 +917,14 @@ def _stem_matches(conn, query: str, words: set[str]) -> Callable[[str], bool] | 
     except sqlite3.Error:  # a scratch table this connection cannot make: mark as before
         return None
     wanted = {token for found in tokens[:len(asked)] for token in found}
-    refused = {word for word, found in zip(loose, tokens[len(asked):]) if found and not wanted.intersection(found)}
+    of_word = dict(zip(loose, tokens[len(asked):]))
+    refused = {word for word, found in of_word.items() if found and not wanted.intersection(found)}
+    if refused:  # 'fatture' for 'fattura', searched by that form (``keyword.held_forms``)
+        held = keyword.held_forms(query, functools.partial(tokenize, conn),
+                                  functools.partial(queries.term_documents, conn))
+        forms = [form for its in held.values() for form in its]
+        wanted.update(token for found in (tokenize(conn, forms) if forms else []) for token in found)
+        refused = {word for word in refused if not wanted.intersection(of_word[word])}
     return lambda word: word not in refused
 
 

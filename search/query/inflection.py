@@ -103,6 +103,8 @@ _ENGLISH_LOANWORDS = frozenset(
     "café cafés résumé résumés cliché clichés fiancé fiancée naïve déjà touché protégé entrée entrées décor soufflé "
     "pokémon rosé sauté purée exposé passé façade façades jalapeño jalapeños piñata piñatas crème brûlée".split())
 MIN_LATIN_STEM = 4  # 'casa' as 'cas-', not 'per' as 'p-'
+# the languages a query that shows none is looked up in, for a word no passage holds (keyword.held_forms)
+GUESSED = frozenset({"de", "es", "it", "pt"})
 
 
 def query_languages(query: str) -> frozenset[str]:

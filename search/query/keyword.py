@@ -16,11 +16,15 @@ from typing import Callable
 from search.index import queries
 from search.query import question
 from search.query.filters import Filters
+from search.query.inflection import GUESSED, latin_forms, query_languages
 from search.query.postings import tokenize
-from search.query.text import query_words, written_words
+from search.query.text import normalise, query_words, written_words
 
 WEIGHTS = (2.0, 1.0, 1.0)  # (tuned on SciFact: 0.689 vs 0.680 for 4,2,1) title (+ aliases, tags), heading path, body
 MAX_TERMS = 64
+# a word no passage holds is looked up in its forms (``held_forms``) from this many letters: a shorter one is more
+# likely an English typo than another language's form ('baise' of a SciFact claim, for 'base', found 'bais')
+GUESSED_LETTERS = 6
 COMMON = 0.25  # a term in more than this share of chunks is "common"
 BY_MEANING = "results are by meaning only, scored by similarity as in mode 'semantic'"  # hybrid, no keyword ranking
 
@@ -30,6 +34,8 @@ def match_expression(conn: sqlite3.Connection, query: str, total_chunks: int) ->
     words = query_words(query)[:MAX_TERMS]
     if not words:
         return None
+    words += [form for forms in held_forms(query, functools.partial(tokenize, conn),
+                                           functools.partial(queries.term_documents, conn)).values() for form in forms]
     if len(words) > len(written := written_words(query)):  # another form of a word: once per token
         words = [word for word, _ in distinct_forms(words, tokenize(conn, words), set(written))]
     terms = ['"' + w.replace('"', '""') + '"' for w in words]
@@ -37,6 +43,23 @@ def match_expression(conn: sqlite3.Connection, query: str, total_chunks: int) ->
         common = _common(conn, words, total_chunks)
         terms = [t for w, t in zip(words, terms) if w not in common]
     return " OR ".join(terms)
+
+
+def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]], documents: Callable[[str], int]
+               ) -> dict[str, list[str]]:
+    """{a word of the query no passage holds: its forms some passage holds} of a query that shows no language
+    (``inflection.query_languages``), its German, Spanish, Italian and Portuguese forms (``latin_forms``) asked of the
+    index (``tokens`` of words, ``documents`` holding a token): 'ricerche clienti' found no note saying 'ricerca',
+    as neither word shows Italian. An English word the index holds gets nothing, as before."""
+    if query_languages(normalise(query)):  # its language's forms are in query_words already
+        return {}
+    written = written_words(query)[:MAX_TERMS]
+    written = [w for w in written if len(w) >= GUESSED_LETTERS]
+    absent = [w for w, t in zip(written, tokens(written) if written else []) if len(t) == 1 and not documents(t[0])]
+    guessed = {word: latin_forms(word, GUESSED) for word in absent}
+    forms = list(dict.fromkeys(form for its in guessed.values() for form in its))
+    held = {form for form, t in zip(forms, tokens(forms) if forms else []) if len(t) == 1 and documents(t[0])}
+    return {word: found for word, its in guessed.items() if (found := [form for form in its if form in held])}
 
 
 def distinct_forms(words: list[str], tokens: list[tuple[str, ...]], written: set[str]

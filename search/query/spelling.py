@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from search.index import queries
 from search.index.status import count
 from search.query.dates import date_forms
-from search.query.keyword import BY_MEANING, MAX_TERMS, WEIGHTS
+from search.query.keyword import BY_MEANING, MAX_TERMS, WEIGHTS, held_forms
 from search.query.postings import COLUMNS, Postings, tokenize
 from search.query.text import (CJK_RANGES, CJK_RUN, KATAKANA_WORD, WORD, normalise, other_scripts, query_pieces,
                                simplified, split_scripts)
@@ -78,6 +78,9 @@ def note(conn, query: str, postings: Postings | None, mode: str) -> Said | None:
     vocabulary = _Vocabulary(conn, postings)
     tokens = vocabulary.tokens([t for w in words for t in w.terms])
     absent = [w for w in words if _absent(w, tokens, vocabulary)]
+    if absent:  # 'ricerche' of a note saying 'ricerca', found by that form (``held_forms``)
+        found = held_forms(query, lambda ws: [vocabulary.tokens(ws)[w] for w in ws], vocabulary.documents)
+        absent = [w for w in absent if w.shown not in found]
     missing = [part for w in words for part in ([w] if w in absent else _missing_parts(w, tokens, vocabulary))]
     if not missing:
         return None
