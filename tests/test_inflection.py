@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from search.query.engine import Engine
-from search.query.inflection import latin_forms, query_languages, russian_forms
+from search.query.inflection import latin_forms, query_languages, russian_forms, surnames
 from search.query.keyword import distinct_forms, held_forms
 from search.query.text import index_form, normalise, query_words, written_words
 from tests.conftest import ingest, write_tree
@@ -38,6 +38,37 @@ def test_english_and_other_query_words_are_unchanged():
     assert query_words("running tests fast") == ["running", "tests", "fast"]
     # the written words first, then each word's forms, the most used ending of each first
     assert query_words("поиска договору")[:6] == ["поиска", "договору", "поиск", "договор", "поиски", "договора"]
+
+
+def test_a_vowel_that_comes_and_goes_and_a_surname():
+    assert {"ошибка", "ошибки", "ошибкой"} <= set(russian_forms("ошибок")) and "ошибок" in russian_forms("ошибка")
+    assert "рынка" in russian_forms("рынок") and "рынок" in russian_forms("рынку")
+    assert "копеек" in russian_forms("копейка") and "девушек" in russian_forms("девушки")
+    assert "отец" in russian_forms("отца") and "образца" in russian_forms("образец")
+    assert surnames("встреча с Ивановым, Иванов и Сергеев, договоров") == {"иванов", "сергеев"}
+    assert "иван" not in russian_forms("иванов", surname=True)
+    assert {"иванова", "ивановым"} <= set(russian_forms("иванов", surname=True))
+    assert "иван" not in query_words("отчет Иванов") and "ивановым" in query_words("отчет Иванов")
+    assert "договор" in query_words("договоров")  # not a surname: a noun's genitive plural
+
+
+NAMES = {
+    "иван.md": "# Иван\n\nИван Петрович приедет в понедельник с Иваном младшим.",
+    "иванов.md": "# Встреча\n\nДоговорились с Ивановым о сроках поставки.",
+    "журнал.md": "# Журнал\n\nСписок ошибок за неделю: таймауты и обрывы соединения.",
+}
+
+
+def test_a_surname_and_a_fleeting_vowel_find_their_notes(immediate, tmp_path, embedder):
+    """'Иванов' found the notes about Иван (its -ов cut off as a noun's genitive plural), and 'ошибка' did not find a
+    note listing 'ошибок' (the о of the genitive plural is in no other form)."""
+    ingest(write_tree(tmp_path / "notes", NAMES))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    engine.warm()
+    assert [hit.path for hit in engine.search("Иванов", mode="keyword").hits] == ["иванов.md"]
+    answer = engine.search("ошибка", mode="keyword")
+    assert [hit.path for hit in answer.hits] == ["журнал.md"] and not answer.unmatched
+    assert "**ошибок**" in answer.hits[0].snippet, answer.hits[0].snippet
 
 
 def test_yo_is_indexed_as_e():

@@ -34,7 +34,7 @@ from search.query import bibliography, copies, footnotes, fusion, keyword, quest
 from search.query.catalog import Catalog
 from search.query.dates import iso_dates, month_names_swapped, only_date
 from search.query.filters import Filters, empty_range
-from search.query.inflection import inflected_forms, query_languages
+from search.query.inflection import inflected_forms, query_languages, surnames
 from search.query.listing import data_rows
 from search.query.passages import Passages
 from search.query.postings import Phrase, Postings, tokenize
@@ -994,16 +994,16 @@ def _title_words(conn, asked: str, query: str, common: set[str]) -> str | None:
     if only_date(query):  # its year, month and day side by side
         return '"' + " ".join(written_words(asked)) + '"'
     words = [word for word in written_words(asked) if word not in common][:keyword.MAX_TERMS]
-    languages = query_languages(normalise(asked))
-    return "(" + " AND ".join(_either_script(w, languages) for w in words) + ")" if len(words) >= 2 else None
+    languages, names = query_languages(normalise(asked)), surnames(asked)
+    return "(" + " AND ".join(_either_script(w, languages, names) for w in words) + ")" if len(words) >= 2 else None
 
 
-def _either_script(word: str, languages: frozenset[str] = frozenset()) -> str:
+def _either_script(word: str, languages: frozenset[str] = frozenset(), names: frozenset[str] = frozenset()) -> str:
     """A query word as an FTS5 expression that a title written in either Chinese script matches ('会议' as
     '("会议" OR "會議")', as keyword search looks it up): '會議記錄 台北' put the note tagged 会议 first, and
     '2024年3月21日 会议' the meeting of that day tagged 會議 (6th before). Another language's word in any of its
     forms (``inflected_forms``): 'поиска документов' is the note titled 'Поиск документов'."""
-    forms = [word, *other_scripts(word)] if CJK_RUN.fullmatch(word) else [word, *inflected_forms(word, languages)]
+    forms = [word, *(other_scripts(word) if CJK_RUN.fullmatch(word) else inflected_forms(word, languages, names))]
     quoted = ['"' + form.replace('"', '""') + '"' for form in forms]
     return quoted[0] if len(quoted) == 1 else "(" + " OR ".join(quoted) + ")"
 

@@ -47,16 +47,44 @@ def fold_yo(text: str) -> str:
     return text.replace("ё", "е")
 
 
-def russian_forms(word: str) -> list[str]:
+# A surname of -ов, -ев, -ин (Иванов, Сергеев, Пушкин): declined as one, its -ов kept; the endings as HARD's
+SURNAME = ("", "а", "у", "ым", "е", "ой", "ы", "ых", "ыми")
+_SURNAME = re.compile("[\u0410-\u042f\u0401][\u0430-\u044f\u0451]{2,}(?:ов|ев|ёв|ин|ын)")
+
+
+def surnames(query: str) -> frozenset[str]:
+    """The folded words of ``query`` (as typed, not folded) that are surnames: of -ов, -ев, -ин, written with a
+    capital ('Иванов', not 'договоров'). As a noun, 'Иванов' was looked up as 'иван', 'ивана' …: its first name's."""
+    return frozenset(fold_yo(m.group().casefold()) for m in _SURNAME.finditer(query)
+                     if not query[m.end():m.end() + 1].isalpha())
+
+
+def _fleeting(stem: str, ending: str) -> list[str]:
+    """The forms of a noun's ``stem`` whose vowel comes and goes (``russian_forms``): 'ошибок' of 'ошибка', 'ошибка' …
+    of 'ошибок'; 'рынок', 'рынка'; 'образец', 'образца'. Only о and е before к and ц: not 'сосна' (сосен), 'день'."""
+    if not ending and len(stem) > MIN_STEM + 1 and re.search("[^аеёиоуыэюяйь][оеё][кц]$", stem):
+        bare = stem[:-2] + stem[-1]  # ошибок: ошибк-
+        return [bare + (_SPELLING.get(e[:1], e[:1]) + e[1:]) for e in HARD if e]
+    if ending and re.search("[^аеёиоуыэюяь][кц]$", stem):  # ошибк-а: ошибок; копейк-а: копеек; отц-а: отец
+        vowel = "е" if stem[-1] == "ц" or stem[-2] in "жшщчй" else "о"
+        return [(stem[:-2] if stem[-2] == "й" else stem[:-1]) + vowel + stem[-1]]
+    return []
+
+
+def russian_forms(word: str, surname: bool = False) -> list[str]:
     """Forms of the folded Russian ``word`` keyword search looks it up by besides the word itself: its е for ё
     first, then the forms of its stem ('поиска' gives 'поиск', 'поиску', 'поиском' …; 'полнотекстовым' gives
-    'полнотекстовый', 'полнотекстовая' …). A word of other letters gives []."""
+    'полнотекстовый', 'полнотекстовая' …), and of a noun whose vowel comes and goes ('ошибок' for 'ошибка'). A
+    ``surname`` (``surnames``) keeps its -ов: 'иванов' gives 'иванова', 'ивановым' …. A word of other letters
+    gives []."""
     if not CYRILLIC_WORD.fullmatch(word):
         return []
     if fold_yo(word) in STOP_WORDS:
         return [fold_yo(word)] if "ё" in word else []
     plain = fold_yo(word)
     found = [plain]
+    if surname:
+        return [form for form in dict.fromkeys(found + [plain + e for e in SURNAME]) if form != word]
     kinds = ((ADJECTIVE, ("ий",)),) if _HUSHED_ADJECTIVE.search(plain) else \
         ((FEMININE_SOFT, ("ь",)),) if plain.endswith("ость") else _KINDS  # a noun, no verb's -ть: новость, скорость
     for endings, cut in kinds:
@@ -65,6 +93,7 @@ def russian_forms(word: str) -> list[str]:
             continue
         stem = plain[:len(plain) - len(ending)]
         found += [stem + (_SPELLING.get(e[:1], e[:1]) + e[1:] if stem[-1] in _HUSHING else e) for e in endings]
+        found += _fleeting(stem, ending) if endings in (HARD, HARD + SOFT) else []
         break
     return [form for form in dict.fromkeys(found) if form != word]
 
@@ -149,9 +178,10 @@ def latin_forms(word: str, languages: frozenset[str]) -> list[str]:
     return [form for form in dict.fromkeys(found) if form not in (word, bare) and len(form) >= MIN_LATIN_STEM - 1]
 
 
-def inflected_forms(word: str, languages: frozenset[str]) -> list[str]:
-    """The other forms keyword search looks a folded query word up by (``russian_forms``, ``latin_forms``)."""
-    return russian_forms(word) or latin_forms(word, languages)
+def inflected_forms(word: str, languages: frozenset[str], names: frozenset[str] = frozenset()) -> list[str]:
+    """The other forms keyword search looks a folded query word up by (``russian_forms``, ``latin_forms``); ``names``:
+    the query's ``surnames``."""
+    return russian_forms(word, word in names) or latin_forms(word, languages)
 
 
 # A French or Italian elided word before its apostrophe: l'équipe, d'accord, qu'il, c'est, dell'anno, un'altra. Typed

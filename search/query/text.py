@@ -19,7 +19,7 @@ import unicodedata
 from pathlib import Path
 
 from search.query.dates import apart, date_forms
-from search.query.inflection import fold_yo, inflected_forms, query_languages, without_elisions
+from search.query.inflection import fold_yo, inflected_forms, query_languages, surnames, without_elisions
 
 CJK_RANGES = (
     "\u3040-\u30ff"  # hiragana, katakana
@@ -249,8 +249,8 @@ def query_words(query: str) -> list[str]:
     Chinese script: a long query cut at MAX_TERMS loses those first.
     """
     pieces = query_pieces(query)
-    languages = query_languages(normalise(query))
-    inflected = [inflected_forms(word, languages) for word, _ in pieces]
+    languages, names = query_languages(normalise(query)), surnames(query)
+    inflected = [inflected_forms(word, languages, names) for word, _ in pieces]
     forms = {form for its in inflected for form in its}
     others = [t for _, terms in pieces for t in terms if t not in forms]
     # a Russian word's forms last, the most used ending of each word first (``russian_forms``): a long query cut at
@@ -262,9 +262,9 @@ def query_words(query: str) -> list[str]:
 def written_words(query: str, pieces: list[tuple[str, list[str]]] | None = None) -> list[str]:
     """``query_words`` without the forms in the other Chinese script: the words as the query writes them."""
     pieces = query_pieces(query) if pieces is None else pieces
-    languages = query_languages(normalise(query))
+    languages, names = query_languages(normalise(query)), surnames(query)
     return list(dict.fromkeys(term for word, terms in pieces for term in terms
-                              if (term in word and term not in inflected_forms(word, languages))  # поиск of поиска
+                              if (term in word and term not in inflected_forms(word, languages, names))  # поиск
                               or KATAKANA_WORD.fullmatch(word)))  # a katakana word's are all its own
 
 
@@ -280,6 +280,7 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
     for doi, phrase in doi_phrases(query).items():  # 10.18653/v1/N19-1423 as one phrase too
         found.setdefault(doi, [phrase])
     languages = query_languages(normalise(query))  # Italian, German … forms only for a query that shows its language
+    names = surnames(query)  # Иванов as иванова, not as иван
     for word in WORD.findall(apart(without_elisions(normalise(query)))):  # l'équipe as équipe
         pieces = split_scripts(word)
         for at, piece in enumerate(pieces):
@@ -288,7 +289,7 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
             if piece in found or not CJK_RUN.fullmatch(piece):
                 named = [phrases[piece]] if piece in phrases else []
                 found.setdefault(piece, [piece, *umlaut_forms(piece), *named, *dated.pop(piece, []),
-                                         *inflected_forms(piece, languages)])  # поиска as поиск, поиском … too
+                                         *inflected_forms(piece, languages, names)])  # поиска as поиск … too
                 continue
             for part in katakana_split(piece):  # カレーの隠し味 as カレー and の隠し味
                 if part in found:
