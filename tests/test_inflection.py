@@ -178,6 +178,34 @@ def test_held_forms_asks_the_index_only_of_words_it_holds_nowhere():
     assert held_forms("ricerche della clientela", tokens, lambda t: held.get(t, 0)) == {}  # Italian: in query_words
 
 
+def test_a_stem_that_changes():
+    """German strong verbs (a short table), Spanish ue/ie for o/e, qu for c, and a few nouns of a verb."""
+    de, es = frozenset({"de"}), frozenset({"es"})
+    assert {"finden", "fand"} <= set(latin_forms("gefunden", de)) and "gefunden" in latin_forms("finden", de)
+    assert "aufschreiben" in latin_forms("aufgeschrieben", de) and "beschreiben" in latin_forms("beschrieben", de)
+    assert "stehen" in latin_forms("standen", de) and "verbieten" in latin_forms("verbot", de)
+    assert "buscar" in latin_forms("búsqueda", es) and "busqueda" in latin_forms("buscar", es)
+    assert "probar" in latin_forms("prueba", es) and "encontrar" in latin_forms("encuentro", es)
+    assert "pagar" in latin_forms("pague", es) and "pensar" in latin_forms("piensa", es)
+
+
+STEMS = {
+    "vertrag.md": "# Archiv\n\nDer alte Vertrag wurde gestern im Keller gefunden.",
+    "proveedores.md": "# Proveedores\n\nLa búsqueda de un proveedor nuevo de embalajes.",
+    "other.md": "# Queue\n\nThe job queue retries a failed upload three times.",
+}
+
+
+def test_a_changed_stem_finds_its_note(immediate, tmp_path, embedder):
+    """'finden' found no note saying 'gefunden', nor 'buscar' one saying 'búsqueda': no ending rule joins them."""
+    ingest(write_tree(tmp_path / "notes", STEMS))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    engine.warm()
+    for query, expected in [("finden", "vertrag.md"), ("buscar", "proveedores.md"), ("Vertrag finden", "vertrag.md")]:
+        answer = engine.search(query, mode="keyword")
+        assert [hit.path for hit in answer.hits] == [expected] and not answer.unmatched, (query, answer.unmatched)
+
+
 def test_french_and_italian_elisions_are_no_words_of_their_own():
     assert written_words("l'équipe d’accord qu'il dell'anno") == ["équipe", "accord", "il", "anno"]
     assert query_words("don't O'Brien Alzheimer's") == ["don", "t", "o", "brien", "alzheimer", "s"]  # as before

@@ -153,6 +153,69 @@ def _bare(word: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", word) if not "\u0300" <= c <= "\u036f")
 
 
+# German strong verbs (infinitive, past, participle), the most written: 'gefunden' shares no stem with 'finden', nor
+# 'schrieb' with 'schreiben'; with a prefix too ('aufgeschrieben', 'beschrieben', 'erfand'). Not: the present's
+# vowel change (spricht, nimmt, fährt), and verbs not listed.
+_STRONG = [row.split() for row in (
+    "finden fand gefunden;schreiben schrieb geschrieben;sprechen sprach gesprochen;nehmen nahm genommen;"
+    "geben gab gegeben;gehen ging gegangen;stehen stand gestanden;kommen kam gekommen;helfen half geholfen;"
+    "treffen traf getroffen;werfen warf geworfen;beginnen begann begonnen;bitten bat gebeten;sitzen saß gesessen;"
+    "liegen lag gelegen;ziehen zog gezogen;schließen schloss geschlossen;fahren fuhr gefahren;tragen trug getragen;"
+    "halten hielt gehalten;lassen ließ gelassen;rufen rief gerufen;fallen fiel gefallen;bleiben blieb geblieben;"
+    "steigen stieg gestiegen;greifen griff gegriffen;verlieren verlor verloren;bringen brachte gebracht;"
+    "denken dachte gedacht;wissen wusste gewusst;senden sandte gesandt;laufen lief gelaufen;lesen las gelesen;"
+    "sehen sah gesehen;schieben schob geschoben;werden wurde geworden;trinken trank getrunken;singen sang gesungen;"
+    "springen sprang gesprungen;gewinnen gewann gewonnen;schlagen schlug geschlagen;waschen wusch gewaschen;"
+    "laden lud geladen;weisen wies gewiesen;scheiden schied geschieden;streichen strich gestrichen;"
+    "binden band gebunden;bieten bot geboten;fliegen flog geflogen;fließen floss geflossen;frieren fror gefroren;"
+    "heben hob gehoben;leiden litt gelitten;reiten ritt geritten;schneiden schnitt geschnitten;stehlen stahl gestohlen;"
+    "sterben starb gestorben;tun tat getan;vergessen vergaß vergessen;wachsen wuchs gewachsen;"
+    "essen aß gegessen;messen maß gemessen;brechen brach gebrochen;"
+    "erschrecken erschrak erschrocken;gelten galt gegolten;empfehlen empfahl empfohlen;stoßen stieß gestoßen").split(";")]
+# a verb's prefixes: the participle of one that is no syllable of its own keeps its ge- (aufgeschrieben), the
+# others take none (beschrieben, vergessen)
+_SEPARABLE = ("ab", "an", "auf", "aus", "bei", "ein", "mit", "nach", "vor", "weg", "zu", "zurück", "fest", "los",
+              "her", "hin", "hoch", "fern", "statt", "wieder", "zusammen")
+_INSEPARABLE = ("be", "emp", "ent", "er", "miss", "ver", "zer", "über", "unter", "durch", "um", "hinter")
+
+
+def _strong_forms(bare: str) -> list[str]:
+    """A German strong verb's other forms (``_STRONG``), with the prefix ``bare`` has: 'gefunden' gives 'finden',
+    'fand', 'fanden'; 'aufgeschrieben' 'aufschreiben', 'aufschrieb' …"""
+    for infinitive, past, participle in _STRONG:
+        plural = past + ("n" if past.endswith("e") else "en")
+        plain = participle[2:] if participle.startswith("ge") else participle
+        for form in sorted({infinitive, past, plural, participle, plain}, key=len, reverse=True):
+            prefix = bare[:len(bare) - len(form)]
+            if bare.endswith(form) and (prefix in ("",) + _SEPARABLE + _INSEPARABLE) and \
+                    (form in (infinitive, past, plural, participle) or prefix in _INSEPARABLE):
+                done = prefix + (participle if prefix not in _INSEPARABLE else plain)
+                return [prefix + infinitive, prefix + past, prefix + plural, done]
+    return []
+
+
+# Spanish: a stem's ue and ie where the infinitive has o and e (prueba, probar; encuentro, encontrar; piensa, pensar),
+# c and g written qu and gu before e (busque, buscar; pague, pagar), and nouns of a verb the rules miss
+_SPANISH_NOUNS = {"busqueda": "buscar", "busquedas": "buscar", "perdida": "perder", "perdidas": "perder",
+                  "venta": "vender", "ventas": "vender", "respuesta": "responder", "respuestas": "responder",
+                  "salida": "salir", "salidas": "salir", "vuelta": "volver", "vueltas": "volver"}
+_SPANISH_VERBS = {}
+for _noun, _verb in _SPANISH_NOUNS.items():
+    _SPANISH_VERBS.setdefault(_verb, []).append(_noun)
+
+
+def _spanish_forms(bare: str, stem: str) -> list[str]:
+    """Spanish forms of ``bare`` (its ``stem``: the word without its ending) the endings alone do not give."""
+    found = [_SPANISH_NOUNS[bare]] if bare in _SPANISH_NOUNS else list(_SPANISH_VERBS.get(bare, []))
+    if stem.endswith(("qu", "gu")):  # busqu-e: busc-ar; pagu-e: pag-ar
+        found += [stem[:-2] + ("c" if stem[-2] == "q" else "g") + e for e in ("a", "o", "ar", "ado")]
+    plain = re.sub("(?<![qg])ue(?=[^aeiou]+$)", "o", stem)  # prueb-a: prob-ar; encuentr-o: encontr-ar
+    plain = re.sub("ie(?=[^aeiou]+$)", "e", plain)  # piens-a: pens-ar; cierr-e: cerr-ar
+    if plain != stem:
+        found += [plain + e for e in ("ar", "er", "ir", "ado", "ido")]
+    return found
+
+
 def latin_forms(word: str, languages: frozenset[str]) -> list[str]:
     """Forms of the folded ``word`` in the ``languages`` of its query (``query_languages``), besides the word:
     'ricerche' gives 'ricerca' (Italian), 'rechnung' 'rechnungen' (German), 'pesquisar' 'pesquisa' (Portuguese)."""
@@ -165,7 +228,7 @@ def latin_forms(word: str, languages: frozenset[str]) -> list[str]:
                      key=len, default="")
         stem = bare[:len(bare) - len(ending)]
         found += [stem, *(stem + e for e in _GERMAN), *([stem + "n"] if stem.endswith(("el", "er")) else []),
-                  *(["ge" + stem + "t"] if ending in _GERMAN_VERB else [])]
+                  *(["ge" + stem + "t"] if ending in _GERMAN_VERB else []), *_strong_forms(bare)]
     for language in sorted(languages & {"es", "it", "pt"}):
         ending = max((e for e in _ROMANCE_CUT + _ROMANCE_VERB[language] + ("he", "hi", "hes")
                       if bare.endswith(e) and len(bare) - len(e) >= MIN_LATIN_STEM - 1), key=len, default="")
@@ -175,6 +238,8 @@ def latin_forms(word: str, languages: frozenset[str]) -> list[str]:
         found += [stem + e for e in _ROMANCE_NOUN[language] + _ROMANCE_VERB[language]]
         if language == "it" and stem.endswith(("c", "g")):  # ricerca, ricerche
             found += [stem + "he", stem + "hi"]
+        if language == "es":
+            found += _spanish_forms(bare, stem)
     return [form for form in dict.fromkeys(found) if form not in (word, bare) and len(form) >= MIN_LATIN_STEM - 1]
 
 
