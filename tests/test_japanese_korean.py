@@ -65,6 +65,21 @@ def test_a_korean_month_and_a_count_after_it_are_no_date(query):
     assert "03-0" not in iso_dates(query)
 
 
+def test_a_chinese_month_and_a_week_after_it_are_no_date():
+    """'3月1周' (the first week of March) was looked up as March 1 too: 03 01 and 3 月 1."""
+    assert date_forms("3月1周 会议") == {} and date_forms("3月2次 会议") == {}
+    assert date_forms("3月1日 会议") == {"3": ["03 01", "3 月 1"]}
+
+
+def test_a_two_syllable_korean_noun_is_no_syllable_and_its_particle():
+    """'가을' (autumn) was read as 가 and the particle 을, and looked up 가 too, a syllable most Korean notes hold:
+    을 follows a syllable that ends in a consonant (책을), 를 one that ends in a vowel (차를)."""
+    from search.query.text import korean_stem
+    assert korean_stem("가을") == [] and korean_stem("마을") == [] and korean_stem("노을") == []
+    assert korean_stem("책을") == ["책"] and korean_stem("차를") == ["차"] and korean_stem("집에서") == ["집"]
+    assert "가" not in query_words("가을 여행")
+
+
 def test_a_korean_month_and_a_count_after_it_are_not_marked_as_the_day():
     """'3월 1일' marked **3월 1**주차 (the first week of March) as well as the day."""
     from search.query.snippet import snippet
@@ -86,7 +101,9 @@ def test_a_japanese_or_korean_date_is_a_date_of_the_title():
     ("검색을 어떻게 해", "검색을 해"),
     # inside a run, or a word of its own, they stay: いつも (always), どこか (somewhere), 幾何 (geometry)
     ("いつもの店", "いつもの店"), ("どこか静かな場所", "どこか静かな場所"), ("幾何学", "幾何学"), ("어디", "어디"),
-    ("不需要任何", "不需要任何"), ("几何", "几何"), ("何", "何")])
+    ("不需要任何", "不需要任何"), ("几何", "几何"), ("何", "何"),
+    # とは after こ, ひ, あ: the は of こと (a thing), ひと, あと; とは何ですか whole
+    ("大事なことは", "大事なことは"), ("大事なこととは", "大事なこと"), ("キックオフとは何ですか", "キックオフ")])
 def test_japanese_and_korean_question_words_are_left_out_of_the_keyword_query(query, kept):
     """The spelling note said 'no passage contains はいつ' of キックオフはいつ, and '언제' of 캐시는 언제 무효화해:
     a question word, looked up as a word of a note."""

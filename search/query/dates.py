@@ -38,8 +38,9 @@ _CHINESE = re.compile(r"(?:(?:(?<!\d)(?P<year>\d{4})|(?P<era>令和|平成|昭�
                       r"(?<!\d)(?P<month>\d{1,2})\s*[月월]\s*(?P<day>\d{1,2})(?!\d)\s*[日号號일]?")
 _MONTH_WORDS = re.compile("[月월]")
 # a Hangul syllable right after the number that follows a month, other than 일 (day): a counter word ('3월 1주차', the
-# first week of March; '3월 2차 회의', March's second meeting; 5명, 2회, 3시), so that number is no day
-_COUNTER = re.compile("(?!일)[\uac00-\ud7a3]")
+# first week of March; '3월 2차 회의', March's second meeting; 5명, 2회, 3시), so that number is no day; a Chinese or
+# Japanese counter likewise ('3月1周', the first week of March, was searched as March 1; 3月2次, 3月5个)
+_COUNTER = re.compile("(?!일)[\uac00-\ud7a3]|[周週次个個名人份期批轮輪届屆]")
 # a date in Chinese numerals (三月十四日, 二〇二四年三月十四日): its day always ends in 日 or 号, as 三月 alone is a month
 _NUMERALS = "〇零一二三四五六七八九"
 _VALUES = {numeral: value for value, numeral in enumerate("〇一二三四五六七八九")} | {"零": 0}

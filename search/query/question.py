@@ -44,9 +44,10 @@ _CHINESE = re.compile(f"(?:(?<![求])是|(?<![{_OWN_HAVE}])有(?=[什甚哪]))?(
 # Japanese question words where they end a run of Japanese, with the particle before them and the ending after them
 # (キックオフはいつ, 隠し味は何ですか, 保存先はどこ?: the note is about キックオフ, 隠し味, 保存先), and とは (X とは: what is
 # X); inside a run they are words of their own (いつも, どこか, 幾何). The spelling note named はいつ as held nowhere.
+# とは not after こ, ひ, あ, も, そ: '大事なことは' lost the と of こと and was searched as 大事なこ.
 # 何 and 誰 only after a particle or alone, as Chinese writes them at a word's end too (任何 any, 幾何, 如何 left out above)
 JAPANESE = ("どうやって", "どうすれば", "どうしたら", "どうして", "なぜ", "いつ", "どこ", "どれ", "どんな", "だれ", "なに", "なん",
-            "とは")
+            "(?<![こひあもそ])とは(?:何|なに|なん)?")  # not the は of こと, ひと, あと, もと, そと; とは何ですか whole
 _JAPANESE = re.compile("(?:[はがもをで]?(?:" + "|".join(JAPANESE) + ")|(?:[はがもをで]|(?<![\u3400-\u9fff\uf900-\ufaff]))[何誰])"
                        "(?:ですか|でしょうか|ますか|か)?" + f"(?![{CJK_RANGES}])")
 # Korean question words, a word of their own (Korean writes spaces between words), with the particle or ending they

@@ -346,7 +346,16 @@ def korean_stem(run: str) -> list[str]:
     """The noun of one syllable that a Korean word of it and a particle writes, as a term of its own: '책을' gives
     ['책'] (the note may say 책은, 책 두 권), '집에서' ['집']; a longer noun's pairs are among its word's already
     (검색 of 검색을), so any other run gives []. '책을 추천' found nothing in notes that say 책은."""
-    return [run[0]] if _PARTICLE.search(run) else []
+    particle = _PARTICLE.search(run)
+    return [run[0]] if particle and _agrees(run[0], particle.group()) else []
+
+
+def _agrees(syllable: str, particle: str) -> bool:
+    """Whether ``particle`` can follow the Hangul ``syllable``: 은, 을, 으로 after one that ends in a consonant, 는, 를
+    after one that ends in a vowel. '가을' (autumn) was read as 가 and 을, and looked up 가, a syllable of most
+    Korean notes (the particle 가 too); 마을, 노을, 고을 likewise."""
+    final = (ord(syllable) - 0xAC00) % 28 != 0  # a final consonant (받침)
+    return final if particle in ("은", "을", "으로") else not final if particle in ("는", "를") else True
 
 
 _TYPED_UMLAUT = re.compile(r"(?<!q)ue|ae|oe")
