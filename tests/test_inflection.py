@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from search.query.engine import Engine
-from search.query.inflection import latin_forms, query_languages, russian_forms, surnames
+from search.query.inflection import compound_parts, latin_forms, query_languages, russian_forms, surnames
 from search.query.keyword import distinct_forms, held_forms
 from search.query.text import index_form, normalise, query_words, written_words
 from tests.conftest import ingest, write_tree
@@ -204,6 +204,31 @@ def test_a_changed_stem_finds_its_note(immediate, tmp_path, embedder):
     for query, expected in [("finden", "vertrag.md"), ("buscar", "proveedores.md"), ("Vertrag finden", "vertrag.md")]:
         answer = engine.search(query, mode="keyword")
         assert [hit.path for hit in answer.hits] == [expected] and not answer.unmatched, (query, answer.unmatched)
+
+
+COMPOUNDS = {
+    "beleg.md": "# Belege\n\nDie Rechnungsnummer steht oben rechts.",
+    "backen.md": "# Backen\n\nDer Apfelkuchen braucht fünfzig Minuten.",
+    "kunde.md": "# Kunde\n\nDer Kunde hat eine neue Nummer, die Rechnung eine alte.",
+    "other.md": "# Queue\n\nThe job queue retries a failed upload three times.",
+}
+
+
+def test_a_german_compound_is_found_by_its_words_and_its_words_by_the_compound(immediate, tmp_path, embedder):
+    """'Apfel Kuchen' found no note saying 'Apfelkuchen' (the index holds the compound as one word), nor
+    'Rechnung Nummer prüfen' the note saying 'Rechnungsnummer', nor 'Kundennummer' a note saying 'Kunde' and
+    'Nummer'; the spelling note named the words as held nowhere."""
+    ingest(write_tree(tmp_path / "notes", COMPOUNDS))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    engine.warm()
+    answer = engine.search("Apfel Kuchen", mode="keyword")
+    assert [hit.path for hit in answer.hits] == ["backen.md"] and not answer.unmatched, answer.unmatched
+    assert "beleg.md" in [hit.path for hit in engine.search("Rechnung Nummer prüfen", mode="keyword").hits]
+    answer = engine.search("Kundennummer", mode="keyword")
+    assert [hit.path for hit in answer.hits] == ["kunde.md"] and not answer.unmatched, answer.unmatched
+    linked = compound_parts("rechnungsnummer", joined=False)  # English writes paracortical: no split without a link
+    assert ("rechnung", "nummer") in linked and ("rechnungs", "nummer") not in linked
+    assert ("para", "cortical") not in compound_parts("paracortical", joined=False)
 
 
 def test_french_and_italian_elisions_are_no_words_of_their_own():

@@ -243,6 +243,31 @@ def latin_forms(word: str, languages: frozenset[str]) -> list[str]:
     return [form for form in dict.fromkeys(found) if form not in (word, bare) and len(form) >= MIN_LATIN_STEM - 1]
 
 
+# A German compound's parts, with the letters that join them (Rechnung-s-nummer, Kunde-n-liste, Apfel-kuchen)
+_LINKS = ("", "s", "n", "en", "es")
+MIN_PART = 4  # 'Auto', 'Haus'; not 'Ei', 'Tag'
+
+
+def compounds(first: str, second: str) -> list[str]:
+    """The German compounds two query words in a row make: 'rechnung', 'nummer' gives 'rechnungnummer',
+    'rechnungsnummer' …"""
+    if len(first) < MIN_PART or len(second) < MIN_PART:
+        return []
+    return [first + link + second for link in _LINKS]
+
+
+def compound_parts(word: str, joined: bool = True) -> list[tuple[str, str]]:
+    """The (first, second) words a German compound may be made of, each of MIN_PART letters or more, a joining s, n,
+    en or es left out of the first: 'rechnungsnummer' gives … ('rechnung', 'nummer') …; ``joined``: with none too
+    ('apfelkuchen': 'apfel', 'kuchen')."""
+    pairs = []
+    for at in range(MIN_PART, len(word) - MIN_PART + 1):
+        head, tail = word[:at], word[at:]
+        pairs += [(head[:len(head) - len(link)], tail) for link in _LINKS[0 if joined else 1:]
+                  if head.endswith(link) and len(head) - len(link) >= MIN_PART]
+    return pairs
+
+
 def inflected_forms(word: str, languages: frozenset[str], names: frozenset[str] = frozenset()) -> list[str]:
     """The other forms keyword search looks a folded query word up by (``russian_forms``, ``latin_forms``); ``names``:
     the query's ``surnames``."""

@@ -16,7 +16,7 @@ from typing import Callable
 from search.index import queries
 from search.query import question
 from search.query.filters import Filters
-from search.query.inflection import GUESSED, latin_forms, query_languages
+from search.query.inflection import GUESSED, compound_parts, compounds, latin_forms, query_languages
 from search.query.postings import tokenize
 from search.query.text import normalise, query_words, written_words
 
@@ -47,19 +47,34 @@ def match_expression(conn: sqlite3.Connection, query: str, total_chunks: int) ->
 
 def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]], documents: Callable[[str], int]
                ) -> dict[str, list[str]]:
-    """{a word of the query no passage holds: its forms some passage holds} of a query that shows no language
-    (``inflection.query_languages``), its German, Spanish, Italian and Portuguese forms (``latin_forms``) asked of the
-    index (``tokens`` of words, ``documents`` holding a token): 'ricerche clienti' found no note saying 'ricerca',
-    as neither word shows Italian. An English word the index holds gets nothing, as before."""
-    if query_languages(normalise(query)):  # its language's forms are in query_words already
+    """{a word of the query: its other forms that some passage holds}, asked of the index (``tokens`` of words,
+    ``documents`` holding a token), for a word no passage holds: in a query that shows no language
+    (``inflection.query_languages``), its German, Spanish, Italian and Portuguese forms (``latin_forms``): 'ricerche
+    clienti' found no note saying 'ricerca', as neither word shows Italian; in one that shows none or German, the
+    German compound two of its words in a row make (of any two words in one that shows German) ('Apfel Kuchen': apfelkuchen; 'Rechnung Nummer':
+    rechnungsnummer), and the two words a compound of it is made of ('Rechnungsnummer': rechnung, nummer; joined with
+    no letter between only in a query that shows German: English writes 'paracortical', 'microinvasive'). An English
+    word the index holds gets nothing, as before."""
+    languages = query_languages(normalise(query))
+    if languages - {"de"}:  # its language's forms are in query_words already
         return {}
-    written = written_words(query)[:MAX_TERMS]
-    written = [w for w in written if len(w) >= GUESSED_LETTERS]
-    absent = [w for w, t in zip(written, tokens(written) if written else []) if len(t) == 1 and not documents(t[0])]
-    guessed = {word: latin_forms(word, GUESSED) for word in absent}
-    forms = list(dict.fromkeys(form for its in guessed.values() for form in its))
+    written = [w for w in written_words(query)[:MAX_TERMS] if w.isalpha()]
+    absent = {w for w, t in zip(written, tokens(written) if written else []) if len(t) == 1 and not documents(t[0])}
+    guessed = {word: latin_forms(word, GUESSED) for word in written if word in absent and len(word) >= GUESSED_LETTERS
+               and not languages}
+    for first, second in zip(written, written[1:]):  # a compound of a word the index holds nowhere
+        if first in absent or second in absent or "de" in languages:
+            for word in [w for w in (first, second) if w in absent] or [first]:
+                guessed.setdefault(word, []).extend(compounds(first, second))
+    split = {word: compound_parts(word, joined="de" in languages) for word in absent}
+    forms = list(dict.fromkeys([form for its in guessed.values() for form in its]
+                               + [part for pairs in split.values() for pair in pairs for part in pair]))
     held = {form for form, t in zip(forms, tokens(forms) if forms else []) if len(t) == 1 and documents(t[0])}
-    return {word: found for word, its in guessed.items() if (found := [form for form in its if form in held])}
+    found = {word: [form for form in dict.fromkeys(its) if form in held] for word, its in guessed.items()}
+    for word, pairs in split.items():  # the first split whose two parts are both held
+        both = next((list(pair) for pair in pairs if set(pair) <= held), [])
+        found[word] = list(dict.fromkeys(found.get(word, []) + both))
+    return {word: its for word, its in found.items() if its}
 
 
 def distinct_forms(words: list[str], tokens: list[tuple[str, ...]], written: set[str]
