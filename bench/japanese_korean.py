@@ -21,6 +21,8 @@ import corpus_questions  # noqa: E402
 from tests.test_pdf_parser import cjk_pages  # noqa: E402
 
 NOTES = {
+    "ja/メモ/大事なこと.md": "# 毎朝の習慣\n\n大事なことを三つだけ書き出してから仕事を始める。",
+    "ko/여행/가을 단풍.md": "# 설악산 단풍\n\n10월에 가을 단풍을 보러 설악산에 간다. 숙소는 속초에 예약했다.",
     # Japanese
     "ja/仕事/サーバー移行計画.md": "# サーバー移行計画\n\nオンプレミスのサーバーをクラウドへ移行する。対象はWebサーバー3台とデータベースサーバー1台。"
     "\n\n## スケジュール\n\n- 2024年4月上旬：検証環境を構築\n- 2024年5月：本番切り替え（深夜メンテナンス）\n\n"
@@ -207,6 +209,8 @@ QUESTIONS = [
     ("책을 몇 권 읽었지", "ko/독서/독서 목표.md"),
     ("서울 사무실 인터넷", "mixed/Seoul office setup.md"),
     ("請求書の支払い条件", "mixed/meeting with Tanaka-san.md"),
+    ("大事なことは", "ja/メモ/大事なこと.md"),
+    ("가을 여행", "ko/여행/가을 단풍.md"),
 ]
 
 
