@@ -168,6 +168,7 @@ class Engine:
         self._pdf_names: dict = {}  # (collection id, published generation) -> {file name casefolded: [paths of PDFs]}
         self._tags: tuple | None = None  # (generations key, the published files' tags: tags.held_tags)
         self._query_vectors: dict[tuple[str, str], object] = {}  # (model id, query) -> vector, oldest first
+        self._held: tuple[str, dict] = ("", {})  # the last keyword query's held forms (``keyword.held_forms``)
         self.query_vectors_kept = QUERY_VECTORS_KEPT  # 0: embed every query (benchmarks)
         self.warm_slice = WARM_SLICE
 
@@ -462,13 +463,16 @@ class Engine:
         if postings is not None:
             content = question.content(query)
             words = query_words(content)[:keyword.MAX_TERMS]
-            words += [form for forms in keyword.held_forms(content, functools.partial(postings.tokens, conn),
-                                                          postings.documents).values() for form in forms]
+            held = keyword.held_forms(content, functools.partial(postings.tokens, conn), postings.documents)
+            self._held = (content, held)  # its snippets mark them (``_stem_matches``)
+            words += [form for forms in held.values() for form in forms]
             found = keyword.distinct_forms(words, postings.tokens(conn, words), set(written_words(content)))
             terms = [t[0] if len(t) == 1 else Phrase(w) for w, t in found if t]
             return postings.search(terms, depth, filters, conn)
         key = tuple(sorted(state["generations"].items()))
-        return keyword.search(conn, query, depth, filters, self._total(conn, key), len(catalog))
+        content = question.content(query)
+        self._held = (content, keyword.fts5_held_forms(conn, content))
+        return keyword.search(conn, query, depth, filters, self._total(conn, key), len(catalog), self._held[1])
 
     def _users_first(self, read: Passages, query: str, ranked: list, mode: str, filters: Filters, state, notes
                      ) -> list:
@@ -622,7 +626,7 @@ class Engine:
         # A question's framing words are not marked: leaving out their bigrams (``common``) did not do for a run of
         # Chinese, which a snippet also marks whole: '内存泄露怎么办' marked **怎么办** in a note on another matter.
         query = question.content(query)
-        accept = _stem_matches(conn, query, set().union(*(
+        accept = _stem_matches(conn, query, self._held[1] if self._held[0] == query else {}, set().union(*(
             marked_words(r["text"], query, skip=common, note=r["kind"] == "note", code=r["kind"] == "code",
                          above=_above(r)) for r in rows.values())))
         hits = []
@@ -902,16 +906,17 @@ def _phrased(read: Passages, query: str, ranked: list, mode: str, notes: list[st
     return kept
 
 
-def _stem_matches(conn, query: str, words: set[str]) -> Callable[[str], bool] | None:
+def _stem_matches(conn, query: str, held: dict[str, list[str]], words: set[str]) -> Callable[[str], bool] | None:
     """Whether a word a snippet would mark (``words``: those of the hits, as folded) is one keyword search matched:
     a snippet marks the words that begin with a query word's first letters (its stem, so 'indexing' marks
     'indexed'), which marked 'Time' for 'timeout' and 'Statements' beside it, as if the passage held both words.
     An ASCII word whose tokens (stemmed by the index's own tokenizer) share none with the query's is not marked.
-    None (mark all) when the tokenizer cannot be asked."""
+    ``held``: the other forms keyword search looked query words up by (``keyword.held_forms``), whose words are
+    marked too. None (mark all) when the tokenizer cannot be asked."""
     loose = sorted(w for w in words if w.isascii() and w.isalpha())
     if not loose:
         return None
-    asked = query_words(query)[:keyword.MAX_TERMS]
+    asked = query_words(query)[:keyword.MAX_TERMS] + [form for its in held.values() for form in its]
     try:
         tokens = tokenize(conn, asked + loose)
     except sqlite3.Error:  # a scratch table this connection cannot make: mark as before
@@ -919,12 +924,6 @@ def _stem_matches(conn, query: str, words: set[str]) -> Callable[[str], bool] | 
     wanted = {token for found in tokens[:len(asked)] for token in found}
     of_word = dict(zip(loose, tokens[len(asked):]))
     refused = {word for word, found in of_word.items() if found and not wanted.intersection(found)}
-    if refused:  # 'fatture' for 'fattura', searched by that form (``keyword.held_forms``)
-        held = keyword.held_forms(query, functools.partial(tokenize, conn),
-                                  functools.partial(queries.term_documents, conn))
-        forms = [form for its in held.values() for form in its]
-        wanted.update(token for found in (tokenize(conn, forms) if forms else []) for token in found)
-        refused = {word for word in refused if not wanted.intersection(of_word[word])}
     return lambda word: word not in refused
 
 

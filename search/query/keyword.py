@@ -29,13 +29,16 @@ COMMON = 0.25  # a term in more than this share of chunks is "common"
 BY_MEANING = "results are by meaning only, scored by similarity as in mode 'semantic'"  # hybrid, no keyword ranking
 
 
-def match_expression(conn: sqlite3.Connection, query: str, total_chunks: int) -> str | None:
+def match_expression(conn: sqlite3.Connection, query: str, total_chunks: int,
+                     held: dict[str, list[str]] | None = None) -> str | None:
+    """``held``: ``held_forms`` of the query (asked of FTS5 when None)."""
     query = question.content(query)
     words = query_words(query)[:MAX_TERMS]
     if not words:
         return None
-    words += [form for forms in held_forms(query, functools.partial(tokenize, conn),
-                                           functools.partial(queries.term_documents, conn)).values() for form in forms]
+    if held is None:
+        held = fts5_held_forms(conn, query)
+    words += [form for forms in held.values() for form in forms]
     if len(words) > len(written := written_words(query)):  # another form of a word: once per token
         words = [word for word, _ in distinct_forms(words, tokenize(conn, words), set(written))]
     terms = ['"' + w.replace('"', '""') + '"' for w in words]
@@ -75,6 +78,11 @@ def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
         both = next((list(pair) for pair in pairs if set(pair) <= held), [])
         found[word] = list(dict.fromkeys(found.get(word, []) + both))
     return {word: its for word, its in found.items() if its}
+
+
+def fts5_held_forms(conn: sqlite3.Connection, query: str) -> dict[str, list[str]]:
+    """``held_forms`` of the (content of the) ``query``, asked of FTS5."""
+    return held_forms(query, functools.partial(tokenize, conn), functools.partial(queries.term_documents, conn))
 
 
 def distinct_forms(words: list[str], tokens: list[tuple[str, ...]], written: set[str]
@@ -138,11 +146,13 @@ def unranked_note(names: list[str], mode: str) -> str:
 
 
 def search(conn: sqlite3.Connection, query: str, limit: int, filters: Filters,
-           total_chunks: int = 0, visible: int | None = None) -> list[tuple[int, float]]:
+           total_chunks: int = 0, visible: int | None = None, held: dict[str, list[str]] | None = None
+           ) -> list[tuple[int, float]]:
     """[(chunk id, bm25 score)], best first (a higher score is better). ``visible``: how many chunks the published
     generations show; when that is every chunk row (nothing being built or left to clean) and nothing is filtered,
-    FTS5 is asked alone, without the joins to the files that keep the published rows (same rows, same order)."""
-    expression = match_expression(conn, query, total_chunks)
+    FTS5 is asked alone, without the joins to the files that keep the published rows (same rows, same order).
+    ``held``: ``held_forms`` of the query, if known."""
+    expression = match_expression(conn, query, total_chunks, held)
     if expression is None:
         return []
     if visible is not None and filters == Filters() and queries.chunk_count(conn) == visible:
