@@ -48,6 +48,7 @@ def test_a_vowel_that_comes_and_goes_and_a_surname():
     assert surnames("встреча с Ивановым, Иванов и Сергеев, договоров") == {"иванов", "сергеев"}
     assert "иван" not in russian_forms("иванов", surname=True)
     assert {"иванова", "ивановым"} <= set(russian_forms("иванов", surname=True))
+    assert {"берлина", "берлином"} <= set(query_words("Берлин"))  # a place of -ин: its forms as before
     assert "иван" not in query_words("отчет Иванов") and "ивановым" in query_words("отчет Иванов")
     assert "договор" in query_words("договоров")  # not a surname: a noun's genitive plural
 

@@ -47,8 +47,9 @@ def fold_yo(text: str) -> str:
     return text.replace("ё", "е")
 
 
-# A surname of -ов, -ев, -ин (Иванов, Сергеев, Пушкин): declined as one, its -ов kept; the endings as HARD's
-SURNAME = ("", "а", "у", "ым", "е", "ой", "ы", "ых", "ыми")
+# A surname of -ов, -ев, -ин (Иванов, Сергеев, Пушкин): declined as one, its -ов kept; a noun's -ом, -ов … too, as a
+# capitalised word may be a place or the query's first word (Берлином, Магазинов)
+SURNAME = ("", "а", "у", "ым", "е", "ой", "ы", "ых", "ыми", "ом", "ов", "ам", "ах", "ами")
 _SURNAME = re.compile("[\u0410-\u042f\u0401][\u0430-\u044f\u0451]{2,}(?:ов|ев|ёв|ин|ын)")
 
 
