@@ -208,7 +208,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # '@word{' inside its value no end of it; a CSV's rows between two stray quotes read as rows, a one-column CSV of
 # sentences not cut at its commas; 'Do not edit' no generated marker unless the header says a program wrote the file;
 # a YAML mapping of settings records (a CI file's jobs) read whole, no data set; a block ends a skipped <p> with what
-# it left open inside it.
+# it left open inside it; org-mode, reStructuredText and AsciiDoc read as notes by their headings (plain text
+# before).
 VERSION = 17
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -72,6 +72,39 @@ def title_from_name(stem: str) -> str:
     return stem[:found.start()] if found and found.start() > 0 else stem
 
 
+def sections_at_headings(shown: list[str], headings: list, first: int, last: int,
+                         bare_opens_next: bool = False) -> list[Section]:
+    """A text whose lines are ``shown`` (each the file's line of that index, as the reader sees it) cut at each of
+    ``headings`` ((index of the line, level, name)), each part from ``first`` to ``last`` (0-based, the last
+    excluded) under the heading path it sits in, its own heading's line first; blank lines around a part left out
+    and a part of none skipped (LaTeX, org-mode, reStructuredText and AsciiDoc read so). With ``bare_opens_next``,
+    a heading with nothing under it but a heading inside it opens that one's part instead of making one of its
+    own, as a Markdown note's does (org's '* Projects' over '** TODO Ship it' was a passage of one word)."""
+    starts = [(first, [])]
+    path: list[tuple[int, str]] = []
+    for at, (index, level, name) in enumerate(headings):
+        path = [(lv, nm) for lv, nm in path if lv < level] + [(level, name)]
+        if bare_opens_next and at and len(starts) > 1 and headings[at - 1][1] < level \
+                and not any(line.strip() for line in shown[headings[at - 1][0] + 1:index]):
+            starts[-1] = (starts[-1][0], [nm for _, nm in path])  # the part the heading above began, or joined
+            continue
+        starts.append((index, [nm for _, nm in path]))
+    sections = []
+    for (start, heading_path), (end, _) in zip(starts, starts[1:] + [(last, [])]):
+        body = shown[start:end]
+        while body and not body[-1].strip():  # trailing blank lines are no part of the section
+            body.pop()
+            end -= 1
+        if not any(line.strip() for line in body):
+            continue
+        while not body[0].strip():
+            body.pop(0)
+            start += 1
+        sections.append(Section(text="\n".join(body), heading_path=heading_path, start_line=start + 1,
+                                end_line=end))
+    return sections
+
+
 OUTER_NAMES, INNER_NAMES = 3, 4  # a heading path deeper than these keeps them, '…' between
 
 

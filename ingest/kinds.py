@@ -13,8 +13,11 @@ CANVAS = ".canvas"  # a note, but no PDF's conversion: a canvas beside paper.pdf
 # is the paper.pdf beside it, which LaTeX typeset from it: the PDF is its attachment, as a note's (ingest.links)
 BIBTEX_EXTENSIONS = {".bib", ".bibtex"}
 LATEX_EXTENSIONS = {".tex", ".ltx"}
-SOURCE_NOTE_EXTENSIONS = BIBTEX_EXTENSIONS | LATEX_EXTENSIONS
-TEXT_EXTENSIONS = {".txt", ".rst", ".org", ".adoc", ".text"}
+# org-mode, reStructuredText and AsciiDoc read as notes by their headings (ingest.org, ingest.rst, ingest.asciidoc:
+# plain text before); a manual.rst beside the manual.pdf it builds is a source too, not the PDF's conversion
+MARKUP_EXTENSIONS = {".org": "org", ".rst": "rst", ".adoc": "asciidoc", ".asciidoc": "asciidoc"}
+SOURCE_NOTE_EXTENSIONS = BIBTEX_EXTENSIONS | LATEX_EXTENSIONS | set(MARKUP_EXTENSIONS)
+TEXT_EXTENSIONS = {".txt", ".text"}
 TABLE_EXTENSIONS = {".csv", ".tsv"}  # text too: a passage per row (ingest.table)
 PDF_EXTENSIONS = {".pdf"}
 # Code with a tree-sitter grammar (ingest.code.LANGUAGES), plus formats read as plain lines.

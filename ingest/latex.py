@@ -24,7 +24,7 @@ import posixpath
 import re
 import unicodedata
 
-from ingest.document import Document, Section, title_from_name
+from ingest.document import Document, sections_at_headings as _sections, title_from_name
 
 # the accents TeX writes with a mark, as the combining character each stands for
 MARK_ACCENTS = {'"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "=": "\u0304",
@@ -338,29 +338,6 @@ def _shown(line: str) -> str:
         start = kept.end()
     pieces.append(unlatex(line[start:]))
     return "".join(pieces).strip()
-
-
-def _sections(shown: list[str], headings: list, first: int, last: int) -> list[Section]:
-    """The body cut at each heading, each part under the heading path it sits in (its own heading's line first)."""
-    starts = [(first, [])]
-    path: list[tuple[int, str]] = []
-    for index, level, name in headings:
-        path = [(lv, nm) for lv, nm in path if lv < level] + [(level, name)]
-        starts.append((index, [nm for _, nm in path]))
-    sections = []
-    for (start, heading_path), (end, _) in zip(starts, starts[1:] + [(last, [])]):
-        body = shown[start:end]
-        while body and not body[-1].strip():  # trailing blank lines are no part of the section
-            body.pop()
-            end -= 1
-        if not any(line.strip() for line in body):
-            continue
-        while not body[0].strip():
-            body.pop(0)
-            start += 1
-        sections.append(Section(text="\n".join(body), heading_path=heading_path, start_line=start + 1,
-                                end_line=end))
-    return sections
 
 
 def _linked(folder: str, name: str, what: str) -> str:

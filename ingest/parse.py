@@ -15,8 +15,8 @@ from pathlib import PurePosixPath
 
 from ingest.decode import decode
 from ingest.document import Document, Section, Skip
-from ingest.kinds import (BIBTEX_EXTENSIONS, LATEX_EXTENSIONS, PAGE_EXTENSIONS, TABLE_EXTENSIONS, kind_of,
-                          kind_of_script, suffix)
+from ingest.kinds import (BIBTEX_EXTENSIONS, LATEX_EXTENSIONS, MARKUP_EXTENSIONS, PAGE_EXTENSIONS, TABLE_EXTENSIONS,
+                          kind_of, kind_of_script, suffix)
 from ingest.markdown import parse_markdown
 
 MAX_LINE_CHARS = 1_000_000
@@ -55,6 +55,8 @@ def parse_file(path: str, data: bytes) -> Document:
     if ext in LATEX_EXTENSIONS:
         from ingest.latex import parse_latex
         return parse_latex(path, text)
+    if ext in MARKUP_EXTENSIONS:
+        return markup_reader(ext)[0](path, text)
     if ext in PAGE_EXTENSIONS and is_page(text):
         from ingest.webpage import parse_page
         return parse_page(path, text)
@@ -69,6 +71,14 @@ def parse_file(path: str, data: bytes) -> Document:
         from ingest.code import parse_code
         return parse_code(path, text)
     return parse_text(path, text)
+
+
+def markup_reader(ext: str):
+    """(parse, headings) of an org-mode, reStructuredText or AsciiDoc file's reader (kinds.MARKUP_EXTENSIONS)."""
+    from importlib import import_module
+    name = MARKUP_EXTENSIONS[ext]
+    module = import_module(f"ingest.{name}")
+    return getattr(module, f"parse_{name}"), getattr(module, f"{name}_headings")
 
 
 # What a whole HTML page begins with (after a byte-order mark, blank lines and comments), and what a template holds:

@@ -4,15 +4,17 @@ A note's links are in the index as ingest.links resolved them: a wiki link by th
 (``[[Garden Shed]]``, ``[[Garden Shed.md]]``), or by its path from the collection's folder
 (``[[Projects/Garden Shed]]``), a Markdown link by the path it reaches (``Projects/Garden%20Shed.md``). A note is
 linked to by any of those names of it, in any case (Unicode casefold) and either normal form, as Obsidian reads them. A bare name stands for every note so named, as the index cannot tell which
-one of several a link meant.
+one of several a link meant. An org-mode note is linked to by an ``[[id:…]]`` link naming one of its ids too.
 """
 from __future__ import annotations
 
+import json
 import posixpath
 
 from search.index import queries
 
 SHOWN = 20  # notes listed by path; the total is given too
+IDS = 200  # an org note's ids looked for as links' targets
 
 
 def linked_from(conn, collection: str, relative: str, indexed) -> tuple[list[str], int]:
@@ -23,9 +25,20 @@ def linked_from(conn, collection: str, relative: str, indexed) -> tuple[list[str
     name = posixpath.basename(relative)
     stem, stem_path = posixpath.splitext(name)[0], posixpath.splitext(relative)[0]
     # Obsidian reads a link's name in any case ([[garden shed]] is a link to Garden Shed.md)
-    paths, total = queries.linking_files_any_case(conn, indexed["collection"], (relative, stem_path, name, stem),
+    paths, total = queries.linking_files_any_case(conn, indexed["collection"],
+                                                  (relative, stem_path, name, stem, *_org_ids(indexed)),
                                                   SHOWN, besides=relative)
     return [f"{collection}/{path}" for path in paths[:SHOWN]], total
+
+
+def _org_ids(indexed) -> list[str]:
+    """An org-mode note's ids (its headlines' :ID: and :CUSTOM_ID: properties, ingest.org) as another note's
+    ``[[id:…]]`` link names them: 'id:5b2f…'."""
+    try:
+        ids = json.loads(indexed["meta"] or "{}").get("ids", [])
+    except (ValueError, TypeError, IndexError, AttributeError):
+        return []
+    return [f"id:{id_}" for id_ in ids[:IDS] if isinstance(id_, str)]
 
 
 folded = queries.folded_name  # a link's or a note's name as Obsidian compares them (read_file's wiki links too)

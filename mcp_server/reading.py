@@ -195,8 +195,9 @@ def _of_a_page(path: str) -> str:
 def _page_headings(path: str, text: str) -> list[tuple[int, int, str]] | None:
     """The headings of an HTML page read as a note (ingest.webpage: <h1> … <h6>, not '#' lines, which it has
     none of: 'it has no headings'), of a LaTeX file (its \\section …) or a BibTeX file (its entries' citekeys:
-    heading='vaswani2017attention' reads that entry), or None for a file whose headings are '#' lines."""
-    from ingest.kinds import BIBTEX_EXTENSIONS, LATEX_EXTENSIONS, PAGE_EXTENSIONS, suffix
+    heading='vaswani2017attention' reads that entry), of an org-mode, reStructuredText or AsciiDoc file (its
+    headlines or titles), or None for a file whose headings are '#' lines."""
+    from ingest.kinds import BIBTEX_EXTENSIONS, LATEX_EXTENSIONS, MARKUP_EXTENSIONS, PAGE_EXTENSIONS, suffix
     from ingest.parse import is_page
     if suffix(path).lower() in LATEX_EXTENSIONS:
         from ingest.latex import latex_headings
@@ -204,6 +205,9 @@ def _page_headings(path: str, text: str) -> list[tuple[int, int, str]] | None:
     if suffix(path).lower() in BIBTEX_EXTENSIONS:
         from ingest.bibtex import bibtex_headings
         return bibtex_headings(text)
+    if suffix(path).lower() in MARKUP_EXTENSIONS:  # an .org file's headlines, an .rst or .adoc file's titles
+        from ingest.parse import markup_reader
+        return markup_reader(suffix(path).lower())[1](text)
     if suffix(path).lower() not in PAGE_EXTENSIONS or not is_page(text):
         return None
     from ingest.webpage import page_headings

@@ -1,0 +1,133 @@
+"""AsciiDoc (.adoc, .asciidoc: Asciidoctor's books and Antora's pages) read as notes, by their section titles:
+``= Title`` titles the file and heads it, as a Markdown note's ``# Title`` does; ``==`` … ``======`` are its
+sections. Read as plain text before, a book had no headings.
+
+What a reader does not see is left out: the header's attribute entries (``:toc: left``; ``:keywords:`` are the
+note's tags), block attribute lines (``[source,python]``, ``[[anchor]]``, ``[#id]``), comments (``//`` and
+``////`` blocks) and the delimiter lines of blocks. What a listing, literal or passthrough block holds
+(``----``, ``....``, ``++++``, a ```````` fence) is kept as written, and no ``==`` line there is a title. A block's
+title (``.Example``) shows without its dot. A cross reference shows its text (``xref:install.adoc#linux[Linux]``
+and ``<<install.adoc#linux,Linux>>`` are 'Linux', ``<<linux>>`` 'linux'), and one naming a file
+(``xref:other.adoc[]``, ``<<other.adoc#,…>>``), a ``link:`` to one and an ``include::`` are links to it, read from
+the file's folder (an Antora resource id, ``xref:module:page.adoc``, from the same folder too: a known limit).
+Nothing is read but the file itself. Each line of the text stays the line of the file it came from.
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+
+from ingest.document import Document, sections_at_headings, title_from_name
+
+HEADING = re.compile(r"(={1,6})[ \t]+(?=\S)")  # its name: the rest, without a closing run of '=' (no lazy scan)
+ATTRIBUTE = re.compile(r":(!?[\w-]+!?):(?:[ \t]+(.*))?$")
+BLOCK_ATTRIBUTES = re.compile(r"\[[^\]\n]*\][ \t]*$")
+VERBATIM = re.compile(r"(-{4,}|\.{4,}|\+{4,}|/{4,}|`{3}\w*)[ \t]*$")
+DELIMITER = re.compile(r"(={4,}|\*{4,}|_{4,}|--|\|===|!===)[ \t]*$")
+BLOCK_MACRO = re.compile(r"(include|image|video|audio|toc)::([^\[\n]*)\[[^\n]*\][ \t]*$")
+BLOCK_TITLE = re.compile(r"\.([^.\s].*)$")
+COMMENT = re.compile(r"//(?!/)")
+# a target never runs over the next 'xref:' (or 'link:', URL): 'xref:xref:xref:…' was read from each, 24 s for 1 MB
+XREF = re.compile(r"xref:((?:(?!xref:)[^\[\s]){1,2000})\[([^\]\n]{0,2000})\]")
+ANCHOR_REF = re.compile(r"<<([^,<>\n]{1,2000}?)(?:,[ \t]*([^<>\n]{0,2000}))?>>")
+LINK = re.compile(r"link:((?:(?!link:)[^\[\s]){1,2000})\[([^\]\n]{0,2000})\]")
+URL = re.compile(r"(https?://(?:(?!https?://)[^\[\s]){1,2000})\[([^\]\n]{0,2000})\]")
+INLINE_ANCHOR = re.compile(r"\[\[[^\[\]\n]{1,500}\]\]")
+
+
+def parse_asciidoc(path: str, text: str) -> Document:
+    shown, headings, links, tags = _read(text.split("\n"))
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    title = next((name for _, level, name in headings if level == 1), "") or title_from_name(stem)
+    folder = posixpath.dirname(path)
+    meta: dict = {"links": sorted({_linked(folder, name) for name in links if _linked(folder, name)})}
+    if tags:
+        meta["tags"] = tags
+    return Document(kind="note", title=title, meta=meta,
+                    sections=sections_at_headings(shown, headings, 0, len(shown), bare_opens_next=True))
+
+
+def asciidoc_headings(text: str) -> list[tuple[int, int, str]]:
+    """(line of the file, 0-based, level, name) of each section title as parse_asciidoc reads them: read_file's
+    ``heading`` reads an .adoc file's section by them (mcp_server.reading)."""
+    return _read(text.split("\n"))[1]
+
+
+def _read(lines: list[str]) -> tuple[list[str], list, list[str], list[str]]:
+    """Each line as shown, the titles ((index of the line, level: 1 for '=', name)), the files linked, the tags."""
+    shown = [""] * len(lines)
+    headings: list[tuple[int, int, str]] = []
+    links: list[str] = []
+    tags: list[str] = []
+    verbatim = None  # the delimiter of the listing, literal, passthrough or comment block we are in
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if verbatim is not None:
+            if stripped == verbatim or (verbatim.startswith("```") and stripped == "```"):
+                verbatim = None
+            elif not verbatim.startswith("/"):
+                shown[index] = line.rstrip()
+            continue
+        if VERBATIM.match(line):
+            verbatim = stripped
+            continue
+        heading = HEADING.match(line)
+        if heading:
+            name = line[heading.end():].rstrip()
+            if name.rstrip("=") != name and name.rstrip("=")[-1:] in (" ", "\t"):  # '== Title ==': the closing run out
+                name = name.rstrip("=")
+            name = _inline(name, links).strip()
+            headings.append((index, len(heading.group(1)), name))
+            shown[index] = name
+            continue
+        attribute = ATTRIBUTE.match(line)
+        macro = BLOCK_MACRO.match(line)
+        if attribute:
+            if attribute.group(1).lower() in ("keywords", "tags") and attribute.group(2):
+                tags += [tag.strip() for tag in attribute.group(2).split(",") if tag.strip() not in tags]
+            elif attribute.group(1).lower() == "description" and attribute.group(2):
+                shown[index] = _inline(attribute.group(2), links)
+        elif macro:
+            if macro.group(1) == "include" and macro.group(2):
+                links.append(macro.group(2))
+        elif BLOCK_ATTRIBUTES.match(line) or DELIMITER.match(line) or COMMENT.match(line):
+            continue
+        elif (title := BLOCK_TITLE.match(line)) and not line.startswith(".."):
+            shown[index] = _inline(title.group(1), links).rstrip()
+        else:
+            shown[index] = _inline(line, links).rstrip()
+    return shown, headings, links, tags
+
+
+def _inline(text: str, links: list[str]) -> str:
+    """A line's text as shown: cross references and links as their text (a file's taken as a link), inline
+    anchors out."""
+    if "xref:" in text:
+        text = XREF.sub(lambda m: _reference(m.group(1), m.group(2), links), text)
+    if "<<" in text:
+        text = ANCHOR_REF.sub(lambda m: _reference(m.group(1), m.group(2), links), text)
+    if "link:" in text:
+        text = LINK.sub(lambda m: _reference(m.group(1), m.group(2), links), text)
+    if "://" in text:
+        text = URL.sub(lambda m: m.group(2) or m.group(1), text)
+    if "[[" in text:
+        text = INLINE_ANCHOR.sub("", text)
+    return text
+
+
+def _reference(target: str, text: str | None, links: list[str]) -> str:
+    """A reference's text (else its target's anchor or name); a target naming a file (its part before '#' with an
+    ending) taken as a link."""
+    target = target.strip()
+    file, _, anchor = target.partition("#")
+    if "." in file.rsplit("/", 1)[-1] and "://" not in file:
+        links.append(file.rsplit(":", 1)[-1] if file.count(":") and "/" not in file.split(":", 1)[0] else file)
+    return text.strip() if text and text.strip() else anchor or file
+
+
+def _linked(folder: str, name: str) -> str | None:
+    name = name.strip()
+    if not name or "{" in name or name.startswith(("http:", "https:", "mailto:")):
+        return None  # an attribute's value ('{includedir}/x.adoc'), which this reader does not know
+    joined = posixpath.normpath(posixpath.join(folder, name)) if not name.startswith("/") else name
+    return "/" + joined.lstrip("/") if not joined.startswith("../") else None

@@ -1,0 +1,167 @@
+"""Emacs org-mode files (.org) read as notes, by their headlines: ``*``, ``**`` … make the heading path, as a
+Markdown note's ``#`` lines do. Read as plain text before, an agenda file was one run of lines with no headings.
+
+A headline's TODO keyword (``TODO``, ``DONE`` and those a ``#+TODO:`` line names), its priority (``[#A]``), its
+statistics cookie (``[2/5]``) and its tags (``:work:urgent:``) are no part of its name in the heading path
+(``Projects > Ship the release``), but stay on its line, so that a search for ``TODO`` finds it; the tags, and a
+``#+FILETAGS:``'s, are the note's tags (its title column, and a query's ``#work``). ``#+TITLE:`` titles the file
+(else its name does). A ``:PROPERTIES:`` drawer's ``ID`` and ``CUSTOM_ID`` are taken out of the text (an id is
+kept in ``meta["ids"]``: an ``[[id:…]]`` link to it is a backlink), its other properties shown as ``KEY: value``;
+a ``:LOGBOOK:`` drawer (clock lines) is left out, as are comments (``# …``, ``#+BEGIN_COMMENT``) and the other
+``#+KEY:`` lines. ``SCHEDULED:``, ``DEADLINE:`` and ``CLOSED:`` lines stay as text, their dates without the
+brackets (``DEADLINE: 2024-03-14 Thu``): a search for the date finds them. A link shows its description, else its
+target; ``[[file:notes.org::*Heading]]`` and ``[[./notes.org]]`` are links to that file, ``[[id:…]]`` one to the
+note holding that id. A block's lines (``#+BEGIN_SRC`` … ``#+END_SRC``) are kept as written, its marker lines out.
+Each line of the text stays the line of the file it came from, so a hit's lines are the file's.
+"""
+from __future__ import annotations
+
+import re
+
+from ingest.document import Document, sections_at_headings, title_from_name
+from ingest.markdown import META_ITEMS
+
+# a headline: stars from the line's start, then a space; its tags at its end. No pattern here runs over a run of
+# spaces from each of its characters: a 1 MB line stays linear
+HEADLINE = re.compile(r"(\*+)[ \t]")
+TAGS = re.compile(r"(?:^|[ \t])(:(?:[\w@#%]+:)+)$")
+PRIORITY = re.compile(r"\[#[A-Za-z0-9]\]")
+COOKIE = re.compile(r"\[\d*(?:%|/\d*)\]")
+SPACES = re.compile(r"[ \t]+")
+DEFAULT_KEYWORDS = ("TODO", "DONE")
+KEYWORD_LINE = re.compile(r"#\+(?:SEQ_|TYP_)?TODO:(.*)", re.IGNORECASE)
+SETTING = re.compile(r"#\+(\w+):[ \t]*(.*)")
+BLOCK_BEGIN = re.compile(r"[ \t]*#\+BEGIN_(\w+)", re.IGNORECASE)
+DRAWER = re.compile(r"[ \t]*:([\w-]+):[ \t]*$")
+DRAWER_END = re.compile(r"[ \t]*:END:[ \t]*$", re.IGNORECASE)
+PROPERTY = re.compile(r"[ \t]*:([\w-]+)\+?:[ \t]*(.*)")
+IDS = ("ID", "CUSTOM_ID")
+UNSEEN_DRAWERS = ("LOGBOOK",)
+PLANNING = re.compile(r"[ \t]*(?:SCHEDULED|DEADLINE|CLOSED):")
+TIMESTAMP = re.compile(r"[<\[](\d{4}-\d\d-\d\d[^<>\[\]\n]{0,60})[>\]]")
+COMMENT = re.compile(r"[ \t]*#(?:[ \t]|$)")
+LINK = re.compile(r"\[\[([^\[\]\n]{1,2000})\](?:\[([^\[\]\n]{0,2000})\])?\]")
+FILE_ENDING = re.compile(r"\.\w{1,10}$")
+
+
+def parse_org(path: str, text: str) -> Document:
+    reading = _read(text)
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    # an [[id:…]] link is kept as written ('id:…', as a wiki link's bare name is): mcp_server.backlinks matches it
+    meta: dict = {"links": sorted(reading.links | reading.ids_linked), "wiki_links": sorted(reading.ids_linked)}
+    if reading.tags:
+        meta["tags"] = reading.tags
+    if reading.ids:
+        meta["ids"] = reading.ids
+    return Document(kind="note", title=reading.title or title_from_name(stem),
+                    sections=sections_at_headings(reading.shown, reading.headings, 0, len(reading.shown),
+                                                             bare_opens_next=True), meta=meta)
+
+
+def org_headings(text: str) -> list[tuple[int, int, str]]:
+    """(line of the file, 0-based, level, name) of each headline as parse_org reads them: read_file's ``heading``
+    reads an .org file's section by them (mcp_server.reading)."""
+    return _read(text).headings
+
+
+class _Reading:
+    def __init__(self) -> None:
+        self.title = ""
+        self.shown: list[str] = []
+        self.headings: list[tuple[int, int, str]] = []
+        self.tags: list[str] = []
+        self.ids: list[str] = []
+        self.links: set[str] = set()
+        self.ids_linked: set[str] = set()
+
+
+def _read(text: str) -> _Reading:
+    lines = text.split("\n")
+    reading = _Reading()
+    keywords = list(DEFAULT_KEYWORDS)
+    for line in lines:  # a '#+TODO: TODO WAIT | DONE' line anywhere names the file's keywords
+        found = KEYWORD_LINE.match(line)
+        if found:
+            keywords += [word for word in found.group(1).split() if word != "|"]
+    keywords = [re.sub(r"\(.*\)$", "", word) for word in keywords]  # 'WAIT(w@/!)': its key and logging
+    block, drawer = None, None
+    for index, line in enumerate(lines):
+        shown = ""
+        if block is not None:
+            if re.match(rf"[ \t]*#\+END_{re.escape(block)}\b", line, re.IGNORECASE):
+                block = None
+            elif block.upper() != "COMMENT":
+                shown = line[1:] if line.startswith(",*") or line.startswith(",#+") else line
+        elif drawer is not None:
+            if DRAWER_END.match(line):
+                drawer = None
+            elif drawer == "PROPERTIES":
+                found = PROPERTY.match(line)
+                if found and found.group(1).upper() in IDS:
+                    if found.group(2).strip() and len(reading.ids) < META_ITEMS:
+                        reading.ids.append(found.group(2).strip())
+                elif found:
+                    shown = f"{found.group(1)}: {_inline(found.group(2), reading)}"
+            elif drawer not in UNSEEN_DRAWERS:
+                shown = _inline(line, reading).strip()
+        elif (headline := HEADLINE.match(line)):
+            rest = line[headline.end():].strip()
+            reading.headings.append((index, len(headline.group(1)), _headline(rest, keywords, reading)))
+            shown = _inline(rest, reading)
+        elif (opened := BLOCK_BEGIN.match(line)):
+            block = opened.group(1)
+        elif (setting := SETTING.match(line.strip())):
+            key, value = setting.group(1).upper(), setting.group(2).strip()
+            if key == "TITLE":
+                reading.title = _inline(value, reading).strip()
+            elif key == "FILETAGS":
+                _add_tags(reading, [tag for tag in re.split(r"[:\s]+", value) if tag])
+        elif (opened := DRAWER.match(line)) and opened.group(1).upper() != "END":
+            drawer = opened.group(1).upper()
+        elif PLANNING.match(line):
+            shown = TIMESTAMP.sub(r"\1", line).strip()
+        elif not COMMENT.match(line):
+            shown = _inline(line, reading).rstrip()
+        reading.shown.append(shown)
+    return reading
+
+
+def _headline(rest: str, keywords: list[str], reading: _Reading) -> str:
+    """A headline's name: its text without the TODO keyword, priority, cookie and tags (which are taken)."""
+    tags = TAGS.search(rest) if rest.endswith(":") else None
+    if tags:
+        _add_tags(reading, [tag for tag in tags.group(1).split(":") if tag])
+        rest = rest[:tags.start(1)]
+    first, _, after = rest.partition(" ")
+    if first in keywords:
+        rest = after.lstrip()
+    if rest.startswith("COMMENT ") or rest == "COMMENT":
+        rest = rest[len("COMMENT"):].lstrip()
+    rest = PRIORITY.sub("", rest, count=1) if rest.startswith("[#") else rest
+    rest = COOKIE.sub("", LINK.sub(lambda m: m.group(2) or m.group(1), rest))
+    return SPACES.sub(" ", rest).strip()
+
+
+def _add_tags(reading: _Reading, tags: list[str]) -> None:
+    reading.tags += [tag for tag in tags if tag not in reading.tags][:META_ITEMS - len(reading.tags)]
+
+
+def _inline(text: str, reading: _Reading) -> str:
+    """A line's text as shown: each link as its description (else its target), its target taken as a link."""
+    if "[[" not in text:
+        return text
+    return LINK.sub(lambda m: _link(m, reading), text)
+
+
+def _link(found: re.Match, reading: _Reading) -> str:
+    target, description = found.group(1).strip(), found.group(2)
+    if target.lower().startswith("id:"):
+        if target[3:].strip():
+            reading.ids_linked.add("id:" + target[3:].strip())
+    else:
+        file = target[5:] if target.lower().startswith("file:") else target
+        file = file.split("::", 1)[0].strip()
+        if (target.lower().startswith("file:") or FILE_ENDING.search(file)) and not re.match(r"\w+:", file) \
+                and not file.startswith("~"):
+            reading.links.add(file)
+    return description if description is not None and description.strip() else target

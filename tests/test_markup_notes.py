@@ -1,0 +1,276 @@
+"""org-mode, reStructuredText and AsciiDoc read as notes by their headings (ingest.org, ingest.rst,
+ingest.asciidoc): before, each was plain text, one run of lines with no heading, title, tag or link."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ingest.kinds import kind_of
+from ingest.links import converted_pdfs
+from ingest.parse import parse_file
+from tests.conftest import ingest, write_tree
+
+AGENDA = """#+TITLE: Home and [[https://example.org][work]] agenda
+#+FILETAGS: :agenda:
+#+TODO: TODO WAIT(w) | DONE
+# a comment line: never searched
+* Projects :work:
+** TODO [#A] Ship the 2.0 release [1/3] :urgent:
+   DEADLINE: <2024-03-14 Thu> SCHEDULED: <2024-03-10 Sun>
+   :PROPERTIES:
+   :ID:       5b2f0d3e-release
+   :EFFORT:   2h
+   :END:
+   :LOGBOOK:
+   CLOCK: [2024-03-01 Fri 10:00]--[2024-03-01 Fri 11:00] =>  1:00
+   :END:
+   Follow [[file:lists/checklist.org::*Before][the checklist]] and tell [[id:77aa-people][Maria]].
+** WAIT Call the plumber about the leaking boiler
+#+BEGIN_SRC shell
+* not a headline in a block
+make release
+#+END_SRC
+* DONE Renew the passport
+"""
+
+CHECKLIST = """#+TITLE: Release checklist
+* Before
+  :PROPERTIES:
+  :CUSTOM_ID: before
+  :END:
+  Tag the commit and write the changelog.
+* After
+  Announce on the mailing list; see [[file:../agenda.org][the agenda]].
+"""
+
+PEOPLE = """* Maria
+  :PROPERTIES:
+  :ID: 77aa-people
+  :END:
+  Maria runs the release announcements.
+"""
+
+GUIDE = """.. _top:
+
+==========
+User Guide
+==========
+
+Welcome to Foo. Read :doc:`install` first, then :ref:`the configuration <config>`.
+
+.. toctree::
+   :maxdepth: 2
+
+   install
+   Tutorial <tutorial/index>
+
+.. a comment: never searched
+   nor this line
+
+Configuration
+=============
+
+.. _config:
+
+Set ``cache_dir`` in ``foo.toml``::
+
+    [foo]
+    cache_dir = "/var/cache/foo"
+    Not a title
+    ===========
+
+.. note:: The cache is shared between workers.
+
+.. code-block:: python
+   :caption: settings.py
+   :linenos:
+
+   import foo
+
+Logging
+-------
+
+.. py:function:: configure_logging(level)
+
+   Send the log to syslog.
+"""
+
+INSTALL = """Installing
+==========
+
+Run ``pip install foo``. Back to the :doc:`guide <index>`.
+"""
+
+BOOK = """= The Foo Book
+Jane Doe <jane@example.org>
+:toc: left
+:keywords: foo, handbook
+
+== Getting started
+
+Install Foo as xref:setup.adoc#linux[the Linux setup] says, or read <<quickstart>>.
+
+[source,python]
+----
+== not a heading in a listing
+import foo
+----
+
+// a comment: never searched
+.A worked example
+====
+An example of the cache warming up.
+====
+
+include::chapters/appendix.adoc[]
+
+=== On Windows
+
+Use the installer; see <<setup.adoc#,the setup>>.
+"""
+
+SETUP = """= Setup
+
+== Linux
+
+Use your distribution's package.
+"""
+
+
+def test_the_three_kinds_are_notes_and_no_conversion_of_a_pdf_beside_them():
+    assert [kind_of(name) for name in ("a.org", "b.rst", "c.adoc", "d.asciidoc", "e.txt")] == \
+        ["note", "note", "note", "note", "text"]
+    # a manual.rst or manual.adoc builds the manual.pdf beside it: the PDF is read too, as beside a .tex
+    assert converted_pdfs({"manual.pdf", "manual.rst", "book.pdf", "book.adoc", "x.org", "x.pdf"}) == {}
+
+
+def test_an_org_file_by_its_headlines_keywords_and_tags_apart_drawers_out():
+    doc = parse_file("agenda.org", AGENDA.encode())
+    assert doc.kind == "note" and doc.title == "Home and work agenda", doc.title
+    parts = {" > ".join(s.heading_path): s for s in doc.sections}
+    # '* Projects' with nothing under it but its child opens that one's passage
+    assert list(parts) == ["Projects > Ship the 2.0 release", "Projects > Call the plumber about the leaking boiler",
+                           "Renew the passport"], list(parts)
+    release = parts["Projects > Ship the 2.0 release"]
+    lines = AGENDA.split("\n")
+    assert lines[release.start_line - 1] == "* Projects :work:", release
+    assert "TODO [#A] Ship the 2.0 release" in release.text  # the keyword findable, not the name
+    assert "DEADLINE: 2024-03-14 Thu SCHEDULED: 2024-03-10 Sun" in release.text, release.text
+    assert "EFFORT: 2h" in release.text and "Follow the checklist and tell Maria." in release.text, release.text
+    whole = "\n".join(s.text for s in doc.sections)
+    for unseen in ("5b2f0d3e", "PROPERTIES", "CLOCK", "LOGBOOK", "comment line", "FILETAGS", "BEGIN_SRC"):
+        assert unseen not in whole, unseen
+    plumber = parts["Projects > Call the plumber about the leaking boiler"]
+    assert "* not a headline in a block\nmake release" in plumber.text, plumber.text
+    assert doc.meta["tags"] == ["agenda", "work", "urgent"], doc.meta
+    assert doc.meta["ids"] == ["5b2f0d3e-release"], doc.meta
+    assert doc.meta["links"] == ["id:77aa-people", "lists/checklist.org"], doc.meta
+
+
+def test_an_rst_file_by_its_titles_directives_and_roles_read():
+    doc = parse_file("docs/index.rst", GUIDE.encode())
+    assert doc.title == "User Guide", doc.title
+    parts = {" > ".join(s.heading_path): s for s in doc.sections}
+    assert list(parts) == ["User Guide", "User Guide > Configuration", "User Guide > Configuration > Logging"], parts
+    lines = GUIDE.split("\n")
+    assert lines[parts["User Guide > Configuration"].start_line - 1] == "Configuration"
+    intro = parts["User Guide"].text
+    assert "Read install first, then the configuration." in intro, intro
+    config = parts["User Guide > Configuration"].text
+    assert "Set cache_dir in foo.toml:" in config and 'cache_dir = "/var/cache/foo"' in config, config
+    assert "    Not a title\n    ===========" in config  # a literal block's lines as written, no title
+    assert "Note: The cache is shared between workers." in config and "settings.py" in config, config
+    assert "configure_logging(level)" in parts["User Guide > Configuration > Logging"].text
+    whole = "\n".join(s.text for s in doc.sections)
+    for unseen in ("a comment", "nor this line", "maxdepth", "linenos", "_config", ":doc:", "toctree"):
+        assert unseen not in whole, unseen
+    assert intro.startswith("User Guide\n\n") and "-------" not in whole, intro  # adornment lines out
+    assert doc.meta["links"] == ["/docs/install.rst", "/docs/tutorial/index.rst"], doc.meta
+
+
+def test_an_asciidoc_file_by_its_sections_blocks_kept_whole():
+    doc = parse_file("book/index.adoc", BOOK.encode())
+    assert doc.title == "The Foo Book", doc.title
+    parts = {" > ".join(s.heading_path): s for s in doc.sections}
+    assert list(parts) == ["The Foo Book", "The Foo Book > Getting started",
+                           "The Foo Book > Getting started > On Windows"], parts
+    started = parts["The Foo Book > Getting started"].text
+    assert "Install Foo as the Linux setup says, or read quickstart." in started, started
+    assert "== not a heading in a listing\nimport foo" in started and "A worked example" in started, started
+    whole = "\n".join(s.text for s in doc.sections)
+    for unseen in ("toc", "keywords", "[source", "a comment", "----", "include::"):
+        assert unseen not in whole, unseen
+    assert doc.meta["tags"] == ["foo", "handbook"]
+    assert doc.meta["links"] == ["/book/chapters/appendix.adoc", "/book/setup.adoc"], doc.meta
+
+
+def test_a_docs_folder_is_searched_by_heading_tag_and_read_by_section(immediate, tmp_path, monkeypatch):
+    """The real pipeline: a search finds the section under its heading path, a query's #tag the tagged org note,
+    read_file(heading=…) the section's lines, and read_file's backlinks an [[id:…]] link and a :doc: role."""
+    from mcp_server import reading
+    from mcp_server.service import Sift
+    from search.query.engine import Engine
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "docs", {
+        "agenda.org": AGENDA, "lists/checklist.org": CHECKLIST, "people.org": PEOPLE, "other.md": "# Other\n\nurgent plumbing.\n",
+        "guide/index.rst": GUIDE, "guide/install.rst": INSTALL, "book/index.adoc": BOOK, "book/setup.adoc": SETUP})
+    published = ingest(root, "docs")["published"]
+    assert published["failures"] == [], published
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+
+    def found(query: str) -> list[tuple[str, str]]:
+        return [(h.path, h.heading_path or "") for h in engine.search(query, mode="keyword").hits]
+
+    assert found("leaking boiler")[0] == ("agenda.org", "Projects > Call the plumber about the leaking boiler")
+    assert found("#urgent")[0][0] == "agenda.org", found("#urgent")
+    assert found("syslog")[0] == ("guide/index.rst", "User Guide > Configuration > Logging"), found("syslog")
+    assert found("cache warming")[0] == ("book/index.adoc", "The Foo Book > Getting started")
+    assert found("PROPERTIES") == [] and found("maxdepth") == []
+    sift = Sift(load())
+    shown, data = reading.read(sift, "docs/agenda.org", None, None, None, heading="Ship the 2.0 release")
+    lines = AGENDA.split("\n")
+    assert (data["start_line"], data["end_line"]) == (6, lines.index("** WAIT Call the plumber about the leaking "
+                                                                     "boiler")), shown
+    shown, data = reading.read(sift, "docs/guide/index.rst", None, None, None, heading="Logging")
+    assert data["start_line"] == GUIDE.split("\n").index("Logging") + 1 and "syslog" in shown, shown
+    shown, data = reading.read(sift, "docs/book/index.adoc", None, None, None, heading="On Windows")
+    assert data["start_line"] == BOOK.split("\n").index("=== On Windows") + 1, shown
+    # backlinks: an [[id:…]] link to the note holding that id, a :doc: role, an xref, a file: link
+    assert "[linked from 1 note: docs/agenda.org]" in reading.read(sift, "docs/people.org", None, None, None)[0]
+    assert "[linked from 1 note: docs/guide/index.rst]" in reading.read(sift, "docs/guide/install.rst", None, None,
+                                                                         None)[0]
+    assert "[linked from 1 note: docs/book/index.adoc]" in reading.read(sift, "docs/book/setup.adoc", None, None,
+                                                                        None)[0]
+    assert "[linked from 1 note: docs/agenda.org]" in reading.read(sift, "docs/lists/checklist.org", None, None,
+                                                                   None)[0]
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.lists(st.sampled_from(["* ", "** TODO ", ":PROPERTIES:", ":END:", ":ID: x", "#+BEGIN_SRC", "#+END_SRC",
+                                      "[[file:a.org][a]]", "[[", "]]", "Title", "=====", "-----", ".. note::",
+                                      ".. code-block:: c", "   ", "::", ":doc:`x`", "= ", "== ", "----", "....",
+                                      "xref:a.adoc[]", "<<a,b>>", "include::b.adoc[]", "\n", "\n\n", "x", "é"]),
+                     max_size=60).map("".join), name=st.sampled_from(["a.org", "b.rst", "c.adoc"]))
+def test_any_markup_text_gives_sections_at_its_own_lines(text, name):
+    """Markers in any order, never closed, at a file's end: every section lies within the file's lines."""
+    doc = parse_file(name, text.encode())
+    lines = text.count("\n") + 1
+    for section in doc.sections:
+        assert 1 <= section.start_line <= section.end_line <= lines, (section, text)
+        assert section.text.strip(), (section, text)
+
+
+@pytest.mark.timeout(60)
+def test_hostile_lines_are_read_in_linear_time():
+    """A target pattern read from every 'xref:' of a line of them took 24 s a 900 KB line (five: two minutes); a
+    role's name from every ':' of ':a:a:a…', a headline's name over a run of spaces: each now reads a line once."""
+    lines = 900_000
+    for name, line in (("c.adoc", "xref:" * (lines // 5)), ("c.adoc", "link:" * (lines // 5)),
+                       ("b.rst", ":a" * (lines // 2) + ":`x`"), ("a.org", "* x" + " " * lines + "y :t:")):
+        doc = parse_file(name, "\n".join([line] * 5).encode())
+        assert doc.sections, name
