@@ -9,7 +9,8 @@ statistics cookie (``[2/5]``) and its tags (``:work:urgent:``) are no part of it
 kept in ``meta["ids"]``: an ``[[id:…]]`` link to it is a backlink), its other properties shown as ``KEY: value``;
 a ``:LOGBOOK:`` drawer (clock lines) is left out, as are comments (``# …``, ``#+BEGIN_COMMENT``) and the other
 ``#+KEY:`` lines. ``SCHEDULED:``, ``DEADLINE:`` and ``CLOSED:`` lines stay as text, their dates without the
-brackets (``DEADLINE: 2024-03-14 Thu``): a search for the date finds them. A link shows its description, else its
+brackets (``DEADLINE: 2024-03-14 Thu``), as is any timestamp in the text (``<2024-03-20 Wed 10:00>``): a search
+for the date finds them. A link shows its description, else its
 target; ``[[file:notes.org::*Heading]]`` and ``[[./notes.org]]`` are links to that file, ``[[id:…]]`` one to the
 note holding that id. A block's lines (``#+BEGIN_SRC`` … ``#+END_SRC``) are kept as written, its marker lines out.
 Each line of the text stays the line of the file it came from, so a hit's lines are the file's.
@@ -101,7 +102,7 @@ def _read(text: str) -> _Reading:
                     if found.group(2).strip() and len(reading.ids) < META_ITEMS:
                         reading.ids.append(found.group(2).strip())
                 elif found:
-                    shown = f"{found.group(1)}: {_inline(found.group(2), reading)}"
+                    shown = found.group(1) + ": " + _inline(TIMESTAMP.sub(r"\1", found.group(2)), reading)
             elif drawer not in UNSEEN_DRAWERS:
                 shown = _inline(line, reading).strip()
         elif (headline := HEADLINE.match(line)):
@@ -121,7 +122,7 @@ def _read(text: str) -> _Reading:
         elif PLANNING.match(line):
             shown = TIMESTAMP.sub(r"\1", line).strip()
         elif not COMMENT.match(line):
-            shown = _inline(line, reading).rstrip()
+            shown = _inline(TIMESTAMP.sub(r"\1", line) if "-" in line else line, reading).rstrip()
         reading.shown.append(shown)
     return reading
 

@@ -24,11 +24,13 @@ AGENDA = """#+TITLE: Home and [[https://example.org][work]] agenda
    :PROPERTIES:
    :ID:       5b2f0d3e-release
    :EFFORT:   2h
+   :CREATED:  [2024-01-05 Fri 09:00]
    :END:
    :LOGBOOK:
    CLOCK: [2024-03-01 Fri 10:00]--[2024-03-01 Fri 11:00] =>  1:00
    :END:
    Follow [[file:lists/checklist.org::*Before][the checklist]] and tell [[id:77aa-people][Maria]].
+   Release party <2024-03-20 Wed 18:00> at the office.
 ** WAIT Call the plumber about the leaking boiler
 #+BEGIN_SRC shell
 * not a headline in a block
@@ -160,6 +162,7 @@ def test_an_org_file_by_its_headlines_keywords_and_tags_apart_drawers_out():
     assert lines[release.start_line - 1] == "* Projects :work:", release
     assert "TODO [#A] Ship the 2.0 release" in release.text  # the keyword findable, not the name
     assert "DEADLINE: 2024-03-14 Thu SCHEDULED: 2024-03-10 Sun" in release.text, release.text
+    assert "CREATED: 2024-01-05 Fri 09:00" in release.text and "party 2024-03-20 Wed 18:00 at" in release.text
     assert "EFFORT: 2h" in release.text and "Follow the checklist and tell Maria." in release.text, release.text
     whole = "\n".join(s.text for s in doc.sections)
     for unseen in ("5b2f0d3e", "PROPERTIES", "CLOCK", "LOGBOOK", "comment line", "FILETAGS", "BEGIN_SRC"):
