@@ -36,7 +36,7 @@ INLINE_ANCHOR = re.compile(r"\[\[[^\[\]\n]{1,500}\]\]")
 
 
 def parse_asciidoc(path: str, text: str) -> Document:
-    shown, headings, links, tags = _read(text.split("\n"))
+    shown, headings, links, tags, blocks = _read(text.split("\n"))
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     title = next((name for _, level, name in headings if level == 1), "") or title_from_name(stem)
     folder = posixpath.dirname(path)
@@ -44,7 +44,7 @@ def parse_asciidoc(path: str, text: str) -> Document:
     if tags:
         meta["tags"] = tags
     return Document(kind="note", title=title, meta=meta,
-                    sections=sections_at_headings(shown, headings, 0, len(shown), bare_opens_next=True))
+                    sections=sections_at_headings(shown, headings, 0, len(shown), bare_opens_next=True, blocks=blocks))
 
 
 def asciidoc_headings(text: str) -> list[tuple[int, int, str]]:
@@ -53,23 +53,27 @@ def asciidoc_headings(text: str) -> list[tuple[int, int, str]]:
     return _read(text.split("\n"))[1]
 
 
-def _read(lines: list[str]) -> tuple[list[str], list, list[str], list[str]]:
-    """Each line as shown, the titles ((index of the line, level: 1 for '=', name)), the files linked, the tags."""
+def _read(lines: list[str]) -> tuple[list[str], list, list[str], list[str], list[tuple[int, int]]]:
+    """Each line as shown, the titles ((index of the line, level: 1 for '=', name)), the files linked, the tags,
+    the verbatim blocks ((first line, line after the last))."""
     shown = [""] * len(lines)
     headings: list[tuple[int, int, str]] = []
     links: list[str] = []
     tags: list[str] = []
-    verbatim = None  # the delimiter of the listing, literal, passthrough or comment block we are in
+    blocks: list[tuple[int, int]] = []
+    verbatim, opened_at = None, 0  # the delimiter of the listing, literal, passthrough or comment block we are in
     for index, line in enumerate(lines):
         stripped = line.strip()
         if verbatim is not None:
             if stripped == verbatim or (verbatim.startswith("```") and stripped == "```"):
+                if not verbatim.startswith("/"):
+                    blocks.append((opened_at + 1, index))
                 verbatim = None
             elif not verbatim.startswith("/"):
                 shown[index] = line.rstrip()
             continue
         if VERBATIM.match(line):
-            verbatim = stripped
+            verbatim, opened_at = stripped, index
             continue
         heading = HEADING.match(line)
         if heading:
@@ -96,7 +100,9 @@ def _read(lines: list[str]) -> tuple[list[str], list, list[str], list[str]]:
             shown[index] = _inline(title.group(1), links).rstrip()
         else:
             shown[index] = _inline(line, links).rstrip()
-    return shown, headings, links, tags
+    if verbatim is not None and not verbatim.startswith("/"):  # never closed: to the file's end
+        blocks.append((opened_at + 1, len(lines)))
+    return shown, headings, links, tags, blocks
 
 
 def _inline(text: str, links: list[str]) -> str:

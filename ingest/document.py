@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 
 @dataclass
@@ -72,14 +73,16 @@ def title_from_name(stem: str) -> str:
     return stem[:found.start()] if found and found.start() > 0 else stem
 
 
-def sections_at_headings(shown: list[str], headings: list, first: int, last: int,
-                         bare_opens_next: bool = False) -> list[Section]:
+def sections_at_headings(shown: list[str], headings: list, first: int, last: int, bare_opens_next: bool = False,
+                         blocks: list[tuple[int, int]] = ()) -> list[Section]:
     """A text whose lines are ``shown`` (each the file's line of that index, as the reader sees it) cut at each of
     ``headings`` ((index of the line, level, name)), each part from ``first`` to ``last`` (0-based, the last
     excluded) under the heading path it sits in, its own heading's line first; blank lines around a part left out
     and a part of none skipped (LaTeX, org-mode, reStructuredText and AsciiDoc read so). With ``bare_opens_next``,
     a heading with nothing under it but a heading inside it opens that one's part instead of making one of its
-    own, as a Markdown note's does (org's '* Projects' over '** TODO Ship it' was a passage of one word)."""
+    own, as a Markdown note's does (org's '* Projects' over '** TODO Ship it' was a passage of one word).
+    ``blocks``: (first line, line after the last) of each code block, in order, kept whole by the chunker where
+    it fits (a Section's ``atomic``)."""
     starts = [(first, [])]
     path: list[tuple[int, str]] = []
     for at, (index, level, name) in enumerate(headings):
@@ -90,18 +93,29 @@ def sections_at_headings(shown: list[str], headings: list, first: int, last: int
             continue
         starts.append((index, [nm for _, nm in path]))
     sections = []
+    block = 0
     for (start, heading_path), (end, _) in zip(starts, starts[1:] + [(last, [])]):
-        body = shown[start:end]
-        while body and not body[-1].strip():  # trailing blank lines are no part of the section
-            body.pop()
+        while end > start and not shown[end - 1].strip():  # blank lines around a part are no part of it
             end -= 1
-        if not any(line.strip() for line in body):
-            continue
-        while not body[0].strip():
-            body.pop(0)
+        while start < end and not shown[start].strip():
             start += 1
-        sections.append(Section(text="\n".join(body), heading_path=heading_path, start_line=start + 1,
-                                end_line=end))
+        if start == end:
+            continue
+        body = shown[start:end]
+        text = "\n".join(body)
+        atomic, offsets = [], None
+        while block < len(blocks) and blocks[block][0] < end:
+            if blocks[block][1] > start:
+                if offsets is None:  # where each line of the part starts in its text
+                    offsets = [0, *accumulate(len(line) + 1 for line in body)]
+                begin, stop = max(blocks[block][0], start) - start, min(blocks[block][1], end) - start
+                if stop > begin:
+                    atomic.append((offsets[begin], offsets[stop] - 1))
+            if blocks[block][1] > end:
+                break  # it runs on into the next part
+            block += 1
+        sections.append(Section(text=text, heading_path=heading_path, start_line=start + 1, end_line=end,
+                                atomic=atomic))
     return sections
 
 

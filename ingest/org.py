@@ -56,7 +56,7 @@ def parse_org(path: str, text: str) -> Document:
         meta["ids"] = reading.ids
     return Document(kind="note", title=reading.title or title_from_name(stem),
                     sections=sections_at_headings(reading.shown, reading.headings, 0, len(reading.shown),
-                                                             bare_opens_next=True), meta=meta)
+                                                             bare_opens_next=True, blocks=reading.blocks), meta=meta)
 
 
 def org_headings(text: str) -> list[tuple[int, int, str]]:
@@ -74,6 +74,7 @@ class _Reading:
         self.ids: list[str] = []
         self.links: set[str] = set()
         self.ids_linked: set[str] = set()
+        self.blocks: list[tuple[int, int]] = []  # (first line, line after the last) of each block's lines
 
 
 def _read(text: str) -> _Reading:
@@ -85,11 +86,13 @@ def _read(text: str) -> _Reading:
         if found:
             keywords += [word for word in found.group(1).split() if word != "|"]
     keywords = [re.sub(r"\(.*\)$", "", word) for word in keywords]  # 'WAIT(w@/!)': its key and logging
-    block, drawer = None, None
+    block, drawer, opened_at = None, None, 0
     for index, line in enumerate(lines):
         shown = ""
         if block is not None:
             if re.match(rf"[ \t]*#\+END_{re.escape(block)}\b", line, re.IGNORECASE):
+                if block.upper() != "COMMENT":
+                    reading.blocks.append((opened_at + 1, index))
                 block = None
             elif block.upper() != "COMMENT":
                 shown = line[1:] if line.startswith(",*") or line.startswith(",#+") else line
@@ -110,7 +113,7 @@ def _read(text: str) -> _Reading:
             reading.headings.append((index, len(headline.group(1)), _headline(rest, keywords, reading)))
             shown = _inline(rest, reading)
         elif (opened := BLOCK_BEGIN.match(line)):
-            block = opened.group(1)
+            block, opened_at = opened.group(1), index
         elif (setting := SETTING.match(line.strip())):
             key, value = setting.group(1).upper(), setting.group(2).strip()
             if key == "TITLE":
@@ -124,6 +127,8 @@ def _read(text: str) -> _Reading:
         elif not COMMENT.match(line):
             shown = _inline(TIMESTAMP.sub(r"\1", line) if "-" in line else line, reading).rstrip()
         reading.shown.append(shown)
+    if block is not None and block.upper() != "COMMENT":  # never closed: to the file's end
+        reading.blocks.append((opened_at + 1, len(lines)))
     return reading
 
 

@@ -40,12 +40,13 @@ LITERAL = re.compile(r"``([^`\n]{1,2000}?)``")
 
 
 def parse_rst(path: str, text: str) -> Document:
-    shown, headings, links = _read(text.split("\n"))
+    shown, headings, links, blocks = _read(text.split("\n"))
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     title = headings[0][2] if headings else title_from_name(stem)
     folder = posixpath.dirname(path)
     return Document(kind="note", title=title,
-                    sections=sections_at_headings(shown, headings, 0, len(shown), bare_opens_next=True),
+                    sections=sections_at_headings(shown, headings, 0, len(shown), bare_opens_next=True,
+                                                  blocks=blocks),
                     meta={"links": sorted({_linked(folder, name) for name in links if _linked(folder, name)})})
 
 
@@ -59,19 +60,23 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
 
-def _read(lines: list[str]) -> tuple[list[str], list, list[str]]:
-    """Each line as shown, the titles ((index of the title's line, level, name)), the files linked to."""
+def _read(lines: list[str]) -> tuple[list[str], list, list[str], list[tuple[int, int]]]:
+    """Each line as shown, the titles ((index of the title's line, level, name)), the files linked to, the literal
+    blocks ((first line, line after the last))."""
     shown = [""] * len(lines)
     headings: list[tuple[int, int, str]] = []
     styles: list[tuple[str, bool]] = []
     links: list[str] = []
-    block = None  # (indent of the line opening it, what its indented lines are: 'literal', 'unseen', 'toctree')
+    blocks: list[tuple[int, int]] = []
+    block = None  # (indent of the line opening it, what its indented lines are: 'literal', 'unseen', 'toctree' …,
+    # the line opening it)
     options = False  # whether a directive's options may follow: right under its line, or under options
     index = 0
     while index < len(lines):
         line = lines[index]
         if block is not None:
             if line.strip() and _indent(line) <= block[0]:
+                _literal(block, index, lines, blocks)
                 block = None
             else:
                 option = OPTION.match(line) if options else None
@@ -102,19 +107,33 @@ def _read(lines: list[str]) -> tuple[list[str], list, list[str]]:
             index += 1
             continue
         if EXPLICIT.match(line):
-            block = _explicit(line, index, shown, links)
+            block = (*_explicit(line, index, shown, links), index)
             options = True
         elif line.rstrip().endswith("::") and not line.lstrip().startswith(".."):
             options = False
             shown[index] = _inline(line.rstrip()[:-1].rstrip(" :") + (":" if line.rstrip()[:-2].strip() else ""),
                                    links)
-            block = (_indent(line), "literal")
+            block = (_indent(line), "literal", index)
         elif ADORNMENT.match(line) or set(line.strip()) <= set("=-+| "):
             shown[index] = "" if not line.strip() or set(line.strip()) <= set("=-+ ") else _inline(line, links).rstrip()
         else:
             shown[index] = _inline(line, links).rstrip()
         index += 1
-    return shown, headings, links
+    if block is not None:
+        _literal(block, len(lines), lines, blocks)
+    return shown, headings, links, blocks
+
+
+def _literal(block: tuple[int, str, int], end: int, lines: list[str], blocks: list) -> None:
+    """Keep a literal block's lines, from its first line after its opening line's to ``end``, as one block."""
+    if block[1] == "literal":
+        start = block[2] + 1
+        while start < end and (not lines[start].strip() or OPTION.match(lines[start])):  # its options too
+            start += 1
+        while end > start and not lines[end - 1].strip():
+            end -= 1
+        if end > start:
+            blocks.append((start, end))
 
 
 def _title(lines: list[str], index: int) -> tuple[str, tuple[str, bool], int] | None:

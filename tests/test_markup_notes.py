@@ -277,3 +277,18 @@ def test_hostile_lines_are_read_in_linear_time():
                        ("b.rst", ":a" * (lines // 2) + ":`x`"), ("a.org", "* x" + " " * lines + "y :t:")):
         doc = parse_file(name, "\n".join([line] * 5).encode())
         assert doc.sections, name
+
+
+def test_a_code_block_is_kept_whole_where_it_fits():
+    """Each reader marks its code blocks atomic (a Section's atomic spans), as a Markdown note's fences are: the
+    chunker cuts a long section around them, not through them."""
+    org = parse_file("a.org", AGENDA.encode())
+    plumber = next(s for s in org.sections if s.heading_path[-1].startswith("Call the plumber"))
+    assert [plumber.text[a:b] for a, b in plumber.atomic] == ["* not a headline in a block\nmake release"]
+    rst = parse_file("docs/index.rst", GUIDE.encode())
+    config = next(s for s in rst.sections if s.heading_path[-1] == "Configuration")
+    assert [config.text[a:b] for a, b in config.atomic] == [
+        '    [foo]\n    cache_dir = "/var/cache/foo"\n    Not a title\n    ===========', "   import foo"]
+    adoc = parse_file("book/index.adoc", BOOK.encode())
+    started = next(s for s in adoc.sections if s.heading_path[-1] == "Getting started")
+    assert [started.text[a:b] for a, b in started.atomic] == ["== not a heading in a listing\nimport foo"]
