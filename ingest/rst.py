@@ -1,7 +1,8 @@
 """reStructuredText (.rst: Sphinx's and docutils' documents) read as notes, by their section titles: a title is a
 line underlined (and perhaps overlined) with a punctuation character, ``=====``; each style (the character, with or
 without an overline) is a level, in the order the file first uses them, as docutils reads them, and the first
-title titles the file (Sphinx's page title). Read as plain text before: a Sphinx docs tree had no headings.
+title titles the file (Sphinx's page title), unless a ``:title:`` field the page begins with does. Read as plain
+text before: a Sphinx docs tree had no headings.
 
 A small reader of our own, not docutils: docutils runs directives (``include`` and ``raw`` read other files), and
 reads a page as a whole; this reads lines. What a reader does not see is left out: the adornment lines, comments
@@ -42,12 +43,26 @@ LITERAL = re.compile(r"``([^`\n]{1,2000}?)``")
 def parse_rst(path: str, text: str) -> Document:
     shown, headings, links, blocks = _read(text.split("\n"))
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    title = headings[0][2] if headings else title_from_name(stem)
+    title = _field_title(text) or (headings[0][2] if headings else title_from_name(stem))
     folder = posixpath.dirname(path)
     return Document(kind="note", title=title,
                     sections=sections_at_headings(shown, headings, 0, len(shown), bare_opens_next=True,
                                                   blocks=blocks),
                     meta={"links": sorted({_linked(folder, name) for name in links if _linked(folder, name)})})
+
+
+FIELD = re.compile(r":([\w -]{1,100}):(?:[ \t]+(.*))?$")
+
+
+def _field_title(text: str) -> str:
+    """A ``:title:`` among the fields a page begins with (its metadata, as Sphinx reads it), or ''."""
+    for line in text.split("\n", 50)[:50]:
+        field = FIELD.match(line)
+        if not field:
+            return ""
+        if field.group(1).strip().lower() == "title" and field.group(2):
+            return _inline(field.group(2).strip(), [])
+    return ""
 
 
 def rst_headings(text: str) -> list[tuple[int, int, str]]:
@@ -103,19 +118,16 @@ def _read(lines: list[str]) -> tuple[list[str], list, list[str], list[tuple[int,
             shown[index + (1 if style[1] else 0)] = headings[-1][2]
             index += used
             continue
-        if ADORNMENT.match(line) and not line.strip("=-") == "":  # a transition, or a table's border
-            index += 1
-            continue
         if EXPLICIT.match(line):
             block = (*_explicit(line, index, shown, links), index)
             options = True
-        elif line.rstrip().endswith("::") and not line.lstrip().startswith(".."):
+        elif line.rstrip().endswith("::"):  # '::' ends a paragraph ('Run this::' shows 'Run this:'): code follows
             options = False
             shown[index] = _inline(line.rstrip()[:-1].rstrip(" :") + (":" if line.rstrip()[:-2].strip() else ""),
                                    links)
             block = (_indent(line), "literal", index)
-        elif ADORNMENT.match(line) or set(line.strip()) <= set("=-+| "):
-            shown[index] = "" if not line.strip() or set(line.strip()) <= set("=-+ ") else _inline(line, links).rstrip()
+        elif ADORNMENT.match(line) or (line.strip() and set(line.strip()) <= set("=-+ ")):
+            pass  # a transition, a table's border: no text
         else:
             shown[index] = _inline(line, links).rstrip()
         index += 1

@@ -195,6 +195,11 @@ def test_an_rst_file_by_its_titles_directives_and_roles_read():
     assert doc.meta["links"] == ["/docs/install.rst", "/docs/tutorial/index.rst"], doc.meta
 
 
+def test_an_rst_page_beginning_with_a_title_field_is_titled_by_it():
+    doc = parse_file("topics/s3.rst", b":title: AWS CLI S3 Configuration\n:category: S3\n\nText.\n\nValues\n======\n\nMore.\n")
+    assert doc.title == "AWS CLI S3 Configuration" and doc.sections[1].heading_path == ["Values"], doc
+
+
 def test_an_asciidoc_file_by_its_sections_blocks_kept_whole():
     doc = parse_file("book/index.adoc", BOOK.encode())
     assert doc.title == "The Foo Book", doc.title
