@@ -10,9 +10,10 @@ kept in ``meta["ids"]``: an ``[[id:…]]`` link to it is a backlink), its other 
 a ``:LOGBOOK:`` drawer (clock lines) is left out, as are comments (``# …``, ``#+BEGIN_COMMENT``) and the other
 ``#+KEY:`` lines. ``SCHEDULED:``, ``DEADLINE:`` and ``CLOSED:`` lines stay as text, their dates without the
 brackets (``DEADLINE: 2024-03-14 Thu``), as is any timestamp in the text (``<2024-03-20 Wed 10:00>``): a search
-for the date finds them. A link shows its description, else its
-target; ``[[file:notes.org::*Heading]]`` and ``[[./notes.org]]`` are links to that file, ``[[id:…]]`` one to the
-note holding that id. A block's lines (``#+BEGIN_SRC`` … ``#+END_SRC``) are kept as written, its marker lines out.
+for the date finds them. A link shows its description, else its target; ``[[file:notes.org::*Heading]]``,
+``[[./notes.org]]`` and ``#+INCLUDE: "notes.org"`` are links to that file, ``[[id:…]]`` one to the note holding
+that id. A block's lines (``#+BEGIN_SRC`` … ``#+END_SRC``) are kept as written (one atomic span), its marker lines
+out.
 Each line of the text stays the line of the file it came from, so a hit's lines are the file's.
 """
 from __future__ import annotations
@@ -120,6 +121,10 @@ def _read(text: str) -> _Reading:
                 reading.title = _inline(value, reading).strip()
             elif key == "FILETAGS":
                 _add_tags(reading, [tag for tag in re.split(r"[:\s]+", value) if tag])
+            elif key in ("INCLUDE", "SETUPFILE") and value:  # '#+INCLUDE: "chapter.org" :minlevel 2': a link
+                name = value[1:].partition('"')[0] if value.startswith('"') else value.split()[0]
+                if name and not re.match(r"\w+:", name) and not name.startswith("~"):
+                    reading.links.add(name.split("::", 1)[0])
         elif (opened := DRAWER.match(line)) and opened.group(1).upper() != "END":
             drawer = opened.group(1).upper()
         elif PLANNING.match(line):
