@@ -3,8 +3,11 @@ Markdown note's ``#`` lines do. Read as plain text before, an agenda file was on
 
 A headline's TODO keyword (``TODO``, ``DONE`` and those a ``#+TODO:`` line names), its priority (``[#A]``), its
 statistics cookie (``[2/5]``) and its tags (``:work:urgent:``) are no part of its name in the heading path
-(``Projects > Ship the release``), but stay on its line, so that a search for ``TODO`` finds it; the tags, and a
-``#+FILETAGS:``'s, are the note's tags (its title column, and a query's ``#work``). ``#+TITLE:`` titles the file
+(``Projects > Ship the release``), but stay on its line, so that a search for ``TODO`` or ``urgent`` finds it.
+``#+FILETAGS:`` are the note's tags (its title column, and a query's ``#work``); a headline's tags are not: Sift's
+tags are a file's, and an agenda tagged with every tag its headlines carry put all its passages first for
+``#urgent``, the urgent ones among them ranked as any other (``bench/org_rst.py``, hybrid: 1 → 99; on their
+lines, the words find the headlines). ``#+TITLE:`` titles the file
 (else its name does). A ``:PROPERTIES:`` drawer's ``ID`` and ``CUSTOM_ID`` are taken out of the text (an id is
 kept in ``meta["ids"]``: an ``[[id:…]]`` link to it is a backlink), its other properties shown as ``KEY: value``;
 a ``:LOGBOOK:`` drawer (clock lines) is left out, as are comments (``# …``, ``#+BEGIN_COMMENT``) and the other
@@ -138,10 +141,9 @@ def _read(text: str) -> _Reading:
 
 
 def _headline(rest: str, keywords: list[str], reading: _Reading) -> str:
-    """A headline's name: its text without the TODO keyword, priority, cookie and tags (which are taken)."""
+    """A headline's name: its text without the TODO keyword, priority, cookie and tags."""
     tags = TAGS.search(rest) if rest.endswith(":") else None
-    if tags:
-        _add_tags(reading, [tag for tag in tags.group(1).split(":") if tag])
+    if tags:  # on its line, not the file's tags: see the module's docstring
         rest = rest[:tags.start(1)]
     first, _, after = rest.partition(" ")
     if first in keywords:
