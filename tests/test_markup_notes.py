@@ -147,8 +147,9 @@ Use your distribution's package.
 def test_the_three_kinds_are_notes_and_no_conversion_of_a_pdf_beside_them():
     assert [kind_of(name) for name in ("a.org", "b.rst", "c.adoc", "d.asciidoc", "e.txt")] == \
         ["note", "note", "note", "note", "text"]
-    # a manual.rst or manual.adoc builds the manual.pdf beside it: the PDF is read too, as beside a .tex
-    assert converted_pdfs({"manual.pdf", "manual.rst", "book.pdf", "book.adoc", "x.org", "x.pdf"}) == {}
+    # a manual.rst or book.adoc builds the PDF beside it: the PDF is its attachment, as beside a .tex
+    assert converted_pdfs({"manual.pdf", "manual.rst", "book.pdf", "book.adoc", "x.org", "x.pdf"}) == \
+        {"manual.rst": "manual.pdf", "book.adoc": "book.pdf", "x.org": "x.pdf"}
 
 
 def test_an_org_file_by_its_headlines_keywords_and_tags_apart_drawers_out():
