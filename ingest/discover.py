@@ -70,7 +70,7 @@ EDITOR_AND_SYNC_TEMP = [
     "*___jb_tmp___", "*___jb_old___",  # JetBrains' safe write
     "*.icloud",  # iCloud Drive's placeholder of a file not downloaded ('.note.md.icloud')
     ".~lock.*#",  # LibreOffice's lock file
-    "~$*",  # Microsoft Office's owner file beside an open document ('~$report.docx', 162 bytes: no document)
+    "~$*",  # Word's (and Excel's, PowerPoint's) owner file beside an open document: '~$report.docx', 162 bytes: no document
 ]
 # Names of files, matched against a file's own name only (Rules.ignored). Vim's probe, made and removed at each save
 # to learn whether the folder can be written, is a file '4913' alone: as an ignore pattern '4913' left out a folder

@@ -14,9 +14,13 @@ CANVAS = ".canvas"  # a note, but no PDF's conversion: a canvas beside paper.pdf
 BIBTEX_EXTENSIONS = {".bib", ".bibtex"}
 LATEX_EXTENSIONS = {".tex", ".ltx"}
 # org-mode, reStructuredText and AsciiDoc read as notes by their headings (ingest.org, ingest.rst, ingest.asciidoc:
-# plain text before); a manual.rst beside the manual.pdf it builds is a source too, not the PDF's conversion
+# plain text before); a manual.rst beside the manual.pdf it builds stands for it, as a .tex does (the PDF its
+# attachment)
 MARKUP_EXTENSIONS = {".org": "org", ".rst": "rst", ".adoc": "asciidoc", ".asciidoc": "asciidoc"}
 SOURCE_NOTE_EXTENSIONS = BIBTEX_EXTENSIONS | LATEX_EXTENSIONS | set(MARKUP_EXTENSIONS)
+# Word documents, read as notes by their headings (ingest.word); report.pdf beside report.docx is its export: the PDF is
+# its attachment, as a paper.tex's is
+WORD_EXTENSIONS = {".docx"}
 TEXT_EXTENSIONS = {".txt", ".text"}
 TABLE_EXTENSIONS = {".csv", ".tsv"}  # text too: a passage per row (ingest.table)
 PDF_EXTENSIONS = {".pdf"}
@@ -51,6 +55,8 @@ def kind_of(path: str) -> str | None:
     """'note', 'code', 'pdf' or 'text' for a file Sift indexes; None for the rest."""
     ext = suffix(path).lower()
     if ext in NOTE_EXTENSIONS or ext in SOURCE_NOTE_EXTENSIONS:
+        return "note"
+    if ext in WORD_EXTENSIONS:
         return "note"
     if ext in PDF_EXTENSIONS:
         return "pdf"

@@ -83,9 +83,9 @@ def converted_pdfs(paths: set[str]) -> dict[str, str]:
 
 def _converts(note_path: str) -> bool:
     """Whether a note of this name beside a PDF of its stem may be its conversion: not a canvas, nor a .bib (refs.bib
-    beside paper.pdf lists what the paper cites). A .tex is (so are .org, .rst and .adoc, which build a PDF as
-    well): main.pdf beside main.tex is what LaTeX typeset from it, and read as well it put each passage of the
-    thesis twice in a search's results."""
+    beside paper.pdf lists what the paper cites). A .tex is (so are .org, .rst, .adoc and Word's .docx,
+    which make a PDF as well): main.pdf beside main.tex is what LaTeX typeset from it, and read as well it put each
+    passage of the thesis twice in a search's results."""
     ending = suffix(note_path).lower()
     return ending != CANVAS and ending not in BIBTEX_EXTENSIONS
 

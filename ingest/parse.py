@@ -17,6 +17,7 @@ from ingest.decode import decode
 from ingest.document import Document, Section, Skip
 from ingest.kinds import (BIBTEX_EXTENSIONS, LATEX_EXTENSIONS, MARKUP_EXTENSIONS, PAGE_EXTENSIONS, TABLE_EXTENSIONS,
                           kind_of, kind_of_script, suffix)
+from ingest.kinds import WORD_EXTENSIONS
 from ingest.markdown import parse_markdown
 
 MAX_LINE_CHARS = 1_000_000
@@ -31,6 +32,9 @@ def parse_file(path: str, data: bytes) -> Document:
     if kind == "pdf":
         from ingest.pdf import parse_pdf  # pypdf loads only when a PDF comes
         return parse_pdf(path, data)
+    if suffix(path).lower() in WORD_EXTENSIONS:  # a zip of XML, not text
+        from ingest.word import parse_word  # python-docx loads only when a Word document comes
+        return parse_word(path, data)
     try:
         text = decode(data)
     except Skip:

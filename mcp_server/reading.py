@@ -36,6 +36,7 @@ NUMBER = 8  # bytes each shown line adds: "{n:>6}\t" and its line break
 WINDOW = 4 * MAX_BYTES + (1 << 16)  # file bytes read to show one answer: enough for MAX_BYTES in UTF-32
 SPARSE_MIN = 1 << 20  # a file this big with under 1/8 of it on disk is sparse
 MIN_OVERLAP = 8  # characters; shorter matches between chunks may be chance
+WORD_BYTES = 64 << 20  # of a Word document read, as ingest reads it (ingest.files.MAX_FILE_BYTES: more is skipped)
 
 
 def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page: int | None,
@@ -74,7 +75,10 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
     if page is not None or end_page is not None:
         raise Problem(f"{target.name} is not a PDF: read it by start_line and end_line, not by page")
     unindexed = _failure(conn, target) if indexed is None else None
-    text, data = read_text(target, indexed, start_line or 1, end_line, start_offset or 0, unindexed)
+    if _is_word(target.relative):
+        text, data = read_word(target, indexed, start_line or 1, end_line, start_offset or 0, unindexed)
+    else:
+        text, data = read_text(target, indexed, start_line or 1, end_line, start_offset or 0, unindexed)
     if (start_line or 1) == 1 and not start_offset:  # a note's first lines say which notes link to it
         linking, total = backlinks.linked_from(conn, target.collection, target.relative, indexed)
         if total:  # in the text only: the tools' output schemas stay within their budget (test_structured_output)
@@ -167,11 +171,14 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
         text, data = read_pdf(conn, target, indexed, first, 0, last)
         return text + f"\n[the section {' > '.join(wanted)!r}: pages {first}-{last}]", data
     try:
-        with open(target.absolute, "rb") as f:
-            note = decode(f.read(LINKED_BYTES))
+        if _is_word(target.relative):
+            note, headings = _word_headings(target)
+        else:
+            with open(target.absolute, "rb") as f:
+                note = decode(f.read(LINKED_BYTES))
+            headings = _page_headings(target.relative, note)
     except (OSError, Skip):
         raise Problem(f"{target.name} cannot be read as text to find a heading in") from None
-    headings = _page_headings(target.relative, note)
     for wanted, loose in readings:
         found = linked_lines(note, WikiLink(target.name, wanted, None), loose=loose, headings=headings)
         if not isinstance(found, str):
@@ -185,6 +192,17 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
     start, end = found
     text, data = read(sift, target.name, start, end, None)
     return text + f"\n[the section {' > '.join(wanted)!r}: lines {start}-{end}]", data
+
+
+def _is_word(path: str) -> bool:
+    from ingest.kinds import WORD_EXTENSIONS, suffix
+    return suffix(path).lower() in WORD_EXTENSIONS
+
+
+def _word_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]]]:
+    """A Word document's lines as read_word shows them, joined, and its headings (ingest.word)."""
+    from ingest.word import word_headings
+    return word_headings(_word_bytes(target))
 
 
 def _of_a_page(path: str) -> str:
@@ -603,6 +621,51 @@ def _staleness(target: paths.Target, indexed, why: str | None = None) -> list[st
         return [f"[changed on disk since generation {indexed['published']} indexed it: "
                 "line numbers from search results may be off]"]
     return []
+
+
+# --- Word -----------------------------------------------------------------------------
+
+def _word_bytes(target: paths.Target) -> bytes:
+    fd = _open(target)  # a regular file, inside its root
+    try:
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return f.read(WORD_BYTES)
+    finally:
+        os.close(fd)
+
+
+def read_word(target: paths.Target, indexed, start: int, end: int | None, offset: int = 0,
+              unindexed: str | None = None) -> tuple[str, dict]:
+    """A Word document's lines as the index reads them (ingest.word.word_lines: a paragraph or a table's row a
+    line, empty paragraphs left out), numbered as its passages' lines are: the file's bytes are a zip of XML."""
+    if end is not None and end < start:
+        raise Problem(f"end_line ({end}) is before start_line ({start})")
+    from ingest.word import word_lines
+    try:
+        lines = word_lines(_word_bytes(target))
+    except Skip as why:
+        raise Problem(f"{target.name} cannot be read: {why}") from None
+    if not lines:
+        return f"{target.name} holds no text.", _empty(target, indexed)
+    last = min(end or len(lines), len(lines), start + MAX_LINES - 1)
+    shown, cut_at, room = [], None, MAX_BYTES
+    for n in range(start, last + 1):
+        line = lines[n - 1]
+        if n == start and offset:
+            line = line.encode()[offset:].decode("utf-8", "ignore")
+        size = len(line.encode()) + NUMBER
+        if size > room:
+            if shown:  # the next answer starts with it
+                cut_at = (n, 0)
+            else:  # a paragraph longer than an answer: cut, and continued from that byte
+                piece = line.encode()[:max(room - NUMBER, 1)].decode("utf-8", "ignore")
+                shown.append((n, piece))
+                cut_at = (n, offset + len(piece.encode()))
+            break
+        shown.append((n, line))
+        room -= size
+    text, data = _answer(target, indexed, start, end, offset, shown, cut_at, len(lines), True, unindexed)
+    return text + "\n[a Word document: its text as Sift reads it, a line a paragraph or a table's row]", data
 
 
 # --- PDF ------------------------------------------------------------------------------

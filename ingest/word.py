@@ -1,0 +1,346 @@
+"""Word documents (.docx): their text by heading, as a Markdown note's, a line a paragraph.
+
+A .docx is a zip of WordprocessingML; python-docx opens it (the package, its parts and relationships, the core
+properties) and its document's XML is walked here with lxml, which python-docx parses it with. What is read:
+
+- the title: the core properties' title, else the first paragraph of the Title style, else the first heading,
+  else the file's name;
+- headings: a paragraph of a 'Heading 1' … 'Heading 9' style (Word stores the English names whatever the language
+  it shows them in), or of an outline level (its own or its style's, through the styles it is based on); the Title
+  paragraph heads the rest (level 0). Sections fall under heading paths as a Markdown note's do;
+- paragraphs, list items ('- ' and two spaces a level deeper), and text boxes (each paragraph after the one that
+  holds it; Word's VML copy of the same box, for old readers, is left out), deleted text of tracked changes left out;
+- tables as Markdown tables (a header row, '| --- |', a row a line), kept whole in a passage when they fit and a
+  long table's later passages embedded with its header row, as a note's tables (ingest.chunk); a table of one row
+  or one column (a layout box) is its cells' paragraphs;
+- footnotes, endnotes and comments, as a Markdown note's footnotes: '[^3]' where cited, their definitions
+  ('[^3]: …') lines after the text, and each embedded with the passages citing it (Document.footnotes); endnotes
+  are '[^e3]', comments '[^c3]' (a comment headed by its author).
+Left out: the table of contents (it repeats the headings), headers and footers, field codes.
+
+A docx has no lines: its "lines" are the lines of ``word_lines``, a paragraph (or a table's row) each, empty
+paragraphs left out. Passages name those, and read_file shows them (mcp_server.reading), so 'lines 12-14' of a
+search result are what read_file shows at 12-14. A file that is not a readable .docx (not a zip, a password-
+protected file, which is an OLE compound file, a damaged part) is skipped with the reason (Skip), nothing else lost.
+"""
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from dataclasses import dataclass, field
+
+from ingest.document import Document, Section, Skip, SkipForNow, title_from_name
+
+W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
+P, TBL, TR, TC, SDT, SDT_CONTENT, CUSTOM = (W + name for name in ("p", "tbl", "tr", "tc", "sdt", "sdtContent",
+                                                                  "customXml"))
+TEXT, TAB, BREAKS, TXBX = W + "t", W + "tab", {W + "br", W + "cr"}, W + "txbxContent"
+NOTE_MARKS = {W + "footnoteReference": "", W + "endnoteReference": "e", W + "commentReference": "c"}
+# what a paragraph holds that is no text of it: its and its runs' properties, deleted text, field codes, a
+# deleted paragraph mark's runs, and what mc:AlternateContent repeats for readers of old Word (VML text boxes)
+UNREAD = {W + "pPr", W + "rPr", W + "del", W + "delText", W + "instrText", W + "delInstrText", W + "moveFrom",
+          MC_FALLBACK}
+SPACES = re.compile(r"\s+")
+HEADING_STYLE = re.compile(r"heading ([1-9])")
+OPENED_BYTES = 512 * 1024 * 1024  # of the document's XML unzipped: more is a zip bomb, not a document
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # a compound file: Word's encryption of a .docx, or a .doc renamed
+RELS = {"footnotes": "", "endnotes": "e", "comments": "c"}  # the parts' relationship type's last word: their labels
+
+
+@dataclass
+class WordText:
+    """A Word document read: its lines (a paragraph or a table's row each), its headings as (line, 0-based, level,
+    name), its tables as (first line, last line), 0-based and inclusive, and the notes cited in it."""
+    lines: list[str] = field(default_factory=list)
+    headings: list[tuple[int, int, str]] = field(default_factory=list)
+    tables: list[tuple[int, int]] = field(default_factory=list)
+    notes: dict[str, str] = field(default_factory=dict)
+    title: str = ""
+
+
+def parse_word(path: str, data: bytes) -> Document:
+    read = word_text(data)
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    title = read.title or next((name for _, level, name in read.headings if level == 0), "") or next(
+        (name for _, _, name in read.headings), "") or title_from_name(stem)
+    return Document(kind="note", title=title, sections=_sections(read), footnotes=read.notes)
+
+
+def word_headings(data: bytes) -> tuple[str, list[tuple[int, int, str]]]:
+    """(the text read_file reads, its lines joined; its headings): read_file's ``heading`` reads a section by them."""
+    read = word_text(data)
+    return "\n".join(read.lines), read.headings
+
+
+def word_lines(data: bytes) -> list[str]:
+    """The lines read_file shows of a Word document: those its passages' line numbers count."""
+    return word_text(data).lines
+
+
+def word_text(data: bytes) -> WordText:
+    """A .docx read (WordText). Raises Skip when it is no readable Word document, SkipForNow without python-docx."""
+    try:
+        import docx
+        from docx.opc.exceptions import PackageNotFoundError
+        from lxml.etree import LxmlError
+    except ImportError:
+        raise SkipForNow("python-docx is not installed: `pip install python-docx` (scripts/setup installs it) "
+                         "to read Word documents") from None
+    if data.startswith(OLE_MAGIC):
+        raise Skip("password-protected (encrypted) Word document, or an old binary .doc named .docx: "
+                   "Sift reads .docx files saved without a password")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as package:
+            size = sum(info.file_size for info in package.infolist() if info.filename.startswith("word/"))
+    except (zipfile.BadZipFile, OSError, ValueError) as error:
+        raise Skip(f"not a readable Word document (.docx is a zip file): {error}") from None
+    if size > OPENED_BYTES:
+        raise Skip(f"its XML unzips to {size:,} bytes (over {OPENED_BYTES:,}): a zip bomb, not a document")
+    try:
+        document = docx.Document(io.BytesIO(data))
+        return _Reader(document).read()
+    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, EOFError, OSError, LxmlError) as error:
+        # a part missing (KeyError), its XML damaged (LxmlError), not a Word document's content type (a .docm,
+        # an .xlsx renamed: ValueError)
+        raise Skip(f"not a readable Word document: {type(error).__name__}: {error}"[:500]) from None
+
+
+class _Reader:
+    def __init__(self, document):
+        self.document = document
+        self.styles = _styles(document)
+        self.out = WordText()
+        self.cited: list[tuple[str, str]] = []  # (label's mark, id) in the order cited
+
+    def read(self) -> WordText:
+        title = self.document.core_properties.title
+        self.out.title = " ".join((title or "").split())[:500]
+        self._blocks(self.document.element.body)
+        notes = _notes(self.document)
+        self.out.notes = {mark + id_: notes[(mark, id_)] for mark, id_ in self.cited if (mark, id_) in notes}
+        # after the text, as a Markdown note's definitions: found by their words, at lines read_file shows
+        self.out.lines += [f"[^{label}]: {text}" for label, text in self.out.notes.items()]
+        return self.out
+
+    def _blocks(self, parent) -> None:
+        for child in parent:
+            if child.tag == P:
+                self._paragraph(child)
+            elif child.tag == TBL:
+                self._table(child)
+            elif child.tag == SDT:
+                if not _contents_table(child):
+                    self._blocks(_content(child))
+            elif child.tag in (SDT_CONTENT, CUSTOM):
+                self._blocks(child)
+
+    def _paragraph(self, p) -> None:
+        name, level, listed = self._style_of(p)
+        if name.startswith("toc "):  # a table of contents written as fields: its lines repeat the headings
+            return
+        boxes: list = []
+        text = _text(p, boxes, self.cited)
+        if text:
+            if level is not None:
+                self.out.headings.append((len(self.out.lines), level, text))
+            elif listed is not None:
+                text = "  " * listed + "- " + text
+            self.out.lines.append(text)
+        for box in boxes:
+            self._blocks(box)
+
+    def _style_of(self, p) -> tuple[str, int | None, int | None]:
+        """(its style's name in lower case, its heading level or None, its list level or None): its own outline
+        level, else its style's level."""
+        props = p.find(W + "pPr")
+        found = props.find(W + "pStyle") if props is not None else None
+        style_id = (found.get(W + "val") or "") if found is not None else ""
+        level, name = self.styles.get(style_id, self.styles.get("", (None, "")))
+        if props is None:
+            return name, level, None
+        own = _outline(props.find(W + "outlineLvl"))
+        numbered = props.find(W + "numPr")
+        listed = None
+        if numbered is not None:
+            depth, num = numbered.find(W + "ilvl"), numbered.find(W + "numId")
+            if num is None or num.get(W + "val") != "0":  # numId 0: its style's numbering taken away
+                value = depth.get(W + "val", "0") if depth is not None else "0"
+                listed = min(int(value), 8) if value.isdigit() else 0
+        elif name.startswith("list"):  # 'List Bullet 2': its style's numbering, a level deeper
+            listed = int(name[-1]) - 1 if name[-1] in "23456789" else 0
+        return name, own if own is not None else level, listed
+
+    def _table(self, table) -> None:
+        rows = []
+        for tr in table.iter(TR):
+            if _parent_table(tr) is not table:  # a nested table's rows: in its cell's text
+                continue
+            cells = [self._cell(tc) for tc in tr if tc.tag == TC]
+            if any(cells):
+                rows.append(cells)
+        if not rows:
+            return
+        width = max(len(row) for row in rows)
+        if len(rows) == 1 or width == 1:  # a layout box: its cells' text as paragraphs
+            for row in rows:
+                self.out.lines.extend(cell for cell in row if cell)
+            return
+        first = len(self.out.lines)
+        header, *body = [row + [""] * (width - len(row)) for row in rows]
+        self.out.lines.append(_row(header))
+        self.out.lines.append("| " + " | ".join("---" for _ in header) + " |")
+        self.out.lines.extend(_row(row) for row in body)
+        self.out.tables.append((first, len(self.out.lines) - 1))
+
+    def _cell(self, tc) -> str:
+        boxes: list = []
+        return " ".join(text for text in (_text(p, boxes, self.cited) for p in tc.iter(P)) if text)
+
+
+def _text(element, boxes: list, cited: list) -> str:
+    """A paragraph's text, spaces collapsed; its text boxes added to ``boxes``, the notes it cites to ``cited``."""
+    pieces: list[str] = []
+    _pieces(element, pieces, boxes, cited)
+    return SPACES.sub(" ", "".join(pieces)).strip()
+
+
+def _pieces(element, pieces: list[str], boxes: list, cited: list) -> None:
+    for child in element:
+        tag = child.tag
+        if tag == TEXT:
+            pieces.append(child.text or "")
+        elif tag == TAB or tag in BREAKS:
+            pieces.append(" ")
+        elif tag in NOTE_MARKS:
+            id_ = child.get(W + "id")
+            if id_ is not None:
+                cited.append((NOTE_MARKS[tag], id_))
+                pieces.append(f"[^{NOTE_MARKS[tag]}{id_}]")
+        elif tag == TXBX:
+            boxes.append(child)
+        elif tag not in UNREAD and isinstance(tag, str):  # not an XML comment or processing instruction
+            _pieces(child, pieces, boxes, cited)
+
+
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+
+
+def _parent_table(element):
+    parent = element.getparent()
+    while parent is not None and parent.tag != TBL:
+        parent = parent.getparent()
+    return parent
+
+
+def _content(sdt):
+    found = sdt.find(SDT_CONTENT)
+    return found if found is not None else ()
+
+
+def _contents_table(sdt) -> bool:
+    """Whether a content control is Word's table of contents (its lines repeat the headings)."""
+    gallery = sdt.find(f"{W}sdtPr/{W}docPartObj/{W}docPartGallery")
+    return gallery is not None and "contents" in (gallery.get(W + "val") or "").lower()
+
+
+def _outline(element) -> int | None:
+    """A heading level, 1-9, from a w:outlineLvl (0-8; 9 is body text), or None."""
+    if element is None:
+        return None
+    value = element.get(W + "val", "")
+    return int(value) + 1 if value.isdigit() and int(value) < 9 else None
+
+
+def _styles(document) -> dict:
+    """Paragraph styles by id: (heading level or None, name in lower case); '' the default style. A level is the
+    name's ('heading 2', 'title': 0) or the outline level the style or those it is based on set."""
+    try:
+        root = document.styles.element
+    except (KeyError, ValueError, AttributeError):
+        return {}
+    defined = {}
+    default = ""
+    for style in root.iter(W + "style"):
+        if style.get(W + "type") not in (None, "paragraph"):
+            continue
+        id_ = style.get(W + "styleId") or ""
+        name = style.find(W + "name")
+        based = style.find(W + "basedOn")
+        defined[id_] = ((name.get(W + "val") or "").lower() if name is not None else id_.lower(),
+                        _outline(style.find(f"{W}pPr/{W}outlineLvl")),
+                        based.get(W + "val") if based is not None else None)
+        if style.get(W + "default") in ("1", "true"):
+            default = id_
+    styles = {}
+    for id_, (name, outline, _) in defined.items():
+        level, seen, at = None, set(), id_
+        match = HEADING_STYLE.fullmatch(name)
+        if match:
+            level = int(match.group(1))
+        elif name == "title":
+            level = 0
+        while level is None and at in defined and at not in seen:  # the outline level it inherits
+            seen.add(at)
+            level = defined[at][1]
+            at = defined[at][2]
+        styles[id_] = (level, name)
+    if default in styles:
+        styles[""] = (None, styles[default][1])
+    return styles
+
+
+def _notes(document) -> dict[tuple[str, str], str]:
+    """The footnotes', endnotes' and comments' text by (label's mark, id): separators left out, a comment headed by
+    its author."""
+    from docx.oxml import parse_xml
+    notes: dict[tuple[str, str], str] = {}
+    for rel in document.part.rels.values():
+        kind = rel.reltype.rsplit("/", 1)[-1]
+        if kind not in RELS or rel.is_external:
+            continue
+        root = parse_xml(rel.target_part.blob)
+        for note in root:
+            id_ = note.get(W + "id")
+            if id_ is None or note.get(W + "type") in ("separator", "continuationSeparator", "continuationNotice"):
+                continue
+            text = " ".join(t for t in (_text(p, [], []) for p in note.iter(P)) if t)
+            author = note.get(W + "author")
+            if text:
+                notes[(RELS[kind], id_)] = f"{author}: {text}" if kind == "comments" and author else text
+    return notes
+
+
+def _sections(read: WordText) -> list[Section]:
+    """Sections by heading, as a Markdown note's: a heading's path is the headings above it of lower levels; a
+    heading with nothing under it before the next one opens the next one's section; tables are atomic blocks."""
+    starts = {line: (level, name) for line, level, name in read.headings}
+    tables = dict(read.tables)
+    sections: list[Section] = []
+    path: list[tuple[int, str]] = []
+    first = 0
+    for line in sorted(starts):
+        if any(n not in starts for n in range(first, line)):  # text under the heading above
+            _add(sections, read, first, line, [name for _, name in path], tables)
+            first = line
+        level, name = starts[line]
+        path = [(lv, n) for lv, n in path if lv < level] + [(level, name)]
+    if first < len(read.lines):
+        _add(sections, read, first, len(read.lines), [name for _, name in path], tables)
+    return sections
+
+
+def _add(sections: list[Section], read: WordText, first: int, end: int, heading_path: list[str],
+         tables: dict[int, int]) -> None:
+    lines = read.lines[first:end]
+    text = "\n".join(lines)
+    atomic, offset = [], 0
+    for n, line in enumerate(lines):
+        if first + n in tables:
+            last = min(tables[first + n], end - 1) - first
+            atomic.append((offset, offset + len("\n".join(lines[n:last + 1]))))
+        offset += len(line) + 1
+    sections.append(Section(text=text, heading_path=heading_path, start_line=first + 1, end_line=end,
+                            atomic=atomic))

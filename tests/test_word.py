@@ -1,0 +1,179 @@
+"""Word documents (.docx, ingest.word): real files made with python-docx, read by the parser and the real engine.
+
+Before, .docx was among the 'kinds Sift does not read': none of these searches found its answer."""
+from __future__ import annotations
+
+import io
+import os
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from ingest.document import Skip
+from ingest.kinds import kind_of
+from ingest.links import converted_pdfs
+from ingest.parse import parse_file
+from tests.conftest import ingest, write_tree
+
+docx = pytest.importorskip("docx", reason="python-docx is not installed (scripts/setup installs it): Word documents "
+                                          "are not read without it")
+W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+
+
+def report(title: str = "") -> bytes:
+    """A meeting report: a Title, headings two deep, lists, a table, a footnote-free comment, a layout box."""
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+    d = docx.Document()
+    d.core_properties.title = title
+    d.add_paragraph("Harbour Study Minutes", style="Title")
+    d.add_heading("Attendees", 1)
+    d.add_paragraph("Ingrid Halvorsen chaired the meeting.")
+    d.add_paragraph("Tomas Brenner", style="List Bullet")
+    d.add_paragraph("his deputy", style="List Bullet 2")
+    d.add_heading("Budget", 1)
+    d.add_heading("Dredging costs", 2)
+    table = d.add_table(rows=3, cols=3)
+    for i, row in enumerate([["Item", "Owner", "Cost"], ["Sonar survey", "Okonkwo", "4,000"],
+                             ["Silt | sludge removal", "Varga", "12,500"]]):
+        for j, value in enumerate(row):
+            table.cell(i, j).text = value
+    after = d.add_paragraph("The council approves the dredging in May.")
+    d.add_comment(after.runs[0], text="Confirm with the Lindqvist office", author="Ana")
+    box = d.add_table(rows=1, cols=1)  # a layout box: its text a paragraph
+    box.cell(0, 0).text = "Boxed reminder about the ferry timetable"
+    # a paragraph with its own outline level (no Heading style): a heading at level 1
+    chapter = d.add_paragraph("Risks and outlook")
+    props = chapter._p.get_or_add_pPr()
+    level = OxmlElement("w:outlineLvl")
+    level.set(qn("w:val"), "0")
+    props.append(level)
+    d.add_paragraph("Storm surges threaten the quay.")
+    deleted = d.add_paragraph("Kept words ")
+    gone = OxmlElement("w:del")
+    run = OxmlElement("w:r")
+    text = OxmlElement("w:delText")
+    text.text = "withdrawn clause"
+    run.append(text)
+    gone.append(run)
+    deleted._p.append(gone)
+    out = io.BytesIO()
+    d.save(out)
+    return out.getvalue()
+
+
+def test_a_docx_is_a_note_by_its_headings_with_lists_tables_and_comments():
+    doc = parse_file("minutes/harbour.docx", report())
+    assert kind_of("Report.DOCX") == "note" and doc.kind == "note"
+    assert doc.title == "Harbour Study Minutes", doc.title  # no core title: the Title paragraph
+    parts = {" > ".join(s.heading_path): s for s in doc.sections}
+    assert list(parts) == ["Harbour Study Minutes > Attendees", "Harbour Study Minutes > Budget > Dredging costs",
+                           "Harbour Study Minutes > Risks and outlook"], list(parts)
+    attendees = parts["Harbour Study Minutes > Attendees"].text.split("\n")
+    assert attendees == ["Harbour Study Minutes", "Attendees", "Ingrid Halvorsen chaired the meeting.",
+                         "- Tomas Brenner", "  - his deputy"], attendees
+    costs = parts["Harbour Study Minutes > Budget > Dredging costs"]
+    lines = costs.text.split("\n")
+    assert lines[2:6] == ["| Item | Owner | Cost |", "| --- | --- | --- |", "| Sonar survey | Okonkwo | 4,000 |",
+                          "| Silt \\| sludge removal | Varga | 12,500 |"], lines
+    start, end = costs.atomic[0]
+    assert costs.text[start:end] == "\n".join(lines[2:6])  # the table kept whole, its header row carried
+    assert lines[6] == "The council approves the dredging in May.[^c0]", lines
+    assert doc.footnotes == {"c0": "Ana: Confirm with the Lindqvist office"}, doc.footnotes
+    assert lines[7] == "Boxed reminder about the ferry timetable", lines
+    risks = parts["Harbour Study Minutes > Risks and outlook"].text.split("\n")
+    assert risks == ["Risks and outlook", "Storm surges threaten the quay.", "Kept words",
+                     "[^c0]: Ana: Confirm with the Lindqvist office"], risks  # deleted words out; notes last
+    # lines are numbered through the document, a paragraph or a row each: the sections tile them
+    assert [(s.start_line, s.end_line) for s in doc.sections] == [(1, 5), (6, 13), (14, 17)]
+
+
+def test_a_docx_title_is_its_core_title_else_its_file_name():
+    assert parse_file("a/harbour.docx", report("Harbour 2024")).title == "Harbour 2024"
+    d = docx.Document()
+    d.add_paragraph("Only a paragraph.")
+    out = io.BytesIO()
+    d.save(out)
+    doc = parse_file("a/Budget notes.docx", out.getvalue())
+    assert doc.title == "Budget notes" and doc.sections[0].text == "Only a paragraph.", doc
+
+
+def test_a_broken_or_encrypted_docx_is_skipped_with_its_reason():
+    with pytest.raises(Skip, match="not a readable Word document"):
+        parse_file("a.docx", b"this is not a zip at all")
+    with pytest.raises(Skip, match="password-protected"):
+        parse_file("a.docx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600)
+    damaged = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(report())) as whole, zipfile.ZipFile(damaged, "w") as cut:
+        for info in whole.infolist():
+            data = whole.read(info)
+            cut.writestr(info, data[: len(data) // 2] if info.filename == "word/document.xml" else data)
+    with pytest.raises(Skip, match="not a readable Word document"):
+        parse_file("a.docx", damaged.getvalue())
+
+
+def test_a_docx_beside_its_pdf_export_does_not_stand_for_it():
+    assert converted_pdfs({"report.pdf", "report.docx"}) == {}
+
+
+def test_word_documents_are_searched_and_read_by_their_lines_and_headings(immediate, tmp_path, monkeypatch):
+    """Searched by a name, a table's cell and a comment, a broken one a visible failure costing nothing else, Word's
+    owner file (~$…) not a file at all; read_file shows the lines search names, and a section by its heading."""
+    from mcp_server import reading
+    from mcp_server.service import Sift
+    from search.query.engine import Engine
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "work", {"notes/plan.md": "# Plan\n\nThe ferry runs hourly.\n"})
+    (root / "minutes").mkdir()
+    (root / "minutes" / "harbour.docx").write_bytes(report())
+    (root / "minutes" / "broken.docx").write_bytes(b"PK\x03\x04 truncated")
+    (root / "minutes" / "~$harbour.docx").write_bytes(b"\x05Ana  " + b"\0" * 100)  # Word's owner file
+    published = ingest(root, "work")["published"]
+    assert ".docx" not in published["unread"], published
+    failed = {f["path"]: f for f in published["failures"]}
+    assert list(failed) == ["minutes/broken.docx"], published["failures"]
+    assert "not a readable Word document" in str(failed["minutes/broken.docx"]), failed
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+
+    def found(query: str):
+        return [(h.path, h.heading_path, h.start_line, h.end_line)
+                for h in engine.search(query, mode="keyword").hits]
+
+    assert found("Okonkwo")[0][:2] == ("minutes/harbour.docx", "Harbour Study Minutes > Budget > Dredging costs")
+    assert found("Lindqvist office")[0][0] == "minutes/harbour.docx"  # a comment, embedded with its passage
+    assert found("Halvorsen")[0][:2] == ("minutes/harbour.docx", "Harbour Study Minutes > Attendees")
+    assert found("ferry")[0][0] in ("notes/plan.md", "minutes/harbour.docx")
+    assert not any("~$" in path for path, *_ in found("Ana"))
+    _, _, first, last = found("Halvorsen")[0]
+    sift = Sift(load())
+    shown, data = reading.read(sift, "work/minutes/harbour.docx", first, last, None)
+    assert "Ingrid Halvorsen chaired the meeting." in shown and "a Word document" in shown, shown
+    assert (data["start_line"], data["end_line"], data["total_lines"]) == (first, last, 17), data
+    shown, data = reading.read(sift, "work/minutes/harbour.docx", None, None, None, heading="Dredging costs")
+    assert (data["start_line"], data["end_line"]) == (7, 13), data
+    assert "| Sonar survey | Okonkwo | 4,000 |" in shown and "Storm surges" not in shown, shown
+
+
+def test_a_long_thesis_parses_in_one_pass(tmp_path):
+    """300 pages: 60 chapters of 5 sections, each of paragraphs and a table; read whole, every section kept."""
+    d = docx.Document()
+    for chapter in range(60):
+        d.add_heading(f"Chapter {chapter}", 1)
+        for section in range(5):
+            d.add_heading(f"Section {chapter}.{section}", 2)
+            for n in range(8):
+                d.add_paragraph(f"Paragraph {n} of section {chapter}.{section} discusses sediment transport "
+                                "in estuaries, with measurements taken at low and high tide. " * 3)
+        table = d.add_table(rows=6, cols=4)
+        for row in table.rows:
+            for cell in row.cells:
+                cell.text = "value"
+    out = io.BytesIO()
+    d.save(out)
+    doc = parse_file("thesis.docx", out.getvalue())
+    assert len(doc.sections) == 60 * 5, len(doc.sections)
+    assert doc.sections[-1].heading_path == ["Chapter 59", "Section 59.4"]
+    # a chapter: its heading, 5 sections of a heading and 8 paragraphs, a table of a header, its rule and 5 rows
+    assert doc.sections[-1].end_line == 60 * (1 + 5 * 9 + 7), doc.sections[-1].end_line
