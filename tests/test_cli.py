@@ -740,20 +740,20 @@ def test_stats_say_1_file_and_1_chunk_not_1_files(immediate, sift_env, tmp_path)
 
 
 def test_stats_name_the_kinds_sift_does_not_read_per_collection_as_of_the_last_scan(immediate, sift_env, tmp_path):
-    root = write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha", **{f"doc{i}.docx": "d" for i in range(10)},
+    root = write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha", **{f"doc{i}.doc": "d" for i in range(10)},
                                        "p.png": "p", "q.png": "q", "s.xlsx": "s", "t.pptx": "t", "u.zip": "u",
                                        "v.key": "v"})
     ingest(root)
     ingest(write_tree(tmp_path / "m", {"b.md": "# B\n\nbeta"}), name="more")
     out = run_ingest(sift_env, "stats").stdout
-    assert ("notes  {}\n  1 file, 1 chunk searchable\n  16 files of kinds Sift does not read: .docx 10, .png 2, "
+    assert ("notes  {}\n  1 file, 1 chunk searchable\n  16 files of kinds Sift does not read: .doc 10, .png 2, "
             ".key 1, .pptx 1 and 2 more extensions\n  published: ".format(root) in out), out
     assert out.count("Sift does not read") == 1, out  # not for 'more', which has none
     report = json.loads(run_ingest(sift_env, "stats", "--json").stdout)
     assert report["collections"][1]["published"]["unread"] == {
-        ".docx": 10, ".png": 2, ".xlsx": 1, ".pptx": 1, ".zip": 1, ".key": 1}
+        ".doc": 10, ".png": 2, ".xlsx": 1, ".pptx": 1, ".zip": 1, ".key": 1}
 
-    for path in [*root.glob("*.docx"), *root.glob("*.png"), root / "s.xlsx", root / "t.pptx", root / "u.zip"]:
+    for path in [*root.glob("*.doc"), *root.glob("*.png"), root / "s.xlsx", root / "t.pptx", root / "u.zip"]:
         path.unlink()
     ingest(root)  # the next scan's count replaces the last one's
     assert "  1 file of a kind Sift does not read: .key 1\n" in run_ingest(sift_env, "stats").stdout
@@ -762,7 +762,7 @@ def test_stats_name_the_kinds_sift_does_not_read_per_collection_as_of_the_last_s
 def test_an_index_from_before_v8_reads_as_having_no_unread_counts_until_migrated(immediate, sift_env, tmp_path):
     """Readers (stats, the MCP server) open the index without migrating it: a V7 index has no column for the
     counts, and must still be read; a writer adds the column (schema V8), NULL for what was scanned before."""
-    ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha", "b.docx": "d"}))
+    ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha", "b.doc": "d"}))
     path = as_older_index(sift_env, "DROP TABLE cut; DROP TABLE background; DROP INDEX files_mtime; DROP INDEX files_attached; "
                                     "DROP TABLE remembered; DROP TABLE working; ALTER TABLE generations DROP "
                                     "COLUMN chunking; ALTER TABLE generations DROP COLUMN unread; "
@@ -986,9 +986,9 @@ def test_the_worker_hint_gives_huey_consumers_path_when_the_venv_is_not_on_path(
 
 def test_enqueue_wait_says_how_many_files_were_seen_but_not_indexed(sift_env, tmp_path, consumer):
     """--wait ended with 'published generation 1' whether or not files failed or were skipped, and said
-    nothing of the files of kinds Sift does not read (a folder of .docx looked indexed)."""
-    root = write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha", "b.md": "# B\n\nbeta", "x/c.docx": "c",
-                                       "d.docx": "d", "e.png": "e", "README": "r", ".gitignore": "*.log\n",
+    nothing of the files of kinds Sift does not read (a folder of .doc looked indexed)."""
+    root = write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha", "b.md": "# B\n\nbeta", "x/c.doc": "c",
+                                       "d.doc": "d", "e.png": "e", "README": "r", ".gitignore": "*.log\n",
                                        "debug.log": "gitignored"})
     (root / "binary.md").write_bytes(b"\x00\x01binary\x00" * 50)
     consumer()
@@ -997,7 +997,7 @@ def test_enqueue_wait_says_how_many_files_were_seen_but_not_indexed(sift_env, tm
     assert result.stderr.splitlines()[-2:] == [
         "published generation 1: 2 files, 2 chunks searchable; 1 of the 3 files seen is not indexed "
         "(0 failed, 1 skipped): ingest stats lists them",
-        "4 files of kinds Sift does not read: .docx 2, (no extension) 1, .png 1"], result.stderr
+        "4 files of kinds Sift does not read: .doc 2, (no extension) 1, .png 1"], result.stderr
 
 
 def test_the_worker_log_carries_sifts_own_lines(sift_env, tmp_path):

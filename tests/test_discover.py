@@ -93,18 +93,18 @@ def test_why_not_indexed_agrees_with_the_walk_file_by_file(tmp_path):
 
 
 def test_files_of_kinds_sift_does_not_read_are_counted_per_extension(tmp_path):
-    """A folder of .docx files was passed over in silence. The walk counts what it would have indexed if Sift
+    """A folder of .doc files was passed over in silence. The walk counts what it would have indexed if Sift
     read the kind; not what the rules, a .gitignore or the include globs keep out, links or hidden files."""
     write_tree(tmp_path, {
-        "a.md": "a", "report.docx": "d", "Plan.DOCX": "d", "sub/photo.png": "p", "COPYING": "m", "LICENSE": "l",
-        "node_modules/x.docx": "ignored", ".git/objects.pack": "ignored", "secret/s.docx": "gitignored",
-        ".gitignore": "secret/\n*.bak\n", "old.bak": "gitignored", "private/p.docx": "excluded",
+        "a.md": "a", "report.doc": "d", "Plan.DOC": "d", "sub/photo.png": "p", "COPYING": "m", "LICENSE": "l",
+        "node_modules/x.doc": "ignored", ".git/objects.pack": "ignored", "secret/s.doc": "gitignored",
+        ".gitignore": "secret/\n*.bak\n", "old.bak": "gitignored", "private/p.doc": "excluded",
         ".editorconfig": "hidden", "build/b.png": "ignored",
     })
-    os.symlink(tmp_path / "report.docx", tmp_path / "alias.docx")
+    os.symlink(tmp_path / "report.doc", tmp_path / "alias.doc")
     unread = Counter()
     assert paths(walk(tmp_path, Rules(exclude=("private/",)), unread=unread)) == ["a.md"]
-    assert unread == {".docx": 2, ".png": 1, NO_EXTENSION: 2}
+    assert unread == {".doc": 2, ".png": 1, NO_EXTENSION: 2}
 
     only_sub = Counter()
     walk(tmp_path, Rules(include=("sub/",)), unread=only_sub)
@@ -292,7 +292,7 @@ def test_a_file_swapped_for_a_named_pipe_after_the_walk_is_not_hashed(tmp_path):
 def test_schemas_build_scripts_and_infrastructure_are_read_as_code(tmp_path, name):
     """A repository's .proto, .gradle, .tf, .ps1 … files were counted among the kinds Sift does not read."""
     assert kind_of(name) == "code"
-    write_tree(tmp_path, {name: "x = 1\n", "notes.docx": "d"})
+    write_tree(tmp_path, {name: "x = 1\n", "notes.doc": "d"})
     unread = Counter()
     assert paths(walk(tmp_path, unread=unread)) == [name]
-    assert unread == {".docx": 1}
+    assert unread == {".doc": 1}

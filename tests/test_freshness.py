@@ -247,26 +247,26 @@ def test_the_watcher_ignores_what_cannot_change_the_index(immediate, tmp_path):
 
 
 def test_the_watcher_notices_files_of_kinds_sift_does_not_read_come_and_go(immediate, tmp_path):
-    """stats counts the files of kinds Sift does not read ('not read: 2 .docx'); the watcher dropped their events,
+    """stats counts the files of kinds Sift does not read ('not read: 2 .doc'); the watcher dropped their events,
     so the count stayed as it was until the periodic rescan. A file that comes, or goes while such files were
     counted, now gets a scan; an edit of one changes no count and still does not."""
     from ingest.discover import Rules
     from workers import runtime
     from workers.watch import Watcher
-    root = write_tree(tmp_path / "notes", {**NOTES, "old.docx": "x"})
+    root = write_tree(tmp_path / "notes", {**NOTES, "old.doc": "x"})
     ingest(root)
-    (root / "report.docx").write_text("y")
-    (root / ".hidden.docx").write_text("y")
+    (root / "report.doc").write_text("y")
+    (root / ".hidden.doc").write_text("y")
     (root / "drafts").mkdir()
-    (root / "drafts" / "plan.docx").write_text("y")
-    (root / "old.docx").unlink()
+    (root / "drafts" / "plan.doc").write_text("y")
+    (root / "old.doc").unlink()
     watcher = Watcher(runtime.index(), Rules(exclude=("drafts/",)))
     relevant = lambda change, rel: watcher.relevant(1, str(root), change, rel)  # noqa: E731
-    assert relevant(Change.added, "report.docx")
-    assert relevant(Change.deleted, "old.docx"), "the last scan counted a .docx"
-    assert not relevant(Change.modified, "report.docx"), "the count is the same"
+    assert relevant(Change.added, "report.doc")
+    assert relevant(Change.deleted, "old.doc"), "the last scan counted a .doc"
+    assert not relevant(Change.modified, "report.doc"), "the count is the same"
     assert not relevant(Change.deleted, "gone.pptx"), "the last scan counted no .pptx"
-    assert not relevant(Change.added, ".hidden.docx") and not relevant(Change.added, "drafts/plan.docx"), \
+    assert not relevant(Change.added, ".hidden.doc") and not relevant(Change.added, "drafts/plan.doc"), \
         "not counted: hidden, or excluded by settings"
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from tests.conftest import ingest, run_ingest, write_tree
 from tests.test_mcp_server import call, run, text
 
-NOTES = {"a.md": "# A\n\nalpha", "b.md": "# B\n\nbeta", "deep/c.md": "# C\n\ngamma", "d.docx": "d"}
+NOTES = {"a.md": "# A\n\nalpha", "b.md": "# B\n\nbeta", "deep/c.md": "# C\n\ngamma", "d.doc": "d"}
 SAID = "0 files seen: SIFT_INCLUDE matched none of the 3 files of kinds Sift reads"
 
 
@@ -96,12 +96,12 @@ EXCLUDED = "0 files seen: SIFT_EXCLUDE left out 2 files of kinds Sift reads and 
 
 def test_ingest_stats_says_sift_exclude_left_out_every_file(immediate, sift_env, tmp_path, monkeypatch):
     """SIFT_EXCLUDE='*.md,deep/' on a folder of notes: the two notes and the folder deep/ (not entered) it left
-    out are named, the .docx is not (Sift does not read it), nor what the built-in list leaves out."""
+    out are named, the .doc is not (Sift does not read it), nor what the built-in list leaves out."""
     root = write_tree(tmp_path / "notes", {**NOTES, "node_modules/x.md": "x", ".hidden/y.md": "y"})
     c = _ingest_with(monkeypatch, root, SIFT_EXCLUDE="*.md,deep/")
     assert c["files"] == 0 and c["published"]["seen"] == 0
     assert c["published"]["left_out"] == {"SIFT_EXCLUDE": {"files": 2, "folders": 1}}
-    assert c["published"]["unread"] == {".docx": 1}, "the counts of what was left out are not kinds unread"
+    assert c["published"]["unread"] == {".doc": 1}, "the counts of what was left out are not kinds unread"
     result = run_ingest(sift_env, "stats")
     assert result.returncode == 0, result.stderr
     assert f"\n  {EXCLUDED}" in result.stdout, result.stdout

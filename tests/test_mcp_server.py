@@ -807,9 +807,9 @@ def test_stats_of_a_server_without_worker_gives_a_command_that_starts_one_for_it
 
 
 def test_the_stats_tool_names_the_kinds_of_file_sift_does_not_read(immediate, sift_env, tmp_path, servers):
-    """An assistant asked why a .docx is not found should see that Sift passed over it for its kind."""
-    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha", "contracts/q.docx": "d", "r.docx": "d",
-                                           "scan.png": "p", "node_modules/x.docx": "ignored"})
+    """An assistant asked why a .doc is not found should see that Sift passed over it for its kind."""
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha", "contracts/q.doc": "d", "r.doc": "d",
+                                           "scan.png": "p", "node_modules/x.doc": "ignored"})
     ingest(root, "notes")
 
     async def scenario():
@@ -817,8 +817,8 @@ def test_the_stats_tool_names_the_kinds_of_file_sift_does_not_read(immediate, si
             return await call(s, "stats")
     tool = run(scenario)
     assert not tool.is_error, text(tool)
-    assert "\n  3 files of kinds Sift does not read: .docx 2, .png 1\n" in text(tool), text(tool)
-    assert tool.structured_content["collections"][0]["published"]["unread"] == {".docx": 2, ".png": 1}
+    assert "\n  3 files of kinds Sift does not read: .doc 2, .png 1\n" in text(tool), text(tool)
+    assert tool.structured_content["collections"][0]["published"]["unread"] == {".doc": 2, ".png": 1}
 
 
 @pytest.mark.slow  # a real consumer embeds 600 notes
