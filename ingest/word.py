@@ -195,8 +195,9 @@ class _Reader:
         self.out.tables.append((first, len(self.out.lines) - 1))
 
     def _cell(self, tc) -> str:
-        boxes: list = []
-        return " ".join(text for text in (_text(p, boxes, self.cited) for p in tc.iter(P)) if text)
+        boxes: list = []  # their paragraphs are among the cell's own (tc.iter): all but Word's VML copies
+        return " ".join(text for text in (_text(p, boxes, self.cited) for p in tc.iter(P)
+                                          if next(p.iterancestors(MC_FALLBACK), None) is None) if text)
 
 
 def _text(element, boxes: list, cited: list) -> str:
@@ -274,22 +275,28 @@ def _styles(document) -> dict:
                         based.get(W + "val") if based is not None else None)
         if style.get(W + "default") in ("1", "true"):
             default = id_
-    styles = {}
-    for id_, (name, outline, _) in defined.items():
-        level, seen, at = None, set(), id_
-        match = HEADING_STYLE.fullmatch(name)
-        if match:
-            level = int(match.group(1))
-        elif name == "title":
-            level = 0
-        while level is None and at in defined and at not in seen:  # the outline level it inherits
-            seen.add(at)
-            level = defined[at][1]
-            at = defined[at][2]
-        styles[id_] = (level, name)
+    styles = {id_: (_level(id_, defined), name) for id_, (name, _, _) in defined.items()}
     if default in styles:
         styles[""] = (None, styles[default][1])
     return styles
+
+
+def _level(id_: str, defined: dict) -> int | None:
+    """A style's heading level: its name's ('heading 2': 2, 'title': 0), else its outline level, else those of the
+    styles it is based on, nearest first (a 'Chapter' style based on 'Heading 1' is a heading of level 1)."""
+    seen = set()
+    while id_ in defined and id_ not in seen:
+        seen.add(id_)
+        name, outline, based = defined[id_]
+        match = HEADING_STYLE.fullmatch(name)
+        if match:
+            return int(match.group(1))
+        if name == "title":
+            return 0
+        if outline is not None:
+            return outline
+        id_ = based
+    return None
 
 
 def _notes(document) -> dict[tuple[str, str], str]:

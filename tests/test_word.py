@@ -89,6 +89,40 @@ def test_a_docx_is_a_note_by_its_headings_with_lists_tables_and_comments():
     assert [(s.start_line, s.end_line) for s in doc.sections] == [(1, 5), (6, 13), (14, 17)]
 
 
+BOX = ('<w:r xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" '
+       'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '
+       'xmlns:v="urn:schemas-microsoft-com:vml"><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing>'
+       '<w:txbxContent><w:p><w:r><w:t>Sidebar: tide tables from Bergen</w:t></w:r></w:p></w:txbxContent>'
+       '</w:drawing></mc:Choice><mc:Fallback><w:pict><v:textbox><w:txbxContent><w:p><w:r>'
+       '<w:t>Sidebar: tide tables from Bergen</w:t></w:r></w:p></w:txbxContent></v:textbox></w:pict></mc:Fallback>'
+       '</mc:AlternateContent></w:r>')
+
+
+def test_a_style_based_on_a_heading_is_one_and_a_text_box_is_read_once():
+    """A house style ('Chapter Part', based on Heading 2) heads its section as Heading 2 does; a text box, which Word
+    writes twice (DrawingML, and VML for old readers), is its paragraph after the one holding it, once."""
+    from docx.enum.style import WD_STYLE_TYPE
+    from docx.oxml import parse_xml
+    d = docx.Document()
+    d.add_heading("Field work", 1)
+    part = d.styles.add_style("Chapter Part", WD_STYLE_TYPE.PARAGRAPH)
+    part.base_style = d.styles["Heading 2"]
+    d.add_paragraph("Tides", style="Chapter Part")
+    holder = d.add_paragraph("See the box.")
+    holder._p.append(parse_xml(BOX))
+    table = d.add_table(rows=2, cols=2)
+    table.cell(0, 0).text, table.cell(0, 1).text = "Station", "Note"
+    table.cell(1, 0).text = "Bergen"
+    table.cell(1, 1)._tc.append(parse_xml(f'<w:p xmlns:w="{W[1:-1]}">{BOX}</w:p>'))
+    out = io.BytesIO()
+    d.save(out)
+    doc = parse_file("field.docx", out.getvalue())
+    assert [s.heading_path for s in doc.sections] == [["Field work", "Tides"]], doc.sections
+    lines = doc.sections[0].text.split("\n")
+    assert lines == ["Field work", "Tides", "See the box.", "Sidebar: tide tables from Bergen", "| Station | Note |",
+                     "| --- | --- |", "| Bergen | Sidebar: tide tables from Bergen |"], lines  # in a cell: once too
+
+
 def test_a_docx_title_is_its_core_title_else_its_file_name():
     assert parse_file("a/harbour.docx", report("Harbour 2024")).title == "Harbour 2024"
     d = docx.Document()
