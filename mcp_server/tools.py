@@ -386,11 +386,11 @@ class Tools:
         heading: Annotated[str | None, Field(max_length=1000, description="Instead of lines or pages: the section "
                                              "under this heading, its subsections included ('The storm'; "
                                              "'Part 2#The storm' for one inside another), matched in any case "
-                                             "and punctuation; a note's '#' headings, an HTML page's, a PDF's "
-                                             "outline.")] = None,
+                                             "and punctuation; a note's '#' headings, an HTML page's, a Word "
+                                             "document's, a PDF's outline.")] = None,
     ) -> CallToolResult:
-        """Read a file from the user's indexed folders: text with line numbers (as it is on disk now), or a
-        PDF by page, or from page to end_page (its text as indexed), or the section under a heading. Use it
+        """Read a file from the user's indexed folders: text with line numbers (as it is on disk now; a Word
+        document's paragraphs as indexed, a line each), or a PDF by page, or from page to end_page (its text as indexed), or the section under a heading. Use it
         after search to read a result in full or around its lines, or to open a file the user names. Shows at most 2,000 lines or 40 KB per
         call and says how to get the rest (next_start_line, and next_start_offset inside a very long line).
         Only the files Sift indexes can be read (inside the registered folders, not ignored by .gitignore or
