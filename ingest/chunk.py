@@ -209,7 +209,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # sentences not cut at its commas; 'Do not edit' no generated marker unless the header says a program wrote the file;
 # a YAML mapping of settings records (a CI file's jobs) read whole, no data set; a block ends a skipped <p> with what
 # it left open inside it; org-mode, reStructuredText and AsciiDoc read as notes by their headings (plain text
-# before); Word documents (.docx) read by their headings, no longer kinds Sift does not read.
+# before); Word documents (.docx) read by their headings, no longer kinds Sift does not read; OpenDocument text
+# (.odt) read as a Word document is.
 VERSION = 17
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

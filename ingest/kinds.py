@@ -18,9 +18,9 @@ LATEX_EXTENSIONS = {".tex", ".ltx"}
 # attachment)
 MARKUP_EXTENSIONS = {".org": "org", ".rst": "rst", ".adoc": "asciidoc", ".asciidoc": "asciidoc"}
 SOURCE_NOTE_EXTENSIONS = BIBTEX_EXTENSIONS | LATEX_EXTENSIONS | set(MARKUP_EXTENSIONS)
-# Word documents, read as notes by their headings (ingest.word); report.pdf beside report.docx is its export: the PDF is
-# its attachment, as a paper.tex's is
-WORD_EXTENSIONS = {".docx"}
+# Word documents and OpenDocument text, read as notes by their headings (ingest.word, ingest.odt); report.pdf beside
+# report.docx is its export: the PDF is its attachment, as a paper.tex's is
+WORD_EXTENSIONS = {".docx", ".odt"}
 TEXT_EXTENSIONS = {".txt", ".text"}
 TABLE_EXTENSIONS = {".csv", ".tsv"}  # text too: a passage per row (ingest.table)
 PDF_EXTENSIONS = {".pdf"}

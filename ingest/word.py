@@ -61,26 +61,30 @@ class WordText:
 
 
 def parse_word(path: str, data: bytes) -> Document:
-    read = word_text(data)
+    read = word_text(data, path)
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     title = read.title or next((name for _, level, name in read.headings if level == 0), "") or next(
         (name for _, _, name in read.headings), "") or title_from_name(stem)
     return Document(kind="note", title=title, sections=_sections(read), footnotes=read.notes)
 
 
-def word_headings(data: bytes) -> tuple[str, list[tuple[int, int, str]]]:
+def word_headings(data: bytes, path: str) -> tuple[str, list[tuple[int, int, str]]]:
     """(the text read_file reads, its lines joined; its headings): read_file's ``heading`` reads a section by them."""
-    read = word_text(data)
+    read = word_text(data, path)
     return "\n".join(read.lines), read.headings
 
 
-def word_lines(data: bytes) -> list[str]:
+def word_lines(data: bytes, path: str) -> list[str]:
     """The lines read_file shows of a Word document: those its passages' line numbers count."""
-    return word_text(data).lines
+    return word_text(data, path).lines
 
 
-def word_text(data: bytes) -> WordText:
-    """A .docx read (WordText). Raises Skip when it is no readable Word document, SkipForNow without python-docx."""
+def word_text(data: bytes, path: str = "") -> WordText:
+    """A .docx read (WordText), or an .odt (ingest.odt). Raises Skip when it is no readable Word document,
+    SkipForNow without python-docx."""
+    if path.lower().endswith(".odt"):
+        from ingest.odt import odt_text
+        return odt_text(data)
     try:
         import docx
         from docx.opc.exceptions import PackageNotFoundError

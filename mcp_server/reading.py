@@ -202,7 +202,7 @@ def _is_word(path: str) -> bool:
 def _word_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]]]:
     """A Word document's lines as read_word shows them, joined, and its headings (ingest.word)."""
     from ingest.word import word_headings
-    return word_headings(_word_bytes(target))
+    return word_headings(_word_bytes(target), target.relative)
 
 
 def _of_a_page(path: str) -> str:
@@ -642,7 +642,7 @@ def read_word(target: paths.Target, indexed, start: int, end: int | None, offset
         raise Problem(f"end_line ({end}) is before start_line ({start})")
     from ingest.word import word_lines
     try:
-        lines = word_lines(_word_bytes(target))
+        lines = word_lines(_word_bytes(target), target.relative)
     except Skip as why:
         raise Problem(f"{target.name} cannot be read: {why}") from None
     if not lines:

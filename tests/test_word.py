@@ -163,6 +163,7 @@ def test_word_documents_are_searched_and_read_by_their_lines_and_headings(immedi
     (root / "minutes").mkdir()
     (root / "minutes" / "harbour.docx").write_bytes(report())
     (root / "minutes" / "broken.docx").write_bytes(b"PK\x03\x04 truncated")
+    (root / "minutes" / "lagoon.odt").write_bytes(odt())
     (root / "minutes" / "~$harbour.docx").write_bytes(b"\x05Ana  " + b"\0" * 100)  # Word's owner file
     published = ingest(root, "work")["published"]
     assert ".docx" not in published["unread"], published
@@ -188,6 +189,9 @@ def test_word_documents_are_searched_and_read_by_their_lines_and_headings(immedi
     shown, data = reading.read(sift, "work/minutes/harbour.docx", None, None, None, heading="Dredging costs")
     assert (data["start_line"], data["end_line"]) == (7, 13), data
     assert "| Sonar survey | Okonkwo | 4,000 |" in shown and "Storm surges" not in shown, shown
+    assert found("Kvarven")[0][:2] == ("minutes/lagoon.odt", "Lagoon Survey > Survey > Stations")
+    shown, data = reading.read(sift, "work/minutes/lagoon.odt", None, None, None, heading="Stations")
+    assert (data["start_line"], data["end_line"]) == (6, 13) and "| Kvarven | 14 m |" in shown, shown
 
 
 def test_a_long_thesis_parses_in_one_pass(tmp_path):
@@ -211,3 +215,65 @@ def test_a_long_thesis_parses_in_one_pass(tmp_path):
     assert doc.sections[-1].heading_path == ["Chapter 59", "Section 59.4"]
     # a chapter: its heading, 5 sections of a heading and 8 paragraphs, a table of a header, its rule and 5 rows
     assert doc.sections[-1].end_line == 60 * (1 + 5 * 9 + 7), doc.sections[-1].end_line
+
+
+ODT_CONTENT = """<?xml version="1.0" encoding="UTF-8"?>
+<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+ xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+ xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"
+ xmlns:dc="http://purl.org/dc/elements/1.1/">
+<office:automatic-styles><style:style style:name="P1" style:family="paragraph" style:parent-style-name="Title"/>
+</office:automatic-styles>
+<office:body><office:text>
+<text:tracked-changes><text:changed-region><text:deletion><text:p>withdrawn clause</text:p></text:deletion>
+</text:changed-region></text:tracked-changes>
+<text:table-of-content><text:index-body><text:p>Survey 1</text:p></text:index-body></text:table-of-content>
+<text:p text:style-name="P1">Lagoon Survey</text:p>
+<text:h text:outline-level="1">Survey</text:h>
+<text:p>Led by Sigrun<text:s text:c="2"/>Aasen<text:note text:note-class="footnote"><text:note-citation>1</text:note-citation>
+<text:note-body><text:p>Funded by the Hordaland grant.</text:p></text:note-body></text:note> in June.</text:p>
+<text:list><text:list-item><text:p>boats</text:p><text:list><text:list-item><text:p>the red one</text:p>
+</text:list-item></text:list></text:list-item></text:list>
+<text:h text:outline-level="2">Stations</text:h>
+<table:table><table:table-header-rows><table:table-row><table:table-cell><text:p>Station</text:p></table:table-cell>
+<table:table-cell><text:p>Depth</text:p></table:table-cell></table:table-row></table:table-header-rows>
+<table:table-row><table:table-cell><text:p>Kvarven</text:p></table:table-cell><table:table-cell><text:p>14 m</text:p>
+</table:table-cell></table:table-row></table:table>
+<text:p>Checked<office:annotation><dc:creator>Per</dc:creator><text:p>Recheck Kvarven depth</text:p></office:annotation>
+ twice.<draw:frame><draw:text-box><text:p>Boxed: bring waders</text:p></draw:text-box></draw:frame></text:p>
+</office:text></office:body></office:document-content>"""
+ODT_META = """<?xml version="1.0" encoding="UTF-8"?>
+<office:document-meta xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+ xmlns:dc="http://purl.org/dc/elements/1.1/"><office:meta>{}</office:meta></office:document-meta>"""
+
+
+def odt(content: str = ODT_CONTENT, title: str = "", manifest: str = "") -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as package:
+        package.writestr("mimetype", "application/vnd.oasis.opendocument.text")
+        package.writestr("content.xml", content)
+        package.writestr("meta.xml", ODT_META.format(f"<dc:title>{title}</dc:title>" if title else ""))
+        package.writestr("META-INF/manifest.xml", manifest or "<manifest/>")
+    return out.getvalue()
+
+
+def test_an_odt_is_read_as_a_word_document_is():
+    """OpenDocument text (LibreOffice, Google Docs' download) was a kind Sift does not read."""
+    doc = parse_file("field/lagoon.odt", odt())
+    assert kind_of("a.ODT") == "note" and doc.title == "Lagoon Survey", doc.title
+    assert [(s.heading_path, s.start_line, s.end_line) for s in doc.sections] == [
+        (["Lagoon Survey", "Survey"], 1, 5), (["Lagoon Survey", "Survey", "Stations"], 6, 13)], doc.sections
+    assert doc.sections[0].text.split("\n") == ["Lagoon Survey", "Survey", "Led by Sigrun Aasen[^1] in June.",
+                                                "- boats", "  - the red one"], doc.sections[0].text
+    assert doc.sections[1].text.split("\n") == [
+        "Stations", "| Station | Depth |", "| --- | --- |", "| Kvarven | 14 m |", "Checked[^c1] twice.",
+        "Boxed: bring waders", "[^1]: Funded by the Hordaland grant.", "[^c1]: Per: Recheck Kvarven depth"], \
+        doc.sections[1].text  # no deleted text, no table of contents
+    assert doc.footnotes == {"1": "Funded by the Hordaland grant.", "c1": "Per: Recheck Kvarven depth"}
+    assert parse_file("x.odt", odt(title="Lagoon 2024")).title == "Lagoon 2024"
+    with pytest.raises(Skip, match="password-protected"):
+        parse_file("x.odt", odt(manifest="<manifest:encryption-data/>"))
+    with pytest.raises(Skip, match="not a readable OpenDocument text"):
+        parse_file("x.odt", odt(content="<office:document-content"))
+    with pytest.raises(Skip, match="not a readable OpenDocument text"):
+        parse_file("x.odt", b"PK\x03\x04 cut")

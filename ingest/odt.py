@@ -1,0 +1,183 @@
+"""OpenDocument text (.odt: LibreOffice Writer, Google Docs' download) read as a Word document is (ingest.word): its
+title, headings, paragraphs, lists, tables, text boxes, footnotes, endnotes and comments, a line a paragraph or a
+table's row. An .odt is a zip whose content.xml holds the text: the standard library reads it (zipfile and
+ElementTree), no package needed.
+
+The title is meta.xml's ``dc:title``, else the first paragraph of the Title style, else the first heading, else the
+file's name. A heading is a ``text:h`` (its ``text:outline-level``, 1 if none), lists are ``- `` lines by their
+depth, tracked changes' deleted text (``text:tracked-changes``) and indexes (a table of contents) are left out. A
+password-protected document (its manifest names encryption data) or one that is no zip or has no readable
+content.xml is skipped with the reason."""
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+import xml.etree.ElementTree as ET
+
+from ingest.document import Skip
+
+OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
+TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
+TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+DRAW = "{urn:oasis:names:tc:opendocument:xmlns:drawing:1.0}"
+STYLE = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
+DC = "{http://purl.org/dc/elements/1.1/}"
+SPACES = re.compile(r"\s+")
+# what holds no text of the document: deleted text kept for tracked changes, indexes (they repeat the headings),
+# the numbering Writer writes out for a list item, a note's or a comment's body (read apart)
+UNREAD = {TEXT + "tracked-changes", TEXT + "table-of-content", TEXT + "alphabetical-index",
+          TEXT + "illustration-index", TEXT + "table-index", TEXT + "object-index", TEXT + "user-index",
+          TEXT + "bibliography", TEXT + "number", OFFICE + "annotation-end", TEXT + "sequence-decls"}
+OPENED_BYTES = 512 * 1024 * 1024  # of content.xml unzipped: more is a zip bomb, not a document
+
+
+def odt_text(data: bytes):
+    """An .odt read, as ingest.word.WordText. Raises Skip when it is no readable OpenDocument text."""
+    from ingest.word import WordText
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as package:
+            names = set(package.namelist())
+            if "content.xml" not in names:
+                raise Skip("not a readable OpenDocument text: no content.xml in it")
+            if "META-INF/manifest.xml" in names and b"encryption-data" in package.read("META-INF/manifest.xml"):
+                raise Skip("password-protected (encrypted) OpenDocument text: Sift reads .odt files saved without "
+                           "a password")
+            size = package.getinfo("content.xml").file_size
+            if size > OPENED_BYTES:
+                raise Skip(f"its content.xml unzips to {size:,} bytes (over {OPENED_BYTES:,}): a zip bomb, not a "
+                           "document")
+            content = ET.fromstring(package.read("content.xml"))
+            meta = ET.fromstring(package.read("meta.xml")) if "meta.xml" in names else None
+    except (zipfile.BadZipFile, ET.ParseError, OSError, ValueError, EOFError, KeyError) as error:
+        raise Skip(f"not a readable OpenDocument text: {type(error).__name__}: {error}"[:500]) from None
+    reader = _Reader(WordText(), _titled_styles(content))
+    found = meta.find(f"{OFFICE}meta/{DC}title") if meta is not None else None
+    reader.out.title = " ".join((found.text or "").split())[:500] if found is not None else ""
+    body = content.find(f"{OFFICE}body/{OFFICE}text")
+    if body is not None:
+        reader.blocks(body, 0)
+    reader.out.lines += [f"[^{label}]: {text}" for label, text in reader.out.notes.items()]
+    return reader.out
+
+
+def _titled_styles(content) -> set[str]:
+    """The paragraph styles that are Writer's Title: 'Title' and the automatic styles based on it ('P1')."""
+    titled = {"Title"}
+    for style in content.iter(STYLE + "style"):
+        if style.get(STYLE + "parent-style-name") == "Title":
+            titled.add(style.get(STYLE + "name") or "Title")
+    return titled
+
+
+class _Reader:
+    def __init__(self, out, titled: set[str]):
+        self.out, self.titled = out, titled
+        self.counts = {"": 0, "e": 0, "c": 0}
+
+    def blocks(self, parent, depth: int, listed: bool = False) -> None:
+        for child in parent:
+            tag = child.tag
+            if tag in UNREAD:
+                continue
+            if tag == TEXT + "h":
+                self._line(child, level=_int(child.get(TEXT + "outline-level"), 1))
+            elif tag == TEXT + "p":
+                level = 0 if child.get(TEXT + "style-name") in self.titled else None
+                self._line(child, level=level, depth=depth if listed else None)
+            elif tag == TEXT + "list":
+                self.blocks(child, depth + 1 if listed else 0, True)
+            elif tag in (TEXT + "list-item", TEXT + "list-header"):
+                self.blocks(child, depth, True)
+            elif tag == TABLE + "table":
+                self._table(child)
+            elif isinstance(tag, str):  # a section, a table's row group, a frame's box …
+                self.blocks(child, depth, listed)
+
+    def _line(self, element, level: int | None = None, depth: int | None = None) -> None:
+        boxes: list = []
+        text = self._text(element, boxes)
+        if text:
+            if level is not None:
+                self.out.headings.append((len(self.out.lines), level, text))
+            elif depth is not None:
+                text = "  " * depth + "- " + text
+            self.out.lines.append(text)
+        for box in boxes:
+            self.blocks(box, 0)
+
+    def _text(self, element, boxes: list) -> str:
+        pieces: list[str] = [element.text or ""]
+        self._pieces(element, pieces, boxes)
+        return SPACES.sub(" ", "".join(pieces)).strip()
+
+    def _pieces(self, element, pieces: list[str], boxes: list) -> None:
+        for child in element:
+            tag = child.tag
+            if tag == TEXT + "s":
+                pieces.append(" " * _int(child.get(TEXT + "c"), 1))
+            elif tag in (TEXT + "tab", TEXT + "line-break"):
+                pieces.append(" ")
+            elif tag == TEXT + "note":
+                mark = "e" if child.get(TEXT + "note-class") == "endnote" else ""
+                body = child.find(TEXT + "note-body")
+                self._note(mark, body, pieces)
+            elif tag == OFFICE + "annotation":
+                self._note("c", child, pieces, (child.findtext(DC + "creator") or "").strip())
+            elif tag == DRAW + "text-box":
+                boxes.append(child)
+            elif tag not in UNREAD and isinstance(tag, str):
+                pieces.append(child.text or "")
+                self._pieces(child, pieces, boxes)
+            pieces.append(child.tail or "")
+
+    def _note(self, mark: str, body, pieces: list[str], author: str = "") -> None:
+        self.counts[mark] += 1
+        label = f"{mark}{self.counts[mark]}"
+        text = " ".join(t for t in (self._text(p, []) for p in (body.iter(TEXT + "p") if body is not None else ()))
+                        if t)
+        if text:
+            self.out.notes[label] = f"{author}: {text}" if author else text
+            pieces.append(f"[^{label}]")
+
+    def _table(self, table) -> None:
+        rows = []
+        for row in table.iter(TABLE + "table-row"):
+            if _owner(table, row) is not table:  # a nested table's rows: in its cell's text
+                continue
+            cells = []
+            for cell in row:
+                if cell.tag not in (TABLE + "table-cell", TABLE + "covered-table-cell"):
+                    continue
+                text = " ".join(t for t in (self._text(p, []) for p in cell.iter(TEXT + "p")) if t)
+                cells += [text] * min(_int(cell.get(TABLE + "number-columns-repeated"), 1), 64)
+            while cells and not cells[-1]:  # Calc-style repeated empty cells to the sheet's edge
+                cells.pop()
+            if any(cells):
+                rows.append(cells)
+        if not rows:
+            return
+        from ingest.word import _row
+        width = max(len(row) for row in rows)
+        if len(rows) == 1 or width == 1:
+            for row in rows:
+                self.out.lines.extend(cell for cell in row if cell)
+            return
+        first = len(self.out.lines)
+        header, *body = [row + [""] * (width - len(row)) for row in rows]
+        self.out.lines.append(_row(header))
+        self.out.lines.append("| " + " | ".join("---" for _ in header) + " |")
+        self.out.lines.extend(_row(row) for row in body)
+        self.out.tables.append((first, len(self.out.lines) - 1))
+
+
+def _owner(table, row):
+    """The table ``row`` is a row of (ElementTree keeps no parents: the nearest table holding it)."""
+    for candidate in table.iter(TABLE + "table"):
+        if candidate is not table and any(r is row for r in candidate.iter(TABLE + "table-row")):
+            return _owner(candidate, row)
+    return table
+
+
+def _int(value: str | None, default: int) -> int:
+    return int(value) if value and value.isdigit() else default
