@@ -131,6 +131,12 @@ class _Reader:
                 self._pieces(child, pieces, boxes)
             pieces.append(child.tail or "")
 
+    def _cell_text(self, paragraph) -> str:
+        """A cell's paragraph's text, and its text boxes' after it."""
+        boxes: list = []
+        text = self._text(paragraph, boxes)
+        return " ".join(t for t in [text, *(self._cell_text(p) for box in boxes for p in _paragraphs(box))] if t)
+
     def _note(self, mark: str, body, pieces: list[str], author: str = "") -> None:
         self.counts[mark] += 1
         label = f"{mark}{self.counts[mark]}"
@@ -142,14 +148,12 @@ class _Reader:
 
     def _table(self, table) -> None:
         rows = []
-        for row in table.iter(TABLE + "table-row"):
-            if _owner(table, row) is not table:  # a nested table's rows: in its cell's text
-                continue
+        for row in _rows(table):
             cells = []
             for cell in row:
                 if cell.tag not in (TABLE + "table-cell", TABLE + "covered-table-cell"):
                     continue
-                text = " ".join(t for t in (self._text(p, []) for p in cell.iter(TEXT + "p")) if t)
+                text = " ".join(t for t in (self._cell_text(p) for p in _paragraphs(cell)) if t)
                 cells += [text] * min(_int(cell.get(TABLE + "number-columns-repeated"), 1), 64)
             while cells and not cells[-1]:  # Calc-style repeated empty cells to the sheet's edge
                 cells.pop()
@@ -171,12 +175,24 @@ class _Reader:
         self.out.tables.append((first, len(self.out.lines) - 1))
 
 
-def _owner(table, row):
-    """The table ``row`` is a row of (ElementTree keeps no parents: the nearest table holding it)."""
-    for candidate in table.iter(TABLE + "table"):
-        if candidate is not table and any(r is row for r in candidate.iter(TABLE + "table-row")):
-            return _owner(candidate, row)
-    return table
+def _rows(table):
+    """A table's own rows (in its header rows and row groups too), not those of a table in one of its cells."""
+    for child in table:
+        if child.tag == TABLE + "table-row":
+            yield child
+        elif child.tag in (TABLE + "table-header-rows", TABLE + "table-rows", TABLE + "table-row-group"):
+            yield from _rows(child)
+
+
+def _paragraphs(element):
+    """The paragraphs (and headings) of a cell, a nested table's among them; not a note's or a comment's, read
+    with the paragraph citing them."""
+    for child in element:
+        if child.tag in (TEXT + "p", TEXT + "h"):
+            yield child
+        elif child.tag not in UNREAD and child.tag not in (TEXT + "note", OFFICE + "annotation") \
+                and isinstance(child.tag, str):
+            yield from _paragraphs(child)
 
 
 def _int(value: str | None, default: int) -> int:

@@ -277,3 +277,18 @@ def test_an_odt_is_read_as_a_word_document_is():
         parse_file("x.odt", odt(content="<office:document-content"))
     with pytest.raises(Skip, match="not a readable OpenDocument text"):
         parse_file("x.odt", b"PK\x03\x04 cut")
+
+
+def test_an_odt_tables_cell_holds_its_note_and_nested_table_once():
+    cells = ('<table:table-row><table:table-cell><text:p>Site</text:p></table:table-cell><table:table-cell><text:p>'
+             'Notes</text:p></table:table-cell></table:table-row><table:table-row><table:table-cell><text:p>Askøy'
+             '<text:note><text:note-body><text:p>Surveyed twice</text:p></text:note-body></text:note></text:p>'
+             '</table:table-cell><table:table-cell><table:table><table:table-row><table:table-cell><text:p>inner a'
+             '</text:p></table:table-cell><table:table-cell><text:p>inner b</text:p></table:table-cell>'
+             '</table:table-row></table:table></table:table-cell></table:table-row>')
+    head, _, rest = ODT_CONTENT.partition("<office:body><office:text>")
+    content = head + f"<office:body><office:text><table:table>{cells}</table:table></office:text></office:body>" \
+        "</office:document-content>"
+    lines = parse_file("t.odt", odt(content)).sections[0].text.split("\n")
+    assert lines == ["| Site | Notes |", "| --- | --- |", "| Askøy[^1] | inner a inner b |",
+                     "[^1]: Surveyed twice"], lines
