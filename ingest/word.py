@@ -44,7 +44,9 @@ UNREAD = {W + "pPr", W + "rPr", W + "del", W + "delText", W + "instrText", W + "
           MC_FALLBACK}
 SPACES = re.compile(r"\s+")
 HEADING_STYLE = re.compile(r"heading ([1-9])")
-OPENED_BYTES = 512 * 1024 * 1024  # of the document's XML unzipped: more is a zip bomb, not a document
+# of the package's parts unzipped (python-docx reads them all): more is a zip bomb, not a document (a 1,000-page
+# book's document.xml is some 30 MB; pictures are stored as they are, about their size in the file)
+OPENED_BYTES = 128 * 1024 * 1024
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # a compound file: Word's encryption of a .docx, or a .doc renamed
 RELS = {"footnotes": "", "endnotes": "e", "comments": "c"}  # the parts' relationship type's last word: their labels
 
@@ -97,11 +99,11 @@ def word_text(data: bytes, path: str = "") -> WordText:
                    "Sift reads .docx files saved without a password")
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as package:
-            size = sum(info.file_size for info in package.infolist() if info.filename.startswith("word/"))
+            size = sum(info.file_size for info in package.infolist())
     except (zipfile.BadZipFile, OSError, ValueError) as error:
         raise Skip(f"not a readable Word document (.docx is a zip file): {error}") from None
     if size > OPENED_BYTES:
-        raise Skip(f"its XML unzips to {size:,} bytes (over {OPENED_BYTES:,}): a zip bomb, not a document")
+        raise Skip(f"its parts unzip to {size:,} bytes (over {OPENED_BYTES:,}): a zip bomb, not a document")
     try:
         document = docx.Document(io.BytesIO(data))
         return _Reader(document).read()
@@ -109,6 +111,8 @@ def word_text(data: bytes, path: str = "") -> WordText:
         # a part missing (KeyError), its XML damaged (LxmlError), not a Word document's content type (a .docm,
         # an .xlsx renamed: ValueError)
         raise Skip(f"not a readable Word document: {type(error).__name__}: {error}"[:500]) from None
+    except RecursionError:  # lxml refuses XML nested over 256 deep: only a hostile file comes near
+        raise Skip("not a readable Word document: nested too deeply") from None
 
 
 class _Reader:

@@ -292,3 +292,12 @@ def test_an_odt_tables_cell_holds_its_note_and_nested_table_once():
     lines = parse_file("t.odt", odt(content)).sections[0].text.split("\n")
     assert lines == ["| Site | Notes |", "| --- | --- |", "| Askøy[^1] | inner a inner b |",
                      "[^1]: Surveyed twice"], lines
+
+
+def test_an_odt_nested_past_the_stack_is_skipped_with_its_reason():
+    head, _, rest = ODT_CONTENT.partition("<office:body><office:text>")
+    deep = "<text:span>" * 100_000 + "x" + "</text:span>" * 100_000
+    content = head + f"<office:body><office:text><text:p>{deep}</text:p></office:text></office:body>" \
+        "</office:document-content>"
+    with pytest.raises(Skip, match="nested too deeply"):
+        parse_file("deep.odt", odt(content))
