@@ -131,9 +131,13 @@ def _read_linked(sift, raw: str, start_line: int | None, end_line: int | None, s
     place = ""
     if (link.headings or link.block) and start_line is None and end_line is None:
         try:
-            with open(target.absolute, "rb") as f:
-                found = linked_lines(decode(f.read(LINKED_BYTES)), link)
-        except (OSError, Skip):
+            if _is_word(target.relative):  # '[[report.docx#Budget]]': its lines and headings as indexed
+                note, headings = _word_headings(target)
+                found = linked_lines(note, link, headings=headings)
+            else:
+                with open(target.absolute, "rb") as f:
+                    found = linked_lines(decode(f.read(LINKED_BYTES)), link)
+        except (OSError, Skip, Problem):
             found = "the note cannot be read as text"
         if isinstance(found, str):
             raise Problem(f"{target.name} has {found}: read_file {target.name!r} shows the whole note") from None

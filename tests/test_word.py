@@ -207,6 +207,8 @@ def test_word_documents_are_searched_and_read_by_their_lines_and_headings(immedi
     shown, data = reading.read(sift, "work/minutes/harbour.docx", None, None, None, heading="Dredging costs")
     assert (data["start_line"], data["end_line"]) == (7, 13), data
     assert "| Sonar survey | Okonkwo | 4,000 |" in shown and "Storm surges" not in shown, shown
+    shown, data = reading.read(sift, "harbour.docx#Dredging costs", None, None, None)  # an Obsidian link to it
+    assert (data["start_line"], data["end_line"]) == (7, 13) and "as a link to the note" in shown, shown
     assert found("Kvarven")[0][:2] == ("minutes/lagoon.odt", "Lagoon Survey > Survey > Stations")
     shown, data = reading.read(sift, "work/minutes/lagoon.odt", None, None, None, heading="Stations")
     assert (data["start_line"], data["end_line"]) == (6, 13) and "| Kvarven | 14 m |" in shown, shown
