@@ -164,8 +164,10 @@ def test_without_python_docx_a_docx_is_skipped_for_now_saying_what_to_install(mo
         parse_file("a.docx", b"PK\x03\x04")
 
 
-def test_a_docx_beside_its_pdf_export_does_not_stand_for_it():
-    assert converted_pdfs({"report.pdf", "report.docx"}) == {}
+def test_a_docx_or_odt_beside_its_pdf_export_stands_for_it():
+    """report.pdf is what Word exported from report.docx: read as well, its text was found twice."""
+    assert converted_pdfs({"report.pdf", "report.docx", "memo.odt", "memo.pdf"}) == \
+        {"report.docx": "report.pdf", "memo.odt": "memo.pdf"}
 
 
 @NEEDS_DOCX
