@@ -22,6 +22,8 @@ SOURCE_NOTE_EXTENSIONS = BIBTEX_EXTENSIONS | LATEX_EXTENSIONS | set(MARKUP_EXTEN
 # report.docx is its export: the PDF is its attachment, as a paper.tex's is
 WORD_EXTENSIONS = {".docx", ".odt"}
 TEXT_EXTENSIONS = {".txt", ".text"}
+# mail: a saved message (.eml) and a mailbox (.mbox), a message a passage group (ingest.mail)
+MAIL_EXTENSIONS = {".eml", ".mbox"}
 TABLE_EXTENSIONS = {".csv", ".tsv"}  # text too: a passage per row (ingest.table)
 PDF_EXTENSIONS = {".pdf"}
 # Code with a tree-sitter grammar (ingest.code.LANGUAGES), plus formats read as plain lines.
@@ -56,7 +58,7 @@ def kind_of(path: str) -> str | None:
     ext = suffix(path).lower()
     if ext in NOTE_EXTENSIONS or ext in SOURCE_NOTE_EXTENSIONS:
         return "note"
-    if ext in WORD_EXTENSIONS:
+    if ext in WORD_EXTENSIONS or ext in MAIL_EXTENSIONS:
         return "note"
     if ext in PDF_EXTENSIONS:
         return "pdf"

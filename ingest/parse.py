@@ -15,9 +15,8 @@ from pathlib import PurePosixPath
 
 from ingest.decode import decode
 from ingest.document import Document, Section, Skip
-from ingest.kinds import (BIBTEX_EXTENSIONS, LATEX_EXTENSIONS, MARKUP_EXTENSIONS, PAGE_EXTENSIONS, TABLE_EXTENSIONS,
-                          kind_of, kind_of_script, suffix)
-from ingest.kinds import WORD_EXTENSIONS
+from ingest.kinds import (BIBTEX_EXTENSIONS, LATEX_EXTENSIONS, MAIL_EXTENSIONS, MARKUP_EXTENSIONS, PAGE_EXTENSIONS,
+                          TABLE_EXTENSIONS, WORD_EXTENSIONS, kind_of, kind_of_script, suffix)
 from ingest.markdown import parse_markdown
 
 MAX_LINE_CHARS = 1_000_000
@@ -35,6 +34,9 @@ def parse_file(path: str, data: bytes) -> Document:
     if suffix(path).lower() in WORD_EXTENSIONS:  # a zip of XML, not text
         from ingest.word import parse_word  # python-docx loads only when a Word document comes
         return parse_word(path, data)
+    if suffix(path).lower() in MAIL_EXTENSIONS:  # bytes: each part's charset and transfer encoding say how to read it
+        from ingest.mail import parse_eml, parse_mbox
+        return parse_mbox(path, data) if suffix(path).lower() == ".mbox" else parse_eml(path, data)
     try:
         text = decode(data)
     except Skip:

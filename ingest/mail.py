@@ -1,0 +1,276 @@
+"""Mail kept as files: a message saved as ``.eml`` (dragged out of a mail client, Apple Mail's or Thunderbird's
+'Save as'), and a mailbox of many as ``.mbox`` (Thunderbird's export, Google Takeout's ``All mail Including Spam and
+Trash.mbox``), read with the standard library's ``email``. Not read before (kinds Sift did not read): 'the mail from
+Anna about the invoice' found nothing.
+
+A message is a section titled by its Subject (an .eml's title too), its text headed by who sent it, to whom, when
+(``Date: Tuesday 5 March 2024 09:12``, the month and weekday in words, so that 'March 2024' finds it) and the
+attachments it names, then its body: the text/plain part, or an HTML-only message's text as ``ingest.webpage``
+reads a page. Encoded headers (``=?UTF-8?B?…?=``), quoted-printable and base64 bodies and the declared charset
+(GBK and GB2312 read as GB18030, their superset; ISO-8859-1 as Windows-1252, as mail clients do) are decoded; a
+part without a charset, or one its charset does not decode, is read as ``ingest.decode`` reads a file.
+
+What people do not search for is left out (not ranked down: it is the text of another message, which an archive
+holds as its own): quoted replies (``> …`` lines, the ``On … wrote:`` line above them, Outlook's ``-----Original
+Message-----`` and Chinese clients' ``原始邮件`` and everything below them) and the signature (from a ``-- `` line).
+An attachment is named with its type and size, its contents are not read.
+
+An mbox's message starts at a line ``From …`` (mboxo/mboxrd, as Thunderbird and Takeout write them); each section
+covers its message's lines of the file, so read_file shows the message a passage is from. A message that cannot be
+read as mail keeps its text as it stands, under ``[a message Sift could not read as mail: …]`` (and the count in the
+document's ``unreadable_messages``): the other messages are read as usual.
+"""
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import getaddresses, parsedate_to_datetime
+
+from ingest.decode import decode
+from ingest.document import Document, Section, Skip, title_from_name
+
+# a line starting a message in an mbox: 'From ' then the sender and a date (a body's 'From ' is written '>From ')
+MBOX_FROM = re.compile(rb"^From [^\n]*\n", re.MULTILINE)
+HEADER_LINE = re.compile(rb"[!-9;-~]+:")  # a header's name and colon (RFC 5322's printable characters but ':')
+SHOWN_HEADERS = ("From", "To", "Cc")
+ADDRESSES = 20  # of a To or Cc line named: a list's 500 recipients would head every passage
+CHARSETS = {"gb2312": "gb18030", "gbk": "gb18030", "x-gbk": "gb18030", "cp936": "gb18030", "big5": "cp950",
+            "iso-8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252", "us-ascii": "cp1252",
+            "ascii": "cp1252", "ks_c_5601-1987": "cp949", "unicode-1-1-utf-7": "utf-7"}
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+# a reply's quote of the message before it: 'On Tue, 5 Mar 2024, Anna wrote:' (Gmail, Apple Mail, Thunderbird),
+# 'Am … schrieb …:', 'Le … a écrit :', '在 … 写道：'; it may wrap over two lines
+QUOTE_INTRO = re.compile(r"^(?:On\b.{0,300}\bwrote|Am\b.{0,300}\bschrieb\b.{0,200}|Le\b.{0,300}\ba écrit ?|"
+                         r"在.{0,300}写道)\s*[:：]\s*$", re.DOTALL)
+# a forwarded or replied-to message below the reply (Outlook, Foxmail/QQ/NetEase): it and what follows are left out
+ORIGINAL = re.compile(r"^\s*(?:-{3,}\s*(?:Original Message|Ursprüngliche Nachricht|Message d'origine)\s*-{3,}|"
+                      r"-{3,}\s*原始邮件\s*-{3,}|-{3,}\s*回复的原邮件\s*-{3,})\s*$", re.IGNORECASE)
+SIGNATURE = re.compile(r"^--[ \t]?$")
+UNREADABLE_CHARS = 20_000  # of a message that cannot be read as mail, indexed as it stands
+
+
+def parse_eml(path: str, data: bytes) -> Document:
+    """One message: a note titled by its Subject."""
+    message = _message(data)
+    if not any(message.keys()):
+        raise Skip("not a mail message: no header lines (From:, Subject:, Date: …) at its start")
+    section, meta = _read(message)
+    _place(section, data, 1)
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return Document(kind="note", title=section.heading_path[0] or title_from_name(stem),
+                    sections=[section] if section.text.strip() else [], meta=meta)
+
+
+def parse_mbox(path: str, data: bytes) -> Document:
+    """A mailbox: a section per message, titled by its Subject, at the lines of the file that hold it."""
+    starts = [found.start() for found in MBOX_FROM.finditer(data)]
+    if not starts or starts[0] != 0:
+        if not HEADER_LINE.match(data):
+            raise Skip("not an mbox: it does not begin with a 'From ' line or a mail header")
+        starts.insert(0, 0)  # a mailbox whose first message has no 'From ' line: read from its start
+    sections, unreadable = [], 0
+    line = 1
+    for index, start in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else len(data)
+        raw = data[start:end]
+        lines = raw.count(b"\n")
+        body = raw[raw.index(b"\n") + 1:] if raw.startswith(b"From ") and b"\n" in raw else raw
+        body = re.sub(rb"(?m)^>(>*From )", rb"\1", body)  # mboxrd's escaped 'From ' lines
+        try:
+            section, _ = _read(_message(body))
+        except Exception as exc:  # noqa: BLE001 - one message's trouble must not cost the mailbox
+            unreadable += 1
+            text = decode_part(body[:UNREADABLE_CHARS * 4], None)[:UNREADABLE_CHARS]
+            section = Section(text=f"[a message Sift could not read as mail: {type(exc).__name__}: {exc}]\n{text}",
+                              heading_path=["(unreadable message)"])
+        _place(section, raw, line)
+        line += lines
+        if section.text.strip():
+            sections.append(section)
+    meta = {"messages": len(starts)}
+    if unreadable:
+        meta["unreadable_messages"] = unreadable
+    return Document(kind="note", title=path.rsplit("/", 1)[-1], sections=sections, meta=meta)
+
+
+def _place(section: Section, raw: bytes, first: int) -> None:
+    """Put ``section`` at the lines of its message, ``raw``, which starts at line ``first`` of the file: to its last
+    line, and from where its text's body lines meet the message's body (a plain body's passages show at their own
+    lines; the lines of an encoded one are its message's), never before the message's first line."""
+    last = max(first, first + raw.count(b"\n") - raw.endswith(b"\n"))
+    split = re.search(rb"\r?\n\r?\n", raw)
+    body_line = first + raw.count(b"\n", 0, split.end()) if split else first
+    text_body = section.text.find("\n\n")
+    head_lines = section.text.count("\n", 0, text_body + 2) if text_body >= 0 else 0
+    section.start_line, section.end_line = min(last, max(first, body_line - head_lines)), last
+
+
+def _message(data: bytes) -> EmailMessage:
+    return BytesParser(policy=policy.default).parsebytes(data)
+
+
+def _read(message: EmailMessage) -> tuple[Section, dict]:
+    """A message's section (heading: its Subject) and its meta (its date)."""
+    if not any(message.keys()):
+        raise ValueError("no header lines (From:, Subject:, Date: …) at its start")
+    subject = _header(message, "Subject")
+    head = []
+    for name in SHOWN_HEADERS:
+        value = _addresses(message, name)
+        if value:
+            head.append(f"{name}: {value}")
+    meta = {}
+    when = _date(message)
+    if when is not None:
+        head.append(f"Date: {DAYS[when.weekday()]} {when.day} {MONTHS[when.month - 1]} {when.year} "
+                    f"{when:%H:%M}")
+        meta["date"] = when.date().isoformat()
+    elif _header(message, "Date"):
+        head.append(f"Date: {_header(message, 'Date')}")
+    if subject:
+        head.append(f"Subject: {subject}")
+    attached = _attachments(message)
+    if attached:
+        head.append("Attachments: " + "; ".join(attached))
+    body = _body(message)
+    text = "\n".join(head) + ("\n\n" + body if body else "")
+    return Section(text=text, heading_path=[subject]), meta
+
+
+def _header(message: EmailMessage, name: str) -> str:
+    """A header's text, decoded (RFC 2047's encoded words; raw 8-bit text read as UTF-8 or GB18030), one line."""
+    try:
+        value = message.get(name)
+    except Exception:  # noqa: BLE001 - a header the policy cannot parse: its raw text
+        value = next((v for k, v in message.raw_items() if k.lower() == name.lower()), None)
+    if value is None:
+        return ""
+    text = str(value)
+    if "\ufffd" in text:  # an encoded word that decodes to nothing readable ('=?UTF-8?B?broken?='): as written
+        text = next((v for k, v in message.raw_items() if k.lower() == name.lower()), text)
+    if any("\udc80" <= char <= "\udcff" for char in text):  # 8-bit bytes in a header: the parser kept them escaped
+        text = decode_part(text.encode("utf-8", "surrogateescape"), None)
+    return " ".join(text.split())
+
+
+def _addresses(message: EmailMessage, name: str) -> str:
+    """'Anna Keller <anna@example.com>, Bo <bo@example.com>' of a From, To or Cc header, its first ADDRESSES."""
+    text = _header(message, name)
+    if not text:
+        return ""
+    pairs = getaddresses([text])
+    shown = [f"{who} <{address}>" if who and address else who or address for who, address in pairs[:ADDRESSES]]
+    more = f" and {len(pairs) - ADDRESSES} more" if len(pairs) > ADDRESSES else ""
+    return (", ".join(item for item in shown if item) or text) + more
+
+
+def _date(message: EmailMessage) -> datetime | None:
+    text = _header(message, "Date")
+    try:
+        return parsedate_to_datetime(text) if text else None
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+
+
+def _attachments(message: EmailMessage) -> list[str]:
+    """'invoice.pdf (application/pdf, 34 KB)' of each attachment."""
+    named = []
+    for part in message.walk():
+        if part.is_multipart():
+            continue
+        name = part.get_filename()
+        if not name and part.get_content_disposition() != "attachment":
+            continue
+        payload = part.get_payload(decode=True) or b""
+        size = f"{len(payload) / 1024:,.0f} KB" if len(payload) >= 1024 else f"{len(payload)} bytes"
+        named.append(f"{' '.join(str(name or 'unnamed').split())} ({part.get_content_type()}, {size})")
+    return named
+
+
+def _body(message: EmailMessage) -> str:
+    """The message's text: its text/plain part (each, when several), else its text/html's as a page reads."""
+    plain, html = [], []
+    for part in message.walk():
+        if part.is_multipart() or part.get_content_maintype() != "text" or _attached(part):
+            continue
+        if part.get_content_type() == "text/plain":
+            plain.append(part)
+        elif part.get_content_type() == "text/html":
+            html.append(part)
+    if plain:
+        texts = [_text(part) for part in plain]
+    else:
+        texts = [_html_text(_text(part)) for part in html]
+    return "\n\n".join(text for text in (without_quotes(t) for t in texts) if text)
+
+
+def _attached(part: EmailMessage) -> bool:
+    return part.get_content_disposition() == "attachment" or (part.get_filename() is not None
+                                                                and part.get_content_disposition() != "inline")
+
+
+def _text(part: EmailMessage) -> str:
+    payload = part.get_payload(decode=True) or b""
+    return decode_part(payload, part.get_content_charset()).replace("\r\n", "\n").replace("\r", "\n")
+
+
+def decode_part(payload: bytes, charset: str | None) -> str:
+    """A part's bytes as text: by its charset (GBK as GB18030 …) when that decodes them, else as a file is read
+    (UTF-8, GB18030, Big5 or Windows-1252 by its bytes), else UTF-8 with U+FFFD for what is not."""
+    if charset:
+        charset = CHARSETS.get(charset.lower(), charset.lower())
+        try:
+            return payload.decode(charset)
+        except (LookupError, UnicodeDecodeError):
+            pass
+    try:
+        return decode(payload)
+    except Skip:
+        return payload.decode("utf-8", "replace")
+
+
+BLOCKQUOTE = re.compile(r"<blockquote\b.*?</blockquote\s*>", re.IGNORECASE | re.DOTALL)
+
+
+def _html_text(html: str) -> str:
+    """An HTML body's text, as ingest.webpage reads a page, without its <blockquote>s: the quoted message of a
+    reply (Gmail's, Apple Mail's, Outlook's HTML)."""
+    from ingest.webpage import parse_page
+    html = BLOCKQUOTE.sub("", html)
+    return "\n\n".join(section.text for section in parse_page("message.html", html).sections)
+
+
+def without_quotes(text: str) -> str:
+    """A body without what it quotes of the message before (``> `` lines and the ``On … wrote:`` line above
+    them; an ``-----Original Message-----`` and all below) and without its signature (from a ``-- `` line)."""
+    kept: list[str] = []
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if SIGNATURE.match(line) or ORIGINAL.match(line):
+            break
+        if line.lstrip().startswith(">"):
+            _drop_intro(kept)
+            continue
+        kept.append(line)
+    _drop_intro(kept)  # an HTML reply's quote (its <blockquote> left out) leaves the 'On … wrote:' line last
+    while kept and not kept[-1].strip():
+        kept.pop()
+    while kept and not kept[0].strip():
+        kept.pop(0)
+    return "\n".join(kept)
+
+
+def _drop_intro(kept: list[str]) -> None:
+    """Take the 'On … wrote:' line (one or two lines, a blank one between it and the quote) off ``kept``'s end."""
+    end = len(kept)
+    while end and not kept[end - 1].strip():
+        end -= 1
+    for start in (end - 1, end - 2):
+        if start >= 0 and QUOTE_INTRO.match("\n".join(kept[start:end]).strip()):
+            del kept[start:]
+            return

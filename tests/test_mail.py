@@ -1,0 +1,127 @@
+"""Mail kept as files (ingest.mail): saved .eml messages and a Takeout .mbox, read by the real pipeline (huey in
+immediate mode, SQLite) and searched with the real engine. Before, both were kinds Sift did not read."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from bench.mail_corpus import message, write
+from ingest.kinds import kind_of
+from ingest.parse import parse_file
+from tests.conftest import ingest, write_tree
+
+MBOX = "Takeout/Mail/All mail Including Spam and Trash.mbox"
+
+
+def _archive(tmp_path: Path, monkeypatch) -> tuple[Path, dict]:
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "mail"
+    write(root)
+    return root, ingest(root, "mail")["published"]
+
+
+def _engine():
+    from search.query.engine import Engine
+    return Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+
+
+def test_mail_files_are_notes():
+    assert kind_of("Mail/invoice.eml") == kind_of("Takeout/All mail.MBOX") == "note"
+
+
+def test_an_archive_is_searched_by_sender_subject_body_and_date(immediate, tmp_path, monkeypatch):
+    """'mail from Anna about the invoice' finds Anna's .eml by its From line; a Chinese subject encoded as
+    =?GBK?B?…?= and a GBK body, an HTML-only base64 message, ISO-8859-1 quoted-printable German, and messages of
+    the mbox found by their words; the month in words finds a message of it."""
+    root, published = _archive(tmp_path, monkeypatch)
+    assert published["failures"] == [] and ".eml" not in published["unread"], published
+    engine = _engine()
+
+    def first(query: str) -> tuple[str, str]:
+        hits = engine.search(query, mode="keyword").hits
+        return (hits[0].path, hits[0].heading_path) if hits else ("", "")
+
+    assert first("mail from Anna about the invoice") == ("Mail/invoice.eml", "Invoice 4471 for the kitchen renovation")
+    text = parse_file("Mail/invoice.eml", (root / "Mail/invoice.eml").read_bytes()).sections[0].text
+    assert "From: Anna Keller <anna@keller.example>" in text and "invoice-4471.pdf" in text, text
+    assert first("第三季度销售报告") == ("Mail/report-zh.eml", "第三季度销售报告")  # GBK subject and body
+    assert first("ABX72Q check-in") == ("Mail/flight.eml", "Your booking ABX72Q: Berlin to Lisbon")  # HTML, base64
+    assert first("Nebenkostenabrechnung") == ("Mail/lease.eml", "Mieterhöhung ab 1. Dezember")  # ISO-8859-1, QP
+    assert first("下周项目评审会议 数据迁移") == (MBOX, "下周项目评审会议")  # GBK inside the mbox
+    assert first("windbreaker sunscreen") == (MBOX, "Sailing weekend at the lake")
+    assert first("visa March 2024 Thursday") == ("Mail/visa-zh.eml", "签证材料清单")  # the Date line in words
+    assert "<td>" not in engine.search("ABX72Q", mode="keyword").hits[0].snippet
+
+
+def test_quoted_replies_and_signatures_are_left_out(immediate, tmp_path, monkeypatch):
+    """A reply quotes the message it answers ('On … wrote:' and '> ' lines, '-----Original Message-----',
+    '在 … 写道：'): a search for the original's words found the replies too, each as good a match. The signature
+    ('-- ' and below) is no text anyone searches for."""
+    root, _ = _archive(tmp_path, monkeypatch)
+    engine = _engine()
+    for query, original in [("windbreaker sunscreen harbour", "Sailing weekend at the lake"),
+                            ("baseline without calibration", "Feedback on chapter 3 of the thesis"),
+                            ("数据迁移方案", "下周项目评审会议"), ("magician puzzles", "Birthday party for Elsa")]:
+        hits = engine.search(query, mode="keyword", limit=10).hits
+        assert [h.heading_path for h in hits] == [original], (query, [(h.path, h.heading_path) for h in hits])
+    assert engine.search("Interiors Phone 1234567", mode="keyword").hits == []
+    reply = next(s for s in parse_file(MBOX, (root / MBOX).read_bytes()).sections if "sandwiches" in s.text)
+    assert "wrote:" not in reply.text and "> " not in reply.text, reply.text
+
+
+def test_each_message_of_an_mbox_is_read_at_its_own_lines(immediate, tmp_path, monkeypatch):
+    """A hit in the mbox names the lines of its message: read_file at them shows that message's headers."""
+    root, _ = _archive(tmp_path, monkeypatch)
+    lines = (root / MBOX).read_bytes().decode("utf-8", "replace").split("\n")
+    doc = parse_file(MBOX, (root / MBOX).read_bytes())
+    assert doc.meta["messages"] == len(doc.sections) == 17
+    for section in doc.sections:  # within its message, to its last line
+        inside = lines[section.start_line:section.end_line]
+        assert not any(line.startswith("From 1790") for line in inside), section.heading_path
+        assert section.end_line >= len(lines) - 2 or lines[section.end_line].startswith("From 1790"), section
+    hit = _engine().search("annual inspection oil change", mode="keyword").hits[0]
+    shown = "\n".join(lines[hit.start_line - 1:hit.end_line])
+    assert hit.heading_path == "Your car service is due" and "Volkswagen Golf" in shown and "oil change" in shown \
+        and "From 1790" not in shown, (hit.start_line, hit.end_line, shown)
+
+
+def test_a_broken_message_is_kept_and_said_and_costs_nothing_else(immediate, tmp_path, monkeypatch):
+    """A message with a bogus charset, an unreadable date and a broken encoded word is read; a message with no
+    header at all in an mbox is indexed as its text under a note saying so, the others as usual; an .eml that is
+    no mail is a recorded skip, the other files indexed."""
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    good = message("car")
+    mbox = (b"From a Thu Jan 01 00:00:00 2025\n" + good + b"\n" + b"From b Thu Jan 01 00:00:00 2025\n"
+            + b"\n\xff\xfe just some bytes about the lost umbrella\n\n" + b"From c Thu Jan 01 00:00:00 2025\n"
+            + message("broken"))
+    root = tmp_path / "mail"
+    write_tree(root, {"keep.md": "# Keep\n\nan umbrella note\n"})
+    (root / "box.mbox").write_bytes(mbox)
+    (root / "junk.eml").write_bytes(b"\x00\x01 nothing of a mail here\n")
+    published = ingest(root, "mail")["published"]
+    failures = {f["path"]: f["reason"] for f in published["failures"]}
+    assert "no header lines" in failures.get("junk.eml", ""), published
+    engine = _engine()
+    hits = engine.search("lost umbrella", mode="keyword").hits
+    assert hits and hits[0].path == "box.mbox" and hits[0].heading_path == "(unreadable message)", hits
+    assert "[a message Sift could not read as mail: ValueError: no header lines" in parse_file(
+        "box.mbox", mbox).sections[1].text
+    assert [h.heading_path for h in engine.search("garage door remote", mode="keyword").hits] == [
+        "=?UTF-8?B?broken===?= header"]
+    assert engine.search("oil change", mode="keyword").hits[0].path == "box.mbox"
+    assert engine.search("umbrella note", mode="keyword").hits[0].path == "keep.md"
+
+
+def test_charsets_and_encodings_of_single_messages():
+    """Encoded headers and bodies as clients write them, read into the passage's text."""
+    text = parse_file("a.eml", message("meeting-zh")).sections[0].text
+    assert "Subject: 下周项目评审会议" in text and "From: 陈静 <chen.jing@example.cn>" in text and "数据迁移" in text
+    assert "gemäß Mietvertrag" in parse_file("a.eml", message("lease")).sections[0].text
+    assert "'The Overstory' by Richard Powers" in parse_file("a.eml", message("books")).sections[0].text
+    dinner = parse_file("a.eml", message("dinner-zh"))
+    assert dinner.title == "周末聚餐" and "桂花糕" in dinner.sections[0].text and "<p>" not in dinner.sections[0].text
+    html_reply = (b"From: a@b\nSubject: Re: x\nContent-Type: text/html; charset=utf-8\n\n<html><body><p>Yes, Friday."
+                  b"</p><div class=gmail_quote><div>On Mon, 4 Mar 2024, Bo wrote:</div><blockquote>the old hedgehog "
+                  b"question</blockquote></div></body></html>")
+    text = parse_file("r.eml", html_reply).sections[0].text
+    assert "Yes, Friday." in text and "hedgehog" not in text and "wrote" not in text, text
