@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ingest.discover import Rules, refused_link, why_not_indexed
 from ingest.document import NOTION_ID, Document, Skip
-from ingest.kinds import kind_of
+from ingest.kinds import kind_of, suffix
 from ingest.links import resolve_links, same_stem_pdf
 from ingest.parse import parse_file
 
@@ -47,16 +47,18 @@ def read_and_parse(root: Path | str, path: str, rules: Rules | None = None) -> P
     if every_row:
         raise Skip(f"a Notion database view: {every_row} beside it holds every row (its rows would show twice)")
     read_at = time.time()
-    data, seen = read_settled(full)
-    doc = parse_file(path, data)
+    if suffix(path).lower() == ".mbox" and _size(full) > MAX_FILE_BYTES:  # a Takeout of gigabytes: read as it comes
+        doc, seen, digest = read_mbox_file(full)
+    else:
+        data, seen = read_settled(full)
+        doc, digest = parse_file(path, data), None
     _bound_names(doc)
     if doc.kind == "note":
         _attach_links(root, path, doc, rules)
     # an HTML page read as a document (ingest.webpage) is a note, where its name says code
     kind = "note" if doc.kind == "note" else kind_of(path) or doc.kind
-    return ParsedFile(path=path, kind=kind, size=len(data),
-                      mtime=seen.st_mtime, sha256=hashlib.sha256(data).hexdigest(), doc=doc, ctime=seen.st_ctime,
-                      read_at=read_at)
+    return ParsedFile(path=path, kind=kind, size=seen.st_size if digest else len(data), mtime=seen.st_mtime,
+                      sha256=digest or hashlib.sha256(data).hexdigest(), doc=doc, ctime=seen.st_ctime, read_at=read_at)
 
 
 def _found_choices(root, links: list[str], choices: list[list[str]]) -> list[str]:
@@ -112,6 +114,47 @@ def read_settled(full: Path) -> tuple[bytes, os.stat_result]:
             on_disk = None  # deleted after it was read: what was read is one whole version
         if _same(before, after) and len(data) == after.st_size and (on_disk is None or _same(after, on_disk)):
             return data, after
+    raise FileChanging(f"the file kept changing while it was read ({READ_ATTEMPTS} tries); "
+                       "the next scan indexes it once it settles")
+
+
+MBOX_BLOCK = 1 << 20
+
+
+def _size(full: Path) -> int:
+    try:
+        return full.stat().st_size
+    except OSError:
+        return 0  # read_settled says what is wrong
+
+
+def read_mbox_file(full: Path) -> tuple[Document, os.stat_result, str]:
+    """A mailbox over MAX_FILE_BYTES (Google Takeout's 'All mail Including Spam and Trash.mbox' of gigabytes), its
+    document, the stat that matches it and its SHA-256: read in blocks as ingest.mail.read_mbox takes them, never
+    whole (a message's first 32 MiB and 64 MiB of text at most are held), opened as ``read_settled`` opens a file.
+    It was refused as 'larger than 64 MiB', none of its messages found. A mailbox appended to while it is read is
+    read again, as ``read_settled`` reads a file again."""
+    from ingest.mail import read_mbox
+    for _ in range(READ_ATTEMPTS):
+        fd = os.open(full, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        try:
+            before = os.fstat(fd)
+            if not stat.S_ISREG(before.st_mode):
+                raise Skip("not a regular file")
+            digest = hashlib.sha256()
+            with open(fd, "rb", closefd=False) as handle:
+                def blocks():
+                    while block := handle.read(MBOX_BLOCK):
+                        digest.update(block)
+                        yield block
+                doc = read_mbox(full.name, blocks())
+                while block := handle.read(MBOX_BLOCK):  # what read_mbox left unread (its text was cut short)
+                    digest.update(block)
+            after = os.fstat(fd)
+        finally:
+            os.close(fd)
+        if _same(before, after):
+            return doc, after, digest.hexdigest()
     raise FileChanging(f"the file kept changing while it was read ({READ_ATTEMPTS} tries); "
                        "the next scan indexes it once it settles")
 

@@ -23,6 +23,7 @@ document's ``unreadable_messages``): the other messages are read as usual.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from datetime import datetime
 from email import policy
 from email.message import EmailMessage
@@ -51,7 +52,13 @@ QUOTE_INTRO = re.compile(r"^(?:On\b.{0,300}\bwrote|Am\b.{0,300}\bschrieb\b.{0,20
 ORIGINAL = re.compile(r"^\s*(?:-{3,}\s*(?:Original Message|Ursprüngliche Nachricht|Message d'origine)\s*-{3,}|"
                       r"-{3,}\s*原始邮件\s*-{3,}|-{3,}\s*回复的原邮件\s*-{3,})\s*$", re.IGNORECASE)
 SIGNATURE = re.compile(r"^--[ \t]?$")
-UNREADABLE_CHARS = 20_000  # of a message that cannot be read as mail, indexed as it stands
+UNREADABLE_CHARS = 20_000
+# An mbox is read as it comes (ingest.files.read_mbox_file: a Takeout of gigabytes): of a message, its first
+# MAX_MESSAGE_BYTES are kept (its text comes before its attachments); of the mailbox, its messages until their text
+# is MAX_TEXT_CHARS, as much as any other file may hold (ingest.files.MAX_FILE_BYTES)
+MAX_MESSAGE_BYTES = 32 * 1024 * 1024
+MAX_TEXT_CHARS = 64 * 1024 * 1024
+LINE_PIECE = 1 << 20  # of a message that cannot be read as mail, indexed as it stands
 
 
 def parse_eml(path: str, data: bytes) -> Document:
@@ -68,17 +75,19 @@ def parse_eml(path: str, data: bytes) -> Document:
 
 def parse_mbox(path: str, data: bytes) -> Document:
     """A mailbox: a section per message, titled by its Subject, at the lines of the file that hold it."""
-    starts = [found.start() for found in MBOX_FROM.finditer(data)]
-    if not starts or starts[0] != 0:
-        if not HEADER_LINE.match(data):
+    return read_mbox(path, [data])
+
+
+def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
+    """``parse_mbox`` of a mailbox given as blocks of its bytes, read as they come: a mailbox of any size in the
+    memory of one message (at most MAX_MESSAGE_BYTES of it kept: the rest is its attachments) and of the text
+    read, at most MAX_TEXT_CHARS (past them the rest of the mailbox is not read: ``cut_short`` says so)."""
+    sections, unreadable, messages, text_chars = [], 0, 0, 0
+    meta: dict = {}
+    for raw, first, lines in _messages(blocks):
+        if messages == 0 and not raw.startswith(b"From ") and not HEADER_LINE.match(raw):
             raise Skip("not an mbox: it does not begin with a 'From ' line or a mail header")
-        starts.insert(0, 0)  # a mailbox whose first message has no 'From ' line: read from its start
-    sections, unreadable = [], 0
-    line = 1
-    for index, start in enumerate(starts):
-        end = starts[index + 1] if index + 1 < len(starts) else len(data)
-        raw = data[start:end]
-        lines = raw.count(b"\n")
+        messages += 1
         body = raw[raw.index(b"\n") + 1:] if raw.startswith(b"From ") and b"\n" in raw else raw
         body = re.sub(rb"(?m)^>(>*From )", rb"\1", body)  # mboxrd's escaped 'From ' lines
         try:
@@ -88,21 +97,68 @@ def parse_mbox(path: str, data: bytes) -> Document:
             text = decode_part(body[:UNREADABLE_CHARS * 4], None)[:UNREADABLE_CHARS]
             section = Section(text=f"[a message Sift could not read as mail: {type(exc).__name__}: {exc}]\n{text}",
                               heading_path=["(unreadable message)"])
-        _place(section, raw, line)
-        line += lines
+        _place(section, raw, first, lines)
         if section.text.strip():
             sections.append(section)
-    meta = {"messages": len(starts)}
+            text_chars += len(section.text)
+        if text_chars > MAX_TEXT_CHARS:
+            meta["cut_short"] = (f"the first {messages:,} messages read, to line {first + lines - 1:,}: their text "
+                                 f"is over {MAX_TEXT_CHARS // (1 << 20)} MiB, the rest of the mailbox is not read")
+            break
+    meta["messages"] = messages
     if unreadable:
         meta["unreadable_messages"] = unreadable
     return Document(kind="note", title=path.rsplit("/", 1)[-1], sections=sections, meta=meta)
 
 
-def _place(section: Section, raw: bytes, first: int) -> None:
-    """Put ``section`` at the lines of its message, ``raw``, which starts at line ``first`` of the file: to its last
-    line, and from where its text's body lines meet the message's body (a plain body's passages show at their own
+def _messages(blocks: Iterable[bytes]):
+    """(its bytes, its first line, its lines) of each message of an mbox given in blocks: a message starts at a
+    line beginning 'From '. At most MAX_MESSAGE_BYTES of a message are kept, its lines all counted."""
+    kept: list[bytes] = []
+    size, first, lines, line = 0, 1, 0, 1
+    for piece, line_start in _lines(blocks):
+        if line_start and piece.startswith(b"From ") and (kept or lines):
+            yield b"".join(kept), first, lines
+            kept, size, first, lines = [], 0, line, 0
+        if size <= MAX_MESSAGE_BYTES:  # past it, the rest of the message (its attachments) is counted, not kept
+            kept.append(piece)
+            size += len(piece)
+        if piece.endswith(b"\n"):
+            lines += 1
+            line += 1
+    if kept or lines:
+        yield b"".join(kept), first, lines + (bool(kept) and not kept[-1].endswith(b"\n"))
+
+
+def _lines(blocks: Iterable[bytes]):
+    """(piece, whether it starts a line) of the lines in ``blocks``: a line longer than LINE_PIECE comes in
+    pieces (a base64 attachment written without line breaks is no reason to hold it whole)."""
+    carry, carry_start = b"", True
+    for block in blocks:
+        data = carry + block if carry else block
+        at = 0
+        line_start = True if not carry else carry_start
+        while True:
+            end = data.find(b"\n", at)
+            if end < 0:
+                break
+            yield data[at:end + 1], line_start
+            line_start = True
+            at = end + 1
+        carry, carry_start = data[at:], line_start
+        while len(carry) > LINE_PIECE:
+            yield carry[:LINE_PIECE], carry_start
+            carry, carry_start = carry[LINE_PIECE:], False
+    if carry:
+        yield carry, carry_start
+
+
+def _place(section: Section, raw: bytes, first: int, lines: int | None = None) -> None:
+    """Put ``section`` at the lines of its message, ``raw`` (of ``lines`` lines: all of them, or the first part kept),
+    which starts at line ``first`` of the file: to its last line, and from where its text's body lines meet the message's body (a plain body's passages show at their own
     lines; the lines of an encoded one are its message's), never before the message's first line."""
-    last = max(first, first + raw.count(b"\n") - raw.endswith(b"\n"))
+    lines = raw.count(b"\n") + (not raw.endswith(b"\n")) if lines is None else lines
+    last = max(first, first + lines - 1)
     split = re.search(rb"\r?\n\r?\n", raw)
     body_line = first + raw.count(b"\n", 0, split.end()) if split else first
     text_body = section.text.find("\n\n")

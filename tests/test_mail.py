@@ -125,3 +125,33 @@ def test_charsets_and_encodings_of_single_messages():
                   b"question</blockquote></div></body></html>")
     text = parse_file("r.eml", html_reply).sections[0].text
     assert "Yes, Friday." in text and "hedgehog" not in text and "wrote" not in text, text
+
+
+def test_a_mailbox_over_the_file_limit_is_read_in_blocks_to_its_last_message(immediate, tmp_path, monkeypatch):
+    """A Takeout mbox of gigabytes was refused ('larger than 64 MiB'): none of its messages found. Read in blocks
+    (here of 1,000 bytes, a limit of 4 KiB: blocks end inside lines and inside 'From ' lines), it gives the
+    sections the mailbox read whole gives, and its last message is found; a message's attachment past
+    MAX_MESSAGE_BYTES is counted in its lines, not kept."""
+    from ingest import files, mail
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "mail"
+    write(root)
+    data = (root / MBOX).read_bytes()
+    whole = parse_file(MBOX, data)
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", 4096)
+    monkeypatch.setattr(files, "MBOX_BLOCK", 1000)
+    parsed = files.read_and_parse(root, MBOX)
+    assert [(s.text, s.heading_path, s.start_line, s.end_line) for s in parsed.doc.sections] == [
+        (s.text, s.heading_path, s.start_line, s.end_line) for s in whole.sections]
+    assert parsed.size == len(data) and parsed.doc.meta["messages"] == 17, parsed.doc.meta
+    import hashlib
+    assert parsed.sha256 == hashlib.sha256(data).hexdigest()
+    published = ingest(root, "mail")["published"]
+    assert published["failures"] == [], published
+    hits = _engine().search("garage door remote", mode="keyword").hits  # the last message
+    assert (hits[0].path, hits[0].heading_path) == (MBOX, "=?UTF-8?B?broken===?= header"), hits
+    monkeypatch.setattr(mail, "MAX_MESSAGE_BYTES", 600)  # the invoice's attachment is past it
+    big = parse_file("x.mbox", b"From a\n" + message("invoice") + b"From b\n" + message("car"))
+    assert [s.heading_path for s in big.sections] == [["Invoice 4471 for the kitchen renovation"],
+                                                      ["Your car service is due"]]
+    assert big.sections[1].end_line == (b"From a\n" + message("invoice") + b"From b\n" + message("car")).count(b"\n")
