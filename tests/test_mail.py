@@ -5,7 +5,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
 from bench.mail_corpus import message, write
+from ingest.document import Skip
 from ingest.kinds import kind_of
 from ingest.parse import parse_file
 from tests.conftest import ingest, write_tree
@@ -155,3 +160,34 @@ def test_a_mailbox_over_the_file_limit_is_read_in_blocks_to_its_last_message(imm
     assert [s.heading_path for s in big.sections] == [["Invoice 4471 for the kitchen renovation"],
                                                       ["Your car service is due"]]
     assert big.sections[1].end_line == (b"From a\n" + message("invoice") + b"From b\n" + message("car")).count(b"\n")
+
+
+@settings(max_examples=200, deadline=None)
+@given(parts=st.lists(st.sampled_from([
+    b"From a@b Thu Jan 01 00:00:00 2025\n", b"From: Anna <a@b>\n", b"Subject: =?UTF-8?B?5Y+R56Wo?=\n",
+    b"Subject: =?GBK?Q?=BB=E1?=\n", b"Date: Tue, 05 Mar 2024 09:12:00 +0100\n", b"Date: 99 Foo\n",
+    b"Content-Type: multipart/mixed; boundary=XX\n", b"Content-Type: text/html; charset=gb2312\n",
+    b"Content-Transfer-Encoding: base64\n", b"Content-Transfer-Encoding: quoted-printable\n", b"--XX\n", b"--XX--\n",
+    b"\n", b"5Y+R56Wo\n", b"caf=E9 =\n", b"> quoted\n", b"On Mon, Bo wrote:\n", b"-- \n", b">From here\n",
+    b"<p>hi</p><blockquote>old</blockquote>", b"\xff\xfe\x00", b"text", b"\r\n"]), max_size=50).map(b"".join),
+    block=st.integers(1, 64))
+@example(parts=b"From a\nSubject: s\n\nabcdefgFrom b c\n", block=3)  # 'From ' inside a line, where its piece starts
+def test_any_mailbox_gives_sections_at_its_own_lines_read_whole_or_in_blocks(parts, block):
+    """Headers, boundaries, encodings and quotes in any order: the messages' sections lie within the file's lines,
+    each has text, and reading the mailbox in blocks of any size gives the same sections as reading it whole."""
+    from ingest import mail
+    from ingest.mail import read_mbox
+    try:
+        doc = parse_file("box.mbox", parts)
+    except Skip:
+        return
+    lines = parts.count(b"\n") + (not parts.endswith(b"\n"))
+    for section in doc.sections:
+        assert 1 <= section.start_line <= section.end_line <= max(1, lines), (section, parts)
+        assert section.text.strip(), (section, parts)
+    blocks = [parts[at:at + block] for at in range(0, len(parts), block)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mail, "LINE_PIECE", 7)  # a long line comes in pieces: none of them starts a message
+        in_blocks = read_mbox("box.mbox", blocks)
+    assert [(s.text, s.start_line, s.end_line) for s in in_blocks.sections] == [
+        (s.text, s.start_line, s.end_line) for s in doc.sections]
