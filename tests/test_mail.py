@@ -88,6 +88,11 @@ def test_each_message_of_an_mbox_is_read_at_its_own_lines(immediate, tmp_path, m
     shown = "\n".join(lines[hit.start_line - 1:hit.end_line])
     assert hit.heading_path == "Your car service is due" and "Volkswagen Golf" in shown and "oil change" in shown \
         and "From 1790" not in shown, (hit.start_line, hit.end_line, shown)
+    from mcp_server import reading
+    from mcp_server.service import Sift
+    from search.settings import load
+    shown, data = reading.read(Sift(load()), f"mail/{MBOX}", hit.start_line, hit.end_line, None)
+    assert "Volkswagen Golf" in shown and "From 1790" not in shown and data["start_line"] == hit.start_line, shown
 
 
 def test_a_broken_message_is_kept_and_said_and_costs_nothing_else(immediate, tmp_path, monkeypatch):
