@@ -18,7 +18,8 @@ An attachment is named with its type and size, its contents are not read.
 An mbox's message starts at a line ``From …`` (mboxo/mboxrd, as Thunderbird and Takeout write them); each section
 covers its message's lines of the file, so read_file shows the message a passage is from. A message that cannot be
 read as mail keeps its text as it stands, under ``[a message Sift could not read as mail: …]`` (and the count in the
-document's ``unreadable_messages``): the other messages are read as usual.
+document's ``unreadable_messages``): the other messages are read as usual. A mailbox over the 64 MiB a file may be
+(a Takeout of gigabytes) is read in blocks as it comes (``read_mbox``, from ``ingest.files.read_mbox_file``).
 """
 from __future__ import annotations
 
@@ -157,8 +158,9 @@ def _lines(blocks: Iterable[bytes]):
 
 def _place(section: Section, raw: bytes, first: int, lines: int | None = None) -> None:
     """Put ``section`` at the lines of its message, ``raw`` (of ``lines`` lines: all of them, or the first part kept),
-    which starts at line ``first`` of the file: to its last line, and from where its text's body lines meet the message's body (a plain body's passages show at their own
-    lines; the lines of an encoded one are its message's), never before the message's first line."""
+    which starts at line ``first`` of the file: to its last line, and from where its text's body lines meet the
+    message's body (a plain body's passages show at their own lines; the lines of an encoded one are its
+    message's), never before the message's first line."""
     lines = raw.count(b"\n") + (not raw.endswith(b"\n")) if lines is None else lines
     last = max(first, first + lines - 1)
     split = re.search(rb"\r?\n\r?\n", raw)
