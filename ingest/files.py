@@ -12,9 +12,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingest.code import SHEBANG_BYTES
 from ingest.discover import Rules, refused_link, why_not_indexed
 from ingest.document import NOTION_ID, Document, Skip
-from ingest.kinds import kind_of, suffix
+from ingest.kinds import is_mailbox, kind_of, suffix
 from ingest.links import resolve_links, same_stem_pdf
 from ingest.parse import parse_file
 
@@ -47,7 +48,7 @@ def read_and_parse(root: Path | str, path: str, rules: Rules | None = None) -> P
     if every_row:
         raise Skip(f"a Notion database view: {every_row} beside it holds every row (its rows would show twice)")
     read_at = time.time()
-    if suffix(path).lower() == ".mbox" and _size(full) > MAX_FILE_BYTES:  # a Takeout of gigabytes: read as it comes
+    if _size(full) > MAX_FILE_BYTES and _mailbox(path, full):  # a Takeout of gigabytes: read as it comes
         doc, seen, digest = read_mbox_file(full)
     else:
         data, seen = read_settled(full)
@@ -126,6 +127,17 @@ def _size(full: Path) -> int:
         return full.stat().st_size
     except OSError:
         return 0  # read_settled says what is wrong
+
+
+def _mailbox(path: str, full: Path) -> bool:
+    """Whether ``path`` is a mailbox: an .mbox, or a name without an extension holding one (Thunderbird's Inbox)."""
+    if suffix(path):
+        return suffix(path).lower() == ".mbox"
+    try:
+        with open(full, "rb") as handle:
+            return is_mailbox(handle.read(SHEBANG_BYTES))
+    except OSError:
+        return False  # read_settled says what is wrong
 
 
 def read_mbox_file(full: Path) -> tuple[Document, os.stat_result, str]:

@@ -1,6 +1,7 @@
 """Which files Sift reads, and as what kind."""
 from __future__ import annotations
 
+import re
 from pathlib import PurePosixPath
 
 from ingest.code import LANGUAGES, SHEBANG_BYTES, code_file_name, shebang_language
@@ -24,6 +25,8 @@ WORD_EXTENSIONS = {".docx", ".odt"}
 TEXT_EXTENSIONS = {".txt", ".text"}
 # mail: a saved message (.eml) and a mailbox (.mbox), a message a passage group (ingest.mail)
 MAIL_EXTENSIONS = {".eml", ".mbox"}
+# a mailbox's start: its first message's 'From ' line (a sender and a date), then a header line ('Return-Path: <…>')
+MAILBOX_HEAD = re.compile(rb"From [^\s]+ [^\n]{0,200}\d{4}[^\n]{0,40}\r?\n[!-9;-~]+:")
 TABLE_EXTENSIONS = {".csv", ".tsv"}  # text too: a passage per row (ingest.table)
 PDF_EXTENSIONS = {".pdf"}
 # Code with a tree-sitter grammar (ingest.code.LANGUAGES), plus formats read as plain lines.
@@ -71,8 +74,17 @@ def kind_of(path: str) -> str | None:
 
 def kind_of_script(path: str, head: bytes) -> str | None:
     """The kind of a file whose name gives none (``kind_of``), from ``head``, its first SHEBANG_BYTES bytes:
-    'code' for a script without an extension whose shebang names an interpreter ingest.code parses
+    'note' for a mailbox (``is_mailbox``), 'code' for a script without an extension whose shebang names an interpreter ingest.code parses
     (scripts/setup, '#!/usr/bin/env bash'); None for the rest."""
-    if suffix(path) or not head.startswith(b"#!"):
+    if suffix(path):
+        return None
+    if is_mailbox(head):  # Thunderbird's folders: 'Inbox', 'Sent' (beside 'Inbox.msf'), mailboxes without an extension
+        return "note"
+    if not head.startswith(b"#!"):
         return None
     return "code" if shebang_language(head[:SHEBANG_BYTES]) else None
+
+
+def is_mailbox(head: bytes) -> bool:
+    """Whether ``head`` (a file's first bytes) begins a mailbox: a 'From ' line with a year, then a header line."""
+    return head.startswith(b"From ") and MAILBOX_HEAD.match(head) is not None

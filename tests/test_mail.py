@@ -196,3 +196,29 @@ def test_any_mailbox_gives_sections_at_its_own_lines_read_whole_or_in_blocks(par
         in_blocks = read_mbox("box.mbox", blocks)
     assert [(s.text, s.start_line, s.end_line) for s in in_blocks.sections] == [
         (s.text, s.start_line, s.end_line) for s in doc.sections]
+
+
+def test_a_thunderbird_folder_without_an_extension_is_a_mailbox(immediate, tmp_path, monkeypatch):
+    """Thunderbird keeps a folder as a mailbox named as the folder ('Inbox', 'Sent' beside 'Inbox.msf'): a name
+    without an extension, not read before. One beginning with a 'From ' line and a header is read as an .mbox is,
+    in blocks when it is over the file limit; a README without an extension whose first word is 'From' is not."""
+    from ingest.discover import kind_on_disk
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "profile"
+    folder = root / "Mail" / "Local Folders"
+    folder.mkdir(parents=True)
+    inbox = (b"From - Tue Feb 20 12:00:00 2024\nX-Mozilla-Status: 0001\n" + message("car") + b"\n"
+             b"From - Sat May 18 11:05:00 2024\nX-Mozilla-Status: 0001\n" + message("boat"))
+    (folder / "Inbox").write_bytes(inbox)
+    assert len(inbox) > 256
+    (folder / "Inbox.msf").write_bytes(b"// <!-- <mdb:mork:z v=\"1.4\"/> -->\n")
+    (folder / "NOTES").write_bytes(b"From the desk of Sam: nothing here is mail\n")
+    assert kind_on_disk(folder / "Inbox", "Mail/Local Folders/Inbox") == "note"
+    assert kind_on_disk(folder / "NOTES", "Mail/Local Folders/NOTES") is None
+    from ingest import files
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", 256)  # an Inbox of gigabytes: read in blocks, as an .mbox is
+    published = ingest(root, "profile")["published"]
+    assert published["failures"] == [], published
+    hits = _engine().search("windbreaker sunscreen", mode="keyword").hits
+    assert [(h.path, h.heading_path) for h in hits] == [("Mail/Local Folders/Inbox", "Sailing weekend at the lake")]
+    assert _engine().search("oil change", mode="keyword").hits[0].start_line > 2
