@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 from urllib.parse import unquote
 
-from ingest.kinds import BIBTEX_EXTENSIONS, CANVAS, kind_of, suffix
+from ingest.kinds import BIBTEX_EXTENSIONS, CANVAS, MAIL_EXTENSIONS, kind_of, suffix
 
 # Links that name no file (URLs with :// never get here). Only these: a wiki name may hold a colon ([[Plan: Q3]]).
 SCHEME = re.compile(r"(?:data|tel|sms|javascript|geo|magnet|urn|news|xmpp|callto|mailto):", re.IGNORECASE)
@@ -83,11 +83,12 @@ def converted_pdfs(paths: set[str]) -> dict[str, str]:
 
 def _converts(note_path: str) -> bool:
     """Whether a note of this name beside a PDF of its stem may be its conversion: not a canvas, nor a .bib (refs.bib
-    beside paper.pdf lists what the paper cites). A .tex is (so are .org, .rst, .adoc and Word's .docx,
-    which make a PDF as well): main.pdf beside main.tex is what LaTeX typeset from it, and read as well it put each
-    passage of the thesis twice in a search's results."""
+    beside paper.pdf lists what the paper cites), nor mail (invoice.eml beside the invoice.pdf it came with does not
+    hold its text). A .tex is (so are .org, .rst, .adoc and Word's .docx, which make a PDF as well): main.pdf beside
+    main.tex is what LaTeX typeset from it, and read as well it put each passage of the thesis twice in a search's
+    results."""
     ending = suffix(note_path).lower()
-    return ending != CANVAS and ending not in BIBTEX_EXTENSIONS
+    return ending != CANVAS and ending not in BIBTEX_EXTENSIONS and ending not in MAIL_EXTENSIONS
 
 
 def _stem(path: str) -> str:

@@ -222,3 +222,10 @@ def test_a_thunderbird_folder_without_an_extension_is_a_mailbox(immediate, tmp_p
     hits = _engine().search("windbreaker sunscreen", mode="keyword").hits
     assert [(h.path, h.heading_path) for h in hits] == [("Mail/Local Folders/Inbox", "Sailing weekend at the lake")]
     assert _engine().search("oil change", mode="keyword").hits[0].start_line > 2
+
+
+def test_a_mail_beside_the_pdf_of_its_name_does_not_stand_for_it():
+    """invoice.eml came with invoice.pdf: the message names the attachment, it does not hold its text."""
+    from ingest.links import converted_pdfs
+    assert converted_pdfs({"invoice.pdf", "invoice.eml", "box.mbox", "box.pdf", "note.md", "note.pdf"}) == \
+        {"note.md": "note.pdf"}
