@@ -24,9 +24,6 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
-import pathspec
-
-from ingest.code import SHEBANG_BYTES
 from ingest.kinds import PAGE_EXTENSIONS, kind_of, kind_of_script, suffix
 from ingest.links import converted_pdfs
 
@@ -95,6 +92,7 @@ class Rules:
     exclude: tuple[str, ...] = ()
 
     def __post_init__(self):
+        import pathspec  # here and in _gitignore, with ingest.code in kind_on_disk: sift-mcp starts without them
         self._ignore = pathspec.GitIgnoreSpec.from_lines(map(matchable, DEFAULT_IGNORES + list(self.exclude)))
         self._temp = pathspec.PathSpec.from_lines("gitignore", map(matchable, TEMP_FILES))
         self._plain = pathspec.GitIgnoreSpec.from_lines(map(matchable, [p for p in DEFAULT_IGNORES if p not in
@@ -476,6 +474,7 @@ def kind_on_disk(path: Path | str, rel: str) -> str | None:
     kind = kind_of(rel)
     if kind is not None or suffix(rel):
         return kind
+    from ingest.code import SHEBANG_BYTES
     return kind_of_script(rel, _read_small(path, SHEBANG_BYTES) or b"")
 
 
@@ -632,6 +631,7 @@ def _gitignore(folder: Path, rel: str):
     data = _read_small(folder / ".gitignore", GITIGNORE_BYTES)
     if data is None:
         return []
+    import pathspec
     lines = data.decode("utf-8", errors="replace").splitlines()
     return [(rel, pathspec.GitIgnoreSpec.from_lines(lines))]
 

@@ -17,27 +17,29 @@ import os
 import threading
 from collections import OrderedDict
 
-import numpy as np
-
 from ingest.decode import Encoding
+
+# numpy is imported in the functions that use it: sift-mcp's start (its answer to initialize) does not load it
 
 BLOCK = 1 << 20  # bytes per read; a multiple of every code unit size
 SCAN_BUDGET = 1 << 30  # bytes of not yet scanned file one call may scan
 MAPS_KEPT = 16
 NL, CR = 10, 13
-DTYPES = {"utf-8": np.uint8, "utf-16-le": "<u2", "utf-16-be": ">u2", "utf-32-le": "<u4", "utf-32-be": ">u4"}
+DTYPES = {"utf-8": "u1", "utf-16-le": "<u2", "utf-16-be": ">u2", "utf-32-le": "<u4", "utf-32-be": ">u4"}
 
 
 def units(raw: bytes, encoding: Encoding) -> np.ndarray:
     """``raw`` (a whole number of code units) as an array of code units."""
+    import numpy as np
     # a legacy encoding (GB18030, Big5, Windows-1252) by its bytes: 10 and 13 are never part of a character there
-    return np.frombuffer(raw, dtype=DTYPES.get(encoding.codec, np.uint8))
+    return np.frombuffer(raw, dtype=DTYPES.get(encoding.codec, "u1"))
 
 
 def starts(a: np.ndarray, has_cr: bool, final: bool) -> np.ndarray:
     """Indices (1..len(a)) just after each line break in ``a``: after every LF, and after every CR that
     no LF follows. A CR in the last place counts only if no LF can follow it (``final``: the end of the
     file, or a block that left its last CR to the next)."""
+    import numpy as np
     after_lf = np.flatnonzero(a == NL) + 1
     if not has_cr:
         return after_lf
@@ -46,11 +48,13 @@ def starts(a: np.ndarray, has_cr: bool, final: bool) -> np.ndarray:
 
 def count(a: np.ndarray, has_cr: bool, final: bool) -> int:
     """How many line breaks ``a`` holds (len(starts(...)) without listing them)."""
+    import numpy as np
     n = int(np.count_nonzero(a == NL))
     return n + len(_lone_cr(a, final)) if has_cr else n
 
 
 def _lone_cr(a: np.ndarray, final: bool) -> np.ndarray:
+    import numpy as np
     cr = np.flatnonzero(a == CR)
     if len(cr) == 0:
         return cr
@@ -135,6 +139,7 @@ class LineMap:
 
     def breaks_between(self, fd: int, start: int, stop: int) -> int:
         """Line starts in (start, stop]: 0 when ``stop`` is still on the line that begins at ``start``."""
+        import numpy as np
         offset, n = start, 0
         while offset < stop:
             a, has_cr, next_offset = self._block(fd, offset, min(BLOCK, stop - offset + self.encoding.unit))

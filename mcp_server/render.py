@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 
 from search.index.status import age, count, size, when  # noqa: F401  (this module's vocabulary: render.age, …)
-from search.query import engine, footnotes
+from search.query import footnotes
 from search.query.filters import file_glob
 from workers.stats import printable as shown  # noqa: F401  (a name with a newline or an escape, as one line)
 
@@ -19,6 +19,7 @@ def place(hit) -> str:
     if get("page"):
         end = get("end_page")
         pages = f"pages {get('page')}-{end}" if end and end != get("page") else f"page {get('page')}"
+        from search.query import engine  # numpy and the query code: loaded by the first search, not at start
         return pages + engine.printed(hit)
     if get("start_line"):
         end = get("end_line")
@@ -100,6 +101,7 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
     (generations_said), so not on each. A file's links (its attached PDFs, a PDF's citing notes: the file's,
     not the passage's) are listed on its first hit; a later hit of it refers to that one, where each hit of a
     PDF cited by twenty notes repeated their twenty paths."""
+    from search.query import engine
     lines, first = [], {}
     for n, h in enumerate(hits, start=1):
         said = first.setdefault(h["path"], n)

@@ -37,9 +37,10 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from ingest.files import FileChanging
 from search.index import db
-from workers.queues import QueueUnavailable
+
+# ingest.files (the parsers) and workers.queues (huey) are imported where an exception is classified: sift-mcp
+# imports this module for Policy (mcp_server/worker.py) and answers initialize without them
 
 log = logging.getLogger("sift.workers")
 
@@ -89,6 +90,7 @@ class Try:
 
 
 def is_transient(exc: BaseException) -> bool:
+    from ingest.files import FileChanging
     if isinstance(exc, FileChanging):
         return True
     if isinstance(exc, db.IndexUnavailable):  # read-only, damaged, too new: no retry changes that,
@@ -115,6 +117,8 @@ def _redis_unreachable(exc: BaseException) -> bool:
 
 def describe(exc: BaseException) -> str:
     """The cause in words a person can act on."""
+    from ingest.files import FileChanging
+    from workers.queues import QueueUnavailable
     if isinstance(exc, (db.IndexUnavailable, QueueUnavailable)):
         return str(exc)
     if db.is_disk_full(exc):
@@ -127,6 +131,7 @@ def describe(exc: BaseException) -> str:
 
 
 def _text(exc: BaseException) -> str:
+    from ingest.files import FileChanging
     if isinstance(exc, OSError) and exc.strerror and not isinstance(exc, FileChanging):
         return exc.strerror
     return str(exc) or type(exc).__name__

@@ -16,8 +16,6 @@ from dataclasses import dataclass
 from search.index import space, status, working
 from search.index.status import (NOT_READ_YET, age, count, freshness_lines, nothing_seen_text, unread_text,
                                  walking_text)
-from search.model.embedding import reembedding
-from workers.queues import QueueUnavailable
 
 WORKER_COMMAND = "huey_consumer workers.app.huey -k process -w 2 -d 0.1 -m 2 -b 1.5"  # as the README starts it
 WORKER_HINT = f"start one with: {WORKER_COMMAND}"
@@ -83,6 +81,7 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
     report["index_path"] = str(settings.index_path)
     index_models = sorted({c["published"]["model"] for c in report["collections"]
                            if c["published"] and c["published"]["model"]})
+    from search.model.embedding import reembedding  # numpy: imported when a report is made, not at sift-mcp's start
     report["model"] = {**model, "index_models": index_models, "reembedding": reembedding(report["collections"])}
     if worker is not None:
         report["worker"] = worker
@@ -203,6 +202,7 @@ def _count(read, url: str = "sqlite") -> tuple[int | None, str | None]:
     """A queue count, or None and why it cannot be read (the report must not fail for the queue). ``url``: the
     queue's SIFT_QUEUE, whose Redis down or refusing is told with what to do, as the commands that queue tell it
     (the line said only 'ConnectionError: Error 111 connecting to …')."""
+    from workers.queues import QueueUnavailable  # huey (and redis): imported when a queue is read
     try:
         return read(), None
     except QueueUnavailable as exc:  # says which file and what to do
