@@ -37,3 +37,30 @@ def test_a_word_in_a_file_not_read_yet_is_not_called_a_typo(sift_env, tmp_path, 
     assert queries.not_read_yet(conn) == 0
     assert "no passage" not in text(found) and "notes/n11.md" in text(found), text(found)
     assert "note: no passage contains 'gannnet' (did you mean 'gannet'?)" in text(typo), text(typo)
+
+
+def test_the_files_not_read_yet_counted_are_the_searched_collection_s(sift_env, tmp_path, monkeypatch):
+    """A search of one collection counts its own files not read yet, not another's first build: a search of a
+    finished collection said '7 files are not read yet … which may hold it' of a word no file of it holds, the 7
+    being another collection's next part."""
+    from pathlib import Path
+    from search.index import queries, store
+    from search.query.engine import Engine
+    from search.query.filters import Filters
+    from workers import runtime, tasks
+    from workers.app import huey
+    monkeypatch.setenv("SIFT_FIRST_PART", "5")
+    conn = runtime.index()
+    done = store.ensure_collection(conn, "done", str(write_tree(tmp_path / "done", {"a.md": "# A\n\nThe heron.\n"})))
+    tasks.discover(done["id"])
+    run_jobs(huey)
+    cid = store.ensure_collection(conn, "notes", str(write_tree(tmp_path / "notes", NOTES)))["id"]
+    tasks.discover(cid)
+    run_jobs(huey, lambda: queries.get_collection(conn, cid)["published"] is not None)
+    engine = Engine(Path(sift_env["SIFT_HOME"]) / "index.db")
+    finished = " ".join(engine.search("garnet", mode="keyword", filters=Filters(collection="done")).notes)
+    assert "no passage contains 'garnet'" in finished and "not read yet" not in finished, finished
+    building = " ".join(engine.search("garnet", mode="keyword", filters=Filters(collection="notes")).notes)
+    assert "7 files are not read yet" in building, building
+    everywhere = " ".join(engine.search("garnet", mode="keyword").notes)
+    assert "7 files are not read yet" in everywhere, everywhere

@@ -500,11 +500,13 @@ def partial(conn) -> list[int]:
         (DEFERRED,)).fetchall()]
 
 
-def not_read_yet(conn) -> int:
-    """How many files the published generations of every collection leave to a later part of a first build."""
+def not_read_yet(conn, collection: str | None = None) -> int:
+    """How many files the published generations of every collection (or of the one named) leave to a later part of
+    a first build."""
     return conn.execute(
         "SELECT count(*) FROM collections c JOIN progress p INDEXED BY progress_trouble ON p.generation = c.published "
-        "WHERE p.state IN ('failed', 'skipped') AND p.reason = ?", (DEFERRED,)).fetchone()[0]
+        "WHERE p.state IN ('failed', 'skipped') AND p.reason = ? AND (? IS NULL OR c.name = ?)",
+        (DEFERRED, collection, collection)).fetchone()[0]
 
 
 def troubled(conn, gen: int) -> list[sqlite3.Row]:

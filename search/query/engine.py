@@ -206,7 +206,7 @@ class Engine:
                         ranked = _traced_first(read, query, ranked, used, filters, notes)
                         ranked = self._users_first(read, query, ranked, used, filters, state, notes)
                         ranked = _messages_first(read, query, ranked, used, notes)
-                        unmatched = self._spelling(conn, query, used, state, notes) \
+                        unmatched = self._spelling(conn, query, used, state, notes, filters.collection) \
                             if _in_scope(state["generations"], filters) else []  # nothing searched: no word missed
                         _by_meaning(notes, ranked, used)
                         _no_terms(notes, query, used, bool(state["models"]))
@@ -544,7 +544,8 @@ class Engine:
             self._tags = (key, tags.held_tags(conn))
         return self._tags[1]
 
-    def _spelling(self, conn, query: str, mode: str, state, notes: list[str]) -> list[dict]:
+    def _spelling(self, conn, query: str, mode: str, state, notes: list[str],
+                  collection: str | None = None) -> list[dict]:
         """Note the query's words no published passage holds, with the word each probably meant (keyword and hybrid
         searches: a misspelled word there adds nothing to the ranking and would go unsaid); returns them as data
         (spelling.Said.unmatched)."""
@@ -558,7 +559,8 @@ class Engine:
             asked = symbols.used_name(query)
             if asked == "":
                 return []
-            said = spelling.note(conn, asked or symbols.FRAME.sub(" ", question.content(query)), postings, mode)
+            said = spelling.note(conn, asked or symbols.FRAME.sub(" ", question.content(query)), postings, mode,
+                                 collection)
         except sqlite3.Error:  # the note is a hint: a temporary table this connection cannot make costs only it
             return []
         if said is None:

@@ -70,10 +70,11 @@ class _Word:
     at: int = 0
 
 
-def note(conn, query: str, postings: Postings | None, mode: str) -> Said | None:
+def note(conn, query: str, postings: Postings | None, mode: str, collection: str | None = None) -> Said | None:
     """A note naming the query's words that no published passage holds, with suggestions, and those words as
     data (every one, where the note names the first NAMED); None if every word is somewhere. ``postings``: the keyword postings in memory (None: FTS5 is asked); ``mode``: the mode that
-    answered (keyword or hybrid), which says what the results are when no word matched."""
+    answered (keyword or hybrid), which says what the results are when no word matched; ``collection``: the one
+    searched (None: all), whose files not read yet the note counts (another's first build is not this search's)."""
     words = _words(query)
     vocabulary = _Vocabulary(conn, postings)
     tokens = vocabulary.tokens([t for w in words for t in w.terms])
@@ -88,7 +89,7 @@ def note(conn, query: str, postings: Postings | None, mode: str) -> Said | None:
     suggestions = {w.shown: _suggest_chinese(w, vocabulary) if w.run else _suggest(w.shown, vocabulary)
                    for w in [w for w in named if w.run or _correctable(w)][:CORRECTED]}
     text = _say(named, len(missing) - len(named), suggestions, len(absent) == len(words), mode, query,
-                queries.not_read_yet(conn))
+                queries.not_read_yet(conn, collection))
     return Said(text, [{"word": _spelled([query], w.shown), "suggestion": suggestions.get(w.shown)} for w in missing])
 
 
