@@ -448,7 +448,8 @@ _KOREAN_WORD_END = "(?=(?:에서|에게|한테|으로|부터|까지|처럼|이�
 
 
 def _word(form: str) -> str:
-    """A folded word as a pattern (its start aside): whole, or its stem, so 'indexing' marks 'indexed' too."""
+    """A folded word as a pattern (its start aside): whole, or its stem, so 'indexing' marks 'indexed' too; a stem
+    ends a word, as the index's tokens do: 'Müller' marked @**mueller**2021graph, a citekey search never matched."""
     if len(form) < 4 or not form.isalpha():  # 'topic3', 'sha256', '2024' are words, not stems
         return re.escape(form) + _END
-    return re.escape(form[: max(4, len(form) - 3)]) + _ALPHA + "*"
+    return re.escape(form[: max(4, len(form) - 3)]) + _ALPHA + "*" + _END
