@@ -2,7 +2,12 @@
 ranking the .bib entries above the note that cites it."""
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
+from search.query.engine import Engine
 from search.query.snippet import snippet
+from tests.conftest import ingest, write_tree
 
 ENTRY = ("@mueller2021graph (article)\nSparse Graph Attention for Molecular Property Prediction\n"
          "Jonas Müller, Ana García (2021)")
@@ -14,3 +19,34 @@ def test_a_stem_marks_a_whole_word_not_the_start_of_a_citekey():
     shown = snippet(ENTRY, "the paper by Müller on graph attention")
     assert "@mueller2021graph" in shown and "Jonas **Müller**" in shown, shown
     assert snippet("indexing indexed index2 indexes", "indexing") == "**indexing** **indexed** index2 **indexes**"
+
+
+REFS = """@inproceedings{vaswani2017attention,
+  title = {Attention Is All You Need},
+  author = {Vaswani, Ashish and Shazeer, Noam},
+  year = {2017},
+}
+@article{devlin2019bert,
+  title = {BERT: Pre-training of Deep Bidirectional Transformers},
+  author = {Devlin, Jacob},
+  year = {2019},
+}
+"""
+NOTES = {"refs.bib": REFS, "library.bib": REFS,
+         "notes/attention.md": "# Attention is all you need\n\nRead for chapter 2. [@vaswani2017attention]\n\n"
+                               "- Multi-head self-attention, outputs concatenated [@vaswani2017attention, p. 4].\n",
+         "notes/queues.md": "# Queues\n\nThe job queue retries an upload three times.\n"}
+
+
+def test_my_notes_on_a_citekey_rank_the_note_citing_it_before_its_bib_entries(immediate, tmp_path, embedder):
+    """'my notes on @vaswani2017attention' ranked the two .bib entries of that citekey, headed by it, above the note
+    citing it; the citekey alone still ranks its entry first, and an entry no note comes near stays on the page."""
+    ingest(write_tree(tmp_path / "research", NOTES))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    for mode in ("keyword", "hybrid"):
+        answer = engine.search("my notes on @vaswani2017attention", mode=mode)
+        assert answer.hits[0].path == "notes/attention.md", (mode, [(h.path, h.score) for h in answer.hits])
+        assert any("the query asks for your notes" in note for note in answer.notes), answer.notes
+        assert {"refs.bib", "library.bib"} <= {hit.path for hit in answer.hits}, answer.hits
+    assert engine.search("@vaswani2017attention", mode="keyword").hits[0].path.endswith(".bib")
+    assert engine.search("my notes on @devlin2019bert", mode="keyword").hits[0].path.endswith(".bib")
