@@ -105,6 +105,9 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
     lines, first = [], {}
     for n, h in enumerate(hits, start=1):
         said = first.setdefault(h["path"], n)
+        # a .bib entry's attached PDFs are its own (engine.BIBLIOGRAPHY_ENDINGS), not its file's: a later entry's hit
+        # said 'attached PDF: as for hit 1' of an entry that had none
+        linked = said != n and any(hits[said - 1].get(key) != h.get(key) for key in ("attachments", "cited_by"))
         where = place(h)
         generation = "" if once else f", generation {h['generation']}"
         lines.append(f"{n}. {h['path']}{'  ' + where if where else ''}  "
@@ -127,7 +130,7 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
             lines.append(f"   {conflict}")
         if h.get("more_in_file"):
             lines.append(f"   {engine.more_in_file(h['more_in_file'], search_args(h['collection'], h['relative_path']))}")
-        if said != n:
+        if said != n and not linked:
             links = [name for key, name in (("attachments", "attached PDF"), ("cited_by", "cited by notes"))
                      if h.get(key)]
             lines += [f"   {' and '.join(links)}: as for hit {said}"] if links else []

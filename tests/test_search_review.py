@@ -50,3 +50,26 @@ def test_my_notes_on_a_citekey_rank_the_note_citing_it_before_its_bib_entries(im
         assert {"refs.bib", "library.bib"} <= {hit.path for hit in answer.hits}, answer.hits
     assert engine.search("@vaswani2017attention", mode="keyword").hits[0].path.endswith(".bib")
     assert engine.search("my notes on @devlin2019bert", mode="keyword").hits[0].path.endswith(".bib")
+
+
+def test_a_bib_entry_s_attached_pdfs_are_its_own_not_as_for_an_earlier_entry_of_its_file(immediate, tmp_path,
+                                                                                         embedder):
+    """Each entry of a .bib names its own PDFs (engine._named_in): the second entry's hit said 'attached PDF: as for
+    hit 1' where hit 1, another entry of the file, had none (or others)."""
+    from mcp_server import render
+    bib = ("@article{mueller2021graph,\n  title = {Sparse Graph Attention},\n  author = {M{\\\"u}ller, Jonas},\n"
+           "  year = {2021}\n}\n"
+           "@inproceedings{bahdanau2015attention,\n  title = {Neural Machine Translation with Attention},\n"
+           "  author = {Bahdanau, Dzmitry},\n  year = {2015},\n  file = {/home/u/Zotero/storage/ABCD/nmt.pdf}\n}\n"
+           "@article{lee2020attention,\n  title = {Attention in Graphs},\n  author = {Lee, Jo},\n  year = {2020},\n"
+           "  file = {/home/u/Zotero/storage/EFGH/graphs.pdf}\n}\n")
+    ingest(write_tree(tmp_path / "refs", {"library.bib": bib}), "refs")
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    hits = [render.hit_data(hit) for hit in engine.search("attention", mode="keyword").hits]
+    assert len(hits) == 3 and {h["path"] for h in hits} == {"refs/library.bib"}, hits
+    shown = "\n".join(render.hits_text(hits))
+    for n, hit in enumerate(hits, start=1):
+        block = shown.split(f"\n{n + 1}. ")[0].split(f"{n}. refs/library.bib")[1]
+        wanted = [p for p in ("refs/nmt.pdf", "refs/graphs.pdf") if p in hit["attachments"]]
+        assert [p for p in ("refs/nmt.pdf", "refs/graphs.pdf") if p in block] == wanted, shown
+        assert "as for hit" not in block, shown
