@@ -70,6 +70,8 @@ def test_similar_leaves_out_the_notes_own_conflict_copy_and_folds_others(immedia
            "the file holds too" in text(of_retro), text(of_retro)
     assert sorted(paths(retro)) == ["notes/work/retro 2.md", "notes/work/retro.md"], text(retro)
     assert "notes/book/chapter 2.md" in paths(of_chapter), text(of_chapter)
+    # and is not called a copy: its text is none of the chapter's, and its name is as likely a chapter's own
+    assert "chapter 2.md is shown" not in text(of_chapter), text(of_chapter)
 
 
 def test_onedrive_and_icloud_copy_names():

@@ -698,8 +698,11 @@ class Engine:
                 hits = _one_per_file(self._hits(read, "", ranked), len(ranked), roots, source)
                 hits, kin = _kin_left_out(hits, source, read, file_ids)
                 hits = _copies_named(hits, read, [cid for cid, _, _ in ranked])[:limit]
-        notes = [_kin_note(name, source, left) for name, left in kin.items() if left or name in
-                 {(hit.collection, hit.path) for hit in hits}]
+        # a file shown is named as a copy only where a sync tool's name says it is: 'chapter 2.md' beside
+        # 'chapter.md', of other text, is a note of its own as likely as iCloud's copy, and got a note each time
+        shown = {(hit.collection, hit.path) for hit in hits}
+        notes = [_kin_note(name, source, left) for name, left in kin.items()
+                 if left or (name in shown and _named_copy(name[1]) and _named_copy(source[1]))]
         others = sorted(c for c, m in state["by_collection"].items() if m and m != model_id)
         if others:
             notes.append(f"compared only with collections embedded with {model_id}: {', '.join(others)} "
@@ -1280,6 +1283,11 @@ def _copies_named(hits: list[Hit], read: Passages, ranked: list[int]) -> list[Hi
     for hit in kept:
         hit.conflict_copies = folded.get((hit.collection, hit.path), [])
     return kept
+
+
+def _named_copy(path: str) -> bool:
+    """Whether ``path`` is a note, or a copy by a name only a sync tool gives (not iCloud's 'note 2.md')."""
+    return copies.original_of(path) is not None or copies.maybe_original_of(path) is None
 
 
 def _kin_note(kin: tuple[str, str], source: tuple[str, str], left_out: bool) -> str:
