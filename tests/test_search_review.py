@@ -7,7 +7,7 @@ from pathlib import Path
 
 from search.query.engine import Engine
 from search.query.snippet import snippet
-from tests.conftest import ingest, write_tree
+from tests.conftest import ingest, need_data, write_tree
 
 ENTRY = ("@mueller2021graph (article)\nSparse Graph Attention for Molecular Property Prediction\n"
          "Jonas Müller, Ana García (2021)")
@@ -73,3 +73,24 @@ def test_a_bib_entry_s_attached_pdfs_are_its_own_not_as_for_an_earlier_entry_of_
         wanted = [p for p in ("refs/nmt.pdf", "refs/graphs.pdf") if p in hit["attachments"]]
         assert [p for p in ("refs/nmt.pdf", "refs/graphs.pdf") if p in block] == wanted, shown
         assert "as for hit" not in block, shown
+
+
+def test_a_pdf_is_told_big_by_its_pages_not_its_bytes(tmp_path):
+    """A first build in parts leaves the files likely to be embedded in the background to a later part: a PDF was
+    told so by its bytes (500 a passage), mostly fonts and images, so a 351 KB manual of 19 pages (22 KB of text,
+    45 passages) waited with the 117-page one. Its page count is read from its first and last bytes."""
+    import shutil
+    from ingest.discover import FoundFile
+    from search.settings import load
+    from tests.test_pdf_ingest import paged_pdf
+    from workers.tasks import _heavy, pdf_pages
+    manual, book = need_data("pdf/en/GeoBase_NHNC1_Data_Model_UML_EN.pdf"), need_data("pdf/de/GeoTopo-komprimiert.pdf")
+    for pdf in (manual, book):
+        shutil.copy(pdf, tmp_path / pdf.name)
+    (tmp_path / "tree.pdf").write_bytes(paged_pdf([f"page {i}" for i in range(60)]))  # its page tree at its end
+    (tmp_path / "big-note.md").write_text("# Big\n\n" + "word " * 40_000)
+    assert (pdf_pages(tmp_path / manual.name), pdf_pages(tmp_path / book.name), pdf_pages(tmp_path / "tree.pdf")) \
+        == (19, 117, 60)
+    found = [FoundFile(p.name, "pdf" if p.suffix == ".pdf" else "note", p.stat().st_size, 0.0)
+             for p in tmp_path.iterdir()]
+    assert _heavy(found, load(), tmp_path) == {book.name, "big-note.md"}

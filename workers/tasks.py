@@ -16,12 +16,14 @@ import hashlib
 import json
 import logging
 import os
+import re
 import sqlite3
 import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 from huey.signals import SIGNAL_ENQUEUED
@@ -274,7 +276,7 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
         store.mark(conn, gen, paths, outcome.stage, outcome.state, outcome.reason)
     paths = sorted((set(plan.to_parse) - set(carried)) | (pending - set(plan.changes) - set(unnamable)))
     paths, later = first_part(conn, collection, paths, pending | {p for p in paths if changes.get(p) != "added"},
-                              settings.first_part, _heavy(found, settings))
+                              settings.first_part, lambda: _heavy(found, settings, root))
     if later:  # a first build in parts: these wait for a later part, which the publish of this one queues
         store.mark(conn, gen, later, "parse", "skipped", queries.DEFERRED)
         log.info("generation %s: a part of the first build of collection %s: %d files now, %d in later parts",
@@ -289,7 +291,7 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
 
 
 def first_part(conn, collection, paths: list[str], keep: set[str], most: int,
-               heavy: frozenset[str] = frozenset()) -> tuple[list[str], list[str]]:
+               heavy: Callable[[], frozenset[str]] = frozenset) -> tuple[list[str], list[str]]:
     """(the files to read now, those left to later parts) of a first build: one of a collection with nothing
     published, or whose published generation is itself a part. Its first answers came only once every file was
     embedded (35 min for 15,124 files); in parts, each an ordinary generation, the first ``most`` files
@@ -297,9 +299,9 @@ def first_part(conn, collection, paths: list[str], keep: set[str], most: int,
     large as all the parts before it (100, 100, 200, 400 … files, a rest under ``most`` with the last): few
     generations, each published whole. Only
     files new to the index wait: those in ``keep`` (queued before a crash, changed, renamed) are read in this
-    part. A later build never comes in parts. ``heavy`` (``_heavy``): files likely to be embedded in the
-    background, left out of the first part, whose answers they held back: one such file held one of the two
-    workers through it."""
+    part. A later build never comes in parts. ``heavy`` (``_heavy``, asked only for a build in parts: it reads
+    the big PDFs' first and last bytes): files likely to be embedded in the background, left out of the first part,
+    whose answers they held back: one such file held one of the two workers through it."""
     published = collection["published"]
     if not most or len(paths) <= most or (published is not None and not queries.deferred(conn, published)):
         return paths, []
@@ -310,7 +312,8 @@ def first_part(conn, collection, paths: list[str], keep: set[str], most: int,
     if len(paths) - size < most:  # a rest smaller than a first part goes with this one, not in a part of its own
         return paths, []
     now = [p for p in paths if p in keep]
-    rest = sorted((p for p in paths if p not in keep), key=lambda p: published is None and p in heavy)  # last
+    heavy = heavy() if published is None else frozenset()
+    rest = sorted((p for p in paths if p not in keep), key=lambda p: p in heavy)  # last
     now += rest[:max(0, size - len(now))]
     kept = set(now)
     return sorted(kept), [p for p in paths if p not in kept]
@@ -322,13 +325,52 @@ def first_part(conn, collection, paths: list[str], keep: set[str], most: int,
 HEAVY_BYTES_PER_CHUNK = 500
 
 
-def _heavy(found: list[FoundFile], settings) -> frozenset[str]:
+# Bytes of text a PDF page holds, about the most (a dense page of a paper: 3-4 KB; shared/data's PDFs 1.2-2.4 KB): a PDF's
+# bytes are mostly fonts and images, and by them almost every PDF over 128 KB (a paper of 12 pages, 40 passages)
+# was taken for a file to embed in the background, and left to the end of its part
+HEAVY_BYTES_PER_PAGE = 3000
+PDF_ENDS = 65536  # bytes at each end of a PDF where its page count is looked for
+
+
+def _heavy(found: list[FoundFile], settings, root: Path) -> frozenset[str]:
     """The files big enough to be embedded in the background, by their size (their chunks are not counted until
-    they are cut); none when nothing is (SIFT_BACKGROUND_CHUNKS=0, or embedding machines)."""
+    they are cut), a PDF by its pages where its first or last bytes say how many (``pdf_pages``); none when
+    nothing is (SIFT_BACKGROUND_CHUNKS=0, or embedding machines)."""
     if not settings.background_chunks or settings.embed_remote:
         return frozenset()
     most = settings.background_chunks * HEAVY_BYTES_PER_CHUNK
-    return frozenset(f.path for f in found if f.size > most)
+    heavy = set()
+    for f in found:
+        if f.size <= most:
+            continue
+        pages = pdf_pages(root / f.path) if f.kind == "pdf" else None
+        if pages is None or pages * HEAVY_BYTES_PER_PAGE > most:
+            heavy.add(f.path)
+    return frozenset(heavy)
+
+
+_LINEARIZED = re.compile(rb"/Linearized\b(?:(?!>>).){0,200}?/N\s+(\d+)", re.S)
+# a page tree's dictionary: /Type /Pages and its /Count in either order, its /Kids (a reference a page) between
+_PAGE_TREE = re.compile(rb"/Type\s*/Pages\b(?:(?!>>).)*?/Count\s+(\d+)|/Count\s+(\d+)(?:(?!>>).)*?/Type\s*/Pages\b", re.S)
+
+
+def pdf_pages(path: Path) -> int | None:
+    """A PDF's page count from its first and last PDF_ENDS bytes, without parsing it (a scan may find thousands):
+    a linearized file's /N, else the largest /Count of a page tree written there uncompressed; None when neither is
+    (a page tree in a compressed object stream, an unreadable file)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(PDF_ENDS)
+            f.seek(0, os.SEEK_END)
+            f.seek(max(len(head), f.tell() - PDF_ENDS))
+            tail = f.read(PDF_ENDS)
+    except OSError:
+        return None
+    linearized = _LINEARIZED.search(head, 0, 2048)
+    if linearized:
+        return int(linearized.group(1))
+    counts = [int(a or b) for a, b in _PAGE_TREE.findall(head + b"\n" + tail)]
+    return max(counts) if counts else None
 
 
 def publish_part(conn, gen: int) -> bool:
