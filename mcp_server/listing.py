@@ -2,7 +2,6 @@
 and the notes), which the CLI's ``ingest files`` prints its own way."""
 from __future__ import annotations
 
-import os
 import threading
 from collections import OrderedDict
 
@@ -77,26 +76,9 @@ def list_files(sift, where, glob, sort, limit, offset: int = 0) -> dict:
     data = listing.files(sift.conn(), where, glob, sort, limit, sift.roots(), MCP, listed_kind, offset,
                          lambda root, rel: why_not_indexed(root, rel, rules))
     data["files"] = [{k: v for k, v in f.items() if k not in REPEATED} for f in data["files"]]
-    if not data["total"] and where.folder:  # 'no files match' of a folder on disk that the scan leaves out
-        data["notes"] = data.get("notes", []) + _left_out(sift.roots(), where, rules)
     if offset + data["shown"] < data["total"]:
         data["next_offset"] = offset + data["shown"]
     return data
-
-
-def _left_out(roots: dict[str, str], where, rules) -> list[str]:
-    """Why the scan leaves out the folder ``where`` names, in each collection searched whose root holds it
-    (a vendored folder, a hidden one, one a .gitignore or SIFT_EXCLUDE names): list_files said only 'no files
-    match' of vendor/ in a Go project, as of a folder that is not there."""
-    folder = where.folder.strip("/")
-    said = []
-    for name, root in sorted(roots.items()):
-        if where.collection not in (None, name) or not os.path.isdir(os.path.join(root, folder)):
-            continue
-        why = why_not_indexed(root, f"{folder}/-", rules)  # a name inside it: the folder's reason comes first
-        if why and why.split(" ", 1)[0].endswith("/"):
-            said.append(f"nothing of {name}/{folder}/ is indexed: {why}")
-    return said
 
 
 def text(data: dict, sort: str, offset: int = 0) -> str:

@@ -80,9 +80,27 @@ def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: di
         if why:
             entry["reason"] = LEFT_OUT.format(why=why)
     total = counted[0]["total"] if counted else 0  # an offset past the last file shows none of them
-    hints = [] if total else [h for h in (glob_hint(glob, roots, say), *unscanned(conn, where.collection)) if h]
+    hints = [] if total else [h for h in (glob_hint(glob, roots, say), *unscanned(conn, where.collection),
+                                          *folder_left_out(roots, where, left_out)) if h]
     return {"total": total, "shown": len(shown), "files": [_public(e) for e in shown],
             "notes": where.notes(found=bool(total)) + missing_roots(where.collection, roots) + hints}
+
+
+def folder_left_out(roots: dict[str, str], where: Scope, left_out) -> list[str]:
+    """Why the scan leaves out the folder ``where`` names, in each collection searched whose root holds it
+    (a vendored folder, a hidden one, one a .gitignore or SIFT_EXCLUDE names): the listing said only 'no files
+    match' of vendor/ in a Go project, as of a folder that is not there (list_files, and ``ingest files`` too)."""
+    if not where.folder or left_out is None:
+        return []
+    folder = where.folder.strip("/")
+    said = []
+    for name, root in sorted(roots.items()):
+        if where.collection not in (None, name) or not os.path.isdir(os.path.join(root, folder)):
+            continue
+        why = left_out(root, f"{folder}/-")  # a name inside it: the folder's reason comes first
+        if why and why.split(" ", 1)[0].endswith("/"):
+            said.append(f"nothing of {name}/{folder}/ is indexed: {why}")
+    return said
 
 
 def missing_roots(collection: str | None, roots: dict[str, str]) -> list[str]:
