@@ -155,10 +155,25 @@ def _vendored_code_lately(root: str, folder: str) -> str | None:
 
 
 def vendored_code(root: Path | str, folder: str) -> str | None:
-    """Why the vendored-named ``folder`` (relative to ``root``) is taken for other projects' code: a project's
-    build or package file beside it or at the root ('go.mod at the collection's root'), or a code file inside it
-    (among its first VENDORED_LOOK entries, walked breadth first); None when nothing says so (a folder of notes)."""
-    root = Path(root)
+    """Why the vendored-named ``folder`` (relative to ``root``) is taken for other projects' code, on two signs or
+    one strong one: a project's build or package file beside it or at the root ('go.mod at the collection's root')
+    and a program's file inside it, or nothing but folders among the entries looked at (a Go vendor/ of many
+    modules); or, with no such file, programs as many as its other files at least ('a code file in it: …'); None when
+    nothing says so (a folder of notes). Inside, its first VENDORED_LOOK entries are looked at, breadth first. One
+    sign alone was taken: a notes vault's Makefile (its notes made into PDFs) or one script among the notes of its
+    vendor/ left every note of it out."""
+    marker = _project_marker(Path(root), folder)
+    programs, others, first = _programs_in(Path(root), folder)
+    if marker is not None and (programs or not others):
+        return marker
+    if programs and programs >= others:
+        return f"a code file in it: {first}" if programs == 1 else \
+            f"{programs} code files of its {programs + others} files looked at: {first} …"
+    return None
+
+
+def _project_marker(root: Path, folder: str) -> str | None:
+    """A project's build or package file beside ``folder`` or at the root, and where ('go.mod beside it')."""
     parent = folder.rpartition("/")[0]
     for where, said in ((parent, "beside it"), ("", "at the collection's root")):
         for marker in PROJECT_MARKERS:
@@ -166,7 +181,12 @@ def vendored_code(root: Path | str, folder: str) -> str | None:
                 return f"{marker} {said}"
         if where == "":
             break
-    folders, seen = [folder], 0
+    return None
+
+
+def _programs_in(root: Path, folder: str) -> tuple[int, int, str]:
+    """(programs, other files, the first program's path in ``folder``) among its first VENDORED_LOOK entries."""
+    folders, seen, programs, others, first = [folder], 0, 0, 0, ""
     while folders and seen < VENDORED_LOOK:
         current = folders.pop(0)
         try:
@@ -179,10 +199,13 @@ def vendored_code(root: Path | str, folder: str) -> str | None:
                 if entry.is_dir(follow_symlinks=False):
                     folders.append(f"{current}/{entry.name}")
                 elif kind_of(entry.name) == "code" and suffix(entry.name).lower() not in NOT_PROGRAMS:
-                    return f"a code file in it: {current[len(folder) + 1:]}/{entry.name}".replace(": /", ": ")
+                    programs += 1
+                    first = first or f"{current[len(folder) + 1:]}/{entry.name}".lstrip("/")
+                elif not entry.name.startswith("."):
+                    others += 1
             except OSError:
                 continue
-    return None
+    return programs, others, first
 
 
 def matchable(rel: str) -> str:
@@ -210,6 +233,7 @@ def walk(root: Path | str, rules: Rules | None = None, refused: dict[str, str] |
     real_root = root.resolve()
     if not real_root.is_dir():
         raise FileNotFoundError(f"collection root is not a folder: {root}")
+    _judged.clear()  # judged afresh by each walk: one right after a go.mod was added had the answer of before
     rules = rules or Rules()
     found: list[FoundFile] = []
     refused = {} if refused is None else refused
@@ -360,6 +384,7 @@ def walk_paths(root: Path | str, paths, rules: Rules | None = None, refused: dic
     receive what the walk would put there from those paths. A same-stem note and PDF are paired as ``walk``
     pairs them when both are among ``paths`` (``with_partners`` adds them)."""
     real_root = Path(root).resolve()
+    _judged.clear()  # judged afresh by each walk: one right after a go.mod was added had the answer of before
     rules = rules or Rules()
     refused = {} if refused is None else refused
     unreadable = [] if unreadable is None else unreadable
