@@ -94,3 +94,13 @@ def test_a_pdf_is_told_big_by_its_pages_not_its_bytes(tmp_path):
     found = [FoundFile(p.name, "pdf" if p.suffix == ".pdf" else "note", p.stat().st_size, 0.0)
              for p in tmp_path.iterdir()]
     assert _heavy(found, load(), tmp_path) == {book.name, "big-note.md"}
+
+
+def test_man_after_a_number_is_a_numeral_not_the_particle_only():
+    """만 after a Latin name is the particle 'only' (API만), left out; after a number it is ten thousand (10만 원, a
+    hundred thousand won), which was looked up as '10' alone, found in every note with a 10 in it."""
+    from search.query.snippet import snippet
+    from search.query.text import query_words
+    assert query_words("예산 10만 원") == ["예산", "10", "만", "원"]
+    assert query_words("API만") == ["api"]
+    assert snippet("예산은 10만 원이다. 10 명", "10만") == "예산은 **10만** 원이다. **10** 명"

@@ -331,7 +331,9 @@ _NAME_PARTICLE = re.compile("은|는|이|가|을|를|에|의|도|로|으로|와|
                             "처럼|보다|에는|에서는|으로는|로는|에도|이에요|예요|이야|야")
 
 
-_AFTER_NUMBER = {"도", "가", "로"}  # after a number a unit or a street's part too (10도, degrees; 종로3가, 세종로)
+# after a number a unit, a numeral or a street's part too (10도, degrees; 10만, a hundred thousand: 10만 원 was looked
+# up as 10 alone; 종로3가, 세종로)
+_AFTER_NUMBER = {"도", "가", "로", "만"}
 
 
 def particle_after_name(pieces: list[str], at: int) -> bool:
