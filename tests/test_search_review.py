@@ -104,3 +104,11 @@ def test_man_after_a_number_is_a_numeral_not_the_particle_only():
     assert query_words("예산 10만 원") == ["예산", "10", "만", "원"]
     assert query_words("API만") == ["api"]
     assert snippet("예산은 10만 원이다. 10 명", "10만") == "예산은 **10만** 원이다. **10** 명"
+
+
+def test_a_bib_entry_lists_the_pdfs_its_file_line_names_whole():
+    """'a.pdf' (another entry's) was listed on the entry naming 'data.pdf', being part of its text."""
+    from search.query.engine import _named_in
+    text = "@smith2020 (article)\nData in a.pdf files\nFile: data.pdf; Smith - 2020 - Graphs.pdf"
+    assert _named_in(["refs/a.pdf", "refs/data.pdf", "/z/storage/X/Smith - 2020 - Graphs.pdf", "b.pdf"], text) == \
+        ["refs/data.pdf", "/z/storage/X/Smith - 2020 - Graphs.pdf"]

@@ -796,9 +796,12 @@ def _why_not_indexed(conn, collection: str, path: str) -> str:
 
 
 def _named_in(targets: list[str], text: str) -> list[str]:
-    """Those of a library's ``targets`` whose file name its entry's passage ``text`` names."""
-    held = text.casefold()
-    return [target for target in targets if target.rsplit("/", 1)[-1].casefold() in held]
+    """Those of a library's ``targets`` whose file name its entry's passage ``text`` names on its 'File:' line
+    (ingest.bibtex: 'File: a.pdf; b.pdf'), whole: as part of the text, 'a.pdf' of another entry was listed on the
+    entry naming 'data.pdf'."""
+    named = {name.strip().casefold() for line in text.splitlines() if line.startswith("File: ")
+             for name in line[len("File: "):].split("; ")}
+    return [target for target in targets if target.rsplit("/", 1)[-1].casefold() in named]
 
 
 def _resolved_pdfs(targets: list[str], by_name: dict[str, list[tuple[str, bool]]]) -> list[str]:
