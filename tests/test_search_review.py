@@ -35,7 +35,8 @@ REFS = """@inproceedings{vaswani2017attention,
 NOTES = {"refs.bib": REFS, "library.bib": REFS,
          "notes/attention.md": "# Attention is all you need\n\nRead for chapter 2. [@vaswani2017attention]\n\n"
                                "- Multi-head self-attention, outputs concatenated [@vaswani2017attention, p. 4].\n",
-         "notes/queues.md": "# Queues\n\nThe job queue retries an upload three times.\n"}
+         "notes/queues.md": "# Queues\n\nThe job queue retries an upload three times.\n",
+         **{f"notes/garden-{i}.md": f"# Garden {i}\n\nWater the bed number {i} at dusk.\n" for i in range(6)}}
 
 
 def test_my_notes_on_a_citekey_rank_the_note_citing_it_before_its_bib_entries(immediate, tmp_path, embedder):
@@ -48,6 +49,7 @@ def test_my_notes_on_a_citekey_rank_the_note_citing_it_before_its_bib_entries(im
         assert answer.hits[0].path == "notes/attention.md", (mode, [(h.path, h.score) for h in answer.hits])
         assert any("the query asks for your notes" in note for note in answer.notes), answer.notes
         assert {"refs.bib", "library.bib"} <= {hit.path for hit in answer.hits}, answer.hits
+        assert not answer.unmatched, answer.notes  # 'my notes' asks where to look: no word no passage holds
     assert engine.search("@vaswani2017attention", mode="keyword").hits[0].path.endswith(".bib")
     assert engine.search("my notes on @devlin2019bert", mode="keyword").hits[0].path.endswith(".bib")
 

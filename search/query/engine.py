@@ -206,7 +206,7 @@ class Engine:
                         ranked = _traced_first(read, query, ranked, used, filters, notes)
                         ranked = self._users_first(read, query, ranked, used, filters, state, notes)
                         ranked = _messages_first(read, query, ranked, used, notes)
-                        ranked = _own_notes_first(read, query, ranked, notes)
+                        ranked = _own_notes_first(read, query, ranked, used, notes)
                         unmatched = self._spelling(conn, query, used, state, notes, filters.collection) \
                             if _in_scope(state["generations"], filters) else []  # nothing searched: no word missed
                         _by_meaning(notes, ranked, used)
@@ -1066,32 +1066,33 @@ def _messages_first(read: Passages, query: str, ranked: list, mode: str, notes: 
     return moved
 
 
-# A query asking for the user's own notes: 'my notes on @vaswani2017attention', 'notes I took on BERT'
-OWN_NOTES = re.compile(r"\b(?:my|our)\s+(?:own\s+)?notes?\b|\bnotes?\s+(?:I|we)\s+(?:took|made|wrote|have)\b",
-                       re.IGNORECASE)
-OWN_NOTES_SHARE = 0.5  # of a .bib entry's score, that a passage of another file needs to come before it
-
-
-def _own_notes_first(read: Passages, query: str, ranked: list, notes: list[str]) -> list:
-    """``ranked`` with each BibTeX entry's passage after the other files' passages that score at least
-    OWN_NOTES_SHARE of its score, when the query asks for the user's own notes (``OWN_NOTES``): 'my notes on
-    @vaswani2017attention' ranked the two .bib entries of that citekey, headed by it, above the note citing it (3rd).
-    An entry still comes before the passages far below it: with no note on it, it is the answer. Scores stay as
-    ranked; a note says so when the order changed."""
-    if not ranked or not OWN_NOTES.search(query):
+def _own_notes_first(read: Passages, query: str, ranked: list, mode: str, notes: list[str]) -> list:
+    """``ranked`` with each BibTeX entry's passage after the other files' passages that keyword search found (they
+    hold the query's words), when the query asks for the user's own notes (``question.OWN_NOTES``), in keyword and
+    hybrid search: 'my notes on @vaswani2017attention' ranked the two .bib entries of that citekey, headed by it,
+    above the note citing it (3rd). An entry comes no earlier than it ranked, and before the passages found by
+    meaning alone that it ranked above: with no note on it, it is the answer. Scores stay as ranked; a note says so
+    when the order changed."""
+    if mode == "semantic" or not ranked or not question.OWN_NOTES.search(query):
         return ranked
     rows = read.catalog.files([hit[0] for hit in ranked])
-    entries = {hit[0] for hit, row in zip(ranked, rows) if read.catalog.paths[row].lower().endswith(BIBLIOGRAPHY_ENDINGS)}
+    entries = {hit[0] for hit, row in zip(ranked, rows)
+               if read.catalog.paths[row].lower().endswith(BIBLIOGRAPHY_ENDINGS)}
     if not entries:
         return ranked
-    moved = [hit for hit in ranked if hit[0] not in entries]
-    for hit in [hit for hit in ranked if hit[0] in entries]:
-        at = next((i for i, other in enumerate(moved) if other[0] not in entries
-                   and other[1] < hit[1] * OWN_NOTES_SHARE), len(moved))
-        moved.insert(at, hit)
+    rest = [hit for hit in ranked if hit[0] not in entries]
+    after = max((i + 1 for i, hit in enumerate(rest) if hit[2][0] is not None), default=0)
+    placed: dict[int, list] = {}
+    before = 0
+    for hit in ranked:
+        if hit[0] in entries:
+            placed.setdefault(max(before, after), []).append(hit)
+        else:
+            before += 1
+    moved = [hit for i, other in enumerate(rest) for hit in [*placed.get(i, []), other]] + placed.get(len(rest), [])
     if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
         _note(notes, "the query asks for your notes: the BibTeX entries come after the other files' passages "
-                     "that scored at least half as well, each keeping the score it ranked with")
+                     "holding its words, each keeping the score it ranked with")
     return moved
 
 

@@ -57,6 +57,13 @@ _KOREAN = re.compile("(?<![\uac00-\ud7a3])(?:" + "|".join(KOREAN) + ")(?:에서|
                      "(?![\uac00-\ud7a3])")
 
 
+# A request for the user's own notes ('my notes on @vaswani2017attention', 'notes I took on BERT'): its words say
+# where to look, not what about (engine._own_notes_first); looked up, 'notes' was named by the spelling note, "did you
+# mean 'nothes'?", in a folder no passage of which says it, and 'my' ranked a note saying 'My take'
+OWN_NOTES = re.compile(r"(?:\b(?:my|our)\s+(?:own\s+)?notes?|\bnotes?\s+(?:I|we)\s+(?:took|made|wrote|have))"
+                       r"(?:\s+(?:on|about|for|of|from)\b)?\b", re.IGNORECASE)
+
+
 def content(query: str) -> str:
     """``query`` without its question's framing words, for keyword search (and its spelling hints), its other words
     as written; the query itself when nothing would be left (or nothing is framing)."""
@@ -68,11 +75,12 @@ def content(query: str) -> str:
 
 
 def _pieces(query: str) -> list[tuple[str, bool]]:
-    """The query's words in order, each with whether it is quoted; Chinese question words out of quotes left out."""
+    """The query's words in order, each with whether it is quoted; Chinese question words out of quotes left out, and
+    the words asking for one's own notes (OWN_NOTES)."""
     pieces, at = [], 0
     for match in [*QUOTED.finditer(query), None]:
         start, end = (match.start(), match.end()) if match else (len(query), len(query))
-        unquoted = _KOREAN.sub(" ", _JAPANESE.sub(" ", _CHINESE.sub(" ", query[at:start])))
+        unquoted = OWN_NOTES.sub(" ", _KOREAN.sub(" ", _JAPANESE.sub(" ", _CHINESE.sub(" ", query[at:start]))))
         pieces += [(w, False) for w in WORD.findall(unquoted)]
         pieces += [(w, True) for w in WORD.findall(query[start:end])]
         at = end
