@@ -18,6 +18,36 @@ pytest_plugins = ["tests.redis_server"]
 
 REPO = Path(__file__).resolve().parents[1]
 VENV_BIN = Path(sys.executable).parent
+_SESSION = pytest.MonkeyPatch()
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's tmpdir plugin has made the session's temporary folder
+def pytest_configure(config) -> None:
+    """A home of this test process's own (SIFT_HOME) before any test module is imported. Test modules import
+    workers.app as they are collected, and its huey keeps the queue of the home it was imported with
+    (``_forget_earlier_tests_queue``): that was ~/.sift/queue.db, one queue for every test process on the machine
+    (pytest-xdist's workers, another checkout's tests) and the user's own. A test's ``sift_env`` emptied it while
+    another process's test had jobs in it: a part of a first build never published a file, a lost-job check found
+    files at work carried by no job."""
+    _SESSION.setenv("SIFT_HOME", str(config._tmp_path_factory.mktemp("session-home")))
+
+
+def pytest_unconfigure(config) -> None:
+    _SESSION.undo()
+
+
+@pytest.fixture(autouse=True)
+def settings_left_as_found():
+    """A test that changes SIFT_* variables or huey's immediate mode without restoring them (monkeypatch, the
+    ``immediate`` fixture) fails: the tests that follow it in the same process (which ones depends on how
+    pytest-xdist shares them out) would run with its settings."""
+    def state():
+        app = sys.modules.get("workers.app")
+        return ({k: v for k, v in os.environ.items() if k.startswith("SIFT_")},
+                app is not None and app.huey.immediate)
+    before = state()
+    yield
+    assert state() == before, "the test left SIFT_* variables or huey's immediate mode changed"
 
 
 @pytest.fixture(scope="session", autouse=True)
