@@ -54,30 +54,50 @@ class RedisServer:
         self.port = free_port()
         self.appendonly = appendonly
         self.proc = None
-        self.start()
+        self.start(other_port_if_taken=True)
 
     @property
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def start(self) -> None:
+    def start(self, other_port_if_taken: bool = False) -> None:
+        """Start it on its port. The port was free when picked, but another test process (pytest-xdist's
+        workers each start one) may have taken it since: a server that cannot have it exits, and with
+        ``other_port_if_taken`` (its first start; a restart keeps its port, where its clients look) another
+        free port is tried. The answer must come from this server: the tests would empty another process's
+        server that answered on the port."""
+        for _ in range(5):
+            self._spawn()
+            if self._answers():
+                return
+            if self.proc.poll() is None or not other_port_if_taken:
+                break
+            self.log.close()
+            self.port = free_port()
+        self.stop()
+        pytest.skip(f"redis-server did not start: see {self.folder / 'redis.log'}")
+
+    def _spawn(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.log = open(self.folder / "redis.log", "ab")
         self.proc = subprocess.Popen(
             [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder),
              "--save", "", "--appendonly", "yes" if self.appendonly else "no", "--protected-mode", "yes"],
             stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def _answers(self) -> bool:
+        """Whether this process's server answers on the port (within 30 s); False once it has exited."""
         import redis
         client = redis.Redis.from_url(self.url, socket_connect_timeout=1)
         deadline = time.monotonic() + 30
-        while True:
+        while self.proc.poll() is None and time.monotonic() < deadline:
             try:
-                client.ping()
-                return
+                if client.info("server")["process_id"] == self.proc.pid:
+                    return True
             except redis.ConnectionError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.skip(f"redis-server did not start: see {self.folder / 'redis.log'}")
-                time.sleep(0.05)
+                pass
+            time.sleep(0.05)
+        return False
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

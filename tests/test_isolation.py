@@ -14,3 +14,25 @@ def test_the_in_process_queue_is_this_test_sessions_own(tmp_path_factory):
     queue = Path(huey.storage.filename).resolve()
     assert not queue.is_relative_to((Path.home() / ".sift").resolve()), queue
     assert queue.is_relative_to(tmp_path_factory.getbasetemp().resolve()), queue
+
+
+def test_a_redis_server_whose_port_was_taken_meanwhile_starts_on_another(redis_server, tmp_path, monkeypatch):
+    """The port a test process's Redis is given was free when picked; another process (pytest-xdist's workers
+    each start one) may take it before the server binds it. That server exited, and the other process's server
+    answered the ping in its place: this session's tests would have emptied it (``redis_url``). It starts on
+    another free port now, and it is its own answer that counts."""
+    import redis
+    from tests import redis_server as module
+    other = redis.Redis.from_url(redis_server.url)
+    other.set("theirs", "kept")
+    picks = iter([redis_server.port])
+    real = module.free_port
+    monkeypatch.setattr(module, "free_port", lambda: next(picks, None) or real())
+    mine = module.RedisServer(tmp_path / "redis")
+    try:
+        assert mine.port != redis_server.port and mine.proc.poll() is None
+        assert redis.Redis.from_url(mine.url).info("server")["process_id"] == mine.proc.pid
+        redis.Redis.from_url(mine.url).flushall()
+        assert other.get("theirs") == b"kept"
+    finally:
+        mine.stop()
