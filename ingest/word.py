@@ -6,13 +6,14 @@ properties) and its document's XML is walked here with lxml, which python-docx p
 - the title: the core properties' title, else the first paragraph of the Title style, else the first heading,
   else the file's name;
 - headings: a paragraph of a 'Heading 1' … 'Heading 9' style (Word stores the English names whatever the language
-  it shows them in), or of an outline level (its own or its style's, through the styles it is based on); the Title
+  it shows them in; a style whose id is 'Heading1' … is one too, whatever its name: Google Docs', LibreOffice's and
+  pandoc's files), or of an outline level (its own or its style's, through the styles it is based on); the Title
   paragraph heads the rest (level 0). Sections fall under heading paths as a Markdown note's do;
 - paragraphs, list items ('- ' and two spaces a level deeper), and text boxes (each paragraph after the one that
   holds it; Word's VML copy of the same box, for old readers, is left out), deleted text of tracked changes left out;
 - tables as Markdown tables (a header row, '| --- |', a row a line), kept whole in a passage when they fit and a
   long table's later passages embedded with its header row, as a note's tables (ingest.chunk); a table of one row
-  or one column (a layout box) is its cells' paragraphs;
+  or one column (a layout box) is its cells' paragraphs; a cell in a content control (a form's field) is read too;
 - footnotes, endnotes and comments, as a Markdown note's footnotes: '[^3]' where cited, their definitions
   ('[^3]: …') lines after the text, and each embedded with the passages citing it (Document.footnotes); endnotes
   are '[^e3]', comments '[^c3]' (a comment headed by its author).
@@ -22,6 +23,7 @@ A docx has no lines: its "lines" are the lines of ``word_lines``, a paragraph (o
 paragraphs left out. Passages name those, and read_file shows them (mcp_server.reading), so 'lines 12-14' of a
 search result are what read_file shows at 12-14. A file that is not a readable .docx (not a zip, a password-
 protected file, which is an OLE compound file, a damaged part) is skipped with the reason (Skip), nothing else lost.
+A template or a document with macros (.dotx, .docm, .dotm) named .docx is read as the document it is.
 """
 from __future__ import annotations
 
@@ -37,6 +39,7 @@ MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fall
 P, TBL, TR, TC, SDT, SDT_CONTENT, CUSTOM = (W + name for name in ("p", "tbl", "tr", "tc", "sdt", "sdtContent",
                                                                   "customXml"))
 TEXT, TAB, BREAKS, TXBX = W + "t", W + "tab", {W + "br", W + "cr"}, W + "txbxContent"
+HYPHEN = W + "noBreakHyphen"
 NOTE_MARKS = {W + "footnoteReference": "", W + "endnoteReference": "e", W + "commentReference": "c"}
 # what a paragraph holds that is no text of it: its and its runs' properties, deleted text, field codes, a
 # deleted paragraph mark's runs, and what mc:AlternateContent repeats for readers of old Word (VML text boxes)
@@ -44,6 +47,9 @@ UNREAD = {W + "pPr", W + "rPr", W + "del", W + "delText", W + "instrText", W + "
           MC_FALLBACK}
 SPACES = re.compile(r"\s+")
 HEADING_STYLE = re.compile(r"heading ([1-9])")
+# a heading style's id, whatever the name shown: 'Heading1' of Google Docs', LibreOffice's and pandoc's files, whose
+# name may be in the writer's language ('Überschrift 1') or whose style is not defined at all
+HEADING_ID = re.compile(r"heading ?([1-9])", re.IGNORECASE)
 # of the package's parts unzipped (python-docx reads them all): more is a zip bomb, not a document (a 1,000-page
 # book's document.xml is some 30 MB; pictures are stored as they are, about their size in the file)
 OPENED_BYTES = 128 * 1024 * 1024
@@ -105,7 +111,7 @@ def word_text(data: bytes, path: str = "") -> WordText:
     if size > OPENED_BYTES:
         raise Skip(f"its parts unzip to {size:,} bytes (over {OPENED_BYTES:,}): a zip bomb, not a document")
     try:
-        document = docx.Document(io.BytesIO(data))
+        document = docx.Document(io.BytesIO(_as_document(data)))
         return _Reader(document).read()
     except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, EOFError, OSError, LxmlError) as error:
         # a part missing (KeyError), its XML damaged (LxmlError), not a Word document's content type (a .docm,
@@ -113,6 +119,31 @@ def word_text(data: bytes, path: str = "") -> WordText:
         raise Skip(f"not a readable Word document: {type(error).__name__}: {error}"[:500]) from None
     except RecursionError:  # lxml refuses XML nested over 256 deep: only a hostile file comes near
         raise Skip("not a readable Word document: nested too deeply") from None
+
+
+MAIN = b"application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+# the main part's content type of a template (.dotx), a document with macros (.docm) or a template with macros
+# (.dotm): the same WordprocessingML, which python-docx refuses ('is not a Word file') when one is named .docx
+OTHER_MAINS = re.compile(rb"application/vnd\.(?:openxmlformats-officedocument\.wordprocessingml\.template|"
+                         rb"ms-word\.(?:document\.macroEnabled|template\.macroEnabledTemplate))\.main\+xml")
+
+
+def _as_document(data: bytes) -> bytes:
+    """``data``, its main part's content type a document's when it is a template's or a macro document's (its
+    macros are not read)."""
+    with zipfile.ZipFile(io.BytesIO(data)) as package:
+        try:
+            types = package.read("[Content_Types].xml")
+        except KeyError:
+            return data  # python-docx says what is missing
+        if not OTHER_MAINS.search(types):
+            return data
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as copy:
+            for info in package.infolist():
+                copy.writestr(info, OTHER_MAINS.sub(MAIN, types) if info.filename == "[Content_Types].xml"
+                              else package.read(info))
+    return out.getvalue()
 
 
 class _Reader:
@@ -165,7 +196,8 @@ class _Reader:
         props = p.find(W + "pPr")
         found = props.find(W + "pStyle") if props is not None else None
         style_id = (found.get(W + "val") or "") if found is not None else ""
-        level, name = self.styles.get(style_id, self.styles.get("", (None, "")))
+        level, name = self.styles.get(style_id) or (
+            (_id_level(style_id), style_id.lower()) if style_id else self.styles.get("", (None, "")))
         if props is None:
             return name, level, None
         own = _outline(props.find(W + "outlineLvl"))
@@ -185,7 +217,7 @@ class _Reader:
         for tr in table.iter(TR):
             if _parent_table(tr) is not table:  # a nested table's rows: in its cell's text
                 continue
-            cells = [self._cell(tc) for tc in tr if tc.tag == TC]
+            cells = [self._cell(tc) for tc in _cells(tr)]
             if any(cells):
                 rows.append(cells)
         if not rows:
@@ -222,6 +254,8 @@ def _pieces(element, pieces: list[str], boxes: list, cited: list) -> None:
             pieces.append(child.text or "")
         elif tag == TAB or tag in BREAKS:
             pieces.append(" ")
+        elif tag == HYPHEN:  # 'e-mail', 'COVID-19' typed with Ctrl+Shift+-: 'email', 'COVID19' without it
+            pieces.append("-")
         elif tag in NOTE_MARKS:
             id_ = child.get(W + "id")
             if id_ is not None:
@@ -235,6 +269,16 @@ def _pieces(element, pieces: list[str], boxes: list, cited: list) -> None:
 
 def _row(cells: list[str]) -> str:
     return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+
+
+def _cells(tr):
+    """A row's cells, those inside a content control or custom XML too (a form's filled-in cell: w:sdt around
+    w:tc), whose text was lost."""
+    for child in tr:
+        if child.tag == TC:
+            yield child
+        elif child.tag in (SDT, SDT_CONTENT, CUSTOM):
+            yield from _cells(child)
 
 
 def _parent_table(element):
@@ -299,12 +343,20 @@ def _level(id_: str, defined: dict) -> int | None:
         match = HEADING_STYLE.fullmatch(name)
         if match:
             return int(match.group(1))
+        if _id_level(id_) is not None:
+            return _id_level(id_)
         if name == "title":
             return 0
         if outline is not None:
             return outline
         id_ = based
     return None
+
+
+def _id_level(id_: str) -> int | None:
+    """The level a style's id names ('Heading2': 2; 'Title': 0), or None."""
+    match = HEADING_ID.fullmatch(id_)
+    return int(match.group(1)) if match else 0 if id_ == "Title" else None
 
 
 def _notes(document) -> dict[tuple[str, str], str]:

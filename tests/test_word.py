@@ -155,6 +155,74 @@ def test_a_broken_or_encrypted_docx_is_skipped_with_its_reason():
         parse_file("a.docx", damaged.getvalue())
 
 
+def docx_of(body: str, styles: str = "", content_type: str = "") -> bytes:
+    """A python-docx document whose body is ``body`` (WordprocessingML), ``styles`` added to its styles and its main
+    part's content type ``content_type`` when given: what Word, Google Docs or LibreOffice write."""
+    d = docx.Document()
+    whole = io.BytesIO()
+    d.save(whole)
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(whole.getvalue())) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename == "word/document.xml":
+                text = data.decode()
+                data = text[:text.index("<w:body>") + 8] + body + text[text.index("</w:body>"):]
+            elif info.filename == "word/styles.xml":
+                data = data.decode().replace("</w:styles>", styles + "</w:styles>")
+            elif info.filename == "[Content_Types].xml" and content_type:
+                data = data.decode().replace(
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml", content_type)
+            dst.writestr(info, data)
+    return out.getvalue()
+
+
+def para(text: str, style: str = "") -> str:
+    styled = f'<w:pPr><w:pStyle w:val="{style}"/></w:pPr>' if style else ""
+    return f'<w:p>{styled}<w:r><w:t xml:space="preserve">{text}</w:t></w:r></w:p>'
+
+
+@NEEDS_DOCX
+def test_a_form_cell_in_a_content_control_is_read():
+    """A form's filled-in cell is a content control around the cell (w:sdt > w:sdtContent > w:tc): its text was
+    lost, the row read as '| Applicant |  |'."""
+    cell = lambda text: f"<w:tc>{para(text)}</w:tc>"  # noqa: E731
+    body = (f"<w:tbl><w:tr>{cell('Field')}{cell('Answer')}</w:tr><w:tr>{cell('Applicant')}"
+            f'<w:sdt><w:sdtPr><w:alias w:val="Name"/></w:sdtPr><w:sdtContent>{cell("Zebulon Quartermain")}'
+            "</w:sdtContent></w:sdt></w:tr></w:tbl>")
+    lines = parse_file("form.docx", docx_of(body)).sections[0].text.split("\n")
+    assert lines[-1] == "| Applicant | Zebulon Quartermain |", lines
+
+
+@NEEDS_DOCX
+def test_a_heading_style_named_in_another_language_or_not_defined_is_a_heading():
+    """Google Docs, LibreOffice and pandoc name heading styles 'Heading1' by id; the name shown may be the
+    writer's language ('Überschrift 1', no outline level), or the style not defined at all: such headings were
+    body text, the document one section with no heading path."""
+    styles = ('<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="Überschrift 1"/>'
+              '<w:basedOn w:val="Normal"/></w:style>')
+    body = (para("Einleitung", "Heading1") + para("Der Hafen wird vertieft.") + para("Kosten", "Heading2")
+            + para("Zwölf Millionen.") + para("Fragen per e"))
+    body = body.replace("per e", "per e</w:t></w:r><w:r><w:noBreakHyphen/><w:t>mail")
+    doc = parse_file("bericht.docx", docx_of(body, styles))
+    assert [s.heading_path for s in doc.sections] == [["Einleitung"], ["Einleitung", "Kosten"]], doc.sections
+    assert doc.title == "Einleitung"
+    assert doc.sections[1].text.endswith("per e-mail"), doc.sections[1].text  # a non-breaking hyphen is one
+
+
+@NEEDS_DOCX
+@pytest.mark.parametrize("content_type", [
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml",  # .dotx
+    "application/vnd.ms-word.document.macroEnabled.main+xml",  # .docm
+    "application/vnd.ms-word.template.macroEnabledTemplate.main+xml"])  # .dotm
+def test_a_template_or_macro_document_named_docx_is_read(content_type):
+    """A .dotx or .docm renamed .docx was skipped ('is not a Word file, content type is …'): it is the same
+    WordprocessingML (its macros are not read)."""
+    doc = parse_file("letter.docx", docx_of(para("Dear committee, the quay repairs begin in June."),
+                                            content_type=content_type))
+    assert doc.sections[0].text == "Dear committee, the quay repairs begin in June."
+
+
 def test_without_python_docx_a_docx_is_skipped_for_now_saying_what_to_install(monkeypatch):
     """Skipped for now (SkipForNow: installing it changes the answer, not the file), not failed for good."""
     from ingest.document import SkipForNow
