@@ -392,3 +392,17 @@ def test_an_odt_nested_past_the_stack_is_skipped_with_its_reason():
         "</office:document-content>"
     with pytest.raises(Skip, match="nested too deeply"):
         parse_file("deep.odt", odt(content))
+
+
+def test_an_odt_whose_meta_xml_is_a_zip_bomb_is_skipped_unread(monkeypatch):
+    """Only content.xml's size was checked: a 600 KB .odt whose meta.xml unzipped to 600 MB took 12 s and 1.8 GB
+    to read. Every part read counts (a small limit here stands for the real 128 MiB)."""
+    import ingest.odt
+    monkeypatch.setattr(ingest.odt, "OPENED_BYTES", 50_000)
+    assert parse_file("fine.odt", odt()).title == "Lagoon Survey"
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        package.writestr("content.xml", ODT_CONTENT)
+        package.writestr("meta.xml", ODT_META.format("<dc:title>Bomb</dc:title>" + " " * 60_000))
+    with pytest.raises(Skip, match="a zip bomb"):
+        parse_file("bomb.odt", out.getvalue())
