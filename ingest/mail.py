@@ -8,7 +8,10 @@ A message is a section titled by its Subject (an .eml's title too), its text hea
 attachments it names, then its body: the text/plain part, or an HTML-only message's text as ``ingest.webpage``
 reads a page. Encoded headers (``=?UTF-8?B?…?=``), quoted-printable and base64 bodies and the declared charset
 (GBK and GB2312 read as GB18030, their superset; ISO-8859-1 as Windows-1252, as mail clients do) are decoded; a
-part without a charset, or one its charset does not decode, is read as ``ingest.decode`` reads a file.
+part without a charset, or one its charset does not decode (8-bit text labelled US-ASCII), is read as
+``ingest.decode`` reads a file; a body said to be base64 that is plain text (most lines not base64) as it stands.
+A message attached to it (forwarded as an attachment, message/rfc822) follows its text, read as a message is
+('Attached message:', its sender, date and subject, its body).
 
 What people do not search for is left out (not ranked down: it is the text of another message, which an archive
 holds as its own): quoted replies (``> …`` lines, the ``On … wrote:`` line above them, Outlook's ``-----Original
@@ -42,8 +45,8 @@ HEADER_LINE = re.compile(rb"[!-9;-~]+:")  # a header's name and colon (RFC 5322'
 SHOWN_HEADERS = ("From", "To", "Cc")
 ADDRESSES = 20  # of a To or Cc line named: a list's 500 recipients would head every passage
 CHARSETS = {"gb2312": "gb18030", "gbk": "gb18030", "x-gbk": "gb18030", "cp936": "gb18030", "big5": "cp950",
-            "iso-8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252", "us-ascii": "cp1252",
-            "ascii": "cp1252", "ks_c_5601-1987": "cp949", "unicode-1-1-utf-7": "utf-7"}
+            "iso-8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252", "ks_c_5601-1987": "cp949",
+            "unicode-1-1-utf-7": "utf-7"}  # us-ascii is not here: 8-bit text so labelled is read by its bytes (UTF-8…)
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -176,7 +179,7 @@ def _message(data: bytes) -> Message:
     return BytesParser(policy=policy.compat32).parsebytes(data)
 
 
-def _read(message: Message) -> tuple[Section, dict]:
+def _read(message: Message, depth: int = 0) -> tuple[Section, dict]:
     """A message's section (heading: its Subject) and its meta (its date)."""
     if not any(message.keys()):
         raise ValueError("no header lines (From:, Subject:, Date: …) at its start")
@@ -199,7 +202,7 @@ def _read(message: Message) -> tuple[Section, dict]:
     attached = _attachments(message)
     if attached:
         head.append("Attachments: " + "; ".join(attached))
-    body = _body(message)
+    body = _body(message, depth)
     text = "\n".join(head) + ("\n\n" + body if body else "")
     return Section(text=text, heading_path=[subject]), meta
 
@@ -217,13 +220,26 @@ def words(raw: str) -> str:
         raw = decode_part(raw.encode("utf-8", "surrogateescape"), None)
     if "=?" in raw:
         try:
-            pieces = [piece.decode(CHARSETS.get(charset.lower(), charset.lower()) if charset else "raw-unicode-escape")
-                      if isinstance(piece, bytes) else piece for piece, charset in decode_header(raw)]
+            pieces = [_word(piece, charset) if isinstance(piece, bytes) else piece
+                      for piece, charset in decode_header(raw)]
             decoded = "".join(pieces)
             raw = raw if "\ufffd" in decoded else decoded
         except (LookupError, UnicodeDecodeError, ValueError, HeaderParseError):
             pass
     return " ".join(raw.split())
+
+
+def _word(piece: bytes, charset: str | None) -> str:
+    """An encoded word's text by its charset; 8-bit text labelled US-ASCII as UTF-8 if it is, else Windows-1252."""
+    if not charset:
+        return piece.decode("raw-unicode-escape")
+    charset = charset.lower()
+    if charset in ("us-ascii", "ascii"):
+        try:
+            return piece.decode("utf-8")
+        except UnicodeDecodeError:
+            return piece.decode("cp1252")
+    return piece.decode(CHARSETS.get(charset, charset))
 
 
 def _addresses(message: Message, name: str) -> str:
@@ -242,6 +258,10 @@ def _date(message: Message) -> datetime | None:
     try:
         return parsedate_to_datetime(text) if text else None
     except (TypeError, ValueError, IndexError, OverflowError):
+        pass
+    try:  # '2024-03-05T09:12:00Z', '2024-03-05 09:12' (scripts' and some webmails' mail): ISO 8601
+        return datetime.fromisoformat(text)
+    except ValueError:
         return None
 
 
@@ -261,11 +281,18 @@ def _attachments(message: Message) -> list[str]:
     return named
 
 
-def _body(message: Message) -> str:
-    """The message's text: its text/plain part (each, when several), else its text/html's as a page reads."""
-    plain, html = [], []
-    for part in message.walk():
-        if part.is_multipart() or part.get_content_maintype() != "text" or _attached(part):
+def _body(message: Message, depth: int = 0) -> str:
+    """The message's text: its text/plain part (each, when several), else its text/html's as a page reads; then
+    each message attached to it (a mail forwarded as an attachment, message/rfc822) as ``_read`` reads it, headed
+    by its sender, date and subject."""
+    plain, html, attached = [], [], []
+    for part in _leaves(message):
+        if part.get_content_type() == "message/rfc822":
+            inner = part.get_payload(0) if isinstance(part.get_payload(), list) and part.get_payload() else None
+            if inner is not None and depth < FORWARDS and any(inner.keys()):
+                attached.append("Attached message:\n" + _read(inner, depth + 1)[0].text)
+            continue
+        if part.get_content_maintype() != "text" or _attached(part):
             continue
         if part.get_content_type() == "text/plain":
             plain.append(part)
@@ -275,7 +302,21 @@ def _body(message: Message) -> str:
         texts = [_text(part) for part in plain]
     else:
         texts = [_html_text(_text(part)) for part in html]
-    return "\n\n".join(text for text in (without_quotes(t) for t in texts) if text)
+    return "\n\n".join([text for text in (without_quotes(t) for t in texts) if text] + attached)
+
+
+FORWARDS = 4  # attached messages read inside one another: deeper ones are only named
+
+
+def _leaves(part: Message):
+    """A message's parts that are not multipart, and its attached messages (message/rfc822) whole: their parts
+    were read as the message's own (a forwarded mail's text/plain stood for an HTML-only message's text, and its
+    sender was not said)."""
+    if part.get_content_type() == "message/rfc822" or not part.is_multipart():
+        yield part
+        return
+    for sub in part.get_payload():
+        yield from _leaves(sub)
 
 
 def _attached(part: Message) -> bool:
@@ -285,7 +326,22 @@ def _attached(part: Message) -> bool:
 
 def _text(part: Message) -> str:
     payload = part.get_payload(decode=True) or b""
+    if _not_base64(part):
+        payload = str(part.get_payload(decode=False)).encode("ascii", "surrogateescape")
     return decode_part(payload, part.get_content_charset()).replace("\r\n", "\n").replace("\r", "\n")
+
+
+NOT_BASE64 = re.compile(r"[^A-Za-z0-9+/=\s]|\S\s+\S")
+
+
+def _not_base64(part: Message) -> bool:
+    """Whether a part said to be base64 is text as it stands (most of its lines are not base64: spaces between
+    words, punctuation): read as base64 it was noise ('N\x18�n�r��ej)…'). A list's footer added below a base64
+    body is a line or two, and leaves it base64."""
+    if part.get("Content-Transfer-Encoding", "").strip().lower() != "base64":
+        return False
+    lines = [line.strip() for line in str(part.get_payload(decode=False)).splitlines() if line.strip()]
+    return sum(1 for line in lines if NOT_BASE64.search(line)) > len(lines) / 2
 
 
 def decode_part(payload: bytes, charset: str | None) -> str:

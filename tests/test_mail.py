@@ -137,6 +137,39 @@ def test_charsets_and_encodings_of_single_messages():
     assert "Yes, Friday." in text and "hedgehog" not in text and "wrote" not in text, text
 
 
+def test_a_forwarded_attached_message_is_read_with_its_sender_and_the_html_message_around_it_kept():
+    """A mail forwarded as an attachment (message/rfc822) under an HTML-only message: its text/plain part stood for
+    the whole message's text (the HTML body around it lost), and who sent it was not said."""
+    raw = (b"From: Bo <bo@example.org>\nSubject: Fwd: Harbour budget\nMIME-Version: 1.0\n"
+           b"Content-Type: multipart/mixed; boundary=outer\n\n--outer\nContent-Type: text/html; charset=utf-8\n\n"
+           b"<html><body><p>Please check the quay figures below.</p></body></html>\n--outer\n"
+           b"Content-Type: message/rfc822\nContent-Disposition: attachment; filename=\"budget.eml\"\n\n"
+           b"From: Carla Moreau <carla@example.org>\nSubject: Harbour budget\nDate: Tue, 5 Mar 2024 09:12:00 +0100\n"
+           b"Content-Type: text/plain\n\nThe dredging costs twelve million kroner.\n--outer--\n")
+    text = parse_file("fwd.eml", raw).sections[0].text
+    assert "Please check the quay figures below." in text, text
+    assert ("Attached message:\nFrom: Carla Moreau <carla@example.org>\nDate: Tuesday 5 March 2024 09:12\n"
+            "Subject: Harbour budget\n\nThe dredging costs twelve million kroner.") in text, text
+
+
+def test_a_body_whose_declared_encoding_or_charset_lies_is_read_as_written():
+    """Plain text declared base64 read as noise ('N\\x18�n�r…'); UTF-8 declared us-ascii read as Windows-1252
+    ('GrÃ¼ÃŸe'); an ISO 8601 Date was shown as written, no date kept."""
+    lies = (b"From: a@example.org\nSubject: Lies\nDate: 2024-03-05T09:12:00+01:00\nContent-Type: text/plain; "
+            b"charset=utf-8\nContent-Transfer-Encoding: base64\n\nThis body is plain text, not base64.\nAnd so is this.\n")
+    doc = parse_file("a.eml", lies)
+    assert doc.sections[0].text.endswith("\n\nThis body is plain text, not base64.\nAnd so is this."), doc.sections
+    assert "Date: Tuesday 5 March 2024 09:12" in doc.sections[0].text and doc.meta["date"] == "2024-03-05"
+    footer = (b"From: a@example.org\nSubject: B64\nContent-Type: text/plain; charset=utf-8\n"
+              b"Content-Transfer-Encoding: base64\n\nR3LDvMOfZSBhdXMgS8O2bG4sIHRoZSBsaXN0IHNheXMgaGkK\n"
+              b"Z3LDvMOfZSB3aWVkZXIK\n_______________\n")  # a list's footer below real base64: still base64
+    assert "Grüße aus Köln, the list says hi\ngrüße wieder" in parse_file("b.eml", footer).sections[0].text
+    ascii_label = ("From: a@example.org\nSubject: =?us-ascii?Q?Gr=C3=BC=C3=9Fe?=\nContent-Type: text/plain; "
+                   "charset=us-ascii\n\nGrüße aus Köln\n").encode()
+    doc = parse_file("c.eml", ascii_label)
+    assert doc.title == "Grüße" and doc.sections[0].text.endswith("Grüße aus Köln"), doc.sections
+
+
 def test_a_mailbox_over_the_file_limit_is_read_in_blocks_to_its_last_message(immediate, tmp_path, monkeypatch):
     """A Takeout mbox of gigabytes was refused ('larger than 64 MiB'): none of its messages found. Read in blocks
     (here of 1,000 bytes, a limit of 4 KiB: blocks end inside lines and inside 'From ' lines), it gives the
