@@ -170,6 +170,18 @@ def test_a_body_whose_declared_encoding_or_charset_lies_is_read_as_written():
     assert doc.title == "Grüße" and doc.sections[0].text.endswith("Grüße aus Köln"), doc.sections
 
 
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 1023, 1024, 35_000])
+def test_an_attachment_is_named_with_its_size(size):
+    """A base64 attachment's size is counted from its encoded length (not decoded: a 50 MB video took seconds)."""
+    import base64
+    raw = (b"From: a@example.org\nSubject: Scan\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n"
+           b"--b\nContent-Type: text/plain\n\nThe scan.\n--b\nContent-Type: application/pdf\n"
+           b"Content-Disposition: attachment; filename=scan.pdf\nContent-Transfer-Encoding: base64\n\n"
+           + base64.encodebytes(os.urandom(size)).replace(b"\n", b"\r\n") + b"--b--\n")
+    shown = f"{size / 1024:,.0f} KB" if size >= 1024 else f"{size} bytes"
+    assert f"Attachments: scan.pdf (application/pdf, {shown})" in parse_file("s.eml", raw).sections[0].text
+
+
 def test_a_mailbox_over_the_file_limit_is_read_in_blocks_to_its_last_message(immediate, tmp_path, monkeypatch):
     """A Takeout mbox of gigabytes was refused ('larger than 64 MiB'): none of its messages found. Read in blocks
     (here of 1,000 bytes, a limit of 4 KiB: blocks end inside lines and inside 'From ' lines), it gives the
