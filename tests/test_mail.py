@@ -274,3 +274,24 @@ def test_a_mail_beside_the_pdf_of_its_name_does_not_stand_for_it():
     from ingest.links import converted_pdfs
     assert converted_pdfs({"invoice.pdf", "invoice.eml", "box.mbox", "box.pdf", "note.md", "note.pdf"}) == \
         {"note.md": "note.pdf"}
+
+
+def test_a_mailbox_appended_to_embeds_only_its_new_message(immediate, tmp_path):
+    """Thunderbird and Takeout append to a mailbox: the messages already read keep their passages' vectors (the
+    same text), and only the new message is embedded."""
+    from workers import runtime
+    root = tmp_path / "mail"
+    root.mkdir()
+    box = root / "Inbox.mbox"
+    messages = [f"From a{n}@example.org Tue Mar  {n} 09:12:00 2024\nFrom: Sender {n} <a{n}@example.org>\n"
+                f"Subject: Harbour note {n}\nDate: Tue, {n} Mar 2024 09:12:00 +0100\n\nThe quay's piling number {n} "
+                f"was inspected and found sound.\n>From the diver's log: no cracks at {n} m.\n\n" for n in (1, 2, 3)]
+    box.write_text("".join(messages[:2]))
+    ingest(root, "mail")
+    box.write_text("".join(messages))
+    published = ingest(root, "mail")["published"]
+    conn = runtime.index()
+    generation = conn.execute("SELECT published FROM collections WHERE name = 'mail'").fetchone()[0]
+    rows = conn.execute("SELECT embedded FROM progress WHERE generation = ? AND path = 'Inbox.mbox'",
+                        (generation,)).fetchall()
+    assert [r[0] for r in rows] == [1], (published, [dict(r) for r in rows])
