@@ -57,6 +57,8 @@ QUOTE_INTRO = re.compile(r"^(?:On\b.{0,300}\bwrote|Am\b.{0,300}\bschrieb\b.{0,20
 # a forwarded or replied-to message below the reply (Outlook, Foxmail/QQ/NetEase): it and what follows are left out
 ORIGINAL = re.compile(r"^\s*(?:-{3,}\s*(?:Original Message|Ursprüngliche Nachricht|Message d'origine)\s*-{3,}|"
                       r"-{3,}\s*原始邮件\s*-{3,}|-{3,}\s*回复的原邮件\s*-{3,})\s*$", re.IGNORECASE)
+REPLY_ONLY = re.compile(r"(?:\s*(?:re|fwd?|aw|wg|sv|vs|tr|rif|回复|答复|转发)\s*(?:\[\d+\])?\s*[:：])*\s*",
+                        re.IGNORECASE)
 SIGNATURE = re.compile(r"^--[ \t]?$")
 UNREADABLE_CHARS = 20_000
 # An mbox is read as it comes (ingest.files.read_mbox_file: a Takeout of gigabytes): of a message, its first
@@ -75,7 +77,8 @@ def parse_eml(path: str, data: bytes) -> Document:
     section, meta = _read(message)
     _place(section, data, 1)
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    return Document(kind="note", title=section.heading_path[0] or title_from_name(stem),
+    subject = _header(message, "Subject")
+    return Document(kind="note", title=subject if _said(subject) else title_from_name(stem),
                     sections=[section] if section.text.strip() else [], meta=meta)
 
 
@@ -204,7 +207,14 @@ def _read(message: Message, depth: int = 0) -> tuple[Section, dict]:
         head.append("Attachments: " + "; ".join(attached))
     body = _body(message, depth)
     text = "\n".join(head) + ("\n\n" + body if body else "")
-    return Section(text=text, heading_path=[subject]), meta
+    heading = subject if _said(subject) else f"{subject} (no subject)".lstrip()
+    return Section(text=text, heading_path=[heading]), meta
+
+
+def _said(subject: str) -> bool:
+    """Whether a Subject says something: not empty, not only 'Re:', 'Fwd:', 'AW:', '回复:' (their heading was
+    '' or 'Re:', an .eml's title too; now '(no subject)', 'Re: (no subject)', an .eml titled by its file's name)."""
+    return bool(subject) and not REPLY_ONLY.fullmatch(subject)
 
 
 def _header(message: Message, name: str) -> str:

@@ -295,3 +295,15 @@ def test_a_mailbox_appended_to_embeds_only_its_new_message(immediate, tmp_path):
     rows = conn.execute("SELECT embedded FROM progress WHERE generation = ? AND path = 'Inbox.mbox'",
                         (generation,)).fetchall()
     assert [r[0] for r in rows] == [1], (published, [dict(r) for r in rows])
+
+
+def test_a_message_without_a_subject_is_headed_no_subject():
+    """No Subject, or only 'Re:': the message's heading was '' (nothing named it in a hit) or 'Re:', an .eml's
+    title 'Re:'; now '(no subject)' or 'Re: (no subject)', as mail clients show it, an .eml titled by its name."""
+    box = (b"From a@example.org Tue Mar  5 09:12:00 2024\nFrom: Anna <a@example.org>\n\nThe ferry leaves at nine.\n\n"
+           b"From b@example.org Tue Mar  5 10:12:00 2024\nFrom: Bo <b@example.org>\nSubject: Re:\n\nSee you there.\n\n"
+           b"From c@example.org Tue Mar  5 11:12:00 2024\nFrom: Cy <c@example.org>\nSubject: AW: Re: Ferry\n\nOk.\n")
+    assert [s.heading_path for s in parse_file("box.mbox", box).sections] == [
+        ["(no subject)"], ["Re: (no subject)"], ["AW: Re: Ferry"]]
+    doc = parse_file("Mail/ferry time.eml", b"From: Bo <b@example.org>\nSubject: Re:\n\nSee you there.\n")
+    assert doc.title == "ferry time" and doc.sections[0].heading_path == ["Re: (no subject)"], doc
