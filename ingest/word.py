@@ -8,7 +8,8 @@ properties) and its document's XML is walked here with lxml, which python-docx p
 - headings: a paragraph of a 'Heading 1' … 'Heading 9' style (Word stores the English names whatever the language
   it shows them in; a style whose id is 'Heading1' … is one too, whatever its name: Google Docs', LibreOffice's and
   pandoc's files), or of an outline level (its own or its style's, through the styles it is based on); the Title
-  paragraph heads the rest (level 0). Sections fall under heading paths as a Markdown note's do;
+  paragraph heads the rest (level 0). A document without any (its headings typed as bold lines) is cut by its short
+  paragraphs all bold, two at least (level 1). Sections fall under heading paths as a Markdown note's do;
 - paragraphs, list items ('- ' and two spaces a level deeper), and text boxes (each paragraph after the one that
   holds it; Word's VML copy of the same box, for old readers, is left out), deleted text of tracked changes left out;
 - tables as Markdown tables (a header row, '| --- |', a row a line), kept whole in a passage when they fit and a
@@ -54,6 +55,9 @@ HEADING_ID = re.compile(r"heading ?([1-9])", re.IGNORECASE)
 # book's document.xml is some 30 MB; pictures are stored as they are, about their size in the file)
 OPENED_BYTES = 128 * 1024 * 1024
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # a compound file: Word's encryption of a .docx, or a .doc renamed
+# a paragraph all bold of at most so many characters, not ending as a sentence does, heads a section of a document
+# without heading styles (typed as bold lines): two such at least, or one bold line is emphasis, not structure
+BOLD_HEADING_CHARS = 100
 RELS = {"footnotes": "", "endnotes": "e", "comments": "c"}  # the parts' relationship type's last word: their labels
 
 
@@ -152,11 +156,14 @@ class _Reader:
         self.styles = _styles(document)
         self.out = WordText()
         self.cited: list[tuple[str, str]] = []  # (label's mark, id) in the order cited
+        self.bold: list[tuple[int, str]] = []  # (line, text) of short paragraphs all bold: headings typed by hand
 
     def read(self) -> WordText:
         title = self.document.core_properties.title
         self.out.title = " ".join((title or "").split())[:500]
         self._blocks(self.document.element.body)
+        if not self.out.headings and len(self.bold) >= 2:  # no heading styles: its bold lines head its sections
+            self.out.headings = [(line, 1, text) for line, text in self.bold]
         notes = _notes(self.document)
         self.out.notes = {mark + id_: notes[(mark, id_)] for mark, id_ in self.cited if (mark, id_) in notes}
         # after the text, as a Markdown note's definitions: found by their words, at lines read_file shows
@@ -186,6 +193,8 @@ class _Reader:
                 self.out.headings.append((len(self.out.lines), level, text))
             elif listed is not None:
                 text = "  " * listed + "- " + text
+            elif len(text) <= BOLD_HEADING_CHARS and not text.endswith((".", ",", ";")) and _all_bold(p):
+                self.bold.append((len(self.out.lines), text))
             self.out.lines.append(text)
         for box in boxes:
             self._blocks(box)
@@ -269,6 +278,23 @@ def _pieces(element, pieces: list[str], boxes: list, cited: list) -> None:
 
 def _row(cells: list[str]) -> str:
     return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+
+
+def _all_bold(p) -> bool:
+    """Whether each run of a paragraph that holds text is bold (its own w:b, or the 'Strong' character style)."""
+    runs = [run for run in p.iter(W + "r") if any((t.text or "").strip() for t in run.iter(TEXT))
+            and not any(a.tag in UNREAD for a in run.iterancestors())]
+    return bool(runs) and all(_bold(run) for run in runs)
+
+
+def _bold(run) -> bool:
+    props = run.find(W + "rPr")
+    if props is None:
+        return False
+    bold = props.find(W + "b")
+    style = props.find(W + "rStyle")
+    return (bold is not None and bold.get(W + "val", "1") not in ("0", "false", "off")) or (
+        style is not None and style.get(W + "val", "").lower() == "strong")
 
 
 def _cells(tr):

@@ -211,6 +211,30 @@ def test_a_heading_style_named_in_another_language_or_not_defined_is_a_heading()
 
 
 @NEEDS_DOCX
+def test_a_document_whose_headings_are_bold_lines_is_cut_by_them():
+    """No heading style, its headings typed as bold lines: the whole document was one section with no heading path,
+    a hit in it named nothing. A bold sentence, or a single bold line, is emphasis, not a heading."""
+    d = docx.Document()
+    for head, body in [("Background", "The quay was built in 1962."), ("Findings", "Three pilings are cracked.")]:
+        d.add_paragraph().add_run(head).bold = True
+        d.add_paragraph(body)
+    d.add_paragraph().add_run("Do not publish this before June.").bold = True
+    out = io.BytesIO()
+    d.save(out)
+    doc = parse_file("memo.docx", out.getvalue())
+    assert [(s.heading_path, s.text) for s in doc.sections] == [
+        (["Background"], "Background\nThe quay was built in 1962."),
+        (["Findings"], "Findings\nThree pilings are cracked.\nDo not publish this before June.")], doc.sections
+    d = docx.Document()
+    d.add_heading("Summary", 1)
+    d.add_paragraph().add_run("Bold aside").bold = True
+    d.add_paragraph().add_run("Another").bold = True
+    out = io.BytesIO()
+    d.save(out)
+    assert [s.heading_path for s in parse_file("styled.docx", out.getvalue()).sections] == [["Summary"]]
+
+
+@NEEDS_DOCX
 @pytest.mark.parametrize("content_type", [
     "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml",  # .dotx
     "application/vnd.ms-word.document.macroEnabled.main+xml",  # .docm
