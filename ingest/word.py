@@ -177,7 +177,7 @@ class _Reader:
             elif child.tag == TBL:
                 self._table(child)
             elif child.tag == SDT:
-                if not _contents_table(child):
+                if not _contents_table(child) and not _placeholder(child):
                     self._blocks(_content(child))
             elif child.tag in (SDT_CONTENT, CUSTOM):
                 self._blocks(child)
@@ -226,7 +226,7 @@ class _Reader:
         for tr in table.iter(TR):
             if _parent_table(tr) is not table:  # a nested table's rows: in its cell's text
                 continue
-            cells = [self._cell(tc) for tc in _cells(tr)]
+            cells = [self._cell(tc) if tc is not None else "" for tc in _cells(tr)]
             if any(cells):
                 rows.append(cells)
         if not rows:
@@ -272,6 +272,8 @@ def _pieces(element, pieces: list[str], boxes: list, cited: list) -> None:
                 pieces.append(f"[^{NOTE_MARKS[tag]}{id_}]")
         elif tag == TXBX:
             boxes.append(child)
+        elif tag == SDT and _placeholder(child):
+            continue
         elif tag not in UNREAD and isinstance(tag, str):  # not an XML comment or processing instruction
             _pieces(child, pieces, boxes, cited)
 
@@ -299,10 +301,12 @@ def _bold(run) -> bool:
 
 def _cells(tr):
     """A row's cells, those inside a content control or custom XML too (a form's filled-in cell: w:sdt around
-    w:tc), whose text was lost."""
+    w:tc), whose text was lost; None for a cell showing its control's placeholder."""
     for child in tr:
         if child.tag == TC:
             yield child
+        elif child.tag == SDT and _placeholder(child):
+            yield from (None for _ in child.iter(TC))
         elif child.tag in (SDT, SDT_CONTENT, CUSTOM):
             yield from _cells(child)
 
@@ -317,6 +321,12 @@ def _parent_table(element):
 def _content(sdt):
     found = sdt.find(SDT_CONTENT)
     return found if found is not None else ()
+
+
+def _placeholder(sdt) -> bool:
+    """Whether a content control shows its placeholder ('Click or tap here to enter text.'): a form's field left
+    empty, whose prompt was read as the document's text, in every copy of the form."""
+    return sdt.find(f"{W}sdtPr/{W}showingPlcHdr") is not None
 
 
 def _contents_table(sdt) -> bool:

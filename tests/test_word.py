@@ -192,6 +192,15 @@ def test_a_form_cell_in_a_content_control_is_read():
             "</w:sdtContent></w:sdt></w:tr></w:tbl>")
     lines = parse_file("form.docx", docx_of(body)).sections[0].text.split("\n")
     assert lines[-1] == "| Applicant | Zebulon Quartermain |", lines
+    # a field left empty shows its placeholder: a prompt, not the form's text (in a cell, a paragraph, a run)
+    prompt = "Click or tap here to enter text."
+    empty = body.replace('<w:alias w:val="Name"/>', '<w:alias w:val="Name"/><w:showingPlcHdr/>').replace(
+        "Zebulon Quartermain", prompt)
+    inline = (f'<w:p><w:r><w:t xml:space="preserve">Date: </w:t></w:r><w:sdt><w:sdtPr><w:showingPlcHdr/></w:sdtPr>'
+              f'<w:sdtContent><w:r><w:t>{prompt}</w:t></w:r></w:sdtContent></w:sdt></w:p>'
+              f'<w:sdt><w:sdtPr><w:showingPlcHdr/></w:sdtPr><w:sdtContent>{para(prompt)}</w:sdtContent></w:sdt>')
+    text = parse_file("form.docx", docx_of(empty + inline)).sections[0].text
+    assert prompt not in text and text.split("\n")[2:] == ["| Applicant |  |", "Date:"], text
 
 
 @NEEDS_DOCX
