@@ -439,3 +439,24 @@ def test_an_odt_whose_meta_xml_is_a_zip_bomb_is_skipped_unread(monkeypatch):
         package.writestr("meta.xml", ODT_META.format("<dc:title>Bomb</dc:title>" + " " * 60_000))
     with pytest.raises(Skip, match="a zip bomb"):
         parse_file("bomb.odt", out.getvalue())
+
+
+@NEEDS_DOCX
+def test_a_docx_zip_bomb_is_skipped_and_a_zip_slip_name_is_never_written(monkeypatch, tmp_path):
+    """A part unzipping past the limit (a small one here stands for the real 128 MiB) is skipped as a zip bomb; a
+    part named '../../slip.txt' is never written anywhere (nothing is extracted), the document read as usual."""
+    import ingest.word
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "a" / "b")
+    slipped = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(docx_of(para("Quay inspection notes."))), "r") as src, \
+            zipfile.ZipFile(slipped, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            dst.writestr(info, src.read(info))
+        dst.writestr("../../slip.txt", "x" * 200_000)
+    assert parse_file("slip.docx", slipped.getvalue()).sections[0].text == "Quay inspection notes."
+    assert [p.name for p in tmp_path.rglob("*")] == ["a", "b"]
+    monkeypatch.setattr(ingest.word, "OPENED_BYTES", 100_000)
+    with pytest.raises(Skip, match="a zip bomb"):
+        parse_file("slip.docx", slipped.getvalue())
