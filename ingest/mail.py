@@ -319,9 +319,8 @@ def _body(message: Message, depth: int = 0) -> str:
             plain.append(part)
         elif part.get_content_type() == "text/html":
             html.append(part)
-    if plain:
-        texts = [_text(part) for part in plain]
-    else:
+    texts = [_text(part) for part in plain]
+    if not any(text.strip() for text in texts):  # none, or an empty stub beside the HTML a mailer really wrote
         texts = [_html_text(_text(part)) for part in html]
     return "\n\n".join([text for text in (without_quotes(t) for t in texts) if text] + attached)
 

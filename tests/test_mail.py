@@ -139,7 +139,8 @@ def test_charsets_and_encodings_of_single_messages():
 
 def test_a_forwarded_attached_message_is_read_with_its_sender_and_the_html_message_around_it_kept():
     """A mail forwarded as an attachment (message/rfc822) under an HTML-only message: its text/plain part stood for
-    the whole message's text (the HTML body around it lost), and who sent it was not said."""
+    the whole message's text (the HTML body around it lost), and who sent it was not said. An empty text/plain
+    beside the HTML a mailer really wrote stood for it too: the message had no text."""
     raw = (b"From: Bo <bo@example.org>\nSubject: Fwd: Harbour budget\nMIME-Version: 1.0\n"
            b"Content-Type: multipart/mixed; boundary=outer\n\n--outer\nContent-Type: text/html; charset=utf-8\n\n"
            b"<html><body><p>Please check the quay figures below.</p></body></html>\n--outer\n"
@@ -148,6 +149,10 @@ def test_a_forwarded_attached_message_is_read_with_its_sender_and_the_html_messa
            b"Content-Type: text/plain\n\nThe dredging costs twelve million kroner.\n--outer--\n")
     text = parse_file("fwd.eml", raw).sections[0].text
     assert "Please check the quay figures below." in text, text
+    stub = (b"From: News <n@example.org>\nSubject: Tide tables\nMIME-Version: 1.0\nContent-Type: multipart/alternative; "
+            b"boundary=alt\n\n--alt\nContent-Type: text/plain\n\n \n--alt\nContent-Type: text/html\n\n"
+            b"<p>Spring tides peak on the 12th.</p>\n--alt--\n")  # an empty text/plain beside the real HTML
+    assert parse_file("stub.eml", stub).sections[0].text.endswith("\n\nSpring tides peak on the 12th."), stub
     assert ("Attached message:\nFrom: Carla Moreau <carla@example.org>\nDate: Tuesday 5 March 2024 09:12\n"
             "Subject: Harbour budget\n\nThe dredging costs twelve million kroner.") in text, text
 
