@@ -162,8 +162,9 @@ class _Reader:
         title = self.document.core_properties.title
         self.out.title = " ".join((title or "").split())[:500]
         self._blocks(self.document.element.body)
-        if not self.out.headings and len(self.bold) >= 2:  # no heading styles: its bold lines head its sections
-            self.out.headings = [(line, 1, text) for line, text in self.bold]
+        # no heading styles (a Title at most): its bold lines head its sections, under the Title
+        if len(self.bold) >= 2 and all(level == 0 for _, level, _ in self.out.headings):
+            self.out.headings = sorted(self.out.headings + [(line, 1, text) for line, text in self.bold])
         notes = _notes(self.document)
         self.out.notes = {mark + id_: notes[(mark, id_)] for mark, id_ in self.cited if (mark, id_) in notes}
         # after the text, as a Markdown note's definitions: found by their words, at lines read_file shows

@@ -224,6 +224,7 @@ def test_a_document_whose_headings_are_bold_lines_is_cut_by_them():
     """No heading style, its headings typed as bold lines: the whole document was one section with no heading path,
     a hit in it named nothing. A bold sentence, or a single bold line, is emphasis, not a heading."""
     d = docx.Document()
+    d.add_paragraph("Quay memo", style="Title")  # a Title is no heading style of the text's parts
     for head, body in [("Background", "The quay was built in 1962."), ("Findings", "Three pilings are cracked.")]:
         d.add_paragraph().add_run(head).bold = True
         d.add_paragraph(body)
@@ -232,8 +233,9 @@ def test_a_document_whose_headings_are_bold_lines_is_cut_by_them():
     d.save(out)
     doc = parse_file("memo.docx", out.getvalue())
     assert [(s.heading_path, s.text) for s in doc.sections] == [
-        (["Background"], "Background\nThe quay was built in 1962."),
-        (["Findings"], "Findings\nThree pilings are cracked.\nDo not publish this before June.")], doc.sections
+        (["Quay memo", "Background"], "Quay memo\nBackground\nThe quay was built in 1962."),
+        (["Quay memo", "Findings"], "Findings\nThree pilings are cracked.\nDo not publish this before June.")], \
+        doc.sections
     d = docx.Document()
     d.add_heading("Summary", 1)
     d.add_paragraph().add_run("Bold aside").bold = True
