@@ -46,7 +46,7 @@ SHOWN_HEADERS = ("From", "To", "Cc")
 ADDRESSES = 20  # of a To or Cc line named: a list's 500 recipients would head every passage
 CHARSETS = {"gb2312": "gb18030", "gbk": "gb18030", "x-gbk": "gb18030", "cp936": "gb18030", "big5": "cp950",
             "iso-8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252", "ks_c_5601-1987": "cp949",
-            "unicode-1-1-utf-7": "utf-7"}  # us-ascii is not here: 8-bit text so labelled is read by its bytes (UTF-8…)
+            "unicode-1-1-utf-7": "utf-7"}  # not us-ascii: 8-bit text so labelled is read by its bytes (UTF-8…)
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")

@@ -149,8 +149,8 @@ def test_a_forwarded_attached_message_is_read_with_its_sender_and_the_html_messa
            b"Content-Type: text/plain\n\nThe dredging costs twelve million kroner.\n--outer--\n")
     text = parse_file("fwd.eml", raw).sections[0].text
     assert "Please check the quay figures below." in text, text
-    stub = (b"From: News <n@example.org>\nSubject: Tide tables\nMIME-Version: 1.0\nContent-Type: multipart/alternative; "
-            b"boundary=alt\n\n--alt\nContent-Type: text/plain\n\n \n--alt\nContent-Type: text/html\n\n"
+    stub = (b"From: News <n@example.org>\nSubject: Tide tables\nMIME-Version: 1.0\n"
+            b"Content-Type: multipart/alternative; boundary=alt\n\n--alt\nContent-Type: text/plain\n\n \n--alt\nContent-Type: text/html\n\n"
             b"<p>Spring tides peak on the 12th.</p>\n--alt--\n")  # an empty text/plain beside the real HTML
     assert parse_file("stub.eml", stub).sections[0].text.endswith("\n\nSpring tides peak on the 12th."), stub
     assert ("Attached message:\nFrom: Carla Moreau <carla@example.org>\nDate: Tuesday 5 March 2024 09:12\n"
@@ -161,7 +161,8 @@ def test_a_body_whose_declared_encoding_or_charset_lies_is_read_as_written():
     """Plain text declared base64 read as noise ('N\\x18�n�r…'); UTF-8 declared us-ascii read as Windows-1252
     ('GrÃ¼ÃŸe'); an ISO 8601 Date was shown as written, no date kept."""
     lies = (b"From: a@example.org\nSubject: Lies\nDate: 2024-03-05T09:12:00+01:00\nContent-Type: text/plain; "
-            b"charset=utf-8\nContent-Transfer-Encoding: base64\n\nThis body is plain text, not base64.\nAnd so is this.\n")
+            b"charset=utf-8\nContent-Transfer-Encoding: base64\n\n"
+            b"This body is plain text, not base64.\nAnd so is this.\n")
     doc = parse_file("a.eml", lies)
     assert doc.sections[0].text.endswith("\n\nThis body is plain text, not base64.\nAnd so is this."), doc.sections
     assert "Date: Tuesday 5 March 2024 09:12" in doc.sections[0].text and doc.meta["date"] == "2024-03-05"
