@@ -150,7 +150,8 @@ def test_a_forwarded_attached_message_is_read_with_its_sender_and_the_html_messa
     text = parse_file("fwd.eml", raw).sections[0].text
     assert "Please check the quay figures below." in text, text
     stub = (b"From: News <n@example.org>\nSubject: Tide tables\nMIME-Version: 1.0\n"
-            b"Content-Type: multipart/alternative; boundary=alt\n\n--alt\nContent-Type: text/plain\n\n \n--alt\nContent-Type: text/html\n\n"
+            b"Content-Type: multipart/alternative; boundary=alt\n\n--alt\nContent-Type: text/plain\n\n \n--alt\n"
+            b"Content-Type: text/html\n\n"
             b"<p>Spring tides peak on the 12th.</p>\n--alt--\n")  # an empty text/plain beside the real HTML
     assert parse_file("stub.eml", stub).sections[0].text.endswith("\n\nSpring tides peak on the 12th."), stub
     assert ("Attached message:\nFrom: Carla Moreau <carla@example.org>\nDate: Tuesday 5 March 2024 09:12\n"
