@@ -8,7 +8,8 @@ A small reader of our own, not docutils: docutils runs directives (``include`` a
 reads a page as a whole; this reads lines. What a reader does not see is left out: the adornment lines, comments
 (``..`` and the indented lines under it), targets (``.. _install:``), a directive's options (``:maxdepth: 2``);
 a directive's line shows its argument (``.. note::`` is 'Note:', ``.. function:: parse(path)`` is 'parse(path)',
-``.. code-block:: python`` nothing), its content kept. A role shows its text (``:ref:`the installation <install>```
+``.. code-block:: python`` nothing), its content kept and read as the page is (a ``.. note::`` or ``::``
+code inside a ``.. function::`` is one too). A role shows its text (``:ref:`the installation <install>```
 is 'the installation', ``:func:`os.path.join``` 'os.path.join'), a hyperlink its text, inline literals their code;
 code blocks (``::`` and ``.. code-block::``) are kept as written. ``:doc:`` roles, a ``toctree``'s entries and an
 ``include`` or ``literalinclude`` are links to the files they name (read from the file's folder, a leading ``/``
@@ -83,33 +84,34 @@ def _read(lines: list[str]) -> tuple[list[str], list, list[str], list[tuple[int,
     styles: list[tuple[str, bool]] = []
     links: list[str] = []
     blocks: list[tuple[int, int]] = []
-    block = None  # (indent of the line opening it, what its indented lines are: 'literal', 'unseen', 'toctree' …,
-    # the line opening it)
+    stack: list[tuple[int, str, int]] = []  # the blocks the line is in, innermost last: (indent of the line
+    # opening it, what its indented lines are: 'literal', 'unseen', 'toctree', 'content', the line opening it). A
+    # directive's content is read as the page is: a '.. note::' or '::' block in a '.. function::' opens its own
     options = False  # whether a directive's options may follow: right under its line, or under options
     index = 0
     while index < len(lines):
         line = lines[index]
-        if block is not None:
-            if line.strip() and _indent(line) <= block[0]:
-                _literal(block, index, lines, blocks)
-                block = None
-            else:
-                option = OPTION.match(line) if options else None
-                options = option is not None
-                if option:  # a directive's option: its caption shown, the rest not
-                    shown[index] = option.group(1) or "" if line.strip().startswith(":caption:") else ""
-                elif block[1] == "literal":
+        while stack and line.strip() and _indent(line) <= stack[-1][0]:
+            _literal(stack.pop(), index, lines, blocks)
+        if stack:
+            block = stack[-1]
+            option = OPTION.match(line) if options else None
+            options = option is not None
+            if option:  # a directive's option: its caption shown, the rest not
+                shown[index] = option.group(1) or "" if line.strip().startswith(":caption:") else ""
+                index += 1
+                continue
+            if block[1] != "content":
+                if block[1] == "literal":
                     shown[index] = line
                 elif block[1] == "toctree" and line.strip():
                     entry = line.strip()
                     labelled = LABELLED.match(entry)
                     links.append(labelled.group(2) if labelled else entry)
                     shown[index] = labelled.group(1) if labelled else ""
-                elif block[1] == "content":
-                    shown[index] = _inline(line, links).rstrip()
                 index += 1
                 continue
-        title = _title(lines, index)
+        title = _title(lines, index) if not stack else None
         if title is not None:
             name, style, used = title
             if style not in styles:
@@ -118,21 +120,21 @@ def _read(lines: list[str]) -> tuple[list[str], list, list[str], list[tuple[int,
             shown[index + (1 if style[1] else 0)] = headings[-1][2]
             index += used
             continue
-        if EXPLICIT.match(line):
-            block = (*_explicit(line, index, shown, links), index)
+        if EXPLICIT.match(line.lstrip(" \t")):
+            stack.append((*_explicit(line, index, shown, links), index))
             options = True
         elif line.rstrip().endswith("::"):  # '::' ends a paragraph ('Run this::' shows 'Run this:'): code follows
             options = False
             shown[index] = _inline(line.rstrip()[:-1].rstrip(" :") + (":" if line.rstrip()[:-2].strip() else ""),
                                    links)
-            block = (_indent(line), "literal", index)
-        elif ADORNMENT.match(line) or (line.strip() and set(line.strip()) <= set("=-+ ")):
+            stack.append((_indent(line), "literal", index))
+        elif ADORNMENT.match(line.strip()) or (line.strip() and set(line.strip()) <= set("=-+ ")):
             pass  # a transition, a table's border: no text
         else:
             shown[index] = _inline(line, links).rstrip()
         index += 1
-    if block is not None:
-        _literal(block, len(lines), lines, blocks)
+    while stack:
+        _literal(stack.pop(), len(lines), lines, blocks)
     return shown, headings, links, blocks
 
 

@@ -306,3 +306,47 @@ def test_a_code_block_is_kept_whole_where_it_fits():
     adoc = parse_file("book/index.adoc", BOOK.encode())
     started = next(s for s in adoc.sections if s.heading_path[-1] == "Getting started")
     assert [started.text[a:b] for a, b in started.atomic] == ["== not a heading in a listing\nimport foo"]
+
+
+FUNCTION_PAGE = """Files
+=====
+
+.. function:: open(file, mode='r')
+
+   Open *file* and return a file object.
+
+   .. versionchanged:: 3.3
+      The ``'x'`` mode was added.
+
+   .. note::
+
+      Text mode decodes with the locale's encoding::
+
+         with open("a.txt") as f:
+             f.read()
+
+   .. index:: single: buffering
+
+   .. a comment in the function's text
+
+   +--------+---------+
+   | mode   | meaning |
+   +========+=========+
+
+After the function.
+"""
+
+
+def test_an_rst_directive_inside_a_directive_is_read_as_one_at_the_top():
+    # Python's docs: a '.. function::' holds '.. versionchanged::', '.. note::', '::' code, index entries, comments,
+    # grid tables. They were shown as written ('.. note::', '.. index:: single: buffering', '+====+'), and its code
+    # was no block
+    doc = parse_file("library/functions.rst", FUNCTION_PAGE.encode())
+    whole = "\n".join(s.text for s in doc.sections)
+    for unseen in (".. ", "::", "buffering", "a comment", "+---", "+==="):
+        assert unseen not in whole, (unseen, whole)
+    assert "Versionchanged: 3.3" in whole and "Note:" in whole and "| mode   | meaning |" in whole, whole
+    assert "locale's encoding:\n" in whole and "After the function." in whole, whole
+    (section,) = doc.sections
+    code = [section.text[start:end] for start, end in section.atomic]
+    assert code == ['         with open("a.txt") as f:\n             f.read()'], code
