@@ -1,7 +1,8 @@
 """Emacs org-mode files (.org) read as notes, by their headlines: ``*``, ``**`` … make the heading path, as a
 Markdown note's ``#`` lines do. Read as plain text before, an agenda file was one run of lines with no headings.
 
-A headline's TODO keyword (``TODO``, ``DONE`` and those a ``#+TODO:`` line names), its priority (``[#A]``), its
+An inline task (15 stars or more, org-inlinetask's) is no headline: its line is one of the text it sits in, its
+``END`` line left out. A headline's TODO keyword (``TODO``, ``DONE`` and those a ``#+TODO:`` line names), its priority (``[#A]``), its
 statistics cookie (``[2/5]``) and its tags (``:work:urgent:``) are no part of its name in the heading path
 (``Projects > Ship the release``), but stay on its line, so that a search for ``TODO`` or ``urgent`` finds it.
 ``#+FILETAGS:`` are the note's tags (its title column, and a query's ``#work``); a headline's tags are not: Sift's
@@ -29,6 +30,7 @@ from ingest.markdown import META_ITEMS
 # a headline: stars from the line's start, then a space; its tags at its end. No pattern here runs over a run of
 # spaces from each of its characters: a 1 MB line stays linear
 HEADLINE = re.compile(r"(\*+)[ \t]")
+INLINE_TASK = 15  # stars of an inline task (org-inlinetask-min-level): a task inside its headline's text, no headline
 TAGS = re.compile(r"(?:^|[ \t])(:(?:[\w@#%]+:)+)$")
 PRIORITY = re.compile(r"\[#[A-Za-z0-9]\]")
 COOKIE = re.compile(r"\[\d*(?:%|/\d*)\]")
@@ -112,7 +114,10 @@ def _read(text: str) -> _Reading:
                     shown = found.group(1) + ": " + _inline(TIMESTAMP.sub(r"\1", found.group(2)), reading)
             elif drawer not in UNSEEN_DRAWERS:
                 shown = _inline(line, reading).strip()
-        elif (headline := HEADLINE.match(line)):
+        elif (headline := HEADLINE.match(line)) and len(headline.group(1)) >= INLINE_TASK:
+            rest = line[headline.end():].strip()  # an inline task: a line of its part, its closing 'END' none
+            shown = "" if rest == "END" else _inline(rest, reading)
+        elif headline:
             rest = line[headline.end():].strip()
             reading.headings.append((index, len(headline.group(1)), _headline(rest, keywords, reading)))
             shown = _inline(rest, reading)

@@ -350,3 +350,14 @@ def test_an_rst_directive_inside_a_directive_is_read_as_one_at_the_top():
     (section,) = doc.sections
     code = [section.text[start:end] for start, end in section.atomic]
     assert code == ['         with open("a.txt") as f:\n             f.read()'], code
+
+
+def test_an_org_inline_task_is_a_line_of_its_headlines_text_not_a_headline():
+    # org-inlinetask: 15 stars or more. Read as a headline, 'Text after' sat under a heading named 'END'
+    note = ("* Calls\nText before.\n*************** TODO Call Bob about the parcel :phone:\n"
+            "*************** END\nText after the inline task.\n")
+    doc = parse_file("inbox.org", note.encode())
+    assert [s.heading_path for s in doc.sections] == [["Calls"]], [s.heading_path for s in doc.sections]
+    text = doc.sections[0].text
+    assert "TODO Call Bob about the parcel :phone:" in text and "Text after the inline task." in text, text
+    assert "END" not in text, text
