@@ -11,7 +11,8 @@ tags are a file's, and an agenda tagged with every tag its headlines carry put a
 lines, the words find the headlines). ``#+TITLE:`` titles the file
 (else its name does). A ``:PROPERTIES:`` drawer's ``ID`` and ``CUSTOM_ID`` are taken out of the text (an id is
 kept in ``meta["ids"]``: an ``[[id:…]]`` link to it is a backlink), its other properties shown as ``KEY: value``;
-a ``:LOGBOOK:`` drawer (clock lines) is left out, as are comments (``# …``, ``#+BEGIN_COMMENT``) and the other
+a ``:LOGBOOK:`` drawer (clock lines) is left out (a drawer is one only
+where its ``:END:`` comes before the next headline: a ``:work:`` line alone is text), as are comments (``# …``, ``#+BEGIN_COMMENT``) and the other
 ``#+KEY:`` lines. ``SCHEDULED:``, ``DEADLINE:`` and ``CLOSED:`` lines stay as text, their dates without the
 brackets (``DEADLINE: 2024-03-14 Thu``), as is any timestamp in the text (``<2024-03-20 Wed 10:00>``): a search
 for the date finds them. A link shows its description, else its target; ``[[file:notes.org::*Heading]]``,
@@ -22,6 +23,7 @@ Each line of the text stays the line of the file it came from, so a hit's lines 
 """
 from __future__ import annotations
 
+import bisect
 import re
 
 from ingest.document import Document, sections_at_headings, title_from_name
@@ -93,6 +95,9 @@ def _read(text: str) -> _Reading:
             keywords += [word for word in found.group(1).split() if word != "|"]
     keywords = [re.sub(r"\(.*\)$", "", word) for word in keywords]  # 'WAIT(w@/!)': its key and logging
     block, drawer, opened_at = None, None, 0
+    # a drawer is one only when its ':END:' comes before the next headline: a ':work:' line alone is text
+    ends = [index for index, line in enumerate(lines) if DRAWER_END.match(line)]
+    headlines = [index for index, line in enumerate(lines) if HEADLINE.match(line)]
     for index, line in enumerate(lines):
         shown = ""
         if block is not None:
@@ -133,7 +138,8 @@ def _read(text: str) -> _Reading:
                 name = value[1:].partition('"')[0] if value.startswith('"') else value.split()[0]
                 if name and not re.match(r"\w+:", name) and not name.startswith("~"):
                     reading.links.add(name.split("::", 1)[0])
-        elif (opened := DRAWER.match(line)) and opened.group(1).upper() != "END":
+        elif (opened := DRAWER.match(line)) and opened.group(1).upper() != "END" \
+                and _closed(index, ends, headlines):
             drawer = opened.group(1).upper()
         elif PLANNING.match(line):
             shown = TIMESTAMP.sub(r"\1", line).strip()
@@ -143,6 +149,12 @@ def _read(text: str) -> _Reading:
     if block is not None and block.upper() != "COMMENT":  # never closed: to the file's end
         reading.blocks.append((opened_at + 1, len(lines)))
     return reading
+
+
+def _closed(index: int, ends: list[int], headlines: list[int]) -> bool:
+    """Whether a drawer opened at line ``index`` has its ':END:' before the next headline (or the file's end)."""
+    end, headline = bisect.bisect(ends, index), bisect.bisect(headlines, index)
+    return end < len(ends) and (headline == len(headlines) or ends[end] < headlines[headline])
 
 
 def _headline(rest: str, keywords: list[str], reading: _Reading) -> str:

@@ -361,3 +361,10 @@ def test_an_org_inline_task_is_a_line_of_its_headlines_text_not_a_headline():
     text = doc.sections[0].text
     assert "TODO Call Bob about the parcel :phone:" in text and "Text after the inline task." in text, text
     assert "END" not in text, text
+
+
+def test_an_org_drawer_never_closed_before_the_next_headline_is_text():
+    # a ':work:' line alone opened a drawer to the file's end: every headline after it was lost (one passage)
+    doc = parse_file("plan.org", b"* A\nSee the tag\n:work:\nbelow.\n* B\nText of B.\n** C\nText of C.\n")
+    parts = {" > ".join(s.heading_path): s.text for s in doc.sections}
+    assert parts == {"A": "A\nSee the tag\n:work:\nbelow.", "B": "B\nText of B.", "B > C": "C\nText of C."}, parts
