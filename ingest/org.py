@@ -1,19 +1,19 @@
 """Emacs org-mode files (.org) read as notes, by their headlines: ``*``, ``**`` … make the heading path, as a
 Markdown note's ``#`` lines do. Read as plain text before, an agenda file was one run of lines with no headings.
 
-An inline task (15 stars or more, org-inlinetask's) is no headline: its line is one of the text it sits in, its
-``END`` line left out. A headline's TODO keyword (``TODO``, ``DONE`` and those a ``#+TODO:`` line names), its priority (``[#A]``), its
-statistics cookie (``[2/5]``) and its tags (``:work:urgent:``) are no part of its name in the heading path
-(``Projects > Ship the release``), but stay on its line, so that a search for ``TODO`` or ``urgent`` finds it.
-``#+FILETAGS:`` are the note's tags (its title column, and a query's ``#work``); a headline's tags are not: Sift's
-tags are a file's, and an agenda tagged with every tag its headlines carry put all its passages first for
+An inline task (15 stars or more, org-inlinetask's) is no headline: its line is one of the text it sits in,
+its ``END`` line left out. A headline's TODO keyword (``TODO``, ``DONE`` and those a ``#+TODO:`` line names), its
+priority (``[#A]``), its statistics cookie (``[2/5]``) and its tags (``:work:urgent:``) are no part of its name in
+the heading path (``Projects > Ship the release``), but stay on its line, so that a search for ``TODO`` or ``urgent``
+finds it. ``#+FILETAGS:`` are the note's tags (its title column, and a query's ``#work``); a headline's tags are
+not: Sift's tags are a file's, and an agenda tagged with every tag its headlines carry put all its passages first for
 ``#urgent``, the urgent ones among them ranked as any other (``bench/org_rst.py``, hybrid: 1 → 99; on their
 lines, the words find the headlines). ``#+TITLE:`` titles the file
 (else its name does). A ``:PROPERTIES:`` drawer's ``ID`` and ``CUSTOM_ID`` are taken out of the text (an id is
 kept in ``meta["ids"]``: an ``[[id:…]]`` link to it is a backlink), its other properties shown as ``KEY: value``;
-a ``:LOGBOOK:`` drawer (clock lines) is left out (a drawer is one only
-where its ``:END:`` comes before the next headline: a ``:work:`` line alone is text), as are comments (``# …``, ``#+BEGIN_COMMENT``) and the other
-``#+KEY:`` lines. ``SCHEDULED:``, ``DEADLINE:`` and ``CLOSED:`` lines stay as text, their dates without the
+a ``:LOGBOOK:`` drawer (clock lines) is left out (a drawer is one only where its ``:END:`` comes before the next
+headline: a ``:work:`` line alone is text), as are comments (``# …``, ``#+BEGIN_COMMENT``) and the other ``#+KEY:``
+lines. ``SCHEDULED:``, ``DEADLINE:`` and ``CLOSED:`` lines stay as text, their dates without the
 brackets (``DEADLINE: 2024-03-14 Thu``), as is any timestamp in the text (``<2024-03-20 Wed 10:00>``): a search
 for the date finds them. A link shows its description, else its target; ``[[file:notes.org::*Heading]]``,
 ``[[./notes.org]]`` and ``#+INCLUDE: "notes.org"`` are links to that file, ``[[id:…]]`` one to the note holding
