@@ -3,7 +3,9 @@
 sections. Read as plain text before, a book had no headings.
 
 What a reader does not see is left out: the header's attribute entries (``:toc: left``; ``:keywords:`` are the
-note's tags), block attribute lines (``[source,python]``, ``[[anchor]]``, ``[#id]``), comments (``//`` and
+note's tags), block attribute lines (``[source,python]``, ``[[anchor]]``, ``[#id]``; an admonition's ``[NOTE]``
+shows 'Note:', as a one-line ``NOTE: …`` and reStructuredText's ``.. note::`` do), preprocessor lines
+(``ifdef::env-github[]``, ``endif::[]``; a one-line ``ifdef::x[text]`` shows its text), comments (``//`` and
 ``////`` blocks) and the delimiter lines of blocks. What a listing, literal or passthrough block holds
 (``----``, ``....``, ``++++``, a ```````` fence) is kept as written, and no ``==`` line there is a title. A block's
 title (``.Example``) shows without its dot. A cross reference shows its text (``xref:install.adoc#linux[Linux]``
@@ -25,6 +27,10 @@ BLOCK_ATTRIBUTES = re.compile(r"\[[^\]\n]*\][ \t]*$")
 VERBATIM = re.compile(r"(-{4,}|\.{4,}|\+{4,}|/{4,}|`{3}\w*)[ \t]*$")
 DELIMITER = re.compile(r"(={4,}|\*{4,}|_{4,}|--|\|===|!===)[ \t]*$")
 BLOCK_MACRO = re.compile(r"(include|image|video|audio|toc)::([^\[\n]*)\[[^\n]*\][ \t]*$")
+# a preprocessor line: its condition no text ('ifdef::env-github[]', 'endif::[]'); a one-line 'ifdef::x[text]' shows
+# its text
+PREPROCESSOR = re.compile(r"(ifn?def|ifeval|endif)::[^\[\n]*\[([^\n]*)\][ \t]*$")
+ADMONITIONS = ("NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION")
 BLOCK_TITLE = re.compile(r"\.([^.\s].*)$")
 COMMENT = re.compile(r"//(?!/)")
 # a target never runs over the next 'xref:' (or 'link:', URL): 'xref:xref:xref:…' was read from each, 24 s for 1 MB
@@ -94,6 +100,11 @@ def _read(lines: list[str]) -> tuple[list[str], list, list[str], list[str], list
         elif macro:
             if macro.group(1) == "include" and macro.group(2):
                 links.append(macro.group(2))
+        elif (condition := PREPROCESSOR.match(line)):
+            if condition.group(1) in ("ifdef", "ifndef") and condition.group(2).strip():
+                shown[index] = _inline(condition.group(2), links).strip()
+        elif BLOCK_ATTRIBUTES.match(line) and line[1:].split(",")[0].split("]")[0].strip() in ADMONITIONS:
+            shown[index] = line[1:].split(",")[0].split("]")[0].strip().capitalize() + ":"  # '[NOTE]': 'Note:'
         elif BLOCK_ATTRIBUTES.match(line) or DELIMITER.match(line) or COMMENT.match(line):
             continue
         elif (title := BLOCK_TITLE.match(line)) and not line.startswith(".."):

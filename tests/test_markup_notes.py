@@ -368,3 +368,16 @@ def test_an_org_drawer_never_closed_before_the_next_headline_is_text():
     doc = parse_file("plan.org", b"* A\nSee the tag\n:work:\nbelow.\n* B\nText of B.\n** C\nText of C.\n")
     parts = {" > ".join(s.heading_path): s.text for s in doc.sections}
     assert parts == {"A": "A\nSee the tag\n:work:\nbelow.", "B": "B\nText of B.", "B > C": "C\nText of C."}, parts
+
+
+def test_asciidoc_preprocessor_lines_out_and_an_admonition_block_named():
+    # 'ifdef::env-github[]' and 'endif::[]' were shown as text; '[NOTE]' over '====' lost the word 'Note'
+    book = ("= Book\n:toc: left\nifdef::env-github[]\n:tip-caption: :bulb:\nendif::[]\n\nIntro.\n\n"
+            "ifeval::[{sectnumlevels} == 3]\nThree levels.\nendif::[]\nifdef::backend-pdf[Printed only.]\n\n"
+            "[NOTE]\n====\nBack up first.\n====\n\n[WARNING,caption=Careful]\nDo not unplug it.\n")
+    doc = parse_file("guide/book.adoc", book.encode())
+    whole = "\n".join(s.text for s in doc.sections)
+    for unseen in ("ifdef", "endif", "ifeval", "sectnumlevels", "[NOTE]", "===="):
+        assert unseen not in whole, (unseen, whole)
+    assert "Three levels." in whole and "Printed only." in whole, whole
+    assert "Note:\n\nBack up first." in whole and "Warning:\nDo not unplug it." in whole, whole
