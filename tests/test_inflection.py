@@ -260,3 +260,40 @@ def test_a_title_holding_the_query_words_in_other_forms_comes_first(immediate, t
     engine.warm()
     answer = engine.search("поиска документов", mode="keyword")
     assert list(dict.fromkeys(hit.path for hit in answer.hits)) == ["поиск.md", "журнал.md"], [(h.path, h.score) for h in answer.hits]
+
+
+def test_an_english_typo_is_no_other_languages_form_of_a_held_word():
+    """A word no passage holds, one edit from the word the most passages hold, is a typo of it, not another
+    language's form: 'reprot' was looked up as 'repro' (Spanish/Italian/German cuts), 'unisntall' as 'unis' + 'tall'
+    (a German compound's parts), 'commist' as 'commit' and no longer named by the spelling note (a typo is its: 'did
+    you mean commit'); a word held nowhere one edit away ('ricerche') keeps its forms."""
+    held = {"report": 40, "repro": 1, "reproe": 1, "uninstall": 9, "unis": 1, "tall": 2, "commit": 30,
+            "ricerca": 3, "clienti": 2}
+    tokens = lambda words: [(w,) for w in words]  # noqa: E731
+    documents = lambda t: held.get(t, 0)  # noqa: E731
+    assert held_forms("reprot generation", tokens, documents) == {}
+    assert held_forms("unisntall homebrew", tokens, documents) == {}
+    assert held_forms("commist history", tokens, documents) == {}
+    assert held_forms("ricerche clienti", tokens, documents) == {"ricerche": ["ricerca"]}
+
+
+TYPOS = {
+    "report.md": "# Weekly report\n\nThe report generation job runs on Monday.",
+    "repro.md": "# Bug\n\nA minimal repro of the crash.",
+    "quotes.md": "# Strings\n\nHe is six feet tall, she said.",
+    "brew.md": "# Homebrew\n\nTo uninstall a formula, run brew uninstall.",
+}
+
+
+def test_an_english_typo_gets_the_spelling_note_not_another_words_hits(immediate, tmp_path, embedder):
+    """'reprot' found the note on a 'repro', and 'unisntall' the note on 'tall' (a
+    compound split 'unis' + 'tall'), and the spelling note, taking the typo as found, offered no correction."""
+    ingest(write_tree(tmp_path / "notes", TYPOS))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    engine.warm()
+    answer = engine.search("reprot", mode="keyword")
+    assert "repro.md" not in [hit.path for hit in answer.hits], answer.hits
+    assert [(w["word"], w["suggestion"]) for w in answer.unmatched] == [("reprot", "report")], answer.unmatched
+    answer = engine.search("unisntall", mode="keyword")
+    assert "quotes.md" not in [hit.path for hit in answer.hits], answer.hits
+    assert [(w["word"], w["suggestion"]) for w in answer.unmatched] == [("unisntall", "uninstall")], answer.unmatched

@@ -72,12 +72,46 @@ def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
     split = {word: compound_parts(word, joined="de" in languages) for word in absent}
     forms = list(dict.fromkeys([form for its in guessed.values() for form in its]
                                + [part for pairs in split.values() for pair in pairs for part in pair]))
-    held = {form for form, t in zip(forms, tokens(forms) if forms else []) if len(t) == 1 and documents(t[0])}
+    held = {form: t[0] for form, t in zip(forms, tokens(forms) if forms else []) if len(t) == 1 and documents(t[0])}
     found = {word: [form for form in dict.fromkeys(its) if form in held] for word, its in guessed.items()}
     for word, pairs in split.items():  # the first split whose two parts are both held
-        both = next((list(pair) for pair in pairs if set(pair) <= held), [])
+        both = next((list(pair) for pair in pairs if set(pair) <= set(held)), [])
         found[word] = list(dict.fromkeys(found.get(word, []) + both))
-    return {word: its for word, its in found.items() if its}
+    if languages:
+        return {word: its for word, its in found.items() if its}
+    return {word: its for word, its in found.items()
+            if its and not _typo(word, {form: held[form] for form in its}, tokens, documents)}
+
+
+def _typo(word: str, forms: dict[str, str], tokens: Callable[[list[str]], list[tuple[str, ...]]],
+          documents: Callable[[str], int]) -> bool:
+    """Whether ``word`` of a query that shows no language is likelier a typo than another language's form (its held
+    ``forms``: {form: its token}): one of them is one edit from it ('Kubernetse', 'Kubernetes'), or the word one
+    edit from it (``edits``, as stemmed) that the most passages hold is none of them. 'reprot' was looked up as
+    'repro', 'unisntall' as 'unis' and 'tall', 'Kubernetse' as 'kubernetes', and the spelling note, taking the word
+    as found, no longer said 'did you mean report', 'uninstall', 'Kubernetes'. 'ricerche' keeps 'ricerca' (two
+    edits: its stem is one edit's, 'ricercae'). Asked only of a word some of whose forms are held."""
+    variants = edits(word)
+    if set(forms) & set(variants):
+        return True
+    near = {t[0]: 0 for t in tokens(variants) if len(t) == 1}
+    near = {stem: documents(stem) for stem in near}
+    best = max(sorted(near), key=near.get, default="")
+    return bool(best) and near[best] > 0 and best not in forms.values()
+
+
+ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+
+
+def edits(word: str) -> list[str]:
+    """Every word one edit from ``word``: a letter dropped, two swapped, one changed or one added."""
+    letters = sorted(set(ALPHABET) | set(word))
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    found = [a + b[1:] for a, b in splits if b]
+    found += [a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1]
+    found += [a + c + b[1:] for a, b in splits if b for c in letters]
+    found += [a + c + b for a, b in splits for c in letters]
+    return [e for e in dict.fromkeys(found) if e and e != word]
 
 
 def fts5_held_forms(conn: sqlite3.Connection, query: str) -> dict[str, list[str]]:

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from search.index import queries
 from search.index.status import count
 from search.query.dates import date_forms
-from search.query.keyword import BY_MEANING, MAX_TERMS, WEIGHTS, held_forms
+from search.query.keyword import ALPHABET, BY_MEANING, MAX_TERMS, WEIGHTS, held_forms
+from search.query.keyword import edits as _edits
 from search.query.postings import COLUMNS, Postings, tokenize
 from search.query.text import (CJK_RANGES, CJK_RUN, KATAKANA_WORD, WORD, normalise, other_scripts, query_pieces,
                                simplified, split_scripts)
@@ -51,7 +52,6 @@ RUN_PASSAGES = 20  # passages read to find what a Chinese run's missing stretch 
 # Particles a Chinese suggestion does not put in a typed character's place: '治胃病良药' was offered 的药 for 良药
 # (passages say 治胃病的药), a word read as two words and a particle, not a slip of the input method.
 PARTICLES = frozenset("的了是在和与及或之")
-ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
 
 @dataclass
@@ -80,7 +80,7 @@ def note(conn, query: str, postings: Postings | None, mode: str, collection: str
     tokens = vocabulary.tokens([t for w in words for t in w.terms])
     absent = [w for w in words if _absent(w, tokens, vocabulary)]
     if absent:  # 'ricerche' of a note saying 'ricerca', found by that form (``held_forms``)
-        found = held_forms(query, lambda ws: [vocabulary.tokens(ws)[w] for w in ws], vocabulary.documents)
+        found = held_forms(query, vocabulary.tokens_of, vocabulary.documents)
         absent = [w for w in absent if w.shown not in found]
     missing = [part for w in words for part in ([w] if w in absent else _missing_parts(w, tokens, vocabulary))]
     if not missing:
@@ -110,6 +110,12 @@ class _Vocabulary:
         words = list(dict.fromkeys(words))
         found = self.postings.tokens(self.conn, words) if self.postings is not None else tokenize(self.conn, words)
         return dict(zip(words, found))
+
+    def tokens_of(self, words: list[str]) -> list[tuple[str, ...]]:
+        """``tokens`` as a list, each word's in its place (``keyword.held_forms`` asks so): asked once, not once a
+        word (tokenizing all the words again for each)."""
+        found = self.tokens(words)
+        return [found[word] for word in words]
 
     def holds(self, term: str) -> bool:
         """Whether a published passage holds ``term``."""
@@ -296,17 +302,6 @@ def _unaccented(word: str) -> str:
     if word.isascii():
         return word
     return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
-
-
-def _edits(word: str) -> list[str]:
-    """Every word one edit from ``word``: a letter dropped, two swapped, one changed or one added."""
-    letters = sorted(set(ALPHABET) | set(word))
-    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
-    edits = [a + b[1:] for a, b in splits if b]
-    edits += [a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1]
-    edits += [a + c + b[1:] for a, b in splits if b for c in letters]
-    edits += [a + c + b for a, b in splits for c in letters]
-    return [e for e in dict.fromkeys(edits) if e and e != word]
 
 
 def _distance(a: str, b: str) -> int:
