@@ -265,15 +265,17 @@ def test_a_title_holding_the_query_words_in_other_forms_comes_first(immediate, t
 def test_an_english_typo_is_no_other_languages_form_of_a_held_word():
     """A word no passage holds, one edit from the word the most passages hold, is a typo of it, not another
     language's form: 'reprot' was looked up as 'repro' (Spanish/Italian/German cuts), 'unisntall' as 'unis' + 'tall'
-    (a German compound's parts), 'commist' as 'commit' and no longer named by the spelling note (a typo is its: 'did
-    you mean commit'); a word held nowhere one edit away ('ricerche') keeps its forms."""
+    (a German compound's parts), 'kubernetse' as 'kubernetes' (swapped letters: no language's ending), none of them
+    named by the spelling note; 'commist' keeps 'commit' (the near word most held is that form), 'fatture' keeps
+    'fattura', and a word held nowhere one edit away ('ricerche') keeps its forms."""
     held = {"report": 40, "repro": 1, "reproe": 1, "uninstall": 9, "unis": 1, "tall": 2, "commit": 30,
-            "ricerca": 3, "clienti": 2}
+            "ricerca": 3, "clienti": 2, "fattura": 4, "kubernetes": 5}
     tokens = lambda words: [(w,) for w in words]  # noqa: E731
     documents = lambda t: held.get(t, 0)  # noqa: E731
     assert held_forms("reprot generation", tokens, documents) == {}
     assert held_forms("unisntall homebrew", tokens, documents) == {}
-    assert held_forms("commist history", tokens, documents) == {}
+    assert held_forms("commist history", tokens, documents) == {"commist": ["commit"]}
+    assert held_forms("kubernetse fatture", tokens, documents) == {"fatture": ["fattura"]}
     assert held_forms("ricerche clienti", tokens, documents) == {"ricerche": ["ricerca"]}
 
 

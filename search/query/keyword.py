@@ -86,14 +86,16 @@ def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
 def _typo(word: str, forms: dict[str, str], tokens: Callable[[list[str]], list[tuple[str, ...]]],
           documents: Callable[[str], int]) -> bool:
     """Whether ``word`` of a query that shows no language is likelier a typo than another language's form (its held
-    ``forms``: {form: its token}): one of them is one edit from it ('Kubernetse', 'Kubernetes'), or the word one
-    edit from it (``edits``, as stemmed) that the most passages hold is none of them. 'reprot' was looked up as
-    'repro', 'unisntall' as 'unis' and 'tall', 'Kubernetse' as 'kubernetes', and the spelling note, taking the word
-    as found, no longer said 'did you mean report', 'uninstall', 'Kubernetes'. 'ricerche' keeps 'ricerca' (two
-    edits: its stem is one edit's, 'ricercae'). Asked only of a word some of whose forms are held."""
+    ``forms``: {form: its token}): one of them is it with two letters swapped ('Kubernetse', 'Kubernetes'), or the
+    word one edit from it (``edits``, as stemmed) that the most passages hold is none of them. 'reprot' was looked
+    up as 'repro', 'unisntall' as 'unis' and 'tall', 'Kubernetse' as 'kubernetes', and the spelling note, taking
+    the word as found, no longer said 'did you mean report', 'uninstall', 'Kubernetes'. 'ricerche' keeps 'ricerca'
+    (its stem is one edit's, 'ricercae'), 'clienti' 'cliente', 'commist' 'commit'. Asked only of a word some of
+    whose forms are held."""
+    swapped = list({word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)} - {word})
+    if {t[0] for t in tokens(swapped) if len(t) == 1} & set(forms.values()):  # no language's ending swaps letters
+        return True  # 'kubernetse': 'kubernets', stemmed as 'kubernetes'; 'clienti' keeps 'cliente'
     variants = edits(word)
-    if set(forms) & set(variants):
-        return True
     near = {t[0]: 0 for t in tokens(variants) if len(t) == 1}
     near = {stem: documents(stem) for stem in near}
     best = max(sorted(near), key=near.get, default="")
