@@ -166,18 +166,7 @@ class _Reader:
                 rows.append(cells)
         if not rows:
             return
-        from ingest.word import _row
-        width = max(len(row) for row in rows)
-        if len(rows) == 1 or width == 1:
-            for row in rows:
-                self.out.lines.extend(cell for cell in row if cell)
-            return
-        first = len(self.out.lines)
-        header, *body = [row + [""] * (width - len(row)) for row in rows]
-        self.out.lines.append(_row(header))
-        self.out.lines.append("| " + " | ".join("---" for _ in header) + " |")
-        self.out.lines.extend(_row(row) for row in body)
-        self.out.tables.append((first, len(self.out.lines) - 1))
+        self.out.add_table(rows)
 
 
 def _rows(table):

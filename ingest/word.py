@@ -71,6 +71,21 @@ class WordText:
     notes: dict[str, str] = field(default_factory=dict)
     title: str = ""
 
+    def add_table(self, rows: list[list[str]]) -> None:
+        """A table's rows of cells (a .docx's or an .odt's) as a Markdown table, a row a line; a table of one row or
+        one column (a layout box) as its cells' text, paragraphs."""
+        width = max(len(row) for row in rows)
+        if len(rows) == 1 or width == 1:
+            for row in rows:
+                self.lines.extend(cell for cell in row if cell)
+            return
+        first = len(self.lines)
+        header, *body = [row + [""] * (width - len(row)) for row in rows]
+        self.lines.append(_row(header))
+        self.lines.append("| " + " | ".join("---" for _ in header) + " |")
+        self.lines.extend(_row(row) for row in body)
+        self.tables.append((first, len(self.lines) - 1))
+
 
 def parse_word(path: str, data: bytes) -> Document:
     read = word_text(data, path)
@@ -232,17 +247,7 @@ class _Reader:
                 rows.append(cells)
         if not rows:
             return
-        width = max(len(row) for row in rows)
-        if len(rows) == 1 or width == 1:  # a layout box: its cells' text as paragraphs
-            for row in rows:
-                self.out.lines.extend(cell for cell in row if cell)
-            return
-        first = len(self.out.lines)
-        header, *body = [row + [""] * (width - len(row)) for row in rows]
-        self.out.lines.append(_row(header))
-        self.out.lines.append("| " + " | ".join("---" for _ in header) + " |")
-        self.out.lines.extend(_row(row) for row in body)
-        self.out.tables.append((first, len(self.out.lines) - 1))
+        self.out.add_table(rows)
 
     def _cell(self, tc) -> str:
         boxes: list = []  # their paragraphs are among the cell's own (tc.iter): all but Word's VML copies
