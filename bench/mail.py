@@ -21,6 +21,7 @@ HERE = Path(__file__).resolve().parent
 # this folder holds bench/ingest.py: the repository first (after PYTHONPATH), then this folder
 sys.path = [p for p in sys.path if Path(p or ".").resolve() != HERE] + [str(HERE.parent), str(HERE)]
 from mail_corpus import IN_MBOX, MESSAGES, QUESTIONS, write  # noqa: E402
+from in_process import index_in_process, ranks_line  # noqa: E402
 
 
 def answers(hit, wanted: list[str]) -> bool:
@@ -41,20 +42,8 @@ def main() -> int:
     os.environ.setdefault("SIFT_MODEL", "minilm")
     root = scratch / "mail"
     print(f"{write(root)} messages written to {root}", flush=True)
-    from search.index import status, store
-    from search.model.embedding import Embedder, resolve
-    from search.query.engine import Engine
-    from search.settings import load
-    from workers import runtime, tasks
-    from workers.app import huey
-    huey.immediate = True
-    conn = runtime.index()
-    collection = store.ensure_collection(conn, "mail", str(root))
-    tasks.discover(collection["id"])
-    report = next(c for c in status.collect(conn)["collections"] if c["name"] == "mail")
+    report, engine = index_in_process(root, "mail")
     print({k: report.get(k) for k in ("files", "chunks", "not_read", "failed") if k in report}, flush=True)
-    embedder = Embedder(resolve(load()))
-    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
     for mode in ("keyword", "hybrid"):
         ranks = []
         print(f"-- {mode}")
@@ -64,8 +53,7 @@ def main() -> int:
             ranks.append(rank)
             top = f"{hits[0].path} {hits[0].heading_path or ''}".strip() if hits else "-"
             print(f"{rank:>3}  {question}  [{top}]", flush=True)
-        print(f"{mode}: first {sum(r == 1 for r in ranks)}/{len(ranks)}, top five {sum(r <= 5 for r in ranks)}/"
-              f"{len(ranks)}, MRR {sum(1 / r for r in ranks) / len(ranks):.3f}", flush=True)
+        print(ranks_line(mode, ranks), flush=True)
     return 0
 
 

@@ -18,7 +18,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 # the repository measured: PYTHONPATH's (an older checkout given there), then this one
-sys.path = [p for p in sys.path if Path(p or ".").resolve() != HERE] + [str(HERE.parent)]
+sys.path = [p for p in sys.path if Path(p or ".").resolve() != HERE] + [str(HERE.parent), str(HERE)]
+from in_process import index_in_process, ranks_line  # noqa: E402
 
 # (heading, keyword, priority, tags, planning, body)
 TASKS = {
@@ -299,22 +300,8 @@ def main() -> int:
     os.environ.setdefault("SIFT_MODEL", "minilm")
     root = scratch / "docs"
     print(f"{write(root)} files written to {root}", flush=True)
-    from search.index import status, store
-    from search.model.embedding import Embedder, resolve
-    from search.query.engine import Engine
-    from search.settings import load
-    from workers import runtime, tasks
-    from workers.app import huey
-    import search
-    print(f"code: {Path(search.__file__).parent.parent}", flush=True)
-    huey.immediate = True
-    conn = runtime.index()
-    collection = store.ensure_collection(conn, "docs", str(root))
-    tasks.discover(collection["id"])
-    report = next(c for c in status.collect(conn)["collections"] if c["name"] == "docs")
+    report, engine = index_in_process(root, "docs")
     print({k: report.get(k) for k in ("files", "chunks", "failed") if k in report}, flush=True)
-    embedder = Embedder(resolve(load()))
-    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
     for mode in ("keyword", "hybrid"):
         ranks = []
         for question, answer in QUESTIONS:
@@ -323,8 +310,7 @@ def main() -> int:
             ranks.append(rank)
             top = f"{hits[0].path}:{hits[0].start_line} {hits[0].heading_path or ''}".strip() if hits else "-"
             print(f"{mode:>7} {rank:>3}  {question}  [{top}]", flush=True)
-        print(f"{mode}: first {sum(r == 1 for r in ranks)}/{len(ranks)}, top five {sum(r <= 5 for r in ranks)}/"
-              f"{len(ranks)}, MRR {sum(1 / r for r in ranks) / len(ranks):.3f}", flush=True)
+        print(ranks_line(mode, ranks), flush=True)
     return 0
 
 
