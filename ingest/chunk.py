@@ -211,7 +211,7 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # it left open inside it; org-mode, reStructuredText and AsciiDoc read as notes by their headings (plain text
 # before); Word documents (.docx) read by their headings, no longer kinds Sift does not read; OpenDocument text
 # (.odt) read as a Word document is; mail read (.eml a note, .mbox or a Thunderbird folder a passage group a message:
-# ingest.mail), no longer a kind Sift does not read.
+# ingest.mail), no longer a kind Sift does not read; EPUB books read by their chapters' headings (ingest.epub).
 VERSION = 17
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

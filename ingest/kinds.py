@@ -22,6 +22,8 @@ SOURCE_NOTE_EXTENSIONS = BIBTEX_EXTENSIONS | LATEX_EXTENSIONS | set(MARKUP_EXTEN
 # Word documents and OpenDocument text, read as notes by their headings (ingest.word, ingest.odt); report.pdf beside
 # report.docx is its export: the PDF is its attachment, as a paper.tex's is
 WORD_EXTENSIONS = {".docx", ".odt"}
+# EPUB books, read as a Word document is, their chapters in reading order by their headings (ingest.epub)
+EPUB_EXTENSIONS = {".epub"}
 TEXT_EXTENSIONS = {".txt", ".text"}
 # mail: a saved message (.eml) and a mailbox (.mbox), a message a passage group (ingest.mail)
 MAIL_EXTENSIONS = {".eml", ".mbox"}
@@ -62,6 +64,8 @@ def kind_of(path: str) -> str | None:
     if ext in NOTE_EXTENSIONS or ext in SOURCE_NOTE_EXTENSIONS:
         return "note"
     if ext in WORD_EXTENSIONS or ext in MAIL_EXTENSIONS:
+        return "note"
+    if ext in EPUB_EXTENSIONS:
         return "note"
     if ext in PDF_EXTENSIONS:
         return "pdf"

@@ -16,8 +16,9 @@ from pathlib import PurePosixPath
 from ingest.code import SHEBANG_BYTES
 from ingest.decode import decode
 from ingest.document import Document, Section, Skip
-from ingest.kinds import (BIBTEX_EXTENSIONS, LATEX_EXTENSIONS, MAIL_EXTENSIONS, MARKUP_EXTENSIONS, PAGE_EXTENSIONS,
-                          TABLE_EXTENSIONS, WORD_EXTENSIONS, is_mailbox, kind_of, kind_of_script, suffix)
+from ingest.kinds import (BIBTEX_EXTENSIONS, EPUB_EXTENSIONS, LATEX_EXTENSIONS, MAIL_EXTENSIONS, MARKUP_EXTENSIONS,
+                          PAGE_EXTENSIONS, TABLE_EXTENSIONS, WORD_EXTENSIONS, is_mailbox, kind_of, kind_of_script,
+                          suffix)
 from ingest.markdown import parse_markdown
 
 MAX_LINE_CHARS = 1_000_000
@@ -34,6 +35,9 @@ def parse_file(path: str, data: bytes) -> Document:
         return parse_pdf(path, data)
     if suffix(path).lower() in WORD_EXTENSIONS:  # a zip of XML, not text
         from ingest.word import parse_word  # python-docx loads only when a Word document comes
+        return parse_word(path, data)
+    if suffix(path).lower() in EPUB_EXTENSIONS:  # a zip of XHTML chapters, read as a Word document is
+        from ingest.word import parse_word
         return parse_word(path, data)
     if suffix(path).lower() in MAIL_EXTENSIONS or (not suffix(path) and is_mailbox(data[:SHEBANG_BYTES])):
         from ingest.mail import parse_eml, parse_mbox  # bytes: each part's charset and encoding say how to read it

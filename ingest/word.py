@@ -90,8 +90,9 @@ class WordText:
 def parse_word(path: str, data: bytes) -> Document:
     read = word_text(data, path)
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    title = read.title or next((name for _, level, name in read.headings if level == 0), "") or next(
-        (name for _, _, name in read.headings), "") or title_from_name(stem)
+    headings = [] if path.lower().endswith(".epub") else read.headings  # a book's first is its first chapter's
+    title = read.title or next((name for _, level, name in headings if level == 0), "") or next(
+        (name for _, _, name in headings), "") or title_from_name(stem)
     return Document(kind="note", title=title, sections=_sections(read), footnotes=read.notes)
 
 
@@ -107,11 +108,14 @@ def word_lines(data: bytes, path: str) -> list[str]:
 
 
 def word_text(data: bytes, path: str = "") -> WordText:
-    """A .docx read (WordText), or an .odt (ingest.odt). Raises Skip when it is no readable Word document,
-    SkipForNow without python-docx."""
+    """A .docx read (WordText), an .odt (ingest.odt) or an .epub (ingest.epub). Raises Skip when it is no readable
+    Word document, SkipForNow without python-docx."""
     if path.lower().endswith(".odt"):
         from ingest.odt import odt_text
         return odt_text(data)
+    if path.lower().endswith(".epub"):
+        from ingest.epub import epub_text
+        return epub_text(data)
     try:
         import docx
         from docx.opc.exceptions import PackageNotFoundError

@@ -1,0 +1,150 @@
+"""EPUB books (.epub, ingest.epub): small books written here with zipfile, read by the parser and the real engine.
+
+Before, .epub was among the 'kinds Sift does not read': none of these searches found its answer."""
+from __future__ import annotations
+
+import io
+import os
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from ingest.document import Skip
+from ingest.kinds import kind_of
+from ingest.parse import parse_file
+from tests.conftest import ingest, write_tree
+
+CONTAINER = """<?xml version="1.0"?>
+<container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+  <rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles>
+</container>"""
+OPF = """<?xml version="1.0" encoding="utf-8"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
+  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">{title}<dc:language>en</dc:language></metadata>
+  <manifest>
+    <item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
+    <item id="c2" href="text/chapter%202.xhtml" media-type="application/xhtml+xml"/>
+    <item id="c1" href="text/ch1.xhtml" media-type="application/xhtml+xml"/>
+    <item id="css" href="style.css" media-type="text/css"/>
+  </manifest>
+  <spine><itemref idref="c1"/><itemref idref="c2"/></spine>
+</package>"""
+PAGE = """<?xml version="1.0" encoding="utf-8"?>
+<html xmlns="http://www.w3.org/1999/xhtml"><head><title>{title}</title></head>
+<body>
+{body}
+</body></html>"""
+CHAPTER_1 = PAGE.format(title="Tides", body="""<h1>Tides of the Fjord</h1>
+<p>The tide table of Kvarven harbour was kept by Ingrid Halvorsen.</p>
+<h2>Spring tides</h2>
+<p>At spring tide the <em>sonar survey</em> found 14 metres.</p>""")
+CHAPTER_2 = PAGE.format(title="Storms", body="""<p>Storm surges flooded the quay in 1953.</p>
+<h3>Aftermath</h3>
+<p>Okonkwo rebuilt the breakwater.</p>""")
+
+
+def book(title: str = "<dc:title>The Harbour Book</dc:title>", chapters: dict | None = None,
+         extra: dict | None = None) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        package.writestr("mimetype", "application/epub+zip", compress_type=zipfile.ZIP_STORED)
+        package.writestr("META-INF/container.xml", CONTAINER)
+        package.writestr("OEBPS/content.opf", OPF.format(title=title))
+        package.writestr("OEBPS/nav.xhtml", PAGE.format(title="Contents", body="<nav><ol><li>Tides</li></ol></nav>"))
+        files = {"OEBPS/text/ch1.xhtml": CHAPTER_1, "OEBPS/text/chapter 2.xhtml": CHAPTER_2, **(chapters or {}),
+                 **(extra or {})}
+        for name, text in files.items():
+            package.writestr(name, text)
+    return out.getvalue()
+
+
+def test_an_epub_is_a_note_its_chapters_in_spine_order_by_their_headings():
+    assert kind_of("library/harbour.epub") == "note"
+    doc = parse_file("library/harbour.epub", book())
+    assert doc.title == "The Harbour Book"
+    sections = [(s.heading_path, s.text, s.start_line, s.end_line) for s in doc.sections]
+    assert sections == [
+        (["Tides of the Fjord"], "Tides of the Fjord\nThe tide table of Kvarven harbour was kept by Ingrid "
+                                 "Halvorsen.", 1, 2),
+        (["Tides of the Fjord", "Spring tides"], "Spring tides\nAt spring tide the sonar survey found 14 metres.",
+         3, 4),
+        # chapter 2 (a file name with a space, '%20' in the manifest) begins before its first heading: its title
+        # heads it, and its h3 is under it, not under chapter 1's headings
+        (["Storms"], "Storms\nStorm surges flooded the quay in 1953.", 5, 6),
+        (["Storms", "Aftermath"], "Aftermath\nOkonkwo rebuilt the breakwater.", 7, 8),
+    ], sections
+
+
+def test_an_epub_title_is_its_dc_title_else_its_file_name():
+    assert parse_file("shelf/the-harbour.epub", book(title="")).title == "the-harbour"
+
+
+def test_a_broken_or_drm_epub_is_skipped_with_its_reason():
+    with pytest.raises(Skip, match="not a readable EPUB book"):
+        parse_file("broken.epub", b"PK\x03\x04 truncated")
+    with pytest.raises(Skip, match="no META-INF/container.xml"):
+        parse_file("empty.epub", _zip({"mimetype": "application/epub+zip"}))
+    encryption = """<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container"
+        xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData>
+        <enc:EncryptionMethod Algorithm="http://www.w3.org/2001/04/xmlenc#aes128-cbc"/>
+        <enc:CipherData><enc:CipherReference URI="OEBPS/text/ch1.xhtml"/></enc:CipherData>
+        </enc:EncryptedData></encryption>"""
+    with pytest.raises(Skip, match="DRM"):
+        parse_file("locked.epub", book(extra={"META-INF/encryption.xml": encryption}))
+    # fonts obfuscated as the standard allows are no DRM: the book is read
+    fonts = encryption.replace("http://www.w3.org/2001/04/xmlenc#aes128-cbc", "http://www.idpf.org/2008/embedding") \
+        .replace("OEBPS/text/ch1.xhtml", "OEBPS/font.otf")
+    assert parse_file("fonts.epub", book(extra={"META-INF/encryption.xml": fonts})).title == "The Harbour Book"
+
+
+def test_an_epub_whose_chapters_are_a_zip_bomb_is_skipped_unread(monkeypatch):
+    import ingest.epub
+    monkeypatch.setattr(ingest.epub, "OPENED_BYTES", 50_000)
+    assert parse_file("fine.epub", book()).title == "The Harbour Book"
+    bomb = PAGE.format(title="Tides", body="<p>" + "a " * 40_000 + "</p>")
+    with pytest.raises(Skip, match="a zip bomb"):
+        parse_file("bomb.epub", book(chapters={"OEBPS/text/ch1.xhtml": bomb}))
+
+
+def _zip(files: dict) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as package:
+        for name, text in files.items():
+            package.writestr(name, text)
+    return out.getvalue()
+
+
+def test_epub_books_are_searched_and_read_by_their_lines_and_headings(immediate, tmp_path, monkeypatch):
+    """Searched by a chapter's words, a broken book a visible failure costing nothing else; read_file shows the
+    lines search names, and a chapter's section by its heading."""
+    from mcp_server import reading
+    from mcp_server.service import Sift
+    from search.query.engine import Engine
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "library", {"notes/plan.md": "# Plan\n\nThe ferry runs hourly.\n"})
+    (root / "books").mkdir()
+    (root / "books" / "harbour.epub").write_bytes(book())
+    (root / "books" / "broken.epub").write_bytes(b"PK\x03\x04 truncated")
+    published = ingest(root, "library")["published"]
+    assert ".epub" not in published["unread"], published
+    failed = {f["path"]: f for f in published["failures"]}
+    assert list(failed) == ["books/broken.epub"], published["failures"]
+    assert "not a readable EPUB book" in str(failed["books/broken.epub"]), failed
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+
+    def found(query: str):
+        return [(h.path, h.heading_path, h.start_line, h.end_line)
+                for h in engine.search(query, mode="keyword").hits]
+
+    assert found("Okonkwo breakwater")[0][:2] == ("books/harbour.epub", "Storms > Aftermath")
+    assert found("Halvorsen")[0][:2] == ("books/harbour.epub", "Tides of the Fjord")
+    _, _, first, last = found("Halvorsen")[0]
+    sift = Sift(load())
+    shown, data = reading.read(sift, "library/books/harbour.epub", first, last, None)
+    assert "The tide table of Kvarven harbour was kept by Ingrid Halvorsen." in shown and "an EPUB book" in shown
+    assert (data["start_line"], data["end_line"], data["total_lines"]) == (first, last, 8), data
+    shown, data = reading.read(sift, "library/books/harbour.epub", None, None, None, heading="Storms")
+    assert (data["start_line"], data["end_line"]) == (5, 8), data
+    assert "Okonkwo rebuilt the breakwater." in shown and "Spring tides" not in shown, shown
