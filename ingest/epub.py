@@ -26,8 +26,6 @@ from ingest.word import WordText
 
 CONTAINER = "META-INF/container.xml"
 ENCRYPTION = "META-INF/encryption.xml"
-OPF = "{http://www.idpf.org/2007/opf}"
-DC = "{http://purl.org/dc/elements/1.1/}"
 CHAPTER_TYPES = {"application/xhtml+xml", "text/html"}
 
 
@@ -39,26 +37,25 @@ def epub_text(data: bytes) -> WordText:
             names = set(package.namelist())
             if CONTAINER not in names:
                 raise Skip(f"not a readable EPUB book: no {CONTAINER} in it")
+            _check_size(package, [CONTAINER])
             opf_path = _rootfile(package)
             if opf_path not in names:
                 raise Skip(f"not a readable EPUB book: its container names {opf_path!r}, which it does not hold")
+            _check_size(package, [CONTAINER, opf_path])
             opf = ET.fromstring(package.read(opf_path))
-            chapters = [name for name in _spine(opf, posixpath.dirname(opf_path)) if name in names]
-            encrypted = _encrypted(package) if ENCRYPTION in names else set()
-            if encrypted & set(chapters):
-                raise Skip("an EPUB book with DRM (its chapters are encrypted, META-INF/encryption.xml): Sift reads "
-                           "books without DRM")
-            read = [CONTAINER, opf_path, *dict.fromkeys(chapters)]
-            size = sum(package.getinfo(name).file_size for name in read)
-            if size > OPENED_BYTES:
-                raise Skip(f"its chapters unzip to {size:,} bytes (over {OPENED_BYTES:,}): a zip bomb, not a book")
+            # a chapter the spine lists twice is read once
+            chapters = list(dict.fromkeys(name for name in _spine(opf, posixpath.dirname(opf_path)) if name in names))
+            if ENCRYPTION in names:
+                _check_size(package, [ENCRYPTION])
+                if _encrypted(package) & set(chapters):
+                    raise Skip("an EPUB book with DRM (its chapters are encrypted, META-INF/encryption.xml): Sift "
+                               "reads books without DRM")
+            _check_size(package, [CONTAINER, opf_path, *chapters])
             pages = [(name, package.read(name)) for name in chapters]
     except (zipfile.BadZipFile, ET.ParseError, OSError, ValueError, EOFError, KeyError, RuntimeError) as error:
         raise Skip(f"not a readable EPUB book: {type(error).__name__}: {error}"[:500]) from None
     out = WordText()
-    found = opf.find(f"{OPF}metadata/{DC}title")
-    if found is None:
-        found = opf.find(f".//{DC}title")
+    found = next((e for e in opf.iter() if _named(e, "title")), None)
     out.title = " ".join("".join(found.itertext()).split())[:500] if found is not None else ""
     for name, raw in pages:
         try:
@@ -68,12 +65,23 @@ def epub_text(data: bytes) -> WordText:
     return out
 
 
+def _check_size(package, names: list[str]) -> None:
+    """Skip a book whose parts to read unzip to more than OPENED_BYTES: a zip bomb (each checked before it is read)."""
+    size = sum(package.getinfo(name).file_size for name in names)
+    if size > OPENED_BYTES:
+        raise Skip(f"its parts read unzip to {size:,} bytes (over {OPENED_BYTES:,}): a zip bomb, not a book")
+
+
+def _named(element, name: str) -> bool:
+    """Whether an element is ``name`` in any namespace (or none: a package document written without the OPF's)."""
+    return isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1] == name
+
+
 def _rootfile(package) -> str:
     """The package document's path in the zip, as container.xml names it (the first rootfile)."""
     container = ET.fromstring(package.read(CONTAINER))
     for element in container.iter():
-        if isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1] == "rootfile" \
-                and element.get("full-path"):
+        if _named(element, "rootfile") and element.get("full-path"):
             return element.get("full-path").lstrip("/")
     raise Skip(f"not a readable EPUB book: {CONTAINER} names no package document (rootfile)")
 
@@ -81,11 +89,11 @@ def _rootfile(package) -> str:
 def _spine(opf, folder: str) -> list[str]:
     """The chapters' paths in the zip, in the spine's order (those that are (X)HTML)."""
     items = {}
-    for item in opf.iter(OPF + "item"):
+    for item in opf.iter():
         href = item.get("href")
-        if item.get("id") and href and (item.get("media-type") or "") in CHAPTER_TYPES:
+        if _named(item, "item") and item.get("id") and href and (item.get("media-type") or "") in CHAPTER_TYPES:
             items[item.get("id")] = posixpath.normpath(posixpath.join(folder, unquote(href.split("#")[0])))
-    return [items[ref.get("idref")] for ref in opf.iter(OPF + "itemref") if ref.get("idref") in items]
+    return [items[ref.get("idref")] for ref in opf.iter() if _named(ref, "itemref") and ref.get("idref") in items]
 
 
 def _encrypted(package) -> set[str]:

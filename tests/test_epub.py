@@ -105,6 +105,29 @@ def test_an_epub_whose_chapters_are_a_zip_bomb_is_skipped_unread(monkeypatch):
     bomb = PAGE.format(title="Tides", body="<p>" + "a " * 40_000 + "</p>")
     with pytest.raises(Skip, match="a zip bomb"):
         parse_file("bomb.epub", book(chapters={"OEBPS/text/ch1.xhtml": bomb}))
+    with pytest.raises(Skip, match="a zip bomb"):  # the package document counts too
+        parse_file("bomb.epub", book(title="<dc:title>Bomb</dc:title>" + " " * 60_000))
+
+
+def test_a_package_document_without_its_namespace_or_a_chapter_listed_twice_is_read_once():
+    """A spine naming a chapter twice read its text twice; an .opf written without the OPF namespace read nothing."""
+    title = "<dc:title>The Harbour Book</dc:title>"
+    paths = [["Tides of the Fjord"], ["Tides of the Fjord", "Spring tides"], ["Storms"], ["Storms", "Aftermath"]]
+    plain = with_opf(OPF.replace(' xmlns="http://www.idpf.org/2007/opf"', "").format(title=title))
+    assert parse_file("plain.epub", plain).title == "The Harbour Book"
+    assert [s.heading_path for s in parse_file("plain.epub", plain).sections] == paths
+    twice = with_opf(OPF.replace('<itemref idref="c2"/>', '<itemref idref="c2"/><itemref idref="c1"/>')
+                     .format(title=title))
+    assert [s.heading_path for s in parse_file("twice.epub", twice).sections] == paths
+
+
+def with_opf(opf: str) -> bytes:
+    """``book()`` with this package document."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(book()), "r") as original, zipfile.ZipFile(out, "w") as package:
+        for info in original.infolist():
+            package.writestr(info.filename, opf if info.filename == "OEBPS/content.opf" else original.read(info))
+    return out.getvalue()
 
 
 def _zip(files: dict) -> bytes:
