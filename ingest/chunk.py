@@ -255,10 +255,20 @@ def packed_rows(doc: Document, count: Counter, max_tokens: int):
     names) packed in order, as many consecutive rows to a section as fit in 1/ROWS_SHARE of a chunk under the
     table's title and column names (its heading path, embedded with it: 'Tasks > Name | Assignee | …', what the
     rows are), never a row split between two; a longer row is a section alone, one over the limit cut as any text
-    is. A data file's (``meta["data"]``) first section only."""
-    heading = [name for name in (doc.title, doc.meta["columns"]) if name]
+    is. A data file's (``meta["data"]``) first section only. A workbook's rows (ingest.xlsx) bring their own heading
+    path (its title, the sheet's name, its column names): packed a sheet at a time, a data sheet's
+    (``meta["data_sheets"]``) first section only."""
+    default = [name for name in (doc.title, doc.meta["columns"]) if name]
     rows: list[Section] = []
+    heading, done = default, None
     for row in doc.sections:
+        own = row.heading_path or default
+        if own == done:  # a data sheet's rows past its first section
+            continue
+        if rows and own != heading:
+            yield _packed(rows, heading, count)
+            rows = []
+        heading = own
         joined = Section(text="\n".join(r.text for r in rows + [row]), heading_path=heading,
                          start_line=(rows or [row])[0].start_line, end_line=row.end_line)
         whole = count(embedding_text(context_of(heading, joined.text), joined.text))
@@ -269,6 +279,9 @@ def packed_rows(doc: Document, count: Counter, max_tokens: int):
             yield _packed(rows, heading, count)
             if doc.meta.get("data"):
                 return
+            if heading[1:2] and heading[1] in doc.meta.get("data_sheets", ()):
+                done, rows = heading, []
+                continue
         rows = [row]
     if rows:
         yield _packed(rows, heading, count)

@@ -30,6 +30,8 @@ MAIL_EXTENSIONS = {".eml", ".mbox"}
 # a mailbox's start: its first message's 'From ' line (a sender and a date), then a header line ('Return-Path: <…>')
 MAILBOX_HEAD = re.compile(rb"From [^\s]+ [^\n]{0,200}\d{4}[^\n]{0,40}\r?\n[!-9;-~]+:")
 TABLE_EXTENSIONS = {".csv", ".tsv"}  # text too: a passage per row (ingest.table)
+# Excel workbooks: a zip of XML, each sheet's rows read as a CSV's are, under the sheet's name (ingest.xlsx)
+WORKBOOK_EXTENSIONS = {".xlsx"}
 PDF_EXTENSIONS = {".pdf"}
 # Code with a tree-sitter grammar (ingest.code.LANGUAGES), plus formats read as plain lines.
 OTHER_CODE_EXTENSIONS = {
@@ -71,7 +73,7 @@ def kind_of(path: str) -> str | None:
         return "pdf"
     if ext in CODE_EXTENSIONS:
         return "code"
-    if ext in TEXT_EXTENSIONS or ext in TABLE_EXTENSIONS:
+    if ext in TEXT_EXTENSIONS or ext in TABLE_EXTENSIONS or ext in WORKBOOK_EXTENSIONS:
         return "text"
     return "code" if code_file_name(path) else None  # Makefile, Dockerfile, Dockerfile.dev …
 

@@ -17,8 +17,8 @@ from ingest.code import SHEBANG_BYTES
 from ingest.decode import decode
 from ingest.document import Document, Section, Skip
 from ingest.kinds import (BIBTEX_EXTENSIONS, EPUB_EXTENSIONS, LATEX_EXTENSIONS, MAIL_EXTENSIONS, MARKUP_EXTENSIONS,
-                          PAGE_EXTENSIONS, TABLE_EXTENSIONS, WORD_EXTENSIONS, is_mailbox, kind_of, kind_of_script,
-                          suffix)
+                          PAGE_EXTENSIONS, TABLE_EXTENSIONS, WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, is_mailbox, kind_of,
+                          kind_of_script, suffix)
 from ingest.markdown import parse_markdown
 
 MAX_LINE_CHARS = 1_000_000
@@ -39,6 +39,9 @@ def parse_file(path: str, data: bytes) -> Document:
     if suffix(path).lower() in EPUB_EXTENSIONS:  # a zip of XHTML chapters, read as a Word document is
         from ingest.word import parse_word
         return parse_word(path, data)
+    if suffix(path).lower() in WORKBOOK_EXTENSIONS:  # a zip of XML: its sheets' rows as tables
+        from ingest.xlsx import parse_xlsx
+        return parse_xlsx(path, data)
     if suffix(path).lower() in MAIL_EXTENSIONS or (not suffix(path) and is_mailbox(data[:SHEBANG_BYTES])):
         from ingest.mail import parse_eml, parse_mbox  # bytes: each part's charset and encoding say how to read it
         return parse_eml(path, data) if suffix(path).lower() == ".eml" else parse_mbox(path, data)

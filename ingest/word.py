@@ -116,6 +116,9 @@ def word_text(data: bytes, path: str = "") -> WordText:
     if path.lower().endswith(".epub"):
         from ingest.epub import epub_text
         return epub_text(data)
+    if path.lower().endswith(".xlsx"):  # its sheets as headings, a row a line (ingest.xlsx)
+        from ingest.xlsx import xlsx_text
+        return xlsx_text(data, path)[0]
     try:
         import docx
         from docx.opc.exceptions import PackageNotFoundError

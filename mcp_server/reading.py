@@ -199,8 +199,8 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
 
 
 def _is_word(path: str) -> bool:
-    from ingest.kinds import EPUB_EXTENSIONS, WORD_EXTENSIONS, suffix
-    return suffix(path).lower() in WORD_EXTENSIONS | EPUB_EXTENSIONS
+    from ingest.kinds import EPUB_EXTENSIONS, WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, suffix
+    return suffix(path).lower() in WORD_EXTENSIONS | EPUB_EXTENSIONS | WORKBOOK_EXTENSIONS  # a workbook's: ingest.xlsx
 
 
 def _word_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]]]:
@@ -671,6 +671,9 @@ def read_word(target: paths.Target, indexed, start: int, end: int | None, offset
     text, data = _answer(target, indexed, start, end, offset, shown, cut_at, len(lines), True, unindexed)
     if target.relative.lower().endswith(".epub"):
         return text + "\n[an EPUB book: its chapters' text as Sift reads it, a line a paragraph]", data
+    if target.relative.lower().endswith(".xlsx"):
+        return text + "\n[an Excel workbook: its text as Sift reads it, a sheet's name then its rows, a line each]", \
+            data
     return text + "\n[a Word document: its text as Sift reads it, a line a paragraph or a table's row]", data
 
 

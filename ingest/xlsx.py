@@ -1,0 +1,202 @@
+"""Excel workbooks (.xlsx: a budget, an inventory, a contact list) read as CSV tables are (ingest.table), a sheet
+each under its name. An .xlsx is a zip of XML: xl/workbook.xml names the sheets, xl/sharedStrings.xml holds their
+text, xl/worksheets/sheetN.xml their cells; the standard library reads it (zipfile and ElementTree). openpyxl would
+read the same cells and more (charts, formulas' styles) at some 10 MB of installed package and seconds a big sheet
+to load every cell as an object; a sheet's values are all a search needs.
+
+Each sheet's rows go through ingest.table.parse_table as a TSV's would: its first row the column names where it
+looks like a header, a row a passage's line under them (packed by the chunker, headed by the workbook's title, the
+sheet's name and its column names), a sheet of numbers and dates a data sheet (its first passage indexed), a sheet of
+more than table.MAX_ROWS other rows a data set (the workbook skipped with the reason). A cell is its shared or inline
+string, its number (a date's serial number as its date when its style is a date format), TRUE/FALSE, or its error
+('#DIV/0!'); a formula's cached value.
+
+A workbook has no lines: its "lines" are those of ``WordText.lines`` (read_file shows them, as a Word document's):
+a sheet's name, then its rows that hold a value, a line each, their values ' | ' between. A password-protected
+workbook (an OLE compound file, not a zip), a broken zip or XML and a zip bomb are skipped with the reason.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+import zipfile
+import xml.etree.ElementTree as ET
+from datetime import datetime, timedelta
+
+from ingest.document import Document, Section, Skip, title_from_name
+from ingest.odt import OPENED_BYTES
+from ingest.table import SEPARATOR, parse_table
+from ingest.word import OLE_MAGIC
+
+MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+PACKAGE_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+COLUMN = re.compile(r"[A-Z]+")
+SPACES = re.compile(r"\s+")
+# Excel's built-in date and time formats (ECMA-376 18.8.30); a custom one is a date when it holds a day, month or
+# year code outside quotes and brackets
+DATE_FORMATS = {14, 15, 16, 17, 18, 19, 20, 21, 22, 45, 46, 47}
+DATE_CODE = re.compile(r"[dy]|m(?!s)", re.IGNORECASE)
+QUOTED = re.compile(r'"[^"]*"|\[[^\]]*\]|\\.')
+EPOCH = datetime(1899, 12, 30)  # serial 1 is 1900-01-01 (Excel's 1900 leap-year bug counted in)
+
+
+def parse_xlsx(path: str, data: bytes) -> Document:
+    read, sections, meta = xlsx_text(data, path)
+    return Document(kind="text", title=read.title, sections=sections, meta=meta)
+
+
+def xlsx_text(data: bytes, path: str = ""):
+    """(WordText of the workbook's lines and its sheets as headings, its passages' sections, its meta). Raises Skip
+    when it is no readable workbook."""
+    from ingest.word import WordText
+    name = path.rsplit("/", 1)[-1]
+    read = WordText(title=title_from_name(name.rsplit(".", 1)[0] if "." in name[1:] else name))
+    sections, data_sheets = [], []
+    for sheet, rows in _sheets(data):
+        heading = len(read.lines)
+        read.lines.append(sheet)
+        read.headings.append((heading, 1, sheet))
+        text = "".join(_tsv_line(row) for row in rows)
+        try:
+            table = parse_table(f"{sheet}.tsv", text)
+        except Skip as why:
+            raise Skip(f"its sheet {sheet!r}: {why}") from None
+        read.lines.extend(SEPARATOR.join(" ".join(cell.split()) for cell in row) for row in rows)
+        columns = table.meta["columns"]
+        if table.meta["data"]:
+            data_sheets.append(sheet)
+        for section in table.sections:
+            sections.append(Section(text=section.text, heading_path=[read.title, sheet] + ([columns] if columns
+                                                                                          else []),
+                                    start_line=heading + 1 + section.start_line, end_line=heading + 1 +
+                                    section.end_line))
+    return read, sections, {"columns": "", "data_sheets": data_sheets}
+
+
+def xlsx_lines(data: bytes, path: str = "") -> list[str]:
+    return xlsx_text(data, path)[0].lines
+
+
+def _tsv_line(row: list[str]) -> str:
+    """A row as a TSV line parse_table reads back as these values (a cell's tabs and line breaks as spaces)."""
+    out = io.StringIO()
+    csv.writer(out, delimiter="\t", lineterminator="\n").writerow([SPACES.sub(" ", cell).strip() for cell in row])
+    return out.getvalue()
+
+
+def _sheets(data: bytes):
+    """(name, rows of cell texts) of each sheet in the workbook's order, rows without a value left out."""
+    if data.startswith(OLE_MAGIC):
+        raise Skip("a password-protected (encrypted) workbook, or an old .xls renamed (an OLE compound file, not a "
+                   "zip): Sift reads .xlsx files saved without a password")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as package:
+            names = set(package.namelist())
+            if "xl/workbook.xml" not in names:
+                raise Skip("not a readable Excel workbook: no xl/workbook.xml in it")
+            size = sum(info.file_size for info in package.infolist() if info.filename.endswith(".xml")
+                       or info.filename.endswith(".rels"))
+            if size > OPENED_BYTES:
+                raise Skip(f"its XML parts unzip to {size:,} bytes (over {OPENED_BYTES:,}): a zip bomb, not a "
+                           "workbook")
+            workbook = ET.fromstring(package.read("xl/workbook.xml"))
+            targets = _targets(package, names)
+            strings = _shared_strings(package, names)
+            dates = _date_styles(package, names)
+            found = []
+            for number, sheet in enumerate(workbook.iter(MAIN + "sheet"), 1):
+                part = targets.get(sheet.get(REL + "id") or "", f"xl/worksheets/sheet{number}.xml")
+                if part not in names:
+                    continue
+                name = " ".join((sheet.get("name") or f"Sheet{number}").split())
+                found.append((name, _rows(ET.fromstring(package.read(part)), strings, dates)))
+            return found
+    except (zipfile.BadZipFile, ET.ParseError, OSError, ValueError, EOFError, KeyError) as error:
+        raise Skip(f"not a readable Excel workbook: {type(error).__name__}: {error}"[:500]) from None
+
+
+def _targets(package, names: set[str]) -> dict[str, str]:
+    """The workbook's relationship ids and the parts they name ('rId1': 'xl/worksheets/sheet1.xml')."""
+    if "xl/_rels/workbook.xml.rels" not in names:
+        return {}
+    rels = ET.fromstring(package.read("xl/_rels/workbook.xml.rels"))
+    found = {}
+    for rel in rels.iter(PACKAGE_REL + "Relationship"):
+        target = rel.get("Target") or ""
+        found[rel.get("Id") or ""] = target.lstrip("/") if target.startswith("/") else "xl/" + target
+    return found
+
+
+def _shared_strings(package, names: set[str]) -> list[str]:
+    if "xl/sharedStrings.xml" not in names:
+        return []
+    return [_text(item) for item in ET.fromstring(package.read("xl/sharedStrings.xml")).iter(MAIN + "si")]
+
+
+def _text(item) -> str:
+    """A string item's text: its runs', not their phonetic readings' (rPh, Japanese furigana)."""
+    return "".join(t.text or "" for t in item.iter(MAIN + "t")
+                   if all(t not in ph.iter(MAIN + "t") for ph in item.iter(MAIN + "rPh")))
+
+
+def _date_styles(package, names: set[str]) -> set[int]:
+    """The indexes of the cell styles (cellXfs) whose number format is a date or a time."""
+    if "xl/styles.xml" not in names:
+        return set()
+    styles = ET.fromstring(package.read("xl/styles.xml"))
+    custom = {int(f.get("numFmtId") or -1) for f in styles.iter(MAIN + "numFmt")
+              if DATE_CODE.search(QUOTED.sub("", f.get("formatCode") or ""))}
+    xfs = styles.find(MAIN + "cellXfs")
+    return {n for n, xf in enumerate(xfs if xfs is not None else ())
+            if int(xf.get("numFmtId") or 0) in DATE_FORMATS | custom}
+
+
+def _rows(sheet, strings: list[str], dates: set[int]) -> list[list[str]]:
+    rows = []
+    for row in sheet.iter(MAIN + "row"):
+        cells: list[str] = []
+        for cell in row.iter(MAIN + "c"):
+            place = COLUMN.match(cell.get("r") or "")
+            at = _column(place.group()) if place else len(cells)
+            if at >= len(cells):
+                cells += [""] * (at - len(cells) + 1)
+            cells[at] = _value(cell, strings, dates)
+        while cells and not cells[-1]:
+            cells.pop()
+        if cells:
+            rows.append(cells)
+    return rows
+
+
+def _column(letters: str) -> int:
+    """0-based: 'A' 0, 'Z' 25, 'AA' 26; Excel's last column is XFD (16,383)."""
+    n = 0
+    for letter in letters[:3]:
+        n = n * 26 + ord(letter) - 64
+    return n - 1
+
+
+def _value(cell, strings: list[str], dates: set[int]) -> str:
+    kind = cell.get("t") or "n"
+    if kind == "inlineStr":
+        item = cell.find(MAIN + "is")
+        return _text(item) if item is not None else ""
+    value = cell.find(MAIN + "v")
+    text = (value.text or "") if value is not None else ""
+    if kind == "s":
+        return strings[int(text)] if text.isdigit() and int(text) < len(strings) else ""
+    if kind == "b":
+        return "TRUE" if text == "1" else "FALSE"
+    if kind == "n" and text:
+        try:
+            number = float(text)
+        except ValueError:
+            return text
+        if int(cell.get("s") or 0) in dates and 0 <= number < 2958466:  # up to 9999-12-31
+            moment = EPOCH + timedelta(days=number)
+            return moment.strftime("%Y-%m-%d" if number == int(number) else
+                                   "%H:%M:%S" if number < 1 else "%Y-%m-%d %H:%M:%S")
+        return f"{number:.15g}"
+    return text  # a formula's string ('str'), an error ('e'), a date as ISO text ('d')

@@ -1,0 +1,147 @@
+"""Excel workbooks (.xlsx, ingest.xlsx): small workbooks written with zipfile, read by the parser and the real engine.
+
+Before, .xlsx was among the 'kinds Sift does not read': a budget's or an inventory's rows were never found."""
+from __future__ import annotations
+
+import io
+import os
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from ingest.chunk import chunk_document
+from ingest.document import Skip
+from ingest.kinds import kind_of
+from ingest.parse import parse_file
+from tests.conftest import ingest, write_tree
+
+NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
+RNS = 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"'
+STYLES = (f'<styleSheet {NS}><numFmts count="1"><numFmt numFmtId="164" formatCode="dd/mm/yyyy"/></numFmts>'
+          '<cellXfs count="3"><xf numFmtId="0"/><xf numFmtId="164"/><xf numFmtId="4"/></cellXfs></styleSheet>')
+
+
+def cell(ref: str, value, style: int = 0) -> str:
+    """A cell: a str an inline string, ('s', n) a shared string, a number, a bool."""
+    if isinstance(value, tuple):
+        return f'<c r="{ref}" t="s"><v>{value[1]}</v></c>'
+    if isinstance(value, bool):
+        return f'<c r="{ref}" t="b"><v>{int(value)}</v></c>'
+    if isinstance(value, (int, float)):
+        return f'<c r="{ref}" s="{style}"><v>{value}</v></c>'
+    return f'<c r="{ref}" t="inlineStr"><is><t>{value}</t></is></c>'
+
+
+def sheet(rows: list[str]) -> str:
+    body = "".join(f'<row r="{n}">{row}</row>' for n, row in enumerate(rows, 1))
+    return f'<worksheet {NS}><sheetData>{body}</sheetData></worksheet>'
+
+
+def workbook(sheets: dict[str, str], strings: list[str] = (), order: list[int] | None = None) -> bytes:
+    """A workbook of these sheets (name: its XML), the parts named in reverse (sheet3.xml holds the first sheet):
+    the relationships, not the parts' numbers, say which is which."""
+    names = list(sheets)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        listed = "".join(f'<sheet name="{name}" sheetId="{n}" r:id="rId{n}"/>' for n, name in enumerate(names, 1))
+        package.writestr("xl/workbook.xml", f'<workbook {NS} {RNS}><sheets>{listed}</sheets></workbook>')
+        rels = "".join(f'<Relationship Id="rId{n}" Target="worksheets/sheet{len(names) + 1 - n}.xml" Type="x"/>'
+                       for n in range(1, len(names) + 1))
+        package.writestr("xl/_rels/workbook.xml.rels", '<Relationships xmlns="http://schemas.openxmlformats.org/'
+                         f'package/2006/relationships">{rels}</Relationships>')
+        for n, name in enumerate(names, 1):
+            package.writestr(f"xl/worksheets/sheet{len(names) + 1 - n}.xml", sheets[name])
+        items = "".join(f"<si><t>{s}</t></si>" for s in strings)
+        package.writestr("xl/sharedStrings.xml", f"<sst {NS}>{items}</sst>")
+        package.writestr("xl/styles.xml", STYLES)
+    return out.getvalue()
+
+
+def budget() -> bytes:
+    """Two sheets: a budget (shared strings, a formula's number, a date, a gap in a row) and contacts."""
+    costs = sheet([cell("A1", ("s", 0)) + cell("B1", ("s", 1)) + cell("C1", "Due"),
+                   cell("A2", "Sonar survey of the harbour") + cell("B2", 4000) + cell("C2", 45352, 1),
+                   cell("A3", "Silt removal") + cell("B3", 12500.5, 2) + cell("D3", True),
+                   cell("A5", "Dredging permit fees") + cell("C5", "pending")])
+    people = sheet([cell("A1", "Name") + cell("B1", "Email"),
+                    cell("A2", "Ingrid Halvorsen") + cell("B2", "ingrid@harbour.example")])
+    return workbook({"Costs 2024": costs, "Contacts": people}, strings=["Item", "Cost"])
+
+
+def test_a_workbook_is_its_sheets_rows_under_their_column_names():
+    doc = parse_file("finance/Harbour budget.xlsx", budget())
+    assert kind_of("Budget.XLSX") == "text" and doc.title == "Harbour budget"
+    rows = [(s.heading_path, s.text, s.start_line) for s in doc.sections]
+    assert rows == [
+        (["Harbour budget", "Costs 2024", "Item | Cost | Due"], "Sonar survey of the harbour | 4000 | 2024-03-01", 3),
+        (["Harbour budget", "Costs 2024", "Item | Cost | Due"], "Silt removal | 12500.5 |  | TRUE", 4),
+        (["Harbour budget", "Costs 2024", "Item | Cost | Due"], "Dredging permit fees |  | pending", 5),
+        (["Harbour budget", "Contacts", "Name | Email"], "Ingrid Halvorsen | ingrid@harbour.example", 8)], rows
+    chunks = chunk_document(doc, lambda text: len(text.split()), 256, 0)
+    assert [(c.heading_path, c.start_line, c.end_line) for c in chunks] == [
+        (["Harbour budget", "Costs 2024", "Item | Cost | Due"], 3, 5),
+        (["Harbour budget", "Contacts", "Name | Email"], 8, 8)], chunks  # a passage never holds two sheets
+
+
+def test_a_data_sheet_is_indexed_by_its_first_passage_and_a_big_text_sheet_skips_the_workbook(monkeypatch):
+    """A sheet of readings is a data file's sheet (its first passage only), the other sheets read whole; a sheet of
+    more than MAX_ROWS rows of words is a data set: the workbook skipped saying which sheet."""
+    readings = sheet([cell("A1", "Hour") + cell("B1", "Depth")]
+                     + [cell(f"A{n}", n) + cell(f"B{n}", n * 0.25) for n in range(2, 400)])
+    notes = sheet([cell("A1", "Note")] + [cell(f"A{n}", f"inspection note {n} about the quay wall")
+                                          for n in range(2, 200)])
+    doc = parse_file("gauge.xlsx", workbook({"Readings": readings, "Notes": notes}))
+    assert doc.meta["data_sheets"] == ["Readings"], doc.meta
+    chunks = chunk_document(doc, lambda text: len(text.split()), 256, 0)
+    sheets = [c.heading_path[1] for c in chunks]
+    assert sheets.count("Readings") == 1 and sheets.count("Notes") > 1, sheets
+    assert "inspection note 199" in chunks[-1].text
+    import ingest.table
+    monkeypatch.setattr(ingest.table, "MAX_ROWS", 100)
+    with pytest.raises(Skip, match="its sheet 'Notes': a table of more than 100 rows"):
+        parse_file("gauge.xlsx", workbook({"Readings": readings, "Notes": notes}))
+
+
+def test_a_broken_encrypted_or_bomb_workbook_is_skipped_with_its_reason(monkeypatch):
+    with pytest.raises(Skip, match="not a readable Excel workbook"):
+        parse_file("broken.xlsx", b"PK\x03\x04 truncated")
+    with pytest.raises(Skip, match="password-protected"):
+        parse_file("locked.xlsx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600)
+    import ingest.xlsx
+    monkeypatch.setattr(ingest.xlsx, "OPENED_BYTES", 50_000)
+    big = sheet([cell("A1", "Name")] + [cell(f"A{n}", "x" * 200) for n in range(2, 400)])
+    with pytest.raises(Skip, match="a zip bomb"):
+        parse_file("bomb.xlsx", workbook({"Sheet1": big}))
+
+
+def test_workbooks_are_searched_and_read_by_their_rows_and_sheets(immediate, tmp_path, monkeypatch):
+    """Searched by a cell, a broken one a visible failure costing nothing else, Excel's owner file (~$…) not a file
+    at all; read_file shows the rows search names, and a sheet by its name."""
+    from mcp_server import reading
+    from mcp_server.service import Sift
+    from search.query.engine import Engine
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "work", {"notes/plan.md": "# Plan\n\nThe ferry runs hourly.\n"})
+    (root / "finance").mkdir()
+    (root / "finance" / "budget.xlsx").write_bytes(budget())
+    (root / "finance" / "broken.xlsx").write_bytes(b"PK\x03\x04 truncated")
+    (root / "finance" / "~$budget.xlsx").write_bytes(b"\x05Ana  " + b"\0" * 100)  # Excel's owner file
+    published = ingest(root, "work")["published"]
+    assert ".xlsx" not in published["unread"], published
+    failed = {f["path"]: f for f in published["failures"]}
+    assert list(failed) == ["finance/broken.xlsx"], published["failures"]
+    assert "not a readable Excel workbook" in str(failed["finance/broken.xlsx"]), failed
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+    hits = [(h.path, h.heading_path, h.start_line, h.end_line)
+            for h in engine.search("Halvorsen", mode="keyword").hits]
+    assert hits[0] == ("finance/budget.xlsx", "budget > Contacts > Name | Email", 8, 8), hits
+    assert engine.search("dredging permit", mode="keyword").hits[0].path == "finance/budget.xlsx"
+    sift = Sift(load())
+    shown, data = reading.read(sift, "work/finance/budget.xlsx", 8, 8, None)
+    assert "Ingrid Halvorsen | ingrid@harbour.example" in shown and "an Excel workbook" in shown, shown
+    assert data["total_lines"] == 8, data
+    shown, data = reading.read(sift, "work/finance/budget.xlsx", None, None, None, heading="Costs 2024")
+    assert (data["start_line"], data["end_line"]) == (1, 5), data
+    assert "Silt removal | 12500.5 |  | TRUE" in shown and "Halvorsen" not in shown, shown
