@@ -102,6 +102,9 @@ def _sheets(data: bytes):
                 raise Skip(f"its XML parts unzip to {size:,} bytes (over {OPENED_BYTES:,}): a zip bomb, not a "
                            "workbook")
             workbook = ET.fromstring(package.read("xl/workbook.xml"))
+            if workbook.tag != MAIN + "workbook":  # Strict Open XML ('purl.oclc.org/ooxml/…'): none of its names
+                raise Skip("not a readable Excel workbook: saved as Strict Open XML (Sift reads Excel's usual .xlsx: "
+                           "save it as 'Excel Workbook')")
             targets = _targets(package, names)
             strings = _shared_strings(package, names)
             dates = _date_styles(package, names)

@@ -301,12 +301,12 @@ def test_similar_finds_passages_like_a_file_named_as_search_shows_it_on_disk_or_
 
 
 def test_similar_of_a_file_sift_does_not_index_says_so_as_read_file_does(immediate, sift_env, tmp_path):
-    """`ingest similar MANIFEST.xlsx` said 'no passages in the published index (not indexed yet, empty, or failed
+    """`ingest similar MANIFEST.xls` said 'no passages in the published index (not indexed yet, empty, or failed
     to parse)', as if a scan might still index it; read_file said the kind is not indexed."""
-    root = write_tree(tmp_path / "n", {"bread.md": "# Bread\n\nKnead and bake.", "MANIFEST.xlsx": "a\tb\n",
+    root = write_tree(tmp_path / "n", {"bread.md": "# Bread\n\nKnead and bake.", "MANIFEST.xls": "a\tb\n",
                                        ".gitignore": "private.md\n", "private.md": "# Private\n\nkept out"})
     ingest(root, "notes")
-    for named, why in (("notes/MANIFEST.xlsx", "a kind Sift does not read"),
+    for named, why in (("notes/MANIFEST.xls", "a kind Sift does not read"),
                        (str(root / "private.md"), "is ignored by .gitignore")):
         said = run_ingest(sift_env, "similar", named)
         assert said.returncode == 2 and said.stderr.startswith(
@@ -749,7 +749,7 @@ def test_stats_say_1_file_and_1_chunk_not_1_files(immediate, sift_env, tmp_path)
 
 def test_stats_name_the_kinds_sift_does_not_read_per_collection_as_of_the_last_scan(immediate, sift_env, tmp_path):
     root = write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha", **{f"doc{i}.doc": "d" for i in range(10)},
-                                       "p.png": "p", "q.png": "q", "s.xlsx": "s", "t.pptx": "t", "u.zip": "u",
+                                       "p.png": "p", "q.png": "q", "s.xls": "s", "t.pptx": "t", "u.zip": "u",
                                        "v.key": "v"})
     ingest(root)
     ingest(write_tree(tmp_path / "m", {"b.md": "# B\n\nbeta"}), name="more")
@@ -759,9 +759,9 @@ def test_stats_name_the_kinds_sift_does_not_read_per_collection_as_of_the_last_s
     assert out.count("Sift does not read") == 1, out  # not for 'more', which has none
     report = json.loads(run_ingest(sift_env, "stats", "--json").stdout)
     assert report["collections"][1]["published"]["unread"] == {
-        ".doc": 10, ".png": 2, ".xlsx": 1, ".pptx": 1, ".zip": 1, ".key": 1}
+        ".doc": 10, ".png": 2, ".xls": 1, ".pptx": 1, ".zip": 1, ".key": 1}
 
-    for path in [*root.glob("*.doc"), *root.glob("*.png"), root / "s.xlsx", root / "t.pptx", root / "u.zip"]:
+    for path in [*root.glob("*.doc"), *root.glob("*.png"), root / "s.xls", root / "t.pptx", root / "u.zip"]:
         path.unlink()
     ingest(root)  # the next scan's count replaces the last one's
     assert "  1 file of a kind Sift does not read: .key 1\n" in run_ingest(sift_env, "stats").stdout

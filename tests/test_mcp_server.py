@@ -572,17 +572,17 @@ def test_similar_of_a_bare_name_several_files_share_returns_the_candidates(index
 
 
 def test_similar_of_a_file_of_a_kind_sift_does_not_read_says_so_as_read_file_does(indexed, servers):
-    """similar of MANIFEST.xlsx said 'not indexed yet, empty, or failed to parse'; read_file, that Sift does not
+    """similar of MANIFEST.xls said 'not indexed yet, empty, or failed to parse'; read_file, that Sift does not
     index the kind. Both ask the same check now."""
-    (indexed["root"] / "MANIFEST.xlsx").write_text("a\tb\n", encoding="utf-8")
+    (indexed["root"] / "MANIFEST.xls").write_text("a\tb\n", encoding="utf-8")
 
     async def scenario():
         async with servers.session(indexed["env"], "--no-worker") as s:
-            return await call(s, "similar", path="notes/MANIFEST.xlsx"), await call(s, "read_file",
-                                                                                  path="notes/MANIFEST.xlsx")
+            return await call(s, "similar", path="notes/MANIFEST.xls"), await call(s, "read_file",
+                                                                                  path="notes/MANIFEST.xls")
     like, read = run(scenario)
     assert like.is_error and text(like).endswith(
-        "notes/MANIFEST.xlsx is not a file Sift indexes (a kind Sift does not read: it reads notes, text, code and PDFs): "
+        "notes/MANIFEST.xls is not a file Sift indexes (a kind Sift does not read: it reads notes, text, code and PDFs): "
         "similar compares only the files search can find"), text(like)
     assert read.is_error and "a kind Sift does not read" in text(read)
 

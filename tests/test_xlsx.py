@@ -108,6 +108,12 @@ def test_a_broken_encrypted_or_bomb_workbook_is_skipped_with_its_reason(monkeypa
         parse_file("broken.xlsx", b"PK\x03\x04 truncated")
     with pytest.raises(Skip, match="password-protected"):
         parse_file("locked.xlsx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as package:
+        package.writestr("xl/workbook.xml", '<workbook xmlns="http://purl.oclc.org/ooxml/spreadsheetml/main"/>')
+    strict = out.getvalue()
+    with pytest.raises(Skip, match="Strict Open XML"):
+        parse_file("strict.xlsx", strict)  # was read as a workbook of no sheets: indexed, holding nothing
     import ingest.xlsx
     monkeypatch.setattr(ingest.xlsx, "OPENED_BYTES", 50_000)
     big = sheet([cell("A1", "Name")] + [cell(f"A{n}", "x" * 200) for n in range(2, 400)])
