@@ -40,6 +40,7 @@ DATE_FORMATS = {14, 15, 16, 17, 18, 19, 20, 21, 22, 45, 46, 47}
 DATE_CODE = re.compile(r"[dy]|m(?!s)", re.IGNORECASE)
 QUOTED = re.compile(r'"[^"]*"|\[[^\]]*\]|\\.')
 EPOCH = datetime(1899, 12, 30)  # serial 1 is 1900-01-01 (Excel's 1900 leap-year bug counted in)
+EPOCH_1904 = datetime(1904, 1, 1)  # a workbook of the 1904 date system (old Excel for Mac): serial 0 is 1904-01-01
 
 
 def parse_xlsx(path: str, data: bytes) -> Document:
@@ -108,13 +109,15 @@ def _sheets(data: bytes):
             targets = _targets(package, names)
             strings = _shared_strings(package, names)
             dates = _date_styles(package, names)
+            settings = workbook.find(MAIN + "workbookPr")
+            epoch = EPOCH_1904 if settings is not None and settings.get("date1904") in ("1", "true") else EPOCH
             found = []
             for number, sheet in enumerate(workbook.iter(MAIN + "sheet"), 1):
                 part = targets.get(sheet.get(REL + "id") or "", f"xl/worksheets/sheet{number}.xml")
                 if part not in names:
                     continue
                 name = " ".join((sheet.get("name") or f"Sheet{number}").split())
-                found.append((name, _rows(ET.fromstring(package.read(part)), strings, dates)))
+                found.append((name, _rows(ET.fromstring(package.read(part)), strings, dates, epoch)))
             return found
     except (zipfile.BadZipFile, ET.ParseError, OSError, ValueError, EOFError, KeyError) as error:
         raise Skip(f"not a readable Excel workbook: {type(error).__name__}: {error}"[:500]) from None
@@ -156,7 +159,7 @@ def _date_styles(package, names: set[str]) -> set[int]:
             if int(xf.get("numFmtId") or 0) in DATE_FORMATS | custom}
 
 
-def _rows(sheet, strings: list[str], dates: set[int]) -> list[list[str]]:
+def _rows(sheet, strings: list[str], dates: set[int], epoch: datetime) -> list[list[str]]:
     rows = []
     for row in sheet.iter(MAIN + "row"):
         cells: list[str] = []
@@ -165,7 +168,7 @@ def _rows(sheet, strings: list[str], dates: set[int]) -> list[list[str]]:
             at = _column(place.group()) if place else len(cells)
             if at >= len(cells):
                 cells += [""] * (at - len(cells) + 1)
-            cells[at] = _value(cell, strings, dates)
+            cells[at] = _value(cell, strings, dates, epoch)
         while cells and not cells[-1]:
             cells.pop()
         if cells:
@@ -181,7 +184,7 @@ def _column(letters: str) -> int:
     return n - 1
 
 
-def _value(cell, strings: list[str], dates: set[int]) -> str:
+def _value(cell, strings: list[str], dates: set[int], epoch: datetime = EPOCH) -> str:
     kind = cell.get("t") or "n"
     if kind == "inlineStr":
         item = cell.find(MAIN + "is")
@@ -198,7 +201,7 @@ def _value(cell, strings: list[str], dates: set[int]) -> str:
         except ValueError:
             return text
         if int(cell.get("s") or 0) in dates and 0 <= number < 2958466:  # up to 9999-12-31
-            moment = EPOCH + timedelta(days=number)
+            moment = epoch + timedelta(days=number)
             return moment.strftime("%Y-%m-%d" if number == int(number) else
                                    "%H:%M:%S" if number < 1 else "%Y-%m-%d %H:%M:%S")
         return f"{number:.15g}"

@@ -38,14 +38,14 @@ def sheet(rows: list[str]) -> str:
     return f'<worksheet {NS}><sheetData>{body}</sheetData></worksheet>'
 
 
-def workbook(sheets: dict[str, str], strings: list[str] = (), order: list[int] | None = None) -> bytes:
+def workbook(sheets: dict[str, str], strings: list[str] = (), settings: str = "") -> bytes:
     """A workbook of these sheets (name: its XML), the parts named in reverse (sheet3.xml holds the first sheet):
     the relationships, not the parts' numbers, say which is which."""
     names = list(sheets)
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
         listed = "".join(f'<sheet name="{name}" sheetId="{n}" r:id="rId{n}"/>' for n, name in enumerate(names, 1))
-        package.writestr("xl/workbook.xml", f'<workbook {NS} {RNS}><sheets>{listed}</sheets></workbook>')
+        package.writestr("xl/workbook.xml", f'<workbook {NS} {RNS}>{settings}<sheets>{listed}</sheets></workbook>')
         rels = "".join(f'<Relationship Id="rId{n}" Target="worksheets/sheet{len(names) + 1 - n}.xml" Type="x"/>'
                        for n in range(1, len(names) + 1))
         package.writestr("xl/_rels/workbook.xml.rels", '<Relationships xmlns="http://schemas.openxmlformats.org/'
@@ -82,6 +82,14 @@ def test_a_workbook_is_its_sheets_rows_under_their_column_names():
     assert [(c.heading_path, c.start_line, c.end_line) for c in chunks] == [
         (["Harbour budget", "Costs 2024", "Item | Cost | Due"], 3, 5),
         (["Harbour budget", "Contacts", "Name | Email"], 8, 8)], chunks  # a passage never holds two sheets
+
+
+def test_a_date_is_counted_from_the_workbooks_date_system():
+    """Old Excel for Mac counts days from 1904: the same serial number is four years and a day later."""
+    dated = sheet([cell("A1", "Event") + cell("B1", "Day"), cell("A2", "Quay opening") + cell("B2", 45352, 1)])
+    assert parse_file("a.xlsx", workbook({"S": dated})).sections[0].text == "Quay opening | 2024-03-01"
+    mac = workbook({"S": dated}, settings='<workbookPr date1904="1"/>')
+    assert parse_file("a.xlsx", mac).sections[0].text == "Quay opening | 2028-03-02"
 
 
 def test_a_data_sheet_is_indexed_by_its_first_passage_and_a_big_text_sheet_skips_the_workbook(monkeypatch):
