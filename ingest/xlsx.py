@@ -26,6 +26,7 @@ from datetime import datetime, timedelta
 
 from ingest.document import Document, Section, Skip, title_from_name
 from ingest.odt import OPENED_BYTES
+from ingest import table
 from ingest.table import SEPARATOR, parse_table
 from ingest.word import OLE_MAGIC
 
@@ -117,7 +118,8 @@ def _sheets(data: bytes):
                 if part not in names:
                     continue
                 name = " ".join((sheet.get("name") or f"Sheet{number}").split())
-                found.append((name, _rows(ET.fromstring(package.read(part)), strings, dates, epoch)))
+                with package.open(part) as stream:
+                    found.append((name, _rows(stream, strings, dates, epoch)))
             return found
     except (zipfile.BadZipFile, ET.ParseError, OSError, ValueError, EOFError, KeyError) as error:
         raise Skip(f"not a readable Excel workbook: {type(error).__name__}: {error}"[:500]) from None
@@ -159,20 +161,35 @@ def _date_styles(package, names: set[str]) -> set[int]:
             if int(xf.get("numFmtId") or 0) in DATE_FORMATS | custom}
 
 
-def _rows(sheet, strings: list[str], dates: set[int], epoch: datetime) -> list[list[str]]:
-    rows = []
-    for row in sheet.iter(MAIN + "row"):
+def _rows(stream, strings: list[str], dates: set[int], epoch: datetime) -> list[list[str]]:
+    """A sheet's rows that hold a value, read as its XML streams (a row at a time, each let go once read), up to
+    a few past table.MAX_ROWS: what parse_table reads of a sheet (a data sheet's more rows unread, any other one
+    a data set). Parsed whole, a sheet of 200,000 rows took 11.5 s and 770 MB to read its first 10,000."""
+    rows: list[list[str]] = []
+    most = table.MAX_ROWS + 3  # its header, a title line above it, and one row more than read
+    holder = None
+    for event, element in ET.iterparse(stream, events=("start", "end")):
+        if event == "start":
+            if element.tag == MAIN + "sheetData":
+                holder = element
+            continue
+        if element.tag != MAIN + "row":
+            continue
         cells: list[str] = []
-        for cell in row.iter(MAIN + "c"):
+        for cell in element.iter(MAIN + "c"):
             place = COLUMN.match(cell.get("r") or "")
             at = _column(place.group()) if place else len(cells)
             if at >= len(cells):
                 cells += [""] * (at - len(cells) + 1)
             cells[at] = _value(cell, strings, dates, epoch)
-        while cells and not cells[-1]:
+        while cells and not cells[-1].strip():
             cells.pop()
         if cells:
             rows.append(cells)
+            if len(rows) >= most:
+                break
+        if holder is not None:
+            holder.remove(element)
     return rows
 
 

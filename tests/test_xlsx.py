@@ -109,6 +109,9 @@ def test_a_data_sheet_is_indexed_by_its_first_passage_and_a_big_text_sheet_skips
     monkeypatch.setattr(ingest.table, "MAX_ROWS", 100)
     with pytest.raises(Skip, match="its sheet 'Notes': a table of more than 100 rows"):
         parse_file("gauge.xlsx", workbook({"Readings": readings, "Notes": notes}))
+    from ingest.xlsx import xlsx_lines
+    lines = xlsx_lines(workbook({"Readings": readings}), "gauge.xlsx")  # read no further than parse_table does
+    assert lines[:3] == ["Readings", "Hour | Depth", "2 | 0.5"] and len(lines) == 1 + 103, len(lines)
 
 
 def test_a_broken_encrypted_or_bomb_workbook_is_skipped_with_its_reason(monkeypatch):
