@@ -87,6 +87,23 @@ def parse_mbox(path: str, data: bytes) -> Document:
     return read_mbox(path, [data])
 
 
+def mail_headings(data: bytes, mailbox: bool) -> list[tuple[int, int, str]]:
+    """(line of the file, 0-based, level, name) of each message of a mailbox (or of the one message of an .eml):
+    its heading as indexed, the Subject, from its first line. read_file's ``heading`` reads a message by them
+    (mcp_server.reading): a hit's heading was 'archive.mbox — Sourdough recipe', and read_file with
+    heading='Sourdough recipe' said the mailbox had no headings ('# …' lines)."""
+    found = []
+    for raw, first, _ in (_messages([data]) if mailbox else [(data, 1, 0)]):
+        body = raw[raw.index(b"\n") + 1:] if mailbox and raw.startswith(b"From ") and b"\n" in raw else raw
+        try:
+            subject = _header(BytesParser(policy=policy.compat32).parsebytes(body, headersonly=True), "Subject")
+            name = subject if _said(subject) else f"{subject} (no subject)".lstrip()
+        except Exception:  # noqa: BLE001 - as read_mbox: one message's trouble must not cost the mailbox
+            name = "(unreadable message)"
+        found.append((first - 1, 1, name))
+    return found
+
+
 def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
     """``parse_mbox`` of a mailbox given as blocks of its bytes, read as they come: a mailbox of any size in the
     memory of one message (at most MAX_MESSAGE_BYTES of it kept: the rest is its attachments) and of the text

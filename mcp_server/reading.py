@@ -177,6 +177,8 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
     try:
         if _is_word(target.relative):
             note, headings = _word_headings(target)
+        elif (mail := _mail_headings(target)) is not None:
+            note, headings = mail
         else:
             with open(target.absolute, "rb") as f:
                 note = decode(f.read(LINKED_BYTES))
@@ -201,6 +203,21 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
 def _is_word(path: str) -> bool:
     from ingest.kinds import EPUB_EXTENSIONS, WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, suffix
     return suffix(path).lower() in WORD_EXTENSIONS | EPUB_EXTENSIONS | WORKBOOK_EXTENSIONS  # a workbook's: ingest.xlsx
+
+
+def _mail_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]]] | None:
+    """A mail file's text and its messages' Subjects as headings (ingest.mail), or None for a file no mail: an
+    .eml, an .mbox, a Thunderbird folder ('Inbox', no extension) read as one."""
+    from ingest.kinds import MAIL_EXTENSIONS, SHEBANG_BYTES, is_mailbox, suffix
+    ext = suffix(target.relative).lower()
+    if ext and ext not in MAIL_EXTENSIONS:
+        return None
+    with open(target.absolute, "rb") as f:
+        data = f.read(LINKED_BYTES)
+    if not ext and not is_mailbox(data[:SHEBANG_BYTES]):
+        return None
+    from ingest.mail import mail_headings
+    return data.decode("utf-8", "replace"), mail_headings(data, ext != ".eml")
 
 
 def _word_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]]]:

@@ -314,3 +314,35 @@ def test_a_message_without_a_subject_is_headed_no_subject():
         ["(no subject)"], ["Re: (no subject)"], ["AW: Re: Ferry"]]
     doc = parse_file("Mail/ferry time.eml", b"From: Bo <b@example.org>\nSubject: Re:\n\nSee you there.\n")
     assert doc.title == "ferry time" and doc.sections[0].heading_path == ["Re: (no subject)"], doc
+
+
+def test_read_file_reads_a_message_by_the_subject_its_hit_is_headed_by(immediate, tmp_path, monkeypatch):
+    """A hit is headed 'archive.mbox — Sourdough recipe'; read_file with heading='Sourdough recipe' said the mailbox
+    had 'no headings (# … lines)'. A message's Subject is its heading: the message is read from its 'From ' line
+    to the next one, in an .mbox, a Thunderbird folder, an .eml; a Subject not there lists those there."""
+    from mcp_server import reading
+    from mcp_server.errors import Problem
+    from mcp_server.service import Sift
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    box = (b"From alice@example.com Mon Jan  5 09:00:00 2026\nFrom: Alice <alice@example.com>\n"
+           b"Subject: Lighthouse trip\n\nBring binoculars for the puffins.\n\n"
+           b"From carol@example.com Tue Jan  6 12:00:00 2026\nFrom: Carol <carol@example.com>\n"
+           b"Subject: Sourdough recipe\n\nFeed the starter with rye flour.\n\n"
+           b"From dave@example.com Wed Jan  7 15:00:00 2026\nFrom: Dave <dave@example.com>\n"
+           b"Subject: Chess club\n\nWe study the Sicilian defence.\n")
+    root = tmp_path / "mail"
+    (root / "Thunderbird").mkdir(parents=True)
+    (root / "archive.mbox").write_bytes(box)
+    (root / "Thunderbird" / "Inbox").write_bytes(box)
+    (root / "kayak.eml").write_bytes(b"From: Alice <alice@example.com>\nSubject: Kayak rental\n\nPay in 30 days.\n")
+    assert ingest(root, "mail")["published"]["failures"] == []
+    sift = Sift(load())
+    for path in ("mail/archive.mbox", "mail/Thunderbird/Inbox"):
+        shown, data = reading.read(sift, path, None, None, None, heading="Sourdough recipe")
+        assert (data["start_line"], data["end_line"]) == (7, 11), (path, shown)
+        assert "rye flour" in shown and "puffins" not in shown and "Sicilian" not in shown, shown
+        with pytest.raises(Problem, match="its headings: 'Lighthouse trip', 'Sourdough recipe', 'Chess club'"):
+            reading.read(sift, path, None, None, None, heading="Budget")
+    shown, data = reading.read(sift, "mail/kayak.eml", None, None, None, heading="kayak rental")
+    assert (data["start_line"], data["end_line"]) == (1, 4) and "Pay in 30 days." in shown, shown
