@@ -705,9 +705,10 @@ def read_pdf(conn, target: paths.Target, indexed, page: int, offset: int = 0,
     if indexed is None:
         note = _note_standing_for(target)
         if note is not None:
-            raise Problem(f"{target.name} is not indexed itself: the note {target.collection}/{note} beside it, of "
-                          "the same name, stands for it (taken for its conversion, so its text is not indexed twice); "
-                          "read that note")
+            from search.query.listing import stood_for
+            what, why = stood_for(note)
+            raise Problem(f"{target.name} is not indexed itself: the {what} {target.collection}/{note} beside it, of "
+                          f"the same name, stands for it ({why}, so its text is not indexed twice); read that {what}")
         raise Problem(f"{target.name} is a PDF that is not in the published index ({_failure(conn, target)}); "
                       "its text can be read only once it is indexed: see stats")
     chunks = queries.file_chunks(conn, indexed["id"])

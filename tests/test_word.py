@@ -462,3 +462,36 @@ def test_a_docx_zip_bomb_is_skipped_and_a_zip_slip_name_is_never_written(monkeyp
     monkeypatch.setattr(ingest.word, "OPENED_BYTES", 100_000)
     with pytest.raises(Skip, match="a zip bomb"):
         parse_file("slip.docx", slipped.getvalue())
+
+
+@NEEDS_DOCX
+def test_a_pdf_a_word_document_or_a_tex_file_stands_for_is_said_to_be_its_export(immediate, tmp_path, monkeypatch):
+    """list_files and read_file named cover.docx beside cover.pdf 'the note … (taken for its conversion)': a Word
+    document called a note, and the PDF called what it was made from, when the PDF is its export. They name the
+    Word document or the LaTeX source, and the PDF its export or what LaTeX typeset; a Markdown note stays a note."""
+    from mcp_server import reading
+    from mcp_server.errors import Problem
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "work", {"thesis/main.tex": "\\section{Methods}\nBuoys near the reef.\n",
+                                          "notes/siege.md": "# Siege\n\nMy notes on the siege.\n"})
+    (root / "letters").mkdir()
+    (root / "letters/cover.docx").write_bytes(report())
+    for pdf in ("letters/cover.pdf", "thesis/main.pdf", "notes/siege.pdf"):
+        (root / pdf).write_bytes(b"%PDF-1.4\n%%EOF\n")
+    assert ingest(root, "work")["published"]["failures"] == []
+    sift = Sift(load())
+    listed = {f["path"]: f["reason"] for f in Tools(sift).list_files(glob="*.pdf").structured_content["files"]}
+    assert listed["work/letters/cover.pdf"].startswith(
+        "not indexed itself: the Word document work/letters/cover.docx beside it, of the same name, stands for it "
+        "(the PDF taken for its export, so"), listed
+    assert listed["work/thesis/main.pdf"].startswith(
+        "not indexed itself: the LaTeX source work/thesis/main.tex beside it"), listed
+    assert "what LaTeX typeset from it" in listed["work/thesis/main.pdf"], listed
+    assert listed["work/notes/siege.pdf"].startswith("not indexed itself: the note work/notes/siege.md beside it")
+    assert "taken for its conversion" in listed["work/notes/siege.pdf"], listed
+    with pytest.raises(Problem, match="the Word document work/letters/cover.docx beside it.*its export.*read that "
+                                      "Word document"):
+        reading.read(sift, "work/letters/cover.pdf", None, None, 1)

@@ -47,8 +47,27 @@ NOT_READ_YET = ("not read yet: the collection's first build is published in part
                 "comes in a later one; searchable once that part is published")
 # A PDF with a note of its name beside it (its conversion), which scans index instead (ingest.links.converted_pdfs):
 # it was in no listing at all, so list_files glob='*.pdf' did not find it.
-STOOD_FOR = ("not indexed itself: the note {note} beside it, of the same name, stands for it (taken for its "
-             "conversion, so its text is not indexed twice); search finds that note")
+STOOD_FOR = ("not indexed itself: the {what} {note} beside it, of the same name, stands for it ({why}, so its text "
+             "is not indexed twice); search finds that {what}")
+# what stands for a PDF, and what the PDF is to it: report.pdf beside report.docx is its export, main.pdf beside
+# main.tex what LaTeX typeset from it; both were 'the note … (taken for its conversion)', as a Markdown note's PDF
+SOURCES = (((".docx", ".odt"), "Word document", "the PDF taken for its export"),
+           ((".tex", ".ltx"), "LaTeX source", "the PDF taken for what LaTeX typeset from it"),
+           ((".org", ".rst", ".adoc", ".asciidoc"), "source", "the PDF taken for what was built from it"))
+
+
+def stood_for(note: str) -> tuple[str, str]:
+    """(what ``note``, the path of a file standing for a PDF of its name, is called; what the PDF is to it)."""
+    for extensions, what, why in SOURCES:
+        if note.lower().endswith(extensions):
+            return what, why
+    return "note", "taken for its conversion"
+
+
+def stood_for_reason(note: str) -> str:
+    """Why a PDF that ``note`` stands for is not indexed itself (list_files, ingest files)."""
+    what, why = stood_for(note)
+    return STOOD_FOR.format(what=what, note=note, why=why)
 LEFT_OUT = "not indexed: {why}"  # such a PDF that the scan leaves out anyway (SIFT_EXCLUDE='*.pdf', a .gitignore)
 
 
@@ -174,7 +193,7 @@ def _entries(conn, rows) -> list[dict]:
                 entry["state"] = "failed" if work["state"] == "failed" else "pending"
                 entry["reason"] = working.background_said(work)
         if r["stood_for"] is not None:
-            entry["state"], entry["reason"] = "skipped", STOOD_FOR.format(note=f"{r['name']}/{r['stood_for']}")
+            entry["state"], entry["reason"] = "skipped", stood_for_reason(f"{r['name']}/{r['stood_for']}")
         if entry["state"] == "indexed" and version is not None and version["cut_short"]:
             entry["reason"] = version["cut_short"]  # a PDF cut short: the pages that could be read
         elif entry["state"] == "indexed" and version is not None and version["pages_without_text"]:
