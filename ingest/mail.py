@@ -27,6 +27,7 @@ document's ``unreadable_messages``): the other messages are read as usual. A mai
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from datetime import datetime
 from email import policy
@@ -101,7 +102,10 @@ def mail_headings(data: bytes, mailbox: bool) -> list[tuple[int, int, str]]:
         except Exception:  # noqa: BLE001 - as read_mbox: one message's trouble must not cost the mailbox
             name = "(unreadable message)"
         found.append((first - 1, 1, name))
-    return found
+    # a thread's messages share a Subject ('Re: Budget' twice): each such one is named with its first line, so
+    # that heading='Re: Budget' lists them to choose from instead of reading the first whatever the hit was
+    counts = Counter(name for _, _, name in found)
+    return [(line, level, f"{name} (line {line + 1})" if counts[name] > 1 else name) for line, level, name in found]
 
 
 def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:

@@ -346,3 +346,29 @@ def test_read_file_reads_a_message_by_the_subject_its_hit_is_headed_by(immediate
             reading.read(sift, path, None, None, None, heading="Budget")
     shown, data = reading.read(sift, "mail/kayak.eml", None, None, None, heading="kayak rental")
     assert (data["start_line"], data["end_line"]) == (1, 4) and "Pay in 30 days." in shown, shown
+
+
+def test_read_file_lists_the_messages_of_a_thread_sharing_a_subject_to_choose_from(immediate, tmp_path, monkeypatch):
+    """Replies share a Subject: heading='Re: Budget' read the first of them, whichever the hit was. Each is named
+    with its first line, so the heading lists them, and the one named reads that message."""
+    from mcp_server import reading
+    from mcp_server.errors import Problem
+    from mcp_server.service import Sift
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    box = b"".join(b"From %s@example.com Mon Jan  5 09:00:00 2026\nFrom: %s <%s@example.com>\nSubject: %s\n\n%s\n\n"
+                   % (who, who, who, subject, body) for who, subject, body in
+                   [(b"ann", b"Budget", b"The budget is 4,000."), (b"ben", b"Re: Budget", b"Too low for pumps."),
+                    (b"cat", b"Re: Budget", b"Raise it to kelp feed.")])
+    root = tmp_path / "mail"
+    root.mkdir()
+    (root / "thread.mbox").write_bytes(box)
+    assert ingest(root, "mail")["published"]["failures"] == []
+    sift = Sift(load())
+    with pytest.raises(Problem, match="several headings holding 'Re: Budget': 'Re: Budget \\(line 7\\)', "
+                                      "'Re: Budget \\(line 13\\)'"):
+        reading.read(sift, "mail/thread.mbox", None, None, None, heading="Re: Budget")
+    shown, data = reading.read(sift, "mail/thread.mbox", None, None, None, heading="Re: Budget (line 13)")
+    assert "kelp feed" in shown and "Too low" not in shown and data["start_line"] == 13, shown
+    shown, _ = reading.read(sift, "mail/thread.mbox", None, None, None, heading="Budget")
+    assert "4,000" in shown and "Too low" not in shown, shown
