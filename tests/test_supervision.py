@@ -279,6 +279,9 @@ def _wait_worker(server: Raw, ready) -> dict:
     deadline = time.monotonic() + SAFETY
     while time.monotonic() < deadline:
         result = server.call("stats")
+        if "structuredContent" not in result:  # an error answer, once in a clean-clone run under load: the index
+            time.sleep(0.5)                     # deleted and made again by the worker at that moment; asked again
+            continue
         if ready(result["structuredContent"]["worker"]):
             return result
         time.sleep(0.5)
