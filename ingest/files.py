@@ -95,11 +95,8 @@ def read_settled(full: Path) -> tuple[bytes, os.stat_result]:
     mtime and hash stored together all belong to one version of the file.
     """
     for _ in range(READ_ATTEMPTS):
-        fd = os.open(full, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd, before = _open_regular(full)
         try:
-            before = os.fstat(fd)
-            if not stat.S_ISREG(before.st_mode):
-                raise Skip("not a regular file")
             if before.st_size > MAX_FILE_BYTES:
                 raise Skip(f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
             with open(fd, "rb", closefd=False) as handle:
@@ -115,11 +112,28 @@ def read_settled(full: Path) -> tuple[bytes, os.stat_result]:
             on_disk = None  # deleted after it was read: what was read is one whole version
         if _same(before, after) and len(data) == after.st_size and (on_disk is None or _same(after, on_disk)):
             return data, after
-    raise FileChanging(f"the file kept changing while it was read ({READ_ATTEMPTS} tries); "
-                       "the next scan indexes it once it settles")
+    raise FileChanging(KEPT_CHANGING)
 
 
 MBOX_BLOCK = 1 << 20
+KEPT_CHANGING = (f"the file kept changing while it was read ({READ_ATTEMPTS} tries); the next scan indexes it once it "
+                 "settles")
+# without blocking (a FIFO named like a note must not hang the worker), and not inherited by a child process
+OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+
+def _open_regular(full: Path) -> tuple[int, os.stat_result]:
+    """``full`` opened for reading (OPEN_FLAGS) and its stat, refused (Skip) unless it is a regular file: how
+    ``read_settled`` and ``read_mbox_file`` begin each try."""
+    fd = os.open(full, OPEN_FLAGS)
+    try:
+        before = os.fstat(fd)
+        if not stat.S_ISREG(before.st_mode):
+            raise Skip("not a regular file")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, before
 
 
 def _size(full: Path) -> int:
@@ -148,11 +162,8 @@ def read_mbox_file(full: Path) -> tuple[Document, os.stat_result, str]:
     read again, as ``read_settled`` reads a file again."""
     from ingest.mail import read_mbox
     for _ in range(READ_ATTEMPTS):
-        fd = os.open(full, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd, before = _open_regular(full)
         try:
-            before = os.fstat(fd)
-            if not stat.S_ISREG(before.st_mode):
-                raise Skip("not a regular file")
             digest = hashlib.sha256()
             with open(fd, "rb", closefd=False) as handle:
                 def blocks():
@@ -167,8 +178,7 @@ def read_mbox_file(full: Path) -> tuple[Document, os.stat_result, str]:
             os.close(fd)
         if _same(before, after):
             return doc, after, digest.hexdigest()
-    raise FileChanging(f"the file kept changing while it was read ({READ_ATTEMPTS} tries); "
-                       "the next scan indexes it once it settles")
+    raise FileChanging(KEPT_CHANGING)
 
 
 def can_open(root: Path | str, path: str) -> bool:
@@ -176,7 +186,7 @@ def can_open(root: Path | str, path: str) -> bool:
     call, to see if a remembered "no permission" still holds after a change that left the file's ctime alone
     (its folder's permissions, the user's groups, an ACL)."""
     try:
-        os.close(os.open(safe_join(root, path), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)))
+        os.close(os.open(safe_join(root, path), OPEN_FLAGS))
     except OSError:
         return False
     return True
