@@ -70,17 +70,19 @@ class _Word:
     at: int = 0
 
 
-def note(conn, query: str, postings: Postings | None, mode: str, collection: str | None = None) -> Said | None:
+def note(conn, query: str, postings: Postings | None, mode: str, collection: str | None = None,
+         held: dict[str, list[str]] | None = None) -> Said | None:
     """A note naming the query's words that no published passage holds, with suggestions, and those words as
     data (every one, where the note names the first NAMED); None if every word is somewhere. ``postings``: the keyword postings in memory (None: FTS5 is asked); ``mode``: the mode that
     answered (keyword or hybrid), which says what the results are when no word matched; ``collection``: the one
-    searched (None: all), whose files not read yet the note counts (another's first build is not this search's)."""
+    searched (None: all), whose files not read yet the note counts (another's first build is not this search's);
+    ``held``: the query's held forms keyword search already looked up (``keyword.held_forms``), None to ask them."""
     words = _words(query)
     vocabulary = _Vocabulary(conn, postings)
     tokens = vocabulary.tokens([t for w in words for t in w.terms])
     absent = [w for w in words if _absent(w, tokens, vocabulary)]
     if absent:  # 'ricerche' of a note saying 'ricerca', found by that form (``held_forms``)
-        found = held_forms(query, vocabulary.tokens_of, vocabulary.documents)
+        found = held if held is not None else held_forms(query, vocabulary.tokens_of, vocabulary.documents)
         absent = [w for w in absent if w.shown not in found]
     missing = [part for w in words for part in ([w] if w in absent else _missing_parts(w, tokens, vocabulary))]
     if not missing:
