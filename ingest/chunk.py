@@ -212,7 +212,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # before); Word documents (.docx) read by their headings, no longer kinds Sift does not read; OpenDocument text
 # (.odt) read as a Word document is; mail read (.eml a note, .mbox or a Thunderbird folder a passage group a message:
 # ingest.mail), no longer a kind Sift does not read; EPUB books read by their chapters' headings (ingest.epub).
-VERSION = 17
+# 18: an EPUB's chapters headed by its table of contents too (a converted book's styled-paragraph headings).
+VERSION = 18
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked

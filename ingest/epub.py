@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import posixpath
+import re
 import zipfile
 import xml.etree.ElementTree as ET
 from urllib.parse import unquote
@@ -27,6 +28,7 @@ from ingest.word import WordText
 CONTAINER = "META-INF/container.xml"
 ENCRYPTION = "META-INF/encryption.xml"
 CHAPTER_TYPES = {"application/xhtml+xml", "text/html"}
+TAG = re.compile(r"<[^>]*>")
 
 
 def epub_text(data: bytes) -> WordText:
@@ -50,8 +52,11 @@ def epub_text(data: bytes) -> WordText:
                 if _encrypted(package) & set(chapters):
                     raise Skip("an EPUB book with DRM (its chapters are encrypted, META-INF/encryption.xml): Sift "
                                "reads books without DRM")
-            _check_size(package, [CONTAINER, opf_path, *chapters])
+            contents_path = _contents_part(opf, posixpath.dirname(opf_path))
+            read = [CONTAINER, opf_path, *chapters] + ([contents_path] if contents_path in names else [])
+            _check_size(package, read)
             pages = [(name, package.read(name)) for name in chapters]
+            contents = _contents(package.read(contents_path), contents_path) if contents_path in names else {}
     except (zipfile.BadZipFile, ET.ParseError, OSError, ValueError, EOFError, KeyError, RuntimeError) as error:
         raise Skip(f"not a readable EPUB book: {type(error).__name__}: {error}"[:500]) from None
     out = WordText()
@@ -59,9 +64,11 @@ def epub_text(data: bytes) -> WordText:
     out.title = " ".join("".join(found.itertext()).split())[:500] if found is not None else ""
     for name, raw in pages:
         try:
-            _chapter(out, decode(raw))
+            _chapter(out, decode(raw), contents.get(name, []))
         except Skip as why:
             raise Skip(f"not a readable EPUB book: its chapter {name}: {why}"[:500]) from None
+    if not out.lines:  # a comic's or a scanned book's pages are pictures: nothing to search, said so (as a scan's PDF)
+        raise Skip(f"no text: its {len(pages)} chapters hold only pictures (a comic, or a book of page scans?)")
     return out
 
 
@@ -96,6 +103,60 @@ def _spine(opf, folder: str) -> list[str]:
     return [items[ref.get("idref")] for ref in opf.iter() if _named(ref, "itemref") and ref.get("idref") in items]
 
 
+def _contents_part(opf, folder: str) -> str:
+    """The path of the book's table of contents: its EPUB 3 navigation document (the manifest item of property
+    'nav'), else its EPUB 2 toc.ncx (the spine's ``toc``, else the item of the NCX media type); '' when none."""
+    items = [item for item in opf.iter() if _named(item, "item") and item.get("href")]
+    spine = next((e for e in opf.iter() if _named(e, "spine")), None)
+    toc = spine.get("toc") if spine is not None else None
+    found = [i for i in items if "nav" in (i.get("properties") or "").split()] + [
+        i for i in items if toc and i.get("id") == toc] + [
+        i for i in items if i.get("media-type") == "application/x-dtbncx+xml"]
+    return posixpath.normpath(posixpath.join(folder, unquote(found[0].get("href").split("#")[0]))) if found else ""
+
+
+def _contents(raw: bytes, path: str) -> dict[str, list[tuple[str, int, str]]]:
+    """The table of contents' entries by the chapter they point to: (its fragment, depth from 1, label), in order.
+    A navigation document's <nav epub:type="toc"> (else its first <nav>) or an NCX's navPoints; a contents that is
+    not readable XML is none (the chapters are read without it)."""
+    try:
+        root = ET.fromstring(raw)
+    except ET.ParseError:
+        return {}
+    entries: dict[str, list[tuple[str, int, str]]] = {}
+    folder = posixpath.dirname(path)
+
+    def add(href: str, depth: int, label: str) -> None:
+        target, _, fragment = href.partition("#")
+        label = " ".join(label.split())
+        if label and "://" not in target:
+            name = posixpath.normpath(posixpath.join(folder, unquote(target))) if target else path
+            entries.setdefault(name, []).append((unquote(fragment), depth, label))
+
+    def walk(element, depth: int) -> None:
+        for child in element:
+            if _named(child, "navPoint"):  # NCX: <navLabel><text>…</text></navLabel><content src="…"/>
+                label = next((e for e in child if _named(e, "navLabel")), None)
+                content = next((e for e in child if _named(e, "content")), None)
+                if label is not None and content is not None:
+                    add(content.get("src") or "", depth, "".join(label.itertext()))
+                walk(child, depth + 1)
+            elif _named(child, "a") and child.get("href"):
+                add(child.get("href"), depth, "".join(child.itertext()))
+            elif _named(child, "ol"):
+                walk(child, depth + 1)
+            elif isinstance(child.tag, str):
+                walk(child, depth)
+
+    navs = [e for e in root.iter() if _named(e, "nav")]
+    toc = next((n for n in navs if "toc" in (n.get("{http://www.idpf.org/2007/ops}type") or "").split()), None)
+    if toc is not None or navs:
+        walk(toc if toc is not None else navs[0], 0)
+    else:
+        walk(next((e for e in root.iter() if _named(e, "navMap")), root), 1)
+    return entries
+
+
 def _encrypted(package) -> set[str]:
     """The parts encryption.xml says are encrypted, fonts obfuscated as the standard allows left out (no DRM)."""
     root = ET.fromstring(package.read(ENCRYPTION))
@@ -113,8 +174,12 @@ def _encrypted(package) -> set[str]:
     return encrypted
 
 
-def _chapter(out: WordText, text: str) -> None:
-    """A chapter's lines and headings added to ``out``, read as an HTML page is (ingest.webpage)."""
+def _chapter(out: WordText, text: str, entries: list[tuple[str, int, str]] = ()) -> None:
+    """A chapter's lines and headings added to ``out``, read as an HTML page is (ingest.webpage). ``entries``, the
+    table of contents' entries pointing into it, head it where its own tags do not: a line of an entry's label (a
+    converted book's 'Chapter 3' is a styled paragraph, no <h1>) is a heading of the entry's depth, and a chapter
+    whose text begins before any heading is headed by the label of the entry pointing at its start, else by its
+    <title>."""
     from ingest.webpage import _Reader
     reader = _Reader()
     reader.feed(text)
@@ -129,11 +194,46 @@ def _chapter(out: WordText, text: str) -> None:
         return
     headings = sorted((kept[index], level, name) for index, level, name in reader.headings if index in kept)
     top = min((level for _, level, _ in headings), default=1)
-    title = " ".join(reader.title.split())[:500]
+    labelled, start = _labelled(lines, headings, entries, text)
+    title = start or " ".join(reader.title.split())[:500]
     first = len(out.lines)
-    if (not headings or headings[0][0] > 0) and title and title != out.title:
+    if (not (headings or labelled) or min(headings[:1] + labelled)[0] > 0) and title and title != out.title:
         out.headings.append((first, 1, title))  # its text before any heading: under its own title, a line of it
         out.lines.append(title)
         first, top = first + 1, top - 1
-    out.headings += [(first + line, level - top + 1, name) for line, level, name in headings]
+    out.headings += sorted([(first + line, level - top + 1, name) for line, level, name in headings]
+                           + [(first + line, depth, name) for line, depth, name in labelled])
     out.lines += lines
+
+
+def _labelled(lines: list[str], headings: list, entries, text: str) -> tuple[list[tuple[int, int, str]], str]:
+    """(the chapter's lines that are a contents entry's label and no heading already, as (line, depth, label); the
+    label of the entry pointing at its start, or '')."""
+    headed = {line for line, _, _ in headings} | {None}
+    names = {_folded(name) for _, _, name in headings}
+    labelled, start = [], ""
+    for fragment, depth, label in entries:
+        if not start and (not fragment or _at_start(text, fragment)):
+            start = label
+        if _folded(label) in names:
+            continue
+        line = next((n for n, shown in enumerate(lines) if _folded(shown) == _folded(label)), None)
+        if line not in headed:
+            headed.add(line)
+            names.add(_folded(label))
+            labelled.append((line, max(depth, 1), label))
+    if any(_folded(start) == _folded(name) for _, _, name in labelled):
+        start = ""  # its label is a line of it further on: that line is its heading
+    return labelled, start
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _at_start(text: str, fragment: str) -> bool:
+    """Whether the element of id ``fragment`` comes before any text of the chapter's body."""
+    at = text.rfind("<", 0, max(text.find(f'id="{fragment}"'), 0))  # its tag's start
+    body = re.search(r"<body[^>]*>", text, re.IGNORECASE)
+    return at >= 0 and (body is None or body.end() <= at) and not TAG.sub(
+        "", text[body.end() if body else 0:at]).strip()

@@ -171,3 +171,82 @@ def test_epub_books_are_searched_and_read_by_their_lines_and_headings(immediate,
     shown, data = reading.read(sift, "library/books/harbour.epub", None, None, None, heading="Storms")
     assert (data["start_line"], data["end_line"]) == (5, 8), data
     assert "Okonkwo rebuilt the breakwater." in shown and "Spring tides" not in shown, shown
+
+
+CALIBRE_OPF = """<?xml version="1.0" encoding="utf-8"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="2.0" unique-identifier="id">
+  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>The Harbour Book</dc:title></metadata>
+  <manifest>
+    <item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/>
+    <item id="s0" href="index_split_000.html" media-type="application/xhtml+xml"/>
+    <item id="s1" href="index_split_001.html" media-type="application/xhtml+xml"/>
+    <item id="s2" href="index_split_002.html" media-type="application/xhtml+xml"/>
+  </manifest>
+  <spine toc="ncx"><itemref idref="s0"/><itemref idref="s1"/><itemref idref="s2"/></spine>
+</package>"""
+NCX = """<?xml version="1.0" encoding="utf-8"?>
+<ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1"><navMap>
+  <navPoint id="n1" playOrder="1"><navLabel><text>Chapter One: Tides</text></navLabel>
+    <content src="index_split_000.html"/></navPoint>
+  <navPoint id="n2" playOrder="2"><navLabel><text>Chapter Two: Storms</text></navLabel>
+    <content src="index_split_001.html#filepos2104"/>
+    <navPoint id="n3" playOrder="3"><navLabel><text>Aftermath</text></navLabel>
+      <content src="index_split_001.html#filepos3000"/></navPoint></navPoint>
+  <navPoint id="n4" playOrder="4"><navLabel><text>Epilogue</text></navLabel>
+    <content src="index_split_002.html#start"/></navPoint>
+</navMap></ncx>"""
+
+
+def calibre_book(ncx: str = NCX) -> bytes:
+    """A book as Calibre converts one (EPUB 2, a toc.ncx, no nav document): its files split by size, each titled by
+    the book, its chapters' headings styled paragraphs, the second chapter beginning halfway through a file."""
+    page = PAGE.replace("{title}", "The Harbour Book")
+    return _zip({"mimetype": "application/epub+zip", "META-INF/container.xml": CONTAINER,
+                 "OEBPS/content.opf": CALIBRE_OPF, "OEBPS/toc.ncx": ncx,
+                 "OEBPS/index_split_000.html": page.format(body='<p class="calibre3">Chapter One: Tides</p>'
+                                                           '<p class="calibre1">Ingrid Halvorsen kept the tide table.</p>'),
+                 "OEBPS/index_split_001.html": page.format(body='<p class="calibre1">The lighthouse keeper slept.</p>'
+                                                           '<p class="calibre3" id="filepos2104">Chapter Two: Storms</p>'
+                                                           '<p class="calibre1">Storm surges flooded the quay.</p>'
+                                                           '<p class="calibre4" id="filepos3000">Aftermath</p>'
+                                                           '<p class="calibre1">Okonkwo rebuilt the breakwater.</p>'),
+                 "OEBPS/index_split_002.html": page.format(body='<div id="start"><p>The harbour sleeps.</p></div>')})
+
+
+def test_a_converted_books_chapters_are_headed_by_its_table_of_contents():
+    """Calibre's books (EPUB 2, only a toc.ncx) head chapters with styled paragraphs, no <h1>, and give every file
+    the book's title: the whole book was one section without a heading, the second chapter's start filed in the
+    first chapter's text. The contents' labels head them now, a label's line (at its depth), or a file's start."""
+    doc = parse_file("calibre.epub", calibre_book())
+    sections = [(s.heading_path, s.text) for s in doc.sections]
+    assert sections == [
+        (["Chapter One: Tides"], "Chapter One: Tides\nIngrid Halvorsen kept the tide table.\n"
+                                 "The lighthouse keeper slept."),
+        (["Chapter Two: Storms"], "Chapter Two: Storms\nStorm surges flooded the quay."),
+        (["Chapter Two: Storms", "Aftermath"], "Aftermath\nOkonkwo rebuilt the breakwater."),
+        # its label is no line of it: the label heads it, a line of its own
+        (["Epilogue"], "Epilogue\nThe harbour sleeps."),
+    ], sections
+    # an EPUB 3 navigation document says the same
+    nav = PAGE.format(title="Contents", body='<nav xmlns:epub="http://www.idpf.org/2007/ops" epub:type="toc"><ol>'
+                      '<li><a href="index_split_000.html">Chapter One: Tides</a></li>'
+                      '<li><a href="index_split_001.html#filepos2104">Chapter Two: Storms</a><ol>'
+                      '<li><a href="index_split_001.html#filepos3000">Aftermath</a></li></ol></li>'
+                      '<li><a href="index_split_002.html#start">Epilogue</a></li></ol></nav>')
+    epub3 = _zip({**{n: zipfile.ZipFile(io.BytesIO(calibre_book())).read(n) for n in
+                     zipfile.ZipFile(io.BytesIO(calibre_book())).namelist()},
+                  "OEBPS/content.opf": CALIBRE_OPF.replace('<item id="ncx" href="toc.ncx" media-type="application/'
+                                                           'x-dtbncx+xml"/>', '<item id="nav" href="nav.xhtml" '
+                                                           'media-type="application/xhtml+xml" properties="nav"/>'),
+                  "OEBPS/nav.xhtml": nav})
+    assert [(s.heading_path, s.text) for s in parse_file("calibre3.epub", epub3).sections] == sections
+    # a contents that is no XML is none: the book is read as before, not skipped
+    assert parse_file("broken-toc.epub", calibre_book(ncx="<ncx><navMap>")).sections[0].heading_path == []
+
+
+def test_an_epub_of_pictures_only_is_skipped_saying_so():
+    """A comic's or a scanned book's pages are images: it was 'indexed' with nothing any search could find."""
+    pictures = PAGE.format(title="Page 1", body='<div><img src="../images/p1.jpg" alt=""/></div>')
+    with pytest.raises(Skip, match="no text: its 2 chapters hold only pictures"):
+        parse_file("comic.epub", book(chapters={"OEBPS/text/ch1.xhtml": pictures,
+                                                "OEBPS/text/chapter 2.xhtml": pictures}))
