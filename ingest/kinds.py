@@ -20,8 +20,9 @@ LATEX_EXTENSIONS = {".tex", ".ltx"}
 MARKUP_EXTENSIONS = {".org": "org", ".rst": "rst", ".adoc": "asciidoc", ".asciidoc": "asciidoc"}
 SOURCE_NOTE_EXTENSIONS = BIBTEX_EXTENSIONS | LATEX_EXTENSIONS | set(MARKUP_EXTENSIONS)
 # Word documents and OpenDocument text, read as notes by their headings (ingest.word, ingest.odt); report.pdf beside
-# report.docx is its export: the PDF is its attachment, as a paper.tex's is
-WORD_EXTENSIONS = {".docx", ".odt"}
+# report.docx is its export: the PDF is its attachment, as a paper.tex's is. A macro-enabled .docm is a .docx's
+# WordprocessingML (its macros not read), a .fodt LibreOffice's flat, unzipped .odt (one XML file)
+WORD_EXTENSIONS = {".docx", ".odt", ".docm", ".fodt"}
 # EPUB books, read as a Word document is, their chapters in reading order by their headings (ingest.epub)
 EPUB_EXTENSIONS = {".epub"}
 TEXT_EXTENSIONS = {".txt", ".text"}
@@ -30,8 +31,9 @@ MAIL_EXTENSIONS = {".eml", ".mbox"}
 # a mailbox's start: its first message's 'From ' line (a sender and a date), then a header line ('Return-Path: <…>')
 MAILBOX_HEAD = re.compile(rb"From [^\s]+ [^\n]{0,200}\d{4}[^\n]{0,40}\r?\n[!-9;-~]+:")
 TABLE_EXTENSIONS = {".csv", ".tsv"}  # text too: a passage per row (ingest.table)
-# Excel workbooks: a zip of XML, each sheet's rows read as a CSV's are, under the sheet's name (ingest.xlsx)
-WORKBOOK_EXTENSIONS = {".xlsx"}
+# Excel workbooks: a zip of XML, each sheet's rows read as a CSV's are, under the sheet's name (ingest.xlsx); a
+# macro-enabled .xlsm is the same SpreadsheetML (its macros not read)
+WORKBOOK_EXTENSIONS = {".xlsx", ".xlsm"}
 PDF_EXTENSIONS = {".pdf"}
 # Code with a tree-sitter grammar (ingest.code.LANGUAGES), plus formats read as plain lines.
 OTHER_CODE_EXTENSIONS = {

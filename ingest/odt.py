@@ -28,14 +28,22 @@ SPACES = re.compile(r"\s+")
 # the numbering Writer writes out for a list item, a note's or a comment's body (read apart)
 UNREAD = {TEXT + "tracked-changes", TEXT + "table-of-content", TEXT + "alphabetical-index",
           TEXT + "illustration-index", TEXT + "table-index", TEXT + "object-index", TEXT + "user-index",
-          TEXT + "bibliography", TEXT + "number", OFFICE + "annotation-end", TEXT + "sequence-decls"}
+          TEXT + "bibliography", TEXT + "number", OFFICE + "annotation-end", TEXT + "sequence-decls",
+          OFFICE + "binary-data"}  # a picture's bytes in base64: a flat .fodt holds its pictures so
 OPENED_BYTES = 128 * 1024 * 1024  # of the parts read, unzipped: more is a zip bomb, not a document
 READ = ("content.xml", "meta.xml", "META-INF/manifest.xml")
 
 
 def odt_text(data: bytes):
-    """An .odt read, as ingest.word.WordText. Raises Skip when it is no readable OpenDocument text."""
+    """An .odt read, as ingest.word.WordText; a flat .fodt too (one XML file: its office:document holds the meta
+    and the body a zip's meta.xml and content.xml hold). Raises Skip when it is no readable OpenDocument text."""
     from ingest.word import WordText
+    if not data.startswith(b"PK") and data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        try:
+            content = meta = ET.fromstring(data)
+        except ET.ParseError as error:
+            raise Skip(f"not a readable OpenDocument text: {type(error).__name__}: {error}"[:500]) from None
+        return _read(WordText(), content, meta)
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as package:
             names = set(package.namelist())
@@ -53,7 +61,13 @@ def odt_text(data: bytes):
             meta = ET.fromstring(package.read("meta.xml")) if "meta.xml" in names else None
     except (zipfile.BadZipFile, ET.ParseError, OSError, ValueError, EOFError, KeyError) as error:
         raise Skip(f"not a readable OpenDocument text: {type(error).__name__}: {error}"[:500]) from None
-    reader = _Reader(WordText(), _titled_styles(content))
+    return _read(WordText(), content, meta)
+
+
+def _read(out, content, meta):
+    """``out`` (a WordText) holding the document whose content and meta (None, or the root holding office:meta)
+    are these parsed XML roots."""
+    reader = _Reader(out, _titled_styles(content))
     found = meta.find(f"{OFFICE}meta/{DC}title") if meta is not None else None
     reader.out.title = " ".join((found.text or "").split())[:500] if found is not None else ""
     body = content.find(f"{OFFICE}body/{OFFICE}text")

@@ -110,13 +110,13 @@ def word_lines(data: bytes, path: str) -> list[str]:
 def word_text(data: bytes, path: str = "") -> WordText:
     """A .docx read (WordText), an .odt (ingest.odt) or an .epub (ingest.epub). Raises Skip when it is no readable
     Word document, SkipForNow without python-docx."""
-    if path.lower().endswith(".odt"):
+    if path.lower().endswith((".odt", ".fodt")):
         from ingest.odt import odt_text
         return odt_text(data)
     if path.lower().endswith(".epub"):
         from ingest.epub import epub_text
         return epub_text(data)
-    if path.lower().endswith(".xlsx"):  # its sheets as headings, a row a line (ingest.xlsx)
+    if path.lower().endswith((".xlsx", ".xlsm")):  # its sheets as headings, a row a line (ingest.xlsx)
         from ingest.xlsx import xlsx_text
         return xlsx_text(data, path)[0]
     try:
@@ -127,8 +127,7 @@ def word_text(data: bytes, path: str = "") -> WordText:
         raise SkipForNow("python-docx is not installed: `pip install python-docx` (scripts/setup installs it) "
                          "to read Word documents") from None
     if data.startswith(OLE_MAGIC):
-        raise Skip("password-protected (encrypted) Word document, or an old binary .doc named .docx: "
-                   "Sift reads .docx files saved without a password")
+        raise Skip(ole_reason(data, "Word document", ".docx"))
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as package:
             size = sum(info.file_size for info in package.infolist())
@@ -145,6 +144,26 @@ def word_text(data: bytes, path: str = "") -> WordText:
         raise Skip(f"not a readable Word document: {type(error).__name__}: {error}"[:500]) from None
     except RecursionError:  # lxml refuses XML nested over 256 deep: only a hostile file comes near
         raise Skip("not a readable Word document: nested too deeply") from None
+
+
+# the streams an OLE compound file's directory names (UTF-16): an Office file saved with a password holds its zip
+# encrypted in 'EncryptedPackage'; an old binary Word document its text in 'WordDocument', an old workbook 'Workbook'
+OLE_STREAMS = (("EncryptedPackage", "password-protected (encrypted) {what}: Sift reads {ext} files saved without a "
+                                    "password"),
+               ("WordDocument", "an old binary Word document (.doc, Word 97-2003) named {ext}: Sift reads {ext}; "
+                                "save it as {ext} (Word or LibreOffice: Save As)"),
+               ("Workbook", "an old binary Excel workbook (.xls, Excel 97-2003) named {ext}: Sift reads {ext}; save "
+                            "it as {ext} (Excel or LibreOffice: Save As)"))
+
+
+def ole_reason(data: bytes, what: str, ext: str) -> str:
+    """Why a {what} named {ext} that is an OLE compound file is not read: it was saved with a password, or it is
+    an old binary .doc or .xls renamed (the streams its directory names say which)."""
+    for stream, reason in OLE_STREAMS:
+        if stream.encode("utf-16-le") in data:
+            return reason.format(what=what, ext=ext)
+    return (f"password-protected (encrypted) {what}, or an old binary Office file named {ext} (an OLE compound "
+            f"file, not a zip): Sift reads {ext} files saved without a password")
 
 
 MAIN = b"application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"

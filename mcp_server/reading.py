@@ -688,7 +688,7 @@ def read_word(target: paths.Target, indexed, start: int, end: int | None, offset
     text, data = _answer(target, indexed, start, end, offset, shown, cut_at, len(lines), True, unindexed)
     if target.relative.lower().endswith(".epub"):
         return text + "\n[an EPUB book: its chapters' text as Sift reads it, a line a paragraph]", data
-    if target.relative.lower().endswith(".xlsx"):
+    if target.relative.lower().endswith((".xlsx", ".xlsm")):
         return text + "\n[an Excel workbook: its text as Sift reads it, a sheet's name then its rows, a line each]", \
             data
     return text + "\n[a Word document: its text as Sift reads it, a line a paragraph or a table's row]", data

@@ -495,3 +495,35 @@ def test_a_pdf_a_word_document_or_a_tex_file_stands_for_is_said_to_be_its_export
     with pytest.raises(Problem, match="the Word document work/letters/cover.docx beside it.*its export.*read that "
                                       "Word document"):
         reading.read(sift, "work/letters/cover.pdf", None, None, 1)
+
+
+def flat(content: str = ODT_CONTENT, title: str = "Lagoon 2024") -> bytes:
+    """``content`` as LibreOffice's flat .fodt holds it: one office:document, its meta and a picture in base64 in it."""
+    body = content.replace("office:document-content", "office:document").replace(
+        "<office:automatic-styles>", f"<office:meta><dc:title>{title}</dc:title></office:meta><office:automatic-styles>")
+    picture = ('<text:p><draw:frame><draw:image><office:binary-data>iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ'
+               '</office:binary-data></draw:image></draw:frame></text:p>')
+    return body.replace("</office:text>", picture + "</office:text>").encode()
+
+
+def test_a_flat_fodt_and_a_macro_docm_are_read_as_word_documents():
+    """LibreOffice's flat .fodt (one XML file) and Word's macro-enabled .docm were kinds Sift does not read."""
+    doc = parse_file("field/lagoon.fodt", flat())
+    assert kind_of("field/lagoon.fodt") == kind_of("minutes.docm") == "note"
+    assert doc.title == "Lagoon 2024"
+    assert doc.sections == parse_file("field/lagoon.odt", odt(title="Lagoon 2024")).sections  # the picture unread
+    with pytest.raises(Skip, match="not a readable OpenDocument text"):
+        parse_file("x.fodt", b"<office:document")
+    if docx is not None:
+        macro = docx_of(para("The quay repairs begin in June."),
+                        content_type="application/vnd.ms-word.document.macroEnabled.main+xml")
+        assert parse_file("minutes.docm", macro).sections[0].text == "The quay repairs begin in June."
+
+
+def test_an_old_binary_doc_named_docx_is_told_from_a_password_protected_one():
+    """Both are OLE compound files: the reason said 'password-protected …, or an old binary .doc', not which."""
+    ole = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600
+    with pytest.raises(Skip, match=r"an old binary Word document \(\.doc, Word 97-2003\) named \.docx: .*save it as"):
+        parse_file("a.docx", ole + "WordDocument".encode("utf-16-le") + b"\0" * 100)
+    with pytest.raises(Skip, match=r"^password-protected \(encrypted\) Word document: Sift reads \.docx files saved"):
+        parse_file("a.docx", ole + "EncryptedPackage".encode("utf-16-le") + b"\0" * 100)
