@@ -28,7 +28,7 @@ from ingest.document import Document, Section, Skip, title_from_name
 from ingest.odt import OPENED_BYTES
 from ingest import table
 from ingest.table import SEPARATOR, parse_table
-from ingest.word import OLE_MAGIC
+from ingest.word import OLE_MAGIC, ole_reason
 
 MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
@@ -39,6 +39,10 @@ SPACES = re.compile(r"\s+")
 # year code outside quotes and brackets
 DATE_FORMATS = {14, 15, 16, 17, 18, 19, 20, 21, 22, 45, 46, 47}
 DATE_CODE = re.compile(r"[dy]|m(?!s)", re.IGNORECASE)
+# a percentage: shown as Excel shows it ('25%', not the 0.25 stored: what a reader and a search for '25%' look for);
+# Excel's built-in '0%' and '0.00%', a custom one with a '%' outside quotes (its decimals the zeros after the point)
+PERCENT_FORMATS = {9: 0, 10: 2}
+PERCENT = re.compile(r"[0#?]+(?:\.([0#?]+))?\s*%")
 QUOTED = re.compile(r'"[^"]*"|\[[^\]]*\]|\\.')
 EPOCH = datetime(1899, 12, 30)  # serial 1 is 1900-01-01 (Excel's 1900 leap-year bug counted in)
 EPOCH_1904 = datetime(1904, 1, 1)  # a workbook of the 1904 date system (old Excel for Mac): serial 0 is 1904-01-01
@@ -91,8 +95,7 @@ def _tsv_line(row: list[str]) -> str:
 def _sheets(data: bytes):
     """(name, rows of cell texts) of each sheet in the workbook's order, rows without a value left out."""
     if data.startswith(OLE_MAGIC):
-        raise Skip("a password-protected (encrypted) workbook, or an old .xls renamed (an OLE compound file, not a "
-                   "zip): Sift reads .xlsx files saved without a password")
+        raise Skip(ole_reason(data, "workbook", ".xlsx"))
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as package:
             names = set(package.namelist())
@@ -109,7 +112,7 @@ def _sheets(data: bytes):
                            "save it as 'Excel Workbook')")
             targets = _targets(package, names)
             strings = _shared_strings(package, names)
-            dates = _date_styles(package, names)
+            formats = _number_styles(package, names)
             settings = workbook.find(MAIN + "workbookPr")
             epoch = EPOCH_1904 if settings is not None and settings.get("date1904") in ("1", "true") else EPOCH
             found = []
@@ -119,7 +122,7 @@ def _sheets(data: bytes):
                     continue
                 name = " ".join((sheet.get("name") or f"Sheet{number}").split())
                 with package.open(part) as stream:
-                    found.append((name, _rows(stream, strings, dates, epoch)))
+                    found.append((name, _rows(stream, strings, formats, epoch)))
             return found
     except (zipfile.BadZipFile, ET.ParseError, OSError, ValueError, EOFError, KeyError) as error:
         raise Skip(f"not a readable Excel workbook: {type(error).__name__}: {error}"[:500]) from None
@@ -149,19 +152,25 @@ def _text(item) -> str:
                    if all(t not in ph.iter(MAIN + "t") for ph in item.iter(MAIN + "rPh")))
 
 
-def _date_styles(package, names: set[str]) -> set[int]:
-    """The indexes of the cell styles (cellXfs) whose number format is a date or a time."""
+def _number_styles(package, names: set[str]) -> dict[int, str | int]:
+    """The cell styles (cellXfs, by index) whose number format is a date or a time ('date') or a percentage (its
+    decimals: 0 for '0%', 2 for '0.00%')."""
     if "xl/styles.xml" not in names:
-        return set()
+        return {}
     styles = ET.fromstring(package.read("xl/styles.xml"))
-    custom = {int(f.get("numFmtId") or -1) for f in styles.iter(MAIN + "numFmt")
-              if DATE_CODE.search(QUOTED.sub("", f.get("formatCode") or ""))}
+    kinds: dict[int, str | int] = {n: "date" for n in DATE_FORMATS} | PERCENT_FORMATS
+    for number_format in styles.iter(MAIN + "numFmt"):
+        code = QUOTED.sub("", (number_format.get("formatCode") or "").split(";")[0])
+        found = PERCENT.search(code)
+        kind = "date" if DATE_CODE.search(code) else len(found.group(1) or "") if found else None
+        if kind is not None:
+            kinds[int(number_format.get("numFmtId") or -1)] = kind
     xfs = styles.find(MAIN + "cellXfs")
-    return {n for n, xf in enumerate(xfs if xfs is not None else ())
-            if int(xf.get("numFmtId") or 0) in DATE_FORMATS | custom}
+    return {n: kinds[id_] for n, xf in enumerate(xfs if xfs is not None else ())
+            if (id_ := int(xf.get("numFmtId") or 0)) in kinds}
 
 
-def _rows(stream, strings: list[str], dates: set[int], epoch: datetime) -> list[list[str]]:
+def _rows(stream, strings: list[str], formats: dict[int, str | int], epoch: datetime) -> list[list[str]]:
     """A sheet's rows that hold a value, read as its XML streams (a row at a time, each let go once read), up to
     a few past table.MAX_ROWS: what parse_table reads of a sheet (a data sheet's more rows unread, any other one
     a data set). Parsed whole, a sheet of 200,000 rows took 11.5 s and 770 MB to read its first 10,000."""
@@ -181,7 +190,7 @@ def _rows(stream, strings: list[str], dates: set[int], epoch: datetime) -> list[
             at = _column(place.group()) if place else len(cells)
             if at >= len(cells):
                 cells += [""] * (at - len(cells) + 1)
-            cells[at] = _value(cell, strings, dates, epoch)
+            cells[at] = _value(cell, strings, formats, epoch)
         while cells and not cells[-1].strip():
             cells.pop()
         if cells:
@@ -201,7 +210,7 @@ def _column(letters: str) -> int:
     return n - 1
 
 
-def _value(cell, strings: list[str], dates: set[int], epoch: datetime = EPOCH) -> str:
+def _value(cell, strings: list[str], formats: dict[int, str | int], epoch: datetime = EPOCH) -> str:
     kind = cell.get("t") or "n"
     if kind == "inlineStr":
         item = cell.find(MAIN + "is")
@@ -217,9 +226,12 @@ def _value(cell, strings: list[str], dates: set[int], epoch: datetime = EPOCH) -
             number = float(text)
         except ValueError:
             return text
-        if int(cell.get("s") or 0) in dates and 0 <= number < 2958466:  # up to 9999-12-31
+        style = formats.get(int(cell.get("s") or 0) if (cell.get("s") or "0").isdigit() else 0)
+        if style == "date" and 0 <= number < 2958466:  # up to 9999-12-31
             moment = epoch + timedelta(days=number)
             return moment.strftime("%Y-%m-%d" if number == int(number) else
                                    "%H:%M:%S" if number < 1 else "%Y-%m-%d %H:%M:%S")
+        if isinstance(style, int) and abs(number) < 1e15:
+            return f"{number * 100:.{min(style, 15)}f}%"
         return f"{number:.15g}"
     return text  # a formula's string ('str'), an error ('e'), a date as ISO text ('d')

@@ -162,3 +162,24 @@ def test_workbooks_are_searched_and_read_by_their_rows_and_sheets(immediate, tmp
     shown, data = reading.read(sift, "work/finance/budget.xlsx", None, None, None, heading="Costs 2024")
     assert (data["start_line"], data["end_line"]) == (1, 5), data
     assert "Silt removal | 12500.5 |  | TRUE" in shown and "Halvorsen" not in shown, shown
+
+
+def test_a_percentage_is_shown_as_excel_shows_it_and_an_xlsm_is_read():
+    """A cell of 0.25 in a '0%' format is '25%' in Excel: it was read '0.25', which neither a reader nor a search
+    for '25%' takes for it. A currency or thousands format stays the number stored (12500.5: found as typed)."""
+    styles = (f'<styleSheet {NS}><numFmts count="2"><numFmt numFmtId="164" formatCode="0.0%;[Red]-0.0%"/>'
+              '<numFmt numFmtId="165" formatCode="&quot;€&quot;#,##0.00"/></numFmts><cellXfs count="5"><xf numFmtId="0"/>'
+              '<xf numFmtId="9"/><xf numFmtId="10"/><xf numFmtId="164"/><xf numFmtId="165"/></cellXfs></styleSheet>')
+    rates = sheet([cell("A1", "Item") + cell("B1", "Share") + cell("C1", "Growth") + cell("D1", "Margin")
+                   + cell("E1", "Cost"),
+                   cell("A2", "Sonar survey") + cell("B2", 0.25, 1) + cell("C2", 0.1234, 2) + cell("D2", -0.075, 3)
+                   + cell("E2", 12500.5, 4)])
+    data = workbook({"Rates": rates})
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            dst.writestr(info, styles if info.filename == "xl/styles.xml" else src.read(info))
+    assert kind_of("Budget.xlsm") == "text"  # macro-enabled: the same SpreadsheetML, its macros not read
+    for name in ("rates.xlsx", "rates.xlsm"):
+        assert [s.text for s in parse_file(name, out.getvalue()).sections] == [
+            "Sonar survey | 25% | 12.34% | -7.5% | 12500.5"], name
