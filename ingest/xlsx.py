@@ -17,6 +17,7 @@ workbook (an OLE compound file, not a zip), a broken zip or XML and a zip bomb a
 """
 from __future__ import annotations
 
+import bisect
 import csv
 import io
 import re
@@ -34,6 +35,8 @@ MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 PACKAGE_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 COLUMN = re.compile(r"[A-Z]+")
+MERGED = re.compile(r"([A-Z]{1,3})([0-9]{1,7}):([A-Z]{1,3})([0-9]{1,7})")  # a merged range: 'A2:B5'
+MAX_MERGED = 100_000  # merged ranges read of a sheet (each fills at most the rows read: table.MAX_ROWS and a few)
 SPACES = re.compile(r"\s+")
 # Excel's built-in date and time formats (ECMA-376 18.8.30); a custom one is a date when it holds a day, month or
 # year code outside quotes and brackets
@@ -175,15 +178,21 @@ def _rows(stream, strings: list[str], formats: dict[int, str | int], epoch: date
     a few past table.MAX_ROWS: what parse_table reads of a sheet (a data sheet's more rows unread, any other one
     a data set). Parsed whole, a sheet of 200,000 rows took 11.5 s and 770 MB to read its first 10,000."""
     rows: list[list[str]] = []
+    numbers: list[int] = []  # each row's number in the sheet (1-based)
+    merged: list[str] = []  # the merged ranges' references ('A2:A5'), listed after the rows
     most = table.MAX_ROWS + 3  # its header, a title line above it, and one row more than read
-    holder = None
+    holder, number = None, 0
     for event, element in ET.iterparse(stream, events=("start", "end")):
         if event == "start":
             if element.tag == MAIN + "sheetData":
                 holder = element
             continue
+        if element.tag == MAIN + "mergeCell" and len(merged) < MAX_MERGED:
+            merged.append(element.get("ref") or "")
         if element.tag != MAIN + "row":
             continue
+        at_row = element.get("r") or ""
+        number = int(at_row) if at_row.isdigit() else number + 1
         cells: list[str] = []
         for cell in element.iter(MAIN + "c"):
             place = COLUMN.match(cell.get("r") or "")
@@ -195,11 +204,43 @@ def _rows(stream, strings: list[str], formats: dict[int, str | int], epoch: date
             cells.pop()
         if cells:
             rows.append(cells)
+            numbers.append(number)
             if len(rows) >= most:
                 break
         if holder is not None:
             holder.remove(element)
+    _fill_merged(rows, numbers, merged)
     return rows
+
+
+def _fill_merged(rows: list[list[str]], numbers: list[int], merged: list[str]) -> None:
+    """A cell merged down over rows below it ('Hardware' over A2:A5, a category beside its items) given to each of
+    those rows, in its first column: Excel keeps its value in the top cell only, and the rows below were read
+    without it ('Laptop | 1200', whose category no search or reader saw). Merged across columns alone (a title
+    over the table) it stays in its first cell."""
+    at = {number: n for n, number in enumerate(numbers)}
+    # ranges merged do not overlap: the cells they fill are no more than the rows' (overlapping ones, which only a
+    # hostile file holds, stop there)
+    budget = sum(len(cells) for cells in rows)
+    for ref in merged:
+        found = MERGED.fullmatch(ref)
+        if not found:
+            continue
+        column, top, bottom = _column(found.group(1)), int(found.group(2)), int(found.group(4))
+        first = at.get(top)
+        if first is None or bottom <= top or column >= len(rows[first]) or not rows[first][column]:
+            continue
+        value = rows[first][column]
+        start = bisect.bisect_right(numbers, top)
+        end = bisect.bisect_right(numbers, bottom, lo=start)
+        budget -= end - start
+        if budget < 0:
+            return
+        for n in range(start, end):
+            cells = rows[n]
+            if column >= len(cells):
+                cells += [""] * (column - len(cells) + 1)
+            cells[column] = cells[column] or value
 
 
 def _column(letters: str) -> int:

@@ -183,3 +183,21 @@ def test_a_percentage_is_shown_as_excel_shows_it_and_an_xlsm_is_read():
     for name in ("rates.xlsx", "rates.xlsm"):
         assert [s.text for s in parse_file(name, out.getvalue()).sections] == [
             "Sonar survey | 25% | 12.34% | -7.5% | 12500.5"], name
+
+
+def test_a_cell_merged_down_over_rows_is_each_rows_value():
+    """Excel keeps a merged cell's value in its top cell: 'Hardware' merged over three rows of items read 'Laptop |
+    1200' for the two below, their category lost to search and reader. A merge across columns (a title over the
+    table) stays in its first cell."""
+    rows = sheet([cell("A1", "Budget 2024"),
+                  cell("A2", "Category") + cell("B2", "Item") + cell("C2", "Cost"),
+                  cell("A3", "Hardware") + cell("B3", "Sonar unit") + cell("C3", "Bought in May"),
+                  cell("B4", "Laptop") + cell("C4", "Leased from Halvorsen"),
+                  cell("B5", "Tripod") + cell("C5", "Borrowed"),
+                  cell("A6", "Travel") + cell("B6", "Ferry tickets") + cell("C6", "Paid by Okonkwo")])
+    merged = rows.replace("</sheetData>", '</sheetData><mergeCells count="2"><mergeCell ref="A1:C1"/>'
+                          '<mergeCell ref="A3:A5"/></mergeCells>')
+    doc = parse_file("budget.xlsx", workbook({"Costs": merged}))
+    assert [s.text for s in doc.sections] == [
+        "Budget 2024", "Hardware | Sonar unit | Bought in May", "Hardware | Laptop | Leased from Halvorsen",
+        "Hardware | Tripod | Borrowed", "Travel | Ferry tickets | Paid by Okonkwo"], doc.sections
