@@ -18,7 +18,10 @@ properties) and its document's XML is walked here with lxml, which python-docx p
 - footnotes, endnotes and comments, as a Markdown note's footnotes: '[^3]' where cited, their definitions
   ('[^3]: …') lines after the text, and each embedded with the passages citing it (Document.footnotes); endnotes
   are '[^e3]', comments '[^c3]' (a comment headed by its author).
-Left out: the table of contents (it repeats the headings), headers and footers, field codes.
+- a part of other content shown in its place (w:altChunk), HTML or plain text, as an HTML page's paragraphs and
+  headings (what report generators and HTML-to-Word converters write).
+Left out: the table of contents (it repeats the headings), headers and footers (repeated on every page: a company's
+name, 'Confidential', a page number), field codes, another .docx or RTF embedded as an altChunk.
 
 A docx has no lines: its "lines" are the lines of ``word_lines``, a paragraph (or a table's row) each, empty
 paragraphs left out. Passages name those, and read_file shows them (mcp_server.reading), so 'lines 12-14' of a
@@ -41,6 +44,8 @@ P, TBL, TR, TC, SDT, SDT_CONTENT, CUSTOM = (W + name for name in ("p", "tbl", "t
                                                                   "customXml"))
 TEXT, TAB, BREAKS, TXBX = W + "t", W + "tab", {W + "br", W + "cr"}, W + "txbxContent"
 HYPHEN = W + "noBreakHyphen"
+ALT_CHUNK = W + "altChunk"
+REL_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
 NOTE_MARKS = {W + "footnoteReference": "", W + "endnoteReference": "e", W + "commentReference": "c"}
 # what a paragraph holds that is no text of it: its and its runs' properties, deleted text, field codes, a
 # deleted paragraph mark's runs, and what mc:AlternateContent repeats for readers of old Word (VML text boxes)
@@ -223,6 +228,39 @@ class _Reader:
                     self._blocks(_content(child))
             elif child.tag in (SDT_CONTENT, CUSTOM):
                 self._blocks(child)
+            elif child.tag == ALT_CHUNK:
+                self._alt_chunk(child.get(REL_ID) or "")
+
+    def _alt_chunk(self, rel_id: str) -> None:
+        """A part of other content the document shows in its place (w:altChunk: the HTML a report generator or
+        an HTML-to-Word converter put there, plain text): its paragraphs and headings read here, as an HTML page's
+        (ingest.webpage). Another .docx or RTF so embedded is left out."""
+        from ingest.decode import decode
+        from ingest.webpage import _Reader as PageReader
+        rel = self.document.part.rels.get(rel_id)
+        if rel is None or rel.is_external:
+            return
+        part = rel.target_part
+        kind = part.content_type.split(";")[0].strip().lower()
+        if kind not in ("text/html", "application/xhtml+xml", "text/plain"):
+            return
+        try:
+            text = decode(part.blob)
+        except Skip:
+            return
+        if kind == "text/plain":
+            self.out.lines += [line for line in (" ".join(line.split()) for line in text.splitlines()) if line]
+            return
+        reader = PageReader()
+        reader.feed(text)
+        reader.finish()
+        kept = {}
+        for index, (_, _, pieces) in enumerate(reader.lines):
+            line = " ".join("".join(pieces).split())
+            if line:
+                kept[index] = len(self.out.lines)
+                self.out.lines.append(line)
+        self.out.headings += [(kept[index], level, name) for index, level, name in reader.headings if index in kept]
 
     def _paragraph(self, p) -> None:
         name, level, listed = self._style_of(p)

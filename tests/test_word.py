@@ -527,3 +527,30 @@ def test_an_old_binary_doc_named_docx_is_told_from_a_password_protected_one():
         parse_file("a.docx", ole + "WordDocument".encode("utf-16-le") + b"\0" * 100)
     with pytest.raises(Skip, match=r"^password-protected \(encrypted\) Word document: Sift reads \.docx files saved"):
         parse_file("a.docx", ole + "EncryptedPackage".encode("utf-16-le") + b"\0" * 100)
+
+
+@NEEDS_DOCX
+def test_html_a_document_shows_in_its_place_is_read():
+    """An HTML-to-Word converter or a report generator puts its HTML in a part of its own, shown where w:altChunk
+    stands: all of that text was lost (a document of one altChunk read as empty)."""
+    chunk = ('<html><head><title>x</title></head><body><h2>Sampling plan</h2><p>Okonkwo takes the silt cores.</p>'
+             '<ul><li>twice a week</li></ul></body></html>')
+    data = docx_of(para("Harbour report", "Heading1") + '<w:altChunk r:id="rIdChunk" xmlns:r="http://schemas.'
+                   'openxmlformats.org/officeDocument/2006/relationships"/>' + para("Signed by Halvorsen."))
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            raw = src.read(info)
+            if info.filename == "word/_rels/document.xml.rels":
+                raw = raw.decode().replace("</Relationships>", '<Relationship Id="rIdChunk" Type="http://schemas.'
+                                           'openxmlformats.org/officeDocument/2006/relationships/aFChunk" '
+                                           'Target="chunk1.html"/></Relationships>')
+            elif info.filename == "[Content_Types].xml":
+                raw = raw.decode().replace("</Types>", '<Override PartName="/word/chunk1.html" '
+                                           'ContentType="text/html"/></Types>')
+            dst.writestr(info, raw)
+        dst.writestr("word/chunk1.html", chunk)
+    doc = parse_file("report.docx", out.getvalue())
+    assert [(s.heading_path, s.text) for s in doc.sections] == [
+        (["Harbour report", "Sampling plan"], "Harbour report\nSampling plan\nOkonkwo takes the silt cores.\n"
+                                              "twice a week\nSigned by Halvorsen.")], doc.sections
