@@ -29,6 +29,10 @@ CONTAINER = "META-INF/container.xml"
 ENCRYPTION = "META-INF/encryption.xml"
 CHAPTER_TYPES = {"application/xhtml+xml", "text/html"}
 TAG = re.compile(r"<[^>]*>")
+# a footnote's mark, a link to the note a reader shows as a popup (EPUB 3's epub:type, DPUB-ARIA's role): its number
+# was glued to the word before it ('harbour1'), a word no search for 'harbour' found
+NOTEREF = re.compile(r"""<a\b[^>]*\b(?:epub:type|role)\s*=\s*["'][^"']*\b(?:doc-)?noteref\b[^>]*>(.{0,200}?)</a>""",
+                     re.IGNORECASE | re.DOTALL)
 
 
 def epub_text(data: bytes) -> WordText:
@@ -182,7 +186,7 @@ def _chapter(out: WordText, text: str, entries: list[tuple[str, int, str]] = ())
     <title>."""
     from ingest.webpage import _Reader
     reader = _Reader()
-    reader.feed(text)
+    reader.feed(NOTEREF.sub(_note_mark, text) if "noteref" in text else text)
     reader.finish()
     kept, lines = {}, []
     for index, (_, _, pieces) in enumerate(reader.lines):
@@ -225,6 +229,12 @@ def _labelled(lines: list[str], headings: list, entries, text: str) -> tuple[lis
     if any(_folded(start) == _folded(name) for _, _, name in labelled):
         start = ""  # its label is a line of it further on: that line is its heading
     return labelled, start
+
+
+def _note_mark(found) -> str:
+    """A footnote's mark as a Word document's are ('[^3]'), apart from the word it follows."""
+    label = " ".join(TAG.sub("", found.group(1)).split()).strip("[]()")
+    return f"[^{label}]" if label else ""
 
 
 def _folded(text: str) -> str:

@@ -250,3 +250,14 @@ def test_an_epub_of_pictures_only_is_skipped_saying_so():
     with pytest.raises(Skip, match="no text: its 2 chapters hold only pictures"):
         parse_file("comic.epub", book(chapters={"OEBPS/text/ch1.xhtml": pictures,
                                                 "OEBPS/text/chapter 2.xhtml": pictures}))
+
+
+def test_a_popup_footnotes_mark_is_apart_from_the_word_it_follows():
+    """EPUB 3 marks a footnote by a link (epub:type="noteref"): its number was glued to the word before it
+    ('harbour1'), and no search for 'harbour' found that paragraph by it."""
+    chapter = PAGE.format(title="Tides", body='''<h1>Tides</h1><p>The harbour<a epub:type="noteref" href="#n1"
+        id="r1"><sup>1</sup></a> silted up, as Aasen<a role="doc-noteref" href="#n2">[2]</a> saw.</p>
+        <aside epub:type="footnote" id="n1"><p>Dredged in 1987.</p></aside>''')
+    doc = parse_file("notes.epub", book(chapters={"OEBPS/text/ch1.xhtml": chapter}))
+    assert doc.sections[0].text.split("\n") == ["Tides", "The harbour[^1] silted up, as Aasen[^2] saw.",
+                                                "Dredged in 1987."], doc.sections[0].text
