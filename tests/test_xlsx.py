@@ -201,3 +201,45 @@ def test_a_cell_merged_down_over_rows_is_each_rows_value():
     assert [s.text for s in doc.sections] == [
         "Budget 2024", "Hardware | Sonar unit | Bought in May", "Hardware | Laptop | Leased from Halvorsen",
         "Hardware | Tripod | Borrowed", "Travel | Ferry tickets | Paid by Okonkwo"], doc.sections
+
+
+LAUGHS = ('<!DOCTYPE {root} [<!ENTITY a "' + "a" * 40 + '">' + "".join(
+    f'<!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">' for i in range(9)) + ']>')
+XXE = '<!DOCTYPE {root} [<!ENTITY j SYSTEM "file:///etc/passwd">]>'
+
+
+@pytest.mark.parametrize("entities", [LAUGHS, XXE], ids=["billion-laughs", "external-entity"])
+def test_entities_in_any_readers_xml_are_refused_not_expanded_or_fetched(entities):
+    """A workbook's, an .odt's, an EPUB's package document and a .docx's XML declaring a billion laughs (1e10
+    characters from a few hundred bytes) or an external entity: expat and libxml2 refuse both, the file is skipped
+    with the reason in a blink, no memory blown up and no file of the machine read into the index."""
+    from tests.test_epub import OPF, book, with_opf
+    from tests.test_word import ODT_CONTENT, docx_of, odt, para
+    sheet_xml = sheet([cell("A1", "Item") + cell("B1", "Cost"), cell("A2", "Sonar &j;") + cell("B2", "x")])
+    files = {"a.xlsx": workbook({"S": entities.format(root="worksheet") + sheet_xml}),
+             "a.odt": odt(entities.format(root="office:document-content") + ODT_CONTENT.split("?>", 1)[1]
+                          .replace("in June.", "in June &j;.")),
+             "a.epub": with_opf(entities.format(root="package") + OPF.split("?>", 1)[1]
+                                .format(title="<dc:title>T &j;</dc:title>"))}
+    try:
+        import docx  # noqa: F401
+        whole = docx_of(para("Sonar &j;"))
+        out = io.BytesIO()
+        with zipfile.ZipFile(io.BytesIO(whole)) as src, zipfile.ZipFile(out, "w") as dst:
+            for info in src.infolist():
+                raw = src.read(info)
+                if info.filename == "word/document.xml":
+                    text = raw.decode()
+                    raw = entities.format(root="w:document") + text[text.index("<w:document"):]
+                dst.writestr(info, raw)
+        files["a.docx"] = out.getvalue()
+    except ImportError:
+        pass
+    assert book()  # the helpers build readable files: only the entities make them unreadable
+    for path, data in files.items():
+        if entities == XXE and path == "a.docx":  # lxml, as python-docx calls it, leaves the entity unresolved
+            assert [s.text for s in parse_file(path, data).sections] == ["Sonar"], path
+            continue
+        with pytest.raises(Skip, match="not a readable") as refused:
+            parse_file(path, data)
+        assert "root:" not in str(refused.value), path
