@@ -212,7 +212,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # before); Word documents (.docx) read by their headings, no longer kinds Sift does not read; OpenDocument text
 # (.odt) read as a Word document is; mail read (.eml a note, .mbox or a Thunderbird folder a passage group a message:
 # ingest.mail), no longer a kind Sift does not read; EPUB books read by their chapters' headings (ingest.epub).
-# 18: an EPUB's chapters headed by its table of contents too (a converted book's styled-paragraph headings).
+# 18: an EPUB's chapters headed by its table of contents too (a converted book's styled-paragraph headings), its
+# footnote marks '[^1]'; a workbook's percentages as shown ('25%') and cells merged down in each row; a .docx's
+# altChunk HTML read; .docm, .fodt and .xlsm read.
 VERSION = 18
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -154,10 +154,13 @@ def _contents(raw: bytes, path: str) -> dict[str, list[tuple[str, int, str]]]:
 
     navs = [e for e in root.iter() if _named(e, "nav")]
     toc = next((n for n in navs if "toc" in (n.get("{http://www.idpf.org/2007/ops}type") or "").split()), None)
-    if toc is not None or navs:
-        walk(toc if toc is not None else navs[0], 0)
-    else:
-        walk(next((e for e in root.iter() if _named(e, "navMap")), root), 1)
+    try:
+        if toc is not None or navs:
+            walk(toc if toc is not None else navs[0], 0)
+        else:
+            walk(next((e for e in root.iter() if _named(e, "navMap")), root), 1)
+    except RecursionError:  # entries nested past the stack: only a hostile file, read without its contents
+        return {}
     return entries
 
 

@@ -240,8 +240,10 @@ def test_a_converted_books_chapters_are_headed_by_its_table_of_contents():
                                                            'media-type="application/xhtml+xml" properties="nav"/>'),
                   "OEBPS/nav.xhtml": nav})
     assert [(s.heading_path, s.text) for s in parse_file("calibre3.epub", epub3).sections] == sections
-    # a contents that is no XML is none: the book is read as before, not skipped
+    # a contents that is no XML, or nested past the stack, is none: the book is read as before, not skipped
     assert parse_file("broken-toc.epub", calibre_book(ncx="<ncx><navMap>")).sections[0].heading_path == []
+    deep = "<ncx><navMap>" + "<navPoint>" * 100_000 + "</navPoint>" * 100_000 + "</navMap></ncx>"
+    assert parse_file("deep-toc.epub", calibre_book(ncx=deep)).sections[0].heading_path == []
 
 
 def test_an_epub_of_pictures_only_is_skipped_saying_so():
