@@ -98,11 +98,13 @@ def _rootfile(package) -> str:
 
 
 def _spine(opf, folder: str) -> list[str]:
-    """The chapters' paths in the zip, in the spine's order (those that are (X)HTML)."""
+    """The chapters' paths in the zip, in the spine's order (those that are (X)HTML); not the navigation document
+    (EPUB 3's table of contents, which a spine may list: its lines repeat the headings, as a Word document's)."""
     items = {}
     for item in opf.iter():
         href = item.get("href")
-        if _named(item, "item") and item.get("id") and href and (item.get("media-type") or "") in CHAPTER_TYPES:
+        if _named(item, "item") and item.get("id") and href and (item.get("media-type") or "") in CHAPTER_TYPES \
+                and "nav" not in (item.get("properties") or "").split():
             items[item.get("id")] = posixpath.normpath(posixpath.join(folder, unquote(href.split("#")[0])))
     return [items[ref.get("idref")] for ref in opf.iter() if _named(ref, "itemref") and ref.get("idref") in items]
 

@@ -246,6 +246,20 @@ def test_a_converted_books_chapters_are_headed_by_its_table_of_contents():
     assert parse_file("deep-toc.epub", calibre_book(ncx=deep)).sections[0].heading_path == []
 
 
+def test_the_navigation_document_a_spine_lists_is_no_chapter():
+    """EPUB 3 books often list their navigation document in the spine: its heading ('Contents') was a line of the
+    first chapter's first passage (its list, a <nav>, was left out already)."""
+    opf = OPF.replace('<itemref idref="c1"/>', '<itemref idref="nav"/><itemref idref="c1"/>')
+    nav = PAGE.format(title="Contents", body='<h1>Contents</h1><nav><ol><li><a href="text/ch1.xhtml">Tides</a></li>'
+                      '</ol></nav>')
+    listed = _zip({**{n: zipfile.ZipFile(io.BytesIO(book())).read(n)
+                      for n in zipfile.ZipFile(io.BytesIO(book())).namelist()},
+                   "OEBPS/content.opf": opf.format(title="<dc:title>The Harbour Book</dc:title>"),
+                   "OEBPS/nav.xhtml": nav})
+    assert [(s.heading_path, s.text) for s in parse_file("listed.epub", listed).sections] == \
+        [(s.heading_path, s.text) for s in parse_file("harbour.epub", book()).sections]
+
+
 def test_an_epub_of_pictures_only_is_skipped_saying_so():
     """A comic's or a scanned book's pages are images: it was 'indexed' with nothing any search could find."""
     pictures = PAGE.format(title="Page 1", body='<div><img src="../images/p1.jpg" alt=""/></div>')
