@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import zipfile
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from ingest.document import Skip
 from ingest.kinds import kind_of
 from ingest.parse import parse_file
 from tests.conftest import ingest, write_tree
+from tests.test_page_or_template import env  # noqa: F401 - the keyword-only index fixture
 
 NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
 RNS = 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"'
@@ -243,3 +245,21 @@ def test_entities_in_any_readers_xml_are_refused_not_expanded_or_fetched(entitie
         with pytest.raises(Skip, match="not a readable") as refused:
             parse_file(path, data)
         assert "root:" not in str(refused.value), path
+
+
+def test_a_workbook_of_one_data_sheet_is_listed_with_how_few_of_its_rows_are_indexed(env, tmp_path):  # noqa: F811
+    """An export of readings saved as .xlsx was listed as plain 'indexed', its later rows found by no search: it is
+    listed as the same data in a CSV is ('first 12 of 3,000 rows indexed'). A workbook of more sheets is not."""
+    from tests.conftest import run_ingest
+    readings = sheet([cell("A1", "Hour") + cell("B1", "Depth")]
+                     + [cell(f"A{n}", n) + cell(f"B{n}", n * 0.25) for n in range(2, 3002)])
+    notes = sheet([cell("A1", "Note"), cell("A2", "the gauge was moved in May")])
+    root = tmp_path / "lab"
+    root.mkdir()
+    (root / "gauge.xlsx").write_bytes(workbook({"Readings": readings}))
+    (root / "both.xlsx").write_bytes(workbook({"Readings": readings, "Notes": notes}))
+    ingest(root, "lab")
+    printed = run_ingest(env, "files", "--sort", "path", "--collection", "lab").stdout
+    assert re.search(r"lab/gauge\.xlsx  text  .*  indexed: first \d+ of 3,000 rows indexed \(a data file", printed), \
+        printed
+    assert "lab/both.xlsx" in printed and not re.search(r"lab/both\.xlsx .* rows indexed", printed), printed
