@@ -18,7 +18,9 @@ holds as its own): quoted replies (``> …`` lines, the ``On … wrote:`` line a
 Message-----`` and Chinese clients' ``原始邮件`` and everything below them) and the signature (from a ``-- `` line).
 An attachment is named with its type and size, its contents are not read.
 
-An mbox's message starts at a line ``From …`` (mboxo/mboxrd, as Thunderbird and Takeout write them); each section
+An mbox's message starts at a line ``From …`` (mboxo/mboxrd, as Thunderbird and Takeout write them) with a date or
+a header under it (a body's own 'From the start …' line, left unescaped by an mboxo writer, is text); its date is
+the message's when it has no Date header. Each section
 covers its message's lines of the file, so read_file shows the message a passage is from. A message that cannot be
 read as mail keeps its text as it stands, under ``[a message Sift could not read as mail: …]`` (and the count in the
 document's ``unreadable_messages``): the other messages are read as usual. A mailbox over the 64 MiB a file may be
@@ -26,8 +28,10 @@ document's ``unreadable_messages``): the other messages are read as usual. A mai
 """
 from __future__ import annotations
 
+import base64
+import binascii
 import re
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable
 from datetime import datetime
 from email import policy
@@ -35,14 +39,17 @@ from email.errors import HeaderParseError
 from email.header import decode_header
 from email.message import Message
 from email.parser import BytesParser
-from email.utils import getaddresses, parsedate_to_datetime
+from email.utils import format_datetime, getaddresses, parsedate_to_datetime
 
 from ingest.decode import decode
 from ingest.document import Document, Section, Skip, title_from_name
 
-# a line starting a message in an mbox: 'From ' then the sender and a date (a body's 'From ' is written '>From ')
-MBOX_FROM = re.compile(rb"^From [^\n]*\n", re.MULTILINE)
 HEADER_LINE = re.compile(rb"[!-9;-~]+:")  # a header's name and colon (RFC 5322's printable characters but ':')
+# an mbox 'From ' line's date as asctime writes it ('Tue Mar  5 09:12:00 2024'; Takeout's: '+0000' before the year)
+FROM_DATE = re.compile(rb"From \S+[ \t]+(?:[A-Za-z]{3}[ \t]+)?([A-Za-z]{3})[ \t]+(\d{1,2})[ \t]+"
+                       rb"(\d{1,2}):(\d\d)(?::(\d\d))?[ \t]+(?:[+-]\d{4}[ \t]+|[A-Z]{3,5}[ \t]+)?(\d{4})\b")
+MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+HEADER_SPAN = 998  # of a line, what HEADER_LINE is asked of (RFC 5322's longest line): the same, whole or in pieces
 SHOWN_HEADERS = ("From", "To", "Cc")
 ADDRESSES = 20  # of a To or Cc line named: a list's 500 recipients would head every passage
 CHARSETS = {"gb2312": "gb18030", "gbk": "gb18030", "x-gbk": "gb18030", "cp936": "gb18030", "big5": "cp950",
@@ -120,6 +127,7 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
         messages += 1
         body = raw[raw.index(b"\n") + 1:] if raw.startswith(b"From ") and b"\n" in raw else raw
         body = re.sub(rb"(?m)^>(>*From )", rb"\1", body)  # mboxrd's escaped 'From ' lines
+        body = _dated(raw, body)
         try:
             section, _ = _read(_message(body))
         except Exception as exc:  # noqa: BLE001 - one message's trouble must not cost the mailbox
@@ -143,11 +151,12 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
 
 def _messages(blocks: Iterable[bytes]):
     """(its bytes, its first line, its lines) of each message of an mbox given in blocks: a message starts at a
-    line beginning 'From '. At most MAX_MESSAGE_BYTES of a message are kept, its lines all counted."""
+    line beginning 'From ' with a date or a header under it (``_marked``). At most MAX_MESSAGE_BYTES of a message are
+    kept, its lines all counted."""
     kept: list[bytes] = []
     size, first, lines, line = 0, 1, 0, 1
-    for piece, line_start in _lines(blocks):
-        if line_start and piece.startswith(b"From ") and (kept or lines):
+    for piece, starts in _marked(blocks):
+        if starts and (kept or lines):
             yield b"".join(kept), first, lines
             kept, size, first, lines = [], 0, line, 0
         if size <= MAX_MESSAGE_BYTES:  # past it, the rest of the message (its attachments) is counted, not kept
@@ -158,6 +167,65 @@ def _messages(blocks: Iterable[bytes]):
             line += 1
     if kept or lines:
         yield b"".join(kept), first, lines + (bool(kept) and not kept[-1].endswith(b"\n"))
+
+
+def _dated(raw: bytes, body: bytes) -> bytes:
+    """A message's ``body`` (its headers and text) with a Date header of its mbox 'From ' line's date ('From anna@…
+    Tue Mar  5 09:12:00 2024') when its headers have none: such a message (a script's, a draft's, a mail client's
+    export of it) was read with no date, and 'March 2024' did not find it."""
+    split = re.search(rb"\r?\n\r?\n", body)
+    if not HEADER_LINE.match(body) or re.search(rb"(?im)^date:", body[:split.start() if split else len(body)]):
+        return body
+    found = FROM_DATE.match(raw)
+    if not found:
+        return body
+    month, day, hour, minute, second, year = found.groups()
+    try:
+        when = datetime(int(year), MONTH_NAMES.index(month.decode().title()) + 1, int(day), int(hour), int(minute),
+                        int(second or 0))
+    except ValueError:
+        return body
+    return b"Date: " + format_datetime(when).encode() + b"\n" + body
+
+
+def _marked(blocks: Iterable[bytes]):
+    """(piece, whether it starts a message) of the lines in ``blocks`` (as ``_lines`` gives them): a line beginning
+    'From ' starts one when it has a date as mailers write it ('From anna@… Tue Mar  5 09:12:00 2024') or the line
+    after it is a header ('From: …', 'Return-Path: …', Takeout's 'X-GM-THRID: …').
+    A body's own line 'From the start, we…', which an mboxo writer (and a script appending to a mailbox) leaves
+    unescaped, cut its message in two: the rest was an '(unreadable message)' and the line itself was lost."""
+    source, back = _lines(blocks), deque()
+    held: list[bytes] = []  # a 'From ' line's pieces and the start of the next line, until that shows which it is
+    while True:
+        if back:
+            piece, line_start = back.popleft()
+        elif (got := next(source, None)) is not None:
+            piece, line_start = got
+        else:
+            break
+        if not held:
+            if line_start and piece.startswith(b"From "):
+                held.append(piece)
+            else:
+                yield piece, False
+            continue
+        held.append(piece)
+        end = next((at for at, part in enumerate(held) if part.endswith(b"\n")), None)
+        after = b"".join(held[end + 1:]) if end is not None else b""
+        if end is None or (b"\n" not in after and len(after) < HEADER_SPAN):
+            continue
+        yield held[0], _starts(b"".join(held[:end + 1]), after)
+        yield from ((part, False) for part in held[1:end + 1])
+        back.extendleft(reversed([(part, held[at - 1].endswith(b"\n")) for at, part in enumerate(held) if at > end]))
+        held = []
+    if held:  # the file ends within the line after a 'From ' line (or the 'From ' line itself)
+        end = next((at for at, part in enumerate(held) if part.endswith(b"\n")), len(held))
+        yield held[0], _starts(b"".join(held[:end + 1]), b"".join(held[end + 1:]))
+        yield from ((part, False) for part in held[1:])
+
+
+def _starts(from_line: bytes, after: bytes) -> bool:
+    return FROM_DATE.match(from_line[:HEADER_SPAN]) is not None or HEADER_LINE.match(after[:HEADER_SPAN]) is not None
 
 
 def _lines(blocks: Iterable[bytes]):
@@ -378,10 +446,18 @@ NOT_BASE64 = re.compile(r"[^A-Za-z0-9+/=\s]|\S\s+\S")
 def _not_base64(part: Message) -> bool:
     """Whether a part said to be base64 is text as it stands (most of its lines are not base64: spaces between
     words, punctuation): read as base64 it was noise ('N\x18�n�r��ej)…'). A list's footer added below a base64
-    body is a line or two, and leaves it base64."""
+    body is a line or two, and leaves it base64. A body of one word ('Thanks') is text when it is no base64 of
+    UTF-8 text (its length not a multiple of 4, or its bytes no UTF-8): it was noise too."""
     if part.get("Content-Transfer-Encoding", "").strip().lower() != "base64":
         return False
     lines = [line.strip() for line in str(part.get_payload(decode=False)).splitlines() if line.strip()]
+    if len(lines) == 1 and not NOT_BASE64.search(lines[0]):  # one word ('Thanks'): is it base64 of text?
+        try:
+            decoded = base64.b64decode(lines[0], validate=True)
+            if (part.get_content_charset() or "utf-8").lower() in ("utf-8", "utf8", "us-ascii", "ascii"):
+                decoded.decode("utf-8")
+        except (binascii.Error, ValueError):  # UnicodeDecodeError too
+            return True
     return sum(1 for line in lines if NOT_BASE64.search(line)) > len(lines) / 2
 
 

@@ -372,3 +372,36 @@ def test_read_file_lists_the_messages_of_a_thread_sharing_a_subject_to_choose_fr
     assert "kelp feed" in shown and "Too low" not in shown and data["start_line"] == 13, shown
     shown, _ = reading.read(sift, "mail/thread.mbox", None, None, None, heading="Budget")
     assert "4,000" in shown and "Too low" not in shown, shown
+
+
+def test_a_body_line_beginning_from_does_not_cut_its_message_and_the_from_line_dates_an_undated_one():
+    """An mboxo writer (a script appending to a mailbox) leaves a body's 'From the start …' line unescaped: it cut
+    the message in two, its rest an '(unreadable message)' and the line lost. A 'From ' line starts a message only
+    where a header follows it. A message without a Date header had no date: its 'From ' line's date is taken."""
+    from ingest.mail import read_mbox
+    data = (b"From anna@example.com Tue Mar  5 09:12:00 2024\nFrom: Anna <anna@example.com>\nSubject: Budget\n\n"
+            b"Hello Bo,\n\nFrom the start we said no to the extension.\nAnna\n\n"
+            b"From 1790000000000000000@xxx Wed Mar 06 10:00:00 +0000 2024\nX-GM-THRID: 1790\n"
+            b"From: Bo <bo@example.com>\n"
+            b"Date: Thu, 07 Mar 2024 08:00:00 +0000\nSubject: Other\n\nbody two\n")
+    doc = parse_file("box.mbox", data)
+    assert [s.heading_path for s in doc.sections] == [["Budget"], ["Other"]], doc.sections
+    assert "From the start we said no to the extension." in doc.sections[0].text
+    assert "Date: Tuesday 5 March 2024 09:12" in doc.sections[0].text
+    assert "Date: Thursday 7 March 2024 08:00" in doc.sections[1].text  # its own Date, not the 'From ' line's
+    assert (doc.sections[0].start_line, doc.sections[0].end_line, doc.sections[1].end_line) == (1, 9, 16)
+    assert doc.meta == {"messages": 2}
+    for size in (1, 5, 60):
+        blocks = [data[at:at + size] for at in range(0, len(data), size)]
+        assert [(s.text, s.start_line, s.end_line) for s in read_mbox("box.mbox", blocks).sections] == [
+            (s.text, s.start_line, s.end_line) for s in doc.sections]
+
+
+def test_a_one_word_body_said_to_be_base64_is_read_as_written():
+    """'Thanks' as the whole body of a part said to be base64 was decoded into noise ('N\\x16\\xad…'); base64 of
+    'Ok' (T2s=) is still decoded."""
+    head = (b"From: a@example.com\nSubject: x\nContent-Type: text/plain; charset=utf-8\n"
+            b"Content-Transfer-Encoding: base64\n\n")
+    assert parse_file("a.eml", head + b"Thanks\n").sections[0].text.endswith("\n\nThanks")
+    assert parse_file("a.eml", head + b"Okay\n").sections[0].text.endswith("\n\nOkay")
+    assert parse_file("a.eml", head + b"T2s=\n").sections[0].text.endswith("\n\nOk")
