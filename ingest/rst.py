@@ -10,7 +10,9 @@ reads a page as a whole; this reads lines. What a reader does not see is left ou
 a directive's line shows its argument (``.. note::`` is 'Note:', ``.. function:: parse(path)`` is 'parse(path)',
 ``.. code-block:: python`` nothing), its content kept and read as the page is (a ``.. note::`` or ``::``
 code inside a ``.. function::`` is one too). A role shows its text (``:ref:`the installation <install>```
-is 'the installation', ``:func:`os.path.join``` 'os.path.join'), a hyperlink its text, inline literals their code;
+is 'the installation', ``:func:`os.path.join``` 'os.path.join'), a hyperlink its text, inline literals their code
+(a role or hyperlink wrapped over two lines shows its part of the text on each: ``_wrapped``); a Sphinx
+``.. only::`` block's text is read (which builder it is for is not known here);
 code blocks (``::`` and ``.. code-block::``) are kept as written. ``:doc:`` roles, a ``toctree``'s entries and an
 ``include`` or ``literalinclude`` are links to the files they name (read from the file's folder, a leading ``/``
 from the collection's, ``.rst`` added to a name without an ending): the pages a page lists, and its backlinks.
@@ -39,6 +41,9 @@ ROLE = re.compile(r":([\w.+-]{1,40}(?::[\w.+-]{1,40}){0,3}):`([^`\n]{0,2000}?)`"
 LABELLED = re.compile(r"^(.*?)\s*<([^<>]*)>$", re.DOTALL)
 HYPERLINK = re.compile(r"`([^`<\n]{0,2000}?)(?:\s*<[^<>`\n]{0,2000}>)?`__?")
 LITERAL = re.compile(r"``([^`\n]{1,2000}?)``")
+# a role or hyperlink a line opens and leaves open (wrapped onto the next line), and the next line's part closing it
+OPENING = re.compile(r"(?::([\w.+-]{1,40}(?::[\w.+-]{1,40}){0,3}):)?`(?!_)([^`]*)$")
+CLOSING = re.compile(r"([ \t]*)([^`]*)`(?:__?)?(.*)$")
 
 
 def parse_rst(path: str, text: str) -> Document:
@@ -88,6 +93,7 @@ def _read(lines: list[str]) -> tuple[list[str], list, list[str], list[tuple[int,
     # opening it, what its indented lines are: 'literal', 'unseen', 'toctree', 'content', the line opening it). A
     # directive's content is read as the page is: a '.. note::' or '::' block in a '.. function::' opens its own
     options = False  # whether a directive's options may follow: right under its line, or under options
+    wrapped = None  # the role (or '' for a hyperlink) a paragraph's line left open, to close on a line below
     index = 0
     while index < len(lines):
         line = lines[index]
@@ -130,8 +136,11 @@ def _read(lines: list[str]) -> tuple[list[str], list, list[str], list[tuple[int,
             stack.append((_indent(line), "literal", index))
         elif ADORNMENT.match(line.strip()) or (line.strip() and set(line.strip()) <= set("=-+ ")):
             pass  # a transition, a table's border: no text
-        else:
-            shown[index] = _inline(line, links).rstrip()
+        elif line.strip():
+            shown[index], wrapped = _wrapped(line, wrapped, links)
+            index += 1
+            continue
+        wrapped = None
         index += 1
     while stack:
         _literal(stack.pop(), len(lines), lines, blocks)
@@ -191,7 +200,7 @@ def _explicit(line: str, index: int, shown: list[str], links: list[str]) -> tupl
         elif name in ("figure", "image") and argument:
             shown[index] = ""
         kind = "literal" if name in LITERAL_DIRECTIVES else "toctree" if name == "toctree" else \
-            "unseen" if name in ("raw", "meta", "only", "index", "highlight") else "content"
+            "unseen" if name in ("raw", "meta", "index", "highlight") else "content"
         return _indent(line), kind
     if TARGET.match(stripped) or stripped.startswith(".. ["):
         return _indent(line), "content" if stripped.startswith(".. [") else "unseen"
@@ -207,6 +216,32 @@ def _inline(text: str, links: list[str]) -> str:
         text = LITERAL.sub(r"\1", text)
         text = HYPERLINK.sub(r"\1", text)
     return text
+
+
+def _wrapped(line: str, role: str | None, links: list[str]) -> tuple[str, str | None]:
+    """A paragraph's line as shown, and the role it leaves open (``role``: the one a line above left open). A role
+    or hyperlink wrapped over two lines (``:ref:`Using pip from`` then ``the command line <pip-cli>` for more``,
+    ```Rebooting a Cluster`` then ``<https://…>`__``) showed its markup on both: each shows its part of the text,
+    its target left out (a ``:doc:`` one taken as a link)."""
+    if role is not None:
+        closed = CLOSING.match(line)
+        if not closed:
+            return line.rstrip(), role  # over a third line
+        text, target = closed.group(2), ""
+        labelled = re.match(r"(.*?)\s*<([^<>]*)>\s*$", text, re.DOTALL)
+        if labelled:
+            text, target = labelled.group(1), labelled.group(2)
+        elif ">" in text and "<" not in text:  # the line above opened the target: its rest
+            text = ""
+        if role == "doc" and target:
+            links.append(target)
+        line = closed.group(1) + (text.lstrip("~!") + closed.group(3) if text else closed.group(3).lstrip())
+    shown = _inline(line, links).rstrip()
+    opened = OPENING.search(shown) if shown.count("`") == 1 else None
+    if not opened:
+        return shown, None
+    text = re.sub(r"\s*<[^<>]*$", "", opened.group(2)).lstrip("~!")
+    return (shown[:opened.start()] + text).rstrip(), opened.group(1) or ""
 
 
 def _role(found: re.Match, links: list[str]) -> str:

@@ -381,3 +381,21 @@ def test_asciidoc_preprocessor_lines_out_and_an_admonition_block_named():
         assert unseen not in whole, (unseen, whole)
     assert "Three levels." in whole and "Printed only." in whole, whole
     assert "Note:\n\nBack up first." in whole and "Warning:\nDo not unplug it." in whole, whole
+
+
+def test_an_rst_only_block_is_read_and_a_role_wrapped_over_two_lines_shows_its_text():
+    """A Sphinx ``.. only:: html`` block's text was left out, unsearchable; a role or hyperlink wrapped over two
+    lines (as docs wrap them: CMake's, the AWS CLI's) showed ``:ref:`Using pip from`` and ``<pip-cli>` for more``.
+    Each line now shows its part of the text, at its own line; a wrapped ``:doc:`` is still a link."""
+    page = ("Install\n=======\n\n.. only:: html\n\n   The download badge lives here.\n\n"
+            "For more, see :ref:`Using pip from\nyour program <pip-api>`, or the\n`Reference Guide\n"
+            "<https://example.com/ref>`__ in the manual, and :doc:`the tutorial\n<tutorial/index>` too.\n")
+    doc = parse_file("docs/install.rst", page.encode())
+    text = doc.sections[0].text
+    assert "The download badge lives here." in text, text
+    assert "For more, see Using pip from\nyour program, or the\nReference Guide\nin the manual, and the tutorial\n" \
+           "too." in text, text
+    assert doc.meta["links"] == ["/docs/tutorial/index.rst"], doc.meta
+    lines = page.split("\n")
+    assert lines[doc.sections[0].end_line - 1] == "<tutorial/index>` too."
+    assert parse_file("b.rst", (":a" * 450_000 + ":`x\nend`").encode()).sections  # an opening on a hostile line
