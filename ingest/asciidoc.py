@@ -11,7 +11,11 @@ shows 'Note:', as a one-line ``NOTE: …`` and reStructuredText's ``.. note::`` 
 title (``.Example``) shows without its dot. A cross reference shows its text (``xref:install.adoc#linux[Linux]``
 and ``<<install.adoc#linux,Linux>>`` are 'Linux', ``<<linux>>`` 'linux'), and one naming a file
 (``xref:other.adoc[]``, ``<<other.adoc#,…>>``), a ``link:`` to one and an ``include::`` are links to it, read from
-the file's folder (an Antora resource id, ``xref:module:page.adoc``, from the same folder too: a known limit).
+the file's folder; in an Antora module's pages (``modules/ROOT/pages/…``) an xref is a page id, read from the
+module's pages folder (``xref:admin:backup.adoc`` from the module ``admin``'s; another component's is none). An
+attribute the document defines (``:product: Sift``) is shown for its reference below (``{product}``, in a title, a
+line, an include's path; not in a listing block), as are Asciidoctor's own (``{nbsp}``, ``{plus}``); a footnote
+shows its text in brackets (``done.footnote:[Since 2.0.]`` is 'done. (Since 2.0.)').
 Nothing is read but the file itself. Each line of the text stays the line of the file it came from.
 """
 from __future__ import annotations
@@ -39,6 +43,16 @@ ANCHOR_REF = re.compile(r"<<([^,<>\n]{1,2000}?)(?:,[ \t]*([^<>\n]{0,2000}))?>>")
 LINK = re.compile(r"link:((?:(?!link:)[^\[\s]){1,2000})\[([^\]\n]{0,2000})\]")
 URL = re.compile(r"(https?://(?:(?!https?://)[^\[\s]){1,2000})\[([^\]\n]{0,2000})\]")
 INLINE_ANCHOR = re.compile(r"\[\[[^\[\]\n]{1,500}\]\]")
+ANTORA_PAGES = re.compile(r"((?:.*/)?)modules/([^/]+)/pages/")  # a page's folder in an Antora component
+FOOTNOTE = re.compile(r"footnote(?:ref)?:[\w-]{0,100}\[(?:[\w-]{1,100},)?([^\]\n]{0,2000})\]")
+ATTRIBUTE_REFERENCE = re.compile(r"(\\?)\{([\w-]{1,100})\}")
+# Asciidoctor's own attributes for characters ('{nbsp}', '{plus}' …)
+BUILT_IN = {"nbsp": " ", "sp": " ", "empty": "", "zwsp": "", "wj": "", "plus": "+", "amp": "&", "lt": "<", "gt": ">",
+            "startsb": "[", "endsb": "]", "vbar": "|", "caret": "^", "asterisk": "*", "tilde": "~", "apos": "'",
+            "backslash": "\\", "backtick": "`", "two-colons": "::", "two-semicolons": ";;", "cpp": "C++",
+            "pp": "++", "deg": "°", "quot": '"', "brvbar": "¦", "ldquo": "“", "rdquo": "”", "lsquo": "‘",
+            "rsquo": "’"}
+ATTRIBUTES = 1000  # a document's attributes kept: a generated header of more holds no more words worth showing
 
 
 def parse_asciidoc(path: str, text: str) -> Document:
@@ -68,7 +82,10 @@ def _read(lines: list[str]) -> tuple[list[str], list, list[str], list[str], list
     tags: list[str] = []
     blocks: list[tuple[int, int]] = []
     verbatim, opened_at = None, 0  # the delimiter of the listing, literal, passthrough or comment block we are in
+    attributes = dict(BUILT_IN)  # the document's attributes as defined so far: '{product}' shows their value
     for index, line in enumerate(lines):
+        if verbatim is None and "{" in line and not ATTRIBUTE.match(line):
+            line = _substituted(line, attributes)
         stripped = line.strip()
         if verbatim is not None:
             if stripped == verbatim or (verbatim.startswith("```") and stripped == "```"):
@@ -93,10 +110,11 @@ def _read(lines: list[str]) -> tuple[list[str], list, list[str], list[str], list
         attribute = ATTRIBUTE.match(line)
         macro = BLOCK_MACRO.match(line)
         if attribute:
+            _define(attribute.group(1), attribute.group(2), attributes)
             if attribute.group(1).lower() in ("keywords", "tags") and attribute.group(2):
                 tags += [tag.strip() for tag in attribute.group(2).split(",") if tag.strip() not in tags]
             elif attribute.group(1).lower() == "description" and attribute.group(2):
-                shown[index] = _inline(attribute.group(2), links)
+                shown[index] = _inline(attributes.get("description", attribute.group(2)), links)
         elif macro:
             if macro.group(1) == "include" and macro.group(2):
                 links.append(macro.group(2))
@@ -116,11 +134,26 @@ def _read(lines: list[str]) -> tuple[list[str], list, list[str], list[str], list
     return shown, headings, links, tags, blocks
 
 
+def _define(name: str, value: str | None, attributes: dict[str, str]) -> None:
+    """Take an attribute entry (':product: Sift', ':product!:' unsets it) into ``attributes``."""
+    if name.startswith("!") or name.endswith("!"):
+        attributes.pop(name.strip("!").lower(), None)
+    elif len(attributes) < len(BUILT_IN) + ATTRIBUTES:
+        attributes[name.lower()] = _substituted((value or "").strip(), attributes)
+
+
+def _substituted(line: str, attributes: dict[str, str]) -> str:
+    """A line with each reference to an attribute defined so far ('{product}') as its value: 'Use {product}' was
+    shown (and searched) as written. One not defined stays as written, as Asciidoctor leaves it; '\\{x}' is '{x}'."""
+    return ATTRIBUTE_REFERENCE.sub(lambda m: "{" + m.group(2) + "}" if m.group(1)
+                                   else attributes.get(m.group(2).lower(), m.group(0)), line)
+
+
 def _inline(text: str, links: list[str]) -> str:
     """A line's text as shown: cross references and links as their text (a file's taken as a link), inline
     anchors out."""
     if "xref:" in text:
-        text = XREF.sub(lambda m: _reference(m.group(1), m.group(2), links), text)
+        text = XREF.sub(lambda m: _reference(m.group(1), m.group(2), links, "xref:"), text)
     if "<<" in text:
         text = ANCHOR_REF.sub(lambda m: _reference(m.group(1), m.group(2), links), text)
     if "link:" in text:
@@ -129,21 +162,39 @@ def _inline(text: str, links: list[str]) -> str:
         text = URL.sub(lambda m: m.group(2) or m.group(1), text)
     if "[[" in text:
         text = INLINE_ANCHOR.sub("", text)
+    if "footnote" in text:  # 'done.footnote:[Since 2.0.]': 'done. (Since 2.0.)'; 'footnote:disclaimer[]' again: none
+        text = FOOTNOTE.sub(lambda m: (" (" if m.start() and not text[m.start() - 1].isspace() else "(")
+                            + m.group(1).strip() + ")" if m.group(1).strip() else "", text)
     return text
 
 
-def _reference(target: str, text: str | None, links: list[str]) -> str:
+def _reference(target: str, text: str | None, links: list[str], how: str = "") -> str:
     """A reference's text (else its target's anchor or name); a target naming a file (its part before '#' with an
-    ending) taken as a link."""
+    ending) taken as a link (an xref's as 'xref:…': ``_linked`` reads an Antora page id)."""
     target = target.strip()
     file, _, anchor = target.partition("#")
     if "." in file.rsplit("/", 1)[-1] and "://" not in file:
-        links.append(file.rsplit(":", 1)[-1] if file.count(":") and "/" not in file.split(":", 1)[0] else file)
+        links.append(how + file if how else
+                     file.rsplit(":", 1)[-1] if file.count(":") and "/" not in file.split(":", 1)[0] else file)
     return text.strip() if text and text.strip() else anchor or file
 
 
 def _linked(folder: str, name: str) -> str | None:
+    """The file a reference names, from the file's folder; an xref in an Antora module's pages
+    ('modules/ROOT/pages/…') from that module's pages folder, as Antora reads a page id ('xref:install.adoc',
+    'xref:admin:backup.adoc' in the module 'admin' beside it); one to another component ('2.0@cli:…') none."""
     name = name.strip()
+    if name.startswith("xref:"):
+        name = name[len("xref:"):]
+        pages = ANTORA_PAGES.match(folder + "/")
+        parts = name.split(":")
+        family, _, page = parts[-1].rpartition("$")  # 'page$x.adoc' is 'x.adoc'; 'partial$x.adoc' no page
+        if pages and len(parts) <= 2 and "@" not in name and family in ("", "page"):
+            folder, name = f"{pages.group(1)}modules/{parts[0] if len(parts) == 2 else pages.group(2)}/pages", page
+        elif pages:
+            return None
+        elif len(parts) > 1 and "/" not in parts[0]:
+            name = parts[-1]
     if not name or "{" in name or name.startswith(("http:", "https:", "mailto:")):
         return None  # an attribute's value ('{includedir}/x.adoc'), which this reader does not know
     joined = posixpath.normpath(posixpath.join(folder, name)) if not name.startswith("/") else name

@@ -399,3 +399,22 @@ def test_an_rst_only_block_is_read_and_a_role_wrapped_over_two_lines_shows_its_t
     lines = page.split("\n")
     assert lines[doc.sections[0].end_line - 1] == "<tutorial/index>` too."
     assert parse_file("b.rst", (":a" * 450_000 + ":`x\nend`").encode()).sections  # an opening on a hostile line
+
+
+def test_asciidoc_attributes_footnotes_and_antora_xrefs_are_read():
+    """'{product}' was shown (and searched) as written, not as the ':product: Sift' the page defines, and an
+    include's '{chapters}/x.adoc' was no link; a footnote showed 'footnote:[…]'; an Antora page's
+    'xref:admin:backup.adoc[]' linked 'backup.adoc' beside the page, not the module 'admin''s page."""
+    page = (":product: Sift\n:chapters: parts\n\n= Install {product}\n\nUse {product} daily.footnote:[Since 2.0.] "
+            "Not \\{product}, nor {unknown}.\nSee xref:admin:backup.adoc[backups], xref:setup.adoc[the setup] and "
+            "xref:2.0@cli::run.adoc[run].\n\ninclude::{chapters}/one.adoc[]\n\n----\n{product} in a listing\n----\n"
+            ":product!:\n{product} unset\n")
+    doc = parse_file("docs/modules/ROOT/pages/guide/install.adoc", page.encode())
+    assert doc.title == "Install Sift", doc.title
+    text = doc.sections[0].text
+    assert "Use Sift daily. (Since 2.0.) Not {product}, nor {unknown}.\nSee backups, the setup and run." in text, text
+    assert "{product} in a listing" in text and "{product} unset" in text, text  # as Asciidoctor shows them
+    assert doc.meta["links"] == ["/docs/modules/ROOT/pages/guide/parts/one.adoc", "/docs/modules/ROOT/pages/setup.adoc",
+                                 "/docs/modules/admin/pages/backup.adoc"], doc.meta
+    # outside an Antora module, an xref is read from the page's folder, as before
+    assert parse_file("book/a.adoc", b"xref:mod:b.adoc[b]\n").meta["links"] == ["/book/b.adoc"]
