@@ -10,7 +10,8 @@ not: Sift's tags are a file's, and an agenda tagged with every tag its headlines
 ``#urgent``, the urgent ones among them ranked as any other (``bench/org_rst.py``, hybrid: 1 → 99; on their
 lines, the words find the headlines). ``#+TITLE:`` titles the file
 (else its name does). A ``:PROPERTIES:`` drawer's ``ID`` and ``CUSTOM_ID`` are taken out of the text (an id is
-kept in ``meta["ids"]``: an ``[[id:…]]`` link to it is a backlink), its other properties shown as ``KEY: value``;
+kept in ``meta["ids"]``: an ``[[id:…]]`` link to it is a backlink; org-roam's ``ROAM_ALIASES`` are the note's
+aliases, searched as its title is, and out of the text too), its other properties shown as ``KEY: value``;
 a ``:LOGBOOK:`` drawer (clock lines) is left out (a drawer is one only where its ``:END:`` comes before the next
 headline: a ``:work:`` line alone is text), as are comments (``# …``, ``#+BEGIN_COMMENT``) and the other ``#+KEY:``
 lines. ``SCHEDULED:``, ``DEADLINE:`` and ``CLOSED:`` lines stay as text, their dates without the
@@ -45,6 +46,7 @@ DRAWER = re.compile(r"[ \t]*:([\w-]+):[ \t]*$")
 DRAWER_END = re.compile(r"[ \t]*:END:[ \t]*$", re.IGNORECASE)
 PROPERTY = re.compile(r"[ \t]*:([\w-]+)\+?:[ \t]*(.*)")
 IDS = ("ID", "CUSTOM_ID")
+ALIAS = re.compile(r'"([^"]*)"|([^\s"]+)')  # of org-roam's ROAM_ALIASES: a quoted name or a word
 UNSEEN_DRAWERS = ("LOGBOOK",)
 PLANNING = re.compile(r"[ \t]*(?:SCHEDULED|DEADLINE|CLOSED):")
 TIMESTAMP = re.compile(r"[<\[](\d{4}-\d\d-\d\d[^<>\[\]\n]{0,60})[>\]]")
@@ -62,6 +64,8 @@ def parse_org(path: str, text: str) -> Document:
         meta["tags"] = reading.tags
     if reading.ids:
         meta["ids"] = reading.ids
+    if reading.aliases:
+        meta["aliases"] = reading.aliases
     return Document(kind="note", title=reading.title or title_from_name(stem),
                     sections=sections_at_headings(reading.shown, reading.headings, 0, len(reading.shown),
                                                              bare_opens_next=True, blocks=reading.blocks), meta=meta)
@@ -80,6 +84,7 @@ class _Reading:
         self.headings: list[tuple[int, int, str]] = []
         self.tags: list[str] = []
         self.ids: list[str] = []
+        self.aliases: list[str] = []
         self.links: set[str] = set()
         self.ids_linked: set[str] = set()
         self.blocks: list[tuple[int, int]] = []  # (first line, line after the last) of each block's lines
@@ -115,6 +120,10 @@ def _read(text: str) -> _Reading:
                 if found and found.group(1).upper() in IDS:
                     if found.group(2).strip() and len(reading.ids) < META_ITEMS:
                         reading.ids.append(found.group(2).strip())
+                elif found and found.group(1).upper() == "ROAM_ALIASES":  # '"Big one" small': two aliases
+                    for quoted, word in ALIAS.findall(found.group(2)):
+                        if (quoted or word).strip() and len(reading.aliases) < META_ITEMS:
+                            reading.aliases.append((quoted or word).strip())
                 elif found:
                     shown = found.group(1) + ": " + _inline(TIMESTAMP.sub(r"\1", found.group(2)), reading)
             elif drawer not in UNSEEN_DRAWERS:

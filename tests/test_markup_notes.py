@@ -418,3 +418,20 @@ def test_asciidoc_attributes_footnotes_and_antora_xrefs_are_read():
                                  "/docs/modules/admin/pages/backup.adoc"], doc.meta
     # outside an Antora module, an xref is read from the page's folder, as before
     assert parse_file("book/a.adoc", b"xref:mod:b.adoc[b]\n").meta["links"] == ["/book/b.adoc"]
+
+
+def test_org_roam_aliases_are_the_notes_aliases_and_find_it(immediate, tmp_path, monkeypatch):
+    """org-roam names a note's other names in ROAM_ALIASES ('"Big one" small'): they were a line of text
+    ('ROAM_ALIASES: "Brewing log" homebrew'), no alias; now they are the note's aliases, out of the text, and a
+    search for one finds the note by its title column, as a Markdown note's front-matter aliases do."""
+    from search.query.engine import Engine
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    note = (':PROPERTIES:\n:ID: 7f3a\n:ROAM_ALIASES: "Fermentation diary" kombucha\n:END:\n#+title: Brewing log\n\n'
+            "* Batch 12\nSecond ferment with ginger, bottled on Sunday.\n")
+    doc = parse_file("roam/brewing.org", note.encode())
+    assert doc.meta["aliases"] == ["Fermentation diary", "kombucha"], doc.meta
+    assert "ROAM_ALIASES" not in "\n".join(s.text for s in doc.sections)
+    root = write_tree(tmp_path / "roam", {"brewing.org": note, "other.org": "#+title: Tea\n\nGreen tea notes.\n"})
+    assert ingest(root, "roam")["published"]["failures"] == []
+    hits = Engine(Path(os.environ["SIFT_HOME"]) / "index.db").search("fermentation diary", mode="keyword").hits
+    assert hits and hits[0].path == "brewing.org", hits
