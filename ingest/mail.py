@@ -4,8 +4,8 @@ Trash.mbox``), read with the standard library's ``email``. Not read before (kind
 Anna about the invoice' found nothing.
 
 A message is a section titled by its Subject (an .eml's title too), its text headed by who sent it, to whom, when
-(``Date: Tuesday 5 March 2024 09:12``, the month and weekday in words, so that 'March 2024' finds it) and the
-attachments it names, then its body: the text/plain part, or an HTML-only message's text as ``ingest.webpage``
+(``Date: Tuesday 5 March 2024 09:12``, the month and weekday in words, so that 'March 2024' finds it), a Google
+Takeout message's Gmail labels (``Labels: Inbox, Receipts``) and the attachments it names, then its body: the text/plain part, or an HTML-only message's text as ``ingest.webpage``
 reads a page. Encoded headers (``=?UTF-8?B?…?=``), quoted-printable and base64 bodies and the declared charset
 (GBK and GB2312 read as GB18030, their superset; ISO-8859-1 as Windows-1252, as mail clients do) are decoded; a
 part without a charset, or one its charset does not decode (8-bit text labelled US-ASCII), is read as
@@ -51,6 +51,9 @@ FROM_DATE = re.compile(rb"From \S+[ \t]+(?:[A-Za-z]{3}[ \t]+)?([A-Za-z]{3})[ \t]
 MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 HEADER_SPAN = 998  # of a line, what HEADER_LINE is asked of (RFC 5322's longest line): the same, whole or in pieces
 SHOWN_HEADERS = ("From", "To", "Cc")
+# a Google Takeout message's X-Gmail-Labels ('Inbox,Opened,Category Purchases,Receipts') are shown, 'Labels: Inbox,
+# Category Purchases, Receipts' ('the receipts label' found none of them), but for Gmail's read state
+UNSHOWN_LABELS = {"opened", "unread"}
 ADDRESSES = 20  # of a To or Cc line named: a list's 500 recipients would head every passage
 CHARSETS = {"gb2312": "gb18030", "gbk": "gb18030", "x-gbk": "gb18030", "cp936": "gb18030", "big5": "cp950",
             "iso-8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252", "ks_c_5601-1987": "cp949",
@@ -291,6 +294,10 @@ def _read(message: Message, depth: int = 0) -> tuple[Section, dict]:
         head.append(f"Date: {_header(message, 'Date')}")
     if subject:
         head.append(f"Subject: {subject}")
+    labels = [label.strip() for label in _header(message, "X-Gmail-Labels").split(",")
+              if label.strip() and label.strip().lower() not in UNSHOWN_LABELS]
+    if labels:
+        head.append("Labels: " + ", ".join(labels[:ADDRESSES]))
     attached = _attachments(message)
     if attached:
         head.append("Attachments: " + "; ".join(attached))

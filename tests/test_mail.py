@@ -405,3 +405,13 @@ def test_a_one_word_body_said_to_be_base64_is_read_as_written():
     assert parse_file("a.eml", head + b"Thanks\n").sections[0].text.endswith("\n\nThanks")
     assert parse_file("a.eml", head + b"Okay\n").sections[0].text.endswith("\n\nOkay")
     assert parse_file("a.eml", head + b"T2s=\n").sections[0].text.endswith("\n\nOk")
+
+
+def test_a_takeout_messages_gmail_labels_are_shown_with_its_headers():
+    """Google Takeout keeps a message's Gmail labels in X-Gmail-Labels: they were not read, and a search for the
+    label 'Receipts' found none of its messages. They head its text as 'Labels: …', Gmail's read state left out."""
+    data = (b"From 1790000000000000000@xxx Thu Jan 01 00:00:00 +0000 2025\nX-GM-THRID: 1790\n"
+            b"X-Gmail-Labels: Inbox,Opened,Category Purchases,Receipts\nFrom: Shop <shop@example.com>\n"
+            b"Subject: Your order\n\nThanks for your order.\n")
+    text = parse_file("takeout.mbox", data).sections[0].text
+    assert "\nLabels: Inbox, Category Purchases, Receipts\n" in text and "Opened" not in text, text
