@@ -211,10 +211,12 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # it left open inside it; org-mode, reStructuredText and AsciiDoc read as notes by their headings (plain text
 # before); Word documents (.docx) read by their headings, no longer kinds Sift does not read; OpenDocument text
 # (.odt) read as a Word document is; mail read (.eml a note, .mbox or a Thunderbird folder a passage group a message:
-# ingest.mail), no longer a kind Sift does not read; EPUB books read by their chapters' headings (ingest.epub).
-# 18: an EPUB's chapters headed by its table of contents too (a converted book's styled-paragraph headings), its
-# footnote marks '[^1]'; a workbook's percentages as shown ('25%') and cells merged down in each row; a .docx's
-# altChunk HTML read; .docm, .fodt and .xlsm read.
+# ingest.mail), no longer a kind Sift does not read; EPUB books read by their chapters' headings (ingest.epub). 18:
+# an EPUB's chapters headed by its table of contents too (a converted book's styled-paragraph headings), its footnote
+# marks '[^1]'; a workbook's percentages as shown ('25%') and cells merged down in each row; a .docx's altChunk HTML
+# read; .docm, .fodt and .xlsm read; an mbox body's 'From …' line no new message, an undated message dated by its
+# 'From ' line, Gmail labels shown, an .rst '.. only::' block read and a role wrapped over two lines shown as text,
+# AsciiDoc attributes and footnotes shown, org-roam's ROAM_ALIASES out of the text.
 VERSION = 18
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
