@@ -149,74 +149,74 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
         chunk.context = "\n".join(filter(None, [chunk.context, *cited]))
 
 
-# Raise it when a parser or the chunker cuts an unchanged file otherwise
-# (2: bare headings; 3: bare headings at any level, small code sections joined to a neighbour;
-# 4: a file name's words in the title column of its chunks, which only a file read again gets;
-# 5: where each page starts inside a PDF chunk, for read_file's pages; 6: TOML front matter read as metadata,
-# and Chinese text without spaces cut at clause marks, and in pieces that let windows overlap; 7: a window that
-# starts among a long table's rows embedded with the table's header row, and what the parsers read otherwise since
-# 6: GBK, Big5 and Latin-1 notes, camelCase names' words in code, Scala, Julia and Perl outlined, PDFs without their
-# running headers and with page labels and sections, links to PDFs by a bare name; 8: a passage of joined code
-# sections headed by the names of all the definitions it holds, not only the one it was joined to, and JavaScript's
-# exported, assigned and at-once-called functions outlined; 9: headings that 8's indexes lack: Go's subtests, a
-# table's too, ScalaTest's tests, C#'s properties, Kotlin's type aliases, objects and lambdas bound to a name, PHP's
-# closures and routes, a group's prefix and a controller's action among them); 10: a run of Chinese that a line
-# break cuts indexed whole, a PDF's full-width punctuation kept as written, and what 9's readers skipped or failed:
-# UTF-16 without a byte-order mark, a notebook cell with a lone surrogate, a note of millions of lines; 11: an
-# Obsidian callout's title heads its lines as a heading does, a note's inline #tags are among its tags, an
+# Raise it when a parser or the chunker cuts an unchanged file otherwise (2: bare headings; 3: bare headings at any
+# level, small code sections joined to a neighbour; 4: a file name's words in the title column of its chunks, which
+# only a file read again gets; 5: where each page starts inside a PDF chunk, for read_file's pages; 6: TOML front
+# matter read as metadata, and Chinese text without spaces cut at clause marks, and in pieces that let windows
+# overlap; 7: a window that starts among a long table's rows embedded with the table's header row, and what the
+# parsers read otherwise since 6: GBK, Big5 and Latin-1 notes, camelCase names' words in code, Scala, Julia and Perl
+# outlined, PDFs without their running headers and with page labels and sections, links to PDFs by a bare name; 8: a
+# passage of joined code sections headed by the names of all the definitions it holds, not only the one it was joined
+# to, and JavaScript's exported, assigned and at-once-called functions outlined; 9: headings that 8's indexes lack:
+# Go's subtests, a table's too, ScalaTest's tests, C#'s properties, Kotlin's type aliases, objects and lambdas bound
+# to a name, PHP's closures and routes, a group's prefix and a controller's action among them); 10: a run of Chinese
+# that a line break cuts indexed whole, a PDF's full-width punctuation kept as written, and what 9's readers skipped
+# or failed: UTF-16 without a byte-order mark, a notebook cell with a lone surrogate, a note of millions of lines;
+# 11: an Obsidian callout's title heads its lines as a heading does, a note's inline #tags are among its tags, an
 # Excalidraw drawing's data makes no passages, a line break joins CJK only in wrapped text; a PDF's reference list a
 # section of its own, under its heading, from the line it begins on; a title from the first page's largest text; a
-# short paper's running header and page numbers left out; a compound's hyphen at a line end kept; 12: SQL outlined
-# by its tables, views, functions, types and triggers (it was windowed by lines); 13: a canvas's link cards and edge
+# short paper's running header and page numbers left out; a compound's hyphen at a line end kept; 12: SQL outlined by
+# its tables, views, functions, types and triggers (it was windowed by lines); 13: a canvas's link cards and edge
 # labels are passages, a canvas card's groups shortened as deep code's names are, and a front matter's aliases (one
-# string) split at commas only, its '#tag's without the '#'; a slide deck's footer with the count of pages
-# ('Lecture 3 4/10') left out of every page, a PDF footnote's mark set apart from the word it is drawn beside, and
-# a PDF's metadata author in the title column; SQL with a dollar quote never closed windowed by lines; no window of
-# text the one before it held (a line of dialogue before a long paragraph made two more), and a scene break
-# (`* * *`) ends a window and is never carried over; a note's passage embedded with the footnotes it cites; 14: a
-# canvas group its cards' shortened paths leave out (deep in the middle of a nesting) a passage of its label, and SQL
-# with a column named delimiter and a dollar quote never closed windowed by lines; a canvas's arrow a passage naming
-# the cards it joins ('Roof → Garden Shed: builds', its label alone before), and an index cut by 13 (base-16 kept a
-# link card's every group in its path) reads its canvases again; a Chinese PDF's page labels ('第 3 页 共 10 页', '第 3 頁',
-# '— 3 —') left out as running footers; a whole HTML page (a Confluence or Notion export) read as its text by heading
-# without its navigation (it was code, windowed by lines, markup and page tree included); a CSV or TSV table's rows
-# packed into passages under its title and column names, a plain numeric data file its first passage only; a PDF
-# footnote's mark set apart from a word of four capitals or more it is drawn after ('MARCO2'), and a slide deck a
-# passage a slide; 15: an HTML page whose {% or {{ stand only in its code elements (a wiki page documenting Jinja or
-# Liquid) read as a page, not a template's code; Django's migrations and settings ('Generated by Django …') read, no
-# longer skipped as generated; a JSON data set (an array of 100 records or more, 64 KB or more: a test fixture) its
-# first 30 lines only; a generator's marker in the comment or docstring a file begins with (OpenAPI Generator's, on line
-# 8) skips it as generated; an HTML page whose <html>, <body>, <main> or <article> has a class naming a sidebar or nav
-# read (it was no text), as is the main content inside what class words took for navigation, and read on past a skipped
-# element written self-closed, titled by its name without '.html' when it has no title; a CSV of Excel read by its
-# semicolons, one of a header alone a passage of it, a quote never closed reading no further rows into its cell; a YAML
-# fixture of records or an HTTP cassette of 64 KB or more its first 30 lines too; Rails' db/schema.rb read; Dart's
-# generated parts (.g.dart, 'GENERATED CODE - DO NOT MODIFY') skipped; a katakana word indexed whole too (サーバー as サーバ),
-# beside its pairs; a marker inside quotes (a generator's docstring quoting its banner) no longer skips; nor one in a
-# comment after code on its line ('__version__ = "1.2.0"  # DO NOT EDIT THIS LINE'); records of prose (a chat export's
-# messages) are no data set: read whole; an element of role main read whatever its own class words ('has-sidebar');
-# 16: an HTML page whose <head>, or a skipped <li>, <p> or <td>, is not closed read on where a browser ends it; a YAML
-# list or mapping of prose records (an FAQ, messages, authors' bios) read whole, no data set; a CSV's separator chosen
-# by its first records, not its first line alone, and a title line above its header a passage, no column name; build
-# scripts 'gradle init' wrote, spec_helper.rb of 'rspec --init' and webpack.config.js of webpack-cli read, as is a
-# header naming a 'DO NOT EDIT banner' it writes; a table with a cell past 128 KiB read, not refused whole; a page's
-# wrapper whose class says the layout has a sidebar ('has-sidebar', 'layout--with-sidebar') read; BibTeX (.bib, a
-# passage an entry) and LaTeX (.tex, by its sections) read, no longer kinds Sift does not read; Russian ё indexed as е
-# (ещё as еще); a LaTeX '%' in \verb|…| no comment, a comment environment unread; a .bib entry in parentheses
-# not ended by a ')' in a quoted value; 17: a LaTeX macro of no argument read as its text, a heading over two lines
-# named by both, main.pdf beside main.tex its attachment (not read twice); a .bib entry's crossref followed, a line
-# '@word{' inside its value no end of it; a CSV's rows between two stray quotes read as rows, a one-column CSV of
-# sentences not cut at its commas; 'Do not edit' no generated marker unless the header says a program wrote the file;
-# a YAML mapping of settings records (a CI file's jobs) read whole, no data set; a block ends a skipped <p> with what
-# it left open inside it; org-mode, reStructuredText and AsciiDoc read as notes by their headings (plain text
-# before); Word documents (.docx) read by their headings, no longer kinds Sift does not read; OpenDocument text
-# (.odt) read as a Word document is; mail read (.eml a note, .mbox or a Thunderbird folder a passage group a message:
-# ingest.mail), no longer a kind Sift does not read; EPUB books read by their chapters' headings (ingest.epub). 18:
-# an EPUB's chapters headed by its table of contents too (a converted book's styled-paragraph headings), its footnote
-# marks '[^1]'; a workbook's percentages as shown ('25%') and cells merged down in each row; a .docx's altChunk HTML
-# read; .docm, .fodt and .xlsm read; an mbox body's 'From …' line no new message, an undated message dated by its
-# 'From ' line, Gmail labels shown, an .rst '.. only::' block read and a role wrapped over two lines shown as text,
-# AsciiDoc attributes and footnotes shown, org-roam's ROAM_ALIASES out of the text.
+# string) split at commas only, its '#tag's without the '#'; a slide deck's footer with the count of pages ('Lecture
+# 3 4/10') left out of every page, a PDF footnote's mark set apart from the word it is drawn beside, and a PDF's
+# metadata author in the title column; SQL with a dollar quote never closed windowed by lines; no window of text the
+# one before it held (a line of dialogue before a long paragraph made two more), and a scene break (`* * *`) ends a
+# window and is never carried over; a note's passage embedded with the footnotes it cites; 14: a canvas group its
+# cards' shortened paths leave out (deep in the middle of a nesting) a passage of its label, and SQL with a column
+# named delimiter and a dollar quote never closed windowed by lines; a canvas's arrow a passage naming the cards it
+# joins ('Roof → Garden Shed: builds', its label alone before), and an index cut by 13 (base-16 kept a link card's
+# every group in its path) reads its canvases again; a Chinese PDF's page labels ('第 3 页 共 10 页', '第 3 頁', '— 3 —')
+# left out as running footers; a whole HTML page (a Confluence or Notion export) read as its text by heading without
+# its navigation (it was code, windowed by lines, markup and page tree included); a CSV or TSV table's rows packed
+# into passages under its title and column names, a plain numeric data file its first passage only; a PDF footnote's
+# mark set apart from a word of four capitals or more it is drawn after ('MARCO2'), and a slide deck a passage a
+# slide; 15: an HTML page whose {% or {{ stand only in its code elements (a wiki page documenting Jinja or Liquid)
+# read as a page, not a template's code; Django's migrations and settings ('Generated by Django …') read, no longer
+# skipped as generated; a JSON data set (an array of 100 records or more, 64 KB or more: a test fixture) its first 30
+# lines only; a generator's marker in the comment or docstring a file begins with (OpenAPI Generator's, on line 8)
+# skips it as generated; an HTML page whose <html>, <body>, <main> or <article> has a class naming a sidebar or nav
+# read (it was no text), as is the main content inside what class words took for navigation, and read on past a
+# skipped element written self-closed, titled by its name without '.html' when it has no title; a CSV of Excel read
+# by its semicolons, one of a header alone a passage of it, a quote never closed reading no further rows into its
+# cell; a YAML fixture of records or an HTTP cassette of 64 KB or more its first 30 lines too; Rails' db/schema.rb
+# read; Dart's generated parts (.g.dart, 'GENERATED CODE - DO NOT MODIFY') skipped; a katakana word indexed whole too
+# (サーバー as サーバ), beside its pairs; a marker inside quotes (a generator's docstring quoting its banner) no longer
+# skips; nor one in a comment after code on its line ('__version__ = "1.2.0"  # DO NOT EDIT THIS LINE'); records of
+# prose (a chat export's messages) are no data set: read whole; an element of role main read whatever its own class
+# words ('has-sidebar'); 16: an HTML page whose <head>, or a skipped <li>, <p> or <td>, is not closed read on where a
+# browser ends it; a YAML list or mapping of prose records (an FAQ, messages, authors' bios) read whole, no data set;
+# a CSV's separator chosen by its first records, not its first line alone, and a title line above its header a
+# passage, no column name; build scripts 'gradle init' wrote, spec_helper.rb of 'rspec --init' and webpack.config.js
+# of webpack-cli read, as is a header naming a 'DO NOT EDIT banner' it writes; a table with a cell past 128 KiB read,
+# not refused whole; a page's wrapper whose class says the layout has a sidebar ('has-sidebar', 'layout--with-
+# sidebar') read; BibTeX (.bib, a passage an entry) and LaTeX (.tex, by its sections) read, no longer kinds Sift does
+# not read; Russian ё indexed as е (ещё as еще); a LaTeX '%' in \verb|…| no comment, a comment environment unread; a
+# .bib entry in parentheses not ended by a ')' in a quoted value; 17: a LaTeX macro of no argument read as its text,
+# a heading over two lines named by both, main.pdf beside main.tex its attachment (not read twice); a .bib entry's
+# crossref followed, a line '@word{' inside its value no end of it; a CSV's rows between two stray quotes read as
+# rows, a one-column CSV of sentences not cut at its commas; 'Do not edit' no generated marker unless the header says
+# a program wrote the file; a YAML mapping of settings records (a CI file's jobs) read whole, no data set; a block
+# ends a skipped <p> with what it left open inside it; org-mode, reStructuredText and AsciiDoc read as notes by their
+# headings (plain text before); Word documents (.docx) read by their headings, no longer kinds Sift does not read;
+# OpenDocument text (.odt) read as a Word document is; mail read (.eml a note, .mbox or a Thunderbird folder a
+# passage group a message: ingest.mail), no longer a kind Sift does not read; EPUB books read by their chapters'
+# headings (ingest.epub). 18: an EPUB's chapters headed by its table of contents too (a converted book's styled-
+# paragraph headings), its footnote marks '[^1]'; a workbook's percentages as shown ('25%') and cells merged down in
+# each row; a .docx's altChunk HTML read; .docm, .fodt and .xlsm read; an mbox body's 'From …' line no new message,
+# an undated message dated by its 'From ' line, Gmail labels and small attached text files shown, an .rst '.. only::'
+# block read and a role wrapped over two lines shown as text, AsciiDoc attributes and footnotes shown, org-roam's
+# ROAM_ALIASES out of the text.
 VERSION = 18
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -5,8 +5,8 @@ Anna about the invoice' found nothing.
 
 A message is a section titled by its Subject (an .eml's title too), its text headed by who sent it, to whom, when
 (``Date: Tuesday 5 March 2024 09:12``, the month and weekday in words, so that 'March 2024' finds it), a Google
-Takeout message's Gmail labels (``Labels: Inbox, Receipts``) and the attachments it names, then its body: the text/plain part, or an HTML-only message's text as ``ingest.webpage``
-reads a page. Encoded headers (``=?UTF-8?B?…?=``), quoted-printable and base64 bodies and the declared charset
+Takeout message's Gmail labels (``Labels: Inbox, Receipts``) and the attachments it names, then its body: the
+text/plain part, or an HTML-only message's text as ``ingest.webpage`` reads a page. Encoded headers (``=?UTF-8?B?…?=``), quoted-printable and base64 bodies and the declared charset
 (GBK and GB2312 read as GB18030, their superset; ISO-8859-1 as Windows-1252, as mail clients do) are decoded; a
 part without a charset, or one its charset does not decode (8-bit text labelled US-ASCII), is read as
 ``ingest.decode`` reads a file; a body said to be base64 that is plain text (most lines not base64) as it stands.
@@ -16,7 +16,9 @@ A message attached to it (forwarded as an attachment, message/rfc822) follows it
 What people do not search for is left out (not ranked down: it is the text of another message, which an archive
 holds as its own): quoted replies (``> …`` lines, the ``On … wrote:`` line above them, Outlook's ``-----Original
 Message-----`` and Chinese clients' ``原始邮件`` and everything below them) and the signature (from a ``-- `` line).
-An attachment is named with its type and size, its contents are not read.
+An attachment is named with its type and size; a small text file's (``notes.txt``, ``minutes.md``, ``budget.csv``, at
+most 64 KiB) text follows the body, under 'Attached file notes.txt:'; other contents (a PDF's, a picture's) are not
+read.
 
 An mbox's message starts at a line ``From …`` (mboxo/mboxrd, as Thunderbird and Takeout write them) with a date or
 a header under it (a body's own 'From the start …' line, left unescaped by an mboxo writer, is text); its date is
@@ -402,12 +404,15 @@ def _body(message: Message, depth: int = 0) -> str:
     """The message's text: its text/plain part (each, when several), else its text/html's as a page reads; then
     each message attached to it (a mail forwarded as an attachment, message/rfc822) as ``_read`` reads it, headed
     by its sender, date and subject."""
-    plain, html, attached = [], [], []
+    plain, html, attached, files = [], [], [], []
     for part in _leaves(message):
         if part.get_content_type() == "message/rfc822":
             inner = part.get_payload(0) if isinstance(part.get_payload(), list) and part.get_payload() else None
             if inner is not None and depth < FORWARDS and any(inner.keys()):
                 attached.append("Attached message:\n" + _read(inner, depth + 1)[0].text)
+            continue
+        if _attached(part) and _text_file(part):
+            files.append(f"Attached file {words(str(part.get_filename() or 'unnamed'))}:\n{_text(part).strip()}")
             continue
         if part.get_content_maintype() != "text" or _attached(part):
             continue
@@ -418,7 +423,22 @@ def _body(message: Message, depth: int = 0) -> str:
     texts = [_text(part) for part in plain]
     if not any(text.strip() for text in texts):  # none, or an empty stub beside the HTML a mailer really wrote
         texts = [_html_text(_text(part)) for part in html]
-    return "\n\n".join([text for text in (without_quotes(t) for t in texts) if text] + attached)
+    return "\n\n".join([text for text in (without_quotes(t) for t in texts) if text] + files + attached)
+
+
+TEXT_FILE_TYPES = {"text/plain", "text/markdown", "text/x-markdown", "text/csv", "text/x-org", "text/x-rst",
+                   "text/tab-separated-values"}
+TEXT_FILE_ENDINGS = (".txt", ".md", ".markdown", ".csv", ".tsv", ".org", ".rst")
+TEXT_FILE_BYTES = 64 * 1024  # an attached text file of more is named only, as any attachment (a log of megabytes)
+
+
+def _text_file(part: Message) -> bool:
+    """Whether an attachment is a small text file read with its message ('notes.txt', 'minutes.md', 'budget.csv'):
+    named only, its words were not found ('the minutes Bo sent' found the mail only by its own text)."""
+    name = str(part.get_filename() or "").lower().strip()
+    typed = part.get_content_type() in TEXT_FILE_TYPES or (
+        part.get_content_type() == "application/octet-stream" and name.endswith(TEXT_FILE_ENDINGS))
+    return typed and _size(part) <= TEXT_FILE_BYTES
 
 
 FORWARDS = 4  # attached messages read inside one another: deeper ones are only named

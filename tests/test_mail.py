@@ -415,3 +415,23 @@ def test_a_takeout_messages_gmail_labels_are_shown_with_its_headers():
             b"Subject: Your order\n\nThanks for your order.\n")
     text = parse_file("takeout.mbox", data).sections[0].text
     assert "\nLabels: Inbox, Category Purchases, Receipts\n" in text and "Opened" not in text, text
+
+
+def test_a_small_attached_text_file_is_read_with_its_message():
+    """An attachment was named only: the minutes a .txt attached to a mail held were not found. A small text file
+    (text/plain, a .csv sent as application/octet-stream …) follows the body under 'Attached file …:'; a big one
+    (a 70 KB log) and a PDF are still named only."""
+    from email.message import EmailMessage
+    mail = EmailMessage()
+    mail["From"], mail["Subject"] = "Bo <bo@example.com>", "Minutes"
+    mail.set_content("See the attached minutes.\n")
+    mail.add_attachment(b"Decided: repaint the stairwell in April.\n", maintype="text", subtype="plain",
+                        filename="minutes.txt")
+    mail.add_attachment(b"item,cost\nladder,120\n", maintype="application", subtype="octet-stream",
+                        filename="budget.csv")
+    mail.add_attachment(b"boiler pressure log\n" * 3600, maintype="text", subtype="plain", filename="big.log")
+    mail.add_attachment(b"%PDF-1.4 stairwell quote\n", maintype="application", subtype="pdf", filename="quote.pdf")
+    text = parse_file("minutes.eml", bytes(mail)).sections[0].text
+    assert text.endswith("See the attached minutes.\n\nAttached file minutes.txt:\nDecided: repaint the stairwell in "
+                         "April.\n\nAttached file budget.csv:\nitem,cost\nladder,120"), text
+    assert "boiler pressure" not in text and "stairwell quote" not in text and "big.log (text/plain" in text, text
