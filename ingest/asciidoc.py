@@ -15,7 +15,8 @@ the file's folder; in an Antora module's pages (``modules/ROOT/pages/…``) an x
 module's pages folder (``xref:admin:backup.adoc`` from the module ``admin``'s; another component's is none). An
 attribute the document defines (``:product: Sift``) is shown for its reference below (``{product}``, in a title, a
 line, an include's path; not in a listing block), as are Asciidoctor's own (``{nbsp}``, ``{plus}``); a footnote
-shows its text in brackets (``done.footnote:[Since 2.0.]`` is 'done. (Since 2.0.)').
+shows its text in brackets (``done.footnote:[Since 2.0.]`` is 'done. (Since 2.0.)'), a monospace passthrough its
+code (```+*.war+``` is ```*.war```).
 Nothing is read but the file itself. Each line of the text stays the line of the file it came from.
 """
 from __future__ import annotations
@@ -43,6 +44,7 @@ ANCHOR_REF = re.compile(r"<<([^,<>\n]{1,2000}?)(?:,[ \t]*([^<>\n]{0,2000}))?>>")
 LINK = re.compile(r"link:((?:(?!link:)[^\[\s]){1,2000})\[([^\]\n]{0,2000})\]")
 URL = re.compile(r"(https?://(?:(?!https?://)[^\[\s]){1,2000})\[([^\]\n]{0,2000})\]")
 INLINE_ANCHOR = re.compile(r"\[\[[^\[\]\n]{1,500}\]\]")
+PASSTHROUGH_CODE = re.compile(r"`\+([^`\n]{1,2000}?)\+`")
 ANTORA_PAGES = re.compile(r"((?:.*/)?)modules/([^/]+)/pages/")  # a page's folder in an Antora component
 FOOTNOTE = re.compile(r"footnote(?:ref)?:[\w-]{0,100}\[(?:[\w-]{1,100},)?([^\]\n]{0,2000})\]")
 ATTRIBUTE_REFERENCE = re.compile(r"(\\?)\{([\w-]{1,100})\}")
@@ -162,6 +164,8 @@ def _inline(text: str, links: list[str]) -> str:
         text = URL.sub(lambda m: m.group(2) or m.group(1), text)
     if "[[" in text:
         text = INLINE_ANCHOR.sub("", text)
+    if "`+" in text:  # a monospace passthrough, '`+*.war+`': '`*.war`', as a Markdown note's code span shows
+        text = PASSTHROUGH_CODE.sub(r"`\1`", text)
     if "footnote" in text:  # 'done.footnote:[Since 2.0.]': 'done. (Since 2.0.)'; 'footnote:disclaimer[]' again: none
         text = FOOTNOTE.sub(lambda m: (" (" if m.start() and not text[m.start() - 1].isspace() else "(")
                             + m.group(1).strip() + ")" if m.group(1).strip() else "", text)

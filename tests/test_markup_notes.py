@@ -416,6 +416,7 @@ def test_asciidoc_attributes_footnotes_and_antora_xrefs_are_read():
     assert "{product} in a listing" in text and "{product} unset" in text, text  # as Asciidoctor shows them
     assert doc.meta["links"] == ["/docs/modules/ROOT/pages/guide/parts/one.adoc", "/docs/modules/ROOT/pages/setup.adoc",
                                  "/docs/modules/admin/pages/backup.adoc"], doc.meta
+    assert parse_file("a.adoc", b"Deploy `+*.war+` files\n").sections[0].text == "Deploy `*.war` files"
     # outside an Antora module, an xref is read from the page's folder, as before
     assert parse_file("book/a.adoc", b"xref:mod:b.adoc[b]\n").meta["links"] == ["/book/b.adoc"]
 
