@@ -6,8 +6,9 @@ Anna about the invoice' found nothing.
 A message is a section titled by its Subject (an .eml's title too), its text headed by who sent it, to whom, when
 (``Date: Tuesday 5 March 2024 09:12``, the month and weekday in words, so that 'March 2024' finds it), a Google
 Takeout message's Gmail labels (``Labels: Inbox, Receipts``) and the attachments it names, then its body: the
-text/plain part, or an HTML-only message's text as ``ingest.webpage`` reads a page. Encoded headers (``=?UTF-8?B?…?=``), quoted-printable and base64 bodies and the declared charset
-(GBK and GB2312 read as GB18030, their superset; ISO-8859-1 as Windows-1252, as mail clients do) are decoded; a
+text/plain part, or an HTML-only message's text as ``ingest.webpage`` reads a page. Encoded headers
+(``=?UTF-8?B?…?=``), quoted-printable and base64 bodies and the declared charset (GBK and GB2312 read as GB18030,
+their superset; ISO-8859-1 as Windows-1252, as mail clients do) are decoded; a
 part without a charset, or one its charset does not decode (8-bit text labelled US-ASCII), is read as
 ``ingest.decode`` reads a file; a body said to be base64 that is plain text (most lines not base64) as it stands.
 A message attached to it (forwarded as an attachment, message/rfc822) follows its text, read as a message is
@@ -33,7 +34,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Iterable
 from datetime import datetime
 from email import policy
@@ -199,30 +200,29 @@ def _marked(blocks: Iterable[bytes]):
     after it is a header ('From: …', 'Return-Path: …', Takeout's 'X-GM-THRID: …').
     A body's own line 'From the start, we…', which an mboxo writer (and a script appending to a mailbox) leaves
     unescaped, cut its message in two: the rest was an '(unreadable message)' and the line itself was lost."""
-    source, back = _lines(blocks), deque()
     held: list[bytes] = []  # a 'From ' line's pieces and the start of the next line, until that shows which it is
-    while True:
-        if back:
-            piece, line_start = back.popleft()
-        elif (got := next(source, None)) is not None:
-            piece, line_start = got
-        else:
-            break
-        if not held:
-            if line_start and piece.startswith(b"From "):
-                held.append(piece)
-            else:
-                yield piece, False
+    for piece, line_start in _lines(blocks):
+        if not held and not (line_start and piece.startswith(b"From ")):
+            yield piece, False  # most lines: nothing held, no 'From ' line
             continue
-        held.append(piece)
-        end = next((at for at, part in enumerate(held) if part.endswith(b"\n")), None)
-        after = b"".join(held[end + 1:]) if end is not None else b""
-        if end is None or (b"\n" not in after and len(after) < HEADER_SPAN):
-            continue
-        yield held[0], _starts(b"".join(held[:end + 1]), after)
-        yield from ((part, False) for part in held[1:end + 1])
-        back.extendleft(reversed([(part, held[at - 1].endswith(b"\n")) for at, part in enumerate(held) if at > end]))
-        held = []
+        todo = [(piece, line_start)]
+        while todo:
+            piece, line_start = todo.pop(0)
+            if not held:
+                if line_start and piece.startswith(b"From "):
+                    held.append(piece)
+                else:
+                    yield piece, False
+                continue
+            held.append(piece)
+            end = next((at for at, part in enumerate(held) if part.endswith(b"\n")), None)
+            after = b"".join(held[end + 1:]) if end is not None else b""
+            if end is None or (b"\n" not in after and len(after) < HEADER_SPAN):
+                continue
+            yield held[0], _starts(b"".join(held[:end + 1]), after)
+            yield from ((part, False) for part in held[1:end + 1])
+            todo = [(part, held[at - 1].endswith(b"\n")) for at, part in enumerate(held) if at > end] + todo
+            held = []
     if held:  # the file ends within the line after a 'From ' line (or the 'From ' line itself)
         end = next((at for at, part in enumerate(held) if part.endswith(b"\n")), len(held))
         yield held[0], _starts(b"".join(held[:end + 1]), b"".join(held[end + 1:]))
