@@ -34,6 +34,11 @@ TABLE_EXTENSIONS = {".csv", ".tsv"}  # text too: a passage per row (ingest.table
 # Excel workbooks: a zip of XML, each sheet's rows read as a CSV's are, under the sheet's name (ingest.xlsx); a
 # macro-enabled .xlsm is the same SpreadsheetML (its macros not read)
 WORKBOOK_EXTENSIONS = {".xlsx", ".xlsm"}
+# slide decks (PowerPoint, LibreOffice Impress) read as notes, a slide a heading with its speaker notes (ingest.slides);
+# a deck beside the PDF of its stem (its export, a handout) stands for it, as a .docx does. OpenDocument spreadsheets
+# read as an Excel workbook is (ingest.ods)
+SLIDE_EXTENSIONS = {".pptx", ".odp"}
+SPREADSHEET_EXTENSIONS = {".ods"}
 PDF_EXTENSIONS = {".pdf"}
 # Code with a tree-sitter grammar (ingest.code.LANGUAGES), plus formats read as plain lines.
 OTHER_CODE_EXTENSIONS = {
@@ -69,8 +74,10 @@ def kind_of(path: str) -> str | None:
         return "note"
     if ext in WORD_EXTENSIONS or ext in MAIL_EXTENSIONS:
         return "note"
-    if ext in EPUB_EXTENSIONS:
+    if ext in EPUB_EXTENSIONS or ext in SLIDE_EXTENSIONS:
         return "note"
+    if ext in SPREADSHEET_EXTENSIONS:
+        return "text"
     if ext in PDF_EXTENSIONS:
         return "pdf"
     if ext in CODE_EXTENSIONS:

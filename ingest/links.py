@@ -141,6 +141,8 @@ def linked_lines(text: str, link: WikiLink, loose: bool = False,
             inside = [i for i, (line, _, _) in enumerate(headings) if first <= line < last]
             at = next((i for i in inside if _heading_key(headings[i][2]) == key), None)
             holding = [i for i in inside if key and key in _heading_key(headings[i][2])] if loose else []
+            if at is None and len(holding) > 1:  # 'Slide 3' in a deck of 30 slides: 'Slide 3: Costs', not 'Slide 30'
+                holding = [i for i in holding if _holds_words(headings[i][2], wanted)] or holding
             if at is None and len(holding) == 1:
                 at = holding[0]
             if at is None:
@@ -189,6 +191,14 @@ def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
 
 def _heading_key(text: str) -> str:
     return "".join(c for c in text.casefold() if c.isalnum())
+
+
+def _holds_words(heading: str, wanted: str) -> bool:
+    """Whether ``heading`` holds the words of ``wanted`` whole, in order ('Slide 3: Costs' holds 'slide 3'; 'Slide
+    30' does not)."""
+    words = re.findall(r"\w+", wanted.casefold())
+    return bool(words) and re.search(r"(?<!\w)" + r"\W*".join(map(re.escape, words)) + r"(?!\w)",
+                                     heading.casefold()) is not None
 
 
 def _block(lines: list[str], at: int) -> int:

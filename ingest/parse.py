@@ -19,6 +19,7 @@ from ingest.document import Document, Section, Skip
 from ingest.kinds import (BIBTEX_EXTENSIONS, EPUB_EXTENSIONS, LATEX_EXTENSIONS, MAIL_EXTENSIONS, MARKUP_EXTENSIONS,
                           PAGE_EXTENSIONS, TABLE_EXTENSIONS, WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, is_mailbox, kind_of,
                           kind_of_script, suffix)
+from ingest.kinds import SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS
 from ingest.markdown import parse_markdown
 
 MAX_LINE_CHARS = 1_000_000
@@ -42,6 +43,12 @@ def parse_file(path: str, data: bytes) -> Document:
     if suffix(path).lower() in WORKBOOK_EXTENSIONS:  # a zip of XML: its sheets' rows as tables
         from ingest.xlsx import parse_xlsx
         return parse_xlsx(path, data)
+    if suffix(path).lower() in SLIDE_EXTENSIONS:  # a zip of XML: a slide a heading, its notes under it
+        from ingest.slides import parse_slides
+        return parse_slides(path, data)
+    if suffix(path).lower() in SPREADSHEET_EXTENSIONS:  # a zip of XML: its sheets' rows as an Excel workbook's
+        from ingest.ods import parse_ods
+        return parse_ods(path, data)
     if suffix(path).lower() in MAIL_EXTENSIONS or (not suffix(path) and is_mailbox(data[:SHEBANG_BYTES])):
         from ingest.mail import parse_eml, parse_mbox  # bytes: each part's charset and encoding say how to read it
         return parse_eml(path, data) if suffix(path).lower() == ".eml" else parse_mbox(path, data)

@@ -59,11 +59,16 @@ def parse_xlsx(path: str, data: bytes) -> Document:
 def xlsx_text(data: bytes, path: str = ""):
     """(WordText of the workbook's lines and its sheets as headings, its passages' sections, its meta). Raises Skip
     when it is no readable workbook."""
+    return sheets_text(_sheets(data), path)
+
+
+def sheets_text(sheets, path: str = ""):
+    """xlsx_text of a workbook's (name, rows) ``sheets``: an Excel workbook's or an OpenDocument spreadsheet's
+    (ingest.ods)."""
     from ingest.word import WordText
     name = path.rsplit("/", 1)[-1]
     read = WordText(title=title_from_name(name.rsplit(".", 1)[0] if "." in name[1:] else name))
     sections, data_sheets, counted = [], [], {}
-    sheets = _sheets(data)
     for sheet, rows in sheets:
         heading = len(read.lines)
         read.lines.append(sheet)
@@ -86,7 +91,8 @@ def xlsx_text(data: bytes, path: str = ""):
     # a workbook of one sheet, of data (an export of readings): its rows counted as a data CSV's, for list_files to
     # say how few of them search finds ('first 7 of 5,000 rows indexed'); its first passage is all that is indexed
     # of it, as of such a CSV (ingest.chunk). Those of a workbook of more sheets are not counted.
-    return read, sections, {"columns": "", "data_sheets": data_sheets, **(counted if len(sheets) == 1 else {})}
+    one_sheet = len(read.headings) == 1
+    return read, sections, {"columns": "", "data_sheets": data_sheets, **(counted if one_sheet else {})}
 
 
 def xlsx_lines(data: bytes, path: str = "") -> list[str]:

@@ -201,8 +201,10 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
 
 
 def _is_word(path: str) -> bool:
-    from ingest.kinds import EPUB_EXTENSIONS, WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, suffix
-    return suffix(path).lower() in WORD_EXTENSIONS | EPUB_EXTENSIONS | WORKBOOK_EXTENSIONS  # a workbook's: ingest.xlsx
+    from ingest.kinds import (EPUB_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, WORD_EXTENSIONS,
+                              WORKBOOK_EXTENSIONS, suffix)
+    return suffix(path).lower() in (WORD_EXTENSIONS | EPUB_EXTENSIONS | WORKBOOK_EXTENSIONS  # a workbook's: ingest.xlsx
+                                    | SLIDE_EXTENSIONS | SPREADSHEET_EXTENSIONS)  # ingest.slides, ingest.ods
 
 
 def _mail_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]]] | None:
@@ -691,6 +693,11 @@ def read_word(target: paths.Target, indexed, start: int, end: int | None, offset
     if target.relative.lower().endswith((".xlsx", ".xlsm")):
         return text + "\n[an Excel workbook: its text as Sift reads it, a sheet's name then its rows, a line each]", \
             data
+    if target.relative.lower().endswith(".ods"):
+        return text + "\n[a spreadsheet: its text as Sift reads it, a sheet's name then its rows, a line each]", data
+    if target.relative.lower().endswith((".pptx", ".odp")):
+        return text + "\n[a slide deck: its text as Sift reads it, a slide's heading then its text and speaker " \
+            "notes, a line a paragraph]", data
     return text + "\n[a Word document: its text as Sift reads it, a line a paragraph or a table's row]", data
 
 

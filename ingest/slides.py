@@ -1,0 +1,300 @@
+"""Slide decks (.pptx: PowerPoint, Google Slides' and Keynote's export; .odp: LibreOffice Impress) read as a Word
+document is (ingest.word): a slide a heading, its text a line a paragraph, its speaker notes under it.
+
+Both are zips of XML, read with the standard library (zipfile and ElementTree): python-pptx would read the same
+shapes as objects, but is one more package to install for text that is a few XML elements deep, and .odp needs its
+own reader anyway. What is read, in the deck's order (a .pptx's ppt/presentation.xml slide list, not its file names;
+an .odp's draw:page elements):
+
+- the title: the document's own (docProps/core.xml's, meta.xml's dc:title), else the first slide's title, else the
+  file's name;
+- each slide a heading of level 1, 'Slide 3: Precision at k': its number, as PowerPoint shows it and as a person
+  names a slide ('what was on slide 3'), and its title placeholder's text, which is no line of its own (a slide
+  without a title is 'Slide 3');
+- its text in reading order: the title, the body placeholders (the subtitle, the bullets) in the slide's order, then
+  the other shapes (text boxes, grouped shapes, tables) top to bottom and left to right, a line a paragraph;
+  the date, footer and slide-number placeholders left out;
+- tables as Markdown tables (WordText.add_table, as a Word document's);
+- the speaker notes, after the slide's text, their first line 'Speaker notes: …';
+- hidden slides are read too, 'Slide 4 (hidden): …': a lecture's backup slides hold what their author wrote, and a
+  search for it should find it (the heading says it is not shown).
+Left out: charts, SmartArt, pictures (alt text too), the masters' and layouts' placeholder prompts.
+
+A deck has no lines: its "lines" are those of ``WordText.lines`` (read_file shows them, and reads a slide by its
+heading: read_file(heading='Slide 3')). A password-protected deck, a broken zip or XML and a zip bomb are skipped
+with the reason (ingest.zipped). A deck beside the PDF of its stem (its export or handout) stands for it: the PDF is
+its attachment, not read twice (ingest.links.converted_pdfs).
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+
+from ingest.document import Document, Section, Skip, title_from_name
+from ingest.zipped import encrypted, opened
+
+P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
+A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+PACKAGE_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+DC = "{http://purl.org/dc/elements/1.1/}"
+TITLES = {"title", "ctrTitle"}
+UNREAD_PLACEHOLDERS = {"dt", "ftr", "sldNum", "hdr", "sldImg"}  # a date, a footer, a number: on every slide
+SPACES = re.compile(r"\s+")
+NOTES = "Speaker notes: "
+LAST = (float("inf"), float("inf"))  # where a shape of no position of its own sorts: after those placed
+
+# OpenDocument (.odp)
+OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
+DRAW = "{urn:oasis:names:tc:opendocument:xmlns:drawing:1.0}"
+PRESENTATION = "{urn:oasis:names:tc:opendocument:xmlns:presentation:1.0}"
+STYLE = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
+SVG = "{urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0}"
+TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
+UNREAD_CLASSES = {"date-time", "footer", "header", "page-number", "page"}  # an .odp's date, footer … placeholders
+LENGTH = re.compile(r"(-?[0-9.]+)\s*(cm|mm|in|pt|pc|px)?")
+UNITS = {"cm": 1.0, "mm": 0.1, "in": 2.54, "pt": 2.54 / 72, "pc": 2.54 / 6, "px": 2.54 / 96, None: 1.0}
+
+
+def parse_slides(path: str, data: bytes) -> Document:
+    from ingest.word import _sections
+    read = slides_text(data, path)
+    sections = _sections(read)
+    for section in sections:  # the deck's title above each slide, as a workbook's above each sheet
+        section.heading_path = [read.title] + section.heading_path
+    return Document(kind="note", title=read.title, sections=sections)
+
+
+def slides_text(data: bytes, path: str = ""):
+    """A .pptx or .odp read, as ingest.word.WordText. Raises Skip when it is no readable deck."""
+    from ingest.word import WordText
+    out = WordText()
+    odp = path.lower().endswith(".odp")
+    title, slides = _odp(data) if odp else _pptx(data)
+    for number, (name, hidden, read_slide) in enumerate(slides, 1):
+        heading = f"Slide {number}" + (" (hidden)" if hidden else "") + (f": {name}" if name else "")
+        out.headings.append((len(out.lines), 1, heading))
+        out.lines.append(heading)
+        try:
+            read_slide(out)
+        except RecursionError:
+            raise Skip("not a readable slide deck: nested too deeply") from None
+    stem = path.rsplit("/", 1)[-1]
+    stem = stem.rsplit(".", 1)[0] if "." in stem[1:] else stem
+    out.title = title or next((name for name, _, _ in slides if name), "") or title_from_name(stem)
+    return out
+
+
+def _clean(text: str) -> str:
+    return SPACES.sub(" ", text).strip()
+
+
+# --- PowerPoint (.pptx) ---------------------------------------------------------------------------------------
+
+def _pptx(data: bytes):
+    """(the deck's own title, [(slide title, hidden, reader of the slide's lines into a WordText)])."""
+    with opened(data, "PowerPoint deck") as parts:
+        presentation = parts.xml("ppt/presentation.xml")
+        if presentation is None:
+            raise Skip("not a readable PowerPoint deck: no ppt/presentation.xml in it")
+        if presentation.tag != P + "presentation":  # Strict Open XML ('purl.oclc.org/ooxml/…'): none of its names
+            raise Skip("not a readable PowerPoint deck: saved as Strict Open XML (Sift reads PowerPoint's usual "
+                       ".pptx: save it as 'PowerPoint Presentation')")
+        core = parts.xml("docProps/core.xml")
+        found = core.find(DC + "title") if core is not None else None
+        title = _clean(found.text or "")[:500] if found is not None else ""
+        targets = _targets(parts, "ppt/presentation.xml")
+        slides = []
+        for listed in presentation.iter(P + "sldId"):
+            part = targets.get(listed.get(R + "id") or "")
+            if part is None or part not in parts.names:
+                continue
+            slide = parts.xml(part)
+            notes_part = next((target for rel, target in _targets(parts, part, typed=True).items()
+                               if rel.endswith("/notesSlide")), None)
+            notes = parts.xml(notes_part) if notes_part in parts.names else None
+            slides.append(_pptx_slide(slide, notes))
+    return title, slides
+
+
+def _targets(parts, part: str, typed: bool = False) -> dict[str, str]:
+    """A part's relationships: id → the part it names (``typed``: type → part), its path inside the zip."""
+    folder, name = posixpath.split(part)
+    rels = parts.xml(f"{folder}/_rels/{name}.rels")
+    found = {}
+    for rel in rels.iter(PACKAGE_REL + "Relationship") if rels is not None else ():
+        if rel.get("TargetMode") == "External":
+            continue
+        target = rel.get("Target") or ""
+        path = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join(folder, target))
+        found[rel.get("Type" if typed else "Id") or ""] = path
+    return found
+
+
+def _pptx_slide(slide, notes):
+    tree = slide.find(f"{P}cSld/{P}spTree")
+    shapes = list(_shapes(tree)) if tree is not None else []
+    titles = [shape for shape in shapes if _placeholder(shape) in TITLES]
+    name = " ".join(t for t in (_clean(" ".join(_paragraphs(shape))) for shape in titles) if t)[:500]
+
+    def read(out) -> None:
+        for shape in _in_reading_order([s for s in shapes if s not in titles]):
+            _shape_lines(shape, out)
+        _notes(out, [line for shape in (_shapes(notes.find(f"{P}cSld/{P}spTree")) if notes is not None else ())
+                     if _placeholder(shape) == "body" for line in _paragraphs(shape)])
+    return name, slide.get("show") in ("0", "false"), read
+
+
+def _shapes(tree):
+    """A shape tree's shapes: text shapes, groups, tables' frames; what mc:AlternateContent offers, its first
+    choice's."""
+    for child in tree if tree is not None else ():
+        if child.tag in (P + "sp", P + "grpSp", P + "graphicFrame"):
+            yield child
+        elif child.tag == MC + "AlternateContent":
+            choice = child.find(MC + "Choice")
+            yield from _shapes(choice if choice is not None else child.find(MC + "Fallback"))
+
+
+def _placeholder(shape) -> str | None:
+    """A shape's placeholder type ('title', 'body' for one of no type, which is a body's), or None."""
+    found = shape.find(f"{P}nvSpPr/{P}nvPr/{P}ph")
+    if found is None:
+        found = shape.find(f"{P}nvGraphicFramePr/{P}nvPr/{P}ph")
+    return None if found is None else found.get("type") or "body"
+
+
+def _in_reading_order(shapes: list) -> list:
+    """The body placeholders (subtitle, bullets) in the slide's order, then the rest top to bottom, left to right."""
+    placeholders = [s for s in shapes if _placeholder(s) is not None]
+    others = sorted((s for s in shapes if _placeholder(s) is None), key=_position)
+    return [s for s in placeholders if _placeholder(s) not in UNREAD_PLACEHOLDERS] + others
+
+
+def _position(shape) -> tuple[float, float]:
+    """(top, left) of a shape, a group or a frame: its offset (a:off), or LAST."""
+    for where in (f"{P}spPr/{A}xfrm/{A}off", f"{P}grpSpPr/{A}xfrm/{A}off", f"{P}xfrm/{A}off"):
+        found = shape.find(where)
+        if found is not None:
+            try:
+                return float(found.get("y") or 0), float(found.get("x") or 0)
+            except ValueError:
+                return LAST
+    return LAST
+
+
+def _shape_lines(shape, out) -> None:
+    if shape.tag == P + "grpSp":
+        for inner in sorted(_shapes(shape), key=_position):
+            _shape_lines(inner, out)
+    elif shape.tag == P + "graphicFrame":
+        table = next(shape.iter(A + "tbl"), None)
+        if table is None:  # a chart, SmartArt, an embedded object: not read
+            return
+        rows = [[_clean(" ".join(_paragraphs(cell))) for cell in row.iter(A + "tc")] for row in table.iter(A + "tr")]
+        rows = [row for row in rows if any(row)]
+        if rows:
+            out.add_table(rows)
+    else:
+        out.lines.extend(_paragraphs(shape))
+
+
+def _paragraphs(shape) -> list[str]:
+    """A text shape's (or a table cell's) paragraphs' text, empty ones left out."""
+    body = shape.find(P + "txBody")
+    if body is None:
+        body = shape.find(A + "txBody")
+    found = []
+    for paragraph in body.iter(A + "p") if body is not None else ():
+        pieces = []
+        for child in paragraph:
+            if child.tag in (A + "r", A + "fld"):
+                pieces.append(child.findtext(A + "t") or "")
+            elif child.tag == A + "br":
+                pieces.append(" ")
+        text = _clean("".join(pieces))
+        if text:
+            found.append(text)
+    return found
+
+
+def _notes(out, lines: list[str]) -> None:
+    if lines:
+        out.lines.append(NOTES + lines[0])
+        out.lines.extend(lines[1:])
+
+
+# --- OpenDocument presentation (.odp) -------------------------------------------------------------------------
+
+def _odp(data: bytes):
+    with opened(data, "OpenDocument presentation") as parts:
+        if "content.xml" not in parts.names:
+            raise Skip("not a readable OpenDocument presentation: no content.xml in it")
+        if encrypted(parts):
+            raise Skip("password-protected (encrypted) OpenDocument presentation: Sift reads .odp files saved "
+                       "without a password")
+        content = parts.xml("content.xml")
+        meta = parts.xml("meta.xml")
+    found = meta.find(f"{OFFICE}meta/{DC}title") if meta is not None else None
+    title = _clean(found.text or "")[:500] if found is not None else ""
+    hidden_styles = {style.get(STYLE + "name") for style in content.iter(STYLE + "style")
+                     if any(props.get(PRESENTATION + "visibility") == "hidden"
+                            for props in style.iter(STYLE + "drawing-page-properties"))}
+    body = content.find(f"{OFFICE}body/{OFFICE}presentation")
+    slides = []
+    for page in body.iter(DRAW + "page") if body is not None else ():
+        hidden = page.get(DRAW + "style-name") in hidden_styles or \
+            page.get(PRESENTATION + "visibility") == "hidden"
+        slides.append(_odp_slide(page, hidden))
+    return title, slides
+
+
+def _odp_slide(page, hidden: bool):
+    from ingest.odt import _Reader
+    shapes = [child for child in page if isinstance(child.tag, str) and child.tag != PRESENTATION + "notes"]
+    titles = [s for s in shapes if s.get(PRESENTATION + "class") == "title"]
+    name = " ".join(t for t in (_clean(" ".join(_texts(s))) for s in titles) if t)[:500]
+
+    def read(out) -> None:
+        reader = _Reader(out, set())
+        rest = [s for s in shapes if s not in titles and s.get(PRESENTATION + "class") not in UNREAD_CLASSES]
+        placeholders = [s for s in rest if s.get(PRESENTATION + "class")]
+        for shape in placeholders + sorted((s for s in rest if s not in placeholders), key=_odp_position):
+            _odp_lines(shape, reader)
+        notes = page.find(PRESENTATION + "notes")
+        first = len(out.lines)
+        for frame in notes if notes is not None else ():
+            if frame.get(PRESENTATION + "class") == "notes":
+                _odp_lines(frame, reader)
+        if len(out.lines) > first:
+            out.lines[first] = NOTES + out.lines[first]
+    return name, hidden, read
+
+
+def _odp_lines(shape, reader) -> None:
+    """A frame's, a shape's or a group's text (its members by position), as an .odt's: paragraphs, lists, tables."""
+    if shape.tag == DRAW + "g":
+        for inner in sorted((c for c in shape if isinstance(c.tag, str)), key=_odp_position):
+            _odp_lines(inner, reader)
+    elif shape.tag not in (SVG + "title", SVG + "desc"):
+        reader.blocks(shape, 0)
+
+
+def _texts(shape) -> list[str]:
+    return [_clean("".join(p.itertext())) for p in shape.iter(TEXT + "p")]
+
+
+def _odp_position(shape) -> tuple[float, float]:
+    y, x = _length(shape.get(SVG + "y")), _length(shape.get(SVG + "x"))
+    return LAST if y is None or x is None else (y, x)
+
+
+def _length(value: str | None) -> float | None:
+    found = LENGTH.match(value or "")
+    if not found:
+        return None
+    try:
+        return float(found.group(1)) * UNITS[found.group(2)]
+    except ValueError:
+        return None

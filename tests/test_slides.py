@@ -1,0 +1,305 @@
+"""Slide decks (.pptx, .odp: ingest.slides) and OpenDocument spreadsheets (.ods: ingest.ods), written here with
+zipfile, read by the parser and the real engine.
+
+Before, all three were among the 'kinds Sift does not read': a lecture's slides and speaker notes were never found."""
+from __future__ import annotations
+
+import io
+import os
+import tracemalloc
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from ingest.chunk import chunk_document
+from ingest.document import Skip
+from ingest.kinds import kind_of
+from ingest.parse import parse_file
+from tests.conftest import ingest, write_tree
+
+PNS = ('xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" '
+       'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" '
+       'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"')
+RELS = 'xmlns="http://schemas.openxmlformats.org/package/2006/relationships"'
+NOTES_TYPE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/notesSlide"
+
+
+def text_body(paragraphs) -> str:
+    return "<p:txBody><a:bodyPr/>" + "".join(f"<a:p><a:r><a:t>{p}</a:t></a:r></a:p>" for p in paragraphs) + \
+        "</p:txBody>"
+
+
+def shape(paragraphs, kind: str | None = None, at: tuple[int, int] | None = None) -> str:
+    """A text shape: a placeholder of ``kind`` ('title', 'body', '' a body of no type) or, without, a text box at
+    ``at`` (x, y)."""
+    ph = "" if kind is None else f'<p:ph type="{kind}"/>' if kind else '<p:ph idx="1"/>'
+    place = f'<a:xfrm><a:off x="{at[0]}" y="{at[1]}"/><a:ext cx="100" cy="100"/></a:xfrm>' if at else ""
+    return (f'<p:sp><p:nvSpPr><p:cNvPr id="2" name="s"/><p:cNvSpPr/><p:nvPr>{ph}</p:nvPr></p:nvSpPr>'
+            f'<p:spPr>{place}</p:spPr>{text_body(paragraphs)}</p:sp>')
+
+
+def group(shapes: list[str], at: tuple[int, int]) -> str:
+    return (f'<p:grpSp><p:nvGrpSpPr><p:cNvPr id="9" name="g"/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr>'
+            f'<a:xfrm><a:off x="{at[0]}" y="{at[1]}"/></a:xfrm></p:grpSpPr>{"".join(shapes)}</p:grpSp>')
+
+
+def table(rows: list[list[str]], at: tuple[int, int]) -> str:
+    body = "".join("<a:tr>" + "".join(f"<a:tc><a:txBody><a:bodyPr/><a:p><a:r><a:t>{c}</a:t></a:r></a:p></a:txBody>"
+                                      "</a:tc>" for c in row) + "</a:tr>" for row in rows)
+    return (f'<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="5" name="t"/><p:cNvGraphicFramePr/><p:nvPr/>'
+            f'</p:nvGraphicFramePr><p:xfrm><a:off x="{at[0]}" y="{at[1]}"/></p:xfrm><a:graphic><a:graphicData>'
+            f'<a:tbl>{body}</a:tbl></a:graphicData></a:graphic></p:graphicFrame>')
+
+
+def slide(shapes: list[str], hidden: bool = False) -> str:
+    show = ' show="0"' if hidden else ""
+    return f'<p:sld {PNS}{show}><p:cSld><p:spTree>{"".join(shapes)}</p:spTree></p:cSld></p:sld>'
+
+
+def pptx(slides: list[tuple[str, list[str] | None]], title: str | None = None) -> bytes:
+    """A deck of (slide XML, its speaker notes or None), the slides' parts named in reverse (slide3.xml is the
+    first): the presentation's slide list, not the parts' numbers, says their order."""
+    out = io.BytesIO()
+    count = len(slides)
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        listed = "".join(f'<p:sldId id="{255 + n}" r:id="rId{n}"/>' for n in range(1, count + 1))
+        package.writestr("ppt/presentation.xml", f'<p:presentation {PNS}><p:sldIdLst>{listed}</p:sldIdLst>'
+                         '</p:presentation>')
+        rels = "".join(f'<Relationship Id="rId{n}" Type="x/slide" Target="slides/slide{count + 1 - n}.xml"/>'
+                       for n in range(1, count + 1))
+        package.writestr("ppt/_rels/presentation.xml.rels", f"<Relationships {RELS}>{rels}</Relationships>")
+        for n, (xml, notes) in enumerate(slides, 1):
+            part = count + 1 - n
+            package.writestr(f"ppt/slides/slide{part}.xml", xml)
+            if notes is not None:
+                package.writestr(f"ppt/slides/_rels/slide{part}.xml.rels", f'<Relationships {RELS}><Relationship '
+                                 f'Id="rId2" Type="{NOTES_TYPE}" Target="../notesSlides/notesSlide{part}.xml"/>'
+                                 '</Relationships>')
+                package.writestr(f"ppt/notesSlides/notesSlide{part}.xml", slide(
+                    [shape(["Slide image"], "sldImg"), shape(notes, "body"), shape(["7"], "sldNum")]))
+        if title is not None:
+            package.writestr("docProps/core.xml", '<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/'
+                             'package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/">'
+                             f'<dc:title>{title}</dc:title></cp:coreProperties>')
+    return out.getvalue()
+
+
+def lecture() -> bytes:
+    return pptx([
+        (slide([shape(["Evaluating search engines"], "ctrTitle"), shape(["IR701, Spring 2026"], "subTitle")]), None),
+        (slide([shape(["Footer text"], "ftr"), shape(["Precision"], "title"),
+                shape(["The fraction of retrieved documents that are relevant", "Precision at k"], ""),
+                shape(["Right box"], None, (5000, 100)), shape(["Top box"], None, (100, 50))]),
+         ["Remind them that precision ignores recall.", "Ask for an example"]),
+        (slide([shape(["Costs"], "title"),
+                table([["Item", "Cost"], ["Assessors", "4,000"], ["Pooling runs", "1,200"]], (0, 9000)),
+                group([shape(["Second in group"], None, (10, 500)), shape(["First in group"], None, (10, 20))],
+                      (0, 200))]), None),
+        (slide([shape(["Backup: kappa"], "title"), shape(["Cohen's kappa corrects agreement for chance"], "")],
+               hidden=True), ["Only if asked"]),
+    ], title="Lecture 5: Evaluation")
+
+
+def test_a_deck_is_read_a_slide_a_heading_in_reading_order_with_its_notes():
+    assert kind_of("talk.pptx") == "note" and kind_of("talk.odp") == "note" and kind_of("budget.ods") == "text"
+    from ingest.slides import slides_text
+    read = slides_text(lecture(), "lecture.pptx")
+    assert read.title == "Lecture 5: Evaluation"
+    assert read.lines == [
+        "Slide 1: Evaluating search engines", "IR701, Spring 2026",
+        "Slide 2: Precision", "The fraction of retrieved documents that are relevant", "Precision at k",
+        "Top box", "Right box",  # text boxes by position: top to bottom; the footer placeholder left out
+        "Speaker notes: Remind them that precision ignores recall.", "Ask for an example",
+        "Slide 3: Costs", "First in group", "Second in group",
+        "| Item | Cost |", "| --- | --- |", "| Assessors | 4,000 |", "| Pooling runs | 1,200 |",
+        "Slide 4 (hidden): Backup: kappa", "Cohen's kappa corrects agreement for chance",
+        "Speaker notes: Only if asked"], read.lines
+    doc = parse_file("talks/lecture.pptx", lecture())
+    assert doc.kind == "note" and doc.title == "Lecture 5: Evaluation"
+    paths = [(s.heading_path, s.start_line, s.end_line) for s in doc.sections]
+    assert paths[1] == (["Lecture 5: Evaluation", "Slide 2: Precision"], 3, 9), paths
+    chunks = chunk_document(doc, lambda text: len(text.split()), 200, 20)
+    assert any("precision ignores recall" in c.text and "Slide 2: Precision" in c.heading_path for c in chunks)
+    # no title of its own: the first slide's
+    untitled = pptx([(slide([shape(["Kick-off"], "title")]), None)])
+    assert parse_file("a.pptx", untitled).title == "Kick-off"
+
+
+ODP = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+       'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" '
+       'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" '
+       'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+       'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" '
+       'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+       'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+       'xmlns:dc="http://purl.org/dc/elements/1.1/"')
+
+
+def frame(paragraphs, kind: str | None = None, at: tuple[str, str] = ("1cm", "1cm")) -> str:
+    cls = f' presentation:class="{kind}"' if kind else ""
+    ps = "".join(f"<text:p>{p}</text:p>" for p in paragraphs)
+    return f'<draw:frame{cls} svg:x="{at[0]}" svg:y="{at[1]}"><draw:text-box>{ps}</draw:text-box></draw:frame>'
+
+
+def opendocument(mime: str, body: str, styles: str = "", title: str | None = None, manifest: str = "") -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        package.writestr("mimetype", mime)
+        package.writestr("content.xml", f'<office:document-content {ODP}><office:automatic-styles>{styles}'
+                         f'</office:automatic-styles><office:body>{body}</office:body></office:document-content>')
+        if title is not None:
+            package.writestr("meta.xml", f'<office:document-meta {ODP}><office:meta><dc:title>{title}</dc:title>'
+                             '</office:meta></office:document-meta>')
+        package.writestr("META-INF/manifest.xml", f"<manifest>{manifest}</manifest>")
+    return out.getvalue()
+
+
+def impress() -> bytes:
+    styles = ('<style:style style:name="dp2" style:family="drawing-page"><style:drawing-page-properties '
+              'presentation:visibility="hidden"/></style:style>')
+    pages = (
+        '<draw:page draw:name="p1" draw:style-name="dp1">' + frame(["Field trip"], "title")
+        + frame(["Lower right"], None, ("10cm", "12cm")) + frame(["Upper left"], None, ("2cm", "3cm"))
+        + frame(["Bring boots", "Meet at 8"], "outline")
+        + '<presentation:notes><draw:page-thumbnail/>' + frame(["Check the tide table"], "notes")
+        + '</presentation:notes></draw:page>'
+        + '<draw:page draw:name="p2" draw:style-name="dp2">' + frame(["Spare"], "title")
+        + frame(["Plan B: the museum"], "outline") + '</draw:page>')
+    return opendocument("application/vnd.oasis.opendocument.presentation",
+                        f"<office:presentation>{pages}</office:presentation>", styles)
+
+
+def test_an_impress_deck_is_read_as_a_pptx_is():
+    from ingest.slides import slides_text
+    read = slides_text(impress(), "trip.odp")
+    assert read.lines == ["Slide 1: Field trip", "Bring boots", "Meet at 8", "Upper left", "Lower right",
+                          "Speaker notes: Check the tide table", "Slide 2 (hidden): Spare", "Plan B: the museum"], \
+        read.lines
+    assert read.title == "Field trip"  # no meta.xml title: the first slide's
+    assert [h for _, _, h in read.headings] == ["Slide 1: Field trip", "Slide 2 (hidden): Spare"]
+
+
+def calc(sheets: dict[str, str], manifest: str = "") -> bytes:
+    body = "".join(f'<table:table table:name="{name}">{rows}</table:table>' for name, rows in sheets.items())
+    return opendocument("application/vnd.oasis.opendocument.spreadsheet",
+                        f"<office:spreadsheet>{body}</office:spreadsheet>", manifest=manifest)
+
+
+def row(*cells: str, repeat: int = 1) -> str:
+    attr = f' table:number-rows-repeated="{repeat}"' if repeat > 1 else ""
+    return f"<table:table-row{attr}>{''.join(cells)}</table:table-row>"
+
+
+def c(value=None, repeat: int = 1) -> str:
+    attr = f' table:number-columns-repeated="{repeat}"' if repeat > 1 else ""
+    if value is None:
+        return f"<table:table-cell{attr}/>"
+    if isinstance(value, float):
+        return (f'<table:table-cell{attr} office:value-type="currency" office:value="{value}">'
+                f'<text:p>{value:,.2f} €</text:p></table:table-cell>')
+    return f'<table:table-cell{attr} office:value-type="string"><text:p>{value}</text:p></table:table-cell>'
+
+
+def test_a_spreadsheet_is_read_as_a_workbook_and_its_repeated_empty_rows_cost_nothing():
+    date = ('<table:table-cell office:value-type="date" office:date-value="2026-03-14T00:00:00">'
+            '<text:p>14/03/26</text:p></table:table-cell>')
+    budget = (row(c("Item"), c("Cost"), c("Due")) + row(c("Sonar survey"), c(4000.0), date)
+              + row(c(), repeat=3) + row(c("Silt removal"), c(None, 2), c("pending"))
+              + row(c(None, 16384), repeat=1048570))  # Calc's empty rows to the sheet's end
+    data = calc({"Costs 2024": budget, "Contacts": row(c("Name"), c("Email"))
+                 + row(c("Ingrid Halvorsen"), c("ingrid@harbour.example"), c(None, 16381))})
+    tracemalloc.start()
+    doc = parse_file("finance/budget.ods", data)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 20_000_000, peak  # not a row made of each of the 1,048,570
+    from ingest.ods import ods_text
+    lines = ods_text(data, "finance/budget.ods").lines
+    assert lines == ["Costs 2024", "Item | Cost | Due", "Sonar survey | 4000 | 2026-03-14",
+                     "Silt removal |  |  | pending", "Contacts", "Name | Email",
+                     "Ingrid Halvorsen | ingrid@harbour.example"], lines
+    assert doc.kind == "text" and doc.title == "budget"
+    assert [(s.heading_path, s.start_line) for s in doc.sections][-1] == (
+        ["budget", "Contacts", "Name | Email"], 7), doc.sections
+    # a value repeated across the rows and columns is made no wider or longer than what is read
+    from ingest import ods, table
+    wide = calc({"S": row(c("x", 16384), repeat=1_000_000)})
+    (name, rows), = ods._sheets(wide)
+    assert len(rows[0]) == ods.MAX_COLUMNS and sum(map(len, rows)) <= ods.MAX_COPIES + 2 * ods.MAX_COLUMNS, len(rows)
+    assert len(ods_text(wide, "wide.ods").lines) == 1 + len(rows)  # it took 40 s, making 10 million cells
+    tall = ods._sheets(calc({"S": row(c("Total"), c(0.0), repeat=1_000_000)}))[0][1]
+    assert len(tall) == table.MAX_ROWS + 3, len(tall)  # a column filled down: its rows, up to parse_table's
+
+
+def test_broken_encrypted_or_bomb_decks_and_spreadsheets_are_skipped_with_the_reason(monkeypatch):
+    for name in ("broken.pptx", "broken.odp", "broken.ods"):
+        with pytest.raises(Skip, match="not a readable"):
+            parse_file(name, b"PK\x03\x04 truncated")
+    with pytest.raises(Skip, match="password-protected"):
+        parse_file("locked.pptx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600)
+    locked = '<manifest:encryption-data/>'
+    with pytest.raises(Skip, match="password-protected"):
+        parse_file("locked.ods", calc({"S": row(c("x"))}, manifest=locked))
+    with pytest.raises(Skip, match="no ppt/presentation.xml"):
+        parse_file("a.pptx", calc({"S": row(c("x"))}))
+    import ingest.zipped
+    monkeypatch.setattr(ingest.zipped, "OPENED_BYTES", 50_000)
+    big = pptx([(slide([shape(["word " * 20_000], "")]), None)])
+    with pytest.raises(Skip, match="a zip bomb"):
+        parse_file("bomb.pptx", big)
+    with pytest.raises(Skip, match="a zip bomb"):
+        parse_file("bomb.ods", calc({"S": row(c("word " * 20_000))}))
+
+
+def test_decks_and_spreadsheets_are_searched_and_read_by_their_slides(immediate, tmp_path, monkeypatch):
+    """Searched by a slide's text and its speaker notes, a deck standing for its PDF export, a broken deck a visible
+    failure costing nothing else; read_file shows the lines search names, and a slide by its heading."""
+    from mcp_server import reading
+    from mcp_server.service import Sift
+    from search.query.engine import Engine
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "work", {"notes/plan.md": "# Plan\n\nThe ferry runs hourly.\n"})
+    (root / "talks").mkdir()
+    (root / "talks" / "lecture.pptx").write_bytes(lecture())
+    (root / "talks" / "lecture.pdf").write_bytes(b"%PDF-1.4 the handout, not read: the deck stands for it")
+    (root / "talks" / "trip.odp").write_bytes(impress())
+    (root / "talks" / "broken.pptx").write_bytes(b"PK\x03\x04 truncated")
+    (root / "budget.ods").write_bytes(calc({"Costs": row(c("Item"), c("Cost")) + row(c("Sonar survey"), c(4000.0))}))
+    published = ingest(root, "work")["published"]
+    for ext in (".pptx", ".odp", ".ods"):
+        assert ext not in published["unread"], published
+    failed = {f["path"]: f for f in published["failures"]}
+    assert list(failed) == ["talks/broken.pptx"], published["failures"]
+    assert "not a readable PowerPoint deck" in str(failed["talks/broken.pptx"]), failed
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+    hits = [(h.path, h.heading_path, h.start_line, h.end_line)
+            for h in engine.search("precision ignores recall", mode="keyword").hits]
+    assert hits[0] == ("talks/lecture.pptx", "Lecture 5: Evaluation > Slide 2: Precision", 3, 9), hits
+    assert engine.search("tide table", mode="keyword").hits[0].path == "talks/trip.odp"
+    assert engine.search("sonar survey", mode="keyword").hits[0].path == "budget.ods"
+    assert engine.search("handout", mode="keyword").hits == []  # the PDF is the deck's attachment, not read
+    sift = Sift(load())
+    shown, data = reading.read(sift, "work/talks/lecture.pptx", 8, 9, None)
+    assert "Speaker notes: Remind them" in shown and "a slide deck" in shown, shown
+    shown, data = reading.read(sift, "work/talks/lecture.pptx", None, None, None, heading="Slide 3")
+    assert (data["start_line"], data["end_line"]) == (10, 16), data
+    assert "| Assessors | 4,000 |" in shown and "Precision" not in shown, shown
+    shown, data = reading.read(sift, "work/talks/lecture.pptx", None, None, None, heading="Costs")
+    assert (data["start_line"], data["end_line"]) == (10, 16), data
+    with pytest.raises(Exception, match="the slide deck work/talks/lecture.pptx beside it.*stands for it"):
+        reading.read(sift, "work/talks/lecture.pdf", None, None, None)
+
+
+def test_a_slide_is_found_by_its_number_among_thirty():
+    """read_file(heading='Slide 3') in a deck of 31 slides: 'Slide 3' is held by 'Slide 30' and 'Slide 31' too,
+    and the answer was 'several headings holding'."""
+    from ingest.links import WikiLink, linked_lines
+    from ingest.slides import slides_text
+    read = slides_text(pptx([(slide([shape([f"Topic {n}"], "title"), shape([f"Point {n}"], "")]), None)
+                             for n in range(1, 32)]), "long.pptx")
+    text = "\n".join(read.lines)
+    assert linked_lines(text, WikiLink("long", ("Slide 3",), None), True, read.headings) == (5, 6)
+    assert linked_lines(text, WikiLink("long", ("slide 30",), None), True, read.headings) == (59, 60)
+    assert "several headings" in linked_lines(text, WikiLink("long", ("Topic",), None), True, read.headings)
