@@ -216,7 +216,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # each row; a .docx's altChunk HTML read; .docm, .fodt and .xlsm read; an mbox body's 'From …' line no new message,
 # an undated message dated by its 'From ' line, Gmail labels and small attached text files shown, an .rst '.. only::'
 # block read and a role wrapped over two lines shown as text, AsciiDoc attributes and footnotes shown, org-roam's
-# ROAM_ALIASES out of the text.
+# ROAM_ALIASES out of the text; slide decks (.pptx, .odp) read a slide a heading with their speaker notes
+# (ingest.slides), OpenDocument spreadsheets (.ods) as a workbook (ingest.ods): no longer kinds Sift does not read.
 VERSION = 18
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
