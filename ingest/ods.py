@@ -121,7 +121,8 @@ def _value(cell) -> str:
         return value[:10] if value.endswith("T00:00:00") else value.replace("T", " ")
     elif kind == "boolean":
         return "TRUE" if cell.get(OFFICE + "boolean-value") == "true" else "FALSE"
-    return " ".join(" ".join("".join(p.itertext()).split()) for p in cell.iter(TEXT + "p")).strip()
+    # its own paragraphs: not a comment's (office:annotation holds paragraphs of its own)
+    return " ".join(" ".join("".join(p.itertext()).split()) for p in cell.findall(TEXT + "p")).strip()
 
 
 def _int(value: str | None) -> int:

@@ -53,6 +53,10 @@ STYLE = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
 SVG = "{urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0}"
 TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
 UNREAD_CLASSES = {"date-time", "footer", "header", "page-number", "page"}  # an .odp's date, footer … placeholders
+# a page's children that are no shape on it: its notes (read after its text), a comment (a .pptx's are not read
+# either), its animations and forms
+UNREAD_ODP = {PRESENTATION + "notes", OFFICE + "annotation", "{http://openoffice.org/2009/office}annotation",
+              "{urn:oasis:names:tc:opendocument:xmlns:animation:1.0}par", OFFICE + "forms"}
 LENGTH = re.compile(r"(-?[0-9.]+)\s*(cm|mm|in|pt|pc|px)?")
 UNITS = {"cm": 1.0, "mm": 0.1, "in": 2.54, "pt": 2.54 / 72, "pc": 2.54 / 6, "px": 2.54 / 96, None: 1.0}
 
@@ -252,7 +256,7 @@ def _odp(data: bytes):
 
 def _odp_slide(page, hidden: bool):
     from ingest.odt import _Reader
-    shapes = [child for child in page if isinstance(child.tag, str) and child.tag != PRESENTATION + "notes"]
+    shapes = [child for child in page if isinstance(child.tag, str) and child.tag not in UNREAD_ODP]
     titles = [s for s in shapes if s.get(PRESENTATION + "class") == "title"]
     name = " ".join(t for t in (_clean(" ".join(_texts(s))) for s in titles) if t)[:500]
 

@@ -162,6 +162,7 @@ def impress() -> bytes:
         '<draw:page draw:name="p1" draw:style-name="dp1">' + frame(["Field trip"], "title")
         + frame(["Lower right"], None, ("10cm", "12cm")) + frame(["Upper left"], None, ("2cm", "3cm"))
         + frame(["Bring boots", "Meet at 8"], "outline")
+        + '<office:annotation><dc:creator>Ana</dc:creator><text:p>Reviewer comment</text:p></office:annotation>'
         + '<presentation:notes><draw:page-thumbnail/>' + frame(["Check the tide table"], "notes")
         + '</presentation:notes></draw:page>'
         + '<draw:page draw:name="p2" draw:style-name="dp2">' + frame(["Spare"], "title")
@@ -204,7 +205,9 @@ def c(value=None, repeat: int = 1) -> str:
 def test_a_spreadsheet_is_read_as_a_workbook_and_its_repeated_empty_rows_cost_nothing():
     date = ('<table:table-cell office:value-type="date" office:date-value="2026-03-14T00:00:00">'
             '<text:p>14/03/26</text:p></table:table-cell>')
-    budget = (row(c("Item"), c("Cost"), c("Due")) + row(c("Sonar survey"), c(4000.0), date)
+    commented = ('<table:table-cell office:value-type="string"><office:annotation><text:p>Check with Ana</text:p>'
+                 '</office:annotation><text:p>Sonar survey</text:p></table:table-cell>')
+    budget = (row(c("Item"), c("Cost"), c("Due")) + row(commented, c(4000.0), date)
               + row(c(), repeat=3) + row(c("Silt removal"), c(None, 2), c("pending"))
               + row(c(None, 16384), repeat=1048570))  # Calc's empty rows to the sheet's end
     data = calc({"Costs 2024": budget, "Contacts": row(c("Name"), c("Email"))
