@@ -291,6 +291,8 @@ def test_decks_and_spreadsheets_are_searched_and_read_by_their_slides(immediate,
     assert "| Assessors | 4,000 |" in shown and "Precision" not in shown, shown
     shown, data = reading.read(sift, "work/talks/lecture.pptx", None, None, None, heading="Costs")
     assert (data["start_line"], data["end_line"]) == (10, 16), data
+    shown, data = reading.read(sift, "work/budget.ods", None, None, None, heading="Costs")
+    assert "Sonar survey | 4000" in shown and "a spreadsheet" in shown, shown
     with pytest.raises(Exception, match="the slide deck work/talks/lecture.pptx beside it.*stands for it"):
         reading.read(sift, "work/talks/lecture.pdf", None, None, None)
 
@@ -306,3 +308,19 @@ def test_a_slide_is_found_by_its_number_among_thirty():
     assert linked_lines(text, WikiLink("long", ("Slide 3",), None), True, read.headings) == (5, 6)
     assert linked_lines(text, WikiLink("long", ("slide 30",), None), True, read.headings) == (59, 60)
     assert "several headings" in linked_lines(text, WikiLink("long", ("Topic",), None), True, read.headings)
+
+
+def test_a_question_in_other_words_finds_the_slide_and_its_speaker_notes(immediate, tmp_path, embedder):
+    """Semantic search (the session's model, MiniLM) over a deck beside notes: a question worded unlike the slide
+    finds the slide whose speaker notes answer it, headed by its number and title."""
+    from tests.conftest import indexed_engine
+    root = write_tree(tmp_path / "work", {"notes/garden.md": "# Garden\n\nPrune the apple trees in February.\n",
+                                          "notes/ferry.md": "# Ferry\n\nThe ferry leaves hourly from pier 3.\n"})
+    (root / "talks").mkdir()
+    (root / "talks" / "lecture.pptx").write_bytes(lecture())
+    engine = indexed_engine(root, "work", embedder)
+    hits = engine.search("what chance-corrected statistic measures agreement between judges", mode="semantic",
+                         limit=3).hits
+    assert (hits[0].path, hits[0].heading_path) == ("talks/lecture.pptx",
+                                                    "Lecture 5: Evaluation > Slide 4 (hidden): Backup: kappa"), \
+        [(h.path, h.heading_path) for h in hits]
