@@ -265,7 +265,7 @@ def test_the_watcher_notices_files_of_kinds_sift_does_not_read_come_and_go(immed
     assert relevant(Change.added, "report.doc")
     assert relevant(Change.deleted, "old.doc"), "the last scan counted a .doc"
     assert not relevant(Change.modified, "report.doc"), "the count is the same"
-    assert not relevant(Change.deleted, "gone.pptx"), "the last scan counted no .pptx"
+    assert not relevant(Change.deleted, "gone.ppt"), "the last scan counted no .ppt"
     assert not relevant(Change.added, ".hidden.doc") and not relevant(Change.added, "drafts/plan.doc"), \
         "not counted: hidden, or excluded by settings"
 
