@@ -6,8 +6,8 @@ shapes as objects, but is one more package to install for text that is a few XML
 own reader anyway. What is read, in the deck's order (a .pptx's ppt/presentation.xml slide list, not its file names;
 an .odp's draw:page elements):
 
-- the title: the document's own (docProps/core.xml's, meta.xml's dc:title), else the first slide's title, else the
-  file's name;
+- the title: the document's own (docProps/core.xml's, meta.xml's dc:title) unless a program wrote it ('PowerPoint
+  Presentation', 'Untitled presentation', a file name), else the first slide's title, else the file's name;
 - each slide a heading of level 1, 'Slide 3: Precision at k': its number, as PowerPoint shows it and as a person
   names a slide ('what was on slide 3'), and its title placeholder's text, which is no line of its own (a slide
   without a title is 'Slide 3');
@@ -30,7 +30,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from ingest.document import Document, Section, Skip, title_from_name
+from ingest.document import Document, Skip, title_from_name
 from ingest.zipped import encrypted, opened
 
 P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
@@ -44,6 +44,9 @@ UNREAD_PLACEHOLDERS = {"dt", "ftr", "sldNum", "hdr", "sldImg"}  # a date, a foot
 SPACES = re.compile(r"\s+")
 NOTES = "Speaker notes: "
 LAST = (float("inf"), float("inf"))  # where a shape of no position of its own sorts: after those placed
+# a title the program wrote, not the author: PowerPoint's template's, Google Slides' new deck's, a file name
+GENERIC_TITLE = re.compile(r"(powerpoint presentation|presentation\d*|untitled presentation|untitled\b.*|"
+                           r".*\.(pptx?|odp|key))", re.IGNORECASE)
 
 # OpenDocument (.odp)
 OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
@@ -86,6 +89,7 @@ def slides_text(data: bytes, path: str = ""):
             raise Skip("not a readable slide deck: nested too deeply") from None
     stem = path.rsplit("/", 1)[-1]
     stem = stem.rsplit(".", 1)[0] if "." in stem[1:] else stem
+    title = "" if GENERIC_TITLE.fullmatch(title) else title
     out.title = title or next((name for name, _, _ in slides if name), "") or title_from_name(stem)
     return out
 

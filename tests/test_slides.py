@@ -124,6 +124,9 @@ def test_a_deck_is_read_a_slide_a_heading_in_reading_order_with_its_notes():
     # no title of its own: the first slide's
     untitled = pptx([(slide([shape(["Kick-off"], "title")]), None)])
     assert parse_file("a.pptx", untitled).title == "Kick-off"
+    # a title PowerPoint's template wrote is no title: the first slide's (each passage is headed by it)
+    generic = pptx([(slide([shape(["Kick-off"], "title")]), None)], title="PowerPoint Presentation")
+    assert parse_file("a.pptx", generic).title == "Kick-off"
 
 
 ODP = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
