@@ -22,8 +22,8 @@ TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
 CELLS = (TABLE + "table-cell", TABLE + "covered-table-cell")
 MAX_COLUMNS = 1024  # of a row's cells made: a value repeated across a sheet's 16,384 columns is no table's width
 # of the copies a sheet's repeated cells and rows make (and empty cells before a value): past it a repeated cell or
-# row is read once, a row's cells after a longer gap left out. A 3 KB file of
-# one value repeated over 1,024 columns and 10,000 rows made 10 million cells, and took 40 s to find it a data set
+# row is read once, a row's cells after a longer gap left out. Made whole, a 3 KB file of one value repeated over
+# 1,024 columns and 10,000 rows was 10 million cells, and took 40 s to find it a data set (0.7 s with the cap)
 MAX_COPIES = 200_000
 
 
