@@ -36,8 +36,8 @@ TABLE_EXTENSIONS = {".csv", ".tsv"}  # text too: a passage per row (ingest.table
 WORKBOOK_EXTENSIONS = {".xlsx", ".xlsm"}
 # slide decks (PowerPoint, LibreOffice Impress) read as notes, a slide a heading with its speaker notes (ingest.slides);
 # a deck beside the PDF of its stem (its export, a handout) stands for it, as a .docx does. OpenDocument spreadsheets
-# read as an Excel workbook is (ingest.ods)
-SLIDE_EXTENSIONS = {".pptx", ".odp"}
+# read as an Excel workbook is (ingest.ods). A .ppsx (a deck saved to open as a slide show) is a .pptx's XML
+SLIDE_EXTENSIONS = {".pptx", ".ppsx", ".odp"}
 SPREADSHEET_EXTENSIONS = {".ods"}
 PDF_EXTENSIONS = {".pdf"}
 # Code with a tree-sitter grammar (ingest.code.LANGUAGES), plus formats read as plain lines.

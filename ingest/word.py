@@ -124,10 +124,13 @@ def word_text(data: bytes, path: str = "") -> WordText:
     if path.lower().endswith((".xlsx", ".xlsm")):  # its sheets as headings, a row a line (ingest.xlsx)
         from ingest.xlsx import xlsx_text
         return xlsx_text(data, path)[0]
-    if path.lower().endswith((".pptx", ".odp", ".ods")):  # a slide or a sheet a heading (ingest.slides, ingest.ods)
-        from ingest.ods import ods_text
+    from ingest.kinds import SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, suffix
+    if suffix(path).lower() in SLIDE_EXTENSIONS:  # a slide a heading (ingest.slides)
         from ingest.slides import slides_text
-        return ods_text(data, path) if path.lower().endswith(".ods") else slides_text(data, path)
+        return slides_text(data, path)
+    if suffix(path).lower() in SPREADSHEET_EXTENSIONS:  # a sheet a heading (ingest.ods)
+        from ingest.ods import ods_text
+        return ods_text(data, path)
     try:
         import docx
         from docx.opc.exceptions import PackageNotFoundError

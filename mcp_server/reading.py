@@ -695,7 +695,7 @@ def read_word(target: paths.Target, indexed, start: int, end: int | None, offset
             data
     if target.relative.lower().endswith(".ods"):
         return text + "\n[a spreadsheet: its text as Sift reads it, a sheet's name then its rows, a line each]", data
-    if target.relative.lower().endswith((".pptx", ".odp")):
+    if target.relative.lower().endswith((".pptx", ".ppsx", ".odp")):
         return text + "\n[a slide deck: its text as Sift reads it, a slide's heading then its text and speaker " \
             "notes, a line a paragraph]", data
     return text + "\n[a Word document: its text as Sift reads it, a line a paragraph or a table's row]", data

@@ -103,6 +103,7 @@ def lecture() -> bytes:
 
 def test_a_deck_is_read_a_slide_a_heading_in_reading_order_with_its_notes():
     assert kind_of("talk.pptx") == "note" and kind_of("talk.odp") == "note" and kind_of("budget.ods") == "text"
+    assert kind_of("talk.ppsx") == "note" and parse_file("talk.ppsx", lecture()).title == "Lecture 5: Evaluation"
     from ingest.slides import slides_text
     read = slides_text(lecture(), "lecture.pptx")
     assert read.title == "Lecture 5: Evaluation"
