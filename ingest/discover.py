@@ -53,6 +53,9 @@ DEFAULT_IGNORES = [
     "__pycache__/", ".mypy_cache/", ".pytest_cache/", ".ruff_cache/", ".tox/", ".nox/",
     ".hypothesis/", "build/", "dist/", "target/", "out/", ".next/", ".nuxt/", ".cache/",
     ".idea/", ".vscode/", ".obsidian/", ".trash/", ".Trash/", "*.egg-info/",
+    # Logseq's copies of its pages (a page changed on disk as it was open, an older version synced): each was a
+    # page again in a search, above the page itself (logseq/.recycle is hidden)
+    "**/logseq/bak/", "**/logseq/version-files/",
     # installed packages, outside any virtualenv: a conda or system Python's, the Go module cache, bower's
     "site-packages/", "dist-packages/", "__pypackages__/", "**/go/pkg/mod/", "bower_components/",
     *VENDORED_FOLDERS,

@@ -40,6 +40,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
+from ingest import logseq
 from ingest.document import Document, Section, title_from_name, whole_characters
 from ingest.links import FENCE
 
@@ -85,14 +86,17 @@ def _without_cycle_collection():
 def _parse(path: str, text: str) -> Document:
     lines = text.split("\n")
     meta, body_start = _front_matter(lines)
+    properties, hidden = logseq.page_properties(lines) if body_start == 0 else ({}, [])
+    meta.update(properties)  # a Logseq page's 'title::', 'alias::', 'tags::' lines, where no front matter is
     headings, blocks, links, tags, drawings = _read_body(lines, body_start)
-    sections = _sections(lines, body_start, headings, blocks, drawings)
+    sections = _sections(logseq.shown_lines(text, lines, hidden), body_start, headings, blocks, drawings)
     if tags:  # a note's inline #tags are its tags, as Obsidian reads them, with those of its front matter
         meta["tags"] = _merged(meta.get("tags", []), tags)
     stem = PurePosixPath(path).stem
     drawing = stem.lower().endswith(".excalidraw")  # every drawing's first heading is '# Text Elements'
     title = meta.get("title") or (stem[:-len(".excalidraw")] if drawing else None) \
-        or next((h for _, level, h, _ in headings if level == 1 and h), title_from_name(stem))
+        or next((h for _, level, h, _ in headings if level == 1 and h), None) \
+        or logseq.namespace_name(stem) or title_from_name(stem)
     if _placeholders_only(title):  # a template's note (Obsidian's templates folder): '{{title}}' titled every one
         title = stem
     wiki = wiki_links(text)
@@ -361,8 +365,23 @@ INLINE_TAG = re.compile(r"(?<!\S)#([\w/-]+)")
 BACKTICKS = re.compile(r"`+")
 
 
+# A tag of several words: Logseq's '#[[performance work]]', Bear's '#home office#' (closed by a '#' right after a
+# letter or digit, and before none; not after a word of one letter: '#python and C#' is the tag 'python'). Read as
+# INLINE_TAG, they were the tag 'home' and none.
+WORDS_TAG = re.compile(r"(?<!\S)#(?:\[\[([^\[\]\n]{1,200})\]\]"
+                       r"|([\w/-][\w/ \t-]{0,200}?[\w/-])(?<![ \t]\w)#(?![\w#]))")
+
+
 def _inline_tags(text: str, tags: dict) -> None:
-    for found in INLINE_TAG.finditer(_without_code(text) if "`" in text else text):
+    if "`" in text:
+        text = _without_code(text)
+    if "[[" in text or text.count("#") > 1:
+        for found in WORDS_TAG.finditer(text):
+            tag = " ".join((found.group(1) or found.group(2)).split()).strip("/")
+            if tag and len(tags) < META_ITEMS:
+                tags.setdefault(tag.casefold(), _meta_text(tag))
+        text = WORDS_TAG.sub(" ", text)
+    for found in INLINE_TAG.finditer(text):
         tag = found.group(1).strip("/")
         if tag and not tag.replace("/", "").replace("-", "").isdigit() and len(tags) < META_ITEMS:
             tags.setdefault(tag.casefold(), _meta_text(tag))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import posixpath
 
+from ingest.logseq import namespace_name
 from search.index import queries
 
 SHOWN = 20  # notes listed by path; the total is given too
@@ -26,7 +27,8 @@ def linked_from(conn, collection: str, relative: str, indexed) -> tuple[list[str
     stem, stem_path = posixpath.splitext(name)[0], posixpath.splitext(relative)[0]
     # Obsidian reads a link's name in any case ([[garden shed]] is a link to Garden Shed.md)
     paths, total = queries.linking_files_any_case(conn, indexed["collection"],
-                                                  (relative, stem_path, name, stem, *_org_ids(indexed)),
+                                                  (relative, stem_path, name, stem, *_org_ids(indexed),
+                                                   *_logseq_names(stem, indexed)),
                                                   SHOWN, besides=relative)
     return [f"{collection}/{path}" for path in paths[:SHOWN]], total
 
@@ -39,6 +41,17 @@ def _org_ids(indexed) -> list[str]:
     except (ValueError, TypeError, IndexError, AttributeError):
         return []
     return [f"id:{id_}" for id_ in ids[:IDS] if isinstance(id_, str)]
+
+
+def _logseq_names(stem: str, indexed) -> list[str]:
+    """The other names Logseq links a page by: its namespace's ('[[projects/garden]]' for 'projects___garden.md')
+    and its aliases ('alias:: sift' makes '[[sift]]' a link to the page)."""
+    names = [name] if (name := namespace_name(stem)) else []
+    try:
+        aliases = json.loads(indexed["meta"] or "{}").get("aliases", [])
+    except (ValueError, TypeError, IndexError, AttributeError):
+        return names
+    return names + [alias for alias in aliases[:IDS] if isinstance(alias, str) and alias]
 
 
 folded = queries.folded_name  # a link's or a note's name as Obsidian compares them (read_file's wiki links too)

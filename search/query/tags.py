@@ -22,9 +22,17 @@ QUERY_TAG = re.compile(r"(?<!\S)#([\w/-]+)")
 FOUND = 500  # passages of title-column matches looked at for the tags
 
 
+# A tag of several words, as Logseq writes one ('#[[performance work]]') and Bear ('#home office#'): ingest.markdown
+WORDS_TAG = re.compile(r"(?<!\S)#(?:\[\[([^\[\]\n]{1,200})\]\]"
+                       r"|([\w/-][\w/ \t-]{0,200}?[\w/-])(?<![ \t]\w)#(?![\w#]))")
+
+
 def query_tags(query: str) -> list[str]:
-    """The tags a query names ('#project/shed' → 'project/shed'), casefolded, each once."""
-    found = (match.group(1).strip("/").casefold() for match in QUERY_TAG.finditer(query))
+    """The tags a query names ('#project/shed' → 'project/shed', '#[[performance work]]' → 'performance work'),
+    casefolded, each once."""
+    words = [" ".join((match.group(1) or match.group(2)).split()) for match in WORDS_TAG.finditer(query)]
+    found = (tag.strip("/").casefold()
+             for tag in [*words, *(match.group(1) for match in QUERY_TAG.finditer(WORDS_TAG.sub(" ", query)))])
     return list(dict.fromkeys(tag for tag in found if tag and not tag.replace("/", "").replace("-", "").isdigit()))
 
 

@@ -1,0 +1,96 @@
+"""What Logseq writes into a Markdown page beside its text, read as Logseq shows it (ingest.markdown).
+
+A Logseq page is an outline of '- ' blocks. Its page properties are 'key:: value' lines at its top, not YAML:
+``title::``, ``alias::`` and ``tags::`` are the note's title, aliases and tags, as front matter's are, and are no
+text of its passages (the title column holds them). A block's ``id:: 6500…`` (the uuid a block reference names)
+and ``collapsed:: true`` are no text either: in a passage they were a uuid's pieces to match and embed and noise
+in every snippet. A block reference ``((6500…))`` reads as the text of the block it names when that block is in the
+same page, and as nothing otherwise (the index cannot look another page's block up while it reads this one), its
+uuid never. Other properties (``type:: book``, ``author:: Frank Herbert``) are the page's text, as Obsidian's
+Dataview fields are. A page of a namespace is named ``a/b`` (``[[a/b]]``) and written as ``a___b.md`` or, by older
+Logseq, ``a%2Fb.md``: its name is ``a/b`` (namespace_name).
+"""
+from __future__ import annotations
+
+import re
+
+PROPERTY = re.compile(r"[ \t]*([A-Za-z][\w.-]*)::(?:[ \t]+(.*?))?[ \t]*")  # 'key:: value'
+PAGE_KEYS = {"title": "title", "alias": "aliases", "tags": "tags"}
+UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+# A block's own property Logseq writes for itself: no text of the page
+BLOCK_NOISE = re.compile(rf"[ \t]*(?:id::[ \t]+{UUID}|collapsed::[ \t]+(?:true|false))[ \t]*")
+# A block reference, '((uuid))', or its embed, '{{embed ((uuid))}}'
+REFERENCE = re.compile(rf"\{{\{{embed[ \t]+\(\(({UUID})\)\)[ \t]*\}}\}}|\(\(({UUID})\)\)")
+BLOCK = re.compile(r"[ \t]*- (.*)")
+NAMESPACE = re.compile(r"___|%2[fF]")
+VALUES = 100  # aliases or tags kept, as of front matter (ingest.markdown.META_ITEMS)
+LINES = 1000  # page property lines looked at, as front matter's
+BLOCK_LINES = 50  # lines above an 'id::' line looked at for its block's first line: a note of id lines stays linear
+
+
+def page_properties(lines: list[str]) -> tuple[dict, list[int]]:
+    """(title, aliases and tags of the 'key:: value' lines at the top of a page, the indexes of those lines):
+    ``tags:: project, [[performance work]]`` is the tags 'project' and 'performance work'."""
+    meta: dict = {}
+    used = []
+    for index, line in enumerate(lines[:LINES]):
+        found = PROPERTY.fullmatch(line)
+        if found is None:
+            break
+        key = PAGE_KEYS.get(found.group(1).lower())
+        if key is None:
+            continue
+        used.append(index)
+        value = found.group(2) or ""
+        if key == "title":
+            if value.strip():
+                meta["title"] = value.strip()
+            continue
+        items = [_value(item) for item in value.split(",")]
+        meta[key] = list(dict.fromkeys(item for item in items if item))[:VALUES]
+    return meta, used
+
+
+def _value(item: str) -> str:
+    """One value of a list property as Logseq writes it: 'x', '[[x y]]', '#x' or '#[[x y]]'."""
+    item = item.strip().lstrip("#")
+    return item[2:-2].strip() if item.startswith("[[") and item.endswith("]]") else item
+
+
+def shown_lines(text: str, lines: list[str], hidden: list[int] = ()) -> list[str]:
+    """``lines`` (of ``text``) as a passage holds them: the page property lines ``hidden`` and each block's id and
+    collapsed lines blank (the lines keep their numbers), a block reference as the text of the block it names in
+    this page (its first line, without the '- '), or nothing."""
+    if not hidden and "::" not in text and "((" not in text:
+        return lines
+    shown = list(lines)
+    for index in hidden:
+        shown[index] = ""
+    blocks = {}
+    for index, line in enumerate(lines):
+        if "::" in line and BLOCK_NOISE.fullmatch(line):
+            shown[index] = ""
+            if line.strip().startswith("id::"):
+                blocks[line.split("::", 1)[1].strip().lower()] = _block_text(lines, index)
+    for index, line in enumerate(shown):
+        if "((" in line:
+            shown[index] = REFERENCE.sub(lambda found: blocks.get((found.group(1) or found.group(2)).lower(), ""),
+                                         line)
+    return shown
+
+
+def _block_text(lines: list[str], at: int) -> str:
+    """The first line of the block an 'id::' line at ``at`` belongs to, without its '- ' and references."""
+    for index in range(at - 1, max(at - BLOCK_LINES, 0) - 1, -1):
+        found = BLOCK.fullmatch(lines[index])
+        if found:
+            return REFERENCE.sub("", found.group(1)).strip()
+        if not lines[index].strip():
+            break
+    return ""
+
+
+def namespace_name(stem: str) -> str | None:
+    """The name of a Logseq page of a namespace from its file's stem ('projects___garden' or 'projects%2Fgarden':
+    'projects/garden'); None for any other stem."""
+    return NAMESPACE.sub("/", stem) if NAMESPACE.search(stem) else None
