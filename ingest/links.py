@@ -5,8 +5,8 @@ relative to the note's folder (one starting with ``/`` from the collection's
 folder, as GitHub reads it; ``[x](paper.pdf)`` is the paper beside the note), a
 wiki-link ``[[name]]`` by file name (kept bare, since it may live anywhere),
 ``[[folder/name]]`` from the collection's folder, as Obsidian writes a path
-(``[[./name]]`` and ``[[../name]]`` from the note's). Links to other schemes (``data:``,
-``tel:``) and those that leave the collection are dropped. A PDF with a
+(``[[./name]]`` and ``[[../name]]`` from the note's), Joplin's ``[x](:/0123…)`` by the id, a bare name.
+Links to other schemes (``data:``, ``tel:``) and those that leave the collection are dropped. A PDF with a
 Markdown file of the same stem beside it is that note's attachment: the note's text stands for the PDF, and
 the PDF is not indexed a second time.
 """
@@ -25,6 +25,9 @@ from ingest.kinds import BIBTEX_EXTENSIONS, CANVAS, MAIL_EXTENSIONS, kind_of, su
 SCHEME = re.compile(r"(?:data|tel|sms|javascript|geo|magnet|urn|news|xmpp|callto|mailto):", re.IGNORECASE)
 DRIVE = re.compile(r"[A-Za-z]:[/\\]")  # C:/notes or C:\notes: another machine's path
 UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f]")
+# Joplin's link to a note or resource by its id, ':/0123…' (32 hex digits): the file '0123….md' of its raw export
+# directory. Read as a path it was 'Folder/:/0123…', beside the note, which no file is.
+JOPLIN_ID = re.compile(r":/[0-9a-fA-F]{32}")
 
 
 def resolve_links(note_path: str, raw_links: list[str], wiki: Collection[str] = ()) -> list[str]:
@@ -38,6 +41,9 @@ def resolve_links(note_path: str, raw_links: list[str], wiki: Collection[str] = 
             continue
         target = UNPRINTABLE.sub("", unquote(raw.split("#", 1)[0].split("?", 1)[0])).strip()
         if not target:
+            continue
+        if JOPLIN_ID.fullmatch(target):  # the note or resource of that id, wherever it is: a bare name, as [[name]]
+            resolved.append(target[2:].lower())
             continue
         resolved.append(_resolve(folder, target, by_name=raw in wiki))
     return sorted({target for target in resolved if target is not None})
