@@ -48,6 +48,11 @@ _BLOCK_ID = re.compile(r"(?:^|[ \t]+)\^[A-Za-z0-9-]+[ \t]*$")
 _NEW_BLOCK = re.compile(r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|#{1,6}(?:[ \t]|$)|```|~~~|\|)")
 _QUOTE = re.compile(r"[ \t]{0,3}>(?:[ \t]?>)*[ \t]?")
 _CALLOUT = re.compile(r"\[!([^\]\n]+)\][+-]?[ \t]*")
+# A Markdown link or image to a file of the collection, '[Billing migration](Roadmap%203f2a…/Billing%20….md)', as a
+# Notion or Joplin export writes every link: shown as its label, as a reading view shows it (the path and its ids
+# filled a snippet). A link to a URL is shown as written.
+_FILE_LINK = re.compile(r"!?\[([^\[\]\n]*)\]\((?![a-zA-Z][\w+.-]*:[^/\s)]*//)(?:<[^<>\n]*>|[^()\s]+)"
+                        r"(?:[ \t]+\"[^\"\n]*\")?\)")
 # A table of contents' dot leaders ('2 LRS ........... 6', '. . . . .') and other rules of one character, which
 # filled a PDF's snippet with 200 dots: shown as one '…'.
 _LEADER = re.compile(r"([.·…_=\-])\1{5,}|(?:\. ){4,}\.?")
@@ -237,6 +242,8 @@ def _obsidian(line: str, above: frozenset[str] = frozenset(), last: bool = True)
             else [0, len(line)]
         line = "".join(_WIKI.sub(_link_text, line[a:b]) if n % 2 == 0 else line[a:b]
                        for n, (a, b) in enumerate(zip(cuts, cuts[1:])))
+    if "](" in line and "`" not in line:
+        line = _FILE_LINK.sub(lambda link: link.group(1).strip(), line)
     if line.strip() == "%%":  # an Obsidian comment's opening or closing line
         return None
     if "^" in line and last:
