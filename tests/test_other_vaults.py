@@ -1,0 +1,124 @@
+"""Notes written by other tools than Obsidian, as those tools write them: a Logseq graph (pages/, journals/, an
+outline of '- ' blocks, 'key:: value' properties, block ids and references, namespaces), a Notion export (a
+32-hex id in every file and folder name, percent-encoded links), Bear's export ('#multi word#' tags) and Joplin's
+(front matter, ':/id' links).
+"""
+from __future__ import annotations
+
+from ingest.discover import Rules
+from ingest.links import resolve_links
+from ingest.markdown import parse_markdown
+from search.query.snippet import snippet
+from search.query.tags import query_tags
+from tests.conftest import ingest, write_tree
+from tests.test_mcp_server import call, run, text
+
+UUID = "6500a1b2-1c2d-4e5f-8a9b-0c1d2e3f4a5b"
+NOTION = "1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d"
+SIFT_PAGE = f"""title:: Sift Project
+alias:: sift, local search
+tags:: project, [[search engines]]
+type:: software
+
+- Sift is a local search engine for my notes
+  id:: {UUID}
+\t- It indexes [[Markdown]] and PDFs
+\t  collapsed:: true
+\t\t- Ranking uses BM25 and embeddings #ranking
+- TODO Write the README section about Logseq
+  SCHEDULED: <2024-03-14 Thu>
+- As said above: (({UUID}))
+- DONE Benchmark the chunker #[[performance work]]
+"""
+JOURNAL = f"""- Met Alice about [[Sift Project]]
+\t- She wants (({UUID})) to be faster
+- Reading notes on [[projects/gardening]] #meeting
+- Asked Bob about the compost heap
+"""
+VAULTS = {
+    "logseq/pages/Sift Project.md": SIFT_PAGE,
+    "logseq/journals/2024_03_14.md": JOURNAL,
+    "logseq/journals/2024_03_15.md": "- Tried [[local search]] on the laptop\n",  # the page by its alias
+    "logseq/pages/projects___gardening.md": "- The compost heap needs turning every two weeks\n",
+    "logseq/pages/books%2Fdune.md": "- The spice must flow, said the Baron\n",
+    "logseq/logseq/bak/pages/Sift Project/2024-03-14T10_00_00.000Z.Desktop.md": "- Sift is a local search engine\n",
+    f"notion/Roadmap {NOTION}.md": f"# Roadmap\n\nThe quarterly roadmap: see [Billing migration](Roadmap%20{NOTION}/"
+                                   f"Billing%20migration%20{NOTION[::-1]}.md).\n",
+    f"notion/Roadmap {NOTION}/Billing migration {NOTION[::-1]}.md": "# Billing migration\n\nMove the invoices.\n",
+    "bear/Weekly review.md": "# Weekly review\n\nThe greenhouse heater.\n\n#work/meetings# #home office# #plants\n",
+}
+
+
+def test_a_logseq_pages_properties_are_its_title_aliases_and_tags_and_no_text_of_its_passages():
+    note = parse_markdown("pages/Sift Project.md", SIFT_PAGE)
+    assert note.title == "Sift Project"
+    assert note.meta["aliases"] == ["sift", "local search"]
+    assert note.meta["tags"] == ["project", "search engines", "ranking", "performance work"]
+    passage = "\n".join(section.text for section in note.sections)
+    for noise in ("title::", "alias::", "tags::", "id::", UUID, "collapsed::"):
+        assert noise not in passage, (noise, passage)
+    assert "type:: software" in passage  # another property is the page's text, as a Dataview field is
+    assert "As said above: Sift is a local search engine for my notes" in passage  # the reference, read
+    assert note.sections[0].start_line == 4  # the lines keep their numbers
+    assert note.sections[-1].end_line == SIFT_PAGE.count("\n")
+
+
+def test_a_logseq_reference_to_another_pages_block_shows_no_uuid_and_a_namespace_page_is_named_by_it():
+    journal = parse_markdown("journals/2024_03_14.md", JOURNAL)
+    assert "She wants  to be faster" in journal.sections[0].text and UUID not in journal.sections[0].text
+    assert parse_markdown("pages/projects___gardening.md", "- compost\n").title == "projects/gardening"
+    assert parse_markdown("pages/books%2Fdune.md", "- spice\n").title == "books/dune"
+    # a note that has front matter keeps it: its 'key:: value' lines are text (Dataview's fields)
+    note = parse_markdown("a.md", "---\ntags: [a]\n---\ntags:: b\n\ntext\n")
+    assert note.meta["tags"] == ["a"] and "tags:: b" in note.sections[0].text
+
+
+def test_bear_and_logseq_tags_of_several_words_are_read_whole_in_notes_and_queries():
+    note = parse_markdown("Weekly review.md", VAULTS["bear/Weekly review.md"])
+    assert note.meta["tags"] == ["work/meetings", "home office", "plants"]
+    assert query_tags("#home office# tips") == ["home office"]
+    assert query_tags("#[[performance work]] and #x") == ["performance work", "x"]
+    assert parse_markdown("a.md", "#a #b and C# code\n").meta["tags"] == ["a", "b"]
+
+
+def test_a_joplin_link_by_id_names_the_note_of_that_id_and_logseq_backups_are_left_out():
+    assert resolve_links("Garden/Heater.md", [":/0123456789ABCDEF0123456789abcdef", "../Seed%20list.md"]) == [
+        "0123456789abcdef0123456789abcdef", "Seed list.md"]  # not 'Garden/:/0123…'
+    rules = Rules()
+    assert rules.ignored("logseq/bak/pages/Sift/2024-03-14T10_00_00.000Z.Desktop.md", False)
+    assert rules.ignored("graph/logseq/version-files/x.md", False)
+    assert not rules.ignored("pages/bak/x.md", False) and not rules.ignored("logseq/custom.css", False)
+
+
+def test_a_snippet_shows_a_link_to_a_file_by_its_label_not_its_path_and_id():
+    line = (f"See [Billing migration](Roadmap%20{NOTION}/Billing%20migration%20{NOTION}.md) "
+            "and [the site](https://x.org/a).")
+    shown = snippet(line, "billing", note=True)
+    assert NOTION not in shown and "See **Billing** migration and [the site](https://x.org/a)." in shown, shown
+
+
+def test_the_vaults_through_sift_mcp(immediate, tmp_path, servers, sift_env, monkeypatch):
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "vaults", VAULTS)
+    for name in ("logseq", "notion", "bear"):
+        ingest(root / name, name)
+
+    async def scenario():
+        async with servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker") as s:
+            return [await call(s, "search", query="local search engine", mode="keyword"),
+                    await call(s, "search", query="faster", mode="keyword"),
+                    await call(s, "search", query="#project", mode="keyword"),
+                    await call(s, "search", query="quarterly billing", mode="keyword"),
+                    await call(s, "read_file", path="logseq/pages/projects___gardening.md"),
+                    await call(s, "read_file", path="logseq/pages/Sift Project.md")]
+    engine, faster, tagged, notion, garden, page = run(scenario)
+    hits = engine.structured_content["results"]
+    sift = [hit["path"] for hit in hits if "Sift" in hit["path"]]
+    assert sift == ["logseq/pages/Sift Project.md"], text(engine)  # no copy of it from logseq/bak
+    assert "id::" not in hits[0]["snippet"] and "title::" not in hits[0]["snippet"], hits[0]["snippet"]
+    assert UUID not in text(faster) and "She wants to be **faster**" in text(faster), text(faster)
+    assert tagged.structured_content["results"][0]["path"] == "logseq/pages/Sift Project.md", text(tagged)
+    assert NOTION not in notion.structured_content["results"][0]["snippet"], text(notion)
+    assert "[linked from 1 note: logseq/journals/2024_03_14.md]" in text(garden), text(garden)  # [[projects/gardening]]
+    assert "[linked from 2 notes: logseq/journals/2024_03_14.md, logseq/journals/2024_03_15.md]" in text(page), \
+        text(page)
