@@ -218,7 +218,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # block read and a role wrapped over two lines shown as text, AsciiDoc attributes and footnotes shown, org-roam's
 # ROAM_ALIASES out of the text; slide decks (.pptx, .odp) read a slide a heading with their speaker notes
 # (ingest.slides), OpenDocument spreadsheets (.ods) as a workbook (ingest.ods): no longer kinds Sift does not read; a
-# Logseq page's properties read as its title, aliases and tags, its block ids and references no text (ingest.logseq).
+# Logseq page's properties read as its title, aliases and tags, its block ids and references no text (ingest.logseq),
+# a Joplin raw note titled by its first line, its properties no text (ingest.joplin).
 VERSION = 18
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

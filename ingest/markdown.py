@@ -40,7 +40,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from ingest import logseq
+from ingest import joplin, logseq
 from ingest.document import Document, Section, title_from_name, whole_characters
 from ingest.links import FENCE
 
@@ -88,6 +88,9 @@ def _parse(path: str, text: str) -> Document:
     meta, body_start = _front_matter(lines)
     properties, hidden = logseq.page_properties(lines) if body_start == 0 else ({}, [])
     meta.update(properties)  # a Logseq page's 'title::', 'alias::', 'tags::' lines, where no front matter is
+    item = joplin.raw_item(path, lines) if body_start == 0 else None  # a Joplin note of a raw export: its properties
+    if item:
+        hidden, meta = [*hidden, *range(item[0], len(lines))], {**meta, **item[1]}
     headings, blocks, links, tags, drawings = _read_body(lines, body_start)
     sections = _sections(logseq.shown_lines(text, lines, hidden), body_start, headings, blocks, drawings)
     if tags:  # a note's inline #tags are its tags, as Obsidian reads them, with those of its front matter

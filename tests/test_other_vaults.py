@@ -5,7 +5,10 @@ outline of '- ' blocks, 'key:: value' properties, block ids and references, name
 """
 from __future__ import annotations
 
+import pytest
+
 from ingest.discover import Rules
+from ingest.document import Skip
 from ingest.links import resolve_links
 from ingest.markdown import parse_markdown
 from search.query.snippet import snippet
@@ -35,6 +38,17 @@ JOURNAL = f"""- Met Alice about [[Sift Project]]
 - Reading notes on [[projects/gardening]] #meeting
 - Asked Bob about the compost heap
 """
+HEATER, SEEDS = "0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210"
+
+
+def joplin_item(title: str, body: str, kind: int = 1, id_: str = HEATER) -> str:
+    """An item as Joplin's raw export and file-system sync target write it: title, body, properties."""
+    return (f"{title}\n\n{body}\n\nid: {id_}\nparent_id: 9a1b0123456789abcdef0123456789ab\n"
+            "created_time: 2024-03-01T09:00:00.000Z\nupdated_time: 2024-03-14T10:00:00.000Z\nis_conflict: 0\n"
+            "latitude: 0.00000000\nauthor: \nsource_url: \nis_todo: 0\nmarkup_language: 1\nuser_data: \n"
+            f"type_: {kind}").replace("\n\n\n\n", "\n\n")
+
+
 VAULTS = {
     "logseq/pages/Sift Project.md": SIFT_PAGE,
     "logseq/journals/2024_03_14.md": JOURNAL,
@@ -45,6 +59,10 @@ VAULTS = {
     f"notion/Roadmap {NOTION}.md": f"# Roadmap\n\nThe quarterly roadmap: see [Billing migration](Roadmap%20{NOTION}/"
                                    f"Billing%20migration%20{NOTION[::-1]}.md).\n",
     f"notion/Roadmap {NOTION}/Billing migration {NOTION[::-1]}.md": "# Billing migration\n\nMove the invoices.\n",
+    f"joplin/{HEATER}.md": joplin_item("Greenhouse heater", f"The paraffin heater. See [seeds](:/{SEEDS})."),
+    f"joplin/{SEEDS}.md": joplin_item("Seed list", "Tomatoes and beans.", id_=SEEDS),
+    "joplin/9a1b0123456789abcdef0123456789ab.md": joplin_item("Garden", "", kind=2,
+                                                              id_="9a1b0123456789abcdef0123456789ab"),
     "bear/Weekly review.md": "# Weekly review\n\nThe greenhouse heater.\n\n#work/meetings# #home office# #plants\n",
 }
 
@@ -90,6 +108,18 @@ def test_a_joplin_link_by_id_names_the_note_of_that_id_and_logseq_backups_are_le
     assert not rules.ignored("pages/bak/x.md", False) and not rules.ignored("logseq/custom.css", False)
 
 
+def test_a_joplin_raw_note_is_titled_by_its_first_line_and_its_properties_are_no_text():
+    note = parse_markdown(f"{HEATER}.md", VAULTS[f"joplin/{HEATER}.md"])
+    assert note.title == "Greenhouse heater"
+    assert note.meta["created"] == "2024-03-01T09:00:00.000Z" and note.meta["updated"] == "2024-03-14T10:00:00.000Z"
+    assert [(s.start_line, s.end_line) for s in note.sections] == [(1, 3)], note.sections
+    assert "parent_id" not in note.sections[0].text and "type_" not in note.sections[0].text
+    with pytest.raises(Skip, match="a Joplin notebook's record \\('Garden'\\), not a note"):
+        parse_markdown("9a1b0123456789abcdef0123456789ab.md", VAULTS["joplin/9a1b0123456789abcdef0123456789ab.md"])
+    # a note of another name that ends so is a note as written
+    assert parse_markdown("Heater.md", VAULTS[f"joplin/{HEATER}.md"]).sections[0].end_line == 16
+
+
 def test_a_snippet_shows_a_link_to_a_file_by_its_label_not_its_path_and_id():
     line = (f"See [Billing migration](Roadmap%20{NOTION}/Billing%20migration%20{NOTION}.md) "
             "and [the site](https://x.org/a).")
@@ -100,7 +130,7 @@ def test_a_snippet_shows_a_link_to_a_file_by_its_label_not_its_path_and_id():
 def test_the_vaults_through_sift_mcp(immediate, tmp_path, servers, sift_env, monkeypatch):
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
     root = write_tree(tmp_path / "vaults", VAULTS)
-    for name in ("logseq", "notion", "bear"):
+    for name in ("logseq", "notion", "bear", "joplin"):
         ingest(root / name, name)
 
     async def scenario():
@@ -110,8 +140,11 @@ def test_the_vaults_through_sift_mcp(immediate, tmp_path, servers, sift_env, mon
                     await call(s, "search", query="#project", mode="keyword"),
                     await call(s, "search", query="quarterly billing", mode="keyword"),
                     await call(s, "read_file", path="logseq/pages/projects___gardening.md"),
-                    await call(s, "read_file", path="logseq/pages/Sift Project.md")]
-    engine, faster, tagged, notion, garden, page = run(scenario)
+                    await call(s, "read_file", path="logseq/pages/Sift Project.md"),
+                    await call(s, "search", query="paraffin heater", mode="keyword"),
+                    await call(s, "read_file", path=f"joplin/{SEEDS}.md"),
+                    await call(s, "list_files", collection="joplin")]
+    engine, faster, tagged, notion, garden, page, heater, seeds, listed = run(scenario)
     hits = engine.structured_content["results"]
     sift = [hit["path"] for hit in hits if "Sift" in hit["path"]]
     assert sift == ["logseq/pages/Sift Project.md"], text(engine)  # no copy of it from logseq/bak
@@ -122,3 +155,7 @@ def test_the_vaults_through_sift_mcp(immediate, tmp_path, servers, sift_env, mon
     assert "[linked from 1 note: logseq/journals/2024_03_14.md]" in text(garden), text(garden)  # [[projects/gardening]]
     assert "[linked from 2 notes: logseq/journals/2024_03_14.md, logseq/journals/2024_03_15.md]" in text(page), \
         text(page)
+    hit = heater.structured_content["results"][0]
+    assert hit["title"] == "Greenhouse heater" and "parent_id" not in hit["snippet"], text(heater)
+    assert f"[linked from 1 note: joplin/{HEATER}.md]" in text(seeds), text(seeds)  # by '(:/fedc…)'
+    assert "a Joplin notebook's record ('Garden'), not a note" in text(listed), text(listed)
