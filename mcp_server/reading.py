@@ -23,6 +23,7 @@ from ingest.decode import SAMPLE, Encoding, decode, incremental, not_text, sniff
 from ingest.discover import why_not_indexed
 from ingest.document import Skip
 from ingest.links import WikiLink, converted_pdfs, heading_names, linked_lines, listed_headings, wiki_link
+from ingest.logseq import namespace_name
 from mcp_server import backlinks, lines as line_maps, paths, render
 from mcp_server.errors import Problem
 from search.index import queries
@@ -313,13 +314,21 @@ def _note_in_any_case(conn, name: str, roots: dict[str, str]) -> paths.Target | 
     # innermost, as _target finds it)
     found = list({file_place(roots, collection, path): f"{collection}/{path}"
                   for collection, path in queries.visible_notes(conn)
-                  if backlinks.folded(path if "/" in name else posixpath.basename(path)) in wanted}.values())
+                  if backlinks.folded(path if "/" in name else posixpath.basename(path)) in wanted
+                  or ("/" in name and _namespace_page(path) in wanted)}.values())
     if len(found) != 1:
         return None
     try:
         return _target(conn, found[0], roots)
     except Problem:
         return None
+
+
+def _namespace_page(path: str) -> str | None:
+    """A Logseq namespace page's name as a link writes it, folded: 'projects/garden' for pages/projects___garden.md
+    (a link [[projects/garden]] names it)."""
+    name = namespace_name(posixpath.splitext(posixpath.basename(path))[0])
+    return backlinks.folded(name) if name else None
 
 
 def _refuse_unindexable(sift, target: paths.Target, roots: dict[str, str]) -> None:

@@ -143,8 +143,9 @@ def test_the_vaults_through_sift_mcp(immediate, tmp_path, servers, sift_env, mon
                     await call(s, "read_file", path="logseq/pages/Sift Project.md"),
                     await call(s, "search", query="paraffin heater", mode="keyword"),
                     await call(s, "read_file", path=f"joplin/{SEEDS}.md"),
-                    await call(s, "list_files", collection="joplin")]
-    engine, faster, tagged, notion, garden, page, heater, seeds, listed = run(scenario)
+                    await call(s, "list_files", collection="joplin"),
+                    await call(s, "read_file", path="[[Projects/Gardening]]")]
+    engine, faster, tagged, notion, garden, page, heater, seeds, listed, linked = run(scenario)
     hits = engine.structured_content["results"]
     sift = [hit["path"] for hit in hits if "Sift" in hit["path"]]
     assert sift == ["logseq/pages/Sift Project.md"], text(engine)  # no copy of it from logseq/bak
@@ -159,3 +160,5 @@ def test_the_vaults_through_sift_mcp(immediate, tmp_path, servers, sift_env, mon
     assert hit["title"] == "Greenhouse heater" and "parent_id" not in hit["snippet"], text(heater)
     assert f"[linked from 1 note: joplin/{HEATER}.md]" in text(seeds), text(seeds)  # by '(:/fedc…)'
     assert "a Joplin notebook's record ('Garden'), not a note" in text(listed), text(listed)
+    assert not linked.is_error and linked.structured_content["path"] == "logseq/pages/projects___gardening.md", \
+        text(linked)  # the namespace page a journal's link names, in any case
