@@ -2,9 +2,9 @@
 
 A Logseq page is an outline of '- ' blocks. Its page properties are 'key:: value' lines at its top, not YAML:
 ``title::``, ``alias::`` and ``tags::`` are the note's title, aliases and tags, as front matter's are, and are no
-text of its passages (the title column holds them). A block's ``id:: 6500…`` (the uuid a block reference names)
-and ``collapsed:: true`` are no text either: in a passage they were a uuid's pieces to match and embed and noise
-in every snippet. A block reference ``((6500…))`` reads as the text of the block it names when that block is in the
+text of its passages (the title column holds them). A block's ``id:: 6500…`` (the uuid a block reference names),
+``collapsed:: true``, ``heading:: true`` and a PDF highlight's ``hl-page:: 3`` (BLOCK_NOISE) are no text either:
+in a passage they were a uuid's pieces to match and embed and noise in every snippet. A block reference ``((6500…))`` reads as the text of the block it names when that block is in the
 same page, and as nothing otherwise (the index cannot look another page's block up while it reads this one), its
 uuid never. Other properties (``type:: book``, ``author:: Frank Herbert``) are the page's text, as Obsidian's
 Dataview fields are. A page of a namespace is named ``a/b`` (``[[a/b]]``) and written as ``a___b.md`` or, by older
@@ -17,8 +17,11 @@ import re
 PROPERTY = re.compile(r"[ \t]*([A-Za-z][\w.-]*)::(?:[ \t]+(.*?))?[ \t]*")  # 'key:: value'
 PAGE_KEYS = {"title": "title", "alias": "aliases", "tags": "tags"}
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-# A block's own property Logseq writes for itself: no text of the page
-BLOCK_NOISE = re.compile(rf"[ \t]*(?:id::[ \t]+{UUID}|collapsed::[ \t]+(?:true|false))[ \t]*")
+# A block's own property Logseq writes for itself: no text of the page. Its id, whether it is folded or shown as a
+# heading, and what a PDF highlight's block (in an 'hls__' page) holds beside its text: 'ls-type:: annotation',
+# 'hl-page:: 3', 'hl-color:: yellow', 'hl-stamp:: 1699…', 'hl-type:: area'.
+BLOCK_NOISE = re.compile(rf"[ \t]*(?:id::[ \t]+{UUID}|collapsed::[ \t]+(?:true|false)|heading::[ \t]+(?:true|[1-6])"
+                         r"|ls-type::[ \t]+annotation|hl-(?:page|color|stamp|type)::[ \t]+[\w-]{1,40})[ \t]*")
 # A block reference, '((uuid))', or its embed, '{{embed ((uuid))}}'
 REFERENCE = re.compile(rf"\{{\{{embed[ \t]+\(\(({UUID})\)\)[ \t]*\}}\}}|\(\(({UUID})\)\)")
 BLOCK = re.compile(r"[ \t]*- (.*)")

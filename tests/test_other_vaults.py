@@ -81,6 +81,16 @@ def test_a_logseq_pages_properties_are_its_title_aliases_and_tags_and_no_text_of
     assert note.sections[-1].end_line == SIFT_PAGE.count("\n")
 
 
+def test_a_logseq_pdf_highlights_properties_are_no_text():
+    page = ("file:: [paper.pdf](../assets/paper_1699.pdf)\nfile-path:: ../assets/paper_1699.pdf\n\n"
+            f"- Attention is all you need\n  ls-type:: annotation\n  hl-page:: 3\n  hl-color:: yellow\n  id:: {UUID}\n"
+            "- ## Method\n  heading:: true\n")
+    text = "\n".join(section.text for section in parse_markdown("pages/hls__paper_1699_0.md", page).sections)
+    assert "Attention is all you need" in text and "Method" in text
+    for noise in ("ls-type", "hl-page", "hl-color", "heading::", UUID):
+        assert noise not in text, (noise, text)
+
+
 def test_a_logseq_reference_to_another_pages_block_shows_no_uuid_and_a_namespace_page_is_named_by_it():
     journal = parse_markdown("journals/2024_03_14.md", JOURNAL)
     assert "She wants  to be faster" in journal.sections[0].text and UUID not in journal.sections[0].text
