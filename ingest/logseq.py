@@ -93,6 +93,21 @@ def _block_text(lines: list[str], at: int) -> str:
     return ""
 
 
+JOURNAL = re.compile(r"(?:.*/)?journals/(\d{4})_(\d{2})_(\d{2})\.md")
+MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+
+
+def journal_name(path: str) -> str | None:
+    """The name Logseq gives a journal page, as its links write it in the default date format:
+    'journals/2024_03_14.md' is 'Mar 14th, 2024' ([[Mar 14th, 2024]]); None for any other file."""
+    found = JOURNAL.fullmatch(path)
+    if found is None or not 1 <= int(found.group(2)) <= 12:
+        return None
+    day = int(found.group(3))
+    ending = "th" if 10 < day % 100 < 14 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+    return f"{MONTHS[int(found.group(2)) - 1]} {day}{ending}, {found.group(1)}"
+
+
 def namespace_name(stem: str) -> str | None:
     """The name of a Logseq page of a namespace from its file's stem ('projects___garden' or 'projects%2Fgarden':
     'projects/garden'); None for any other stem."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import posixpath
 
-from ingest.logseq import namespace_name
+from ingest.logseq import journal_name, namespace_name
 from search.index import queries
 
 SHOWN = 20  # notes listed by path; the total is given too
@@ -28,7 +28,7 @@ def linked_from(conn, collection: str, relative: str, indexed) -> tuple[list[str
     # Obsidian reads a link's name in any case ([[garden shed]] is a link to Garden Shed.md)
     paths, total = queries.linking_files_any_case(conn, indexed["collection"],
                                                   (relative, stem_path, name, stem, *_org_ids(indexed),
-                                                   *_logseq_names(stem, indexed)),
+                                                   *_logseq_names(relative, stem, indexed)),
                                                   SHOWN, besides=relative)
     return [f"{collection}/{path}" for path in paths[:SHOWN]], total
 
@@ -43,10 +43,11 @@ def _org_ids(indexed) -> list[str]:
     return [f"id:{id_}" for id_ in ids[:IDS] if isinstance(id_, str)]
 
 
-def _logseq_names(stem: str, indexed) -> list[str]:
-    """The other names Logseq links a page by: its namespace's ('[[projects/garden]]' for 'projects___garden.md')
-    and its aliases ('alias:: sift' makes '[[sift]]' a link to the page)."""
-    names = [name] if (name := namespace_name(stem)) else []
+def _logseq_names(relative: str, stem: str, indexed) -> list[str]:
+    """The other names Logseq links a page by: its namespace's ('[[projects/garden]]' for 'projects___garden.md'),
+    a journal's date ('[[Mar 14th, 2024]]' for 'journals/2024_03_14.md') and its aliases ('alias:: sift' makes
+    '[[sift]]' a link to the page)."""
+    names = [name for name in (namespace_name(stem), journal_name(relative)) if name]
     try:
         aliases = json.loads(indexed["meta"] or "{}").get("aliases", [])
     except (ValueError, TypeError, IndexError, AttributeError):

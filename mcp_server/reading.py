@@ -23,7 +23,7 @@ from ingest.decode import SAMPLE, Encoding, decode, incremental, not_text, sniff
 from ingest.discover import why_not_indexed
 from ingest.document import Skip
 from ingest.links import WikiLink, converted_pdfs, heading_names, linked_lines, listed_headings, wiki_link
-from ingest.logseq import namespace_name
+from ingest.logseq import journal_name, namespace_name
 from mcp_server import backlinks, lines as line_maps, paths, render
 from mcp_server.errors import Problem
 from search.index import queries
@@ -308,14 +308,16 @@ def _pdf_heading_pages(conn, target: paths.Target, indexed, wanted: tuple[str, .
 
 def _note_in_any_case(conn, name: str, roots: dict[str, str]) -> paths.Target | None:
     """The one published note a link's ``name`` names in another case ('garden shed' for Garden Shed.md, a path
-    from the collection's folder when it holds a '/'), as Obsidian reads a link; None for none or several."""
+    from the collection's folder when it holds a '/'), as Obsidian reads a link, or as Logseq names a page ('Mar 14th,
+    2024' for journals/2024_03_14.md, 'projects/garden' for pages/projects___garden.md); None for none or several."""
     wanted = {backlinks.folded(name), backlinks.folded(name + ".md")}
     # by its place on disk: under a root inside another's, one note is in both collections (read through the
     # innermost, as _target finds it)
     found = list({file_place(roots, collection, path): f"{collection}/{path}"
                   for collection, path in queries.visible_notes(conn)
                   if backlinks.folded(path if "/" in name else posixpath.basename(path)) in wanted
-                  or ("/" in name and _namespace_page(path) in wanted)}.values())
+                  or ("/" in name and _namespace_page(path) in wanted)
+                  or backlinks.folded(journal_name(path) or "") in wanted}.values())
     if len(found) != 1:
         return None
     try:

@@ -10,6 +10,7 @@ import pytest
 from ingest.discover import Rules
 from ingest.document import Skip
 from ingest.links import resolve_links
+from ingest.logseq import journal_name
 from ingest.markdown import parse_markdown
 from search.query.snippet import snippet
 from search.query.tags import query_tags
@@ -52,7 +53,7 @@ def joplin_item(title: str, body: str, kind: int = 1, id_: str = HEATER) -> str:
 VAULTS = {
     "logseq/pages/Sift Project.md": SIFT_PAGE,
     "logseq/journals/2024_03_14.md": JOURNAL,
-    "logseq/journals/2024_03_15.md": "- Tried [[local search]] on the laptop\n",  # the page by its alias
+    "logseq/journals/2024_03_15.md": "- Tried [[local search]] on the laptop, as planned on [[Mar 14th, 2024]]\n",
     "logseq/pages/projects___gardening.md": "- The compost heap needs turning every two weeks\n",
     "logseq/pages/books%2Fdune.md": "- The spice must flow, said the Baron\n",
     "logseq/logseq/bak/pages/Sift Project/2024-03-14T10_00_00.000Z.Desktop.md": "- Sift is a local search engine\n",
@@ -96,6 +97,8 @@ def test_a_logseq_reference_to_another_pages_block_shows_no_uuid_and_a_namespace
     assert "She wants  to be faster" in journal.sections[0].text and UUID not in journal.sections[0].text
     assert parse_markdown("pages/projects___gardening.md", "- compost\n").title == "projects/gardening"
     assert parse_markdown("pages/books%2Fdune.md", "- spice\n").title == "books/dune"
+    assert [journal_name(f"journals/2024_{m}.md") for m in ("03_01", "03_02", "03_03", "03_11", "12_22", "13_01")] == [
+        "Mar 1st, 2024", "Mar 2nd, 2024", "Mar 3rd, 2024", "Mar 11th, 2024", "Dec 22nd, 2024", None]
     # a note that has front matter keeps it: its 'key:: value' lines are text (Dataview's fields)
     note = parse_markdown("a.md", "---\ntags: [a]\n---\ntags:: b\n\ntext\n")
     assert note.meta["tags"] == ["a"] and "tags:: b" in note.sections[0].text
@@ -154,8 +157,9 @@ def test_the_vaults_through_sift_mcp(immediate, tmp_path, servers, sift_env, mon
                     await call(s, "search", query="paraffin heater", mode="keyword"),
                     await call(s, "read_file", path=f"joplin/{SEEDS}.md"),
                     await call(s, "list_files", collection="joplin"),
-                    await call(s, "read_file", path="[[Projects/Gardening]]")]
-    engine, faster, tagged, notion, garden, page, heater, seeds, listed, linked = run(scenario)
+                    await call(s, "read_file", path="[[Projects/Gardening]]"),
+                    await call(s, "read_file", path="[[Mar 14th, 2024]]")]
+    engine, faster, tagged, notion, garden, page, heater, seeds, listed, linked, day = run(scenario)
     hits = engine.structured_content["results"]
     sift = [hit["path"] for hit in hits if "Sift" in hit["path"]]
     assert sift == ["logseq/pages/Sift Project.md"], text(engine)  # no copy of it from logseq/bak
@@ -172,3 +176,5 @@ def test_the_vaults_through_sift_mcp(immediate, tmp_path, servers, sift_env, mon
     assert "a Joplin notebook's record ('Garden'), not a note" in text(listed), text(listed)
     assert not linked.is_error and linked.structured_content["path"] == "logseq/pages/projects___gardening.md", \
         text(linked)  # the namespace page a journal's link names, in any case
+    assert day.structured_content["path"] == "logseq/journals/2024_03_14.md", text(day)  # a journal by its date
+    assert "[linked from 1 note: logseq/journals/2024_03_15.md]" in text(day), text(day)
