@@ -41,7 +41,7 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 from ingest import joplin, logseq
-from ingest.document import Document, Section, title_from_name, whole_characters
+from ingest.document import NOTION_ID, Document, Section, title_from_name, whole_characters
 from ingest.links import FENCE
 
 WIKI_CLOSE = re.compile(r"\]\]")
@@ -61,6 +61,9 @@ INLINE_CHARS = 64 * 1024  # a longer paragraph is read for links a line at a tim
 # A fence of Obsidian Excalidraw's drawing data (base64 of compressed JSON, in every .excalidraw.md): no words,
 # and hundreds of passages a drawing to embed (8 KB of it made 40). Its text elements are indexed, above it.
 DRAWING = re.compile(r"\s*compressed-json\b")
+# A relation to another page, as a Notion export writes one in a page's properties: its title, then its path in
+# parentheses, percent-encoded, with the page's id: 'Project: Billing migration (../Projects%20…/Billing%20…%20<id>.md)'.
+NOTION_RELATION = re.compile(r" \(((?:\.\./)*[^()\s]{0,1000}[0-9a-f]{32}(?:\.md|%2[eE]md))\)")
 CALLOUT = 7  # an Obsidian callout's title heads its lines one level below an ATX heading's six
 _PARSER: MarkdownIt | None = None
 
@@ -103,6 +106,8 @@ def _parse(path: str, text: str) -> Document:
     if _placeholders_only(title):  # a template's note (Obsidian's templates folder): '{{title}}' titled every one
         title = stem
     wiki = wiki_links(text)
+    if "%20" in text and NOTION_ID.search(stem):  # a Notion page's relations: 'Project: Billing (../P…%20….md)'
+        links += NOTION_RELATION.findall(text)
     meta["links"] = _links(wiki, links)
     meta["wiki_links"] = sorted(set(wiki))  # read by file name or from the collection's folder (ingest.links)
     return Document(kind="note", title=title, sections=sections, meta=meta, footnotes=_footnotes(lines, body_start))

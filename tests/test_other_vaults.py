@@ -60,6 +60,9 @@ VAULTS = {
     f"notion/Roadmap {NOTION}.md": f"# Roadmap\n\nThe quarterly roadmap: see [Billing migration](Roadmap%20{NOTION}/"
                                    f"Billing%20migration%20{NOTION[::-1]}.md).\n",
     f"notion/Roadmap {NOTION}/Billing migration {NOTION[::-1]}.md": "# Billing migration\n\nMove the invoices.\n",
+    f"notion/Tasks {NOTION}/Draft the cohort list {NOTION}.md": (  # a database's row: its properties, a relation
+        f"# Draft the cohort list\n\nAssignee: Lin Wei\nProject: Billing migration (../Roadmap%20{NOTION}/"
+        f"Billing%20migration%20{NOTION[::-1]}.md)\n\nList the customers to move first.\n"),
     f"joplin/{HEATER}.md": joplin_item("Greenhouse heater", f"The paraffin heater. See [seeds](:/{SEEDS})."),
     f"joplin/{SEEDS}.md": joplin_item("Seed list", "Tomatoes and beans.", id_=SEEDS),
     "joplin/9a1b0123456789abcdef0123456789ab.md": joplin_item("Garden", "", kind=2,
@@ -158,8 +161,10 @@ def test_the_vaults_through_sift_mcp(immediate, tmp_path, servers, sift_env, mon
                     await call(s, "read_file", path=f"joplin/{SEEDS}.md"),
                     await call(s, "list_files", collection="joplin"),
                     await call(s, "read_file", path="[[Projects/Gardening]]"),
-                    await call(s, "read_file", path="[[Mar 14th, 2024]]")]
-    engine, faster, tagged, notion, garden, page, heater, seeds, listed, linked, day = run(scenario)
+                    await call(s, "read_file", path="[[Mar 14th, 2024]]"),
+                    await call(s, "search", query="cohort list billing", mode="keyword"),
+                    await call(s, "read_file", path=f"notion/Roadmap {NOTION}/Billing migration {NOTION[::-1]}.md")]
+    engine, faster, tagged, notion, garden, page, heater, seeds, listed, linked, day, cohort, billing = run(scenario)
     hits = engine.structured_content["results"]
     sift = [hit["path"] for hit in hits if "Sift" in hit["path"]]
     assert sift == ["logseq/pages/Sift Project.md"], text(engine)  # no copy of it from logseq/bak
@@ -178,3 +183,8 @@ def test_the_vaults_through_sift_mcp(immediate, tmp_path, servers, sift_env, mon
         text(linked)  # the namespace page a journal's link names, in any case
     assert day.structured_content["path"] == "logseq/journals/2024_03_14.md", text(day)  # a journal by its date
     assert "[linked from 1 note: logseq/journals/2024_03_15.md]" in text(day), text(day)
+    row = next(hit for hit in cohort.structured_content["results"] if "Draft" in hit["path"])
+    shown = row["snippet"].replace("**", "")
+    assert "Project: Billing migration List the" in shown and NOTION not in shown, text(cohort)
+    assert f"[linked from 2 notes: notion/Roadmap {NOTION}.md, notion/Tasks {NOTION}/Draft the cohort list {NOTION}.md]" \
+        in text(billing), text(billing)  # by the row's relation, beside the roadmap's link

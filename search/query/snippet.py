@@ -51,6 +51,9 @@ _CALLOUT = re.compile(r"\[!([^\]\n]+)\][+-]?[ \t]*")
 # A Markdown link or image to a file of the collection, '[Billing migration](Roadmap%203f2a…/Billing%20….md)', as a
 # Notion or Joplin export writes every link: shown as its label, as a reading view shows it (the path and its ids
 # filled a snippet). A link to a URL is shown as written.
+# A Notion page's relation property, 'Billing migration (../Projects%20…/Billing%20migration%20<32-hex id>.md)': its
+# title alone
+_NOTION_RELATION = re.compile(r" \((?:\.\./)*[^()\s]*[0-9a-f]{32}(?:\.md|%2[eE]md)\)")
 _FILE_LINK = re.compile(r"!?\[([^\[\]\n]*)\]\((?![a-zA-Z][\w+.-]*:[^/\s)]*//)(?:<[^<>\n]*>|[^()\s]+)"
                         r"(?:[ \t]+\"[^\"\n]*\")?\)")
 # A table of contents' dot leaders ('2 LRS ........... 6', '. . . . .') and other rules of one character, which
@@ -244,6 +247,8 @@ def _obsidian(line: str, above: frozenset[str] = frozenset(), last: bool = True)
                        for n, (a, b) in enumerate(zip(cuts, cuts[1:])))
     if "](" in line and "`" not in line:
         line = _FILE_LINK.sub(lambda link: link.group(1).strip(), line)
+    if ".md)" in line or "%2Emd)" in line or "%2emd)" in line:
+        line = _NOTION_RELATION.sub("", line)
     if line.strip() == "%%":  # an Obsidian comment's opening or closing line
         return None
     if "^" in line and last:
