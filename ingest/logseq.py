@@ -4,11 +4,12 @@ A Logseq page is an outline of '- ' blocks. Its page properties are 'key:: value
 ``title::``, ``alias::`` and ``tags::`` are the note's title, aliases and tags, as front matter's are, and are no
 text of its passages (the title column holds them). A block's ``id:: 6500…`` (the uuid a block reference names),
 ``collapsed:: true``, ``heading:: true`` and a PDF highlight's ``hl-page:: 3`` (BLOCK_NOISE) are no text either:
-in a passage they were a uuid's pieces to match and embed and noise in every snippet. A block reference ``((6500…))`` reads as the text of the block it names when that block is in the
-same page, and as nothing otherwise (the index cannot look another page's block up while it reads this one), its
-uuid never. Other properties (``type:: book``, ``author:: Frank Herbert``) are the page's text, as Obsidian's
-Dataview fields are. A page of a namespace is named ``a/b`` (``[[a/b]]``) and written as ``a___b.md`` or, by older
-Logseq, ``a%2Fb.md``: its name is ``a/b`` (namespace_name).
+in a passage they were a uuid's pieces to match and embed and noise in every snippet. A block reference
+``((6500…))`` reads as the text of the block it names when that block is in the same page, and as nothing
+otherwise (the index cannot look another page's block up while it reads this one), its uuid never; a page's embed
+``{{embed [[Page]]}}`` as its link ``[[Page]]``. Other properties (``type:: book``, ``author:: Frank Herbert``)
+are the page's text, as Obsidian's Dataview fields are. A page of a namespace is named ``a/b`` (``[[a/b]]``) and
+written as ``a___b.md`` or, by older Logseq, ``a%2Fb.md``: its name is ``a/b`` (namespace_name).
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ BLOCK_NOISE = re.compile(rf"[ \t]*(?:id::[ \t]+{UUID}|collapsed::[ \t]+(?:true|f
                          r"|ls-type::[ \t]+annotation|hl-(?:page|color|stamp|type)::[ \t]+[\w-]{1,40})[ \t]*")
 # A block reference, '((uuid))', or its embed, '{{embed ((uuid))}}'
 REFERENCE = re.compile(rf"\{{\{{embed[ \t]+\(\(({UUID})\)\)[ \t]*\}}\}}|\(\(({UUID})\)\)")
+EMBED = re.compile(r"\{\{embed[ \t]+(\[\[[^\[\]\n]{1,500}\]\])[ \t]*\}\}")  # a page's embed: '{{embed [[Page]]}}'
 BLOCK = re.compile(r"[ \t]*- (.*)")
 NAMESPACE = re.compile(r"___|%2[fF]")
 VALUES = 100  # aliases or tags kept, as of front matter (ingest.markdown.META_ITEMS)
@@ -63,8 +65,9 @@ def _value(item: str) -> str:
 def shown_lines(text: str, lines: list[str], hidden: list[int] = ()) -> list[str]:
     """``lines`` (of ``text``) as a passage holds them: the page property lines ``hidden`` and each block's id and
     collapsed lines blank (the lines keep their numbers), a block reference as the text of the block it names in
-    this page (its first line, without the '- '), or nothing."""
-    if not hidden and "::" not in text and "((" not in text:
+    this page (its first line, without the '- '), or nothing, a page's embed '{{embed [[Page]]}}' as its link
+    '[[Page]]' (which a snippet shows as 'Page')."""
+    if not hidden and "::" not in text and "((" not in text and "{{embed" not in text:
         return lines
     shown = list(lines)
     for index in hidden:
@@ -77,8 +80,10 @@ def shown_lines(text: str, lines: list[str], hidden: list[int] = ()) -> list[str
                 blocks[line.split("::", 1)[1].strip().lower()] = _block_text(lines, index)
     for index, line in enumerate(shown):
         if "((" in line:
-            shown[index] = REFERENCE.sub(lambda found: blocks.get((found.group(1) or found.group(2)).lower(), ""),
-                                         line)
+            line = shown[index] = REFERENCE.sub(
+                lambda found: blocks.get((found.group(1) or found.group(2)).lower(), ""), line)
+        if "{{embed" in line:
+            shown[index] = EMBED.sub(r"\1", line)
     return shown
 
 

@@ -33,6 +33,7 @@ type:: software
   SCHEDULED: <2024-03-14 Thu>
 - As said above: (({UUID}))
 - DONE Benchmark the chunker #[[performance work]]
+- {{{{embed [[Reading list]]}}}}
 """
 JOURNAL = f"""- Met Alice about [[Sift Project]]
 \t- She wants (({UUID})) to be faster
@@ -81,6 +82,7 @@ def test_a_logseq_pages_properties_are_its_title_aliases_and_tags_and_no_text_of
         assert noise not in passage, (noise, passage)
     assert "type:: software" in passage  # another property is the page's text, as a Dataview field is
     assert "As said above: Sift is a local search engine for my notes" in passage  # the reference, read
+    assert "- [[Reading list]]" in passage and "{{embed" not in passage
     assert note.sections[0].start_line == 4  # the lines keep their numbers
     assert note.sections[-1].end_line == SIFT_PAGE.count("\n")
 
