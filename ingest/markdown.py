@@ -62,7 +62,7 @@ INLINE_CHARS = 64 * 1024  # a longer paragraph is read for links a line at a tim
 # and hundreds of passages a drawing to embed (8 KB of it made 40). Its text elements are indexed, above it.
 DRAWING = re.compile(r"\s*compressed-json\b")
 # A relation to another page, as a Notion export writes one in a page's properties: its title, then its path in
-# parentheses, percent-encoded, with the page's id: 'Project: Billing migration (../Projects%20…/Billing%20…%20<id>.md)'.
+# parentheses, percent-encoded, with the page's id: 'Project: Billing migration (../Projects%20…/Billing%20….md)'.
 NOTION_RELATION = re.compile(r" \(((?:\.\./)*[^()\s]{0,1000}[0-9a-f]{32}(?:\.md|%2[eE]md))\)")
 CALLOUT = 7  # an Obsidian callout's title heads its lines one level below an ATX heading's six
 _PARSER: MarkdownIt | None = None
