@@ -11,19 +11,17 @@ of level 1, so chapters are siblings; a chapter whose text begins before any hea
 
 Skipped with the reason: a book whose chapters are encrypted (DRM: META-INF/encryption.xml names them; fonts
 obfuscated as the EPUB standard allows are no DRM, the book is read), one that is no zip or names no readable
-package document, and one whose parts read unzip to more than ingest.odt's limit (a zip bomb)."""
+package document, and one whose parts read unzip to more than ingest.zipped's limit (a zip bomb)."""
 from __future__ import annotations
 
-import io
 import posixpath
 import re
-import zipfile
 import xml.etree.ElementTree as ET
 from urllib.parse import unquote
 
 from ingest.document import Skip
-from ingest.odt import OPENED_BYTES
 from ingest.word import WordText
+from ingest.zipped import opened
 
 CONTAINER = "META-INF/container.xml"
 ENCRYPTION = "META-INF/encryption.xml"
@@ -38,31 +36,22 @@ NOTEREF = re.compile(r"""<a\b[^>]*\b(?:epub:type|role)\s*=\s*["'][^"']*\b(?:doc-
 def epub_text(data: bytes) -> WordText:
     """An .epub read, as ingest.word.WordText. Raises Skip when it is no readable book."""
     from ingest.decode import decode
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as package:
-            names = set(package.namelist())
-            if CONTAINER not in names:
-                raise Skip(f"not a readable EPUB book: no {CONTAINER} in it")
-            _check_size(package, [CONTAINER])
-            opf_path = _rootfile(package)
-            if opf_path not in names:
-                raise Skip(f"not a readable EPUB book: its container names {opf_path!r}, which it does not hold")
-            _check_size(package, [CONTAINER, opf_path])
-            opf = ET.fromstring(package.read(opf_path))
-            # a chapter the spine lists twice is read once
-            chapters = list(dict.fromkeys(name for name in _spine(opf, posixpath.dirname(opf_path)) if name in names))
-            if ENCRYPTION in names:
-                _check_size(package, [ENCRYPTION])
-                if _encrypted(package) & set(chapters):
-                    raise Skip("an EPUB book with DRM (its chapters are encrypted, META-INF/encryption.xml): Sift "
-                               "reads books without DRM")
-            contents_path = _contents_part(opf, posixpath.dirname(opf_path))
-            read = [CONTAINER, opf_path, *chapters] + ([contents_path] if contents_path in names else [])
-            _check_size(package, read)
-            pages = [(name, package.read(name)) for name in chapters]
-            contents = _contents(package.read(contents_path), contents_path) if contents_path in names else {}
-    except (zipfile.BadZipFile, ET.ParseError, OSError, ValueError, EOFError, KeyError, RuntimeError) as error:
-        raise Skip(f"not a readable EPUB book: {type(error).__name__}: {error}"[:500]) from None
+    with opened(data, "EPUB book", ".epub") as parts:
+        if CONTAINER not in parts.names:
+            raise Skip(f"not a readable EPUB book: no {CONTAINER} in it")
+        opf_path = _rootfile(parts)
+        if opf_path not in parts.names:
+            raise Skip(f"not a readable EPUB book: its container names {opf_path!r}, which it does not hold")
+        opf = parts.xml(opf_path)
+        # a chapter the spine lists twice is read once
+        chapters = list(dict.fromkeys(name for name in _spine(opf, posixpath.dirname(opf_path))
+                                      if name in parts.names))
+        if ENCRYPTION in parts.names and _encrypted(parts) & set(chapters):
+            raise Skip("an EPUB book with DRM (its chapters are encrypted, META-INF/encryption.xml): Sift reads "
+                       "books without DRM")
+        contents_path = _contents_part(opf, posixpath.dirname(opf_path))
+        pages = [(name, parts.read(name)) for name in chapters]
+        contents = _contents(parts.read(contents_path), contents_path) if contents_path in parts.names else {}
     out = WordText()
     found = next((e for e in opf.iter() if _named(e, "title")), None)
     out.title = " ".join("".join(found.itertext()).split())[:500] if found is not None else ""
@@ -76,21 +65,14 @@ def epub_text(data: bytes) -> WordText:
     return out
 
 
-def _check_size(package, names: list[str]) -> None:
-    """Skip a book whose parts to read unzip to more than OPENED_BYTES: a zip bomb (each checked before it is read)."""
-    size = sum(package.getinfo(name).file_size for name in names)
-    if size > OPENED_BYTES:
-        raise Skip(f"its parts read unzip to {size:,} bytes (over {OPENED_BYTES:,}): a zip bomb, not a book")
-
-
 def _named(element, name: str) -> bool:
     """Whether an element is ``name`` in any namespace (or none: a package document written without the OPF's)."""
     return isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1] == name
 
 
-def _rootfile(package) -> str:
+def _rootfile(parts) -> str:
     """The package document's path in the zip, as container.xml names it (the first rootfile)."""
-    container = ET.fromstring(package.read(CONTAINER))
+    container = parts.xml(CONTAINER)
     for element in container.iter():
         if _named(element, "rootfile") and element.get("full-path"):
             return element.get("full-path").lstrip("/")
@@ -166,9 +148,9 @@ def _contents(raw: bytes, path: str) -> dict[str, list[tuple[str, int, str]]]:
     return entries
 
 
-def _encrypted(package) -> set[str]:
+def _encrypted(parts) -> set[str]:
     """The parts encryption.xml says are encrypted, fonts obfuscated as the standard allows left out (no DRM)."""
-    root = ET.fromstring(package.read(ENCRYPTION))
+    root = parts.xml(ENCRYPTION)
     encrypted = set()
     for data in root.iter():
         if not isinstance(data.tag, str) or not data.tag.endswith("}EncryptedData"):

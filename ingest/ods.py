@@ -13,8 +13,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from ingest import table
-from ingest.document import Document, Skip
-from ingest.zipped import encrypted, opened
+from ingest.document import Document
+from ingest.zipped import opened_odf
 
 OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
 TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
@@ -40,12 +40,7 @@ def ods_text(data: bytes, path: str = ""):
 
 def _sheets(data: bytes) -> list[tuple[str, list[list[str]]]]:
     """(name, rows of cell texts) of each sheet in order, rows without a value left out."""
-    with opened(data, "OpenDocument spreadsheet") as parts:
-        if "content.xml" not in parts.names:
-            raise Skip("not a readable OpenDocument spreadsheet: no content.xml in it")
-        if encrypted(parts):
-            raise Skip("password-protected (encrypted) OpenDocument spreadsheet: Sift reads .ods files saved "
-                       "without a password")
+    with opened_odf(data, "OpenDocument spreadsheet", ".ods") as parts:
         with parts.open("content.xml") as stream:
             return _read(stream)
 

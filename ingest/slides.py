@@ -31,7 +31,7 @@ import posixpath
 import re
 
 from ingest.document import Document, Skip, title_from_name
-from ingest.zipped import encrypted, opened
+from ingest.zipped import opened, opened_odf
 
 P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
 A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
@@ -102,7 +102,7 @@ def _clean(text: str) -> str:
 
 def _pptx(data: bytes):
     """(the deck's own title, [(slide title, hidden, reader of the slide's lines into a WordText)])."""
-    with opened(data, "PowerPoint deck") as parts:
+    with opened(data, "PowerPoint deck", ".pptx") as parts:
         presentation = parts.xml("ppt/presentation.xml")
         if presentation is None:
             raise Skip("not a readable PowerPoint deck: no ppt/presentation.xml in it")
@@ -236,12 +236,7 @@ def _notes(out, lines: list[str]) -> None:
 # --- OpenDocument presentation (.odp) -------------------------------------------------------------------------
 
 def _odp(data: bytes):
-    with opened(data, "OpenDocument presentation") as parts:
-        if "content.xml" not in parts.names:
-            raise Skip("not a readable OpenDocument presentation: no content.xml in it")
-        if encrypted(parts):
-            raise Skip("password-protected (encrypted) OpenDocument presentation: Sift reads .odp files saved "
-                       "without a password")
+    with opened_odf(data, "OpenDocument presentation", ".odp") as parts:
         content = parts.xml("content.xml")
         meta = parts.xml("meta.xml")
     found = meta.find(f"{OFFICE}meta/{DC}title") if meta is not None else None

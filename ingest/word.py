@@ -37,6 +37,7 @@ import zipfile
 from dataclasses import dataclass, field
 
 from ingest.document import Document, Section, Skip, SkipForNow, title_from_name
+from ingest.zipped import opened
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
@@ -56,10 +57,6 @@ HEADING_STYLE = re.compile(r"heading ([1-9])")
 # a heading style's id, whatever the name shown: 'Heading1' of Google Docs', LibreOffice's and pandoc's files, whose
 # name may be in the writer's language ('Überschrift 1') or whose style is not defined at all
 HEADING_ID = re.compile(r"heading ?([1-9])", re.IGNORECASE)
-# of the package's parts unzipped (python-docx reads them all): more is a zip bomb, not a document (a 1,000-page
-# book's document.xml is some 30 MB; pictures are stored as they are, about their size in the file)
-OPENED_BYTES = 128 * 1024 * 1024
-OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # a compound file: Word's encryption of a .docx, or a .doc renamed
 # a paragraph all bold of at most so many characters, not ending as a sentence does, heads a section of a document
 # without heading styles (typed as bold lines): two such at least, or one bold line is emphasis, not structure
 BOLD_HEADING_CHARS = 100
@@ -138,15 +135,8 @@ def word_text(data: bytes, path: str = "") -> WordText:
     except ImportError:
         raise SkipForNow("python-docx is not installed: `pip install python-docx` (scripts/setup installs it) "
                          "to read Word documents") from None
-    if data.startswith(OLE_MAGIC):
-        raise Skip(ole_reason(data, "Word document", ".docx"))
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as package:
-            size = sum(info.file_size for info in package.infolist())
-    except (zipfile.BadZipFile, OSError, ValueError) as error:
-        raise Skip(f"not a readable Word document (.docx is a zip file): {error}") from None
-    if size > OPENED_BYTES:
-        raise Skip(f"its parts unzip to {size:,} bytes (over {OPENED_BYTES:,}): a zip bomb, not a document")
+    with opened(data, "Word document", ".docx") as parts:
+        parts.count(*parts.package.namelist())  # python-docx reads them all
     try:
         document = docx.Document(io.BytesIO(_as_document(data)))
         return _Reader(document).read()
@@ -156,26 +146,6 @@ def word_text(data: bytes, path: str = "") -> WordText:
         raise Skip(f"not a readable Word document: {type(error).__name__}: {error}"[:500]) from None
     except RecursionError:  # lxml refuses XML nested over 256 deep: only a hostile file comes near
         raise Skip("not a readable Word document: nested too deeply") from None
-
-
-# the streams an OLE compound file's directory names (UTF-16): an Office file saved with a password holds its zip
-# encrypted in 'EncryptedPackage'; an old binary Word document its text in 'WordDocument', an old workbook 'Workbook'
-OLE_STREAMS = (("EncryptedPackage", "password-protected (encrypted) {what}: Sift reads {ext} files saved without a "
-                                    "password"),
-               ("WordDocument", "an old binary Word document (.doc, Word 97-2003) named {ext}: Sift reads {ext}; "
-                                "save it as {ext} (Word or LibreOffice: Save As)"),
-               ("Workbook", "an old binary Excel workbook (.xls, Excel 97-2003) named {ext}: Sift reads {ext}; save "
-                            "it as {ext} (Excel or LibreOffice: Save As)"))
-
-
-def ole_reason(data: bytes, what: str, ext: str) -> str:
-    """Why a {what} named {ext} that is an OLE compound file is not read: it was saved with a password, or it is
-    an old binary .doc or .xls renamed (the streams its directory names say which)."""
-    for stream, reason in OLE_STREAMS:
-        if stream.encode("utf-16-le") in data:
-            return reason.format(what=what, ext=ext)
-    return (f"password-protected (encrypted) {what}, or an old binary Office file named {ext} (an OLE compound "
-            f"file, not a zip): Sift reads {ext} files saved without a password")
 
 
 MAIN = b"application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"

@@ -21,15 +21,13 @@ import bisect
 import csv
 import io
 import re
-import zipfile
 import xml.etree.ElementTree as ET
 from datetime import datetime, timedelta
 
 from ingest.document import Document, Section, Skip, title_from_name
-from ingest.odt import OPENED_BYTES
 from ingest import table
 from ingest.table import SEPARATOR, parse_table
-from ingest.word import OLE_MAGIC, ole_reason
+from ingest.zipped import opened
 
 MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
@@ -108,45 +106,34 @@ def _tsv_line(row: list[str]) -> str:
 
 def _sheets(data: bytes):
     """(name, rows of cell texts) of each sheet in the workbook's order, rows without a value left out."""
-    if data.startswith(OLE_MAGIC):
-        raise Skip(ole_reason(data, "workbook", ".xlsx"))
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as package:
-            names = set(package.namelist())
-            if "xl/workbook.xml" not in names:
-                raise Skip("not a readable Excel workbook: no xl/workbook.xml in it")
-            size = sum(info.file_size for info in package.infolist() if info.filename.endswith(".xml")
-                       or info.filename.endswith(".rels"))
-            if size > OPENED_BYTES:
-                raise Skip(f"its XML parts unzip to {size:,} bytes (over {OPENED_BYTES:,}): a zip bomb, not a "
-                           "workbook")
-            workbook = ET.fromstring(package.read("xl/workbook.xml"))
-            if workbook.tag != MAIN + "workbook":  # Strict Open XML ('purl.oclc.org/ooxml/…'): none of its names
-                raise Skip("not a readable Excel workbook: saved as Strict Open XML (Sift reads Excel's usual .xlsx: "
-                           "save it as 'Excel Workbook')")
-            targets = _targets(package, names)
-            strings = _shared_strings(package, names)
-            formats = _number_styles(package, names)
-            settings = workbook.find(MAIN + "workbookPr")
-            epoch = EPOCH_1904 if settings is not None and settings.get("date1904") in ("1", "true") else EPOCH
-            found = []
-            for number, sheet in enumerate(workbook.iter(MAIN + "sheet"), 1):
-                part = targets.get(sheet.get(REL + "id") or "", f"xl/worksheets/sheet{number}.xml")
-                if part not in names:
-                    continue
-                name = " ".join((sheet.get("name") or f"Sheet{number}").split())
-                with package.open(part) as stream:
-                    found.append((name, _rows(stream, strings, formats, epoch)))
-            return found
-    except (zipfile.BadZipFile, ET.ParseError, OSError, ValueError, EOFError, KeyError) as error:
-        raise Skip(f"not a readable Excel workbook: {type(error).__name__}: {error}"[:500]) from None
+    with opened(data, "Excel workbook", ".xlsx") as parts:
+        if "xl/workbook.xml" not in parts.names:
+            raise Skip("not a readable Excel workbook: no xl/workbook.xml in it")
+        workbook = parts.xml("xl/workbook.xml")
+        if workbook.tag != MAIN + "workbook":  # Strict Open XML ('purl.oclc.org/ooxml/…'): none of its names
+            raise Skip("not a readable Excel workbook: saved as Strict Open XML (Sift reads Excel's usual .xlsx: "
+                       "save it as 'Excel Workbook')")
+        targets = _targets(parts)
+        strings = _shared_strings(parts)
+        formats = _number_styles(parts)
+        settings = workbook.find(MAIN + "workbookPr")
+        epoch = EPOCH_1904 if settings is not None and settings.get("date1904") in ("1", "true") else EPOCH
+        found = []
+        for number, sheet in enumerate(workbook.iter(MAIN + "sheet"), 1):
+            part = targets.get(sheet.get(REL + "id") or "", f"xl/worksheets/sheet{number}.xml")
+            if part not in parts.names:
+                continue
+            name = " ".join((sheet.get("name") or f"Sheet{number}").split())
+            with parts.open(part) as stream:
+                found.append((name, _rows(stream, strings, formats, epoch)))
+        return found
 
 
-def _targets(package, names: set[str]) -> dict[str, str]:
+def _targets(parts) -> dict[str, str]:
     """The workbook's relationship ids and the parts they name ('rId1': 'xl/worksheets/sheet1.xml')."""
-    if "xl/_rels/workbook.xml.rels" not in names:
+    rels = parts.xml("xl/_rels/workbook.xml.rels")
+    if rels is None:
         return {}
-    rels = ET.fromstring(package.read("xl/_rels/workbook.xml.rels"))
     found = {}
     for rel in rels.iter(PACKAGE_REL + "Relationship"):
         target = rel.get("Target") or ""
@@ -154,10 +141,9 @@ def _targets(package, names: set[str]) -> dict[str, str]:
     return found
 
 
-def _shared_strings(package, names: set[str]) -> list[str]:
-    if "xl/sharedStrings.xml" not in names:
-        return []
-    return [_text(item) for item in ET.fromstring(package.read("xl/sharedStrings.xml")).iter(MAIN + "si")]
+def _shared_strings(parts) -> list[str]:
+    strings = parts.xml("xl/sharedStrings.xml")
+    return [_text(item) for item in strings.iter(MAIN + "si")] if strings is not None else []
 
 
 def _text(item) -> str:
@@ -166,12 +152,12 @@ def _text(item) -> str:
                    if all(t not in ph.iter(MAIN + "t") for ph in item.iter(MAIN + "rPh")))
 
 
-def _number_styles(package, names: set[str]) -> dict[int, str | int]:
+def _number_styles(parts) -> dict[int, str | int]:
     """The cell styles (cellXfs, by index) whose number format is a date or a time ('date') or a percentage (its
     decimals: 0 for '0%', 2 for '0.00%')."""
-    if "xl/styles.xml" not in names:
+    styles = parts.xml("xl/styles.xml")
+    if styles is None:
         return {}
-    styles = ET.fromstring(package.read("xl/styles.xml"))
     kinds: dict[int, str | int] = {n: "date" for n in DATE_FORMATS} | PERCENT_FORMATS
     for number_format in styles.iter(MAIN + "numFmt"):
         code = QUOTED.sub("", (number_format.get("formatCode") or "").split(";")[0])

@@ -1,8 +1,7 @@
-"""An office file's zip, opened and read with the guards every zip-based reader needs (ingest.slides, ingest.ods):
-an OLE compound file (a password-protected Office file, or an old binary one renamed) skipped with the reason, a
-broken zip or XML skipped with its error, and the parts read counted as they unzip: more than OPENED_BYTES is a zip
-bomb, skipped before the part that would pass it is read. (ingest.word, odt, epub and xlsx each still hold a copy
-of these checks, written before this module.)"""
+"""An office file's zip, opened and read with the guards every zip-based reader needs (ingest.word, odt, epub,
+xlsx, slides, ods): an OLE compound file (a password-protected Office file, or an old binary one renamed) skipped
+with the reason, a broken zip or XML skipped with its error, and the parts read counted as they unzip: more than
+OPENED_BYTES is a zip bomb, skipped before the part that would pass it is read."""
 from __future__ import annotations
 
 import io
@@ -11,27 +10,59 @@ import xml.etree.ElementTree as ET
 from contextlib import contextmanager
 
 from ingest.document import Skip
-from ingest.odt import OPENED_BYTES
-from ingest.word import OLE_MAGIC
 
 ERRORS = (zipfile.BadZipFile, ET.ParseError, OSError, ValueError, EOFError, KeyError, RuntimeError)
+# of the parts read, unzipped: more is a zip bomb, not a document (a 1,000-page book's document.xml is some 30 MB;
+# pictures are stored as they are, about their size in the file)
+OPENED_BYTES = 128 * 1024 * 1024
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # a compound file: Office's encryption of a .docx, or a .doc renamed
+# the streams an OLE compound file's directory names (UTF-16): an Office file saved with a password holds its zip
+# encrypted in 'EncryptedPackage'; an old binary Word document its text in 'WordDocument', an old workbook
+# 'Workbook', an old deck 'PowerPoint Document'
+OLE_STREAMS = (("EncryptedPackage", "password-protected (encrypted) {what}: Sift reads {ext} files saved without a "
+                                    "password"),
+               ("WordDocument", "an old binary Word document (.doc, Word 97-2003) named {ext}: Sift reads {ext}; "
+                                "save it as {ext} (Word or LibreOffice: Save As)"),
+               ("Workbook", "an old binary Excel workbook (.xls, Excel 97-2003) named {ext}: Sift reads {ext}; save "
+                            "it as {ext} (Excel or LibreOffice: Save As)"),
+               ("PowerPoint Document", "an old binary PowerPoint deck (.ppt, PowerPoint 97-2003) named {ext}: Sift "
+                                       "reads {ext}; save it as {ext} (PowerPoint or LibreOffice: Save As)"))
+
+
+def ole_reason(data: bytes, what: str, ext: str) -> str:
+    """Why a {what} named {ext} that is an OLE compound file is not read: it was saved with a password, or it is
+    an old binary .doc, .xls or .ppt renamed (the streams its directory names say which)."""
+    for stream, reason in OLE_STREAMS:
+        if stream.encode("utf-16-le") in data:
+            return reason.format(what=what, ext=ext)
+    return (f"password-protected (encrypted) {what}, or an old binary Office file named {ext} (an OLE compound "
+            f"file, not a zip): Sift reads {ext} files saved without a password")
 
 
 class Parts:
     """A zip's parts by name, each read counted against OPENED_BYTES (``what``: 'PowerPoint deck', in reasons)."""
 
-    def __init__(self, package: zipfile.ZipFile, what: str):
-        self.package, self.what = package, what
+    def __init__(self, package: zipfile.ZipFile, what: str, ext: str):
+        self.package, self.what, self.ext = package, what, ext
         self.names = set(package.namelist())
         self.opened = 0
 
-    def _count(self, name: str) -> None:
-        self.opened += self.package.getinfo(name).file_size
+    def count(self, *names: str) -> None:
+        """Count parts about to be read (by another reader: python-docx), before any is: Skip past OPENED_BYTES, or
+        when one is encrypted in the zip (zipfile raised RuntimeError at it, which python-docx let through)."""
+        infos = [self.package.getinfo(name) for name in names]
+        locked = next((info.filename for info in infos if info.flag_bits & 0x1), None)
+        if locked is not None:
+            raise Skip(f"password-protected (encrypted) {self.what}: its part {locked} is encrypted in the zip; Sift "
+                       f"reads {self.ext} files saved without a password")
+        self.opened += sum(info.file_size for info in infos)
         if self.opened > OPENED_BYTES:
-            raise Skip(f"its parts read unzip to over {OPENED_BYTES:,} bytes: a zip bomb, not a {self.what}")
+            article = "an" if self.what[:1] in "AEIOU" else "a"
+            raise Skip(f"its parts read unzip to {self.opened:,} bytes (over {OPENED_BYTES:,}): a zip bomb, not "
+                       f"{article} {self.what}")
 
     def read(self, name: str) -> bytes:
-        self._count(name)
+        self.count(name)
         return self.package.read(name)
 
     def xml(self, name: str):
@@ -40,26 +71,32 @@ class Parts:
 
     def open(self, name: str):
         """A part as a stream (a big sheet read as it unzips), counted whole first."""
-        self._count(name)
+        self.count(name)
         return self.package.open(name)
 
 
 @contextmanager
-def opened(data: bytes, what: str):
+def opened(data: bytes, what: str, ext: str):
     """The zip ``data`` as Parts; Skip with the reason when it is no readable zip of XML (``what``: 'PowerPoint
-    deck', 'OpenDocument spreadsheet'), encrypted, or a zip bomb."""
+    deck', 'OpenDocument spreadsheet'; ``ext`` its usual extension, '.pptx'), encrypted, or a zip bomb."""
     if data.startswith(OLE_MAGIC):
-        raise Skip(f"a password-protected (encrypted) {what}, or an old binary Office file renamed (an OLE compound "
-                   f"file, not a zip): Sift reads files saved without a password")
+        raise Skip(ole_reason(data, what, ext))
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as package:
-            yield Parts(package, what)
+            yield Parts(package, what, ext)
     except ERRORS as error:
         raise Skip(f"not a readable {what}: {type(error).__name__}: {error}"[:500]) from None
     except RecursionError:  # a reader recursing into XML nested 100,000 deep: only a hostile file comes near
         raise Skip(f"not a readable {what}: nested too deeply") from None
 
 
-def encrypted(parts: Parts) -> bool:
-    """Whether an OpenDocument file is password-protected: its manifest names encryption data."""
-    return "META-INF/manifest.xml" in parts.names and b"encryption-data" in parts.read("META-INF/manifest.xml")
+@contextmanager
+def opened_odf(data: bytes, what: str, ext: str):
+    """An OpenDocument file's zip as Parts (opened); Skip also when it holds no content.xml or is password-protected
+    (its manifest names encryption data)."""
+    with opened(data, what, ext) as parts:
+        if "content.xml" not in parts.names:
+            raise Skip(f"not a readable {what}: no content.xml in it")
+        if "META-INF/manifest.xml" in parts.names and b"encryption-data" in parts.read("META-INF/manifest.xml"):
+            raise Skip(f"password-protected (encrypted) {what}: Sift reads {ext} files saved without a password")
+        yield parts

@@ -99,8 +99,8 @@ def test_a_broken_or_drm_epub_is_skipped_with_its_reason():
 
 
 def test_an_epub_whose_chapters_are_a_zip_bomb_is_skipped_unread(monkeypatch):
-    import ingest.epub
-    monkeypatch.setattr(ingest.epub, "OPENED_BYTES", 50_000)
+    import ingest.zipped
+    monkeypatch.setattr(ingest.zipped, "OPENED_BYTES", 50_000)
     assert parse_file("fine.epub", book()).title == "The Harbour Book"
     bomb = PAGE.format(title="Tides", body="<p>" + "a " * 40_000 + "</p>")
     with pytest.raises(Skip, match="a zip bomb"):

@@ -328,3 +328,13 @@ def test_a_question_in_other_words_finds_the_slide_and_its_speaker_notes(immedia
     assert (hits[0].path, hits[0].heading_path) == ("talks/lecture.pptx",
                                                     "Lecture 5: Evaluation > Slide 4 (hidden): Backup: kappa"), \
         [(h.path, h.heading_path) for h in hits]
+
+
+def test_an_old_binary_ppt_named_pptx_is_said_to_be_one():
+    """The decks' guard said 'a password-protected deck, or an old binary Office file renamed' of any OLE file; the
+    Word and Excel readers' said which it is (ingest.zipped.ole_reason, now the one guard's): a .ppt's stream too."""
+    ppt = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + "PowerPoint Document".encode("utf-16-le") + b"\0" * 600
+    with pytest.raises(Skip, match=r"an old binary PowerPoint deck \(\.ppt, PowerPoint 97-2003\) named \.pptx"):
+        parse_file("talk.pptx", ppt)
+    with pytest.raises(Skip, match=r"password-protected \(encrypted\) PowerPoint deck: Sift reads \.pptx files"):
+        parse_file("talk.pptx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + "EncryptedPackage".encode("utf-16-le"))

@@ -432,8 +432,8 @@ def test_an_odt_nested_past_the_stack_is_skipped_with_its_reason():
 def test_an_odt_whose_meta_xml_is_a_zip_bomb_is_skipped_unread(monkeypatch):
     """Only content.xml's size was checked: a 600 KB .odt whose meta.xml unzipped to 600 MB took 12 s and 1.8 GB
     to read. Every part read counts (a small limit here stands for the real 128 MiB)."""
-    import ingest.odt
-    monkeypatch.setattr(ingest.odt, "OPENED_BYTES", 50_000)
+    import ingest.zipped
+    monkeypatch.setattr(ingest.zipped, "OPENED_BYTES", 50_000)
     assert parse_file("fine.odt", odt()).title == "Lagoon Survey"
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
@@ -447,7 +447,7 @@ def test_an_odt_whose_meta_xml_is_a_zip_bomb_is_skipped_unread(monkeypatch):
 def test_a_docx_zip_bomb_is_skipped_and_a_zip_slip_name_is_never_written(monkeypatch, tmp_path):
     """A part unzipping past the limit (a small one here stands for the real 128 MiB) is skipped as a zip bomb; a
     part named '../../slip.txt' is never written anywhere (nothing is extracted), the document read as usual."""
-    import ingest.word
+    import ingest.zipped
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a" / "b").mkdir(parents=True)
     monkeypatch.chdir(tmp_path / "a" / "b")
@@ -459,7 +459,7 @@ def test_a_docx_zip_bomb_is_skipped_and_a_zip_slip_name_is_never_written(monkeyp
         dst.writestr("../../slip.txt", "x" * 200_000)
     assert parse_file("slip.docx", slipped.getvalue()).sections[0].text == "Quay inspection notes."
     assert [p.name for p in tmp_path.rglob("*")] == ["a", "b"]
-    monkeypatch.setattr(ingest.word, "OPENED_BYTES", 100_000)
+    monkeypatch.setattr(ingest.zipped, "OPENED_BYTES", 100_000)
     with pytest.raises(Skip, match="a zip bomb"):
         parse_file("slip.docx", slipped.getvalue())
 
@@ -554,3 +554,31 @@ def test_html_a_document_shows_in_its_place_is_read():
     assert [(s.heading_path, s.text) for s in doc.sections] == [
         (["Harbour report", "Sampling plan"], "Harbour report\nSampling plan\nOkonkwo takes the silt cores.\n"
                                               "twice a week\nSigned by Halvorsen.")], doc.sections
+
+
+def _locked(data: bytes) -> bytes:
+    """``data``, a zip, its parts flagged encrypted in its central directory: a zip saved with a password."""
+    out, at = bytearray(data), 0
+    while (at := out.find(b"PK\x01\x02", at)) >= 0:
+        out[at + 8] |= 0x1
+        at += 4
+    return bytes(out)
+
+
+@NEEDS_DOCX
+def test_a_zip_saved_with_a_password_or_an_old_doc_renamed_is_skipped_with_the_reason():
+    """Each zip-based reader held its own guard: an .odt or .xlsx whose zip was saved with a password raised
+    RuntimeError (zipfile's 'password required for extraction', no reason recorded), a .docx too (python-docx let it
+    through); an old binary .doc named .odt or .epub said 'BadZipFile: File is not a zip file'. One guard
+    (ingest.zipped) says why for every one."""
+    from tests.test_epub import book
+    from tests.test_xlsx import cell, sheet, workbook
+    files = {"a.docx": docx_of(para("Quay inspection notes.")), "a.odt": odt(), "a.epub": book(),
+             "a.xlsx": workbook({"Sheet1": sheet([cell("A1", "Name")])})}
+    for name, data in files.items():
+        with pytest.raises(Skip, match=r"password-protected \(encrypted\) .* is encrypted in the zip"):
+            parse_file(name, _locked(data))
+    doc = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + "WordDocument".encode("utf-16-le") + b"\0" * 600
+    for name in ("a.odt", "a.epub"):
+        with pytest.raises(Skip, match=r"an old binary Word document \(\.doc"):
+            parse_file(name, doc)

@@ -127,8 +127,8 @@ def test_a_broken_encrypted_or_bomb_workbook_is_skipped_with_its_reason(monkeypa
     strict = out.getvalue()
     with pytest.raises(Skip, match="Strict Open XML"):
         parse_file("strict.xlsx", strict)  # was read as a workbook of no sheets: indexed, holding nothing
-    import ingest.xlsx
-    monkeypatch.setattr(ingest.xlsx, "OPENED_BYTES", 50_000)
+    import ingest.zipped
+    monkeypatch.setattr(ingest.zipped, "OPENED_BYTES", 50_000)
     big = sheet([cell("A1", "Name")] + [cell(f"A{n}", "x" * 200) for n in range(2, 400)])
     with pytest.raises(Skip, match="a zip bomb"):
         parse_file("bomb.xlsx", workbook({"Sheet1": big}))
@@ -263,3 +263,19 @@ def test_a_workbook_of_one_data_sheet_is_listed_with_how_few_of_its_rows_are_ind
     assert re.search(r"lab/gauge\.xlsx  text  .*  indexed: first \d+ of 3,000 rows indexed \(a data file", printed), \
         printed
     assert "lab/both.xlsx" in printed and not re.search(r"lab/both\.xlsx .* rows indexed", printed), printed
+
+
+def test_a_sheet_part_not_named_xml_counts_toward_the_zip_bomb_limit(monkeypatch):
+    """Only the parts named .xml or .rels were counted: a workbook whose relationships name its sheet
+    'xl/worksheets/sheet1.bin' unzipped it whole, however big. Every part read counts (ingest.zipped; a small limit
+    here stands for the real 128 MiB)."""
+    import ingest.zipped
+    monkeypatch.setattr(ingest.zipped, "OPENED_BYTES", 50_000)
+    big = sheet([cell("A1", "Name")] + [cell(f"A{n}", "x" * 200) for n in range(2, 400)])
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(workbook({"Sheet1": big})), "r") as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            data = src.read(info).replace(b"sheet1.xml", b"sheet1.bin")
+            dst.writestr(info.filename.replace("sheet1.xml", "sheet1.bin"), data)
+    with pytest.raises(Skip, match="a zip bomb"):
+        parse_file("bomb.xlsx", out.getvalue())
