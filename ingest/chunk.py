@@ -51,6 +51,7 @@ class Chunk:
     page_starts: list[tuple[int, int, int]] = field(default_factory=list)
     offset: int = 0  # where the text starts in its section
     context: str = ""  # the headings above the text that it does not show, "A > B"; cited footnotes on lines below
+    dated: float | None = None  # the date (unix time) its section is about, where it says one (Section.dated)
 
     @property
     def embedding_text(self) -> str:
@@ -219,7 +220,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # ROAM_ALIASES out of the text; slide decks (.pptx, .odp) read a slide a heading with their speaker notes
 # (ingest.slides), OpenDocument spreadsheets (.ods) as a workbook (ingest.ods): no longer kinds Sift does not read; a
 # Logseq page's properties read as its title, aliases and tags, its block ids and references no text (ingest.logseq),
-# a Joplin raw note titled by its first line, its properties no text (ingest.joplin).
+# a Joplin raw note titled by its first line, its properties no text (ingest.joplin); each passage's own date (a mail
+# message's Date, a daily note's name, front matter's date: ingest.passage_dates).
 VERSION = 18
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
@@ -630,7 +632,8 @@ def _head_at(heads, start: int) -> str:
 def _chunk(section: Section, start: int, end: int, tokens: int, with_context: bool = True,
            table_head: str = "", breaks: int | None = None) -> Chunk:
     text = section.text
-    chunk = Chunk(text=text[start:end], heading_path=list(section.heading_path), tokens=tokens, offset=start)
+    chunk = Chunk(text=text[start:end], heading_path=list(section.heading_path), tokens=tokens, offset=start,
+                  dated=section.dated)
     if with_context:
         chunk.context = context_of(section.heading_path, chunk.text)
     if table_head:

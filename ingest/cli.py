@@ -222,6 +222,11 @@ def build_parser() -> argparse.ArgumentParser:
                       help="only files modified at or after this ISO date or date-time (local time), e.g. 2024-03-01")
     find.add_argument("--modified-before", metavar="DATE",
                       help="only files modified before this ISO date or date-time")
+    find.add_argument("--date-after", metavar="DATE",
+                      help="only passages about a date at or after this one (a mail message's Date, a daily note's "
+                           "name, front matter's date; else the file's modified time), e.g. 2023 or 2023-05")
+    find.add_argument("--date-before", metavar="DATE",
+                      help="only passages about a date before this one (as --date-after)")
     find.add_argument("--json", action="store_true", help="print the answer as JSON")
     find.set_defaults(func=cmd_search)
 
@@ -834,8 +839,11 @@ def cmd_search(args) -> int:
     where = _scope(settings, args.collection, args.path_prefix, roots)
     filters = Filters(collection=where.collection, path_prefix=where.folder, kind=args.kind, glob=args.glob or None,
                       modified_after=unix_time(args.modified_after, "--modified-after"),
-                      modified_before=unix_time(args.modified_before, "--modified-before"))
-    problem = empty_range(filters.modified_after, filters.modified_before, ("--modified-after", "--modified-before"))
+                      modified_before=unix_time(args.modified_before, "--modified-before"),
+                      date_after=unix_time(args.date_after, "--date-after"),
+                      date_before=unix_time(args.date_before, "--date-before"))
+    problem = empty_range(filters.modified_after, filters.modified_before, ("--modified-after", "--modified-before")) \
+        or empty_range(filters.date_after, filters.date_before, ("--date-after", "--date-before"))
     if problem:  # said in this command's flags (the engine says it in the MCP tool's arguments)
         raise ValueError(problem)
     answer = engine.search(args.query, limit=args.limit, mode=args.mode, filters=filters)
@@ -906,6 +914,9 @@ def _print_hits(answer) -> None:
         context = engine.context_line(hit.title, hit.heading_path)
         if context:
             print(printable(f"    {context}"))
+        if hit.dated is not None:  # the date the passage is about, as the MCP text says it
+            from ingest.passage_dates import shown
+            print(printable(f"    dated {shown(hit.dated)}"))
         print(printable(f"    {hit.snippet}"))
         if hit.footnotes_cited:  # a footnote's definition: where the note cites it, as the MCP text says
             print(printable(f"    {footnotes.said(hit.footnotes_cited)}"))

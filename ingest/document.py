@@ -27,6 +27,7 @@ class Section:
     # Blocks that must not be split unless one alone is over the limit,
     # as (start, end) character offsets into ``text``.
     atomic: list[tuple[int, int]] = field(default_factory=list)
+    dated: float | None = None  # the date (unix time) the section is about, where it says one: a mail message's Date
 
 
 @dataclass

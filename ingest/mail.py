@@ -46,6 +46,7 @@ from email.utils import format_datetime, getaddresses, parsedate_to_datetime
 
 from ingest.decode import decode
 from ingest.document import Document, Section, Skip, title_from_name
+from ingest.passage_dates import moment
 
 HEADER_LINE = re.compile(rb"[!-9;-~]+:")  # a header's name and colon (RFC 5322's printable characters but ':')
 # an mbox 'From ' line's date as asctime writes it ('Tue Mar  5 09:12:00 2024'; Takeout's: '+0000' before the year)
@@ -306,7 +307,7 @@ def _read(message: Message, depth: int = 0) -> tuple[Section, dict]:
     body = _body(message, depth)
     text = "\n".join(head) + ("\n\n" + body if body else "")
     heading = subject if _said(subject) else f"{subject} (no subject)".lstrip()
-    return Section(text=text, heading_path=[heading]), meta
+    return Section(text=text, heading_path=[heading], dated=moment(when)), meta
 
 
 def _said(subject: str) -> bool:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import time
 
+from ingest import passage_dates
 from search.index.status import age, count, size, when  # noqa: F401  (this module's vocabulary: render.age, …)
 from search.query import footnotes
 from search.query.filters import file_glob
@@ -60,6 +61,7 @@ def hit_data(hit) -> dict:
         # a note's passage defining footnotes: where the note cites them, '[^1] cited at lines 7, 30'
         "footnotes_cited": footnotes.said(getattr(hit, "footnotes_cited", None) or {}) or None,
         "data_rows": getattr(hit, "data_rows", None),  # a data file's: its later rows are not searched
+        "dated": passage_dates.shown(getattr(hit, "dated", None)),  # the date the passage is about, where its file says one
     }
 
 
@@ -117,6 +119,8 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
             context = f"{context}  (by {h['author']})" if context else f"by {h['author']}"  # it, with no word why
         if context:
             lines.append(f"   {context}")
+        if h.get("dated"):  # the date the passage is about (a message's Date, a daily note's): date_after goes by it
+            lines.append(f"   dated {h['dated']}")
         lines.append(f"   {h['snippet']}")
         if h.get("footnotes_cited"):  # a footnote's definition found: where the story cites it
             lines.append(f"   {h['footnotes_cited']}")

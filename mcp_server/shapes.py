@@ -50,6 +50,7 @@ class Hit(TypedDict):
     author: NotRequired[str]
     footnotes_cited: NotRequired[str]
     data_rows: NotRequired[str]
+    dated: NotRequired[str]
 
 
 class Unmatched(TypedDict):

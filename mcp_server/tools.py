@@ -335,6 +335,14 @@ class Tools:
                                                     "or date-time, e.g. 2024-03-01 or 2024-03-01T14:30; a year (2024) or month (2024-03) is its first day.")] = None,
         modified_before: Annotated[str | None, Field(max_length=64, description="Only files modified before this ISO date "
                                                      "or date-time (a year or month: its first day).")] = None,
+        date_after: Annotated[str | None, Field(max_length=64, description="Only passages about a date at or after "
+                                                "this one (same forms as modified_after): a mail message's Date, a "
+                                                "daily note's date in its name (2024-03-14.md), a note's front "
+                                                "matter date; a passage without one goes by its file's modified "
+                                                "time. For 'what did I write in March 2023', 'Anna's mail of "
+                                                "2023'.")] = None,
+        date_before: Annotated[str | None, Field(max_length=64, description="Only passages about a date before this "
+                                                 "one (as date_after; a year or month: its first day).")] = None,
     ) -> CallToolResult:
         """Search the user's own notes, code and PDFs (a local index of folders they chose) and return the
         best-matching passages, each with its file path, title, heading path, line range or page, a snippet
@@ -350,7 +358,8 @@ class Tools:
         where = self._scope(collection, path_prefix)
         filters = Filters(collection=where.collection, path_prefix=where.folder, kind=kind, glob=glob or None,
                           modified_after=_unix(modified_after, "modified_after"),
-                          modified_before=_unix(modified_before, "modified_before"))
+                          modified_before=_unix(modified_before, "modified_before"),
+                          date_after=_unix(date_after, "date_after"), date_before=_unix(date_before, "date_before"))
         answer = self.sift.engine().search(query, limit=limit, mode=mode, filters=filters)
         answer.notes += where.notes(found=bool(answer.hits))
         if not answer.hits:  # 'notes/*.md' matched nothing and said nothing, where list_files tells how to write it
@@ -653,7 +662,7 @@ def refusals(sift, name: str, arguments: dict, told: set[str]) -> list[str]:
             found.append(str(exc))
         except Exception:  # noqa: BLE001 - no index, a locked file: the tool's own call says it
             pass
-    for key in ("modified_after", "modified_before"):
+    for key in ("modified_after", "modified_before", "date_after", "date_before"):
         if name == "search" and given(key):
             try:
                 unix_time(arguments[key], key)

@@ -232,7 +232,8 @@ def test_an_index_from_before_v16_is_paged_all_the_same(home, servers):
     """The server reads the index without migrating it: one from before schema V16 has no index of the files by
     time, and resources/list pages through it all the same (each page sorting the files, only slower)."""
     from search.index import db, schema
-    path = as_older_index(home["env"], "DROP TABLE cut; DROP TABLE background; DROP INDEX files_mtime; DROP INDEX files_attached;", 15)
+    path = as_older_index(home["env"], "DROP TABLE cut; DROP TABLE background; DROP INDEX files_mtime; DROP INDEX files_attached; "
+                         "ALTER TABLE chunks DROP COLUMN dated;", 15)
 
     async def scenario():
         async with servers.session(home["env"], "--no-worker") as s:

@@ -34,6 +34,7 @@ from ingest.discover import NOT_INCLUDED, FoundFile, Rules, rules_of, walk, walk
 from ingest.document import Skip
 from ingest.files import ParsedFile, can_open, read_and_parse, text_hash
 from ingest.kinds import kind_of
+from ingest.passage_dates import document_date
 from search.index import db, freshness, queries, space, store, working
 from search.index.remembered import Basis, Outcome, fingerprint
 from search.index.status import count
@@ -717,7 +718,8 @@ def chunk(batch: Batch) -> None:
         work = Work(conn, batch.gen, "chunk", [parsed.path], parsed.size)  # a big file: stats names it
         try:  # its rows too: hashing a text that UTF-8 cannot encode must fail this file, not the job
             pieces = chunk_document(parsed.doc, _ticking(counter, work), limit, overlap, most)
-            rows = [_chunk_row(i, piece, embedding_texts) for i, piece in enumerate(pieces)]
+            dated = document_date(parsed.path, parsed.doc)
+            rows = [_chunk_row(i, piece, embedding_texts, dated) for i, piece in enumerate(pieces)]
         except TooManyChunks as over:  # hours of embedding would hold back every other file's publication
             skipped[parsed.path] = too_many_chunks(over)
             lasting[parsed.path] = Basis(parsed.size, parsed.mtime, parsed.ctime, settings_print)
@@ -1105,16 +1107,18 @@ def _count(embedder, text: str) -> int:
     return tokens
 
 
-def _chunk_row(ordinal: int, piece, embedding_texts: dict[str, str]) -> store.ChunkRow:
+def _chunk_row(ordinal: int, piece, embedding_texts: dict[str, str], dated: float | None = None) -> store.ChunkRow:
     """The chunk's row; its text hash keys the vector of what the model embeds (the chunk's text with its
-    heading context, ``ingest.chunk``), which ``embedding_texts`` gets by that hash."""
+    heading context, ``ingest.chunk``), which ``embedding_texts`` gets by that hash. Its date: its section's own
+    (a mail message's), else ``dated``, its file's (ingest.passage_dates)."""
     embedded = piece.embedding_text
     digest = text_hash(embedded)
     embedding_texts[digest] = embedded
     return store.ChunkRow(ordinal=ordinal, heading_path=" > ".join(piece.heading_path), text=piece.text,
                           tokens=piece.tokens, text_hash=digest, start_line=piece.start_line,
                           end_line=piece.end_line, page=piece.page, end_page=piece.end_page,
-                          page_starts=piece.page_starts or None)
+                          page_starts=piece.page_starts or None,
+                          dated=piece.dated if piece.dated is not None else dated)
 
 
 def _all_hashes(batch: Batch) -> list[str]:

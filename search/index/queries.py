@@ -396,6 +396,23 @@ def catalog_chunks(conn: sqlite3.Connection) -> tuple[str | None, str | None]:
         f"WHERE {VISIBLE} ORDER BY ch.id)").fetchone())
 
 
+def passage_dates_kept(conn: sqlite3.Connection) -> bool:
+    """Whether the index keeps the date each passage is about (chunks.dated, V20): a reader opens an index without
+    migrating it, and one an older Sift wrote has none (its passages go by their file's mtime)."""
+    return version(conn) >= 20
+
+
+def catalog_dates(conn: sqlite3.Connection) -> tuple[str | None, str | None]:
+    """The published chunks that have a date of their own (``passage_dates_kept``) as two comma-separated lists:
+    their ids, ascending, and their dates (unix time); (None, None): none."""
+    if not passage_dates_kept(conn):
+        return None, None
+    return tuple(conn.execute(
+        f"SELECT group_concat(id), group_concat(dated) FROM (SELECT ch.id, ch.dated FROM chunks ch "
+        f"JOIN files f ON f.id = ch.file JOIN collections c ON c.id = f.collection "
+        f"WHERE {VISIBLE} AND ch.dated IS NOT NULL ORDER BY ch.id)").fetchone())
+
+
 # --- progress ---------------------------------------------------------------------------
 
 
@@ -652,8 +669,9 @@ def hit_rows(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
     its rows and the passage's (_DATA_ROWS)."""
     marks = ",".join("?" * len(ids))
     starts = "ch.page_starts" if version(conn) >= 13 else "NULL AS page_starts"
+    dated = "ch.dated" if passage_dates_kept(conn) else "NULL AS dated"
     return conn.execute(
-        f"SELECT ch.id, ch.heading_path, ch.start_line, ch.end_line, ch.page, ch.end_page, {starts}, ch.text, "
+        f"SELECT ch.id, ch.heading_path, ch.start_line, ch.end_line, ch.page, ch.end_page, {starts}, {dated}, ch.text, "
         f"f.id AS file_id, f.collection AS collection_id, f.path, f.title, f.kind, f.mtime, "
         f"c.name AS collection, c.published, "
         f"{_PAGE_LABEL.format(page='ch.page')} AS page_label, "

@@ -51,6 +51,7 @@ class ChunkRow:
     page: int | None = None
     end_page: int | None = None
     page_starts: list[tuple[int, int, int]] | None = None  # a PDF chunk's (offset in text, page, offset in page)
+    dated: float | None = None  # the date the passage is about (unix time), where its file says one
 
 
 # --- collections ------------------------------------------------------------
@@ -447,9 +448,9 @@ def _insert_chunk(conn, file_id: int, title: str, c: ChunkRow, code: bool = Fals
     form = code_index_form if code else index_form
     cur = conn.execute(
         "INSERT INTO chunks(file, ordinal, heading_path, start_line, end_line, page, end_page, page_starts, "
-        "text, tokens, text_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "text, tokens, text_hash, dated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (file_id, c.ordinal, c.heading_path, c.start_line, c.end_line, c.page, c.end_page,
-         json.dumps(c.page_starts) if c.page_starts else None, c.text, c.tokens, c.text_hash))
+         json.dumps(c.page_starts) if c.page_starts else None, c.text, c.tokens, c.text_hash, c.dated))
     conn.execute("INSERT INTO chunks_fts(rowid, title, headings, body) VALUES (?, ?, ?, ?)",
                  (cur.lastrowid, title, form(c.heading_path), form(c.text)))
 

@@ -24,9 +24,11 @@ MASKS_KEPT = 32
 
 
 class Catalog:
-    def __init__(self, ids: np.ndarray, file_of: np.ndarray, files: list[tuple[str, str, str, float]]):
+    def __init__(self, ids: np.ndarray, file_of: np.ndarray, files: list[tuple[str, str, str, float]],
+                 dated: np.ndarray | None = None):
         self.ids = ids  # chunk ids, ascending
         self.file_of = file_of  # per chunk: its row in ``files``
+        self.dated = dated  # per chunk: the date it is about (unix time), NaN where it has none; None: none has one
         self.collections = np.array([f[0] for f in files], dtype=object)
         self.paths = [f[1] for f in files]
         self.kinds = np.array([f[2] for f in files], dtype=object)
@@ -53,7 +55,7 @@ class Catalog:
             order = np.argsort(ids)
             ids, file_ids = ids[order], file_ids[order]
         file_of = np.searchsorted(np.array([f[0] for f in files], dtype=np.int64), file_ids).astype(np.int32)
-        return cls(ids, file_of, [f[1:] for f in files])
+        return cls(ids, file_of, [f[1:] for f in files], _dates(ids, *queries.catalog_dates(conn)))
 
     def files(self, chunk_ids: list[int]) -> list[int]:
         """The file (its row here) each of ``chunk_ids`` belongs to (visible chunks only)."""
@@ -115,7 +117,22 @@ class Catalog:
             if len(self._masks) >= MASKS_KEPT:
                 self._masks.clear()
             self._masks[f] = self._file_mask(f)[self.file_of]
+            if f.date_after is not None or f.date_before is not None:
+                self._masks[f] &= self._date_mask(f)
         return self._masks[f]
+
+    def _date_mask(self, f: Filters) -> np.ndarray:
+        """Which chunks are about a date in ``f``'s date_after .. date_before: their own date, else their file's
+        modified time."""
+        when = self.mtimes[self.file_of]
+        if self.dated is not None:
+            when = np.where(np.isnan(self.dated), when, self.dated)
+        keep = np.ones(len(self.ids), dtype=bool)
+        if f.date_after is not None:
+            keep &= when >= f.date_after
+        if f.date_before is not None:
+            keep &= when < f.date_before
+        return keep
 
     def _file_mask(self, f: Filters) -> np.ndarray:
         keep = np.ones(len(self.paths), dtype=bool)
@@ -270,3 +287,15 @@ class Rows:
 
 def _numbers(text: str) -> np.ndarray:
     return np.fromstring(text, dtype=np.int64, sep=",")
+
+
+def _dates(ids: np.ndarray, dated_ids: str | None, dates: str | None) -> np.ndarray | None:
+    """Per chunk of ``ids`` its own date (NaN: none), from ``queries.catalog_dates``; None when no chunk has one."""
+    if not dated_ids:
+        return None
+    which, when = _numbers(dated_ids), np.fromstring(dates, dtype=np.float64, sep=",")
+    dated = np.full(len(ids), np.nan)
+    at = np.minimum(np.searchsorted(ids, which), len(ids) - 1)
+    found = ids[at] == which
+    dated[at[found]] = when[found]
+    return dated

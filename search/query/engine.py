@@ -109,6 +109,7 @@ class Hit:
     # of a note's passage that defines footnotes: {label: the lines that cite it} (``footnotes.cited_at``)
     footnotes_cited: dict[str, list[int]] = field(default_factory=dict)
     data_rows: str | None = None  # a data file's passage: how few of its rows search finds (listing.data_rows)
+    dated: float | None = None  # the date the passage is about, where its file says one (ingest.passage_dates)
 
 
 @dataclass
@@ -132,6 +133,8 @@ class Answer:
         for hit in data["hits"]:
             if not hit["heading_path"]:
                 del hit["heading_path"]
+            if hit["dated"] is None:  # a passage whose file says no date of its own (the key is new: kept out)
+                del hit["dated"]
         return data
 
 
@@ -642,7 +645,7 @@ class Engine:
                             kind=r["kind"], heading_path=r["heading_path"], start_line=r["start_line"],
                             end_line=r["end_line"], snippet=shown, score=round(score, 6),
                             keyword_rank=kw_rank, semantic_rank=sem_rank, generation=r["published"],
-                            modified=r["mtime"], author=r["author"] or None,
+                            modified=r["mtime"], author=r["author"] or None, dated=r["dated"],
                             data_rows=data_rows(r) if r["data_file"] else None, **_pages_shown(r, window)))
             (hits[-1].attachments, hits[-1].attachments_total), (hits[-1].cited_by, hits[-1].cited_by_total) = \
                 self._links(conn, r)
@@ -1344,7 +1347,9 @@ def filtered_out(catalog: Catalog, filters: Filters) -> list[str]:
         return []
     parts = ([f"of kind {filters.kind}"] if filters.kind else []) \
         + ([f"modified at or after {when(filters.modified_after)}"] if filters.modified_after is not None else []) \
-        + ([f"modified before {when(filters.modified_before)}"] if filters.modified_before is not None else [])
+        + ([f"modified before {when(filters.modified_before)}"] if filters.modified_before is not None else []) \
+        + ([f"dated at or after {when(filters.date_after)}"] if filters.date_after is not None else []) \
+        + ([f"dated before {when(filters.date_before)}"] if filters.date_before is not None else [])
     which = "that filter" if len(parts) == 1 else "those filters"
     return [f"{FILTERED_OUT} {' and '.join(parts)}: other words will not help; widen or drop {which}"]
 
@@ -1401,12 +1406,13 @@ def _checked_filters(filters) -> Filters:
             raise SearchError(f"{name} is not valid text (it holds an unpaired surrogate): {value!r:.80}")
     if filters.collection == "":  # not a name: the keyword side would search every collection, the vectors none
         raise SearchError("collection is empty: give a collection's name, or None to search them all")
-    for name in ("modified_after", "modified_before"):
+    for name in ("modified_after", "modified_before", "date_after", "date_before"):
         value = getattr(filters, name)
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
                                   or not math.isfinite(value) or abs(value) >= 2 ** 62):
             raise SearchError(f"{name} must be a time (seconds since 1970), not {value!r:.80}")
-    problem = empty_range(filters.modified_after, filters.modified_before)
+    problem = empty_range(filters.modified_after, filters.modified_before) \
+        or empty_range(filters.date_after, filters.date_before, ("date_after", "date_before"))
     if problem:
         raise SearchError(problem)
     return filters
