@@ -59,6 +59,10 @@ def meta_date(value) -> float | None:
     """Front matter's date (text as ingest.markdown keeps it) as unix time; None for none or anything else."""
     if not isinstance(value, str):
         return None
+    try:  # with its zone where it names one ('2023-05-01T10:00:00+02:00'), else local time
+        return moment(datetime.fromisoformat(value.strip())) if META_DATE.match(value) else None
+    except ValueError:
+        pass
     found = META_DATE.match(value)
     if not found:
         return None

@@ -173,5 +173,8 @@ def test_front_matter_date_comes_before_the_name_and_created_after_it():
     assert dated("2024-03-14.md", {"created": "2023-05-01 10:30:00"}) == _local(2024, 3, 14)
     assert dated("notes.md", {"created": "2023-05-01 10:30:00"}) == _local(2023, 5, 1, 10, 30)
     assert dated("notes.md", {"date": "someday"}) is None
+    assert dated("notes.md", {"date": "2023-05-01 10:00:00+00:00"}) == datetime(2023, 5, 1, 10,
+                                                                                tzinfo=timezone.utc).timestamp()
+    assert dated("notes.md", {"date": "2023-5-1 (a Monday)"}) == _local(2023, 5, 1)
     assert dated("db/migrate/20240314093000_add_users.rb", {}, "code") is None
     assert dated("2024-03-14.py", {}, "code") is None
