@@ -27,7 +27,7 @@ from ingest.document import Document
 # without separators (eight digits)
 NAME_DATE = re.compile(r"(?<![A-Za-z0-9.])(?:(?P<year>(?:19|20)\d\d)(?P<sep>[-_.])(?P<month>\d\d)(?P=sep)(?P<day>\d\d)"
                        r"|(?P<cyear>(?:19|20)\d\d)(?P<cmonth>\d\d)(?P<cday>\d\d))(?![0-9]|\.[0-9])")
-# front matter's date: an ISO date, with a time after it or not ('2023-05-01', '2023-05-01 10:00:00', '2023-05-01T10:00')
+# front matter's date: an ISO date, with a time after it or not ('2023-05-01', '2023-05-01 10:00', '2023-05-01T10:00')
 META_DATE = re.compile(r"\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?")
 
 

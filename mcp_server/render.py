@@ -61,7 +61,8 @@ def hit_data(hit) -> dict:
         # a note's passage defining footnotes: where the note cites them, '[^1] cited at lines 7, 30'
         "footnotes_cited": footnotes.said(getattr(hit, "footnotes_cited", None) or {}) or None,
         "data_rows": getattr(hit, "data_rows", None),  # a data file's: its later rows are not searched
-        "dated": passage_dates.shown(getattr(hit, "dated", None)),  # the date the passage is about, where its file says one
+        # the date the passage is about, where its file says one (a mail message's Date, a daily note's name)
+        "dated": passage_dates.shown(getattr(hit, "dated", None)),
     }
 
 

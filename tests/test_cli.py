@@ -776,7 +776,8 @@ def test_an_index_from_before_v8_reads_as_having_no_unread_counts_until_migrated
                                     "COLUMN chunking; ALTER TABLE generations DROP COLUMN unread; "
                                     "ALTER TABLE collections DROP COLUMN scanned_unchanged; "
                                     "ALTER TABLE chunks DROP COLUMN page_starts; "
-                                    "ALTER TABLE files DROP COLUMN ctime; ALTER TABLE chunks DROP COLUMN dated;", 7)
+                                    "ALTER TABLE files DROP COLUMN ctime; "
+                                    "DROP INDEX chunks_dated; ALTER TABLE chunks DROP COLUMN dated;", 7)
     result = run_ingest(sift_env, "stats", "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["collections"][0]["published"]["unread"] == {}

@@ -403,14 +403,14 @@ def passage_dates_kept(conn: sqlite3.Connection) -> bool:
 
 
 def catalog_dates(conn: sqlite3.Connection) -> tuple[str | None, str | None]:
-    """The published chunks that have a date of their own (``passage_dates_kept``) as two comma-separated lists:
-    their ids, ascending, and their dates (unix time); (None, None): none."""
+    """The chunks that have a date of their own (``passage_dates_kept``), published or not (a chunk's date never
+    changes: the catalog keeps those of its chunks), as two comma-separated lists: their ids and their dates (whole
+    seconds since 1970), from the index of dated chunks alone; (None, None): none. Read with the files joined and as
+    REAL, the dates of 200,000 passages took 250-400 ms, against 0.7 s for the rest of the catalog."""
     if not passage_dates_kept(conn):
         return None, None
-    return tuple(conn.execute(
-        f"SELECT group_concat(id), group_concat(dated) FROM (SELECT ch.id, ch.dated FROM chunks ch "
-        f"JOIN files f ON f.id = ch.file JOIN collections c ON c.id = f.collection "
-        f"WHERE {VISIBLE} AND ch.dated IS NOT NULL ORDER BY ch.id)").fetchone())
+    return tuple(conn.execute("SELECT group_concat(id), group_concat(CAST(dated AS INTEGER)) FROM chunks "
+                              "INDEXED BY chunks_dated WHERE dated IS NOT NULL").fetchone())
 
 
 # --- progress ---------------------------------------------------------------------------

@@ -370,9 +370,11 @@ ALTER TABLE generations ADD COLUMN resumed_done INTEGER;
 # The date a passage is about, where its file says one (unix time): a mail message's Date, a daily note's date in its
 # file name, a note's front matter date (ingest.passage_dates). Search's date_after / date_before go by it, else by
 # the file's mtime: a mailbox of ten years was all 'modified last week'. NULL: none said, or written before V20 (the
-# chunker's VERSION 18 has a scan read every file again, which fills it).
+# chunker's VERSION 18 has a scan read every file again, which fills it). Its index holds the dated passages alone, so
+# that a reader's catalog loads their dates without reading every chunk row (queries.catalog_dates).
 V20 = """
 ALTER TABLE chunks ADD COLUMN dated REAL;
+CREATE INDEX chunks_dated ON chunks(dated) WHERE dated IS NOT NULL;
 """
 
 MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20]

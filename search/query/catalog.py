@@ -293,7 +293,7 @@ def _dates(ids: np.ndarray, dated_ids: str | None, dates: str | None) -> np.ndar
     """Per chunk of ``ids`` its own date (NaN: none), from ``queries.catalog_dates``; None when no chunk has one."""
     if not dated_ids:
         return None
-    which, when = _numbers(dated_ids), np.fromstring(dates, dtype=np.float64, sep=",")
+    which, when = _numbers(dated_ids), _numbers(dates).astype(np.float64)
     dated = np.full(len(ids), np.nan)
     at = np.minimum(np.searchsorted(ids, which), len(ids) - 1)
     found = ids[at] == which
