@@ -100,6 +100,26 @@ def test_daily_notes_front_matter_and_the_mtime_stand_in(immediate, sift_env, tm
     assert engine.search("roof", mode="keyword").hits[0].dated is None
 
 
+@pytest.mark.parametrize("mode", ["keyword", "semantic"])
+def test_the_postings_and_vectors_in_memory_filter_by_the_passage_date_too(immediate, sift_env, tmp_path, embedder,
+                                                                           mode):
+    """A warmed engine ranks keywords from postings in memory and meaning from vectors in memory, both masked by the
+    catalog (not SQL): the same passages pass."""
+    from search.query.engine import Engine
+    from search.query.filters import Filters, unix_time
+    _tree(tmp_path)
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder, keyword_postings=True)
+    engine.warm()
+    hits = engine.search("greenhouse budget", limit=20, mode=mode,
+                         filters=Filters(date_after=unix_time("2024", "date_after"))).hits
+    assert {(h.path, h.heading_path) for h in hits if h.path.endswith(".mbox")} == {
+        ("mail/anna.mbox", "Greenhouse budget again")}
+    assert {h.path for h in hits} <= {"mail/anna.mbox", "journal/2024-03-14.md", "journals/2024_03_20.md"}
+    spring = engine.search("greenhouse", limit=20, mode=mode, filters=Filters(
+        date_after=unix_time("2024-03-10", "date_after"), date_before=unix_time("2024-04", "date_before"))).hits
+    assert {h.path for h in spring} == {"journal/2024-03-14.md", "journals/2024_03_20.md"}
+
+
 def test_mcp_search_takes_date_after_shows_the_date_and_refuses_a_bad_one(immediate, sift_env, tmp_path, servers):
     _tree(tmp_path)
 
