@@ -130,7 +130,7 @@ def test_tools_are_listed_with_hints_and_limits(indexed, servers):
     search = tools["search"].input_schema
     assert search["required"] == ["query"]
     assert set(search["properties"]) == {"query", "limit", "mode", "collection", "path_prefix", "kind", "glob",
-                                         "modified_after", "modified_before"}
+                                         "modified_after", "modified_before", "date_after", "date_before"}
     assert search["properties"]["mode"]["enum"] == ["hybrid", "keyword", "semantic"]
 
 
