@@ -102,24 +102,47 @@ def parse_mbox(path: str, data: bytes) -> Document:
     return read_mbox(path, [data])
 
 
-def mail_headings(data: bytes, mailbox: bool) -> list[tuple[int, int, str]]:
-    """(line of the file, 0-based, level, name) of each message of a mailbox (or of the one message of an .eml):
-    its heading as indexed, the Subject, from its first line. read_file's ``heading`` reads a message by them
-    (mcp_server.reading): a hit's heading was 'archive.mbox — Sourdough recipe', and read_file with
-    heading='Sourdough recipe' said the mailbox had no headings ('# …' lines)."""
+def mail_headings(blocks: Iterable[bytes], mailbox: bool) -> list[tuple[int, int, str, int]]:
+    """(line of the file, 0-based, level, name, lines) of each message of a mailbox (or of the one message of an
+    .eml) given in blocks of its bytes: its heading as indexed, the Subject, from its first line, and the lines it
+    spans, the blank ones after it left out. read_file's ``heading`` reads a message by them (mcp_server.reading):
+    a hit's heading was 'archive.mbox — Sourdough recipe', and read_file with heading='Sourdough recipe' said the
+    mailbox had no headings ('# …' lines). Only a message's header is parsed, and the mailbox is read as it comes:
+    a message past the first 16 MiB was 'no heading', and 5,000 messages took 3 s to parse whole."""
     found = []
-    for raw, first, _ in (_messages([data]) if mailbox else [(data, 1, 0)]):
+    for raw, first, lines in _messages(blocks) if mailbox else [_whole(blocks)]:
         body = raw[raw.index(b"\n") + 1:] if mailbox and raw.startswith(b"From ") and b"\n" in raw else raw
+        end = HEADER_END.search(body)
         try:
-            subject = _header(BytesParser(policy=policy.compat32).parsebytes(body, headersonly=True), "Subject")
+            head = BytesParser(policy=policy.compat32).parsebytes(body[:end.end()] if end else body, headersonly=True)
+            subject = _header(head, "Subject")
             name = subject if _said(subject) else f"{subject} (no subject)".lstrip()
         except Exception:  # noqa: BLE001 - as read_mbox: one message's trouble must not cost the mailbox
             name = "(unreadable message)"
-        found.append((first - 1, 1, name))
+        whole = raw.count(b"\n") >= lines  # not cut at MAX_MESSAGE_BYTES
+        blank = raw[len(raw.rstrip()):].count(b"\n") - raw.endswith(b"\n") if whole else 0  # the blank lines ending it
+        found.append((first - 1, 1, name, max(1, lines - max(0, blank))))
     # a thread's messages share a Subject ('Re: Budget' twice): each such one is named with its first line, so
     # that heading='Re: Budget' lists them to choose from instead of reading the first whatever the hit was
-    counts = Counter(name for _, _, name in found)
-    return [(line, level, f"{name} (line {line + 1})" if counts[name] > 1 else name) for line, level, name in found]
+    counts = Counter(name for _, _, name, _ in found)
+    return [(line, level, f"{name} (line {line + 1})" if counts[name] > 1 else name, lines)
+            for line, level, name, lines in found]
+
+
+HEADER_END = re.compile(rb"\r?\n\r?\n")  # the blank line after a message's header
+
+
+def _whole(blocks: Iterable[bytes]) -> tuple[bytes, int, int]:
+    """(its bytes, its first line, its lines) of the one message of an .eml given in blocks, as ``_messages`` gives
+    a mailbox's: at most MAX_MESSAGE_BYTES of it kept, its lines all counted."""
+    kept, size, lines, last = [], 0, 0, b""
+    for block in blocks:
+        if size <= MAX_MESSAGE_BYTES:
+            kept.append(block)
+            size += len(block)
+        lines += block.count(b"\n")
+        last = block or last
+    return b"".join(kept), 1, lines + (bool(last) and not last.endswith(b"\n"))
 
 
 def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:

@@ -175,11 +175,12 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
                     raise  # what the last reading, at every '#', says is refused
         text, data = read_pdf(conn, target, indexed, first, 0, last)
         return text + f"\n[the section {' > '.join(wanted)!r}: pages {first}-{last}]", data
+    messages = None  # a mail file's: (first line, lines) of each message, the note's lines
     try:
         if _is_word(target.relative):
             note, headings = _word_headings(target)
         elif (mail := _mail_headings(target)) is not None:
-            note, headings = mail
+            note, headings, messages = mail
         else:
             with open(target.absolute, "rb") as f:
                 note = decode(f.read(LINKED_BYTES))
@@ -197,6 +198,8 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
                                                         else "; it has no headings"
                                                         + _of_a_page(target.relative))) from None
     start, end = found
+    if messages:  # the message's lines in the file
+        start, end = messages[start - 1][0] + 1, messages[end - 1][0] + messages[end - 1][1]
     text, data = read(sift, target.name, start, end, None)
     return text + f"\n[the section {' > '.join(wanted)!r}: lines {start}-{end}]", data
 
@@ -208,19 +211,37 @@ def _is_word(path: str) -> bool:
                                     | SLIDE_EXTENSIONS | SPREADSHEET_EXTENSIONS)  # ingest.slides, ingest.ods
 
 
-def _mail_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]]] | None:
-    """A mail file's text and its messages' Subjects as headings (ingest.mail), or None for a file no mail: an
-    .eml, an .mbox, a Thunderbird folder ('Inbox', no extension) read as one."""
+def _mail_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]], list[tuple[int, int]]] | None:
+    """A mail file's messages as a note of one line per message, their Subjects its headings (ingest.mail), and
+    where each message is in the file ((first line, 0-based; its lines)); or None for a file no mail: an .eml, an
+    .mbox, a Thunderbird folder ('Inbox', no extension) read as one. The file is read in blocks, its messages'
+    headers alone parsed: one past the first LINKED_BYTES was 'no heading', though its hit was headed by it. The
+    last few mailboxes' are kept while the file is unchanged (reading several messages of one mailbox)."""
     from ingest.kinds import MAIL_EXTENSIONS, SHEBANG_BYTES, is_mailbox, suffix
     ext = suffix(target.relative).lower()
     if ext and ext not in MAIL_EXTENSIONS:
         return None
     with open(target.absolute, "rb") as f:
-        data = f.read(LINKED_BYTES)
-    if not ext and not is_mailbox(data[:SHEBANG_BYTES]):
-        return None
-    from ingest.mail import mail_headings
-    return data.decode("utf-8", "replace"), mail_headings(data, ext != ".eml")
+        st = os.fstat(f.fileno())
+        key = (target.absolute, st.st_size, st.st_mtime_ns, st.st_ino)
+        if key in _mail_kept:
+            return _mail_kept[key]
+        if not ext and not is_mailbox(f.read(SHEBANG_BYTES)):
+            return None
+        f.seek(0)
+        from ingest.mail import mail_headings
+        found = mail_headings(iter(lambda: f.read(line_maps.BLOCK), b""), ext != ".eml")
+    note = "\n".join(name for _, _, name, _ in found)  # a line per message, its heading
+    kept = (note, [(n, 1, name) for n, (_, _, name, _) in enumerate(found)],
+            [(line, lines) for line, _, _, lines in found])
+    while len(_mail_kept) >= MAILBOXES_KEPT:
+        _mail_kept.pop(next(iter(_mail_kept)))
+    _mail_kept[key] = kept
+    return kept
+
+
+MAILBOXES_KEPT = 4
+_mail_kept: dict = {}  # (path, size, mtime, inode) -> _mail_headings' answer, oldest first
 
 
 def _word_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]]]:
