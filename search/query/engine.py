@@ -633,13 +633,17 @@ class Engine:
         # A question's framing words are not marked: leaving out their bigrams (``common``) did not do for a run of
         # Chinese, which a snippet also marks whole: '内存泄露怎么办' marked **怎么办** in a note on another matter.
         query = question.content(query)
-        accept = _stem_matches(conn, query, self._held[1] if self._held[0] == query else {}, set().union(*(
-            marked_words(r["text"], query, skip=common, note=r["kind"] == "note", code=r["kind"] == "code",
+        held = self._held[1] if self._held[0] == query else {}
+        # the forms keyword search found a word by are marked too: 'Kundennummer' found 'Kunde' and 'Nummer', and
+        # 'buscar' 'búsqueda', whose snippets marked nothing (no stem of the query's word is in the passage)
+        marking = " ".join([query, *dict.fromkeys(form for forms in held.values() for form in forms)])
+        accept = _stem_matches(conn, query, held, set().union(*(
+            marked_words(r["text"], marking, skip=common, note=r["kind"] == "note", code=r["kind"] == "code",
                          above=_above(r)) for r in rows.values())))
         hits = []
         for cid, score, (kw_rank, sem_rank) in ranked:
             r = rows[cid]
-            shown, window = snippet_window(r["text"], query, skip=common, note=r["kind"] == "note",
+            shown, window = snippet_window(r["text"], marking, skip=common, note=r["kind"] == "note",
                                            code=r["kind"] == "code", accept=accept, above=_above(r))
             hits.append(Hit(chunk_id=cid, collection=r["collection"], path=r["path"], title=r["title"] or "",
                             kind=r["kind"], heading_path=r["heading_path"], start_line=r["start_line"],
