@@ -724,6 +724,18 @@ def visible_chunk_file(conn: sqlite3.Connection, chunk_id: int) -> tuple[int, st
     return (row[0], row[1], row[2]) if row is not None else None
 
 
+def message_chunks(conn: sqlite3.Connection, file_id: int, chunk_id: int) -> tuple[str, list[int]] | None:
+    """(its heading, the ids of the chunks under it) of the message ``chunk_id`` is a passage of, in a mailbox of
+    several messages (ingest.mail: each headed by its Subject; a thread's replies share it); None for another file."""
+    row = conn.execute("SELECT ch.heading_path, CASE WHEN json_valid(f.meta) THEN json_extract(f.meta, '$.messages') "
+                       "END FROM chunks ch JOIN files f ON f.id = ch.file WHERE ch.id = ? AND f.id = ?",
+                       (chunk_id, file_id)).fetchone()
+    if row is None or not row[0] or not isinstance(row[1], int) or row[1] < 2:
+        return None
+    return row[0], [r[0] for r in conn.execute("SELECT id FROM chunks WHERE file = ? AND heading_path = ?",
+                                               (file_id, row[0]))]
+
+
 def visible_path_chunks(conn: sqlite3.Connection, collection: str, path: str) -> list[int]:
     """The ids of the published chunks of one file."""
     rows = conn.execute(f"SELECT ch.id FROM chunks ch JOIN files f ON f.id = ch.file "

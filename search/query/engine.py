@@ -689,6 +689,11 @@ class Engine:
                     raise SearchError("this index has no embeddings (built with SIFT_EMBEDDINGS=off), so there "
                                       "is nothing to compare by meaning: use search with mode 'keyword'")
                 query_ids, file_ids, source = _source_chunks(conn, chunk_id, path)
+                # a mailbox's message is compared with its other messages too, each one a file's passage would be:
+                # a Takeout mailbox holds all one's mail, and 'mail like this one' found none of it
+                message = queries.message_chunks(conn, *_file_of(conn, chunk_id)) if chunk_id is not None else None
+                if message is not None:
+                    file_ids = message[1]
                 collection = source[0]
                 model_id = state["by_collection"].get(collection)
                 if not model_id:
@@ -703,7 +708,8 @@ class Engine:
                 ranked = self._nearest(read, index, query_ids, set(file_ids), limit, filters or Filters(),
                                        body=path is not None)
                 roots = {row["name"]: row["root"] for row in queries.collections(conn)}
-                hits = _one_per_file(self._hits(read, "", ranked), len(ranked), roots, source)
+                hits = _one_per_file(self._hits(read, "", ranked), len(ranked), roots, source,
+                                     message[0] if message is not None else None)
                 hits, kin = _kin_left_out(hits, source, read, file_ids)
                 hits = _copies_named(hits, read, [cid for cid, _, _ in ranked])[:limit]
         # a file shown is named as a copy only where a sync tool's name says it is: 'chapter 2.md' beside
@@ -711,6 +717,9 @@ class Engine:
         shown = {(hit.collection, hit.path) for hit in hits}
         notes = [_kin_note(name, source, left) for name, left in kin.items()
                  if left or (name in shown and _named_copy(name[1]) and _named_copy(source[1]))]
+        if message is not None:
+            notes.append(f"the other messages of {source[0]}/{source[1]} are compared too, as other files are (its "
+                         f"best passage each); the message asked about, and any of the same Subject, left out")
         others = sorted(c for c, m in state["by_collection"].items() if m and m != model_id)
         if others:
             notes.append(f"compared only with collections embedded with {model_id}: {', '.join(others)} "
@@ -750,6 +759,11 @@ def _without_boilerplate(read: Passages, found: list[tuple[int, float]]) -> list
     dropped = {cid for cid, r in read.rows([cid for cid, _ in found], kind="code").items()
                if symbols.boilerplate(r["text"])}
     return [pair for pair in found if pair[0] not in dropped]
+
+
+def _file_of(conn, chunk_id: int) -> tuple[int, int]:
+    """(the file id of the published ``chunk_id``, it): _source_chunks has refused one not published."""
+    return queries.visible_chunk_file(conn, chunk_id)[0], chunk_id
 
 
 def _source_chunks(conn, chunk_id: int | None, path: tuple[str, str] | None
@@ -1317,15 +1331,19 @@ def _kin_note(kin: tuple[str, str], source: tuple[str, str], left_out: bool) -> 
     return f"{name} is shown, though {what}: its passage is not one the file holds"
 
 
-def _one_per_file(hits: list[Hit], limit: int, roots: dict[str, str], source: tuple[str, str]) -> list[Hit]:
+def _one_per_file(hits: list[Hit], limit: int, roots: dict[str, str], source: tuple[str, str],
+                  message: str | None = None) -> list[Hit]:
     """The best hit of each file on disk but ``source`` (collection, path). A file is known by its root and path
     (roots are stored resolved): under a collection whose root holds another's, the same file is in both, and
     similar gave the file asked about as the first 'other file' (score 1.0, as all/notes/x.md), then each
     other file twice. Of a file's twins, the one of the innermost collection is shown (notes/x.md, not
-    all/notes/x.md), at the place of the best of them."""
-    place, kept = {file_place(roots, *source): None}, []
+    all/notes/x.md), at the place of the best of them. ``message``: the heading of the mailbox message asked about;
+    the mailbox's other messages are each one, as another file."""
+    own = file_place(roots, *source)
+    place, kept = {own if message is None else (own, message): None}, []
     for hit in hits:
         where = file_place(roots, hit.collection, hit.path)
+        where = (where, hit.heading_path) if message is not None and where == own else where
         if where not in place:
             place[where] = len(kept)
             kept.append(hit)
