@@ -240,7 +240,7 @@ def _mail_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]
     return kept
 
 
-MAILBOXES_KEPT = 4
+MAILBOXES_KEPT = 2  # mailboxes whose headings are kept: a few hundred bytes a message
 _mail_kept: dict = {}  # (path, size, mtime, inode) -> _mail_headings' answer, oldest first
 
 
