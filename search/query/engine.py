@@ -692,8 +692,7 @@ class Engine:
                 # a mailbox's message is compared with its other messages too, each one a file's passage would be:
                 # a Takeout mailbox holds all one's mail, and 'mail like this one' found none of it
                 message = queries.message_chunks(conn, *_file_of(conn, chunk_id)) if chunk_id is not None else None
-                if message is not None:
-                    file_ids = message[1]
+                left_out = set(file_ids if message is None else message[1])  # the file's own passages, not compared
                 collection = source[0]
                 model_id = state["by_collection"].get(collection)
                 if not model_id:
@@ -705,7 +704,7 @@ class Engine:
                 if path is not None:  # a paper's body, not its reference list, against other papers' bodies
                     query_ids = [cid for cid, _ in bibliography.left_out(conn, [(c, 0.0) for c in query_ids])] \
                         or query_ids
-                ranked = self._nearest(read, index, query_ids, set(file_ids), limit, filters or Filters(),
+                ranked = self._nearest(read, index, query_ids, left_out, limit, filters or Filters(),
                                        body=path is not None)
                 roots = {row["name"]: row["root"] for row in queries.collections(conn)}
                 hits = _one_per_file(self._hits(read, "", ranked), len(ranked), roots, source,
