@@ -257,15 +257,23 @@ def compounds(first: str, second: str) -> list[str]:
     return [first + link + second for link in _LINKS]
 
 
+# the endings of a German word an s joins to the next (Rechnung-s-nummer, Sicherheit-s-lücke, Religion-s-lehre)
+_S_JOINED = ("ung", "heit", "keit", "schaft", "ion", "tat", "ling", "tum", "sicht")
+
+
 def compound_parts(word: str, joined: bool = True) -> list[tuple[str, str]]:
     """The (first, second) words a German compound may be made of, each of MIN_PART letters or more, a joining s, n,
-    en or es left out of the first: 'rechnungsnummer' gives … ('rechnung', 'nummer') …; ``joined``: with none too
-    ('apfelkuchen': 'apfel', 'kuchen')."""
+    en or es left out of the first: 'rechnungsnummer' gives … ('rechnung', 'nummer') …; ``joined`` (a query that
+    shows German): with none too ('apfelkuchen': 'apfel', 'kuchen'), a joining es, and a joining s after any first
+    word, not only after the endings German joins with it (``_S_JOINED``): an English compound's first word ends in
+    s or es, or its second begins with s, as often ('namespace' was looked up as 'name' and 'pace', 'screenshot' as
+    'screen' and 'hot', 'tablespace' as 'tabl', the index's 'table', and 'pace')."""
     pairs = []
     for at in range(MIN_PART, len(word) - MIN_PART + 1):
         head, tail = word[:at], word[at:]
         pairs += [(head[:len(head) - len(link)], tail) for link in _LINKS[0 if joined else 1:]
-                  if head.endswith(link) and len(head) - len(link) >= MIN_PART]
+                  if head.endswith(link) and len(head) - len(link) >= MIN_PART
+                  and (joined or link not in ("s", "es") or (link == "s" and head[:-1].endswith(_S_JOINED)))]
     return pairs
 
 
