@@ -107,8 +107,8 @@ def mail_headings(blocks: Iterable[bytes], mailbox: bool) -> list[tuple[int, int
     .eml) given in blocks of its bytes: its heading as indexed, the Subject, from its first line, and the lines it
     spans, the blank ones after it left out. read_file's ``heading`` reads a message by them (mcp_server.reading):
     a hit's heading was 'archive.mbox — Sourdough recipe', and read_file with heading='Sourdough recipe' said the
-    mailbox had no headings ('# …' lines). Only a message's header is parsed, and the mailbox is read as it comes:
-    a message past the first 16 MiB was 'no heading', and 5,000 messages took 3 s to parse whole."""
+    mailbox had no headings ('# …' lines). Only a message's header is parsed (each was parsed whole, its body too),
+    and the mailbox is read as it comes: its first 16 MiB were read, and a message past them was 'no heading'."""
     found = []
     for raw, first, lines in _messages(blocks) if mailbox else [_whole(blocks)]:
         body = raw[raw.index(b"\n") + 1:] if mailbox and raw.startswith(b"From ") and b"\n" in raw else raw
