@@ -577,11 +577,19 @@ def cmd_stats(args) -> int:
     from search.index import db
     from search.settings import load
     settings = load()
-    conn = None
+    conn = opened = None
     while True:
+        if conn is not None and db.identity(settings.index_path) != opened:  # --watch: the index deleted (and
+            conn.close()                                                  # made again): it read the deleted one
+            conn = None
         nothing = None if conn is not None else _no_index_yet(settings, "nothing indexed yet")
         if conn is None and nothing is None:  # --watch: the first enqueue has made the index since
-            conn = db.connect(settings.index_path, readonly=True)
+            opened = db.identity(settings.index_path)
+            try:
+                conn = db.connect(settings.index_path, readonly=True)
+            except db.NoIndex:  # a worker is making it: its tables are not written yet (it was an error)
+                nothing = (f"nothing indexed yet: {settings.index_path} is there, its tables not written yet "
+                           "(a worker is making it)")
         text = _empty_stats(settings, nothing, args.json) if nothing else _stats_text(conn, settings, args.json)
         if args.watch:  # on a terminal the screen is cleared; piped or logged, each report follows a dated line
             head = "\033[2J\033[H" if sys.stdout.isatty() else f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n"

@@ -159,21 +159,26 @@ def stats(sift, collection: str | None = None) -> tuple[str, dict]:
     its notices; the text's hints name the tools an assistant has. ``collection``: of the collections, that one
     alone (the model, the worker and the queue as ever)."""
     worker = sift.worker.describe() if sift.worker else {"state": "none", "note": "started with --no-worker"}
-    if not sift.settings.index_path.exists():
-        return _nothing_yet(sift, worker)
-    report = stats_report.gather(sift.conn(), sift.settings, sift.model.describe(), worker, sift.notices)
+    from mcp_server.errors import NoIndexYet
+    from mcp_server.service import NO_INDEX
+    try:
+        conn = sift.conn()
+    except NoIndexYet as exc:  # none, or one a worker is making: its tables not there yet (it was an error)
+        path = sift.settings.index_path
+        where = (f"{path} is there, its tables not written yet: a worker is making it" if path.exists() else
+                 f"no index yet at {path}")
+        return _nothing_yet(sift, worker, f"{NO_INDEX} ({where})")
+    report = stats_report.gather(conn, sift.settings, sift.model.describe(), worker, sift.notices)
     everyone = report["collections"]
     if collection is not None:
         report["collections"] = [c for c in everyone if c["name"] == collection]
     return stats_report.render(report, stats_report.ASSISTANT, everyone), report
 
 
-def _nothing_yet(sift, worker: dict) -> tuple[str, dict]:
-    """The report of a fresh install (no index yet): the model, the worker and what to do, as an answer. It was a
-    tool error, as if something had failed. The queue is not opened: that would make the home (ingest stats
-    likewise), and no job can wait for an index not made yet."""
-    from mcp_server.service import NO_INDEX
-    nothing = f"{NO_INDEX} (no index yet at {sift.settings.index_path})"
+def _nothing_yet(sift, worker: dict, nothing: str) -> tuple[str, dict]:
+    """The report of a fresh install (no index yet, or one being made), ``nothing`` saying which: the model, the
+    worker and what to do, as an answer. It was a tool error, as if something had failed. The queue is not opened:
+    that would make the home (ingest stats likewise), and no job can wait for an index not made yet."""
     model = {**sift.model.describe(), "index_models": [], "reembedding": []}
     report = {"collections": [], "index_path": str(sift.settings.index_path), "model": model, "worker": worker,
               "notices": list(sift.notices), "nothing": nothing}

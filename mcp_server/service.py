@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 
-from mcp_server.errors import Problem
+from mcp_server.errors import NoIndexYet, Problem
 from mcp_server.model_state import ModelState
 
 NO_INDEX = ("nothing is indexed yet: start sift-mcp with --root FOLDER (it registers and indexes the folder), "
@@ -40,22 +40,28 @@ class Sift:
         self._rules = None
 
     def conn(self):
-        """This thread's read-only connection to the index."""
+        """This thread's read-only connection to the index: opened again when the index file is another one
+        than the file it was opened on (deleted and made again: it read the deleted one), or gone."""
+        from search.index import db
         conn = getattr(self._local, "conn", None)
+        now = db.identity(self.settings.index_path)
+        if conn is not None and now != self._local.identity:
+            self._local.conn = self._local.closer = conn = None  # closed with its closer
         if conn is None:
-            from search.index import db
             try:
                 conn = db.connect(self.settings.index_path, readonly=True)
-            except db.NoIndex as exc:
-                raise Problem(f"{NO_INDEX} ({exc})") from None
+            except db.NoIndex as exc:  # none, or one being made (its tables not there yet)
+                raise NoIndexYet(f"{NO_INDEX} ({exc})") from None
             except db.IndexUnavailable as exc:  # damaged, or unreadable: say so, never "nothing indexed"
                 raise Problem(str(exc)) from None
-            self._local.conn = conn
-            self._local.closer = _CloseAtThreadEnd(conn)
+            self._local.conn, self._local.identity = conn, now  # ``now`` taken before: a file swapped since
+            self._local.closer = _CloseAtThreadEnd(conn)       # differs from it, and is opened at the next call
         return conn
 
     def engine(self):
         with self._engine_lock:
+            if self._engine is not None and self._engine.stale():  # the index deleted (and made again) since
+                self._engine = None  # its caches are of the deleted file's generations, whose ids the new one reuses
             if self._engine is None:
                 from search.query.engine import Engine
                 self._engine = Engine(self.settings.index_path, self.model.get, models_changed=self.model.keep_only)

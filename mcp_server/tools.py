@@ -23,7 +23,7 @@ from mcp_types import CallToolResult, ListResourcesResult, PaginatedRequestParam
 from pydantic import Field, ValidationError
 
 from mcp_server import listing, paths, reading, render, report, resources, shapes
-from mcp_server.errors import Problem
+from mcp_server.errors import NoIndexYet, Problem
 from mcp_server.service import NO_INDEX
 from search.index import queries
 from search.index.status import root_missing
@@ -501,8 +501,11 @@ class Tools:
         failed with reasons, the embedding model's state (not loaded / loading / ready / failed) and the
         worker. Use it when results look stale or missing, or the user asks what is indexed.
         """
-        known = self.sift.settings.index_path.exists()  # before an index, the answer says what to do: no error
-        text, data = report.stats(self.sift, self.sift.check_collection(collection) if known else None)
+        try:
+            collection = self.sift.check_collection(collection)
+        except NoIndexYet:  # before an index (or while one is made), the answer says what to do: no error
+            collection = None
+        text, data = report.stats(self.sift, collection)
         return result(text, data, whole=True)  # the one report, as `ingest stats --json` gives it
 
     @tool
@@ -658,6 +661,8 @@ def refusals(sift, name: str, arguments: dict, told: set[str]) -> list[str]:
     if given("collection") and name in ("search", "list_files", "similar", "stats", "refresh"):
         try:
             sift.check_collection(arguments["collection"])
+        except NoIndexYet:  # the tool's own call says it (stats answers what it knows)
+            pass
         except Problem as exc:
             found.append(str(exc))
         except Exception:  # noqa: BLE001 - no index, a locked file: the tool's own call says it

@@ -82,6 +82,18 @@ def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
     return conn
 
 
+def identity(path: Path | str) -> tuple[int, int] | None:
+    """(device, inode) of the index file at ``path``, None when there is none. A connection stays on the file it
+    opened: one opened before the index was deleted and made again read the deleted file for as long as it was
+    kept (the server's stats and search went on naming the deleted index's collections). Its keeper compares this,
+    taken before it connected, with the file there now."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
 def _open(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
 
