@@ -21,9 +21,9 @@ from search.index.db import WAL_LIMIT_BYTES
 from search.settings import load
 from workers import halt, queue_reader, refusal
 from workers.pickles import JobSerializer
-from workers.queues import (QueueDamaged, QueueUnavailable, consumer_settings, immediate, log_like_huey,
-                            lower_priority, queue_damaged, queue_read_only, redis_huey, refuse_unusable_redis,
-                            SaysRedisBack, unwritable)
+from workers.queues import (QueueDamaged, QueueUnavailable, busy, consumer_settings, immediate, log_like_huey,
+                            lower_priority, queue_busy, queue_damaged, queue_read_only, redis_huey,
+                            refuse_unusable_redis, SaysRedisBack, unwritable)
 
 QUEUE_NAME = "sift"  # the home's queue; embed jobs for other machines go to workers.embedder.QUEUE_NAME
 # When a worker of this queue last started or took a job, in huey's key-value store: ``ingest stats`` asks
@@ -130,11 +130,16 @@ class QueueStorage(SqliteStorage):
 
     def initialize_schema(self):
         """Made when the app is imported: a damaged queue must not stop the import (``ingest stats`` and
-        searches do not need it); each use of the queue says what is wrong, and a consumer refuses to start."""
+        searches do not need it); each use of the queue says what is wrong, and a consumer refuses to start. A
+        queue another process holds past the 30 s raises QueueUnavailable naming it (it raised before, unnamed)."""
         try:
             super().initialize_schema()
         except QueueUnavailable:
             self.tables_missing = True
+        except sqlite3.OperationalError as exc:  # held by another process for all of huey's 30 s: it was said as
+            if not busy(exc):                      # the index's ('the index at …/index.db is busy'), a file not held
+                raise
+            raise QueueUnavailable(queue_busy(self.filename, str(exc))) from exc
 
     def check(self) -> None:
         """Raise QueueUnavailable if the queue cannot be written or is damaged anywhere (a consumer checks

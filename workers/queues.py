@@ -39,6 +39,18 @@ def queue_read_only(path, why: str) -> str:
             "or point SIFT_HOME (--home) at a writable folder")
 
 
+def busy(exc: BaseException) -> bool:
+    """Whether an sqlite3 error says another connection holds the file (past the busy timeout)."""
+    from search.index import db
+    return db._code(exc) in (db.SQLITE_BUSY, db.SQLITE_LOCKED) or "locked" in str(exc)
+
+
+def queue_busy(path, why: str) -> str:
+    return (f"the queue at {path} is busy ({why}): another process has held a write on it for longer than the "
+            "queue waits (30 s); nothing was queued. Let it finish (an `sqlite3` shell or a backup left open on "
+            "it?), then try again")
+
+
 def unwritable(path) -> str | None:
     """Why SQLite cannot write the queue at ``path`` (its folder, the file, its -wal or -shm), or None."""
     folder = os.path.dirname(path) or "."

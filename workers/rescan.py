@@ -23,6 +23,7 @@ whose big file's background embedding died with its worker (the scan hands it on
 from __future__ import annotations
 
 import logging
+import sqlite3
 import time
 
 from huey import crontab
@@ -100,7 +101,13 @@ def queue_scan(collection_id: int) -> dict | None:
     except Exception:  # noqa: BLE001 - a queue that cannot be read: queueing below says why, as it always did
         already = None
     if already is None:
-        tasks.scan(collection_id)
+        try:
+            tasks.scan(collection_id)
+        except sqlite3.OperationalError as exc:  # the queue held by another process: it was said as the index's
+            from workers.queues import QueueUnavailable, busy, queue_busy  # ('the index … is busy'), not held
+            if not busy(exc):
+                raise
+            raise QueueUnavailable(queue_busy(tasks.huey.storage.filename, str(exc))) from exc
     return already
 
 
