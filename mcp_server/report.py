@@ -22,14 +22,31 @@ def freshness(conn, collection: str | None = None) -> tuple[str, list[dict]]:
         data = [_fresh(conn, row) for row in queries.collections_published(conn, collection)]
     if not data:
         return "freshness: no collections registered yet", data
-    parts = [_fresh_text(d) for d in data if not _up_to_date(d)]
+    parts = _at_most([_fresh_text(d) for d in data if not _up_to_date(d)], "busy")
     quiet = [f"{d['collection']} {render.age(d['published_age_seconds'])} ago" for d in data if _up_to_date(d)]
     scanned = [f"{d['collection']} {render.age(d['scanned_age_seconds'])} ago" for d in data
                if _up_to_date(d) and "scanned_age_seconds" in d]
     if quiet:
-        said = f"; last scanned, no changes: {', '.join(scanned)}" if scanned else ""
-        parts.append(f"{'the others ' if parts else ''}up to date (last published: {', '.join(quiet)}{said})")
+        said = f"; last scanned, no changes: {', '.join(_at_most(scanned, 'more'))}" if scanned else ""
+        parts.append(f"{'the others ' if parts else ''}up to date (last published: "
+                     f"{', '.join(_at_most(quiet, 'more'))}{said})")
     return "freshness: " + "; ".join(parts), data
+
+
+# Collections named in the freshness line, of each kind: with 1,000 collections the line that ends every search
+# answer was 40 KB (a clause each, or every name among those up to date); stats lists them all.
+FRESHNESS_SHOWN = 10
+
+
+def _at_most(said: list[str], what: str) -> list[str]:
+    """The first FRESHNESS_SHOWN of ``said``, then 'and 990 more' (``what`` 'more'), or 'and 990 more collections
+    not up to date: stats lists them' (the clauses of collections with something going on)."""
+    if len(said) <= FRESHNESS_SHOWN:
+        return said
+    left = len(said) - FRESHNESS_SHOWN
+    tail = f"and {left:,} more" if what == "more" else \
+        f"and {render.count(left, 'more collection')} not up to date: stats lists them"
+    return said[:FRESHNESS_SHOWN] + [tail]
 
 
 def _up_to_date(d: dict) -> bool:
