@@ -47,8 +47,7 @@ def busy(exc: BaseException) -> bool:
 
 def queue_busy(path, why: str) -> str:
     return (f"the queue at {path} is busy ({why}): another process has held a write on it for longer than the "
-            "queue waits (30 s); nothing was queued. Let it finish (an `sqlite3` shell or a backup left open on "
-            "it?), then try again")
+            "queue waits (30 s). Let it finish (an `sqlite3` shell or a backup left open on it?), then try again")
 
 
 def unwritable(path) -> str | None:
