@@ -59,13 +59,17 @@ class Sift:
         return conn
 
     def engine(self):
+        old = None
         with self._engine_lock:
-            if self._engine is not None and self._engine.stale():  # the index deleted (and made again) since
-                self._engine = None  # its caches are of the deleted file's generations, whose ids the new one reuses
-            if self._engine is None:
+            if self._engine is not None and self._engine.stale():  # the index deleted (and made again) since:
+                old, self._engine = self._engine, None  # its caches are of the deleted file's generations (whose ids
+            if self._engine is None:                   # the new one reuses)
                 from search.query.engine import Engine
                 self._engine = Engine(self.settings.index_path, self.model.get, models_changed=self.model.keep_only)
-            return self._engine
+            engine = self._engine
+        if old is not None:  # once a search still reading it is done: its connection held the deleted file (and
+            old.close()      # its disk space) until a full garbage collection
+        return engine
 
     def rules(self):
         """The include/exclude rules discovery applies (SIFT_INCLUDE, SIFT_EXCLUDE, the built-in ignores)."""

@@ -115,3 +115,26 @@ def test_ingest_stats_on_an_index_being_made_says_so(sift_env, tmp_path):
         writer.close()
     assert done.returncode == 0, done.stderr
     assert f"nothing indexed yet: {index} is there, {MAKING} (a worker is making it)" in done.stdout, done.stdout
+
+
+@pytest.mark.timeout(300)
+def test_the_engine_of_a_deleted_index_lets_go_of_its_file(immediate, sift_env, tmp_path, monkeypatch):
+    """The engine made anew for the new index closed nothing: the old one's connection kept the deleted file open
+    (its disk space not given back) until a full garbage collection."""
+    import gc
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    from mcp_server.service import Sift
+    from search.settings import load
+    index = _build(write_tree(tmp_path / "old", OLD), "old")
+    sift = Sift(load())
+    assert [h.path for h in sift.engine().search("aardvark", mode="keyword").hits] == ["old.md"]
+    _delete(index)
+    _build(write_tree(tmp_path / "new", NEW), "new")
+    gc.disable()  # what a full collection would close is not counted
+    try:
+        assert [h.path for h in sift.engine().search("pangolin", mode="keyword").hits] == ["new.md"]
+        held = [os.readlink(f"/proc/self/fd/{fd}") for fd in os.listdir("/proc/self/fd")
+                if os.path.exists(f"/proc/self/fd/{fd}")]
+    finally:
+        gc.enable()
+    assert not [f for f in held if f.startswith(str(index)) and f.endswith("(deleted)")], held

@@ -303,6 +303,13 @@ class Engine:
             self._identity = identity
         return self._conn
 
+    def close(self) -> None:
+        """Close the connection (once a search using it is done); the next search opens one again."""
+        with self._conn_lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
     def stale(self) -> bool:
         """Whether the index file is no longer the one this engine reads (deleted, perhaps made again): its
         connection and everything it holds in memory are of the old one; its keeper makes a new engine."""
