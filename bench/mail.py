@@ -21,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 # this folder holds bench/ingest.py: the repository first (after PYTHONPATH), then this folder
 sys.path = [p for p in sys.path if Path(p or ".").resolve() != HERE] + [str(HERE.parent), str(HERE)]
 from mail_corpus import IN_MBOX, MESSAGES, QUESTIONS, write  # noqa: E402
-from in_process import index_in_process, ranks_line  # noqa: E402
+from in_process import ask_questions, index_in_process  # noqa: E402
 
 
 def answers(hit, wanted: list[str]) -> bool:
@@ -44,16 +44,7 @@ def main() -> int:
     print(f"{write(root)} messages written to {root}", flush=True)
     report, engine = index_in_process(root, "mail")
     print({k: report.get(k) for k in ("files", "chunks", "not_read", "failed") if k in report}, flush=True)
-    for mode in ("keyword", "hybrid"):
-        ranks = []
-        print(f"-- {mode}")
-        for question, wanted in QUESTIONS:
-            hits = engine.search(question, mode=mode, limit=10).hits
-            rank = next((i + 1 for i, hit in enumerate(hits) if answers(hit, wanted)), 99)
-            ranks.append(rank)
-            top = f"{hits[0].path} {hits[0].heading_path or ''}".strip() if hits else "-"
-            print(f"{rank:>3}  {question}  [{top}]", flush=True)
-        print(ranks_line(mode, ranks), flush=True)
+    ask_questions(engine, QUESTIONS, answers)
     return 0
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 # the repository measured: PYTHONPATH's (an older checkout given there), then this one
 sys.path = [p for p in sys.path if Path(p or ".").resolve() != HERE] + [str(HERE.parent), str(HERE)]
-from in_process import index_in_process, ranks_line  # noqa: E402
+from in_process import ask_questions, index_in_process  # noqa: E402
 
 # (heading, keyword, priority, tags, planning, body)
 TASKS = {
@@ -302,15 +302,8 @@ def main() -> int:
     print(f"{write(root)} files written to {root}", flush=True)
     report, engine = index_in_process(root, "docs")
     print({k: report.get(k) for k in ("files", "chunks", "failed") if k in report}, flush=True)
-    for mode in ("keyword", "hybrid"):
-        ranks = []
-        for question, answer in QUESTIONS:
-            hits = engine.search(question, limit=10, mode=mode).hits
-            rank = next((i + 1 for i, hit in enumerate(hits) if answers(hit, answer, root)), 99)
-            ranks.append(rank)
-            top = f"{hits[0].path}:{hits[0].start_line} {hits[0].heading_path or ''}".strip() if hits else "-"
-            print(f"{mode:>7} {rank:>3}  {question}  [{top}]", flush=True)
-        print(ranks_line(mode, ranks), flush=True)
+    ask_questions(engine, QUESTIONS, lambda hit, answer: answers(hit, answer, root),
+                  place=lambda hit: f"{hit.path}:{hit.start_line}")
     return 0
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path = [p for p in sys.path if Path(p or ".").resolve() != HERE] + [str(HERE.parent), str(HERE)]
-from in_process import index_in_process, ranks_line  # noqa: E402
+from in_process import ask_questions, index_in_process  # noqa: E402
 
 NOTES = {
     "notes/ferry.md": "# Ferry timetable\n\nThe ferry to Skarvik leaves hourly from pier 3; the winter timetable "
@@ -163,15 +163,7 @@ def main() -> int:
     published = report.get("published") or {}
     print({"files": report["files"], "passages": report["chunks"], "unread": published.get("unread"),
            "failures": published.get("failures")}, flush=True)
-    for mode in ("keyword", "hybrid"):
-        ranks = []
-        for question, wanted in QUESTIONS:
-            hits = engine.search(question, mode=mode, limit=10).hits
-            rank = next((i + 1 for i, hit in enumerate(hits) if answers(hit, wanted)), 99)
-            ranks.append(rank)
-            top = f"{hits[0].path} {hits[0].heading_path or ''}".strip() if hits else "-"
-            print(f"{mode:>7} {rank:>3}  {question}  [{top}]", flush=True)
-        print(ranks_line(mode, ranks), flush=True)
+    ask_questions(engine, QUESTIONS, answers)
     return 0
 
 
