@@ -837,14 +837,15 @@ def _page_piece(text: str, page: int, offset: int) -> tuple[str, int | None]:
 
 def _note_standing_for(target: paths.Target) -> str | None:
     """The note of the PDF's name beside it (paper.md for paper.pdf, any Markdown suffix and case), which scans
-    index instead of the PDF (ingest.links.converted_pdfs); None if there is none."""
+    index instead of the PDF (ingest.links.converted_pdfs), the first by path of several (as list_files names it);
+    None if there is none."""
     folder = posixpath.dirname(target.relative)
     try:
         names = os.listdir(os.path.dirname(target.absolute))
     except OSError:
         return None
     beside = {posixpath.join(folder, name) for name in names} | {target.relative}
-    return next((note for note, pdf in converted_pdfs(beside).items() if pdf == target.relative), None)
+    return min((note for note, pdf in converted_pdfs(beside).items() if pdf == target.relative), default=None)
 
 
 def page_text(chunks, page: int) -> str:

@@ -585,17 +585,20 @@ entries AS (
       AND NOT EXISTS (SELECT 1 FROM files f WHERE f.collection = c.id AND f.path = p.path AND f.gen_to IS NULL
                       AND f.gen_from <= c.published)
     UNION ALL
-    SELECT c.id, a.value, NULL, NULL, -1e300, c.name, c.root, c.building, f.path FROM c
+    SELECT c.id, a.value, NULL, NULL, -1e300, c.name, c.root, c.building, min(f.path) FROM c
     JOIN files f ON f.collection = c.id JOIN json_each(f.meta, '$.attachments') a
     WHERE {visible} AND f.kind = 'note' AND f.meta LIKE '%"attachments"%' AND json_valid(f.meta) AND {match_a}
       -- kind and LIKE as written in the partial index files_attached (schema V16), for SQLite to use it
       AND NOT EXISTS (SELECT 1 FROM progress b WHERE b.generation = c.building AND b.path = a.value)
       AND NOT EXISTS (SELECT 1 FROM progress b WHERE b.generation = c.published AND b.path = a.value
-                      AND b.state IN ('failed', 'skipped')))
+                      AND b.state IN ('failed', 'skipped'))
+    GROUP BY c.id, a.value)
 """
-# Four disjoint parts, so no grouping: the files the generation being built touches; the published files it
-# does not; the failures of the published generation it has not touched again; the PDFs that a published note of
-# the same name stands for (``stood_for``: the note's path), which have no version of their own, untouched too.
+# Four disjoint parts: the files the generation being built touches; the published files it does not; the failures
+# of the published generation it has not touched again; the PDFs that a published note of the same name stands for
+# (``stood_for``: the note's path), which have no version of their own, untouched too. Only the last is grouped:
+# two notes of the PDF's stem beside it (lecture.pptx and lecture.odp by lecture.pdf) both stand for it, and it was
+# listed twice, each row naming another; once now, naming the first by path (as read_file does).
 # Newest first: a file with no time in the index yet is pending (it just changed) and comes first; failed, skipped
 # or deleted come last, and so does a PDF a note stands for (listed as skipped, saying which note).
 # Unfiltered, counted by one query and listed by another, each reading ``entries`` once: one query doing both
