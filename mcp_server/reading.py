@@ -132,9 +132,12 @@ def _read_linked(sift, raw: str, start_line: int | None, end_line: int | None, s
     place = ""
     if (link.headings or link.block) and start_line is None and end_line is None:
         try:
-            if _is_word(target.relative):  # '[[report.docx#Budget]]': its lines and headings as indexed
-                note, headings = _word_headings(target)
+            made = _word_headings(target) if _is_word(target.relative) else _mail_headings(target)
+            if made is not None:  # '[[report.docx#Budget]]', '[[talk.pptx#Slide 3]]': its lines and headings as read
+                note, headings = made
                 found = linked_lines(note, link, headings=headings)
+                if isinstance(found, str) and not link.block:  # headings Sift made, named in part: 'Slide 3: Costs'
+                    found = linked_lines(note, link, loose=True, headings=headings)
             else:
                 with open(target.absolute, "rb") as f:
                     found = linked_lines(decode(f.read(LINKED_BYTES)), link)

@@ -32,3 +32,29 @@ def test_a_pdf_two_decks_of_its_name_stand_for_is_listed_once(immediate, tmp_pat
         assert listed["total"] == len(listed["files"]) == (3 if args else 4), listed
     with pytest.raises(Problem, match="the slide deck work/talks/lecture.odp beside it"):
         reading.read(Sift(load()), "work/talks/lecture.pdf", None, None, 1)
+
+
+def test_a_link_to_a_slide_or_a_message_reads_it_as_heading_does(immediate, tmp_path, monkeypatch):
+    """read_file('[[lecture.pptx#Slide 2]]') said 'has no heading 'Slide 2'' where heading='Slide 2' read the slide
+    (its heading is 'Slide 2: Precision', which a link matched only in full); '[[orders.mbox#Your order]]' looked
+    for a '# Your order' line in the raw mailbox. Both read the headings Sift made, as heading= does."""
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "work", {"mail/orders.mbox": (
+        "From a@b Thu Jan 01 00:00:00 2025\nFrom: Shop <shop@example.com>\nSubject: Your order\n\nGarden gloves.\n\n"
+        "From a@b Fri Jan 02 00:00:00 2025\nFrom: Shop <shop@example.com>\nSubject: Shipped\n\nOn its way.\n")})
+    (root / "talks").mkdir()
+    (root / "talks/lecture.pptx").write_bytes(lecture())
+    assert ingest(root, "work")["published"]["failures"] == []
+    tools = Tools(Sift(load()))
+    for link in ("[[lecture.pptx#Slide 2]]", "[[lecture.pptx#Precision]]", "[[lecture.pptx#Slide 2: Precision]]"):
+        read = tools.read_file(path=link)
+        assert not read.is_error and (read.structured_content["start_line"], read.structured_content["end_line"]) \
+            == (3, 9), (link, read.content[0].text)
+    with pytest.raises(Exception, match="several headings holding 'Slide': 'Slide 1: Evaluating"):
+        tools.read_file(path="[[lecture.pptx#Slide]]")
+    read = tools.read_file(path="[[orders.mbox#Your order]]")
+    assert not read.is_error and (read.structured_content["start_line"], read.structured_content["end_line"]) \
+        == (1, 5), read.content[0].text
