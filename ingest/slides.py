@@ -7,7 +7,9 @@ own reader anyway. What is read, in the deck's order (a .pptx's ppt/presentation
 an .odp's draw:page elements):
 
 - the title: the document's own (docProps/core.xml's, meta.xml's dc:title) unless a program wrote it ('PowerPoint
-  Presentation', 'Untitled presentation', a file name), else the first slide's title, else the file's name;
+  Presentation', 'Untitled presentation', a file name), else the first slide's title when it is a title slide (a
+  centred title or a subtitle, or a title alone), else the file's name: a deck of topics headed each of its 30
+  slides 'Topic 1 > Slide 30: Topic 30', as if the first slide's subject held the others;
 - each slide a heading of level 1, 'Slide 3: Precision at k': its number, as PowerPoint shows it and as a person
   names a slide ('what was on slide 3'), and its title placeholder's text, which is no line of its own (a slide
   without a title is 'Slide 3');
@@ -79,7 +81,8 @@ def slides_text(data: bytes, path: str = ""):
     out = WordText()
     odp = path.lower().endswith(".odp")
     title, slides = _odp(data) if odp else _pptx(data)
-    for number, (name, hidden, read_slide) in enumerate(slides, 1):
+    opening = ""  # the first slide's title, when it is a title slide: the deck's title, if it has none of its own
+    for number, (name, hidden, read_slide, titles_deck) in enumerate(slides, 1):
         heading = f"Slide {number}" + (" (hidden)" if hidden else "") + (f": {name}" if name else "")
         out.headings.append((len(out.lines), 1, heading))
         out.lines.append(heading)
@@ -87,10 +90,12 @@ def slides_text(data: bytes, path: str = ""):
             read_slide(out)
         except RecursionError:
             raise Skip("not a readable slide deck: nested too deeply") from None
+        if number == 1 and (titles_deck or all(line.startswith(NOTES) for line in out.lines[1:2])):
+            opening = name  # a title slide, or a slide of its title alone ('Kick-off'): no slide of topics
     stem = path.rsplit("/", 1)[-1]
     stem = stem.rsplit(".", 1)[0] if "." in stem[1:] else stem
     title = "" if GENERIC_TITLE.fullmatch(title) else title
-    out.title = title or next((name for name, _, _ in slides if name), "") or title_from_name(stem)
+    out.title = title or opening or title_from_name(stem)
     return out
 
 
@@ -151,7 +156,8 @@ def _pptx_slide(slide, notes):
             _shape_lines(shape, out)
         _notes(out, [line for shape in (_shapes(notes.find(f"{P}cSld/{P}spTree")) if notes is not None else ())
                      if _placeholder(shape) == "body" for line in _paragraphs(shape)])
-    return name, slide.get("show") in ("0", "false"), read
+    centred = any(_placeholder(shape) in ("ctrTitle", "subTitle") for shape in shapes)  # a title slide's layout
+    return name, slide.get("show") in ("0", "false"), read, centred
 
 
 def _shapes(tree):
@@ -272,7 +278,7 @@ def _odp_slide(page, hidden: bool):
                 _odp_lines(frame, reader)
         if len(out.lines) > first:
             out.lines[first] = NOTES + out.lines[first]
-    return name, hidden, read
+    return name, hidden, read, any(s.get(PRESENTATION + "class") == "subtitle" for s in shapes)  # a title slide
 
 
 def _odp_lines(shape, reader) -> None:

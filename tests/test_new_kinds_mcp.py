@@ -58,3 +58,32 @@ def test_a_link_to_a_slide_or_a_message_reads_it_as_heading_does(immediate, tmp_
     read = tools.read_file(path="[[orders.mbox#Your order]]")
     assert not read.is_error and (read.structured_content["start_line"], read.structured_content["end_line"]) \
         == (1, 5), read.content[0].text
+
+
+def test_an_untitled_deck_of_topics_is_titled_by_its_name_not_its_first_topic(immediate, tmp_path, monkeypatch):
+    """A deck with no title of its own was titled by its first slide's title, a title slide or not: every passage of
+    a deck of 30 topics was headed 'Topic 1 > Slide 30: Topic 30', as if slide 30 were part of the first topic, and
+    search and similar showed it so. Its title is the file's name now; a title slide's title still titles a deck."""
+    from ingest.parse import parse_file
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    from tests.test_slides import frame, opendocument, pptx, shape, slide
+    topics = pptx([(slide([shape([f"Topic {n}"], "title"), shape([f"Point {n} about the harbour"], "")]), None)
+                   for n in range(1, 31)])
+    opened = pptx([(slide([shape(["Harbour works"], "ctrTitle"), shape(["Spring 2026"], "subTitle")]), None),
+                   (slide([shape(["Dredging"], "title"), shape(["Silt removal"], "")]), None)])
+    assert parse_file("talks/harbour-topics.pptx", topics).title == "harbour-topics"
+    assert parse_file("talks/works.pptx", opened).title == "Harbour works"
+    impress = opendocument("application/vnd.oasis.opendocument.presentation", "<office:presentation>"
+                           '<draw:page draw:name="p1">' + frame(["Harbour works"], "title") + frame(["2026"], "subtitle")
+                           + '</draw:page><draw:page draw:name="p2">' + frame(["Dredging"], "title")
+                           + frame(["Silt removal"], "outline") + "</draw:page></office:presentation>")
+    assert parse_file("talks/works.odp", impress).title == "Harbour works"
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "work"
+    (root / "talks").mkdir(parents=True)
+    (root / "talks/harbour-topics.pptx").write_bytes(topics)
+    assert ingest(root, "work")["published"]["failures"] == []
+    hit = Tools(Sift(load())).search(query="point 30 harbour", mode="keyword").structured_content["results"][0]
+    assert (hit["title"], hit["heading_path"]) == ("harbour-topics", "harbour-topics > Slide 30: Topic 30"), hit

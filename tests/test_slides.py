@@ -181,7 +181,7 @@ def test_an_impress_deck_is_read_as_a_pptx_is():
     assert read.lines == ["Slide 1: Field trip", "Bring boots", "Meet at 8", "Upper left", "Lower right",
                           "Speaker notes: Check the tide table", "Slide 2 (hidden): Spare", "Plan B: the museum"], \
         read.lines
-    assert read.title == "Field trip"  # no meta.xml title: the first slide's
+    assert read.title == "trip"  # no meta.xml title, and the first slide a slide of bullets: the file's name
     assert [h for _, _, h in read.headings] == ["Slide 1: Field trip", "Slide 2 (hidden): Spare"]
 
 
