@@ -101,6 +101,7 @@ def _parse(path: str, text: str) -> Document:
     stem = PurePosixPath(path).stem
     drawing = stem.lower().endswith(".excalidraw")  # every drawing's first heading is '# Text Elements'
     title = meta.get("title") or (stem[:-len(".excalidraw")] if drawing else None) \
+        or logseq.journal_name(path) \
         or next((h for _, level, h, _ in headings if level == 1 and h), None) \
         or logseq.namespace_name(stem) or title_from_name(stem)
     if _placeholders_only(title):  # a template's note (Obsidian's templates folder): '{{title}}' titled every one

@@ -87,3 +87,22 @@ def test_an_untitled_deck_of_topics_is_titled_by_its_name_not_its_first_topic(im
     assert ingest(root, "work")["published"]["failures"] == []
     hit = Tools(Sift(load())).search(query="point 30 harbour", mode="keyword").structured_content["results"][0]
     assert (hit["title"], hit["heading_path"]) == ("harbour-topics", "harbour-topics > Slide 30: Topic 30"), hit
+
+
+def test_a_logseq_journals_hits_are_titled_by_its_date_as_logseq_shows_it(immediate, tmp_path, monkeypatch):
+    """A journal's hits were titled by its file's name, '2024_03_14', which Logseq shows nowhere: 'Mar 14th, 2024',
+    the name its links use. A page's title:: and a daily note of another folder or form keep theirs."""
+    from ingest.markdown import parse_markdown
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    assert parse_markdown("journals/2024_03_14.md", "- Met Alice\n").title == "Mar 14th, 2024"
+    assert parse_markdown("journals/2024_03_14.md", "title:: Harbour day\n\n- Met Alice\n").title == "Harbour day"
+    assert parse_markdown("daily/2024-03-14.md", "- Met Alice\n").title == "2024-03-14"
+    assert parse_markdown("pages/2024_03_14.md", "- Met Alice\n").title == "2024_03_14"
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "graph", {"journals/2024_03_14.md": "- Asked Bob about the compost heap\n",
+                                           "pages/Garden.md": "- See [[Mar 14th, 2024]]\n"})
+    assert ingest(root, "graph")["published"]["failures"] == []
+    hit = Tools(Sift(load())).search(query="compost heap", mode="keyword").structured_content["results"][0]
+    assert (hit["path"], hit["title"]) == ("graph/journals/2024_03_14.md", "Mar 14th, 2024"), hit
