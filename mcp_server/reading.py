@@ -134,10 +134,12 @@ def _read_linked(sift, raw: str, start_line: int | None, end_line: int | None, s
         try:
             made = _word_headings(target) if _is_word(target.relative) else _mail_headings(target)
             if made is not None:  # '[[report.docx#Budget]]', '[[talk.pptx#Slide 3]]': its lines and headings as read
-                note, headings = made
+                note, headings, *messages = made  # a mail file's: where each message is in the file
                 found = linked_lines(note, link, headings=headings)
                 if isinstance(found, str) and not link.block:  # headings Sift made, named in part: 'Slide 3: Costs'
                     found = linked_lines(note, link, loose=True, headings=headings)
+                if messages and not isinstance(found, str):  # the message's lines in the file, as _read_heading's
+                    found = _message_lines(found, messages[0])
             else:
                 with open(target.absolute, "rb") as f:
                     found = linked_lines(decode(f.read(LINKED_BYTES)), link)
@@ -200,11 +202,16 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
                                                         "; it has no headings ('# …' lines)" if headings is None
                                                         else "; it has no headings"
                                                         + _of_a_page(target.relative))) from None
-    start, end = found
-    if messages:  # the message's lines in the file
-        start, end = messages[start - 1][0] + 1, messages[end - 1][0] + messages[end - 1][1]
+    start, end = _message_lines(found, messages) if messages else found
     text, data = read(sift, target.name, start, end, None)
     return text + f"\n[the section {' > '.join(wanted)!r}: lines {start}-{end}]", data
+
+
+def _message_lines(found: tuple[int, int], messages: list[tuple[int, int]]) -> tuple[int, int]:
+    """The lines in a mail file of the messages ``found`` names by their lines in _mail_headings' note (one a
+    message)."""
+    start, end = found
+    return messages[start - 1][0] + 1, messages[end - 1][0] + messages[end - 1][1]
 
 
 def _is_word(path: str) -> bool:
