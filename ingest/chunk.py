@@ -221,7 +221,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # (ingest.slides), OpenDocument spreadsheets (.ods) as a workbook (ingest.ods): no longer kinds Sift does not read; a
 # Logseq page's properties read as its title, aliases and tags, its block ids and references no text (ingest.logseq),
 # a Joplin raw note titled by its first line, its properties no text (ingest.joplin); each passage's own date (a mail
-# message's Date, a daily note's name, front matter's date: ingest.passage_dates).
+# message's Date, an org headline's timestamp, a daily note's name or folders, front matter's date, a document's
+# created date: ingest.passage_dates).
 VERSION = 18
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

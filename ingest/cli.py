@@ -224,7 +224,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="only files modified before this ISO date or date-time")
     find.add_argument("--date-after", metavar="DATE",
                       help="only passages about a date at or after this one (a mail message's Date, a daily note's "
-                           "name, front matter's date; else the file's modified time), e.g. 2023 or 2023-05")
+                           "name or folders, front matter's date, a document's created date; else the file's "
+                           "modified time), e.g. 2023 or 2023-05")
     find.add_argument("--date-before", metavar="DATE",
                       help="only passages about a date before this one (as --date-after)")
     find.add_argument("--json", action="store_true", help="print the answer as JSON")

@@ -20,6 +20,7 @@ import xml.etree.ElementTree as ET
 from urllib.parse import unquote
 
 from ingest.document import Skip
+from ingest.passage_dates import property_date
 from ingest.word import WordText
 from ingest.zipped import opened
 
@@ -55,6 +56,7 @@ def epub_text(data: bytes) -> WordText:
     out = WordText()
     found = next((e for e in opf.iter() if _named(e, "title")), None)
     out.title = " ".join("".join(found.itertext()).split())[:500] if found is not None else ""
+    out.created = _published(opf)
     for name, raw in pages:
         try:
             _chapter(out, decode(raw), contents.get(name, []))
@@ -63,6 +65,18 @@ def epub_text(data: bytes) -> WordText:
     if not out.lines:  # a comic's or a scanned book's pages are pictures: nothing to search, said so (as a scan's PDF)
         raise Skip(f"no text: its {len(pages)} chapters hold only pictures (a comic, or a book of page scans?)")
     return out
+
+
+def _published(opf) -> str:
+    """The book's ``dc:date`` (its publication: EPUB 2's may say which event each is, and one of its modification
+    or creation is no publication), as front matter writes a date; '' for none."""
+    dates = sorted((e for e in opf.iter() if _named(e, "date") and _event(e) in ("publication", "")),
+                   key=lambda e: _event(e) != "publication")
+    return property_date("".join(dates[0].itertext())) if dates else ""
+
+
+def _event(element) -> str:
+    return next((value for key, value in element.attrib.items() if key.rsplit("}", 1)[-1] == "event"), "")
 
 
 def _named(element, name: str) -> bool:

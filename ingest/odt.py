@@ -14,6 +14,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from ingest.document import Skip
+from ingest.passage_dates import property_date
 from ingest.zipped import opened_odf
 
 OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
@@ -22,6 +23,7 @@ TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
 DRAW = "{urn:oasis:names:tc:opendocument:xmlns:drawing:1.0}"
 STYLE = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
 DC = "{http://purl.org/dc/elements/1.1/}"
+META = "{urn:oasis:names:tc:opendocument:xmlns:meta:1.0}"
 SPACES = re.compile(r"\s+")
 # what holds no text of the document: deleted text kept for tracked changes, indexes (they repeat the headings),
 # the numbering Writer writes out for a list item, a note's or a comment's body (read apart)
@@ -54,6 +56,7 @@ def _read(out, content, meta):
     reader = _Reader(out, _titled_styles(content))
     found = meta.find(f"{OFFICE}meta/{DC}title") if meta is not None else None
     reader.out.title = " ".join((found.text or "").split())[:500] if found is not None else ""
+    reader.out.created = creation_date(meta)
     body = content.find(f"{OFFICE}body/{OFFICE}text")
     try:
         if body is not None:
@@ -62,6 +65,13 @@ def _read(out, content, meta):
         raise Skip("not a readable OpenDocument text: nested too deeply") from None
     reader.out.lines += [f"[^{label}]: {text}" for label, text in reader.out.notes.items()]
     return reader.out
+
+
+def creation_date(meta) -> str:
+    """An OpenDocument's meta.xml's ``meta:creation-date`` (local time, as LibreOffice writes it), as front matter
+    writes a date (ingest.passage_dates.property_date); '' for none."""
+    found = meta.find(f"{OFFICE}meta/{META}creation-date") if meta is not None else None
+    return property_date(found.text) if found is not None else ""
 
 
 def _titled_styles(content) -> set[str]:

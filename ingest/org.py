@@ -9,7 +9,10 @@ finds it. ``#+FILETAGS:`` are the note's tags (its title column, and a query's `
 not: Sift's tags are a file's, and an agenda tagged with every tag its headlines carry put all its passages first for
 ``#urgent``, the urgent ones among them ranked as any other (``bench/org_rst.py``, hybrid: 1 → 99; on their
 lines, the words find the headlines). ``#+TITLE:`` titles the file
-(else its name does). A ``:PROPERTIES:`` drawer's ``ID`` and ``CUSTOM_ID`` are taken out of the text (an id is
+(else its name does); ``#+DATE:`` is the date its passages are about, as a note's front matter ``date:``
+(ingest.passage_dates), and a headline's own timestamp (``* Meeting <2024-03-14 Thu>``, else its planning line's
+first, ``CLOSED: [2024-03-14 Thu]``) its section's and those under it.
+A ``:PROPERTIES:`` drawer's ``ID`` and ``CUSTOM_ID`` are taken out of the text (an id is
 kept in ``meta["ids"]``: an ``[[id:…]]`` link to it is a backlink; org-roam's ``ROAM_ALIASES`` are the note's
 aliases, searched as its title is, and out of the text too), its other properties shown as ``KEY: value``;
 a ``:LOGBOOK:`` drawer (clock lines) is left out (a drawer is one only where its ``:END:`` comes before the next
@@ -29,6 +32,7 @@ import re
 
 from ingest.document import Document, sections_at_headings, title_from_name
 from ingest.markdown import META_ITEMS
+from ingest.passage_dates import meta_date
 
 # a headline: stars from the line's start, then a space; its tags at its end. No pattern here runs over a run of
 # spaces from each of its characters: a 1 MB line stays linear
@@ -49,6 +53,8 @@ IDS = ("ID", "CUSTOM_ID")
 ALIAS = re.compile(r'"([^"]*)"|([^\s"]+)')  # of org-roam's ROAM_ALIASES: a quoted name or a word
 UNSEEN_DRAWERS = ("LOGBOOK",)
 PLANNING = re.compile(r"[ \t]*(?:SCHEDULED|DEADLINE|CLOSED):")
+# #+DATE:'s value: an ISO date, bare or as a timestamp, its weekday and time after it or not
+ORG_DATE = re.compile(r"[<\[]?(\d{4}-\d\d-\d\d)(?:[ \t]+[^\d\s<>\[\]]+)?(?:[ \t]+(\d{1,2}:\d\d))?")
 TIMESTAMP = re.compile(r"[<\[](\d{4}-\d\d-\d\d[^<>\[\]\n]{0,60})[>\]]")
 COMMENT = re.compile(r"[ \t]*#(?:[ \t]|$)")
 LINK = re.compile(r"\[\[([^\[\]\n]{1,2000})\](?:\[([^\[\]\n]{0,2000})\])?\]")
@@ -66,9 +72,31 @@ def parse_org(path: str, text: str) -> Document:
         meta["ids"] = reading.ids
     if reading.aliases:
         meta["aliases"] = reading.aliases
-    return Document(kind="note", title=reading.title or title_from_name(stem),
-                    sections=sections_at_headings(reading.shown, reading.headings, 0, len(reading.shown),
-                                                             bare_opens_next=True, blocks=reading.blocks), meta=meta)
+    if reading.date:  # what the document is about, as front matter's date: (ingest.passage_dates)
+        meta["date"] = reading.date
+    sections = sections_at_headings(reading.shown, reading.headings, 0, len(reading.shown), bare_opens_next=True,
+                                    blocks=reading.blocks)
+    _date_sections(sections, reading)
+    return Document(kind="note", title=reading.title or title_from_name(stem), sections=sections, meta=meta)
+
+
+def _date_sections(sections, reading: _Reading) -> None:
+    """Each section under a headline with a timestamp of its own (``* Meeting <2024-03-14 Thu>``, else the first of
+    the planning line under it: ``CLOSED: [2024-03-14 Thu 10:00]``), or under an ancestor's, is dated by it
+    (Section.dated: before the file's #+DATE: and name, ingest.passage_dates)."""
+    dates, path = [], []
+    for index, level, _ in reading.headings:
+        path = [(lv, when) for lv, when in path if lv < level]
+        stamp = ORG_DATE.match(reading.stamps.get(index, ""))
+        when = meta_date(" ".join(part for part in stamp.groups() if part)) if stamp else None
+        when = when if when is not None else (path[-1][1] if path else None)
+        path.append((level, when))
+        dates.append(when)
+    lines = [index for index, _, _ in reading.headings]
+    for section in sections:  # its own headline: the last one its lines hold (a bare one's child follows it)
+        inside = bisect.bisect_left(lines, section.end_line) - 1
+        if inside >= 0 and lines[inside] >= section.start_line - 1 and dates[inside] is not None:
+            section.dated = dates[inside]
 
 
 def org_headings(text: str) -> list[tuple[int, int, str]]:
@@ -80,6 +108,7 @@ def org_headings(text: str) -> list[tuple[int, int, str]]:
 class _Reading:
     def __init__(self) -> None:
         self.title = ""
+        self.date = ""  # #+DATE:'s, as front matter writes one ('2024-03-14', '2024-03-14 10:00'), or ''
         self.shown: list[str] = []
         self.headings: list[tuple[int, int, str]] = []
         self.tags: list[str] = []
@@ -87,6 +116,7 @@ class _Reading:
         self.aliases: list[str] = []
         self.links: set[str] = set()
         self.ids_linked: set[str] = set()
+        self.stamps: dict[int, str] = {}  # a headline's line: its own timestamp's text, or its planning line's first
         self.blocks: list[tuple[int, int]] = []  # (first line, line after the last) of each block's lines
 
 
@@ -134,6 +164,8 @@ def _read(text: str) -> _Reading:
         elif headline:
             rest = line[headline.end():].strip()
             reading.headings.append((index, len(headline.group(1)), _headline(rest, keywords, reading)))
+            if (stamp := TIMESTAMP.search(rest)) is not None:
+                reading.stamps[index] = stamp.group(1)
             shown = _inline(rest, reading)
         elif (opened := BLOCK_BEGIN.match(line)):
             block, opened_at = opened.group(1), index
@@ -141,6 +173,8 @@ def _read(text: str) -> _Reading:
             key, value = setting.group(1).upper(), setting.group(2).strip()
             if key == "TITLE":
                 reading.title = _inline(value, reading).strip()
+            elif key == "DATE" and (day := ORG_DATE.match(value)):  # '<2024-03-14 Thu 10:00>': '2024-03-14 10:00'
+                reading.date = " ".join(part for part in day.groups() if part)
             elif key == "FILETAGS":
                 _add_tags(reading, [tag for tag in re.split(r"[:\s]+", value) if tag])
             elif key in ("INCLUDE", "SETUPFILE") and value:  # '#+INCLUDE: "chapter.org" :minlevel 2': a link
@@ -152,6 +186,9 @@ def _read(text: str) -> _Reading:
             drawer = opened.group(1).upper()
         elif PLANNING.match(line):
             shown = TIMESTAMP.sub(r"\1", line).strip()
+            stamp = TIMESTAMP.search(line)
+            if stamp and reading.headings and reading.headings[-1][0] == index - 1:  # right under its headline
+                reading.stamps.setdefault(index - 1, stamp.group(1))
         elif not COMMENT.match(line):
             shown = _inline(TIMESTAMP.sub(r"\1", line) if "-" in line else line, reading).rstrip()
         reading.shown.append(shown)

@@ -3,11 +3,21 @@
 A mailbox of ten years was modified last week, a daily note edited yesterday: their files' mtimes say nothing of
 when what they hold happened. A passage's date is, in order:
 
-- its section's own (``Section.dated``): a mail message's Date (ingest.mail);
-- its note's front matter ``date:`` (what the note is about, as a blog post or a meeting note writes it);
+- its section's own (``Section.dated``): a mail message's Date (ingest.mail), an org headline's timestamp
+  (ingest.org);
+- its note's front matter ``date:`` (what the note is about, as a blog post or a meeting note writes it), an org
+  file's ``#+DATE:``;
 - a date its file's name holds: a daily note (Obsidian's ``2024-03-14.md``, ``2024-03-14 Thursday.md``, Logseq's
   ``journals/2024_03_14.md``, ``20240314.md``), a meeting named by its day (``Standup 2024-03-14.md``);
-- its front matter ``created:`` (when the note was written, where nothing says what it is about);
+- else a date its folders make with its name: ``journal/2024/03/14.md``, ``journal/2024/03-14.md``,
+  ``2024/03/14/post/index.md``, ``2024-03-14/notes.md``; or a month folder's first day (``2024/2024-03 March/notes.md``,
+  ``2024/03/notes.md``): a note filed under March is about March, and ``date_after=2024-03, date_before=2024-04``
+  finds it (a day range inside the month does not). A year folder alone (``2024/notes.md``) gives none: a year is
+  a project's or an archive's name as often as a date. The innermost folder that says one wins;
+- its front matter ``created:`` (when the note was written, where nothing says what it is about), or a document's
+  created date (``meta["created"]``: a Word, PowerPoint or OpenDocument file's properties, an EPUB's ``dc:date``, a
+  PDF's CreationDate). The program stamped it (a copied report keeps its original's, a downloaded PDF may carry the
+  day it was downloaded): a name or a folder, which the person chose, comes first;
 - else none: search goes by the file's modified time.
 
 A name's date is one that stands apart in it, a real day of the years 1900-2099: ``v2024-03-14``, ``build-20240314.2``,
@@ -27,6 +37,14 @@ from ingest.document import Document
 # without separators (eight digits)
 NAME_DATE = re.compile(r"(?<![A-Za-z0-9.])(?:(?P<year>(?:19|20)\d\d)(?P<sep>[-_.])(?P<month>\d\d)(?P=sep)(?P<day>\d\d)"
                        r"|(?P<cyear>(?:19|20)\d\d)(?P<cmonth>\d\d)(?P<cday>\d\d))(?![0-9]|\.[0-9])")
+# the parts of a date its folders make: a year folder ('2024'), a month folder ('03', '3', '03 March', '03-March'),
+# a day ('14', '14 Thursday'), a month and day ('03-14', '03_14 Thursday'), a month folder by its year ('2024-03',
+# '2024-03 March', '2024_03')
+YEAR = re.compile(r"(?:19|20)\d\d")
+MONTH = re.compile(r"(0?[1-9]|1[0-2])(?:[ _-]+[^\W\d_]+)?")
+DAY = re.compile(r"(0?[1-9]|[12]\d|3[01])(?:[ _-]+[^\W\d_]+)?")
+MONTH_DAY = re.compile(r"(0[1-9]|1[0-2])[-_.]?(0[1-9]|[12]\d|3[01])(?:[ _-]+[^\W\d_]+)?")
+YEAR_MONTH = re.compile(r"((?:19|20)\d\d)[-_.](0[1-9]|1[0-2])(?:[ _-]+[^\W\d_]+)?")
 # front matter's date: an ISO date, with a time after it or not ('2023-05-01', '2023-05-01 10:00', '2023-05-01T10:00')
 META_DATE = re.compile(r"\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?")
 
@@ -35,7 +53,7 @@ def document_date(path: str, doc: Document) -> float | None:
     """The date (unix time) the passages of ``doc``, read from the file at ``path``, are about where their own
     sections say none: front matter's date, the file name's, front matter's created; None: none said."""
     meta = doc.meta if isinstance(doc.meta, dict) else {}
-    for found in (meta_date(meta.get("date")), None if doc.kind == "code" else name_date(path),
+    for found in (meta_date(meta.get("date")), None if doc.kind == "code" else name_date(path) or folder_date(path),
                   meta_date(meta.get("created"))):
         if found is not None:
             return found
@@ -53,6 +71,47 @@ def name_date(path: str) -> float | None:
         if when is not None:
             return when
     return None
+
+
+def folder_date(path: str) -> float | None:
+    """The date the folders of ``path`` make with its name (its last part, without its extension), the innermost
+    that says one: a day (``2024/03/14.md``, ``2024/03-14.md``, ``2024/03/14/x.md``, ``2024-03-14/x.md``), else a
+    month's first day (``2024-03 March/x.md``, ``2024/03/x.md``); None."""
+    parts = path.split("/")
+    name = parts[-1]
+    parts[-1] = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
+    for at in range(len(parts) - 1, -1, -1):
+        part, when = parts[at], None
+        if at < len(parts) - 1 and NAME_DATE.fullmatch(part.split(" ", 1)[0]):  # a folder named by its day
+            when = name_date(part + ".d")
+        found = DAY.fullmatch(part)
+        if found and at >= 2 and YEAR.fullmatch(parts[at - 2]) and MONTH.fullmatch(parts[at - 1]):  # 2024/03/14
+            when = when or _day(int(parts[at - 2]), int(MONTH.fullmatch(parts[at - 1])[1]), int(found[1]))
+        found = MONTH_DAY.fullmatch(part)
+        if found and at >= 1 and YEAR.fullmatch(parts[at - 1]):  # 2024/03-14
+            when = when or _day(int(parts[at - 1]), int(found[1]), int(found[2]))
+        if when is not None:
+            return when
+    for at in range(len(parts) - 2, -1, -1):  # no day: a month folder's first day
+        found = YEAR_MONTH.fullmatch(parts[at])
+        if found:
+            return _day(int(found[1]), int(found[2]), 1)
+        found = MONTH.fullmatch(parts[at])
+        if found and at >= 1 and YEAR.fullmatch(parts[at - 1]):
+            return _day(int(parts[at - 1]), int(found[1]), 1)
+    return None
+
+
+def property_date(text: str | None) -> str:
+    """A document property's date (docProps/core.xml's ``dcterms:created``, meta.xml's ``meta:creation-date``, an
+    EPUB's ``dc:date``: W3C forms, '2024-03-14T09:12:00Z', '2024-03', '2024') as front matter writes one, what
+    ``meta_date`` reads: a year or a month alone is its first day; '' for none or anything else."""
+    text = (text or "").strip()
+    found = re.fullmatch(r"((?:19|20)\d\d)(?:-(\d\d))?", text)
+    if found:
+        return f"{found[1]}-{found[2] or '01'}-01"
+    text = re.sub(r"(:\d\d)\.\d+", r"\1", text)  # LibreOffice's nanoseconds: whole seconds, as the catalog keeps
+    return text.replace("Z", "+00:00") if META_DATE.match(text) else ""
 
 
 def meta_date(value) -> float | None:

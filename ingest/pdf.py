@@ -395,6 +395,9 @@ def parse_pdf(path: str, data: bytes) -> Document:
     author = _author(reader) if cut_short is None else ""
     if author:
         meta["author"] = author
+    created = _created(reader) if cut_short is None else ""
+    if created:
+        meta["created"] = created
     sections = _sections(texts, chapters)
     if _slides(pages, texts):
         meta["slides"] = True
@@ -936,6 +939,16 @@ def _author(reader: PdfReader) -> str:
             or author.casefold() in PLACEHOLDER_AUTHORS):
         return ""
     return author
+
+
+def _created(reader: PdfReader) -> str:
+    """The metadata's CreationDate as front matter writes a date ('2024-03-14T09:12:00+01:00': the date its passages
+    are about where its name says none, ingest.passage_dates), or ''."""
+    try:
+        created = reader.metadata.creation_date if reader.metadata else None
+    except Exception:  # a damaged or odd date ('D:2024-03-14'): none
+        return ""
+    return created.isoformat() if created is not None and 1900 <= created.year < 2100 else ""
 
 
 def _titleish(title: str) -> bool:

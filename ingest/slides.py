@@ -33,6 +33,7 @@ import posixpath
 import re
 
 from ingest.document import Document, Skip, title_from_name
+from ingest.passage_dates import property_date
 from ingest.zipped import opened, opened_odf
 
 P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
@@ -41,6 +42,7 @@ R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 PACKAGE_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 DC = "{http://purl.org/dc/elements/1.1/}"
+DCTERMS = "{http://purl.org/dc/terms/}"
 TITLES = {"title", "ctrTitle"}
 UNREAD_PLACEHOLDERS = {"dt", "ftr", "sldNum", "hdr", "sldImg"}  # a date, a footer, a number: on every slide
 SPACES = re.compile(r"\s+")
@@ -72,7 +74,8 @@ def parse_slides(path: str, data: bytes) -> Document:
     sections = _sections(read)
     for section in sections:  # the deck's title above each slide, as a workbook's above each sheet
         section.heading_path = [read.title] + section.heading_path
-    return Document(kind="note", title=read.title, sections=sections)
+    return Document(kind="note", title=read.title, sections=sections,
+                    meta={"created": read.created} if read.created else {})
 
 
 def slides_text(data: bytes, path: str = ""):
@@ -80,7 +83,7 @@ def slides_text(data: bytes, path: str = ""):
     from ingest.word import WordText
     out = WordText()
     odp = path.lower().endswith(".odp")
-    title, slides = _odp(data) if odp else _pptx(data)
+    title, out.created, slides = _odp(data) if odp else _pptx(data)
     opening = ""  # the first slide's title, when it is a title slide: the deck's title, if it has none of its own
     for number, (name, hidden, read_slide, titles_deck) in enumerate(slides, 1):
         heading = f"Slide {number}" + (" (hidden)" if hidden else "") + (f": {name}" if name else "")
@@ -106,7 +109,8 @@ def _clean(text: str) -> str:
 # --- PowerPoint (.pptx) ---------------------------------------------------------------------------------------
 
 def _pptx(data: bytes):
-    """(the deck's own title, [(slide title, hidden, reader of the slide's lines into a WordText)])."""
+    """(the deck's own title, its created date (core.xml's dcterms:created, as front matter writes a date, or ''),
+    [(slide title, hidden, reader of the slide's lines into a WordText)])."""
     with opened(data, "PowerPoint deck", ".pptx") as parts:
         presentation = parts.xml("ppt/presentation.xml")
         if presentation is None:
@@ -117,6 +121,8 @@ def _pptx(data: bytes):
         core = parts.xml("docProps/core.xml")
         found = core.find(DC + "title") if core is not None else None
         title = _clean(found.text or "")[:500] if found is not None else ""
+        found = core.find(DCTERMS + "created") if core is not None else None
+        created = property_date(found.text) if found is not None else ""
         targets = _targets(parts, "ppt/presentation.xml")
         slides = []
         for listed in presentation.iter(P + "sldId"):
@@ -128,7 +134,7 @@ def _pptx(data: bytes):
                                if rel.endswith("/notesSlide")), None)
             notes = parts.xml(notes_part) if notes_part in parts.names else None
             slides.append(_pptx_slide(slide, notes))
-    return title, slides
+    return title, created, slides
 
 
 def _targets(parts, part: str, typed: bool = False) -> dict[str, str]:
@@ -256,7 +262,8 @@ def _odp(data: bytes):
         hidden = page.get(DRAW + "style-name") in hidden_styles or \
             page.get(PRESENTATION + "visibility") == "hidden"
         slides.append(_odp_slide(page, hidden))
-    return title, slides
+    from ingest.odt import creation_date
+    return title, creation_date(meta), slides
 
 
 def _odp_slide(page, hidden: bool):

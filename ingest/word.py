@@ -35,6 +35,7 @@ import io
 import re
 import zipfile
 from dataclasses import dataclass, field
+from datetime import timezone
 
 from ingest.document import Document, Section, Skip, SkipForNow, title_from_name
 from ingest.zipped import opened
@@ -72,6 +73,7 @@ class WordText:
     tables: list[tuple[int, int]] = field(default_factory=list)
     notes: dict[str, str] = field(default_factory=dict)
     title: str = ""
+    created: str = ""  # the document's own date, its properties' (ingest.passage_dates.property_date), or ''
 
     def add_table(self, rows: list[list[str]]) -> None:
         """A table's rows of cells (a .docx's or an .odt's) as a Markdown table, a row a line; a table of one row or
@@ -95,7 +97,8 @@ def parse_word(path: str, data: bytes) -> Document:
     headings = [] if path.lower().endswith(".epub") else read.headings  # a book's first is its first chapter's
     title = read.title or next((name for _, level, name in headings if level == 0), "") or next(
         (name for _, _, name in headings), "") or title_from_name(stem)
-    return Document(kind="note", title=title, sections=_sections(read), footnotes=read.notes)
+    return Document(kind="note", title=title, sections=_sections(read), footnotes=read.notes,
+                    meta={"created": read.created} if read.created else {})
 
 
 def word_headings(data: bytes, path: str) -> tuple[str, list[tuple[int, int, str]]]:
@@ -184,6 +187,9 @@ class _Reader:
     def read(self) -> WordText:
         title = self.document.core_properties.title
         self.out.title = " ".join((title or "").split())[:500]
+        created = self.document.core_properties.created  # python-docx's: in UTC, without its zone
+        if created is not None:
+            self.out.created = created.replace(tzinfo=created.tzinfo or timezone.utc).isoformat()
         self._blocks(self.document.element.body)
         # no heading styles (a Title at most): its bold lines head its sections, under the Title
         if len(self.bold) >= 2 and all(level == 0 for _, level, _ in self.out.headings):

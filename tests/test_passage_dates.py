@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.passage_dates import document_date, name_date
+from ingest.passage_dates import document_date, folder_date, name_date
 from ingest.document import Document
 from tests.conftest import as_older_index, ingest, run_ingest, write_tree
 from tests.test_mcp_server import call, run, text
@@ -198,3 +198,165 @@ def test_front_matter_date_comes_before_the_name_and_created_after_it():
     assert dated("notes.md", {"date": "2023-5-1 (a Monday)"}) == _local(2023, 5, 1)
     assert dated("db/migrate/20240314093000_add_users.rb", {}, "code") is None
     assert dated("2024-03-14.py", {}, "code") is None
+
+
+@pytest.mark.parametrize("path, day", [
+    ("journal/2024/03/14.md", (2024, 3, 14)), ("journal/2024/03-14.md", (2024, 3, 14)),
+    ("journal/2024/3/14 Thursday.md", (2024, 3, 14)), ("blog/2024/03/14/harbour/index.md", (2024, 3, 14)),
+    ("2024-03-14/notes.md", (2024, 3, 14)), ("2024-03-14 Standup/notes.md", (2024, 3, 14)),
+    ("2024/0314.md", (2024, 3, 14)),
+    # a month folder: its first day, so that date_after=2024-03, date_before=2024-04 finds the notes filed in it
+    ("2024/2024-03 March/notes.md", (2024, 3, 1)), ("2024/03/notes.md", (2024, 3, 1)),
+    ("archive/2024_03/notes.md", (2024, 3, 1)), ("2024/03/14-draft2.md", (2024, 3, 1)),
+    ("2024/02/30.md", (2024, 2, 1)),
+    # a year alone, a month that is none, a version's folders, a file's own name: none from the folders
+    ("2024/notes.md", None), ("2024/13/14.md", None), ("projects/v2/03/14.md", None), ("a/2024/03.md", None),
+    ("notes.md", None),
+])
+def test_a_date_its_folders_make_a_day_or_a_months_first_day(path, day):
+    assert folder_date(path) == (_local(*day) if day else None)
+
+
+def test_the_files_name_comes_before_its_folders():
+    def dated(path, meta=None, kind="note"):
+        return document_date(path, Document(kind=kind, title="", sections=[], meta=meta or {}))
+    assert dated("Daily/2024/03/2024-03-14.md") == _local(2024, 3, 14)  # Obsidian's: the name's day, not March 1st
+    assert dated("2024/2024-03 March/2024-03-20 Standup.md") == _local(2024, 3, 20)
+    assert dated("journal/2024/03/14.md", {"created": "2024-05-01"}) == _local(2024, 3, 14)
+    assert dated("2024/03/notes.md", {"date": "2023-05-01"}) == _local(2023, 5, 1)
+    assert dated("src/2024/03/14.py", kind="code") is None
+
+
+def test_daily_notes_in_year_and_month_folders_are_found_by_their_day(immediate, sift_env, tmp_path):
+    root = write_tree(tmp_path / "n", {
+        "journal/2024/03/14.md": "Planted the greenhouse tomatoes.\n",
+        "journal/2024/03-15.md": "Watered the greenhouse tomatoes.\n",
+        "Daily/2024/03/2024-03-16.md": "Staked the greenhouse tomatoes.\n",
+        "2024/2024-03 March/notes.md": "Greenhouse tomatoes ordered.\n",
+        "2024/notes.md": "Greenhouse tomatoes all year.\n",
+    })
+    for path in root.rglob("*.md"):
+        os.utime(path, (LAST_WEEK, LAST_WEEK))
+    ingest(root, "notes")
+    engine = _engine(sift_env)
+    march = {path for path, _ in _found(engine, date_after="2024-03", date_before="2024-04")}
+    assert march == {"journal/2024/03/14.md", "journal/2024/03-15.md", "Daily/2024/03/2024-03-16.md",
+                     "2024/2024-03 March/notes.md"}, march
+    assert {path for path, _ in _found(engine, date_after="2024-03-15", date_before="2024-03-16")} == {
+        "journal/2024/03-15.md"}
+    hits = engine.search("ordered", mode="keyword").hits
+    assert [(h.path, h.dated) for h in hits] == [("2024/2024-03 March/notes.md", _local(2024, 3, 1))]
+
+
+def _with_part(data: bytes, name: str, text: str) -> bytes:
+    """A zip (an Office or OpenDocument file) with one part added or put in place of its own."""
+    import io
+    import zipfile
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as old, zipfile.ZipFile(out, "w") as new:
+        for item in old.infolist():
+            if item.filename != name:
+                new.writestr(item, old.read(item.filename))
+        new.writestr(name, text)
+    return out.getvalue()
+
+
+CORE = ('<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" '
+        'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" '
+        'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><dc:title>Harbour</dc:title>'
+        '<dcterms:created xsi:type="dcterms:W3CDTF">2019-05-02T09:30:00Z</dcterms:created></cp:coreProperties>')
+ODF_META = ('<office:document-meta xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+            'xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0"><office:meta>'
+            '<meta:creation-date>2019-05-02T09:30:00.123456789</meta:creation-date></office:meta>'
+            '</office:document-meta>')
+MAY_2019 = datetime(2019, 5, 2, 9, 30, tzinfo=timezone.utc).timestamp()
+
+
+def _documents() -> dict[str, bytes]:
+    """A .docx, .odt, .pptx, .odp, .epub, .pdf and .org each dated 2019-05-02 by its own properties."""
+    import docx
+    from tests.test_epub import book
+    from tests.test_pdf_parser import sized_pdf
+    from tests.test_slides import frame, impress, pptx, shape, slide
+    from tests.test_word import odt
+    word = docx.Document()
+    word.add_paragraph("The harbour survey of the quay.")
+    word.core_properties.created = datetime(2019, 5, 2, 9, 30)  # python-docx writes it as UTC ('…Z')
+    saved = __import__("io").BytesIO()
+    word.save(saved)
+    deck = pptx([(slide([shape(["Harbour"], "title"), shape(["The harbour survey of the quay."], "body")]), None)])
+    opf = ('<dc:title>The Harbour Book</dc:title><dc:date opf:event="modification" '
+           'xmlns:opf="http://www.idpf.org/2007/opf">2023-01-01</dc:date><dc:date>2019-05-02</dc:date>')
+    return {  # the PDF not named survey.pdf: the export of survey.docx beside it is left out (ingest.links)
+        "survey.docx": saved.getvalue(),
+        "survey.odt": _with_part(odt(), "meta.xml", ODF_META),
+        "survey.pptx": _with_part(deck, "docProps/core.xml", CORE),
+        "survey.odp": _with_part(impress(), "meta.xml", ODF_META),
+        "survey.epub": book(title=opf),
+        "paper.pdf": sized_pdf([(10, "The harbour survey of the quay.")], b"/CreationDate (D:20190502093000Z)"),
+        "survey.org": b"#+TITLE: Survey\n#+DATE: <2019-05-02 Thu>\n* Quay\nThe harbour survey of the quay.\n",
+    }
+
+
+def test_a_documents_own_properties_date_it_where_its_name_does_not():
+    """Word's and PowerPoint's created date (docProps/core.xml), LibreOffice's (meta.xml, local time), an EPUB's
+    dc:date (its publication, not an EPUB 2 modification), a PDF's CreationDate, org's #+DATE:."""
+    from ingest.parse import parse_file
+    expected = {".docx": MAY_2019, ".pptx": MAY_2019, ".pdf": MAY_2019, ".odt": _local(2019, 5, 2, 9, 30),
+                ".odp": _local(2019, 5, 2, 9, 30), ".epub": _local(2019, 5, 2), ".org": _local(2019, 5, 2)}
+    for name, data in _documents().items():
+        doc = parse_file(name, data)
+        assert document_date(name, doc) == expected[name[name.rindex("."):]], name
+        # a name's date comes first for a property stamped by the program (a file copied keeps its created date);
+        # org's #+DATE: is written by its author, as front matter's date:, and comes before the name
+        later = document_date("2024-03-14 " + name, doc)
+        assert later == (expected[".org"] if name.endswith(".org") else _local(2024, 3, 14)), name
+
+
+def test_documents_are_found_by_their_own_dates(immediate, sift_env, tmp_path):
+    root = tmp_path / "n"
+    root.mkdir()
+    for name, data in _documents().items():
+        (root / name).write_bytes(data)
+        os.utime(root / name, (LAST_WEEK, LAST_WEEK))
+    ingest(root, "notes")
+    engine = _engine(sift_env)
+    from search.query.filters import Filters, unix_time
+    hits = engine.search("harbour survey quay", limit=20, mode="keyword", filters=Filters(
+        date_after=unix_time("2019-05", "date_after"), date_before=unix_time("2019-06", "date_before"))).hits
+    assert {h.path for h in hits} == set(_documents()), {h.path for h in hits}
+
+
+ORG_LOG = """#+TITLE: Garden log
+#+DATE: 2024-01-01
+The garden log of the year.
+* Meeting with Anna about the greenhouse <2024-03-14 Thu>
+The greenhouse budget.
+** Follow-up
+The greenhouse seeds to order.
+* DONE Repair the greenhouse door
+CLOSED: [2024-06-20 Thu 10:00]
+The greenhouse door repaired.
+* Greenhouse plans
+The greenhouse plans, no date of their own.
+"""
+
+
+def test_an_org_headlines_own_timestamp_dates_its_section(immediate, sift_env, tmp_path):
+    """A headline's timestamp (or its planning line's, CLOSED: …) dates its section and those under it, as a mail
+    message's Date does; the rest go by #+DATE:."""
+    from ingest.org import parse_org
+    dates = {tuple(s.heading_path): s.dated for s in parse_org("log.org", ORG_LOG).sections}
+    assert dates == {(): None, ("Meeting with Anna about the greenhouse <2024-03-14 Thu>",): _local(2024, 3, 14),
+                     ("Meeting with Anna about the greenhouse <2024-03-14 Thu>", "Follow-up"): _local(2024, 3, 14),
+                     ("Repair the greenhouse door",): _local(2024, 6, 20, 10), ("Greenhouse plans",): None}
+    root = write_tree(tmp_path / "n", {"log.org": ORG_LOG})
+    ingest(root, "notes")
+    engine = _engine(sift_env)
+    march = {heading for _, heading in _found(engine, date_after="2024-03", date_before="2024-04")}
+    assert march == {"Meeting with Anna about the greenhouse <2024-03-14 Thu>",
+                     "Meeting with Anna about the greenhouse <2024-03-14 Thu> > Follow-up"}, march
+    january = {heading for _, heading in _found(engine, date_after="2024-01", date_before="2024-02")}
+    assert january == {"Greenhouse plans"}, january  # under no dated headline: the file's #+DATE:
+    assert {h for _, h in _found(engine, date_after="2024-06-20", date_before="2024-06-21")} == {
+        "Repair the greenhouse door"}
