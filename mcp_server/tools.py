@@ -337,8 +337,9 @@ class Tools:
                                                      "or date-time (a year or month: its first day).")] = None,
         date_after: Annotated[str | None, Field(max_length=64, description="Only passages about a date at or after "
                                                 "this one (same forms as modified_after): a mail message's Date, a "
-                                                "daily note's date in its name (2024-03-14.md), a note's front "
-                                                "matter date; a passage without one goes by its file's modified "
+                                                "daily note's date in its name or folders (2024-03-14.md, "
+                                                "2024/03/14.md), a note's front matter date, a document's created "
+                                                "date; a passage without one goes by its file's modified "
                                                 "time. For 'what did I write in March 2023', 'Anna's mail of "
                                                 "2023'.")] = None,
         date_before: Annotated[str | None, Field(max_length=64, description="Only passages about a date before this "
