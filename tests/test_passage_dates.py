@@ -274,7 +274,7 @@ MAY_2019 = datetime(2019, 5, 2, 9, 30, tzinfo=timezone.utc).timestamp()
 
 def _documents() -> dict[str, bytes]:
     """A .docx, .odt, .pptx, .odp, .epub, .pdf and .org each dated 2019-05-02 by its own properties."""
-    import docx
+    docx = pytest.importorskip("docx", reason="python-docx is not installed (scripts/setup installs it)")
     from tests.test_epub import book
     from tests.test_pdf_parser import sized_pdf
     from tests.test_slides import frame, impress, pptx, shape, slide
