@@ -239,6 +239,23 @@ def test_a_stub_that_only_stems_alike_is_not_offered(own_engine, tmp_path):
         "no passage contains 'crahs' (did you mean 'crash'?)"]
 
 
+def test_a_question_word_is_not_named_and_a_stems_stub_is_not_offered(own_engine, tmp_path):
+    """'what time does the ferry leave' (no framing the keyword side drops: 'what time' asks about time) said 'no
+    passage contains 'what', 'time' or 'does' (did you mean 'that' for 'what', 'timet' for 'time'?)' of a note
+    saying 'timetable': a question word or an auxiliary is no typo and says nothing, and 'timet' is the stem of
+    'timetable', no word: the passage's word is offered ('gener' of 'generation' here: the other collections say
+    'time')."""
+    ingest(write_tree(tmp_path / "travel", {"ferry.md": "# Ferry\n\nThe ferry leaves hourly; that timetable of "
+                                                        "the new generation starts in November.\n"}), name="travel")
+    own_engine.warm()
+    answer = own_engine.search("what gene does the ferry leave", mode="keyword")
+    assert spelling_notes(answer) == ["no passage contains 'gene' (did you mean 'generation'?)"]
+    assert answer.unmatched == [{"word": "gene", "suggestion": "generation"}]
+    quoted = own_engine.search('what does "does" mean', mode="keyword")
+    assert "does" in {u["word"] for u in quoted.unmatched} and "what" not in {u["word"] for u in quoted.unmatched}, \
+        "a quoted word is what is asked about"
+
+
 def test_a_slip_that_keeps_every_typed_letter_wins_over_a_more_frequent_word(own_engine, tmp_path):
     """'macors' is one edit from 'macros' (two letters swapped) and from 'macOS' (a typed letter dropped): the
     stem in most passages won, so a collection about vim that mentions macOS more often than macros was told

@@ -580,7 +580,7 @@ class Engine:
                 return []
             text = asked or symbols.FRAME.sub(" ", question.content(query))
             held = self._held[1] if self._held[0] == text else None  # the keyword step's, not asked again
-            said = spelling.note(conn, text, postings, mode, collection, held)
+            said = spelling.note(conn, text, postings, mode, collection, held, question.quoted_words(query))
         except sqlite3.Error:  # the note is a hint: a temporary table this connection cannot make costs only it
             return []
         if said is None:

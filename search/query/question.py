@@ -87,6 +87,11 @@ def _pieces(query: str) -> list[tuple[str, bool]]:
     return pieces
 
 
+def quoted_words(query: str) -> set[str]:
+    """The words the query quotes (folded as query_words folds them): what it asks about, whatever they are."""
+    return {w for match in QUOTED.finditer(query) for w in WORD.findall(normalise(match.group(0)))}
+
+
 def _asks(query: str, first: list[str]) -> bool:
     if query.rstrip().endswith(("?", "？")):
         return True

@@ -37,6 +37,7 @@ from search.query.dates import date_forms
 from search.query.keyword import ALPHABET, BY_MEANING, MAX_TERMS, WEIGHTS, held_forms
 from search.query.keyword import edits as _edits
 from search.query.postings import COLUMNS, Postings, tokenize
+from search.query.question import FRAMING, quoted_words
 from search.query.text import (CJK_RANGES, CJK_RUN, KATAKANA_WORD, WORD, normalise, other_scripts, query_pieces,
                                simplified, split_scripts)
 
@@ -71,12 +72,15 @@ class _Word:
 
 
 def note(conn, query: str, postings: Postings | None, mode: str, collection: str | None = None,
-         held: dict[str, list[str]] | None = None) -> Said | None:
+         held: dict[str, list[str]] | None = None, quoted: set[str] | None = None) -> Said | None:
     """A note naming the query's words that no published passage holds, with suggestions, and those words as
     data (every one, where the note names the first NAMED); None if every word is somewhere. ``postings``: the keyword postings in memory (None: FTS5 is asked); ``mode``: the mode that
     answered (keyword or hybrid), which says what the results are when no word matched; ``collection``: the one
     searched (None: all), whose files not read yet the note counts (another's first build is not this search's);
-    ``held``: the query's held forms keyword search already looked up (``keyword.held_forms``), None to ask them."""
+    ``held``: the query's held forms keyword search already looked up (``keyword.held_forms``), None to ask them;
+    ``quoted``: the words the query as typed quotes (its framing taken out, ``query`` has lost its quotes), None to
+    read them from ``query``. A question word or an auxiliary no passage holds is not named, unless quoted: 'what
+    time does the ferry leave' said 'no passage contains 'what' … (did you mean 'that' for 'what' …?)'."""
     words = _words(query)
     vocabulary = _Vocabulary(conn, postings)
     tokens = vocabulary.tokens([t for w in words for t in w.terms])
@@ -84,7 +88,10 @@ def note(conn, query: str, postings: Postings | None, mode: str, collection: str
     if absent:  # 'ricerche' of a note saying 'ricerca', found by that form (``held_forms``)
         found = held if held is not None else held_forms(query, vocabulary.tokens_of, vocabulary.documents)
         absent = [w for w in absent if w.shown not in found]
-    missing = [part for w in words for part in ([w] if w in absent else _missing_parts(w, tokens, vocabulary))]
+    quoted = quoted_words(query) if quoted is None else quoted
+    framing = [w for w in absent if w.shown in FRAMING and w.shown not in quoted]  # no typo, nothing to say
+    missing = [part for w in words if w not in framing
+               for part in ([w] if w in absent else _missing_parts(w, tokens, vocabulary))]
     if not missing:
         return None
     named = missing[:NAMED]
@@ -279,6 +286,10 @@ def _surface(word: str, stem: str, variants: list[str], vocabulary: _Vocabulary)
     best = min(seen | set(variants), key=lambda form: (_distance(word, form), form not in seen, form), default=None)
     if best is None or _distance(word, best) > (1 if len(word) < 6 else 2):
         return None
+    if best not in seen and best == stem:  # the stem itself, which no passage writes: 'time' was offered 'timet',
+        # the stem of a note's 'timetable'; the shortest word of the passages it begins is offered ('connec' gets
+        # 'connected', as the passages write it), else the variant as before
+        best = min((form for form in seen if form.startswith(best)), key=lambda form: (len(form), form), default=best)
     return _spelled(texts, best) if best in seen else best
 
 
