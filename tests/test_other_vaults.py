@@ -145,6 +145,15 @@ def test_a_snippet_shows_a_link_to_a_file_by_its_label_not_its_path_and_id():
     assert NOTION not in shown and "See **Billing** migration and [the site](https://x.org/a)." in shown, shown
 
 
+def test_a_snippet_keeps_a_link_to_a_mail_address_or_another_file_as_written():
+    # only a link to a note is shown by its label: an address or a file's name a search found stays in the snippet
+    shown = snippet("Ask [Alice](mailto:alice@example.com) or run [the script](scripts/setup.sh).", "alice setup.sh",
+                    note=True)
+    assert "mailto:**alice**@example.com" in shown and "scripts/**setup**.**sh**" in shown, shown
+    assert snippet("[Notes](<Billing plan.md> \"t\") and [J](:/0123456789abcdef0123456789abcdef)", "notes",
+                   note=True) == "**Notes** and J"
+
+
 def test_the_vaults_through_sift_mcp(immediate, tmp_path, servers, sift_env, monkeypatch):
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
     root = write_tree(tmp_path / "vaults", VAULTS)

@@ -48,14 +48,18 @@ _BLOCK_ID = re.compile(r"(?:^|[ \t]+)\^[A-Za-z0-9-]+[ \t]*$")
 _NEW_BLOCK = re.compile(r"[ \t]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|#{1,6}(?:[ \t]|$)|```|~~~|\|)")
 _QUOTE = re.compile(r"[ \t]{0,3}>(?:[ \t]?>)*[ \t]?")
 _CALLOUT = re.compile(r"\[!([^\]\n]+)\][+-]?[ \t]*")
-# A Markdown link or image to a file of the collection, '[Billing migration](Roadmap%203f2a…/Billing%20….md)', as a
+# A Markdown link or image to a note of the collection, '[Billing migration](Roadmap%203f2a…/Billing%20….md)', as a
 # Notion or Joplin export writes every link: shown as its label, as a reading view shows it (the path and its ids
-# filled a snippet). A link to a URL is shown as written.
+# filled a snippet). A link to a URL, a mail address or any other file is shown as written (_NOTE_TARGET): shown as
+# its label, '[Alice](mailto:alice@example.com)' and '[the script](scripts/setup.sh)' lost the address and the
+# name a search for them had found, and marked nothing.
 # A Notion page's relation property, 'Billing migration (../Projects%20…/Billing%20migration%20<32-hex id>.md)': its
 # title alone
 _NOTION_RELATION = re.compile(r" \((?:\.\./)*[^()\s]*[0-9a-f]{32}(?:\.md|%2[eE]md)\)")
 _FILE_LINK = re.compile(r"!?\[([^\[\]\n]*)\]\((?![a-zA-Z][\w+.-]*:[^/\s)]*//)(?:<[^<>\n]*>|[^()\s]+)"
                         r"(?:[ \t]+\"[^\"\n]*\")?\)")
+_NOTE_TARGET = re.compile(r"<?(?:[^<>\n]*(?:\.md|%2[eE]md)(?:#[^<>\n]*)?|[^<>\n]*[0-9a-fA-F]{32}[^<>\n]*)>?")
+_LINK_TITLE = re.compile(r"[ \t]+\"[^\"\n]*\"\)$")
 # A table of contents' dot leaders ('2 LRS ........... 6', '. . . . .') and other rules of one character, which
 # filled a PDF's snippet with 200 dots: shown as one '…'.
 _LEADER = re.compile(r"([.·…_=\-])\1{5,}|(?:\. ){4,}\.?")
@@ -246,7 +250,7 @@ def _obsidian(line: str, above: frozenset[str] = frozenset(), last: bool = True)
         line = "".join(_WIKI.sub(_link_text, line[a:b]) if n % 2 == 0 else line[a:b]
                        for n, (a, b) in enumerate(zip(cuts, cuts[1:])))
     if "](" in line and "`" not in line:
-        line = _FILE_LINK.sub(lambda link: link.group(1).strip(), line)
+        line = _FILE_LINK.sub(_file_link_text, line)
     if ".md)" in line or "%2Emd)" in line or "%2emd)" in line:
         line = _NOTION_RELATION.sub("", line)
     if line.strip() == "%%":  # an Obsidian comment's opening or closing line
@@ -264,6 +268,13 @@ def _obsidian(line: str, above: frozenset[str] = frozenset(), last: bool = True)
             if line in above:
                 return None
     return line
+
+
+def _file_link_text(link: re.Match) -> str:
+    """A Markdown link to a note (a path ending '.md', a Joplin or Notion id) as its label; any other as written."""
+    whole = link.group(0)
+    target = _LINK_TITLE.sub(")", whole)[whole.index("](") + 2:-1]
+    return link.group(1).strip() if _NOTE_TARGET.fullmatch(target) else whole
 
 
 def _link_text(link: re.Match) -> str:
