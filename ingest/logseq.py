@@ -51,15 +51,23 @@ def page_properties(lines: list[str]) -> tuple[dict, list[int]]:
             if value.strip():
                 meta["title"] = value.strip()
             continue
-        items = [_value(item) for item in value.split(",")]
+        items = [value for item in ITEM.split(value) for value in _values(item)]
         meta[key] = list(dict.fromkeys(item for item in items if item))[:VALUES]
     return meta, used
 
 
-def _value(item: str) -> str:
-    """One value of a list property as Logseq writes it: 'x', '[[x y]]', '#x' or '#[[x y]]'."""
-    item = item.strip().lstrip("#")
-    return item[2:-2].strip() if item.startswith("[[") and item.endswith("]]") else item
+ITEM = re.compile(r",(?![^\[\]]*\]\])")  # a comma between a list property's values, not one inside '[[a, b]]'
+# A value written as a page's link or tag: '[[x y]]', '#[[x y]]', '#x'
+REF = re.compile(r"(?<!\S)#?\[\[([^\[\]\n]{1,500})\]\]|(?<!\S)#([^\s,#\[\]]{1,200})")
+
+
+def _values(item: str) -> list[str]:
+    """The values one item of a list property holds, as Logseq writes them: 'x', '[[x y]]', '#x' or '#[[x y]]', and
+    several of them without commas, as a Dataview field writes tags: 'tags:: #project #work' is 'project' and 'work'
+    (they were the one tag 'project #work'), 'tags:: [[a b]] [[c]]' is 'a b' and 'c' (was 'a b]] [[c')."""
+    refs = [(found.group(1) or found.group(2)).strip() for found in REF.finditer(item)]
+    rest = " ".join(REF.sub(" ", item).split()) if refs else item.strip()
+    return [rest, *refs] if rest else refs
 
 
 def shown_lines(text: str, lines: list[str], hidden: list[int] = ()) -> list[str]:

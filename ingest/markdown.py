@@ -387,7 +387,8 @@ def _inline_tags(text: str, tags: dict) -> None:
     if "[[" in text or text.count("#") > 1:
         for found in WORDS_TAG.finditer(text):
             tag = " ".join((found.group(1) or found.group(2)).split()).strip("/")
-            if tag and len(tags) < META_ITEMS:
+            # a number is no tag, closed or not: 'issues #12 and #13#' tagged the note '13'
+            if tag and not tag.replace("/", "").replace("-", "").isdigit() and len(tags) < META_ITEMS:
                 tags.setdefault(tag.casefold(), _meta_text(tag))
         text = WORDS_TAG.sub(" ", text)
     for found in INLINE_TAG.finditer(text):

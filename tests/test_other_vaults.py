@@ -117,6 +117,13 @@ def test_bear_and_logseq_tags_of_several_words_are_read_whole_in_notes_and_queri
     assert parse_markdown("a.md", "#a #b and C# code\n").meta["tags"] == ["a", "b"]
 
 
+def test_tags_written_as_a_dataview_field_are_each_a_tag_and_a_closed_number_is_none():
+    note = parse_markdown("a.md", "tags:: #project #work\nalias:: Foo, [[Bar, baz]]\n\nbody\n")
+    assert note.meta["tags"] == ["project", "work"] and note.meta["aliases"] == ["Foo", "Bar, baz"]
+    assert parse_markdown("b.md", "tags:: [[a b]] [[c]]\n").meta["tags"] == ["a b", "c"]
+    assert parse_markdown("c.md", "Fixes #12 and #13# today, #home office#\n").meta["tags"] == ["home office"]
+
+
 def test_a_joplin_link_by_id_names_the_note_of_that_id_and_logseq_backups_are_left_out():
     assert resolve_links("Garden/Heater.md", [":/0123456789ABCDEF0123456789abcdef", "../Seed%20list.md"]) == [
         "0123456789abcdef0123456789abcdef", "Seed list.md"]  # not 'Garden/:/0123…'
