@@ -23,8 +23,8 @@ when what they hold happened. A passage's date is, in order:
 A name's date is one that stands apart in it, a real day of the years 1900-2099 (1970 to next year written as
 eight digits: ``20491205.md`` is an id): ``v2024-03-14``, ``build-20240314.2``, a 12- or 14-digit id
 (Zettelkasten's ``202403141230 Note``, a migration's ``20240314093000_add_users``) and ``2024-13-01`` are none.
-Code files get none from their names (a migration's or a release's date is an id there).
-Dates are local midnight, as search's date arguments read a date.
+Code files get none from their names (a migration's or a release's date is an id there). Dates are local midnight,
+as search's date arguments read a date.
 """
 from __future__ import annotations
 
