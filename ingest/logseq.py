@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from ingest.links import FENCE
+
 PROPERTY = re.compile(r"[ \t]*([A-Za-z][\w.-]*)::(?:[ \t]+(.*?))?[ \t]*")  # 'key:: value'
 PAGE_KEYS = {"title": "title", "alias": "aliases", "tags": "tags"}
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
@@ -81,18 +83,36 @@ def shown_lines(text: str, lines: list[str], hidden: list[int] = ()) -> list[str
     for index in hidden:
         shown[index] = ""
     blocks = {}
+    code = _fenced(lines) if "```" in text or "~~~" in text else set()
     for index, line in enumerate(lines):
+        if index in code:
+            continue  # a code block's 'id:: 6500…' or '((6500…))' is code, shown as written
         if "::" in line and BLOCK_NOISE.fullmatch(line):
             shown[index] = ""
             if line.strip().startswith("id::"):
                 blocks[line.split("::", 1)[1].strip().lower()] = _block_text(lines, index)
     for index, line in enumerate(shown):
+        if index in code:
+            continue
         if "((" in line:
             line = shown[index] = REFERENCE.sub(
                 lambda found: blocks.get((found.group(1) or found.group(2)).lower(), ""), line)
         if "{{embed" in line:
             shown[index] = EMBED.sub(r"\1", line)
     return shown
+
+
+def _fenced(lines: list[str]) -> set[int]:
+    """The indexes of the lines inside code fences (a fence's own lines too)."""
+    inside, fence = set(), None
+    for index, line in enumerate(lines):
+        opened = FENCE.match(line)
+        if opened:
+            fence = None if fence == opened.group(1) else fence or opened.group(1)
+            inside.add(index)
+        elif fence is not None:
+            inside.add(index)
+    return inside
 
 
 def _block_text(lines: list[str], at: int) -> str:

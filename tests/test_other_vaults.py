@@ -124,6 +124,13 @@ def test_tags_written_as_a_dataview_field_are_each_a_tag_and_a_closed_number_is_
     assert parse_markdown("c.md", "Fixes #12 and #13# today, #home office#\n").meta["tags"] == ["home office"]
 
 
+def test_a_logseq_id_or_reference_inside_a_code_block_is_code_shown_as_written():
+    code = f"```\n- a block\n  id:: {UUID}\n(({UUID}))\n```"
+    note = parse_markdown("How to reference blocks.md", f"# Tips\n\n{code}\n\n- real\n  id:: {UUID}\n")
+    passage = "\n".join(section.text for section in note.sections)
+    assert code in passage and passage.count("id::") == 1, passage
+
+
 def test_a_joplin_link_by_id_names_the_note_of_that_id_and_logseq_backups_are_left_out():
     assert resolve_links("Garden/Heater.md", [":/0123456789ABCDEF0123456789abcdef", "../Seed%20list.md"]) == [
         "0123456789abcdef0123456789abcdef", "Seed list.md"]  # not 'Garden/:/0123…'
