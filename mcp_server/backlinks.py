@@ -28,7 +28,7 @@ def linked_from(conn, collection: str, relative: str, indexed) -> tuple[list[str
     # Obsidian reads a link's name in any case ([[garden shed]] is a link to Garden Shed.md)
     paths, total = queries.linking_files_any_case(conn, indexed["collection"],
                                                   (relative, stem_path, name, stem, *_org_ids(indexed),
-                                                   *_logseq_names(relative, stem, indexed)),
+                                                   *_logseq_names(conn, relative, stem, indexed)),
                                                   SHOWN, besides=relative)
     return [f"{collection}/{path}" for path in paths[:SHOWN]], total
 
@@ -43,16 +43,21 @@ def _org_ids(indexed) -> list[str]:
     return [f"id:{id_}" for id_ in ids[:IDS] if isinstance(id_, str)]
 
 
-def _logseq_names(relative: str, stem: str, indexed) -> list[str]:
+def _logseq_names(conn, relative: str, stem: str, indexed) -> list[str]:
     """The other names Logseq links a page by: its namespace's ('[[projects/garden]]' for 'projects___garden.md'),
     a journal's date ('[[Mar 14th, 2024]]' for 'journals/2024_03_14.md') and its aliases ('alias:: sift' makes
-    '[[sift]]' a link to the page)."""
+    '[[sift]]' a link to the page), but an alias that another note is named by: '[[AI]]' is a link to AI.md (as
+    Obsidian reads it), which listed every note linking to AI.md as linking to the note aliased 'AI'."""
     names = [name for name in (namespace_name(stem), journal_name(relative)) if name]
     try:
         aliases = json.loads(indexed["meta"] or "{}").get("aliases", [])
     except (ValueError, TypeError, IndexError, AttributeError):
         return names
-    return names + [alias for alias in aliases[:IDS] if isinstance(alias, str) and alias]
+    return names + [alias for alias in aliases[:ALIASES] if isinstance(alias, str) and alias
+                    and not queries.visible_by_name(conn, alias + ".md")]
+
+
+ALIASES = 20  # a note's aliases read as names links give it (each looked up as another note's name)
 
 
 folded = queries.folded_name  # a link's or a note's name as Obsidian compares them (read_file's wiki links too)
