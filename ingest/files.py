@@ -15,11 +15,15 @@ from pathlib import Path
 from ingest.code import SHEBANG_BYTES
 from ingest.discover import Rules, refused_link, why_not_indexed
 from ingest.document import NOTION_ID, Document, Skip
-from ingest.kinds import is_mailbox, kind_of, suffix
+from ingest.kinds import (EPUB_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, WORD_EXTENSIONS,
+                          WORKBOOK_EXTENSIONS, is_mailbox, kind_of, suffix)
 from ingest.links import resolve_links, same_stem_pdf
 from ingest.parse import parse_file
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
+# zips of XML read from the file by what they unzip (ingest.zipped), not by their size (read_zip_file)
+ZIPPED_EXTENSIONS = (WORD_EXTENSIONS - {".fodt"}) | EPUB_EXTENSIONS | WORKBOOK_EXTENSIONS | SLIDE_EXTENSIONS | \
+    SPREADSHEET_EXTENSIONS
 READ_ATTEMPTS = 3  # reads of a file that changes while it is read, before giving up until the next scan
 NAME_CHARS = 500  # of a title or a heading kept: each is stored and indexed again with every chunk under it
 
@@ -50,6 +54,8 @@ def read_and_parse(root: Path | str, path: str, rules: Rules | None = None) -> P
     read_at = time.time()
     if _size(full) > MAX_FILE_BYTES and _mailbox(path, full):  # a Takeout of gigabytes: read as it comes
         doc, seen, digest = read_mbox_file(full)
+    elif suffix(path).lower() in ZIPPED_EXTENSIONS:  # read from the file, by what it unzips: a deck of photographs
+        doc, seen, digest = read_zip_file(full, path)
     else:
         data, seen = read_settled(full)
         doc, digest = parse_file(path, data), None
@@ -177,6 +183,33 @@ def read_mbox_file(full: Path) -> tuple[Document, os.stat_result, str]:
         finally:
             os.close(fd)
         if _same(before, after):
+            return doc, after, digest.hexdigest()
+    raise FileChanging(KEPT_CHANGING)
+
+
+def read_zip_file(full: Path, path: str) -> tuple[Document, os.stat_result, str]:
+    """A zip-based file (ZIPPED_EXTENSIONS: a .pptx or .docx of 200 MB of photographs and a few hundred KB of XML),
+    its document, the stat that matches it and its SHA-256: hashed in blocks, then its zip read from the open file
+    part by part, its text's parts counted against ingest.zipped's limit (a zip bomb is still refused) and its
+    pictures never read. It was read whole, and refused over MAX_FILE_BYTES ('larger than 64 MiB'), its text with
+    it. A file changed while it is read is read again, as ``read_settled`` reads a file again."""
+    for _ in range(READ_ATTEMPTS):
+        fd, before = _open_regular(full)
+        try:
+            digest = hashlib.sha256()
+            with open(fd, "rb", closefd=False) as handle:
+                while block := handle.read(MBOX_BLOCK):
+                    digest.update(block)
+                handle.seek(0)
+                doc = parse_file(path, handle)
+            after = os.fstat(fd)
+        finally:
+            os.close(fd)
+        try:
+            on_disk = os.stat(full)
+        except FileNotFoundError:
+            on_disk = None  # deleted after it was read: what was read is one whole version
+        if _same(before, after) and (on_disk is None or _same(after, on_disk)):
             return doc, after, digest.hexdigest()
     raise FileChanging(KEPT_CHANGING)
 

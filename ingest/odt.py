@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 
 from ingest.document import Skip
 from ingest.passage_dates import property_date
-from ingest.zipped import opened_odf
+from ingest.zipped import head, opened_odf
 
 OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
 TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
@@ -25,6 +25,7 @@ STYLE = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
 DC = "{http://purl.org/dc/elements/1.1/}"
 META = "{urn:oasis:names:tc:opendocument:xmlns:meta:1.0}"
 SPACES = re.compile(r"\s+")
+MAX_FLAT_BYTES = 64 * 1024 * 1024  # of a flat OpenDocument text named .odt: as much as any text file (ingest.files)
 # what holds no text of the document: deleted text kept for tracked changes, indexes (they repeat the headings),
 # the numbering Writer writes out for a list item, a note's or a comment's body (read apart)
 UNREAD = {TEXT + "tracked-changes", TEXT + "table-of-content", TEXT + "alphabetical-index",
@@ -33,11 +34,16 @@ UNREAD = {TEXT + "tracked-changes", TEXT + "table-of-content", TEXT + "alphabeti
           OFFICE + "binary-data"}  # a picture's bytes in base64: a flat .fodt holds its pictures so
 
 
-def odt_text(data: bytes):
+def odt_text(data):
     """An .odt read, as ingest.word.WordText; a flat .fodt too (one XML file: its office:document holds the meta
     and the body a zip's meta.xml and content.xml hold). Raises Skip when it is no readable OpenDocument text."""
     from ingest.word import WordText
-    if not data.startswith(b"PK") and data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+    if not isinstance(data, bytes) and head(data, 64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        data.seek(0)  # a flat one named .odt (an open file: ingest.files.read_zip_file): its XML read whole
+        data = data.read(MAX_FLAT_BYTES + 1)
+        if len(data) > MAX_FLAT_BYTES:
+            raise Skip(f"a flat OpenDocument text (XML, not a zip) larger than {MAX_FLAT_BYTES >> 20} MiB")
+    if isinstance(data, bytes) and not data.startswith(b"PK") and data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
         try:
             content = meta = ET.fromstring(data)
         except ET.ParseError as error:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from datetime import timezone
 
@@ -139,9 +140,9 @@ def word_text(data: bytes, path: str = "") -> WordText:
         raise SkipForNow("python-docx is not installed: `pip install python-docx` (scripts/setup installs it) "
                          "to read Word documents") from None
     with opened(data, "Word document", ".docx") as parts:
-        parts.count(*parts.package.namelist())  # python-docx reads them all
+        document_zip = _as_document(parts, data)
     try:
-        document = docx.Document(io.BytesIO(_as_document(data)))
+        document = docx.Document(document_zip)
         return _Reader(document).read()
     except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, EOFError, OSError, LxmlError) as error:
         # a part missing (KeyError), its XML damaged (LxmlError), not a Word document's content type (a .docm,
@@ -156,24 +157,53 @@ MAIN = b"application/vnd.openxmlformats-officedocument.wordprocessingml.document
 # (.dotm): the same WordprocessingML, which python-docx refuses ('is not a Word file') when one is named .docx
 OTHER_MAINS = re.compile(rb"application/vnd\.(?:openxmlformats-officedocument\.wordprocessingml\.template|"
                          rb"ms-word\.(?:document\.macroEnabled|template\.macroEnabledTemplate))\.main\+xml")
+CONTENT_TYPES = "{http://schemas.openxmlformats.org/package/2006/content-types}"
+READ_TYPES = ("text/html", "text/plain")  # of parts not XML that are read: an altChunk's (_Reader._alt_chunk)
 
 
-def _as_document(data: bytes) -> bytes:
-    """``data``, its main part's content type a document's when it is a template's or a macro document's (its
-    macros are not read)."""
-    with zipfile.ZipFile(io.BytesIO(data)) as package:
-        try:
-            types = package.read("[Content_Types].xml")
-        except KeyError:
-            return data  # python-docx says what is missing
-        if not OTHER_MAINS.search(types):
-            return data
-        out = io.BytesIO()
-        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as copy:
-            for info in package.infolist():
-                copy.writestr(info, OTHER_MAINS.sub(MAIN, types) if info.filename == "[Content_Types].xml"
-                              else package.read(info))
-    return out.getvalue()
+def _as_document(parts, data):
+    """The zip python-docx opens (a file it reads): ``data``'s, its main part's content type a document's when it
+    is a template's or a macro document's (its macros are not read), and its parts that are not read (pictures,
+    embedded files, fonts: python-docx loads every part) left empty. Only the parts kept are counted (zipped.Parts):
+    a document of 200 MB of photographs was a zip bomb, or skipped as larger than 64 MiB, and held whole."""
+    package = parts.package
+    if "[Content_Types].xml" not in parts.names:
+        parts.count(*package.namelist())
+        return io.BytesIO(data) if isinstance(data, bytes) else data  # python-docx says what is missing
+    types = parts.read("[Content_Types].xml")
+    unread = _unread_parts(types, package.namelist())
+    parts.count(*(name for name in package.namelist() if name not in unread and name != "[Content_Types].xml"))
+    if not unread and not OTHER_MAINS.search(types):
+        return io.BytesIO(data) if isinstance(data, bytes) else data
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as copy:
+        for info in package.infolist():
+            if info.filename == "[Content_Types].xml":
+                copy.writestr(info, OTHER_MAINS.sub(MAIN, types))
+            else:
+                copy.writestr(info, b"" if info.filename in unread else package.read(info))
+    out.seek(0)
+    return out
+
+
+def _unread_parts(types: bytes, names: list[str]) -> set[str]:
+    """The parts of ``names`` whose content type ([Content_Types].xml's) is neither XML nor READ_TYPES: a picture,
+    an embedded workbook or object, a font. None when the content types do not parse (python-docx says so)."""
+    try:
+        root = ET.fromstring(types)
+    except ET.ParseError:
+        return set()
+    defaults = {(e.get("Extension") or "").lower(): e.get("ContentType") or ""
+                for e in root.iter(CONTENT_TYPES + "Default")}
+    overrides = {(e.get("PartName") or "").lstrip("/").lower(): e.get("ContentType") or ""
+                 for e in root.iter(CONTENT_TYPES + "Override")}
+    unread = set()
+    for name in names:
+        kind = overrides.get(name.lower(), defaults.get(name.rsplit(".", 1)[-1].lower() if "." in name else "", ""))
+        kind = kind.split(";")[0].strip().lower()
+        if kind and "xml" not in kind and kind not in READ_TYPES:
+            unread.add(name)
+    return unread
 
 
 class _Reader:

@@ -1,7 +1,9 @@
 """An office file's zip, opened and read with the guards every zip-based reader needs (ingest.word, odt, epub,
 xlsx, slides, ods): an OLE compound file (a password-protected Office file, or an old binary one renamed) skipped
 with the reason, a broken zip or XML skipped with its error, and the parts read counted as they unzip: more than
-OPENED_BYTES is a zip bomb, skipped before the part that would pass it is read."""
+OPENED_BYTES is a zip bomb, skipped before the part that would pass it is read. A file over the 64 MiB any other
+file may be comes as an open file (ingest.files.read_zip_file), its zip read from the disk part by part: a deck of
+200 MB of photographs is read by the text it unzips, its pictures never read."""
 from __future__ import annotations
 
 import io
@@ -75,14 +77,30 @@ class Parts:
         return self.package.open(name)
 
 
-@contextmanager
-def opened(data: bytes, what: str, ext: str):
-    """The zip ``data`` as Parts; Skip with the reason when it is no readable zip of XML (``what``: 'PowerPoint
-    deck', 'OpenDocument spreadsheet'; ``ext`` its usual extension, '.pptx'), encrypted, or a zip bomb."""
-    if data.startswith(OLE_MAGIC):
-        raise Skip(ole_reason(data, what, ext))
+OLE_SCAN = 64 * 1024 * 1024  # of an OLE compound file that comes open, read for the streams its directory names
+
+
+def head(source, size: int) -> bytes:
+    """The first ``size`` bytes of ``source``: the file's bytes, or a binary file open on it (left where it was)."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source[:size])
+    at = source.tell()
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as package:
+        source.seek(0)
+        return source.read(size)
+    finally:
+        source.seek(at)
+
+
+@contextmanager
+def opened(data, what: str, ext: str):
+    """The zip ``data`` (its bytes, or a binary file open on it, which stays open) as Parts; Skip with the reason
+    when it is no readable zip of XML (``what``: 'PowerPoint deck', 'OpenDocument spreadsheet'; ``ext`` its usual
+    extension, '.pptx'), encrypted, or a zip bomb."""
+    if head(data, len(OLE_MAGIC)) == OLE_MAGIC:
+        raise Skip(ole_reason(head(data, OLE_SCAN), what, ext))
+    try:
+        with zipfile.ZipFile(io.BytesIO(data) if isinstance(data, (bytes, bytearray, memoryview)) else data) as package:
             yield Parts(package, what, ext)
     except ERRORS as error:
         raise Skip(f"not a readable {what}: {type(error).__name__}: {error}"[:500]) from None
@@ -91,7 +109,7 @@ def opened(data: bytes, what: str, ext: str):
 
 
 @contextmanager
-def opened_odf(data: bytes, what: str, ext: str):
+def opened_odf(data, what: str, ext: str):
     """An OpenDocument file's zip as Parts (opened); Skip also when it holds no content.xml or is password-protected
     (its manifest names encryption data)."""
     with opened(data, what, ext) as parts:
