@@ -18,6 +18,7 @@ import json
 import os
 import posixpath
 import re
+from contextlib import contextmanager
 
 from ingest.decode import SAMPLE, Encoding, decode, incremental, not_text, sniff
 from ingest.discover import why_not_indexed
@@ -257,7 +258,8 @@ _mail_kept: dict = {}  # (path, size, mtime, inode) -> _mail_headings' answer, o
 def _word_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]]]:
     """A Word document's lines as read_word shows them, joined, and its headings (ingest.word)."""
     from ingest.word import word_headings
-    return word_headings(_word_bytes(target), target.relative)
+    with _word_bytes(target) as data:
+        return word_headings(data, target.relative)
 
 
 def _of_a_page(path: str) -> str:
@@ -690,11 +692,19 @@ def _staleness(target: paths.Target, indexed, why: str | None = None) -> list[st
 
 # --- Word -----------------------------------------------------------------------------
 
-def _word_bytes(target: paths.Target) -> bytes:
+@contextmanager
+def _word_bytes(target: paths.Target):
+    """A Word document's bytes; over WORD_BYTES, the file open (a zip read part by part, as ingest.files reads a
+    deck of photographs: ingest.files.read_zip_file). Its first 64 MiB were read, a zip cut short: 'cannot be read'."""
     fd = _open(target)  # a regular file, inside its root
     try:
         with os.fdopen(os.dup(fd), "rb") as f:
-            return f.read(WORD_BYTES)
+            from ingest.files import ZIPPED_EXTENSIONS
+            from ingest.kinds import suffix
+            if os.fstat(f.fileno()).st_size > WORD_BYTES and suffix(target.relative).lower() in ZIPPED_EXTENSIONS:
+                yield f
+            else:
+                yield f.read(WORD_BYTES)
     finally:
         os.close(fd)
 
@@ -707,7 +717,8 @@ def read_word(target: paths.Target, indexed, start: int, end: int | None, offset
         raise Problem(f"end_line ({end}) is before start_line ({start})")
     from ingest.word import word_lines
     try:
-        lines = word_lines(_word_bytes(target), target.relative)
+        with _word_bytes(target) as data:
+            lines = word_lines(data, target.relative)
     except Skip as why:
         raise Problem(f"{target.name} cannot be read: {why}") from None
     if not lines:
