@@ -78,6 +78,8 @@ class Parts:
 
 
 OLE_SCAN = 64 * 1024 * 1024  # of an OLE compound file that comes open, read for the streams its directory names
+# of a zip's directory, read whole by zipfile (some 500 bytes held a part): as much as a file read whole held at most
+DIRECTORY_BYTES = 64 * 1024 * 1024
 
 
 def head(source, size: int) -> bytes:
@@ -99,6 +101,8 @@ def opened(data, what: str, ext: str):
     extension, '.pptx'), encrypted, or a zip bomb."""
     if head(data, len(OLE_MAGIC)) == OLE_MAGIC:
         raise Skip(ole_reason(head(data, OLE_SCAN), what, ext))
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        _directory_bounded(data, what)
     try:
         with zipfile.ZipFile(io.BytesIO(data) if isinstance(data, (bytes, bytearray, memoryview)) else data) as package:
             yield Parts(package, what, ext)
@@ -106,6 +110,21 @@ def opened(data, what: str, ext: str):
         raise Skip(f"not a readable {what}: {type(error).__name__}: {error}"[:500]) from None
     except RecursionError:  # a reader recursing into XML nested 100,000 deep: only a hostile file comes near
         raise Skip(f"not a readable {what}: nested too deeply") from None
+
+
+def _directory_bounded(source, what: str) -> None:
+    """Skip a zip whose directory is over DIRECTORY_BYTES (millions of parts: a hostile file, which zipfile would
+    hold as many ZipInfo), before zipfile reads it; a file of no zip directory is left to zipfile to refuse."""
+    at = source.tell()
+    try:
+        end = zipfile._EndRecData(source)  # the end record, zip64's read too (what ZipFile reads first)
+    except (OSError, AttributeError):
+        end = None
+    finally:
+        source.seek(at)
+    if end and end[zipfile._ECD_SIZE] > DIRECTORY_BYTES:
+        raise Skip(f"not a readable {what}: its zip's directory is {end[zipfile._ECD_SIZE]:,} bytes (over "
+                   f"{DIRECTORY_BYTES:,}: millions of parts)")
 
 
 @contextmanager

@@ -136,3 +136,18 @@ def test_a_flat_opendocument_named_odt_is_still_read_from_the_file(tmp_path):
     from tests.test_word import flat
     (tmp_path / "lagoon.odt").write_bytes(flat())
     assert read_and_parse(tmp_path, "lagoon.odt").doc.title == "Lagoon 2024"
+
+
+def test_a_big_zip_of_a_huge_directory_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    """A zip's directory is read whole by zipfile: one over DIRECTORY_BYTES (millions of parts) is refused first,
+    the bound a file read whole (64 MiB) had set."""
+    import ingest.zipped
+    deck = tmp_path / "parts.pptx"
+    deck.write_bytes(pptx([(slide([shape(["Only slide"], "title")]), None)]))
+    monkeypatch.setattr(ingest.zipped, "DIRECTORY_BYTES", 100)
+    with open(deck, "rb") as f, pytest.raises(Skip, match="its zip's directory is .* bytes"):
+        with ingest.zipped.opened(f, "PowerPoint deck", ".pptx"):
+            pass
+    monkeypatch.undo()
+    with open(deck, "rb") as f, ingest.zipped.opened(f, "PowerPoint deck", ".pptx") as parts:
+        assert "ppt/presentation.xml" in parts.names
