@@ -3,7 +3,8 @@
 A .docx is a zip of WordprocessingML; python-docx opens it (the package, its parts and relationships, the core
 properties) and its document's XML is walked here with lxml, which python-docx parses it with. What is read:
 
-- the title: the core properties' title, else the first paragraph of the Title style, else the first heading,
+- the title: the core properties' title unless a program wrote it ('Word Document', python-docx's for a file
+  without docProps/core.xml; 'Untitled document'; a file name), else the first paragraph of the Title style, else the first heading,
   else the file's name;
 - headings: a paragraph of a 'Heading 1' … 'Heading 9' style (Word stores the English names whatever the language
   it shows them in; a style whose id is 'Heading1' … is one too, whatever its name: Google Docs', LibreOffice's and
@@ -63,6 +64,13 @@ HEADING_ID = re.compile(r"heading ?([1-9])", re.IGNORECASE)
 # without heading styles (typed as bold lines): two such at least, or one bold line is emphasis, not structure
 BOLD_HEADING_CHARS = 100
 RELS = {"footnotes": "", "endnotes": "e", "comments": "c"}  # the parts' relationship type's last word: their labels
+# a title a program wrote, not the author (as ingest.slides' GENERIC_TITLE): python-docx's for a .docx without
+# docProps/core.xml, Word's and Google Docs' new document's, a file name
+GENERIC_TITLE = re.compile(r"(word document|microsoft word( - .*)?|document\d*|untitled( document)?\b.*|"
+                           r".*\.(docx?|dotx?|odt|rtf))", re.IGNORECASE)
+# python-docx's template's own date (its default.docx's core.xml): a document it made without setting one is not
+# of 23 December 2013
+TEMPLATE_CREATED = "2013-12-23T23:15:00+00:00"
 
 
 @dataclass
@@ -215,11 +223,12 @@ class _Reader:
         self.bold: list[tuple[int, str]] = []  # (line, text) of short paragraphs all bold: headings typed by hand
 
     def read(self) -> WordText:
-        title = self.document.core_properties.title
-        self.out.title = " ".join((title or "").split())[:500]
+        title = " ".join((self.document.core_properties.title or "").split())[:500]
+        self.out.title = "" if GENERIC_TITLE.fullmatch(title) else title
         created = self.document.core_properties.created  # python-docx's: in UTC, without its zone
         if created is not None:
-            self.out.created = created.replace(tzinfo=created.tzinfo or timezone.utc).isoformat()
+            created = created.replace(tzinfo=created.tzinfo or timezone.utc).isoformat()
+            self.out.created = "" if created == TEMPLATE_CREATED else created
         self._blocks(self.document.element.body)
         # no heading styles (a Title at most): its bold lines head its sections, under the Title
         if len(self.bold) >= 2 and all(level == 0 for _, level, _ in self.out.headings):

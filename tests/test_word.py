@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import zipfile
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -138,6 +140,31 @@ def test_a_docx_title_is_its_core_title_else_its_file_name():
     d.save(out)
     doc = parse_file("a/Budget notes.docx", out.getvalue())
     assert doc.title == "Budget notes" and doc.sections[0].text == "Only a paragraph.", doc
+
+
+@NEEDS_DOCX
+def test_a_title_or_date_a_program_wrote_is_none():
+    """python-docx titles a .docx without docProps/core.xml 'Word Document', and its template dates every document
+    23 December 2013: before, such a report was titled 'Word Document' and dated 2013."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(report()), "r") as source, zipfile.ZipFile(out, "w") as copy:
+        for item in source.infolist():
+            part = source.read(item.filename)
+            if item.filename == "_rels/.rels":  # no relationship to it either, as a file some writers make
+                part = re.sub(rb'<Relationship [^>]*core-properties[^>]*/>', b"", part)
+            if item.filename != "docProps/core.xml":
+                copy.writestr(item, part)
+    doc = parse_file("minutes/harbour.docx", out.getvalue())
+    assert doc.title == "Harbour Study Minutes", doc.title  # its Title paragraph
+    assert parse_file("a/harbour.docx", report("Untitled document")).title == "Harbour Study Minutes"
+    assert parse_file("a/harbour.docx", report("harbour.docx")).title == "Harbour Study Minutes"
+    assert parse_file("a/harbour.docx", report("Word documents of 2024")).title == "Word documents of 2024"
+    assert "created" not in parse_file("a/harbour.docx", report()).meta  # the template's date is no date
+    d = docx.Document()
+    d.core_properties.created = datetime(2024, 3, 5, 9, 0)
+    d.add_paragraph("Dated.")
+    d.save(out := io.BytesIO())
+    assert parse_file("a/dated.docx", out.getvalue()).meta["created"].startswith("2024-03-05")
 
 
 @NEEDS_DOCX
