@@ -101,7 +101,9 @@ class WordText:
 
 
 def parse_word(path: str, data: bytes) -> Document:
+    from ingest.parse import check_lines
     read = word_text(data, path)
+    check_lines("\n".join(read.lines))  # a paragraph over a million characters, as a text file's line: refused
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     headings = [] if path.lower().endswith(".epub") else read.headings  # a book's first is its first chapter's
     title = read.title or next((name for _, level, name in headings if level == 0), "") or next(

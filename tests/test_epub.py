@@ -80,6 +80,12 @@ def test_an_epub_title_is_its_dc_title_else_its_file_name():
     assert parse_file("shelf/the-harbour.epub", book(title="")).title == "the-harbour"
 
 
+def test_an_epub_paragraph_over_a_million_characters_is_refused_as_a_text_files_line_is():
+    dump = PAGE.format(title="Dump", body="<p>" + "word " * 220_000 + "</p>")
+    with pytest.raises(Skip, match=r"a line of 1,\d{3},\d{3} characters \(over 1,000,000\)"):
+        parse_file("shelf/dump.epub", book(chapters={"OEBPS/text/ch1.xhtml": dump}))
+
+
 def test_a_broken_or_drm_epub_is_skipped_with_its_reason():
     with pytest.raises(Skip, match="not a readable EPUB book"):
         parse_file("broken.epub", b"PK\x03\x04 truncated")

@@ -609,3 +609,20 @@ def test_a_zip_saved_with_a_password_or_an_old_doc_renamed_is_skipped_with_the_r
     for name in ("a.odt", "a.epub"):
         with pytest.raises(Skip, match=r"an old binary Word document \(\.doc"):
             parse_file(name, doc)
+
+
+@NEEDS_DOCX
+def test_a_paragraph_over_a_million_characters_is_refused_as_a_text_files_line_is():
+    """A 5 MB paragraph (a dump pasted into a document) was 3,189 passages in 8 s; a text file's line of it is
+    refused (ingest.parse.check_lines): a document's paragraph is too, with the reason."""
+    huge = "word " * 220_000  # 1.1 M characters
+    d = docx.Document()
+    d.add_paragraph("Intro.")
+    d.add_paragraph(huge)
+    d.save(out := io.BytesIO())
+    with pytest.raises(Skip, match=r"a line of 1,\d{3},\d{3} characters \(over 1,000,000\)"):
+        parse_file("dump.docx", out.getvalue())
+    content = ODT_CONTENT.replace("<text:p>Led by Sigrun", f"<text:p>{huge}</text:p><text:p>Led by Sigrun")
+    with pytest.raises(Skip, match=r"a line of 1,\d{3},\d{3} characters"):
+        parse_file("dump.odt", odt(content))
+    assert parse_file("fine.odt", odt(ODT_CONTENT.replace("Led by Sigrun", "word " * 100_000))).sections
