@@ -49,12 +49,18 @@ def _logseq_names(conn, relative: str, stem: str, indexed) -> list[str]:
     '[[sift]]' a link to the page), but an alias that another note is named by: '[[AI]]' is a link to AI.md (as
     Obsidian reads it), which listed every note linking to AI.md as linking to the note aliased 'AI'."""
     names = [name for name in (namespace_name(stem), journal_name(relative)) if name]
+    return names + [alias for alias in aliases(indexed["meta"])
+                    if not queries.visible_by_name(conn, alias + ".md")]
+
+
+def aliases(meta: str | None) -> list[str]:
+    """The first ALIASES of a note's aliases, from its meta (JSON); [] when it has none or is not read."""
     try:
-        aliases = json.loads(indexed["meta"] or "{}").get("aliases", [])
+        found = json.loads(meta or "{}").get("aliases", [])
     except (ValueError, TypeError, IndexError, AttributeError):
-        return names
-    return names + [alias for alias in aliases[:ALIASES] if isinstance(alias, str) and alias
-                    and not queries.visible_by_name(conn, alias + ".md")]
+        return []
+    return [alias for alias in found[:ALIASES] if isinstance(alias, str) and alias] if isinstance(found, list) \
+        else []
 
 
 ALIASES = 20  # a note's aliases read as names links give it (each looked up as another note's name)

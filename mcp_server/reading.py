@@ -342,7 +342,8 @@ def _pdf_heading_pages(conn, target: paths.Target, indexed, wanted: tuple[str, .
 def _note_in_any_case(conn, name: str, roots: dict[str, str]) -> paths.Target | None:
     """The one published note a link's ``name`` names in another case ('garden shed' for Garden Shed.md, a path
     from the collection's folder when it holds a '/'), as Obsidian reads a link, or as Logseq names a page ('Mar 14th,
-    2024' for journals/2024_03_14.md, 'projects/garden' for pages/projects___garden.md); None for none or several."""
+    2024' for journals/2024_03_14.md, 'projects/garden' for pages/projects___garden.md), else the one note aliased
+    so ('alias:: sift', front matter's 'aliases:'); None for none or several."""
     wanted = {backlinks.folded(name), backlinks.folded(name + ".md")}
     # by its place on disk: under a root inside another's, one note is in both collections (read through the
     # innermost, as _target finds it)
@@ -351,6 +352,10 @@ def _note_in_any_case(conn, name: str, roots: dict[str, str]) -> paths.Target | 
                   if backlinks.folded(path if "/" in name else posixpath.basename(path)) in wanted
                   or ("/" in name and _namespace_page(path) in wanted)
                   or backlinks.folded(journal_name(path) or "") in wanted}.values())
+    if not found:  # no note of that name: the one page aliased so ('alias:: sift'), as its backlinks read a link
+        found = list({file_place(roots, collection, path): f"{collection}/{path}"
+                      for collection, path, meta in queries.visible_note_aliases(conn)
+                      if any(backlinks.folded(alias) in wanted for alias in backlinks.aliases(meta))}.values())
     if len(found) != 1:
         return None
     try:

@@ -227,3 +227,25 @@ def test_an_alias_another_note_is_named_by_links_to_that_note_not_the_aliased_on
     aliased = queries.visible_file(conn, "notes", "Artificial Intelligence.md")
     assert linked_from(conn, "notes", "Artificial Intelligence.md", aliased) == (["notes/Essay.md"], 1)
     assert linked_from(conn, "notes", "AI.md", queries.visible_file(conn, "notes", "AI.md")) == (["notes/Game.md"], 1)
+
+
+def test_read_file_opens_a_page_by_its_alias_as_its_backlinks_read_one(immediate, tmp_path, monkeypatch):
+    """read_file('[[machine minds]]') said no file matched, though '[[machine minds]]' is listed among the page's
+    backlinks ('alias:: machine minds'): it reads the page aliased so now; a note named so still comes first, and an
+    alias two pages share names neither."""
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    ingest(write_tree(tmp_path / "notes", {
+        "Artificial Intelligence.md": "alias:: AI, machine minds, shared\n\n- the field\n",
+        "AI.md": "# AI\n\nThe game's AI opponent.\n", "Essay.md": "On [[machine minds]].\n",
+        "Other.md": "---\naliases: [Shared]\n---\nAnother page.\n"}))
+    tools = Tools(Sift(load()))
+    read = tools.read_file(path="[[Machine Minds]]")
+    assert not read.is_error and read.structured_content["path"] == "notes/Artificial Intelligence.md", \
+        read.content[0].text
+    assert "the field" in read.content[0].text and "[linked from 1 note: notes/Essay.md]" in read.content[0].text
+    assert tools.read_file(path="[[AI]]").structured_content["path"] == "notes/AI.md"
+    with pytest.raises(Exception, match="shared"):
+        tools.read_file(path="[[shared]]")

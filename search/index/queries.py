@@ -227,6 +227,14 @@ def visible_notes(conn: sqlite3.Connection) -> list[tuple[str, str]]:
     return [(r[0], r[1]) for r in rows]
 
 
+def visible_note_aliases(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
+    """(collection, path, meta JSON) of every published note whose meta holds aliases (front matter's, Logseq's
+    'alias::', org-roam's): read_file finds a page by one."""
+    rows = conn.execute(f"SELECT c.name, f.path, f.meta FROM files f JOIN collections c ON c.id = f.collection "
+                        f"WHERE {VISIBLE} AND f.kind = 'note' AND f.meta LIKE '%\"aliases\"%'").fetchall()
+    return [(r[0], r[1], r[2]) for r in rows]
+
+
 def visible_folders(conn: sqlite3.Connection) -> list[tuple[str, str]]:
     """(collection, folder) of every folder that holds a published file: '' for the root, else 'a/b/'."""
     rows = conn.execute(f"SELECT DISTINCT c.name, rtrim(f.path, replace(f.path, '/', '')) FROM files f "
