@@ -99,6 +99,8 @@ def _parse(path: str, text: str) -> Document:
     if tags:  # a note's inline #tags are its tags, as Obsidian reads them, with those of its front matter
         meta["tags"] = _merged(meta.get("tags", []), tags)
     stem = PurePosixPath(path).stem
+    if NOTION_ID.search(stem) and (notion := _notion_tags(lines)):  # a Notion database row's 'Tags: a, b'
+        meta["tags"] = _merged(meta.get("tags", []), {tag.casefold(): tag for tag in notion})
     drawing = stem.lower().endswith(".excalidraw")  # every drawing's first heading is '# Text Elements'
     title = meta.get("title") or (stem[:-len(".excalidraw")] if drawing else None) \
         or logseq.journal_name(path) \
@@ -441,6 +443,32 @@ def _without_code(text: str) -> str:
         pieces += [text[at:runs[i][0]], " "]
         at, i = runs[j][1], j + 1
     return "".join(pieces) + text[at:]
+
+
+# A Notion database row's page opens with its properties under its title, 'Key: value' a line ('Status: Done',
+# 'Tags: design, backend': a multi-select's options joined by ', ')
+NOTION_PROPERTY = re.compile(r"([^\s:#][^:\n]{0,60}): (.+)")
+NOTION_PROPERTIES = 50  # property lines looked at
+NOTION_TAG_KEYS = {"tags", "tag"}
+
+
+def _notion_tags(lines: list[str]) -> list[str]:
+    """The tags of a Notion database row's 'Tags: design, backend' property (a Notion page's: its file name holds
+    its id), a property line under its '# Title' line; [] for none."""
+    at = 0
+    while at < len(lines) and not lines[at].strip():
+        at += 1
+    at += at < len(lines) and lines[at].startswith("# ")
+    while at < len(lines) and not lines[at].strip():
+        at += 1
+    tags: list[str] = []
+    for line in lines[at:at + NOTION_PROPERTIES]:
+        found = NOTION_PROPERTY.fullmatch(line)
+        if found is None:
+            break
+        if found.group(1).strip().casefold() in NOTION_TAG_KEYS:
+            tags += [tag.strip().lstrip("#") for tag in found.group(2).split(",") if tag.strip().lstrip("#")]
+    return tags[:META_ITEMS]
 
 
 def _merged(front: list[str], inline: dict) -> list[str]:

@@ -249,3 +249,17 @@ def test_read_file_opens_a_page_by_its_alias_as_its_backlinks_read_one(immediate
     assert tools.read_file(path="[[AI]]").structured_content["path"] == "notes/AI.md"
     with pytest.raises(Exception, match="shared"):
         tools.read_file(path="[[shared]]")
+
+
+def test_a_notion_rows_tags_property_is_its_tags():
+    """A Notion database row's page holds its multi-select as 'Tags: design, backend' under its title: it was text
+    only, no tag (a search for #design did not find the row by its tag); its options are its tags now. The same line
+    in another note (no Notion id in its name) stays text."""
+    row = (f"# Draft the cohort list\n\nAssignee: Lin Wei\nTags: design, performance work\nStatus: Done\n\n"
+           "List the customers. #billing\n")
+    doc = parse_markdown(f"notion/Tasks {NOTION}/Draft the cohort list {NOTION}.md", row)
+    assert doc.meta["tags"] == ["billing", "design", "performance work"], doc.meta
+    assert "Tags: design, performance work" in doc.sections[0].text  # its text too, as a Dataview field's
+    assert parse_markdown("notes/Draft.md", row).meta["tags"] == ["billing"]
+    later = row.replace("Tags:", "Owner: Ana\n\nTags:")  # not the block under the title: a line of its text
+    assert parse_markdown(f"notion/Draft {NOTION}.md", later).meta["tags"] == ["billing"]
