@@ -132,10 +132,13 @@ def _read_linked(sift, raw: str, start_line: int | None, end_line: int | None, s
         return None
     place = ""
     if (link.headings or link.block) and start_line is None and end_line is None:
+        names, whole = [], "the whole note"  # its headings, to list when none is the one named
         try:
             made = _word_headings(target) if _is_word(target.relative) else _mail_headings(target)
             if made is not None:  # '[[report.docx#Budget]]', '[[talk.pptx#Slide 3]]': its lines and headings as read
+                whole = "the whole file"  # a deck, a document, a mailbox: no note
                 note, headings, *messages = made  # a mail file's: where each message is in the file
+                names = [name for _, _, name in headings]
                 found = linked_lines(note, link, headings=headings)
                 if isinstance(found, str) and not link.block:  # headings Sift made, named in part: 'Slide 3: Costs'
                     found = linked_lines(note, link, loose=True, headings=headings)
@@ -143,11 +146,13 @@ def _read_linked(sift, raw: str, start_line: int | None, end_line: int | None, s
                     found = _message_lines(found, messages[0])
             else:
                 with open(target.absolute, "rb") as f:
-                    found = linked_lines(decode(f.read(LINKED_BYTES)), link)
+                    note = decode(f.read(LINKED_BYTES))
+                names, found = heading_names(note), linked_lines(note, link)
         except (OSError, Skip, Problem):
-            found = "the note cannot be read as text"
+            found = f"the {whole.split()[-1]} cannot be read as text"
         if isinstance(found, str):
-            raise Problem(f"{target.name} has {found}: read_file {target.name!r} shows the whole note") from None
+            listed = f"; its headings: {listed_headings(names)}" if names and found.startswith("no heading") else ""
+            raise Problem(f"{target.name} has {found}{listed}: read_file {target.name!r} shows {whole}") from None
         start_line, end_line = found
         place = f", lines {start_line}-{end_line}: " + (f"its block ^{link.block}" if link.block else
                                                         f"its section {' > '.join(link.headings)!r}")

@@ -44,7 +44,8 @@ def test_a_link_to_a_slide_or_a_message_reads_it_as_heading_does(immediate, tmp_
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
     root = write_tree(tmp_path / "work", {"mail/orders.mbox": (
         "From a@b Thu Jan 01 00:00:00 2025\nFrom: Shop <shop@example.com>\nSubject: Your order\n\nGarden gloves.\n\n"
-        "From a@b Fri Jan 02 00:00:00 2025\nFrom: Shop <shop@example.com>\nSubject: Shipped\n\nOn its way.\n")})
+        "From a@b Fri Jan 02 00:00:00 2025\nFrom: Shop <shop@example.com>\nSubject: Shipped\n\nOn its way.\n"),
+        "notes/plan.md": "# Plan\n\n## Ferry\n\nThe ferry runs hourly.\n"})
     (root / "talks").mkdir()
     (root / "talks/lecture.pptx").write_bytes(lecture())
     assert ingest(root, "work")["published"]["failures"] == []
@@ -55,6 +56,15 @@ def test_a_link_to_a_slide_or_a_message_reads_it_as_heading_does(immediate, tmp_
             == (3, 9), (link, read.content[0].text)
     with pytest.raises(Exception, match="several headings holding 'Slide': 'Slide 1: Evaluating"):
         tools.read_file(path="[[lecture.pptx#Slide]]")
+    # a slide no link names: its slides listed, as heading= lists them (it said '… shows the whole note' of a deck)
+    with pytest.raises(Exception) as refused:
+        tools.read_file(path="[[lecture.pptx#Budget]]")
+    said = str(refused.value)
+    assert "no heading 'Budget'; its headings: 'Slide 1: Evaluating" in said and "'Slide 2: Precision'" in said, said
+    assert "shows the whole file" in said and "note" not in said, said
+    with pytest.raises(Exception, match=r"no heading 'Budget'; its headings: 'Plan', 'Ferry': read_file "
+                                        r"'work/notes/plan.md' shows the whole note"):
+        tools.read_file(path="[[plan#Budget]]")
     read = tools.read_file(path="[[orders.mbox#Your order]]")
     assert not read.is_error and (read.structured_content["start_line"], read.structured_content["end_line"]) \
         == (1, 5), read.content[0].text
