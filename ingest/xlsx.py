@@ -66,7 +66,7 @@ def sheets_text(sheets, path: str = ""):
     from ingest.word import WordText
     name = path.rsplit("/", 1)[-1]
     read = WordText(title=title_from_name(name.rsplit(".", 1)[0] if "." in name[1:] else name))
-    sections, data_sheets, counted = [], [], {}
+    sections, data_sheets, counted, sheet_rows = [], [], {}, []
     for sheet, rows in sheets:
         heading = len(read.lines)
         read.lines.append(sheet)
@@ -81,6 +81,7 @@ def sheets_text(sheets, path: str = ""):
         if table.meta["data"]:
             data_sheets.append(sheet)
             counted = {"data": True, "rows": table.meta["rows"], "more_rows": table.meta["more_rows"]}
+            sheet_rows.append([sheet, table.meta["rows"], table.meta["more_rows"]])
         for section in table.sections:
             sections.append(Section(text=section.text, heading_path=[read.title, sheet] + ([columns] if columns
                                                                                           else []),
@@ -88,9 +89,11 @@ def sheets_text(sheets, path: str = ""):
                                     section.end_line))
     # a workbook of one sheet, of data (an export of readings): its rows counted as a data CSV's, for list_files to
     # say how few of them search finds ('first 7 of 5,000 rows indexed'); its first passage is all that is indexed
-    # of it, as of such a CSV (ingest.chunk). Those of a workbook of more sheets are not counted.
+    # of it, as of such a CSV (ingest.chunk). Those of a workbook of more sheets are counted a data sheet each
+    # ('sheet_rows': [sheet, rows, more rows unread]), list_files saying how few of each search finds.
     one_sheet = len(read.headings) == 1
-    return read, sections, {"columns": "", "data_sheets": data_sheets, **(counted if one_sheet else {})}
+    return read, sections, {"columns": "", "data_sheets": data_sheets,
+                            **(counted if one_sheet else {"sheet_rows": sheet_rows} if sheet_rows else {})}
 
 
 def xlsx_lines(data: bytes, path: str = "") -> list[str]:

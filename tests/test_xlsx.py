@@ -249,7 +249,9 @@ def test_entities_in_any_readers_xml_are_refused_not_expanded_or_fetched(entitie
 
 def test_a_workbook_of_one_data_sheet_is_listed_with_how_few_of_its_rows_are_indexed(env, tmp_path):  # noqa: F811
     """An export of readings saved as .xlsx was listed as plain 'indexed', its later rows found by no search: it is
-    listed as the same data in a CSV is ('first 12 of 3,000 rows indexed'). A workbook of more sheets is not."""
+    listed as the same data in a CSV is ('first 12 of 3,000 rows indexed'). A workbook of more sheets was listed as
+    plain 'indexed' too: its data sheets are each counted ("data sheet 'Readings': first 12 of 3,000 rows indexed");
+    a workbook whose data sheets' passages hold all their rows is plain 'indexed'."""
     from tests.conftest import run_ingest
     readings = sheet([cell("A1", "Hour") + cell("B1", "Depth")]
                      + [cell(f"A{n}", n) + cell(f"B{n}", n * 0.25) for n in range(2, 3002)])
@@ -258,11 +260,15 @@ def test_a_workbook_of_one_data_sheet_is_listed_with_how_few_of_its_rows_are_ind
     root.mkdir()
     (root / "gauge.xlsx").write_bytes(workbook({"Readings": readings}))
     (root / "both.xlsx").write_bytes(workbook({"Readings": readings, "Notes": notes}))
+    few = sheet([cell("A1", "Hour") + cell("B1", "Depth")] + [cell(f"A{n}", n) + cell(f"B{n}", n) for n in (2, 3)])
+    (root / "small.xlsx").write_bytes(workbook({"Readings": few, "Notes": notes}))
     ingest(root, "lab")
     printed = run_ingest(env, "files", "--sort", "path", "--collection", "lab").stdout
     assert re.search(r"lab/gauge\.xlsx  text  .*  indexed: first \d+ of 3,000 rows indexed \(a data file", printed), \
         printed
-    assert "lab/both.xlsx" in printed and not re.search(r"lab/both\.xlsx .* rows indexed", printed), printed
+    assert re.search(r"lab/both\.xlsx  text  .*  indexed: data sheet 'Readings': first \d+ of 3,000 rows indexed "
+                     r"\(mostly numbers and dates", printed), printed
+    assert re.search(r"lab/small\.xlsx  text  .*  indexed\n", printed), printed
 
 
 def test_a_sheet_part_not_named_xml_counts_toward_the_zip_bomb_limit(monkeypatch):

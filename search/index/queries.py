@@ -259,19 +259,31 @@ _DATA_ROWS = (f"CASE WHEN {_DATA_FILE} THEN 1 END AS data_file, "
               f"length({{text}}) - length(replace({{text}}, char(10), '')) + 1) END "
               "AS rows_indexed")
 _FIRST_PASSAGE = "(SELECT ch.text FROM chunks ch WHERE ch.file = files.id ORDER BY ch.ordinal LIMIT 1)"
+# A workbook of several sheets' data sheets (ingest.xlsx: each indexed by its first passage), [[sheet, rows, whether
+# it was read to its end], …] (JSON), for list_files to say how few of their rows are searched
+_SHEET_ROWS = ("CASE WHEN kind = 'text' AND meta LIKE '%\"sheet_rows\"%' AND json_valid(meta) "
+               "THEN json_extract(meta, '$.sheet_rows') END AS sheet_rows")
+
+
+def first_passages(conn: sqlite3.Connection, file_id: int) -> list[tuple[str, str]]:
+    """(heading path, text) of the first passage under each heading path of a file: a workbook's sheet's first."""
+    return [(r[0], r[1]) for r in conn.execute(
+        "SELECT heading_path, text FROM chunks WHERE file = ? AND ordinal IN "
+        "(SELECT min(ordinal) FROM chunks WHERE file = ? GROUP BY heading_path) ORDER BY ordinal",
+        (file_id, file_id))]
 
 
 def file_version(conn: sqlite3.Connection, file_id: int) -> sqlite3.Row | None:
     """The kind, size and mtime of one file version, for a PDF cut short what of it was indexed, and for a PDF
     with pages without text how many of how many, and which (JSON); for a data file its rows and those indexed."""
-    return conn.execute(f"SELECT kind, size, mtime, {_PDF_GAPS}, {_DATA_ROWS.format(f='', text=_FIRST_PASSAGE)} "
-                        "FROM files WHERE id = ?", (file_id,)).fetchone()
+    return conn.execute(f"SELECT id, kind, size, mtime, {_PDF_GAPS}, {_DATA_ROWS.format(f='', text=_FIRST_PASSAGE)}, "
+                        f"{_SHEET_ROWS} FROM files WHERE id = ?", (file_id,)).fetchone()
 
 
 def retired_version(conn: sqlite3.Connection, gen: int, collection_id: int, path: str) -> sqlite3.Row | None:
     """The kind, size and mtime of the version of a file that generation ``gen`` retired (the file is gone)."""
-    return conn.execute(f"SELECT kind, size, mtime, {_PDF_GAPS}, {_DATA_ROWS.format(f='', text=_FIRST_PASSAGE)} "
-                        "FROM files WHERE gen_to = ? AND collection = ? AND path = ?",
+    return conn.execute(f"SELECT id, kind, size, mtime, {_PDF_GAPS}, {_DATA_ROWS.format(f='', text=_FIRST_PASSAGE)}, "
+                        f"{_SHEET_ROWS} FROM files WHERE gen_to = ? AND collection = ? AND path = ?",
                         (gen, collection_id, path)).fetchone()
 
 

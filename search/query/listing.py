@@ -201,6 +201,8 @@ def _entries(conn, rows) -> list[dict]:
             entry["reason"] = textless(version)  # a scanned page among pages of text
         elif entry["state"] == "indexed" and version is not None and version["data_file"]:
             entry["reason"] = data_rows(version)  # a data file: its first rows alone are searched
+        elif entry["state"] == "indexed" and version is not None and version["sheet_rows"]:
+            entry["reason"] = sheet_rows(conn, version)  # a workbook's data sheets: their first rows alone
         shown.append(entry)
     return shown
 
@@ -232,6 +234,29 @@ def data_rows(version) -> str | None:
     first = f"first {indexed:,}{of} {unit}" if indexed else f"first lines of {rows:,} {unit}" if rows else \
         f"first {unit}"
     return f"{first} indexed ({what}; read_file reads all of it)"
+
+
+def sheet_rows(conn, version) -> str | None:
+    """What search finds of a workbook's data sheets (ingest.xlsx, a workbook of several sheets): each one's first
+    rows, "data sheets 'Readings': first 12 of 3,000 rows, … indexed (…)"; None when their passages hold them all. A
+    workbook of one data sheet is a data file (data_rows); one of more sheets was listed as indexed, its data sheets'
+    later rows found by no search."""
+    try:
+        sheets = json.loads(version["sheet_rows"])
+    except (ValueError, TypeError):
+        return None
+    firsts = queries.first_passages(conn, version["id"])
+    said = []
+    for sheet, rows, more in sheets:
+        text = next((text for path, text in firsts if path.split(" > ")[1:2] == [sheet]), "")
+        indexed = text.count("\n") + 1 if text else 0
+        if indexed < rows or more:
+            said.append(f"{sheet!r}: first {indexed:,} of {'over ' if more else ''}{rows:,} rows")
+    if not said:
+        return None
+    return (f"data sheet{'s' if len(said) > 1 else ''} {', '.join(said)} indexed (mostly numbers and dates: search "
+            "finds a sheet by its column names and first rows, not by a later row's values; read_file reads all of "
+            "it)")
 
 
 def _state(change, stage, state, reason) -> tuple[str, str | None]:
