@@ -66,7 +66,7 @@ BOLD_HEADING_CHARS = 100
 RELS = {"footnotes": "", "endnotes": "e", "comments": "c"}  # the parts' relationship type's last word: their labels
 # a title a program wrote, not the author (as ingest.slides' GENERIC_TITLE): python-docx's for a .docx without
 # docProps/core.xml, Word's and Google Docs' new document's, a file name
-GENERIC_TITLE = re.compile(r"(word document|microsoft word( - .*)?|document\d*|untitled( document)?\b.*|"
+GENERIC_TITLE = re.compile(r"(word document|microsoft word( - .*)?|document ?\d*|untitled( document)?( ?\(?\d+\)?)?|"
                            r".*\.(docx?|dotx?|odt|rtf))", re.IGNORECASE)
 # python-docx's template's own date (its default.docx's core.xml): a document it made without setting one is not
 # of 23 December 2013
