@@ -1367,7 +1367,7 @@ def _one_per_file(hits: list[Hit], limit: int, roots: dict[str, str], source: tu
     return kept[:limit]
 
 
-FILTERED_OUT = "no passage searched is in a file"
+FILTERED_OUT = "no passage searched is"
 
 
 def filtered_out(catalog: Catalog, filters: Filters) -> list[str]:
@@ -1383,11 +1383,15 @@ def filtered_out(catalog: Catalog, filters: Filters) -> list[str]:
         return []
     parts = ([f"of kind {filters.kind}"] if filters.kind else []) \
         + ([f"modified at or after {when(filters.modified_after)}"] if filters.modified_after is not None else []) \
-        + ([f"modified before {when(filters.modified_before)}"] if filters.modified_before is not None else []) \
-        + ([f"dated at or after {when(filters.date_after)}"] if filters.date_after is not None else []) \
-        + ([f"dated before {when(filters.date_before)}"] if filters.date_before is not None else [])
-    which = "that filter" if len(parts) == 1 else "those filters"
-    return [f"{FILTERED_OUT} {' and '.join(parts)}: other words will not help; widen or drop {which}"]
+        + ([f"modified before {when(filters.modified_before)}"] if filters.modified_before is not None else [])
+    # the date a passage is about is the passage's, not its file's: 'in a file dated at or after …' read as the
+    # file's own date, and a mailbox modified today seemed to be refused by date_after=2024
+    dates = ([f"at or after {when(filters.date_after)}"] if filters.date_after is not None else []) \
+        + ([f"before {when(filters.date_before)}"] if filters.date_before is not None else [])
+    said = ([f"about a date {' and '.join(dates)} (its own date where its file says one, else its file's modified "
+             "time)"] if dates else []) + ([f"in a file {' and '.join(parts)}"] if parts else [])
+    which = "that filter" if len(parts) + len(dates) == 1 else "those filters"
+    return [f"{FILTERED_OUT} {' '.join(said)}: other words will not help; widen or drop {which}"]
 
 
 def _in_scope(generations: dict[str, int], filters: Filters) -> dict[str, int]:
