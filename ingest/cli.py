@@ -204,6 +204,11 @@ def build_parser() -> argparse.ArgumentParser:
     listed.add_argument("--sort", choices=["modified", "path"], default="modified",
                         help="modified: newest first (default); path: alphabetical")
     listed.add_argument("--limit", type=int, default=50, help="how many files, 1-500 (default 50)")
+    listed.add_argument("--date-after", metavar="DATE",
+                        help="only files with a passage about a date at or after this one (as search's --date-after: "
+                             "a daily note's name, front matter's date, a mail message's Date, else the modified "
+                             "time), e.g. 2024-03")
+    listed.add_argument("--date-before", metavar="DATE", help="only files with a passage about a date before this one")
     listed.add_argument("--json", action="store_true", help="print the answer as JSON")
     listed.set_defaults(func=cmd_files)
 
@@ -767,10 +772,15 @@ def cmd_files(args) -> int:
     from search.index import db
     from search.index.status import as_json, count, size
     from search.query import listing
+    from search.query.filters import empty_range, unix_time
     from search.query.scope import CLI, scope
     from search.settings import load
     from workers.stats import printable
     settings = load()
+    dated = (unix_time(args.date_after, "--date-after"), unix_time(args.date_before, "--date-before"))
+    problem = empty_range(*dated, ("--date-after", "--date-before"))
+    if problem:
+        raise ValueError(problem)
     folder = _folder_to_list(args.folder, args.path_prefix) if args.folder is not None else None
     nothing = _no_index_yet(settings, "nothing indexed yet")
     if nothing:
@@ -784,7 +794,7 @@ def cmd_files(args) -> int:
         where = scope(args.collection, args.path_prefix, roots, CLI, conn)  # 'notes/tech' as the listing shows paths
         rules = Rules(settings.include, settings.exclude)
         data = listing.files(conn, where, args.glob, args.sort, args.limit, roots, CLI, listed_kind,
-                             left_out=lambda root, rel: why_not_indexed(root, rel, rules))
+                             left_out=lambda root, rel: why_not_indexed(root, rel, rules), dated=dated)
     finally:
         conn.close()
     if args.json:

@@ -426,14 +426,26 @@ class Tools:
         limit: Annotated[int, Field(ge=1, le=500, description="How many files to list (1-500).")] = 50,
         offset: Annotated[int, Field(ge=0, le=OFFSET_MAX, description="How many of the files to skip first, to "
                                      "list the next ones: the next_offset the previous answer gave.")] = 0,
+        date_after: Annotated[str | None, Field(max_length=64, description="Only files with a passage about a date "
+                                                "at or after this ISO date (as search's date_after: a daily note's "
+                                                "date in its name, front matter's date, a mail message's Date, else "
+                                                "the file's modified time; a year or month: its first day). For "
+                                                "'which notes did I write in March 2024'.")] = None,
+        date_before: Annotated[str | None, Field(max_length=64, description="Only files with a passage about a "
+                                                 "date before this one (as date_after).")] = None,
     ) -> CallToolResult:
         """List files in the user's indexed folders with kind, size, modified time and index state
         (indexed, pending, failed or skipped with the reason, deleted). Use it to browse a folder, find
         recent files ("what did I write this week"), find a file by name pattern, or check whether a file
         is searchable yet. Ends with the freshness line search ends with (changed files waiting for a scan).
         """
+        from search.query.filters import empty_range
         where = self._scope(collection, path_prefix)
-        data, offset = listing.page(self.sift, where, glob, sort, limit, offset)
+        dated = (_unix(date_after, "date_after"), _unix(date_before, "date_before"))
+        refused = empty_range(*dated, ("date_after", "date_before"))
+        if refused:
+            raise Problem(refused)
+        data, offset = listing.page(self.sift, where, glob, sort, limit, offset, dated)
         # the listing is the index's: a file edited, deleted or added since its scan shows as it was indexed
         fresh_line, data["freshness"] = report.freshness(self.sift.conn(), where.collection)
         return result(f"{listing.text(data, sort, offset)}\n{fresh_line}", data)
@@ -669,7 +681,7 @@ def refusals(sift, name: str, arguments: dict, told: set[str]) -> list[str]:
         except Exception:  # noqa: BLE001 - no index, a locked file: the tool's own call says it
             pass
     for key in ("modified_after", "modified_before", "date_after", "date_before"):
-        if name == "search" and given(key):
+        if (name == "search" or name == "list_files" and key.startswith("date")) and given(key):
             try:
                 unix_time(arguments[key], key)
             except ValueError as exc:

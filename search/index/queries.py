@@ -627,27 +627,51 @@ entries AS (
 # those matches are stored once and counted and listed from there (they are few, and no longer joined back).
 _COUNT = "SELECT count(*) FROM entries"
 _FIRST = "SELECT e.*, :total AS total FROM entries e ORDER BY {order} LIMIT :limit OFFSET :offset"
-_STORED = ("SELECT e.*, (SELECT count(*) FROM entries) AS total FROM entries e ORDER BY {order} "
+_STORED = ("SELECT e.*, (SELECT count(*) FROM {source}) AS total FROM {source} e ORDER BY {order} "
            "LIMIT :limit OFFSET :offset")
 _BY_TIME = "sort_time DESC, name, path"
 _BY_PATH = "name, path"
+# list_files' date_after / date_before: a file the index holds a version of (``ref``; its mtime is ``sort_time``)
+# with a passage about a date in the range, as search's date filters find passages: one with its own date there
+# (chunks.dated, from the index of dated passages alone), or one without a date of its own in a file modified then
+# (a file of no passages: its mtime). A mailbox of ten years is listed for each year one of its messages is dated.
+_DATED = """, kept AS (SELECT * FROM entries e WHERE e.ref IS NOT NULL AND (
+    e.ref IN (SELECT ch.file FROM chunks ch INDEXED BY chunks_dated WHERE ch.dated IS NOT NULL AND {own})
+    OR ({mtime} AND (EXISTS (SELECT 1 FROM chunks ch WHERE ch.file = e.ref AND ch.dated IS NULL)
+                     OR NOT EXISTS (SELECT 1 FROM chunks ch WHERE ch.file = e.ref)))))"""
+_DATED_BEFORE_V20 = ", kept AS (SELECT * FROM entries e WHERE e.ref IS NOT NULL AND {mtime})"
+
+
+def _dated(conn: sqlite3.Connection, after: float | None, before: float | None) -> str:
+    """The CTE ``kept``: the entries that list_files' date range keeps (``_DATED``; by the mtime alone in an index
+    without passage dates, before V20), bound to :dated_after and :dated_before."""
+    def within(when: str) -> str:
+        return " AND ".join([f"{when} >= :dated_after"] * (after is not None)
+                            + [f"{when} < :dated_before"] * (before is not None)) or "1"
+    if not passage_dates_kept(conn):
+        return _DATED_BEFORE_V20.format(mtime=within("e.sort_time"))
+    return _DATED.format(own=within("ch.dated"), mtime=within("e.sort_time"))
 
 
 def listing(conn: sqlite3.Connection, collection: str | None, match: str, params: dict, by_time: bool,
-            limit: int, offset: int = 0) -> list[sqlite3.Row]:
+            limit: int, offset: int = 0, dated: tuple[float | None, float | None] | None = None) -> list[sqlite3.Row]:
     """``limit`` files, after the first ``offset``, of the collections (or of ``collection``) that the index knows, each once, with
     ``total`` (how many match): ``collection`` (its id), ``path``, ``ref`` (the current version's file id),
     ``generation`` (the one whose progress row says where it stands, None: published and untouched since),
     ``name``, ``root``, ``building`` and ``stood_for`` (of a PDF not indexed itself: the note that stands for it).
     ``match`` is a condition on ``{path}`` with named ``params``; sorted by modified time (``by_time``) or by
-    collection and path. Call it inside a snapshot: it runs two queries."""
+    collection and path. ``dated`` (after, before; unix times, either None): only the files the index holds a version
+    of with a passage about a date in that range (``_DATED``). Call it inside a snapshot: it runs two queries."""
     entries = _LISTING.format(where_collection="WHERE c.name = :collection" if collection else "", visible=VISIBLE,
                               match_p=match.format(path="p.path"), match_f=match.format(path="f.path"),
                               match_a=match.format(path="a.value"))
     named = {**params, "limit": limit, "offset": offset, **({"collection": collection} if collection else {})}
     order = _BY_TIME if by_time else _BY_PATH
-    if match != "1":
-        return conn.execute(entries + _STORED.format(order=order), named).fetchall()
+    if dated is not None:
+        entries, named = entries + _dated(conn, *dated), {**named, "dated_after": dated[0], "dated_before": dated[1]}
+    if match != "1" or dated is not None:
+        source = "entries" if dated is None else "kept"
+        return conn.execute(entries + _STORED.format(order=order, source=source), named).fetchall()
     total = conn.execute(entries + _COUNT, named).fetchone()[0]
     return conn.execute(entries + _FIRST.format(order=order), {**named, "total": total}).fetchall()
 

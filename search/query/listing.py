@@ -69,19 +69,28 @@ def stood_for_reason(note: str) -> str:
     """Why a PDF that ``note`` stands for is not indexed itself (list_files, ingest files)."""
     what, why = stood_for(note)
     return STOOD_FOR.format(what=what, note=note, why=why)
+# what a date range lists: a file's date is the dates its passages are about (a mailbox has one a message), not
+# one date of the file, so a mailbox modified today is listed for each month one of its messages is dated
+DATED_NOTE = ("{after} / {before} list the files with a passage about a date in that range, as search finds "
+              "passages: a daily note by the date in its name, a note by its front matter date, a mailbox by any of its "
+              "messages' dates, any other file by its modified time; files not indexed yet are left out")
 LEFT_OUT = "not indexed: {why}"  # such a PDF that the scan leaves out anyway (SIFT_EXCLUDE='*.pdf', a .gitignore)
 
 
 def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: dict[str, str],
           say: Wording, kind_of: Callable[[str, str], str | None], offset: int = 0,
-          left_out: Callable[[str, str], str | None] | None = None) -> dict:
+          left_out: Callable[[str, str], str | None] | None = None,
+          dated: tuple[float | None, float | None] | None = None) -> dict:
     """``total`` (how many match), ``shown``, ``files`` (``limit`` of them, after the first ``offset``) and ``notes`` (how the
     folder was read; what to write instead when nothing matched, in ``say``'s terms). ``where`` is the
     collection and folder as search.query.scope read them; ``roots`` the collections' roots by name;
     ``kind_of(path on disk, relative path)`` the kind the file is read as (ingest.discover.listed_kind);
     ``left_out(root, relative path)`` why a scan leaves a file out (ingest.discover.why_not_indexed with the
     settings' rules), asked of a PDF a note stands for: the note names any same-stem PDF on disk, one that
-    SIFT_EXCLUDE, SIFT_INCLUDE or a .gitignore keeps out included, which was listed as stood for by the note."""
+    SIFT_EXCLUDE, SIFT_INCLUDE or a .gitignore keeps out included, which was listed as stood for by the note.
+    ``dated`` (date_after, date_before as unix times, either None; None: no date range): only the files with a
+    passage about a date in it, as search's date filters find passages (queries._DATED), a note saying so."""
+    dated = dated if dated is not None and dated != (None, None) else None
     if sort not in SORTS:
         raise ValueError(f"sort must be one of {', '.join(SORTS)} (got {sort!r})")
     if not 1 <= limit <= MAX_LIMIT:
@@ -90,8 +99,9 @@ def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: di
         raise ValueError(f"offset must be 0 or more (got {offset})")
     match, params = path_match(conn, where.folder, glob, "sift_glob")
     with snapshot(conn):
-        rows = queries.listing(conn, where.collection, match, params, sort == "modified", limit, offset)
-        counted = rows or (queries.listing(conn, where.collection, match, params, False, 1) if offset else [])
+        rows = queries.listing(conn, where.collection, match, params, sort == "modified", limit, offset, dated)
+        counted = rows or (queries.listing(conn, where.collection, match, params, False, 1, 0, dated)
+                           if offset else [])
         shown = _entries(conn, rows)
     for entry in shown:
         _look_on_disk(entry)
@@ -103,7 +113,9 @@ def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: di
     hints = [] if total else [h for h in (glob_hint(glob, roots, say), *unscanned(conn, where.collection),
                                           *folder_left_out(roots, where, left_out)) if h]
     return {"total": total, "shown": len(shown), "files": [_public(e) for e in shown],
-            "notes": where.notes(found=bool(total)) + missing_roots(where.collection, roots) + hints}
+            "notes": where.notes(found=bool(total)) + ([DATED_NOTE.format(after=say.date_after, before=say.date_before)]
+                                                       if dated else [])
+            + missing_roots(where.collection, roots) + hints}
 
 
 def folder_left_out(roots: dict[str, str], where: Scope, left_out) -> list[str]:

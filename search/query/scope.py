@@ -125,6 +125,8 @@ class Wording:
     glob: str = "glob"  # list_files' pattern argument
     limit: str = "limit"  # list_files' count argument
     offset: str | None = None  # list_files' argument to skip the files listed already (None: the surface has none)
+    date_after: str = "date_after"  # list_files' date range
+    date_before: str = "date_before"
 
     def given(self, collection: str, folder: str | None, name: str | None = None) -> str:
         """'collection='notes' and path_prefix='tech'' / '--collection notes --path-prefix tech' (``name``:
@@ -138,7 +140,7 @@ class Wording:
 MCP = Wording("path_prefix", "collection", "list_files with sort='path' shows the folders there are", flags=False,
               offset="offset")
 CLI = Wording("--path-prefix", "--collection", "`ingest files --sort path` shows the folders there are", flags=True,
-              glob="--glob", limit="--limit")
+              glob="--glob", limit="--limit", date_after="--date-after", date_before="--date-before")
 
 
 @dataclass(frozen=True)

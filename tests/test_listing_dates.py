@@ -1,0 +1,100 @@
+"""list_files' date_after / date_before: "which notes did I write in March 2024" lists the files with a passage about a
+date in that range, as search's date filters find passages (a daily note by its name, a note by its front matter date,
+a mailbox by any message's Date, any other file by its modified time). list_files had no date filter at all: an
+assistant asked for March's notes listed the newest files and guessed from their names."""
+from __future__ import annotations
+
+import re
+
+from tests.conftest import as_older_index, run_ingest
+from tests.test_mcp_server import call, run, text
+from tests.test_passage_dates import _tree
+
+
+def _listed(data: dict) -> set[str]:
+    return {f["path"] for f in data["files"]}
+
+
+def test_list_files_by_the_dates_passages_are_about(immediate, sift_env, tmp_path):
+    """All five files were modified last week, but plain.md (June 2022): the range goes by what each says."""
+    from search.index import db
+    from search.query import listing
+    from search.query.filters import unix_time
+    from search.query.scope import MCP, Scope
+    from search.settings import load
+    root = _tree(tmp_path)
+    conn = db.connect(load().index_path, readonly=True)
+
+    def listed(after=None, before=None, **more):
+        dated = (unix_time(after, "date_after"), unix_time(before, "date_before"))
+        return listing.files(conn, Scope(None, None), more.get("glob"), "modified", more.get("limit", 50),
+                             {"notes": str(root)}, MCP, lambda *_: None, more.get("offset", 0), dated=dated)
+    march = listed("2024-03", "2024-04")
+    assert _listed(march) == {"notes/mail/anna.mbox", "notes/journal/2024-03-14.md", "notes/journals/2024_03_20.md"}
+    assert march["total"] == 3 and any("date_after / date_before list the files" in n for n in march["notes"])
+    assert _listed(listed("2019", "2020")) == {"notes/mail/anna.mbox"}  # its other message
+    assert _listed(listed("2023-05", "2023-06")) == {"notes/meetings/review.md"}  # front matter, not last week
+    assert _listed(listed(before="2023")) == {"notes/mail/anna.mbox", "notes/plain.md"}  # no date: its mtime
+    assert _listed(listed(after="2024-03-15", glob="*.md")) == {"notes/journals/2024_03_20.md"}
+    page = listed("2024-03", "2024-04", limit=2, offset=2)
+    assert page["total"] == 3 and page["shown"] == 1
+    assert listed()["total"] == 5 and not any("date_after" in n for n in listed()["notes"])
+    conn.close()
+
+
+def test_an_index_before_v20_lists_by_the_modified_time(immediate, sift_env, tmp_path):
+    _tree(tmp_path)
+    as_older_index(sift_env, "DROP INDEX chunks_dated; ALTER TABLE chunks DROP COLUMN dated;", 19)
+    result = run_ingest(sift_env, "files", "--date-before", "2023", "--json")
+    assert result.returncode == 0, result.stderr
+    assert re.findall(r'"path": "([^"]+)"', result.stdout) == ["notes/plain.md"], result.stdout
+
+
+def test_ingest_files_takes_date_flags(immediate, sift_env, tmp_path):
+    _tree(tmp_path)
+    result = run_ingest(sift_env, "files", "--date-after", "2023-05", "--date-before", "2023-06")
+    assert result.returncode == 0, result.stderr
+    assert re.findall(r"^notes/(\S+)", result.stdout, re.M) == ["meetings/review.md"], result.stdout
+    assert "--date-after / --date-before list the files" in result.stdout
+    refused = run_ingest(sift_env, "files", "--date-after", "2024", "--date-before", "2023")
+    assert refused.returncode == 2 and "--date-after (" in refused.stderr and "later than" in refused.stderr, \
+        refused.stderr
+
+
+def test_mcp_list_files_takes_date_after_and_refuses_a_bad_one(immediate, sift_env, tmp_path, servers):
+    _tree(tmp_path)
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return [await call(s, "list_files", **arguments) for arguments in (
+                {"date_after": "2024-03", "date_before": "2024-04", "sort": "path"},
+                {"date_after": "last March"},
+                {"date_after": "2024", "date_before": "2024"})]
+    march, bad, empty = run(scenario)
+    assert not march.is_error, text(march)
+    assert [f["path"] for f in march.structured_content["files"]] == [
+        "notes/journal/2024-03-14.md", "notes/journals/2024_03_20.md", "notes/mail/anna.mbox"], text(march)
+    assert "notes/meetings/review.md" not in text(march) and "3 files match" in text(march)
+    assert bad.is_error and "date_after must be an ISO date" in text(bad), text(bad)
+    assert empty.is_error and "same moment" in text(empty), text(empty)
+
+
+def test_a_date_range_that_leaves_nothing_is_said_of_the_passages_not_their_files(immediate, sift_env, tmp_path):
+    """The note said 'no passage searched is in a file dated at or after …', a date of the file's: a mailbox modified
+    today, refused by date_after=2999, read as a mailbox dated before it. The passage's date is said as its own."""
+    from search.query.engine import from_settings
+    from search.query.filters import Filters, unix_time
+    from search.settings import load
+    _tree(tmp_path)
+    engine = from_settings(load())
+
+    def notes(**given):
+        filters = Filters(**{key: unix_time(value, key) for key, value in given.items()})
+        return engine.search("greenhouse", mode="keyword", filters=filters).notes
+    assert notes(date_after="2999") == [
+        "no passage searched is about a date at or after 2999-01-01 00:00:00 (its own date where its file says one, "
+        "else its file's modified time): other words will not help; widen or drop that filter"]
+    assert notes(date_after="2024-03-10", date_before="2024-04", modified_before="2023") == [
+        "no passage searched is about a date at or after 2024-03-10 00:00:00 and before 2024-04-01 00:00:00 (its own "
+        "date where its file says one, else its file's modified time) in a file modified before 2023-01-01 00:00:00: "
+        "other words will not help; widen or drop those filters"]
