@@ -28,7 +28,7 @@ from mcp_server.service import NO_INDEX
 from search.index import queries
 from search.index.status import root_missing
 from search.query import scope
-from search.query.filters import file_glob, unix_time
+from search.query.filters import empty_range, file_glob, unix_time
 from search.query.listing import glob_hint
 
 MAX_LIMIT = 50
@@ -439,7 +439,6 @@ class Tools:
         recent files ("what did I write this week"), find a file by name pattern, or check whether a file
         is searchable yet. Ends with the freshness line search ends with (changed files waiting for a scan).
         """
-        from search.query.filters import empty_range
         where = self._scope(collection, path_prefix)
         dated = (_unix(date_after, "date_after"), _unix(date_before, "date_before"))
         refused = empty_range(*dated, ("date_after", "date_before"))
@@ -473,6 +472,11 @@ class Tools:
         glob: Annotated[str | None, Field(max_length=1000, description="Only passages of files whose path "
                                           "relative to the collection root matches this shell pattern, as for "
                                           "search.")] = None,
+        date_after: Annotated[str | None, Field(max_length=64, description="Only passages about a date at or after "
+                                                "this one, as for search (a mail message's Date, a daily note's "
+                                                "name, front matter's date, else the file's modified time).")] = None,
+        date_before: Annotated[str | None, Field(max_length=64, description="Only passages about a date before this "
+                                                 "one (as date_after).")] = None,
     ) -> CallToolResult:
         """Find passages in other files that are closest in meaning to a file or to one passage: related
         notes, earlier drafts, other documents on the same topic. Give exactly one of path or chunk_id.
@@ -481,7 +485,11 @@ class Tools:
         """
         from search.query.filters import Filters
         where = self._scope(collection, path_prefix)
-        filters = Filters(collection=where.collection, path_prefix=where.folder, kind=kind, glob=glob or None)
+        filters = Filters(collection=where.collection, path_prefix=where.folder, kind=kind, glob=glob or None,
+                          date_after=_unix(date_after, "date_after"), date_before=_unix(date_before, "date_before"))
+        refused = empty_range(filters.date_after, filters.date_before, ("date_after", "date_before"))
+        if refused:
+            raise Problem(refused)
         target = None
         if path is not None:
             conn, roots = self.sift.conn(), self.sift.roots()
@@ -681,7 +689,7 @@ def refusals(sift, name: str, arguments: dict, told: set[str]) -> list[str]:
         except Exception:  # noqa: BLE001 - no index, a locked file: the tool's own call says it
             pass
     for key in ("modified_after", "modified_before", "date_after", "date_before"):
-        if (name == "search" or name == "list_files" and key.startswith("date")) and given(key):
+        if (name == "search" or name in ("list_files", "similar") and key.startswith("date")) and given(key):
             try:
                 unix_time(arguments[key], key)
             except ValueError as exc:

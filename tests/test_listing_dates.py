@@ -61,7 +61,7 @@ def test_ingest_files_takes_date_flags(immediate, sift_env, tmp_path):
         refused.stderr
 
 
-def test_mcp_list_files_takes_date_after_and_refuses_a_bad_one(immediate, sift_env, tmp_path, servers):
+def test_mcp_list_files_and_similar_take_date_after_and_refuse_a_bad_one(immediate, sift_env, tmp_path, servers):
     _tree(tmp_path)
 
     async def scenario():
@@ -69,14 +69,21 @@ def test_mcp_list_files_takes_date_after_and_refuses_a_bad_one(immediate, sift_e
             return [await call(s, "list_files", **arguments) for arguments in (
                 {"date_after": "2024-03", "date_before": "2024-04", "sort": "path"},
                 {"date_after": "last March"},
-                {"date_after": "2024", "date_before": "2024"})]
-    march, bad, empty = run(scenario)
+                {"date_after": "2024", "date_before": "2024"})] + [
+                await call(s, "similar", path="notes/plain.md", date_after="2024-03-10", date_before="2024-04"),
+                await call(s, "similar", path="notes/plain.md", date_after="2024", date_before="2023")]
+    march, bad, empty, like, reversed_ = run(scenario)
     assert not march.is_error, text(march)
     assert [f["path"] for f in march.structured_content["files"]] == [
         "notes/journal/2024-03-14.md", "notes/journals/2024_03_20.md", "notes/mail/anna.mbox"], text(march)
     assert "notes/meetings/review.md" not in text(march) and "3 files match" in text(march)
     assert bad.is_error and "date_after must be an ISO date" in text(bad), text(bad)
     assert empty.is_error and "same moment" in text(empty), text(empty)
+    # similar: the greenhouse notes like plain.md, of those about March 10-31 alone (it took no dates at all)
+    assert not like.is_error, text(like)
+    assert {r["path"] for r in like.structured_content["results"]} == {"notes/journal/2024-03-14.md",
+                                                                       "notes/journals/2024_03_20.md"}, text(like)
+    assert reversed_.is_error and "later than date_before" in text(reversed_), text(reversed_)
 
 
 def test_a_date_range_that_leaves_nothing_is_said_of_the_passages_not_their_files(immediate, sift_env, tmp_path):
