@@ -771,6 +771,7 @@ def cmd_files(args) -> int:
     from ingest.discover import Rules, listed_kind, why_not_indexed
     from search.index import db
     from search.index.status import as_json, count, size
+    from ingest import passage_dates
     from search.query import listing
     from search.query.filters import empty_range, unix_time
     from search.query.scope import CLI, scope
@@ -797,6 +798,9 @@ def cmd_files(args) -> int:
                              left_out=lambda root, rel: why_not_indexed(root, rel, rules), dated=dated)
     finally:
         conn.close()
+    for f in data["files"]:
+        if f.get("dated"):  # the dates in the range its passages are about, as list_files says them
+            f["dated"] = passage_dates.span(f["dated"])
     if args.json:
         print(as_json(data))
         return 0
@@ -804,7 +808,8 @@ def cmd_files(args) -> int:
         print(printable(f"note: {note}"))
     for f in data["files"]:  # a name may hold a newline or a terminal escape: escaped, as stats shows it
         state = f["state"] + (f": {f['reason']}" if f["reason"] else "")
-        print(printable(f"{f['path']}  {f['kind'] or '-'}  {size(f['size'])}  {f['modified'] or '-'}  {state}"))
+        dated = f"  dated {f['dated']}" if f.get("dated") else ""
+        print(printable(f"{f['path']}  {f['kind'] or '-'}  {size(f['size'])}  {f['modified'] or '-'}  {state}{dated}"))
     order = "newest first" if args.sort == "modified" else "by path"
     hint = listing.more(data, CLI)  # at the largest --limit, raising it is no way
     more = f": {hint}" if hint else ""

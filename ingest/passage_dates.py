@@ -161,6 +161,12 @@ def shown(when: float | None) -> str | None:
         moment_.isoformat(sep=" ", timespec="seconds")
 
 
+def span(dates: list[float] | None) -> str | None:
+    """The dates a file listed by a date range is about within it (search.query.listing), as a hit shows one:
+    '2024-03-14', or '2024-03-06 07:30:00 … 2024-03-29 07:30:00' for a mailbox's messages; None for none."""
+    return " … ".join(shown(when) for when in dates) if dates else None
+
+
 def _day(year: int, month: int, day: int) -> float | None:
     try:
         return datetime.combine(date(year, month, day), datetime.min.time()).timestamp()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
+from ingest import passage_dates
 from ingest.discover import listed_kind, why_not_indexed
 from mcp_server import render
 from search.query import listing
@@ -76,6 +77,9 @@ def list_files(sift, where, glob, sort, limit, offset: int = 0, dated=None) -> d
     data = listing.files(sift.conn(), where, glob, sort, limit, sift.roots(), MCP, listed_kind, offset,
                          lambda root, rel: why_not_indexed(root, rel, rules), dated)
     data["files"] = [{k: v for k, v in f.items() if k not in REPEATED} for f in data["files"]]
+    for f in data["files"]:
+        if f.get("dated"):
+            f["dated"] = passage_dates.span(f["dated"])
     if offset + data["shown"] < data["total"]:
         data["next_offset"] = offset + data["shown"]
     return data
@@ -94,7 +98,8 @@ def text(data: dict, sort: str, offset: int = 0) -> str:
     lines = [head] + render.notes(data.get("notes", []))
     for f in data["files"]:
         state = f["state"] + (f": {f['reason']}" if f["reason"] else "")
-        lines.append(render.shown(f"{f['path']}  {f['kind'] or '-'}  {render.size(f['size'])}  {f['modified'] or '-'}  {state}"))
+        dated = f"  dated {f['dated']}" if f.get("dated") else ""  # what put it in a date range: not its mtime
+        lines.append(render.shown(f"{f['path']}  {f['kind'] or '-'}  {render.size(f['size'])}  {f['modified'] or '-'}  {state}{dated}"))
     hint = listing.more(data, MCP, offset)
     if hint:
         lines.append(f"[{data['total'] - offset - data['shown']} more: {hint}]")

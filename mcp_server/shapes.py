@@ -184,6 +184,7 @@ class ListedFile(TypedDict):
     modified: NotRequired[str]
     state: str
     reason: NotRequired[str]
+    dated: NotRequired[str]  # in a date range's listing: the dates its passages are about there
 
 
 class ListFiles(TypedDict):

@@ -5,6 +5,7 @@ assistant asked for March's notes listed the newest files and guessed from their
 from __future__ import annotations
 
 import re
+from datetime import datetime, timezone
 
 from tests.conftest import as_older_index, run_ingest
 from tests.test_mcp_server import call, run, text
@@ -34,7 +35,14 @@ def test_list_files_by_the_dates_passages_are_about(immediate, sift_env, tmp_pat
     assert march["total"] == 3 and any("date_after / date_before list the files" in n for n in march["notes"])
     assert _listed(listed("2019", "2020")) == {"notes/mail/anna.mbox"}  # its other message
     assert _listed(listed("2023-05", "2023-06")) == {"notes/meetings/review.md"}  # front matter, not last week
-    assert _listed(listed(before="2023")) == {"notes/mail/anna.mbox", "notes/plain.md"}  # no date: its mtime
+    old = listed(before="2023")
+    assert _listed(old) == {"notes/mail/anna.mbox", "notes/plain.md"}  # no date: its mtime
+    # what put each in the range: its passages' dates there (the mailbox's 2019 message), or nothing (its mtime)
+    assert {f["path"]: f.get("dated") for f in old["files"]} == {
+        "notes/mail/anna.mbox": [datetime(2019, 3, 4, 9, 12, tzinfo=timezone.utc).timestamp()], "notes/plain.md": None}
+    assert {f["path"]: f.get("dated") for f in march["files"]}["notes/journal/2024-03-14.md"] == [
+        datetime(2024, 3, 14).timestamp()]
+    assert not any("dated" in f for f in listed()["files"])  # no range: no dates (the listing as it was)
     assert _listed(listed(after="2024-03-15", glob="*.md")) == {"notes/journals/2024_03_20.md"}
     page = listed("2024-03", "2024-04", limit=2, offset=2)
     assert page["total"] == 3 and page["shown"] == 1
@@ -56,6 +64,7 @@ def test_ingest_files_takes_date_flags(immediate, sift_env, tmp_path):
     assert result.returncode == 0, result.stderr
     assert re.findall(r"^notes/(\S+)", result.stdout, re.M) == ["meetings/review.md"], result.stdout
     assert "--date-after / --date-before list the files" in result.stdout
+    assert re.search(r"^notes/meetings/review\.md .* indexed  dated 2023-05-01$", result.stdout, re.M), result.stdout
     refused = run_ingest(sift_env, "files", "--date-after", "2024", "--date-before", "2023")
     assert refused.returncode == 2 and "--date-after (" in refused.stderr and "later than" in refused.stderr, \
         refused.stderr
@@ -77,6 +86,9 @@ def test_mcp_list_files_and_similar_take_date_after_and_refuse_a_bad_one(immedia
     assert [f["path"] for f in march.structured_content["files"]] == [
         "notes/journal/2024-03-14.md", "notes/journals/2024_03_20.md", "notes/mail/anna.mbox"], text(march)
     assert "notes/meetings/review.md" not in text(march) and "3 files match" in text(march)
+    mail = datetime.fromtimestamp(datetime(2024, 3, 5, 10, tzinfo=timezone.utc).timestamp()).isoformat(sep=" ")
+    assert [f.get("dated") for f in march.structured_content["files"]] == ["2024-03-14", "2024-03-20", mail]
+    assert f"notes/mail/anna.mbox  note" in text(march) and text(march).splitlines()[-2].endswith(f"  dated {mail}")
     assert bad.is_error and "date_after must be an ISO date" in text(bad), text(bad)
     assert empty.is_error and "same moment" in text(empty), text(empty)
     # similar: the greenhouse notes like plain.md, of those about March 10-31 alone (it took no dates at all)

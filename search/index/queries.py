@@ -280,6 +280,15 @@ def file_version(conn: sqlite3.Connection, file_id: int) -> sqlite3.Row | None:
                         f"{_SHEET_ROWS} FROM files WHERE id = ?", (file_id,)).fetchone()
 
 
+def dates_in(conn: sqlite3.Connection, file_id: int, after: float | None, before: float | None) -> sqlite3.Row:
+    """The first and last of the dates file version ``file_id``'s passages are about that lie in ``after`` ..
+    ``before`` (either None: open), and how many passages are dated there (``first``, ``last``, ``passages``)."""
+    return conn.execute("SELECT min(dated) AS first, max(dated) AS last, count(*) AS passages FROM chunks "
+                        "WHERE file = :file AND dated IS NOT NULL AND dated >= coalesce(:after, dated) "
+                        "AND dated < coalesce(:before, dated + 1)",
+                        {"file": file_id, "after": after, "before": before}).fetchone()
+
+
 def retired_version(conn: sqlite3.Connection, gen: int, collection_id: int, path: str) -> sqlite3.Row | None:
     """The kind, size and mtime of the version of a file that generation ``gen`` retired (the file is gone)."""
     return conn.execute(f"SELECT id, kind, size, mtime, {_PDF_GAPS}, {_DATA_ROWS.format(f='', text=_FIRST_PASSAGE)}, "

@@ -103,6 +103,8 @@ def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: di
         counted = rows or (queries.listing(conn, where.collection, match, params, False, 1, 0, dated)
                            if offset else [])
         shown = _entries(conn, rows)
+        for entry, row in zip(shown, rows):
+            entry["dated"] = _dated(conn, row["ref"], dated)
     for entry in shown:
         _look_on_disk(entry)
         entry["kind"] = entry["kind"] or kind_of(os.path.join(entry["root"], entry["path"]), entry["path"])
@@ -325,7 +327,19 @@ def _look_on_disk(entry: dict) -> None:
     entry["size"], entry["mtime"] = st.st_size, st.st_mtime
 
 
+def _dated(conn, ref: int | None, dated: tuple[float | None, float | None] | None) -> list[float] | None:
+    """The first and last date (unix times, one where they are the same) that the passages of a file listed by a
+    date range are about within it; None: no range, or none of its passages has a date of its own (its modified time
+    put it in the range). A mailbox modified today was listed for March 2024, nothing saying why."""
+    if dated is None or ref is None or not queries.passage_dates_kept(conn):
+        return None
+    found = queries.dates_in(conn, ref, *dated)
+    if found["first"] is None:
+        return None
+    return [found["first"]] if found["first"] == found["last"] else [found["first"], found["last"]]
+
+
 def _public(e: dict) -> dict:
     return {"path": f"{e['collection']}/{e['path']}", "collection": e["collection"], "relative_path": e["path"],
             "kind": e["kind"], "size": e["size"], "modified": when(e["mtime"]), "state": e["state"],
-            "reason": e["reason"]}
+            "reason": e["reason"], **({"dated": e["dated"]} if e.get("dated") else {})}
