@@ -29,7 +29,8 @@ MAX_COPIES = 200_000
 
 def parse_ods(path: str, data: bytes) -> Document:
     from ingest.xlsx import sheets_text
-    read, sections, meta = sheets_text(_sheets(data), path)
+    sheets, created = _spreadsheet(data)
+    read, sections, meta = sheets_text(sheets, path, created)
     return Document(kind="text", title=read.title, sections=sections, meta=meta)
 
 
@@ -40,9 +41,20 @@ def ods_text(data: bytes, path: str = ""):
 
 def _sheets(data: bytes) -> list[tuple[str, list[list[str]]]]:
     """(name, rows of cell texts) of each sheet in order, rows without a value left out."""
+    return _spreadsheet(data)[0]
+
+
+def _spreadsheet(data: bytes) -> tuple[list[tuple[str, list[list[str]]]], str]:
+    """(_sheets, its meta.xml's creation date as front matter writes a date (ingest.odt.creation_date), or '': a
+    broken meta.xml too, the sheets are what is read)."""
+    from ingest.odt import creation_date
     with opened_odf(data, "OpenDocument spreadsheet", ".ods") as parts:
         with parts.open("content.xml") as stream:
-            return _read(stream)
+            sheets = _read(stream)
+        try:
+            return sheets, creation_date(parts.xml("meta.xml"))
+        except ET.ParseError:
+            return sheets, ""
 
 
 def _read(stream) -> list[tuple[str, list[list[str]]]]:

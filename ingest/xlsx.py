@@ -25,6 +25,7 @@ import xml.etree.ElementTree as ET
 from datetime import datetime, timedelta
 
 from ingest.document import Document, Section, Skip, title_from_name
+from ingest.passage_dates import property_date
 from ingest import table
 from ingest.table import SEPARATOR, parse_table
 from ingest.zipped import opened
@@ -32,6 +33,7 @@ from ingest.zipped import opened
 MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 PACKAGE_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+DCTERMS = "{http://purl.org/dc/terms/}"
 COLUMN = re.compile(r"[A-Z]+")
 MERGED = re.compile(r"([A-Z]{1,3})([0-9]{1,7}):([A-Z]{1,3})([0-9]{1,7})")  # a merged range: 'A2:B5'
 MAX_MERGED = 100_000  # merged ranges read of a sheet (each fills at most the rows read: table.MAX_ROWS and a few)
@@ -55,14 +57,16 @@ def parse_xlsx(path: str, data: bytes) -> Document:
 
 
 def xlsx_text(data: bytes, path: str = ""):
-    """(WordText of the workbook's lines and its sheets as headings, its passages' sections, its meta). Raises Skip
-    when it is no readable workbook."""
-    return sheets_text(_sheets(data), path)
+    """(WordText of the workbook's lines and its sheets as headings, its passages' sections, its meta: with its
+    properties' created date, as a Word document's, ingest.passage_dates). Raises Skip when it is no readable
+    workbook."""
+    sheets, created = _sheets(data)
+    return sheets_text(sheets, path, created)
 
 
-def sheets_text(sheets, path: str = ""):
+def sheets_text(sheets, path: str = "", created: str = ""):
     """xlsx_text of a workbook's (name, rows) ``sheets``: an Excel workbook's or an OpenDocument spreadsheet's
-    (ingest.ods)."""
+    (ingest.ods); ``created`` its properties' created date (ingest.passage_dates.property_date) or ''."""
     from ingest.word import WordText
     name = path.rsplit("/", 1)[-1]
     read = WordText(title=title_from_name(name.rsplit(".", 1)[0] if "." in name[1:] else name))
@@ -93,7 +97,8 @@ def sheets_text(sheets, path: str = ""):
     # ('sheet_rows': [sheet, rows, more rows unread]), list_files saying how few of each search finds.
     one_sheet = len(read.headings) == 1
     return read, sections, {"columns": "", "data_sheets": data_sheets,
-                            **(counted if one_sheet else {"sheet_rows": sheet_rows} if sheet_rows else {})}
+                            **(counted if one_sheet else {"sheet_rows": sheet_rows} if sheet_rows else {}),
+                            **({"created": created} if created else {})}
 
 
 def xlsx_lines(data: bytes, path: str = "") -> list[str]:
@@ -108,7 +113,8 @@ def _tsv_line(row: list[str]) -> str:
 
 
 def _sheets(data: bytes):
-    """(name, rows of cell texts) of each sheet in the workbook's order, rows without a value left out."""
+    """((name, rows of cell texts) of each sheet in the workbook's order, rows without a value left out; its
+    created date: docProps/core.xml's dcterms:created, as front matter writes a date, or '')."""
     with opened(data, "Excel workbook", ".xlsx") as parts:
         if "xl/workbook.xml" not in parts.names:
             raise Skip("not a readable Excel workbook: no xl/workbook.xml in it")
@@ -129,7 +135,18 @@ def _sheets(data: bytes):
             name = " ".join((sheet.get("name") or f"Sheet{number}").split())
             with parts.open(part) as stream:
                 found.append((name, _rows(stream, strings, formats, epoch)))
-        return found
+        return found, _created(parts)
+
+
+def _created(parts) -> str:
+    """docProps/core.xml's dcterms:created, as front matter writes a date; '' for none or a broken core.xml (the
+    sheets are what is read)."""
+    try:
+        core = parts.xml("docProps/core.xml")
+    except ET.ParseError:
+        return ""
+    created = core.find(DCTERMS + "created") if core is not None else None
+    return property_date(created.text) if created is not None else ""
 
 
 def _targets(parts) -> dict[str, str]:
