@@ -242,6 +242,9 @@ def build_parser() -> argparse.ArgumentParser:
                       "its path on disk, or a file name")
     like.add_argument("--chunk-id", type=int, help="or one passage: the chunk_id of a result of search --json")
     like.add_argument("--limit", type=int, default=10, help="how many passages, 1-50, one per file (default 10)")
+    like.add_argument("--date-after", metavar="DATE", help="only passages about a date at or after this one (as "
+                      "search's --date-after), e.g. 2019: mail like this one from 2019")
+    like.add_argument("--date-before", metavar="DATE", help="only passages about a date before this one")
     like.add_argument("--json", action="store_true", help="print the answer as JSON")
     like.set_defaults(func=cmd_similar)
 
@@ -976,7 +979,13 @@ def cmd_similar(args) -> int:
     target = _indexed_file(settings, args.path, roots) if args.path is not None and roots else None
     if args.path is not None and target is None:
         raise LookupError(f"no index at {settings.index_path}: run `ingest enqueue PATH` first")
-    answer = from_settings(settings).similar(chunk_id=args.chunk_id, path=target, limit=args.limit)
+    from search.query.filters import Filters, empty_range, unix_time
+    filters = Filters(date_after=unix_time(args.date_after, "--date-after"),
+                      date_before=unix_time(args.date_before, "--date-before"))
+    problem = empty_range(filters.date_after, filters.date_before, ("--date-after", "--date-before"))
+    if problem:  # said in this command's flags, as search says it
+        raise ValueError(problem)
+    answer = from_settings(settings).similar(chunk_id=args.chunk_id, path=target, limit=args.limit, filters=filters)
     if args.json:
         from search.index.status import as_json
         print(as_json(answer.as_dict()))
