@@ -4,20 +4,23 @@ A mailbox of ten years was modified last week, a daily note edited yesterday: th
 when what they hold happened. A passage's date is, in order:
 
 - its section's own (``Section.dated``): a mail message's Date (ingest.mail), an org headline's timestamp
-  (ingest.org);
+  (ingest.org), a note's heading that is a date or begins with one, a running log's (``## 2024-03-14``, ``## Thu 14
+  March 2024``, ``### 14.03.2024``, ``# 2024-03-14 Standup``, ``## 2024年3月14日``; a month alone, ``## March
+  2024``, its first day), for the sections under it too (``date_sections``);
 - its note's front matter ``date:`` (what the note is about, as a blog post or a meeting note writes it), an org
   file's ``#+DATE:``;
 - a date its file's name holds: a daily note (Obsidian's ``2024-03-14.md``, ``2024-03-14 Thursday.md``, Logseq's
   ``journals/2024_03_14.md``, ``20240314.md``), a meeting named by its day (``Standup 2024-03-14.md``);
 - else a date its folders make with its name: ``journal/2024/03/14.md``, ``journal/2024/03-14.md``,
-  ``2024/03/14/post/index.md``, ``2024-03-14/notes.md``; or a month folder's first day (``2024/2024-03 March/notes.md``,
-  ``2024/03/notes.md``): a note filed under March is about March, and ``date_after=2024-03, date_before=2024-04``
-  finds it (a day range inside the month does not). A year folder alone (``2024/notes.md``) gives none: a year is
-  a project's or an archive's name as often as a date. The innermost folder that says one wins;
+  ``journal/2024/March/14.md``, ``2024/03/14/post/index.md``, ``2024-03-14/notes.md``; or a month folder's first
+  day (``2024/2024-03 March/notes.md``, ``2024/03/notes.md``, ``2024/March/notes.md``, ``2024/Mar/notes.md``): a
+  note filed under March is about March, and ``date_after=2024-03, date_before=2024-04`` finds it (a day range
+  inside the month does not). A year folder alone (``2024/notes.md``) gives none: a year is a project's or an
+  archive's name as often as a date. The innermost folder that says one wins;
 - its front matter ``created:`` (when the note was written, where nothing says what it is about), or a document's
-  created date (``meta["created"]``: a Word, PowerPoint or OpenDocument file's properties, an EPUB's ``dc:date``, a
-  PDF's CreationDate). The program stamped it (a copied report keeps its original's, a downloaded PDF may carry the
-  day it was downloaded): a name or a folder, which the person chose, comes first;
+  created date (``meta["created"]``: a Word, PowerPoint, Excel or OpenDocument file's properties, an EPUB's
+  ``dc:date``, a PDF's CreationDate). The program stamped it (a copied report keeps its original's, a downloaded
+  PDF may carry the day it was downloaded): a name or a folder, which the person chose, comes first;
 - else none: search goes by the file's modified time.
 
 A name's date is one that stands apart in it, a real day of the years 1900-2099 (1970 to next year written as
@@ -53,6 +56,36 @@ COMPACT_FIRST = 1970
 META_DATE = re.compile(r"\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?")
 
 
+# month names as headings and folders write them: English (full, three letters, 'Sept'), German, French, Spanish
+MONTH_NAMES = {name: number for number, names in enumerate((
+    "january jan januar janvier enero", "february feb februar février fevrier febrero",
+    "march mar märz maerz mars marzo", "april apr avril abril", "may mai mayo", "june jun juni juin junio",
+    "july jul juli juillet julio", "august aug août aout agosto",
+    "september sep sept septembre septiembre", "october oct oktober octobre octubre",
+    "november nov novembre noviembre", "december dec dezember décembre decembre diciembre"), 1)
+    for name in names.split()}
+_NAME = r"(?P<{}>[^\W\d_]{{3,10}})\.?"  # a month's name, 'Mar.' as 'Mar'
+_DAY = r"(?P<{}>0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th|\.)?"  # '14', '14th', German '14.'
+_YEAR = r"(?P<{}>(?:19|20)\d\d)"
+# a heading that is a date or starts with one, after a weekday ('Thu', 'Thursday,') where it names one: ISO
+# '2024-03-14' (or '/', '.', '_'), '14.03.2024', '14 March 2024', 'March 14, 2024', Logseq's 'Mar 14th, 2024',
+# '2024年3月14日'; not followed by a letter or digit ('2024-03-141', '2024-03-14-2', a version '2024.03.14.1'), but
+# a time ('2024-03-14T10:00')
+HEADING_DATE = re.compile(
+    r"[^\w\s]*\s*(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\.?,?\s+)?"
+    r"(?:" + _YEAR.format("y1") + r"(?P<s1>[-/._])(?P<m1>0?[1-9]|1[0-2])(?P=s1)(?P<d1>0?[1-9]|[12]\d|3[01])"
+    r"|(?P<d2>0?[1-9]|[12]\d|3[01])\.(?P<m2>0?[1-9]|1[0-2])\." + _YEAR.format("y2") +
+    r"|" + _DAY.format("d3") + r"[ -]" + _NAME.format("n3") + r",?[ -]" + _YEAR.format("y3") +
+    r"|" + _NAME.format("n4") + r" " + _DAY.format("d4") + r",? " + _YEAR.format("y4") +
+    r"|" + _YEAR.format("y5") + r"\s*年\s*(?P<m5>0?[1-9]|1[0-2])\s*月\s*(?P<d5>0?[1-9]|[12]\d|3[01])\s*[日号號]"
+    r")(?!(?!T\d)[^\W_]|[-/.]\d)", re.IGNORECASE)
+# a heading that is a month alone: '2024-03', 'March 2024', '2024年3月': its sections are about the month's first day
+HEADING_MONTH = re.compile(
+    r"[^\w\s]*\s*(?:" + _YEAR.format("y1") + r"-(?P<m1>0[1-9]|1[0-2])|" + _NAME.format("n2") + r",? "
+    + _YEAR.format("y2") + r"|" + _YEAR.format("y3") + r"\s*年\s*(?P<m3>0?[1-9]|1[0-2])\s*月)[^\w\s]*",
+    re.IGNORECASE)
+
+
 def document_date(path: str, doc: Document) -> float | None:
     """The date (unix time) the passages of ``doc``, read from the file at ``path``, are about where their own
     sections say none: front matter's date, the file name's, front matter's created; None: none said."""
@@ -61,6 +94,39 @@ def document_date(path: str, doc: Document) -> float | None:
                   meta_date(meta.get("created"))):
         if found is not None:
             return found
+    return None
+
+
+def date_sections(doc: Document) -> None:
+    """Each section of a note without a date of its own (a mail message's, an org headline's) under a heading
+    that is a date (a running log's ``## 2024-03-14``, ``## Thu 14 March 2024``, ``### 14.03.2024``, ``# 2024-03-14
+    Standup``, ``## 2024年3月14日``), or a month alone (``## March 2024``), the innermost such heading of its
+    heading path, is dated by it (Section.dated: before front matter's date and the file's name), as an org
+    headline's timestamp dates its section. A date inside a heading's words (``## Notes from 2024-03-14``) is none."""
+    if doc.kind != "note":
+        return
+    for section in doc.sections:
+        if section.dated is None:
+            section.dated = next((when for when in map(heading_date, reversed(section.heading_path or []))
+                                  if when is not None), None)
+
+
+def heading_date(heading: str) -> float | None:
+    """The date (local midnight) a heading is or begins with (``2024-03-14 Standup``, ``Thursday, March 14, 2024``,
+    ``[[2024-03-14]]``), a month's first day for a heading that is a month alone (``March 2024``); None."""
+    heading = heading.strip()[:200]
+    found = HEADING_DATE.match(heading)
+    if found:
+        at = next(i for i in "12345" if found["y" + i])
+        month = found.groupdict().get("m" + at) or found.groupdict().get("n" + at)
+        month = MONTH_NAMES.get(month.lower()) if not month.isdigit() else int(month)
+        return _day(int(found["y" + at]), month, int(found["d" + at])) if month else None
+    found = HEADING_MONTH.fullmatch(heading)
+    if found:
+        at = next(i for i in "123" if found["y" + i])
+        month = found.groupdict().get("m" + at) or found.groupdict().get("n" + at)
+        month = MONTH_NAMES.get(month.lower()) if not month.isdigit() else int(month)
+        return _day(int(found["y" + at]), month, 1) if month else None
     return None
 
 
@@ -82,7 +148,7 @@ def name_date(path: str) -> float | None:
 def folder_date(path: str) -> float | None:
     """The date the folders of ``path`` make with its name (its last part, without its extension), the innermost
     that says one: a day (``2024/03/14.md``, ``2024/03-14.md``, ``2024/03/14/x.md``, ``2024-03-14/x.md``), else a
-    month's first day (``2024-03 March/x.md``, ``2024/03/x.md``); None."""
+    month's first day (``2024-03 March/x.md``, ``2024/03/x.md``, ``2024/March/x.md``, ``2024/Mar/x.md``); None."""
     parts = path.split("/")
     name = parts[-1]
     parts[-1] = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
@@ -91,8 +157,8 @@ def folder_date(path: str) -> float | None:
         if at < len(parts) - 1 and NAME_DATE.fullmatch(part.split(" ", 1)[0]):  # a folder named by its day
             when = name_date(part + ".d")
         found = DAY.fullmatch(part)
-        if found and at >= 2 and YEAR.fullmatch(parts[at - 2]) and MONTH.fullmatch(parts[at - 1]):  # 2024/03/14
-            when = when or _day(int(parts[at - 2]), int(MONTH.fullmatch(parts[at - 1])[1]), int(found[1]))
+        if found and at >= 2 and YEAR.fullmatch(parts[at - 2]) and _month(parts[at - 1]):  # 2024/03/14, 2024/March/14
+            when = when or _day(int(parts[at - 2]), _month(parts[at - 1]), int(found[1]))
         found = MONTH_DAY.fullmatch(part)
         if found and at >= 1 and YEAR.fullmatch(parts[at - 1]):  # 2024/03-14
             when = when or _day(int(parts[at - 1]), int(found[1]), int(found[2]))
@@ -102,10 +168,15 @@ def folder_date(path: str) -> float | None:
         found = YEAR_MONTH.fullmatch(parts[at])
         if found:
             return _day(int(found[1]), int(found[2]), 1)
-        found = MONTH.fullmatch(parts[at])
-        if found and at >= 1 and YEAR.fullmatch(parts[at - 1]):
-            return _day(int(parts[at - 1]), int(found[1]), 1)
+        if at >= 1 and YEAR.fullmatch(parts[at - 1]) and _month(parts[at]):
+            return _day(int(parts[at - 1]), _month(parts[at]), 1)
     return None
+
+
+def _month(part: str) -> int | None:
+    """The month a folder under a year's names: '03', '3', '03 March', '03 - March', 'March', 'Mar', 'march'; None."""
+    found = MONTH.fullmatch(part)
+    return int(found[1]) if found else MONTH_NAMES.get(part.strip().lower())
 
 
 def property_date(text: str | None) -> str:

@@ -34,7 +34,7 @@ from ingest.discover import NOT_INCLUDED, FoundFile, Rules, rules_of, walk, walk
 from ingest.document import Skip
 from ingest.files import ParsedFile, can_open, read_and_parse, text_hash
 from ingest.kinds import kind_of
-from ingest.passage_dates import document_date
+from ingest.passage_dates import date_sections, document_date
 from search.index import db, freshness, queries, space, store, working
 from search.index.remembered import Basis, Outcome, fingerprint
 from search.index.status import count
@@ -717,6 +717,7 @@ def chunk(batch: Batch) -> None:
             continue
         work = Work(conn, batch.gen, "chunk", [parsed.path], parsed.size)  # a big file: stats names it
         try:  # its rows too: hashing a text that UTF-8 cannot encode must fail this file, not the job
+            date_sections(parsed.doc)  # a running log's '## 2024-03-14' sections: each its heading's date
             pieces = chunk_document(parsed.doc, _ticking(counter, work), limit, overlap, most)
             dated = document_date(parsed.path, parsed.doc)
             rows = [_chunk_row(i, piece, embedding_texts, dated) for i, piece in enumerate(pieces)]
