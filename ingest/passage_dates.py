@@ -32,6 +32,7 @@ as search's date arguments read a date.
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import date, datetime
 
 from ingest.document import Document
@@ -67,15 +68,19 @@ MONTH_NAMES = {name: number for number, names in enumerate((
 _NAME = r"(?P<{}>[^\W\d_]{{3,10}})\.?"  # a month's name, 'Mar.' as 'Mar'
 _DAY = r"(?P<{}>0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th|\.)?"  # '14', '14th', German '14.'
 _YEAR = r"(?P<{}>(?:19|20)\d\d)"
+# a weekday's name before a date, in those languages: 'Thu', 'Thursday', German 'Do', 'Donnerstag', 'jeudi', 'jueves'
+WEEKDAY = (r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?|mo|di|mi|do|fr|sa|so|"
+           r"montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|"
+           r"dimanche|lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo)")
 # a heading that is a date or starts with one, after a weekday ('Thu', 'Thursday,') where it names one: ISO
 # '2024-03-14' (or '/', '.', '_'), '14.03.2024', '14 March 2024', 'March 14, 2024', Logseq's 'Mar 14th, 2024',
-# '2024年3月14日'; not followed by a letter or digit ('2024-03-141', '2024-03-14-2', a version '2024.03.14.1'), but
-# a time ('2024-03-14T10:00')
+# '14 de marzo de 2024', '2024年3月14日'; not followed by a letter or digit ('2024-03-141', '2024-03-14-2', a
+# version '2024.03.14.1'), but a time ('2024-03-14T10:00')
 HEADING_DATE = re.compile(
-    r"[^\w\s]*\s*(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\.?,?\s+)?"
+    r"[^\w\s]*\s*(?:" + WEEKDAY + r"\.?,?\s+)?"
     r"(?:" + _YEAR.format("y1") + r"(?P<s1>[-/._])(?P<m1>0?[1-9]|1[0-2])(?P=s1)(?P<d1>0?[1-9]|[12]\d|3[01])"
     r"|(?P<d2>0?[1-9]|[12]\d|3[01])\.(?P<m2>0?[1-9]|1[0-2])\." + _YEAR.format("y2") +
-    r"|" + _DAY.format("d3") + r"[ -]" + _NAME.format("n3") + r",?[ -]" + _YEAR.format("y3") +
+    r"|" + _DAY.format("d3") + r"[ -](?:de )?" + _NAME.format("n3") + r",?[ -](?:de )?" + _YEAR.format("y3") +
     r"|" + _NAME.format("n4") + r" " + _DAY.format("d4") + r",? " + _YEAR.format("y4") +
     r"|" + _YEAR.format("y5") + r"\s*年\s*(?P<m5>0?[1-9]|1[0-2])\s*月\s*(?P<d5>0?[1-9]|[12]\d|3[01])\s*[日号號]"
     r")(?!(?!T\d)[^\W_]|[-/.]\d)", re.IGNORECASE)
@@ -105,16 +110,23 @@ def date_sections(doc: Document) -> None:
     headline's timestamp dates its section. A date inside a heading's words (``## Notes from 2024-03-14``) is none."""
     if doc.kind != "note":
         return
+    read: dict[str, float | None] = {}  # a heading's date, read once: the sections under it all hold it
     for section in doc.sections:
         if section.dated is None:
-            section.dated = next((when for when in map(heading_date, reversed(section.heading_path or []))
-                                  if when is not None), None)
+            for heading in reversed(section.heading_path or []):
+                if heading not in read:
+                    read[heading] = heading_date(heading)
+                if read[heading] is not None:
+                    section.dated = read[heading]
+                    break
 
 
 def heading_date(heading: str) -> float | None:
     """The date (local midnight) a heading is or begins with (``2024-03-14 Standup``, ``Thursday, March 14, 2024``,
     ``[[2024-03-14]]``), a month's first day for a heading that is a month alone (``March 2024``); None."""
-    heading = heading.strip()[:200]
+    if not any(c.isdigit() for c in heading[:200]):  # most headings: none holds a year
+        return None
+    heading = unicodedata.normalize("NFKC", heading.strip()[:200])  # full-width '２０２４年３月１４日' too
     found = HEADING_DATE.match(heading)
     if found:
         at = next(i for i in "12345" if found["y" + i])
