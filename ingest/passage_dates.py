@@ -84,9 +84,10 @@ HEADING_DATE = re.compile(
     r"|" + _NAME.format("n4") + r" " + _DAY.format("d4") + r",? " + _YEAR.format("y4") +
     r"|" + _YEAR.format("y5") + r"\s*年\s*(?P<m5>0?[1-9]|1[0-2])\s*月\s*(?P<d5>0?[1-9]|[12]\d|3[01])\s*[日号號]"
     r")(?!(?!T\d)[^\W_]|[-/.]\d)", re.IGNORECASE)
-# a heading that is a month alone: '2024-03', 'March 2024', '2024年3月': its sections are about the month's first day
+# a heading that is a month alone: '2024-03', an org datetree's '2024-03 March', 'March 2024', '2024年3月': its
+# sections are about the month's first day
 HEADING_MONTH = re.compile(
-    r"[^\w\s]*\s*(?:" + _YEAR.format("y1") + r"-(?P<m1>0[1-9]|1[0-2])|" + _NAME.format("n2") + r",? "
+    r"[^\w\s]*\s*(?:" + _YEAR.format("y1") + r"-(?P<m1>0[1-9]|1[0-2])(?: (?P<w1>[^\W\d_]{3,10}))?|" + _NAME.format("n2") + r",? "
     + _YEAR.format("y2") + r"|" + _YEAR.format("y3") + r"\s*年\s*(?P<m3>0?[1-9]|1[0-2])\s*月)[^\w\s]*",
     re.IGNORECASE)
 
@@ -134,7 +135,7 @@ def heading_date(heading: str) -> float | None:
         month = MONTH_NAMES.get(month.lower()) if not month.isdigit() else int(month)
         return _day(int(found["y" + at]), month, int(found["d" + at])) if month else None
     found = HEADING_MONTH.fullmatch(heading)
-    if found:
+    if found and (not found["w1"] or found["w1"].lower() in MONTH_NAMES):  # '2024-03 March', not '2024-03 budget'
         at = next(i for i in "123" if found["y" + i])
         month = found.groupdict().get("m" + at) or found.groupdict().get("n" + at)
         month = MONTH_NAMES.get(month.lower()) if not month.isdigit() else int(month)

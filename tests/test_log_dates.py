@@ -72,7 +72,8 @@ def _found(engine, query: str = "orchard", **dates) -> set[tuple[str, str]]:
     ("Do 14.03.2024", (2024, 3, 14)), ("jeudi 14 mars 2024", (2024, 3, 14)),
     ("jueves, 14 de marzo de 2024", (2024, 3, 14)), ("Sept. 14, 2024", (2024, 9, 14)),
     ("2024-03-14: call with Ben", (2024, 3, 14)), ("2024-03-14T10:00 call", (2024, 3, 14)),
-    ("March 2024", (2024, 3, 1)), ("2024-03", (2024, 3, 1)), ("2024年3月", (2024, 3, 1)),
+    ("March 2024", (2024, 3, 1)), ("2024-03", (2024, 3, 1)), ("2024-03 March", (2024, 3, 1)),
+    ("2024年3月", (2024, 3, 1)), ("2024-03 budget", None),
     # a date inside the heading's words, a year, a number, an id or a version, no real day: none
     ("Notes from 2024-03-14", None), ("2024 goals", None), ("14 things I learned", None), ("So 14 things", None),
     ("2024-03-141", None), ("2024-03-14-2", None), ("2024.03.14.1", None), ("v2024-03-14", None),
@@ -116,6 +117,32 @@ def test_a_running_logs_sections_are_found_by_their_headings_dates(immediate, si
     assert before == {"Work journal", "Notes from 2024-05-01"}, before
     hit = engine.search("irrigation pipes", mode="keyword").hits[0]
     assert (hit.heading_path, hit.dated) == ("Work journal > March 20, 2024", _local(2024, 3, 20))
+
+
+DATETREE = """#+TITLE: Journal
+* 2024
+** 2024-03 March
+*** 2024-03-14 Thursday
+**** Standup
+The orchard standup.
+*** 2024-03-15 Friday
+The orchard pears grafted.
+** 2024-04 April
+The orchard in April.
+"""
+
+
+def test_an_org_datetrees_headlines_date_their_sections(immediate, sift_env, tmp_path):
+    """org-capture's and org-journal's datetree: a headline a year, a month ('2024-03 March'), a day ('2024-03-14
+    Thursday'), no timestamp of their own."""
+    root = write_tree(tmp_path / "n", {"journal.org": DATETREE})
+    os.utime(root / "journal.org", (LAST_WEEK, LAST_WEEK))
+    ingest(root, "notes")
+    engine = _engine(sift_env)
+    assert {h for _, h in _found(engine, date_after="2024-03-14", date_before="2024-03-15")} == {
+        "2024 > 2024-03 March > 2024-03-14 Thursday > Standup"}
+    assert {h for _, h in _found(engine, date_after="2024-03-15", date_before="2024-05")} == {
+        "2024 > 2024-03 March > 2024-03-15 Friday", "2024 > 2024-04 April"}
 
 
 @pytest.mark.parametrize("path, day", [
