@@ -216,3 +216,24 @@ def test_ingest_similar_takes_date_flags(immediate, sift_env, tmp_path):
     refused = run_ingest(sift_env, "similar", "notes/orchard.md", "--date-after", "2024", "--date-before", "2023")
     assert refused.returncode == 2 and "--date-after" in refused.stderr and "later than" in refused.stderr, \
         refused.stderr
+
+
+def test_mcp_search_and_list_files_say_a_running_logs_dates(immediate, sift_env, tmp_path, servers):
+    from tests.test_mcp_server import call, run, text
+    root = write_tree(tmp_path / "n", {"work-journal.md": JOURNAL, "plain.md": "# Plain\n\nThe orchard roof.\n"})
+    for path in root.rglob("*.md"):
+        os.utime(path, (LAST_WEEK, LAST_WEEK))
+    ingest(root, "notes")
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return [await call(s, "search", query="orchard", mode="keyword", date_after="2024-03-15",
+                               date_before="2024-03-21"),
+                    await call(s, "list_files", date_after="2024-03", date_before="2024-04")]
+    found, listed = run(scenario)
+    assert not found.is_error, text(found)
+    assert sorted((r.get("heading_path"), r.get("dated")) for r in found.structured_content["results"]) == [
+        ("Work journal > Fri 15 March 2024", "2024-03-15"), ("Work journal > March 20, 2024", "2024-03-20")]
+    assert "dated 2024-03-15" in text(found)
+    assert [(f["path"], f.get("dated")) for f in listed.structured_content["files"]] == [
+        ("notes/work-journal.md", "2024-03-14 … 2024-03-21")], text(listed)
