@@ -20,6 +20,7 @@ from ingest.kinds import (BIBTEX_EXTENSIONS, EPUB_EXTENSIONS, LATEX_EXTENSIONS, 
                           PAGE_EXTENSIONS, TABLE_EXTENSIONS, WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, is_mailbox, kind_of,
                           kind_of_script, suffix)
 from ingest.kinds import SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS
+from ingest.kinds import TEXT_EXTENSIONS
 from ingest.markdown import parse_markdown
 
 MAX_LINE_CHARS = 1_000_000
@@ -88,6 +89,12 @@ def parse_file(path: str, data: bytes) -> Document:
             doc.meta["fallback"] = f"read as plain text: {lines:,} lines (over {MAX_NOTE_LINES:,})"
             return doc
         return parse_markdown(path, text)
+    if ext == ".json" or ext in TEXT_EXTENSIONS:  # a chat export (Telegram, Discord, WhatsApp) as its conversation
+        from ingest.chat import parse_chat_json, is_whatsapp, parse_whatsapp
+        chat = parse_chat_json(path, text) if ext == ".json" else parse_whatsapp(path, text) if is_whatsapp(text) \
+            else None
+        if chat is not None:
+            return chat
     if kind == "code":
         from ingest.code import parse_code
         return parse_code(path, text)

@@ -1,0 +1,391 @@
+"""Chat exports read as conversations: Telegram's ``result.json`` (Telegram Desktop's 'Export chat history' as
+JSON), DiscordChatExporter's JSON, a Slack workspace export's channel days (``general/2024-03-14.json`` beside
+``users.json`` and ``channels.json``) and WhatsApp's 'Export chat' text (``WhatsApp Chat with Anna.txt``,
+``_chat.txt``). Read before as the JSON or the plain text they are: a passage was JSON lines of ids, flags and
+reactions, Slack's authors user ids ('U024BE7LH') and WhatsApp's a run of timestamps.
+
+A conversation is a section per day, headed by where it was said and the day (``#general · 2024-03-14``), its text
+the day in words (``Thursday 14 March 2024``, that 'March 2024' finds it, as a mail's Date line) and a line per
+message, ``Anna: the invoice format is fine``, a message over several lines kept whole. Names are people's: a Slack
+author's and a mention's (``<@U024BE7LH>``) real name from the export's ``users.json``, a link's label with its
+address (``<https://…|the invoice>``), Discord's nickname where there is one. A message's attachments are named
+(``[attached: invoice.pdf]``), its reactions, edits and ids are not read, and service messages (joins, pins, calls,
+a group's new name, WhatsApp's 'Messages and calls are end-to-end encrypted') are left out. Each section is dated by
+its first message (ingest.passage_dates' ``moment``, as a mail message is) and spans the lines of the file its
+messages stand at, so read_file shows them.
+
+What is read so is told by its shape alone, and anything else is read as before: Telegram's object of ``type``,
+``id`` and ``messages`` (each a ``message`` or ``service`` of a ``date``; a whole account's export, its
+``chats.list`` of them), DiscordChatExporter's ``guild``, ``channel`` and ``messages`` (each a ``timestamp``, an
+``author`` and ``content``), a Slack day file by its folder (``slack_users``), WhatsApp's by its first lines
+(``14/03/2024, 09:15 - Anna: …`` from Android, ``[14/03/2024, 09:15:02] Anna: …`` from an iPhone; day and month in
+the order the file's dates tell, US ``3/14/24, 9:15 AM`` too).
+"""
+from __future__ import annotations
+
+import html
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from ingest.document import Document, Section
+from ingest.mail import DAYS, MONTHS
+from ingest.passage_dates import moment
+
+
+@dataclass
+class Message:
+    when: datetime
+    who: str
+    text: str
+    line: int = 0  # of the file (1-based) where it stands; 0: not known
+    attached: list[str] = field(default_factory=list)
+
+
+def conversation(title: str, place: str, messages: list[Message], lines: int, meta: dict | None = None) -> Document:
+    """A document of ``messages`` (in the order said) a section a day, headed '``place`` · 2024-03-14', each from its
+    first message's line to the line before the next day's (the last to ``lines``, the file's)."""
+    days: list[list[Message]] = []
+    for message in messages:
+        if days and days[-1][0].when.date() == message.when.date():
+            days[-1].append(message)
+        else:
+            days.append([message])
+    sections = []
+    for at, day in enumerate(days):
+        when = day[0].when
+        said = [f"{DAYS[when.weekday()]} {when.day} {MONTHS[when.month - 1]} {when.year}"]
+        said += [_line(message) for message in day]
+        first = next((m.line for m in day if m.line), 0)
+        after = next((m.line for later in days[at + 1:] for m in later if m.line), lines + 1)
+        # from the line before its first message's, as its text's day line stands before it: a hit's lines are
+        # its text's lines counted from there (a JSON message's '{', the previous day's last line in WhatsApp's)
+        start = min(max(1, first - 1) if first else sections[-1].end_line + 1 if sections else 1, max(1, lines))
+        sections.append(Section(text="\n".join(said), heading_path=[f"{place} · {when.date().isoformat()}"],
+                                start_line=start, end_line=max(start, after - 1), dated=moment(when)))
+    return Document(kind="note", title=title, sections=sections, meta={**(meta or {}), "messages": len(messages)})
+
+
+def _line(message: Message) -> str:
+    text = "\n".join(line.rstrip() for line in message.text.strip().split("\n"))
+    attached = " ".join(f"[attached: {name}]" for name in message.attached)
+    return f"{message.who}: " + " ".join(part for part in (text, attached) if part)
+
+
+def _locate(text: str, patterns: list[str]) -> list[int]:
+    """The line (1-based) of each of ``patterns`` (a message's id or timestamp as the file writes it, in order),
+    looked for each after the one before; 0 for one not found."""
+    lines, at = [], 0
+    for pattern in patterns:
+        found = re.compile(pattern).search(text, at)
+        if found is None:
+            lines.append(0)
+            continue
+        at = found.end()
+        lines.append(text.count("\n", 0, found.start()) + 1)
+    return lines
+
+
+def _count_lines(text: str) -> int:
+    return text.count("\n") + (not text.endswith("\n"))
+
+
+# Telegram
+
+TELEGRAM_TYPES = {"message", "service"}
+
+
+def telegram_chats(value) -> list[dict] | None:
+    """The chats of a Telegram export (one chat's result.json, or a whole account's ``chats.list``); None when
+    ``value`` is no such thing."""
+    if isinstance(value, dict) and isinstance(value.get("chats"), dict) and "messages" not in value:
+        chats = value["chats"].get("list")
+        if isinstance(chats, list) and chats and all(_telegram_chat(chat) for chat in chats):
+            return chats
+        return None
+    return [value] if _telegram_chat(value) else None
+
+
+def _telegram_chat(value) -> bool:
+    if not isinstance(value, dict) or not {"type", "id", "messages"} <= value.keys():
+        return False
+    messages = value["messages"]
+    return isinstance(messages, list) and bool(messages) and all(
+        isinstance(m, dict) and m.get("type") in TELEGRAM_TYPES and isinstance(m.get("date"), str) for m in messages)
+
+
+def parse_telegram(path: str, text: str, chats: list[dict]) -> Document:
+    messages = []
+    for chat in chats:
+        place = str(chat.get("name") or ("Saved Messages" if chat.get("type") == "saved_messages" else "Telegram"))
+        kept = []
+        for item in chat["messages"]:
+            when = _iso(item.get("date"))
+            if item.get("type") != "message" or when is None:
+                continue  # a service message: joined, pinned, a call, the group's new name
+            said = _telegram_text(item.get("text"))
+            attached = [name for name in (_file_name(item.get("file_name") or item.get("file")),
+                                          _file_name(item.get("photo"))) if name]
+            if not said.strip() and not attached:
+                continue  # a sticker, a poll, a location without a word
+            kept.append((item, Message(when, str(item.get("from") or "Deleted Account"), said, attached=attached)))
+        where = _locate(text, [rf'"id":\s*{re.escape(str(item.get("id")))}(?![\w.])' for item, _ in kept])
+        for (_, message), line in zip(kept, where):
+            message.line = line
+        messages.append((place, [message for _, message in kept]))
+    if len(messages) == 1:
+        place, said = messages[0]
+        return conversation(place, place, said, _count_lines(text))
+    doc = Document(kind="note", title=Path(path).name, sections=[], meta={"messages": 0})
+    for place, said in messages:  # a whole account: each chat's days, one after another
+        part = conversation(place, place, said, _count_lines(text))
+        doc.sections += part.sections
+        doc.meta["messages"] += part.meta["messages"]
+    return doc
+
+
+def _telegram_text(value) -> str:
+    """A message's text: a string, or a list of strings and entities ({'type': 'link', 'text': …})."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "".join(part if isinstance(part, str) else str(part.get("text", "")) if isinstance(part, dict) else ""
+                       for part in value)
+    return ""
+
+
+def _file_name(value) -> str:
+    """An attachment's name as the export keeps it ('files/invoice.pdf' → 'invoice.pdf'); '' for none, or one the
+    export left out ('(File not included. Change data exporting settings to download.)')."""
+    if not isinstance(value, str) or not value.strip() or value.startswith("("):
+        return ""
+    return value.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def _iso(value) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+# DiscordChatExporter
+
+DISCORD_KEPT = {"Default", "Reply", "ThreadStarterMessage", "ApplicationCommand", "ContextMenuCommand"}
+
+
+def is_discord(value) -> bool:
+    if not isinstance(value, dict) or not isinstance(value.get("guild"), dict) \
+            or not isinstance(value.get("channel"), dict):
+        return False
+    messages = value.get("messages")
+    return isinstance(messages, list) and bool(messages) and all(
+        isinstance(m, dict) and isinstance(m.get("timestamp"), str) and isinstance(m.get("author"), dict)
+        and "content" in m for m in messages)
+
+
+def parse_discord(path: str, text: str, value: dict) -> Document:
+    guild, channel = value["guild"], value["channel"]
+    name = str(channel.get("name") or "channel")
+    place = name if channel.get("type") in ("DirectTextChat", "DirectGroupTextChat") else f"#{name}"
+    kept = []
+    for item in value["messages"]:
+        when = _iso(item["timestamp"])
+        if when is None or item.get("type", "Default") not in DISCORD_KEPT:
+            continue  # a member joined, a pin, a call, a thread made
+        author = item["author"]
+        who = str(author.get("nickname") or author.get("name") or "unknown")
+        attached = [_file_name(a.get("fileName")) for a in item.get("attachments") or [] if isinstance(a, dict)]
+        said = str(item.get("content") or "")
+        if not said.strip() and not any(attached):
+            continue
+        kept.append((item, Message(when, who, said, attached=[a for a in attached if a])))
+    where = _locate(text, [rf'"id":\s*"{re.escape(str(item.get("id")))}"' for item, _ in kept])
+    for (_, message), line in zip(kept, where):
+        message.line = line
+    title = " · ".join(str(part) for part in (guild.get("name"), place) if part)
+    return conversation(title, place, [message for _, message in kept], _count_lines(text))
+
+
+def parse_chat_json(path: str, text: str) -> Document | None:
+    """A Telegram or DiscordChatExporter export's conversation; None for any other JSON (read as before)."""
+    if '"messages"' not in text:
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    chats = telegram_chats(value)
+    if chats is not None:
+        return parse_telegram(path, text, chats)
+    if is_discord(value):
+        return parse_discord(path, text, value)
+    return None
+
+
+# Slack
+
+SLACK_DAY = re.compile(r"\d{4}-\d\d-\d\d\.json")
+SLACK_LISTS = ("channels.json", "groups.json", "mpims.json", "dms.json")  # a channel's, a private one's, a DM's
+# a Slack message's subtypes that are someone saying something; the rest (channel_join, channel_topic, pinned_item,
+# bot_add …) is Slack's own notice
+SLACK_SAID = {None, "thread_broadcast", "file_share", "bot_message", "me_message", "file_comment"}
+
+
+def slack_users(full: Path) -> dict[str, str] | None:
+    """Of a Slack export's channel day (``<export>/general/2024-03-14.json``, ``users.json`` and ``channels.json``
+    beside its folder), each user id's name; None for any other file."""
+    if not SLACK_DAY.fullmatch(full.name):
+        return None
+    export = full.parent.parent
+    users = export / "users.json"
+    if not users.is_file() or not any((export / name).is_file() for name in SLACK_LISTS):
+        return None
+    try:
+        listed = json.loads(users.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(listed, list):
+        return None
+    return {str(user["id"]): _slack_name(user) for user in listed if isinstance(user, dict) and "id" in user}
+
+
+def _slack_name(user: dict) -> str:
+    profile = user.get("profile") if isinstance(user.get("profile"), dict) else {}
+    for name in (profile.get("real_name"), user.get("real_name"), profile.get("display_name"), user.get("name")):
+        if isinstance(name, str) and name.strip():
+            return name.strip()
+    return str(user.get("id"))
+
+
+def parse_slack_day(path: str, data: bytes, users: dict[str, str]) -> Document | None:
+    """A Slack channel's day (a JSON array of its messages) as a conversation; None for a file of another shape."""
+    try:
+        text = data.decode("utf-8-sig")
+        value = json.loads(text)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    if not isinstance(value, list) or not all(isinstance(m, dict) and "ts" in m for m in value):
+        return None
+    channel = Path(path).parent.name
+    kept = []
+    for item in value:
+        try:
+            when = datetime.fromtimestamp(float(item["ts"]))
+        except (TypeError, ValueError, OverflowError, OSError):
+            continue
+        if item.get("type", "message") != "message" or item.get("subtype") not in SLACK_SAID:
+            continue
+        profile = item.get("user_profile") if isinstance(item.get("user_profile"), dict) else {}
+        who = users.get(str(item.get("user"))) or profile.get("real_name") or item.get("username") \
+            or str(item.get("user") or item.get("bot_id") or "unknown")
+        attached = [_file_name(f.get("name") or f.get("title")) for f in item.get("files") or [] if isinstance(f, dict)]
+        said = slack_text(str(item.get("text") or ""), users)
+        if not said.strip() and not any(attached):
+            continue
+        kept.append((item, Message(when, str(who), said, attached=[a for a in attached if a])))
+    kept.sort(key=lambda pair: pair[1].when)  # as said: a thread's replies are in order already
+    where = _locate(text, [rf'"ts":\s*"{re.escape(str(item["ts"]))}"' for item, _ in kept])
+    for (_, message), line in zip(kept, where):
+        message.line = line
+    return conversation(f"#{channel}", f"#{channel}", [message for _, message in kept], _count_lines(text),
+                        meta={"channel": channel})
+
+
+SLACK_MARK = re.compile(r"<([@#!])([^<>|]*)(?:\|([^<>]*))?>|<([^<>|]+)(?:\|([^<>]*))?>")
+
+
+def slack_text(text: str, users: dict[str, str]) -> str:
+    """Slack's markup as read: '<@U024BE7LH>' → '@Anna Keller', '<#C024BE7LF|general>' → '#general',
+    '<https://…|the invoice>' → 'the invoice (https://…)', '<!here>' → '@here'; '&lt;' '&gt;' '&amp;' as their
+    characters."""
+    def shown(found: re.Match) -> str:
+        mark, ident, label, address, named = found.groups()
+        if mark == "@":
+            return "@" + (users.get(ident) or label or ident)
+        if mark == "#":
+            return "#" + (label or ident)
+        if mark == "!":
+            return (label or "@" + ident.split("^", 1)[0]) if label or ident else ""
+        address = address.removeprefix("mailto:")
+        return f"{named} ({address})" if named and named != address else address
+    return html.unescape(SLACK_MARK.sub(shown, text))
+
+
+# WhatsApp
+
+# a message's first line: '14/03/2024, 09:15 - Anna: …' (Android), '[14/03/2024, 09:15:02] Anna: …' (iPhone), the
+# date's parts by '/', '.' or '-', the year of 2 or 4 digits, a 12-hour time with its AM/PM (after a narrow space)
+WHATSAPP_LINE = re.compile(
+    r"^[\u200e\u200f]?\[?(\d{1,2})[/.\-](\d{1,2})[/.\-](\d{2}|\d{4}),? (\d{1,2})[:.](\d\d)(?:[:.](\d\d))?"
+    r"(?:[\s\u202f\u00a0]*([AaPp])\.?\s?[Mm]\.?)?(?:\] | - )(.*)$")
+WHATSAPP_HEAD_LINES = 20  # of the first lines, one must be a message with its author
+NAME = re.compile(r"([^:\n]{1,80}?): (.*)$", re.DOTALL)
+MEDIA = re.compile(r"^<?(Media omitted|(?:image|video|audio|sticker|GIF|document) omitted)>?$", re.IGNORECASE)
+ATTACHED = re.compile(r"^<attached: ([^>]+)>$|^(.+\.\w{2,5}) \(file attached\)$")
+DIRECTION = "\u200e\u200f"
+
+
+def is_whatsapp(text: str) -> bool:
+    """Whether ``text`` is a WhatsApp chat export: its first line a message's or a notice's, one of its first lines
+    a message with its author."""
+    lines = text.lstrip("\ufeff").split("\n", WHATSAPP_HEAD_LINES)[:WHATSAPP_HEAD_LINES]
+    if not lines or not WHATSAPP_LINE.match(lines[0].rstrip("\r")):
+        return False
+    return any((found := WHATSAPP_LINE.match(line.rstrip("\r"))) and NAME.match(found[8]) for line in lines)
+
+
+def parse_whatsapp(path: str, text: str) -> Document:
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").split("\n")
+    heads = [(at, found) for at, line in enumerate(lines) if (found := WHATSAPP_LINE.match(line))]
+    day_first = _day_first([found for _, found in heads])
+    messages: list[Message] = []
+    for index, (at, found) in enumerate(heads):
+        end = heads[index + 1][0] if index + 1 < len(heads) else len(lines)
+        said = NAME.match(found[8])
+        when = _whatsapp_time(found, day_first)
+        if said is None or when is None:
+            continue  # a notice: 'Messages and calls are end-to-end encrypted', 'Anna added Bo'
+        body = "\n".join([said[2], *lines[at + 1:end]]).rstrip()
+        if body.lstrip().startswith(tuple(DIRECTION)) and not ATTACHED.match(body.strip(DIRECTION + " ")) \
+                and not MEDIA.match(body.strip(DIRECTION + " ")):
+            continue  # an iPhone's notice, marked left-to-right: '‎Anna changed the group name'
+        body = body.strip(DIRECTION + " ")
+        attached = []
+        file = ATTACHED.match(body.split("\n", 1)[0])
+        if file:
+            attached.append(file[1] or file[2])
+            body = body.split("\n", 1)[1] if "\n" in body else ""
+        elif MEDIA.match(body):
+            body = f"[{MEDIA.match(body)[1].lower()}]"
+        messages.append(Message(when, said[1].strip(DIRECTION + " "), body, line=at + 1, attached=attached))
+    stem = Path(path).name.rsplit(".", 1)[0]
+    title = "WhatsApp chat" if stem.strip("_").lower() == "chat" else stem
+    return conversation(title, title, messages, len(lines) - (not lines[-1]))
+
+
+def _day_first(found: list[re.Match]) -> bool:
+    """Whether the file's dates are day/month (most of the world) or month/day (the US): told by a part over 12;
+    when none is, a 12-hour clock's (AM/PM) are month/day, a 24-hour clock's day/month."""
+    if any(int(f[1]) > 12 for f in found):
+        return True
+    if any(int(f[2]) > 12 for f in found):
+        return False
+    return not any(f[7] for f in found)
+
+
+def _whatsapp_time(found: re.Match, day_first: bool) -> datetime | None:
+    first, second, year, hour, minute, seconds, half = found.groups()[:7]
+    day, month = (first, second) if day_first else (second, first)
+    hour = int(hour)
+    if half:
+        hour = hour % 12 + (12 if half.lower() == "p" else 0)
+    try:
+        return datetime(int(year) + (2000 if len(year) == 2 else 0), int(month), int(day), hour, int(minute),
+                        int(seconds or 0))
+    except ValueError:
+        return None

@@ -1,0 +1,196 @@
+"""Chat exports read as conversations (ingest.chat): Telegram's result.json, DiscordChatExporter's JSON, a Slack
+workspace export's channel days and WhatsApp's 'Export chat' text. Before, a Telegram or Discord passage was JSON
+lines of ids and reactions, a Slack day's authors user ids, WhatsApp's a run of timestamps; 'what did Alice say about
+the invoice format in March?' had no conversation to find."""
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from ingest.chat import slack_text
+from ingest.files import read_and_parse
+from ingest.parse import parse_file
+from tests.conftest import ingest, run_ingest, write_tree
+
+TELEGRAM = {"name": "Accounts team", "type": "private_group", "id": 4455, "messages": [
+    {"id": 1, "type": "service", "date": "2024-02-28T10:00:00", "actor": "Alice", "action": "create_group",
+     "title": "Accounts team", "text": "", "text_entities": []},
+    {"id": 2, "type": "message", "date": "2024-02-28T10:01:00", "from": "Alice", "from_id": "user1",
+     "text": "Welcome, the old invoice numbering stays until March", "text_entities": [],
+     "reactions": [{"type": "emoji", "count": 2, "emoji": "thumbsup"}]},
+    {"id": 3, "type": "message", "date": "2024-03-14T09:15:02", "from": "Alice", "from_id": "user1",
+     "reply_to_message_id": 2, "text": ["The invoice format follows ", {"type": "link", "text": "https://ex.com/inv"},
+                                        " from now on,\nwith the VAT number on top"], "text_entities": []},
+    {"id": 4, "type": "message", "date": "2024-03-14T09:20:00", "from": "Bob", "from_id": "user2",
+     "file": "files/invoice-template.pdf", "mime_type": "application/pdf", "text": "here is the template",
+     "text_entities": []},
+    {"id": 5, "type": "service", "date": "2024-03-14T09:21:00", "actor": "Bob", "action": "pin_message",
+     "message_id": 4, "text": "", "text_entities": []},
+]}
+
+DISCORD = {"guild": {"id": "1", "name": "Acme", "iconUrl": "x"},
+           "channel": {"id": "2", "type": "GuildTextChat", "category": "Text", "name": "billing", "topic": None},
+           "dateRange": {"after": None, "before": None}, "messages": [
+               {"id": "100", "type": "GuildMemberJoin", "timestamp": "2024-03-10T08:00:00+00:00", "content": "",
+                "author": {"id": "9", "name": "carol", "nickname": "Carol"}, "attachments": [], "reactions": []},
+               {"id": "101", "type": "Default", "timestamp": "2024-03-10T08:05:00+00:00", "isPinned": False,
+                "content": "Who approves the invoice this month?", "author": {"id": "9", "name": "carol",
+                                                                              "nickname": "Carol"},
+                "attachments": [{"id": "5", "url": "https://cdn/x.png", "fileName": "screenshot.png"}],
+                "reactions": [{"emoji": {"id": "", "name": "partyparrot"}, "count": 1}]},
+               {"id": "102", "type": "Reply", "timestamp": "2024-03-11T09:00:00+00:00", "content": "Dana does",
+                "author": {"id": "8", "name": "dave", "nickname": None}, "attachments": [], "reactions": []},
+           ], "messageCount": 3}
+
+SLACK_USERS = [{"id": "U024BE7LH", "name": "alice", "real_name": "Alice Smith", "profile": {"real_name": "Alice Smith"}},
+               {"id": "U0G9QF9C6", "name": "bob", "profile": {"real_name": "Bob Jones", "display_name": "bob"}}]
+SLACK_DAY = [
+    {"type": "message", "subtype": "channel_join", "text": "<@U0G9QF9C6> has joined the channel", "user": "U0G9QF9C6",
+     "ts": "1710400000.000100"},
+    {"type": "message", "text": "<@U0G9QF9C6> the invoice format is in <https://wiki.example.com/inv|the wiki> &amp; "
+     "<#C024BE7LF|general>", "user": "U024BE7LH", "ts": str(datetime(2024, 3, 14, 9, 15, 2).timestamp()),
+     "reactions": [{"name": "tada", "users": ["U0G9QF9C6"], "count": 1}]},
+    {"type": "message", "text": "thanks", "user": "U0G9QF9C6", "ts": str(datetime(2024, 3, 14, 9, 30).timestamp()),
+     "files": [{"name": "scan.pdf", "title": "scan"}]},
+]
+
+WHATSAPP = ("14/03/2024, 09:10 - Messages and calls are end-to-end encrypted. No one outside of this chat, not even "
+            "WhatsApp, can read or listen to them. Tap to learn more.\n"
+            "14/03/2024, 09:15 - Alice: Did you send the invoice?\nIt needs the new format\n"
+            "14/03/2024, 09:16 - Bob: <Media omitted>\n"
+            "15/03/2024, 10:00 - Bob: IMG-20240315-WA0003.jpg (file attached)\nthe signed one\n")
+WHATSAPP_IPHONE_US = ("\u200e[3/14/24, 9:10:00\u202fAM] Family: \u200eMessages and calls are end-to-end encrypted.\n"
+                      "[3/14/24, 9:15:02\u202fAM] Alice: Invoice paid\n"
+                      "\u200e[3/14/24, 1:15:02\u202fPM] Bob: \u200e<attached: 00000012-PHOTO-2024-03-14-13-15-02.jpg>\n"
+                      "\u200e[3/14/24, 1:16:00\u202fPM] Bob: \u200eThis message was deleted.\n")
+
+
+def _sections(doc) -> list[tuple[list[str], str]]:
+    return [(s.heading_path, s.text) for s in doc.sections]
+
+
+def test_telegram_is_a_conversation_a_day_dated_by_its_first_message():
+    text = json.dumps(TELEGRAM, indent=1, ensure_ascii=False)
+    doc = parse_file("Telegram/result.json", text.encode())
+    assert (doc.kind, doc.title) == ("note", "Accounts team")
+    assert _sections(doc) == [
+        (["Accounts team · 2024-02-28"], "Wednesday 28 February 2024\n"
+                                         "Alice: Welcome, the old invoice numbering stays until March"),
+        (["Accounts team · 2024-03-14"], "Thursday 14 March 2024\n"
+                                         "Alice: The invoice format follows https://ex.com/inv from now on,\n"
+                                         "with the VAT number on top\n"
+                                         "Bob: here is the template [attached: invoice-template.pdf]")]
+    assert [s.dated for s in doc.sections] == [datetime(2024, 2, 28, 10, 1).timestamp(),
+                                               datetime(2024, 3, 14, 9, 15, 2).timestamp()]
+    lines = text.split("\n")  # each day spans its messages' lines: the first at its message's id
+    assert lines[doc.sections[1].start_line].strip() == '"id": 3,'  # from the '{' opening its first message
+    assert lines[doc.sections[1].start_line - 1].strip() == "{"
+    assert doc.sections[0].end_line == doc.sections[1].start_line
+    assert doc.sections[1].end_line == len(lines)
+
+
+def test_a_whole_telegram_account_reads_each_chat():
+    other = {"name": "Bob", "type": "personal_chat", "id": 7, "messages": [
+        {"id": 9, "type": "message", "date": "2024-04-01T12:00:00", "from": "Bob", "text": "lunch?"}]}
+    account = {"about": "…", "personal_information": {"first_name": "Me"}, "chats": {"about": "…",
+                                                                                    "list": [TELEGRAM, other]}}
+    doc = parse_file("export/result.json", json.dumps(account, indent=1).encode())
+    assert [s.heading_path for s in doc.sections] == [["Accounts team · 2024-02-28"], ["Accounts team · 2024-03-14"],
+                                                      ["Bob · 2024-04-01"]]
+    assert doc.meta["messages"] == 4
+
+
+def test_discord_drops_its_notices_and_names_by_nickname():
+    doc = parse_file("exports/Acme - billing.json", json.dumps(DISCORD, indent=2).encode())
+    assert doc.title == "Acme · #billing"
+    assert _sections(doc) == [
+        (["#billing · 2024-03-10"], "Sunday 10 March 2024\nCarol: Who approves the invoice this month? "
+                                    "[attached: screenshot.png]"),
+        (["#billing · 2024-03-11"], "Monday 11 March 2024\ndave: Dana does")]
+    assert doc.sections[0].dated == datetime.fromisoformat("2024-03-10T08:05:00+00:00").timestamp()
+    assert "partyparrot" not in str(_sections(doc)) and "GuildMemberJoin" not in str(_sections(doc))
+
+
+def _slack(tmp_path: Path) -> Path:
+    root = tmp_path / "slack"
+    write_tree(root, {"users.json": json.dumps(SLACK_USERS, indent=4),
+                      "channels.json": json.dumps([{"id": "C024BE7LF", "name": "general"}], indent=4),
+                      "general/2024-03-14.json": json.dumps(SLACK_DAY, indent=4)})
+    return root
+
+
+def test_a_slack_day_reads_names_from_the_exports_users(tmp_path):
+    root = _slack(tmp_path)
+    parsed = read_and_parse(root, "general/2024-03-14.json")
+    assert parsed.kind == "note"
+    assert _sections(parsed.doc) == [(["#general · 2024-03-14"], (
+        "Thursday 14 March 2024\n"
+        "Alice Smith: @Bob Jones the invoice format is in the wiki (https://wiki.example.com/inv) & #general\n"
+        "Bob Jones: thanks [attached: scan.pdf]"))]
+    assert parsed.doc.sections[0].dated == datetime(2024, 3, 14, 9, 15, 2).timestamp()
+    # without users.json beside it, the same file is no Slack export's: read as the JSON it is
+    (root / "users.json").unlink()
+    parsed = read_and_parse(root, "general/2024-03-14.json")
+    assert parsed.kind == "code" and "U024BE7LH" in parsed.doc.sections[0].text
+
+
+def test_slack_markup():
+    users = {"U1": "Alice Smith"}
+    assert slack_text("<@U1> <@U2|bo> <!here> <!subteam^S1|@design> <mailto:a@b.c|a@b.c> <https://x.io> a &lt;b&gt;",
+                      users) == "@Alice Smith @bo @here @design a@b.c https://x.io a <b>"
+
+
+def test_whatsapp_android_and_iphone_exports():
+    doc = parse_file("WhatsApp Chat with Alice.txt", WHATSAPP.encode())
+    assert (doc.kind, doc.title) == ("note", "WhatsApp Chat with Alice")
+    assert _sections(doc) == [
+        (["WhatsApp Chat with Alice · 2024-03-14"], "Thursday 14 March 2024\nAlice: Did you send the invoice?\n"
+                                                    "It needs the new format\nBob: [media omitted]"),
+        (["WhatsApp Chat with Alice · 2024-03-15"], "Friday 15 March 2024\n"
+                                                    "Bob: the signed one [attached: IMG-20240315-WA0003.jpg]")]
+    assert [(s.start_line, s.end_line) for s in doc.sections] == [(1, 4), (4, 6)]  # the day's line the one before
+    assert doc.sections[0].dated == datetime(2024, 3, 14, 9, 15).timestamp()
+    doc = parse_file("chat/_chat.txt", WHATSAPP_IPHONE_US.encode())  # month first (US), a 12-hour clock
+    assert _sections(doc) == [(["WhatsApp chat · 2024-03-14"], (
+        "Thursday 14 March 2024\nAlice: Invoice paid\nBob: [attached: 00000012-PHOTO-2024-03-14-13-15-02.jpg]"))]
+    assert doc.sections[0].dated == datetime(2024, 3, 14, 9, 15, 2).timestamp()
+
+
+@pytest.mark.parametrize("name, text", [
+    ("locales/en.json", json.dumps({"messages": {"greeting": "Hello there, how are you today"}}, indent=2)),
+    ("api/inbox.json", json.dumps({"type": "inbox", "id": 1, "messages": [{"type": "message", "body": "hi"}]})),
+    ("fixtures/chat.json", json.dumps({"guild": {}, "channel": {}, "messages": [{"content": "no author"}]})),
+    ("logs/server.txt", "14/03/2024, 09:15 - server started\n14/03/2024, 09:16 - listening on 8080\n"),
+    ("notes/meeting.txt", "Meeting notes\n14/03/2024, 09:15 - Alice: said hello\n"),
+])
+def test_other_json_and_text_read_as_before(name, text):
+    """Detection is by the exact shape: a translation file's 'messages', an API answer of messages without dates,
+    a log of timestamps without authors, a note quoting a chat line below its own first line stay as they were."""
+    doc = parse_file(name, text.encode())
+    assert doc.kind in ("code", "text"), doc
+    assert "messages" not in doc.meta
+
+
+def test_a_chat_is_found_by_what_was_said_in_its_days_range(immediate, sift_env, tmp_path):
+    """End to end: `ingest search "invoice" --date-after 2024-03` finds March's days of the chats, headed by where and
+    when they were said, and not February's, all in files modified today."""
+    root = write_tree(tmp_path / "chats", {
+        "Telegram/result.json": json.dumps(TELEGRAM, indent=1, ensure_ascii=False),
+        "WhatsApp Chat with Alice.txt": WHATSAPP,
+        "slack/users.json": json.dumps(SLACK_USERS, indent=4),
+        "slack/channels.json": json.dumps([{"id": "C024BE7LF", "name": "general"}], indent=4),
+        "slack/general/2024-03-14.json": json.dumps(SLACK_DAY, indent=4),
+    })
+    ingest(root, "chats")
+    result = run_ingest(sift_env, "search", "invoice", "--mode", "keyword", "--date-after", "2024-03")
+    assert result.returncode == 0, result.stderr
+    assert "Accounts team · 2024-03-14" in result.stdout and "Accounts team · 2024-02-28" not in result.stdout
+    assert "#general · 2024-03-14" in result.stdout and "WhatsApp Chat with Alice · 2024-03-14" in result.stdout
+    assert "dated 2024-03-14 09:15:02" in result.stdout
+    assert "Alice Smith" in result.stdout and "U024BE7LH" not in result.stdout
+    before = run_ingest(sift_env, "search", "invoice", "--mode", "keyword", "--date-before", "2024-03")
+    assert re.findall(r"· (\d{4}-\d\d-\d\d)", before.stdout) == ["2024-02-28"], before.stdout
