@@ -26,6 +26,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -74,17 +75,22 @@ def _line(message: Message) -> str:
     return f"{message.who}: " + " ".join(part for part in (text, attached) if part)
 
 
-def _locate(text: str, patterns: list[str]) -> list[int]:
-    """The line (1-based) of each of ``patterns`` (a message's id or timestamp as the file writes it, in order),
-    looked for each after the one before; 0 for one not found."""
-    lines, at = [], 0
-    for pattern in patterns:
-        found = re.compile(pattern).search(text, at)
-        if found is None:
-            lines.append(0)
-            continue
-        at = found.end()
-        lines.append(text.count("\n", 0, found.start()) + 1)
+def _locate(text: str, key: re.Pattern, values: list[str]) -> list[int]:
+    """The line (1-based) of each of ``values`` (a message's id or timestamp, in order) where ``key`` (its field as
+    the file writes it, the value its group) holds it: the first after the one before (a Slack thread's parent names
+    its replies' timestamps above them); 0 for one not found. One pass over the text, however many messages."""
+    at: dict[str, list[int]] = {}
+    line, last = 1, 0
+    for found in key.finditer(text):
+        line += text.count("\n", last, found.start())
+        last = found.start()
+        at.setdefault(found[1], []).append(line)
+    lines, floor = [], 0
+    for value in values:
+        seen = at.get(value, [])
+        index = bisect_left(seen, floor)
+        lines.append(seen[index] if index < len(seen) else 0)
+        floor = lines[-1] or floor
     return lines
 
 
@@ -95,6 +101,7 @@ def _count_lines(text: str) -> int:
 # Telegram
 
 TELEGRAM_TYPES = {"message", "service"}
+TELEGRAM_ID = re.compile(r'"id":\s*(-?\d+)(?![\w.])')  # a message's id as the export writes it ('"id": 4,')
 
 
 def telegram_chats(value) -> list[dict] | None:
@@ -131,7 +138,7 @@ def parse_telegram(path: str, text: str, chats: list[dict]) -> Document:
             if not said.strip() and not attached:
                 continue  # a sticker, a poll, a location without a word
             kept.append((item, Message(when, str(item.get("from") or "Deleted Account"), said, attached=attached)))
-        where = _locate(text, [rf'"id":\s*{re.escape(str(item.get("id")))}(?![\w.])' for item, _ in kept])
+        where = _locate(text, TELEGRAM_ID, [str(item.get("id")) for item, _ in kept])
         for (_, message), line in zip(kept, where):
             message.line = line
         messages.append((place, [message for _, message in kept]))
@@ -164,6 +171,10 @@ def _file_name(value) -> str:
     return value.replace("\\", "/").rsplit("/", 1)[-1]
 
 
+def _list(value) -> list:
+    return value if isinstance(value, list) else []
+
+
 def _iso(value) -> datetime | None:
     if not isinstance(value, str):
         return None
@@ -175,6 +186,7 @@ def _iso(value) -> datetime | None:
 
 # DiscordChatExporter
 
+DISCORD_ID = re.compile(r'"id":\s*"(\d+)"')
 DISCORD_KEPT = {"Default", "Reply", "ThreadStarterMessage", "ApplicationCommand", "ContextMenuCommand"}
 
 
@@ -199,12 +211,12 @@ def parse_discord(path: str, text: str, value: dict) -> Document:
             continue  # a member joined, a pin, a call, a thread made
         author = item["author"]
         who = str(author.get("nickname") or author.get("name") or "unknown")
-        attached = [_file_name(a.get("fileName")) for a in item.get("attachments") or [] if isinstance(a, dict)]
+        attached = [_file_name(a.get("fileName")) for a in _list(item.get("attachments")) if isinstance(a, dict)]
         said = str(item.get("content") or "")
         if not said.strip() and not any(attached):
             continue
         kept.append((item, Message(when, who, said, attached=[a for a in attached if a])))
-    where = _locate(text, [rf'"id":\s*"{re.escape(str(item.get("id")))}"' for item, _ in kept])
+    where = _locate(text, DISCORD_ID, [str(item.get("id")) for item, _ in kept])
     for (_, message), line in zip(kept, where):
         message.line = line
     title = " · ".join(str(part) for part in (guild.get("name"), place) if part)
@@ -229,6 +241,7 @@ def parse_chat_json(path: str, text: str) -> Document | None:
 
 # Slack
 
+SLACK_TS = re.compile(r'"ts":\s*"([^"\\]+)"')
 SLACK_DAY = re.compile(r"\d{4}-\d\d-\d\d\.json")
 SLACK_LISTS = ("channels.json", "groups.json", "mpims.json", "dms.json")  # a channel's, a private one's, a DM's
 # a Slack message's subtypes that are someone saying something; the rest (channel_join, channel_topic, pinned_item,
@@ -283,13 +296,14 @@ def parse_slack_day(path: str, data: bytes, users: dict[str, str]) -> Document |
         profile = item.get("user_profile") if isinstance(item.get("user_profile"), dict) else {}
         who = users.get(str(item.get("user"))) or profile.get("real_name") or item.get("username") \
             or str(item.get("user") or item.get("bot_id") or "unknown")
-        attached = [_file_name(f.get("name") or f.get("title")) for f in item.get("files") or [] if isinstance(f, dict)]
+        attached = [_file_name(f.get("name") or f.get("title")) for f in _list(item.get("files"))
+                    if isinstance(f, dict)]
         said = slack_text(str(item.get("text") or ""), users)
         if not said.strip() and not any(attached):
             continue
         kept.append((item, Message(when, str(who), said, attached=[a for a in attached if a])))
     kept.sort(key=lambda pair: pair[1].when)  # as said: a thread's replies are in order already
-    where = _locate(text, [rf'"ts":\s*"{re.escape(str(item["ts"]))}"' for item, _ in kept])
+    where = _locate(text, SLACK_TS, [str(item["ts"]) for item, _ in kept])
     for (_, message), line in zip(kept, where):
         message.line = line
     return conversation(f"#{channel}", f"#{channel}", [message for _, message in kept], _count_lines(text),

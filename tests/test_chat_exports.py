@@ -46,7 +46,8 @@ DISCORD = {"guild": {"id": "1", "name": "Acme", "iconUrl": "x"},
                 "author": {"id": "8", "name": "dave", "nickname": None}, "attachments": [], "reactions": []},
            ], "messageCount": 3}
 
-SLACK_USERS = [{"id": "U024BE7LH", "name": "alice", "real_name": "Alice Smith", "profile": {"real_name": "Alice Smith"}},
+SLACK_USERS = [{"id": "U024BE7LH", "name": "alice", "real_name": "Alice Smith",
+                "profile": {"real_name": "Alice Smith"}},
                {"id": "U0G9QF9C6", "name": "bob", "profile": {"real_name": "Bob Jones", "display_name": "bob"}}]
 SLACK_DAY = [
     {"type": "message", "subtype": "channel_join", "text": "<@U0G9QF9C6> has joined the channel", "user": "U0G9QF9C6",
