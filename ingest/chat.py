@@ -342,6 +342,9 @@ NAME = re.compile(r"([^:\n]{1,80}?): (.*)$", re.DOTALL)
 MEDIA = re.compile(r"^<?(Media omitted|(?:image|video|audio|sticker|GIF|document) omitted)>?$", re.IGNORECASE)
 ATTACHED = re.compile(r"^<attached: ([^>]+)>$|^(.+\.\w{2,5}) \(file attached\)$")
 DIRECTION = "\u200e\u200f"
+DELETED = {"this message was deleted", "this message was deleted.", "you deleted this message",
+           "you deleted this message.", "null"}  # what a deleted message leaves (Android writes 'null' for some)
+EDITED = re.compile(r"\s*<This message was edited>$")  # what an edited message's last line ends in
 
 
 def is_whatsapp(text: str) -> bool:
@@ -368,7 +371,9 @@ def parse_whatsapp(path: str, text: str) -> Document:
         if body.lstrip().startswith(tuple(DIRECTION)) and not ATTACHED.match(body.strip(DIRECTION + " ")) \
                 and not MEDIA.match(body.strip(DIRECTION + " ")):
             continue  # an iPhone's notice, marked left-to-right: '‎Anna changed the group name'
-        body = body.strip(DIRECTION + " ")
+        body = EDITED.sub("", body.strip(DIRECTION + " "))
+        if body.lower() in DELETED:
+            continue  # nothing said any more
         attached = []
         file = ATTACHED.match(body.split("\n", 1)[0])
         if file:

@@ -63,7 +63,9 @@ WHATSAPP = ("14/03/2024, 09:10 - Messages and calls are end-to-end encrypted. No
             "WhatsApp, can read or listen to them. Tap to learn more.\n"
             "14/03/2024, 09:15 - Alice: Did you send the invoice?\nIt needs the new format\n"
             "14/03/2024, 09:16 - Bob: <Media omitted>\n"
-            "15/03/2024, 10:00 - Bob: IMG-20240315-WA0003.jpg (file attached)\nthe signed one\n")
+            "14/03/2024, 09:17 - Bob: This message was deleted\n"
+            "15/03/2024, 10:00 - Bob: IMG-20240315-WA0003.jpg (file attached)\n"
+            "the signed one <This message was edited>\n")
 WHATSAPP_IPHONE_US = ("\u200e[3/14/24, 9:10:00\u202fAM] Family: \u200eMessages and calls are end-to-end encrypted.\n"
                       "[3/14/24, 9:15:02\u202fAM] Alice: Invoice paid\n"
                       "\u200e[3/14/24, 1:15:02\u202fPM] Bob: \u200e<attached: 00000012-PHOTO-2024-03-14-13-15-02.jpg>\n"
@@ -153,12 +155,30 @@ def test_whatsapp_android_and_iphone_exports():
                                                     "It needs the new format\nBob: [media omitted]"),
         (["WhatsApp Chat with Alice · 2024-03-15"], "Friday 15 March 2024\n"
                                                     "Bob: the signed one [attached: IMG-20240315-WA0003.jpg]")]
-    assert [(s.start_line, s.end_line) for s in doc.sections] == [(1, 4), (4, 6)]  # the day's line the one before
+    assert [(s.start_line, s.end_line) for s in doc.sections] == [(1, 5), (5, 7)]  # the day's line the one before
     assert doc.sections[0].dated == datetime(2024, 3, 14, 9, 15).timestamp()
     doc = parse_file("chat/_chat.txt", WHATSAPP_IPHONE_US.encode())  # month first (US), a 12-hour clock
     assert _sections(doc) == [(["WhatsApp chat · 2024-03-14"], (
         "Thursday 14 March 2024\nAlice: Invoice paid\nBob: [attached: 00000012-PHOTO-2024-03-14-13-15-02.jpg]"))]
     assert doc.sections[0].dated == datetime(2024, 3, 14, 9, 15, 2).timestamp()
+
+
+def test_odd_values_in_an_export_are_left_out_not_an_error(tmp_path):
+    """A message of a bad date, a text or an author of another type, attachments that are no list: the other
+    messages are read."""
+    odd = {"name": "Odd", "type": "personal_chat", "id": 1, "messages": [
+        {"id": 1, "type": "message", "date": "yesterday", "from": "A", "text": "lost"},
+        {"id": 2, "type": "message", "date": "2024-03-14T09:00:00", "from": {"x": 1}, "text": 5, "photo": 7},
+        {"id": 3, "type": "message", "date": "2024-03-14T09:01:00", "from": None, "text": [{"type": "bold"}, "kept"]}]}
+    doc = parse_file("result.json", json.dumps(odd, indent=1).encode())
+    assert _sections(doc) == [(["Odd · 2024-03-14"], "Thursday 14 March 2024\nDeleted Account: kept")]
+    odd = {**DISCORD, "messages": [{**DISCORD["messages"][1], "attachments": 5, "timestamp": "2024-03-10T08:05:00Z"}]}
+    doc = parse_file("d.json", json.dumps(odd).encode())
+    assert _sections(doc) == [(["#billing · 2024-03-10"], "Sunday 10 March 2024\nCarol: Who approves the invoice "
+                                                          "this month?")]
+    root = _slack(tmp_path)  # a Slack day that is no JSON: read as text, as before
+    (root / "general" / "2024-03-15.json").write_text('[{"ts": "1710407702.0", "text": "cut sh')
+    assert read_and_parse(root, "general/2024-03-15.json").kind == "code"
 
 
 @pytest.mark.parametrize("name, text", [
