@@ -17,7 +17,7 @@ messages stand at, so read_file shows them.
 What is read so is told by its shape alone, and anything else is read as before: Telegram's object of ``type``,
 ``id`` and ``messages`` (each a ``message`` or ``service`` of a ``date``; a whole account's export, its
 ``chats.list`` of them), DiscordChatExporter's ``guild``, ``channel`` and ``messages`` (each a ``timestamp``, an
-``author`` and ``content``), a Slack day file by its folder (``slack_users``), WhatsApp's by its first lines
+``author`` and ``content``), a Slack day file by its folder (``slack_day``), WhatsApp's by its first lines
 (``14/03/2024, 09:15 - Anna: …`` from Android, ``[14/03/2024, 09:15:02] Anna: …`` from an iPhone; day and month in
 the order the file's dates tell, US ``3/14/24, 9:15 AM`` too).
 """
@@ -29,6 +29,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 
 from ingest.document import Document, Section
@@ -249,22 +250,45 @@ SLACK_LISTS = ("channels.json", "groups.json", "mpims.json", "dms.json")  # a ch
 SLACK_SAID = {None, "thread_broadcast", "file_share", "bot_message", "me_message", "file_comment"}
 
 
-def slack_users(full: Path) -> dict[str, str] | None:
+def slack_day(full: Path) -> tuple[dict[str, str], str] | None:
     """Of a Slack export's channel day (``<export>/general/2024-03-14.json``, ``users.json`` and ``channels.json``
-    beside its folder), each user id's name; None for any other file."""
+    beside its folder): each user id's name, and where it was said: '#general', or a direct message's or a group
+    message's people ('Alice Smith, Bob Jones': their folder is named by an id, 'D024BE7LH', or 'mpdm-alice--bob-1').
+    None for any other file."""
     if not SLACK_DAY.fullmatch(full.name):
         return None
     export = full.parent.parent
-    users = export / "users.json"
-    if not users.is_file() or not any((export / name).is_file() for name in SLACK_LISTS):
+    if not any((export / name).is_file() for name in SLACK_LISTS):
         return None
-    try:
-        listed = json.loads(users.read_bytes())
-    except (OSError, ValueError, RecursionError):
-        return None
+    listed = _json_file(export / "users.json")
     if not isinstance(listed, list):
         return None
-    return {str(user["id"]): _slack_name(user) for user in listed if isinstance(user, dict) and "id" in user}
+    users = {str(user["id"]): _slack_name(user) for user in listed if isinstance(user, dict) and "id" in user}
+    folder = full.parent.name
+    for name in ("dms.json", "mpims.json"):
+        found = next((item for item in _json_file(export / name) or [] if isinstance(item, dict)
+                      and folder in (item.get("id"), item.get("name"))), None)
+        if found is not None and isinstance(found.get("members"), list):
+            return users, ", ".join(users.get(str(member), str(member)) for member in found["members"])
+    return users, f"#{folder}"
+
+
+def _json_file(path: Path):
+    """A JSON file's value (users.json, dms.json); None for none or one that is no JSON. Kept while the file is
+    unchanged: each day file of an export asks it (a workspace of 10,000 users' users.json is megabytes)."""
+    try:
+        seen = path.stat()
+    except OSError:
+        return None
+    return _json_value(str(path), seen.st_size, seen.st_mtime_ns)
+
+
+@lru_cache(maxsize=4)
+def _json_value(path: str, size: int, mtime: int):
+    try:
+        return json.loads(Path(path).read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return None
 
 
 def _slack_name(user: dict) -> str:
@@ -275,7 +299,7 @@ def _slack_name(user: dict) -> str:
     return str(user.get("id"))
 
 
-def parse_slack_day(path: str, data: bytes, users: dict[str, str]) -> Document | None:
+def parse_slack_day(path: str, data: bytes, users: dict[str, str], place: str) -> Document | None:
     """A Slack channel's day (a JSON array of its messages) as a conversation; None for a file of another shape."""
     try:
         text = data.decode("utf-8-sig")
@@ -284,7 +308,6 @@ def parse_slack_day(path: str, data: bytes, users: dict[str, str]) -> Document |
         return None
     if not isinstance(value, list) or not all(isinstance(m, dict) and "ts" in m for m in value):
         return None
-    channel = Path(path).parent.name
     kept = []
     for item in value:
         try:
@@ -306,8 +329,7 @@ def parse_slack_day(path: str, data: bytes, users: dict[str, str]) -> Document |
     where = _locate(text, SLACK_TS, [str(item["ts"]) for item, _ in kept])
     for (_, message), line in zip(kept, where):
         message.line = line
-    return conversation(f"#{channel}", f"#{channel}", [message for _, message in kept], _count_lines(text),
-                        meta={"channel": channel})
+    return conversation(place, place, [message for _, message in kept], _count_lines(text))
 
 
 SLACK_MARK = re.compile(r"<([@#!])([^<>|]*)(?:\|([^<>]*))?>|<([^<>|]+)(?:\|([^<>]*))?>")

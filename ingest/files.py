@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.chat import parse_slack_day, slack_users
+from ingest.chat import parse_slack_day, slack_day
 from ingest.code import SHEBANG_BYTES
 from ingest.discover import Rules, refused_link, why_not_indexed
 from ingest.document import NOTION_ID, Document, Skip
@@ -59,8 +59,8 @@ def read_and_parse(root: Path | str, path: str, rules: Rules | None = None) -> P
         doc, seen, digest = read_zip_file(full, path)
     else:
         data, seen = read_settled(full)
-        users = slack_users(full)  # a Slack export's channel day: its authors' names from the export's users.json
-        doc, digest = (users is not None and parse_slack_day(path, data, users)) or parse_file(path, data), None
+        slack = slack_day(full)  # a Slack export's channel day: its authors' names from the export's users.json
+        doc, digest = (slack is not None and parse_slack_day(path, data, *slack)) or parse_file(path, data), None
     _bound_names(doc)
     if doc.kind == "note":
         _attach_links(root, path, doc, rules)

@@ -135,6 +135,11 @@ def test_a_slack_day_reads_names_from_the_exports_users(tmp_path):
         "Alice Smith: @Bob Jones the invoice format is in the wiki (https://wiki.example.com/inv) & #general\n"
         "Bob Jones: thanks [attached: scan.pdf]"))]
     assert parsed.doc.sections[0].dated == datetime(2024, 3, 14, 9, 15, 2).timestamp()
+    # a direct message's folder is named by its id: headed by its people
+    write_tree(root, {"dms.json": json.dumps([{"id": "D0AB12", "created": 1, "members": ["U024BE7LH", "U0G9QF9C6"]}]),
+                      "D0AB12/2024-03-14.json": json.dumps(SLACK_DAY[1:2], indent=4)})
+    assert [s.heading_path for s in read_and_parse(root, "D0AB12/2024-03-14.json").doc.sections] == [
+        ["Alice Smith, Bob Jones · 2024-03-14"]]
     # without users.json beside it, the same file is no Slack export's: read as the JSON it is
     (root / "users.json").unlink()
     parsed = read_and_parse(root, "general/2024-03-14.json")
