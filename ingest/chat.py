@@ -47,21 +47,24 @@ class Message:
 
 
 def conversation(title: str, place: str, messages: list[Message], lines: int, meta: dict | None = None) -> Document:
-    """A document of ``messages`` (in the order said) a section a day, headed '``place`` · 2024-03-14', each from its
-    first message's line to the line before the next day's (the last to ``lines``, the file's)."""
+    """A document of ``messages`` (in the order said) a section a day, headed '``place`` · 2024-03-14', each from the
+    line before its first message's to the line before the next day's first (the last to ``lines``, the file's)."""
     days: list[list[Message]] = []
     for message in messages:
         if days and days[-1][0].when.date() == message.when.date():
             days[-1].append(message)
         else:
             days.append([message])
+    firsts = [next((m.line for m in day if m.line), 0) for day in days]
+    afters, after = [], lines + 1  # of each day, the first line known of a later day's messages
+    for first in reversed(firsts):
+        afters.append(after)
+        after = first or after
     sections = []
-    for at, day in enumerate(days):
+    for day, first, after in zip(days, firsts, reversed(afters)):
         when = day[0].when
         said = [f"{DAYS[when.weekday()]} {when.day} {MONTHS[when.month - 1]} {when.year}"]
         said += [_line(message) for message in day]
-        first = next((m.line for m in day if m.line), 0)
-        after = next((m.line for later in days[at + 1:] for m in later if m.line), lines + 1)
         # from the line before its first message's, as its text's day line stands before it: a hit's lines are
         # its text's lines counted from there (a JSON message's '{', the previous day's last line in WhatsApp's)
         start = min(max(1, first - 1) if first else sections[-1].end_line + 1 if sections else 1, max(1, lines))
