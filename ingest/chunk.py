@@ -222,10 +222,10 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # Logseq page's properties read as its title, aliases and tags, its block ids and references no text (ingest.logseq),
 # a Joplin raw note titled by its first line, its properties no text (ingest.joplin); each passage's own date (a mail
 # message's Date, an org headline's timestamp, a daily note's name or folders, front matter's date, a document's
-# created date: ingest.passage_dates). 19: a note's sections dated by a heading that is a date (a running log's '##
-# 2024-03-14'), a note by its month-name folder ('2024/March/'), a workbook's rows by its created date; Telegram's
-# and DiscordChatExporter's JSON read as conversations, a passage a day of 'Name: text' lines dated by its first
-# message (ingest.chat), no longer JSON lines.
+# created date: ingest.passage_dates). 19: a note's sections dated by a heading that is a date (a running log's
+# '## 2024-03-14'), a note by its month-name folder ('2024/March/'), a workbook's rows by its created date;
+# Telegram's and DiscordChatExporter's JSON read as conversations, a passage a day of 'Name: text' lines dated by its
+# first message (ingest.chat), no longer JSON lines.
 VERSION = 19
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
