@@ -55,6 +55,9 @@ def read_and_parse(root: Path | str, path: str, rules: Rules | None = None) -> P
     read_at = time.time()
     if _size(full) > MAX_FILE_BYTES and _mailbox(path, full):  # a Takeout of gigabytes: read as it comes
         doc, seen, digest = read_mbox_file(full)
+    elif suffix(path).lower() == ".enex" and _size(full) > MAX_FILE_BYTES:  # Evernote's, of pictures: as it comes
+        from ingest.enex import read_enex
+        doc, seen, digest = read_mbox_file(full, read_enex)
     elif suffix(path).lower() in ZIPPED_EXTENSIONS:  # read from the file, by what it unzips: a deck of photographs
         doc, seen, digest = read_zip_file(full, path)
     else:
@@ -162,13 +165,14 @@ def _mailbox(path: str, full: Path) -> bool:
         return False  # read_settled says what is wrong
 
 
-def read_mbox_file(full: Path) -> tuple[Document, os.stat_result, str]:
+def read_mbox_file(full: Path, reader=None) -> tuple[Document, os.stat_result, str]:
     """A mailbox over MAX_FILE_BYTES (Google Takeout's 'All mail Including Spam and Trash.mbox' of gigabytes), its
     document, the stat that matches it and its SHA-256: read in blocks as ingest.mail.read_mbox takes them, never
     whole (a message's first 32 MiB and 64 MiB of text at most are held), opened as ``read_settled`` opens a file.
     It was refused as 'larger than 64 MiB', none of its messages found. A mailbox appended to while it is read is
     read again, as ``read_settled`` reads a file again."""
     from ingest.mail import read_mbox
+    reader = reader or read_mbox  # or an Evernote export's (ingest.enex.read_enex), read the same way
     for _ in range(READ_ATTEMPTS):
         fd, before = _open_regular(full)
         try:
@@ -178,7 +182,7 @@ def read_mbox_file(full: Path) -> tuple[Document, os.stat_result, str]:
                     while block := handle.read(MBOX_BLOCK):
                         digest.update(block)
                         yield block
-                doc = read_mbox(full.name, blocks())
+                doc = reader(full.name, blocks())
                 while block := handle.read(MBOX_BLOCK):  # what read_mbox left unread (its text was cut short)
                     digest.update(block)
             after = os.fstat(fd)

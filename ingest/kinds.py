@@ -29,6 +29,8 @@ TEXT_EXTENSIONS = {".txt", ".text"}
 # mail: a saved message (.eml) and a mailbox (.mbox), a message a passage group (ingest.mail)
 MAIL_EXTENSIONS = {".eml", ".mbox"}
 # a mailbox's start: its first message's 'From ' line (a sender and a date), then a header line ('Return-Path: <…>')
+# Evernote's export: one XML file of many notes, a note a passage group, as a mailbox's messages (ingest.enex)
+ENEX_EXTENSIONS = {".enex"}
 MAILBOX_HEAD = re.compile(rb"From [^\s]+ [^\n]{0,200}\d{4}[^\n]{0,40}\r?\n[!-9;-~]+:")
 TABLE_EXTENSIONS = {".csv", ".tsv"}  # text too: a passage per row (ingest.table)
 # Excel workbooks: a zip of XML, each sheet's rows read as a CSV's are, under the sheet's name (ingest.xlsx); a
@@ -73,6 +75,8 @@ def kind_of(path: str) -> str | None:
     if ext in NOTE_EXTENSIONS or ext in SOURCE_NOTE_EXTENSIONS:
         return "note"
     if ext in WORD_EXTENSIONS or ext in MAIL_EXTENSIONS:
+        return "note"
+    if ext in ENEX_EXTENSIONS:
         return "note"
     if ext in EPUB_EXTENSIONS or ext in SLIDE_EXTENSIONS:
         return "note"

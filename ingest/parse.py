@@ -21,6 +21,7 @@ from ingest.kinds import (BIBTEX_EXTENSIONS, EPUB_EXTENSIONS, LATEX_EXTENSIONS, 
                           kind_of_script, suffix)
 from ingest.kinds import SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS
 from ingest.kinds import TEXT_EXTENSIONS
+from ingest.kinds import ENEX_EXTENSIONS
 from ingest.markdown import parse_markdown
 
 MAX_LINE_CHARS = 1_000_000
@@ -53,6 +54,9 @@ def parse_file(path: str, data: bytes) -> Document:
     if suffix(path).lower() in MAIL_EXTENSIONS or (not suffix(path) and is_mailbox(data[:SHEBANG_BYTES])):
         from ingest.mail import parse_eml, parse_mbox  # bytes: each part's charset and encoding say how to read it
         return parse_eml(path, data) if suffix(path).lower() == ".eml" else parse_mbox(path, data)
+    if suffix(path).lower() in ENEX_EXTENSIONS:  # XML of many notes, read by expat as it comes: a note a section
+        from ingest.enex import parse_enex
+        return parse_enex(path, data)
     try:
         text = decode(data)
     except Skip:
@@ -68,6 +72,10 @@ def parse_file(path: str, data: bytes) -> Document:
         return parse_canvas(path, text)
     check_lines(text)
     ext = suffix(path).lower()
+    if ext == ".json":
+        from ingest.keep import is_keep_note, parse_keep
+        if is_keep_note(text):  # Google Takeout's Keep note: read as a note, not as JSON's lines
+            return parse_keep(path, text)
     if ext in TABLE_EXTENSIONS:
         from ingest.table import parse_table
         return parse_table(path, text)

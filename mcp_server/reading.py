@@ -285,6 +285,9 @@ def _page_headings(path: str, text: str) -> list[tuple[int, int, str]] | None:
     if suffix(path).lower() in BIBTEX_EXTENSIONS:
         from ingest.bibtex import bibtex_headings
         return bibtex_headings(text)
+    if suffix(path).lower() == ".enex":  # an Evernote export's notes by their titles (ingest.enex)
+        from ingest.enex import enex_headings
+        return enex_headings(text)
     if suffix(path).lower() in MARKUP_EXTENSIONS:  # an .org file's headlines, an .rst or .adoc file's titles
         from ingest.parse import markup_reader
         return markup_reader(suffix(path).lower())[1](text)

@@ -1,0 +1,216 @@
+"""Evernote's export (``.enex``): one XML file of many notes (``<en-export>`` of ``<note>``s, evernote-export3 and 4),
+read as a mailbox is (ingest.mail): a note a section headed by its title, at the lines of the file that hold it.
+Not read before (a kind Sift did not read): moving from Evernote, none of its notes were found.
+
+A note's ``<content>`` is ENML (XHTML in CDATA) read as ``ingest.webpage`` reads a page, its checkboxes
+(``<en-todo checked="true"/>``) as ``[x]`` and ``[ ]``, an encrypted part as ``[encrypted text]``; its text is headed by
+when it was created (``Created: Thursday 14 March 2024 09:15``, the month and weekday in words as a mail's Date: so
+that 'March 2024' finds it), its tags (``Tags: recipes, dinner``), the page it was clipped from, its author and the
+attachments it holds (``<resource>``: their names, types and sizes; their base64 data is counted, never decoded nor
+held). A passage is dated by its note's ``<created>`` (``20240314T091500Z``, UTC), as a message by its Date
+(ingest.passage_dates). The tags of all its notes are the file's tags (Sift's tags are a file's).
+
+The file is read as it comes (expat, a block at a time: an export of gigabytes of pictures in the memory of one
+note's text); an export over 64 MiB is read in blocks from the file (ingest.files.read_mbox_file). A note that
+cannot be read is left out and counted (``unreadable_notes``); XML that stops being XML stops the reading there,
+the notes before it kept and the reason said (``cut_short``).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import datetime, timezone
+from xml.parsers import expat
+
+from ingest.document import Document, Section, Skip, title_from_name
+from ingest.passage_dates import moment
+
+NOTE_TEXT_CHARS = 16 * 1024 * 1024  # of a note's ENML, what is read (the rest is cut off)
+MAX_TEXT_CHARS = 64 * 1024 * 1024  # of the export's notes' text, as much as any other file may hold
+KEPT = {"title", "content", "created", "updated", "tag", "source-url", "author", "mime", "file-name"}
+TODO = re.compile(r"<en-todo\b([^>]*?)/?>(?:\s*</en-todo>)?", re.IGNORECASE)
+CHECKED = re.compile(r"""checked\s*=\s*["']?true""", re.IGNORECASE)
+CELL_END = re.compile(r"</t[dh]\s*>\s*<t[dh](?:\s[^>]*)?>", re.IGNORECASE)  # a table's row a line, its cells ' | '
+CRYPT = re.compile(r"<en-crypt\b[^>]*>.*?</en-crypt\s*>", re.IGNORECASE | re.DOTALL)
+STAMP = re.compile(r"\s*(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z?\s*")
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def parse_enex(path: str, data: bytes) -> Document:
+    """An Evernote export: a section per note, titled by its title, at the lines of the file that hold it."""
+    return read_enex(path, [data])
+
+
+def read_enex(path: str, blocks: Iterable[bytes]) -> Document:
+    """``parse_enex`` of an export given as blocks of its bytes, read as they come."""
+    reader = _Reader()
+    parser = expat.ParserCreate()
+    parser.buffer_text = True
+    parser.StartElementHandler = lambda name, attrs: reader.start(name, attrs, parser.CurrentLineNumber)
+    parser.EndElementHandler = lambda name: reader.end(name, parser.CurrentLineNumber)
+    parser.CharacterDataHandler = reader.text
+    cut = None
+    try:
+        for block in blocks:
+            parser.Parse(block, False)
+            if reader.chars > MAX_TEXT_CHARS:
+                cut = (f"the first {len(reader.sections):,} notes read: their text is over "
+                       f"{MAX_TEXT_CHARS // (1 << 20)} MiB, the rest of the export is not read")
+                break
+        else:
+            parser.Parse(b"", True)
+    except expat.ExpatError as exc:
+        if not reader.seen_export:
+            raise Skip(f"not an Evernote export: {exc}") from None
+        cut = f"the first {len(reader.sections):,} notes read: the XML breaks off ({exc})"
+    if not reader.seen_export:
+        raise Skip("not an Evernote export: no <en-export> element")
+    meta: dict = {"notes": reader.notes}
+    if reader.tags:
+        meta["tags"] = list(dict.fromkeys(reader.tags))
+    if reader.unreadable:
+        meta["unreadable_notes"] = reader.unreadable
+    if cut:
+        meta["cut_short"] = cut
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    title = reader.sections[0].heading_path[0] if reader.notes == 1 and reader.sections else title_from_name(stem)
+    return Document(kind="note", title=title, sections=reader.sections, meta=meta)
+
+
+def enex_headings(text: str) -> list[tuple[int, int, str]]:
+    """(line of the file, 0-based, level, title) of each note of an export's text, as its hits are headed:
+    read_file's ``heading`` reads a note by them (mcp_server.reading), from its ``<note>`` line to the next one's."""
+    doc = parse_enex("export.enex", text.encode("utf-8"))
+    return [(section.start_line - 1, 1, section.heading_path[0]) for section in doc.sections]
+
+
+class _Reader:
+    """expat's handlers: each <note>'s fields, a section made at its end."""
+
+    def __init__(self) -> None:
+        self.sections: list[Section] = []
+        self.tags: list[str] = []
+        self.notes = self.unreadable = self.chars = 0
+        self.seen_export = False
+        self.note: dict | None = None
+        self.field: str | None = None  # the kept element we are in
+        self.resource: dict | None = None
+        self.in_data = False
+
+    def start(self, name: str, attrs: dict, line: int) -> None:
+        if name == "en-export":
+            self.seen_export = True
+        elif name == "note" and self.seen_export:
+            self.note = {"line": line, "tag": [], "resources": []}
+        elif self.note is None:
+            return
+        elif name == "resource":
+            self.resource = {"size": 0}
+        elif name == "data" and self.resource is not None:
+            self.in_data = True
+        elif name == "tag":
+            self.field = name
+            self.note["tag"].append("")
+        elif name in KEPT and (self.resource is not None or name not in ("mime", "file-name")):
+            self.field = name
+            (self.resource if self.resource is not None else self.note).setdefault(name, []).append("")
+
+    def text(self, data: str) -> None:
+        if self.in_data:
+            self.resource["size"] += len(data) - data.count("\n") - data.count(" ")  # base64 letters, not kept
+            return
+        if self.field is None:
+            return
+        if self.field == "tag":
+            self.note["tag"][-1] += data
+            return
+        where = self.resource if self.resource is not None else self.note
+        if self.field != "content" or len(where["content"][-1]) < NOTE_TEXT_CHARS:
+            where[self.field][-1] += data
+
+    def end(self, name: str, line: int) -> None:
+        if self.note is None:
+            return
+        if name == "data":
+            self.in_data = False
+        elif name == "resource" and self.resource is not None:
+            self.note["resources"].append(self.resource)
+            self.resource = None
+        elif name == "note":
+            note, self.note = self.note, None
+            self.notes += 1
+            try:
+                section = _section(note, line)
+            except Exception:  # noqa: BLE001 - one note's trouble must not cost the export
+                self.unreadable += 1
+                return
+            self.tags += [tag for tag in (" ".join(t.split()) for t in note["tag"]) if tag]
+            self.sections.append(section)
+            self.chars += len(section.text)
+        if name == self.field:
+            self.field = None
+
+
+def _first(fields: dict, name: str) -> str:
+    return " ".join((fields.get(name) or [""])[0].split())
+
+
+def when(stamp: str) -> datetime | None:
+    """An ENEX date ('20240314T091500Z', UTC) as a datetime; None for none or anything else."""
+    found = STAMP.fullmatch(stamp or "")
+    if not found:
+        return None
+    try:
+        return datetime(*map(int, found.groups()), tzinfo=timezone.utc)
+    except ValueError:
+        return None
+
+
+def written(moment_: datetime) -> str:
+    """'Thursday 14 March 2024 09:15' (local time, as search's dates are read) of a note's date."""
+    local = moment_.astimezone()
+    return f"{DAYS[local.weekday()]} {local.day} {MONTHS[local.month - 1]} {local.year} {local:%H:%M}"
+
+
+def _section(note: dict, last: int) -> Section:
+    title = _first(note, "title") or "(untitled note)"
+    head = []
+    created, updated = when(_first(note, "created")), when(_first(note, "updated"))
+    if created is not None:
+        head.append(f"Created: {written(created)}")
+    if updated is not None and updated != created:
+        head.append(f"Updated: {written(updated)}")
+    tags = [tag for tag in (" ".join(t.split()) for t in note["tag"]) if tag]
+    if tags:
+        head.append("Tags: " + ", ".join(tags))
+    for name, said in (("source-url", "Source"), ("author", "Author")):
+        if _first(note, name):
+            head.append(f"{said}: {_first(note, name)}")
+    attached = [_attachment(resource) for resource in note["resources"]]
+    if attached:
+        head.append("Attachments: " + "; ".join(attached))
+    body = enml_text("".join(note.get("content") or []))
+    text = "\n".join(head) + ("\n\n" + body if body else "")
+    return Section(text=text, heading_path=[title], start_line=note["line"], end_line=max(note["line"], last),
+                   dated=moment(created))
+
+
+def _attachment(resource: dict) -> str:
+    """'receipt.pdf (application/pdf, 34 KB)' of a resource, its size from its base64 length."""
+    size = resource["size"] * 3 // 4
+    shown = f"{size / 1024:,.0f} KB" if size >= 1024 else f"{size} bytes"
+    return f"{_first(resource, 'file-name') or 'unnamed'} ({_first(resource, 'mime') or 'unknown type'}, {shown})"
+
+
+def enml_text(enml: str) -> str:
+    """A note's ENML as text: as ingest.webpage reads a page, its checkboxes '[x] ' and '[ ] ', a table's
+    row a line, its cells ' | ' apart."""
+    if not enml.strip():
+        return ""
+    from ingest.webpage import parse_page
+    enml = TODO.sub(lambda found: "[x] " if CHECKED.search(found.group(1)) else "[ ] ", enml)
+    enml = CRYPT.sub("[encrypted text]", enml)
+    enml = CELL_END.sub(" | ", enml)
+    return "\n".join(section.text for section in parse_page("note.html", enml).sections).strip()
