@@ -52,6 +52,9 @@ def read_and_parse(root: Path | str, path: str, rules: Rules | None = None) -> P
     every_row = notion_all_rows(full)
     if every_row:
         raise Skip(f"a Notion database view: {every_row} beside it holds every row (its rows would show twice)")
+    from ingest.keep import html_beside
+    if (keep := html_beside(full)) is not None:
+        raise Skip(f"a Google Keep note's page: {keep} beside it holds the note, read for it (it would show twice)")
     read_at = time.time()
     if _size(full) > MAX_FILE_BYTES and _mailbox(path, full):  # a Takeout of gigabytes: read as it comes
         doc, seen, digest = read_mbox_file(full)
