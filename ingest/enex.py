@@ -18,6 +18,7 @@ the notes before it kept and the reason said (``cut_short``).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from datetime import datetime, timezone
 from xml.parsers import expat
@@ -46,6 +47,35 @@ def parse_enex(path: str, data: bytes) -> Document:
 def read_enex(path: str, blocks: Iterable[bytes]) -> Document:
     """``parse_enex`` of an export given as blocks of its bytes, read as they come."""
     reader = _Reader()
+    cut = _feed(reader, blocks)
+    meta: dict = {"notes": reader.notes}
+    if reader.tags:
+        meta["tags"] = list(dict.fromkeys(reader.tags))
+    if reader.unreadable:
+        meta["unreadable_notes"] = reader.unreadable
+    if cut:
+        meta["cut_short"] = cut
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    title = reader.sections[0].heading_path[0] if reader.notes == 1 and reader.sections else title_from_name(stem)
+    return Document(kind="note", title=title, sections=reader.sections, meta=meta)
+
+
+def enex_headings(blocks: Iterable[bytes]) -> list[tuple[int, int, str, int]]:
+    """(line of the file, 0-based, level, title, lines) of each note of an export given in blocks of its bytes, as its
+    hits are headed, from its ``<note>`` line to its ``</note>``: read_file's ``heading`` reads a note by them
+    (mcp_server.reading, as a mailbox's messages by their Subjects). Only titles are kept, the file read as it comes;
+    notes sharing a title are each named with their first line ('Ideas (line 40)'), as a mailbox's thread is."""
+    reader = _Reader(titles=True)
+    _feed(reader, blocks)
+    found = [(s.start_line - 1, 1, s.heading_path[0], s.end_line - s.start_line + 1) for s in reader.sections]
+    counts = Counter(name for _, _, name, _ in found)
+    return [(line, level, f"{name} (line {line + 1})" if counts[name] > 1 else name, lines)
+            for line, level, name, lines in found]
+
+
+def _feed(reader: "_Reader", blocks: Iterable[bytes]) -> str | None:
+    """Give ``blocks`` to expat and ``reader``: None, or why the rest was not read (its text over MAX_TEXT_CHARS,
+    XML that breaks off). Raises Skip for no export."""
     parser = expat.ParserCreate()
     parser.buffer_text = True
     parser.StartElementHandler = lambda name, attrs: reader.start(name, attrs, parser.CurrentLineNumber)
@@ -67,29 +97,14 @@ def read_enex(path: str, blocks: Iterable[bytes]) -> Document:
         cut = f"the first {len(reader.sections):,} notes read: the XML breaks off ({exc})"
     if not reader.seen_export:
         raise Skip("not an Evernote export: no <en-export> element")
-    meta: dict = {"notes": reader.notes}
-    if reader.tags:
-        meta["tags"] = list(dict.fromkeys(reader.tags))
-    if reader.unreadable:
-        meta["unreadable_notes"] = reader.unreadable
-    if cut:
-        meta["cut_short"] = cut
-    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    title = reader.sections[0].heading_path[0] if reader.notes == 1 and reader.sections else title_from_name(stem)
-    return Document(kind="note", title=title, sections=reader.sections, meta=meta)
-
-
-def enex_headings(text: str) -> list[tuple[int, int, str]]:
-    """(line of the file, 0-based, level, title) of each note of an export's text, as its hits are headed:
-    read_file's ``heading`` reads a note by them (mcp_server.reading), from its ``<note>`` line to the next one's."""
-    doc = parse_enex("export.enex", text.encode("utf-8"))
-    return [(section.start_line - 1, 1, section.heading_path[0]) for section in doc.sections]
+    return cut
 
 
 class _Reader:
     """expat's handlers: each <note>'s fields, a section made at its end."""
 
-    def __init__(self) -> None:
+    def __init__(self, titles: bool = False) -> None:
+        self.titles = titles  # only each note's title and lines (read_file's headings)
         self.sections: list[Section] = []
         self.tags: list[str] = []
         self.notes = self.unreadable = self.chars = 0
@@ -113,7 +128,8 @@ class _Reader:
         elif name == "tag":
             self.field = name
             self.note["tag"].append("")
-        elif name in KEPT and (self.resource is not None or name not in ("mime", "file-name")):
+        elif name in KEPT and (self.resource is not None or name not in ("mime", "file-name")) \
+                and not (self.titles and name != "title"):
             self.field = name
             (self.resource if self.resource is not None else self.note).setdefault(name, []).append("")
 
@@ -141,6 +157,11 @@ class _Reader:
         elif name == "note":
             note, self.note = self.note, None
             self.notes += 1
+            if self.titles:
+                title = _first(note, "title") or "(untitled note)"
+                self.sections.append(Section(text="", heading_path=[title], start_line=note["line"],
+                                             end_line=max(note["line"], line)))
+                return
             try:
                 section = _section(note, line)
             except Exception:  # noqa: BLE001 - one note's trouble must not cost the export

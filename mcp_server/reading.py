@@ -235,7 +235,7 @@ def _mail_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]
     last few mailboxes' are kept while the file is unchanged (reading several messages of one mailbox)."""
     from ingest.kinds import MAIL_EXTENSIONS, SHEBANG_BYTES, is_mailbox, suffix
     ext = suffix(target.relative).lower()
-    if ext and ext not in MAIL_EXTENSIONS:
+    if ext and ext not in MAIL_EXTENSIONS and ext != ".enex":  # an Evernote export's notes as messages (ingest.enex)
         return None
     with open(target.absolute, "rb") as f:
         st = os.fstat(f.fileno())
@@ -245,8 +245,10 @@ def _mail_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]
         if not ext and not is_mailbox(f.read(SHEBANG_BYTES)):
             return None
         f.seek(0)
+        from ingest.enex import enex_headings
         from ingest.mail import mail_headings
-        found = mail_headings(iter(lambda: f.read(line_maps.BLOCK), b""), ext != ".eml")
+        blocks = iter(lambda: f.read(line_maps.BLOCK), b"")
+        found = enex_headings(blocks) if ext == ".enex" else mail_headings(blocks, ext != ".eml")
     note = "\n".join(name for _, _, name, _ in found)  # a line per message, its heading
     kept = (note, [(n, 1, name) for n, (_, _, name, _) in enumerate(found)],
             [(line, lines) for line, _, _, lines in found])
@@ -285,9 +287,6 @@ def _page_headings(path: str, text: str) -> list[tuple[int, int, str]] | None:
     if suffix(path).lower() in BIBTEX_EXTENSIONS:
         from ingest.bibtex import bibtex_headings
         return bibtex_headings(text)
-    if suffix(path).lower() == ".enex":  # an Evernote export's notes by their titles (ingest.enex)
-        from ingest.enex import enex_headings
-        return enex_headings(text)
     if suffix(path).lower() in MARKUP_EXTENSIONS:  # an .org file's headlines, an .rst or .adoc file's titles
         from ingest.parse import markup_reader
         return markup_reader(suffix(path).lower())[1](text)

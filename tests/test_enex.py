@@ -110,6 +110,7 @@ def test_an_export_is_searched_by_words_tag_and_date_and_read_by_note_title(imme
     finds the export; a date range finds the note created in it, not the others of the file (modified today);
     read_file with heading='Tax appointment' reads that note's lines."""
     from mcp_server import reading
+    from mcp_server.errors import Problem
     from mcp_server.service import Sift
     from search.query.filters import Filters, unix_time
     from search.settings import load
@@ -136,7 +137,10 @@ def test_an_export_is_searched_by_words_tag_and_date_and_read_by_note_title(imme
     assert dated(date_after="2023-01-05", date_before="2023-01-06") == {"Tax appointment"}
     assert dated(date_after="2024-04") == {"Chess club"}
     sift = Sift(load())
+    monkeypatch.setattr(reading.line_maps, "BLOCK", 50)  # the file read in blocks, as one of gigabytes is
     shown, data = reading.read(sift, "notes/Evernote/Cooking.enex", None, None, None, heading="tax appointment")
     lines = EXPORT.split("\n")
     assert lines[data["start_line"] - 1].strip() == "<note>" and "receipts folder" in shown, shown
     assert "rye flour" not in shown and "Sicilian" not in shown, shown
+    with pytest.raises(Problem, match="its headings: 'Sourdough starter', 'Tax appointment', 'Chess club'"):
+        reading.read(sift, "notes/Evernote/Cooking.enex", None, None, None, heading="Budget")
