@@ -144,3 +144,9 @@ def test_an_export_is_searched_by_words_tag_and_date_and_read_by_note_title(imme
     assert "rye flour" not in shown and "Sicilian" not in shown, shown
     with pytest.raises(Problem, match="its headings: 'Sourdough starter', 'Tax appointment', 'Chess club'"):
         reading.read(sift, "notes/Evernote/Cooking.enex", None, None, None, heading="Budget")
+
+
+def test_an_export_beside_the_pdf_of_its_name_does_not_stand_for_it():
+    """Cooking.enex beside Cooking.pdf: the export holds notes, not the PDF's text; the PDF is read too."""
+    from ingest.links import converted_pdfs
+    assert converted_pdfs({"Cooking.enex", "Cooking.pdf", "note.md", "note.pdf"}) == {"note.md": "note.pdf"}
