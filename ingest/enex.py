@@ -8,7 +8,9 @@ when it was created (``Created: Thursday 14 March 2024 09:15``, the month and we
 that 'March 2024' finds it), its tags (``Tags: recipes, dinner``), the page it was clipped from, its author and the
 attachments it holds (``<resource>``: their names, types and sizes; their base64 data is counted, never decoded nor
 held). A passage is dated by its note's ``<created>`` (``20240314T091500Z``, UTC), as a message by its Date
-(ingest.passage_dates). The tags of all its notes are the file's tags (Sift's tags are a file's).
+(ingest.passage_dates). Sift's tags are a file's: the tags every note of the export holds are the file's (all of a
+one-note export's), so '#recipes' ranks it first; a tag some notes hold is their ``Tags:`` line's words, which find
+those notes alone (the union made every note of a 5,000-note export match each tag word in its title column).
 
 The file is read as it comes (expat, a block at a time: an export of gigabytes of pictures in the memory of one
 note's text); an export over 64 MiB is read in blocks from the file (ingest.files.read_mbox_file). A note that
@@ -50,7 +52,7 @@ def read_enex(path: str, blocks: Iterable[bytes]) -> Document:
     cut = _feed(reader, blocks)
     meta: dict = {"notes": reader.notes}
     if reader.tags:
-        meta["tags"] = list(dict.fromkeys(reader.tags))
+        meta["tags"] = reader.tags
     if reader.unreadable:
         meta["unreadable_notes"] = reader.unreadable
     if cut:
@@ -106,7 +108,7 @@ class _Reader:
     def __init__(self, titles: bool = False) -> None:
         self.titles = titles  # only each note's title and lines (read_file's headings)
         self.sections: list[Section] = []
-        self.tags: list[str] = []
+        self.tags: list[str] | None = None  # those every note read so far holds
         self.notes = self.unreadable = self.chars = 0
         self.seen_export = False
         self.note: dict | None = None
@@ -167,7 +169,8 @@ class _Reader:
             except Exception:  # noqa: BLE001 - one note's trouble must not cost the export
                 self.unreadable += 1
                 return
-            self.tags += [tag for tag in (" ".join(t.split()) for t in note["tag"]) if tag]
+            held = list(dict.fromkeys(tag for tag in (" ".join(t.split()) for t in note["tag"]) if tag))
+            self.tags = held if self.tags is None else [tag for tag in self.tags if tag in held]
             self.sections.append(section)
             self.chars += len(section.text)
         if name == self.field:

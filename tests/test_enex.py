@@ -49,7 +49,10 @@ def test_an_export_is_a_note_of_a_section_per_note_at_its_own_lines():
     doc = parse_file("Evernote/Cooking.enex", EXPORT.encode())
     assert [s.heading_path for s in doc.sections] == [["Sourdough starter"], ["Tax appointment"], ["Chess club"]]
     assert doc.title == "Cooking" and doc.meta["notes"] == 3
-    assert doc.meta["tags"] == ["recipes", "baking", "finance"]
+    assert "tags" not in doc.meta  # no tag every note holds: each note's are its 'Tags:' line
+    both = parse_file("x.enex", (HEAD + SOURDOUGH + TAX.replace("<tag>finance", "<tag>baking</tag><tag>finance")
+                                 + "</en-export>").encode())
+    assert both.meta["tags"] == ["baking"]  # the file's tags: those all its notes hold
     lines = EXPORT.split("\n")
     for section in doc.sections:  # from its <note> line to its </note> line
         assert lines[section.start_line - 1].strip() == "<note>", section
