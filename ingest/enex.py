@@ -30,6 +30,7 @@ from ingest.passage_dates import moment
 
 NOTE_TEXT_CHARS = 16 * 1024 * 1024  # of a note's ENML, what is read (the rest is cut off)
 MAX_TEXT_CHARS = 64 * 1024 * 1024  # of the export's notes' text, as much as any other file may hold
+FIELD_CHARS = 4096  # of a title, a tag, a URL …: what is kept
 KEPT = {"title", "content", "created", "updated", "tag", "source-url", "author", "mime", "file-name"}
 TODO = re.compile(r"<en-todo\b([^>]*?)/?>(?:\s*</en-todo>)?", re.IGNORECASE)
 CHECKED = re.compile(r"""checked\s*=\s*["']?true""", re.IGNORECASE)
@@ -80,6 +81,7 @@ def _feed(reader: "_Reader", blocks: Iterable[bytes]) -> str | None:
     XML that breaks off). Raises Skip for no export."""
     parser = expat.ParserCreate()
     parser.buffer_text = True
+    parser.buffer_size = 1 << 16  # a picture's base64 in fewer, larger pieces
     parser.StartElementHandler = lambda name, attrs: reader.start(name, attrs, parser.CurrentLineNumber)
     parser.EndElementHandler = lambda name: reader.end(name, parser.CurrentLineNumber)
     parser.CharacterDataHandler = reader.text
@@ -115,6 +117,7 @@ class _Reader:
         self.field: str | None = None  # the kept element we are in
         self.resource: dict | None = None
         self.in_data = False
+        self.kept = 0  # characters of the current field kept
 
     def start(self, name: str, attrs: dict, line: int) -> None:
         if name == "en-export":
@@ -127,13 +130,13 @@ class _Reader:
             self.resource = {"size": 0}
         elif name == "data" and self.resource is not None:
             self.in_data = True
-        elif name == "tag":
-            self.field = name
-            self.note["tag"].append("")
+        elif name == "tag" and not self.titles:
+            self.field, self.kept = name, 0
+            self.note["tag"].append([])
         elif name in KEPT and (self.resource is not None or name not in ("mime", "file-name")) \
                 and not (self.titles and name != "title"):
-            self.field = name
-            (self.resource if self.resource is not None else self.note).setdefault(name, []).append("")
+            self.field, self.kept = name, 0
+            (self.resource if self.resource is not None else self.note).setdefault(name, []).append([])
 
     def text(self, data: str) -> None:
         if self.in_data:
@@ -141,12 +144,11 @@ class _Reader:
             return
         if self.field is None:
             return
-        if self.field == "tag":
-            self.note["tag"][-1] += data
-            return
-        where = self.resource if self.resource is not None else self.note
-        if self.field != "content" or len(where["content"][-1]) < NOTE_TEXT_CHARS:
-            where[self.field][-1] += data
+        room = (NOTE_TEXT_CHARS if self.field == "content" else FIELD_CHARS) - self.kept
+        if room > 0:
+            self.kept += min(room, len(data))  # pieces, joined at the note's end
+            where = self.note if self.field == "tag" or self.resource is None else self.resource
+            where[self.field][-1].append(data[:room])
 
     def end(self, name: str, line: int) -> None:
         if self.note is None:
@@ -169,7 +171,7 @@ class _Reader:
             except Exception:  # noqa: BLE001 - one note's trouble must not cost the export
                 self.unreadable += 1
                 return
-            held = list(dict.fromkeys(tag for tag in (" ".join(t.split()) for t in note["tag"]) if tag))
+            held = _tags(note)
             self.tags = held if self.tags is None else [tag for tag in self.tags if tag in held]
             self.sections.append(section)
             self.chars += len(section.text)
@@ -178,7 +180,7 @@ class _Reader:
 
 
 def _first(fields: dict, name: str) -> str:
-    return " ".join((fields.get(name) or [""])[0].split())
+    return " ".join("".join((fields.get(name) or [[]])[0]).split())
 
 
 def when(stamp: str) -> datetime | None:
@@ -206,7 +208,7 @@ def _section(note: dict, last: int) -> Section:
         head.append(f"Created: {written(created)}")
     if updated is not None and updated != created:
         head.append(f"Updated: {written(updated)}")
-    tags = [tag for tag in (" ".join(t.split()) for t in note["tag"]) if tag]
+    tags = _tags(note)
     if tags:
         head.append("Tags: " + ", ".join(tags))
     for name, said in (("source-url", "Source"), ("author", "Author")):
@@ -215,10 +217,14 @@ def _section(note: dict, last: int) -> Section:
     attached = [_attachment(resource) for resource in note["resources"]]
     if attached:
         head.append("Attachments: " + "; ".join(attached))
-    body = enml_text("".join(note.get("content") or []))
+    body = enml_text("".join(piece for pieces in note.get("content") or [] for piece in pieces))
     text = "\n".join(head) + ("\n\n" + body if body else "")
     return Section(text=text, heading_path=[title], start_line=note["line"], end_line=max(note["line"], last),
                    dated=moment(created))
+
+
+def _tags(note: dict) -> list[str]:
+    return list(dict.fromkeys(tag for tag in (" ".join("".join(pieces).split()) for pieces in note["tag"]) if tag))
 
 
 def _attachment(resource: dict) -> str:

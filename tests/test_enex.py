@@ -89,6 +89,9 @@ def test_broken_xml_keeps_the_notes_before_it_and_says_so():
     assert "the XML breaks off" in doc.meta["cut_short"], doc.meta
     with pytest.raises(Skip, match="not an Evernote export"):
         parse_file("x.enex", b"just some text\n")
+    huge = parse_file("x.enex", (HEAD + note("A" * 1_000_000, "x", "<p>y</p>", tags=["t" * 1_000_000])
+                                 + "</en-export>").encode())
+    assert len(huge.sections[0].heading_path[0]) == 4096 and len(huge.sections[0].text) < 10_000  # capped
     with pytest.raises(Skip, match="not an Evernote export"):
         parse_file("x.enex", b"<?xml version='1.0'?><notes><note><title>x</title></note></notes>")
 
