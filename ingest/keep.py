@@ -26,7 +26,8 @@ from ingest.passage_dates import moment
 MARKS = ("createdTimestampUsec", "userEditedTimestampUsec")
 TEXT_KEYS = ("textContent", "listContent", "title")
 CHECKBOX = re.compile(r"^\[[x ]\] ")
-HEAD_BYTES = 1 << 16  # of a .json beside an .html, what is looked at to tell a Keep note
+HEAD_BYTES = 1 << 16
+TITLE_CHARS = 1000  # of a title, what heads its passage (Keep allows 1,000)  # of a .json beside an .html, what is looked at to tell a Keep note
 
 
 def is_keep_note(text: str) -> bool:
@@ -46,7 +47,7 @@ def parse_keep(path: str, text: str) -> Document:
         raise Skip("a Google Keep note in Keep's trash (isTrashed): deleted there")
     body = _text(note)
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    title = " ".join(str(note.get("title") or "").split()) or next(
+    title = " ".join(str(note.get("title") or "")[:TITLE_CHARS].split()) or next(
         (CHECKBOX.sub("", " ".join(line.split())) for line in body.split("\n") if line.strip()), "")[:100] \
         or title_from_name(stem)
     created, edited = _when(note.get("createdTimestampUsec")), _when(note.get("userEditedTimestampUsec"))
