@@ -156,3 +156,23 @@ def test_an_export_beside_the_pdf_of_its_name_does_not_stand_for_it():
     """Cooking.enex beside Cooking.pdf: the export holds notes, not the PDF's text; the PDF is read too."""
     from ingest.links import converted_pdfs
     assert converted_pdfs({"Cooking.enex", "Cooking.pdf", "note.md", "note.pdf"}) == {"note.md": "note.pdf"}
+
+
+def test_the_mcp_tools_find_read_and_list_an_exports_notes(immediate, tmp_path, monkeypatch):
+    """As an assistant meets an export: search with date_after/date_before gives the note of those dates, headed by
+    its title and dated by its creation; a wiki link '[[Cooking.enex#Chess club]]' reads that note, as heading=
+    does; list_files by a date range lists the export with its notes' dates there."""
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "notes", {"Evernote/Cooking.enex": EXPORT})
+    assert ingest(root, "notes")["published"]["failures"] == []
+    tools = Tools(Sift(load()))
+    found = tools.search(query="receipts flour Sicilian", mode="keyword", date_after="2024-04").structured_content
+    assert [(r["path"], r.get("heading_path")) for r in found["results"]] == [("notes/Evernote/Cooking.enex", "Chess club")], found
+    read = tools.read_file(path="[[Cooking.enex#Chess club]]")
+    assert not read.is_error and "Sicilian defence" in read.content[0].text, read.content[0].text
+    assert "receipts" not in read.content[0].text
+    listed = tools.list_files(date_after="2023-01", date_before="2023-02").structured_content
+    assert [f["path"] for f in listed["files"]] == ["notes/Evernote/Cooking.enex"], listed
