@@ -176,3 +176,5 @@ def test_the_mcp_tools_find_read_and_list_an_exports_notes(immediate, tmp_path, 
     assert "receipts" not in read.content[0].text
     listed = tools.list_files(date_after="2023-01", date_before="2023-02").structured_content
     assert [f["path"] for f in listed["files"]] == ["notes/Evernote/Cooking.enex"], listed
+    listed = tools.list_files().structured_content  # the export names its notes' count
+    assert listed["files"][0]["reason"].startswith("3 notes (an Evernote export"), listed

@@ -263,6 +263,10 @@ _FIRST_PASSAGE = "(SELECT ch.text FROM chunks ch WHERE ch.file = files.id ORDER 
 # it was read to its end], …] (JSON), for list_files to say how few of their rows are searched
 _SHEET_ROWS = ("CASE WHEN kind = 'text' AND meta LIKE '%\"sheet_rows\"%' AND json_valid(meta) "
                "THEN json_extract(meta, '$.sheet_rows') END AS sheet_rows")
+# An Evernote export's (ingest.enex): how many notes it holds, and what of it was read when it was cut short
+_EXPORT_NOTES = ("CASE WHEN kind = 'note' AND path LIKE '%.enex' AND json_valid(meta) THEN json_extract(meta, '$.notes') "
+                 "END AS export_notes, CASE WHEN kind = 'note' AND path LIKE '%.enex' AND json_valid(meta) "
+                 "THEN json_extract(meta, '$.cut_short') END AS export_cut")
 
 
 def first_passages(conn: sqlite3.Connection, file_id: int) -> list[tuple[str, str]]:
@@ -277,7 +281,7 @@ def file_version(conn: sqlite3.Connection, file_id: int) -> sqlite3.Row | None:
     """The kind, size and mtime of one file version, for a PDF cut short what of it was indexed, and for a PDF
     with pages without text how many of how many, and which (JSON); for a data file its rows and those indexed."""
     return conn.execute(f"SELECT id, kind, size, mtime, {_PDF_GAPS}, {_DATA_ROWS.format(f='', text=_FIRST_PASSAGE)}, "
-                        f"{_SHEET_ROWS} FROM files WHERE id = ?", (file_id,)).fetchone()
+                        f"{_SHEET_ROWS}, {_EXPORT_NOTES} FROM files WHERE id = ?", (file_id,)).fetchone()
 
 
 def dates_in(conn: sqlite3.Connection, file_id: int, after: float | None, before: float | None) -> sqlite3.Row:
@@ -292,7 +296,7 @@ def dates_in(conn: sqlite3.Connection, file_id: int, after: float | None, before
 def retired_version(conn: sqlite3.Connection, gen: int, collection_id: int, path: str) -> sqlite3.Row | None:
     """The kind, size and mtime of the version of a file that generation ``gen`` retired (the file is gone)."""
     return conn.execute(f"SELECT id, kind, size, mtime, {_PDF_GAPS}, {_DATA_ROWS.format(f='', text=_FIRST_PASSAGE)}, "
-                        f"{_SHEET_ROWS} FROM files WHERE gen_to = ? AND collection = ? AND path = ?",
+                        f"{_SHEET_ROWS}, {_EXPORT_NOTES} FROM files WHERE gen_to = ? AND collection = ? AND path = ?",
                         (gen, collection_id, path)).fetchone()
 
 

@@ -217,6 +217,8 @@ def _entries(conn, rows) -> list[dict]:
             entry["reason"] = data_rows(version)  # a data file: its first rows alone are searched
         elif entry["state"] == "indexed" and version is not None and version["sheet_rows"]:
             entry["reason"] = sheet_rows(conn, version)  # a workbook's data sheets: their first rows alone
+        elif entry["state"] == "indexed" and version is not None and version["export_notes"] is not None:
+            entry["reason"] = export_notes(version)  # an Evernote export: its notes, each its passages
         shown.append(entry)
     return shown
 
@@ -248,6 +250,14 @@ def data_rows(version) -> str | None:
     first = f"first {indexed:,}{of} {unit}" if indexed else f"first lines of {rows:,} {unit}" if rows else \
         f"first {unit}"
     return f"{first} indexed ({what}; read_file reads all of it)"
+
+
+def export_notes(version) -> str:
+    """What an Evernote export holds: '3 notes (an Evernote export: each a passage group headed by its title)',
+    with what of it was read when it was cut short. It was listed as one note like any other."""
+    count = version["export_notes"]
+    said = f"{count:,} note{'s' if count != 1 else ''} (an Evernote export: each a passage group headed by its title)"
+    return said + (f"; {version['export_cut']}" if version["export_cut"] else "")
 
 
 def sheet_rows(conn, version) -> str | None:
