@@ -16,15 +16,15 @@ from ingest.chat import parse_slack_day, slack_day
 from ingest.code import SHEBANG_BYTES
 from ingest.discover import Rules, refused_link, why_not_indexed
 from ingest.document import NOTION_ID, Document, Skip
-from ingest.kinds import (EPUB_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, WORD_EXTENSIONS,
-                          WORKBOOK_EXTENSIONS, is_mailbox, kind_of, suffix)
+from ingest.kinds import (EPUB_EXTENSIONS, FLAT_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS,
+                          WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, is_mailbox, kind_of, suffix)
 from ingest.links import resolve_links, same_stem_pdf
 from ingest.parse import parse_file
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 # zips of XML read from the file by what they unzip (ingest.zipped), not by their size (read_zip_file)
-ZIPPED_EXTENSIONS = (WORD_EXTENSIONS - {".fodt"}) | EPUB_EXTENSIONS | WORKBOOK_EXTENSIONS | SLIDE_EXTENSIONS | \
-    SPREADSHEET_EXTENSIONS
+ZIPPED_EXTENSIONS = (WORD_EXTENSIONS | EPUB_EXTENSIONS | WORKBOOK_EXTENSIONS | SLIDE_EXTENSIONS |
+                     SPREADSHEET_EXTENSIONS) - FLAT_EXTENSIONS
 READ_ATTEMPTS = 3  # reads of a file that changes while it is read, before giving up until the next scan
 NAME_CHARS = 500  # of a title or a heading kept: each is stored and indexed again with every chunk under it
 

@@ -10,11 +10,12 @@ made into rows; repeated rows that hold a value are made up to the rows parse_ta
 MAX_COLUMNS. A password-protected spreadsheet, a broken zip or XML and a zip bomb are skipped with the reason."""
 from __future__ import annotations
 
+import io
 import xml.etree.ElementTree as ET
 
 from ingest import table
-from ingest.document import Document
-from ingest.zipped import opened_odf
+from ingest.document import Document, Skip
+from ingest.zipped import head, opened_odf
 
 OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
 TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
@@ -47,7 +48,18 @@ def _sheets(data: bytes) -> list[tuple[str, list[list[str]]]]:
 def _spreadsheet(data: bytes) -> tuple[list[tuple[str, list[list[str]]]], str]:
     """(_sheets, its meta.xml's creation date as front matter writes a date (ingest.odt.creation_date), or '': a
     broken meta.xml too, the sheets are what is read)."""
-    from ingest.odt import creation_date
+    from ingest.odt import MAX_FLAT_BYTES, creation_date
+    start = data[:64] if isinstance(data, bytes) else head(data, 64)
+    if not start.startswith(b"PK") and start.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        if not isinstance(data, bytes):  # a flat one named .ods, as an open file (ingest.files.read_zip_file)
+            data.seek(0)
+            data = data.read(MAX_FLAT_BYTES + 1)
+        if len(data) > MAX_FLAT_BYTES:
+            raise Skip(f"a flat OpenDocument spreadsheet (XML, not a zip) larger than {MAX_FLAT_BYTES >> 20} MiB")
+        try:  # a flat .fods: one XML file, its office:document's body read as it comes
+            return _read(io.BytesIO(data)), ""
+        except ET.ParseError as error:
+            raise Skip(f"not a readable OpenDocument spreadsheet: {type(error).__name__}: {error}"[:500]) from None
     with opened_odf(data, "OpenDocument spreadsheet", ".ods") as parts:
         with parts.open("content.xml") as stream:
             sheets = _read(stream)

@@ -38,22 +38,31 @@ def odt_text(data):
     """An .odt read, as ingest.word.WordText; a flat .fodt too (one XML file: its office:document holds the meta
     and the body a zip's meta.xml and content.xml hold). Raises Skip when it is no readable OpenDocument text."""
     from ingest.word import WordText
-    if not isinstance(data, bytes) and head(data, 64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
-        data.seek(0)  # a flat one named .odt (an open file: ingest.files.read_zip_file): its XML read whole
-        data = data.read(MAX_FLAT_BYTES + 1)
-        if len(data) > MAX_FLAT_BYTES:
-            raise Skip(f"a flat OpenDocument text (XML, not a zip) larger than {MAX_FLAT_BYTES >> 20} MiB")
-    if isinstance(data, bytes) and not data.startswith(b"PK") and data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
-        try:
-            content = meta = ET.fromstring(data)
-        except ET.ParseError as error:
-            raise Skip(f"not a readable OpenDocument text: {type(error).__name__}: {error}"[:500]) from None
-        return _read(WordText(), content, meta)
+    flat = flat_document(data, "OpenDocument text")
+    if flat is not None:
+        return _read(WordText(), flat, flat)
     with opened_odf(data, "OpenDocument text", ".odt") as parts:
         # meta.xml counts too: a 600 KB file whose meta.xml unzipped to 600 MB took 12 s and 1.8 GB
         content = parts.xml("content.xml")
         meta = parts.xml("meta.xml")
     return _read(WordText(), content, meta)
+
+
+def flat_document(data, what: str):
+    """The root of a flat OpenDocument (.fodt, .fodp, .fods: one XML file whose office:document holds the meta and
+    the body a zip's meta.xml and content.xml hold), or None when ``data`` (bytes or an open file) is a zip. Raises
+    Skip for broken XML or one over MAX_FLAT_BYTES."""
+    if not isinstance(data, bytes) and head(data, 64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        data.seek(0)  # a flat one named .odt (an open file: ingest.files.read_zip_file): its XML read whole
+        data = data.read(MAX_FLAT_BYTES + 1)
+        if len(data) > MAX_FLAT_BYTES:
+            raise Skip(f"a flat {what} (XML, not a zip) larger than {MAX_FLAT_BYTES >> 20} MiB")
+    if isinstance(data, bytes) and not data.startswith(b"PK") and data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        try:
+            return ET.fromstring(data)
+        except ET.ParseError as error:
+            raise Skip(f"not a readable {what}: {type(error).__name__}: {error}"[:500]) from None
+    return None
 
 
 def _read(out, content, meta):

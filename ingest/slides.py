@@ -43,10 +43,17 @@ PACKAGE_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 DC = "{http://purl.org/dc/elements/1.1/}"
 DCTERMS = "{http://purl.org/dc/terms/}"
+C = "{http://schemas.openxmlformats.org/drawingml/2006/chart}"
+DGM = "{http://schemas.openxmlformats.org/drawingml/2006/diagram}"
 TITLES = {"title", "ctrTitle"}
 UNREAD_PLACEHOLDERS = {"dt", "ftr", "sldNum", "hdr", "sldImg"}  # a date, a footer, a number: on every slide
 SPACES = re.compile(r"\s+")
 NOTES = "Speaker notes: "
+GENERATED = re.compile(r"\s*Description automatically generated(?: with (?:low|medium|high) confidence)?\.?\s*$",
+                       re.IGNORECASE)
+MAX_SERIES = 50  # of a chart's series read, columns of its table
+MAX_CATEGORIES = 500  # of a chart's categories (its table's rows)
+MAX_POINTS = 10_000  # of a SmartArt's points walked
 LAST = (float("inf"), float("inf"))  # where a shape of no position of its own sorts: after those placed
 # a title the program wrote, not the author: PowerPoint's template's, Google Slides' new deck's, a file name
 GENERIC_TITLE = re.compile(r"(powerpoint presentation|presentation\d*|untitled presentation|untitled\b.*|"
@@ -60,10 +67,10 @@ STYLE = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
 SVG = "{urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0}"
 TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
 UNREAD_CLASSES = {"date-time", "footer", "header", "page-number", "page"}  # an .odp's date, footer … placeholders
-# a page's children that are no shape on it: its notes (read after its text), a comment (a .pptx's are not read
-# either), its animations and forms
-UNREAD_ODP = {PRESENTATION + "notes", OFFICE + "annotation", "{http://openoffice.org/2009/office}annotation",
-              "{urn:oasis:names:tc:opendocument:xmlns:animation:1.0}par", OFFICE + "forms"}
+# a page's children that are no shape on it: its notes and comments (read after its text), its animations and forms
+ANNOTATIONS = {OFFICE + "annotation", "{http://openoffice.org/2009/office}annotation"}
+UNREAD_ODP = {PRESENTATION + "notes", "{urn:oasis:names:tc:opendocument:xmlns:animation:1.0}par",
+              OFFICE + "forms"} | ANNOTATIONS
 LENGTH = re.compile(r"(-?[0-9.]+)\s*(cm|mm|in|pt|pc|px)?")
 UNITS = {"cm": 1.0, "mm": 0.1, "in": 2.54, "pt": 2.54 / 72, "pc": 2.54 / 6, "px": 2.54 / 96, None: 1.0}
 
@@ -82,7 +89,7 @@ def slides_text(data: bytes, path: str = ""):
     """A .pptx or .odp read, as ingest.word.WordText. Raises Skip when it is no readable deck."""
     from ingest.word import WordText
     out = WordText()
-    odp = path.lower().endswith(".odp")
+    odp = path.lower().endswith((".odp", ".fodp"))
     title, out.created, slides = _odp(data) if odp else _pptx(data)
     opening = ""  # the first slide's title, when it is a title slide: the deck's title, if it has none of its own
     for number, (name, hidden, read_slide, titles_deck) in enumerate(slides, 1):
@@ -124,6 +131,7 @@ def _pptx(data: bytes):
         found = core.find(DCTERMS + "created") if core is not None else None
         created = property_date(found.text) if found is not None else ""
         targets = _targets(parts, "ppt/presentation.xml")
+        authors = _authors(parts)
         slides = []
         for listed in presentation.iter(P + "sldId"):
             part = targets.get(listed.get(R + "id") or "")
@@ -133,25 +141,56 @@ def _pptx(data: bytes):
             notes_part = next((target for rel, target in _targets(parts, part, typed=True).items()
                                if rel.endswith("/notesSlide")), None)
             notes = parts.xml(notes_part) if notes_part in parts.names else None
-            slides.append(_pptx_slide(slide, notes))
+            related, comments = _related(parts, part)
+            slides.append(_pptx_slide(slide, notes, related, _comments(comments, authors)))
     return title, created, slides
 
 
 def _targets(parts, part: str, typed: bool = False) -> dict[str, str]:
     """A part's relationships: id → the part it names (``typed``: type → part), its path inside the zip."""
+    return {(type_ if typed else id_): path for id_, type_, path in _relations(parts, part)}
+
+
+def _relations(parts, part: str) -> list[tuple[str, str, str]]:
+    """A part's relationships inside the zip: (id, type, the part's path)."""
     folder, name = posixpath.split(part)
     rels = parts.xml(f"{folder}/_rels/{name}.rels")
-    found = {}
+    found = []
     for rel in rels.iter(PACKAGE_REL + "Relationship") if rels is not None else ():
         if rel.get("TargetMode") == "External":
             continue
         target = rel.get("Target") or ""
         path = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join(folder, target))
-        found[rel.get("Type" if typed else "Id") or ""] = path
+        found.append((rel.get("Id") or "", rel.get("Type") or "", path))
     return found
 
 
-def _pptx_slide(slide, notes):
+def _related(parts, part: str) -> tuple[dict, list]:
+    """The parts a slide's charts and SmartArt name, parsed, by relationship id; its comments' parts, parsed."""
+    by_id, comments = {}, []
+    for id_, type_, path in _relations(parts, part):
+        if path not in parts.names:
+            continue
+        kind = type_.rsplit("/", 1)[-1]
+        if kind in ("chart", "diagramData"):
+            by_id[id_] = parts.xml(path)
+        elif kind == "comments":  # the old comments' (ppt/comments/comment1.xml) or 2018's modern ones'
+            comments.append(parts.xml(path))
+    return by_id, comments
+
+
+def _authors(parts) -> dict[str, str]:
+    """Comment authors' names by id: the old list's (ppt/commentAuthors.xml) and the modern one's (ppt/authors.xml)."""
+    names = {}
+    for part in ("ppt/commentAuthors.xml", "ppt/authors.xml"):
+        found = parts.xml(part) if part in parts.names else None
+        for author in found.iter() if found is not None else ():
+            if author.tag.endswith(("}cmAuthor", "}author")) and author.get("name"):
+                names[author.get("id") or ""] = _clean(author.get("name") or "")[:100]
+    return names
+
+
+def _pptx_slide(slide, notes, related: dict | None = None, comments: list[str] | None = None):
     tree = slide.find(f"{P}cSld/{P}spTree")
     shapes = list(_shapes(tree)) if tree is not None else []
     titles = [shape for shape in shapes if _placeholder(shape) in TITLES]
@@ -159,9 +198,10 @@ def _pptx_slide(slide, notes):
 
     def read(out) -> None:
         for shape in _in_reading_order([s for s in shapes if s not in titles]):
-            _shape_lines(shape, out)
+            _shape_lines(shape, out, related or {})
         _notes(out, [line for shape in (_shapes(notes.find(f"{P}cSld/{P}spTree")) if notes is not None else ())
                      if _placeholder(shape) == "body" for line in _paragraphs(shape)])
+        out.lines.extend(comments or ())
     centred = any(_placeholder(shape) in ("ctrTitle", "subTitle") for shape in shapes)  # a title slide's layout
     return name, slide.get("show") in ("0", "false"), read, centred
 
@@ -170,7 +210,7 @@ def _shapes(tree):
     """A shape tree's shapes: text shapes, groups, tables' frames; what mc:AlternateContent offers, its first
     choice's."""
     for child in tree if tree is not None else ():
-        if child.tag in (P + "sp", P + "grpSp", P + "graphicFrame"):
+        if child.tag in (P + "sp", P + "grpSp", P + "graphicFrame", P + "pic"):
             yield child
         elif child.tag == MC + "AlternateContent":
             choice = child.find(MC + "Choice")
@@ -194,7 +234,7 @@ def _in_reading_order(shapes: list) -> list:
 
 def _position(shape) -> tuple[float, float]:
     """(top, left) of a shape, a group or a frame: its offset (a:off), or LAST."""
-    for where in (f"{P}spPr/{A}xfrm/{A}off", f"{P}grpSpPr/{A}xfrm/{A}off", f"{P}xfrm/{A}off"):
+    for where in (f"{P}spPr/{A}xfrm/{A}off", f"{P}grpSpPr/{A}xfrm/{A}off", f"{P}xfrm/{A}off"):  # a picture's: spPr
         found = shape.find(where)
         if found is not None:
             try:
@@ -204,13 +244,20 @@ def _position(shape) -> tuple[float, float]:
     return LAST
 
 
-def _shape_lines(shape, out) -> None:
+def _shape_lines(shape, out, related: dict) -> None:
     if shape.tag == P + "grpSp":
         for inner in sorted(_shapes(shape), key=_position):
-            _shape_lines(inner, out)
+            _shape_lines(inner, out, related)
+    elif shape.tag == P + "pic":  # a picture: its alt text, what its author wrote of it
+        out.lines.extend(_alt_text(shape.find(f"{P}nvPicPr/{P}cNvPr")))
     elif shape.tag == P + "graphicFrame":
         table = next(shape.iter(A + "tbl"), None)
-        if table is None:  # a chart, SmartArt, an embedded object: not read
+        if table is None:  # a chart or SmartArt (the parts the slide's relationships name), else not read
+            for element in shape.iter():
+                if element.tag == C + "chart":
+                    _chart_lines(related.get(element.get(R + "id") or ""), out)
+                elif element.tag == DGM + "relIds":
+                    _diagram_lines(related.get(element.get(R + "dm") or ""), out)
             return
         rows = [[_clean(" ".join(_paragraphs(cell))) for cell in row.iter(A + "tc")] for row in table.iter(A + "tr")]
         rows = [row for row in rows if any(row)]
@@ -218,6 +265,128 @@ def _shape_lines(shape, out) -> None:
             out.add_table(rows)
     else:
         out.lines.extend(_paragraphs(shape))
+        out.lines.extend(_alt_text(shape.find(f"{P}nvSpPr/{P}cNvPr")) if shape.find(P + "txBody") is None else ())
+
+
+def _alt_text(properties) -> list[str]:
+    """'Picture: …', a picture's alt text (cNvPr's descr, else its title), without the words PowerPoint adds to
+    the description it wrote itself ('Description automatically generated')."""
+    if properties is None:
+        return []
+    text = properties.get("descr") or properties.get("title") or ""
+    text = _clean(GENERATED.sub("", text))[:2000]
+    return [f"Picture: {text}"] if text else []
+
+
+def _chart_lines(chart, out) -> None:
+    """A chart's title ('Chart: Revenue by quarter'), its axes' titles, and its data as a table: a row for each
+    category (Q1, Q2 …), a column for each series, their values as the chart's cache holds them."""
+    if chart is None:
+        return
+    plot = chart.find(f"{C}chart/{C}plotArea")
+    title = chart.find(f"{C}chart/{C}title")
+    out.lines.append("Chart: " + (_rich(title) or "untitled"))
+    axes = [_rich(axis.find(C + "title")) for axis in plot if axis.tag.endswith("Ax")] if plot is not None else []
+    if any(axes):
+        out.lines.append("Axes: " + ", ".join(axis for axis in axes if axis))
+    series = list(plot.iter(C + "ser")) if plot is not None else []
+    names = [_points(ser.find(C + "tx"))[:1] for ser in series[:MAX_SERIES]]
+    columns = [(name[0] if name else f"Series {n}", _points(_first(ser, "val", "yVal")))
+               for n, (name, ser) in enumerate(zip(names, series), 1)]
+    categories = next((found for ser in series if (found := _points(_first(ser, "cat", "xVal")))),
+                      [])
+    length = min(max([len(categories)] + [len(values) for _, values in columns]), MAX_CATEGORIES)
+    if not columns or not length:
+        return
+    rows = [[""] + [name for name, _ in columns]]
+    for at in range(length):
+        rows.append([categories[at] if at < len(categories) else str(at + 1)] +
+                    [values[at] if at < len(values) else "" for _, values in columns])
+    out.add_table(rows)
+
+
+def _first(element, *names: str):
+    """The first of a chart's elements so named that ``element`` holds (a bar's c:val, a scatter's c:yVal)."""
+    return next((found for name in names if (found := element.find(C + name)) is not None), None)
+
+
+def _rich(title) -> str:
+    """A chart's or an axis's title: its text (c:tx's rich text or the cell it names' cached text)."""
+    if title is None:
+        return ""
+    return _clean(" ".join(" ".join(t.text or "" for t in p.iter(A + "t")) for p in title.iter(A + "p"))
+                  or " ".join(_points(title)))[:500]
+
+
+def _points(element) -> list[str]:
+    """The cached values (c:pt's c:v) under a series' name, categories or values, in their index's order."""
+    if element is None:
+        return []
+    points = {}
+    for point in element.iter(C + "pt"):
+        try:
+            at = int(point.get("idx") or 0)
+        except ValueError:
+            continue
+        if 0 <= at < MAX_CATEGORIES:
+            points.setdefault(at, _clean(point.findtext(C + "v") or ""))
+    return [points.get(at, "") for at in range(max(points) + 1)] if points else []
+
+
+def _diagram_lines(data, out) -> None:
+    """SmartArt's text, its data model's points as the diagram nests them: '- Plan', '  - Budget' …"""
+    if data is None:
+        return
+    points = {point.get("modelId") or "": point for point in data.iter(DGM + "pt")}
+    children: dict[str, list[tuple[int, str]]] = {}
+    for link in data.iter(DGM + "cxn"):
+        if link.get("type", "parOf") == "parOf":
+            try:
+                order = int(link.get("srcOrd") or 0)
+            except ValueError:
+                order = 0
+            children.setdefault(link.get("srcId") or "", []).append((order, link.get("destId") or ""))
+    seen: set[str] = set()
+
+    def walk(id_: str, depth: int) -> None:
+        if id_ in seen or len(seen) > MAX_POINTS:
+            return
+        seen.add(id_)
+        point = points.get(id_)
+        if point is not None and point.get("type", "node") in ("node", "asst"):
+            text = _clean(" ".join(" ".join(t.text or "" for t in p.iter(A + "t"))
+                                   for p in point.iter(A + "p")))
+            if text:
+                out.lines.append("  " * depth + "- " + text)
+            depth += 1 if text else 0
+        for _, child in sorted(children.get(id_, [])):
+            walk(child, depth)
+    roots = [id_ for id_, point in points.items() if point.get("type") == "doc"] or list(points)
+    for root in roots:
+        walk(root, 0)
+    for id_ in points:  # a point no link reaches (a damaged model): in its list's order
+        walk(id_, 0)
+
+
+def _comments(parts: list, authors: dict[str, str]) -> list[str]:
+    """A slide's comments, each a line 'Comment (Ana): …', replies after the comment they answer."""
+    lines = []
+    for part in parts:
+        for comment in part.iter() if part is not None else ():
+            if not isinstance(comment.tag, str) or not comment.tag.endswith(("}cm", "}reply")):
+                continue
+            body, replies = comment.find(P + "text"), set(_replies(comment))
+            text = _clean(body.text or "") if body is not None else _clean(" ".join(
+                " ".join(t.text or "" for t in p.iter(A + "t")) for p in comment.iter(A + "p") if p not in replies))
+            author = authors.get(comment.get("authorId") or "", "")
+            if text:
+                lines.append(f"Comment ({author}): {text}" if author else f"Comment: {text}")
+    return lines
+
+
+def _replies(comment) -> list:
+    """The paragraphs of a modern comment's replies (read as comments of their own)."""
+    return [p for child in comment if child.tag.endswith("}replyLst") for p in child.iter(A + "p")]
 
 
 def _paragraphs(shape) -> list[str]:
@@ -248,9 +417,12 @@ def _notes(out, lines: list[str]) -> None:
 # --- OpenDocument presentation (.odp) -------------------------------------------------------------------------
 
 def _odp(data: bytes):
-    with opened_odf(data, "OpenDocument presentation", ".odp") as parts:
-        content = parts.xml("content.xml")
-        meta = parts.xml("meta.xml")
+    from ingest.odt import flat_document
+    content = meta = flat_document(data, "OpenDocument presentation")  # a flat .fodp: one XML file
+    if content is None:
+        with opened_odf(data, "OpenDocument presentation", ".odp") as parts:
+            content = parts.xml("content.xml")
+            meta = parts.xml("meta.xml")
     found = meta.find(f"{OFFICE}meta/{DC}title") if meta is not None else None
     title = _clean(found.text or "")[:500] if found is not None else ""
     hidden_styles = {style.get(STYLE + "name") for style in content.iter(STYLE + "style")
@@ -285,6 +457,11 @@ def _odp_slide(page, hidden: bool):
                 _odp_lines(frame, reader)
         if len(out.lines) > first:
             out.lines[first] = NOTES + out.lines[first]
+        for comment in (c for c in page if c.tag in ANNOTATIONS):  # after the notes, as a .pptx's
+            author = _clean(comment.findtext(DC + "creator") or "")[:100]
+            text = _clean(" ".join(_texts(comment)))
+            if text:
+                out.lines.append(f"Comment ({author}): {text}" if author else f"Comment: {text}")
     return name, hidden, read, any(s.get(PRESENTATION + "class") == "subtitle" for s in shapes)  # a title slide
 
 

@@ -753,14 +753,15 @@ def read_word(target: paths.Target, indexed, start: int, end: int | None, offset
         shown.append((n, line))
         room -= size
     text, data = _answer(target, indexed, start, end, offset, shown, cut_at, len(lines), True, unindexed)
+    from ingest.kinds import SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, suffix
     if target.relative.lower().endswith(".epub"):
         return text + "\n[an EPUB book: its chapters' text as Sift reads it, a line a paragraph]", data
     if target.relative.lower().endswith((".xlsx", ".xlsm")):
         return text + "\n[an Excel workbook: its text as Sift reads it, a sheet's name then its rows, a line each]", \
             data
-    if target.relative.lower().endswith(".ods"):
+    if suffix(target.relative).lower() in SPREADSHEET_EXTENSIONS:
         return text + "\n[a spreadsheet: its text as Sift reads it, a sheet's name then its rows, a line each]", data
-    if target.relative.lower().endswith((".pptx", ".ppsx", ".odp")):
+    if suffix(target.relative).lower() in SLIDE_EXTENSIONS:
         return text + "\n[a slide deck: its text as Sift reads it, a slide's heading then its text and speaker " \
             "notes, a line a paragraph]", data
     return text + "\n[a Word document: its text as Sift reads it, a line a paragraph or a table's row]", data

@@ -179,8 +179,8 @@ def test_an_impress_deck_is_read_as_a_pptx_is():
     from ingest.slides import slides_text
     read = slides_text(impress(), "trip.odp")
     assert read.lines == ["Slide 1: Field trip", "Bring boots", "Meet at 8", "Upper left", "Lower right",
-                          "Speaker notes: Check the tide table", "Slide 2 (hidden): Spare", "Plan B: the museum"], \
-        read.lines
+                          "Speaker notes: Check the tide table", "Comment (Ana): Reviewer comment",
+                          "Slide 2 (hidden): Spare", "Plan B: the museum"], read.lines
     assert read.title == "trip"  # no meta.xml title, and the first slide a slide of bullets: the file's name
     assert [h for _, _, h in read.headings] == ["Slide 1: Field trip", "Slide 2 (hidden): Spare"]
 
@@ -338,3 +338,165 @@ def test_an_old_binary_ppt_named_pptx_is_said_to_be_one():
         parse_file("talk.pptx", ppt)
     with pytest.raises(Skip, match=r"password-protected \(encrypted\) PowerPoint deck: Sift reads \.pptx files"):
         parse_file("talk.pptx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + "EncryptedPackage".encode("utf-16-le"))
+
+
+CHART_NS = ('xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" '
+            'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"')
+DGM_NS = ('xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" '
+          'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"')
+P188 = "http://schemas.microsoft.com/office/powerpoint/2018/8/main"
+TYPES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
+
+
+def rich(text: str) -> str:
+    return f"<c:tx><c:rich><a:bodyPr/><a:p><a:r><a:t>{text}</a:t></a:r></a:p></c:rich></c:tx>"
+
+
+def cache(values: list[str], kind: str = "str") -> str:
+    points = "".join(f'<c:pt idx="{n}"><c:v>{v}</c:v></c:pt>' for n, v in enumerate(values))
+    return f"<c:{kind}Ref><c:f>Sheet1!$A$1</c:f><c:{kind}Cache><c:ptCount val=\"{len(values)}\"/>{points}" \
+        f"</c:{kind}Cache></c:{kind}Ref>"
+
+
+def chart_part() -> str:
+    """A clustered column chart as PowerPoint writes it (ppt/charts/chart1.xml): a title, two series, four
+    quarters, an axis title; its numbers in the cache of the embedded workbook's cells."""
+    series = "".join(
+        f'<c:ser><c:idx val="{n}"/><c:order val="{n}"/><c:tx>{cache([name])}</c:tx><c:invertIfNegative val="0"/>'
+        f'<c:cat>{cache(["Q1", "Q2", "Q3", "Q4"])}</c:cat><c:val>{cache(values, "num")}</c:val></c:ser>'
+        for n, (name, values) in enumerate([("Pilots", ["4.3", "2.5", "3.5", "4.5"]),
+                                            ("Rollout", ["2.4", "4.4", "1.8", "2.8"])]))
+    return (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><c:chartSpace {CHART_NS}><c:chart><c:title>'
+            f'{rich("Kelp survey sites per quarter")}<c:overlay val="0"/></c:title><c:autoTitleDeleted val="0"/>'
+            f'<c:plotArea><c:layout/><c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>{series}'
+            '<c:axId val="1"/><c:axId val="2"/></c:barChart><c:catAx><c:axId val="1"/></c:catAx><c:valAx>'
+            f'<c:axId val="2"/><c:title>{rich("Sites surveyed")}</c:title></c:valAx></c:plotArea></c:chart>'
+            '</c:chartSpace>')
+
+
+def diagram_part() -> str:
+    """A SmartArt hierarchy's data model (ppt/diagrams/data1.xml): the document point, three nodes under it (the
+    last under the first), transition and presentation points holding no text, the order the links say."""
+    def point(id_: str, text: str | None, kind: str = "") -> str:
+        type_ = f' type="{kind}"' if kind else ""
+        body = (f"<dgm:t><a:bodyPr/><a:lstStyle/><a:p><a:r><a:t>{text}</a:t></a:r></a:p></dgm:t>"
+                if text is not None else "")
+        return f'<dgm:pt modelId="{{{id_}}}"{type_}><dgm:prSet/><dgm:spPr/>{body}</dgm:pt>'
+
+    def link(src: str, dest: str, order: int, kind: str = "") -> str:
+        type_ = f' type="{kind}"' if kind else ""
+        return f'<dgm:cxn modelId="{{L{src}{dest}}}"{type_} srcId="{{{src}}}" destId="{{{dest}}}" srcOrd="{order}"' \
+            ' destOrd="0"/>'
+    points = (point("D", "", "doc") + point("C", "Permits") + point("T1", None, "parTrans")
+              + point("A", "Survey the reef") + point("B", "Count the kelp") + point("PR", "", "pres"))
+    links = (link("D", "C", 1) + link("D", "A", 0) + link("A", "B", 0) + link("A", "PR", 0, "presOf"))
+    return f'<dgm:dataModel {DGM_NS}><dgm:ptLst>{points}</dgm:ptLst><dgm:cxnLst>{links}</dgm:cxnLst></dgm:dataModel>'
+
+
+def frame_of(data: str, at: tuple[int, int]) -> str:
+    return (f'<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="f"/><p:cNvGraphicFramePr/><p:nvPr/>'
+            f'</p:nvGraphicFramePr><p:xfrm><a:off x="{at[0]}" y="{at[1]}"/><a:ext cx="10" cy="10"/></p:xfrm>'
+            f'<a:graphic>{data}</a:graphic></p:graphicFrame>')
+
+
+def picture(descr: str, at: tuple[int, int]) -> str:
+    return (f'<p:pic><p:nvPicPr><p:cNvPr id="7" name="Picture 6" descr="{descr}"/><p:cNvPicPr><a:picLocks '
+            'noChangeAspect="1"/></p:cNvPicPr><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="rId9"/>'
+            f'</p:blipFill><p:spPr><a:xfrm><a:off x="{at[0]}" y="{at[1]}"/><a:ext cx="10" cy="10"/></a:xfrm>'
+            '</p:spPr></p:pic>')
+
+
+def field_deck() -> bytes:
+    """A deck of a picture, a chart, a SmartArt and comments (the old kind and 2018's modern kind, a reply)."""
+    chart = frame_of('<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart '
+                     'xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rId3"/>'
+                     '</a:graphicData>', (100, 3000))
+    smart = frame_of('<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/diagram"><dgm:relIds '
+                     'xmlns:dgm="http://schemas.openxmlformats.org/drawingml/2006/diagram" r:dm="rId4" r:lo="rId5" '
+                     'r:qs="rId6" r:cs="rId7"/></a:graphicData>', (100, 100))
+    data = pptx([(slide([shape(["Field season"], "title"), picture(
+        "Map of the harbour with the three survey sites marked&#xA;&#xA;Description automatically generated",
+        (100, 9000)), chart]), None), (slide([shape(["Plan"], "title"), smart]), None)])
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w") as package:
+        for item in source.infolist():
+            package.writestr(item, source.read(item))
+        rel = '<Relationship Id="{}" Type="{}" Target="{}"/>'
+        package.writestr("ppt/slides/_rels/slide2.xml.rels", f"<Relationships {RELS}>" + "".join(
+            rel.format(*r) for r in [("rId3", TYPES + "chart", "../charts/chart1.xml"),
+                                     ("rId2", TYPES + "comments", "../comments/comment1.xml")]) + "</Relationships>")
+        package.writestr("ppt/slides/_rels/slide1.xml.rels", f"<Relationships {RELS}>" + "".join(
+            rel.format(*r) for r in [("rId4", TYPES + "diagramData", "../diagrams/data1.xml"),
+                                     ("rId5", TYPES + "diagramLayout", "../diagrams/layout1.xml"),
+                                     ("rId8", "http://schemas.microsoft.com/office/2018/10/relationships/comments",
+                                      "../comments/modernComment_101_3F5A1B2C.xml")]) + "</Relationships>")
+        package.writestr("ppt/charts/chart1.xml", chart_part())
+        package.writestr("ppt/diagrams/data1.xml", diagram_part())
+        package.writestr("ppt/commentAuthors.xml", f'<p:cmAuthorLst {PNS}><p:cmAuthor id="0" name="Ana Ruiz" '
+                         'initials="AR" lastIdx="1" clrIdx="0"/></p:cmAuthorLst>')
+        package.writestr("ppt/comments/comment1.xml", f'<p:cmLst {PNS}><p:cm authorId="0" dt="2026-03-01T10:00:00" '
+                         'idx="1"><p:pos x="10" y="10"/><p:text>Are the Q3 numbers final?</p:text></p:cm></p:cmLst>')
+        body = '<p188:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:t>{}</a:t></a:r></a:p></p188:txBody>'
+        package.writestr("ppt/authors.xml", f'<p188:authorLst xmlns:p188="{P188}"><p188:author id="{{A1}}" '
+                         'name="Ben Okafor" initials="BO" userId="ben" providerId="AD"/></p188:authorLst>')
+        package.writestr("ppt/comments/modernComment_101_3F5A1B2C.xml", (
+            f'<p188:cmLst xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p188="{P188}">'
+            '<p188:cm id="{C1}" authorId="{A1}" created="2026-03-02T09:00:00"><p188:replyLst><p188:reply id="{R1}" '
+            f'authorId="{{A9}}" created="2026-03-02T10:00:00">{body.format("Permits filed in May")}</p188:reply>'
+            f'</p188:replyLst>{body.format("Who files the permits?")}</p188:cm></p188:cmLst>'))
+    return out.getvalue()
+
+
+def test_a_decks_pictures_charts_smartart_and_comments_are_read():
+    """A picture's alt text, a chart's title, series, categories and numbers, a SmartArt's text and the slides'
+    comments were all left out: a search for 'kelp' or 'permits' found nothing of this deck."""
+    from ingest.slides import slides_text
+    read = slides_text(field_deck(), "field.pptm")
+    assert read.lines == [
+        "Slide 1: Field season",
+        "Chart: Kelp survey sites per quarter", "Axes: Sites surveyed",
+        "|  | Pilots | Rollout |", "| --- | --- | --- |", "| Q1 | 4.3 | 2.4 |", "| Q2 | 2.5 | 4.4 |",
+        "| Q3 | 3.5 | 1.8 |", "| Q4 | 4.5 | 2.8 |",
+        "Picture: Map of the harbour with the three survey sites marked",
+        "Comment (Ana Ruiz): Are the Q3 numbers final?",
+        "Slide 2: Plan", "- Survey the reef", "  - Count the kelp", "- Permits",
+        "Comment (Ben Okafor): Who files the permits?", "Comment: Permits filed in May"], read.lines
+    for ext in (".pptm", ".ppsm", ".potx", ".potm"):
+        doc = parse_file("deck" + ext, field_deck())  # the same XML: .pptx's reader
+        assert kind_of("deck" + ext) == "note" and doc.title == "deck" and len(doc.sections) == 2, ext
+
+
+def flat(mime: str, body: str, title: str) -> bytes:
+    """A flat OpenDocument (.fodp, .fods) as LibreOffice saves it: one XML file, no zip."""
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document {ODP} '
+            'xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" office:version="1.3" '
+            f'office:mimetype="{mime}"><office:meta><dc:title>{title}</dc:title><meta:creation-date>'
+            '2026-02-03T09:15:00</meta:creation-date></office:meta><office:automatic-styles/>'
+            f'<office:body>{body}</office:body></office:document>').encode()
+
+
+def test_flat_impress_and_calc_files_are_read(immediate, tmp_path, monkeypatch):
+    """.fodp and .fods (LibreOffice's 'Flat XML' saves) were kinds Sift does not read; a broken one is a failure."""
+    from ingest.slides import slides_text
+    deck = flat("application/vnd.oasis.opendocument.presentation",
+                '<office:presentation><draw:page draw:name="p1">' + frame(["Tide tables"], "title")
+                + frame(["Spring tides at new moon"], "outline") + '</draw:page></office:presentation>', "Tides")
+    assert kind_of("t.fodp") == "note" and kind_of("b.fods") == "text"
+    read = slides_text(deck, "tides.fodp")
+    assert read.lines == ["Slide 1: Tide tables", "Spring tides at new moon"] and read.title == "Tides", read.lines
+    sheet = flat("application/vnd.oasis.opendocument.spreadsheet", '<office:spreadsheet><table:table '
+                 'table:name="Costs">' + row(c("Item"), c("Cost")) + row(c("Sonar survey"), c(4000.0))
+                 + row(c(), repeat=1048570) + '</table:table></office:spreadsheet>', "Budget")
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "work"
+    root.mkdir()
+    (root / "tides.fodp").write_bytes(deck)
+    (root / "budget.fods").write_bytes(sheet)
+    (root / "broken.fods").write_bytes(b'<?xml version="1.0"?><office:document><unclosed>')
+    published = ingest(root, "work")["published"]
+    assert [f["path"] for f in published["failures"]] == ["broken.fods"], published["failures"]
+    assert "not a readable OpenDocument spreadsheet" in str(published["failures"]), published["failures"]
+    from search.query.engine import Engine
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+    assert engine.search("spring tides", mode="keyword").hits[0].path == "tides.fodp"
+    assert engine.search("sonar survey", mode="keyword").hits[0].path == "budget.fods"

@@ -52,7 +52,7 @@ STOOD_FOR = ("not indexed itself: the {what} {note} beside it, of the same name,
 # what stands for a PDF, and what the PDF is to it: report.pdf beside report.docx is its export, main.pdf beside
 # main.tex what LaTeX typeset from it; both were 'the note … (taken for its conversion)', as a Markdown note's PDF
 SOURCES = (((".docx", ".odt", ".docm", ".fodt"), "Word document", "the PDF taken for its export"),
-           ((".pptx", ".ppsx", ".odp"), "slide deck", "the PDF taken for its export or handout"),
+           ((".pptx", ".ppsx", ".pptm", ".ppsm", ".potx", ".potm", ".odp", ".fodp"), "slide deck", "the PDF taken for its export or handout"),
            ((".tex", ".ltx"), "LaTeX source", "the PDF taken for what LaTeX typeset from it"),
            ((".org", ".rst", ".adoc", ".asciidoc"), "source", "the PDF taken for what was built from it"))
 
