@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingest import joplin
 from ingest.chat import parse_slack_day, slack_day
 from ingest.code import SHEBANG_BYTES
 from ingest.discover import Rules, refused_link, why_not_indexed
@@ -70,6 +71,12 @@ def read_and_parse(root: Path | str, path: str, rules: Rules | None = None) -> P
     _bound_names(doc)
     if doc.kind == "note":
         _attach_links(root, path, doc, rules)
+        stem = path.rsplit("/", 1)[-1][:-3]  # a Joplin raw note's '<id>.md'
+        tags = joplin.note_tags(os.path.dirname(full), stem) if path.endswith(".md") and joplin.ID.fullmatch(stem) \
+            else []
+        if tags:
+            held = {tag.casefold() for tag in doc.meta.get("tags", [])}  # a Joplin note's tags: records beside it
+            doc.meta["tags"] = [*doc.meta.get("tags", []), *(tag for tag in tags if tag.casefold() not in held)]
     # an HTML page read as a document (ingest.webpage) is a note, where its name says code
     kind = "note" if doc.kind == "note" else kind_of(path) or doc.kind
     return ParsedFile(path=path, kind=kind, size=seen.st_size if digest else len(data), mtime=seen.st_mtime,

@@ -5,9 +5,14 @@ lines ending with 'type_: N' (1 a note; 2 a notebook, 4 a resource, 5 a tag, 6 a
 A note is titled by its first line (not its file's id), its created and updated times are the note's, and its
 properties are no text of its passages (they were 30 lines of ids and zeros in its last passage). A record of
 another type is skipped, saying so. Its links to other notes, '[x](:/0123…)', name those files (ingest.links).
+Its tags are records beside it, a tag's (type_ 5: its name the first line) and a note's tag's (type_ 6: note_id and
+tag_id): note_tags reads them from the note's folder (ingest.files), and they are the note's tags, searched with its
+title as a Markdown note's #tags are. A note is read again only when its own file changes: a tag given to a note
+already indexed is its tag once the note is next edited (or the index made again).
 """
 from __future__ import annotations
 
+import os
 import re
 from pathlib import PurePosixPath
 
@@ -42,8 +47,68 @@ def raw_item(path: str, lines: list[str]) -> tuple[int, dict] | None:
         return None
     if int(kind.group(1)) != 1:
         name = TYPES.get(int(kind.group(1)), f"item of type {kind.group(1)}")
-        raise Skip(f"a Joplin {name}'s record ({lines[0].strip()[:80]!r}), not a note")
+        named = f" ({lines[0].strip()[:80]!r})" if start > 0 else ""  # a note's tag's record has no name
+        raise Skip(f"a Joplin {name}'s record{named}, not a note")
     meta = {TIMES[key]: value.strip() for key, value in properties.items() if key in TIMES and value.strip()}
     if lines[0].strip():
         meta["title"] = lines[0].strip()[:500]
     return start, meta
+
+
+RECORD_TAIL = 4096  # of each item's file read for its type: a tag's and a note's tag's record is all properties
+MAX_ITEMS = 200_000  # of a folder's files looked at for tags
+MAX_TAGS = 50  # of a note's tags kept
+_folders: dict[str, tuple[tuple, dict[str, list[str]]]] = {}  # folder → (its stat's key, note id → tag names)
+
+
+def note_tags(folder: str, note_id: str) -> list[str]:
+    """The names of the tags Joplin's records in ``folder`` (a raw export, a sync target) give the note of this id;
+    the folder read once while its files are the same (its mtime changes when a record is added or removed)."""
+    try:
+        seen = os.stat(folder)
+    except OSError:
+        return []
+    key = (seen.st_mtime_ns, seen.st_ino)
+    cached = _folders.get(folder)
+    if cached is None or cached[0] != key:
+        cached = key, _read_tags(folder)
+        _folders.clear()  # one export at a time: a second folder's read anew
+        _folders[folder] = cached
+    return cached[1].get(note_id, [])
+
+
+def _read_tags(folder: str) -> dict[str, list[str]]:
+    names: dict[str, str] = {}  # tag id → its name
+    links: list[tuple[str, str]] = []  # (note id, tag id)
+    try:
+        entries = os.scandir(folder)
+    except OSError:
+        return {}
+    with entries:
+        for n, entry in enumerate(entries):
+            if n >= MAX_ITEMS:
+                break
+            if not (entry.name.endswith(".md") and ID.fullmatch(entry.name[:-3])):
+                continue
+            try:
+                with open(entry.path, "rb") as f:
+                    size = f.seek(0, os.SEEK_END)
+                    f.seek(max(size - RECORD_TAIL, 0))
+                    tail = f.read().decode("utf-8", "replace")
+            except OSError:
+                continue
+            lines = tail.rstrip().split("\n")
+            kind = TYPE.fullmatch(lines[-1].strip()) if lines else None
+            if kind is None or kind.group(1) not in ("5", "6") or size > RECORD_TAIL:
+                continue
+            properties = dict(line.split(":", 1) for line in lines if PROPERTY.fullmatch(line))
+            properties = {key: value.strip() for key, value in properties.items()}
+            if kind.group(1) == "5" and lines[0].strip() and not PROPERTY.fullmatch(lines[0]):
+                names[properties.get("id", "")] = lines[0].strip()[:200]
+            elif kind.group(1) == "6" and properties.get("note_id") and properties.get("tag_id"):
+                links.append((properties["note_id"], properties["tag_id"]))
+    tags: dict[str, list[str]] = {}
+    for note, tag in links:
+        if tag in names and names[tag] not in tags.setdefault(note, []) and len(tags[note]) < MAX_TAGS:
+            tags[note].append(names[tag])
+    return tags

@@ -5,6 +5,9 @@ outline of '- ' blocks, 'key:: value' properties, block ids and references, name
 """
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from ingest.discover import Rules
@@ -263,3 +266,37 @@ def test_a_notion_rows_tags_property_is_its_tags():
     assert parse_markdown("notes/Draft.md", row).meta["tags"] == ["billing"]
     later = row.replace("Tags:", "Owner: Ana\n\nTags:")  # not the block under the title: a line of its text
     assert parse_markdown(f"notion/Draft {NOTION}.md", later).meta["tags"] == ["billing"]
+
+
+def joplin_record(first: str, properties: dict, kind: int) -> str:
+    """A tag's (type_ 5: its name, then its properties) or a note's tag's record (type_ 6: properties alone), as
+    Joplin's raw export writes them."""
+    lines = [f"{key}: {value}" for key, value in properties.items()] + [
+        "created_time: 2024-03-01T09:00:00.000Z", "updated_time: 2024-03-01T09:00:00.000Z",
+        "user_created_time: 2024-03-01T09:00:00.000Z", "user_updated_time: 2024-03-01T09:00:00.000Z",
+        "encryption_cipher_text: ", "encryption_applied: 0", "is_shared: 0", f"type_: {kind}"]
+    return (f"{first}\n\n" if first else "") + "\n".join(lines)
+
+
+def test_a_joplin_raw_notes_tags_are_the_records_beside_it(immediate, tmp_path, monkeypatch):
+    """A raw export keeps a note's tags apart: a tag record and a note-tag record naming both ids. They were
+    skipped and the note had no tags: a search for its tag 'horticulture' found nothing."""
+    from ingest.files import read_and_parse
+    tag, other, link, link2 = "11" * 16, "22" * 16, "33" * 16, "44" * 16
+    root = write_tree(tmp_path / "export", {
+        f"{HEATER}.md": joplin_item("Greenhouse heater", "The paraffin heater."),
+        f"{SEEDS}.md": joplin_item("Seed list", "Tomatoes and beans.", id_=SEEDS),
+        f"{tag}.md": joplin_record("Horticulture", {"id": tag, "parent_id": ""}, 5),
+        f"{other}.md": joplin_record("winter", {"id": other, "parent_id": ""}, 5),
+        f"{link}.md": joplin_record("", {"id": link, "note_id": HEATER, "tag_id": tag}, 6),
+        f"{link2}.md": joplin_record("", {"id": link2, "note_id": HEATER, "tag_id": other}, 6)})
+    assert read_and_parse(root, f"{HEATER}.md").doc.meta["tags"] == ["Horticulture", "winter"]
+    assert "tags" not in read_and_parse(root, f"{SEEDS}.md").doc.meta
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    published = ingest(root, "joplin")["published"]
+    assert sorted(f["reason"] for f in published["failures"]) == [
+        "a Joplin note's tag's record, not a note", "a Joplin note's tag's record, not a note",
+        "a Joplin tag's record ('Horticulture'), not a note", "a Joplin tag's record ('winter'), not a note"]
+    from search.query.engine import Engine
+    hits = Engine(Path(os.environ["SIFT_HOME"]) / "index.db").search("horticulture", mode="keyword").hits
+    assert [h.path for h in hits] == [f"{HEATER}.md"], hits
