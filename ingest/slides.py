@@ -54,7 +54,8 @@ GENERATED = re.compile(r"\s*Description automatically generated(?: with (?:low|m
 MAX_SERIES = 50  # of a chart's series read, columns of its table
 MAX_CATEGORIES = 500  # of a chart's categories (its table's rows)
 MAX_POINTS = 10_000  # of a SmartArt's points walked
-LAST = (float("inf"), float("inf"))  # where a shape of no position of its own sorts: after those placed
+MAX_CUTS = 40  # of columns and rows cut inside each other: past it, a slide's shapes by their top and left
+MAX_ARRANGED = 500  # shapes of a slide (or a group) put in columns: more are read by their top and left
 # a title the program wrote, not the author: PowerPoint's template's, Google Slides' new deck's, a file name
 GENERIC_TITLE = re.compile(r"(powerpoint presentation|presentation\d*|untitled presentation|untitled\b.*|"
                            r".*\.(pptx?|odp|key))", re.IGNORECASE)
@@ -228,25 +229,72 @@ def _placeholder(shape) -> str | None:
 def _in_reading_order(shapes: list) -> list:
     """The body placeholders (subtitle, bullets) in the slide's order, then the rest top to bottom, left to right."""
     placeholders = [s for s in shapes if _placeholder(s) is not None]
-    others = sorted((s for s in shapes if _placeholder(s) is None), key=_position)
+    others = in_columns([s for s in shapes if _placeholder(s) is None], _box)
     return [s for s in placeholders if _placeholder(s) not in UNREAD_PLACEHOLDERS] + others
 
 
-def _position(shape) -> tuple[float, float]:
-    """(top, left) of a shape, a group or a frame: its offset (a:off), or LAST."""
-    for where in (f"{P}spPr/{A}xfrm/{A}off", f"{P}grpSpPr/{A}xfrm/{A}off", f"{P}xfrm/{A}off"):  # a picture's: spPr
+def in_columns(shapes: list, box) -> list:
+    """Shapes in reading order: columns left to right, each read top to bottom, where a gap between them runs the
+    height of the slide (or of the part of it cut off already), else rows top to bottom where a gap runs across it,
+    else by their top and left. Two columns of a heading box and a text box each were read heading, heading, text,
+    text (by their tops alone); and a box a little higher on the right came before the one on the left. ``box``
+    gives a shape's (left, top, right, bottom), None for a shape of no position (read after the others)."""
+    placed = [(found, shape) for shape in shapes if (found := box(shape)) is not None]
+    return [shape for _, shape in _cut(placed, 0)] + [shape for shape in shapes if box(shape) is None]
+
+
+def _cut(placed: list, depth: int) -> list:
+    if len(placed) < 2:
+        return placed
+    if depth < MAX_CUTS and len(placed) <= MAX_ARRANGED:
+        bands = _bands(placed, 0)  # columns: a gap along x
+        if len(bands) < 2:  # rows, those next to each other that are columns together as one (headings, their text)
+            bands = []
+            for band in _bands(placed, 1):
+                if bands and len(_bands(bands[-1] + band, 0)) > 1:
+                    bands[-1] = bands[-1] + band
+                else:
+                    bands.append(band)
+        if len(bands) > 1:
+            return [item for band in bands for item in _cut(band, depth + 1)]
+    return sorted(placed, key=lambda item: (item[0][1], item[0][0]))
+
+
+def _bands(placed: list, axis: int) -> list[list]:
+    """``placed`` parted where a gap along ``axis`` (0: x, 1: y) runs between them, in that axis's order."""
+    bands: list[list] = []
+    end = 0.0
+    for item in sorted(placed, key=lambda item: item[0][axis]):
+        start = item[0][axis]
+        if not bands or (start >= end and start > bands[-1][0][0][axis]):
+            bands.append([])
+            end = item[0][axis + 2]
+        bands[-1].append(item)
+        end = max(end, item[0][axis + 2])
+    return bands
+
+
+def _box(shape) -> tuple[float, float, float, float] | None:
+    """(left, top, right, bottom) of a shape, a group, a frame or a picture: its offset (a:off) and size (a:ext,
+    none taken as 0), or None."""
+    for where in (f"{P}spPr/{A}xfrm", f"{P}grpSpPr/{A}xfrm", f"{P}xfrm"):
         found = shape.find(where)
-        if found is not None:
+        offset = found.find(A + "off") if found is not None else None
+        if offset is not None:
+            size = found.find(A + "ext")
             try:
-                return float(found.get("y") or 0), float(found.get("x") or 0)
+                x, y = float(offset.get("x") or 0), float(offset.get("y") or 0)
+                width = float(size.get("cx") or 0) if size is not None else 0.0
+                height = float(size.get("cy") or 0) if size is not None else 0.0
             except ValueError:
-                return LAST
-    return LAST
+                return None
+            return x, y, x + max(width, 0), y + max(height, 0)
+    return None
 
 
 def _shape_lines(shape, out, related: dict) -> None:
     if shape.tag == P + "grpSp":
-        for inner in sorted(_shapes(shape), key=_position):
+        for inner in in_columns(list(_shapes(shape)), _box):
             _shape_lines(inner, out, related)
     elif shape.tag == P + "pic":  # a picture: its alt text, what its author wrote of it
         out.lines.extend(_alt_text(shape.find(f"{P}nvPicPr/{P}cNvPr")))
@@ -448,7 +496,7 @@ def _odp_slide(page, hidden: bool):
         reader = _Reader(out, set())
         rest = [s for s in shapes if s not in titles and s.get(PRESENTATION + "class") not in UNREAD_CLASSES]
         placeholders = [s for s in rest if s.get(PRESENTATION + "class")]
-        for shape in placeholders + sorted((s for s in rest if s not in placeholders), key=_odp_position):
+        for shape in placeholders + in_columns([s for s in rest if s not in placeholders], _odp_box):
             _odp_lines(shape, reader)
         notes = page.find(PRESENTATION + "notes")
         first = len(out.lines)
@@ -468,7 +516,7 @@ def _odp_slide(page, hidden: bool):
 def _odp_lines(shape, reader) -> None:
     """A frame's, a shape's or a group's text (its members by position), as an .odt's: paragraphs, lists, tables."""
     if shape.tag == DRAW + "g":
-        for inner in sorted((c for c in shape if isinstance(c.tag, str)), key=_odp_position):
+        for inner in in_columns([c for c in shape if isinstance(c.tag, str)], _odp_box):
             _odp_lines(inner, reader)
     elif shape.tag not in (SVG + "title", SVG + "desc"):
         reader.blocks(shape, 0)
@@ -478,9 +526,12 @@ def _texts(shape) -> list[str]:
     return [_clean("".join(p.itertext())) for p in shape.iter(TEXT + "p")]
 
 
-def _odp_position(shape) -> tuple[float, float]:
+def _odp_box(shape) -> tuple[float, float, float, float] | None:
     y, x = _length(shape.get(SVG + "y")), _length(shape.get(SVG + "x"))
-    return LAST if y is None or x is None else (y, x)
+    if y is None or x is None:
+        return None
+    width, height = _length(shape.get(SVG + "width")) or 0.0, _length(shape.get(SVG + "height")) or 0.0
+    return x, y, x + max(width, 0), y + max(height, 0)
 
 
 def _length(value: str | None) -> float | None:

@@ -500,3 +500,26 @@ def test_flat_impress_and_calc_files_are_read(immediate, tmp_path, monkeypatch):
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
     assert engine.search("spring tides", mode="keyword").hits[0].path == "tides.fodp"
     assert engine.search("sonar survey", mode="keyword").hits[0].path == "budget.fods"
+
+
+def box(paragraphs, x: int, y: int, cx: int, cy: int) -> str:
+    return (f'<p:sp><p:nvSpPr><p:cNvPr id="3" name="TextBox 2"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr>'
+            f'<a:xfrm><a:off x="{x}" y="{y}"/><a:ext cx="{cx}" cy="{cy}"/></a:xfrm></p:spPr>{text_body(paragraphs)}'
+            '</p:sp>')
+
+
+def test_text_boxes_in_two_columns_are_read_a_column_at_a_time():
+    """A slide of text boxes (no placeholders): a heading across it, two columns of a heading box and a text box
+    each (the right one's 0.1 mm higher), a source line across the foot. Read by their tops alone, the columns
+    interleaved: 'Pros', 'Cons', then both lists."""
+    from ingest.slides import slides_text
+    deck = pptx([(slide([
+        box(["Sources: the 2025 survey"], 457200, 6096000, 8229600, 300000),
+        box(["Cons"], 4800600, 1599000, 3886200, 400000),
+        box(["Costly to run", "Needs a boat"], 4800600, 2100000, 3886200, 3000000),
+        box(["Sonar or divers?"], 457200, 300000, 8229600, 800000),
+        box(["Pros"], 457200, 1600000, 3886200, 400000),
+        box(["Covers the whole bay", "Works in murky water"], 457200, 2100000, 3886200, 2000000)]), None)])
+    assert slides_text(deck, "d.pptx").lines == [
+        "Slide 1", "Sonar or divers?", "Pros", "Covers the whole bay", "Works in murky water",
+        "Cons", "Costly to run", "Needs a boat", "Sources: the 2025 survey"]
