@@ -14,13 +14,16 @@ an .odp's draw:page elements):
   names a slide ('what was on slide 3'), and its title placeholder's text, which is no line of its own (a slide
   without a title is 'Slide 3');
 - its text in reading order: the title, the body placeholders (the subtitle, the bullets) in the slide's order, then
-  the other shapes (text boxes, grouped shapes, tables) top to bottom and left to right, a line a paragraph;
-  the date, footer and slide-number placeholders left out;
-- tables as Markdown tables (WordText.add_table, as a Word document's);
-- the speaker notes, after the slide's text, their first line 'Speaker notes: …';
+  the other shapes (text boxes, grouped shapes, tables, pictures, charts) a column at a time (in_columns), a line a
+  paragraph; the date, footer and slide-number placeholders left out;
+- tables as Markdown tables (WordText.add_table, as a Word document's); a chart's title, axes and data (its cached
+  numbers) as a table of categories by series; SmartArt's text as it nests; a picture's alt text, 'Picture: …';
+- the speaker notes, after the slide's text, their first line 'Speaker notes: …'; then its comments, 'Comment (Ana):
+  …';
 - hidden slides are read too, 'Slide 4 (hidden): …': a lecture's backup slides hold what their author wrote, and a
   search for it should find it (the heading says it is not shown).
-Left out: charts, SmartArt, pictures (alt text too), the masters' and layouts' placeholder prompts.
+Left out: 2016's chart kinds (cx:chart), an .odp's charts, the masters' and layouts' placeholder prompts. A .pptm,
+.ppsm, .potx, .potm are a .pptx's XML; a .fodp an .odp's in one XML file (ingest.odt.flat_document).
 
 A deck has no lines: its "lines" are those of ``WordText.lines`` (read_file shows them, and reads a slide by its
 heading: read_file(heading='Slide 3')). A password-protected deck, a broken zip or XML and a zip bomb are skipped
