@@ -3,7 +3,8 @@
 A Logseq page is an outline of '- ' blocks. Its page properties are 'key:: value' lines at its top, not YAML:
 ``title::``, ``alias::`` and ``tags::`` are the note's title, aliases and tags, as front matter's are, and are no
 text of its passages (the title column holds them). A block's ``id:: 6500…`` (the uuid a block reference names),
-``collapsed:: true``, ``heading:: true`` and a PDF highlight's ``hl-page:: 3`` (BLOCK_NOISE) are no text either:
+``collapsed:: true``, ``heading:: true``, a PDF highlight's ``hl-page:: 3`` (BLOCK_NOISE) and a task's time log
+(``:LOGBOOK:``, its ``CLOCK:`` lines, ``:END:``) are no text either:
 in a passage they were a uuid's pieces to match and embed and noise in every snippet. A block reference
 ``((6500…))`` reads as the text of the block it names when that block is in the same page, and as nothing
 otherwise (the index cannot look another page's block up while it reads this one), its uuid never; a page's embed
@@ -32,6 +33,8 @@ BLOCK = re.compile(r"[ \t]*- (.*)")
 NAMESPACE = re.compile(r"___|%2[fF]")
 VALUES = 100  # aliases or tags kept, as of front matter (ingest.markdown.META_ITEMS)
 LINES = 1000  # page property lines looked at, as front matter's
+LOGBOOK = ":LOGBOOK:"
+LOGBOOK_LINES = 10_000  # of a time log's CLOCK lines
 BLOCK_LINES = 50  # lines above an 'id::' line looked at for its block's first line: a note of id lines stays linear
 
 
@@ -77,11 +80,14 @@ def shown_lines(text: str, lines: list[str], hidden: list[int] = ()) -> list[str
     collapsed lines blank (the lines keep their numbers), a block reference as the text of the block it names in
     this page (its first line, without the '- '), or nothing, a page's embed '{{embed [[Page]]}}' as its link
     '[[Page]]' (which a snippet shows as 'Page')."""
-    if not hidden and "::" not in text and "((" not in text and "{{embed" not in text:
+    if not hidden and "::" not in text and "((" not in text and "{{embed" not in text and LOGBOOK not in text:
         return lines
     shown = list(lines)
     for index in hidden:
         shown[index] = ""
+    if LOGBOOK in text:
+        for index in _logbooks(lines):
+            shown[index] = ""
     blocks = {}
     code = _fenced(lines) if "```" in text or "~~~" in text else set()
     for index, line in enumerate(lines):
@@ -100,6 +106,22 @@ def shown_lines(text: str, lines: list[str], hidden: list[int] = ()) -> list[str
         if "{{embed" in line:
             shown[index] = EMBED.sub(r"\1", line)
     return shown
+
+
+def _logbooks(lines: list[str]) -> list[int]:
+    """The indexes of the lines of a task's time log, ':LOGBOOK:', its 'CLOCK: [2024-03-14 Thu 10:00]--[…] =>
+    01:00:00' lines, ':END:', which Logseq writes under a task once it is NOW or DOING and shows folded: they were
+    its passage's text, a snippet of clock times."""
+    found = []
+    for index, line in enumerate(lines):
+        if line.strip() != LOGBOOK:
+            continue
+        end = index + 1
+        while end < len(lines) and end - index <= LOGBOOK_LINES and lines[end].strip().startswith("CLOCK:"):
+            end += 1
+        if end < len(lines) and lines[end].strip() == ":END:":
+            found += range(index, end + 1)
+    return found
 
 
 def _fenced(lines: list[str]) -> set[int]:

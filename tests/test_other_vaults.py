@@ -300,3 +300,16 @@ def test_a_joplin_raw_notes_tags_are_the_records_beside_it(immediate, tmp_path, 
     from search.query.engine import Engine
     hits = Engine(Path(os.environ["SIFT_HOME"]) / "index.db").search("horticulture", mode="keyword").hits
     assert [h.path for h in hits] == [f"{HEATER}.md"], hits
+
+
+def test_a_logseq_tasks_time_log_is_no_text():
+    """Logseq writes a task's clock under it once it is NOW or DOING, and shows it folded: ':LOGBOOK:', 'CLOCK:'
+    lines, ':END:' were its passage's text. A note writing ':LOGBOOK:' as text (no CLOCK lines and :END:) keeps it."""
+    page = ("- DONE Write the grant report\n  :LOGBOOK:\n  CLOCK: [2024-03-14 Thu 10:21:30]--[2024-03-14 Thu 11:02:10]"
+            " =>  00:40:40\n  CLOCK: [2024-03-15 Fri 09:00:00]--[2024-03-15 Fri 09:30:00] =>  00:30:00\n  :END:\n"
+            "\t- Sent to Ana\n- Logseq's :LOGBOOK: drawer holds clock lines\n")
+    note = parse_markdown("pages/Grants.md", page)
+    text = "\n".join(s.text for s in note.sections)
+    assert "CLOCK" not in text and "00:40:40" not in text and ":END:" not in text, text
+    assert "Write the grant report" in text and "Sent to Ana" in text and "Logseq's :LOGBOOK: drawer" in text
+    assert [s.end_line for s in note.sections][-1] == 7  # the lines keep their numbers
