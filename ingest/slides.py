@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import posixpath
 import re
+import xml.etree.ElementTree as ET
+import zipfile
 
 from ingest.document import Document, Skip, title_from_name
 from ingest.passage_dates import property_date
@@ -177,17 +179,26 @@ def _related(parts, part: str) -> tuple[dict, list]:
             continue
         kind = type_.rsplit("/", 1)[-1]
         if kind in ("chart", "diagramData"):
-            by_id[id_] = parts.xml(path)
+            by_id[id_] = _optional(parts, path)
         elif kind == "comments":  # the old comments' (ppt/comments/comment1.xml) or 2018's modern ones'
-            comments.append(parts.xml(path))
+            comments.append(_optional(parts, path))
     return by_id, comments
+
+
+def _optional(parts, path: str):
+    """A part beside a slide's text (a chart, SmartArt, comments) parsed, or None when it is damaged: the deck is
+    read without it, not skipped (a zip bomb still is: Skip)."""
+    try:
+        return parts.xml(path)
+    except (ET.ParseError, zipfile.BadZipFile, EOFError, RecursionError):
+        return None
 
 
 def _authors(parts) -> dict[str, str]:
     """Comment authors' names by id: the old list's (ppt/commentAuthors.xml) and the modern one's (ppt/authors.xml)."""
     names = {}
     for part in ("ppt/commentAuthors.xml", "ppt/authors.xml"):
-        found = parts.xml(part) if part in parts.names else None
+        found = _optional(parts, part)
         for author in found.iter() if found is not None else ():
             if author.tag.endswith(("}cmAuthor", "}author")) and author.get("name"):
                 names[author.get("id") or ""] = _clean(author.get("name") or "")[:100]

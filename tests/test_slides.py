@@ -523,3 +523,15 @@ def test_text_boxes_in_two_columns_are_read_a_column_at_a_time():
     assert slides_text(deck, "d.pptx").lines == [
         "Slide 1", "Sonar or divers?", "Pros", "Covers the whole bay", "Works in murky water",
         "Cons", "Costly to run", "Needs a boat", "Sources: the 2025 survey"]
+
+
+def test_a_damaged_chart_or_comments_part_leaves_the_deck_read_without_it():
+    from ingest.slides import slides_text
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(field_deck())) as source, zipfile.ZipFile(out, "w") as package:
+        for item in source.infolist():
+            damaged = item.filename in ("ppt/charts/chart1.xml", "ppt/commentAuthors.xml")
+            package.writestr(item, b"<c:chartSpace><unclosed" if damaged else source.read(item))
+    lines = slides_text(out.getvalue(), "field.pptx").lines
+    assert "Chart: Kelp survey sites per quarter" not in lines and "Comment: Are the Q3 numbers final?" in lines
+    assert "Picture: Map of the harbour with the three survey sites marked" in lines and "- Permits" in lines
