@@ -534,6 +534,10 @@ def _odp_lines(shape, reader) -> None:
             _odp_lines(inner, reader)
     elif shape.tag not in (SVG + "title", SVG + "desc"):
         reader.blocks(shape, 0)
+        if shape.find(DRAW + "image") is not None:  # a picture: its alt text (Impress's Description, else Title)
+            text = _clean(shape.findtext(SVG + "desc") or shape.findtext(SVG + "title") or "")[:2000]
+            if text:
+                reader.out.lines.append(f"Picture: {text}")
 
 
 def _texts(shape) -> list[str]:

@@ -166,6 +166,9 @@ def impress() -> bytes:
         '<draw:page draw:name="p1" draw:style-name="dp1">' + frame(["Field trip"], "title")
         + frame(["Lower right"], None, ("10cm", "12cm")) + frame(["Upper left"], None, ("2cm", "3cm"))
         + frame(["Bring boots", "Meet at 8"], "outline")
+        + '<draw:frame svg:x="20cm" svg:y="1cm"><draw:image xlink:href="Pictures/1.png" '
+          'xmlns:xlink="http://www.w3.org/1999/xlink"/><svg:title>Map</svg:title>'
+          '<svg:desc>The tide pools at the north end of the beach</svg:desc></draw:frame>'
         + '<office:annotation><dc:creator>Ana</dc:creator><text:p>Reviewer comment</text:p></office:annotation>'
         + '<presentation:notes><draw:page-thumbnail/>' + frame(["Check the tide table"], "notes")
         + '</presentation:notes></draw:page>'
@@ -179,6 +182,7 @@ def test_an_impress_deck_is_read_as_a_pptx_is():
     from ingest.slides import slides_text
     read = slides_text(impress(), "trip.odp")
     assert read.lines == ["Slide 1: Field trip", "Bring boots", "Meet at 8", "Upper left", "Lower right",
+                          "Picture: The tide pools at the north end of the beach",
                           "Speaker notes: Check the tide table", "Comment (Ana): Reviewer comment",
                           "Slide 2 (hidden): Spare", "Plan B: the museum"], read.lines
     assert read.title == "trip"  # no meta.xml title, and the first slide a slide of bullets: the file's name
