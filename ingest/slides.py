@@ -22,7 +22,7 @@ an .odp's draw:page elements):
   …';
 - hidden slides are read too, 'Slide 4 (hidden): …': a lecture's backup slides hold what their author wrote, and a
   search for it should find it (the heading says it is not shown).
-Left out: 2016's chart kinds (cx:chart), an .odp's charts, the masters' and layouts' placeholder prompts. A .pptm,
+Left out: 2016's chart kinds (cx:chart), the masters' and layouts' placeholder prompts. A .pptm,
 .ppsm, .potx, .potm are a .pptx's XML; a .fodp an .odp's in one XML file (ingest.odt.flat_document).
 
 A deck has no lines: its "lines" are those of ``WordText.lines`` (read_file shows them, and reads a slide by its
@@ -72,6 +72,9 @@ PRESENTATION = "{urn:oasis:names:tc:opendocument:xmlns:presentation:1.0}"
 STYLE = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
 SVG = "{urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0}"
 TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
+TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+CHART = "{urn:oasis:names:tc:opendocument:xmlns:chart:1.0}"
+XLINK = "{http://www.w3.org/1999/xlink}"
 UNREAD_CLASSES = {"date-time", "footer", "header", "page-number", "page"}  # an .odp's date, footer … placeholders
 # a page's children that are no shape on it: its notes and comments (read after its text), its animations and forms
 ANNOTATIONS = {OFFICE + "annotation", "{http://openoffice.org/2009/office}annotation"}
@@ -485,6 +488,13 @@ def _odp(data: bytes):
         with opened_odf(data, "OpenDocument presentation", ".odp") as parts:
             content = parts.xml("content.xml")
             meta = parts.xml("meta.xml")
+            objects = {}  # an embedded object's (a chart's) parsed content.xml by its name, 'Object 1'
+            for embedded in content.iter(DRAW + "object"):
+                name = posixpath.normpath((embedded.get(XLINK + "href") or "").removeprefix("./"))
+                if name and name not in objects and f"{name}/content.xml" in parts.names:
+                    objects[name] = _optional(parts, f"{name}/content.xml")
+    else:
+        objects = {}  # a flat file holds its objects in place
     found = meta.find(f"{OFFICE}meta/{DC}title") if meta is not None else None
     title = _clean(found.text or "")[:500] if found is not None else ""
     hidden_styles = {style.get(STYLE + "name") for style in content.iter(STYLE + "style")
@@ -495,12 +505,12 @@ def _odp(data: bytes):
     for page in body.iter(DRAW + "page") if body is not None else ():
         hidden = page.get(DRAW + "style-name") in hidden_styles or \
             page.get(PRESENTATION + "visibility") == "hidden"
-        slides.append(_odp_slide(page, hidden))
+        slides.append(_odp_slide(page, hidden, objects))
     from ingest.odt import creation_date
     return title, creation_date(meta), slides
 
 
-def _odp_slide(page, hidden: bool):
+def _odp_slide(page, hidden: bool, objects: dict | None = None):
     from ingest.odt import _Reader
     shapes = [child for child in page if isinstance(child.tag, str) and child.tag not in UNREAD_ODP]
     titles = [s for s in shapes if s.get(PRESENTATION + "class") == "title"]
@@ -511,12 +521,12 @@ def _odp_slide(page, hidden: bool):
         rest = [s for s in shapes if s not in titles and s.get(PRESENTATION + "class") not in UNREAD_CLASSES]
         placeholders = [s for s in rest if s.get(PRESENTATION + "class")]
         for shape in placeholders + in_columns([s for s in rest if s not in placeholders], _odp_box):
-            _odp_lines(shape, reader)
+            _odp_lines(shape, reader, objects or {})
         notes = page.find(PRESENTATION + "notes")
         first = len(out.lines)
         for frame in notes if notes is not None else ():
             if frame.get(PRESENTATION + "class") == "notes":
-                _odp_lines(frame, reader)
+                _odp_lines(frame, reader, {})
         if len(out.lines) > first:
             out.lines[first] = NOTES + out.lines[first]
         for comment in (c for c in page if c.tag in ANNOTATIONS):  # after the notes, as a .pptx's
@@ -527,17 +537,46 @@ def _odp_slide(page, hidden: bool):
     return name, hidden, read, any(s.get(PRESENTATION + "class") == "subtitle" for s in shapes)  # a title slide
 
 
-def _odp_lines(shape, reader) -> None:
-    """A frame's, a shape's or a group's text (its members by position), as an .odt's: paragraphs, lists, tables."""
+def _odp_lines(shape, reader, objects: dict) -> None:
+    """A frame's, a shape's or a group's text (its members by position), as an .odt's: paragraphs, lists, tables;
+    a chart's as a .pptx's."""
+    embedded = shape.find(DRAW + "object")
+    if embedded is not None:
+        name = posixpath.normpath((embedded.get(XLINK + "href") or "").removeprefix("./"))
+        document = objects.get(name) if name in objects else embedded.find(OFFICE + "document")
+        chart = document.find(f"{OFFICE}body/{OFFICE}chart/{CHART}chart") if document is not None else None
+        if chart is not None:
+            _odp_chart(chart, reader.out)
+        return  # a chart read, or another object (a formula, a spreadsheet's cells): not read
     if shape.tag == DRAW + "g":
         for inner in in_columns([c for c in shape if isinstance(c.tag, str)], _odp_box):
-            _odp_lines(inner, reader)
+            _odp_lines(inner, reader, objects)
     elif shape.tag not in (SVG + "title", SVG + "desc"):
         reader.blocks(shape, 0)
         if shape.find(DRAW + "image") is not None:  # a picture: its alt text (Impress's Description, else Title)
             text = _clean(shape.findtext(SVG + "desc") or shape.findtext(SVG + "title") or "")[:2000]
             if text:
                 reader.out.lines.append(f"Picture: {text}")
+
+
+def _odp_chart(chart, out) -> None:
+    """An Impress chart (an embedded object's chart:chart) as a .pptx's: its title, its axes' titles and its data,
+    the table it holds (a row a category, a column a series, its header row the series' names)."""
+    from ingest.ods import _value
+    title = _clean(" ".join(_texts(chart.find(CHART + "title")) if chart.find(CHART + "title") is not None else []))
+    out.lines.append("Chart: " + (title[:500] or "untitled"))
+    axes = [_clean(" ".join(_texts(found))) for found in chart.iter(CHART + "axis")
+            for found in found.findall(CHART + "title")]
+    if any(axes):
+        out.lines.append("Axes: " + ", ".join(axis for axis in axes if axis))
+    table = chart.find(TABLE + "table")
+    rows = []
+    for row in table.iter(TABLE + "table-row") if table is not None else ():
+        rows.append([_value(cell) for cell in row if cell.tag == TABLE + "table-cell"][:MAX_SERIES + 1])
+        if len(rows) > MAX_CATEGORIES:
+            break
+    if len(rows) > 1 and any(any(row[1:]) for row in rows[1:]):
+        out.add_table(rows)
 
 
 def _texts(shape) -> list[str]:

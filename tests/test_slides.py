@@ -539,3 +539,38 @@ def test_a_damaged_chart_or_comments_part_leaves_the_deck_read_without_it():
     lines = slides_text(out.getvalue(), "field.pptx").lines
     assert "Chart: Kelp survey sites per quarter" not in lines and "Comment: Are the Q3 numbers final?" in lines
     assert "Picture: Map of the harbour with the three survey sites marked" in lines and "- Permits" in lines
+
+
+def impress_chart() -> str:
+    """An embedded chart's content.xml as Impress writes it ('Object 1/content.xml'): a title, an axis title and
+    its local table, a header row of the series' names, a row a category."""
+    cells = ('<table:table-row><table:table-cell office:value-type="string"><text:p>{}</text:p></table:table-cell>'
+             '<table:table-cell office:value-type="float" office:value="{}"><text:p>{}</text:p></table:table-cell>'
+             '</table:table-row>')
+    rows = "".join(cells.format(month, value, value) for month, value in [("June", 12), ("July", 31)])
+    return (f'<office:document-content {ODP} xmlns:chart="urn:oasis:names:tc:opendocument:xmlns:chart:1.0">'
+            '<office:body><office:chart><chart:chart chart:class="chart:bar"><chart:title><text:p>Seal pups '
+            'counted</text:p></chart:title><chart:plot-area><chart:axis chart:dimension="y"><chart:title><text:p>'
+            'Pups</text:p></chart:title></chart:axis></chart:plot-area><table:table table:name="local-table">'
+            '<table:table-header-rows><table:table-row><table:table-cell><text:p/></table:table-cell>'
+            '<table:table-cell office:value-type="string"><text:p>North beach</text:p></table:table-cell>'
+            f'</table:table-row></table:table-header-rows><table:table-rows>{rows}</table:table-rows></table:table>'
+            '</chart:chart></office:chart></office:body></office:document-content>')
+
+
+def test_an_impress_chart_is_read_as_a_pptx_chart():
+    from ingest.slides import slides_text
+    page = ('<draw:page draw:name="p1">' + frame(["Seals"], "title")
+            + '<draw:frame svg:x="2cm" svg:y="4cm" xmlns:xlink="http://www.w3.org/1999/xlink"><draw:object '
+            'xlink:href="./Object 1" xlink:type="simple"/><draw:image xlink:href="./ObjectReplacements/Object 1"/>'
+            '<svg:desc>A bar chart</svg:desc></draw:frame></draw:page>')
+    deck = opendocument("application/vnd.oasis.opendocument.presentation",
+                        f"<office:presentation>{page}</office:presentation>")
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(deck)) as source, zipfile.ZipFile(out, "w") as package:
+        for item in source.infolist():
+            package.writestr(item, source.read(item))
+        package.writestr("Object 1/content.xml", impress_chart())
+    assert slides_text(out.getvalue(), "seals.odp").lines == [
+        "Slide 1: Seals", "Chart: Seal pups counted", "Axes: Pups",
+        "|  | North beach |", "| --- | --- |", "| June | 12 |", "| July | 31 |"]
