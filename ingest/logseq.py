@@ -20,6 +20,9 @@ from ingest.links import FENCE
 
 PROPERTY = re.compile(r"[ \t]*([A-Za-z][\w.-]*)::(?:[ \t]+(.*?))?[ \t]*")  # 'key:: value'
 PAGE_KEYS = {"title": "title", "alias": "aliases", "tags": "tags"}
+# page properties Logseq writes of its own view of the page: which linked references' filters are on
+# ('filters:: {"project" false, "done" true}'), no text of it (they were a passage's first line)
+UI_KEYS = {"filters"}
 UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 # A block's own property Logseq writes for itself: no text of the page. Its id, whether it is folded or shown as a
 # heading, and what a PDF highlight's block (in an 'hls__' page) holds beside its text: 'ls-type:: annotation',
@@ -47,6 +50,9 @@ def page_properties(lines: list[str]) -> tuple[dict, list[int]]:
         found = PROPERTY.fullmatch(line)
         if found is None:
             break
+        if found.group(1).lower() in UI_KEYS:  # what Logseq keeps of how it shows the page: no text
+            used.append(index)
+            continue
         key = PAGE_KEYS.get(found.group(1).lower())
         if key is None:
             continue

@@ -313,3 +313,10 @@ def test_a_logseq_tasks_time_log_is_no_text():
     assert "CLOCK" not in text and "00:40:40" not in text and ":END:" not in text, text
     assert "Write the grant report" in text and "Sent to Ana" in text and "Logseq's :LOGBOOK: drawer" in text
     assert [s.end_line for s in note.sections][-1] == 7  # the lines keep their numbers
+
+
+def test_a_logseq_pages_filters_property_is_no_text():
+    """'filters::' is what Logseq writes when its linked references are filtered: it was the page's first line."""
+    note = parse_markdown("pages/Garden.md", 'filters:: {"project" false, "done" true}\ntype:: place\n\n- Beds\n')
+    text = note.sections[0].text
+    assert "filters" not in text and '"project" false' not in text and "type:: place" in text, text
