@@ -355,9 +355,8 @@ def _chart_lines(chart, out) -> None:
     if any(axes):
         out.lines.append("Axes: " + ", ".join(axis for axis in axes if axis))
     series = list(plot.iter(C + "ser")) if plot is not None else []
-    names = [_points(ser.find(C + "tx"))[:1] for ser in series[:MAX_SERIES]]
-    columns = [(name[0] if name else f"Series {n}", _points(_first(ser, "val", "yVal")))
-               for n, (name, ser) in enumerate(zip(names, series), 1)]
+    columns = [(_series_name(ser) or f"Series {n}", _points(_first(ser, "val", "yVal")))
+               for n, ser in enumerate(series[:MAX_SERIES], 1)]
     categories = next((found for ser in series if (found := _points(_first(ser, "cat", "xVal")))),
                       [])
     length = min(max([len(categories)] + [len(values) for _, values in columns]), MAX_CATEGORIES)
@@ -368,6 +367,11 @@ def _chart_lines(chart, out) -> None:
         rows.append([categories[at] if at < len(categories) else str(at + 1)] +
                     [values[at] if at < len(values) else "" for _, values in columns])
     out.add_table(rows)
+
+
+def _series_name(ser) -> str:
+    """A series' name: the cell it names' cached text, or the text written in place (c:tx/c:v)."""
+    return next(iter(_points(ser.find(C + "tx"))), "") or _clean(ser.findtext(f"{C}tx/{C}v") or "")[:200]
 
 
 def _first(element, *names: str):
