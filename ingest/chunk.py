@@ -226,8 +226,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # '## 2024-03-14'), a note by its month-name folder ('2024/March/'), a workbook's rows by its created date;
 # Telegram's and DiscordChatExporter's JSON read as conversations, a passage a day of 'Name: text' lines dated by its
 # first message (ingest.chat), no longer JSON lines; a Google Keep note's JSON read as a note (ingest.keep), not as
-# JSON's lines; a deck's pictures' alt text, charts, SmartArt and comments read, its text boxes a column at a time; a
-# Joplin raw note's tags from the tag records beside it; a Logseq task's :LOGBOOK: no text.
+# JSON's lines; a deck's pictures' alt text, charts, SmartArt and comments read, its text boxes a column at a time,
+# its slides headed by their PowerPoint section; a Joplin raw note's tags from the tag records beside it; a Logseq
+# task's :LOGBOOK: and a page's filters:: no text.
 VERSION = 19
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

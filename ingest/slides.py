@@ -49,6 +49,9 @@ MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 DC = "{http://purl.org/dc/elements/1.1/}"
 DCTERMS = "{http://purl.org/dc/terms/}"
 C = "{http://schemas.openxmlformats.org/drawingml/2006/chart}"
+P14 = "{http://schemas.microsoft.com/office/powerpoint/2010/main}"  # a deck's sections (p14:sectionLst)
+# a section's name PowerPoint gives: the one before the first its author added, a new one's
+GENERIC_SECTION = re.compile(r"(default section|untitled section)?", re.IGNORECASE)
 DGM = "{http://schemas.openxmlformats.org/drawingml/2006/diagram}"
 TITLES = {"title", "ctrTitle"}
 UNREAD_PLACEHOLDERS = {"dt", "ftr", "sldNum", "hdr", "sldImg"}  # a date, a footer, a number: on every slide
@@ -86,23 +89,34 @@ UNITS = {"cm": 1.0, "mm": 0.1, "in": 2.54, "pt": 2.54 / 72, "pc": 2.54 / 6, "px"
 
 def parse_slides(path: str, data: bytes) -> Document:
     from ingest.word import _sections
-    read = slides_text(data, path)
+    read, parts_of = _deck(data, path)
     sections = _sections(read)
-    for section in sections:  # the deck's title above each slide, as a workbook's above each sheet
-        section.heading_path = [read.title] + section.heading_path
+    for section in sections:  # the deck's title above each slide, as a workbook's above each sheet, and the
+        # PowerPoint section the slide is in ('Lecture 5 > Results > Slide 23: …')
+        part = parts_of.get(section.heading_path[0], "") if section.heading_path else ""
+        section.heading_path = [read.title] + ([part] if part else []) + section.heading_path
     return Document(kind="note", title=read.title, sections=sections,
                     meta={"created": read.created} if read.created else {})
 
 
 def slides_text(data: bytes, path: str = ""):
     """A .pptx or .odp read, as ingest.word.WordText. Raises Skip when it is no readable deck."""
+    return _deck(data, path)[0]
+
+
+def _deck(data: bytes, path: str):
+    """(the deck read, as ingest.word.WordText; the name of the PowerPoint section each slide is in by its
+    heading, the slides of no section (or PowerPoint's 'Default Section') left out)."""
     from ingest.word import WordText
     out = WordText()
     odp = path.lower().endswith((".odp", ".fodp"))
     title, out.created, slides = _odp(data) if odp else _pptx(data)
     opening = ""  # the first slide's title, when it is a title slide: the deck's title, if it has none of its own
-    for number, (name, hidden, read_slide, titles_deck) in enumerate(slides, 1):
+    parts_of = {}
+    for number, (name, hidden, read_slide, titles_deck, part) in enumerate(slides, 1):
         heading = f"Slide {number}" + (" (hidden)" if hidden else "") + (f": {name}" if name else "")
+        if part:
+            parts_of[heading] = part
         out.headings.append((len(out.lines), 1, heading))
         out.lines.append(heading)
         try:
@@ -115,7 +129,7 @@ def slides_text(data: bytes, path: str = ""):
     stem = stem.rsplit(".", 1)[0] if "." in stem[1:] else stem
     title = "" if GENERIC_TITLE.fullmatch(title) else title
     out.title = title or opening or title_from_name(stem)
-    return out
+    return out, parts_of
 
 
 def _clean(text: str) -> str:
@@ -141,6 +155,9 @@ def _pptx(data: bytes):
         created = property_date(found.text) if found is not None else ""
         targets = _targets(parts, "ppt/presentation.xml")
         authors = _authors(parts)
+        part_of = {listed.get("id"): _clean(section.get("name") or "")[:200]
+                   for section in presentation.iter(P14 + "section") for listed in section.iter(P14 + "sldId")
+                   if not GENERIC_SECTION.fullmatch(_clean(section.get("name") or ""))}
         slides = []
         for listed in presentation.iter(P + "sldId"):
             part = targets.get(listed.get(R + "id") or "")
@@ -151,7 +168,8 @@ def _pptx(data: bytes):
                                if rel.endswith("/notesSlide")), None)
             notes = parts.xml(notes_part) if notes_part in parts.names else None
             related, comments = _related(parts, part)
-            slides.append(_pptx_slide(slide, notes, related, _comments(comments, authors)))
+            slides.append((*_pptx_slide(slide, notes, related, _comments(comments, authors)),
+                           part_of.get(listed.get("id"), "")))
     return title, created, slides
 
 
@@ -509,7 +527,7 @@ def _odp(data: bytes):
     for page in body.iter(DRAW + "page") if body is not None else ():
         hidden = page.get(DRAW + "style-name") in hidden_styles or \
             page.get(PRESENTATION + "visibility") == "hidden"
-        slides.append(_odp_slide(page, hidden, objects))
+        slides.append((*_odp_slide(page, hidden, objects), ""))
     from ingest.odt import creation_date
     return title, creation_date(meta), slides
 

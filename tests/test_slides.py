@@ -85,6 +85,37 @@ def pptx(slides: list[tuple[str, list[str] | None]], title: str | None = None) -
     return out.getvalue()
 
 
+def with_sections(deck: bytes, sections: list[tuple[str, list[int]]]) -> bytes:
+    """``deck`` with PowerPoint's sections (p14:sectionLst in ppt/presentation.xml's extLst) over its slides' ids."""
+    lists = "".join(f'<p14:section name="{name}" id="{{S{n}}}"><p14:sldIdLst>'
+                    + "".join(f'<p14:sldId id="{255 + i}"/>' for i in ids) + "</p14:sldIdLst></p14:section>"
+                    for n, (name, ids) in enumerate(sections))
+    ext = ('<p:extLst><p:ext uri="{521415D9-36F7-43E2-AB2F-B90AF26B5E84}"><p14:sectionLst xmlns:p14="http://schemas.'
+           f'microsoft.com/office/powerpoint/2010/main">{lists}</p14:sectionLst></p:ext></p:extLst>')
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(deck)) as source, zipfile.ZipFile(out, "w") as package:
+        for item in source.infolist():
+            data = source.read(item)
+            if item.filename == "ppt/presentation.xml":
+                data = data.replace(b"</p:presentation>", ext.encode() + b"</p:presentation>")
+            package.writestr(item, data)
+    return out.getvalue()
+
+
+def test_a_slide_is_headed_by_its_powerpoint_section():
+    """A deck's sections ('Method', 'Results': PowerPoint's Add Section) head their slides' passages; PowerPoint's
+    'Default Section' (before the first its author added) heads none. They were left out."""
+    deck = with_sections(lecture(), [("Default Section", [1]), ("Measures", [2, 3]), ("Backup", [4])])
+    doc = parse_file("lecture.pptx", deck)
+    assert [s.heading_path for s in doc.sections] == [
+        ["Lecture 5: Evaluation", "Slide 1: Evaluating search engines"],
+        ["Lecture 5: Evaluation", "Measures", "Slide 2: Precision"],
+        ["Lecture 5: Evaluation", "Measures", "Slide 3: Costs"],
+        ["Lecture 5: Evaluation", "Backup", "Slide 4 (hidden): Backup: kappa"]], doc.sections
+    from ingest.slides import slides_text
+    assert slides_text(deck, "lecture.pptx").lines == slides_text(lecture(), "lecture.pptx").lines
+
+
 def lecture() -> bytes:
     return pptx([
         (slide([shape(["Evaluating search engines"], "ctrTitle"), shape(["IR701, Spring 2026"], "subTitle")]), None),
