@@ -55,9 +55,10 @@ def raw_item(path: str, lines: list[str]) -> tuple[int, dict] | None:
     return start, meta
 
 
-RECORD_TAIL = 4096  # of each item's file read for its type: a tag's and a note's tag's record is all properties
+RECORD_BYTES = 2048  # of an item's file, at most, for a tag's or a note's tag's record (some 500 bytes of properties)
 MAX_ITEMS = 200_000  # of a folder's files looked at for tags
 MAX_TAGS = 50  # of a note's tags kept
+FOLDERS = 4  # whose tags are kept: a worker may read notes of two exports in turn
 _folders: dict[str, tuple[tuple, dict[str, list[str]]]] = {}  # folder → (its stat's key, note id → tag names)
 
 
@@ -72,7 +73,9 @@ def note_tags(folder: str, note_id: str) -> list[str]:
     cached = _folders.get(folder)
     if cached is None or cached[0] != key:
         cached = key, _read_tags(folder)
-        _folders.clear()  # one export at a time: a second folder's read anew
+        _folders.pop(folder, None)
+        while len(_folders) >= FOLDERS:  # the folder read longest ago let go
+            _folders.pop(next(iter(_folders)))
         _folders[folder] = cached
     return cached[1].get(note_id, [])
 
@@ -91,15 +94,17 @@ def _read_tags(folder: str) -> dict[str, list[str]]:
             if not (entry.name.endswith(".md") and ID.fullmatch(entry.name[:-3])):
                 continue
             try:
+                if entry.stat().st_size > RECORD_BYTES:  # a note, most likely: not opened
+                    continue
                 with open(entry.path, "rb") as f:
-                    size = f.seek(0, os.SEEK_END)
-                    f.seek(max(size - RECORD_TAIL, 0))
-                    tail = f.read().decode("utf-8", "replace")
+                    text = f.read(RECORD_BYTES + 1).decode("utf-8", "replace")
             except OSError:
                 continue
-            lines = tail.rstrip().split("\n")
-            kind = TYPE.fullmatch(lines[-1].strip()) if lines else None
-            if kind is None or kind.group(1) not in ("5", "6") or size > RECORD_TAIL:
+            if "type_: 5" not in text[-20:] and "type_: 6" not in text[-20:]:
+                continue
+            lines = text.rstrip().split("\n")
+            kind = TYPE.fullmatch(lines[-1].strip())
+            if kind is None:
                 continue
             properties = dict(line.split(":", 1) for line in lines if PROPERTY.fullmatch(line))
             properties = {key: value.strip() for key, value in properties.items()}
