@@ -66,7 +66,7 @@ MAX_CUTS = 40  # of columns and rows cut inside each other: past it, a slide's s
 MAX_ARRANGED = 500  # shapes of a slide (or a group) put in columns: more are read by their top and left
 # a title the program wrote, not the author: PowerPoint's template's, Google Slides' new deck's, a file name
 GENERIC_TITLE = re.compile(r"(powerpoint presentation|presentation\d*|untitled presentation|untitled\b.*|"
-                           r".*\.(pptx?|odp|key))", re.IGNORECASE)
+                           r".*\.(ppt[xm]?|pps[xm]|pot[xm]|f?odp|key))", re.IGNORECASE)
 
 # OpenDocument (.odp)
 OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
