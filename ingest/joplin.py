@@ -4,7 +4,8 @@ Each item there is a file '<id>.md': its title on the first line, its body, then
 lines ending with 'type_: N' (1 a note; 2 a notebook, 4 a resource, 5 a tag, 6 a note's tag: records, no notes).
 A note is titled by its first line (not its file's id), its created and updated times are the note's, and its
 properties are no text of its passages (they were 30 lines of ids and zeros in its last passage). A record of
-another type is skipped, saying so. Its links to other notes, '[x](:/0123…)', name those files (ingest.links).
+another type is skipped, saying so, and so is a note in the trash (Joplin 3's deleted_time) or encrypted by
+end-to-end encryption (its text ciphertext). Its links to other notes, '[x](:/0123…)', name those files (ingest.links).
 Its tags are records beside it, a tag's (type_ 5: its name the first line) and a note's tag's (type_ 6: note_id and
 tag_id): note_tags reads them from the note's folder (ingest.files), and they are the note's tags, searched with its
 title as a Markdown note's #tags are. A note is read again only when its own file changes: a tag given to a note
@@ -49,6 +50,11 @@ def raw_item(path: str, lines: list[str]) -> tuple[int, dict] | None:
         name = TYPES.get(int(kind.group(1)), f"item of type {kind.group(1)}")
         named = f" ({lines[0].strip()[:80]!r})" if start > 0 else ""  # a note's tag's record has no name
         raise Skip(f"a Joplin {name}'s record{named}, not a note")
+    if properties.get("encryption_applied", "").strip() == "1":  # its text is encryption_cipher_text's ciphertext
+        raise Skip("a Joplin note encrypted (end-to-end encryption): its text is ciphertext; Sift reads notes "
+                   "synced or exported without encryption")
+    if properties.get("deleted_time", "0").strip() not in ("", "0"):  # Joplin 3's trash keeps a note so
+        raise Skip(f"a Joplin note in the trash ({lines[0].strip()[:80]!r}), not indexed")
     meta = {TIMES[key]: value.strip() for key, value in properties.items() if key in TIMES and value.strip()}
     if lines[0].strip():
         meta["title"] = lines[0].strip()[:500]

@@ -320,3 +320,18 @@ def test_a_logseq_pages_filters_property_is_no_text():
     note = parse_markdown("pages/Garden.md", 'filters:: {"project" false, "done" true}\ntype:: place\n\n- Beds\n')
     text = note.sections[0].text
     assert "filters" not in text and '"project" false' not in text and "type:: place" in text, text
+
+
+def test_a_joplin_note_in_the_trash_or_encrypted_is_skipped_saying_so():
+    """Joplin 3 keeps a deleted note in its sync target with 'deleted_time:' set, and an end-to-end encrypted one
+    as ciphertext: both were indexed, the first found by search, the second a note of nothing."""
+    trashed = joplin_item("Old heater", "The broken heater.").replace("is_todo: 0", "is_todo: 0\ndeleted_time: "
+                                                                     "1710410000000")
+    with pytest.raises(Skip, match="a Joplin note in the trash \\('Old heater'\\)"):
+        parse_markdown(f"{HEATER}.md", trashed)
+    encrypted = joplin_item("", "").replace("is_todo: 0", "is_todo: 0\nencryption_cipher_text: "
+                                            "JED0100002201f4b4\nencryption_applied: 1")
+    with pytest.raises(Skip, match="encrypted"):
+        parse_markdown(f"{HEATER}.md", encrypted)
+    kept = joplin_item("Heater", "Works.").replace("is_todo: 0", "is_todo: 0\ndeleted_time: 0\nencryption_applied: 0")
+    assert parse_markdown(f"{HEATER}.md", kept).title == "Heater"
