@@ -326,7 +326,7 @@ def test_a_joplin_note_in_the_trash_or_encrypted_is_skipped_saying_so():
     """Joplin 3 keeps a deleted note in its sync target with 'deleted_time:' set, and an end-to-end encrypted one
     as ciphertext: both were indexed, the first found by search, the second a note of nothing."""
     trashed = joplin_item("Old heater", "The broken heater.").replace("is_todo: 0", "is_todo: 0\ndeleted_time: "
-                                                                     "1710410000000")
+                                                                     "2024-03-14T10:00:00.000Z")
     with pytest.raises(Skip, match="a Joplin note in the trash \\('Old heater'\\)"):
         parse_markdown(f"{HEATER}.md", trashed)
     encrypted = joplin_item("", "").replace("is_todo: 0", "is_todo: 0\nencryption_cipher_text: "
