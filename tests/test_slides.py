@@ -536,6 +536,13 @@ def test_flat_impress_and_calc_files_are_read(immediate, tmp_path, monkeypatch):
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
     assert engine.search("spring tides", mode="keyword").hits[0].path == "tides.fodp"
     assert engine.search("sonar survey", mode="keyword").hits[0].path == "budget.fods"
+    from mcp_server import reading
+    from mcp_server.service import Sift
+    from search.settings import load
+    shown, _ = reading.read(Sift(load()), "work/budget.fods", None, None, None, heading="Costs")
+    assert "Sonar survey | 4000" in shown and "a spreadsheet" in shown, shown
+    shown, _ = reading.read(Sift(load()), "work/tides.fodp", None, None, None)
+    assert "Spring tides at new moon" in shown and "a slide deck" in shown, shown
 
 
 def box(paragraphs, x: int, y: int, cx: int, cy: int) -> str:
