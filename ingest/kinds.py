@@ -38,7 +38,7 @@ TABLE_EXTENSIONS = {".csv", ".tsv"}  # text too: a passage per row (ingest.table
 WORKBOOK_EXTENSIONS = {".xlsx", ".xlsm"}
 # slide decks (PowerPoint, LibreOffice Impress) read as notes, a slide a heading with its speaker notes (ingest.slides);
 # a deck beside the PDF of its stem (its export, a handout) stands for it, as a .docx does. OpenDocument spreadsheets
-# read as an Excel workbook is (ingest.ods). A .ppsx (a deck saved to open as a slide show), a .pptx/.ppsm with
+# read as an Excel workbook is (ingest.ods). A .ppsx (a deck saved to open as a slide show), a .pptm/.ppsm with
 # macros (not read) and a template (.potx, .potm) are a .pptx's XML; .fodp and .fods LibreOffice's flat, unzipped
 # .odp and .ods (one XML file)
 SLIDE_EXTENSIONS = {".pptx", ".ppsx", ".pptm", ".ppsm", ".potx", ".potm", ".odp", ".fodp"}
