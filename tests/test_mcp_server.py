@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from contextlib import asynccontextmanager
+from datetime import datetime
 from pathlib import Path
 
 import anyio
@@ -1291,14 +1292,15 @@ def test_the_tools_own_refusals_are_told_with_the_schema_errors(indexed, servers
     assert text(results[0]) == ("Error executing tool search: limit must be between 1 and 50 (got 0); invalid "
                                 "arguments: mode: Input should be 'hybrid', 'keyword' or 'semantic' (got 'bogus'); "
                                 + unknown)
-    assert text(results[1]) == (f"Error executing tool search: {unknown}; modified_after {iso}'yesterday'; "
+    today = f"give the date itself, counted from today ({datetime.now().date().isoformat()})"
+    assert text(results[1]) == (f"Error executing tool search: {unknown}; modified_after {iso}'yesterday': {today}; "
                                 f"modified_before {iso}'2024-13-01'")
     assert text(results[2]) == f"Error executing tool list_files: limit must be between 1 and 500 (got 0); {unknown}"
     assert text(results[3]).startswith("Error executing tool similar: no file 'notes/nowhere.md' in the indexed")
     assert text(results[3]).endswith("; give exactly one of path or chunk_id")
     assert text(results[4]) == ("Error executing tool similar: limit must be between 1 and 50 (got 99); give "
                                 "exactly one of path or chunk_id")
-    assert text(results[5]) == f"Error executing tool search: modified_after {iso}'yesterday'"
+    assert text(results[5]) == f"Error executing tool search: modified_after {iso}'yesterday': {today}"
 
 
 def test_link_totals_are_left_out_of_hits_without_links(immediate, tmp_path, servers, sift_env):

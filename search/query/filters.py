@@ -50,13 +50,60 @@ def unix_time(value: str | None, name: str) -> float | None:
         when = datetime.fromisoformat(_whole_date(value.strip()))
     except ValueError:
         shown = repr(value) if len(value) <= 80 else f"{value[:80]!r}… ({len(value):,} characters)"
+        hint = iso_hint(value.strip()) if len(value) <= 80 else None
         raise ValueError(f"{name} must be an ISO date like 2024-03-01 or a date-time like 2024-03-01T14:30, "
-                         f"not {shown}") from None
+                         f"not {shown}" + (f": {hint}" if hint else "")) from None
     try:
         return when.timestamp()
     except (ValueError, OverflowError, OSError):
         aware = when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
         return (aware - datetime(1970, 1, 1, tzinfo=timezone.utc)).total_seconds()
+
+
+MONTHS = {name: n for n, names in enumerate(
+    ("january jan", "february feb", "march mar", "april apr", "may", "june jun", "july jul", "august aug",
+     "september sep sept", "october oct", "november nov", "december dec"), start=1) for name in names.split()}
+RELATIVE = re.compile(r"(?i)\b(today|yesterday|tomorrow|now|last|this|next|ago|since|past|recent\w*|week|month|"
+                      r"year|days?|hours?)\b")
+
+
+def iso_hint(value: str) -> str | None:
+    """How to write ``value`` as the filters take it, where it reads as one date: 'March 2024' as 2024-03,
+    '14 March 2024', 'March 14th, 2024' and '2024/03/14' as 2024-03-14; a relative one ('last week') with
+    today's date to count from; a day and month in an order that cannot be told (03/04/2024) said so. An
+    assistant given 'date_after must be an ISO date … not 'March 2024'' had to guess what was wrong with it."""
+    words = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", value.lower().replace(",", " ").replace(".", " ")).split()
+    named = [MONTHS[w] for w in words if w in MONTHS]
+    numbers = [w for w in words if w.isdigit()]
+    if len(named) == 1 and len(words) == len(numbers) + 1 and len(numbers) in (1, 2):
+        year = [n for n in numbers if len(n) == 4]
+        day = [n for n in numbers if len(n) <= 2]
+        if len(year) == 1 and len(day) == len(numbers) - 1:
+            return _spelled(int(year[0]), named[0], int(day[0]) if day else None)
+    parts = re.fullmatch(r"(\d{4})[-/.](\d{1,2})(?:[-/.](\d{1,2}))?", value)
+    if parts:
+        return _spelled(int(parts[1]), int(parts[2]), int(parts[3]) if parts[3] else None)
+    parts = re.fullmatch(r"(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})", value)
+    if parts:
+        first, second, year = int(parts[1]), int(parts[2]), int(parts[3])
+        if first > 12 >= second:
+            return _spelled(year, second, first)
+        if second > 12 >= first:
+            return _spelled(year, first, second)
+        if first <= 12 and second <= 12:
+            return f"which of {first} and {second} is the month cannot be told: write it {year}-MM-DD"
+    if RELATIVE.search(value):
+        return f"give the date itself, counted from today ({datetime.now().date().isoformat()})"
+    return None
+
+
+def _spelled(year: int, month: int, day: int | None) -> str | None:
+    """'write it 2024-03' (a month: its first day) or 'write it 2024-03-14'; None for no such date."""
+    try:
+        datetime(year, month, day or 1)
+    except ValueError:
+        return None
+    return f"write it {year:04}-{month:02}" + (f"-{day:02}" if day else " (a month is read as its first day)")
 
 
 def _whole_date(value: str) -> str:
@@ -72,14 +119,19 @@ def _whole_date(value: str) -> str:
 
 def empty_range(after: float | None, before: float | None,
                 names: tuple[str, str] = ("modified_after", "modified_before")) -> str | None:
-    """Why no file can match ``after`` and ``before`` (unix times), named as the caller takes them (``names``:
-    the MCP tool's arguments, or ingest's --modified-after and --modified-before); None when some file can."""
+    """Why nothing can match ``after`` and ``before`` (unix times), named as the caller takes them (``names``:
+    the MCP tool's arguments, or ingest's --modified-after and --modified-before; date_after and date_before
+    pick passages, not files: 'no file can match … for the files modified that day' misnamed both); None when
+    something can. Times are shown in local time, as they were given: '2024-05' was shown as '2024-04-30
+    22:00:00 UTC' two hours east of Greenwich."""
+    dated = "date" in names[0]
+    what, that_day = ("passage", "the passages about that day") if dated else ("file", "the files modified that day")
     if after is not None and before is not None and after > before:
-        return (f"{names[0]} ({_when(after)}) is later than {names[1]} ({_when(before)}): no file can match; swap "
-                "them or drop one")
+        return (f"{names[0]} ({shown_time(after)}) is later than {names[1]} ({shown_time(before)}): no {what} "
+                "can match; swap them or drop one")
     if after is not None and after == before:  # 'modified on 2024-03-01' asked as the same date twice
-        return (f"{names[0]} and {names[1]} are the same moment ({_when(after)}), which {names[1]} leaves out: no "
-                f"file can match; for the files modified that day, give {names[1]} the day after ({_next_day(after)})")
+        return (f"{names[0]} and {names[1]} are the same moment ({shown_time(after)}), which {names[1]} leaves "
+                f"out: no {what} can match; for {that_day}, give {names[1]} the day after ({_next_day(after)})")
     return None
 
 
@@ -92,11 +144,10 @@ def _next_day(seconds: float) -> str:
         return "the next date"
 
 
-def _when(seconds: float) -> str:
-    try:
-        return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-    except (ValueError, OverflowError, OSError):
-        return f"{seconds:g} s since 1970"
+def shown_time(seconds: float) -> str:
+    """Local time, as the filters read a date given without a zone and as search's notes show it."""
+    from search.index.status import when
+    return when(seconds)
 
 
 MAX_PATTERNS = 64  # the patterns one glob's braces and '**/' make, at most

@@ -1,0 +1,116 @@
+"""What the date filters say back, as an assistant and a person at the command line meet them: a date written
+otherwise than ISO ('March 2024', '2024/03/14', 'last week') refused with how to write it; a range that leaves
+nothing named in passages (date_after picks a mailbox's messages, not the file) and in local time, as given; a
+search or similar the date range leaves empty said so, not 'try other words' or a bare 'no other passages found';
+`ingest similar` taking the MCP tool's filters; list_files' one file past an offset not read as a count."""
+from __future__ import annotations
+
+import re
+import time
+from datetime import datetime
+
+import pytest
+
+from tests.conftest import run_ingest
+from tests.test_mcp_server import call, run, text
+from tests.test_passage_dates import _tree
+
+
+@pytest.mark.parametrize("given, said", [
+    ("March 2024", "write it 2024-03 (a month is read as its first day)"),
+    ("Mar 2024", "write it 2024-03 (a month"),
+    ("14 March 2024", "write it 2024-03-14"),
+    ("March 14th, 2024", "write it 2024-03-14"),
+    ("2024/03/14", "write it 2024-03-14"),
+    ("2024-3-5", "write it 2024-03-05"),
+    ("14/03/2024", "write it 2024-03-14"),
+    ("03/04/2024", "which of 3 and 4 is the month cannot be told: write it 2024-MM-DD"),
+    ("last week", "give the date itself, counted from today ("),
+])
+def test_a_date_written_otherwise_is_refused_with_how_to_write_it(given, said):
+    from search.query.filters import unix_time
+    with pytest.raises(ValueError) as refused:
+        unix_time(given, "date_after")
+    assert str(refused.value).startswith(f"date_after must be an ISO date like 2024-03-01 or a date-time like "
+                                         f"2024-03-01T14:30, not {given!r}: {said}"), str(refused.value)
+
+
+@pytest.mark.parametrize("given", ["bad", "2024-13", "Feb 30 2024", "may be 2024"])
+def test_what_reads_as_no_date_gets_no_spelling(given):
+    from search.query.filters import unix_time
+    with pytest.raises(ValueError) as refused:
+        unix_time(given, "date_after")
+    assert str(refused.value).endswith(f"not {given!r}"), str(refused.value)
+
+
+@pytest.mark.parametrize("given, day", [("2024", (2024, 1, 1)), ("2024-03", (2024, 3, 1)),
+                                        ("2024-03-14", (2024, 3, 14)), ("2024-03-14T09:00", (2024, 3, 14, 9))])
+def test_the_iso_forms_are_taken_as_local_time(given, day):
+    from search.query.filters import unix_time
+    assert unix_time(given, "date_after") == datetime(*day).timestamp()
+
+
+def test_an_empty_date_range_is_said_of_passages_in_local_time(monkeypatch):
+    """'date_after (2024-04-30 22:00:00 UTC) is later than … no file can match' for date_after='2024-05' in
+    Berlin: a time nobody gave, and files, where the range picks passages."""
+    from search.query.filters import empty_range, unix_time
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    time.tzset()
+    try:
+        may, april = unix_time("2024-05", "date_after"), unix_time("2024-04", "date_before")
+        crossed = empty_range(may, april, ("date_after", "date_before"))
+        same = empty_range(may, may, ("--date-after", "--date-before"))
+        files = empty_range(may, april)
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+    assert crossed == ("date_after (2024-05-01 00:00:00) is later than date_before (2024-04-01 00:00:00): no passage "
+                       "can match; swap them or drop one")
+    assert same.endswith("no passage can match; for the passages about that day, give --date-before the day after "
+                         "(2024-05-02)"), same
+    assert files.startswith("modified_after (2024-05-01 00:00:00) is later") and "no file can match" in files
+
+
+def test_the_tools_say_what_the_date_range_left(immediate, sift_env, tmp_path, servers):
+    _tree(tmp_path)
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return [await call(s, tool, **arguments) for tool, arguments in (
+                ("search", {"query": "greenhouse", "date_after": "2999"}),
+                ("search", {"query": "greenhouse", "kind": "pdf"}),
+                ("similar", {"path": "notes/plain.md", "date_after": "2999"}),
+                ("similar", {"path": "notes/plain.md", "date_before": "2020"}),
+                ("search", {"query": "greenhouse", "date_after": "March 2024"}),
+                ("list_files", {"date_after": "2024-03", "date_before": "2024-04", "limit": 1, "offset": 1}))]
+    future, pdf, alike, old, spelled, second = run(scenario)
+    assert "no passages match: the filters leave no passage to search (the note above says which)" in text(future)
+    assert "no passages match: the filters leave no file to search" in text(pdf), text(pdf)  # a kind: files
+    assert alike.structured_content["results"] == [], text(alike)
+    assert any(n.startswith("no passage searched is about a date at or after 2999-01-01")
+               for n in alike.structured_content["notes"]), text(alike)
+    assert "no other passages found: the filters leave no passage to search" in text(alike), text(alike)
+    assert [r["path"] for r in old.structured_content["results"]] == ["notes/mail/anna.mbox"], text(old)
+    assert not old.structured_content.get("notes") and "no other passages" not in text(old)
+    assert spelled.is_error and "not 'March 2024': write it 2024-03" in text(spelled), text(spelled)
+    head = text(second).splitlines()[0]
+    assert head == "3 files match; showing file 2 (newest first)" and second.structured_content["shown"] == 1, head
+
+
+def test_ingest_similar_takes_the_tools_filters(immediate, sift_env, tmp_path):
+    """`ingest similar notes/plain.md --date-before 2020` was refused 'unrecognized arguments: --date-before'."""
+    _tree(tmp_path)
+    old = run_ingest(sift_env, "similar", "notes/plain.md", "--date-before", "2020")
+    assert old.returncode == 0, old.stderr
+    assert re.findall(r"notes/([^\s:]+)", old.stdout.split("\n", 1)[1]) == ["mail/anna.mbox"], old.stdout
+    narrowed = run_ingest(sift_env, "similar", "notes/plain.md", "--collection", "notes", "--path-prefix", "journal",
+                          "--glob", "*.md", "--kind", "note", "--json")
+    assert narrowed.returncode == 0, narrowed.stderr
+    assert set(re.findall(r'"path": "([^"]+)"', narrowed.stdout)) == {"journal/2024-03-14.md"}, narrowed.stdout
+    none = run_ingest(sift_env, "similar", "notes/plain.md", "--date-after", "2999")
+    assert none.returncode == 0, none.stderr
+    assert "note: no passage searched is about a date at or after 2999-01-01" in none.stdout, none.stdout
+    assert "no other passages found like notes/plain.md (the filters leave none" in none.stdout, none.stdout
+    crossed = run_ingest(sift_env, "similar", "notes/plain.md", "--date-after", "2024", "--date-before", "2023")
+    assert crossed.returncode == 2 and "--date-after (2024-01-01 00:00:00) is later than --date-before" in \
+        crossed.stderr, crossed.stderr
