@@ -242,8 +242,13 @@ def build_parser() -> argparse.ArgumentParser:
                       "its path on disk, or a file name")
     like.add_argument("--chunk-id", type=int, help="or one passage: the chunk_id of a result of search --json")
     like.add_argument("--limit", type=int, default=10, help="how many passages, 1-50, one per file (default 10)")
-    like.add_argument("--date-after", metavar="DATE", help="only passages about a date at or after this one (as "
-                      "search's --date-after), e.g. 2019: mail like this one from 2019")
+    # the MCP tool's filters: 'mail like this one from 2019' was refused 'unrecognized arguments: --date-after'
+    like.add_argument("--collection", help="only passages of this collection")
+    like.add_argument("--path-prefix", help="only files under this folder of the collection, e.g. clients/")
+    like.add_argument("--kind", choices=["note", "code", "pdf", "text"], help="only files of this kind")
+    like.add_argument("--glob", help="only paths (relative to the collection's folder) matching this shell pattern")
+    like.add_argument("--date-after", metavar="DATE",
+                      help="only passages about a date at or after this one, as search's --date-after")
     like.add_argument("--date-before", metavar="DATE", help="only passages about a date before this one")
     like.add_argument("--json", action="store_true", help="print the answer as JSON")
     like.set_defaults(func=cmd_similar)
@@ -968,32 +973,37 @@ def _print_hits(answer) -> None:
 def cmd_similar(args) -> int:
     """The MCP tool ``similar`` on the command line: passages of other files nearest in meaning to a file or to
     one passage, from the stored vectors (no model is loaded)."""
-    from search.query.engine import from_settings
+    from search.query.engine import FILTERED_OUT, from_settings
+    from search.query.filters import Filters, empty_range, unix_time
     from search.settings import load
     from workers.stats import printable
     if (args.path is None) == (args.chunk_id is None):  # 'not both' was said to a bare `ingest similar` too
         both = ", not both" if args.path is not None else ""
         raise ValueError(f"give a file (as search shows it: collection/relative/path) or --chunk-id N{both}")
     settings = load()
-    roots, _ = _check_collection(settings, None)
+    roots, args.collection = _check_collection(settings, args.collection)
+    where = _scope(settings, args.collection, args.path_prefix, roots)
+    filters = Filters(collection=where.collection, path_prefix=where.folder, kind=args.kind, glob=args.glob or None,
+                      date_after=unix_time(args.date_after, "--date-after"),
+                      date_before=unix_time(args.date_before, "--date-before"))
+    problem = empty_range(filters.date_after, filters.date_before, ("--date-after", "--date-before"))
+    if problem:
+        raise ValueError(problem)
     target = _indexed_file(settings, args.path, roots) if args.path is not None and roots else None
     if args.path is not None and target is None:
         raise LookupError(f"no index at {settings.index_path}: run `ingest enqueue PATH` first")
-    from search.query.filters import Filters, empty_range, unix_time
-    filters = Filters(date_after=unix_time(args.date_after, "--date-after"),
-                      date_before=unix_time(args.date_before, "--date-before"))
-    problem = empty_range(filters.date_after, filters.date_before, ("--date-after", "--date-before"))
-    if problem:  # said in this command's flags, as search says it
-        raise ValueError(problem)
     answer = from_settings(settings).similar(chunk_id=args.chunk_id, path=target, limit=args.limit, filters=filters)
+    answer.notes += where.notes(found=bool(answer.hits))
     if args.json:
         from search.index.status import as_json
         print(as_json(answer.as_dict()))
         return 0
     for note in answer.notes:
         print(printable(f"note: {note}"))
+    left = " (the filters leave none: the note above says which)" \
+        if any(note.startswith(FILTERED_OUT) for note in answer.notes) else ""
     print(printable(f"like {answer.query} (other files, the best passage of each):" if answer.hits
-          else f"no other passages found like {answer.query}"))
+          else f"no other passages found like {answer.query}{left}"))
     _print_hits(answer)
     return 0
 

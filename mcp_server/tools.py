@@ -508,7 +508,8 @@ class Tools:
         lines = [render.shown(f"{render.count(len(hits), 'passage')} like {answer.query} (other files, best "
                               f"passage of each{once})")]
         lines += render.notes(answer.notes)
-        lines += render.hits_text(hits, once=bool(once)) or ["no other passages found"]
+        said = _filtered_out(answer.notes)
+        lines += render.hits_text(hits, once=bool(once)) or [f"no other passages found{f': {said}' if said else ''}"]
         return result("\n".join(lines), {"source": answer.query, "results": [render.lean(h, answer.generations)
                                                                            for h in hits],
                                           "generations": answer.generations, "notes": answer.notes})
@@ -641,18 +642,30 @@ def _no_match(generations: dict[str, int], notes: list[str]) -> list[str]:
     """The line for no hits: other words help only when something searched was published, and when the filters
     leave some file to search (a note says which of them leaves none); none where no folder is registered (the
     note says what adds one)."""
-    from search.query.engine import FILTERED_OUT, NOTHING_REGISTERED
+    from search.query.engine import NOTHING_REGISTERED
     if not generations:
         if NOTHING_REGISTERED in notes:
             return []
         return ["no passages match, as nothing searched is published yet: other words will not help; search again "
                 "once stats shows a published generation"]
-    if any(note.startswith(FILTERED_OUT) for note in notes):
-        return ["no passages match: the filters leave no file to search (the note above says which)"]
+    said = _filtered_out(notes)
+    if said:
+        return [f"no passages match: {said}"]
     if any(note.startswith(report.PARTIAL) for note in notes):  # other words will not find what is not read yet
         return ["no passages match in the files read so far: the answer may be in a file not read yet (the note "
                 "above); search again once its first build is whole, or read_file a file by name meanwhile"]
     return ["no passages match: try other words, mode 'semantic', or fewer filters"]
+
+
+def _filtered_out(notes: list[str]) -> str | None:
+    """'the filters leave no file to search (the note above says which)', or 'no passage' where a date range is
+    among them: date_after keeps a mailbox's 2024 messages, not the file; None when no filter left nothing."""
+    from search.query.engine import FILTERED_OUT
+    note = next((n for n in notes if n.startswith(FILTERED_OUT)), None)
+    if note is None:
+        return None
+    left = "passage" if "about a date" in note else "file"
+    return f"the filters leave no {left} to search (the note above says which)"
 
 
 def _echo(query: str) -> str:

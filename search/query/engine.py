@@ -726,11 +726,13 @@ class Engine:
                                      message[0] if message is not None else None)
                 hits, kin = _kin_left_out(hits, source, read, file_ids)
                 hits = _copies_named(hits, read, [cid for cid, _, _ in ranked])[:limit]
+                # 'no other passages found' where date_after left no passage to compare: say which filter did
+                filtered = [] if hits or filters is None else filtered_out(read.catalog, filters)
         # a file shown is named as a copy only where a sync tool's name says it is: 'chapter 2.md' beside
         # 'chapter.md', of other text, is a note of its own as likely as iCloud's copy, and got a note each time
         shown = {(hit.collection, hit.path) for hit in hits}
-        notes = [_kin_note(name, source, left) for name, left in kin.items()
-                 if left or (name in shown and _named_copy(name[1]) and _named_copy(source[1]))]
+        notes = filtered + [_kin_note(name, source, left) for name, left in kin.items()
+                            if left or (name in shown and _named_copy(name[1]) and _named_copy(source[1]))]
         if message is not None:
             notes.append(f"the other messages of {source[0]}/{source[1]} are compared too, as other files are (its "
                          f"best passage each); the message asked about, and any of the same Subject, left out")
