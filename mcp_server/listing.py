@@ -93,7 +93,8 @@ def text(data: dict, sort: str, offset: int = 0) -> str:
         head = f"{said}; offset {offset} is past the last of them" if data["total"] else "no files match"
     else:
         first, last = offset + 1, offset + data["shown"]
-        which = (f"{first}-{last}" if last > first else f"{first}") if offset else f"{data['shown']}"
+        # one file past an offset is 'file 4': '4 files match; showing 4' read as all four shown
+        which = (f"{first}-{last}" if last > first else f"file {first}") if offset else f"{data['shown']}"
         head = f"{said}; showing {which} ({order})"
     lines = [head] + render.notes(data.get("notes", []))
     for f in data["files"]:
