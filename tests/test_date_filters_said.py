@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import replace
 from datetime import datetime
 
 import pytest
@@ -23,6 +24,8 @@ from tests.test_passage_dates import _tree
     ("March 14th, 2024", "write it 2024-03-14"),
     ("2024/03/14", "write it 2024-03-14"),
     ("2024-3-5", "write it 2024-03-05"),
+    ("2024年3月14日", "write it 2024-03-14"),
+    ("2024年3月", "write it 2024-03 (a month"),
     ("14/03/2024", "write it 2024-03-14"),
     ("03/04/2024", "which of 3 and 4 is the month cannot be told: write it 2024-MM-DD"),
     ("last week", "give the date itself, counted from today ("),
@@ -114,3 +117,31 @@ def test_ingest_similar_takes_the_tools_filters(immediate, sift_env, tmp_path):
     crossed = run_ingest(sift_env, "similar", "notes/plain.md", "--date-after", "2024", "--date-before", "2023")
     assert crossed.returncode == 2 and "--date-after (2024-01-01 00:00:00) is later than --date-before" in \
         crossed.stderr, crossed.stderr
+
+
+def test_a_date_range_over_passages_without_dates_says_it_went_by_the_modified_time(immediate, sift_env, tmp_path):
+    """date_after on code, or on an index read before Sift kept passage dates, went by each file's mtime, and the
+    answer read as though passages had been picked by the dates they are about."""
+    from search.query.engine import UNDATED, from_settings
+    from search.query.filters import Filters, unix_time
+    from search.settings import load
+    from tests.conftest import as_older_index, ingest, write_tree
+    root = _tree(tmp_path)
+    ingest(write_tree(tmp_path / "code", {"greenhouse.py": "def greenhouse():\n    return 'greenhouse'\n"}), "code")
+    since = Filters(date_after=unix_time("2000", "date_after"))
+
+    def notes(**narrow) -> list[str]:
+        engine = from_settings(load())
+        answer = engine.search("greenhouse", mode="keyword", filters=replace(since, **narrow))
+        alike = engine.similar(path=("notes", "plain.md"), filters=replace(since, **narrow))
+        engine.close()
+        return [n for n in answer.notes + alike.notes if n.startswith(UNDATED)]
+    assert notes() == [] and notes(collection="notes") == [] and notes(path_prefix="journal") == []
+    assert len(notes(collection="code")) == 2  # search's and similar's
+    assert len(notes(path_prefix="meetings")) == 0 and len(notes(path_prefix="mail")) == 0
+    assert notes(collection="notes", glob="plain.md")[0].endswith("the date range went by each file's modified "
+                                                                  "time (an index read before Sift kept passage "
+                                                                  "dates has them once its files are read again)")
+    assert notes(collection="notes", date_after=None) == []  # no date range: nothing to say
+    as_older_index(sift_env, "DROP INDEX chunks_dated; ALTER TABLE chunks DROP COLUMN dated;", 19)
+    assert root.exists() and len(notes(collection="notes")) == 2

@@ -121,6 +121,13 @@ class Catalog:
                 self._masks[f] &= self._date_mask(f)
         return self._masks[f]
 
+    def has_dates(self, mask: np.ndarray | None) -> bool:
+        """Whether any chunk ``mask`` keeps (None: any chunk) has a date of its own."""
+        if self.dated is None:
+            return False
+        own = ~np.isnan(self.dated)
+        return bool((own if mask is None else own & mask).any())
+
     def _date_mask(self, f: Filters) -> np.ndarray:
         """Which chunks are about a date in ``f``'s date_after .. date_before: their own date, else their file's
         modified time."""

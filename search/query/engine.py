@@ -230,6 +230,8 @@ class Engine:
                                 (hit.collection, hit.path), (None, False))
                         if not hits:
                             notes += filtered_out(self._catalog_for(conn, state), filters)
+                        if filters.date_after is not None or filters.date_before is not None:
+                            notes += undated(self._catalog_for(conn, state), filters)
                         break
             prepared.update(self._prepare(missing))  # seconds for a first load: other searches go on meanwhile
         answer = Answer(query=query, mode=used, hits=hits, generations=_in_scope(state["generations"], filters),
@@ -727,7 +729,8 @@ class Engine:
                 hits, kin = _kin_left_out(hits, source, read, file_ids)
                 hits = _copies_named(hits, read, [cid for cid, _, _ in ranked])[:limit]
                 # 'no other passages found' where date_after left no passage to compare: say which filter did
-                filtered = [] if hits or filters is None else filtered_out(read.catalog, filters)
+                filtered = [] if filters is None else ([] if hits else filtered_out(read.catalog, filters)) \
+                    + undated(read.catalog, filters)
         # a file shown is named as a copy only where a sync tool's name says it is: 'chapter 2.md' beside
         # 'chapter.md', of other text, is a note of its own as likely as iCloud's copy, and got a note each time
         shown = {(hit.collection, hit.path) for hit in hits}
@@ -1394,6 +1397,23 @@ def filtered_out(catalog: Catalog, filters: Filters) -> list[str]:
              "time)"] if dates else []) + ([f"in a file {' and '.join(parts)}"] if parts else [])
     which = "that filter" if len(parts) + len(dates) == 1 else "those filters"
     return [f"{FILTERED_OUT} {' '.join(said)}: other words will not help; widen or drop {which}"]
+
+
+UNDATED = "no passage searched has a date of its own"
+
+
+def undated(catalog: Catalog, filters: Filters) -> list[str]:
+    """The note for a date range over passages none of which says a date (code, notes named otherwise, an index
+    whose files were read before Sift kept passage dates): the range went by the files' modified times alone, and
+    the answer said nothing of it, as though 'the mail of 2019' had been looked for by the mail's dates."""
+    if filters.date_after is None and filters.date_before is None:
+        return []
+    scope = catalog.mask(replace(filters, date_after=None, date_before=None))
+    if not len(catalog) or (scope is not None and not scope.any()) or catalog.has_dates(scope):
+        return []
+    return [f"{UNDATED} (a daily note's name, front matter's date, a mail message's Date, a document's created "
+            "date): the date range went by each file's modified time (an index read before Sift kept passage dates "
+            "has them once its files are read again)"]
 
 
 def _in_scope(generations: dict[str, int], filters: Filters) -> dict[str, int]:

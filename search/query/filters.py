@@ -69,7 +69,7 @@ RELATIVE = re.compile(r"(?i)\b(today|yesterday|tomorrow|now|last|this|next|ago|s
 
 def iso_hint(value: str) -> str | None:
     """How to write ``value`` as the filters take it, where it reads as one date: 'March 2024' as 2024-03,
-    '14 March 2024', 'March 14th, 2024' and '2024/03/14' as 2024-03-14; a relative one ('last week') with
+    '14 March 2024', 'March 14th, 2024', '2024/03/14' and '2024年3月14日' as 2024-03-14; a relative one ('last week') with
     today's date to count from; a day and month in an order that cannot be told (03/04/2024) said so. An
     assistant given 'date_after must be an ISO date … not 'March 2024'' had to guess what was wrong with it."""
     words = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", value.lower().replace(",", " ").replace(".", " ")).split()
@@ -80,7 +80,8 @@ def iso_hint(value: str) -> str | None:
         day = [n for n in numbers if len(n) <= 2]
         if len(year) == 1 and len(day) == len(numbers) - 1:
             return _spelled(int(year[0]), named[0], int(day[0]) if day else None)
-    parts = re.fullmatch(r"(\d{4})[-/.](\d{1,2})(?:[-/.](\d{1,2}))?", value)
+    parts = re.fullmatch(r"(\d{4})[-/.](\d{1,2})(?:[-/.](\d{1,2}))?", value) \
+        or re.fullmatch(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월](?:\s*(\d{1,2})\s*[日号號일]?)?", value)
     if parts:
         return _spelled(int(parts[1]), int(parts[2]), int(parts[3]) if parts[3] else None)
     parts = re.fullmatch(r"(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})", value)
