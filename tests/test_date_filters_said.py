@@ -145,3 +145,12 @@ def test_a_date_range_over_passages_without_dates_says_it_went_by_the_modified_t
     assert notes(collection="notes", date_after=None) == []  # no date range: nothing to say
     as_older_index(sift_env, "DROP INDEX chunks_dated; ALTER TABLE chunks DROP COLUMN dated;", 19)
     assert root.exists() and len(notes(collection="notes")) == 2
+
+
+@pytest.mark.parametrize("given", ["2024-03-14T09:00Z", "2024-03-14T09:00:00z", "2024-03-14T09:00+00:00"])
+def test_utc_written_z_is_taken_on_every_python_sift_runs_on(given):
+    """Python 3.10's fromisoformat refused a trailing 'Z' (3.11 takes it): '2024-03-14T09:00Z' was no date there."""
+    from datetime import timezone
+    from search.query.filters import _whole_date, unix_time
+    assert unix_time(given, "date_after") == datetime(2024, 3, 14, 9, tzinfo=timezone.utc).timestamp()
+    assert not _whole_date(given).lower().endswith("z")  # what a 3.10 fromisoformat is given

@@ -115,7 +115,9 @@ def _whole_date(value: str) -> str:
         return f"{value}-01-01"
     if re.fullmatch(r"\d{4}-\d{2}", value):
         return f"{value}-01"
-    return value
+    # UTC written 'Z' (as JavaScript's toISOString() and most APIs write it): Python 3.10's fromisoformat, which
+    # Sift runs on too, refuses it ('2024-03-14T09:00Z' said 'must be an ISO date-time'); 3.11's takes both
+    return re.sub(r"(?<=\d)[Zz]$", "+00:00", value) if ":" in value else value
 
 
 def empty_range(after: float | None, before: float | None,
