@@ -154,3 +154,30 @@ def test_utc_written_z_is_taken_on_every_python_sift_runs_on(given):
     from search.query.filters import _whole_date, unix_time
     assert unix_time(given, "date_after") == datetime(2024, 3, 14, 9, tzinfo=timezone.utc).timestamp()
     assert not _whole_date(given).lower().endswith("z")  # what a 3.10 fromisoformat is given
+
+
+def test_list_files_by_date_over_an_index_without_passage_dates_says_it_went_by_the_modified_time(immediate, sift_env,
+                                                                                                tmp_path):
+    """On an index read before Sift kept passage dates, list_files' date range listed every file by its modified
+    time under a note naming daily notes and mailboxes (by their own dates), none of which had been read so."""
+    from search.index import db
+    from search.query import listing
+    from search.query.filters import unix_time
+    from search.query.listing import UNDATED_NOTE
+    from search.query.scope import MCP, Scope
+    from search.settings import load
+    from tests.conftest import as_older_index
+    root = _tree(tmp_path)
+
+    def listed(index) -> dict:
+        conn = db.connect(index, readonly=True)
+        try:
+            return listing.files(conn, Scope(None, None), None, "modified", 50, {"notes": str(root)}, MCP,
+                                 lambda *_: None, 0, dated=(unix_time("2024-03", "a"), unix_time("2024-04", "b")))
+        finally:
+            conn.close()
+    index = load().index_path
+    assert UNDATED_NOTE not in listed(index)["notes"]
+    as_older_index(sift_env, "DROP INDEX chunks_dated; ALTER TABLE chunks DROP COLUMN dated;", 19)
+    old = listed(index)
+    assert old["files"] == [] and UNDATED_NOTE in old["notes"], old  # all modified last week: none in March 2024

@@ -435,6 +435,12 @@ def passage_dates_kept(conn: sqlite3.Connection) -> bool:
     return version(conn) >= 20
 
 
+def any_dated(conn: sqlite3.Connection) -> bool:
+    """Whether any passage of the index has a date of its own (from the index of dated chunks alone: one row)."""
+    return passage_dates_kept(conn) and conn.execute(
+        "SELECT 1 FROM chunks INDEXED BY chunks_dated WHERE dated IS NOT NULL LIMIT 1").fetchone() is not None
+
+
 def catalog_dates(conn: sqlite3.Connection) -> tuple[str | None, str | None]:
     """The chunks that have a date of their own (``passage_dates_kept``), published or not (a chunk's date never
     changes: the catalog keeps those of its chunks), as two comma-separated lists: their ids and their dates (whole

@@ -74,6 +74,11 @@ def stood_for_reason(note: str) -> str:
 DATED_NOTE = ("{after} / {before} list the files with a passage about a date in that range, as search finds "
               "passages: a daily note by the date in its name, a note by its front matter date, a mailbox by any of its "
               "messages' dates, any other file by its modified time; files not indexed yet are left out")
+# ... and where no passage has a date of its own (code, an index read before Sift kept passage dates), that every
+# file was listed by its modified time: the note above named daily notes and mailboxes none of which was read so
+UNDATED_NOTE = ("no passage indexed has a date of its own (a daily note's name, front matter's date, a mail "
+                "message's Date, a document's created date): the files were listed by their modified times (an "
+                "index read before Sift kept passage dates has them once its files are read again)")
 LEFT_OUT = "not indexed: {why}"  # such a PDF that the scan leaves out anyway (SIFT_EXCLUDE='*.pdf', a .gitignore)
 
 
@@ -105,6 +110,7 @@ def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: di
         shown = _entries(conn, rows)
         for entry, row in zip(shown, rows):
             entry["dated"] = _dated(conn, row["ref"], dated)
+        undated = dated is not None and not queries.any_dated(conn)
     for entry in shown:
         _look_on_disk(entry)
         entry["kind"] = entry["kind"] or kind_of(os.path.join(entry["root"], entry["path"]), entry["path"])
@@ -116,7 +122,7 @@ def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: di
                                           *folder_left_out(roots, where, left_out)) if h]
     return {"total": total, "shown": len(shown), "files": [_public(e) for e in shown],
             "notes": where.notes(found=bool(total)) + ([DATED_NOTE.format(after=say.date_after, before=say.date_before)]
-                                                       if dated else [])
+                                                       if dated else []) + ([UNDATED_NOTE] if undated else [])
             + missing_roots(where.collection, roots) + hints}
 
 
