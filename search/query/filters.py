@@ -69,9 +69,9 @@ RELATIVE = re.compile(r"(?i)\b(today|yesterday|tomorrow|now|last|this|next|ago|s
 
 def iso_hint(value: str) -> str | None:
     """How to write ``value`` as the filters take it, where it reads as one date: 'March 2024' as 2024-03,
-    '14 March 2024', 'March 14th, 2024', '2024/03/14' and '2024年3月14日' as 2024-03-14; a relative one ('last week') with
-    today's date to count from; a day and month in an order that cannot be told (03/04/2024) said so. An
-    assistant given 'date_after must be an ISO date … not 'March 2024'' had to guess what was wrong with it."""
+    '14 March 2024', 'March 14th, 2024', '2024/03/14' and '2024年3月14日' as 2024-03-14; a relative one
+    ('last week') with today's date to count from; a day and month in an order that cannot be told (03/04/2024)
+    said so. An assistant given 'date_after must be an ISO date … not 'March 2024'' had to guess what was wrong."""
     words = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", value.lower().replace(",", " ").replace(".", " ")).split()
     named = [MONTHS[w] for w in words if w in MONTHS]
     numbers = [w for w in words if w.isdigit()]
