@@ -7,6 +7,7 @@ file may be comes as an open file (ingest.files.read_zip_file), its zip read fro
 from __future__ import annotations
 
 import io
+import struct
 import zipfile
 import xml.etree.ElementTree as ET
 from contextlib import contextmanager
@@ -117,14 +118,50 @@ def _directory_bounded(source, what: str) -> None:
     hold as many ZipInfo), before zipfile reads it; a file of no zip directory is left to zipfile to refuse."""
     at = source.tell()
     try:
-        end = zipfile._EndRecData(source)  # the end record, zip64's read too (what ZipFile reads first)
-    except (OSError, AttributeError):
-        end = None
+        size = directory_size(source)
+    except OSError:
+        size = None
     finally:
         source.seek(at)
-    if end and end[zipfile._ECD_SIZE] > DIRECTORY_BYTES:
-        raise Skip(f"not a readable {what}: its zip's directory is {end[zipfile._ECD_SIZE]:,} bytes (over "
-                   f"{DIRECTORY_BYTES:,}: millions of parts)")
+    if size is not None and size > DIRECTORY_BYTES:
+        raise Skip(f"not a readable {what}: its zip's directory is {size:,} bytes (over {DIRECTORY_BYTES:,}: "
+                   f"millions of parts)")
+
+
+END = struct.Struct("<4s4H2LH")  # end of central directory: signature, 2 disks, 2 entries, size, offset, comment
+END_SIGNATURE = b"PK\x05\x06"
+LOCATOR = struct.Struct("<4sLQL")  # ZIP64 end of central directory locator, just before the end record
+LOCATOR_SIGNATURE = b"PK\x06\x07"
+END64 = struct.Struct("<4sQ2H2L4Q")  # ZIP64 end of central directory record: the directory's size is its 9th field
+END64_SIGNATURE = b"PK\x06\x06"
+COMMENT_MAX = 0xFFFF
+
+
+def directory_size(source) -> int | None:
+    """The size of the central directory that the zip open in ``source`` declares (APPNOTE 4.3.14-4.3.16), as
+    zipfile finds it: the last end record in the file's last 64 KiB + 22 bytes (a comment may follow it), and when a
+    ZIP64 locator comes just before it and a ZIP64 end record just before that, that record's size. None when no
+    end record is found. Reads at most those 64 KiB; moves ``source``."""
+    source.seek(0, 2)
+    length = source.tell()
+    start = max(length - END.size - COMMENT_MAX, 0)
+    source.seek(start)
+    tail = source.read()
+    found = len(tail) - END.size  # no comment: the record ends the file (zipfile looks there first)
+    if found < 0 or tail[found:found + 4] != END_SIGNATURE or tail[-2:] != b"\0\0":
+        found = tail.rfind(END_SIGNATURE)
+    if found < 0 or len(tail) - found < END.size:
+        return None
+    size = END.unpack_from(tail, found)[5]
+    at = start + found  # where the end record is in the file
+    if at < LOCATOR.size + END64.size:
+        return size
+    source.seek(at - LOCATOR.size - END64.size)
+    before = source.read(END64.size + LOCATOR.size)
+    if len(before) < END64.size + LOCATOR.size or LOCATOR.unpack_from(before, END64.size)[0] != LOCATOR_SIGNATURE:
+        return size
+    record = END64.unpack_from(before)
+    return record[8] if record[0] == END64_SIGNATURE else size
 
 
 @contextmanager

@@ -1,0 +1,140 @@
+"""Hostile files against the zip-based readers (decks, spreadsheets, Word, OpenDocument, workbooks) and the zip's
+own end record: each ends in a clear skip or a bounded read, through ingest.parse.parse_file. Figures at full size
+(time and peak memory, /usr/bin/time -v) are in the README's Known limits; these keep the inputs small."""
+from __future__ import annotations
+
+import io
+import struct
+import zipfile
+
+import pytest
+
+from ingest.document import Skip
+from ingest.parse import parse_file
+from ingest.zipped import directory_size, opened
+from tests.test_slides import PNS, RELS, calc, pptx, row, shape, slide, c
+
+# a billion laughs: &j; is 10^10 bytes of 'a' (expat 2.4 and later refuse its amplification; Python 3.11 here)
+LAUGHS = ('<!DOCTYPE r [<!ENTITY a "aaaaaaaaaa">' + "".join(
+    f'<!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">' for i in range(9)) + ']>')
+
+
+def zipped(parts: list[tuple[str, str | bytes]]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        for name, body in parts:
+            package.writestr(name, body)
+    return out.getvalue()
+
+
+def deck(slide_xml: str, target: str = "slides/slide1.xml") -> bytes:
+    return zipped([
+        ("ppt/presentation.xml", f'<p:presentation {PNS}><p:sldIdLst><p:sldId id="256" r:id="rId1"/></p:sldIdLst>'
+                                 '</p:presentation>'),
+        ("ppt/_rels/presentation.xml.rels", f'<Relationships {RELS}><Relationship Id="rId1" Type="x/slide" '
+                                            f'Target="{target}"/></Relationships>'),
+        ("ppt/slides/slide1.xml", slide_xml)])
+
+
+def test_entities_that_expand_or_name_a_file_are_refused_with_the_reason():
+    expanding = deck(LAUGHS + slide([shape(["&j;"], "")]))
+    with pytest.raises(Skip, match="not a readable PowerPoint deck: ParseError: limit on input amplification"):
+        parse_file("laughs.pptx", expanding)
+    external = deck('<!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]>' + slide([shape(["&x;"], "")]))
+    with pytest.raises(Skip, match="undefined entity"):
+        parse_file("external.pptx", external)
+    sheet = calc({"S": row(c("x"))})
+    laughing = zipped([(name, LAUGHS + body.replace(">x<", ">&j;<") if name == "content.xml" else body)
+                       for name, body in ((n, zipfile.ZipFile(io.BytesIO(sheet)).read(n).decode())
+                                          for n in zipfile.ZipFile(io.BytesIO(sheet)).namelist())])
+    with pytest.raises(Skip, match="amplification"):
+        parse_file("laughs.ods", laughing)
+
+
+def test_groups_nested_100000_deep_are_skipped_as_nested_too_deeply():
+    deep = "<p:grpSp>" * 100_000 + shape(["the deep tapir"], None, (1, 1)) + "</p:grpSp>" * 100_000
+    with pytest.raises(Skip, match="nested too deeply"):
+        parse_file("deep.pptx", deck(slide([deep])))
+
+
+def test_a_slide_listed_again_and_again_is_read_once():
+    """A deck whose slide list names one slide 100,000 times (its notes the slide itself) was read 100,000 times:
+    33.9 s and 947 MB before the zip-bomb bound stopped it; a slide is read once (0.5 s, 91 MB)."""
+    listed = "".join(f'<p:sldId id="{256 + n}" r:id="rId1"/>' for n in range(3000))
+    looped = zipped([
+        ("ppt/presentation.xml", f'<p:presentation {PNS}><p:sldIdLst>{listed}</p:sldIdLst></p:presentation>'),
+        ("ppt/_rels/presentation.xml.rels", f'<Relationships {RELS}><Relationship Id="rId1" Type="x/slide" '
+                                            'Target="slides/slide1.xml"/></Relationships>'),
+        ("ppt/slides/slide1.xml", slide([shape(["the looping tapir"], "")])),
+        ("ppt/slides/_rels/slide1.xml.rels", f'<Relationships {RELS}><Relationship Id="rId2" '
+                                             'Type="http://x/notesSlide" Target="slide1.xml"/></Relationships>')])
+    doc = parse_file("loop.pptx", looped)
+    text = "\n".join(s.text for s in doc.sections)
+    assert text.count("the looping tapir") == 2 and "Slide 2" not in text, text[:300]  # the slide and its 'notes'
+
+
+@pytest.mark.timeout(120)
+def test_empty_slides_are_gathered_in_time_linear_in_their_count():
+    """Headings with nothing under them open the next one's section: each was checked against every line since the
+    last text (word._sections), the square of their count: a deck of 100,000 empty slides took over 10 min (hours
+    by the square), now 30 s with its unzipping; the sections alone, here, a fraction of a second."""
+    from ingest.word import WordText, _sections
+    read = WordText()
+    for n in range(1, 100_001):
+        read.headings.append((len(read.lines), 1, f"Slide {n}"))
+        read.lines.append(f"Slide {n}")
+    read.lines.append("the last tapir")
+    sections = _sections(read)
+    assert len(sections) == 1 and sections[0].text.endswith("Slide 100000\nthe last tapir")
+    assert sections[0].heading_path == ["Slide 100000"]
+
+
+def test_part_names_that_climb_out_or_repeat_read_nothing_outside_the_zip():
+    data = pptx([(slide([shape(["the kept tapir"], "")]), None)])
+    out = io.BytesIO(data)
+    with pytest.warns(UserWarning, match="Duplicate name"), zipfile.ZipFile(out, "a") as package:
+        package.writestr("../../evil.xml", "<x/>")
+        package.writestr("ppt/slides/slide1.xml", slide([shape(["the second tapir"], "")]))
+    doc = parse_file("twice.pptx", out.getvalue())
+    assert "the second tapir" in doc.sections[0].text  # zipfile's: the last of a name
+    climbing = deck(slide([shape(["x"], "")]), target="../../../../../etc/passwd")
+    assert parse_file("climb.pptx", climbing).sections == []
+
+
+# --- the zip's end record (ingest.zipped.directory_size) ------------------------------------------------------
+
+def zip64_declaring(size: int) -> bytes:
+    """A small zip whose end records are ZIP64's, the ZIP64 one declaring a directory of ``size`` bytes."""
+    data = zipped([("a.txt", "the tapir")])
+    end = data.rfind(b"PK\x05\x06")
+    count, cd_size, cd_offset = struct.unpack_from("<HLL", data, end + 10)
+    record = struct.pack("<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, count, count, size, cd_offset)
+    locator = struct.pack("<4sLQL", b"PK\x06\x07", 0, end, 1)
+    classic = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
+    return data[:end] + record + locator + classic
+
+
+def test_the_directory_size_is_read_from_the_end_record_as_zipfile_reads_it():
+    plain = zipped([(f"part{n}.xml", "<x/>") for n in range(5)])
+    commented = io.BytesIO()
+    with zipfile.ZipFile(commented, "w") as package:
+        package.writestr("a.txt", "x")
+        package.comment = b"PK\x05\x06 a comment naming the signature" + b"c" * 60_000
+    wide = io.BytesIO()
+    with zipfile.ZipFile(wide, "w") as package:  # over 65,535 entries: zipfile writes the ZIP64 records
+        for n in range(70_000):
+            package.writestr(f"{n}", b"")
+    for data in (plain, commented.getvalue(), wide.getvalue(), b"junk before " + plain, zip64_declaring(1234)):
+        found = directory_size(io.BytesIO(data))
+        assert found == zipfile._EndRecData(io.BytesIO(data))[zipfile._ECD_SIZE], found
+    assert directory_size(io.BytesIO(wide.getvalue())) > 70_000 * 46
+    assert directory_size(io.BytesIO(b"no zip at all" * 10)) is None
+    assert directory_size(io.BytesIO(b"")) is None
+
+
+def test_a_zip64_directory_declared_huge_is_refused_before_zipfile_reads_it():
+    data = zip64_declaring(2 ** 40)
+    assert directory_size(io.BytesIO(data)) == 2 ** 40
+    with pytest.raises(Skip, match="its zip's directory is 1,099,511,627,776 bytes"):
+        with opened(io.BytesIO(data), "PowerPoint deck", ".pptx"):
+            pass
