@@ -158,11 +158,12 @@ def _pptx(data: bytes):
         part_of = {listed.get("id"): _clean(section.get("name") or "")[:200]
                    for section in presentation.iter(P14 + "section") for listed in section.iter(P14 + "sldId")
                    if not GENERIC_SECTION.fullmatch(_clean(section.get("name") or ""))}
-        slides = []
+        slides, seen = [], set()
         for listed in presentation.iter(P + "sldId"):
             part = targets.get(listed.get(R + "id") or "")
-            if part is None or part not in parts.names:
+            if part is None or part not in parts.names or part in seen:  # a slide listed twice: a hostile loop
                 continue
+            seen.add(part)
             slide = parts.xml(part)
             notes_part = next((target for rel, target in _targets(parts, part, typed=True).items()
                                if rel.endswith("/notesSlide")), None)
