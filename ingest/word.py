@@ -517,11 +517,12 @@ def _sections(read: WordText) -> list[Section]:
     tables = dict(read.tables)
     sections: list[Section] = []
     path: list[tuple[int, str]] = []
-    first = 0
+    first = headed = 0  # headed: the headings from first on (a deck of 100,000 empty slides was their square)
     for line in sorted(starts):
-        if any(n not in starts for n in range(first, line)):  # text under the heading above
+        if line - first > headed:  # text under the heading above
             _add(sections, read, first, line, [name for _, name in path], tables)
-            first = line
+            first, headed = line, 0
+        headed += 1
         level, name = starts[line]
         path = [(lv, n) for lv, n in path if lv < level] + [(level, name)]
     if first < len(read.lines):
