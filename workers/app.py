@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import socket
 import sqlite3
 import time
@@ -133,13 +134,26 @@ class QueueStorage(SqliteStorage):
         searches do not need it); each use of the queue says what is wrong, and a consumer refuses to start. A
         queue another process holds past the 30 s raises QueueUnavailable naming it (it raised before, unnamed)."""
         try:
-            super().initialize_schema()
+            if not self._schema_done():
+                super().initialize_schema()
         except QueueUnavailable:
             self.tables_missing = True
         except sqlite3.OperationalError as exc:  # held by another process for all of huey's 30 s: it was said as
             if not busy(exc):                      # the index's ('the index at …/index.db is busy'), a file not held
                 raise
             raise QueueUnavailable(queue_busy(self.filename, str(exc))) from exc
+
+    def _schema_done(self) -> bool:
+        """Whether huey's tables and indexes are all there (and the index it drops gone), by a read: making them
+        again is a no-op that still takes the write lock, so a process that only reads the queue (``ingest
+        stats``) waited the 30 s on another process's write before it could read (61 s: twice), where a read
+        in WAL mode waits on no writer."""
+        wanted = {found for sql in self.ddl for found in re.findall(r"create \w+ if not exists (\w+)", sql)}
+        dropped = {found for sql in self.ddl for found in re.findall(r"drop \w+ if exists (\w+)", sql)}
+        with self.db(close=True) as cursor:  # closed, as huey's making them closes it (a consumer forks after)
+            names = {row[0] for row in cursor.execute("select name from sqlite_master where type in ('table', "
+                                                      "'index')")}
+        return wanted <= names and not dropped & names
 
     def check(self) -> None:
         """Raise QueueUnavailable if the queue cannot be written or is damaged anywhere (a consumer checks
