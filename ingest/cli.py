@@ -206,8 +206,8 @@ def build_parser() -> argparse.ArgumentParser:
     listed.add_argument("--limit", type=int, default=50, help="how many files, 1-500 (default 50)")
     listed.add_argument("--date-after", metavar="DATE",
                         help="only files with a passage about a date at or after this one (as search's --date-after: "
-                             "a daily note's name, front matter's date, a mail message's Date, else the modified "
-                             "time), e.g. 2024-03")
+                             "a daily note's name, a log's date heading, front matter's date, a mail message's Date, "
+                             "a chat's day, else the modified time), e.g. 2024-03")
     listed.add_argument("--date-before", metavar="DATE", help="only files with a passage about a date before this one")
     listed.add_argument("--json", action="store_true", help="print the answer as JSON")
     listed.set_defaults(func=cmd_files)
@@ -229,8 +229,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="only files modified before this ISO date or date-time")
     find.add_argument("--date-after", metavar="DATE",
                       help="only passages about a date at or after this one (a mail message's Date, a daily note's "
-                           "name or folders, front matter's date, a document's created date; else the file's "
-                           "modified time), e.g. 2023 or 2023-05")
+                           "name or folders, a running log's date heading, a chat's day, front matter's date, a "
+                           "document's created date; else the file's modified time), e.g. 2023 or 2023-05")
     find.add_argument("--date-before", metavar="DATE",
                       help="only passages about a date before this one (as --date-after)")
     find.add_argument("--json", action="store_true", help="print the answer as JSON")

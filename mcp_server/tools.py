@@ -338,9 +338,10 @@ class Tools:
         date_after: Annotated[str | None, Field(max_length=64, description="Only passages about a date at or after "
                                                 "this one (same forms as modified_after): a mail message's Date, a "
                                                 "daily note's date in its name or folders (2024-03-14.md, "
-                                                "2024/03/14.md), a note's front matter date, a document's created "
-                                                "date; a passage without one goes by its file's modified "
-                                                "time. For 'what did I write in March 2023', 'Anna's mail of "
+                                                "2024/03/14.md), a running log's date heading (## 2024-03-14), a "
+                                                "chat's day, a note's front matter or Evernote/Keep created date, a "
+                                                "document's created date; a passage without one goes by its file's "
+                                                "modified time. For 'what did I write in March 2023', 'Anna's mail of "
                                                 "2023'.")] = None,
         date_before: Annotated[str | None, Field(max_length=64, description="Only passages about a date before this "
                                                  "one (as date_after; a year or month: its first day).")] = None,
@@ -428,8 +429,8 @@ class Tools:
                                      "list the next ones: the next_offset the previous answer gave.")] = 0,
         date_after: Annotated[str | None, Field(max_length=64, description="Only files with a passage about a date "
                                                 "at or after this ISO date (as search's date_after: a daily note's "
-                                                "date in its name, front matter's date, a mail message's Date, else "
-                                                "the file's modified time; a year or month: its first day). For "
+                                                "date in its name, a log's date heading, front matter's date, a mail "
+                                                "message's Date, a chat's day, else the file's modified time; a year or month: its first day). For "
                                                 "'which notes did I write in March 2024'.")] = None,
         date_before: Annotated[str | None, Field(max_length=64, description="Only files with a passage about a "
                                                  "date before this one (as date_after).")] = None,
