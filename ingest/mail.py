@@ -84,6 +84,47 @@ MAX_TEXT_CHARS = 64 * 1024 * 1024
 LINE_PIECE = 1 << 20  # of a message that cannot be read as mail, indexed as it stands
 
 
+MESSAGE_ID = re.compile(r"<[^<>\s]{1,998}>")
+THREAD_IDS = 200_000  # Message-IDs of a mailbox kept to name what a later message replies to (a few MB)
+
+
+class Threads:
+    """The messages of a mailbox so far by their Message-IDs: what a message replies to (its In-Reply-To, else the
+    last of its References) as its head names it, and the thread it belongs to (Gmail's X-GM-THRID; else the thread
+    of the message it replies to, where that is in the mailbox before it; else the first of its References, what
+    it replies to, or its own Message-ID). A reply's head said only 'Re: Budget': which message, and where, it did
+    not."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, tuple[str, str, int, str]] = {}  # Message-ID -> (heading, sender, line, thread)
+
+    def replying(self, message: Message) -> str:
+        """'Budget (Anna Keller, line 1)' of the message ``message`` replies to, where it is in the mailbox; ''."""
+        parent = self._parent(message)
+        if parent not in self.known:
+            return ""
+        heading, sender, line, _ = self.known[parent]
+        return f"{heading} ({sender + ', ' if sender else ''}line {line})"
+
+    def add(self, message: Message, heading: str, line: int) -> str:
+        """Note ``message`` (headed ``heading``, from line ``line`` of the file); its thread's key."""
+        gmail = _header(message, "X-GM-THRID").strip()
+        parent = self._parent(message)
+        references = MESSAGE_ID.findall(_header(message, "References"))
+        own = next(iter(MESSAGE_ID.findall(_header(message, "Message-ID"))), None)
+        thread = (f"gmail {gmail}" if gmail else self.known[parent][3] if parent in self.known
+                  else references[0] if references else parent or own or f"line {line}")
+        if own and own not in self.known and len(self.known) < THREAD_IDS:
+            who = getaddresses([_header(message, "From")])
+            self.known[own] = (heading, (who[0][0] or who[0][1]) if who else "", line, thread)
+        return thread
+
+    @staticmethod
+    def _parent(message: Message) -> str | None:
+        ids = MESSAGE_ID.findall(_header(message, "In-Reply-To")) or MESSAGE_ID.findall(_header(message, "References"))
+        return ids[-1] if ids else None
+
+
 def parse_eml(path: str, data: bytes) -> Document:
     """One message: a note titled by its Subject."""
     message = _message(data)
@@ -91,10 +132,15 @@ def parse_eml(path: str, data: bytes) -> Document:
         raise Skip("not a mail message: no header lines (From:, Subject:, Date: …) at its start")
     section, meta = _read(message)
     _place(section, data, 1)
+    not_read: list[str] = []
+    files = attachment_sections(message, section, not_read)
+    _not_read(meta, not_read)
+    if meta.get("labels"):  # its Gmail labels are its tags: '#receipts' finds it
+        meta["tags"] = meta.pop("labels")
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     subject = _header(message, "Subject")
     return Document(kind="note", title=subject if _said(subject) else title_from_name(stem),
-                    sections=[section] if section.text.strip() else [], meta=meta)
+                    sections=([section] if section.text.strip() else []) + files, meta=meta)
 
 
 def parse_mbox(path: str, data: bytes) -> Document:
@@ -102,14 +148,17 @@ def parse_mbox(path: str, data: bytes) -> Document:
     return read_mbox(path, [data])
 
 
-def mail_headings(blocks: Iterable[bytes], mailbox: bool) -> list[tuple[int, int, str, int]]:
+def mail_headings(blocks: Iterable[bytes], mailbox: bool, threads: list[str] | None = None
+                  ) -> list[tuple[int, int, str, int]]:
     """(line of the file, 0-based, level, name, lines) of each message of a mailbox (or of the one message of an
     .eml) given in blocks of its bytes: its heading as indexed, the Subject, from its first line, and the lines it
     spans, the blank ones after it left out. read_file's ``heading`` reads a message by them (mcp_server.reading):
     a hit's heading was 'archive.mbox — Sourdough recipe', and read_file with heading='Sourdough recipe' said the
     mailbox had no headings ('# …' lines). Only a message's header is parsed (each was parsed whole, its body too),
-    and the mailbox is read as it comes: its first 16 MiB were read, and a message past them was 'no heading'."""
-    found = []
+    and the mailbox is read as it comes: its first 16 MiB were read, and a message past them was 'no heading'.
+    ``threads``, if given, gets each message's thread's key (``Threads.add``), in order: read_file shows a
+    message's thread by them."""
+    found, known = [], Threads()
     for raw, first, lines in _messages(blocks) if mailbox else [_whole(blocks)]:
         body = raw[raw.index(b"\n") + 1:] if mailbox and raw.startswith(b"From ") and b"\n" in raw else raw
         end = HEADER_END.search(body)
@@ -117,8 +166,11 @@ def mail_headings(blocks: Iterable[bytes], mailbox: bool) -> list[tuple[int, int
             head = BytesParser(policy=policy.compat32).parsebytes(body[:end.end()] if end else body, headersonly=True)
             subject = _header(head, "Subject")
             name = subject if _said(subject) else f"{subject} (no subject)".lstrip()
+            thread = known.add(head, name, first)
         except Exception:  # noqa: BLE001 - as read_mbox: one message's trouble must not cost the mailbox
-            name = "(unreadable message)"
+            name, thread = "(unreadable message)", f"line {first}"
+        if threads is not None:
+            threads.append(thread)
         whole = raw.count(b"\n") >= lines  # not cut at MAX_MESSAGE_BYTES
         blank = raw[len(raw.rstrip()):].count(b"\n") - raw.endswith(b"\n") if whole else 0  # the blank lines ending it
         found.append((first - 1, 1, name, max(1, lines - max(0, blank))))
@@ -151,6 +203,9 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
     read, at most MAX_TEXT_CHARS (past them the rest of the mailbox is not read: ``cut_short`` says so)."""
     sections, unreadable, messages, text_chars = [], 0, 0, 0
     meta: dict = {}
+    not_read: list[str] = []
+    threads = Threads()
+    common: dict[str, str] | None = None  # the Gmail labels every message read holds, casefolded: its tags
     for raw, first, lines in _messages(blocks):
         if messages == 0 and not raw.startswith(b"From ") and not HEADER_LINE.match(raw):
             raise Skip("not an mbox: it does not begin with a 'From ' line or a mail header")
@@ -158,17 +213,27 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
         body = raw[raw.index(b"\n") + 1:] if raw.startswith(b"From ") and b"\n" in raw else raw
         body = re.sub(rb"(?m)^>(>*From )", rb"\1", body)  # mboxrd's escaped 'From ' lines
         body = _dated(raw, body)
+        message = None
         try:
-            section, _ = _read(_message(body))
+            message = _message(body)
+            section, said = _read(message, replying=threads.replying(message))
+            labels = {label.casefold(): label for label in said.get("labels", [])}
+            common = labels if common is None else {key: common[key] for key in common if key in labels}
+            threads.add(message, section.heading_path[0], first)
         except Exception as exc:  # noqa: BLE001 - one message's trouble must not cost the mailbox
             unreadable += 1
             text = decode_part(body[:UNREADABLE_CHARS * 4], None)[:UNREADABLE_CHARS]
             section = Section(text=f"[a message Sift could not read as mail: {type(exc).__name__}: {exc}]\n{text}",
                               heading_path=["(unreadable message)"])
+            message = None
         _place(section, raw, first, lines)
+        files = [] if message is None else attachment_sections(message, section, not_read, first,
+                                                                whole=raw.count(b"\n") >= lines)
         if section.text.strip():
             sections.append(section)
             text_chars += len(section.text)
+        sections += files
+        text_chars += sum(len(file.text) for file in files)
         if text_chars > MAX_TEXT_CHARS:
             meta["cut_short"] = (f"the first {messages:,} messages read, to line {first + lines - 1:,}: their text "
                                  f"is over {MAX_TEXT_CHARS // (1 << 20)} MiB, the rest of the mailbox is not read")
@@ -176,6 +241,9 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
     meta["messages"] = messages
     if unreadable:
         meta["unreadable_messages"] = unreadable
+    _not_read(meta, not_read)
+    if common:  # a Takeout of one label ('Receipts.mbox'): a tag of the file is one of each of its messages
+        meta["tags"] = list(common.values())
     return Document(kind="note", title=path.rsplit("/", 1)[-1], sections=sections, meta=meta)
 
 
@@ -253,8 +321,25 @@ def _marked(blocks: Iterable[bytes]):
         yield from ((part, False) for part in held[1:])
 
 
+# the headers a message's 'From ' line is followed by, as mailers write them: a 'From ' line without a date starts a
+# message only before one of these ('From the start:' over 'Note: the budget' is a body's lines)
+MAIL_HEADER = re.compile(rb"(?:from|to|cc|bcc|subject|date|return-path|received|delivered-to|envelope-to|message-id|"
+                         rb"mime-version|content-[a-z-]+|reply-to|sender|in-reply-to|references|status|x-[!-9;-~]+|"
+                         rb"dkim-signature|arc-[a-z-]+|authentication-results|received-spf|thread-[a-z]+)[ \t]*:",
+                         re.IGNORECASE)
+
+
 def _starts(from_line: bytes, after: bytes) -> bool:
-    return FROM_DATE.match(from_line[:HEADER_SPAN]) is not None or HEADER_LINE.match(after[:HEADER_SPAN]) is not None
+    """Whether a 'From ' line (and ``after``, the line after it) starts a message: the line after it is a header
+    (any, under a 'From ' line with a date; one mailers write, under one without), or the file ends there. A body's
+    own 'From anna@example.com Tue Mar  5 09:12:00 2024' line (a pasted mbox, left unescaped by an mboxo writer)
+    began a message: the rest of its message was read as one of no header, an '(unreadable message)'."""
+    after = after[:HEADER_SPAN]
+    if not after.strip():
+        return FROM_DATE.match(from_line[:HEADER_SPAN]) is not None
+    if FROM_DATE.match(from_line[:HEADER_SPAN]) is not None:
+        return HEADER_LINE.match(after) is not None
+    return MAIL_HEADER.match(after) is not None
 
 
 def _lines(blocks: Iterable[bytes]):
@@ -300,8 +385,9 @@ def _message(data: bytes) -> Message:
     return BytesParser(policy=policy.compat32).parsebytes(data)
 
 
-def _read(message: Message, depth: int = 0) -> tuple[Section, dict]:
-    """A message's section (heading: its Subject) and its meta (its date)."""
+def _read(message: Message, depth: int = 0, replying: str = "") -> tuple[Section, dict]:
+    """A message's section (heading: its Subject) and its meta (its date); ``replying``: the message it replies
+    to, as ``Threads.replying`` names it ('In reply to: Budget (Anna Keller, line 1)' under its Subject)."""
     if not any(message.keys()):
         raise ValueError("no header lines (From:, Subject:, Date: …) at its start")
     subject = _header(message, "Subject")
@@ -320,10 +406,13 @@ def _read(message: Message, depth: int = 0) -> tuple[Section, dict]:
         head.append(f"Date: {_header(message, 'Date')}")
     if subject:
         head.append(f"Subject: {subject}")
+    if replying:
+        head.append(f"In reply to: {replying}")
     labels = [label.strip() for label in _header(message, "X-Gmail-Labels").split(",")
               if label.strip() and label.strip().lower() not in UNSHOWN_LABELS]
     if labels:
         head.append("Labels: " + ", ".join(labels[:ADDRESSES]))
+        meta["labels"] = labels[:ADDRESSES]
     attached = _attachments(message)
     if attached:
         head.append("Attachments: " + "; ".join(attached))
@@ -424,19 +513,107 @@ def _size(part: Message) -> int:
     return len(part.get_payload(decode=True) or b"")
 
 
+# An attachment of a kind Sift reads (a PDF, a Word, Excel, PowerPoint or OpenDocument file, a web page, a note, a
+# CSV, a text file: ingest.kinds.kind_of of its name, or of its type's ending where its name has none Sift reads) is
+# read by that kind's reader (ingest.parse.parse_file), its passages under 'Attachment: report.pdf' below its
+# message's heading, dated with the message. Bounded: at most ATTACHMENT_BYTES of one (decoded), ATTACHMENTS of a
+# message, ATTACHMENT_CHARS of one's text; one a reader refuses (an encrypted PDF, a scan) or over a bound is named,
+# with why, in the mailbox's ``attachments_not_read`` (list_files shows it), and costs nothing else.
+ATTACHMENT_BYTES = 16 * 1024 * 1024
+ATTACHMENT_CHARS = 1 << 20
+ATTACHMENTS = 20
+NOT_READ_SAID = 20  # attachments not read named in the meta (all are counted)
+TYPE_ENDINGS = {"application/pdf": ".pdf", "text/plain": ".txt", "text/markdown": ".md", "text/x-markdown": ".md",
+                "text/csv": ".csv", "text/tab-separated-values": ".tsv", "text/html": ".html", "text/x-org": ".org",
+                "text/x-rst": ".rst",
+                "application/vnd.openxmlformats-officedocument.wordprocessingml.document": ".docx",
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": ".xlsx",
+                "application/vnd.openxmlformats-officedocument.presentationml.presentation": ".pptx",
+                "application/vnd.oasis.opendocument.text": ".odt",
+                "application/vnd.oasis.opendocument.spreadsheet": ".ods",
+                "application/vnd.oasis.opendocument.presentation": ".odp"}
+
+
+def attachment_sections(message: Message, section: Section, not_read: list[str], first: int = 1,
+                        whole: bool = True) -> list[Section]:
+    """The passages of ``message``'s attachments of kinds Sift reads, each read by its kind's reader, under
+    [its message's heading, 'Attachment: report.pdf', the attachment's own headings], at its message's lines
+    (from ``first`` to ``section``'s last), dated as ``section`` is. Why one is not read is added to ``not_read``
+    ('report.pdf (message 'Budget', line 13): encrypted'); ``whole``: whether the message was kept whole (its last
+    attachment past MAX_MESSAGE_BYTES is cut, and not read)."""
+    from ingest.kinds import MAIL_EXTENSIONS, kind_of, suffix
+    from ingest.parse import parse_file
+    heading = section.heading_path[0] if section.heading_path else "(no subject)"
+    parts = [part for part in _leaves(message) if part.get_content_type() != "message/rfc822" and _attached(part)]
+    found, read = [], 0
+    for at, part in enumerate(parts):
+        name = " ".join(words(str(part.get_filename() or "")).split()) or "unnamed"
+        reader_name = name.replace("/", "_")
+        if kind_of(reader_name) is None or suffix(reader_name).lower() in MAIL_EXTENSIONS:
+            reader_name = "attachment" + TYPE_ENDINGS.get(part.get_content_type(), "")
+        if kind_of(reader_name) is None:
+            continue  # a picture, an archive, a calendar invitation: named in its message's head only
+        where = f"{name} (message '{heading}', line {first})"
+        size = _size(part)
+        if read >= ATTACHMENTS:
+            why = f"over {ATTACHMENTS} attachments in one message"
+        elif size > ATTACHMENT_BYTES:
+            why = f"{size / (1 << 20):,.2f} MiB, over the {ATTACHMENT_BYTES / (1 << 20):.3g} MiB an attachment is read to"
+        elif not whole and at == len(parts) - 1:
+            why = f"past the first {MAX_MESSAGE_BYTES >> 20} MiB of its message, which are all that is kept"
+        else:
+            why = None
+        if why is None:
+            read += 1
+            try:
+                doc = parse_file(reader_name, part.get_payload(decode=True) or b"")
+            except Skip as exc:
+                why = str(exc)
+            except Exception as exc:  # noqa: BLE001 - one attachment's trouble must not cost its message
+                why = f"{type(exc).__name__}: {exc}"
+        if why is not None:
+            not_read.append(f"{where}: {why}")
+            continue
+        found += _attached_sections(doc, [heading, f"Attachment: {name}"], section, first)
+    return found
+
+
+def _attached_sections(doc: Document, path: list[str], section: Section, first: int) -> list[Section]:
+    """An attachment's Document's sections as its message's: under ``path``, at its lines, dated with it, at
+    most ATTACHMENT_CHARS of text (a PDF's page kept in the heading: its pages are not the mailbox's)."""
+    found, chars = [], 0
+    for part in doc.sections:
+        if not part.text.strip():
+            continue
+        text = part.text[:max(0, ATTACHMENT_CHARS - chars)]
+        if not text.strip():
+            break
+        chars += len(text)
+        pages = [] if part.page is None else [
+            f"page {part.page}" if part.end_page in (None, part.page) else f"pages {part.page}-{part.end_page}"]
+        found.append(Section(text=text, heading_path=[*path, *part.heading_path, *pages],
+                             start_line=first, end_line=section.end_line, dated=section.dated,
+                             atomic=[(a, b) for a, b in part.atomic if b <= len(text)]))
+    return found
+
+
+def _not_read(meta: dict, not_read: list[str]) -> None:
+    """The attachments not read, in a document's meta: how many, and the first NOT_READ_SAID with why."""
+    if not_read:
+        meta["attachments_not_read"] = len(not_read)
+        meta["attachments_not_read_why"] = not_read[:NOT_READ_SAID]
+
+
 def _body(message: Message, depth: int = 0) -> str:
     """The message's text: its text/plain part (each, when several), else its text/html's as a page reads; then
     each message attached to it (a mail forwarded as an attachment, message/rfc822) as ``_read`` reads it, headed
     by its sender, date and subject."""
-    plain, html, attached, files = [], [], [], []
+    plain, html, attached = [], [], []
     for part in _leaves(message):
         if part.get_content_type() == "message/rfc822":
             inner = part.get_payload(0) if isinstance(part.get_payload(), list) and part.get_payload() else None
             if inner is not None and depth < FORWARDS and any(inner.keys()):
                 attached.append("Attached message:\n" + _read(inner, depth + 1)[0].text)
-            continue
-        if _attached(part) and _text_file(part):
-            files.append(f"Attached file {words(str(part.get_filename() or 'unnamed'))}:\n{_text(part).strip()}")
             continue
         if part.get_content_maintype() != "text" or _attached(part):
             continue
@@ -447,22 +624,7 @@ def _body(message: Message, depth: int = 0) -> str:
     texts = [_text(part) for part in plain]
     if not any(text.strip() for text in texts):  # none, or an empty stub beside the HTML a mailer really wrote
         texts = [_html_text(_text(part)) for part in html]
-    return "\n\n".join([text for text in (without_quotes(t) for t in texts) if text] + files + attached)
-
-
-TEXT_FILE_TYPES = {"text/plain", "text/markdown", "text/x-markdown", "text/csv", "text/x-org", "text/x-rst",
-                   "text/tab-separated-values"}
-TEXT_FILE_ENDINGS = (".txt", ".md", ".markdown", ".csv", ".tsv", ".org", ".rst")
-TEXT_FILE_BYTES = 64 * 1024  # an attached text file of more is named only, as any attachment (a log of megabytes)
-
-
-def _text_file(part: Message) -> bool:
-    """Whether an attachment is a small text file read with its message ('notes.txt', 'minutes.md', 'budget.csv'):
-    named only, its words were not found ('the minutes Bo sent' found the mail only by its own text)."""
-    name = str(part.get_filename() or "").lower().strip()
-    typed = part.get_content_type() in TEXT_FILE_TYPES or (
-        part.get_content_type() == "application/octet-stream" and name.endswith(TEXT_FILE_ENDINGS))
-    return typed and _size(part) <= TEXT_FILE_BYTES
+    return "\n\n".join([text for text in (without_quotes(t) for t in texts) if text] + attached)
 
 
 FORWARDS = 4  # attached messages read inside one another: deeper ones are only named

@@ -186,22 +186,28 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
                     raise  # what the last reading, at every '#', says is refused
         text, data = read_pdf(conn, target, indexed, first, 0, last)
         return text + f"\n[the section {' > '.join(wanted)!r}: pages {first}-{last}]", data
-    messages = None  # a mail file's: (first line, lines) of each message, the note's lines
+    messages = threads = None  # a mail file's: (first line, lines) of each message, the note's lines; their threads
     try:
         if _is_word(target.relative):
             note, headings = _word_headings(target)
         elif (mail := _mail_headings(target)) is not None:
-            note, headings, messages = mail
+            note, headings, messages, threads = mail
         else:
             with open(target.absolute, "rb") as f:
                 note = decode(f.read(LINKED_BYTES))
             headings = _page_headings(target.relative, note)
     except (OSError, Skip):
         raise Problem(f"{target.name} cannot be read as text to find a heading in") from None
+    thread = THREAD_ASKED.match(heading) if messages else None
     for wanted, loose in readings:
         found = linked_lines(note, WikiLink(target.name, wanted, None), loose=loose, headings=headings)
         if not isinstance(found, str):
             break
+    if isinstance(found, str) and thread:  # 'thread: Budget': the thread of the message 'Budget'
+        for wanted, loose in _heading_readings(thread.group(1)):
+            found = linked_lines(note, WikiLink(target.name, wanted, None), loose=loose, headings=headings)
+            if not isinstance(found, str):
+                return _read_thread(sift, target.name, found[0] - 1, headings, messages, threads)
     if isinstance(found, str):  # what the last reading, at every '#', says
         names = heading_names(note) if headings is None else [name for _, _, name in headings]
         raise Problem(f"{target.name} has {found}" + (f"; its headings: {listed_headings(names)}" if names else
@@ -210,7 +216,52 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
                                                         + _of_a_page(target.relative))) from None
     start, end = _message_lines(found, messages) if messages else found
     text, data = read(sift, target.name, start, end, None)
-    return text + f"\n[the section {' > '.join(wanted)!r}: lines {start}-{end}]", data
+    shared = _thread(found[0] - 1, threads) if messages and found[0] == found[1] else []
+    more = (f"; its thread in this file, {len(shared)} messages: {_thread_list(shared, headings, messages)}: "
+            f"read_file with heading={'thread: ' + headings[found[0] - 1][2]!r} shows them together"
+            if len(shared) > 1 else "")
+    return text + f"\n[the section {' > '.join(wanted)!r}: lines {start}-{end}{more}]", data
+
+
+# read_file heading='thread: Budget': the messages of the thread of the message 'Budget' in a mailbox, together
+THREAD_ASKED = re.compile(r"\s*thread\s*:\s*(\S.*)", re.IGNORECASE | re.DOTALL)
+THREAD_LISTED = 30  # messages of a thread named in a note
+
+
+def _thread(index: int, threads: list[str] | None) -> list[int]:
+    """The messages (indexes, in the file's order) of the thread of message ``index`` (ingest.mail.Threads)."""
+    if not threads:
+        return [index]
+    return [at for at, key in enumerate(threads) if key == threads[index]]
+
+
+def _thread_list(shared: list[int], headings: list, messages: list) -> str:
+    listed = ", ".join(f"{headings[at][2]!r} (lines {messages[at][0] + 1}-{sum(messages[at])})"
+                       for at in shared[:THREAD_LISTED])
+    return listed + (f" and {len(shared) - THREAD_LISTED} more" if len(shared) > THREAD_LISTED else "")
+
+
+def _read_thread(sift, name: str, index: int, headings: list, messages: list, threads: list) -> tuple[str, dict]:
+    """read_file's answer for heading='thread: …': each message of the thread of message ``index``, in the file's
+    order, as read_file shows its lines, as many as fit in MAX_BYTES; a note names the rest. A search hit in a
+    reply showed 'Re: Budget' and no way to its thread: its messages lie apart in the mailbox, among others."""
+    shared = _thread(index, threads)
+    texts, data, used = [], None, 0
+    for at in shared:
+        first, last = messages[at][0] + 1, sum(messages[at])
+        text, read_data = read(sift, name, first, last, None)
+        if texts and used + len(text.encode("utf-8")) > MAX_BYTES:
+            break
+        texts.append(text)
+        used += len(text.encode("utf-8"))
+        data = data or read_data
+    rest = shared[len(texts):]
+    note = (f"; not shown, past the {MAX_BYTES // 1000} KB limit: {_thread_list(rest, headings, messages)} "
+            "(read_file with heading= one of them)" if rest else "")
+    data = {**data, "thread": [{"heading": headings[at][2], "start_line": messages[at][0] + 1,
+                                "end_line": sum(messages[at])} for at in shared]}
+    return ("\n\n".join(texts) + f"\n[the thread of {headings[index][2]!r}, {len(shared)} message"
+            f"{'s' if len(shared) != 1 else ''}: {_thread_list(shared, headings, messages)}{note}]"), data
 
 
 def _message_lines(found: tuple[int, int], messages: list[tuple[int, int]]) -> tuple[int, int]:
@@ -227,9 +278,10 @@ def _is_word(path: str) -> bool:
                                     | SLIDE_EXTENSIONS | SPREADSHEET_EXTENSIONS)  # ingest.slides, ingest.ods
 
 
-def _mail_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]], list[tuple[int, int]]] | None:
+def _mail_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]], list[tuple[int, int]],
+                                                 list[str]] | None:
     """A mail file's messages as a note of one line per message, their Subjects its headings (ingest.mail), and
-    where each message is in the file ((first line, 0-based; its lines)); or None for a file no mail: an .eml, an
+    where each message is in the file ((first line, 0-based; its lines)), and each one's thread's key; or None for a file no mail: an .eml, an
     .mbox, a Thunderbird folder ('Inbox', no extension) read as one. The file is read in blocks, its messages'
     headers alone parsed: one past the first LINKED_BYTES was 'no heading', though its hit was headed by it. The
     last few mailboxes' are kept while the file is unchanged (reading several messages of one mailbox)."""
@@ -247,11 +299,12 @@ def _mail_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]
         f.seek(0)
         from ingest.enex import enex_headings
         from ingest.mail import mail_headings
+        threads: list[str] = []
         blocks = iter(lambda: f.read(line_maps.BLOCK), b"")
-        found = enex_headings(blocks) if ext == ".enex" else mail_headings(blocks, ext != ".eml")
+        found = enex_headings(blocks) if ext == ".enex" else mail_headings(blocks, ext != ".eml", threads)
     note = "\n".join(name for _, _, name, _ in found)  # a line per message, its heading
     kept = (note, [(n, 1, name) for n, (_, _, name, _) in enumerate(found)],
-            [(line, lines) for line, _, _, lines in found])
+            [(line, lines) for line, _, _, lines in found], threads)
     while len(_mail_kept) >= MAILBOXES_KEPT:
         _mail_kept.pop(next(iter(_mail_kept)))
     _mail_kept[key] = kept

@@ -417,10 +417,10 @@ def test_a_takeout_messages_gmail_labels_are_shown_with_its_headers():
     assert "\nLabels: Inbox, Category Purchases, Receipts\n" in text and "Opened" not in text, text
 
 
-def test_a_small_attached_text_file_is_read_with_its_message():
-    """An attachment was named only: the minutes a .txt attached to a mail held were not found. A small text file
-    (text/plain, a .csv sent as application/octet-stream …) follows the body under 'Attached file …:'; a big one
-    (a 70 KB log) and a PDF are still named only."""
+def test_an_attached_text_file_is_read_as_a_passage_of_its_message():
+    """An attachment was named only: the minutes a .txt attached to a mail held were not found. A text file
+    (text/plain, a .csv sent as application/octet-stream, a .log sent as text/plain) is read by its kind's reader,
+    under 'Attachment: …' below its message's Subject; a damaged PDF is named, with why, in the meta."""
     from email.message import EmailMessage
     mail = EmailMessage()
     mail["From"], mail["Subject"] = "Bo <bo@example.com>", "Minutes"
@@ -431,7 +431,11 @@ def test_a_small_attached_text_file_is_read_with_its_message():
                         filename="budget.csv")
     mail.add_attachment(b"boiler pressure log\n" * 3600, maintype="text", subtype="plain", filename="big.log")
     mail.add_attachment(b"%PDF-1.4 stairwell quote\n", maintype="application", subtype="pdf", filename="quote.pdf")
-    text = parse_file("minutes.eml", bytes(mail)).sections[0].text
-    assert text.endswith("See the attached minutes.\n\nAttached file minutes.txt:\nDecided: repaint the stairwell in "
-                         "April.\n\nAttached file budget.csv:\nitem,cost\nladder,120"), text
-    assert "boiler pressure" not in text and "stairwell quote" not in text and "big.log (text/plain" in text, text
+    doc = parse_file("minutes.eml", bytes(mail))
+    assert doc.sections[0].text.endswith("\n\nSee the attached minutes."), doc.sections[0].text
+    read = {tuple(s.heading_path): s.text for s in doc.sections[1:]}
+    assert read[("Minutes", "Attachment: minutes.txt")] == "Decided: repaint the stairwell in April."
+    assert "ladder | 120" in read[("Minutes", "Attachment: budget.csv")], read
+    assert read[("Minutes", "Attachment: big.log")].startswith("boiler pressure log\n"), read
+    assert doc.meta["attachments_not_read"] == 1, doc.meta
+    assert doc.meta["attachments_not_read_why"][0].startswith("quote.pdf (message 'Minutes', line 1): "), doc.meta

@@ -225,6 +225,8 @@ def _entries(conn, rows) -> list[dict]:
             entry["reason"] = sheet_rows(conn, version)  # a workbook's data sheets: their first rows alone
         elif entry["state"] == "indexed" and version is not None and version["export_notes"] is not None:
             entry["reason"] = export_notes(version)  # an Evernote export: its notes, each its passages
+        elif entry["state"] == "indexed" and version is not None and version["attachments_not_read"]:
+            entry["reason"] = attachments_not_read(version)  # a mail's encrypted PDF, a 40 MB attachment
         shown.append(entry)
     return shown
 
@@ -264,6 +266,21 @@ def export_notes(version) -> str:
     count = version["export_notes"]
     said = f"{count:,} note{'s' if count != 1 else ''} (an Evernote export: each a passage group headed by its title)"
     return said + (f"; {version['export_cut']}" if version["export_cut"] else "")
+
+
+def attachments_not_read(version) -> str:
+    """What of a mail's (or a mailbox's) attachments was not read, and why (ingest.mail.attachment_sections):
+    "1 attachment not read: secret.pdf (message 'Reports', line 1): encrypted: …"; the first SAID_NOT_READ."""
+    count = version["attachments_not_read"]
+    try:
+        why = json.loads(version["attachments_not_read_why"] or "[]")
+    except (ValueError, TypeError):
+        why = []
+    more = f"; and {count - SAID_NOT_READ:,} more" if count > SAID_NOT_READ else ""
+    return (f"{count:,} attachment{'s' if count != 1 else ''} not read: " + "; ".join(why[:SAID_NOT_READ]) + more)
+
+
+SAID_NOT_READ = 3
 
 
 def sheet_rows(conn, version) -> str | None:
