@@ -17,12 +17,16 @@ A message attached to it (forwarded as an attachment, message/rfc822) follows it
 What people do not search for is left out (not ranked down: it is the text of another message, which an archive
 holds as its own): quoted replies (``> …`` lines, the ``On … wrote:`` line above them, Outlook's ``-----Original
 Message-----`` and Chinese clients' ``原始邮件`` and everything below them) and the signature (from a ``-- `` line).
-An attachment is named with its type and size; a small text file's (``notes.txt``, ``minutes.md``, ``budget.csv``, at
-most 64 KiB) text follows the body, under 'Attached file notes.txt:'; other contents (a PDF's, a picture's) are not
-read.
+An attachment is named with its type and size; one of a kind Sift reads (a PDF, a Word, Excel, PowerPoint or
+OpenDocument file, a web page, a note, a CSV, a text file) is read by that kind's reader, its passages under
+'Attachment: report.pdf' below its message's Subject, dated with the message (``attachment_sections``); a picture's
+contents are not read. A reply's head names the message of the mailbox it replies to ('In reply to: Budget (Anna
+Keller, line 1)'), and read_file shows a message's thread (``Threads``, mcp_server.reading). A message's Gmail
+labels head its text; those every message of a mailbox holds (a Takeout of one label), and an .eml's, are its tags.
 
-An mbox's message starts at a line ``From …`` (mboxo/mboxrd, as Thunderbird and Takeout write them) with a date or
-a header under it (a body's own 'From the start …' line, left unescaped by an mboxo writer, is text); its date is
+An mbox's message starts at a line ``From …`` (mboxo/mboxrd, as Thunderbird and Takeout write them) with a header
+under it (a body's own 'From the start …' line, or a whole 'From bo@… Mon Mar  4 08:00:00 2024' line, left unescaped
+by an mboxo writer, is text); its date is
 the message's when it has no Date header. Each section
 covers its message's lines of the file, so read_file shows the message a passage is from. A message that cannot be
 read as mail keeps its text as it stands, under ``[a message Sift could not read as mail: …]`` (and the count in the
@@ -132,9 +136,9 @@ def parse_eml(path: str, data: bytes) -> Document:
         raise Skip("not a mail message: no header lines (From:, Subject:, Date: …) at its start")
     section, meta = _read(message)
     _place(section, data, 1)
-    not_read: list[str] = []
-    files = attachment_sections(message, section, not_read)
-    _not_read(meta, not_read)
+    read = AttachmentsRead()
+    files = attachment_sections(message, section, read)
+    read.say(meta)
     if meta.get("labels"):  # its Gmail labels are its tags: '#receipts' finds it
         meta["tags"] = meta.pop("labels")
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
@@ -203,7 +207,7 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
     read, at most MAX_TEXT_CHARS (past them the rest of the mailbox is not read: ``cut_short`` says so)."""
     sections, unreadable, messages, text_chars = [], 0, 0, 0
     meta: dict = {}
-    not_read: list[str] = []
+    read = AttachmentsRead()
     threads = Threads()
     common: dict[str, str] | None = None  # the Gmail labels every message read holds, casefolded: its tags
     for raw, first, lines in _messages(blocks):
@@ -227,7 +231,7 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
                               heading_path=["(unreadable message)"])
             message = None
         _place(section, raw, first, lines)
-        files = [] if message is None else attachment_sections(message, section, not_read, first,
+        files = [] if message is None else attachment_sections(message, section, read, first,
                                                                 whole=raw.count(b"\n") >= lines)
         if section.text.strip():
             sections.append(section)
@@ -241,7 +245,7 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
     meta["messages"] = messages
     if unreadable:
         meta["unreadable_messages"] = unreadable
-    _not_read(meta, not_read)
+    read.say(meta)
     if common:  # a Takeout of one label ('Receipts.mbox'): a tag of the file is one of each of its messages
         meta["tags"] = list(common.values())
     return Document(kind="note", title=path.rsplit("/", 1)[-1], sections=sections, meta=meta)
@@ -520,6 +524,9 @@ def _size(part: Message) -> int:
 # message, ATTACHMENT_CHARS of one's text; one a reader refuses (an encrypted PDF, a scan) or over a bound is named,
 # with why, in the mailbox's ``attachments_not_read`` (list_files shows it), and costs nothing else.
 ATTACHMENT_BYTES = 16 * 1024 * 1024
+# of a mailbox's attachments, as many bytes are read as one file may be (ingest.files.MAX_FILE_BYTES): a PDF takes
+# 0.3-4 s to read, and a mailbox is read whole at each change (a Takeout of 10,000 PDFs took hours each time)
+MAILBOX_ATTACHMENT_BYTES = 64 * 1024 * 1024
 ATTACHMENT_CHARS = 1 << 20
 ATTACHMENTS = 20
 NOT_READ_SAID = 20  # attachments not read named in the meta (all are counted)
@@ -534,18 +541,33 @@ TYPE_ENDINGS = {"application/pdf": ".pdf", "text/plain": ".txt", "text/markdown"
                 "application/vnd.oasis.opendocument.presentation": ".odp"}
 
 
-def attachment_sections(message: Message, section: Section, not_read: list[str], first: int = 1,
+class AttachmentsRead:
+    """What a mail file's attachments have taken so far: the bytes read (MAILBOX_ATTACHMENT_BYTES at most), and why
+    each one not read was not."""
+
+    def __init__(self) -> None:
+        self.left = MAILBOX_ATTACHMENT_BYTES
+        self.not_read: list[str] = []
+
+    def say(self, meta: dict) -> None:
+        """The attachments not read, in a document's meta: how many, and the first NOT_READ_SAID with why."""
+        if self.not_read:
+            meta["attachments_not_read"] = len(self.not_read)
+            meta["attachments_not_read_why"] = self.not_read[:NOT_READ_SAID]
+
+
+def attachment_sections(message: Message, section: Section, read: AttachmentsRead, first: int = 1,
                         whole: bool = True) -> list[Section]:
     """The passages of ``message``'s attachments of kinds Sift reads, each read by its kind's reader, under
     [its message's heading, 'Attachment: report.pdf', the attachment's own headings], at its message's lines
-    (from ``first`` to ``section``'s last), dated as ``section`` is. Why one is not read is added to ``not_read``
+    (from ``first`` to ``section``'s last), dated as ``section`` is. Why one is not read is added to ``read``'s
     ('report.pdf (message 'Budget', line 13): encrypted'); ``whole``: whether the message was kept whole (its last
     attachment past MAX_MESSAGE_BYTES is cut, and not read)."""
     from ingest.kinds import MAIL_EXTENSIONS, kind_of, suffix
     from ingest.parse import parse_file
     heading = section.heading_path[0] if section.heading_path else "(no subject)"
     parts = [part for part in _leaves(message) if part.get_content_type() != "message/rfc822" and _attached(part)]
-    found, read = [], 0
+    found, count = [], 0
     for at, part in enumerate(parts):
         name = " ".join(words(str(part.get_filename() or "")).split()) or "unnamed"
         reader_name = name.replace("/", "_")
@@ -555,16 +577,20 @@ def attachment_sections(message: Message, section: Section, not_read: list[str],
             continue  # a picture, an archive, a calendar invitation: named in its message's head only
         where = f"{name} (message '{heading}', line {first})"
         size = _size(part)
-        if read >= ATTACHMENTS:
+        if count >= ATTACHMENTS:
             why = f"over {ATTACHMENTS} attachments in one message"
         elif size > ATTACHMENT_BYTES:
             why = f"{size / (1 << 20):,.2f} MiB, over the {ATTACHMENT_BYTES / (1 << 20):.3g} MiB an attachment is read to"
         elif not whole and at == len(parts) - 1:
             why = f"past the first {MAX_MESSAGE_BYTES >> 20} MiB of its message, which are all that is kept"
+        elif size > read.left:
+            why = (f"past the {MAILBOX_ATTACHMENT_BYTES / (1 << 20):.3g} MiB of attachments a mail file is read to "
+                   "(the ones before it are read)")
         else:
             why = None
         if why is None:
-            read += 1
+            count += 1
+            read.left -= size
             try:
                 doc = parse_file(reader_name, part.get_payload(decode=True) or b"")
             except Skip as exc:
@@ -572,7 +598,7 @@ def attachment_sections(message: Message, section: Section, not_read: list[str],
             except Exception as exc:  # noqa: BLE001 - one attachment's trouble must not cost its message
                 why = f"{type(exc).__name__}: {exc}"
         if why is not None:
-            not_read.append(f"{where}: {why}")
+            read.not_read.append(f"{where}: {why}")
             continue
         found += _attached_sections(doc, [heading, f"Attachment: {name}"], section, first)
     return found
@@ -595,13 +621,6 @@ def _attached_sections(doc: Document, path: list[str], section: Section, first: 
                              start_line=first, end_line=section.end_line, dated=section.dated,
                              atomic=[(a, b) for a, b in part.atomic if b <= len(text)]))
     return found
-
-
-def _not_read(meta: dict, not_read: list[str]) -> None:
-    """The attachments not read, in a document's meta: how many, and the first NOT_READ_SAID with why."""
-    if not_read:
-        meta["attachments_not_read"] = len(not_read)
-        meta["attachments_not_read_why"] = not_read[:NOT_READ_SAID]
 
 
 def _body(message: Message, depth: int = 0) -> str:

@@ -243,7 +243,8 @@ def _thread_list(shared: list[int], headings: list, messages: list) -> str:
 
 def _read_thread(sift, name: str, index: int, headings: list, messages: list, threads: list) -> tuple[str, dict]:
     """read_file's answer for heading='thread: …': each message of the thread of message ``index``, in the file's
-    order, as read_file shows its lines, as many as fit in MAX_BYTES; a note names the rest. A search hit in a
+    order, as read_file shows its lines, as many as fit in MAX_BYTES; a note names them, and the rest. The data
+    are the first's, to the last shown's end_line, next_start_line the first not shown's. A search hit in a
     reply showed 'Re: Budget' and no way to its thread: its messages lie apart in the mailbox, among others."""
     shared = _thread(index, threads)
     texts, data, used = [], None, 0
@@ -258,8 +259,9 @@ def _read_thread(sift, name: str, index: int, headings: list, messages: list, th
     rest = shared[len(texts):]
     note = (f"; not shown, past the {MAX_BYTES // 1000} KB limit: {_thread_list(rest, headings, messages)} "
             "(read_file with heading= one of them)" if rest else "")
-    data = {**data, "thread": [{"heading": headings[at][2], "start_line": messages[at][0] + 1,
-                                "end_line": sum(messages[at])} for at in shared]}
+    shown = shared[:len(texts)]  # the data: from the first message shown to the last, and where the rest begins
+    data = {**data, "end_line": sum(messages[shown[-1]]),
+            "next_start_line": messages[rest[0]][0] + 1 if rest else None}
     return ("\n\n".join(texts) + f"\n[the thread of {headings[index][2]!r}, {len(shared)} message"
             f"{'s' if len(shared) != 1 else ''}: {_thread_list(shared, headings, messages)}{note}]"), data
 

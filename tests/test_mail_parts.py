@@ -181,13 +181,11 @@ def test_read_file_shows_a_messages_thread(immediate, tmp_path, monkeypatch):
     assert "read_file with heading='thread: Budget' shows them together" in shown, shown
     shown, data = reading.read(sift, "mail/Inbox.mbox", None, None, None, heading="thread: Budget")
     assert "4,000" in shown and "Too low" in shown and "kelp feed" in shown and "Sicilian" not in shown, shown
-    assert [m["heading"] for m in data["thread"]] == ["Budget", "Re: Budget (line 29)", "Re: Budget (line 45)"], \
-        data["thread"]
+    assert (data["start_line"], data["end_line"], data["next_start_line"]) == (1, 58, None), data
     assert shown.endswith("[the thread of 'Budget', 3 messages: 'Budget' (lines 1-13), 'Re: Budget (line 29)' "
                           "(lines 29-43), 'Re: Budget (line 45)' (lines 45-58)]"), shown
     assert shown.index("4,000") < shown.index("Too low") < shown.index("kelp feed")
-    last = data["thread"][-1]["heading"]
-    shown, _ = reading.read(sift, "mail/Inbox.mbox", None, None, None, heading=f"thread: {last}")
+    shown, _ = reading.read(sift, "mail/Inbox.mbox", None, None, None, heading="thread: Re: Budget (line 45)")
     assert "4,000" in shown and "kelp feed" in shown and "Sicilian" not in shown, shown
     shown, _ = reading.read(sift, "mail/Inbox.mbox", None, None, None, heading="Chess club")
     assert "its thread" not in shown, shown
@@ -247,3 +245,49 @@ def test_an_unescaped_from_line_with_a_date_in_a_body_does_not_start_a_message()
     assert "From bo@example.com Mon Mar  4 08:00:00 2024\nthe numbers were wrong." in doc.sections[0].text
     assert doc.meta == {"messages": 3}
     assert [name for _, _, name, _ in mail_headings([data], True)] == ["Budget", "Other", "Third"]
+
+
+def test_a_mailboxs_attachments_are_read_to_a_bound_and_the_rest_named(monkeypatch):
+    """A mailbox is read whole at each change, and a PDF takes 0.3-4 s to read: of its attachments, those until
+    MAILBOX_ATTACHMENT_BYTES are read, the rest named with why; its messages are all read."""
+    from ingest import mail as mail_module
+    monkeypatch.setattr(mail_module, "MAILBOX_ATTACHMENT_BYTES", 150)
+    mails = []
+    for n, subject in enumerate(("Rota", "Seeds", "Compost")):
+        mail = _mail(subject, f"Message {n}.\n")
+        mail.add_attachment(b"item,cost\n" + b"ladder,120\n" * 8, maintype="text", subtype="csv",
+                            filename=f"list{n}.csv")
+        mails.append(mail)
+    doc = mail_module.read_mbox("Inbox", [_thunderbird(*mails)])
+    paths = list(dict.fromkeys(" > ".join(s.heading_path[:2]) for s in doc.sections))  # a CSV: a passage a row
+    assert paths == ["Rota", "Rota > Attachment: list0.csv", "Seeds", "Compost"], paths
+    assert doc.meta["attachments_not_read"] == 2 and "past the 0.000143 MiB of attachments a mail file is read to" \
+        in doc.meta["attachments_not_read_why"][0], doc.meta
+
+
+@pytest.mark.timeout(600)
+def test_over_mcp_a_thread_an_attachments_hit_and_the_attachments_not_read(immediate, sift_env, tmp_path, servers):
+    """The real server over stdio: read_file heading='thread: Budget' answers within read_file's outputSchema, a
+    hybrid search finds a PDF attachment's words headed by it, and list_files says which attachment was not read."""
+    from tests.test_mcp_server import call, run, text
+    pdf = need_data("pdf/en/google-doc-document.pdf").read_bytes()
+    encrypted = need_data("pdf/_problem/crazyones-encrypted-256.pdf").read_bytes()
+    root = tmp_path / "mail"
+    root.mkdir()
+    (root / "Inbox.mbox").write_bytes(_thread())
+    (root / "reports.eml").write_bytes(bytes(_with_attachments(pdf, encrypted)))
+    assert ingest(root, "mail")["published"]["failures"] == []
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return (await call(s, "read_file", path="mail/Inbox.mbox", heading="thread: Budget"),
+                    await call(s, "search", query="Explicit is better than implicit", limit=3),
+                    await call(s, "list_files", sort="path"))
+    thread, found, listed = run(scenario)
+    assert not thread.is_error and "kelp feed" in text(thread) and "Sicilian" not in text(thread), text(thread)
+    assert thread.structured_content["end_line"] == 58, thread.structured_content
+    hit = found.structured_content["results"][0]
+    assert hit["path"] == "mail/reports.eml" and hit["heading_path"].endswith("Attachment: report.pdf > page 1"), hit
+    eml = next(f for f in listed.structured_content["files"] if f["path"] == "mail/reports.eml")
+    assert eml["reason"].startswith("1 attachment not read: secret.pdf (message 'Quarterly reports', line 1): "
+                                    "encrypted"), eml

@@ -1,0 +1,85 @@
+"""A mailbox whose messages carry attachments (ingest.mail.attachment_sections): how long it takes to read, how many
+passages it gives, at what peak memory; and a mailbox of the same messages without attachments, to see that reading
+them costs the rest nothing.
+
+Writes a Thunderbird folder of MESSAGES messages (a third with a real PDF, ../shared/data/pdf/en/*.pdf or
+SIFT_SHARED_DATA's, a third with a .docx made by python-docx, a third with a picture), reads it with
+ingest.mail.read_mbox as a parse job does, in blocks, three times, and prints the median.
+
+    .venv/bin/python bench/mail_attachments.py [MESSAGES]
+"""
+from __future__ import annotations
+
+import io
+import os
+import resource
+import statistics
+import sys
+import time
+from email.message import EmailMessage
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+
+def _pdfs() -> list[bytes]:
+    base = Path(os.environ.get("SIFT_SHARED_DATA") or HERE.parent.parent / "shared" / "data") / "pdf" / "en"
+    return [path.read_bytes() for path in sorted(base.glob("*.pdf"))]
+
+
+def _docx(n: int) -> bytes:
+    import docx
+    document = docx.Document()
+    document.add_heading(f"Plan {n}", 1)
+    document.add_paragraph(f"Item {n}: we repaint the stairwell in April with ochre paint. " * 20)
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def mailbox(messages: int, attachments: bool) -> bytes:
+    pdfs, out = _pdfs(), []
+    for n in range(messages):
+        mail = EmailMessage()
+        mail["From"], mail["To"], mail["Subject"] = "Anna <anna@example.com>", "Bo <bo@example.com>", f"Report {n}"
+        mail["Date"] = "Tue, 05 Mar 2024 09:12:00 +0000"
+        mail["Message-ID"] = f"<m{n}@example.com>"
+        if n % 5 == 1:
+            mail["In-Reply-To"] = f"<m{n - 1}@example.com>"
+        mail.set_content(f"Message {n} about the quarterly numbers and the roof.\n" * 5)
+        if attachments and n % 3 == 0 and pdfs:
+            mail.add_attachment(pdfs[n % len(pdfs)], maintype="application", subtype="pdf", filename=f"r{n}.pdf")
+        elif attachments and n % 3 == 1:
+            mail.add_attachment(_docx(n), maintype="application",
+                                subtype="vnd.openxmlformats-officedocument.wordprocessingml.document",
+                                filename=f"plan{n}.docx")
+        elif attachments:
+            mail.add_attachment(b"\x89PNG\r\n\x1a\n" + bytes(50_000), maintype="image", subtype="png",
+                                filename=f"p{n}.png")
+        out.append(b"From - Tue Mar 05 09:12:00 2024\nX-Mozilla-Status: 0001\n"
+                   + bytes(mail).replace(b"\r\n", b"\n") + b"\n\n")
+    return b"".join(out)
+
+
+def main() -> int:
+    from ingest.mail import read_mbox
+    messages = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    for attachments in (False, True):
+        data = mailbox(messages, attachments)
+        times = []
+        for _ in range(3):
+            began = time.perf_counter()
+            doc = read_mbox("Inbox", (data[at:at + (1 << 20)] for at in range(0, len(data), 1 << 20)))
+            times.append(time.perf_counter() - began)
+        files = sum(1 for s in doc.sections if len(s.heading_path) > 1)
+        print(f"{'with' if attachments else 'without'} attachments: {len(data) / (1 << 20):.1f} MiB, {messages} "
+              f"messages, {len(doc.sections)} passages ({files} of attachments), "
+              f"{doc.meta.get('attachments_not_read', 0)} attachments not read: median {statistics.median(times):.2f} s "
+              f"of {', '.join(f'{t:.2f}' for t in times)}; peak RSS so far "
+              f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
