@@ -583,7 +583,9 @@ def attachment_sections(message: Message, section: Section, read: AttachmentsRea
     from ingest.kinds import MAIL_EXTENSIONS, kind_of, suffix
     from ingest.parse import parse_file
     heading = section.heading_path[0] if section.heading_path else "(no subject)"
-    parts = [part for part in _leaves(message) if part.get_content_type() != "message/rfc822" and _attached(part)]
+    # an attachment, or a file shown inline (Apple Mail sends a PDF 'inline; filename=report.pdf'): not a body's text
+    parts = [part for part in _leaves(message) if part.get_content_type() != "message/rfc822" and (
+        _attached(part) or (part.get_filename() is not None and part.get_content_maintype() != "text"))]
     found, count = [], 0
     for at, part in enumerate(parts):
         name = " ".join(words(str(part.get_filename() or "")).split()) or "unnamed"

@@ -54,10 +54,10 @@ def _docx(heading: str, text: str) -> bytes:
 
 
 def _with_attachments(pdf: bytes, encrypted: bytes) -> EmailMessage:
-    """Apple Mail's kind of message: a text body and attachments, a PDF, a Word file, a note, a page, a CSV, a
-    picture and a PDF that opens only with its password."""
+    """Apple Mail's kind of message: a text body and attachments, a PDF (inline, as Apple Mail sends one), a Word
+    file, a note, a page, a CSV, a picture and a PDF that opens only with its password."""
     mail = _mail("Quarterly reports", "The reports are attached.\n")
-    mail.add_attachment(pdf, maintype="application", subtype="pdf", filename="report.pdf")
+    mail.add_attachment(pdf, maintype="application", subtype="pdf", filename="report.pdf", disposition="inline")
     if docx is not None:
         mail.add_attachment(_docx("Stairwell plan", "We repaint the stairwell in April with ochre paint."),
                             maintype="application",
