@@ -228,8 +228,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # first message (ingest.chat), no longer JSON lines; a Google Keep note's JSON read as a note (ingest.keep), not as
 # JSON's lines; a deck's pictures' alt text, charts, SmartArt and comments read, its text boxes a column at a time,
 # its slides headed by their PowerPoint section; a Joplin raw note's tags from the tag records beside it; a Logseq
-# task's :LOGBOOK: and a page's filters:: no text; a mail's attachments (PDF, Word, workbook, deck, page, note, CSV)
-# read by their readers as passages of their message, a reply's head naming what it replies to (ingest.mail).
+# task's :LOGBOOK: and a page's filters:: no text; a mail's attachments read by their readers as passages of their
+# message, a reply's head naming what it replies to, Gmail labels as tags, a body's 'From x <date>' line no message
+# (ingest.mail).
 VERSION = 19
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
