@@ -203,6 +203,8 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
         found = linked_lines(note, WikiLink(target.name, wanted, None), loose=loose, headings=headings)
         if not isinstance(found, str):
             break
+    if isinstance(found, str) and messages and (attachment := ATTACHMENT_ASKED.search(heading)):
+        return _read_attachment(sift, target, indexed, attachment)
     if isinstance(found, str) and thread:  # 'thread: Budget': the thread of the message 'Budget'
         for wanted, loose in _heading_readings(thread.group(1)):
             found = linked_lines(note, WikiLink(target.name, wanted, None), loose=loose, headings=headings)
@@ -221,6 +223,59 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
             f"read_file with heading={'thread: ' + headings[found[0] - 1][2]!r} shows them together"
             if len(shared) > 1 else "")
     return text + f"\n[the section {' > '.join(wanted)!r}: lines {start}-{end}{more}]", data
+
+
+# read_file heading='Attachment: report.pdf' of a mail file: the attachment's text as indexed (ingest.mail), its
+# message's Subject before it where several hold one of that name ('Invoice March#Attachment: invoice.pdf', or as a
+# hit heads it, 'Invoice March > Attachment: invoice.pdf > page 2'); '(line 13)' after the Subject as headings name
+# messages sharing one
+ATTACHMENT_ASKED = re.compile(r"^\s*(?:(?P<subject>.*?)\s*(?:#|>)\s*)?attachment:\s*(?P<name>.+?)\s*(?:>.*)?$",
+                              re.IGNORECASE | re.DOTALL)
+MESSAGE_LINE = re.compile(r"^(?P<subject>.*?)\s*\(line (?P<line>\d+)\)$", re.DOTALL)
+
+
+def _read_attachment(sift, target: paths.Target, indexed, asked: re.Match) -> tuple[str, dict]:
+    """read_file's answer for heading='Attachment: report.pdf' of a mail file: the attachment's passages as
+    indexed, joined (their overlap once), within MAX_BYTES. read_file showed its message's lines, the attachment
+    as base64: an assistant had the hit's snippet of a PDF sent by mail and no way to its text."""
+    if indexed is None:
+        raise Problem(f"{target.name} is not in the published index: its attachments' text can be read only once "
+                      "it is indexed (see stats)")
+    name, subject = asked.group("name").casefold(), (asked.group("subject") or "").strip()
+    line = MESSAGE_LINE.match(subject)
+    subject, line = (line.group("subject"), int(line.group("line"))) if line else (subject, None)
+    groups: dict[tuple[str, int], list] = {}  # (Subject, its message's first line): the attachment's passages
+    run = None  # the group the chunk before was of: an attachment's passages are one run, its first at the message's
+    for chunk in queries.file_chunks(sift.conn(), indexed["id"]):
+        path = chunk["heading_path"].split(" > ")
+        if not (len(path) > 1 and path[1].casefold() == f"attachment: {name}"
+                and (not subject or path[0].casefold() == subject.casefold())):
+            run = None
+            continue
+        if run is None or run[0] != path[0]:
+            run = (path[0], chunk["start_line"])
+        groups.setdefault(run, []).append(chunk)
+    groups = {key: chunks for key, chunks in groups.items() if line in (None, key[1])}
+    if not groups:
+        raise Problem(f"{target.name} has no attachment {asked.group('name')!r} read"
+                      + (f" in the message {subject!r}" if subject else "") + " (only those of kinds Sift reads "
+                      "are: list_files says which were not, and why); its message's head names its attachments")
+    if len(groups) > 1:
+        listed = ", ".join(f"'{key[0]} (line {key[1]})#Attachment: {asked.group('name')}'" for key in groups)
+        raise Problem(f"{target.name}: several messages hold an attachment {asked.group('name')!r}: give one "
+                      f"of heading={listed}")
+    (message, first), chunks = next(iter(groups.items()))
+    named = chunks[0]["heading_path"].split(" > ")[1].split(":", 1)[1].strip()  # as the mail names it
+    text = merge_chunks(chunks)
+    encoded = text.encode("utf-8", "surrogatepass")
+    cut = len(encoded) > MAX_BYTES
+    shown = encoded[:MAX_BYTES].decode("utf-8", "ignore") if cut else text
+    _, data = read(sift, target.name, first, first, None)  # the message's first line: the answer's place
+    note = (f"; stopped at the {MAX_BYTES // 1000} KB limit, {len(encoded) - MAX_BYTES:,} bytes not shown: search "
+            f"with glob={target.relative!r} for the part you need" if cut else "")
+    return (f"{render.shown(target.name)}  (attachment {named!r} of the message {message!r} at line "
+            f"{first}, its text as indexed in generation {indexed['published']})\n{shown}\n"
+            f"[the attachment's text as indexed{note}]"), {**data, "next_start_line": None}
 
 
 # read_file heading='thread: Budget': the messages of the thread of the message 'Budget' in a mailbox, together

@@ -118,10 +118,12 @@ def test_a_mailboxs_attachments_are_searched_and_those_not_read_are_listed_with_
     monkeypatch.setattr(mail_module, "ATTACHMENT_BYTES", len(pdf) + 1)  # report.pdf is read, huge.log is over
     big_text = _mail("Huge log", "The log.\n", when=WHEN.replace(day=8))
     big_text.add_attachment(b"x" * (len(pdf) + 10), maintype="text", subtype="plain", filename="huge.log")
+    again = _mail("Reports again", "The same report.\n", when=WHEN.replace(day=10))
+    again.add_attachment(pdf, maintype="application", subtype="pdf", filename="report.pdf")
     root = tmp_path / "mail"
     (root / "Thunderbird").mkdir(parents=True)
     (root / "Thunderbird" / "Inbox").write_bytes(
-        _thunderbird(_with_attachments(pdf, encrypted), hostile, big_text,
+        _thunderbird(_with_attachments(pdf, encrypted), hostile, big_text, again,
                      _mail("Chess club", "We study the Sicilian defence.\n", when=WHEN.replace(day=9))))
     assert ingest(root, "mail")["published"]["failures"] == []
     hits = Engine(load().index_path).search("Explicit is better than implicit", mode="keyword").hits
@@ -134,6 +136,20 @@ def test_a_mailboxs_attachments_are_searched_and_those_not_read_are_listed_with_
                              "encrypted"), reason
     assert "bad.docx (message 'Broken attachment', line " in reason, reason
     assert "huge.log (message 'Huge log', line " in reason and " MiB an attachment is read to" in reason, reason
+    # read_file shows an attachment's text as indexed (the file's lines hold it as base64)
+    from mcp_server import reading
+    from mcp_server.errors import Problem
+    sift = Sift(load())
+    with pytest.raises(Problem, match="several messages hold an attachment 'report.pdf': give one of heading="
+                                      "'Quarterly reports \\(line 1\\)#Attachment: report.pdf', 'Reports again"):
+        reading.read(sift, "mail/Thunderbird/Inbox", None, None, None, heading="Attachment: report.pdf")
+    for asked in ("Quarterly reports > Attachment: report.pdf > page 1", "quarterly reports#attachment: REPORT.pdf"):
+        shown, data = reading.read(sift, "mail/Thunderbird/Inbox", None, None, None, heading=asked)
+        assert "Beautiful is better than ugly." in shown and "JVBERi" not in shown, shown
+        assert "attachment 'report.pdf' of the message 'Quarterly reports' at line 1" in shown.split("\n")[0], shown
+        assert data["start_line"] == 1 and data["next_start_line"] is None, data
+    with pytest.raises(Problem, match="has no attachment 'photo.png' read"):
+        reading.read(sift, "mail/Thunderbird/Inbox", None, None, None, heading="Attachment: photo.png")
 
 
 def _thread() -> bytes:
@@ -267,8 +283,9 @@ def test_a_mailboxs_attachments_are_read_to_a_bound_and_the_rest_named(monkeypat
 
 @pytest.mark.timeout(600)
 def test_over_mcp_a_thread_an_attachments_hit_and_the_attachments_not_read(immediate, sift_env, tmp_path, servers):
-    """The real server over stdio: read_file heading='thread: Budget' answers within read_file's outputSchema, a
-    hybrid search finds a PDF attachment's words headed by it, and list_files says which attachment was not read."""
+    """The real server over stdio: read_file heading='thread: Budget' and heading='Attachment: report.pdf' answer
+    within read_file's outputSchema, a hybrid search finds a PDF attachment's words headed by it, and list_files
+    says which attachment was not read."""
     from tests.test_mcp_server import call, run, text
     pdf = need_data("pdf/en/google-doc-document.pdf").read_bytes()
     encrypted = need_data("pdf/_problem/crazyones-encrypted-256.pdf").read_bytes()
@@ -282,8 +299,10 @@ def test_over_mcp_a_thread_an_attachments_hit_and_the_attachments_not_read(immed
         async with servers.session(sift_env, "--no-worker") as s:
             return (await call(s, "read_file", path="mail/Inbox.mbox", heading="thread: Budget"),
                     await call(s, "search", query="Explicit is better than implicit", limit=3),
-                    await call(s, "list_files", sort="path"))
-    thread, found, listed = run(scenario)
+                    await call(s, "list_files", sort="path"),
+                    await call(s, "read_file", path="mail/reports.eml", heading="Attachment: report.pdf"))
+    thread, found, listed, attached = run(scenario)
+    assert not attached.is_error and "Beautiful is better than ugly." in text(attached), text(attached)
     assert not thread.is_error and "kelp feed" in text(thread) and "Sicilian" not in text(thread), text(thread)
     assert thread.structured_content["end_line"] == 58, thread.structured_content
     hit = found.structured_content["results"][0]
