@@ -563,9 +563,35 @@ class AttachmentsRead:
     def __init__(self) -> None:
         self.left = MAILBOX_ATTACHMENT_BYTES
         self.not_read: list[str] = []
+        self.cache = None  # ingest.attachment_cache.AttachmentCache, once an attachment is read
+
+    def parse(self, name: str, data: bytes) -> Document:
+        """The Document of an attachment's bytes ``data`` as ``name``'s reader reads it (ingest.parse.parse_file),
+        or Skip with why it refused them: kept in the home's attachment cache, and taken from it when the same bytes
+        were read before (a mailbox is read whole at each change: every PDF of it was read again)."""
+        from ingest.attachment_cache import AttachmentCache
+        from ingest.parse import parse_file
+        if self.cache is None:
+            self.cache = AttachmentCache.of_home()
+        key = self.cache.key(name, data)
+        kept = self.cache.get(key)
+        if isinstance(kept, str):
+            raise Skip(kept)
+        if kept is not None:
+            return kept
+        try:
+            doc = parse_file(name, data)
+        except Skip as exc:
+            self.cache.put(key, str(exc), ATTACHMENT_CHARS)
+            raise
+        self.cache.put(key, doc, ATTACHMENT_CHARS)
+        return doc
 
     def say(self, meta: dict) -> None:
-        """The attachments not read, in a document's meta: how many, and the first NOT_READ_SAID with why."""
+        """The attachments not read, in a document's meta: how many, and the first NOT_READ_SAID with why; and
+        the attachment cache kept within its cap."""
+        if self.cache is not None:
+            self.cache.trim()
         if self.not_read:
             meta["attachments_not_read"] = len(self.not_read)
             meta["attachments_not_read_why"] = self.not_read[:NOT_READ_SAID]
@@ -581,7 +607,6 @@ def attachment_sections(message: Message, section: Section, read: AttachmentsRea
     if not message.is_multipart() and not message.get("Content-Disposition"):
         return []  # most messages: a text alone (walking its parts took a sixth of reading a mailbox)
     from ingest.kinds import MAIL_EXTENSIONS, kind_of, suffix
-    from ingest.parse import parse_file
     heading = section.heading_path[0] if section.heading_path else "(no subject)"
     # an attachment, or a file shown inline (Apple Mail sends a PDF 'inline; filename=report.pdf'): not a body's text
     parts = [part for part in _leaves(message) if part.get_content_type() != "message/rfc822" and (
@@ -611,7 +636,7 @@ def attachment_sections(message: Message, section: Section, read: AttachmentsRea
             count += 1
             read.left -= size
             try:
-                doc = parse_file(reader_name, part.get_payload(decode=True) or b"")
+                doc = read.parse(reader_name, part.get_payload(decode=True) or b"")
             except Skip as exc:
                 why = str(exc)
             except Exception as exc:  # noqa: BLE001 - one attachment's trouble must not cost its message

@@ -85,6 +85,7 @@ class Settings:
     embed_timeout: float = 120  # SIFT_EMBED_TIMEOUT: seconds an embedder may be silent before its job is re-sent
     rescan_minutes: float = 10  # the periodic rescan, and how long a missing root is kept
     lost_job_seconds: float = 60  # SIFT_LOST_JOB_SECONDS: a file no job carries for this long is queued again
+    attachment_cache_mb: int = 256  # SIFT_ATTACHMENT_CACHE_MB: mail attachments' readings kept (ingest.attachment_cache)
     periodic_seconds: float = 60  # SIFT_PERIODIC_SECONDS: how often a worker runs its periodic task (1 to 60 s);
     # also the server's wait before it starts again a worker or watcher that refused (mcp_server.worker)
     retries: int = 3  # tries after the first for a job or file that failed for a transient cause
@@ -194,6 +195,7 @@ def load(**overrides) -> Settings:
         embed_timeout=_env_number("SIFT_EMBED_TIMEOUT", 120, float, above=0),
         rescan_minutes=_env_number("SIFT_RESCAN_MINUTES", 10, float, above=0),
         lost_job_seconds=_env_number("SIFT_LOST_JOB_SECONDS", 60, float, least=0),
+        attachment_cache_mb=_env_number("SIFT_ATTACHMENT_CACHE_MB", 256, least=0),
         # at least huey's scheduler tick (1 s): it steps its next periodic time on by this until past the clock, and
         # 1e-12 added to the clock changes nothing (the scheduler looped for good)
         periodic_seconds=_env_number("SIFT_PERIODIC_SECONDS", 60, float, least=1),
