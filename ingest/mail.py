@@ -19,8 +19,8 @@ holds as its own): quoted replies (``> …`` lines, the ``On … wrote:`` line a
 Message-----`` and Chinese clients' ``原始邮件`` and everything below them) and the signature (from a ``-- `` line).
 An attachment is named with its type and size; one of a kind Sift reads (a PDF, a Word, Excel, PowerPoint or
 OpenDocument file, a web page, a note, a CSV, a text file) is read by that kind's reader, its passages under
-'Attachment: report.pdf' below its message's Subject, dated with the message (``attachment_sections``); a picture's
-contents are not read. A reply's head names the message of the mailbox it replies to ('In reply to: Budget (Anna
+'Attachment: report.pdf' below its message's Subject, dated with the message (``attachment_sections``), read once
+(what its reader made of it is kept in the home: ``ingest.attachment_cache``); a picture's contents are not read. A reply's head names the message of the mailbox it replies to ('In reply to: Budget (Anna
 Keller, line 1)'), and read_file shows a message's thread (``Threads``, mcp_server.reading). A message's Gmail
 labels head its text; those every message of a mailbox holds (a Takeout of one label), and an .eml's, are its tags.
 
@@ -540,7 +540,8 @@ def _size(part: Message) -> int:
 # with why, in the mailbox's ``attachments_not_read`` (list_files shows it), and costs nothing else.
 ATTACHMENT_BYTES = 16 * 1024 * 1024
 # of a mailbox's attachments, as many bytes are read as one file may be (ingest.files.MAX_FILE_BYTES): a PDF takes
-# 0.3-4 s to read, and a mailbox is read whole at each change (a Takeout of 10,000 PDFs took hours each time)
+# 0.3-4 s to read, and a mailbox is read whole at each change (a Takeout of 10,000 PDFs took hours each time); what
+# the readers made of them is kept (AttachmentsRead.parse, ingest.attachment_cache): the next change reads none again
 MAILBOX_ATTACHMENT_BYTES = 64 * 1024 * 1024
 ATTACHMENT_CHARS = 1 << 20
 ATTACHMENTS = 20

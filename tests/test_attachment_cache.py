@@ -173,3 +173,28 @@ def test_two_workers_read_and_evict_at_once(home, monkeypatch):
     assert all(result == [expected] * 6 for result in results), [str(r)[:300] for r in results]
     kept = [path.stat().st_size for path in _cached(home)]
     assert sum(kept) <= 1 << 20 and 0 < len(kept) < 12, kept  # some evicted: 12 do not fit
+
+
+def test_an_appended_message_reindexed_by_the_worker_reads_no_pdf_again(immediate, sift_env, tmp_path, monkeypatch,
+                                                                        pdf_reads):
+    """Through the pipeline (a scan, the parse job in huey's immediate mode, the index): Thunderbird appends a
+    message to a folder holding a PDF; the rescan indexes it, and the PDF is not read again, its hit still there."""
+    from search.query.engine import Engine
+    from search.settings import load
+    from tests.conftest import ingest
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    pdf = need_data("pdf/en/google-doc-document.pdf").read_bytes()
+    inbox = tmp_path / "mail" / "Inbox"
+    inbox.parent.mkdir()
+    inbox.write_bytes(_mailbox(pdf))
+    assert ingest(inbox.parent, "mail")["published"]["failures"] == []
+    assert pdf_reads == ["report.pdf"], pdf_reads
+    inbox.write_bytes(_mailbox(pdf, "Sicilian defence"))
+    os.utime(inbox, (os.stat(inbox).st_atime, os.stat(inbox).st_mtime + 5))
+    assert ingest(inbox.parent, "mail")["published"]["failures"] == []
+    assert pdf_reads == ["report.pdf"], "the appended mailbox's PDF was read again"
+    engine = Engine(load().index_path)
+    assert engine.search("Sicilian defence", mode="keyword").hits[0].heading_path == "Sicilian defence"
+    hits = engine.search("Explicit is better than implicit", mode="keyword").hits
+    assert hits and hits[0].heading_path == "Quarterly reports > Attachment: report.pdf > page 1", hits
+    assert _cached(load().home)
