@@ -51,3 +51,36 @@ def test_an_english_compound_is_not_split_at_the_s_its_second_word_begins_with()
     assert held_forms("kundennummer queue", tokens, documents) == {"kundennummer": ["kunde", "nummer"]}
     assert held_forms("sicherheitslücke queue", tokens, documents) == {"sicherheitslücke": ["sicherheit", "lücke"]}
     assert held_forms("der arbeitsplatz", tokens, documents) == {"arbeitsplatz": ["arbeit", "platz"]}  # German
+
+
+def _index_of(text: str):
+    """``tokens`` and ``documents`` (as held_forms takes them) of an index of one passage, ``text``, stemmed as the
+    index stems: through a scratch FTS5 table of the real tokenizer."""
+    import sqlite3
+    from search.query.postings import tokenize
+    conn = sqlite3.connect(":memory:")
+    held = {t[0] for t in tokenize(conn, text.split()) if len(t) == 1}
+    return (lambda words: tokenize(conn, words)), (lambda token: int(token in held))
+
+
+def test_a_form_the_stemming_cuts_to_another_english_word_is_not_held():
+    """'my favourite colour' was looked up as 'favour' in notes that say 'favour' and never 'favorite': Italian
+    'favouriti', guessed for it, is 'favour' to Porter's stemming. Italian 'ricerca' for 'ricerche' is found still."""
+    from search.query.keyword import held_forms
+    tokens, documents = _index_of("I favour tea over coffee the colour of the ricerca Rechnung")
+    assert held_forms("my favourite colour", tokens, documents) == {}
+    assert held_forms("ricerche clienti", tokens, documents) == {"ricerche": ["ricerca"]}
+
+
+def test_a_compound_of_three_and_a_capitalised_german_noun_are_split():
+    """'Apfelkuchenrezept' was split into two held parts only ('apfelkuchen' held nowhere: not split at all), and
+    'Hausaufgabe' not, as no letter joins its parts and the query showed no German: a word written as German writes a
+    noun (a capital, then small letters; not a query's first word among others) is split as in German. English
+    compounds in small letters stay as they were ('paracortical', 'namespace')."""
+    from search.query.keyword import held_forms
+    tokens, documents = _index_of("Apfel Kuchen Rezept Haus Aufgabe para cortical cells name space queue")
+    assert held_forms("Apfelkuchenrezept", tokens, documents) == {"apfelkuchenrezept": ["apfel", "kuchen", "rezept"]}
+    assert held_forms("meine Hausaufgabe", tokens, documents) == {"hausaufgabe": ["haus", "aufgabe"]}
+    assert held_forms("Hausaufgabe", tokens, documents) == {"hausaufgabe": ["haus", "aufgabe"]}
+    for query in ("paracortical cells", "Paracortical cells are", "namespace queue"):
+        assert held_forms(query, tokens, documents) == {}, query

@@ -18,7 +18,7 @@ from search.query import question
 from search.query.filters import Filters
 from search.query.inflection import GUESSED, compound_parts, compounds, latin_forms, query_languages
 from search.query.postings import tokenize
-from search.query.text import normalise, query_words, written_words
+from search.query.text import WORD, normalise, query_words, written_words
 
 WEIGHTS = (2.0, 1.0, 1.0)  # (tuned on SciFact: 0.689 vs 0.680 for 4,2,1) title (+ aliases, tags), heading path, body
 MAX_TERMS = 64
@@ -62,25 +62,65 @@ def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
     if languages - {"de"}:  # its language's forms are in query_words already
         return {}
     written = [w for w in written_words(query)[:MAX_TERMS] if w.isalpha()]
-    absent = {w for w, t in zip(written, tokens(written) if written else []) if len(t) == 1 and not documents(t[0])}
+    own = dict(zip(written, tokens(written) if written else []))
+    absent = {w for w, t in own.items() if len(t) == 1 and not documents(t[0])}
     guessed = {word: latin_forms(word, GUESSED) for word in written if word in absent and len(word) >= GUESSED_LETTERS
                and not languages}
     for first, second in zip(written, written[1:]):  # a compound of a word the index holds nowhere
         if first in absent or second in absent or "de" in languages:
             for word in [w for w in (first, second) if w in absent] or [first]:
                 guessed.setdefault(word, []).extend(compounds(first, second))
-    split = {word: compound_parts(word, joined="de" in languages) for word in absent}
+    nouns = german_nouns(query)
+    split = {word: compound_parts(word, joined="de" in languages or word in nouns) for word in absent}
     forms = list(dict.fromkeys([form for its in guessed.values() for form in its]
                                + [part for pairs in split.values() for pair in pairs for part in pair]))
     held = {form: t[0] for form, t in zip(forms, tokens(forms) if forms else []) if len(t) == 1 and documents(t[0])}
-    found = {word: [form for form in dict.fromkeys(its) if form in held] for word, its in guessed.items()}
+    found = {word: [form for form in dict.fromkeys(its) if form in held and not _cut_short(form, held[form], own[word])]
+             for word, its in guessed.items()}
     for word, pairs in split.items():  # the first split whose two parts are both held
-        both = next((list(pair) for pair in pairs if set(pair) <= set(held)), [])
+        both = next((list(pair) for pair in pairs if set(pair) <= set(held)), None)
+        if both is None:  # a compound of three ('Apfelkuchenrezept': apfel, kuchen, rezept)
+            both = _three_parts(pairs, held, tokens, documents, "de" in languages or word in nouns)
         found[word] = list(dict.fromkeys(found.get(word, []) + both))
     if languages:
         return {word: its for word, its in found.items() if its}
     return {word: its for word, its in found.items()
             if its and not _typo(word, {form: held[form] for form in its}, tokens, documents)}
+
+
+def _three_parts(pairs: list[tuple[str, str]], held: dict[str, str],
+                 tokens: Callable[[list[str]], list[tuple[str, ...]]], documents: Callable[[str], int], joined: bool
+                 ) -> list[str]:
+    """The three held parts of a compound none of whose ``pairs`` (``compound_parts``) is held whole: the first pair
+    one part of which is ``held`` and the other two held words ('Apfelkuchenrezept': apfel, kuchen and rezept, where
+    no passage says apfelkuchen); [] when none. The parts looked up are added to ``held``."""
+    halves = [(pair, side) for pair in pairs for side in (0, 1) if pair[1 - side] in held]
+    inner = {part: compound_parts(part, joined) for part in dict.fromkeys(pair[side] for pair, side in halves)}
+    forms = list(dict.fromkeys(p for splits in inner.values() for two in splits for p in two if p not in held))
+    held.update({form: t[0] for form, t in zip(forms, tokens(forms) if forms else [])
+                 if len(t) == 1 and documents(t[0])})  # the caller's, with the parts found
+    for pair, side in halves:
+        two = next((list(two) for two in inner[pair[side]] if set(two) <= set(held)), None)
+        if two:
+            return two + [pair[1]] if side == 0 else [pair[0]] + two
+    return []
+
+
+def _cut_short(form: str, token: str, own: tuple[str, ...]) -> bool:
+    """Whether the index's stemming cut a guessed ``form`` to a ``token`` that is a shorter start of the query word's
+    own (``own``), by three letters or more of the form: another English word, not the query word's form. Italian
+    'favouriti', guessed for 'favourite', is stemmed as 'favour' (Porter's -iti), and 'my favourite colour' was
+    looked up as 'favour'. A form the stemming keeps ('rechnung' for 'rechnungen') stays."""
+    return len(own) == 1 and own[0].startswith(token) and len(token) < len(own[0]) and len(form) - len(token) >= 3
+
+
+def german_nouns(query: str) -> set[str]:
+    """The folded words of ``query`` (as typed) written as German writes a noun, a capital and then small letters
+    ('Hausaufgabe'), but its first word (capitalised as any first word is: 'Paracortical cells …') when others
+    follow: such a word no passage holds is split into the two words it may be made of with no letter between
+    (``compound_parts``), as in a query that shows German; English writes such compounds in small letters."""
+    words = WORD.findall(query)
+    return {normalise(w) for w in words[1 if len(words) > 1 else 0:] if w[:1].isupper() and w[1:].islower()}
 
 
 def _typo(word: str, forms: dict[str, str], tokens: Callable[[list[str]], list[tuple[str, ...]]],
