@@ -56,8 +56,9 @@ def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
     clienti' found no note saying 'ricerca', as neither word shows Italian; in one that shows none or German, the
     German compound two of its words in a row make (of any two words in one that shows German) ('Apfel Kuchen': apfelkuchen; 'Rechnung Nummer':
     rechnungsnummer), and the two words a compound of it is made of ('Rechnungsnummer': rechnung, nummer; joined with
-    no letter between only in a query that shows German: English writes 'paracortical', 'microinvasive'). An English
-    word the index holds gets nothing, as before."""
+    no letter between only in a query that shows German, or in a word written as German writes a noun:
+    ``german_nouns``; English writes 'paracortical', 'microinvasive'), or the three (``_three_parts``). An English
+    word the index holds gets nothing, as before, nor does a guessed form the stemming cuts short (``_cut_short``)."""
     languages = query_languages(normalise(query))
     if languages - {"de"}:  # its language's forms are in query_words already
         return {}
