@@ -160,3 +160,60 @@ def test_a_snippet_does_not_mark_a_chinese_questions_framing(immediate, tmp_path
     for query, shown in (("内存泄露怎么办", "**内存泄露**怎么办"), ("什么是缓存穿透？", "什么是**缓存穿透**")):
         snippets = [h.snippet for h in engine.search(query, mode="keyword").hits]
         assert len(snippets) == 1 and shown in snippets[0], (query, snippets)
+
+
+def test_an_assistants_recollection_and_when_it_was_written_are_left_out():
+    """An assistant asks what the user remembers of a note ('what did I decide about …', 'I remember a note …', 'the
+    note about …') and when it was written ('last spring', 'a few weeks ago'): decide, remember, note, spring were
+    looked up as words of the subject, and a note saying 'I remember' or 'we decided' ranked above the one asked
+    about. Verbs a how-to question asks about stay, and so do a year and 'the last day'."""
+    assert content("What did I decide about the billing migration last spring, and why?").split() == \
+        ["the", "billing", "migration", "and"]
+    assert content("I remember a note comparing SQLite WAL with rollback journal; what did it conclude?").split() \
+        == ["comparing", "SQLite", "WAL", "with", "rollback", "journal"]
+    assert content("Where did I write down how to reset the cache?").split() == ["to", "reset", "the", "cache"]
+    assert content("What did I learn in 2023 about unique indexes with Ecto?").split() == \
+        ["unique", "indexes", "with", "Ecto"]
+    assert content("the note about pset null in my psqlrc").split() == ["pset", "null", "in", "psqlrc"]
+    assert content("the approach I noted down a few weeks ago for retries").split() == ["the", "approach", "for",
+                                                                                         "retries"]
+    assert content('the note about "the note about"').split() == ["the", "note", "about"]  # quoted: kept
+    for query, kept in [("how do I write an object to a JSON file?", ["write", "an", "object", "to", "a", "JSON",
+                                                                      "file"]),
+                        ("how did I save the file in vim?", ["save", "the", "file", "in", "vim"]),
+                        ("how to get the last day of the month", ["to", "get", "the", "last", "day", "of", "the",
+                                                                  "month"]),
+                        ("which TIL posts did I add in 2024?", ["TIL", "posts", "add", "in", "2024"]),
+                        ("configure Spring in the Spring context", None)]:
+        assert content(query).split() == (kept or query.split()), query
+
+
+def test_a_framing_words_contraction_is_left_out_with_it():
+    """'what's', 'I'm' were the words 's' and 'm' to keyword search; a negation stays as the index holds it."""
+    assert content("what's the flag to skip the hooks?").split() == ["the", "flag", "to", "skip", "the", "hooks"]
+    assert content("I'm writing a function; how do I type it?").split() == ["writing", "a", "function", "type", "it"]
+    assert content("why shouldn't I rely on assert?").split() == ["shouldn", "t", "rely", "on", "assert"]
+    assert content("where's Python's site-packages?").split() == \
+        ["Python", "s", "site", "packages"]  # a possessive is no framing word's: as before
+
+
+RECALLED = {
+    "billing.md": "# Billing migration\n\nInvoices move from the old billing tables to the ledger service in two "
+                  "steps: copy, then switch the reads.\n",
+    "diary.md": "# Diary\n\nI remember last spring well. We decided to note down what we learned that spring, and I "
+                "remember I wrote a note about it: we decided to keep a note each week.\n",
+    **{f"other{i}.md": f"# Other {i}\n\nThe queue retries a failed upload {i} times before giving up.\n"
+       for i in range(4)},
+}
+
+
+def test_a_recollection_finds_the_note_about_its_subject(immediate, tmp_path, embedder):
+    """'What did I decide about the billing migration last spring?' put a diary saying 'I remember', 'we decided',
+    'last spring' and 'note' first by keyword, above the note about the billing migration."""
+    ingest(write_tree(tmp_path / "notes", RECALLED))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    engine.warm()
+    for query in ("What did I decide about the billing migration last spring?",
+                  "I remember a note about the billing migration, what did I conclude?"):
+        hits = engine.search(query, mode="keyword").hits
+        assert [hit.path for hit in hits][:1] == ["billing.md"], (query, [(h.path, h.score) for h in hits])

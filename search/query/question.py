@@ -64,6 +64,50 @@ OWN_NOTES = re.compile(r"(?:\b(?:my|our)\s+(?:own\s+)?notes?|\bnotes?\s+(?:I|we)
                        r"(?:\s+(?:on|about|for|of|from)\b)?\b", re.IGNORECASE)
 
 
+# What an assistant's question says of the user's note rather than of its subject: 'what did I decide about …', 'I
+# remember a note comparing …', 'the note about …', 'the approach I noted down', 'where did I write down …'. Each of
+# its words is rare in notes (note, remember, decide, wrote), so BM25 weighed it as much as the subject's words, and a
+# note that says 'I remember' or 'we decided' ranked above the one asked about. Left out of keyword search wherever
+# it stands, in a question or not. Verbs a how-to question asks about stay: 'how do I write an object to a JSON
+# file' keeps write (only a past tense after I, or a verb with 'about', 'on' or 'down' after it, is recalling).
+_ABOUT = r"(?:\s+(?:down|up))?(?:\s+(?:about|on|regarding|concerning))?\b"
+_NOTE = r"(?:note|notes|til|tils|entry|entries|write-?up|snippet|page|post)"
+_YEAR = r"(?:\s+(?:in|during|back\s+in)\s+(?:(?:early|late|mid)\s+)?(?:19|20)\d\d)?"  # 'did I learn in 2023 about'
+# verbs only a recollection asks with ('what did I decide'); those a how-to asks with too ('how did I save the file')
+# recall only with 'about', 'on' or 'down' after them
+_RECALLED = (r"note|noted|jot|jotted|document|documented|decide|decided|conclude|concluded|learn|learned|learnt"
+             r"|settle|settled|figure\s+out|figured\s+out|find\s+out|found\s+out|end\s+up|ended\s+up")
+_WRITTEN = r"write|written|wrote|save|saved|record|recorded|keep|kept|put|log|logged|say|said|read"
+RECALLING = re.compile(
+    r"\b(?:i|we)\s+(?:(?:vaguely|once|definitely|think\s+(?:i|we))\s+)?(?:remember|recall)(?:ed)?"
+    r"(?:\s+(?:reading|writing|seeing|saving|making|having|noting))?(?:\s+(?:a|an|the|some|that|this|one))?"
+    rf"(?:\s+{_NOTE})?(?:\s+(?:about|on|regarding|concerning|where|that|which|saying))?\b"
+    rf"|\b(?:did|have|had)\s+(?:i|we)\s+(?:ever\s+|already\s+|once\s+)?(?:{_RECALLED}){_YEAR}{_ABOUT}"
+    rf"|\b(?:did|do|have|had)\s+(?:i|we)\s+(?:ever\s+|already\s+|once\s+)?(?:{_WRITTEN}){_YEAR}"
+    r"(?:\s+down|(?:\s+(?:down|up))?\s+(?:about|on|regarding|concerning))\b"
+    rf"|\b(?:i|we)\s+(?:wrote|noted|jotted|documented|decided|concluded|learned|learnt|settled|figured\s+out"
+    rf"|found\s+out|ended\s+up){_ABOUT}"  # 'the posts I wrote during 2024': the year is what they are about
+    r"|\b(?:did|does)\s+(?:it|that|this|the\s+note)\s+(?:say|conclude|recommend|suggest|decide)\b"
+    rf"|\b(?:a|the|my|that|this|some)\s+{_NOTE}\s+(?:about|on|regarding|concerning|where|comparing"
+    r"|that\s+(?:says|said|explains|explained|covers|covered|describes|described|shows|showed|compares|compared))\b",
+    re.IGNORECASE)
+# A contraction of a framing word: 'what's', 'I'm', 'I've' were the words 's', 'm', 've' to keyword search; the
+# framing word is kept whole (left out as such). A negation stays as typed ('shouldn't': the index holds shouldn, t).
+_CONTRACTED = re.compile(r"\b([^\W\d_]+)['\u2019](s|m|ve|d|ll|re)\b", re.IGNORECASE)
+# When the user wrote it, as an assistant's question says it ('last spring', 'earlier this year', 'a few weeks ago',
+# 'back in the summer'): no note says so of itself, and 'spring', 'year', 'ago' were looked up as words of its subject.
+# A date or a year stays (a note may be about 2024: 'every TIL I wrote during 2024'), and so do 'the last day',
+# 'recently' and 'yesterday' alone ('the most recently committed branches', 'git log since yesterday').
+_SEASON = r"(?:spring|summer|autumn|fall|winter)"
+_PERIOD = rf"(?:{_SEASON}|year|month|week|weekend|quarter|semester|term)"
+WHEN_WRITTEN = re.compile(
+    rf"\b(?:(?:back\s+|earlier\s+|sometime\s+)?(?:last|this(?:\s+past)?|earlier\s+this|the\s+past|past)\s+{_PERIOD}"
+    rf"|(?:back\s+in|in|during|over)\s+the\s+(?-i:{_SEASON})"
+    r"|(?:a\s+(?:few|couple(?:\s+of)?)\s+|some\s+|several\s+|\d+\s+|two\s+|three\s+)?"
+    r"(?:days|weeks|months|years)\s+ago|a\s+(?:day|week|month|year)\s+ago|a\s+(?:long\s+)?while\s+(?:ago|back)"
+    r"|some\s+time\s+ago|the\s+other\s+day)\b", re.IGNORECASE)
+
+
 def content(query: str) -> str:
     """``query`` without its question's framing words, for keyword search (and its spelling hints), its other words
     as written; the query itself when nothing would be left (or nothing is framing)."""
@@ -81,10 +125,16 @@ def _pieces(query: str) -> list[tuple[str, bool]]:
     for match in [*QUOTED.finditer(query), None]:
         start, end = (match.start(), match.end()) if match else (len(query), len(query))
         unquoted = OWN_NOTES.sub(" ", _KOREAN.sub(" ", _JAPANESE.sub(" ", _CHINESE.sub(" ", query[at:start]))))
+        unquoted = _uncontracted(RECALLING.sub(" ", WHEN_WRITTEN.sub(" ", unquoted)))
         pieces += [(w, False) for w in WORD.findall(unquoted)]
         pieces += [(w, True) for w in WORD.findall(query[start:end])]
         at = end
     return pieces
+
+
+def _uncontracted(text: str) -> str:
+    """``text`` with a framing word's contraction as the word ('what's': what, 'I'm': I)."""
+    return _CONTRACTED.sub(lambda m: m.group(1) if m.group(1).casefold() in GOES_ON else m.group(0), text)
 
 
 def quoted_words(query: str) -> set[str]:
@@ -93,7 +143,7 @@ def quoted_words(query: str) -> set[str]:
 
 
 def _asks(query: str, first: list[str]) -> bool:
-    if query.rstrip().endswith(("?", "？")):
+    if query.rstrip().endswith(("?", "？")) or RECALLING.search(query):
         return True
     return len(first) == 2 and first[0] in ASKING | AUXILIARY and first[1] in GOES_ON
 
