@@ -796,16 +796,20 @@ def visible_chunk_file(conn: sqlite3.Connection, chunk_id: int) -> tuple[int, st
     return (row[0], row[1], row[2]) if row is not None else None
 
 
-def message_chunks(conn: sqlite3.Connection, file_id: int, chunk_id: int) -> tuple[str, list[int]] | None:
-    """(its heading, the ids of the chunks under it) of the message ``chunk_id`` is a passage of, in a mailbox of
-    several messages (ingest.mail: each headed by its Subject; a thread's replies share it); None for another file."""
+def message_chunks(conn: sqlite3.Connection, file_id: int, chunk_id: int) -> tuple[str, list[int], bool] | None:
+    """(its heading, the ids of the chunks under it, whether it is a note) of the message ``chunk_id`` is a passage
+    of, in a mailbox of several messages (ingest.mail: each headed by its Subject; a thread's replies share it), a
+    chat of several (ingest.chat: a day each) or an Evernote export of several notes (ingest.enex: each headed by
+    its title); None for another file."""
     row = conn.execute("SELECT ch.heading_path, CASE WHEN json_valid(f.meta) THEN json_extract(f.meta, '$.messages') "
-                       "END FROM chunks ch JOIN files f ON f.id = ch.file WHERE ch.id = ? AND f.id = ?",
+                       "END, CASE WHEN json_valid(f.meta) THEN json_extract(f.meta, '$.notes') END "
+                       "FROM chunks ch JOIN files f ON f.id = ch.file WHERE ch.id = ? AND f.id = ?",
                        (chunk_id, file_id)).fetchone()
-    if row is None or not row[0] or not isinstance(row[1], int) or row[1] < 2:
+    several = [count for count in (row[1], row[2]) if isinstance(count, int) and count >= 2] if row else []
+    if row is None or not row[0] or not several:
         return None
     return row[0], [r[0] for r in conn.execute("SELECT id FROM chunks WHERE file = ? AND heading_path = ?",
-                                               (file_id, row[0]))]
+                                               (file_id, row[0]))], row[1] is None
 
 
 def visible_path_chunks(conn: sqlite3.Connection, collection: str, path: str) -> list[int]:

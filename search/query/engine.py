@@ -737,8 +737,7 @@ class Engine:
         notes = filtered + [_kin_note(name, source, left) for name, left in kin.items()
                             if left or (name in shown and _named_copy(name[1]) and _named_copy(source[1]))]
         if message is not None:
-            notes.append(f"the other messages of {source[0]}/{source[1]} are compared too, as other files are (its "
-                         f"best passage each); the message asked about, and any of the same Subject, left out")
+            notes.append(_others_compared(source, *message))
         others = sorted(c for c, m in state["by_collection"].items() if m and m != model_id)
         if others:
             notes.append(f"compared only with collections embedded with {model_id}: {', '.join(others)} "
@@ -1348,6 +1347,19 @@ def _kin_note(kin: tuple[str, str], source: tuple[str, str], left_out: bool) -> 
     if left_out:
         return f"left out {name}: {what}, and its passage is one the file holds too (read_file reads it)"
     return f"{name} is shown, though {what}: its passage is not one the file holds"
+
+
+CHAT_DAY = re.compile(r" · \d{4}-\d{2}-\d{2}$")  # a chat's day's heading (ingest.chat): 'Boat club · 2024-03-14'
+
+
+def _others_compared(source: tuple[str, str], heading: str, _ids, note: bool) -> str:
+    """similar's note on a passage of a mailbox's message, a chat's day or an Evernote export's note: the file's
+    other ones were compared, each as another file (a chat's day was said a 'message' left out with its 'Subject')."""
+    what, left = ("notes", "the note asked about, and any of the same title, left out") if note else (
+        ("days", "the day asked about left out") if CHAT_DAY.search(heading) else
+        ("messages", "the message asked about, and any of the same Subject, left out"))
+    return (f"the other {what} of {source[0]}/{source[1]} are compared too, as other files are (its best passage "
+            f"each); {left}")
 
 
 def _one_per_file(hits: list[Hit], limit: int, roots: dict[str, str], source: tuple[str, str],

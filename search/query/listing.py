@@ -72,13 +72,15 @@ def stood_for_reason(note: str) -> str:
 # what a date range lists: a file's date is the dates its passages are about (a mailbox has one a message), not
 # one date of the file, so a mailbox modified today is listed for each month one of its messages is dated
 DATED_NOTE = ("{after} / {before} list the files with a passage about a date in that range, as search finds "
-              "passages: a daily note by the date in its name, a note by its front matter date, a mailbox by any of its "
-              "messages' dates, any other file by its modified time; files not indexed yet are left out")
+              "passages: a daily note by the date in its name, a running log by its date headings, a chat by its "
+              "days, a note by its front matter or Evernote/Keep created date, a mailbox by any of its messages' "
+              "dates, any other file by its modified time; files not indexed yet are left out")
 # ... and where no passage has a date of its own (code, an index read before Sift kept passage dates), that every
 # file was listed by its modified time: the note above named daily notes and mailboxes none of which was read so
-UNDATED_NOTE = ("no passage indexed has a date of its own (a daily note's name, front matter's date, a mail "
-                "message's Date, a document's created date): the files were listed by their modified times (an "
-                "index read before Sift kept passage dates has them once its files are read again)")
+UNDATED_NOTE = ("no passage indexed has a date of its own (a daily note's name, a log's date heading, a chat's "
+                "day, front matter's date, a mail message's Date, a document's created date): the files were listed "
+                "by their modified times (an index read before Sift kept passage dates has them once its files are "
+                "read again)")
 LEFT_OUT = "not indexed: {why}"  # such a PDF that the scan leaves out anyway (SIFT_EXCLUDE='*.pdf', a .gitignore)
 
 
