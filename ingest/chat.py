@@ -69,7 +69,7 @@ def conversation(title: str, place: str, messages: list[Message], lines: int, me
         # its text's lines counted from there (a JSON message's '{', the previous day's last line in WhatsApp's)
         start = min(max(1, first - 1) if first else sections[-1].end_line + 1 if sections else 1, max(1, lines))
         sections.append(Section(text="\n".join(said), heading_path=[f"{place} · {when.date().isoformat()}"],
-                                start_line=start, end_line=max(start, after - 1), dated=moment(when)))
+                                start_line=start, end_line=max(start, after - 1), dated=moment(when), made=True))
     return Document(kind="note", title=title, sections=sections, meta={**(meta or {}), "messages": len(messages)})
 
 

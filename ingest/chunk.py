@@ -230,7 +230,7 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # its slides headed by their PowerPoint section; a Joplin raw note's tags from the tag records beside it; a Logseq
 # task's :LOGBOOK: and a page's filters:: no text; a mail's attachments read by their readers as passages of their
 # message, a reply's head naming what it replies to, Gmail labels as tags, a body's 'From x <date>' line no message
-# (ingest.mail).
+# (ingest.mail); a whole chat day's or Evernote note's passage at all its lines (Section.made), not its text's count.
 VERSION = 19
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
@@ -651,6 +651,8 @@ def _chunk(section: Section, start: int, end: int, tokens: int, with_context: bo
         chunk.start_line = section.start_line + (text.count("\n", 0, start) if breaks is None else breaks)
         body = text[start:end].rstrip()  # trailing blank lines name no line
         chunk.end_line = chunk.start_line + body.count("\n")
+        if section.made and section.end_line is not None and not text[end:].strip() and not text[:start].strip():
+            chunk.end_line = section.end_line  # its whole text: to its last line (a chat day's last message's '}')
         if section.end_line is not None:  # a section on fewer lines than its text (a canvas card's on its JSON line)
             chunk.start_line, chunk.end_line = min(chunk.start_line, section.end_line), min(chunk.end_line,
                                                                                             section.end_line)

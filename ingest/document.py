@@ -28,6 +28,9 @@ class Section:
     # as (start, end) character offsets into ``text``.
     atomic: list[tuple[int, int]] = field(default_factory=list)
     dated: float | None = None  # the date (unix time) the section is about, where it says one: a mail message's Date
+    # its text is made from its lines, not a copy of them (a chat day of JSON messages, an Evernote note's XML): a
+    # passage of all its text is at all its lines, not at as many lines as its text has from the first
+    made: bool = False
 
 
 @dataclass

@@ -220,7 +220,7 @@ def _section(note: dict, last: int) -> Section:
     body = enml_text("".join(piece for pieces in note.get("content") or [] for piece in pieces))
     text = "\n".join(head) + ("\n\n" + body if body else "")
     return Section(text=text, heading_path=[title], start_line=note["line"], end_line=max(note["line"], last),
-                   dated=moment(created))
+                   dated=moment(created), made=True)
 
 
 def _tags(note: dict) -> list[str]:
