@@ -25,7 +25,7 @@ from ingest.discover import why_not_indexed
 from ingest.document import Skip
 from ingest.links import WikiLink, converted_pdfs, heading_names, linked_lines, listed_headings, wiki_link
 from ingest.logseq import journal_name, namespace_name
-from mcp_server import backlinks, lines as line_maps, paths, render
+from mcp_server import backlinks, base64_runs, lines as line_maps, paths, render
 from mcp_server.errors import Problem
 from search.index import queries
 from search.query import files
@@ -538,9 +538,11 @@ def read_text(target: paths.Target, indexed, start: int, end: int | None, offset
             if not complete:  # what was shown may lie past the counted part
                 total = max(total, shown[-1][0] if shown else start)
             rest = _rest(fd, found, shown, cut_at, total, budget) if complete and end is None else None
+        mail = base64_runs.is_mail_file(fd, target.relative)  # its attachments' base64 folded
     finally:
         os.close(fd)
-    return _answer(target, indexed, start, end, offset, shown, cut_at, total, complete, unindexed, encoding, rest)
+    return _answer(target, indexed, start, end, offset, shown, cut_at, total, complete, unindexed, encoding, rest,
+                   mail)
 
 
 def _rest(fd: int, found, shown, cut_at, total: int, budget: list[int]) -> tuple[int, int] | None:
@@ -723,7 +725,8 @@ def _decode(raw: bytes, encoding: Encoding, start: int, stop: int, room: int, wh
 
 
 def _answer(target, indexed, start, end, offset, shown, cut_at, total, complete,
-            unindexed=None, encoding: Encoding | None = None, rest: tuple[int, int] | None = None) -> tuple[str, dict]:
+            unindexed=None, encoding: Encoding | None = None, rest: tuple[int, int] | None = None,
+            mail: bool = False) -> tuple[str, dict]:
     shown_to = shown[-1][0] if shown else start
     of = f"{total}" if complete else f"at least {total:,}"
     header = f"{render.shown(target.name)}  (lines {start}-{shown_to} of {of})"
@@ -731,7 +734,7 @@ def _answer(target, indexed, start, end, offset, shown, cut_at, total, complete,
         header += f"; {encoding.name} text, shown as the index reads it"
     if offset:
         header += f"; line {start} from byte {offset} of it"
-    body = [f"{n:>6}\t{text}" for n, text in shown]
+    body = base64_runs.folded(shown) if mail else [f"{n:>6}\t{text}" for n, text in shown]
     if cut_at and cut_at[1]:
         body[-1] += " …[line cut here]"
     notes = _staleness(target, indexed, unindexed)
