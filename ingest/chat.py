@@ -330,9 +330,24 @@ def parse_slack_day(path: str, data: bytes, users: dict[str, str], place: str) -
         kept.append((item, Message(when, str(who), said, attached=[a for a in attached if a])))
     kept.sort(key=lambda pair: pair[1].when)  # as said: a thread's replies are in order already
     where = _locate(text, SLACK_TS, [str(item["ts"]) for item, _ in kept])
+    lines = text.split("\n")
     for (_, message), line in zip(kept, where):
-        message.line = line
+        message.line = _first_key(lines, line)
     return conversation(place, place, [message for _, message in kept], _count_lines(text))
+
+
+def _first_key(lines: list[str], line: int) -> int:
+    """The line (1-based) of the first key of the message whose ``"ts"`` is at ``line``: the one after the '{'
+    opening it, the nearest line above less indented (Slack writes ``"text"`` and ``"user"`` before ``"ts"``: a
+    day's lines began below its first message's text, read_file at its heading showed the message's ids alone)."""
+    if not line or line > len(lines):
+        return line
+    indent = len(lines[line - 1]) - len(lines[line - 1].lstrip())
+    for at in range(line - 1, max(line - 200, 0), -1):  # 1-based ``at``: the lines above ``line``
+        above = lines[at - 1]
+        if above.strip() and len(above) - len(above.lstrip()) < indent:
+            return at + 1 if above.rstrip().endswith("{") else line
+    return line
 
 
 SLACK_MARK = re.compile(r"<([@#!])([^<>|]*)(?:\|([^<>]*))?>|<([^<>|]+)(?:\|([^<>]*))?>")
@@ -433,3 +448,34 @@ def _whatsapp_time(found: re.Match, day_first: bool) -> datetime | None:
                         int(seconds or 0))
     except ValueError:
         return None
+
+
+# read_file's heading
+
+CHAT_READ_BYTES = 64 * 1024 * 1024  # of a file read again to find its days: as much as ingest reads of one
+
+
+def chat_headings(path: str, full: Path) -> list[tuple[str, int, int]] | None:
+    """Each day of the chat export at ``full`` (``path`` its name in the collection) as read: (its heading,
+    '#general · 2024-03-14', its first and last line in the file); None for a file no chat export (read_file's
+    heading= then reads it as any other). The file is read as ingest reads it, whole, to CHAT_READ_BYTES."""
+    from ingest.decode import decode
+    ext = Path(path).suffix.lower()
+    if ext not in (".json", ".txt", ".text"):
+        return None
+    try:
+        if full.stat().st_size > CHAT_READ_BYTES:
+            return None
+        data = full.read_bytes()
+    except OSError:
+        return None
+    slack = slack_day(full) if ext == ".json" else None
+    if slack is not None:
+        doc = parse_slack_day(path, data, *slack)
+    else:
+        text = decode(data)
+        doc = parse_chat_json(path, text) if ext == ".json" else parse_whatsapp(path, text) \
+            if is_whatsapp(text) else None
+    if doc is None:
+        return None
+    return [(section.heading_path[0], section.start_line, section.end_line) for section in doc.sections]

@@ -19,6 +19,7 @@ import os
 import posixpath
 import re
 from contextlib import contextmanager
+from pathlib import Path
 
 from ingest.decode import SAMPLE, Encoding, decode, incremental, not_text, sniff
 from ingest.discover import why_not_indexed
@@ -192,18 +193,20 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
             note, headings = _word_headings(target)
         elif (mail := _mail_headings(target)) is not None:
             note, headings, messages, threads = mail
+        elif (chat := _chat_headings(target)) is not None:  # a chat export's days, '#general · 2024-03-14'
+            note, headings, messages = chat
         else:
             with open(target.absolute, "rb") as f:
                 note = decode(f.read(LINKED_BYTES))
             headings = _page_headings(target.relative, note)
     except (OSError, Skip):
         raise Problem(f"{target.name} cannot be read as text to find a heading in") from None
-    thread = THREAD_ASKED.match(heading) if messages else None
+    thread = THREAD_ASKED.match(heading) if threads is not None else None
     for wanted, loose in readings:
         found = linked_lines(note, WikiLink(target.name, wanted, None), loose=loose, headings=headings)
         if not isinstance(found, str):
             break
-    if isinstance(found, str) and messages and (attachment := ATTACHMENT_ASKED.search(heading)):
+    if isinstance(found, str) and threads is not None and (attachment := ATTACHMENT_ASKED.search(heading)):
         return _read_attachment(sift, target, indexed, attachment)
     if isinstance(found, str) and thread:  # 'thread: Budget': the thread of the message 'Budget'
         for wanted, loose in _heading_readings(thread.group(1)):
@@ -326,6 +329,19 @@ def _message_lines(found: tuple[int, int], messages: list[tuple[int, int]]) -> t
     message)."""
     start, end = found
     return messages[start - 1][0] + 1, messages[end - 1][0] + messages[end - 1][1]
+
+
+def _chat_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]], list[tuple[int, int]]] | None:
+    """A chat export's days (ingest.chat) in _mail_headings' shape: a note of a line per day, its heading
+    ('#general · 2024-03-14'), the headings, and where each day is in the file ((first line, 0-based; its lines));
+    None for a file no chat export. heading='#general · 2024-03-14', a hit's heading, was 'no heading' before: the
+    file's JSON or text has no such line."""
+    from ingest.chat import chat_headings
+    days = chat_headings(target.relative, Path(target.absolute))
+    if days is None:
+        return None
+    return ("\n".join(name for name, _, _ in days), [(n, 1, name) for n, (name, _, _) in enumerate(days)],
+            [(first - 1, last - first + 1) for _, first, last in days])
 
 
 def _is_word(path: str) -> bool:

@@ -220,3 +220,35 @@ def test_a_chat_is_found_by_what_was_said_in_its_days_range(immediate, sift_env,
     assert "Alice Smith" in result.stdout and "U024BE7LH" not in result.stdout
     before = run_ingest(sift_env, "search", "invoice", "--mode", "keyword", "--date-before", "2024-03")
     assert re.findall(r"· (\d{4}-\d\d-\d\d)", before.stdout) == ["2024-02-28"], before.stdout
+
+
+def test_read_file_heading_reads_a_chat_day(immediate, sift_env, tmp_path, monkeypatch):
+    """A hit is headed '#general · 2024-03-14'; read_file with that heading said the file had no heading (its JSON
+    or text has no such line). It reads that day's lines now, in a Slack day, a Telegram export and WhatsApp's text;
+    a day not there lists the days there."""
+    from mcp_server import reading
+    from mcp_server.errors import Problem
+    from mcp_server.service import Sift
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    telegram = json.dumps(TELEGRAM, indent=1, ensure_ascii=False)
+    root = write_tree(tmp_path / "chats", {
+        "Telegram/result.json": telegram, "WhatsApp Chat with Alice.txt": WHATSAPP,
+        "slack/users.json": json.dumps(SLACK_USERS, indent=4),
+        "slack/channels.json": json.dumps([{"id": "C024BE7LF", "name": "general"}], indent=4),
+        "slack/general/2024-03-14.json": json.dumps(SLACK_DAY, indent=4)})
+    assert ingest(root, "chats")["published"]["failures"] == []
+    sift = Sift(load())
+    shown, data = reading.read(sift, "chats/Telegram/result.json", None, None, None,
+                               heading="Accounts team · 2024-03-14")
+    lines = telegram.split("\n")
+    assert lines[data["start_line"]].strip() == '"id": 3,' and data["end_line"] == len(lines), data
+    assert "VAT number" in shown and "Welcome, the old invoice" not in shown, shown
+    shown, data = reading.read(sift, "chats/WhatsApp Chat with Alice.txt", None, None, None, heading="2024-03-15")
+    assert (data["start_line"], data["end_line"]) == (5, 7) and "the signed one" in shown, shown
+    shown, data = reading.read(sift, "chats/slack/general/2024-03-14.json", None, None, None,
+                               heading="#general · 2024-03-14")
+    assert "the invoice format is in" in shown, shown  # from the '{' opening its first message
+    assert json.dumps(SLACK_DAY, indent=4).split("\n")[data["start_line"] - 1] == "    {", (data, shown)
+    with pytest.raises(Problem, match="'Accounts team · 2024-02-28', 'Accounts team · 2024-03-14'"):
+        reading.read(sift, "chats/Telegram/result.json", None, None, None, heading="Accounts team · 2024-05-01")
