@@ -479,3 +479,42 @@ def chat_headings(path: str, full: Path) -> list[tuple[str, int, int]] | None:
     if doc is None:
         return None
     return [(section.heading_path[0], section.start_line, section.end_line) for section in doc.sections]
+
+
+# An export still zipped: not read (.zip is no kind Sift reads), but told as what it is
+
+# its name as Slack and WhatsApp give it: 'Acme Slack export Mar 1 2024 - Mar 14 2024.zip', 'WhatsApp Chat with
+# Anna.zip' (Android), 'WhatsApp Chat - Anna.zip' (an iPhone)
+ZIPPED_CHAT_NAME = re.compile(r"(?i).*\bslack export\b.*\.zip|whatsapp chat\b.*\.zip")
+ZIPPED_CHAT = ".zip (a chat export: unzip it)"  # counted so among the files of kinds Sift does not read (stats)
+CHAT_HEAD_BYTES = 4096  # of a zip's text read to tell WhatsApp's chat
+
+
+def zipped_chat(full: Path) -> str | None:
+    """Why the zip at ``full``, a Slack workspace's or a WhatsApp chat's export, is not read (a user unzipping it
+    has it read: its day files, its _chat.txt); None for any other zip. Its directory is read (bounded as
+    ingest.zipped bounds it) and a WhatsApp chat's first bytes."""
+    import zipfile
+    from ingest.zipped import DIRECTORY_BYTES, directory_size
+    try:
+        with open(full, "rb") as f:
+            size = directory_size(f)
+            if size is None or size > DIRECTORY_BYTES:
+                return None
+            f.seek(0)
+            with zipfile.ZipFile(f) as package:
+                names = package.namelist()
+                if "users.json" in names and any(SLACK_DAY.fullmatch(name.rsplit("/", 1)[-1]) and name.count("/") == 1
+                                                 for name in names):
+                    return ("a Slack export still zipped: unzip it (Sift reads its channels' day files, with the "
+                            "users.json beside them, as conversations)")
+                chat = next((name for name in names if "/" not in name and name.lower().endswith(".txt")
+                             and (name == "_chat.txt" or name.lower().startswith("whatsapp chat"))), None)
+                if chat is not None:
+                    with package.open(chat) as part:
+                        head = part.read(CHAT_HEAD_BYTES).decode("utf-8", "replace")
+                    if is_whatsapp(head.rsplit("\n", 1)[0] if "\n" in head else head):
+                        return f"a WhatsApp chat export still zipped: unzip it (Sift reads its {chat} as a conversation)"
+    except (OSError, ValueError, EOFError, RuntimeError, zipfile.BadZipFile):
+        return None
+    return None

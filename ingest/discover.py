@@ -24,6 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
+from ingest.chat import ZIPPED_CHAT, ZIPPED_CHAT_NAME
 from ingest.kinds import PAGE_EXTENSIONS, kind_of, kind_of_script, suffix
 from ingest.links import converted_pdfs
 
@@ -316,6 +317,10 @@ def why_not_indexed(root: Path | str, rel: str, rules: Rules | None = None) -> s
             return f"{shown} is ignored by {base}.gitignore"
         folder = child + "/"
     if kind_on_disk(Path(root) / rel, rel) is None:
+        if rel.lower().endswith(".zip"):  # a Slack or WhatsApp export still zipped (ingest.chat)
+            from ingest.chat import zipped_chat
+            if (why := zipped_chat(Path(root) / rel)) is not None:
+                return why
         return "a kind Sift does not read: it reads notes, text, code and PDFs"
     if not rules.included(rel):
         return "not matched by SIFT_INCLUDE"
@@ -611,7 +616,7 @@ def _count_unread(entry, rel: str, is_link: bool, rules: Rules, unread: Counter)
     except OSError:
         return
     if regular:
-        unread[extension(rel)] += 1
+        unread[ZIPPED_CHAT if ZIPPED_CHAT_NAME.fullmatch(entry.name) else extension(rel)] += 1
 
 
 def refused_link(root: Path | str, rel: str) -> str | None:

@@ -252,3 +252,33 @@ def test_read_file_heading_reads_a_chat_day(immediate, sift_env, tmp_path, monke
     assert json.dumps(SLACK_DAY, indent=4).split("\n")[data["start_line"] - 1] == "    {", (data, shown)
     with pytest.raises(Problem, match="'Accounts team · 2024-02-28', 'Accounts team · 2024-03-14'"):
         reading.read(sift, "chats/Telegram/result.json", None, None, None, heading="Accounts team · 2024-05-01")
+
+
+def test_a_chat_export_still_zipped_is_told_as_one(tmp_path):
+    """A Slack export's .zip and WhatsApp's 'Export chat' .zip (with media) are not read: they were 'a kind Sift
+    does not read' among the .zip files of a collection. read_file and list_files say now what they are and to
+    unzip them; stats counts them apart from other zips."""
+    import zipfile
+    from collections import Counter
+    from ingest.discover import walk, why_not_indexed
+    root = tmp_path / "chats"
+    root.mkdir()
+    with zipfile.ZipFile(root / "Acme Slack export Mar 1 2024 - Mar 14 2024.zip", "w") as z:
+        z.writestr("users.json", json.dumps(SLACK_USERS))
+        z.writestr("channels.json", "[]")
+        z.writestr("general/2024-03-14.json", json.dumps(SLACK_DAY))
+    with zipfile.ZipFile(root / "WhatsApp Chat with Alice.zip", "w") as z:
+        z.writestr("_chat.txt", WHATSAPP * 200)
+        z.writestr("IMG-20240315-WA0003.jpg", b"\xff\xd8")
+    with zipfile.ZipFile(root / "backup.zip", "w") as z:  # another zip, a _chat.txt of no chat in it
+        z.writestr("_chat.txt", "just some text\n")
+    (root / "broken.zip").write_bytes(b"PK\x03\x04 not a zip")
+    assert why_not_indexed(root, "Acme Slack export Mar 1 2024 - Mar 14 2024.zip").startswith(
+        "a Slack export still zipped: unzip it")
+    assert why_not_indexed(root, "WhatsApp Chat with Alice.zip").startswith(
+        "a WhatsApp chat export still zipped: unzip it (Sift reads its _chat.txt")
+    for other in ("backup.zip", "broken.zip"):
+        assert why_not_indexed(root, other).startswith("a kind Sift does not read"), other
+    unread = Counter()
+    walk(root, unread=unread)
+    assert unread == {".zip (a chat export: unzip it)": 2, ".zip": 2}, unread
