@@ -137,11 +137,17 @@ def parse_telegram(path: str, text: str, chats: list[dict]) -> Document:
             if item.get("type") != "message" or when is None:
                 continue  # a service message: joined, pinned, a call, the group's new name
             said = _telegram_text(item.get("text"))
-            attached = [name for name in (_file_name(item.get("file_name") or item.get("file")),
+            sticker = item.get("media_type") == "sticker"
+            attached = [name for name in (None if sticker else _file_name(item.get("file_name") or item.get("file")),
                                           _file_name(item.get("photo"))) if name]
+            if sticker:
+                said = " ".join(part for part in (said, "[sticker]") if part.strip())
             if not said.strip() and not attached:
-                continue  # a sticker, a poll, a location without a word
-            kept.append((item, Message(when, str(item.get("from") or "Deleted Account"), said, attached=attached)))
+                continue  # a poll, a location without a word
+            who = str(item.get("from") or "Deleted Account")
+            if isinstance(item.get("forwarded_from"), str) and item["forwarded_from"].strip():
+                who += f" (forwarded from {item['forwarded_from'].strip()})"  # its words are another's
+            kept.append((item, Message(when, who, said, attached=attached)))
         where = _locate(text, TELEGRAM_ID, [str(item.get("id")) for item, _ in kept])
         for (_, message), line in zip(kept, where):
             message.line = line
@@ -216,7 +222,9 @@ def parse_discord(path: str, text: str, value: dict) -> Document:
         author = item["author"]
         who = str(author.get("nickname") or author.get("name") or "unknown")
         attached = [_file_name(a.get("fileName")) for a in _list(item.get("attachments")) if isinstance(a, dict)]
-        said = str(item.get("content") or "")
+        said = "\n".join(part for part in [str(item.get("content") or ""), *_embeds(item.get("embeds"))] if part)
+        if _list(item.get("stickers")):
+            said = " ".join(part for part in (said, "[sticker]") if part)
         if not said.strip() and not any(attached):
             continue
         kept.append((item, Message(when, who, said, attached=[a for a in attached if a])))
@@ -225,6 +233,23 @@ def parse_discord(path: str, text: str, value: dict) -> Document:
         message.line = line
     title = " · ".join(str(part) for part in (guild.get("name"), place) if part)
     return conversation(title, place, [message for _, message in kept], _count_lines(text))
+
+
+def _embeds(value) -> list[str]:
+    """A Discord message's embeds as read: a link's preview, a bot's card: '[embed: its title] its description'
+    and its fields' 'name: value' (their words were left out: a bot's alert said nothing but its card)."""
+    shown = []
+    for embed in _list(value):
+        if not isinstance(embed, dict):
+            continue
+        title, about = (str(embed.get(key) or "").strip() for key in ("title", "description"))
+        fields = [f"{str(f.get('name') or '').strip()}: {str(f.get('value') or '').strip()}"
+                  for f in _list(embed.get("fields")) if isinstance(f, dict) and (f.get("name") or f.get("value"))]
+        said = " ".join(part for part in ((f"[embed: {title}]" if title else "[embed]") if title or about or fields
+                                          else "", about, *fields) if part)
+        if said:
+            shown.append(said)
+    return shown
 
 
 def parse_chat_json(path: str, text: str) -> Document | None:

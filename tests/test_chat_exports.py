@@ -282,3 +282,27 @@ def test_a_chat_export_still_zipped_is_told_as_one(tmp_path):
     unread = Counter()
     walk(root, unread=unread)
     assert unread == {".zip (a chat export: unzip it)": 2, ".zip": 2}, unread
+
+
+def test_forwards_embeds_and_stickers_are_read():
+    """Telegram's forwarded message named its forwarder alone, as if the words were theirs; a sticker's file name
+    stood as an attachment ('[attached: sticker.webp]') or the message was left out; a Discord bot's card (its embed)
+    and a sticker were not read at all."""
+    chat = {**TELEGRAM, "messages": [
+        {"id": 7, "type": "message", "date": "2024-03-14T10:00:00", "from": "Alice", "forwarded_from": "Bob",
+         "text": "The VAT number goes on top"},
+        {"id": 8, "type": "message", "date": "2024-03-14T10:01:00", "from": "Carol", "file": "stickers/sticker.webp",
+         "media_type": "sticker", "sticker_emoji": "👍", "text": ""},
+        {"id": 9, "type": "message", "date": "2024-03-14T10:02:00", "from": "Dave",
+         "file": "(File not included. Change data exporting settings to download.)", "media_type": "sticker",
+         "text": ""}]}
+    doc = parse_file("result.json", json.dumps(chat, indent=1, ensure_ascii=False).encode())
+    assert _sections(doc)[0][1].split("\n")[1:] == ["Alice (forwarded from Bob): The VAT number goes on top",
+                                                    "Carol: [sticker]", "Dave: [sticker]"]
+    discord = {**DISCORD, "messages": [{**DISCORD["messages"][2], "content": "", "embeds": [
+        {"title": "Invoice #42 overdue", "description": "Acme Ltd owes 1,200 EUR", "fields": [
+            {"name": "Due", "value": "2024-03-01", "isInline": True}]}, {"url": "https://x.io", "fields": []}],
+        "stickers": [{"id": "1", "name": "wave", "format": "Png"}]}]}
+    doc = parse_file("d.json", json.dumps(discord, indent=1).encode())
+    assert _sections(doc)[0][1].split("\n")[1:] == [
+        "dave: [embed: Invoice #42 overdue] Acme Ltd owes 1,200 EUR Due: 2024-03-01 [sticker]"]
