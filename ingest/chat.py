@@ -403,6 +403,18 @@ WHATSAPP_LINE = re.compile(
     r"^[\u200e\u200f]?\[?(\d{1,2})[/.\-](\d{1,2})[/.\-](\d{2}|\d{4}),? (\d{1,2})[:.](\d\d)(?:[:.](\d\d))?"
     r"(?:[\s\u202f\u00a0]*([AaPp])\.?\s?[Mm]\.?)?(?:\] | - )(.*)$")
 WHATSAPP_HEAD_LINES = 20  # of the first lines, one must be a message with its author
+# year first ('2024-03-14 09:15 - Anna: …', some Swedish and Chinese phones; '[2024-03-14 09:15:02] Anna: …'): a
+# log's line too ('2024-03-14 09:15 - INFO: started'), so told by more of its lines (YEAR_FIRST_LINES, below)
+WHATSAPP_YEAR_LINE = re.compile(
+    r"^[\u200e\u200f]?\[?(\d{4})[/.\-](\d{1,2})[/.\-](\d{1,2}),? (\d{1,2})[:.](\d\d)(?:[:.](\d\d))?"
+    r"(?:[\s\u202f\u00a0]*([AaPp])\.?\s?[Mm]\.?)?(?:\] | - )(.*)$")
+YEAR_FIRST_LINES = 200  # of the first lines read to tell a year-first chat from a log
+YEAR_FIRST_SAID = 0.8  # of its dated lines, those of an author and a colon ('Anna: …'); a notice is not (one is
+# allowed however few lines: 'Messages and calls are end-to-end encrypted' heads every export)
+# an author no person is: a log's level or its logger ('INFO', 'app.server', 'uvicorn.error', '[main]', 'db_pool');
+# a person may be a phone number ('+46 70 123 45 67') or 'Dr. Anna'
+LOG_AUTHOR = re.compile(r"(?i)(trace|debug|info|notice|warn|warning|error|err|critical|crit|fatal|severe|alert|"
+                        r"emerg|emergency|stdout|stderr)|.*(\w\.\w|[_/\\\[\]=<>{}|]).*")
 NAME = re.compile(r"([^:\n]{1,80}?): (.*)$", re.DOTALL)
 MEDIA = re.compile(r"^<?(Media omitted|(?:image|video|audio|sticker|GIF|document) omitted)>?$", re.IGNORECASE)
 ATTACHED = re.compile(r"^<attached: ([^>]+)>$|^(.+\.\w{2,5}) \(file attached\)$")
@@ -416,14 +428,28 @@ def is_whatsapp(text: str) -> bool:
     """Whether ``text`` is a WhatsApp chat export: its first line a message's or a notice's, one of its first lines
     a message with its author."""
     lines = text.lstrip("\ufeff").split("\n", WHATSAPP_HEAD_LINES)[:WHATSAPP_HEAD_LINES]
+    if lines and WHATSAPP_YEAR_LINE.match(lines[0].rstrip("\r")):
+        return _year_first(text)
     if not lines or not WHATSAPP_LINE.match(lines[0].rstrip("\r")):
         return False
     return any((found := WHATSAPP_LINE.match(line.rstrip("\r"))) and NAME.match(found[8]) for line in lines)
 
 
+def _year_first(text: str) -> bool:
+    """Whether ``text``, its first line dated year first, is a WhatsApp chat, not a log: of its first
+    YEAR_FIRST_LINES lines, YEAR_FIRST_SAID of those dated (all but one of a few) are someone's ('Anna: …'), at
+    least two, and no author is a log's level or logger ('INFO: started', 'app.db: connected')."""
+    heads = [found for line in text.lstrip("\ufeff").split("\n", YEAR_FIRST_LINES)[:YEAR_FIRST_LINES]
+             if (found := WHATSAPP_YEAR_LINE.match(line.rstrip("\r")))]
+    authors = [said[1].strip(DIRECTION + " ") for found in heads if (said := NAME.match(found[8]))]
+    return len(authors) >= 2 and len(heads) - len(authors) <= max(1, (1 - YEAR_FIRST_SAID) * len(heads)) \
+        and not any(LOG_AUTHOR.fullmatch(author) for author in authors)
+
+
 def parse_whatsapp(path: str, text: str) -> Document:
     lines = text.lstrip("\ufeff").replace("\r\n", "\n").split("\n")
-    heads = [(at, found) for at, line in enumerate(lines) if (found := WHATSAPP_LINE.match(line))]
+    pattern = WHATSAPP_YEAR_LINE if WHATSAPP_YEAR_LINE.match(lines[0]) else WHATSAPP_LINE
+    heads = [(at, found) for at, line in enumerate(lines) if (found := pattern.match(line))]
     day_first = _day_first([found for _, found in heads])
     messages: list[Message] = []
     for index, (at, found) in enumerate(heads):
@@ -465,6 +491,8 @@ def _day_first(found: list[re.Match]) -> bool:
 def _whatsapp_time(found: re.Match, day_first: bool) -> datetime | None:
     first, second, year, hour, minute, seconds, half = found.groups()[:7]
     day, month = (first, second) if day_first else (second, first)
+    if found.re is WHATSAPP_YEAR_LINE:  # '2024-03-14': year, month, day
+        year, month, day = first, second, year
     hour = int(hour)
     if half:
         hour = hour % 12 + (12 if half.lower() == "p" else 0)

@@ -306,3 +306,30 @@ def test_forwards_embeds_and_stickers_are_read():
     doc = parse_file("d.json", json.dumps(discord, indent=1).encode())
     assert _sections(doc)[0][1].split("\n")[1:] == [
         "dave: [embed: Invoice #42 overdue] Acme Ltd owes 1,200 EUR Due: 2024-03-01 [sticker]"]
+
+
+YEAR_FIRST = ("2024-03-14 09:10 - Messages and calls are end-to-end encrypted.\n"
+              "2024-03-14 09:15 - Alice: Did you send the invoice?\nIt needs the new format\n"
+              "2024-03-14 09:16 - +46 70 123 45 67: yes, this morning\n"
+              "2024-03-15 10:00 - Bob: IMG-20240315-WA0003.jpg (file attached)\n")
+
+
+@pytest.mark.parametrize("log", [
+    "2024-03-14 09:15 - INFO: started\n2024-03-14 09:16 - INFO: listening\n2024-03-14 09:17 - ERROR: boom\n",
+    "2024-03-14 09:15 - app.server: started\n2024-03-14 09:16 - app.db: connected\n",
+    "2024-03-14 09:15 - Alice: started\n2024-03-14 09:15 - Bob: joined\n"
+    + "".join(f"2024-03-14 09:{m} - worker {m} stopped\n" for m in range(16, 20)),
+    "2024-03-14 09:15 - Alice: started\n" + "2024-03-14 09:16 - WARNING: disk at 90%\n",
+])
+def test_whatsapp_of_year_first_dates_and_logs_that_look_alike(log):
+    """A WhatsApp export of year-first dates (some Swedish and Chinese phones) was read as plain text, its passages
+    a run of timestamps; a log of the same dates stays plain text: told by its lines' authors, a log's level or
+    logger is none, nor a line without one among many."""
+    doc = parse_file("WhatsApp Chat with Alice.txt", YEAR_FIRST.encode())
+    assert _sections(doc) == [
+        (["WhatsApp Chat with Alice · 2024-03-14"], "Thursday 14 March 2024\nAlice: Did you send the invoice?\n"
+                                                    "It needs the new format\n+46 70 123 45 67: yes, this morning"),
+        (["WhatsApp Chat with Alice · 2024-03-15"], "Friday 15 March 2024\nBob: [attached: IMG-20240315-WA0003.jpg]")]
+    assert doc.sections[0].dated == datetime(2024, 3, 14, 9, 15).timestamp()
+    doc = parse_file("logs/server.txt", log.encode())
+    assert doc.kind in ("code", "text") and "messages" not in doc.meta, doc
