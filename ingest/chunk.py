@@ -225,7 +225,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # created date: ingest.passage_dates). 19: a note's sections dated by a heading that is a date (a running log's
 # '## 2024-03-14'), a note by its month-name folder ('2024/March/'), a workbook's rows by its created date;
 # Telegram's and DiscordChatExporter's JSON read as conversations, a passage a day of 'Name: text' lines dated by its
-# first message (ingest.chat), no longer JSON lines; a Google Keep note's JSON read as a note (ingest.keep), not as
+# first message (ingest.chat), no longer JSON lines (a forward's first author, a sticker, a Discord embed read; a
+# year-first WhatsApp export a conversation, not text); a Google Keep note's JSON read as a note (ingest.keep), not as
 # JSON's lines; a deck's pictures' alt text, charts, SmartArt and comments read, its text boxes a column at a time,
 # its slides headed by their PowerPoint section; a Joplin raw note's tags from the tag records beside it; a Logseq
 # task's :LOGBOOK: and a page's filters:: no text; a mail's attachments read by their readers as passages of their
