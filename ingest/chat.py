@@ -32,7 +32,7 @@ from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 
-from ingest.document import Document, Section
+from ingest.document import Document, Section, Skip
 from ingest.mail import DAYS, MONTHS
 from ingest.passage_dates import moment
 
@@ -534,18 +534,92 @@ def chat_headings(path: str, full: Path) -> list[tuple[str, int, int]] | None:
     return [(section.heading_path[0], section.start_line, section.end_line) for section in doc.sections]
 
 
-# An export still zipped: not read (.zip is no kind Sift reads), but told as what it is
+# An export still zipped: a Slack workspace's ('Acme Slack export Mar 1 2024 - Mar 14 2024.zip': its channels' day
+# files, users.json) or a WhatsApp chat's with its media ('WhatsApp Chat with Anna.zip': _chat.txt), read as one
+# file of conversations (ingest.kinds.CHAT_ZIP_NAME), its parts counted as they unzip (ingest.zipped)
 
-# its name as Slack and WhatsApp give it: 'Acme Slack export Mar 1 2024 - Mar 14 2024.zip', 'WhatsApp Chat with
-# Anna.zip' (Android), 'WhatsApp Chat - Anna.zip' (an iPhone)
-ZIPPED_CHAT_NAME = re.compile(r"(?i).*\bslack export\b.*\.zip|whatsapp chat\b.*\.zip")
-ZIPPED_CHAT = ".zip (a chat export: unzip it)"  # counted so among the files of kinds Sift does not read (stats)
-CHAT_HEAD_BYTES = 4096  # of a zip's text read to tell WhatsApp's chat
+
+
+def parse_chat_zip(path: str, data) -> Document:
+    """A chat export still zipped as one document: each day a section, its lines those chat_zip_text shows
+    (read_file reads them): its heading ('#general · 2024-03-14'), then its text."""
+    return chat_zip_text(data, path)[1]
+
+
+def chat_zip_text(data, path: str):
+    """(ingest.word.WordText, Document) of the zip ``data`` (its bytes, or a binary file open on it): its days in
+    order, a heading line each then its text's lines. Skip when it holds no Slack or WhatsApp export, or unzips to
+    more than ingest.zipped bounds (an export that big is read unzipped: a day file at a time)."""
+    from ingest.word import WordText
+    from ingest.zipped import opened
+    try:
+        with opened(data, "chat export", ".zip") as parts:
+            sections = _zipped_slack(parts) if "users.json" in parts.names else _zipped_whatsapp(parts, path)
+    except Skip as why:
+        if "zip bomb" in str(why):
+            raise Skip(f"{why}; an export this big is read unzipped: unzip it") from None
+        raise
+    if sections is None:
+        raise Skip("a .zip named as a chat export holding none: no users.json and channel day files (Slack's), "
+                   "no _chat.txt (WhatsApp's)")
+    read, kept = WordText(title=Path(path).name.rsplit(".", 1)[0]), []
+    for section in sections:
+        read.headings.append((len(read.lines), 1, section.heading_path[0]))
+        read.lines.append(section.heading_path[0])
+        start = len(read.lines) + 1
+        read.lines += section.text.split("\n")
+        kept.append(Section(text=section.text, heading_path=section.heading_path, start_line=start,
+                            end_line=len(read.lines), dated=section.dated))
+    messages = sum(section.text.count("\n") for section in sections)  # a line each, as near as said
+    return read, Document(kind="note", title=read.title, sections=kept, meta={"messages": messages})
+
+
+def _zipped_slack(parts) -> list[Section] | None:
+    """A Slack export's channel days, a channel's in order of its folder, then of its days."""
+    listed = _zipped_json(parts, "users.json")
+    if not isinstance(listed, list):
+        return None
+    users = {str(user["id"]): _slack_name(user) for user in listed if isinstance(user, dict) and "id" in user}
+    groups = [item for name in ("dms.json", "mpims.json") for item in _zipped_json(parts, name) or []
+              if isinstance(item, dict) and isinstance(item.get("members"), list)]
+    days = sorted(name for name in parts.names if name.count("/") == 1 and SLACK_DAY.fullmatch(name.split("/")[1]))
+    if not days:
+        return None
+    sections = []
+    for name in days:
+        folder = name.split("/")[0]
+        found = next((item for item in groups if folder in (item.get("id"), item.get("name"))), None)
+        place = ", ".join(users.get(str(m), str(m)) for m in found["members"]) if found else f"#{folder}"
+        day = parse_slack_day(name, parts.read(name), users, place)
+        sections += day.sections if day is not None else []
+    return sections
+
+
+def _zipped_json(parts, name: str):
+    if name not in parts.names:
+        return None
+    try:
+        return json.loads(parts.read(name))
+    except (ValueError, RecursionError):
+        return None
+
+
+def _zipped_whatsapp(parts, path: str) -> list[Section] | None:
+    """A WhatsApp export's chat (its _chat.txt, or 'WhatsApp Chat with Anna.txt'), titled by the zip's name."""
+    from ingest.decode import decode
+    chat = next((name for name in sorted(parts.names) if "/" not in name and name.lower().endswith(".txt")
+                 and (name == "_chat.txt" or name.lower().startswith("whatsapp chat"))), None)
+    if chat is None:
+        return None
+    text = decode(parts.read(chat))
+    if not is_whatsapp(text):
+        return None
+    return parse_whatsapp(Path(path).name.rsplit(".", 1)[0] + ".txt", text).sections
 
 
 def zipped_chat(full: Path) -> str | None:
-    """Why the zip at ``full``, a Slack workspace's or a WhatsApp chat's export, is not read (a user unzipping it
-    has it read: its day files, its _chat.txt); None for any other zip. Its directory is read (bounded as
+    """Why the zip at ``full``, a Slack workspace's or a WhatsApp chat's export under another name than theirs
+    (ingest.kinds.CHAT_ZIP_NAME), is not read; None for any other zip. Its directory is read (bounded as
     ingest.zipped bounds it) and a WhatsApp chat's first bytes."""
     import zipfile
     from ingest.zipped import DIRECTORY_BYTES, directory_size
@@ -559,15 +633,20 @@ def zipped_chat(full: Path) -> str | None:
                 names = package.namelist()
                 if "users.json" in names and any(SLACK_DAY.fullmatch(name.rsplit("/", 1)[-1]) and name.count("/") == 1
                                                  for name in names):
-                    return ("a Slack export still zipped: unzip it (Sift reads its channels' day files, with the "
-                            "users.json beside them, as conversations)")
+                    return ("a Slack export zipped under another name than Slack's: unzip it, or name it as Slack "
+                            "does ('Acme Slack export Mar 1 2024 - Mar 14 2024.zip'), and Sift reads its "
+                            "conversations")
                 chat = next((name for name in names if "/" not in name and name.lower().endswith(".txt")
                              and (name == "_chat.txt" or name.lower().startswith("whatsapp chat"))), None)
                 if chat is not None:
                     with package.open(chat) as part:
                         head = part.read(CHAT_HEAD_BYTES).decode("utf-8", "replace")
                     if is_whatsapp(head.rsplit("\n", 1)[0] if "\n" in head else head):
-                        return f"a WhatsApp chat export still zipped: unzip it (Sift reads its {chat} as a conversation)"
+                        return (f"a WhatsApp chat export zipped under another name than WhatsApp's: unzip it, or "
+                                f"name it as WhatsApp does ('WhatsApp Chat with Anna.zip'), and Sift reads its {chat}")
     except (OSError, ValueError, EOFError, RuntimeError, zipfile.BadZipFile):
         return None
     return None
+
+
+CHAT_HEAD_BYTES = 4096  # of a zip's text read to tell WhatsApp's chat

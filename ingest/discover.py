@@ -24,7 +24,6 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
-from ingest.chat import ZIPPED_CHAT, ZIPPED_CHAT_NAME
 from ingest.kinds import PAGE_EXTENSIONS, kind_of, kind_of_script, suffix
 from ingest.links import converted_pdfs
 
@@ -616,7 +615,7 @@ def _count_unread(entry, rel: str, is_link: bool, rules: Rules, unread: Counter)
     except OSError:
         return
     if regular:
-        unread[ZIPPED_CHAT if ZIPPED_CHAT_NAME.fullmatch(entry.name) else extension(rel)] += 1
+        unread[extension(rel)] += 1
 
 
 def refused_link(root: Path | str, rel: str) -> str | None:

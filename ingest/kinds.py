@@ -26,6 +26,10 @@ WORD_EXTENSIONS = {".docx", ".odt", ".docm", ".fodt"}
 # EPUB books, read as a Word document is, their chapters in reading order by their headings (ingest.epub)
 EPUB_EXTENSIONS = {".epub"}
 TEXT_EXTENSIONS = {".txt", ".text"}
+# a chat export still zipped, read as one file of conversations (ingest.chat.parse_chat_zip), by its name as Slack
+# and WhatsApp give it: 'Acme Slack export Mar 1 2024 - Mar 14 2024.zip', 'WhatsApp Chat with Anna.zip' (Android),
+# 'WhatsApp Chat - Anna.zip' (an iPhone); any other .zip is no kind Sift reads
+CHAT_ZIP_NAME = re.compile(r"(?i).*\bslack export\b.*\.zip|whatsapp chat\b.*\.zip")
 # mail: a saved message (.eml) and a mailbox (.mbox), a message a passage group (ingest.mail)
 MAIL_EXTENSIONS = {".eml", ".mbox"}
 # a mailbox's start: its first message's 'From ' line (a sender and a date), then a header line ('Return-Path: <…>')
@@ -79,7 +83,7 @@ def kind_of(path: str) -> str | None:
         return "note"
     if ext in WORD_EXTENSIONS or ext in MAIL_EXTENSIONS:
         return "note"
-    if ext in ENEX_EXTENSIONS:
+    if ext in ENEX_EXTENSIONS or (ext == ".zip" and is_chat_zip(path)):
         return "note"
     if ext in EPUB_EXTENSIONS or ext in SLIDE_EXTENSIONS:
         return "note"
@@ -92,6 +96,11 @@ def kind_of(path: str) -> str | None:
     if ext in TEXT_EXTENSIONS or ext in TABLE_EXTENSIONS or ext in WORKBOOK_EXTENSIONS:
         return "text"
     return "code" if code_file_name(path) else None  # Makefile, Dockerfile, Dockerfile.dev …
+
+
+def is_chat_zip(path: str) -> bool:
+    """Whether ``path`` names a Slack or WhatsApp export still zipped (CHAT_ZIP_NAME)."""
+    return CHAT_ZIP_NAME.fullmatch(path.rsplit("/", 1)[-1]) is not None
 
 
 def kind_of_script(path: str, head: bytes) -> str | None:

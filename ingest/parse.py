@@ -21,7 +21,7 @@ from ingest.kinds import (BIBTEX_EXTENSIONS, EPUB_EXTENSIONS, LATEX_EXTENSIONS, 
                           kind_of_script, suffix)
 from ingest.kinds import SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS
 from ingest.kinds import TEXT_EXTENSIONS
-from ingest.kinds import ENEX_EXTENSIONS
+from ingest.kinds import ENEX_EXTENSIONS, is_chat_zip
 from ingest.markdown import parse_markdown
 
 MAX_LINE_CHARS = 1_000_000
@@ -48,6 +48,9 @@ def parse_file(path: str, data: bytes) -> Document:
     if suffix(path).lower() in SLIDE_EXTENSIONS:  # a zip of XML: a slide a heading, its notes under it
         from ingest.slides import parse_slides
         return parse_slides(path, data)
+    if is_chat_zip(path):  # a Slack or WhatsApp export still zipped: its conversations
+        from ingest.chat import parse_chat_zip
+        return parse_chat_zip(path, data)
     if suffix(path).lower() in SPREADSHEET_EXTENSIONS:  # a zip of XML: its sheets' rows as an Excel workbook's
         from ingest.ods import parse_ods
         return parse_ods(path, data)

@@ -346,9 +346,10 @@ def _chat_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]
 
 def _is_word(path: str) -> bool:
     from ingest.kinds import (EPUB_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, WORD_EXTENSIONS,
-                              WORKBOOK_EXTENSIONS, suffix)
+                              WORKBOOK_EXTENSIONS, is_chat_zip, suffix)
     return suffix(path).lower() in (WORD_EXTENSIONS | EPUB_EXTENSIONS | WORKBOOK_EXTENSIONS  # a workbook's: ingest.xlsx
-                                    | SLIDE_EXTENSIONS | SPREADSHEET_EXTENSIONS)  # ingest.slides, ingest.ods
+                                    | SLIDE_EXTENSIONS | SPREADSHEET_EXTENSIONS) \
+        or is_chat_zip(path)  # ingest.slides, ingest.ods; a chat export still zipped (ingest.chat)
 
 
 def _mail_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]], list[tuple[int, int]],
@@ -841,8 +842,9 @@ def _word_bytes(target: paths.Target):
     try:
         with os.fdopen(os.dup(fd), "rb") as f:
             from ingest.files import ZIPPED_EXTENSIONS
-            from ingest.kinds import suffix
-            if os.fstat(f.fileno()).st_size > WORD_BYTES and suffix(target.relative).lower() in ZIPPED_EXTENSIONS:
+            from ingest.kinds import is_chat_zip, suffix
+            if os.fstat(f.fileno()).st_size > WORD_BYTES and (suffix(target.relative).lower() in ZIPPED_EXTENSIONS
+                                                               or is_chat_zip(target.relative)):
                 yield f
             else:
                 yield f.read(WORD_BYTES)

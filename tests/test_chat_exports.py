@@ -254,34 +254,76 @@ def test_read_file_heading_reads_a_chat_day(immediate, sift_env, tmp_path, monke
         reading.read(sift, "chats/Telegram/result.json", None, None, None, heading="Accounts team · 2024-05-01")
 
 
-def test_a_chat_export_still_zipped_is_told_as_one(tmp_path):
-    """A Slack export's .zip and WhatsApp's 'Export chat' .zip (with media) are not read: they were 'a kind Sift
-    does not read' among the .zip files of a collection. read_file and list_files say now what they are and to
-    unzip them; stats counts them apart from other zips."""
+def _zips(root: Path) -> None:
     import zipfile
-    from collections import Counter
-    from ingest.discover import walk, why_not_indexed
-    root = tmp_path / "chats"
-    root.mkdir()
-    with zipfile.ZipFile(root / "Acme Slack export Mar 1 2024 - Mar 14 2024.zip", "w") as z:
-        z.writestr("users.json", json.dumps(SLACK_USERS))
-        z.writestr("channels.json", "[]")
-        z.writestr("general/2024-03-14.json", json.dumps(SLACK_DAY))
-    with zipfile.ZipFile(root / "WhatsApp Chat with Alice.zip", "w") as z:
-        z.writestr("_chat.txt", WHATSAPP * 200)
-        z.writestr("IMG-20240315-WA0003.jpg", b"\xff\xd8")
+    root.mkdir(parents=True)
+    for name in ("Acme Slack export Mar 1 2024 - Mar 14 2024.zip", "export-2024.zip"):
+        with zipfile.ZipFile(root / name, "w") as z:
+            z.writestr("users.json", json.dumps(SLACK_USERS))
+            z.writestr("channels.json", "[]")
+            z.writestr("general/2024-03-14.json", json.dumps(SLACK_DAY, indent=4))
+            z.writestr("random/2024-03-15.json", json.dumps([{**SLACK_DAY[2], "text": "lunch at noon"}]))
+    for name in ("WhatsApp Chat with Alice.zip", "chat-backup.zip"):
+        with zipfile.ZipFile(root / name, "w") as z:
+            z.writestr("_chat.txt", WHATSAPP)
+            z.writestr("IMG-20240315-WA0003.jpg", b"\xff\xd8")
     with zipfile.ZipFile(root / "backup.zip", "w") as z:  # another zip, a _chat.txt of no chat in it
         z.writestr("_chat.txt", "just some text\n")
     (root / "broken.zip").write_bytes(b"PK\x03\x04 not a zip")
-    assert why_not_indexed(root, "Acme Slack export Mar 1 2024 - Mar 14 2024.zip").startswith(
-        "a Slack export still zipped: unzip it")
-    assert why_not_indexed(root, "WhatsApp Chat with Alice.zip").startswith(
-        "a WhatsApp chat export still zipped: unzip it (Sift reads its _chat.txt")
+
+
+def test_a_chat_export_still_zipped_is_read(immediate, sift_env, tmp_path, monkeypatch):
+    """A Slack export's .zip and WhatsApp's 'Export chat' .zip (with media) were 'a kind Sift does not read': their
+    conversations are read now, one file each, a day a section; read_file shows a day by its heading. A zip of
+    another name holding one is told as what it is; any other zip is still no kind Sift reads."""
+    from ingest.discover import why_not_indexed
+    from mcp_server import reading
+    from mcp_server.service import Sift
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "chats"
+    _zips(root)
+    slack = read_and_parse(root, "Acme Slack export Mar 1 2024 - Mar 14 2024.zip")
+    assert slack.kind == "note" and _sections(slack.doc) == [
+        (["#general · 2024-03-14"], (
+            "Thursday 14 March 2024\n"
+            "Alice Smith: @Bob Jones the invoice format is in the wiki (https://wiki.example.com/inv) & #general\n"
+            "Bob Jones: thanks [attached: scan.pdf]")),
+        (["#random · 2024-03-14"], "Thursday 14 March 2024\nBob Jones: lunch at noon [attached: scan.pdf]")]
+    chat = read_and_parse(root, "WhatsApp Chat with Alice.zip").doc
+    assert [s.heading_path for s in chat.sections] == [["WhatsApp Chat with Alice · 2024-03-14"],
+                                                       ["WhatsApp Chat with Alice · 2024-03-15"]]
+    assert chat.sections[0].dated == datetime(2024, 3, 14, 9, 15).timestamp()
+    assert why_not_indexed(root, "export-2024.zip").startswith("a Slack export zipped under another name")
+    assert why_not_indexed(root, "chat-backup.zip").startswith("a WhatsApp chat export zipped under another name")
     for other in ("backup.zip", "broken.zip"):
         assert why_not_indexed(root, other).startswith("a kind Sift does not read"), other
-    unread = Counter()
-    walk(root, unread=unread)
-    assert unread == {".zip (a chat export: unzip it)": 2, ".zip": 2}, unread
+    assert ingest(root, "chats")["published"]["failures"] == []
+    result = run_ingest(sift_env, "search", "lunch", "--mode", "keyword")
+    assert "#random · 2024-03-14" in result.stdout and "Slack export" in result.stdout, result.stdout
+    sift = Sift(load())
+    shown, data = reading.read(sift, "chats/WhatsApp Chat with Alice.zip", None, None, None, heading="2024-03-15")
+    assert "Bob: the signed one [attached: IMG-20240315-WA0003.jpg]" in shown and "invoice" not in shown, shown
+    shown, data = reading.read(sift, "chats/Acme Slack export Mar 1 2024 - Mar 14 2024.zip", None, None, None)
+    assert "#random · 2024-03-14" in shown and "lunch at noon" in shown, shown
+
+
+def test_a_zipped_chat_export_is_bounded(tmp_path, monkeypatch):
+    """Its parts are counted as they unzip (ingest.zipped): an export past the bound is skipped with the reason,
+    and one named so holding no export says so."""
+    import zipfile
+    from ingest import zipped
+    from ingest.document import Skip
+    root = tmp_path / "chats"
+    _zips(root)
+    monkeypatch.setattr(zipped, "OPENED_BYTES", 1000)
+    with pytest.raises(Skip, match="zip bomb.*unzip it"):
+        read_and_parse(root, "Acme Slack export Mar 1 2024 - Mar 14 2024.zip")
+    monkeypatch.undo()
+    with zipfile.ZipFile(root / "WhatsApp Chat - Bob.zip", "w") as z:
+        z.writestr("notes.txt", "nothing")
+    with pytest.raises(Skip, match="holding none"):
+        read_and_parse(root, "WhatsApp Chat - Bob.zip")
 
 
 def test_forwards_embeds_and_stickers_are_read():
