@@ -400,7 +400,8 @@ class Tools:
                                              "and punctuation; a note's '#' headings, an HTML page's, a Word "
                                              "document's, a slide deck's ('Slide 3'), a PDF's outline; a "
                                              "mailbox's message by its Subject, 'thread: <Subject>' for its "
-                                             "thread, 'Attachment: report.pdf' for a mail's attachment.")] = None,
+                                             "thread, 'Attachment: report.pdf' for a mail's attachment; a "
+                                             "chat export's day ('#general · 2024-03-14').")] = None,
     ) -> CallToolResult:
         """Read a file from the user's indexed folders: text with line numbers (as it is on disk now; a Word
         document's paragraphs as indexed, a line each), or a PDF by page, or from page to end_page (its text as indexed), or the section under a heading. Use it
