@@ -506,6 +506,7 @@ def _whatsapp_time(found: re.Match, day_first: bool) -> datetime | None:
 # read_file's heading
 
 CHAT_READ_BYTES = 64 * 1024 * 1024  # of a file read again to find its days: as much as ingest reads of one
+TOLD_BYTES = 64 * 1024  # of a text file read first: its first lines (YEAR_FIRST_LINES of them) tell WhatsApp's
 
 
 def chat_headings(path: str, full: Path) -> list[tuple[str, int, int]] | None:
@@ -519,8 +520,12 @@ def chat_headings(path: str, full: Path) -> list[tuple[str, int, int]] | None:
     try:
         if full.stat().st_size > CHAT_READ_BYTES:
             return None
-        data = full.read_bytes()
-    except OSError:
+        with open(full, "rb") as f:
+            head = f.read(TOLD_BYTES)  # a text file's first lines tell WhatsApp's: no other is read whole
+            if ext != ".json" and not is_whatsapp(head.decode("utf-8", "replace").rsplit("\n", 1)[0]):
+                return None
+            data = head + f.read()
+    except (OSError, Skip):
         return None
     slack = slack_day(full) if ext == ".json" else None
     if slack is not None:

@@ -252,6 +252,13 @@ def test_read_file_heading_reads_a_chat_day(immediate, sift_env, tmp_path, monke
     assert json.dumps(SLACK_DAY, indent=4).split("\n")[data["start_line"] - 1] == "    {", (data, shown)
     with pytest.raises(Problem, match="'Accounts team · 2024-02-28', 'Accounts team · 2024-03-14'"):
         reading.read(sift, "chats/Telegram/result.json", None, None, None, heading="Accounts team · 2024-05-01")
+    # its days are kept while the file is unchanged: a day written since is read
+    assert "the signed one" in reading.read(sift, "chats/WhatsApp Chat with Alice.txt", None, None, None,
+                                            heading="2024-03-15")[0]
+    (root / "WhatsApp Chat with Alice.txt").write_text(WHATSAPP + "16/03/2024, 08:00 - Alice: got it, thanks\n")
+    assert ingest(root, "chats")["published"]["failures"] == []
+    shown, data = reading.read(sift, "chats/WhatsApp Chat with Alice.txt", None, None, None, heading="2024-03-16")
+    assert (data["start_line"], data["end_line"]) == (7, 8) and "got it, thanks" in shown, shown
 
 
 def _zips(root: Path) -> None:
