@@ -62,7 +62,7 @@ def read_and_parse(root: Path | str, path: str, rules: Rules | None = None) -> P
     elif suffix(path).lower() == ".enex" and _size(full) > MAX_FILE_BYTES:  # Evernote's, of pictures: as it comes
         from ingest.enex import read_enex
         doc, seen, digest = read_mbox_file(full, read_enex)
-    elif suffix(path).lower() in ZIPPED_EXTENSIONS or is_chat_zip(path):  # read by what it unzips: a deck of photographs
+    elif suffix(path).lower() in ZIPPED_EXTENSIONS or is_chat_zip(path):  # by what it unzips: a deck of photographs
         doc, seen, digest = read_zip_file(full, path)
     else:
         data, seen = read_settled(full)
