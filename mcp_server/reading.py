@@ -898,9 +898,12 @@ def read_word(target: paths.Target, indexed, start: int, end: int | None, offset
         shown.append((n, line))
         room -= size
     text, data = _answer(target, indexed, start, end, offset, shown, cut_at, len(lines), True, unindexed)
-    from ingest.kinds import SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, suffix
+    from ingest.kinds import SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, is_chat_zip, suffix
     if target.relative.lower().endswith(".epub"):
         return text + "\n[an EPUB book: its chapters' text as Sift reads it, a line a paragraph]", data
+    if is_chat_zip(target.relative):
+        return text + "\n[a chat export still zipped: its conversations as Sift reads them, a day's heading then " \
+            "its messages, a line each]", data
     if target.relative.lower().endswith((".xlsx", ".xlsm")):
         return text + "\n[an Excel workbook: its text as Sift reads it, a sheet's name then its rows, a line each]", \
             data

@@ -313,6 +313,8 @@ def test_a_chat_export_still_zipped_is_read(immediate, sift_env, tmp_path, monke
     assert "Bob: the signed one [attached: IMG-20240315-WA0003.jpg]" in shown and "invoice" not in shown, shown
     shown, data = reading.read(sift, "chats/Acme Slack export Mar 1 2024 - Mar 14 2024.zip", None, None, None)
     assert "#random · 2024-03-14" in shown and "lunch at noon" in shown, shown
+    assert shown.endswith("[a chat export still zipped: its conversations as Sift reads them, a day's heading then its "
+                          "messages, a line each]"), shown
 
 
 def test_a_zipped_chat_export_is_bounded(tmp_path, monkeypatch):
