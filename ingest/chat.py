@@ -559,27 +559,27 @@ def chat_zip_text(data, path: str):
     from ingest.zipped import opened
     try:
         with opened(data, "chat export", ".zip") as parts:
-            sections = _zipped_slack(parts) if "users.json" in parts.names else _zipped_whatsapp(parts, path)
+            days = _zipped_slack(parts) if "users.json" in parts.names else _zipped_whatsapp(parts, path)
     except Skip as why:
         if "zip bomb" in str(why):
             raise Skip(f"{why}; an export this big is read unzipped: unzip it") from None
         raise
-    if sections is None:
+    if days is None:
         raise Skip("a .zip named as a chat export holding none: no users.json and channel day files (Slack's), "
                    "no _chat.txt (WhatsApp's)")
     read, kept = WordText(title=Path(path).name.rsplit(".", 1)[0]), []
-    for section in sections:
+    for section in (section for day in days for section in day.sections):
         read.headings.append((len(read.lines), 1, section.heading_path[0]))
         read.lines.append(section.heading_path[0])
         start = len(read.lines) + 1
         read.lines += section.text.split("\n")
         kept.append(Section(text=section.text, heading_path=section.heading_path, start_line=start,
                             end_line=len(read.lines), dated=section.dated))
-    messages = sum(section.text.count("\n") for section in sections)  # a line each, as near as said
-    return read, Document(kind="note", title=read.title, sections=kept, meta={"messages": messages})
+    return read, Document(kind="note", title=read.title, sections=kept,
+                          meta={"messages": sum(day.meta["messages"] for day in days)})
 
 
-def _zipped_slack(parts) -> list[Section] | None:
+def _zipped_slack(parts) -> list[Document] | None:
     """A Slack export's channel days, a channel's in order of its folder, then of its days."""
     listed = _zipped_json(parts, "users.json")
     if not isinstance(listed, list):
@@ -590,14 +590,14 @@ def _zipped_slack(parts) -> list[Section] | None:
     days = sorted(name for name in parts.names if name.count("/") == 1 and SLACK_DAY.fullmatch(name.split("/")[1]))
     if not days:
         return None
-    sections = []
+    read = []
     for name in days:
         folder = name.split("/")[0]
         found = next((item for item in groups if folder in (item.get("id"), item.get("name"))), None)
         place = ", ".join(users.get(str(m), str(m)) for m in found["members"]) if found else f"#{folder}"
         day = parse_slack_day(name, parts.read(name), users, place)
-        sections += day.sections if day is not None else []
-    return sections
+        read += [day] if day is not None else []
+    return read
 
 
 def _zipped_json(parts, name: str):
@@ -609,7 +609,7 @@ def _zipped_json(parts, name: str):
         return None
 
 
-def _zipped_whatsapp(parts, path: str) -> list[Section] | None:
+def _zipped_whatsapp(parts, path: str) -> list[Document] | None:
     """A WhatsApp export's chat (its _chat.txt, or 'WhatsApp Chat with Anna.txt'), titled by the zip's name."""
     from ingest.decode import decode
     chat = next((name for name in sorted(parts.names) if "/" not in name and name.lower().endswith(".txt")
@@ -619,7 +619,7 @@ def _zipped_whatsapp(parts, path: str) -> list[Section] | None:
     text = decode(parts.read(chat))
     if not is_whatsapp(text):
         return None
-    return parse_whatsapp(Path(path).name.rsplit(".", 1)[0] + ".txt", text).sections
+    return [parse_whatsapp(Path(path).name.rsplit(".", 1)[0] + ".txt", text)]
 
 
 def zipped_chat(full: Path) -> str | None:

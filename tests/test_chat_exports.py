@@ -297,6 +297,7 @@ def test_a_chat_export_still_zipped_is_read(immediate, sift_env, tmp_path, monke
             "Alice Smith: @Bob Jones the invoice format is in the wiki (https://wiki.example.com/inv) & #general\n"
             "Bob Jones: thanks [attached: scan.pdf]")),
         (["#random · 2024-03-14"], "Thursday 14 March 2024\nBob Jones: lunch at noon [attached: scan.pdf]")]
+    assert slack.doc.meta["messages"] == 3
     chat = read_and_parse(root, "WhatsApp Chat with Alice.zip").doc
     assert [s.heading_path for s in chat.sections] == [["WhatsApp Chat with Alice · 2024-03-14"],
                                                        ["WhatsApp Chat with Alice · 2024-03-15"]]
