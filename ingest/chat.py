@@ -19,7 +19,9 @@ What is read so is told by its shape alone, and anything else is read as before:
 ``chats.list`` of them), DiscordChatExporter's ``guild``, ``channel`` and ``messages`` (each a ``timestamp``, an
 ``author`` and ``content``), a Slack day file by its folder (``slack_day``), WhatsApp's by its first lines
 (``14/03/2024, 09:15 - Anna: …`` from Android, ``[14/03/2024, 09:15:02] Anna: …`` from an iPhone; day and month in
-the order the file's dates tell, US ``3/14/24, 9:15 AM`` too).
+the order the file's dates tell, US ``3/14/24, 9:15 AM`` too; year first, ``2024-03-14 09:15 - Anna: …``, when its
+lines' authors are people's, not a log's levels). A Slack export or a WhatsApp chat still zipped is read by its name
+(ingest.kinds.CHAT_ZIP_NAME) as one file of its conversations, its parts counted as a .docx's (ingest.zipped).
 """
 from __future__ import annotations
 
