@@ -201,8 +201,10 @@ def build_parser() -> argparse.ArgumentParser:
     listed.add_argument("--path-prefix", help="only files under this folder of the collection, e.g. clients/")
     listed.add_argument("--glob", help="only paths (relative to the collection's folder) matching this shell "
                         "pattern, e.g. '*.md'; without '/', file names match too")
-    listed.add_argument("--sort", choices=["modified", "path"], default="modified",
-                        help="modified: newest first (default); path: alphabetical")
+    listed.add_argument("--sort", choices=["modified", "path", "dated"],
+                        help="modified: newest first (the default without a date range); path: alphabetical; dated: "
+                             "newest first by the date the file's passages are about (a daily note's day, a message's "
+                             "Date; else its modified time), the default with --date-after / --date-before")
     listed.add_argument("--limit", type=int, default=50, help="how many files, 1-500 (default 50)")
     listed.add_argument("--date-after", metavar="DATE",
                         help="only files with a passage about a date at or after this one (as search's --date-after: "
@@ -802,6 +804,7 @@ def cmd_files(args) -> int:
     try:
         where = scope(args.collection, args.path_prefix, roots, CLI, conn)  # 'notes/tech' as the listing shows paths
         rules = Rules(settings.include, settings.exclude)
+        args.sort = listing.sort_for(args.sort, dated)
         data = listing.files(conn, where, args.glob, args.sort, args.limit, roots, CLI, listed_kind,
                              left_out=lambda root, rel: why_not_indexed(root, rel, rules), dated=dated)
     finally:
@@ -818,7 +821,7 @@ def cmd_files(args) -> int:
         state = f["state"] + (f": {f['reason']}" if f["reason"] else "")
         dated = f"  dated {f['dated']}" if f.get("dated") else ""
         print(printable(f"{f['path']}  {f['kind'] or '-'}  {size(f['size'])}  {f['modified'] or '-'}  {state}{dated}"))
-    order = "newest first" if args.sort == "modified" else "by path"
+    order = listing.ORDERS[args.sort]
     hint = listing.more(data, CLI)  # at the largest --limit, raising it is no way
     more = f": {hint}" if hint else ""
     print(f"({count(data['total'], 'file')}; showing {data['shown']}, {order}{more})" if data["total"]

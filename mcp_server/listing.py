@@ -87,7 +87,7 @@ def list_files(sift, where, glob, sort, limit, offset: int = 0, dated=None) -> d
 
 def text(data: dict, sort: str, offset: int = 0) -> str:
     """The count, then the notes on how the folder or pattern was read (as search puts them), then the files."""
-    order = "newest first" if sort == "modified" else "by path"
+    order = listing.ORDERS[sort]
     said = f"{render.count(data['total'], 'file')} {'matches' if data['total'] == 1 else 'match'}"
     if not data["files"]:
         head = f"{said}; offset {offset} is past the last of them" if data["total"] else "no files match"

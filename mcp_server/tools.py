@@ -29,7 +29,7 @@ from search.index import queries
 from search.index.status import root_missing
 from search.query import scope
 from search.query.filters import empty_range, file_glob, unix_time
-from search.query.listing import glob_hint
+from search.query.listing import glob_hint, sort_for
 
 MAX_LIMIT = 50
 OFFSET_MAX = 1_000_000_000  # list_files' offset: past every home, inside SQLite's integers
@@ -425,8 +425,10 @@ class Tools:
         glob: Annotated[str | None, Field(max_length=1000, description="Shell pattern on the path relative to the collection "
                                           "root, e.g. '*.md', 'clients/*', '*2024-03*'. Without '/', also "
                                           "matches bare file names.")] = None,
-        sort: Annotated[Literal["modified", "path"], Field(description="modified: newest first (default); "
-                                                           "path: alphabetical.")] = "modified",
+        sort: Annotated[Literal["modified", "path", "dated"] | None, Field(
+            description="modified: newest first (the default without a date range); path: alphabetical; dated: newest "
+                        "first by the date the file's passages are about (a daily note's day, a message's Date; "
+                        "else its modified time), the default with date_after / date_before.")] = None,
         limit: Annotated[int, Field(ge=1, le=500, description="How many files to list (1-500).")] = 50,
         offset: Annotated[int, Field(ge=0, le=OFFSET_MAX, description="How many of the files to skip first, to "
                                      "list the next ones: the next_offset the previous answer gave.")] = 0,
@@ -448,6 +450,7 @@ class Tools:
         refused = empty_range(*dated, ("date_after", "date_before"))
         if refused:
             raise Problem(refused)
+        sort = sort_for(sort, dated)
         data, offset = listing.page(self.sift, where, glob, sort, limit, offset, dated)
         # the listing is the index's: a file edited, deleted or added since its scan shows as it was indexed
         fresh_line, data["freshness"] = report.freshness(self.sift.conn(), where.collection)

@@ -119,3 +119,73 @@ def test_a_date_range_that_leaves_nothing_is_said_of_the_passages_not_their_file
         "date where its file says one, else its file's modified time) in a file modified before 2023-01-01 00:00:00: "
         "other words will not help; widen or drop those filters")
     assert len(said) == 2 and said[1].startswith("no passage searched has a date of its own")  # plain.md's alone
+
+
+def _days_edited_backwards(tmp_path):
+    """Three daily notes of March 2024, each edited last week in the reverse order of their days (the 1st last), and
+    a note with no date of its own modified on March 15th."""
+    import os
+    from tests.conftest import ingest, write_tree
+    from tests.test_passage_dates import LAST_WEEK, _local
+    root = write_tree(tmp_path / "n", {"journal/2024-03-01.md": "# Friday\n\nSowed the greenhouse peppers.\n",
+                                       "journal/2024-03-10.md": "# Sunday\n\nPricked out the greenhouse peppers.\n",
+                                       "journal/2024-03-20.md": "# Wednesday\n\nPotted on the greenhouse peppers.\n",
+                                       "plain.md": "# Plain\n\nThe greenhouse door sticks.\n"})
+    for hours, day in enumerate(("20", "10", "01")):  # the 1st edited last
+        os.utime(root / f"journal/2024-03-{day}.md", (LAST_WEEK + 3600 * hours,) * 2)
+    os.utime(root / "plain.md", (_local(2024, 3, 15, 12),) * 2)
+    ingest(root, "notes")
+    return root
+
+
+DAYS_NEWEST_FIRST = ["notes/journal/2024-03-20.md", "notes/plain.md", "notes/journal/2024-03-10.md",
+                     "notes/journal/2024-03-01.md"]
+
+
+def test_a_date_range_lists_newest_date_first_not_newest_edit(immediate, sift_env, tmp_path):
+    """Daily notes all edited last week came out for March in the order of those edits (the 1st first, edited last):
+    sort='dated' (the default with a date range) lists them by their days, a file with no date of its own by its
+    modified time, newest first."""
+    from search.index import db
+    from search.query import listing
+    from search.query.filters import unix_time
+    from search.query.scope import MCP, Scope
+    from search.settings import load
+    root = _days_edited_backwards(tmp_path)
+    conn = db.connect(load().index_path, readonly=True)
+
+    def listed(sort, after=None, before=None, **more):
+        dated = (unix_time(after, "date_after"), unix_time(before, "date_before"))
+        data = listing.files(conn, Scope(None, None), None, sort, more.get("limit", 50), {"notes": str(root)}, MCP,
+                             lambda *_: None, more.get("offset", 0), dated=dated)
+        return [f["path"] for f in data["files"]]
+    assert listed(None, "2024-03", "2024-04") == DAYS_NEWEST_FIRST
+    assert listed("dated", "2024-03", "2024-04") == DAYS_NEWEST_FIRST
+    assert listed("dated", "2024-03", "2024-04", limit=2, offset=1) == DAYS_NEWEST_FIRST[1:3]
+    assert listed("modified", "2024-03", "2024-04") == [  # asked for: by the edits, as it was
+        "notes/journal/2024-03-01.md", "notes/journal/2024-03-10.md", "notes/journal/2024-03-20.md", "notes/plain.md"]
+    assert listed(None) == listed("modified")  # no range: newest modified first, as it was
+    assert listed("dated") == DAYS_NEWEST_FIRST  # no range: by the newest date of all
+    assert listed("dated", "2024-03-05", "2024-03-16") == DAYS_NEWEST_FIRST[1:3]
+    conn.close()
+
+
+def test_ingest_files_sort_dated_and_list_files_say_the_order(immediate, sift_env, tmp_path, servers):
+    _days_edited_backwards(tmp_path)
+    result = run_ingest(sift_env, "files", "--sort", "dated")
+    assert result.returncode == 0, result.stderr
+    assert re.findall(r"^(notes/\S+)", result.stdout, re.M) == DAYS_NEWEST_FIRST, result.stdout
+    assert "newest date first" in result.stdout.splitlines()[-1], result.stdout
+    ranged = run_ingest(sift_env, "files", "--date-after", "2024-03", "--json")
+    assert re.findall(r'"path": "([^"]+)"', ranged.stdout) == DAYS_NEWEST_FIRST, ranged.stdout
+
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return [await call(s, "list_files", **arguments) for arguments in (
+                {"date_after": "2024-03", "date_before": "2024-04"}, {"sort": "dated", "limit": 2}, {})]
+    march, first, plain = run(scenario)
+    assert not march.is_error, text(march)
+    assert [f["path"] for f in march.structured_content["files"]] == DAYS_NEWEST_FIRST, text(march)
+    assert "(newest date first)" in text(march).splitlines()[0], text(march)
+    assert [f["path"] for f in first.structured_content["files"]] == DAYS_NEWEST_FIRST[:2], text(first)
+    assert "(newest first)" in text(plain).splitlines()[0], text(plain)

@@ -1268,7 +1268,7 @@ def test_every_bad_argument_is_told_in_one_error(indexed, servers):
     assert text(search) == ("Error executing tool search: limit must be between 1 and 50 (got 1000); invalid "
                             "arguments: mode: Input should be 'hybrid', 'keyword' or 'semantic' (got 'bogus')")
     assert text(listing) == ("Error executing tool list_files: invalid arguments: limit: give a whole number, not "
-                             "a boolean (got true); sort: Input should be 'modified' or 'path' (got 'name')")
+                             "a boolean (got true); sort: Input should be 'modified', 'path' or 'dated' (got 'name')")
 
 
 def test_the_tools_own_refusals_are_told_with_the_schema_errors(indexed, servers):

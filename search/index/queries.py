@@ -665,35 +665,55 @@ _DATED = """, kept AS (SELECT * FROM entries e WHERE e.ref IS NOT NULL AND (
     OR ({mtime} AND (EXISTS (SELECT 1 FROM chunks ch WHERE ch.file = e.ref AND ch.dated IS NULL)
                      OR NOT EXISTS (SELECT 1 FROM chunks ch WHERE ch.file = e.ref)))))"""
 _DATED_BEFORE_V20 = ", kept AS (SELECT * FROM entries e WHERE e.ref IS NOT NULL AND {mtime})"
+# sort='dated': newest first by the newest date a file's passages are about (in the range, if any), else by its
+# modified time (a file none of whose passages has a date of its own there). Daily notes all edited last week were
+# listed for March in the order of those edits. From the index of passages by file: one look per file listed.
+_BY_DATE = ("coalesce((SELECT max(ch.dated) FROM chunks ch WHERE ch.file = e.ref AND ch.dated IS NOT NULL AND {own}), "
+            "e.sort_time) DESC, e.name, e.path")
+
+
+def _within(when: str, after: float | None, before: float | None) -> str:
+    """The condition that ``when`` lies in the range (:dated_after, :dated_before; either None: open)."""
+    return " AND ".join([f"{when} >= :dated_after"] * (after is not None)
+                        + [f"{when} < :dated_before"] * (before is not None)) or "1"
+
+
+def _by_date(conn: sqlite3.Connection, after: float | None, before: float | None) -> str:
+    """The order of sort='dated' (``_BY_DATE``); by the modified time in an index without passage dates (before V20)."""
+    if not passage_dates_kept(conn):
+        return _BY_TIME
+    return _BY_DATE.format(own=_within("ch.dated", after, before))
 
 
 def _dated(conn: sqlite3.Connection, after: float | None, before: float | None) -> str:
     """The CTE ``kept``: the entries that list_files' date range keeps (``_DATED``; by the mtime alone in an index
     without passage dates, before V20), bound to :dated_after and :dated_before."""
     def within(when: str) -> str:
-        return " AND ".join([f"{when} >= :dated_after"] * (after is not None)
-                            + [f"{when} < :dated_before"] * (before is not None)) or "1"
+        return _within(when, after, before)
     if not passage_dates_kept(conn):
         return _DATED_BEFORE_V20.format(mtime=within("e.sort_time"))
     return _DATED.format(own=within("ch.dated"), mtime=within("e.sort_time"))
 
 
-def listing(conn: sqlite3.Connection, collection: str | None, match: str, params: dict, by_time: bool,
+def listing(conn: sqlite3.Connection, collection: str | None, match: str, params: dict, by_time: bool | str,
             limit: int, offset: int = 0, dated: tuple[float | None, float | None] | None = None) -> list[sqlite3.Row]:
     """``limit`` files, after the first ``offset``, of the collections (or of ``collection``) that the index knows, each once, with
     ``total`` (how many match): ``collection`` (its id), ``path``, ``ref`` (the current version's file id),
     ``generation`` (the one whose progress row says where it stands, None: published and untouched since),
     ``name``, ``root``, ``building`` and ``stood_for`` (of a PDF not indexed itself: the note that stands for it).
-    ``match`` is a condition on ``{path}`` with named ``params``; sorted by modified time (``by_time``) or by
-    collection and path. ``dated`` (after, before; unix times, either None): only the files the index holds a version
+    ``match`` is a condition on ``{path}`` with named ``params``; sorted by modified time (``by_time`` True or
+    'modified'), by collection and path (False or 'path'), or by the newest date its passages are about, in the range
+    if there is one, else its modified time ('dated': ``_BY_DATE``). ``dated`` (after, before; unix times, either None): only the files the index holds a version
     of with a passage about a date in that range (``_DATED``). Call it inside a snapshot: it runs two queries."""
     entries = _LISTING.format(where_collection="WHERE c.name = :collection" if collection else "", visible=VISIBLE,
                               match_p=match.format(path="p.path"), match_f=match.format(path="f.path"),
                               match_a=match.format(path="a.value"))
     named = {**params, "limit": limit, "offset": offset, **({"collection": collection} if collection else {})}
-    order = _BY_TIME if by_time else _BY_PATH
+    order = _BY_TIME if by_time in (True, "modified") else _BY_PATH
     if dated is not None:
         entries, named = entries + _dated(conn, *dated), {**named, "dated_after": dated[0], "dated_before": dated[1]}
+    if by_time == "dated":
+        order = _by_date(conn, *(dated or (None, None)))
     if match != "1" or dated is not None:
         source = "entries" if dated is None else "kept"
         return conn.execute(entries + _STORED.format(order=order, source=source), named).fetchall()

@@ -13,7 +13,7 @@ The filters, the order and the limit are applied in SQL, so a call costs the
 same with 200,000 files pending; only the files shown are looked at on disk,
 and only those the index knows no size or time for. That look never follows a
 symbolic link out of the root: a refused link is described as the link it is.
-Sorted by modified time, files the index has no time for yet come first when
+Sorted by modified time (or by the dates its passages are about: sort 'dated', the default with a date range), files the index has no time for yet come first when
 they are pending (they are what just changed) and last when failed or skipped.
 ``path_prefix`` is a folder ('tech' means tech/, not technology/); ``glob`` is
 a shell pattern, the way to ask for names that begin with some text ('tech*').
@@ -37,7 +37,8 @@ from search.index.status import root_missing, when
 from search.query.filters import path_match
 from search.query.scope import Scope, Wording, collection_prefix
 
-SORTS = ("modified", "path")
+SORTS = ("modified", "path", "dated")
+ORDERS = {"modified": "newest first", "path": "by path", "dated": "newest date first"}  # as the listing's head says it
 MAX_LIMIT = 500
 IN_FLIGHT_DETAIL = "waiting to be indexed ({change}; next: {stage})"
 AT_WORK_DETAIL = "being indexed ({change}): {work}"  # a worker has been at it for a while (search.index.working)
@@ -84,7 +85,16 @@ UNDATED_NOTE = ("no passage indexed has a date of its own (a daily note's name, 
 LEFT_OUT = "not indexed: {why}"  # such a PDF that the scan leaves out anyway (SIFT_EXCLUDE='*.pdf', a .gitignore)
 
 
-def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: dict[str, str],
+def sort_for(sort: str | None, dated: tuple[float | None, float | None] | None) -> str:
+    """The order a listing is given in: ``sort``, or when none was asked for, by the dates the files are about
+    ('dated') where a date range is given (daily notes all edited last week came in the order of those edits, not of
+    their days), else newest modified first."""
+    if sort is not None:
+        return sort
+    return "dated" if dated is not None and dated != (None, None) else "modified"
+
+
+def files(conn, where: Scope, glob: str | None, sort: str | None, limit: int, roots: dict[str, str],
           say: Wording, kind_of: Callable[[str, str], str | None], offset: int = 0,
           left_out: Callable[[str, str], str | None] | None = None,
           dated: tuple[float | None, float | None] | None = None) -> dict:
@@ -98,6 +108,7 @@ def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: di
     ``dated`` (date_after, date_before as unix times, either None; None: no date range): only the files with a
     passage about a date in it, as search's date filters find passages (queries._DATED), a note saying so."""
     dated = dated if dated is not None and dated != (None, None) else None
+    sort = sort_for(sort, dated)
     if sort not in SORTS:
         raise ValueError(f"sort must be one of {', '.join(SORTS)} (got {sort!r})")
     if not 1 <= limit <= MAX_LIMIT:
@@ -106,7 +117,7 @@ def files(conn, where: Scope, glob: str | None, sort: str, limit: int, roots: di
         raise ValueError(f"offset must be 0 or more (got {offset})")
     match, params = path_match(conn, where.folder, glob, "sift_glob")
     with snapshot(conn):
-        rows = queries.listing(conn, where.collection, match, params, sort == "modified", limit, offset, dated)
+        rows = queries.listing(conn, where.collection, match, params, sort, limit, offset, dated)
         counted = rows or (queries.listing(conn, where.collection, match, params, False, 1, 0, dated)
                            if offset else [])
         shown = _entries(conn, rows)
