@@ -29,6 +29,13 @@ from tests.test_passage_dates import _tree
     ("14/03/2024", "write it 2024-03-14"),
     ("03/04/2024", "which of 3 and 4 is the month cannot be told: write it 2024-MM-DD"),
     ("last week", "give the date itself, counted from today ("),
+    # the question's word before the date: 'since 2024' was told to count from today, the others nothing
+    ("since 2024", "write it 2024 (a year is read as its first day; 'since' is what date_after means)"),
+    ("after March 2024", "write it 2024-03 (a month is read as its first day; 'after' is what date_after means)"),
+    ("from 14 March 2024", "write it 2024-03-14 ('from' is what date_after means)"),
+    ("before 2023", "write it 2023 as date_before (a year is read as its first day; 'before' is what date_before "
+                    "means)"),
+    ("since last week", "give the date itself, counted from today ("),
 ])
 def test_a_date_written_otherwise_is_refused_with_how_to_write_it(given, said):
     from search.query.filters import unix_time

@@ -50,7 +50,7 @@ def unix_time(value: str | None, name: str) -> float | None:
         when = datetime.fromisoformat(_whole_date(value.strip()))
     except ValueError:
         shown = repr(value) if len(value) <= 80 else f"{value[:80]!r}… ({len(value):,} characters)"
-        hint = iso_hint(value.strip()) if len(value) <= 80 else None
+        hint = iso_hint(value.strip(), name) if len(value) <= 80 else None
         raise ValueError(f"{name} must be an ISO date like 2024-03-01 or a date-time like 2024-03-01T14:30, "
                          f"not {shown}" + (f": {hint}" if hint else "")) from None
     try:
@@ -67,11 +67,22 @@ RELATIVE = re.compile(r"(?i)\b(today|yesterday|tomorrow|now|last|this|next|ago|s
                       r"year|days?|hours?)\b")
 
 
-def iso_hint(value: str) -> str | None:
+# A date given with the word of the question before it ('since 2024', 'after March 2024', 'before 2023'): the argument
+# says that word itself. 'since 2024' was told to give the date counted from today, 'before 2023' nothing at all.
+SIDES = {"since": "after", "after": "after", "from": "after", "starting": "after", "before": "before"}
+SIDED = re.compile(r"(?i)(since|after|from|starting|before)\s+(\S.*)")
+
+
+def iso_hint(value: str, name: str | None = None) -> str | None:
     """How to write ``value`` as the filters take it, where it reads as one date: 'March 2024' as 2024-03,
     '14 March 2024', 'March 14th, 2024', '2024/03/14' and '2024年3月14日' as 2024-03-14; a relative one
     ('last week') with today's date to count from; a day and month in an order that cannot be told (03/04/2024)
-    said so. An assistant given 'date_after must be an ISO date … not 'March 2024'' had to guess what was wrong."""
+    said so. An assistant given 'date_after must be an ISO date … not 'March 2024'' had to guess what was wrong.
+    A date after 'since', 'after', 'from' or 'before' as that date, the word left to the argument (``name``, which
+    a 'before' given to date_after names the other of: 'write it 2023, as date_before')."""
+    sided = SIDED.fullmatch(value)
+    if sided:
+        return _sided(sided[1].lower(), sided[2].strip(), name)
     words = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", value.lower().replace(",", " ").replace(".", " ")).split()
     named = [MONTHS[w] for w in words if w in MONTHS]
     numbers = [w for w in words if w.isdigit()]
@@ -96,6 +107,27 @@ def iso_hint(value: str) -> str | None:
     if RELATIVE.search(value):
         return f"give the date itself, counted from today ({datetime.now().date().isoformat()})"
     return None
+
+
+def _sided(word: str, rest: str, name: str | None) -> str | None:
+    """The hint for a date written after ``word`` ('since 2024'): 'write it 2024 (a year is read as its first day;
+    'since' is what date_after means)', naming the other argument of the pair where ``word`` is the other side's
+    ('before 2023' given as date_after: 'write it 2023 as date_before')."""
+    try:
+        datetime.fromisoformat(_whole_date(rest))
+        hint = f"write it {rest}" + (" (a year is read as its first day)" if re.fullmatch(r"\d{4}", rest) else
+                                     " (a month is read as its first day)" if re.fullmatch(r"\d{4}-\d{2}", rest) else "")
+    except ValueError:
+        hint = iso_hint(rest)
+    if hint is None or not hint.startswith("write it ") or not name:
+        return hint
+    side = SIDES[word]
+    other = "before" if side == "after" else "after"
+    meant = name if side in name else name.replace(other, side)
+    head, _, tail = hint.partition(" (")
+    said = f"'{word}' is what {meant} means"
+    return head + (f" as {meant}" if meant != name else "") + f" ({tail[:-1]}; {said})" if tail else \
+        head + (f" as {meant}" if meant != name else "") + f" ({said})"
 
 
 def _spelled(year: int, month: int, day: int | None) -> str | None:
