@@ -1305,6 +1305,18 @@ def test_a_keyword_only_index_is_built_and_searched_without_building_the_model(s
     assert prepared.returncode == 0 and (models / "all-MiniLM-L6-v2.gguf").is_file(), prepared.stderr
 
 
+def test_stats_says_a_keyword_only_build_has_no_vectors(immediate, sift_env, tmp_path, monkeypatch):
+    """stats said 'published: generation 1, …; 2 files seen, 2 added; 0 chunks embedded' of a collection built with
+    SIFT_EMBEDDINGS=off: read as a build whose embedding had not run. It says the build is keyword-only now."""
+    from tests.conftest import ingest
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    runtime.reset()
+    ingest(write_tree(tmp_path / "n", {"a.md": "# A\n\nalpha words\n", "b.md": "# B\n\nbeta words\n"}))
+    out = run_ingest({**sift_env, "SIFT_EMBEDDINGS": "off"}, "stats").stdout
+    assert "; 2 files seen, 2 added; keyword-only (no vectors)\n" in out and "embedded" not in out, out
+
+
 @pytest.mark.parametrize("args, said", [
     (("stats",), "model: all-MiniLM-L6-v2 (built at {models}/all-MiniLM-L6-v2.gguf on first need)\n"
                  "nothing indexed yet: no index yet at {home}/index.db (ingest enqueue PATH makes one)\n"),

@@ -508,4 +508,7 @@ def _change_line(gen: dict) -> str:
             NOT_READ_YET: "not read yet (in later parts)"}  # a part of a first build: new files it leaves to later parts
     changes = ", ".join(f"{n:,} {said.get(kind, kind)}" for kind, n in sorted(
         gen["changes"].items(), key=lambda item: (item[0] in said, item[0]))) or "no changes"
-    return f"{count(gen['seen'], 'file')} seen, {changes}; {count(gen['embedded'], 'chunk')} embedded"
+    # a generation without a model (SIFT_EMBEDDINGS=off) embeds nothing: '0 chunks embedded' read as a build stuck
+    keyword_only = "model" in gen and gen["model"] is None
+    embedded = "keyword-only (no vectors)" if keyword_only else f"{count(gen['embedded'], 'chunk')} embedded"
+    return f"{count(gen['seen'], 'file')} seen, {changes}; {embedded}"
