@@ -104,7 +104,7 @@ def test_the_tools_say_what_the_date_range_left(immediate, sift_env, tmp_path, s
     assert not old.structured_content.get("notes") and "no other passages" not in text(old)
     assert spelled.is_error and "not 'March 2024': write it 2024-03" in text(spelled), text(spelled)
     head = text(second).splitlines()[0]
-    assert head == "3 files match; showing file 2 (newest first)" and second.structured_content["shown"] == 1, head
+    assert head == "3 files match; showing file 2 (newest date first)" and second.structured_content["shown"] == 1, head
 
 
 def test_ingest_similar_takes_the_tools_filters(immediate, sift_env, tmp_path):

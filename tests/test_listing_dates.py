@@ -115,10 +115,15 @@ def test_a_date_range_that_leaves_nothing_is_said_of_the_passages_not_their_file
         "else its file's modified time): other words will not help; widen or drop that filter"]
     said = notes(date_after="2024-03-10", date_before="2024-04", modified_before="2023")
     assert said[0] == (
-        "no passage searched is about a date at or after 2024-03-10 00:00:00 and before 2024-04-01 00:00:00 (its own "
-        "date where its file says one, else its file's modified time) in a file modified before 2023-01-01 00:00:00: "
-        "other words will not help; widen or drop those filters")
-    assert len(said) == 2 and said[1].startswith("no passage searched has a date of its own")  # plain.md's alone
+        "no passage searched is about a date at or after 2024-03-10 00:00:00 and before 2024-04-01 00:00:00 (none has a "
+        "date of its own, such as a daily note's name, front matter's date, a mail message's Date, a document's created "
+        "date: each went by its file's modified time) in a file modified before 2023-01-01 00:00:00: other words will not "
+        "help; widen or drop those filters")
+    # plain.md's alone, none of whose passages has a date of its own: said once, in that note (a second note said
+    # it again: 'no passage searched has a date of its own …: the date range went by each file's modified time')
+    assert len(said) == 1, said
+    kept = notes(date_after="2000", modified_before="2023")  # plain.md found: the note on the range alone
+    assert len(kept) == 1 and kept[0].startswith("no passage searched has a date of its own"), kept
 
 
 def _days_edited_backwards(tmp_path):

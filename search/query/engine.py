@@ -228,10 +228,8 @@ class Engine:
                             hit.conflict_copies = copied.get((hit.collection, hit.path), [])
                             hit.conflict_copy_of, hit.conflict_original_matched = copy_of.get(
                                 (hit.collection, hit.path), (None, False))
-                        if not hits:
-                            notes += filtered_out(self._catalog_for(conn, state), filters)
-                        if filters.date_after is not None or filters.date_before is not None:
-                            notes += undated(self._catalog_for(conn, state), filters)
+                        if not hits or filters.date_after is not None or filters.date_before is not None:
+                            notes += filter_notes(self._catalog_for(conn, state), filters, bool(hits))
                         break
             prepared.update(self._prepare(missing))  # seconds for a first load: other searches go on meanwhile
         answer = Answer(query=query, mode=used, hits=hits, generations=_in_scope(state["generations"], filters),
@@ -729,8 +727,7 @@ class Engine:
                 hits, kin = _kin_left_out(hits, source, read, file_ids)
                 hits = _copies_named(hits, read, [cid for cid, _, _ in ranked])[:limit]
                 # 'no other passages found' where date_after left no passage to compare: say which filter did
-                filtered = [] if filters is None else ([] if hits else filtered_out(read.catalog, filters)) \
-                    + undated(read.catalog, filters)
+                filtered = [] if filters is None else filter_notes(read.catalog, filters, bool(hits))
         # a file shown is named as a copy only where a sync tool's name says it is: 'chapter 2.md' beside
         # 'chapter.md', of other text, is a note of its own as likely as iCloud's copy, and got a note each time
         shown = {(hit.collection, hit.path) for hit in hits}
@@ -1387,10 +1384,20 @@ def _one_per_file(hits: list[Hit], limit: int, roots: dict[str, str], source: tu
 FILTERED_OUT = "no passage searched is"
 
 
-def filtered_out(catalog: Catalog, filters: Filters) -> list[str]:
+def filter_notes(catalog: Catalog, filters: Filters, found: bool) -> list[str]:
+    """``filtered_out`` (when nothing was ``found``) and ``undated``, each thing said once: where the date range
+    left nothing of passages none of which has a date of its own, the first said 'its own date where its file says
+    one, else its file's modified time' and the second that none had one, two notes on one range. One says it."""
+    none_dated = undated(catalog, filters)
+    out = [] if found else filtered_out(catalog, filters, none_dated=bool(none_dated))
+    return out if out and none_dated else out + none_dated
+
+
+def filtered_out(catalog: Catalog, filters: Filters, none_dated: bool = False) -> list[str]:
     """The note for a search that found nothing because its kind or dates leave no file in the folder searched
     (modified_after a date no file reaches, kind='pdf' where there is none): its answer said 'try other words',
-    which cannot help. Not said when the folder or pattern holds nothing itself (their own notes tell that)."""
+    which cannot help. Not said when the folder or pattern holds nothing itself (their own notes tell that).
+    ``none_dated``: no passage searched has a date of its own (``undated``), which the note says in its stead."""
     narrow = Filters(collection=filters.collection, path_prefix=filters.path_prefix, glob=filters.glob)
     if narrow == filters:
         return []
@@ -1405,13 +1412,16 @@ def filtered_out(catalog: Catalog, filters: Filters) -> list[str]:
     # file's own date, and a mailbox modified today seemed to be refused by date_after=2024
     dates = ([f"at or after {when(filters.date_after)}"] if filters.date_after is not None else []) \
         + ([f"before {when(filters.date_before)}"] if filters.date_before is not None else [])
-    said = ([f"about a date {' and '.join(dates)} (its own date where its file says one, else its file's modified "
-             "time)"] if dates else []) + ([f"in a file {' and '.join(parts)}"] if parts else [])
+    how = (f"none has a date of its own, such as {UNDATED_SOURCES}: each went by its file's modified time" if none_dated
+           else "its own date where its file says one, else its file's modified time")
+    said = ([f"about a date {' and '.join(dates)} ({how})"] if dates else []) \
+        + ([f"in a file {' and '.join(parts)}"] if parts else [])
     which = "that filter" if len(parts) + len(dates) == 1 else "those filters"
     return [f"{FILTERED_OUT} {' '.join(said)}: other words will not help; widen or drop {which}"]
 
 
 UNDATED = "no passage searched has a date of its own"
+UNDATED_SOURCES = "a daily note's name, front matter's date, a mail message's Date, a document's created date"
 
 
 def undated(catalog: Catalog, filters: Filters) -> list[str]:
@@ -1423,8 +1433,7 @@ def undated(catalog: Catalog, filters: Filters) -> list[str]:
     scope = catalog.mask(replace(filters, date_after=None, date_before=None))
     if not len(catalog) or (scope is not None and not scope.any()) or catalog.has_dates(scope):
         return []
-    return [f"{UNDATED} (a daily note's name, front matter's date, a mail message's Date, a document's created "
-            "date): the date range went by each file's modified time (an index read before Sift kept passage dates "
+    return [f"{UNDATED} ({UNDATED_SOURCES}): the date range went by each file's modified time (an index read before Sift kept passage dates "
             "has them once its files are read again)"]
 
 
