@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
@@ -301,6 +302,37 @@ def slack_day(full: Path) -> tuple[dict[str, str], str] | None:
         if found is not None and isinstance(found.get("members"), list):
             return users, ", ".join(users.get(str(member), str(member)) for member in found["members"])
     return users, f"#{folder}"
+
+
+# a Slack export's own lists beside its channels' folders: what of them is read, read into the days (ingest.files
+# skips them: 'Ana Ruiz' found the raw users.json, its ids, avatars and time zones, second after her messages)
+SLACK_METADATA = {
+    "users.json": "users: their names are read into its days (a message's author, a mention)",
+    "channels.json": "channels: their names are read into its days' headings ('#general · 2024-03-14')",
+    "groups.json": "private channels: their names are read into its days' headings",
+    "dms.json": "direct messages: their people are read into its days' headings",
+    "mpims.json": "group messages: their people are read into its days' headings",
+    "integration_logs.json": "log of apps added and removed: Slack's own notices, no conversation",
+    "canvases.json": "list of canvases: their ids and names, no conversation",
+}
+
+
+def slack_metadata(full: Path) -> str | None:
+    """Why ``full``, a Slack export's own list (SLACK_METADATA: users.json, channels.json …), is not read as a file
+    of its own; None for any other file, a users.json of no Slack export among them. A Slack export as slack_day
+    tells it: users.json (a list) beside a channel list and a folder of day files (``general/2024-03-14.json``)."""
+    why = SLACK_METADATA.get(full.name)
+    export = full.parent
+    if why is None or not any((export / name).is_file() for name in SLACK_LISTS) \
+            or not isinstance(_json_file(export / "users.json"), list):
+        return None
+    try:
+        folders = [entry.path for entry in os.scandir(export) if entry.is_dir(follow_symlinks=False)]
+        if not any(SLACK_DAY.fullmatch(name) for folder in folders for name in os.listdir(folder)):
+            return None
+    except OSError:
+        return None
+    return f"a Slack export's {why}"
 
 
 def _json_file(path: Path):

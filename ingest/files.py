@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ingest import joplin
-from ingest.chat import parse_slack_day, slack_day
+from ingest.chat import parse_slack_day, slack_day, slack_metadata
 from ingest.code import SHEBANG_BYTES
 from ingest.discover import Rules, refused_link, why_not_indexed
 from ingest.document import NOTION_ID, Document, Skip
@@ -56,6 +56,8 @@ def read_and_parse(root: Path | str, path: str, rules: Rules | None = None) -> P
     from ingest.keep import html_beside
     if (keep := html_beside(full)) is not None:
         raise Skip(f"a Google Keep note's page: {keep} beside it holds the note, read for it (it would show twice)")
+    if (slack := slack_metadata(full)) is not None:
+        raise Skip(slack)
     read_at = time.time()
     if _size(full) > MAX_FILE_BYTES and _mailbox(path, full):  # a Takeout of gigabytes: read as it comes
         doc, seen, digest = read_mbox_file(full)

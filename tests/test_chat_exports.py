@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.chat import slack_text
+from ingest.chat import slack_metadata, slack_text
 from ingest.files import read_and_parse
 from ingest.parse import parse_file
 from tests.conftest import ingest, run_ingest, write_tree
@@ -237,7 +237,9 @@ def test_read_file_heading_reads_a_chat_day(immediate, sift_env, tmp_path, monke
         "slack/users.json": json.dumps(SLACK_USERS, indent=4),
         "slack/channels.json": json.dumps([{"id": "C024BE7LF", "name": "general"}], indent=4),
         "slack/general/2024-03-14.json": json.dumps(SLACK_DAY, indent=4)})
-    assert ingest(root, "chats")["published"]["failures"] == []
+    lists = [{"path": f"slack/{name}", "stage": "parse", "state": "skipped",  # the export's own: read into its days
+              "reason": slack_metadata(root / "slack" / name)} for name in ("channels.json", "users.json")]
+    assert ingest(root, "chats")["published"]["failures"] == lists
     sift = Sift(load())
     shown, data = reading.read(sift, "chats/Telegram/result.json", None, None, None,
                                heading="Accounts team · 2024-03-14")
@@ -256,7 +258,7 @@ def test_read_file_heading_reads_a_chat_day(immediate, sift_env, tmp_path, monke
     assert "the signed one" in reading.read(sift, "chats/WhatsApp Chat with Alice.txt", None, None, None,
                                             heading="2024-03-15")[0]
     (root / "WhatsApp Chat with Alice.txt").write_text(WHATSAPP + "16/03/2024, 08:00 - Alice: got it, thanks\n")
-    assert ingest(root, "chats")["published"]["failures"] == []
+    assert ingest(root, "chats")["published"]["failures"] == lists
     shown, data = reading.read(sift, "chats/WhatsApp Chat with Alice.txt", None, None, None, heading="2024-03-16")
     assert (data["start_line"], data["end_line"]) == (7, 8) and "got it, thanks" in shown, shown
 
@@ -385,3 +387,29 @@ def test_whatsapp_of_year_first_dates_and_logs_that_look_alike(log):
     assert doc.sections[0].dated == datetime(2024, 3, 14, 9, 15).timestamp()
     doc = parse_file("logs/server.txt", log.encode())
     assert doc.kind in ("code", "text") and "messages" not in doc.meta, doc
+
+
+def test_a_slack_exports_own_lists_are_skipped_with_a_reason(immediate, tmp_path, monkeypatch):
+    """A Slack export's users.json and channels.json (dms.json, integration_logs.json …) were indexed as JSON: a
+    search for a colleague's name ranked the raw users.json, its ids and avatars, among her messages. Their names are
+    read into the export's days: they are skipped, said so in list_files. A users.json of no Slack export is read."""
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = _slack(tmp_path)
+    write_tree(root, {"dms.json": "[]", "integration_logs.json": json.dumps({"logs": [{"user_name": "Alice Smith"}]}),
+                      "other/users.json": json.dumps(SLACK_USERS), "other/channels.json": "[]"})
+    stats = ingest(root, "slack")
+    skipped = {f["path"]: f["reason"] for f in stats["published"]["failures"] if f["state"] == "skipped"}
+    assert sorted(skipped) == ["channels.json", "dms.json", "integration_logs.json", "users.json"], stats
+    assert skipped["users.json"].startswith("a Slack export's users: their names are read into its days"), skipped
+    assert all(f["state"] == "skipped" for f in stats["published"]["failures"]), stats
+    tools = Tools(Sift(load()))
+    found = tools.search(query="Alice Smith", mode="keyword").structured_content["results"]
+    assert sorted(r["path"] for r in found) == ["slack/general/2024-03-14.json", "slack/other/users.json"], found
+    listed = {f["path"]: f for f in tools.list_files(sort="path").structured_content["files"]}
+    assert listed["slack/users.json"]["state"] == "skipped", listed
+    assert "their names are read into its days" in listed["slack/users.json"]["reason"], listed
+    assert listed["slack/other/users.json"]["state"] == "indexed", listed  # no channel's day beside it
+
