@@ -73,7 +73,9 @@ def conversation(title: str, place: str, messages: list[Message], lines: int, me
         start = min(max(1, first - 1) if first else sections[-1].end_line + 1 if sections else 1, max(1, lines))
         sections.append(Section(text="\n".join(said), heading_path=[f"{place} · {when.date().isoformat()}"],
                                 start_line=start, end_line=max(start, after - 1), dated=moment(when), made=True))
-    return Document(kind="note", title=title, sections=sections, meta={**(meta or {}), "messages": len(messages)})
+    return Document(kind="note", title=title, sections=sections,
+                    meta={**(meta or {}), "days": len(sections), "messages": len(messages),
+                          "first_day": sections[0].heading_path[0] if sections else None})
 
 
 def _line(message: Message) -> str:
@@ -157,12 +159,15 @@ def parse_telegram(path: str, text: str, chats: list[dict]) -> Document:
         messages.append((place, [message for _, message in kept]))
     if len(messages) == 1:
         place, said = messages[0]
-        return conversation(place, place, said, _count_lines(text))
-    doc = Document(kind="note", title=Path(path).name, sections=[], meta={"messages": 0})
+        return conversation(place, place, said, _count_lines(text), {"chat_export": "a Telegram chat export"})
+    doc = Document(kind="note", title=Path(path).name, sections=[],
+                   meta={"chat_export": f"a Telegram export of {len(messages):,} chats", "days": 0, "messages": 0})
     for place, said in messages:  # a whole account: each chat's days, one after another
         part = conversation(place, place, said, _count_lines(text))
         doc.sections += part.sections
         doc.meta["messages"] += part.meta["messages"]
+        doc.meta["days"] += part.meta["days"]
+        doc.meta["first_day"] = doc.meta.get("first_day") or part.meta["first_day"]
     return doc
 
 
@@ -235,7 +240,8 @@ def parse_discord(path: str, text: str, value: dict) -> Document:
     for (_, message), line in zip(kept, where):
         message.line = line
     title = " · ".join(str(part) for part in (guild.get("name"), place) if part)
-    return conversation(title, place, [message for _, message in kept], _count_lines(text))
+    return conversation(title, place, [message for _, message in kept], _count_lines(text),
+                        {"chat_export": "a DiscordChatExporter export"})
 
 
 def _embeds(value) -> list[str]:
@@ -392,7 +398,8 @@ def parse_slack_day(path: str, data: bytes, users: dict[str, str], place: str) -
     lines = text.split("\n")
     for (_, message), line in zip(kept, where):
         message.line = _first_key(lines, line)
-    return conversation(place, place, [message for _, message in kept], _count_lines(text))
+    return conversation(place, place, [message for _, message in kept], _count_lines(text),
+                        {"chat_export": "a Slack export's channel day"})
 
 
 def _first_key(lines: list[str], line: int) -> int:
@@ -509,7 +516,8 @@ def parse_whatsapp(path: str, text: str) -> Document:
         messages.append(Message(when, said[1].strip(DIRECTION + " "), body, line=at + 1, attached=attached))
     stem = Path(path).name.rsplit(".", 1)[0]
     title = "WhatsApp chat" if stem.strip("_").lower() == "chat" else stem
-    return conversation(title, title, messages, len(lines) - (not lines[-1]))
+    return conversation(title, title, messages, len(lines) - (not lines[-1]),
+                        {"chat_export": "a WhatsApp chat export"})
 
 
 def _day_first(found: list[re.Match]) -> bool:
@@ -593,7 +601,8 @@ def chat_zip_text(data, path: str):
     from ingest.zipped import opened
     try:
         with opened(data, "chat export", ".zip") as parts:
-            days = _zipped_slack(parts) if "users.json" in parts.names else _zipped_whatsapp(parts, path)
+            slack = "users.json" in parts.names
+            days = _zipped_slack(parts) if slack else _zipped_whatsapp(parts, path)
     except Skip as why:
         if "zip bomb" in str(why):
             raise Skip(f"{why}; an export this big is read unzipped: unzip it") from None
@@ -610,7 +619,9 @@ def chat_zip_text(data, path: str):
         kept.append(Section(text=section.text, heading_path=section.heading_path, start_line=start,
                             end_line=len(read.lines), dated=section.dated))
     return read, Document(kind="note", title=read.title, sections=kept,
-                          meta={"messages": sum(day.meta["messages"] for day in days)})
+                          meta={"chat_export": "a Slack export, zipped" if slack else "a WhatsApp chat export, zipped",
+                                "days": len(kept), "messages": sum(day.meta["messages"] for day in days),
+                                "first_day": kept[0].heading_path[0] if kept else None})
 
 
 def _zipped_slack(parts) -> list[Document] | None:

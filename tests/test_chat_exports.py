@@ -413,3 +413,33 @@ def test_a_slack_exports_own_lists_are_skipped_with_a_reason(immediate, tmp_path
     assert "their names are read into its days" in listed["slack/users.json"]["reason"], listed
     assert listed["slack/other/users.json"]["state"] == "indexed", listed  # no channel's day beside it
 
+
+def test_list_files_says_a_chat_exports_days_and_messages(immediate, tmp_path, monkeypatch):
+    """list_files said just 'indexed' of a chat export, where an Evernote export says '3 notes (…)': it says its days
+    and messages and what export it is, read as conversations."""
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "chats", {
+        "Telegram/result.json": json.dumps(TELEGRAM, indent=1, ensure_ascii=False),
+        "WhatsApp Chat with Alice.txt": WHATSAPP, "Acme - billing.json": json.dumps(DISCORD, indent=2),
+        "slack/users.json": json.dumps(SLACK_USERS, indent=4), "slack/channels.json": "[]",
+        "slack/general/2024-03-14.json": json.dumps(SLACK_DAY, indent=4), "notes.md": "# Plain\n\nnothing said\n"})
+    _zips(root / "zips")
+    ingest(root, "chats")
+    tools = Tools(Sift(load()))
+    said = {f["path"]: f.get("reason") for f in tools.list_files(sort="path").structured_content["files"]}
+    assert said["chats/Telegram/result.json"] == (
+        "2 days, 3 messages (a Telegram chat export: each day a passage group headed by its chat and date, "
+        "as 'Accounts team · 2024-02-28')"), said
+    assert said["chats/WhatsApp Chat with Alice.txt"].startswith("2 days, 3 messages (a WhatsApp chat export"), said
+    assert said["chats/Acme - billing.json"].startswith("2 days, 2 messages (a DiscordChatExporter export"), said
+    assert said["chats/slack/general/2024-03-14.json"] == (
+        "1 day, 2 messages (a Slack export's channel day: each day a passage group headed by its chat and date, as "
+        "'#general · 2024-03-14')"), said
+    assert said["chats/zips/Acme Slack export Mar 1 2024 - Mar 14 2024.zip"].startswith(
+        "2 days, 3 messages (a Slack export, zipped"), said
+    assert said["chats/zips/WhatsApp Chat with Alice.zip"].startswith("2 days, 3 messages (a WhatsApp chat export, "
+                                                                      "zipped"), said
+    assert said["chats/notes.md"] is None, said

@@ -267,6 +267,11 @@ _SHEET_ROWS = ("CASE WHEN kind = 'text' AND meta LIKE '%\"sheet_rows\"%' AND jso
 _EXPORT_NOTES = ("CASE WHEN kind = 'note' AND path LIKE '%.enex' AND json_valid(meta) THEN json_extract(meta, '$.notes') "
                  "END AS export_notes, CASE WHEN kind = 'note' AND path LIKE '%.enex' AND json_valid(meta) "
                  "THEN json_extract(meta, '$.cut_short') END AS export_cut")
+# A chat export's days and messages, and what export it is (ingest.chat), for list_files to say so
+_CHAT_DAYS = ", ".join(f"CASE WHEN kind = 'note' AND meta LIKE '%\"chat_export\"%' AND json_valid(meta) "
+                       f"THEN json_extract(meta, '$.{key}') END AS {name}"
+                       for key, name in (("chat_export", "chat_export"), ("days", "chat_days"),
+                                         ("messages", "chat_messages"), ("first_day", "chat_first_day")))
 # A mail's or mailbox's attachments not read (ingest.mail: encrypted, over a bound): how many, and the first with why
 # (JSON), for list_files to say so
 _MAIL_GAPS = ", ".join(f"CASE WHEN kind = 'note' AND meta LIKE '%\"attachments_not_read\"%' AND json_valid(meta) "
@@ -286,7 +291,8 @@ def file_version(conn: sqlite3.Connection, file_id: int) -> sqlite3.Row | None:
     """The kind, size and mtime of one file version, for a PDF cut short what of it was indexed, and for a PDF
     with pages without text how many of how many, and which (JSON); for a data file its rows and those indexed."""
     return conn.execute(f"SELECT id, kind, size, mtime, {_PDF_GAPS}, {_DATA_ROWS.format(f='', text=_FIRST_PASSAGE)}, "
-                        f"{_SHEET_ROWS}, {_EXPORT_NOTES}, {_MAIL_GAPS} FROM files WHERE id = ?", (file_id,)).fetchone()
+                        f"{_SHEET_ROWS}, {_EXPORT_NOTES}, {_MAIL_GAPS}, {_CHAT_DAYS} FROM files WHERE id = ?",
+                        (file_id,)).fetchone()
 
 
 def dates_in(conn: sqlite3.Connection, file_id: int, after: float | None, before: float | None) -> sqlite3.Row:
@@ -301,7 +307,7 @@ def dates_in(conn: sqlite3.Connection, file_id: int, after: float | None, before
 def retired_version(conn: sqlite3.Connection, gen: int, collection_id: int, path: str) -> sqlite3.Row | None:
     """The kind, size and mtime of the version of a file that generation ``gen`` retired (the file is gone)."""
     return conn.execute(f"SELECT id, kind, size, mtime, {_PDF_GAPS}, {_DATA_ROWS.format(f='', text=_FIRST_PASSAGE)}, "
-                        f"{_SHEET_ROWS}, {_EXPORT_NOTES}, {_MAIL_GAPS} "
+                        f"{_SHEET_ROWS}, {_EXPORT_NOTES}, {_MAIL_GAPS}, {_CHAT_DAYS} "
                         "FROM files WHERE gen_to = ? AND collection = ? AND path = ?",
                         (gen, collection_id, path)).fetchone()
 

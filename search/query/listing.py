@@ -238,6 +238,8 @@ def _entries(conn, rows) -> list[dict]:
             entry["reason"] = sheet_rows(conn, version)  # a workbook's data sheets: their first rows alone
         elif entry["state"] == "indexed" and version is not None and version["export_notes"] is not None:
             entry["reason"] = export_notes(version)  # an Evernote export: its notes, each its passages
+        elif entry["state"] == "indexed" and version is not None and version["chat_export"]:
+            entry["reason"] = chat_days(version)  # a chat export: its days and messages
         elif entry["state"] == "indexed" and version is not None and version["attachments_not_read"]:
             entry["reason"] = attachments_not_read(version)  # a mail's encrypted PDF, a 40 MB attachment
         shown.append(entry)
@@ -279,6 +281,16 @@ def export_notes(version) -> str:
     count = version["export_notes"]
     said = f"{count:,} note{'s' if count != 1 else ''} (an Evernote export: each a passage group headed by its title)"
     return said + (f"; {version['export_cut']}" if version["export_cut"] else "")
+
+
+def chat_days(version) -> str:
+    """What a chat export holds (ingest.chat): '12 days, 340 messages (a Telegram chat export: each day a passage
+    group headed by its chat and date, as 'Boat club · 2024-03-14')', its first day's heading (read_file's heading=
+    reads a day). It was listed as 'indexed' like any note."""
+    days, messages, first = version["chat_days"] or 0, version["chat_messages"] or 0, version["chat_first_day"]
+    return (f"{days:,} day{'s' if days != 1 else ''}, {messages:,} message{'s' if messages != 1 else ''} "
+            f"({version['chat_export']}: each day a passage group headed by its chat and date"
+            + (f", as '{first}')" if first else ")"))
 
 
 def attachments_not_read(version) -> str:
