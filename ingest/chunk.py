@@ -232,7 +232,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # task's :LOGBOOK: and a page's filters:: no text; a mail's attachments read by their readers as passages of their
 # message, a reply's head naming what it replies to, Gmail labels as tags, a body's 'From x <date>' line no message
 # (ingest.mail); a whole chat day's or Evernote note's passage at all its lines (Section.made), not its text's count;
-# a Slack export's users.json, channels.json … skipped, their names read into its days (ingest.chat.slack_metadata).
+# a Slack export's users.json, channels.json … skipped, their names read into its days (ingest.chat.slack_metadata);
+# a deck's broken or missing slide a line '[not readable: …]', its other slides read (the deck was skipped).
 VERSION = 19
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -27,8 +27,11 @@ Left out: 2016's chart kinds (cx:chart), the masters' and layouts' placeholder p
 
 A deck has no lines: its "lines" are those of ``WordText.lines`` (read_file shows them, and reads a slide by its
 heading: read_file(heading='Slide 3')). A password-protected deck, a broken zip or XML and a zip bomb are skipped
-with the reason (ingest.zipped). A deck beside the PDF of its stem (its export or handout) stands for it: the PDF is
-its attachment, not read twice (ingest.links.converted_pdfs).
+with the reason (ingest.zipped); a .pptx's slide whose XML is broken, or listed but missing from the zip, is a slide
+of one line, '[not readable: ppt/slides/slide7.xml: ParseError: …]', the others read (its meta's cut_short names
+them; no slide readable, the deck is skipped with the reason). Each slide is read into its lines as it is parsed,
+its XML let go: a deck's memory is about one slide's parts and the text. A deck beside the PDF of its stem (its
+export or handout) stands for it: the PDF is its attachment, not read twice (ingest.links.converted_pdfs).
 """
 from __future__ import annotations
 
@@ -36,6 +39,7 @@ import posixpath
 import re
 import xml.etree.ElementTree as ET
 import zipfile
+import zlib
 
 from ingest.document import Document, Skip, title_from_name
 from ingest.passage_dates import property_date
@@ -57,6 +61,9 @@ TITLES = {"title", "ctrTitle"}
 UNREAD_PLACEHOLDERS = {"dt", "ftr", "sldNum", "hdr", "sldImg"}  # a date, a footer, a number: on every slide
 SPACES = re.compile(r"\s+")
 NOTES = "Speaker notes: "
+UNREADABLE = "[not readable: "  # a slide's one line when its XML is broken or its part missing
+# what a slide's parts may raise when broken (a zip bomb and an encrypted part Skip the whole deck)
+SLIDE_ERRORS = (ET.ParseError, zipfile.BadZipFile, EOFError, zlib.error, ValueError, KeyError)
 GENERATED = re.compile(r"\s*Description automatically generated(?: with (?:low|medium|high) confidence)?\.?\s*$",
                        re.IGNORECASE)
 MAX_SERIES = 50  # of a chart's series read, columns of its table
@@ -89,14 +96,16 @@ UNITS = {"cm": 1.0, "mm": 0.1, "in": 2.54, "pt": 2.54 / 72, "pc": 2.54 / 6, "px"
 
 def parse_slides(path: str, data: bytes) -> Document:
     from ingest.word import _sections
-    read, parts_of = _deck(data, path)
+    read, parts_of, cut_short = _deck(data, path)
     sections = _sections(read)
     for section in sections:  # the deck's title above each slide, as a workbook's above each sheet, and the
         # PowerPoint section the slide is in ('Lecture 5 > Results > Slide 23: …')
         part = parts_of.get(section.heading_path[0], "") if section.heading_path else ""
         section.heading_path = [read.title] + ([part] if part else []) + section.heading_path
-    return Document(kind="note", title=read.title, sections=sections,
-                    meta={"created": read.created} if read.created else {})
+    meta = {"created": read.created} if read.created else {}
+    if cut_short:  # a slide whose XML is broken or whose part is missing: the others read, this said
+        meta["cut_short"] = cut_short
+    return Document(kind="note", title=read.title, sections=sections, meta=meta)
 
 
 def slides_text(data: bytes, path: str = ""):
@@ -112,11 +121,13 @@ def _deck(data: bytes, path: str):
     odp = path.lower().endswith((".odp", ".fodp"))
     title, out.created, slides = _odp(data) if odp else _pptx(data)
     opening = ""  # the first slide's title, when it is a title slide: the deck's title, if it has none of its own
-    parts_of = {}
-    for number, (name, hidden, read_slide, titles_deck, part) in enumerate(slides, 1):
+    parts_of, unreadable = {}, []
+    for number, (name, hidden, read_slide, titles_deck, part, problem) in enumerate(slides, 1):
         heading = f"Slide {number}" + (" (hidden)" if hidden else "") + (f": {name}" if name else "")
         if part:
             parts_of[heading] = part
+        if problem:
+            unreadable.append((number, problem))
         out.headings.append((len(out.lines), 1, heading))
         out.lines.append(heading)
         try:
@@ -129,7 +140,17 @@ def _deck(data: bytes, path: str):
     stem = stem.rsplit(".", 1)[0] if "." in stem[1:] else stem
     title = "" if GENERIC_TITLE.fullmatch(title) else title
     out.title = title or opening or title_from_name(stem)
-    return out, parts_of
+    return out, parts_of, _cut_short(unreadable, len(slides))
+
+
+def _cut_short(unreadable: list[tuple[int, str]], count: int) -> str:
+    """What the deck's meta says of its slides that could not be read ('' when all were): 'slide 7 of 30 not
+    readable (ppt/slides/slide7.xml: ParseError: …); the others read'."""
+    if not unreadable:
+        return ""
+    numbers = ", ".join(str(number) for number, _ in unreadable[:20]) + (" …" if len(unreadable) > 20 else "")
+    return (f"slide{'s' if len(unreadable) > 1 else ''} {numbers} of {count} not readable ({unreadable[0][1]}"
+            f"{' …' if len(unreadable) > 1 else ''}); the others read")
 
 
 def _clean(text: str) -> str:
@@ -161,17 +182,53 @@ def _pptx(data: bytes):
         slides, seen = [], set()
         for listed in presentation.iter(P + "sldId"):
             part = targets.get(listed.get(R + "id") or "")
-            if part is None or part not in parts.names or part in seen:  # a slide listed twice: a hostile loop
+            if part in seen or (part or "").startswith("../"):  # a slide listed twice (a hostile loop), or a name
+                continue  # outside the zip
+            section = part_of.get(listed.get("id"), "")
+            if part is None or part not in parts.names:  # listed, but lost from the zip (a repair, a bad export)
+                slides.append(_unreadable(f"{part} is not in the deck" if part else f"its id {listed.get(R + 'id')!r} "
+                                          "names no part in ppt/_rels/presentation.xml.rels", section))
                 continue
             seen.add(part)
-            slide = parts.xml(part)
-            notes_part = next((target for rel, target in _targets(parts, part, typed=True).items()
-                               if rel.endswith("/notesSlide")), None)
-            notes = parts.xml(notes_part) if notes_part in parts.names else None
-            related, comments = _related(parts, part)
-            slides.append((*_pptx_slide(slide, notes, related, _comments(comments, authors)),
-                           part_of.get(listed.get("id"), "")))
+            try:  # read now, its XML dropped: 90,000 slides' trees held till the last peaked at 1.1 GB
+                slides.append((*_read_now(*_pptx_slide(*_pptx_parts(parts, part), authors)), section, ""))
+            except SLIDE_ERRORS as error:  # this slide alone: the others are read (a zip bomb still Skips)
+                slides.append(_unreadable(f"{type(error).__name__}: {error}"[:300], section, part))
+            except RecursionError:  # shapes grouped 100,000 deep: only a hostile slide comes near
+                slides.append(_unreadable("nested too deeply", section, part))
+        if slides and all(slide[-1] for slide in slides):  # no slide read: the deck is skipped with the first's
+            raise Skip(f"not a readable PowerPoint deck: {slides[0][-1].split(': ', 1)[-1]}")  # reason, no part name
     return title, created, slides
+
+
+def _pptx_parts(parts, part: str):
+    """A slide's parts parsed: the slide's, its notes', its charts' and SmartArt's by id, its comments'."""
+    slide = parts.xml(part)
+    notes_part = next((target for rel, target in _targets(parts, part, typed=True).items()
+                       if rel.endswith("/notesSlide")), None)
+    notes = parts.xml(notes_part) if notes_part in parts.names else None
+    related, comments = _related(parts, part)
+    return slide, notes, related, comments
+
+
+def _read_now(name, hidden, read, centred):
+    """A slide read into lines of its own now, its parsed XML let go; its reader puts those lines in the deck's."""
+    from ingest.word import WordText
+    mine = WordText()
+    read(mine)
+
+    def replay(out) -> None:
+        first = len(out.lines)
+        out.lines.extend(mine.lines)
+        out.tables.extend((start + first, end + first) for start, end in mine.tables)
+    return name, hidden, replay, centred
+
+
+def _unreadable(why: str, section: str, part: str = ""):
+    """A slide that could not be read, as a slide of one line saying why ('[not readable: ppt/slides/slide7.xml:
+    ParseError: …]'): its number kept, the others read."""
+    why = f"{part}: {why}" if part else why
+    return "", False, lambda out: out.lines.append(f"{UNREADABLE}{why}]"), False, section, why
 
 
 def _targets(parts, part: str, typed: bool = False) -> dict[str, str]:
@@ -227,7 +284,9 @@ def _authors(parts) -> dict[str, str]:
     return names
 
 
-def _pptx_slide(slide, notes, related: dict | None = None, comments: list[str] | None = None):
+def _pptx_slide(slide, notes, related: dict | None = None, comment_parts: list | None = None,
+                authors: dict[str, str] | None = None):
+    comments = _comments(comment_parts or [], authors or {})
     tree = slide.find(f"{P}cSld/{P}spTree")
     shapes = list(_shapes(tree)) if tree is not None else []
     titles = [shape for shape in shapes if _placeholder(shape) in TITLES]
@@ -528,7 +587,7 @@ def _odp(data: bytes):
     for page in body.iter(DRAW + "page") if body is not None else ():
         hidden = page.get(DRAW + "style-name") in hidden_styles or \
             page.get(PRESENTATION + "visibility") == "hidden"
-        slides.append((*_odp_slide(page, hidden, objects), ""))
+        slides.append((*_odp_slide(page, hidden, objects), "", ""))
     from ingest.odt import creation_date
     return title, creation_date(meta), slides
 
