@@ -26,8 +26,8 @@ from ingest.passage_dates import moment
 MARKS = ("createdTimestampUsec", "userEditedTimestampUsec")
 TEXT_KEYS = ("textContent", "listContent", "title")
 CHECKBOX = re.compile(r"^\[[x ]\] ")
-HEAD_BYTES = 1 << 16
-TITLE_CHARS = 1000  # of a title, what heads its passage (Keep allows 1,000)  # of a .json beside an .html, what is looked at to tell a Keep note
+HEAD_BYTES = 1 << 16  # of a .json beside an .html, what is looked at to tell a Keep note
+TITLE_CHARS = 1000  # of a title, what heads its passage (Keep allows 1,000)
 
 
 def is_keep_note(text: str) -> bool:

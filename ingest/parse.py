@@ -19,9 +19,7 @@ from ingest.document import Document, Section, Skip
 from ingest.kinds import (BIBTEX_EXTENSIONS, EPUB_EXTENSIONS, LATEX_EXTENSIONS, MAIL_EXTENSIONS, MARKUP_EXTENSIONS,
                           PAGE_EXTENSIONS, TABLE_EXTENSIONS, WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, is_mailbox, kind_of,
                           kind_of_script, suffix)
-from ingest.kinds import SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS
-from ingest.kinds import TEXT_EXTENSIONS
-from ingest.kinds import ENEX_EXTENSIONS, is_chat_zip
+from ingest.kinds import ENEX_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, TEXT_EXTENSIONS, is_chat_zip
 from ingest.markdown import parse_markdown
 
 MAX_LINE_CHARS = 1_000_000

@@ -85,7 +85,8 @@ class Settings:
     embed_timeout: float = 120  # SIFT_EMBED_TIMEOUT: seconds an embedder may be silent before its job is re-sent
     rescan_minutes: float = 10  # the periodic rescan, and how long a missing root is kept
     lost_job_seconds: float = 60  # SIFT_LOST_JOB_SECONDS: a file no job carries for this long is queued again
-    attachment_cache_mb: int = 256  # SIFT_ATTACHMENT_CACHE_MB: mail attachments' readings kept (ingest.attachment_cache)
+    # SIFT_ATTACHMENT_CACHE_MB: mail attachments' readings kept (ingest.attachment_cache)
+    attachment_cache_mb: int = 256
     periodic_seconds: float = 60  # SIFT_PERIODIC_SECONDS: how often a worker runs its periodic task (1 to 60 s);
     # also the server's wait before it starts again a worker or watcher that refused (mcp_server.worker)
     retries: int = 3  # tries after the first for a job or file that failed for a transient cause

@@ -264,8 +264,9 @@ _FIRST_PASSAGE = "(SELECT ch.text FROM chunks ch WHERE ch.file = files.id ORDER 
 _SHEET_ROWS = ("CASE WHEN kind = 'text' AND meta LIKE '%\"sheet_rows\"%' AND json_valid(meta) "
                "THEN json_extract(meta, '$.sheet_rows') END AS sheet_rows")
 # An Evernote export's (ingest.enex): how many notes it holds, and what of it was read when it was cut short
-_EXPORT_NOTES = ("CASE WHEN kind = 'note' AND path LIKE '%.enex' AND json_valid(meta) THEN json_extract(meta, '$.notes') "
-                 "END AS export_notes, CASE WHEN kind = 'note' AND path LIKE '%.enex' AND json_valid(meta) "
+_EXPORT_NOTES = ("CASE WHEN kind = 'note' AND path LIKE '%.enex' AND json_valid(meta) "
+                 "THEN json_extract(meta, '$.notes') END AS export_notes, "
+                 "CASE WHEN kind = 'note' AND path LIKE '%.enex' AND json_valid(meta) "
                  "THEN json_extract(meta, '$.cut_short') END AS export_cut")
 # A chat export's days and messages, and what export it is (ingest.chat), for list_files to say so
 _CHAT_DAYS = ", ".join(f"CASE WHEN kind = 'note' AND meta LIKE '%\"chat_export\"%' AND json_valid(meta) "

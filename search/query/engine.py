@@ -1433,8 +1433,8 @@ def undated(catalog: Catalog, filters: Filters) -> list[str]:
     scope = catalog.mask(replace(filters, date_after=None, date_before=None))
     if not len(catalog) or (scope is not None and not scope.any()) or catalog.has_dates(scope):
         return []
-    return [f"{UNDATED} ({UNDATED_SOURCES}): the date range went by each file's modified time (an index read before Sift kept passage dates "
-            "has them once its files are read again)"]
+    return [f"{UNDATED} ({UNDATED_SOURCES}): the date range went by each file's modified time (an index read "
+            "before Sift kept passage dates has them once its files are read again)"]
 
 
 def _in_scope(generations: dict[str, int], filters: Filters) -> dict[str, int]:

@@ -13,7 +13,8 @@ The filters, the order and the limit are applied in SQL, so a call costs the
 same with 200,000 files pending; only the files shown are looked at on disk,
 and only those the index knows no size or time for. That look never follows a
 symbolic link out of the root: a refused link is described as the link it is.
-Sorted by modified time (or by the dates its passages are about: sort 'dated', the default with a date range), files the index has no time for yet come first when
+Sorted by modified time (or by the dates its passages are about: sort 'dated',
+the default with a date range), files the index has no time for yet come first when
 they are pending (they are what just changed) and last when failed or skipped.
 ``path_prefix`` is a folder ('tech' means tech/, not technology/); ``glob`` is
 a shell pattern, the way to ask for names that begin with some text ('tech*').
@@ -53,7 +54,8 @@ STOOD_FOR = ("not indexed itself: the {what} {note} beside it, of the same name,
 # what stands for a PDF, and what the PDF is to it: report.pdf beside report.docx is its export, main.pdf beside
 # main.tex what LaTeX typeset from it; both were 'the note … (taken for its conversion)', as a Markdown note's PDF
 SOURCES = (((".docx", ".odt", ".docm", ".fodt"), "Word document", "the PDF taken for its export"),
-           ((".pptx", ".ppsx", ".pptm", ".ppsm", ".potx", ".potm", ".odp", ".fodp"), "slide deck", "the PDF taken for its export or handout"),
+           ((".pptx", ".ppsx", ".pptm", ".ppsm", ".potx", ".potm", ".odp", ".fodp"), "slide deck",
+            "the PDF taken for its export or handout"),
            ((".tex", ".ltx"), "LaTeX source", "the PDF taken for what LaTeX typeset from it"),
            ((".org", ".rst", ".adoc", ".asciidoc"), "source", "the PDF taken for what was built from it"))
 
