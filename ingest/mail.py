@@ -20,8 +20,9 @@ Message-----`` and Chinese clients' ``原始邮件`` and everything below them) 
 An attachment is named with its type and size; one of a kind Sift reads (a PDF, a Word, Excel, PowerPoint or
 OpenDocument file, a web page, a note, a CSV, a text file) is read by that kind's reader, its passages under
 'Attachment: report.pdf' below its message's Subject, dated with the message (``attachment_sections``), read once
-(what its reader made of it is kept in the home: ``ingest.attachment_cache``); a picture's contents are not read. A reply's head names the message of the mailbox it replies to ('In reply to: Budget (Anna
-Keller, line 1)'), and read_file shows a message's thread (``Threads``, mcp_server.reading). A message's Gmail
+(what its reader made of it is kept in the home: ``ingest.attachment_cache``); a picture's contents are not read.
+A reply's head names the message of the mailbox it replies to ('In reply to: Budget (Anna Keller, line 1)'), and
+read_file shows a message's thread (``Threads``, mcp_server.reading). A message's Gmail
 labels head its text; those every message of a mailbox holds (a Takeout of one label), and an .eml's, are its tags.
 
 An mbox's message starts at a line ``From …`` (mboxo/mboxrd, as Thunderbird and Takeout write them) with a header

@@ -369,8 +369,8 @@ def _is_word(path: str) -> bool:
 def _mail_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]], list[tuple[int, int]],
                                                  list[str]] | None:
     """A mail file's messages as a note of one line per message, their Subjects its headings (ingest.mail), and
-    where each message is in the file ((first line, 0-based; its lines)), and each one's thread's key; or None for a file no mail: an .eml, an
-    .mbox, a Thunderbird folder ('Inbox', no extension) read as one. The file is read in blocks, its messages'
+    where each message is in the file ((first line, 0-based; its lines)), and each one's thread's key; or None for
+    a file no mail: an .eml, an .mbox, a Thunderbird folder ('Inbox', no extension) read as one. The file is read in blocks, its messages'
     headers alone parsed: one past the first LINKED_BYTES was 'no heading', though its hit was headed by it. The
     last few mailboxes' are kept while the file is unchanged (reading several messages of one mailbox)."""
     from ingest.kinds import MAIL_EXTENSIONS, SHEBANG_BYTES, is_mailbox, suffix
