@@ -52,6 +52,7 @@ class Chunk:
     offset: int = 0  # where the text starts in its section
     context: str = ""  # the headings above the text that it does not show, "A > B"; cited footnotes on lines below
     dated: float | None = None  # the date (unix time) its section is about, where it says one (Section.dated)
+    tags: tuple[str, ...] = ()  # its section's own tags, besides its file's (Section.tags)
 
     @property
     def embedding_text(self) -> str:
@@ -234,7 +235,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # (ingest.mail); a whole chat day's or Evernote note's passage at all its lines (Section.made), not its text's count;
 # a Slack export's users.json, channels.json … skipped, their names read into its days (ingest.chat.slack_metadata);
 # a deck's broken or missing slide a line '[not readable: …]', its other slides read (the deck was skipped).
-VERSION = 19
+# 20: an Evernote note's tags, a mail message's Gmail labels and an org headline's tags (with those above it) are its
+# passages' own tags (Section.tags), not words only nor the file's.
+VERSION = 20
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked
@@ -645,7 +648,7 @@ def _chunk(section: Section, start: int, end: int, tokens: int, with_context: bo
            table_head: str = "", breaks: int | None = None) -> Chunk:
     text = section.text
     chunk = Chunk(text=text[start:end], heading_path=list(section.heading_path), tokens=tokens, offset=start,
-                  dated=section.dated)
+                  dated=section.dated, tags=section.tags)
     if with_context:
         chunk.context = context_of(section.heading_path, chunk.text)
     if table_head:

@@ -31,6 +31,9 @@ class Section:
     # its text is made from its lines, not a copy of them (a chat day of JSON messages, an Evernote note's XML): a
     # passage of all its text is at all its lines, not at as many lines as its text has from the first
     made: bool = False
+    # the tags of the item it is part of, where a file holds many with tags of their own (an Evernote note's, a mail
+    # message's Gmail labels): its passages carry them besides their file's (a class default: older pickles lack it)
+    tags: tuple[str, ...] = ()
 
 
 @dataclass

@@ -8,9 +8,9 @@ when it was created (``Created: Thursday 14 March 2024 09:15``, the month and we
 that 'March 2024' finds it), its tags (``Tags: recipes, dinner``), the page it was clipped from, its author and the
 attachments it holds (``<resource>``: their names, types and sizes; their base64 data is counted, never decoded nor
 held). A passage is dated by its note's ``<created>`` (``20240314T091500Z``, UTC), as a message by its Date
-(ingest.passage_dates). Sift's tags are a file's: the tags every note of the export holds are the file's (all of a
-one-note export's), so '#recipes' ranks it first; a tag some notes hold is their ``Tags:`` line's words, which find
-those notes alone (the union made every note of a 5,000-note export match each tag word in its title column).
+(ingest.passage_dates). A note's tags are its passages' own (Section.tags): '#recipes' puts that note's passages
+first, not the export's; the tags every note of the export holds are also the file's (all of a one-note export's).
+The union as the file's made every note of a 5,000-note export match each tag word in its title column.
 
 The file is read as it comes (expat, a block at a time: an export of gigabytes of pictures in the memory of one
 note's text); an export over 64 MiB is read in blocks from the file (ingest.files.read_mbox_file). A note that
@@ -220,7 +220,7 @@ def _section(note: dict, last: int) -> Section:
     body = enml_text("".join(piece for pieces in note.get("content") or [] for piece in pieces))
     text = "\n".join(head) + ("\n\n" + body if body else "")
     return Section(text=text, heading_path=[title], start_line=note["line"], end_line=max(note["line"], last),
-                   dated=moment(created), made=True)
+                   dated=moment(created), made=True, tags=tuple(tags))
 
 
 def _tags(note: dict) -> list[str]:

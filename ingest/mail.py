@@ -23,7 +23,8 @@ OpenDocument file, a web page, a note, a CSV, a text file) is read by that kind'
 (what its reader made of it is kept in the home: ``ingest.attachment_cache``); a picture's contents are not read.
 A reply's head names the message of the mailbox it replies to ('In reply to: Budget (Anna Keller, line 1)'), and
 read_file shows a message's thread (``Threads``, mcp_server.reading). A message's Gmail
-labels head its text; those every message of a mailbox holds (a Takeout of one label), and an .eml's, are its tags.
+labels head its text and are its passages' own tags (Section.tags: '#receipts' puts those messages first, not the
+whole Takeout); those every message of a mailbox holds (a Takeout of one label), and an .eml's, are its file's too.
 
 An mbox's message starts at a line ``From …`` (mboxo/mboxrd, as Thunderbird and Takeout write them) with a header
 under it (a body's own 'From the start …' line, or a whole 'From bo@… Mon Mar  4 08:00:00 2024' line, left unescaped
@@ -439,7 +440,7 @@ def _read(message: Message, depth: int = 0, replying: str = "") -> tuple[Section
     body = _body(message, depth)
     text = "\n".join(head) + ("\n\n" + body if body else "")
     heading = subject if _said(subject) else f"{subject} (no subject)".lstrip()
-    return Section(text=text, heading_path=[heading], dated=moment(when)), meta
+    return Section(text=text, heading_path=[heading], dated=moment(when), tags=tuple(meta.get("labels", ()))), meta
 
 
 def _said(subject: str) -> bool:
@@ -664,7 +665,7 @@ def _attached_sections(doc: Document, path: list[str], section: Section, first: 
         pages = [] if part.page is None else [
             f"page {part.page}" if part.end_page in (None, part.page) else f"pages {part.page}-{part.end_page}"]
         found.append(Section(text=text, heading_path=[*path, *part.heading_path, *pages],
-                             start_line=first, end_line=section.end_line, dated=section.dated,
+                             start_line=first, end_line=section.end_line, dated=section.dated, tags=section.tags,
                              atomic=[(a, b) for a, b in part.atomic if b <= len(text)]))
     return found
 

@@ -6,9 +6,10 @@ its ``END`` line left out. A headline's TODO keyword (``TODO``, ``DONE`` and tho
 priority (``[#A]``), its statistics cookie (``[2/5]``) and its tags (``:work:urgent:``) are no part of its name in
 the heading path (``Projects > Ship the release``), but stay on its line, so that a search for ``TODO`` or ``urgent``
 finds it. ``#+FILETAGS:`` are the note's tags (its title column, and a query's ``#work``); a headline's tags are
-not: Sift's tags are a file's, and an agenda tagged with every tag its headlines carry put all its passages first for
-``#urgent``, the urgent ones among them ranked as any other (``bench/org_rst.py``, hybrid: 1 → 99; on their
-lines, the words find the headlines). ``#+TITLE:`` titles the file
+its section's own and those of the sections under it, as org inherits them (Section.tags: ``#urgent`` puts the
+passages of the urgent headlines first), not the file's: an agenda tagged with every tag its headlines carry put all
+its passages first for ``#urgent``, the urgent ones among them ranked as any other (``bench/org_rst.py``, hybrid:
+1 → 99). ``#+TITLE:`` titles the file
 (else its name does); ``#+DATE:`` is the date its passages are about, as a note's front matter ``date:``
 (ingest.passage_dates), and a headline's own timestamp (``* Meeting <2024-03-14 Thu>``, else its planning line's
 first, ``CLOSED: [2024-03-14 Thu]``) its section's and those under it.
@@ -77,6 +78,7 @@ def parse_org(path: str, text: str) -> Document:
     sections = sections_at_headings(reading.shown, reading.headings, 0, len(reading.shown), bare_opens_next=True,
                                     blocks=reading.blocks)
     _date_sections(sections, reading)
+    _tag_sections(sections, reading)
     return Document(kind="note", title=reading.title or title_from_name(stem), sections=sections, meta=meta)
 
 
@@ -92,11 +94,34 @@ def _date_sections(sections, reading: _Reading) -> None:
         when = when if when is not None else (path[-1][1] if path else None)
         path.append((level, when))
         dates.append(when)
-    lines = [index for index, _, _ in reading.headings]
-    for section in sections:  # its own headline: the last one its lines hold (a bare one's child follows it)
-        inside = bisect.bisect_left(lines, section.end_line) - 1
-        if inside >= 0 and lines[inside] >= section.start_line - 1 and dates[inside] is not None:
+    for section, inside in _headlines_of(sections, reading):
+        if dates[inside] is not None:
             section.dated = dates[inside]
+
+
+def _tag_sections(sections, reading: _Reading) -> None:
+    """Each section under a headline with tags (``* Call the bank :urgent:finance:``), or under an ancestor's, holds
+    them as its own (Section.tags, as org inherits a headline's tags), besides the file's #+FILETAGS."""
+    if not reading.headline_tags:
+        return
+    tags, path = [], []
+    for index, level, _ in reading.headings:
+        path = [(lv, held) for lv, held in path if lv < level]
+        held = list(dict.fromkeys([*(path[-1][1] if path else []), *reading.headline_tags.get(index, [])]))
+        path.append((level, held))
+        tags.append(held)
+    for section, inside in _headlines_of(sections, reading):
+        section.tags = tuple(tags[inside][:META_ITEMS])
+
+
+def _headlines_of(sections, reading: _Reading):
+    """(section, the index in reading.headings of its own headline) of each section under a headline: the last
+    one its lines hold (a bare one's child follows it)."""
+    lines = [index for index, _, _ in reading.headings]
+    for section in sections:
+        inside = bisect.bisect_left(lines, section.end_line) - 1
+        if inside >= 0 and lines[inside] >= section.start_line - 1:
+            yield section, inside
 
 
 def org_headings(text: str) -> list[tuple[int, int, str]]:
@@ -117,6 +142,7 @@ class _Reading:
         self.links: set[str] = set()
         self.ids_linked: set[str] = set()
         self.stamps: dict[int, str] = {}  # a headline's line: its own timestamp's text, or its planning line's first
+        self.headline_tags: dict[int, list[str]] = {}  # a headline's line: its tags (':work:urgent:')
         self.blocks: list[tuple[int, int]] = []  # (first line, line after the last) of each block's lines
 
 
@@ -166,6 +192,8 @@ def _read(text: str) -> _Reading:
             reading.headings.append((index, len(headline.group(1)), _headline(rest, keywords, reading)))
             if (stamp := TIMESTAMP.search(rest)) is not None:
                 reading.stamps[index] = stamp.group(1)
+            if rest.endswith(":") and (tagged := TAGS.search(rest)) is not None:
+                reading.headline_tags[index] = [tag for tag in tagged.group(1).split(":") if tag][:META_ITEMS]
             shown = _inline(rest, reading)
         elif (opened := BLOCK_BEGIN.match(line)):
             block, opened_at = opened.group(1), index

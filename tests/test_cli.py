@@ -780,6 +780,7 @@ def test_an_index_from_before_v8_reads_as_having_no_unread_counts_until_migrated
                                     "ALTER TABLE collections DROP COLUMN scanned_unchanged; "
                                     "ALTER TABLE chunks DROP COLUMN page_starts; "
                                     "ALTER TABLE files DROP COLUMN ctime; "
+                                    "DROP INDEX chunks_tagged; ALTER TABLE chunks DROP COLUMN tags; "
                                     "DROP INDEX chunks_dated; ALTER TABLE chunks DROP COLUMN dated;", 7)
     result = run_ingest(sift_env, "stats", "--json")
     assert result.returncode == 0, result.stderr

@@ -150,7 +150,8 @@ def test_a_date_range_over_passages_without_dates_says_it_went_by_the_modified_t
                                                                   "time (an index read before Sift kept passage "
                                                                   "dates has them once its files are read again)")
     assert notes(collection="notes", date_after=None) == []  # no date range: nothing to say
-    as_older_index(sift_env, "DROP INDEX chunks_dated; ALTER TABLE chunks DROP COLUMN dated;", 19)
+    as_older_index(sift_env, "DROP INDEX chunks_tagged; ALTER TABLE chunks DROP COLUMN tags; "
+                             "DROP INDEX chunks_dated; ALTER TABLE chunks DROP COLUMN dated;", 19)
     assert root.exists() and len(notes(collection="notes")) == 2
 
 
@@ -185,6 +186,7 @@ def test_list_files_by_date_over_an_index_without_passage_dates_says_it_went_by_
             conn.close()
     index = load().index_path
     assert UNDATED_NOTE not in listed(index)["notes"]
-    as_older_index(sift_env, "DROP INDEX chunks_dated; ALTER TABLE chunks DROP COLUMN dated;", 19)
+    as_older_index(sift_env, "DROP INDEX chunks_tagged; ALTER TABLE chunks DROP COLUMN tags; "
+                             "DROP INDEX chunks_dated; ALTER TABLE chunks DROP COLUMN dated;", 19)
     old = listed(index)
     assert old["files"] == [] and UNDATED_NOTE in old["notes"], old  # all modified last week: none in March 2024

@@ -52,7 +52,8 @@ def test_list_files_by_the_dates_passages_are_about(immediate, sift_env, tmp_pat
 
 def test_an_index_before_v20_lists_by_the_modified_time(immediate, sift_env, tmp_path):
     _tree(tmp_path)
-    as_older_index(sift_env, "DROP INDEX chunks_dated; ALTER TABLE chunks DROP COLUMN dated;", 19)
+    as_older_index(sift_env, "DROP INDEX chunks_tagged; ALTER TABLE chunks DROP COLUMN tags; "
+                             "DROP INDEX chunks_dated; ALTER TABLE chunks DROP COLUMN dated;", 19)
     result = run_ingest(sift_env, "files", "--date-before", "2023", "--json")
     assert result.returncode == 0, result.stderr
     assert re.findall(r'"path": "([^"]+)"', result.stdout) == ["notes/plain.md"], result.stdout

@@ -163,7 +163,8 @@ def test_an_index_from_before_v20_is_searched_by_mtime_and_migrated(immediate, s
     again, which the chunker's new version makes a scan do)."""
     from search.index import db, schema
     _tree(tmp_path)
-    path = as_older_index(sift_env, "DROP INDEX chunks_dated; ALTER TABLE chunks DROP COLUMN dated;", 19)
+    path = as_older_index(sift_env, "DROP INDEX chunks_tagged; ALTER TABLE chunks DROP COLUMN tags; "
+                                    "DROP INDEX chunks_dated; ALTER TABLE chunks DROP COLUMN dated;", 19)
     engine = _engine(sift_env)
     assert {p for p, _ in _found(engine, date_after="2024")} == {"mail/anna.mbox", "journal/2024-03-14.md",
                                                                   "journals/2024_03_20.md", "meetings/review.md"}

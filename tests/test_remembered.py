@@ -233,6 +233,7 @@ def test_an_index_from_before_v9_is_read_as_before_and_a_writer_adds_the_table(i
                                     "ALTER TABLE collections DROP COLUMN scanned_unchanged; "
                                     "ALTER TABLE chunks DROP COLUMN page_starts; "
                                     "ALTER TABLE files DROP COLUMN ctime; "
+                                    "DROP INDEX chunks_tagged; ALTER TABLE chunks DROP COLUMN tags; "
                                     "DROP INDEX chunks_dated; ALTER TABLE chunks DROP COLUMN dated;", 8)
     result = run_ingest(sift_env, "stats", "--json")
     assert result.returncode == 0, result.stderr

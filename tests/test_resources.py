@@ -233,6 +233,7 @@ def test_an_index_from_before_v16_is_paged_all_the_same(home, servers):
     time, and resources/list pages through it all the same (each page sorting the files, only slower)."""
     from search.index import db, schema
     path = as_older_index(home["env"], "DROP TABLE cut; DROP TABLE background; DROP INDEX files_mtime; DROP INDEX files_attached; "
+                         "DROP INDEX chunks_tagged; ALTER TABLE chunks DROP COLUMN tags; "
                          "DROP INDEX chunks_dated; ALTER TABLE chunks DROP COLUMN dated;", 15)
 
     async def scenario():

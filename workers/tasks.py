@@ -1119,7 +1119,8 @@ def _chunk_row(ordinal: int, piece, embedding_texts: dict[str, str], dated: floa
                           tokens=piece.tokens, text_hash=digest, start_line=piece.start_line,
                           end_line=piece.end_line, page=piece.page, end_page=piece.end_page,
                           page_starts=piece.page_starts or None,
-                          dated=piece.dated if piece.dated is not None else dated)
+                          dated=piece.dated if piece.dated is not None else dated,
+                          tags=list(piece.tags) or None)
 
 
 def _all_hashes(batch: Batch) -> list[str]:

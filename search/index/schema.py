@@ -377,7 +377,19 @@ ALTER TABLE chunks ADD COLUMN dated REAL;
 CREATE INDEX chunks_dated ON chunks(dated) WHERE dated IS NOT NULL;
 """
 
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20]
+# A passage's own tags (JSON list), where its file holds many items with tags of their own: an Evernote note's
+# <tag>s, a mail message's Gmail labels (ingest.enex, ingest.mail; Section.tags). A tag was a file's alone, so an
+# export's note tagged 'recipe' was not told from the rest, and a Takeout's per-message labels were words of a
+# 'Labels:' line only. A '#tag' in a query matches a passage's tags or its file's (search.query.tags). NULL: none
+# of its own, or written before V21 (the chunker's VERSION 20 has a scan read every file again, which fills it).
+# Its index holds the tagged passages alone, so that the tags held are listed without reading every chunk row.
+V21 = """
+ALTER TABLE chunks ADD COLUMN tags TEXT;
+CREATE INDEX chunks_tagged ON chunks(tags) WHERE tags IS NOT NULL;
+"""
+
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
+                         V21]
 
 
 class SchemaTooNew(Exception):

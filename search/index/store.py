@@ -52,6 +52,7 @@ class ChunkRow:
     end_page: int | None = None
     page_starts: list[tuple[int, int, int]] | None = None  # a PDF chunk's (offset in text, page, offset in page)
     dated: float | None = None  # the date the passage is about (unix time), where its file says one
+    tags: list[str] | None = None  # its own tags, besides its file's (an Evernote note's, a mail message's labels)
 
 
 # --- collections ------------------------------------------------------------
@@ -397,8 +398,12 @@ def write_files(conn, gen: int, collection_id: int, items: list[tuple[FileVersio
             _retire(conn, collection_id, version.path, gen)  # also drops a version this generation wrote
             file_id = _insert_file(conn, collection_id, version, gen)
             title = index_form(_fts_title(version))
+            held = (version.meta or {}).get("tags")
+            held = set(held) if isinstance(held, list) else set()
             for chunk in chunks:
-                _insert_chunk(conn, file_id, title, chunk, version.kind == "code")
+                # its own tags, those its file's title column lacks, in its title column: a '#tag' finds it
+                own = index_form(" ".join(t for t in chunk.tags if t not in held)) if chunk.tags else ""
+                _insert_chunk(conn, file_id, f"{title} {own}" if own.strip() else title, chunk, version.kind == "code")
             _set_progress(conn, gen, version.path, None, "write", "done", now,
                           chunks=len(chunks), embedded=embedded.get(version.path, 0))
 
@@ -448,9 +453,10 @@ def _insert_chunk(conn, file_id: int, title: str, c: ChunkRow, code: bool = Fals
     form = code_index_form if code else index_form
     cur = conn.execute(
         "INSERT INTO chunks(file, ordinal, heading_path, start_line, end_line, page, end_page, page_starts, "
-        "text, tokens, text_hash, dated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "text, tokens, text_hash, dated, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (file_id, c.ordinal, c.heading_path, c.start_line, c.end_line, c.page, c.end_page,
-         json.dumps(c.page_starts) if c.page_starts else None, c.text, c.tokens, c.text_hash, c.dated))
+         json.dumps(c.page_starts) if c.page_starts else None, c.text, c.tokens, c.text_hash, c.dated,
+         json.dumps(c.tags, ensure_ascii=False) if c.tags else None))
     conn.execute("INSERT INTO chunks_fts(rowid, title, headings, body) VALUES (?, ?, ?, ?)",
                  (cur.lastrowid, title, form(c.heading_path), form(c.text)))
 
