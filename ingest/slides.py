@@ -121,13 +121,14 @@ def _deck(data: bytes, path: str):
     odp = path.lower().endswith((".odp", ".fodp"))
     title, out.created, slides = _odp(data) if odp else _pptx(data)
     opening = ""  # the first slide's title, when it is a title slide: the deck's title, if it has none of its own
-    parts_of, unreadable = {}, []
-    for number, (name, hidden, read_slide, titles_deck, part, problem) in enumerate(slides, 1):
+    parts_of, unreadable, partly = {}, [], []
+    for number, (name, hidden, read_slide, titles_deck, part, problem, lost) in enumerate(slides, 1):
         heading = f"Slide {number}" + (" (hidden)" if hidden else "") + (f": {name}" if name else "")
         if part:
             parts_of[heading] = part
         if problem:
             unreadable.append((number, problem))
+        partly.extend((number, why) for why in lost)
         out.headings.append((len(out.lines), 1, heading))
         out.lines.append(heading)
         try:
@@ -140,17 +141,25 @@ def _deck(data: bytes, path: str):
     stem = stem.rsplit(".", 1)[0] if "." in stem[1:] else stem
     title = "" if GENERIC_TITLE.fullmatch(title) else title
     out.title = title or opening or title_from_name(stem)
-    return out, parts_of, _cut_short(unreadable, len(slides))
+    return out, parts_of, _cut_short(unreadable, len(slides), partly)
 
 
-def _cut_short(unreadable: list[tuple[int, str]], count: int) -> str:
+def _cut_short(unreadable: list[tuple[int, str]], count: int, partly: list[tuple[int, str]] = ()) -> str:
     """What the deck's meta says of its slides that could not be read ('' when all were): 'slide 7 of 30 not
-    readable (ppt/slides/slide7.xml: ParseError: …); the others read'."""
-    if not unreadable:
-        return ""
-    numbers = ", ".join(str(number) for number, _ in unreadable[:20]) + (" …" if len(unreadable) > 20 else "")
-    return (f"slide{'s' if len(unreadable) > 1 else ''} {numbers} of {count} not readable ({unreadable[0][1]}"
-            f"{' …' if len(unreadable) > 1 else ''}); the others read")
+    readable (ppt/slides/slide7.xml: ParseError: …); the others read', and of the parts of a slide read without
+    them (``partly``: its notes, its relationships): 'a part of slide 3 not readable (ppt/notesSlides/…), the
+    slide's text read'."""
+    said = []
+    if unreadable:
+        numbers = ", ".join(str(number) for number, _ in unreadable[:20]) + (" …" if len(unreadable) > 20 else "")
+        said.append(f"slide{'s' if len(unreadable) > 1 else ''} {numbers} of {count} not readable ("
+                     f"{unreadable[0][1]}{' …' if len(unreadable) > 1 else ''}); the others read")
+    if partly:
+        numbers = sorted({number for number, _ in partly})
+        listed = ", ".join(map(str, numbers[:20])) + (" …" if len(numbers) > 20 else "")
+        said.append(f"a part of slide{'s' if len(numbers) > 1 else ''} {listed} of {count} not readable ("
+                    f"{partly[0][1]}{' …' if len(partly) > 1 else ''}); the slide's own text read")
+    return "; ".join(said)
 
 
 def _clean(text: str) -> str:
@@ -191,24 +200,46 @@ def _pptx(data: bytes):
                 continue
             seen.add(part)
             try:  # read now, its XML dropped: 90,000 slides' trees held till the last peaked at 1.1 GB
-                slides.append((*_read_now(*_pptx_slide(*_pptx_parts(parts, part), authors)), section, ""))
+                slide, notes, related, comments, lost = _pptx_parts(parts, part)
+                slides.append((*_read_now(*_pptx_slide(slide, notes, related, comments, lost, authors)), section, "",
+                               lost))
+                del slide, notes, related, comments
             except SLIDE_ERRORS as error:  # this slide alone: the others are read (a zip bomb still Skips)
                 slides.append(_unreadable(f"{type(error).__name__}: {error}"[:300], section, part))
             except RecursionError:  # shapes grouped 100,000 deep: only a hostile slide comes near
                 slides.append(_unreadable("nested too deeply", section, part))
-        if slides and all(slide[-1] for slide in slides):  # no slide read: the deck is skipped with the first's
-            raise Skip(f"not a readable PowerPoint deck: {slides[0][-1].split(': ', 1)[-1]}")  # reason, no part name
+        if slides and all(slide[5] for slide in slides):  # no slide read: the deck is skipped with the first's
+            raise Skip(f"not a readable PowerPoint deck: {slides[0][5].split(': ', 1)[-1]}")  # reason, no part name
     return title, created, slides
 
 
 def _pptx_parts(parts, part: str):
-    """A slide's parts parsed: the slide's, its notes', its charts' and SmartArt's by id, its comments'."""
+    """A slide's parts parsed: the slide's, its notes', its charts' and SmartArt's by id, its comments', and what
+    of them could not be read ('ppt/notesSlides/notesSlide3.xml: ParseError: …'): a broken relationships or notes
+    part loses those alone, the slide's own text is read (it made the whole slide '[not readable: …]')."""
     slide = parts.xml(part)
-    notes_part = next((target for rel, target in _targets(parts, part, typed=True).items()
-                       if rel.endswith("/notesSlide")), None)
-    notes = parts.xml(notes_part) if notes_part in parts.names else None
-    related, comments = _related(parts, part)
-    return slide, notes, related, comments
+    lost = []
+    try:
+        relations = _relations(parts, part)
+    except (*SLIDE_ERRORS, RecursionError) as error:
+        folder, name = posixpath.split(part)
+        lost.append(_why(f"{folder}/_rels/{name}.rels", error))
+        relations = []
+    notes_part = next((path for _, type_, path in relations if type_.endswith("/notesSlide")), None)
+    notes = None
+    if notes_part in parts.names:
+        try:
+            notes = parts.xml(notes_part)
+        except (*SLIDE_ERRORS, RecursionError) as error:
+            lost.append(_why(notes_part, error))
+    related, comments = _related(parts, relations)
+    return slide, notes, related, comments, lost
+
+
+def _why(part: str, error: BaseException) -> str:
+    """'ppt/notesSlides/notesSlide3.xml: ParseError: …': a part not read and why."""
+    said = "nested too deeply" if isinstance(error, RecursionError) else f"{type(error).__name__}: {error}"
+    return f"{part}: {said}"[:300]
 
 
 def _read_now(name, hidden, read, centred):
@@ -228,7 +259,7 @@ def _unreadable(why: str, section: str, part: str = ""):
     """A slide that could not be read, as a slide of one line saying why ('[not readable: ppt/slides/slide7.xml:
     ParseError: …]'): its number kept, the others read."""
     why = f"{part}: {why}" if part else why
-    return "", False, lambda out: out.lines.append(f"{UNREADABLE}{why}]"), False, section, why
+    return "", False, lambda out: out.lines.append(f"{UNREADABLE}{why}]"), False, section, why, []
 
 
 def _targets(parts, part: str, typed: bool = False) -> dict[str, str]:
@@ -250,10 +281,11 @@ def _relations(parts, part: str) -> list[tuple[str, str, str]]:
     return found
 
 
-def _related(parts, part: str) -> tuple[dict, list]:
-    """The parts a slide's charts and SmartArt name, parsed, by relationship id; its comments' parts, parsed."""
+def _related(parts, relations: list[tuple[str, str, str]]) -> tuple[dict, list]:
+    """The parts a slide's charts and SmartArt name (its ``relations``), parsed, by relationship id; its comments'
+    parts, parsed."""
     by_id, comments = {}, []
-    for id_, type_, path in _relations(parts, part):
+    for id_, type_, path in relations:
         if path not in parts.names:
             continue
         kind = type_.rsplit("/", 1)[-1]
@@ -285,7 +317,7 @@ def _authors(parts) -> dict[str, str]:
 
 
 def _pptx_slide(slide, notes, related: dict | None = None, comment_parts: list | None = None,
-                authors: dict[str, str] | None = None):
+                lost: list[str] | None = None, authors: dict[str, str] | None = None):
     comments = _comments(comment_parts or [], authors or {})
     tree = slide.find(f"{P}cSld/{P}spTree")
     shapes = list(_shapes(tree)) if tree is not None else []
@@ -298,6 +330,7 @@ def _pptx_slide(slide, notes, related: dict | None = None, comment_parts: list |
         _notes(out, [line for shape in (_shapes(notes.find(f"{P}cSld/{P}spTree")) if notes is not None else ())
                      if _placeholder(shape) == "body" for line in _paragraphs(shape)])
         out.lines.extend(comments or ())
+        out.lines.extend(f"{UNREADABLE}{why}]" for why in lost or ())  # a part of it, its notes or rels
     centred = any(_placeholder(shape) in ("ctrTitle", "subTitle") for shape in shapes)  # a title slide's layout
     return name, slide.get("show") in ("0", "false"), read, centred
 
@@ -587,7 +620,7 @@ def _odp(data: bytes):
     for page in body.iter(DRAW + "page") if body is not None else ():
         hidden = page.get(DRAW + "style-name") in hidden_styles or \
             page.get(PRESENTATION + "visibility") == "hidden"
-        slides.append((*_odp_slide(page, hidden, objects), "", ""))
+        slides.append((*_odp_slide(page, hidden, objects), "", "", []))
     from ingest.odt import creation_date
     return title, creation_date(meta), slides
 

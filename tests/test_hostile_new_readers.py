@@ -226,3 +226,34 @@ def test_a_deck_with_a_broken_slide_is_indexed_and_its_good_slides_found(immedia
     hit = engine.search("tapir of slide 4", mode="keyword").hits[0]
     assert hit.path == "damaged.pptx" and "Slide 4: Topic 4" in hit.heading_path, hit
     assert engine.search("not readable", mode="keyword").hits[0].path == "damaged.pptx"
+
+
+def replaced(deck: bytes, parts: dict[str, bytes]) -> bytes:
+    """``deck`` with the parts named in ``parts`` written over with those bytes."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(deck)) as source, zipfile.ZipFile(out, "w") as package:
+        for item in source.infolist():
+            package.writestr(item, parts.get(item.filename, source.read(item)))
+    return out.getvalue()
+
+
+def test_a_broken_notes_or_relationships_part_loses_that_part_alone():
+    """A slide whose speaker notes' XML was broken, or whose relationships part (naming its notes, charts) was,
+    was a slide of one line '[not readable: …]': its title and bullets, which were whole, were lost with them. Now
+    the slide's own text is read, the part lost is said on a line of its own and in the deck's cut_short."""
+    from ingest.slides import slides_text
+    from tests.test_slides import lecture
+    data = replaced(lecture(), {"ppt/notesSlides/notesSlide3.xml": b"<p:notes><broken",
+                                "ppt/slides/_rels/slide1.xml.rels": b"<Relationships><oops"})
+    lines = slides_text(data, "lecture.pptx").lines
+    assert lines[lines.index("Slide 2: Precision"):lines.index("Slide 3: Costs")][:3] == [
+        "Slide 2: Precision", "The fraction of retrieved documents that are relevant", "Precision at k"], lines
+    assert any(line.startswith("[not readable: ppt/notesSlides/notesSlide3.xml: ParseError") for line in lines), lines
+    assert not any("precision ignores recall" in line for line in lines), lines
+    backup = lines[lines.index("Slide 4 (hidden): Backup: kappa"):]
+    assert backup[1] == "Cohen's kappa corrects agreement for chance", backup
+    assert backup[2].startswith("[not readable: ppt/slides/_rels/slide1.xml.rels: ParseError"), backup
+    doc = parse_file("lecture.pptx", data)
+    assert doc.meta["cut_short"].startswith("a part of slides 2, 4 of 4 not readable (ppt/notesSlides/notesSlide3"
+                                            ".xml: ParseError"), doc.meta
+    assert doc.meta["cut_short"].endswith("the slide's own text read"), doc.meta

@@ -613,3 +613,32 @@ def test_an_impress_chart_is_read_as_a_pptx_chart():
     assert slides_text(out.getvalue(), "seals.odp").lines == [
         "Slide 1: Seals", "Chart: Seal pups counted", "Axes: Pups",
         "|  | North beach |", "| --- | --- |", "| June | 12 |", "| July | 31 |"]
+
+
+def test_list_files_says_what_of_a_deck_could_not_be_read(immediate, tmp_path, monkeypatch):
+    """A deck with a broken slide or a broken speaker notes part was listed plain 'indexed' (cut_short was shown
+    for PDFs alone), as was a mailbox whose text past 64 MiB was not read: the list_files tool now gives their
+    cut_short as the reason, as a PDF's; a whole deck has none."""
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    from tests.test_hostile_new_readers import replaced
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "talks"
+    root.mkdir()
+    (root / "whole.pptx").write_bytes(lecture())
+    (root / "broken.pptx").write_bytes(replaced(lecture(), {"ppt/slides/slide2.xml": b"<p:sld><oops"}))
+    (root / "notes.odp").write_bytes(impress())
+    (root / "lost notes.pptx").write_bytes(replaced(lecture(), {"ppt/notesSlides/notesSlide3.xml": b"<p:notes"}))
+    (root / "inbox.mbox").write_bytes(b"".join(b"From a@b.c Mon Jan  1 00:00:00 2024\nFrom: a@b.c\nSubject: Note %d\n"
+                                               b"\nthe okapi of message %d\n\n" % (n, n) for n in range(3)))
+    monkeypatch.setattr("ingest.mail.MAX_TEXT_CHARS", 30)  # a mailbox's text past it is not read
+    assert ingest(root, "talks")["published"]["failures"] == []
+    listed = Tools(Sift(load())).list_files(collection="talks").structured_content
+    reasons = {f["path"].removeprefix("talks/"): (f["state"], f.get("reason")) for f in listed["files"]}
+    assert reasons["broken.pptx"][0] == "indexed", reasons
+    assert reasons["broken.pptx"][1].startswith("slide 3 of 4 not readable (ppt/slides/slide2.xml: ParseError"), \
+        reasons
+    assert reasons["lost notes.pptx"][1].startswith("a part of slide 2 of 4 not readable (ppt/notesSlides/"), reasons
+    assert reasons["inbox.mbox"][1].startswith("the first 1 messages read, to line"), reasons  # a mailbox too
+    assert reasons["whole.pptx"] == ("indexed", None) and reasons["notes.odp"] == ("indexed", None), reasons

@@ -242,10 +242,13 @@ def visible_folders(conn: sqlite3.Connection) -> list[tuple[str, str]]:
     return [(r[0], r[1]) for r in rows]
 
 
-# What a PDF's meta says of the pages that are not indexed: what of a file cut short was read, and how many of its
-# pages have no text, of how many, and which.
+# What a file's meta says of what is not indexed: what of a file cut short was read (a PDF's, a deck's of its slides
+# not readable, a mailbox's; an Evernote export's is export_cut), and how many of a PDF's pages have no text, of how
+# many, and which.
 _PDF_GAPS = ", ".join(f"CASE WHEN kind = 'pdf' AND json_valid(meta) THEN json_extract(meta, '$.{key}') END AS {key}"
-                      for key in ("cut_short", "pages_without_text", "pages", "textless_pages"))
+                      for key in ("pages_without_text", "pages", "textless_pages")) + \
+    (", CASE WHEN meta LIKE '%\"cut_short\"%' AND json_valid(meta) AND NOT (kind = 'note' AND path LIKE '%.enex') "
+     "THEN json_extract(meta, '$.cut_short') END AS cut_short")
 # A data file's (ingest.table: its first passage alone indexed): whether it is one, its rows, whether it was read to
 # its end, and the rows of a passage ({text}: one a line), for list_files and a search hit to say how few are searched
 # A JSON data set (ingest.data_sets: kind code, its first lines alone indexed) is one too: its records are its rows,

@@ -230,7 +230,7 @@ def _entries(conn, rows) -> list[dict]:
                 entry["reason"] = working.background_said(work)
         if r["stood_for"] is not None:
             entry["state"], entry["reason"] = "skipped", stood_for_reason(f"{r['name']}/{r['stood_for']}")
-        if entry["state"] == "indexed" and version is not None and version["cut_short"]:
+        if entry["state"] == "indexed" and version is not None and version["kind"] == "pdf" and version["cut_short"]:
             entry["reason"] = version["cut_short"]  # a PDF cut short: the pages that could be read
         elif entry["state"] == "indexed" and version is not None and version["pages_without_text"]:
             entry["reason"] = textless(version)  # a scanned page among pages of text
@@ -244,6 +244,10 @@ def _entries(conn, rows) -> list[dict]:
             entry["reason"] = chat_days(version)  # a chat export: its days and messages
         elif entry["state"] == "indexed" and version is not None and version["attachments_not_read"]:
             entry["reason"] = attachments_not_read(version)  # a mail's encrypted PDF, a 40 MB attachment
+        if entry["state"] == "indexed" and version is not None and version["kind"] != "pdf" and version["cut_short"]:
+            # a deck's slides not readable, a mailbox read to 64 MiB: said after what else is (it was said of PDFs
+            # alone, a deck with a broken slide listed plain 'indexed')
+            entry["reason"] = "; ".join(filter(None, (entry["reason"], version["cut_short"])))
         shown.append(entry)
     return shown
 
