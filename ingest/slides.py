@@ -22,7 +22,8 @@ an .odp's draw:page elements):
   …';
 - hidden slides are read too, 'Slide 4 (hidden): …': a lecture's backup slides hold what their author wrote, and a
   search for it should find it (the heading says it is not shown).
-Left out: 2016's chart kinds (cx:chart), the masters' and layouts' placeholder prompts. A .pptm,
+A 2016 chart kind's (cx:chart: waterfall, treemap, sunburst, histogram, funnel) title and data are read as an
+older chart's. Left out: the masters' and layouts' placeholder prompts. A .pptm,
 .ppsm, .potx, .potm are a .pptx's XML; a .fodp an .odp's in one XML file (ingest.odt.flat_document).
 
 A deck has no lines: its "lines" are those of ``WordText.lines`` (read_file shows them, and reads a slide by its
@@ -53,6 +54,7 @@ MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 DC = "{http://purl.org/dc/elements/1.1/}"
 DCTERMS = "{http://purl.org/dc/terms/}"
 C = "{http://schemas.openxmlformats.org/drawingml/2006/chart}"
+CX = "{http://schemas.microsoft.com/office/drawing/2014/chartex}"  # 2016's chart kinds: waterfall, treemap …
 P14 = "{http://schemas.microsoft.com/office/powerpoint/2010/main}"  # a deck's sections (p14:sectionLst)
 # a section's name PowerPoint gives: the one before the first its author added, a new one's
 GENERIC_SECTION = re.compile(r"(default section|untitled section)?", re.IGNORECASE)
@@ -289,7 +291,7 @@ def _related(parts, relations: list[tuple[str, str, str]]) -> tuple[dict, list]:
         if path not in parts.names:
             continue
         kind = type_.rsplit("/", 1)[-1]
-        if kind in ("chart", "diagramData"):
+        if kind in ("chart", "chartEx", "diagramData"):
             by_id[id_] = _optional(parts, path)
         elif kind == "comments":  # the old comments' (ppt/comments/comment1.xml) or 2018's modern ones'
             comments.append(_optional(parts, path))
@@ -432,6 +434,8 @@ def _shape_lines(shape, out, related: dict) -> None:
             for element in shape.iter():
                 if element.tag == C + "chart":
                     _chart_lines(related.get(element.get(R + "id") or ""), out)
+                elif element.tag == CX + "chart":  # a waterfall, treemap, sunburst, histogram, funnel, box
+                    _chartex_lines(related.get(element.get(R + "id") or ""), out)
                 elif element.tag == DGM + "relIds":
                     _diagram_lines(related.get(element.get(R + "dm") or ""), out)
             return
@@ -478,6 +482,80 @@ def _chart_lines(chart, out) -> None:
         rows.append([categories[at] if at < len(categories) else str(at + 1)] +
                     [values[at] if at < len(values) else "" for _, values in columns])
     out.add_table(rows)
+
+
+def _chartex_lines(chart, out) -> None:
+    """A 2016 chart kind's (cx:chartSpace: a waterfall, treemap, sunburst, histogram, funnel, box and whisker) title,
+    axes' titles and data as an older chart's: a row a category (a treemap's or sunburst's with the levels above it,
+    'Fruit > Apple'), a column a series, the values its chartData holds. They were left out."""
+    if chart is None or chart.tag != CX + "chartSpace":
+        return
+    out.lines.append("Chart: " + (_cx_text(chart.find(f"{CX}chart/{CX}title")) or "untitled"))
+    axes = [_cx_text(axis.find(CX + "title")) for axis in chart.iter(CX + "axis")]
+    if any(axes):
+        out.lines.append("Axes: " + ", ".join(axis for axis in axes if axis))
+    data = {found.get("id"): found for found in chart.iter(CX + "data")}
+    columns, categories = [], []
+    for n, ser in enumerate(list(chart.iter(CX + "series"))[:MAX_SERIES], 1):
+        found = ser.find(CX + "dataId")
+        source = data.get(found.get("val") if found is not None else "0")
+        if source is None:
+            continue
+        dimensions = [dim for dim in source if dim.tag in (CX + "numDim", CX + "strDim")]
+        values = next((_cx_levels(dim)[0] for dim in dimensions if dim.tag == CX + "numDim"
+                       and _cx_levels(dim)), [])
+        categories = categories or next((_cx_path(_cx_levels(dim)) for dim in dimensions
+                                         if dim.tag == CX + "strDim"), [])
+        name = _clean(ser.findtext(f"{CX}tx/{CX}txData/{CX}v") or "")  # its cell's cached text, or in place
+        columns.append((name[:200] or f"Series {n}", values))
+    length = min(max([len(categories)] + [len(values) for _, values in columns]), MAX_CATEGORIES)
+    if not columns or not length:
+        return
+    rows = [[""] + [name for name, _ in columns]]
+    for at in range(length):
+        rows.append([categories[at] if at < len(categories) else str(at + 1)] +
+                    [values[at] if at < len(values) else "" for _, values in columns])
+    out.add_table(rows)
+
+
+def _cx_text(title) -> str:
+    """A 2016 chart's or its axis's title: its rich text's, else the text (or the cell's cached text) it holds."""
+    if title is None:
+        return ""
+    rich = " ".join(t.text or "" for t in title.iter(A + "t"))
+    return _clean(rich or " ".join(v.text or "" for v in title.iter(CX + "v")))[:500]
+
+
+def _cx_levels(dimension) -> list[list[str]]:
+    """A 2016 chart's dimension's levels (cx:lvl, the leaves' first), each its points' text by their index."""
+    levels = []
+    for level in dimension.findall(CX + "lvl"):
+        points = {}
+        for point in level.findall(CX + "pt"):
+            try:
+                at = int(point.get("idx") or 0)
+            except ValueError:
+                continue
+            if 0 <= at < MAX_CATEGORIES:
+                points.setdefault(at, _clean(point.text or ""))
+        levels.append([points.get(at, "") for at in range(max(points) + 1)] if points else [])
+    return levels
+
+
+def _cx_path(levels: list[list[str]]) -> list[str]:
+    """A treemap's or sunburst's categories, each with the levels above it ('Fruit > Apple'); a level above the
+    leaves whose point is empty is the one before it's, as Excel writes a hierarchy's cells (once a group)."""
+    if not levels:
+        return []
+    above = []
+    for level in levels[1:]:
+        filled, last = [], ""
+        for at in range(len(levels[0])):
+            last = (level[at] if at < len(level) else "") or last
+            filled.append(last)
+        above.append(filled)
+    return [" > ".join(text for text in [*(level[at] for level in reversed(above)), leaf] if text)
+            for at, leaf in enumerate(levels[0])]
 
 
 def _series_name(ser) -> str:
