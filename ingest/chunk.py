@@ -236,7 +236,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # a Slack export's users.json, channels.json … skipped, their names read into its days (ingest.chat.slack_metadata);
 # a deck's broken or missing slide a line '[not readable: …]', its other slides read (the deck was skipped).
 # 20: an Evernote note's tags, a mail message's Gmail labels and an org headline's tags (with those above it) are its
-# passages' own tags (Section.tags), not words only nor the file's.
+# passages' own tags (Section.tags), not words only nor the file's; a deck's 2016 charts (cx:chart) read, a slide
+# with broken notes or rels its own text read.
 VERSION = 20
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

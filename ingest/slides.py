@@ -30,12 +30,15 @@ A deck has no lines: its "lines" are those of ``WordText.lines`` (read_file show
 heading: read_file(heading='Slide 3')). A password-protected deck, a broken zip or XML and a zip bomb are skipped
 with the reason (ingest.zipped); a .pptx's slide whose XML is broken, or listed but missing from the zip, is a slide
 of one line, '[not readable: ppt/slides/slide7.xml: ParseError: …]', the others read (its meta's cut_short names
-them; no slide readable, the deck is skipped with the reason). Each slide is read into its lines as it is parsed,
-its XML let go: a deck's memory is about one slide's parts and the text. A deck beside the PDF of its stem (its
+them; no slide readable, the deck is skipped with the reason); a broken notes or relationships part loses that part
+alone, said on a line of the slide's. Each slide is read into its lines as it is parsed, its XML let go (an .odp's
+content.xml read as it unzips, a page at a time; one whose XML breaks off keeps the pages before): a deck's memory is
+about one slide's parts and the text. A deck beside the PDF of its stem (its
 export or handout) stands for it: the PDF is its attachment, not read twice (ingest.links.converted_pdfs).
 """
 from __future__ import annotations
 
+import io
 import posixpath
 import re
 import xml.etree.ElementTree as ET
@@ -44,7 +47,7 @@ import zlib
 
 from ingest.document import Document, Skip, title_from_name
 from ingest.passage_dates import property_date
-from ingest.zipped import opened, opened_odf
+from ingest.zipped import head, opened, opened_odf
 
 P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
 A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
@@ -675,32 +678,74 @@ def _notes(out, lines: list[str]) -> None:
 # --- OpenDocument presentation (.odp) -------------------------------------------------------------------------
 
 def _odp(data: bytes):
-    from ingest.odt import flat_document
-    content = meta = flat_document(data, "OpenDocument presentation")  # a flat .fodp: one XML file
-    if content is None:
-        with opened_odf(data, "OpenDocument presentation", ".odp") as parts:
-            content = parts.xml("content.xml")
-            meta = parts.xml("meta.xml")
-            objects = {}  # an embedded object's (a chart's) parsed content.xml by its name, 'Object 1'
-            for embedded in content.iter(DRAW + "object"):
-                name = posixpath.normpath((embedded.get(XLINK + "href") or "").removeprefix("./"))
-                if name and name not in objects and f"{name}/content.xml" in parts.names:
-                    objects[name] = _optional(parts, f"{name}/content.xml")
-    else:
-        objects = {}  # a flat file holds its objects in place
+    """(the deck's own title, its created date, its slides as _pptx's): content.xml read as it unzips (iterparse), a
+    page read into its lines when its end is parsed and let go, as a .pptx's slide is: a deck's memory is about a
+    page's XML and the text, not the whole content.xml's tree (3,000 pages held 10 times their XML's size)."""
+    from ingest.odt import MAX_FLAT_BYTES, creation_date
+    what = "OpenDocument presentation"
+    start = data[:64] if isinstance(data, bytes) else head(data, 64)
+    if not start.startswith(b"PK") and start.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        if not isinstance(data, bytes):  # a flat one named .odp, as an open file (ingest.files.read_zip_file)
+            data.seek(0)
+            data = data.read(MAX_FLAT_BYTES + 1)
+        if len(data) > MAX_FLAT_BYTES:
+            raise Skip(f"a flat {what} (XML, not a zip) larger than {MAX_FLAT_BYTES >> 20} MiB")
+        title, meta, slides = _odp_pages(io.BytesIO(data), None)  # a flat .fodp: its meta and objects in place
+        return title, creation_date(meta), slides
+    with opened_odf(data, what, ".odp") as parts:
+        meta = parts.xml("meta.xml")
+        with parts.open("content.xml") as stream:
+            title, _, slides = _odp_pages(stream, parts)
     found = meta.find(f"{OFFICE}meta/{DC}title") if meta is not None else None
-    title = _clean(found.text or "")[:500] if found is not None else ""
-    hidden_styles = {style.get(STYLE + "name") for style in content.iter(STYLE + "style")
-                     if any(props.get(PRESENTATION + "visibility") == "hidden"
-                            for props in style.iter(STYLE + "drawing-page-properties"))}
-    body = content.find(f"{OFFICE}body/{OFFICE}presentation")
-    slides = []
-    for page in body.iter(DRAW + "page") if body is not None else ():
-        hidden = page.get(DRAW + "style-name") in hidden_styles or \
-            page.get(PRESENTATION + "visibility") == "hidden"
-        slides.append((*_odp_slide(page, hidden, objects), "", "", []))
-    from ingest.odt import creation_date
+    title = _clean(found.text or "")[:500] if found is not None else title
     return title, creation_date(meta), slides
+
+
+def _odp_pages(stream, parts):
+    """(a flat file's title, its office:meta under a root as meta.xml's, its slides) of an .odp's content.xml (or
+    a flat .fodp) read page by page; ``parts``, the zip's Parts its embedded objects (charts) are read from, a page's
+    when it is read (None: a flat file's, in place). XML that breaks off after a page keeps the pages before it, a
+    last slide saying so; before any, the deck is skipped with the error."""
+    hidden_styles, slides, meta = set(), [], None
+    style, office_meta, page = STYLE + "style", OFFICE + "meta", DRAW + "page"  # (made once: every element's end)
+    try:
+        for _, element in ET.iterparse(stream):
+            tag = element.tag
+            if tag == style:  # a page's style: hidden, or not
+                if any(props.get(PRESENTATION + "visibility") == "hidden"
+                       for props in element.iter(STYLE + "drawing-page-properties")):
+                    hidden_styles.add(element.get(STYLE + "name"))
+            elif tag == office_meta and meta is None:  # a flat file's, as meta.xml holds it
+                meta = ET.Element(OFFICE + "document-meta")
+                meta.append(element)
+            elif tag == page:
+                hidden = element.get(DRAW + "style-name") in hidden_styles or \
+                    element.get(PRESENTATION + "visibility") == "hidden"
+                objects = _odp_objects(parts, element) if parts is not None else {}
+                try:
+                    slides.append((*_read_now(*_odp_slide(element, hidden, objects)), "", "", []))
+                except RecursionError:  # shapes grouped 100,000 deep: this page alone, as a .pptx's slide
+                    slides.append(_unreadable("nested too deeply", "", f"content.xml's page {len(slides) + 1}"))
+                element.clear()  # read: its shapes let go (the empty element stays, a few bytes)
+    except ET.ParseError as error:
+        if not slides:
+            raise Skip(f"not a readable OpenDocument presentation: {type(error).__name__}: {error}"[:500]) from None
+        slides.append(_unreadable(f"content.xml: {type(error).__name__}: {error}"[:300] + " (the XML breaks off: "
+                                  "the slides after it not read)", ""))
+    if slides and all(slide[5] for slide in slides):  # no page readable: skipped with the reason, as a .pptx
+        raise Skip(f"not a readable OpenDocument presentation: {slides[0][5].split(': ', 1)[-1]}")
+    found = meta.find(f"{OFFICE}meta/{DC}title") if meta is not None else None
+    return (_clean(found.text or "")[:500] if found is not None else ""), meta, slides
+
+
+def _odp_objects(parts, page) -> dict:
+    """An embedded object's (a chart's) parsed content.xml by its name, 'Object 1', of the objects a page holds."""
+    objects = {}
+    for embedded in page.iter(DRAW + "object"):
+        name = posixpath.normpath((embedded.get(XLINK + "href") or "").removeprefix("./"))
+        if name and name not in objects and f"{name}/content.xml" in parts.names:
+            objects[name] = _optional(parts, f"{name}/content.xml")
+    return objects
 
 
 def _odp_slide(page, hidden: bool, objects: dict | None = None):
