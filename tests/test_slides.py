@@ -633,6 +633,8 @@ def test_list_files_says_what_of_a_deck_could_not_be_read(immediate, tmp_path, m
     (root / "inbox.mbox").write_bytes(b"".join(b"From a@b.c Mon Jan  1 00:00:00 2024\nFrom: a@b.c\nSubject: Note %d\n"
                                                b"\nthe okapi of message %d\n\n" % (n, n) for n in range(3)))
     monkeypatch.setattr("ingest.mail.MAX_TEXT_CHARS", 30)  # a mailbox's text past it is not read
+    from tests.test_enex import CHESS, HEAD, TAX
+    (root / "cut.enex").write_text(HEAD + TAX + CHESS[:60], encoding="utf-8")  # said once, in its notes' line
     assert ingest(root, "talks")["published"]["failures"] == []
     listed = Tools(Sift(load())).list_files(collection="talks").structured_content
     reasons = {f["path"].removeprefix("talks/"): (f["state"], f.get("reason")) for f in listed["files"]}
@@ -641,6 +643,8 @@ def test_list_files_says_what_of_a_deck_could_not_be_read(immediate, tmp_path, m
         reasons
     assert reasons["lost notes.pptx"][1].startswith("a part of slide 2 of 4 not readable (ppt/notesSlides/"), reasons
     assert reasons["inbox.mbox"][1].startswith("the first 1 messages read, to line"), reasons  # a mailbox too
+    assert reasons["cut.enex"][1].startswith("1 note (an Evernote export") and \
+        reasons["cut.enex"][1].count("the XML breaks off") == 1, reasons
     assert reasons["whole.pptx"] == ("indexed", None) and reasons["notes.odp"] == ("indexed", None), reasons
 
 
