@@ -237,7 +237,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # a deck's broken or missing slide a line '[not readable: …]', its other slides read (the deck was skipped).
 # 20: an Evernote note's tags, a mail message's Gmail labels and an org headline's tags (with those above it) are its
 # passages' own tags (Section.tags), not words only nor the file's; a deck's 2016 charts (cx:chart) read, a slide
-# with broken notes or rels its own text read.
+# with broken notes or rels its own text read; a note's sections dated by a day heading without its year (the year of
+# a heading, file or folder over it) and by Italian, Portuguese, Dutch, Russian, Korean and slashed date headings
+# (ingest.passage_dates).
 VERSION = 20
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -6,7 +6,9 @@ when what they hold happened. A passage's date is, in order:
 - its section's own (``Section.dated``): a mail message's Date (ingest.mail), an org headline's timestamp
   (ingest.org), a note's heading that is a date or begins with one, a running log's (``## 2024-03-14``, ``## Thu 14
   March 2024``, ``### 14.03.2024``, ``# 2024-03-14 Standup``, ``## 2024年3月14日``; a month alone, ``## March
-  2024``, its first day), for the sections under it too (``date_sections``);
+  2024``, its first day; Italian, Portuguese, Dutch, Russian, Korean ones, ``## 14/03/2024``; a day without its
+  year, ``## Mon 14 March`` or ``# 2024`` / ``## March`` / ``### 14``, with the year of a heading over it, of its
+  file's name or of a folder), for the sections under it too (``date_sections``);
 - its note's front matter ``date:`` (what the note is about, as a blog post or a meeting note writes it), an org
   file's ``#+DATE:``;
 - a date its file's name holds: a daily note (Obsidian's ``2024-03-14.md``, ``2024-03-14 Thursday.md``, Logseq's
@@ -57,39 +59,84 @@ COMPACT_FIRST = 1970
 META_DATE = re.compile(r"\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?")
 
 
-# month names as headings and folders write them: English (full, three letters, 'Sept'), German, French, Spanish
+# month names as headings and folders write them: English (full, three letters, 'Sept'), German, French, Spanish,
+# Italian, Portuguese, Dutch, Russian (as a date writes it, '14 марта', and alone, 'Март')
 MONTH_NAMES = {name: number for number, names in enumerate((
-    "january jan januar janvier enero", "february feb februar février fevrier febrero",
-    "march mar märz maerz mars marzo", "april apr avril abril", "may mai mayo", "june jun juni juin junio",
-    "july jul juli juillet julio", "august aug août aout agosto",
-    "september sep sept septembre septiembre", "october oct oktober octobre octubre",
-    "november nov novembre noviembre", "december dec dezember décembre decembre diciembre"), 1)
+    "january jan januar janvier enero gennaio janeiro januari январь января",
+    "february feb februar février fevrier febrero febbraio fevereiro februari февраль февраля",
+    "march mar märz maerz mars marzo março maart март марта",
+    "april apr avril abril aprile апрель апреля", "may mai mayo maggio maio mei май мая",
+    "june jun juni juin junio giugno junho июнь июня", "july jul juli juillet julio luglio julho июль июля",
+    "august aug août aout agosto augustus август августа",
+    "september sep sept septembre septiembre settembre setembro сентябрь сентября",
+    "october oct oktober octobre octubre ottobre outubro октябрь октября",
+    "november nov novembre noviembre novembro ноябрь ноября",
+    "december dec dezember décembre decembre diciembre dicembre dezembro декабрь декабря"), 1)
     for name in names.split()}
+# a heading that is a month's name alone ('## March' under '# 2024'): its full name, as a person or a planet may be
+# called 'Jan' or 'Mars'
+MONTH_WORDS = set(MONTH_NAMES) - set("jan feb mar apr jun jul aug sep sept oct nov dec mars maerz".split())
 _NAME = r"(?P<{}>[^\W\d_]{{3,10}})\.?"  # a month's name, 'Mar.' as 'Mar'
 _DAY = r"(?P<{}>0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th|\.)?"  # '14', '14th', German '14.'
 _YEAR = r"(?P<{}>(?:19|20)\d\d)"
-# a weekday's name before a date, in those languages: 'Thu', 'Thursday', German 'Do', 'Donnerstag', 'jeudi', 'jueves'
+# a weekday's name before a date, in those languages: 'Thu', 'Thursday', German 'Do', 'Donnerstag', 'jeudi', 'jueves',
+# 'giovedì', 'quinta-feira', 'donderdag', 'четверг', 'чт', '星期四', '周四', '木曜日', '木', '목요일'
 WEEKDAY = (r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?|mo|di|mi|do|fr|sa|so|"
            r"montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|"
-           r"dimanche|lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo)")
+           r"dimanche|lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo|"
+           r"luned[iì]|marted[iì]|mercoled[iì]|gioved[iì]|venerd[iì]|sabato|domenica|"
+           r"(?:segunda|ter[cç]a|quarta|quinta|sexta)(?:-feira)?|"
+           r"maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|ma|wo|vr|za|zo|"
+           r"понедельник|вторник|среда|четверг|пятница|суббота|воскресенье|пн|вт|ср|чт|пт|сб|вс|"
+           r"(?:星期|周|週|礼拜|禮拜)[一二三四五六日天]|[月火水木金土日](?:曜日?)?|[월화수목금토일](?:요일)?)")
 # a heading that is a date or starts with one, after a weekday ('Thu', 'Thursday,') where it names one: ISO
 # '2024-03-14' (or '/', '.', '_'), '14.03.2024', '14 March 2024', 'March 14, 2024', Logseq's 'Mar 14th, 2024',
-# '14 de marzo de 2024', '2024年3月14日'; not followed by a letter or digit ('2024-03-141', '2024-03-14-2', a
-# version '2024.03.14.1'), but a time ('2024-03-14T10:00')
+# '14 de marzo de 2024', '14 марта 2024', '2024年3月14日', '2024년 3월 14일', '14/03/2024' (a day first or a month
+# first: which, the numbers or the log's other headings tell, ``_slash_order``); not followed by a letter or digit
+# ('2024-03-141', '2024-03-14-2', a version '2024.03.14.1'), but a time ('2024-03-14T10:00')
+_DAY_NUMBER = r"(?P<{}>0?[1-9]|[12]\d|3[01])"
 HEADING_DATE = re.compile(
     r"[^\w\s]*\s*(?:" + WEEKDAY + r"\.?,?\s+)?"
     r"(?:" + _YEAR.format("y1") + r"(?P<s1>[-/._])(?P<m1>0?[1-9]|1[0-2])(?P=s1)(?P<d1>0?[1-9]|[12]\d|3[01])"
     r"|(?P<d2>0?[1-9]|[12]\d|3[01])\.(?P<m2>0?[1-9]|1[0-2])\." + _YEAR.format("y2") +
     r"|" + _DAY.format("d3") + r"[ -](?:de )?" + _NAME.format("n3") + r",?[ -](?:de )?" + _YEAR.format("y3") +
     r"|" + _NAME.format("n4") + r" " + _DAY.format("d4") + r",? " + _YEAR.format("y4") +
-    r"|" + _YEAR.format("y5") + r"\s*年\s*(?P<m5>0?[1-9]|1[0-2])\s*月\s*(?P<d5>0?[1-9]|[12]\d|3[01])\s*[日号號]"
+    r"|" + _YEAR.format("y5") + r"\s*[年년]\s*(?P<m5>0?[1-9]|1[0-2])\s*[月월]\s*(?P<d5>0?[1-9]|[12]\d|3[01])\s*[日号號일]"
+    r"|" + _DAY_NUMBER.format("a6") + "/" + _DAY_NUMBER.format("b6") + "/" + _YEAR.format("y6") +
     r")(?!(?!T\d)[^\W_]|[-/.]\d)", re.IGNORECASE)
 # a heading that is a month alone: '2024-03', an org datetree's '2024-03 March', 'March 2024', '2024年3月': its
 # sections are about the month's first day
 HEADING_MONTH = re.compile(
     r"[^\w\s]*\s*(?:" + _YEAR.format("y1") + r"-(?P<m1>0[1-9]|1[0-2])(?: (?P<w1>[^\W\d_]{3,10}))?|" + _NAME.format("n2") + r",? "
-    + _YEAR.format("y2") + r"|" + _YEAR.format("y3") + r"\s*年\s*(?P<m3>0?[1-9]|1[0-2])\s*月)[^\w\s]*",
+    + _YEAR.format("y2") + r"|" + _YEAR.format("y3") + r"\s*[年년]\s*(?P<m3>0?[1-9]|1[0-2])\s*[月월])[^\w\s]*",
     re.IGNORECASE)
+# what ends a day written without its year: the heading, a weekday's name, or a mark after a space or a ':', ',',
+# '(' ('Mon 14 March: standup', '14 March (Thu)', '14 March - call'); '14 March plans', a time '14:30' are none
+_END = r"(?=\s*$|\s*[,(]|\s*:(?!\d)|\s+[^\w\s]|\s+" + WEEKDAY + r"\b)"
+# a heading that is a day of a month without its year ('Mon 14 March', 'March 14th', '14. März', '14 марта',
+# '3月14日', '3월 14일'), or a day alone ('14', 'Thu 14', '14 Thursday', '14日'), or a month's name alone ('March',
+# '3月'), or a year alone ('2024', '2024年'): a date with the year (and month) of the headings over it or of its file
+DAY_MONTH = re.compile(
+    r"[^\w\s]*\s*(?:" + WEEKDAY + r"\.?,?\s+)?(?:(?:" + _DAY.format("d1") + r"[ -](?:de )?" + _NAME.format("n1") +
+    r"|" + _NAME.format("n2") + r" " + _DAY.format("d2") + r")" + _END +
+    r"|(?P<m3>0?[1-9]|1[0-2])\s*[月월]\s*(?P<d3>0?[1-9]|[12]\d|3[01])\s*[日号號일](?!\d))", re.IGNORECASE)
+# a day alone: a heading that is nothing else, with a weekday's name where it names one ('14', 'Thu 14', '14
+# Thursday', '14日（木）', '14日 星期四'); a numbered heading's '1. Introduction' or '1 - Setup' is none
+DAY_ALONE = re.compile(r"[^\w\s]*\s*(?:" + WEEKDAY + r"\.?,?\s+)?" + _DAY.format("d") + r"(?:\s*[日号號일])?"
+                       r"(?:,?\s*" + WEEKDAY + r"\.?|\s*\(" + WEEKDAY + r"\.?\))?[^\w\s]*", re.IGNORECASE)
+MONTH_ALONE = re.compile(r"[^\w\s]*\s*(?:(?P<n>[^\W\d_]{3,10})|(?P<m>0?[1-9]|1[0-2])\s*[月월])[^\w\s]*",
+                         re.IGNORECASE)
+_WORD = re.compile(r"[^\W\d_]+")
+# the words of a day alone: a weekday's name in those languages ('quinta-feira' two), '14th''s 'th', '14日''s '日'
+DAY_WORD = re.compile(r"(?:[日号號일]?(?:" + WEEKDAY + r")?|st|nd|rd|th|feira)", re.IGNORECASE)
+DAY_WORDS = {word for word in (
+    "mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday saturday sunday mo di mi do "
+    "fr sa so montag dienstag mittwoch donnerstag freitag samstag sonntag lundi mardi mercredi jeudi vendredi samedi "
+    "dimanche lunes martes jueves viernes sabado domingo sabato domenica segunda quarta quinta sexta feira maandag "
+    "dinsdag woensdag donderdag vrijdag zaterdag zondag ma wo vr za zo st nd rd th").split()}
+YEAR_ALONE = re.compile(r"[^\w\s]*\s*" + _YEAR.format("y") + r"\s*[年년]?[^\w\s]*")
+# a file named by a year, alone or with a word ('2024.md', 'Journal 2024.md', '2024-log.md')
+NAME_YEAR = re.compile(r"(?:[^\W\d_]+[ _-]+)?((?:19|20)\d\d)(?:[ _-]+[^\W\d_]+)?")
 
 
 def document_date(path: str, doc: Document) -> float | None:
@@ -103,44 +150,133 @@ def document_date(path: str, doc: Document) -> float | None:
     return None
 
 
-def date_sections(doc: Document) -> None:
+def date_sections(doc: Document, path: str = "") -> None:
     """Each section of a note without a date of its own (a mail message's, an org headline's) under a heading
     that is a date (a running log's ``## 2024-03-14``, ``## Thu 14 March 2024``, ``### 14.03.2024``, ``# 2024-03-14
     Standup``, ``## 2024年3月14日``), or a month alone (``## March 2024``), the innermost such heading of its
     heading path, is dated by it (Section.dated: before front matter's date and the file's name), as an org
-    headline's timestamp dates its section. A date inside a heading's words (``## Notes from 2024-03-14``) is none."""
+    headline's timestamp dates its section. A date inside a heading's words (``## Notes from 2024-03-14``) is none.
+    A day or a month without its year (``# 2024`` / ``## March`` / ``### 14``, ``## Mon 14 March``, ``## 3月14日``)
+    takes the year of the headings over it, else of its file's name (``2024.md``) or folder (``journal/2024/``, read
+    from ``path``); a day alone takes their month too; with no year over it, it is none (today's is no guess)."""
     if doc.kind != "note":
         return
-    read: dict[str, float | None] = {}  # a heading's date, read once: the sections under it all hold it
+    order = _slash_order(doc)
+    in_path = path_year(path) if path else None
+    read: dict[tuple, tuple] = {}  # a heading read once under each year and month: the sections under it hold them
     for section in doc.sections:
-        if section.dated is None:
-            for heading in reversed(section.heading_path or []):
-                if heading not in read:
-                    read[heading] = heading_date(heading)
-                if read[heading] is not None:
-                    section.dated = read[heading]
-                    break
+        if section.dated is not None:
+            continue
+        year, month, when = in_path, None, None
+        for heading in section.heading_path or []:
+            key = (heading, year, month)
+            if key not in read:
+                read[key] = _under(heading_parts(heading, order, year is not None), year, month)
+            year, month, found = read[key]
+            when = found if found is not None else when
+        section.dated = when
+
+
+def _under(parts: tuple | None, year: int | None, month: int | None) -> tuple:
+    """(year, month, date) for the headings under a heading that says ``parts`` (``heading_parts``), under a
+    ``year`` and ``month`` itself: a year resets the month; its date where it makes one with them, else None."""
+    if parts is None:
+        return year, month, None
+    y, m, d = parts
+    if y is not None:
+        return y, m, _day(y, m, d or 1) if m else None
+    if m is not None:
+        return year, m, _day(year, m, d or 1) if year else None
+    return year, month, _day(year, month, d) if year and month else None
 
 
 def heading_date(heading: str) -> float | None:
     """The date (local midnight) a heading is or begins with (``2024-03-14 Standup``, ``Thursday, March 14, 2024``,
     ``[[2024-03-14]]``), a month's first day for a heading that is a month alone (``March 2024``); None."""
-    if not any(c.isdigit() for c in heading[:200]):  # most headings: none holds a year
+    parts = heading_parts(heading)
+    if parts is None or parts[0] is None or parts[1] is None:
         return None
-    heading = unicodedata.normalize("NFKC", heading.strip()[:200])  # full-width '２０２４年３月１４日' too
+    return _day(parts[0], parts[1], parts[2] or 1)
+
+
+def heading_parts(heading: str, order: str | None = None,
+                  yearless: bool = True) -> tuple[int | None, int | None, int | None] | None:
+    """(year, month, day) a heading says, each None where it says none: a date (``2024-03-14``), a month of a year
+    (``March 2024``), a year alone (``2024``), a month's name alone (``March``, ``3月``), a day of a month
+    (``Mon 14 March``, ``3月14日``) or a day alone (``14``, ``Thu 14``); None for no date. A slashed date whose
+    numbers are both 12 or less (``03/04/2024``) is read in ``order`` ('dmy', 'mdy': ``_slash_order``), else none.
+    ``yearless`` False: a heading with no year (a month, a day) is None, as where no year is over it."""
+    heading = heading.strip()[:200]
+    if not any(c.isdigit() for c in heading):  # most headings: only a month's name alone may be one
+        if len(heading) > 24:
+            return None
+        found = MONTH_ALONE.fullmatch(heading)
+        name = found["n"].lower() if found and found["n"] else ""
+        return (None, MONTH_NAMES[name], None) if name in MONTH_WORDS else None
+    heading = unicodedata.normalize("NFKC", heading)  # full-width '２０２４年３月１４日' too
     found = HEADING_DATE.match(heading)
     if found:
-        at = next(i for i in "12345" if found["y" + i])
+        at = next(i for i in "123456" if found["y" + i])
+        if at == "6":
+            first, second = int(found["a6"]), int(found["b6"])
+            order = "dmy" if first > 12 else "mdy" if second > 12 else order
+            if order is None:
+                return None
+            return (int(found["y6"]),) + ((second, first) if order == "dmy" else (first, second))
         month = found.groupdict().get("m" + at) or found.groupdict().get("n" + at)
         month = MONTH_NAMES.get(month.lower()) if not month.isdigit() else int(month)
-        return _day(int(found["y" + at]), month, int(found["d" + at])) if month else None
+        return (int(found["y" + at]), month, int(found["d" + at])) if month else None
     found = HEADING_MONTH.fullmatch(heading)
     if found and (not found["w1"] or found["w1"].lower() in MONTH_NAMES):  # '2024-03 March', not '2024-03 budget'
         at = next(i for i in "123" if found["y" + i])
         month = found.groupdict().get("m" + at) or found.groupdict().get("n" + at)
         month = MONTH_NAMES.get(month.lower()) if not month.isdigit() else int(month)
-        return _day(int(found["y" + at]), month, 1) if month else None
-    return None
+        return (int(found["y" + at]), month, None) if month else None
+    short = len(heading) <= 32  # a year, a month or a day alone is
+    found = YEAR_ALONE.fullmatch(heading) if short else None
+    if found:
+        return int(found["y"]), None, None
+    if not yearless:
+        return None
+    marked, words = "月" in heading or "월" in heading, _WORD.findall(heading)
+    if marked or any(word.lower() in MONTH_NAMES for word in words):
+        found = DAY_MONTH.match(heading)
+        if found:  # 'Thu 14' is a day alone
+            at = next(i for i in "123" if found["d" + i])
+            month = found.groupdict().get("m" + at) or found.groupdict().get("n" + at)
+            month = MONTH_NAMES.get(month.lower()) if not month.isdigit() else int(month)
+            if month:
+                return None, month, int(found["d" + at])
+    found = MONTH_ALONE.fullmatch(heading) if marked and short else None
+    if found and found["m"]:
+        return None, int(found["m"]), None
+    alone = short and all(word.lower() in DAY_WORDS or not word.isascii() and DAY_WORD.fullmatch(word)
+                          for word in words)
+    found = DAY_ALONE.fullmatch(heading) if alone else None
+    return (None, None, int(found["d"])) if found else None
+
+
+def _slash_order(doc: Document) -> str | None:
+    """How a log writes its slashed dates, where its headings tell: 'dmy' where one has a first number over 12
+    (``14/03/2024``), 'mdy' where one has a second (``03/14/2024``); None where none does or both do."""
+    orders = set()
+    for heading in {h for section in doc.sections for h in section.heading_path or [] if "/" in h}:
+        found = HEADING_DATE.match(unicodedata.normalize("NFKC", heading.strip()[:200]))
+        if found and found["y6"]:
+            first, second = int(found["a6"]), int(found["b6"])
+            orders |= {"dmy"} if first > 12 else {"mdy"} if second > 12 else set()
+    return orders.pop() if len(orders) == 1 else None
+
+
+def path_year(path: str) -> int | None:
+    """The year a file's name (``2024.md``, ``Journal 2024.md``) or else its innermost year folder
+    (``journal/2024/log.md``) names; None."""
+    parts = path.split("/")
+    name = parts[-1]
+    found = NAME_YEAR.fullmatch(name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name)
+    if found:
+        return int(found[1])
+    return next((int(part) for part in reversed(parts[:-1]) if YEAR.fullmatch(part)), None)
 
 
 def name_date(path: str) -> float | None:

@@ -237,3 +237,101 @@ def test_mcp_search_and_list_files_say_a_running_logs_dates(immediate, sift_env,
     assert "dated 2024-03-15" in text(found)
     assert [(f["path"], f.get("dated")) for f in listed.structured_content["files"]] == [
         ("notes/work-journal.md", "2024-03-14 … 2024-03-21")], text(listed)
+
+
+@pytest.mark.parametrize("heading, day", [
+    ("giovedì 14 marzo 2024", (2024, 3, 14)), ("quinta-feira, 14 de março de 2024", (2024, 3, 14)),
+    ("donderdag 14 maart 2024", (2024, 3, 14)), ("14 mei 2024", (2024, 5, 14)),
+    ("четверг, 14 марта 2024", (2024, 3, 14)),
+    ("14 марта 2024 г.", (2024, 3, 14)), ("2024년 3월 14일", (2024, 3, 14)), ("2024년 3월 14일 (목)", (2024, 3, 14)),
+    ("2024年3月14日（木）", (2024, 3, 14)), ("2024年3月14日 星期四", (2024, 3, 14)), ("Март 2024", (2024, 3, 1)),
+    ("2024년 3월", (2024, 3, 1)), ("settembre 2024", (2024, 9, 1)),
+    # slashed, a day first or a month first where a number over 12 tells; 03/04/2024 cannot be told alone
+    ("14/03/2024", (2024, 3, 14)), ("03/14/2024", (2024, 3, 14)), ("03/04/2024", None), ("14/14/2024", None),
+    # a day without its year is no date alone
+    ("Mon 14 March", None), ("3月14日", None), ("14", None)])
+def test_a_heading_in_more_languages_and_slashed_is_a_date(heading, day):
+    assert heading_date(heading) == (_local(*day) if day else None)
+
+
+def _dated(paths: list[list[str]], path: str = "log.md") -> list[str | None]:
+    from ingest.passage_dates import shown
+    doc = Document(kind="note", title="Log", sections=[Section(text="x", heading_path=p) for p in paths])
+    date_sections(doc, path)
+    return [shown(section.dated) for section in doc.sections]
+
+
+def test_a_day_without_its_year_takes_the_year_of_the_headings_over_it():
+    assert _dated([["2024"], ["2024", "March"], ["2024", "March", "14"], ["2024", "March", "Thu 15", "Standup"],
+                   ["2024", "April", "1st"], ["2024", "Mon 6 May"], ["2024", "3月14日 星期四"], ["2024年", "3月", "15日"],
+                   ["2024", "May 20: release"], ["March 2024", "16"], ["2024-03", "17 Sunday"],
+                   ["2024년", "3월 18일"], ["2024", "14 марта"], ["2024", "giovedì 21 marzo"], ["2024", "22 maart"],
+                   ["2023", "December", "31"], ["2024", "January", "1"]]) == [
+        None, "2024-03-01", "2024-03-14", "2024-03-15", "2024-04-01", "2024-05-06", "2024-03-14", "2024-03-15",
+        "2024-05-20", "2024-03-16", "2024-03-17", "2024-03-18", "2024-03-14", "2024-03-21", "2024-03-22",
+        "2023-12-31", "2024-01-01"]
+    assert _dated([["2024年3月", "14日星期四"], ["2024年3月", "15日（金）"], ["2024년 3월", "16일 (토)"]]) == [
+        "2024-03-14", "2024-03-15", "2024-03-16"]
+
+
+@pytest.mark.parametrize("path, day", [("2024.md", "2024-03-14"), ("journal/2024/log.md", "2024-03-14"),
+                                       ("Journal 2024.md", "2024-03-14"), ("2023/2024.md", "2024-03-14"),
+                                       ("journal/log.md", None), ("2024 budget v2.md", None)])
+def test_a_day_without_its_year_takes_its_files_year_else_none(path, day):
+    assert _dated([["Log", "Mon 14 March"], ["Log", "March", "14"], ["Log", "Notes"]], path) == [day, day, None]
+
+
+def test_a_day_with_no_year_over_it_or_a_numbered_heading_is_no_date():
+    """No year over it: none (today's year is no guess); a day alone needs a month over it; numbered, counted
+    or worded headings, a name that is a month's abbreviation ('Jan'), a time: none."""
+    assert _dated([["Log", "Mon 14 March"], ["Log", "3月14日"], ["Log", "March", "14"],
+                   ["2024 goals", "March", "14"]]) == [None] * 4
+    assert _dated([["2024", "14"], ["2024", "1. Introduction"], ["2024", "March", "1. Introduction"],
+                   ["2024", "March", "1 - Setup"], ["2024", "March", "1.2"], ["2024", "March", "14:30 call"],
+                   ["2024", "March", "14 things I learned"], ["2024", "14 March plans"], ["2024", "Jan"],
+                   ["2024", "Mars"], ["2024", "Jan", "14"], ["2024", "March", "32"]],
+                  "2024.md") == [None, None, "2024-03-01", "2024-03-01", "2024-03-01", "2024-03-01", "2024-03-01",
+                                 None, None, None, None, "2024-03-01"]
+
+
+def test_a_logs_slashed_headings_are_read_in_the_order_its_others_tell():
+    assert _dated([["03/04/2024"], ["14/03/2024"]]) == ["2024-04-03", "2024-03-14"]  # day first
+    assert _dated([["03/04/2024"], ["03/14/2024"]]) == ["2024-03-04", "2024-03-14"]  # month first
+    assert _dated([["03/04/2024"], ["05/06/2024"]]) == [None, None]  # nothing tells: no guess
+    assert _dated([["03/04/2024"], ["14/03/2024"], ["03/15/2024"]]) == [None, "2024-03-14", "2024-03-15"]  # both
+
+
+YEAR_LOG = """# Log
+
+## Mon 4 March
+
+Orchard pruning started.
+
+## March
+
+### 14
+
+Orchard pears grafted.
+
+### Fri 15
+
+Orchard fence mended.
+
+## 16 марта
+
+Orchard irrigation checked.
+"""
+
+
+def test_a_yearless_log_in_a_year_file_is_found_by_its_days(immediate, sift_env, tmp_path):
+    root = write_tree(tmp_path / "n", {"2024.md": YEAR_LOG, "undated/log.md": YEAR_LOG})
+    for path in root.rglob("*.md"):
+        os.utime(path, (LAST_WEEK, LAST_WEEK))
+    ingest(root, "notes")
+    engine = _engine(sift_env)
+    assert _found(engine, date_after="2024-03-14", date_before="2024-03-16") == {
+        ("2024.md", "Log > March > 14"), ("2024.md", "Log > March > Fri 15")}
+    assert {h for p, h in _found(engine, date_after="2024-03", date_before="2024-04")} == {
+        "Log > Mon 4 March", "Log > March > 14", "Log > March > Fri 15", "Log > 16 марта"}
+    # the same log with no year over it: its file's modified time, last week
+    assert {p for p, _ in _found(engine, date_after="2024", date_before="2025")} == {"2024.md"}

@@ -717,7 +717,7 @@ def chunk(batch: Batch) -> None:
             continue
         work = Work(conn, batch.gen, "chunk", [parsed.path], parsed.size)  # a big file: stats names it
         try:  # its rows too: hashing a text that UTF-8 cannot encode must fail this file, not the job
-            date_sections(parsed.doc)  # a running log's '## 2024-03-14' sections: each its heading's date
+            date_sections(parsed.doc, parsed.path)  # a running log's '## 2024-03-14' sections: each its heading's date
             pieces = chunk_document(parsed.doc, _ticking(counter, work), limit, overlap, most)
             dated = document_date(parsed.path, parsed.doc)
             rows = [_chunk_row(i, piece, embedding_texts, dated) for i, piece in enumerate(pieces)]
