@@ -45,6 +45,43 @@ def test_a_date_written_otherwise_is_refused_with_how_to_write_it(given, said):
                                          f"2024-03-01T14:30, not {given!r}: {said}"), str(refused.value)
 
 
+@pytest.mark.parametrize("given, name, said", [
+    ("in 2024", "date_after", "for 2024, give date_after=2024 and date_before=2025 (date_before leaves out the date it "
+                              "names)"),
+    ("during 2023", "date_before", "for 2023, give date_after=2023 and date_before=2024 ("),
+    ("in March 2024", "date_after", "for 2024-03, give date_after=2024-03 and date_before=2024-04 ("),
+    ("in 2024-12", "modified_after", "for 2024-12, give modified_after=2024-12 and modified_before=2025-01 ("),
+    ("in 2024", "--date-before", "for 2024, give --date-after 2024 --date-before 2025 (--date-before leaves out"),
+    ("between 2023 and 2024", "date_after", "from 2023 through 2024, give date_after=2023 and date_before=2025 "
+                                            "(date_before leaves out the date it names: date_before=2024 would leave "
+                                            "2024 out)"),
+    ("from 2024-03 to 2024-05", "date_before", "from 2024-03 through 2024-05, give date_after=2024-03 and "
+                                               "date_before=2024-06 ("),
+    ("from 14 March 2024 to 20 March 2024", "date_after", "from 2024-03-14 through 2024-03-20, give "
+                                                          "date_after=2024-03-14 and date_before=2024-03-21 ("),
+    ("until March 2024", "date_after", "write it 2024-04 as date_before to take in 2024-03, or 2024-03 to stop before "
+                                       "it ('until' is what date_before means)"),
+    ("until 2024-05-01", "date_before", "write it 2024-05-02 to take in 2024-05-01, or 2024-05-01 to stop before it"),
+    ("in 03/04/2024", "date_after", "which of 3 and 4 is the month cannot be told"),
+])
+def test_a_period_or_a_range_given_to_one_argument_is_refused_with_both_written(given, name, said):
+    """'in 2024' or 'between 2023 and 2024' given to one argument: what to give each of the two, the last end of a
+    range taken in whole (date_before leaves out the date it names); they were refused with the ISO forms alone."""
+    from search.query.filters import unix_time
+    with pytest.raises(ValueError) as refused:
+        unix_time(given, name)
+    assert str(refused.value).startswith(f"{name} must be an ISO date like 2024-03-01 or a date-time like "
+                                         f"2024-03-01T14:30, not {given!r}: {said}"), str(refused.value)
+
+
+@pytest.mark.parametrize("given", ["in the morning", "between 2023 and then", "until 2024-13", "from 2024-03 to x"])
+def test_a_period_or_a_range_of_no_dates_gets_no_spelling(given):
+    from search.query.filters import unix_time
+    with pytest.raises(ValueError) as refused:
+        unix_time(given, "date_after")
+    assert str(refused.value).endswith(f"not {given!r}"), str(refused.value)
+
+
 @pytest.mark.parametrize("given", ["bad", "2024-13", "Feb 30 2024", "may be 2024"])
 def test_what_reads_as_no_date_gets_no_spelling(given):
     from search.query.filters import unix_time

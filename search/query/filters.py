@@ -79,7 +79,11 @@ def iso_hint(value: str, name: str | None = None) -> str | None:
     ('last week') with today's date to count from; a day and month in an order that cannot be told (03/04/2024)
     said so. An assistant given 'date_after must be an ISO date … not 'March 2024'' had to guess what was wrong.
     A date after 'since', 'after', 'from' or 'before' as that date, the word left to the argument (``name``, which
-    a 'before' given to date_after names the other of: 'write it 2023, as date_before')."""
+    a 'before' given to date_after names the other of: 'write it 2023, as date_before'). A period or a range ('in
+    2024', 'between 2023 and 2024', 'until March 2024') as the two arguments that make it (``_spanned``)."""
+    spanned = _spanned(value, name)
+    if spanned:
+        return spanned
     sided = SIDED.fullmatch(value)
     if sided:
         return _sided(sided[1].lower(), sided[2].strip(), name)
@@ -107,6 +111,72 @@ def iso_hint(value: str, name: str | None = None) -> str | None:
     if RELATIVE.search(value):
         return f"give the date itself, counted from today ({datetime.now().date().isoformat()})"
     return None
+
+
+# A period or a range given to one argument ('in 2024', 'during 2023', 'between 2023 and 2024', 'from 2024-03 to
+# 2024-05', 'until March 2024'): both arguments written out, as each takes one date and date_before leaves out the
+# date it names. They were refused with the ISO forms alone, or told 'write it 2024-03' for the first end of a range.
+PERIOD = re.compile(r"(?i)(?:in|during|throughout|within|all of)\s+(\S.*)")
+RANGE = re.compile(r"(?i)(?:between\s+(\S.*?)\s+and|from\s+(\S.*?)\s+(?:to|until|till|through|thru|-|–))\s+(\S.*)")
+UNTIL = re.compile(r"(?i)(?:until|till|up to|up until|through|thru|to)\s+(\S.*)")
+
+
+def _spanned(value: str, name: str | None) -> str | None:
+    """The hint for a period ('in 2024': 'for 2024, give date_after=2024 and date_before=2025 (…)'), a range
+    ('between 2023 and 2024', 'from 2024-03 to 2024-05', its last end taken in whole) or an end ('until March 2024':
+    date_before 2024-04 to take March in, 2024-03 to stop before it), the arguments named as ``name``'s pair
+    ('--date-after 2024 --date-before 2025' on the command line); None for none of these."""
+    after = (name or "date_after").replace("before", "after")
+    before = after.replace("after", "before")
+    one = (lambda arg, when: f"{arg} {when}") if after.startswith("-") else (lambda arg, when: f"{arg}={when}")
+    given = (lambda a, b: f"{one(after, a)} {one(before, b)}") if after.startswith("-") else \
+        (lambda a, b: f"{one(after, a)} and {one(before, b)}")
+    found = RANGE.fullmatch(value)
+    if found:
+        first, last = _period(found[1] or found[2]), _period(found[3])
+        if not first or not last:
+            return None
+        return (f"from {first[0]} through {last[0]}, give {given(first[0], last[1])} ({before} leaves out the date "
+                f"it names: {one(before, last[0])} would leave {last[0]} out)")
+    found = PERIOD.fullmatch(value)
+    if found:
+        period = _period(found[1])
+        if not period:
+            return iso_hint(found[1].strip(), name)
+        return f"for {period[0]}, give {given(*period)} ({before} leaves out the date it names)"
+    found = UNTIL.fullmatch(value)
+    if found:
+        period = _period(found[1])
+        if not period:
+            return iso_hint(found[1].strip(), name)
+        said = f"'{value.split()[0].lower()}' is what {before} means"
+        return (f"write it {period[1]}" + (f" as {before}" if before != name else "") +
+                f" to take in {period[0]}, or {period[0]} to stop before it ({said})")
+    return None
+
+
+def _period(text: str) -> tuple[str, str] | None:
+    """A year, a month or a day (ISO, or as ``iso_hint`` spells it) as its ISO form and the one of the period after
+    it: ('2024', '2025'), ('2024-03', '2024-04'), ('2024-03-14', '2024-03-15'); None for anything else."""
+    from datetime import date, timedelta
+    text = text.strip()
+    if not re.fullmatch(r"\d{4}(?:-\d{2}(?:-\d{2})?)?", text):
+        hint = iso_hint(text) if not PERIOD.fullmatch(text) and not UNTIL.fullmatch(text) else None
+        spelled = re.match(r"write it (\d{4}-\d{2}(?:-\d{2})?)(?: |$)", hint or "")
+        if not spelled:
+            return None
+        text = spelled[1]
+    try:
+        parts = [int(part) for part in text.split("-")]
+        if len(parts) == 1:
+            return text, f"{parts[0] + 1:04}"
+        if len(parts) == 2:
+            date(parts[0], parts[1], 1)
+            year, month = (parts[0] + 1, 1) if parts[1] == 12 else (parts[0], parts[1] + 1)
+            return text, f"{year:04}-{month:02}"
+        return text, (date(*parts) + timedelta(days=1)).isoformat()
+    except ValueError:
+        return None
 
 
 def _sided(word: str, rest: str, name: str | None) -> str | None:
