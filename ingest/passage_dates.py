@@ -107,8 +107,9 @@ HEADING_DATE = re.compile(
 # a heading that is a month alone: '2024-03', an org datetree's '2024-03 March', 'March 2024', '2024年3月': its
 # sections are about the month's first day
 HEADING_MONTH = re.compile(
-    r"[^\w\s]*\s*(?:" + _YEAR.format("y1") + r"-(?P<m1>0[1-9]|1[0-2])(?: (?P<w1>[^\W\d_]{3,10}))?|" + _NAME.format("n2") + r",? "
-    + _YEAR.format("y2") + r"|" + _YEAR.format("y3") + r"\s*[年년]\s*(?P<m3>0?[1-9]|1[0-2])\s*[月월])[^\w\s]*",
+    r"[^\w\s]*\s*(?:" + _YEAR.format("y1") + r"-(?P<m1>0[1-9]|1[0-2])(?: (?P<w1>[^\W\d_]{3,10}))?|"
+    + _NAME.format("n2") + r",? " + _YEAR.format("y2") + r"|" + _YEAR.format("y3")
+    + r"\s*[年년]\s*(?P<m3>0?[1-9]|1[0-2])\s*[月월])[^\w\s]*",
     re.IGNORECASE)
 # what ends a day written without its year: the heading, a weekday's name, or a mark after a space or a ':', ',',
 # '(' ('Mon 14 March: standup', '14 March (Thu)', '14 March - call'); '14 March plans', a time '14:30' are none
@@ -135,8 +136,12 @@ DAY_WORDS = {word for word in (
     "dimanche lunes martes jueves viernes sabado domingo sabato domenica segunda quarta quinta sexta feira maandag "
     "dinsdag woensdag donderdag vrijdag zaterdag zondag ma wo vr za zo st nd rd th").split()}
 YEAR_ALONE = re.compile(r"[^\w\s]*\s*" + _YEAR.format("y") + r"\s*[年년]?[^\w\s]*")
-# a file named by a year, alone or with a word ('2024.md', 'Journal 2024.md', '2024-log.md')
-NAME_YEAR = re.compile(r"(?:[^\W\d_]+[ _-]+)?((?:19|20)\d\d)(?:[ _-]+[^\W\d_]+)?")
+# a file named by a year, alone or with a word ('2024.md', 'Journal 2024.md', '2024-log.md', '2024年工作日志.md',
+# '日记2024.md'); a folder named by a year ('2024', '2024年')
+_CJK = r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
+NAME_YEAR = re.compile(r"(?:[^\W\d_]+[ _-]+|" + _CJK + r"+[ _-]*)?((?:19|20)\d\d)(?:[ _-]+[^\W\d_]+|\s*[年년]?[ _-]*"
+                       + _CJK + r"*)")
+FOLDER_YEAR = re.compile(r"((?:19|20)\d\d)[年년]?")
 
 
 def document_date(path: str, doc: Document) -> float | None:
@@ -269,14 +274,18 @@ def _slash_order(doc: Document) -> str | None:
 
 
 def path_year(path: str) -> int | None:
-    """The year a file's name (``2024.md``, ``Journal 2024.md``) or else its innermost year folder
-    (``journal/2024/log.md``) names; None."""
+    """The year a file's name (``2024.md``, ``Journal 2024.md``, ``2024年工作日志.md``, a daily note's
+    ``2024-03-14.md``) or else its innermost year folder (``journal/2024/log.md``, ``日记/2024年/log.md``) names;
+    None."""
     parts = path.split("/")
     name = parts[-1]
     found = NAME_YEAR.fullmatch(name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name)
     if found:
         return int(found[1])
-    return next((int(part) for part in reversed(parts[:-1]) if YEAR.fullmatch(part)), None)
+    named = name_date(path)  # a daily note's '2024-03-14.md'
+    if named is not None:
+        return datetime.fromtimestamp(named).year
+    return next((int(found[1]) for found in map(FOLDER_YEAR.fullmatch, reversed(parts[:-1])) if found), None)
 
 
 def name_date(path: str) -> float | None:

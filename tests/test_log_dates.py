@@ -276,7 +276,10 @@ def test_a_day_without_its_year_takes_the_year_of_the_headings_over_it():
 
 @pytest.mark.parametrize("path, day", [("2024.md", "2024-03-14"), ("journal/2024/log.md", "2024-03-14"),
                                        ("Journal 2024.md", "2024-03-14"), ("2023/2024.md", "2024-03-14"),
-                                       ("journal/log.md", None), ("2024 budget v2.md", None)])
+                                       ("2024年工作日志.md", "2024-03-14"), ("日记/2024年/日志.md", "2024-03-14"),
+                                       ("2024년 일기.md", "2024-03-14"), ("daily/2024-01-02.md", "2024-03-14"),
+                                       ("journal/log.md", None),
+                                       ("2024 budget v2.md", None), ("v2024.md", None), ("Report 2023-2024.md", None)])
 def test_a_day_without_its_year_takes_its_files_year_else_none(path, day):
     assert _dated([["Log", "Mon 14 March"], ["Log", "March", "14"], ["Log", "Notes"]], path) == [day, day, None]
 
