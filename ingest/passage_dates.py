@@ -172,27 +172,31 @@ def date_sections(doc: Document, path: str = "") -> None:
     for section in doc.sections:
         if section.dated is not None:
             continue
-        year, month, when = in_path, None, None
+        year, month, day, when = in_path, None, False, None
         for heading in section.heading_path or []:
-            key = (heading, year, month)
+            key = (heading, year, month, day)
             if key not in read:
-                read[key] = _under(heading_parts(heading, order, year is not None), year, month)
-            year, month, found = read[key]
+                read[key] = _under(heading_parts(heading, order, year is not None), year, month, day)
+            year, month, day, found = read[key]
             when = found if found is not None else when
         section.dated = when
 
 
-def _under(parts: tuple | None, year: int | None, month: int | None) -> tuple:
-    """(year, month, date) for the headings under a heading that says ``parts`` (``heading_parts``), under a
-    ``year`` and ``month`` itself: a year resets the month; its date where it makes one with them, else None."""
+def _under(parts: tuple | None, year: int | None, month: int | None, day: bool) -> tuple:
+    """(year, month, whether a day is said, date) for the headings under a heading that says ``parts``
+    (``heading_parts``), itself under a ``year``, ``month`` and ``day``: a year resets the month; its date where it
+    makes one with them, else None. A month alone under a month or a day (a standup's '### May' under '## 2024-03-14',
+    a person) and a day alone under a day are none."""
     if parts is None:
-        return year, month, None
+        return year, month, day, None
     y, m, d = parts
     if y is not None:
-        return y, m, _day(y, m, d or 1) if m else None
-    if m is not None:
-        return year, m, _day(year, m, d or 1) if year else None
-    return year, month, _day(year, month, d) if year and month else None
+        return y, m, d is not None, _day(y, m, d or 1) if m else None
+    if m is not None and (d is not None or month is None):
+        return year, m, d is not None, _day(year, m, d or 1) if year else None
+    if m is None and not day and year and month:
+        return year, month, True, _day(year, month, d)
+    return year, month, day, None
 
 
 def heading_date(heading: str) -> float | None:

@@ -338,3 +338,11 @@ def test_a_yearless_log_in_a_year_file_is_found_by_its_days(immediate, sift_env,
         "Log > Mon 4 March", "Log > March > 14", "Log > March > Fri 15", "Log > 16 марта"}
     # the same log with no year over it: its file's modified time, last week
     assert {p for p, _ in _found(engine, date_after="2024", date_before="2025")} == {"2024.md"}
+
+
+def test_a_month_or_a_day_alone_under_a_day_is_a_name_or_a_number():
+    """A standup's '### May' (a person) under '## 2024-03-14', a '### 2' under a day: the day's date, not May's
+    or the 2nd's."""
+    assert _dated([["2024-03-14", "May"], ["2024-03-14", "2"], ["March 2024", "June"], ["March 2024", "14", "2"],
+                   ["2024", "May", "June"], ["2024", "March", "Mon 4 March", "5"]]) == [
+        "2024-03-14", "2024-03-14", "2024-03-01", "2024-03-14", "2024-05-01", "2024-03-04"]
