@@ -111,7 +111,7 @@ def test_quoted_words_are_kept_whatever_they_are():
     by keyword, and "who are "The Who"?" as 'The'. Outside the quotes the framing still goes."""
     assert content('what does "do" mean in Ruby?').split() == ["do", "mean", "in", "Ruby"]
     assert content('who are "The Who"?').split() == ["The", "Who"]
-    assert content('"为什么"这首歌是谁唱的？') == '"为什么"这首歌是谁唱的？'  # a song's title, quoted: nothing left out
+    assert content('"为什么"这首歌是谁唱的？').split() == ["为什么", "这首歌", "唱的"]  # a song's title, quoted: kept (是谁: who)
     said = framing('what does "do" mean in Ruby?')
     assert {"what", "does"} <= said and "do" not in said, said
 
@@ -217,3 +217,32 @@ def test_a_recollection_finds_the_note_about_its_subject(immediate, tmp_path, em
                   "I remember a note about the billing migration, what did I conclude?"):
         hits = engine.search(query, mode="keyword").hits
         assert [hit.path for hit in hits][:1] == ["billing.md"], (query, [(h.path, h.score) for h in hits])
+
+
+def test_a_chinese_recollection_and_when_it_was_written_are_left_out():
+    """What a Chinese question says of the user's note (我记得, 有一篇, 关于, 提到, …的笔记, 说了什么) and when it was
+    written (上个月, 去年): 有没有提到 Kubernetes 的笔记 named 提到 as held nowhere, 上个月 found a patient's 上个月."""
+    assert content("我记得有一篇关于向量检索的笔记") == "向量检索"
+    assert content("我記得有一篇關於軟體架構的筆記") == "軟體架構"
+    assert content("有没有提到Kubernetes的笔记") == "Kubernetes"
+    assert content("上个月关于付款的会议说了什么") == "付款的会议"
+    assert content("那篇讲混合检索的论文").split() == ["混合检索的论文"]
+    assert content("谁负责支付网关") == "负责支付网关" and content("QPS目标是多少") == "QPS目标"
+    assert content("为啥会失眠") == "会失眠" and content("去年体检血压多少") == "体检血压"
+    assert content("3月18日那周的周报").split() == ["3月18日", "的周报"]  # 那周 was named as held nowhere
+    for kept in ("癫痫病发作与经期有关系", "最近邻搜索", "讲座", "学习笔记", "张伟的笔记本"):  # 有关系, 最近邻: words
+        assert content(kept) == kept, kept
+    assert {"记得", "关于", "笔记"} <= framing("我记得有一篇关于向量检索的笔记")
+
+
+def test_a_chinese_recollection_finds_the_note_about_its_subject(immediate, tmp_path, embedder):
+    """我记得有一篇关于向量检索的笔记 ranked a weekly report first by keyword, for saying 读了一篇关于向量检索的论文（见阅读
+    笔记）: its 一篇, 关于, 的笔 matched the question's framing, above the note on 向量检索 itself."""
+    ingest(write_tree(tmp_path / "notes", {
+        "周报.md": "# 周报\n\n本周读了一篇关于向量检索的论文（见阅读笔记），还修复了付款模块的问题。\n",
+        "检索.md": "# 向量检索\n\n向量检索用双塔模型编码问题和段落，向量检索的召回率比关键词检索高。\n"}))
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    hits = engine.search("我记得有一篇关于向量检索的笔记", mode="keyword").hits
+    assert [hit.path for hit in hits][:1] == ["检索.md"], [(h.path, h.score) for h in hits]
+    notes = engine.search("有没有提到向量检索的笔记", mode="keyword").notes
+    assert not [n for n in notes if n.startswith("no passage contains")], notes

@@ -286,3 +286,10 @@ def test_the_part_of_a_chinese_word_no_passage_holds_is_named(engine):
     assert spelling_notes(engine.search("雲倉驗收", mode="keyword")) == [], "held in the other script"
     assert spelling_notes(engine.search("新合同", mode="keyword")) == ["no passage contains '新'"]
     assert spelling_notes(engine.search("我想知道下周合同签字以后怎么办", mode="keyword")) == [], "a question: no parts"
+
+
+def test_a_missing_part_is_named_without_the_particle_that_joins_it(engine):
+    """'２０２４年３月的周报' was told "no passage contains '月的'": a pair across the 的 that joins two words is in no
+    passage though both its characters are. The part is named without it, and a lone character held is not named."""
+    assert spelling_notes(engine.search("字的周报", mode="keyword")) == []
+    assert spelling_notes(engine.search("区块链的周报", mode="keyword")) == ["no passage contains '区块链'"]

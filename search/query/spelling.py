@@ -53,6 +53,9 @@ RUN_PASSAGES = 20  # passages read to find what a Chinese run's missing stretch 
 # Particles a Chinese suggestion does not put in a typed character's place: '治胃病良药' was offered 的药 for 良药
 # (passages say 治胃病的药), a word read as two words and a particle, not a slip of the input method.
 PARTICLES = frozenset("的了是在和与及或之")
+# Particles that join words (X的Y), not part of one: a missing stretch is named without them at its ends, as a pair
+# across one (月的 of 3月的周报, 的进 of 凤凰计划的进度) is in no passage though both of its characters are
+JOINERS = frozenset("的之")
 
 
 @dataclass
@@ -205,8 +208,13 @@ def _missing_parts(word: _Word, tokens: dict, vocabulary: _Vocabulary) -> list[_
         if not is_covered and start is None:
             start = i
         elif is_covered and start is not None:
-            stretch = run[start:i]
-            if len(stretch) > 1 or not any(held(form[start]) for form in forms):
+            end = i
+            while start < end and run[start] in JOINERS:  # '２０２４年３月的周报' named 月的 as held nowhere
+                start += 1
+            while end > start and run[end - 1] in JOINERS:
+                end -= 1
+            stretch = run[start:end]
+            if len(stretch) > 1 or stretch and not any(held(form[start]) for form in forms):
                 parts.append(_Word(stretch, [stretch], run=run, at=start))
             start = None
     return parts
