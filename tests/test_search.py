@@ -532,6 +532,26 @@ def test_a_chinese_word_finds_its_form_in_the_other_script(immediate, tmp_path, 
 
 
 @pytest.mark.parametrize("postings", [True, False])
+def test_a_chinese_word_finds_its_traditional_forms_other_than_openccs_first(immediate, tmp_path, embedder, postings):
+    """Traditional text writes some characters as Simplified does, or in another of their forms: Taiwan writes 台灣
+    (OpenCC: 臺灣), 麵條 (面條), Hong Kong 這裏 (這裡). 台湾出版社 found the note writing 台灣出版社 by 出版社 alone
+    and marked 台**灣出版社**; 面条 found nothing. Each character is looked up in any of its forms now."""
+    root = write_tree(tmp_path / "notes", {
+        "讀書.md": "# 讀書筆記\n\n這本書從台灣出版社買的。\n",
+        "食譜.md": "# 食譜\n\n牛肉麵條要煮八分鐘。\n",
+        "香港.md": "# 旅行\n\n這裏的茶餐廳很好。\n",
+        "其他.md": "# 其他\n\n今天天气很好。\n"})
+    ingest(root)
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder, keyword_postings=postings)
+    engine.warm()
+    found = engine.search("台湾", mode="keyword")
+    assert paths(found) == ["讀書.md"] and "**台灣**" in found.hits[0].snippet, [h.snippet for h in found.hits]
+    assert paths(engine.search("面条", mode="keyword")) == ["食譜.md"]
+    assert paths(engine.search("这里", mode="keyword")) == ["香港.md"]
+    assert not engine.search("台湾", mode="keyword").notes
+
+
+@pytest.mark.parametrize("postings", [True, False])
 def test_a_quoted_chinese_phrase_finds_the_passages_that_hold_it_as_written(immediate, tmp_path, embedder, postings):
     """A quoted "付款方式" was searched as its bigrams alone, so notes holding only 方式 (or 付款) came after the one
     holding the phrase, as if the quotes were not there. A quoted Chinese phrase now keeps the passages holding

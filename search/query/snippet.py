@@ -10,8 +10,8 @@ from collections import Counter
 from search.query.dates import date_patterns, without_dates
 from search.query.inflection import without_elisions
 from search.query.text import (CJK_RANGES, CJK_RUN, KATAKANA, KATAKANA_PART, KATAKANA_WORD, WORD, katakana_form,
-                               katakana_split, korean_stem, name_phrases, normalise, other_scripts, particle_after_name,
-                               split_scripts, umlaut_forms, unwrapped)
+                               katakana_split, korean_stem, name_phrases, normalise, particle_after_name,
+                               split_scripts, umlaut_forms, unwrapped, variant_pattern)
 
 # Where a Latin (Cyrillic, ...) word starts and ends: as \b, except that a CJK character is a border too,
 # since search splits '云仓WMS' into 云仓 and WMS, and so is '_', where the tokenizer splits 'wal_checkpoint'.
@@ -436,9 +436,10 @@ def _pattern(query: str, skip: frozenset = frozenset()) -> re.Pattern | None:
                     if KATAKANA_WORD.fullmatch(part):
                         words.setdefault(_katakana_word(part))
                         continue
-                    for form in [part, *other_scripts(part)]:  # 资料 found 資料 too
-                        words.setdefault(re.escape(form))
-                        words.update(dict.fromkeys(re.escape(form[i:i + 2]) for i in range(max(1, len(form) - 1))))
+                    # each character in either script, as search looks it up (``variant_pairs``): 资料 found
+                    # 資料, and 台湾 台灣 (marked 台**灣出版社**: OpenCC writes 臺灣)
+                    words.setdefault(variant_pattern(part))
+                    words.update(dict.fromkeys(variant_pattern(part[i:i + 2]) for i in range(max(1, len(part) - 1))))
                     # 책을 found 책은 by its 책: marked where it is a word, alone or with its particle, not in 책상
                     # nor at the end of another (공책, notebook; 준비가: 가을's 가 is the particle there)
                     words.update(dict.fromkeys(_KOREAN_WORD_START + stem + _KOREAN_WORD_END

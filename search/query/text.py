@@ -300,7 +300,8 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
                 forms = [part, *other_scripts(part)]
                 found[part] = list(dict.fromkeys(
                     [form[i:i + 2] for form in forms for i in range(max(1, len(form) - 1))] + korean_stem(part)
-                    + [form for month in [m for m in dated if m in part] for form in dated.pop(month)]))  # 三月十四日
+                    + [form for month in [m for m in dated if m in part] for form in dated.pop(month)]  # 三月十四日
+                    + variant_pairs(part)))
     return list(found.items())
 
 
@@ -381,6 +382,40 @@ def other_scripts(run: str) -> list[str]:
     can come up (后 as 後), which adds a term but drops none."""
     traditional = run.translate(_tables()[1])
     return [form for form in dict.fromkeys([simplified(run), traditional]) if form != run]
+
+
+def variant_pairs(run: str) -> list[str]:
+    """The pairs of a Chinese run with each character in any of its forms, Simplified and Traditional: a Traditional
+    text writes some characters as Simplified does, or in a form other than OpenCC's first (台灣, 這裏, 麵條), so
+    台湾 (臺灣 in Traditional) missed a note saying 台灣, 面条 (面條) one saying 麵條. Those of the run's other
+    scripts (``other_scripts``) are among them; a run with no such character gives none."""
+    pairs = []
+    for i in range(len(run) - 1):
+        firsts, seconds = _variants(run[i]), _variants(run[i + 1])
+        if len(firsts) > 1 or len(seconds) > 1:
+            pairs += [a + b for a in firsts for b in seconds]
+    return pairs
+
+
+def _variants(char: str) -> list[str]:
+    """``char`` and every character written for it in the other script: 台 gives 台, 臺, 檯, 颱; 灣 gives 灣, 湾."""
+    plain = char.translate(_tables()[0])
+    return [char, *[form for form in _forms_of()[plain] if form != char]] if plain in _forms_of() else [char]
+
+
+def variant_pattern(run: str) -> str:
+    """A pattern matching ``run`` with each character in any of its forms (``variant_pairs``): 台湾 gives
+    [台臺檯颱][湾灣], which marks 台灣."""
+    return "".join(f"[{''.join(forms)}]" if len(forms := _variants(char)) > 1 else re.escape(char) for char in run)
+
+
+@functools.cache
+def _forms_of() -> dict[str, list[str]]:
+    """Each Simplified character with a Traditional form, with all of its forms, itself first."""
+    forms: dict[str, list[str]] = {}
+    for source, target in _tables()[0].items():
+        forms.setdefault(target, [target]).append(chr(source))
+    return forms
 
 
 def simplified(text: str) -> str:
