@@ -28,6 +28,11 @@ WAL_LIMIT_BYTES = 8 * 1024 * 1024
 # SQLite primary result codes (the low byte of an extended code)
 SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY, SQLITE_IOERR = 5, 6, 8, 10
 SQLITE_CORRUPT, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_NOTADB = 11, 13, 14, 26
+# Beside the index, which file its -wal was written for: (device, inode) of the index, then of the -wal, as the last
+# writer to connect found them. SQLite's WAL names no database: one left beside an index renamed over (a restore, a
+# rebuilt copy moved in) was read and then copied into the new file, whose tables came out mixed with the old one's.
+WAL_OWNER = "-wal-of"
+WAL_HEADER_BYTES = 32  # a -wal no longer than its header holds no page
 
 _checked: set[tuple] = set()  # (path, device, inode) of index files this process found intact
 _checked_lock = threading.Lock()
@@ -58,6 +63,7 @@ def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
                                "or point SIFT_HOME (--home) at another folder")
     if not readonly:
         _check_writable(path)
+    _refuse_stale_wal(path)
     try:
         conn = _open_reader(path) if readonly else _open(path)
         conn.row_factory = sqlite3.Row
@@ -71,6 +77,7 @@ def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute(f"PRAGMA journal_size_limit = {WAL_LIMIT_BYTES}")
             schema.migrate(conn)
+            _mark_wal_owner(path)
         elif schema.version(conn) == 0:
             _refuse_foreign(conn, path)
             raise NoIndex(f"{path} holds no Sift index yet: run `ingest enqueue PATH` first")
@@ -92,6 +99,52 @@ def identity(path: Path | str) -> tuple[int, int] | None:
     except OSError:
         return None
     return info.st_dev, info.st_ino
+
+
+def _wal_pair(path: Path) -> tuple[int, ...] | None:
+    """(device, inode) of the index and of its -wal, None when either is missing."""
+    index, wal = identity(path), identity(f"{path}-wal")
+    return (*index, *wal) if index and wal else None
+
+
+def _mark_wal_owner(path: Path) -> None:
+    """Write down which index file the -wal beside it belongs to (WAL_OWNER). A -wal made since (the last
+    connection to close deletes it) is another file, which the record does not speak of."""
+    pair, owner = _wal_pair(path), Path(f"{path}{WAL_OWNER}")
+    if pair is None:
+        return
+    text = " ".join(map(str, pair)) + "\n"
+    temp = owner.with_name(f"{owner.name}.{os.getpid()}")
+    try:
+        if owner.exists() and owner.read_text() == text:
+            return
+        temp.write_text(text)
+        os.replace(temp, owner)
+    except OSError:  # only a guard (a full disk): the index works without it
+        with contextlib.suppress(OSError):
+            temp.unlink(missing_ok=True)
+
+
+def _refuse_stale_wal(path: Path) -> None:
+    """Refuse an index whose -wal holds pages written for another file: the same -wal as the last writer found
+    beside it (WAL_OWNER), but the index is another file now (renamed over, restored). SQLite would read those
+    pages as the index's and copy them into it. A -wal of another inode (copied with the index, made anew) or
+    an index of no record is left to SQLite."""
+    try:
+        if os.stat(f"{path}-wal").st_size <= WAL_HEADER_BYTES:
+            return
+        owner = tuple(int(n) for n in Path(f"{path}{WAL_OWNER}").read_text().split())
+    except (OSError, ValueError):
+        return
+    pair = _wal_pair(path)
+    if pair is None or len(owner) != 4 or owner[2:] != pair[2:] or owner[:2] == pair[:2]:
+        return
+    raise IndexUnavailable(
+        f"the index at {path} was replaced (renamed over, restored) while {path.name}-wal beside it still holds "
+        f"changes written to the file that was there before: SQLite would mix them into this one and damage it, "
+        f"so Sift leaves both as they are. To use this index, stop Sift's processes (sift-mcp, huey_consumer) "
+        f"and delete {path.name}-wal and {path.name}-shm (what they hold belongs to the file that was replaced); "
+        f"to go back to that file, put it back at {path}")
 
 
 def _open(path: Path) -> sqlite3.Connection:
