@@ -48,6 +48,30 @@ def value(path: str, name: str, key: str) -> bytes | None:
     return bytes(rows[0][0]) if rows else None
 
 
+HELD_WAIT_SECONDS = 1.0  # a read in WAL mode waits on no writer: one that waits this long waits on a lock held
+
+
+def held(path: str) -> str | None:
+    """Why the queue cannot be read now, when another process keeps it locked against readers too (an `sqlite3`
+    shell that ran ``PRAGMA locking_mode=EXCLUSIVE``): each read of it waited SQLite's timeout, 30 s, and
+    stats read it four times. None when a read gets through (in WAL mode a write held does not stop one)."""
+    if not os.path.exists(path):
+        return None
+    try:
+        with closing(sqlite3.connect(f"file:{quote(path)}?mode=ro", uri=True, isolation_level=None,
+                                     timeout=HELD_WAIT_SECONDS, check_same_thread=False)) as conn:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError as exc:
+        from workers.queues import busy
+        if busy(exc):
+            return (f"the queue at {path} is held by another process, which keeps it locked even against readers "
+                    f"({exc}: an `sqlite3` shell with `PRAGMA locking_mode=EXCLUSIVE`, a backup?): what waits in "
+                    "it cannot be told, and workers cannot take jobs, until that process lets it go")
+    except sqlite3.Error:
+        pass  # read-only, damaged…: the reads that follow say so
+    return None
+
+
 def _read(path: str, sql: str, params) -> list:
     if not os.path.exists(path):
         return []

@@ -10,6 +10,7 @@ report itself.
 from __future__ import annotations
 
 import re
+import sys
 import time
 from dataclasses import dataclass
 
@@ -85,7 +86,8 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
     report["model"] = {**model, "index_models": index_models, "reembedding": reembedding(report["collections"])}
     if worker is not None:
         report["worker"] = worker
-    report["queue_pending"], error = _count(_home_queue, settings.queue)
+    held = _queue_held(settings)
+    report["queue_pending"], error = (None, held) if held else _count(_home_queue, settings.queue)
     if error:
         report["queue_error"] = error
     # a build with files pending and no job in the queue is one whose jobs died with a killed worker: the next
@@ -101,7 +103,8 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
                 for c in report["collections"]:
                     if (c["building"] or {}).get("progress"):
                         c["building"]["progress"]["eta_seconds"] = None
-    _waiting_scans(report)
+    if not held:  # each read would wait SQLite's 30 s
+        _waiting_scans(report)
     if error is None:
         stopped, _ = _count(_worker_halted)
         if stopped:
@@ -137,6 +140,17 @@ def _busy(collections: list[dict]) -> bool:
     beside 'embedding big.log … for 3.7 min'."""
     return any(((c["building"] or {}).get("progress") or {}).get("slow") or
                any(w["state"] == "embedding" for w in c.get("background") or []) for c in collections)
+
+
+def _queue_held(settings) -> str | None:
+    """Why the home's SQLite queue cannot be read at all now (workers.queue_reader.held): stats then answers at
+    once with what it can, where it waited 30 s for each of its reads of the queue."""
+    if settings.queue != "sqlite":
+        return None
+    from workers.queue_reader import held
+    app = sys.modules.get("workers.app")  # once imported, its huey reads the queue of the home it was made in
+    path = getattr(app.huey.storage, "filename", None) if app else None
+    return held(path or str(settings.queue_path))
 
 
 def _home_queue() -> int:
