@@ -58,6 +58,16 @@ CUT_CHECKS = 8  # lines inside a quote or list checked as a piece's first line; 
 GROWTH = 4  # a piece grown to this many PIECE_CHARS, with more than UNSURE_CUTS blocks it could not be cut
 UNSURE_CUTS = 32  # before, is cut at its last block unchecked: memory stays bounded
 INLINE_CHARS = 64 * 1024  # a longer paragraph is read for links a line at a time
+# Of a line's indentation, the parser is shown this many characters at most (the passages keep all of it): a list
+# nested n deep holds n² of indentation, which markdown-it scans a character at a time in Python (10,000 Logseq
+# blocks each one deeper: 100 MB, 52 s of CPU). A line indented further reads as one of the list 64 deep (tabs) or
+# 32 (two spaces) above it, where nothing is lost: MAX_NESTING is past what lists that deep open.
+DEEPEST_INDENT = 64
+# markdown-it's nesting limit (commonmark's 20, each list 2: an outline 10 deep reached it) makes a block there
+# swallow the rest of the note unread: a Logseq page nested 10 deep lost every heading, link and tag below that
+# block. A block quote or list nested deeper than this still does (a line of 200 '- ' markers); the recursion
+# stays far within Python's.
+MAX_NESTING = 2 * DEEPEST_INDENT + 24
 # A fence of Obsidian Excalidraw's drawing data (base64 of compressed JSON, in every .excalidraw.md): no words,
 # and hundreds of passages a drawing to embed (8 KB of it made 40). Its text elements are indexed, above it.
 DRAWING = re.compile(r"\s*compressed-json\b")
@@ -146,7 +156,8 @@ def parser() -> MarkdownIt:
     _read_tokens). Emphasis is off: it never decides what is a link or a heading."""
     global _PARSER
     if _PARSER is None:
-        md = MarkdownIt("commonmark").enable("table").disable(["emphasis", "inline", "text_join"])
+        md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table") \
+            .disable(["emphasis", "inline", "text_join"])
         md.block.ruler.at("table", _table, {"alt": ["paragraph", "reference"]})
         md.block.ruler.before("fence", "math_block", _math_block,
                               {"alt": ["paragraph", "reference", "blockquote", "list"]})
@@ -167,7 +178,7 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list, dict, li
     a link is read for links once every piece is parsed, when every link reference definition is known
     (CommonMark lets a '[text][label]' use a '[label]: url' defined anywhere in the note).
     """
-    body = [line.replace("\r", " ") for line in lines[start:]]  # markdown-it ends a line at a lone '\r' too
+    body = [_indent_bounded(line.replace("\r", " ")) for line in lines[start:]]  # a lone '\r' ends a line too
     env: dict = {"math_close": _math_closes(body), "lines": len(body)}
     headings, blocks, texts, tags, drawings = [], [], [], {}, []
     commented = [False] * start + _in_comment(body)
@@ -192,6 +203,13 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list, dict, li
         first += done
     md = parser()
     return headings, blocks, [url for text in texts for url in _link_destinations(md, text, env)], tags, drawings
+
+
+def _indent_bounded(line: str) -> str:
+    """The line with at most DEEPEST_INDENT characters of its indentation (spaces and tabs as written)."""
+    if len(line) <= DEEPEST_INDENT or line[DEEPEST_INDENT - 1] not in " \t" or line[:DEEPEST_INDENT].strip(" \t"):
+        return line
+    return line[:DEEPEST_INDENT] + line[DEEPEST_INDENT:].lstrip(" \t")
 
 
 def _complete(tokens: list, body: list[str], first: int, unsure: int, trust: bool = False) -> tuple[int, int]:
