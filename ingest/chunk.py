@@ -234,13 +234,13 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # message, a reply's head naming what it replies to, Gmail labels as tags, a body's 'From x <date>' line no message
 # (ingest.mail); a whole chat day's or Evernote note's passage at all its lines (Section.made), not its text's count;
 # a Slack export's users.json, channels.json … skipped, their names read into its days (ingest.chat.slack_metadata);
-# a deck's broken or missing slide a line '[not readable: …]', its other slides read (the deck was skipped). 20: an
-# Evernote note's tags, a mail message's Gmail labels and an org headline's tags (with those above it) are its
+# a deck's broken or missing slide a line '[not readable: …]', its other slides read (the deck was skipped).
+# 20: an Evernote note's tags, a mail message's Gmail labels and an org headline's tags (with those above it) are its
 # passages' own tags (Section.tags), not words only nor the file's; a deck's 2016 charts (cx:chart) read, a slide
-# with broken notes or rels its own text read; a note's sections dated by a day heading without its year (the year of
-# a heading, file or folder over it) and by Italian, Portuguese, Dutch, Russian, Korean and slashed date headings
-# (ingest.passage_dates); a Markdown outline nested 10 deep no longer hides the headings below it
-# (ingest.markdown.MAX_NESTING).
+# with broken notes or rels its own text read, an .odp whose XML breaks off its pages before the break; a note's
+# sections dated by a day heading without its year (the year of a heading, file or folder over it) and by Italian,
+# Portuguese, Dutch, Russian, Korean and slashed date headings (ingest.passage_dates); a Markdown outline nested 10
+# deep no longer hides the headings below it (ingest.markdown.MAX_NESTING).
 VERSION = 20
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
