@@ -256,7 +256,8 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
         sections += files
         text_chars += sum(len(file.text) for file in files)
         if text_chars > MAX_TEXT_CHARS:
-            meta["cut_short"] = (f"the first {messages:,} messages read, to line {first + lines - 1:,}: their text "
+            read_ = "the first message read" if messages == 1 else f"the first {messages:,} messages read"
+            meta["cut_short"] = (f"{read_}, to line {first + lines - 1:,}: {'its' if messages == 1 else 'their'} text "
                                  f"is over {MAX_TEXT_CHARS // (1 << 20)} MiB, the rest of the mailbox is not read")
             break
     meta["messages"] = messages
