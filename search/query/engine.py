@@ -30,7 +30,8 @@ from typing import Callable
 from search.index import db, queries, schema
 from search.index.status import when
 from search.model.info import ModelError
-from search.query import bibliography, copies, footnotes, fusion, keyword, question, spelling, symbols, tags, unindexed
+from search.query import (bibliography, copies, footnotes, fusion, keyword, lists, question, spelling, symbols, tags,
+                          unindexed)
 from search.query.catalog import Catalog
 from search.query.dates import iso_dates, month_names_swapped, only_date
 from search.query.filters import Filters, empty_range
@@ -199,6 +200,7 @@ class Engine:
                                                           prepared, read)
                         ranked = _phrased(read, query, ranked, used, notes)
                         common_words = functools.cache(lambda: self._common_words(conn, query, state))  # once
+                        ranked = _lists_after_their_notes(read, query, ranked, notes)
                         ranked = _titled_first(conn, query, ranked, used, notes, common_words() if ranked else set())
                         ranked, tagged = tags.tagged_first(conn, query, ranked, used, filters,
                                                            lambda: self._held_tags(conn, state))
@@ -950,6 +952,53 @@ def _phrased(read: Passages, query: str, ranked: list, mode: str, notes: list[st
         _note(notes, f"no passage found holds {shown} as quoted: the results are those holding some of its words")
         return ranked
     return kept
+
+
+def _lists_after_their_notes(read: Passages, query: str, ranked: list, notes: list[str]) -> list:
+    """``ranked`` with each note passage that is mostly a list of links to other notes (an index note, a README's
+    table of contents: ``lists``) after the passages of the notes it links to that came below it, in every mode:
+    the titles of all notes, by folder, shared a word with any long question, and notes-en's README came first for
+    'Why is the Vim clipboard not synced with the system clipboard in VS Code', above the note its own list linked
+    to. A list the query names stays (``_names_list``: 'my reading list'). Scores stay as ranked; a note says so
+    when the order changed."""
+    ids = [hit[0] for hit in ranked]
+    rows = read.rows(ids, kind="note") if ranked else {}
+    targets = {at: found for at, cid in enumerate(ids) if cid in rows
+               if (found := lists.link_targets(rows[cid]["text"], rows[cid]["path"]))}
+    if targets:
+        named = _names_list(read.conn, query, [rows[ids[at]] for at in targets])
+        targets = {at: found for (at, found), name in zip(targets.items(), named) if not name}
+    if not targets:
+        return ranked
+    catalog = read.catalog
+    places = [(str(catalog.collections[f]), catalog.paths[f]) for f in catalog.files(ids)]
+    moved = lists.after_their_notes(ranked, places, targets)
+    if [hit[0] for hit in moved] != ids:
+        _note(notes, "a passage that is mostly a list of links comes after the notes it links to, each keeping the "
+                     "score it ranked with")
+    return moved
+
+
+def _names_list(conn, query: str, rows: list) -> list[bool]:
+    """Whether the query names each list passage of ``rows``: the list's title and headings hold half of its words
+    or more (a question's framing left out), two of them at least or its only one, stemmed as keyword search stems
+    them ('my reading list' names the note 'Reading List'; 'how do i prevnet my mac from going to sleep' does not
+    name notes-en's README section 'TIL > Mac', whose items hold its other words)."""
+    asked = query_words(question.content(query))[:keyword.MAX_TERMS]
+    own = [WORD.findall(normalise(f"{row['title'] or ''} {row['heading_path'] or ''}")) for row in rows]
+    if not asked:
+        return [False] * len(rows)
+    try:
+        tokens = tokenize(conn, asked + [word for words in own for word in words])
+    except sqlite3.Error:  # a scratch table this connection cannot make: no list is named
+        return [False] * len(rows)
+    wanted = {token for found in tokens[:len(asked)] for token in found}
+    named, at = [], len(asked)
+    for words in own:
+        held = wanted.intersection(token for found in tokens[at:at + len(words)] for token in found)
+        at += len(words)
+        named.append(2 * len(held) >= len(wanted) and (len(held) >= 2 or bool(held) and held == wanted))
+    return named
 
 
 def _stem_matches(conn, query: str, held: dict[str, list[str]], words: set[str]) -> Callable[[str], bool] | None:

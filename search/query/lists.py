@@ -1,0 +1,99 @@
+"""Lists of links: a passage that is mostly links to other notes comes after the note it links to.
+
+Any vault has such passages: an index or map-of-content note, a README's table of contents, a reading list, a
+'see also' section. Each item is a note's title, so a long question shares a word with many of them ('mac', 'sleep',
+'remove', 'column' …), and BM25 ranked the list's passage above the note those words are about: of 38 questions
+about notes-en's notes, its README (the title of every note, by folder) came first for three, above the note the
+question asked about, linked from that very passage. A list passage found with a note it links to now comes just
+after that note (the first of them ranked), keeping its score; a list whose notes were not found keeps its place,
+and a question about the list itself ('my reading list') still finds it first by its title (the engine's
+``_titled_first``, after this step).
+
+A passage is such a list when it holds MIN_LINKS links or more and the words of their labels are at least twice the
+words outside them (headings, the list's markers and the links' targets not counted): '- [Prevent Sleep With The
+Caffeinate Command](mac/prevent-sleep-with-the-caffeinate-command.md)' eight times over is one; a paragraph with
+three links, or a list whose items each describe the note at length, is not.
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+from urllib.parse import unquote
+
+from search.query.text import WORD
+
+MIN_LINKS = 3
+# '[label](target)' or '[label](<target with spaces>)', with an optional "title"; an image ('![…](…)') is no link
+MARKDOWN_LINK = re.compile(r"(!?)\[([^\[\]\n]*)\]\((<[^<>\n]*>|[^()\s]+)(?:[ \t]+\"[^\"\n]*\")?\)")
+# '[[name]]', '[[folder/name#Heading|label]]'
+WIKI_LINK = re.compile(r"(!?)\[\[([^\[\]\n|#^]*)(?:[#^][^\[\]\n|]*)?(?:\|([^\[\]\n]*))?\]\]")
+SCHEME = re.compile(r"[a-zA-Z][\w+.-]*:")  # 'https:', 'mailto:', 'obsidian:' …: no file of the collection
+HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t].*)?$", re.MULTILINE)
+
+
+def link_targets(text: str, path: str) -> tuple[set[str], set[str]] | None:
+    """(the paths, the bare names) the passage ``text`` of the file at ``path`` links to, when it is mostly a list
+    of links (see the module); None when it is not. A Markdown link is read from the file's folder (from the
+    collection's with a leading '/'), a wiki link by file name, or from the collection's folder when it holds a '/'."""
+    links, labels = 0, 0
+    paths: set[str] = set()
+    names: set[str] = set()
+    folder = posixpath.dirname(path)
+    for image, label, target in MARKDOWN_LINK.findall(text):
+        links += not image
+        labels += len(WORD.findall(label))
+        target = unquote(target.strip("<>").split("#", 1)[0].split("?", 1)[0]).strip()
+        if image or not target or SCHEME.match(target):
+            continue
+        found = posixpath.normpath(posixpath.join("" if target.startswith("/") else folder, target.lstrip("/")))
+        if not found.startswith(".."):
+            paths.add(found)
+    for image, name, label in WIKI_LINK.findall(text):
+        links += not image
+        labels += len(WORD.findall(label or name))
+        name = name.strip()
+        if image or not name:
+            continue
+        if "/" in name:
+            found = posixpath.normpath(posixpath.join(folder if name.startswith(".") else "", name))
+            if not found.startswith(".."):
+                paths.add(found)
+        else:
+            names.add(name.casefold())
+    if links < MIN_LINKS:
+        return None
+    outside = WIKI_LINK.sub(" ", MARKDOWN_LINK.sub(" ", HEADING.sub(" ", text)))
+    if 2 * len(WORD.findall(outside)) > labels:
+        return None
+    return paths, names
+
+
+def points_to(targets: tuple[set[str], set[str]], path: str) -> bool:
+    """Whether ``targets`` (``link_targets``) name the file at ``path``: by its path, with or without its ending
+    ('[[notes/Plan]]' is notes/Plan.md), or by its name, with or without it ('[[Plan]]')."""
+    paths, names = targets
+    stem = posixpath.splitext(path)[0]
+    if path in paths or stem in paths:
+        return True
+    name = posixpath.basename(path).casefold()
+    return name in names or posixpath.splitext(name)[0] in names
+
+
+def after_their_notes(ranked: list, places: list[tuple[str, str]], targets: dict[int, tuple[set[str], set[str]]]
+                      ) -> list:
+    """``ranked`` ([(chunk id, …)], best first) with each list passage (``targets``: {its index in ``ranked``: what
+    it links to}) moved just after the passages of the files it links to that are ranked below it (after the first
+    passage of each; ``places``: each passage's (collection, path)); the others keep their order, and so do lists
+    moved after the same passage."""
+    first: dict[tuple[str, str], int] = {}
+    for at, place in enumerate(places):
+        first.setdefault(place, at)
+    order = [float(at) for at in range(len(ranked))]
+    for at, linked in targets.items():
+        collection, own = places[at]
+        last = max((where for (other_collection, path), where in first.items()
+                    if other_collection == collection and path != own and points_to(linked, path)), default=at)
+        if last > at:  # notes it links to are ranked below it
+            order[at] = last + 0.5
+    moved = sorted(range(len(ranked)), key=lambda at: (order[at], at))
+    return [ranked[at] for at in moved]
