@@ -59,9 +59,14 @@ def test_a_table_of_contents_is_a_list_of_links_and_a_paragraph_is_not():
              "kept stopping overnight, see [Amphetamine](mac/keep-the-mac-awake-while-downloading.md).")
     assert lists.link_targets(prose, "journal.md") is None
     assert lists.link_targets("- [Dune](books/Dune.md)\n- [Emma](books/Emma.md)\n", "toc.md") is None  # two links
-    assert lists.points_to(({"books/Dune"}, set()), "books/Dune.md")
-    assert lists.points_to((set(), {"the hobbit"}), "books/The Hobbit.md")
-    assert not lists.points_to((set(), {"dune"}), "books/Dune Messiah.md")
+    places = [("notes", "toc.md"), ("notes", "books/Dune Messiah.md"), ("notes", "books/Dune.md"),
+              ("notes", "books/The Hobbit.md"), ("other", "books/Emma.md"), ("notes", "books/Emma.md")]
+    ranked = [(at, 0.0) for at in range(len(places))]
+    # a path without its ending, a name in another case; not a longer name, nor a file of another collection
+    moved = lists.after_their_notes(ranked, places, {0: ({"books/Dune"}, {"the hobbit"})})
+    assert [at for at, _ in moved] == [1, 2, 3, 0, 4, 5]
+    assert lists.after_their_notes(ranked, places, {0: (set(), {"emma"})})[-1][0] == 0
+    assert lists.after_their_notes(ranked, places, {3: ({"books/Dune.md"}, set())}) == ranked  # ranked above it
 
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])

@@ -35,6 +35,8 @@ def link_targets(text: str, path: str) -> tuple[set[str], set[str]] | None:
     """(the paths, the bare names) the passage ``text`` of the file at ``path`` links to, when it is mostly a list
     of links (see the module); None when it is not. A Markdown link is read from the file's folder (from the
     collection's with a leading '/'), a wiki link by file name, or from the collection's folder when it holds a '/'."""
+    if text.count("](") + text.count("[[") < MIN_LINKS:  # most passages: no need to read them for links
+        return None
     links, labels = 0, 0
     paths: set[str] = set()
     names: set[str] = set()
@@ -68,31 +70,27 @@ def link_targets(text: str, path: str) -> tuple[set[str], set[str]] | None:
     return paths, names
 
 
-def points_to(targets: tuple[set[str], set[str]], path: str) -> bool:
-    """Whether ``targets`` (``link_targets``) name the file at ``path``: by its path, with or without its ending
-    ('[[notes/Plan]]' is notes/Plan.md), or by its name, with or without it ('[[Plan]]')."""
-    paths, names = targets
-    stem = posixpath.splitext(path)[0]
-    if path in paths or stem in paths:
-        return True
-    name = posixpath.basename(path).casefold()
-    return name in names or posixpath.splitext(name)[0] in names
-
-
 def after_their_notes(ranked: list, places: list[tuple[str, str]], targets: dict[int, tuple[set[str], set[str]]]
                       ) -> list:
     """``ranked`` ([(chunk id, …)], best first) with each list passage (``targets``: {its index in ``ranked``: what
-    it links to}) moved just after the passages of the files it links to that are ranked below it (after the first
-    passage of each; ``places``: each passage's (collection, path)); the others keep their order, and so do lists
-    moved after the same passage."""
-    first: dict[tuple[str, str], int] = {}
-    for at, place in enumerate(places):
-        first.setdefault(place, at)
+    it links to, ``link_targets``}) moved just after the passages of the files it links to that are ranked below it
+    (after the first passage of each; ``places``: each passage's (collection, path)); the others keep their order,
+    and so do lists moved after the same passage. A file is named by its path, with or without its ending
+    ('[[notes/Plan]]' is notes/Plan.md), or by its name, with or without it, in any case ('[[plan]]')."""
+    by_path: dict[tuple[str, str], int] = {}
+    by_name: dict[tuple[str, str], int] = {}
+    for at, (collection, path) in reversed(list(enumerate(places))):  # the first passage of each file wins
+        name = posixpath.basename(path).casefold()
+        for key in (path, posixpath.splitext(path)[0]):
+            by_path[collection, key] = at
+        for key in (name, posixpath.splitext(name)[0]):
+            by_name[collection, key] = at
     order = [float(at) for at in range(len(ranked))]
-    for at, linked in targets.items():
+    for at, (paths, names) in targets.items():
         collection, own = places[at]
-        last = max((where for (other_collection, path), where in first.items()
-                    if other_collection == collection and path != own and points_to(linked, path)), default=at)
+        found = [by_path.get((collection, path)) for path in paths]
+        found += [by_name.get((collection, name)) for name in names]
+        last = max((where for where in found if where is not None and places[where][1] != own), default=at)
         if last > at:  # notes it links to are ranked below it
             order[at] = last + 0.5
     moved = sorted(range(len(ranked)), key=lambda at: (order[at], at))
