@@ -2,6 +2,7 @@
 tests on the same machine) or the user's own Sift share."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 
@@ -36,3 +37,11 @@ def test_a_redis_server_whose_port_was_taken_meanwhile_starts_on_another(redis_s
         assert other.get("theirs") == b"kept"
     finally:
         mine.stop()
+
+
+def test_the_session_model_runs_one_llama_thread_in_each_xdist_worker(embedder):
+    """Two pytest-xdist workers on two cores each loading the session's model with a thread per core had four
+    llama.cpp threads spinning on two cores while they waited for each other: 150 passages took 406 s to embed
+    instead of 30 s. In a worker it runs one thread; alone (no xdist) one per core, as Sift runs it."""
+    expected = 1 if os.environ.get("PYTEST_XDIST_WORKER") else os.cpu_count()
+    assert embedder._llm.n_threads == expected

@@ -15,6 +15,7 @@ import pytest
 
 from search.model.e5_file import read_e5
 from search.model.info import ModelError
+from tests.conftest import llama_threads
 
 ZH = ["付款方式改为分期", "和曲美讨论了合同条款，付款方式改为分期。", "仓库扫码枪偶尔掉线，需要重启。",
       "高血压患者应该低盐饮食，按时服药。"]
@@ -52,8 +53,9 @@ def gguf_path(e5_src, tmp_path_factory):
 def llm(gguf_path):
     """Loaded as search.model.embedding.Embedder loads a model (flash attention, one context of the model's size)."""
     from llama_cpp import Llama
+    threads = llama_threads() or 2
     return Llama(model_path=str(gguf_path), embedding=True, verbose=False, n_ctx=512, n_batch=512,
-                 n_ubatch=512, flash_attn=True, n_threads=2, n_threads_batch=2)
+                 n_ubatch=512, flash_attn=True, n_threads=threads, n_threads_batch=threads)
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ from search.model.info import known_model, read_model_info
 from search.query.engine import Engine, SearchError
 from search.query.filters import Filters
 from search.settings import load
-from tests.conftest import Consumer, ingest, run_ingest, wait_published, write_tree
+from tests.conftest import Consumer, ingest, llama_threads, run_ingest, wait_published, write_tree
 
 TOPICS = {
     "music/guitar.md": "# Guitar practice\n\nI practise fingerpicking on my acoustic guitar every evening, "
@@ -117,7 +117,7 @@ def test_a_known_models_prefixes_come_from_the_table_when_the_file_has_none(e5_n
 
 
 def test_embed_puts_the_prefix_before_the_text_and_count_counts_it(e5_named):
-    embedder = embedding.Embedder(read_model_info(e5_named))
+    embedder = embedding.Embedder(read_model_info(e5_named), threads=llama_threads())
     raw = embedder._llm
     text = "Boil the spaghetti in salted water."
 
@@ -178,7 +178,7 @@ def use_model(monkeypatch, path: Path) -> None:
 
 def test_a_model_other_than_the_index_s_is_refused_and_keyword_answers(immediate, tmp_path, other_model_path):
     ingest(write_tree(tmp_path / "notes", TOPICS))
-    wrong = embedding.Embedder(read_model_info(other_model_path))
+    wrong = embedding.Embedder(read_model_info(other_model_path), threads=llama_threads())
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda model_id: wrong)
     with pytest.raises(SearchError, match="never compared with another model"):
         engine.search("cooking noodles", mode="semantic")
