@@ -16,6 +16,13 @@ import pytest
 # session fixture was one server per module, while workers.embedder binds its queue to the first URL it sees.
 pytest_plugins = ["tests.redis_server"]
 
+# In a pytest-xdist worker, numpy's OpenBLAS runs one thread (set before anything imports numpy; the processes
+# the tests start inherit it). Its threads spin while they wait for each other, as llama.cpp's do
+# (``llama_threads``): with the two cores taken by the two workers, test_model_e5's float64 forward pass of nine
+# short texts took 34 s with two BLAS threads against 3.1 s with one.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 REPO = Path(__file__).resolve().parents[1]
 VENV_BIN = Path(sys.executable).parent
 _SESSION = pytest.MonkeyPatch()
@@ -120,8 +127,8 @@ def e5_path(tmp_path_factory) -> Path:
 
 def llama_threads() -> int | None:
     """llama.cpp threads for a model a test loads itself: one in a pytest-xdist worker, else every core (None,
-    Embedder's default). llama.cpp's threads wait for each other by spinning (OpenMP): two workers each running
-    two threads on two cores embedded 150 passages in 406 s against 30 s with one thread each."""
+    Embedder's default). llama.cpp's threads wait for each other by spinning (OpenMP): on two cores busy with
+    other work, 150 passages took 406 s to embed with two threads against 30 s with one."""
     return 1 if os.environ.get("PYTEST_XDIST_WORKER") else None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 
 
 def test_the_in_process_queue_is_this_test_sessions_own(tmp_path_factory):
@@ -45,3 +46,20 @@ def test_the_session_model_runs_one_llama_thread_in_each_xdist_worker(embedder):
     instead of 30 s. In a worker it runs one thread; alone (no xdist) one per core, as Sift runs it."""
     expected = 1 if os.environ.get("PYTEST_XDIST_WORKER") else os.cpu_count()
     assert embedder._llm.n_threads == expected
+
+
+def test_numpy_runs_one_blas_thread_in_each_xdist_worker():
+    """OpenBLAS's threads spin while they wait for each other: with both cores taken by pytest-xdist's two
+    workers, a float64 forward pass of nine short texts (test_model_e5) took 34 s with two threads, 3.1 s with
+    one. In a worker numpy's OpenBLAS runs one thread, set before numpy was imported (tests/conftest.py)."""
+    import ctypes
+    import numpy
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        pytest.skip("not in a pytest-xdist worker")
+    libs = sorted((Path(numpy.__file__).parent.parent / "numpy.libs").glob("libscipy_openblas*.so"))
+    if not libs:
+        pytest.skip("numpy's OpenBLAS library is not where its wheels put it")
+    blas = ctypes.CDLL(str(libs[0]))
+    threads = next(getattr(blas, name) for name in ("scipy_openblas_get_num_threads64_",
+                                                    "scipy_openblas_get_num_threads") if hasattr(blas, name))
+    assert threads() == 1
