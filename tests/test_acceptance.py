@@ -26,6 +26,8 @@ def progress(conn, gen: int) -> dict[str, dict]:
     return {r["path"]: dict(r) for r in rows}
 
 
+@pytest.mark.timeout(3600)  # about 3 min alone on a quiet machine; beside another xdist worker on a machine
+# loaded to 15-18 it was still embedding the corpus at pytest's 1200 s
 def test_notes_en_through_the_real_consumer(sift_env, consumer, tmp_path, embedder):
     source = need_data("notes-en")
     root = tmp_path / "notes-en"
