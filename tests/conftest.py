@@ -127,8 +127,10 @@ def e5_path(tmp_path_factory) -> Path:
 
 def llama_threads() -> int | None:
     """llama.cpp threads for a model a test loads itself: one in a pytest-xdist worker, else every core (None,
-    Embedder's default). llama.cpp's threads wait for each other by spinning (OpenMP): on two cores busy with
-    other work, 150 passages took 406 s to embed with two threads against 30 s with one."""
+    Embedder's default). llama.cpp's threads wait for each other by spinning (OpenMP): two processes embedding
+    60 passages at once on an idle 2-core machine took 4.7-5.6 s each with two threads, 1.8-2.1 s with one
+    (alone, two threads are faster: 1.4-1.6 s against 2.2-2.4 s); on cores busy with other work, 150 passages
+    took 406 s with two threads against 30 s with one."""
     return 1 if os.environ.get("PYTEST_XDIST_WORKER") else None
 
 
