@@ -64,6 +64,20 @@ class Server:
         self.proc = None
 
     def start(self) -> "Server":
+        """Start it; the port was free when picked, but another pytest-xdist worker may have taken it since: a
+        server that exits saying its address is in use is started again on another free port (its own only)."""
+        for _ in range(4):
+            try:
+                return self._start()
+            except RuntimeError as e:
+                if "in use" not in str(e) or self.args[1] != f"127.0.0.1:{self.port}":
+                    raise
+                self.port = free_port()
+                self.url = f"http://127.0.0.1:{self.port}/mcp"
+                self.args[1] = f"127.0.0.1:{self.port}"
+        return self._start()
+
+    def _start(self) -> "Server":
         with open(self.log, "ab") as err:
             self.proc = subprocess.Popen([str(VENV_BIN / "sift-mcp"), *self.args], cwd=REPO, env=self.env,
                                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
