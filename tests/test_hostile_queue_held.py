@@ -40,3 +40,17 @@ def test_stats_says_at_once_that_a_queue_locked_against_readers_is_held(sift_env
     assert f"jobs in queue: unknown (the queue cannot be read: the queue at {queue} is held by another process" \
         in shown.stdout, shown.stdout
     assert "notes" in shown.stdout and "30 s" not in shown.stdout, shown.stdout
+
+
+def test_stats_while_another_thread_is_still_importing_the_queue(monkeypatch, tmp_path):
+    """sift-mcp's worker thread imports workers.app while the first stats call may already run: the module is in
+    sys.modules without its huey yet, and stats failed ('partially initialized module … has no attribute
+    huey'). It reads the settings' queue then."""
+    import types
+
+    from search.settings import load
+    from workers import stats
+
+    monkeypatch.setenv("SIFT_HOME", str(tmp_path / "home"))
+    monkeypatch.setitem(sys.modules, "workers.app", types.ModuleType("workers.app"))  # no huey yet
+    assert stats._queue_held(load()) is None  # no queue.db: nothing holds it

@@ -148,8 +148,10 @@ def _queue_held(settings) -> str | None:
     if settings.queue != "sqlite":
         return None
     from workers.queue_reader import held
-    app = sys.modules.get("workers.app")  # once imported, its huey reads the queue of the home it was made in
-    path = getattr(app.huey.storage, "filename", None) if app else None
+    # once imported, its huey reads the queue of the home it was made in; another thread (sift-mcp's worker) may be
+    # importing it still, its huey not made yet: the settings' queue is the one it will read
+    huey = getattr(sys.modules.get("workers.app"), "huey", None)
+    path = getattr(getattr(huey, "storage", None), "filename", None)
     return held(path or str(settings.queue_path))
 
 
