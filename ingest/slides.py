@@ -477,6 +477,12 @@ def _chart_lines(chart, out) -> None:
                for n, ser in enumerate(series[:MAX_SERIES], 1)]
     categories = next((found for ser in series if (found := _points(_first(ser, "cat", "xVal")))),
                       [])
+    _chart_table(out, columns, categories)
+
+
+
+def _chart_table(out, columns: list[tuple[str, list[str]]], categories: list[str]) -> None:
+    """A chart's data as a table: a row a category (its number when the chart names none), a column a series."""
     length = min(max([len(categories)] + [len(values) for _, values in columns]), MAX_CATEGORIES)
     if not columns or not length:
         return
@@ -485,7 +491,6 @@ def _chart_lines(chart, out) -> None:
         rows.append([categories[at] if at < len(categories) else str(at + 1)] +
                     [values[at] if at < len(values) else "" for _, values in columns])
     out.add_table(rows)
-
 
 def _chartex_lines(chart, out) -> None:
     """A 2016 chart kind's (cx:chartSpace: a waterfall, treemap, sunburst, histogram, funnel, box and whisker) title,
@@ -511,14 +516,7 @@ def _chartex_lines(chart, out) -> None:
                                          if dim.tag == CX + "strDim"), [])
         name = _clean(ser.findtext(f"{CX}tx/{CX}txData/{CX}v") or "")  # its cell's cached text, or in place
         columns.append((name[:200] or f"Series {n}", values))
-    length = min(max([len(categories)] + [len(values) for _, values in columns]), MAX_CATEGORIES)
-    if not columns or not length:
-        return
-    rows = [[""] + [name for name, _ in columns]]
-    for at in range(length):
-        rows.append([categories[at] if at < len(categories) else str(at + 1)] +
-                    [values[at] if at < len(values) else "" for _, values in columns])
-    out.add_table(rows)
+    _chart_table(out, columns, categories)
 
 
 def _cx_text(title) -> str:
