@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 
 from ingest import table
 from ingest.document import Document, Skip
-from ingest.zipped import head, opened_odf
+from ingest.zipped import opened_odf
 
 OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
 TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
@@ -48,16 +48,10 @@ def _sheets(data: bytes) -> list[tuple[str, list[list[str]]]]:
 def _spreadsheet(data: bytes) -> tuple[list[tuple[str, list[list[str]]]], str]:
     """(_sheets, its meta.xml's creation date as front matter writes a date (ingest.odt.creation_date), or '': a
     broken meta.xml too, the sheets are what is read)."""
-    from ingest.odt import MAX_FLAT_BYTES, creation_date
-    start = data[:64] if isinstance(data, bytes) else head(data, 64)
-    if not start.startswith(b"PK") and start.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
-        if not isinstance(data, bytes):  # a flat one named .ods, as an open file (ingest.files.read_zip_file)
-            data.seek(0)
-            data = data.read(MAX_FLAT_BYTES + 1)
-        if len(data) > MAX_FLAT_BYTES:
-            raise Skip(f"a flat OpenDocument spreadsheet (XML, not a zip) larger than {MAX_FLAT_BYTES >> 20} MiB")
+    from ingest.odt import creation_date, flat_bytes
+    if (flat := flat_bytes(data, "OpenDocument spreadsheet")) is not None:
         try:  # a flat .fods: one XML file, its office:document's body read as it comes
-            return _read(io.BytesIO(data)), ""
+            return _read(io.BytesIO(flat)), ""
         except ET.ParseError as error:
             raise Skip(f"not a readable OpenDocument spreadsheet: {type(error).__name__}: {error}"[:500]) from None
     with opened_odf(data, "OpenDocument spreadsheet", ".ods") as parts:

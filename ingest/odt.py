@@ -34,6 +34,21 @@ UNREAD = {TEXT + "tracked-changes", TEXT + "table-of-content", TEXT + "alphabeti
           OFFICE + "binary-data"}  # a picture's bytes in base64: a flat .fodt holds its pictures so
 
 
+
+def flat_bytes(data, what: str) -> bytes | None:
+    """The XML of a flat OpenDocument file (XML, not a zip: .fodp, .fods, or one named .odp/.ods), its bytes or an
+    open file; None for a zipped one. Over MAX_FLAT_BYTES it is skipped, as a text file would be."""
+    start = data[:64] if isinstance(data, bytes) else head(data, 64)
+    if start.startswith(b"PK") or not start.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        return None
+    if not isinstance(data, bytes):  # named as a zipped kind, as an open file (ingest.files.read_zip_file)
+        data.seek(0)
+        data = data.read(MAX_FLAT_BYTES + 1)
+    if len(data) > MAX_FLAT_BYTES:
+        raise Skip(f"a flat {what} (XML, not a zip) larger than {MAX_FLAT_BYTES >> 20} MiB")
+    return data
+
+
 def odt_text(data):
     """An .odt read, as ingest.word.WordText; a flat .fodt too (one XML file: its office:document holds the meta
     and the body a zip's meta.xml and content.xml hold). Raises Skip when it is no readable OpenDocument text."""

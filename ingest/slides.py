@@ -47,7 +47,7 @@ import zlib
 
 from ingest.document import Document, Skip, title_from_name
 from ingest.passage_dates import property_date
-from ingest.zipped import head, opened, opened_odf
+from ingest.zipped import opened, opened_odf
 
 P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
 A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
@@ -679,16 +679,10 @@ def _odp(data: bytes):
     """(the deck's own title, its created date, its slides as _pptx's): content.xml read as it unzips (iterparse), a
     page read into its lines when its end is parsed and let go, as a .pptx's slide is: a deck's memory is about a
     page's XML and the text, not the whole content.xml's tree (3,000 pages held 10 times their XML's size)."""
-    from ingest.odt import MAX_FLAT_BYTES, creation_date
+    from ingest.odt import creation_date, flat_bytes
     what = "OpenDocument presentation"
-    start = data[:64] if isinstance(data, bytes) else head(data, 64)
-    if not start.startswith(b"PK") and start.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
-        if not isinstance(data, bytes):  # a flat one named .odp, as an open file (ingest.files.read_zip_file)
-            data.seek(0)
-            data = data.read(MAX_FLAT_BYTES + 1)
-        if len(data) > MAX_FLAT_BYTES:
-            raise Skip(f"a flat {what} (XML, not a zip) larger than {MAX_FLAT_BYTES >> 20} MiB")
-        title, meta, slides = _odp_pages(io.BytesIO(data), None)  # a flat .fodp: its meta and objects in place
+    if (flat := flat_bytes(data, what)) is not None:
+        title, meta, slides = _odp_pages(io.BytesIO(flat), None)  # a flat .fodp: its meta and objects in place
         return title, creation_date(meta), slides
     with opened_odf(data, what, ".odp") as parts:
         meta = parts.xml("meta.xml")
