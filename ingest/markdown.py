@@ -51,6 +51,12 @@ FRONT_MATTER_CHARS = 64 * 1024  # nor a longer block: PyYAML takes about 20 s an
 META_ITEMS = 100  # tags or aliases kept; each is indexed with every chunk of the note
 META_CHARS = 500
 SCALARS = (str, int, float, datetime.date)
+# front matter's other names for what ingest.passage_dates reads as its 'date' (what the note is about: a blog post's
+# day) and its 'created' (when it was written), where the note has no 'date:' / 'created:' (any case: 'Date:');
+# 'updated' and 'modified' are neither: an edit last week does not make a note about last week
+DATE_KEYS = {"date": ("published", "pubdate", "publishdate", "publish date", "date published"),
+             "created": ("created_at", "createdat", "created date", "created on", "created_on", "creation date",
+                         "creation_date", "date created", "date_created")}
 ATOMIC = {"fence", "code_block", "table_open", "math_block", "html_block"}
 CONTAINERS = {"blockquote_open", "bullet_list_open", "ordered_list_open", "list_item_open"}
 PIECE_CHARS = 256 * 1024  # a long note is parsed a piece of about this size at a time
@@ -563,8 +569,11 @@ def _toml(text: str):
 def _clean_meta(data: dict) -> dict:
     """Scalars only: str() of a nested value made of YAML aliases can be exponentially long."""
     meta: dict = {}
+    named = {str(key).strip().lower(): value for key, value in reversed(data.items())}  # 'Date:', 'Created:' too
     for key in ("title", "date", "created", "updated", "modified"):
-        value = data.get(key)
+        value = data.get(key, named.get(key) if key in DATE_KEYS else None)
+        if key in DATE_KEYS and not _is_date(value):  # a blog post's 'published:', Obsidian's 'created_at:' …
+            value = next((named[other] for other in DATE_KEYS[key] if _is_date(named.get(other))), value)
         if isinstance(value, SCALARS) and value != "":
             meta[key] = _meta_text(value)
     for key in ("tags", "aliases"):
@@ -578,6 +587,11 @@ def _clean_meta(data: dict) -> dict:
                 items = [tag for tag in (item.strip().lstrip("#") for item in items) if tag]
             meta[key] = list(dict.fromkeys(items))[:META_ITEMS]
     return meta
+
+
+def _is_date(value) -> bool:
+    """Whether a front matter value may be a date: a YAML/TOML date, or text (not 'published: true')."""
+    return isinstance(value, (str, datetime.date)) and value != ""
 
 
 def _meta_text(value) -> str:

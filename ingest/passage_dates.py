@@ -7,27 +7,31 @@ when what they hold happened. A passage's date is, in order:
   (ingest.org), a note's heading that is a date or begins with one, a running log's (``## 2024-03-14``, ``## Thu 14
   March 2024``, ``### 14.03.2024``, ``# 2024-03-14 Standup``, ``## 2024年3月14日``; a month alone, ``## March
   2024``, its first day; Italian, Portuguese, Dutch, Russian, Korean ones, ``## 14/03/2024``; a day without its
-  year, ``## Mon 14 March`` or ``# 2024`` / ``## March`` / ``### 14``, with the year of a heading over it, of its
-  file's name or of a folder), for the sections under it too (``date_sections``);
-- its note's front matter ``date:`` (what the note is about, as a blog post or a meeting note writes it), an org
-  file's ``#+DATE:``;
+  year, ``## Mon 14 March`` or ``# 2024`` / ``## March`` / ``### 14``, German ``## 14.03.``, with the year of a
+  heading over it, of its file's name or of a folder; ``## 14-03-2024``, ``## 14 mrt 2024``, ``## 14 févr. 2024``),
+  for the sections under it too (``date_sections``);
+- its note's front matter ``date:`` (what the note is about, as a blog post or a meeting note writes it: ISO or
+  ``May 1, 2023``, ``01.05.2023``, ``written_date``; ingest.markdown reads ``Date:`` and ``published:`` as it), an
+  org file's ``#+DATE:``;
 - a date its file's name holds: a daily note (Obsidian's ``2024-03-14.md``, ``2024-03-14 Thursday.md``, Logseq's
-  ``journals/2024_03_14.md``, ``20240314.md``), a meeting named by its day (``Standup 2024-03-14.md``);
+  ``journals/2024_03_14.md``, ``20240314.md``, ``14-03-2024.md``, ``March 14, 2024.md``), a meeting named by its day
+  (``Standup 2024-03-14.md``), a Zettelkasten id to the minute (``202403141530 Title.md``);
 - else a date its folders make with its name: ``journal/2024/03/14.md``, ``journal/2024/03-14.md``,
   ``journal/2024/March/14.md``, ``2024/03/14/post/index.md``, ``2024-03-14/notes.md``; or a month folder's first
   day (``2024/2024-03 March/notes.md``, ``2024/03/notes.md``, ``2024/March/notes.md``, ``2024/Mar/notes.md``): a
   note filed under March is about March, and ``date_after=2024-03, date_before=2024-04`` finds it (a day range
   inside the month does not). A year folder alone (``2024/notes.md``) gives none: a year is a project's or an
   archive's name as often as a date. The innermost folder that says one wins;
-- its front matter ``created:`` (when the note was written, where nothing says what it is about), or a document's
+- its front matter ``created:`` (when the note was written, where nothing says what it is about; ``created_at:``,
+  ``creation date:`` as it; never ``updated:`` nor ``modified:``), or a document's
   created date (``meta["created"]``: a Word, PowerPoint, Excel or OpenDocument file's properties, an EPUB's
   ``dc:date``, a PDF's CreationDate). The program stamped it (a copied report keeps its original's, a downloaded
   PDF may carry the day it was downloaded): a name or a folder, which the person chose, comes first;
 - else none: search goes by the file's modified time.
 
 A name's date is one that stands apart in it, a real day of the years 1900-2099 (1970 to next year written as
-eight digits: ``20491205.md`` is an id): ``v2024-03-14``, ``build-20240314.2``, a 12- or 14-digit id
-(Zettelkasten's ``202403141230 Note``, a migration's ``20240314093000_add_users``) and ``2024-13-01`` are none.
+eight digits, or 12 or 14 with a real time: ``20491205.md`` is an id): ``v2024-03-14``, ``build-20240314.2``,
+``2024-13-01``, ``03-04-2024`` (which is the month?) are none.
 Code files get none from their names (a migration's or a release's date is an id there). Dates are local midnight,
 as search's date arguments read a date.
 """
@@ -40,10 +44,18 @@ from datetime import date, datetime
 from ingest.document import Document
 
 # a date standing apart in a file name: not after a letter, digit or dot ('v2024-03-14', '1.2024.03.14'), not before
-# a digit or a dot and a digit ('20240314123000', '2024-03-14.2'); separated by '-', '_' or '.' alike, or written
-# without separators (eight digits)
+# a digit or a dot and a digit ('2024031412300', '2024-03-14.2'); separated by '-', '_' or '.' alike, or written
+# without separators (eight digits, or a Zettelkasten id's twelve or fourteen to the minute or second: '202403141530
+# Title'), or day first ('14-03-2024', '14.03.2024': which of two numbers of 12 or less is the day, a dot tells, as
+# a dotted heading's; a dash or '_' does not: '03-04-2024' is none)
 NAME_DATE = re.compile(r"(?<![A-Za-z0-9.])(?:(?P<year>(?:19|20)\d\d)(?P<sep>[-_.])(?P<month>\d\d)(?P=sep)(?P<day>\d\d)"
-                       r"|(?P<cyear>(?:19|20)\d\d)(?P<cmonth>\d\d)(?P<cday>\d\d))(?![0-9]|\.[0-9])")
+                       r"|(?P<cyear>(?:19|20)\d\d)(?P<cmonth>\d\d)(?P<cday>\d\d)"
+                       r"(?:(?P<chour>[01]\d|2[0-3])(?P<cminute>[0-5]\d)(?P<csecond>[0-5]\d)?)?"
+                       r"|(?P<first>\d\d)(?P<dsep>[-_.])(?P<second>\d\d)(?P=dsep)(?P<dyear>(?:19|20)\d\d))"
+                       r"(?![0-9]|\.[0-9])")
+# a date with its month's name standing apart in a file name: 'March 14, 2024', '14 March 2024', 'Mar 14th 2024',
+# '14 févr. 2024', '14-mrt-2024', '14_March_2024' (the month's name one of MONTH_NAMES)
+NAME_WORDS = None  # set below, after the month names and the parts of a heading's date
 # the parts of a date its folders make: a year folder ('2024'), a month folder ('03', '3', '03 March', '03-March'),
 # a day ('14', '14 Thursday'), a month and day ('03-14', '03_14 Thursday'), a month folder by its year ('2024-03',
 # '2024-03 March', '2024_03')
@@ -56,6 +68,8 @@ YEAR_MONTH = re.compile(r"((?:19|20)\d\d)[-_.](0[1-9]|1[0-2])(?:[ _-]+[^\W\d_]+)
 # number (SciFact's PubMed ids) had 10 of 5183 dated, 2033-05-19, 2049-12-05 and 1914-04-22 among them (2 now)
 COMPACT_FIRST = 1970
 # front matter's date: an ISO date, with a time after it or not ('2023-05-01', '2023-05-01 10:00', '2023-05-01T10:00')
+# a time after a date written otherwise ('May 1, 2023 14:32', '1 May 2023, 2:32 pm', '2023/05/01T14:32:00')
+TIME_AFTER = re.compile(r"(?:,?\s+(?:at\s+)?|T)(\d{1,2}):(\d\d)(?::(\d\d))?(?:\s*([ap]\.?m\.?))?\s*", re.IGNORECASE)
 META_DATE = re.compile(r"\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?")
 
 
@@ -73,9 +87,19 @@ MONTH_NAMES = {name: number for number, names in enumerate((
     "november nov novembre noviembre novembro ноябрь ноября",
     "december dec dezember décembre decembre diciembre dicembre dezembro декабрь декабря"), 1)
     for name in names.split()}
+# their abbreviations, as a date with its day writes them ('14 févr. 2024', '14 mrt 2024', '14 gen 2024', 'Jan. 14'):
+# French, Dutch, Italian, Spanish, Portuguese, German, Russian; none names two months
+MONTH_SHORT = {name: number for number, names in enumerate((
+    "janv ene gen", "févr fevr fév fev", "mrt mrz mär", "avr abr", "mag", "giu", "juil lug",
+    "ago", "set сен сент", "okt ott out", "ноя", "déc dez dic"), 1) for name in names.split()}
+MONTH_SHORT.update({name: number for number, names in enumerate((
+    "янв", "фев", "мар", "апр", "", "июн", "июл", "авг", "", "окт", "", "дек"), 1) for name in names.split()})
+MONTH_NAMES.update(MONTH_SHORT)
+# the abbreviations that are words as often ('set', 'out', 'ago', 'gen', 'mag', 'dic'): a date only with its year
+MONTH_WORDLIKE = {"set", "out", "ago", "gen", "mag", "dic", "ene"}
 # a heading that is a month's name alone ('## March' under '# 2024'): its full name, as a person or a planet may be
 # called 'Jan' or 'Mars'
-MONTH_WORDS = set(MONTH_NAMES) - set("jan feb mar apr jun jul aug sep sept oct nov dec mars maerz".split())
+MONTH_WORDS = set(MONTH_NAMES) - set(MONTH_SHORT) - set("jan feb mar apr jun jul aug sep sept oct nov dec mars maerz".split())
 _NAME = r"(?P<{}>[^\W\d_]{{3,10}})\.?"  # a month's name, 'Mar.' as 'Mar'
 _DAY = r"(?P<{}>0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th|\.)?"  # '14', '14th', German '14.'
 _YEAR = r"(?P<{}>(?:19|20)\d\d)"
@@ -91,8 +115,8 @@ WEEKDAY = (r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesda
            r"(?:星期|周|週|礼拜|禮拜)[一二三四五六日天]|[月火水木金土日](?:曜日?)?|[월화수목금토일](?:요일)?)")
 # a heading that is a date or starts with one, after a weekday ('Thu', 'Thursday,') where it names one: ISO
 # '2024-03-14' (or '/', '.', '_'), '14.03.2024', '14 March 2024', 'March 14, 2024', Logseq's 'Mar 14th, 2024',
-# '14 de marzo de 2024', '14 марта 2024', '2024年3月14日', '2024년 3월 14일', '14/03/2024' (a day first or a month
-# first: which, the numbers or the log's other headings tell, ``_slash_order``); not followed by a letter or digit
+# '14 de marzo de 2024', '14 марта 2024', '2024年3月14日', '2024년 3월 14일', '14/03/2024' or '14-03-2024' (a day first
+# or a month first: which, the numbers or the log's other headings tell, ``_slash_order``); not followed by a letter or digit
 # ('2024-03-141', '2024-03-14-2', a version '2024.03.14.1'), but a time ('2024-03-14T10:00')
 _DAY_NUMBER = r"(?P<{}>0?[1-9]|[12]\d|3[01])"
 HEADING_DATE = re.compile(
@@ -102,8 +126,12 @@ HEADING_DATE = re.compile(
     r"|" + _DAY.format("d3") + r"[ -](?:de )?" + _NAME.format("n3") + r",?[ -](?:de )?" + _YEAR.format("y3") +
     r"|" + _NAME.format("n4") + r" " + _DAY.format("d4") + r",? " + _YEAR.format("y4") +
     r"|" + _YEAR.format("y5") + r"\s*[年년]\s*(?P<m5>0?[1-9]|1[0-2])\s*[月월]\s*(?P<d5>0?[1-9]|[12]\d|3[01])\s*[日号號일]"
-    r"|" + _DAY_NUMBER.format("a6") + "/" + _DAY_NUMBER.format("b6") + "/" + _YEAR.format("y6") +
+    r"|" + _DAY_NUMBER.format("a6") + "(?P<s6>[/-])" + _DAY_NUMBER.format("b6") + "(?P=s6)" + _YEAR.format("y6") +
     r")(?!(?!T\d)[^\W_]|[-/.]\d)", re.IGNORECASE)
+NAME_WORDS = re.compile(
+    r"(?<![^\W_])(?:" + _DAY.format("d1") + r"[ _-](?:de )?" + _NAME.format("n1") + r",?[ _-](?:de )?" + _YEAR.format("y1")
+    + r"|" + _NAME.format("n2") + r"[ _-]" + _DAY.format("d2") + r",?[ _-]" + _YEAR.format("y2") + r")(?![^\W_]|[-.]\d)",
+    re.IGNORECASE)
 # a heading that is a month alone: '2024-03', an org datetree's '2024-03 March', 'March 2024', '2024年3月': its
 # sections are about the month's first day
 HEADING_MONTH = re.compile(
@@ -115,12 +143,13 @@ HEADING_MONTH = re.compile(
 # '(' ('Mon 14 March: standup', '14 March (Thu)', '14 March - call'); '14 March plans', a time '14:30' are none
 _END = r"(?=\s*$|\s*[,(]|\s*:(?!\d)|\s+[^\w\s]|\s+" + WEEKDAY + r"\b)"
 # a heading that is a day of a month without its year ('Mon 14 March', 'March 14th', '14. März', '14 марта',
-# '3月14日', '3월 14일'), or a day alone ('14', 'Thu 14', '14 Thursday', '14日'), or a month's name alone ('March',
+# '3月14日', '3월 14일', German '14.03.' with its month's two digits: '1.2. Setup' is a numbered heading), or a day alone ('14', 'Thu 14', '14 Thursday', '14日'), or a month's name alone ('March',
 # '3月'), or a year alone ('2024', '2024年'): a date with the year (and month) of the headings over it or of its file
 DAY_MONTH = re.compile(
     r"[^\w\s]*\s*(?:" + WEEKDAY + r"\.?,?\s+)?(?:(?:" + _DAY.format("d1") + r"[ -](?:de )?" + _NAME.format("n1") +
     r"|" + _NAME.format("n2") + r" " + _DAY.format("d2") + r")" + _END +
-    r"|(?P<m3>0?[1-9]|1[0-2])\s*[月월]\s*(?P<d3>0?[1-9]|[12]\d|3[01])\s*[日号號일](?!\d))", re.IGNORECASE)
+    r"|(?P<m3>0?[1-9]|1[0-2])\s*[月월]\s*(?P<d3>0?[1-9]|[12]\d|3[01])\s*[日号號일](?!\d)"
+    r"|(?P<d4>0?[1-9]|[12]\d|3[01])\.(?P<m4>0[1-9]|1[0-2])\." + _END + ")", re.IGNORECASE)
 # a day alone: a heading that is nothing else, with a weekday's name where it names one ('14', 'Thu 14', '14
 # Thursday', '14日（木）', '14日 星期四'); a numbered heading's '1. Introduction' or '1 - Setup' is none
 DAY_ALONE = re.compile(r"[^\w\s]*\s*(?:" + WEEKDAY + r"\.?,?\s+)?" + _DAY.format("d") + r"(?:\s*[日号號일])?"
@@ -225,16 +254,7 @@ def heading_parts(heading: str, order: str | None = None,
     heading = unicodedata.normalize("NFKC", heading)  # full-width '２０２４年３月１４日' too
     found = HEADING_DATE.match(heading)
     if found:
-        at = next(i for i in "123456" if found["y" + i])
-        if at == "6":
-            first, second = int(found["a6"]), int(found["b6"])
-            order = "dmy" if first > 12 else "mdy" if second > 12 else order
-            if order is None:
-                return None
-            return (int(found["y6"]),) + ((second, first) if order == "dmy" else (first, second))
-        month = found.groupdict().get("m" + at) or found.groupdict().get("n" + at)
-        month = MONTH_NAMES.get(month.lower()) if not month.isdigit() else int(month)
-        return (int(found["y" + at]), month, int(found["d" + at])) if month else None
+        return _full_date(found, order)
     found = HEADING_MONTH.fullmatch(heading)
     if found and (not found["w1"] or found["w1"].lower() in MONTH_NAMES):  # '2024-03 March', not '2024-03 budget'
         at = next(i for i in "123" if found["y" + i])
@@ -248,12 +268,13 @@ def heading_parts(heading: str, order: str | None = None,
     if not yearless:
         return None
     marked, words = "月" in heading or "월" in heading, _WORD.findall(heading)
-    if marked or any(word.lower() in MONTH_NAMES for word in words):
+    if marked or "." in heading or any(word.lower() in MONTH_NAMES for word in words):
         found = DAY_MONTH.match(heading)
         if found:  # 'Thu 14' is a day alone
-            at = next(i for i in "123" if found["d" + i])
+            at = next(i for i in "1234" if found["d" + i])
             month = found.groupdict().get("m" + at) or found.groupdict().get("n" + at)
-            month = MONTH_NAMES.get(month.lower()) if not month.isdigit() else int(month)
+            month = int(month) if month.isdigit() else None if month.lower() in MONTH_WORDLIKE else \
+                MONTH_NAMES.get(month.lower())
             if month:
                 return None, month, int(found["d" + at])
     found = MONTH_ALONE.fullmatch(heading) if marked and short else None
@@ -265,11 +286,26 @@ def heading_parts(heading: str, order: str | None = None,
     return (None, None, int(found["d"])) if found else None
 
 
+def _full_date(found: re.Match, order: str | None = None) -> tuple[int, int, int] | None:
+    """(year, month, day) of a HEADING_DATE match; None for a slashed or dashed one whose order neither its numbers
+    nor ``order`` tell, or a month's name that is none."""
+    at = next(i for i in "123456" if found["y" + i])
+    if at == "6":
+        first, second = int(found["a6"]), int(found["b6"])
+        order = "dmy" if first > 12 else "mdy" if second > 12 else order
+        if order is None:
+            return None
+        return (int(found["y6"]),) + ((second, first) if order == "dmy" else (first, second))
+    month = found.groupdict().get("m" + at) or found.groupdict().get("n" + at)
+    month = MONTH_NAMES.get(month.lower()) if not month.isdigit() else int(month)
+    return (int(found["y" + at]), month, int(found["d" + at])) if month else None
+
+
 def _slash_order(doc: Document) -> str | None:
     """How a log writes its slashed dates, where its headings tell: 'dmy' where one has a first number over 12
     (``14/03/2024``), 'mdy' where one has a second (``03/14/2024``); None where none does or both do."""
     orders = set()
-    for heading in {h for section in doc.sections for h in section.heading_path or [] if "/" in h}:
+    for heading in {h for section in doc.sections for h in section.heading_path or [] if "/" in h or "-" in h}:
         found = HEADING_DATE.match(unicodedata.normalize("NFKC", heading.strip()[:200]))
         if found and found["y6"]:
             first, second = int(found["a6"]), int(found["b6"])
@@ -297,11 +333,26 @@ def name_date(path: str) -> float | None:
     name = path.rsplit("/", 1)[-1]
     stem = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
     for found in NAME_DATE.finditer(stem):
-        year, month, day = (found["year"], found["month"], found["day"]) if found["year"] else \
-            (found["cyear"], found["cmonth"], found["cday"])
-        if not found["year"] and not COMPACT_FIRST <= int(year) <= datetime.now().year + 1:
+        if found["dyear"]:  # '14-03-2024', '14.03.2024'
+            first, second = int(found["first"]), int(found["second"])
+            if found["dsep"] != "." and first <= 12 and second <= 12:
+                continue  # '03-04-2024': the 3rd of April or March the 4th
+            day, month = (second, first) if found["dsep"] != "." and second > 12 else (first, second)
+            when = _day(int(found["dyear"]), month, day)
+        elif found["year"]:
+            when = _day(int(found["year"]), int(found["month"]), int(found["day"]))
+        elif not COMPACT_FIRST <= int(found["cyear"]) <= datetime.now().year + 1:
             continue  # eight digits of another year are an id: a PubMed article's '20491205.md', '19460822.md'
-        when = _day(int(year), int(month), int(day))
+        else:
+            when = _day(int(found["cyear"]), int(found["cmonth"]), int(found["cday"]))
+            if when is not None and found["chour"]:  # a Zettelkasten id: to the minute
+                when += int(found["chour"]) * 3600 + int(found["cminute"]) * 60 + int(found["csecond"] or 0)
+        if when is not None:
+            return when
+    for found in NAME_WORDS.finditer(stem):  # 'March 14, 2024', '14 March 2024', '14 févr. 2024'
+        at = "1" if found["y1"] else "2"
+        month = MONTH_NAMES.get(found["n" + at].lower())
+        when = _day(int(found["y" + at]), month, int(found["d" + at])) if month else None
         if when is not None:
             return when
     return None
@@ -338,7 +389,8 @@ def folder_date(path: str) -> float | None:
 def _month(part: str) -> int | None:
     """The month a folder under a year's names: '03', '3', '03 March', '03 - March', 'March', 'Mar', 'march'; None."""
     found = MONTH.fullmatch(part)
-    return int(found[1]) if found else MONTH_NAMES.get(part.strip().lower())
+    name = part.strip().lower()
+    return int(found[1]) if found else None if name in MONTH_WORDLIKE else MONTH_NAMES.get(name)
 
 
 def property_date(text: str | None) -> str:
@@ -354,21 +406,43 @@ def property_date(text: str | None) -> str:
 
 
 def meta_date(value) -> float | None:
-    """Front matter's date (text as ingest.markdown keeps it) as unix time; None for none or anything else."""
+    """Front matter's date (text as ingest.markdown keeps it) as unix time: ISO, or as ``written_date`` reads one;
+    None for none or anything else."""
     if not isinstance(value, str):
         return None
     try:  # with its zone where it names one ('2023-05-01T10:00:00+02:00'), else local time
-        return moment(datetime.fromisoformat(value.strip())) if META_DATE.match(value) else None
+        return moment(datetime.fromisoformat(value.strip())) if META_DATE.match(value) else written_date(value)
     except ValueError:
         pass
     found = META_DATE.match(value)
     if not found:
-        return None
+        return written_date(value)
     year, month, day, hour, minute, second = (int(g) if g else 0 for g in found.groups())
     try:
         return datetime(year, month, day, hour, minute, second).timestamp()
     except (ValueError, OverflowError, OSError):
         return None
+
+
+def written_date(value: str) -> float | None:
+    """A front matter date written otherwise than ISO, the whole value a date as a heading writes one, a time after
+    it or not: 'May 1, 2023', '1 May 2023', 'Monday, May 1, 2023 14:32', '2023/05/01', '01.05.2023' (a day first, as
+    a dotted heading's), '14/03/2023' (its numbers tell); a month's first day ('May 2023'); None for anything else
+    ('03/04/2023': the 3rd of April or March the 4th; 'May 1, 2023 draft')."""
+    value = unicodedata.normalize("NFKC", value.strip().strip("'\"").strip())[:100]
+    found = HEADING_DATE.match(value)
+    parts = _full_date(found) if found else None
+    rest = TIME_AFTER.fullmatch(value, found.end()) if found else None
+    if parts is None or not (found.end() == len(value) or rest):
+        found = HEADING_MONTH.fullmatch(value)
+        month = MONTH_NAMES.get((found["n2"] or "").lower()) if found and found["n2"] else None
+        return _day(int(found["y2"]), month, 1) if month else None
+    when = _day(*parts)
+    if when is None or not rest:
+        return when
+    hour, minute, second = int(rest[1]) % 12 if rest[4] else int(rest[1]), int(rest[2]), int(rest[3] or 0)
+    hour += 12 if (rest[4] or "").lower() == "pm" else 0
+    return when + hour * 3600 + minute * 60 + second if hour < 24 else None
 
 
 def moment(when: datetime | None) -> float | None:
