@@ -241,7 +241,10 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # sections dated by a day heading without its year (the year of a heading, file or folder over it) and by Italian,
 # Portuguese, Dutch, Russian, Korean and slashed date headings (ingest.passage_dates); a Markdown outline nested 10
 # deep no longer hides the headings below it (ingest.markdown.MAX_NESTING).
-VERSION = 20
+# 21: dates written otherwise date passages (ingest.passage_dates): '14-03-2024.md', 'March 14, 2024.md', a
+# Zettelkasten id's '202403141530 Title.md', '## 14.03.' under a year, '## 14 mrt 2024', front matter's 'date: May 1,
+# 2023', 'created_at:', 'published:'.
+VERSION = 21
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked
