@@ -54,7 +54,8 @@ NAME_DATE = re.compile(r"(?<![A-Za-z0-9.])(?:(?P<year>(?:19|20)\d\d)(?P<sep>[-_.
                        r"|(?P<first>\d\d)(?P<dsep>[-_.])(?P<second>\d\d)(?P=dsep)(?P<dyear>(?:19|20)\d\d))"
                        r"(?![0-9]|\.[0-9])")
 # a date with its month's name standing apart in a file name: 'March 14, 2024', '14 March 2024', 'Mar 14th 2024',
-# '14 févr. 2024', '14-mrt-2024', '14_March_2024' (the month's name one of MONTH_NAMES)
+# '14 févr. 2024', '14-mrt-2024', '14_March_2024' (the month's name one of MONTH_NAMES, not a word as often, 'set'; a
+# day first only where it begins the name: 'Top 10 May 2023 picks' is none)
 NAME_WORDS = None  # set below, after the month names and the parts of a heading's date
 # the parts of a date its folders make: a year folder ('2024'), a month folder ('03', '3', '03 March', '03-March'),
 # a day ('14', '14 Thursday'), a month and day ('03-14', '03_14 Thursday'), a month folder by its year ('2024-03',
@@ -351,7 +352,10 @@ def name_date(path: str) -> float | None:
             return when
     for found in NAME_WORDS.finditer(stem):  # 'March 14, 2024', '14 March 2024', '14 févr. 2024'
         at = "1" if found["y1"] else "2"
-        month = MONTH_NAMES.get(found["n" + at].lower())
+        if at == "1" and found.start():
+            continue  # a day first begins the name: 'Top 10 May 2023 picks' is none
+        name = found["n" + at].lower()
+        month = None if name in MONTH_WORDLIKE else MONTH_NAMES.get(name)
         when = _day(int(found["y" + at]), month, int(found["d" + at])) if month else None
         if when is not None:
             return when

@@ -76,7 +76,8 @@ def test_a_name_or_folder_comes_before_a_created_key_as_before_created():
     ("20240314153012 Title.md", (2024, 3, 14, 15, 30, 12)),
     ("03-04-2024.md", None), ("03_04_2024.md", None), ("30-02-2024.md", None), ("v14.03.2024.md", None),
     ("14.03.2024.1.md", None), ("14 Marching 2024.md", None), ("202413141530 x.md", None),
-    ("202403142530 x.md", None), ("2024031415.md", None),
+    ("202403142530 x.md", None), ("2024031415.md", None), ("Top 10 May 2023 picks.md", None),
+    ("the 3 set 2024 rules.md", None), ("2 out 2024.md", None), ("3-Mar-2024.md", (2024, 3, 3)),
 ])
 def test_a_date_written_otherwise_in_a_name(name, when):
     assert name_date("notes/" + name) == (_local(*when) if when else None)
