@@ -14,7 +14,8 @@ The union as the file's made every note of a 5,000-note export match each tag wo
 
 The file is read as it comes (expat, a block at a time: an export of gigabytes of pictures in the memory of one
 note's text); an export over 64 MiB is read in blocks from the file (ingest.files.read_mbox_file). A note that
-cannot be read is left out and counted (``unreadable_notes``); XML that stops being XML stops the reading there,
+cannot be read is left out and counted (``unreadable_notes``, the first few named with why in ``unreadable_why``:
+list_files says so, where the export was listed plain 'indexed'); XML that stops being XML stops the reading there,
 the notes before it kept and the reason said (``cut_short``).
 """
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ingest.passage_dates import moment
 
 NOTE_TEXT_CHARS = 16 * 1024 * 1024  # of a note's ENML, what is read (the rest is cut off)
 MAX_TEXT_CHARS = 64 * 1024 * 1024  # of the export's notes' text, as much as any other file may hold
+UNREADABLE_SAID = 3  # notes not readable named in the meta, with why (all are counted)
 FIELD_CHARS = 4096  # of a title, a tag, a URL …: what is kept
 KEPT = {"title", "content", "created", "updated", "tag", "source-url", "author", "mime", "file-name"}
 TODO = re.compile(r"<en-todo\b([^>]*?)/?>(?:\s*</en-todo>)?", re.IGNORECASE)
@@ -56,6 +58,7 @@ def read_enex(path: str, blocks: Iterable[bytes]) -> Document:
         meta["tags"] = reader.tags
     if reader.unreadable:
         meta["unreadable_notes"] = reader.unreadable
+        meta["unreadable_why"] = reader.unreadable_why
     if cut:
         meta["cut_short"] = cut
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
@@ -112,6 +115,7 @@ class _Reader:
         self.sections: list[Section] = []
         self.tags: list[str] | None = None  # those every note read so far holds
         self.notes = self.unreadable = self.chars = 0
+        self.unreadable_why: list[str] = []  # the first UNREADABLE_SAID, with why (list_files shows them)
         self.seen_export = False
         self.note: dict | None = None
         self.field: str | None = None  # the kept element we are in
@@ -168,8 +172,11 @@ class _Reader:
                 return
             try:
                 section = _section(note, line)
-            except Exception:  # noqa: BLE001 - one note's trouble must not cost the export
+            except Exception as exc:  # noqa: BLE001 - one note's trouble must not cost the export
                 self.unreadable += 1
+                if len(self.unreadable_why) < UNREADABLE_SAID:
+                    self.unreadable_why.append(f"{_first(note, 'title') or '(untitled note)'!r} (line {note['line']}): "
+                                               f"{type(exc).__name__}: {str(exc)[:200]}")
                 return
             held = _tags(note)
             self.tags = held if self.tags is None else [tag for tag in self.tags if tag in held]

@@ -32,7 +32,7 @@ by an mboxo writer, is text); its date is
 the message's when it has no Date header. Each section
 covers its message's lines of the file, so read_file shows the message a passage is from. A message that cannot be
 read as mail keeps its text as it stands, under ``[a message Sift could not read as mail: …]`` (and the count in the
-document's ``unreadable_messages``): the other messages are read as usual. A mailbox over the 64 MiB a file may be
+document's ``unreadable_messages``, the first few by line and why in ``unreadable_why``: list_files says so): the other messages are read as usual. A mailbox over the 64 MiB a file may be
 (a Takeout of gigabytes) is read in blocks as it comes (``read_mbox``, from ``ingest.files.read_mbox_file``).
 """
 from __future__ import annotations
@@ -82,6 +82,7 @@ REPLY_ONLY = re.compile(r"(?:\s*(?:re|fwd?|aw|wg|sv|vs|tr|rif|回复|答复|转�
                         re.IGNORECASE)
 SIGNATURE = re.compile(r"^--[ \t]?$")
 UNREADABLE_CHARS = 20_000
+UNREADABLE_SAID = 3  # messages not readable as mail named in a mailbox's meta, where and why (all are counted)
 # An mbox is read as it comes (ingest.files.read_mbox_file: a Takeout of gigabytes): of a message, its first
 # MAX_MESSAGE_BYTES are kept (its text comes before its attachments); of the mailbox, its messages until their text
 # is MAX_TEXT_CHARS, as much as any other file may hold (ingest.files.MAX_FILE_BYTES)
@@ -223,6 +224,7 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
     memory of one message (at most MAX_MESSAGE_BYTES of it kept: the rest is its attachments) and of the text
     read, at most MAX_TEXT_CHARS (past them the rest of the mailbox is not read: ``cut_short`` says so)."""
     sections, unreadable, messages, text_chars = [], 0, 0, 0
+    unreadable_why: list[str] = []  # the first UNREADABLE_SAID messages not readable as mail, where and why
     meta: dict = {}
     read = AttachmentsRead()
     threads = Threads()
@@ -243,6 +245,8 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
             threads.add(message, section.heading_path[0], first)
         except Exception as exc:  # noqa: BLE001 - one message's trouble must not cost the mailbox
             unreadable += 1
+            if len(unreadable_why) < UNREADABLE_SAID:
+                unreadable_why.append(f"line {first:,}: {type(exc).__name__}: {str(exc)[:200]}")
             text = decode_part(body[:UNREADABLE_CHARS * 4], None)[:UNREADABLE_CHARS]
             section = Section(text=f"[a message Sift could not read as mail: {type(exc).__name__}: {exc}]\n{text}",
                               heading_path=["(unreadable message)"])
@@ -263,6 +267,7 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
     meta["messages"] = messages
     if unreadable:
         meta["unreadable_messages"] = unreadable
+        meta["unreadable_why"] = unreadable_why
     read.say(meta)
     if common:  # a Takeout of one label ('Receipts.mbox'): a tag of the file is one of each of its messages
         meta["tags"] = list(common.values())

@@ -178,3 +178,31 @@ def test_the_mcp_tools_find_read_and_list_an_exports_notes(immediate, tmp_path, 
     assert [f["path"] for f in listed["files"]] == ["notes/Evernote/Cooking.enex"], listed
     listed = tools.list_files().structured_content  # the export names its notes' count
     assert listed["files"][0]["reason"].startswith("3 notes (an Evernote export"), listed
+
+
+def test_list_files_says_how_many_notes_of_an_export_were_not_readable(immediate, tmp_path, monkeypatch):
+    """A note whose text fails to read is left out and counted: list_files said only '3 notes (an Evernote
+    export …)'; now it adds '1 of 3 notes not readable (left out: 'Tax appointment' (line …): …); the others read'.
+    (What makes a note fail is a reader's bug: one is made to fail here by its body.)"""
+    from ingest import enex
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    real = enex.enml_text
+
+    def failing(enml: str) -> str:
+        if "accountant" in enml:
+            raise ValueError("a reader's bug")
+        return real(enml)
+
+    monkeypatch.setattr(enex, "enml_text", failing)
+    root = write_tree(tmp_path / "notes", {"Cooking.enex": EXPORT, "Plain.enex": HEAD + CHESS + "</en-export>\n"})
+    assert ingest(root, "notes")["published"]["failures"] == []
+    files = {f["path"]: f for f in Tools(Sift(load())).list_files().structured_content["files"]}
+    line = EXPORT.split("\n").index("  <note>", EXPORT.count("\n", 0, EXPORT.index(TAX))) + 1
+    assert files["notes/Cooking.enex"]["reason"] == (
+        "3 notes (an Evernote export: each a passage group headed by its title); 1 of 3 notes not readable (left out: "
+        f"'Tax appointment' (line {line}): ValueError: a reader's bug); the others read"), files
+    assert files["notes/Plain.enex"]["reason"].startswith("1 note (an Evernote export"), files
+    assert "not readable" not in files["notes/Plain.enex"]["reason"]

@@ -439,3 +439,27 @@ def test_an_attached_text_file_is_read_as_a_passage_of_its_message():
     assert read[("Minutes", "Attachment: big.log")].startswith("boiler pressure log\n"), read
     assert doc.meta["attachments_not_read"] == 1, doc.meta
     assert doc.meta["attachments_not_read_why"][0].startswith("quote.pdf (message 'Minutes', line 1): "), doc.meta
+
+def test_list_files_says_how_many_messages_of_a_mailbox_were_not_readable(immediate, tmp_path, monkeypatch):
+    """A mailbox with a message of no header at all: list_files (and ingest files) said plain 'indexed', though the
+    count was recorded; now '1 of 3 messages not readable as mail (…: line 4: …); the others read'."""
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    mbox = (b"From a Thu Jan 01 00:00:00 2025\n" + message("car") + b"\n" + b"From b Thu Jan 01 00:00:00 2025\n"
+            + b"\n\xff\xfe just some bytes about the lost umbrella\n\n" + b"From c Thu Jan 01 00:00:00 2025\n"
+            + message("broken"))
+    root = tmp_path / "mail"
+    root.mkdir()
+    (root / "box.mbox").write_bytes(mbox)
+    (root / "good.mbox").write_bytes(b"From a Thu Jan 01 00:00:00 2025\n" + message("car"))
+    assert ingest(root, "mail")["published"]["failures"] == []
+    files = {f["path"]: f for f in Tools(Sift(load())).list_files().structured_content["files"]}
+    said = files["mail/box.mbox"]["reason"] or ""
+    line = mbox.split(b"\n").index(b"From b Thu Jan 01 00:00:00 2025") + 1
+    assert files["mail/box.mbox"]["state"] == "indexed" and said.startswith(
+        "1 of 3 messages not readable as mail (indexed as their text as it stands, under '(unreadable message)': "
+        f"line {line}: ValueError: no header lines"), said
+    assert said.endswith("); the others read"), said
+    assert not files["mail/good.mbox"].get("reason"), files

@@ -282,6 +282,14 @@ _MAIL_GAPS = ", ".join(f"CASE WHEN kind = 'note' AND meta LIKE '%\"attachments_n
                        f"THEN json_extract(meta, '$.{key}') END AS {key}"
                        for key in ("attachments_not_read", "attachments_not_read_why"))
 
+# A mailbox's messages or an Evernote export's notes not readable (ingest.mail, ingest.enex: a message with no header,
+# a note whose text failed): how many, of how many messages, and the first few with why (JSON), for list_files to say
+_UNREADABLE = ", ".join(f"CASE WHEN kind = 'note' AND meta LIKE '%\"unreadable_%' AND json_valid(meta) "
+                        f"THEN json_extract(meta, '$.{key}') END AS {name}"
+                        for key, name in (("unreadable_notes", "unreadable_notes"),
+                                          ("unreadable_messages", "unreadable_messages"),
+                                          ("unreadable_why", "unreadable_why"), ("messages", "mail_messages")))
+
 
 def first_passages(conn: sqlite3.Connection, file_id: int) -> list[tuple[str, str]]:
     """(heading path, text) of the first passage under each heading path of a file: a workbook's sheet's first."""
@@ -295,7 +303,8 @@ def file_version(conn: sqlite3.Connection, file_id: int) -> sqlite3.Row | None:
     """The kind, size and mtime of one file version, for a PDF cut short what of it was indexed, and for a PDF
     with pages without text how many of how many, and which (JSON); for a data file its rows and those indexed."""
     return conn.execute(f"SELECT id, kind, size, mtime, {_PDF_GAPS}, {_DATA_ROWS.format(f='', text=_FIRST_PASSAGE)}, "
-                        f"{_SHEET_ROWS}, {_EXPORT_NOTES}, {_MAIL_GAPS}, {_CHAT_DAYS} FROM files WHERE id = ?",
+                        f"{_SHEET_ROWS}, {_EXPORT_NOTES}, {_MAIL_GAPS}, {_CHAT_DAYS}, {_UNREADABLE} "
+                        "FROM files WHERE id = ?",
                         (file_id,)).fetchone()
 
 
@@ -311,7 +320,7 @@ def dates_in(conn: sqlite3.Connection, file_id: int, after: float | None, before
 def retired_version(conn: sqlite3.Connection, gen: int, collection_id: int, path: str) -> sqlite3.Row | None:
     """The kind, size and mtime of the version of a file that generation ``gen`` retired (the file is gone)."""
     return conn.execute(f"SELECT id, kind, size, mtime, {_PDF_GAPS}, {_DATA_ROWS.format(f='', text=_FIRST_PASSAGE)}, "
-                        f"{_SHEET_ROWS}, {_EXPORT_NOTES}, {_MAIL_GAPS}, {_CHAT_DAYS} "
+                        f"{_SHEET_ROWS}, {_EXPORT_NOTES}, {_MAIL_GAPS}, {_CHAT_DAYS}, {_UNREADABLE} "
                         "FROM files WHERE gen_to = ? AND collection = ? AND path = ?",
                         (gen, collection_id, path)).fetchone()
 

@@ -244,6 +244,10 @@ def _entries(conn, rows) -> list[dict]:
             entry["reason"] = chat_days(version)  # a chat export: its days and messages
         elif entry["state"] == "indexed" and version is not None and version["attachments_not_read"]:
             entry["reason"] = attachments_not_read(version)  # a mail's encrypted PDF, a 40 MB attachment
+        if entry["state"] == "indexed" and version is not None and (version["unreadable_notes"]
+                                                                     or version["unreadable_messages"]):
+            # a mailbox's messages, an export's notes not readable: they were counted, but it was listed plain 'indexed'
+            entry["reason"] = "; ".join(filter(None, (entry["reason"], unreadable(version))))
         if entry["state"] == "indexed" and version is not None and version["kind"] != "pdf" and version["cut_short"]:
             # a deck's slides not readable, a mailbox read to 64 MiB: said after what else is (it was said of PDFs
             # alone, a deck with a broken slide listed plain 'indexed')
@@ -287,6 +291,24 @@ def export_notes(version) -> str:
     count = version["export_notes"]
     said = f"{count:,} note{'s' if count != 1 else ''} (an Evernote export: each a passage group headed by its title)"
     return said + (f"; {version['export_cut']}" if version["export_cut"] else "")
+
+
+def unreadable(version) -> str:
+    """What of a mailbox or an Evernote export could not be read: "3 of 200 notes not readable (left out: 'Ideas'
+    (line 40): …); the others read", "1 of 40 messages not readable as mail (indexed as their text as it stands,
+    under '(unreadable message)': line 12: …); the others read". They were counted, and it was listed plain
+    'indexed'."""
+    named = json.loads(version["unreadable_why"] or "[]")
+    if version["unreadable_notes"]:
+        count, total, what = version["unreadable_notes"], version["export_notes"], "note"
+        how = "left out"
+    else:
+        count, total, what = version["unreadable_messages"], version["mail_messages"], "message"
+        how = "indexed as their text as it stands, under '(unreadable message)'"
+    which = "; ".join(named) + (f" and {count - len(named):,} more" if count > len(named) else "") if named else ""
+    of = f"{count:,} of {total:,} {what}s" if total else f"{count:,} {what}{'s' if count != 1 else ''}"
+    return (f"{of} not readable{' as mail' if what == 'message' else ''} ({how}{': ' + which if which else ''}); "
+            "the others read")
 
 
 def chat_days(version) -> str:
