@@ -961,6 +961,9 @@ def _print_hits(answer) -> None:
             print(printable(f"    ({hit.data_rows})"))
         if hit.conflict_copies or hit.conflict_copy_of:  # a sync conflict copy, as the MCP text says it
             print(printable(f"    {engine.conflict_line(hit.conflict_copies, hit.conflict_copy_of)}"))
+        if hit.mail_thread:  # a saved message's thread, as the MCP text says it
+            from search.query.mail_threads import thread_line
+            print(printable(f"    {thread_line(hit.mail_thread, hit.heading_path or hit.title)}"))
         if hit.more_in_file:
             print(printable(f"    {engine.more_in_file(hit.more_in_file, _search_args(hit.collection, hit.path))}"))
         if hit.attachments:

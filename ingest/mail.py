@@ -134,6 +134,20 @@ class Threads:
         return ids[-1] if ids else None
 
 
+def thread_meta(message: Message) -> dict[str, str]:
+    """An .eml's place in a thread, for its file's meta: its Message-ID (``message_id``) and its thread's key
+    (``mail_thread``: Gmail's X-GM-THRID; else the first of its References, the thread's first message; else what it
+    replies to; else its own Message-ID). The messages of a folder of .eml files (Apple Mail's or Outlook's drag and
+    drop) of one key, or one whose Message-ID is another's key, are a thread (search.query.mail_threads): a reply
+    named none of them, each file read alone. {} for a message that names no Message-ID."""
+    said = _thread_headers(message)
+    own = next(iter(MESSAGE_ID.findall(said["message-id"])), None)
+    references = MESSAGE_ID.findall(said["references"])
+    gmail = said["x-gm-thrid"].strip()[:100]
+    key = f"gmail {gmail}" if gmail else references[0] if references else Threads._parent(said) or own
+    return {key_: value for key_, value in (("message_id", own), ("mail_thread", key)) if value}
+
+
 THREAD_HEADERS = ("message-id", "in-reply-to", "references", "x-gm-thrid", "from")
 
 
@@ -159,6 +173,7 @@ def parse_eml(path: str, data: bytes) -> Document:
     read.say(meta)
     if meta.get("labels"):  # its Gmail labels are its tags: '#receipts' finds it
         meta["tags"] = meta.pop("labels")
+    meta.update(thread_meta(message))
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     subject = _header(message, "Subject")
     return Document(kind="note", title=subject if _said(subject) else title_from_name(stem),

@@ -212,6 +212,9 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
         for wanted, loose in _heading_readings(thread.group(1)):
             found = linked_lines(note, WikiLink(target.name, wanted, None), loose=loose, headings=headings)
             if not isinstance(found, str):
+                saved = _saved_thread(conn, target, indexed)  # an .eml's: the collection's other .eml files
+                if saved:
+                    return _read_saved_thread(sift, target, saved)
                 return _read_thread(sift, target.name, found[0] - 1, headings, messages, threads)
     if isinstance(found, str):  # what the last reading, at every '#', says
         names = heading_names(note) if headings is None else [name for _, _, name in headings]
@@ -225,6 +228,10 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
     more = (f"; its thread in this file, {len(shared)} messages: {_thread_list(shared, headings, messages)}: "
             f"read_file with heading={'thread: ' + headings[found[0] - 1][2]!r} shows them together"
             if len(shared) > 1 else "")
+    saved = _saved_thread(conn, target, indexed) if messages and found[0] == found[1] else []
+    if saved:  # an .eml's thread: the other saved messages of it in the collection
+        more = (f"; its thread in {target.collection}, {len(saved)} messages: {_saved_list(target, saved)}: "
+                f"read_file with heading={'thread: ' + headings[found[0] - 1][2]!r} shows them together")
     return text + f"\n[the section {' > '.join(wanted)!r}: lines {start}-{end}{more}]", data
 
 
@@ -322,6 +329,41 @@ def _read_thread(sift, name: str, index: int, headings: list, messages: list, th
             "next_start_line": messages[rest[0]][0] + 1 if rest else None}
     return ("\n\n".join(texts) + f"\n[the thread of {headings[index][2]!r}, {len(shared)} message"
             f"{'s' if len(shared) != 1 else ''}: {_thread_list(shared, headings, messages)}{note}]"), data
+
+
+def _saved_thread(conn, target: paths.Target, indexed) -> list:
+    """The thread of a saved message (an .eml) among its collection's other .eml files (search.query.mail_threads:
+    by their Message-IDs, kept in their meta), by date; [] for any other file, or one alone in its thread."""
+    if indexed is None or not target.relative.lower().endswith(".eml"):
+        return []
+    from search.query.mail_threads import thread_files
+    return thread_files(conn, indexed["collection"], indexed["id"])
+
+
+def _saved_list(target: paths.Target, saved: list) -> str:
+    listed = ", ".join(f"{target.collection}/{r['path']} ({r['title']!r}{', ' + r['date'] if r['date'] else ''})"
+                       for r in saved[:THREAD_LISTED])
+    return listed + (f" and {len(saved) - THREAD_LISTED} more" if len(saved) > THREAD_LISTED else "")
+
+
+def _read_saved_thread(sift, target: paths.Target, saved: list) -> tuple[str, dict]:
+    """read_file's answer for heading='thread: …' of an .eml: each saved message of its thread in the collection,
+    by date, as read_file shows it, as many as fit in MAX_BYTES; a note names them, and the rest. The data are the
+    asked file's where it is shown, else the first's. A reply's .eml named no other message of its conversation,
+    though the folder held them all (Apple Mail's and Outlook's drag and drop save a file a message)."""
+    texts, data, used = [], None, 0
+    for r in saved:
+        text, read_data = read(sift, f"{target.collection}/{r['path']}", None, None, None)
+        if texts and used + len(text.encode("utf-8")) > MAX_BYTES:
+            break
+        texts.append(text)
+        used += len(text.encode("utf-8"))
+        data = read_data if data is None or r["path"] == target.relative else data
+    rest = saved[len(texts):]
+    note = (f"; not shown, past the {MAX_BYTES // 1000} KB limit: {_saved_list(target, rest)} (read_file on each)"
+            if rest else "")
+    return ("\n\n".join(texts) + f"\n[the thread of {target.name}, {len(saved)} saved messages in "
+            f"{target.collection}: {_saved_list(target, saved)}{note}]"), {**data, "next_start_line": None}
 
 
 def _message_lines(found: tuple[int, int], messages: list[tuple[int, int]]) -> tuple[int, int]:

@@ -63,6 +63,8 @@ def hit_data(hit) -> dict:
         "data_rows": getattr(hit, "data_rows", None),  # a data file's: its later rows are not searched
         # the date the passage is about, where its file says one (a mail message's Date, a daily note's name)
         "dated": passage_dates.shown(getattr(hit, "dated", None)),
+        # a saved message's (.eml) thread: the other messages of it in the collection, by date
+        "mail_thread": [f"{hit.collection}/{p}" for p in getattr(hit, "mail_thread", None) or []] or None,
     }
 
 
@@ -133,6 +135,9 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
             conflict = engine.conflict_line(h.get("conflict_copies"), h.get("conflict_copy_of"),
                                             bool(h.get("conflict_original_matched")))
             lines.append(f"   {conflict}")
+        if h.get("mail_thread"):  # a reply in a folder of .eml files named no other message of its conversation
+            from search.query.mail_threads import thread_line
+            lines.append("   " + thread_line(h["mail_thread"], h["heading_path"] or h["title"]))
         if h.get("more_in_file"):
             lines.append(f"   {engine.more_in_file(h['more_in_file'], search_args(h['collection'], h['relative_path']))}")
         if said != n and not linked:

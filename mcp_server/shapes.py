@@ -51,6 +51,7 @@ class Hit(TypedDict):
     footnotes_cited: NotRequired[str]
     data_rows: NotRequired[str]
     dated: NotRequired[str]
+    mail_thread: NotRequired[list[str]]
 
 
 class Unmatched(TypedDict):

@@ -291,6 +291,31 @@ _UNREADABLE = ", ".join(f"CASE WHEN kind = 'note' AND meta LIKE '%\"unreadable_%
                                           ("unreadable_why", "unreadable_why"), ("messages", "mail_messages")))
 
 
+def mail_thread_of(conn: sqlite3.Connection, file_ids: list[int]) -> dict[int, tuple[str, str | None]]:
+    """file version id -> (its thread's key, its Message-ID) of those of ``file_ids`` that are saved messages of a
+    thread (ingest.mail.thread_meta)."""
+    marks = ",".join("?" * len(file_ids))
+    return {r[0]: (r[1], r[2]) for r in conn.execute(
+        "SELECT id, json_extract(meta, '$.mail_thread'), json_extract(meta, '$.message_id') FROM files "
+        f"WHERE id IN ({marks}) AND meta LIKE '%\"mail_thread\"%' AND json_valid(meta)", file_ids)
+        if r[1] is not None}
+
+
+def mail_thread_files(conn: sqlite3.Connection, collection_id: int, keys: list[str], limit: int
+                      ) -> list[sqlite3.Row]:
+    """The published saved messages of a collection whose thread's key or Message-ID is one of ``keys``
+    (ingest.mail.thread_meta): path, title, thread, message_id, date, by date then path; at most ``limit``. Their
+    meta alone is read (a LIKE narrows it to the files that have a thread), no file."""
+    marks = ",".join("?" * len(keys))
+    return conn.execute(
+        "SELECT path, title, thread, message_id, date FROM (SELECT f.path, f.title, "
+        "json_extract(f.meta, '$.mail_thread') AS thread, json_extract(f.meta, '$.message_id') AS message_id, "
+        "json_extract(f.meta, '$.date') AS date FROM files f JOIN collections c ON c.id = f.collection "
+        f"WHERE f.collection = ? AND {VISIBLE} AND f.meta LIKE '%\"mail_thread\"%' AND json_valid(f.meta)) "
+        f"WHERE thread IN ({marks}) OR message_id IN ({marks}) ORDER BY coalesce(date, ''), path LIMIT ?",
+        (collection_id, *keys, *keys, limit)).fetchall()
+
+
 def first_passages(conn: sqlite3.Connection, file_id: int) -> list[tuple[str, str]]:
     """(heading path, text) of the first passage under each heading path of a file: a workbook's sheet's first."""
     return [(r[0], r[1]) for r in conn.execute(

@@ -36,6 +36,7 @@ from search.query.catalog import Catalog
 from search.query.dates import iso_dates, month_names_swapped, only_date
 from search.query.filters import Filters, empty_range
 from search.query.inflection import inflected_forms, query_languages, surnames
+from search.query import mail_threads
 from search.query.listing import data_rows
 from search.query.passages import Passages
 from search.query.postings import Phrase, Postings, tokenize
@@ -112,6 +113,7 @@ class Hit:
     footnotes_cited: dict[str, list[int]] = field(default_factory=dict)
     data_rows: str | None = None  # a data file's passage: how few of its rows search finds (listing.data_rows)
     dated: float | None = None  # the date the passage is about, where its file says one (ingest.passage_dates)
+    mail_thread: list[str] = field(default_factory=list)  # a saved message's: its thread's others (mail_threads)
 
 
 @dataclass
@@ -137,6 +139,8 @@ class Answer:
                 del hit["heading_path"]
             if hit["dated"] is None:  # a passage whose file says no date of its own (the key is new: kept out)
                 del hit["dated"]
+            if not hit["mail_thread"]:  # a saved message's thread (new: kept out where there is none)
+                del hit["mail_thread"]
         return data
 
 
@@ -674,6 +678,12 @@ class Engine:
             hits[-1].attachments_not_indexed = self._not_indexed(conn, r, hits[-1].attachments)
             labels = footnotes.defined(r["text"]) if r["kind"] == "note" else []
             hits[-1].footnotes_cited = footnotes.cited_at(conn, r["file_id"], labels) if labels else {}
+        # a saved message's (.eml): the other messages of its thread in the collection, looked up for the page at once
+        saved = [(rows[cid]["collection_id"], rows[cid]["file_id"]) for cid, _, _ in ranked
+                 if rows[cid]["path"].lower().endswith(".eml")]
+        found = mail_threads.threads(conn, saved) if saved else {}
+        for (cid, _, _), hit in zip(ranked, hits):
+            hit.mail_thread = [m["path"] for m in found.get(rows[cid]["file_id"], []) if m["path"] != hit.path]
         return hits
 
     # -- similar passages ------------------------------------------------------

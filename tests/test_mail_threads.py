@@ -1,0 +1,65 @@
+"""A thread across saved messages (.eml files: Apple Mail's or Outlook's drag and drop, a file a message): a reply's
+hit and read_file(heading='thread: …') name and show the other messages of its conversation in the collection,
+found by the Message-IDs kept in each file's meta at parse time (search.query.mail_threads). Before, a thread was
+the messages of one mailbox: a reply's .eml named none of them."""
+from __future__ import annotations
+
+from ingest.parse import parse_file
+from tests.conftest import ingest
+
+
+def eml(subject: str, own: str, body: str, date: str, replying: str = "", references: str = "") -> bytes:
+    head = [f"From: Anna Keller <anna@example.com>", "To: Bo <bo@example.com>", f"Subject: {subject}",
+            f"Date: {date}", f"Message-ID: {own}"]
+    head += [f"In-Reply-To: {replying}"] if replying else []
+    head += [f"References: {references}"] if references else []
+    return ("\n".join(head) + "\n\n" + body + "\n").encode()
+
+
+FILES = {
+    "Inbox/budget.eml": eml("Budget", "<a@example.com>", "The shed roof budget is 4,000 euros.",
+                            "Tue, 05 Mar 2024 09:00:00 +0000"),
+    "Inbox/re-budget.eml": eml("Re: Budget", "<b@example.com>", "Could we lower the gutter costs?",
+                               "Wed, 06 Mar 2024 09:00:00 +0000", "<a@example.com>", "<a@example.com>"),
+    # a reply to the reply whose mailer wrote no References: its key is the reply's Message-ID
+    "Sent/re-re-budget.eml": eml("Re: Re: Budget", "<c@example.com>", "Yes, zinc gutters are cheaper.",
+                                 "Thu, 07 Mar 2024 09:00:00 +0000", "<b@example.com>"),
+    "Inbox/holiday.eml": eml("Holiday", "<d@example.com>", "The ferry leaves at noon on Friday.",
+                             "Fri, 08 Mar 2024 09:00:00 +0000"),
+}
+
+
+def test_an_eml_keeps_its_message_id_and_thread_key():
+    meta = parse_file("a.eml", FILES["Inbox/re-budget.eml"]).meta
+    assert (meta["message_id"], meta["mail_thread"]) == ("<b@example.com>", "<a@example.com>"), meta
+    assert parse_file("a.eml", FILES["Inbox/budget.eml"]).meta["mail_thread"] == "<a@example.com>"
+    assert parse_file("a.eml", FILES["Sent/re-re-budget.eml"]).meta["mail_thread"] == "<b@example.com>"
+
+
+def test_a_replys_hit_and_read_file_name_and_show_its_thread_across_eml_files(immediate, tmp_path, monkeypatch):
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "mail"
+    for rel, data in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(data)
+    assert ingest(root, "mail")["published"]["failures"] == []
+    tools = Tools(Sift(load()))
+    found = tools.search(query="zinc gutters", mode="keyword")
+    hit = found.structured_content["results"][0]
+    assert hit["path"] == "mail/Sent/re-re-budget.eml", hit
+    assert hit["mail_thread"] == ["mail/Inbox/budget.eml", "mail/Inbox/re-budget.eml"], hit
+    assert "its thread: 2 other messages, mail/Inbox/budget.eml, mail/Inbox/re-budget.eml (read_file with " \
+           "heading='thread: Re: Re: Budget' on it shows them together)" in found.content[0].text
+    alone = tools.search(query="ferry", mode="keyword").structured_content["results"][0]
+    assert alone["path"] == "mail/Inbox/holiday.eml" and "mail_thread" not in alone, alone
+    read = tools.read_file(path="mail/Inbox/re-budget.eml", heading="thread: Re: Budget")
+    text = read.content[0].text
+    assert not read.is_error, text
+    assert text.index("4,000 euros") < text.index("gutter costs") < text.index("zinc gutters"), text
+    assert "ferry" not in text and "the thread of mail/Inbox/re-budget.eml, 3 saved messages in mail" in text, text
+    one = tools.read_file(path="mail/Inbox/budget.eml", heading="Budget").content[0].text
+    assert "its thread in mail, 3 messages: mail/Inbox/budget.eml ('Budget', 2024-03-05)" in one, one
+    assert "zinc" not in one, one
