@@ -21,7 +21,8 @@ What is read so is told by its shape alone, and anything else is read as before:
 (``14/03/2024, 09:15 - Anna: …`` from Android, ``[14/03/2024, 09:15:02] Anna: …`` from an iPhone; day and month in
 the order the file's dates tell, US ``3/14/24, 9:15 AM`` too; year first, ``2024-03-14 09:15 - Anna: …``, when its
 lines' authors are people's, not a log's levels). A Slack export or a WhatsApp chat still zipped is read by its name
-(ingest.kinds.CHAT_ZIP_NAME) as one file of its conversations, its parts counted as a .docx's (ingest.zipped).
+(ingest.kinds.CHAT_ZIP_NAME), or under any other by what its directory names (``zip_holds_chat``), as one file of
+its conversations, its parts counted as a .docx's (ingest.zipped).
 """
 from __future__ import annotations
 
@@ -608,7 +609,7 @@ def chat_zip_text(data, path: str):
             raise Skip(f"{why}; an export this big is read unzipped: unzip it") from None
         raise
     if days is None:
-        raise Skip("a .zip named as a chat export holding none: no users.json and channel day files (Slack's), "
+        raise Skip("a .zip taken for a chat export holding none: no users.json and channel day files (Slack's), "
                    "no _chat.txt (WhatsApp's)")
     read, kept = WordText(title=Path(path).name.rsplit(".", 1)[0]), []
     for section in (section for day in days for section in day.sections):
@@ -667,36 +668,65 @@ def _zipped_whatsapp(parts, path: str) -> list[Document] | None:
     return [parse_whatsapp(Path(path).name.rsplit(".", 1)[0] + ".txt", text)]
 
 
-def zipped_chat(full: Path) -> str | None:
-    """Why the zip at ``full``, a Slack workspace's or a WhatsApp chat's export under another name than theirs
-    (ingest.kinds.CHAT_ZIP_NAME), is not read; None for any other zip. Its directory is read (bounded as
-    ingest.zipped bounds it) and a WhatsApp chat's first bytes."""
-    import zipfile
-    from ingest.zipped import DIRECTORY_BYTES, directory_size
+def zip_holds_chat(source) -> bool:
+    """Whether the zip ``source`` (a path on disk, its bytes, or a binary file open on it) is a Slack workspace's
+    export (``users.json`` at its top, with ``channels.json`` or a channel's day file, ``general/2024-03-14.json``)
+    or a WhatsApp chat's (``_chat.txt`` or ``WhatsApp Chat with Anna.txt`` at its top, whose first bytes read as
+    one), whatever its name: its directory is read (at most CHAT_DIRECTORY_BYTES of it) and a WhatsApp chat's first
+    CHAT_HEAD_BYTES, nothing else. A file on disk is looked at once while unchanged (a scan asks of every .zip)."""
+    if isinstance(source, (str, os.PathLike)):
+        try:
+            st = os.stat(source)
+        except OSError:
+            return False
+        key = (os.fspath(source), st.st_size, st.st_mtime_ns, st.st_ino)
+        if key not in _zips_seen:
+            while len(_zips_seen) >= ZIPS_SEEN:
+                _zips_seen.pop(next(iter(_zips_seen)))
+            try:
+                with open(source, "rb") as f:
+                    _zips_seen[key] = _holds_chat(f)
+            except OSError:
+                return False
+        return _zips_seen[key]
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        import io
+        return _holds_chat(io.BytesIO(source))
+    at = source.tell()
     try:
-        with open(full, "rb") as f:
-            size = directory_size(f)
-            if size is None or size > DIRECTORY_BYTES:
-                return None
-            f.seek(0)
-            with zipfile.ZipFile(f) as package:
-                names = package.namelist()
-                if "users.json" in names and any(SLACK_DAY.fullmatch(name.rsplit("/", 1)[-1]) and name.count("/") == 1
-                                                 for name in names):
-                    return ("a Slack export zipped under another name than Slack's: unzip it, or name it as Slack "
-                            "does ('Acme Slack export Mar 1 2024 - Mar 14 2024.zip'), and Sift reads its "
-                            "conversations")
-                chat = next((name for name in names if "/" not in name and name.lower().endswith(".txt")
-                             and (name == "_chat.txt" or name.lower().startswith("whatsapp chat"))), None)
-                if chat is not None:
-                    with package.open(chat) as part:
-                        head = part.read(CHAT_HEAD_BYTES).decode("utf-8", "replace")
-                    if is_whatsapp(head.rsplit("\n", 1)[0] if "\n" in head else head):
-                        return (f"a WhatsApp chat export zipped under another name than WhatsApp's: unzip it, or "
-                                f"name it as WhatsApp does ('WhatsApp Chat with Anna.zip'), and Sift reads its {chat}")
-    except (OSError, ValueError, EOFError, RuntimeError, zipfile.BadZipFile):
-        return None
-    return None
+        return _holds_chat(source)
+    finally:
+        source.seek(at)
+
+
+CHAT_DIRECTORY_BYTES = 16 * 1024 * 1024  # of a zip's directory, what is read to tell a chat export (a 1-day-a-file
+# Slack export of years holds a hundred thousand names)
+ZIPS_SEEN = 4096  # zips on disk whose answer is kept while they are unchanged
+_zips_seen: dict = {}  # (path, size, mtime, inode) -> zip_holds_chat's answer, oldest first
+
+
+def _holds_chat(f) -> bool:
+    import zipfile
+    from ingest.zipped import directory_size
+    try:
+        size = directory_size(f)
+        if size is None or size > CHAT_DIRECTORY_BYTES:
+            return False
+        f.seek(0)
+        with zipfile.ZipFile(f) as package:
+            names = package.namelist()
+            if "users.json" in names and ("channels.json" in names or any(
+                    name.count("/") == 1 and SLACK_DAY.fullmatch(name.rsplit("/", 1)[-1]) for name in names)):
+                return True
+            chat = next((name for name in names if "/" not in name and name.lower().endswith(".txt")
+                         and (name == "_chat.txt" or name.lower().startswith("whatsapp chat"))), None)
+            if chat is None:
+                return False
+            with package.open(chat) as part:
+                head = part.read(CHAT_HEAD_BYTES).decode("utf-8", "replace")
+            return is_whatsapp(head.rsplit("\n", 1)[0] if "\n" in head else head)
+    except (OSError, ValueError, EOFError, RuntimeError, NotImplementedError, zipfile.BadZipFile):
+        return False
 
 
 CHAT_HEAD_BYTES = 4096  # of a zip's text read to tell WhatsApp's chat

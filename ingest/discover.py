@@ -316,10 +316,6 @@ def why_not_indexed(root: Path | str, rel: str, rules: Rules | None = None) -> s
             return f"{shown} is ignored by {base}.gitignore"
         folder = child + "/"
     if kind_on_disk(Path(root) / rel, rel) is None:
-        if rel.lower().endswith(".zip"):  # a Slack or WhatsApp export still zipped (ingest.chat)
-            from ingest.chat import zipped_chat
-            if (why := zipped_chat(Path(root) / rel)) is not None:
-                return why
         return "a kind Sift does not read: it reads notes, text, code and PDFs"
     if not rules.included(rel):
         return "not matched by SIFT_INCLUDE"
@@ -504,6 +500,9 @@ def kind_on_disk(path: Path | str, rel: str) -> str | None:
     the one its shebang line gives (a script: its first SHEBANG_BYTES bytes are read, nothing for other
     files); None when Sift does not read it."""
     kind = kind_of(rel)
+    if kind is None and suffix(rel).lower() == ".zip":  # a chat export zipped under another name (ingest.chat)
+        from ingest.kinds import chat_zip
+        return "note" if chat_zip(rel, path) else None
     if kind is not None or suffix(rel):
         return kind
     from ingest.code import SHEBANG_BYTES

@@ -18,7 +18,7 @@ from ingest.code import SHEBANG_BYTES
 from ingest.discover import Rules, refused_link, why_not_indexed
 from ingest.document import NOTION_ID, Document, Skip
 from ingest.kinds import (EPUB_EXTENSIONS, FLAT_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS,
-                          WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, is_chat_zip, is_mailbox, kind_of, suffix)
+                          WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, chat_zip, is_mailbox, kind_of, suffix)
 from ingest.links import resolve_links, same_stem_pdf
 from ingest.parse import parse_file
 
@@ -64,7 +64,7 @@ def read_and_parse(root: Path | str, path: str, rules: Rules | None = None) -> P
     elif suffix(path).lower() == ".enex" and _size(full) > MAX_FILE_BYTES:  # Evernote's, of pictures: as it comes
         from ingest.enex import read_enex
         doc, seen, digest = read_mbox_file(full, read_enex)
-    elif suffix(path).lower() in ZIPPED_EXTENSIONS or is_chat_zip(path):  # by what it unzips: a deck of photographs
+    elif suffix(path).lower() in ZIPPED_EXTENSIONS or chat_zip(path, full):  # by what it unzips: a deck of photographs
         doc, seen, digest = read_zip_file(full, path)
     else:
         data, seen = read_settled(full)

@@ -19,7 +19,7 @@ from ingest.document import Document, Section, Skip
 from ingest.kinds import (BIBTEX_EXTENSIONS, EPUB_EXTENSIONS, LATEX_EXTENSIONS, MAIL_EXTENSIONS, MARKUP_EXTENSIONS,
                           PAGE_EXTENSIONS, TABLE_EXTENSIONS, WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, is_mailbox, kind_of,
                           kind_of_script, suffix)
-from ingest.kinds import ENEX_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, TEXT_EXTENSIONS, is_chat_zip
+from ingest.kinds import ENEX_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, TEXT_EXTENSIONS, chat_zip
 from ingest.markdown import parse_markdown
 
 MAX_LINE_CHARS = 1_000_000
@@ -46,7 +46,7 @@ def parse_file(path: str, data: bytes) -> Document:
     if suffix(path).lower() in SLIDE_EXTENSIONS:  # a zip of XML: a slide a heading, its notes under it
         from ingest.slides import parse_slides
         return parse_slides(path, data)
-    if is_chat_zip(path):  # a Slack or WhatsApp export still zipped: its conversations
+    if chat_zip(path, data):  # a Slack or WhatsApp export still zipped, under its name or another: its conversations
         from ingest.chat import parse_chat_zip
         return parse_chat_zip(path, data)
     if suffix(path).lower() in SPREADSHEET_EXTENSIONS:  # a zip of XML: its sheets' rows as an Excel workbook's

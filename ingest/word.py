@@ -135,8 +135,8 @@ def word_text(data: bytes, path: str = "") -> WordText:
     if path.lower().endswith((".xlsx", ".xlsm")):  # its sheets as headings, a row a line (ingest.xlsx)
         from ingest.xlsx import xlsx_text
         return xlsx_text(data, path)[0]
-    from ingest.kinds import SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, is_chat_zip, suffix
-    if is_chat_zip(path):  # a chat export still zipped: its days, a heading each (ingest.chat)
+    from ingest.kinds import SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, chat_zip, suffix
+    if chat_zip(path, data):  # a chat export still zipped: its days, a heading each (ingest.chat)
         from ingest.chat import chat_zip_text
         return chat_zip_text(data, path)[0]
     if suffix(path).lower() in SLIDE_EXTENSIONS:  # a slide a heading (ingest.slides)

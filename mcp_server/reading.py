@@ -78,7 +78,7 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
     if page is not None or end_page is not None:
         raise Problem(f"{target.name} is not a PDF: read it by start_line and end_line, not by page")
     unindexed = _failure(conn, target) if indexed is None else None
-    if _is_word(target.relative):
+    if _is_word(target.relative, target.absolute):
         text, data = read_word(target, indexed, start_line or 1, end_line, start_offset or 0, unindexed)
     else:
         text, data = read_text(target, indexed, start_line or 1, end_line, start_offset or 0, unindexed)
@@ -135,7 +135,7 @@ def _read_linked(sift, raw: str, start_line: int | None, end_line: int | None, s
     if (link.headings or link.block) and start_line is None and end_line is None:
         names, whole = [], "the whole note"  # its headings, to list when none is the one named
         try:
-            made = _word_headings(target) if _is_word(target.relative) else _mail_headings(target)
+            made = _word_headings(target) if _is_word(target.relative, target.absolute) else _mail_headings(target)
             if made is not None:  # '[[report.docx#Budget]]', '[[talk.pptx#Slide 3]]': its lines and headings as read
                 whole = "the whole file"  # a deck, a document, a mailbox: no note
                 note, headings, *messages = made  # a mail file's: where each message is in the file
@@ -189,7 +189,7 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
         return text + f"\n[the section {' > '.join(wanted)!r}: pages {first}-{last}]", data
     messages = threads = None  # a mail file's: (first line, lines) of each message, the note's lines; their threads
     try:
-        if _is_word(target.relative):
+        if _is_word(target.relative, target.absolute):
             note, headings = _word_headings(target)
         elif (mail := _mail_headings(target)) is not None:
             note, headings, messages, threads = mail
@@ -400,12 +400,12 @@ def _chat_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]
 _chats_kept: dict = {}  # (path, name, size, mtime, inode) -> _chat_headings' answer, oldest first
 
 
-def _is_word(path: str) -> bool:
+def _is_word(path: str, full: str) -> bool:
     from ingest.kinds import (EPUB_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, WORD_EXTENSIONS,
-                              WORKBOOK_EXTENSIONS, is_chat_zip, suffix)
+                              WORKBOOK_EXTENSIONS, chat_zip, suffix)
     return suffix(path).lower() in (WORD_EXTENSIONS | EPUB_EXTENSIONS | WORKBOOK_EXTENSIONS  # a workbook's: ingest.xlsx
                                     | SLIDE_EXTENSIONS | SPREADSHEET_EXTENSIONS) \
-        or is_chat_zip(path)  # ingest.slides, ingest.ods; a chat export still zipped (ingest.chat)
+        or chat_zip(path, full)  # ingest.slides, ingest.ods; a chat export still zipped, by any name (ingest.chat)
 
 
 def _mail_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]], list[tuple[int, int]],
@@ -898,9 +898,9 @@ def _word_bytes(target: paths.Target):
     try:
         with os.fdopen(os.dup(fd), "rb") as f:
             from ingest.files import ZIPPED_EXTENSIONS
-            from ingest.kinds import is_chat_zip, suffix
+            from ingest.kinds import chat_zip, suffix
             if os.fstat(f.fileno()).st_size > WORD_BYTES and (suffix(target.relative).lower() in ZIPPED_EXTENSIONS
-                                                               or is_chat_zip(target.relative)):
+                                                               or chat_zip(target.relative, target.absolute)):
                 yield f
             else:
                 yield f.read(WORD_BYTES)
@@ -940,10 +940,10 @@ def read_word(target: paths.Target, indexed, start: int, end: int | None, offset
         shown.append((n, line))
         room -= size
     text, data = _answer(target, indexed, start, end, offset, shown, cut_at, len(lines), True, unindexed)
-    from ingest.kinds import SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, is_chat_zip, suffix
+    from ingest.kinds import SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS, chat_zip, suffix
     if target.relative.lower().endswith(".epub"):
         return text + "\n[an EPUB book: its chapters' text as Sift reads it, a line a paragraph]", data
-    if is_chat_zip(target.relative):
+    if chat_zip(target.relative, target.absolute):
         return text + "\n[a chat export still zipped: its conversations as Sift reads them, a day's heading then " \
             "its messages, a line each]", data
     if target.relative.lower().endswith((".xlsx", ".xlsm")):

@@ -284,7 +284,8 @@ def _zips(root: Path) -> None:
 def test_a_chat_export_still_zipped_is_read(immediate, sift_env, tmp_path, monkeypatch):
     """A Slack export's .zip and WhatsApp's 'Export chat' .zip (with media) were 'a kind Sift does not read': their
     conversations are read now, one file each, a day a section; read_file shows a day by its heading. A zip of
-    another name holding one is told as what it is; any other zip is still no kind Sift reads."""
+    another name holding one ('export-2024.zip', 'chat-backup.zip') is read too, told by its directory (it was
+    'a Slack export zipped under another name …', not read); any other zip is still no kind Sift reads."""
     from ingest.discover import why_not_indexed
     from mcp_server import reading
     from mcp_server.service import Sift
@@ -304,14 +305,20 @@ def test_a_chat_export_still_zipped_is_read(immediate, sift_env, tmp_path, monke
     assert [s.heading_path for s in chat.sections] == [["WhatsApp Chat with Alice · 2024-03-14"],
                                                        ["WhatsApp Chat with Alice · 2024-03-15"]]
     assert chat.sections[0].dated == datetime(2024, 3, 14, 9, 15).timestamp()
-    assert why_not_indexed(root, "export-2024.zip").startswith("a Slack export zipped under another name")
-    assert why_not_indexed(root, "chat-backup.zip").startswith("a WhatsApp chat export zipped under another name")
+    renamed = read_and_parse(root, "export-2024.zip")
+    assert renamed.kind == "note" and _sections(renamed.doc) == _sections(slack.doc), renamed
+    assert [s.heading_path for s in read_and_parse(root, "chat-backup.zip").doc.sections] == [
+        ["chat-backup · 2024-03-14"], ["chat-backup · 2024-03-15"]]
+    assert why_not_indexed(root, "export-2024.zip") is None and why_not_indexed(root, "chat-backup.zip") is None
     for other in ("backup.zip", "broken.zip"):
         assert why_not_indexed(root, other).startswith("a kind Sift does not read"), other
     assert ingest(root, "chats")["published"]["failures"] == []
     result = run_ingest(sift_env, "search", "lunch", "--mode", "keyword")
     assert "#random · 2024-03-14" in result.stdout and "Slack export" in result.stdout, result.stdout
+    assert "export-2024.zip" in result.stdout, result.stdout
     sift = Sift(load())
+    shown, _ = reading.read(sift, "chats/chat-backup.zip", None, None, None, heading="2024-03-15")
+    assert "Bob: the signed one" in shown and "invoice" not in shown, shown
     shown, data = reading.read(sift, "chats/WhatsApp Chat with Alice.zip", None, None, None, heading="2024-03-15")
     assert "Bob: the signed one [attached: IMG-20240315-WA0003.jpg]" in shown and "invoice" not in shown, shown
     shown, data = reading.read(sift, "chats/Acme Slack export Mar 1 2024 - Mar 14 2024.zip", None, None, None)
