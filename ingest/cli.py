@@ -888,6 +888,7 @@ def cmd_search(args) -> int:
         from search.query.scope import CLI
         answer.notes += [hint for hint in (glob_hint(args.glob, roots, CLI),) if hint]
     answer.notes += _in_background(settings, where.collection)
+    answer.notes[:0] = _first_builds(settings, where.collection, answer.generations)  # first, as the MCP tool's
     if args.json:
         from search.index.status import as_json
         print(as_json(answer.as_dict()))
@@ -902,6 +903,34 @@ def cmd_search(args) -> int:
             print(_progress_line())
     _print_hits(answer)
     return 0
+
+
+def _first_builds(settings, collection: str | None, generations: dict) -> list[str]:
+    """A note per collection searched that is still in its first build: one whose first part alone is published
+    (search.index.status.partial_text, as the MCP tool says it), and, searching every collection while some have
+    published, one that has published nothing. `ingest enqueue ~/notes` then `ingest search` answered from the
+    first 100 of 1,874 files, or from the other collections alone, as if the folder held nothing better, where the
+    MCP tool said both. Nothing published anywhere (or in the one collection searched) the engine says itself."""
+    from search.index import db, queries
+    from search.index.status import partial_text
+    if not generations or not settings.index_path.exists():
+        return []
+    conn = db.connect(settings.index_path, readonly=True)
+    try:
+        notes = []
+        for row in queries.collections_published(conn, collection):
+            if row["published"] is None:
+                if collection is None:
+                    notes.append(f"{row['name']!r} has published nothing yet, so none of its files were searched "
+                                 "(its first build: ingest stats --watch shows how far)")
+                continue
+            later = queries.deferred(conn, row["published"])
+            if later:
+                seen = queries.generation(conn, row["published"])["seen"]
+                notes.append(partial_text(row["name"], seen, later, "ingest stats"))
+        return notes
+    finally:
+        conn.close()
 
 
 def _in_background(settings, collection: str | None) -> list[str]:

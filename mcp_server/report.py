@@ -145,7 +145,7 @@ def _fresh_text(d: dict) -> str:
             f"{render.count(b['files'], 'changed file')} pending)" + more + aside)
 
 
-PARTIAL = "partial results"
+PARTIAL = status.PARTIAL
 
 
 def partial_notes(conn, fresh: list[dict]) -> list[str]:
@@ -154,15 +154,8 @@ def partial_notes(conn, fresh: list[dict]) -> list[str]:
     passage, said the index was partial; an answer from the first 100 of 1,874 files read as the whole folder's,
     and 'no passages match: try other words' sent a model to rephrase a question answered in a file not read
     yet."""
-    notes = []
-    for d in fresh:
-        if d.get("not_read_yet"):
-            seen = queries.generation(conn, d["published_generation"])["seen"]
-            notes.append(f"{PARTIAL}: {d['collection']}'s first build comes in parts, so only "
-                         f"{seen - d['not_read_yet']:,} of its {render.count(seen, 'file')} were searched; the other "
-                         f"{d['not_read_yet']:,} are not read yet (their parts follow: stats says how far), and the "
-                         "answer may be in one of them")
-    return notes
+    return [status.partial_text(d["collection"], queries.generation(conn, d["published_generation"])["seen"],
+                                d["not_read_yet"]) for d in fresh if d.get("not_read_yet")]
 
 
 def _since(ts: float | None) -> float | None:

@@ -335,6 +335,18 @@ def failures(conn, limit: int = 100) -> list[dict]:
     return [dict(row) for row in queries.failures(conn, limit)]
 
 
+PARTIAL = "partial results"
+
+
+def partial_text(name: str, seen: int, later: int, stats: str = "stats") -> str:
+    """What a search of a collection whose published generation is a part of its first build says before its
+    passages (workers.tasks.first_part): the MCP tool and ``ingest search`` (``stats``: the command that says how
+    far, in each one's words)."""
+    return (f"{PARTIAL}: {name}'s first build comes in parts, so only {seen - later:,} of its {count(seen, 'file')} "
+            f"were searched; the other {later:,} are not read yet (their parts follow: {stats} says how far), and "
+            "the answer may be in one of them")
+
+
 def count(n: int, noun: str) -> str:
     """'1 file', '3 files', '1,874 files': a number with its noun, singular for one."""
     return f"{n} {noun}" if n == 1 else f"{n:,} {noun}s"

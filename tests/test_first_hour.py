@@ -1,0 +1,34 @@
+"""A new user's first hour, as the commands tell it: `ingest search` while a folder's first build is still under
+way says so before its passages, as the MCP tool does (it answered from the other collections, or from the
+first part of the folder, as if that were all there is); `sift-mcp` started by hand on a terminal prints the
+command that gives it to an assistant, with this checkout's absolute paths, where the README's `/path/to/sift` was
+the step a newcomer got wrong.
+
+Real SQLite, the session's MiniLM, a real huey queue whose jobs this process runs (tests/test_parts_as_seen)."""
+from __future__ import annotations
+
+from tests.test_parts_as_seen import between_parts
+
+
+def test_ingest_search_says_a_first_build_is_partial_or_not_published(sift_env, tmp_path, monkeypatch, capsys):
+    from ingest import cli
+    from search.index import store
+    conn, _ = between_parts(tmp_path, monkeypatch)  # 'notes': its first part of 5 files published, 18 not read yet
+    (tmp_path / "later").mkdir()
+    store.ensure_collection(conn, "later", str(tmp_path / "later"))  # registered, no worker has scanned it yet
+    conn.commit()
+
+    assert cli.main(["search", "pelican", "--mode", "keyword"]) == 0
+    out = capsys.readouterr().out
+    partial = ("note: partial results: notes's first build comes in parts, so only 5 of its 23 files were searched; "
+               "the other 18 are not read yet (their parts follow: ingest stats says how far), and the answer may "
+               "be in one of them\n")
+    unread = ("note: 'later' has published nothing yet, so none of its files were searched (its first build: "
+              "ingest stats --watch shows how far)\n")
+    assert partial in out and unread in out, out
+    assert out.index(partial) < out.index(" 1. notes/n") and out.index(unread) < out.index(" 1. notes/n"), \
+        "said before the passages, which are of the part read"
+
+    assert cli.main(["search", "pelican", "--mode", "keyword", "--collection", "notes"]) == 0
+    out = capsys.readouterr().out
+    assert "partial results: notes's" in out and "'later'" not in out, "only the collection searched is told"
