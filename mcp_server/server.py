@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             children[0].start()
         server = build_server(settings, children[0] if children else None, collection)
         from mcp_server import transport
-        _hint_on_a_terminal()
+        _hint_on_a_terminal(args.root, args.name)
         transport.run(server, wire)  # returns when the client closes stdin
         for child in children:
             child.stop()
@@ -124,10 +124,36 @@ TERMINAL_HINT = ("sift-mcp: speaks MCP over stdio and waits for a client's messa
                  "starts it (see Client configuration in the README). Ctrl-D stops it.")
 
 
-def _hint_on_a_terminal() -> None:
-    """Started by hand, the server would wait in silence: say what it is waiting for."""
+def _hint_on_a_terminal(root: str | None = None, name: str | None = None) -> None:
+    """Started by hand, the server would wait in silence: say what it is waiting for, and the command that gives
+    it to an assistant."""
     if sys.stdin.isatty():
         print(TERMINAL_HINT, file=sys.stderr, flush=True)
+        print(f"sift-mcp: to give it to Claude Code: {client_command(root, name)}", file=sys.stderr, flush=True)
+
+
+# The settings of this shell that the server (and its worker) would not have when a client starts it.
+CLIENT_ENV = ("SIFT_HOME", "SIFT_MODEL", "SIFT_EMBEDDINGS", "SIFT_EXCLUDE", "SIFT_INCLUDE")
+
+
+def client_command(root: str | None, name: str | None = None) -> str:
+    """'claude mcp add sift -s user -e SIFT_HOME=/home/me/.sift -- /home/me/sift/.venv/bin/sift-mcp --root
+    /home/me/notes': this server as run here, every path absolute. A newcomer wrote the README's
+    '/path/to/sift/.venv/bin/sift-mcp' as given, or a relative --root that the client, starting the server in a
+    folder of its own (often /), did not find; and the settings of this shell (SIFT_HOME …) reach no client."""
+    import shlex
+    program = os.path.abspath(sys.argv[0])  # not resolved: the venv's python is a link the venv needs as it is
+    command = [program] if os.path.basename(program) == "sift-mcp" else [sys.executable, "-m", "mcp_server"]
+    from search.settings import is_model_path
+    env = []
+    for variable in (variable for variable in CLIENT_ENV if os.environ.get(variable)):
+        value = os.environ[variable]
+        if variable == "SIFT_HOME" or (variable == "SIFT_MODEL" and is_model_path(value)):
+            value = os.path.abspath(os.path.expanduser(value))
+        env += ["-e", f"{variable}={value}"]
+    folder = ["--root", os.path.realpath(os.path.expanduser(root))] if root else []
+    folder += ["--name", name] if root and name else []
+    return shlex.join(["claude", "mcp", "add", "sift", "-s", "user", *env, "--", *command, *folder])
 
 
 def _settings(args):

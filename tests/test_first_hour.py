@@ -32,3 +32,28 @@ def test_ingest_search_says_a_first_build_is_partial_or_not_published(sift_env, 
     assert cli.main(["search", "pelican", "--mode", "keyword", "--collection", "notes"]) == 0
     out = capsys.readouterr().out
     assert "partial results: notes's" in out and "'later'" not in out, "only the collection searched is told"
+
+
+def test_sift_mcp_on_a_terminal_prints_the_command_that_gives_it_to_an_assistant(tmp_path, monkeypatch, capsys):
+    """The README's '/path/to/sift/.venv/bin/sift-mcp' and a relative --root were what newcomers got wrong (the
+    client starts the server in a folder of its own); the line printed has this server's own absolute paths, the
+    shell's settings a client would not pass, and runs as printed (shlex)."""
+    import shlex
+    import sys
+    from mcp_server import server
+    notes = tmp_path / "my notes"
+    notes.mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", [str(tmp_path / "venv" / "bin" / "sift-mcp"), "--root", "my notes"])
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setenv("SIFT_HOME", "home")
+    monkeypatch.setenv("SIFT_MODEL", "minilm")
+    monkeypatch.delenv("SIFT_EXCLUDE", raising=False)
+    server._hint_on_a_terminal("my notes", "vault")
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == server.TERMINAL_HINT, err
+    prefix = "sift-mcp: to give it to Claude Code: "
+    assert err[1].startswith(prefix), err
+    assert shlex.split(err[1][len(prefix):]) == [
+        "claude", "mcp", "add", "sift", "-s", "user", "-e", f"SIFT_HOME={tmp_path / 'home'}", "-e", "SIFT_MODEL=minilm",
+        "--", str(tmp_path / "venv" / "bin" / "sift-mcp"), "--root", str(notes.resolve()), "--name", "vault"], err
