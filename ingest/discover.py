@@ -259,10 +259,29 @@ def not_a_folder(given: str, real: Path | str) -> str:
     a path that does not exist and of a note given for its folder alike."""
     real = Path(real)
     if not real.exists():
-        return f"{given} does not exist"
+        return f"{given} does not exist{_near_miss(real)}"
     if real.is_file():
         return f"{given} is a file: give the folder that holds the notes (this file's: {shlex.quote(str(real.parent))})"
     return f"{given} is neither a file nor a folder"
+
+
+NEAR_MISS_SCANNED = 10_000  # entries of the parent folder looked at for the one meant, at most
+
+
+def _near_miss(real: Path) -> str:
+    """' (did you mean /home/me/notes?)': the folder beside a missing one whose name differs only in case or by
+    a slip of the keyboard. '--root ~/Notes' in a client's configuration said only that it did not exist."""
+    import difflib
+    import itertools
+    try:
+        with os.scandir(real.parent) as entries:
+            names = [e.name for e in itertools.islice(entries, NEAR_MISS_SCANNED)
+                     if not e.name.startswith(".") and e.is_dir()]
+    except OSError:  # its parent is missing too, or not readable: nothing to offer
+        return ""
+    close = [n for n in names if n.casefold() == real.name.casefold()] or \
+        difflib.get_close_matches(real.name, names, n=1, cutoff=0.75)
+    return f" (did you mean {real.parent / close[0]}?)" if close else ""
 
 
 def folder_left_out(root: Path | str, rel: str, rules: Rules | None = None) -> bool:

@@ -168,6 +168,8 @@ def _settings(args):
 def _relative_to(root: str) -> str:
     """Where a relative --root was looked for: an MCP client starts the server in a folder of its own choosing
     (often /), so '--root notes' in its configuration said only 'notes does not exist'."""
+    if root.startswith("~") and os.path.expanduser(root) != root:  # the client's user's home: said which
+        return f" (~ read as {os.path.expanduser('~' + root[1:].split('/', 1)[0])})"
     if os.path.isabs(os.path.expanduser(root)):
         return ""
     return (f" (a relative path is read from the folder the server was started in, {os.getcwd()}: "
@@ -180,7 +182,9 @@ def register_root(settings, root: str, name: str | None) -> tuple[int, str]:
     real = os.path.realpath(os.path.expanduser(root))
     if not os.path.isdir(real):
         from ingest.discover import not_a_folder
-        raise StartupError(f"--root {root}: not a folder: {not_a_folder(root, real)}{_relative_to(root)}")
+        why = not_a_folder(root, real)
+        where = "" if "(did you mean " in why else _relative_to(root)  # the folder meant says where it looked
+        raise StartupError(f"--root {root}: not a folder: {why}{where}")
     try:
         conn = db.connect(settings.index_path)
     except db.IndexUnavailable as exc:

@@ -57,3 +57,25 @@ def test_sift_mcp_on_a_terminal_prints_the_command_that_gives_it_to_an_assistant
     assert shlex.split(err[1][len(prefix):]) == [
         "claude", "mcp", "add", "sift", "-s", "user", "-e", f"SIFT_HOME={tmp_path / 'home'}", "-e", "SIFT_MODEL=minilm",
         "--", str(tmp_path / "venv" / "bin" / "sift-mcp"), "--root", str(notes.resolve()), "--name", "vault"], err
+
+
+def test_a_folder_that_is_not_there_is_told_the_one_beside_it_meant(tmp_path, monkeypatch):
+    """'--root ~/Notes' (or 'ingest enqueue ~/ntoes') said only that it did not exist; the folder beside it whose
+    name differs in case or by a slip of the keyboard is offered, and a '~' says which home it was read in."""
+    import pytest
+    from ingest.discover import not_a_folder
+    from mcp_server.server import StartupError, register_root
+    (tmp_path / "Notes").mkdir()
+    (tmp_path / "code").mkdir()
+    assert not_a_folder("notes", tmp_path / "notes") == f"notes does not exist (did you mean {tmp_path / 'Notes'}?)"
+    assert not_a_folder("x", tmp_path / "Ntoes") == f"x does not exist (did you mean {tmp_path / 'Notes'}?)"
+    assert not_a_folder("x", tmp_path / "recipes") == "x does not exist", "nothing near: nothing offered"
+    assert not_a_folder("x", tmp_path / "gone" / "notes") == "x does not exist", "its parent missing too"
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    with pytest.raises(StartupError) as meant:
+        register_root(None, "~/notes", None)
+    assert str(meant.value) == f"--root ~/notes: not a folder: ~/notes does not exist (did you mean {tmp_path / 'Notes'}?)"
+    with pytest.raises(StartupError) as nowhere:
+        register_root(None, "~/recipes", None)
+    assert str(nowhere.value) == f"--root ~/recipes: not a folder: ~/recipes does not exist (~ read as {tmp_path})"
