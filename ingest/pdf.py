@@ -378,7 +378,7 @@ def parse_pdf(path: str, data: bytes) -> Document:
     if failed and len(failed) == n_pages:
         raise ValueError(f"unreadable PDF: {failed[0][1]}")
     if not any(texts):
-        raise Skip("no text layer: scanned?")
+        raise Skip(NO_TEXT)
     meta = {
         "pages": n_pages,
         "pages_without_text": sum(1 for t in texts if not t),
@@ -537,6 +537,9 @@ def _inherit(page: PageObject) -> None:
         parent, seen = parent.get("/Parent"), seen + 1
 
 
+# A scanned PDF's skip said 'no text layer: scanned?', and nothing of what to do: Sift does no OCR.
+NO_TEXT = ("no text layer: a scan? Sift does no OCR; to index it, save a copy with a text layer where Sift looks "
+           "(ocrmypdf in.pdf out.pdf)")
 PASSWORD = ("encrypted: it opens only with its password; to index it, save a copy without one where Sift looks "
             "(qpdf --decrypt --password=PASSWORD in.pdf out.pdf)")
 
