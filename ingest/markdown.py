@@ -33,7 +33,7 @@ from pathlib import PurePosixPath
 import yaml
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import isValidEntityCode
-from markdown_it.rules_block import table as gfm_table
+from markdown_it.rules_block import blockquote, list_block, paragraph, table as gfm_table
 
 try:
     import tomllib
@@ -71,8 +71,8 @@ INLINE_CHARS = 64 * 1024  # a longer paragraph is read for links a line at a tim
 DEEPEST_INDENT = 64
 # markdown-it's nesting limit (commonmark's 20, each list 2: an outline 10 deep reached it) makes a block there
 # swallow the rest of the note unread: a Logseq page nested 10 deep lost every heading, link and tag below that
-# block. A block quote or list nested deeper than this still does (a line of 200 '- ' markers); the recursion
-# stays far within Python's.
+# block. A block quote or list that would open deeper than this (a line of 200 '- ' markers, or '> ' ones) is read
+# as a paragraph there instead (_too_deep), so the limit is never reached; the recursion stays far within Python's.
 MAX_NESTING = 2 * DEEPEST_INDENT + 24
 # A fence of Obsidian Excalidraw's drawing data (base64 of compressed JSON, in every .excalidraw.md): no words,
 # and hundreds of passages a drawing to embed (8 KB of it made 40). Its text elements are indexed, above it.
@@ -167,9 +167,21 @@ def parser() -> MarkdownIt:
         md.block.ruler.at("table", _table, {"alt": ["paragraph", "reference"]})
         md.block.ruler.before("fence", "math_block", _math_block,
                               {"alt": ["paragraph", "reference", "blockquote", "list"]})
+        md.block.ruler.before("blockquote", "too_deep", _too_deep)
         md.normalizeLink = lambda url: url  # keep the destination as written; ingest.links unquotes it
         _PARSER = md
     return _PARSER
+
+
+def _too_deep(state, start: int, end: int, silent: bool) -> bool:
+    """A block quote or list starting where one more would reach markdown-it's nesting limit (a line of 200 '- '
+    markers): read as a paragraph. At the limit markdown-it skips everything to the end of the enclosing block,
+    which for a list item is the rest of the note: every heading, link and tag below it was lost."""
+    if silent or state.level < MAX_NESTING - 2:  # a block quote opens 1 level, a list 2 (the list and its item)
+        return False
+    if not (blockquote(state, start, end, True) or list_block(state, start, end, True)):
+        return False
+    return paragraph(state, start, end, False)
 
 
 def _read_body(lines: list[str], start: int) -> tuple[list, list, list, dict, list]:
