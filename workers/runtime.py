@@ -6,6 +6,7 @@ SIFT_MODEL changed finish with that model (found by its id, ``embedding.locate``
 """
 from __future__ import annotations
 
+import logging
 import os
 import threading
 
@@ -16,6 +17,7 @@ from search.settings import Settings, load
 from workers import queues
 
 _local = threading.local()
+log = logging.getLogger("sift.workers")
 
 
 class ModelUnusable(ModelError):
@@ -34,10 +36,20 @@ def settings() -> Settings:
 
 
 def index():
-    """This thread's connection to the index (huey may run tasks in threads)."""
+    """This thread's connection to the index (huey may run tasks in threads), opened again when the file at the
+    index's path is another one than it was opened on (restored from a backup, a copy moved over it, deleted): a
+    connection stays on the file it opened, and every job after the swap wrote on to the replaced, unlinked file,
+    its work lost without a word. Each job asks for it as it starts, and each step of a build again."""
     conn = getattr(_local, "conn", None)
+    path = settings().index_path
+    if conn is not None and db.identity(path) != _local.identity:
+        log.warning("the index at %s was replaced (restored, moved over or deleted) since this worker opened it: "
+                    "reading and writing the file there now", path)
+        _local.conn, conn = None, db.close_replaced(conn)
     if conn is None:
-        conn = _local.conn = db.connect(settings().index_path)
+        before = db.identity(path)  # before connecting: a file swapped meanwhile is found at the next call
+        conn = _local.conn = db.connect(path)
+        _local.identity = before or db.identity(path)  # (a new index is made by connecting)
     return conn
 
 

@@ -33,6 +33,7 @@ SQLITE_CORRUPT, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_NOTADB = 11, 13, 14, 26
 # rebuilt copy moved in) was read and then copied into the new file, whose tables came out mixed with the old one's.
 WAL_OWNER = "-wal-of"
 WAL_HEADER_BYTES = 32  # a -wal no longer than its header holds no page
+REPLACED_WAIT_MS = 1_000  # how long close_replaced waits for readers of the replaced file to let its -wal go
 
 _checked: set[tuple] = set()  # (path, device, inode) of index files this process found intact
 _checked_lock = threading.Lock()
@@ -99,6 +100,18 @@ def identity(path: Path | str) -> tuple[int, int] | None:
     except OSError:
         return None
     return info.st_dev, info.st_ino
+
+
+def close_replaced(conn: sqlite3.Connection) -> None:
+    """Close a connection to an index file that was replaced (renamed over, restored, deleted), its changes first
+    copied from the -wal into that file (kept there if it was moved aside) and the -wal emptied: SQLite leaves the
+    -wal of a moved or unlinked file beside the new one when it closes, and the new file would be refused while
+    that holds pages (_refuse_stale_wal). While another connection still reads the old file (another process) the
+    -wal stays, and the new file is refused, saying why."""
+    with contextlib.suppress(sqlite3.Error):
+        conn.execute(f"PRAGMA busy_timeout = {REPLACED_WAIT_MS}")  # not the 30 s a write waits
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
 
 
 def _wal_pair(path: Path) -> tuple[int, ...] | None:
