@@ -564,11 +564,32 @@ def _front_matter(lines: list[str]) -> tuple[dict, int]:
     return {}, 0
 
 
+# Of '[' and '{' open at once in front matter, at most this many: PyYAML scans a deeper flow collection in time
+# quadratic in its depth before its composer's recursion gives up ('title: [[[[…', 5,000 deep: 6.5 s a note).
+FLOW_DEPTH = 64
+FLOW_MARK = re.compile(r"[\[\]{}]")
+
+
 def _yaml(text: str):
+    if _flow_too_deep(text):
+        return None  # no front matter: read as text
     try:
         return yaml.safe_load(text)
     except (yaml.YAMLError, ValueError, RecursionError):  # ValueError: a value YAML cannot build (2024-02-30)
         return None
+
+
+def _flow_too_deep(text: str) -> bool:
+    """Whether more than FLOW_DEPTH of the text's '[' and '{' are open at once (quotes not minded: a title holding
+    that many brackets is no title)."""
+    if text.count("[") + text.count("{") <= FLOW_DEPTH:
+        return False
+    depth = 0
+    for mark in FLOW_MARK.findall(text):
+        depth = depth + 1 if mark in "[{" else max(depth - 1, 0)
+        if depth > FLOW_DEPTH:
+            return True
+    return False
 
 
 def _toml(text: str):
