@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
+from ingest import zipped
 from ingest.code import SHEBANG_BYTES
 from ingest.decode import decode
 from ingest.document import Document, Section, Skip
@@ -30,6 +31,21 @@ __all__ = ["decode", "parse_file", "check_lines", "parse_text"]
 
 
 def parse_file(path: str, data: bytes) -> Document:
+    """``path``'s Document. An office file's zip part that fails its CRC check is read as it unzips, its passages'
+    listing saying so (``cut_short``), as is a skip's reason that may come of it."""
+    with zipped.damage_noted() as damaged:
+        try:
+            doc = _parse_file(path, data)
+        except Skip as skip:
+            if damaged:
+                raise type(skip)(f"{skip} ({zipped.damage_said(damaged)})") from None
+            raise
+    if damaged:
+        doc.meta["cut_short"] = "; ".join(filter(None, (doc.meta.get("cut_short"), zipped.damage_said(damaged))))
+    return doc
+
+
+def _parse_file(path: str, data: bytes) -> Document:
     kind = kind_of(path) or kind_of_script(path, data)
     if kind == "pdf":
         from ingest.pdf import parse_pdf  # pypdf loads only when a PDF comes

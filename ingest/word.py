@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from datetime import timezone
 
 from ingest.document import Document, Section, Skip, SkipForNow, title_from_name
-from ingest.zipped import opened
+from ingest.zipped import crc_failed, opened
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
@@ -155,7 +155,13 @@ def word_text(data: bytes, path: str = "") -> WordText:
     with opened(data, "Word document", ".docx") as parts:
         document_zip = _as_document(parts, data)
     try:
-        document = docx.Document(document_zip)
+        try:
+            document = docx.Document(document_zip)
+        except zipfile.BadZipFile as error:
+            if not crc_failed(error):
+                raise
+            with opened(data, "Word document", ".docx") as parts:  # a part's CRC does not match: read what it holds
+                document = docx.Document(_as_document(parts, data, unchecked=True))
         return _Reader(document).read()
     except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, EOFError, OSError, LxmlError) as error:
         # a part missing (KeyError), its XML damaged (LxmlError), not a Word document's content type (a .docm,
@@ -174,11 +180,13 @@ CONTENT_TYPES = "{http://schemas.openxmlformats.org/package/2006/content-types}"
 READ_TYPES = ("text/html", "text/plain")  # of parts not XML that are read: an altChunk's (_Reader._alt_chunk)
 
 
-def _as_document(parts, data):
+def _as_document(parts, data, unchecked: bool = False):
     """The zip python-docx opens (a file it reads): ``data``'s, its main part's content type a document's when it
     is a template's or a macro document's (its macros are not read), and its parts that are not read (pictures,
     embedded files, fonts: python-docx loads every part) left empty. Only the parts kept are counted (zipped.Parts):
-    a document of 200 MB of photographs was a zip bomb, or skipped as larger than 64 MiB, and held whole."""
+    a document of 200 MB of photographs was a zip bomb, or skipped as larger than 64 MiB, and held whole.
+    A copy's parts are read without zipfile's CRC check (zipped.Parts.open_unchecked notes a part that fails it), and
+    so is every part with ``unchecked``: python-docx refused a damaged file whole for a byte changed in one part."""
     package = parts.package
     if "[Content_Types].xml" not in parts.names:
         parts.count(*package.namelist())
@@ -186,7 +194,7 @@ def _as_document(parts, data):
     types = parts.read("[Content_Types].xml")
     unread = _unread_parts(types, package.namelist())
     parts.count(*(name for name in package.namelist() if name not in unread and name != "[Content_Types].xml"))
-    if not unread and not OTHER_MAINS.search(types):
+    if not unread and not OTHER_MAINS.search(types) and not unchecked:
         return io.BytesIO(data) if isinstance(data, bytes) else data
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as copy:
@@ -194,9 +202,14 @@ def _as_document(parts, data):
             if info.filename == "[Content_Types].xml":
                 copy.writestr(info, OTHER_MAINS.sub(MAIN, types))
             else:
-                copy.writestr(info, b"" if info.filename in unread else package.read(info))
+                copy.writestr(info, b"" if info.filename in unread else _unchecked(parts, info.filename))
     out.seek(0)
     return out
+
+
+def _unchecked(parts, name: str) -> bytes:
+    with parts.open_unchecked(name) as stream:
+        return stream.read()
 
 
 def _unread_parts(types: bytes, names: list[str]) -> set[str]:

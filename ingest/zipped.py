@@ -9,8 +9,10 @@ from __future__ import annotations
 import io
 import struct
 import zipfile
+import zlib
 import xml.etree.ElementTree as ET
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 from ingest.document import Skip
 
@@ -66,16 +68,84 @@ class Parts:
 
     def read(self, name: str) -> bytes:
         self.count(name)
-        return self.package.read(name)
+        try:
+            return self.package.read(name)
+        except zipfile.BadZipFile as error:
+            if not crc_failed(error):
+                raise
+        with self.open_unchecked(name) as stream:
+            return stream.read()
+
+    def open_unchecked(self, name: str):
+        """A part as a stream whose CRC is checked here, not by zipfile: one that does not match (a byte changed in a
+        damaged file) is read all the same and noted (``damage_noted``), as what of it can be read."""
+        return _Checked(self.package.open(name), self.package.getinfo(name))
 
     def xml(self, name: str):
         """A part's XML root, or None when the zip holds no such part."""
         return ET.fromstring(self.read(name)) if name in self.names else None
 
     def open(self, name: str):
-        """A part as a stream (a big sheet read as it unzips), counted whole first."""
+        """A part as a stream (a big sheet read as it unzips), counted whole first; one failing its CRC read all the
+        same (``open_unchecked``)."""
         self.count(name)
-        return self.package.open(name)
+        return self.open_unchecked(name)
+
+
+# The parts found damaged while a file is read (``damage_noted``): their CRC-32 does not match what they unzip to.
+# zipfile raised BadZipFile at a part's last bytes, and the whole file was skipped for a changed byte in one part.
+_damaged: ContextVar[list | None] = ContextVar("damaged_parts", default=None)
+
+
+def crc_failed(error: BaseException) -> bool:
+    return isinstance(error, zipfile.BadZipFile) and str(error).startswith("Bad CRC-32")
+
+
+@contextmanager
+def damage_noted():
+    """The names of the parts read meanwhile whose CRC did not match (read all the same), in a list."""
+    found: list[str] = []
+    token = _damaged.set(found)
+    try:
+        yield found
+    finally:
+        _damaged.reset(token)
+
+
+def damage_said(names: list[str]) -> str:
+    shown = ", ".join(dict.fromkeys(names))
+    return (f"the zip is damaged: {shown} failed its CRC check, read as it unzipped (its text may hold damaged "
+            "characters)")
+
+
+class _Checked:
+    """A part's stream (zipfile's) whose CRC-32 is compared here once its last byte is read: a mismatch is noted
+    (``_damaged``), not raised."""
+
+    def __init__(self, stream, info: zipfile.ZipInfo):
+        self.stream, self.info = stream, info
+        stream._expected_crc = None  # zipfile's own check, which raises at the last bytes
+        self.crc, self.size, self.noted = 0, 0, False
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.stream.read(size)
+        self.crc, self.size = zlib.crc32(data, self.crc), self.size + len(data)
+        if not self.noted and (not data or size is None or size < 0 or self.size >= self.info.file_size):
+            self.noted = True
+            if self.crc != self.info.CRC and self.size >= self.info.file_size:
+                found = _damaged.get()
+                if found is not None:
+                    found.append(self.info.filename)
+        return data
+
+    def close(self) -> None:
+        self.stream.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 OLE_SCAN = 64 * 1024 * 1024  # of an OLE compound file that comes open, read for the streams its directory names
