@@ -520,11 +520,32 @@ def _link_destinations(md: MarkdownIt, content: str, env: dict) -> list[str]:
     so that what markdown-it keeps per position stays bounded by a line."""
     found = []
     for part in [content] if len(content) <= INLINE_CHARS else content.split("\n"):
-        if "](" in part or ("]" in part and env.get("references")):
+        if "](" in part and _brackets_too_deep(part):  # its links by a pattern, not markdown-it
+            found += [_undecoded(pointed or bare) for pointed, bare in BARE_DESTINATION.findall(part)]
+        elif "](" in part or ("]" in part and env.get("references")):
             for child in md.inline.parse(part, md, env, []):
                 if child.type in ("link_open", "image"):
                     found.append(_undecoded(child.attrs.get("href" if child.type == "link_open" else "src", "")))
     return found
+
+
+# Of '[' open at once in a paragraph (or a line of a long one), at most this many are read by markdown-it: it
+# reads each '[' as a link's text to its ']' ('[' × 100,000 then '](y)' × 100,000, 0.5 MB on a line: 28 s). Past it
+# the paragraph's links are found by a pattern (BARE_DESTINATION): '](' and a destination without spaces.
+LINK_DEPTH = 32
+BARE_DESTINATION = re.compile(r"\]\(\s*(?:<([^<>\n]{1,2048})>|([^\s()<>]{1,2048}))")
+_BRACKET = re.compile(r"[\[\]]")
+
+
+def _brackets_too_deep(text: str) -> bool:
+    if text.count("[") <= LINK_DEPTH:
+        return False
+    depth = 0
+    for mark in _BRACKET.findall(text):
+        depth = depth + 1 if mark == "[" else max(depth - 1, 0)
+        if depth > LINK_DEPTH:
+            return True
+    return False
 
 
 # A numeric character reference markdown-it leaves as written, its code point being none a text may hold
