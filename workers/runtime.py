@@ -45,11 +45,12 @@ def index():
     if conn is not None and db.identity(path) != _local.identity:
         log.warning("the index at %s was replaced (restored, moved over or deleted) since this worker opened it: "
                     "reading and writing the file there now", path)
-        _local.conn, conn = None, db.close_replaced(conn)
+        _local.conn, conn = None, db.close_replaced(conn, path, _local.wal)
     if conn is None:
         before = db.identity(path)  # before connecting: a file swapped meanwhile is found at the next call
         conn = _local.conn = db.connect(path)
         _local.identity = before or db.identity(path)  # (a new index is made by connecting)
+        _local.wal = db.identity(f"{path}-wal")  # the -wal it reads through, while it stays open
     return conn
 
 

@@ -102,15 +102,21 @@ def identity(path: Path | str) -> tuple[int, int] | None:
     return info.st_dev, info.st_ino
 
 
-def close_replaced(conn: sqlite3.Connection) -> None:
-    """Close a connection to an index file that was replaced (renamed over, restored, deleted), its changes first
-    copied from the -wal into that file (kept there if it was moved aside) and the -wal emptied: SQLite leaves the
-    -wal of a moved or unlinked file beside the new one when it closes, and the new file would be refused while
-    that holds pages (_refuse_stale_wal). While another connection still reads the old file (another process) the
-    -wal stays, and the new file is refused, saying why."""
+def close_replaced(conn: sqlite3.Connection, path: Path | str, wal: tuple[int, int] | None) -> None:
+    """Close a connection to the index file that was at ``path`` and was replaced since (renamed over, restored,
+    deleted); ``wal``: identity() of the -wal it was opened with. SQLite leaves the -wal of a moved or unlinked file
+    beside the new one when it closes: the new file is refused while that holds pages (_refuse_stale_wal), and one
+    opened with it shares it (and its -shm) with the old file's connections, whose next checkpoint would copy the
+    new file's pages into the old one. So its changes are first copied into the old file (kept whole if it was
+    moved aside) and, while the -wal there is still that one, it and its -shm are deleted: connections of other
+    processes still on the old file keep theirs, the new file gets its own."""
     with contextlib.suppress(sqlite3.Error):
         conn.execute(f"PRAGMA busy_timeout = {REPLACED_WAIT_MS}")  # not the 30 s a write waits
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # (busy while another connection reads: they keep them)
+    if wal is not None and identity(f"{path}-wal") == wal:
+        for end in ("-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                os.unlink(f"{path}{end}")
     conn.close()
 
 
