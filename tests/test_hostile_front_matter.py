@@ -25,7 +25,7 @@ def test_front_matter_nested_past_the_bound_is_read_as_text_without_yaml(block, 
     doc = markdown.parse_markdown("deep.md", _note(block))
     assert loaded == []  # not handed to PyYAML at all
     assert doc.title == "Head" and doc.meta["tags"] == ["near"]
-    assert block[:200] in "\n".join(s.text for s in doc.sections)  # its text indexed, as of front matter that does not parse
+    assert block[:200] in "\n".join(s.text for s in doc.sections)  # indexed as text
 
 
 def test_front_matter_nested_within_the_bound_is_read():
