@@ -179,6 +179,8 @@ class Engine:
         self._tags: tuple | None = None  # (generations key, the published files' tags: tags.held_tags)
         self._query_vectors: dict[tuple[str, str], object] = {}  # (model id, query) -> vector, oldest first
         self._held: tuple[str, dict] = ("", {})  # the last keyword query's held forms (``keyword.held_forms``)
+        self._swapped: tuple[str, dict] = ("", {})  # and its words looked up with two letters swapped (the spelling
+        # note still names them: ``keyword.swapped_forms``)
         self.query_vectors_kept = QUERY_VECTORS_KEPT  # 0: embed every query (benchmarks)
         self.warm_slice = WARM_SLICE
 
@@ -491,14 +493,22 @@ class Engine:
             words = query_words(content)[:keyword.MAX_TERMS]
             held = keyword.held_forms(content, functools.partial(postings.tokens, conn), postings.documents)
             self._held = (content, held)  # its snippets mark them (``_stem_matches``)
-            words += [form for forms in held.values() for form in forms]
+            swapped = keyword.swapped_forms(content, functools.partial(postings.tokens, conn), postings.documents,
+                                            question.quoted_words(query), held)
+            self._swapped = (content, swapped)
+            words += [form for forms in [*held.values(), *swapped.values()] for form in forms]
             found = keyword.distinct_forms(words, postings.tokens(conn, words), set(written_words(content)))
             terms = [t[0] if len(t) == 1 else Phrase(w) for w, t in found if t]
             return postings.search(terms, depth, filters, conn)
         key = tuple(sorted(state["generations"].items()))
         content = question.content(query)
         self._held = (content, keyword.fts5_held_forms(conn, content))
-        return keyword.search(conn, query, depth, filters, self._total(conn, key), len(catalog), self._held[1])
+        swapped = keyword.swapped_forms(content, functools.partial(tokenize, conn),
+                                        functools.partial(queries.term_documents, conn), question.quoted_words(query),
+                                        self._held[1])
+        self._swapped = (content, swapped)
+        return keyword.search(conn, query, depth, filters, self._total(conn, key), len(catalog),
+                              {**self._held[1], **swapped})
 
     def _users_first(self, read: Passages, query: str, ranked: list, mode: str, filters: Filters, state, notes
                      ) -> list:
@@ -656,6 +666,7 @@ class Engine:
         # Chinese, which a snippet also marks whole: '内存泄露怎么办' marked **怎么办** in a note on another matter.
         query = question.content(query)
         held = self._held[1] if self._held[0] == query else {}
+        held = {**held, **(self._swapped[1] if self._swapped[0] == query else {})}  # 'prevent' for 'prevnet'
         # the forms keyword search found a word by are marked too: 'Kundennummer' found 'Kunde' and 'Nummer', and
         # 'buscar' 'búsqueda', whose snippets marked nothing (no stem of the query's word is in the passage)
         marking = " ".join([query, *dict.fromkeys(form for forms in held.values() for form in forms)])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import sqlite3
+import unicodedata
 from typing import Callable
 
 from search.index import queries
@@ -25,6 +26,9 @@ MAX_TERMS = 64
 # a word no passage holds is looked up in its forms (``held_forms``) from this many letters: a shorter one is more
 # likely an English typo than another language's form ('baise' of a SciFact claim, for 'base', found 'bais')
 GUESSED_LETTERS = 6
+# a word no passage holds is looked up with two of its letters swapped from this many letters: a shorter one is
+# as often a name as a slip (SciFact's 'Mims' syndrome was looked up as 'imms')
+SWAPPED_LETTERS = 5
 COMMON = 0.25  # a term in more than this share of chunks is "common"
 BY_MEANING = "results are by meaning only, scored by similarity as in mode 'semantic'"  # hybrid, no keyword ranking
 
@@ -87,6 +91,40 @@ def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
         return {word: its for word, its in found.items() if its}
     return {word: its for word, its in found.items()
             if its and not _typo(word, {form: held[form] for form in its}, tokens, documents)}
+
+
+def swapped_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]], documents: Callable[[str], int],
+                  quoted: set[str] = frozenset(), held: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
+    """{a word of the query no passage holds: [itself with two neighbouring letters swapped, as some passage holds
+    it]}, in a query another word of which a passage holds: the slip of two keys struck out of turn ('prevnet',
+    'caffiene', 'defualt'), looked up as meant. Keyword search left such a word out, and the query's other words
+    alone ranked 'Start Amphetamine Session' and 'Sleep For A Duration' above 'Prevent Sleep With The Caffeinate
+    Command' for 'how do i prevnet my mac from going to sleep with caffiene'. Of several swaps held, the one the most
+    passages hold. A swap adds no letter and drops none, so it is a slip, not another word ('from' for 'form' is
+    never asked: the word must be held nowhere). Not for a quoted word (asked as typed), a word found by another
+    form (``held``: ``held_forms``), one of fewer than SWAPPED_LETTERS letters or other than Latin letters, nor in a
+    query none of whose words is held: its empty answer and the spelling note's 'did you mean' say what to ask."""
+    written = [w for w in written_words(query)[:MAX_TERMS] if w.isalpha()]
+    own = dict(zip(written, tokens(written) if written else []))
+    present = {w for w, t in own.items() if t and any(documents(token) for token in t)}
+    absent = [w for w, t in own.items() if len(t) == 1 and w not in present and w not in quoted
+              and w not in (held or {}) and len(w) >= SWAPPED_LETTERS and _latin(w)]
+    if not absent or not present:
+        return {}
+    found = {}
+    for word in absent:
+        swaps = list(dict.fromkeys(word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)
+                                   if word[i] != word[i + 1]))
+        counted = [(documents(t[0]), swap) for swap, t in zip(swaps, tokens(swaps)) if len(t) == 1]
+        best = max(((n, swap) for n, swap in counted if n), key=lambda pair: pair[0], default=None)
+        if best:
+            found[word] = [best[1]]
+    return found
+
+
+def _latin(word: str) -> bool:
+    """Whether ``word`` is written in Latin letters (accents allowed)."""
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c)).isascii()
 
 
 def _three_parts(pairs: list[tuple[str, str]], held: dict[str, str],
