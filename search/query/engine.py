@@ -988,18 +988,21 @@ def _lists_after_their_notes(read: Passages, query: str, ranked: list, notes: li
     rows = read.rows(ids[:max(30, LISTS_READ * limit)], kind="note") if ranked else {}
     targets = {at: found for at, cid in enumerate(ids) if cid in rows
                if (found := lists.link_targets(rows[cid]["text"], rows[cid]["path"]))}
+    titles = {at: (set(), names) for at, cid in enumerate(ids) if cid in rows and at not in targets
+              if (names := lists.title_names(rows[cid]["text"]))}  # '- Title' lines without links
+    targets.update(titles)
     if not targets:
         return ranked
     catalog = read.catalog
     places = [(str(catalog.collections[f]), catalog.paths[f]) for f in catalog.files(ids)]
-    moved = lists.after_their_notes(ranked, places, targets)
+    moved = lists.after_their_notes(ranked, places, targets, frozenset(titles))
     if moved != ranked:  # the query's words are looked up only when a list moves
         named = _names_list(read.conn, query, [rows[ids[at]] for at in targets])
         targets = {at: found for (at, found), name in zip(targets.items(), named) if not name}
-        moved = lists.after_their_notes(ranked, places, targets)
+        moved = lists.after_their_notes(ranked, places, targets, frozenset(titles))
     if [hit[0] for hit in moved] != ids:
-        _note(notes, "a passage that is mostly a list of links comes after the notes it links to, each keeping the "
-                     "score it ranked with")
+        _note(notes, "a passage that is mostly a list of links (or of notes' titles) comes after the notes it "
+                     "links to, each keeping the score it ranked with")
     return moved
 
 
