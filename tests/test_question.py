@@ -21,6 +21,14 @@ def test_an_english_question_is_searched_by_what_it_asks_about():
     assert {"how", "do", "i"} <= framing("how do I list the connections to a database?")
 
 
+def test_which_notes_do_i_have_about_is_a_request_for_ones_notes():
+    """Without a '?' too: its asking word, 'notes do I have about' and the rest of the framing are left out."""
+    assert content("which notes do I have about vim") == "vim"
+    assert content("what notes did I take on postgres?") == "postgres"
+    assert content("notes I keep about sleep") == "sleep"
+    assert content("which branch contains a commit") == "which branch contains a commit"  # no question by its form
+
+
 def test_a_statement_keeps_its_words():
     """A claim, and keyword queries that begin with a word a question can begin with but go on otherwise."""
     for query in ("aspirin does not reduce the risk of stroke", "list the connections to a database",

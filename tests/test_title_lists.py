@@ -66,3 +66,12 @@ def test_a_list_naming_no_note_and_the_list_asked_for_stay_first(engine):
     answer = engine.search("finder search scope this mac current folder previous", mode="keyword")
     assert paths(answer)[0] == "Finder search scope.md", paths(answer)
     assert paths(engine.search("my mac index", mode="keyword"))[0] == "Mac index.md"
+
+
+def test_which_notes_do_i_have_about_a_subject_keeps_its_index_first(engine):
+    """'which notes do I have about mac' was searched by 'which', 'notes', 'have' too, so the index naming the subject
+    in its title did not count as asked for, and came after every note it lists; it is the request 'my notes about
+    mac' makes, whose framing was left out already."""
+    asked = paths(engine.search("which notes do I have about mac", mode="keyword"))
+    assert asked[0] == "Mac index.md", asked
+    assert asked == paths(engine.search("my notes about mac", mode="keyword"))

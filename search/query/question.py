@@ -72,10 +72,12 @@ _KOREAN = re.compile("(?<![\uac00-\ud7a3])(?:" + "|".join(KOREAN) + ")(?:에서|
                      "(?![\uac00-\ud7a3])")
 
 
-# A request for the user's own notes ('my notes on @vaswani2017attention', 'notes I took on BERT'): its words say
+# A request for the user's own notes ('my notes on @vaswani2017attention', 'notes I took on BERT', 'which notes do I
+# have about vim', a question for all that it ends with no '?'): its words say
 # where to look, not what about (engine._own_notes_first); looked up, 'notes' was named by the spelling note, "did you
 # mean 'nothes'?", in a folder no passage of which says it, and 'my' ranked a note saying 'My take'
-OWN_NOTES = re.compile(r"(?:\b(?:my|our)\s+(?:own\s+)?notes?|\bnotes?\s+(?:I|we)\s+(?:took|made|wrote|have))"
+OWN_NOTES = re.compile(r"(?:\b(?:my|our)\s+(?:own\s+)?notes?"
+                       r"|\bnotes?\s+(?:(?:do|did)\s+)?(?:I|we)\s+(?:took|take|made|make|wrote|write|have|keep|kept))"
                        r"(?:\s+(?:on|about|for|of|from)\b)?\b", re.IGNORECASE)
 
 
@@ -160,6 +162,8 @@ def quoted_words(query: str) -> set[str]:
 
 def _asks(query: str, first: list[str]) -> bool:
     if query.rstrip().endswith(("?", "？")) or RECALLING.search(query):
+        return True
+    if first[:1] and first[0] in ASKING and OWN_NOTES.search(query):  # 'which notes do I have about vim'
         return True
     return len(first) == 2 and first[0] in ASKING | AUXILIARY and first[1] in GOES_ON
 
