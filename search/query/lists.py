@@ -92,12 +92,13 @@ def title_names(text: str) -> set[str] | None:
 
 def after_their_notes(ranked: list, places: list[tuple[str, str]], targets: dict[int, tuple[set[str], set[str]]],
                       titles: frozenset[int] = frozenset()) -> list:
-    """``ranked`` ([(chunk id, …)], best first) with each list passage (``targets``: {its index in ``ranked``: what
-    it links to, ``link_targets``}) moved just after the passages of the files it links to that are ranked below it
+    """``ranked`` ([(chunk id, …)], best first) with each list passage (``targets``: {its index in ``ranked``: what it
+    links to, ``link_targets``}) moved just after the passages of the files it links to that are ranked below it
     (after the first passage of each; ``places``: each passage's (collection, path)); the others keep their order,
     and so do lists moved after the same passage; a list of plain titles (its index in ``titles``, its names
-    ``title_names``) only when MIN_LINKS of them or more name files ranked. A file is named by its path, with or without its ending
-    ('[[notes/Plan]]' is notes/Plan.md), or by its name, with or without it, in any case ('[[plan]]')."""
+    ``title_names``) only when MIN_LINKS of them or more name files ranked. A file is named by its path, with or
+    without its ending ('[[notes/Plan]]' is notes/Plan.md), or by its name, with or without it, in any case
+    ('[[plan]]')."""
     by_path: dict[tuple[str, str], int] = {}
     by_name: dict[tuple[str, str], int] = {}
     for at, (collection, path) in reversed(list(enumerate(places))):  # the first passage of each file wins
