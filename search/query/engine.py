@@ -502,10 +502,11 @@ class Engine:
             return postings.search(terms, depth, filters, conn)
         key = tuple(sorted(state["generations"].items()))
         content = question.content(query)
-        self._held = (content, keyword.fts5_held_forms(conn, content))
-        swapped = keyword.swapped_forms(content, functools.partial(tokenize, conn),
-                                        functools.partial(queries.term_documents, conn), question.quoted_words(query),
-                                        self._held[1])
+        # each word's passages counted once for both (FTS5's vocabulary table reads a word's whole doclist)
+        documents = functools.lru_cache(maxsize=None)(functools.partial(queries.term_documents, conn))
+        self._held = (content, keyword.held_forms(content, functools.partial(tokenize, conn), documents))
+        swapped = keyword.swapped_forms(content, functools.partial(tokenize, conn), documents,
+                                        question.quoted_words(query), self._held[1])
         self._swapped = (content, swapped)
         return keyword.search(conn, query, depth, filters, self._total(conn, key), len(catalog),
                               {**self._held[1], **swapped})
