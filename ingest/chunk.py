@@ -245,7 +245,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # Zettelkasten id's '202403141530 Title.md', '## 14.03.' under a year, '## 14 mrt 2024', front matter's 'date: May 1,
 # 2023', 'created_at:', 'published:'; a Markdown line of list or quote markers past MAX_NESTING ('- - - … x', 76 deep)
 # read as a paragraph, no longer hiding the note's rest below it; front matter nested more than 64 brackets deep read
-# as text; an office file's zip part failing its CRC check read as it unzips, the damage said (the file was skipped).
+# as text; an office file's zip part failing its CRC check read as it unzips, the damage said (the file was skipped);
+# a Logseq block's 'tags:: a, b' tags its passages (cut apart from the blocks around it), the line no text.
 VERSION = 21
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

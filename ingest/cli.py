@@ -211,6 +211,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "a daily note's name, a log's date heading, front matter's date, a mail message's Date, "
                              "a chat's day, else the modified time), e.g. 2024-03")
     listed.add_argument("--date-before", metavar="DATE", help="only files with a passage about a date before this one")
+    listed.add_argument("--tag", action="append", metavar="TAG",
+                        help="only files carrying this tag (any case, with or without '#'; a nested tag's parent holds it: "
+                             "project finds #project/sift); repeat it for several, all of which are needed")
     listed.add_argument("--json", action="store_true", help="print the answer as JSON")
     listed.set_defaults(func=cmd_files)
 
@@ -235,6 +238,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "document's created date; else the file's modified time), e.g. 2023 or 2023-05")
     find.add_argument("--date-before", metavar="DATE",
                       help="only passages about a date before this one (as --date-after)")
+    find.add_argument("--tag", action="append", metavar="TAG",
+                      help="only passages carrying this tag (any case, with or without '#'; a nested tag's parent holds it: "
+                           "project finds #project/sift); repeat it for several, all of which are needed")
     find.add_argument("--json", action="store_true", help="print the answer as JSON")
     find.set_defaults(func=cmd_search)
 
@@ -252,6 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
     like.add_argument("--date-after", metavar="DATE",
                       help="only passages about a date at or after this one, as search's --date-after")
     like.add_argument("--date-before", metavar="DATE", help="only passages about a date before this one")
+    like.add_argument("--tag", action="append", metavar="TAG", help="only passages carrying this tag, as search's --tag")
     like.add_argument("--json", action="store_true", help="print the answer as JSON")
     like.set_defaults(func=cmd_similar)
 
@@ -783,7 +790,7 @@ def cmd_files(args) -> int:
     from search.index.status import as_json, count, size
     from ingest import passage_dates
     from search.query import listing
-    from search.query.filters import empty_range, unix_time
+    from search.query.filters import empty_range, unix_time, wanted_tags
     from search.query.scope import CLI, scope
     from search.settings import load
     from workers.stats import printable
@@ -806,7 +813,8 @@ def cmd_files(args) -> int:
         rules = Rules(settings.include, settings.exclude)
         args.sort = listing.sort_for(args.sort, dated)
         data = listing.files(conn, where, args.glob, args.sort, args.limit, roots, CLI, listed_kind,
-                             left_out=lambda root, rel: why_not_indexed(root, rel, rules), dated=dated)
+                             left_out=lambda root, rel: why_not_indexed(root, rel, rules), dated=dated,
+                             tags=wanted_tags(args.tag or ()))
     finally:
         conn.close()
     for f in data["files"]:
@@ -876,7 +884,7 @@ def cmd_search(args) -> int:
                       modified_after=unix_time(args.modified_after, "--modified-after"),
                       modified_before=unix_time(args.modified_before, "--modified-before"),
                       date_after=unix_time(args.date_after, "--date-after"),
-                      date_before=unix_time(args.date_before, "--date-before"))
+                      date_before=unix_time(args.date_before, "--date-before"), tags=tuple(args.tag or ()))
     problem = empty_range(filters.modified_after, filters.modified_before, ("--modified-after", "--modified-before")) \
         or empty_range(filters.date_after, filters.date_before, ("--date-after", "--date-before"))
     if problem:  # said in this command's flags (the engine says it in the MCP tool's arguments)
@@ -1020,7 +1028,7 @@ def cmd_similar(args) -> int:
     where = _scope(settings, args.collection, args.path_prefix, roots)
     filters = Filters(collection=where.collection, path_prefix=where.folder, kind=args.kind, glob=args.glob or None,
                       date_after=unix_time(args.date_after, "--date-after"),
-                      date_before=unix_time(args.date_before, "--date-before"))
+                      date_before=unix_time(args.date_before, "--date-before"), tags=tuple(args.tag or ()))
     problem = empty_range(filters.date_after, filters.date_before, ("--date-after", "--date-before"))
     if problem:
         raise ValueError(problem)

@@ -81,6 +81,35 @@ def _values(item: str) -> list[str]:
     return [rest, *refs] if rest else refs
 
 
+BLOCK_TAGS = re.compile(r"[ \t]+tags::[ \t]+(.*?)[ \t]*", re.IGNORECASE)  # a block's property line: '  tags:: a, b'
+INDENT = re.compile(r"([ \t]*)- ")
+
+
+def block_tags(lines: list[str]) -> tuple[list[tuple[str, ...]], list[int]]:
+    """(per line, the tags of the blocks it lies in; the indexes of their 'tags::' lines). A block's ``tags:: a, b``
+    property (a line under its first, indented) tags the block and the blocks under it, as the page's first block's
+    tags the page: its passages carry them (Section.tags), the line is no text (the title column holds them).
+    It stayed a line of text, a passage's words. ([], []) where no block has tags."""
+    tagged: list[tuple[str, ...]] = []
+    used, open_blocks = [], []  # (indent, tags) of the blocks the line lies in
+    code = _fenced(lines) if any("```" in line or "~~~" in line for line in lines) else set()
+    for index, line in enumerate(lines):
+        block = INDENT.match(line) if index not in code else None
+        if block:
+            indent = len(block.group(1).expandtabs(2))
+            open_blocks = [(i, tags) for i, tags in open_blocks if i < indent] + [(indent, ())]
+        elif open_blocks and index not in code and (found := BLOCK_TAGS.fullmatch(line)):
+            items = [value for item in ITEM.split(found.group(1)) for value in _values(item)]
+            open_blocks[-1] = (open_blocks[-1][0], tuple(dict.fromkeys(item for item in items if item))[:VALUES])
+            used.append(index)
+            # the block's first line and the lines since are its own too
+            start = next(i for i in range(index - 1, -1, -1) if INDENT.match(lines[i]) and i not in code)
+            held = tuple(dict.fromkeys(tag for _, tags in open_blocks for tag in tags))
+            tagged[start:index] = [held] * (index - start)
+        tagged.append(tuple(dict.fromkeys(tag for _, tags in open_blocks for tag in tags)))
+    return (tagged, used) if used else ([], [])
+
+
 def shown_lines(text: str, lines: list[str], hidden: list[int] = ()) -> list[str]:
     """``lines`` (of ``text``) as a passage holds them: the page property lines ``hidden`` and each block's id and
     collapsed lines blank (the lines keep their numbers), a block reference as the text of the block it names in

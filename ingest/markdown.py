@@ -111,7 +111,9 @@ def _parse(path: str, text: str) -> Document:
     if item:
         hidden, meta = [*hidden, *range(item[0], len(lines))], {**meta, **item[1]}
     headings, blocks, links, tags, drawings = _read_body(lines, body_start)
-    sections = _sections(logseq.shown_lines(text, lines, hidden), body_start, headings, blocks, drawings)
+    tagged, used = logseq.block_tags(lines) if "tags::" in text else ([], [])  # a Logseq block's own tags
+    sections = _sections(logseq.shown_lines(text, lines, [*hidden, *used]), body_start, headings, blocks, drawings,
+                         tagged)
     if tags:  # a note's inline #tags are its tags, as Obsidian reads them, with those of its front matter
         meta["tags"] = _merged(meta.get("tags", []), tags)
     stem = PurePosixPath(path).stem
@@ -654,9 +656,11 @@ def _meta_text(value) -> str:
     return whole_characters(str(value)[:META_CHARS + 1])[:META_CHARS]
 
 
-def _sections(lines: list[str], start: int, headings: list, blocks: list, drawings: list = ()) -> list[Section]:
+def _sections(lines: list[str], start: int, headings: list, blocks: list, drawings: list = (),
+              tagged: list = ()) -> list[Section]:
     """The note's sections by heading, without the lines of ``drawings`` (read as blank lines, where a section is
-    cut in two)."""
+    cut in two); ``tagged``: per line, the tags of the Logseq blocks it lies in (logseq.block_tags), where a section
+    is cut too, its pieces holding them."""
     if drawings:
         lines = list(lines)
         for first, end in drawings:
@@ -669,14 +673,14 @@ def _sections(lines: list[str], start: int, headings: list, blocks: list, drawin
     begin, after = start, None  # after: the line after the previous heading (None before the first)
     for line, level, text, end in headings:
         if not _opens_next(lines, after, line):
-            _add(sections, lines, offsets, begin, line, [h for _, h in path], blocks, drawings)
+            _add(sections, lines, offsets, begin, line, [h for _, h in path], blocks, drawings, tagged)
             begin = line
         path = [(lv, h) for lv, h in path if lv < level] + ([(level, text)] if text is not None else [])
         after = end
     if sections and _opens_next(lines, after, len(lines)):  # bare headings at the end: the section above takes them
         above = sections.pop()
         begin, path = above.start_line - 1, [(0, h) for h in above.heading_path]
-    _add(sections, lines, offsets, begin, len(lines), [h for _, h in path], blocks, drawings)
+    _add(sections, lines, offsets, begin, len(lines), [h for _, h in path], blocks, drawings, tagged)
     return sections
 
 
@@ -689,9 +693,20 @@ def _opens_next(lines: list[str], after: int | None, line: int) -> bool:
 
 
 def _add(sections: list[Section], lines: list[str], offsets: list[int], begin: int, end: int,
-         heading_path: list[str], blocks: list, drawings: list = ()):
+         heading_path: list[str], blocks: list, drawings: list = (), tagged: list = ()):
     """The section of lines [begin, end), or the pieces of it around drawings: a piece of marks only (the '%%'
-    of the Obsidian comment around a drawing) is no passage."""
+    of the Obsidian comment around a drawing) is no passage. Cut where the tags of the lines (``tagged``) change,
+    each piece holding its lines' tags."""
+    if tagged and any(tagged[begin:end]):
+        start = begin
+        for stop in range(begin + 1, end + 1):
+            if stop == end or tagged[stop] != tagged[start]:
+                made = len(sections)
+                _add(sections, lines, offsets, start, stop, heading_path, blocks, drawings)
+                for section in sections[made:]:
+                    section.tags = tagged[start]
+                start = stop
+        return
     cuts = [(a, b) for a, b in drawings if a < end and b > begin]
     if not cuts:
         return _add_lines(sections, lines, offsets, begin, end, heading_path, blocks)

@@ -68,7 +68,7 @@ def parse_org(path: str, text: str) -> Document:
     # an [[id:…]] link is kept as written ('id:…', as a wiki link's bare name is): mcp_server.backlinks matches it
     meta: dict = {"links": sorted(reading.links | reading.ids_linked), "wiki_links": sorted(reading.ids_linked)}
     if reading.tags:
-        meta["tags"] = reading.tags
+        meta["tags"] = _grouped(reading.tags, reading.groups)[:META_ITEMS]
     if reading.ids:
         meta["ids"] = reading.ids
     if reading.aliases:
@@ -111,7 +111,7 @@ def _tag_sections(sections, reading: _Reading) -> None:
         path.append((level, held))
         tags.append(held)
     for section, inside in _headlines_of(sections, reading):
-        section.tags = tuple(tags[inside][:META_ITEMS])
+        section.tags = tuple(_grouped(tags[inside], reading.groups)[:META_ITEMS])
 
 
 def _headlines_of(sections, reading: _Reading):
@@ -143,6 +143,7 @@ class _Reading:
         self.ids_linked: set[str] = set()
         self.stamps: dict[int, str] = {}  # a headline's line: its own timestamp's text, or its planning line's first
         self.headline_tags: dict[int, list[str]] = {}  # a headline's line: its tags (':work:urgent:')
+        self.groups: dict[str, list[str]] = {}  # a tag: the group tags #+TAGS makes it a member of
         self.blocks: list[tuple[int, int]] = []  # (first line, line after the last) of each block's lines
 
 
@@ -205,6 +206,8 @@ def _read(text: str) -> _Reading:
                 reading.date = " ".join(part for part in day.groups() if part)
             elif key == "FILETAGS":
                 _add_tags(reading, [tag for tag in re.split(r"[:\s]+", value) if tag])
+            elif key == "TAGS":
+                _add_groups(reading, value)
             elif key in ("INCLUDE", "SETUPFILE") and value:  # '#+INCLUDE: "chapter.org" :minlevel 2': a link
                 name = value[1:].partition('"')[0] if value.startswith('"') else value.split()[0]
                 if name and not re.match(r"\w+:", name) and not name.startswith("~"):
@@ -244,6 +247,29 @@ def _headline(rest: str, keywords: list[str], reading: _Reading) -> str:
     rest = PRIORITY.sub("", rest, count=1) if rest.startswith("[#") else rest
     rest = COOKIE.sub("", LINK.sub(lambda m: m.group(2) or m.group(1), rest))
     return SPACES.sub(" ", rest).strip()
+
+
+# A group tag of #+TAGS: '[ GTD : Control Persp ]' (or '{ Context : @home @work }', whose members exclude each
+# other): org's search for the group finds what is tagged with a member. A member's fast key '(h)' is no part of it.
+GROUP = re.compile(r"[\[{][ \t]*([^\s:\[\]{}()]+)(?:\(\w\))?[ \t]*:[ \t]*([^\[\]{}]*)[\]}]")
+FAST_KEY = re.compile(r"\(\w\)$")
+
+
+def _add_groups(reading: _Reading, value: str) -> None:
+    """The group tags a '#+TAGS:' line makes (GROUP), as each member's groups."""
+    for group in GROUP.finditer(value):
+        for member in group.group(2).split():
+            held = reading.groups.setdefault(FAST_KEY.sub("", member), [])
+            if group.group(1) not in held:
+                held.append(group.group(1))
+
+
+def _grouped(tags, groups: dict[str, list[str]]) -> list[str]:
+    """``tags`` and the group tags (#+TAGS) they are members of, a group's own groups too."""
+    out = list(dict.fromkeys(tags))
+    for tag in out:  # grows while read: a group that is a member of another adds that one too
+        out += [group for group in groups.get(tag, ()) if group not in out]
+    return out
 
 
 def _add_tags(reading: _Reading, tags: list[str]) -> None:

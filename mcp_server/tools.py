@@ -28,7 +28,7 @@ from mcp_server.service import NO_INDEX
 from search.index import queries
 from search.index.status import root_missing
 from search.query import scope
-from search.query.filters import empty_range, file_glob, unix_time
+from search.query.filters import empty_range, file_glob, unix_time, wanted_tags
 from search.query.listing import glob_hint, sort_for
 
 MAX_LIMIT = 50
@@ -50,6 +50,11 @@ FilePath = Annotated[str, Field(max_length=4096, description="The file: 'collect
 
 Kind = Annotated[Literal["note", "code", "pdf", "text"] | None, Field(
     description="Only this kind of file: note (Markdown), code, pdf or text.")]
+
+Tags = Annotated[list[Annotated[str, Field(max_length=200)]] | str | None, Field(max_length=16, description=(
+    "Only passages (list_files: files) carrying every one of these tags (any case; '#recipe' or 'recipe'): a note's front matter "
+    "tags or inline #tags, a Logseq tags:: property, an org headline's or FILETAGS, an Evernote note's tags, a "
+    "Gmail label. A nested tag's parent holds it: 'project' finds #project/sift."))]
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 QUEUES_A_JOB = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True,
@@ -345,6 +350,7 @@ class Tools:
                                                 "2023'.")] = None,
         date_before: Annotated[str | None, Field(max_length=64, description="Only passages about a date before this "
                                                  "one (as date_after; a year or month: its first day).")] = None,
+        tags: Tags = None,
     ) -> CallToolResult:
         """Search the user's own notes, code and PDFs (a local index of folders they chose) and return the
         best-matching passages, each with its file path, title, heading path, line range or page, a snippet
@@ -361,7 +367,8 @@ class Tools:
         filters = Filters(collection=where.collection, path_prefix=where.folder, kind=kind, glob=glob or None,
                           modified_after=_unix(modified_after, "modified_after"),
                           modified_before=_unix(modified_before, "modified_before"),
-                          date_after=_unix(date_after, "date_after"), date_before=_unix(date_before, "date_before"))
+                          date_after=_unix(date_after, "date_after"), date_before=_unix(date_before, "date_before"),
+                          tags=_tags(tags))
         answer = self.sift.engine().search(query, limit=limit, mode=mode, filters=filters)
         answer.notes += where.notes(found=bool(answer.hits))
         if not answer.hits:  # 'notes/*.md' matched nothing and said nothing, where list_files tells how to write it
@@ -439,6 +446,7 @@ class Tools:
                                                 "'which notes did I write in March 2024'.")] = None,
         date_before: Annotated[str | None, Field(max_length=64, description="Only files with a passage about a "
                                                  "date before this one (as date_after).")] = None,
+        tags: Tags = None,
     ) -> CallToolResult:
         """List files in the user's indexed folders with kind, size, modified time and index state
         (indexed, pending, failed or skipped with the reason, deleted). Use it to browse a folder, find
@@ -451,7 +459,7 @@ class Tools:
         if refused:
             raise Problem(refused)
         sort = sort_for(sort, dated)
-        data, offset = listing.page(self.sift, where, glob, sort, limit, offset, dated)
+        data, offset = listing.page(self.sift, where, glob, sort, limit, offset, dated, _tags(tags))
         # the listing is the index's: a file edited, deleted or added since its scan shows as it was indexed
         fresh_line, data["freshness"] = report.freshness(self.sift.conn(), where.collection)
         return result(f"{listing.text(data, sort, offset)}\n{fresh_line}", data)
@@ -484,6 +492,7 @@ class Tools:
                                                 "name, front matter's date, else the file's modified time).")] = None,
         date_before: Annotated[str | None, Field(max_length=64, description="Only passages about a date before this "
                                                  "one (as date_after).")] = None,
+        tags: Tags = None,
     ) -> CallToolResult:
         """Find passages in other files that are closest in meaning to a file or to one passage: related
         notes, earlier drafts, other documents on the same topic. Give exactly one of path or chunk_id.
@@ -493,7 +502,8 @@ class Tools:
         from search.query.filters import Filters
         where = self._scope(collection, path_prefix)
         filters = Filters(collection=where.collection, path_prefix=where.folder, kind=kind, glob=glob or None,
-                          date_after=_unix(date_after, "date_after"), date_before=_unix(date_before, "date_before"))
+                          date_after=_unix(date_after, "date_after"), date_before=_unix(date_before, "date_before"),
+                          tags=_tags(tags))
         refused = empty_range(filters.date_after, filters.date_before, ("date_after", "date_before"))
         if refused:
             raise Problem(refused)
@@ -688,6 +698,14 @@ def _echo(query: str) -> str:
 def _unix(value: str | None, name: str) -> float | None:
     try:
         return unix_time(value, name)
+    except ValueError as exc:
+        raise Problem(str(exc)) from None
+
+
+def _tags(given: list[str] | str | None) -> tuple[str, ...]:
+    """The tags a tool was given, as a filter takes them (filters.wanted_tags); a Problem for a blank one."""
+    try:
+        return wanted_tags(given) if given else ()
     except ValueError as exc:
         raise Problem(str(exc)) from None
 

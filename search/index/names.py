@@ -91,3 +91,19 @@ def moved_note(name: str, old: str, root: str) -> str:
     (``store.follow_move``)."""
     return (f"collection {name!r} was at {old}, where nothing is left now: it follows the folder to {root} (files "
             "found as they were keep their passages and vectors)")
+
+
+def tag_names(written) -> set[str]:
+    """Tags as the index keeps them and a search names them (a file's meta's JSON list, a passage's own, a list
+    or one value): without '#' and '/' around, casefolded ('#Project/Sift/' → 'project/sift'), blanks dropped."""
+    import json
+    if isinstance(written, (str, bytes)):
+        try:
+            written = json.loads(written) if written else []
+        except ValueError:  # one tag, as json_extract gives a string value
+            written = [written]
+    if written is None:
+        return set()
+    if not isinstance(written, list):
+        written = [written]
+    return {name for name in (str(tag).strip().lstrip("#").strip("/").casefold() for tag in written) if name}

@@ -388,8 +388,42 @@ ALTER TABLE chunks ADD COLUMN tags TEXT;
 CREATE INDEX chunks_tagged ON chunks(tags) WHERE tags IS NOT NULL;
 """
 
+# The tags of each file and passage, one row a tag, as a search names them (search.index.names.tag_names:
+# casefolded, without '#'): a file's own (front matter, inline #tags, an org file's FILETAGS; chunk NULL: every passage
+# of the file holds it) and a passage's own (chunks.tags). search, similar and list_files keep only what carries the
+# tags asked for (``tags=['recipe']``), checked per candidate inside the SQL that selects them, and a nested tag
+# ('project/sift') is found from its parent ('project') by a range of the index. A tag was JSON in files.meta and
+# chunks.tags alone, readable only by parsing every row. Filled at migration from those columns (``_fill_tags``);
+# rows go with their file (store._delete_file_rows).
+V22 = """
+CREATE TABLE IF NOT EXISTS tags (
+    tag TEXT NOT NULL,
+    file INTEGER NOT NULL REFERENCES files(id),
+    chunk INTEGER                 -- NULL: the file's tag, held by each of its passages
+);
+CREATE INDEX IF NOT EXISTS tags_tag ON tags(tag, file, chunk);
+CREATE INDEX IF NOT EXISTS tags_file ON tags(file, chunk, tag);
+CREATE INDEX IF NOT EXISTS tags_chunk ON tags(chunk, tag) WHERE chunk IS NOT NULL;
+"""
+
+
+def _fill_tags(conn: sqlite3.Connection) -> None:
+    """V22's rows for the files and passages written before it (their tags are JSON in files.meta, chunks.tags),
+    in place of any there (an index whose version was set back, as a test makes an older one)."""
+    from search.index.names import tag_names
+    conn.execute("DELETE FROM tags")
+    rows = conn.execute("SELECT id, json_extract(meta, '$.tags') FROM files WHERE json_valid(meta) "
+                        "AND json_extract(meta, '$.tags') IS NOT NULL").fetchall()
+    conn.executemany("INSERT INTO tags(tag, file, chunk) VALUES (?, ?, NULL)",
+                     [(tag, file) for file, held in rows for tag in sorted(tag_names(held))])
+    rows = conn.execute("SELECT id, file, tags FROM chunks INDEXED BY chunks_tagged WHERE tags IS NOT NULL").fetchall()
+    conn.executemany("INSERT INTO tags(tag, file, chunk) VALUES (?, ?, ?)",
+                     [(tag, file, chunk) for chunk, file, own in rows for tag in sorted(tag_names(own))])
+
+
 MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
-                         V21]
+                         V21, V22]
+FILLS = {22: _fill_tags}  # what a migration writes that SQL alone cannot (the tags casefolded as Python does)
 
 
 class SchemaTooNew(Exception):
@@ -415,6 +449,8 @@ def migrate(conn: sqlite3.Connection) -> int:
                 continue
             for statement in _statements(MIGRATIONS[number - 1]):
                 conn.execute(statement)
+            if number in FILLS:
+                FILLS[number](conn)
             conn.execute(f"PRAGMA user_version = {number}")
             conn.execute("COMMIT")
         except BaseException:

@@ -19,7 +19,7 @@ import zlib
 from dataclasses import astuple, dataclass
 
 from search.index.db import transaction
-from search.index.names import check_name, name_problem
+from search.index.names import check_name, name_problem, tag_names
 from search.index.queries import (IN_FLIGHT, STAGES, VISIBLE, generation, generation_progress, get_collection,
                                   has_counts, rank, searchable)
 from search.index.remembered import Basis, Outcome
@@ -422,6 +422,7 @@ def _retire(conn, collection_id, path, gen):
 
 def _delete_file_rows(conn, file_id: int) -> None:
     conn.execute("DELETE FROM links WHERE file = ?", (file_id,))
+    conn.execute("DELETE FROM tags WHERE file = ?", (file_id,))
     conn.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file = ?)", (file_id,))
     conn.execute("DELETE FROM chunks WHERE file = ?", (file_id,))
     conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
@@ -435,6 +436,8 @@ def _insert_file(conn, collection_id: int, v: FileVersion, gen: int) -> int:
          json.dumps(v.meta or {}, ensure_ascii=False, default=str), gen, v.ctime))
     for target in (v.meta or {}).get("links", []):
         conn.execute("INSERT OR IGNORE INTO links(file, target) VALUES (?, ?)", (cur.lastrowid, target))
+    conn.executemany("INSERT INTO tags(tag, file, chunk) VALUES (?, ?, NULL)",
+                     [(tag, cur.lastrowid) for tag in sorted(tag_names((v.meta or {}).get("tags")))])
     return cur.lastrowid
 
 
@@ -459,6 +462,9 @@ def _insert_chunk(conn, file_id: int, title: str, c: ChunkRow, code: bool = Fals
          json.dumps(c.tags, ensure_ascii=False) if c.tags else None))
     conn.execute("INSERT INTO chunks_fts(rowid, title, headings, body) VALUES (?, ?, ?, ?)",
                  (cur.lastrowid, title, form(c.heading_path), form(c.text)))
+    if c.tags:
+        conn.executemany("INSERT INTO tags(tag, file, chunk) VALUES (?, ?, ?)",
+                         [(tag, file_id, cur.lastrowid) for tag in sorted(tag_names(c.tags))])
 
 
 # --- publishing -------------------------------------------------------------------
@@ -663,6 +669,7 @@ def remove_collection(conn: sqlite3.Connection, collection_id: int) -> tuple[int
                                      "ON c.id = f.collection LEFT JOIN chunks k ON k.file = f.id "
                                      f"WHERE f.collection = ? AND {VISIBLE}", (collection_id,)).fetchone()
         conn.execute(f"DELETE FROM links WHERE file IN ({of_files})", (collection_id,))
+        conn.execute(f"DELETE FROM tags WHERE file IN ({of_files})", (collection_id,))
         conn.execute(f"DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file IN ({of_files}))",
                      (collection_id,))
         conn.execute(f"DELETE FROM chunks WHERE file IN ({of_files})", (collection_id,))

@@ -25,7 +25,8 @@ MASKS_KEPT = 32
 
 class Catalog:
     def __init__(self, ids: np.ndarray, file_of: np.ndarray, files: list[tuple[str, str, str, float]],
-                 dated: np.ndarray | None = None):
+                 dated: np.ndarray | None = None, file_ids: np.ndarray | None = None,
+                 tags: dict[str, tuple[str, str]] | None = None):
         self.ids = ids  # chunk ids, ascending
         self.file_of = file_of  # per chunk: its row in ``files``
         self.dated = dated  # per chunk: the date it is about (unix time), NaN where it has none; None: none has one
@@ -33,6 +34,8 @@ class Catalog:
         self.paths = [f[1] for f in files]
         self.kinds = np.array([f[2] for f in files], dtype=object)
         self.mtimes = np.array([f[3] for f in files], dtype=np.float64)
+        self.file_ids = np.zeros(0, dtype=np.int64) if file_ids is None else file_ids  # per file: its id, ascending
+        self.tags = tags or {}  # tag -> the files holding it as theirs, the chunks as their own (queries.catalog_tags)
         self._masks: dict[Filters, np.ndarray] = {}
         self._text: PathText | None = None  # the paths as one text, made on the first folder or glob filter
         self._passages: np.ndarray | None = None  # per file: its chunks (``passages``)
@@ -54,8 +57,10 @@ class Catalog:
         if np.any(ids[1:] < ids[:-1]):  # group_concat keeps the subquery's order, but do not rely on it
             order = np.argsort(ids)
             ids, file_ids = ids[order], file_ids[order]
-        file_of = np.searchsorted(np.array([f[0] for f in files], dtype=np.int64), file_ids).astype(np.int32)
-        return cls(ids, file_of, [f[1:] for f in files], _dates(ids, *queries.catalog_dates(conn)))
+        known = np.array([f[0] for f in files], dtype=np.int64)
+        file_of = np.searchsorted(known, file_ids).astype(np.int32)
+        return cls(ids, file_of, [f[1:] for f in files], _dates(ids, *queries.catalog_dates(conn)), known,
+                   queries.catalog_tags(conn))
 
     def files(self, chunk_ids: list[int]) -> list[int]:
         """The file (its row here) each of ``chunk_ids`` belongs to (visible chunks only)."""
@@ -119,7 +124,23 @@ class Catalog:
             self._masks[f] = self._file_mask(f)[self.file_of]
             if f.date_after is not None or f.date_before is not None:
                 self._masks[f] &= self._date_mask(f)
+            for tag in f.tags:
+                self._masks[f] &= self._tag_mask(tag)
         return self._masks[f]
+
+    def held(self, tag: str) -> list[str]:
+        """The tags held that ``tag`` names: itself and those nested in it ('project' → 'project/sift')."""
+        return [name for name in self.tags if name == tag or name.startswith(tag + "/")]
+
+    def _tag_mask(self, tag: str) -> np.ndarray:
+        """Which chunks carry ``tag`` (or a tag nested in it): their file's, or their own."""
+        files = np.zeros(len(self.paths), dtype=bool)
+        keep = np.zeros(len(self.ids), dtype=bool)
+        for name in self.held(tag):
+            own_files, own_chunks = self.tags[name]
+            files[_rows(self.file_ids, _numbers(own_files))] = True
+            keep[_rows(self.ids, _numbers(own_chunks))] = True
+        return keep | files[self.file_of]
 
     def has_dates(self, mask: np.ndarray | None) -> bool:
         """Whether any chunk ``mask`` keeps (None: any chunk) has a date of its own."""
@@ -293,7 +314,15 @@ class Rows:
 
 
 def _numbers(text: str) -> np.ndarray:
-    return np.fromstring(text, dtype=np.int64, sep=",")
+    return np.fromstring(text, dtype=np.int64, sep=",") if text else np.zeros(0, dtype=np.int64)
+
+
+def _rows(known: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """The places in ``known`` (ascending) of those of ``ids`` it holds."""
+    if not len(known) or not len(ids):
+        return np.zeros(0, dtype=np.int64)
+    at = np.minimum(np.searchsorted(known, ids), len(known) - 1)
+    return at[known[at] == ids]
 
 
 def _dates(ids: np.ndarray, dated_ids: str | None, dates: str | None) -> np.ndarray | None:

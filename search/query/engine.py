@@ -1482,6 +1482,10 @@ def filtered_out(catalog: Catalog, filters: Filters, none_dated: bool = False) -
     searched = len(catalog) > 0 if scope is None else scope.any()  # nothing published: its own note says so
     if chosen is None or chosen.any() or not searched:
         return []
+    absent = tags.missing(catalog.tags, filters.tags)
+    if absent:  # a tag none holds: no other filter need be widened, and the tags near it are what to try
+        return [f"{FILTERED_OUT} tagged {' or '.join(absent)}: no file holds "
+                f"{'that tag' if len(absent) == 1 else 'those tags'}; other words will not help"]
     parts = ([f"of kind {filters.kind}"] if filters.kind else []) \
         + ([f"modified at or after {when(filters.modified_after)}"] if filters.modified_after is not None else []) \
         + ([f"modified before {when(filters.modified_before)}"] if filters.modified_before is not None else [])
@@ -1492,8 +1496,9 @@ def filtered_out(catalog: Catalog, filters: Filters, none_dated: bool = False) -
     how = (f"none has a date of its own, such as {UNDATED_SOURCES}: each went by its file's modified time" if none_dated
            else "its own date where its file says one, else its file's modified time")
     said = ([f"about a date {' and '.join(dates)} ({how})"] if dates else []) \
-        + ([f"in a file {' and '.join(parts)}"] if parts else [])
-    which = "that filter" if len(parts) + len(dates) == 1 else "those filters"
+        + ([f"in a file {' and '.join(parts)}"] if parts else []) \
+        + ([f"tagged {' and '.join('#' + tag for tag in filters.tags)}"] if filters.tags else [])
+    which = "that filter" if len(parts) + len(dates) + bool(filters.tags) == 1 else "those filters"
     return [f"{FILTERED_OUT} {' '.join(said)}: other words will not help; widen or drop {which}"]
 
 
@@ -1564,6 +1569,9 @@ def _checked_filters(filters) -> Filters:
         value = getattr(filters, name)
         if value is not None and not _is_text(value):
             raise SearchError(f"{name} is not valid text (it holds an unpaired surrogate): {value!r:.80}")
+    for tag in filters.tags:
+        if not _is_text(tag):
+            raise SearchError(f"tags is not valid text (it holds an unpaired surrogate): {tag!r:.80}")
     if filters.collection == "":  # not a name: the keyword side would search every collection, the vectors none
         raise SearchError("collection is empty: give a collection's name, or None to search them all")
     for name in ("modified_after", "modified_before", "date_after", "date_before"):

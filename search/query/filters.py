@@ -401,6 +401,25 @@ def _nfc(text: str) -> str:
     return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
+MAX_TAGS = 16  # tags one filter may ask for
+
+
+def wanted_tags(given) -> tuple[str, ...]:
+    """The tags a filter asks for, as the index keeps them (search.index.names.tag_names: '#Recipe' is 'recipe',
+    '#project/sift' 'project/sift'), each once, in order; ValueError for a blank one or too many."""
+    from search.index.names import tag_names
+    given = [given] if isinstance(given, str) else list(given)
+    if len(given) > MAX_TAGS:
+        raise ValueError(f"tags takes at most {MAX_TAGS} tags, not {len(given)}")
+    names = []
+    for tag in given:
+        name = sorted(tag_names([tag])) if isinstance(tag, str) else []
+        if not name:
+            raise ValueError(f"tags must be tag names like 'recipe', '#recipe' or 'project/sift', not {tag!r}")
+        names += name
+    return tuple(dict.fromkeys(names))
+
+
 @dataclass(frozen=True)
 class Filters:
     collection: str | None = None
@@ -411,10 +430,13 @@ class Filters:
     glob: str | None = None  # a shell pattern on the path relative to the root ('*.py', 'src/**/*.{ts,tsx}')
     date_after: float | None = None  # unix time: the passage's own date, else its file's mtime
     date_before: float | None = None
+    tags: tuple[str, ...] = ()  # passages carrying every one of these tags, or one nested in each (``wanted_tags``)
 
     def __post_init__(self):
         if self.kind is not None and self.kind not in KINDS:
             raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {self.kind!r}")
+        if self.tags:
+            object.__setattr__(self, "tags", wanted_tags(self.tags))
         if isinstance(self.path_prefix, str):
             object.__setattr__(self, "path_prefix", folder_prefix(self.path_prefix))
 
@@ -449,4 +471,8 @@ class Filters:
             match, named = path_match(conn, self.path_prefix, self.glob, "sift_search_glob")
             parts.append(match.format(path="f.path"))
             params.update(named)
+        if self.tags:
+            from search.index.queries import tag_condition, tag_params
+            parts.append(tag_condition(conn, self.tags))
+            params.update(tag_params(self.tags))
         return (" AND " + " AND ".join(parts)) if parts else "", params

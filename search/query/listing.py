@@ -37,6 +37,7 @@ from search.index.db import snapshot
 from search.index.status import root_missing, when
 from search.query.filters import path_match
 from search.query.scope import Scope, Wording, collection_prefix
+from search.query.tags import missing
 
 SORTS = ("modified", "path", "dated")
 ORDERS = {"modified": "newest first", "path": "by path", "dated": "newest date first"}  # as the listing's head says it
@@ -99,7 +100,7 @@ def sort_for(sort: str | None, dated: tuple[float | None, float | None] | None) 
 def files(conn, where: Scope, glob: str | None, sort: str | None, limit: int, roots: dict[str, str],
           say: Wording, kind_of: Callable[[str, str], str | None], offset: int = 0,
           left_out: Callable[[str, str], str | None] | None = None,
-          dated: tuple[float | None, float | None] | None = None) -> dict:
+          dated: tuple[float | None, float | None] | None = None, tags: tuple[str, ...] = ()) -> dict:
     """``total`` (how many match), ``shown``, ``files`` (``limit`` of them, after the first ``offset``) and ``notes`` (how the
     folder was read; what to write instead when nothing matched, in ``say``'s terms). ``where`` is the
     collection and folder as search.query.scope read them; ``roots`` the collections' roots by name;
@@ -108,7 +109,9 @@ def files(conn, where: Scope, glob: str | None, sort: str | None, limit: int, ro
     settings' rules), asked of a PDF a note stands for: the note names any same-stem PDF on disk, one that
     SIFT_EXCLUDE, SIFT_INCLUDE or a .gitignore keeps out included, which was listed as stood for by the note.
     ``dated`` (date_after, date_before as unix times, either None; None: no date range): only the files with a
-    passage about a date in it, as search's date filters find passages (queries._DATED), a note saying so."""
+    passage about a date in it, as search's date filters find passages (queries._DATED), a note saying so.
+    ``tags`` (as ``filters.wanted_tags`` gives them): only the files carrying each, as their own or a passage's; a
+    tag no file holds is said, with the tags near it."""
     dated = dated if dated is not None and dated != (None, None) else None
     sort = sort_for(sort, dated)
     if sort not in SORTS:
@@ -119,9 +122,10 @@ def files(conn, where: Scope, glob: str | None, sort: str | None, limit: int, ro
         raise ValueError(f"offset must be 0 or more (got {offset})")
     match, params = path_match(conn, where.folder, glob, "sift_glob")
     with snapshot(conn):
-        rows = queries.listing(conn, where.collection, match, params, sort, limit, offset, dated)
-        counted = rows or (queries.listing(conn, where.collection, match, params, False, 1, 0, dated)
+        rows = queries.listing(conn, where.collection, match, params, sort, limit, offset, dated, tags)
+        counted = rows or (queries.listing(conn, where.collection, match, params, False, 1, 0, dated, tags)
                            if offset else [])
+        absent = missing([tag for tag, _ in queries.tag_counts(conn)], tags) if tags and not rows and queries.tags_indexed(conn) else []
         shown = _entries(conn, rows)
         for entry, row in zip(shown, rows):
             entry["dated"] = _dated(conn, row["ref"], dated)
@@ -134,6 +138,7 @@ def files(conn, where: Scope, glob: str | None, sort: str | None, limit: int, ro
             entry["reason"] = LEFT_OUT.format(why=why)
     total = counted[0]["total"] if counted else 0  # an offset past the last file shows none of them
     hints = [] if total else [h for h in (glob_hint(glob, roots, say), *unscanned(conn, where.collection),
+                                          *([f"no file is tagged {' or '.join(absent)}"] if absent else []),
                                           *folder_left_out(roots, where, left_out)) if h]
     return {"total": total, "shown": len(shown), "files": [_public(e) for e in shown],
             "notes": where.notes(found=bool(total)) + ([DATED_NOTE.format(after=say.date_after, before=say.date_before)]

@@ -9,10 +9,11 @@ decide), within the search's filters, and those the ranking left out come after 
 """
 from __future__ import annotations
 
-import json
+import difflib
 import re
 
 from search.index import queries
+from search.index.names import tag_names
 from search.query import keyword
 from search.query.filters import Filters
 from search.query.text import query_terms
@@ -86,10 +87,19 @@ def _holds(names, tags: list[str]) -> bool:
 def _names(written: str | None) -> set[str]:
     """A file's tags (its meta's JSON list, or one value), as a query names them: without '#' and '/' around,
     casefolded."""
-    try:
-        held = json.loads(written) if written else []
-    except ValueError:
-        return set()
-    if not isinstance(held, list):
-        held = [held]
-    return {str(tag).strip().lstrip("#").strip("/").casefold() for tag in held}
+    return tag_names(written)
+
+
+def missing(held, tags) -> list[str]:
+    """The ``tags`` a filter asks for that no file holds (nor a tag nested in one), each with the nearest tags
+    ``held`` (the index's): ['#recipy (tags held near it: #recipe)']; [] when each is held. A tag nested under
+    another ('sift' for 'project/sift') is offered by its full name."""
+    held = sorted(held)
+    said = []
+    for tag in tags:
+        if any(name == tag or name.startswith(tag + "/") for name in held):
+            continue
+        near = [name for name in held if name.endswith("/" + tag)][:3]
+        near += [name for name in difflib.get_close_matches(tag, held, n=3, cutoff=0.6) if name not in near]
+        said.append(f"#{tag}" + (f" (tags held near it: {', '.join('#' + n for n in near[:3])})" if near else ""))
+    return said
