@@ -152,3 +152,17 @@ def test_ingest_search_and_files_take_tag(built, capsys):
     assert main(["files", "--tag", "project", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
     assert sorted(f["relative_path"] for f in listed["files"]) == ["bread.md", "pages/garden.md", "soup.md"], listed
+
+
+def test_stats_names_the_tags_most_held(built):
+    from search.index import status
+    from search.index.db import connect
+    from workers.stats import ASSISTANT, collection_lines
+    conn = connect(built, readonly=True)
+    notes = status.collect(conn)["collections"][0]
+    conn.close()
+    # soup.md's front matter tag, and the export's note's own; then by name
+    assert notes["tags"][:3] == [{"tag": "recipe", "files": 2}, {"tag": "dinner", "files": 1},
+                                 {"tag": "finance", "files": 1}], notes["tags"]
+    assert any(line.startswith("  tags most held: #recipe (2), #dinner (1), ")
+               for line in collection_lines(notes, ASSISTANT))

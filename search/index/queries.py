@@ -915,15 +915,15 @@ def catalog_tags(conn: sqlite3.Connection) -> dict[str, tuple[str, str]]:
     return {tag: (",".join(files), ",".join(chunks)) for tag, (files, chunks) in found.items()}
 
 
-def tag_counts(conn: sqlite3.Connection, collection: str | None = None) -> list[tuple[str, int]]:
+def tag_counts(conn: sqlite3.Connection, collection: str | None = None, limit: int = -1) -> list[tuple[str, int]]:
     """(tag, how many published files hold it, as theirs or a passage's), the most held first (then by name), of
-    every collection or ``collection``; [] before V22 (``tags_indexed``)."""
+    every collection or ``collection``, ``limit`` of them (-1: all); [] before V22 (``tags_indexed``)."""
     if not tags_indexed(conn):
         return []
     return [(tag, count) for tag, count in conn.execute(
         f"SELECT t.tag, count(DISTINCT t.file) AS n FROM tags t JOIN files f ON f.id = t.file "
         f"JOIN collections c ON c.id = f.collection WHERE {VISIBLE}" + (" AND c.name = ?" if collection else "")
-        + " GROUP BY t.tag ORDER BY n DESC, t.tag", (collection,) if collection else ())]
+        + " GROUP BY t.tag ORDER BY n DESC, t.tag LIMIT ?", (collection, limit) if collection else (limit,))]
 
 
 def chunk_lines(conn: sqlite3.Connection, ids: list[int]) -> list[tuple[int, int | None, int | None]]:

@@ -34,6 +34,9 @@ def collect(conn, index_path: Path | str | None = None) -> dict:
     return report
 
 
+TAGS_SHOWN = 20  # the tags stats names per collection, the most held first
+
+
 def _collection(conn, row) -> dict:
     published = queries.generation(conn, row["published"]) if row["published"] else None
     # recorded at publish (schema V7): counting 200,000 files and their chunks took longer than stats may
@@ -48,6 +51,8 @@ def _collection(conn, row) -> dict:
         if building else None,
         "freshness": _with_name_fix(freshness_state(conn, row), row),
         "background": aside,
+        # the tags most held, for an assistant to choose search's and list_files' tags from
+        "tags": [{"tag": tag, "files": n} for tag, n in queries.tag_counts(conn, row["name"], TAGS_SHOWN)],
     }
 
 
