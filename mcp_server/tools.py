@@ -681,7 +681,7 @@ def _filtered_out(notes: list[str]) -> str | None:
     note = next((n for n in notes if n.startswith(FILTERED_OUT)), None)
     if note is None:
         return None
-    left = "passage" if "about a date" in note else "file"
+    left = "passage" if "about a date" in note or " tagged " in note else "file"
     return f"the filters leave no {left} to search (the note above says which)"
 
 
