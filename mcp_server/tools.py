@@ -51,7 +51,8 @@ FilePath = Annotated[str, Field(max_length=4096, description="The file: 'collect
 Kind = Annotated[Literal["note", "code", "pdf", "text"] | None, Field(
     description="Only this kind of file: note (Markdown), code, pdf or text.")]
 
-Tags = Annotated[list[Annotated[str, Field(max_length=200)]] | str | None, Field(max_length=16, description=(
+TagName = Annotated[str, Field(max_length=200)]
+Tags = Annotated[Annotated[list[TagName], Field(max_length=16)] | TagName | None, Field(description=(
     "Only passages (list_files: files) carrying every one of these tags (any case; '#recipe' or 'recipe'): a note's front matter "
     "tags or inline #tags, a Logseq tags:: property, an org headline's or FILETAGS, an Evernote note's tags, a "
     "Gmail label. A nested tag's parent holds it: 'project' finds #project/sift."))]
