@@ -1,5 +1,6 @@
-"""The README and the code agree: every setting, command, flag and MCP tool is documented, and the README
-names none that does not exist (the idea of sqlite-utils' tests/test_docs.py)."""
+"""The documentation and the code agree: every setting, command, flag, MCP tool and tool argument is documented in
+the README or its docs/ pages, and they name none that does not exist (the idea of sqlite-utils'
+tests/test_docs.py); every relative link among them leads to a file and heading that exist."""
 from __future__ import annotations
 
 import argparse
@@ -11,6 +12,9 @@ import pytest
 from tests.conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
+PAGES = sorted((REPO / "docs").glob("*.md"))
+# The README and its docs/ pages, where the detail moved: what a setting, command or flag must be found in.
+DOCS = "\n".join([README] + [page.read_text(encoding="utf-8") for page in PAGES])
 PACKAGES = ("ingest", "search", "workers", "mcp_server")
 VARIABLE = re.compile(r"SIFT_[A-Z0-9_]+")
 # Read by the code but deliberately not a user setting, so the README need not list them:
@@ -29,8 +33,8 @@ def variables_in(folders, suffixes=(".py",)) -> set[str]:
 
 
 def mentioned(word: str) -> bool:
-    """``word`` appears in the README as a whole word (``--root`` is not found inside ``--root-dir``)."""
-    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", README) is not None
+    """``word`` appears in the README or docs/ as a whole word (``--root`` is not found inside ``--root-dir``)."""
+    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", DOCS) is not None
 
 
 def subcommands(parser: argparse.ArgumentParser, prefix: str) -> list[str]:
@@ -48,16 +52,31 @@ def flags(parser: argparse.ArgumentParser) -> list[str]:
             if option.startswith("--") and option != "--help"]
 
 
-def test_every_setting_the_code_reads_is_in_the_readme():
-    missing = sorted(variables_in(PACKAGES) - UNDOCUMENTED - {v for v in VARIABLE.findall(README)})
-    assert not missing, f"read by the code, absent from the README: {missing}"
+def test_the_docs_pages_are_there():
+    names = {page.name for page in PAGES}
+    assert {"tools.md", "configuration.md", "benchmarks.md", "known-limits.md", "architecture.md"} <= names, names
 
 
-def test_every_setting_in_the_readme_is_read_by_the_code():
+def test_every_setting_the_code_reads_is_in_the_docs():
+    missing = sorted(variables_in(PACKAGES) - UNDOCUMENTED - {v for v in VARIABLE.findall(DOCS)})
+    assert not missing, f"read by the code, absent from the README and docs/: {missing}"
+
+
+def test_every_setting_in_the_docs_is_read_by_the_code():
     # tests/, bench/ and scripts/ count: SIFT_SHARED_DATA is where the tests and benches find their data
     known = variables_in(PACKAGES + ("tests", "bench", "scripts"))
-    unknown = sorted(set(VARIABLE.findall(README)) - known)
-    assert not unknown, f"in the README, read nowhere: {unknown}"
+    unknown = sorted(set(VARIABLE.findall(DOCS)) - known)
+    assert not unknown, f"in the README or docs/, read nowhere: {unknown}"
+
+
+def test_every_setting_is_in_the_readmes_settings_table():
+    """The README's short table names each setting; docs/configuration.md (or docs/http.md, for the HTTP
+    server's) explains it."""
+    table = README.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    full = (REPO / "docs" / "configuration.md").read_text(encoding="utf-8")
+    rows = {v for line in table.splitlines() if line.startswith("| ") for v in VARIABLE.findall(line)}
+    explained = {v for line in full.splitlines() if line.startswith("| ") for v in VARIABLE.findall(line)}
+    assert "SIFT_MODEL" in rows and rows == explained, (rows ^ explained)
 
 
 def requirements(key: str) -> list[str]:
@@ -79,8 +98,8 @@ def test_every_ingest_command_and_global_flag_is_in_the_readme():
     parser = build_parser()
     commands = subcommands(parser, "ingest")
     assert {"ingest enqueue", "ingest search", "ingest stats"} <= set(commands)
-    assert not [c for c in commands if c not in README], "ingest commands missing from the README"
-    assert not [f for f in flags(parser) if not mentioned(f)], "ingest flags missing from the README"
+    assert not [c for c in commands if c not in DOCS], "ingest commands missing from the README and docs/"
+    assert not [f for f in flags(parser) if not mentioned(f)], "ingest flags missing from the README and docs/"
 
 
 def test_every_sift_mcp_flag_is_in_the_readme():
@@ -88,7 +107,7 @@ def test_every_sift_mcp_flag_is_in_the_readme():
     options = flags(build_parser())
     assert "--root" in options
     missing = [f for f in options if not mentioned(f)]
-    assert not missing, f"sift-mcp flags missing from the README: {missing}"
+    assert not missing, f"sift-mcp flags missing from the README and docs/: {missing}"
 
 
 def test_the_no_worker_help_says_the_watcher_is_left_out_too():
@@ -99,22 +118,119 @@ def test_the_no_worker_help_says_the_watcher_is_left_out_too():
     assert "huey worker" in said and "file watcher" in said, said
 
 
-def readme_tools() -> list[str]:
-    """The first column of the table under '### Tools'."""
+def readme_tools() -> dict[str, str]:
+    """The table under the README's '### Tools': each tool's name and its row."""
     section = README.split("### Tools", 1)[1].split("\n#", 1)[0]
-    return re.findall(r"^\| `(\w+)` \|", section, flags=re.M)
+    return {m.group(1): m.group(0) for m in re.finditer(r"^\| `(\w+)` \|.*$", section, flags=re.M)}
 
 
-def test_the_readme_tools_table_lists_exactly_the_registered_tools():
+def tool_sections() -> dict[str, str]:
+    """docs/tools.md's section of each tool (a heading '## `name`'), its text up to the next heading."""
+    text = (REPO / "docs" / "tools.md").read_text(encoding="utf-8")
+    return {m.group(1): m.group(2) for m in re.finditer(r"^## `(\w+)`\n(.*?)(?=^#)", text, flags=re.M | re.S)}
+
+
+def registered_tools() -> dict[str, list[str]]:
+    """Each tool the server registers, with its arguments."""
     from mcp.server.mcpserver import MCPServer
     from mcp_server import tools
     server = MCPServer("sift-docs")
     tools.register(server, sift=None)
-    registered = sorted(t.name for t in anyio.run(server.list_tools))
+    return {t.name: sorted(t.input_schema.get("properties", {})) for t in anyio.run(server.list_tools)}
+
+
+def test_the_readme_tools_table_lists_exactly_the_registered_tools():
+    registered = registered_tools()
     assert "search" in registered
-    assert sorted(readme_tools()) == registered
+    assert sorted(readme_tools()) == sorted(registered)
+    assert sorted(tool_sections()) == sorted(registered), "docs/tools.md: a section per tool"
+
+
+def test_every_argument_of_every_tool_is_documented():
+    """Each argument a tool takes is in its README row and in its docs/tools.md section's list of arguments (an
+    item's own name, not a mention inside another's explanation)."""
+    rows, sections = readme_tools(), tool_sections()
+    missing = []
+    for name, arguments in registered_tools().items():
+        listed = sections[name].split("\n\nReturns", 1)[0]
+        missing += [f"{name}({a}): README" for a in arguments if f"`{a}`" not in rows[name]]
+        items = [line[2:].split(" (", 1)[0] for line in listed.splitlines() if line.startswith("- ")]
+        missing += [f"{name}({a}): docs/tools.md" for a in arguments if not any(f"`{a}`" in i for i in items)]
+    assert sum(map(len, registered_tools().values())) >= 30
+    assert not missing, missing
 
 
 @pytest.mark.parametrize("command", ["scripts/test", "scripts/test --all", "scripts/demo", ".ci/run"])
 def test_the_commands_the_readme_gives_exist(command):
     assert command in README and (REPO / command.split()[0]).is_file()
+
+
+def slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, marks dropped (but - and _), spaces as hyphens."""
+    text = re.sub(r"[`*]", "", heading.strip()).lower()
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def unfenced(text: str) -> str:
+    """Markdown without its fenced code blocks (a '# comment' in a shell block is no heading)."""
+    return re.sub(r"^```.*?^```", "", text, flags=re.M | re.S)
+
+
+def prose(text: str) -> str:
+    """Markdown without its code (fenced blocks, then inline spans), where a link is no link. A span is closed by
+    a run of as many backticks as opened it, within its paragraph; a run never closed is a literal backtick."""
+    kept = []
+    for block in re.split(r"\n\s*\n", unfenced(text)):
+        at, out = 0, []
+        for run in re.finditer(r"`+", block):
+            if run.start() < at:
+                continue
+            close = re.compile(rf"(?<!`){run.group()}(?!`)").search(block, run.end())
+            if close:
+                out.append(block[at:run.start()])
+                at = close.end()
+        kept.append("".join(out) + block[at:])
+    return "\n\n".join(kept)
+
+
+def anchors(path) -> set[str]:
+    seen, found = {}, set()
+    for line in unfenced(path.read_text(encoding="utf-8")).splitlines():
+        if m := re.match(r"#{1,6} (.+)", line):
+            base = slug(m.group(1))
+            count = seen.get(base, 0)
+            seen[base] = count + 1
+            found.add(base if count == 0 else f"{base}-{count}")
+    return found
+
+
+def broken_links(files) -> list[str]:
+    """Each relative link in ``files`` (Markdown) whose file, or heading in it, does not exist."""
+    broken = []
+    for path in files:
+        for target in re.findall(r"\]\(([^)\s]+)\)", prose(path.read_text(encoding="utf-8"))):
+            if re.match(r"[a-z]+:", target):
+                continue  # https:, mailto:: not ours to check offline
+            file, _, anchor = target.partition("#")
+            goal = (path.parent / file).resolve() if file else path
+            if not goal.exists():
+                broken.append(f"{path.name}: {target} (no such file)")
+            elif anchor and goal.suffix == ".md" and anchor not in anchors(goal):
+                broken.append(f"{path.name}: {target} (no such heading)")
+    return broken
+
+
+def test_every_relative_link_leads_to_a_file_and_heading_that_exist():
+    assert len(re.findall(r"\]\(docs/", README)) >= 12  # the README links its pages
+    assert not broken_links([REPO / "README.md", *PAGES])
+
+
+def test_a_broken_link_is_found(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# A page\n\n## The `search` tool\n\n[back](../README.md)\n")
+    (tmp_path / "README.md").write_text(
+        "# R\n\n[fine](docs/a.md#the-search-tool) [no file](docs/b.md) [no heading](docs/a.md#nowhere)\n"
+        "[own](#r) [own, missing](#s) `[in code](docs/c.md)` [web](https://example.com/x)\n")
+    assert broken_links([tmp_path / "README.md", tmp_path / "docs" / "a.md"]) == [
+        "README.md: docs/b.md (no such file)", "README.md: docs/a.md#nowhere (no such heading)",
+        "README.md: #s (no such heading)"]
