@@ -4,6 +4,7 @@ tests/test_docs.py); every relative link among them leads to a file and heading 
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 
 import anyio
@@ -130,6 +131,7 @@ def tool_sections() -> dict[str, str]:
     return {m.group(1): m.group(2) for m in re.finditer(r"^## `(\w+)`\n(.*?)(?=^#)", text, flags=re.M | re.S)}
 
 
+@functools.cache
 def registered_tools() -> dict[str, list[str]]:
     """Each tool the server registers, with its arguments."""
     from mcp.server.mcpserver import MCPServer
