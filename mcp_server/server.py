@@ -77,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "watcher, edits are read at the periodic rescan)")
     add_home_flag(parser)
     parser.add_argument("--http", metavar="[HOST:]PORT", help="serve MCP Streamable HTTP at http://HOST:PORT/mcp "
-                        "instead of stdio (HOST defaults to 127.0.0.1; a token is required, see the README)")
+                        "instead of stdio (HOST defaults to 127.0.0.1; a token is required, see docs/http.md)")
     parser.add_argument("--read-only", action="store_true", help="with --http: do not offer the refresh tool")
     parser.add_argument("--log-queries", action="store_true", help="with --http: also log each tool call's "
                         "arguments (query text, paths); never logged otherwise")
