@@ -236,3 +236,35 @@ def test_a_broken_link_is_found(tmp_path):
     assert broken_links([tmp_path / "README.md", tmp_path / "docs" / "a.md"]) == [
         "README.md: docs/b.md (no such file)", "README.md: docs/a.md#nowhere (no such heading)",
         "README.md: #s (no such heading)"]
+
+
+def unlinked_references(files) -> list[str]:
+    """Each place in ``files``' prose that names a heading of the README or docs/ as a cross-reference in plain
+    words (``see Freshness``, ``Configuration below``, ``(Benchmarks: a branch switch)``) where a link belongs:
+    the docs/ pages hold the README's old text, whose references pointed at sections of one page."""
+    titles = set()
+    for path in files:
+        for line in unfenced(path.read_text(encoding="utf-8")).splitlines():
+            if m := re.match(r"#{1,3} (.+)", line):
+                titles.add(re.sub(r"[`*]", "", m.group(1)).strip().rstrip(".:"))
+    names = "|".join(sorted(map(re.escape, titles), key=len, reverse=True))
+    capitalised = "|".join(sorted((re.escape(t) for t in titles if t[:1].isupper()), key=len, reverse=True))
+    reference = re.compile(rf"\b[Ss]ee (?:the )?(?:{names})\b|(?<![\[\w])(?:{names}),? (?:below|above)\b"
+                           rf"|\((?:{capitalised}): ")
+    found = []
+    for path in files:
+        for paragraph in prose(path.read_text(encoding="utf-8")).split("\n\n"):
+            found += [f"{path.name}: {m.group()!r}" for m in reference.finditer(" ".join(paragraph.split()))]
+    return found
+
+
+def test_cross_references_are_links():
+    assert not unlinked_references([REPO / "README.md", *PAGES])
+
+
+def test_an_unlinked_reference_is_found(tmp_path):
+    (tmp_path / "a.md").write_text("# Freshness\n\n## Which model\n\nText (see Which\nmodel), and see "
+                                   "[Freshness](a.md#freshness); Freshness below. (Freshness: a big file) `see "
+                                   "Freshness` see freshness.\n")
+    assert unlinked_references([tmp_path / "a.md"]) == [
+        "a.md: 'see Which model'", "a.md: 'Freshness below'", "a.md: '(Freshness: '"]
