@@ -247,10 +247,10 @@ def unlinked_references(files) -> list[str]:
         for line in unfenced(path.read_text(encoding="utf-8")).splitlines():
             if m := re.match(r"#{1,3} (.+)", line):
                 titles.add(re.sub(r"[`*]", "", m.group(1)).strip().rstrip(".:"))
-    names = "|".join(sorted(map(re.escape, titles), key=len, reverse=True))
-    capitalised = "|".join(sorted((re.escape(t) for t in titles if t[:1].isupper()), key=len, reverse=True))
+    # capitalised, as a section is named: a tool's heading (`search`, `stats`) is also a plain word of the prose
+    names = "|".join(sorted((re.escape(t) for t in titles if t[:1].isupper()), key=len, reverse=True))
     reference = re.compile(rf"\b[Ss]ee (?:the )?(?:{names})\b|(?<![\[\w])(?:{names}),? (?:below|above)\b"
-                           rf"|\((?:{capitalised}): ")
+                           rf"|\((?:{names}): ")
     found = []
     for path in files:
         for paragraph in prose(path.read_text(encoding="utf-8")).split("\n\n"):
