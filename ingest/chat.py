@@ -21,8 +21,9 @@ What is read so is told by its shape alone, and anything else is read as before:
 (``14/03/2024, 09:15 - Anna: …`` from Android, ``[14/03/2024, 09:15:02] Anna: …`` from an iPhone; day and month in
 the order the file's dates tell, US ``3/14/24, 9:15 AM`` too; year first, ``2024-03-14 09:15 - Anna: …``, when its
 lines' authors are people's, not a log's levels). A Slack export or a WhatsApp chat still zipped is read by its name
-(ingest.kinds.CHAT_ZIP_NAME), or under any other by what its directory names (``zip_holds_chat``), as one file of
-its conversations, its parts counted as a .docx's (ingest.zipped).
+(ingest.kinds.CHAT_ZIP_NAME), or under any other by what its directory names (``zip_holds_chat``: a Telegram or
+DiscordChatExporter export by its JSON's first bytes too), as one file of its conversations, its parts counted as a
+.docx's (ingest.zipped).
 """
 from __future__ import annotations
 
@@ -596,21 +597,20 @@ def parse_chat_zip(path: str, data) -> Document:
 
 def chat_zip_text(data, path: str):
     """(ingest.word.WordText, Document) of the zip ``data`` (its bytes, or a binary file open on it): its days in
-    order, a heading line each then its text's lines. Skip when it holds no Slack or WhatsApp export, or unzips to
-    more than ingest.zipped bounds (an export that big is read unzipped: a day file at a time)."""
+    order, a heading line each then its text's lines. Skip when it holds no chat export (``_zipped_days``), or
+    unzips to more than ingest.zipped bounds (an export that big is read unzipped: a day file at a time)."""
     from ingest.word import WordText
     from ingest.zipped import opened
     try:
         with opened(data, "chat export", ".zip") as parts:
-            slack = "users.json" in parts.names
-            days = _zipped_slack(parts) if slack else _zipped_whatsapp(parts, path)
+            what, days = _zipped_days(parts, path)
     except Skip as why:
         if "zip bomb" in str(why):
             raise Skip(f"{why}; an export this big is read unzipped: unzip it") from None
         raise
     if days is None:
         raise Skip("a .zip taken for a chat export holding none: no users.json and channel day files (Slack's), "
-                   "no _chat.txt (WhatsApp's)")
+                   "no _chat.txt (WhatsApp's), no result.json (Telegram's) nor a DiscordChatExporter JSON")
     read, kept = WordText(title=Path(path).name.rsplit(".", 1)[0]), []
     for section in (section for day in days for section in day.sections):
         read.headings.append((len(read.lines), 1, section.heading_path[0]))
@@ -620,9 +620,54 @@ def chat_zip_text(data, path: str):
         kept.append(Section(text=section.text, heading_path=section.heading_path, start_line=start,
                             end_line=len(read.lines), dated=section.dated))
     return read, Document(kind="note", title=read.title, sections=kept,
-                          meta={"chat_export": "a Slack export, zipped" if slack else "a WhatsApp chat export, zipped",
+                          meta={"chat_export": f"{what}, zipped",
                                 "days": len(kept), "messages": sum(day.meta["messages"] for day in days),
                                 "first_day": kept[0].heading_path[0] if kept else None})
+
+
+def _zipped_days(parts, path: str) -> tuple[str, list[Document] | None]:
+    """What the zip holds ('a Slack export') and its conversations: Slack's days, Telegram's or Discord's chats, or
+    WhatsApp's; None for none of them."""
+    if "users.json" in parts.names:
+        return "a Slack export", _zipped_slack(parts)
+    found = _json_chats(parts.names, lambda name: _head(parts.open_unchecked(name)))
+    if found is not None:
+        what, names = found
+        from ingest.decode import decode
+        docs = [parse_chat_json(name, decode(parts.read(name))) for name in names]
+        return what, [doc for doc in docs if doc is not None] or None
+    return "a WhatsApp chat export", _zipped_whatsapp(parts, path)
+
+
+# Telegram's or DiscordChatExporter's JSON in a zip, at its top or a folder or two down ('ChatExport_2024-03-14/
+# result.json', Telegram Desktop's folder zipped whole; 'Acme - billing [1234].json'), told by its first bytes
+CHAT_JSON_PART = re.compile(r"(?:[^/]+/){0,2}[^/]+\.json", re.IGNORECASE)
+TELEGRAM_HEAD = re.compile(r'\s*\{[\s\S]*(?:"messages"\s*:\s*\[\s*\{\s*"id"\s*:\s*-?\d'
+                           r'|"personal_information"\s*:\s*\{)')
+DISCORD_HEAD = re.compile(r'\s*\{\s*"guild"\s*:\s*\{')
+CHAT_JSON_PEEKED = 64  # of a zip's .json parts, those whose first bytes are looked at to tell it a Discord export
+
+
+def _json_chats(names, head, peeked: int | None = None) -> tuple[str, list[str]] | None:
+    """('a Telegram export', its result.json parts) or ('a DiscordChatExporter export', its channels' parts) of a
+    zip's part ``names``, ``head`` a part's first bytes as text; None for neither. With ``peeked``, the first that
+    tells it alone, of at most that many .json parts looked at (a zip's kind is told so; read, all are)."""
+    jsons = sorted(name for name in names if CHAT_JSON_PART.fullmatch(name))
+    telegram = [name for name in jsons if name.rsplit("/", 1)[-1] == "result.json" and TELEGRAM_HEAD.match(head(name))]
+    if telegram:
+        return "a Telegram export", telegram[:1] if peeked else telegram
+    discord = []
+    for name in jsons[:peeked] if peeked else jsons:
+        if DISCORD_HEAD.match(head(name)):
+            discord.append(name)
+            if peeked:
+                break
+    return ("a DiscordChatExporter export", discord) if discord else None
+
+
+def _head(stream) -> str:
+    with stream:
+        return stream.read(CHAT_HEAD_BYTES).decode("utf-8", "replace").lstrip("\ufeff")
 
 
 def _zipped_slack(parts) -> list[Document] | None:
@@ -670,10 +715,12 @@ def _zipped_whatsapp(parts, path: str) -> list[Document] | None:
 
 def zip_holds_chat(source) -> bool:
     """Whether the zip ``source`` (a path on disk, its bytes, or a binary file open on it) is a Slack workspace's
-    export (``users.json`` at its top, with ``channels.json`` or a channel's day file, ``general/2024-03-14.json``)
-    or a WhatsApp chat's (``_chat.txt`` or ``WhatsApp Chat with Anna.txt`` at its top, whose first bytes read as
-    one), whatever its name: its directory is read (at most CHAT_DIRECTORY_BYTES of it) and a WhatsApp chat's first
-    CHAT_HEAD_BYTES, nothing else. A file on disk is looked at once while unchanged (a scan asks of every .zip)."""
+    export (``users.json`` at its top, with ``channels.json`` or a channel's day file, ``general/2024-03-14.json``),
+    a WhatsApp chat's (``_chat.txt`` or ``WhatsApp Chat with Anna.txt`` at its top, whose first bytes read as
+    one), a Telegram export's (its ``result.json``) or a DiscordChatExporter one's (``_json_chats``), whatever its
+    name: its directory is read (at most CHAT_DIRECTORY_BYTES of it) and the first CHAT_HEAD_BYTES of a WhatsApp
+    chat's text or of CHAT_JSON_PEEKED JSON parts, nothing else. A file on disk is looked at once while unchanged
+    (a scan asks of every .zip)."""
     if isinstance(source, (str, os.PathLike)):
         try:
             st = os.stat(source)
@@ -717,6 +764,8 @@ def _holds_chat(f) -> bool:
             names = package.namelist()
             if "users.json" in names and ("channels.json" in names or any(
                     name.count("/") == 1 and SLACK_DAY.fullmatch(name.rsplit("/", 1)[-1]) for name in names)):
+                return True
+            if _json_chats(names, lambda name: _head(package.open(name)), CHAT_JSON_PEEKED) is not None:
                 return True
             chat = next((name for name in names if "/" not in name and name.lower().endswith(".txt")
                          and (name == "_chat.txt" or name.lower().startswith("whatsapp chat"))), None)

@@ -28,7 +28,8 @@ EPUB_EXTENSIONS = {".epub"}
 TEXT_EXTENSIONS = {".txt", ".text"}
 # a chat export still zipped, read as one file of conversations (ingest.chat.parse_chat_zip), by its name as Slack
 # and WhatsApp give it: 'Acme Slack export Mar 1 2024 - Mar 14 2024.zip', 'WhatsApp Chat with Anna.zip' (Android),
-# 'WhatsApp Chat - Anna.zip' (an iPhone); a .zip of another name by what its directory names (chat_zip); any other
+# 'WhatsApp Chat - Anna.zip' (an iPhone); a .zip of another name by what its directory names (chat_zip: Telegram's
+# and DiscordChatExporter's JSON too); any other
 # .zip is no kind Sift reads
 CHAT_ZIP_NAME = re.compile(r"(?i).*\bslack export\b.*\.zip|whatsapp chat\b.*\.zip")
 # mail: a saved message (.eml) and a mailbox (.mbox), a message a passage group (ingest.mail)
@@ -105,7 +106,7 @@ def is_chat_zip(path: str) -> bool:
 
 
 def chat_zip(path: str, source) -> bool:
-    """Whether ``path`` is a Slack or WhatsApp export still zipped: by its name (CHAT_ZIP_NAME), else for a .zip by
+    """Whether ``path`` is a chat export still zipped: by its name (CHAT_ZIP_NAME), else for a .zip by
     what its directory names (ingest.chat.zip_holds_chat; ``source``: the file on disk, its bytes, or a binary
     file open on it). Renamed ('slack.zip', 'export (1).zip'), one was not read: zips were told by their names."""
     if is_chat_zip(path):

@@ -450,3 +450,45 @@ def test_list_files_says_a_chat_exports_days_and_messages(immediate, tmp_path, m
     assert said["chats/zips/WhatsApp Chat with Alice.zip"].startswith("2 days, 3 messages (a WhatsApp chat export, "
                                                                       "zipped"), said
     assert said["chats/notes.md"] is None, said
+
+
+def test_a_telegram_or_discord_export_still_zipped_is_read(tmp_path):
+    """Telegram Desktop's export folder zipped ('ChatExport_2024-03-14/result.json' with its photos) and
+    DiscordChatExporter's JSON zipped (a file a channel) were a .zip Sift does not read, whatever their name: told
+    by their directory and their JSON's first bytes now, as Slack's are, and read as one file of their days. A zip
+    of another result.json, or of JSON of no chat, is still no kind Sift reads."""
+    import zipfile
+    from ingest.chat import chat_zip_text
+    from ingest.discover import why_not_indexed
+    root = tmp_path / "chats"
+    root.mkdir()
+    with zipfile.ZipFile(root / "Telegram Desktop.zip", "w") as z:
+        z.writestr("ChatExport_2024-03-14/result.json", json.dumps(TELEGRAM, indent=1, ensure_ascii=False))
+        z.writestr("ChatExport_2024-03-14/photos/photo_1.jpg", b"\xff\xd8")
+    with zipfile.ZipFile(root / "discord.zip", "w") as z:
+        z.writestr("Acme - billing [2].json", json.dumps(DISCORD, indent=2))
+        z.writestr("Acme - ops [3].json", json.dumps({**DISCORD, "channel": {**DISCORD["channel"], "name": "ops"},
+                                                      "messages": [{**DISCORD["messages"][1], "id": "200",
+                                                                    "content": "deploy at noon"}]}, indent=2))
+    with zipfile.ZipFile(root / "results.zip", "w") as z:
+        z.writestr("run/result.json", json.dumps({"messages": ["2 passed"], "type": "junit", "id": 1}))
+        z.writestr("guild.json", json.dumps({"guilds": [], "channel": {}}))
+    telegram = read_and_parse(root, "Telegram Desktop.zip")
+    assert telegram.kind == "note" and _sections(telegram.doc) == [
+        (["Accounts team · 2024-02-28"], "Wednesday 28 February 2024\nAlice: Welcome, the old invoice numbering "
+                                         "stays until March"),
+        (["Accounts team · 2024-03-14"], "Thursday 14 March 2024\nAlice: The invoice format follows "
+                                         "https://ex.com/inv from now on,\nwith the VAT number on top\n"
+                                         "Bob: here is the template [attached: invoice-template.pdf]")], telegram
+    assert telegram.doc.meta["chat_export"] == "a Telegram export, zipped" and telegram.doc.meta["messages"] == 3
+    discord = read_and_parse(root, "discord.zip")
+    assert [(s.heading_path, s.text.split("\n")[1:]) for s in discord.doc.sections] == [
+        (["#billing · 2024-03-10"], ["Carol: Who approves the invoice this month? [attached: screenshot.png]"]),
+        (["#billing · 2024-03-11"], ["dave: Dana does"]),
+        (["#ops · 2024-03-10"], ["Carol: deploy at noon [attached: screenshot.png]"])], discord
+    assert discord.doc.meta["chat_export"] == "a DiscordChatExporter export, zipped"
+    shown = chat_zip_text((root / "discord.zip").read_bytes(), "discord.zip")[0].lines
+    assert shown[:3] == ["#billing · 2024-03-10", "Sunday 10 March 2024",
+                         "Carol: Who approves the invoice this month? [attached: screenshot.png]"], shown
+    assert why_not_indexed(root, "Telegram Desktop.zip") is None and why_not_indexed(root, "discord.zip") is None
+    assert why_not_indexed(root, "results.zip").startswith("a kind Sift does not read")
