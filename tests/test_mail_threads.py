@@ -63,3 +63,31 @@ def test_a_replys_hit_and_read_file_name_and_show_its_thread_across_eml_files(im
     one = tools.read_file(path="mail/Inbox/budget.eml", heading="Budget").content[0].text
     assert "its thread in mail, 3 messages: mail/Inbox/budget.eml ('Budget', 2024-03-05)" in one, one
     assert "zinc" not in one, one
+
+
+def test_a_threads_messages_of_one_day_are_in_the_order_sent(immediate, tmp_path, monkeypatch):
+    """A thread's messages were ordered by the day their meta kept, then by path: three of one morning read reply
+    first ('a-re.eml' before 'z-first.eml'). Their Date's time is kept (UTC: 10:00 at +0200 is before 09:30 at
+    +0000) and orders them."""
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "mail"
+    root.mkdir()
+    files = {"z-first.eml": eml("Shed", "<s1@example.com>", "The shed needs a new roof.",
+                                "Tue, 05 Mar 2024 10:00:00 +0200"),
+             "a-re.eml": eml("Re: Shed", "<s2@example.com>", "Slate or zinc for the roof?",
+                             "Tue, 05 Mar 2024 09:30:00 +0000", "<s1@example.com>", "<s1@example.com>"),
+             "m-re-re.eml": eml("Re: Re: Shed", "<s3@example.com>", "Zinc, it is lighter.",
+                                "Tue, 05 Mar 2024 09:45:00 +0000", "<s2@example.com>",
+                                "<s1@example.com> <s2@example.com>")}
+    for rel, data in files.items():
+        (root / rel).write_bytes(data)
+    assert parse_file("a.eml", files["z-first.eml"]).meta["mail_time"] == "2024-03-05T08:00:00Z"
+    assert ingest(root, "mail")["published"]["failures"] == []
+    tools = Tools(Sift(load()))
+    hit = tools.search(query="lighter", mode="keyword").structured_content["results"][0]
+    assert hit["mail_thread"] == ["mail/z-first.eml", "mail/a-re.eml"], hit
+    text = tools.read_file(path="mail/a-re.eml", heading="thread: Re: Shed").content[0].text
+    assert text.index("new roof") < text.index("Slate or zinc") < text.index("it is lighter"), text

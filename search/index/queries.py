@@ -304,15 +304,17 @@ def mail_thread_of(conn: sqlite3.Connection, file_ids: list[int]) -> dict[int, t
 def mail_thread_files(conn: sqlite3.Connection, collection_id: int, keys: list[str], limit: int
                       ) -> list[sqlite3.Row]:
     """The published saved messages of a collection whose thread's key or Message-ID is one of ``keys``
-    (ingest.mail.thread_meta): path, title, thread, message_id, date, by date then path; at most ``limit``. Their
-    meta alone is read (a LIKE narrows it to the files that have a thread), no file."""
+    (ingest.mail.thread_meta): path, title, thread, message_id, date, by the time sent (ingest.mail.sent_time; a
+    file indexed before it was kept, by its day) then path; at most ``limit``. Their meta alone is read (a LIKE
+    narrows it to the files that have a thread), no file."""
     marks = ",".join("?" * len(keys))
     return conn.execute(
         "SELECT path, title, thread, message_id, date FROM (SELECT f.path, f.title, "
         "json_extract(f.meta, '$.mail_thread') AS thread, json_extract(f.meta, '$.message_id') AS message_id, "
-        "json_extract(f.meta, '$.date') AS date FROM files f JOIN collections c ON c.id = f.collection "
+        "json_extract(f.meta, '$.date') AS date, json_extract(f.meta, '$.mail_time') AS sent "
+        "FROM files f JOIN collections c ON c.id = f.collection "
         f"WHERE f.collection = ? AND {VISIBLE} AND f.meta LIKE '%\"mail_thread\"%' AND json_valid(f.meta)) "
-        f"WHERE thread IN ({marks}) OR message_id IN ({marks}) ORDER BY coalesce(date, ''), path LIMIT ?",
+        f"WHERE thread IN ({marks}) OR message_id IN ({marks}) ORDER BY coalesce(sent, date, ''), path LIMIT ?",
         (collection_id, *keys, *keys, limit)).fetchall()
 
 
