@@ -1,6 +1,7 @@
 """Chat exports read as conversations: Telegram's ``result.json`` (Telegram Desktop's 'Export chat history' as
-JSON), DiscordChatExporter's JSON, a Slack workspace export's channel days (``general/2024-03-14.json`` beside
-``users.json`` and ``channels.json``) and WhatsApp's 'Export chat' text (``WhatsApp Chat with Anna.txt``,
+JSON) and its HTML pages (``messages.html``, ``messages2.html`` …, the export's default), DiscordChatExporter's
+JSON, a Slack workspace export's channel days (``general/2024-03-14.json`` beside ``users.json`` and
+``channels.json``) and WhatsApp's 'Export chat' text (``WhatsApp Chat with Anna.txt``,
 ``_chat.txt``). Read before as the JSON or the plain text they are: a passage was JSON lines of ids, flags and
 reactions, Slack's authors user ids ('U024BE7LH') and WhatsApp's a run of timestamps.
 
@@ -16,14 +17,15 @@ messages stand at, so read_file shows them.
 
 What is read so is told by its shape alone, and anything else is read as before: Telegram's object of ``type``,
 ``id`` and ``messages`` (each a ``message`` or ``service`` of a ``date``; a whole account's export, its
-``chats.list`` of them), DiscordChatExporter's ``guild``, ``channel`` and ``messages`` (each a ``timestamp``, an
-``author`` and ``content``), a Slack day file by its folder (``slack_day``), WhatsApp's by its first lines
-(``14/03/2024, 09:15 - Anna: …`` from Android, ``[14/03/2024, 09:15:02] Anna: …`` from an iPhone; day and month in
-the order the file's dates tell, US ``3/14/24, 9:15 AM`` too; year first, ``2024-03-14 09:15 - Anna: …``, when its
-lines' authors are people's, not a log's levels). A Slack export or a WhatsApp chat still zipped is read by its name
+``chats.list`` of them), its HTML page by its ``<div class="page_body chat_page">``, DiscordChatExporter's
+``guild``, ``channel`` and ``messages`` (each a ``timestamp``, an ``author`` and ``content``), a Slack day file by
+its folder (``slack_day``), WhatsApp's by its first lines (``14/03/2024, 09:15 - Anna: …`` from Android,
+``[14/03/2024, 09:15:02] Anna: …`` from an iPhone; day and month in the order the file's dates tell, US ``3/14/24,
+9:15 AM`` too; year first, ``2024-03-14 09:15 - Anna: …``, when its lines' authors are people's, not a log's
+levels). A Slack export or a WhatsApp chat still zipped is read by its name
 (ingest.kinds.CHAT_ZIP_NAME), or under any other by what its directory names (``zip_holds_chat``: a Telegram or
-DiscordChatExporter export by its JSON's first bytes too), as one file of its conversations, its parts counted as a
-.docx's (ingest.zipped).
+DiscordChatExporter export by its JSON's first bytes, Telegram's HTML pages by theirs), as one file of its
+conversations, its parts counted as a .docx's (ingest.zipped).
 """
 from __future__ import annotations
 
@@ -202,6 +204,95 @@ def _iso(value) -> datetime | None:
         return datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
+
+
+# Telegram's HTML export (Telegram Desktop's default: 'ChatExport_2024-03-14/messages.html', messages2.html … a
+# thousand messages a file), a message a <div class="message default clearfix" id="message3">, its time in its date
+# div's title ('14.03.2024 09:15:02 UTC+01:00'), its author's name in from_name (none in a 'joined' one: the last
+# author's again), its words in its text div, a forward's in a 'forwarded body' div
+
+TELEGRAM_PAGE = re.compile(r'<div class="page_body chat_page">')
+TELEGRAM_MESSAGE = re.compile(r'<div class="message (default|service)[^"]*" id="message-?\d+"')
+TELEGRAM_TIME = re.compile(r'class="pull_right date details" title="(\d\d)\.(\d\d)\.(\d{4}) (\d\d):(\d\d):(\d\d)'
+                           r'(?: UTC([+-]\d\d):(\d\d))?"')
+TELEGRAM_FROM = re.compile(r'<div class="from_name">\s*(.*?)\s*(?:<span|</div>)', re.DOTALL)
+TELEGRAM_TEXT = re.compile(r'<div class="text">(.*?)</div>', re.DOTALL)
+TELEGRAM_CHAT = re.compile(r'<div class="page_header">.*?<div class="text bold">\s*(.*?)\s*</div>', re.DOTALL)
+TELEGRAM_MEDIA = re.compile(r'<a class="(?:media|photo_wrap|video_file_wrap|sticker_wrap|animated_wrap) [^"]*" '
+                            r'href="([^"]+)"')
+TAG = re.compile(r"<[^>]+>")
+
+
+def is_telegram_html(text: str) -> bool:
+    """Whether ``text`` (an .html file's, or its first bytes) is a page of Telegram's HTML export of a chat."""
+    return TELEGRAM_PAGE.search(text) is not None
+
+
+def parse_telegram_html(path: str, text: str, place: str | None = None) -> Document:
+    """A page of Telegram's HTML export as its conversation (``place``: its chat's name, else the page's header)."""
+    found = TELEGRAM_CHAT.search(text)
+    place = place or (_html_text(found[1]) if found else "") or "Telegram"
+    return conversation(place, place, telegram_html_messages(text), _count_lines(text),
+                        {"chat_export": "a Telegram chat export (HTML)"})
+
+
+def telegram_html_messages(text: str) -> list[Message]:
+    messages, who = [], "Deleted Account"
+    starts = list(TELEGRAM_MESSAGE.finditer(text))
+    line, last = 1, 0
+    for n, start in enumerate(starts):
+        line += text.count("\n", last, start.start())
+        last = start.start()
+        if start[1] == "service":
+            continue  # a day's header, a join, a pin, the group's new name
+        block = text[start.end():starts[n + 1].start() if n + 1 < len(starts) else len(text)]
+        own, _, forwarded = block.partition('<div class="forwarded body">')
+        when = _telegram_html_time(TELEGRAM_TIME.search(own))
+        if when is None:
+            continue
+        author = TELEGRAM_FROM.search(own)
+        who = _html_text(author[1]) if author else who  # a 'joined' message: the author of the one before
+        said_in = forwarded or own
+        words = TELEGRAM_TEXT.search(said_in)
+        said = _html_text(words[1]) if words else ""
+        attached, sticker = [], False
+        for href in TELEGRAM_MEDIA.findall(said_in):
+            sticker = sticker or href.startswith("stickers/")
+            name = "" if href.startswith(("stickers/", "http")) else _file_name(html.unescape(href))
+            attached += [name] if name else []
+        if sticker:
+            said = " ".join(part for part in (said, "[sticker]") if part)
+        if not said and not attached:
+            continue
+        name = who
+        if forwarded:
+            source = TELEGRAM_FROM.search(forwarded)
+            name += f" (forwarded from {_html_text(source[1])})" if source and _html_text(source[1]) else ""
+        messages.append(Message(when, name, said, line=line, attached=attached))
+    return messages
+
+
+def _telegram_html_time(found: re.Match | None) -> datetime | None:
+    if found is None:
+        return None
+    day, month, year, hour, minute, second, zone_hours, zone_minutes = found.groups()
+    try:
+        when = datetime(int(year), int(month), int(day), int(hour), int(minute), int(second))
+    except ValueError:
+        return None
+    if zone_hours:
+        from datetime import timedelta, timezone
+        hours = int(zone_hours)
+        offset = timedelta(hours=hours, minutes=int(zone_minutes) * (-1 if hours < 0 or zone_hours[0] == "-" else 1))
+        when = when.replace(tzinfo=timezone(offset))
+    return when
+
+
+def _html_text(fragment: str) -> str:
+    """An HTML fragment's words: a <br> a line break, its tags dropped, its entities read, each line stripped."""
+    fragment = re.sub(r"(?i)<br\s*/?>", "\n", fragment)
+    text = html.unescape(TAG.sub("", fragment))
+    return "\n".join(line.strip() for line in text.strip().split("\n")).strip()
 
 
 # DiscordChatExporter
@@ -559,14 +650,16 @@ def chat_headings(path: str, full: Path) -> list[tuple[str, int, int]] | None:
     heading= then reads it as any other). The file is read as ingest reads it, whole, to CHAT_READ_BYTES."""
     from ingest.decode import decode
     ext = Path(path).suffix.lower()
-    if ext not in (".json", ".txt", ".text"):
+    if ext not in (".json", ".txt", ".text", ".html", ".htm"):
         return None
     try:
         if full.stat().st_size > CHAT_READ_BYTES:
             return None
         with open(full, "rb") as f:
             head = f.read(TOLD_BYTES)  # a text file's first lines tell WhatsApp's: no other is read whole
-            if ext != ".json" and not is_whatsapp(head.decode("utf-8", "replace").rsplit("\n", 1)[0]):
+            told = head.decode("utf-8", "replace")
+            if ext in (".html", ".htm") and not is_telegram_html(told) or ext in (".txt", ".text") \
+                    and not is_whatsapp(told.rsplit("\n", 1)[0]):
                 return None
             data = head + f.read()
     except (OSError, Skip):
@@ -576,8 +669,8 @@ def chat_headings(path: str, full: Path) -> list[tuple[str, int, int]] | None:
         doc = parse_slack_day(path, data, *slack)
     else:
         text = decode(data)
-        doc = parse_chat_json(path, text) if ext == ".json" else parse_whatsapp(path, text) \
-            if is_whatsapp(text) else None
+        doc = parse_chat_json(path, text) if ext == ".json" else parse_telegram_html(path, text) \
+            if ext in (".html", ".htm") else parse_whatsapp(path, text) if is_whatsapp(text) else None
     if doc is None:
         return None
     return [(section.heading_path[0], section.start_line, section.end_line) for section in doc.sections]
@@ -631,11 +724,21 @@ def _zipped_days(parts, path: str) -> tuple[str, list[Document] | None]:
     if "users.json" in parts.names:
         return "a Slack export", _zipped_slack(parts)
     found = _json_chats(parts.names, lambda name: _head(parts.open_unchecked(name)))
+    from ingest.decode import decode
     if found is not None:
         what, names = found
-        from ingest.decode import decode
         docs = [parse_chat_json(name, decode(parts.read(name))) for name in names]
         return what, [doc for doc in docs if doc is not None] or None
+    pages = _telegram_pages(parts.names, lambda name: _head(parts.open_unchecked(name)))
+    if pages:
+        docs = []
+        for folder, names in pages.items():  # a chat's pages, messages.html, messages2.html …: one conversation
+            texts = [decode(parts.read(name)) for name in names]
+            found = TELEGRAM_CHAT.search(texts[0])
+            place = (_html_text(found[1]) if found else "") or folder.rsplit("/", 1)[-1] or "Telegram"
+            said = [message for text in texts for message in telegram_html_messages(text)]
+            docs.append(conversation(place, place, said, 0))
+        return "a Telegram export (HTML)", docs
     return "a WhatsApp chat export", _zipped_whatsapp(parts, path)
 
 
@@ -663,6 +766,28 @@ def _json_chats(names, head, peeked: int | None = None) -> tuple[str, list[str]]
             if peeked:
                 break
     return ("a DiscordChatExporter export", discord) if discord else None
+
+
+TELEGRAM_HTML_PART = re.compile(r"((?:[^/]+/){0,3})messages(\d*)\.html")
+
+
+def _telegram_pages(names, head, peeked: int | None = None) -> dict[str, list[str]]:
+    """Of a zip's part ``names``, the pages of Telegram's HTML export a chat's folder ('ChatExport_2024-03-14/',
+    'chats/chat_001/'; '' at its top) holds, in order (messages.html, messages2.html …), those whose folder's first
+    page reads as one (``head``: a part's first bytes as text); with ``peeked``, of at most that many folders."""
+    folders: dict[str, list[tuple[int, str]]] = {}
+    for name in names:
+        found = TELEGRAM_HTML_PART.fullmatch(name)
+        if found:
+            folders.setdefault(found[1], []).append((int(found[2] or 1), name))
+    pages = {}
+    for folder in sorted(folders)[:peeked] if peeked else sorted(folders):
+        names_ = [name for _, name in sorted(folders[folder])]
+        if is_telegram_html(head(names_[0])):
+            pages[folder.rstrip("/")] = names_
+            if peeked:
+                break
+    return pages
 
 
 def _head(stream) -> str:
@@ -766,6 +891,8 @@ def _holds_chat(f) -> bool:
                     name.count("/") == 1 and SLACK_DAY.fullmatch(name.rsplit("/", 1)[-1]) for name in names)):
                 return True
             if _json_chats(names, lambda name: _head(package.open(name)), CHAT_JSON_PEEKED) is not None:
+                return True
+            if _telegram_pages(names, lambda name: _head(package.open(name)), CHAT_JSON_PEEKED):
                 return True
             chat = next((name for name in names if "/" not in name and name.lower().endswith(".txt")
                          and (name == "_chat.txt" or name.lower().startswith("whatsapp chat"))), None)

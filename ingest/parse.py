@@ -105,6 +105,9 @@ def _parse_file(path: str, data: bytes) -> Document:
     if ext in MARKUP_EXTENSIONS:
         return markup_reader(ext)[0](path, text)
     if ext in PAGE_EXTENSIONS and is_page(text):
+        from ingest.chat import is_telegram_html, parse_telegram_html
+        if is_telegram_html(text[:TELEGRAM_HEAD_CHARS]):  # Telegram's HTML export of a chat: its conversation
+            return parse_telegram_html(path, text)
         from ingest.webpage import parse_page
         return parse_page(path, text)
     if kind == "note":
@@ -124,6 +127,9 @@ def _parse_file(path: str, data: bytes) -> Document:
         from ingest.code import parse_code
         return parse_code(path, text)
     return parse_text(path, text)
+
+
+TELEGRAM_HEAD_CHARS = 64 * 1024  # of an HTML page, what tells it a page of Telegram's export (its chat_page div)
 
 
 def markup_reader(ext: str):

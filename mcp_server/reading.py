@@ -380,7 +380,7 @@ def _chat_headings(target: paths.Target) -> tuple[str, list[tuple[int, int, str]
     file's JSON or text has no such line. The last few exports' days are kept while the file is unchanged (a 14 MB
     Telegram export of 100,000 messages takes 2.4 s to read again: reading several of its days)."""
     from ingest.chat import chat_headings
-    if not target.relative.lower().endswith((".json", ".txt", ".text")):
+    if not target.relative.lower().endswith((".json", ".txt", ".text", ".html", ".htm")):
         return None
     try:
         st = os.stat(target.absolute)

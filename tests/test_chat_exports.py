@@ -492,3 +492,89 @@ def test_a_telegram_or_discord_export_still_zipped_is_read(tmp_path):
                          "Carol: Who approves the invoice this month? [attached: screenshot.png]"], shown
     assert why_not_indexed(root, "Telegram Desktop.zip") is None and why_not_indexed(root, "discord.zip") is None
     assert why_not_indexed(root, "results.zip").startswith("a kind Sift does not read")
+
+
+def _telegram_page(messages: str) -> str:
+    """A page of Telegram Desktop's HTML export of a chat, as it writes one (trimmed of its pictures' divs)."""
+    return ('<!DOCTYPE html>\n<html>\n <head>\n  <meta charset="utf-8"/>\n<title>Exported Data</title>\n'
+            '  <link href="css/style.css" rel="stylesheet"/>\n </head>\n <body onload="CheckLocation();">\n'
+            '  <div class="page_wrap">\n   <div class="page_header">\n    <div class="content">\n'
+            '     <div class="text bold">\nAccounts team\n     </div>\n    </div>\n   </div>\n'
+            '   <div class="page_body chat_page">\n    <div class="history">\n' + messages
+            + '    </div>\n   </div>\n  </div>\n </body>\n</html>\n')
+
+
+def _telegram_message(number: int, when: str, body: str, author: str = "", joined: bool = False) -> str:
+    return (f'     <div class="message default clearfix{" joined" if joined else ""}" id="message{number}">\n'
+            '      <div class="body">\n'
+            f'       <div class="pull_right date details" title="{when}">\n{when[11:16]}\n       </div>\n'
+            + (f'       <div class="from_name">\n{author} \n       </div>\n' if author else "")
+            + body + '      </div>\n     </div>\n')
+
+
+TELEGRAM_HTML = _telegram_page(
+    '     <div class="message service" id="message-1">\n      <div class="body details">\n28 February 2024\n'
+    '      </div>\n     </div>\n'
+    + _telegram_message(2, "28.02.2024 10:01:00 UTC+01:00", '       <div class="text">\nWelcome, the old invoice '
+                        'numbering stays until March\n       </div>\n', "Alice")
+    + _telegram_message(3, "14.03.2024 09:15:02 UTC+01:00", '       <div class="text">\nThe invoice format follows '
+                        '<a href="https://ex.com/inv">https://ex.com/inv</a> from now on,<br>with the VAT number '
+                        '&amp; IBAN on top\n       </div>\n', "Alice")
+    + _telegram_message(4, "14.03.2024 09:20:00 UTC+01:00", '       <div class="media_wrap clearfix">\n'
+                        '        <a class="media clearfix pull_left block_link media_file" href="files/invoice-'
+                        'template.pdf">\n         <div class="body">\n          <div class="title bold">\n'
+                        'invoice-template.pdf\n          </div>\n         </div>\n        </a>\n       </div>\n'
+                        '       <div class="text">\nhere is the template\n       </div>\n', joined=True))
+TELEGRAM_HTML_2 = _telegram_page(
+    _telegram_message(5, "15.03.2024 08:00:00 UTC+01:00", '       <div class="forwarded body">\n'
+                      '        <div class="from_name">\nBob<span class="date details"> 01.03.2024 10:00:00</span>\n'
+                      '        </div>\n        <div class="text">\nThe VAT number goes on top\n        </div>\n'
+                      '       </div>\n', "Carol"))
+
+
+def test_telegrams_html_export_is_a_conversation_zipped_or_not(immediate, sift_env, tmp_path, monkeypatch):
+    """Telegram Desktop exports HTML unless told otherwise ('ChatExport_2024-03-14/messages.html', messages2.html
+    …): it was read as a web page, a message's time, author and words lines of their own ('09:15', 'Alice', …), a
+    joined message's author nowhere, and zipped not read at all. It is a conversation now, as its result.json is, a
+    day a passage group; zipped, its pages are one chat; read_file reads a day of it by its heading."""
+    import zipfile
+    from ingest.chat import chat_headings
+    doc = parse_file("ChatExport_2024-03-14/messages.html", TELEGRAM_HTML.encode())
+    assert _sections(doc) == [
+        (["Accounts team · 2024-02-28"], "Wednesday 28 February 2024\nAlice: Welcome, the old invoice numbering "
+                                         "stays until March"),
+        (["Accounts team · 2024-03-14"], "Thursday 14 March 2024\nAlice: The invoice format follows "
+                                         "https://ex.com/inv from now on,\nwith the VAT number & IBAN on top\n"
+                                         "Alice: here is the template [attached: invoice-template.pdf]")], doc
+    assert doc.sections[1].dated == datetime.fromisoformat("2024-03-14T09:15:02+01:00").timestamp()
+    lines = TELEGRAM_HTML.split("\n")
+    assert lines[doc.sections[1].start_line] == '     <div class="message default clearfix" id="message3">', (
+        doc.sections[1], lines)
+    assert doc.meta["chat_export"] == "a Telegram chat export (HTML)" and doc.meta["messages"] == 3
+    root = tmp_path / "chats"
+    (root / "ChatExport_2024-03-14").mkdir(parents=True)
+    (root / "ChatExport_2024-03-14/messages.html").write_text(TELEGRAM_HTML)
+    assert [day for day, _, _ in chat_headings("ChatExport_2024-03-14/messages.html",
+                                               root / "ChatExport_2024-03-14/messages.html")] == [
+        "Accounts team · 2024-02-28", "Accounts team · 2024-03-14"]
+    with zipfile.ZipFile(root / "Telegram Desktop.zip", "w") as z:
+        z.writestr("ChatExport_2024-03-14/messages.html", TELEGRAM_HTML)
+        z.writestr("ChatExport_2024-03-14/messages2.html", TELEGRAM_HTML_2)
+        z.writestr("ChatExport_2024-03-14/css/style.css", "body {}")
+    zipped = read_and_parse(root, "Telegram Desktop.zip")
+    assert zipped.kind == "note" and _sections(zipped.doc) == _sections(doc) + [
+        (["Accounts team · 2024-03-15"], "Friday 15 March 2024\nCarol (forwarded from Bob): The VAT number goes on "
+                                         "top")], zipped
+    assert zipped.doc.meta["chat_export"] == "a Telegram export (HTML), zipped"
+    page = parse_file("site/index.html", b"<!DOCTYPE html>\n<html><body><h1>Invoices</h1><p>hello</p></body></html>")
+    assert "chat_export" not in page.meta and "hello" in page.sections[0].text, page
+    from mcp_server import reading
+    from mcp_server.service import Sift
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    assert ingest(root, "chats")["published"]["failures"] == []
+    result = run_ingest(sift_env, "search", "IBAN", "--mode", "keyword")
+    assert "Accounts team · 2024-03-14" in result.stdout and "messages.html" in result.stdout, result.stdout
+    shown, data = reading.read(Sift(load()), "chats/ChatExport_2024-03-14/messages.html", None, None, None,
+                               heading="2024-03-14")
+    assert "IBAN" in shown and "Welcome" not in shown, shown
