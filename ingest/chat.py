@@ -756,7 +756,8 @@ def _json_chats(names, head, peeked: int | None = None) -> tuple[str, list[str]]
     zip's part ``names``, ``head`` a part's first bytes as text; None for neither. With ``peeked``, the first that
     tells it alone, of at most that many .json parts looked at (a zip's kind is told so; read, all are)."""
     jsons = sorted(name for name in names if CHAT_JSON_PART.fullmatch(name))
-    telegram = [name for name in jsons if name.rsplit("/", 1)[-1] == "result.json" and TELEGRAM_HEAD.match(head(name))]
+    results = [name for name in jsons if name.rsplit("/", 1)[-1] == "result.json"]
+    telegram = [name for name in (results[:peeked] if peeked else results) if TELEGRAM_HEAD.match(head(name))]
     if telegram:
         return "a Telegram export", telegram[:1] if peeked else telegram
     discord = []
