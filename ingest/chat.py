@@ -215,9 +215,7 @@ TELEGRAM_PAGE = re.compile(r'<div class="page_body chat_page">')
 TELEGRAM_MESSAGE = re.compile(r'<div class="message (default|service)[^"]*" id="message-?\d+"')
 TELEGRAM_TIME = re.compile(r'class="pull_right date details" title="(\d\d)\.(\d\d)\.(\d{4}) (\d\d):(\d\d):(\d\d)'
                            r'(?: UTC([+-]\d\d):(\d\d))?"')
-TELEGRAM_FROM = re.compile(r'<div class="from_name">\s*(.*?)\s*(?:<span|</div>)', re.DOTALL)
-TELEGRAM_TEXT = re.compile(r'<div class="text">(.*?)</div>', re.DOTALL)
-TELEGRAM_CHAT = re.compile(r'<div class="page_header">.*?<div class="text bold">\s*(.*?)\s*</div>', re.DOTALL)
+TELEGRAM_FROM = re.compile(r'<div class="from_name">([^<]*)')  # the name's text, as the export escapes it
 TELEGRAM_MEDIA = re.compile(r'<a class="(?:media|photo_wrap|video_file_wrap|sticker_wrap|animated_wrap) [^"]*" '
                             r'href="([^"]+)"')
 TAG = re.compile(r"<[^>]+>")
@@ -230,13 +228,14 @@ def is_telegram_html(text: str) -> bool:
 
 def parse_telegram_html(path: str, text: str, place: str | None = None) -> Document:
     """A page of Telegram's HTML export as its conversation (``place``: its chat's name, else the page's header)."""
-    found = TELEGRAM_CHAT.search(text)
-    place = place or (_html_text(found[1]) if found else "") or "Telegram"
+    place = place or telegram_chat_name(text) or "Telegram"
     return conversation(place, place, telegram_html_messages(text), _count_lines(text),
                         {"chat_export": "a Telegram chat export (HTML)"})
 
 
 def telegram_html_messages(text: str) -> list[Message]:
+    """The messages of a page of Telegram's HTML export in order, each at the line of its div; its service
+    messages (a day's header, a join, a pin) and those of no words nor attachment (a poll, a location) left out."""
     messages, who = [], "Deleted Account"
     starts = list(TELEGRAM_MESSAGE.finditer(text))
     line, last = 1, 0
@@ -253,8 +252,7 @@ def telegram_html_messages(text: str) -> list[Message]:
         author = TELEGRAM_FROM.search(own)
         who = _html_text(author[1]) if author else who  # a 'joined' message: the author of the one before
         said_in = forwarded or own
-        words = TELEGRAM_TEXT.search(said_in)
-        said = _html_text(words[1]) if words else ""
+        said = _html_text(_between(said_in, '<div class="text">', "</div>"))
         attached, sticker = [], False
         for href in TELEGRAM_MEDIA.findall(said_in):
             sticker = sticker or href.startswith("stickers/")
@@ -272,19 +270,36 @@ def telegram_html_messages(text: str) -> list[Message]:
     return messages
 
 
+def telegram_chat_name(text: str) -> str:
+    """The chat's name a page of Telegram's HTML export is headed by ('' for none), from its first TOLD_BYTES."""
+    header = _between(text[:TOLD_BYTES], '<div class="page_header">', '<div class="page_body')
+    return _html_text(_between(header, '<div class="text bold">', "<"))
+
+
+def _between(text: str, start: str, end: str) -> str:
+    """What ``text`` holds from its first ``start`` to the ``end`` after it (to its end without one); ''
+    without ``start``. str.find: a regular expression's lazy match went again from each ``start`` without an end."""
+    at = text.find(start)
+    if at < 0:
+        return ""
+    after = text.find(end, at + len(start))
+    return text[at + len(start):after if after >= 0 else len(text)]
+
+
 def _telegram_html_time(found: re.Match | None) -> datetime | None:
+    """A message's time from its date div's title: '14.03.2024 09:15:02 UTC+01:00' (older exports: no zone)."""
+    from datetime import timedelta, timezone
     if found is None:
         return None
     day, month, year, hour, minute, second, zone_hours, zone_minutes = found.groups()
     try:
         when = datetime(int(year), int(month), int(day), int(hour), int(minute), int(second))
-    except ValueError:
+        if zone_hours:
+            sign = -1 if zone_hours.startswith("-") else 1
+            when = when.replace(tzinfo=timezone(sign * timedelta(hours=abs(int(zone_hours)),
+                                                                 minutes=int(zone_minutes))))
+    except ValueError:  # a day or a zone no clock has ('UTC+25:00')
         return None
-    if zone_hours:
-        from datetime import timedelta, timezone
-        hours = int(zone_hours)
-        offset = timedelta(hours=hours, minutes=int(zone_minutes) * (-1 if hours < 0 or zone_hours[0] == "-" else 1))
-        when = when.replace(tzinfo=timezone(offset))
     return when
 
 
@@ -734,8 +749,7 @@ def _zipped_days(parts, path: str) -> tuple[str, list[Document] | None]:
         docs = []
         for folder, names in pages.items():  # a chat's pages, messages.html, messages2.html …: one conversation
             texts = [decode(parts.read(name)) for name in names]
-            found = TELEGRAM_CHAT.search(texts[0])
-            place = (_html_text(found[1]) if found else "") or folder.rsplit("/", 1)[-1] or "Telegram"
+            place = telegram_chat_name(texts[0]) or folder.rsplit("/", 1)[-1] or "Telegram"
             said = [message for text in texts for message in telegram_html_messages(text)]
             docs.append(conversation(place, place, said, 0))
         return "a Telegram export (HTML)", docs
