@@ -226,9 +226,9 @@ def is_telegram_html(text: str) -> bool:
     return TELEGRAM_PAGE.search(text) is not None
 
 
-def parse_telegram_html(path: str, text: str, place: str | None = None) -> Document:
-    """A page of Telegram's HTML export as its conversation (``place``: its chat's name, else the page's header)."""
-    place = place or telegram_chat_name(text) or "Telegram"
+def parse_telegram_html(path: str, text: str) -> Document:
+    """A page of Telegram's HTML export as its conversation, named by the page's header (its chat's name)."""
+    place = telegram_chat_name(text) or "Telegram"
     return conversation(place, place, telegram_html_messages(text), _count_lines(text),
                         {"chat_export": "a Telegram chat export (HTML)"})
 

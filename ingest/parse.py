@@ -106,8 +106,9 @@ def _parse_file(path: str, data: bytes) -> Document:
         return markup_reader(ext)[0](path, text)
     if ext in PAGE_EXTENSIONS and is_page(text):
         from ingest.chat import is_telegram_html, parse_telegram_html
-        if is_telegram_html(text[:TELEGRAM_HEAD_CHARS]):  # Telegram's HTML export of a chat: its conversation
-            return parse_telegram_html(path, text)
+        chat = parse_telegram_html(path, text) if is_telegram_html(text[:TELEGRAM_HEAD_CHARS]) else None
+        if chat is not None and chat.sections:  # Telegram's HTML export of a chat: its conversation
+            return chat
         from ingest.webpage import parse_page
         return parse_page(path, text)
     if kind == "note":
