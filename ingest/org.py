@@ -202,8 +202,9 @@ def _read(text: str) -> _Reading:
             key, value = setting.group(1).upper(), setting.group(2).strip()
             if key == "TITLE":
                 reading.title = _inline(value, reading).strip()
-            elif key == "DATE" and (day := ORG_DATE.match(value)):  # '<2024-03-14 Thu 10:00>': '2024-03-14 10:00'
-                reading.date = " ".join(part for part in day.groups() if part)
+            elif key == "DATE":  # '<2024-03-14 Thu 10:00>': '2024-03-14 10:00'; 'May 1, 2023' as written (meta_date
+                day = ORG_DATE.match(value)  # reads it as front matter's: it was no date)
+                reading.date = " ".join(part for part in day.groups() if part) if day else value
             elif key == "FILETAGS":
                 _add_tags(reading, [tag for tag in re.split(r"[:\s]+", value) if tag])
             elif key == "TAGS":

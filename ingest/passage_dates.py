@@ -11,13 +11,14 @@ when what they hold happened. A passage's date is, in order:
   heading over it, of its file's name or of a folder; ``## 14-03-2024``, ``## 14 mrt 2024``, ``## 14 févr. 2024``),
   for the sections under it too (``date_sections``);
 - its note's front matter ``date:`` (what the note is about, as a blog post or a meeting note writes it: ISO or
-  ``May 1, 2023``, ``01.05.2023``, ``written_date``; ingest.markdown reads ``Date:`` and ``published:`` as it), an
-  org file's ``#+DATE:``;
+  ``May 1, 2023``, ``01.05.2023``, ``1er mai 2023``, ``1º de maio de 2023``, ``written_date``; ingest.markdown reads
+  ``Date:`` and ``published:`` as it), an org file's ``#+DATE:`` (the same forms, or an org timestamp);
 - a date its file's name holds: a daily note (Obsidian's ``2024-03-14.md``, ``2024-03-14 Thursday.md``, Logseq's
   ``journals/2024_03_14.md``, ``20240314.md``, ``14-03-2024.md``, ``March 14, 2024.md``), a meeting named by its day
   (``Standup 2024-03-14.md``), a Zettelkasten id to the minute (``202403141530 Title.md``);
 - else a date its folders make with its name: ``journal/2024/03/14.md``, ``journal/2024/03-14.md``,
-  ``journal/2024/March/14.md``, ``2024/03/14/post/index.md``, ``2024-03-14/notes.md``; or a month folder's first
+  ``journal/2024/March/14.md``, ``2024/03/14/post/index.md``, ``2024-03-14/notes.md``, ``March 14, 2024/notes.md``,
+  ``2024/March 14/notes.md``; or a month folder's first
   day (``2024/2024-03 March/notes.md``, ``2024/03/notes.md``, ``2024/March/notes.md``, ``2024/Mar/notes.md``): a
   note filed under March is about March, and ``date_after=2024-03, date_before=2024-04`` finds it (a day range
   inside the month does not). A year folder alone (``2024/notes.md``) gives none: a year is a project's or an
@@ -71,6 +72,9 @@ COMPACT_FIRST = 1970
 # front matter's date: an ISO date, with a time after it or not ('2023-05-01', '2023-05-01 10:00', '2023-05-01T10:00')
 # a time after a date written otherwise ('May 1, 2023 14:32', '1 May 2023, 2:32 pm', '2023/05/01T14:32:00')
 TIME_AFTER = re.compile(r"(?:,?\s+(?:at\s+)?|T)(\d{1,2}):(\d\d)(?::(\d\d))?(?:\s*([ap]\.?m\.?))?\s*", re.IGNORECASE)
+# an org timestamp, active or inactive, as #+DATE: and front matter pasted from org write one ('<2023-05-01 Mon>',
+# '[2023-05-01 Mon 10:00]')
+ORG_STAMP = re.compile(r"^[<\[]([^<>\[\]]*)[>\]]$")
 META_DATE = re.compile(r"\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?")
 
 
@@ -102,7 +106,10 @@ MONTH_WORDLIKE = {"set", "out", "ago", "gen", "mag", "dic", "ene"}
 # called 'Jan' or 'Mars'
 MONTH_WORDS = set(MONTH_NAMES) - set(MONTH_SHORT) - set("jan feb mar apr jun jul aug sep sept oct nov dec mars maerz".split())
 _NAME = r"(?P<{}>[^\W\d_]{{3,10}})\.?"  # a month's name, 'Mar.' as 'Mar'
-_DAY = r"(?P<{}>0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th|\.)?"  # '14', '14th', German '14.'
+# '14', '14th', German '14.', French '1er', Italian and Portuguese '1º' (NFKC's '1o'; '1°' as a keyboard writes it)
+_DAY = r"(?P<{}>0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th|er|\.|[º°]|o(?![^\W_]))?"
+# French writes a date after 'le' ('le 1er mai 2023', 'Le lundi 14 mars'), Spanish after 'el'
+_ARTICLE = r"(?:(?:le|el)\s+)?"
 _YEAR = r"(?P<{}>(?:19|20)\d\d)"
 # a weekday's name before a date, in those languages: 'Thu', 'Thursday', German 'Do', 'Donnerstag', 'jeudi', 'jueves',
 # 'giovedì', 'quinta-feira', 'donderdag', 'четверг', 'чт', '星期四', '周四', '木曜日', '木', '목요일'
@@ -121,7 +128,7 @@ WEEKDAY = (r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesda
 # ('2024-03-141', '2024-03-14-2', a version '2024.03.14.1'), but a time ('2024-03-14T10:00')
 _DAY_NUMBER = r"(?P<{}>0?[1-9]|[12]\d|3[01])"
 HEADING_DATE = re.compile(
-    r"[^\w\s]*\s*(?:" + WEEKDAY + r"\.?,?\s+)?"
+    r"[^\w\s]*\s*" + _ARTICLE + r"(?:" + WEEKDAY + r"\.?,?\s+)?"
     r"(?:" + _YEAR.format("y1") + r"(?P<s1>[-/._])(?P<m1>0?[1-9]|1[0-2])(?P=s1)(?P<d1>0?[1-9]|[12]\d|3[01])"
     r"|(?P<d2>0?[1-9]|[12]\d|3[01])\.(?P<m2>0?[1-9]|1[0-2])\." + _YEAR.format("y2") +
     r"|" + _DAY.format("d3") + r"[ -](?:de )?" + _NAME.format("n3") + r",?[ -](?:de )?" + _YEAR.format("y3") +
@@ -133,6 +140,10 @@ NAME_WORDS = re.compile(
     r"(?<![^\W_])(?:" + _DAY.format("d1") + r"[ _-](?:de )?" + _NAME.format("n1") + r",?[ _-](?:de )?" + _YEAR.format("y1")
     + r"|" + _NAME.format("n2") + r"[ _-]" + _DAY.format("d2") + r",?[ _-]" + _YEAR.format("y2") + r")(?![^\W_]|[-.]\d)",
     re.IGNORECASE)
+# a day folder under a year folder named with its month's name: '2024/March 14/', '2024/14 March/', '2024/14. März/'
+# (a weekday's name or a word after it or not: 'March 14 Thursday')
+FOLDER_DAY = re.compile(r"(?:" + _DAY.format("d1") + r"[ _-](?:de )?" + _NAME.format("n1") + r"|" + _NAME.format("n2")
+                        + r"[ _-]" + _DAY.format("d2") + r")(?:[ _,-]+[^\W\d_]+)?", re.IGNORECASE)
 # a heading that is a month alone: '2024-03', an org datetree's '2024-03 March', 'March 2024', '2024年3月': its
 # sections are about the month's first day
 HEADING_MONTH = re.compile(
@@ -147,7 +158,8 @@ _END = r"(?=\s*$|\s*[,(]|\s*:(?!\d)|\s+[^\w\s]|\s+" + WEEKDAY + r"\b)"
 # '3月14日', '3월 14일', German '14.03.' with its month's two digits: '1.2. Setup' is a numbered heading), or a day alone ('14', 'Thu 14', '14 Thursday', '14日'), or a month's name alone ('March',
 # '3月'), or a year alone ('2024', '2024年'): a date with the year (and month) of the headings over it or of its file
 DAY_MONTH = re.compile(
-    r"[^\w\s]*\s*(?:" + WEEKDAY + r"\.?,?\s+)?(?:(?:" + _DAY.format("d1") + r"[ -](?:de )?" + _NAME.format("n1") +
+    r"[^\w\s]*\s*" + _ARTICLE + r"(?:" + WEEKDAY + r"\.?,?\s+)?"
+    r"(?:(?:" + _DAY.format("d1") + r"[ -](?:de )?" + _NAME.format("n1") +
     r"|" + _NAME.format("n2") + r" " + _DAY.format("d2") + r")" + _END +
     r"|(?P<m3>0?[1-9]|1[0-2])\s*[月월]\s*(?P<d3>0?[1-9]|[12]\d|3[01])\s*[日号號일](?!\d)"
     r"|(?P<d4>0?[1-9]|[12]\d|3[01])\.(?P<m4>0[1-9]|1[0-2])\." + _END + ")", re.IGNORECASE)
@@ -157,6 +169,8 @@ DAY_ALONE = re.compile(r"[^\w\s]*\s*(?:" + WEEKDAY + r"\.?,?\s+)?" + _DAY.format
                        r"(?:,?\s*" + WEEKDAY + r"\.?|\s*\(" + WEEKDAY + r"\.?\))?[^\w\s]*", re.IGNORECASE)
 MONTH_ALONE = re.compile(r"[^\w\s]*\s*(?:(?P<n>[^\W\d_]{3,10})|(?P<m>0?[1-9]|1[0-2])\s*[月월])[^\w\s]*",
                          re.IGNORECASE)
+# a weekday's name after a date, as an org timestamp writes it ('2023-05-01 Mon 10:00'), or nothing
+WEEKDAY_AFTER = re.compile(r"(?:\s+" + WEEKDAY + r"\.?(?![^\W_]))?", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]+")
 # the words of a day alone: a weekday's name in those languages ('quinta-feira' two), '14th''s 'th', '14日''s '日'
 DAY_WORD = re.compile(r"(?:[日号號일]?(?:" + WEEKDAY + r")?|st|nd|rd|th|feira)", re.IGNORECASE)
@@ -364,7 +378,8 @@ def name_date(path: str) -> float | None:
 
 def folder_date(path: str) -> float | None:
     """The date the folders of ``path`` make with its name (its last part, without its extension), the innermost
-    that says one: a day (``2024/03/14.md``, ``2024/03-14.md``, ``2024/03/14/x.md``, ``2024-03-14/x.md``), else a
+    that says one: a day (``2024/03/14.md``, ``2024/03-14.md``, ``2024/03/14/x.md``, ``2024-03-14/x.md``,
+    ``March 14, 2024/x.md``, ``2024/March 14/x.md``, ``2024/03 March/14.md``), else a
     month's first day (``2024-03 March/x.md``, ``2024/03/x.md``, ``2024/March/x.md``, ``2024/Mar/x.md``); None."""
     parts = path.split("/")
     name = parts[-1]
@@ -373,6 +388,13 @@ def folder_date(path: str) -> float | None:
         part, when = parts[at], None
         if at < len(parts) - 1 and NAME_DATE.fullmatch(part.split(" ", 1)[0]):  # a folder named by its day
             when = name_date(part + ".d")
+        elif at < len(parts) - 1 and NAME_WORDS.match(part):  # 'March 14, 2024/notes.md'
+            when = name_date(part + ".d")
+        found = FOLDER_DAY.fullmatch(part)
+        if found and at >= 1 and YEAR.fullmatch(parts[at - 1]):  # 2024/March 14, 2024/14 March
+            named = next(found["n" + i] for i in "12" if found["n" + i]).lower()
+            month = None if named in MONTH_WORDLIKE else MONTH_NAMES.get(named)
+            when = when or (_day(int(parts[at - 1]), month, int(found["d1"] or found["d2"])) if month else None)
         found = DAY.fullmatch(part)
         if found and at >= 2 and YEAR.fullmatch(parts[at - 2]) and _month(parts[at - 1]):  # 2024/03/14, 2024/March/14
             when = when or _day(int(parts[at - 2]), _month(parts[at - 1]), int(found[1]))
@@ -431,13 +453,16 @@ def meta_date(value) -> float | None:
 def written_date(value: str) -> float | None:
     """A front matter date written otherwise than ISO, the whole value a date as a heading writes one, a time after
     it or not: 'May 1, 2023', '1 May 2023', 'Monday, May 1, 2023 14:32', '2023/05/01', '01.05.2023' (a day first, as
-    a dotted heading's), '14/03/2023' (its numbers tell); a month's first day ('May 2023'); None for anything else
-    ('03/04/2023': the 3rd of April or March the 4th; 'May 1, 2023 draft')."""
+    a dotted heading's), '14/03/2023' (its numbers tell), '1er mai 2023', '1º de maio de 2023', an org timestamp
+    ('<2023-05-01 Mon 10:00>'); a month's first day ('May 2023'); None for anything else ('03/04/2023': the 3rd of
+    April or March the 4th; 'May 1, 2023 draft')."""
     value = unicodedata.normalize("NFKC", value.strip().strip("'\"").strip())[:100]
+    value = ORG_STAMP.sub(r"\1", value)  # an org timestamp's '<2023-05-01 Mon 10:00>': '2023-05-01 Mon 10:00'
     found = HEADING_DATE.match(value)
     parts = _full_date(found) if found else None
-    rest = TIME_AFTER.fullmatch(value, found.end()) if found else None
-    if parts is None or not (found.end() == len(value) or rest):
+    end = WEEKDAY_AFTER.match(value, found.end()).end() if found else 0  # a weekday after it: org's '2023-05-01 Mon'
+    rest = TIME_AFTER.fullmatch(value, end) if found else None
+    if parts is None or not (end == len(value) or rest):
         found = HEADING_MONTH.fullmatch(value)
         month = MONTH_NAMES.get((found["n2"] or "").lower()) if found and found["n2"] else None
         return _day(int(found["y2"]), month, 1) if month else None
