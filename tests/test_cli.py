@@ -355,10 +355,11 @@ def test_search_takes_the_date_filters_the_mcp_tool_has(immediate, sift_env, tmp
     assert found("--modified-after", "2023-01-01") == {"new.md"}
     assert found("--modified-before", "2023-01-01T12:00") == {"old.md"}
     bad = run_ingest(sift_env, "search", "alpha", "--modified-after", "last week")
-    assert bad.returncode == 2 and bad.stderr == ("ingest: error: --modified-after must be an ISO date like "
-                                                  "2024-03-01 or a date-time like 2024-03-01T14:30, not 'last week': "
-                                                  "give the date itself, counted from today "
-                                                  f"({datetime.now().date().isoformat()})\n")
+    assert bad.returncode == 2 and bad.stderr.startswith("ingest: error: --modified-after must be an ISO date like "
+                                                         "2024-03-01 or a date-time like 2024-03-01T14:30, not 'last "
+                                                         "week': give the date itself, counted from today "
+                                                         f"({datetime.now().date().isoformat()}): for the last 7 days, "
+                                                         "give --modified-after "), bad.stderr
     crossed = run_ingest(sift_env, "search", "alpha", "--modified-after", "2024-01-01", "--modified-before", "2023-01-01")
     assert crossed.returncode == 2 and re.fullmatch(  # in its own flags: it said modified_after, modified_before
         r"ingest: error: --modified-after \(2024-01-01 00:00:00\) is later than --modified-before \(2023-01-01 "

@@ -1295,7 +1295,10 @@ def test_the_tools_own_refusals_are_told_with_the_schema_errors(indexed, servers
     assert text(results[0]) == ("Error executing tool search: limit must be between 1 and 50 (got 0); invalid "
                                 "arguments: mode: Input should be 'hybrid', 'keyword' or 'semantic' (got 'bogus'); "
                                 + unknown)
-    today = f"give the date itself, counted from today ({datetime.now().date().isoformat()})"
+    from datetime import timedelta
+    day = datetime.now().date()
+    today = (f"give the date itself, counted from today ({day.isoformat()}): for yesterday, give modified_after="
+             f"{(day - timedelta(days=1)).isoformat()} and modified_before={day.isoformat()}")
     assert text(results[1]) == (f"Error executing tool search: {unknown}; modified_after {iso}'yesterday': {today}; "
                                 f"modified_before {iso}'2024-13-01'")
     assert text(results[2]) == f"Error executing tool list_files: limit must be between 1 and 500 (got 0); {unknown}"

@@ -14,7 +14,7 @@ import fnmatch
 import re
 import unicodedata
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 KINDS = ("note", "code", "pdf", "text")
 
@@ -60,9 +60,28 @@ def unix_time(value: str | None, name: str) -> float | None:
         return (aware - datetime(1970, 1, 1, tzinfo=timezone.utc)).total_seconds()
 
 
+# month names as an assistant passes them on from a question: English, and German, French, Spanish, Italian and
+# Portuguese written out ('März 2024', 'mars 2024', 'marzo de 2024' were refused with the ISO forms alone)
 MONTHS = {name: n for n, names in enumerate(
-    ("january jan", "february feb", "march mar", "april apr", "may", "june jun", "july jul", "august aug",
-     "september sep sept", "october oct", "november nov", "december dec"), start=1) for name in names.split()}
+    ("january jan januar janvier enero gennaio janeiro", "february feb februar février fevrier febrero febbraio "
+     "fevereiro", "march mar märz maerz mars marzo março", "april apr avril abril aprile", "may mai mayo maggio maio",
+     "june jun juni juin junio giugno junho", "july jul juli juillet julio luglio julho",
+     "august aug août aout agosto", "september sep sept septembre septiembre setiembre settembre setembro",
+     "october oct oktober octobre octubre ottobre outubro", "november nov novembre noviembre novembro",
+     "december dec dezember décembre decembre diciembre dicembre dezembro"), start=1) for name in names.split()}
+# the words a date is written with between its numbers and its month ('1 de mayo de 2024', 'le 1er mai', 'March of
+# 2024'), and a day's ordinal ('1st', French '1er', Italian and Portuguese '1º', '1°')
+FILLERS = {"de", "del", "le", "el", "of", "the"}
+ORDINAL = re.compile(r"(\d)(?:st|nd|rd|th|er|º|°|o)(?![^\W_])")
+# a quarter or a half of a year ('Q1 2024', '2024-Q1', '2024 Q1', 'H2 2023'), a season ('spring 2024', 'Frühling
+# 2024'): refused with the ISO forms alone
+QUARTER = re.compile(r"(?i)(?:([QH])([1-4])[ -]?(\d{4})|(\d{4})[ -]?([QH])([1-4]))")
+SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12, "frühling": 3, "sommer": 6, "herbst": 9,
+           "printemps": 3, "été": 6, "automne": 9, "hiver": 12, "primavera": 3, "verano": 6, "otoño": 9,
+           "invierno": 12}
+SEASON = re.compile(r"(?i)(" + "|".join(SEASONS) + r")(?: of| de| d')?\s*(\d{4})")
+# an ISO week ('2024-W10', '2024W10', '2024-W10-3'): its Monday (or its day), as a year or a month is its first day
+ISO_WEEK = re.compile(r"(\d{4})-?W(\d\d)(?:-?([1-7]))?")
 RELATIVE = re.compile(r"(?i)\b(today|yesterday|tomorrow|now|last|this|next|ago|since|past|recent\w*|week|month|"
                       r"year|days?|hours?)\b")
 
@@ -80,14 +99,17 @@ def iso_hint(value: str, name: str | None = None) -> str | None:
     said so. An assistant given 'date_after must be an ISO date … not 'March 2024'' had to guess what was wrong.
     A date after 'since', 'after', 'from' or 'before' as that date, the word left to the argument (``name``, which
     a 'before' given to date_after names the other of: 'write it 2023, as date_before'). A period or a range ('in
-    2024', 'between 2023 and 2024', 'until March 2024') as the two arguments that make it (``_spanned``)."""
+    2024', 'between 2023 and 2024', 'until March 2024') as the two arguments that make it (``_spanned``); a quarter,
+    a half or a season ('Q1 2024', 'spring 2024') likewise (``_part_of_year``); a relative date ('yesterday', 'last
+    week') with the dates it stands for today (``_relative``)."""
     spanned = _spanned(value, name)
     if spanned:
         return spanned
     sided = SIDED.fullmatch(value)
     if sided:
         return _sided(sided[1].lower(), sided[2].strip(), name)
-    words = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", value.lower().replace(",", " ").replace(".", " ")).split()
+    words = [w for w in ORDINAL.sub(r"\1", value.lower().replace(",", " ").replace(".", " ")).split()
+             if w not in FILLERS]
     named = [MONTHS[w] for w in words if w in MONTHS]
     numbers = [w for w in words if w.isdigit()]
     if len(named) == 1 and len(words) == len(numbers) + 1 and len(numbers) in (1, 2):
@@ -108,9 +130,89 @@ def iso_hint(value: str, name: str | None = None) -> str | None:
             return _spelled(year, first, second)
         if first <= 12 and second <= 12:
             return f"which of {first} and {second} is the month cannot be told: write it {year}-MM-DD"
+    part = _part_of_year(value, name)
+    if part:
+        return part
     if RELATIVE.search(value):
-        return f"give the date itself, counted from today ({datetime.now().date().isoformat()})"
+        today = datetime.now().date()
+        relative = _relative(value.lower().strip(), today, name)
+        return f"give the date itself, counted from today ({today.isoformat()})" + (f": {relative}" if relative else "")
     return None
+
+
+def _pair(name: str | None):
+    """(one, given): how ``name``'s argument and its pair are written with a date, as _spanned writes them
+    ('date_after=2024' and 'date_after=2024 and date_before=2025'; '--date-after 2024 --date-before 2025')."""
+    after = (name or "date_after").replace("before", "after")
+    before = after.replace("after", "before")
+    one = (lambda arg, when: f"{arg} {when}") if after.startswith("-") else (lambda arg, when: f"{arg}={when}")
+    given = (lambda a, b: f"{one(after, a)} {one(before, b)}") if after.startswith("-") else \
+        (lambda a, b: f"{one(after, a)} and {one(before, b)}")
+    return after, before, one, given
+
+
+def _part_of_year(value: str, name: str | None) -> str | None:
+    """The hint for a quarter ('Q1 2024': 'for Q1 2024, give date_after=2024-01 and date_before=2024-04'), a half
+    ('H2 2023') or a season ('spring 2024': its months north of the equator, winter's running into the next year);
+    None for anything else."""
+    after, before, one, given = _pair(name)
+    found = QUARTER.fullmatch(value.strip())
+    season = SEASON.fullmatch(value.strip())
+    if found:
+        letter, number, year = (found[1], found[2], found[3]) if found[1] else (found[5], found[6], found[4])
+        letter, number, year = letter.upper(), int(number), int(year)
+        if letter == "H" and number > 2:
+            return None
+        months = 3 if letter == "Q" else 6
+        first = (number - 1) * months + 1
+        what = f"{letter}{number} {year}"
+    elif season:
+        first, year, months = SEASONS[season[1].lower()], int(season[2]), 3
+        what = f"{season[1].lower()} {year} north of the equator"
+    else:
+        return None
+    last = first + months
+    end = f"{year + 1:04}-{last - 12:02}" if last > 12 else f"{year:04}-{last:02}"
+    return f"for {what}, give {given(f'{year:04}-{first:02}', end)} ({before} leaves out the date it names)"
+
+
+LAST_WEEK = ("last week", "past week", "the last week", "the past week")
+AGO = re.compile(r"(?:(?:the )?(?:last|past) (\d{1,4}) (day|week)s?|(\d{1,4}) (day|week)s? ago)")
+
+
+def _relative_span(value: str, today) -> tuple | None:
+    """The days a relative date ('yesterday', 'this month', 'last year', 'last 7 days', '2 weeks ago', 'last week' as
+    the last 7 days) stands for, counted from ``today``: (first, the day after its last or None where it runs to
+    now); None for one not read here ('recently')."""
+    day = timedelta(days=1)
+    monday, month, year = today - today.weekday() * day, today.replace(day=1), today.replace(month=1, day=1)
+    found = AGO.fullmatch(value)
+    if found:
+        count, unit = (int(found[1]), found[2]) if found[1] else (int(found[3]), found[4])
+        return today - count * (7 if unit == "week" else 1) * day, None
+    return {"today": (today, today + day), "yesterday": (today - day, today),
+            "tomorrow": (today + day, today + 2 * day),
+            "this week": (monday, None), "this month": (month, None), "this year": (year, None),
+            "last month": ((month - day).replace(day=1), month), "last year": (year.replace(year=year.year - 1), year),
+            **{said: (today - 7 * day, None) for said in LAST_WEEK}}.get(value)
+
+
+def _relative(value: str, today, name: str | None) -> str | None:
+    """The arguments to give for a relative date ('yesterday': 'for yesterday, give date_after=… and date_before=…',
+    'last week' read both ways), counted from ``today``; None for one not read here. Each was refused with today's
+    date alone, the counting left to the assistant."""
+    after, before, one, given = _pair(name)
+    span = _relative_span(value, today)
+    if span is None:
+        return None
+    first, last = (when.isoformat() if when else None for when in span)
+    if value in LAST_WEEK:
+        monday = today - timedelta(days=today.weekday())
+        return (f"for the last 7 days, give {one(after, first)}; for the week before this one, "
+                f"{given((monday - timedelta(days=7)).isoformat(), monday.isoformat())}")
+    if value.endswith(" ago"):
+        return f"that is {first}"
+    return f"for {value}, give " + (given(first, last) if last else one(after, first))
 
 
 # A period or a range given to one argument ('in 2024', 'during 2023', 'between 2023 and 2024', 'from 2024-03 to
@@ -189,6 +291,13 @@ def _sided(word: str, rest: str, name: str | None) -> str | None:
                                      " (a month is read as its first day)" if re.fullmatch(r"\d{4}-\d{2}", rest) else "")
     except ValueError:
         hint = iso_hint(rest)
+    if hint and RELATIVE.search(rest) and name:  # 'since yesterday': the day it counts from, as this one side
+        today = datetime.now().date()
+        span = _relative_span(rest.lower().strip(), today)
+        side = SIDES[word]
+        meant = name if side in name else name.replace("before" if side == "after" else "after", side)
+        said = f": '{word} {rest}' is {_pair(meant)[2](meant, span[0].isoformat())}" if span else ""
+        return hint.split(": ", 1)[0] + said
     if hint is None or not hint.startswith("write it ") or not name:
         return hint
     side = SIDES[word]
@@ -217,6 +326,13 @@ def _whole_date(value: str) -> str:
         return f"{value}-01-01"
     if re.fullmatch(r"\d{4}-\d{2}", value):
         return f"{value}-01"
+    week = ISO_WEEK.fullmatch(value)
+    if week:  # Python 3.11's fromisoformat reads one, 3.10's refuses it: both read it so
+        from datetime import date
+        try:
+            return date.fromisocalendar(int(week[1]), int(week[2]), int(week[3] or 1)).isoformat()
+        except ValueError:
+            return value
     # UTC written 'Z' (as JavaScript's toISOString() and most APIs write it): Python 3.10's fromisoformat, which
     # Sift runs on too, refuses it ('2024-03-14T09:00Z' said 'must be an ISO date-time'); 3.11's takes both
     return re.sub(r"(?<=\d)[Zz]$", "+00:00", value) if ":" in value else value
