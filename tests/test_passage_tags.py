@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from search.index import queries
+from search.query.catalog import Catalog
 from search.index.db import connect
 from search.query.engine import Engine
 from search.query.filters import Filters
@@ -54,10 +54,10 @@ def test_a_tag_query_finds_the_items_of_a_file_tagged_so(immediate, tmp_path, mo
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
     conn = connect(Path(os.environ["SIFT_HOME"]) / "index.db")
     rows = conn.execute("SELECT ch.id, ch.heading_path FROM chunks ch").fetchall()
-    held = queries.chunk_tags(conn, [cid for cid, _ in rows])
-    tagged = {heading for cid, heading in rows if '"recipe"' in (held.get(cid) or "")}
-    assert tagged == {"Lentil soup"}, held  # the note's own tag, none of the others'
-    assert not any('"recipe"' in tags for tags in queries.published_tags(conn) if tags.startswith('["finance"'))
+    catalog = Catalog.load(conn).load_tags(conn)
+    tagged = {heading for cid, heading in rows if catalog.carrying([cid], "recipe")[0]}
+    assert tagged == {"Lentil soup"}, catalog.tags  # the note's own tag, none of the others'
+    assert catalog.tags["recipe"][0] == "", catalog.tags  # not the file's
 
     found, notes = _tagged(engine, "#recipe")
     assert found[0] == "Lentil soup" and found.count("Lentil soup") == 1, found  # the tagged note first

@@ -829,19 +829,6 @@ def hit_rows(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
         ids).fetchall()
 
 
-def published_tags(conn: sqlite3.Connection) -> list[str]:
-    """The tags (JSON, as a file's meta holds them) of every published file that has any, and those of every
-    published passage that has tags of its own (``passage_tags_kept``), each list once."""
-    held = [row[0] for row in conn.execute(
-        f"SELECT DISTINCT json_extract(f.meta, '$.tags') FROM files f JOIN collections c ON c.id = f.collection "
-        f"WHERE {VISIBLE} AND json_valid(f.meta) AND json_extract(f.meta, '$.tags') IS NOT NULL").fetchall()]
-    if not passage_tags_kept(conn):
-        return held
-    return held + [row[0] for row in conn.execute(
-        f"SELECT DISTINCT ch.tags FROM chunks ch INDEXED BY chunks_tagged JOIN files f ON f.id = ch.file "
-        f"JOIN collections c ON c.id = f.collection WHERE ch.tags IS NOT NULL AND {VISIBLE}").fetchall()]
-
-
 def passage_tags_kept(conn: sqlite3.Connection) -> bool:
     """Whether the index keeps a passage's own tags (chunks.tags, V21): a reader opens an index without migrating
     it, and one an older Sift wrote has none (its passages have their file's tags alone)."""
@@ -936,29 +923,6 @@ def chunk_lines(conn: sqlite3.Connection, ids: list[int]) -> list[tuple[int, int
     plain = conn.cursor()
     plain.row_factory = None
     return plain.execute(f"SELECT id, start_line, end_line FROM chunks WHERE id IN ({marks})", ids).fetchall()
-
-
-def chunk_tags(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
-    """The tags (a JSON list) of each chunk in ``ids`` that has any: its file's (as the file's meta holds them)
-    and its own (``passage_tags_kept``: an Evernote note's, a mail message's labels)."""
-    marks = ",".join("?" * len(ids))
-    own = "ch.tags" if passage_tags_kept(conn) else "NULL"
-    rows = conn.execute(f"SELECT ch.id, CASE WHEN json_valid(f.meta) THEN json_extract(f.meta, '$.tags') END, {own} "
-                        f"FROM chunks ch JOIN files f ON f.id = ch.file WHERE ch.id IN ({marks})", ids).fetchall()
-    return {cid: _joined_tags(held, mine) for cid, held, mine in rows if held is not None or mine is not None}
-
-
-def _joined_tags(held: str | None, own: str | None) -> str:
-    """A file's tags (its meta's JSON list, or one value) and a passage's own (a JSON list) as one JSON list."""
-    if own is None:
-        return held
-    if held is None:
-        return own
-    try:
-        first, second = json.loads(held), json.loads(own)
-    except ValueError:
-        return own
-    return json.dumps([*(first if isinstance(first, list) else [first]), *second], ensure_ascii=False)
 
 
 def pdf_headings(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:

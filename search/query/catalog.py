@@ -35,7 +35,10 @@ class Catalog:
         self.kinds = np.array([f[2] for f in files], dtype=object)
         self.mtimes = np.array([f[3] for f in files], dtype=np.float64)
         self.file_ids = np.zeros(0, dtype=np.int64) if file_ids is None else file_ids  # per file: its id, ascending
-        self.tags = tags or {}  # tag -> the files holding it as theirs, the chunks as their own (queries.catalog_tags)
+        # tag -> the files holding it as theirs, the chunks as their own (queries.catalog_tags); None: not read yet,
+        # read by the first search that uses a tag (``load_tags``): 400,000 rows took ~100 ms of each load's 0.8 s
+        self._tags = tags
+        self._tag_masks: dict[str, np.ndarray] = {}  # tag -> which chunks carry it (``tag_mask``)
         self._masks: dict[Filters, np.ndarray] = {}
         self._text: PathText | None = None  # the paths as one text, made on the first folder or glob filter
         self._passages: np.ndarray | None = None  # per file: its chunks (``passages``)
@@ -44,7 +47,7 @@ class Catalog:
 
     @classmethod
     def empty(cls) -> "Catalog":
-        return cls(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), [])
+        return cls(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), [], tags={})
 
     @classmethod
     def load(cls, conn: sqlite3.Connection) -> "Catalog":
@@ -59,8 +62,22 @@ class Catalog:
             ids, file_ids = ids[order], file_ids[order]
         known = np.array([f[0] for f in files], dtype=np.int64)
         file_of = np.searchsorted(known, file_ids).astype(np.int32)
-        return cls(ids, file_of, [f[1:] for f in files], _dates(ids, *queries.catalog_dates(conn)), known,
-                   queries.catalog_tags(conn))
+        return cls(ids, file_of, [f[1:] for f in files], _dates(ids, *queries.catalog_dates(conn)), known)
+
+    def load_tags(self, conn: sqlite3.Connection) -> "Catalog":
+        """The index's tags read (``tags``), once, by a search that uses them: a filter's or a query's '#tag'. Read
+        in a later snapshot than the chunks, they may name files and chunks not here (published since), which no
+        mask keeps; the files and chunks here are in a published generation, whose rows stay until it is replaced,
+        and with it this catalog."""
+        if self._tags is None:
+            self._tags = queries.catalog_tags(conn)
+        return self
+
+    @property
+    def tags(self) -> dict[str, tuple[str, str]]:
+        if self._tags is None:
+            raise RuntimeError("the catalog's tags are read by load_tags(conn) before a search uses them")
+        return self._tags
 
     def files(self, chunk_ids: list[int]) -> list[int]:
         """The file (its row here) each of ``chunk_ids`` belongs to (visible chunks only)."""
@@ -125,22 +142,35 @@ class Catalog:
             if f.date_after is not None or f.date_before is not None:
                 self._masks[f] &= self._date_mask(f)
             for tag in f.tags:
-                self._masks[f] &= self._tag_mask(tag)
+                self._masks[f] &= self.tag_mask(tag)
         return self._masks[f]
 
     def held(self, tag: str) -> list[str]:
         """The tags held that ``tag`` names: itself and those nested in it ('project' → 'project/sift')."""
         return [name for name in self.tags if name == tag or name.startswith(tag + "/")]
 
-    def _tag_mask(self, tag: str) -> np.ndarray:
-        """Which chunks carry ``tag`` (or a tag nested in it): their file's, or their own."""
-        files = np.zeros(len(self.paths), dtype=bool)
-        keep = np.zeros(len(self.ids), dtype=bool)
-        for name in self.held(tag):
-            own_files, own_chunks = self.tags[name]
-            files[_rows(self.file_ids, _numbers(own_files))] = True
-            keep[_rows(self.ids, _numbers(own_chunks))] = True
-        return keep | files[self.file_of]
+    def tag_mask(self, tag: str) -> np.ndarray:
+        """Which chunks carry ``tag`` (or a tag nested in it): their file's, or their own (kept per tag: a '#tag'
+        query asks for it each time)."""
+        if tag not in self._tag_masks:
+            files = np.zeros(len(self.paths), dtype=bool)
+            keep = np.zeros(len(self.ids), dtype=bool)
+            for name in self.held(tag):
+                own_files, own_chunks = self.tags[name]
+                files[_rows(self.file_ids, _numbers(own_files))] = True
+                keep[_rows(self.ids, _numbers(own_chunks))] = True
+            if len(self._tag_masks) >= MASKS_KEPT:
+                self._tag_masks.clear()
+            self._tag_masks[tag] = keep | files[self.file_of]
+        return self._tag_masks[tag]
+
+    def carrying(self, chunk_ids: list[int], tag: str) -> list[bool]:
+        """Whether each of ``chunk_ids`` carries ``tag`` (``tag_mask``); False for a chunk not visible here."""
+        if not len(self.ids):
+            return [False] * len(chunk_ids)
+        asked = np.asarray(chunk_ids, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.ids, asked), len(self.ids) - 1)
+        return [bool(held) for held in (self.ids[at] == asked) & self.tag_mask(tag)[at]]
 
     def has_dates(self, mask: np.ndarray | None) -> bool:
         """Whether any chunk ``mask`` keeps (None: any chunk) has a date of its own."""

@@ -176,7 +176,6 @@ class Engine:
         self._catalog: tuple | None = None  # (generations key, Catalog)
         self._totals: dict = {}
         self._pdf_names: dict = {}  # (collection id, published generation) -> {file name casefolded: [paths of PDFs]}
-        self._tags: tuple | None = None  # (generations key, the published files' tags: tags.held_tags)
         self._query_vectors: dict[tuple[str, str], object] = {}  # (model id, query) -> vector, oldest first
         self._held: tuple[str, dict] = ("", {})  # the last keyword query's held forms (``keyword.held_forms``)
         self._swapped: tuple[str, dict] = ("", {})  # and its words looked up with two letters swapped (the spelling
@@ -202,15 +201,14 @@ class Engine:
                     wanted = [] if used == "keyword" else _models_in_scope(state, filters)
                     missing = [m for m in wanted if m not in prepared and m not in self._embedders]
                     if not missing:
-                        read = Passages(conn, self._catalog_for(conn, state))  # each candidate's row read once
+                        read = Passages(conn, self._catalog_for(conn, state, filters))  # each row read once
                         ranked, used, models = self._rank(conn, query, limit, used, filters, state, notes,
                                                           prepared, read)
                         ranked = _phrased(read, query, ranked, used, notes)
                         common_words = functools.cache(lambda: self._common_words(conn, query, state))  # once
                         ranked = _lists_after_their_notes(read, query, ranked, notes, limit)
                         ranked = _titled_first(conn, query, ranked, used, notes, common_words() if ranked else set())
-                        ranked, tagged = tags.tagged_first(conn, query, ranked, used, filters,
-                                                           lambda: self._held_tags(conn, state))
+                        ranked, tagged = tags.tagged_first(conn, query, ranked, used, filters, read.catalog)
                         if tagged:  # a '#tag' names the tag, however common its words (search.query.tags)
                             _note(notes, f"the passages of notes tagged {', '.join('#' + t for t in tagged)} come "
                                          "first, each keeping the score it ranked with")
@@ -567,19 +565,13 @@ class Engine:
         except Exception as exc:  # noqa: BLE001 - FTS5 answers meanwhile, and says what is wrong if it cannot
             self.postings_error, self._postings_failed = f"{type(exc).__name__}: {exc}", time.time()
 
-    def _catalog_for(self, conn, state) -> Catalog:
+    def _catalog_for(self, conn, state, filters: Filters | None = None) -> Catalog:
+        """The published chunks' catalog, loaded once per set of published generations; with the index's tags
+        read where ``filters`` name any (``Catalog.load_tags``)."""
         key = tuple(sorted(state["generations"].items()))
         if self._catalog is None or self._catalog[0] != key:
             self._catalog = (key, Catalog.load(conn))
-        return self._catalog[1]
-
-    def _held_tags(self, conn, state) -> set[str]:
-        """The tags the published files hold (``tags.held_tags``), read once per set of published generations, on
-        the first search naming a #tag."""
-        key = tuple(sorted(state["generations"].items()))
-        if self._tags is None or self._tags[0] != key:
-            self._tags = (key, tags.held_tags(conn))
-        return self._tags[1]
+        return self._catalog[1].load_tags(conn) if filters is not None and filters.tags else self._catalog[1]
 
     def _spelling(self, conn, query: str, mode: str, state, notes: list[str],
                   collection: str | None = None) -> list[dict]:
@@ -739,7 +731,7 @@ class Engine:
                     raise SearchError(f"the collection {collection!r} has no embeddings (built with "
                                       "SIFT_EMBEDDINGS=off): nothing to compare by meaning")
                 self._forget_other_models(state["models"])
-                read = Passages(conn, self._catalog_for(conn, state))
+                read = Passages(conn, self._catalog_for(conn, state, filters))
                 index = self._vector_index(conn, model_id, read.catalog)
                 if path is not None:  # a paper's body, not its reference list, against other papers' bodies
                     query_ids = [cid for cid, _ in bibliography.left_out(conn, [(c, 0.0) for c in query_ids])] \
@@ -1482,7 +1474,7 @@ def filtered_out(catalog: Catalog, filters: Filters, none_dated: bool = False) -
     searched = len(catalog) > 0 if scope is None else scope.any()  # nothing published: its own note says so
     if chosen is None or chosen.any() or not searched:
         return []
-    absent = tags.missing(catalog.tags, filters.tags)
+    absent = tags.missing(catalog.tags, filters.tags) if filters.tags else []
     if absent:  # a tag none holds: no other filter need be widened, and the tags near it are what to try
         return [f"{FILTERED_OUT} tagged {' or '.join(absent)}: no file holds "
                 f"{'that tag' if len(absent) == 1 else 'those tags'}; other words will not help"]

@@ -13,7 +13,6 @@ import difflib
 import re
 
 from search.index import queries
-from search.index.names import tag_names
 from search.query import keyword
 from search.query.filters import Filters
 from search.query.text import query_terms
@@ -37,15 +36,17 @@ def query_tags(query: str) -> list[str]:
     return list(dict.fromkeys(tag for tag in found if tag and not tag.replace("/", "").replace("-", "").isdigit()))
 
 
-def tagged_first(conn, query: str, ranked: list, mode: str, filters: Filters, held=None) -> tuple[list, list[str]]:
+def tagged_first(conn, query: str, ranked: list, mode: str, filters: Filters, catalog) -> tuple[list, list[str]]:
     """(``ranked`` with the passages of the notes tagged as the query says first, the tags that moved or added
-    any: [] when nothing changed). ``held()``: the tags the published files hold (``held_tags``), if kept: a query
-    none of whose tags any file holds is left as it is without looking (the title column's matches were ranked by
-    FTS5's bm25() for each such query: 8-20 ms at 100,000 passages)."""
+    any: [] when nothing changed). Which passages carry a tag is the search's ``catalog``'s (its tags read on the
+    first such query): the same index of tags the ``tags`` filter reads (V22's table, or the JSON columns before
+    it); a query none of whose tags any file holds is left as it is without looking (the title column's matches
+    were ranked by FTS5's bm25() for each such query: 8-20 ms at 100,000 passages)."""
     tags = query_tags(query)
     if mode == "semantic" or not tags:
         return ranked, []
-    if held is not None and not _holds(held(), tags):
+    catalog.load_tags(conn)
+    if not any(catalog.held(tag) for tag in tags):
         return ranked, []
     terms = [term for tag in tags for term in query_terms(tag.replace("/", " "))]
     if not terms:
@@ -55,8 +56,8 @@ def tagged_first(conn, query: str, ranked: list, mode: str, filters: Filters, he
                                                       where, params, FOUND)]
     # the ranked passages are looked at too: a tag on thousands of passages has more than FOUND title matches
     looked = list(dict.fromkeys([*(hit[0] for hit in ranked), *found]))
-    held = queries.chunk_tags(conn, looked) if looked else {}
-    tagged = [cid for cid in looked if _tagged(held.get(cid), tags)]
+    carrying = {tag: dict(zip(looked, catalog.carrying(looked, tag))) for tag in tags}
+    tagged = [cid for cid in looked if any(carrying[tag][cid] for tag in tags)]
     if not tagged:
         return ranked, []
     chosen = set(tagged)
@@ -66,28 +67,7 @@ def tagged_first(conn, query: str, ranked: list, mode: str, filters: Filters, he
     moved = first + [hit for hit in ranked if hit[0] not in chosen]
     if [hit[0] for hit in moved] == [hit[0] for hit in ranked]:
         return ranked, []
-    return moved, [tag for tag in tags if any(_tagged(held.get(cid), [tag]) for cid in tagged)]
-
-
-def held_tags(conn) -> set[str]:
-    """The tags of the published files, as a query names them (``_names``)."""
-    return {name for written in queries.published_tags(conn) for name in _names(written)}
-
-
-def _tagged(written: str | None, tags: list[str]) -> bool:
-    """Whether a file's tags (its meta's JSON list) hold one of ``tags`` or a tag nested in it."""
-    return _holds(_names(written), tags)
-
-
-def _holds(names, tags: list[str]) -> bool:
-    """Whether ``names`` (tags as ``_names`` gives them) hold one of ``tags`` or a tag nested in it."""
-    return any(name == tag or name.startswith(tag + "/") for name in names for tag in tags)
-
-
-def _names(written: str | None) -> set[str]:
-    """A file's tags (its meta's JSON list, or one value), as a query names them: without '#' and '/' around,
-    casefolded."""
-    return tag_names(written)
+    return moved, [tag for tag in tags if any(carrying[tag][cid] for cid in tagged)]
 
 
 def missing(held, tags) -> list[str]:
