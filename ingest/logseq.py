@@ -82,14 +82,17 @@ def _values(item: str) -> list[str]:
 
 
 BLOCK_TAGS = re.compile(r"[ \t]+tags::[ \t]+(.*?)[ \t]*", re.IGNORECASE)  # a block's property line: '  tags:: a, b'
+FIRST_TAGS = re.compile(r"[ \t]*- tags::[ \t]+(.*?)[ \t]*", re.IGNORECASE)  # or its first line: '- tags:: a, b'
 INDENT = re.compile(r"([ \t]*)- ")
 
 
 def block_tags(lines: list[str]) -> tuple[list[tuple[str, ...]], list[int]]:
     """(per line, the tags of the blocks it lies in; the indexes of their 'tags::' lines). A block's ``tags:: a, b``
-    property (a line under its first, indented) tags the block and the blocks under it, as the page's first block's
-    tags the page: its passages carry them (Section.tags), the line is no text (the title column holds them).
-    It stayed a line of text, a passage's words. ([], []) where no block has tags."""
+    property (a line under its first, indented, or its first line: '- tags:: a, b') tags the block and the blocks
+    under it, as the page's first block's tags the page: its passages carry them (Section.tags), the line is no
+    text (the title column holds them). It stayed a line of text, a passage's words. A page's first block of
+    properties alone ('- tags:: a' at the top, as Logseq reads a page's properties written as a block) tags each
+    of its passages. ([], []) where no block has tags."""
     tagged: list[tuple[str, ...]] = []
     used, open_blocks = [], []  # (indent, tags) of the blocks the line lies in
     code = _fenced(lines) if any("```" in line or "~~~" in line for line in lines) else set()
@@ -98,9 +101,12 @@ def block_tags(lines: list[str]) -> tuple[list[tuple[str, ...]], list[int]]:
         if block:
             indent = len(block.group(1).expandtabs(2))
             open_blocks = [(i, tags) for i, tags in open_blocks if i < indent] + [(indent, ())]
+            if (found := FIRST_TAGS.fullmatch(line)):
+                page = not any(tags for _, tags in open_blocks) and _first_block(lines, index)
+                open_blocks[-1] = (-1 if page else indent, _tag_values(found.group(1)))
+                used.append(index)
         elif open_blocks and index not in code and (found := BLOCK_TAGS.fullmatch(line)):
-            items = [value for item in ITEM.split(found.group(1)) for value in _values(item)]
-            open_blocks[-1] = (open_blocks[-1][0], tuple(dict.fromkeys(item for item in items if item))[:VALUES])
+            open_blocks[-1] = (open_blocks[-1][0], _tag_values(found.group(1)))
             used.append(index)
             # the block's first line and the lines since are its own too
             start = next(i for i in range(index - 1, -1, -1) if INDENT.match(lines[i]) and i not in code)
@@ -108,6 +114,21 @@ def block_tags(lines: list[str]) -> tuple[list[tuple[str, ...]], list[int]]:
             tagged[start:index] = [held] * (index - start)
         tagged.append(tuple(dict.fromkeys(tag for _, tags in open_blocks for tag in tags)))
     return (tagged, used) if used else ([], [])
+
+
+def _tag_values(value: str) -> tuple[str, ...]:
+    """The tags of a 'tags::' property's value: 'a, [[b c]] #d' is 'a', 'b c', 'd'."""
+    items = [value for item in ITEM.split(value) for value in _values(item)]
+    return tuple(dict.fromkeys(item for item in items if item))[:VALUES]
+
+
+def _first_block(lines: list[str], index: int) -> bool:
+    """Whether the block starting at ``index`` ('- tags:: …') is the page's first, of properties alone: nothing but
+    blank lines and page properties above it, nothing but properties under it up to the next block."""
+    if any(line.strip() and not PROPERTY.fullmatch(line) for line in lines[:index]):
+        return False
+    after = next((i for i in range(index + 1, len(lines)) if INDENT.match(lines[i])), len(lines))
+    return all(not line.strip() or PROPERTY.fullmatch(line) for line in lines[index + 1:after])
 
 
 def shown_lines(text: str, lines: list[str], hidden: list[int] = ()) -> list[str]:

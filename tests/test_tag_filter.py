@@ -136,6 +136,19 @@ def test_a_logseq_blocks_tags_property_tags_its_passages():
     assert block_tags(["- a", "plain text, tags:: x"]) == ([], [])
 
 
+def test_a_logseq_tags_property_written_as_a_blocks_first_line_tags_it():
+    """'- tags:: a' (the property as the block's first line, as Logseq writes a block of properties) was text: the
+    block was not tagged; at the top of the page it is the page's properties, each passage's tags."""
+    text = "- Plan the shed\n- tags:: project/shed, [[urgent work]]\n  - buy wood\n- Beans climb.\n"
+    doc = parse_markdown("pages/garden.md", text)
+    assert [(s.text.strip(), s.tags) for s in doc.sections] == [
+        ("- Plan the shed", ()), ("- buy wood", ("project/shed", "urgent work")), ("- Beans climb.", ())]
+    doc = parse_markdown("pages/garden.md", "- tags:: garden\n- Tomatoes need sun.\n- Beans climb.\n")
+    assert [(s.text.strip(), s.tags) for s in doc.sections] == [("- Tomatoes need sun.\n- Beans climb.", ("garden",))]
+    doc = parse_markdown("pages/garden.md", "- tags:: garden\n  some text\n- Tomatoes.\n")  # a block of text
+    assert [(s.text.strip(), s.tags) for s in doc.sections] == [("some text", ("garden",)), ("- Tomatoes.", ())]
+
+
 def test_org_group_tags_are_held_by_their_members():
     text = ("#+FILETAGS: :home:\n#+TAGS: [ GTD : Control Persp ]\n#+TAGS: { Context : @office(o) @home(h) }\n\n"
             "* Weekly review :Control:\nLook at the lists.\n* Call mum :@home:\nSunday.\n* Other\nNothing.\n")
