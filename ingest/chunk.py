@@ -251,7 +251,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # Telegram's HTML export (messages.html) read as its conversation, a day a section, not as a web page; more dates date
 # passages (ingest.passage_dates): French '1er mai 2023', 'le 1er mai', Italian and Portuguese '1º maggio 2023', an
 # org file's '#+DATE: May 1, 2023', a day folder named with its month ('2024/March 14/notes.md'); a Logseq block whose
-# first line is 'tags:: a' ('- tags:: a') tags it too, a page's first such block each passage.
+# first line is 'tags:: a' ('- tags:: a') tags it too, a page's first such block each passage; an org #+TAGS: group
+# with a regular expression member ('{P@.+}') keeps its other members.
 VERSION = 22
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -252,14 +252,16 @@ def _headline(rest: str, keywords: list[str], reading: _Reading) -> str:
 
 # A group tag of #+TAGS: '[ GTD : Control Persp ]' (or '{ Context : @home @work }', whose members exclude each
 # other): org's search for the group finds what is tagged with a member. A member's fast key '(h)' is no part of it.
-GROUP = re.compile(r"[\[{][ \t]*([^\s:\[\]{}()]+)(?:\(\w\))?[ \t]*:[ \t]*([^\[\]{}]*)[\]}]")
+# A member '{P@.+}' is a regular expression (the tags it matches are members), not read: the group's other members
+# still are (the group was dropped whole).
+GROUP = re.compile(r"[\[{][ \t]*([^\s:\[\]{}()]+)(?:\(\w\))?[ \t]*:[ \t]*((?:[^\[\]{}]|\{[^\s{}]*\})*)[\]}]")
 FAST_KEY = re.compile(r"\(\w\)$")
 
 
 def _add_groups(reading: _Reading, value: str) -> None:
     """The group tags a '#+TAGS:' line makes (GROUP), as each member's groups."""
     for group in GROUP.finditer(value):
-        for member in group.group(2).split():
+        for member in (word for word in group.group(2).split() if not word.startswith("{")):
             held = reading.groups.setdefault(FAST_KEY.sub("", member), [])
             if group.group(1) not in held:
                 held.append(group.group(1))

@@ -149,12 +149,19 @@ def test_a_logseq_tags_property_written_as_a_blocks_first_line_tags_it():
     assert [(s.text.strip(), s.tags) for s in doc.sections] == [("some text", ("garden",)), ("- Tomatoes.", ())]
 
 
+def test_obsidian_front_matter_tags_as_a_yaml_list_with_hash_or_nested():
+    doc = parse_markdown("n.md", '---\ntags:\n  - "#recipe"\n  - project/Sift\n  - "#a/b/"\n---\n# T\n\nx\n')
+    assert doc.meta["tags"] == ["recipe", "project/Sift", "a/b/"]  # the index holds 'a/b' (search.index.names)
+
 def test_org_group_tags_are_held_by_their_members():
     text = ("#+FILETAGS: :home:\n#+TAGS: [ GTD : Control Persp ]\n#+TAGS: { Context : @office(o) @home(h) }\n\n"
             "* Weekly review :Control:\nLook at the lists.\n* Call mum :@home:\nSunday.\n* Other\nNothing.\n")
     doc = parse_org("plan.org", text)
     assert doc.meta["tags"] == ["home"]
     assert [s.tags for s in doc.sections] == [("Control", "GTD"), ("@home", "Context"), ()]
+    # a member that is a regular expression is not read; the group's other members still are (it was dropped whole)
+    doc = parse_org("plan.org", "#+TAGS: [ Project : Sift {P@.+} ]\n\n* Plan :Sift:\nx\n* Shed :P@shed:\ny\n")
+    assert [s.tags for s in doc.sections] == [("Sift", "Project"), ("P@shed",)]
 
 
 def test_ingest_search_and_files_take_tag(built, capsys):
