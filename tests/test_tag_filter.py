@@ -174,13 +174,19 @@ def test_ingest_search_and_files_take_tag(built, capsys):
     assert sorted(f["relative_path"] for f in listed["files"]) == ["bread.md", "pages/garden.md", "soup.md"], listed
 
 
-def test_stats_names_the_tags_most_held(built):
+def test_stats_names_the_tags_most_held(built, monkeypatch):
     from search.index import status
     from search.index.db import connect
     from workers.stats import ASSISTANT, collection_lines
     conn = connect(built, readonly=True)
     notes = status.collect(conn)["collections"][0]
+    monkeypatch.setattr(status, "TAGS_SHOWN", 2)
+    two = status.collect(conn)["collections"][0]
     conn.close()
+    # the list is a part: it says of how many, for an assistant not to take the 20 shown for all there are
+    assert len(two["tags"]) == 2 and two["tags_held"] == notes["tags_held"] == len(notes["tags"]) > 2, two
+    assert any(line.startswith(f"  tags most held (2 of {two['tags_held']}): #recipe (2), #dinner (1)")
+               for line in collection_lines(two, ASSISTANT)), collection_lines(two, ASSISTANT)
     # soup.md's front matter tag, and the export's note's own; then by name
     assert notes["tags"][:3] == [{"tag": "recipe", "files": 2}, {"tag": "dinner", "files": 1},
                                  {"tag": "finance", "files": 1}], notes["tags"]

@@ -389,7 +389,8 @@ def collection_lines(c: dict, hints: Hints, collections: list[dict] = ()) -> lis
         lines.append(_requested_line(c))
     lines += freshness_lines(c.get("freshness") or {}, c["building"], c["name"], c["files"])
     if c.get("tags"):  # what search's and list_files' tags can be
-        lines.append("  tags most held: " + ", ".join(f"#{t['tag']} ({t['files']})" for t in c["tags"]))
+        of = f" ({len(c['tags'])} of {c['tags_held']})" if c.get("tags_held", 0) > len(c["tags"]) else ""
+        lines.append(f"  tags most held{of}: " + ", ".join(f"#{t['tag']} ({t['files']})" for t in c["tags"]))
     if c["building"]:
         lines += _building_lines(c["building"])
         lines += _behind_line(c, collections)

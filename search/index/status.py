@@ -43,6 +43,7 @@ def _collection(conn, row) -> dict:
     files, chunks = queries.searchable(conn, row["id"], row["published"]) if row["published"] else (0, 0)
     building = queries.building_generation(conn, row["id"])
     aside = working.in_background(conn, row["id"])
+    held = queries.tag_counts(conn, row["name"])  # all of them, counted: the list below may be a part
     return {
         # "collection" as search's freshness and list_files name it; "name" kept for the scripts that read it
         "id": row["id"], "name": row["name"], "collection": row["name"], "root": row["root"], "files": files, "chunks": chunks,
@@ -51,8 +52,8 @@ def _collection(conn, row) -> dict:
         if building else None,
         "freshness": _with_name_fix(freshness_state(conn, row), row),
         "background": aside,
-        # the tags most held, for an assistant to choose search's and list_files' tags from
-        "tags": [{"tag": tag, "files": n} for tag, n in queries.tag_counts(conn, row["name"], TAGS_SHOWN)],
+        # the tags most held, for an assistant to choose search's and list_files' tags from, and how many there are
+        "tags": [{"tag": tag, "files": n} for tag, n in held[:TAGS_SHOWN]], "tags_held": len(held),
     }
 
 
