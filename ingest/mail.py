@@ -92,6 +92,11 @@ LINE_PIECE = 1 << 20  # of a message that cannot be read as mail, indexed as it 
 
 
 MESSAGE_ID = re.compile(r"<[^<>\s]{1,998}>")
+# How deep multipart parts may nest (a part holding parts holding parts …): real mail nests a few deep; the email
+# package recurses a few frames per level and failed with RecursionError on a message nested 2,000 deep (about 900
+# here, fewer in a worker's deeper stack). Past it the message is read to this depth, the rest said (``cut_short``).
+MAX_NESTING = 100
+NESTING = re.compile(rb'(?im)\bboundary[ \t]*=[ \t]*(?:"([^"\r\n]*)"|([^\s;"]+))|^--([^\r\n]+?)--[ \t]*\r?$')
 THREAD_IDS = 200_000  # Message-IDs of a mailbox kept to name what a later message replies to (a few MB)
 
 
@@ -163,10 +168,15 @@ def _thread_headers(message: Message) -> dict[str, str]:
 
 def parse_eml(path: str, data: bytes) -> Document:
     """One message: a note titled by its Subject."""
-    message = _message(data)
+    try:
+        message, nested = _bounded(data)
+    except ValueError as exc:
+        raise Skip(str(exc)) from None
     if not any(message.keys()):
         raise Skip("not a mail message: no header lines (From:, Subject:, Date: …) at its start")
     section, meta = _read(message)
+    if nested:
+        meta["cut_short"] = nested
     _place(section, data, 1)
     read = AttachmentsRead()
     files = attachment_sections(message, section, read)
@@ -244,6 +254,7 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
     read = AttachmentsRead()
     threads = Threads()
     common: dict[str, str] | None = None  # the Gmail labels every message read holds, casefolded: its tags
+    nested: list[str] = []  # messages nested too deep, read to MAX_NESTING: where and how deep
     for raw, first, lines in _messages(blocks):
         if messages == 0 and not raw.startswith(b"From ") and not HEADER_LINE.match(raw):
             raise Skip("not an mbox: it does not begin with a 'From ' line or a mail header")
@@ -253,7 +264,9 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
         body = _dated(raw, body)
         message = None
         try:
-            message = _message(body)
+            message, deep = _bounded(body)
+            if deep:
+                nested.append(f"the message at line {first:,}: {deep}")
             section, said = _read(message, replying=threads.replying(message))
             labels = {label.casefold(): label for label in said.get("labels", [])}
             common = labels if common is None else {key: common[key] for key in common if key in labels}
@@ -280,6 +293,10 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
                                  f"is over {MAX_TEXT_CHARS // (1 << 20)} MiB, the rest of the mailbox is not read")
             break
     meta["messages"] = messages
+    if nested:
+        said_ = "; ".join(nested[:UNREADABLE_SAID]) + (f"; {len(nested) - UNREADABLE_SAID:,} more"
+                                                         if len(nested) > UNREADABLE_SAID else "")
+        meta["cut_short"] = "; ".join(filter(None, (meta.get("cut_short"), said_)))
     if unreadable:
         meta["unreadable_messages"] = unreadable
         meta["unreadable_why"] = unreadable_why
@@ -425,6 +442,43 @@ def _message(data: bytes) -> Message:
     # compat32: the headers as written, decoded by ``words`` (policy.default's header objects took half the time of
     # a 1 GiB mailbox)
     return BytesParser(policy=policy.compat32).parsebytes(data)
+
+
+def _bounded(data: bytes) -> tuple[Message, str]:
+    """``_message`` of a message whose parts nest at most MAX_NESTING deep, read to that depth (its bytes cut where
+    the first deeper part is declared), and what was left out ('' when nothing was)."""
+    if data.count(b"oundary") > MAX_NESTING:  # (cheap: only a message of that many parts can nest that deep)
+        deepest, cut = _nesting(data)
+        if cut is not None:
+            return _message(data[:cut]), f"mail nested {deepest:,} parts deep: read to depth {MAX_NESTING}"
+    try:
+        return _message(data), ""
+    except RecursionError:  # nested some other way (message/rfc822 in message/rfc822 …)
+        raise ValueError(f"mail nested too deep to read (over {MAX_NESTING} parts inside parts)") from None
+
+
+def _nesting(data: bytes) -> tuple[int, int | None]:
+    """How deep the parts of a message nest, by its boundaries (one declared opens a level; its closing line
+    '--X--' ends it and the levels inside it), and where the line declaring the first part deeper than MAX_NESTING
+    begins (None when there is none)."""
+    stack: list[bytes] = []
+    opened: Counter = Counter()
+    deepest, cut = 0, None
+    for found in NESTING.finditer(data):
+        quoted, bare, closing = found.groups()
+        if closing is None:
+            stack.append(quoted if quoted is not None else bare)
+            opened[stack[-1]] += 1
+            deepest = max(deepest, len(stack))
+            if cut is None and len(stack) > MAX_NESTING:
+                cut = data.rfind(b"\n", 0, found.start()) + 1
+        elif opened[closing]:
+            while stack:
+                gone = stack.pop()
+                opened[gone] -= 1
+                if gone == closing:
+                    break
+    return deepest, cut
 
 
 def _read(message: Message, depth: int = 0, replying: str = "") -> tuple[Section, dict]:
