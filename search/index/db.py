@@ -12,13 +12,20 @@ under this one's connections.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sqlite3
+import struct
 import threading
 from pathlib import Path
 from urllib.parse import quote
 
 from search.index import schema
+
+try:
+    import fcntl
+except ImportError:  # not POSIX
+    fcntl = None
 
 BUSY_TIMEOUT_MS = 30_000
 # What a -wal file is cut back to once SQLite has copied it into the database and starts it again. Without it the
@@ -34,6 +41,16 @@ SQLITE_CORRUPT, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_NOTADB = 11, 13, 14, 26
 WAL_OWNER = "-wal-of"
 WAL_HEADER_BYTES = 32  # a -wal no longer than its header holds no page
 REPLACED_WAIT_MS = 1_000  # how long close_replaced waits for readers of the replaced file to let its -wal go
+# Where a -wal left by the replaced file is moved when no process reads through it any more (_set_aside_stale_wal)
+WAL_SET_ASIDE = "-wal-replaced"
+# The byte of a -shm that every SQLite connection reading through it holds a read lock on while it is open (the
+# unix VFS's "dead man switch", UNIX_SHM_DMS: 120 + 8): a write lock there is refused while any connection is open
+SHM_DMS_BYTE = 128
+
+log = logging.getLogger("sift.index")
+# Descriptors of -shm files found in use by _set_aside_stale_wal, kept open for good: closing any descriptor of a
+# file drops every POSIX lock this process holds on it, its own SQLite connections' too (one per stale -shm)
+_kept_open: dict[tuple[int, int], int] = {}
 
 _checked: set[tuple] = set()  # (path, device, inode) of index files this process found intact
 _checked_lock = threading.Lock()
@@ -102,6 +119,22 @@ def identity(path: Path | str) -> tuple[int, int] | None:
     return info.st_dev, info.st_ino
 
 
+def opened(path: Path | str) -> tuple:
+    """identity() of the index and of its -wal, taken just before connecting: what ``replaced`` compares with."""
+    return identity(path), identity(f"{path}-wal")
+
+
+def replaced(path: Path | str, was: tuple) -> bool:
+    """Whether the index at ``path`` is no longer what a connection was opened on (``was``: ``opened``): another
+    file (deleted, restored, renamed over), or another -wal than the one there as it connected. A reader that opened
+    a restored file while the replaced one's -wal was still beside it, empty (no page: not refused), shared it; a
+    worker that then found the swap deleted it (close_replaced), and the reader went on reading through the deleted
+    -wal and its -shm, missing every later change, until it happened to reconnect. While a connection is open
+    SQLite deletes no -wal of its file, so another one there means that."""
+    index, wal = opened(path)
+    return index != was[0] or (was[1] is not None and wal != was[1])
+
+
 def close_replaced(conn: sqlite3.Connection, path: Path | str, wal: tuple[int, int] | None) -> None:
     """Close a connection to the index file that was at ``path`` and was replaced since (renamed over, restored,
     deleted); ``wal``: identity() of the -wal it was opened with. SQLite leaves the -wal of a moved or unlinked file
@@ -158,12 +191,61 @@ def _refuse_stale_wal(path: Path) -> None:
     pair = _wal_pair(path)
     if pair is None or len(owner) != 4 or owner[2:] != pair[2:] or owner[:2] == pair[:2]:
         return
+    if _set_aside_stale_wal(path, pair):
+        return
     raise IndexUnavailable(
         f"the index at {path} was replaced (renamed over, restored) while {path.name}-wal beside it still holds "
-        f"changes written to the file that was there before: SQLite would mix them into this one and damage it, "
-        f"so Sift leaves both as they are. To use this index, stop Sift's processes (sift-mcp, huey_consumer) "
-        f"and delete {path.name}-wal and {path.name}-shm (what they hold belongs to the file that was replaced); "
-        f"to go back to that file, put it back at {path}")
+        f"changes written to the file that was there before, and a Sift process (huey_consumer, sift-mcp) still "
+        f"has that file open: SQLite would mix them into this one and damage it, so Sift leaves both as they are. "
+        f"A worker lets go of it at its next job (within a minute: a periodic one runs every minute), sift-mcp at "
+        f"its next search: then run this again, and Sift moves what is left aside by itself. Or stop those "
+        f"processes and run this again. (By hand, with Sift's processes stopped: delete {path.name}-wal and "
+        f"{path.name}-shm; to go back to the replaced file instead, put it back at {path})")
+
+
+def _set_aside_stale_wal(path: Path, pair: tuple[int, ...]) -> bool:
+    """Move the -wal of a replaced index file aside ({path}-wal-replaced) and delete its -shm, when no connection
+    of any process reads through them any more: each holds a read lock on the -shm's SHM_DMS_BYTE while it is open,
+    so a write lock taken there (an open-file-description lock: refused by this process's own SQLite locks too)
+    says none is, and keeps one from starting while they are moved. A process still on the replaced file would copy
+    the -wal's pages into it (close_replaced does) or read them: False, and it is left to that process. Without
+    such a lock (not Linux), False. What the -wal holds is of the replaced file (the last changes of a process that
+    was killed on it): kept beside it, never copied into this one."""
+    wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
+    command = getattr(fcntl, "F_OFD_SETLK", None)
+    if command is None:
+        return False
+    try:
+        info = os.stat(shm)
+        key = (info.st_dev, info.st_ino)
+        fd = _kept_open.get(key)
+        fd = os.open(shm, os.O_RDWR) if fd is None else fd
+    except FileNotFoundError:  # no -shm: no connection can be reading through the -wal
+        key, fd = None, None
+    except OSError:
+        return False
+    try:
+        if fd is not None:
+            lock = struct.pack("hhqqi4x", fcntl.F_WRLCK, os.SEEK_SET, SHM_DMS_BYTE, 1, 0)
+            try:
+                fcntl.fcntl(fd, command, lock)
+            except OSError:  # a connection is open on it (EAGAIN, EACCES), or no such lock here (EINVAL); perhaps
+                _kept_open[key], fd = fd, None  # one of this process, whose locks stay only while none is closed
+                return False
+            _kept_open.pop(key, None)
+        if _wal_pair(path) != pair:  # changed meanwhile: look again at the next connect
+            return False
+        os.replace(wal, Path(f"{path}{WAL_SET_ASIDE}"))
+        shm.unlink(missing_ok=True)
+    except OSError:
+        return False
+    finally:
+        if fd is not None:
+            os.close(fd)  # (the lock goes with it: this process holds no other lock on the file, or it was refused)
+    log.warning("the index at %s was replaced while %s beside it held changes written to the file that was there "
+                "before, and no process reads through it any more: moved it aside to %s%s (to go back to that file, "
+                "put it back at %s and this back as %s)", path, wal.name, path.name, WAL_SET_ASIDE, path, wal.name)
+    return True
 
 
 def _open(path: Path) -> sqlite3.Connection:
