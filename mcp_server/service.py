@@ -44,8 +44,8 @@ class Sift:
         than the file it was opened on (deleted and made again: it read the deleted one), or gone."""
         from search.index import db
         conn = getattr(self._local, "conn", None)
-        now = db.identity(self.settings.index_path)
-        if conn is not None and now != self._local.identity:
+        now = db.opened(self.settings.index_path)  # the index and its -wal: either another file (db.replaced)
+        if conn is not None and db.replaced(self.settings.index_path, self._local.identity):
             self._local.conn = self._local.closer = conn = None  # closed with its closer
         if conn is None:
             try:

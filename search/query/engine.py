@@ -159,7 +159,7 @@ class Engine:
         self.index_path = Path(index_path)
         self._hold_postings = keyword_postings
         self._conn = None
-        self._identity: tuple[int, int] | None = None  # (device, inode) of the file ``_conn`` reads: db.identity
+        self._identity: tuple | None = None  # the file ``_conn`` reads and its -wal, as it connected: db.opened
         self._conn_lock = threading.Lock()
         self._embedder_loader = embedder_loader
         self._embedders: dict[str, object] = {}  # model id -> Embedder, for the models published now
@@ -305,7 +305,7 @@ class Engine:
     # -- steps --------------------------------------------------------------
     def _connection(self):
         if self._conn is None:
-            identity = db.identity(self.index_path)  # before connecting: a file swapped meanwhile makes it stale
+            identity = db.opened(self.index_path)  # before connecting: a file swapped meanwhile makes it stale
             self._conn = db.connect(self.index_path, readonly=True)
             self._identity = identity
         return self._conn
@@ -320,7 +320,7 @@ class Engine:
     def stale(self) -> bool:
         """Whether the index file is no longer the one this engine reads (deleted, perhaps made again): its
         connection and everything it holds in memory are of the old one; its keeper makes a new engine."""
-        return self._conn is not None and db.identity(self.index_path) != self._identity
+        return self._conn is not None and db.replaced(self.index_path, self._identity)
 
     def _choose_mode(self, mode: str, state: dict, filters: Filters, notes: list[str]) -> str:
         if not state["generations"]:  # the first build is still running: no answer, and no verdict on embeddings
