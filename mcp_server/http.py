@@ -47,7 +47,7 @@ from mcp_server import http_settings
 
 def main(args, settings, children: list) -> int:
     """Check the address and the token, start the worker, build the server, serve until stopped."""
-    from mcp_server.server import StartupError, _exit_if_threads_linger, build_server, register_root
+    from mcp_server.server import StartupError, _exit_if_threads_linger, build_server, served_root
     if args.http is None:
         raise StartupError("--read-only and --log-queries go with --http [HOST:]PORT (over stdio the client "
                            "chooses the tools it allows)")
@@ -59,11 +59,11 @@ def main(args, settings, children: list) -> int:
     except ValueError as exc:
         raise StartupError(str(exc)) from None
     with listener:
-        collection = register_root(settings, args.root, args.name) if args.root else None
+        collection, problem = served_root(settings, args.root, args.name)
         if not args.no_worker:
             from mcp_server.worker import Worker
             children.append(Worker(settings, queued=collection[0] if collection else None).start())
-        server = build_server(settings, children[0] if children else None, collection)
+        server = build_server(settings, children[0] if children else None, collection, problem)
         if config.read_only:
             server.remove_tool("refresh")
         announce(config, token if made else None, source)

@@ -61,7 +61,8 @@ def instructions(settings) -> str:
 
 
 class StartupError(Exception):
-    """Bad flags or a root that cannot be registered; printed as one line, exit status 2."""
+    """Bad flags or settings, or a root that cannot be registered (served_root serves all the same); printed as
+    one line, exit status 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -97,12 +98,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.http is not None or args.read_only or args.log_queries:
             from mcp_server import http
             return http.main(args, settings, children)  # serves until SIGTERM or SIGINT
-        collection = register_root(settings, args.root, args.name) if args.root else None
+        collection, problem = served_root(settings, args.root, args.name)
         if not args.no_worker:
             from mcp_server.worker import Worker
             children.append(Worker(settings, queued=collection[0] if collection else None))
             children[0].start()
-        server = build_server(settings, children[0] if children else None, collection)
+        server = build_server(settings, children[0] if children else None, collection, problem)
         from mcp_server import transport
         _hint_on_a_terminal(args.root, args.name)
         transport.run(server, wire)  # returns when the client closes stdin
@@ -176,6 +177,23 @@ def _relative_to(root: str) -> str:
             "give the folder's absolute path, or one starting with ~)")
 
 
+def served_root(settings, root: str | None, name: str | None) -> tuple[tuple[int, str] | None, str | None]:
+    """(the collection of --root, None) or, when it cannot be registered (a folder that is not there, a name
+    refused), (None, the problem): the server serves all the same, and the tools' answers say the problem first.
+    It exited with status 2, and Claude Desktop showed only 'disconnected', the reason in a log file the user
+    had to find; the assistant can now tell it. Said on stderr too (a terminal, the client's log)."""
+    if not root:
+        return None, None
+    try:
+        return register_root(settings, root, name), None
+    except StartupError as exc:
+        problem = (f"sift-mcp was started with {exc}; fix --root in the MCP client's configuration (the folder's "
+                   "absolute path) and restart the client; until then only what was indexed before is searched")
+        print(f"sift-mcp: error: {exc}; serving all the same: each tool's answer says so", file=sys.stderr,
+              flush=True)
+        return None, problem
+
+
 def register_root(settings, root: str, name: str | None) -> tuple[int, str]:
     """Register ``root`` as a collection (if new); returns (id, name). The one write the server makes."""
     from search.index import db, names, queries, store
@@ -218,10 +236,11 @@ def register_root(settings, root: str, name: str | None) -> tuple[int, str]:
         conn.close()
 
 
-def build_server(settings, worker=None, collection: tuple[int, str] | None = None):
+def build_server(settings, worker=None, collection: tuple[int, str] | None = None, problem: str | None = None):
     from mcp_server import tools
     from mcp_server.service import Sift
     sift = Sift(settings, worker)
+    sift.startup_problem = problem
 
     @asynccontextmanager
     async def lifespan(_server):

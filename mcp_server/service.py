@@ -34,6 +34,7 @@ class Sift:
         self.model = ModelState(settings)
         self.worker = worker  # mcp_server.worker.Worker, or None with --no-worker
         self.notices: list[str] = []  # trouble met at startup, shown by stats
+        self.startup_problem: str | None = None  # a --root that could not be served: the first line of answers
         self._local = threading.local()
         self._engine = None
         self._engine_lock = threading.Lock()

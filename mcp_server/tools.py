@@ -255,16 +255,42 @@ def _short_repr(value, chars: int = 80) -> str:
 
 
 def tool(fn):
-    """Turn every failure of a tool into a ToolError a model can act on."""
+    """Turn every failure of a tool into a ToolError a model can act on; the server's startup problem (a wrong
+    --root) said first in the answers it bears on."""
     @functools.wraps(fn)
     def guarded(self, *args, **kwargs):
         try:
-            return fn(self, *args, **kwargs)
-        except ToolError:
-            raise
+            answer = fn(self, *args, **kwargs)
+        except ToolError as exc:
+            raise ToolError(_with_problem(self.sift, fn.__name__, str(exc))) from None
         except Exception as exc:
-            raise ToolError(_message(fn.__name__, exc, self.sift.settings.index_path)) from None
+            raise ToolError(_with_problem(self.sift, fn.__name__,
+                                          _message(fn.__name__, exc, self.sift.settings.index_path))) from None
+        return _told_problem(self.sift, fn.__name__, answer)
     return guarded
+
+
+# The tools whose answers depend on the folders registered: they say the server's startup problem first. A wrong
+# --root in Claude Desktop's configuration ended the server, and the user saw only 'disconnected'.
+TELL_PROBLEM = ("search", "list_files", "similar", "stats", "refresh")
+
+
+def _with_problem(sift, name: str, message: str) -> str:
+    problem = sift.startup_problem if name in TELL_PROBLEM else None
+    return f"problem: {problem}\n{message}" if problem else message
+
+
+def _told_problem(sift, name: str, answer):
+    """``answer`` with the startup problem as its first line, and first among its notes (stats: its notices)."""
+    problem = sift.startup_problem if name in TELL_PROBLEM else None
+    if not problem or not isinstance(answer, CallToolResult):
+        return answer
+    answer.content[0].text = f"problem: {problem}\n{answer.content[0].text}"
+    data = answer.structured_content
+    key = {"stats": "notices", "refresh": None}.get(name, "notes")
+    if key and isinstance(data, dict) and "candidates" not in data:
+        data[key] = [problem, *data.get(key, [])]
+    return answer
 
 
 def _message(name: str, exc: Exception, index_path) -> str:

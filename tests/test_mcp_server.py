@@ -933,36 +933,50 @@ def test_sigterm_stops_the_server_and_its_worker(sift_env, tmp_path):
     _wait_gone(child)
 
 
-def test_bad_root_is_a_clear_startup_error(sift_env, tmp_path):
-    result = subprocess.run([str(VENV_BIN / "sift-mcp"), "--root", str(tmp_path / "missing"), "--no-worker"],
-                            env=sift_env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
-    assert result.returncode == 2 and result.stdout == ""
-    assert "not a folder" in result.stderr and "Traceback" not in result.stderr
-    assert result.stderr.endswith(f"missing does not exist\n"), result.stderr
-    note = tmp_path / "notes" / "a.md"  # a note given for its folder: 'not a folder' alone said nothing more
-    note.parent.mkdir()
-    note.write_text("# A\n")
-    given = subprocess.run([str(VENV_BIN / "sift-mcp"), "--root", str(note), "--no-worker"], env=sift_env,
-                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
-    assert given.returncode == 2
-    assert given.stderr.endswith(f"--root {note}: not a folder: {note} is a file: give the folder that holds the "
-                                 f"notes (this file's: {note.parent})\n"), given.stderr
+def test_a_wrong_root_is_served_and_every_answer_says_so(indexed, servers, tmp_path):
+    """A --root that is not there ended the server with status 2: Claude Desktop showed only 'disconnected', the
+    reason in a log file. It serves what is indexed, and stats, search and list_files say the problem first, with
+    the folder meant and what to do, for the assistant to tell the user."""
+    typo = tmp_path / "note"  # the indexed folder is tmp_path/notes
 
+    async def scenario():
+        async with servers.session(indexed["env"], "--root", str(typo), "--no-worker") as s:
+            return [await call(s, "stats"), await call(s, "search", query="pasta", mode="keyword"),
+                    await call(s, "list_files"), await call(s, "search", query="x", collection="nowhere")]
+    stats, search, listing, refused = run(scenario)
+    problem = (f"sift-mcp was started with --root {typo}: not a folder: {typo} does not exist (did you mean "
+               f"{tmp_path / 'notes'}?); fix --root in the MCP client's configuration (the folder's absolute path) "
+               "and restart the client; until then only what was indexed before is searched")
+    for answer in (stats, search, listing):
+        assert not answer.is_error and text(answer).splitlines()[0] == f"problem: {problem}", text(answer)
+    assert stats.structured_content["notices"][0] == problem
+    assert search.structured_content["notes"][0] == problem and "notes/tech/cooking.md" in text(search)
+    assert listing.structured_content["notes"][0] == problem
+    assert refused.is_error and text(refused).endswith(f"search: problem: {problem}\nno collection named 'nowhere'; "
+                                                       "collections: notes"), text(refused)
+    assert f"sift-mcp: error: --root {typo}: not a folder: " in (tmp_path / "server-stderr.log").read_text()
+    servers.check_stdout()
 
 
 @pytest.mark.timeout(300)
-def test_a_relative_root_that_is_not_there_says_where_it_was_looked_for(sift_env, tmp_path):
-    """An MCP client starts the server in a folder of its own choosing (often /): '--root notes' in its
-    configuration said only 'notes does not exist'. It says from which folder it was read and what to give."""
+def test_a_root_given_as_a_file_or_relative_says_what_was_wrong_on_stderr(sift_env, tmp_path):
+    """Not a startup error any more (see above), but the reason is still the stderr line a terminal shows: a note
+    given for its folder, and a relative --root read from the folder the client started the server in."""
+    note = tmp_path / "notes" / "a.md"  # a note given for its folder: 'not a folder' alone said nothing more
     write_tree(tmp_path / "notes", {"a.md": "# A\n"})
+    given = subprocess.run([str(VENV_BIN / "sift-mcp"), "--root", str(note), "--no-worker"], env=sift_env,
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    assert given.returncode == 0 and given.stdout == "" and "Traceback" not in given.stderr
+    assert (f"sift-mcp: error: --root {note}: not a folder: {note} is a file: give the folder that holds the "
+            f"notes (this file's: {note.parent}); serving all the same: each tool's answer says so\n") in given.stderr
     started_in = tmp_path / "client"
     started_in.mkdir()
     result = subprocess.run([str(VENV_BIN / "sift-mcp"), "--root", "notes", "--no-worker"], cwd=started_in,
                             env=sift_env, stdin=subprocess.DEVNULL, capture_output=True, text=True)
-    assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr == (f"sift-mcp: error: --root notes: not a folder: notes does not exist (a relative path is "
-                             f"read from the folder the server was started in, {started_in}: give the folder's "
-                             "absolute path, or one starting with ~)\n"), result.stderr
+    assert result.returncode == 0 and result.stdout == ""
+    assert (f"sift-mcp: error: --root notes: not a folder: notes does not exist (a relative path is read from the "
+            f"folder the server was started in, {started_in}: give the folder's absolute path, or one starting "
+            "with ~); serving all the same") in result.stderr, result.stderr
 
 
 
