@@ -36,6 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     args, unknown = parser.parse_known_args(argv)
     if unknown:  # said by the command's own parser: its usage, its options ('ingest search --limt 3': --limit)
         _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
+    if getattr(args, "func", None) is None:  # a bare `ingest` (or `ingest model`): its commands, each with what it
+        _command_parser(parser, args).print_help(sys.stderr)  # does, where argparse said only 'the following
+        return 2                                             # arguments are required: {enqueue,stats,…}'
     from search.settings import use_flags
     use_flags(args)
     try:
@@ -158,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     _settings_flags(parser)
     settings, stats_flags, model_flags, home = (_flags_of(only) for only in (INDEXING, STATS, MODEL, HOME))
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command")  # none given: main prints the help
 
     enqueue = commands.add_parser("enqueue", parents=[settings],
                                   help="register a folder as a collection and queue its ingestion",
@@ -264,7 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     # the settings flags here too, so that `ingest model --model minilm info` reads like the other two places
     model = commands.add_parser("model", parents=[model_flags], help="the embedding model")
-    model_commands = model.add_subparsers(dest="model_command", required=True)
+    model_commands = model.add_subparsers(dest="model_command")
     prepare = model_commands.add_parser("prepare", parents=[model_flags],
                                         help="build the configured model (e5, minilm) from its pip package and "
                                         "prove it tells meaning apart")
@@ -273,7 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
     info = model_commands.add_parser("info", parents=[model_flags],
                                      help="show the model's id, dimension, token limit and prefixes")
     info.set_defaults(func=cmd_model_info)
-    for chooser in (commands, model_commands):  # named by its choices when missing, not by 'command' / 'model_command'
+    for chooser in (commands, model_commands):  # named by its choices in the usage, not by 'command' / 'model_command'
         chooser.metavar = "{" + ",".join(chooser.choices) + "}"
     return parser
 

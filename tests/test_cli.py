@@ -56,9 +56,9 @@ def test_a_misspelt_command_or_option_is_told_the_one_probably_meant(sift_env):
     command = run_ingest(sift_env, "serach", "alpha")
     assert command.returncode == 2
     assert command.stderr.splitlines()[-1].endswith("(did you mean 'search'?)"), command.stderr
-    bare = run_ingest(sift_env, "model")  # said 'the following arguments are required: model_command'
-    assert bare.returncode == 2 and bare.stderr.splitlines()[-1] == (
-        "ingest model: error: the following arguments are required: {prepare,info}"), bare.stderr
+    bare = run_ingest(sift_env, "model")  # said 'the following arguments are required: model_command': its help
+    assert bare.returncode == 2 and bare.stderr.startswith("usage: ingest model "), bare.stderr
+    assert "    info " in bare.stderr and "error" not in bare.stderr, bare.stderr
 
 
 @pytest.mark.parametrize("interval", ["-5", "0", "nan"])

@@ -79,3 +79,26 @@ def test_a_folder_that_is_not_there_is_told_the_one_beside_it_meant(tmp_path, mo
     with pytest.raises(StartupError) as nowhere:
         register_root(None, "~/recipes", None)
     assert str(nowhere.value) == f"--root ~/recipes: not a folder: ~/recipes does not exist (~ read as {tmp_path})"
+
+
+def test_a_bare_ingest_prints_its_commands_not_an_argparse_error(capsys):
+    """A bare `ingest` said only 'ingest: error: the following arguments are required: {enqueue,stats,…}': a
+    newcomer's first command. It prints the help, each command with what it does (status 2, as before)."""
+    from ingest import cli
+    assert cli.main([]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("usage: ingest "), captured.err
+    assert "    enqueue             register a folder as a collection" in captured.err, captured.err
+    assert "error" not in captured.err
+    assert cli.main(["model"]) == 2
+    assert "    info          show the model's id" in capsys.readouterr().err
+
+
+def test_the_demo_writes_its_worker_log_inside_its_home():
+    """scripts/demo wrote "$SIFT_HOME.worker.log" beside the home: with SIFT_HOME=~/.sift, a stray
+    ~/.sift.worker.log. It goes inside, as the README says."""
+    from tests.conftest import REPO
+    demo = (REPO / "scripts" / "demo").read_text()
+    consumer = next(line for line in demo.splitlines() if "huey_consumer" in line)
+    assert '>"$SIFT_HOME/worker.log"' in consumer, consumer
+    assert demo.index('mkdir -p "$SIFT_HOME"') < demo.index(consumer)
