@@ -1038,7 +1038,9 @@ def cmd_similar(args) -> int:
     target = _indexed_file(settings, args.path, roots) if args.path is not None and roots else None
     if args.path is not None and target is None:
         raise LookupError(f"no index at {settings.index_path}: run `ingest enqueue PATH` first")
-    answer = from_settings(settings).similar(chunk_id=args.chunk_id, path=target, limit=args.limit, filters=filters)
+    answer = from_settings(settings).similar(chunk_id=args.chunk_id, path=target, limit=args.limit, filters=filters,
+                                             said=("ingest stats", f"ingest enqueue {shlex.quote(roots[target[0]])}"
+                                                   if target else "ingest enqueue"))
     answer.notes += where.notes(found=bool(answer.hits))
     if args.json:
         from search.index.status import as_json

@@ -102,3 +102,20 @@ def test_the_demo_writes_its_worker_log_inside_its_home():
     consumer = next(line for line in demo.splitlines() if "huey_consumer" in line)
     assert '>"$SIFT_HOME/worker.log"' in consumer, consumer
     assert demo.index('mkdir -p "$SIFT_HOME"') < demo.index(consumer)
+
+
+def test_ingest_similar_of_a_file_not_indexed_yet_names_ingest_stats(sift_env, tmp_path, monkeypatch, capsys):
+    """`ingest similar` of a file of the generation being built said 'stats shows the generation being built', the
+    MCP tool's word: on the command line it is `ingest stats`. The tool's wording stays."""
+    from ingest import cli
+    from search.index import queries
+    from search.query.engine import SearchError, from_settings
+    from search.settings import load
+    conn, cid = between_parts(tmp_path, monkeypatch)  # generation 2 builds its part: those 5 files wait
+    waiting = queries.pending_paths(conn, queries.building_generation(conn, cid)["id"])[0]
+    assert cli.main(["similar", f"notes/{waiting}"]) == 2
+    assert capsys.readouterr().err == (f"ingest: error: notes/{waiting} has no passages in the published index: it "
+                                       "waits to be indexed: ingest stats shows the generation being built\n")
+    import pytest
+    with pytest.raises(SearchError, match="waits to be indexed: stats shows the generation being built$"):
+        from_settings(load()).similar(path=("notes", waiting))

@@ -692,14 +692,16 @@ class Engine:
 
     # -- similar passages ------------------------------------------------------
     def similar(self, chunk_id: int | None = None, path: tuple[str, str] | None = None,
-                limit: int = 10, filters: Filters | None = None) -> Answer:
+                limit: int = 10, filters: Filters | None = None, said: tuple[str, str] = ("stats", "refresh")
+                ) -> Answer:
         """Passages of other files nearest in meaning to a chunk, or to a whole file.
 
         ``path`` is (collection, path relative to its root). The file's own chunks
         are left out, and so is the same file reached through another collection (a root inside another's);
         each other file gives at most its best passage, once however many collections reach it. ``filters``:
         only passages of the files they keep (a collection, a folder, a kind). Uses the stored vectors only,
-        so no model is loaded.
+        so no model is loaded. ``said``: the commands that show a build's progress and queue a scan, in the
+        caller's words (the MCP tools', or ``ingest stats`` and ``ingest enqueue``), for a file not indexed yet.
         """
         started = time.perf_counter()
         if (chunk_id is None) == (path is None):
@@ -720,7 +722,7 @@ class Engine:
                 if state["generations"] and not state["model"]:  # nothing published: _source_chunks says so
                     raise SearchError("this index has no embeddings (built with SIFT_EMBEDDINGS=off), so there "
                                       "is nothing to compare by meaning: use search with mode 'keyword'")
-                query_ids, file_ids, source = _source_chunks(conn, chunk_id, path)
+                query_ids, file_ids, source = _source_chunks(conn, chunk_id, path, said)
                 # a mailbox's message is compared with its other messages too, each one a file's passage would be:
                 # a Takeout mailbox holds all one's mail, and 'mail like this one' found none of it
                 message = queries.message_chunks(conn, *_file_of(conn, chunk_id)) if chunk_id is not None else None
@@ -798,7 +800,7 @@ def _file_of(conn, chunk_id: int) -> tuple[int, int]:
     return queries.visible_chunk_file(conn, chunk_id)[0], chunk_id
 
 
-def _source_chunks(conn, chunk_id: int | None, path: tuple[str, str] | None
+def _source_chunks(conn, chunk_id: int | None, path: tuple[str, str] | None, said: tuple[str, str] = ("stats", "refresh")
                    ) -> tuple[list[int], list[int], tuple[str, str]]:
     """(chunks to compare with, every chunk of their file, (its collection, its path)) for ``chunk_id`` or
     ``path``."""
@@ -812,26 +814,28 @@ def _source_chunks(conn, chunk_id: int | None, path: tuple[str, str] | None
     ids = queries.visible_path_chunks(conn, collection, relative)
     if not ids:
         raise SearchError(f"{collection}/{relative} has no passages in the published index: "
-                          f"{_why_no_passages(conn, collection, relative)}")
+                          f"{_why_no_passages(conn, collection, relative, said)}")
     return ids, ids, (collection, relative)
 
 
-def _why_no_passages(conn, collection: str, relative: str) -> str:
+def _why_no_passages(conn, collection: str, relative: str, said: tuple[str, str] = ("stats", "refresh")) -> str:
     """Why a file similar is asked about has no published passages, as the index records it (read_file says
     the same): 'not indexed yet, empty, or failed to parse: see stats' left a model to guess, or to call stats
-    and look for the file among every collection's failures."""
+    and look for the file among every collection's failures. ``said``: (what shows progress, what queues a scan)
+    as the caller names them: `ingest similar` said 'stats shows …', a command it does not have."""
+    stats, rescan = said
     row = queries.latest_progress(conn, collection, relative)
     if row is None:  # the generation that read an empty file is gone once a newer one is published
         if queries.visible_file(conn, collection, relative) is not None:
             return "it is indexed, but holds no text to compare"
-        return "no scan has read it yet (refresh queues one)"
+        return f"no scan has read it yet ({rescan} queues one)"
     if row["reason"] == queries.DEFERRED:  # on its way: a later part of the first build reads it
         return f"{row['reason']}; similar compares it once that part is published"
     if row["state"] in ("failed", "skipped"):
         return f"{row['state']} at {row['stage']}: {row['reason']}"
     if queries.visible_file(conn, collection, relative) is not None:
         return "it is indexed, but holds no text to compare"
-    return "it waits to be indexed: stats shows the generation being built"
+    return f"it waits to be indexed: {stats} shows the generation being built"
 
 
 def _why_not_indexed(conn, collection: str, path: str) -> str:
