@@ -119,3 +119,19 @@ def test_ingest_similar_of_a_file_not_indexed_yet_names_ingest_stats(sift_env, t
     import pytest
     with pytest.raises(SearchError, match="waits to be indexed: stats shows the generation being built$"):
         from_settings(load()).similar(path=("notes", waiting))
+
+
+def test_stats_says_a_rescan_asked_for_during_a_build_is_queued_within_a_minute_once_it_ended(immediate, tmp_path):
+    """'waiting: a rescan was asked for 40 s ago; … queues it once nothing of notes is under way' stood up to a
+    minute after the build had ended, nothing saying what it still waited for: the worker's periodic check."""
+    from search.index import freshness
+    from tests.conftest import ingest, write_tree
+    from tests.test_freshness import _stats_text
+    from workers import runtime
+    ingest(write_tree(tmp_path / "notes", {"a.md": "# A\n\nalpha\n"}))
+    conn = runtime.index()
+    freshness.request(conn, 1)  # asked for while its build ran (workers.rescan.request_scan): the build is over
+    said = _stats_text(conn).splitlines()
+    line = next(line for line in said if line.startswith("  waiting: "))
+    assert line.endswith(" ago; nothing of notes is under way now, so a worker's periodic check queues it within a "
+                         "minute (SIFT_PERIODIC_SECONDS)"), said

@@ -473,9 +473,12 @@ def _requested_line(c: dict) -> str:
     anything else only into an empty queue (workers.rescan.may_queue), so that scans do not pile up behind a
     build."""
     since = age(time.time() - c["freshness"]["scan_requested"])
-    if c["published"]:
+    if c["published"] and (c["building"] or c["freshness"].get("scanning") is not None):
         return (f"  waiting: a rescan was asked for {since} ago; the watcher or a worker's periodic rescan queues "
                 f"it once nothing of {c['name']} is under way")
+    if c["published"]:  # the build it waited for is over: the line stood up to a minute more, as if still waiting
+        return (f"  waiting: a rescan was asked for {since} ago; nothing of {c['name']} is under way now, so a "
+                "worker's periodic check queues it within a minute (SIFT_PERIODIC_SECONDS)")
     what = "a rescan" if c["building"] else "a scan"
     return (f"  waiting: {what} was asked for {since} ago; the watcher or a worker's periodic rescan queues it "
             "once the queue is empty")
