@@ -296,7 +296,7 @@ def cmd_enqueue(args) -> int:
     from workers import rescan
     root = Path(args.path).expanduser().resolve()
     if not root.is_dir():
-        raise FileNotFoundError(f"not a folder: {not_a_folder(args.path, root)}")
+        raise FileNotFoundError(f"not a folder: {_collection_of_file(args.path, root) or not_a_folder(args.path, root)}")
     if not _storable(str(root)):
         shown = os.fsencode(root).decode("utf-8", "backslashreplace")
         raise ValueError(f"the folder's path {shown} is not valid UTF-8 (its undecodable bytes are shown as \\xNN): "
@@ -439,6 +439,30 @@ def _say_the_filters_set_here_are_the_workers_to_use(name: str, settings, indexe
               f"{'is' if len(left) == 1 else 'are'} indexed ({shown}); the worker scans with its own settings, so "
               f"unless it was started with {' '.join(given)} this scan keeps them: restart it (and the watcher) "
               f"with {' '.join(given)} and enqueue again", file=sys.stderr)
+
+
+def _collection_of_file(given: str, real: Path) -> str | None:
+    """What to do with a file of a registered collection given to ``ingest enqueue``: rescan that collection.
+    'give the folder that holds the notes (this file's: …/projects)' sent the user to register the file's own
+    folder, a second collection of files already indexed (each passage then found twice)."""
+    from search.index import db, names, queries
+    from search.settings import load
+    index_path = load().index_path
+    if not real.is_file() or not index_path.exists():
+        return None
+    try:
+        conn = db.connect(index_path, readonly=True)
+    except (db.NoIndex, db.IndexUnavailable):
+        return None
+    try:
+        holder = names.container(str(real), queries.collections(conn))
+    finally:
+        conn.close()
+    if holder is None:
+        return None
+    return (f"{given} is a file of the collection {holder['name']!r}: `ingest enqueue {shlex.quote(holder['root'])}` "
+            "rescans that collection, which indexes the files changed since its last scan (one file is not queued "
+            "alone)")
 
 
 def _storable(text: str) -> bool:

@@ -135,3 +135,26 @@ def test_stats_says_a_rescan_asked_for_during_a_build_is_queued_within_a_minute_
     line = next(line for line in said if line.startswith("  waiting: "))
     assert line.endswith(" ago; nothing of notes is under way now, so a worker's periodic check queues it within a "
                          "minute (SIFT_PERIODIC_SECONDS)"), said
+
+
+def test_ingest_enqueue_of_a_file_of_a_collection_says_to_rescan_the_collection(sift_env, tmp_path, capsys):
+    """`ingest enqueue "~/vault/sub dir/a note.md"` was told to give 'this file's' folder: registering it made a
+    second collection of files already indexed. A file of a registered collection names the command that rescans
+    that collection; a file of none is still told its folder."""
+    from ingest import cli
+    from search.index import store
+    from tests.conftest import write_tree
+    from workers import runtime
+    root = write_tree(tmp_path / "my vault", {"sub dir/a note.md": "# A\n", "b.md": "# B\n"})
+    loose = write_tree(tmp_path / "loose", {"c.md": "# C\n"})
+    conn = runtime.index()
+    store.ensure_collection(conn, "vault", str(root))
+    conn.commit()
+    assert cli.main(["enqueue", str(root / "sub dir" / "a note.md")]) == 2
+    assert capsys.readouterr().err == (f"ingest: error: not a folder: {root / 'sub dir' / 'a note.md'} is a file of "
+                                       f"the collection 'vault': `ingest enqueue '{root}'` rescans that collection, "
+                                       "which indexes the files changed since its last scan (one file is not queued "
+                                       "alone)\n")
+    assert cli.main(["enqueue", str(loose / "c.md")]) == 2
+    assert capsys.readouterr().err == (f"ingest: error: not a folder: {loose / 'c.md'} is a file: give the folder "
+                                       f"that holds the notes (this file's: {loose})\n")
