@@ -772,7 +772,8 @@ def cmd_remove(args) -> int:
             if row["published"] is not None else "nothing of it was searchable yet")
     print(f"removed collection {row['name']!r} ({row['root']}): {gone}"
           + ("; its build under way was stopped (its queued jobs do nothing)" if building else "")
-          + f". The folder is untouched: `ingest enqueue {row['root']} --name {row['name']}` indexes it again")
+          + f". The folder is untouched: `ingest enqueue {shlex.quote(row['root'])} --name {shlex.quote(row['name'])}` indexes it "
+            "again")
     return 0
 
 

@@ -158,3 +158,25 @@ def test_ingest_enqueue_of_a_file_of_a_collection_says_to_rescan_the_collection(
     assert cli.main(["enqueue", str(loose / "c.md")]) == 2
     assert capsys.readouterr().err == (f"ingest: error: not a folder: {loose / 'c.md'} is a file: give the folder "
                                        f"that holds the notes (this file's: {loose})\n")
+
+
+def test_commands_said_for_a_folder_with_spaces_run_as_printed(sift_env, tmp_path, capsys):
+    """`ingest remove 'my notes'` said "`ingest enqueue /home/me/my notes --name my notes` indexes it again":
+    copied, that registers '/home/me/my' with extra arguments. The paths and names in the commands Sift prints
+    are quoted as a shell reads them."""
+    import shlex
+    from ingest import cli
+    from search.index import store
+    from search.index.status import freshness_lines
+    from tests.conftest import write_tree
+    from workers import runtime
+    root = write_tree(tmp_path / "my notes", {"a.md": "# A\n"})
+    conn = runtime.index()
+    store.ensure_collection(conn, "my notes", str(root))
+    conn.commit()
+    assert cli.main(["remove", "my notes"]) == 0
+    said = capsys.readouterr().out
+    command = said.split("`")[1]
+    assert shlex.split(command) == ["ingest", "enqueue", str(root), "--name", "my notes"], said
+    gone = freshness_lines({"root_missing": True, "root_missing_since": 1.0}, None, "my notes", 0)
+    assert "`ingest remove 'my notes'` forgets the collection" in gone[0], gone

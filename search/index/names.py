@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import unicodedata
 
 MAX_NAME = 200  # what the MCP tools accept as a collection name
@@ -41,7 +42,7 @@ def bad_name_fix(name: str, root: str) -> str | None:
     if why is None:
         return None
     return (f"the collection name {name!r} makes 'collection/path' ambiguous ({why}): rename it with "
-            f"`ingest enqueue {root} --name NEWNAME` (or sift-mcp --root {root} --name NEWNAME)")
+            f"`ingest enqueue {shlex.quote(root)} --name NEWNAME` (or sift-mcp --root {shlex.quote(root)} --name NEWNAME)")
 
 
 def _suggested(name) -> str:
@@ -62,7 +63,7 @@ def nesting(root: str, collections, left_out=None) -> tuple[str | None, list[str
         rel = os.path.relpath(root, c["root"])
         refusal = (f"{root} lies inside the collection {c['name']!r} ({c['root']}), which indexes its files "
                    f"already: a second collection would show each of their passages twice in search; search them "
-                   f"there with --collection {c['name']} --path-prefix {rel} (over MCP: collection "
+                   f"there with --collection {shlex.quote(c['name'])} --path-prefix {shlex.quote(rel)} (over MCP: collection "
                    f"'{c['name']}', path_prefix '{rel}')")
     held = [f"{root} holds the collection {c['name']!r} ({c['root']}): its files will be indexed in both, and "
             f"search will show each of their passages twice (--collection picks one)"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import time
 from datetime import datetime
 from pathlib import Path
@@ -408,13 +409,14 @@ def freshness_lines(fresh: dict, building: dict | None = None, name: str = "NAME
         if files == 0 and since:
             lines.append(f"  {head}: nothing of it is searchable any more (its files are removed once it has been "
                          "gone for a whole rescan interval, SIFT_RESCAN_MINUTES); if it was moved, "
-                         f"`ingest enqueue NEW_FOLDER --name {name}` indexes it there, and `ingest remove {name}` "
+                         f"`ingest enqueue NEW_FOLDER --name {shlex.quote(name)}` indexes it there, and "
+                         f"`ingest remove {shlex.quote(name)}` "
                          "forgets the collection")
         else:
             lines.append(f"  {head}: its files stay searchable as last indexed until it has been gone for a whole "
                          "rescan interval (SIFT_RESCAN_MINUTES), then they are removed; "
-                         f"if it was moved, `ingest enqueue NEW_FOLDER --name {name}` follows it (nothing is embedded "
-                         f"again), and `ingest remove {name}` forgets the collection")
+                         f"if it was moved, `ingest enqueue NEW_FOLDER --name {shlex.quote(name)}` follows it (nothing is embedded "
+                         f"again), and `ingest remove {shlex.quote(name)}` forgets the collection")
     in_build = ((building or {}).get("progress") or {}).get("pending", 0)
     waiting = (fresh.get("pending_files") or 0) - in_build
     if waiting > 0 and building:

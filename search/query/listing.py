@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import stat
 from typing import Callable
 
@@ -169,7 +170,7 @@ def missing_roots(collection: str | None, roots: dict[str, str]) -> list[str]:
     names = [collection] if collection else sorted(roots)
     return [f"collection {n!r}: its folder {roots[n]} is missing, so its files are listed as last indexed (still "
             "searchable until it has been gone for a whole rescan interval); if it was moved, `ingest enqueue "
-            f"NEW_FOLDER --name {n}` follows it, and `ingest remove {n}` forgets the collection"
+            f"NEW_FOLDER --name {shlex.quote(n)}` follows it, and `ingest remove {shlex.quote(n)}` forgets the collection"
             for n in names if n in roots and root_missing(roots[n])]
 
 
