@@ -65,13 +65,22 @@ class StartupError(Exception):
     one line, exit status 2."""
 
 
+# what --help said nothing of: who starts it, what it waits for, and where its settings come from
+HELP_EPILOG = ("An MCP client (Claude Desktop, Claude Code) starts it and speaks to it over stdin and stdout; run by "
+               "hand, it waits for a client (Ctrl-D stops it) and prints the `claude mcp add` command that gives it "
+               "to Claude Code. Settings are the SIFT_* environment variables (SIFT_HOME, SIFT_MODEL, …: "
+               "docs/configuration.md), which the client's configuration must pass (its \"env\"); the tools: "
+               "docs/tools.md.")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from search.arguments import Parser
     from search.settings import add_home_flag
     parser = Parser(prog="sift-mcp", description="Sift's MCP server (stdio): search your "
-                                     "notes, code and PDFs from an AI assistant.")
-    parser.add_argument("--root", help="a folder to index: registered as a collection if new, and re-scanned "
-                        "at every start")
+                                     "notes, code and PDFs from an AI assistant.", epilog=HELP_EPILOG)
+    parser.add_argument("--root", metavar="FOLDER", help="a folder to index: registered as a collection if new, and "
+                        "re-scanned at every start (give its absolute path: the client starts the server in a "
+                        "folder of its own); one that is not there is said in every tool's answer")
     parser.add_argument("--name", help="the collection name for --root (default: the folder's name)")
     parser.add_argument("--no-worker", action="store_true", help="run neither the huey worker nor the file watcher "
                         "as child processes (use when a worker and a watcher already run elsewhere: without a "

@@ -180,3 +180,14 @@ def test_commands_said_for_a_folder_with_spaces_run_as_printed(sift_env, tmp_pat
     assert shlex.split(command) == ["ingest", "enqueue", str(root), "--name", "my notes"], said
     gone = freshness_lines({"root_missing": True, "root_missing_since": 1.0}, None, "my notes", 0)
     assert "`ingest remove 'my notes'` forgets the collection" in gone[0], gone
+
+
+def test_sift_mcp_help_says_who_starts_it_and_where_its_settings_come_from():
+    """`sift-mcp --help` listed its flags alone: nothing said that a client starts it over stdio, that the
+    SIFT_* settings come from the environment (which a client passes only when told), nor that --root wants
+    an absolute path (a client starts it in a folder of its own)."""
+    from mcp_server.server import build_parser
+    said = " ".join(build_parser().format_help().split())
+    assert "[--root FOLDER]" in said and "give its absolute path" in said, said
+    assert "An MCP client (Claude Desktop, Claude Code) starts it" in said and "SIFT_HOME, SIFT_MODEL" in said
+    assert "docs/configuration.md" in said and "`claude mcp add`" in said
