@@ -256,7 +256,8 @@ def build_server(settings, worker=None, collection: tuple[int, str] | None = Non
         _start_background(sift, collection)
         yield {}
 
-    server = tools.Server(name="sift", instructions=instructions(settings), version=_version(), lifespan=lifespan,
+    told = instructions(settings) + (f"\nProblem at startup, to tell the user: {problem}." if problem else "")
+    server = tools.Server(name="sift", instructions=told, version=_version(), lifespan=lifespan,
                           log_level="WARNING")
     tools.register(server, sift)
     return server

@@ -942,8 +942,9 @@ def test_a_wrong_root_is_served_and_every_answer_says_so(indexed, servers, tmp_p
     async def scenario():
         async with servers.session(indexed["env"], "--root", str(typo), "--no-worker") as s:
             return [await call(s, "stats"), await call(s, "search", query="pasta", mode="keyword"),
-                    await call(s, "list_files"), await call(s, "search", query="x", collection="nowhere")]
-    stats, search, listing, refused = run(scenario)
+                    await call(s, "list_files"), await call(s, "search", query="x", collection="nowhere"),
+                    s.instructions]
+    stats, search, listing, refused, instructions = run(scenario)
     problem = (f"sift-mcp was started with --root {typo}: not a folder: {typo} does not exist (did you mean "
                f"{tmp_path / 'notes'}?); fix --root in the MCP client's configuration (the folder's absolute path) "
                "and restart the client; until then only what was indexed before is searched")
@@ -955,6 +956,7 @@ def test_a_wrong_root_is_served_and_every_answer_says_so(indexed, servers, tmp_p
     assert refused.is_error and text(refused).endswith(f"search: problem: {problem}\nno collection named 'nowhere'; "
                                                        "collections: notes"), text(refused)
     assert f"sift-mcp: error: --root {typo}: not a folder: " in (tmp_path / "server-stderr.log").read_text()
+    assert instructions.endswith(f"\nProblem at startup, to tell the user: {problem}."), instructions
     servers.check_stdout()
 
 
