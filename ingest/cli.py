@@ -930,7 +930,7 @@ def cmd_search(args) -> int:
         print(as_json(answer.as_dict()))
         return 0
     for note in answer.notes:
-        print(printable(f"note: {note}"))
+        print(printable(f"note: {_in_cli_words(note)}"))
     if not answer.hits:
         print("no results")
         # a first build (of every collection, or the one searched): where to watch it, and whether a worker runs;
@@ -939,6 +939,12 @@ def cmd_search(args) -> int:
             print(_progress_line())
     _print_hits(answer)
     return 0
+
+
+def _in_cli_words(note: str) -> str:
+    """The engine's note in this command's words: 'stats shows its progress' (of a first build, nothing published
+    yet) names the MCP tool; here it is `ingest stats`."""
+    return note.replace("being built: stats shows its progress)", "being built: ingest stats shows its progress)")
 
 
 def _first_builds(settings, collection: str | None, generations: dict) -> list[str]:

@@ -855,7 +855,7 @@ def test_a_search_of_a_collection_not_published_yet_names_no_missing_word_and_sa
     store.ensure_collection(runtime.index(), "fresh", str(write_tree(tmp_path / "f", {"c.md": "warehouse"})))
     out = run_ingest(sift_env, "search", "warehouse", "--collection", "fresh").stdout.splitlines()
     assert out[:2] == ["note: nothing is searchable in 'fresh' yet: it has published no generation (its first may "
-                       "still be being built: stats shows its progress)", "no results"], out
+                       "still be being built: ingest stats shows its progress)", "no results"], out
     assert out[2].startswith(f"progress: ingest stats --watch   (needs a running worker; start one with: "
                              f"SIFT_HOME={sift_env['SIFT_HOME']} ") and "huey_consumer workers.app.huey" in out[2], out
     assert re.fullmatch(r"\(hybrid, [0-9.]+ ms\)", out[3]) and len(out) == 4, out
