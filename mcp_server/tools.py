@@ -262,6 +262,8 @@ def tool(fn):
         try:
             answer = fn(self, *args, **kwargs)
         except ToolError as exc:
+            if not _problem(self.sift, fn.__name__):
+                raise
             raise ToolError(_with_problem(self.sift, fn.__name__, str(exc))) from None
         except Exception as exc:
             raise ToolError(_with_problem(self.sift, fn.__name__,
@@ -275,14 +277,18 @@ def tool(fn):
 TELL_PROBLEM = ("search", "list_files", "similar", "stats", "refresh")
 
 
+def _problem(sift, name: str) -> str | None:
+    return sift.startup_problem if name in TELL_PROBLEM else None
+
+
 def _with_problem(sift, name: str, message: str) -> str:
-    problem = sift.startup_problem if name in TELL_PROBLEM else None
+    problem = _problem(sift, name)
     return f"problem: {problem}\n{message}" if problem else message
 
 
 def _told_problem(sift, name: str, answer):
     """``answer`` with the startup problem as its first line, and first among its notes (stats: its notices)."""
-    problem = sift.startup_problem if name in TELL_PROBLEM else None
+    problem = _problem(sift, name)
     if not problem or not isinstance(answer, CallToolResult):
         return answer
     answer.content[0].text = f"problem: {problem}\n{answer.content[0].text}"
