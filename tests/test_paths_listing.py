@@ -49,7 +49,7 @@ def test_names_that_make_collection_paths_ambiguous_are_refused(sift_env, tmp_pa
     odd = write_tree(tmp_path / "odd\\folder", {"b.md": "# B\n\nbeta\n"})
     server = subprocess.run([str(VENV_BIN / "sift-mcp"), "--root", str(odd), "--no-worker"], env=sift_env,
                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
-    assert server.returncode == 2 and server.stdout == ""
+    assert server.returncode == 0 and server.stdout == "", "served all the same (test_mcp_server: every answer says so)"
     assert "cannot be used" in server.stderr and "--name" in server.stderr and "Traceback" not in server.stderr
     names = [r["name"] for r in index(sift_env).execute("SELECT name FROM collections")] \
         if os.path.exists(os.path.join(sift_env["SIFT_HOME"], "index.db")) else []
