@@ -1106,11 +1106,12 @@ def test_a_misspelled_word_is_named_with_the_word_meant(indexed, servers):
                     await call(s, "search", query="Spagetti zyxwvut pasta", mode="keyword"),
                     await call(s, "search", query="spaghetti", mode="keyword"))
     answer, two, none = run(scenario)
-    said = ("no passage contains 'spagetti' (did you mean 'spaghetti'?); results are by meaning only, scored by "
-            "similarity as in mode 'semantic'")
+    # a query of the misspelled word alone is searched as meant, and the note says so (it said 'results are by
+    # meaning only' before keyword.slip_forms searched such a query)
+    said = "no passage contains 'spagetti' (did you mean 'spaghetti'?); searched for 'spaghetti' in its place"
     assert f"\nnote: {said}\n" in text(answer), text(answer)
     assert answer.structured_content["notes"] == [said]
-    assert answer.structured_content["results"], "the meaning still finds passages"
+    assert answer.structured_content["results"], "passages for the word meant"
     assert answer.structured_content["unmatched"] == [{"word": "spagetti", "suggestion": "spaghetti"}], \
         "the words and suggestions as data, not only in the note's text"
     assert two.structured_content["unmatched"] == [{"word": "Spagetti", "suggestion": "spaghetti"},

@@ -55,11 +55,15 @@ def spelling_notes(answer) -> list[str]:
 def test_misspelled_words_are_named_with_the_indexed_words_meant(engine):
     answer = engine.search("kubernetse deploymnet", mode="hybrid")
     assert spelling_notes(answer) == ["no passage contains 'kubernetse' or 'deploymnet' (did you mean 'Kubernetes', "
-                                      "'deployment'?); results are by meaning only, scored by similarity as in mode 'semantic'"], "as the passage writes it"
-    assert answer.hits and all(h.keyword_rank is None for h in answer.hits)
+                                      "'deployment'?); searched for 'Kubernetes', 'deployment' in their place"], \
+        "as the passage writes it"
+    assert answer.hits[0].path == "ops/deploy.md" and answer.hits[0].keyword_rank == 1, "no longer by meaning only"
+    # a query of misspelled words alone found nothing by keyword, the note saying what was meant: now it is
+    # searched as meant, as a search engine's 'showing results for' (test_swapped_letters.py)
     keyword = engine.search("deploymnet", mode="keyword")
-    assert keyword.hits == []
-    assert spelling_notes(keyword) == ["no passage contains 'deploymnet' (did you mean 'deployment'?)"]
+    assert [h.path for h in keyword.hits] == ["ops/deploy.md"]
+    assert spelling_notes(keyword) == ["no passage contains 'deploymnet' (did you mean 'deployment'?); searched for "
+                                       "'deployment' in its place"]
     assert spelling_notes(engine.search("kubernetes deployment", mode="hybrid")) == []
     assert spelling_notes(engine.search("deploying backup", mode="keyword")) == []  # stems of indexed words
 
@@ -97,7 +101,7 @@ def test_a_word_without_a_near_indexed_word_is_named_without_a_suggestion(engine
     assert spelling_notes(answer) == ["no passage contains 'zyxwvut'"]
     answer = engine.search("zyxwvut bakcups", mode="keyword")
     assert spelling_notes(answer) == ["no passage contains 'zyxwvut' or 'bakcups' (did you mean 'backups' for "
-                                      "'bakcups'?)"]
+                                      "'bakcups'?); searched for 'backups' in its place"]
 
 
 def test_only_the_first_few_missing_words_are_looked_up(engine):
@@ -106,7 +110,8 @@ def test_only_the_first_few_missing_words_are_looked_up(engine):
     answer = engine.search("bakcups databse deploymnet kuberntes", mode="keyword")
     assert spelling_notes(answer) == ["no passage contains 'bakcups', 'databse', 'deploymnet' or 'kuberntes' (did you "
                                       "mean 'backups' for 'bakcups', 'database' for 'databse', 'deployment' for "
-                                      "'deploymnet'?)"]
+                                      "'deploymnet'?); searched for 'backups', 'database', 'deployment', 'kubernets' "
+                                      "in their place"], "the fourth as searched: no suggestion was looked for"
 
 
 def test_chinese_is_named_only_when_none_of_its_bigrams_is_indexed(engine):
@@ -210,11 +215,11 @@ def test_words_are_named_as_typed_and_suggested_as_the_passages_write_them(own_e
            name="code")
     own_engine.warm()
     assert spelling_notes(own_engine.search("getEventById", mode="keyword")) == [
-        "no passage contains 'getEventById' (did you mean 'getEventsById'?)"]
+        "no passage contains 'getEventById' (did you mean 'getEventsById'?); searched for 'getEventsById' in its place"]
     assert spelling_notes(own_engine.search("Postgers pool", mode="keyword")) == [
         "no passage contains 'Postgers' (did you mean 'Postgres'?)"]
     assert spelling_notes(own_engine.search("DEPLOYMNET", mode="keyword")) == [
-        "no passage contains 'DEPLOYMNET' (did you mean 'deployment'?)"]
+        "no passage contains 'DEPLOYMNET' (did you mean 'deployment'?); searched for 'deployment' in its place"]
 
 
 def test_a_word_folded_by_more_than_case_is_still_named_as_typed(engine):
@@ -225,7 +230,7 @@ def test_a_word_folded_by_more_than_case_is_still_named_as_typed(engine):
     assert [u["word"] for u in answer.unmatched] == ["ＫＵＢＥＲＮＥＴＳＥ", "Straße", "İstanbul"]
     assert answer.unmatched[0]["suggestion"] == "Kubernetes"
     assert spelling_notes(answer) == ["no passage contains 'ＫＵＢＥＲＮＥＴＳＥ', 'Straße' or 'İstanbul' (did you mean "
-                                      "'Kubernetes' for 'ＫＵＢＥＲＮＥＴＳＥ'?)"]
+                                      "'Kubernetes' for 'ＫＵＢＥＲＮＥＴＳＥ'?); searched for 'Kubernetes' in its place"]
 
 
 def test_a_stub_that_only_stems_alike_is_not_offered(own_engine, tmp_path):
@@ -236,7 +241,7 @@ def test_a_stub_that_only_stems_alike_is_not_offered(own_engine, tmp_path):
     own_engine.warm()
     assert spelling_notes(own_engine.search("fixme", mode="keyword")) == ["no passage contains 'fixme'"]
     assert spelling_notes(own_engine.search("crahs", mode="keyword")) == [
-        "no passage contains 'crahs' (did you mean 'crash'?)"]
+        "no passage contains 'crahs' (did you mean 'crash'?); searched for 'crash' in its place"]
 
 
 def test_a_question_word_is_not_named_and_a_stems_stub_is_not_offered(own_engine, tmp_path):
@@ -267,9 +272,9 @@ def test_a_slip_that_keeps_every_typed_letter_wins_over_a_more_frequent_word(own
         "record.md": "# Recording\n\nRecord macros with q; replay macros with @.\n"}), name="vim")
     own_engine.warm()
     assert spelling_notes(own_engine.search("macors", mode="keyword")) == [
-        "no passage contains 'macors' (did you mean 'macros'?)"]
+        "no passage contains 'macors' (did you mean 'macros'?); searched for 'macros' in its place"]
     assert spelling_notes(own_engine.search("macso", mode="keyword")) == [
-        "no passage contains 'macso' (did you mean 'macOS'?)"], "a swap of macOS as before"
+        "no passage contains 'macso' (did you mean 'macOS'?); searched for 'macOS' in its place"], "a swap of macOS"
 
 
 def test_the_part_of_a_chinese_word_no_passage_holds_is_named(engine):

@@ -178,8 +178,8 @@ class Engine:
         self._pdf_names: dict = {}  # (collection id, published generation) -> {file name casefolded: [paths of PDFs]}
         self._query_vectors: dict[tuple[str, str], object] = {}  # (model id, query) -> vector, oldest first
         self._held: tuple[str, dict] = ("", {})  # the last keyword query's held forms (``keyword.held_forms``)
-        self._swapped: tuple[str, dict] = ("", {})  # and its words looked up with two letters swapped (the spelling
-        # note still names them: ``keyword.swapped_forms``)
+        self._swapped: tuple[str, dict] = ("", {})  # and its words looked up as the word meant (two letters swapped,
+        # one dropped, added or changed: ``keyword.slip_forms``), which the spelling note still names
         self.query_vectors_kept = QUERY_VECTORS_KEPT  # 0: embed every query (benchmarks)
         self.warm_slice = WARM_SLICE
 
@@ -491,8 +491,8 @@ class Engine:
             words = query_words(content)[:keyword.MAX_TERMS]
             held = keyword.held_forms(content, functools.partial(postings.tokens, conn), postings.documents)
             self._held = (content, held)  # its snippets mark them (``_stem_matches``)
-            swapped = keyword.swapped_forms(content, functools.partial(postings.tokens, conn), postings.documents,
-                                            question.quoted_words(query), held)
+            swapped = keyword.slip_forms(content, functools.partial(postings.tokens, conn), postings.documents,
+                                         question.quoted_words(query), held)
             self._swapped = (content, swapped)
             words += [form for forms in [*held.values(), *swapped.values()] for form in forms]
             found = keyword.distinct_forms(words, postings.tokens(conn, words), set(written_words(content)))
@@ -503,8 +503,8 @@ class Engine:
         # each word's passages counted once for both (FTS5's vocabulary table reads a word's whole doclist)
         documents = functools.lru_cache(maxsize=None)(functools.partial(queries.term_documents, conn))
         self._held = (content, keyword.held_forms(content, functools.partial(tokenize, conn), documents))
-        swapped = keyword.swapped_forms(content, functools.partial(tokenize, conn), documents,
-                                        question.quoted_words(query), self._held[1])
+        swapped = keyword.slip_forms(content, functools.partial(tokenize, conn), documents,
+                                     question.quoted_words(query), self._held[1])
         self._swapped = (content, swapped)
         return keyword.search(conn, query, depth, filters, self._total(conn, key), len(catalog),
                               {**self._held[1], **swapped})
@@ -590,7 +590,8 @@ class Engine:
                 return []
             text = asked or symbols.FRAME.sub(" ", question.content(query))
             held = self._held[1] if self._held[0] == text else None  # the keyword step's, not asked again
-            said = spelling.note(conn, text, postings, mode, collection, held, question.quoted_words(query))
+            searched = self._swapped[1] if self._swapped[0] == text else {}  # 'default' for 'defualt'
+            said = spelling.note(conn, text, postings, mode, collection, held, question.quoted_words(query), searched)
         except sqlite3.Error:  # the note is a hint: a temporary table this connection cannot make costs only it
             return []
         if said is None:

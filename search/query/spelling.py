@@ -36,6 +36,7 @@ from search.index.status import count
 from search.query.dates import date_forms
 from search.query.keyword import ALPHABET, BY_MEANING, MAX_TERMS, WEIGHTS, held_forms
 from search.query.keyword import edits as _edits
+from search.query.keyword import restores as _restores
 from search.query.postings import COLUMNS, Postings, tokenize
 from search.query.question import FRAMING, quoted_words
 from search.query.text import (CJK_RANGES, CJK_RUN, KATAKANA_WORD, WORD, normalise, other_scripts, query_pieces,
@@ -75,14 +76,17 @@ class _Word:
 
 
 def note(conn, query: str, postings: Postings | None, mode: str, collection: str | None = None,
-         held: dict[str, list[str]] | None = None, quoted: set[str] | None = None) -> Said | None:
+         held: dict[str, list[str]] | None = None, quoted: set[str] | None = None,
+         searched: dict[str, list[str]] | None = None) -> Said | None:
     """A note naming the query's words that no published passage holds, with suggestions, and those words as
     data (every one, where the note names the first NAMED); None if every word is somewhere. ``postings``: the keyword postings in memory (None: FTS5 is asked); ``mode``: the mode that
     answered (keyword or hybrid), which says what the results are when no word matched; ``collection``: the one
     searched (None: all), whose files not read yet the note counts (another's first build is not this search's);
     ``held``: the query's held forms keyword search already looked up (``keyword.held_forms``), None to ask them;
     ``quoted``: the words the query as typed quotes (its framing taken out, ``query`` has lost its quotes), None to
-    read them from ``query``. A question word or an auxiliary no passage holds is not named, unless quoted: 'what
+    read them from ``query``; ``searched``: the words keyword search looked up as the word meant
+    (``keyword.slip_forms``), which answer a query none of whose words is held, as the note then says. A question
+    word or an auxiliary no passage holds is not named, unless quoted: 'what
     time does the ferry leave' said 'no passage contains 'what' … (did you mean 'that' for 'what' …?)'."""
     words = _words(query)
     vocabulary = _Vocabulary(conn, postings)
@@ -100,9 +104,21 @@ def note(conn, query: str, postings: Postings | None, mode: str, collection: str
     named = missing[:NAMED]
     suggestions = {w.shown: _suggest_chinese(w, vocabulary) if w.run else _suggest(w.shown, vocabulary)
                    for w in [w for w in named if w.run or _correctable(w)][:CORRECTED]}
-    text = _say(named, len(missing) - len(named), suggestions, len(absent) == len(words), mode, query,
-                queries.not_read_yet(conn, collection))
+    none_held = len(absent) == len(words)
+    # 'defualt' alone: the results are those for 'default', no longer none (or by meaning only)
+    meant = [_searched_as(searched[w.shown][0], suggestions.get(w.shown), vocabulary) for w in absent
+             if w.shown in (searched or {})]
+    text = _say(named, len(missing) - len(named), suggestions, none_held and not meant, mode, query,
+                queries.not_read_yet(conn, collection), meant if none_held else [])
     return Said(text, [{"word": _spelled([query], w.shown), "suggestion": suggestions.get(w.shown)} for w in missing])
+
+
+def _searched_as(form: str, suggestion: str | None, vocabulary: _Vocabulary) -> str:
+    """The word keyword search looked up in place of a query's (``form``), as the note names it: the suggestion,
+    as the passages write it ('Kubernetes' for 'kubernetes'), when it is the same word to the index."""
+    if suggestion and suggestion != form and len(set(vocabulary.tokens([form, normalise(suggestion)]).values())) > 1:
+        return form
+    return suggestion or form
 
 
 class _Vocabulary:
@@ -290,6 +306,8 @@ def _surface(word: str, stem: str, variants: list[str], vocabulary: _Vocabulary)
     accents = {c for c in word if c not in ALPHABET}
     if accents:
         seen, variants = {form for form in seen if accents <= set(form)}, []
+    # a variant no passage was seen to hold is offered only when it keeps every typed letter, as one that drops or
+    # changes a letter was a stub that stems alike ('fixe' for 'fixme', stemmed 'fix'), not a word
     variants = [v for v in variants if _restores(word, v)]
     best = min(seen | set(variants), key=lambda form: (_distance(word, form), form not in seen, form), default=None)
     if best is None or _distance(word, best) > (1 if len(word) < 6 else 2):
@@ -299,14 +317,6 @@ def _surface(word: str, stem: str, variants: list[str], vocabulary: _Vocabulary)
         # 'connected', as the passages write it), else the variant as before
         best = min((form for form in seen if form.startswith(best)), key=lambda form: (len(form), form), default=best)
     return _spelled(texts, best) if best in seen else best
-
-
-def _restores(word: str, variant: str) -> bool:
-    """Whether ``variant`` (one edit from ``word``) adds a letter to it or swaps two ('logging' for 'loging',
-    'rebase' for 'reabse'), keeping every typed letter: such a candidate is preferred (see the module's
-    docstring), and a variant no passage was seen to hold is offered only then, as one that drops or changes a
-    letter was a stub that stems alike ('fixe' for 'fixme', stemmed 'fix'), not a word."""
-    return len(variant) == len(word) + 1 or (len(variant) == len(word) and sorted(variant) == sorted(word))
 
 
 def _forms(stem: str, texts: list[str], vocabulary: _Vocabulary) -> set[str]:
@@ -346,10 +356,11 @@ def as_named(query: str, words: list[str]) -> list[str]:
 
 
 def _say(named: list[_Word], more: int, suggestions: dict[str, str | None], none_matched: bool, mode: str,
-         query: str, unread: int = 0) -> str:
+         query: str, unread: int = 0, instead: list[str] = ()) -> str:
     """The note; ``unread``: files a first build in parts has not read yet (workers.tasks.first_part), where a
     word no passage holds may well be: the note said 'no passage contains' and offered a near word as the fix for a
-    word that was in a file of the next part, as final as once every file is read."""
+    word that was in a file of the next part, as final as once every file is read. ``instead``: the words searched
+    in place of those of a query none of whose words is held ('default' for 'defualt')."""
     def typed(word: str) -> str:
         return _quoted(_spelled([query], word))
     names = [typed(w.shown) for w in named] + ([f"{more} more"] if more else [])
@@ -370,6 +381,8 @@ def _say(named: list[_Word], more: int, suggestions: dict[str, str | None], none
         text = f"no passage contains {listed}"
     if none_matched and mode == "hybrid":  # keyword search says 'no passages match' on its own
         text += f"; {BY_MEANING}"
+    if instead:
+        text += f"; searched for {', '.join(map(_quoted, instead))} in {'its' if len(instead) == 1 else 'their'} place"
     return text
 
 
