@@ -102,7 +102,7 @@ def slip_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
                quoted: set[str] = frozenset(), held: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
     """{a word of the query no passage holds: [the word it was typed for, as some passage holds it]}: the slip of
     two keys struck out of turn ('prevnet', 'caffiene', 'defualt'), or of one key missed, struck twice or
-    mistaken ('deploymet', 'kuberntes', 'postgress'), looked up as meant. Keyword search left such a word out, and
+    mistaken ('statment', 'timout', 'contaxners'), looked up as meant. Keyword search left such a word out, and
     the query's other words alone ranked 'Start Amphetamine Session' and 'Sleep For A Duration' above 'Prevent
     Sleep With The Caffeinate Command' for 'how do i prevnet my mac from going to sleep with caffiene'; a query of
     the word alone ('defualt') found nothing, where the spelling note said what was meant. First the word with two
@@ -111,11 +111,11 @@ def slip_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
     Failing a swap, a word of EDITED_LETTERS letters or more is looked up as the word one letter dropped, added or
     changed (``edits``) that some passage holds (as stemmed), when that is unambiguous (``_one_edit``), only in a-z
     (the index folds accents, and 'mañana' was looked up as 'bañana', a passage's 'banana') and in a query of at
-    most EDITED_WORDS words of four letters or more, where the slip leaves little else to rank by: a longer one ranks by its other words,
-    and such a word is likelier another word than a swap is. Of SciFact's claims 12 held one: 'Merlin' was looked
-    up as 'medlin', 'remolding' as 'refolding', and even right ones ('florescent', 'tocopheryl') lowered their
-    claims' judged abstracts, which do not say the word (nDCG@10 0.697 -> 0.696). Not for a quoted
-    word (asked as typed), a word found by another form (``held``: ``held_forms``), one of fewer than
+    most EDITED_WORDS words of four letters or more, where the slip leaves little else to rank by: a longer one
+    ranks by its other words, and such a word is likelier another word than a swap is. Of SciFact's claims 12 held
+    one: 'Merlin' was looked up as 'medlin', 'remolding' as 'refolding', and even right ones ('florescent',
+    'tocopheryl') lowered their claims' judged abstracts, which do not say the word (nDCG@10 0.697 -> 0.696). Not
+    for a quoted word (asked as typed), a word found by another form (``held``: ``held_forms``), one of fewer than
     SWAPPED_LETTERS letters or more than SLIP_LETTERS, or other than Latin letters. A query none of whose words a
     passage holds is searched so too: the spelling note says what was searched in their place."""
     written = [w for w in written_words(query)[:MAX_TERMS] if w.isalpha()]
@@ -141,8 +141,8 @@ def slip_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
 def _one_edit(word: str, tokens: Callable[[list[str]], list[tuple[str, ...]]], documents: Callable[[str], int]
               ) -> str | None:
     """The word one edit from ``word`` (``edits``) that passages hold, when there is no doubt which: its stem the
-    only one held, or held in FAR times as many passages as any other ('postgress': postgres). Of several alike
-    ('matchs': match, maths, marchs …) none: a word for the wrong one pulls in passages on another matter, while
+    only one held, or held in FAR times as many passages as any other ('statment': statement). Of several alike
+    ('markex': marker, marked) none: a word for the wrong one pulls in passages on another matter, while
     the spelling note's 'did you mean' costs nothing. Nor one that drops or changes a typed letter when another
     keeps every one (``restores``): the note offers that one first, and the search looks up what the note says."""
     variants = edits(word)
