@@ -17,8 +17,8 @@ from tests.test_index_remade import NEW, OLD
 from tests.test_index_swapped import _copy
 
 
-def _names(index: Path) -> list[str]:
-    conn = db.connect(index, readonly=True)
+def _names(index: Path, readonly: bool = True) -> list[str]:
+    conn = db.connect(index, readonly=readonly)
     try:
         return sorted(row["name"] for row in conn.execute("SELECT name FROM collections"))
     finally:

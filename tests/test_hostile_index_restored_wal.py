@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from search.index import db
 from tests.conftest import REPO, run_ingest, write_tree
+from tests.test_hostile_index_restored import _names, _quick_check
 from tests.test_index_remade import NEW, OLD, _build, _delete
 from tests.test_index_swapped import _copy
 
@@ -31,22 +30,6 @@ conn.execute("UPDATE chunks SET text = text")
 print("holding", flush=True)
 sys.stdin.readline()
 """
-
-
-def _names(index: Path, readonly: bool = True) -> list[str]:
-    conn = db.connect(index, readonly=readonly)
-    try:
-        return sorted(row["name"] for row in conn.execute("SELECT name FROM collections"))
-    finally:
-        conn.close()
-
-
-def _quick_check(index: Path) -> list[str]:
-    conn = sqlite3.connect(f"file:{index}?mode=ro", uri=True)
-    try:
-        return [row[0] for row in conn.execute("PRAGMA quick_check")]
-    finally:
-        conn.close()
 
 
 @pytest.mark.timeout(180)

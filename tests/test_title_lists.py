@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from search.query import lists
-from tests.conftest import built_once, engine_in, ingest, write_tree
+from tests.conftest import built_once, ingest, write_tree
+from tests.test_swapped_letters import engine, paths  # noqa: F401 (engine: a fixture, over this module's vault)
 
 MAC = {
     "Prevent Sleep With Caffeinate.md": "# Prevent Sleep With Caffeinate\n\nRun `caffeinate -d -i` in a terminal "
@@ -34,15 +35,6 @@ def keyword_only(folder):
 @pytest.fixture(scope="module")
 def vault(tmp_path_factory, model_path):
     return built_once(tmp_path_factory, model_path, keyword_only)
-
-
-@pytest.fixture(params=["postings", "fts5"])
-def engine(request, vault, model_path, embedder, monkeypatch):
-    return engine_in(vault, model_path, embedder, monkeypatch, postings=request.param == "postings")
-
-
-def paths(answer) -> list[str]:
-    return list(dict.fromkeys(hit.path for hit in answer.hits))
 
 
 def test_plain_lines_are_names_and_prose_is_not():
