@@ -38,7 +38,6 @@ from search.index.db import snapshot
 from search.index.status import root_missing, when
 from search.query.filters import path_match
 from search.query.scope import Scope, Wording, collection_prefix
-from search.query.tags import missing
 
 SORTS = ("modified", "path", "dated")
 ORDERS = {"modified": "newest first", "path": "by path", "dated": "newest date first"}  # as the listing's head says it
@@ -126,7 +125,12 @@ def files(conn, where: Scope, glob: str | None, sort: str | None, limit: int, ro
         rows = queries.listing(conn, where.collection, match, params, sort, limit, offset, dated, tags)
         counted = rows or (queries.listing(conn, where.collection, match, params, False, 1, 0, dated, tags)
                            if offset else [])
-        absent = missing([tag for tag, _ in queries.tag_counts(conn)], tags) if tags and not rows and queries.tags_indexed(conn) else []
+        absent = []
+        if tags and not rows and queries.tags_indexed(conn):
+            # imported here: search.query.tags brings keyword search and numpy, which sift-mcp must not load before
+            # it answers initialize (tests/test_start_imports.py)
+            from search.query.tags import missing
+            absent = missing([tag for tag, _ in queries.tag_counts(conn)], tags)
         shown = _entries(conn, rows)
         for entry, row in zip(shown, rows):
             entry["dated"] = _dated(conn, row["ref"], dated)
