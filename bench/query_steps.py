@@ -54,25 +54,37 @@ KINDS = {
                 "what calls Connection.execute", "who uses StreamWriter", "callers of enqueue"],
 }
 MODES = ("keyword", "semantic", "hybrid")
-# (where, name): the steps timed; a step missing from a revision is left out of its figures
+# (where, name): the steps timed; a step missing from a revision is left out of its figures. The reorderings and the
+# page's steps were the engine module's own (_phrased …) before they moved to search.query.reordering and
+# results_page: both places are wrapped, and a step is named without its leading underscore, so that --before a
+# revision of either layout compares the same steps.
 STEPS = [("engine", "_phrased"), ("engine", "_titled_first"), ("tags", "tagged_first"), ("engine", "_phrases_first"),
          ("engine", "_definitions_first"), ("engine", "_traced_first"), ("Engine", "_users_first"),
          ("engine", "_messages_first"), ("Engine", "_spelling"), ("Engine", "_common_words"),
          ("engine", "_twins_left_out"), ("engine", "_per_file"), ("Engine", "_hits"), ("Engine", "_keyword"),
-         ("Engine", "_semantic"), ("Engine", "_rank")]
+         ("Engine", "_semantic"), ("Engine", "_rank"),
+         ("reordering", "phrased"), ("reordering", "titled_first"), ("reordering", "phrases_first"),
+         ("reordering", "definitions_first"), ("reordering", "traced_first"), ("reordering", "messages_first"),
+         ("results_page", "twins_left_out"), ("results_page", "per_file")]
 
 
 def _timers(spent: dict) -> None:
     """Wrap each step so that its CPU time (summed over its calls in a search) is added to ``spent[name]``."""
+    import importlib
     from search.query import engine, tags
     owners = {"engine": engine, "tags": tags, "Engine": engine.Engine}
+    for where in ("reordering", "results_page"):
+        try:
+            owners[where] = importlib.import_module(f"search.query.{where}")
+        except ImportError:  # a revision before the split: its steps are the engine module's
+            pass
     for where, name in STEPS:
-        owner = owners[where]
+        owner = owners.get(where)
         step = getattr(owner, name, None)
         if step is None:
             continue
 
-        def timed(*args, _step=step, _name=name, **kwargs):
+        def timed(*args, _step=step, _name=name.lstrip("_"), **kwargs):
             started = time.thread_time()  # CPU time: the wall clock of a step is mostly the shared cores' load
             try:
                 return _step(*args, **kwargs)

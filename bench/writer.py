@@ -104,7 +104,8 @@ def main():
         pdfs = Path(os.environ.get("SIFT_SHARED_DATA") or REPO.parent / "shared" / "data") / "pdf" / "en"
         print(f"wrote {write_corpus(book, pdfs)} files to {book}")
     build_index(book, args.home, "book")
-    from search.query.engine import Filters, from_settings
+    from search.query.engine import from_settings
+    from search.query.filters import Filters
     from search.settings import load
     engine = from_settings(load())
     engine.warm()

@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         import sqlite3
         from search.index import db
         from search.model.info import ModelError
-        from search.query.engine import SearchError
+        from search.query.answer import SearchError
         from workers.queues import QueueUnavailable
         if isinstance(exc, QueueUnavailable):
             print(f"ingest: error: {exc}", file=sys.stderr)
@@ -900,7 +900,8 @@ def _inside_a_collection(given: str, folder: Path, roots: dict[str, str],
 
 
 def cmd_search(args) -> int:
-    from search.query.engine import NOTHING_REGISTERED, from_settings
+    from search.query.answer_notes import NOTHING_REGISTERED
+    from search.query.engine import from_settings
     from search.query.filters import Filters, empty_range, unix_time
     from search.settings import load
     from workers.stats import printable
@@ -1013,11 +1014,11 @@ def _search_args(collection: str, path: str) -> str | None:
 def _print_hits(answer) -> None:
     """The hits as numbered lines (path and lines or page, title and heading as the MCP tool shows them, snippet,
     links), then the mode, time and generations."""
-    from search.query import engine, footnotes
+    from search.query import footnotes, hits, results_page
     from workers.stats import printable  # a name or a note may hold a newline or a terminal escape: escaped
     for n, hit in enumerate(answer.hits, start=1):
         print(printable(f"{n:>2}. {hit.collection}/{hit.path}{_place(hit)}  [{hit.score:.4f}]"))
-        context = engine.context_line(hit.title, hit.heading_path)
+        context = hits.context_line(hit.title, hit.heading_path)
         if context:
             print(printable(f"    {context}"))
         if hit.dated is not None:  # the date the passage is about, as the MCP text says it
@@ -1031,12 +1032,12 @@ def _print_hits(answer) -> None:
         if hit.data_rows:  # a data file's first rows alone are searched, as the MCP text says
             print(printable(f"    ({hit.data_rows})"))
         if hit.conflict_copies or hit.conflict_copy_of:  # a sync conflict copy, as the MCP text says it
-            print(printable(f"    {engine.conflict_line(hit.conflict_copies, hit.conflict_copy_of)}"))
+            print(printable(f"    {results_page.conflict_line(hit.conflict_copies, hit.conflict_copy_of)}"))
         if hit.mail_thread:  # a saved message's thread, as the MCP text says it
             from search.query.mail_threads import thread_line
             print(printable(f"    {thread_line(hit.mail_thread, hit.heading_path or hit.title)}"))
         if hit.more_in_file:
-            print(printable(f"    {engine.more_in_file(hit.more_in_file, _search_args(hit.collection, hit.path))}"))
+            print(printable(f"    {results_page.more_in_file(hit.more_in_file, _search_args(hit.collection, hit.path))}"))
         if hit.attachments:
             print(printable(f"    attached PDF: {', '.join(hit.attachments)}"))
             for path, why in hit.attachments_not_indexed.items():
@@ -1050,7 +1051,8 @@ def _print_hits(answer) -> None:
 def cmd_similar(args) -> int:
     """The MCP tool ``similar`` on the command line: passages of other files nearest in meaning to a file or to
     one passage, from the stored vectors (no model is loaded)."""
-    from search.query.engine import FILTERED_OUT, from_settings
+    from search.query.answer_notes import FILTERED_OUT
+    from search.query.engine import from_settings
     from search.query.filters import Filters, empty_range, unix_time
     from search.settings import load
     from workers.stats import printable
@@ -1134,7 +1136,7 @@ def _check_collection(settings, name: str | None) -> tuple[dict[str, str], str |
 
 def _place(hit) -> str:
     if hit.page:
-        from search.query.engine import printed
+        from search.query.hits import printed
         pages = f"{hit.page}" + (f"-{hit.end_page}" if hit.end_page and hit.end_page != hit.page else "")
         return f" p.{pages}{printed(hit)}"
     if hit.start_line:  # ':12' for one line, as grep and compilers say it; ':12-30'

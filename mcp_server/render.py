@@ -20,8 +20,8 @@ def place(hit) -> str:
     if get("page"):
         end = get("end_page")
         pages = f"pages {get('page')}-{end}" if end and end != get("page") else f"page {get('page')}"
-        from search.query import engine  # numpy and the query code: loaded by the first search, not at start
-        return pages + engine.printed(hit)
+        from search.query.hits import printed  # the query code: loaded by the first search, not at start
+        return pages + printed(hit)
     if get("start_line"):
         end = get("end_line")
         return f"lines {get('start_line')}-{end}" if end and end != get("start_line") else f"line {get('start_line')}"
@@ -106,18 +106,19 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
     (generations_said), so not on each. A file's links (its attached PDFs, a PDF's citing notes: the file's,
     not the passage's) are listed on its first hit; a later hit of it refers to that one, where each hit of a
     PDF cited by twenty notes repeated their twenty paths."""
-    from search.query import engine
+    from search.query.hits import context_line
+    from search.query.results_page import conflict_line, more_in_file
     lines, first = [], {}
     for n, h in enumerate(hits, start=1):
         said = first.setdefault(h["path"], n)
-        # a .bib entry's attached PDFs are its own (engine.BIBLIOGRAPHY_ENDINGS), not its file's: a later entry's hit
+        # a .bib entry's attached PDFs are its own (search.query.hits.BIBLIOGRAPHY_ENDINGS), not its file's: a later entry's hit
         # said 'attached PDF: as for hit 1' of an entry that had none
         linked = said != n and any(hits[said - 1].get(key) != h.get(key) for key in ("attachments", "cited_by"))
         where = place(h)
         generation = "" if once else f", generation {h['generation']}"
         lines.append(f"{n}. {h['path']}{'  ' + where if where else ''}  "
                      f"(score {h['score']:.4f}{generation}, chunk {h['chunk_id']})")
-        context = engine.context_line(h["title"], h["heading_path"])
+        context = context_line(h["title"], h["heading_path"])
         if h.get("author") and said == n:  # a PDF's author, on its file's first hit: a search for the name found
             context = f"{context}  (by {h['author']})" if context else f"by {h['author']}"  # it, with no word why
         if context:
@@ -132,14 +133,14 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
         if h.get("data_rows"):  # a data file's first rows: a value of a later one is not found, read_file reads it
             lines.append(f"   ({h['data_rows']})")
         if h.get("conflict_copies") or h.get("conflict_copy_of"):
-            conflict = engine.conflict_line(h.get("conflict_copies"), h.get("conflict_copy_of"),
+            conflict = conflict_line(h.get("conflict_copies"), h.get("conflict_copy_of"),
                                             bool(h.get("conflict_original_matched")))
             lines.append(f"   {conflict}")
         if h.get("mail_thread"):  # a reply in a folder of .eml files named no other message of its conversation
             from search.query.mail_threads import thread_line
             lines.append("   " + thread_line(h["mail_thread"], h["heading_path"] or h["title"]))
         if h.get("more_in_file"):
-            lines.append(f"   {engine.more_in_file(h['more_in_file'], search_args(h['collection'], h['relative_path']))}")
+            lines.append(f"   {more_in_file(h['more_in_file'], search_args(h['collection'], h['relative_path']))}")
         if said != n and not linked:
             links = [name for key, name in (("attachments", "attached PDF"), ("cited_by", "cited by notes"))
                      if h.get(key)]

@@ -302,7 +302,7 @@ def _told_problem(sift, name: str, answer):
 def _message(name: str, exc: Exception, index_path) -> str:
     from search.index import db
     from search.model.info import ModelError
-    from search.query.engine import SearchError
+    from search.query.answer import SearchError
     from workers.queues import QueueUnavailable
     if isinstance(exc, (Problem, SearchError, QueueUnavailable)):
         return str(exc)
@@ -684,7 +684,7 @@ def _said_in_text(notes: list[str], hits: list) -> list[str]:
     """The notes the text shows: not the engine's 'nothing is searchable yet' before a first publish, which the
     no-match line says with what to do (the freshness line, what is going on); the data keeps every note. The
     text said it three ways: that note, the no-match line and the freshness line."""
-    from search.query.engine import NOTHING_PUBLISHED
+    from search.query.answer_notes import NOTHING_PUBLISHED
     return notes if hits else [note for note in notes if note != NOTHING_PUBLISHED]
 
 
@@ -692,7 +692,7 @@ def _no_match(generations: dict[str, int], notes: list[str]) -> list[str]:
     """The line for no hits: other words help only when something searched was published, and when the filters
     leave some file to search (a note says which of them leaves none); none where no folder is registered (the
     note says what adds one)."""
-    from search.query.engine import NOTHING_REGISTERED
+    from search.query.answer_notes import NOTHING_REGISTERED
     if not generations:
         if NOTHING_REGISTERED in notes:
             return []
@@ -710,7 +710,7 @@ def _no_match(generations: dict[str, int], notes: list[str]) -> list[str]:
 def _filtered_out(notes: list[str]) -> str | None:
     """'the filters leave no file to search (the note above says which)', or 'no passage' where a date range is
     among them: date_after keeps a mailbox's 2024 messages, not the file; None when no filter left nothing."""
-    from search.query.engine import FILTERED_OUT
+    from search.query.answer_notes import FILTERED_OUT
     note = next((n for n in notes if n.startswith(FILTERED_OUT)), None)
     if note is None:
         return None

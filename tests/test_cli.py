@@ -1111,7 +1111,7 @@ def test_help_says_a_worker_indexes_and_reads_its_own_settings(sift_env, command
 def test_search_after_the_last_collection_is_removed_points_at_no_build(immediate, sift_env, tmp_path):
     """After `ingest remove` of the only collection, search said 'no folder is registered', then 'progress: ingest
     stats --watch (a worker was at work 28 s ago)': there was no build to watch. It says what adds a folder only."""
-    from search.query.engine import NOTHING_REGISTERED
+    from search.query.answer_notes import NOTHING_REGISTERED
     root = write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
     ingest(root, "n")
     assert run_ingest(sift_env, "remove", "n").returncode == 0

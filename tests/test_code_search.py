@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from search.index import db, queries
-from search.query import engine as engine_module
+from search.query import reordering
 from search.query.engine import Engine
 from search.query.filters import Filters
 from search.query.symbols import (boilerplate, code_name, declares, defines, frames, names_file, traced_files,
@@ -748,7 +748,7 @@ def test_a_search_reads_each_passage_once_and_no_note_for_the_steps_about_code(u
     uploader_engine.search(query, mode=mode)  # the connection open, the postings read
     read, answer = _rows_read(uploader_engine, query, mode)
     assert read and len(read) == len(set(read)), sorted(read)
-    monkeypatch.setattr(engine_module, "_lists_after_their_notes", lambda read, query, ranked, notes, limit: ranked)
+    monkeypatch.setattr(reordering, "lists_after_their_notes", lambda read, query, ranked, notes, limit: ranked)
     read, answer = _rows_read(uploader_engine, query, mode)
     assert read and len(read) == len(set(read)), sorted(read)
     kinds = {r["id"]: r["kind"] for r in queries.hit_rows(db.connect(uploader_engine.index_path, readonly=True), read)}

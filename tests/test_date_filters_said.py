@@ -166,7 +166,8 @@ def test_ingest_similar_takes_the_tools_filters(immediate, sift_env, tmp_path):
 def test_a_date_range_over_passages_without_dates_says_it_went_by_the_modified_time(immediate, sift_env, tmp_path):
     """date_after on code, or on an index read before Sift kept passage dates, went by each file's mtime, and the
     answer read as though passages had been picked by the dates they are about."""
-    from search.query.engine import UNDATED, from_settings
+    from search.query.answer_notes import UNDATED
+    from search.query.engine import from_settings
     from search.query.filters import Filters, unix_time
     from search.settings import load
     from tests.conftest import as_older_index, ingest, write_tree

@@ -109,7 +109,8 @@ def test_ingest_similar_of_a_file_not_indexed_yet_names_ingest_stats(sift_env, t
     MCP tool's word: on the command line it is `ingest stats`. The tool's wording stays."""
     from ingest import cli
     from search.index import queries
-    from search.query.engine import SearchError, from_settings
+    from search.query.answer import SearchError
+    from search.query.engine import from_settings
     from search.settings import load
     conn, cid = between_parts(tmp_path, monkeypatch)  # generation 2 builds its part: those 5 files wait
     waiting = queries.pending_paths(conn, queries.building_generation(conn, cid)["id"])[0]

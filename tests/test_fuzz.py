@@ -15,7 +15,9 @@ import anyio
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from search.query.engine import Answer, Engine, MAX_LIMIT, MODES, SearchError
+from search.query.answer import Answer, SearchError
+from search.query.engine import Engine
+from search.query.request import MAX_LIMIT, MODES
 from search.query.filters import Filters, KINDS
 from tests.conftest import ingest, write_tree
 

@@ -77,7 +77,8 @@ def test_an_empty_note_read_by_a_generation_since_dropped_is_still_said_to_be_in
                                                                                      tmp_path):
     """similar said why a file has no passages from the newest generation that planned it; with superseded
     generations dropped, an empty note read long ago would have been 'no scan has read it yet'."""
-    from search.query.engine import SearchError, from_settings
+    from search.query.answer import SearchError
+    from search.query.engine import from_settings
     from search.settings import load
     notes = write_tree(tmp_path / "notes", {**NOTES, "empty.md": ""})
     ingest(notes)

@@ -23,7 +23,8 @@ import pytest
 from search.index import db, queries
 from search.model import embedding
 from search.model.info import known_model, read_model_info
-from search.query.engine import Engine, SearchError
+from search.query.answer import SearchError
+from search.query.engine import Engine
 from search.query.filters import Filters
 from search.settings import load
 from tests.conftest import Consumer, ingest, llama_threads, run_ingest, wait_published, write_tree

@@ -92,7 +92,7 @@ def test_a_phrase_quoted_many_times_is_looked_up_once(engine, monkeypatch):
     """A pasted stack trace quotes its file path once a frame: 400 frames of one path made an FTS5 expression of
     400 phrases, 6.3 s a search at 100,000 passages (0.3 s now). Each phrase is looked up once, the first few."""
     from search.index import queries
-    from search.query import engine as search_engine
+    from search.query import reordering
     asked = []
     real = queries.matching
     monkeypatch.setattr(queries, "matching", lambda conn, expression, ids: asked.append(expression) or
@@ -102,9 +102,9 @@ def test_a_phrase_quoted_many_times_is_looked_up_once(engine, monkeypatch):
     for query in (frames, quoted):
         asked.clear()
         engine.search(query, limit=10, mode="keyword")
-        phrases = [part for expression in asked if not expression.startswith("title")  # (_titled_first's)
+        phrases = [part for expression in asked if not expression.startswith("title")  # (titled_first's)
                    for part in expression.split(" AND ")]
-        assert len(phrases) == len(set(phrases)) <= search_engine.MAX_PHRASES, (len(phrases), asked[:1])
+        assert len(phrases) == len(set(phrases)) <= reordering.MAX_PHRASES, (len(phrases), asked[:1])
 
 
 def _passage(engine, hit) -> str:

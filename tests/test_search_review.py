@@ -56,7 +56,7 @@ def test_my_notes_on_a_citekey_rank_the_note_citing_it_before_its_bib_entries(im
 
 def test_a_bib_entry_s_attached_pdfs_are_its_own_not_as_for_an_earlier_entry_of_its_file(immediate, tmp_path,
                                                                                          embedder):
-    """Each entry of a .bib names its own PDFs (engine._named_in): the second entry's hit said 'attached PDF: as for
+    """Each entry of a .bib names its own PDFs (hits.named_in): the second entry's hit said 'attached PDF: as for
     hit 1' where hit 1, another entry of the file, had none (or others)."""
     from mcp_server import render
     bib = ("@article{mueller2021graph,\n  title = {Sparse Graph Attention},\n  author = {M{\\\"u}ller, Jonas},\n"
@@ -110,7 +110,7 @@ def test_man_after_a_number_is_a_numeral_not_the_particle_only():
 
 def test_a_bib_entry_lists_the_pdfs_its_file_line_names_whole():
     """'a.pdf' (another entry's) was listed on the entry naming 'data.pdf', being part of its text."""
-    from search.query.engine import _named_in
+    from search.query.hits import named_in
     text = "@smith2020 (article)\nData in a.pdf files\nFile: data.pdf; Smith - 2020 - Graphs.pdf"
-    assert _named_in(["refs/a.pdf", "refs/data.pdf", "/z/storage/X/Smith - 2020 - Graphs.pdf", "b.pdf"], text) == \
+    assert named_in(["refs/a.pdf", "refs/data.pdf", "/z/storage/X/Smith - 2020 - Graphs.pdf", "b.pdf"], text) == \
         ["refs/data.pdf", "/z/storage/X/Smith - 2020 - Graphs.pdf"]

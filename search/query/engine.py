@@ -14,138 +14,38 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
-import math
-import os
-import re
 import sqlite3
 import threading
 import time
-import unicodedata
-from collections import Counter
-from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
 from search.index import db, queries, schema
-from search.index.status import when
 from search.model.info import ModelError
-from search.query import (bibliography, copies, footnotes, fusion, keyword, lists, question, spelling, symbols, tags,
-                          unindexed)
+from search.query import answer_notes, bibliography, footnotes, fusion, keyword, mail_threads, question, reordering, \
+    results_page, spelling, symbols, tags
+from search.query.answer import Answer, Hit, SearchError, took_ms
+from search.query.answer_notes import CJK_WORDS, NOTHING_PUBLISHED, NOTHING_REGISTERED, filter_notes, no_terms, note_once
 from search.query.catalog import Catalog
-from search.query.dates import iso_dates, month_names_swapped, only_date
-from search.query.filters import Filters, empty_range
-from search.query.inflection import inflected_forms, query_languages, surnames
-from search.query import mail_threads
+from search.query.filters import Filters
+from search.query.hits import (BIBLIOGRAPHY_ENDINGS, LINKS_SHOWN, headings_above, named_in, pages_shown,
+                               resolved_pdfs, stem_matches, why_not_indexed)
 from search.query.listing import data_rows
 from search.query.passages import Passages
 from search.query.postings import Phrase, Postings, tokenize
-from search.query.scope import file_place
-from search.query.snippet import marked_words, snippet_pages, snippet_window
-from search.query.text import (CJK_RUN, QUOTED, WORD, normalise, other_scripts, phrase_form, query_pieces,
-                               query_words, quoted_phrases, written_words)
+from search.query.request import MAX_LIMIT, SQLITE_INT, checked_filters, is_text, validate, whole
+from search.query.similar import (copies_named, file_of, kin_left_out, kin_note, named_copy, one_per_file,
+                                  others_compared, source_chunks)
+from search.query.snippet import marked_words, snippet_window
+from search.query.text import CJK_RUN, query_pieces, query_words, written_words
 from search.query.vector import VectorIndex
 
-MODES = ("hybrid", "keyword", "semantic")
-MAX_LIMIT = 50
-MAX_QUERY_CHARS = 10_000
 # Candidates per ranking before fusion. More give the convex fusion both scores for more chunks: hybrid nDCG@10
 # with 50 / 100 / 200: SciFact e5 0.717 / 0.721 / 0.724, MiniLM 0.734 / 0.736 / 0.736, zh-retrieval 0.323 each;
 # p50 of a hybrid search on SciFact unchanged (2.2 / 2.1 ms, query vector cached).
 CANDIDATES = 100
-LISTS_READ = 3  # per passage asked for, the candidates read for a list of links (_lists_after_their_notes)
-# What a 'word' is to keyword search in Chinese: a question of 40 characters is 39 of them, not a few.
-CJK_WORDS = " (each pair of neighbouring Chinese or Japanese characters is one: 缓存击穿 is three)"
-# Passages of one file on a page of results at most while other files fill it: a long list of links (a README of
-# every note's title) or a long note matched by many passages took a whole page from the notes themselves.
-PER_FILE = 2
-# A file of PER_FILE passages or fewer (a short note cut in two) takes one place: its two passages are the whole
-# note, and took two of the top five ('skip a broken commit when bisecting'); its first hit says the rest ranked.
-# a BibTeX library (ingest.kinds.BIBTEX_EXTENSIONS): a passage is one entry, whose 'File:' line names its own PDFs;
-# a hit on Vaswani's entry listed every PDF of the library, hundreds of them, as attached
-BIBLIOGRAPHY_ENDINGS = (".bib", ".bibtex")
-LINKS_SHOWN = 20  # a hit's attached PDFs or citing notes listed, by path (the total is given too)
 QUERY_VECTORS_KEPT = 256
-MAX_PHRASES = 8  # quoted phrases whose holders go first (_phrases_first)
 WARM_SLICE = 10_000  # chunk ids whose vectors warm() reads while holding the connection (about 0.2 s of CPU)
-SQLITE_INT = range(-2 ** 63, 2 ** 63)
-NOTHING_PUBLISHED = ("nothing is searchable yet: no collection has published a generation (the first one may still "
-                     "be being built: stats shows its progress)")
-NOTHING_REGISTERED = ("nothing is searchable yet: no folder is registered (sift-mcp --root FOLDER or "
-                      "`ingest enqueue FOLDER` adds one)")
-# A lone surrogate (from a JSON "\udcff" escape, say) is not text: SQLite, the tokenizer and JSON refuse it.
-SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-@dataclass
-class Hit:
-    chunk_id: int
-    collection: str
-    path: str
-    title: str
-    kind: str
-    heading_path: str
-    start_line: int | None
-    end_line: int | None
-    page: int | None
-    end_page: int | None
-    snippet: str
-    score: float
-    keyword_rank: int | None
-    semantic_rank: int | None
-    generation: int
-    modified: float
-    page_label: str | None = None  # the number printed on the page (a PDF's page labels), where it is not `page`
-    end_page_label: str | None = None
-    attachments: list[str] = field(default_factory=list)  # PDFs a note cites or stands for
-    cited_by: list[str] = field(default_factory=list)  # notes that cite this PDF
-    attachments_total: int = 0  # how many PDFs the note cites: attachments holds the first LINKS_SHOWN
-    cited_by_total: int = 0  # how many notes cite the PDF: cited_by holds the first LINKS_SHOWN
-    # of the attachments shown, those the published collection does not hold: path -> why (missing, failed …)
-    attachments_not_indexed: dict[str, str] = field(default_factory=dict)
-    more_in_file: int = 0  # on a file's first hit: its passages that ranked among the page's, left off (PER_FILE)
-    also_in: list[str] = field(default_factory=list)  # the same file on disk through other collections (paths)
-    conflict_copies: list[str] = field(default_factory=list)  # its sync conflict copies that matched too (copies)
-    conflict_copy_of: str | None = None  # of a sync conflict copy shown alone: the note it is a copy of
-    conflict_original_matched: bool = False  # ... which ranks too, with passages other than this one
-    author: str | None = None  # a PDF's metadata author, which search finds it by (its title column holds it)
-    # of a note's passage that defines footnotes: {label: the lines that cite it} (``footnotes.cited_at``)
-    footnotes_cited: dict[str, list[int]] = field(default_factory=dict)
-    data_rows: str | None = None  # a data file's passage: how few of its rows search finds (listing.data_rows)
-    dated: float | None = None  # the date the passage is about, where its file says one (ingest.passage_dates)
-    mail_thread: list[str] = field(default_factory=list)  # a saved message's: its thread's others (mail_threads)
-
-
-@dataclass
-class Answer:
-    query: str
-    mode: str  # the mode that answered
-    hits: list[Hit]
-    generations: dict[str, int]
-    notes: list[str] = field(default_factory=list)
-    took_ms: float = 0.0
-    models: list[str] = field(default_factory=list)  # the model ids that embedded the query (none: keyword)
-    # the query's words no published passage holds: [{"word": as typed, "suggestion": str or None}] (spelling.Said)
-    unmatched: list[dict] = field(default_factory=list)
-
-    def as_dict(self) -> dict:
-        """The answer as plain data; ``unmatched`` only when a word is, and a hit's ``heading_path`` only when it has
-        one (a passage before any heading printed ``"heading_path": ""``), as the MCP tool gives them."""
-        data = asdict(self)
-        if not data["unmatched"]:
-            del data["unmatched"]
-        for hit in data["hits"]:
-            if not hit["heading_path"]:
-                del hit["heading_path"]
-            if hit["dated"] is None:  # a passage whose file says no date of its own (the key is new: kept out)
-                del hit["dated"]
-            if not hit["mail_thread"]:  # a saved message's thread (new: kept out where there is none)
-                del hit["mail_thread"]
-        return data
-
-
-class SearchError(ValueError):
-    """A request the engine cannot answer; the message says what to change."""
 
 
 class Engine:
@@ -188,8 +88,8 @@ class Engine:
         started = time.perf_counter()
         notes: list[str] = []
         unmatched: list[dict] = []
-        query, limit, mode = _validate(query, limit, mode, notes)
-        filters = _checked_filters(filters)
+        query, limit, mode = validate(query, limit, mode, notes)
+        filters = checked_filters(filters)
         prepared: dict = {}  # model id -> its Embedder, or why it could not be had, loaded outside the lock
         while True:
             with self._conn_lock:
@@ -204,30 +104,30 @@ class Engine:
                         read = Passages(conn, self._catalog_for(conn, state, filters))  # each row read once
                         ranked, used, models = self._rank(conn, query, limit, used, filters, state, notes,
                                                           prepared, read)
-                        ranked = _phrased(read, query, ranked, used, notes)
+                        ranked = reordering.phrased(read, query, ranked, used, notes)
                         common_words = functools.cache(lambda: self._common_words(conn, query, state))  # once
-                        ranked = _lists_after_their_notes(read, query, ranked, notes, limit)
-                        ranked = _titled_first(conn, query, ranked, used, notes, common_words() if ranked else set())
+                        ranked = reordering.lists_after_their_notes(read, query, ranked, notes, limit)
+                        ranked = reordering.titled_first(conn, query, ranked, used, notes, common_words() if ranked else set())
                         ranked, tagged = tags.tagged_first(conn, query, ranked, used, filters, read.catalog)
                         if tagged:  # a '#tag' names the tag, however common its words (search.query.tags)
-                            _note(notes, f"the passages of notes tagged {', '.join('#' + t for t in tagged)} come "
+                            note_once(notes, f"the passages of notes tagged {', '.join('#' + t for t in tagged)} come "
                                          "first, each keeping the score it ranked with")
-                        ranked = _phrases_first(conn, query, ranked, used, notes)
-                        ranked = _definitions_first(read, query, ranked, used, filters, notes)
-                        ranked = _traced_first(read, query, ranked, used, filters, notes)
+                        ranked = reordering.phrases_first(conn, query, ranked, used, notes)
+                        ranked = reordering.definitions_first(read, query, ranked, used, filters, notes)
+                        ranked = reordering.traced_first(read, query, ranked, used, filters, notes)
                         ranked = self._users_first(read, query, ranked, used, filters, state, notes)
-                        ranked = _messages_first(read, query, ranked, used, notes)
-                        ranked = _own_notes_first(read, query, ranked, used, notes)
+                        ranked = reordering.messages_first(read, query, ranked, used, notes)
+                        ranked = reordering.own_notes_first(read, query, ranked, used, notes)
                         unmatched = self._spelling(conn, query, used, state, notes, filters.collection) \
                             if _in_scope(state["generations"], filters) else []  # nothing searched: no word missed
-                        _by_meaning(notes, ranked, used)
-                        _no_terms(notes, query, used, bool(state["models"]))
+                        answer_notes.by_meaning(notes, ranked, used)
+                        no_terms(notes, query, used, bool(state["models"]))
                         common = common_words() if ranked else set()
-                        ranked, also = _twins_left_out(ranked, self._catalog_for(conn, state),
+                        ranked, also = results_page.twins_left_out(ranked, self._catalog_for(conn, state),
                                                        {r["name"]: r["root"] for r in queries.collections(conn)})
-                        ranked, copied, copy_of = _copies_folded(ranked, self._catalog_for(conn, state), read,
+                        ranked, copied, copy_of = results_page.copies_folded(ranked, self._catalog_for(conn, state), read,
                                                                   query, common)
-                        page, more = _per_file(ranked, limit, self._catalog_for(conn, state))
+                        page, more = results_page.per_file(ranked, limit, self._catalog_for(conn, state))
                         hits = self._hits(read, query, page, common)
                         for hit in hits:
                             hit.more_in_file = more.pop(hit.chunk_id, 0)
@@ -241,7 +141,7 @@ class Engine:
             prepared.update(self._prepare(missing))  # seconds for a first load: other searches go on meanwhile
         answer = Answer(query=query, mode=used, hits=hits, generations=_in_scope(state["generations"], filters),
                         notes=notes, models=models, unmatched=unmatched)
-        answer.took_ms = _took_ms(started)
+        answer.took_ms = took_ms(started)
         return answer
 
     def embedder(self, model_id: str):
@@ -324,10 +224,10 @@ class Engine:
 
     def _choose_mode(self, mode: str, state: dict, filters: Filters, notes: list[str]) -> str:
         if not state["generations"]:  # the first build is still running: no answer, and no verdict on embeddings
-            _note(notes, NOTHING_PUBLISHED if queries.collections(self._connection()) else NOTHING_REGISTERED)
+            note_once(notes, NOTHING_PUBLISHED if queries.collections(self._connection()) else NOTHING_REGISTERED)
             return mode
         if filters.collection is not None and filters.collection not in state["generations"]:
-            _note(notes, f"nothing is searchable in {filters.collection!r} yet: it has published no generation "
+            note_once(notes, f"nothing is searchable in {filters.collection!r} yet: it has published no generation "
                          "(its first may still be being built: stats shows its progress)")
             return mode
         if mode == "keyword":
@@ -345,11 +245,11 @@ class Engine:
             if mode == "semantic":
                 raise SearchError(f"the collection {filters.collection!r} has no embeddings (built with "
                                   "SIFT_EMBEDDINGS=off): use mode 'keyword' or 'hybrid'")
-            _note(notes, f"the collection {filters.collection!r} is keyword-only (built with SIFT_EMBEDDINGS=off): "
+            note_once(notes, f"the collection {filters.collection!r} is keyword-only (built with SIFT_EMBEDDINGS=off): "
                          "answered by keyword search")
             return "keyword"
         if without:
-            _note(notes, f"{', '.join(without)}: no embeddings (built with SIFT_EMBEDDINGS=off), so "
+            note_once(notes, f"{', '.join(without)}: no embeddings (built with SIFT_EMBEDDINGS=off), so "
                          + ("not searched (mode 'keyword' or 'hybrid' searches them)" if mode == "semantic"
                             else "found by keyword only"))
         return mode
@@ -396,7 +296,7 @@ class Engine:
         if mode in ("keyword", "hybrid"):
             lexical = self._keyword(conn, query, depth, filters, catalog, state)
             if len(written_words(query)) > keyword.MAX_TERMS:
-                _note(notes, f"keyword search used the query's first {keyword.MAX_TERMS} different words"
+                note_once(notes, f"keyword search used the query's first {keyword.MAX_TERMS} different words"
                              + (CJK_WORDS if CJK_RUN.search(query) else "") + ": put the words that matter most first")
         try:
             unranked = self._weightless(conn, query, catalog, state) if len(lexical) > 1 else []  # one: no order
@@ -404,7 +304,7 @@ class Engine:
             unranked = []
         keyword_only = [(cid, score, [rank, None]) for rank, (cid, score) in enumerate(lexical, start=1)]
         if mode == "keyword":
-            _unranked(notes, query, unranked, mode)
+            answer_notes.unranked(notes, query, unranked, mode)
             return keyword_only, mode, []
         models = _models_in_scope(state, filters)
         try:
@@ -413,15 +313,15 @@ class Engine:
             if mode == "semantic":
                 raise SearchError(str(exc)) from None
             notes.append(f"answered by keyword search only: {exc}")
-            _unranked(notes, query, unranked, "keyword")
+            answer_notes.unranked(notes, query, unranked, "keyword")
             return keyword_only, "keyword", []
         if mode == "hybrid":  # a reference list by its words alone: close in meaning to any query of its field
             semantic = bibliography.left_out(conn, semantic)
         by_meaning = [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(semantic, start=1)]
-        if mode == "semantic" or not lexical:  # hybrid without keyword hits: see _by_meaning
+        if mode == "semantic" or not lexical:  # hybrid without keyword hits: see by_meaning
             return by_meaning, mode, models
         if unranked and semantic and all(state["by_collection"].get(c) for c in _scope_collections(state, filters)):
-            _unranked(notes, query, unranked, mode)  # min-max scaling made its millionths count as much as any
+            answer_notes.unranked(notes, query, unranked, mode)  # min-max scaling made its millionths count as much as any
             return by_meaning, mode, models
         return fusion.convex(lexical, semantic), mode, models
 
@@ -490,7 +390,7 @@ class Engine:
             content = question.content(query)
             words = query_words(content)[:keyword.MAX_TERMS]
             held = keyword.held_forms(content, functools.partial(postings.tokens, conn), postings.documents)
-            self._held = (content, held)  # its snippets mark them (``_stem_matches``)
+            self._held = (content, held)  # its snippets mark them (``stem_matches``)
             swapped = keyword.slip_forms(content, functools.partial(postings.tokens, conn), postings.documents,
                                          question.quoted_words(query), held)
             self._swapped = (content, swapped)
@@ -531,7 +431,7 @@ class Engine:
         moved = first + [hit for hit in ranked if hit[0] not in chosen]
         if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
             what = "call" if calls else "use"
-            _note(notes, f"the code passages that {what} {'.'.join(parts)!r} come first (tests after the rest), each "
+            note_once(notes, f"the code passages that {what} {'.'.join(parts)!r} come first (tests after the rest), each "
                          "keeping the score it ranked with")
         return moved
 
@@ -596,7 +496,7 @@ class Engine:
             return []
         if said is None:
             return []
-        _note(notes, said.text)
+        note_once(notes, said.text)
         return said.unmatched
 
     def _common_words(self, conn, query: str, state) -> set[str]:
@@ -618,8 +518,8 @@ class Engine:
         if row["kind"] == "note":
             targets = queries.linked_pdfs(conn, row["file_id"])[0]
             if row["path"].lower().endswith(BIBLIOGRAPHY_ENDINGS):
-                targets = _named_in(targets, row["text"])
-            pdfs = _resolved_pdfs(targets, self._pdfs_by_name(conn, row) if targets else {})
+                targets = named_in(targets, row["text"])
+            pdfs = resolved_pdfs(targets, self._pdfs_by_name(conn, row) if targets else {})
             return (pdfs[:LINKS_SHOWN], len(pdfs)), ([], 0)
         if row["kind"] == "pdf":
             name = row["path"].rsplit("/", 1)[-1]
@@ -633,7 +533,7 @@ class Engine:
         if not attachments:
             return {}
         held = {p for paths in self._pdfs_by_name(conn, row).values() for p, indexed in paths if indexed}
-        return {p: _why_not_indexed(conn, row["collection"], p) for p in attachments if p not in held}
+        return {p: why_not_indexed(conn, row["collection"], p) for p in attachments if p not in held}
 
     def _pdfs_by_name(self, conn, row) -> dict[str, list[tuple[str, bool]]]:
         """The (path, indexed?) of the hit's collection's PDFs by file name (casefolded), as published: read once per
@@ -664,20 +564,20 @@ class Engine:
         # the forms keyword search found a word by are marked too: 'Kundennummer' found 'Kunde' and 'Nummer', and
         # 'buscar' 'búsqueda', whose snippets marked nothing (no stem of the query's word is in the passage)
         marking = " ".join([query, *dict.fromkeys(form for forms in held.values() for form in forms)])
-        accept = _stem_matches(conn, query, held, set().union(*(
+        accept = stem_matches(conn, query, held, set().union(*(
             marked_words(r["text"], marking, skip=common, note=r["kind"] == "note", code=r["kind"] == "code",
-                         above=_above(r)) for r in rows.values())))
+                         above=headings_above(r)) for r in rows.values())))
         hits = []
         for cid, score, (kw_rank, sem_rank) in ranked:
             r = rows[cid]
             shown, window = snippet_window(r["text"], marking, skip=common, note=r["kind"] == "note",
-                                           code=r["kind"] == "code", accept=accept, above=_above(r))
+                                           code=r["kind"] == "code", accept=accept, above=headings_above(r))
             hits.append(Hit(chunk_id=cid, collection=r["collection"], path=r["path"], title=r["title"] or "",
                             kind=r["kind"], heading_path=r["heading_path"], start_line=r["start_line"],
                             end_line=r["end_line"], snippet=shown, score=round(score, 6),
                             keyword_rank=kw_rank, semantic_rank=sem_rank, generation=r["published"],
                             modified=r["mtime"], author=r["author"] or None, dated=r["dated"],
-                            data_rows=data_rows(r) if r["data_file"] else None, **_pages_shown(r, window)))
+                            data_rows=data_rows(r) if r["data_file"] else None, **pages_shown(r, window)))
             (hits[-1].attachments, hits[-1].attachments_total), (hits[-1].cited_by, hits[-1].cited_by_total) = \
                 self._links(conn, r)
             hits[-1].attachments_not_indexed = self._not_indexed(conn, r, hits[-1].attachments)
@@ -707,26 +607,26 @@ class Engine:
         started = time.perf_counter()
         if (chunk_id is None) == (path is None):
             raise SearchError("give either a chunk id or a path, not both and not neither")
-        if chunk_id is not None and not _whole(chunk_id):
+        if chunk_id is not None and not whole(chunk_id):
             raise SearchError(f"the chunk id must be a whole number as search results give it, not {chunk_id!r:.80}")
         if chunk_id is not None and chunk_id not in SQLITE_INT:  # a whole number all the same: none is so big
             raise SearchError(f"no passage with chunk id {str(chunk_id)[:80]} in the published index: chunk ids come from "
                               "search results and change when a file is indexed again")
-        if path is not None and not (isinstance(path, tuple) and len(path) == 2 and all(map(_is_text, path))):
+        if path is not None and not (isinstance(path, tuple) and len(path) == 2 and all(map(is_text, path))):
             raise SearchError("the path must be (collection, path relative to its root), both valid text")
-        if not _whole(limit) or not 1 <= limit <= MAX_LIMIT:
+        if not whole(limit) or not 1 <= limit <= MAX_LIMIT:
             raise SearchError(f"limit must be a whole number from 1 to {MAX_LIMIT}")
         with self._conn_lock:
             conn = self._connection()
             with db.snapshot(conn):
                 state = _published(conn)
-                if state["generations"] and not state["model"]:  # nothing published: _source_chunks says so
+                if state["generations"] and not state["model"]:  # nothing published: source_chunks says so
                     raise SearchError("this index has no embeddings (built with SIFT_EMBEDDINGS=off), so there "
                                       "is nothing to compare by meaning: use search with mode 'keyword'")
-                query_ids, file_ids, source = _source_chunks(conn, chunk_id, path, said)
+                query_ids, file_ids, source = source_chunks(conn, chunk_id, path, said)
                 # a mailbox's message is compared with its other messages too, each one a file's passage would be:
                 # a Takeout mailbox holds all one's mail, and 'mail like this one' found none of it
-                message = queries.message_chunks(conn, *_file_of(conn, chunk_id)) if chunk_id is not None else None
+                message = queries.message_chunks(conn, *file_of(conn, chunk_id)) if chunk_id is not None else None
                 left_out = set(file_ids if message is None else message[1])  # the file's own passages, not compared
                 collection = source[0]
                 model_id = state["by_collection"].get(collection)
@@ -742,19 +642,19 @@ class Engine:
                 ranked = self._nearest(read, index, query_ids, left_out, limit, filters or Filters(),
                                        body=path is not None)
                 roots = {row["name"]: row["root"] for row in queries.collections(conn)}
-                hits = _one_per_file(self._hits(read, "", ranked), len(ranked), roots, source,
+                hits = one_per_file(self._hits(read, "", ranked), len(ranked), roots, source,
                                      message[0] if message is not None else None)
-                hits, kin = _kin_left_out(hits, source, read, file_ids)
-                hits = _copies_named(hits, read, [cid for cid, _, _ in ranked])[:limit]
+                hits, kin = kin_left_out(hits, source, read, file_ids)
+                hits = copies_named(hits, read, [cid for cid, _, _ in ranked])[:limit]
                 # 'no other passages found' where date_after left no passage to compare: say which filter did
                 filtered = [] if filters is None else filter_notes(read.catalog, filters, bool(hits))
         # a file shown is named as a copy only where a sync tool's name says it is: 'chapter 2.md' beside
         # 'chapter.md', of other text, is a note of its own as likely as iCloud's copy, and got a note each time
         shown = {(hit.collection, hit.path) for hit in hits}
-        notes = filtered + [_kin_note(name, source, left) for name, left in kin.items()
-                            if left or (name in shown and _named_copy(name[1]) and _named_copy(source[1]))]
+        notes = filtered + [kin_note(name, source, left) for name, left in kin.items()
+                            if left or (name in shown and named_copy(name[1]) and named_copy(source[1]))]
         if message is not None:
-            notes.append(_others_compared(source, *message))
+            notes.append(others_compared(source, *message))
         others = sorted(c for c, m in state["by_collection"].items() if m and m != model_id)
         if others:
             notes.append(f"compared only with collections embedded with {model_id}: {', '.join(others)} "
@@ -762,7 +662,7 @@ class Engine:
         label = f"chunk {chunk_id}" if chunk_id is not None else "/".join(path)
         answer = Answer(query=label, mode="similar", hits=hits, generations=state["generations"], notes=notes,
                         models=[model_id])
-        answer.took_ms = _took_ms(started)
+        answer.took_ms = took_ms(started)
         return answer
 
     def _nearest(self, read: Passages, index: VectorIndex, query_ids: list[int], exclude: set[int], limit: int,
@@ -780,11 +680,6 @@ class Engine:
         return [(cid, score, [None, rank]) for rank, (cid, score) in enumerate(found, start=1)]
 
 
-def _above(row) -> tuple[str, ...]:
-    """The headings shown above a hit's snippet: its file's title and its heading path's parts."""
-    return (row["title"] or "", *(row["heading_path"] or "").split(" > "))
-
-
 def _without_boilerplate(read: Passages, found: list[tuple[int, float]]) -> list[tuple[int, float]]:
     """``found`` (nearest by meaning) without the code passages of imports and a licence header alone
     (``symbols.boilerplate``): so short a text is near any query, and ranked among the first for anything.
@@ -796,811 +691,15 @@ def _without_boilerplate(read: Passages, found: list[tuple[int, float]]) -> list
     return [pair for pair in found if pair[0] not in dropped]
 
 
-def _file_of(conn, chunk_id: int) -> tuple[int, int]:
-    """(the file id of the published ``chunk_id``, it): _source_chunks has refused one not published."""
-    return queries.visible_chunk_file(conn, chunk_id)[0], chunk_id
-
-
-def _source_chunks(conn, chunk_id: int | None, path: tuple[str, str] | None, said: tuple[str, str] = ("stats", "refresh")
-                   ) -> tuple[list[int], list[int], tuple[str, str]]:
-    """(chunks to compare with, every chunk of their file, (its collection, its path)) for ``chunk_id`` or
-    ``path``."""
-    if chunk_id is not None:
-        row = queries.visible_chunk_file(conn, chunk_id)
-        if row is None:
-            raise SearchError(f"no passage with chunk id {chunk_id} in the published index: chunk ids come "
-                              "from search results and change when a file is indexed again")
-        return [chunk_id], queries.file_chunk_ids(conn, row[0]), (row[1], row[2])
-    collection, relative = path
-    ids = queries.visible_path_chunks(conn, collection, relative)
-    if not ids:
-        raise SearchError(f"{collection}/{relative} has no passages in the published index: "
-                          f"{_why_no_passages(conn, collection, relative, said)}")
-    return ids, ids, (collection, relative)
-
-
-def _why_no_passages(conn, collection: str, relative: str, said: tuple[str, str] = ("stats", "refresh")) -> str:
-    """Why a file similar is asked about has no published passages, as the index records it (read_file says
-    the same): 'not indexed yet, empty, or failed to parse: see stats' left a model to guess, or to call stats
-    and look for the file among every collection's failures. ``said``: (what shows progress, what queues a scan)
-    as the caller names them: `ingest similar` said 'stats shows …', a command it does not have."""
-    stats, rescan = said
-    row = queries.latest_progress(conn, collection, relative)
-    if row is None:  # the generation that read an empty file is gone once a newer one is published
-        if queries.visible_file(conn, collection, relative) is not None:
-            return "it is indexed, but holds no text to compare"
-        return f"no scan has read it yet ({rescan} queues one)"
-    if row["reason"] == queries.DEFERRED:  # on its way: a later part of the first build reads it
-        return f"{row['reason']}; similar compares it once that part is published"
-    if row["state"] in ("failed", "skipped"):
-        return f"{row['state']} at {row['stage']}: {row['reason']}"
-    if queries.visible_file(conn, collection, relative) is not None:
-        return "it is indexed, but holds no text to compare"
-    return f"it waits to be indexed: {stats} shows the generation being built"
-
-
-def _why_not_indexed(conn, collection: str, path: str) -> str:
-    """Why a PDF a note cites is not in the published index, as the index records it."""
-    row = queries.latest_progress(conn, collection, path)
-    if row is None:
-        roots = queries.collections(conn, collection)
-        if roots and os.path.isfile(os.path.join(roots[0]["root"], path)):  # no scan recorded it: left out, or new
-            return unindexed.in_folder(conn, roots[0], path, time.time())
-        return "no PDF of that name is in the folder" if "/" not in path else "not in the folder"
-    if row["state"] in ("failed", "skipped"):
-        return f"{row['state']} at {row['stage']}: {row['reason']}"
-    if row["change"] == "deleted":
-        return "deleted from the folder"
-    return "not in the published index yet: list_files shows its state"
-
-
-def _named_in(targets: list[str], text: str) -> list[str]:
-    """Those of a library's ``targets`` whose file name its entry's passage ``text`` names on its 'File:' line
-    (ingest.bibtex: 'File: a.pdf; b.pdf'), whole: as part of the text, 'a.pdf' of another entry was listed on the
-    entry naming 'data.pdf'."""
-    named = {name.strip().casefold() for line in text.splitlines() if line.startswith("File: ")
-             for name in line[len("File: "):].split("; ")}
-    return [target for target in targets if target.rsplit("/", 1)[-1].casefold() in named]
-
-
-def _resolved_pdfs(targets: list[str], by_name: dict[str, list[tuple[str, bool]]]) -> list[str]:
-    """The PDFs a note links to, by path: a bare name (``[[paper.pdf]]``, a link by file name, as wiki links are)
-    stands for the collection's PDFs of that name (the one at the root alone, if there is one there), and stays as
-    written when it names none. It was listed bare, where other links and a PDF's 'cited by' give paths. A name or
-    path in any case is the PDF's, as Obsidian reads a link and as the PDF's 'cited by' counts it (``by_name`` is
-    keyed by the names casefolded)."""
-    paths: set[str] = set()
-    held = {path.casefold(): path for found in by_name.values() for path, _ in found} if targets else {}
-    for target in targets:
-        if "/" in target:
-            paths.add(held.get(target.casefold(), target))
-            continue
-        found = [path for path, _ in by_name.get(target.casefold(), [])]
-        paths.update([path for path in found if path.casefold() == target.casefold()] or found or [target])
-    return sorted(paths)
-
-
-def _pages_shown(row, window: tuple[int, int] | None) -> dict:
-    """A hit's page, end_page and their labels: those of a PDF passage's pages that the words its snippet marks
-    are on; the passage's, where it marks none (found by meaning alone, the passage as a whole matched: naming the
-    page its snippet starts on sent the reader to the first of its pages only)."""
-    page, end_page = row["page"], row["end_page"]
-    if row["page_starts"] is None or not end_page or end_page == page or window is None:
-        return {"page": page, "end_page": end_page, "page_label": row["page_label"],
-                "end_page_label": row["end_page_label"]}
-    page, end_page = snippet_pages(row["text"], json.loads(row["page_starts"]), window)
-    labels = json.loads(row["page_labels"]) if row["page_labels"] else []
-    label = lambda n: labels[n - 1] if 0 < n <= len(labels) else None  # noqa: E731
-    return {"page": page, "end_page": end_page, "page_label": label(page), "end_page_label": label(end_page)}
-
-
-def printed(hit) -> str:
-    """' (printed 8)' / ' (printed 8-9)': the numbers printed on a PDF hit's pages, when they are not the pages'
-    places in the file, which `page` gives (and read_file takes)."""
-    get = hit.get if isinstance(hit, dict) else lambda key: getattr(hit, key)
-    first, last = get("page_label"), get("end_page_label")
-    if not first or (first == str(get("page")) and (last or first) == str(get("end_page") or get("page"))):
-        return ""
-    return f" (printed {first}-{last})" if last and get("end_page") != get("page") else f" (printed {first})"
-
-
-def _took_ms(started: float) -> float:
-    """Milliseconds since ``started`` (a perf_counter), as precise as a search's time is: tenths under 10 ms,
-    whole ms above (an int, which prints without '.0'). Two decimals ('1853.78 ms') were noise: the same search
-    varies by more than that from one run to the next."""
-    ms = (time.perf_counter() - started) * 1000
-    return round(ms, 1) if round(ms, 1) < 10 else round(ms)
-
-
-def _unranked(notes: list[str], query: str, words: list[str], mode: str) -> None:
-    """Note that keyword search ranked by none of ``words`` (Engine._weightless), if there are any."""
-    if words:
-        _note(notes, keyword.unranked_note(spelling.as_named(query, words), mode))
-
-
-def _by_meaning(notes: list[str], ranked: list, mode: str) -> None:
-    """Say so when a hybrid search found no passage by keyword (its words are in none of the passages searched,
-    or rank none: ``_unranked``): its results are the nearest by meaning, scored by similarity as mode 'semantic'
-    scores them. Fused, the best of them scored 0.5 (its meaning scaled to 1 over the candidates, at half the
-    weight), however far its meaning was: a made-up word's nearest passages read as a fair match."""
-    if mode == "hybrid" and ranked and all(kw is None for _, _, (kw, _) in ranked) \
-            and not any(n.endswith(keyword.BY_MEANING) for n in notes):
-        _note(notes, f"no passage searched holds any of the query's words: {keyword.BY_MEANING}")
-
-
-def _no_terms(notes: list[str], query: str, used: str, has_vectors: bool) -> None:
-    """Say why a keyword search of emoji or other symbols alone found nothing: the index holds letters and digits
-    only, so '🚀' has no term to look up, and the answer was a bare 'no results'."""
-    if used == "keyword" and not query_words(query):
-        how = " (mode 'hybrid' or 'semantic' matches it by meaning)" if has_vectors else ""
-        _note(notes, f"keyword search finds words and numbers, not emoji or other symbols: {query.strip()[:40]!r} "
-                     f"has nothing it can look up{how}")
-
-
 def _scope_collections(state: dict, filters: Filters) -> list[str]:
     """The published collections a search looks at."""
     return [filters.collection] if filters.collection is not None else list(state["by_collection"])
-
-
-def _note(notes: list[str], note: str) -> None:
-    """Add ``note`` once (a search that loads a model looks at the index twice)."""
-    if note not in notes:
-        notes.append(note)
-
-
-def context_line(title: str | None, heading_path: str | None) -> str:
-    """What a hit is under, as results show it above the snippet: the file's title and the heading path, the title
-    once when the path starts with it ('Plan > Goals'), either alone when the other is empty ('第十周周报' for a
-    note titled in its front matter, 'a0013' for one with an empty heading)."""
-    title, heading = title or "", heading_path or ""
-    return heading if title and heading.startswith(title) else " — ".join(p for p in (title, heading) if p)
-
-
-def _phrased(read: Passages, query: str, ranked: list, mode: str, notes: list[str]) -> list:
-    """The ``ranked`` passages that hold every Chinese phrase the query quotes (``quoted_phrases``), in keyword
-    and hybrid search: a quoted "付款方式" was searched as its bigrams alone, so passages holding only 付款 or 方式
-    came with (or before) the one holding the phrase. When none holds them, all are kept, and a note says so."""
-    phrases = quoted_phrases(query) if mode != "semantic" and ranked else []
-    if not phrases:
-        return ranked
-    rows = read.rows([cid for cid, _, _ in ranked]).values()
-    holding = {r["id"] for r in rows if all(
-        form in phrase_form(f"{r['title'] or ''}|{r['heading_path']}|{r['text']}") for _, form in phrases)}
-    kept = [hit for hit in ranked if hit[0] in holding]
-    if not kept:
-        shown = " and ".join(f'"{typed}"' for typed, _ in phrases)
-        _note(notes, f"no passage found holds {shown} as quoted: the results are those holding some of its words")
-        return ranked
-    return kept
-
-
-def _lists_after_their_notes(read: Passages, query: str, ranked: list, notes: list[str], limit: int) -> list:
-    """``ranked`` with each note passage that is mostly a list of links to other notes (an index note, a README's
-    table of contents: ``lists``) after the passages of the notes it links to that came below it, in every mode:
-    the titles of all notes, by folder, shared a word with any long question, and notes-en's README came first for
-    'Why is the Vim clipboard not synced with the system clipboard in VS Code', above the note its own list linked
-    to. A list the query names stays (``_names_list``: 'my reading list'). Scores stay as ranked; a note says so
-    when the order changed. The lists looked for are among the first LISTS_READ × ``limit`` passages (30 at
-    least): reading every candidate's text for its links took a tenth of a keyword search's time."""
-    ids = [hit[0] for hit in ranked]
-    rows = read.rows(ids[:max(30, LISTS_READ * limit)], kind="note") if ranked else {}
-    targets = {at: found for at, cid in enumerate(ids) if cid in rows
-               if (found := lists.link_targets(rows[cid]["text"], rows[cid]["path"]))}
-    titles = {at: (set(), names) for at, cid in enumerate(ids) if cid in rows and at not in targets
-              if (names := lists.title_names(rows[cid]["text"]))}  # '- Title' lines without links
-    targets.update(titles)
-    if not targets:
-        return ranked
-    catalog = read.catalog
-    places = [(str(catalog.collections[f]), catalog.paths[f]) for f in catalog.files(ids)]
-    moved = lists.after_their_notes(ranked, places, targets, frozenset(titles))
-    if moved != ranked:  # the query's words are looked up only when a list moves
-        named = _names_list(read.conn, query, [rows[ids[at]] for at in targets])
-        targets = {at: found for (at, found), name in zip(targets.items(), named) if not name}
-        moved = lists.after_their_notes(ranked, places, targets, frozenset(titles))
-    if [hit[0] for hit in moved] != ids:
-        _note(notes, "a passage that is mostly a list of links (or of notes' titles) comes after the notes it "
-                     "links to, each keeping the score it ranked with")
-    return moved
-
-
-def _names_list(conn, query: str, rows: list) -> list[bool]:
-    """Whether the query names each list passage of ``rows``: the list's title and headings hold half of its words
-    or more (a question's framing left out), two of them at least or its only one, stemmed as keyword search stems
-    them ('my reading list' names the note 'Reading List'; 'how do i prevnet my mac from going to sleep' does not
-    name notes-en's README section 'TIL > Mac', whose items hold its other words)."""
-    asked = query_words(question.content(query))[:keyword.MAX_TERMS]
-    own = [WORD.findall(normalise(f"{row['title'] or ''} {row['heading_path'] or ''}")) for row in rows]
-    if not asked:
-        return [False] * len(rows)
-    try:
-        tokens = tokenize(conn, asked + [word for words in own for word in words])
-    except sqlite3.Error:  # a scratch table this connection cannot make: no list is named
-        return [False] * len(rows)
-    wanted = {token for found in tokens[:len(asked)] for token in found}
-    named, at = [], len(asked)
-    for words in own:
-        held = wanted.intersection(token for found in tokens[at:at + len(words)] for token in found)
-        at += len(words)
-        named.append(2 * len(held) >= len(wanted) and (len(held) >= 2 or bool(held) and held == wanted))
-    return named
-
-
-def _stem_matches(conn, query: str, held: dict[str, list[str]], words: set[str]) -> Callable[[str], bool] | None:
-    """Whether a word a snippet would mark (``words``: those of the hits, as folded) is one keyword search matched:
-    a snippet marks the words that begin with a query word's first letters (its stem, so 'indexing' marks
-    'indexed'), which marked 'Time' for 'timeout' and 'Statements' beside it, as if the passage held both words.
-    An ASCII word whose tokens (stemmed by the index's own tokenizer) share none with the query's is not marked.
-    ``held``: the other forms keyword search looked query words up by (``keyword.held_forms``), whose words are
-    marked too. None (mark all) when the tokenizer cannot be asked."""
-    loose = sorted(w for w in words if w.isascii() and w.isalpha())
-    if not loose:
-        return None
-    asked = query_words(query)[:keyword.MAX_TERMS] + [form for its in held.values() for form in its]
-    try:
-        tokens = tokenize(conn, asked + loose)
-    except sqlite3.Error:  # a scratch table this connection cannot make: mark as before
-        return None
-    wanted = {token for found in tokens[:len(asked)] for token in found}
-    of_word = dict(zip(loose, tokens[len(asked):]))
-    refused = {word for word, found in of_word.items() if found and not wanted.intersection(found)}
-    return lambda word: word not in refused
-
-
-def _phrases_first(conn, query: str, ranked: list, mode: str, notes: list[str]) -> list:
-    """``ranked`` with the passages holding every phrase of Latin words the query quotes first, each in their
-    order, in keyword and hybrid search: the words of a phrase side by side, stemmed as keyword search stems them
-    ('write ahead logging' holds "write ahead log"). '"working tree"' was searched by its words alone, and ranked
-    'Display The Contents Of A Directory As A Tree' and a note on netrw's tree style above the notes that say
-    'working tree'. A quoted Chinese phrase keeps only its holders (``_phrased``). Scores stay as ranked; a note
-    says so when the order changed."""
-    if mode == "semantic" or not ranked:
-        return ranked
-    phrases = []
-    for match in QUOTED.finditer(query):
-        inner = next(group for group in match.groups() if group is not None)
-        words = WORD.findall(normalise(inner))
-        if len(words) > 1 and not CJK_RUN.search(inner):
-            phrases.append((inner.strip(), '"' + " ".join(words) + '"'))
-    # each phrase once, the first few: a pasted stack trace quotes its file paths, one a frame (400 of one path
-    # made an FTS5 expression of 400 phrases: 6.3 s at 100,000 passages)
-    phrases = list(dict.fromkeys(phrases))[:MAX_PHRASES]
-    if not phrases:
-        return ranked
-    holding = queries.matching(conn, " AND ".join(expression for _, expression in phrases),
-                               list(dict.fromkeys(cid for cid, _, _ in ranked)))
-    moved = [hit for hit in ranked if hit[0] in holding] + [hit for hit in ranked if hit[0] not in holding]
-    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
-        shown = " and ".join(f'"{typed}"' for typed, _ in phrases)
-        _note(notes, f"the passages holding {shown} as quoted come first, each keeping the score it ranked with")
-    return moved
-
-
-def _titled_first(conn, query: str, ranked: list, mode: str, notes: list[str], common: set[str]) -> list:
-    """``ranked`` with the passages of the files whose title (with its aliases, tags and file name's words) holds
-    every word of a query of several words (but the ``common`` ones keyword search drops) first, each in their
-    order, in keyword and hybrid search: 'skip pre-commit hooks' ranked the note titled 'Skip Pre-Commit Hooks'
-    below 'Skip Git Hooks As Needed', which says skip, commit and hooks more often, and '"statement timeout"'
-    ranked 'Limit Execution Time Of Statements' above 'Set A Statement Timeout Threshold For A Session'. Words are
-    matched as keyword search matches them (stemmed: 'hook' holds 'hooks'). A tag of several words ('#project/shed',
-    one word to the query's spaces) counts as such a query: a note's tags are in its title. Scores stay as ranked;
-    a note says so when the order changed."""
-    asked = iso_dates(query)  # a date as a title writes it: '3月20号的日记' is '03-20 日记', the note of 2024-03-20
-    if mode == "semantic" or not ranked or (len(asked.split()) < 2 and not query.strip().startswith("#")
-                                            and not only_date(query)):
-        return ranked  # one word, but a note's #tag ('#project/shed' puts the notes tagged so first) or a date
-    # an English date also as written: 'standup March 14' is the note titled 'Standup March 14' as well as the one
-    # named 2024-03-14 (as ISO alone, 'standup 03-14', the note titled so was left below a log saying it more often)
-    # and with its month the other way: 'standup Mar 14' is the note titled 'Standup March 14' too, and the reverse
-    written = iso_dates(query, english=False)
-    either = [e for e in dict.fromkeys(_title_words(conn, form, query, common) for form in
-                                       (asked, written, month_names_swapped(written))) if e]
-    if not either:
-        return ranked
-    expression = "title : (" + " OR ".join(either) + ")" if len(either) > 1 else "title : " + either[0]
-    titled = queries.matching(conn, expression, list(dict.fromkeys(cid for cid, _, _ in ranked)))
-    moved = [hit for hit in ranked if hit[0] in titled] + [hit for hit in ranked if hit[0] not in titled]
-    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
-        _note(notes, "the passages of files whose title holds every word of the query come first, each keeping "
-                     "the score it ranked with")
-    return moved
-
-
-def _title_words(conn, asked: str, query: str, common: set[str]) -> str | None:
-    """The FTS5 expression a title holding ``asked`` (``query`` with its dates written as titles write them) matches:
-    a date alone as its words side by side, however common each is ('2024', '03'); else every word but the
-    ``common`` ones; None for fewer than two such words."""
-    if only_date(query):  # its year, month and day side by side
-        return '"' + " ".join(written_words(asked)) + '"'
-    words = [word for word in written_words(asked) if word not in common][:keyword.MAX_TERMS]
-    languages, names = query_languages(normalise(asked)), surnames(asked)
-    return "(" + " AND ".join(_either_script(w, languages, names) for w in words) + ")" if len(words) >= 2 else None
-
-
-def _either_script(word: str, languages: frozenset[str] = frozenset(), names: frozenset[str] = frozenset()) -> str:
-    """A query word as an FTS5 expression that a title written in either Chinese script matches ('会议' as
-    '("会议" OR "會議")', as keyword search looks it up): '會議記錄 台北' put the note tagged 会议 first, and
-    '2024年3月21日 会议' the meeting of that day tagged 會議 (6th before). Another language's word in any of its
-    forms (``inflected_forms``): 'поиска документов' is the note titled 'Поиск документов'."""
-    forms = [word, *(other_scripts(word) if CJK_RUN.fullmatch(word) else inflected_forms(word, languages, names))]
-    quoted = ['"' + form.replace('"', '""') + '"' for form in forms]
-    return quoted[0] if len(quoted) == 1 else "(" + " OR ".join(quoted) + ")"
-
-
-def _definitions_first(read: Passages, query: str, ranked: list, mode: str, filters: Filters, notes: list[str]
-                       ) -> list:
-    """``ranked`` with the passages of the files the query names first (``symbols.names_file``: ``filters.py``,
-    ``pypdf/filters.py``; a named file none of whose passages ranked comes with its first, scored 0), then the
-    code passages that define the name the query is (``symbols.code_name``: ``periodic_task``, ``Huey.enqueue``,
-    ``Lexer::next_token``, ``MAX_RETRIES``), each in their order, in keyword and hybrid search: the name's words,
-    split and stemmed, ranked other functions that say them more often (``periodic_tasks``) above its
-    definition, other files that say 'filters' above filters.py, and a path's folder, which no passage holds,
-    left its file out. Scores stay as ranked; a note says so when the order changed."""
-    if mode == "semantic" or any(c.isspace() for c in query.strip()):
-        return ranked
-    named = _named_files(query, ranked, read.catalog, filters)
-    parts = symbols.code_name(query)
-    rows = read.rows([cid for cid, _, _ in ranked], kind="code").values() if parts and ranked else []
-    defining = {r["id"] for r in rows if symbols.defines(parts, r["heading_path"] or "", r["text"], r["path"])}
-    declaring = {r["id"] for r in rows if r["id"] in defining and symbols.declares(parts[-1], r["text"])}
-    shared = {r["id"] for r in rows if r["id"] in defining and symbols.joined(r["heading_path"] or "")}
-    # a definition cut in two: the passage with its 'def' line before the rest ('Postings.search' put the rest first);
-    # of two definitions of the name, the one with a passage of its own before one joined to a neighbour (huey's
-    # Huey.periodic_task before the few lines of MiniHuey.periodic_task, shorter and so higher by BM25)
-    first = named + sorted((hit for hit in ranked if hit[0] in defining),
-                           key=lambda hit: (hit[0] not in declaring, hit[0] in shared))
-    chosen = {hit[0] for hit in first}
-    moved = first + [hit for hit in ranked if hit[0] not in chosen]
-    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
-        what = "the file it names" if named and not defining else (
-            f"the definitions of {query.strip()!r}" if not named else "the file it names, then its definitions")
-        _note(notes, f"{what} come first, each keeping the score it ranked with")
-    return moved
-
-
-def _messages_first(read: Passages, query: str, ranked: list, mode: str, notes: list[str]) -> list:
-    """``ranked`` with the code passages holding the string that makes a pasted message first (``symbols.
-    message_match``: 'part 3 of a.png failed after 6 attempts' is f"part {number} of {key} failed after {attempt + 1}
-    attempts"), the one holding more of it first, in keyword and hybrid search, for a query of three words or more.
-    Its words ranked a runbook quoting the message and passages saying its words more often above the line that
-    makes it. Scores stay as ranked; a note says so when the order changed."""
-    if mode == "semantic" or len(query.split()) < 3 or not ranked:
-        return ranked
-    code = read.rows([hit[0] for hit in ranked], kind="code")  # only code makes a message: a note is not read
-    held = {cid: symbols.message_match(query, r["text"]) for cid, r in code.items()}
-    first = sorted((hit for hit in ranked if held.get(hit[0])), key=lambda hit: -held[hit[0]])
-    chosen = {hit[0] for hit in first}
-    moved = first + [hit for hit in ranked if hit[0] not in chosen]
-    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
-        _note(notes, "the code passages holding the text that makes the message come first, each keeping the score it "
-                     "ranked with")
-    return moved
-
-
-def _own_notes_first(read: Passages, query: str, ranked: list, mode: str, notes: list[str]) -> list:
-    """``ranked`` with each BibTeX entry's passage after the other files' passages that keyword search found (they
-    hold the query's words), when the query asks for the user's own notes (``question.OWN_NOTES``), in keyword and
-    hybrid search: 'my notes on @vaswani2017attention' ranked the two .bib entries of that citekey, headed by it,
-    above the note citing it (3rd). An entry comes no earlier than it ranked, and before the passages found by
-    meaning alone that it ranked above: with no note on it, it is the answer. Scores stay as ranked; a note says so
-    when the order changed."""
-    if mode == "semantic" or not ranked or not question.OWN_NOTES.search(query):
-        return ranked
-    rows = read.catalog.files([hit[0] for hit in ranked])
-    entries = {hit[0] for hit, row in zip(ranked, rows)
-               if read.catalog.paths[row].lower().endswith(BIBLIOGRAPHY_ENDINGS)}
-    if not entries:
-        return ranked
-    rest = [hit for hit in ranked if hit[0] not in entries]
-    after = max((i + 1 for i, hit in enumerate(rest) if hit[2][0] is not None), default=0)
-    placed: dict[int, list] = {}
-    before = 0
-    for hit in ranked:
-        if hit[0] in entries:
-            placed.setdefault(max(before, after), []).append(hit)
-        else:
-            before += 1
-    moved = [hit for i, other in enumerate(rest) for hit in [*placed.get(i, []), other]] + placed.get(len(rest), [])
-    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
-        _note(notes, "the query asks for your notes: the BibTeX entries come after the other files' passages "
-                     "holding its words, each keeping the score it ranked with")
-    return moved
-
-
-def _traced_first(read: Passages, query: str, ranked: list, mode: str, filters: Filters, notes: list[str]) -> list:
-    """``ranked`` with the passages at the lines a pasted stack trace names first (``symbols.frames``: 'File
-    "/usr/lib/python3.11/asyncio/base_events.py", line 653', 'at use (/app/router/index.js:376:9)'), in the trace's
-    order, in keyword and hybrid search: of each file the trace names (``symbols.traced_files``), the passage
-    holding the line that starts nearest before it; one none of the rankings found comes scored 0 and unranked.
-    The trace's words ranked other passages that say asyncio, events and run above the function it ran in. Scores
-    stay as ranked; a note says so when the order changed."""
-    traced = symbols.frames(query) if mode != "semantic" else []
-    if not traced:
-        return ranked
-    catalog = read.catalog
-    mask = catalog.mask(filters)
-    found = []
-    files: dict[str, list[int]] = {}  # a long trace names a file at many lines: each file is looked for once,
-    passages: dict[int, list] = {}  # and its passages read once (a paste of 130 frames read them 130 times)
-    for path, line in traced:
-        if path not in files:
-            files[path] = symbols.traced_files(path, catalog.collections, catalog.paths, catalog.named)
-        for row in files[path]:
-            if row not in passages:  # their lines alone: a file copied in 20 collections is 20 files' passages
-                ids = catalog.chunks_of(row, mask)
-                passages[row] = [lines for lines in queries.chunk_lines(read.conn, ids) if lines[1] is not None]
-            holding = [(cid, start) for cid, start, end in passages[row] if start <= line <= end]
-            if holding:
-                found.append(max(holding, key=lambda held: (held[1], -held[0]))[0])
-    by_id = {hit[0]: hit for hit in ranked}
-    first = [by_id.get(cid, (cid, 0.0, [None, None])) for cid in dict.fromkeys(found)]
-    moved = first + [hit for hit in ranked if hit[0] not in set(found)]
-    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
-        _note(notes, "the passages at the lines the stack trace names come first, each keeping the score it ranked "
-                     "with")
-    return moved
-
-
-def _named_files(query: str, ranked: list, catalog: Catalog, filters: Filters) -> list:
-    """The passages of the files (within ``filters``) the query names (``symbols.names_file``): those ``ranked``,
-    in their order, and for a file none of whose passages ranked, its first, scored 0 and unranked."""
-    wanted = query.strip().strip("/").casefold()
-    if "." not in wanted.rsplit("/", 1)[-1] and "/" not in wanted:
-        return []
-    name = wanted.rsplit("/", 1)[-1]
-    rows = {row for row in catalog.named(name)
-            if symbols.names_file(query, catalog.collections[row], catalog.paths[row])}
-    if not rows:
-        return []
-    files = catalog.files([cid for cid, _, _ in ranked])
-    named = [hit for hit, row in zip(ranked, files) if row in rows]
-    for row in sorted(rows - set(files)):
-        first = catalog.first_chunk(row, filters)
-        if first is not None:
-            named.append((first, 0.0, [None, None]))
-    return named
-
-
-def conflict_line(copies_folded: list[str] | None, copy_of: str | None, original_matched: bool = False) -> str:
-    """The line under a hit that is, or stands for, a sync conflict copy (search.query.copies)."""
-    if copy_of and original_matched:
-        return f"(a sync conflict copy of {copy_of}, which matched too: this copy holds words of the search it does not)"
-    if copy_of:
-        return f"(a sync conflict copy of {copy_of}, which did not match)"
-    return f"(its sync conflict {'copy' if len(copies_folded) == 1 else 'copies'} {', '.join(copies_folded)} " \
-           "matched too: left off the page for other notes; read_file reads each)"
-
-
-def more_in_file(count: int, again: str | None = None) -> str:
-    """The line under a file's first hit when more of its passages ranked among the page's than PER_FILE;
-    ``again``: the search that shows them (the MCP tool's arguments), else read_file is named."""
-    how = f": search again with {again} to see them" if again else " (read_file shows the file)"
-    return f"+ {count:,} more passage{'s' if count > 1 else ''} of this file ranked among these, left off for other files{how}"
-
-
-def _per_file(ranked: list, limit: int, catalog: Catalog) -> tuple[list, dict[int, int]]:
-    """The first ``limit`` of ``ranked`` with at most PER_FILE passages of a file, one of a file that has no more
-    than PER_FILE (the passages left off fill
-    the page when too few other files match), in rank order, and {chunk id of a file's first passage on the page:
-    how many of its passages ranked above the page's last were left off}."""
-    files = catalog.files([cid for cid, _, _ in ranked])
-    seen: Counter = Counter()
-    kept, over = [], []
-    for i, file in enumerate(files):
-        seen[file] += 1
-        (kept if seen[file] <= (PER_FILE if catalog.passages(file) > PER_FILE else 1) else over).append(i)
-        if len(kept) == limit:
-            break
-    if len(kept) < limit:  # too few other files: none was left off for them
-        kept, over = sorted(kept + over[:limit - len(kept)]), []
-    left = Counter(files[i] for i in over)
-    first: dict[int, int] = {}
-    for i in kept:
-        first.setdefault(files[i], ranked[i][0])
-    return [ranked[i] for i in kept], {first[f]: n for f, n in left.items()}
-
-
-def _twins_left_out(ranked: list, catalog: Catalog, roots: dict[str, str]) -> tuple[list, dict]:
-    """``ranked`` with the passages of a file reached through two collections (a root inside another's:
-    personal/x.md and all/personal/x.md) kept through one alone, the innermost root's (as _one_per_file keeps
-    for similar), and {(collection, path) kept: the other collections' paths of the file}. Twins ranked at the
-    same score and took two of the page's places for one file."""
-    if not ranked or not _nested(tuple(sorted(roots.values()))):
-        return ranked, {}
-    rows = catalog.files([item[0] for item in ranked])
-    where = {row: (str(catalog.collections[row]), catalog.paths[row]) for row in set(rows)}
-    twins: dict[str, list[tuple[str, str]]] = {}
-    for collection, path in where.values():
-        twins.setdefault(file_place(roots, collection, path), []).append((collection, path))
-    kept_of, also = {}, {}
-    for names in twins.values():
-        names.sort(key=lambda cp: (-len(roots.get(cp[0], "")), cp[0]))
-        for name in names:
-            kept_of[name] = names[0]
-        if len(names) > 1:
-            also[names[0]] = [f"{c}/{p}" for c, p in names[1:]]
-    return [item for item, row in zip(ranked, rows) if kept_of[where[row]] == where[row]], also
-
-
-def _copies_folded(ranked: list, catalog: Catalog, read: Passages, query: str,
-                   common: set[str]) -> tuple[list, dict, dict]:
-    """``ranked`` without the passages of the sync conflict copies whose note ranks too (search.query.copies): a
-    copy holds nearly the note's text, and each of its passages took a second place on the page, at the same
-    score, for what the note said already."""
-    if not ranked:
-        return ranked, {}, {}
-    rows = catalog.files([item[0] for item in ranked])
-    where = [(str(catalog.collections[row]), catalog.paths[row]) for row in rows]
-
-    def held(collection: str, path: str) -> bool:
-        return any(str(catalog.collections[row]) == collection and catalog.paths[row] == path
-                   for row in catalog.named(path.rsplit("/", 1)[-1]))
-    return copies.fold(ranked, where, held, lambda ids: {cid: row["text"] for cid, row in read.rows(ids).items()},
-                       query, common)
-
-
-@functools.lru_cache(maxsize=8)
-def _nested(roots: tuple[str, ...]) -> bool:
-    """Whether a root holds another, worked out once per set of roots: every pair was compared on every search (60
-    collections, 3,600 pairs: 7 ms a search)."""
-    return any(a != b and b.startswith(a.rstrip(os.sep) + os.sep) for a in roots for b in roots)
-
-
-def _kin_left_out(hits: list[Hit], source: tuple[str, str], read: Passages, file_ids: list[int]
-                  ) -> tuple[list[Hit], dict[tuple[str, str], bool]]:
-    """``hits`` without those of ``source``'s (collection, path) sync conflict copies, of the note it is a copy of,
-    and of that note's other copies (search.query.copies), whose passage is one ``source`` holds too (``file_ids``:
-    its chunks): similar on a note gave its own conflict copy first, at 1.0, its own text. One whose passage is
-    not (the other machine's edit; or 'plan (1).md' is a note of its own) stays. {each such file: left out}."""
-    collection, path = source
-    mine = copies.maybe_original_of(path) or path
-    kin = {(hit.collection, hit.path): False for hit in hits if hit.collection == collection and hit.path != path
-           and (copies.maybe_original_of(hit.path) or hit.path) == mine}
-    if not kin:
-        return hits, kin
-    own = {row["text"] for row in read.rows(file_ids).values()}
-    texts = read.rows([hit.chunk_id for hit in hits if (hit.collection, hit.path) in kin])
-    kept = []
-    for hit in hits:
-        if (hit.collection, hit.path) in kin and texts[hit.chunk_id]["text"] in own:
-            kin[(hit.collection, hit.path)] = True
-            continue
-        kept.append(hit)
-    return kept, kin
-
-
-def _copies_named(hits: list[Hit], read: Passages, ranked: list[int]) -> list[Hit]:
-    """``hits`` (one per file) without those of the sync conflict copies whose note is among them and holds the
-    same passage text among ``ranked`` (the chunks compared, best first), named on the note's hit as search names
-    them (``conflict_copies``): a note and its copy took two places at the same score. A copy whose passage its
-    note does not hold stays (the other machine's edit, or a note of its own named like a copy)."""
-    places = {(hit.collection, hit.path) for hit in hits}
-    copied = [hit for hit in hits if (hit.collection, copies.maybe_original_of(hit.path)) in places]
-    if not copied:
-        return hits
-    originals = {(hit.collection, copies.maybe_original_of(hit.path)) for hit in copied}
-    rows = read.catalog.files(ranked)
-    theirs = {cid for cid, row in zip(ranked, rows)
-              if (str(read.catalog.collections[row]), read.catalog.paths[row]) in originals}
-    texts = read.rows([*theirs, *[hit.chunk_id for hit in copied]])
-    held: dict[tuple[str, str], set] = {}
-    for cid, row in zip(ranked, rows):
-        if cid in theirs:
-            place = (str(read.catalog.collections[row]), read.catalog.paths[row])
-            held.setdefault(place, set()).add(texts[cid]["text"])
-    folded: dict[tuple[str, str], list[str]] = {}
-    for hit in copied:
-        original = (hit.collection, copies.maybe_original_of(hit.path))
-        if texts[hit.chunk_id]["text"] in held.get(original, ()):
-            folded.setdefault(original, []).append(f"{hit.collection}/{hit.path}")
-    gone = {name for names in folded.values() for name in names}
-    kept = [hit for hit in hits if f"{hit.collection}/{hit.path}" not in gone]
-    for hit in kept:
-        hit.conflict_copies = folded.get((hit.collection, hit.path), [])
-    return kept
-
-
-def _named_copy(path: str) -> bool:
-    """Whether ``path`` is a note, or a copy by a name only a sync tool gives (not iCloud's 'note 2.md')."""
-    return copies.original_of(path) is not None or copies.maybe_original_of(path) is None
-
-
-def _kin_note(kin: tuple[str, str], source: tuple[str, str], left_out: bool) -> str:
-    """The note naming a file _kin_left_out found: left out, or shown for a passage the file asked about lacks."""
-    name = f"{kin[0]}/{kin[1]}"
-    named = "" if left_out else "named as "
-    if copies.maybe_original_of(kin[1]) == source[1]:
-        what = f"{named}a sync conflict copy of the file asked about"
-    elif copies.maybe_original_of(source[1]) == kin[1]:
-        what = f"the file asked about is {named}a sync conflict copy of it"
-    else:
-        what = f"{named}another sync conflict copy of the note the file asked about copies"
-    if left_out:
-        return f"left out {name}: {what}, and its passage is one the file holds too (read_file reads it)"
-    return f"{name} is shown, though {what}: its passage is not one the file holds"
-
-
-CHAT_DAY = re.compile(r" · \d{4}-\d{2}-\d{2}$")  # a chat's day's heading (ingest.chat): 'Boat club · 2024-03-14'
-
-
-def _others_compared(source: tuple[str, str], heading: str, _ids, note: bool) -> str:
-    """similar's note on a passage of a mailbox's message, a chat's day or an Evernote export's note: the file's
-    other ones were compared, each as another file (a chat's day was said a 'message' left out with its 'Subject')."""
-    what, left = ("notes", "the note asked about, and any of the same title, left out") if note else (
-        ("days", "the day asked about left out") if CHAT_DAY.search(heading) else
-        ("messages", "the message asked about, and any of the same Subject, left out"))
-    return (f"the other {what} of {source[0]}/{source[1]} are compared too, as other files are (its best passage "
-            f"each); {left}")
-
-
-def _one_per_file(hits: list[Hit], limit: int, roots: dict[str, str], source: tuple[str, str],
-                  message: str | None = None) -> list[Hit]:
-    """The best hit of each file on disk but ``source`` (collection, path). A file is known by its root and path
-    (roots are stored resolved): under a collection whose root holds another's, the same file is in both, and
-    similar gave the file asked about as the first 'other file' (score 1.0, as all/notes/x.md), then each
-    other file twice. Of a file's twins, the one of the innermost collection is shown (notes/x.md, not
-    all/notes/x.md), at the place of the best of them. ``message``: the heading of the mailbox message asked about;
-    the mailbox's other messages are each one, as another file."""
-    own = file_place(roots, *source)
-    place, kept = {own if message is None else (own, message): None}, []
-    for hit in hits:
-        where = file_place(roots, hit.collection, hit.path)
-        where = (where, hit.heading_path) if message is not None and where == own else where
-        if where not in place:
-            place[where] = len(kept)
-            kept.append(hit)
-        elif place[where] is not None and len(roots.get(hit.collection, "")) > len(roots.get(
-                kept[place[where]].collection, "")):
-            kept[place[where]] = replace(hit, score=kept[place[where]].score)
-    return kept[:limit]
-
-
-FILTERED_OUT = "no passage searched is"
-
-
-def filter_notes(catalog: Catalog, filters: Filters, found: bool) -> list[str]:
-    """``filtered_out`` (when nothing was ``found``) and ``undated``, each thing said once: where the date range
-    left nothing of passages none of which has a date of its own, the first said 'its own date where its file says
-    one, else its file's modified time' and the second that none had one, two notes on one range. One says it."""
-    none_dated = undated(catalog, filters)
-    out = [] if found else filtered_out(catalog, filters, none_dated=bool(none_dated))
-    return out if out and none_dated else out + none_dated
-
-
-def filtered_out(catalog: Catalog, filters: Filters, none_dated: bool = False) -> list[str]:
-    """The note for a search that found nothing because its kind or dates leave no file in the folder searched
-    (modified_after a date no file reaches, kind='pdf' where there is none): its answer said 'try other words',
-    which cannot help. Not said when the folder or pattern holds nothing itself (their own notes tell that).
-    ``none_dated``: no passage searched has a date of its own (``undated``), which the note says in its stead."""
-    narrow = Filters(collection=filters.collection, path_prefix=filters.path_prefix, glob=filters.glob)
-    if narrow == filters:
-        return []
-    chosen, scope = catalog.mask(filters), catalog.mask(narrow)
-    searched = len(catalog) > 0 if scope is None else scope.any()  # nothing published: its own note says so
-    if chosen is None or chosen.any() or not searched:
-        return []
-    absent = tags.missing(catalog.tags, filters.tags) if filters.tags else []
-    if absent:  # a tag none holds: no other filter need be widened, and the tags near it are what to try
-        return [f"{FILTERED_OUT} tagged {' or '.join(absent)}: no file holds "
-                f"{'that tag' if len(absent) == 1 else 'those tags'}; other words will not help"]
-    parts = ([f"of kind {filters.kind}"] if filters.kind else []) \
-        + ([f"modified at or after {when(filters.modified_after)}"] if filters.modified_after is not None else []) \
-        + ([f"modified before {when(filters.modified_before)}"] if filters.modified_before is not None else [])
-    # the date a passage is about is the passage's, not its file's: 'in a file dated at or after …' read as the
-    # file's own date, and a mailbox modified today seemed to be refused by date_after=2024
-    dates = ([f"at or after {when(filters.date_after)}"] if filters.date_after is not None else []) \
-        + ([f"before {when(filters.date_before)}"] if filters.date_before is not None else [])
-    how = (f"none has a date of its own, such as {UNDATED_SOURCES}: each went by its file's modified time" if none_dated
-           else "its own date where its file says one, else its file's modified time")
-    said = ([f"about a date {' and '.join(dates)} ({how})"] if dates else []) \
-        + ([f"in a file {' and '.join(parts)}"] if parts else []) \
-        + ([f"tagged {' and '.join('#' + tag for tag in filters.tags)}"] if filters.tags else [])
-    which = "that filter" if len(parts) + len(dates) + bool(filters.tags) == 1 else "those filters"
-    return [f"{FILTERED_OUT} {' '.join(said)}: other words will not help; widen or drop {which}"]
-
-
-UNDATED = "no passage searched has a date of its own"
-UNDATED_SOURCES = "a daily note's name, front matter's date, a mail message's Date, a document's created date"
-
-
-def undated(catalog: Catalog, filters: Filters) -> list[str]:
-    """The note for a date range over passages none of which says a date (code, notes named otherwise, an index
-    whose files were read before Sift kept passage dates): the range went by the files' modified times alone, and
-    the answer said nothing of it, as though 'the mail of 2019' had been looked for by the mail's dates."""
-    if filters.date_after is None and filters.date_before is None:
-        return []
-    scope = catalog.mask(replace(filters, date_after=None, date_before=None))
-    if not len(catalog) or (scope is not None and not scope.any()) or catalog.has_dates(scope):
-        return []
-    return [f"{UNDATED} ({UNDATED_SOURCES}): the date range went by each file's modified time (an index read "
-            "before Sift kept passage dates has them once its files are read again)"]
 
 
 def _in_scope(generations: dict[str, int], filters: Filters) -> dict[str, int]:
     """The published generations a search answered from: those of its collection when it names one (a search
     of 'notes', with nothing of notes published, ended '(hybrid, 182 ms; pdf at generation 1)')."""
     return {name: gen for name, gen in generations.items() if filters.collection in (None, name)}
-
-
-def _cut(query: str) -> str:
-    """The query's first MAX_QUERY_CHARS characters, ending before the word the limit falls inside when a space
-    comes shortly before it: a word cut in two ('prisma' as 'pris') was searched for and named as found nowhere."""
-    kept = query[:MAX_QUERY_CHARS]
-    if query[MAX_QUERY_CHARS].isspace() or kept[-1].isspace():
-        return kept
-    space = max(kept.rfind(" "), kept.rfind("\t"), kept.rfind("\n"), kept.rfind("\u3000"))
-    return kept[:space] if space >= MAX_QUERY_CHARS - 100 else kept
-
-
-def _validate(query, limit, mode, notes: list[str]) -> tuple[str, int, str]:
-    """The query cleaned (NULs and lone surrogates become spaces) and cut to MAX_QUERY_CHARS, with a note."""
-    if isinstance(query, str):
-        query = SURROGATE.sub(" ", query.replace("\x00", " "))
-    if not isinstance(query, str) or not query.strip():
-        raise SearchError("the query is empty: give some words to search for")
-    cut = len(query) > MAX_QUERY_CHARS
-    if cut:
-        query = _cut(query)
-        notes.append(f"the query was cut to its first {MAX_QUERY_CHARS:,} characters"
-                     + (", before the word they end inside" if len(query) < MAX_QUERY_CHARS else ""))
-    if not _visible(query):
-        raise SearchError("the query is empty: give some words to search for (it holds only invisible characters"
-                          + (f" in its first {MAX_QUERY_CHARS:,}" if cut else "") + ")")
-    if not _has_words(query):
-        raise SearchError(f"the query has no words, only punctuation ({query.strip()[:40]!r}): give some words "
-                          "to search for")
-    if not isinstance(mode, str) or mode not in MODES:
-        raise SearchError(f"mode must be one of {', '.join(MODES)}, not {mode!r:.80}")
-    if not _whole(limit) or not 1 <= limit <= MAX_LIMIT:
-        raise SearchError(f"limit must be a whole number from 1 to {MAX_LIMIT}")
-    return query, limit, mode
-
-
-def _checked_filters(filters) -> Filters:
-    """Filters that SQLite can take: text without lone surrogates, finite times within range."""
-    if filters is None:
-        return Filters()
-    if not isinstance(filters, Filters):
-        raise SearchError(f"filters must be a search.query.filters.Filters, not {type(filters).__name__}")
-    for name in ("collection", "path_prefix", "glob"):
-        value = getattr(filters, name)
-        if value is not None and not _is_text(value):
-            raise SearchError(f"{name} is not valid text (it holds an unpaired surrogate): {value!r:.80}")
-    for tag in filters.tags:
-        if not _is_text(tag):
-            raise SearchError(f"tags is not valid text (it holds an unpaired surrogate): {tag!r:.80}")
-    if filters.collection == "":  # not a name: the keyword side would search every collection, the vectors none
-        raise SearchError("collection is empty: give a collection's name, or None to search them all")
-    for name in ("modified_after", "modified_before", "date_after", "date_before"):
-        value = getattr(filters, name)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                  or not math.isfinite(value) or abs(value) >= 2 ** 62):
-            raise SearchError(f"{name} must be a time (seconds since 1970), not {value!r:.80}")
-    problem = empty_range(filters.modified_after, filters.modified_before) \
-        or empty_range(filters.date_after, filters.date_before, ("date_after", "date_before"))
-    if problem:
-        raise SearchError(problem)
-    return filters
-
-
-def _visible(text: str) -> bool:
-    """Whether ``text`` shows anything: not only spaces, control and format characters (zero-width spaces,
-    a BOM, joiners, direction marks), which a query can hold and neither search can use."""
-    return any(not ch.isspace() and unicodedata.category(ch) not in ("Cc", "Cf") for ch in text)
-
-
-def _has_words(text: str) -> bool:
-    """Whether ``text`` holds a letter, a digit or a symbol such as an emoji: a query of punctuation alone
-    ('?!...', '*** ()') matches no word, and its vector ranks passages by nothing."""
-    return any(category[0] in "LN" or category == "So" for category in map(unicodedata.category, text))
-
-
-def _whole(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_text(value) -> bool:
-    return isinstance(value, str) and SURROGATE.search(value) is None
 
 
 def _models_in_scope(state: dict, filters: Filters) -> list[str]:

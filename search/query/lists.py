@@ -7,7 +7,7 @@ about notes-en's notes, its README (the title of every note, by folder) came fir
 question asked about, linked from that very passage. A list passage found with a note it links to now comes just
 after that note (the first of them ranked), keeping its score; a list whose notes were not found keeps its place,
 and a question about the list itself ('my reading list') still finds it first by its title (the engine's
-``_titled_first``, after this step).
+``reordering.titled_first``, after this step).
 
 A list of titles without links (an index note of plain '- Title' items, one a line) is such a list when MIN_LINKS of
 its lines or more name files the search found, by file name ('Dune' for Dune.md) or as a file name writes a title

@@ -74,7 +74,7 @@ _KOREAN = re.compile("(?<![\uac00-\ud7a3])(?:" + "|".join(KOREAN) + ")(?:에서|
 
 # A request for the user's own notes ('my notes on @vaswani2017attention', 'notes I took on BERT', 'which notes do I
 # have about vim', a question for all that it ends with no '?'): its words say
-# where to look, not what about (engine._own_notes_first); looked up, 'notes' was named by the spelling note, "did you
+# where to look, not what about (reordering.own_notes_first); looked up, 'notes' was named by the spelling note, "did you
 # mean 'nothes'?", in a folder no passage of which says it, and 'my' ranked a note saying 'My take'
 OWN_NOTES = re.compile(r"(?:\b(?:my|our)\s+(?:own\s+)?notes?"
                        r"|\bnotes?\s+(?:(?:do|did)\s+)?(?:I|we)\s+(?:took|take|made|make|wrote|write|have|keep|kept))"

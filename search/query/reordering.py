@@ -1,0 +1,310 @@
+"""The ranked passages reordered after ranking, each step in keyword and hybrid search, the scores kept as ranked
+and a note said when the order changed: the holders of a quoted Chinese phrase kept (``phrased``), a list of links
+after the notes it links to, the passages of files titled with the query's words first, then those holding its
+quoted phrases, the files it names and the code defining the name it is, the code making a pasted message, the
+lines a pasted stack trace names, and a BibTeX entry after the user's own notes. (A query's ``#tag``:
+``search.query.tags.tagged_first``; the code using a name: ``Engine._users_first``, which searches again.)"""
+from __future__ import annotations
+
+import sqlite3
+
+from search.index import queries
+from search.query import keyword, lists, question, symbols
+from search.query.answer_notes import note_once
+from search.query.catalog import Catalog
+from search.query.dates import iso_dates, month_names_swapped, only_date
+from search.query.filters import Filters
+from search.query.hits import BIBLIOGRAPHY_ENDINGS
+from search.query.inflection import inflected_forms, query_languages, surnames
+from search.query.passages import Passages
+from search.query.postings import tokenize
+from search.query.text import (CJK_RUN, QUOTED, WORD, normalise, other_scripts, phrase_form, query_words,
+                               quoted_phrases, written_words)
+
+
+LISTS_READ = 3  # per passage asked for, the candidates read for a list of links (lists_after_their_notes)
+MAX_PHRASES = 8  # quoted phrases whose holders go first (phrases_first)
+
+
+def phrased(read: Passages, query: str, ranked: list, mode: str, notes: list[str]) -> list:
+    """The ``ranked`` passages that hold every Chinese phrase the query quotes (``quoted_phrases``), in keyword
+    and hybrid search: a quoted "付款方式" was searched as its bigrams alone, so passages holding only 付款 or 方式
+    came with (or before) the one holding the phrase. When none holds them, all are kept, and a note says so."""
+    phrases = quoted_phrases(query) if mode != "semantic" and ranked else []
+    if not phrases:
+        return ranked
+    rows = read.rows([cid for cid, _, _ in ranked]).values()
+    holding = {r["id"] for r in rows if all(
+        form in phrase_form(f"{r['title'] or ''}|{r['heading_path']}|{r['text']}") for _, form in phrases)}
+    kept = [hit for hit in ranked if hit[0] in holding]
+    if not kept:
+        shown = " and ".join(f'"{typed}"' for typed, _ in phrases)
+        note_once(notes, f"no passage found holds {shown} as quoted: the results are those holding some of its words")
+        return ranked
+    return kept
+
+
+def lists_after_their_notes(read: Passages, query: str, ranked: list, notes: list[str], limit: int) -> list:
+    """``ranked`` with each note passage that is mostly a list of links to other notes (an index note, a README's
+    table of contents: ``lists``) after the passages of the notes it links to that came below it, in every mode:
+    the titles of all notes, by folder, shared a word with any long question, and notes-en's README came first for
+    'Why is the Vim clipboard not synced with the system clipboard in VS Code', above the note its own list linked
+    to. A list the query names stays (``_names_list``: 'my reading list'). Scores stay as ranked; a note says so
+    when the order changed. The lists looked for are among the first LISTS_READ × ``limit`` passages (30 at
+    least): reading every candidate's text for its links took a tenth of a keyword search's time."""
+    ids = [hit[0] for hit in ranked]
+    rows = read.rows(ids[:max(30, LISTS_READ * limit)], kind="note") if ranked else {}
+    targets = {at: found for at, cid in enumerate(ids) if cid in rows
+               if (found := lists.link_targets(rows[cid]["text"], rows[cid]["path"]))}
+    titles = {at: (set(), names) for at, cid in enumerate(ids) if cid in rows and at not in targets
+              if (names := lists.title_names(rows[cid]["text"]))}  # '- Title' lines without links
+    targets.update(titles)
+    if not targets:
+        return ranked
+    catalog = read.catalog
+    places = [(str(catalog.collections[f]), catalog.paths[f]) for f in catalog.files(ids)]
+    moved = lists.after_their_notes(ranked, places, targets, frozenset(titles))
+    if moved != ranked:  # the query's words are looked up only when a list moves
+        named = _names_list(read.conn, query, [rows[ids[at]] for at in targets])
+        targets = {at: found for (at, found), name in zip(targets.items(), named) if not name}
+        moved = lists.after_their_notes(ranked, places, targets, frozenset(titles))
+    if [hit[0] for hit in moved] != ids:
+        note_once(notes, "a passage that is mostly a list of links (or of notes' titles) comes after the notes it "
+                     "links to, each keeping the score it ranked with")
+    return moved
+
+
+def _names_list(conn, query: str, rows: list) -> list[bool]:
+    """Whether the query names each list passage of ``rows``: the list's title and headings hold half of its words
+    or more (a question's framing left out), two of them at least or its only one, stemmed as keyword search stems
+    them ('my reading list' names the note 'Reading List'; 'how do i prevnet my mac from going to sleep' does not
+    name notes-en's README section 'TIL > Mac', whose items hold its other words)."""
+    asked = query_words(question.content(query))[:keyword.MAX_TERMS]
+    own = [WORD.findall(normalise(f"{row['title'] or ''} {row['heading_path'] or ''}")) for row in rows]
+    if not asked:
+        return [False] * len(rows)
+    try:
+        tokens = tokenize(conn, asked + [word for words in own for word in words])
+    except sqlite3.Error:  # a scratch table this connection cannot make: no list is named
+        return [False] * len(rows)
+    wanted = {token for found in tokens[:len(asked)] for token in found}
+    named, at = [], len(asked)
+    for words in own:
+        held = wanted.intersection(token for found in tokens[at:at + len(words)] for token in found)
+        at += len(words)
+        named.append(2 * len(held) >= len(wanted) and (len(held) >= 2 or bool(held) and held == wanted))
+    return named
+
+
+def titled_first(conn, query: str, ranked: list, mode: str, notes: list[str], common: set[str]) -> list:
+    """``ranked`` with the passages of the files whose title (with its aliases, tags and file name's words) holds
+    every word of a query of several words (but the ``common`` ones keyword search drops) first, each in their
+    order, in keyword and hybrid search: 'skip pre-commit hooks' ranked the note titled 'Skip Pre-Commit Hooks'
+    below 'Skip Git Hooks As Needed', which says skip, commit and hooks more often, and '"statement timeout"'
+    ranked 'Limit Execution Time Of Statements' above 'Set A Statement Timeout Threshold For A Session'. Words are
+    matched as keyword search matches them (stemmed: 'hook' holds 'hooks'). A tag of several words ('#project/shed',
+    one word to the query's spaces) counts as such a query: a note's tags are in its title. Scores stay as ranked;
+    a note says so when the order changed."""
+    asked = iso_dates(query)  # a date as a title writes it: '3月20号的日记' is '03-20 日记', the note of 2024-03-20
+    if mode == "semantic" or not ranked or (len(asked.split()) < 2 and not query.strip().startswith("#")
+                                            and not only_date(query)):
+        return ranked  # one word, but a note's #tag ('#project/shed' puts the notes tagged so first) or a date
+    # an English date also as written: 'standup March 14' is the note titled 'Standup March 14' as well as the one
+    # named 2024-03-14 (as ISO alone, 'standup 03-14', the note titled so was left below a log saying it more often)
+    # and with its month the other way: 'standup Mar 14' is the note titled 'Standup March 14' too, and the reverse
+    written = iso_dates(query, english=False)
+    either = [e for e in dict.fromkeys(_title_words(conn, form, query, common) for form in
+                                       (asked, written, month_names_swapped(written))) if e]
+    if not either:
+        return ranked
+    expression = "title : (" + " OR ".join(either) + ")" if len(either) > 1 else "title : " + either[0]
+    titled = queries.matching(conn, expression, list(dict.fromkeys(cid for cid, _, _ in ranked)))
+    moved = [hit for hit in ranked if hit[0] in titled] + [hit for hit in ranked if hit[0] not in titled]
+    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
+        note_once(notes, "the passages of files whose title holds every word of the query come first, each keeping "
+                     "the score it ranked with")
+    return moved
+
+
+def _title_words(conn, asked: str, query: str, common: set[str]) -> str | None:
+    """The FTS5 expression a title holding ``asked`` (``query`` with its dates written as titles write them) matches:
+    a date alone as its words side by side, however common each is ('2024', '03'); else every word but the
+    ``common`` ones; None for fewer than two such words."""
+    if only_date(query):  # its year, month and day side by side
+        return '"' + " ".join(written_words(asked)) + '"'
+    words = [word for word in written_words(asked) if word not in common][:keyword.MAX_TERMS]
+    languages, names = query_languages(normalise(asked)), surnames(asked)
+    return "(" + " AND ".join(_either_script(w, languages, names) for w in words) + ")" if len(words) >= 2 else None
+
+
+def _either_script(word: str, languages: frozenset[str] = frozenset(), names: frozenset[str] = frozenset()) -> str:
+    """A query word as an FTS5 expression that a title written in either Chinese script matches ('会议' as
+    '("会议" OR "會議")', as keyword search looks it up): '會議記錄 台北' put the note tagged 会议 first, and
+    '2024年3月21日 会议' the meeting of that day tagged 會議 (6th before). Another language's word in any of its
+    forms (``inflected_forms``): 'поиска документов' is the note titled 'Поиск документов'."""
+    forms = [word, *(other_scripts(word) if CJK_RUN.fullmatch(word) else inflected_forms(word, languages, names))]
+    quoted = ['"' + form.replace('"', '""') + '"' for form in forms]
+    return quoted[0] if len(quoted) == 1 else "(" + " OR ".join(quoted) + ")"
+
+
+def phrases_first(conn, query: str, ranked: list, mode: str, notes: list[str]) -> list:
+    """``ranked`` with the passages holding every phrase of Latin words the query quotes first, each in their
+    order, in keyword and hybrid search: the words of a phrase side by side, stemmed as keyword search stems them
+    ('write ahead logging' holds "write ahead log"). '"working tree"' was searched by its words alone, and ranked
+    'Display The Contents Of A Directory As A Tree' and a note on netrw's tree style above the notes that say
+    'working tree'. A quoted Chinese phrase keeps only its holders (``phrased``). Scores stay as ranked; a note
+    says so when the order changed."""
+    if mode == "semantic" or not ranked:
+        return ranked
+    phrases = []
+    for match in QUOTED.finditer(query):
+        inner = next(group for group in match.groups() if group is not None)
+        words = WORD.findall(normalise(inner))
+        if len(words) > 1 and not CJK_RUN.search(inner):
+            phrases.append((inner.strip(), '"' + " ".join(words) + '"'))
+    # each phrase once, the first few: a pasted stack trace quotes its file paths, one a frame (400 of one path
+    # made an FTS5 expression of 400 phrases: 6.3 s at 100,000 passages)
+    phrases = list(dict.fromkeys(phrases))[:MAX_PHRASES]
+    if not phrases:
+        return ranked
+    holding = queries.matching(conn, " AND ".join(expression for _, expression in phrases),
+                               list(dict.fromkeys(cid for cid, _, _ in ranked)))
+    moved = [hit for hit in ranked if hit[0] in holding] + [hit for hit in ranked if hit[0] not in holding]
+    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
+        shown = " and ".join(f'"{typed}"' for typed, _ in phrases)
+        note_once(notes, f"the passages holding {shown} as quoted come first, each keeping the score it ranked with")
+    return moved
+
+
+def definitions_first(read: Passages, query: str, ranked: list, mode: str, filters: Filters, notes: list[str]
+                       ) -> list:
+    """``ranked`` with the passages of the files the query names first (``symbols.names_file``: ``filters.py``,
+    ``pypdf/filters.py``; a named file none of whose passages ranked comes with its first, scored 0), then the
+    code passages that define the name the query is (``symbols.code_name``: ``periodic_task``, ``Huey.enqueue``,
+    ``Lexer::next_token``, ``MAX_RETRIES``), each in their order, in keyword and hybrid search: the name's words,
+    split and stemmed, ranked other functions that say them more often (``periodic_tasks``) above its
+    definition, other files that say 'filters' above filters.py, and a path's folder, which no passage holds,
+    left its file out. Scores stay as ranked; a note says so when the order changed."""
+    if mode == "semantic" or any(c.isspace() for c in query.strip()):
+        return ranked
+    named = _named_files(query, ranked, read.catalog, filters)
+    parts = symbols.code_name(query)
+    rows = read.rows([cid for cid, _, _ in ranked], kind="code").values() if parts and ranked else []
+    defining = {r["id"] for r in rows if symbols.defines(parts, r["heading_path"] or "", r["text"], r["path"])}
+    declaring = {r["id"] for r in rows if r["id"] in defining and symbols.declares(parts[-1], r["text"])}
+    shared = {r["id"] for r in rows if r["id"] in defining and symbols.joined(r["heading_path"] or "")}
+    # a definition cut in two: the passage with its 'def' line before the rest ('Postings.search' put the rest first);
+    # of two definitions of the name, the one with a passage of its own before one joined to a neighbour (huey's
+    # Huey.periodic_task before the few lines of MiniHuey.periodic_task, shorter and so higher by BM25)
+    first = named + sorted((hit for hit in ranked if hit[0] in defining),
+                           key=lambda hit: (hit[0] not in declaring, hit[0] in shared))
+    chosen = {hit[0] for hit in first}
+    moved = first + [hit for hit in ranked if hit[0] not in chosen]
+    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
+        what = "the file it names" if named and not defining else (
+            f"the definitions of {query.strip()!r}" if not named else "the file it names, then its definitions")
+        note_once(notes, f"{what} come first, each keeping the score it ranked with")
+    return moved
+
+
+def _named_files(query: str, ranked: list, catalog: Catalog, filters: Filters) -> list:
+    """The passages of the files (within ``filters``) the query names (``symbols.names_file``): those ``ranked``,
+    in their order, and for a file none of whose passages ranked, its first, scored 0 and unranked."""
+    wanted = query.strip().strip("/").casefold()
+    if "." not in wanted.rsplit("/", 1)[-1] and "/" not in wanted:
+        return []
+    name = wanted.rsplit("/", 1)[-1]
+    rows = {row for row in catalog.named(name)
+            if symbols.names_file(query, catalog.collections[row], catalog.paths[row])}
+    if not rows:
+        return []
+    files = catalog.files([cid for cid, _, _ in ranked])
+    named = [hit for hit, row in zip(ranked, files) if row in rows]
+    for row in sorted(rows - set(files)):
+        first = catalog.first_chunk(row, filters)
+        if first is not None:
+            named.append((first, 0.0, [None, None]))
+    return named
+
+
+def messages_first(read: Passages, query: str, ranked: list, mode: str, notes: list[str]) -> list:
+    """``ranked`` with the code passages holding the string that makes a pasted message first (``symbols.
+    message_match``: 'part 3 of a.png failed after 6 attempts' is f"part {number} of {key} failed after {attempt + 1}
+    attempts"), the one holding more of it first, in keyword and hybrid search, for a query of three words or more.
+    Its words ranked a runbook quoting the message and passages saying its words more often above the line that
+    makes it. Scores stay as ranked; a note says so when the order changed."""
+    if mode == "semantic" or len(query.split()) < 3 or not ranked:
+        return ranked
+    code = read.rows([hit[0] for hit in ranked], kind="code")  # only code makes a message: a note is not read
+    held = {cid: symbols.message_match(query, r["text"]) for cid, r in code.items()}
+    first = sorted((hit for hit in ranked if held.get(hit[0])), key=lambda hit: -held[hit[0]])
+    chosen = {hit[0] for hit in first}
+    moved = first + [hit for hit in ranked if hit[0] not in chosen]
+    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
+        note_once(notes, "the code passages holding the text that makes the message come first, each keeping the score it "
+                     "ranked with")
+    return moved
+
+
+def traced_first(read: Passages, query: str, ranked: list, mode: str, filters: Filters, notes: list[str]) -> list:
+    """``ranked`` with the passages at the lines a pasted stack trace names first (``symbols.frames``: 'File
+    "/usr/lib/python3.11/asyncio/base_events.py", line 653', 'at use (/app/router/index.js:376:9)'), in the trace's
+    order, in keyword and hybrid search: of each file the trace names (``symbols.traced_files``), the passage
+    holding the line that starts nearest before it; one none of the rankings found comes scored 0 and unranked.
+    The trace's words ranked other passages that say asyncio, events and run above the function it ran in. Scores
+    stay as ranked; a note says so when the order changed."""
+    traced = symbols.frames(query) if mode != "semantic" else []
+    if not traced:
+        return ranked
+    catalog = read.catalog
+    mask = catalog.mask(filters)
+    found = []
+    files: dict[str, list[int]] = {}  # a long trace names a file at many lines: each file is looked for once,
+    passages: dict[int, list] = {}  # and its passages read once (a paste of 130 frames read them 130 times)
+    for path, line in traced:
+        if path not in files:
+            files[path] = symbols.traced_files(path, catalog.collections, catalog.paths, catalog.named)
+        for row in files[path]:
+            if row not in passages:  # their lines alone: a file copied in 20 collections is 20 files' passages
+                ids = catalog.chunks_of(row, mask)
+                passages[row] = [lines for lines in queries.chunk_lines(read.conn, ids) if lines[1] is not None]
+            holding = [(cid, start) for cid, start, end in passages[row] if start <= line <= end]
+            if holding:
+                found.append(max(holding, key=lambda held: (held[1], -held[0]))[0])
+    by_id = {hit[0]: hit for hit in ranked}
+    first = [by_id.get(cid, (cid, 0.0, [None, None])) for cid in dict.fromkeys(found)]
+    moved = first + [hit for hit in ranked if hit[0] not in set(found)]
+    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
+        note_once(notes, "the passages at the lines the stack trace names come first, each keeping the score it ranked "
+                     "with")
+    return moved
+
+
+def own_notes_first(read: Passages, query: str, ranked: list, mode: str, notes: list[str]) -> list:
+    """``ranked`` with each BibTeX entry's passage after the other files' passages that keyword search found (they
+    hold the query's words), when the query asks for the user's own notes (``question.OWN_NOTES``), in keyword and
+    hybrid search: 'my notes on @vaswani2017attention' ranked the two .bib entries of that citekey, headed by it,
+    above the note citing it (3rd). An entry comes no earlier than it ranked, and before the passages found by
+    meaning alone that it ranked above: with no note on it, it is the answer. Scores stay as ranked; a note says so
+    when the order changed."""
+    if mode == "semantic" or not ranked or not question.OWN_NOTES.search(query):
+        return ranked
+    rows = read.catalog.files([hit[0] for hit in ranked])
+    entries = {hit[0] for hit, row in zip(ranked, rows)
+               if read.catalog.paths[row].lower().endswith(BIBLIOGRAPHY_ENDINGS)}
+    if not entries:
+        return ranked
+    rest = [hit for hit in ranked if hit[0] not in entries]
+    after = max((i + 1 for i, hit in enumerate(rest) if hit[2][0] is not None), default=0)
+    placed: dict[int, list] = {}
+    before = 0
+    for hit in ranked:
+        if hit[0] in entries:
+            placed.setdefault(max(before, after), []).append(hit)
+        else:
+            before += 1
+    moved = [hit for i, other in enumerate(rest) for hit in [*placed.get(i, []), other]] + placed.get(len(rest), [])
+    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
+        note_once(notes, "the query asks for your notes: the BibTeX entries come after the other files' passages "
+                     "holding its words, each keeping the score it ranked with")
+    return moved
