@@ -235,13 +235,13 @@ def _scale_in_process(home: Path):
     build it queues run in this process)."""
     os.environ["SIFT_HOME"] = str(home)
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from search.index import queries
+    from search.index import collection_reads
     from workers import runtime
     from workers.app import huey
     huey.immediate = True
     runtime.reset()
     conn = runtime.index()
-    collection = next(r for r in queries.collections(conn) if r["name"] == "scale")
+    collection = next(r for r in collection_reads.collections(conn) if r["name"] == "scale")
     return conn, collection, Path(collection["root"])
 
 
@@ -250,7 +250,7 @@ def rescans(home: Path) -> None:
     through the whole pipeline): CPU and wall seconds of a scan with nothing changed, one file edited, 1,000
     files touched (mtime only), and five folders of 1,000 files each renamed; every change is undone after."""
     conn, collection, root = _scale_in_process(home)
-    from search.index import queries
+    from search.index import collection_reads
     from workers import tasks
     sample = root / "area-000/topic-00/note-000000.md"
     original = sample.read_bytes()
@@ -260,7 +260,7 @@ def rescans(home: Path) -> None:
     def timed(label: str) -> None:
         cpu, wall = time.process_time(), time.perf_counter()
         tasks.discover(collection["id"])  # immediate mode: the scan and the build it queues, in this process
-        gen = queries.get_collection(conn, collection["id"])["published"]
+        gen = collection_reads.get_collection(conn, collection["id"])["published"]
         print(f"scan, {label:<40} CPU {time.process_time() - cpu:6.1f} s  wall {time.perf_counter() - wall:6.1f} s"
               f"  (published: generation {gen})", flush=True)
 

@@ -29,7 +29,7 @@ def main() -> int:
     import numpy as np
     from ingest.chunk import chunk_document
     from ingest.files import read_and_parse
-    from search.index import queries, store
+    from search.index import store, work_reads
     from search.model.info import dimension_of
     from workers import runtime, tasks
     from workers.app import huey
@@ -49,13 +49,13 @@ def main() -> int:
             f"Line {j} of part {i} of the long log tells of narwhal {run}.{i}.{j} and where it travelled that "
             "season." for j in range(12)) + "\n\n" for i in range(args.sections)))
         tasks.discover(collection)  # hands big.md on; its job embeds it (immediate mode); its scan finds a build on
-        [row] = queries.background(conn, collection)
+        [row] = work_reads.background(conn, collection)
         assert row["done"] == row["total"], dict(row)
         tasks._counts.clear()
         started = time.monotonic()
         tasks.discover(collection)  # the build that publishes it
         builds.append(time.monotonic() - started)
-        assert queries.background(conn, collection) == [], "published"
+        assert work_reads.background(conn, collection) == [], "published"
         started = time.monotonic()
         parsed = read_and_parse(root, "big.md")
         parses.append(time.monotonic() - started)

@@ -1,7 +1,7 @@
 """What loading the passages' own dates (chunks.dated, for date_after / date_before) adds to a reader's catalog.
 
 Writes a synthetic index of 200,000 passages in 20,000 files (real schema, SQLite rows written directly), a share of
-them dated, and loads search.query.catalog.Catalog from it, with the dates and without (queries.catalog_dates
+them dated, and loads search.query.catalog.Catalog from it, with the dates and without (catalog_reads.catalog_dates
 answering none), interleaved, nine times each: the medians.
 
     .venv/bin/python bench/catalog_dates.py [--share 0 0.1 1] [--dir DIR]
@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from search.index import db, queries
+from search.index import catalog_reads, db
 from search.query.catalog import Catalog
 
 FILES, PASSAGES = 20_000, 200_000
@@ -42,7 +42,7 @@ def main() -> None:
     parser.add_argument("--share", type=float, nargs="+", default=[0.0, 0.1, 1.0])
     parser.add_argument("--dir", type=Path, default=None)
     args = parser.parse_args()
-    real = queries.catalog_dates
+    real = catalog_reads.catalog_dates
     for share in args.share:
         folder = Path(tempfile.mkdtemp(dir=args.dir))
         build(folder / "index.db", share)
@@ -50,11 +50,11 @@ def main() -> None:
         times = {"without dates": [], "with dates": []}
         for _ in range(9):
             for name, dates in (("without dates", lambda conn: (None, None)), ("with dates", real)):
-                queries.catalog_dates = dates
+                catalog_reads.catalog_dates = dates
                 start = time.perf_counter()
                 Catalog.load(reader)
                 times[name].append(time.perf_counter() - start)
-        queries.catalog_dates = real
+        catalog_reads.catalog_dates = real
         print(f"{share:.0%} of {PASSAGES:,} passages dated: " + ", ".join(
             f"{name} {statistics.median(t) * 1000:.0f} ms" for name, t in times.items()))
 

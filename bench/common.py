@@ -93,7 +93,7 @@ def cpu_seconds(pid: int) -> float:
 
 def published_chunks(conn) -> int:
     """How many chunks the published generations show."""
-    from search.index.queries import VISIBLE
+    from search.index.collection_reads import VISIBLE
     return conn.execute(f"SELECT count(*) FROM chunks ch JOIN files f ON f.id = ch.file "
                         f"JOIN collections c ON c.id = f.collection WHERE {VISIBLE}").fetchone()[0]
 

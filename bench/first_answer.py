@@ -42,7 +42,6 @@ def main() -> int:
             (root / path.relative_to(source)).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(path, root / path.relative_to(source))
     proc = consumer("workers.app.huey", dict(os.environ), home / "consumer.log")
-    from search.index import queries
     from search.query.engine import Engine
     try:
         queued = time.monotonic()
@@ -74,7 +73,7 @@ def main() -> int:
 def _searchable(home: Path) -> tuple[int, int, bool]:
     """(files searchable, files the published part leaves to later parts, a generation being built or a big file
     embedded in the background)."""
-    from search.index import queries
+    from search.index import generation_reads, progress_reads, work_reads
     conn = sqlite3.connect(home / "index.db")
     conn.row_factory = sqlite3.Row
     try:
@@ -82,8 +81,8 @@ def _searchable(home: Path) -> tuple[int, int, bool]:
         if row is None or row["published"] is None:
             return 0, 0, True
         # a big file embedded in the background (README.md of notes-en, 300 chunks) is under way too, till its build
-        building = queries.building_generation(conn, row["id"]) is not None or bool(queries.background(conn, row["id"]))
-        return queries.searchable(conn, row["id"], row["published"])[0], queries.deferred(conn, row["published"]), \
+        building = generation_reads.building_generation(conn, row["id"]) is not None or bool(work_reads.background(conn, row["id"]))
+        return progress_reads.searchable(conn, row["id"], row["published"])[0], progress_reads.deferred(conn, row["published"]), \
             building
     finally:
         conn.close()

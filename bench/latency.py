@@ -157,7 +157,7 @@ def measure_reads(home: Path) -> None:
     server does them (the whole tool's reads in one worker thread, with that thread's own connection) and
     through aiosqlite (each query awaited on the event loop; one connection, and a pool of 4)."""
     import asyncio
-    from search.index.queries import VISIBLE
+    from search.index.collection_reads import VISIBLE
     index = home / "index.db"
     conn = sqlite3_reader(index)
     collection, path = conn.execute(f"SELECT c.name, f.path FROM files f JOIN collections c ON c.id = f.collection "

@@ -290,7 +290,7 @@ def _settings_and_index():
 
 def cmd_enqueue(args) -> int:
     from ingest.discover import not_a_folder
-    from search.index import names, queries, store
+    from search.index import collection_reads, file_reads, generation_reads, names, store
     from search.index.names import moved_note
     from search.model import embedding
     from workers import rescan
@@ -306,7 +306,7 @@ def cmd_enqueue(args) -> int:
     settings, conn = _settings_and_index()
     # a folder registered before keeps its name when --name is left out (as `sift-mcp --root` does): running
     # `ingest enqueue FOLDER` again must rescan it, not refuse it because the folder's own name differs
-    known = queries.collection_for_root(conn, str(root)) if args.name is None else None
+    known = collection_reads.collection_for_root(conn, str(root)) if args.name is None else None
     name = args.name if args.name is not None else \
         known["name"] if known is not None and names.name_problem(known["name"]) is None else root.name
     names.check_name(name)
@@ -328,11 +328,11 @@ def cmd_enqueue(args) -> int:
                   else rescan.already_queued(repr(collection["name"]), waiting))
             if not _say_the_worker_keeps_its_settings(args):
                 _say_the_model_set_here_is_the_workers_to_use(
-                    collection["name"], queries.published_model(conn, collection["id"]), model_id)
+                    collection["name"], collection_reads.published_model(conn, collection["id"]), model_id)
                 _say_the_chunking_set_here_is_the_workers_to_use(
-                    collection["name"], queries.chunkings(conn, collection["id"])[0], settings)
+                    collection["name"], generation_reads.chunkings(conn, collection["id"])[0], settings)
                 _say_the_filters_set_here_are_the_workers_to_use(collection["name"], settings,
-                                                                 queries.current_files(conn, collection["id"]),
+                                                                 file_reads.current_files(conn, collection["id"]),
                                                                  collection["root"])
             if args.wait:
                 return _wait(conn, collection["id"], before, asked, interrupted, args)
@@ -355,10 +355,10 @@ def _check_nesting(conn, root: str, settings) -> list[str]:
     other collections' roots is registered with a note saying so (returned). A hidden or ignored folder is read by
     no scan of the root above it: neither."""
     from ingest.discover import left_out_by
-    from search.index import names, queries
-    if queries.collection_for_root(conn, root) is not None:
+    from search.index import collection_reads, names
+    if collection_reads.collection_for_root(conn, root) is not None:
         return []
-    refusal, held = names.nesting(root, queries.collections(conn), left_out_by(settings))
+    refusal, held = names.nesting(root, collection_reads.collections(conn), left_out_by(settings))
     if refusal:
         raise ValueError(refusal)
     return held
@@ -445,7 +445,7 @@ def _collection_of_file(given: str, real: Path) -> str | None:
     """What to do with a file of a registered collection given to ``ingest enqueue``: rescan that collection.
     'give the folder that holds the notes (this file's: …/projects)' sent the user to register the file's own
     folder, a second collection of files already indexed (each passage then found twice)."""
-    from search.index import db, names, queries
+    from search.index import collection_reads, db, names
     from search.settings import load
     index_path = load().index_path
     if not real.is_file() or not index_path.exists():
@@ -455,7 +455,7 @@ def _collection_of_file(given: str, real: Path) -> str | None:
     except (db.NoIndex, db.IndexUnavailable):
         return None
     try:
-        holder = names.container(str(real), queries.collections(conn))
+        holder = names.container(str(real), collection_reads.collections(conn))
     finally:
         conn.close()
     if holder is None:
@@ -485,7 +485,7 @@ def _wait(conn, collection_id: int, before: int | None, asked: float, interrupte
     until the build that reads it is published: it returned with the file shown skipped, not searchable);
     KeyboardInterrupt once ``interrupted`` (Ctrl-C: ``_interrupt_as_flag``)."""
     from tqdm import tqdm
-    from search.index import queries, working
+    from search.index import collection_reads, generation_reads, progress_reads, working
     from search.index.status import eta, part_progress
     from search.settings import load
     from workers.stats import slow_work
@@ -499,13 +499,13 @@ def _wait(conn, collection_id: int, before: int | None, asked: float, interrupte
         if interrupted:
             bar.close()
             raise KeyboardInterrupt
-        collection = queries.get_collection(conn, collection_id)
-        building = queries.building_generation(conn, collection_id)
+        collection = collection_reads.get_collection(conn, collection_id)
+        building = generation_reads.building_generation(conn, collection_id)
         unchanged = (collection["scanned_unchanged"] or 0) >= asked
         aside = working.in_background(conn, collection_id)
         failed = [w for w in aside if w["state"] == "failed"]  # nothing more comes of it: said, not waited for
         aside = [w for w in aside if w["state"] != "failed"]
-        parts = queries.deferred(conn, collection["published"])  # a first build's part: its next part follows
+        parts = progress_reads.deferred(conn, collection["published"])  # a first build's part: its next part follows
         if (collection["published"] != before or unchanged) and building is None and not aside and not parts:
             bar.close()
             said = "scanned: no changes; " if collection["published"] == before else ""
@@ -697,7 +697,7 @@ def cmd_retry_failed(args) -> int:
     """Queue a scan of each collection whose newest generation has failed files: a scan queues every
     file that is not indexed as it is on disk, so the failed ones go through the pipeline again, in a
     new generation like any other change."""
-    from search.index import db, queries, status, store, working
+    from search.index import collection_reads, db, generation_reads, status, store, working
     from search.index.status import count
     from search.settings import load
     settings = load()
@@ -711,23 +711,23 @@ def cmd_retry_failed(args) -> int:
     for row in status.failures(conn, limit=1_000_000):
         if row["state"] == "failed":
             failed.setdefault(row["collection"], []).append(row)
-    for c in queries.collections(conn):  # big files whose background embedding failed (the build skipped them)
+    for c in collection_reads.collections(conn):  # big files whose background embedding failed (the build skipped them)
         listed = {r["path"] for r in failed.get(c["name"], [])}
         aside = [{"path": w["path"], "stage": "embed", "reason": f"in the background: {w['reason']}"}
                  for w in working.in_background(conn, c["id"]) if w["state"] == "failed" and w["path"] not in listed]
         if aside:
             failed.setdefault(c["name"], []).extend(aside)
     names = [args.collection] if args.collection else sorted(failed)
-    if args.collection and not queries.collections(conn, args.collection):
+    if args.collection and not collection_reads.collections(conn, args.collection):
         from search.query.scope import unknown_collection
-        raise LookupError(unknown_collection(args.collection, [r["name"] for r in queries.collections(conn)]))
+        raise LookupError(unknown_collection(args.collection, [r["name"] for r in collection_reads.collections(conn)]))
     queued = 0
     for name in names:
         rows = failed.get(name, [])
         if not rows:
             print(f"{name}: no failed files")
             continue
-        collection = queries.collections(conn, name)[0]
+        collection = collection_reads.collections(conn, name)[0]
         # a scan carries forward the outcome of a file unchanged since it failed: forgotten, it is read again
         store.forget_remembered(conn, collection["id"], [row["path"] for row in rows])
         store.retry_background(conn, collection["id"])  # and a big file's failed background job: handed on again
@@ -738,7 +738,7 @@ def cmd_retry_failed(args) -> int:
             print(f"  {row['path']}  (failed at {row['stage']}: {row['reason']})")
         if len(rows) > 50:
             print(f"  … and {len(rows) - 50} more")
-        building = queries.building_generation(conn, collection["id"])
+        building = generation_reads.building_generation(conn, collection["id"])
         if building is not None:
             print(f"  generation {building['id']} is still being built: the scan runs once it is published")
     if not names:
@@ -753,7 +753,7 @@ def cmd_remove(args) -> int:
     """Forget a collection in one transaction (search.index.store.remove_collection), the build under way
     included: its passages leave search at once, its queued jobs find their generation gone and do nothing. The
     folder is not touched: ``ingest enqueue`` indexes it again."""
-    from search.index import db, queries, store
+    from search.index import collection_reads, db, generation_reads, store
     from search.index.status import count
     from search.settings import load
     settings = load()
@@ -762,8 +762,8 @@ def cmd_remove(args) -> int:
         raise LookupError(f"no collection named {name!r}: no index yet at {settings.index_path}")
     conn = db.connect(settings.index_path)
     try:
-        row = queries.collections(conn, name)[0]
-        building = queries.building_generation(conn, row["id"]) is not None
+        row = collection_reads.collections(conn, name)[0]
+        building = generation_reads.building_generation(conn, row["id"]) is not None
         files, chunks = store.remove_collection(conn, row["id"])
         store.drop_unused_vectors(conn, keep=False)  # what a removed collection held goes now
     finally:
@@ -954,22 +954,22 @@ def _first_builds(settings, collection: str | None, generations: dict) -> list[s
     published, one that has published nothing. `ingest enqueue ~/notes` then `ingest search` answered from the
     first 100 of 1,874 files, or from the other collections alone, as if the folder held nothing better, where the
     MCP tool said both. Nothing published anywhere (or in the one collection searched) the engine says itself."""
-    from search.index import db, queries
+    from search.index import collection_reads, db, generation_reads, progress_reads
     from search.index.status import partial_text
     if not generations or not settings.index_path.exists():
         return []
     conn = db.connect(settings.index_path, readonly=True)
     try:
         notes = []
-        for row in queries.collections_published(conn, collection):
+        for row in collection_reads.collections_published(conn, collection):
             if row["published"] is None:
                 if collection is None:
                     notes.append(f"{row['name']!r} has published nothing yet, so none of its files were searched "
                                  "(its first build: ingest stats --watch shows how far)")
                 continue
-            later = queries.deferred(conn, row["published"])
+            later = progress_reads.deferred(conn, row["published"])
             if later:
-                seen = queries.generation(conn, row["published"])["seen"]
+                seen = generation_reads.generation(conn, row["published"])["seen"]
                 notes.append(partial_text(row["name"], seen, later, "ingest stats"))
         return notes
     finally:
@@ -1119,13 +1119,13 @@ def _check_collection(settings, name: str | None) -> tuple[dict[str, str], str |
     tools take it (a collection named after a folder macOS wrote in NFD, typed in NFC). An unknown --collection is
     refused naming the known ones, as retry-failed and the MCP tools do: search said "nothing is searchable in
     'nope' yet: … its first may still be being built", of a typo. No index yet: ({}, name), for the caller to say."""
-    from search.index import db, queries
+    from search.index import collection_reads, db
     from search.query.scope import collection_named, unknown_collection
     if not settings.index_path.exists():
         return {}, name
     conn = db.connect(settings.index_path, readonly=True)
     try:
-        roots = {r["name"]: r["root"] for r in queries.collections(conn)}
+        roots = {r["name"]: r["root"] for r in collection_reads.collections(conn)}
     finally:
         conn.close()
     registered = collection_named(name, roots) if name else name

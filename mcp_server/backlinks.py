@@ -12,7 +12,7 @@ import json
 import posixpath
 
 from ingest.logseq import journal_name, namespace_name
-from search.index import queries
+from search.index import file_reads, link_reads
 
 SHOWN = 20  # notes listed by path; the total is given too
 IDS = 200  # an org note's ids looked for as links' targets
@@ -26,7 +26,7 @@ def linked_from(conn, collection: str, relative: str, indexed) -> tuple[list[str
     name = posixpath.basename(relative)
     stem, stem_path = posixpath.splitext(name)[0], posixpath.splitext(relative)[0]
     # Obsidian reads a link's name in any case ([[garden shed]] is a link to Garden Shed.md)
-    paths, total = queries.linking_files_any_case(conn, indexed["collection"],
+    paths, total = link_reads.linking_files_any_case(conn, indexed["collection"],
                                                   (relative, stem_path, name, stem, *_org_ids(indexed),
                                                    *_logseq_names(conn, relative, stem, indexed)),
                                                   SHOWN, besides=relative)
@@ -50,7 +50,7 @@ def _logseq_names(conn, relative: str, stem: str, indexed) -> list[str]:
     Obsidian reads it), which listed every note linking to AI.md as linking to the note aliased 'AI'."""
     names = [name for name in (namespace_name(stem), journal_name(relative)) if name]
     return names + [alias for alias in aliases(indexed["meta"])
-                    if not queries.visible_by_name(conn, alias + ".md")]
+                    if not file_reads.visible_by_name(conn, alias + ".md")]
 
 
 def aliases(meta: str | None) -> list[str]:
@@ -66,7 +66,7 @@ def aliases(meta: str | None) -> list[str]:
 ALIASES = 20  # a note's aliases read as names links give it (each looked up as another note's name)
 
 
-folded = queries.folded_name  # a link's or a note's name as Obsidian compares them (read_file's wiki links too)
+folded = link_reads.folded_name  # a link's or a note's name as Obsidian compares them (read_file's wiki links too)
 
 
 def said(paths: list[str], total: int) -> str:

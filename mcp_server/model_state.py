@@ -186,7 +186,7 @@ class ModelState:
 
     def _published_models(self) -> list[str]:
         """The models the published generations were embedded with; none if there is no index yet."""
-        from search.index import db, queries
+        from search.index import collection_reads, db
         if not self.settings.index_path.exists():
             return []
         try:
@@ -194,7 +194,7 @@ class ModelState:
         except Exception:  # noqa: BLE001 - the tools report the index's own trouble
             return []
         try:
-            return queries.published_models(conn)
+            return collection_reads.published_models(conn)
         except Exception:  # noqa: BLE001 - a damaged index: the tools say so; load the configured model
             return []
         finally:

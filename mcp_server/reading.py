@@ -28,7 +28,7 @@ from ingest.links import WikiLink, converted_pdfs, heading_names, linked_lines, 
 from ingest.logseq import journal_name, namespace_name
 from mcp_server import backlinks, base64_runs, lines as line_maps, paths, render
 from mcp_server.errors import Problem
-from search.index import queries
+from search.index import chunk_reads, file_reads, progress_reads
 from search.query import files
 from search.query.scope import file_place
 
@@ -68,7 +68,7 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
         text, data = read(sift, target.name, start_line, end_line, page, start_offset, end_page)
         return text + f"\n[read {raw_path!r} as the file {target.name!r} and the place written after it]", data
     _refuse_unindexable(sift, target, roots)
-    indexed = queries.visible_file(conn, target.collection, target.relative)
+    indexed = file_reads.visible_file(conn, target.collection, target.relative)
     if target.relative.lower().endswith(".pdf") or (indexed is not None and indexed["kind"] == "pdf"):
         if start_line is not None or end_line is not None:
             raise Problem(f"{target.name} is a PDF: read it by page (page=1, page=2, …), not by line")
@@ -90,7 +90,7 @@ def read(sift, raw_path: str, start_line: int | None, end_line: int | None, page
 
 
 def _target(conn, raw_path: str, roots: dict[str, str]) -> paths.Target:
-    return paths.resolve(raw_path, roots, lambda name: (queries.visible_by_name(conn, name)
+    return paths.resolve(raw_path, roots, lambda name: (file_reads.visible_by_name(conn, name)
                                                         or files.beside_indexed(conn, name, roots)))
 
 
@@ -176,7 +176,7 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
     conn, roots = sift.conn(), sift.roots()
     target = _target(conn, raw_path, roots)
     _refuse_unindexable(sift, target, roots)
-    indexed = queries.visible_file(conn, target.collection, target.relative)
+    indexed = file_reads.visible_file(conn, target.collection, target.relative)
     if target.relative.lower().endswith(".pdf") or (indexed is not None and indexed["kind"] == "pdf"):
         for n, (wanted, loose) in enumerate(readings, 1):
             try:
@@ -256,7 +256,7 @@ def _read_attachment(sift, target: paths.Target, indexed, asked: re.Match) -> tu
     subject, line = (line.group("subject"), int(line.group("line"))) if line else (subject, None)
     groups: dict[tuple[str, int], list] = {}  # (Subject, its message's first line): the attachment's passages
     run = None  # the group the chunk before was of: an attachment's passages are one run, its first at the message's
-    for chunk in queries.file_chunks(sift.conn(), indexed["id"]):
+    for chunk in chunk_reads.file_chunks(sift.conn(), indexed["id"]):
         path = chunk["heading_path"].split(" > ")
         if not (len(path) > 1 and path[1].casefold() == f"attachment: {name}"
                 and (not subject or path[0].casefold() == subject.casefold())):
@@ -500,7 +500,7 @@ def _pdf_heading_pages(conn, target: paths.Target, indexed, wanted: tuple[str, .
     linked_lines matches a note's, the parts before it among the headings above)."""
     if indexed is None:
         read_pdf(conn, target, indexed, 1)  # says why it is not in the index
-    chunks = [c for c in queries.file_chunks(conn, indexed["id"]) if c["page"]]
+    chunks = [c for c in chunk_reads.file_chunks(conn, indexed["id"]) if c["page"]]
     paths_ = list(dict.fromkeys(c["heading_path"] or "" for c in chunks))
     key = lambda name: "".join(ch for ch in name.casefold() if ch.isalnum())  # noqa: E731
 
@@ -538,13 +538,13 @@ def _note_in_any_case(conn, name: str, roots: dict[str, str]) -> paths.Target | 
     # by its place on disk: under a root inside another's, one note is in both collections (read through the
     # innermost, as _target finds it)
     found = list({file_place(roots, collection, path): f"{collection}/{path}"
-                  for collection, path in queries.visible_notes(conn)
+                  for collection, path in file_reads.visible_notes(conn)
                   if backlinks.folded(path if "/" in name else posixpath.basename(path)) in wanted
                   or ("/" in name and _namespace_page(path) in wanted)
                   or backlinks.folded(journal_name(path) or "") in wanted}.values())
     if not found:  # no note of that name: the one page aliased so ('alias:: sift'), as its backlinks read a link
         found = list({file_place(roots, collection, path): f"{collection}/{path}"
-                      for collection, path, meta in queries.visible_note_aliases(conn)
+                      for collection, path, meta in file_reads.visible_note_aliases(conn)
                       if any(backlinks.folded(alias) in wanted for alias in backlinks.aliases(meta))}.values())
     if len(found) != 1:
         return None
@@ -575,7 +575,7 @@ def _refuse_deleted(conn, raw_path: str, roots: dict[str, str]) -> None:
     gives its path until the next publish): 'no such file, find it with search' would send a client round.
     Named as search gives it, or by its absolute path (which said only 'no file …')."""
     named = paths.split_collection(raw_path, roots) or paths.under_a_root(raw_path, roots)
-    indexed = queries.visible_file(conn, *named) if named is not None else None
+    indexed = file_reads.visible_file(conn, *named) if named is not None else None
     root = roots[named[0]] if named is not None else ""
     if indexed is not None and not os.path.lexists(os.path.join(root, named[1])):
         gone = "was deleted from disk" if os.path.isdir(root) else f"is not on disk: the folder {root} is missing"
@@ -974,7 +974,7 @@ def read_pdf(conn, target: paths.Target, indexed, page: int, offset: int = 0,
                           f"the same name, stands for it ({why}, so its text is not indexed twice); read that {what}")
         raise Problem(f"{target.name} is a PDF that is not in the published index ({_failure(conn, target)}); "
                       "its text can be read only once it is indexed: see stats")
-    chunks = queries.file_chunks(conn, indexed["id"])
+    chunks = chunk_reads.file_chunks(conn, indexed["id"])
     pages = max((c["end_page"] or c["page"] or 0 for c in chunks), default=0)
     if pages == 0:
         raise Problem(f"{target.name} has no text layer in the index (a scanned PDF?)")
@@ -1115,10 +1115,10 @@ def overlap(a: str, b: str) -> int:
 
 
 def _failure(conn, target: paths.Target) -> str:
-    row = queries.latest_progress(conn, target.collection, target.relative)
+    row = progress_reads.latest_progress(conn, target.collection, target.relative)
     if row is None:
         return "not indexed yet"
-    if row["reason"] == queries.DEFERRED:  # a later part of a first build reads it: not skipped for good
+    if row["reason"] == progress_reads.DEFERRED:  # a later part of a first build reads it: not skipped for good
         return row["reason"]
     if row["state"] in ("failed", "skipped"):
         return f"{row['state']} at {row['stage']}: {row['reason']}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from mcp_server import render
-from search.index import queries, status, working
+from search.index import collection_reads, generation_reads, progress_reads, status, working
 from workers import stats as stats_report
 
 
@@ -19,7 +19,7 @@ def freshness(conn, collection: str | None = None) -> tuple[str, list[dict]]:
     ago)'."""
     from search.index.db import snapshot
     with snapshot(conn):
-        data = [_fresh(conn, row) for row in queries.collections_published(conn, collection)]
+        data = [_fresh(conn, row) for row in collection_reads.collections_published(conn, collection)]
     if not data:
         return "freshness: no collections registered yet", data
     parts = _at_most([_fresh_text(d) for d in data if not _up_to_date(d)], "busy")
@@ -72,7 +72,7 @@ def _fresh(conn, row) -> dict:
         entry["background"] = [{"path": w["path"], "state": w["state"], "done": w["done"], "total": w["total"],
                                 "text": working.background_said(w), "earlier_version": w["earlier"],
                                 **({"reason": w["reason"]} if "reason" in w else {})} for w in aside]
-    later = queries.deferred(conn, row["published"])
+    later = progress_reads.deferred(conn, row["published"])
     if later:  # a part of a first build (workers.tasks.first_part): the rest come in its next parts
         entry["not_read_yet"] = later
     building = _building(conn, row["id"])
@@ -103,7 +103,7 @@ def _first_scan_queued(collection_id: int) -> dict | None:
 
 
 def _building(conn, collection_id: int) -> dict | None:
-    gen = queries.building_generation(conn, collection_id)
+    gen = generation_reads.building_generation(conn, collection_id)
     if gen is None:
         return None
     p = status.progress(conn, gen)
@@ -154,7 +154,7 @@ def partial_notes(conn, fresh: list[dict]) -> list[str]:
     passage, said the index was partial; an answer from the first 100 of 1,874 files read as the whole folder's,
     and 'no passages match: try other words' sent a model to rephrase a question answered in a file not read
     yet."""
-    return [status.partial_text(d["collection"], queries.generation(conn, d["published_generation"])["seen"],
+    return [status.partial_text(d["collection"], generation_reads.generation(conn, d["published_generation"])["seen"],
                                 d["not_read_yet"]) for d in fresh if d.get("not_read_yet")]
 
 

@@ -29,7 +29,7 @@ from mcp_types import INVALID_PARAMS, Completion, Resource, ResourceTemplateRefe
 
 from mcp_server import listing, paths, reading
 from mcp_server.errors import Problem
-from search.index import queries
+from search.index import file_reads
 from search.index.db import IndexUnavailable
 from search.index.status import when
 from search.query.scope import Scope
@@ -112,7 +112,7 @@ def page(sift, cursor: str | None) -> tuple[list[Resource], str | None]:
     params), saying what to send instead."""
     after = position(cursor) if cursor else None  # an empty one: the first page, as none
     try:
-        rows = queries.newest_files(sift.conn(), after, PAGE + 1)  # one more: is there a next page?
+        rows = file_reads.newest_files(sift.conn(), after, PAGE + 1)  # one more: is there a next page?
     except (Problem, IndexUnavailable):
         return [], None
     shown = rows[:PAGE]

@@ -38,16 +38,16 @@ def instructions(settings) -> str:
     import os
     import sqlite3
 
-    from search.index import db, queries
+    from search.index import collection_reads, db, progress_reads
     from search.index.status import count
     try:
         conn = db.connect(settings.index_path, readonly=True)
     except (db.NoIndex, db.IndexUnavailable, sqlite3.Error):
         return INSTRUCTIONS  # nothing registered yet, or a damaged index stats tells of
     try:
-        rows = queries.collections(conn)
+        rows = collection_reads.collections(conn)
         named = [f"{row['name']} ({os.path.basename(row['root'].rstrip(os.sep)) or row['root']}, "
-                 f"{count(queries.searchable(conn, row['id'], row['published'])[0] if row['published'] else 0, 'file')})"
+                 f"{count(progress_reads.searchable(conn, row['id'], row['published'])[0] if row['published'] else 0, 'file')})"
                  for row in rows[:SHOWN_COLLECTIONS]]
     except sqlite3.Error:
         return INSTRUCTIONS
@@ -205,7 +205,7 @@ def served_root(settings, root: str | None, name: str | None) -> tuple[tuple[int
 
 def register_root(settings, root: str, name: str | None) -> tuple[int, str]:
     """Register ``root`` as a collection (if new); returns (id, name). The one write the server makes."""
-    from search.index import db, names, queries, store
+    from search.index import collection_reads, db, names, store
     real = os.path.realpath(os.path.expanduser(root))
     if not os.path.isdir(real):
         from ingest.discover import not_a_folder
@@ -217,20 +217,20 @@ def register_root(settings, root: str, name: str | None) -> tuple[int, str]:
     except db.IndexUnavailable as exc:
         raise StartupError(str(exc)) from None
     try:
-        existing = queries.collection_for_root(conn, real)
+        existing = collection_reads.collection_for_root(conn, real)
         if existing is not None and name in (None, existing["name"]):
             return existing["id"], existing["name"]
         wanted = name or os.path.basename(real) or "root"
         moved = store.follow_move(conn, wanted, real) if existing is None else None
         if moved is not None:  # its folder was moved here: the collection follows it
             print(f"sift-mcp: note: {names.moved_note(wanted, moved, real)}", file=sys.stderr)
-            followed = queries.collection_for_root(conn, real)
+            followed = collection_reads.collection_for_root(conn, real)
             return followed["id"], followed["name"]
         if existing is None:
             from ingest.discover import left_out_by
-            refusal, held = names.nesting(real, queries.collections(conn), left_out_by(settings))
+            refusal, held = names.nesting(real, collection_reads.collections(conn), left_out_by(settings))
             if refusal:  # not a second collection of the same files: the one that holds them is served
-                outer = names.container(real, queries.collections(conn), left_out_by(settings))
+                outer = names.container(real, collection_reads.collections(conn), left_out_by(settings))
                 print(f"sift-mcp: note: {refusal}; it is not registered again: its files are in "
                       f"{outer['name']!r}, which is rescanned now", file=sys.stderr)
                 return outer["id"], outer["name"]

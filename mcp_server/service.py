@@ -81,8 +81,8 @@ class Sift:
 
     def roots(self) -> dict[str, str]:
         """Collection name → its root folder."""
-        from search.index import queries
-        return {row["name"]: row["root"] for row in queries.collections(self.conn())}
+        from search.index import collection_reads
+        return {row["name"]: row["root"] for row in collection_reads.collections(self.conn())}
 
     def queue_scan(self, collection_id: int) -> dict | None:
         """Queue a discover job for the collection, unless one already waits (returned, see

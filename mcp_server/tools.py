@@ -25,7 +25,7 @@ from pydantic import Field, ValidationError
 from mcp_server import listing, paths, reading, render, report, resources, shapes
 from mcp_server.errors import NoIndexYet, Problem
 from mcp_server.service import NO_INDEX
-from search.index import queries
+from search.index import collection_reads, file_reads
 from search.index.status import root_missing
 from search.query import scope
 from search.query.filters import empty_range, file_glob, unix_time, wanted_tags
@@ -588,7 +588,7 @@ class Tools:
         progress). Use it when the user says they just added or changed files.
         """
         collection = self.sift.check_collection(collection)
-        rows = queries.collections(self.sift.conn(), collection)
+        rows = collection_reads.collections(self.sift.conn(), collection)
         if not rows:
             raise Problem("no collections registered yet: start sift-mcp with --root FOLDER")
         from workers import rescan  # the queue is opened only when a tool needs it (--no-worker makes no home)
@@ -658,7 +658,7 @@ def _same_name(sift, raw: str, read: str | None) -> str:
     # in either normal form, as read_file finds the name ('café.md' in NFC for a file macOS named in NFD)
     spellings = dict.fromkeys((raw, scope.nfc(raw), unicodedata.normalize("NFD", raw)))
     others = {scope.file_place(roots, *found) for spelling in spellings
-              for found in queries.visible_by_name(sift.conn(), spelling)} - {scope.file_place(roots, *read.split("/", 1))}
+              for found in file_reads.visible_by_name(sift.conn(), spelling)} - {scope.file_place(roots, *read.split("/", 1))}
     if not others:
         return ""
     # the name as a glob matching it alone, in any folder: '[id].tsx' as '[[]id].tsx' ('[id]' is a class of

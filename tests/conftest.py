@@ -217,7 +217,7 @@ def run_ingest(env: dict, *args: str, timeout: float = 1800) -> subprocess.Compl
 def wait_published(conn, collection: str, after: int | None, consumer_proc=None, limit: float = 3600) -> int:
     """Block until the collection publishes a generation newer than ``after`` that leaves no file to a later part
     of a first build (workers.tasks.first_part); returns its id."""
-    from search.index.queries import deferred
+    from search.index.progress_reads import deferred
     deadline = time.time() + limit  # a safety net against a hung test, not a speed assertion
     while time.time() < deadline:
         row = conn.execute("SELECT c.published, (SELECT count(*) FROM generations g WHERE g.collection = c.id "

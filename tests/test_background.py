@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from search.index import db, queries, working
+from search.index import collection_reads, db, file_reads, generation_reads, progress_reads, work_reads, working
 from search.query.engine import Engine
 from tests.conftest import Consumer, ingest, run_ingest, write_tree
 
@@ -66,7 +66,7 @@ def test_a_big_file_is_embedded_apart_and_published_by_the_next_scan(immediate, 
     assert paths(index, "pelican") == {"small.md"}
     assert paths(index, "walrus") == set(), "the big file is not in the build that handed it on"
     conn = runtime.index()
-    skipped = {r["path"]: r for r in queries.progress_rows(conn, first)}["big.md"]
+    skipped = {r["path"]: r for r in progress_reads.progress_rows(conn, first)}["big.md"]
     assert (skipped["state"], skipped["stage"]) == ("skipped", "chunk"), dict(skipped)
     assert "embedded in the background" in skipped["reason"], dict(skipped)
     [c] = json.loads(run_ingest(sift_env, "stats", "--json").stdout)["collections"]
@@ -77,13 +77,13 @@ def test_a_big_file_is_embedded_apart_and_published_by_the_next_scan(immediate, 
     assert f"in the background: big.md: its {aside['total']:,} chunks are embedded; its build reads it next" in said
     assert "failed or skipped" not in said, said
 
-    collection = queries.get_collection(conn, report["id"])
+    collection = collection_reads.get_collection(conn, report["id"])
     tasks.discover(collection["id"])  # the scan the finished job asked for (remembered: the build was under way)
-    second = queries.get_collection(conn, report["id"])["published"]
+    second = collection_reads.get_collection(conn, report["id"])["published"]
     assert second > first
     assert paths(index, "walrus") == {"big.md"} and paths(index, "pelican") == {"small.md"}
     assert embedded_in(conn, second) == 0, "its build found every vector cached"
-    assert queries.background(conn, collection["id"]) == [], "the row goes once a build reads the file"
+    assert work_reads.background(conn, collection["id"]) == [], "the row goes once a build reads the file"
     assert "in the background" not in run_ingest(sift_env, "stats").stdout
 
 
@@ -101,11 +101,11 @@ def test_a_build_with_a_new_model_keeps_the_big_file_in_it(immediate, sift_env, 
     runtime.reset()
     conn = runtime.index()
     tasks.discover(report["id"])
-    gen = queries.get_collection(conn, report["id"])["published"]
-    rows = {r["path"]: r for r in queries.progress_rows(conn, gen)}
+    gen = collection_reads.get_collection(conn, report["id"])["published"]
+    rows = {r["path"]: r for r in progress_reads.progress_rows(conn, gen)}
     assert (rows["big.md"]["stage"], rows["big.md"]["state"], rows["big.md"]["embedded"]) == ("write", "done", 40)
-    assert queries.background(conn, report["id"]) == []
-    assert queries.published_model(conn, report["id"]) == runtime.model_id()
+    assert work_reads.background(conn, report["id"]) == []
+    assert collection_reads.published_model(conn, report["id"]) == runtime.model_id()
 
 
 def test_a_scan_while_the_big_file_is_embedded_leaves_it_to_its_job(immediate, sift_env, tmp_path, monkeypatch):
@@ -116,17 +116,17 @@ def test_a_scan_while_the_big_file_is_embedded_leaves_it_to_its_job(immediate, s
     report, conn, root, big = handed_on(tmp_path, monkeypatch)
     (root / "small.md").write_text("# Small\n\nThe heron sings.\n")
     tasks.discover(report["id"])
-    gen = queries.get_collection(conn, report["id"])["published"]
+    gen = collection_reads.get_collection(conn, report["id"])["published"]
     assert paths(Path(sift_env["SIFT_HOME"]) / "index.db", "heron") == {"small.md"}
-    rows = {r["path"]: r for r in queries.progress_rows(conn, gen)}
+    rows = {r["path"]: r for r in progress_reads.progress_rows(conn, gen)}
     assert (rows["big.md"]["stage"], rows["big.md"]["state"], rows["big.md"]["change"]) == \
         ("chunk", "skipped", "as before"), dict(rows["big.md"])
-    [row] = queries.background(conn, report["id"])
+    [row] = work_reads.background(conn, report["id"])
     assert row["since"] == 1.0, "left to its job"
 
     big.write_text(big_note(41))  # changed while its job waits: read again, and handed on again
     tasks.discover(report["id"])
-    [row] = queries.background(conn, report["id"])
+    [row] = work_reads.background(conn, report["id"])
     assert row["since"] != 1.0 and row["done"] == row["total"], dict(row)
     assert not store.background_progress(conn, report["id"], "big.md", 1.0, 5, os.getpid()), \
         "the older job is no longer wanted"
@@ -142,11 +142,11 @@ def test_a_big_file_renamed_while_its_job_waits_stops_that_job(immediate, sift_e
     for i in range(4):  # a collection of more files than the scan names: it reads the named paths alone
         (root / f"other{i}.md").write_text(f"# Other {i}\n\nThe gannet number {i}.\n")
     tasks.discover(report["id"])
-    assert [r["since"] for r in queries.background(conn, report["id"])] == [1.0], "left to its job"
+    assert [r["since"] for r in work_reads.background(conn, report["id"])] == [1.0], "left to its job"
     big.rename(root / "moved.md")
     tasks.discover(report["id"], paths=["big.md", "moved.md"])
-    assert [r["path"] for r in queries.background(conn, report["id"])] == ["moved.md"], \
-        [dict(r) for r in queries.background(conn, report["id"])]
+    assert [r["path"] for r in work_reads.background(conn, report["id"])] == ["moved.md"], \
+        [dict(r) for r in work_reads.background(conn, report["id"])]
     assert not store.background_progress(conn, report["id"], "big.md", 1.0, 5, os.getpid()), \
         "the job of the old name is no longer wanted"
 
@@ -183,7 +183,7 @@ def test_a_job_lost_with_its_worker_is_handed_on_again(immediate, sift_env, tmp_
     assert report["id"] in rescan.due(conn, 3600.0), "its collection is due for a scan"
     assert "its worker stopped after 7 of 40 chunks" in run_ingest(sift_env, "stats").stdout
     tasks.discover(report["id"])  # reads big.md again: handed on again, and (immediate mode) embedded at once
-    [row] = queries.background(conn, report["id"])
+    [row] = work_reads.background(conn, report["id"])
     assert row["since"] != 1.0 and row["done"] == row["total"], dict(row)
     tasks.discover(report["id"])
     assert paths(Path(sift_env["SIFT_HOME"]) / "index.db", "walrus") == {"big.md"}
@@ -195,7 +195,7 @@ def test_a_starting_consumer_hands_on_again_a_job_that_no_queue_holds(immediate,
     from workers import recover
     report, conn, _, _ = handed_on(tmp_path, monkeypatch)  # its job waits in no queue
     recover.resume(immediate)
-    [row] = queries.background(conn, report["id"])
+    [row] = work_reads.background(conn, report["id"])
     assert row["since"] != 1.0 and row["done"] == row["total"], dict(row)
 
 
@@ -217,7 +217,7 @@ def test_a_starting_consumer_keeps_the_lost_jobs_vectors_until_its_scan(immediat
         immediate.immediate = True
     left = {r[0] for r in conn.execute("SELECT text_hash FROM vectors WHERE model = ?", (runtime.model_id(),))}
     assert set(kept) <= left, "the lost job's vectors were dropped before its file was handed on again"
-    [row] = queries.background(conn, report["id"])
+    [row] = work_reads.background(conn, report["id"])
     assert not working.alive(row["pid"]), "the row says its job stopped: the scan hands the file on again"
 
 
@@ -236,7 +236,7 @@ def test_a_starting_consumer_tells_a_queued_older_job_from_the_rows_own(immediat
     finally:
         immediate.storage.flush_queue()  # the jobs resume queued: none runs in this test
         immediate.immediate = True
-    [row] = queries.background(conn, report["id"])
+    [row] = work_reads.background(conn, report["id"])
     assert row["since"] == 1.0 and row["pid"] is not None and not working.alive(row["pid"]), \
         f"the row's own job is lost, though an older job of the file is queued: {dict(row)}"
 
@@ -269,7 +269,7 @@ def test_an_edit_is_published_while_a_big_file_of_its_collection_is_embedded(sif
         poll(lambda: paths(index, "heron") == {"small.md"}, worker, "the edit searchable")
         assert paths(index, "narwhal") == set(), "the edit is searchable before the big file"
         assert paths(index, "pelican") == set()
-        [row] = queries.background(conn)
+        [row] = work_reads.background(conn)
         assert row["done"] < row["total"], "the edit was published while the big file was still being embedded"
         said = run_ingest(env, "stats").stdout
         assert "in the background: embedding big.md" in said and "searchable in a build of its own" in said, said
@@ -289,17 +289,17 @@ def test_a_consumer_killed_during_the_background_embedding_leaves_the_index_whol
     env, _, index, worker, conn = big_note_queued(sift_env, tmp_path, {
         "small.md": "# Small\n\nThe pelican sings at dawn.\n", "big.md": "# Big\n\nThe walrus was here first.\n"})
     try:
-        poll(lambda: any(r["done"] >= 500 for r in queries.background(conn)), worker, "500 chunks embedded")
-        [first] = queries.background(conn)
+        poll(lambda: any(r["done"] >= 500 for r in work_reads.background(conn)), worker, "500 chunks embedded")
+        [first] = work_reads.background(conn)
         os.killpg(worker.proc.pid, signal.SIGKILL)
         worker.proc.wait()
         assert paths(index, "walrus") == {"big.md"} and paths(index, "pelican") == {"small.md"}
         assert paths(index, "narwhal") == set(), "the published generation is as it was"
         worker.stop()
         worker = Consumer(env, 2, tmp_path / "consumer-2.log")
-        poll(lambda: any(r["since"] != first["since"] for r in queries.background(conn))
+        poll(lambda: any(r["since"] != first["since"] for r in work_reads.background(conn))
              or paths(index, "narwhal"), worker, "the big file handed on again")
-        again = [r for r in queries.background(conn) if r["since"] != first["since"]]
+        again = [r for r in work_reads.background(conn) if r["since"] != first["since"]]
         assert not again or again[0]["total"] <= first["total"] - first["done"], \
             "the chunks the killed job kept are not embedded again"
         poll(lambda: paths(index, "narwhal") == {"big.md"}, worker, "the big file searchable")
@@ -311,11 +311,11 @@ def test_a_consumer_killed_during_the_background_embedding_leaves_the_index_whol
 def embedding_big(conn) -> bool:
     """Some of big.md's chunks are embedded, by a job of its build (``working``) or in the background while no
     build of the collection is under way."""
-    building = queries.building_generation(conn, 1)
+    building = generation_reads.building_generation(conn, 1)
     if building is not None:
         return any(w["path"] == "big.md" and w["stage"] == "embed" and w["done"]
                    for w in working.slow(conn, building["id"]))
-    return any(r["done"] > 0 for r in queries.background(conn))
+    return any(r["done"] > 0 for r in work_reads.background(conn))
 
 
 def poll(check, worker, what: str):
@@ -333,7 +333,7 @@ def embedding_now(conn, collection_id: int, done: int) -> None:
     """big.md's job (whichever token it holds) at ``done`` chunks, its worker this live process: as a worker shows
     it mid-job (in immediate mode the job has run to its end as it was queued)."""
     from search.index import store
-    [row] = queries.background(conn, collection_id)
+    [row] = work_reads.background(conn, collection_id)
     assert store.background_progress(conn, collection_id, "big.md", row["since"], done, os.getpid())
 
 
@@ -466,7 +466,7 @@ def test_a_failed_background_job_is_a_visible_failure_until_the_file_changes_or_
     report, conn, root, big = handed_on(tmp_path, monkeypatch)
     tasks.discover(report["id"])  # a build with big.md skipped (left to its job), as the one that handed it on
     failed_job(conn, report["id"])
-    [row] = queries.background(conn, report["id"])
+    [row] = work_reads.background(conn, report["id"])
     assert row["since"] == 1.0 and "no GGUF file with that id was found" in (row["failed"] or ""), dict(row)
 
     said = run_ingest(sift_env, "stats").stdout
@@ -497,9 +497,9 @@ def test_a_failed_background_job_is_a_visible_failure_until_the_file_changes_or_
     retried = run_ingest(sift_env, "retry-failed")
     assert "big.md  (failed at embed: in the background: embed_in_background failed: " in retried.stdout, \
         retried.stdout + retried.stderr
-    assert queries.background(conn, report["id"]) == [], "retry-failed forgets the failed row"
+    assert work_reads.background(conn, report["id"]) == [], "retry-failed forgets the failed row"
     tasks.discover(report["id"])  # the scan it queued: big.md read again, handed on again, embedded (immediate)
-    [row] = queries.background(conn, report["id"])
+    [row] = work_reads.background(conn, report["id"])
     assert row["since"] != 1.0 and row["failed"] is None and row["done"] == row["total"], dict(row)
     tasks.discover(report["id"])  # the scan the finished job asked for: its build publishes big.md
     assert paths(Path(sift_env["SIFT_HOME"]) / "index.db", "walrus") == {"big.md"}
@@ -513,19 +513,19 @@ def test_a_failed_background_job_is_a_visible_failure_until_the_file_changes_or_
     assert "failed: embed_in_background failed: " in said and "; its earlier version answers; tried again" in said, \
         said
     tasks.discover(report["id"])  # a later scan (the watcher's, the periodic one): the unchanged file is left failed
-    gen = queries.get_collection(conn, report["id"])["published"]
-    rows = {r["path"]: r for r in queries.progress_rows(conn, gen)}
+    gen = collection_reads.get_collection(conn, report["id"])["published"]
+    rows = {r["path"]: r for r in progress_reads.progress_rows(conn, gen)}
     assert (rows["big.md"]["state"], rows["big.md"]["change"]) == ("failed", "as before"), dict(rows["big.md"])
-    [row] = queries.background(conn, report["id"])
+    [row] = work_reads.background(conn, report["id"])
     assert row["since"] == 2.0 and row["failed"], "not handed on again: it would fail again, at every scan"
     tasks.discover(report["id"])
-    assert queries.get_collection(conn, report["id"])["published"] == gen, "no generation for nothing changed"
+    assert collection_reads.get_collection(conn, report["id"])["published"] == gen, "no generation for nothing changed"
     assert paths(Path(sift_env["SIFT_HOME"]) / "index.db", "walrus") == {"big.md"}, "its earlier version answers"
     [c] = json.loads(run_ingest(sift_env, "stats", "--json").stdout)["collections"]
     assert [f["path"] for f in c["published"]["failures"]] == [], "said under background, not among the failures"
     big.write_text(big_note(42, "seal"))  # changed since: read again and handed on again
     tasks.discover(report["id"])
-    [row] = queries.background(conn, report["id"])
+    [row] = work_reads.background(conn, report["id"])
     assert row["since"] != 2.0 and row["failed"] is None, dict(row)
 
 
@@ -546,11 +546,11 @@ def test_a_worker_killed_while_loading_the_model_leaves_a_lost_job(immediate, si
         f"tasks.embed_in_background(tasks.Background({report['id']}, 'big.md', runtime.settings().model or 'm', "
         "{'a' * 64: 'passage: x'}, 1.0))\n")], env=dict(os.environ), cwd=Path(__file__).parent.parent)
     assert killed.returncode == -9, killed
-    [row] = queries.background(conn, report["id"])
+    [row] = work_reads.background(conn, report["id"])
     assert row["pid"] is not None and not working.alive(row["pid"]), f"the row names no dead worker: {dict(row)}"
     assert report["id"] in rescan.due(conn, 3600.0), "its collection is due for a scan"
     tasks.discover(report["id"])
-    [row] = queries.background(conn, report["id"])
+    [row] = work_reads.background(conn, report["id"])
     assert row["since"] != 1.0 and row["done"] == row["total"], dict(row)
 
 
@@ -576,11 +576,11 @@ def test_the_build_that_publishes_the_big_file_takes_the_chunks_it_was_cut_into(
         monkeypatch.setenv("SIFT_BACKGROUND_CHUNKS", "10")
     report = ingest(root)  # hands the big file on; its job embeds it (immediate mode)
     conn = runtime.index()
-    [row] = queries.background(conn, report["id"])
+    [row] = work_reads.background(conn, report["id"])
     assert row["path"] == big and row["done"] == row["total"], dict(row)
     tasks._counts.clear()  # the token counts the hand-off remembered (another worker's, or long ago)
     tasks.discover(report["id"])  # the build that publishes it
-    assert queries.background(conn, report["id"]) == [] and queries.indexed_file(conn, report["id"], big)
+    assert work_reads.background(conn, report["id"]) == [] and file_reads.indexed_file(conn, report["id"], big)
     assert not tasks._counts, f"{big} was cut again: {len(tasks._counts)} passages' tokens counted"
     published = conn.execute(
         "SELECT k.heading_path, k.text, k.tokens, k.start_line, k.end_line, k.page, k.end_page, k.page_starts "
@@ -633,10 +633,10 @@ def test_ctrl_c_stops_a_background_embedding_at_its_next_slice_and_the_next_star
         (root / "big.md").write_text(big_note(600, "narwhal"))
         assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
         conn = db.connect(index)
-        poll(lambda: any(r["done"] >= 64 for r in queries.background(conn)), worker, "the big file being embedded")
+        poll(lambda: any(r["done"] >= 64 for r in work_reads.background(conn)), worker, "the big file being embedded")
         os.killpg(worker.proc.pid, signal.SIGINT)
         worker.proc.wait()  # no kill after a grace: the consumer's own stop is what is looked at
-        [row] = queries.background(conn)
+        [row] = work_reads.background(conn)
         assert row["done"] < row["total"], "the stop waited for every chunk of the big file"
         said = run_ingest(env, "stats").stdout
         assert f"big.md waits for a worker to embed the rest of its {row['total']:,} chunks ({row['done']:,} " \

@@ -82,13 +82,13 @@ def test_list_files_unfiltered_never_stores_every_file(immediate, tmp_path):
     for the first 50. Unfiltered, it counts them in one query and takes the first ones in another now, neither storing
     the files (SQLite's plan: a co-routine, and a sorter that keeps only the rows asked for); the rows are the
     same. Both read the same snapshot."""
-    from search.index import db, queries
+    from search.index import db, listing_reads
     ingest(write_tree(tmp_path / "notes", NOTES))
     conn = db.connect(Path(os.environ["SIFT_HOME"]) / "index.db", readonly=True)
     ran = []
     conn.set_trace_callback(lambda sql: ran.append(sql) if "entries" in sql else None)
     with db.snapshot(conn):
-        rows = queries.listing(conn, None, "1", {}, True, 5)
+        rows = listing_reads.listing(conn, None, "1", {}, True, 5)
     conn.set_trace_callback(None)
     assert rows[0]["total"] == len(NOTES) and len(rows) == 5 and [r["path"] for r in rows] == \
         sorted((r["path"] for r in rows), key=lambda p: (-(tmp_path / "notes" / p).stat().st_mtime, p))

@@ -97,12 +97,12 @@ def test_a_branch_switch_makes_one_generation_and_switching_back_embeds_nothing(
 def test_a_file_replaced_by_a_folder_of_its_name_and_back(immediate, sift_env, tmp_path):
     """What the watcher names after `rm note.md; mkdir note.md` (and the reverse) is the one path: the targeted scan
     takes the folder's notes and drops the file, then the file back and the folder's notes gone."""
-    from search.index import queries
+    from search.index import collection_reads
     from workers import runtime, tasks
     root = write_tree(tmp_path / "notes", NOTES)
     ingest(root)
     conn = runtime.index()
-    cid = queries.collections(conn)[0]["id"]
+    cid = collection_reads.collections(conn)[0]["id"]
 
     def visible() -> set[str]:
         return {row["path"] for row in conn.execute(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from search.index import db, queries
+from search.index import chunk_reads, db
 from search.query import reordering
 from search.query.engine import Engine
 from search.query.filters import Filters
@@ -751,7 +751,7 @@ def test_a_search_reads_each_passage_once_and_no_note_for_the_steps_about_code(u
     monkeypatch.setattr(reordering, "lists_after_their_notes", lambda read, query, ranked, notes, limit: ranked)
     read, answer = _rows_read(uploader_engine, query, mode)
     assert read and len(read) == len(set(read)), sorted(read)
-    kinds = {r["id"]: r["kind"] for r in queries.hit_rows(db.connect(uploader_engine.index_path, readonly=True), read)}
+    kinds = {r["id"]: r["kind"] for r in chunk_reads.hit_rows(db.connect(uploader_engine.index_path, readonly=True), read)}
     shown = {hit.chunk_id for hit in answer.hits}
     assert {cid for cid in read if kinds[cid] != "code"} <= shown, (kinds, shown)
 

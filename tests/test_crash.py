@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 from huey import SqliteHuey
 
-from search.index import db, queries, status, store
+from search.index import collection_reads, db, status, store
 from search.query import reader
 from tests.conftest import Consumer, ingest, need_data, processes, run_ingest, wait_published, write_tree
 
@@ -331,7 +331,7 @@ def _snapshot(conn) -> dict:
     report = next(c for c in status.collect(conn)["collections"] if c["name"] == "notes")
     duplicates = {
         "visible versions of one path": _one(conn, f"SELECT count(*) FROM (SELECT f.path FROM files f JOIN "
-                                                   f"collections c ON c.id = f.collection WHERE {queries.VISIBLE} "
+                                                   f"collections c ON c.id = f.collection WHERE {collection_reads.VISIBLE} "
                                                    "GROUP BY f.collection, f.path HAVING count(*) > 1)"),
         "current versions of one path": _one(conn, "SELECT count(*) FROM (SELECT 1 FROM files WHERE gen_to IS NULL "
                                                    "GROUP BY collection, path HAVING count(*) > 1)"),

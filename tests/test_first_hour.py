@@ -108,12 +108,12 @@ def test_ingest_similar_of_a_file_not_indexed_yet_names_ingest_stats(sift_env, t
     """`ingest similar` of a file of the generation being built said 'stats shows the generation being built', the
     MCP tool's word: on the command line it is `ingest stats`. The tool's wording stays."""
     from ingest import cli
-    from search.index import queries
+    from search.index import generation_reads, progress_reads
     from search.query.answer import SearchError
     from search.query.engine import from_settings
     from search.settings import load
     conn, cid = between_parts(tmp_path, monkeypatch)  # generation 2 builds its part: those 5 files wait
-    waiting = queries.pending_paths(conn, queries.building_generation(conn, cid)["id"])[0]
+    waiting = progress_reads.pending_paths(conn, generation_reads.building_generation(conn, cid)["id"])[0]
     assert cli.main(["similar", f"notes/{waiting}"]) == 2
     assert capsys.readouterr().err == (f"ingest: error: notes/{waiting} has no passages in the published index: it "
                                        "waits to be indexed: ingest stats shows the generation being built\n")

@@ -77,7 +77,7 @@ def test_a_published_part_answers_and_says_it_is_partial(sift_env, tmp_path, mon
     the 23 are searchable and how many not read yet; search's freshness line says 'partial' once. The queue then
     holds the next part's scan, queued by the publish: run, it ends with every file searchable."""
     from mcp_server import report
-    from search.index import queries, status, store
+    from search.index import collection_reads, status, store
     from search.query.engine import Engine
     from workers import runtime, tasks
     from workers.app import huey
@@ -87,8 +87,8 @@ def test_a_published_part_answers_and_says_it_is_partial(sift_env, tmp_path, mon
     conn = runtime.index()
     cid = store.ensure_collection(conn, "notes", str(root))["id"]
     tasks.discover(cid)
-    run_jobs(huey, lambda: queries.get_collection(conn, cid)["published"] is not None)
-    gen = queries.get_collection(conn, cid)["published"]
+    run_jobs(huey, lambda: collection_reads.get_collection(conn, cid)["published"] is not None)
+    gen = collection_reads.get_collection(conn, cid)["published"]
     assert gen is not None and huey.pending_count() == 1, "the part published, the next part's scan queued"
 
     hits = Engine(Path(sift_env["SIFT_HOME"]) / "index.db").search("pelican", limit=50, mode="keyword").hits
@@ -127,7 +127,7 @@ def test_a_consumer_killed_between_parts_loses_nothing(sift_env, tmp_path):
     plans (SIFT_FAULT_PAUSE_DISCOVER), so that a reader polling the index sees each part: every generation it sees
     is whole (its searchable files and those not read yet make the 60). SIGKILL once the first part is published;
     a consumer started again goes on: all 60 notes published once each, no duplicate file versions."""
-    from search.index import db, queries
+    from search.index import collection_reads, db, progress_reads
     env = {**sift_env, "SIFT_FIRST_PART": "10", "SIFT_FAULT_PAUSE_DISCOVER": "2"}
     root = notes(tmp_path / "notes", 60)
     index = Path(sift_env["SIFT_HOME"]) / "index.db"
@@ -137,20 +137,20 @@ def test_a_consumer_killed_between_parts_loses_nothing(sift_env, tmp_path):
         conn = db.connect(index)
         deadline = time.time() + DEADLINE
         while time.time() < deadline:
-            row = queries.collections(conn, "notes")
+            row = collection_reads.collections(conn, "notes")
             if row and row[0]["published"] is not None:
                 break
             assert worker.proc.poll() is None, "the consumer died"
             time.sleep(0.1)
-        published = queries.collections(conn, "notes")[0]["published"]
-        files = queries.searchable(conn, 1, published)[0]
-        assert 0 < files < 60 and files + queries.deferred(conn, published) == 60, "a part, published whole"
+        published = collection_reads.collections(conn, "notes")[0]["published"]
+        files = progress_reads.searchable(conn, 1, published)[0]
+        assert 0 < files < 60 and files + progress_reads.deferred(conn, published) == 60, "a part, published whole"
         os.killpg(worker.proc.pid, signal.SIGKILL)
         worker.proc.wait()
         worker.stop()
         worker = Consumer(env, 2, tmp_path / "consumer-2.log")
         final = wait_published(conn, "notes", None, worker.proc, limit=DEADLINE)
-        assert queries.searchable(conn, 1, final)[0] == 60 and queries.deferred(conn, final) == 0
+        assert progress_reads.searchable(conn, 1, final)[0] == 60 and progress_reads.deferred(conn, final) == 0
         assert tuple(conn.execute("SELECT count(*), count(DISTINCT path) FROM files WHERE gen_to IS NULL")
                      .fetchone()) == (60, 60), "every note once"
         assert conn.execute("SELECT count(*) FROM generations WHERE state = 'published'").fetchone()[0] == 1
@@ -165,7 +165,7 @@ def test_the_worker_that_publishes_a_part_asks_for_the_next(sift_env, tmp_path, 
     too. publish_part tried twice (publish_now, then try_publish again): A's second try published the part, as
     a plain publish, and B found it published: neither asked for the next part's scan (it waited for the periodic
     rescan), and each write job took the write lock twice. It tries once; the one that publishes asks."""
-    from search.index import db, queries, store
+    from search.index import collection_reads, db, generation_reads, progress_reads, store
     from workers import rescan, runtime, tasks
     from workers.app import huey
     monkeypatch.setenv("SIFT_FIRST_PART", "5")
@@ -174,10 +174,10 @@ def test_the_worker_that_publishes_a_part_asks_for_the_next(sift_env, tmp_path, 
     cid = store.ensure_collection(conn, "notes", str(root))["id"]
     tasks.discover(cid)
     huey.execute(huey.dequeue())  # the scan: it plans the first part and queues its jobs
-    gen = queries.building_generation(conn, cid)["id"]
+    gen = generation_reads.building_generation(conn, cid)["id"]
     huey.flush()  # the part's jobs: their files are marked written below, the last one by worker B
-    now = queries.pending_paths(conn, gen)
-    assert len(now) == 5 and queries.deferred(conn, gen) == NOTES - 5
+    now = progress_reads.pending_paths(conn, gen)
+    assert len(now) == 5 and progress_reads.deferred(conn, gen) == NOTES - 5
     store.mark(conn, gen, now[:-1], "write", "done")
     other = db.connect(Path(sift_env["SIFT_HOME"]) / "index.db")  # worker B's connection
     begun, written = [], []
@@ -200,7 +200,7 @@ def test_the_worker_that_publishes_a_part_asks_for_the_next(sift_env, tmp_path, 
     if not written:  # A took the lock once: B writes after it
         b_writes()
     tasks.publish_part(other, gen)  # worker B, after writing the last file
-    assert queries.get_collection(conn, cid)["published"] == gen
+    assert collection_reads.get_collection(conn, cid)["published"] == gen
     assert rescan._waiting(cid) is not None, "no one asked for the next part's scan"
 
 
@@ -258,7 +258,7 @@ def test_stats_counts_a_partial_build_of_every_file_seen(sift_env, tmp_path, mon
     """Between parts, stats' partial line counted the files searchable and those not read yet, not those that
     failed: 5 damaged PDFs and 20 notes, parts of 5, said '0 of 20 files searchable, 20 not read yet' of a folder
     of 25. It says of the files seen."""
-    from search.index import queries, status, store
+    from search.index import collection_reads, status, store
     from workers import runtime, tasks
     from workers.app import huey
     from workers.stats import CLI, collection_lines
@@ -269,7 +269,7 @@ def test_stats_counts_a_partial_build_of_every_file_seen(sift_env, tmp_path, mon
     conn = runtime.index()
     cid = store.ensure_collection(conn, "notes", str(root))["id"]
     tasks.discover(cid)
-    run_jobs(huey, lambda: queries.get_collection(conn, cid)["published"] is not None)
+    run_jobs(huey, lambda: collection_reads.get_collection(conn, cid)["published"] is not None)
     [c] = status.collect(conn)["collections"]
     said = "\n".join(collection_lines(c, CLI))
     assert "(SIFT_FIRST_PART): 0 of 25 files searchable, 20 not read yet" in said, said
@@ -279,7 +279,7 @@ def test_a_big_file_waits_for_a_part_after_the_first(sift_env, tmp_path, monkeyp
     """A note big enough to be embedded in the background, first by name (notes-en's README.md, 300 chunks): the
     first part handed it to the background, where it held one of the two workers through the part that gives the
     first answer. It comes in a later part now; the first part reads small notes only, and every file comes."""
-    from search.index import queries, store
+    from search.index import collection_reads, file_reads, progress_reads, store, work_reads
     from workers import runtime, tasks
     from workers.app import huey
     monkeypatch.setenv("SIFT_FIRST_PART", "5")
@@ -291,16 +291,16 @@ def test_a_big_file_waits_for_a_part_after_the_first(sift_env, tmp_path, monkeyp
     conn = runtime.index()
     cid = store.ensure_collection(conn, "notes", str(root))["id"]
     tasks.discover(cid)
-    while queries.get_collection(conn, cid)["published"] is None:
+    while collection_reads.get_collection(conn, cid)["published"] is None:
         task = huey.dequeue()
         assert task is not None, "the first part was never published"
         huey.execute(task)
-    first = queries.get_collection(conn, cid)["published"]
-    assert "a-big.md" not in queries.current_files(conn, cid), "left to a later part"
-    assert not queries.background(conn, cid), "nothing embedded in the background during the first part"
-    assert queries.deferred(conn, first) == 19
+    first = collection_reads.get_collection(conn, cid)["published"]
+    assert "a-big.md" not in file_reads.current_files(conn, cid), "left to a later part"
+    assert not work_reads.background(conn, cid), "nothing embedded in the background during the first part"
+    assert progress_reads.deferred(conn, first) == 19
     while (task := huey.dequeue()) is not None:
         huey.execute(task)
-    last = queries.get_collection(conn, cid)["published"]
-    assert not queries.deferred(conn, last)
-    assert set(queries.current_files(conn, cid)) == set(files), "every file came"
+    last = collection_reads.get_collection(conn, cid)["published"]
+    assert not progress_reads.deferred(conn, last)
+    assert set(file_reads.current_files(conn, cid)) == set(files), "every file came"

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from watchfiles import Change
 
-from search.index import db, freshness, queries, status
+from search.index import db, freshness, generation_reads, status
 from search.query import reader
 from search.query.engine import Engine
 from tests.conftest import REPO, VENV_BIN, ingest, processes, write_tree
@@ -302,7 +302,7 @@ def test_a_scan_asked_for_during_another_scan_or_a_build_waits_for_it(immediate,
     store.record_plan(conn, gen, 1, {"alpha.md": "changed"}, {}, len(NOTES))
     assert not rescan.request_scan(1, conn), "a build is under way: the request waits"
     tasks.discover(1)
-    assert queries.generation(conn, gen)["state"] == "building", "the files in flight were not queued again"
+    assert generation_reads.generation(conn, gen)["state"] == "building", "the files in flight were not queued again"
 
     for sql in ("UPDATE generations SET started = started - 3600, discovered = discovered - 3600 WHERE id = ?",
                 "UPDATE progress SET updated = updated - 3600 WHERE generation = ?",
@@ -333,7 +333,7 @@ def test_a_build_whose_live_worker_embeds_one_big_file_for_long_is_not_taken_as_
         conn.execute(sql, (gen,))  # no file has moved for an hour: the worker is still at its one job
     assert freshness.busy(conn, 1) and rescan.due(conn, 1e6) == []
     assert not rescan.request_scan(1, conn), "the note in flight is not queued again"
-    assert queries.generation(conn, gen)["state"] == "building" and freshness.requested(conn) == [1]
+    assert generation_reads.generation(conn, gen)["state"] == "building" and freshness.requested(conn) == [1]
 
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     conn.execute("UPDATE working SET pid = ?", (int(dead.stdout),))  # its worker was killed mid-job

@@ -1,10 +1,10 @@
 """The layers of the code, checked from its source.
 
 SQL: no module of ingest/, search/, mcp_server/ or workers/ runs a statement but the query layer
-(search/index/queries.py), the connection (search/index/db.py), the migrations (search/index/schema.py) and the
+(search/index/*_reads.py: file_reads.py, chunk_reads.py, …), the connection (search/index/db.py), the migrations (search/index/schema.py) and the
 writer (search/index/store.py), besides the two that touch huey's queue database, never the index
 (workers/app.py, workers/queue_reader.py). A new raw ``conn.execute`` anywhere else fails here: add a named function to
-search/index/queries.py (a read) or search/index/store.py (a write) instead (issue 14, item 1).
+a search/index/*_reads.py module (a read) or search/index/store.py (a write) instead (issue 14, item 1).
 
 Imports point one way: mcp_server/ and ingest/cli.py -> workers/ -> ingest/ and search/; nothing in search/
 imports ingest/, workers/ or mcp_server/; and the read side (the query engine, the model, the index's reads)
@@ -18,7 +18,9 @@ import re
 from tests.conftest import REPO
 
 PACKAGES = ("ingest", "search", "workers", "mcp_server")
-LAYER = {"search/index/queries.py", "search/index/db.py", "search/index/schema.py", "search/index/store.py"}
+# the query layer: every read of the index, by name, in a module named for what it reads (file_reads.py …)
+READS = {path.relative_to(REPO).as_posix() for path in (REPO / "search" / "index").glob("*_reads.py")}
+LAYER = READS | {"search/index/db.py", "search/index/schema.py", "search/index/store.py"}
 QUEUE = {"workers/app.py", "workers/queue_reader.py"}  # huey's own queue database (a pragma; reads of a
 # read-only queue for stats), not the index
 STATEMENT = re.compile(r"\.execute(many|script)?\(")
@@ -45,7 +47,7 @@ def test_the_check_sees_a_statement_and_not_a_redis_pipeline():
 def test_sql_runs_only_in_the_query_layer():
     outside = {name: found for name, text in modules() if name not in LAYER | QUEUE
                if (found := statements(text))}
-    assert outside == {}, "SQL outside the index layer: move it behind a function of search/index/queries.py " \
+    assert outside == {}, "SQL outside the index layer: move it behind a function of a search/index/*_reads.py module " \
                           "(a read) or search/index/store.py (a write)"
 
 
@@ -65,8 +67,8 @@ def test_no_module_takes_sql_text_from_the_writer():
 # --- imports ---------------------------------------------------------------------------------------------------
 
 WRITERS = {"search.index.store", "search.index.freshness"}  # what changes the index (freshness: a scan's claim)
-READ_SIDE = ("search.query.", "search.model.", "search.index.queries", "search.index.db", "search.index.schema",
-             "search.index.status", "search.index.names", "search.settings")
+READ_SIDE = ("search.query.", "search.model.", *sorted(path[:-3].replace("/", ".") for path in READS),
+             "search.index.db", "search.index.schema", "search.index.status", "search.index.names", "search.settings")
 TOP = ("mcp_server.", "ingest.cli")  # the entry points: nothing imports them
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from search.index import db, queries, store
+from search.index import collection_reads, db, file_reads, generation_reads, progress_reads, store
 from tests.conftest import Consumer, processes, run_ingest, wait_published, write_tree
 
 LOST_LINE = "(a job lost from the queue): queuing them again from parse"
@@ -71,8 +71,8 @@ def _build(tmp_path):
 
 
 def _state(conn, collection_id):
-    row = queries.get_collection(conn, collection_id)
-    return row["published"], queries.building_generation(conn, collection_id)
+    row = collection_reads.get_collection(conn, collection_id)
+    return row["published"], generation_reads.building_generation(conn, collection_id)
 
 
 def test_a_write_job_lost_from_the_queue_is_queued_again_and_the_build_publishes(queue, tmp_path, caplog):
@@ -85,7 +85,7 @@ def test_a_write_job_lost_from_the_queue_is_queued_again_and_the_build_publishes
     batch = lost.args[0]
     published, building = _state(conn, collection_id)
     assert published is None and building is not None, "the build waits for the lost job's files"
-    assert queries.pending_paths(conn, building["id"]) == sorted(batch.paths)
+    assert progress_reads.pending_paths(conn, building["id"]) == sorted(batch.paths)
 
     with caplog.at_level(logging.INFO, logger="sift.workers"):
         _check(queue)  # the first check only sees the files alone
@@ -96,7 +96,7 @@ def test_a_write_job_lost_from_the_queue_is_queued_again_and_the_build_publishes
     said = [r.getMessage() for r in caplog.records if LOST_LINE in r.getMessage()]
     assert len(said) == 1 and f"generation {published}: 2 files in flight" in said[0], said
     assert all(path in said[0] for path in batch.paths), said
-    indexed = set(queries.current_files(conn, collection_id))
+    indexed = set(file_reads.current_files(conn, collection_id))
     assert indexed == set(files), "every note is indexed, the lost job's two with the rest"
 
 
@@ -230,10 +230,10 @@ def test_a_worker_killed_inside_the_publish_leaves_a_build_the_check_publishes(s
         assert len(workers) == 1, workers  # the worker (the scheduler process has no index open)
         os.kill(workers[0], signal.SIGKILL)
         conn = db.connect(index)
-        assert queries.get_collection(conn, 1)["published"] is None, "the kill landed inside the publish"
+        assert collection_reads.get_collection(conn, 1)["published"] is None, "the kill landed inside the publish"
         wait_published(conn, "notes", None, consumer.proc, limit=900)
         assert "every file is done and no job published it" in log.read_text()
-        assert set(queries.current_files(conn, 1)) == set(files)
+        assert set(file_reads.current_files(conn, 1)) == set(files)
     finally:
         consumer.stop()
 

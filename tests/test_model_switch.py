@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from search.index import db, queries
+from search.index import collection_reads, db
 from search.model import embedding
 from search.model.info import known_model, read_model_info
 from search.query.answer import SearchError
@@ -290,7 +290,7 @@ def test_collections_embedded_with_different_models_are_searched_each_with_its_o
     use_model(monkeypatch, other_model_path)  # b is indexed with M2; a is not scanned again, so keeps M1
     ingest(write_tree(tmp_path / "b", dict(list(TOPICS.items())[4:])), "b")
     conn = runtime.index()
-    assert {queries.published_model(conn, c["id"]) for c in conn.execute("SELECT id FROM collections")} == \
+    assert {collection_reads.published_model(conn, c["id"]) for c in conn.execute("SELECT id FROM collections")} == \
         {first, second}
     log: list = []
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", recording_loader(log))
@@ -406,7 +406,7 @@ def test_a_build_begun_with_the_old_model_finishes_with_it(immediate, tmp_path, 
     use_model(monkeypatch, other_model_path)  # the worker restarts with M2 before the queued jobs run
     conn = runtime.index()
     tasks.parse(tasks.Batch(gen, collection["id"], sorted(TOPICS)))
-    assert store.try_publish(conn, gen) and queries.published_model(conn, collection["id"]) == first
+    assert store.try_publish(conn, gen) and collection_reads.published_model(conn, collection["id"]) == first
     rows = conn.execute("SELECT ch.text, ch.tokens, (SELECT group_concat(model) FROM vectors v "
                         "WHERE v.text_hash = ch.text_hash) AS models FROM chunks ch").fetchall()
     assert len(rows) == len(TOPICS) and all(r["models"] == first for r in rows), "only M1 vectors"

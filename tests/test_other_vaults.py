@@ -220,16 +220,16 @@ def test_the_vaults_through_sift_mcp(immediate, tmp_path, servers, sift_env, mon
 
 def test_an_alias_another_note_is_named_by_links_to_that_note_not_the_aliased_one(immediate, tmp_path):
     from mcp_server.backlinks import linked_from
-    from search.index import queries
+    from search.index import file_reads
     from workers import runtime
     ingest(write_tree(tmp_path / "notes", {
         "Artificial Intelligence.md": "alias:: AI, machine minds\n\n- the field\n",
         "AI.md": "# AI\n\nThe game's AI opponent.\n", "Game.md": "The [[AI]] cheats.\n",
         "Essay.md": "On [[machine minds]].\n"}))
     conn = runtime.index()
-    aliased = queries.visible_file(conn, "notes", "Artificial Intelligence.md")
+    aliased = file_reads.visible_file(conn, "notes", "Artificial Intelligence.md")
     assert linked_from(conn, "notes", "Artificial Intelligence.md", aliased) == (["notes/Essay.md"], 1)
-    assert linked_from(conn, "notes", "AI.md", queries.visible_file(conn, "notes", "AI.md")) == (["notes/Game.md"], 1)
+    assert linked_from(conn, "notes", "AI.md", file_reads.visible_file(conn, "notes", "AI.md")) == (["notes/Game.md"], 1)
 
 
 def test_read_file_opens_a_page_by_its_alias_as_its_backlinks_read_one(immediate, tmp_path, monkeypatch):

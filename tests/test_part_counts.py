@@ -8,7 +8,7 @@ def test_a_published_part_counts_as_added_the_files_it_read(sift_env, tmp_path, 
     """A part's files left to later parts are recorded 'added' in its plan: stats said 'generation 1: 23 files
     seen, 23 added' of a part that added 5 (and 'generation 2: 18 added' of one that added 5 more), beside '5 of 23
     files searchable'. A part counts the files it added; the last counts the rest."""
-    from search.index import queries, status, store
+    from search.index import collection_reads, status, store
     from workers import runtime, tasks
     from workers.app import huey
     from workers.stats import CLI, collection_lines
@@ -19,8 +19,8 @@ def test_a_published_part_counts_as_added_the_files_it_read(sift_env, tmp_path, 
     tasks.discover(cid)
     added = []
     for _ in range(3):  # parts of 5, 5 and 13
-        before = queries.get_collection(conn, cid)["published"]
-        run_jobs(huey, lambda: queries.get_collection(conn, cid)["published"] != before)
+        before = collection_reads.get_collection(conn, cid)["published"]
+        run_jobs(huey, lambda: collection_reads.get_collection(conn, cid)["published"] != before)
         [c] = status.collect(conn)["collections"]
         added.append(c["published"]["changes"])
         said = "\n".join(collection_lines(c, CLI))

@@ -30,7 +30,7 @@ def notes(root):
 
 def between_parts(tmp_path, monkeypatch):
     """The first part (5 files) published, the second part's scan run: generation 2 builds 5 files, 13 wait."""
-    from search.index import queries, store
+    from search.index import collection_reads, generation_reads, store
     from workers import runtime, tasks
     from workers.app import huey
     monkeypatch.setenv("SIFT_FIRST_PART", "5")
@@ -38,8 +38,8 @@ def between_parts(tmp_path, monkeypatch):
     conn = runtime.index()
     cid = store.ensure_collection(conn, "notes", str(root))["id"]
     tasks.discover(cid)
-    run_jobs(huey, lambda: queries.get_collection(conn, cid)["published"] is not None)
-    run_jobs(huey, lambda: queries.building_generation(conn, cid) is not None)  # the next part's scan
+    run_jobs(huey, lambda: collection_reads.get_collection(conn, cid)["published"] is not None)
+    run_jobs(huey, lambda: generation_reads.building_generation(conn, cid) is not None)  # the next part's scan
     return conn, cid
 
 
@@ -187,7 +187,7 @@ def test_between_two_parts_the_freshness_line_says_the_next_part_comes(sift_env,
     """A part published, the next part's scan queued by its publish, no worker at it yet: search's freshness line
     said 'partial: …, 18 files not read yet, nothing being built', as if the rest would never come."""
     from mcp_server import report
-    from search.index import queries, store
+    from search.index import collection_reads, store
     from workers import runtime, tasks
     from workers.app import huey
     monkeypatch.setenv("SIFT_FIRST_PART", "5")
@@ -195,7 +195,7 @@ def test_between_two_parts_the_freshness_line_says_the_next_part_comes(sift_env,
     conn = runtime.index()
     cid = store.ensure_collection(conn, "notes", str(root))["id"]
     tasks.discover(cid)
-    run_jobs(huey, lambda: queries.get_collection(conn, cid)["published"] is not None)
+    run_jobs(huey, lambda: collection_reads.get_collection(conn, cid)["published"] is not None)
     line, _ = report.freshness(conn)
     assert line.endswith("partial: its first build comes in parts, 18 files not read yet, the next part's scan comes "
                          "next"), line
@@ -206,7 +206,7 @@ def test_while_a_first_scan_walks_the_folder_search_says_so(sift_env, tmp_path, 
     said 'notes: nothing published yet, nothing being built' for the 1–7 s notes-en's walk takes; between two parts
     the next part's scan walking said 'the next part's scan comes next' as if no worker had it yet."""
     from mcp_server import report
-    from search.index import freshness, queries, store
+    from search.index import collection_reads, freshness, store
     from workers import runtime, tasks
     from workers.app import huey
     monkeypatch.setenv("SIFT_FIRST_PART", "5")
@@ -221,7 +221,7 @@ def test_while_a_first_scan_walks_the_folder_search_says_so(sift_env, tmp_path, 
     assert "started" in d["scanning"] and d["scanning"]["age_seconds"] < 600
     huey.storage.flush_all()
     tasks.discover(cid, resume=True)  # the scan goes on (its claim is its own)
-    run_jobs(huey, lambda: queries.get_collection(conn, cid)["published"] is not None)
+    run_jobs(huey, lambda: collection_reads.get_collection(conn, cid)["published"] is not None)
     huey.storage.flush_all()  # the next part's scan taken by a worker
     assert freshness.begin_scan(conn, cid, True, 600) == freshness.PRESENT
     line, _ = report.freshness(conn)
@@ -236,7 +236,7 @@ def test_a_part_published_while_another_worker_takes_a_scan_asks_for_no_second_o
     (a big file's, back from the background): the publish found that scan under way and remembered a request, so
     stats said 'waiting: a rescan was asked for 14 s ago' through the last part and one more walk, of no changes,
     followed. That scan walks the whole folder and reads the next part: nothing more is asked."""
-    from search.index import queries, store
+    from search.index import collection_reads, progress_reads, store
     from workers import rescan, runtime, tasks, waiting
     from workers.app import huey
     monkeypatch.setenv("SIFT_FIRST_PART", "5")
@@ -248,17 +248,17 @@ def test_a_part_published_while_another_worker_takes_a_scan_asks_for_no_second_o
 
     def the_other_worker_takes_a_scan(c, collection):  # in the publish, after its commit: the race's gap
         clean_up(c, collection)
-        if not taken and queries.deferred(c, queries.get_collection(c, cid)["published"]) == 13:  # before the last
+        if not taken and progress_reads.deferred(c, collection_reads.get_collection(c, cid)["published"]) == 13:  # before the last
             taken.append(tasks.discover.call_local(cid))  # the other worker's scan: claims, walks, plans
 
     monkeypatch.setattr(store, "collect_garbage", the_other_worker_takes_a_scan)
     tasks.discover(cid)
     run_jobs(huey, lambda: taken)  # the first part, its publish, the second part's scan and build, its publish
     assert taken == [3], "the last part's generation"
-    assert queries.get_collection(conn, cid)["scan_requested"] is None, "asked twice"
+    assert collection_reads.get_collection(conn, cid)["scan_requested"] is None, "asked twice"
     assert not [s for s in waiting.queued() if s["collection"] == cid], "the scan under way reads the next part"
     run_jobs(huey)  # the last part
-    row = queries.get_collection(conn, cid)
-    assert not queries.deferred(conn, row["published"]), "every part came"
+    row = collection_reads.get_collection(conn, cid)
+    assert not progress_reads.deferred(conn, row["published"]), "every part came"
     assert row["scan_requested"] is None
     assert cid not in rescan.due(conn, 3600), "no walk after the last part"

@@ -464,8 +464,8 @@ def test_a_same_stem_pdf_the_scan_leaves_out_is_no_attachment_of_its_note(immedi
     shown = run_ingest({**sift_env, "SIFT_EMBEDDINGS": "off"}, "search", "okapi").stdout
     assert "notes/paper.md" in shown and "paper.pdf" not in shown, shown
     tasks.discover(first["id"])
-    from search.index import queries
-    assert queries.get_collection(runtime.index(), first["id"])["published"] == first["published"]["id"], \
+    from search.index import collection_reads
+    assert collection_reads.get_collection(runtime.index(), first["id"])["published"] == first["published"]["id"], \
         "a scan of nothing changed publishes no generation"
 
 
@@ -473,7 +473,7 @@ def test_a_same_stem_pdf_linked_from_outside_the_root_is_no_attachment_of_its_no
     """paper.pdf beside paper.md, a symbolic link to a PDF outside the collection's folder, which the walk does not
     follow (skipped): the note was parsed with it as its attachment, the walk paired it with none, and each scan
     found the note changed and published again, as for a PDF SIFT_EXCLUDE leaves out."""
-    from search.index import queries
+    from search.index import collection_reads
     from search.query.engine import Engine
     from workers import runtime, tasks
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
@@ -487,7 +487,7 @@ def test_a_same_stem_pdf_linked_from_outside_the_root_is_no_attachment_of_its_no
     hit = Engine(runtime.settings().index_path).search("okapi", mode="keyword").hits[0]
     assert hit.path == "paper.md" and hit.attachments == [], hit.attachments
     tasks.discover(first["id"])
-    assert queries.get_collection(runtime.index(), first["id"])["published"] == first["published"]["id"], \
+    assert collection_reads.get_collection(runtime.index(), first["id"])["published"] == first["published"]["id"], \
         "a scan of the unchanged folder found the note changed"
 
 

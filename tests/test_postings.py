@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from search.index import db, queries
+from search.index import chunk_reads, db, keyword_reads
 from search.index.schema import TOKENIZER
 from search.query import keyword, question
 from search.query.engine import Engine
@@ -272,7 +272,7 @@ def test_a_phrase_alone_goes_to_fts5_and_the_query_ranks_as_bm25_ranks_it(index)
 
 
 def test_matching_asks_fts5_once_and_finds_what_each_candidate_matched(index):
-    """queries.matching (passages whose title holds every word, quoted phrases) matches the expression over the
+    """keyword_reads.matching (passages whose title holds every word, quoted phrases) matches the expression over the
     whole index once and keeps the candidates: asked with 'rowid IN (candidates)', FTS5 evaluated it once per
     candidate (65 ms per hybrid search at 100,120 passages). The same rows as that form, for titles and phrases."""
     _, path = index
@@ -286,7 +286,7 @@ def test_matching_asks_fts5_once_and_finds_what_each_candidate_matched(index):
         a, b = rng.sample(WORDS, 2)
         for expression in (f'title : ("{a}" AND "{b}")', f'"{a} {b}"', f'title : ("{a}")'):
             ids = rng.sample(every, rng.randint(1, len(every)))
-            found = queries.matching(conn, expression, ids)
+            found = keyword_reads.matching(conn, expression, ids)
             marks = ",".join("?" * len(ids))
             conn.set_trace_callback(None)
             each = {r[0] for r in conn.execute(f"SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN "
@@ -315,7 +315,7 @@ def test_each_hit_is_matched_for_its_snippet_once(index, monkeypatch):
         folded.clear()
         answer = engine.search(query, mode="keyword", limit=20)
         assert answer.hits and len(folded) == len({h.chunk_id for h in answer.hits}), query
-        rows = {r["id"]: r for r in queries.hit_rows(db.connect(path, readonly=True), [h.chunk_id for h in answer.hits])}
+        rows = {r["id"]: r for r in chunk_reads.hit_rows(db.connect(path, readonly=True), [h.chunk_id for h in answer.hits])}
         for hit in answer.hits:
             for kept in (snippets._matches, snippets._shown):
                 getattr(kept, "cache_clear", lambda: None)()

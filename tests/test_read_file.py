@@ -20,7 +20,7 @@ from ingest.decode import decode
 from ingest.document import Skip
 from mcp_server import lines, paths, reading
 from mcp_server.errors import Problem
-from search.index import queries
+from search.index import chunk_reads, file_reads
 from tests.conftest import ingest, write_tree
 from tests.test_mcp_server import call, run, text
 
@@ -497,7 +497,7 @@ def test_a_pdf_page_reads_as_that_page_alone(immediate, tmp_path, monkeypatch, o
     monkeypatch.setenv("SIFT_CHUNK_OVERLAP", overlap)
     section, starts = otters_indexed(tmp_path, 4)
     sift = Sift(load())
-    chunks = queries.file_chunks(sift.conn(), queries.visible_file(sift.conn(), "papers", "otters.pdf")["id"])
+    chunks = chunk_reads.file_chunks(sift.conn(), file_reads.visible_file(sift.conn(), "papers", "otters.pdf")["id"])
     assert any(c["end_page"] > c["page"] for c in chunks) and len(chunks) > 2  # passages cross page breaks
     for number in range(1, 5):
         answer, data = reading.read(sift, "papers/otters.pdf", None, None, number)

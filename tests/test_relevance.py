@@ -91,11 +91,11 @@ def test_the_passages_holding_a_quoted_phrase_come_first(engine):
 def test_a_phrase_quoted_many_times_is_looked_up_once(engine, monkeypatch):
     """A pasted stack trace quotes its file path once a frame: 400 frames of one path made an FTS5 expression of
     400 phrases, 6.3 s a search at 100,000 passages (0.3 s now). Each phrase is looked up once, the first few."""
-    from search.index import queries
+    from search.index import keyword_reads
     from search.query import reordering
     asked = []
-    real = queries.matching
-    monkeypatch.setattr(queries, "matching", lambda conn, expression, ids: asked.append(expression) or
+    real = keyword_reads.matching
+    monkeypatch.setattr(keyword_reads, "matching", lambda conn, expression, ids: asked.append(expression) or
                         real(conn, expression, ids))
     frames = "\n".join(f'  File "/srv/app/working tree.py", line {n}, in f{n}' for n in range(400))
     quoted = " ".join(f'"working tree {n}"' for n in range(20))

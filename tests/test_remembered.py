@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from ingest.cli import main as ingest_main
-from search.index import db, queries, schema
+from search.index import collection_reads, db, file_reads, schema
 from tests.conftest import as_older_index, ingest, run_ingest, write_tree
 from tests.test_file_chunk_limit import note
 from tests.test_retry import counting
@@ -41,8 +41,8 @@ def trouble(report: dict) -> list[tuple]:
 def remembered() -> dict:
     from workers import runtime
     conn = runtime.index()
-    return {path: outcome.state for cid in [r["id"] for r in queries.collections(conn)]
-            for path, (_, outcome) in queries.remembered(conn, cid).items()}
+    return {path: outcome.state for cid in [r["id"] for r in collection_reads.collections(conn)]
+            for path, (_, outcome) in file_reads.remembered(conn, cid).items()}
 
 
 def later(path: Path) -> None:

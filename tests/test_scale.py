@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from search.index import queries
+from search.index import progress_reads
 from tests.conftest import ingest, write_tree
 
 
@@ -22,7 +22,7 @@ def full_counts(conn, gen: int) -> dict:
 def kept_counts(conn, gen: int) -> dict:
     from search.index import store
     return {(r["change"], r["stage"], r["state"]): (r["files"], r["chunks"], r["embedded"])
-            for r in queries.progress_counts(conn, gen)}
+            for r in progress_reads.progress_counts(conn, gen)}
 
 
 def searchable_by_scan(conn, collection_id: int, gen: int) -> tuple[int, int]:
@@ -41,7 +41,7 @@ def check(conn, name: str) -> int:
     recorded = conn.execute("SELECT files, chunks FROM generations WHERE id = ?",
                             (collection["published"],)).fetchone()
     assert tuple(recorded) == searchable_by_scan(conn, collection["id"], collection["published"])
-    assert queries.searchable(conn, collection["id"], collection["published"]) == tuple(recorded)
+    assert progress_reads.searchable(conn, collection["id"], collection["published"]) == tuple(recorded)
     return collection["published"]
 
 
@@ -91,7 +91,7 @@ def test_an_index_from_before_v7_is_counted_from_its_rows(immediate, tmp_path):
     conn = runtime.index()
     gen = conn.execute("SELECT published FROM collections").fetchone()[0]
     conn.execute("UPDATE generations SET files = NULL, chunks = NULL")
-    assert queries.searchable(conn, 1, gen) == (12, 12)
+    assert progress_reads.searchable(conn, 1, gen) == (12, 12)
     (root / "n0.md").unlink()
     (root / "extra.md").write_text("# Extra\n\nmore\n")
     ingest(root)
@@ -108,11 +108,11 @@ def test_publish_waits_for_the_last_file_in_flight(immediate, tmp_path):
     store.record_plan(conn, gen, collection["id"], {"a.md": "added", "b.md": "added"}, {}, 2)
     store.mark(conn, gen, ["a.md"], "write", "done")
     assert not store.try_publish(conn, gen)
-    assert queries.generation_progress(conn, gen) == (2, 1)
+    assert progress_reads.generation_progress(conn, gen) == (2, 1)
     store.mark(conn, gen, ["b.md"], "parse", "failed", "broken")
-    assert queries.generation_progress(conn, gen) == (2, 2)
+    assert progress_reads.generation_progress(conn, gen) == (2, 2)
     assert store.try_publish(conn, gen)
-    assert [r["path"] for r in queries.troubled(conn, gen)] == ["b.md"]
+    assert [r["path"] for r in progress_reads.troubled(conn, gen)] == ["b.md"]
 
 
 def test_token_counts_are_remembered_per_model_and_bounded(embedder, monkeypatch):

@@ -12,7 +12,7 @@ NOTES["n11.md"] = "# Note 11\n\nThe garnet ring was found on the beach.\n"
 
 
 def test_a_word_in_a_file_not_read_yet_is_not_called_a_typo(sift_env, tmp_path, monkeypatch, servers):
-    from search.index import queries, store
+    from search.index import collection_reads, progress_reads, store
     from workers import runtime, tasks
     from workers.app import huey
     monkeypatch.setenv("SIFT_FIRST_PART", "5")
@@ -20,7 +20,7 @@ def test_a_word_in_a_file_not_read_yet_is_not_called_a_typo(sift_env, tmp_path, 
     conn = runtime.index()
     cid = store.ensure_collection(conn, "notes", str(root))["id"]
     tasks.discover(cid)
-    run_jobs(huey, lambda: queries.get_collection(conn, cid)["published"] is not None)
+    run_jobs(huey, lambda: collection_reads.get_collection(conn, cid)["published"] is not None)
 
     async def scenario():
         async with servers.session(sift_env, "--no-worker") as s:
@@ -34,7 +34,7 @@ def test_a_word_in_a_file_not_read_yet_is_not_called_a_typo(sift_env, tmp_path, 
            "which may hold it; near words read so far: 'gannet' for 'garnet'" in said, said
     assert "did you mean" not in said and "no passage contains" not in said, said
     assert partial.structured_content["unmatched"] == [{"word": "garnet", "suggestion": "gannet"}]
-    assert queries.not_read_yet(conn) == 0
+    assert progress_reads.not_read_yet(conn) == 0
     assert "no passage" not in text(found) and "notes/n11.md" in text(found), text(found)
     assert "note: no passage contains 'gannnet' (did you mean 'gannet'?)" in text(typo), text(typo)
 
@@ -44,7 +44,7 @@ def test_the_files_not_read_yet_counted_are_the_searched_collection_s(sift_env, 
     finished collection said '7 files are not read yet … which may hold it' of a word no file of it holds, the 7
     being another collection's next part."""
     from pathlib import Path
-    from search.index import queries, store
+    from search.index import collection_reads, store
     from search.query.engine import Engine
     from search.query.filters import Filters
     from workers import runtime, tasks
@@ -56,7 +56,7 @@ def test_the_files_not_read_yet_counted_are_the_searched_collection_s(sift_env, 
     run_jobs(huey)
     cid = store.ensure_collection(conn, "notes", str(write_tree(tmp_path / "notes", NOTES)))["id"]
     tasks.discover(cid)
-    run_jobs(huey, lambda: queries.get_collection(conn, cid)["published"] is not None)
+    run_jobs(huey, lambda: collection_reads.get_collection(conn, cid)["published"] is not None)
     engine = Engine(Path(sift_env["SIFT_HOME"]) / "index.db")
     finished = " ".join(engine.search("garnet", mode="keyword", filters=Filters(collection="done")).notes)
     assert "no passage contains 'garnet'" in finished and "not read yet" not in finished, finished

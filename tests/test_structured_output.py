@@ -76,11 +76,11 @@ def _refused(tools: dict, name: str, data: dict) -> bool:
 def _start_a_build(root, sift_env) -> None:
     """A generation of 'notes' being built with one added file waiting (no worker takes it), and a collection
     registered that nothing has scanned: the states stats, search and list_files report mid-build."""
-    from search.index import queries, store
+    from search.index import collection_reads, store
     from workers import runtime
     (root / "tech/new.md").write_text("# New\n\nFresh pasta.\n", encoding="utf-8")
     conn = runtime.index()
-    notes = queries.collection_for_root(conn, str(root.resolve()))
+    notes = collection_reads.collection_for_root(conn, str(root.resolve()))
     gen = store.begin_generation(conn, notes["id"], None)
     store.record_plan(conn, gen, notes["id"], {"tech/new.md": "added"}, {}, seen=len(NOTES) + 2)
     other = write_tree(root.parent / "other", {"x.md": "# X\n"})

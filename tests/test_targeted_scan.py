@@ -117,7 +117,7 @@ def _text(state: dict, path: str) -> str | None:
 @pytest.mark.parametrize("scenario", list(SCENARIOS))
 def test_a_scan_of_the_changed_paths_publishes_what_a_full_scan_does(immediate, excluded_drafts, tmp_path,
                                                                        monkeypatch, scenario):
-    from search.index import queries
+    from search.index import scan_reads
     from workers import runtime, tasks
     change, named, path, expected = SCENARIOS[scenario]
     if scenario == "included notes alone":
@@ -135,12 +135,12 @@ def test_a_scan_of_the_changed_paths_publishes_what_a_full_scan_does(immediate, 
     assert before == published(conn, full), "the two copies start the same"
     change(tmp_path / "targeted")
     change(tmp_path / "full")
-    scanned = queries.last_scan(conn, targeted)
+    scanned = scan_reads.last_scan(conn, targeted)
     with pytest.MonkeyPatch.context() as spying:
         read = _spy_on_the_file_system(spying)
         tasks.discover(targeted, paths=named)
     tasks.discover(full)
-    assert queries.last_scan(conn, targeted) > scanned, "the targeted scan ran"
+    assert scan_reads.last_scan(conn, targeted) > scanned, "the targeted scan ran"
     walked = "many/note-00.md" in {_inside((tmp_path / "targeted").resolve(), p) for p in read} or \
         str((tmp_path / "targeted/many").resolve()) in read
     # a path SIFT_INCLUDE leaves out, named while the published generation counts such files (stats says so when

@@ -10,7 +10,7 @@ NOTES = {f"n{i:02}.md": f"# Note {i}\n\nThe pelican number {i} flies at dawn.\n"
 
 
 def test_stats_says_a_scan_is_walking_the_folder(sift_env, tmp_path, monkeypatch, servers):
-    from search.index import freshness, queries, store
+    from search.index import collection_reads, freshness, store
     from workers import runtime, tasks
     from workers.app import huey
     monkeypatch.setenv("SIFT_FIRST_PART", "5")
@@ -30,7 +30,7 @@ def test_stats_says_a_scan_is_walking_the_folder(sift_env, tmp_path, monkeypatch
 
     huey.storage.flush_all()
     tasks.discover(cid, resume=True)  # the scan goes on (its claim is its own)
-    run_jobs(huey, lambda: queries.get_collection(conn, cid)["published"] is not None)
+    run_jobs(huey, lambda: collection_reads.get_collection(conn, cid)["published"] is not None)
     huey.storage.flush_all()  # the next part's scan taken by a worker
     assert freshness.begin_scan(conn, cid, True, 600) == freshness.PRESENT
     later = run_ingest(sift_env, "stats").stdout

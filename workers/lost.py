@@ -26,7 +26,7 @@ from __future__ import annotations
 import logging
 import time
 
-from search.index import freshness, queries
+from search.index import freshness, progress_reads
 from workers import recover, running, runtime
 
 log = logging.getLogger("sift.workers")
@@ -41,7 +41,7 @@ def check(huey, now: float | None = None) -> dict[int, list[str]]:
         return {}
     conn, settings = runtime.index(), runtime.settings()
     # a build that moved lately is going on: its files are looked at once it stops (it cannot publish before)
-    building = [row for row in queries.planned_building(conn)
+    building = [row for row in progress_reads.planned_building(conn)
                 if not freshness.recent(now, row["moved"], settings.lost_job_seconds)]
     seen = huey.get(SEEN, peek=True)
     if not building:
@@ -50,7 +50,7 @@ def check(huey, now: float | None = None) -> dict[int, list[str]]:
         return {}
     # the index before the queue: a job that moves a file on between the two reads stamps its progress after
     # ``now``, and its file is not taken for lost
-    rows = queries.in_flight(conn, [row["id"] for row in building])
+    rows = progress_reads.in_flight(conn, [row["id"] for row in building])
     orphans, collections, idle = _orphans(huey, rows, building)
     if seen is None or now - seen["at"] < settings.lost_job_seconds:
         first = {"at": now, "orphans": {g: set(p) for g, p in orphans.items()}, "idle": idle} if seen is None else \

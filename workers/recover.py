@@ -40,7 +40,7 @@ import time
 
 from huey import RedisHuey
 
-from search.index import db, freshness, queries, store, working
+from search.index import collection_reads, db, freshness, generation_reads, progress_reads, store, working
 from search.settings import load
 from workers.app import huey as app_huey
 
@@ -70,14 +70,14 @@ def _resume(huey, settings) -> None:
             store.stop_background(conn, lost)  # the scan forgets them once its build keeps their vectors
             for collection_id in sorted({r["collection"] for r in lost}):
                 tasks.scan(collection_id, conn)
-        for collection in sorted(queries.collections(conn), key=lambda row: row["id"]):
-            building = queries.building_generation(conn, collection["id"])
+        for collection in sorted(collection_reads.collections(conn), key=lambda row: row["id"]):
+            building = generation_reads.building_generation(conn, collection["id"])
             if freshness.unplanned_scan(conn, collection["id"]) is not None:
                 log.warning("collection %s: its scan was interrupted; scanning again", collection["name"])
                 tasks.scan(collection["id"], conn, resume=True)
             elif building is not None:
                 gen = building["id"]
-                lost = [p for p in queries.pending_paths(conn, gen) if p not in carried.get(gen, set())]
+                lost = [p for p in progress_reads.pending_paths(conn, gen) if p not in carried.get(gen, set())]
                 if lost:
                     log.warning("generation %s: %d files were in jobs that were interrupted; queuing them again",
                                 gen, len(lost))

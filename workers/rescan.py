@@ -28,7 +28,7 @@ import time
 
 from huey import crontab
 
-from search.index import freshness, queries
+from search.index import collection_reads, freshness, generation_reads, progress_reads
 from workers import lost, recover, remote, runtime, tasks
 from workers.app import huey
 
@@ -79,7 +79,7 @@ def may_queue(collection_id: int, conn) -> bool:
         return False
     if not huey.pending_count():
         return True
-    published = queries.get_collection(conn, collection_id)["published"] is not None
+    published = collection_reads.get_collection(conn, collection_id)["published"] is not None
     return published and _waiting(collection_id) is None and freshness.build_activity(conn, collection_id) is None \
         and freshness.unplanned_scan(conn, collection_id) is None
 
@@ -124,14 +124,14 @@ def due(conn, interval_seconds: float, now: float | None = None) -> list[int]:
     """Collections whose last scan started at least ``interval_seconds`` ago, with a scan requested, or with a
     scan or a build that has stalled (its jobs lost with a worker process killed while the consumer went on)."""
     now = time.time() if now is None else now
-    ids = sorted(row["id"] for row in queries.collections(conn))
+    ids = sorted(row["id"] for row in collection_reads.collections(conn))
     latest = now + freshness.CLOCK_SLACK_SECONDS  # a later time was stamped before the clock was set back
     stale = [cid for cid in ids if not freshness.recent(now, freshness.last_scan(conn, cid, latest), interval_seconds)]
     waiting = _waiting_for_embedders(conn)
     stalled = [cid for cid in ids if not freshness.busy(conn, cid, now) and cid not in waiting and (
         freshness.build_activity(conn, cid) is not None or freshness.unplanned_scan(conn, cid) is not None)]
     lost = {row["collection"] for row in tasks.lost_in_background(conn, queued=None)}  # a worker killed under it
-    parts = queries.partial(conn)  # a first build's part published, its next part's scan not queued (worker died)
+    parts = progress_reads.partial(conn)  # a first build's part published, its next part's scan not queued (worker died)
     return sorted(set(stale) | set(stalled) | set(freshness.requested(conn)) | lost | set(parts))
 
 
@@ -141,7 +141,7 @@ def _waiting_for_embedders(conn) -> set[int]:
     if not runtime.settings().embed_remote:
         return set()
     from workers import remote
-    return queries.generation_collections(conn, sorted(remote.generations_waiting()))
+    return generation_reads.generation_collections(conn, sorted(remote.generations_waiting()))
 
 
 @huey.periodic_task(crontab(), priority=0)
@@ -157,7 +157,7 @@ def rescan_due() -> None:
     remote.resend_lost()
     lost.check(huey)
     conn = runtime.index()
-    names = {row["id"]: row["name"] for row in queries.collections(conn)}
+    names = {row["id"]: row["name"] for row in collection_reads.collections(conn)}
     for collection_id in due(conn, runtime.settings().rescan_minutes * 60):
         if may_queue(collection_id, conn):
             tasks.scan(collection_id, conn)

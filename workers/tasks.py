@@ -35,7 +35,8 @@ from ingest.document import Skip
 from ingest.files import ParsedFile, can_open, read_and_parse, text_hash
 from ingest.kinds import kind_of
 from ingest.passage_dates import date_sections, document_date
-from search.index import db, freshness, queries, space, store, working
+from search.index import (collection_reads, db, file_reads, freshness, generation_reads, progress_reads, space, store,
+                          vector_reads, work_reads, working)
 from search.index.remembered import Basis, Outcome, fingerprint
 from search.index.status import count
 from workers import halt, retry, running, runtime
@@ -141,7 +142,7 @@ def _unless_gone(fn):
 def _removed(args) -> bool:
     """A job of a collection removed while it waited in the queue (``ingest remove``): its generation is gone.
     A job that was running then finds it gone when it writes (``store``: nothing is written for it)."""
-    return bool(args) and isinstance(args[0], Batch) and queries.generation(runtime.index(), args[0].gen) is None
+    return bool(args) and isinstance(args[0], Batch) and generation_reads.generation(runtime.index(), args[0].gen) is None
 
 
 def priority(task, urgent: bool) -> int:
@@ -162,14 +163,14 @@ def small(changed: int) -> bool:
 def urgent_build(conn, gen: int) -> bool:
     """Whether generation ``gen``'s build is small, counted from its recorded plan as ``discover`` counted it: its
     jobs queued again (workers.recover) keep the turn that their first ones had."""
-    return small(sum(row["files"] for row in queries.progress_counts(conn, gen) if row["change"] != "deleted"))
+    return small(sum(row["files"] for row in progress_reads.progress_counts(conn, gen) if row["change"] != "deleted"))
 
 
 def scan(collection_id: int, conn=None, **kwargs):
     """Queue a discover of the collection, urgent when it has a published generation: the scans of first
     builds keep their turn behind the builds under way."""
     conn = conn or runtime.index()
-    published = queries.get_collection(conn, collection_id)["published"] is not None
+    published = collection_reads.get_collection(conn, collection_id)["published"] is not None
     return discover(collection_id, priority=priority(discover, published), **kwargs)
 
 
@@ -189,7 +190,7 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     collection would (``_scope``), else (and when not given) the whole collection is walked."""
     conn, settings = runtime.index(), runtime.settings()
     try:
-        collection = queries.get_collection(conn, collection_id)
+        collection = collection_reads.get_collection(conn, collection_id)
     except LookupError:  # removed (ingest remove) while its scan waited: nothing to scan
         log.info("the collection of id %s was removed (ingest remove): its scan has nothing to do", collection_id)
         return None
@@ -206,11 +207,11 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     model = _kept_model(conn, collection, runtime.model_id())
     if model:  # readers find this model's file by its id while its generation answers searches
         store.remember_model(conn, model, runtime.embedder(model).info.path)
-    was_building, building_model = queries.building_model(conn, collection_id)
-    published_cut, building_cut = queries.chunkings(conn, collection_id)
+    was_building, building_model = generation_reads.building_model(conn, collection_id)
+    published_cut, building_cut = generation_reads.chunkings(conn, collection_id)
     cut = _chunking()
     # a new model re-embeds every file: the published generation keeps answering with its own model meanwhile
-    model_changed = (collection["published"] is not None and queries.published_model(conn, collection_id) != model) \
+    model_changed = (collection["published"] is not None and collection_reads.published_model(conn, collection_id) != model) \
         or (was_building and building_model != model)
     if model_changed:
         log.info("collection %s: the model is now %s: every file is embedded again", collection["name"], model)
@@ -229,14 +230,14 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     walked_at = time.time()  # a ctime this recent or later is not kept: the next scan hashes the file again
     if scope is not None:
         listed = walk_paths(root, scope.paths, rules, refused, unreadable, unread)
-        current = queries.current_files_at(conn, collection_id, scope.paths)
-        unseen = queries.current_count(conn, collection_id) - len(current)  # the files outside: as they were
+        current = file_reads.current_files_at(conn, collection_id, scope.paths)
+        unseen = file_reads.current_count(conn, collection_id) - len(current)  # the files outside: as they were
         unread.update(scope.unread)
         log.info("collection %s: reading the %d path%s that changed, not the whole collection", collection["name"],
                  len(scope.paths), "" if len(scope.paths) == 1 else "s")
     else:
         listed = walk(root, rules, refused, unreadable, unread) if where == freshness.PRESENT else []
-        current, unseen = queries.current_files(conn, collection_id), 0
+        current, unseen = file_reads.current_files(conn, collection_id), 0
     found, unnamable = _storable(listed)
     unnamable.update(_printable(refused))
     if scope is not None:
@@ -268,7 +269,7 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
         return collection["published"]
     gen = store.begin_generation(conn, collection_id, model, cut)
     store.forget_background(conn, stale)  # once the build is under way: it keeps their vectors from the clean-up
-    pending = set(queries.pending_paths(conn, gen))  # queued before a crash or a re-run
+    pending = set(progress_reads.pending_paths(conn, gen))  # queued before a crash or a re-run
     _fault_pause_discover(f"generation {gen}")
     store.record_plan(conn, gen, collection_id, changes, plan.touched, plan.seen + len(unnamable), unread)
     for path, reason in unnamable.items():
@@ -279,7 +280,7 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     paths, later = first_part(conn, collection, paths, pending | {p for p in paths if changes.get(p) != "added"},
                               settings.first_part, lambda: _heavy(found, settings, root))
     if later:  # a first build in parts: these wait for a later part, which the publish of this one queues
-        store.mark(conn, gen, later, "parse", "skipped", queries.DEFERRED)
+        store.mark(conn, gen, later, "parse", "skipped", progress_reads.DEFERRED)
         log.info("generation %s: a part of the first build of collection %s: %d files now, %d in later parts",
                  gen, collection["name"], len(paths), len(later))
     urgent = small(len({p for p, change in changes.items() if change != "deleted"} | pending))
@@ -304,11 +305,11 @@ def first_part(conn, collection, paths: list[str], keep: set[str], most: int,
     the big PDFs' first and last bytes): files likely to be embedded in the background, left out of the first part,
     whose answers they held back: one such file held one of the two workers through it."""
     published = collection["published"]
-    if not most or len(paths) <= most or (published is not None and not queries.deferred(conn, published)):
+    if not most or len(paths) <= most or (published is not None and not progress_reads.deferred(conn, published)):
         return paths, []
     # as many as the parts before read, failed and skipped files too: by the files they made searchable, a folder
     # of unreadable scans before its notes went on in parts of ``most``, a walk and a publish each
-    size = max(most, queries.generation(conn, published)["seen"] - queries.deferred(conn, published)
+    size = max(most, generation_reads.generation(conn, published)["seen"] - progress_reads.deferred(conn, published)
                if published is not None else 0)
     if len(paths) - size < most:  # a rest smaller than a first part goes with this one, not in a part of its own
         return paths, []
@@ -380,9 +381,9 @@ def publish_part(conn, gen: int) -> bool:
     workers.rescan.due, should this worker die in between)."""
     if not store.publish_now(conn, gen):  # once: a second try could publish, and no next part would be asked for
         return store.published(conn, gen)
-    if queries.deferred(conn, gen):
+    if progress_reads.deferred(conn, gen):
         from workers import rescan  # it queues scans through this module
-        collection = queries.generation(conn, gen)["collection"]
+        collection = generation_reads.generation(conn, gen)["collection"]
         log.info("generation %s published, a part of its collection's first build: scanning for the next part", gen)
         rescan.next_part(collection, conn)
     return True
@@ -413,13 +414,13 @@ def _scope(conn, collection, paths: list[str], rules: Rules) -> Scope | None:
     ``paths``: the same-stem note or PDF beside each (a note stands for its PDF), and the files the published
     generation skipped or failed, which a walk would read again."""
     if collection["published"] is None or "." in paths or len(paths) > MOST_NAMED \
-            or not all(_storable_name(p) for p in paths) or queries.deferred(conn, collection["published"]):
+            or not all(_storable_name(p) for p in paths) or progress_reads.deferred(conn, collection["published"]):
         return None  # a part of a first build: the walk finds the files of the next part
-    published = queries.generation(conn, collection["published"])
+    published = generation_reads.generation(conn, collection["published"])
     if published["seen"] <= len(paths):  # it may find no file: the walk alone says what left them out
         return None
     names, unnamable = set(paths), {}
-    for row in queries.troubled(conn, collection["published"]):
+    for row in progress_reads.troubled(conn, collection["published"]):
         if row["path"] == ".":
             return None
         if row["reason"] == NOT_UTF8_NAME:
@@ -457,10 +458,10 @@ def _unchanged(conn, collection, changes: dict[str, str], unread: Counter) -> bo
     climbed for nothing."""
     if collection["published"] is None or any(change != AS_BEFORE for change in changes.values()):
         return False
-    published = queries.generation(conn, collection["published"])
+    published = generation_reads.generation(conn, collection["published"])
     if json.loads(published["unread"] or "{}") != {ext: n for ext, n in unread.items() if n}:
         return False
-    return {row["path"] for row in queries.troubled(conn, published["id"])} == set(changes)
+    return {row["path"] for row in progress_reads.troubled(conn, published["id"])} == set(changes)
 
 
 @huey.signal(SIGNAL_ENQUEUED)
@@ -478,7 +479,7 @@ def _refused_as_before(conn, published: int | None, refused: dict[str, str]) -> 
     collection where nothing changed, for a symlink loop and a link to a folder)."""
     if published is None or not refused:
         return set()
-    return {r["path"] for r in queries.troubled(conn, published)
+    return {r["path"] for r in progress_reads.troubled(conn, published)
             if r["state"] == "skipped" and refused.get(r["path"]) == r["reason"]}
 
 
@@ -488,9 +489,9 @@ def _as_before(conn, collection_id: int, plan, found: list[FoundFile], settings_
     also checked against the file itself (does it open now?): access given through its folder, the user's groups
     or an ACL leaves the file's ctime as it was."""
     on_disk = {f.path: f for f in found}
-    root = queries.get_collection(conn, collection_id)["root"]
+    root = collection_reads.get_collection(conn, collection_id)["root"]
     carried = {}
-    for path, (basis, outcome) in queries.remembered(conn, collection_id).items():
+    for path, (basis, outcome) in file_reads.remembered(conn, collection_id).items():
         file = on_disk.get(path)
         if file is not None and plan.changes.get(path, "deleted") != "deleted" \
                 and basis == Basis(file.size, file.mtime, file.ctime, settings_print) \
@@ -518,7 +519,7 @@ def _in_background(conn, collection_id: int, plan, found: list[FoundFile], setti
     its old name went on, its job embedding what the new name's job embeds again)."""
     on_disk = {f.path: f for f in found}
     carried, stale = {}, []
-    for row in queries.background(conn, collection_id):
+    for row in work_reads.background(conn, collection_id):
         path, file = row["path"], on_disk.get(row["path"])
         if not (looked is None or file is not None or path in plan.changes or _under(path, looked)):
             continue
@@ -548,7 +549,7 @@ def lost_in_background(conn, queued: set | None = None) -> list:
     """The rows of big files whose background job is lost: not done, and its worker dead; or, given ``queued``
     ((collection, path, token) of the jobs the queue holds, as a consumer starts and none of its workers runs
     yet), not done and not among them, whatever process its pid now names (after a reboot, perhaps another one)."""
-    return [r for r in queries.background(conn) if r["done"] < r["total"] and not working.failed(r) and (
+    return [r for r in work_reads.background(conn) if r["done"] < r["total"] and not working.failed(r) and (
         (r["collection"], r["path"], r["since"]) not in queued if queued is not None
         else r["pid"] is not None and not working.alive(r["pid"]))]
 
@@ -606,7 +607,7 @@ def parse(batch: Batch) -> None:
     """Read and parse the batch's files and send the parsed ones on. A file that fails for a transient
     cause (being written, say) is read again after a backoff, the rest of the batch already on its way."""
     conn, settings = runtime.index(), runtime.settings()
-    root = queries.get_collection(conn, batch.collection)["root"]
+    root = collection_reads.get_collection(conn, batch.collection)["root"]
     paths, settings_print = list(batch.paths), _settings_print(_model_of(conn, batch.gen))
     for this in retry.tries(retry.Policy(retries=settings.retries, delay=settings.retry_delay)):
         parsed, skipped, failed, again, lasting = [], {}, {}, {}, {}
@@ -684,7 +685,7 @@ def _kept_model(conn, collection, model: str | None) -> str | None:
     that a worker still running embeds with. Two workers with different SIFT_MODELs on one home (two sift-mcp
     servers whose clients set it otherwise) re-embedded every file each time the other one took a scan."""
     from workers.app import models_at_work
-    published = queries.published_model(conn, collection["id"]) if collection["published"] is not None else None
+    published = collection_reads.published_model(conn, collection["id"]) if collection["published"] is not None else None
     if model is None or published is None or published == model or published not in models_at_work(others=True):
         return model
     log.warning("collection %s: kept with the model %s, which another worker of this home embeds with, not "
@@ -695,7 +696,7 @@ def _kept_model(conn, collection, model: str | None) -> str | None:
 
 def _model_of(conn, gen_id: int) -> str | None:
     """The generation's model: every stage of it chunks and embeds with it."""
-    gen = queries.generation(conn, gen_id)
+    gen = generation_reads.generation(conn, gen_id)
     return gen["model"] if gen is not None else runtime.model_id()
 
 
@@ -735,7 +736,7 @@ def chunk(batch: Batch) -> None:
         batch.chunks[parsed.path] = rows
     batch.parsed = [p for p in batch.parsed if p.path in batch.chunks]
     if batch.model:
-        cached = queries.cached_hashes(conn, batch.model, _all_hashes(batch))
+        cached = vector_reads.cached_hashes(conn, batch.model, _all_hashes(batch))
         _plan_embedding(batch, cached, embedding_texts)
         skipped.update(_to_background(conn, batch, settings, cached, embedding_texts))
     _record_trouble(batch, "chunk", skipped, failed, lasting)
@@ -756,12 +757,12 @@ def _kept_cut(conn, batch: Batch, settings_print: str) -> dict[str, list]:
     publishes such a file takes them instead of cutting it again (its token counts: seconds for thousands of
     chunks, while the collection's later edits wait for this build)."""
     found, parsed = {}, {p.path: p for p in batch.parsed}
-    for path, row in queries.cut(conn, batch.collection, list(parsed)).items():
+    for path, row in work_reads.cut(conn, batch.collection, list(parsed)).items():
         if (row["sha256"], row["settings"]) != (parsed[path].sha256, settings_print) or not batch.model:
             continue
         rows = store.chunk_rows(row["chunks"])
         hashes = [r.text_hash for r in rows]
-        if len(queries.cached_hashes(conn, batch.model, hashes)) == len(set(hashes)):
+        if len(vector_reads.cached_hashes(conn, batch.model, hashes)) == len(set(hashes)):
             found[path] = rows
     return found
 
@@ -776,8 +777,8 @@ def _to_background(conn, batch: Batch, settings, cached: set[str], embedding_tex
     earlier version."""
     most = settings.background_chunks
     big = [p for p in batch.parsed if most and batch.embedded.get(p.path, 0) > most]
-    if not big or settings.embed_remote or (queries.get_collection(conn, batch.collection)["published"] is not None
-                                            and queries.published_model(conn, batch.collection) != batch.model):
+    if not big or settings.embed_remote or (collection_reads.get_collection(conn, batch.collection)["published"] is not None
+                                            and collection_reads.published_model(conn, batch.collection) != batch.model):
         return {}
     settings_print, reasons = _settings_print(batch.model), {}
     for parsed in big:
@@ -851,7 +852,7 @@ def embed_in_background(job: Background) -> None:
                  job.path)
         return
     embedder, hashes = runtime.embedder(job.model), list(job.texts)  # a worker killed here: its row says its pid
-    cached = queries.cached_hashes(conn, job.model, hashes)  # once: in the comprehension, once per chunk
+    cached = vector_reads.cached_hashes(conn, job.model, hashes)  # once: in the comprehension, once per chunk
     todo = [h for h in hashes if h not in cached]
     done, pid = len(hashes) - len(todo), os.getpid()
     wanted = store.background_progress(conn, job.collection, job.path, job.since, done, pid)
@@ -904,7 +905,7 @@ def embedded(answer) -> None:
     if refused is None:
         refused = _misshapen(answer, batch)
     if refused:
-        _record_trouble(batch, "embed", {}, dict.fromkeys(queries.not_past(runtime.index(), batch.gen,
+        _record_trouble(batch, "embed", {}, dict.fromkeys(progress_reads.not_past(runtime.index(), batch.gen,
                                                                         list(batch.chunks), "embed"), refused))
     else:
         batch.vectors.update((h, answer.vectors[h]) for h in batch.to_embed)
@@ -945,7 +946,7 @@ def _home_model_file(model: str) -> str:
 @stage(priority=40)
 def write(batch: Batch) -> None:
     conn = runtime.index()
-    gen = queries.generation(conn, batch.gen)
+    gen = generation_reads.generation(conn, batch.gen)
     if gen is not None and gen["state"] == "building" and gen["model"] != batch.model:
         log.info("generation %s now embeds with %s, not %s: its scan queued these %d files again", batch.gen,
                  gen["model"], batch.model, len(batch.paths))
@@ -1016,7 +1017,7 @@ def _record_failure(batch: Batch, stage_name: str, reason: str, disk_full: bool)
     for this in retry.tries(RECORD_POLICY):
         try:
             conn = runtime.index()
-            store.mark(conn, batch.gen, queries.not_past(conn, batch.gen, batch.paths, stage_name), stage_name,
+            store.mark(conn, batch.gen, progress_reads.not_past(conn, batch.gen, batch.paths, stage_name), stage_name,
                        "failed", reason)
             break
         except Exception as exc:

@@ -35,7 +35,7 @@ from pathlib import Path
 from watchfiles import Change, watch
 
 from ingest.discover import Rules, extension, kind_on_disk
-from search.index import queries
+from search.index import collection_reads, file_reads
 from search.index.status import count
 from search.settings import add_home_flag, use_flags
 from workers import refusal
@@ -127,7 +127,7 @@ class Watcher:
         A root that appeared, disappeared or was replaced (a new folder at the same path) gets a scan.
         """
         if reread:
-            rows = queries.collections(self.conn)
+            rows = collection_reads.collections(self.conn)
             self.known = {row["id"]: row["root"] for row in rows}
             self.names = {row["id"]: row["name"] for row in rows}
         present = {cid: ident for cid, ident in ((cid, _identity(root)) for cid, root in self.known.items()) if ident}
@@ -181,8 +181,8 @@ class Watcher:
         if change == Change.deleted:  # a file or folder deleted or moved out that the index holds, whatever its
             # name (a script without an extension was indexed by its shebang, unreadable once it is gone), or one
             # of a kind Sift does not read, while the last scan counted such files
-            return queries.indexed_file(self.conn, cid, rel) or queries.indexed_under(self.conn, cid, rel) or \
-                (self.counts_as_unread(root, rel) and queries.unread_counts(self.conn, cid).get(extension(rel), 0) > 0)
+            return file_reads.indexed_file(self.conn, cid, rel) or file_reads.indexed_under(self.conn, cid, rel) or \
+                (self.counts_as_unread(root, rel) and file_reads.unread_counts(self.conn, cid).get(extension(rel), 0) > 0)
         path = os.path.join(root, rel)
         return change == Change.added and os.path.isfile(path) and not os.path.islink(path) and \
             self.counts_as_unread(root, rel)

@@ -9,7 +9,7 @@ import logging
 import sqlite3
 import time
 
-from search.index import queries, store
+from search.index import generation_reads, store
 
 log = logging.getLogger("sift.workers")
 AFTER = 3.0  # seconds a job works before it says on what
@@ -46,7 +46,7 @@ class Work:
     def _gone(self) -> bool:
         """Whether the generation is gone for sure (not a busy index that could not be read)."""
         try:
-            return queries.generation(self.conn, self.gen) is None
+            return generation_reads.generation(self.conn, self.gen) is None
         except sqlite3.Error:
             return False
 

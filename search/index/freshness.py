@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import time
 
-from search.index import queries, store, working
+from search.index import generation_reads, scan_reads, store, working
 from search.index.db import transaction
-from search.index.queries import build_activity, last_scan, requested, unplanned_scan  # noqa: F401 (asked of freshness)
+from search.index.generation_reads import build_activity  # noqa: F401 (asked of freshness)
+from search.index.scan_reads import last_scan, requested, unplanned_scan  # noqa: F401 (asked of freshness)
 from search.index.status import CLOCK_SLACK_SECONDS, STALLED_SECONDS  # noqa: F401 (asked of freshness)
 
 PRESENT, MISSING, GONE, BUSY = "present", "missing", "gone", "busy"
@@ -58,7 +59,7 @@ def begin_scan(conn, collection_id: int, root_present: bool, grace_seconds: floa
             store.request_scan(conn, collection_id, now)
             return BUSY
         store.claim_scan(conn, collection_id, now)
-        since = queries.root_missing_since(conn, collection_id)
+        since = scan_reads.root_missing_since(conn, collection_id)
         if root_present:
             store.root_back(conn, collection_id)
             return PRESENT
@@ -87,7 +88,7 @@ def _at_work(conn, collection_id: int) -> bool:
     """A live worker is still at a job of the build (``working``: chunking or embedding a big file). Such a job
     records no file's progress until it ends: a 4 MB note embedded for 20 minutes made its build look stalled
     after ten, and a scan then queued the note a second time, embedded twice over."""
-    building = queries.building_generation(conn, collection_id)
+    building = generation_reads.building_generation(conn, collection_id)
     return building is not None and bool(working.slow(conn, building["id"]))
 
 

@@ -9,7 +9,7 @@ same carries the outcome forward into its generation instead (``workers.tasks.di
 
 Only the files currently skipped or failed are held: each scan keeps the outcomes it carries forward and forgets
 the rest (a file deleted, changed, indexed since), and ``ingest retry-failed`` forgets the failed ones it retries.
-The table is written by ``search.index.store`` and read by ``search.index.queries.remembered``, both for writers
+The table is written by ``search.index.store`` and read by ``search.index.file_reads.remembered``, both for writers
 only: readers (stats, the MCP server) never look at it, so they read an index from before V9 as before.
 """
 from __future__ import annotations

@@ -306,10 +306,10 @@ V15 = """
 ALTER TABLE files ADD COLUMN ctime REAL;
 """
 
-# The files by modified time, for resources/list's pages (queries.newest_files: newest first, from a position):
+# The files by modified time, for resources/list's pages (file_reads.newest_files: newest first, from a position):
 # without it each page sorted every published file, 28-37 ms of CPU a page at 200,000 files (1,000 pages to
 # list them all), 0.2-0.5 ms with it. And the notes that a same-stem PDF is attached to, for list_files, which
-# lists those PDFs (queries.listing): finding them read every file's meta, 127 -> 260 ms of CPU a call at
+# lists those PDFs (listing_reads.listing): finding them read every file's meta, 127 -> 260 ms of CPU a call at
 # 200,000 files; with the index, 130 ms. A reader of an index not yet migrated does without them, only slower.
 V16 = """
 CREATE INDEX files_mtime ON files(mtime);
@@ -371,7 +371,7 @@ ALTER TABLE generations ADD COLUMN resumed_done INTEGER;
 # file name, a note's front matter date (ingest.passage_dates). Search's date_after / date_before go by it, else by
 # the file's mtime: a mailbox of ten years was all 'modified last week'. NULL: none said, or written before V20 (the
 # chunker's VERSION 18 has a scan read every file again, which fills it). Its index holds the dated passages alone, so
-# that a reader's catalog loads their dates without reading every chunk row (queries.catalog_dates).
+# that a reader's catalog loads their dates without reading every chunk row (catalog_reads.catalog_dates).
 V20 = """
 ALTER TABLE chunks ADD COLUMN dated REAL;
 CREATE INDEX chunks_dated ON chunks(dated) WHERE dated IS NOT NULL;

@@ -11,10 +11,10 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from search.index import queries, working
+from search.index import collection_reads, generation_reads, progress_reads, scan_reads, tag_reads, working
 from search.index.db import snapshot
 from search.index.names import bad_name_fix
-from search.index.queries import STAGES, generation_progress
+from search.index.progress_reads import STAGES, generation_progress
 
 
 # A time stamped more than this after now was stamped before the system clock was set back (a wrong clock put
@@ -28,7 +28,7 @@ STALLED_SECONDS = 600.0
 
 def collect(conn, index_path: Path | str | None = None) -> dict:
     with snapshot(conn):
-        collections = [_collection(conn, row) for row in queries.collections(conn)]
+        collections = [_collection(conn, row) for row in collection_reads.collections(conn)]
     report = {"collections": collections}
     if index_path:
         report["index_bytes"] = sum(_size(f"{index_path}{suffix}") for suffix in ("", "-wal", "-shm"))
@@ -39,12 +39,12 @@ TAGS_SHOWN = 20  # the tags stats names per collection, the most held first
 
 
 def _collection(conn, row) -> dict:
-    published = queries.generation(conn, row["published"]) if row["published"] else None
+    published = generation_reads.generation(conn, row["published"]) if row["published"] else None
     # recorded at publish (schema V7): counting 200,000 files and their chunks took longer than stats may
-    files, chunks = queries.searchable(conn, row["id"], row["published"]) if row["published"] else (0, 0)
-    building = queries.building_generation(conn, row["id"])
+    files, chunks = progress_reads.searchable(conn, row["id"], row["published"]) if row["published"] else (0, 0)
+    building = generation_reads.building_generation(conn, row["id"])
     aside = working.in_background(conn, row["id"])
-    held = queries.tag_counts(conn, row["name"])  # all of them, counted: the list below may be a part
+    held = tag_reads.tag_counts(conn, row["name"])  # all of them, counted: the list below may be a part
     return {
         # "collection" as search's freshness and list_files name it; "name" kept for the scripts that read it
         "id": row["id"], "name": row["name"], "collection": row["name"], "root": row["root"], "files": files, "chunks": chunks,
@@ -84,8 +84,8 @@ def freshness_state(conn, collection) -> dict:
     keys = collection.keys()
     get = lambda key, default=None: collection[key] if key in keys else default  # noqa: E731 (an index before V4)
     missing = root_missing(get("root"))
-    building = queries.building_generation(conn, collection["id"])
-    total, done = queries.generation_progress(conn, building["id"]) if building else (0, 0)
+    building = generation_reads.building_generation(conn, collection["id"])
+    total, done = progress_reads.generation_progress(conn, building["id"]) if building else (0, 0)
     return {
         "root_missing": missing,
         "root_missing_since": get("root_missing_since") if missing else None,
@@ -108,7 +108,7 @@ def walking_text(age_seconds: float | None, next_part: bool) -> str:
 def _walking(conn, collection_id: int) -> float | None:
     """When the scan of the collection that is walking its folder began: claimed (``scan_started``), no plan
     recorded yet. Search said 'nothing being built' for the 1–7 s a first scan of notes-en walks the folder."""
-    started = queries.unplanned_scan(conn, collection_id)
+    started = scan_reads.unplanned_scan(conn, collection_id)
     return started if started is not None and -CLOCK_SLACK_SECONDS <= time.time() - started < STALLED_SECONDS \
         else None
 
@@ -123,7 +123,7 @@ def _scanned_unchanged(conn, collection, scanned: float | None, building) -> flo
     a scan that finds changes makes a generation, whose own scan is then the newest."""
     if scanned is None or building is not None or collection["published"] is None:
         return None
-    published = queries.generation(conn, collection["published"])
+    published = generation_reads.generation(conn, collection["published"])
     return scanned if published is not None and scanned > published["started"] else None
 
 
@@ -142,7 +142,7 @@ def _generation(conn, gen) -> dict:
     for row in groups:
         changes[row["change"]] = changes.get(row["change"], 0) + row["files"]
     finished = gen["finished"]
-    later = sum(1 for r in trouble if r["reason"] == queries.DEFERRED)
+    later = sum(1 for r in trouble if r["reason"] == progress_reads.DEFERRED)
     stages = stage_counts(groups)
     stages["parse"]["skipped"] -= later  # on their way, not skipped: stats said 'parse … skipped 1,774' of a part
     if later:  # new files all: a part of 400 said '1,874 files seen, 1,475 added', the 1,075 left to later parts too
@@ -164,7 +164,7 @@ def _generation(conn, gen) -> dict:
         # failures (1,774 lines of one reason)
         "not_read_yet": later,
         "failures": [{"path": r["path"], "stage": r["stage"], "state": r["state"], "reason": r["reason"]}
-                     for r in trouble if r["reason"] != queries.DEFERRED],
+                     for r in trouble if r["reason"] != progress_reads.DEFERRED],
     }
 
 
@@ -247,9 +247,9 @@ def unread_text(unread: dict[str, int]) -> str | None:
 def _progress(conn, gen: int) -> tuple[list, list]:
     """(files, chunks, embedded per change/stage/state; the failed and skipped files). From the counts the
     index keeps (schema V7), so stats does not read 200,000 rows per generation; an older index is counted."""
-    if queries.has_counts(conn):
-        return queries.progress_counts(conn, gen), queries.troubled(conn, gen)
-    rows = queries.progress_rows(conn, gen)
+    if progress_reads.has_counts(conn):
+        return progress_reads.progress_counts(conn, gen), progress_reads.troubled(conn, gen)
+    rows = progress_reads.progress_rows(conn, gen)
     groups = [{"change": r["change"], "stage": r["stage"], "state": r["state"], "files": 1,
                "chunks": r["chunks"] or 0, "embedded": r["embedded"] or 0} for r in rows]
     return groups, [r for r in rows if r["state"] in ("failed", "skipped")]
@@ -270,7 +270,7 @@ def part_progress(conn, gen: int) -> tuple[int, int, int]:
     leaves to the next parts neither as its own nor as done at once (they were 'done' as it was planned, and the
     pace, and so the ETA, came out many times too fast); ``eta`` takes the third."""
     total, done = generation_progress(conn, gen)
-    later = queries.deferred(conn, gen)
+    later = progress_reads.deferred(conn, gen)
     return total - later, done - later, later
 
 
@@ -339,7 +339,7 @@ def stage_counts(groups) -> dict[str, dict[str, int]]:
 
 def failures(conn, limit: int = 100) -> list[dict]:
     """Failed and skipped files of each collection's newest generation."""
-    return [dict(row) for row in queries.failures(conn, limit)]
+    return [dict(row) for row in progress_reads.failures(conn, limit)]
 
 
 PARTIAL = "partial results"

@@ -18,10 +18,11 @@ import time
 import zlib
 from dataclasses import astuple, dataclass
 
+from search.index.collection_reads import VISIBLE, get_collection
 from search.index.db import transaction
+from search.index.generation_reads import generation
 from search.index.names import check_name, name_problem, tag_names
-from search.index.queries import (IN_FLIGHT, STAGES, VISIBLE, generation, generation_progress, get_collection,
-                                  has_counts, rank, searchable)
+from search.index.progress_reads import IN_FLIGHT, STAGES, generation_progress, has_counts, rank, searchable
 from search.index.remembered import Basis, Outcome
 from search.index.working import NO_PROCESS
 from search.query.text import code_index_form, index_form, name_words
@@ -316,7 +317,7 @@ def background_progress(conn, collection_id: int, path: str, since: float, done:
 def keep_cut(conn, collection_id: int, path: str, sha256: str, settings: str, rows: list[ChunkRow]) -> None:
     """The chunks of a big file handed to the background, as its build cut them from the content of ``sha256``
     with ``settings`` (search.index.remembered.fingerprint): the build that publishes it takes them
-    (queries.cut) instead of cutting it again."""
+    (work_reads.cut) instead of cutting it again."""
     blob = zlib.compress(json.dumps([list(astuple(r)) for r in rows], ensure_ascii=False).encode("utf-8",
                                                                                                "surrogatepass"), 1)
     with transaction(conn):
@@ -373,7 +374,7 @@ def stop_background(conn, rows) -> None:
 
 
 def forget_background(conn, rows) -> None:
-    """Forget these rows of ``background`` (queries.background), unless a job took them again since."""
+    """Forget these rows of ``background`` (work_reads.background), unless a job took them again since."""
     with transaction(conn):
         conn.executemany("DELETE FROM background WHERE collection = ? AND path = ? AND since = ?",
                          [(r["collection"], r["path"], r["since"]) for r in rows])

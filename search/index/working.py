@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import time
 
-from search.index import queries
+from search.index import collection_reads, file_reads, work_reads
 
 VERBS = {"chunk": "chunking", "embed": "embedding"}
 NO_PROCESS = 0  # the pid of a background row whose job is lost (store.stop_background): no process has it
@@ -20,7 +20,7 @@ def slow(conn, gen: int) -> list[dict]:
     now = time.time()
     return [{"stage": r["stage"], "path": r["path"], "files": r["files"], "bytes": r["bytes"],
              "seconds": round(now - r["since"], 1), "done": r["done"], "total": r["total"]}
-            for r in queries.working(conn, gen) if alive(r["pid"])]
+            for r in work_reads.working(conn, gen) if alive(r["pid"])]
 
 
 def in_background(conn, collection_id: int) -> list[dict]:
@@ -29,20 +29,20 @@ def in_background(conn, collection_id: int) -> list[dict]:
     worker), 'done' (its build will read it), 'stopped' (its worker died: the next scan hands it on again),
     'failed' (its job failed for good: then also ``reason``); and ``earlier``: whether its earlier version answers."""
     now, found = time.time(), []
-    for r in queries.background(conn, collection_id):
+    for r in work_reads.background(conn, collection_id):
         reason = failed(r)
         state = "failed" if reason else "done" if r["done"] >= r["total"] else "waiting" if r["pid"] is None \
             else "embedding" if alive(r["pid"]) else "stopped"
         found.append({"stage": "embed", "path": r["path"], "files": 1, "bytes": r["bytes"],
                       "seconds": round(now - r["since"], 1), "done": r["done"], "total": r["total"], "state": state,
-                      "earlier": queries.indexed_file(conn, collection_id, r["path"])})
+                      "earlier": file_reads.indexed_file(conn, collection_id, r["path"])})
         if reason:
             found[-1]["reason"] = reason
     return found
 
 
 def failed(row) -> str | None:
-    """Why a row of ``background`` (queries.background) failed for good, or None (also on an index before V18)."""
+    """Why a row of ``background`` (work_reads.background) failed for good, or None (also on an index before V18)."""
     return row["failed"] if "failed" in row.keys() else None
 
 
@@ -87,7 +87,7 @@ def background_said(work: dict) -> str:
 def background_notes(conn, collection: str | None = None) -> list[str]:
     """'notes: big.md being embedded in the background (1,200 of 3,540 chunks), searchable when done', a note per
     such file of the collections (or of ``collection``): what ``ingest search`` says of them."""
-    return [f"{c['name']}: {background_said(w)}" for c in queries.collections(conn, collection)
+    return [f"{c['name']}: {background_said(w)}" for c in collection_reads.collections(conn, collection)
             for w in in_background(conn, c["id"])]
 
 

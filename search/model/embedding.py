@@ -121,7 +121,7 @@ def reembedding(collections: list[dict]) -> list[str]:
 
 def _recorded_paths(settings: Settings, model_id: str) -> list[str]:
     """Paths the index recorded for ``model_id`` (newest first); none for an index before schema V6."""
-    from search.index import db, queries
+    from search.index import db, generation_reads
     if not settings.index_path.exists():
         return []
     try:
@@ -129,7 +129,7 @@ def _recorded_paths(settings: Settings, model_id: str) -> list[str]:
     except Exception:  # noqa: BLE001 - the index's own trouble is reported by whoever reads it
         return []
     try:
-        return queries.model_paths(conn, model_id)
+        return generation_reads.model_paths(conn, model_id)
     finally:
         conn.close()
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from search.index import queries
+from search.index import chunk_reads
 
 # The same as ingest.pdf.BIBLIOGRAPHY (search does not import ingest; tests/test_pdf_references.py checks it).
 HEADING = re.compile(
@@ -22,6 +22,6 @@ HEADING = re.compile(
 
 def left_out(conn, ranking: list[tuple[int, float]]) -> list[tuple[int, float]]:
     """``ranking`` without the PDF passages whose heading (the last part of its path) is a reference list's."""
-    headings = queries.pdf_headings(conn, [cid for cid, _ in ranking]) if ranking else {}
+    headings = chunk_reads.pdf_headings(conn, [cid for cid, _ in ranking]) if ranking else {}
     return [(cid, score) for cid, score in ranking
             if cid not in headings or not HEADING.fullmatch(headings[cid].rsplit(" > ", 1)[-1])]

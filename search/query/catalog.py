@@ -17,7 +17,7 @@ import sqlite3
 
 import numpy as np
 
-from search.index import queries
+from search.index import catalog_reads, tag_reads
 from search.query.filters import Filters, glob_literals, glob_matcher, in_folder
 
 MASKS_KEPT = 32
@@ -35,7 +35,7 @@ class Catalog:
         self.kinds = np.array([f[2] for f in files], dtype=object)
         self.mtimes = np.array([f[3] for f in files], dtype=np.float64)
         self.file_ids = np.zeros(0, dtype=np.int64) if file_ids is None else file_ids  # per file: its id, ascending
-        # tag -> the files holding it as theirs, the chunks as their own (queries.catalog_tags); None: not read yet,
+        # tag -> the files holding it as theirs, the chunks as their own (tag_reads.catalog_tags); None: not read yet,
         # read by the first search that uses a tag (``load_tags``): 400,000 rows took ~100 ms of each load's 0.8 s
         self._tags = tags
         self._tag_masks: dict[str, np.ndarray] = {}  # tag -> which chunks carry it (``tag_mask``)
@@ -52,8 +52,8 @@ class Catalog:
     @classmethod
     def load(cls, conn: sqlite3.Connection) -> "Catalog":
         """The visible chunks: two lists of numbers from SQLite (fast at 100k chunks), and the visible files."""
-        files = queries.catalog_files(conn)
-        ids, file_ids = queries.catalog_chunks(conn)
+        files = catalog_reads.catalog_files(conn)
+        ids, file_ids = catalog_reads.catalog_chunks(conn)
         if not ids:
             return cls.empty()
         ids, file_ids = _numbers(ids), _numbers(file_ids)
@@ -62,7 +62,7 @@ class Catalog:
             ids, file_ids = ids[order], file_ids[order]
         known = np.array([f[0] for f in files], dtype=np.int64)
         file_of = np.searchsorted(known, file_ids).astype(np.int32)
-        return cls(ids, file_of, [f[1:] for f in files], _dates(ids, *queries.catalog_dates(conn)), known)
+        return cls(ids, file_of, [f[1:] for f in files], _dates(ids, *catalog_reads.catalog_dates(conn)), known)
 
     def load_tags(self, conn: sqlite3.Connection) -> "Catalog":
         """The index's tags read (``tags``), once, by a search that uses them: a filter's or a query's '#tag'. Read
@@ -70,7 +70,7 @@ class Catalog:
         mask keeps; the files and chunks here are in a published generation, whose rows stay until it is replaced,
         and with it this catalog."""
         if self._tags is None:
-            self._tags = queries.catalog_tags(conn)
+            self._tags = tag_reads.catalog_tags(conn)
         return self
 
     @property
@@ -356,7 +356,7 @@ def _rows(known: np.ndarray, ids: np.ndarray) -> np.ndarray:
 
 
 def _dates(ids: np.ndarray, dated_ids: str | None, dates: str | None) -> np.ndarray | None:
-    """Per chunk of ``ids`` its own date (NaN: none), from ``queries.catalog_dates``; None when no chunk has one."""
+    """Per chunk of ``ids`` its own date (NaN: none), from ``catalog_reads.catalog_dates``; None when no chunk has one."""
     if not dated_ids:
         return None
     which, when = _numbers(dated_ids), _numbers(dates).astype(np.float64)

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from search.index import db, queries, schema
+from search.index import chunk_reads, collection_reads, db, keyword_reads, link_reads, schema
 from search.model.info import ModelError
 from search.query import answer_notes, bibliography, footnotes, fusion, keyword, mail_threads, question, reordering, \
     results_page, spelling, symbols, tags
@@ -124,7 +124,7 @@ class Engine:
                         no_terms(notes, query, used, bool(state["models"]))
                         common = common_words() if ranked else set()
                         ranked, also = results_page.twins_left_out(ranked, self._catalog_for(conn, state),
-                                                       {r["name"]: r["root"] for r in queries.collections(conn)})
+                                                       {r["name"]: r["root"] for r in collection_reads.collections(conn)})
                         ranked, copied, copy_of = results_page.copies_folded(ranked, self._catalog_for(conn, state), read,
                                                                   query, common)
                         page, more = results_page.per_file(ranked, limit, self._catalog_for(conn, state))
@@ -224,7 +224,7 @@ class Engine:
 
     def _choose_mode(self, mode: str, state: dict, filters: Filters, notes: list[str]) -> str:
         if not state["generations"]:  # the first build is still running: no answer, and no verdict on embeddings
-            note_once(notes, NOTHING_PUBLISHED if queries.collections(self._connection()) else NOTHING_REGISTERED)
+            note_once(notes, NOTHING_PUBLISHED if collection_reads.collections(self._connection()) else NOTHING_REGISTERED)
             return mode
         if filters.collection is not None and filters.collection not in state["generations"]:
             note_once(notes, f"nothing is searchable in {filters.collection!r} yet: it has published no generation "
@@ -339,7 +339,7 @@ class Engine:
             total, documents = postings.rows.count, postings.documents
         else:
             total = self._total(conn, tuple(sorted(state["generations"].items())))
-            documents = functools.partial(queries.term_documents, conn)
+            documents = functools.partial(keyword_reads.term_documents, conn)
         counts = {}
         for term, token in zip(terms, tokens):
             counts[term] = documents(token[0]) if token else 0
@@ -401,7 +401,7 @@ class Engine:
         key = tuple(sorted(state["generations"].items()))
         content = question.content(query)
         # each word's passages counted once for both (FTS5's vocabulary table reads a word's whole doclist)
-        documents = functools.lru_cache(maxsize=None)(functools.partial(queries.term_documents, conn))
+        documents = functools.lru_cache(maxsize=None)(functools.partial(keyword_reads.term_documents, conn))
         self._held = (content, keyword.held_forms(content, functools.partial(tokenize, conn), documents))
         swapped = keyword.slip_forms(content, functools.partial(tokenize, conn), documents,
                                      question.quoted_words(query), self._held[1])
@@ -516,7 +516,7 @@ class Engine:
         """((PDFs a note links to, how many), (notes that link to a PDF, how many)) among the published files,
         the first LINKS_SHOWN of each by path: a PDF thousands of notes cite would list them all on every hit."""
         if row["kind"] == "note":
-            targets = queries.linked_pdfs(conn, row["file_id"])[0]
+            targets = link_reads.linked_pdfs(conn, row["file_id"])[0]
             if row["path"].lower().endswith(BIBLIOGRAPHY_ENDINGS):
                 targets = named_in(targets, row["text"])
             pdfs = resolved_pdfs(targets, self._pdfs_by_name(conn, row) if targets else {})
@@ -524,7 +524,7 @@ class Engine:
         if row["kind"] == "pdf":
             name = row["path"].rsplit("/", 1)[-1]
             # in any case, as Obsidian reads a link ('[[Paper.PDF]]'), and as read_file's backlinks match
-            return ([], 0), queries.linking_files_any_case(conn, row["collection_id"], (row["path"], name), LINKS_SHOWN)
+            return ([], 0), link_reads.linking_files_any_case(conn, row["collection_id"], (row["path"], name), LINKS_SHOWN)
         return ([], 0), ([], 0)
 
     def _not_indexed(self, conn, row, attachments: list[str]) -> dict[str, str]:
@@ -541,14 +541,14 @@ class Engine:
         key = (row["collection_id"], row["published"])
         if key not in self._pdf_names:
             names: dict[str, list[tuple[str, bool]]] = {}
-            for path, indexed in sorted(queries.pdf_paths(conn, row["collection_id"])):
+            for path, indexed in sorted(link_reads.pdf_paths(conn, row["collection_id"])):
                 names.setdefault(path.rsplit("/", 1)[-1].casefold(), []).append((path, indexed))
             self._pdf_names = {k: v for k, v in self._pdf_names.items() if k[0] != key[0]} | {key: names}
         return self._pdf_names[key]
 
     def _total(self, conn, key) -> int:
         if key not in self._totals:
-            self._totals = {key: queries.chunk_count(conn)}
+            self._totals = {key: chunk_reads.chunk_count(conn)}
         return self._totals[key]
 
     def _hits(self, read: Passages, query, ranked, common: set[str] = frozenset()) -> list[Hit]:
@@ -626,7 +626,7 @@ class Engine:
                 query_ids, file_ids, source = source_chunks(conn, chunk_id, path, said)
                 # a mailbox's message is compared with its other messages too, each one a file's passage would be:
                 # a Takeout mailbox holds all one's mail, and 'mail like this one' found none of it
-                message = queries.message_chunks(conn, *file_of(conn, chunk_id)) if chunk_id is not None else None
+                message = chunk_reads.message_chunks(conn, *file_of(conn, chunk_id)) if chunk_id is not None else None
                 left_out = set(file_ids if message is None else message[1])  # the file's own passages, not compared
                 collection = source[0]
                 model_id = state["by_collection"].get(collection)
@@ -641,7 +641,7 @@ class Engine:
                         or query_ids
                 ranked = self._nearest(read, index, query_ids, left_out, limit, filters or Filters(),
                                        body=path is not None)
-                roots = {row["name"]: row["root"] for row in queries.collections(conn)}
+                roots = {row["name"]: row["root"] for row in collection_reads.collections(conn)}
                 hits = one_per_file(self._hits(read, "", ranked), len(ranked), roots, source,
                                      message[0] if message is not None else None)
                 hits, kin = kin_left_out(hits, source, read, file_ids)
@@ -713,7 +713,7 @@ def _models_in_scope(state: dict, filters: Filters) -> list[str]:
 
 def _published(conn) -> dict:
     """The published generation of each collection and the model it was embedded with."""
-    rows = queries.published(conn)
+    rows = collection_reads.published(conn)
     models = sorted({r["model"] for r in rows if r["model"]})
     return {"generations": {r["name"]: r["published"] for r in rows},
             "by_collection": {r["name"]: r["model"] for r in rows},

@@ -13,7 +13,7 @@ import os
 import unicodedata
 from dataclasses import dataclass
 
-from search.index import queries
+from search.index import file_reads
 from search.query.scope import collection_prefix, either_script, nfc, on_disk
 
 
@@ -103,13 +103,13 @@ def indexed_file(conn, raw: str, roots: dict[str, str], cwd: str | None = None, 
     read_file asks too); a file found on disk but not in the index that it names raises NotIndexable: similar
     said 'not indexed yet, empty, or failed to parse' of a MANIFEST.tsv, which no scan will ever index."""
     named = split_collection(raw, roots)
-    if named is not None and queries.visible_file(conn, *named) is not None:
+    if named is not None and file_reads.visible_file(conn, *named) is not None:
         return named
     locate = locate or (lambda text, where, by_name: find(text, where, by_name, cwd))
     # a bare name as read_file finds it: of a file not in the index too (failed, skipped, not read yet), beside
     # indexed ones, so that its reason is told, where 'no file ... in the indexed folders' sent to list_files
-    found = locate(raw, roots, lambda name: queries.visible_by_name(conn, name) or beside_indexed(conn, name, roots))
-    if why_not is not None and queries.visible_file(conn, found.collection, found.relative) is None:
+    found = locate(raw, roots, lambda name: file_reads.visible_by_name(conn, name) or beside_indexed(conn, name, roots))
+    if why_not is not None and file_reads.visible_file(conn, found.collection, found.relative) is None:
         reason = why_not(roots[found.collection], found.relative)
         if reason is not None:
             raise NotIndexable(found.name, reason)
@@ -120,7 +120,7 @@ def beside_indexed(conn, name: str, roots: dict[str, str]) -> list[tuple[str, st
     """(collection, path) of each file called ``name`` on disk in a folder that holds a published file: one not
     indexed yet (a note just written, before the scan that reads it) found by its bare name as by its path.
     One look per folder the index knows, never a walk of the tree."""
-    return [(collection, folder + name) for collection, folder in queries.visible_folders(conn)
+    return [(collection, folder + name) for collection, folder in file_reads.visible_folders(conn)
             if collection in roots and os.path.lexists(os.path.join(roots[collection], folder, name))]
 
 

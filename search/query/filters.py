@@ -575,7 +575,7 @@ class Filters:
             parts.append("f.mtime < :modified_before")
             params["modified_before"] = self.modified_before
         if self.date_after is not None or self.date_before is not None:
-            from search.index.queries import passage_dates_kept
+            from search.index.catalog_reads import passage_dates_kept
             when = "coalesce(ch.dated, f.mtime)" if passage_dates_kept(conn) else "f.mtime"
             if self.date_after is not None:
                 parts.append(f"{when} >= :date_after")
@@ -588,7 +588,7 @@ class Filters:
             parts.append(match.format(path="f.path"))
             params.update(named)
         if self.tags:
-            from search.index.queries import tag_condition, tag_params
+            from search.index.tag_reads import tag_condition, tag_params
             parts.append(tag_condition(conn, self.tags))
             params.update(tag_params(self.tags))
         return (" AND " + " AND ".join(parts)) if parts else "", params

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from search.index import queries
+from search.index import chunk_reads
 from search.query.text import FOOTNOTE_REFERENCE
 
 DEFINITION = re.compile(r"(?m)^[ ]{0,3}\[\^([^\]\s]{1,100})\]:")
@@ -24,7 +24,7 @@ def cited_at(conn, file_id: int, labels: list[str]) -> dict[str, list[int]]:
     """{label: the first LINES_SHOWN lines of the file that cite it} of the footnotes ``labels`` that the file's
     passages cite; a label cited nowhere is left out."""
     lines: dict[str, set[int]] = {label: set() for label in labels}
-    for chunk in queries.file_chunks(conn, file_id):
+    for chunk in chunk_reads.file_chunks(conn, file_id):
         text, first = chunk["text"], chunk["start_line"]
         if first is None or "[^" not in text:
             continue

@@ -9,7 +9,7 @@ import sqlite3
 import time
 from typing import Callable
 
-from search.index import queries
+from search.index import collection_reads, progress_reads
 from search.query import keyword, unindexed
 from search.query.postings import tokenize
 from search.query.snippet import snippet_pages
@@ -64,9 +64,9 @@ def pages_shown(row, window: tuple[int, int] | None) -> dict:
 
 def why_not_indexed(conn, collection: str, path: str) -> str:
     """Why a PDF a note cites is not in the published index, as the index records it."""
-    row = queries.latest_progress(conn, collection, path)
+    row = progress_reads.latest_progress(conn, collection, path)
     if row is None:
-        roots = queries.collections(conn, collection)
+        roots = collection_reads.collections(conn, collection)
         if roots and os.path.isfile(os.path.join(roots[0]["root"], path)):  # no scan recorded it: left out, or new
             return unindexed.in_folder(conn, roots[0], path, time.time())
         return "no PDF of that name is in the folder" if "/" not in path else "not in the folder"

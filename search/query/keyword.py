@@ -14,7 +14,7 @@ import sqlite3
 import unicodedata
 from typing import Callable
 
-from search.index import queries
+from search.index import chunk_reads, keyword_reads
 from search.query import question
 from search.query.filters import Filters
 from search.query.inflection import GUESSED, compound_parts, compounds, latin_forms, query_languages
@@ -243,7 +243,7 @@ def edits(word: str) -> list[str]:
 
 def fts5_held_forms(conn: sqlite3.Connection, query: str) -> dict[str, list[str]]:
     """``held_forms`` of the (content of the) ``query``, asked of FTS5."""
-    return held_forms(query, functools.partial(tokenize, conn), functools.partial(queries.term_documents, conn))
+    return held_forms(query, functools.partial(tokenize, conn), functools.partial(keyword_reads.term_documents, conn))
 
 
 def distinct_forms(words: list[str], tokens: list[tuple[str, ...]], written: set[str]
@@ -261,7 +261,7 @@ def distinct_forms(words: list[str], tokens: list[tuple[str, ...]], written: set
 
 
 def _common(conn, words: list[str], total: int) -> set[str]:
-    return dropped(words, tokenize(conn, words), functools.partial(queries.term_documents, conn), total)
+    return dropped(words, tokenize(conn, words), functools.partial(keyword_reads.term_documents, conn), total)
 
 
 def dropped(words: list[str], tokens: list[tuple[str, ...]], documents: Callable[[str], int], total: int) -> set[str]:
@@ -316,9 +316,9 @@ def search(conn: sqlite3.Connection, query: str, limit: int, filters: Filters,
     expression = match_expression(conn, query, total_chunks, held)
     if expression is None:
         return []
-    if visible is not None and filters == Filters() and queries.chunk_count(conn) == visible:
-        found = queries.keyword_search_every(conn, expression, WEIGHTS, limit)
+    if visible is not None and filters == Filters() and chunk_reads.chunk_count(conn) == visible:
+        found = keyword_reads.keyword_search_every(conn, expression, WEIGHTS, limit)
     else:
         where, params = filters.sql(conn)
-        found = queries.keyword_search(conn, expression, WEIGHTS, where, params, limit)
+        found = keyword_reads.keyword_search(conn, expression, WEIGHTS, where, params, limit)
     return [(cid, -bm25) for cid, bm25 in found]

@@ -33,7 +33,8 @@ import shlex
 import stat
 from typing import Callable
 
-from search.index import queries, working
+from search.index import (catalog_reads, collection_reads, file_reads, generation_reads, listing_reads, progress_reads,
+                          tag_reads, working)
 from search.index.db import snapshot
 from search.index.status import root_missing, when
 from search.query.filters import path_match
@@ -109,7 +110,7 @@ def files(conn, where: Scope, glob: str | None, sort: str | None, limit: int, ro
     settings' rules), asked of a PDF a note stands for: the note names any same-stem PDF on disk, one that
     SIFT_EXCLUDE, SIFT_INCLUDE or a .gitignore keeps out included, which was listed as stood for by the note.
     ``dated`` (date_after, date_before as unix times, either None; None: no date range): only the files with a
-    passage about a date in it, as search's date filters find passages (queries._DATED), a note saying so.
+    passage about a date in it, as search's date filters find passages (listing_reads._DATED), a note saying so.
     ``tags`` (as ``filters.wanted_tags`` gives them): only the files carrying each, as their own or a passage's; a
     tag no file holds is said, with the tags near it."""
     dated = dated if dated is not None and dated != (None, None) else None
@@ -122,19 +123,19 @@ def files(conn, where: Scope, glob: str | None, sort: str | None, limit: int, ro
         raise ValueError(f"offset must be 0 or more (got {offset})")
     match, params = path_match(conn, where.folder, glob, "sift_glob")
     with snapshot(conn):
-        rows = queries.listing(conn, where.collection, match, params, sort, limit, offset, dated, tags)
-        counted = rows or (queries.listing(conn, where.collection, match, params, False, 1, 0, dated, tags)
+        rows = listing_reads.listing(conn, where.collection, match, params, sort, limit, offset, dated, tags)
+        counted = rows or (listing_reads.listing(conn, where.collection, match, params, False, 1, 0, dated, tags)
                            if offset else [])
         absent = []
-        if tags and not rows and queries.tags_indexed(conn):
+        if tags and not rows and tag_reads.tags_indexed(conn):
             # imported here: search.query.tags brings keyword search and numpy, which sift-mcp must not load before
             # it answers initialize (tests/test_start_imports.py)
             from search.query.tags import missing
-            absent = missing([tag for tag, _ in queries.tag_counts(conn)], tags)
+            absent = missing([tag for tag, _ in tag_reads.tag_counts(conn)], tags)
         shown = _entries(conn, rows)
         for entry, row in zip(shown, rows):
             entry["dated"] = _dated(conn, row["ref"], dated)
-        undated = dated is not None and not queries.any_dated(conn)
+        undated = dated is not None and not catalog_reads.any_dated(conn)
     for entry in shown:
         _look_on_disk(entry)
         entry["kind"] = entry["kind"] or kind_of(os.path.join(entry["root"], entry["path"]), entry["path"])
@@ -182,8 +183,8 @@ def unscanned(conn, collection: str | None) -> list[str]:
     """A note per collection in scope that no scan has listed yet (nothing published, nothing being built):
     a bare 'no files match' read as an empty folder, when the scan had not run (no worker yet)."""
     return [f"collection {c['name']!r} has not been scanned yet: its files are listed once a worker has scanned it"
-            for c in queries.collections(conn, collection)
-            if c["published"] is None and queries.building_generation(conn, c["id"]) is None]
+            for c in collection_reads.collections(conn, collection)
+            if c["published"] is None and generation_reads.building_generation(conn, c["id"]) is None]
 
 
 def more(data: dict, say: Wording, offset: int = 0) -> str | None:
@@ -217,15 +218,15 @@ def _entries(conn, rows) -> list[dict]:
     deleted meanwhile, the version it had), and the state."""
     shown, at_work, aside = [], {}, {}
     for r in rows:
-        version = queries.file_version(conn, r["ref"]) if r["ref"] is not None else None
+        version = file_reads.file_version(conn, r["ref"]) if r["ref"] is not None else None
         if version is None and r["building"] is not None:  # gone: its version retired by the build
-            version = queries.retired_version(conn, r["building"], r["collection"], r["path"])
+            version = file_reads.retired_version(conn, r["building"], r["collection"], r["path"])
         entry = {"collection": r["name"], "root": r["root"], "path": r["path"], "kind": None, "size": None,
                  "mtime": None, "state": "indexed", "reason": None, "stood_for": r["stood_for"] is not None}
         if version is not None:
             entry.update(kind=version["kind"], size=version["size"], mtime=version["mtime"])
         if r["generation"] is not None:
-            p = queries.progress_of(conn, r["generation"], r["path"])
+            p = progress_reads.progress_of(conn, r["generation"], r["path"])
             building = r["generation"] == r["building"]
             entry["state"], entry["reason"] = _state(p["change"] if building else None, p["stage"], p["state"],
                                                      p["reason"])
@@ -355,7 +356,7 @@ def sheet_rows(conn, version) -> str | None:
         sheets = json.loads(version["sheet_rows"])
     except (ValueError, TypeError):
         return None
-    firsts = queries.first_passages(conn, version["id"])
+    firsts = file_reads.first_passages(conn, version["id"])
     said = []
     for sheet, rows, more in sheets:
         text = next((text for path, text in firsts if path.split(" > ")[1:2] == [sheet]), "")
@@ -370,7 +371,7 @@ def sheet_rows(conn, version) -> str | None:
 
 
 def _state(change, stage, state, reason) -> tuple[str, str | None]:
-    if reason == queries.DEFERRED:  # a part of a first build leaves it to a later part: on its way, not skipped
+    if reason == progress_reads.DEFERRED:  # a part of a first build leaves it to a later part: on its way, not skipped
         return "pending", NOT_READ_YET
     if state in ("failed", "skipped"):
         return state, f"{reason} (at {stage})"
@@ -383,9 +384,9 @@ def _state(change, stage, state, reason) -> tuple[str, str | None]:
 
 def _next(stage: str, state: str) -> str:
     """The stage a file goes through next: progress records the last one done ('chunk' done: next 'embed')."""
-    if state == "queued" or stage == queries.STAGES[-1]:
+    if state == "queued" or stage == progress_reads.STAGES[-1]:
         return stage
-    return queries.STAGES[queries.STAGES.index(stage) + 1]
+    return progress_reads.STAGES[progress_reads.STAGES.index(stage) + 1]
 
 
 def _work_on(conn, gen: int, path: str, at_work: dict) -> dict | None:
@@ -427,9 +428,9 @@ def _dated(conn, ref: int | None, dated: tuple[float | None, float | None] | Non
     """The first and last date (unix times, one where they are the same) that the passages of a file listed by a
     date range are about within it; None: no range, or none of its passages has a date of its own (its modified time
     put it in the range). A mailbox modified today was listed for March 2024, nothing saying why."""
-    if dated is None or ref is None or not queries.passage_dates_kept(conn):
+    if dated is None or ref is None or not catalog_reads.passage_dates_kept(conn):
         return None
-    found = queries.dates_in(conn, ref, *dated)
+    found = file_reads.dates_in(conn, ref, *dated)
     if found["first"] is None:
         return None
     return [found["first"]] if found["first"] == found["last"] else [found["first"], found["last"]]

@@ -5,7 +5,7 @@ the Message-ID and thread key each one's meta holds (ingest.mail.thread_meta, re
 the files."""
 from __future__ import annotations
 
-from search.index import queries
+from search.index import file_reads
 
 THREAD_SHOWN = 5  # of a hit's thread, the messages named
 THREAD_FILES = 200  # messages looked up for the threads of one call (a hit names the first few)
@@ -17,16 +17,16 @@ def threads(conn, asked: list[tuple[int, int]]) -> dict[int, list]:
     message with another in its thread. Two lookups for them all (a page of hits): those of their keys and
     Message-IDs, then those of the keys and Message-IDs found, since a reply to a reply whose References are
     missing has the message it replies to as its key, not the thread's first."""
-    own = queries.mail_thread_of(conn, [file_id for _, file_id in asked]) if asked else {}
+    own = file_reads.mail_thread_of(conn, [file_id for _, file_id in asked]) if asked else {}
     found: dict[int, list] = {}
     for collection in {c for c, file_id in asked if file_id in own}:
         mine = {file_id: {key for key in own[file_id] if key} for c, file_id in asked
                 if c == collection and file_id in own}
         keys = set().union(*mine.values())
-        rows = queries.mail_thread_files(conn, collection, sorted(keys), THREAD_FILES)
+        rows = file_reads.mail_thread_files(conn, collection, sorted(keys), THREAD_FILES)
         more = {key for r in rows for key in (r["thread"], r["message_id"]) if key} - keys
         if more:
-            rows = queries.mail_thread_files(conn, collection, sorted(keys | more), THREAD_FILES)
+            rows = file_reads.mail_thread_files(conn, collection, sorted(keys | more), THREAD_FILES)
         for file_id, keys_ in mine.items():
             for _ in range(2):  # as the lookups went: its keys, then those of the messages they found
                 keys_ |= {key for r in rows if r["thread"] in keys_ or r["message_id"] in keys_

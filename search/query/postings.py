@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from search.index import queries
+from search.index import chunk_reads, keyword_reads
 from search.query.catalog import Catalog, Rows
 from search.query.filters import Filters
 
@@ -70,11 +70,11 @@ class Postings:
     def build(cls, conn: sqlite3.Connection, weights: tuple[float, ...]) -> "Postings":
         """Every row of chunks_fts, read inside the caller's snapshot."""
         postings = cls(weights)
-        queries.make_scratch(conn, COLUMNS)
-        postings.max_id = queries.newest_chunk(conn)
-        postings.rows = Rows(np.fromiter(queries.fts_rowids(conn), dtype=np.int64))
+        keyword_reads.make_scratch(conn, COLUMNS)
+        postings.max_id = chunk_reads.newest_chunk(conn)
+        postings.rows = Rows(np.fromiter(keyword_reads.fts_rowids(conn), dtype=np.int64))
         postings.lengths = np.zeros(len(postings.ids), dtype=np.float64)
-        postings._read(conn, queries.INSTANCES)
+        postings._read(conn, keyword_reads.INSTANCES)
         return postings
 
     def catch_up(self, conn: sqlite3.Connection, catalog: Catalog) -> bool:
@@ -84,29 +84,29 @@ class Postings:
         (an index restored from a copy?), more retired rows than live ones, a failed earlier read, or more
         than ``LOAD_NEW_AT_MOST`` new rows. A failing read raises, and marks the postings broken.
         """
-        newest = queries.newest_chunk(conn)
+        newest = chunk_reads.newest_chunk(conn)
         self.rows.use(catalog)
         if self.broken or newest < self.max_id or self.rows.retired() > max(self.rows.count, 10_000):
             return False
         if newest > self.max_id:
-            if queries.fts_count_after(conn, self.max_id) > LOAD_NEW_AT_MOST:
+            if keyword_reads.fts_count_after(conn, self.max_id) > LOAD_NEW_AT_MOST:
                 return False
             self._load_new(conn, newest)
         return True
 
     def _load_new(self, conn, newest: int) -> None:
-        rows = queries.fts_rows(conn, self.max_id, newest)
-        queries.make_scratch(conn, COLUMNS)
+        rows = keyword_reads.fts_rows(conn, self.max_id, newest)
+        keyword_reads.make_scratch(conn, COLUMNS)
         try:
-            queries.scratch_rows(conn, rows)
+            keyword_reads.scratch_rows(conn, rows)
             self.rows.append(np.array([r[0] for r in rows], dtype=np.int64))
             self.lengths = np.concatenate([self.lengths, np.zeros(len(rows))])
-            self._read(conn, queries.SCRATCH_INSTANCES)
+            self._read(conn, keyword_reads.SCRATCH_INSTANCES)
         except BaseException:
             self.broken = True  # half added: read everything again
             raise
         finally:
-            queries.clear_scratch(conn)
+            keyword_reads.clear_scratch(conn)
         self.max_id = newest
 
     def _read(self, conn, vocab: str) -> None:
@@ -116,7 +116,7 @@ class Postings:
         one array of (term, row, column) per token, summed per (term, row).
         """
         names, parsed, size = [], [], 0
-        for term, codes in queries.instance_codes(conn, vocab, _CODE_BITS):
+        for term, codes in keyword_reads.instance_codes(conn, vocab, _CODE_BITS):
             names.append(term)
             parsed.append(np.fromstring(codes, dtype=np.int64, sep=","))
             size += len(parsed[-1])
@@ -209,7 +209,7 @@ class Postings:
         write data to the stream' and five such, 2.6 ms now, at 100,120 passages). The phrase's rarity and the mean length are
         FTS5's, over every row of its table: while a generation is built, those count rows not yet published, as
         bm25() always did."""
-        found = queries.phrase_scores(conn, '"' + phrase.text.replace('"', '""') + '"', self.column_weights)
+        found = keyword_reads.phrase_scores(conn, '"' + phrase.text.replace('"', '""') + '"', self.column_weights)
         if not found:
             return np.zeros(0, dtype=np.int64), np.zeros(0)
         docs = np.fromiter((r[0] for r in found), dtype=np.int64, count=len(found))
@@ -285,12 +285,12 @@ def _each_in_a_row(conn: sqlite3.Connection, words: list[str]) -> list[tuple[str
 
 def _scratch_tokens(conn: sqlite3.Connection, rows: list[str]) -> dict[int, list[tuple[int, str]]]:
     """{row: [(offset, token)]} of ``rows`` put in the scratch table as rows 0, 1, 2 …"""
-    queries.make_scratch(conn, COLUMNS)
+    keyword_reads.make_scratch(conn, COLUMNS)
     found: dict[int, list[tuple[int, str]]] = {}
     try:
-        queries.scratch_words(conn, rows)
-        for doc, term, offset in queries.scratch_tokens(conn):
+        keyword_reads.scratch_words(conn, rows)
+        for doc, term, offset in keyword_reads.scratch_tokens(conn):
             found.setdefault(doc, []).append((offset, term))
     finally:
-        queries.clear_scratch(conn)
+        keyword_reads.clear_scratch(conn)
     return found

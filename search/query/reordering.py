@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from search.index import queries
+from search.index import chunk_reads, keyword_reads
 from search.query import keyword, lists, question, symbols
 from search.query.answer_notes import note_once
 from search.query.catalog import Catalog
@@ -118,7 +118,7 @@ def titled_first(conn, query: str, ranked: list, mode: str, notes: list[str], co
     if not either:
         return ranked
     expression = "title : (" + " OR ".join(either) + ")" if len(either) > 1 else "title : " + either[0]
-    titled = queries.matching(conn, expression, list(dict.fromkeys(cid for cid, _, _ in ranked)))
+    titled = keyword_reads.matching(conn, expression, list(dict.fromkeys(cid for cid, _, _ in ranked)))
     moved = [hit for hit in ranked if hit[0] in titled] + [hit for hit in ranked if hit[0] not in titled]
     if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
         note_once(notes, "the passages of files whose title holds every word of the query come first, each keeping "
@@ -167,7 +167,7 @@ def phrases_first(conn, query: str, ranked: list, mode: str, notes: list[str]) -
     phrases = list(dict.fromkeys(phrases))[:MAX_PHRASES]
     if not phrases:
         return ranked
-    holding = queries.matching(conn, " AND ".join(expression for _, expression in phrases),
+    holding = keyword_reads.matching(conn, " AND ".join(expression for _, expression in phrases),
                                list(dict.fromkeys(cid for cid, _, _ in ranked)))
     moved = [hit for hit in ranked if hit[0] in holding] + [hit for hit in ranked if hit[0] not in holding]
     if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
@@ -267,7 +267,7 @@ def traced_first(read: Passages, query: str, ranked: list, mode: str, filters: F
         for row in files[path]:
             if row not in passages:  # their lines alone: a file copied in 20 collections is 20 files' passages
                 ids = catalog.chunks_of(row, mask)
-                passages[row] = [lines for lines in queries.chunk_lines(read.conn, ids) if lines[1] is not None]
+                passages[row] = [lines for lines in chunk_reads.chunk_lines(read.conn, ids) if lines[1] is not None]
             holding = [(cid, start) for cid, start, end in passages[row] if start <= line <= end]
             if holding:
                 found.append(max(holding, key=lambda held: (held[1], -held[0]))[0])

@@ -12,7 +12,7 @@ import shlex
 import unicodedata
 from dataclasses import dataclass, replace
 
-from search.index import queries
+from search.index import listing_reads
 
 
 def nfc(text: str) -> str:
@@ -276,7 +276,7 @@ def _deeper(folder: str, collection: str | None, names: list[str], roots: dict[s
     the files by path, a hundred files to read for the folder meant. Written as the prefix was: relative to the
     root with the collection given, else as results show paths."""
     found = sorted((f.count("/"), f if collection else f"{name}/{f}") for name in names if name in roots
-                   for f in queries.folders_ending(conn, name, folder))
+                   for f in listing_reads.folders_ending(conn, name, folder))
     found = [shown for _, shown in found[:3]]
     return f" (did you mean {' or '.join(repr(f) for f in found)}?)" if found else ""
 
@@ -291,7 +291,7 @@ def _near(folder: str, collections: list[str], conn) -> str | None:
     names = set()
     for spelling in dict.fromkeys((parent, nfc(parent), unicodedata.normalize("NFD", parent))):
         for collection in collections:
-            names |= queries.subfolders(conn, collection, spelling)
+            names |= listing_reads.subfolders(conn, collection, spelling)
     by_lower = {nfc(name).lower(): name for name in sorted(names)}
     found = difflib.get_close_matches(nfc(last).lower(), list(by_lower), n=1, cutoff=0.7)
     return by_lower[found[0]] if found else None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from search.index import queries
+from search.index import chunk_reads, file_reads, progress_reads
 from search.query import copies
 from search.query.answer import Hit, SearchError
 from search.query.passages import Passages
@@ -15,7 +15,7 @@ from search.query.scope import file_place
 
 def file_of(conn, chunk_id: int) -> tuple[int, int]:
     """(the file id of the published ``chunk_id``, it): source_chunks has refused one not published."""
-    return queries.visible_chunk_file(conn, chunk_id)[0], chunk_id
+    return chunk_reads.visible_chunk_file(conn, chunk_id)[0], chunk_id
 
 
 def source_chunks(conn, chunk_id: int | None, path: tuple[str, str] | None, said: tuple[str, str] = ("stats", "refresh")
@@ -23,13 +23,13 @@ def source_chunks(conn, chunk_id: int | None, path: tuple[str, str] | None, said
     """(chunks to compare with, every chunk of their file, (its collection, its path)) for ``chunk_id`` or
     ``path``."""
     if chunk_id is not None:
-        row = queries.visible_chunk_file(conn, chunk_id)
+        row = chunk_reads.visible_chunk_file(conn, chunk_id)
         if row is None:
             raise SearchError(f"no passage with chunk id {chunk_id} in the published index: chunk ids come "
                               "from search results and change when a file is indexed again")
-        return [chunk_id], queries.file_chunk_ids(conn, row[0]), (row[1], row[2])
+        return [chunk_id], chunk_reads.file_chunk_ids(conn, row[0]), (row[1], row[2])
     collection, relative = path
-    ids = queries.visible_path_chunks(conn, collection, relative)
+    ids = chunk_reads.visible_path_chunks(conn, collection, relative)
     if not ids:
         raise SearchError(f"{collection}/{relative} has no passages in the published index: "
                           f"{_why_no_passages(conn, collection, relative, said)}")
@@ -42,16 +42,16 @@ def _why_no_passages(conn, collection: str, relative: str, said: tuple[str, str]
     and look for the file among every collection's failures. ``said``: (what shows progress, what queues a scan)
     as the caller names them: `ingest similar` said 'stats shows …', a command it does not have."""
     stats, rescan = said
-    row = queries.latest_progress(conn, collection, relative)
+    row = progress_reads.latest_progress(conn, collection, relative)
     if row is None:  # the generation that read an empty file is gone once a newer one is published
-        if queries.visible_file(conn, collection, relative) is not None:
+        if file_reads.visible_file(conn, collection, relative) is not None:
             return "it is indexed, but holds no text to compare"
         return f"no scan has read it yet ({rescan} queues one)"
-    if row["reason"] == queries.DEFERRED:  # on its way: a later part of the first build reads it
+    if row["reason"] == progress_reads.DEFERRED:  # on its way: a later part of the first build reads it
         return f"{row['reason']}; similar compares it once that part is published"
     if row["state"] in ("failed", "skipped"):
         return f"{row['state']} at {row['stage']}: {row['reason']}"
-    if queries.visible_file(conn, collection, relative) is not None:
+    if file_reads.visible_file(conn, collection, relative) is not None:
         return "it is indexed, but holds no text to compare"
     return f"it waits to be indexed: {stats} shows the generation being built"
 

@@ -31,7 +31,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
-from search.index import queries
+from search.index import chunk_reads, keyword_reads, progress_reads
 from search.index.status import count
 from search.query.dates import date_forms
 from search.query.keyword import ALPHABET, BY_MEANING, MAX_TERMS, WEIGHTS, held_forms
@@ -109,7 +109,7 @@ def note(conn, query: str, postings: Postings | None, mode: str, collection: str
     meant = [_searched_as(searched[w.shown][0], suggestions.get(w.shown), vocabulary) for w in absent
              if w.shown in (searched or {})]
     text = _say(named, len(missing) - len(named), suggestions, none_held and not meant, mode, query,
-                queries.not_read_yet(conn, collection), meant if none_held else [])
+                progress_reads.not_read_yet(conn, collection), meant if none_held else [])
     return Said(text, [{"word": _spelled([query], w.shown), "suggestion": suggestions.get(w.shown)} for w in missing])
 
 
@@ -131,7 +131,7 @@ class _Vocabulary:
     def _instances(self) -> None:
         """Make the connection's ``INSTANCES`` table, once for this check."""
         if not self._scratch:
-            queries.make_scratch(self.conn, COLUMNS)
+            keyword_reads.make_scratch(self.conn, COLUMNS)
             self._scratch = True
 
     def tokens(self, words: list[str]) -> dict[str, tuple[str, ...]]:
@@ -150,26 +150,26 @@ class _Vocabulary:
         if self.postings is not None:
             return self.postings.holds(term)
         self._instances()
-        return queries.term_published(self.conn, term)
+        return keyword_reads.term_published(self.conn, term)
 
     def holds_phrase(self, words: str) -> bool:
         """Whether a published passage holds ``words`` side by side (FTS5 is asked: the postings keep no places)."""
-        return queries.phrase_published(self.conn, '"' + words.replace('"', '""') + '"')
+        return keyword_reads.phrase_published(self.conn, '"' + words.replace('"', '""') + '"')
 
     def documents(self, term: str) -> int:
         """How many passages hold ``term`` (from FTS5: counted over every row, published or not)."""
         if self.postings is not None:
             return self.postings.documents(term)
-        return queries.term_documents(self.conn, term)
+        return keyword_reads.term_documents(self.conn, term)
 
     def holding(self, expression: str, limit: int) -> list[str]:
         """The text of the ``limit`` published passages that match the FTS5 ``expression`` best."""
-        ranked = queries.keyword_search(self.conn, expression, WEIGHTS, "", {}, limit)
-        return [row["text"] for row in queries.hit_rows(self.conn, [cid for cid, _ in ranked])] if ranked else []
+        ranked = keyword_reads.keyword_search(self.conn, expression, WEIGHTS, "", {}, limit)
+        return [row["text"] for row in chunk_reads.hit_rows(self.conn, [cid for cid, _ in ranked])] if ranked else []
 
     def texts(self, term: str) -> list[str]:
         self._instances()
-        return queries.term_texts(self.conn, term, PASSAGES)
+        return keyword_reads.term_texts(self.conn, term, PASSAGES)
 
 
 def _words(query: str) -> list[_Word]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from search.index import queries
+from search.index import keyword_reads
 from search.query import keyword
 from search.query.filters import Filters
 from search.query.text import query_terms
@@ -52,7 +52,7 @@ def tagged_first(conn, query: str, ranked: list, mode: str, filters: Filters, ca
     if not terms:
         return ranked, []
     where, params = filters.sql(conn)
-    found = [cid for cid, _ in queries.keyword_search(conn, f"title : ({' OR '.join(terms)})", keyword.WEIGHTS,
+    found = [cid for cid, _ in keyword_reads.keyword_search(conn, f"title : ({' OR '.join(terms)})", keyword.WEIGHTS,
                                                       where, params, FOUND)]
     # the ranked passages are looked at too: a tag on thousands of passages has more than FOUND title matches
     looked = list(dict.fromkeys([*(hit[0] for hit in ranked), *found]))

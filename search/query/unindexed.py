@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from search.index import queries
+from search.index import scan_reads
 from search.index.status import CLOCK_SLACK_SECONDS, age
 
 LEFT_OUT = ("in the folder, but the scan leaves it out (SIFT_EXCLUDE, SIFT_INCLUDE or a .gitignore) or has not "
@@ -31,7 +31,7 @@ def in_folder(conn, collection, path: str, now: float) -> str:
     except OSError:
         return LEFT_OUT
     changed = max(info.st_ctime, info.st_mtime)
-    began = queries.last_scan(conn, collection["id"], now + CLOCK_SLACK_SECONDS)  # later: stamped before the clock was set back
+    began = scan_reads.last_scan(conn, collection["id"], now + CLOCK_SLACK_SECONDS)  # later: stamped before the clock was set back
     if changed >= began:
         return NOT_READ_YET.format(ago=age(now - began))
     keys = collection.keys()

@@ -13,7 +13,7 @@ import threading
 
 import numpy as np
 
-from search.index import queries, schema
+from search.index import chunk_reads, schema, vector_reads
 from search.query.catalog import Catalog, Rows
 from search.query.filters import Filters
 
@@ -35,7 +35,7 @@ class VectorIndex:
         for the next call (False): ``Engine.warm`` reads a big index a slice at a time, so searches go on between
         the slices."""
         with self._lock:
-            newest = queries.newest_chunk(conn)
+            newest = chunk_reads.newest_chunk(conn)
             reused = schema.version(conn) < 5 and catalog is not self.rows.catalog  # ids may repeat before V5
             if model != self.model or newest < self.max_id or reused:
                 self.model, self.rows, self.max_id = model, Rows(), 0
@@ -53,7 +53,7 @@ class VectorIndex:
             return True
 
     def _read(self, conn, newest: int) -> None:
-        found = queries.vectors_between(conn, self.model, self.max_id, newest)
+        found = vector_reads.vectors_between(conn, self.model, self.max_id, newest)
         if found:
             new = np.frombuffer(b"".join(r[1] for r in found), dtype=np.float32).reshape(len(found), -1)
             self._append(new)
