@@ -1037,7 +1037,8 @@ def _print_hits(answer) -> None:
             from search.query.mail_threads import thread_line
             print(printable(f"    {thread_line(hit.mail_thread, hit.heading_path or hit.title)}"))
         if hit.more_in_file:
-            print(printable(f"    {results_page.more_in_file(hit.more_in_file, _search_args(hit.collection, hit.path))}"))
+            again = _search_args(hit.collection, hit.path)
+            print(printable(f"    {results_page.more_in_file(hit.more_in_file, again)}"))
         if hit.attachments:
             print(printable(f"    attached PDF: {', '.join(hit.attachments)}"))
             for path, why in hit.attachments_not_indexed.items():

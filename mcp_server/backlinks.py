@@ -27,9 +27,9 @@ def linked_from(conn, collection: str, relative: str, indexed) -> tuple[list[str
     stem, stem_path = posixpath.splitext(name)[0], posixpath.splitext(relative)[0]
     # Obsidian reads a link's name in any case ([[garden shed]] is a link to Garden Shed.md)
     paths, total = link_reads.linking_files_any_case(conn, indexed["collection"],
-                                                  (relative, stem_path, name, stem, *_org_ids(indexed),
-                                                   *_logseq_names(conn, relative, stem, indexed)),
-                                                  SHOWN, besides=relative)
+                                                     (relative, stem_path, name, stem, *_org_ids(indexed),
+                                                      *_logseq_names(conn, relative, stem, indexed)),
+                                                     SHOWN, besides=relative)
     return [f"{collection}/{path}" for path in paths[:SHOWN]], total
 
 

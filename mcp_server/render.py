@@ -111,8 +111,8 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
     lines, first = [], {}
     for n, h in enumerate(hits, start=1):
         said = first.setdefault(h["path"], n)
-        # a .bib entry's attached PDFs are its own (search.query.hits.BIBLIOGRAPHY_ENDINGS), not its file's: a later entry's hit
-        # said 'attached PDF: as for hit 1' of an entry that had none
+        # a .bib entry's attached PDFs are its own (search.query.hits.BIBLIOGRAPHY_ENDINGS), not its file's: a later
+        # entry's hit said 'attached PDF: as for hit 1' of an entry that had none
         linked = said != n and any(hits[said - 1].get(key) != h.get(key) for key in ("attachments", "cited_by"))
         where = place(h)
         generation = "" if once else f", generation {h['generation']}"

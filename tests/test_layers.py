@@ -1,8 +1,8 @@
 """The layers of the code, checked from its source.
 
 SQL: no module of ingest/, search/, mcp_server/ or workers/ runs a statement but the query layer
-(search/index/*_reads.py: file_reads.py, chunk_reads.py, …), the connection (search/index/db.py), the migrations (search/index/schema.py) and the
-writer (search/index/store.py), besides the two that touch huey's queue database, never the index
+(search/index/*_reads.py: file_reads.py, chunk_reads.py, …), the connection (search/index/db.py), the migrations
+(search/index/schema.py) and the writer (search/index/store.py), besides the two that touch huey's queue database, never the index
 (workers/app.py, workers/queue_reader.py). A new raw ``conn.execute`` anywhere else fails here: add a named function to
 a search/index/*_reads.py module (a read) or search/index/store.py (a write) instead (issue 14, item 1).
 
@@ -47,8 +47,8 @@ def test_the_check_sees_a_statement_and_not_a_redis_pipeline():
 def test_sql_runs_only_in_the_query_layer():
     outside = {name: found for name, text in modules() if name not in LAYER | QUEUE
                if (found := statements(text))}
-    assert outside == {}, "SQL outside the index layer: move it behind a function of a search/index/*_reads.py module " \
-                          "(a read) or search/index/store.py (a write)"
+    assert outside == {}, "SQL outside the index layer: move it behind a function of a search/index/*_reads.py " \
+                          "module (a read) or search/index/store.py (a write)"
 
 
 def test_the_layer_and_the_queue_are_listed_only_while_they_run_sql():

@@ -1,7 +1,7 @@
 """The notes an answer says to the user besides its hits: nothing published or registered yet, a keyword search
 that ranked by none of the query's words or could look none up, a hybrid answer found by meaning alone, and what the
 filters left out (a kind or date range that leaves no file, a date range over passages none of which says a date).
-Each note is said once (``note_once``)."""
+Each note is said once (``note``)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -21,7 +21,7 @@ NOTHING_REGISTERED = ("nothing is searchable yet: no folder is registered (sift-
 CJK_WORDS = " (each pair of neighbouring Chinese or Japanese characters is one: 缓存击穿 is three)"
 
 
-def note_once(notes: list[str], note: str) -> None:
+def note(notes: list[str], note: str) -> None:
     """Add ``note`` once (a search that loads a model looks at the index twice)."""
     if note not in notes:
         notes.append(note)
@@ -30,7 +30,7 @@ def note_once(notes: list[str], note: str) -> None:
 def unranked(notes: list[str], query: str, words: list[str], mode: str) -> None:
     """Note that keyword search ranked by none of ``words`` (Engine._weightless), if there are any."""
     if words:
-        note_once(notes, keyword.unranked_note(spelling.as_named(query, words), mode))
+        note(notes, keyword.unranked_note(spelling.as_named(query, words), mode))
 
 
 def by_meaning(notes: list[str], ranked: list, mode: str) -> None:
@@ -40,7 +40,7 @@ def by_meaning(notes: list[str], ranked: list, mode: str) -> None:
     weight), however far its meaning was: a made-up word's nearest passages read as a fair match."""
     if mode == "hybrid" and ranked and all(kw is None for _, _, (kw, _) in ranked) \
             and not any(n.endswith(keyword.BY_MEANING) for n in notes):
-        note_once(notes, f"no passage searched holds any of the query's words: {keyword.BY_MEANING}")
+        note(notes, f"no passage searched holds any of the query's words: {keyword.BY_MEANING}")
 
 
 def no_terms(notes: list[str], query: str, used: str, has_vectors: bool) -> None:
@@ -48,8 +48,8 @@ def no_terms(notes: list[str], query: str, used: str, has_vectors: bool) -> None
     only, so '🚀' has no term to look up, and the answer was a bare 'no results'."""
     if used == "keyword" and not query_words(query):
         how = " (mode 'hybrid' or 'semantic' matches it by meaning)" if has_vectors else ""
-        note_once(notes, f"keyword search finds words and numbers, not emoji or other symbols: {query.strip()[:40]!r} "
-                     f"has nothing it can look up{how}")
+        note(notes, f"keyword search finds words and numbers, not emoji or other symbols: {query.strip()[:40]!r} "
+                    f"has nothing it can look up{how}")
 
 
 FILTERED_OUT = "no passage searched is"

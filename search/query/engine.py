@@ -25,7 +25,7 @@ from search.model.info import ModelError
 from search.query import answer_notes, bibliography, footnotes, fusion, keyword, mail_threads, question, reordering, \
     results_page, spelling, symbols, tags
 from search.query.answer import Answer, Hit, SearchError, took_ms
-from search.query.answer_notes import CJK_WORDS, NOTHING_PUBLISHED, NOTHING_REGISTERED, filter_notes, no_terms, note_once
+from search.query.answer_notes import CJK_WORDS, NOTHING_PUBLISHED, NOTHING_REGISTERED, filter_notes, no_terms, note
 from search.query.catalog import Catalog
 from search.query.filters import Filters
 from search.query.hits import (BIBLIOGRAPHY_ENDINGS, LINKS_SHOWN, headings_above, named_in, pages_shown,
@@ -110,8 +110,8 @@ class Engine:
                         ranked = reordering.titled_first(conn, query, ranked, used, notes, common_words() if ranked else set())
                         ranked, tagged = tags.tagged_first(conn, query, ranked, used, filters, read.catalog)
                         if tagged:  # a '#tag' names the tag, however common its words (search.query.tags)
-                            note_once(notes, f"the passages of notes tagged {', '.join('#' + t for t in tagged)} come "
-                                         "first, each keeping the score it ranked with")
+                            note(notes, f"the passages of notes tagged {', '.join('#' + t for t in tagged)} come "
+                                        "first, each keeping the score it ranked with")
                         ranked = reordering.phrases_first(conn, query, ranked, used, notes)
                         ranked = reordering.definitions_first(read, query, ranked, used, filters, notes)
                         ranked = reordering.traced_first(read, query, ranked, used, filters, notes)
@@ -123,10 +123,10 @@ class Engine:
                         answer_notes.by_meaning(notes, ranked, used)
                         no_terms(notes, query, used, bool(state["models"]))
                         common = common_words() if ranked else set()
-                        ranked, also = results_page.twins_left_out(ranked, self._catalog_for(conn, state),
-                                                       {r["name"]: r["root"] for r in collection_reads.collections(conn)})
-                        ranked, copied, copy_of = results_page.copies_folded(ranked, self._catalog_for(conn, state), read,
-                                                                  query, common)
+                        roots = {r["name"]: r["root"] for r in collection_reads.collections(conn)}
+                        ranked, also = results_page.twins_left_out(ranked, self._catalog_for(conn, state), roots)
+                        ranked, copied, copy_of = results_page.copies_folded(ranked, self._catalog_for(conn, state),
+                                                                             read, query, common)
                         page, more = results_page.per_file(ranked, limit, self._catalog_for(conn, state))
                         hits = self._hits(read, query, page, common)
                         for hit in hits:
@@ -224,11 +224,12 @@ class Engine:
 
     def _choose_mode(self, mode: str, state: dict, filters: Filters, notes: list[str]) -> str:
         if not state["generations"]:  # the first build is still running: no answer, and no verdict on embeddings
-            note_once(notes, NOTHING_PUBLISHED if collection_reads.collections(self._connection()) else NOTHING_REGISTERED)
+            registered = collection_reads.collections(self._connection())
+            note(notes, NOTHING_PUBLISHED if registered else NOTHING_REGISTERED)
             return mode
         if filters.collection is not None and filters.collection not in state["generations"]:
-            note_once(notes, f"nothing is searchable in {filters.collection!r} yet: it has published no generation "
-                         "(its first may still be being built: stats shows its progress)")
+            note(notes, f"nothing is searchable in {filters.collection!r} yet: it has published no generation "
+                        "(its first may still be being built: stats shows its progress)")
             return mode
         if mode == "keyword":
             return mode
@@ -245,12 +246,12 @@ class Engine:
             if mode == "semantic":
                 raise SearchError(f"the collection {filters.collection!r} has no embeddings (built with "
                                   "SIFT_EMBEDDINGS=off): use mode 'keyword' or 'hybrid'")
-            note_once(notes, f"the collection {filters.collection!r} is keyword-only (built with SIFT_EMBEDDINGS=off): "
-                         "answered by keyword search")
+            note(notes, f"the collection {filters.collection!r} is keyword-only (built with SIFT_EMBEDDINGS=off): "
+                        "answered by keyword search")
             return "keyword"
         if without:
-            note_once(notes, f"{', '.join(without)}: no embeddings (built with SIFT_EMBEDDINGS=off), so "
-                         + ("not searched (mode 'keyword' or 'hybrid' searches them)" if mode == "semantic"
+            note(notes, f"{', '.join(without)}: no embeddings (built with SIFT_EMBEDDINGS=off), so "
+                        + ("not searched (mode 'keyword' or 'hybrid' searches them)" if mode == "semantic"
                             else "found by keyword only"))
         return mode
 
@@ -296,8 +297,8 @@ class Engine:
         if mode in ("keyword", "hybrid"):
             lexical = self._keyword(conn, query, depth, filters, catalog, state)
             if len(written_words(query)) > keyword.MAX_TERMS:
-                note_once(notes, f"keyword search used the query's first {keyword.MAX_TERMS} different words"
-                             + (CJK_WORDS if CJK_RUN.search(query) else "") + ": put the words that matter most first")
+                note(notes, f"keyword search used the query's first {keyword.MAX_TERMS} different words"
+                            + (CJK_WORDS if CJK_RUN.search(query) else "") + ": put the words that matter most first")
         try:
             unranked = self._weightless(conn, query, catalog, state) if len(lexical) > 1 else []  # one: no order
         except sqlite3.Error:  # a hint, like the spelling note: a scratch table this connection cannot make
@@ -431,8 +432,8 @@ class Engine:
         moved = first + [hit for hit in ranked if hit[0] not in chosen]
         if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
             what = "call" if calls else "use"
-            note_once(notes, f"the code passages that {what} {'.'.join(parts)!r} come first (tests after the rest), each "
-                         "keeping the score it ranked with")
+            note(notes, f"the code passages that {what} {'.'.join(parts)!r} come first (tests after the rest), each "
+                        "keeping the score it ranked with")
         return moved
 
     def _current_postings(self, conn, catalog) -> Postings | None:
@@ -496,7 +497,7 @@ class Engine:
             return []
         if said is None:
             return []
-        note_once(notes, said.text)
+        note(notes, said.text)
         return said.unmatched
 
     def _common_words(self, conn, query: str, state) -> set[str]:
@@ -524,7 +525,8 @@ class Engine:
         if row["kind"] == "pdf":
             name = row["path"].rsplit("/", 1)[-1]
             # in any case, as Obsidian reads a link ('[[Paper.PDF]]'), and as read_file's backlinks match
-            return ([], 0), link_reads.linking_files_any_case(conn, row["collection_id"], (row["path"], name), LINKS_SHOWN)
+            return ([], 0), link_reads.linking_files_any_case(conn, row["collection_id"], (row["path"], name),
+                                                              LINKS_SHOWN)
         return ([], 0), ([], 0)
 
     def _not_indexed(self, conn, row, attachments: list[str]) -> dict[str, str]:
@@ -643,7 +645,7 @@ class Engine:
                                        body=path is not None)
                 roots = {row["name"]: row["root"] for row in collection_reads.collections(conn)}
                 hits = one_per_file(self._hits(read, "", ranked), len(ranked), roots, source,
-                                     message[0] if message is not None else None)
+                                    message[0] if message is not None else None)
                 hits, kin = kin_left_out(hits, source, read, file_ids)
                 hits = copies_named(hits, read, [cid for cid, _, _ in ranked])[:limit]
                 # 'no other passages found' where date_after left no passage to compare: say which filter did

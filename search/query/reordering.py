@@ -10,7 +10,7 @@ import sqlite3
 
 from search.index import chunk_reads, keyword_reads
 from search.query import keyword, lists, question, symbols
-from search.query.answer_notes import note_once
+from search.query.answer_notes import note
 from search.query.catalog import Catalog
 from search.query.dates import iso_dates, month_names_swapped, only_date
 from search.query.filters import Filters
@@ -39,7 +39,7 @@ def phrased(read: Passages, query: str, ranked: list, mode: str, notes: list[str
     kept = [hit for hit in ranked if hit[0] in holding]
     if not kept:
         shown = " and ".join(f'"{typed}"' for typed, _ in phrases)
-        note_once(notes, f"no passage found holds {shown} as quoted: the results are those holding some of its words")
+        note(notes, f"no passage found holds {shown} as quoted: the results are those holding some of its words")
         return ranked
     return kept
 
@@ -69,8 +69,8 @@ def lists_after_their_notes(read: Passages, query: str, ranked: list, notes: lis
         targets = {at: found for (at, found), name in zip(targets.items(), named) if not name}
         moved = lists.after_their_notes(ranked, places, targets, frozenset(titles))
     if [hit[0] for hit in moved] != ids:
-        note_once(notes, "a passage that is mostly a list of links (or of notes' titles) comes after the notes it "
-                     "links to, each keeping the score it ranked with")
+        note(notes, "a passage that is mostly a list of links (or of notes' titles) comes after the notes it "
+                    "links to, each keeping the score it ranked with")
     return moved
 
 
@@ -121,8 +121,8 @@ def titled_first(conn, query: str, ranked: list, mode: str, notes: list[str], co
     titled = keyword_reads.matching(conn, expression, list(dict.fromkeys(cid for cid, _, _ in ranked)))
     moved = [hit for hit in ranked if hit[0] in titled] + [hit for hit in ranked if hit[0] not in titled]
     if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
-        note_once(notes, "the passages of files whose title holds every word of the query come first, each keeping "
-                     "the score it ranked with")
+        note(notes, "the passages of files whose title holds every word of the query come first, each keeping "
+                    "the score it ranked with")
     return moved
 
 
@@ -168,16 +168,16 @@ def phrases_first(conn, query: str, ranked: list, mode: str, notes: list[str]) -
     if not phrases:
         return ranked
     holding = keyword_reads.matching(conn, " AND ".join(expression for _, expression in phrases),
-                               list(dict.fromkeys(cid for cid, _, _ in ranked)))
+                                     list(dict.fromkeys(cid for cid, _, _ in ranked)))
     moved = [hit for hit in ranked if hit[0] in holding] + [hit for hit in ranked if hit[0] not in holding]
     if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
         shown = " and ".join(f'"{typed}"' for typed, _ in phrases)
-        note_once(notes, f"the passages holding {shown} as quoted come first, each keeping the score it ranked with")
+        note(notes, f"the passages holding {shown} as quoted come first, each keeping the score it ranked with")
     return moved
 
 
 def definitions_first(read: Passages, query: str, ranked: list, mode: str, filters: Filters, notes: list[str]
-                       ) -> list:
+                      ) -> list:
     """``ranked`` with the passages of the files the query names first (``symbols.names_file``: ``filters.py``,
     ``pypdf/filters.py``; a named file none of whose passages ranked comes with its first, scored 0), then the
     code passages that define the name the query is (``symbols.code_name``: ``periodic_task``, ``Huey.enqueue``,
@@ -203,7 +203,7 @@ def definitions_first(read: Passages, query: str, ranked: list, mode: str, filte
     if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
         what = "the file it names" if named and not defining else (
             f"the definitions of {query.strip()!r}" if not named else "the file it names, then its definitions")
-        note_once(notes, f"{what} come first, each keeping the score it ranked with")
+        note(notes, f"{what} come first, each keeping the score it ranked with")
     return moved
 
 
@@ -241,8 +241,8 @@ def messages_first(read: Passages, query: str, ranked: list, mode: str, notes: l
     chosen = {hit[0] for hit in first}
     moved = first + [hit for hit in ranked if hit[0] not in chosen]
     if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
-        note_once(notes, "the code passages holding the text that makes the message come first, each keeping the score it "
-                     "ranked with")
+        note(notes, "the code passages holding the text that makes the message come first, each keeping the score it "
+                    "ranked with")
     return moved
 
 
@@ -275,8 +275,8 @@ def traced_first(read: Passages, query: str, ranked: list, mode: str, filters: F
     first = [by_id.get(cid, (cid, 0.0, [None, None])) for cid in dict.fromkeys(found)]
     moved = first + [hit for hit in ranked if hit[0] not in set(found)]
     if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
-        note_once(notes, "the passages at the lines the stack trace names come first, each keeping the score it ranked "
-                     "with")
+        note(notes, "the passages at the lines the stack trace names come first, each keeping the score it ranked "
+                    "with")
     return moved
 
 
@@ -305,6 +305,6 @@ def own_notes_first(read: Passages, query: str, ranked: list, mode: str, notes: 
             before += 1
     moved = [hit for i, other in enumerate(rest) for hit in [*placed.get(i, []), other]] + placed.get(len(rest), [])
     if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
-        note_once(notes, "the query asks for your notes: the BibTeX entries come after the other files' passages "
-                     "holding its words, each keeping the score it ranked with")
+        note(notes, "the query asks for your notes: the BibTeX entries come after the other files' passages "
+                    "holding its words, each keeping the score it ranked with")
     return moved

@@ -79,7 +79,7 @@ def _nested(roots: tuple[str, ...]) -> bool:
 
 
 def copies_folded(ranked: list, catalog: Catalog, read: Passages, query: str,
-                   common: set[str]) -> tuple[list, dict, dict]:
+                  common: set[str]) -> tuple[list, dict, dict]:
     """``ranked`` without the passages of the sync conflict copies whose note ranks too (search.query.copies): a
     copy holds nearly the note's text, and each of its passages took a second place on the page, at the same
     score, for what the note said already."""

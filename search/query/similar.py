@@ -19,7 +19,7 @@ def file_of(conn, chunk_id: int) -> tuple[int, int]:
 
 
 def source_chunks(conn, chunk_id: int | None, path: tuple[str, str] | None, said: tuple[str, str] = ("stats", "refresh")
-                   ) -> tuple[list[int], list[int], tuple[str, str]]:
+                  ) -> tuple[list[int], list[int], tuple[str, str]]:
     """(chunks to compare with, every chunk of their file, (its collection, its path)) for ``chunk_id`` or
     ``path``."""
     if chunk_id is not None:
@@ -57,7 +57,7 @@ def _why_no_passages(conn, collection: str, relative: str, said: tuple[str, str]
 
 
 def kin_left_out(hits: list[Hit], source: tuple[str, str], read: Passages, file_ids: list[int]
-                  ) -> tuple[list[Hit], dict[tuple[str, str], bool]]:
+                 ) -> tuple[list[Hit], dict[tuple[str, str], bool]]:
     """``hits`` without those of ``source``'s (collection, path) sync conflict copies, of the note it is a copy of,
     and of that note's other copies (search.query.copies), whose passage is one ``source`` holds too (``file_ids``:
     its chunks): similar on a note gave its own conflict copy first, at 1.0, its own text. One whose passage is
@@ -144,7 +144,7 @@ def others_compared(source: tuple[str, str], heading: str, _ids, note: bool) -> 
 
 
 def one_per_file(hits: list[Hit], limit: int, roots: dict[str, str], source: tuple[str, str],
-                  message: str | None = None) -> list[Hit]:
+                 message: str | None = None) -> list[Hit]:
     """The best hit of each file on disk but ``source`` (collection, path). A file is known by its root and path
     (roots are stored resolved): under a collection whose root holds another's, the same file is in both, and
     similar gave the file asked about as the first 'other file' (score 1.0, as all/notes/x.md), then each

@@ -53,7 +53,7 @@ def tagged_first(conn, query: str, ranked: list, mode: str, filters: Filters, ca
         return ranked, []
     where, params = filters.sql(conn)
     found = [cid for cid, _ in keyword_reads.keyword_search(conn, f"title : ({' OR '.join(terms)})", keyword.WEIGHTS,
-                                                      where, params, FOUND)]
+                                                            where, params, FOUND)]
     # the ranked passages are looked at too: a tag on thousands of passages has more than FOUND title matches
     looked = list(dict.fromkeys([*(hit[0] for hit in ranked), *found]))
     carrying = {tag: dict(zip(looked, catalog.carrying(looked, tag))) for tag in tags}
