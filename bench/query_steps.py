@@ -15,7 +15,7 @@ the rounds. Wall clock and the searching thread's CPU time are both given: on sh
 ``--top10 FILE`` writes every query's top 10 (and the notes) per mode for each side, and says whether they are the same.
 
     SIFT_MODEL=minilm .venv/bin/python bench/query_steps.py --home DIR [--before REV] [--rounds 3] [--runs 5]
-        [--top10 FILE]
+        [--top10 FILE] [--modes keyword]
 """
 from __future__ import annotations
 
@@ -93,7 +93,7 @@ def _timers(spent: dict) -> None:
         setattr(owner, name, timed)
 
 
-def serve(home: Path, runs: int, kinds: list[str], out: Path, source: Path) -> None:
+def serve(home: Path, runs: int, kinds: list[str], out: Path, source: Path, modes=MODES) -> None:
     """In a fresh process: time ``kinds``' queries in each mode, whole and per step, with the code at ``source``;
     JSON to ``out``."""
     os.environ["SIFT_HOME"] = str(home)
@@ -107,7 +107,7 @@ def serve(home: Path, runs: int, kinds: list[str], out: Path, source: Path) -> N
     engine.warm()
     figures, tops = {}, {}
     for kind in kinds:
-        for mode in MODES:
+        for mode in modes:
             for query in KINDS[kind]:  # warm: model loaded, pages cached
                 engine.search(query, limit=10, mode=mode)
             whole, cpu, steps = [], [], defaultdict(list)
@@ -136,11 +136,11 @@ def serve(home: Path, runs: int, kinds: list[str], out: Path, source: Path) -> N
     out.write_text(json.dumps({"figures": figures, "tops": tops}, ensure_ascii=False))
 
 
-def _run(source: Path, home: Path, runs: int, kinds: list[str]) -> dict:
+def _run(source: Path, home: Path, runs: int, kinds: list[str], modes=MODES) -> dict:
     """``serve`` with the code at ``source`` first on the path, in a process of its own."""
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         subprocess.run([sys.executable, __file__, "--serve", "--home", str(home), "--source", str(source),
-                        "--runs", str(runs), "--out", out.name, "--kinds", *kinds], check=True)
+                        "--runs", str(runs), "--out", out.name, "--kinds", *kinds, "--modes", *modes], check=True)
         return json.loads(Path(out.name).read_text())
 
 
@@ -189,13 +189,15 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--runs", type=int, default=5, help="times each query is searched per round (its median)")
     parser.add_argument("--kinds", nargs="+", default=list(KINDS), choices=list(KINDS))
+    parser.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES,
+                        help="keyword alone times an index built with SIFT_EMBEDDINGS=off (nothing embedded)")
     parser.add_argument("--top10", type=Path)
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--source", type=Path, default=REPO, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(args.home.resolve(), args.runs, args.kinds, args.out, args.source)
+        serve(args.home.resolve(), args.runs, args.kinds, args.out, args.source, args.modes)
         return
     home = args.home.resolve()
     if not (home / "index.db").exists():
@@ -210,8 +212,8 @@ def main():
         afters, befores = [], []
         for _ in range(args.rounds):
             if worktree:
-                befores.append(_run(worktree, home, args.runs, args.kinds))
-            afters.append(_run(REPO, home, args.runs, args.kinds))
+                befores.append(_run(worktree, home, args.runs, args.kinds, args.modes))
+            afters.append(_run(REPO, home, args.runs, args.kinds, args.modes))
     finally:
         if worktree:
             subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(worktree)], check=False)
