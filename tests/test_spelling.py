@@ -147,9 +147,11 @@ def test_a_chinese_typo_inside_a_word_is_offered_what_the_passages_write(immedia
 
 def test_a_word_two_edits_away_is_found_through_its_stem(engine):
     """No one-edit variant of 'databaas' stems to an indexed term; its stem 'databaa' is one edit from the indexed
-    'databas', which passages spell 'database'."""
+    'databas', which passages spell 'database'. It is two slips from 'database' alone (a swap and a letter changed),
+    so keyword search looks that up too (``keyword._two_slips``)."""
     answer = engine.search("databaas", mode="keyword")
-    assert spelling_notes(answer) == ["no passage contains 'databaas' (did you mean 'database'?)"]
+    assert spelling_notes(answer) == [
+        "no passage contains 'databaas' (did you mean 'database'?); searched for 'database' in its place"]
 
 
 def test_a_huge_missing_word_is_named_cut_short(engine):

@@ -4,10 +4,14 @@ caffiene' and 'statment' were left out, and the query's other words alone ranked
 note still names the word and what it was taken for."""
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
-from search.query.keyword import slip_forms
-from tests.conftest import built_once, engine_in, ingest, write_tree
+from search.index import keyword_reads
+from search.query.keyword import as_typed, edits, names, slip_forms
+from search.query.term_counts import TermCounts
+from tests.conftest import built_once, engine_in, in_home, ingest, write_tree
 
 NOTES = {
     "rails/remove-the-default-value-on-a-column.md": "# Remove The Default Value On A Column\n\n"
@@ -23,6 +27,8 @@ NOTES = {
     "that runs too long is cancelled.\n",
     "db/cancel-a-long-query.md": "# Cancel A Long Query\n\nA query that runs too long is cancelled with "
     "`pg_cancel_backend`; a long query in sqlite is interrupted.\n",
+    "people/anna-carlsson.md": "# Anna Carlsson\n\nAnna Carlsson reviews the quarterly budget.\n",
+    "science/the-brain.md": "# The Brain\n\nThe brain consolidates memories during sleep.\n",
 }
 
 
@@ -98,7 +104,9 @@ def test_which_words_are_looked_up_as_meant():
     assert slip_forms('"defualt" rails', tokens, documents, quoted={"defualt"}) == {}, "quoted: as typed"
     assert slip_forms("mims rails", tokens, documents) == {}, "too short: a name as often as a slip"
     assert slip_forms("ricecra rails", tokens, documents, held={"ricecra": ["ricerca"]}) == {}, "found already"
-    assert slip_forms("deflaut rails", tokens, documents) == {}, "two swaps away: no swap is held"
+    assert slip_forms("deflaut rails", tokens, documents) == {"deflaut": ["default"]}, "two swaps away, alone"
+    assert slip_forms("the deflaut rails column of this table", tokens, documents) == {}, \
+        "two swaps away in a long query: ranked by its other words"
 
 
 def test_which_words_are_looked_up_one_letter_away():
@@ -125,3 +133,89 @@ def test_which_words_are_looked_up_one_letter_away():
     assert slip_forms("postgres column", tokens, documents) == {}, "held: no slip"
     assert slip_forms("the kernal column of this table", tokens, documents) == {"kernal": ["kernel"]}
     assert slip_forms("the kernal column of this table here", tokens, documents) == {}, "five words of 4 letters"
+
+
+def test_a_name_no_passage_holds_is_searched_as_written(engine):
+    """'Karlsson' (a name the notes do not have) was searched as 'Carlsson', one letter away, whom a note names, and
+    'Brian' as 'brain' (two letters swapped): a capitalised word mid-sentence, or a query's one word, is a name,
+    searched as written; the note still offers the word held. The same word in small letters is a slip, as before."""
+    answer = engine.search("Karlsson", mode="keyword")
+    assert answer.hits == [], paths(answer)
+    assert answer.unmatched == [{"word": "Karlsson", "suggestion": "Carlsson"}]
+    assert [n for n in answer.notes if n.startswith("no passage")] == [
+        "no passage contains 'Karlsson' (did you mean 'Carlsson'?)"], "not searched in its place"
+    answer = engine.search("talk by Brian", mode="keyword")
+    assert answer.hits == [], paths(answer)
+    assert {"word": "Brian", "suggestion": "brain"} in answer.unmatched
+    assert not [n for n in answer.notes if "searched for" in n], answer.notes
+    assert paths(engine.search("talk by brian", mode="keyword")) == ["science/the-brain.md"], "a slip, as before"
+    assert paths(engine.search("karlsson", mode="keyword")) == ["people/anna-carlsson.md"], "a slip, as before"
+
+
+def test_which_words_are_names():
+    assert names("budget review with Karlsson") == {"karlsson"}
+    assert names("Karlsson") == {"karlsson"}, "a query's one word, capitalised on purpose"
+    assert names("Prevnet my mac from sleeping") == set(), "the first word: capitalised as any first word is"
+    assert names("it sleeps. Prevnet it") == set(), "the first word of a sentence"
+    assert names('the note "Karlsson" wrote about Brian') == {"karlsson", "brian"}
+    assert names("HOW DO I PREVNET SLEEP") == set(), "written all in capitals"
+    assert as_typed('"defualt" value of Karlsson') == {"defualt", "karlsson"}, "quoted words and names"
+
+
+def test_a_word_two_slips_away_is_searched_as_meant(engine):
+    """'deflaut' (a letter struck two places late) is two slips from 'default', the one word so near: it was only
+    named, with no suggestion, and a query of it alone found nothing."""
+    answer = engine.search("deflaut", mode="keyword")
+    assert paths(answer) == ["rails/remove-the-default-value-on-a-column.md"], paths(answer)
+    assert answer.unmatched == [{"word": "deflaut", "suggestion": "default"}]
+    assert [n for n in answer.notes if n.startswith("no passage")] == [
+        "no passage contains 'deflaut' (did you mean 'default'?); searched for 'default' in its place"]
+
+
+def test_which_words_are_looked_up_two_slips_away():
+    held = {"default": 9, "kubernet": 6, "column": 5, "caffein": 2, "caffeinat": 3, "marker": 5, "market": 5}
+    stem = {"kubernetes": "kubernet", "caffeine": "caffein", "caffeinate": "caffeinat"}
+    tokens = lambda words: [(stem.get(w, w),) for w in words]  # noqa: E731
+    documents = lambda t: held.get(t, 0)  # noqa: E731
+    assert slip_forms("kubrenets column", tokens, documents) == {"kubrenets": ["kubernetes"]}, "swapped, dropped"
+    assert slip_forms("kuberentse column", tokens, documents) == {"kuberentse": ["kubernetes"]}, "two swaps"
+    assert slip_forms("kubrnetse column", tokens, documents) == {"kubrnetse": ["kubernetes"]}, "dropped and swapped"
+    assert slip_forms("cafefinet column", tokens, documents) == {}, "caffeine and caffeinate: which is in doubt"
+    assert slip_forms("mraekt column", tokens, documents) == {}, "six letters: too short for two slips"
+
+
+class Counting:
+    """``documents`` of a vocabulary that can count many terms at once (``TermCounts``), counting the calls."""
+
+    def __init__(self, held: dict[str, int]):
+        self.held, self.single, self.batches = held, 0, 0
+
+    def __call__(self, term: str) -> int:
+        self.single += 1
+        return self.held.get(term, 0)
+
+    def many(self, terms: list[str]) -> list[int]:
+        self.batches += 1
+        return [self.held.get(t, 0) for t in terms]
+
+
+def test_a_words_variants_are_counted_in_one_statement():
+    """While the postings are read FTS5 is asked how many passages hold each stem one edit from a missing word:
+    hundreds of statements a word ('kuberntes deploymet' 416-420 -> 631-732 ms). They are asked at once."""
+    documents = Counting({"kubernet": 6, "deploy": 20, "column": 5})
+    stem = {"kubernetes": "kubernet", "deployment": "deploy"}
+    tokens = lambda words: [(stem.get(w, w),) for w in words]  # noqa: E731
+    assert slip_forms("kuberntes deploymet", tokens, documents) == {"kuberntes": ["kubernetes"],
+                                                                    "deploymet": ["deployment"]}
+    assert documents.batches == 2, "one statement a word"
+    assert documents.single < 30, f"{documents.single} terms asked one at a time: the words and their swaps only"
+
+
+def test_terms_counted_at_once_are_counted_as_one_by_one(vault, model_path, monkeypatch):
+    """``TermCounts.many`` reads a group of terms sharing their first letters as a range of FTS5's vocabulary, and
+    the rest in one IN (…): the counts are those asked a term at a time."""
+    conn = sqlite3.connect(in_home(vault, model_path, monkeypatch))
+    terms = edits("colum") + edits("defaul") + ["column", "rail", "default", "a", "zz", "column"]
+    counts = TermCounts(conn).many(terms)
+    assert counts == [keyword_reads.term_documents(conn, term) for term in terms]
+    assert counts[-1] == 2 and counts.count(0) < len(counts), "some held, 'column' in two notes"

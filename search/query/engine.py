@@ -37,6 +37,7 @@ from search.query.request import MAX_LIMIT, SQLITE_INT, checked_filters, is_text
 from search.query.similar import (copies_named, file_of, kin_left_out, kin_note, named_copy, one_per_file,
                                   others_compared, source_chunks)
 from search.query.snippet import marked_words, snippet_window
+from search.query.term_counts import TermCounts
 from search.query.text import CJK_RUN, query_pieces, query_words, written_words
 from search.query.vector import VectorIndex
 
@@ -393,7 +394,7 @@ class Engine:
             held = keyword.held_forms(content, functools.partial(postings.tokens, conn), postings.documents)
             self._held = (content, held)  # its snippets mark them (``stem_matches``)
             swapped = keyword.slip_forms(content, functools.partial(postings.tokens, conn), postings.documents,
-                                         question.quoted_words(query), held)
+                                         keyword.as_typed(query), held)
             self._swapped = (content, swapped)
             words += [form for forms in [*held.values(), *swapped.values()] for form in forms]
             found = keyword.distinct_forms(words, postings.tokens(conn, words), set(written_words(content)))
@@ -402,10 +403,10 @@ class Engine:
         key = tuple(sorted(state["generations"].items()))
         content = question.content(query)
         # each word's passages counted once for both (FTS5's vocabulary table reads a word's whole doclist)
-        documents = functools.lru_cache(maxsize=None)(functools.partial(keyword_reads.term_documents, conn))
+        documents = TermCounts(conn)  # and a word's variants counted in one statement, not one each
         self._held = (content, keyword.held_forms(content, functools.partial(tokenize, conn), documents))
         swapped = keyword.slip_forms(content, functools.partial(tokenize, conn), documents,
-                                     question.quoted_words(query), self._held[1])
+                                     keyword.as_typed(query), self._held[1])
         self._swapped = (content, swapped)
         return keyword.search(conn, query, depth, filters, self._total(conn, key), len(catalog),
                               {**self._held[1], **swapped})

@@ -19,6 +19,7 @@ from search.query import question
 from search.query.filters import Filters
 from search.query.inflection import GUESSED, compound_parts, compounds, latin_forms, query_languages
 from search.query.postings import tokenize
+from search.query.term_counts import counted
 from search.query.text import WORD, normalise, query_words, written_words
 
 WEIGHTS = (2.0, 1.0, 1.0)  # (tuned on SciFact: 0.689 vs 0.680 for 4,2,1) title (+ aliases, tags), heading path, body
@@ -31,6 +32,9 @@ GUESSED_LETTERS = 6
 SWAPPED_LETTERS = 5
 # and with one letter dropped, added or changed from this many: a shorter word has many words one edit away
 EDITED_LETTERS = 6
+# and two slips away (one of them a swap) from this many, where it is the only word so far (``_two_slips``)
+TWO_SLIPS_LETTERS = 7
+TWO_SLIPS_MOST = 20  # to this many (a word of 20 letters has 20,000 such variants to tokenize and count)
 EDITED_WORDS = 4  # in a query of at most this many words of 4 letters or more: a longer one ranks by its others
 SLIP_LETTERS = 30  # nor a longer one (a pasted hash or blob: its variants would be thousands)
 FAR = 10  # of several words one edit away that passages hold, one is taken if in FAR times the passages of any other
@@ -84,7 +88,9 @@ def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
     split = {word: compound_parts(word, joined="de" in languages or word in nouns) for word in absent}
     forms = list(dict.fromkeys([form for its in guessed.values() for form in its]
                                + [part for pairs in split.values() for pair in pairs for part in pair]))
-    held = {form: t[0] for form, t in zip(forms, tokens(forms) if forms else []) if len(t) == 1 and documents(t[0])}
+    found_tokens = tokens(forms) if forms else []
+    counts = counted(documents, list(dict.fromkeys(t[0] for t in found_tokens if len(t) == 1)))
+    held = {form: t[0] for form, t in zip(forms, found_tokens) if len(t) == 1 and counts[t[0]]}
     found = {word: [form for form in dict.fromkeys(its) if form in held and not _cut_short(form, held[form], own[word])]
              for word, its in guessed.items()}
     for word, pairs in split.items():  # the first split whose two parts are both held
@@ -115,9 +121,10 @@ def slip_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
     ranks by its other words, and such a word is likelier another word than a swap is. Of SciFact's claims 12 held
     one: 'Merlin' was looked up as 'medlin', 'remolding' as 'refolding', and even right ones ('florescent',
     'tocopheryl') lowered their claims' judged abstracts, which do not say the word (nDCG@10 0.697 -> 0.696). Not
-    for a quoted word (asked as typed), a word found by another form (``held``: ``held_forms``), one of fewer than
-    SWAPPED_LETTERS letters or more than SLIP_LETTERS, or other than Latin letters. A query none of whose words a
-    passage holds is searched so too: the spelling note says what was searched in their place."""
+    for a quoted word or a name (``quoted``: ``as_typed``; asked as typed), a word found by another form (``held``:
+    ``held_forms``), one of fewer than SWAPPED_LETTERS letters or more than SLIP_LETTERS, or other than Latin letters.
+    A query none of whose words a passage holds is searched so too: the spelling note says what was searched in
+    their place."""
     written = [w for w in written_words(query)[:MAX_TERMS] if w.isalpha()]
     own = dict(zip(written, tokens(written) if written else []))
     present = {w for w, t in own.items() if t and any(documents(token) for token in t)}
@@ -128,8 +135,8 @@ def slip_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
     for word in absent:
         swaps = list(dict.fromkeys(word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)
                                    if word[i] != word[i + 1]))
-        counted = [(documents(t[0]), swap) for swap, t in zip(swaps, tokens(swaps)) if len(t) == 1]
-        best = max(((n, swap) for n, swap in counted if n), key=lambda pair: pair[0], default=None)
+        held_swaps = [(documents(t[0]), swap) for swap, t in zip(swaps, tokens(swaps)) if len(t) == 1]
+        best = max(((n, swap) for n, swap in held_swaps if n), key=lambda pair: pair[0], default=None)
         if best:
             found[word] = [best[1]]
         elif len(word) >= EDITED_LETTERS and word.isascii() and short \
@@ -144,21 +151,49 @@ def _one_edit(word: str, tokens: Callable[[list[str]], list[tuple[str, ...]]], d
     only one held, or held in FAR times as many passages as any other ('statment': statement). Of several alike
     ('markex': marker, marked) none: a word for the wrong one pulls in passages on another matter, while
     the spelling note's 'did you mean' costs nothing. Nor one that drops or changes a typed letter when another
-    keeps every one (``restores``): the note offers that one first, and the search looks up what the note says."""
-    variants = edits(word)
+    keeps every one (``restores``): the note offers that one first, and the search looks up what the note says.
+    None held one edit away, a word of TWO_SLIPS_LETTERS to TWO_SLIPS_MOST letters is looked up two slips away
+    (``_two_slips``)."""
+    stems = _held_stems(edits(word), tokens, documents)
+    if not stems:
+        return _two_slips(word, tokens, documents) if TWO_SLIPS_LETTERS <= len(word) <= TWO_SLIPS_MOST else None
+    counts = {stem: n for stem, (n, _) in stems.items()}
+    ranked = sorted(counts, key=lambda stem: (-counts[stem], stem))
+    if len(ranked) > 1 and counts[ranked[0]] < FAR * counts[ranked[1]]:
+        return None
+    best = ranked[0]
+    kept = [v for v in stems[best][1] if restores(word, v)]
+    if not kept and any(restores(word, v) for stem in ranked[1:] for v in stems[stem][1]):
+        return None
+    return min(kept or stems[best][1], key=lambda v: (v != best, v))
+
+
+def _held_stems(variants: list[str], tokens: Callable[[list[str]], list[tuple[str, ...]]],
+                documents: Callable[[str], int]) -> dict[str, tuple[int, list[str]]]:
+    """{stem some passage holds: (passages holding it, the ``variants`` FTS5 stems to it)}; the stems counted at
+    once (``counted``: one statement to FTS5 while the postings are read, not one a stem)."""
     stems: dict[str, list[str]] = {}
     for variant, its in zip(variants, tokens(variants)):
         if len(its) == 1:
             stems.setdefault(its[0], []).append(variant)
-    counts = {stem: n for stem in stems if (n := documents(stem))}
-    ranked = sorted(counts, key=lambda stem: (-counts[stem], stem))
-    if not ranked or len(ranked) > 1 and counts[ranked[0]] < FAR * counts[ranked[1]]:
+    return {stem: (n, stems[stem]) for stem, n in counted(documents, list(stems)).items() if n}
+
+
+def _two_slips(word: str, tokens: Callable[[list[str]], list[tuple[str, ...]]], documents: Callable[[str], int]
+               ) -> str | None:
+    """The word two slips from ``word`` that passages hold, one of them two neighbouring letters swapped, when it is
+    the only one: 'deflaut' (a letter struck two places late: two swaps) is 'default', 'kuberentse' 'kubernetes'.
+    Only a long word: a shorter one has many words two edits away, and one held alone is likelier another word than
+    a slip. Its variants are each one-edit variant with two of its letters swapped (some thousands: tokenized in
+    one row, counted in one statement); the other two-slip kinds (two letters dropped, added or changed) would be
+    hundreds of thousands."""
+    variants = [v for v in dict.fromkeys(v[:i] + v[i + 1] + v[i] + v[i + 2:] for v in edits(word)
+                                         for i in range(len(v) - 1) if v[i] != v[i + 1]) if v != word]
+    stems = _held_stems(variants, tokens, documents)
+    if len(stems) != 1:
         return None
-    best = ranked[0]
-    kept = [v for v in stems[best] if restores(word, v)]
-    if not kept and any(restores(word, v) for stem in ranked[1:] for v in stems[stem]):
-        return None
-    return min(kept or stems[best], key=lambda v: (v != best, v))
+    stem, (_, forms) = next(iter(stems.items()))
+    return min(forms, key=lambda v: (len(v) < len(word), v != stem, v))  # a form that drops no typed letter first
 
 
 def restores(word: str, variant: str) -> bool:
@@ -208,6 +243,30 @@ def german_nouns(query: str) -> set[str]:
     return {normalise(w) for w in words[1 if len(words) > 1 else 0:] if w[:1].isupper() and w[1:].islower()}
 
 
+def as_typed(query: str) -> set[str]:
+    """The folded words of ``query`` (as typed, framing and all) that keyword search looks up as written, never as a
+    slip of another word (``slip_forms``): those quoted, and names (``names``)."""
+    return question.quoted_words(query) | names(query)
+
+
+def names(query: str) -> set[str]:
+    """The folded words of ``query`` (as typed) written with a capital mid-sentence, which a query writes for a
+    name: not the first word of the query or of a sentence in it (capitalised as any first word is), unless it is
+    the query's one word, nor in a query written all in capitals. A name no passage holds is another person or
+    product, not a slip: 'Karlsson' was searched as 'Carlsson', one letter away, whom the notes name, and a note on
+    'Brian' as one on the 'brain' (two letters swapped). Such a word is searched as written; the spelling note still
+    offers the word held ('did you mean …')."""
+    words = list(WORD.finditer(query))
+    if query.upper() == query:  # 'HOW DO I PREVNET …': capitals say nothing of any word
+        return set()
+    found = set()
+    for match in words:
+        before = query[:match.start()].rstrip(" \t\"'“”‘’«»([{*_`")
+        if match.group(0)[:1].isupper() and (len(words) == 1 or before and before[-1] not in ".!?\n"):
+            found.add(normalise(match.group(0)))
+    return found
+
+
 def _typo(word: str, forms: dict[str, str], tokens: Callable[[list[str]], list[tuple[str, ...]]],
           documents: Callable[[str], int]) -> bool:
     """Whether ``word`` of a query that shows no language is likelier a typo than another language's form (its held
@@ -221,8 +280,7 @@ def _typo(word: str, forms: dict[str, str], tokens: Callable[[list[str]], list[t
     if {t[0] for t in tokens(swapped) if len(t) == 1} & set(forms.values()):  # no language's ending swaps letters
         return True  # 'kubernetse': 'kubernets', stemmed as 'kubernetes'; 'clienti' keeps 'cliente'
     variants = edits(word)
-    near = {t[0]: 0 for t in tokens(variants) if len(t) == 1}
-    near = {stem: documents(stem) for stem in near}
+    near = counted(documents, list(dict.fromkeys(t[0] for t in tokens(variants) if len(t) == 1)))
     best = max(sorted(near), key=near.get, default="")
     return bool(best) and near[best] > 0 and best not in forms.values()
 

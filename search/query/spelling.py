@@ -39,6 +39,7 @@ from search.query.keyword import edits as _edits
 from search.query.keyword import restores as _restores
 from search.query.postings import COLUMNS, Postings, tokenize
 from search.query.question import FRAMING, quoted_words
+from search.query.term_counts import TermCounts, counted
 from search.query.text import (CJK_RANGES, CJK_RUN, KATAKANA_WORD, WORD, normalise, other_scripts, query_pieces,
                                simplified, split_scripts)
 
@@ -104,6 +105,9 @@ def note(conn, query: str, postings: Postings | None, mode: str, collection: str
     named = missing[:NAMED]
     suggestions = {w.shown: _suggest_chinese(w, vocabulary) if w.run else _suggest(w.shown, vocabulary)
                    for w in [w for w in named if w.run or _correctable(w)][:CORRECTED]}
+    for word, found in suggestions.items():  # two slips away ('deflaut'): keyword search found what was meant, the
+        if not found and (searched or {}).get(word):  # note's look-up (one edit from the word or its stem) not
+            suggestions[word] = searched[word][0]
     none_held = len(absent) == len(words)
     # 'defualt' alone: the results are those for 'default', no longer none (or by meaning only)
     meant = [_searched_as(searched[w.shown][0], suggestions.get(w.shown), vocabulary) for w in absent
@@ -127,6 +131,7 @@ class _Vocabulary:
     def __init__(self, conn, postings: Postings | None):
         self.conn, self.postings = conn, postings
         self._scratch = False  # make_scratch done: holds() is asked of thousands of variants, three statements each
+        self._counts = TermCounts(conn)  # FTS5's vocabulary, counted once a term
 
     def _instances(self) -> None:
         """Make the connection's ``INSTANCES`` table, once for this check."""
@@ -152,6 +157,15 @@ class _Vocabulary:
         self._instances()
         return keyword_reads.term_published(self.conn, term)
 
+    def held(self, terms: list[str]) -> set[str]:
+        """Those of ``terms`` a published passage holds. Without the postings, FTS5's vocabulary is asked for all of
+        them in one statement (``TermCounts``), and only those some row holds are asked whether a published one
+        does: a word's hundreds of variants were asked one by one, a statement each."""
+        terms = list(dict.fromkeys(terms))
+        if self.postings is None:
+            terms = [term for term, n in counted(self._counts, terms).items() if n]
+        return {term for term in terms if self.holds(term)}
+
     def holds_phrase(self, words: str) -> bool:
         """Whether a published passage holds ``words`` side by side (FTS5 is asked: the postings keep no places)."""
         return keyword_reads.phrase_published(self.conn, '"' + words.replace('"', '""') + '"')
@@ -160,7 +174,7 @@ class _Vocabulary:
         """How many passages hold ``term`` (from FTS5: counted over every row, published or not)."""
         if self.postings is not None:
             return self.postings.documents(term)
-        return keyword_reads.term_documents(self.conn, term)
+        return self._counts(term)
 
     def holding(self, expression: str, limit: int) -> list[str]:
         """The text of the ``limit`` published passages that match the FTS5 ``expression`` best."""
@@ -280,9 +294,11 @@ def _suggest(word: str, vocabulary: _Vocabulary) -> str | None:
 def _one_edit_stems(word: str, vocabulary: _Vocabulary) -> dict[str, list[str]]:
     """{indexed stem: the variants of ``word`` one edit away that FTS5 stems to it}."""
     variants = _edits(word)
+    found = list(zip(variants, tokenize(vocabulary.conn, variants)))
+    held = vocabulary.held([tokens[0] for _, tokens in found if len(tokens) == 1])
     stems: dict[str, list[str]] = {}
-    for variant, tokens in zip(variants, tokenize(vocabulary.conn, variants)):
-        if len(tokens) == 1 and (tokens[0] in stems or vocabulary.holds(tokens[0])):
+    for variant, tokens in found:
+        if len(tokens) == 1 and tokens[0] in held:
             stems.setdefault(tokens[0], []).append(variant)
     return stems
 
@@ -292,7 +308,7 @@ def _two_edit_stems(word: str, vocabulary: _Vocabulary) -> tuple[dict[str, list[
     own = tokenize(vocabulary.conn, [word])[0]
     if len(word) < 6 or len(own) != 1:
         return {}, ""
-    return {stem: [] for stem in _edits(own[0]) if vocabulary.holds(stem)}, own[0]
+    return {stem: [] for stem in sorted(vocabulary.held(_edits(own[0])))}, own[0]
 
 
 def _surface(word: str, stem: str, variants: list[str], vocabulary: _Vocabulary) -> str | None:
