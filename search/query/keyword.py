@@ -172,11 +172,13 @@ def _held_stems(variants: list[str], tokens: Callable[[list[str]], list[tuple[st
                 documents: Callable[[str], int]) -> dict[str, tuple[int, list[str]]]:
     """{stem some passage holds: (passages holding it, the ``variants`` FTS5 stems to it)}; the stems counted at
     once (``counted``: one statement to FTS5 while the postings are read, not one a stem)."""
-    stems: dict[str, list[str]] = {}
-    for variant, its in zip(variants, tokens(variants)):
-        if len(its) == 1:
-            stems.setdefault(its[0], []).append(variant)
-    return {stem: (n, stems[stem]) for stem, n in counted(documents, list(stems)).items() if n}
+    found = tokens(variants)
+    counts = counted(documents, list({its[0] for its in found if len(its) == 1}))
+    stems: dict[str, tuple[int, list[str]]] = {}
+    for variant, its in zip(variants, found):
+        if len(its) == 1 and counts[its[0]]:
+            stems.setdefault(its[0], (counts[its[0]], []))[1].append(variant)
+    return stems
 
 
 def _two_slips(word: str, tokens: Callable[[list[str]], list[tuple[str, ...]]], documents: Callable[[str], int]
@@ -189,8 +191,8 @@ def _two_slips(word: str, tokens: Callable[[list[str]], list[tuple[str, ...]]], 
     added or changed) would be hundreds of thousands. The word's own stem's variants, not tokenized, cost less but
     missed most: 'conncteions' stems to 'conncteion', far from 'connect' (bench/questions.py's questions with two
     slips in their longest word: top five 35 of 40 that way, 37 this way)."""
-    variants = [v for v in dict.fromkeys(v[:i] + v[i + 1] + v[i] + v[i + 2:] for v in edits(word)
-                                         for i in range(len(v) - 1) if v[i] != v[i + 1]) if v != word]
+    variants = sorted({v[:i] + v[i + 1] + v[i] + v[i + 2:] for v in edits(word) for i in range(len(v) - 1)
+                       if v[i] != v[i + 1]} - {word})
     stems = _held_stems(variants, tokens, documents)
     if len(stems) != 1:
         return None
