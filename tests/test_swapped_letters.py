@@ -159,6 +159,7 @@ def test_which_words_are_names():
     assert names("it sleeps. Prevnet it") == set(), "the first word of a sentence"
     assert names('the note "Karlsson" wrote about Brian') == {"karlsson", "brian"}
     assert names("HOW DO I PREVNET SLEEP") == set(), "written all in capitals"
+    assert names("wo ist die Rechnnug vom Lieferanten") == set(), "German: every noun is capitalised"
     assert as_typed('"defualt" value of Karlsson') == {"defualt", "karlsson"}, "quoted words and names"
 
 

@@ -259,10 +259,11 @@ def names(query: str) -> set[str]:
     the query's one word, nor in a query written all in capitals. A name no passage holds is another person or
     product, not a slip: 'Karlsson' was searched as 'Carlsson', one letter away, whom the notes name, and a note on
     'Brian' as one on the 'brain' (two letters swapped). Such a word is searched as written; the spelling note still
-    offers the word held ('did you mean …')."""
+    offers the word held ('did you mean …'). Not in a query that shows German, which writes every noun so
+    ('wo ist die Rechnnug vom Lieferanten')."""
     words = list(WORD.finditer(query))
-    if query.upper() == query:  # 'HOW DO I PREVNET …': capitals say nothing of any word
-        return set()
+    if query.upper() == query or "de" in query_languages(normalise(query)):  # capitals say nothing of a word:
+        return set()  # 'HOW DO I PREVNET …'; German's nouns
     found = set()
     for match in words:
         before = query[:match.start()].rstrip(" \t\"'“”‘’«»([{*_`")
