@@ -253,7 +253,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # org file's '#+DATE: May 1, 2023', a day folder named with its month ('2024/March 14/notes.md'); a Logseq block whose
 # first line is 'tags:: a' ('- tags:: a') tags it too, a page's first such block each passage; an org #+TAGS: group
 # with a regular expression member ('{P@.+}') keeps its other members.
-VERSION = 22
+# 23: a mail file's messages are kept by Message-ID and thread (schema V23's mail_messages: a mailbox's thread joins
+# its .eml replies and another mailbox's messages).
+VERSION = 23
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked

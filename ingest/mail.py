@@ -139,6 +139,25 @@ class Threads:
         return ids[-1] if ids else None
 
 
+def thread_key(said: dict[str, str], own: str | None) -> str | None:
+    """A message's thread's key across files (``thread_meta``; ``said``: its ``_thread_headers``)."""
+    gmail = said["x-gm-thrid"].strip()[:100]
+    references = MESSAGE_ID.findall(said["references"])
+    return f"gmail {gmail}" if gmail else references[0] if references else Threads._parent(said) or own
+
+
+def message_row(message: Message, line: int, lines: int | None, subject: str, sent: str | None) -> list | None:
+    """A message's row of its file's ``mail_messages`` (the index's table of them, schema V23): [its Message-ID,
+    its thread's key (``thread_key``), its first line, its lines (None: the whole file, an .eml's), its Subject, when
+    sent (``sent_time``)]; None for one that names neither a Message-ID nor a message it replies to. A reply saved
+    as an .eml was joined to the other .eml files of its folder only, never to the message of a mailbox (.mbox) it
+    replies to, nor was a message of one mailbox to its reply in another (Thunderbird's Inbox and Sent)."""
+    said = _thread_headers(message)
+    own = next(iter(MESSAGE_ID.findall(said["message-id"])), None)
+    key = thread_key(said, own)
+    return [own, key, line, lines, subject, sent] if own or key else None
+
+
 def thread_meta(message: Message) -> dict[str, str]:
     """An .eml's place in a thread, for its file's meta: its Message-ID (``message_id``) and its thread's key
     (``mail_thread``: Gmail's X-GM-THRID; else the first of its References, the thread's first message; else what it
@@ -147,9 +166,7 @@ def thread_meta(message: Message) -> dict[str, str]:
     named none of them, each file read alone. {} for a message that names no Message-ID."""
     said = _thread_headers(message)
     own = next(iter(MESSAGE_ID.findall(said["message-id"])), None)
-    references = MESSAGE_ID.findall(said["references"])
-    gmail = said["x-gm-thrid"].strip()[:100]
-    key = f"gmail {gmail}" if gmail else references[0] if references else Threads._parent(said) or own
+    key = thread_key(said, own)
     return {key_: value for key_, value in (("message_id", own), ("mail_thread", key)) if value}
 
 
@@ -184,6 +201,9 @@ def parse_eml(path: str, data: bytes) -> Document:
     if meta.get("labels"):  # its Gmail labels are its tags: '#receipts' finds it
         meta["tags"] = meta.pop("labels")
     meta.update(thread_meta(message))
+    row = message_row(message, 1, None, section.heading_path[0], meta.get("mail_time"))
+    if row:
+        meta["mail_messages"] = [row]
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     subject = _header(message, "Subject")
     return Document(kind="note", title=subject if _said(subject) else title_from_name(stem),
@@ -253,6 +273,7 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
     meta: dict = {}
     read = AttachmentsRead()
     threads = Threads()
+    rows: list[list] = []  # each message's row of the index's mail_messages (``message_row``)
     common: dict[str, str] | None = None  # the Gmail labels every message read holds, casefolded: its tags
     nested: list[str] = []  # messages nested too deep, read to MAX_NESTING: where and how deep
     for raw, first, lines in _messages(blocks):
@@ -271,6 +292,9 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
             labels = {label.casefold(): label for label in said.get("labels", [])}
             common = labels if common is None else {key: common[key] for key in common if key in labels}
             threads.add(message, section.heading_path[0], first)
+            row = message_row(message, first, lines, section.heading_path[0], said.get("mail_time"))
+            if row and len(rows) < THREAD_IDS:
+                rows.append(row)
         except Exception as exc:  # noqa: BLE001 - one message's trouble must not cost the mailbox
             unreadable += 1
             if len(unreadable_why) < UNREADABLE_SAID:
@@ -301,6 +325,8 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
         meta["unreadable_messages"] = unreadable
         meta["unreadable_why"] = unreadable_why
     read.say(meta)
+    if rows:
+        meta["mail_messages"] = rows
     if common:  # a Takeout of one label ('Receipts.mbox'): a tag of the file is one of each of its messages
         meta["tags"] = list(common.values())
     return Document(kind="note", title=path.rsplit("/", 1)[-1], sections=sections, meta=meta)

@@ -212,7 +212,8 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
         for wanted, loose in _heading_readings(thread.group(1)):
             found = linked_lines(note, WikiLink(target.name, wanted, None), loose=loose, headings=headings)
             if not isinstance(found, str):
-                saved = _saved_thread(conn, target, indexed)  # an .eml's: the collection's other .eml files
+                # its thread in the collection's mail files (other .eml files, other mailboxes), where it has one
+                saved = _saved_thread(conn, target, indexed, messages[found[0] - 1][0] + 1)
                 if saved:
                     return _read_saved_thread(sift, target, saved)
                 return _read_thread(sift, target.name, found[0] - 1, headings, messages, threads)
@@ -228,8 +229,9 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
     more = (f"; its thread in this file, {len(shared)} messages: {_thread_list(shared, headings, messages)}: "
             f"read_file with heading={'thread: ' + headings[found[0] - 1][2]!r} shows them together"
             if len(shared) > 1 else "")
-    saved = _saved_thread(conn, target, indexed) if messages and found[0] == found[1] else []
-    if saved:  # an .eml's thread: the other saved messages of it in the collection
+    saved = _saved_thread(conn, target, indexed, messages[found[0] - 1][0] + 1) \
+        if messages and found[0] == found[1] else []
+    if saved:  # its thread in the collection's mail files: other .eml files, other mailboxes
         more = (f"; its thread in {target.collection}, {len(saved)} messages: {_saved_list(target, saved)}: "
                 f"read_file with heading={'thread: ' + headings[found[0] - 1][2]!r} shows them together")
     return text + f"\n[the section {' > '.join(wanted)!r}: lines {start}-{end}{more}]", data
@@ -331,17 +333,23 @@ def _read_thread(sift, name: str, index: int, headings: list, messages: list, th
             f"{'s' if len(shared) != 1 else ''}: {_thread_list(shared, headings, messages)}{note}]"), data
 
 
-def _saved_thread(conn, target: paths.Target, indexed) -> list:
-    """The thread of a saved message (an .eml) among its collection's other .eml files (search.query.mail_threads:
-    by their Message-IDs, kept in their meta), by date; [] for any other file, or one alone in its thread."""
-    if indexed is None or not target.relative.lower().endswith(".eml"):
+def _saved_thread(conn, target: paths.Target, indexed, line: int) -> list:
+    """The thread of a mail message (an .eml's, or a mailbox's at ``line``) among its collection's mail files
+    (search.query.mail_threads: by their Message-IDs, kept in the index), by date; [] for any other file, or one
+    alone in its thread (a mailbox's message: alone outside its mailbox, whose own thread _read_thread shows)."""
+    if indexed is None:
         return []
     from search.query.mail_threads import thread_files
-    return thread_files(conn, indexed["collection"], indexed["id"])
+    return thread_files(conn, indexed["collection"], indexed["id"], line)
+
+
+def _subject(r: dict) -> str:
+    """A thread's message as its list names it: an .eml's title, a mailbox's message's Subject."""
+    return (r.get("subject") or r["title"]) if r.get("lines") else r["title"]
 
 
 def _saved_list(target: paths.Target, saved: list) -> str:
-    listed = ", ".join(f"{target.collection}/{r['path']} ({r['title']!r}{', ' + r['date'] if r['date'] else ''})"
+    listed = ", ".join(f"{target.collection}/{r['name']} ({_subject(r)!r}{', ' + r['date'] if r['date'] else ''})"
                        for r in saved[:THREAD_LISTED])
     return listed + (f" and {len(saved) - THREAD_LISTED} more" if len(saved) > THREAD_LISTED else "")
 
@@ -352,8 +360,9 @@ def _read_saved_thread(sift, target: paths.Target, saved: list) -> tuple[str, di
     asked file's where it is shown, else the first's. A reply's .eml named no other message of its conversation,
     though the folder held them all (Apple Mail's and Outlook's drag and drop save a file a message)."""
     texts, data, used = [], None, 0
-    for r in saved:
-        text, read_data = read(sift, f"{target.collection}/{r['path']}", None, None, None)
+    for r in saved:  # an .eml whole, a mailbox's message its lines
+        first, last = (None, None) if r["lines"] is None else (r["line"], r["line"] + r["lines"] - 1)
+        text, read_data = read(sift, f"{target.collection}/{r['path']}", first, last, None)
         if texts and used + len(text.encode("utf-8")) > MAX_BYTES:
             break
         texts.append(text)

@@ -91,3 +91,85 @@ def test_a_threads_messages_of_one_day_are_in_the_order_sent(immediate, tmp_path
     assert hit["mail_thread"] == ["mail/z-first.eml", "mail/a-re.eml"], hit
     text = tools.read_file(path="mail/a-re.eml", heading="thread: Re: Shed").content[0].text
     assert text.index("new roof") < text.index("Slate or zinc") < text.index("it is lighter"), text
+
+
+def mbox(*messages: bytes) -> bytes:
+    return b"".join(b"From anna@example.com Tue Mar  5 09:00:00 2024\n" + m + b"\n" for m in messages)
+
+
+# a thread across an mbox, an .eml and another mbox (Thunderbird's Inbox and Sent): the first message in the archive,
+# the reply saved as an .eml, the reply to that in the Sent mailbox; the archive's other message is of no thread
+ACROSS = {
+    "archive.mbox": mbox(eml("Budget", "<a@example.com>", "The shed roof budget is 4,000 euros.",
+                             "Tue, 05 Mar 2024 09:00:00 +0000"),
+                         eml("Holiday", "<d@example.com>", "The ferry leaves at noon on Friday.",
+                             "Fri, 08 Mar 2024 09:00:00 +0000")),
+    "Inbox/re-budget.eml": eml("Re: Budget", "<b@example.com>", "Could we lower the gutter costs?",
+                               "Wed, 06 Mar 2024 09:00:00 +0000", "<a@example.com>", "<a@example.com>"),
+    "Sent.mbox": mbox(eml("Re: Re: Budget", "<c@example.com>", "Yes, zinc gutters are cheaper.",
+                          "Thu, 07 Mar 2024 09:00:00 +0000", "<b@example.com>")),
+}
+
+
+def test_a_thread_is_joined_across_mailboxes_and_eml_files(immediate, tmp_path, monkeypatch):
+    """A reply saved as an .eml to a message of a mailbox, and a reply to it in another mailbox (Thunderbird's
+    Sent), were not joined: a thread was an .eml folder's, or one mailbox's. The index keeps each message's
+    Message-ID and thread (schema V23's mail_messages): their hits name one another, and read_file's
+    heading='thread: …' shows them in the order sent, from any of them."""
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "mail"
+    for rel, data in ACROSS.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(data)
+    assert ingest(root, "mail")["published"]["failures"] == []
+    tools = Tools(Sift(load()))
+    hit = tools.search(query="gutter costs", mode="keyword").structured_content["results"][0]
+    assert hit["path"] == "mail/Inbox/re-budget.eml", hit
+    assert hit["mail_thread"] == ["mail/archive.mbox (line 1)", "mail/Sent.mbox (line 1)"], hit
+    hit = tools.search(query="roof budget", mode="keyword").structured_content["results"][0]
+    assert hit["path"] == "mail/archive.mbox", hit
+    assert hit["mail_thread"] == ["mail/Inbox/re-budget.eml", "mail/Sent.mbox (line 1)"], hit
+    alone = tools.search(query="ferry", mode="keyword").structured_content["results"][0]
+    assert alone["path"] == "mail/archive.mbox" and "mail_thread" not in alone, alone
+    for path, heading in (("mail/Inbox/re-budget.eml", "thread: Re: Budget"), ("mail/archive.mbox", "thread: Budget"),
+                          ("mail/Sent.mbox", "thread: Re: Re: Budget")):
+        read = tools.read_file(path=path, heading=heading)
+        text = read.content[0].text
+        assert not read.is_error, text
+        assert text.index("4,000 euros") < text.index("gutter costs") < text.index("zinc gutters"), text
+        assert "ferry" not in text, text
+        assert "3 saved messages in mail: mail/archive.mbox (line 1) ('Budget', 2024-03-05), mail/Inbox/" \
+               "re-budget.eml ('Re: Budget', 2024-03-06), mail/Sent.mbox (line 1) ('Re: Re: Budget', 2024-03-07)" \
+               in text, text
+    one = tools.read_file(path="mail/archive.mbox", heading="Budget").content[0].text
+    assert "its thread in mail, 3 messages: mail/archive.mbox (line 1)" in one and "gutter" not in one, one
+
+
+def test_an_index_before_v23_is_filled_with_its_eml_messages(immediate, tmp_path, monkeypatch):
+    """The writer's migration to V23 fills mail_messages from the .eml files' meta (a mailbox's come when it is
+    read again), and a reader of an index before V23 joins .eml files by their meta as before."""
+    from search.index.db import connect
+    from tests.conftest import as_older_index
+    import os
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "mail"
+    for rel, data in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(data)
+    assert ingest(root, "mail")["published"]["failures"] == []
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    path = as_older_index(dict(os.environ), "DROP TABLE mail_messages;", 22)
+    hit = Tools(Sift(load())).search(query="zinc gutters", mode="keyword").structured_content["results"][0]
+    assert hit["mail_thread"] == ["mail/Inbox/budget.eml", "mail/Inbox/re-budget.eml"], hit
+    conn = connect(path)  # the writer's connection migrates
+    rows = conn.execute("SELECT message_id, thread, line, lines FROM mail_messages ORDER BY 1").fetchall()
+    conn.close()
+    assert [tuple(r) for r in rows] == [("<a@example.com>", "<a@example.com>", 1, None),
+                                        ("<b@example.com>", "<a@example.com>", 1, None),
+                                        ("<c@example.com>", "<b@example.com>", 1, None),
+                                        ("<d@example.com>", "<d@example.com>", 1, None)], rows

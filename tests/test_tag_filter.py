@@ -104,7 +104,7 @@ def test_an_index_before_v22_filters_by_its_json_and_is_filled_when_migrated(bui
     for postings in (True, False):
         assert _found(Engine(built, keyword_postings=postings), "soup", ["recipe"]) == wanted
     conn = connect(built)  # the writer's connection migrates
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 22
+    assert conn.execute("PRAGMA user_version").fetchone()[0] >= 22
     rows = conn.execute("SELECT tag, chunk IS NULL FROM tags ORDER BY 1, 2").fetchall()
     assert ("recipe", 0) in [tuple(r) for r in rows] and ("project/sift", 1) in [tuple(r) for r in rows], rows
     conn.close()

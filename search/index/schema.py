@@ -421,9 +421,41 @@ def _fill_tags(conn: sqlite3.Connection) -> None:
                      [(tag, file, chunk) for chunk, file, own in rows for tag in sorted(tag_names(own))])
 
 
+# The mail messages of each file, one row a message (ingest.mail.message_row): its Message-ID, its thread's key, where it
+# is in its file (line, lines; NULL lines: the whole file, an .eml), its Subject and when it was sent. A thread is
+# joined across a collection's mail files by them (search.query.mail_threads): a reply saved as an .eml to a message
+# of a mailbox, or a message of Thunderbird's Inbox and its reply in Sent, were not (an .eml's Message-ID was JSON in
+# files.meta, a mailbox's none). Filled at migration for the .eml files (from files.meta); a mailbox's rows come when
+# it is read again (the chunker's VERSION 23 has a scan read every file again). Rows go with their file.
+V23 = """
+CREATE TABLE IF NOT EXISTS mail_messages (
+    file INTEGER NOT NULL REFERENCES files(id),
+    message_id TEXT,
+    thread TEXT,
+    line INTEGER NOT NULL,
+    lines INTEGER,                -- NULL: the whole file (an .eml)
+    subject TEXT,
+    sent TEXT                     -- UTC, '2024-03-05T09:12:00Z' (ingest.mail.sent_time)
+);
+CREATE INDEX IF NOT EXISTS mail_messages_id ON mail_messages(message_id);
+CREATE INDEX IF NOT EXISTS mail_messages_thread ON mail_messages(thread);
+CREATE INDEX IF NOT EXISTS mail_messages_file ON mail_messages(file, line);
+"""
+
+
+def _fill_mail(conn: sqlite3.Connection) -> None:
+    """V23's rows for the .eml files written before it (their Message-ID and thread's key are in files.meta)."""
+    conn.execute("DELETE FROM mail_messages")
+    conn.execute("INSERT INTO mail_messages(file, message_id, thread, line, lines, subject, sent) "
+                 "SELECT id, json_extract(meta, '$.message_id'), json_extract(meta, '$.mail_thread'), 1, NULL, title, "
+                 "coalesce(json_extract(meta, '$.mail_time'), json_extract(meta, '$.date')) FROM files "
+                 "WHERE meta LIKE '%\"mail_thread\"%' AND json_valid(meta) "
+                 "AND json_extract(meta, '$.mail_thread') IS NOT NULL")
+
+
 MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
-                         V21, V22]
-FILLS = {22: _fill_tags}  # what a migration writes that SQL alone cannot (the tags casefolded as Python does)
+                         V21, V22, V23]
+FILLS = {22: _fill_tags, 23: _fill_mail}  # what a migration writes that SQL alone cannot (the tags casefolded as Python does)
 
 
 class SchemaTooNew(Exception):

@@ -424,17 +424,23 @@ def _retire(conn, collection_id, path, gen):
 def _delete_file_rows(conn, file_id: int) -> None:
     conn.execute("DELETE FROM links WHERE file = ?", (file_id,))
     conn.execute("DELETE FROM tags WHERE file = ?", (file_id,))
+    conn.execute("DELETE FROM mail_messages WHERE file = ?", (file_id,))
     conn.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file = ?)", (file_id,))
     conn.execute("DELETE FROM chunks WHERE file = ?", (file_id,))
     conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
 
 
 def _insert_file(conn, collection_id: int, v: FileVersion, gen: int) -> int:
+    # a mail file's messages are rows of their own (mail_messages), not JSON in its meta: a Takeout holds 100,000
+    meta = {key: value for key, value in (v.meta or {}).items() if key != "mail_messages"}
     cur = conn.execute(
         "INSERT INTO files(collection, path, kind, size, mtime, sha256, title, meta, gen_from, ctime) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (collection_id, v.path, v.kind, v.size, v.mtime, v.sha256, v.title,
-         json.dumps(v.meta or {}, ensure_ascii=False, default=str), gen, v.ctime))
+         json.dumps(meta, ensure_ascii=False, default=str), gen, v.ctime))
+    conn.executemany("INSERT INTO mail_messages(file, message_id, thread, line, lines, subject, sent) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                     [(cur.lastrowid, *row) for row in (v.meta or {}).get("mail_messages", ())])
     for target in (v.meta or {}).get("links", []):
         conn.execute("INSERT OR IGNORE INTO links(file, target) VALUES (?, ?)", (cur.lastrowid, target))
     conn.executemany("INSERT INTO tags(tag, file, chunk) VALUES (?, ?, NULL)",
@@ -671,6 +677,7 @@ def remove_collection(conn: sqlite3.Connection, collection_id: int) -> tuple[int
                                      f"WHERE f.collection = ? AND {VISIBLE}", (collection_id,)).fetchone()
         conn.execute(f"DELETE FROM links WHERE file IN ({of_files})", (collection_id,))
         conn.execute(f"DELETE FROM tags WHERE file IN ({of_files})", (collection_id,))
+        conn.execute(f"DELETE FROM mail_messages WHERE file IN ({of_files})", (collection_id,))
         conn.execute(f"DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file IN ({of_files}))",
                      (collection_id,))
         conn.execute(f"DELETE FROM chunks WHERE file IN ({of_files})", (collection_id,))

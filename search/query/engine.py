@@ -586,12 +586,12 @@ class Engine:
             hits[-1].attachments_not_indexed = self._not_indexed(conn, r, hits[-1].attachments)
             labels = footnotes.defined(r["text"]) if r["kind"] == "note" else []
             hits[-1].footnotes_cited = footnotes.cited_at(conn, r["file_id"], labels) if labels else {}
-        # a saved message's (.eml): the other messages of its thread in the collection, looked up for the page at once
-        saved = [(rows[cid]["collection_id"], rows[cid]["file_id"]) for cid, _, _ in ranked
-                 if rows[cid]["path"].lower().endswith(".eml")]
+        # a mail message's: the other messages of its thread in the collection's mail files, looked up for the page
+        saved = [(rows[cid]["collection_id"], rows[cid]["file_id"], rows[cid]["start_line"]) for cid, _, _ in ranked
+                 if mail_threads.is_mail(rows[cid]["path"])]
         found = mail_threads.threads(conn, saved) if saved else {}
         for (cid, _, _), hit in zip(ranked, hits):
-            hit.mail_thread = [m["path"] for m in found.get(rows[cid]["file_id"], []) if m["path"] != hit.path]
+            hit.mail_thread = mail_threads.others(found, rows[cid]["file_id"], rows[cid]["start_line"])
         return hits
 
     # -- similar passages ------------------------------------------------------

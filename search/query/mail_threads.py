@@ -1,7 +1,9 @@
-"""The thread of a saved message (.eml) among the other saved messages of its collection: a folder of .eml files
-(Apple Mail's or Outlook's drag and drop) holds a conversation as a file a message, and a reply's hit and read_file
-named none of the others (a mailbox's thread is its own file's: ingest.mail.Threads, mcp_server.reading). Found by
-the Message-ID and thread key each one's meta holds (ingest.mail.thread_meta, read at parse time), never by reading
+"""The thread of a mail message across the mail files of its collection: a folder of .eml files (Apple Mail's or
+Outlook's drag and drop) holds a conversation as a file a message, a reply saved as an .eml may answer a message of
+a mailbox (.mbox) beside it, and Thunderbird keeps a message in Inbox and its reply in Sent. A reply's hit and
+read_file named none of the others (a mailbox's thread within itself is its own file's: ingest.mail.Threads,
+mcp_server.reading). Found by the Message-IDs and thread keys the index keeps of each message (schema V23's
+mail_messages, ingest.mail.message_row, read at parse time; before V23 an .eml's, in its meta), never by reading
 the files."""
 from __future__ import annotations
 
@@ -9,16 +11,112 @@ from search.index import file_reads
 
 THREAD_SHOWN = 5  # of a hit's thread, the messages named
 THREAD_FILES = 200  # messages looked up for the threads of one call (a hit names the first few)
+ROUNDS = 4  # lookups of the keys found: a reply to a reply whose References are missing keys by its parent alone
+
+MAIL_ENDINGS = (".eml", ".mbox")
 
 
-def threads(conn, asked: list[tuple[int, int]]) -> dict[int, list]:
-    """file version id -> the messages of its thread in its collection, by date (rows: path, title, thread,
-    message_id, date), itself among them, for each (collection id, file version id) of ``asked`` that is a saved
-    message with another in its thread. Two lookups for them all (a page of hits): those of their keys and
-    Message-IDs, then those of the keys and Message-IDs found, since a reply to a reply whose References are
-    missing has the message it replies to as its key, not the thread's first."""
-    own = file_reads.mail_thread_of(conn, [file_id for _, file_id in asked]) if asked else {}
-    found: dict[int, list] = {}
+def is_mail(path: str) -> bool:
+    """Whether a hit's file may be a mail file with messages in the index's mail_messages: an .eml, an .mbox, or
+    a file of no extension (Thunderbird's folders, 'Inbox' and 'Sent', are mailboxes so named)."""
+    name = path.rsplit("/", 1)[-1].lower()
+    return name.endswith(MAIL_ENDINGS) or "." not in name.lstrip(".")
+
+
+def threads(conn, asked: list[tuple]) -> dict[tuple[int, int | None], tuple[dict, list[dict]]]:
+    """(file version id, line) -> (the message asked, the messages of its thread in its collection by the time sent,
+    itself among them) for each (collection id, file version id[, line in the file]) of ``asked`` that is a mail
+    message with another in its thread; a mailbox's message (asked with its line) only where its thread reaches
+    another file. The rows: file, path, title, thread, message_id, line, lines (None: the whole file), subject,
+    date, name ('mail/budget.eml', 'Inbox.mbox (line 12)')."""
+    if not asked:
+        return {}
+    if conn.execute("PRAGMA user_version").fetchone()[0] < 23:  # a reader does not migrate
+        return _threads_of_meta(conn, [(c, f) for c, f, *_ in asked])
+    found: dict = {}
+    by_collection: dict[int, dict] = {}
+    for collection, file_id, *line in asked:
+        at = line[0] if line else None
+        own = _own(conn, file_id, at)
+        if own is not None:
+            by_collection.setdefault(collection, {})[(file_id, at)] = own
+    for collection, mine in by_collection.items():
+        keys = {key for own in mine.values() for key in (own["thread"], own["message_id"]) if key}
+        rows: list[dict] = []
+        for _ in range(ROUNDS):
+            rows = _thread_rows(conn, collection, sorted(keys))
+            more = {key for r in rows for key in (r["thread"], r["message_id"]) if key} - keys
+            if not more:
+                break
+            keys |= more
+        for asked_, own in mine.items():
+            members = _members(own, rows)
+            elsewhere = own["lines"] is None or any(m["file"] != own["file"] for m in members)
+            if len(members) > 1 and elsewhere:
+                found[asked_] = (own, members)
+    return found
+
+
+def others(found: dict, file_id: int, line: int | None = None) -> list[str]:
+    """The names of the other messages of the thread ``threads`` found for a hit ('budget.eml', 'Inbox.mbox (line
+    12)'), by the time sent; [] for none."""
+    got = found.get((file_id, line)) or found.get((file_id, None))
+    if not got:
+        return []
+    own, members = got
+    return [m["name"] for m in members if (m["file"], m["line"]) != (own["file"], own["line"])]
+
+
+def thread_files(conn, collection_id: int, file_id: int, line: int | None = None) -> list[dict]:
+    """The messages of the thread of the message of file version ``file_id`` (at ``line`` of a mailbox) in its
+    collection, by date, itself among them; [] for one alone in its thread (a mailbox's: alone outside its file)."""
+    got = threads(conn, [(collection_id, file_id, line)])
+    return next(iter(got.values()))[1] if got else []
+
+
+def _own(conn, file_id: int, line: int | None) -> dict | None:
+    """The row of the message of ``file_id`` at ``line`` (an .eml's one, whatever the line)."""
+    row = conn.execute("SELECT file, line, lines, thread, message_id FROM mail_messages WHERE file = ? AND line <= ? "
+                       "ORDER BY line DESC LIMIT 1", (file_id, line if line is not None else 1 << 62)).fetchone()
+    if row is None or (row[2] is not None and line is not None and line >= row[1] + row[2]):
+        return None
+    return dict(zip(("file", "line", "lines", "thread", "message_id"), row))
+
+
+def _thread_rows(conn, collection_id: int, keys: list[str]) -> list[dict]:
+    """The published messages of a collection whose thread's key or Message-ID is one of ``keys``, by the time
+    sent, then file and line; at most THREAD_FILES."""
+    if not keys:
+        return []
+    marks = ",".join("?" * len(keys))
+    cursor = conn.execute(
+        "SELECT m.file, f.path, f.title, m.thread, m.message_id, m.line, m.lines, m.subject, "
+        "coalesce(substr(m.sent, 1, 10), json_extract(f.meta, '$.date')) AS date, m.sent "
+        "FROM mail_messages m JOIN files f ON f.id = m.file JOIN collections c ON c.id = f.collection "
+        f"WHERE (m.thread IN ({marks}) OR m.message_id IN ({marks})) AND f.collection = ? AND {collection_reads.VISIBLE} "
+        "ORDER BY coalesce(m.sent, date, ''), f.path, m.line LIMIT ?", (*keys, *keys, collection_id, THREAD_FILES))
+    names = [d[0] for d in cursor.description]
+    rows = [dict(zip(names, r)) for r in cursor.fetchall()]
+    for r in rows:
+        r["name"] = r["path"] if r["lines"] is None else f"{r['path']} (line {r['line']})"
+    return rows
+
+
+def _members(own: dict, rows: list[dict]) -> list[dict]:
+    """Of ``rows``, those joined to ``own`` by a key (its thread's, a Message-ID), through one another."""
+    keys = {key for key in (own["thread"], own["message_id"]) if key}
+    while True:
+        members = [r for r in rows if r["thread"] in keys or r["message_id"] in keys]
+        more = {key for r in members for key in (r["thread"], r["message_id"]) if key} - keys
+        if not more:
+            return members
+        keys |= more
+
+
+def _threads_of_meta(conn, asked: list[tuple[int, int]]) -> dict:
+    """``threads`` of an index before V23: the .eml files' keys in their meta (a mailbox's messages are not)."""
+    own = file_reads.mail_thread_of(conn, [file_id for _, file_id in asked])
+    found: dict = {}
     for collection in {c for c, file_id in asked if file_id in own}:
         mine = {file_id: {key for key in own[file_id] if key} for c, file_id in asked
                 if c == collection and file_id in own}
@@ -27,20 +125,16 @@ def threads(conn, asked: list[tuple[int, int]]) -> dict[int, list]:
         more = {key for r in rows for key in (r["thread"], r["message_id"]) if key} - keys
         if more:
             rows = file_reads.mail_thread_files(conn, collection, sorted(keys | more), THREAD_FILES)
+        rows = [{**dict(r), "file": None, "line": 1, "lines": None, "name": r["path"]} for r in rows]
         for file_id, keys_ in mine.items():
-            for _ in range(2):  # as the lookups went: its keys, then those of the messages they found
-                keys_ |= {key for r in rows if r["thread"] in keys_ or r["message_id"] in keys_
-                          for key in (r["thread"], r["message_id"]) if key}
-            members = [r for r in rows if r["thread"] in keys_ or r["message_id"] in keys_]
+            me = {"file": file_id, "line": 1, "lines": None, "thread": own[file_id][0], "message_id": own[file_id][1]}
+            members = _members(me, rows)
             if len(members) > 1:
-                found[file_id] = members
+                for m in members:  # the rows name no file id: itself is the one of its Message-ID
+                    if m["message_id"] == me["message_id"] and m["thread"] == me["thread"]:
+                        m["file"] = file_id
+                found[(file_id, None)] = (me, members)
     return found
-
-
-def thread_files(conn, collection_id: int, file_id: int) -> list:
-    """The messages of the thread of file version ``file_id`` in its collection, by date, itself among them; []
-    for a file not a saved message of a thread."""
-    return threads(conn, [(collection_id, file_id)]).get(file_id, [])
 
 
 def thread_line(others: list[str], heading: str) -> str:
