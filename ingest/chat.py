@@ -233,6 +233,52 @@ def parse_telegram_html(path: str, text: str) -> Document:
                         {"chat_export": "a Telegram chat export (HTML)"})
 
 
+# Telegram Desktop writes a chat's pages a thousand messages each (messages.html, messages2.html …), each page from a
+# day's header, so a day going on from one page to the next was two sections of one heading in two files, its
+# morning in one and its afternoon in the other, and nothing said so. Where the page before ends on the day a page
+# begins with (or the next begins on the day it ends with), its heading says so: 'Accounts team · 2024-03-14
+# (continued from messages.html)', '… (continues in messages2.html)'. (Zipped, the pages are read as one: a day is one.)
+TELEGRAM_PAGE_NAME = re.compile(r"messages(\d*)\.html?", re.IGNORECASE)
+PAGE_EDGE_BYTES = 256 * 1024  # of a page beside, what is read for its first or last message's day
+
+
+def mark_continued_days(doc: Document, full: Path) -> None:
+    """Say in the headings of ``doc`` (a Telegram HTML page's, read from ``full``) where its first day began on the
+    page before or its last day goes on in the next (``telegram_page_day`` of the pages beside it)."""
+    found = TELEGRAM_PAGE_NAME.fullmatch(full.name)
+    if not found or not doc.sections or doc.meta.get("chat_export") != "a Telegram chat export (HTML)":
+        return
+    number = int(found[1] or 1)
+    ending = full.name[found.end(1):]  # '.html', as the export names its pages
+    before = full.with_name(f"messages{number - 1 if number > 2 else ''}{ending}") if number > 1 else None
+    after = full.with_name(f"messages{number + 1}{ending}")
+    first, last = doc.sections[0], doc.sections[-1]
+    if before is not None and _day_of(first) and telegram_page_day(before, last=True) == _day_of(first):
+        first.heading_path = [f"{first.heading_path[0]} (continued from {before.name})", *first.heading_path[1:]]
+    if _day_of(last) and telegram_page_day(after, last=False) == _day_of(last):
+        last.heading_path = [f"{last.heading_path[0]} (continues in {after.name})", *last.heading_path[1:]]
+
+
+def _day_of(section: Section) -> str:
+    """The day a conversation's section is of, as its heading ends ('#general · 2024-03-14'): '2024-03-14'."""
+    return section.heading_path[0].rsplit(" · ", 1)[-1][:10] if section.heading_path else ""
+
+
+def telegram_page_day(page: Path, last: bool) -> str | None:
+    """The day ('2024-03-14') of the first (or ``last``) message of a page of Telegram's HTML export, from its first
+    (or last) PAGE_EDGE_BYTES; None for no such page, or one of no message there."""
+    try:
+        with open(page, "rb") as f:
+            if last:
+                f.seek(max(0, f.seek(0, os.SEEK_END) - PAGE_EDGE_BYTES))
+            text = f.read(PAGE_EDGE_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return None
+    times = list(TELEGRAM_TIME.finditer(text)) if last else [TELEGRAM_TIME.search(text)]
+    when = _telegram_html_time(times[-1] if times and times[-1] else None)
+    return when.date().isoformat() if when else None
+
+
 def telegram_html_messages(text: str) -> list[Message]:
     """The messages of a page of Telegram's HTML export in order, each at the line of its div; its service
     messages (a day's header, a join, a pin) and those of no words nor attachment (a poll, a location) left out."""
@@ -688,6 +734,7 @@ def chat_headings(path: str, full: Path) -> list[tuple[str, int, int]] | None:
             if ext in (".html", ".htm") else parse_whatsapp(path, text) if is_whatsapp(text) else None
     if doc is None:
         return None
+    mark_continued_days(doc, full)  # as ingest.files reads it
     return [(section.heading_path[0], section.start_line, section.end_line) for section in doc.sections]
 
 

@@ -71,6 +71,9 @@ def read_and_parse(root: Path | str, path: str, rules: Rules | None = None) -> P
         slack = slack_day(full)  # a Slack export's channel day: its authors' names from the export's users.json
         doc, digest = (slack is not None and parse_slack_day(path, data, *slack)) or parse_file(path, data), None
     _bound_names(doc)
+    if doc.meta.get("chat_export") == "a Telegram chat export (HTML)":  # a day going on across its pages says so
+        from ingest.chat import mark_continued_days
+        mark_continued_days(doc, Path(full))
     if doc.kind == "note":
         _attach_links(root, path, doc, rules)
         stem = path.rsplit("/", 1)[-1][:-3]  # a Joplin raw note's '<id>.md'

@@ -578,3 +578,39 @@ def test_telegrams_html_export_is_a_conversation_zipped_or_not(immediate, sift_e
     shown, data = reading.read(Sift(load()), "chats/ChatExport_2024-03-14/messages.html", None, None, None,
                                heading="2024-03-14")
     assert "IBAN" in shown and "Welcome" not in shown, shown
+
+
+def test_a_telegram_day_going_on_across_two_pages_says_so(immediate, tmp_path, monkeypatch):
+    """Telegram Desktop writes a chat's pages a thousand messages each, each from a day's header: a day going on
+    from messages.html to messages2.html was two sections of one heading in two files, and neither said the rest
+    of the day was in the other. Their headings say so now, as indexed and as read_file finds them; a page's day
+    that the page beside does not share says nothing."""
+    from ingest.chat import chat_headings
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    folder = tmp_path / "chats" / "ChatExport_2024-03-14"
+    folder.mkdir(parents=True)
+    (folder / "messages.html").write_text(TELEGRAM_HTML)  # its last day: 14 March
+    (folder / "messages2.html").write_text(_telegram_page(  # 14 March goes on, then 15 March
+        '     <div class="message service" id="message-4">\n      <div class="body details">\n14 March 2024\n'
+        '      </div>\n     </div>\n'
+        + _telegram_message(5, "14.03.2024 17:40:00 UTC+01:00", '       <div class="text">\nThe afternoon batch of '
+                            'invoices went out\n       </div>\n', "Bob")
+        + _telegram_message(6, "15.03.2024 08:00:00 UTC+01:00", '       <div class="text">\nMorning, all paid\n'
+                            '       </div>\n', "Carol")))
+    (folder / "messages3.html").write_text(_telegram_page(_telegram_message(
+        7, "16.03.2024 08:00:00 UTC+01:00", '       <div class="text">\nA new day\n       </div>\n', "Carol")))
+    headings = {page: [day for day, _, _ in chat_headings(f"ChatExport_2024-03-14/{page}", folder / page)]
+                for page in ("messages.html", "messages2.html", "messages3.html")}
+    assert headings == {
+        "messages.html": ["Accounts team · 2024-02-28", "Accounts team · 2024-03-14 (continues in messages2.html)"],
+        "messages2.html": ["Accounts team · 2024-03-14 (continued from messages.html)", "Accounts team · 2024-03-15"],
+        "messages3.html": ["Accounts team · 2024-03-16"]}, headings
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    assert ingest(tmp_path / "chats", "chats")["published"]["failures"] == []
+    tools = Tools(Sift(load()))
+    hit = tools.search(query="afternoon batch", mode="keyword").structured_content["results"][0]
+    assert hit["heading_path"] == "Accounts team · 2024-03-14 (continued from messages.html)", hit
+    read = tools.read_file(path="chats/ChatExport_2024-03-14/messages2.html", heading=hit["heading_path"])
+    assert not read.is_error and "afternoon batch" in read.content[0].text and "Morning" not in read.content[0].text
