@@ -630,7 +630,12 @@ def _attachments(message: Message) -> list[str]:
             continue
         length = _size(part)
         size = f"{length / 1024:,.0f} KB" if length >= 1024 else f"{length} bytes"
-        named.append(f"{' '.join(str(name or 'unnamed').split())} ({part.get_content_type()}, {size})")
+        inside = ""
+        if _is_tnef(part):  # Outlook's winmail.dat: the files it holds, which are read as the message's attachments
+            tnef, _ = _tnef(part)
+            held = [" ".join(inner.split()) for inner, _ in tnef.files] if tnef is not None else []
+            inside = f", holding {', '.join(held[:ADDRESSES])}" if held else ""
+        named.append(f"{' '.join(str(name or 'unnamed').split())} ({part.get_content_type()}, {size}{inside})")
     return named
 
 
@@ -726,20 +731,18 @@ def attachment_sections(message: Message, section: Section, read: AttachmentsRea
     parts = [part for part in _leaves(message) if part.get_content_type() != "message/rfc822" and (
         _attached(part) or (part.get_filename() is not None and part.get_content_maintype() != "text"))]
     found, count = [], 0
-    for at, part in enumerate(parts):
-        name = " ".join(words(str(part.get_filename() or "")).split()) or "unnamed"
+    for name, content_type, size, load, last in _files(parts, read, heading, first, whole):
         reader_name = name.replace("/", "_")
         if kind_of(reader_name) is None or suffix(reader_name).lower() in MAIL_EXTENSIONS:
-            reader_name = "attachment" + TYPE_ENDINGS.get(part.get_content_type(), "")
+            reader_name = "attachment" + TYPE_ENDINGS.get(content_type, "")
         if kind_of(reader_name) is None:
             continue  # a picture, an archive, a calendar invitation: named in its message's head only
         where = f"{name} (message '{heading}', line {first})"
-        size = _size(part)
         if count >= ATTACHMENTS:
             why = f"over {ATTACHMENTS} attachments in one message"
         elif size > ATTACHMENT_BYTES:
             why = f"{size / (1 << 20):,.2f} MiB, over the {ATTACHMENT_BYTES / (1 << 20):.3g} MiB an attachment is read to"
-        elif not whole and at == len(parts) - 1:
+        elif not whole and last:
             why = f"past the first {MAX_MESSAGE_BYTES >> 20} MiB of its message, which are all that is kept"
         elif size > read.left:
             why = (f"past the {MAILBOX_ATTACHMENT_BYTES / (1 << 20):.3g} MiB of attachments a mail file is read to "
@@ -750,7 +753,7 @@ def attachment_sections(message: Message, section: Section, read: AttachmentsRea
             count += 1
             read.left -= size
             try:
-                doc = read.parse(reader_name, part.get_payload(decode=True) or b"")
+                doc = read.parse(reader_name, load())
             except Skip as exc:
                 why = str(exc)
             except Exception as exc:  # noqa: BLE001 - one attachment's trouble must not cost its message
@@ -760,6 +763,44 @@ def attachment_sections(message: Message, section: Section, read: AttachmentsRea
             continue
         found += _attached_sections(doc, [heading, f"Attachment: {name}"], section, first)
     return found
+
+
+def _files(parts: list[Message], read: AttachmentsRead, heading: str, first: int, whole: bool):
+    """(name, type, size, its bytes when called, whether it is the message's last part) of each attached file of
+    ``parts``: a part itself, or each file inside Outlook's winmail.dat (TNEF: ingest.tnef), which was named and
+    never opened. Why a winmail.dat is not read is added to ``read``'s."""
+    from ingest.tnef import is_tnef
+    for at, part in enumerate(parts):
+        name = " ".join(words(str(part.get_filename() or "")).split()) or "unnamed"
+        last = at == len(parts) - 1
+        if not is_tnef(part.get_content_type(), name):
+            yield name, part.get_content_type(), _size(part), lambda part=part: part.get_payload(decode=True) or b"", last
+            continue
+        tnef, why = _tnef(part) if whole or not last else (None, "past the kept part of its message")
+        if tnef is None:
+            read.not_read.append(f"{name} (message '{heading}', line {first}): {why}")
+            continue
+        for inner, data in tnef.files:
+            yield " ".join(inner.split()), "", len(data), lambda data=data: data, False
+
+
+def _tnef(part: Message):
+    """(the ingest.tnef.Tnef of a winmail.dat part, '') or (None, why it is not read); read once a part (its text
+    and its files are both asked for)."""
+    kept = getattr(part, "_sift_tnef", None)
+    if kept is not None:
+        return kept
+    from ingest.tnef import read_tnef
+    size = _size(part)
+    if size > ATTACHMENT_BYTES:
+        kept = None, f"{size / (1 << 20):,.2f} MiB, over the {ATTACHMENT_BYTES / (1 << 20):.3g} MiB an attachment is read to"
+    else:
+        try:
+            kept = read_tnef(part.get_payload(decode=True) or b""), ""
+        except ValueError as exc:
+            kept = None, f"Outlook's TNEF not readable: {exc}"
+    part._sift_tnef = kept
+    return kept
 
 
 def _attached_sections(doc: Document, path: list[str], section: Section, first: int) -> list[Section]:
@@ -785,12 +826,15 @@ def _body(message: Message, depth: int = 0) -> str:
     """The message's text: its text/plain part (each, when several), else its text/html's as a page reads; then
     each message attached to it (a mail forwarded as an attachment, message/rfc822) as ``_read`` reads it, headed
     by its sender, date and subject."""
-    plain, html, attached = [], [], []
+    plain, html, attached, tnefs = [], [], [], []
     for part in _leaves(message):
         if part.get_content_type() == "message/rfc822":
             inner = part.get_payload(0) if isinstance(part.get_payload(), list) and part.get_payload() else None
             if inner is not None and depth < FORWARDS and any(inner.keys()):
                 attached.append("Attached message:\n" + _read(inner, depth + 1)[0].text)
+            continue
+        if _is_tnef(part):
+            tnefs.append(part)
             continue
         if part.get_content_maintype() != "text" or _attached(part):
             continue
@@ -801,6 +845,9 @@ def _body(message: Message, depth: int = 0) -> str:
     texts = [_text(part) for part in plain]
     if not any(text.strip() for text in texts):  # none, or an empty stub beside the HTML a mailer really wrote
         texts = [_html_text(_text(part)) for part in html]
+    if not any(text.strip() for text in texts):  # Outlook's rich text: its words only inside winmail.dat (TNEF)
+        read = [tnef for tnef, _ in map(_tnef, tnefs) if tnef is not None and tnef.text.strip()]
+        texts = [_html_text(tnef.text) if tnef.html else tnef.text for tnef in read]
     return "\n\n".join([text for text in (without_quotes(t) for t in texts) if text] + attached)
 
 
@@ -816,6 +863,11 @@ def _leaves(part: Message):
         return
     for sub in part.get_payload():
         yield from _leaves(sub)
+
+
+def _is_tnef(part: Message) -> bool:
+    from ingest.tnef import is_tnef
+    return is_tnef(part.get_content_type(), words(str(part.get_filename() or "")))
 
 
 def _attached(part: Message) -> bool:
