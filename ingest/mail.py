@@ -210,6 +210,17 @@ def parse_eml(path: str, data: bytes) -> Document:
                     sections=([section] if section.text.strip() else []) + files, meta=meta)
 
 
+def message_text(raw: bytes) -> str:
+    """A message of a mail file (an .eml's bytes, or a mailbox's from its 'From ' line) as it is indexed: its head
+    (who, to whom, when, Subject, labels, attachments) and its body decoded, its quotes and signature left out.
+    read_file showed a message as the file holds it: a Takeout's quoted-printable ('eur=' over 'os'), its text
+    again as HTML, its headers of routes and ids; ValueError for one that cannot be read as mail."""
+    body = raw[raw.index(b"\n") + 1:] if raw.startswith(b"From ") and b"\n" in raw else raw
+    body = _dated(raw, re.sub(rb"(?m)^>(>*From )", rb"\1", body))
+    message, _ = _bounded(body)
+    return _read(message)[0].text
+
+
 def parse_mbox(path: str, data: bytes) -> Document:
     """A mailbox: a section per message, titled by its Subject, at the lines of the file that hold it."""
     return read_mbox(path, [data])

@@ -224,7 +224,9 @@ def _read_heading(sift, raw_path: str, heading: str, places: tuple) -> tuple[str
                                                         else "; it has no headings"
                                                         + _of_a_page(target.relative))) from None
     start, end = _message_lines(found, messages) if messages else found
-    text, data = read(sift, target.name, start, end, None)
+    text, data = (_read_message(sift, target, start, end)
+                  if threads is not None and not target.relative.lower().endswith(".enex")
+                  else read(sift, target.name, start, end, None))
     shared = _thread(found[0] - 1, threads) if messages and found[0] == found[1] else []
     more = (f"; its thread in this file, {len(shared)} messages: {_thread_list(shared, headings, messages)}: "
             f"read_file with heading={'thread: ' + headings[found[0] - 1][2]!r} shows them together"
@@ -315,9 +317,10 @@ def _read_thread(sift, name: str, index: int, headings: list, messages: list, th
     reply showed 'Re: Budget' and no way to its thread: its messages lie apart in the mailbox, among others."""
     shared = _thread(index, threads)
     texts, data, used = [], None, 0
+    target = paths_target(sift, name)
     for at in shared:
         first, last = messages[at][0] + 1, sum(messages[at])
-        text, read_data = read(sift, name, first, last, None)
+        text, read_data = _read_message(sift, target, first, last)
         if texts and used + len(text.encode("utf-8")) > MAX_BYTES:
             break
         texts.append(text)
@@ -362,7 +365,7 @@ def _read_saved_thread(sift, target: paths.Target, saved: list) -> tuple[str, di
     texts, data, used = [], None, 0
     for r in saved:  # an .eml whole, a mailbox's message its lines
         first, last = (None, None) if r["lines"] is None else (r["line"], r["line"] + r["lines"] - 1)
-        text, read_data = read(sift, f"{target.collection}/{r['path']}", first, last, None)
+        text, read_data = _read_message(sift, paths_target(sift, f"{target.collection}/{r['path']}"), first, last)
         if texts and used + len(text.encode("utf-8")) > MAX_BYTES:
             break
         texts.append(text)
@@ -373,6 +376,53 @@ def _read_saved_thread(sift, target: paths.Target, saved: list) -> tuple[str, di
             if rest else "")
     return ("\n\n".join(texts) + f"\n[the thread of {target.name}, {len(saved)} saved messages in "
             f"{target.collection}: {_saved_list(target, saved)}{note}]"), {**data, "next_start_line": None}
+
+
+MESSAGE_READ_BYTES = 32 * 1024 * 1024  # of a message, what is decoded to show it (ingest.mail.MAX_MESSAGE_BYTES)
+
+
+def paths_target(sift, name: str) -> paths.Target:
+    conn, roots = sift.conn(), sift.roots()
+    return _target(conn, name, roots)
+
+
+def _read_message(sift, target: paths.Target, first: int | None, last: int | None) -> tuple[str, dict]:
+    """read_file's answer for a mail message asked by its heading (its Subject, 'thread: …'): the message as it is
+    indexed (ingest.mail.message_text: decoded, its quotes and signature left out), the data those of its lines
+    (``first`` to ``last``; None: the whole file, an .eml). A Takeout message showed as the file holds it: its
+    text quoted-printable, then again as HTML, under a dozen headers of routes and ids, a thread's second message
+    past the 40 KB limit. Its lines as they are: read_file with start_line and end_line and no heading."""
+    from ingest.mail import message_text
+    text, data = read(sift, target.name, first, last, None)
+    start = data.get("start_line") or first or 1
+    try:
+        raw = _line_bytes(target, start, last)
+        shown = message_text(raw)
+    except Exception:  # noqa: BLE001 - not readable as mail: its lines as the file holds them, as before
+        return text, data
+    end = last or start + raw.count(b"\n") - (raw.endswith(b"\n"))
+    encoded = shown.encode("utf-8", "surrogatepass")
+    cut = len(encoded) > MAX_BYTES
+    shown = encoded[:MAX_BYTES].decode("utf-8", "ignore") if cut else shown
+    note = (f"; stopped at the {MAX_BYTES // 1000} KB limit, {len(encoded) - MAX_BYTES:,} bytes not shown" if cut
+            else "")
+    return (f"{render.shown(target.name)}  (the message at lines {start}-{end}, as read: decoded, its quotes and "
+            f"signature left out{note}; start_line={start} and end_line={end} without heading show its lines as the "
+            f"file holds them)\n{shown}"), {**data, "end_line": end, "next_start_line": None}
+
+
+def _line_bytes(target: paths.Target, first: int, last: int | None) -> bytes:
+    """The bytes of lines ``first`` to ``last`` (None: to the end) of a file, at most MESSAGE_READ_BYTES."""
+    kept, size = [], 0
+    with open(target.absolute, "rb") as f:
+        for number, line in enumerate(f, 1):
+            if number < first:
+                continue
+            if (last is not None and number > last) or size > MESSAGE_READ_BYTES:
+                break
+            kept.append(line)
+            size += len(line)
+    return b"".join(kept)
 
 
 def _message_lines(found: tuple[int, int], messages: list[tuple[int, int]]) -> tuple[int, int]:
