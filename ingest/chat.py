@@ -735,7 +735,11 @@ def chat_headings(path: str, full: Path) -> list[tuple[str, int, int]] | None:
     if doc is None:
         return None
     mark_continued_days(doc, full)  # as ingest.files reads it
-    return [(section.heading_path[0], section.start_line, section.end_line) for section in doc.sections]
+    # a WhatsApp day's section starts at the line before its first message (its text's day line stands for it), the
+    # day before's last line: read_file heading='… · 2024-03-07' showed the 5 March message ending there as its first
+    shift = doc.meta.get("chat_export") == "a WhatsApp chat export"
+    return [(section.heading_path[0], section.start_line + (shift and (section.start_line > 1 or n > 0)),
+             section.end_line) for n, section in enumerate(doc.sections)]
 
 
 # An export still zipped: a Slack workspace's ('Acme Slack export Mar 1 2024 - Mar 14 2024.zip': its channels' day

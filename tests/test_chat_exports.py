@@ -247,7 +247,7 @@ def test_read_file_heading_reads_a_chat_day(immediate, sift_env, tmp_path, monke
     assert lines[data["start_line"]].strip() == '"id": 3,' and data["end_line"] == len(lines), data
     assert "VAT number" in shown and "Welcome, the old invoice" not in shown, shown
     shown, data = reading.read(sift, "chats/WhatsApp Chat with Alice.txt", None, None, None, heading="2024-03-15")
-    assert (data["start_line"], data["end_line"]) == (5, 7) and "the signed one" in shown, shown
+    assert (data["start_line"], data["end_line"]) == (6, 7) and "the signed one" in shown, shown  # from its first message
     shown, data = reading.read(sift, "chats/slack/general/2024-03-14.json", None, None, None,
                                heading="#general · 2024-03-14")
     assert "the invoice format is in" in shown, shown  # from the '{' opening its first message
@@ -260,7 +260,7 @@ def test_read_file_heading_reads_a_chat_day(immediate, sift_env, tmp_path, monke
     (root / "WhatsApp Chat with Alice.txt").write_text(WHATSAPP + "16/03/2024, 08:00 - Alice: got it, thanks\n")
     assert ingest(root, "chats")["published"]["failures"] == lists
     shown, data = reading.read(sift, "chats/WhatsApp Chat with Alice.txt", None, None, None, heading="2024-03-16")
-    assert (data["start_line"], data["end_line"]) == (7, 8) and "got it, thanks" in shown, shown
+    assert (data["start_line"], data["end_line"]) == (8, 8) and "got it, thanks" in shown, shown
 
 
 def _zips(root: Path) -> None:
@@ -614,3 +614,28 @@ def test_a_telegram_day_going_on_across_two_pages_says_so(immediate, tmp_path, m
     assert hit["heading_path"] == "Accounts team · 2024-03-14 (continued from messages.html)", hit
     read = tools.read_file(path="chats/ChatExport_2024-03-14/messages2.html", heading=hit["heading_path"])
     assert not read.is_error and "afternoon batch" in read.content[0].text and "Morning" not in read.content[0].text
+
+
+def test_read_file_reads_a_whatsapp_day_from_its_first_message(immediate, tmp_path, monkeypatch):
+    """A WhatsApp day's section starts at the line before its first message, the day before's last: read_file
+    heading='… · 2024-03-07' began with the end of a 5 March message ('Also, can you pick up the keys …', the second
+    line of 'Perfect'), as if said on the 7th. It begins at the day's first message now."""
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "chats", {"WhatsApp Chat with Anna.txt": (
+        "05/03/2024, 19:02 - Messages and calls are end-to-end encrypted. No one outside of this chat, not even "
+        "WhatsApp, can read or listen to them. Tap to learn more.\n"
+        "05/03/2024, 19:02 - Anna: Did the plumber confirm Thursday?\n"
+        "05/03/2024, 19:06 - Anna: Perfect\nAlso, can you pick up the keys from Mrs. Olsen?\n"
+        "07/03/2024, 08:47 - Bo: He's here now\n"
+        "07/03/2024, 10:15 - Bo: Boiler fixed, new pressure valve\n")})
+    assert ingest(root, "chats")["published"]["failures"] == []
+    tools = Tools(Sift(load()))
+    read = tools.read_file(path="chats/WhatsApp Chat with Anna.txt", heading="WhatsApp Chat with Anna · 2024-03-07")
+    text = read.content[0].text
+    assert "He's here now" in text and "pressure valve" in text and "Mrs. Olsen" not in text, text
+    assert read.structured_content["start_line"] == 5, read.structured_content
+    first = tools.read_file(path="chats/WhatsApp Chat with Anna.txt", heading="WhatsApp Chat with Anna · 2024-03-05")
+    assert "Mrs. Olsen" in first.content[0].text and "He's here" not in first.content[0].text, first.content[0].text
