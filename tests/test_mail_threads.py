@@ -146,6 +146,16 @@ def test_a_thread_is_joined_across_mailboxes_and_eml_files(immediate, tmp_path, 
                in text, text
     one = tools.read_file(path="mail/archive.mbox", heading="Budget").content[0].text
     assert "its thread in mail, 3 messages: mail/archive.mbox (line 1)" in one and "gutter" not in one, one
+    # a mailbox gone: its messages' rows go with it, and the thread no longer names them
+    (root / "Sent.mbox").unlink()
+    assert ingest(root, "mail")["published"]["failures"] == []
+    from workers import runtime
+    conn = runtime.index()
+    assert conn.execute("SELECT count(*) FROM mail_messages WHERE file NOT IN (SELECT id FROM files)").fetchone()[0] \
+        == 0
+    assert conn.execute("SELECT count(*) FROM mail_messages WHERE message_id = '<c@example.com>'").fetchone()[0] == 0
+    hit = Tools(Sift(load())).search(query="gutter costs", mode="keyword").structured_content["results"][0]
+    assert hit["mail_thread"] == ["mail/archive.mbox (line 1)"], hit
 
 
 def test_an_index_before_v23_is_filled_with_its_eml_messages(immediate, tmp_path, monkeypatch):
