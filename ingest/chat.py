@@ -613,6 +613,11 @@ LOG_AUTHOR = re.compile(r"(?i)(trace|debug|info|notice|warn|warning|error|err|cr
 NAME = re.compile(r"([^:\n]{1,80}?): (.*)$", re.DOTALL)
 MEDIA = re.compile(r"^<?(Media omitted|(?:image|video|audio|sticker|GIF|document) omitted)>?$", re.IGNORECASE)
 ATTACHED = re.compile(r"^<attached: ([^>]+)>$|^(.+\.\w{2,5}) \(file attached\)$")
+# an iPhone's document or location sent, marked left-to-right as its notices are: '‎Invoice.pdf • ‎2 pages ‎document
+# omitted', '‎Location: https://maps.google.com/?q=…'. Both were taken for notices and left out: the file Anna sent
+# on Tuesday, and where to meet, were not found
+DOCUMENT_OMITTED = re.compile(r"^(.+?\.\w{1,5})\s*•.*\bdocument omitted$", re.IGNORECASE | re.DOTALL)
+LOCATION = re.compile(r"^(?:Location|Live location shared): https?://\S+$", re.IGNORECASE)
 DIRECTION = "\u200e\u200f"
 DELETED = {"this message was deleted", "this message was deleted.", "you deleted this message",
            "you deleted this message.", "null"}  # what a deleted message leaves (Android writes 'null' for some)
@@ -654,10 +659,13 @@ def parse_whatsapp(path: str, text: str) -> Document:
         if said is None or when is None:
             continue  # a notice: 'Messages and calls are end-to-end encrypted', 'Anna added Bo'
         body = "\n".join([said[2], *lines[at + 1:end]]).rstrip()
-        if body.lstrip().startswith(tuple(DIRECTION)) and not ATTACHED.match(body.strip(DIRECTION + " ")) \
-                and not MEDIA.match(body.strip(DIRECTION + " ")):
+        bare = body.replace("\u200e", "").strip(DIRECTION + " ")  # an iPhone's marks inside it too ('• ‎2 pages')
+        if body.lstrip().startswith(tuple(DIRECTION)) and not any(
+                form.match(bare) for form in (ATTACHED, MEDIA, DOCUMENT_OMITTED, LOCATION)):
             continue  # an iPhone's notice, marked left-to-right: '‎Anna changed the group name'
-        body = EDITED.sub("", body.strip(DIRECTION + " "))
+        body = EDITED.sub("", bare)
+        if (document := DOCUMENT_OMITTED.match(body)) is not None:
+            body = f"<attached: {document[1]}>"  # named as a file sent with the export is
         if body.lower() in DELETED:
             continue  # nothing said any more
         attached = []

@@ -256,7 +256,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # 23: a mail file's messages are kept by Message-ID and thread (schema V23's mail_messages: a mailbox's thread joins
 # its .eml replies and another mailbox's messages); Outlook's winmail.dat (TNEF) read, its text where the message has
 # no other and its files as the message's attachments; a Telegram HTML page's day going on from or into the page
-# beside says so in its heading ('(continued from messages.html)').
+# beside says so in its heading ('(continued from messages.html)'); an iPhone WhatsApp export's document sent
+# without its file and its shared location are messages, not notices left out.
 VERSION = 23
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

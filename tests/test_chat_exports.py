@@ -639,3 +639,19 @@ def test_read_file_reads_a_whatsapp_day_from_its_first_message(immediate, tmp_pa
     assert read.structured_content["start_line"] == 5, read.structured_content
     first = tools.read_file(path="chats/WhatsApp Chat with Anna.txt", heading="WhatsApp Chat with Anna · 2024-03-05")
     assert "Mrs. Olsen" in first.content[0].text and "He's here" not in first.content[0].text, first.content[0].text
+
+
+def test_an_iphones_document_and_location_are_kept_not_taken_for_notices():
+    """An iPhone marks a document sent without its file ('‎Invoice 4471.pdf • ‎2 pages ‎document omitted') and a
+    location ('‎Location: https://…') left-to-right, as it marks its notices: both were left out as notices, and the
+    invoice Anna sent was found by no search. They are a message now; a notice still is none."""
+    text = ("[05/03/2024, 19:02:11] Anna: \u200eMessages and calls are end-to-end encrypted. No one outside of this "
+            "chat, not even WhatsApp, can read or listen to them.\n"
+            "[05/03/2024, 19:02:15] Anna: Did the plumber confirm?\n"
+            "\u200e[05/03/2024, 19:06:00] Bo: \u200eLocation: https://maps.google.com/?q=55.67,12.56\n"
+            "[05/03/2024, 19:08:00] Anna: \u200eInvoice 4471.pdf \u2022 \u200e2 pages \u200edocument omitted\n"
+            "[05/03/2024, 19:09:00] Anna: \u200eAnna changed the group name to \"House\"\n")
+    doc = parse_file("_chat.txt", text.encode())
+    assert _sections(doc) == [(["WhatsApp chat · 2024-03-05"], "Tuesday 5 March 2024\nAnna: Did the plumber confirm?\n"
+                               "Bo: Location: https://maps.google.com/?q=55.67,12.56\n"
+                               "Anna: [attached: Invoice 4471.pdf]")], doc
