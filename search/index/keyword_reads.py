@@ -14,6 +14,19 @@ def term_documents(conn: sqlite3.Connection, term: str) -> int:
     return row[0] if row else 0
 
 
+def vocabulary_counts(conn: sqlite3.Connection, terms: list[str]) -> list[tuple[str, int]]:
+    """(term, chunk rows holding it) of those of ``terms`` FTS5's vocabulary holds, in one statement (keep ``terms``
+    under SQLite's 32,766 parameters)."""
+    return conn.execute(f"SELECT term, doc FROM chunks_fts_vocab WHERE term IN ({','.join('?' * len(terms))})",
+                        terms).fetchall()
+
+
+def vocabulary_between(conn: sqlite3.Connection, start: str, end: str) -> list[tuple[str, int]]:
+    """(term, chunk rows holding it) of every term of FTS5's vocabulary from ``start`` up to (not with) ``end``:
+    one read of the vocabulary's range, where a word's many variants share their first letters."""
+    return conn.execute("SELECT term, doc FROM chunks_fts_vocab WHERE term >= ? AND term < ?", (start, end)).fetchall()
+
+
 def keyword_search(conn: sqlite3.Connection, expression: str, weights: tuple[float, ...], where: str,
                    params: dict, limit: int) -> list[tuple[int, float]]:
     """[(chunk id, FTS5 bm25: lower is better)] of the published chunks that match the FTS5 ``expression``, best

@@ -7,7 +7,7 @@ mail_messages, ingest.mail.message_row, read at parse time; before V23 an .eml's
 the files."""
 from __future__ import annotations
 
-from search.index import file_reads
+from search.index import file_reads, mail_reads
 
 THREAD_SHOWN = 5  # of a hit's thread, the messages named
 THREAD_FILES = 200  # messages looked up for the threads of one call (a hit names the first few)
@@ -31,13 +31,13 @@ def threads(conn, asked: list[tuple]) -> dict[tuple[int, int | None], tuple[dict
     date, name ('mail/budget.eml', 'Inbox.mbox (line 12)')."""
     if not asked:
         return {}
-    if conn.execute("PRAGMA user_version").fetchone()[0] < 23:  # a reader does not migrate
+    if not mail_reads.keeps_messages(conn):  # a reader does not migrate
         return _threads_of_meta(conn, [(c, f) for c, f, *_ in asked])
     found: dict = {}
     by_collection: dict[int, dict] = {}
     for collection, file_id, *line in asked:
         at = line[0] if line else None
-        own = _own(conn, file_id, at)
+        own = mail_reads.message_at(conn, file_id, at)
         if own is not None:
             by_collection.setdefault(collection, {})[(file_id, at)] = own
     for collection, mine in by_collection.items():
@@ -74,29 +74,10 @@ def thread_files(conn, collection_id: int, file_id: int, line: int | None = None
     return next(iter(got.values()))[1] if got else []
 
 
-def _own(conn, file_id: int, line: int | None) -> dict | None:
-    """The row of the message of ``file_id`` at ``line`` (an .eml's one, whatever the line)."""
-    row = conn.execute("SELECT file, line, lines, thread, message_id FROM mail_messages WHERE file = ? AND line <= ? "
-                       "ORDER BY line DESC LIMIT 1", (file_id, line if line is not None else 1 << 62)).fetchone()
-    if row is None or (row[2] is not None and line is not None and line >= row[1] + row[2]):
-        return None
-    return dict(zip(("file", "line", "lines", "thread", "message_id"), row))
-
-
 def _thread_rows(conn, collection_id: int, keys: list[str]) -> list[dict]:
     """The published messages of a collection whose thread's key or Message-ID is one of ``keys``, by the time
-    sent, then file and line; at most THREAD_FILES."""
-    if not keys:
-        return []
-    marks = ",".join("?" * len(keys))
-    cursor = conn.execute(
-        "SELECT m.file, f.path, f.title, m.thread, m.message_id, m.line, m.lines, m.subject, "
-        "coalesce(substr(m.sent, 1, 10), json_extract(f.meta, '$.date')) AS date, m.sent "
-        "FROM mail_messages m JOIN files f ON f.id = m.file JOIN collections c ON c.id = f.collection "
-        f"WHERE (m.thread IN ({marks}) OR m.message_id IN ({marks})) AND f.collection = ? AND {collection_reads.VISIBLE} "
-        "ORDER BY coalesce(m.sent, date, ''), f.path, m.line LIMIT ?", (*keys, *keys, collection_id, THREAD_FILES))
-    names = [d[0] for d in cursor.description]
-    rows = [dict(zip(names, r)) for r in cursor.fetchall()]
+    sent, then file and line; at most THREAD_FILES; each named ('mail/budget.eml', 'Inbox.mbox (line 12)')."""
+    rows = mail_reads.thread_messages(conn, collection_id, keys, THREAD_FILES)
     for r in rows:
         r["name"] = r["path"] if r["lines"] is None else f"{r['path']} (line {r['line']})"
     return rows

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from search.index import keyword_reads
+
 CHUNK = 5_000  # terms in one IN (…) at most: SQLite allows 32,766 parameters
 RANGE_AT = 8  # terms sharing their first two letters from which the vocabulary's range of those is read instead
 PREFIX = 2
@@ -42,15 +44,14 @@ class TermCounts:
             self._range(prefix, set(groups[prefix]))
         for start in range(0, len(alone), CHUNK):
             part = alone[start:start + CHUNK]
-            self.known.update(self.conn.execute(
-                f"SELECT term, doc FROM chunks_fts_vocab WHERE term IN ({','.join('?' * len(part))})", part))
+            self.known.update(keyword_reads.vocabulary_counts(self.conn, part))
         return [self.known[t] for t in terms]
 
     def _range(self, prefix: str, wanted: set[str]) -> None:
         """The counts of ``wanted`` among the vocabulary's terms that start with ``prefix``."""
         end = prefix[:-1] + chr(ord(prefix[-1]) + 1)
-        self.known.update((term, n) for term, n in self.conn.execute(
-            "SELECT term, doc FROM chunks_fts_vocab WHERE term >= ? AND term < ?", (prefix, end)) if term in wanted)
+        self.known.update((term, n) for term, n in keyword_reads.vocabulary_between(self.conn, prefix, end)
+                          if term in wanted)
 
 
 def counted(documents, terms: list[str]) -> dict[str, int]:

@@ -1,0 +1,39 @@
+"""Reads of the mail messages the index keeps of each mail file (schema V23's mail_messages): a message's
+Message-ID and thread key, found by file and line, and a collection's published messages by those keys."""
+from __future__ import annotations
+
+import sqlite3
+
+from search.index.collection_reads import VISIBLE
+
+
+def keeps_messages(conn: sqlite3.Connection) -> bool:
+    """Whether the index is of schema V23 or later (a reader does not migrate: an older one keeps no messages)."""
+    return conn.execute("PRAGMA user_version").fetchone()[0] >= 23
+
+
+def message_at(conn: sqlite3.Connection, file_id: int, line: int | None) -> dict | None:
+    """The row of the message of ``file_id`` at ``line`` (an .eml's one, whatever the line): file, line, lines,
+    thread, message_id; None where no message holds that line."""
+    row = conn.execute("SELECT file, line, lines, thread, message_id FROM mail_messages WHERE file = ? AND line <= ? "
+                       "ORDER BY line DESC LIMIT 1", (file_id, line if line is not None else 1 << 62)).fetchone()
+    if row is None or (row[2] is not None and line is not None and line >= row[1] + row[2]):
+        return None
+    return dict(zip(("file", "line", "lines", "thread", "message_id"), row))
+
+
+def thread_messages(conn: sqlite3.Connection, collection_id: int, keys: list[str], limit: int) -> list[dict]:
+    """The published messages of a collection whose thread's key or Message-ID is one of ``keys``, by the time
+    sent, then file and line; at most ``limit``. Each a dict of file, path, title, thread, message_id, line, lines,
+    subject, date, sent."""
+    if not keys:
+        return []
+    marks = ",".join("?" * len(keys))
+    cursor = conn.execute(
+        "SELECT m.file, f.path, f.title, m.thread, m.message_id, m.line, m.lines, m.subject, "
+        "coalesce(substr(m.sent, 1, 10), json_extract(f.meta, '$.date')) AS date, m.sent "
+        "FROM mail_messages m JOIN files f ON f.id = m.file JOIN collections c ON c.id = f.collection "
+        f"WHERE (m.thread IN ({marks}) OR m.message_id IN ({marks})) AND f.collection = ? AND {VISIBLE} "
+        "ORDER BY coalesce(m.sent, date, ''), f.path, m.line LIMIT ?", (*keys, *keys, collection_id, limit))
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, r)) for r in cursor.fetchall()]
