@@ -43,6 +43,7 @@ class ModelState:
         self._begun = False  # the startup loading has been started
         self._lock = threading.Lock()
         self._started = threading.Event()  # the startup loading has decided what to load and loaded it
+        self.load_configured = True  # False: only the index's models are loaded at startup (see _wants_configured)
 
     def start(self) -> None:
         """Begin loading in a daemon thread (once); returns at once."""
@@ -176,7 +177,7 @@ class ModelState:
         off (the index's models answer; none is built for a worker that embeds nothing), nor without an index
         (nothing to search yet, and building it would make a home that --no-worker leaves alone; the first
         semantic search after a publish loads the model the worker built)."""
-        return self.settings.embeddings and self.settings.index_path.exists()
+        return self.load_configured and self.settings.embeddings and self.settings.index_path.exists()
 
     def _configured_id(self) -> str:
         """The configured model's id (building a known model from its package on first need)."""

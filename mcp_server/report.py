@@ -168,7 +168,9 @@ def stats(sift, collection: str | None = None) -> tuple[str, dict]:
     """The one stats report (workers.stats), as the server knows it: the model it has loaded, its worker,
     its notices; the text's hints name the tools an assistant has. ``collection``: of the collections, that one
     alone (the model, the worker and the queue as ever)."""
-    worker = sift.worker.describe() if sift.worker else {"state": "none", "note": "started with --no-worker"}
+    worker = sift.worker.describe() if sift.worker else {"state": "none", "note": sift.worker_note}
+    if sift.worker_held:
+        worker["held"] = True
     from mcp_server.errors import NoIndexYet
     from mcp_server.service import NO_INDEX
     try:

@@ -103,16 +103,19 @@ def main(argv: list[str] | None = None) -> int:
     children: list = []  # the worker, once started; stopped on every way out
     _stop_on_signals(children)
     try:
-        settings = _settings(args)
         if args.http is not None or args.read_only or args.log_queries:
-            from mcp_server import http
-            return http.main(args, settings, children)  # serves until SIGTERM or SIGINT
-        collection, problem = served_root(settings, args.root, args.name)
-        if not args.no_worker:
+            from mcp_server import http  # run by hand: a bad setting stops it, said on the terminal
+            return http.main(args, _settings(args), children)  # serves until SIGTERM or SIGINT
+        served = _served_settings(args)
+        settings = served.settings
+        collection, problem = (None, None) if served.unusable else served_root(settings, args.root, args.name)
+        if not (args.no_worker or served.no_worker):
             from mcp_server.worker import Worker
             children.append(Worker(settings, queued=collection[0] if collection else None))
             children[0].start()
-        server = build_server(settings, children[0] if children else None, collection, problem)
+        server = build_server(settings, children[0] if children else None, collection,
+                              [*served.problems, *([problem] if problem else [])], served.unusable,
+                              held=served.no_worker)
         from mcp_server import transport
         _hint_on_a_terminal(args.root, args.name)
         transport.run(server, wire)  # returns when the client closes stdin
@@ -173,6 +176,18 @@ def _settings(args):
         return load()
     except ValueError as exc:
         raise StartupError(str(exc)) from None
+
+
+def _served_settings(args):
+    """The settings to serve with (mcp_server.settings_problems): a bad one is said in every answer rather than
+    ending the server, which a client showed only as 'disconnected'. Said on stderr too."""
+    from mcp_server import settings_problems
+    from search.settings import use_flags
+    use_flags(args)
+    served = settings_problems.load()
+    for said in [*served.problems, *([served.unusable] if served.unusable else [])]:
+        print(f"sift-mcp: error: {said}", file=sys.stderr, flush=True)
+    return served
 
 
 def _relative_to(root: str) -> str:
@@ -245,18 +260,31 @@ def register_root(settings, root: str, name: str | None) -> tuple[int, str]:
         conn.close()
 
 
-def build_server(settings, worker=None, collection: tuple[int, str] | None = None, problem: str | None = None):
+def build_server(settings, worker=None, collection: tuple[int, str] | None = None, problems=None,
+                 unusable: str | None = None, held: bool = False):
+    """``problems``: what went wrong at startup (a str, or a list of them), said first in the tools' answers;
+    ``unusable``: why nothing can be served, every tool's answer; ``held``: a bad setting of what the index holds
+    kept the worker from starting (mcp_server.settings_problems), so no build will re-embed with the configured
+    model: the index's own models answer, and the default one is not built for nothing."""
     from mcp_server import tools
     from mcp_server.service import Sift
     sift = Sift(settings, worker)
-    sift.startup_problem = problem
+    sift.model.load_configured = not held
+    if held:
+        sift.worker_held = True
+        sift.worker_note = "not started: a setting of what the index holds is wrong (the problem above says which)"
+    sift.problems = [problems] if isinstance(problems, str) else list(problems or [])
+    sift.unusable = unusable
 
     @asynccontextmanager
     async def lifespan(_server):
-        _start_background(sift, collection)
+        if not unusable:
+            _start_background(sift, collection)
         yield {}
 
-    told = instructions(settings) + (f"\nProblem at startup, to tell the user: {problem}." if problem else "")
+    told = INSTRUCTIONS if unusable else instructions(settings)
+    told += "".join(f"\nProblem at startup, to tell the user: {problem}." for problem in
+                    [*([unusable] if unusable else []), *sift.problems])
     server = tools.Server(name="sift", instructions=told, version=_version(), lifespan=lifespan,
                           log_level="WARNING")
     tools.register(server, sift)

@@ -34,7 +34,10 @@ class Sift:
         self.model = ModelState(settings)
         self.worker = worker  # mcp_server.worker.Worker, or None with --no-worker
         self.notices: list[str] = []  # trouble met at startup, shown by stats
-        self.startup_problem: str | None = None  # a --root that could not be served: the first line of answers
+        self.problems: list[str] = []  # a --root or a setting that could not be served: the first lines of answers
+        self.unusable: str | None = None  # nothing can be served (a SIFT_HOME that is not a folder): every answer
+        self.worker_note = "started with --no-worker"  # why there is no worker, when there is none
+        self.worker_held = False  # a bad setting kept the worker from starting (mcp_server.settings_problems)
         self._local = threading.local()
         self._engine = None
         self._engine_lock = threading.Lock()
@@ -44,6 +47,8 @@ class Sift:
         """This thread's read-only connection to the index: opened again when the index file is another one
         than the file it was opened on (deleted and made again: it read the deleted one), or gone."""
         from search.index import db
+        if self.unusable:
+            raise Problem(self.unusable)
         conn = getattr(self._local, "conn", None)
         now = db.opened(self.settings.index_path)  # the index and its -wal: either another file (db.replaced)
         if conn is not None and db.replaced(self.settings.index_path, self._local.identity):

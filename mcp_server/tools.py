@@ -259,10 +259,12 @@ def tool(fn):
     --root) said first in the answers it bears on."""
     @functools.wraps(fn)
     def guarded(self, *args, **kwargs):
+        if self.sift.unusable:  # nothing to serve (mcp_server.settings_problems): every tool says why
+            raise ToolError(f"problem: {self.sift.unusable}")
         try:
             answer = fn(self, *args, **kwargs)
         except ToolError as exc:
-            if not _problem(self.sift, fn.__name__):
+            if not _problems(self.sift, fn.__name__):
                 raise
             raise ToolError(_with_problem(self.sift, fn.__name__, str(exc))) from None
         except Exception as exc:
@@ -272,30 +274,30 @@ def tool(fn):
     return guarded
 
 
-# The tools whose answers depend on the folders registered: they say the server's startup problem first. A wrong
-# --root in Claude Desktop's configuration ended the server, and the user saw only 'disconnected'.
+# The tools whose answers depend on the folders registered and the settings: they say the server's startup
+# problems first. A wrong --root or a bad SIFT_* setting in Claude Desktop's configuration ended the server, and
+# the user saw only 'disconnected'.
 TELL_PROBLEM = ("search", "list_files", "similar", "stats", "refresh")
 
 
-def _problem(sift, name: str) -> str | None:
-    return sift.startup_problem if name in TELL_PROBLEM else None
+def _problems(sift, name: str) -> list[str]:
+    return sift.problems if name in TELL_PROBLEM else []
 
 
 def _with_problem(sift, name: str, message: str) -> str:
-    problem = _problem(sift, name)
-    return f"problem: {problem}\n{message}" if problem else message
+    return "".join(f"problem: {problem}\n" for problem in _problems(sift, name)) + message
 
 
 def _told_problem(sift, name: str, answer):
-    """``answer`` with the startup problem as its first line, and first among its notes (stats: its notices)."""
-    problem = _problem(sift, name)
-    if not problem or not isinstance(answer, CallToolResult):
+    """``answer`` with the startup problems as its first lines, and first among its notes (stats: its notices)."""
+    problems = _problems(sift, name)
+    if not problems or not isinstance(answer, CallToolResult):
         return answer
-    answer.content[0].text = f"problem: {problem}\n{answer.content[0].text}"
+    answer.content[0].text = _with_problem(sift, name, answer.content[0].text)
     data = answer.structured_content
     key = {"stats": "notices", "refresh": None}.get(name, "notes")
     if key and isinstance(data, dict) and "candidates" not in data:
-        data[key] = [problem, *data.get(key, [])]
+        data[key] = [*problems, *data.get(key, [])]
     return answer
 
 

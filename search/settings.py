@@ -23,6 +23,15 @@ REDIS_SCHEMES = ("redis://", "rediss://", "unix://")  # what SIFT_QUEUE may name
 ON, OFF = ("1", "on", "true", "yes"), ("0", "off", "false", "no")
 
 
+class SettingError(ValueError):
+    """A SIFT_* setting that cannot be used, and the variables it is about (the first is the one told): the MCP
+    server serves with their defaults where that is safe (mcp_server.settings_problems), rather than stopping."""
+
+    def __init__(self, message: str, *variables: str):
+        super().__init__(message)
+        self.variables = variables
+
+
 def _env_bool(name: str, default: bool) -> bool:
     """SIFT_<name> as on or off. Anything else is refused in one line: SIFT_EMBEDDINGS=of (a typo for off)
     used to mean on, and built a full index with embeddings without a word."""
@@ -31,8 +40,8 @@ def _env_bool(name: str, default: bool) -> bool:
         return default
     if value.lower() in ON + OFF:
         return value.lower() in ON
-    raise ValueError(f"{name}={value!r} is neither on nor off: give on or off (or 1/0, true/false, yes/no; "
-                     f"the default is {'on' if default else 'off'})")
+    raise SettingError(f"{name}={value!r} is neither on nor off: give on or off (or 1/0, true/false, yes/no; "
+                     f"the default is {'on' if default else 'off'})", name)
 
 
 def _env_number(name: str, default, kind=int, least=None, above=None):
@@ -51,11 +60,11 @@ def _env_number(name: str, default, kind=int, least=None, above=None):
     said = f"{name}={raw!r}{flag}"
     if not math.isfinite(number):
         what = "a whole number" if kind is int else "a number"  # '2.5' is a number, but not a whole one
-        raise ValueError(f"{said} is not {what}: give {what} (the default is {default})")
+        raise SettingError(f"{said} is not {what}: give {what} (the default is {default})", name)
     if least is not None and number < least:
-        raise ValueError(f"{said} must be at least {least} (the default is {default})")
+        raise SettingError(f"{said} must be at least {least} (the default is {default})", name)
     if above is not None and number <= above:
-        raise ValueError(f"{said} must be more than {above} (the default is {default})")
+        raise SettingError(f"{said} must be more than {above} (the default is {default})", name)
     return number
 
 
@@ -205,37 +214,39 @@ def load(**overrides) -> Settings:
     )
     settings = base.with_overrides(**overrides)
     if settings.home.exists() and not settings.home.is_dir():  # a typo: every file under it would fail to open
-        raise ValueError(f"SIFT_HOME={settings.home} is not a folder: point SIFT_HOME (--home) at a folder "
-                         "(it is made if missing)")
+        raise SettingError(f"SIFT_HOME={settings.home} is not a folder: point SIFT_HOME (--home) at a folder "
+                           "(it is made if missing)", "SIFT_HOME")
     if settings.model and is_model_path(settings.model) and not str(settings.model).lower().endswith(".gguf") \
             and not Path(str(settings.model)).expanduser().exists():
         names = ", ".join(f"{m.name} ({', '.join(m.aliases)})" for m in _buildable())
-        raise ValueError(f"SIFT_MODEL={settings.model!r} is neither a known model ({names}) nor a GGUF file"
-                         + _nearest_model(str(settings.model)))
+        raise SettingError(f"SIFT_MODEL={settings.model!r} is neither a known model ({names}) nor a GGUF file"
+                           + _nearest_model(str(settings.model)), "SIFT_MODEL")
     if settings.chunk_overlap >= settings.chunk_tokens:
-        raise ValueError(f"SIFT_CHUNK_OVERLAP={settings.chunk_overlap} (--chunk-overlap) must be smaller than "
-                         f"SIFT_CHUNK_TOKENS={settings.chunk_tokens} (--chunk-tokens), the chunk size it overlaps "
-                         "(the defaults are 32 and 256)")
+        raise SettingError(f"SIFT_CHUNK_OVERLAP={settings.chunk_overlap} (--chunk-overlap) must be smaller than "
+                           f"SIFT_CHUNK_TOKENS={settings.chunk_tokens} (--chunk-tokens), the chunk size it overlaps "
+                           "(the defaults are 32 and 256)", "SIFT_CHUNK_OVERLAP", "SIFT_CHUNK_TOKENS")
     if settings.queue != "sqlite" and not settings.queue.startswith(REDIS_SCHEMES):
-        raise ValueError(f"SIFT_QUEUE={settings.queue!r}: use sqlite (the default) or redis://HOST:PORT/DB")
+        raise SettingError(f"SIFT_QUEUE={settings.queue!r}: use sqlite (the default) or redis://HOST:PORT/DB",
+                           "SIFT_QUEUE")
     if settings.embed_remote and settings.queue == "sqlite":
         given = (os.environ.get("SIFT_EMBED_REMOTE") or "").strip() or "1"  # the user's word: yes, true, on
-        raise ValueError(f"SIFT_EMBED_REMOTE={given} needs a Redis queue that embedding machines can reach: "
-                         "set SIFT_QUEUE=redis://HOST:PORT/DB")
+        raise SettingError(f"SIFT_EMBED_REMOTE={given} needs a Redis queue that embedding machines can reach: "
+                           "set SIFT_QUEUE=redis://HOST:PORT/DB", "SIFT_EMBED_REMOTE")
     for name, patterns in (("SIFT_INCLUDE", settings.include), ("SIFT_EXCLUDE", settings.exclude)):
         for pattern in patterns:
             problem = glob_problem(pattern)
             if problem:
-                raise ValueError(f"{name}={','.join(patterns)!r}: {pattern!r} is not a glob: {problem}")
+                raise SettingError(f"{name}={','.join(patterns)!r}: {pattern!r} is not a glob: {problem}", name)
     if settings.nice > 19:
-        raise ValueError(f"SIFT_NICE={settings.nice} must be at most 19, the lowest CPU priority (the default "
-                         "is 10; 0 keeps the priority the worker was started with)")
+        raise SettingError(f"SIFT_NICE={settings.nice} must be at most 19, the lowest CPU priority (the default "
+                           "is 10; 0 keeps the priority the worker was started with)", "SIFT_NICE")
     if settings.periodic_seconds > 60:  # workers.app.MODEL_AT_WORK counts on a periodic job at least every minute
-        raise ValueError(f"SIFT_PERIODIC_SECONDS={settings.periodic_seconds:g} must be at most 60: the worker's "
-                         "periodic task (the lost-job check, the rescan) runs at least every minute (the default)")
+        raise SettingError(f"SIFT_PERIODIC_SECONDS={settings.periodic_seconds:g} must be at most 60: the worker's "
+                           "periodic task (the lost-job check, the rescan) runs at least every minute (the default)",
+                           "SIFT_PERIODIC_SECONDS")
     if settings.retry_delay < 0:  # SIFT_RETRIES is refused below 0 as it is read
-        raise ValueError(f"SIFT_RETRY_DELAY={settings.retry_delay:g} must not be negative: give the seconds "
-                         "before the first retry (the default is 2)")
+        raise SettingError(f"SIFT_RETRY_DELAY={settings.retry_delay:g} must not be negative: give the seconds "
+                           "before the first retry (the default is 2)", "SIFT_RETRY_DELAY")
     return settings
 
 

@@ -1144,8 +1144,12 @@ def test_the_watcher_and_the_server_refuse_a_non_number_setting_in_one_line(sift
     from tests.conftest import REPO
     result = subprocess.run([sys.executable, *command], cwd=REPO, env={**sift_env, "SIFT_WORKERS": "abc"},
                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
-    assert result.returncode == 2 and result.stderr == (
-        f"{who}: error: SIFT_WORKERS='abc' is not a whole number: give a whole number (the default is 2)\n")
+    said = f"{who}: error: SIFT_WORKERS='abc' is not a whole number: give a whole number (the default is 2)"
+    if who == "sift-mcp":  # it serves with the default, saying so in every answer (tests/test_settings_served.py)
+        assert result.returncode == 0 and result.stderr.startswith(f"{said}; sift-mcp and its worker run with the "
+                                                                   "default until SIFT_WORKERS is fixed"), result.stderr
+        return
+    assert result.returncode == 2 and result.stderr == f"{said}\n"
 
 
 @pytest.mark.timeout(300)
@@ -1180,12 +1184,14 @@ def test_a_home_that_is_a_file_is_one_clear_error_everywhere(sift_env, tmp_path)
     for args in (("enqueue", str(tmp_path / "n")), ("stats",), ("search", "a", "--mode", "keyword")):
         result = run_ingest(env, *args)
         assert result.returncode == 2 and result.stderr.strip() == f"ingest: error: {line}", (args, result.stderr)
-    for command, start in (([str(VENV_BIN / "huey_consumer"), "workers.app.huey", "-w", "1"], "sift worker: error: "),
-                           ([str(VENV_BIN / "sift-mcp"), "--no-worker"], "sift-mcp: error: ")):
-        result = subprocess.run(command, cwd=REPO, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                timeout=120)
-        assert result.returncode == 2 and result.stderr.strip().endswith(f"{start}{line}"), result.stderr
-        assert "Traceback" not in result.stderr
+    worker = subprocess.run([str(VENV_BIN / "huey_consumer"), "workers.app.huey", "-w", "1"], cwd=REPO, env=env,
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert worker.returncode == 2 and worker.stderr.strip().endswith(f"sift worker: error: {line}"), worker.stderr
+    # sift-mcp stays up for its client, every tool saying the problem (tests/test_settings_served.py); its log too
+    served = subprocess.run([str(VENV_BIN / "sift-mcp"), "--no-worker"], cwd=REPO, env=env, stdin=subprocess.DEVNULL,
+                            capture_output=True, text=True, timeout=120)
+    assert served.returncode == 0 and f"sift-mcp: error: sift-mcp cannot serve: {line}; fix it in " in served.stderr
+    assert "Traceback" not in worker.stderr + served.stderr
     assert home.read_text() == "notes\n"
 
 

@@ -323,7 +323,8 @@ def worker_line(w: dict, home=None) -> str:
     """'worker: running (pid 812), restarted 2 times, last 14 s ago after it exited with code -9; …'; with
     --no-worker, the command that starts one for ``home``."""
     if w["state"] == "none":
-        return (f"worker: none started by this server (--no-worker); jobs run only if a worker runs elsewhere — "
+        why = "a bad setting: see the problem above" if w.get("held") else "--no-worker"  # mcp_server.settings_problems
+        return (f"worker: none started by this server ({why}); jobs run only if a worker runs elsewhere — "
                 f"{worker_hint(home)}")
     text = "worker: " + _child_text(w)
     watcher = w.get("watcher")

@@ -1,0 +1,85 @@
+"""Bad SIFT_* settings at sift-mcp's start: served with what is safe, and said in every answer.
+
+A typo'd SIFT_MODEL or SIFT_CHUNK_TOKENS=abc in a client's "env" ended the server with status 2: Claude Desktop
+showed only 'disconnected', and the reason sat in a log file the user had to find. Now the server serves:
+
+- a setting of how the worker runs (SIFT_WORKERS, SIFT_NICE, SIFT_RETRIES, …) is served with its default, for
+  the server and the worker it starts, whose environment no longer has it;
+- a setting of what the index holds (HOLDS_THE_INDEX) is left out too, but the server starts no worker: with
+  the default it would index the folders again otherwise than the user set (another model, other chunks, other
+  files). Search answers from what was indexed before;
+- a SIFT_HOME that is not a folder leaves nothing to serve: every tool answers with the problem.
+
+Each problem is the first line of the answers of stats, search, list_files, similar and refresh, and is in the
+server's instructions (mcp_server.tools, mcp_server.server), as for a --root that is not there.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+# Settings whose default would change what the worker puts in the index (or where its jobs go).
+HOLDS_THE_INDEX = ("SIFT_MODEL", "SIFT_EMBEDDINGS", "SIFT_CHUNK_TOKENS", "SIFT_CHUNK_OVERLAP", "SIFT_MAX_FILE_CHUNKS",
+                   "SIFT_INCLUDE", "SIFT_EXCLUDE", "SIFT_QUEUE", "SIFT_EMBED_REMOTE")
+WHERE = "in the \"env\" of the MCP client's configuration"
+
+
+@dataclass
+class Served:
+    settings: object  # search.settings.Settings
+    problems: list[str] = field(default_factory=list)  # each said first in the tools' answers
+    no_worker: bool = False  # a setting of what the index holds was bad: the server's own worker is not started
+    unusable: str | None = None  # nothing can be served: every tool answers with this
+
+
+def load() -> Served:
+    """The settings of the environment; a bad one is left out of it (its default is used, here and in the
+    children the server starts) and said, unless it is the home itself."""
+    from search.settings import SettingError
+    from search.settings import load as load_settings
+    served = Served(settings=None)
+    told: list[tuple[str, SettingError]] = []
+    while True:
+        try:
+            served.settings = load_settings()
+            break
+        except SettingError as exc:
+            present = [variable for variable in exc.variables if variable in os.environ]
+            if "SIFT_HOME" in exc.variables or not present:  # another home would be another index
+                return _unusable(str(exc))
+            for variable in present:
+                del os.environ[variable]
+            told.append((exc.variables[0], exc))
+        except ValueError as exc:  # not a setting of the environment's: nothing to fall back on
+            return _unusable(str(exc))
+    served.no_worker = any(variable in HOLDS_THE_INDEX for variable, _ in told)
+    served.problems = [_said(variable, exc, served.no_worker) for variable, exc in told]
+    return served
+
+
+def _said(variable: str, exc, no_worker: bool) -> str:
+    exc = _without_flags(str(exc))
+    if variable in HOLDS_THE_INDEX:
+        return (f"{exc}; fix {variable} {WHERE} and restart the client. Until then search answers from what was "
+                "indexed before, and sift-mcp starts no worker (with the default it would index the folders again "
+                "otherwise than set)")
+    who = "sift-mcp runs" if no_worker else "sift-mcp and its worker run"
+    return f"{exc}; {who} with the default until {variable} is fixed {WHERE} (then restart the client)"
+
+
+def _without_flags(said: str) -> str:
+    """The message without the `ingest` flags it names beside a variable ('SIFT_CHUNK_TOKENS=abc
+    (--chunk-tokens)'): sift-mcp has none of them, and its user fixes the variable."""
+    import re
+    return re.sub(r" \(--(?!home\))[a-z-]+\)", "", said)
+
+
+def _unusable(why: str) -> Served:
+    from pathlib import Path
+
+    from search.settings import Settings
+    home = os.environ.get("SIFT_HOME")
+    settings = Settings(home=Path(home).expanduser()) if home else Settings()
+    said = (f"sift-mcp cannot serve: {why}; fix it {WHERE} (or --home in its args) and restart the client; until "
+            "then nothing can be searched")
+    return Served(settings=settings, no_worker=True, unusable=said)

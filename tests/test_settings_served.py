@@ -1,0 +1,112 @@
+"""A bad SIFT_* setting in an MCP client's "env" (a typo'd model, SIFT_CHUNK_TOKENS=abc, a negative number) ended
+sift-mcp with status 2: Claude Desktop showed only 'disconnected', the reason in a log file. The server serves
+what it safely can and says the problem first in its answers and its instructions (mcp_server.settings_problems),
+as it does for a --root that is not there (tests/test_mcp_server.py).
+
+Driven by the real stdio client (tests/test_mcp_server.Servers); a tiny index built in huey's immediate mode with
+the session's model."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ingest, write_tree
+from tests.test_mcp_server import call, run, text
+
+CLIENT_ENV = "in the \"env\" of the MCP client's configuration"
+
+
+@pytest.fixture
+def small(immediate, tmp_path, sift_env) -> dict:
+    ingest(write_tree(tmp_path / "notes", {"pasta.md": "# Pasta\n\nBoil water, add salt, cook the spaghetti.\n",
+                                           "guitar.md": "# Music\n\nA man plays an acoustic guitar.\n"}))
+    return dict(sift_env)
+
+
+def _environ(pid: int) -> dict[str, str]:
+    pairs = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    return dict(pair.decode().split("=", 1) for pair in pairs if b"=" in pair)
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the worker's environment from /proc")
+def test_a_bad_setting_of_how_the_worker_runs_is_served_with_its_default(sift_env, servers, tmp_path):
+    """SIFT_RETRIES=abc and SIFT_WORKERS=0: the server and the worker it starts run with the defaults (the worker's
+    environment no longer has them, so it does not refuse in its turn), and every answer says so first."""
+    env = {**sift_env, "SIFT_RETRIES": "abc", "SIFT_WORKERS": "0"}
+
+    async def scenario():
+        async with servers.session(env) as s:
+            stats = await call(s, "stats")
+            worker = stats.structured_content["worker"]
+            child = _environ(worker["pid"]) if worker["state"] == "running" else {}  # while it runs
+            return stats, await call(s, "search", query="pasta", mode="keyword"), s.instructions, child
+    stats, search, instructions, child = run(scenario)
+    problems = ["SIFT_WORKERS='0' must be at least 1 (the default is 2); sift-mcp and its worker run with the default "
+                f"until SIFT_WORKERS is fixed {CLIENT_ENV} (then restart the client)",
+                "SIFT_RETRIES='abc' is not a whole number: give a whole number (the default is 3); sift-mcp and its "
+                f"worker run with the default until SIFT_RETRIES is fixed {CLIENT_ENV} (then restart the client)"]
+    for answer in (stats, search):  # nothing indexed yet: search says so, after the problems
+        assert text(answer).splitlines()[:2] == [f"problem: {p}" for p in problems], text(answer)
+    assert stats.structured_content["notices"][:2] == problems and "nothing is " in text(search), text(search)
+    worker = stats.structured_content["worker"]
+    assert worker["state"] == "running", worker
+    assert "-w 2 " in worker["command"], "the default number of worker processes"
+    assert "SIFT_RETRIES" not in child and "SIFT_WORKERS" not in child, "the worker would refuse the same values"
+    assert child["SIFT_HOME"] == sift_env["SIFT_HOME"]
+    assert all(f"\nProblem at startup, to tell the user: {p}." in instructions for p in problems), instructions
+    assert f"sift-mcp: error: {problems[0]}\n" in (tmp_path / "server-stderr.log").read_text()
+
+
+@pytest.mark.timeout(300)
+def test_a_bad_setting_of_what_the_index_holds_serves_search_and_starts_no_worker(small, servers):
+    """SIFT_CHUNK_TOKENS=abc or a typo'd SIFT_MODEL: with the default, the server's worker would index every folder
+    again otherwise than set (other chunks, another model). Search answers from the index as built (with its own
+    model), no worker is started, and the answers say which setting to fix and where."""
+    env = {**small, "SIFT_CHUNK_TOKENS": "abc", "SIFT_MODEL": "e-5"}
+
+    async def scenario():
+        async with servers.session(env) as s:
+            return (await call(s, "stats"), await call(s, "search", query="cooking spaghetti"),
+                    await call(s, "refresh"), await call(s, "read_file", path="notes/pasta.md"))
+    stats, search, refresh, read = run(scenario)
+    held = (f"and restart the client. Until then search answers from what was indexed before, and sift-mcp starts no "
+            "worker (with the default it would index the folders again otherwise than set)")
+    problems = [f"SIFT_CHUNK_TOKENS='abc' is not a whole number: give a whole number (the default "
+                f"is 256); fix SIFT_CHUNK_TOKENS {CLIENT_ENV} {held}",
+                "SIFT_MODEL='e-5' is neither a known model (multilingual-e5-small (e5), "
+                f"all-MiniLM-L6-v2 (minilm)) nor a GGUF file: did you mean e5?; fix SIFT_MODEL {CLIENT_ENV} {held}"]
+    for answer in (stats, search, refresh):
+        assert not answer.is_error, text(answer)
+        assert text(answer).splitlines()[:2] == [f"problem: {p}" for p in problems], text(answer)
+    assert search.structured_content["mode"] == "hybrid" and "notes/pasta.md" in text(search), text(search)
+    assert stats.structured_content["worker"]["state"] == "none"
+    assert "worker: none started by this server (a bad setting: see the problem above)" in text(stats), text(stats)
+    assert not read.is_error and "Boil water" in text(read) and "problem:" not in text(read), "a file is as it is"
+
+
+@pytest.mark.timeout(300)
+def test_a_home_that_is_not_a_folder_answers_every_tool_with_the_problem(sift_env, servers, tmp_path):
+    """SIFT_HOME pointing at a file: another home would be another index, so nothing is served, but the server
+    stays connected and every tool (read_file too) says what to fix and where."""
+    home = tmp_path / "home-file"
+    home.write_text("not a folder\n")
+    env = {**sift_env, "SIFT_HOME": str(home)}
+
+    async def scenario():
+        async with servers.session(env) as s:
+            answers = [await call(s, "stats"), await call(s, "search", query="pasta"), await call(s, "list_files"),
+                       await call(s, "read_file", path="notes/a.md"), await call(s, "similar", path="notes/a.md"),
+                       await call(s, "refresh")]
+            return answers, s.instructions, await s.list_resources()
+    answers, instructions, resources = run(scenario)
+    problem = (f"sift-mcp cannot serve: SIFT_HOME={home} is not a folder: point SIFT_HOME (--home) at a folder (it is "
+               f"made if missing); fix it {CLIENT_ENV} (or --home in its args) and restart the client; until then "
+               "nothing can be searched")
+    for answer in answers:
+        assert answer.is_error and text(answer).endswith(f"problem: {problem}"), text(answer)
+    assert instructions.endswith(f"\nProblem at startup, to tell the user: {problem}."), instructions
+    assert resources.resources == []
+    assert home.read_text() == "not a folder\n"
