@@ -680,17 +680,24 @@ def _no_index_yet(settings, nothing: str) -> str | None:
 
 
 def _model_summary(settings) -> dict:
+    """The configured model as its file says it, in the keys of the MCP stats tool's ``model``
+    (mcp_server.model_state.describe): ``configured`` (SIFT_MODEL, or default), ``name`` (a known model's),
+    ``path``; ``id``, ``dim`` and ``max_tokens`` once the file is read; ``built: false`` for a known model not built
+    yet (its ``id`` was prose, 'multilingual-e5-small (built at … on first need)', where a script reads an id);
+    ``error`` for a file that is not a model."""
     from search.model.info import ModelError, read_model_info
     if not settings.embeddings:
         return {"embeddings": "off"}
+    known = settings.known_model
+    summary = {"configured": settings.model or "default", **({"name": known.name} if known else {}),
+               "path": str(settings.model_path)}
     if settings.uses_default_model and not settings.model_path.exists():
-        known = settings.known_model
-        return {"id": f"{known.name} (built at {settings.model_path} on first need)", "path": str(settings.model_path)}
+        return {**summary, "built": False}
     try:
         info = read_model_info(settings.model_path)
     except ModelError as exc:
-        return {"error": str(exc)}
-    return {"id": info.model_id, "path": info.path, "dim": info.dim, "max_tokens": info.max_tokens}
+        return {**summary, "error": str(exc)}
+    return {**summary, "id": info.model_id, "path": info.path, "dim": info.dim, "max_tokens": info.max_tokens}
 
 
 def cmd_retry_failed(args) -> int:

@@ -71,8 +71,9 @@ class ModelState:
     def describe(self) -> dict:
         if not self.settings.embeddings and not self._slots:  # keyword-only: no model to wait for or load
             return {"embeddings": "off"}
+        known = self.settings.known_model  # its name, as `ingest stats --json` gives it
         report = {"state": self.state, "since": self.since, "path": str(self.settings.model_path),
-                  "configured": self.settings.model or "default"}
+                  "configured": self.settings.model or "default", **({"name": known.name} if known else {})}
         if self.error:
             report["error"] = self.error
         loaded = []

@@ -192,3 +192,43 @@ def test_sift_mcp_help_says_who_starts_it_and_where_its_settings_come_from():
     assert "[--root FOLDER]" in said and "give its absolute path" in said, said
     assert "An MCP client (Claude Desktop, Claude Code) starts it" in said and "SIFT_HOME, SIFT_MODEL" in said
     assert "docs/configuration.md" in said and "`claude mcp add`" in said
+
+
+def test_ingest_stats_json_before_an_index_gives_the_model_in_the_stats_tools_keys(tmp_path, monkeypatch, model_path,
+                                                                                  capsys):
+    """`ingest stats --json` on a fresh home gave model.id 'multilingual-e5-small (built at … on first need)': prose
+    where a script reads an id. The model not built yet has no id; its name, path and `built: false` say it, in the
+    keys the MCP stats tool's model has (configured, name, path); the report fits the tool's shape."""
+    import json
+
+    from pydantic import TypeAdapter
+
+    from ingest import cli
+    from mcp_server import shapes
+    from mcp_server.model_state import ModelState
+    from search.model.info import read_model_info
+    from search.settings import load
+    monkeypatch.setenv("SIFT_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("SIFT_MODEL", raising=False)
+    monkeypatch.delenv("SIFT_EMBEDDINGS", raising=False)
+    assert cli.main(["stats", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    TypeAdapter(shapes.Stats).validate_python(report)
+    model = report["model"]
+    assert "id" not in model and model["built"] is False, model
+    served = ModelState(load()).describe()  # the server's, before it loads anything
+    assert {key: model[key] for key in ("configured", "name", "path")} == \
+        {key: served[key] for key in ("configured", "name", "path")} == \
+        {"configured": "default", "name": "multilingual-e5-small",
+         "path": str(tmp_path / "home" / "models" / "multilingual-e5-small.gguf")}
+    assert report["collections"] == [] and report["index_path"] == str(tmp_path / "home" / "index.db")
+    assert not (tmp_path / "home").exists(), "a command that reads makes no home"
+    assert cli.main(["stats"]) == 0
+    assert capsys.readouterr().out.startswith(f"model: multilingual-e5-small (built at {model['path']} on first need)\n")
+
+    monkeypatch.setenv("SIFT_MODEL", str(model_path))
+    assert cli.main(["stats", "--json"]) == 0
+    model = json.loads(capsys.readouterr().out)["model"]
+    assert model["id"] == read_model_info(model_path).model_id and model["dim"] == 384 and "built" not in model
+    assert model["configured"] == str(model_path) and "name" not in model, "a GGUF file is no known model"
+

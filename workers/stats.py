@@ -295,7 +295,8 @@ def model_line(m: dict) -> str:
     index was embedded with when that is another."""
     state = m.get("state")
     if state is None:
-        text = "model: " + (m.get("id") or m.get("error") or "keyword only (embeddings off)")
+        unbuilt = f"{m.get('name')} (built at {m.get('path')} on first need)" if m.get("built") is False else None
+        text = "model: " + (m.get("id") or unbuilt or m.get("error") or "keyword only (embeddings off)")
     elif state == "ready":
         text = "model: ready — " + ", ".join(f"{x['id']} ({x['dim']} dimensions, {x['max_tokens']} tokens)"
                                             for x in m.get("models") or [m] if x.get("dim"))
