@@ -945,14 +945,49 @@ def cmd_search(args) -> int:
         # with no folder registered (the last one removed) there is no build to watch
         if not answer.generations and NOTHING_REGISTERED not in answer.notes:
             print(_progress_line())
-    _print_hits(answer)
+    _print_hits(answer, settings, roots)
     return 0
 
 
-def _in_cli_words(note: str) -> str:
-    """The engine's note in this command's words: 'stats shows its progress' (of a first build, nothing published
-    yet) names the MCP tool; here it is `ingest stats`."""
-    return note.replace("being built: stats shows its progress)", "being built: ingest stats shows its progress)")
+# What the engine says in the MCP tools' words (the tools and these commands share its messages), and what says
+# the same on the command line: a terminal user was sent to `stats`, `list_files` or `read_file`, which it has not.
+CLI_WORDS = (("being built: stats shows its progress)", "being built: ingest stats shows its progress)"),
+             ("not in the published index yet: list_files shows its state",
+              "not in the published index yet: `ingest files` shows its state"),
+             ("left off the page for other notes; read_file reads each)",
+              "left off the page for other notes: open each to compare)"))
+
+
+def _in_cli_words(note: str, root: str | None = None) -> str:
+    """The engine's note (or a hit's line) in this command's words; ``root``: the folder of the collection it is
+    about, whose `ingest enqueue` stands for the refresh tool."""
+    for tool, command in CLI_WORDS:
+        note = note.replace(tool, command)
+    if root is not None:
+        note = note.replace("; refresh queues one)", f"; `ingest enqueue {shlex.quote(root)}` queues one)")
+    return note
+
+
+def _rules(settings):
+    from ingest.discover import Rules
+    return Rules(settings.include, settings.exclude) if settings is not None else Rules()
+
+
+def _attachment_why(why: str, root: str | None, path: str, rules) -> str:
+    """Why an attached PDF is not indexed, as `ingest search` says it. 'the scan leaves it out … or has not read it
+    yet: read_file on it says which' sent a terminal user to the MCP tool: here the scan's rules (this shell's
+    SIFT_EXCLUDE and SIFT_INCLUDE, the folder's .gitignore files) say which."""
+    from search.query import unindexed
+    if root is None or why not in (unindexed.LEFT_OUT, unindexed.SCAN_LEAVES_IT_OUT):
+        return _in_cli_words(why, root)
+    from ingest.discover import why_not_indexed
+    reason = why_not_indexed(root, path, rules)
+    if reason:
+        return f"in the folder, but the scan leaves it out: {reason}"
+    if why == unindexed.LEFT_OUT:
+        return f"in the folder, but no scan has read it yet (`ingest enqueue {shlex.quote(root)}` queues one)"
+    return ("in the folder, but the scan leaves it out: not by this shell's settings, so by the worker's "
+            "SIFT_EXCLUDE or SIFT_INCLUDE")
 
 
 def _first_builds(settings, collection: str | None, generations: dict) -> list[str]:
@@ -1018,9 +1053,9 @@ def _search_args(collection: str, path: str) -> str | None:
     return None if pattern is None else f"--collection {shlex.quote(collection)} --glob {shlex.quote(pattern)}"
 
 
-def _print_hits(answer) -> None:
+def _print_hits(answer, settings=None, roots: dict[str, str] | None = None) -> None:
     """The hits as numbered lines (path and lines or page, title and heading as the MCP tool shows them, snippet,
-    links), then the mode, time and generations."""
+    links), then the mode, time and generations. ``roots``: the collections' folders, for the commands named."""
     from search.query import footnotes, hits, results_page
     from workers.stats import printable  # a name or a note may hold a newline or a terminal escape: escaped
     for n, hit in enumerate(answer.hits, start=1):
@@ -1039,7 +1074,7 @@ def _print_hits(answer) -> None:
         if hit.data_rows:  # a data file's first rows alone are searched, as the MCP text says
             print(printable(f"    ({hit.data_rows})"))
         if hit.conflict_copies or hit.conflict_copy_of:  # a sync conflict copy, as the MCP text says it
-            print(printable(f"    {results_page.conflict_line(hit.conflict_copies, hit.conflict_copy_of)}"))
+            print(printable(f"    {_in_cli_words(results_page.conflict_line(hit.conflict_copies, hit.conflict_copy_of))}"))
         if hit.mail_thread:  # a saved message's thread, as the MCP text says it
             from search.query.mail_threads import thread_line
             print(printable(f"    {thread_line(hit.mail_thread, hit.heading_path or hit.title)}"))
@@ -1049,7 +1084,8 @@ def _print_hits(answer) -> None:
         if hit.attachments:
             print(printable(f"    attached PDF: {', '.join(hit.attachments)}"))
             for path, why in hit.attachments_not_indexed.items():
-                print(printable(f"    not indexed: {path} ({why})"))
+                root = (roots or {}).get(hit.collection)
+                print(printable(f"    not indexed: {path} ({_attachment_why(why, root, path, _rules(settings))})"))
         if hit.cited_by:
             print(printable(f"    cited by: {', '.join(hit.cited_by)}"))
     at = ", ".join(f"{name} at generation {gen}" for name, gen in answer.generations.items())

@@ -156,7 +156,8 @@ class ModelState:
             slot.embedder = embedding.Embedder(embedding.locate(model_id, self.settings), threads=embedding.QUERY_THREADS)
             slot.state = "ready"
         except Exception as exc:  # reported by stats and by the query that needed it
-            slot.error, slot.state = f"{type(exc).__name__}: {exc}", "failed"
+            from mcp_server.wording import in_tool_words
+            slot.error, slot.state = f"{type(exc).__name__}: {in_tool_words(str(exc))}", "failed"
             print(f"sift-mcp: the embedding model {model_id} failed to load: {slot.error}", file=sys.stderr)
         finally:
             slot.since = time.time()

@@ -57,7 +57,8 @@ class Sift:
             try:
                 conn = db.connect(self.settings.index_path, readonly=True)
             except db.NoIndex as exc:  # none, or one being made (its tables not there yet)
-                raise NoIndexYet(f"{NO_INDEX} ({exc})") from None
+                from mcp_server.wording import in_tool_words
+                raise NoIndexYet(f"{NO_INDEX} ({in_tool_words(str(exc))})") from None
             except db.IndexUnavailable as exc:  # damaged, or unreadable: say so, never "nothing indexed"
                 raise Problem(str(exc)) from None
             self._local.conn, self._local.identity = conn, now  # ``now`` taken before: a file swapped since

@@ -25,6 +25,7 @@ from pydantic import Field, ValidationError
 from mcp_server import listing, paths, reading, render, report, resources, shapes
 from mcp_server.errors import NoIndexYet, Problem
 from mcp_server.service import NO_INDEX
+from mcp_server.wording import in_tool_words
 from search.index import collection_reads, file_reads
 from search.index.status import root_missing
 from search.query import scope
@@ -311,9 +312,9 @@ def _message(name: str, exc: Exception, index_path) -> str:
     if isinstance(exc, ValidationError):
         return f"{name} failed: {invalid_arguments(exc)}"
     if isinstance(exc, ModelError):
-        return f"{exc}. Use mode 'keyword', which needs no model."
+        return f"{in_tool_words(str(exc))}. Use mode 'keyword', which needs no model."
     if isinstance(exc, db.NoIndex):
-        return f"{NO_INDEX} ({exc})"
+        return f"{NO_INDEX} ({in_tool_words(str(exc))})"
     if isinstance(exc, db.IndexUnavailable):
         return str(exc)
     if db.is_damaged(exc) or db.is_disk_full(exc) or (isinstance(exc, sqlite3.Error) and "readonly" in str(exc)):

@@ -232,3 +232,58 @@ def test_ingest_stats_json_before_an_index_gives_the_model_in_the_stats_tools_ke
     assert model["id"] == read_model_info(model_path).model_id and model["dim"] == 384 and "built" not in model
     assert model["configured"] == str(model_path) and "name" not in model, "a GGUF file is no known model"
 
+
+def test_ingest_search_names_commands_where_the_engine_names_the_tools(immediate, tmp_path, capsys):
+    """`ingest search` printed the engine's lines in the MCP tools' words: an attached PDF not read yet said
+    'refresh queues one', a sync conflict copy 'read_file reads each', a PDF the scan leaves out 'read_file on it
+    says which'. A terminal user has none of those: the command that does it is named, or the reason itself."""
+    from ingest import cli
+    from search.query import unindexed
+    from tests.conftest import ingest, write_tree
+    root = write_tree(tmp_path / "notes", {"later.md": "# Later\n\nsee ![](later.pdf) for the pelican\n",
+                                           "pasta.md": "# Pasta\n\nBoil water for the spaghetti.\n",
+                                           "pasta (conflicted copy 2024-01-01).md": "# Pasta\n\nBoil water quickly "
+                                                                                     "for the spaghetti.\n",
+                                           ".gitignore": "drafts/\n"})
+    ingest(root)
+    (root / "later.pdf").write_bytes(b"%PDF-1.4\n")  # after the scan: none has read it yet
+    assert cli.main(["search", "pelican", "--mode", "keyword"]) == 0
+    out = capsys.readouterr().out
+    assert (f"not indexed: later.pdf (in the folder, but no scan has read it yet (it changed after the last scan "
+            f"began, ") in out and f"; `ingest enqueue {root}` queues one))\n" in out, out
+    assert cli.main(["search", "spaghetti", "--mode", "keyword"]) == 0
+    out = capsys.readouterr().out
+    assert "matched too: left off the page for other notes: open each to compare)" in out, out
+    assert cli.main(["search", "spaghetti pelican", "--mode", "keyword", "--limit", "5"]) == 0
+    out = capsys.readouterr().out
+    for tool in ("refresh", "read_file", "list_files", "stats shows"):
+        assert tool not in out, (tool, out)
+
+    rules = cli._rules(None)
+    assert cli._attachment_why(unindexed.LEFT_OUT, str(root), "drafts/a.pdf", rules) == \
+        "in the folder, but the scan leaves it out: drafts/ is ignored by .gitignore"
+    assert cli._attachment_why(unindexed.LEFT_OUT, str(root), "later.pdf", rules) == \
+        f"in the folder, but no scan has read it yet (`ingest enqueue {root}` queues one)"
+    assert cli._in_cli_words("not in the published index yet: list_files shows its state") == \
+        "not in the published index yet: `ingest files` shows its state"
+
+
+def test_the_tools_name_the_refresh_tool_where_the_model_and_the_index_name_ingest_enqueue(tmp_path):
+    """The other way: a search whose index's model file is gone said '(`ingest enqueue` re-embeds with …)' to an
+    assistant that has the refresh tool; an answer before any index said 'run `ingest enqueue PATH` first' inside
+    the server's own sentence, which already says how (twice, in two forms)."""
+    import pytest
+    from mcp_server.service import NO_INDEX
+    from mcp_server.tools import _message
+    from search.index import db
+    from search.model import embedding
+    from search.model.info import ModelError
+    from search.settings import Settings
+    with pytest.raises(ModelError) as gone:
+        embedding.locate("all-MiniLM-L6-v2-384d-000000000000", Settings(home=tmp_path, model=str(tmp_path / "m.gguf")))
+    said = _message("search", gone.value, tmp_path / "index.db")
+    assert "(the refresh tool, or `ingest enqueue` in a terminal, queues the scan that re-embeds with " in said, said
+    assert "(`ingest enqueue` re-embeds" not in said
+    with pytest.raises(db.NoIndex) as none:
+        db.connect(tmp_path / "index.db", readonly=True)
+    assert _message("stats", none.value, tmp_path / "index.db") == f"{NO_INDEX} (no index at {tmp_path / 'index.db'})"
