@@ -211,11 +211,26 @@ def served_root(settings, root: str | None, name: str | None) -> tuple[tuple[int
     try:
         return register_root(settings, root, name), None
     except StartupError as exc:
-        problem = (f"sift-mcp was started with {exc}; fix --root in the MCP client's configuration (the folder's "
-                   "absolute path) and restart the client; until then only what was indexed before is searched")
+        problem = _root_problem(root, str(exc))
         print(f"sift-mcp: error: {exc}; serving all the same: each tool's answer says so", file=sys.stderr,
               flush=True)
         return None, problem
+
+
+UNTIL_THEN = "restart the client; until then only what was indexed before is searched"
+
+
+def _root_problem(root: str, why: str) -> str:
+    """What to fix, and where, for a --root that could not be registered: its folder, or its collection's name (a
+    second folder called 'notes' was told 'sift-mcp was started with collection 'notes' already indexes …; fix
+    --root …', when the folder was right and it wanted a --name), or the index."""
+    if why.startswith("--root "):  # the folder: not there, or a file
+        return (f"sift-mcp was started with {why}; fix --root in the MCP client's configuration (the folder's "
+                f"absolute path) and {UNTIL_THEN}")
+    if "--name" in why:  # a name another collection has, or one refused
+        return (f"sift-mcp could not register --root {root}: {why}; give --name NAME after --root in the MCP "
+                f"client's configuration and {UNTIL_THEN}")
+    return f"sift-mcp could not register --root {root}: {why}; then {UNTIL_THEN}"
 
 
 def register_root(settings, root: str, name: str | None) -> tuple[int, str]:

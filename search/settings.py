@@ -216,6 +216,10 @@ def load(**overrides) -> Settings:
     if settings.home.exists() and not settings.home.is_dir():  # a typo: every file under it would fail to open
         raise SettingError(f"SIFT_HOME={settings.home} is not a folder: point SIFT_HOME (--home) at a folder "
                            "(it is made if missing)", "SIFT_HOME")
+    unmakeable = home_unmakeable(settings.home)
+    if unmakeable:
+        raise SettingError(f"SIFT_HOME={settings.home} does not exist and cannot be made: {unmakeable}; point "
+                           "SIFT_HOME (--home) at a folder you can write (it is made if missing)", "SIFT_HOME")
     if settings.model and is_model_path(settings.model) and not str(settings.model).lower().endswith(".gguf") \
             and not Path(str(settings.model)).expanduser().exists():
         names = ", ".join(f"{m.name} ({', '.join(m.aliases)})" for m in _buildable())
@@ -248,6 +252,22 @@ def load(**overrides) -> Settings:
         raise SettingError(f"SIFT_RETRY_DELAY={settings.retry_delay:g} must not be negative: give the seconds "
                            "before the first retry (the default is 2)", "SIFT_RETRY_DELAY")
     return settings
+
+
+def home_unmakeable(home: Path) -> str | None:
+    """Why a home that is not there could never be made, or None: the nearest folder above it that exists is a
+    file, or one this user cannot write in. `ingest enqueue` said 'the index at /opt/sift/index.db is read-only
+    (cannot create /opt/sift: Permission denied): make /opt/sift … writable (chmod u+w)', of a folder not there."""
+    if home.exists():
+        return None
+    above = home.parent
+    while not above.exists() and above != above.parent:
+        above = above.parent
+    if not above.is_dir():
+        return f"{above} is a file, not a folder"
+    if not os.access(above, os.W_OK | os.X_OK):
+        return f"{above} is not writable for this user"
+    return None
 
 
 def glob_problem(pattern: str) -> str | None:

@@ -287,3 +287,42 @@ def test_the_tools_name_the_refresh_tool_where_the_model_and_the_index_name_inge
     with pytest.raises(db.NoIndex) as none:
         db.connect(tmp_path / "index.db", readonly=True)
     assert _message("stats", none.value, tmp_path / "index.db") == f"{NO_INDEX} (no index at {tmp_path / 'index.db'})"
+
+
+def test_a_second_root_of_the_same_folder_name_is_told_to_take_a_name_not_to_fix_the_root(sift_env, tmp_path):
+    """Two MCP servers, --root ~/work/notes and --root ~/home/notes: the second was told 'sift-mcp was started with
+    collection 'notes' already indexes …; fix --root in the MCP client's configuration (the folder's absolute
+    path)', of a folder that was right. It is told to give --name, where."""
+    from mcp_server.server import served_root
+    from search.settings import load
+    from tests.conftest import write_tree
+    first = write_tree(tmp_path / "work" / "notes", {"a.md": "# A\n"})
+    second = write_tree(tmp_path / "home" / "notes", {"b.md": "# B\n"})
+    assert served_root(load(), str(first), None) == ((1, "notes"), None)
+    collection, problem = served_root(load(), str(second), None)
+    assert collection is None and problem == (
+        f"sift-mcp could not register --root {second}: collection 'notes' already indexes {first}, not {second}: give "
+        "this folder another name with --name NAME (a collection whose folder was moved follows it here once nothing "
+        "is left at the old path); give --name NAME after --root in the MCP client's configuration and restart the "
+        "client; until then only what was indexed before is searched"), problem
+    assert served_root(load(), str(second), "home-notes")[0] == (2, "home-notes")
+
+
+def test_a_home_that_cannot_be_made_is_said_as_such_not_as_a_read_only_index(tmp_path, monkeypatch, capsys):
+    """SIFT_HOME under a file (or a folder this user cannot write in): `ingest enqueue` said 'the index at
+    …/index.db is read-only (cannot create …): make … writable (chmod u+w)', of a folder that is not there. It says
+    the home cannot be made, and why, as every entry point reads its settings."""
+    import pytest
+    from ingest import cli
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "sift.txt").write_text("a file\n")
+    home = tmp_path / "sift.txt" / "home"
+    monkeypatch.setenv("SIFT_HOME", str(home))
+    said = (f"SIFT_HOME={home} does not exist and cannot be made: {tmp_path / 'sift.txt'} is a file, not a folder; "
+            "point SIFT_HOME (--home) at a folder you can write (it is made if missing)")
+    assert cli.main(["enqueue", str(tmp_path / "notes")]) == 2
+    assert capsys.readouterr().err == f"ingest: error: {said}\n"
+    from search.settings import SettingError, home_unmakeable, load
+    with pytest.raises(SettingError, match="cannot be made"):
+        load()
+    assert home_unmakeable(tmp_path / "new" / "home") is None, "a home under a folder this user writes is made"
