@@ -168,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
                                   description="Register a folder as a collection (named after the folder unless\n"
                                   "--name says otherwise) and queue a scan of it.", epilog=INDEXING_NOTE,
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
-    enqueue.add_argument("path", help="the folder to index")
+    enqueue.add_argument("path", nargs="?", help="the folder to index ('.' for the one you are in)")
     enqueue.add_argument("--name", help="collection name (default: the folder's name)")
     enqueue.add_argument("--wait", action="store_true", help="show progress until the generation is published")
     enqueue.set_defaults(func=cmd_enqueue)
@@ -294,6 +294,8 @@ def cmd_enqueue(args) -> int:
     from search.index.names import moved_note
     from search.model import embedding
     from workers import rescan
+    if args.path is None:
+        raise ValueError(_no_folder_given())
     root = Path(args.path).expanduser().resolve()
     if not root.is_dir():
         raise FileNotFoundError(f"not a folder: {_collection_of_file(args.path, root) or not_a_folder(args.path, root)}")
@@ -439,6 +441,36 @@ def _say_the_filters_set_here_are_the_workers_to_use(name: str, settings, indexe
               f"{'is' if len(left) == 1 else 'are'} indexed ({shown}); the worker scans with its own settings, so "
               f"unless it was started with {' '.join(given)} this scan keeps them: restart it (and the watcher) "
               f"with {' '.join(given)} and enqueue again", file=sys.stderr)
+
+
+def _no_folder_given() -> str:
+    """A bare `ingest enqueue`, typed in the notes folder, said 'the following arguments are required: path': the
+    folder meant is likely this one, or the collection that holds it."""
+    here = os.getcwd()
+    holder = _collection_holding(here)
+    if holder is not None:
+        return (f"give the folder to index: this one is in the collection {holder['name']!r}, which `ingest enqueue "
+                f"{shlex.quote(holder['root'])}` rescans")
+    return f"give the folder to index: `ingest enqueue FOLDER`, or `ingest enqueue .` for this one ({here})"
+
+
+def _collection_holding(path: str):
+    """The registered collection whose folder holds ``path`` (a file or a folder), the innermost, or None."""
+    from search.index import db, queries
+    from search.settings import load
+    index_path = load().index_path
+    if not index_path.exists():
+        return None
+    try:
+        conn = db.connect(index_path, readonly=True)
+    except (db.NoIndex, db.IndexUnavailable):
+        return None
+    try:
+        holders = [row for row in queries.collections(conn)
+                   if path == row["root"] or path.startswith(row["root"].rstrip(os.sep) + os.sep)]
+    finally:
+        conn.close()
+    return max(holders, key=lambda row: len(row["root"]), default=None)
 
 
 def _collection_of_file(given: str, real: Path) -> str | None:

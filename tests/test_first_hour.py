@@ -326,3 +326,25 @@ def test_a_home_that_cannot_be_made_is_said_as_such_not_as_a_read_only_index(tmp
     with pytest.raises(SettingError, match="cannot be made"):
         load()
     assert home_unmakeable(tmp_path / "new" / "home") is None, "a home under a folder this user writes is made"
+
+
+def test_a_bare_ingest_enqueue_in_the_notes_folder_names_the_command_meant(sift_env, tmp_path, monkeypatch, capsys):
+    """`ingest enqueue` typed in the notes folder said only 'the following arguments are required: path'. It names
+    `ingest enqueue .` for this folder, or, inside a registered collection, the command that rescans it."""
+    from ingest import cli
+    from search.index import store
+    from tests.conftest import write_tree
+    from workers import runtime
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert cli.main(["enqueue"]) == 2
+    assert capsys.readouterr().err == (f"ingest: error: give the folder to index: `ingest enqueue FOLDER`, or "
+                                       f"`ingest enqueue .` for this one ({elsewhere})\n")
+    root = write_tree(tmp_path / "my notes", {"tech/a.md": "# A\n"})
+    store.ensure_collection(runtime.index(), "notes", str(root))
+    runtime.index().commit()
+    monkeypatch.chdir(root / "tech")
+    assert cli.main(["enqueue"]) == 2
+    assert capsys.readouterr().err == ("ingest: error: give the folder to index: this one is in the collection "
+                                       f"'notes', which `ingest enqueue '{root}'` rescans\n")
