@@ -456,7 +456,7 @@ def _no_folder_given() -> str:
 
 def _collection_holding(path: str):
     """The registered collection whose folder holds ``path`` (a file or a folder), the innermost, or None."""
-    from search.index import db, queries
+    from search.index import collection_reads, db
     from search.settings import load
     index_path = load().index_path
     if not index_path.exists():
@@ -466,7 +466,7 @@ def _collection_holding(path: str):
     except (db.NoIndex, db.IndexUnavailable):
         return None
     try:
-        holders = [row for row in queries.collections(conn)
+        holders = [row for row in collection_reads.collections(conn)
                    if path == row["root"] or path.startswith(row["root"].rstrip(os.sep) + os.sep)]
     finally:
         conn.close()
@@ -1106,7 +1106,8 @@ def _print_hits(answer, settings=None, roots: dict[str, str] | None = None) -> N
         if hit.data_rows:  # a data file's first rows alone are searched, as the MCP text says
             print(printable(f"    ({hit.data_rows})"))
         if hit.conflict_copies or hit.conflict_copy_of:  # a sync conflict copy, as the MCP text says it
-            print(printable(f"    {_in_cli_words(results_page.conflict_line(hit.conflict_copies, hit.conflict_copy_of))}"))
+            line = results_page.conflict_line(hit.conflict_copies, hit.conflict_copy_of)
+            print(printable(f"    {_in_cli_words(line)}"))
         if hit.mail_thread:  # a saved message's thread, as the MCP text says it
             from search.query.mail_threads import thread_line
             print(printable(f"    {thread_line(hit.mail_thread, hit.heading_path or hit.title)}"))
