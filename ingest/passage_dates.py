@@ -11,7 +11,8 @@ when what they hold happened. A passage's date is, in order:
   heading over it, of its file's name or of a folder; ``## 14-03-2024``, ``## 14 mrt 2024``, ``## 14 févr. 2024``),
   for the sections under it too (``date_sections``);
 - its note's front matter ``date:`` (what the note is about, as a blog post or a meeting note writes it: ISO or
-  ``May 1, 2023``, ``01.05.2023``, ``1er mai 2023``, ``1º de maio de 2023``, ``written_date``; ingest.markdown reads
+  ``May 1, 2023``, ``01.05.2023``, ``1er mai 2023``, ``1º de maio de 2023``, ``1.º de maio de 2023``, ``1ª de mayo
+  del 2023``, ``14.März 2024``, ``written_date``; ingest.markdown reads
   ``Date:`` and ``published:`` as it), an org file's ``#+DATE:`` (the same forms, or an org timestamp);
 - a date its file's name holds: a daily note (Obsidian's ``2024-03-14.md``, ``2024-03-14 Thursday.md``, Logseq's
   ``journals/2024_03_14.md``, ``20240314.md``, ``14-03-2024.md``, ``March 14, 2024.md``), a meeting named by its day
@@ -31,8 +32,10 @@ when what they hold happened. A passage's date is, in order:
 - else none: search goes by the file's modified time.
 
 A name's date is one that stands apart in it, a real day of the years 1900-2099 (1970 to next year written as
-eight digits, or 12 or 14 with a real time: ``20491205.md`` is an id): ``v2024-03-14``, ``build-20240314.2``,
-``2024-13-01``, ``03-04-2024`` (which is the month?) are none.
+eight digits, or 12 or 14 with a real time where they begin the name, as a Zettelkasten id: ``20491205.md`` is an id,
+``Invoice 202403141530.pdf`` an order's number): ``v2024-03-14``, ``build-20240314.2``, ``2024-13-01``,
+``03-04-2024`` (which is the month?) are none; a day first begins the name, after French ``le`` or a weekday's name
+or not (``le 1er mai 2023.md``, ``lundi 1er mai 2023.md``; ``Top 10 May 2023 picks.md`` is none).
 Code files get none from their names (a migration's or a release's date is an id there). Dates are local midnight,
 as search's date arguments read a date.
 """
@@ -81,13 +84,13 @@ META_DATE = re.compile(r"\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(
 # month names as headings and folders write them: English (full, three letters, 'Sept'), German, French, Spanish,
 # Italian, Portuguese, Dutch, Russian (as a date writes it, '14 марта', and alone, 'Март')
 MONTH_NAMES = {name: number for number, names in enumerate((
-    "january jan januar janvier enero gennaio janeiro januari январь января",
-    "february feb februar février fevrier febrero febbraio fevereiro februari февраль февраля",
+    "january jan januar jänner janvier enero gennaio janeiro januari январь января",
+    "february feb februar feber février fevrier febrero febbraio fevereiro februari февраль февраля",
     "march mar märz maerz mars marzo março maart март марта",
     "april apr avril abril aprile апрель апреля", "may mai mayo maggio maio mei май мая",
     "june jun juni juin junio giugno junho июнь июня", "july jul juli juillet julio luglio julho июль июля",
     "august aug août aout agosto augustus август августа",
-    "september sep sept septembre septiembre settembre setembro сентябрь сентября",
+    "september sep sept septembre septiembre setiembre settembre setembro сентябрь сентября",
     "october oct oktober octobre octubre ottobre outubro октябрь октября",
     "november nov novembre noviembre novembro ноябрь ноября",
     "december dec dezember décembre decembre diciembre dicembre dezembro декабрь декабря"), 1)
@@ -95,7 +98,7 @@ MONTH_NAMES = {name: number for number, names in enumerate((
 # their abbreviations, as a date with its day writes them ('14 févr. 2024', '14 mrt 2024', '14 gen 2024', 'Jan. 14'):
 # French, Dutch, Italian, Spanish, Portuguese, German, Russian; none names two months
 MONTH_SHORT = {name: number for number, names in enumerate((
-    "janv ene gen", "févr fevr fév fev", "mrt mrz mär", "avr abr", "mag", "giu", "juil lug",
+    "janv ene gen jän", "févr fevr fév fev", "mrt mrz mär", "avr abr", "mag", "giu", "juil lug",
     "ago", "set сен сент", "okt ott out", "ноя", "déc dez dic"), 1) for name in names.split()}
 MONTH_SHORT.update({name: number for number, names in enumerate((
     "янв", "фев", "мар", "апр", "", "июн", "июл", "авг", "", "окт", "", "дек"), 1) for name in names.split()})
@@ -106,8 +109,12 @@ MONTH_WORDLIKE = {"set", "out", "ago", "gen", "mag", "dic", "ene"}
 # called 'Jan' or 'Mars'
 MONTH_WORDS = set(MONTH_NAMES) - set(MONTH_SHORT) - set("jan feb mar apr jun jul aug sep sept oct nov dec mars maerz".split())
 _NAME = r"(?P<{}>[^\W\d_]{{3,10}})\.?"  # a month's name, 'Mar.' as 'Mar'
-# '14', '14th', German '14.', French '1er', Italian and Portuguese '1º' (NFKC's '1o'; '1°' as a keyboard writes it)
-_DAY = r"(?P<{}>0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th|er|\.|[º°]|o(?![^\W_]))?"
+# '14', '14th', German '14.', French '1er', Italian and Portuguese '1º' (NFKC's '1o'; '1°' as a keyboard writes it),
+# Spanish and Portuguese '1.º', '1ª', '1.ª' (NFKC's '1.o', '1a')
+_DAY = r"(?P<{}>0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th|er|\.?[ºª°]|\.?[oa](?![^\W_])|\.)?"
+# between a day and its month's name: a space or '-', Spanish and Portuguese 'de' ('14 de marzo'), or nothing after
+# German's dotted day ('14.März')
+_TO_NAME = r"(?:[ -](?:de )?|(?<=\.))"
 # French writes a date after 'le' ('le 1er mai 2023', 'Le lundi 14 mars'), Spanish after 'el'
 _ARTICLE = r"(?:(?:le|el)\s+)?"
 _YEAR = r"(?P<{}>(?:19|20)\d\d)"
@@ -131,15 +138,18 @@ HEADING_DATE = re.compile(
     r"[^\w\s]*\s*" + _ARTICLE + r"(?:" + WEEKDAY + r"\.?,?\s+)?"
     r"(?:" + _YEAR.format("y1") + r"(?P<s1>[-/._])(?P<m1>0?[1-9]|1[0-2])(?P=s1)(?P<d1>0?[1-9]|[12]\d|3[01])"
     r"|(?P<d2>0?[1-9]|[12]\d|3[01])\.(?P<m2>0?[1-9]|1[0-2])\." + _YEAR.format("y2") +
-    r"|" + _DAY.format("d3") + r"[ -](?:de )?" + _NAME.format("n3") + r",?[ -](?:de )?" + _YEAR.format("y3") +
+    r"|" + _DAY.format("d3") + _TO_NAME + _NAME.format("n3") + r",?[ -](?:del? )?" + _YEAR.format("y3") +
     r"|" + _NAME.format("n4") + r" " + _DAY.format("d4") + r",? " + _YEAR.format("y4") +
     r"|" + _YEAR.format("y5") + r"\s*[年년]\s*(?P<m5>0?[1-9]|1[0-2])\s*[月월]\s*(?P<d5>0?[1-9]|[12]\d|3[01])\s*[日号號일]"
     r"|" + _DAY_NUMBER.format("a6") + "(?P<s6>[/-])" + _DAY_NUMBER.format("b6") + "(?P=s6)" + _YEAR.format("y6") +
     r")(?!(?!T\d)[^\W_]|[-/.]\d)", re.IGNORECASE)
 NAME_WORDS = re.compile(
-    r"(?<![^\W_])(?:" + _DAY.format("d1") + r"[ _-](?:de )?" + _NAME.format("n1") + r",?[ _-](?:de )?" + _YEAR.format("y1")
+    r"(?<![^\W_])(?:" + _DAY.format("d1") + r"(?:[ _-](?:de[ _-])?|(?<=\.))" + _NAME.format("n1") + r",?[ _-](?:del?[ _-])?" + _YEAR.format("y1")
     + r"|" + _NAME.format("n2") + r"[ _-]" + _DAY.format("d2") + r",?[ _-]" + _YEAR.format("y2") + r")(?![^\W_]|[-.]\d)",
     re.IGNORECASE)
+# what may come before a day first in a file name: French 'le', Spanish 'el', a weekday's name ('le 1er mai
+# 2023.md', 'lundi 1er mai 2023.md', 'Montag, 1. Mai 2023.md', 'jueves_14_de_marzo_de_2024.md')
+NAME_LEAD = re.compile(r"(?:(?:le|el)[ _-]+)?(?:" + WEEKDAY + r"\.?,?[ _-]+)?", re.IGNORECASE)
 # a day folder under a year folder named with its month's name: '2024/March 14/', '2024/14 March/', '2024/14. März/'
 # (a weekday's name or a word after it or not: 'March 14 Thursday')
 FOLDER_DAY = re.compile(r"(?:" + _DAY.format("d1") + r"[ _-](?:de )?" + _NAME.format("n1") + r"|" + _NAME.format("n2")
@@ -148,7 +158,7 @@ FOLDER_DAY = re.compile(r"(?:" + _DAY.format("d1") + r"[ _-](?:de )?" + _NAME.fo
 # sections are about the month's first day
 HEADING_MONTH = re.compile(
     r"[^\w\s]*\s*(?:" + _YEAR.format("y1") + r"-(?P<m1>0[1-9]|1[0-2])(?: (?P<w1>[^\W\d_]{3,10}))?|"
-    + _NAME.format("n2") + r",? " + _YEAR.format("y2") + r"|" + _YEAR.format("y3")
+    + _NAME.format("n2") + r",? (?:del? )?" + _YEAR.format("y2") + r"|" + _YEAR.format("y3")
     + r"\s*[年년]\s*(?P<m3>0?[1-9]|1[0-2])\s*[月월])[^\w\s]*",
     re.IGNORECASE)
 # what ends a day written without its year: the heading, a weekday's name, or a mark after a space or a ':', ',',
@@ -159,7 +169,7 @@ _END = r"(?=\s*$|\s*[,(]|\s*:(?!\d)|\s+[^\w\s]|\s+" + WEEKDAY + r"\b)"
 # '3月'), or a year alone ('2024', '2024年'): a date with the year (and month) of the headings over it or of its file
 DAY_MONTH = re.compile(
     r"[^\w\s]*\s*" + _ARTICLE + r"(?:" + WEEKDAY + r"\.?,?\s+)?"
-    r"(?:(?:" + _DAY.format("d1") + r"[ -](?:de )?" + _NAME.format("n1") +
+    r"(?:(?:" + _DAY.format("d1") + _TO_NAME + _NAME.format("n1") +
     r"|" + _NAME.format("n2") + r" " + _DAY.format("d2") + r")" + _END +
     r"|(?P<m3>0?[1-9]|1[0-2])\s*[月월]\s*(?P<d3>0?[1-9]|[12]\d|3[01])\s*[日号號일](?!\d)"
     r"|(?P<d4>0?[1-9]|[12]\d|3[01])\.(?P<m4>0[1-9]|1[0-2])\." + _END + ")", re.IGNORECASE)
@@ -347,6 +357,7 @@ def name_date(path: str) -> float | None:
     """The date the file name of ``path`` (its last part, without its extension) holds standing apart; None."""
     name = path.rsplit("/", 1)[-1]
     stem = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
+    stem = unicodedata.normalize("NFKC", stem) if not stem.isascii() else stem  # '1ᵉʳ mai 2023', '１４'
     for found in NAME_DATE.finditer(stem):
         if found["dyear"]:  # '14-03-2024', '14.03.2024'
             first, second = int(found["first"]), int(found["second"])
@@ -359,6 +370,8 @@ def name_date(path: str) -> float | None:
         elif not COMPACT_FIRST <= int(found["cyear"]) <= datetime.now().year + 1:
             continue  # eight digits of another year are an id: a PubMed article's '20491205.md', '19460822.md'
         else:
+            if found["chour"] and found.start():
+                continue  # twelve or fourteen digits after a word are an order's or an invoice's number
             when = _day(int(found["cyear"]), int(found["cmonth"]), int(found["cday"]))
             if when is not None and found["chour"]:  # a Zettelkasten id: to the minute
                 when += int(found["chour"]) * 3600 + int(found["cminute"]) * 60 + int(found["csecond"] or 0)
@@ -366,8 +379,8 @@ def name_date(path: str) -> float | None:
             return when
     for found in NAME_WORDS.finditer(stem):  # 'March 14, 2024', '14 March 2024', '14 févr. 2024'
         at = "1" if found["y1"] else "2"
-        if at == "1" and found.start():
-            continue  # a day first begins the name: 'Top 10 May 2023 picks' is none
+        if at == "1" and found.start() and not NAME_LEAD.fullmatch(stem, 0, found.start()):
+            continue  # a day first begins the name, after French 'le' or a weekday: 'Top 10 May 2023 picks' is none
         name = found["n" + at].lower()
         month = None if name in MONTH_WORDLIKE else MONTH_NAMES.get(name)
         when = _day(int(found["y" + at]), month, int(found["d" + at])) if month else None

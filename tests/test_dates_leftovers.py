@@ -70,3 +70,61 @@ def test_a_code_or_data_file_under_an_api_version_folder_is_not_dated_by_it():
     assert folder_date(path) is not None  # the folder says a date …
     doc = parse_code(path, '{"pagination": {"DescribeInstances": {"limit_key": "MaxResults"}}}\n')
     assert document_date(path, doc) is None  # … a code file is not dated by it
+
+
+@pytest.mark.parametrize("value, when", [
+    ("1ª de mayo de 2023", (2023, 5, 1)), ("1.º de maio de 2023", (2023, 5, 1)), ("1.ª de mayo de 2023", (2023, 5, 1)),
+    ("1 de mayo del 2023", (2023, 5, 1)), ("14.März 2024", (2024, 3, 14)), ("14. Jänner 2024", (2024, 1, 14)),
+    ("14 Jän 2024", (2024, 1, 14)), ("14 de setiembre de 2024", (2024, 9, 14)),
+])
+def test_spanish_and_portuguese_ordinals_and_other_forms_people_write_are_read(value, when):
+    """'1ª' and '1.º' (Spanish and Portuguese ordinals), 'del 2023', German '14.März' without its space, Austrian
+    'Jänner', Latin American 'setiembre': each was no date, in a heading, front matter or a file's name."""
+    assert heading_parts(value) == when
+    assert written_date(value) == _local(*when)
+    assert name_date(f"journal/{value}.md") == _local(*when)
+
+
+@pytest.mark.parametrize("value, month", [("Mayo de 2023", 5), ("março de 2024", 3), ("Mai 2023", 5)])
+def test_a_month_of_a_year_written_with_de_is_its_first_day(value, month):
+    year = int(value[-4:])
+    assert heading_parts(value) == (year, month, None)
+    assert written_date(value) == _local(year, month, 1)
+
+
+@pytest.mark.parametrize("name", ["le 1er mai 2023.md", "Le 1er mai 2023.md", "lundi 1er mai 2023.md",
+                                  "Montag, 1. Mai 2023.md", "El 1 de mayo de 2023.md", "lunes_1_de_mayo_de_2023.md",
+                                  "1ᵉʳ mai 2023.md"])
+def test_a_daily_note_named_after_le_or_its_weekday_is_dated_by_its_name(name):
+    """A day first had to begin the name: 'le 1er mai 2023.md' and 'lundi 1er mai 2023.md' went by their mtimes."""
+    assert name_date(f"journal/{name}") == _local(2023, 5, 1)
+    doc = parse_markdown(f"journal/{name}", "Fête du travail.\n")
+    assert document_date(f"journal/{name}", doc) == _local(2023, 5, 1)
+
+
+@pytest.mark.parametrize("name", ["Top 10 May 2023 picks.md", "Projekt 1. Mai 2023.md", "Le Monde 1 mai 2023.md"])
+def test_a_day_first_after_other_words_is_still_none(name):
+    assert name_date(f"notes/{name}") is None
+
+
+@pytest.mark.parametrize("name, when", [
+    ("202403141530 Heating.md", (2024, 3, 14, 15, 30)), ("202403141530.md", (2024, 3, 14, 15, 30)),
+    ("20240314153012 scan.pdf", (2024, 3, 14, 15, 30, 12)), ("202403141530-heating.md", (2024, 3, 14, 15, 30)),
+    # an order's, an invoice's number after a word, or no real time: none
+    ("Invoice 202403141530.pdf", None), ("order_20240314153012.pdf", None), ("INV-202403141530.md", None),
+    ("Bestellung 202403141530 Quittung.md", None), ("202403142599 Heating.md", None), ("20240314153075.md", None),
+    ("2024031415 Heating.md", None),
+])
+def test_twelve_or_fourteen_digits_are_a_moment_only_as_a_zettelkasten_id(name, when):
+    """An order or invoice number of 12 or 14 digits that happened to read as a date-time dated the file (as 'Invoice
+    202403141530.pdf' on 2024-03-14 15:30): only a name that begins with one, as a Zettelkasten id does, is dated."""
+    assert name_date(f"inbox/{name}") == (_local(*when) if when else None)
+
+
+def test_an_ordinal_day_without_its_year_takes_the_year_over_it():
+    doc = parse_markdown("journal/2023.md", "# Diario\n\n## 1.º de mayo\n\nDía del trabajo.\n\n"
+                                            "## 2ª de mayo\n\nOtro día.\n")
+    date_sections(doc, "journal/2023.md")
+    dated = {section.heading_path[-1]: section.dated for section in doc.sections if section.heading_path}
+    assert dated["1.º de mayo"] == _local(2023, 5, 1)
+    assert dated["2ª de mayo"] == _local(2023, 5, 2)
