@@ -31,7 +31,9 @@ def test_a_relative_date_is_refused_with_the_dates_it_stands_for_today():
     assert _refused("last 30 days", "--date-after") == counted + f"for last 30 days, give --date-after {today - 30 * day}"
     assert _refused("2 weeks ago") == counted + f"that is {today - 14 * day}"
     assert _refused("since yesterday", "date_before") == counted + f"'since yesterday' is date_after={today - day}"
-    assert _refused("recently") == counted[:-2]  # no date read from it: today's, to count from
+    assert _refused("recently") == counted + (f"for recently, say the last 30 days, give "
+                                              f"date_after={today - 30 * day}; the last 7 days, "
+                                              f"date_after={today - 7 * day}")
 
 
 @pytest.mark.parametrize("given, said", [
@@ -57,3 +59,63 @@ def test_an_iso_week_is_read_as_its_monday_on_every_python():
     assert _whole_date("2024-W10-3") == "2024-03-06"
     assert unix_time("2024-W10", "date_after") == _local(2024, 3, 4)
     assert "not '2024-W54'" in str(pytest.raises(ValueError, unix_time, "2024-W54", "date_after").value)
+
+
+@pytest.mark.parametrize("given, said", [
+    ("Q1–Q2 2024", "for Q1–Q2 2024, give date_after=2024-01 and date_before=2024-07 (date_before leaves out"),
+    ("Q1-Q2 2024", "for Q1–Q2 2024, give date_after=2024-01 and date_before=2024-07 ("),
+    ("between Q1 and Q2 2024", "for Q1–Q2 2024, give date_after=2024-01 and date_before=2024-07 ("),
+    ("2024 Q1-Q3", "for Q1–Q3 2024, give date_after=2024-01 and date_before=2024-10 ("),
+    ("from Q3 2023 to Q1 2024", "for Q3 2023 through Q1 2024, give date_after=2023-07 and date_before=2024-04 ("),
+    ("Q4 2023 - Q1 2024", "for Q4 2023 through Q1 2024, give date_after=2023-10 and date_before=2024-04 ("),
+    ("early 2024", "for early 2024 (its first four months, say), give date_after=2024-01 and date_before=2024-05 ("),
+    ("mid-2024", "for mid 2024 (its middle four months, say), give date_after=2024-05 and date_before=2024-09 ("),
+    ("late 2023", "for late 2023 (its last four months, say), give date_after=2023-09 and date_before=2024-01 ("),
+    ("the end of 2024", "for the end of 2024 (its last four months, say), give date_after=2024-09 and "
+                        "date_before=2025-01 ("),
+    ("Anfang 2024", "for Anfang 2024 (its first four months, say), give date_after=2024-01 and date_before=2024-05"),
+    ("early March 2024", "for early March 2024 (its first ten days, say), give date_after=2024-03-01 and "
+                         "date_before=2024-03-11 ("),
+    ("late December 2024", "for late December 2024 (its 21st day to its end, say), give date_after=2024-12-21 and "
+                           "date_before=2025-01 ("),
+])
+def test_a_range_of_quarters_or_a_part_of_a_year_is_refused_with_the_arguments_to_give(given, said):
+    """Each was refused with the ISO forms alone: where 'early' ends, how 'Q1–Q2' is written were left to guess."""
+    assert _refused(given).startswith(said), _refused(given)
+
+
+def test_the_command_line_is_told_its_flags():
+    assert _refused("Q1-Q2 2024", "--date-after").startswith(
+        "for Q1–Q2 2024, give --date-after 2024-01 --date-before 2024-07 (--date-before leaves out")
+
+
+@pytest.mark.parametrize("given, today, said", [
+    ("march", date(2026, 12, 6), "which year is not said: for March 2026, give date_after=2026-03 and "
+                                 "date_before=2026-04; for 2025's, date_after=2025-03 and date_before=2025-04 ("),
+    ("March", date(2026, 2, 10), "which year is not said: for March 2025, give date_after=2025-03 and "
+                                 "date_before=2025-04; for 2024's, date_after=2024-03 and date_before=2024-04 ("),
+    ("März", date(2026, 3, 1), "which year is not said: for März 2026, give date_after=2026-03 and "),
+    ("Q1 to Q3", date(2026, 12, 6), "which year is not said: for Q1–Q3 2026, give date_after=2026-01 and "
+                                    "date_before=2026-10; for 2025's, date_after=2025-01 and date_before=2025-10 ("),
+    ("Q4", date(2026, 5, 6), "which year is not said: for Q4 2025, give date_after=2025-10 and date_before=2026-01;"),
+    ("late march", date(2026, 5, 6), "which year is not said: for late march 2026 (its 21st day to its end, say), "
+                                     "give date_after=2026-03-21 and date_before=2026-04; for 2025's, "),
+])
+def test_a_month_or_a_quarter_without_its_year_is_answered_with_the_last_one_begun_and_the_one_before(given, today,
+                                                                                                       said):
+    from search.query.date_hints import hint
+    assert hint(given, "date_after", today).startswith(said), hint(given, "date_after", today)
+
+
+def test_may_alone_is_no_month_to_answer_for():
+    """'may' is a word of the question as often: no year is asked for it."""
+    from search.query.date_hints import hint
+    assert hint("may", "date_after", date(2026, 12, 6)) is None
+
+
+def test_a_quarter_of_today_is_counted():
+    today = date.today()
+    first = today.replace(month=(today.month - 1) // 3 * 3 + 1, day=1)
+    assert _refused("this quarter").endswith(f"for this quarter, give date_after={first}")
+    previous = first.replace(year=first.year - (first.month == 1), month=(first.month - 4) % 12 + 1)
+    assert _refused("last quarter").endswith(f"for last quarter, give date_after={previous} and date_before={first}")

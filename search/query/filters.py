@@ -82,8 +82,8 @@ SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12, "frü
 SEASON = re.compile(r"(?i)(" + "|".join(SEASONS) + r")(?: of| de| d')?\s*(\d{4})")
 # an ISO week ('2024-W10', '2024W10', '2024-W10-3'): its Monday (or its day), as a year or a month is its first day
 ISO_WEEK = re.compile(r"(\d{4})-?W(\d\d)(?:-?([1-7]))?")
-RELATIVE = re.compile(r"(?i)\b(today|yesterday|tomorrow|now|last|this|next|ago|since|past|recent\w*|week|month|"
-                      r"year|days?|hours?)\b")
+RELATIVE = re.compile(r"(?i)\b(today|yesterday|tomorrow|now|last|this|next|ago|since|past|recent\w*|lately|of late|"
+                      r"latest|newest|new|week|month|quarter|year|days?|hours?)\b")
 
 
 # A date given with the word of the question before it ('since 2024', 'after March 2024', 'before 2023'): the argument
@@ -101,7 +101,12 @@ def iso_hint(value: str, name: str | None = None) -> str | None:
     a 'before' given to date_after names the other of: 'write it 2023, as date_before'). A period or a range ('in
     2024', 'between 2023 and 2024', 'until March 2024') as the two arguments that make it (``_spanned``); a quarter,
     a half or a season ('Q1 2024', 'spring 2024') likewise (``_part_of_year``); a relative date ('yesterday', 'last
-    week') with the dates it stands for today (``_relative``)."""
+    week') with the dates it stands for today (``_relative``). A month or a quarter without its year, a part of a year
+    ('early 2024') and a range of quarters ('Q1–Q2 2024') by ``date_hints``."""
+    from search.query import date_hints
+    worded = date_hints.hint(value, name)
+    if worded:
+        return worded
     spanned = _spanned(value, name)
     if spanned:
         return spanned
@@ -176,6 +181,7 @@ def _part_of_year(value: str, name: str | None) -> str | None:
     return f"for {what}, give {given(f'{year:04}-{first:02}', end)} ({before} leaves out the date it names)"
 
 
+RECENTLY = ("recently", "recent", "lately", "of late", "latest", "the latest", "most recent", "newest", "new")
 LAST_WEEK = ("last week", "past week", "the last week", "the past week")
 AGO = re.compile(r"(?:(?:the )?(?:last|past) (\d{1,4}) (day|week)s?|(\d{1,4}) (day|week)s? ago)")
 
@@ -186,6 +192,7 @@ def _relative_span(value: str, today) -> tuple | None:
     now); None for one not read here ('recently')."""
     day = timedelta(days=1)
     monday, month, year = today - today.weekday() * day, today.replace(day=1), today.replace(month=1, day=1)
+    quarter = today.replace(month=(today.month - 1) // 3 * 3 + 1, day=1)
     found = AGO.fullmatch(value)
     if found:
         count, unit = (int(found[1]), found[2]) if found[1] else (int(found[3]), found[4])
@@ -194,6 +201,9 @@ def _relative_span(value: str, today) -> tuple | None:
             "tomorrow": (today + day, today + 2 * day),
             "this week": (monday, None), "this month": (month, None), "this year": (year, None),
             "last month": ((month - day).replace(day=1), month), "last year": (year.replace(year=year.year - 1), year),
+            "this quarter": (quarter, None),
+            "last quarter": (quarter.replace(year=quarter.year - (quarter.month == 1),
+                                             month=(quarter.month - 4) % 12 + 1), quarter),
             **{said: (today - 7 * day, None) for said in LAST_WEEK}}.get(value)
 
 
@@ -202,6 +212,9 @@ def _relative(value: str, today, name: str | None) -> str | None:
     'last week' read both ways), counted from ``today``; None for one not read here. Each was refused with today's
     date alone, the counting left to the assistant."""
     after, before, one, given = _pair(name)
+    if value in RECENTLY:  # no span of its own: the two an assistant most likely means, to choose from
+        return (f"for {value}, say the last 30 days, give {one(after, (today - timedelta(days=30)).isoformat())}; "
+                f"the last 7 days, {one(after, (today - timedelta(days=7)).isoformat())}")
     span = _relative_span(value, today)
     if span is None:
         return None

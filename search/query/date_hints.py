@@ -1,0 +1,139 @@
+"""The arguments to give for a period an assistant passes on in words that name no date by themselves
+(search.query.filters.iso_hint asks here first): a month without its year ('march', 'in März'), a part of a year or a
+month ('early 2024', 'mid-2024', 'late March 2024', 'Anfang 2024', 'fin 2023'), a range of quarters ('Q1–Q2 2024',
+'Q1 to Q3', 'from Q3 2023 to Q1 2024') or a quarter without its year ('Q3'). Each was refused with the ISO forms
+alone: which year, where the early part ends, how a range of quarters is written were left to the assistant, and the
+assistant asked again or guessed. A year not said is the last one the period has begun in, and the one before it;
+'early' is a guess at a third, said as one.
+"""
+from __future__ import annotations
+
+import re
+from datetime import date
+
+# a part of a year or of a month: its first, middle or last third ('early 2024' Jan-Apr, 'late March' the 21st on);
+# English, German, French, Spanish, as a question writes it ('the end of 2024', 'Anfang 2024', 'fin 2023',
+# 'principios de 2024')
+PARTS = {"early": 0, "beginning of": 0, "start of": 0, "the beginning of": 0, "the start of": 0, "anfang": 0,
+         "début": 0, "debut": 0, "début de": 0, "principios de": 0, "comienzos de": 0,
+         "mid": 1, "middle of": 1, "the middle of": 1, "mitte": 1, "mi": 1, "mediados de": 1,
+         "late": 2, "end of": 2, "the end of": 2, "ende": 2, "fin": 2, "fin de": 2, "finales de": 2, "fines de": 2}
+PART = re.compile(r"(?i)(" + "|".join(sorted(map(re.escape, PARTS), key=len, reverse=True)) + r")[\s-]+(\S.*)")
+PART_NAMES = ("its first four months", "its middle four months", "its last four months")
+DAY_PART_NAMES = ("its first ten days", "its 11th to 20th days", "its 21st day to its end")
+# a quarter, alone or as one end of a range: 'Q1', 'Q1 2024', '2024 Q1', '2024-Q1'
+_QUARTER = r"(?:(?P<{0}y1>\d{{4}})[ -]?)?Q(?P<{0}q>[1-4])(?:[ -]?(?P<{0}y2>\d{{4}}))?"
+QUARTERS = re.compile(r"(?i)(?:from\s+|between\s+)?" + _QUARTER.format("a")
+                      + r"\s*(?:–|—|-|\bto\b|\bthrough\b|\bthru\b|\buntil\b|\btill\b|\band\b)\s*"
+                      + _QUARTER.format("b"))
+QUARTER = re.compile(r"(?i)Q([1-4])")
+
+
+def hint(value: str, name: str | None, today: date | None = None) -> str | None:
+    """The hint for ``value`` where it is one of these periods, the arguments named as ``name``'s pair; None for
+    anything else."""
+    today = today or date.today()
+    value = " ".join(value.strip().split())
+    return _quarters(value, name, today) or _part(value, name, today) or _yearless(value, name, today)
+
+
+def _quarters(value: str, name: str | None, today: date) -> str | None:
+    """'Q1–Q2 2024': 'for Q1–Q2 2024, give date_after=2024-01 and date_before=2024-07 (…)'; a year said at one end
+    is the other's too; none said: the last such range begun, and the one before it."""
+    found = QUARTERS.fullmatch(value)
+    if not found:
+        return None
+    first, last = int(found["aq"]), int(found["bq"])
+    start, end = found["ay1"] or found["ay2"], found["by1"] or found["by2"]
+    start, end = int(start or end or 0), int(end or start or 0)
+    if start and (end, last) < (start, first):
+        return None
+    if start:
+        what = f"Q{first}–Q{last} {start}" if start == end else f"Q{first} {start} through Q{last} {end}"
+        return _give(what, name, (start, (first - 1) * 3 + 1), (end, last * 3 + 1))
+    if last < first:
+        return None
+    return _which_year(f"Q{first}–Q{last}", name, today, (first - 1) * 3 + 1, last * 3 + 1)
+
+
+def _part(value: str, name: str | None, today: date) -> str | None:
+    """'early 2024': 'for early 2024 (its first four months, say), give date_after=2024-01 and date_before=2024-05';
+    'late March 2024' by its days; None for anything else."""
+    from search.query.filters import MONTHS
+    found = PART.fullmatch(value)
+    if not found:
+        return None
+    third, rest = PARTS[found[1].lower()], found[2].strip()
+    year = re.fullmatch(r"(\d{4})", rest)
+    if year:
+        what, start = f"{found[1]} {year[1]}", int(year[1])
+        first = third * 4 + 1
+        return _give(f"{what} ({PART_NAMES[third]}, say)", name, (start, first), (start, first + 4))
+    month = re.fullmatch(r"(?:de\s+)?([^\W\d_]+)\.?(?:,?\s+(?:de\s+|of\s+)?(\d{4}))?", rest)
+    number = MONTHS.get(month[1].lower()) if month else None
+    if not number:
+        return None
+    years = [int(month[2])] if month[2] else _years(today, number)
+    first_day, end_day = (1, 11, 21)[third], (11, 21, None)[third]
+    spans = []
+    for year in years:
+        after = date(year, number, first_day).isoformat()
+        before = date(year, number, end_day).isoformat() if end_day else \
+            (f"{year + 1:04}-01" if number == 12 else f"{year:04}-{number + 1:02}")
+        spans.append((year, after, before))
+    label = f"{found[1]} {month[1]}"
+    shown = f"{label} {spans[0][0]} ({DAY_PART_NAMES[third]}, say)"
+    said = _pair(name)[3]
+    text = f"for {shown}, give {said(spans[0][1], spans[0][2])}"
+    if len(spans) > 1:
+        text = f"which year is not said: {text}; for {spans[1][0]}'s, {said(spans[1][1], spans[1][2])}"
+    return text + f" ({_pair(name)[1]} leaves out the date it names)"
+
+
+def _yearless(value: str, name: str | None, today: date) -> str | None:
+    """A month or a quarter without its year ('march', 'März', 'Q3'): the last one begun and the one before it."""
+    from search.query.filters import MONTHS
+    word = value.lower().rstrip(".")
+    if word in MONTHS and len(word) > 3 or word in {"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
+                                                    "oct", "nov", "dec", "mai"}:
+        number = MONTHS[word]
+        return _which_year(value.rstrip(".").capitalize(), name, today, number, number + 1)
+    found = QUARTER.fullmatch(value)
+    if found:
+        quarter = int(found[1])
+        return _which_year(f"Q{quarter}", name, today, (quarter - 1) * 3 + 1, quarter * 3 + 1)
+    return None
+
+
+def _years(today: date, month: int) -> list[int]:
+    """The year of the last ``month`` begun by ``today``, and the one before it."""
+    year = today.year if today.month >= month else today.year - 1
+    return [year, year - 1]
+
+
+def _which_year(what: str, name: str | None, today: date, first: int, end: int) -> str:
+    """'which year is not said: for March 2026, give …; for 2025's, …': the months ``first`` up to ``end`` (13 and
+    on: the next year's) of the last year they have begun in, and of the year before."""
+    said = _pair(name)[3]
+    spans = [(year, _month(year, first), _month(year, end)) for year in _years(today, first)]
+    return (f"which year is not said: for {what} {spans[0][0]}, give {said(spans[0][1], spans[0][2])}; "
+            f"for {spans[1][0]}'s, {said(spans[1][1], spans[1][2])} ({_pair(name)[1]} leaves out the date it names)")
+
+
+def _give(what: str, name: str | None, first: tuple[int, int], end: tuple[int, int]) -> str:
+    """'for {what}, give date_after=YYYY-MM and date_before=YYYY-MM (…)' from (year, month) ``first`` to ``end``
+    (left out; a month of 13 and on is the next year's)."""
+    _, before, _, said = _pair(name)
+    return (f"for {what}, give {said(_month(*first), _month(*end))} "
+            f"({before} leaves out the date it names)")
+
+
+def _month(year: int, month: int) -> str:
+    """'2024-03' for (2024, 3); (2024, 13) is '2025-01'."""
+    year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
+    return f"{year:04}-{month:02}"
+
+
+def _pair(name: str | None):
+    from search.query.filters import _pair as pair
+    return pair(name)
