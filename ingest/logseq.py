@@ -42,14 +42,21 @@ BLOCK_LINES = 50  # lines above an 'id::' line looked at for its block's first l
 
 
 def page_properties(lines: list[str]) -> tuple[dict, list[int]]:
-    """(title, aliases and tags of the 'key:: value' lines at the top of a page, the indexes of those lines):
+    """(title, aliases and tags of the 'key:: value' lines at the top of a page, or of its first block when that
+    block holds properties alone, as Logseq writes a page's properties ('- title:: Dune' and its indented 'alias::
+    …', 'tags:: …' lines); the indexes of those lines). A first block's were a passage of their own, 'title:: Dune'
+    its text, its title and aliases none, its tags its passages' alone; its other properties ('type:: book') are
+    the page's words, as the top's are, in its first passage, not a passage of property lines that the page's
+    title and aliases ranked beside its text.
     ``tags:: project, [[performance work]]`` is the tags 'project' and 'performance work'."""
     meta: dict = {}
     used = []
-    for index, line in enumerate(lines[:LINES]):
-        found = PROPERTY.fullmatch(line)
-        if found is None:
-            break
+    top = next((index for index, line in enumerate(lines[:LINES]) if not PROPERTY.fullmatch(line)),
+               min(len(lines), LINES))
+    block = _properties_block(lines, top)
+    for index in [*range(top), *block]:
+        line = lines[index]
+        found = PROPERTY.fullmatch(FIRST_BULLET.sub("", line, count=1) if index in block[:1] else line)
         if found.group(1).lower() in UI_KEYS:  # what Logseq keeps of how it shows the page: no text
             used.append(index)
             continue
@@ -65,6 +72,23 @@ def page_properties(lines: list[str]) -> tuple[dict, list[int]]:
         items = [value for item in ITEM.split(value) for value in _values(item)]
         meta[key] = list(dict.fromkeys(item for item in items if item))[:VALUES]
     return meta, used
+
+
+FIRST_BULLET = re.compile(r"[ \t]*- ")
+
+
+def _properties_block(lines: list[str], start: int) -> list[int]:
+    """The indexes of the page's first block's lines, at ``start`` or after blank lines, where it holds properties
+    alone ('- title:: Dune', then '  key:: value' lines up to a blank line or the next block); [] otherwise."""
+    first = next((index for index in range(start, min(len(lines), LINES)) if lines[index].strip()), None)
+    if first is None or not lines[first].startswith("- ") or not PROPERTY.fullmatch(lines[first][2:]):
+        return []
+    end = first + 1
+    while end < min(len(lines), LINES) and lines[end].strip() and not INDENT.match(lines[end]):
+        if not lines[end][:1] in " \t" or not PROPERTY.fullmatch(lines[end]):
+            return []  # a block of text that begins with a property: no page properties
+        end += 1
+    return list(range(first, end))
 
 
 ITEM = re.compile(r",(?![^\[\]]*\]\])")  # a comma between a list property's values, not one inside '[[a, b]]'

@@ -111,7 +111,7 @@ def _parse(path: str, text: str) -> Document:
     if item:
         hidden, meta = [*hidden, *range(item[0], len(lines))], {**meta, **item[1]}
     headings, blocks, links, tags, drawings = _read_body(lines, body_start)
-    tagged, used = logseq.block_tags(lines) if "tags::" in text else ([], [])  # a Logseq block's own tags
+    tagged, used = logseq.block_tags(_blank(lines, hidden)) if "tags::" in text else ([], [])  # a block's own tags
     sections = _sections(logseq.shown_lines(text, lines, [*hidden, *used]), body_start, headings, blocks, drawings,
                          tagged)
     if tags:  # a note's inline #tags are its tags, as Obsidian reads them, with those of its front matter
@@ -583,6 +583,8 @@ def _front_matter(lines: list[str]) -> tuple[dict, int]:
             data = (_yaml if opening == "---" else _toml)("\n".join(lines[1:end]))
             if not isinstance(data, dict):
                 return {}, 0
+            if opening == "---" and "#" in "".join(lines[1:end]):
+                data = _commented_tags(data, lines[1:end])
             return _clean_meta(data), end + 1
     return {}, 0
 
@@ -633,16 +635,61 @@ def _clean_meta(data: dict) -> dict:
         if isinstance(value, SCALARS) and value != "":
             meta[key] = _meta_text(value)
     for key in ("tags", "aliases"):
-        value = data.get(key)
-        if isinstance(value, str):  # as Obsidian reads one string: tags apart at commas and spaces, aliases at commas
-            # ('aliases: Sift search, Sift' is two aliases; split at spaces too it was three words, none of them)
-            value = [v.strip() for v in re.split(r"[,\s]+" if key == "tags" else ",", value) if v.strip()]
+        value = _list_values(data, named, key)
+        if isinstance(value, str):
+            value = _split(value, key)
         if isinstance(value, list):
             items = [_meta_text(v) for v in value if isinstance(v, SCALARS)]
             if key == "tags":  # 'tags: ["#a", "#b"]': the tag is 'a', as Obsidian lists it and an inline #a is kept
                 items = [tag for tag in (item.strip().lstrip("#") for item in items) if tag]
             meta[key] = list(dict.fromkeys(items))[:META_ITEMS]
     return meta
+
+
+# the keys a note's tags and aliases are written under, in any case ('Tags:', Obsidian's older 'tag:' and 'alias:'):
+# the note's tags were none under any but 'tags' and 'aliases'
+LIST_KEYS = {"tags": ("tags", "tag"), "aliases": ("aliases", "alias")}
+
+
+def _list_values(data: dict, named: dict, key: str):
+    """The value of front matter's ``key`` ('tags', 'aliases') under any of its names (LIST_KEYS) and cases, the
+    values of two names together ('tags:' and 'tag:'): a list, a string or None."""
+    found = [data[key]] if key in data else []
+    found += [named[other] for other in LIST_KEYS[key] if other in named and not (other == key and key in data)]
+    found = [value for value in found if value is not None]
+    if len(found) <= 1:
+        return found[0] if found else None
+    return [item for value in found for item in (value if isinstance(value, list) else _split(value, key))]
+
+
+def _split(value, key: str) -> list:
+    """One string's values as Obsidian reads them: tags apart at commas and spaces, aliases at commas ('aliases: Sift
+    search, Sift' is two aliases; split at spaces too it was three words, none of them); a value not a string alone."""
+    if not isinstance(value, str):
+        return [value]
+    return [v.strip() for v in re.split(r"[,\s]+" if key == "tags" else ",", value) if v.strip()]
+
+
+# a tags key whose value YAML read as a comment: 'tags: #project #work' (unquoted, '#' after a space begins one), or
+# a list's '- #work'; as Obsidian's inline tags are written, they are the tags the person meant
+COMMENTED = re.compile(r"(?i)(tags?)[ \t]*:[ \t]+(#[^\s#].*)")
+COMMENTED_ITEM = re.compile(r"[ \t]*-[ \t]+(#[^\s#].*)")
+
+
+def _commented_tags(data: dict, lines: list[str]) -> dict:
+    """``data`` with the tags YAML read as comments (COMMENTED) put back: 'tags: #a #b' was no tag at all."""
+    data, key = dict(data), None
+    for line in lines:
+        found = COMMENTED.fullmatch(line.rstrip())
+        if found and data.get(found[1]) is None:
+            data[found[1]] = found[2]
+            continue
+        header = re.fullmatch(r"(?i)(tags?)[ \t]*:[ \t]*", line.rstrip())
+        key = header[1] if header else key if line[:1] in (" ", "\t", "-") else None
+        item = COMMENTED_ITEM.fullmatch(line.rstrip()) if key else None
+        if item and isinstance(data.get(key), (list, type(None))):
+            data[key] = [value for value in data.get(key) or [] if value is not None] + [item[1]]
+    return data
 
 
 def _is_date(value) -> bool:
@@ -682,6 +729,16 @@ def _sections(lines: list[str], start: int, headings: list, blocks: list, drawin
         begin, path = above.start_line - 1, [(0, h) for h in above.heading_path]
     _add(sections, lines, offsets, begin, len(lines), [h for _, h in path], blocks, drawings, tagged)
     return sections
+
+
+def _blank(lines: list[str], hidden: list[int]) -> list[str]:
+    """``lines`` with those at ``hidden`` blank (a Logseq page's properties, which are no block's own)."""
+    if not hidden:
+        return lines
+    lines = list(lines)
+    for index in hidden:
+        lines[index] = ""
+    return lines
 
 
 def _opens_next(lines: list[str], after: int | None, line: int) -> bool:

@@ -138,13 +138,14 @@ def test_a_logseq_blocks_tags_property_tags_its_passages():
 
 def test_a_logseq_tags_property_written_as_a_blocks_first_line_tags_it():
     """'- tags:: a' (the property as the block's first line, as Logseq writes a block of properties) was text: the
-    block was not tagged; at the top of the page it is the page's properties, each passage's tags."""
+    block was not tagged; at the top of the page it is the page's properties, the page's tags."""
     text = "- Plan the shed\n- tags:: project/shed, [[urgent work]]\n  - buy wood\n- Beans climb.\n"
     doc = parse_markdown("pages/garden.md", text)
     assert [(s.text.strip(), s.tags) for s in doc.sections] == [
         ("- Plan the shed", ()), ("- buy wood", ("project/shed", "urgent work")), ("- Beans climb.", ())]
     doc = parse_markdown("pages/garden.md", "- tags:: garden\n- Tomatoes need sun.\n- Beans climb.\n")
-    assert [(s.text.strip(), s.tags) for s in doc.sections] == [("- Tomatoes need sun.\n- Beans climb.", ("garden",))]
+    assert doc.meta["tags"] == ["garden"]
+    assert [(s.text.strip(), s.tags) for s in doc.sections] == [("- Tomatoes need sun.\n- Beans climb.", ())]
     doc = parse_markdown("pages/garden.md", "- tags:: garden\n  some text\n- Tomatoes.\n")  # a block of text
     assert [(s.text.strip(), s.tags) for s in doc.sections] == [("some text", ("garden",)), ("- Tomatoes.", ())]
 

@@ -1,0 +1,47 @@
+"""Tags the last round's readers left out: a Logseq page's first block of properties ('- title:: Dune', '  alias::',
+'  tags::') read as a passage's text, its title and aliases none; Obsidian front matter's 'tag:' and 'Tags:' (no tags
+at all) and an unquoted 'tags: #a #b' (a YAML comment: none)."""
+from __future__ import annotations
+
+import pytest
+
+from ingest.markdown import parse_markdown
+
+DUNE = ("- title:: Dune notes\n  alias:: Dune, Arrakis\n  tags:: book, [[science fiction]]\n  type:: book\n"
+        "  author:: Frank Herbert\n\n- The spice must flow.\n  - the sandworms guard it\n")
+
+
+def test_a_logseq_pages_first_block_of_properties_is_its_properties():
+    doc = parse_markdown("pages/dune.md", DUNE)
+    assert doc.title == "Dune notes"
+    assert doc.meta["aliases"] == ["Dune", "Arrakis"] and doc.meta["tags"] == ["book", "science fiction"]
+    text = "\n".join(section.text for section in doc.sections)
+    assert "title::" not in text and "alias::" not in text and "tags::" not in text, text
+    # the other properties are the page's words, in its first passage as the top's are, not a passage of their own
+    assert [section.text.split() for section in doc.sections] == [
+        ["type::", "book", "author::", "Frank", "Herbert", "-", "The", "spice", "must", "flow.", "-", "the",
+         "sandworms", "guard", "it"]]
+
+
+def test_a_first_block_of_text_or_a_later_block_is_no_page_properties():
+    doc = parse_markdown("pages/dune.md", "- title:: Dune\n  the book I read\n- The spice.\n")
+    assert doc.title != "Dune" and "title:: Dune" in doc.sections[0].text
+    doc = parse_markdown("pages/dune.md", "- The spice.\n- title:: Dune\n  alias:: Arrakis\n")
+    assert doc.title != "Dune" and "aliases" not in doc.meta
+
+
+@pytest.mark.parametrize("matter, tags", [
+    ("tags: [recipe, soup]", ["recipe", "soup"]), ("tag: recipe", ["recipe"]), ("Tags: recipe, soup", ["recipe", "soup"]),
+    ("TAGS: [recipe]", ["recipe"]), ("tag: '#recipe #soup'", ["recipe", "soup"]), ('Tags: "#recipe, #soup"', ["recipe", "soup"]),
+    ("tags: #recipe #soup", ["recipe", "soup"]), ("tags:\n  - recipe\n  - #soup", ["recipe", "soup"]),
+    ("tags: recipe, soup\ntag: winter", ["recipe", "soup", "winter"]), ("tags: # to do\ntitle: Soup", None),
+])
+def test_obsidian_front_matter_tags_under_any_of_their_names_and_forms(matter, tags):
+    doc = parse_markdown("soup.md", f"---\n{matter}\n---\n# Soup\n\nLentil soup is warm.\n")
+    assert doc.meta.get("tags") == tags
+
+
+def test_front_matter_alias_is_an_alias():
+    doc = parse_markdown("soup.md", "---\nalias: Lentil soup, Dal\n---\n# Soup\n\nWarm.\n")
+    assert doc.meta["aliases"] == ["Lentil soup", "Dal"]
+
