@@ -1,11 +1,21 @@
-"""Tags the last round's readers left out: a Logseq page's first block of properties ('- title:: Dune', '  alias::',
-'  tags::') read as a passage's text, its title and aliases none; Obsidian front matter's 'tag:' and 'Tags:' (no tags
-at all) and an unquoted 'tags: #a #b' (a YAML comment: none)."""
+"""Tags the last round's readers left out or named wrongly: a Logseq page's first block of properties ('- title::
+Dune', '  alias::', '  tags::') read as a passage's text, its title and aliases none; Obsidian front matter's
+'tag:' and 'Tags:' (no tags at all) and an unquoted 'tags: #a #b' (a YAML comment: none); and the tags of a
+generation not yet published named by the note for a tag no file holds (held, said nothing; or offered as the
+nearest tag), though no search could find them."""
 from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
 
 import pytest
 
 from ingest.markdown import parse_markdown
+from search.index import queries
+from search.query.engine import Engine
+from search.query.filters import Filters
+from tests.conftest import ingest, write_tree
 
 DUNE = ("- title:: Dune notes\n  alias:: Dune, Arrakis\n  tags:: book, [[science fiction]]\n  type:: book\n"
         "  author:: Frank Herbert\n\n- The spice must flow.\n  - the sandworms guard it\n")
@@ -45,3 +55,23 @@ def test_front_matter_alias_is_an_alias():
     doc = parse_markdown("soup.md", "---\nalias: Lentil soup, Dal\n---\n# Soup\n\nWarm.\n")
     assert doc.meta["aliases"] == ["Lentil soup", "Dal"]
 
+
+def test_a_tag_of_a_generation_not_yet_published_is_not_named(immediate, tmp_path, monkeypatch):
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "notes", {"soup.md": "---\ntags: [recipe]\n---\n# Soup\n\nLentil soup.\n"})
+    assert ingest(root, "notes")["published"]["failures"] == []
+    (root / "stew.md").write_text("---\ntags: [freshly]\n---\n# Stew\n\nA stew of soup.\n")
+    assert ingest(root, "notes")["published"]["failures"] == []
+    db = Path(os.environ["SIFT_HOME"]) / "index.db"
+    with sqlite3.connect(db) as conn:  # the second generation as a build under way leaves it: written, not published
+        conn.execute("UPDATE collections SET published = published - 1")
+    engine = Engine(db)
+    answer = engine.search("soup", mode="keyword", filters=Filters(tags=("freshly",)))
+    assert answer.hits == []
+    assert any("tagged #freshly" in note and "no file holds that tag" in note for note in answer.notes), answer.notes
+    answer = engine.search("soup", mode="keyword", filters=Filters(tags=("freshy",)))
+    assert not any("#freshly" in note for note in answer.notes), answer.notes  # not offered as the nearest
+    answer = engine.search("soup", mode="keyword", filters=Filters(tags=("recipy",)))
+    assert any("#recipe" in note for note in answer.notes), answer.notes  # a published one still is
+    with sqlite3.connect(db) as conn:
+        assert [tag for tag, _ in queries.tag_counts(conn)] == ["recipe"]  # stats' "tags most held"

@@ -76,7 +76,7 @@ def filtered_out(catalog: Catalog, filters: Filters, none_dated: bool = False) -
     searched = len(catalog) > 0 if scope is None else scope.any()  # nothing published: its own note says so
     if chosen is None or chosen.any() or not searched:
         return []
-    absent = tags.missing(catalog.tags, filters.tags) if filters.tags else []
+    absent = tags.missing(catalog.visible_tags(), filters.tags) if filters.tags else []
     if absent:  # a tag none holds: no other filter need be widened, and the tags near it are what to try
         return [f"{FILTERED_OUT} tagged {' or '.join(absent)}: no file holds "
                 f"{'that tag' if len(absent) == 1 else 'those tags'}; other words will not help"]

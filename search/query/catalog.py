@@ -39,6 +39,7 @@ class Catalog:
         # read by the first search that uses a tag (``load_tags``): 400,000 rows took ~100 ms of each load's 0.8 s
         self._tags = tags
         self._tag_masks: dict[str, np.ndarray] = {}  # tag -> which chunks carry it (``tag_mask``)
+        self._visible_tags: list[str] | None = None  # the tags a file or chunk here holds (``visible_tags``)
         self._masks: dict[Filters, np.ndarray] = {}
         self._text: PathText | None = None  # the paths as one text, made on the first folder or glob filter
         self._passages: np.ndarray | None = None  # per file: its chunks (``passages``)
@@ -78,6 +79,16 @@ class Catalog:
         if self._tags is None:
             raise RuntimeError("the catalog's tags are read by load_tags(conn) before a search uses them")
         return self._tags
+
+    def visible_tags(self) -> list[str]:
+        """The tags a search can find: those a file or a chunk of this catalog (the published generations) holds.
+        ``tags`` holds every tag of the index, of a generation not yet published too: the note for a tag no file
+        holds named one only a build under way had read as held, or offered it as the tag nearest the one asked."""
+        if self._visible_tags is None:
+            self._visible_tags = [name for name, (files, chunks) in self.tags.items()
+                                  if len(_rows(self.file_ids, _numbers(files)))
+                                  or len(_rows(self.ids, _numbers(chunks)))]
+        return self._visible_tags
 
     def files(self, chunk_ids: list[int]) -> list[int]:
         """The file (its row here) each of ``chunk_ids`` belongs to (visible chunks only)."""
