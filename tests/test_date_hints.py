@@ -119,3 +119,14 @@ def test_a_quarter_of_today_is_counted():
     assert _refused("this quarter").endswith(f"for this quarter, give date_after={first}")
     previous = first.replace(year=first.year - (first.month == 1), month=(first.month - 4) % 12 + 1)
     assert _refused("last quarter").endswith(f"for last quarter, give date_after={previous} and date_before={first}")
+
+
+def test_a_month_without_its_year_after_since_or_before_is_the_one_argument_that_word_means():
+    from search.query.date_hints import hint
+    today = date(2026, 12, 6)
+    assert hint("since March", "date_after", today) == \
+        "which year is not said: 'since March 2026' is date_after=2026-03; of 2025, date_after=2025-03"
+    assert hint("before march", "date_after", today) == \
+        "which year is not said: 'before March 2026' is date_before=2026-03; of 2025, date_before=2025-03"
+    assert hint("since Q3", "--date-after", date(2026, 5, 1)) == \
+        "which year is not said: 'since Q3 2025' is --date-after 2025-07; of 2024, --date-after 2024-07"

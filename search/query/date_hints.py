@@ -91,17 +91,36 @@ def _part(value: str, name: str | None, today: date) -> str | None:
 
 
 def _yearless(value: str, name: str | None, today: date) -> str | None:
-    """A month or a quarter without its year ('march', 'März', 'Q3'): the last one begun and the one before it."""
+    """A month or a quarter without its year ('march', 'März', 'Q3'): the last one begun and the one before it;
+    after 'since' or 'before' ('since March') as the one argument that word means."""
+    sided = SIDED.fullmatch(value)
+    span = _yearless_span(sided[2] if sided else value)
+    if span is None:
+        return None
+    what, first, end = span
+    if not sided:
+        return _which_year(what, name, today, first, end)
+    after, before, one, _ = _pair(name)
+    side = before if sided[1].lower() == "before" else after
+    years = _years(today, first)
+    return (f"which year is not said: '{sided[1].lower()} {what} {years[0]}' is {one(side, _month(years[0], first))}; "
+            f"of {years[1]}, {one(side, _month(years[1], first))}")
+
+
+SIDED = re.compile(r"(?i)(since|after|from|starting|before)\s+(\S.*)")
+SHORT_MONTHS = {"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mai"}
+
+
+def _yearless_span(value: str) -> tuple[str, int, int] | None:
+    """(how to say it, its first month, the month after it) of a month's name or a quarter alone; None."""
     from search.query.filters import MONTHS
     word = value.lower().rstrip(".")
-    if word in MONTHS and len(word) > 3 or word in {"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
-                                                    "oct", "nov", "dec", "mai"}:
-        number = MONTHS[word]
-        return _which_year(value.rstrip(".").capitalize(), name, today, number, number + 1)
+    if word in MONTHS and (len(word) > 3 or word in SHORT_MONTHS):  # 'may' is a word of the question as often
+        return value.rstrip(".").capitalize(), MONTHS[word], MONTHS[word] + 1
     found = QUARTER.fullmatch(value)
     if found:
         quarter = int(found[1])
-        return _which_year(f"Q{quarter}", name, today, (quarter - 1) * 3 + 1, quarter * 3 + 1)
+        return f"Q{quarter}", (quarter - 1) * 3 + 1, quarter * 3 + 1
     return None
 
 
