@@ -16,7 +16,8 @@ when what they hold happened. A passage's date is, in order:
   ``Date:`` and ``published:`` as it), an org file's ``#+DATE:`` (the same forms, or an org timestamp);
 - a date its file's name holds: a daily note (Obsidian's ``2024-03-14.md``, ``2024-03-14 Thursday.md``, Logseq's
   ``journals/2024_03_14.md``, ``20240314.md``, ``14-03-2024.md``, ``March 14, 2024.md``), a meeting named by its day
-  (``Standup 2024-03-14.md``), a Zettelkasten id to the minute (``202403141530 Title.md``);
+  (``Standup 2024-03-14.md``), a Zettelkasten id to the minute (``202403141530 Title.md``); a periodic note's
+  first day: a month's ``2024-03.md``, a week's ``2024-W10.md`` (its Monday), a quarter's ``2024-Q1.md``;
 - else a date its folders make with its name: ``journal/2024/03/14.md``, ``journal/2024/03-14.md``,
   ``journal/2024/March/14.md``, ``2024/03/14/post/index.md``, ``2024-03-14/notes.md``, ``March 14, 2024/notes.md``,
   ``2024/March 14/notes.md``; or a month folder's first
@@ -347,6 +348,10 @@ def path_year(path: str) -> int | None:
     found = NAME_YEAR.fullmatch(name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name)
     if found:
         return int(found[1])
+    stem = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
+    period = PERIOD_NAME.fullmatch(stem)
+    if period:  # a week's note: its year, as '2025-W01.md' (Monday 2024-12-30) names 2025
+        return int(period[1])
     named = name_date(path)  # a daily note's '2024-03-14.md'
     if named is not None:
         return datetime.fromtimestamp(named).year
@@ -386,7 +391,28 @@ def name_date(path: str) -> float | None:
         when = _day(int(found["y" + at]), month, int(found["d" + at])) if month else None
         if when is not None:
             return when
-    return None
+    return _period_note(stem)
+
+
+# the whole name of a periodic note (Obsidian's Periodic Notes, Journals): a month's '2024-03', a week's '2024-W10',
+# a quarter's '2024-Q1'
+PERIOD_NAME = re.compile(r"((?:19|20)\d\d)-(?:(0[1-9]|1[0-2])|[Ww](0[1-9]|[1-4]\d|5[0-3])|[Qq]([1-4]))")
+
+
+def _period_note(stem: str) -> float | None:
+    """The first day of the month, the week (its Monday, as ISO writes a week and the filters read '2024-W10') or the
+    quarter a periodic note's whole name is; None for any other name ('report-2024-03', '2024-13')."""
+    found = PERIOD_NAME.fullmatch(stem)
+    if found is None:
+        return None
+    year = int(found[1])
+    if found[3]:
+        try:
+            monday = date.fromisocalendar(year, int(found[3]), 1)
+        except ValueError:  # a 53rd week of a year of 52
+            return None
+        return _day(monday.year, monday.month, monday.day)
+    return _day(year, int(found[2]) if found[2] else (int(found[4]) - 1) * 3 + 1, 1)
 
 
 def folder_date(path: str) -> float | None:

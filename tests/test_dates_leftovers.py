@@ -128,3 +128,21 @@ def test_an_ordinal_day_without_its_year_takes_the_year_over_it():
     dated = {section.heading_path[-1]: section.dated for section in doc.sections if section.heading_path}
     assert dated["1.º de mayo"] == _local(2023, 5, 1)
     assert dated["2ª de mayo"] == _local(2023, 5, 2)
+
+
+@pytest.mark.parametrize("name, when", [
+    ("2024-03.md", (2024, 3, 1)), ("2024-W10.md", (2024, 3, 4)), ("2025-W01.md", (2024, 12, 30)),
+    ("2024-Q2.md", (2024, 4, 1)), ("2020-W53.md", (2020, 12, 28)),
+    ("2024-W53.md", None), ("report-2024-03.md", None), ("2024-13.md", None), ("2019-20.md", None),
+])
+def test_a_periodic_notes_name_dates_it_by_its_first_day(name, when):
+    """Obsidian's Periodic Notes name a month's, a week's and a quarter's note '2024-03.md', '2024-W10.md',
+    '2024-Q1.md': they went by their files' modified times. A week is its Monday, as the filters read '2024-W10'."""
+    assert name_date(f"periodic/{name}") == (_local(*when) if when else None)
+
+
+def test_a_week_notes_headings_take_its_own_year():
+    """'2025-W01.md' begins on Monday 2024-12-30: its '## 2 January' is 2025's, the year its name says."""
+    doc = parse_markdown("periodic/2025-W01.md", "# Week 1\n\n## 2 January\n\nBack at work.\n")
+    date_sections(doc, "periodic/2025-W01.md")
+    assert doc.sections[-1].dated == _local(2025, 1, 2)

@@ -181,10 +181,10 @@ def test_an_index_from_before_v20_is_searched_by_mtime_and_migrated(immediate, s
     ("2024-03-14-retro.org", (2024, 3, 14)), ("daily/2019-12-31", (2019, 12, 31)),
     ("v2024-03-14.md", None), ("build-20240314.2.md", None), ("2024-03-14.2.md", None),
     ("202403141290 Zettel.md", None), ("2024031412 Zettel.md", None), ("2024-13-01.md", None),
-    ("2024-02-30.md", None), ("12345678.md", None), ("notes 2024-3-14.md", None), ("2024-03.md", None),
+    ("2024-02-30.md", None), ("12345678.md", None), ("notes 2024-3-14.md", None), ("2024-03.md", (2024, 3, 1)),
     ("docs/20491205.md", None), ("docs/19460822.md", None), ("1946-08-22 Treaty.md", (1946, 8, 22)),
     ("IMG_20240314_1200.md", (2024, 3, 14)), ("RFC-2024-03.md", None), ("v1.2024.03.14.md", None),
-    ("2024-W11.md", None),
+    ("2024-W11.md", (2024, 3, 11)),
 ])
 def test_a_date_in_a_name_stands_apart_and_is_a_real_day(name, day):
     assert name_date(name) == (_local(*day) if day else None)
