@@ -257,8 +257,7 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # its .eml replies and another mailbox's messages); Outlook's winmail.dat (TNEF) read, its text where the message has
 # no other and its files as the message's attachments; a Telegram HTML page's day going on from or into the page
 # beside says so in its heading ('(continued from messages.html)'); an iPhone WhatsApp export's document sent
-# without its file and its shared location are messages, not notices left out.
-# more dates date passages (ingest.passage_dates): Spanish and Portuguese '1ª', '1.º', 'del 2023', 'Mayo de
+# without its file and its shared location are messages, not notices left out; more dates date passages (ingest.passage_dates): Spanish and Portuguese '1ª', '1.º', 'del 2023', 'Mayo de
 # 2023', '14.März 2024', 'Jänner', a file named 'le 1er mai 2023.md' or 'lundi 1er mai 2023.md', a periodic note's
 # '2024-03.md', '2024-W10.md', '2024-Q1.md', and 12 or 14 digits
 # only where they begin a name ('Invoice 202403141530.pdf' is none); a Logseq page's first block of properties is its

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ingest.markdown import parse_markdown
-from search.index import queries
+from search.index import tag_reads
 from search.query.engine import Engine
 from search.query.filters import Filters
 from tests.conftest import ingest, write_tree
@@ -74,4 +74,4 @@ def test_a_tag_of_a_generation_not_yet_published_is_not_named(immediate, tmp_pat
     answer = engine.search("soup", mode="keyword", filters=Filters(tags=("recipy",)))
     assert any("#recipe" in note for note in answer.notes), answer.notes  # a published one still is
     with sqlite3.connect(db) as conn:
-        assert [tag for tag, _ in queries.tag_counts(conn)] == ["recipe"]  # stats' "tags most held"
+        assert [tag for tag, _ in tag_reads.tag_counts(conn)] == ["recipe"]  # stats' "tags most held"
