@@ -39,18 +39,22 @@ def index():
     """This thread's connection to the index (huey may run tasks in threads), opened again when the file at the
     index's path is another one than it was opened on (restored from a backup, a copy moved over it, deleted): a
     connection stays on the file it opened, and every job after the swap wrote on to the replaced, unlinked file,
-    its work lost without a word. Each job asks for it as it starts, and each step of a build again."""
+    its work lost without a word. Each job asks for it as it starts, and each step of a build again.
+    Its -wal is compared too (db.replaced), as the server's readers compare it: a worker that opened a restored
+    file while the replaced one's emptied -wal was still beside it shared that -wal, and once another worker
+    found the swap and deleted it (close_replaced) wrote on through the deleted -wal and -shm, where no other
+    connection saw its writes and a new -wal beside the file was written apart from it."""
     conn = getattr(_local, "conn", None)
     path = settings().index_path
-    if conn is not None and db.identity(path) != _local.identity:
+    if conn is not None and db.replaced(path, _local.opened):
         log.warning("the index at %s was replaced (restored, moved over or deleted) since this worker opened it: "
                     "reading and writing the file there now", path)
-        _local.conn, conn = None, db.close_replaced(conn, path, _local.wal)
+        _local.conn, conn = None, db.close_replaced(conn, path, _local.opened[1])
     if conn is None:
         before = db.identity(path)  # before connecting: a file swapped meanwhile is found at the next call
         conn = _local.conn = db.connect(path)
-        _local.identity = before or db.identity(path)  # (a new index is made by connecting)
-        _local.wal = db.identity(f"{path}-wal")  # the -wal it reads through, while it stays open
+        # (a new index is made by connecting) and the -wal it reads through, while it stays open
+        _local.opened = (before or db.identity(path), db.identity(f"{path}-wal"))
     return conn
 
 
