@@ -447,6 +447,7 @@ def _open(data: bytes) -> tuple[PdfReader, Sequence[PageObject], bool, str | Non
         return _recovered(data, exc)
     if encrypted:
         _decrypt(reader)
+    _bound_object_streams(reader)
     pages_said = _textless_sample(reader)
     if pages_said:
         raise Skip(f"{NO_TEXT}; no text on any of {SAMPLE_HEAD} first pages and {SAMPLE_SPREAD + SAMPLE_TAIL} more "
@@ -459,6 +460,27 @@ def _open(data: bytes) -> tuple[PdfReader, Sequence[PageObject], bool, str | Non
         if encrypted:
             raise ValueError(f"unreadable PDF: {_message(exc)}") from exc
         return _recovered(data, exc)
+
+
+# Objects that a PDF's object streams may hold together. pypdf reads every object of an object stream as it
+# reads one of them, and keeps them all: a 4.6 MB file of one stream of 1,000,000 objects took 28 s and 220 MB for
+# a page's font, and one of 64 MiB would take six minutes and 3 GB. Writers put 100 to a few hundred in a stream,
+# and a PDF of 64 MiB (ingest.files reads no larger) holds some hundred thousand objects.
+OBJECT_STREAM_OBJECTS = 1_000_000
+
+
+def _bound_object_streams(reader: PdfReader) -> None:
+    """ValueError when the object streams the cross-reference lists say they hold more than OBJECT_STREAM_OBJECTS
+    objects together (each stream's /N, read without inflating it)."""
+    held = 0
+    for number in {stream for stream, _ in getattr(reader, "xref_objStm", {}).values()}:
+        try:
+            held += max(0, int(reader.get_object(number)["/N"]))
+        except Exception:  # noqa: BLE001 - a stream that is not there or says nothing: pypdf says what is wrong
+            continue
+        if held > OBJECT_STREAM_OBJECTS:
+            raise ValueError(f"unreadable PDF: its object streams hold more than {OBJECT_STREAM_OBJECTS:,} objects "
+                             "(pypdf reads a stream's objects all at once: minutes and gigabytes)")
 
 
 # A PDF of more pages than this is sampled before its pages are read: pypdf reads every page object as it opens the
@@ -545,7 +567,12 @@ def _recovered(data: bytes, exc: Exception) -> tuple[PdfReader, list[PageObject]
         raise ValueError(f"unreadable PDF: encrypted and {short}: its key is in the part that is missing") from exc
     try:
         reader = PdfReader(io.BytesIO(data + _REBUILT_END), strict=False)
-        pages = _loose_pages(reader)
+    except Exception:
+        reader = None
+    if reader is not None:
+        _bound_object_streams(reader)
+    try:
+        pages = _loose_pages(reader) if reader is not None else []
     except Exception:
         pages = []
     if not pages:
