@@ -263,6 +263,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # only where they begin a name ('Invoice 202403141530.pdf' is none); a Logseq page's first block of properties is its
 # title, aliases and tags, no passage's text; front matter's 'tag:', 'Tags:', 'alias:' and an unquoted 'tags: #a #b'
 # are its tags and aliases
+# a Markdown paragraph's links past LINK_DEPTH brackets deep unescaped as markdown-it unescapes them
+# ('[x](my\_note.md)' names my_note.md, 'a\(1\).md' a(1).md, not 'a\').
 VERSION = 23
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -32,7 +32,7 @@ from pathlib import PurePosixPath
 
 import yaml
 from markdown_it import MarkdownIt
-from markdown_it.common.utils import isValidEntityCode
+from markdown_it.common.utils import isValidEntityCode, unescapeAll
 from markdown_it.rules_block import blockquote, list_block, paragraph, table as gfm_table
 
 try:
@@ -523,7 +523,8 @@ def _link_destinations(md: MarkdownIt, content: str, env: dict) -> list[str]:
     found = []
     for part in [content] if len(content) <= INLINE_CHARS else content.split("\n"):
         if "](" in part and _brackets_too_deep(part):  # its links by a pattern, not markdown-it
-            found += [_undecoded(pointed or bare) for pointed, bare in BARE_DESTINATION.findall(part)]
+            # unescaped as markdown-it unescapes a destination: [x](my\\_note.md) names my_note.md
+            found += [_undecoded(unescapeAll(pointed or bare)) for pointed, bare in BARE_DESTINATION.findall(part)]
         elif "](" in part or ("]" in part and env.get("references")):
             for child in md.inline.parse(part, md, env, []):
                 if child.type in ("link_open", "image"):
@@ -533,9 +534,11 @@ def _link_destinations(md: MarkdownIt, content: str, env: dict) -> list[str]:
 
 # Of '[' open at once in a paragraph (or a line of a long one), at most this many are read by markdown-it: it
 # reads each '[' as a link's text to its ']' ('[' × 100,000 then '](y)' × 100,000, 0.5 MB on a line: 28 s). Past it
-# the paragraph's links are found by a pattern (BARE_DESTINATION): '](' and a destination without spaces.
+# the paragraph's links are found by a pattern (BARE_DESTINATION): '](' and a destination without spaces (or in
+# '<…>'), a '(' or ')' in it escaped ('\(').
 LINK_DEPTH = 32
-BARE_DESTINATION = re.compile(r"\]\(\s*(?:<([^<>\n]{1,2048})>|([^\s()<>]{1,2048}))")
+BARE_DESTINATION = re.compile(r"\]\(\s*(?:<((?:\\[<>]|[^<>\n\\]|\\(?![<>])){1,2048})>"
+                              r"|((?:\\[()<>]|[^\s()<>\\]|\\(?![()<>])){1,2048}))")
 _BRACKET = re.compile(r"[\[\]]")
 
 
