@@ -5,6 +5,7 @@ a test (or another runner) can call directly.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
@@ -15,7 +16,7 @@ from pathlib import Path
 from ingest import joplin
 from ingest.chat import parse_slack_day, slack_day, slack_metadata
 from ingest.code import SHEBANG_BYTES
-from ingest.discover import Rules, refused_link, why_not_indexed
+from ingest.discover import Rules, not_a_file, refused_link, why_not_indexed
 from ingest.document import NOTION_ID, Document, Skip
 from ingest.kinds import (EPUB_EXTENSIONS, FLAT_EXTENSIONS, SLIDE_EXTENSIONS, SPREADSHEET_EXTENSIONS,
                           WORD_EXTENSIONS, WORKBOOK_EXTENSIONS, chat_zip, is_mailbox, kind_of, suffix)
@@ -151,11 +152,16 @@ OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 def _open_regular(full: Path) -> tuple[int, os.stat_result]:
     """``full`` opened for reading (OPEN_FLAGS) and its stat, refused (Skip) unless it is a regular file: how
     ``read_settled`` and ``read_mbox_file`` begin each try."""
-    fd = os.open(full, OPEN_FLAGS)
+    try:
+        fd = os.open(full, OPEN_FLAGS)
+    except OSError as exc:  # a socket does not open ('No such device or address'): say what it is
+        if exc.errno == errno.ENXIO and not stat.S_ISREG(mode := os.stat(full).st_mode):
+            raise Skip(not_a_file(mode)) from None
+        raise
     try:
         before = os.fstat(fd)
-        if not stat.S_ISREG(before.st_mode):
-            raise Skip("not a regular file")
+        if not stat.S_ISREG(before.st_mode):  # a FIFO or a device, made where the walk saw a file
+            raise Skip(not_a_file(before.st_mode))
     except BaseException:
         os.close(fd)
         raise

@@ -298,7 +298,7 @@ def test_files_that_change_between_discover_and_parse(immediate, tmp_path):
     assert reasons == {
         "gone.md": ("failed", "file vanished before it could be read"),
         "old.md": ("failed", "file vanished before it could be read"),
-        "now-a-folder.md": ("skipped", "not a regular file"),
+        "now-a-folder.md": ("skipped", "not a regular file: not read"),
         "now-a-link.md": ("failed", "now-a-link.md resolves outside the collection root"),
     }
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
