@@ -449,7 +449,7 @@ def _open(data: bytes) -> tuple[PdfReader, Sequence[PageObject], bool, str | Non
         _decrypt(reader)
     _bound_object_streams(reader)
     pages_said = _textless_sample(reader)
-    if pages_said:
+    if pages_said and not _fonts_given(reader, data):
         raise Skip(f"{NO_TEXT}; no text on any of {SAMPLE_HEAD} first pages and {SAMPLE_SPREAD + SAMPLE_TAIL} more "
                    f"spread to its end, of {pages_said:,}")
     try:
@@ -460,6 +460,27 @@ def _open(data: bytes) -> tuple[PdfReader, Sequence[PageObject], bool, str | Non
         if encrypted:
             raise ValueError(f"unreadable PDF: {_message(exc)}") from exc
         return _recovered(data, exc)
+
+
+# A font given to a page or a form to draw text with: '/Font <<' or '/Font 12 0 R' in a /Resources dictionary (not a
+# font's own '/Type /Font').
+_FONT_GIVEN = re.compile(rb"/Font\s*(?:<<|\d+\s+\d+\s+R)")
+
+
+def _fonts_given(reader: PdfReader, data: bytes) -> bool:
+    """Whether any page or form of the PDF may draw text: a font is given in a /Resources dictionary, written plainly
+    or inside an object stream. A scan with a text layer on a few pages in its middle only (a typed letter in a
+    binder of scanned receipts) had its sample find none, and was skipped as having no text layer; a scan of
+    images alone gives no font anywhere."""
+    if _FONT_GIVEN.search(data):
+        return True
+    for number in {stream for stream, _ in getattr(reader, "xref_objStm", {}).values()}:
+        try:
+            if _FONT_GIVEN.search(reader.get_object(number).get_data()):
+                return True
+        except Exception:  # noqa: BLE001 - a stream that cannot be read: its pages are read, and say so
+            return True
+    return False
 
 
 # Objects that a PDF's object streams may hold together. pypdf reads every object of an object stream as it
@@ -486,7 +507,8 @@ def _bound_object_streams(reader: PdfReader) -> None:
 # A PDF of more pages than this is sampled before its pages are read: pypdf reads every page object as it opens the
 # page list (90 µs and 2.5 KB each: 100,000 empty pages took 12 s and 330 MB to say 'no text layer'). When its first
 # SAMPLE_HEAD pages, SAMPLE_SPREAD more spread evenly through the rest and its last SAMPLE_TAIL (a scanned book's
-# appendix with a text layer) hold no text, it has none that matters, and the rest is not read.
+# appendix with a text layer) hold no text, and no page is given a font to draw text with (_fonts_given), it has
+# none, and the rest is not read.
 SAMPLE_FROM = 2_000
 SAMPLE_HEAD, SAMPLE_SPREAD, SAMPLE_TAIL = 200, 600, 100
 
