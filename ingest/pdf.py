@@ -484,10 +484,10 @@ def _fonts_given(reader: PdfReader, data: bytes) -> bool:
 
 
 # Objects that a PDF's object streams may hold together. pypdf reads every object of an object stream as it
-# reads one of them, and keeps them all: a 4.6 MB file of one stream of 1,000,000 objects took 28 s and 220 MB for
-# a page's font, and one of 64 MiB would take six minutes and 3 GB. Writers put 100 to a few hundred in a stream,
-# and a PDF of 64 MiB (ingest.files reads no larger) holds some hundred thousand objects.
-OBJECT_STREAM_OBJECTS = 1_000_000
+# reads one of them, and keeps them all: a 6.6 MB file of one stream of 1,000,000 objects took 14 s and 1.1 GB for
+# a page's font (bench/hostile.py), one of 64 MiB would take minutes and gigabytes. Writers put 100 to a few hundred
+# in a stream, and a PDF of 64 MiB (ingest.files reads no larger) holds some hundred thousand objects.
+OBJECT_STREAM_OBJECTS = 500_000
 
 
 def _bound_object_streams(reader: PdfReader) -> None:
