@@ -4,7 +4,9 @@ A user's folder holds whatever it holds: files cut off by a crash, binary files 
 hundreds of MB, a PDF that is an HTML error page or encrypted or nested 10,000 outline levels deep, a CSV of one
 50 MB line or of 100,000 columns, an HTML page of 100,000 nested <div>s, a notebook with a 30 MB image, a canvas
 whose groups hold each other, Markdown nested 50,000 levels, an unterminated 10 MB code fence, a 1 MB line of
-code, a FIFO named like a note, a symlink loop, a file nobody may read. ``make`` writes them (sizes times
+code, a FIFO or a socket named like a note, a sparse file of 16 GB and a link to it, a link to /dev/zero, a symlink
+loop, a file nobody may read, a notebook with a 40 MB output cell, JSON of 60 and 100 MB on one line, a PDF whose
+page tree holds itself and one whose object stream holds a million objects. ``make`` writes them (sizes times
 ``--scale``) into a folder; each file is then read, parsed and cut into chunks (ingest.files.read_and_parse and
 ingest.chunk.chunk_document, plain token counts, the worker's limit of SIFT_MAX_FILE_CHUNKS) in a fresh process
 of at most 4 GB, and its CPU seconds, peak memory and outcome (chunks, or skipped/failed with the reason) are
@@ -12,7 +14,7 @@ printed; a file over ``--timeout`` seconds is a hang. With ``--consumer`` the fo
 ``huey_consumer`` (keyword-only, no model) and every file's outcome in ``stats`` is printed: a bad file must
 not keep the others from being indexed.
 
-    .venv/bin/python bench/hostile.py [--scale 1] [--only NAME ...] [--consumer] [--data /tmp/sift-hostile]
+    .venv/bin/python bench/hostile.py [--scale 1] [--only NAME ...] [--runs 3] [--consumer] [--data /tmp/sift-hostile]
 """
 from __future__ import annotations
 
@@ -48,8 +50,10 @@ except Skip as skip:
     outcome = f"skipped: {skip}"
 except BaseException as exc:
     outcome = f"failed: {type(exc).__name__}: {str(exc)[:160]}"
-usage = resource.getrusage(resource.RUSAGE_SELF)
-print(json.dumps({"cpu": time.process_time() - start, "mb": usage.ru_maxrss // 1024, "outcome": outcome[:240]}))
+# this process's own peak (VmHWM): ru_maxrss keeps the peak of the process it was started from, this script's,
+# which holds the corpus it wrote (every file read 718 MB)
+peak = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+print(json.dumps({"cpu": time.process_time() - start, "mb": peak // 1024, "outcome": outcome[:240]}))
 """
 
 
@@ -121,6 +125,61 @@ def notebook_image(size: int) -> str:
                        "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1)
 
 
+def notebook_output(size: int) -> str:
+    """A notebook whose one code cell printed ``size`` bytes of text (a training loop's log) as its output."""
+    log = [f"epoch {i}: loss {1 / (i + 1):.6f} the tapir learns\n" for i in range(size // 36)]
+    cell = {"cell_type": "code", "source": ["train(model)\n"], "metadata": {}, "execution_count": 1,
+            "outputs": [{"output_type": "stream", "name": "stdout", "text": log}]}
+    return json.dumps({"cells": [{"cell_type": "markdown", "source": ["# Training\n"], "metadata": {}}, cell],
+                       "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+
+
+def one_line_json(size: int) -> str:
+    """A JSON array of records on one line, ``size`` bytes: an API's dump."""
+    record = '{"id": 1, "name": "the tapir", "tags": ["a", "b"], "score": 0.5}, '
+    return "[" + record * (size // len(record)) + "{}]"
+
+
+def object_stream_pdf(objects: int) -> bytes:
+    """A page whose font is the first of ``objects`` objects in one object stream (the rest: '[1]')."""
+    import struct
+    import zlib
+    text = b"BT /F1 12 Tf 20 100 Td (the tapir in an object stream) Tj ET"
+    font = b"<< /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >>"
+    header = b"6 0 " + b"".join(b"%d %d " % (7 + i, len(font) + i * 3) for i in range(objects - 1))
+    packed = zlib.compress(header + font + b"[1]" * (objects - 1))
+    bodies = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+              b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Resources 6 0 R >>",
+              b"<< /Length %d >>\nstream\n%s\nendstream" % (len(text), text),
+              b"<< /Type /ObjStm /N %d /First %d /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream"
+              % (objects, len(header), len(packed), packed)]
+    out, offsets = bytearray(b"%PDF-1.7\n"), {}
+    for number, body in enumerate(bodies, 1):
+        offsets[number] = len(out)
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref_number = 6 + objects
+    offsets[xref_number] = len(out)
+    rows = b"".join(struct.pack(">BII", 1, offsets[n], 0) if n in offsets else
+                    struct.pack(">BII", 2, 5, n - 6) if 6 <= n < xref_number else struct.pack(">BII", 0, 0, 0)
+                    for n in range(xref_number + 1))
+    rows = zlib.compress(rows)
+    out += (b"%d 0 obj\n<< /Type /XRef /Size %d /W [1 4 4] /Root 1 0 R /Filter /FlateDecode /Length %d >>\n"
+            b"stream\n%s\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n"
+            % (xref_number, xref_number + 1, len(rows), rows, offsets[xref_number]))
+    return bytes(out)
+
+
+def cyclic_pages() -> bytes:
+    """A page tree whose root lists itself among its kids, and a branch that lists the root."""
+    stream = "BT /F1 12 Tf 20 100 Td (the tapir in a loop) Tj ET"
+    return raw_pdf(["<< /Type /Catalog /Pages 2 0 R >>",
+                    "<< /Type /Pages /Kids [3 0 R 2 0 R 5 0 R] /Count 3 >>",
+                    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R "
+                    "/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>",
+                    f"<< /Length {len(stream)} >>\nstream\n{stream}\nendstream",
+                    "<< /Type /Pages /Parent 2 0 R /Kids [2 0 R 3 0 R] /Count 2 >>"])
+
+
 def corpus(scale: float) -> dict[str, bytes | str]:
     """File name -> content: each hostile file, at ``scale`` times its size."""
     n = lambda count: max(1, int(count * scale))  # noqa: E731
@@ -159,12 +218,20 @@ def corpus(scale: float) -> dict[str, bytes | str]:
         "deep-outline.pdf": deep_outline(n(10_000)),
         "cut.pdf": pdf[:len(pdf) // 2],
         "empty.pdf": b"",
+        "output.ipynb": notebook_output(n(40 * MB)),
+        "one-line.json": one_line_json(n(60 * MB)),
+        "one-line-100.json": one_line_json(n(100 * MB)),
+        "one-line-100.csv": "a," * n(50 * MB),
+        "cyclic-pages.pdf": cyclic_pages(),
+        "object-stream.pdf": object_stream_pdf(n(1_000_000)),
+        "object-stream-500k.pdf": object_stream_pdf(n(500_000)),
     }
 
 
 def make(folder: Path, scale: float, only: set[str] | None = None) -> list[str]:
-    """Write the corpus into ``folder`` (emptied first), with the files no content makes: a 200 MB log (sparse), a
-    FIFO named note.md, a symbolic link loop and a note nobody may read. Returns the names written."""
+    """Write the corpus into ``folder`` (emptied first), with the files no content makes (SPECIAL): a 200 MB log
+    (sparse), a FIFO and a socket named like notes, a sparse file of 16 GB and a link to it, a link to /dev/zero, a
+    symbolic link loop and a note nobody may read. Returns the names written."""
     if folder.exists():
         for path in folder.rglob("*"):
             if not path.is_symlink():
@@ -177,17 +244,56 @@ def make(folder: Path, scale: float, only: set[str] | None = None) -> list[str]:
             continue
         (folder / name).write_bytes(content.encode() if isinstance(content, str) else content)
         names.append(name)
-    if not only:
-        with open(folder / "big.log.txt", "wb") as handle:
-            handle.write(b"2026-01-01 started\n")
-            handle.truncate(200 * MB)
-        os.mkfifo(folder / "note.md")
-        os.symlink("loop-b.md", folder / "loop-a.md")
-        os.symlink("loop-a.md", folder / "loop-b.md")
-        (folder / "private.md").write_text("# Private\n\nnobody may read this\n")
-        (folder / "private.md").chmod(0)
-        names += ["big.log.txt", "note.md", "private.md"]
+    for name, made in SPECIAL.items():
+        if not only or name in only:
+            made(folder)
+            names.append(name)
     return names
+
+
+def _socket(folder: Path) -> None:
+    import socket
+    with socket.socket(socket.AF_UNIX) as bound:  # the name stays once it is closed
+        bound.bind(str(folder / "socket.md"))
+
+
+def _sparse(path: Path, size: int, head: bytes = b"") -> None:
+    with open(path, "wb") as handle:
+        handle.write(head)
+        handle.truncate(size)
+
+
+def _private(folder: Path) -> None:
+    (folder / "private.md").write_text("# Private\n\nnobody may read this\n")
+    (folder / "private.md").chmod(0)
+
+
+def _loop(folder: Path) -> None:
+    os.symlink("loop-b.md", folder / "loop-a.md")
+    os.symlink("loop-a.md", folder / "loop-b.md")
+
+
+# the files no content makes, by name (written by ``make`` too, each when --only names it)
+SPECIAL = {
+    "big.log.txt": lambda folder: _sparse(folder / "big.log.txt", 200 * MB, b"2026-01-01 started\n"),
+    "note.md": lambda folder: os.mkfifo(folder / "note.md"),
+    "socket.md": _socket,
+    "sparse.md": lambda folder: _sparse(folder / "sparse.md", 16 << 30),  # 16 GB of nothing
+    "link-to-sparse.md": lambda folder: os.symlink("sparse.md", folder / "link-to-sparse.md"),
+    "zero.md": lambda folder: os.symlink("/dev/zero", folder / "zero.md"),
+    "loop-a.md": _loop,
+    "private.md": _private,
+}
+
+
+def probe_median(folder: Path, name: str, timeout: float, runs: int) -> dict:
+    """``probe`` ``runs`` times: the median CPU seconds and peak memory, the last outcome."""
+    import statistics
+    results = [probe(folder, name, timeout) for _ in range(runs)]
+    if any(r["cpu"] is None or r["mb"] is None for r in results):
+        return results[-1]
+    return {"cpu": statistics.median(r["cpu"] for r in results), "mb": statistics.median(r["mb"] for r in results),
+            "outcome": results[-1]["outcome"]}
 
 
 def probe(folder: Path, name: str, timeout: float) -> dict:
@@ -238,13 +344,14 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=300)
     parser.add_argument("--data", type=Path, default=Path("/tmp/sift-hostile"))
     parser.add_argument("--consumer", action="store_true")
+    parser.add_argument("--runs", type=int, default=1, help="probes of each file: medians of their figures")
     args = parser.parse_args()
     folder = args.data / "files"
     names = make(folder, args.scale, set(args.only) if args.only else None)
     print(f"{'file':24} {'size':>9} {'CPU s':>7} {'peak MB':>8}  outcome")
     for name in names:
         size = os.lstat(folder / name).st_size
-        result = probe(folder, name, args.timeout)
+        result = probe_median(folder, name, args.timeout, args.runs)
         cpu = "" if result["cpu"] is None else f"{result['cpu']:.2f}"
         print(f"{name:24} {size / MB:8.1f}M {cpu:>7} {result['mb'] or '':>8}  {result['outcome']}", flush=True)
     if args.consumer:
