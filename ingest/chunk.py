@@ -253,18 +253,19 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # org file's '#+DATE: May 1, 2023', a day folder named with its month ('2024/March 14/notes.md'); a Logseq block whose
 # first line is 'tags:: a' ('- tags:: a') tags it too, a page's first such block each passage; an org #+TAGS: group
 # with a regular expression member ('{P@.+}') keeps its other members.
-# 23: a mail file's messages are kept by Message-ID and thread (schema V23's mail_messages: a mailbox's thread joins
-# its .eml replies and another mailbox's messages); Outlook's winmail.dat (TNEF) read, its text where the message has
-# no other and its files as the message's attachments; a Telegram HTML page's day going on from or into the page
-# beside says so in its heading ('(continued from messages.html)'); an iPhone WhatsApp export's document sent
-# without its file and its shared location are messages, not notices left out; more dates date passages (ingest.passage_dates): Spanish and Portuguese '1ª', '1.º', 'del 2023', 'Mayo de
-# 2023', '14.März 2024', 'Jänner', a file named 'le 1er mai 2023.md' or 'lundi 1er mai 2023.md', a periodic note's
-# '2024-03.md', '2024-W10.md', '2024-Q1.md', and 12 or 14 digits
-# only where they begin a name ('Invoice 202403141530.pdf' is none); a Logseq page's first block of properties is its
-# title, aliases and tags, no passage's text; front matter's 'tag:', 'Tags:', 'alias:' and an unquoted 'tags: #a #b'
-# are its tags and aliases
-# a Markdown paragraph's links past LINK_DEPTH brackets deep unescaped as markdown-it unescapes them
-# ('[x](my\_note.md)' names my_note.md, 'a\(1\).md' a(1).md, not 'a\').
+# 23: a mail file's messages are kept by Message-ID and thread (schema V23's mail_messages: a mailbox's thread joins its
+# .eml replies and another mailbox's messages); Outlook's winmail.dat (TNEF) read, its text where the message has no
+# other and its files as the message's attachments; a Telegram HTML page's day going on from or into the page beside
+# says so in its heading ('(continued from messages.html)'); an iPhone WhatsApp export's document sent without its file
+# and its shared location are messages, not notices left out; more dates date passages (ingest.passage_dates): Spanish
+# and Portuguese '1ª', '1.º', 'del 2023', 'Mayo de 2023', '14.März 2024', 'Jänner', a file named 'le 1er mai 2023.md' or
+# 'lundi 1er mai 2023.md', a periodic note's '2024-03.md', '2024-W10.md', '2024-Q1.md', and 12 or 14 digits only where
+# they begin a name ('Invoice 202403141530.pdf' is none); a Logseq page's first block of properties is its title,
+# aliases and tags, no passage's text; front matter's 'tag:', 'Tags:', 'alias:' and an unquoted 'tags: #a #b' are its
+# tags and aliases; a Markdown paragraph's links past LINK_DEPTH brackets deep unescaped as markdown-it unescapes them
+# ('[x](my\_note.md)' names my_note.md, 'a\(1\).md' a(1).md, not 'a\'); a PDF of over 2,000 pages whose sample holds no
+# text read whole when a page is given a font (a text layer between the sampled pages was skipped); PDF object streams
+# holding over 500,000 objects together refused (ingest.pdf.OBJECT_STREAM_OBJECTS).
 VERSION = 23
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
