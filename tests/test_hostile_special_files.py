@@ -78,3 +78,31 @@ def test_a_note_grown_to_a_sparse_giant_after_the_walk_is_refused_before_a_byte_
     with pytest.raises(Skip, match="larger than 64 MiB"):
         read_and_parse(root, "note.md")
     assert reads == []
+
+
+def test_a_note_cut_short_or_made_a_socket_between_the_walk_and_its_read(immediate, tmp_path):
+    """The walk saw a long note and a short one; before they are read, the long one is cut to a line and the short
+    one made a socket. The cut note is indexed as it is now (its size the bytes read, its lost lines not found), the
+    socket is skipped saying so, and the note indexed before it changed stays as it was until a scan sees it."""
+    from search.index import store
+    from search.query.engine import Engine
+    from tests.test_hostile import begin, collection_report, found_by
+    from workers import runtime, tasks
+    root = write_tree(tmp_path / "notes", {"long.md": "# Long\n\n" + "the heron wades\n" * 5_000,
+                                           "short.md": "# Short\n\nthe crane stands\n"})
+    ingest(root)
+    write_tree(root, {"long.md": "# Long\n\n" + "the ibis flies\n" * 5_000})
+    conn = runtime.index()
+    collection, gen = begin(conn, root, {"long.md": "changed", "short.md": "changed"})
+    (root / "long.md").write_text("# Long\n\nonly the egret is left\n")  # cut short after the walk
+    (root / "short.md").unlink()
+    _socket(root / "short.md")
+    tasks.parse.call_local(tasks.Batch(gen, collection, ["long.md", "short.md"]))
+    assert store.try_publish(conn, gen)
+    files = {row["path"]: row for row in reader.visible_files(conn, "notes")}
+    assert files["long.md"]["size"] == len("# Long\n\nonly the egret is left\n")
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+    assert found_by(engine, "egret", "notes") == ["long.md"] and found_by(engine, "ibis", "notes") == []
+    assert found_by(engine, "crane", "notes") == ["short.md"]  # the version indexed before stays
+    failures = {f["path"]: (f["state"], f["reason"]) for f in collection_report(conn, "notes")["published"]["failures"]}
+    assert failures == {"short.md": ("skipped", "a socket, not a regular file: not read")}
