@@ -268,3 +268,93 @@ def test_an_unlinked_reference_is_found(tmp_path):
                                    "Freshness` see freshness.\n")
     assert unlinked_references([tmp_path / "a.md"]) == [
         "a.md: 'see Which model'", "a.md: 'Freshness below'", "a.md: '(Freshness: '"]
+
+
+def headings(text: str) -> list[tuple[int, str]]:
+    """Each ## and ### heading of a Markdown page, in order: its level and its anchor (``anchors``' naming)."""
+    seen, found = {}, []
+    for line in unfenced(text).splitlines():
+        if m := re.match(r"(#{1,6}) (.+)", line):
+            base = slug(m.group(2))
+            count = seen.get(base, 0)
+            seen[base] = count + 1
+            if len(m.group(1)) in (2, 3):
+                found.append((len(m.group(1)), base if count == 0 else f"{base}-{count}"))
+    return found
+
+
+# A page with this many sections or more starts with a list of them (a reader sees what it holds before scrolling).
+LONG_PAGE = 8
+
+
+def section_list_mismatches(path) -> list[str]:
+    """Where the list of sections at the top of a docs page (its links to its own headings before the first ##
+    heading, as a list or in a sentence) is not exactly its ## headings in order (and its ### headings too, for
+    a list that names one): each is written by hand, and a section added without it was found by nobody."""
+    text = path.read_text(encoding="utf-8")
+    top = prose(text.split("\n## ", 1)[0])
+    listed = [target[1:] for target in re.findall(r"\]\((#[^)\s]+)\)", top)]
+    found = headings(text)
+    levels = {2, 3} if any(level == 3 and anchor in listed for level, anchor in found) else {2}
+    wanted = [anchor for level, anchor in found if level in levels]
+    if not listed:
+        return [f"{path.name}: {len(wanted)} sections and no list of them at the top"] \
+            if len(wanted) >= LONG_PAGE else []
+    # grouped by topic ('- Dates: [a passage's own date](#…), [a date in a query](#…)'): each section once, in
+    # its group's place (known-limits.md's sections follow the order they were written in, not its topics)
+    grouped = re.search(r"^- [^\[\n]+: \[", top, flags=re.M) is not None
+    if listed == wanted or (grouped and sorted(listed) == sorted(wanted)):
+        return []
+    missing = [a for a in wanted if a not in listed]
+    unknown = [a for a in listed if a not in wanted]
+    twice = sorted({a for a in listed if listed.count(a) > 1})
+    said = [f"not listed: {missing}"] * bool(missing) + [f"listed, no such section: {unknown}"] * bool(unknown)
+    said += [f"listed twice: {twice}"] * bool(twice)
+    return [f"{path.name}: " + ("; ".join(said) or f"listed out of order: {listed} (the sections: {wanted})")]
+
+
+def docs_table_mismatches(readme: str, pages) -> list[str]:
+    """Where the README's table of docs pages (under '### Documentation') does not name each docs/ page once."""
+    table = readme.split("### Documentation", 1)[1].split("\n#", 1)[0]
+    listed = re.findall(r"^\| \[docs/([^\]]+)\]\(docs/\1\)", table, flags=re.M)
+    names = sorted(page.name for page in pages)
+    said = [f"not in the README's table of docs pages: {sorted(set(names) - set(listed))}"] * bool(
+        set(names) - set(listed))
+    said += [f"in the README's table, no such page: {sorted(set(listed) - set(names))}"] * bool(
+        set(listed) - set(names))
+    said += [f"twice in the README's table: {sorted({n for n in listed if listed.count(n) > 1})}"] * (
+        len(set(listed)) < len(listed))
+    return said
+
+
+def test_each_pages_list_of_sections_names_its_sections_in_order():
+    assert sum(bool(re.search(r"^- \[.*\]\(#", p.read_text(encoding="utf-8"), re.M)) for p in PAGES) >= 4
+    assert not [m for page in PAGES for m in section_list_mismatches(page)]
+
+
+def test_the_readmes_table_of_docs_pages_names_each_page():
+    assert not docs_table_mismatches(README, PAGES)
+
+
+def test_a_section_left_out_of_the_list_is_found(tmp_path):
+    page = tmp_path / "a.md"
+    listed = "# A\n\n- [One](#one)\n- [Two](#two)\n  - [Two's part](#twos-part)\n\n"
+    page.write_text(listed + "## One\n\n## Two\n\n### Two's part\n\n```\n## not a heading\n```\n")
+    assert section_list_mismatches(page) == []
+    page.write_text(listed + "## One\n\n## Two\n\n### Two's part\n\n## Three\n")
+    assert section_list_mismatches(page) == ["a.md: not listed: ['three']"]
+    page.write_text(listed + "## Two\n\n### Two's part\n\n## One\n")
+    assert section_list_mismatches(page) == [
+        "a.md: listed out of order: ['one', 'two', 'twos-part'] (the sections: ['two', 'twos-part', 'one'])"]
+    page.write_text("# A\n\nIts [one](#one) and [two](#two).\n\n## One\n\n## Three\n")
+    assert section_list_mismatches(page) == ["a.md: not listed: ['three']; listed, no such section: ['two']"]
+    page.write_text("# A\n\n- Later: [Two](#two)\n- Sooner: [One](#one)\n\n## One\n\n## Two\n\n## Three\n")
+    assert section_list_mismatches(page) == ["a.md: not listed: ['three']"]  # a list by topic: its own order
+    page.write_text("# A\n\n- Later: [Two](#two), [One](#one)\n- Sooner: [One](#one)\n\n## One\n\n## Two\n")
+    assert section_list_mismatches(page) == ["a.md: listed twice: ['one']"]
+    page.write_text("# A\n\n" + "".join(f"## S{i}\n\n" for i in range(LONG_PAGE)))
+    assert section_list_mismatches(page) == [f"a.md: {LONG_PAGE} sections and no list of them at the top"]
+    readme = "# R\n\n### Documentation\n\n| page | what |\n|---|---|\n| [docs/a.md](docs/a.md) | a |\n\n## Next\n"
+    assert docs_table_mismatches(readme, [page]) == []
+    assert docs_table_mismatches(readme, [page, tmp_path / "b.md"]) == [
+        "not in the README's table of docs pages: ['b.md']"]
