@@ -336,6 +336,15 @@ def test_the_readmes_table_of_docs_pages_names_each_page():
     assert not docs_table_mismatches(README, PAGES)
 
 
+def test_the_readmes_known_limits_name_the_pages_sections_in_order():
+    """README's Known limits is a linked line for each section of docs/known-limits.md, in the page's order."""
+    section = README.split("## Known limits", 1)[1].split("\n## ", 1)[0]
+    listed = re.findall(r"^- \[.*\]\(docs/known-limits\.md#([^)\s]+)\)$", section, flags=re.M)
+    page = [anchor for _, anchor in headings((REPO / "docs" / "known-limits.md").read_text(encoding="utf-8"))]
+    assert len(page) >= 30, page
+    assert listed == page, ([a for a in page if a not in listed], [a for a in listed if a not in page])
+
+
 def test_a_section_left_out_of_the_list_is_found(tmp_path):
     page = tmp_path / "a.md"
     listed = "# A\n\n- [One](#one)\n- [Two](#two)\n  - [Two's part](#twos-part)\n\n"
