@@ -1,7 +1,10 @@
 """Shared fixtures: the real model (converted once), a fresh Sift home, a real huey consumer."""
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -92,13 +95,41 @@ def need_data(name: str) -> Path:
     return base / name
 
 
+def session_folder(tmp_path_factory) -> Path:
+    """The folder of this test session that every pytest-xdist worker of it sees: the session's basetemp (each
+    worker's own basetemp is a folder in it, ``popen-gw0`` …), or this process's own without xdist."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def once_per_session(tmp_path_factory, key: str, make) -> Path:
+    """The folder ``make(folder)`` filled once in this test session, whichever worker asked first: the others
+    wait for it under a file lock and get the same folder. Each worker made its own before, and pytest-xdist
+    shares a module's tests out to both workers (``-n 2`` hands them out in turn, worksteal splits a module when
+    a worker runs out): each built the module's index, and converted the model, for itself. A ``make`` that
+    raised leaves no folder: the next worker to ask makes it again (and meets the error itself)."""
+    name = re.sub(r"[^\w.-]+", "-", key).strip("-")[:80] + "-" + hashlib.sha256(key.encode()).hexdigest()[:12]
+    shared = session_folder(tmp_path_factory) / "once"
+    shared.mkdir(exist_ok=True)
+    folder, done = shared / name, shared / f"{name}.done"
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes; a hung maker is stopped by pytest-timeout
+        if not done.exists():
+            if folder.exists():  # what a worker whose make raised left half made
+                shutil.rmtree(folder)
+            folder.mkdir()
+            make(folder)
+            done.touch()
+    return folder
+
+
 @pytest.fixture(scope="session")
 def model_path(tmp_path_factory) -> Path:
-    """The default GGUF model, converted once per test session from its pip package."""
+    """The default GGUF model, converted once per test session from its pip package (for every xdist worker)."""
     from search.model.minilm_convert import convert, package_model_dir
-    path = tmp_path_factory.mktemp("models") / "all-MiniLM-L6-v2.gguf"
-    convert(package_model_dir(), path)
-    return path
+    name = "all-MiniLM-L6-v2.gguf"
+    return once_per_session(tmp_path_factory, "model-minilm-f16",
+                            lambda folder: convert(package_model_dir(), folder / name)) / name
 
 
 @pytest.fixture(scope="session")
@@ -106,9 +137,9 @@ def other_model_path(tmp_path_factory) -> Path:
     """The same MiniLM with F32 weights: another GGUF file with another model id, for model-switch tests
     (quick to build and to run; its vectors are close to the F16 model's but stored under another id)."""
     from search.model.minilm_convert import convert, package_model_dir
-    path = tmp_path_factory.mktemp("models-f32") / "all-MiniLM-L6-v2-f32.gguf"
-    convert(package_model_dir(), path, f16=False)
-    return path
+    name = "all-MiniLM-L6-v2-f32.gguf"
+    return once_per_session(tmp_path_factory, "model-minilm-f32",
+                            lambda folder: convert(package_model_dir(), folder / name, f16=False)) / name
 
 
 @pytest.fixture(scope="session")
@@ -256,13 +287,25 @@ def immediate(sift_env):
     huey.immediate = False
 
 
-def built_once(tmp_path_factory, model_path: Path, build) -> Path:
+def built_once(tmp_path_factory, model_path: Path, build, key: str | None = None) -> Path:
     """The home of an index built once for a module whose tests only read it (a module-scoped fixture's):
     ``build(folder)`` runs with a fresh SIFT_HOME (``<folder>/home``), the session's model and huey in immediate
     mode, as ``sift_env`` and ``immediate`` give one test; the environment is restored after it. A test reads
-    the index with ``in_home`` (its SIFT_HOME), as it read the index it had built itself."""
-    from workers import runtime
+    the index with ``in_home`` (its SIFT_HOME), as it read the index it had built itself.
+
+    Built once per test session (``once_per_session``, named by ``key``: the build function's module and name
+    unless given), each xdist worker gets a copy of the folder of its own, so what one worker's tests do to
+    their home stays theirs, as when each built it; the index's collections are the folders of that one build."""
+    key = key or f"{build.__module__}.{build.__qualname__}"
+    shared = once_per_session(tmp_path_factory, f"built-{key}", lambda folder: _build(folder, model_path, build))
     folder = tmp_path_factory.mktemp("built-once")
+    # without SQLite's shared-memory index of the WAL: each copy's first connection makes its own from the WAL
+    shutil.copytree(shared, folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*-shm"))
+    return folder / "home"
+
+
+def _build(folder: Path, model_path: Path, build) -> None:
+    from workers import runtime
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SIFT_HOME", str(folder / "home"))
         patch.setenv("SIFT_MODEL", str(model_path))
@@ -276,12 +319,12 @@ def built_once(tmp_path_factory, model_path: Path, build) -> Path:
         finally:
             huey.immediate = False
             runtime.reset()
-    return folder / "home"
 
 
-def notes_en_built_once(tmp_path_factory, model_path: Path, picked: list[str]) -> Path:
+def notes_en_built_once(tmp_path_factory, model_path: Path, picked: list[str], keyword_only: bool = False) -> Path:
     """``picked`` (paths in notes-en) copied into a folder 'notes' and indexed as the collection 'notes', once:
-    ``built_once``'s home."""
+    ``built_once``'s home. ``keyword_only`` builds it without vectors (``SIFT_EMBEDDINGS=off``), for a module
+    that searches it by keyword alone: embedding is nearly all of a build's time."""
     source = need_data("notes-en")
 
     def build(folder: Path) -> None:
@@ -289,14 +332,23 @@ def notes_en_built_once(tmp_path_factory, model_path: Path, picked: list[str]) -
         for relative in dict.fromkeys(picked):
             (root / relative).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(source / relative, root / relative)
-        ingest(root)
-    return built_once(tmp_path_factory, model_path, build)
+        with pytest.MonkeyPatch.context() as patch:
+            if keyword_only:
+                patch.setenv("SIFT_EMBEDDINGS", "off")
+            ingest(root)
+    return built_once(tmp_path_factory, model_path, build,
+                      key=f"notes-en {'keyword-only ' * keyword_only}{_digest(picked)}")
 
 
 def tree_built_once(tmp_path_factory, model_path: Path, files: dict[str, str], name: str) -> Path:
     """``files`` written into a folder ``name`` and indexed as the collection ``name``, once: ``built_once``'s
     home, for a module whose tests only search it."""
-    return built_once(tmp_path_factory, model_path, lambda folder: ingest(write_tree(folder / name, files), name))
+    return built_once(tmp_path_factory, model_path, lambda folder: ingest(write_tree(folder / name, files), name),
+                      key=f"tree {name} {_digest(sorted(files.items()))}")
+
+
+def _digest(value) -> str:
+    return hashlib.sha256(repr(value).encode()).hexdigest()[:16]
 
 
 def engine_in(home: Path, model_path: Path, embedder, monkeypatch, postings: bool = True):
