@@ -69,7 +69,8 @@ QUESTIONS = [  # (question, the notes-en note it asks about)
 @pytest.fixture(scope="module")
 def notes_home(tmp_path_factory, model_path):
     """The notes the questions ask about, with the first 25 of each folder they and their rivals are in: indexed
-    once for the module (its tests only search it)."""
+    once for the module (its tests only search it), without vectors: they search by keyword alone, and embedding
+    its 73 notes was nearly all of the module's time."""
     source = need_data("notes-en")
     picked = [wanted for _, wanted in QUESTIONS]
     for folder in ("postgres", "docker", "bash", "zsh", "unix", "claude-code"):
@@ -77,7 +78,7 @@ def notes_home(tmp_path_factory, model_path):
     picked += ["zsh/open-current-command-line-prompt-in-editor.md",
                "unix/undo-changes-made-to-current-terminal-prompt.md",
                "claude-code/open-current-prompt-in-default-editor.md"]
-    return notes_en_built_once(tmp_path_factory, model_path, picked)
+    return notes_en_built_once(tmp_path_factory, model_path, picked, keyword_only=True)
 
 
 @pytest.fixture
