@@ -306,13 +306,15 @@ def built_once(tmp_path_factory, model_path: Path, build, key: str | None = None
 
 def _build(folder: Path, model_path: Path, build) -> None:
     from workers import runtime
+    # imported before SIFT_HOME changes: imported first here, its huey kept the queue of the built home (in the
+    # session's shared folder, copied by the other workers) for the rest of this process's tests
+    from workers.app import huey
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SIFT_HOME", str(folder / "home"))
         patch.setenv("SIFT_MODEL", str(model_path))
         patch.delenv("SIFT_EMBEDDINGS", raising=False)
         runtime.reset()
         _forget_earlier_tests_queue()
-        from workers.app import huey
         huey.immediate = True
         try:
             build(folder)
