@@ -145,7 +145,7 @@ class Similar(TypedDict):
 
 
 class TextRead(TypedDict):
-    # Lines of a text file (reading._answer).
+    # Lines of a text file (read_answer.lines_answer).
     __pydantic_config__ = CLOSED
     path: str
     absolute_path: str
@@ -161,7 +161,7 @@ class TextRead(TypedDict):
 
 
 class PdfRead(TypedDict):
-    # A page of a PDF as indexed (reading.read_pdf).
+    # A page of a PDF as indexed (pdf_pages.read_pdf).
     __pydantic_config__ = CLOSED
     path: str
     absolute_path: str

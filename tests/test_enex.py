@@ -115,7 +115,7 @@ def test_an_export_is_searched_by_words_tag_and_date_and_read_by_note_title(imme
     """End to end: the notes of an export found by their words, each hit headed by its note's title; '#finance'
     finds the export; a date range finds the note created in it, not the others of the file (modified today);
     read_file with heading='Tax appointment' reads that note's lines."""
-    from mcp_server import reading
+    from mcp_server import lines as line_maps, reading
     from mcp_server.errors import Problem
     from mcp_server.service import Sift
     from search.query.filters import Filters, unix_time
@@ -143,7 +143,7 @@ def test_an_export_is_searched_by_words_tag_and_date_and_read_by_note_title(imme
     assert dated(date_after="2023-01-05", date_before="2023-01-06") == {"Tax appointment"}
     assert dated(date_after="2024-04") == {"Chess club"}
     sift = Sift(load())
-    monkeypatch.setattr(reading.line_maps, "BLOCK", 50)  # the file read in blocks, as one of gigabytes is
+    monkeypatch.setattr(line_maps, "BLOCK", 50)  # the file read in blocks, as one of gigabytes is
     shown, data = reading.read(sift, "notes/Evernote/Cooking.enex", None, None, None, heading="tax appointment")
     lines = EXPORT.split("\n")
     assert lines[data["start_line"] - 1].strip() == "<note>" and "receipts folder" in shown, shown

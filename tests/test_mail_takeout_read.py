@@ -1,7 +1,7 @@
 """A Gmail Takeout mailbox read by read_file as an assistant reads it: a message asked by its Subject (or its
 thread) is shown as Sift reads it, decoded, not as the file holds it. A Takeout message showed its text as
 quoted-printable ('420 eur=' over 'os.'), then again as HTML, under a dozen headers of routes and ids, and a
-thread's second message fell past the 40 KB limit behind the first's HTML (mcp_server.reading._read_message)."""
+thread's second message fell past the 40 KB limit behind the first's HTML (mcp_server.conversations.read_message)."""
 from __future__ import annotations
 
 import quopri

@@ -24,7 +24,7 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from mcp_server import paths, reading
+from mcp_server import paths, pdf_pages
 from mcp_server.errors import Problem
 from tests.conftest import REPO, VENV_BIN, ingest, need_data, processes, run_ingest, wait_published, write_tree
 
@@ -456,8 +456,8 @@ def test_overlapping_chunks_are_joined_once():
     chunks = [{"heading_path": "", "text": "alpha beta gamma delta\nepsilon zeta\n"},
               {"heading_path": "", "text": "epsilon zeta\neta theta\n"},
               {"heading_path": "Next", "text": "iota"}]
-    assert reading.merge_chunks(chunks) == "alpha beta gamma delta\nepsilon zeta\neta theta\niota"
-    assert reading.overlap("the end", "the start") == 0
+    assert pdf_pages.merge_chunks(chunks) == "alpha beta gamma delta\nepsilon zeta\neta theta\niota"
+    assert pdf_pages.overlap("the end", "the start") == 0
 
 
 def test_path_resolution_stays_inside_the_roots(tmp_path):

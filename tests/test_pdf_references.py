@@ -9,7 +9,7 @@ import pytest
 from ingest import pdf
 from ingest.chunk import chunk_document
 from ingest.pdf import parse_pdf
-from mcp_server.reading import page_text
+from mcp_server.pdf_pages import page_text
 from search.query import bibliography
 from tests.conftest import ingest, need_data
 from tests.test_pdf_parser import pages_of_lines

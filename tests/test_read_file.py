@@ -18,13 +18,13 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from ingest.decode import decode
 from ingest.document import Skip
-from mcp_server import lines, paths, reading
+from mcp_server import lines, paths, pdf_pages, read_answer, reading, text_file
 from mcp_server.errors import Problem
 from search.index import chunk_reads, file_reads
 from tests.conftest import ingest, write_tree
 from tests.test_mcp_server import call, run, text
 
-LIMIT = reading.MAX_BYTES
+LIMIT = read_answer.MAX_BYTES
 MARGIN = 1000  # bytes of header and notes around the lines an answer shows
 
 
@@ -165,7 +165,7 @@ def test_a_start_offset_inside_a_character_goes_on_from_the_next_one_and_says_wh
     path.write_text("aéé dé\nnext\n", encoding="utf-8")  # a=0, é=1-2, é=3-4, ' '=5
     target = paths.Target("c", path.name, str(path))
     for asked, begins, shown in ((2, 3, "é dé"), (4, 5, " dé"), (3, 3, "é dé")):
-        said, data = reading.read_text(target, None, 1, 1, asked)
+        said, data = text_file.read_text(target, None, 1, 1, asked)
         assert data["start_offset"] == begins, (asked, data)
         assert said.splitlines()[0].endswith(f"; line 1 from byte {begins} of it"), said
         assert said.splitlines()[1] == f"     1\t{shown}", said
@@ -181,7 +181,7 @@ def test_a_start_offset_inside_a_gb18030_character_goes_on_from_the_next_one(tmp
     sizes = [len(c.encode("gb18030")) for c in line]
     starts = [sum(sizes[:i]) for i in range(len(line))]
     for asked in range(1, sum(sizes)):
-        said, data = reading.read_text(target, None, 1, 1, asked)
+        said, data = text_file.read_text(target, None, 1, 1, asked)
         begins = next(b for b in starts + [sum(sizes)] if b >= asked)
         assert data["start_offset"] == begins, (asked, data)
         assert said.splitlines()[1] == f"     1\t{line[starts.index(begins):]}", (asked, said)
@@ -323,16 +323,16 @@ def test_line_starts_found_in_blocks_agree_with_the_indexer(tmp_path, body, enco
     lines.BLOCK = block
     try:
         if not expected:
-            shown, data_out = reading.read_text(target, None, 1, None)
+            shown, data_out = text_file.read_text(target, None, 1, None)
             assert data_out["total_lines"] == 0
             return
         for number in [len(expected)] + list(range(1, len(expected) + 1)):  # the last first: from the top
-            _, data_out = reading.read_text(target, None, number, number)
+            _, data_out = text_file.read_text(target, None, number, number)
             assert data_out["total_lines"] == len(expected)
-        whole, data_out = reading.read_text(target, None, 1, None)
+        whole, data_out = text_file.read_text(target, None, 1, None)
         assert [line.split("\t", 1)[1] for line in whole.splitlines()[1:len(expected) + 1]] == expected
         with pytest.raises(Problem, match="past the end"):
-            reading.read_text(target, None, len(expected) + 1, None)
+            text_file.read_text(target, None, len(expected) + 1, None)
     finally:
         lines.BLOCK = saved
 
@@ -533,7 +533,7 @@ def test_pdf_pages_from_page_to_end_page_come_in_one_call_within_the_limit(immed
     assert "\n".join(body) == "\n".join(f"[page {n}]\n{page_text[n]}" for n in (2, 3, 4))
     assert (data["page"], data["first_page_shown"], data["last_page_shown"]) == (2, 2, 4)
     # a limit that holds two pages: the rest is one call away, and reading on as told gives every page once
-    monkeypatch.setattr(reading, "MAX_BYTES", len(page_text[1].encode()) * 2 + 40)
+    monkeypatch.setattr(pdf_pages, "MAX_BYTES", len(page_text[1].encode()) * 2 + 40)
     read, at, calls = [], {"page": 1, "end_page": 5}, 0
     while at is not None and calls < 10:
         answer, data = reading.read(sift, "papers/otters.pdf", None, None, at["page"], end_page=at["end_page"])

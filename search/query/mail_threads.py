@@ -2,7 +2,7 @@
 Outlook's drag and drop) holds a conversation as a file a message, a reply saved as an .eml may answer a message of
 a mailbox (.mbox) beside it, and Thunderbird keeps a message in Inbox and its reply in Sent. A reply's hit and
 read_file named none of the others (a mailbox's thread within itself is its own file's: ingest.mail.Threads,
-mcp_server.reading). Found by the Message-IDs and thread keys the index keeps of each message (schema V23's
+mcp_server.conversations). Found by the Message-IDs and thread keys the index keeps of each message (schema V23's
 mail_messages, ingest.mail.message_row, read at parse time; before V23 an .eml's, in its meta), never by reading
 the files."""
 from __future__ import annotations
