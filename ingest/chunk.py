@@ -265,7 +265,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # tags and aliases; a Markdown paragraph's links past LINK_DEPTH brackets deep unescaped as markdown-it unescapes them
 # ('[x](my\_note.md)' names my_note.md, 'a\(1\).md' a(1).md, not 'a\'); a PDF of over 2,000 pages whose sample holds no
 # text read whole when a page is given a font (a text layer between the sampled pages was skipped); PDF object streams
-# holding over 500,000 objects together refused (ingest.pdf.OBJECT_STREAM_OBJECTS).
+# holding over 500,000 objects together refused (ingest.pdf.OBJECT_STREAM_OBJECTS); a mail message's passages are dated
+# by its Date as its sender wrote it (ingest.mail.as_written: 23:30 -0500 on 5 March is 5 March, not the 6th in UTC),
+# and mail_messages.sent keeps the sender's offset (its day the thread's).
 VERSION = 23
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

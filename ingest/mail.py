@@ -42,7 +42,7 @@ import binascii
 import re
 from collections import Counter
 from collections.abc import Iterable
-from datetime import datetime, timezone
+from datetime import datetime
 from email import policy
 from email.errors import HeaderParseError
 from email.header import decode_header
@@ -553,15 +553,26 @@ def _read(message: Message, depth: int = 0, replying: str = "") -> tuple[Section
     body = _body(message, depth)
     text = "\n".join(head) + ("\n\n" + body if body else "")
     heading = subject if _said(subject) else f"{subject} (no subject)".lstrip()
-    return Section(text=text, heading_path=[heading], dated=moment(when), tags=tuple(meta.get("labels", ()))), meta
+    return Section(text=text, heading_path=[heading], dated=as_written(when), tags=tuple(meta.get("labels", ()))), meta
+
+
+def as_written(when: datetime | None) -> float | None:
+    """The date a message's passages are about (Section.dated): its Date as its sender's clock wrote it, read as
+    local time, as a daily note's day is local midnight; None for none. A message sent 'Tue, 5 Mar 2024 23:30
+    -0500' is about 5 March 23:30, as its text's 'Date: Tuesday 5 March 2024 23:30' says: read as the instant, a
+    hit on a machine in UTC was dated 2024-03-06 04:30, and date_before=2024-03-06 left it out (the time it was
+    sent, to the second, orders a thread: ``sent_time``)."""
+    return moment(when.replace(tzinfo=None) if when is not None else None)
 
 
 def sent_time(when: datetime) -> str:
-    """A message's Date as its meta keeps it to order a thread by (search.query.mail_threads): UTC to the second,
-    '2024-03-14T08:15:02Z' (a Date without a zone as written, '2024-03-14T09:15:02'). The day alone was kept, and
-    a thread's messages of one day stood in the order of their files' names."""
+    """A message's Date as its meta keeps it to order a thread by (search.query.mail_threads, by the instant):
+    ISO 8601 to the second with the sender's offset, '2024-03-05T23:30:00-05:00' (a Date without a zone as written,
+    '2024-03-14T09:15:02'). Its first ten characters are the day the message says, which a thread's list shows:
+    kept in UTC ('2024-03-06T04:30:00Z'), the list dated it the day after its own Date line. The day alone was kept
+    before that, and a thread's messages of one day stood in the order of their files' names."""
     if when.tzinfo is not None and when.utcoffset() is not None:
-        return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return when.replace(microsecond=0).isoformat()
     return when.strftime("%Y-%m-%dT%H:%M:%S")
 
 

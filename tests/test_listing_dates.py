@@ -5,7 +5,7 @@ assistant asked for March's notes listed the newest files and guessed from their
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import datetime
 
 from tests.conftest import as_older_index, run_ingest
 from tests.test_mcp_server import call, run, text
@@ -39,7 +39,7 @@ def test_list_files_by_the_dates_passages_are_about(immediate, sift_env, tmp_pat
     assert _listed(old) == {"notes/mail/anna.mbox", "notes/plain.md"}  # no date: its mtime
     # what put each in the range: its passages' dates there (the mailbox's 2019 message), or nothing (its mtime)
     assert {f["path"]: f.get("dated") for f in old["files"]} == {
-        "notes/mail/anna.mbox": [datetime(2019, 3, 4, 9, 12, tzinfo=timezone.utc).timestamp()], "notes/plain.md": None}
+        "notes/mail/anna.mbox": [datetime(2019, 3, 4, 9, 12).timestamp()], "notes/plain.md": None}  # as its Date says
     assert {f["path"]: f.get("dated") for f in march["files"]}["notes/journal/2024-03-14.md"] == [
         datetime(2024, 3, 14).timestamp()]
     assert not any("dated" in f for f in listed()["files"])  # no range: no dates (the listing as it was)
@@ -87,7 +87,7 @@ def test_mcp_list_files_and_similar_take_date_after_and_refuse_a_bad_one(immedia
     assert [f["path"] for f in march.structured_content["files"]] == [
         "notes/journal/2024-03-14.md", "notes/journals/2024_03_20.md", "notes/mail/anna.mbox"], text(march)
     assert "notes/meetings/review.md" not in text(march) and "3 files match" in text(march)
-    mail = datetime.fromtimestamp(datetime(2024, 3, 5, 10, tzinfo=timezone.utc).timestamp()).isoformat(sep=" ")
+    mail = "2024-03-05 10:00:00"  # as its Date line says it (10:00 +0000), on a machine of any time zone
     assert [f.get("dated") for f in march.structured_content["files"]] == ["2024-03-14", "2024-03-20", mail]
     assert f"notes/mail/anna.mbox  note" in text(march) and text(march).splitlines()[-2].endswith(f"  dated {mail}")
     assert bad.is_error and "date_after must be an ISO date" in text(bad), text(bad)

@@ -92,7 +92,7 @@ def test_attachments_are_read_by_their_readers_as_passages_of_their_message():
                for key, text in read.items()), read
     assert "ladder | 120" in read["Quarterly reports > Attachment: budget.csv"], read
     assert not any("photo.png" in key for key in read), read
-    assert all(s.dated == message.dated == WHEN.timestamp() for s in files)
+    assert all(s.dated == message.dated == WHEN.replace(tzinfo=None).timestamp() for s in files)  # as its Date says
     assert all(s.start_line == 1 and s.end_line == message.end_line for s in files)
     assert doc.meta["attachments_not_read"] == 1, doc.meta
     assert doc.meta["attachments_not_read_why"][0].startswith(
@@ -132,8 +132,8 @@ def test_a_mailboxs_attachments_are_searched_and_those_not_read_are_listed_with_
     assert Engine(load().index_path).search("Sicilian defence", mode="keyword").hits[0].heading_path == "Chess club"
     listed = tools.Tools(Sift(load())).list_files().structured_content["files"]
     reason = next(f for f in listed if f["path"].endswith("Thunderbird/Inbox"))["reason"]
-    assert reason.startswith("3 attachments not read: secret.pdf (message 'Quarterly reports', line 1): "
-                             "encrypted"), reason
+    assert reason.startswith("5 messages in 5 threads (a mailbox"), reason  # what it holds, then what was not read
+    assert "); 3 attachments not read: secret.pdf (message 'Quarterly reports', line 1): encrypted" in reason, reason
     assert "bad.docx (message 'Broken attachment', line " in reason, reason
     assert "huge.log (message 'Huge log', line " in reason and " MiB an attachment is read to" in reason, reason
     # read_file shows an attachment's text as indexed (the file's lines hold it as base64)

@@ -67,8 +67,8 @@ def test_a_replys_hit_and_read_file_name_and_show_its_thread_across_eml_files(im
 
 def test_a_threads_messages_of_one_day_are_in_the_order_sent(immediate, tmp_path, monkeypatch):
     """A thread's messages were ordered by the day their meta kept, then by path: three of one morning read reply
-    first ('a-re.eml' before 'z-first.eml'). Their Date's time is kept (UTC: 10:00 at +0200 is before 09:30 at
-    +0000) and orders them."""
+    first ('a-re.eml' before 'z-first.eml'). Their Date's time is kept, with its offset, and orders them by the
+    instant (10:00 at +0200 is before 09:30 at +0000)."""
     from mcp_server.service import Sift
     from mcp_server.tools import Tools
     from search.settings import load
@@ -84,7 +84,7 @@ def test_a_threads_messages_of_one_day_are_in_the_order_sent(immediate, tmp_path
                                 "<s1@example.com> <s2@example.com>")}
     for rel, data in files.items():
         (root / rel).write_bytes(data)
-    assert parse_file("a.eml", files["z-first.eml"]).meta["mail_time"] == "2024-03-05T08:00:00Z"
+    assert parse_file("a.eml", files["z-first.eml"]).meta["mail_time"] == "2024-03-05T10:00:00+02:00"
     assert ingest(root, "mail")["published"]["failures"] == []
     tools = Tools(Sift(load()))
     hit = tools.search(query="lighter", mode="keyword").structured_content["results"][0]

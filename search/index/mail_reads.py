@@ -25,7 +25,9 @@ def message_at(conn: sqlite3.Connection, file_id: int, line: int | None) -> dict
 def thread_messages(conn: sqlite3.Connection, collection_id: int, keys: list[str], limit: int) -> list[dict]:
     """The published messages of a collection whose thread's key or Message-ID is one of ``keys``, by the time
     sent, then file and line; at most ``limit``. Each a dict of file, path, title, thread, message_id, line, lines,
-    subject, date, sent."""
+    subject, date, sent. ``sent`` is ISO 8601 with its sender's offset (ingest.mail.sent_time): ordered by the
+    instant (julianday reads the offset: 10:00 +0200 before 09:30 +0000), dated by the day it writes, the message's
+    own (23:30 -0500 on 5 March is 5 March, not UTC's 6th); a row written before that kept UTC, and its day."""
     if not keys:
         return []
     marks = ",".join("?" * len(keys))
@@ -34,6 +36,8 @@ def thread_messages(conn: sqlite3.Connection, collection_id: int, keys: list[str
         "coalesce(substr(m.sent, 1, 10), json_extract(f.meta, '$.date')) AS date, m.sent "
         "FROM mail_messages m JOIN files f ON f.id = m.file JOIN collections c ON c.id = f.collection "
         f"WHERE (m.thread IN ({marks}) OR m.message_id IN ({marks})) AND f.collection = ? AND {VISIBLE} "
-        "ORDER BY coalesce(m.sent, date, ''), f.path, m.line LIMIT ?", (*keys, *keys, collection_id, limit))
+        "ORDER BY coalesce(julianday(m.sent), julianday(date), 0), f.path, m.line LIMIT ?",
+        (*keys, *keys, collection_id, limit))
     names = [d[0] for d in cursor.description]
     return [dict(zip(names, r)) for r in cursor.fetchall()]
+

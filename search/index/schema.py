@@ -435,7 +435,7 @@ CREATE TABLE IF NOT EXISTS mail_messages (
     line INTEGER NOT NULL,
     lines INTEGER,                -- NULL: the whole file (an .eml)
     subject TEXT,
-    sent TEXT                     -- UTC, '2024-03-05T09:12:00Z' (ingest.mail.sent_time)
+    sent TEXT                     -- '2024-03-05T23:30:00-05:00', its sender's offset (ingest.mail.sent_time)
 );
 CREATE INDEX IF NOT EXISTS mail_messages_id ON mail_messages(message_id);
 CREATE INDEX IF NOT EXISTS mail_messages_thread ON mail_messages(thread);
