@@ -458,8 +458,9 @@ def test_list_files_says_how_many_messages_of_a_mailbox_were_not_readable(immedi
     files = {f["path"]: f for f in Tools(Sift(load())).list_files().structured_content["files"]}
     said = files["mail/box.mbox"]["reason"] or ""
     line = mbox.split(b"\n").index(b"From b Thu Jan 01 00:00:00 2025") + 1
-    assert files["mail/box.mbox"]["state"] == "indexed" and said.startswith(
-        "1 of 3 messages not readable as mail (indexed as their text as it stands, under '(unreadable message)': "
-        f"line {line}: ValueError: no header lines"), said
+    assert files["mail/box.mbox"]["state"] == "indexed" and said.startswith("3 messages in 2 threads (a mailbox") \
+        and ("; 1 of 3 messages not readable as mail (indexed as their text as it stands, under '(unreadable "
+             f"message)': line {line}: ValueError: no header lines") in said, said
     assert said.endswith("); the others read"), said
-    assert not files["mail/good.mbox"].get("reason"), files
+    assert files["mail/good.mbox"]["reason"].startswith("1 message (a mailbox"), files
+    assert "not readable" not in files["mail/good.mbox"]["reason"], files

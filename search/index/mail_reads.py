@@ -41,3 +41,30 @@ def thread_messages(conn: sqlite3.Connection, collection_id: int, keys: list[str
     names = [d[0] for d in cursor.description]
     return [dict(zip(names, r)) for r in cursor.fetchall()]
 
+
+def mailbox(conn: sqlite3.Connection, file_id: int) -> sqlite3.Row | None:
+    """Of a mailbox's file version (ingest.mail.read_mbox: an .mbox, Thunderbird's 'Inbox'), how many messages it
+    holds (``messages``: its meta's count, those not readable as mail among them) and how many could not be read as
+    mail (``unreadable``); None for any other file (an .eml, a chat export, whose meta counts its messages too)."""
+    row = conn.execute("SELECT json_extract(meta, '$.messages') AS messages, "
+                       "coalesce(json_extract(meta, '$.unreadable_messages'), 0) AS unreadable FROM files "
+                       "WHERE id = ? AND kind = 'note' AND meta LIKE '%\"messages\"%' AND json_valid(meta) "
+                       "AND json_extract(meta, '$.chat_export') IS NULL", (file_id,)).fetchone()
+    return row if row is not None and isinstance(row["messages"], int) else None
+
+
+def file_messages(conn: sqlite3.Connection, file_id: int) -> list[tuple[str | None, str | None]]:
+    """(Message-ID, thread's key) of each message of file version ``file_id`` the index keeps (those naming
+    either: ingest.mail.message_row), in the order of the file."""
+    return [tuple(r) for r in conn.execute("SELECT message_id, thread FROM mail_messages WHERE file = ? ORDER BY line",
+                                           (file_id,))]
+
+
+def other_messages(conn: sqlite3.Connection, collection_id: int, path: str) -> list[tuple[str | None, str | None]]:
+    """(Message-ID, thread's key) of each message of the collection's published mail files other than the one at
+    ``path``: what a thread of that file may go on in. A seek a file of the collection (mail_messages' index by
+    file)."""
+    return [tuple(r) for r in conn.execute(
+        "SELECT m.message_id, m.thread FROM files f JOIN collections c ON c.id = f.collection "
+        f"JOIN mail_messages m ON m.file = f.id WHERE f.collection = ? AND {VISIBLE} AND f.path != ? "
+        "AND f.kind = 'note'", (collection_id, path))]

@@ -33,10 +33,11 @@ import shlex
 import stat
 from typing import Callable
 
-from search.index import (catalog_reads, collection_reads, file_reads, generation_reads, listing_reads, progress_reads,
-                          tag_reads, working)
+from search.index import (catalog_reads, collection_reads, file_reads, generation_reads, listing_reads, mail_reads,
+                          progress_reads, tag_reads, working)
 from search.index.db import snapshot
 from search.index.status import root_missing, when
+from search.query import mail_threads
 from search.query.filters import path_match
 from search.query.scope import Scope, Wording, collection_prefix
 
@@ -255,6 +256,10 @@ def _entries(conn, rows) -> list[dict]:
             entry["reason"] = chat_days(version)  # a chat export: its days and messages
         elif entry["state"] == "indexed" and version is not None and version["attachments_not_read"]:
             entry["reason"] = attachments_not_read(version)  # a mail's encrypted PDF, a 40 MB attachment
+        if entry["state"] == "indexed" and version is not None and version["kind"] == "note":
+            said = mailbox_messages(conn, version["id"], r["collection"], r["path"])
+            # a mailbox's messages and threads, before what of them was not read (its attachments, a message)
+            entry["reason"] = "; ".join(filter(None, (said, entry["reason"]))) if said else entry["reason"]
         if entry["state"] == "indexed" and version is not None and (version["unreadable_notes"]
                                                                      or version["unreadable_messages"]):
             # a mailbox's messages, an export's notes not readable: they were counted, but it was listed plain 'indexed'
@@ -330,6 +335,28 @@ def chat_days(version) -> str:
     return (f"{days:,} day{'s' if days != 1 else ''}, {messages:,} message{'s' if messages != 1 else ''} "
             f"({version['chat_export']}: each day a passage group headed by its chat and date"
             + (f", as '{first}')" if first else ")"))
+
+
+MESSAGES_KEPT = 200_000  # of a mailbox, the messages the index keeps a row of (ingest.mail.THREAD_IDS)
+
+
+def mailbox_messages(conn, file_id: int, collection_id: int, path: str) -> str | None:
+    """What a mailbox holds (ingest.mail.read_mbox), from what the index keeps of it: '40 messages in 12 threads (a
+    mailbox: each message a passage group headed by its Subject; 3 of the threads go on in other mail files of the
+    collection)'; None for any other file. It was listed as 'indexed' like any note, where a chat export says its
+    days and messages. A message naming no Message-ID nor one it replies to is a thread of its own."""
+    box = mail_reads.mailbox(conn, file_id)
+    if box is None:
+        return None
+    messages = box["messages"]
+    kept, threads, going_on = mail_threads.mailbox_threads(conn, collection_id, file_id, path)
+    threads += max(0, messages - box["unreadable"] - kept)
+    counted = f"{messages:,} message{'s' if messages != 1 else ''}"
+    if messages > 1 and kept < MESSAGES_KEPT:
+        counted += f" in {threads:,} thread{'s' if threads != 1 else ''}"
+    elsewhere = (f"; {going_on:,} of the threads go{'es' if going_on == 1 else ''} on in other mail files of the "
+                 "collection" if going_on else "")
+    return f"{counted} (a mailbox: each message a passage group headed by its Subject{elsewhere})"
 
 
 def attachments_not_read(version) -> str:

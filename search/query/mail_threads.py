@@ -94,6 +94,35 @@ def _members(own: dict, rows: list[dict]) -> list[dict]:
         keys |= more
 
 
+def mailbox_threads(conn, collection_id: int, file_id: int, path: str) -> tuple[int, int, int]:
+    """(messages kept, threads among them, threads of them that go on in another published mail file of the
+    collection: a reply in Sent, a message saved as an .eml) of the mailbox file version ``file_id`` at ``path``,
+    from the index's table of messages alone (its keys: a message's Message-ID and its thread's, joined as
+    ``_members`` joins them). list_files said only 'indexed' of a mailbox of ten years, where a chat export says its
+    days and messages. A message naming neither key has no row: the caller counts it a thread of its own."""
+    rows = mail_reads.file_messages(conn, file_id)
+    found: dict[str, str] = {}  # a key -> a key of its thread (union-find: followed to the thread's own)
+
+    def thread_of(key: str) -> str:
+        while found[key] != key:
+            found[key] = found[found[key]]
+            key = found[key]
+        return key
+
+    for keys in rows:
+        named = [key for key in keys if key]
+        for key in named:
+            found.setdefault(key, key)
+        for key in named[1:]:
+            found[thread_of(key)] = thread_of(named[0])
+    threads = {thread_of(key) for key in found}
+    if not threads:
+        return len(rows), 0, 0
+    going_on = {thread_of(key) for keys in mail_reads.other_messages(conn, collection_id, path) for key in keys
+                if key in found}
+    return len(rows), len(threads), len(going_on)
+
+
 def _threads_of_meta(conn, asked: list[tuple[int, int]]) -> dict:
     """``threads`` of an index before V23: the .eml files' keys in their meta (a mailbox's messages are not)."""
     own = file_reads.mail_thread_of(conn, [file_id for _, file_id in asked])
