@@ -55,16 +55,27 @@ def mailbox(conn: sqlite3.Connection, file_id: int) -> sqlite3.Row | None:
 
 def file_messages(conn: sqlite3.Connection, file_id: int) -> list[tuple[str | None, str | None]]:
     """(Message-ID, thread's key) of each message of file version ``file_id`` the index keeps (those naming
-    either: ingest.mail.message_row), in the order of the file."""
-    return [tuple(r) for r in conn.execute("SELECT message_id, thread FROM mail_messages WHERE file = ? ORDER BY line",
-                                           (file_id,))]
+    either: ingest.mail.message_row)."""
+    return _pairs(conn, "SELECT message_id, thread FROM mail_messages WHERE file = ?", (file_id,))
 
 
 def other_messages(conn: sqlite3.Connection, collection_id: int, path: str) -> list[tuple[str | None, str | None]]:
     """(Message-ID, thread's key) of each message of the collection's published mail files other than the one at
     ``path``: what a thread of that file may go on in. A seek a file of the collection (mail_messages' index by
     file)."""
-    return [tuple(r) for r in conn.execute(
-        "SELECT m.message_id, m.thread FROM files f JOIN collections c ON c.id = f.collection "
-        f"JOIN mail_messages m ON m.file = f.id WHERE f.collection = ? AND {VISIBLE} AND f.path != ? "
-        "AND f.kind = 'note'", (collection_id, path))]
+    return _pairs(conn, "SELECT m.message_id, m.thread FROM files f JOIN collections c ON c.id = f.collection "
+                  f"JOIN mail_messages m ON m.file = f.id WHERE f.collection = ? AND {VISIBLE} AND f.path != ? "
+                  "AND f.kind = 'note'", (collection_id, path))
+
+
+def published(conn: sqlite3.Connection, collection_id: int) -> int | None:
+    """The collection's published generation (what a count of its other files' messages holds for)."""
+    row = conn.execute("SELECT published FROM collections WHERE id = ?", (collection_id,)).fetchone()
+    return row[0] if row is not None else None
+
+
+def _pairs(conn: sqlite3.Connection, sql: str, params: tuple) -> list[tuple[str | None, str | None]]:
+    """The rows of ``sql`` as plain tuples: a mailbox's 100,000 rows as sqlite3.Row took twice as long."""
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    return cursor.execute(sql, params).fetchall()

@@ -7,6 +7,8 @@ mail_messages, ingest.mail.message_row, read at parse time; before V23 an .eml's
 the files."""
 from __future__ import annotations
 
+import threading
+
 from search.index import file_reads, mail_reads
 
 THREAD_SHOWN = 5  # of a hit's thread, the messages named
@@ -100,6 +102,27 @@ def mailbox_threads(conn, collection_id: int, file_id: int, path: str) -> tuple[
     from the index's table of messages alone (its keys: a message's Message-ID and its thread's, joined as
     ``_members`` joins them). list_files said only 'indexed' of a mailbox of ten years, where a chat export says its
     days and messages. A message naming neither key has no row: the caller counts it a thread of its own."""
+    key = (file_id, collection_id, path, mail_reads.published(conn, collection_id))
+    with _counted_lock:
+        kept = _counted.get(key)
+    if kept is None:
+        kept = _count_threads(conn, collection_id, file_id, path)
+        with _counted_lock:
+            while len(_counted) >= COUNTS_KEPT:
+                _counted.pop(next(iter(_counted)))
+            _counted[key] = kept
+    return kept
+
+
+# A mailbox's counts by (file version, collection, path, the collection's published generation): a file version's
+# messages never change, and the other files' only with a new generation. Counted afresh, a listing of a mailbox of
+# 20,000 messages and its Sent took 0.18 s longer each time; kept, 0.04 ms (bench/mailbox_listing.py).
+COUNTS_KEPT = 64
+_counted: dict = {}
+_counted_lock = threading.Lock()  # sift-mcp over HTTP lists from several threads
+
+
+def _count_threads(conn, collection_id: int, file_id: int, path: str) -> tuple[int, int, int]:
     rows = mail_reads.file_messages(conn, file_id)
     found: dict[str, str] = {}  # a key -> a key of its thread (union-find: followed to the thread's own)
 
