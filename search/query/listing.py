@@ -345,7 +345,7 @@ def mailbox_messages(conn, file_id: int, collection_id: int, path: str) -> str |
     mailbox: each message a passage group headed by its Subject; 3 of the threads go on in other mail files of the
     collection)'; None for any other file. It was listed as 'indexed' like any note, where a chat export says its
     days and messages. A message naming no Message-ID nor one it replies to is a thread of its own."""
-    box = mail_reads.mailbox(conn, file_id)
+    box = mail_reads.mailbox(conn, file_id) if mail_threads.is_mail(path) else None  # a mailbox's name: no other note's
     if box is None:
         return None
     messages = box["messages"]
