@@ -49,7 +49,8 @@ def load() -> Served:
                 return _unusable(str(exc))
             for variable in present:
                 del os.environ[variable]
-            told.append((exc.variables[0], exc))
+            # the one the user set: of SIFT_CHUNK_OVERLAP and SIFT_CHUNK_TOKENS, TOKENS=16 alone is what to fix
+            told.append((present[0], exc))
         except ValueError as exc:  # not a setting of the environment's: nothing to fall back on
             return _unusable(str(exc))
     served.no_worker = any(variable in HOLDS_THE_INDEX for variable, _ in told)

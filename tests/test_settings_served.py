@@ -7,6 +7,7 @@ Driven by the real stdio client (tests/test_mcp_server.Servers); a tiny index bu
 the session's model."""
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -110,3 +111,17 @@ def test_a_home_that_is_not_a_folder_answers_every_tool_with_the_problem(sift_en
     assert instructions.endswith(f"\nProblem at startup, to tell the user: {problem}."), instructions
     assert resources.resources == []
     assert home.read_text() == "not a folder\n"
+
+
+def test_a_conflict_of_two_settings_names_the_one_the_user_set(tmp_path, monkeypatch):
+    """SIFT_CHUNK_TOKENS=16 alone: the default overlap (32) is then too big for it. The error is about both
+    variables, the overlap first; the problem named SIFT_CHUNK_OVERLAP as the one to fix, which the user never set,
+    while SIFT_CHUNK_TOKENS (the one set, and the one left out) went unnamed."""
+    from mcp_server import settings_problems
+    monkeypatch.setenv("SIFT_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("SIFT_CHUNK_TOKENS", "16")
+    monkeypatch.delenv("SIFT_CHUNK_OVERLAP", raising=False)
+    served = settings_problems.load()
+    assert served.unusable is None and served.no_worker and served.settings.chunk_tokens == 256
+    assert len(served.problems) == 1 and f"; fix SIFT_CHUNK_TOKENS {CLIENT_ENV}" in served.problems[0], served.problems
+    assert "SIFT_CHUNK_TOKENS" not in os.environ
