@@ -130,3 +130,14 @@ def test_a_month_without_its_year_after_since_or_before_is_the_one_argument_that
         "which year is not said: 'before March 2026' is date_before=2026-03; of 2025, date_before=2025-03"
     assert hint("since Q3", "--date-after", date(2026, 5, 1)) == \
         "which year is not said: 'since Q3 2025' is --date-after 2025-07; of 2024, --date-after 2024-07"
+
+
+@pytest.mark.parametrize("given, year", [("late December", 2025), ("mid-December", 2025), ("early December", 2026),
+                                         ("late March", 2026)])
+def test_a_part_of_a_month_without_its_year_is_the_last_one_begun(given, year):
+    """On 6 December 2026 late December 2026 has not begun: it was offered first, a span of days still to come that
+    no search finds anything in, where the last late December is 2025's."""
+    from search.query.date_hints import hint
+    said = hint(given, "date_after", date(2026, 12, 6))
+    assert said.startswith(f"which year is not said: for {given.replace('-', ' ')} {year} "), said
+    assert f"; for {year - 1}'s, " in said, said

@@ -73,8 +73,8 @@ def _part(value: str, name: str | None, today: date) -> str | None:
     number = MONTHS.get(month[1].lower()) if month else None
     if not number:
         return None
-    years = [int(month[2])] if month[2] else _years(today, number)
     first_day, end_day = (1, 11, 21)[third], (11, 21, None)[third]
+    years = [int(month[2])] if month[2] else _years(today, number, first_day)
     spans = []
     for year in years:
         after = date(year, number, first_day).isoformat()
@@ -124,9 +124,10 @@ def _yearless_span(value: str) -> tuple[str, int, int] | None:
     return None
 
 
-def _years(today: date, month: int) -> list[int]:
-    """The year of the last ``month`` begun by ``today``, and the one before it."""
-    year = today.year if today.month >= month else today.year - 1
+def _years(today: date, month: int, day: int = 1) -> list[int]:
+    """The year of the last ``month`` (from its ``day``: 'late December' from the 21st) begun by ``today``, and the
+    one before it. By the month alone, on 6 December late December was this year's, days still to come."""
+    year = today.year if (today.month, today.day) >= (month, day) else today.year - 1
     return [year, year - 1]
 
 
