@@ -46,7 +46,7 @@ def read_tnef(data: bytes) -> Tnef:
     files = []
     for attachment in tnef.attachments[:TNEF_FILES]:
         data_ = attachment.data if isinstance(attachment.data, bytes) else b""
-        name = _text(attachment.long_filename()).strip("\x00 ") or "unnamed"
+        name = _name(attachment).strip("\x00 ") or "unnamed"
         if data_ and not hasattr(attachment, "embed"):  # an embedded message's bytes are not a file
             files.append((name, data_))
     return Tnef(text=text.replace("\r\n", "\n").replace("\r", "\n").strip("\x00").strip(), html=html, files=files)
@@ -60,6 +60,16 @@ def _text(value) -> str:
         return value.rstrip("\x00")
     from ingest.mail import decode_part
     return decode_part(bytes(value).rstrip(b"\x00"), None)
+
+
+def _name(attachment) -> str:
+    """An attached file's name: its long name, else its title. tnefparse decodes a title as UTF-8, and one in the
+    message's code page ('März.txt' in cp1252, where no long name is given) raised: the whole winmail.dat was 'not
+    readable', its text and every file in it lost for one name. Read as a file's bytes are then."""
+    try:
+        return _text(attachment.long_filename())
+    except UnicodeDecodeError:
+        return _text(getattr(attachment, "_name", b""))
 
 
 def _rtf_text(tnef) -> str:

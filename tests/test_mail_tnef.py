@@ -28,7 +28,7 @@ def mapi_props(*props: tuple[int, int, bytes]) -> bytes:
     return out
 
 
-def tnef(body: str, files: dict[str, bytes], rtf: bytes = b"") -> bytes:
+def tnef(body: str, files: dict[str, bytes], rtf: bytes = b"", long_names: bool = True) -> bytes:
     out = struct.pack("<IH", 0x223E9F78, 0x0001)
     out += attribute(1, 0x0008, 0x9006, struct.pack("<I", 0x00010000))  # attTnefVersion
     out += attribute(1, 0x0006, 0x9007, struct.pack("<II", 1252, 0))  # attOemCodepage
@@ -40,9 +40,11 @@ def tnef(body: str, files: dict[str, bytes], rtf: bytes = b"") -> bytes:
         out += attribute(1, 0x0006, 0x9003, mapi_props((0x0102, 0x1009, compress(rtf))))
     for name, data in files.items():
         out += attribute(2, 0x0006, 0x9002, struct.pack("<HIHHI", 1, 0xFFFFFFFF, 0xFFFF, 0xFFFF, 0))  # attAttachRendData
-        out += attribute(2, 0x0001, 0x8010, name.encode("cp1252")[:8] + b"\0")  # attAttachTitle: an 8.3 name
+        title = name.encode("cp1252")[:8 if long_names else None]
+        out += attribute(2, 0x0001, 0x8010, title + b"\0")  # attAttachTitle: an 8.3 name (or the name alone)
         out += attribute(2, 0x0006, 0x800F, data)  # attAttachData
-        out += attribute(2, 0x0006, 0x9005, mapi_props((0x001E, 0x3707, name.encode("cp1252") + b"\0")))  # long name
+        if long_names:
+            out += attribute(2, 0x0006, 0x9005, mapi_props((0x001E, 0x3707, name.encode("cp1252") + b"\0")))
     return out
 
 
@@ -92,3 +94,16 @@ def test_a_winmail_dats_rich_text_is_read_as_its_words(sift_env):
     text = doc.sections[0].text
     assert "The shed roof needs zinc gutters." in text and "Café at noon." in text, text
     assert "fonttbl" not in text and "Arial" not in text, text
+
+
+def test_a_winmail_dats_file_named_in_its_code_page_alone_is_read(sift_env):
+    """A file named by its title alone (no long name property), in the message's code page ('März.txt' in
+    cp1252): tnefparse decodes that name as UTF-8 and raised, and the whole winmail.dat was 'not readable', its
+    text and every file in it lost for one name."""
+    winmail = tnef("Die Zahlen vom März im Anhang.", {"Umsatz März.txt": b"Der Umsatz stieg um 12 Prozent.\n"},
+                   long_names=False)
+    doc = parse_file("q3.eml", outlook_mail(winmail))
+    read = {" > ".join(s.heading_path): s.text for s in doc.sections}
+    assert "Die Zahlen vom März im Anhang." in read["Q3 figures"], read
+    assert "Der Umsatz stieg" in read["Q3 figures > Attachment: Umsatz März.txt"], read
+    assert "attachments_not_read" not in doc.meta, doc.meta
