@@ -462,9 +462,9 @@ def _open(data: bytes) -> tuple[PdfReader, Sequence[PageObject], bool, str | Non
         return _recovered(data, exc)
 
 
-# A font given to a page or a form to draw text with: '/Font <<' or '/Font 12 0 R' in a /Resources dictionary (not a
-# font's own '/Type /Font').
-_FONT_GIVEN = re.compile(rb"/Font\s*(?:<<|\d+\s+\d+\s+R)")
+# A font given to a page or a form to draw text with: '/Font << /F1 …' or '/Font 12 0 R' in a /Resources dictionary
+# (not a font's own '/Type /Font', nor an empty '/Font << >>', which some scanners give every page of an image scan)
+_FONT_GIVEN = re.compile(rb"/Font\s*(?:<<\s*/|\d+\s+\d+\s+R)")
 
 
 def _fonts_given(reader: PdfReader, data: bytes) -> bool:

@@ -10,9 +10,10 @@ from ingest import pdf
 from ingest.document import Skip
 
 
-def _pdf(pages: int, text_on: tuple[int, ...] = (), branch: int = 0) -> bytes:
+def _pdf(pages: int, text_on: tuple[int, ...] = (), branch: int = 0, empty: bytes = b"") -> bytes:
     """A PDF of ``pages`` empty pages but those of ``text_on`` (0-based), each a line of text; ``branch``: pages
-    per branch of the page tree (0: one flat /Kids), written by hand (pypdf's writer takes minutes for many)."""
+    per branch of the page tree (0: one flat /Kids), written by hand (pypdf's writer takes minutes for many);
+    ``empty``: what an empty page's dictionary holds besides (its /Resources)."""
     objs = {3: b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"}
     number, leaves = 4, []
     branches = -(-pages // branch) if branch else 0
@@ -27,7 +28,7 @@ def _pdf(pages: int, text_on: tuple[int, ...] = (), branch: int = 0) -> bytes:
                           b">> /Contents %d 0 R >>" % (parent, number))
             number += 1
         else:
-            objs[page] = b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] >>" % parent
+            objs[page] = b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] %s>>" % (parent, empty)
         leaves.append(page)
     if branch:
         for k in range(branches):

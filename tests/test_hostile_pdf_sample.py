@@ -33,3 +33,11 @@ def test_a_scan_without_a_font_on_any_page_is_still_skipped_from_its_sample():
     with pytest.raises(Skip) as skipped:
         pdf.parse_pdf("scan.pdf", _pdf(PAGES, branch=100))  # (its one font object given to no page)
     assert str(skipped.value).endswith(f"spread to its end, of {PAGES:,}")
+
+
+def test_a_scan_whose_pages_are_given_an_empty_font_dictionary_is_still_skipped_from_its_sample():
+    """'/Resources << /Font << >> >>' on every page, as some scanners write it, gives no font to draw text with: read
+    as one, the sample was not trusted and every page of the scan was read to say 'no text layer'."""
+    with pytest.raises(Skip) as skipped:
+        pdf.parse_pdf("scan.pdf", _pdf(PAGES, branch=100, empty=b"/Resources << /Font << >> /ProcSet [/PDF] >> "))
+    assert str(skipped.value).endswith(f"spread to its end, of {PAGES:,}")
