@@ -213,10 +213,15 @@ def load(**overrides) -> Settings:
         retry_delay=_env_number("SIFT_RETRY_DELAY", 2, float),
     )
     settings = base.with_overrides(**overrides)
-    if settings.home.exists() and not settings.home.is_dir():  # a typo: every file under it would fail to open
+    try:
+        not_a_folder = settings.home.exists() and not settings.home.is_dir()
+        unmakeable = None if not_a_folder else home_unmakeable(settings.home)
+    except OSError as exc:  # a name too long, a folder above it this user cannot look in: a traceback (sift-mcp's exit)
+        raise SettingError(f"SIFT_HOME={settings.home} cannot be looked at: {exc.strerror or exc}; point SIFT_HOME "
+                           "(--home) at a folder you can write (it is made if missing)", "SIFT_HOME") from None
+    if not_a_folder:  # a typo: every file under it would fail to open
         raise SettingError(f"SIFT_HOME={settings.home} is not a folder: point SIFT_HOME (--home) at a folder "
                            "(it is made if missing)", "SIFT_HOME")
-    unmakeable = home_unmakeable(settings.home)
     if unmakeable:
         raise SettingError(f"SIFT_HOME={settings.home} does not exist and cannot be made: {unmakeable}; point "
                            "SIFT_HOME (--home) at a folder you can write (it is made if missing)", "SIFT_HOME")

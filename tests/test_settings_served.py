@@ -125,3 +125,21 @@ def test_a_conflict_of_two_settings_names_the_one_the_user_set(tmp_path, monkeyp
     assert served.unusable is None and served.no_worker and served.settings.chunk_tokens == 256
     assert len(served.problems) == 1 and f"; fix SIFT_CHUNK_TOKENS {CLIENT_ENV}" in served.problems[0], served.problems
     assert "SIFT_CHUNK_TOKENS" not in os.environ
+
+
+@pytest.mark.timeout(300)
+def test_a_home_that_cannot_be_looked_at_answers_every_tool_with_the_problem(sift_env, servers):
+    """SIFT_HOME with a name longer than the file system takes (or under a folder this user cannot look in): its
+    check raised OSError, not a setting's error, and sift-mcp ended with a traceback, 'disconnected' in the client."""
+    home = f"/tmp/{'a' * 300}/home"
+    env = {**sift_env, "SIFT_HOME": home}
+
+    async def scenario():
+        async with servers.session(env) as s:
+            return [await call(s, "stats"), await call(s, "search", query="pasta")]
+    answers = run(scenario)
+    problem = (f"sift-mcp cannot serve: SIFT_HOME={home} cannot be looked at: File name too long; point SIFT_HOME "
+               f"(--home) at a folder you can write (it is made if missing); fix it {CLIENT_ENV} (or --home in its "
+               "args) and restart the client; until then nothing can be searched")
+    for answer in answers:
+        assert answer.is_error and text(answer).endswith(f"problem: {problem}"), text(answer)
