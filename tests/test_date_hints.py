@@ -141,3 +141,13 @@ def test_a_part_of_a_month_without_its_year_is_the_last_one_begun(given, year):
     said = hint(given, "date_after", date(2026, 12, 6))
     assert said.startswith(f"which year is not said: for {given.replace('-', ' ')} {year} "), said
     assert f"; for {year - 1}'s, " in said, said
+
+
+def test_a_quarter_with_its_year_after_since_or_before_is_the_one_argument_that_word_means():
+    """'since Q3 2024' was told both ends of Q3 2024, which would have left out everything after it ('since Q3', of
+    no year, was already told the one argument)."""
+    from search.query.filters import iso_hint
+    assert iso_hint("since Q3 2024", "date_after") == "'since Q3 2024' is date_after=2024-07"
+    assert iso_hint("before H2 2023", "date_after") == "'before H2 2023' is date_before=2023-07"
+    assert iso_hint("after spring 2024", "--date-after") == \
+        "'after spring 2024 north of the equator' is --date-after 2024-03"

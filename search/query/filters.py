@@ -161,6 +161,17 @@ def _part_of_year(value: str, name: str | None) -> str | None:
     ('H2 2023') or a season ('spring 2024': its months north of the equator, winter's running into the next year);
     None for anything else."""
     after, before, one, given = _pair(name)
+    period = _year_part(value)
+    if period is None:
+        return None
+    what, year, first, months = period
+    last = first + months
+    end = f"{year + 1:04}-{last - 12:02}" if last > 12 else f"{year:04}-{last:02}"
+    return f"for {what}, give {given(f'{year:04}-{first:02}', end)} ({before} leaves out the date it names)"
+
+
+def _year_part(value: str) -> tuple[str, int, int, int] | None:
+    """(how to say it, its year, its first month, its months) of a quarter, a half or a season with its year."""
     found = QUARTER.fullmatch(value.strip())
     season = SEASON.fullmatch(value.strip())
     if found:
@@ -169,16 +180,11 @@ def _part_of_year(value: str, name: str | None) -> str | None:
         if letter == "H" and number > 2:
             return None
         months = 3 if letter == "Q" else 6
-        first = (number - 1) * months + 1
-        what = f"{letter}{number} {year}"
-    elif season:
-        first, year, months = SEASONS[season[1].lower()], int(season[2]), 3
-        what = f"{season[1].lower()} {year} north of the equator"
-    else:
-        return None
-    last = first + months
-    end = f"{year + 1:04}-{last - 12:02}" if last > 12 else f"{year:04}-{last:02}"
-    return f"for {what}, give {given(f'{year:04}-{first:02}', end)} ({before} leaves out the date it names)"
+        return f"{letter}{number} {year}", year, (number - 1) * months + 1, months
+    if season:
+        year = int(season[2])
+        return f"{season[1].lower()} {year} north of the equator", year, SEASONS[season[1].lower()], 3
+    return None
 
 
 RECENTLY = ("recently", "recent", "lately", "of late", "latest", "the latest", "most recent", "newest", "new")
@@ -303,6 +309,11 @@ def _sided(word: str, rest: str, name: str | None) -> str | None:
         hint = f"write it {rest}" + (" (a year is read as its first day)" if re.fullmatch(r"\d{4}", rest) else
                                      " (a month is read as its first day)" if re.fullmatch(r"\d{4}-\d{2}", rest) else "")
     except ValueError:
+        period = _year_part(rest) if name else None
+        if period:  # 'since Q3 2024': the one argument the word means, as 'since Q3' (its two ends left out the rest)
+            side = SIDES[word]
+            meant = name if side in name else name.replace("before" if side == "after" else "after", side)
+            return f"'{word} {period[0]}' is {_pair(meant)[2](meant, f'{period[1]:04}-{period[2]:02}')}"
         hint = iso_hint(rest)
     if hint and RELATIVE.search(rest) and name:  # 'since yesterday': the day it counts from, as this one side
         today = datetime.now().date()
