@@ -1,6 +1,6 @@
 """Walk a collection's root: which files are there, honouring ignore rules.
 
-Ignored: hidden folders and the default list below, every ``.gitignore`` on the way down (scoped
+Ignored: Sift's own home where it lies inside the root (``own_entries``), hidden folders and the default list below, every ``.gitignore`` on the way down (scoped
 to its folder, as git does), exclude globs from settings; when include globs
 are given, only files matching one of them. Symbolic links to folders are not
 followed (no loops), and are reported as refused with the reason, so that stats and list_files show them
@@ -21,7 +21,7 @@ import stat
 import string
 import time
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from ingest.kinds import PAGE_EXTENSIONS, kind_of, kind_of_script, suffix
@@ -93,8 +93,11 @@ class FoundFile:
 class Rules:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
+    # Sift's home (SIFT_HOME, set from --home in every entry point), left out of every collection it lies in
+    home: str | None = field(default_factory=lambda: own_home())
 
     def __post_init__(self):
+        self._own: dict[str, tuple[str, ...]] = {}  # a root → what of Sift's home lies in it (own_entries)
         import pathspec  # here and in _gitignore, with ingest.code in kind_on_disk: sift-mcp starts without them
         self._ignore = pathspec.GitIgnoreSpec.from_lines(map(matchable, DEFAULT_IGNORES + list(self.exclude)))
         self._temp = pathspec.PathSpec.from_lines("gitignore", map(matchable, TEMP_FILES))
@@ -116,13 +119,23 @@ class Rules:
 
     def left_out(self, root: Path | str, rel: str, is_dir: bool) -> bool:
         """``ignored``, but for a vendored folder (VENDORED_FOLDERS), and what is in it, where the collection does
-        not look like code (``vendored_code``): a folder of notes named vendor/ is read."""
+        not look like code (``vendored_code``): a folder of notes named vendor/ is read. Sift's own home, and
+        what is in it, is left out too (``own``)."""
+        if self.own(root, rel):
+            return True
         if not self.ignored(rel, is_dir):
             return False
         if self._temp_file(rel, is_dir) or self._plain.match_file(matchable(rel + "/" if is_dir else rel)):
             return True  # left out for another reason too
         folder = vendored_folder(rel, is_dir)
         return folder is None or _vendored_code_lately(str(root), folder) is not None
+
+    def own(self, root: Path | str, rel: str) -> bool:
+        """Whether ``rel`` under ``root`` is Sift's home or one of its files (``own_entries``)."""
+        entries = self._own.get(str(root))
+        if entries is None:
+            entries = self._own[str(root)] = own_entries(root, self.home)
+        return any(not entry or rel == entry or rel.startswith(entry + "/") for entry in entries)
 
     def excluded(self, rel: str, is_dir: bool) -> bool:
         """Whether what leaves ``rel`` out is one of the exclude globs (SIFT_EXCLUDE), not the built-in list."""
@@ -209,6 +222,40 @@ def _programs_in(root: Path, folder: str) -> tuple[int, int, str]:
             except OSError:
                 continue
     return programs, others, first
+
+
+# What Sift keeps in its home (search.settings, search.index.db, space, ingest.attachment_cache,
+# mcp_server.http_settings): left out of a collection whose root is the home itself.
+HOME_FILES = ("index.db", "queue.db", "models", "cache", "space-reserve", "http-token")
+HOME_FILE_ENDINGS = ("-wal", "-shm", "-journal", "-wal-of")
+
+
+def own_home() -> str | None:
+    """Sift's home as this process uses it: SIFT_HOME (every entry point puts --home there), or ~/.sift."""
+    home = os.environ.get("SIFT_HOME") or os.path.join("~", ".sift")
+    try:
+        return os.path.realpath(os.path.expanduser(home))
+    except (OSError, RuntimeError):  # no home folder to expand ~ in: nothing of Sift's can be told apart
+        return None
+
+
+def own_entries(root: Path | str, home: str | None) -> tuple[str, ...]:
+    """What of Sift's ``home`` lies under ``root``, relative to it: the home folder whole when it is inside the
+    root (``--home ~/notes/sift``, or ~/.sift while ~ is indexed); Sift's own files (HOME_FILES, with SQLite's
+    -wal, -shm and -journal beside them) when the root is the home itself; all of it ('') for a root inside one
+    of them (models/, cache/). Another root inside the home is read as any folder: none of Sift's files are in it. Its index, queue and models were
+    counted as files Sift does not read, and each -wal or -shm that came made the watcher queue a scan."""
+    if not home:
+        return ()
+    real_root = os.path.realpath(root)
+    if real_root == home:
+        return tuple(name + ending for name in HOME_FILES for ending in ("", *HOME_FILE_ENDINGS))
+    if home.startswith(real_root.rstrip(os.sep) + os.sep):
+        return (os.path.relpath(home, real_root).replace(os.sep, "/"),)
+    if any(real_root == os.path.join(home, name) or real_root.startswith(os.path.join(home, name) + os.sep)
+           for name in HOME_FILES):
+        return ("",)  # a root inside the home's models/ or cache/: all of it is Sift's
+    return ()
 
 
 def matchable(rel: str) -> str:
@@ -298,10 +345,14 @@ def folder_left_out(root: Path | str, rel: str, rules: Rules | None = None) -> b
     return False
 
 
-@functools.lru_cache(maxsize=8)
 def rules_of(include: tuple[str, ...], exclude: tuple[str, ...]) -> Rules:
     """The Rules of these globs, made once: the built-in list and the globs are compiled anew for each Rules."""
-    return Rules(include, exclude)
+    return _rules_of(include, exclude, own_home())
+
+
+@functools.lru_cache(maxsize=8)
+def _rules_of(include: tuple[str, ...], exclude: tuple[str, ...], home: str | None) -> Rules:
+    return Rules(include, exclude, home)
 
 
 def left_out_by(settings):
@@ -322,6 +373,8 @@ def why_not_indexed(root: Path | str, rel: str, rules: Rules | None = None) -> s
         gitignores += _gitignore(Path(root) / folder, folder)
         child, is_dir = folder + part, depth < len(parts) - 1
         shown = child + "/" if is_dir else child
+        if rules.own(root, child):
+            return f"{shown} is Sift's own (its home, SIFT_HOME: the index, the queue, the models), never indexed"
         if rules.left_out(root, child, is_dir):
             if is_dir and part.startswith(".") and f"{part}/" not in DEFAULT_IGNORES:
                 return (f"{shown} is a hidden folder: hidden folders are skipped (tools' state, caches and keys); "
