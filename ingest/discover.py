@@ -1,8 +1,8 @@
 """Walk a collection's root: which files are there, honouring ignore rules.
 
-Ignored: Sift's own home where it lies inside the root (``own_entries``), hidden folders and the default list below, every ``.gitignore`` on the way down (scoped
-to its folder, as git does), exclude globs from settings; when include globs
-are given, only files matching one of them. Symbolic links to folders are not
+Ignored: Sift's own home where it lies inside the root (``own_entries``), hidden folders and the default list
+below, every ``.gitignore`` on the way down (scoped to its folder, as git does), exclude globs from settings;
+when include globs are given, only files matching one of them. Symbolic links to folders are not
 followed (no loops), and are reported as refused with the reason, so that stats and list_files show them
 as skipped instead of them vanishing; a symlinked file counts only if it resolves inside the root.
 Symlinked files that are refused (a loop, a target outside the root or missing) are reported likewise, and
@@ -243,8 +243,9 @@ def own_entries(root: Path | str, home: str | None) -> tuple[str, ...]:
     """What of Sift's ``home`` lies under ``root``, relative to it: the home folder whole when it is inside the
     root (``--home ~/notes/sift``, or ~/.sift while ~ is indexed); Sift's own files (HOME_FILES, with SQLite's
     -wal, -shm and -journal beside them) when the root is the home itself; all of it ('') for a root inside one
-    of them (models/, cache/). Another root inside the home is read as any folder: none of Sift's files are in it. Its index, queue and models were
-    counted as files Sift does not read, and each -wal or -shm that came made the watcher queue a scan."""
+    of them (models/, cache/). Another root inside the home is read as any folder: none of Sift's files are in
+    it. Before, its index, queue and models were counted as files Sift does not read, and each -wal or -shm that
+    came made the watcher queue a scan."""
     if not home:
         return ()
     real_root = os.path.realpath(root)
