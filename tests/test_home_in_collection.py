@@ -85,6 +85,7 @@ def test_a_scan_leaves_out_a_home_inside_its_root_and_says_why(immediate, monkey
     from workers.watch import Watcher
     root = write_tree(tmp_path / "notes", {**NOTES, "sift/readme.md": "# Not a note\n"}).resolve()
     monkeypatch.setenv("SIFT_HOME", str(root / "sift"))
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")  # what is read is the point, not vectors
     runtime.reset()
     ingest(root)
     conn = runtime.index()
@@ -109,6 +110,7 @@ def test_a_root_that_is_the_home_itself_leaves_out_sifts_files_only(immediate, m
     from workers.watch import Watcher
     root = write_tree(tmp_path / "notes", NOTES).resolve()
     monkeypatch.setenv("SIFT_HOME", str(root))
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")  # what is read is the point, not vectors
     runtime.reset()
     ingest(root)
     conn = runtime.index()
