@@ -355,15 +355,15 @@ def _stopped_waiting(name: str) -> str:
 def _check_nesting(conn, root: str, settings) -> list[str]:
     """A new folder inside another collection's root is refused (its passages would show twice); one that holds
     other collections' roots is registered with a note saying so (returned). A hidden or ignored folder is read by
-    no scan of the root above it: neither."""
-    from ingest.discover import left_out_by
+    no scan of the root above it: neither. One that holds Sift's home, or is it, gets a note that it is left out."""
+    from ingest.discover import home_note, left_out_by
     from search.index import collection_reads, names
     if collection_reads.collection_for_root(conn, root) is not None:
         return []
     refusal, held = names.nesting(root, collection_reads.collections(conn), left_out_by(settings))
     if refusal:
         raise ValueError(refusal)
-    return held
+    return held + [note for note in [home_note(root)] if note]
 
 
 WORKER_FLAGS = {"model": ("--model", "SIFT_MODEL"), "embeddings": ("--embeddings", "SIFT_EMBEDDINGS"),

@@ -259,6 +259,20 @@ def own_entries(root: Path | str, home: str | None) -> tuple[str, ...]:
     return ()
 
 
+def home_note(root: Path | str) -> str | None:
+    """What registering ``root`` says of Sift's home in it (``own_entries``), or None when none of it is there."""
+    home = own_home()
+    entries = own_entries(root, home)
+    if not entries:
+        return None
+    if entries == ("",):
+        return f"{root} is inside Sift's home ({home}), in a folder of Sift's own: nothing in it will be indexed"
+    if len(entries) == 1:
+        return f"Sift's home ({home}) lies inside {root}: it is left out of the collection (its index, queue, models)"
+    return (f"{root} is Sift's home: its own files (index.db, queue.db, models/ …) are left out of the collection, "
+            "the rest is read")
+
+
 def matchable(rel: str) -> str:
     """``rel`` as RE2 can take it: a name that is not UTF-8 reaches Python with lone surrogates, which RE2
     (pathspec's backend) cannot encode; they become U+FFFD, as the .gitignore's own bad bytes do."""

@@ -257,14 +257,14 @@ def register_root(settings, root: str, name: str | None) -> tuple[int, str]:
             followed = collection_reads.collection_for_root(conn, real)
             return followed["id"], followed["name"]
         if existing is None:
-            from ingest.discover import left_out_by
+            from ingest.discover import home_note, left_out_by
             refusal, held = names.nesting(real, collection_reads.collections(conn), left_out_by(settings))
             if refusal:  # not a second collection of the same files: the one that holds them is served
                 outer = names.container(real, collection_reads.collections(conn), left_out_by(settings))
                 print(f"sift-mcp: note: {refusal}; it is not registered again: its files are in "
                       f"{outer['name']!r}, which is rescanned now", file=sys.stderr)
                 return outer["id"], outer["name"]
-            for note in held:
+            for note in held + [note for note in [home_note(real)] if note]:
                 print(f"sift-mcp: note: {note}", file=sys.stderr)
         row = store.ensure_collection(conn, wanted, real)
         print(f"sift-mcp: collection {row['name']!r} is {real}", file=sys.stderr)

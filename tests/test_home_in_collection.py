@@ -133,3 +133,15 @@ def test_a_root_inside_the_homes_models_folder_reads_nothing_of_it(monkeypatch, 
     assert walk(home / "models", Rules()) == []
     assert "Sift's own" in why_not_indexed(home / "models", "readme.md", Rules())
     assert [f.path for f in walk(home / "notes", Rules())] == ["a.md"], "a folder of notes inside the home is read"
+
+
+def test_ingest_enqueue_says_that_the_home_inside_the_folder_is_left_out(sift_env, tmp_path):
+    from tests.conftest import run_ingest
+    root = write_tree(tmp_path / "notes", NOTES).resolve()
+    env = dict(sift_env, SIFT_HOME=str(root / "sift"), SIFT_EMBEDDINGS="off")
+    result = run_ingest(env, "enqueue", str(root))
+    assert result.returncode == 0, result.stderr
+    assert f"Sift's home ({root / 'sift'}) lies inside {root}: it is left out" in result.stderr
+    write_tree(tmp_path / "own" / "models", {"readme.md": "# Models\n"})
+    inside = run_ingest(dict(env, SIFT_HOME=str(tmp_path / "own")), "enqueue", str(tmp_path / "own" / "models"))
+    assert "in a folder of Sift's own: nothing in it will be indexed" in inside.stderr, inside.stderr
