@@ -323,3 +323,15 @@ def test_each_hit_is_matched_for_its_snippet_once(index, monkeypatch):
             fresh = snippets.snippet(r["text"], query, note=True, accept=None,
                                      above=(r["title"] or "", *(r["heading_path"] or "").split(" > ")))
             assert hit.snippet == fresh
+
+
+def test_tokens_asked_when_the_cache_is_full_are_all_tokenized(monkeypatch):
+    """The postings keep the tokens of the words asked (``_TOKEN_CACHE`` at most), and empty the cache when it is
+    full: the words of that call that were in it were gone too, and a keyword search raised KeyError once enough
+    misspelled words' variants had been asked (notes-en: the 30th query with two slips in a word)."""
+    from search.query import postings as postings_module
+    monkeypatch.setattr(postings_module, "_TOKEN_CACHE", 3)
+    conn = sqlite3.connect(":memory:")
+    postings = postings_module.Postings(keyword.WEIGHTS)
+    assert postings.tokens(conn, ["running", "columns"]) == [("run",), ("column",)]
+    assert postings.tokens(conn, ["columns", "tables", "rows"]) == [("column",), ("tabl",), ("row",)]

@@ -149,7 +149,8 @@ class Postings:
         missing = [w for w in dict.fromkeys(words) if w not in self._tokens]
         if missing:
             if len(self._tokens) + len(missing) > _TOKEN_CACHE:
-                self._tokens.clear()
+                self._tokens.clear()  # and the words that were in it are missing now: they raised KeyError
+                missing = list(dict.fromkeys(words))
             self._tokens.update(zip(missing, tokenize(conn, missing)))
         return [self._tokens[w] for w in words]
 
