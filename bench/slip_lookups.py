@@ -6,6 +6,10 @@ terms a word. FTS5 was asked a term at a time; now all of a word's are asked in 
 (``term_counts.TermCounts``). This script times both ways in one process on notes-en (built into ``--home`` unless it
 is there; ``SIFT_EMBEDDINGS=off`` is enough): "one by one" puts back a statement a term (the old way), "at once" is the
 code as it is. The runs alternate, each figure the median of ``--runs``, with its ratio (at once / one by one).
+Then, with the postings in memory, the look-ups of a word no passage holds (one edit and two slips away,
+``keyword._two_slips``, and the note's) tokenizing every variant ("every variant", the old way) or only those whose
+stem could be a held term ("can stem", ``keyword.stemmable``), both with the variants' tokens cached (a query asked
+again) and with them cleared before each run (a word asked the first time).
 
     SIFT_MODEL=minilm SIFT_EMBEDDINGS=off .venv/bin/python bench/slip_lookups.py --home DIR [--runs 7]
 """
@@ -44,6 +48,21 @@ def old_way():
         keyword.counted, spelling.counted, spelling._Vocabulary.held = saved
 
 
+@contextlib.contextmanager
+def every_variant():
+    """Tokenize and count every variant of a word, as before ``stem_reach``, in keyword search and the note."""
+    from search.query import keyword, spelling
+    saved = getattr(keyword, "stemmable", None)
+    if saved is None:  # an older checkout: its own way already
+        yield
+        return
+    keyword.stemmable = spelling.stemmable = lambda variants, postings: variants
+    try:
+        yield
+    finally:
+        keyword.stemmable = spelling.stemmable = saved
+
+
 def timed(engine, query: str) -> float:
     started = time.perf_counter()
     engine.search(query, mode="keyword")
@@ -72,6 +91,23 @@ def main():
                     before.append(timed(engine, query))
                 after.append(timed(engine, query))
             print(f"{median(before):>11.1f} {median(after):>8.1f} {median(after) / median(before):>6.2f}  {query}")
+    print(f"two-slip variants, keyword postings in memory; median ms of {args.runs}")
+    print(f"{'every variant':>13} {'can stem':>9} {'ratio':>6}  query")
+    for first in (False, True):
+        for query in QUERIES:
+            before, after = [], []
+            for _ in range(args.runs + 1):
+                with every_variant():
+                    before.append(timed_fresh(engine, query) if first else timed(engine, query))
+                after.append(timed_fresh(engine, query) if first else timed(engine, query))
+            before, after = median(before[1:]), median(after[1:])  # the first a warm-up
+            print(f"{before:>13.1f} {after:>9.1f} {after / before:>6.2f}  {query}{' (first time)' if first else ''}")
+
+
+def timed_fresh(engine, query: str) -> float:
+    """``timed``, the postings' cached tokens cleared first: the cost of a word asked the first time."""
+    engine._postings._tokens.clear()
+    return timed(engine, query)
 
 
 if __name__ == "__main__":

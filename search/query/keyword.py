@@ -171,7 +171,10 @@ def _one_edit(word: str, tokens: Callable[[list[str]], list[tuple[str, ...]]], d
 def _held_stems(variants: list[str], tokens: Callable[[list[str]], list[tuple[str, ...]]],
                 documents: Callable[[str], int]) -> dict[str, tuple[int, list[str]]]:
     """{stem some passage holds: (passages holding it, the ``variants`` FTS5 stems to it)}; the stems counted at
-    once (``counted``: one statement to FTS5 while the postings are read, not one a stem)."""
+    once (``counted``: one statement to FTS5 while the postings are read, not one a stem). With the postings in
+    memory (``documents`` a method of theirs) only the variants whose stem could be held are tokenized
+    (``stemmable``)."""
+    variants = stemmable(variants, getattr(documents, "__self__", None))
     found = tokens(variants)
     counts = counted(documents, list({its[0] for its in found if len(its) == 1}))
     stems: dict[str, tuple[int, list[str]]] = {}
@@ -187,17 +190,29 @@ def _two_slips(word: str, tokens: Callable[[list[str]], list[tuple[str, ...]]], 
     the only one: 'deflaut' (a letter struck two places late: two swaps) is 'default', 'kuberentse' 'kubernetes'.
     Only a long word: a shorter one has many words two edits away, and one held alone is likelier another word than
     a slip. Its variants are each one-edit variant with two of its letters swapped (some thousands: tokenized in
-    one row, counted at once; 5-15 ms with the postings in memory); the other two-slip kinds (two letters dropped,
-    added or changed) would be hundreds of thousands. The word's own stem's variants, not tokenized, cost less but
+    one row, counted at once; with the postings in memory only those whose stem could be held: ``stemmable``); the
+    other two-slip kinds (two letters dropped, added or changed) would be hundreds of thousands. The word's own stem's variants, not tokenized, cost less but
     missed most: 'conncteions' stems to 'conncteion', far from 'connect' (bench/questions.py's questions with two
     slips in their longest word: top five 35 of 40 that way, 37 this way)."""
-    variants = sorted({v[:i] + v[i + 1] + v[i] + v[i + 2:] for v in edits(word) for i in range(len(v) - 1)
-                       if v[i] != v[i + 1]} - {word})
-    stems = _held_stems(variants, tokens, documents)
+    stems = _held_stems(_swapped_edits(word, documents), tokens, documents)
     if len(stems) != 1:
         return None
     stem, (_, forms) = next(iter(stems.items()))
     return min(forms, key=lambda v: (len(v) < len(word), v != stem, v))  # a form that drops no typed letter first
+
+
+def _swapped_edits(word: str, documents: Callable[[str], int]) -> list[str]:
+    """Each word one edit from ``word`` with two of its neighbouring letters swapped, sorted."""
+    variants = {v[:i] + v[i + 1] + v[i] + v[i + 2:] for v in edits(word) for i in range(len(v) - 1) if v[i] != v[i + 1]}
+    variants.discard(word)
+    return sorted(variants)
+
+
+def stemmable(variants: list[str], postings) -> list[str]:
+    """Those of ``variants`` whose stem could be a term ``postings`` hold (``stem_reach``), in their order: all of
+    them without the postings (FTS5's vocabulary is asked). A word's variants were all tokenized and looked up:
+    4,869 two slips from 'kubernetes' in notes-en, which holds no term a few hundred of them do not rule out."""
+    return postings.beginnings().passing(variants) if hasattr(postings, "beginnings") else variants
 
 
 def restores(word: str, variant: str) -> bool:

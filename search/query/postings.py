@@ -28,6 +28,7 @@ import numpy as np
 from search.index import chunk_reads, keyword_reads
 from search.query.catalog import Catalog, Rows
 from search.query.filters import Filters
+from search.query.stem_reach import Beginnings
 
 K1, B = 1.2, 0.75
 COLUMNS = ("title", "headings", "body")
@@ -59,6 +60,7 @@ class Postings:
         self.max_id = 0  # every chunk row up to here has been read
         self._tokens: dict[str, tuple[str, ...]] = {}
         self._mean_length: tuple[Catalog, float] | None = None
+        self._beginnings: tuple[int, Beginnings] | None = None  # (terms counted when made, the terms' beginnings)
         self.broken = False  # a read of new rows failed half-way
 
     @property
@@ -237,6 +239,13 @@ class Postings:
             return 0
         held, _ = self._postings(term)
         return int(np.count_nonzero(self.rows.visible[held]))
+
+    def beginnings(self) -> Beginnings:
+        """The first letters of every term held (``stem_reach``): a long word's two-slip variants whose stems can
+        be none of them are not tokenized. Made again once new rows brought new terms (terms are only added)."""
+        if self._beginnings is None or self._beginnings[0] != len(self.terms):
+            self._beginnings = (len(self.terms), Beginnings(list(self.terms)))
+        return self._beginnings[1]
 
     def _postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
         segments = self.terms.get(term)

@@ -37,6 +37,7 @@ from search.query.dates import date_forms
 from search.query.keyword import ALPHABET, BY_MEANING, MAX_TERMS, WEIGHTS, held_forms
 from search.query.keyword import edits as _edits
 from search.query.keyword import restores as _restores
+from search.query.keyword import stemmable
 from search.query.postings import COLUMNS, Postings, tokenize
 from search.query.question import FRAMING, quoted_words
 from search.query.term_counts import TermCounts, counted
@@ -292,9 +293,10 @@ def _suggest(word: str, vocabulary: _Vocabulary) -> str | None:
 
 
 def _one_edit_stems(word: str, vocabulary: _Vocabulary) -> dict[str, list[str]]:
-    """{indexed stem: the variants of ``word`` one edit away that FTS5 stems to it}."""
-    variants = _edits(word)
-    found = list(zip(variants, tokenize(vocabulary.conn, variants)))
+    """{indexed stem: the variants of ``word`` one edit away that FTS5 stems to it}. With the postings in memory,
+    only the variants whose stem could be a held term are tokenized (``stemmable``), through their cache."""
+    variants = stemmable(_edits(word), vocabulary.postings)
+    found = list(zip(variants, vocabulary.tokens_of(variants)))
     held = vocabulary.held([tokens[0] for _, tokens in found if len(tokens) == 1])
     stems: dict[str, list[str]] = {}
     for variant, tokens in found:
