@@ -1385,7 +1385,7 @@ def test_search_shows_a_hits_title_as_the_mcp_tool_does(immediate, sift_env, tmp
         "plan.md": "# Plan\n\n## Goals\n\nship the 评审 tool\n",
         **{f"other{i}.md": f"# Other {i}\n\nnothing to see\n" for i in range(3)}}))
     out = run_ingest(sift_env, "search", "评审", "--mode", "keyword").stdout
-    assert "2024-W10.md:5  [" in out and "\n    第十周周报\n    本周完成了" in out, out
+    assert "2024-W10.md:5  [" in out and "\n    第十周周报\n    dated 2024-03-04\n    本周完成了" in out, out
     assert "\n    Plan > Goals\n" in out, out
 
 
