@@ -454,22 +454,27 @@ def _no_folder_given() -> str:
     return f"give the folder to index: `ingest enqueue FOLDER`, or `ingest enqueue .` for this one ({here})"
 
 
-def _collection_holding(path: str):
-    """The registered collection whose folder holds ``path`` (a file or a folder), the innermost, or None."""
+def _registered() -> list:
+    """The collections the index holds (rows with name and root); [] before any index or when it cannot be read."""
     from search.index import collection_reads, db
     from search.settings import load
     index_path = load().index_path
     if not index_path.exists():
-        return None
+        return []
     try:
         conn = db.connect(index_path, readonly=True)
     except (db.NoIndex, db.IndexUnavailable):
-        return None
+        return []
     try:
-        holders = [row for row in collection_reads.collections(conn)
-                   if path == row["root"] or path.startswith(row["root"].rstrip(os.sep) + os.sep)]
+        return collection_reads.collections(conn)
     finally:
         conn.close()
+
+
+def _collection_holding(path: str):
+    """The registered collection whose folder holds ``path`` (a file or a folder), the innermost, or None."""
+    holders = [row for row in _registered()
+               if path == row["root"] or path.startswith(row["root"].rstrip(os.sep) + os.sep)]
     return max(holders, key=lambda row: len(row["root"]), default=None)
 
 
@@ -477,19 +482,10 @@ def _collection_of_file(given: str, real: Path) -> str | None:
     """What to do with a file of a registered collection given to ``ingest enqueue``: rescan that collection.
     'give the folder that holds the notes (this file's: …/projects)' sent the user to register the file's own
     folder, a second collection of files already indexed (each passage then found twice)."""
-    from search.index import collection_reads, db, names
-    from search.settings import load
-    index_path = load().index_path
-    if not real.is_file() or not index_path.exists():
+    from search.index import names
+    if not real.is_file():
         return None
-    try:
-        conn = db.connect(index_path, readonly=True)
-    except (db.NoIndex, db.IndexUnavailable):
-        return None
-    try:
-        holder = names.container(str(real), collection_reads.collections(conn))
-    finally:
-        conn.close()
+    holder = names.container(str(real), _registered())
     if holder is None:
         return None
     return (f"{given} is a file of the collection {holder['name']!r}: `ingest enqueue {shlex.quote(holder['root'])}` "
