@@ -98,6 +98,7 @@ class Rules:
 
     def __post_init__(self):
         self._own: dict[str, tuple[str, ...]] = {}  # a root → what of Sift's home lies in it (own_entries)
+        self._own_last: tuple = (None, ())  # the root asked last, and its entries
         import pathspec  # here and in _gitignore, with ingest.code in kind_on_disk: sift-mcp starts without them
         self._ignore = pathspec.GitIgnoreSpec.from_lines(map(matchable, DEFAULT_IGNORES + list(self.exclude)))
         self._temp = pathspec.PathSpec.from_lines("gitignore", map(matchable, TEMP_FILES))
@@ -132,9 +133,13 @@ class Rules:
 
     def own(self, root: Path | str, rel: str) -> bool:
         """Whether ``rel`` under ``root`` is Sift's home or one of its files (``own_entries``)."""
-        entries = self._own.get(str(root))
-        if entries is None:
-            entries = self._own[str(root)] = own_entries(root, self.home)
+        last_root, entries = self._own_last  # one attribute, read at once: another thread may ask of another root
+        if root is not last_root:  # the walk asks with one root object for every entry: no pathlib call a file
+            key = str(root)
+            entries = self._own.get(key)
+            if entries is None:
+                entries = self._own[key] = own_entries(root, self.home)
+            self._own_last = (root, entries)
         return any(not entry or rel == entry or rel.startswith(entry + "/") for entry in entries)
 
     def excluded(self, rel: str, is_dir: bool) -> bool:
