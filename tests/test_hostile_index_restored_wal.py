@@ -32,14 +32,21 @@ sys.stdin.readline()
 """
 
 
-@pytest.mark.timeout(180)
-def test_the_replaced_files_wal_is_moved_aside_once_no_process_holds_it(immediate, sift_env, tmp_path, monkeypatch,
-                                                                        caplog):
-    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+def old_index_and_new_backup(tmp_path):
+    """(index.db, a backup of it): the backup holds the collection 'new'; the index was deleted and built again as
+    'old', so its -wal holds pages of the old file: restoring the backup over it is the restore these tests make."""
     index = _build(write_tree(tmp_path / "new", NEW), "new")
     backup = _copy(index, tmp_path / "backup.db")
     _delete(index)
     _build(write_tree(tmp_path / "old", OLD), "old")
+    return index, backup
+
+
+@pytest.mark.timeout(180)
+def test_the_replaced_files_wal_is_moved_aside_once_no_process_holds_it(immediate, sift_env, tmp_path, monkeypatch,
+                                                                        caplog):
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    index, backup = old_index_and_new_backup(tmp_path)
     holder = subprocess.Popen([sys.executable, "-c", HOLD, str(index)], cwd=REPO, stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
     try:
@@ -70,10 +77,7 @@ def test_a_reader_sharing_the_replaced_files_emptied_wal_opens_the_index_again(i
     from search.index import store
     from search.settings import load
     from workers import runtime
-    index = _build(write_tree(tmp_path / "new", NEW), "new")
-    backup = _copy(index, tmp_path / "backup.db")
-    _delete(index)
-    _build(write_tree(tmp_path / "old", OLD), "old")
+    index, backup = old_index_and_new_backup(tmp_path)
     worker = runtime.index()
     worker.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the -wal at its header: the restored file is not refused
     os.replace(backup, index)

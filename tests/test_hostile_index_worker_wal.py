@@ -12,10 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from search.index import db
-from tests.conftest import write_tree
 from tests.test_hostile_index_restored import _names, _quick_check
-from tests.test_index_remade import NEW, OLD, _build, _delete
-from tests.test_index_swapped import _copy
+from tests.test_hostile_index_restored_wal import old_index_and_new_backup
 
 
 @pytest.mark.timeout(120)
@@ -24,10 +22,7 @@ def test_a_worker_on_the_replaced_files_deleted_wal_opens_the_index_again(immedi
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
     from search.index import store
     from workers import runtime
-    index = _build(write_tree(tmp_path / "new", NEW), "new")
-    backup = _copy(index, tmp_path / "backup.db")
-    _delete(index)
-    _build(write_tree(tmp_path / "old", OLD), "old")
+    index, backup = old_index_and_new_backup(tmp_path)
     first = runtime.index()
     first.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the -wal at its header: the restored file is not refused
     os.replace(backup, index)  # the restore
