@@ -5,6 +5,9 @@ A date rule is checked against real paths for false dates before it is kept: a r
 202403141530.pdf' or a project's '2024/Top 10/' would show here as a change.
 
     python bench/date_changes.py --against base-46 /work/shared/data /
+
+A heading's reading is (year, month, day) of ingest.passage_dates.heading_parts, written_date's, and
+ingest.short_dates.week's (year, week) where the revision has that module.
 """
 from __future__ import annotations
 
@@ -23,16 +26,26 @@ HEADING = re.compile(r"(?:#{1,6}|\*{1,6}) (.+)")
 TEXT = (".md", ".markdown", ".org", ".txt", ".rst")
 
 
-def _older(revision: str):
-    """ingest.passage_dates as it was at ``revision``, loaded beside this tree's."""
-    source = subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:ingest/passage_dates.py"],
-                            capture_output=True, text=True, check=True).stdout
-    path = Path(tempfile.mkdtemp(prefix="date_changes-")) / "older_dates.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("older_dates", path)
+def _older(revision: str, name: str = "passage_dates"):
+    """ingest.passage_dates (or another ingest module) as it was at ``revision``, loaded beside this tree's; None
+    where the revision has no such module."""
+    shown = subprocess.run(["git", "-C", str(ROOT), "show", f"{revision}:ingest/{name}.py"],
+                           capture_output=True, text=True)
+    if shown.returncode != 0:
+        return None
+    path = Path(tempfile.mkdtemp(prefix="date_changes-")) / f"older_{name}.py"
+    path.write_text(shown.stdout)
+    spec = importlib.util.spec_from_file_location(f"older_{name}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _read(dates, short, heading: str) -> tuple:
+    """What a revision reads of a heading: its parts, a front matter's date, a calendar week (ingest.short_dates,
+    where the revision has it)."""
+    return (dates.heading_parts(heading), dates.written_date(heading),
+            short.week(heading.strip()) if short is not None else None)
 
 
 def main() -> None:
@@ -43,7 +56,8 @@ def main() -> None:
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     import ingest.passage_dates as new
-    old = _older(args.against)
+    import ingest.short_dates as new_short
+    old, old_short = _older(args.against), _older(args.against, "short_dates")
     files = changed = headings = headings_changed = 0
     for root in args.roots:
         for folder, dirs, names in os.walk(root):
@@ -70,12 +84,11 @@ def main() -> None:
                         continue
                     headings += 1
                     heading = found[1]
-                    if (old.heading_parts(heading), old.written_date(heading)) != \
-                            (new.heading_parts(heading), new.written_date(heading)):
+                    before, after = _read(old, old_short, heading), _read(new, new_short, heading)
+                    if before != after:
                         headings_changed += 1
                         if headings_changed <= args.shown:
-                            print(f"heading  {path}: {heading[:80]!r}: {old.heading_parts(heading)} -> "
-                                  f"{new.heading_parts(heading)}")
+                            print(f"heading  {path}: {heading[:80]!r}: {before} -> {after}")
     print(f"{files:,} files, {changed:,} of their name or folder dates change; "
           f"{headings:,} headings, {headings_changed:,} of their dates change")
 

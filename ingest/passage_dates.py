@@ -8,8 +8,9 @@ when what they hold happened. A passage's date is, in order:
   March 2024``, ``### 14.03.2024``, ``# 2024-03-14 Standup``, ``## 2024年3月14日``; a month alone, ``## March
   2024``, its first day; Italian, Portuguese, Dutch, Russian, Korean ones, ``## 14/03/2024``; a day without its
   year, ``## Mon 14 March`` or ``# 2024`` / ``## March`` / ``### 14``, German ``## 14.03.``, with the year of a
-  heading over it, of its file's name or of a folder; ``## 14-03-2024``, ``## 14 mrt 2024``, ``## 14 févr. 2024``),
-  for the sections under it too (``date_sections``);
+  heading over it, of its file's name or of a folder; ``## 14-03-2024``, ``## 14 mrt 2024``, ``## 14 févr. 2024``;
+  written short, ``## 14.03.24``, ``## Tue 5/14``, ``## KW 10``: ingest.short_dates), for the sections under it too
+  (``date_sections``);
 - its note's front matter ``date:`` (what the note is about, as a blog post or a meeting note writes it: ISO or
   ``May 1, 2023``, ``01.05.2023``, ``1er mai 2023``, ``1º de maio de 2023``, ``1.º de maio de 2023``, ``1ª de mayo
   del 2023``, ``14.März 2024``, ``written_date``; ingest.markdown reads
@@ -222,7 +223,7 @@ def date_sections(doc: Document, path: str = "") -> None:
     if doc.kind != "note":
         return
     order = _slash_order(doc)
-    in_path = path_year(path) if path else None
+    in_path = (path_year(path) if path else None) or _meta_year(doc)
     read: dict[tuple, tuple] = {}  # a heading read once under each year and month: the sections under it hold them
     for section in doc.sections:
         if section.dated is not None:
@@ -231,10 +232,46 @@ def date_sections(doc: Document, path: str = "") -> None:
         for heading in section.heading_path or []:
             key = (heading, year, month, day)
             if key not in read:
-                read[key] = _under(heading_parts(heading, order, year is not None), year, month, day)
+                read[key] = _read(heading, order, year, month, day)
             year, month, day, found = read[key]
             when = found if found is not None else when
         section.dated = when
+
+
+def _meta_year(doc: Document) -> int | None:
+    """The year a note's front matter date (else its created) says, for its headings' days without one."""
+    meta = doc.meta if isinstance(doc.meta, dict) else {}
+    when = meta_date(meta.get("date")) or meta_date(meta.get("created"))
+    return datetime.fromtimestamp(when).year if when is not None else None
+
+
+def _read(heading: str, order: str | None, year: int | None, month: int | None, day: bool) -> tuple:
+    """``_under`` for a heading under a ``year``, ``month`` and ``day``, with what ingest.short_dates reads: a
+    calendar week (``KW 10``: its Monday, of its own year or ``year``), a day whose year its weekday picks where no
+    year is over it (``Tue 5/14``, ``Mon 14 March``); a day written with numbers after a weekday it does not fall
+    on is none (``Tue 5/14`` in 2025). A weekday before a month's name is not checked: a log written by hand names
+    the wrong one as often (``Mon 14 March`` under ``# 2024`` is dated, as it was)."""
+    from ingest import short_dates  # it reads this module's weekday names
+    if any(c.isdigit() for c in heading):
+        week = short_dates.week(heading.strip())
+        if week is not None:
+            first = short_dates.monday(week[0] or year, week[1]) if week[0] or year else None
+            if first is None:
+                return year, month, day, None
+            return week[0] or year, first[1], True, _day(*first)
+    parts = heading_parts(heading, order, True)
+    weekday = short_dates.heading_weekday(heading.strip()) if parts else None
+    if parts and parts[0] is None and year is None and parts[1] and parts[2] and weekday is not None:
+        picked = short_dates.weekday_year(weekday, parts[1], parts[2])  # 'Tue 5/14' in a note of no year
+        parts = (picked, parts[1], parts[2]) if picked else None
+    elif year is None and parts and parts[0] is None:
+        parts = None  # a month or a day with no year over it: none (today's is no guess)
+    found = _under(parts, year, month, day)
+    if found[3] is not None and weekday is not None and short_dates.weekday_day(heading.strip(), order):
+        when = datetime.fromtimestamp(found[3])
+        if not short_dates.fits(weekday, when.year, when.month, when.day):
+            return found[:3] + (None,)  # 'Tue 5/14' in 2025 (a Wednesday): read the wrong way round, or mistyped
+    return found
 
 
 def _under(parts: tuple | None, year: int | None, month: int | None, day: bool) -> tuple:
@@ -281,6 +318,10 @@ def heading_parts(heading: str, order: str | None = None,
     found = HEADING_DATE.match(heading)
     if found:
         return _full_date(found, order)
+    from ingest import short_dates  # it reads this module's weekday names
+    found = short_dates.two_digit_year(heading, order)  # '14.03.24', '3/14/24'
+    if found:
+        return found
     found = HEADING_MONTH.fullmatch(heading)
     if found and (not found["w1"] or found["w1"].lower() in MONTH_NAMES):  # '2024-03 March', not '2024-03 budget'
         at = next(i for i in "123" if found["y" + i])
@@ -303,6 +344,9 @@ def heading_parts(heading: str, order: str | None = None,
                 MONTH_NAMES.get(month.lower())
             if month:
                 return None, month, int(found["d" + at])
+    found = short_dates.weekday_day(heading, order)  # 'Di 14.5.', 'Tue 5/14'
+    if found:
+        return None, found[1], found[2]
     found = MONTH_ALONE.fullmatch(heading) if marked and short else None
     if found and found["m"]:
         return None, int(found["m"]), None
@@ -330,12 +374,13 @@ def _full_date(found: re.Match, order: str | None = None) -> tuple[int, int, int
 def _slash_order(doc: Document) -> str | None:
     """How a log writes its slashed dates, where its headings tell: 'dmy' where one has a first number over 12
     (``14/03/2024``), 'mdy' where one has a second (``03/14/2024``); None where none does or both do."""
+    from ingest.short_dates import slashed  # '3/14/24', 'Tue 5/14' tell it too
     orders = set()
     for heading in {h for section in doc.sections for h in section.heading_path or [] if "/" in h or "-" in h}:
-        found = HEADING_DATE.match(unicodedata.normalize("NFKC", heading.strip()[:200]))
-        if found and found["y6"]:
-            first, second = int(found["a6"]), int(found["b6"])
-            orders |= {"dmy"} if first > 12 else {"mdy"} if second > 12 else set()
+        heading = unicodedata.normalize("NFKC", heading.strip()[:200])
+        found = HEADING_DATE.match(heading)
+        first, second = (int(found["a6"]), int(found["b6"])) if found and found["y6"] else slashed(heading)
+        orders |= {"dmy"} if first > 12 else {"mdy"} if second > 12 else set()
     return orders.pop() if len(orders) == 1 else None
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from ingest.document import Document, Section
 from ingest.passage_dates import date_sections, folder_date, heading_date
+from ingest.short_dates import weekday_year
 from tests.conftest import ingest, run_ingest, write_tree
 from tests.test_passage_dates import CORE, LAST_WEEK, ODF_META, _engine, _local, _with_part
 
@@ -336,8 +337,10 @@ def test_a_yearless_log_in_a_year_file_is_found_by_its_days(immediate, sift_env,
         ("2024.md", "Log > March > 14"), ("2024.md", "Log > March > Fri 15")}
     assert {h for p, h in _found(engine, date_after="2024-03", date_before="2024-04")} == {
         "Log > Mon 4 March", "Log > March > 14", "Log > March > Fri 15", "Log > 16 марта"}
-    # the same log with no year over it: its file's modified time, last week
-    assert {p for p, _ in _found(engine, date_after="2024", date_before="2025")} == {"2024.md"}
+    # the same log with no year over it: its file's modified time, last week, but for 'Mon 4 March', whose weekday
+    # picks 2024 while 2024 is one of the last few years (ingest.short_dates.weekday_year)
+    picked = {"undated/log.md"} if weekday_year(0, 3, 4) == 2024 else set()
+    assert {p for p, _ in _found(engine, date_after="2024", date_before="2025")} == {"2024.md"} | picked
 
 
 def test_a_month_or_a_day_alone_under_a_day_is_a_name_or_a_number():

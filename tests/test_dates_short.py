@@ -1,0 +1,95 @@
+"""Date headings written short (ingest.short_dates): a two-digit year ('## 14.03.24', '## 3/14/24'), a weekday with a
+day and no year ('## Di 14.5.', '## Tue 5/14'), a calendar week ('## KW 10', '## Week 10', '## 第10周'). Each went
+by its file's modified time; a version, a score, a time or a list's number stays none."""
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+import pytest
+
+from ingest.markdown import parse_markdown
+from ingest.passage_dates import date_sections, heading_parts
+from ingest.short_dates import weekday_year
+
+
+def _dated(path: str, text: str) -> dict:
+    doc = parse_markdown(path, text)
+    date_sections(doc, path)
+    return {(s.heading_path or [""])[-1]: s.dated and datetime.fromtimestamp(s.dated).strftime("%Y-%m-%d")
+            for s in doc.sections}
+
+
+def _log(*headings: str) -> str:
+    return "# Log\n\n" + "".join(f"## {heading}\n\nNotes.\n\n" for heading in headings)
+
+
+@pytest.mark.parametrize("heading, parts", [
+    ("14.03.24", (2024, 3, 14)), ("01.03.24", (2024, 3, 1)), ("14.03.24 Standup", (2024, 3, 14)),
+    ("14.03.24: Standup", (2024, 3, 14)), ("Do 14.03.24", (2024, 3, 14)), ("Fr, 1.3.24", (2024, 3, 1)),
+    ("3/14/24", (2024, 3, 14)), ("14/3/24", (2024, 3, 14)), ("Thu 3/14/24 - call", (2024, 3, 14)),
+    ("31.12.99", (1999, 12, 31)),
+    # none: the year first or the day first, nothing tells; a version, a numbered heading, a score, a time
+    ("24-03-14", None), ("1.3.24", None), ("1.2.3", None), ("v14.03.24", None), ("14.03.245", None),
+    ("1.2.24.3", None), ("14.03.24b", None), ("3/4/24", None), ("3/2", None), ("10:30", None), ("31.02.24", None),
+    ("Di 1.3.24", None),  # 1 March 2024 was a Friday
+])
+def test_a_two_digit_year_is_read_where_the_form_tells_the_day(heading, parts):
+    assert heading_parts(heading) == parts
+
+
+def test_a_slashed_two_digit_year_takes_the_logs_order():
+    assert _dated("log.md", _log("3/14/24", "3/4/24")) == {"3/14/24": "2024-03-14", "3/4/24": "2024-03-04"}
+    assert _dated("log.md", _log("14/3/24", "3/4/24")) == {"14/3/24": "2024-03-14", "3/4/24": "2024-04-03"}
+
+
+def test_a_weekday_and_a_day_take_the_year_of_the_file_or_its_front_matter():
+    log = _log("Di 14.5.", "Tue 5/14", "Mi 14.5.", "Tue 14/5", "14.5.", "5/14")
+    assert _dated("journal/2024.md", log) == {
+        "Di 14.5.": "2024-05-14", "Tue 5/14": "2024-05-14", "Tue 14/5": "2024-05-14",
+        "Mi 14.5.": None,  # 14 May 2024 was a Tuesday: read wrong or mistyped, none
+        "14.5.": None, "5/14": None}  # no weekday: a list's number, a score
+    matter = "---\ndate: 2024-01-05\n---\n" + log
+    assert _dated("log.md", matter)["Di 14.5."] == "2024-05-14"
+
+
+def test_a_weekday_picks_the_year_where_nothing_else_says_one():
+    assert weekday_year(1, 5, 14, date(2026, 12, 6)) == 2024  # a Tuesday in 2024 (and 2019, 2030: not of the last few)
+    assert weekday_year(0, 5, 14, date(2026, 12, 6)) is None  # a Monday in 2029, 2018
+    day = date.today() - timedelta(days=40)
+    german = "Mo Di Mi Do Fr Sa So".split()[day.weekday()]
+    heading = f"{german} {day.day}.{day.month}."
+    assert _dated("notes/log.md", _log(heading))[heading] == day.isoformat()
+
+
+def test_a_calendar_week_is_its_monday_in_the_year_over_it():
+    log = _log("KW 10", "KW10", "Kalenderwoche 10", "10. KW", "Woche 11", "Week 11", "Wk 11", "CW 12", "第12周",
+               "第12週", "KW 10: Planung", "KW 10 Planung", "Week 11 - review", "Semaine 12", "KW 1")
+    assert _dated("journal/2024.md", log) == {
+        "KW 10": "2024-03-04", "KW10": "2024-03-04", "Kalenderwoche 10": "2024-03-04",
+        "10. KW": "2024-03-04", "Woche 11": "2024-03-11", "Week 11": "2024-03-11", "Wk 11": "2024-03-11",
+        "CW 12": "2024-03-18", "第12周": "2024-03-18", "第12週": "2024-03-18", "KW 10: Planung": "2024-03-04",
+        "KW 10 Planung": "2024-03-04", "Week 11 - review": "2024-03-11", "Semaine 12": "2024-03-18",
+        "KW 1": "2024-01-01"}
+    assert _dated("notes/log.md", _log("KW 10", "Week 10"))["KW 10"] is None  # no year: none
+
+
+def test_a_calendar_week_with_its_own_year_or_under_a_year_heading():
+    log = _log("KW 10/2024", "Week 10, 2024", "2024 KW 10", "2024-W10", "2024年第10周", "2025-W01")
+    assert _dated("notes/log.md", log) == {
+        "KW 10/2024": "2024-03-04", "Week 10, 2024": "2024-03-04", "2024 KW 10": "2024-03-04",
+        "2024-W10": "2024-03-04", "2024年第10周": "2024-03-04", "2025-W01": "2024-12-30"}
+    nested = "# 2023\n\n## KW 52\n\nEnd of year.\n\n# 2024\n\n## KW 1\n\nNew year.\n\n### Notes\n\nUnder it.\n"
+    assert _dated("log.md", nested) == {"KW 52": "2023-12-25", "KW 1": "2024-01-01", "Notes": "2024-01-01"}
+
+
+@pytest.mark.parametrize("heading", [
+    "Week 10 of the course", "W10", "Week 54", "Week 0", "KW 10 2024 2025", "Top 10", "Chapter 10", "Part 3/4",
+    "Woche 10 Sprachkurs",
+])
+def test_what_is_no_calendar_week_stays_none(heading):
+    assert _dated("journal/2024.md", _log(heading))[heading] is None
+
+
+def test_a_53rd_week_of_a_year_of_52_is_none():
+    assert _dated("journal/2024.md", _log("KW 53")) == {"KW 53": None}
+    assert _dated("journal/2020.md", _log("KW 53")) == {"KW 53": "2020-12-28"}
