@@ -1,14 +1,14 @@
 """What Logseq writes into a Markdown page beside its text, read as Logseq shows it (ingest.markdown).
 
 A Logseq page is an outline of '- ' blocks. Its page properties are 'key:: value' lines at its top, not YAML:
-``title::``, ``alias::`` and ``tags::`` are the note's title, aliases and tags, as front matter's are, and are no
-text of its passages (the title column holds them). A block's ``id:: 6500…`` (the uuid a block reference names),
+``title::``, ``alias::``, ``tags::`` and ``author::`` are the note's title, aliases, tags and author, as front
+matter's are, and are no text of its passages (the title column holds them). A block's ``id:: 6500…`` (the uuid a block reference names),
 ``collapsed:: true``, ``heading:: true``, a PDF highlight's ``hl-page:: 3`` (BLOCK_NOISE) and a task's time log
 (``:LOGBOOK:``, its ``CLOCK:`` lines, ``:END:``) are no text either:
 in a passage they were a uuid's pieces to match and embed and noise in every snippet. A block reference
 ``((6500…))`` reads as the text of the block it names when that block is in the same page, and as nothing
 otherwise (the index cannot look another page's block up while it reads this one), its uuid never; a page's embed
-``{{embed [[Page]]}}`` as its link ``[[Page]]``. Other properties (``type:: book``, ``author:: Frank Herbert``)
+``{{embed [[Page]]}}`` as its link ``[[Page]]``. Other properties (``type:: book``)
 are the page's text, as Obsidian's Dataview fields are. A page of a namespace is named ``a/b`` (``[[a/b]]``) and
 written as ``a___b.md`` or, by older Logseq, ``a%2Fb.md``: its name is ``a/b`` (namespace_name).
 """
@@ -19,7 +19,7 @@ import re
 from ingest.links import FENCE
 
 PROPERTY = re.compile(r"[ \t]*([A-Za-z][\w.-]*)::(?:[ \t]+(.*?))?[ \t]*")  # 'key:: value'
-PAGE_KEYS = {"title": "title", "alias": "aliases", "tags": "tags"}
+PAGE_KEYS = {"title": "title", "alias": "aliases", "tags": "tags", "author": "author", "authors": "author"}
 # page properties Logseq writes of its own view of the page: which linked references' filters are on
 # ('filters:: {"project" false, "done" true}'), no text of it (they were a passage's first line)
 UI_KEYS = {"filters"}
@@ -42,12 +42,15 @@ BLOCK_LINES = 50  # lines above an 'id::' line looked at for its block's first l
 
 
 def page_properties(lines: list[str]) -> tuple[dict, list[int]]:
-    """(title, aliases and tags of the 'key:: value' lines at the top of a page, or of its first block when that
-    block holds properties alone, as Logseq writes a page's properties ('- title:: Dune' and its indented 'alias::
-    …', 'tags:: …' lines); the indexes of those lines). A first block's were a passage of their own, 'title:: Dune'
-    its text, its title and aliases none, its tags its passages' alone; its other properties ('type:: book') are
-    the page's words, as the top's are, in its first passage, not a passage of property lines that the page's
-    title and aliases ranked beside its text.
+    """(title, aliases, tags and author of the 'key:: value' lines at the top of a page and of its first block when
+    that block holds properties alone, as Logseq writes a page's properties ('- title:: Dune' and its indented
+    'alias:: …', 'tags:: …' lines); the indexes of those lines). A first block's were a passage of their own,
+    'title:: Dune' its text, its title and aliases none, its tags its passages' alone; its other properties
+    ('type:: book') are the page's words, as the top's are, in its first passage, not a passage of property lines
+    that the page's title and aliases ranked beside its text. Both the top's and a first block's: their tags and
+    aliases together, the top's title. ``author::`` (``authors::``) is the page's author, as a PDF's metadata
+    names one: the title column holds it, as it holds the tags (it was the first passage's words, 'author::' and
+    a name before the page's text).
     ``tags:: project, [[performance work]]`` is the tags 'project' and 'performance work'."""
     meta: dict = {}
     used = []
@@ -66,12 +69,19 @@ def page_properties(lines: list[str]) -> tuple[dict, list[int]]:
         used.append(index)
         value = found.group(2) or ""
         if key == "title":
-            if value.strip():
+            if value.strip() and "title" not in meta:  # the top's, where a first block names one too
                 meta["title"] = value.strip()
             continue
         items = [value for item in ITEM.split(value) for value in _values(item)]
-        meta[key] = list(dict.fromkeys(item for item in items if item))[:VALUES]
+        if key == "author":  # as a PDF's metadata author: the title column holds it (search.index.store)
+            meta["author"] = ", ".join(dict.fromkeys(item for item in items if item))[:AUTHOR_CHARS]
+            continue
+        # the top's and a first block's together: 'tags:: a' at the top, '- tags:: b' under it, the page's a and b
+        meta[key] = list(dict.fromkeys(item for item in [*meta.get(key, []), *items] if item))[:VALUES]
     return meta, used
+
+
+AUTHOR_CHARS = 500  # of a page's 'author::' kept, as of a PDF's
 
 
 FIRST_BULLET = re.compile(r"[ \t]*- ")

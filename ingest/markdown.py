@@ -646,7 +646,22 @@ def _clean_meta(data: dict) -> dict:
             if key == "tags":  # 'tags: ["#a", "#b"]': the tag is 'a', as Obsidian lists it and an inline #a is kept
                 items = [tag for tag in (item.strip().lstrip("#") for item in items) if tag]
             meta[key] = list(dict.fromkeys(items))[:META_ITEMS]
+    author = _author(named)
+    if author:
+        meta["author"] = author
     return meta
+
+
+def _author(named: dict) -> str:
+    """Front matter's ``author:`` or ``authors:`` (any case; a name, a list of names, Hugo's ``{name: …}``) as one
+    text, as a PDF's metadata author: the title column holds it (search.index.store), where it was no word of the
+    note at all (front matter is no passage's text); '' for none."""
+    value = named.get("author", named.get("authors"))
+    values = value if isinstance(value, list) else [value]
+    names = [item.get("name") if isinstance(item, dict) else item for item in values[:META_ITEMS]]
+    return _meta_text(", ".join(dict.fromkeys(str(name).strip() for name in names
+                                              if isinstance(name, SCALARS) and not isinstance(name, bool)
+                                              and str(name).strip())))
 
 
 # the keys a note's tags and aliases are written under, in any case ('Tags:', Obsidian's older 'tag:' and 'alias:'):

@@ -29,8 +29,8 @@ def test_a_logseq_pages_first_block_of_properties_is_its_properties():
     assert "title::" not in text and "alias::" not in text and "tags::" not in text, text
     # the other properties are the page's words, in its first passage as the top's are, not a passage of their own
     assert [section.text.split() for section in doc.sections] == [
-        ["type::", "book", "author::", "Frank", "Herbert", "-", "The", "spice", "must", "flow.", "-", "the",
-         "sandworms", "guard", "it"]]
+        ["type::", "book", "-", "The", "spice", "must", "flow.", "-", "the", "sandworms", "guard", "it"]]
+    assert doc.meta["author"] == "Frank Herbert"  # the page's author, as a PDF's: no words of its first passage
 
 
 def test_a_first_block_of_text_or_a_later_block_is_no_page_properties():
@@ -75,3 +75,38 @@ def test_a_tag_of_a_generation_not_yet_published_is_not_named(immediate, tmp_pat
     assert any("#recipe" in note for note in answer.notes), answer.notes  # a published one still is
     with sqlite3.connect(db) as conn:
         assert [tag for tag, _ in tag_reads.tag_counts(conn)] == ["recipe"]  # stats' "tags most held"
+
+
+def test_a_pages_top_properties_and_its_first_block_together_are_its_properties():
+    """Top-of-page properties and a first block of properties: the block's tags were the page's alone ('tags:: book'
+    at the top lost), its title over the top's."""
+    doc = parse_markdown("pages/dune.md", "title:: Dune\ntags:: book\nalias:: Arrakis\n\n- tags:: [[science fiction]]"
+                                          "\n  alias:: Dune notes\n  title:: Other\n\n- The spice must flow.\n")
+    assert doc.title == "Dune"
+    assert doc.meta["tags"] == ["book", "science fiction"] and doc.meta["aliases"] == ["Arrakis", "Dune notes"]
+    assert "tags::" not in doc.sections[0].text and "science" not in doc.sections[0].text
+
+
+@pytest.mark.parametrize("text", [
+    "author:: [[Frank Herbert]]\ntype:: book\n\n- The spice must flow.\n",  # at the top
+    "- type:: book\n  authors:: Frank Herbert\n\n- The spice must flow.\n",  # its first block's
+    "---\nauthor: Frank Herbert\n---\n# Dune\n\nThe spice must flow.\n",  # front matter's
+    "---\nauthors:\n  - name: Frank Herbert\n---\n# Dune\n\nThe spice must flow.\n",
+])
+def test_a_pages_author_is_its_author_not_its_first_passages_words(text):
+    doc = parse_markdown("pages/dune.md", text)
+    assert doc.meta["author"] == "Frank Herbert"
+    assert "Herbert" not in "\n".join(section.text for section in doc.sections)
+
+
+def test_a_pages_author_finds_it(immediate, tmp_path, monkeypatch):
+    """By the author's name: a front matter's author was no word of the note at all."""
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "notes", {
+        "dune.md": "- type:: book\n  author:: Frank Herbert\n\n- The spice must flow.\n",
+        "post.md": "---\nauthor: Ursula Le Guin\n---\n# Earthsea\n\nA wizard's school.\n",
+        "other.md": "# Other\n\nThe spice trade in the Middle Ages.\n"})
+    assert ingest(root, "notes")["published"]["failures"] == []
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
+    assert [hit.path for hit in engine.search("Herbert", mode="keyword").hits] == ["dune.md"]
+    assert [hit.path for hit in engine.search("author Le Guin", mode="keyword").hits] == ["post.md"]
