@@ -1,15 +1,16 @@
 """The arguments to give for a period an assistant passes on in words that name no date by themselves
 (search.query.filters.iso_hint asks here first): a month without its year ('march', 'in März'), a part of a year or a
 month ('early 2024', 'mid-2024', 'late March 2024', 'Anfang 2024', 'fin 2023'), a range of quarters ('Q1–Q2 2024',
-'Q1 to Q3', 'from Q3 2023 to Q1 2024') or a quarter without its year ('Q3'). Each was refused with the ISO forms
-alone: which year, where the early part ends, how a range of quarters is written were left to the assistant, and the
+'Q1 to Q3', 'from Q3 2023 to Q1 2024') or a quarter without its year ('Q3'), a calendar week ('KW 12/2024', 'week
+10', '第10周'), a weekday ('last Tuesday', '上周二'), a relative period in Chinese, German, French or Spanish ('上周',
+'letzte Woche'). Each was refused with the ISO forms alone: which year, where the early part ends, how a range of quarters is written were left to the assistant, and the
 assistant asked again or guessed. A year not said is the last one the period has begun in, and the one before it;
 'early' is a guess at a third, said as one.
 """
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 # a part of a year or of a month: its first, middle or last third ('early 2024' Jan-Apr, 'late March' the 21st on);
 # English, German, French, Spanish, as a question writes it ('the end of 2024', 'Anfang 2024', 'fin 2023',
@@ -34,7 +35,106 @@ def hint(value: str, name: str | None, today: date | None = None) -> str | None:
     anything else."""
     today = today or date.today()
     value = " ".join(value.strip().split())
-    return _quarters(value, name, today) or _part(value, name, today) or _yearless(value, name, today)
+    return (_quarters(value, name, today) or _part(value, name, today) or _yearless(value, name, today)
+            or _week(value, name, today) or _weekday(value, name, today) or _relative_words(value, name))
+
+
+# a calendar week as a question names it: 'week 10', 'KW 12', 'Woche 12', 'CW 10', 'W10', '第10周', with its year
+# before or after it or not ('KW 12/2024', 'week 10 2024', '2024 KW 12', '2024年第10周')
+WEEK = re.compile(r"(?i)(?:(?P<y1>\d{4})\s*(?:[-/,]\s*|年\s*)?)?(?:(?:the\s+)?(?:calendar\s+week|kalenderwoche|week|wk|kw|"
+                  r"cw|woche|semaine|semana|settimana|w)\.?\s*(?P<w1>\d{1,2})|第\s*(?P<w2>\d{1,2})\s*[周週])"
+                  r"(?:\s*(?:[/,]\s*|\s+(?:of\s+)?)(?P<y2>\d{4}))?")
+
+
+def _week(value: str, name: str | None, today: date) -> str | None:
+    """'KW 12/2024': 'for week 12 of 2024, give date_after=2024-W12 and date_before=2024-W13 (…)', as the filters
+    read an ISO week (its Monday); without its year, the last such week begun and the one before it. 'week 10' was
+    told to count from today, 'KW 12' nothing at all."""
+    found = WEEK.fullmatch(value)
+    if not found or (found["y1"] and found["y2"]):
+        return None
+    number, year = int(found["w1"] or found["w2"]), found["y1"] or found["y2"]
+    years = [int(year)] if year else [y for y in (today.year, today.year - 1, today.year - 2)
+                                      if _monday(y, number) and _monday(y, number) <= today][:2]
+    spans = [(y, _iso_week(y, number), _iso_week(*_next_week(y, number))) for y in years if _monday(y, number)]
+    if not spans:
+        return None
+    _, before, _, said = _pair(name)
+    text = f"for week {number} of {spans[0][0]}, give {said(spans[0][1], spans[0][2])}"
+    if len(spans) > 1:
+        text = f"which year is not said: {text}; for {spans[1][0]}'s, {said(spans[1][1], spans[1][2])}"
+    return text + f" ({before} leaves out the date it names)"
+
+
+def _monday(year: int, number: int) -> date | None:
+    try:
+        return date.fromisocalendar(year, number, 1)
+    except ValueError:  # a 53rd week of a year of 52, a week 0 or 60
+        return None
+
+
+def _next_week(year: int, number: int) -> tuple[int, int]:
+    following = _monday(year, number) + timedelta(days=7)
+    return following.isocalendar()[0], following.isocalendar()[1]
+
+
+def _iso_week(year: int, number: int) -> str:
+    return f"{year:04}-W{number:02}"
+
+
+# a weekday as a question names it, in English, German, French, Spanish and Chinese: 'last Tuesday', 'on Tuesday',
+# 'letzten Dienstag', 'mardi dernier', 'el martes pasado', '上周二' (last week's), '周二', '星期二'
+WEEKDAYS = {name: number for number, names in enumerate((
+    "monday montag lundi lunes", "tuesday dienstag mardi martes", "wednesday mittwoch mercredi miércoles miercoles",
+    "thursday donnerstag jeudi jueves", "friday freitag vendredi viernes", "saturday samstag samedi sábado sabado",
+    "sunday sonntag dimanche domingo")) for name in names.split()}
+WEEKDAY = re.compile(r"(?i)(?P<last>上)?(?:周|週|星期|礼拜|禮拜)(?P<han>[一二三四五六日天])|"
+                     r"(?:(?:last|past|on|this\s+past|letzten|vergangenen|am|el)\s+)?(?P<name>[^\W\d_]+)"
+                     r"(?:\s+(?:dernier|pasado))?")
+
+
+def _weekday(value: str, name: str | None, today: date) -> str | None:
+    """'last Tuesday': 'for Tuesday 2026-12-01, give date_after=2026-12-01 and date_before=2026-12-02 (…)', the last
+    such day before today (last week's for '上周二'); it was told to count from today, as if nothing said the day."""
+    found = WEEKDAY.fullmatch(value)
+    if not found:
+        return None
+    if found["han"]:
+        number = min("一二三四五六日天".index(found["han"]), 6)  # 日 and 天 are Sunday
+        day = today - timedelta(days=today.weekday()) + timedelta(days=number)
+        day -= timedelta(days=7) if found["last"] or day >= today else timedelta(0)
+    else:
+        number = WEEKDAYS.get(found["name"].lower())
+        if number is None:
+            return None
+        day = today - timedelta(days=(today.weekday() - number) % 7 or 7)
+    _, before, _, said = _pair(name)
+    return (f"for {day.strftime('%A')} {day.isoformat()}, give {said(day.isoformat(), (day + timedelta(days=1)).isoformat())}"
+            f" ({before} leaves out the date it names)")
+
+
+# relative periods in other languages, as the English the filters' hints read ('上周' as 'last week')
+RELATIVE_WORDS = {"上周": "last week", "上週": "last week", "上个星期": "last week", "上個星期": "last week",
+                  "本周": "this week", "这周": "this week", "這週": "this week", "上个月": "last month",
+                  "上個月": "last month", "上月": "last month", "本月": "this month", "这个月": "this month",
+                  "去年": "last year", "今年": "this year", "昨天": "yesterday", "今天": "today",
+                  "letzte woche": "last week", "vergangene woche": "last week", "diese woche": "this week",
+                  "letzten monat": "last month", "diesen monat": "this month", "letztes jahr": "last year",
+                  "dieses jahr": "this year", "gestern": "yesterday", "heute": "today",
+                  "la semaine dernière": "last week", "cette semaine": "this week", "le mois dernier": "last month",
+                  "hier": "yesterday", "la semana pasada": "last week", "esta semana": "this week",
+                  "el mes pasado": "last month", "ayer": "yesterday"}
+
+
+def _relative_words(value: str, name: str | None) -> str | None:
+    """The hint for a relative period said in Chinese, German, French or Spanish ('上周', 'letzte Woche'), as for its
+    English words: they were refused with the ISO forms alone."""
+    english = RELATIVE_WORDS.get(value.lower())
+    if english is None:
+        return None
+    from search.query.filters import iso_hint
+    said = iso_hint(english, name)
+    return f"'{value}' is '{english}': {said}" if said else None
 
 
 def _quarters(value: str, name: str | None, today: date) -> str | None:
