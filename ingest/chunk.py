@@ -270,7 +270,7 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # and mail_messages.sent keeps the sender's offset (its day the thread's).
 # 24: more date headings date passages (ingest.short_dates): a two-digit year where the form tells the day ('14.03.24',
 # '3/14/24'), a weekday with a day written with numbers ('Di 14.5.', 'Tue 5/14': the year over it, of front matter, or
-# the one its weekday fits), a calendar week ('KW 10', 'Week 10', '第10周': its Monday); a note's author (front matter's
+# the one its weekday fits), a calendar week ('KW 10', 'Week 10', '第10周': its Monday; '### Dienstag' under it, its Tuesday); a note's author (front matter's
 # 'author:', a Logseq page's 'author::') is its meta's author, no passage's words; a Logseq page's top properties and
 # first block of properties give their tags and aliases together.
 VERSION = 24

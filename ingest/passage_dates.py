@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from ingest.document import Document
 
@@ -258,7 +258,12 @@ def _read(heading: str, order: str | None, year: int | None, month: int | None, 
             first = short_dates.monday(week[0] or year, week[1]) if week[0] or year else None
             if first is None:
                 return year, month, day, None
-            return week[0] or year, first[1], True, _day(*first)
+            return week[0] or year, first[1], first, _day(*first)  # day: the week's Monday, for '### Dienstag'
+    elif isinstance(day, tuple):  # under a week: a weekday alone is its day ('## KW 10' / '### Dienstag')
+        weekday = short_dates.weekday_alone(heading.strip())
+        if weekday is not None:
+            when = date(*day) + timedelta(days=weekday)
+            return year, month, True, _day(when.year, when.month, when.day)
     parts = heading_parts(heading, order, True)
     weekday = short_dates.heading_weekday(heading.strip()) if parts else None
     if parts and parts[0] is None and year is None and parts[1] and parts[2] and weekday is not None:

@@ -15,7 +15,8 @@ a week's ``## KW 10``, ``## Week 10``, ``## 第10周`` went by the file's modifi
 - a calendar week, ``KW 10``, ``Kalenderwoche 10``, ``CW 10``, ``Week 10``, ``Wk 10``, ``Woche 10``, ``Semaine 10``,
   ``Semana 10``, ``Settimana 10``, ``Неделя 10``, ``第10周``, ``第10週``, ``10. KW``, with its year (``KW 10/2024``,
   ``Week 10, 2024``, ``2024 KW 10``, ``2024-W10``, ``2024年第10周``) or the year of the headings over it, its file's
-  name, folder or front matter: its Monday, as ISO counts weeks and search's '2024-W10' reads one.
+  name, folder or front matter: its Monday, as ISO counts weeks and search's '2024-W10' reads one; a weekday's name
+  alone under it (``### Dienstag``, ``### Tue``) its day of that week.
 
 A version (``1.2.3``, ``v14.03.24``), a score (``3/2``), a time (``14:30``) or a list's number (``1.2.``) is none:
 each form is the whole heading, or is followed by a mark or words after a space (``KW 10: Planung``).
@@ -124,6 +125,13 @@ def slashed(heading: str) -> tuple[int, int]:
 def heading_weekday(heading: str) -> int | None:
     """The weekday (Monday 0) a heading's leading name says: 'Tue 5/14', 'Donnerstag, 14. März'; None."""
     found = re.match(r"[^\w\s]*\s*(?:(?:le|el)\s+)?(" + WEEKDAY + r")(?![^\W_])", heading, re.IGNORECASE)
+    return WEEKDAY_NUMBERS.get(found[1].lower()) if found else None
+
+
+def weekday_alone(heading: str) -> int | None:
+    """The weekday (Monday 0) of a heading that is a weekday's name alone ('Dienstag', 'Tue', '周二', '**Monday**:');
+    None."""
+    found = re.fullmatch(r"[^\w\s]*\s*(" + WEEKDAY + r")\.?\s*[^\w\s]*", heading, re.IGNORECASE)
     return WEEKDAY_NUMBERS.get(found[1].lower()) if found else None
 
 

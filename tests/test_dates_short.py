@@ -93,3 +93,10 @@ def test_what_is_no_calendar_week_stays_none(heading):
 def test_a_53rd_week_of_a_year_of_52_is_none():
     assert _dated("journal/2024.md", _log("KW 53")) == {"KW 53": None}
     assert _dated("journal/2020.md", _log("KW 53")) == {"KW 53": "2020-12-28"}
+
+
+def test_a_weekday_alone_under_a_week_is_its_day_of_that_week():
+    log = ("# Log\n\n## KW 10\n\nPlan.\n\n### Montag\n\nM.\n\n### Di\n\nT.\n\n### Freitag:\n\nF.\n\n### Notizen\n\nN.\n\n"
+           "## Other\n\n### Dienstag\n\nX.\n")
+    assert _dated("journal/2024.md", log) == {"KW 10": "2024-03-04", "Montag": "2024-03-04", "Di": "2024-03-05",
+                                              "Freitag:": "2024-03-08", "Notizen": "2024-03-04", "Dienstag": None}
