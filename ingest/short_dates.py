@@ -19,7 +19,9 @@ a week's ``## KW 10``, ``## Week 10``, ``## 第10周`` went by the file's modifi
   alone under it (``### Dienstag``, ``### Tue``) its day of that week.
 
 A version (``1.2.3``, ``v14.03.24``), a score (``3/2``), a time (``14:30``) or a list's number (``1.2.``) is none:
-each form is the whole heading, or is followed by a mark or words after a space (``KW 10: Planung``).
+each form is the whole heading, or is followed by a mark or words after a space (``KW 10: Planung``), a weekday's
+day by words only after its dot or a weekday written out (``Di 14.5. Standup``, ``Tue 5/14 standup``; ``Do 3/4 of
+the tests`` is none).
 """
 from __future__ import annotations
 
@@ -56,10 +58,13 @@ _AFTER = r"(?=\s*$|\s+\S|\s*[^\w\s.])"
 TWO_DIGIT_YEAR = re.compile(
     _LEAD + r"(?:(?P<d1>[0-3]?\d)\.(?P<m1>[01]?\d)\.(?P<y1>\d\d)|(?P<a2>[01]?\d|[23]\d)/(?P<b2>[0-3]?\d)/(?P<y2>\d\d))"
     + _AFTER, re.IGNORECASE)
-# a day and month after a weekday's name: 'Di 14.5.', 'Di, 14.05.', 'Tue 5/14', 'Tue 14/5'
+# a day and month after a weekday's name: 'Di 14.5.', 'Di, 14.05.', 'Tue 5/14', 'Tue 14/5'; words after it only
+# after the day's dot or a mark ('Di 14.5. Standup', 'Tue 5/14: call'), or after a slashed one a weekday's name of
+# three letters or more ('Tue 5/14 standup'): 'Do 3/4 of the tests', 'Do 1.2 things' are none
 WEEKDAY_DAY = re.compile(
-    r"(?P<weekday>" + WEEKDAY + r")\.?,?\s+(?:(?P<d1>[0-3]?\d)\.(?P<m1>[01]?\d)\.?|(?P<a2>[0-3]?\d)/(?P<b2>[0-3]?\d))"
+    r"(?P<weekday>" + WEEKDAY + r")\.?,?\s+(?:(?P<d1>[0-3]?\d)\.(?P<m1>[01]?\d)(?P<dot>\.)?|(?P<a2>[0-3]?\d)/(?P<b2>[0-3]?\d))"
     + _AFTER, re.IGNORECASE)
+_MARKED = re.compile(r"\s*(?:$|[^\w\s.])")  # the heading's end or a mark after a short date
 # a calendar week: its word before its number, or German's '10. KW', or Chinese and Japanese '第10周'; a year
 # before it or after it, or none
 _WEEK_WORD = (r"(?:kw|kalenderwoche|cw|calendar\s+week|week|wk|woche|semaine|semana|settimana|неделя|w)")
@@ -101,6 +106,9 @@ def weekday_day(heading: str, order: str | None) -> tuple[int, int, int] | None:
     found = WEEKDAY_DAY.match(heading)
     if found is None:
         return None
+    worded = found["dot"] or (found["a2"] and len(found["weekday"]) >= 3)
+    if not worded and not _MARKED.match(heading, found.end()):
+        return None  # 'Do 3/4 of the tests': a word, a fraction and words
     weekday = WEEKDAY_NUMBERS.get(found["weekday"].lower())
     if found["d1"]:
         month, day = int(found["m1"]), int(found["d1"])

@@ -100,3 +100,11 @@ def test_a_weekday_alone_under_a_week_is_its_day_of_that_week():
            "## Other\n\n### Dienstag\n\nX.\n")
     assert _dated("journal/2024.md", log) == {"KW 10": "2024-03-04", "Montag": "2024-03-04", "Di": "2024-03-05",
                                               "Freitag:": "2024-03-08", "Notizen": "2024-03-04", "Dienstag": None}
+
+
+@pytest.mark.parametrize("heading, read", [
+    ("Di 14.5. Standup", True), ("Tue 5/14 standup", True), ("Tue 5/14: call", True), ("Di, 14.05.", True),
+    ("Do 1.2 things", False), ("Do 3/4 of the tests", False), ("Di 14.5 Standup", False),
+])
+def test_words_after_a_weekdays_day_only_after_its_dot_a_mark_or_a_weekday_written_out(heading, read):
+    assert _dated("journal/2024.md", _log(heading))[heading] == ("2024-05-14" if read else None)
