@@ -2,8 +2,8 @@
 
 A Logseq page is an outline of '- ' blocks. Its page properties are 'key:: value' lines at its top, not YAML:
 ``title::``, ``alias::``, ``tags::`` and ``author::`` are the note's title, aliases, tags and author, as front
-matter's are, and are no text of its passages (the title column holds them). A block's ``id:: 6500…`` (the uuid a block reference names),
-``collapsed:: true``, ``heading:: true``, a PDF highlight's ``hl-page:: 3`` (BLOCK_NOISE) and a task's time log
+matter's are, and are no text of its passages (the title column holds them). A block's ``id:: 6500…`` (the uuid a
+block reference names), ``collapsed:: true``, ``heading:: true``, a PDF highlight's ``hl-page:: 3`` (BLOCK_NOISE) and a task's time log
 (``:LOGBOOK:``, its ``CLOCK:`` lines, ``:END:``) are no text either:
 in a passage they were a uuid's pieces to match and embed and noise in every snippet. A block reference
 ``((6500…))`` reads as the text of the block it names when that block is in the same page, and as nothing

@@ -245,12 +245,13 @@ def _meta_year(doc: Document) -> int | None:
     return datetime.fromtimestamp(when).year if when is not None else None
 
 
-def _read(heading: str, order: str | None, year: int | None, month: int | None, day: bool) -> tuple:
+def _read(heading: str, order: str | None, year: int | None, month: int | None, day: bool | tuple) -> tuple:
     """``_under`` for a heading under a ``year``, ``month`` and ``day``, with what ingest.short_dates reads: a
     calendar week (``KW 10``: its Monday, of its own year or ``year``), a day whose year its weekday picks where no
     year is over it (``Tue 5/14``, ``Mon 14 March``); a day written with numbers after a weekday it does not fall
     on is none (``Tue 5/14`` in 2025). A weekday before a month's name is not checked: a log written by hand names
-    the wrong one as often (``Mon 14 March`` under ``# 2024`` is dated, as it was)."""
+    the wrong one as often (``Mon 14 March`` under ``# 2024`` is dated, as it was). ``day`` is the (year, month,
+    day) of a week's Monday under a calendar week, for a weekday's name alone under it."""
     from ingest import short_dates  # it reads this module's weekday names
     if any(c.isdigit() for c in heading):
         week = short_dates.week(heading.strip())

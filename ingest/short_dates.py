@@ -62,8 +62,8 @@ TWO_DIGIT_YEAR = re.compile(
 # after the day's dot or a mark ('Di 14.5. Standup', 'Tue 5/14: call'), or after a slashed one a weekday's name of
 # three letters or more ('Tue 5/14 standup'): 'Do 3/4 of the tests', 'Do 1.2 things' are none
 WEEKDAY_DAY = re.compile(
-    r"(?P<weekday>" + WEEKDAY + r")\.?,?\s+(?:(?P<d1>[0-3]?\d)\.(?P<m1>[01]?\d)(?P<dot>\.)?|(?P<a2>[0-3]?\d)/(?P<b2>[0-3]?\d))"
-    + _AFTER, re.IGNORECASE)
+    r"(?P<weekday>" + WEEKDAY + r")\.?,?\s+"
+    r"(?:(?P<d1>[0-3]?\d)\.(?P<m1>[01]?\d)(?P<dot>\.)?|(?P<a2>[0-3]?\d)/(?P<b2>[0-3]?\d))" + _AFTER, re.IGNORECASE)
 _MARKED = re.compile(r"\s*(?:$|[^\w\s.])")  # the heading's end or a mark after a short date
 # a calendar week: its word before its number, or German's '10. KW', or Chinese and Japanese '第10周'; a year
 # before it or after it, or none

@@ -3,8 +3,8 @@
 month ('early 2024', 'mid-2024', 'late March 2024', 'Anfang 2024', 'fin 2023'), a range of quarters ('Q1–Q2 2024',
 'Q1 to Q3', 'from Q3 2023 to Q1 2024') or a quarter without its year ('Q3'), a calendar week ('KW 12/2024', 'week
 10', '第10周'), a weekday ('last Tuesday', '上周二'), a relative period in Chinese, German, French or Spanish ('上周',
-'letzte Woche'). Each was refused with the ISO forms alone: which year, where the early part ends, how a range of quarters is written were left to the assistant, and the
-assistant asked again or guessed. A year not said is the last one the period has begun in, and the one before it;
+'letzte Woche'). Each was refused with the ISO forms alone: which year, where the early part ends, how a range
+of quarters is written were left to the assistant, and the assistant asked again or guessed. A year not said is the last one the period has begun in, and the one before it;
 'early' is a guess at a third, said as one.
 """
 from __future__ import annotations
@@ -41,8 +41,9 @@ def hint(value: str, name: str | None, today: date | None = None) -> str | None:
 
 # a calendar week as a question names it: 'week 10', 'KW 12', 'Woche 12', 'CW 10', 'W10', '第10周', with its year
 # before or after it or not ('KW 12/2024', 'week 10 2024', '2024 KW 12', '2024年第10周')
-WEEK = re.compile(r"(?i)(?:(?P<y1>\d{4})\s*(?:[-/,]\s*|年\s*)?)?(?:(?:the\s+)?(?:calendar\s+week|kalenderwoche|week|wk|kw|"
-                  r"cw|woche|semaine|semana|settimana|w)\.?\s*(?P<w1>\d{1,2})|第\s*(?P<w2>\d{1,2})\s*[周週])"
+WEEK = re.compile(r"(?i)(?:(?P<y1>\d{4})\s*(?:[-/,]\s*|年\s*)?)?"
+                  r"(?:(?:the\s+)?(?:calendar\s+week|kalenderwoche|week|wk|kw|cw|woche|semaine|semana|settimana|w)"
+                  r"\.?\s*(?P<w1>\d{1,2})|第\s*(?P<w2>\d{1,2})\s*[周週])"
                   r"(?:\s*(?:[/,]\s*|\s+(?:of\s+)?)(?P<y2>\d{4}))?")
 
 
@@ -109,8 +110,9 @@ def _weekday(value: str, name: str | None, today: date) -> str | None:
             return None
         day = today - timedelta(days=(today.weekday() - number) % 7 or 7)
     _, before, _, said = _pair(name)
-    return (f"for {day.strftime('%A')} {day.isoformat()}, give {said(day.isoformat(), (day + timedelta(days=1)).isoformat())}"
-            f" ({before} leaves out the date it names)")
+    after = day.isoformat()
+    return (f"for {day.strftime('%A')} {after}, give {said(after, (day + timedelta(days=1)).isoformat())} "
+            f"({before} leaves out the date it names)")
 
 
 # relative periods in other languages, as the English the filters' hints read ('上周' as 'last week')
