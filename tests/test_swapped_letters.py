@@ -9,7 +9,8 @@ import sqlite3
 import pytest
 
 from search.index import keyword_reads
-from search.query.keyword import _held_stems, _swapped_edits, as_typed, edits, names, slip_forms, stemmable
+from search.query.keyword import (_held_stems, _swapped_edits, as_typed, edits, names, sentence_starts, slip_forms,
+                                  stemmable)
 from search.query.postings import tokenize
 from search.query.term_counts import TermCounts
 from tests.conftest import built_once, engine_in, in_home, ingest, write_tree
@@ -162,6 +163,32 @@ def test_which_words_are_names():
     assert names("HOW DO I PREVNET SLEEP") == set(), "written all in capitals"
     assert names("wo ist die Rechnnug vom Lieferanten") == set(), "German: every noun is capitalised"
     assert as_typed('"defualt" value of Karlsson') == {"defualt", "karlsson"}, "quoted words and names"
+
+
+def test_a_name_as_a_querys_first_word_is_searched_as_written(engine):
+    """'Karlsson' first in a query of several was capitalised as any first word is, so taken for a slip and searched
+    as 'Carlsson', whom a note names: a word capitalised at a query's start is a name when the word meant is one the
+    passages write only with a capital; one they write in small letters ('caffeinate') is a slip, as before."""
+    answer = engine.search("Karlsson brain", mode="keyword")
+    assert paths(answer) == ["science/the-brain.md"], "not searched as Carlsson"
+    assert {"word": "Karlsson", "suggestion": "Carlsson"} in answer.unmatched, "still offered"
+    answer = engine.search("Caffiene sleep", mode="keyword")
+    assert paths(answer)[0] == "mac/prevent-sleep-with-caffeinate.md", paths(answer)
+
+
+def test_which_first_words_are_names():
+    assert sentence_starts("Karlsson budget review") == {"karlsson"}
+    assert sentence_starts("it sleeps. Prevnet it") == {"prevnet"}
+    assert sentence_starts("Karlsson") == set(), "a query's one word is a name (``names``)"
+    assert sentence_starts("budget review with Karlsson") == set()
+    assert sentence_starts("HOW DO I PREVNET SLEEP") == set() == sentence_starts("Rechnnug vom Lieferanten prüfen")
+    held = {"carlsson": 2, "budget": 5, "review": 3}
+    tokens = lambda words: [(w,) for w in words]  # noqa: E731
+    documents = lambda t: held.get(t, 0)  # noqa: E731
+    named = {"carlsson"}.__contains__
+    assert slip_forms("Karlsson budget review", tokens, documents, starts={"karlsson"}, named=named) == {}
+    assert slip_forms("Budgte review", tokens, documents, starts={"budgte"}, named=named) == {"budgte": ["budget"]}
+    assert slip_forms("Karlsson budget review", tokens, documents) == {"karlsson": ["carlsson"]}, "no starts: a slip"
 
 
 def test_a_word_two_slips_away_is_searched_as_meant(engine):

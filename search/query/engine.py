@@ -394,7 +394,8 @@ class Engine:
             held = keyword.held_forms(content, functools.partial(postings.tokens, conn), postings.documents)
             self._held = (content, held)  # its snippets mark them (``stem_matches``)
             swapped = keyword.slip_forms(content, functools.partial(postings.tokens, conn), postings.documents,
-                                         keyword.as_typed(query), held)
+                                         keyword.as_typed(query), held, keyword.sentence_starts(query),
+                                         functools.partial(keyword.written_as_name, conn))
             self._swapped = (content, swapped)
             words += [form for forms in [*held.values(), *swapped.values()] for form in forms]
             found = keyword.distinct_forms(words, postings.tokens(conn, words), set(written_words(content)))
@@ -406,7 +407,8 @@ class Engine:
         documents = TermCounts(conn)  # and a word's variants counted in one statement, not one each
         self._held = (content, keyword.held_forms(content, functools.partial(tokenize, conn), documents))
         swapped = keyword.slip_forms(content, functools.partial(tokenize, conn), documents,
-                                     keyword.as_typed(query), self._held[1])
+                                     keyword.as_typed(query), self._held[1], keyword.sentence_starts(query),
+                                     functools.partial(keyword.written_as_name, conn))
         self._swapped = (content, swapped)
         return keyword.search(conn, query, depth, filters, self._total(conn, key), len(catalog),
                               {**self._held[1], **swapped})

@@ -10,6 +10,7 @@ them (``weightless``): the engine says so, and hybrid search ranks by meaning.
 from __future__ import annotations
 
 import functools
+import re
 import sqlite3
 import unicodedata
 from typing import Callable
@@ -18,7 +19,7 @@ from search.index import chunk_reads, keyword_reads
 from search.query import question
 from search.query.filters import Filters
 from search.query.inflection import GUESSED, compound_parts, compounds, latin_forms, query_languages
-from search.query.postings import tokenize
+from search.query.postings import COLUMNS, tokenize
 from search.query.term_counts import counted
 from search.query.text import WORD, normalise, query_words, written_words
 
@@ -38,6 +39,7 @@ TWO_SLIPS_MOST = 20  # to this many (a word of 20 letters has 20,000 such varian
 EDITED_WORDS = 4  # in a query of at most this many words of 4 letters or more: a longer one ranks by its others
 SLIP_LETTERS = 30  # nor a longer one (a pasted hash or blob: its variants would be thousands)
 FAR = 10  # of several words one edit away that passages hold, one is taken if in FAR times the passages of any other
+NAME_PASSAGES = 20  # passages read to tell whether the notes write a word as a name (``written_as_name``)
 COMMON = 0.25  # a term in more than this share of chunks is "common"
 BY_MEANING = "results are by meaning only, scored by similarity as in mode 'semantic'"  # hybrid, no keyword ranking
 
@@ -105,7 +107,8 @@ def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
 
 
 def slip_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]], documents: Callable[[str], int],
-               quoted: set[str] = frozenset(), held: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
+               quoted: set[str] = frozenset(), held: dict[str, list[str]] | None = None,
+               starts: set[str] = frozenset(), named: Callable[[str], bool] | None = None) -> dict[str, list[str]]:
     """{a word of the query no passage holds: [the word it was typed for, as some passage holds it]}: the slip of
     two keys struck out of turn ('prevnet', 'caffiene', 'defualt'), or of one key missed, struck twice or
     mistaken ('statment', 'timout', 'contaxners'), looked up as meant. Keyword search left such a word out, and
@@ -124,7 +127,10 @@ def slip_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
     for a quoted word or a name (``quoted``: ``as_typed``; asked as typed), a word found by another form (``held``:
     ``held_forms``), one of fewer than SWAPPED_LETTERS letters or more than SLIP_LETTERS, or other than Latin letters.
     A query none of whose words a passage holds is searched so too: the spelling note says what was searched in
-    their place."""
+    their place. A word capitalised at the start of the query or of a sentence (``starts``: ``sentence_starts``) is a
+    name when the word it would be looked up as is one the passages write as a name (``named``: ``written_as_name``
+    of its stem): 'Karlsson budget review' was searched as 'Carlsson', whom the notes name, while 'Budgte review' is
+    'budget', a word the notes write in small letters."""
     written = [w for w in written_words(query)[:MAX_TERMS] if w.isalpha()]
     own = dict(zip(written, tokens(written) if written else []))
     present = {w for w, t in own.items() if t and any(documents(token) for token in t)}
@@ -142,6 +148,10 @@ def slip_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
         elif len(word) >= EDITED_LETTERS and word.isascii() and short \
                 and (edited := _one_edit(word, tokens, documents)):
             found[word] = [edited]
+    for word in [w for w in found if w in starts and named]:
+        meant = tokens(found[word])[0]
+        if len(meant) == 1 and named(meant[0]):
+            del found[word]
     return found
 
 
@@ -276,15 +286,41 @@ def names(query: str) -> set[str]:
     'Brian' as one on the 'brain' (two letters swapped). Such a word is searched as written; the spelling note still
     offers the word held ('did you mean …'). Not in a query that shows German, which writes every noun so
     ('wo ist die Rechnnug vom Lieferanten')."""
+    return _capitalised(query)[0]
+
+
+def sentence_starts(query: str) -> set[str]:
+    """The folded words of ``query`` (as typed) written with a capital at the start of the query or of a sentence in
+    it, in a query of several words (not all in capitals, not showing German): a name or a word capitalised as any
+    first word is ('Karlsson budget review', 'Budgte review'). ``slip_forms`` tells them apart by the word meant."""
+    return _capitalised(query)[1]
+
+
+def _capitalised(query: str) -> tuple[set[str], set[str]]:
+    """(``names``, ``sentence_starts``) of ``query``."""
     words = list(WORD.finditer(query))
     if query.upper() == query or "de" in query_languages(normalise(query)):  # capitals say nothing of a word:
-        return set()  # 'HOW DO I PREVNET …'; German's nouns
-    found = set()
+        return set(), set()  # 'HOW DO I PREVNET …'; German's nouns
+    found, starts = set(), set()
     for match in words:
         before = query[:match.start()].rstrip(" \t\"'“”‘’«»([{*_`")
-        if match.group(0)[:1].isupper() and (len(words) == 1 or before and before[-1] not in ".!?\n"):
-            found.add(normalise(match.group(0)))
-    return found
+        if match.group(0)[:1].isupper():
+            mid = len(words) == 1 or before and before[-1] not in ".!?\n"
+            (found if mid else starts).add(normalise(match.group(0)))
+    return found, starts - found
+
+
+def written_as_name(conn: sqlite3.Connection, term: str) -> bool:
+    """Whether the published passages write the words that hold ``term`` (a stem) only with a capital, as a name is
+    written ('Carlsson'), never in small letters ('budget', 'prevent'): read in NAME_PASSAGES of them (any, not the
+    best ranked, whose titles are capitalised word by word). A word of a passage is taken as the term's when it
+    begins with all of the stem but its last letter (porter rewrites a word's end only)."""
+    keyword_reads.make_scratch(conn, COLUMNS)
+    head = term[:-1] if len(term) > 4 else term
+    pattern = re.compile(rf"(?<![^\W_]){re.escape(head)}", re.IGNORECASE)
+    found = [m.group(0) for text in keyword_reads.term_texts(conn, term, NAME_PASSAGES) for m in
+             pattern.finditer(text)]
+    return bool(found) and all(word[:1].isupper() for word in found)
 
 
 def _typo(word: str, forms: dict[str, str], tokens: Callable[[list[str]], list[tuple[str, ...]]],
