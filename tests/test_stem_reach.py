@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from search.index.schema import TOKENIZER
 from search.query.keyword import edits
 from search.query.stem_reach import LONGEST, Beginnings, kept
@@ -56,3 +58,16 @@ def test_only_words_that_cannot_stem_to_a_held_term_are_refused():
     assert len(refused) > 0.9 * len(variants), "'kub' begins no held term"
     assert not beginnings.may_stem_to_one("zzzzzzzz") and beginnings.may_stem_to_one("columns")
     assert LONGEST == 5
+
+
+def test_a_words_variants_asked_again_are_answered_from_what_was_kept(monkeypatch):
+    """A query asked again walked its thousands of variants through the check again, with their tokens cached: the
+    answer is kept by the variants asked, and handed out as a copy (a caller's change does not reach the next)."""
+    beginnings = Beginnings(["kubernet", "deploy"])
+    variants = sorted(set(edits("kuberntes")))
+    first = beginnings.passing(variants)
+    assert "kubernetes" in first and "zuberntes" not in first
+    first.append("changed by the caller")
+    monkeypatch.setattr(beginnings, "_passing", lambda words: pytest.fail("walked again"))
+    assert beginnings.passing(variants) == first[:-1]
+    assert Beginnings(["kubernet"]).passing(["zuberntes"]) == [], "another set of terms: its own answers"
