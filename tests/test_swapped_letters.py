@@ -94,7 +94,8 @@ def test_a_misspelled_word_alone_is_searched_as_meant_and_the_note_says_so(engin
 
 
 def test_which_words_are_looked_up_as_meant():
-    held = {"default": 9, "prevent": 3, "caffein": 2, "rail": 4, "column": 5, "imms": 1, "mims": 0, "ricerca": 2}
+    held = {"default": 9, "prevent": 3, "caffein": 2, "rail": 4, "column": 5, "imms": 1, "mims": 0, "ricerca": 2,
+            "ims": 1}
     stem = {"caffeine": "caffein", "rails": "rail"}
     tokens = lambda words: [(stem.get(w, w),) for w in words]  # noqa: E731
     documents = lambda t: held.get(t, 0)  # noqa: E731
@@ -104,7 +105,10 @@ def test_which_words_are_looked_up_as_meant():
     assert slip_forms("defualt prevnet", tokens, documents) == {"defualt": ["default"], "prevnet": ["prevent"]}, \
         "no other word held: searched as meant, the note says so"
     assert slip_forms('"defualt" rails', tokens, documents, quoted={"defualt"}) == {}, "quoted: as typed"
-    assert slip_forms("mims rails", tokens, documents) == {}, "too short: a name as often as a slip"
+    assert slip_forms("syndrome Mims rails", tokens, documents, quoted=as_typed("syndrome Mims rails")) == {}, \
+        "a name: as typed"
+    assert slip_forms("mims rails", tokens, documents) == {"mims": ["imms"]}, "four letters in small letters: a slip"
+    assert slip_forms("mis rails", tokens, documents) == {}, "three letters: too short"
     assert slip_forms("ricecra rails", tokens, documents, held={"ricecra": ["ricerca"]}) == {}, "found already"
     assert slip_forms("deflaut rails", tokens, documents) == {"deflaut": ["default"]}, "two swaps away, alone"
     assert slip_forms("the deflaut rails column of this table", tokens, documents) == {}, \
@@ -181,6 +185,7 @@ def test_which_first_words_are_names():
     assert sentence_starts("it sleeps. Prevnet it") == {"prevnet"}
     assert sentence_starts("Karlsson") == set(), "a query's one word is a name (``names``)"
     assert sentence_starts("budget review with Karlsson") == set()
+    assert sentence_starts("KUBERNETSE Straße") == set(), "not written as a first word is"
     assert sentence_starts("HOW DO I PREVNET SLEEP") == set() == sentence_starts("Rechnnug vom Lieferanten prüfen")
     held = {"carlsson": 2, "budget": 5, "review": 3}
     tokens = lambda words: [(w,) for w in words]  # noqa: E731

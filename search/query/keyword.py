@@ -28,9 +28,10 @@ MAX_TERMS = 64
 # a word no passage holds is looked up in its forms (``held_forms``) from this many letters: a shorter one is more
 # likely an English typo than another language's form ('baise' of a SciFact claim, for 'base', found 'bais')
 GUESSED_LETTERS = 6
-# a word no passage holds is looked up with two of its letters swapped from this many letters: a shorter one is
-# as often a name as a slip (SciFact's 'Mims' syndrome was looked up as 'imms')
-SWAPPED_LETTERS = 5
+# a word no passage holds is looked up with two of its letters swapped from this many letters. It was 5, as a
+# shorter one is as often a name as a slip (SciFact's 'Mims' syndrome was looked up as 'imms'), but a name is now
+# told by its capital (``as_typed``), and 'tmux 分屏 pnae 大小' ranked tmux notes on anything but panes
+SWAPPED_LETTERS = 4
 # and with one letter dropped, added or changed from this many: a shorter word has many words one edit away
 EDITED_LETTERS = 6
 # and two slips away (one of them a swap) from this many, where it is the only word so far (``_two_slips``)
@@ -305,8 +306,10 @@ def _capitalised(query: str) -> tuple[set[str], set[str]]:
     for match in words:
         before = query[:match.start()].rstrip(" \t\"'“”‘’«»([{*_`")
         if match.group(0)[:1].isupper():
-            mid = len(words) == 1 or before and before[-1] not in ".!?\n"
-            (found if mid else starts).add(normalise(match.group(0)))
+            if len(words) == 1 or before and before[-1] not in ".!?\n":
+                found.add(normalise(match.group(0)))
+            elif match.group(0)[1:].islower():  # as a first word is written: 'KUBERNETSE' is no name for that
+                starts.add(normalise(match.group(0)))
     return found, starts - found
 
 
