@@ -22,6 +22,7 @@ The chunker joins a section of a few tokens (often the imports) to its neighbour
 Lines are split on "\\n" only (CRLF and CR are normalised first), so
 ``section.text == "\\n".join(lines[start_line - 1:end_line])`` and the
 sections' texts joined by "\\n" give back the whole file.
+Cython, which has no grammar, is outlined by its indentation (ingest.code_forms.cython).
 Unknown extensions, missing grammars, parser failures (a parse over
 OUTLINE_SECONDS too) and files over OUTLINE_BYTES give one section for the
 whole file, which the chunker windows by lines.
@@ -34,7 +35,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .code_forms import form
+from .code_forms import cython, form
 from .code_forms.declarations import DEFS, NEEDS_BODY, TRANSPARENT, WRAPPERS, C, definition_name, has_body
 from .code_forms.nodes import descendants, end_row, heading_safe
 from .code_forms.tests import go_subtests
@@ -63,6 +64,8 @@ LANGUAGES: dict[str, str] = {
     ".jl": "julia",
     ".pl": "perl", ".pm": "perl",
     ".sql": "sql",
+    # no grammar in tree-sitter-languages: outlined by indentation (ingest.code_forms.cython); they were not read
+    ".pyx": "cython", ".pxd": "cython", ".pxi": "cython",
 }
 
 # Build and container files known by their name alone (they have no extension): code, windowed by lines, Ruby's
@@ -257,12 +260,14 @@ def _outline(language: str | None, module: str, text: str) -> tuple[list[Definit
     """Definitions of the file in pre-order, or [] and the reason for a fallback."""
     if language is None:
         return [], "unknown extension"
-    parser = _parser(language)
-    if parser is None:
-        return [], f"no tree-sitter grammar for {language}"
     source = text.encode("utf-8")
     if len(source) > OUTLINE_BYTES:
         return [], f"too large to outline: {len(source):,} bytes (over {OUTLINE_BYTES:,})"
+    if language == "cython":  # no grammar: outlined by indentation
+        return [Definition([module] + parts, *rows) for parts, *rows in cython.outline(text)], None
+    parser = _parser(language)
+    if parser is None:
+        return [], f"no tree-sitter grammar for {language}"
     if language == "sql" and (tag := _open_dollar_quote(text)):
         return [], f"a dollar quote ({tag}) is never closed"
     parser.set_timeout_micros(int(OUTLINE_SECONDS * 1_000_000))
