@@ -1,8 +1,14 @@
-"""A developer's questions about code: Cython read by its definitions."""
+"""A developer's questions about code: Cython read by its definitions, 'where is X defined', a package and a name
+as words ('aiosqlite connect'), a parameter's name, a definition's name said in words in a question."""
 from __future__ import annotations
+
+import pytest
 
 from ingest.code import parse_code
 from ingest.kinds import kind_of
+from search.query.engine import Engine
+from search.query.symbols import asked_name, names, worded
+from tests.conftest import built_once, in_home, ingest, write_tree
 
 PYX = '''# cython: language_level=3
 import re
@@ -52,3 +58,165 @@ def test_cython_is_read_by_its_definitions():
     assert owners["xslt > parse"][0] == 29
     assert "_RE_HREF" not in doc.meta["symbols"] and doc.meta["language"] == "cython"
     assert "fallback" not in doc.meta
+
+
+def test_names_asked_for():
+    assert asked_name("where is SqliteStorage defined") == ["SqliteStorage"]
+    assert asked_name("Where's `Huey.enqueue` defined?") == ["Huey", "enqueue"]
+    assert asked_name("definition of the class Consumer") == ["Consumer"]
+    assert asked_name("which file defines escape_unicode") == ["escape_unicode"]
+    assert asked_name("aiosqlite connect") == ["aiosqlite", "connect"]
+    assert asked_name("where is it defined") is None  # a pronoun asks about what was said before
+    assert asked_name("how does the consumer stop") is None and asked_name("periodic") is None
+    assert asked_name("read_timeout") == ["read_timeout"]
+    assert names("read_timeout", "def __init__(self, read_timeout=1):")
+    assert names("read_timeout", "client = Redis(readTimeout=5)")
+    assert not names("read_timeout", "timeout = read_timeout_seconds or 5")
+    assert not names("e-mail", "self.email = email")  # a word of prose with a hyphen is no identifier run together
+
+
+def test_a_definitions_name_said_in_words():
+    assert worded("how does pypdf rebuild a broken xref table", "_reader > PdfReader > _rebuild_xref_table") == 3
+    assert worded("where are tool names validated", "tool_name_validation > validate_tool_name") == 3
+    assert worded("how does the client stop the server process", "stdio > _stop_server_process") == 3
+    assert worded("how do I stop servers that hang", "stdio > stop_server") == 2  # two words side by side
+    assert worded("how does the client stop the server process", "stdio > stop_server") == 0
+    assert worded("where is the name of the user got", "users > get_user_name") == 0  # not among as many words
+    assert worded("how do I get the name of a user", "users > get_name") == 0  # two, not side by side
+    assert worded("a new lru cache", "cache > entry, NewLRUCache") == 3  # one of a passage's joined definitions
+    assert worded("rebuild xref table", "_reader") == 0  # the module alone names no definition
+
+
+CORE = '''"""Core implementation of the asyncio bridge to sqlite3."""
+import sqlite3
+from threading import Thread
+
+
+def _connection_worker_thread(tx):
+    """Run the queued sqlite3 calls in the connection's own thread."""
+    while True:
+        future, function = tx.get()
+        future.set_result(function())
+
+
+class Connection:
+    def __init__(self, connector, iter_chunk_size, loop=None):
+        self._connector = connector
+        self._thread = Thread(target=_connection_worker_thread, args=(self._tx,))
+
+
+def connect(database, *, iter_chunk_size=64, **kwargs):
+    """Create and return a connection proxy to the sqlite database."""
+    return Connection(lambda: sqlite3.connect(database, **kwargs), iter_chunk_size)
+'''
+SMOKE = '''import aiosqlite
+
+
+async def test_connect_twice():
+    """connect to the database, connect again: each connection sees the other's rows."""
+    async with aiosqlite.connect(":memory:") as first, aiosqlite.connect(":memory:") as second:
+        await first.execute("create table t (k int)")
+        await second.execute("create table t (k int)")
+
+
+async def test_connection_context():
+    async with aiosqlite.connect(":memory:") as db:
+        assert db.connect
+'''
+STORAGE = '''class BaseStorage:
+    def enqueue(self, data, priority=None):
+        raise NotImplementedError
+
+
+class RedisStorage(BaseStorage):
+    def __init__(self, name="huey", blocking=True, read_timeout=1, url=None):
+        self.read_timeout = read_timeout
+
+    def dequeue(self):
+        return self.conn.brpop(self.name, timeout=self.read_timeout)
+
+
+class SqliteStorage(BaseStorage):
+    """Tasks kept in a SQLite database, in WAL mode."""
+    table_task = "create table if not exists task (id integer not null primary key, queue text not null)"
+
+    def __init__(self, filename="huey.db", timeout=5):
+        self.filename = filename
+
+    def enqueue(self, data, priority=None):
+        """Add the task to the sqlite storage: sqlite storage keeps it until dequeued."""
+        self.sql("insert into task (queue, data) values (?, ?)", (self.name, data))
+'''
+TESTS = '''from huey.storage import SqliteStorage
+
+
+class TestSqliteStorage:
+    def get_storage(self):
+        """SqliteStorage is defined over a file: SqliteStorage in a temporary folder."""
+        return SqliteStorage(filename="/tmp/x.db")
+'''
+HTTP = '''def create_http_client(read_timeout_seconds=30, connect_timeout=5):
+    """An HTTP client: its read timeout (read_timeout_seconds) and its connect timeout, and the timeout of a read."""
+    return Client(timeout=Timeout(read=read_timeout_seconds, connect=connect_timeout))
+'''
+READER = '''class PdfReader:
+    def read(self, stream):
+        """Read the xref table: a broken xref table is rebuilt; xref entries of the table are checked."""
+        if self.strict:
+            raise PdfReadError("Broken xref table")
+        self._rebuild_xref_table(stream)
+
+    def _read_xref_table(self, stream):
+        """The xref table read from the xref section: each xref entry of the table in turn."""
+        for xref in self.xref_entries(stream):
+            self.table[xref.number] = xref
+
+    def _rebuild_xref_table(self, stream):
+        self.xref = {}
+        for number, generation, start in self._find_objects(stream.read()):
+            self.xref[generation][number] = start
+'''
+TREE = {"aiosqlite/core.py": CORE, "aiosqlite/tests/smoke.py": SMOKE, "huey/storage.py": STORAGE,
+        "huey/tests/test_storage.py": TESTS, "mcp/http.py": HTTP, "pypdf/_reader.py": READER}
+
+
+@pytest.fixture(scope="module")
+def questions_home(tmp_path_factory, model_path):
+    return built_once(tmp_path_factory, model_path, lambda folder: ingest(write_tree(folder / "code", TREE)))
+
+
+@pytest.fixture
+def engine(questions_home, model_path, embedder, monkeypatch):
+    engine = Engine(in_home(questions_home, model_path, monkeypatch), lambda: embedder)
+    engine.warm()
+    return engine
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query, path, name", [
+    # the question's words ranked the test saying 'SqliteStorage' and 'defined', and the enqueue saying sqlite storage
+    ("where is SqliteStorage defined", "huey/storage.py", "SqliteStorage"),
+    # as words, the tests calling aiosqlite.connect ranked above the definition
+    ("aiosqlite connect", "aiosqlite/core.py", "connect"),
+    # a parameter: the passages saying 'read' and 'timeout' most ranked above those taking it
+    ("read_timeout", "huey/storage.py", "RedisStorage.__init__"),
+    # the passage raising "Broken xref table" and the xref table reader ranked above the function named so
+    ("how does pypdf rebuild a broken xref table", "pypdf/_reader.py", "PdfReader._rebuild_xref_table"),
+])
+def test_a_developers_question_finds_its_code_first(engine, mode, query, path, name):
+    hits = engine.search(query, mode=mode).hits
+    assert hits[0].path == path and name in _defined(hits[0].heading_path), [(h.path, h.heading_path) for h in hits[:4]]
+
+
+def _defined(heading_path: str) -> list[str]:
+    """The qualified names of the definitions a code passage's heading names, joined ones each ('storage >
+    BaseStorage.enqueue, RedisStorage.__init__'), without the module."""
+    *owners, last = heading_path.split(" > ")[1:] or [""]
+    return [".".join(owners + [name]) for name in last.split(", ")]
+
+
+def test_words_that_name_no_definition_move_nothing(engine):
+    """'sqlite storage' is no package and a definition in it: the passages rank by their words alone."""
+    answer = engine.search("sqlite storage", mode="keyword")
+    assert [h.keyword_rank for h in answer.hits] == sorted(h.keyword_rank for h in answer.hits)
+    assert not any("come first" in n for n in answer.notes), answer.notes

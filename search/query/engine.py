@@ -23,7 +23,7 @@ from typing import Callable
 from search.index import chunk_reads, collection_reads, db, keyword_reads, link_reads, schema
 from search.model.info import ModelError
 from search.query import answer_notes, bibliography, footnotes, fusion, keyword, mail_threads, question, reordering, \
-    results_page, spelling, symbols, tags
+    results_page, spelling, symbols, tags, worded_names
 from search.query.answer import Answer, Hit, SearchError, took_ms
 from search.query.answer_notes import CJK_WORDS, NOTHING_PUBLISHED, NOTHING_REGISTERED, filter_notes, no_terms, note
 from search.query.catalog import Catalog
@@ -118,6 +118,7 @@ class Engine:
                         ranked = reordering.traced_first(read, query, ranked, used, filters, notes)
                         ranked = self._users_first(read, query, ranked, used, filters, state, notes)
                         ranked = reordering.messages_first(read, query, ranked, used, notes)
+                        ranked = worded_names.worded_first(read, query, ranked, used, notes)
                         ranked = reordering.own_notes_first(read, query, ranked, used, notes)
                         unmatched = self._spelling(conn, query, used, state, notes, filters.collection) \
                             if _in_scope(state["generations"], filters) else []  # nothing searched: no word missed

@@ -181,28 +181,36 @@ def definitions_first(read: Passages, query: str, ranked: list, mode: str, filte
     """``ranked`` with the passages of the files the query names first (``symbols.names_file``: ``filters.py``,
     ``pypdf/filters.py``; a named file none of whose passages ranked comes with its first, scored 0), then the
     code passages that define the name the query is (``symbols.code_name``: ``periodic_task``, ``Huey.enqueue``,
-    ``Lexer::next_token``, ``MAX_RETRIES``), each in their order, in keyword and hybrid search: the name's words,
+    ``Lexer::next_token``, ``MAX_RETRIES``) or asks for (``symbols.asked_name``: 'where is SqliteStorage defined',
+    'aiosqlite connect'), or for a name nothing defines (a parameter's: ``read_timeout``) the passages
+    holding it as written (``symbols.names``), each in their order, in keyword and hybrid search: the name's words,
     split and stemmed, ranked other functions that say them more often (``periodic_tasks``) above its
     definition, other files that say 'filters' above filters.py, and a path's folder, which no passage holds,
     left its file out. Scores stay as ranked; a note says so when the order changed."""
-    if mode == "semantic" or any(c.isspace() for c in query.strip()):
+    if mode == "semantic":
         return ranked
-    named = _named_files(query, ranked, read.catalog, filters)
-    parts = symbols.code_name(query)
+    spaced = any(c.isspace() for c in query.strip())
+    named = [] if spaced else _named_files(query, ranked, read.catalog, filters)
+    parts = symbols.asked_name(query)  # 'where is X defined' and 'aiosqlite connect' too
     rows = read.rows([cid for cid, _, _ in ranked], kind="code").values() if parts and ranked else []
     defining = {r["id"] for r in rows if symbols.defines(parts, r["heading_path"] or "", r["text"], r["path"])}
     declaring = {r["id"] for r in rows if r["id"] in defining and symbols.declares(parts[-1], r["text"])}
     shared = {r["id"] for r in rows if r["id"] in defining and symbols.joined(r["heading_path"] or "")}
+    # a name with no definition (a parameter, a setting: read_timeout): the passages holding it as written
+    naming = set() if defining or named or spaced or len(parts or ()) != 1 else {
+        r["id"] for r in rows if symbols.names(parts[0], r["text"])}
     # a definition cut in two: the passage with its 'def' line before the rest ('Postings.search' put the rest first);
     # of two definitions of the name, the one with a passage of its own before one joined to a neighbour (huey's
     # Huey.periodic_task before the few lines of MiniHuey.periodic_task, shorter and so higher by BM25)
-    first = named + sorted((hit for hit in ranked if hit[0] in defining),
+    first = named + sorted((hit for hit in ranked if hit[0] in defining | naming),
                            key=lambda hit: (hit[0] not in declaring, hit[0] in shared))
     chosen = {hit[0] for hit in first}
     moved = first + [hit for hit in ranked if hit[0] not in chosen]
     if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
-        what = "the file it names" if named and not defining else (
-            f"the definitions of {query.strip()!r}" if not named else "the file it names, then its definitions")
+        shown = ".".join(parts) if spaced and not symbols.WORDED_NAME.fullmatch(query) else query.strip()
+        what = "the file it names" if named and not defining and not naming else (
+            f"the passages holding {shown!r}" if naming else
+            f"the definitions of {shown!r}" if not named else "the file it names, then its definitions")
         note(notes, f"{what} come first, each keeping the score it ranked with")
     return moved
 

@@ -15,6 +15,7 @@ import re
 # One name, qualified by '.', '::', '->', '#' or '\' (PHP namespaces), as code and stack traces write it; a leading
 # '@' (a decorator) and trailing '()' are allowed.
 PART = r"[^\W\d]\w*|\$\w+"
+_ASKED_NAME = rf"[`'\"]?@?(?P<name>(?:{PART})(?:(?:\.|::|->|#|\\)(?:{PART}))*)(?:\(\))?[`'\"]?"
 CODE_NAME = re.compile(rf"@?(?P<name>(?:{PART})(?:(?:\.|::|->|#|\\)(?:{PART}))*)(?:\(\))?", re.UNICODE)
 SEPARATOR = re.compile(r"\.|::|->|#|\\")
 # A kebab-case name, as a command-line flag (``--dry-run``), a CSS class (``.btn-primary``), a Lisp, shell or Make
@@ -98,6 +99,93 @@ def code_name(query: str) -> list[str] | None:
     written_as_code = (len(parts) > 1 or "_" in name or "$" in name or CAMEL.search(name) is not None
                        or (len(name) > 1 and name.isupper()) or query.startswith("@") or query.endswith("()"))
     return parts if written_as_code else None
+
+
+# A question asking where a name is defined: 'where is SqliteStorage defined', "where's read_timeout set",
+# 'definition of Huey.enqueue', 'which file defines escape_unicode', 'go to definition of connect'. Its framing
+# words ranked the passages saying 'defined' and the name's words (SqliteStorage's __init__ and enqueue, a test's
+# tearDown) above the class, which says neither twice.
+_KIND_WORD = r"(?:(?:the|a)\s+)?(?:(?:class|function|method|struct|type|constant|variable|interface|enum|macro)\s+)?"
+DEFINED_ASKED = [re.compile(pattern.replace("NAME", _KIND_WORD + _ASKED_NAME) + r"\s*\??\s*", re.IGNORECASE)
+                 for pattern in (
+    r"\s*where(?:\s+is|'s|\s+are)\s+NAME\s+(?:defined|declared|implemented)(?:\s+in\s+\w+)?",
+    r"\s*where\s+(?:does|do)\s+NAME\s+(?:get\s+)?(?:defined|declared|implemented|live|come\s+from)",
+    r"\s*(?:(?:find|show|go\s+to|jump\s+to)\s+)?(?:the\s+)?(?:definition|declaration|implementation)"
+    r"\s+(?:of|for)\s+NAME",
+    r"\s*NAME\s+(?:definition|declaration|implementation)",
+    r"\s*(?:which|what)\s+file\s+(?:defines|declares|implements)\s+NAME",
+    r"\s*(?:which|what)\s+file\s+is\s+NAME\s+(?:defined|declared|implemented)\s+in")]
+# A package's, module's or class's name and then a definition's, as words: 'aiosqlite connect', 'huey api enqueue',
+# 'Huey enqueue'. As words they ranked the tests calling aiosqlite.connect above its definition in core.py; the
+# definition counts only where the words before the last are its owners or folders (``defines``).
+WORDED_NAME = re.compile(rf"\s*(?:{PART})(?:\s+(?:{PART})){{1,2}}\s*")
+
+
+def asked_name(query: str) -> list[str] | None:
+    """The parts of the name whose definition the query asks for: the name it is (``code_name``), the name a
+    question asks where it is defined (``DEFINED_ASKED``: any name, a plain word too, as the question says it is one),
+    or for two or three words (``WORDED_NAME``) each word a part, which ``defines`` finds only where the first are
+    the definition's owners or folders ('periodic task' is words, and moves nothing); None for any other query."""
+    if not any(c.isspace() for c in query.strip()):
+        return code_name(query)
+    for pattern in DEFINED_ASKED:
+        found = pattern.fullmatch(query)
+        if found and found.group("name").casefold() not in PRONOUNS:
+            return SEPARATOR.split(found.group("name"))
+    return query.split() if WORDED_NAME.fullmatch(query) else None
+
+
+def names(name: str, text: str) -> bool:
+    """Whether ``text`` holds ``name`` as a whole identifier, however its words are joined (``read_timeout``,
+    ``readTimeout``; not ``read_timeout_seconds``): a parameter's or a setting's name has no definition of its own,
+    and its words ranked the passages saying 'read' and 'timeout' most above those that take it."""
+    key = folded(name)
+    if not key or key not in text.casefold().replace("_", "").replace("-", ""):
+        return False
+    # a kebab-case name's words as the code writes them: 'e-mail' is no ``email`` (``_worded_as``)
+    return any(_worded_as(name, found.group()) for found in
+               re.finditer(rf"(?<![\w$]){_spelled(name)}(?![\w$])", text, re.IGNORECASE))
+
+
+# A definition's name said in words in a question: 'how does pypdf rebuild a broken xref table' asks for
+# ``_rebuild_xref_table``, 'how does the stdio client stop the server process' for ``_stop_server_process``, 'where
+# are tool names validated' for ``validate_tool_name``. Passages saying 'xref' and 'table' more often (a function
+# raising "Broken xref table") ranked above it, and a file's first two passages left it off the page.
+WORDED_MIN = 3  # words of a name said in any order, within WORDED_SPAN more words of the query; two said side by side
+WORDED_SPAN = 2
+_ENDINGS = re.compile(r"(?:ing|ed|es|s|e)$")
+
+
+def _stem(word: str) -> str:
+    """A word without the ending of an inflection, the same cut for 'validate', 'validated' and 'validates'."""
+    word = word.casefold()
+    ending = _ENDINGS.search(word)
+    return word[:ending.start()] if ending and ending.start() >= 3 else word
+
+
+def worded(query: str, heading_path: str) -> int:
+    """How many words the name a code passage's heading ends with has (``_rebuild_xref_table``: 3) when the query
+    says them all: a name of WORDED_MIN words or more in any order among as many words of the query and WORDED_SPAN
+    more, one of two words in order side by side ('safe join'); of a passage of joined definitions (``entry,
+    NewLRUCache``), the most of any name it shows; 0 when it names none the query says."""
+    if " > " not in heading_path:
+        return 0
+    said = [_stem(word) for word in re.findall(r"\w+", query)]
+    last = MORE_NAMED.sub("", heading_path.split(" > ")[-1].strip())
+    return max(_said(said, name.split(".")[-1]) for name in last.split(", "))
+
+
+def _said(said: list[str], name: str) -> int:
+    """``worded`` of one ``name``, the query's words stemmed (``said``)."""
+    wanted = [_stem(word) for word in _words(name)]
+    if len(wanted) < 2 or len(set(wanted)) < len(wanted):
+        return 0
+    if len(wanted) == 2:
+        return 2 if any(said[i:i + 2] == wanted for i in range(len(said) - 1)) else 0
+    if len(wanted) < WORDED_MIN:
+        return 0
+    width = len(wanted) + WORDED_SPAN
+    return len(wanted) if any(set(wanted) <= set(said[i:i + width]) for i in range(max(1, len(said) - width + 1))) else 0
 
 
 def defines(parts: list[str], heading_path: str, text: str, path: str = "") -> bool:
