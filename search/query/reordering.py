@@ -176,6 +176,9 @@ def phrases_first(conn, query: str, ranked: list, mode: str, notes: list[str]) -
     return moved
 
 
+SPACED_NAME_DEPTH = 30  # of the passages a query with spaces ranks, looked at for the definition it names
+
+
 def definitions_first(read: Passages, query: str, ranked: list, mode: str, filters: Filters, notes: list[str]
                       ) -> list:
     """``ranked`` with the passages of the files the query names first (``symbols.names_file``: ``filters.py``,
@@ -192,7 +195,9 @@ def definitions_first(read: Passages, query: str, ranked: list, mode: str, filte
     spaced = any(c.isspace() for c in query.strip())
     named = [] if spaced else _named_files(query, ranked, read.catalog, filters)
     parts = symbols.asked_name(query)  # 'where is X defined' and 'aiosqlite connect' too
-    rows = read.rows([cid for cid, _, _ in ranked], kind="code").values() if parts and ranked else []
+    # words are read as a name among the first passages their words rank (a plain query's rows are not read at all)
+    looked = ranked if not spaced else ranked[:SPACED_NAME_DEPTH]
+    rows = read.rows([cid for cid, _, _ in looked], kind="code").values() if parts and ranked else []
     defining = {r["id"] for r in rows if symbols.defines(parts, r["heading_path"] or "", r["text"], r["path"])}
     declaring = {r["id"] for r in rows if r["id"] in defining and symbols.declares(parts[-1], r["text"])}
     shared = {r["id"] for r in rows if r["id"] in defining and symbols.joined(r["heading_path"] or "")}

@@ -170,18 +170,29 @@ def worded(query: str, heading_path: str) -> int:
     NewLRUCache``), the most of any name it shows; 0 when it names none the query says."""
     if " > " not in heading_path:
         return 0
-    said = [_stem(word) for word in re.findall(r"\w+", query)]
+    said = _said_words(query)
     last = MORE_NAMED.sub("", heading_path.split(" > ")[-1].strip())
     return max(_said(said, name.split(".")[-1]) for name in last.split(", "))
 
 
-def _said(said: list[str], name: str) -> int:
+@functools.lru_cache(maxsize=8)
+def _said_words(query: str) -> tuple[str, ...]:
+    """The query's words stemmed, made once per query: each code passage ranked is compared with them."""
+    return tuple(_stem(word) for word in re.findall(r"\w+", query))
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_stems(name: str) -> tuple[str, ...]:
+    return tuple(_stem(word) for word in _words(name))
+
+
+def _said(said: tuple[str, ...], name: str) -> int:
     """``worded`` of one ``name``, the query's words stemmed (``said``)."""
-    wanted = [_stem(word) for word in _words(name)]
-    if len(wanted) < 2 or len(set(wanted)) < len(wanted):
+    wanted = list(_name_stems(name))
+    if len(wanted) < 2 or len(set(wanted)) < len(wanted) or not set(wanted) <= set(said):
         return 0
     if len(wanted) == 2:
-        return 2 if any(said[i:i + 2] == wanted for i in range(len(said) - 1)) else 0
+        return 2 if any(list(said[i:i + 2]) == wanted for i in range(len(said) - 1)) else 0
     if len(wanted) < WORDED_MIN:
         return 0
     width = len(wanted) + WORDED_SPAN
@@ -205,6 +216,8 @@ def defines(parts: list[str], heading_path: str, text: str, path: str = "") -> b
         return len(parts) == 1 and declares(parts[0], text)
     owners, last = heading[:-1], heading[-1]
     hidden = MORE_NAMED.search(last)
+    if len(parts) > 1 and not hidden and name[-1] not in folded(heading_path):
+        return False  # a qualified name's last part is in the heading, however written, or nothing defines it
     for named in MORE_NAMED.sub("", heading_path.split(" > ")[-1].strip()).split(", "):
         if not _worded_as(parts[-1], named.split(".")[-1]):
             continue
