@@ -110,10 +110,14 @@ def _close(block: list, before: int, lines: list[str], code: set[int], found: Ou
     out."""
     parts, start, column, index = block
     end = before - 1
-    while end > found[index][2] and (not lines[end].strip()
-                                     or (end not in code and _indent(lines[end]) <= column and COMMENT.match(lines[end]))):
+    while end > found[index][2] and (not lines[end].strip() or _comment_after(lines[end], end, code, column)):
         end -= 1
     found[index] = (parts, start, max(end, found[index][2]), column, found[index][4])
+
+
+def _comment_after(line: str, row: int, code: set[int], column: int) -> bool:
+    """Whether ``line`` is a comment no deeper than a block's header: it heads what follows the block."""
+    return row not in code and _indent(line) <= column and COMMENT.match(line) is not None
 
 
 def _indent(line: str) -> int:

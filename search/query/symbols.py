@@ -101,7 +101,7 @@ def code_name(query: str) -> list[str] | None:
     return parts if written_as_code else None
 
 
-# A question asking where a name is defined: 'where is SqliteStorage defined', "where's read_timeout set",
+# A question asking where a name is defined: 'where is SqliteStorage defined', "where's read_timeout declared",
 # 'definition of Huey.enqueue', 'which file defines escape_unicode', 'go to definition of connect'. Its framing
 # words ranked the passages saying 'defined' and the name's words (SqliteStorage's __init__ and enqueue, a test's
 # tearDown) above the class, which says neither twice.
@@ -196,7 +196,8 @@ def _said(said: tuple[str, ...], name: str) -> int:
     if len(wanted) < WORDED_MIN:
         return 0
     width = len(wanted) + WORDED_SPAN
-    return len(wanted) if any(set(wanted) <= set(said[i:i + width]) for i in range(max(1, len(said) - width + 1))) else 0
+    windows = (set(said[i:i + width]) for i in range(max(1, len(said) - width + 1)))
+    return len(wanted) if any(set(wanted) <= window for window in windows) else 0
 
 
 def defines(parts: list[str], heading_path: str, text: str, path: str = "") -> bool:
