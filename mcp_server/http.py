@@ -45,12 +45,12 @@ import sys
 from mcp_server import http_settings
 
 
-def main(args, settings, children: list) -> int:
-    """Check the address and the token, start the worker, build the server, serve until stopped."""
+def main(args, served, children: list) -> int:
+    """Check the address and the token, start the worker, build the server, serve until stopped. ``served``
+    (mcp_server.settings_problems): a bad SIFT_* setting is said first in every answer, as over stdio; it
+    ended the server with status 2, so an HTTP client saw only a refused connection."""
     from mcp_server.server import StartupError, _exit_if_threads_linger, build_server, served_root
-    if args.http is None:
-        raise StartupError("--read-only and --log-queries go with --http [HOST:]PORT (over stdio the client "
-                           "chooses the tools it allows)")
+    settings = served.settings
     try:
         config = http_settings.load(args.http, settings.home, read_only=args.read_only,
                                     log_queries=args.log_queries)
@@ -59,11 +59,13 @@ def main(args, settings, children: list) -> int:
     except ValueError as exc:
         raise StartupError(str(exc)) from None
     with listener:
-        collection, problem = served_root(settings, args.root, args.name)
-        if not args.no_worker:
+        collection, problem = (None, None) if served.unusable else served_root(settings, args.root, args.name)
+        if not (args.no_worker or served.no_worker):
             from mcp_server.worker import Worker
             children.append(Worker(settings, queued=collection[0] if collection else None).start())
-        server = build_server(settings, children[0] if children else None, collection, problem)
+        server = build_server(settings, children[0] if children else None, collection,
+                              [*served.problems, *([problem] if problem else [])], served.unusable,
+                              held=served.no_worker)
         if config.read_only:
             server.remove_tool("refresh")
         announce(config, token if made else None, source)

@@ -103,10 +103,13 @@ def main(argv: list[str] | None = None) -> int:
     children: list = []  # the worker, once started; stopped on every way out
     _stop_on_signals(children)
     try:
-        if args.http is not None or args.read_only or args.log_queries:
-            from mcp_server import http  # run by hand: a bad setting stops it, said on the terminal
-            return http.main(args, _settings(args), children)  # serves until SIGTERM or SIGINT
-        served = _served_settings(args)
+        if args.http is None and (args.read_only or args.log_queries):
+            raise StartupError("--read-only and --log-queries go with --http [HOST:]PORT (over stdio the client "
+                               "chooses the tools it allows)")
+        served = _served_settings(args, http=args.http is not None)  # a bad SIFT_* setting: said in the answers, over HTTP as over stdio
+        if args.http is not None:
+            from mcp_server import http
+            return http.main(args, served, children)  # serves until SIGTERM or SIGINT
         settings = served.settings
         collection, problem = (None, None) if served.unusable else served_root(settings, args.root, args.name)
         if not (args.no_worker or served.no_worker):
@@ -169,22 +172,13 @@ def client_command(root: str | None, name: str | None = None) -> str:
     return shlex.join(["claude", "mcp", "add", "sift", "-s", "user", *env, "--", *command, *folder])
 
 
-def _settings(args):
-    from search.settings import load, use_flags
-    use_flags(args)  # --home, for this process and the worker and watcher it starts
-    try:
-        return load()
-    except ValueError as exc:
-        raise StartupError(str(exc)) from None
-
-
-def _served_settings(args):
+def _served_settings(args, http: bool = False):
     """The settings to serve with (mcp_server.settings_problems): a bad one is said in every answer rather than
     ending the server, which a client showed only as 'disconnected'. Said on stderr too."""
     from mcp_server import settings_problems
     from search.settings import use_flags
-    use_flags(args)
-    served = settings_problems.load()
+    use_flags(args)  # --home, for this process and the worker and watcher it starts
+    served = settings_problems.load(http)
     for said in [*served.problems, *([served.unusable] if served.unusable else [])]:
         print(f"sift-mcp: error: {said}", file=sys.stderr, flush=True)
     return served

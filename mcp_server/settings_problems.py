@@ -22,6 +22,10 @@ from dataclasses import dataclass, field
 HOLDS_THE_INDEX = ("SIFT_MODEL", "SIFT_EMBEDDINGS", "SIFT_CHUNK_TOKENS", "SIFT_CHUNK_OVERLAP", "SIFT_MAX_FILE_CHUNKS",
                    "SIFT_INCLUDE", "SIFT_EXCLUDE", "SIFT_QUEUE", "SIFT_EMBED_REMOTE")
 WHERE = "in the \"env\" of the MCP client's configuration"
+RESTART = "restart the client"
+# sift-mcp --http is started by hand (or by a service), not by the client: the fix is in its own environment
+WHERE_HTTP = "in the environment sift-mcp --http is started with"
+RESTART_HTTP = "restart sift-mcp --http"
 
 
 @dataclass
@@ -32,9 +36,11 @@ class Served:
     unusable: str | None = None  # nothing can be served: every tool answers with this
 
 
-def load() -> Served:
+def load(http: bool = False) -> Served:
     """The settings of the environment; a bad one is left out of it (its default is used, here and in the
-    children the server starts) and said, unless it is the home itself."""
+    children the server starts) and said, unless it is the home itself. ``http``: the server was started with
+    --http, and what is said to fix is its own environment, not a client's configuration."""
+    where, restart = (WHERE_HTTP, RESTART_HTTP) if http else (WHERE, RESTART)
     from search.settings import SettingError
     from search.settings import load as load_settings
     served = Served(settings=None)
@@ -46,26 +52,26 @@ def load() -> Served:
         except SettingError as exc:
             present = [variable for variable in exc.variables if variable in os.environ]
             if "SIFT_HOME" in exc.variables or not present:  # another home would be another index
-                return _unusable(str(exc))
+                return _unusable(str(exc), where, restart)
             for variable in present:
                 del os.environ[variable]
             # the one the user set: of SIFT_CHUNK_OVERLAP and SIFT_CHUNK_TOKENS, TOKENS=16 alone is what to fix
             told.append((present[0], exc))
         except ValueError as exc:  # not a setting of the environment's: nothing to fall back on
-            return _unusable(str(exc))
+            return _unusable(str(exc), where, restart)
     served.no_worker = any(variable in HOLDS_THE_INDEX for variable, _ in told)
-    served.problems = [_said(variable, exc, served.no_worker) for variable, exc in told]
+    served.problems = [_said(variable, exc, served.no_worker, where, restart) for variable, exc in told]
     return served
 
 
-def _said(variable: str, exc, no_worker: bool) -> str:
+def _said(variable: str, exc, no_worker: bool, where: str = WHERE, restart: str = RESTART) -> str:
     exc = _without_flags(str(exc))
     if variable in HOLDS_THE_INDEX:
-        return (f"{exc}; fix {variable} {WHERE} and restart the client. Until then search answers from what was "
+        return (f"{exc}; fix {variable} {where} and {restart}. Until then search answers from what was "
                 "indexed before, and sift-mcp starts no worker (with the default it would index the folders again "
                 "otherwise than set)")
     who = "sift-mcp runs" if no_worker else "sift-mcp and its worker run"
-    return f"{exc}; {who} with the default until {variable} is fixed {WHERE} (then restart the client)"
+    return f"{exc}; {who} with the default until {variable} is fixed {where} (then {restart})"
 
 
 def _without_flags(said: str) -> str:
@@ -75,12 +81,12 @@ def _without_flags(said: str) -> str:
     return re.sub(r" \(--(?!home\))[a-z-]+\)", "", said)
 
 
-def _unusable(why: str) -> Served:
+def _unusable(why: str, where: str = WHERE, restart: str = RESTART) -> Served:
     from pathlib import Path
 
     from search.settings import Settings
     home = os.environ.get("SIFT_HOME")
     settings = Settings(home=Path(home).expanduser()) if home else Settings()
-    said = (f"sift-mcp cannot serve: {why}; fix it {WHERE} (or --home in its args) and restart the client; until "
+    said = (f"sift-mcp cannot serve: {why}; fix it {where} (or --home in its args) and {restart}; until "
             "then nothing can be searched")
     return Served(settings=settings, no_worker=True, unusable=said)

@@ -306,6 +306,27 @@ def test_bad_settings_refuse_to_start_in_one_line(indexed, case):
     assert expected[case] in lines[0]
 
 
+def test_a_bad_setting_is_said_in_the_answers_over_http_as_over_stdio(indexed, serve):
+    """SIFT_CHUNK_TOKENS=abc ended `sift-mcp --http` with status 2 (an HTTP client saw only a refused connection)
+    while stdio served it and said the problem: now HTTP serves too, every answer says it first, and what to fix is
+    the server's own environment (no MCP client starts it)."""
+    server = serve({**indexed, "SIFT_CHUNK_TOKENS": "abc"})
+
+    async def scenario():
+        async with server.session() as s:
+            return await s.call_tool("stats", {}), await s.call_tool("search", {"query": "spaghetti"})
+    stats, search = anyio.run(scenario)
+    problem = ("SIFT_CHUNK_TOKENS='abc' is not a whole number: give a whole number (the default is 256); fix "
+               "SIFT_CHUNK_TOKENS in the environment sift-mcp --http is started with and restart sift-mcp --http. "
+               "Until then search answers from what was indexed before, and sift-mcp starts no worker")
+    for answer in (stats, search):
+        assert not answer.is_error, text(answer)
+        assert text(answer).splitlines()[0].startswith(f"problem: {problem}"), text(answer)
+    assert "notes/tech/cooking.md" in text(search), "search answers from the index as built"
+    assert stats.structured_content["worker"]["state"] == "none", "no worker re-indexing with the default"
+    assert f"sift-mcp: error: {problem}" in server.stderr()
+
+
 # --- Host, Origin, CORS --------------------------------------------------------------------------
 
 def test_a_bad_host_or_origin_is_403_and_no_cors_is_offered(indexed, serve):
