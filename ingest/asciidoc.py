@@ -71,7 +71,7 @@ def parse_asciidoc(path: str, text: str) -> Document:
 
 def asciidoc_headings(text: str) -> list[tuple[int, int, str]]:
     """(line of the file, 0-based, level, name) of each section title as parse_asciidoc reads them: read_file's
-    ``heading`` reads an .adoc file's section by them (mcp_server.reading)."""
+    ``heading`` reads an .adoc file's section by them (mcp_server.headings: headings_by_kind)."""
     return _read(text.split("\n"))[1]
 
 

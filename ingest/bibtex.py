@@ -104,7 +104,7 @@ def _entries(text: str):
 
 def bibtex_headings(text: str) -> list[tuple[int, int, str]]:
     """(line of the file, 0-based, level 1, citekey) of each entry parse_bibtex reads: read_file's ``heading``
-    reads an entry by its citekey (mcp_server.reading)."""
+    reads an entry by its citekey (mcp_server.headings: headings_by_kind)."""
     return [(section.start_line - 1, 1, section.heading_path[0]) for section in parse_bibtex("x.bib", text).sections]
 
 

@@ -69,8 +69,8 @@ def read_enex(path: str, blocks: Iterable[bytes]) -> Document:
 def enex_headings(blocks: Iterable[bytes]) -> list[tuple[int, int, str, int]]:
     """(line of the file, 0-based, level, title, lines) of each note of an export given in blocks of its bytes, as its
     hits are headed, from its ``<note>`` line to its ``</note>``: read_file's ``heading`` reads a note by them
-    (mcp_server.reading, as a mailbox's messages by their Subjects). Only titles are kept, the file read as it comes;
-    notes sharing a title are each named with their first line ('Ideas (line 40)'), as a mailbox's thread is."""
+    (mcp_server.conversations: mailbox_headings, as a mailbox's messages by their Subjects). Only titles are kept,
+    the file read as it comes; notes sharing a title are each named with their first line ('Ideas (line 40)'), as a mailbox's thread is."""
     reader = _Reader(titles=True)
     _feed(reader, blocks)
     found = [(s.start_line - 1, 1, s.heading_path[0], s.end_line - s.start_line + 1) for s in reader.sections]

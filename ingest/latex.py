@@ -162,7 +162,7 @@ def _folders(path: str) -> list[str]:
 
 def latex_headings(text: str) -> list[tuple[int, int, str]]:
     """(line of the file, 0-based, level, name) of each heading of a LaTeX file as parse_latex reads them:
-    read_file's ``heading`` reads a .tex file's section by them (mcp_server.reading)."""
+    read_file's ``heading`` reads a .tex file's section by them (mcp_server.headings: headings_by_kind)."""
     return _read(text, [])[4]
 
 

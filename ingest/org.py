@@ -126,7 +126,7 @@ def _headlines_of(sections, reading: _Reading):
 
 def org_headings(text: str) -> list[tuple[int, int, str]]:
     """(line of the file, 0-based, level, name) of each headline as parse_org reads them: read_file's ``heading``
-    reads an .org file's section by them (mcp_server.reading)."""
+    reads an .org file's section by them (mcp_server.headings: headings_by_kind)."""
     return _read(text).headings
 
 

@@ -73,7 +73,7 @@ def _field_title(text: str) -> str:
 
 def rst_headings(text: str) -> list[tuple[int, int, str]]:
     """(line of the file, 0-based, level, name) of each section title as parse_rst reads them: read_file's
-    ``heading`` reads an .rst file's section by them (mcp_server.reading)."""
+    ``heading`` reads an .rst file's section by them (mcp_server.headings: headings_by_kind)."""
     return _read(text.split("\n"))[1]
 
 

@@ -72,7 +72,8 @@ def parse_page(path: str, text: str) -> Document:
 
 def page_headings(text: str) -> list[tuple[int, int, str]]:
     """(line of the file, 0-based, level, text) of each heading of an HTML page's text, as parse_page reads them
-    (none in its navigation): read_file's ``heading`` reads a page's section by them (mcp_server.reading)."""
+    (none in its navigation): read_file's ``heading`` reads a page's section by them (mcp_server.headings:
+    headings_by_kind)."""
     reader = _Reader()
     reader.feed(text)
     reader.close()

@@ -25,9 +25,9 @@ Left out: the table of contents (it repeats the headings), headers and footers (
 name, 'Confidential', a page number), field codes, another .docx or RTF embedded as an altChunk.
 
 A docx has no lines: its "lines" are the lines of ``word_lines``, a paragraph (or a table's row) each, empty
-paragraphs left out. Passages name those, and read_file shows them (mcp_server.reading), so 'lines 12-14' of a
-search result are what read_file shows at 12-14. A file that is not a readable .docx (not a zip, a password-
-protected file, which is an OLE compound file, a damaged part) is skipped with the reason (Skip), nothing else lost.
+paragraphs left out. Passages name those, and read_file shows them (mcp_server.word_files: read_word), so
+'lines 12-14' of a search result are what read_file shows at 12-14. A file that is not a readable .docx (not a zip,
+a password-protected file, which is an OLE compound file, a damaged part) is skipped with the reason (Skip), nothing else lost.
 A template or a document with macros (.dotx, .docm, .dotm) named .docx is read as the document it is.
 """
 from __future__ import annotations
