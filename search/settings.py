@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -216,12 +217,16 @@ def load(**overrides) -> Settings:
     try:
         not_a_folder = settings.home.exists() and not settings.home.is_dir()
         unmakeable = None if not_a_folder else home_unmakeable(settings.home)
+        system = None if not_a_folder or unmakeable or not settings.home.exists() else system_file_system(settings.home)
     except OSError as exc:  # a name too long, a folder above it this user cannot look in: a traceback (sift-mcp's exit)
         raise SettingError(f"SIFT_HOME={settings.home} cannot be looked at: {exc.strerror or exc}; point SIFT_HOME "
                            "(--home) at a folder you can write (it is made if missing)", "SIFT_HOME") from None
     if not_a_folder:  # a typo: every file under it would fail to open
         raise SettingError(f"SIFT_HOME={settings.home} is not a folder: point SIFT_HOME (--home) at a folder "
                            "(it is made if missing)", "SIFT_HOME")
+    if system:  # SIFT_HOME=/proc: every write failed as 'read-only', and chmod was no fix
+        raise SettingError(f"SIFT_HOME={settings.home} is {system}, which holds no files of yours: point SIFT_HOME "
+                           "(--home) at a folder you can write (it is made if missing)", "SIFT_HOME")
     if unmakeable:
         raise SettingError(f"SIFT_HOME={settings.home} does not exist and cannot be made: {unmakeable}; point "
                            "SIFT_HOME (--home) at a folder you can write (it is made if missing)", "SIFT_HOME")
@@ -270,8 +275,49 @@ def home_unmakeable(home: Path) -> str | None:
         above = above.parent
     if not above.is_dir():
         return f"{above} is a file, not a folder"
+    system = system_file_system(above)
+    if system:  # root may write anywhere, so os.access said yes, and the index's open then said 'read-only'
+        return f"{above} is {system}, where no folder of yours can be made"
+    mount = mount_of(above)
+    if mount and mount[2]:
+        return f"{above} is on a file system mounted read-only ({mount[0]})"
     if not os.access(above, os.W_OK | os.X_OK):
         return f"{above} is not writable for this user"
+    return None
+
+
+# The kernel's own file systems: their files are the kernel's view of itself, and no folder can be made in them
+SYSTEM_FILE_SYSTEMS = frozenset({"proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "securityfs", "debugfs",
+                                 "tracefs", "pstore", "bpf", "configfs", "efivarfs", "fusectl", "mqueue",
+                                 "binfmt_misc", "hugetlbfs", "nsfs", "autofs"})
+MOUNTS = Path("/proc/self/mounts")
+
+
+def mount_of(path: Path) -> tuple[str, str, bool] | None:
+    """(mount point, file system type, mounted read-only) of the mount that holds ``path``, from
+    /proc/self/mounts; None where that cannot be read (not Linux)."""
+    try:
+        lines = MOUNTS.read_text(errors="replace").splitlines()
+    except OSError:
+        return None
+    real = os.path.realpath(path)
+    found = None
+    for line in lines:  # the last mount of the longest point above the path is the one that holds it
+        fields = line.split()
+        if len(fields) < 4:
+            continue
+        point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[1])  # '\040': a space
+        if real == point or real.startswith(point.rstrip("/") + "/"):
+            if found is None or len(point) >= len(found[0]):
+                found = (point, fields[2], "ro" in fields[3].split(","))
+    return found
+
+
+def system_file_system(path: Path) -> str | None:
+    """'the kernel's proc file system (/proc)' when ``path`` lies on one of SYSTEM_FILE_SYSTEMS, else None."""
+    mount = mount_of(path)
+    if mount and mount[1] in SYSTEM_FILE_SYSTEMS:
+        return f"on the kernel's {mount[1]} file system ({mount[0]})"
     return None
 
 

@@ -143,3 +143,33 @@ def test_a_home_that_cannot_be_looked_at_answers_every_tool_with_the_problem(sif
                "args) and restart the client; until then nothing can be searched")
     for answer in answers:
         assert answer.is_error and text(answer).endswith(f"problem: {problem}"), text(answer)
+
+
+@pytest.mark.skipif(not Path("/proc/self/mounts").exists(), reason="reads the mounts from /proc (Linux)")
+@pytest.mark.parametrize("home", ["/proc/sift", "/proc", "/sys/sift/home"])
+def test_a_home_on_the_kernels_file_system_names_it(monkeypatch, home):
+    """SIFT_HOME=/proc/x as root: os.access lets root write anywhere, so the home passed as makeable and the
+    index's open said 'read-only … chmod u+w', which no chmod fixes. The kernel's file system is named."""
+    from search.settings import SettingError, load
+    monkeypatch.setenv("SIFT_HOME", home)
+    with pytest.raises(SettingError) as raised:
+        load()
+    system = "proc" if home.startswith("/proc") else "sysfs"
+    assert f"on the kernel's {system} file system (/{home.split('/')[1]})" in str(raised.value), raised.value
+    assert "read-only" not in str(raised.value) and "point SIFT_HOME (--home) at a folder" in str(raised.value)
+
+
+def test_a_home_under_a_read_only_mount_says_so(monkeypatch, tmp_path):
+    """A home to be made on a file system mounted read-only: 'not writable for this user' sent the user to chmod
+    (and root was told nothing, the index's open failing later). The mount is named; /proc/self/mounts is a
+    hand-made one here, as a read-only mount cannot be made without privileges."""
+    from search import settings
+    mounts = tmp_path / "mounts"
+    mounts.write_text(f"/dev/sda1 / ext4 rw,relatime 0 0\nserver:/share {tmp_path} nfs ro,relatime 0 0\n")
+    monkeypatch.setattr(settings, "MOUNTS", mounts)
+    assert settings.mount_of(tmp_path / "home") == (str(tmp_path), "nfs", True)
+    assert settings.home_unmakeable(tmp_path / "new" / "home") == \
+        f"{tmp_path} is on a file system mounted read-only ({tmp_path})"
+    monkeypatch.setenv("SIFT_HOME", str(tmp_path / "new" / "home"))
+    with pytest.raises(settings.SettingError, match="does not exist and cannot be made: .* mounted read-only"):
+        settings.load()
