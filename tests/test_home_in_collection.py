@@ -1,14 +1,16 @@
 """Sift's home inside a folder it indexes (``--home ~/notes/sift``; a whole home folder indexed): index.db,
 queue.db, their -wal and -shm, the models, are Sift's own files, not notes. No collection counts them among the
-files Sift does not read, and the watcher queues no scan for the writes of the index and the queue (before, each
--wal or -shm that came made a scan that found nothing changed). A root that is the home itself leaves them out
-too. A real consumer and a real watcher, as tests/test_freshness.py runs them."""
+files Sift does not read, the watcher does not watch the home's folder at all (its writes woke it with events it
+dropped), and queues no scan for the writes of the index and the queue (before, each -wal or -shm that came made a
+scan that found nothing changed). A root that is the home itself leaves them out too. A real consumer and a real
+watcher, as tests/test_freshness.py runs them."""
 from __future__ import annotations
 
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -16,17 +18,18 @@ import pytest
 from watchfiles import Change
 
 from search.index import db, file_reads
-from tests.conftest import REPO, Consumer, ingest, write_tree
+from tests.conftest import REPO, VENV_BIN, Consumer, ingest, write_tree
 from tests.test_freshness import NOTES, _poll
 
 QUIET_SECONDS = 12.0  # how long the collection is watched with no edit: several of the watcher's bursts
 
 
 @pytest.mark.slow
-def test_a_home_inside_the_collection_makes_no_scans_of_its_own_writes(sift_env, monkeypatch, tmp_path):
+@pytest.mark.parametrize("inside", ["sift", ""], ids=["home inside the root", "root is the home"])
+def test_a_home_inside_the_collection_makes_no_scans_of_its_own_writes(sift_env, monkeypatch, tmp_path, inside):
     from search.index import store
     root = write_tree(tmp_path / "notes", NOTES).resolve()
-    home = root / "sift"
+    home = root / inside if inside else root
     monkeypatch.setenv("SIFT_HOME", str(home))
     env = dict(sift_env, SIFT_HOME=str(home))
     conn = db.connect(home / "index.db")
@@ -145,3 +148,55 @@ def test_ingest_enqueue_says_that_the_home_inside_the_folder_is_left_out(sift_en
     write_tree(tmp_path / "own" / "models", {"readme.md": "# Models\n"})
     inside = run_ingest(dict(env, SIFT_HOME=str(tmp_path / "own")), "enqueue", str(tmp_path / "own" / "models"))
     assert "in a folder of Sift's own: nothing in it will be indexed" in inside.stderr, inside.stderr
+
+
+@pytest.mark.timeout(120)
+def test_the_watcher_does_not_watch_a_home_inside_its_root(immediate, monkeypatch, tmp_path):
+    """Real file events (watchfiles, as the watcher runs it): the writes of the home's index and models make none,
+    while a note beside the home, one below it and one in a folder made after the watch began are seen."""
+    from ingest.discover import Rules
+    from workers import runtime
+    from workers.watch import Watcher, watch_plan
+    root = write_tree(tmp_path / "notes", NOTES).resolve()
+    home = root / "deep" / "sift"
+    write_tree(root / "deep" / "beside", {"b.md": "# B\n"})
+    monkeypatch.setenv("SIFT_HOME", str(home))
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    runtime.reset()
+    ingest(root)
+    (home / "models").mkdir(exist_ok=True)
+    watcher = Watcher(runtime.index(), Rules(), threading.Event())
+    watcher.refresh()
+    deep, flat = watch_plan(list(watcher.roots.values()), watcher.rules.home)
+    assert flat == [str(root), str(root / "deep")], flat
+    assert str(root / "deep" / "beside") in deep and not [d for d in deep if d.startswith(str(home))], deep
+    seen: set[str] = set()
+    wanted = {str(root / "top.md"), str(root / "deep" / "beside" / "c.md")}
+    for batch in watcher.batches(deep, flat):
+        seen |= {path for _, path in batch}
+        if not batch and not seen:  # the watches are up: the home's writes first, then the notes'
+            (home / "index.db-wal").write_bytes(b"wal")
+            (home / "models" / "x.gguf").write_bytes(b"GGUF")
+            (root / "top.md").write_text("# Top\n")
+            (root / "deep" / "beside" / "c.md").write_text("# C\n")
+        if wanted <= seen:
+            break
+    assert not [path for path in seen if path.startswith(str(home))], f"the home is watched: {seen}"
+    (root / "later").mkdir()  # a folder made beside the home's way down: watched once the watch is made again
+    watcher.note({(Change.added, str(root / "later"))})
+    assert watcher.replan
+    assert str(root / "later") in watch_plan(list(watcher.roots.values()), watcher.rules.home)[0]
+
+
+@pytest.mark.timeout(300)
+def test_sift_mcp_root_says_that_the_home_inside_the_folder_is_left_out(sift_env, tmp_path):
+    """The note `sift-mcp --root` prints as it registers a folder that holds Sift's home (as `ingest enqueue` does),
+    to stderr: the client's log."""
+    root = write_tree(tmp_path / "notes", NOTES).resolve()
+    env = dict(sift_env, SIFT_HOME=str(root / "sift"), SIFT_EMBEDDINGS="off")
+    done = subprocess.run([str(VENV_BIN / "sift-mcp"), "--root", str(root), "--no-worker"], cwd=REPO, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    assert (f"sift-mcp: note: Sift's home ({root / 'sift'}) lies inside {root}: it is left out of the collection "
+            "(its index, queue, models)") in done.stderr, done.stderr
+    assert f"sift-mcp: collection 'notes' is {root}" in done.stderr

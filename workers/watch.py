@@ -6,7 +6,8 @@ File-system events come from ``watchfiles`` (inotify, FSEvents, ReadDirectoryCha
 where none of them works). A burst of events is grouped until the folders have been quiet for
 ``QUIET_MS`` (at most ``MAX_MS``), mapped to collections and filtered: events inside ignored
 folders (.git, node_modules ... and the exclude globs) and on files Sift does not index are
-dropped, but for a file of a kind Sift does not read that comes or goes (stats counts them). Each collection that
+dropped, but for a file of a kind Sift does not read that comes or goes (stats counts them). Sift's own home, where it
+lies in a root, is not watched at all (``watch_plan``). Each collection that
 changed gets one ``discover`` of the paths that changed (it reads those alone, see ``Watcher.paths`` for when it
 walks the whole collection instead), through ``rescan.request_scan``:
 while that would duplicate work (jobs waiting, a generation of it being built) the collection
@@ -34,7 +35,7 @@ from pathlib import Path
 
 from watchfiles import Change, watch
 
-from ingest.discover import Rules, extension, kind_on_disk
+from ingest.discover import HOME_FILES, Rules, extension, kind_on_disk, own_entries
 from search.index import collection_reads, file_reads
 from search.index.status import count
 from search.settings import add_home_flag, use_flags
@@ -74,6 +75,9 @@ class Watcher:
         # on: a batch at least a quarter of that queue's size (each file makes two or three events) may have lost
         # some, anywhere under the watched roots, so every collection is walked
         self.storm = storm if storm is not None else storm_size()
+        self.flat: set[str] = set()  # folders watched without what is below them: those above Sift's home
+        self.deep: set[str] = set()  # the folders beside them, watched with all below (watch_plan)
+        self.replan = False  # a folder came or went beside the home's way down: watch again (watch_plan)
 
     def run(self) -> None:
         self.refresh()
@@ -93,15 +97,40 @@ class Watcher:
 
     def watch_until_roots_change(self) -> None:
         try:
-            for batch in watch(*self.roots.values(), watch_filter=None, debounce=MAX_MS, step=QUIET_MS,
-                               rust_timeout=TICK_MS, yield_on_timeout=True, stop_event=self.stop,
-                               force_polling=self.force_polling, poll_delay_ms=2000):
+            for batch in self.batches(*watch_plan(list(self.roots.values()), self.rules.home)):
                 self.note(batch)
                 self.flush()
-                if self.tick():
+                if self.tick() or self.replan:
                     return
         except (OSError, RuntimeError) as exc:  # e.g. out of inotify watches, a root removed at the start
             self.fall_back(exc)
+
+    def batches(self, deep: list[str], flat: list[str]):
+        """The batches of events of the folders ``deep`` (with all below them) and ``flat`` (alone), an empty one
+        every tick. Two watches, asked in turn, where the home lies in a root: watchfiles' one ``recursive`` is
+        for all the paths of a watch."""
+        self.flat, self.deep, self.replan = set(flat), set(deep) if flat else set(), False
+        options = dict(watch_filter=None, debounce=MAX_MS, step=QUIET_MS, yield_on_timeout=True,
+                       stop_event=self.stop, force_polling=self.force_polling, poll_delay_ms=2000)
+        if not flat:
+            yield from watch(*deep, rust_timeout=TICK_MS, **options)
+            return
+        both = [watch(*paths, recursive=recursive, rust_timeout=TICK_MS // 2, **options)
+                for paths, recursive in ((deep, True), (flat, False)) if paths]
+        try:
+            while True:
+                batch = set()
+                for events in both:
+                    try:
+                        batch |= next(events)
+                    except StopIteration:  # stopped: what came before is still told
+                        if batch:
+                            yield batch
+                        return
+                yield batch
+        finally:  # each watch's inotify instance (or poller thread) ends with it
+            for events in both:
+                events.close()
 
     def tick(self) -> bool:
         """Check the roots, and every REFRESH_SECONDS the collections; True when the watched roots changed."""
@@ -153,6 +182,9 @@ class Watcher:
             for cid in self.roots:
                 self.changed.setdefault(cid, set()).add(".")
         for change, path in batch:
+            if self.flat and ((change == Change.added and os.path.dirname(path) in self.flat and os.path.isdir(path))
+                              or (change == Change.deleted and path in self.deep)):
+                self.replan = True  # a folder beside the home's way down: watched with what is in it from now on
             for cid, root in self.roots.items():
                 rel = _relative(path, root)
                 if rel is not None and _rules_file(rel) and not self.in_ignored_folder(root, rel):
@@ -225,6 +257,48 @@ class Watcher:
         if time.monotonic() - self.walked.get(cid, self.started) >= self.walk_every:
             return None  # the periodic walk is due: see walk_every
         return sorted(changed) if changed and "." not in changed else None
+
+
+def watch_plan(roots: list[str], home: str | None) -> tuple[list[str], list[str]]:
+    """(the folders to watch with all below them, those to watch alone) so that Sift's home is not watched: each
+    write of its index and queue woke the watcher with events it then dropped (and counted them towards an
+    overflow of the kernel's queue). A root the home lies in is watched alone, as is every folder on the way down
+    to the home, and each other folder in them with all below it; a root that is the home itself is watched alone
+    and its folders, but Sift's (models/, cache/), with all below them (its index.db-wal is in the root: those
+    events are still dropped one by one)."""
+    deep: list[str] = []
+    flat: list[str] = []
+    for root in roots:
+        entries = own_entries(root, home)
+        if len(entries) != 1 or entries == ("",):  # none of the home is here, or the root is the home itself
+            if not entries or entries == ("",):
+                deep.append(root)
+                continue
+            flat.append(root)
+            deep += _folders(root, set(HOME_FILES))
+            continue
+        folder, parts = root, entries[0].split("/")
+        for part in parts:  # the folders on the way down to the home, and what lies beside it
+            flat.append(folder)
+            deep += _folders(folder, {part})
+            folder = os.path.join(folder, part)
+    return deep, flat
+
+
+def _folders(folder: str, but: set[str]) -> list[str]:
+    """The folders in ``folder`` but those named in ``but``."""
+    try:
+        with os.scandir(folder) as entries:
+            return sorted(entry.path for entry in entries if entry.name not in but and _is_folder(entry))
+    except OSError:
+        return []
+
+
+def _is_folder(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def storm_size() -> int:
