@@ -177,8 +177,9 @@ def _served_settings(args, http: bool = False):
     ending the server, which a client showed only as 'disconnected'. Said on stderr too."""
     from mcp_server import settings_problems
     from search.settings import use_flags
+    given = args.home if args.home is not None else os.environ.get("SIFT_HOME")
     use_flags(args)  # --home, for this process and the worker and watcher it starts
-    served = settings_problems.load(http)
+    served = settings_problems.load(http, given)
     for said in [*served.problems, *([served.unusable] if served.unusable else [])]:
         print(f"sift-mcp: error: {said}", file=sys.stderr, flush=True)
     return served

@@ -36,10 +36,11 @@ class Served:
     unusable: str | None = None  # nothing can be served: every tool answers with this
 
 
-def load(http: bool = False) -> Served:
+def load(http: bool = False, given_home: str | None = None) -> Served:
     """The settings of the environment; a bad one is left out of it (its default is used, here and in the
     children the server starts) and said, unless it is the home itself. ``http``: the server was started with
-    --http, and what is said to fix is its own environment, not a client's configuration."""
+    --http, and what is said to fix is its own environment, not a client's configuration. ``given_home``: the
+    home as the user wrote it (SIFT_HOME or --home, before --home was made absolute)."""
     where, restart = (WHERE_HTTP, RESTART_HTTP) if http else (WHERE, RESTART)
     from search.settings import SettingError
     from search.settings import load as load_settings
@@ -59,9 +60,25 @@ def load(http: bool = False) -> Served:
             told.append((present[0], exc))
         except ValueError as exc:  # not a setting of the environment's: nothing to fall back on
             return _unusable(str(exc), where, restart)
+    lost = None if http else _home_not_found(given_home)
+    if lost:
+        return _unusable(lost, where, restart)
     served.no_worker = any(variable in HOLDS_THE_INDEX for variable, _ in told)
     served.problems = [_said(variable, exc, served.no_worker, where, restart) for variable, exc in told]
     return served
+
+
+def _home_not_found(given: str | None) -> str | None:
+    """Why a relative home holds no index: a client starts sift-mcp in a folder of its own choosing (often /), so
+    SIFT_HOME=sift-home was /sift-home, empty, and the answers said only 'nothing is indexed yet' (a worker would
+    have built a new index there). None for an absolute home, or a relative one that holds an index."""
+    if not given or os.path.isabs(os.path.expanduser(given)):
+        return None
+    home = os.path.realpath(given)
+    if os.path.exists(os.path.join(home, "index.db")):
+        return None
+    return (f"SIFT_HOME={given} is a relative path, read from the folder the server was started in ({os.getcwd()}) "
+            f"as {home}, which holds no index: give the home's absolute path, or one starting with ~")
 
 
 def _said(variable: str, exc, no_worker: bool, where: str = WHERE, restart: str = RESTART) -> str:

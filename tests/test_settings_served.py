@@ -173,3 +173,25 @@ def test_a_home_under_a_read_only_mount_says_so(monkeypatch, tmp_path):
     monkeypatch.setenv("SIFT_HOME", str(tmp_path / "new" / "home"))
     with pytest.raises(settings.SettingError, match="does not exist and cannot be made: .* mounted read-only"):
         settings.load()
+
+
+@pytest.mark.parametrize("given", ["env", "flag"])
+def test_a_relative_home_without_an_index_names_the_folder_it_was_read_from(monkeypatch, tmp_path, given):
+    """SIFT_HOME=sift-home in a client's "env" (or --home sift-home in its args): the client starts sift-mcp in a
+    folder of its own (often /), so the home was /sift-home, empty, and every answer said only 'nothing is indexed
+    yet' (its worker would build a new index there). Nothing is served, and the answers say where it looked."""
+    from mcp_server import server
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SIFT_HOME", raising=False)
+    args = server.build_parser().parse_args(["--home", "sift-home"] if given == "flag" else [])
+    if given == "env":
+        monkeypatch.setenv("SIFT_HOME", "sift-home")
+    served = server._served_settings(args)
+    assert served.unusable and served.no_worker
+    assert (f"SIFT_HOME=sift-home is a relative path, read from the folder the server was started in ({tmp_path}) "
+            f"as {tmp_path / 'sift-home'}, which holds no index: give the home's absolute path") in served.unusable
+    assert not (tmp_path / "sift-home").exists()
+    (tmp_path / "sift-home").mkdir()
+    (tmp_path / "sift-home" / "index.db").write_bytes(b"")
+    monkeypatch.setenv("SIFT_HOME", "sift-home")
+    assert server._served_settings(args).unusable is None, "a relative home that holds an index is the one meant"
