@@ -343,15 +343,34 @@ def scan_text(changed: int, alone: bool) -> str:
 
 
 def _quietly(func, *args):
-    """Run a small index or queue operation; a busy database, or a queue that cannot be used until someone
-    replaces it, is logged and tried again later; a collection removed meanwhile (``ingest remove``) is dropped at
-    the next re-read of the collections."""
-    from workers.queues import QueueUnavailable
+    """Run a small index or queue operation; a busy database, a queue that cannot be used until someone
+    replaces it, or the queue's Redis out of reach (SIFT_QUEUE: the watcher ended with redis's traceback, and was
+    started again to end the same way every minute) is logged and tried again later, the same failure logged once
+    until it changes; a collection removed meanwhile (``ingest remove``) is dropped at the next re-read of the
+    collections."""
+    from workers.queues import QueueUnavailable, redis_unusable
     try:
-        return func(*args)
+        done = func(*args)
     except (sqlite3.Error, QueueUnavailable, LookupError) as exc:
-        log.warning("%s failed, will try again: %s", func.__name__, exc)
+        _warn_once(func.__name__, str(exc))
         return None
+    except Exception as exc:
+        said = redis_unusable(exc, os.environ.get("SIFT_QUEUE", ""))
+        if said is None:
+            raise
+        _warn_once(func.__name__, said)
+        return None
+    _warned.pop(func.__name__, None)
+    return done
+
+
+_warned: dict[str, str] = {}  # an operation → its failure logged last: the loop meets it again every tick
+
+
+def _warn_once(name: str, why: str) -> None:
+    if _warned.get(name) != why:
+        _warned[name] = why
+        log.warning("%s failed, will try again: %s", name, why)
 
 
 def run(stop: threading.Event | None = None, queued: tuple[int, ...] = ()) -> None:
