@@ -173,6 +173,9 @@ def test_a_home_under_a_read_only_mount_says_so(monkeypatch, tmp_path):
     monkeypatch.setenv("SIFT_HOME", str(tmp_path / "new" / "home"))
     with pytest.raises(settings.SettingError, match="does not exist and cannot be made: .* mounted read-only"):
         settings.load()
+    from search.index import db  # a home there already: what the index's open says names the mount, not chmod
+    said = db.read_only(tmp_path / "home" / "index.db", f"cannot write in {tmp_path / 'home'}")
+    assert f"its file system is mounted read-only ({tmp_path}): mount it read-write" in said and "chmod" not in said
 
 
 @pytest.mark.parametrize("given", ["env", "flag"])

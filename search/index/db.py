@@ -345,6 +345,11 @@ def damaged(path: Path | str, why: str) -> str:
 
 def read_only(path: Path | str, why: str) -> str:
     folder = Path(path).parent
+    from search.settings import mount_of
+    mount = mount_of(folder)
+    if mount and mount[2]:  # no chmod makes it writable: 'chmod u+w' sent the user the wrong way
+        return (f"the index at {path} is read-only ({why}): its file system is mounted read-only ({mount[0]}): "
+                f"mount it read-write, or point SIFT_HOME (--home) at a writable folder")
     return (f"the index at {path} is read-only ({why}): make {folder} and the files in it writable "
             f"(chmod u+w), or point SIFT_HOME (--home) at a writable folder")
 
