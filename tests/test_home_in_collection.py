@@ -18,7 +18,7 @@ import pytest
 from watchfiles import Change
 
 from search.index import db, file_reads
-from tests.conftest import REPO, VENV_BIN, Consumer, ingest, write_tree
+from tests.conftest import REPO, Consumer, ingest, write_tree
 from tests.test_freshness import NOTES, _poll
 
 QUIET_SECONDS = 12.0  # how long the collection is watched with no edit: several of the watcher's bursts
@@ -188,15 +188,15 @@ def test_the_watcher_does_not_watch_a_home_inside_its_root(immediate, monkeypatc
     assert str(root / "later") in watch_plan(list(watcher.roots.values()), watcher.rules.home)[0]
 
 
-@pytest.mark.timeout(300)
-def test_sift_mcp_root_says_that_the_home_inside_the_folder_is_left_out(sift_env, tmp_path):
+def test_sift_mcp_root_says_that_the_home_inside_the_folder_is_left_out(monkeypatch, tmp_path, capsys):
     """The note `sift-mcp --root` prints as it registers a folder that holds Sift's home (as `ingest enqueue` does),
-    to stderr: the client's log."""
+    to stderr: the client's log. The server's own registration, in this process."""
+    from mcp_server.server import register_root
+    from search.settings import load
     root = write_tree(tmp_path / "notes", NOTES).resolve()
-    env = dict(sift_env, SIFT_HOME=str(root / "sift"), SIFT_EMBEDDINGS="off")
-    done = subprocess.run([str(VENV_BIN / "sift-mcp"), "--root", str(root), "--no-worker"], cwd=REPO, env=env,
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=240)
-    assert done.returncode == 0, done.stderr
+    monkeypatch.setenv("SIFT_HOME", str(root / "sift"))
+    assert register_root(load(), str(root), None)[1] == "notes"
+    said = capsys.readouterr().err
     assert (f"sift-mcp: note: Sift's home ({root / 'sift'}) lies inside {root}: it is left out of the collection "
-            "(its index, queue, models)") in done.stderr, done.stderr
-    assert f"sift-mcp: collection 'notes' is {root}" in done.stderr
+            "(its index, queue, models)") in said, said
+    assert f"sift-mcp: collection 'notes' is {root}" in said

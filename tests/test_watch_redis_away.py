@@ -40,7 +40,7 @@ def test_a_watcher_whose_redis_is_away_says_so_once_and_keeps_watching(sift_env,
         while log_path.read_text().count(said) < 1 and watcher.poll() is None and time.monotonic() < deadline:
             time.sleep(0.2)
         (root / "b.md").write_text("# B\n")  # a change: the scan is asked for again, and refused again
-        time.sleep(3)  # a few of the watcher's ticks, each of which asks again
+        time.sleep(2)  # two of the watcher's ticks, each of which asks again
         text = log_path.read_text()
         assert watcher.poll() is None, f"the watcher ended:\n{text}"
         assert "Traceback" not in text, text
