@@ -60,25 +60,27 @@ def load(http: bool = False, given_home: str | None = None) -> Served:
             told.append((present[0], exc))
         except ValueError as exc:  # not a setting of the environment's: nothing to fall back on
             return _unusable(str(exc), where, restart)
-    lost = None if http else _home_not_found(given_home)
-    if lost:
-        return _unusable(lost, where, restart)
     served.no_worker = any(variable in HOLDS_THE_INDEX for variable, _ in told)
     served.problems = [_said(variable, exc, served.no_worker, where, restart) for variable, exc in told]
+    lost = None if http else _home_not_found(given_home)
+    if lost:
+        served.problems.append(f"{lost} {where} and {restart}")
     return served
 
 
 def _home_not_found(given: str | None) -> str | None:
-    """Why a relative home holds no index: a client starts sift-mcp in a folder of its own choosing (often /), so
-    SIFT_HOME=sift-home was /sift-home, empty, and the answers said only 'nothing is indexed yet' (a worker would
-    have built a new index there). None for an absolute home, or a relative one that holds an index."""
+    """Where a relative home that holds no index was read: a client starts sift-mcp in a folder of its own
+    choosing (often /), so SIFT_HOME=sift-home was /sift-home, empty, and the answers said only 'nothing is indexed
+    yet' (its worker building a new index there). Served all the same (run by hand in the folder meant, it is the
+    home meant), and said. None for an absolute home, or a relative one that holds an index."""
     if not given or os.path.isabs(os.path.expanduser(given)):
         return None
     home = os.path.realpath(given)
     if os.path.exists(os.path.join(home, "index.db")):
         return None
     return (f"SIFT_HOME={given} is a relative path, read from the folder the server was started in ({os.getcwd()}) "
-            f"as {home}, which holds no index: give the home's absolute path, or one starting with ~")
+            f"as {home}, which held no index (a new one is made there): if another home was meant, give its absolute "
+            "path, or one starting with ~,")
 
 
 def _said(variable: str, exc, no_worker: bool, where: str = WHERE, restart: str = RESTART) -> str:

@@ -182,7 +182,8 @@ def test_a_home_under_a_read_only_mount_says_so(monkeypatch, tmp_path):
 def test_a_relative_home_without_an_index_names_the_folder_it_was_read_from(monkeypatch, tmp_path, given):
     """SIFT_HOME=sift-home in a client's "env" (or --home sift-home in its args): the client starts sift-mcp in a
     folder of its own (often /), so the home was /sift-home, empty, and every answer said only 'nothing is indexed
-    yet' (its worker would build a new index there). Nothing is served, and the answers say where it looked."""
+    yet' (its worker building a new index there). Served all the same (by hand, in the folder meant, it is the home
+    meant: tests/test_cli.py), and every answer says where it was read."""
     from mcp_server import server
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("SIFT_HOME", raising=False)
@@ -190,11 +191,12 @@ def test_a_relative_home_without_an_index_names_the_folder_it_was_read_from(monk
     if given == "env":
         monkeypatch.setenv("SIFT_HOME", "sift-home")
     served = server._served_settings(args)
-    assert served.unusable and served.no_worker
-    assert (f"SIFT_HOME=sift-home is a relative path, read from the folder the server was started in ({tmp_path}) "
-            f"as {tmp_path / 'sift-home'}, which holds no index: give the home's absolute path") in served.unusable
-    assert not (tmp_path / "sift-home").exists()
+    assert served.unusable is None and not served.no_worker
+    assert served.problems == [
+        f"SIFT_HOME=sift-home is a relative path, read from the folder the server was started in ({tmp_path}) as "
+        f"{tmp_path / 'sift-home'}, which held no index (a new one is made there): if another home was meant, give "
+        f"its absolute path, or one starting with ~, {CLIENT_ENV} and restart the client"], served.problems
     (tmp_path / "sift-home").mkdir()
     (tmp_path / "sift-home" / "index.db").write_bytes(b"")
     monkeypatch.setenv("SIFT_HOME", "sift-home")
-    assert server._served_settings(args).unusable is None, "a relative home that holds an index is the one meant"
+    assert server._served_settings(args).problems == [], "a relative home that holds an index is the one meant"
