@@ -543,16 +543,18 @@ def _wait(conn, collection_id: int, before: int | None, asked: float, interrupte
             return 0
         if building:
             total, done, later = part_progress(conn, building["id"])  # a part's own files
+            whole = _parts_of(conn, collection, building, later)
             slow = slow_work(conn, building["id"], settings)  # a big file being cut or embedded: named, not stuck
             said = "; ".join(working.text(w) for w in slow)
             now_slow = [(w["stage"], w["path"]) for w in slow]
             if done != last_done or now_slow != last_slow or (slow and time.time() - told >= SLOW_EVERY):
                 if bar.disable:
                     left = eta(building, total, done, slow, later)
-                    print(progress_line(building["id"], done, total, said, left), file=sys.stderr)
+                    print(progress_line(building["id"], done, total, said, left, whole), file=sys.stderr)
                 last_done, last_slow, idle_since, told = done, now_slow, time.time(), time.time()
             bar.total, bar.n, bar.unit = total, done, "file"
-            bar.set_postfix_str(said)  # on a terminal: the bar, then what is slow, its time going up
+            bar.set_postfix_str("; ".join(filter(None, [whole and parts_text(*whole), said])))  # on a terminal: the
+            # bar (of this part), the whole build, then what is slow, its time going up
         elif aside:  # the build that handed a big file on is published: its job, then the build that reads it
             said = "; ".join(working.background_text(w) for w in aside)
             now_slow, done = [(w["path"], w["state"]) for w in aside], sum(w["done"] for w in aside)
@@ -628,15 +630,37 @@ def _worker_hint(args=None) -> str:
     return worker_hint(load().home, [setting for _, setting in _given_worker_flags(args)] if args else [])
 
 
-def progress_line(generation: int, done: int, total: int, said: str, left: float | None = None) -> str:
+def progress_line(generation: int, done: int, total: int, said: str, left: float | None = None,
+                  whole: tuple[int, int, int] | None = None) -> str:
     """'generation 2: 1,631/1,874 files, ETA 12 s; embedding …': what --wait prints without a terminal, every
     number with its thousands separator (it printed '1631/1,874'); the ETA (``left`` seconds) once it is known,
-    as stats give it (a terminal's bar shows its own)."""
+    as stats give it (a terminal's bar shows its own). ``whole``: a part of a first build (``_parts_of``), whose
+    counts and ETA are the part's: said so, with the whole build after them (of notes-en's 1,879 files it printed
+    'generation 2: 21/100 files, ETA 1.2 min' part after part, nineteen times, and nothing of the whole)."""
     from search.index.status import age, count
-    line = f"generation {generation}: {done:,}/{count(total, 'file')}"
+    line = f"generation {generation}: {done:,}/{count(total, 'file')}" + (" of this part" if whole else "")
     if left is not None and done < total:
-        line += f", ETA {age(left)}"
-    return line + (f"; {said}" if said else "")
+        line += f", ETA {age(left)}" + (" for this part" if whole else "")
+    return "; ".join(filter(None, [line, whole and parts_text(*whole), said]))
+
+
+def _parts_of(conn, collection, building, later: int) -> tuple[int, int, int] | None:
+    """(files searchable, files seen, files left to the parts after this one) while a first build comes in parts
+    (workers.tasks.first_part): this part leaves files to later ones, or the published generation is a part;
+    None for any other build."""
+    from search.index import progress_reads
+    published = collection["published"]
+    if not later and not progress_reads.deferred(conn, published):
+        return None
+    searchable = progress_reads.searchable(conn, collection["id"], published)[0] if published else 0
+    return searchable, building["seen"], later
+
+
+def parts_text(searchable: int, seen: int, later: int) -> str:
+    """'a first build in parts: 100 of 1,879 files searchable so far, 1,679 in the parts after this one'."""
+    from search.index.status import count
+    rest = f"{later:,} in the parts after this one" if later else "this part is the last"
+    return f"a first build in parts: {searchable:,} of {count(seen, 'file')} searchable so far, {rest}"
 
 
 def _ask_for_a_worker(args=None, off_the_bar: bool = True) -> None:

@@ -7,7 +7,14 @@ the step a newcomer got wrong.
 Real SQLite, the session's MiniLM, a real huey queue whose jobs this process runs (tests/test_parts_as_seen)."""
 from __future__ import annotations
 
-from tests.test_parts_as_seen import between_parts
+import re
+import threading
+import time
+from pathlib import Path
+
+from tests.test_parts_as_seen import between_parts, notes, run_jobs
+
+DEADLINE = 900.0  # seconds: a safety net against a hung test, not a speed assertion
 
 
 def test_ingest_search_says_a_first_build_is_partial_or_not_published(sift_env, tmp_path, monkeypatch, capsys):
@@ -348,3 +355,46 @@ def test_a_bare_ingest_enqueue_in_the_notes_folder_names_the_command_meant(sift_
     assert cli.main(["enqueue"]) == 2
     assert capsys.readouterr().err == ("ingest: error: give the folder to index: this one is in the collection "
                                        f"'notes', which `ingest enqueue '{root}'` rescans\n")
+
+
+def test_wait_over_a_first_build_in_parts_names_the_whole_build(sift_env, tmp_path, monkeypatch, capsys):
+    """``ingest enqueue --wait`` over a first build in parts counted each part alone: of notes-en's 1,879 files it
+    printed 'generation 2: 21/100 files, ETA 1.2 min', part after part, so a new user read a minute's wait for a
+    half hour's build, and nothing said that search already answered from the part published. Its line now says
+    the counts and the ETA are this part's, then how many files of the whole are searchable and how many are left
+    to later parts (SIFT_FIRST_PART=5 over 23 notes: the first part published, the second of 5 being built)."""
+    from ingest import cli
+    from search.index import db
+    conn, cid = between_parts(tmp_path, monkeypatch)
+    interrupted: list[bool] = []
+
+    def wait() -> None:
+        try:
+            cli._wait(db.connect(Path(sift_env["SIFT_HOME"]) / "index.db"), cid, 1, time.time(), interrupted)
+        except KeyboardInterrupt:  # the test's Ctrl-C, once the line is said
+            pass
+
+    waiter = threading.Thread(target=wait, daemon=True)
+    waiter.start()
+    said, deadline = "", time.time() + DEADLINE
+    while "generation 2:" not in said and time.time() < deadline:
+        said += capsys.readouterr().err
+        time.sleep(0.1)
+    interrupted.append(True)
+    waiter.join(DEADLINE)
+    said += capsys.readouterr().err
+    line = re.search(r"generation 2: \d+/5 files of this part[^\n]*", said)
+    assert line and "a first build in parts: 5 of 23 files searchable so far, 13 in the parts after this one" \
+        in line[0], said
+
+
+def test_the_progress_line_of_a_build_not_in_parts_is_as_it_was():
+    """A build that is no part of a first build says its counts alone, as before."""
+    from ingest.cli import progress_line
+    assert progress_line(4, 12, 40, "", 30.0) == "generation 4: 12/40 files, ETA 30 s"
+    assert progress_line(3, 13, 13, "", 0.0, (10, 23, 0)) == (
+        "generation 3: 13/13 files of this part; a first build in parts: 10 of 23 files searchable so far, this part "
+        "is the last")
+    assert progress_line(2, 21, 100, "", 72.0, (100, 1879, 1679)) == (
+        "generation 2: 21/100 files of this part, ETA 1.2 min for this part; a first build in parts: 100 of 1,879 "
+        "files searchable so far, 1,679 in the parts after this one")
