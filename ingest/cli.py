@@ -326,7 +326,7 @@ def cmd_enqueue(args) -> int:
     waiting = rescan.queue_scan(collection["id"])
     try:
         with _interrupt_as_flag() as interrupted:  # from here on the scan is queued: Ctrl-C stops only the waiting
-            print(f"queued discover for collection {collection['name']!r} ({root})" if waiting is None
+            print(f"queued a scan of collection {collection['name']!r} ({root})" if waiting is None
                   else rescan.already_queued(repr(collection["name"]), waiting))
             if not _say_the_worker_keeps_its_settings(args):
                 _say_the_model_set_here_is_the_workers_to_use(

@@ -440,7 +440,7 @@ def test_ctrl_c_during_wait_says_the_build_goes_on(sift_env, tmp_path):
     proc = subprocess.Popen([str(VENV_BIN / "ingest"), "enqueue", str(tmp_path / "n"), "--wait"], cwd=REPO,
                             env={**sift_env, "PYTHONUNBUFFERED": "1"}, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
-    assert "queued discover" in proc.stdout.readline()  # no worker runs: it waits
+    assert "queued a scan of collection" in proc.stdout.readline()  # no worker runs: it waits
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C on a terminal sends
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and "Traceback" not in err, err
@@ -460,7 +460,7 @@ def test_wait_with_no_worker_says_at_once_that_one_is_needed(sift_env, tmp_path)
     proc = subprocess.Popen([str(VENV_BIN / "ingest"), "enqueue", str(tmp_path / "n"), "--wait"], cwd=REPO,
                             env={**sift_env, "PYTHONUNBUFFERED": "1"}, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
-    assert "queued discover" in proc.stdout.readline()
+    assert "queued a scan of collection" in proc.stdout.readline()
     os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: seen by the wait's loop, after what it says first
     _, err = proc.communicate(timeout=60)
     lines = err.splitlines()
@@ -497,7 +497,7 @@ def test_a_search_before_the_first_build_says_where_to_watch_it_and_that_a_worke
 def test_enqueue_prints_what_it_queued_and_stats_shows_the_building_generation(sift_env, tmp_path):
     write_tree(tmp_path / "n", {"a.md": "# A\nalpha", "b.md": "# B\nbeta"})
     result = run_ingest(sift_env, "enqueue", str(tmp_path / "n"), "--name", "mine")
-    assert result.returncode == 0 and "queued discover for collection 'mine'" in result.stdout
+    assert result.returncode == 0 and "queued a scan of collection 'mine'" in result.stdout
     stats = run_ingest(sift_env, "stats")
     assert "mine" in stats.stdout and "published: nothing yet" in stats.stdout
     assert "jobs in queue: 1" in stats.stdout  # no worker ran: the discover job waits
@@ -510,14 +510,14 @@ def test_a_scan_already_waiting_is_not_queued_again(sift_env, tmp_path):
     collection still is."""
     write_tree(tmp_path / "n", {"a.md": "# A\nalpha"})
     write_tree(tmp_path / "m", {"b.md": "# B\nbeta"})
-    assert "queued discover for collection 'mine'" in run_ingest(sift_env, "enqueue", str(tmp_path / "n"),
+    assert "queued a scan of collection 'mine'" in run_ingest(sift_env, "enqueue", str(tmp_path / "n"),
                                                                  "--name", "mine").stdout
     again = run_ingest(sift_env, "enqueue", str(tmp_path / "n"))
     assert again.returncode == 0, again.stderr
     assert re.search(r"^a scan of 'mine' is already queued \([0-9.]+ s ago\): it reads every change made until "
                      r"a worker takes it, so no other was queued$", again.stdout, re.M), again.stdout
     assert "jobs in queue: 1" in run_ingest(sift_env, "stats").stdout
-    assert "queued discover for collection 'more'" in run_ingest(sift_env, "enqueue", str(tmp_path / "m"),
+    assert "queued a scan of collection 'more'" in run_ingest(sift_env, "enqueue", str(tmp_path / "m"),
                                                                  "--name", "more").stdout
     assert "jobs in queue: 2" in run_ingest(sift_env, "stats").stdout
 
