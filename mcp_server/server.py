@@ -47,7 +47,9 @@ def instructions(settings) -> str:
     try:
         rows = collection_reads.collections(conn)
         named = [f"{row['name']} ({os.path.basename(row['root'].rstrip(os.sep)) or row['root']}, "
-                 f"{count(progress_reads.searchable(conn, row['id'], row['published'])[0] if row['published'] else 0, 'file')})"
+                 f"{count(progress_reads.searchable(conn, row['id'], row['published'])[0] if row['published'] else 0, 'file')}"
+                 # a first build in parts: '100 files' read as all there is; the rest comes (stats: how far)
+                 f"{' so far: its first build comes in parts' if progress_reads.deferred(conn, row['published']) else ''})"
                  for row in rows[:SHOWN_COLLECTIONS]]
     except sqlite3.Error:
         return INSTRUCTIONS

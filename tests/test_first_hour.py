@@ -398,3 +398,12 @@ def test_the_progress_line_of_a_build_not_in_parts_is_as_it_was():
     assert progress_line(2, 21, 100, "", 72.0, (100, 1879, 1679)) == (
         "generation 2: 21/100 files of this part, ETA 1.2 min for this part; a first build in parts: 100 of 1,879 "
         "files searchable so far, 1,679 in the parts after this one")
+
+
+def test_the_instructions_say_a_collection_is_a_part_of_its_first_build(sift_env, tmp_path, monkeypatch):
+    """Connected while a folder's first build came in parts, an assistant read 'notes (notes, 100 files)' of a
+    folder of 1,879 at initialize, as if that were all; the instructions now say the count is so far."""
+    from mcp_server.server import instructions
+    from search.settings import load
+    between_parts(tmp_path, monkeypatch)  # 'notes': its first part of 5 files published, 18 not read yet
+    assert "notes (notes, 5 files so far: its first build comes in parts)." in instructions(load())
