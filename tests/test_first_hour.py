@@ -407,3 +407,13 @@ def test_the_instructions_say_a_collection_is_a_part_of_its_first_build(sift_env
     from search.settings import load
     between_parts(tmp_path, monkeypatch)  # 'notes': its first part of 5 files published, 18 not read yet
     assert "notes (notes, 5 files so far: its first build comes in parts)." in instructions(load())
+
+
+def test_a_big_file_whose_worker_stopped_is_not_said_to_have_died():
+    """sift-mcp stops its worker when the client closes; a big note it was embedding in the background was then
+    'stopped being embedded … (its worker died)' in every search's freshness line, which an assistant passed on
+    as a crash. A stopped worker is said to have stopped, as stats says it."""
+    from search.index.working import background_state
+    said = background_state({"path": "README.md", "state": "stopped", "done": 64, "total": 331})
+    assert said == ("README.md stopped being embedded in the background after 64 of 331 chunks (its worker stopped "
+                    "before the end); the next scan hands it on again")

@@ -74,7 +74,7 @@ def background_state(work: dict) -> str:
                        f"{work['total']:,} chunks), searchable when done",
             "done": f"embedded in the background ({work['total']:,} chunks), searchable once its build reads it",
             "stopped": f"stopped being embedded in the background after {work['done']:,} of {work['total']:,} "
-                       "chunks (its worker died); the next scan hands it on again",
+                       "chunks (its worker stopped before the end); the next scan hands it on again",
             "failed": f"failed to be embedded in the background ({work.get('reason')}); {AGAIN}"}
     return f"{work['path']} {said[work['state']]}"
 
