@@ -180,6 +180,25 @@ def cyclic_pages() -> bytes:
                     "<< /Type /Pages /Parent 2 0 R /Kids [2 0 R 3 0 R] /Count 2 >>"])
 
 
+def long_pdf(pages: int, branch: int = 100) -> bytes:
+    """A PDF of ``pages`` pages of a line of text each, 100 pages a branch of its page tree (a report's export)."""
+    branches = -(-pages // branch)
+    objects = {1: "<< /Type /Catalog /Pages 2 0 R >>", 3: "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"}
+    kids: list[list[int]] = [[] for _ in range(branches)]
+    for index in range(pages):
+        number = 4 + branches + 2 * index  # the page, then its content stream
+        kids[index // branch].append(number)
+        stream = f"BT /F3 12 Tf 72 720 Td (page {index + 1} tells of the okapi and the tapir) Tj ET"
+        objects[number] = (f"<< /Type /Page /Parent {4 + index // branch} 0 R /MediaBox [0 0 612 792] "
+                           f"/Resources << /Font << /F3 3 0 R >> >> /Contents {number + 1} 0 R >>")
+        objects[number + 1] = f"<< /Length {len(stream)} >>\nstream\n{stream}\nendstream"
+    for k, leaves in enumerate(kids):
+        objects[4 + k] = (f"<< /Type /Pages /Parent 2 0 R /Count {len(leaves)} "
+                          f"/Kids [{' '.join(f'{n} 0 R' for n in leaves)}] >>")
+    objects[2] = f"<< /Type /Pages /Count {pages} /Kids [{' '.join(f'{4 + k} 0 R' for k in range(branches))}] >>"
+    return raw_pdf([objects[n] for n in sorted(objects)])
+
+
 def corpus(scale: float) -> dict[str, bytes | str]:
     """File name -> content: each hostile file, at ``scale`` times its size."""
     n = lambda count: max(1, int(count * scale))  # noqa: E731
@@ -223,6 +242,7 @@ def corpus(scale: float) -> dict[str, bytes | str]:
         "one-line-100.json": one_line_json(n(100 * MB)),
         "one-line-100.csv": "a," * n(50 * MB),
         "cyclic-pages.pdf": cyclic_pages(),
+        "long-text.pdf": long_pdf(n(20_000)),
         "object-stream.pdf": object_stream_pdf(n(1_000_000)),
         "object-stream-500k.pdf": object_stream_pdf(n(500_000)),
     }

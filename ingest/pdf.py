@@ -48,9 +48,11 @@ from typing import Sequence
 
 from pypdf import PageObject, PdfReader
 from pypdf.generic import DictionaryObject, IndirectObject, NameObject
+from pypdf._page_labels import index2labels
 from pypdf.errors import DependencyError
 
 from .document import Document, Section, Skip, SkipForNow, whole_characters
+from .pdf_tree import PageTree, page_shape
 
 log = logging.getLogger(__name__)
 PDF_SECONDS = 300.0  # text extraction of one PDF stops after this (a 117-page book takes 5-10 s here)
@@ -361,18 +363,22 @@ def parse_pdf(path: str, data: bytes) -> Document:
     """Parse a PDF's text layer; Skip if encrypted or without text, ValueError if unreadable."""
     with _warnings.collect() as warnings:
         reader, pages, encrypted, cut_short = _open(data)
-        n_pages = len(pages)
+        tree = pages if isinstance(pages, PageTree) else None
         runs: list[tuple[float, str]] = []
-        texts, failed = _page_texts(pages, n_pages, runs)
+        texts, failed, shapes = _page_texts(tree or pages, _pages_said(reader), runs)
+        n_pages = len(texts)
         compounds = hyphenated_words(texts)
         texts = [tidy_whitespace(dehyphenate(text, compounds)) for text in texts]
-        chapters = _chapters(reader, n_pages) if cut_short is None else []
+        chapters = _chapters(reader, tree, n_pages) if tree is not None else []
         title = _title(reader, path, runs, texts[1:])
     if cut_short is not None:
         texts, cut_short = _readable_pages(texts, cut_short)
     texts = joined_across_pages(without_running_lines(texts), compounds)
     if warnings.count:
         log.debug("%s: pypdf worked around %d problems, first: %s", path, warnings.count, warnings.first)
+    left_out = _left_out(tree)
+    if n_pages == 0 and left_out:
+        raise ValueError(f"unreadable PDF: its page tree reaches no page; {left_out}")
     if n_pages == 0:  # nothing to index, and nothing retrying changes: failed, retry-failed listed it every time
         raise Skip("no pages: the PDF holds none (or its page list is damaged)")
     if failed and len(failed) == n_pages:
@@ -389,6 +395,8 @@ def parse_pdf(path: str, data: bytes) -> Document:
     }
     if cut_short is not None:
         meta["cut_short"] = cut_short
+    elif left_out:  # shown by list_files, as a file cut short is
+        meta["cut_short"] = f"page tree damaged: the text of the {n_pages:,} pages it reaches is indexed; {left_out}"
     labels = _page_labels(reader, n_pages) if cut_short is None else None
     if labels:
         meta["page_labels"] = labels
@@ -399,7 +407,7 @@ def parse_pdf(path: str, data: bytes) -> Document:
     if created:
         meta["created"] = created
     sections = _sections(texts, chapters)
-    if _slides(pages, texts):
+    if _slides(shapes, texts):
         meta["slides"] = True
         sections = [slide for section in sections for slide in _pages_apart(section)]
     return Document(kind="pdf", title=title, sections=references_apart(sections), meta=meta)
@@ -408,7 +416,7 @@ def parse_pdf(path: str, data: bytes) -> Document:
 SLIDE_WORDS = 80  # the most words a slide deck's pages hold, the median page's
 
 
-def _slides(pages: Sequence[PageObject], texts: list[str]) -> bool:
+def _slides(shapes: list[tuple[float, float, bool] | None], texts: list[str]) -> bool:
     """Whether the PDF is a slide deck: three pages with text at least, two thirds of its pages wider than they are
     tall (as shown, after /Rotate), and its median page with text of at most SLIDE_WORDS words. Without their
     footers a deck of ten short slides fitted one passage, each slide's words diluted by the nine others': a
@@ -418,15 +426,9 @@ def _slides(pages: Sequence[PageObject], texts: list[str]) -> bool:
     words = sorted(len(text.split()) for text in texts if text)
     if len(words) < 3 or words[len(words) // 2] > SLIDE_WORDS:
         return False
-    wide = 0
-    for page in pages:
-        try:
-            width, height = float(page.mediabox.width), float(page.mediabox.height)
-            turned = (page.rotation or 0) % 180 == 90
-        except Exception:
-            continue
-        wide += (height > width) if turned else (width > height)
-    return wide * 3 >= len(pages) * 2
+    wide = sum((height > width) if turned else (width > height)
+               for width, height, turned in filter(None, shapes))
+    return wide * 3 >= len(shapes) * 2
 
 
 def _pages_apart(section: Section) -> list[Section]:
@@ -437,9 +439,10 @@ def _pages_apart(section: Section) -> list[Section]:
             for i, (at, page, *_) in enumerate(starts[:-1])]
 
 
-def _open(data: bytes) -> tuple[PdfReader, Sequence[PageObject], bool, str | None]:
-    """Reader (decrypted with the empty password if needed), its pages, encrypted?, and for a file cut short
-    whose pages were found without its page tree, what was recovered (else None)."""
+def _open(data: bytes) -> tuple[PdfReader, PageTree | list[PageObject], bool, str | None]:
+    """Reader (decrypted with the empty password if needed), its page tree (read a page at a time) or, for a file
+    cut short whose pages were found without its page tree, those pages, encrypted?, and for the latter what was
+    recovered (else None)."""
     try:
         reader = PdfReader(io.BytesIO(data), strict=False)
         encrypted = reader.is_encrypted
@@ -453,9 +456,9 @@ def _open(data: bytes) -> tuple[PdfReader, Sequence[PageObject], bool, str | Non
         raise Skip(f"{NO_TEXT}; no text on any of {SAMPLE_HEAD} first pages and {SAMPLE_SPREAD + SAMPLE_TAIL} more "
                    f"spread to its end, of {pages_said:,}")
     try:
-        pages = reader.pages
-        len(pages)
-        return reader, pages, encrypted, None
+        tree = PageTree(reader)
+        tree.check()
+        return reader, tree, encrypted, None
     except Exception as exc:
         if encrypted:
             raise ValueError(f"unreadable PDF: {_message(exc)}") from exc
@@ -677,14 +680,34 @@ class _OutOfTime(BaseException):
     around each form XObject lets it through instead of going on with the next one."""
 
 
-def _page_texts(pages: Sequence[PageObject], n_pages: int, runs: list | None = None,
-                ) -> tuple[list[str], list[tuple[int, str]]]:
+def _pages_said(reader: PdfReader) -> str:
+    """The count of pages the page tree's /Count says, for messages ('' when it says none)."""
+    try:
+        return f" of {int(reader.trailer['/Root']['/Pages'].get_object()['/Count']):,}"
+    except Exception:  # noqa: BLE001 - only words of a message
+        return ""
+
+
+def _left_out(tree: PageTree | None) -> str:
+    """What of a damaged page tree was not followed, in words ('' for none)."""
+    if tree is None or not tree.left_out:
+        return ""
+    said = Counter(tree.left_out)
+    return "left out: " + "; ".join(f"{what}" + (f" ({n:,} times)" if n > 1 else "") for what, n in said.items())
+
+
+def _page_texts(pages: PageTree | Sequence[PageObject], said: str = "", runs: list | None = None,
+                ) -> tuple[list[str], list[tuple[int, str]], list[tuple[float, float, bool] | None]]:
     """The text of every page ("" when none), normalised (``normalize``; ``clean_text`` with the document's
-    ``hyphenated_words`` makes it clean), and the (page, error) that failed. ValueError past
+    ``hyphenated_words`` makes it clean), the (page, error) that failed and each page's shape (``page_shape``),
+    read a page at a time from a ``PageTree`` (each let go once read) or a list. ``said``: ' of N', the count of
+    pages the file says, for messages. ValueError past
     PDF_SECONDS, Skip past MAX_TEXT_CHARS. ``runs``: a list to add the first page's pieces of text to, each with
     the size it is drawn at ((size, text), the first FIRST_PAGE_RUNS), for ``_title``."""
     texts: list[str] = []
     failed: list[tuple[int, str]] = []
+    shapes: list[tuple[float, float, bool] | None] = []
+    tree = pages if isinstance(pages, PageTree) else None
     deadline = time.monotonic() + PDF_SECONDS
     chars = 0
 
@@ -692,26 +715,29 @@ def _page_texts(pages: Sequence[PageObject], n_pages: int, runs: list | None = N
         if time.monotonic() > deadline:
             raise _OutOfTime
 
-    for index in range(n_pages):
+    for index, page in enumerate(tree.pages() if tree is not None else pages):
+        shapes.append(page_shape(page))
         try:
             in_time()
             sizes = _Sizes(runs if index == 0 else None)
-            text = pages[index].extract_text(visitor_operand_before=in_time, visitor_text=sizes.run) or ""
+            text = page.extract_text(visitor_operand_before=in_time, visitor_text=sizes.run) or ""
             texts.append(normalize(markers_apart(text, sizes.markers())))
         except _OutOfTime:
-            raise ValueError(f"PDF text extraction stopped after {PDF_SECONDS:g} s, at page {index + 1:,} of "
-                             f"{n_pages:,}: the file asks for more work than its text can need") from None
+            raise ValueError(f"PDF text extraction stopped after {PDF_SECONDS:g} s, at page {index + 1:,}{said}: "
+                             "the file asks for more work than its text can need") from None
         except Exception as exc:
             log.debug("page %d: text extraction failed: %s", index + 1, exc)
             failed.append((index + 1, _message(exc)))
             texts.append("")
         finally:
-            _forget_inflated(pages, index)
+            _forget_inflated(page)
+            if tree is not None:
+                tree.release(page)
         chars += len(texts[-1])
         if chars > MAX_TEXT_CHARS:
-            raise Skip(f"more than {MAX_TEXT_CHARS:,} characters of text (passed on page {index + 1:,} of "
-                       f"{n_pages:,}): as much as the largest text file indexed")
-    return texts, failed
+            raise Skip(f"more than {MAX_TEXT_CHARS:,} characters of text (passed on page {index + 1:,}{said}): "
+                       "as much as the largest text file indexed")
+    return texts, failed, shapes
 
 
 FIRST_PAGE_RUNS = 20_000  # pieces of text of the first page kept with their size, for its title
@@ -808,12 +834,11 @@ def markers_apart(text: str, markers: frozenset[str]) -> str:
                   lambda m: m.group(1) + " " + m.group(2) if m.group() in markers else m.group(), text)
 
 
-def _forget_inflated(pages: Sequence[PageObject], index: int) -> None:
+def _forget_inflated(page: PageObject) -> None:
     """Let go of the inflated bytes of the page's content streams and of the forms its resources name. pypdf
     keeps those of every stream it has read (up to 75 MB each) while the reader lives: 25 pages each with its
     own stream held 1.8 GB by the last one. A stream shared by other pages is inflated again for each."""
     try:
-        page = pages[index]
         contents = page.get("/Contents")
         contents = contents.get_object() if contents is not None else None
         streams = list(contents) if isinstance(contents, list) else [contents]
@@ -830,7 +855,7 @@ def _forget_inflated(pages: Sequence[PageObject], index: int) -> None:
         pass
 
 
-def _chapters(reader: PdfReader, n_pages: int) -> list[tuple[int, list[str]]]:
+def _chapters(reader: PdfReader, tree: PageTree, n_pages: int) -> list[tuple[int, list[str]]]:
     """Where each chapter and section of the outline begins, as (0-based first page, heading path): the top-level
     entries, and under each the entries one level down ([chapter, section]); [] if unusable. A script's
     '1.2 Metrische Räume' was only ever under '1 Topologische Grundbegriffe', over 22 pages."""
@@ -838,7 +863,7 @@ def _chapters(reader: PdfReader, n_pages: int) -> list[tuple[int, list[str]]]:
         outline = list(reader.outline)
     except Exception:
         return []
-    chapters = _entries(reader, [item for item in outline if not isinstance(item, list)], n_pages)
+    chapters = _entries(tree, [item for item in outline if not isinstance(item, list)], n_pages)
     if chapters is None or len(chapters) < 2:
         return []
     children = {id(item): following for item, following in zip(outline, outline[1:] + [None])
@@ -848,7 +873,7 @@ def _chapters(reader: PdfReader, n_pages: int) -> list[tuple[int, list[str]]]:
         end = chapters[n + 1][0] if n + 1 < len(chapters) else n_pages
         bounds.append((page, [title]))
         below = [child for child in children.get(id(item), []) if not isinstance(child, list)]
-        sections = _entries(reader, below, n_pages) or []
+        sections = _entries(tree, below, n_pages) or []
         for first, name, _ in sections:
             if not page <= first < end:
                 break
@@ -859,13 +884,14 @@ def _chapters(reader: PdfReader, n_pages: int) -> list[tuple[int, list[str]]]:
     return bounds
 
 
-def _entries(reader: PdfReader, items: list, n_pages: int) -> list[tuple[int, str, object]] | None:
+def _entries(tree: PageTree, items: list, n_pages: int) -> list[tuple[int, str, object]] | None:
     """(0-based first page, title, item) of outline ``items`` that name a page, the first of each page; None
-    when they are not in page order (don't guess)."""
+    when they are not in page order (don't guess). Pages are found by the walk's own numbers (``PageTree``):
+    pypdf's look-up reads the whole page list into memory."""
     found: list[tuple[int, str, object]] = []
     for item in items:
         try:
-            page = reader.get_destination_page_number(item)
+            page = tree.number_of(item)
         except Exception:
             return None
         title = " ".join(normalize(str(getattr(item, "title", "") or "")).split())
@@ -1019,7 +1045,8 @@ def _page_labels(reader: PdfReader, n_pages: int) -> list[str] | None:
     """The number printed on each page, from the PDF's page labels ('iii', then '1' on the 4th page), when some
     differ from the page's place in the file; else None. A book's page 8 was only ever 'page 11'."""
     try:
-        labels = [str(label)[:20] for label in reader.page_labels]
+        # (not reader.page_labels: it reads the whole page list into memory for its count of pages)
+        labels = [str(label)[:20] for label in index2labels(reader, n_pages)]
     except Exception:
         return None
     if len(labels) != n_pages or all(label == str(i + 1) for i, label in enumerate(labels)):

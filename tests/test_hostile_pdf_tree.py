@@ -1,0 +1,90 @@
+"""A PDF's page tree read a page at a time (ingest.pdf_tree.PageTree), and a damaged one read as far as it goes.
+
+pypdf's page list held every page object of a PDF to its end (20,000 pages of text: 75 MB of a 153 MB peak), and a
+page tree that lists itself among its kids made pypdf refuse the whole file ('Detected cyclic page references').
+Now the pages are walked one at a time, each let go once its text is read, and a branch that leads back up the
+tree is left out and said (list_files shows it, as it shows a PDF cut short)."""
+from __future__ import annotations
+
+import io
+import tracemalloc
+
+import pytest
+from pypdf import PdfReader
+
+from ingest import pdf
+from ingest.pdf_tree import PageTree
+
+FONT = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+
+
+def _pdf(kids: dict[int, list[int]], pages: list[int]) -> bytes:
+    """A PDF whose branches (object number: kids) and pages (object numbers, page n says 'page n …') are as
+    given; object 2 is the root of the tree, 3 the font, each page's content stream is its number + 10,000."""
+    objects = {1: b"<< /Type /Catalog /Pages 2 0 R >>", 3: b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"}
+    for branch, its in kids.items():
+        objects[branch] = b"<< /Type /Pages /Count %d /Kids [%s] >>" % (len(its), b" ".join(b"%d 0 R" % k for k in its))
+    for page in pages:
+        text = b"BT /F1 12 Tf 72 720 Td (page %d tells of the okapi) Tj ET" % page
+        objects[page] = (b"<< /Type /Page /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+                         b"/Contents %d 0 R >>" % (page + 10_000))
+        objects[page + 10_000] = b"<< /Length %d >>\nstream\n%s\nendstream" % (len(text), text)
+    out, offsets = bytearray(b"%PDF-1.4\n"), {}
+    for key in sorted(objects):
+        offsets[key] = len(out)
+        out += b"%d 0 obj\n%s\nendobj\n" % (key, objects[key])
+    xref, size = len(out), max(objects) + 1
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % size + b"".join(
+        b"%010d 00000 n \n" % offsets[key] if key in offsets else b"0000000000 65535 f \n" for key in range(1, size))
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (size, xref)
+    return bytes(out)
+
+
+def test_a_page_tree_that_holds_itself_is_read_as_far_as_it_goes_and_says_what_it_left_out():
+    # the root lists page 10, itself, then a branch that lists the root again and pages 11 and 12
+    doc = pdf.parse_pdf("loop.pdf", _pdf({2: [10, 2, 5], 5: [2, 11, 12]}, [10, 11, 12]))
+    text = "\n".join(section.text for section in doc.sections)
+    assert all(f"page {n} tells of the okapi" in text for n in (10, 11, 12))
+    assert doc.meta["pages"] == 3
+    assert doc.meta["cut_short"].startswith("page tree damaged: the text of the 3 pages it reaches is indexed")
+    assert "a branch that lists one above it among its kids (object 2) (2 times)" in doc.meta["cut_short"]
+
+
+def test_a_page_tree_that_reaches_no_page_fails_saying_why():
+    with pytest.raises(ValueError, match="unreadable PDF: its page tree reaches no page; left out: a branch"):
+        pdf.parse_pdf("loop.pdf", _pdf({2: [5], 5: [2]}, []))
+
+
+def test_a_whole_page_tree_has_no_damage_said():
+    doc = pdf.parse_pdf("fine.pdf", _pdf({2: [5, 6], 5: [10, 11], 6: [12]}, [10, 11, 12]))
+    assert doc.meta["pages"] == 3 and "cut_short" not in doc.meta
+
+
+def test_pages_are_walked_one_at_a_time_and_let_go():
+    """Neither pypdf's page list is built nor the pages' own objects kept: memory is what one page needs."""
+    pages = list(range(10, 610))
+    reader = PdfReader(io.BytesIO(_pdf({2: [5, 6], 5: pages[:300], 6: pages[300:]}, pages)))
+    tree = PageTree(reader)
+    seen = 0
+    for page in tree.pages():
+        page.extract_text()
+        tree.release(page)
+        seen += 1
+    assert seen == 600 and tree.numbers[pages[-1]] == 599
+    assert reader.flattened_pages is None
+    assert not any(number >= 10 for _, number in reader.resolved_objects)  # no page nor content stream kept
+
+
+def test_a_long_pdfs_peak_memory_does_not_grow_with_its_pages():
+    def peak(count: int) -> int:
+        data = _pdf({2: list(range(5, 5 + count // 100))} | {5 + k: list(range(10 + 100 * k, 110 + 100 * k))
+                                                             for k in range(count // 100)},
+                    list(range(10, 10 + count)))
+        tracemalloc.start()
+        try:
+            pdf.parse_pdf("long.pdf", data)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    # about 700 bytes a page now (its text, pypdf's cross-reference entries), 3,800 when pypdf's list held them
+    assert peak(400) - peak(100) < 300 * 2_000
