@@ -22,17 +22,17 @@ FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 
 
 def parse_notebook(path: str, text: str) -> Document:
-    if not text.strip():  # a notebook just created (touch): no cells yet, as an empty note has no text
+    if not text or text.isspace():  # a notebook just created (touch): no cells yet, as an empty note has no text
         return Document(kind="note", title=PurePosixPath(path).stem, sections=[])
     try:
-        notebook = json.loads(text)
+        notebook = json.loads(text, object_pairs_hook=_without_output)
     except (ValueError, RecursionError) as exc:
         raise Skip(f"not a notebook: its JSON does not parse ({str(exc)[:200]})") from None
     cells = notebook.get("cells") if isinstance(notebook, dict) else None
     if not isinstance(cells, list):
         raise Skip("not a notebook: no list of cells (nbformat 4 keeps them under 'cells')")
-    lines = text.split("\n")
-    indent = _key_indent(lines)
+    lines = _Lines(text)
+    indent = _key_indent(text)
     sections, headings, after = [], [], 0
     title = None
     for cell in cells:
@@ -56,28 +56,73 @@ def parse_notebook(path: str, text: str) -> Document:
     return Document(kind="note", title=title or PurePosixPath(path).stem, sections=sections)
 
 
-def _source_line(lines: list[str], after: int, indent: str | None) -> int:
+def _without_output(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object as a dict, but an output of a cell (it has an ``output_type``) as its type alone: what it
+    holds (a 40 MB log, a 30 MB image) is let go as soon as it is read, where the whole notebook's outputs were held
+    together (a 62 MB notebook took 420 MB). Outputs are never indexed."""
+    for key, value in pairs:
+        if key == "output_type":
+            return {key: value}
+    return dict(pairs)
+
+
+class _Lines:
+    """The file's lines, found by their offsets as the cells are read in order: a 62 MB notebook of a training
+    log is 1.1 million lines, and the list of them held 100 MB more than the text."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.count = text.count("\n") + 1
+        self.line, self.offset = 0, 0  # where the cursor is: the offset line ``line`` starts at
+
+    def _start(self, index: int, move: bool = False) -> int:
+        """The offset line ``index`` starts at (moving the cursor there with ``move``)."""
+        line, offset = (self.line, self.offset) if index >= self.line else (0, 0)
+        while line < index:
+            offset = self.text.index("\n", offset) + 1
+            line += 1
+        if move:
+            self.line, self.offset = line, offset
+        return offset
+
+    def __getitem__(self, index: int) -> str:
+        start = self._start(index)
+        end = self.text.find("\n", start)
+        return self.text[start:end if end >= 0 else len(self.text)]
+
+    def __len__(self) -> int:
+        return self.count
+
+    def next_starting(self, after: int, prefix: str) -> int | None:
+        """The index of the first line at or after ``after`` that starts with ``prefix``; None if none."""
+        start = self._start(after, move=True)
+        if self.text.startswith(prefix, start):
+            return after
+        found = self.text.find("\n" + prefix, start)
+        if found < 0:
+            return None
+        self.line += self.text.count("\n", start, found + 1)
+        self.offset = found + 1
+        return self.line
+
+
+def _source_line(lines: _Lines, after: int, indent: str | None) -> int:
     """The index of the next line at or after ``after`` that holds a cell's ``"source"`` key: at ``indent``, the
     indentation of the cells' keys (an output's data may hold a "source" key of its own, deeper). The last line
     if none: a notebook in one line has its keys on line 1, found there."""
-    for i in range(after, len(lines)):
-        if indent is not None and lines[i].startswith(indent + '"source":'):
-            return i
-    return max(0, len(lines) - 1)
+    found = lines.next_starting(after, indent + '"source":') if indent is not None and after < len(lines) else None
+    return max(0, len(lines) - 1) if found is None else found
 
 
-def _key_indent(lines: list[str]) -> str | None:
+def _key_indent(text: str) -> str | None:
     """The indentation of a cell's keys, from the first ``"cell_type":`` line; None for JSON on one line."""
-    if len(lines) == 1:
+    if "\n" not in text:
         return None
-    for line in lines:
-        key = line.lstrip()
-        if key.startswith('"cell_type":'):
-            return line[:len(line) - len(key)]
-    return None
+    first = re.search(r'^([ \t]*)"cell_type":', text, re.MULTILINE)
+    return first.group(1) if first else None
 
 
-def _section(source: list[str], lines: list[str], at: int) -> Section:
+def _section(source: list[str], lines: _Lines, at: int) -> Section:
     """The cell as a section on the file's lines: its source lines one per line after ``"source": [`` as
     Jupyter writes them, else as one line at the key."""
     one_per_line = (lines[at].rstrip().endswith("[") and at + len(source) + 1 < len(lines)
