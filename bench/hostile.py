@@ -199,6 +199,59 @@ def long_pdf(pages: int, branch: int = 100) -> bytes:
     return raw_pdf([objects[n] for n in sorted(objects)])
 
 
+def zip_bomb(parts: dict[str, bytes], bomb: str, size: int) -> bytes:
+    """A zip of ``parts`` and ``bomb``, a part of ``size`` bytes of one letter (a 1,000:1 zip bomb)."""
+    import zipfile
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        for name, body in parts.items():
+            package.writestr(name, body)
+        with package.open(bomb, "w", force_zip64=True) as part:
+            part.write(b"<?xml version='1.0'?><a><b>")
+            for _ in range(size // MB):
+                part.write(b"a" * MB)
+            part.write(b"</b></a>")
+    return out.getvalue()
+
+
+WORD_PARTS = {"[Content_Types].xml": b"<?xml version='1.0'?><Types/>", "_rels/.rels": b"<?xml version='1.0'?><x/>"}
+XLSX_PARTS = {**WORD_PARTS, "xl/workbook.xml": (
+    b"<?xml version='1.0'?><workbook xmlns='http://schemas.openxmlformats.org/spreadsheetml/2006/main' xmlns:r="
+    b"'http://schemas.openxmlformats.org/officeDocument/2006/relationships'><sheets><sheet name='S' sheetId='1' "
+    b"r:id='rId1'/></sheets></workbook>"), "xl/_rels/workbook.xml.rels": (
+    b"<?xml version='1.0'?><Relationships xmlns='http://schemas.openxmlformats.org/package/2006/relationships'>"
+    b"<Relationship Id='rId1' Type='http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet' "
+    b"Target='worksheets/sheet1.xml'/></Relationships>")}
+EPUB_PARTS = {"mimetype": b"application/epub+zip", "META-INF/container.xml": (
+    b"<?xml version='1.0'?><container xmlns='urn:oasis:names:tc:opendocument:xmlns:container'><rootfiles>"
+    b"<rootfile full-path='content.opf' media-type='application/oebps-package+xml'/></rootfiles></container>"),
+    "content.opf": (b"<?xml version='1.0'?><package xmlns='http://www.idpf.org/2007/opf'><manifest><item id='c' "
+                    b"href='c.xhtml' media-type='application/xhtml+xml'/></manifest><spine><itemref idref='c'/>"
+                    b"</spine></package>")}
+
+
+def annotated_pdf(annotations: int) -> bytes:
+    """A page of a line of text and ``annotations`` link annotations (a PDF exported with every word linked)."""
+    stream = "BT /F1 12 Tf 20 100 Td (the tapir under ten thousand links) Tj ET"
+    annots = [f"<< /Type /Annot /Subtype /Link /Rect [{i % 200} 0 {i % 200 + 1} 1] /Border [0 0 0] "
+              f"/A << /S /URI /URI (https://example.org/{i}) >> >>" for i in range(annotations)]
+    return raw_pdf(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Annots 5 0 R "
+                    "/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>",
+                    f"<< /Length {len(stream)} >>\nstream\n{stream}\nendstream",
+                    "[" + " ".join(f"{6 + i} 0 R" for i in range(annotations)) + "]", *annots])
+
+
+def broken_xref(pdf: bytes, shift: int) -> bytes:
+    """``pdf`` with every offset of its cross-reference table ``shift`` bytes off (or its startxref, with 0)."""
+    import re
+    head, _, tail = pdf.rpartition(b"xref\n")
+    if not shift:
+        return re.sub(rb"startxref\n\d+", b"startxref\n999999", pdf)
+    tail = re.sub(rb"(\d{10}) 00000 n", lambda m: b"%010d 00000 n" % (int(m.group(1)) + shift), tail)
+    return head + b"xref\n" + tail
+
+
 def corpus(scale: float) -> dict[str, bytes | str]:
     """File name -> content: each hostile file, at ``scale`` times its size."""
     n = lambda count: max(1, int(count * scale))  # noqa: E731
@@ -243,6 +296,18 @@ def corpus(scale: float) -> dict[str, bytes | str]:
         "one-line-100.csv": "a," * n(50 * MB),
         "cyclic-pages.pdf": cyclic_pages(),
         "long-text.pdf": long_pdf(n(20_000)),
+        "bomb.docx": zip_bomb({**WORD_PARTS, "word/_rels/document.xml.rels": b"<?xml version='1.0'?><x/>"},
+                              "word/document.xml", n(1024 * MB)),
+        "bomb.xlsx": zip_bomb(XLSX_PARTS, "xl/worksheets/sheet1.xml", n(1024 * MB)),
+        "bomb.epub": zip_bomb(EPUB_PARTS, "c.xhtml", n(1024 * MB)),
+        "one-line-200.md": "the tapir " * n(20 * MB),
+        "one-line-60.md": "the tapir " * n(6 * MB),
+        "nested-lists-100k.md": "- " * n(100_000) + "deep\n",
+        "nested-quotes-100k.md": "> " * n(100_000) + "deep\n",
+        "quote-lines.md": ("> " * n(1_000) + "deep\n") * n(1_000),
+        "annotations.pdf": annotated_pdf(n(10_000)),
+        "xref-shifted.pdf": broken_xref(long_pdf(3), 7),
+        "xref-lost.pdf": broken_xref(long_pdf(3), 0),
         "object-stream.pdf": object_stream_pdf(n(1_000_000)),
         "object-stream-500k.pdf": object_stream_pdf(n(500_000)),
     }
@@ -295,6 +360,8 @@ def _loop(folder: Path) -> None:
 
 # the files no content makes, by name (written by ``make`` too, each when --only names it)
 SPECIAL = {
+    "proc.md": lambda folder: os.symlink("/proc/self/status", folder / "proc.md"),
+    "kcore.md": lambda folder: os.symlink("/proc/kcore", folder / "kcore.md"),
     "big.log.txt": lambda folder: _sparse(folder / "big.log.txt", 200 * MB, b"2026-01-01 started\n"),
     "note.md": lambda folder: os.mkfifo(folder / "note.md"),
     "socket.md": _socket,
