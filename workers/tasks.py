@@ -46,6 +46,8 @@ from workers.working import Gone, Work
 log = logging.getLogger("sift.workers")
 AS_BEFORE = "as before"  # a progress row's change: skipped or failed as before, the file unchanged since
 NO_PERMISSION = "no permission to read the file"  # a failure remembered until the file opens (or changes)
+# the collection's folder went away in the middle of a build (unmounted, moved): its indexed files are kept
+ROOT_GONE = "not read: its collection's folder is gone (unmounted or moved?); the version indexed before is kept"
 NOT_UTF8_NAME = "file name is not valid UTF-8 (its undecodable bytes are shown as \\xNN): rename it to index it"
 RECORD_PATIENCE = 300.0  # seconds a worker waits for disk space to record why files failed
 RECORD_POLICY = retry.Policy.lasting(RECORD_PATIENCE, delay=2.0, backoff=2.0, cap=30.0)  # 2, 4, 8, 16, 30, 30 … s
@@ -644,6 +646,8 @@ def _read(root, path: str) -> tuple[str, object, bool]:
     except Skip as reason:
         return "skipped", str(reason), reason.lasting and _the_files_doing(reason)
     except FileNotFoundError:
+        if not os.path.isdir(root):  # the whole folder: 1,481 files each 'vanished' said nothing of why
+            return "failed", ROOT_GONE, False
         return "failed", "file vanished before it could be read", False
     except PermissionError as exc:  # errno set: the OS refused (a chmod changes ctime); unset: safe_join's refusal
         return ("failed", NO_PERMISSION, True) if exc.errno else ("failed", str(exc), False)
