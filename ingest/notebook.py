@@ -24,15 +24,12 @@ FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 def parse_notebook(path: str, text: str) -> Document:
     if not text or text.isspace():  # a notebook just created (touch): no cells yet, as an empty note has no text
         return Document(kind="note", title=PurePosixPath(path).stem, sections=[])
-    try:
-        notebook = json.loads(text, object_pairs_hook=_without_output)
-    except (ValueError, RecursionError) as exc:
-        raise Skip(f"not a notebook: its JSON does not parse ({str(exc)[:200]})") from None
+    indent = _key_indent(text)
+    notebook = _loaded(text, indent)
     cells = notebook.get("cells") if isinstance(notebook, dict) else None
     if not isinstance(cells, list):
         raise Skip("not a notebook: no list of cells (nbformat 4 keeps them under 'cells')")
     lines = _Lines(text)
-    indent = _key_indent(text)
     sections, headings, after = [], [], 0
     title = None
     for cell in cells:
@@ -54,6 +51,46 @@ def parse_notebook(path: str, text: str) -> Document:
         section.heading_path = list(headings)
         sections.append(section)
     return Document(kind="note", title=title or PurePosixPath(path).stem, sections=sections)
+
+
+def _loaded(text: str, indent: str | None) -> object:
+    """The notebook's JSON, its outputs cut out before it is parsed where Jupyter wrote them on lines of their own
+    and they are most of the file, else each let go as it is parsed (``_without_output``)."""
+    short = _outputs_cut(text, indent)
+    if short is not None:
+        try:
+            return json.loads(short)
+        except (ValueError, RecursionError):
+            pass  # not as Jupyter writes it after all: parsed whole below
+    try:
+        return json.loads(text, object_pairs_hook=_without_output)
+    except (ValueError, RecursionError) as exc:
+        raise Skip(f"not a notebook: its JSON does not parse ({str(exc)[:200]})") from None
+
+
+def _outputs_cut(text: str, indent: str | None) -> str | None:
+    """The text with each cell's ``"outputs": [ … ]`` emptied, when Jupyter wrote it a key a line at ``indent`` and
+    the outputs are over half the file (else None: the copy would cost more than it saves). Inside the list every
+    line is indented deeper (JSON strings hold no line break), so its end is the first line that is ``indent``
+    and ``]``. A 40 MB log in one output was parsed into 1.1 million strings before it could be let go."""
+    if indent is None:
+        return None
+    opening, closing = f'\n{indent}"outputs": [', f"\n{indent}]"
+    cuts, at = [], 0
+    while (start := text.find(opening, at)) >= 0:
+        body = start + len(opening)
+        if not text.startswith("\n", body):  # '"outputs": [],' on its line: nothing to cut
+            at = body
+            continue
+        end = text.find(closing, body)
+        if end < 0:
+            return None
+        cuts.append((body, end))
+        at = end + len(closing)
+    if sum(end - body for body, end in cuts) * 2 < len(text):
+        return None
+    ends = [0, *(i for cut in cuts for i in cut), len(text)]
+    return "".join(text[ends[i]:ends[i + 1]] for i in range(0, len(ends), 2))
 
 
 def _without_output(pairs: list[tuple[str, object]]) -> dict:

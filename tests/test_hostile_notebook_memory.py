@@ -1,9 +1,10 @@
 """A notebook's outputs are let go as they are read, and its lines are found without a list of them.
 
 A 62 MB notebook whose one cell printed a 40 MB training log took 420 MB to read two cells: json.loads held every
-output, and the file's 1.1 million lines were split into a list to place each cell on them. Now an output is kept
-as its type alone once read (ingest.notebook._without_output) and lines are found by their offsets
-(ingest.notebook._Lines): the notebook's own peak fell from 3.9 to 1.8 times its text (a 6 MB one)."""
+output, and the file's 1.1 million lines were split into a list to place each cell on them. Now an output is cut out
+of the text before it is parsed where Jupyter wrote it on lines of its own (ingest.notebook._outputs_cut), else
+kept as its type alone once read (_without_output), and lines are found by their offsets (_Lines): a 6 MB
+notebook's own peak fell from 3.9 times its text to almost nothing (0.003)."""
 from __future__ import annotations
 
 import json
@@ -15,6 +16,7 @@ from ingest.notebook import parse_notebook
 def _notebook(log_lines: int) -> str:
     log = [f"epoch {i}: loss {1 / (i + 1):.6f} the tapir learns\n" for i in range(log_lines)]
     cells = [{"cell_type": "markdown", "source": ["# Training\n"], "metadata": {}},
+             {"cell_type": "code", "source": ["import tapir\n"], "metadata": {}, "execution_count": 1, "outputs": []},
              {"cell_type": "code", "source": ["train(model)\n"], "metadata": {}, "execution_count": 1,
               "outputs": [{"output_type": "stream", "name": "stdout", "text": log},
                           {"output_type": "display_data", "data": {"text/plain": ["done"]}, "metadata": {}}]},
@@ -31,11 +33,23 @@ def test_a_notebook_with_a_long_output_is_read_in_less_than_twice_its_size():
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert peak < 2.5 * len(text)  # 3.9 times when every output and a list of the lines were held
+    assert peak < 0.5 * len(text)  # 3.9 times when every output and a list of the lines were held
     lines = text.split("\n")
-    assert [section.text for section in doc.sections] == ["# Training", "train(model)",
+    assert [section.text for section in doc.sections] == ["# Training", "import tapir", "train(model)",
                                                           "## After the log\n\nthe okapi was evaluated"]
     last = doc.sections[-1]  # placed on the file's own lines, past the 30,000 of the log
     assert lines[last.start_line - 1].strip() == '"## After the log\\n",'
     assert lines[last.end_line - 1].strip() == '"the okapi was evaluated\\n"'
     assert doc.sections[-1].heading_path == ["Training", "After the log"]
+
+
+def test_a_notebook_on_one_line_lets_each_output_go_as_it_is_parsed():
+    text = json.dumps(json.loads(_notebook(30_000)))  # one line: no output can be cut out before parsing
+    tracemalloc.start()
+    try:
+        doc = parse_notebook("train.ipynb", text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2.5 * len(text)  # 1.8 times now, as one output is parsed whole before it is let go
+    assert [section.text for section in doc.sections][-1] == "## After the log the okapi was evaluated"
