@@ -77,8 +77,8 @@ def test_pages_are_walked_one_at_a_time_and_let_go():
 
 def test_a_long_pdfs_peak_memory_does_not_grow_with_its_pages():
     def peak(count: int) -> int:
-        data = _pdf({2: list(range(5, 5 + count // 100))} | {5 + k: list(range(10 + 100 * k, 110 + 100 * k))
-                                                             for k in range(count // 100)},
+        data = _pdf({2: list(range(5, 5 + count // 50))} | {5 + k: list(range(10 + 50 * k, 60 + 50 * k))
+                                                            for k in range(count // 50)},
                     list(range(10, 10 + count)))
         tracemalloc.start()
         try:
@@ -87,4 +87,15 @@ def test_a_long_pdfs_peak_memory_does_not_grow_with_its_pages():
         finally:
             tracemalloc.stop()
     # about 700 bytes a page now (its text, pypdf's cross-reference entries), 3,800 when pypdf's list held them
-    assert peak(400) - peak(100) < 300 * 2_000
+    assert peak(250) - peak(50) < 200 * 2_000
+
+
+def test_list_files_shows_what_a_damaged_page_tree_left_out(immediate, sift_env, tmp_path, monkeypatch):
+    from tests.conftest import ingest, run_ingest
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "papers"
+    root.mkdir()
+    (root / "loop.pdf").write_bytes(_pdf({2: [10, 2, 5], 5: [2, 11, 12]}, [10, 11, 12]))
+    assert ingest(root)["published"]["failures"] == []
+    listed = run_ingest({**sift_env, "SIFT_EMBEDDINGS": "off"}, "files").stdout
+    assert "indexed: page tree damaged: the text of the 3 pages it reaches is indexed; left out: a branch" in listed
