@@ -268,11 +268,13 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # holding over 500,000 objects together refused (ingest.pdf.OBJECT_STREAM_OBJECTS); a mail message's passages are dated
 # by its Date as its sender wrote it (ingest.mail.as_written: 23:30 -0500 on 5 March is 5 March, not the 6th in UTC),
 # and mail_messages.sent keeps the sender's offset (its day the thread's).
-# 24: more date headings date passages (ingest.short_dates): a two-digit year where the form tells the day ('14.03.24',
-# '3/14/24'), a weekday with a day written with numbers ('Di 14.5.', 'Tue 5/14': the year over it, of front matter, or
-# the one its weekday fits), a calendar week ('KW 10', 'Week 10', '第10周': its Monday; '### Dienstag' under it, its Tuesday); a note's author (front matter's
-# 'author:', a Logseq page's 'author::') is its meta's author, no passage's words; a Logseq page's top properties and
-# first block of properties give their tags and aliases together.
+# 24: more date headings date passages (ingest.short_dates): a two-digit year where the form tells the day
+# ('14.03.24', '3/14/24'), a weekday with a day written with numbers ('Di 14.5.', 'Tue 5/14': the year over it, of
+# front matter, or the one its weekday fits), a calendar week ('KW 10', 'Week 10', '第10周': its Monday; '### Dienstag'
+# under it, its Tuesday); a note's author (front matter's 'author:', a Logseq page's 'author::') is its meta's author,
+# no passage's words; a Logseq page's top properties and first block of properties give their tags and aliases
+# together. Chinese is held by keyword search in Simplified characters (search.query.text.index_form: 數據庫 as 数据库), so
+# a query in either script counts a word's pairs once, wherever the note writes it in the other script.
 VERSION = 24
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

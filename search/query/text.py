@@ -169,9 +169,12 @@ def unwrapped(text: str) -> str:
 
 def index_form(text: str) -> str:
     """The form of ``text`` stored in the FTS5 table; a run of Chinese wrapped across lines is one run
-    (``unwrapped``), so the pair of characters a line break cut (队列 of 消息队 / 列) is found too; Russian ё as е
-    (``fold_yo``), which a query looks up as well as the ё it writes."""
-    return CJK_RUN.sub(lambda m: _expand_run(m.group()), unwrapped(fold_yo(normalise(text))))
+    (``unwrapped``), so the pair of characters a line break cut (队列 of 消息队 / 列) is found too; Russian ё as e
+    (``fold_yo``), which a query looks up as well as the ё it writes. Chinese in Simplified characters
+    (``simplified``: 數據庫 as 数据库), which a query in either script looks up (``query_pieces``): held as written,
+    a pair was two terms counted apart, and 數據庫備份 ranked a Traditional note saying 數據庫 twice above the
+    script that says 备份 and 数据库, whose pairs, rarer in the other script, counted for less."""
+    return CJK_RUN.sub(lambda m: _expand_run(simplified(m.group())), unwrapped(fold_yo(normalise(text))))
 
 
 # A name in code: letters and digits, split into its words where it is written in camelCase or PascalCase.
@@ -263,9 +266,15 @@ def written_words(query: str, pieces: list[tuple[str, list[str]]] | None = None)
     """``query_words`` without the forms in the other Chinese script: the words as the query writes them."""
     pieces = query_pieces(query) if pieces is None else pieces
     languages, names = query_languages(normalise(query)), surnames(query)
-    return list(dict.fromkeys(term for word, terms in pieces for term in terms
-                              if (term in word and term not in inflected_forms(word, languages, names))  # поиск
-                              or KATAKANA_WORD.fullmatch(word)))  # a katakana word's are all its own
+    return list(dict.fromkeys(term for word, terms in pieces for term in terms if _written(term, word, languages, names)))
+
+
+def _written(term: str, word: str, languages, names) -> bool:
+    if KATAKANA_WORD.fullmatch(word):  # a katakana word's are all its own
+        return True
+    if CJK_RUN.fullmatch(word):  # Chinese as the index holds it (``index_form``): 數據 of 數據庫 is a form, 数据 written
+        return term in simplified(word)
+    return term in word and term not in inflected_forms(word, languages, names)  # поиск, not поиска
 
 
 def query_pieces(query: str) -> list[tuple[str, list[str]]]:
@@ -297,7 +306,7 @@ def query_pieces(query: str) -> list[tuple[str, list[str]]]:
                 if KATAKANA_WORD.fullmatch(part):  # whole, not by its pairs
                     found[part] = katakana_terms(part)
                     continue
-                forms = [part, *other_scripts(part)]
+                forms = [simplified(part), part, *other_scripts(part)]  # the index's form first (``index_form``)
                 found[part] = list(dict.fromkeys(
                     [form[i:i + 2] for form in forms for i in range(max(1, len(form) - 1))] + korean_stem(part)
                     + [form for month in [m for m in dated if m in part] for form in dated.pop(month)]  # 三月十四日
