@@ -47,14 +47,15 @@ _CHINESE = re.compile(f"(?:(?<![求])是|(?<![{_OWN_HAVE}])有(?=[什甚哪]))?(
 # 向量检索 itself; 有没有提到 Kubernetes 的笔记 named 提到 as held nowhere. Left out wherever they stand: I remember
 # (我记得, 印象中), a note (有一篇, 那篇, 一条), about (关于, 有关 but not 有关系, 提到, 说到 …), a note or record the
 # query ends with (…的笔记, …的记录), a speech verb before 什么 (说了什么, 讲过啥: what was said), and when it was
-# written (上个月, 上周, 去年, 前几天, 那周, 最近, 之前 …: no note says so of itself, 上个月 found a patient's 上个月 突然…).
+# written (上个月, 上周, 去年, 前几天, 那周, 最近, 之前 …: no note says so of itself, 上个月 found a patient's 上个月 突然…),
+# with the day of the week after it (上周三: last Wednesday; left without it, its 三 made the pair 三去 of 上周三去医院).
 _RECALLED_ZH = re.compile(
     "我?(?:好像|似乎|依稀|隐约|隱約|大概)?(?:记得|記得)|印象[中里裡]"
     "|(?:有|写过|寫過|记过|記過|看过|看過|读过|讀過)?(?:一|那|这|這)一?[篇条條则則份](?:讲|講|说|說|写|寫)?"
     "|关于|關於|有[关關](?=[\u3400-\u9fff])(?![系係的])|(?:提|说|說|谈|談|讲|講)(?:到|过|過)|(?:写|寫)(?:过|過)|提及"
     "|(?:说|說|讲|講|写|寫|聊|谈|談|记|記|提)(?:了|过|過)?(?=什么|什麼|什麽|甚麼|甚么|啥)"
     "|的(?:笔记|筆記|记录|記錄|纪录|紀錄)(?=[吗嗎呢吧]?[\\s？?。!！]*$)"
-    "|上个?月|上個月|上一?周|上一?週|上星期|上礼拜|上禮拜|去年|前年|前几天|前幾天|前阵子|前陣子|前段时间|前段時間"
+    "|上个?月|上個月|(?:上一?[周週]|上星期|上礼拜|上禮拜)(?:[一二三四五六日天末](?![十百千万萬]))?|去年|前年|前几天|前幾天|前阵子|前陣子|前段时间|前段時間"
     "|那一?[周週天]|那[个個]月|最近(?![邻鄰])|之前|以前|上次")  # not the 最近 of 最近邻 (nearest neighbour)
 # Japanese question words where they end a run of Japanese, with the particle before them and the ending after them
 # (キックオフはいつ, 隠し味は何ですか, 保存先はどこ?: the note is about キックオフ, 隠し味, 保存先), and とは (X とは: what is
