@@ -113,8 +113,10 @@ def titled_first(conn, query: str, ranked: list, mode: str, notes: list[str], co
     # named 2024-03-14 (as ISO alone, 'standup 03-14', the note titled so was left below a log saying it more often)
     # and with its month the other way: 'standup Mar 14' is the note titled 'Standup March 14' too, and the reverse
     written = iso_dates(query, english=False)
+    # and the query as it writes its date: '2024年3月14日' was looked up in titles as 2024-03-14 alone, and put the
+    # meeting note titled '周会 2024-03-14' above the diary titled '2024年3月14日' (bench/chinese_notes.py)
     either = [e for e in dict.fromkeys(_title_words(conn, form, query, common) for form in
-                                       (asked, written, month_names_swapped(written))) if e]
+                                       (asked, written, month_names_swapped(written), query)) if e]
     if not either:
         return ranked
     expression = "title : (" + " OR ".join(either) + ")" if len(either) > 1 else "title : " + either[0]
