@@ -42,7 +42,7 @@ import binascii
 import re
 from collections import Counter
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, timezone
 from email import policy
 from email.errors import HeaderParseError
 from email.header import decode_header
@@ -97,6 +97,7 @@ MESSAGE_ID = re.compile(r"<[^<>\s]{1,998}>")
 # here, fewer in a worker's deeper stack). Past it the message is read to this depth, the rest said (``cut_short``).
 MAX_NESTING = 100
 NESTING = re.compile(rb'(?im)\bboundary[ \t]*=[ \t]*(?:"([^"\r\n]*)"|([^\s;"]+))|^--([^\r\n]+?)--[ \t]*\r?$')
+ADDRESS = re.compile(r"[^\s<>()\[\]\\,;:\"@]+@[^\s<>()\[\]\\,;:\"@]+")  # an address, for comparing
 THREAD_IDS = 200_000  # Message-IDs of a mailbox kept to name what a later message replies to (a few MB)
 
 
@@ -105,17 +106,25 @@ class Threads:
     last of its References) as its head names it, and the thread it belongs to (Gmail's X-GM-THRID; else the thread
     of the message it replies to, where that is in the mailbox before it; else the first of its References, what
     it replies to, or its own Message-ID). A reply's head said only 'Re: Budget': which message, and where, it did
-    not."""
+    not. A reply naming no parent at all (a phone's or a web mail's: neither In-Reply-To nor References) replies to
+    the message ``_by_subject`` finds, as Thunderbird and JWZ's threading join one by its Subject."""
 
     def __init__(self) -> None:
         self.known: dict[str, tuple[str, str, int, str]] = {}  # Message-ID -> (heading, From, line, thread)
+        self.subjects: dict[str, list[Said]] = {}  # a normalised Subject -> its messages so far, the last few
+        self.key: str | None = None  # of the message last added, its thread's key across files (``message_row``)
+        self.asked: tuple[Message | None, Said | None] = (None, None)  # ``_by_subject``'s last, asked again by add
 
     def replying(self, message: Message) -> str:
         """'Budget (Anna Keller, line 1)' of the message ``message`` replies to, where it is in the mailbox; ''."""
-        parent = self._parent(_thread_headers(message))
-        if parent not in self.known:
+        said = _thread_headers(message)
+        parent = self._parent(said)
+        if parent in self.known:
+            heading, sender, line, _ = self.known[parent]
+        elif (earlier := self._by_subject(message, said)) is not None:
+            heading, sender, line = earlier.heading, earlier.sender, earlier.line
+        else:
             return ""
-        heading, sender, line, _ = self.known[parent]
         who = getaddresses([words(sender)])  # read here, of the few messages replied to: each message's took a tenth
         name = (who[0][0] or who[0][1]) if who else ""
         return f"{heading} ({name + ', ' if name else ''}line {line})"
@@ -127,16 +136,125 @@ class Threads:
         references = MESSAGE_ID.findall(said["references"])
         own = next(iter(MESSAGE_ID.findall(said["message-id"])), None)
         gmail = said["x-gm-thrid"].strip()
+        earlier = self._by_subject(message, said)
+        self.key = earlier.key if earlier is not None and earlier.key else thread_key(said, own)
         thread = (f"gmail {gmail}" if gmail else self.known[parent][3] if parent in self.known
+                  else earlier.thread if earlier is not None
                   else references[0] if references else parent or own or f"line {line}")
         if own and own not in self.known and len(self.known) < THREAD_IDS:
             self.known[own] = (heading, said["from"], line, thread)
+        self._keep(said, heading, line, thread)
         return thread
 
     @staticmethod
     def _parent(said: dict[str, str]) -> str | None:
         ids = MESSAGE_ID.findall(said["in-reply-to"]) or MESSAGE_ID.findall(said["references"])
         return ids[-1] if ids else None
+
+    def _by_subject(self, message: Message, said: dict[str, str]) -> Said | None:
+        """Of a message naming no parent (no In-Reply-To, References or Gmail thread) whose Subject says it replies
+        or forwards ('Re:', 'AW:', 'SV:', '回复:', 'Fwd:' …), the latest message before it in the mailbox of that
+        Subject among the same people (its sender is among the earlier one's From, To and Cc, and the earlier one's
+        sender among its own), at most SUBJECT_DAYS before it; None for any other. Two conversations of 'Re:
+        Hello' with other people, or months apart, stay apart; so does one whose client names its parent."""
+        if self.asked[0] is message:
+            return self.asked[1]
+        self.asked = (message, self._subject_parent(said))
+        return self.asked[1]
+
+    def _subject_parent(self, said: dict[str, str]) -> Said | None:
+        if said["in-reply-to"].strip() or said["references"].strip() or said["x-gm-thrid"].strip():
+            return None
+        subject = _plain(said["subject"])
+        base = _subject_key(subject)
+        kept = self.subjects.get(base)
+        if not kept or base == subject.casefold():  # no 'Re:': a message of its own
+            return None
+        when = _when(said["date"])
+        people, sender = _people(said), _people(said, ("from",))
+        if when is None or not sender:
+            return None
+        found = None
+        for earlier in kept:  # the few of its Subject: their dates read now, not each message's
+            at = earlier.when()
+            if (at is not None and when - SUBJECT_DAYS * 86400 <= at <= when and (found is None or at >= found.when())
+                    and sender & earlier.people() and earlier.senders() & people):
+                found = earlier
+        return found
+
+    def _keep(self, said: dict[str, str], heading: str, line: int, thread: str) -> None:
+        base = _subject_key(heading)  # its Subject, decoded ('(no subject)': none)
+        if not _said(heading) or (base not in self.subjects and len(self.subjects) >= THREAD_IDS):
+            return
+        kept = self.subjects.setdefault(base, [])
+        kept.append(Said(said["from"], f"{said['to']}, {said['cc']}", said["date"], heading, line, thread, self.key))
+        del kept[:-SUBJECT_KEPT]
+
+
+class Said:
+    """A message of a mailbox as ``Threads`` keeps it to join a reply by its Subject: its From, To and Cc and Date
+    as written, read when first asked (of the few messages a reply is compared with, not of each: read at once, a
+    mailbox's headings took half as long again)."""
+    __slots__ = ("sender", "recipients", "date", "heading", "line", "thread", "key", "_read")
+
+    def __init__(self, sender: str, recipients: str, date: str, heading: str, line: int, thread: str,
+                 key: str | None) -> None:
+        self.sender, self.recipients, self.date = sender[:ADDRESS_CHARS], recipients[:ADDRESS_CHARS], date[:100]
+        self.heading, self.line, self.thread, self.key = heading, line, thread, key  # key: its thread's across files
+        self._read: tuple | None = None
+
+    def when(self) -> float | None:
+        return self._got()[0]
+
+    def senders(self) -> frozenset:
+        return self._got()[1]
+
+    def people(self) -> frozenset:
+        return self._got()[2]
+
+    def _got(self) -> tuple:
+        if self._read is None:
+            senders = _addresses_of(self.sender)
+            self._read = (_when(self.date), senders, senders | _addresses_of(self.recipients))
+        return self._read
+
+
+SUBJECT_DAYS = 30  # a reply naming no parent is joined by its Subject to a message at most this many days before
+SUBJECT_KEPT = 8  # messages of one Subject kept to choose from (the last ones of the mailbox)
+ADDRESS_CHARS = 2000  # of a message's From, and of its To and Cc, kept to choose by (a list's To is long)
+
+
+def _subject_key(subject: str) -> str:
+    """A Subject without its reply and forward prefixes ('Re: AW: Fwd[2]: Budget' -> 'budget'), casefolded."""
+    return subject[REPLY_ONLY.match(subject).end():].casefold()
+
+
+def _plain(header: str) -> str:
+    """A header's text on one line: decoded (``words``) where it may need it, an encoded word or 8-bit text."""
+    return words(header) if "=?" in header or not header.isascii() else " ".join(header.split())
+
+
+def _people(said: dict[str, str], names: tuple[str, ...] = ("from", "to", "cc")) -> frozenset:
+    """The addresses of a message's ``names`` headers, casefolded."""
+    return _addresses_of(*(said[name] for name in names))
+
+
+def _addresses_of(*headers: str) -> frozenset:
+    """The addresses of From, To or Cc headers as written, casefolded (by their form: the email package's
+    getaddresses, asked of each message, tripled the time mail_headings takes)."""
+    return frozenset(address.casefold() for header in headers for address in ADDRESS.findall(header[:ADDRESS_CHARS]))
+
+
+def _when(date: str) -> float | None:
+    """A Date header's time as seconds since 1970 (one without a zone read as UTC); None for none readable."""
+    text = _plain(date)
+    try:
+        when = parsedate_to_datetime(text) if text else None
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    if when is None:
+        return None
+    return (when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)).timestamp()
 
 
 def thread_key(said: dict[str, str], own: str | None) -> str | None:
@@ -146,15 +264,17 @@ def thread_key(said: dict[str, str], own: str | None) -> str | None:
     return f"gmail {gmail}" if gmail else references[0] if references else Threads._parent(said) or own
 
 
-def message_row(message: Message, line: int, lines: int | None, subject: str, sent: str | None) -> list | None:
+def message_row(message: Message, line: int, lines: int | None, subject: str, sent: str | None,
+                key: str | None = None) -> list | None:
     """A message's row of its file's ``mail_messages`` (the index's table of them, schema V23): [its Message-ID,
     its thread's key (``thread_key``), its first line, its lines (None: the whole file, an .eml's), its Subject, when
     sent (``sent_time``)]; None for one that names neither a Message-ID nor a message it replies to. A reply saved
     as an .eml was joined to the other .eml files of its folder only, never to the message of a mailbox (.mbox) it
-    replies to, nor was a message of one mailbox to its reply in another (Thunderbird's Inbox and Sent)."""
+    replies to, nor was a message of one mailbox to its reply in another (Thunderbird's Inbox and Sent). ``key``:
+    its thread's key as its mailbox's ``Threads`` found it (a reply joined by its Subject), else ``thread_key``'s."""
     said = _thread_headers(message)
     own = next(iter(MESSAGE_ID.findall(said["message-id"])), None)
-    key = thread_key(said, own)
+    key = key or thread_key(said, own)
     return [own, key, line, lines, subject, sent] if own or key else None
 
 
@@ -170,7 +290,7 @@ def thread_meta(message: Message) -> dict[str, str]:
     return {key_: value for key_, value in (("message_id", own), ("mail_thread", key)) if value}
 
 
-THREAD_HEADERS = ("message-id", "in-reply-to", "references", "x-gm-thrid", "from")
+THREAD_HEADERS = ("message-id", "in-reply-to", "references", "x-gm-thrid", "from", "to", "cc", "date", "subject")
 
 
 def _thread_headers(message: Message) -> dict[str, str]:
@@ -239,9 +359,10 @@ def mail_headings(blocks: Iterable[bytes], mailbox: bool, threads: list[str] | N
     found, known = [], Threads()
     for raw, first, lines in _messages(blocks) if mailbox else [_whole(blocks)]:
         body = raw[raw.index(b"\n") + 1:] if mailbox and raw.startswith(b"From ") and b"\n" in raw else raw
-        end = HEADER_END.search(body)
         try:
-            head = BytesParser(policy=policy.compat32).parsebytes(body[:end.end()] if end else body, headersonly=True)
+            head = _head(body)
+            if mailbox and head.get("Date") is None:  # its 'From ' line's date, as read_mbox reads it (``_dated``)
+                head = _head(_dated(raw, body))
             subject = _header(head, "Subject")
             name = subject if _said(subject) else f"{subject} (no subject)".lstrip()
             thread = known.add(head, name, first)
@@ -260,6 +381,12 @@ def mail_headings(blocks: Iterable[bytes], mailbox: bool, threads: list[str] | N
 
 
 HEADER_END = re.compile(rb"\r?\n\r?\n")  # the blank line after a message's header
+
+
+def _head(body: bytes) -> Message:
+    """A message's header alone, parsed."""
+    end = HEADER_END.search(body)
+    return BytesParser(policy=policy.compat32).parsebytes(body[:end.end()] if end else body, headersonly=True)
 
 
 def _whole(blocks: Iterable[bytes]) -> tuple[bytes, int, int]:
@@ -303,7 +430,7 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
             labels = {label.casefold(): label for label in said.get("labels", [])}
             common = labels if common is None else {key: common[key] for key in common if key in labels}
             threads.add(message, section.heading_path[0], first)
-            row = message_row(message, first, lines, section.heading_path[0], said.get("mail_time"))
+            row = message_row(message, first, lines, section.heading_path[0], said.get("mail_time"), threads.key)
             if row and len(rows) < THREAD_IDS:
                 rows.append(row)
         except Exception as exc:  # noqa: BLE001 - one message's trouble must not cost the mailbox

@@ -1,0 +1,80 @@
+"""A reply that names no parent (a phone's or a web mail's: neither In-Reply-To nor References) is joined to its
+thread by its Subject, as Thunderbird and JWZ's threading do: to the latest message before it in the mailbox of that
+Subject without 'Re:', 'AW:', 'SV:', '回复:', 'Fwd:' …, among the same people, at most 30 days before it. Before,
+such a reply was a thread of its own: its head named no message, read_file's heading='thread: …' showed it alone."""
+from __future__ import annotations
+
+from ingest.parse import parse_file
+from tests.conftest import ingest
+
+
+def message(sender: str, to: str, subject: str, date: str, own: str, body: str, *extra: str) -> bytes:
+    head = [f"From: {sender}", f"To: {to}", f"Subject: {subject}", f"Date: {date}", f"Message-ID: {own}", *extra]
+    return ("\n".join(head) + "\n\n" + body + "\n").encode()
+
+
+def mbox(*messages: bytes) -> bytes:
+    return b"".join(b"From someone@example.com Tue Mar  5 09:00:00 2024\n" + m + b"\n" for m in messages)
+
+
+ANNA, BO = "Anna Keller <anna@example.com>", "Bo <bo@example.com>"
+CAROL, DAN = "Carol <carol@example.com>", "Dan <dan@example.com>"
+# two conversations titled 'Hello' with other people, replies naming no parent, one two months late, one that names
+# its parent (joined by it, not by its Subject), and a Chinese client's '回复:'
+INBOX = mbox(
+    message(ANNA, BO, "Hello", "Tue, 05 Mar 2024 09:00:00 +0000", "<a1@example.com>", "Shall we plant the kelp beds?"),
+    message(CAROL, DAN, "Hello", "Tue, 05 Mar 2024 10:00:00 +0000", "<c1@example.com>", "Chess on Friday evening?"),
+    message(BO, ANNA, "Re: Hello", "Wed, 06 Mar 2024 08:00:00 +0100", "<b1@example.com>", "Yes, Thursday at noon."),
+    message(DAN, CAROL, "AW: Hello", "Wed, 06 Mar 2024 11:00:00 +0000", "<d1@example.com>", "Friday suits me."),
+    message(BO, ANNA, "Re: Hello", "Wed, 08 May 2024 08:00:00 +0000", "<b2@example.com>", "Months later, new topic."),
+    message(ANNA, BO, "回复: Hello", "Thu, 07 Mar 2024 09:00:00 +0000", "<a2@example.com>", "Noon it is, bring boots."),
+    message(CAROL, DAN, "Re: Hello", "Thu, 07 Mar 2024 12:00:00 +0000", "<c2@example.com>", "See you at the club.",
+            "In-Reply-To: <d1@example.com>"))
+
+
+def heads(data: bytes) -> list[str]:
+    return [s.text.split("\n\n", 1)[0] for s in parse_file("Inbox.mbox", data).sections]
+
+
+def test_a_reply_naming_no_parent_is_joined_by_its_subject_among_the_same_people():
+    said = heads(INBOX)
+    assert "In reply to" not in said[0] and "In reply to" not in said[1], said
+    assert said[2].endswith("\nIn reply to: Hello (Anna Keller, line 1)"), said[2]
+    assert said[3].endswith("\nIn reply to: Hello (Carol, line 10)"), said[3]  # not Anna's 'Hello': other people
+    assert "In reply to" not in said[4], said[4]  # two months after: a conversation of its own
+    assert said[5].endswith("\nIn reply to: Re: Hello (Bo, line 19)"), said[5]  # the latest before it
+    assert said[6].endswith("\nIn reply to: AW: Hello (Dan, line 28)"), said[6]  # named by In-Reply-To
+    rows = parse_file("Inbox.mbox", INBOX).meta["mail_messages"]
+    assert [(own, key) for own, key, *_ in rows] == [
+        ("<a1@example.com>", "<a1@example.com>"), ("<c1@example.com>", "<c1@example.com>"),
+        ("<b1@example.com>", "<a1@example.com>"), ("<d1@example.com>", "<c1@example.com>"),
+        ("<b2@example.com>", "<b2@example.com>"), ("<a2@example.com>", "<a1@example.com>"),
+        ("<c2@example.com>", "<d1@example.com>")], rows
+    # a message without 'Re:' is its own conversation, though the people and the Subject are the same
+    alone = mbox(message(ANNA, BO, "Hello", "Tue, 05 Mar 2024 09:00:00 +0000", "<x1@example.com>", "First."),
+                 message(ANNA, BO, "Hello", "Tue, 05 Mar 2024 10:00:00 +0000", "<x2@example.com>", "Second."))
+    assert "In reply to" not in heads(alone)[1]
+
+
+def test_read_file_shows_a_thread_joined_by_subject_and_an_eml_reply_joins_it(immediate, tmp_path, monkeypatch):
+    """read_file's heading='thread: Hello (line 1)' shows Anna's and Bo's messages, not Carol's and Dan's; a reply
+    saved as an .eml to Bo's phone reply (its In-Reply-To) is of the same thread across files."""
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "mail"
+    root.mkdir()
+    (root / "Inbox.mbox").write_bytes(INBOX)
+    (root / "boots.eml").write_bytes(message(BO, ANNA, "Re: Hello", "Fri, 08 Mar 2024 09:00:00 +0000",
+                                             "<b3@example.com>", "Wellington boots, size 44.",
+                                             "In-Reply-To: <b1@example.com>", "References: <b1@example.com>"))
+    assert ingest(root, "mail")["published"]["failures"] == []
+    tools = Tools(Sift(load()))
+    text = tools.read_file(path="mail/Inbox.mbox", heading="thread: Hello (line 1)").content[0].text
+    assert text.index("kelp beds") < text.index("Thursday at noon") < text.index("bring boots"), text
+    assert "Chess" not in text and "Friday suits" not in text and "Months later" not in text, text
+    hit = tools.search(query="wellington boots", mode="keyword").structured_content["results"][0]
+    assert hit["path"] == "mail/boots.eml", hit
+    assert hit["mail_thread"] == ["mail/Inbox.mbox (line 1)", "mail/Inbox.mbox (line 19)",
+                                      "mail/Inbox.mbox (line 46)"], hit
