@@ -183,3 +183,27 @@ def test_an_index_before_v23_is_filled_with_its_eml_messages(immediate, tmp_path
                                         ("<b@example.com>", "<a@example.com>", 1, None),
                                         ("<c@example.com>", "<b@example.com>", 1, None),
                                         ("<d@example.com>", "<d@example.com>", 1, None)], rows
+
+
+def test_a_long_thread_does_not_push_another_threads_messages_off_a_page(immediate, tmp_path, monkeypatch):
+    """A page's threads were looked up together, at most 200 messages for all: a mailing list's thread of 205
+    messages, sent before, left a reply's .eml on the same page naming none of its own thread. Each thread is looked
+    up alone, 200 messages of it at most."""
+    from search.query import mail_threads
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "mail"
+    root.mkdir()
+    (root / "list.mbox").write_bytes(mbox(*(
+        eml("Re: Kelp" if n else "Kelp", f"<k{n}@example.com>", f"Kelp message {n}.",
+            f"Tue, 05 Mar 2024 {n // 60:02d}:{n % 60:02d}:00 +0000", *(("<k0@example.com>",) * 2 if n else ()))
+        for n in range(205))))
+    (root / "shed.eml").write_bytes(eml("Shed", "<s1@example.com>", "The shed.", "Mon, 01 Apr 2024 09:00:00 +0000"))
+    (root / "re-shed.eml").write_bytes(eml("Re: Shed", "<s2@example.com>", "Zinc.", "Tue, 02 Apr 2024 09:00:00 +0000",
+                                           "<s1@example.com>", "<s1@example.com>"))
+    assert ingest(root, "mail")["published"]["failures"] == []
+    conn = runtime.index()
+    ids = dict(conn.execute("SELECT path, id FROM files"))
+    collection = conn.execute("SELECT collection FROM files WHERE path = 're-shed.eml'").fetchone()[0]
+    found = mail_threads.threads(conn, [(collection, ids["list.mbox"], 1), (collection, ids["re-shed.eml"])])
+    assert mail_threads.others(found, ids["re-shed.eml"]) == ["shed.eml"], found.get((ids["re-shed.eml"], None))

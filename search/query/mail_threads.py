@@ -12,7 +12,7 @@ import threading
 from search.index import file_reads, mail_reads
 
 THREAD_SHOWN = 5  # of a hit's thread, the messages named
-THREAD_FILES = 200  # messages looked up for the threads of one call (a hit names the first few)
+THREAD_FILES = 200  # messages looked up of each thread (a hit names the first few)
 ROUNDS = 4  # lookups of the keys found: a reply to a reply whose References are missing keys by its parent alone
 
 MAIL_ENDINGS = (".eml", ".mbox")
@@ -43,20 +43,32 @@ def threads(conn, asked: list[tuple]) -> dict[tuple[int, int | None], tuple[dict
         if own is not None:
             by_collection.setdefault(collection, {})[(file_id, at)] = own
     for collection, mine in by_collection.items():
-        keys = {key for own in mine.values() for key in (own["thread"], own["message_id"]) if key}
-        rows: list[dict] = []
-        for _ in range(ROUNDS):
-            rows = _thread_rows(conn, collection, sorted(keys))
-            more = {key for r in rows for key in (r["thread"], r["message_id"]) if key} - keys
-            if not more:
-                break
-            keys |= more
+        looked: list[tuple[set, list[dict]]] = []  # each thread looked up: its keys, its messages
         for asked_, own in mine.items():
+            start = {key for key in (own["thread"], own["message_id"]) if key}
+            rows = next((rows for keys, rows in looked if start & keys), None)
+            if rows is None:  # a thread of its own: looked up alone, at most THREAD_FILES of it
+                keys, rows = _looked_up(conn, collection, start)
+                looked.append((keys, rows))
             members = _members(own, rows)
             elsewhere = own["lines"] is None or any(m["file"] != own["file"] for m in members)
             if len(members) > 1 and elsewhere:
                 found[asked_] = (own, members)
     return found
+
+
+def _looked_up(conn, collection_id: int, keys: set[str]) -> tuple[set[str], list[dict]]:
+    """(its keys, its messages) of the thread of a message of ``keys``, by ROUNDS lookups of the keys found. A
+    page's threads were looked up together, at most THREAD_FILES messages for all of them: one long thread (a
+    mailing list's of 300 replies) pushed the others' out, and their hits named no thread."""
+    rows: list[dict] = []
+    for _ in range(ROUNDS):
+        rows = _thread_rows(conn, collection_id, sorted(keys))
+        more = {key for r in rows for key in (r["thread"], r["message_id"]) if key} - keys
+        if not more:
+            break
+        keys = keys | more
+    return keys, rows
 
 
 def others(found: dict, file_id: int, line: int | None = None) -> list[str]:
