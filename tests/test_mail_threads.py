@@ -207,3 +207,34 @@ def test_a_long_thread_does_not_push_another_threads_messages_off_a_page(immedia
     collection = conn.execute("SELECT collection FROM files WHERE path = 're-shed.eml'").fetchone()[0]
     found = mail_threads.threads(conn, [(collection, ids["list.mbox"], 1), (collection, ids["re-shed.eml"])])
     assert mail_threads.others(found, ids["re-shed.eml"]) == ["shed.eml"], found.get((ids["re-shed.eml"], None))
+
+
+def test_a_mailboxs_counts_are_kept_over_a_publish_of_other_notes(immediate, tmp_path, monkeypatch):
+    """A mailbox's messages and threads, which list_files says, were counted afresh after any publish of its
+    collection (kept by the published generation): a saved note made the next listing of a mailbox of 100,000
+    messages take about a second. They are kept while the collection's mail files are the same versions."""
+    from search.query import mail_threads
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "mail"
+    root.mkdir()
+    for rel in ("archive.mbox", "Sent.mbox"):
+        (root / rel).write_bytes(ACROSS[rel])
+    (root / "notes.md").write_text("# Shed\nThe roof first.\n")
+    assert ingest(root, "mail")["published"]["failures"] == []
+
+    def counted() -> tuple:
+        conn = runtime.index()
+        file_id, collection = conn.execute("SELECT id, collection FROM files WHERE path = 'archive.mbox' AND "
+                                           "gen_to IS NULL").fetchone()
+        return mail_threads.mailbox_threads(conn, collection, file_id, "archive.mbox")
+
+    mail_threads._counted.clear()
+    assert counted() == (2, 2, 0)  # Budget's reply in Sent names b@, an .eml not here
+    (root / "notes.md").write_text("# Shed\nThe roof first, then the gutters.\n")
+    assert ingest(root, "mail")["published"]["failures"] == []
+    assert counted() == (2, 2, 0) and len(mail_threads._counted) == 1, mail_threads._counted
+    (root / "Sent.mbox").write_bytes(ACROSS["Sent.mbox"] + mbox(eml(
+        "Re: Budget", "<e@example.com>", "And the door.", "Fri, 08 Mar 2024 09:00:00 +0000", "<a@example.com>")))
+    assert ingest(root, "mail")["published"]["failures"] == []
+    assert counted() == (2, 2, 1) and len(mail_threads._counted) == 2, mail_threads._counted

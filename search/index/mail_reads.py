@@ -68,10 +68,15 @@ def other_messages(conn: sqlite3.Connection, collection_id: int, path: str) -> l
                   "AND f.kind = 'note'", (collection_id, path))
 
 
-def published(conn: sqlite3.Connection, collection_id: int) -> int | None:
-    """The collection's published generation (what a count of its other files' messages holds for)."""
-    row = conn.execute("SELECT published FROM collections WHERE id = ?", (collection_id,)).fetchone()
-    return row[0] if row is not None else None
+def other_mail_files(conn: sqlite3.Connection, collection_id: int, path: str) -> str:
+    """The ids of the collection's published mail file versions other than the one at ``path``, '1,5,9': what
+    ``other_messages`` reads, the same while none of them changes (a file's new version has a new id), whatever
+    else a publish changed. A seek a file of the collection (mail_messages' index by file)."""
+    row = conn.execute("SELECT group_concat(id) FROM (SELECT f.id FROM files f JOIN collections c ON c.id = "
+                       f"f.collection WHERE f.collection = ? AND {VISIBLE} AND f.path != ? AND f.kind = 'note' "
+                       "AND EXISTS (SELECT 1 FROM mail_messages m WHERE m.file = f.id) ORDER BY f.id)",
+                       (collection_id, path)).fetchone()
+    return row[0] or ""
 
 
 def _pairs(conn: sqlite3.Connection, sql: str, params: tuple) -> list[tuple[str | None, str | None]]:

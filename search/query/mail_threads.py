@@ -114,7 +114,7 @@ def mailbox_threads(conn, collection_id: int, file_id: int, path: str) -> tuple[
     from the index's table of messages alone (its keys: a message's Message-ID and its thread's, joined as
     ``_members`` joins them). list_files said only 'indexed' of a mailbox of ten years, where a chat export says its
     days and messages. A message naming neither key has no row: the caller counts it a thread of its own."""
-    key = (file_id, collection_id, path, mail_reads.published(conn, collection_id))
+    key = (file_id, collection_id, path, mail_reads.other_mail_files(conn, collection_id, path))
     with _counted_lock:
         kept = _counted.get(key)
     if kept is None:
@@ -126,9 +126,11 @@ def mailbox_threads(conn, collection_id: int, file_id: int, path: str) -> tuple[
     return kept
 
 
-# A mailbox's counts by (file version, collection, path, the collection's published generation): a file version's
-# messages never change, and the other files' only with a new generation. Counted afresh, a listing of a mailbox of
-# 20,000 messages and its Sent took 0.18 s longer each time; kept, 0.04 ms (bench/mailbox_listing.py).
+# A mailbox's counts by (file version, collection, path, the collection's other mail file versions): a file
+# version's messages never change, and the other files' only with a new version of one. Counted afresh, a listing of
+# a mailbox of 20,000 messages and its Sent took 0.18 s longer each time; kept, 0.04 ms (bench/mailbox_listing.py).
+# Kept by the collection's published generation before, a publish of any note (a Markdown file saved) counted a
+# mailbox of 100,000 messages afresh: the next list_files took about a second.
 COUNTS_KEPT = 64
 _counted: dict = {}
 _counted_lock = threading.Lock()  # sift-mcp over HTTP lists from several threads
