@@ -389,7 +389,9 @@ def parse_discord(path: str, text: str, value: dict) -> Document:
             said = " ".join(part for part in (said, "[sticker]") if part)
         if not said.strip() and not any(attached):
             continue
-        kept.append((item, Message(when, who, said, attached=[a for a in attached if a])))
+        # the day and time the export writes (its exporter's clock), as a mail's Date is read (ingest.mail.as_written):
+        # read as the instant, '2024-03-14T23:30:00-05:00' was dated the 15th on a machine in UTC
+        kept.append((item, Message(when.replace(tzinfo=None), who, said, attached=[a for a in attached if a])))
     where = _locate(text, DISCORD_ID, [str(item.get("id")) for item, _ in kept])
     for (_, message), line in zip(kept, where):
         message.line = line

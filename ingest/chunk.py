@@ -274,10 +274,11 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # under it, its Tuesday); a note's author (front matter's 'author:', a Logseq page's 'author::') is its meta's author,
 # no passage's words; a Logseq page's top properties and first block of properties give their tags and aliases
 # together. Chinese is held by keyword search in Simplified characters (search.query.text.index_form: 數據庫 as 数据库), so
-# a query in either script counts a word's pairs once, wherever the note writes it in the other script. a mailbox's
+# a query in either script counts a word's pairs once, wherever the note writes it in the other script; a mailbox's
 # reply naming no parent (no In-Reply-To nor References: a phone's, a web mail's) joins the thread of the latest
 # message before it of its Subject without 'Re:', 'AW:', '回复:' … among the same people within 30 days
-# (ingest.mail.Threads): its head names that message, and its row of mail_messages that thread's key.
+# (ingest.mail.Threads): its head names that message, and its row of mail_messages that thread's key; a
+# DiscordChatExporter day is dated by the time its export writes, not the instant (as a mail's Date).
 VERSION = 24
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -114,7 +114,7 @@ def test_discord_drops_its_notices_and_names_by_nickname():
         (["#billing · 2024-03-10"], "Sunday 10 March 2024\nCarol: Who approves the invoice this month? "
                                     "[attached: screenshot.png]"),
         (["#billing · 2024-03-11"], "Monday 11 March 2024\ndave: Dana does")]
-    assert doc.sections[0].dated == datetime.fromisoformat("2024-03-10T08:05:00+00:00").timestamp()
+    assert doc.sections[0].dated == datetime(2024, 3, 10, 8, 5).timestamp()
     assert "partyparrot" not in str(_sections(doc)) and "GuildMemberJoin" not in str(_sections(doc))
 
 
@@ -655,3 +655,14 @@ def test_an_iphones_document_and_location_are_kept_not_taken_for_notices():
     assert _sections(doc) == [(["WhatsApp chat · 2024-03-05"], "Tuesday 5 March 2024\nAnna: Did the plumber confirm?\n"
                                "Bo: Location: https://maps.google.com/?q=55.67,12.56\n"
                                "Anna: [attached: Invoice 4471.pdf]")], doc
+
+
+def test_a_discord_day_is_dated_as_its_export_writes_it():
+    """A DiscordChatExporter message of '2024-03-14T23:30:00-05:00' was dated by the instant (the 15th, 04:30, on a
+    machine in UTC) under the heading of the 14th: date_before=2024-03-15 left it out. It is dated as written, as
+    a mail's Date is."""
+    late = {**DISCORD, "messages": [{"id": "200", "type": "Default", "timestamp": "2024-03-14T23:30:00-05:00",
+                                     "content": "The invoice went out late", "author": {"name": "carol"}}]}
+    doc = parse_file("exports/late.json", json.dumps(late, indent=2).encode())
+    assert [s.heading_path for s in doc.sections] == [["#billing · 2024-03-14"]]
+    assert doc.sections[0].dated == datetime(2024, 3, 14, 23, 30).timestamp(), doc.sections[0].dated
