@@ -41,7 +41,8 @@ import base64
 import binascii
 import re
 from collections import Counter
-from collections.abc import Iterable
+from itertools import chain
+from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from email import policy
 from email.errors import HeaderParseError
@@ -414,9 +415,10 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
     rows: list[list] = []  # each message's row of the index's mail_messages (``message_row``)
     common: dict[str, str] | None = None  # the Gmail labels every message read holds, casefolded: its tags
     nested: list[str] = []  # messages nested too deep, read to MAX_NESTING: where and how deep
+    start, blocks = _peeked(blocks)
+    if start and not start.startswith(b"From ") and not HEADER_LINE.match(start):
+        raise Skip("not an mbox: it does not begin with a 'From ' line or a mail header")
     for raw, first, lines in _messages(blocks):
-        if messages == 0 and not raw.startswith(b"From ") and not HEADER_LINE.match(raw):
-            raise Skip("not an mbox: it does not begin with a 'From ' line or a mail header")
         messages += 1
         body = raw[raw.index(b"\n") + 1:] if raw.startswith(b"From ") and b"\n" in raw else raw
         body = re.sub(rb"(?m)^>(>*From )", rb"\1", body)  # mboxrd's escaped 'From ' lines
@@ -468,6 +470,18 @@ def read_mbox(path: str, blocks: Iterable[bytes]) -> Document:
     if common:  # a Takeout of one label ('Receipts.mbox'): a tag of the file is one of each of its messages
         meta["tags"] = list(common.values())
     return Document(kind="note", title=path.rsplit("/", 1)[-1], sections=sections, meta=meta)
+
+
+def _peeked(blocks: Iterable[bytes]) -> tuple[bytes, Iterator[bytes]]:
+    """(the first bytes of a mailbox given in blocks, past a header line's longest; its blocks, those among them).
+    A file that is no mailbox (a sparse file of zeros named .mbox) was told so by its first message, found only at
+    its end: gigabytes read and hashed for nothing."""
+    blocks, start = iter(blocks), []
+    for block in blocks:
+        start.append(block)
+        if sum(map(len, start)) > HEADER_SPAN:
+            break
+    return b"".join(start), chain(start, blocks)
 
 
 def _messages(blocks: Iterable[bytes]):

@@ -464,3 +464,20 @@ def test_list_files_says_how_many_messages_of_a_mailbox_were_not_readable(immedi
     assert said.endswith("); the others read"), said
     assert files["mail/good.mbox"]["reason"].startswith("1 message (a mailbox"), files
     assert "not readable" not in files["mail/good.mbox"]["reason"], files
+
+
+def test_a_sparse_mbox_of_zeros_is_refused_at_its_first_block(tmp_path):
+    """A sparse file of zeros named .mbox (over the 64 MiB read whole: read in blocks) was told to be no mailbox by
+    its first message, found only at its end: all of it read and hashed for nothing. Its first block tells."""
+    from ingest.files import read_mbox_file
+    from ingest.mail import read_mbox
+    path = tmp_path / "zeros.mbox"
+    with open(path, "wb") as f:
+        f.truncate(80 * 1024 * 1024)
+    taken = []
+
+    def counting(name, blocks):
+        return read_mbox(name, (taken.append(len(block)) or block for block in blocks))
+    with pytest.raises(Skip, match="not an mbox"):
+        read_mbox_file(path, counting)
+    assert sum(taken) <= 1 << 20, sum(taken)
