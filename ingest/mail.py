@@ -113,6 +113,7 @@ class Threads:
     def __init__(self) -> None:
         self.known: dict[str, tuple[str, str, int, str]] = {}  # Message-ID -> (heading, From, line, thread)
         self.subjects: dict[str, list[Said]] = {}  # a normalised Subject -> its messages so far, the last few
+        self.subjects_kept = 0  # messages in ``subjects``: at most THREAD_IDS (a Takeout of a million messages)
         self.key: str | None = None  # of the message last added, its thread's key across files (``message_row``)
         self.asked: tuple[Message | None, Said | None] = (None, None)  # ``_by_subject``'s last, asked again by add
 
@@ -185,9 +186,11 @@ class Threads:
 
     def _keep(self, said: dict[str, str], heading: str, line: int, thread: str) -> None:
         base = _subject_key(heading)  # its Subject, decoded ('(no subject)': none)
-        if not _said(heading) or (base not in self.subjects and len(self.subjects) >= THREAD_IDS):
+        full = len(self.subjects.get(base, ())) >= SUBJECT_KEPT  # a new one takes the place of the oldest
+        if not _said(heading) or (self.subjects_kept >= THREAD_IDS and not full):
             return
         kept = self.subjects.setdefault(base, [])
+        self.subjects_kept += not full
         kept.append(Said(said["from"], f"{said['to']}, {said['cc']}", said["date"], heading, line, thread, self.key))
         del kept[:-SUBJECT_KEPT]
 
@@ -222,7 +225,7 @@ class Said:
 
 SUBJECT_DAYS = 30  # a reply naming no parent is joined by its Subject to a message at most this many days before
 SUBJECT_KEPT = 8  # messages of one Subject kept to choose from (the last ones of the mailbox)
-ADDRESS_CHARS = 2000  # of a message's From, and of its To and Cc, kept to choose by (a list's To is long)
+ADDRESS_CHARS = 500  # of a message's From, and of its To and Cc, kept to choose by (a list's To is long)
 
 
 def _subject_key(subject: str) -> str:
