@@ -280,7 +280,8 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
         store.mark(conn, gen, paths, outcome.stage, outcome.state, outcome.reason)
     paths = sorted((set(plan.to_parse) - set(carried)) | (pending - set(plan.changes) - set(unnamable)))
     paths, later = first_part(conn, collection, paths, pending | {p for p in paths if changes.get(p) != "added"},
-                              settings.first_part, lambda: _heavy(found, settings, root))
+                              settings.first_part, lambda: _heavy(found, settings, root),
+                              {f.path: f.mtime for f in found})
     if later:  # a first build in parts: these wait for a later part, which the publish of this one queues
         store.mark(conn, gen, later, "parse", "skipped", progress_reads.DEFERRED)
         log.info("generation %s: a part of the first build of collection %s: %d files now, %d in later parts",
@@ -295,7 +296,8 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
 
 
 def first_part(conn, collection, paths: list[str], keep: set[str], most: int,
-               heavy: Callable[[], frozenset[str]] = frozenset) -> tuple[list[str], list[str]]:
+               heavy: Callable[[], frozenset[str]] = frozenset,
+               mtimes: dict[str, float] | None = None) -> tuple[list[str], list[str]]:
     """(the files to read now, those left to later parts) of a first build: one of a collection with nothing
     published, or whose published generation is itself a part. Its first answers came only once every file was
     embedded (35 min for 15,124 files); in parts, each an ordinary generation, the first ``most`` files
@@ -305,7 +307,9 @@ def first_part(conn, collection, paths: list[str], keep: set[str], most: int,
     files new to the index wait: those in ``keep`` (queued before a crash, changed, renamed) are read in this
     part. A later build never comes in parts. ``heavy`` (``_heavy``, asked only for a build in parts: it reads
     the big PDFs' first and last bytes): files likely to be embedded in the background, left out of the first part,
-    whose answers they held back: one such file held one of the two workers through it."""
+    whose answers they held back: one such file held one of the two workers through it. The other files go in
+    ``recent_first`` order by ``mtimes`` (path: mtime): by path, a first part of notes-en held ack through c…,
+    and a new user's first questions, about git, tmux or vim, found nothing for many minutes."""
     published = collection["published"]
     if not most or len(paths) <= most or (published is not None and not progress_reads.deferred(conn, published)):
         return paths, []
@@ -317,10 +321,23 @@ def first_part(conn, collection, paths: list[str], keep: set[str], most: int,
         return paths, []
     now = [p for p in paths if p in keep]
     heavy = heavy() if published is None else frozenset()
-    rest = sorted((p for p in paths if p not in keep), key=lambda p: p in heavy)  # last
+    rest = sorted(recent_first([p for p in paths if p not in keep], mtimes or {}), key=lambda p: p in heavy)  # last
     now += rest[:max(0, size - len(now))]
     kept = set(now)
     return sorted(kept), [p for p in paths if p not in kept]
+
+
+# Seconds of mtime told apart when a first build orders its parts (``recent_first``): files modified within the
+# same minute are equal times, in path order, as a folder copied or checked out at once is (its files' mtimes
+# are the copy's, seconds apart in the order it wrote them, which says nothing of what a person works on).
+RECENT_GRAIN = 60
+
+
+def recent_first(paths: list[str], mtimes: dict[str, float]) -> list[str]:
+    """``paths`` in the order a first build's parts read them: the most recently modified first (a person's
+    current work, what they are most likely to ask about first), equal times (``RECENT_GRAIN``) by path; a path
+    of no known mtime last."""
+    return sorted(paths, key=lambda p: (-(mtimes[p] // RECENT_GRAIN) if p in mtimes else float("inf"), p))
 
 
 # Bytes of text per chunk below any a note is cut into (notes-en's README.md: 164 KB, 300 chunks of 256 tokens,
