@@ -39,7 +39,7 @@ def instructions(settings) -> str:
     import sqlite3
 
     from search.index import collection_reads, db, progress_reads
-    from search.index.status import count
+    from search.index.status import ORDER, count
     try:
         conn = db.connect(settings.index_path, readonly=True)
     except (db.NoIndex, db.IndexUnavailable, sqlite3.Error):
@@ -49,7 +49,7 @@ def instructions(settings) -> str:
         named = [f"{row['name']} ({os.path.basename(row['root'].rstrip(os.sep)) or row['root']}, "
                  f"{count(progress_reads.searchable(conn, row['id'], row['published'])[0] if row['published'] else 0, 'file')}"
                  # a first build in parts: '100 files' read as all there is; the rest comes (stats: how far)
-                 f"{' so far: its first build comes in parts' if progress_reads.deferred(conn, row['published']) else ''})"
+                 f"{' so far: its first build comes in parts, ' + ORDER if progress_reads.deferred(conn, row['published']) else ''})"
                  for row in rows[:SHOWN_COLLECTIONS]]
     except sqlite3.Error:
         return INSTRUCTIONS

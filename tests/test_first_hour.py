@@ -28,7 +28,8 @@ def test_ingest_search_says_a_first_build_is_partial_or_not_published(sift_env, 
     assert cli.main(["search", "pelican", "--mode", "keyword"]) == 0
     out = capsys.readouterr().out
     partial = ("note: partial results: notes's first build comes in parts, so only 5 of its 23 files were searched; "
-               "the other 18 are not read yet (their parts follow: ingest stats says how far), and the answer may "
+               "the other 18 are not read yet (their parts follow, the most recently modified files first: ingest "
+               "stats says how far), and the answer may "
                "be in one of them\n")
     unread = ("note: 'later' has published nothing yet, so none of its files were searched (its first build: "
               "ingest stats --watch shows how far)\n")
@@ -406,7 +407,8 @@ def test_the_instructions_say_a_collection_is_a_part_of_its_first_build(sift_env
     from mcp_server.server import instructions
     from search.settings import load
     between_parts(tmp_path, monkeypatch)  # 'notes': its first part of 5 files published, 18 not read yet
-    assert "notes (notes, 5 files so far: its first build comes in parts)." in instructions(load())
+    assert "notes (notes, 5 files so far: its first build comes in parts, the most recently modified files " \
+           "first)." in instructions(load())
 
 
 def test_a_big_file_whose_worker_stopped_is_not_said_to_have_died():

@@ -21,13 +21,20 @@ DEADLINE = 900.0  # seconds: a safety net against a hung test, not a speed asser
 NOTES = 23
 
 
-WRITTEN = 1_700_000_000.0  # one mtime for every note (Nov 2023): a part's files by path, whatever minute they were written in
+WRITTEN = 1_700_000_000.0  # one mtime for every note (Nov 2023): a part holds its files by path
 
 
 def notes(root: Path, n: int = NOTES) -> Path:
-    write_tree(root, {f"n{i:02}.md": f"# Note {i}\n\nThe pelican number word{i} flies at dawn.\n" for i in range(n)})
-    for i in range(n):
-        os.utime(root / f"n{i:02}.md", (WRITTEN, WRITTEN))
+    return same_time(write_tree(root, {f"n{i:02}.md": f"# Note {i}\n\nThe pelican number word{i} flies at dawn.\n"
+                                       for i in range(n)}))
+
+
+def same_time(root: Path) -> Path:
+    """Every file under ``root`` modified at WRITTEN: a first build's parts (workers.tasks.recent_first) read them
+    by path, as a test that names a part's files expects, even were they written across a minute's end."""
+    for path in root.rglob("*"):
+        if path.is_file():
+            os.utime(path, (WRITTEN, WRITTEN))
     return root
 
 
@@ -102,8 +109,8 @@ def test_a_published_part_answers_and_says_it_is_partial(sift_env, tmp_path, mon
     [c] = status.collect(conn)["collections"]
     assert (c["files"], c["published"]["not_read_yet"], c["published"]["failures"]) == (5, NOTES - 5, [])
     said = "\n".join(collection_lines(c, CLI))
-    assert "partial: the first build comes in parts (SIFT_FIRST_PART): 5 of 23 files searchable, 18 not read " \
-           "yet" in said, said
+    assert "partial: the first build comes in parts (SIFT_FIRST_PART), the most recently modified files first: 5 " \
+           "of 23 files searchable, 18 not read yet" in said, said
     line, _ = report.freshness(conn)
     assert line.count("partial") == 1 and "18 files not read yet" in line, line
 
@@ -277,7 +284,7 @@ def test_stats_counts_a_partial_build_of_every_file_seen(sift_env, tmp_path, mon
     run_jobs(huey, lambda: collection_reads.get_collection(conn, cid)["published"] is not None)
     [c] = status.collect(conn)["collections"]
     said = "\n".join(collection_lines(c, CLI))
-    assert "(SIFT_FIRST_PART): 0 of 25 files searchable, 20 not read yet" in said, said
+    assert "files first: 0 of 25 files searchable, 20 not read yet" in said, said
 
 
 def test_a_big_file_waits_for_a_part_after_the_first(sift_env, tmp_path, monkeypatch):

@@ -15,7 +15,7 @@ import anyio
 import pytest
 
 from tests.conftest import write_tree
-from tests.test_first_parts import run_jobs
+from tests.test_first_parts import run_jobs, same_time
 from tests.test_mcp_server import call, run, text
 
 DEADLINE = 900.0  # seconds: a safety net against a hung test, not a speed assertion
@@ -25,7 +25,7 @@ NOTES = 23  # parts of 5: 5, then 5, then the other 13
 def notes(root):
     files = {f"n{i:02}.md": f"# Note {i}\n\nThe pelican number word{i} flies at dawn.\n" for i in range(NOTES)}
     files["n20.md"] = "# Hangar\n\nThe zeppelin hangar door code is 4471.\n"  # in the last part
-    return write_tree(root, files)
+    return same_time(write_tree(root, files))  # parts by path: n20 in the last
 
 
 def between_parts(tmp_path, monkeypatch):

@@ -4,7 +4,7 @@ a file not read yet: the spelling note says so, and offers a near word as one re
 from __future__ import annotations
 
 from tests.conftest import write_tree
-from tests.test_first_parts import run_jobs
+from tests.test_first_parts import run_jobs, same_time
 from tests.test_mcp_server import call, run, text
 
 NOTES = {f"n{i:02}.md": f"# Note {i}\n\nThe gannet number {i} dives at dawn.\n" for i in range(11)}
@@ -16,7 +16,7 @@ def test_a_word_in_a_file_not_read_yet_is_not_called_a_typo(sift_env, tmp_path, 
     from workers import runtime, tasks
     from workers.app import huey
     monkeypatch.setenv("SIFT_FIRST_PART", "5")
-    root = write_tree(tmp_path / "notes", NOTES)
+    root = same_time(write_tree(tmp_path / "notes", NOTES))
     conn = runtime.index()
     cid = store.ensure_collection(conn, "notes", str(root))["id"]
     tasks.discover(cid)
@@ -54,7 +54,7 @@ def test_the_files_not_read_yet_counted_are_the_searched_collection_s(sift_env, 
     done = store.ensure_collection(conn, "done", str(write_tree(tmp_path / "done", {"a.md": "# A\n\nThe heron.\n"})))
     tasks.discover(done["id"])
     run_jobs(huey)
-    cid = store.ensure_collection(conn, "notes", str(write_tree(tmp_path / "notes", NOTES)))["id"]
+    cid = store.ensure_collection(conn, "notes", str(same_time(write_tree(tmp_path / "notes", NOTES))))["id"]
     tasks.discover(cid)
     run_jobs(huey, lambda: collection_reads.get_collection(conn, cid)["published"] is not None)
     engine = Engine(Path(sift_env["SIFT_HOME"]) / "index.db")

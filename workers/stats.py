@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 
 from search.index import space, status, working
-from search.index.status import (NOT_READ_YET, age, count, freshness_lines, nothing_seen_text, unread_text,
+from search.index.status import (NOT_READ_YET, ORDER, age, count, freshness_lines, nothing_seen_text, unread_text,
                                  walking_text)
 
 WORKER_COMMAND = "huey_consumer workers.app.huey -k process -w 2 -d 0.1 -m 2 -b 1.5"  # as the README starts it
@@ -408,14 +408,15 @@ def collection_lines(c: dict, hints: Hints, collections: list[dict] = ()) -> lis
 
 
 def _partial_line(c: dict) -> str:
-    """'partial: the first build comes in parts (SIFT_FIRST_PART): 100 of 1,874 files searchable, 1,774 not read
-    yet; the next part (100 files) is being built': a part of a first build is published (workers.tasks.first_part)."""
+    """'partial: the first build comes in parts (SIFT_FIRST_PART), the most recently modified files first: 100 of
+    1,874 files searchable, 1,774 not read yet; the next part (100 files) is being built': a part of a first build
+    is published (workers.tasks.first_part, which orders the parts by workers.tasks.recent_first)."""
     later = c["published"]["not_read_yet"]
     b = c["building"]
     part = (f"; the next part ({count(b['progress']['files'], 'file')}) is being built"
             if b and b.get("discovered") and b.get("progress") else "; the next part's scan comes next")
     seen = c["published"].get("seen") or c["files"] + later  # those that failed or were skipped too
-    return (f"  partial: the first build comes in parts (SIFT_FIRST_PART): {c['files']:,} of "
+    return (f"  partial: the first build comes in parts (SIFT_FIRST_PART), {ORDER}: {c['files']:,} of "
             f"{count(seen, 'file')} searchable, {later:,} not read yet{part}")
 
 

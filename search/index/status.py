@@ -343,6 +343,9 @@ def failures(conn, limit: int = 100) -> list[dict]:
 
 
 PARTIAL = "partial results"
+# The order a first build's parts read files in (workers.tasks.recent_first), for an assistant judging whether a
+# note not found yet may still come: a note edited lately is in the first parts, an old one maybe not yet
+ORDER = "the most recently modified files first"
 
 
 def partial_text(name: str, seen: int, later: int, stats: str = "stats") -> str:
@@ -350,8 +353,8 @@ def partial_text(name: str, seen: int, later: int, stats: str = "stats") -> str:
     passages (workers.tasks.first_part): the MCP tool and ``ingest search`` (``stats``: the command that says how
     far, in each one's words)."""
     return (f"{PARTIAL}: {name}'s first build comes in parts, so only {seen - later:,} of its {count(seen, 'file')} "
-            f"were searched; the other {later:,} are not read yet (their parts follow: {stats} says how far), and "
-            "the answer may be in one of them")
+            f"were searched; the other {later:,} are not read yet (their parts follow, {ORDER}: {stats} says how far), "
+            "and the answer may be in one of them")
 
 
 def count(n: int, noun: str) -> str:
