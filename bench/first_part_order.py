@@ -5,7 +5,11 @@ copy as a scan does and plans the first part both ways, without building it; pri
 and of the 100 most recently modified files it holds, its folders and its bytes (what its build reads), for
 ``--seeds`` seeds, and once more for a copy of no kept mtimes (``cp`` without ``-p``: every file of one minute).
 
-    .venv/bin/python bench/first_part_order.py [--first-part 100] [--recent 15] [--seeds 5]
+    .venv/bin/python bench/first_part_order.py [--first-part 100] [--recent 15] [--seeds 5] [--builds 0]
+
+``--builds N``: also build the first part of seed 0's copy N times each way (this process runs the queue's jobs, a
+fresh home each, a subprocess each; SIFT_MODEL as set, the default model if unset) and print the median seconds from
+the first scan to the first part published, and the ratio after / before.
 """
 from __future__ import annotations
 
@@ -14,12 +18,14 @@ import os
 import random
 import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
-from common import shared_data
+from common import fresh_home, shared_data
 
 CURRENT = ("git", "tmux", "vim")  # the folders of the made-up person's current work
 
@@ -30,7 +36,12 @@ def main() -> int:
     parser.add_argument("--recent", type=int, default=15, help="notes of git/, tmux/, vim/ modified this week")
     parser.add_argument("--years", type=float, default=3.0)
     parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--builds", type=int, default=0)
+    parser.add_argument("--build-one", nargs=2, metavar=("ROOT", "ORDER"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.build_one:
+        print(build_first_part(Path(args.build_one[0]), args.first_part, args.build_one[1]))
+        return 0
     copy = Path(tempfile.mkdtemp(prefix="sift-first-order-")) / "notes-en"
     shutil.copytree(shared_data("notes-en"), copy)
     try:
@@ -42,6 +53,18 @@ def main() -> int:
             print(f"median of {args.seeds} seeds, {name}: {statistics.median(r[i][0] for r in rows):g} of "
                   f"{args.recent} recent notes, {statistics.median(r[i][1] for r in rows):g} of the 100 most "
                   f"recently modified files, {statistics.median(r[i][2] for r in rows) / 1024:.0f} KB")
+        if args.builds:
+            made_up_mtimes(copy, 0, args.recent, args.years)
+            took = {order: [] for order in ("path", "recent")}
+            for _ in range(args.builds):
+                for order in took:
+                    out = subprocess.run([sys.executable, __file__, "--first-part", str(args.first_part),
+                                          "--build-one", str(copy), order], check=True, capture_output=True, text=True)
+                    took[order].append(float(out.stdout.split()[-1]))
+                    print(f"seed 0, the first part by {order}: built and published in {took[order][-1]:.1f} s")
+            before, after = statistics.median(took["path"]), statistics.median(took["recent"])
+            print(f"median of {args.builds} builds: by path {before:.1f} s, recent first {after:.1f} s "
+                  f"(after / before {after / before:.2f})")
         now = time.time()  # a copy that kept no mtimes: every file of this minute, as a copy writes them
         for path in copy.rglob("*"):
             os.utime(path, (now, now))
@@ -90,6 +113,29 @@ def measure(root: Path, most: int, recent: set[str], label: str) -> tuple[tuple,
               f"notes, {held[1]} of the 100 most recently modified files, {held[2] / 1024:.0f} KB; folders: "
               + ", ".join(f"{f} {n}" for f, n in folders.most_common(6)) + (" …" if len(folders) > 6 else ""))
     return tuple(figures)
+
+
+def build_first_part(root: Path, most: int, order: str) -> float:
+    """Seconds from the first scan to the first part of ``root`` published, in a fresh home, this process running
+    the queue's jobs (two workers would halve it; only the ratio of the two orders is meant); ``order``: 'path' (the
+    old way: recent_first replaced by a sort by path) or 'recent'."""
+    fresh_home("first-part-order")
+    os.environ["SIFT_FIRST_PART"] = str(most)
+    from search.index import collection_reads, store
+    from workers import runtime, tasks
+    from workers.app import huey
+    if order == "path":
+        tasks.recent_first = lambda paths, mtimes: sorted(paths)
+    conn = runtime.index()
+    cid = store.ensure_collection(conn, "notes", str(root))["id"]
+    began = time.perf_counter()
+    tasks.discover(cid)
+    while collection_reads.get_collection(conn, cid)["published"] is None:
+        task = huey.dequeue()
+        if task is None:
+            raise SystemExit("the queue ran dry before the first part was published")
+        huey.execute(task)
+    return time.perf_counter() - began
 
 
 if __name__ == "__main__":
