@@ -9,7 +9,7 @@ import pytest
 
 from search.query.engine import Engine
 from search.query.filters import Filters
-from tests.conftest import built_once, engine_in, ingest, write_tree
+from tests.conftest import built_once, engine_in, indexed_engine, ingest, write_tree
 
 NOTES = {
     "ops/deploy.md": "# Deploying\n\nThe Kubernetes deployment rolls out one pod at a time; a failed deployment "
@@ -110,8 +110,9 @@ def test_only_the_first_few_missing_words_are_looked_up(engine):
     answer = engine.search("bakcups databse deploymnet kuberntes", mode="keyword")
     assert spelling_notes(answer) == ["no passage contains 'bakcups', 'databse', 'deploymnet' or 'kuberntes' (did you "
                                       "mean 'backups' for 'bakcups', 'database' for 'databse', 'deployment' for "
-                                      "'deploymnet'?); searched for 'backups', 'database', 'deployment', 'kubernets' "
-                                      "in their place"], "the fourth as searched: no suggestion was looked for"
+                                      "'deploymnet'?); searched for 'backups', 'database', 'deployment', 'kubernetes' "
+                                      "in their place"], "the fourth as searched, as a passage writes it (it was the " \
+                                                         "variant 'kubernets', no word): no suggestion was looked for"
 
 
 def test_chinese_is_named_only_when_none_of_its_bigrams_is_indexed(engine):
@@ -300,3 +301,41 @@ def test_a_missing_part_is_named_without_the_particle_that_joins_it(engine):
     passage though both its characters are. The part is named without it, and a lone character held is not named."""
     assert spelling_notes(engine.search("字的周报", mode="keyword")) == []
     assert spelling_notes(engine.search("区块链的周报", mode="keyword")) == ["no passage contains '区块链'"]
+
+
+
+def little_notes(root):
+    return write_tree(root, {
+        "db.md": "# Readers\n\nReaders of our database never wait for a write: WAL keeps the old pages.\n",
+        "retry.py": "import time\n\n\ndef retry():\n    time.sleep(1)\n"})
+
+
+def test_a_suggestion_is_a_word_a_passage_writes(immediate, tmp_path, embedder):
+    """The demo's '"during"' said 'did you mean 'ouring'?': 'ouring', one letter from 'during', stems to 'our', which
+    a note holds, and it was offered, and searched, though no passage writes it ('sleeeping' was 'sleepeing',
+    stemmed 'sleep', so). A word is offered and searched in place of a typed one only as a passage writes it."""
+    root = little_notes(tmp_path / "notes")
+    engine = indexed_engine(root, "notes", embedder)
+    quoted = engine.search('"during" write', mode="keyword")
+    assert quoted.unmatched == [{"word": "during", "suggestion": None}], "quoted: named, never 'ouring'"
+    slept = engine.search("sleeeping", mode="keyword")
+    assert slept.unmatched == [{"word": "sleeeping", "suggestion": None}] and slept.hits == [], \
+        "the passages write 'sleep' alone: four letters away, no word to offer"
+    write_tree(root, {"sleep.md": "# Sleep\n\nThe laptop keeps sleeping with the lid shut.\n"})
+    engine = indexed_engine(root, "notes", embedder)
+    slept = engine.search("sleeeping", mode="keyword")
+    assert slept.unmatched == [{"word": "sleeeping", "suggestion": "sleeping"}]
+    assert spelling_notes(slept) == ["no passage contains 'sleeeping' (did you mean 'sleeping'?); searched for "
+                                     "'sleeping' in its place"]
+
+
+def test_a_preposition_no_note_writes_is_not_named(immediate, tmp_path, embedder):
+    """'readers during a write' (scripts/demo) named 'during', which no sample note writes: a preposition says
+    nothing of what is sought, and the note read as a problem with the query. Named only when quoted (above), and
+    never looked up as another word."""
+    engine = indexed_engine(little_notes(tmp_path / "notes"), "notes", embedder)
+    answer = engine.search("readers during a write", mode="hybrid")
+    assert spelling_notes(answer) == [] and answer.unmatched == [], "a preposition: nothing to say"
+    assert answer.hits[0].path == "db.md"
+    alone = engine.search("during", mode="keyword")
+    assert alone.hits == [] and alone.unmatched == [], "not searched as 'ouring' (our)"

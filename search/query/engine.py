@@ -22,8 +22,8 @@ from typing import Callable
 
 from search.index import chunk_reads, collection_reads, db, keyword_reads, link_reads, schema
 from search.model.info import ModelError
-from search.query import answer_notes, bibliography, footnotes, fusion, keyword, mail_threads, question, reordering, \
-    results_page, spelling, symbols, tags, worded_names
+from search.query import answer_notes, bibliography, footnotes, fusion, keyword, mail_threads, passage_words, question, \
+    reordering, results_page, spelling, symbols, tags, worded_names
 from search.query.answer import Answer, Hit, SearchError, took_ms
 from search.query.answer_notes import CJK_WORDS, NOTHING_PUBLISHED, NOTHING_REGISTERED, filter_notes, no_terms, note
 from search.query.catalog import Catalog
@@ -396,7 +396,8 @@ class Engine:
             self._held = (content, held)  # its snippets mark them (``stem_matches``)
             swapped = keyword.slip_forms(content, functools.partial(postings.tokens, conn), postings.documents,
                                          keyword.as_typed(query), held, keyword.sentence_starts(query),
-                                         functools.partial(keyword.written_as_name, conn))
+                                         functools.partial(keyword.written_as_name, conn),
+                                         functools.partial(passage_words.nearest, conn))
             self._swapped = (content, swapped)
             words += [form for forms in [*held.values(), *swapped.values()] for form in forms]
             found = keyword.distinct_forms(words, postings.tokens(conn, words), set(written_words(content)))
@@ -409,7 +410,8 @@ class Engine:
         self._held = (content, keyword.held_forms(content, functools.partial(tokenize, conn), documents))
         swapped = keyword.slip_forms(content, functools.partial(tokenize, conn), documents,
                                      keyword.as_typed(query), self._held[1], keyword.sentence_starts(query),
-                                     functools.partial(keyword.written_as_name, conn))
+                                     functools.partial(keyword.written_as_name, conn),
+                                     functools.partial(passage_words.nearest, conn))
         self._swapped = (content, swapped)
         return keyword.search(conn, query, depth, filters, self._total(conn, key), len(catalog),
                               {**self._held[1], **swapped})

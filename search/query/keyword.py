@@ -109,7 +109,8 @@ def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
 
 def slip_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]], documents: Callable[[str], int],
                quoted: set[str] = frozenset(), held: dict[str, list[str]] | None = None,
-               starts: set[str] = frozenset(), named: Callable[[str], bool] | None = None) -> dict[str, list[str]]:
+               starts: set[str] = frozenset(), named: Callable[[str], bool] | None = None,
+               written: Callable[[str, str], str | None] | None = None) -> dict[str, list[str]]:
     """{a word of the query no passage holds: [the word it was typed for, as some passage holds it]}: the slip of
     two keys struck out of turn ('prevnet', 'caffiene', 'defualt'), or of one key missed, struck twice or
     mistaken ('statment', 'timout', 'contaxners'), looked up as meant. Keyword search left such a word out, and
@@ -131,13 +132,17 @@ def slip_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
     their place. A word capitalised at the start of the query or of a sentence (``starts``: ``sentence_starts``) is a
     name when the word it would be looked up as is one the passages write as a name (``named``: ``written_as_name``
     of its stem): 'Karlsson budget review' was searched as 'Carlsson', whom the notes name, while 'Budgte review' is
-    'budget', a word the notes write in small letters."""
-    written = [w for w in written_words(query)[:MAX_TERMS] if w.isalpha()]
-    own = dict(zip(written, tokens(written) if written else []))
+    'budget', a word the notes write in small letters. Never a function word ('during', 'between': ``FUNCTION``),
+    which says nothing of what is sought. The word looked up must be one a passage writes, or its stem near the
+    typed word (``written``: ``passage_words.nearest``; None in tests of this alone): a variant only stems to a held
+    term, and 'during' was searched as 'ouring' (stemmed 'our', in any note), 'sleeeping' as 'sleepeing'."""
+    typed = [w for w in written_words(query)[:MAX_TERMS] if w.isalpha()]
+    own = dict(zip(typed, tokens(typed) if typed else []))
     present = {w for w, t in own.items() if t and any(documents(token) for token in t)}
     absent = [w for w, t in own.items() if len(t) == 1 and w not in present and w not in quoted
-              and w not in (held or {}) and SWAPPED_LETTERS <= len(w) <= SLIP_LETTERS and _latin(w)]
-    short = sum(len(w) > 3 for w in written) <= EDITED_WORDS  # 'to', 'the', 'a' say little
+              and w not in (held or {}) and SWAPPED_LETTERS <= len(w) <= SLIP_LETTERS and _latin(w)
+              and w not in question.FUNCTION]
+    short = sum(len(w) > 3 for w in typed) <= EDITED_WORDS  # 'to', 'the', 'a' say little
     found = {}
     for word in absent:
         swaps = list(dict.fromkeys(word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)
@@ -153,7 +158,23 @@ def slip_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
         meant = tokens(found[word])[0]
         if len(meant) == 1 and named(meant[0]):
             del found[word]
-    return found
+    return _as_written(found, tokens, written) if written else found
+
+
+def _as_written(found: dict[str, list[str]], tokens: Callable[[list[str]], list[tuple[str, ...]]],
+                written: Callable[[str, str], str | None]) -> dict[str, list[str]]:
+    """``found`` with each word looked up as a passage writes the word meant (``written``: the nearest word of
+    passages holding the stem, None if none is near), or as found when the stem itself is near the typed word
+    ('caffein' for 'caffiene'); a word whose variant reached its stem only by stemming ('ouring', stemmed 'our', for
+    'during') is left out: the slip made a word up."""
+    from search.query.passage_words import NEAR, distance
+    kept = {}
+    for word, forms in found.items():
+        stem = tokens(forms)[0]
+        near = written(word, stem[0]) if len(stem) == 1 else None
+        if near or (len(stem) == 1 and distance(word, stem[0]) <= NEAR):
+            kept[word] = [near or forms[0]]
+    return kept
 
 
 def _one_edit(word: str, tokens: Callable[[list[str]], list[tuple[str, ...]]], documents: Callable[[str], int]

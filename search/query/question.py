@@ -25,6 +25,12 @@ ASKING = frozenset("how what why when where which who whom whose".split())
 AUXILIARY = frozenset("do does did can could should would is are was were am shall".split())
 PERSONS = frozenset("i me my we us our you your".split())
 FRAMING = ASKING | AUXILIARY | PERSONS
+# English prepositions and conjunctions: a query's 'during' that no note writes says nothing of what is sought, and
+# was named ('no passage contains 'during'') and even corrected; named only when quoted, as FRAMING
+FUNCTION = frozenset("about above across after against along among around before behind below beneath beside "
+                     "besides between beyond despite during except inside into near onto outside over past since "
+                     "through throughout toward towards under underneath unlike until upon versus via within without "
+                     "although because though unless whereas whether while".split())
 GOES_ON = FRAMING | frozenset("to many much long often it they he she the a an this that these those there".split())
 
 CHINESE = (  # longest first: 怎么办 before 怎么

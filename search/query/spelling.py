@@ -38,8 +38,10 @@ from search.query.keyword import ALPHABET, BY_MEANING, MAX_TERMS, WEIGHTS, held_
 from search.query.keyword import edits as _edits
 from search.query.keyword import restores as _restores
 from search.query.keyword import stemmable
+from search.query.passage_words import distance as _distance
+from search.query.passage_words import forms as _passage_forms
 from search.query.postings import COLUMNS, Postings, tokenize
-from search.query.question import FRAMING, quoted_words
+from search.query.question import FRAMING, FUNCTION, quoted_words
 from search.query.term_counts import TermCounts, counted
 from search.query.text import (CJK_RANGES, CJK_RUN, KATAKANA_WORD, WORD, normalise, other_scripts, query_pieces,
                                simplified, split_scripts)
@@ -98,7 +100,7 @@ def note(conn, query: str, postings: Postings | None, mode: str, collection: str
         found = held if held is not None else held_forms(query, vocabulary.tokens_of, vocabulary.documents)
         absent = [w for w in absent if w.shown not in found]
     quoted = quoted_words(query) if quoted is None else quoted
-    framing = [w for w in absent if w.shown in FRAMING and w.shown not in quoted]  # no typo, nothing to say
+    framing = [w for w in absent if w.shown in FRAMING | FUNCTION and w.shown not in quoted]  # nothing to say
     missing = [part for w in words if w not in framing
                for part in ([w] if w in absent else _missing_parts(w, tokens, vocabulary))]
     if not missing:
@@ -314,56 +316,23 @@ def _two_edit_stems(word: str, vocabulary: _Vocabulary) -> tuple[dict[str, list[
 
 
 def _surface(word: str, stem: str, variants: list[str], vocabulary: _Vocabulary) -> str | None:
-    """The word, among those of passages holding ``stem`` and ``word``'s variants stemming to it, closest to
-    ``word`` (a passage's word first on a tie), if it is near enough to be what was meant. A word typed with
-    letters beyond a-z (ä, é, ñ) is offered only a passage's word that has them: the index folds accents, so its
-    variants made words up ('emüller' for 'müller', 'bañana' for 'mañana'), and a passage's word without the
-    accent was nonsense for a word of another language ('still' for the Swedish 'ställ')."""
+    """The word, among those of passages holding ``stem``, closest to ``word``, if it is near enough to be what was
+    meant. Only a word a passage writes: a variant of ``word`` that merely stems alike is no word ('ouring' was
+    offered for 'during', stemmed 'our'; 'sleepeing' for 'sleeeping', stemmed 'sleep'). A word typed with letters
+    beyond a-z (ä, é, ñ) is offered only a passage's word that has them: the index folds accents, and a passage's
+    word without the accent was nonsense for a word of another language ('still' for the Swedish 'ställ')."""
     texts = vocabulary.texts(stem)
-    seen = _forms(stem, texts, vocabulary)
+    seen = _passage_forms(vocabulary.conn, stem, texts)
     accents = {c for c in word if c not in ALPHABET}
     if accents:
-        seen, variants = {form for form in seen if accents <= set(form)}, []
-    # a variant no passage was seen to hold is offered only when it keeps every typed letter, as one that drops or
-    # changes a letter was a stub that stems alike ('fixe' for 'fixme', stemmed 'fix'), not a word
-    variants = [v for v in variants if _restores(word, v)]
-    best = min(seen | set(variants), key=lambda form: (_distance(word, form), form not in seen, form), default=None)
+        seen = {form for form in seen if accents <= set(form)}
+    best = min(seen, key=lambda form: (_distance(word, form), form), default=None)
     if best is None or _distance(word, best) > (1 if len(word) < 6 else 2):
-        return None
-    if best not in seen and best == stem:  # the stem itself, which no passage writes: 'time' was offered 'timet',
-        # the stem of a note's 'timetable'; the shortest word of the passages it begins is offered ('connec' gets
-        # 'connected', as the passages write it), else the variant as before
-        best = min((form for form in seen if form.startswith(best)), key=lambda form: (len(form), form), default=best)
-    return _spelled(texts, best) if best in seen else best
-
-
-def _forms(stem: str, texts: list[str], vocabulary: _Vocabulary) -> set[str]:
-    """The words of ``texts`` (a few published passages holding ``stem``) that FTS5 stems to ``stem`` (porter
-    changes a word's end only, so only words starting with all but the stem's last letter are tokenized)."""
-    head = stem[:max(1, len(stem) - 1)]
-    words = sorted({w for text in texts for w in WORD.findall(normalise(text))
-                    if _unaccented(w).startswith(head)})
-    return {w for w, tokens in zip(words, tokenize(vocabulary.conn, words)) if tokens == (stem,)}
-
-
-def _unaccented(word: str) -> str:
-    """``word`` as the index's stems spell it: without accents ('übersetzung' is stemmed 'ubersetzung')."""
-    if word.isascii():
-        return word
-    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
-
-
-def _distance(a: str, b: str) -> int:
-    """Edits from ``a`` to ``b`` (Damerau-Levenshtein, optimal string alignment: a swap of neighbours is one)."""
-    before, row = None, list(range(len(b) + 1))
-    for i, ca in enumerate(a, start=1):
-        current = [i] + [0] * len(b)
-        for j, cb in enumerate(b, start=1):
-            current[j] = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + (ca != cb))
-            if before is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                current[j] = min(current[j], before[j - 2] + 1)
-        before, row = row, current
-    return row[-1]
+        # the stem itself, a letter restored ('connec' for 'connect'), which no passage writes alone: the shortest
+        # word of the passages it begins ('connected'), as they write it
+        best = None if stem not in variants or not _restores(word, stem) else \
+            min((form for form in seen if form.startswith(stem)), key=lambda form: (len(form), form), default=None)
+    return _spelled(texts, best) if best else None
 
 
 def as_named(query: str, words: list[str]) -> list[str]:
