@@ -1048,8 +1048,8 @@ def _first_builds(settings, collection: str | None, generations: dict) -> list[s
     published, one that has published nothing. `ingest enqueue ~/notes` then `ingest search` answered from the
     first 100 of 1,874 files, or from the other collections alone, as if the folder held nothing better, where the
     MCP tool said both. Nothing published anywhere (or in the one collection searched) the engine says itself."""
-    from search.index import collection_reads, db, generation_reads, progress_reads
-    from search.index.status import partial_text
+    from search.index import collection_reads, db, progress_reads
+    from search.index.status import partial_note
     if not generations or not settings.index_path.exists():
         return []
     conn = db.connect(settings.index_path, readonly=True)
@@ -1063,8 +1063,7 @@ def _first_builds(settings, collection: str | None, generations: dict) -> list[s
                 continue
             later = progress_reads.deferred(conn, row["published"])
             if later:
-                seen = generation_reads.generation(conn, row["published"])["seen"]
-                notes.append(partial_text(row["name"], seen, later, "ingest stats"))
+                notes.append(partial_note(conn, row["name"], row["id"], row["published"], later, "ingest stats"))
         return notes
     finally:
         conn.close()

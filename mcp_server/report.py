@@ -154,8 +154,9 @@ def partial_notes(conn, fresh: list[dict]) -> list[str]:
     passage, said the index was partial; an answer from the first 100 of 1,874 files read as the whole folder's,
     and 'no passages match: try other words' sent a model to rephrase a question answered in a file not read
     yet."""
-    return [status.partial_text(d["collection"], generation_reads.generation(conn, d["published_generation"])["seen"],
-                                d["not_read_yet"]) for d in fresh if d.get("not_read_yet")]
+    ids = {row["name"]: row["id"] for row in collection_reads.collections_published(conn)}
+    return [status.partial_note(conn, d["collection"], ids[d["collection"]], d["published_generation"],
+                                d["not_read_yet"]) for d in fresh if d.get("not_read_yet") and d["collection"] in ids]
 
 
 def _since(ts: float | None) -> float | None:

@@ -122,6 +122,33 @@ def test_a_published_part_answers_and_says_it_is_partial(sift_env, tmp_path, mon
     assert len({h.path for h in hits}) == NOTES
 
 
+def test_search_and_stats_count_a_part_s_searchable_files_alike(sift_env, tmp_path, monkeypatch):
+    """Of notes-en's first part, search said 'only 1,598 of its 1,879 files were searched' where stats said '1,597
+    of 1,879 files searchable': search counted a PDF the part read and skipped as searched. Both count the files
+    made searchable now, and search says what became of the one read but not searched."""
+    from mcp_server import report
+    from search.index import collection_reads, status, store
+    from workers import runtime, tasks
+    from workers.app import huey
+    from workers.stats import CLI, collection_lines
+    monkeypatch.setenv("SIFT_FIRST_PART", "5")
+    root = notes(tmp_path / "notes")
+    (root / "a-scan.pdf").write_bytes(b"%PDF-1.4 not a PDF at all")  # sorted first: read in the first part
+    conn = runtime.index()
+    cid = store.ensure_collection(conn, "notes", str(root))["id"]
+    tasks.discover(cid)
+    run_jobs(huey, lambda: collection_reads.get_collection(conn, cid)["published"] is not None)
+    [c] = status.collect(conn)["collections"]
+    assert (c["files"], c["published"]["not_read_yet"], len(c["published"]["failures"])) == (4, NOTES + 1 - 5, 1)
+    said = "\n".join(collection_lines(c, CLI))
+    assert "4 of 24 files searchable, 19 not read yet, 1 failed or skipped (listed below)" in said, said
+    _, fresh = report.freshness(conn)
+    assert report.partial_notes(conn, fresh) == [
+        "partial results: notes's first build comes in parts, so only 4 of its 24 files were searched; the other 19 "
+        "are not read yet (their parts follow: stats says how far), and the answer may be in one of them; 1 file "
+        "read so far was skipped or failed (stats lists it and why)"]
+
+
 def test_a_later_build_never_comes_in_parts(immediate, sift_env, tmp_path, monkeypatch):
     """A published collection given 20 new notes builds them in one generation: it answers meanwhile."""
     monkeypatch.setenv("SIFT_FIRST_PART", "5")

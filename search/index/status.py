@@ -348,13 +348,27 @@ PARTIAL = "partial results"
 ORDER = "the most recently modified files first"
 
 
-def partial_text(name: str, seen: int, later: int, stats: str = "stats") -> str:
+def partial_text(name: str, searchable: int, seen: int, later: int, stats: str = "stats") -> str:
     """What a search of a collection whose published generation is a part of its first build says before its
     passages (workers.tasks.first_part): the MCP tool and ``ingest search`` (``stats``: the command that says how
-    far, in each one's words)."""
-    return (f"{PARTIAL}: {name}'s first build comes in parts, so only {seen - later:,} of its {count(seen, 'file')} "
-            f"were searched; the other {later:,} are not read yet (their parts follow, {ORDER}: {stats} says how far), "
-            "and the answer may be in one of them")
+    far, in each one's words). ``searchable``: the files the part made searchable, as stats counts them; the files
+    read that failed or were skipped (a PDF without text) are said apart: the note counted them as searched ('1,598
+    of its 1,879 files') where stats said '1,597 of 1,879 files searchable'."""
+    text = (f"{PARTIAL}: {name}'s first build comes in parts, so only {searchable:,} of its {count(seen, 'file')} "
+            f"were searched; the other {later:,} are not read yet (their parts follow, {ORDER}: {stats} says how "
+            "far), and the answer may be in one of them")
+    unsearchable = seen - later - searchable
+    if unsearchable > 0:
+        text += (f"; {count(unsearchable, 'file')} read so far {'was' if unsearchable == 1 else 'were'} skipped or "
+                 f"failed ({stats} lists {'it' if unsearchable == 1 else 'them'} and why)")
+    return text
+
+
+def partial_note(conn, name: str, collection_id: int, published: int, later: int, stats: str = "stats") -> str:
+    """``partial_text`` of the collection ``name`` (id ``collection_id``) whose published generation ``published``
+    leaves ``later`` files to its next parts, its counts read as stats reads them."""
+    seen = generation_reads.generation(conn, published)["seen"]
+    return partial_text(name, progress_reads.searchable(conn, collection_id, published)[0], seen, later, stats)
 
 
 def count(n: int, noun: str) -> str:
