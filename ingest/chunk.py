@@ -278,7 +278,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # reply naming no parent (no In-Reply-To nor References: a phone's, a web mail's) joins the thread of the latest
 # message before it of its Subject without 'Re:', 'AW:', '回复:' … among the same people within 30 days
 # (ingest.mail.Threads): its head names that message, and its row of mail_messages that thread's key; a
-# DiscordChatExporter day is dated by the time its export writes, not the instant (as a mail's Date).
+# DiscordChatExporter day is dated by the time its export writes, not the instant (as a mail's Date); a Markdown
+# note's '#word' written in code elsewhere in the note (`#find_or_create_by`, a Ruby method), in a link's text ('[…
+# #find_or_create_by](….md)') or right after a code span ('`…`#classify') is no tag.
 VERSION = 24
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

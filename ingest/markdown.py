@@ -201,6 +201,7 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list, dict, li
     body = [_indent_bounded(line.replace("\r", " ")) for line in lines[start:]]  # a lone '\r' ends a line too
     env: dict = {"math_close": _math_closes(body), "lines": len(body)}
     headings, blocks, texts, tags, drawings = [], [], [], {}, []
+    in_code: set[str] = set()  # '#words' the note writes in code: a Ruby method ('#find_or_create_by'), no tag
     commented = [False] * start + _in_comment(body)
     first = 0
     while first < len(body):
@@ -219,9 +220,10 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list, dict, li
             if done > 0:
                 break
             size *= 2  # one block fills the piece: read it from a longer one
-        _read_tokens(tokens[:keep], start + first, headings, blocks, texts, tags, drawings, commented)
+        _read_tokens(tokens[:keep], start + first, headings, blocks, texts, tags, drawings, commented, in_code)
         first += done
     md = parser()
+    tags = {key: tag for key, tag in tags.items() if key not in in_code}
     return headings, blocks, [url for text in texts for url in _link_destinations(md, text, env)], tags, drawings
 
 
@@ -349,7 +351,7 @@ def _table(state, start: int, end: int, silent: bool) -> bool:
 
 
 def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts: list, tags: dict,
-                 drawings: list, commented: list[bool] = ()) -> None:
+                 drawings: list, commented: list[bool] = (), in_code: set[str] | None = None) -> None:
     """Add (line, level, text, end line) of each heading, (first line, end line) of each atomic block, and the
     text that may hold links (paragraphs, headings, table cells with a ']'); line numbers are 0-based in
     the whole note. An Obsidian callout at the top (a block quote opening with '[!type] Title') heads its
@@ -357,8 +359,11 @@ def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts:
     gives the lines after it back to the headings above. ``tags``: the inline #tags of paragraphs, headings and
     tables (not of code, nor of comments: '%% … %%' as Obsidian writes one, ``commented`` saying which lines of the
     note begin inside one, and '<!-- … -->'), by their folded form, the first spelling kept, META_ITEMS at most. ``drawings``: (first
-    line, end line) of each fence that holds a drawing's data (DRAWING)."""
+    line, end line) of each fence that holds a drawing's data (DRAWING). ``in_code``: the '#words' of code spans and
+    blocks, folded (``code_hashes``), which the caller takes out of the tags."""
     for i, token in enumerate(tokens):
+        if in_code is not None:
+            code_hashes(token, in_code)
         if token.type == "blockquote_open" and token.level == 0 and token.map and i + 2 < len(tokens) \
                 and tokens[i + 1].type == "paragraph_open" and (title := _callout_title(tokens[i + 2].content)):
             headings.append((token.map[0] + offset, CALLOUT, title, token.map[0] + offset + 1))
@@ -421,9 +426,35 @@ WORDS_TAG = re.compile(r"(?<!\S)#(?:\[\[([^\[\]\n]{1,200})\]\]"
                        r"|([\w/-][\w/ \t-]{0,200}?[\w/-])(?<![ \t]\w)#(?![\w#]))")
 
 
+# A Markdown link's text, '[Specify New Attributes For #find_or_create_by](rails/….md)': a title quoted, no tag
+LINK_TEXT = re.compile(r"(?<!\[)\[[^\[\]\n]*\](?=\(|\[)")
+# What a code span or a link's text is read as: no space, so a '#' right after one begins no tag (of 'use
+# `#capitalize and … method, `#classify`.', a span closed by mistake, '#classify' was a tag: the span was a space)
+CLOSED_UP = "\x00"
+
+
+def code_hashes(token, found: set[str]) -> None:
+    """Add the '#words' (folded) that ``token`` writes in code (a fence, an indented block, an inline token's code
+    spans) to ``found``: a note that writes `#find_or_create_by` (a Ruby method) titled 'Specify New Attributes For
+    #find_or_create_by' was tagged #find_or_create_by, and so was the README linking to it."""
+    if token.type in ("fence", "code_block"):
+        codes = [token.content]
+    elif token.type == "inline" and "`" in token.content:  # the parser reads blocks only: no inline children
+        codes = [token.content[start:end] for start, end in _code_spans(token.content)]
+    else:
+        return
+    found.update(match.group(1).strip("/").casefold() for code in codes if "#" in code
+                 for match in CODE_HASH.finditer(code))
+
+
+CODE_HASH = re.compile(r"#([\w/-]+)")
+
+
 def _inline_tags(text: str, tags: dict) -> None:
     if "`" in text:
-        text = _without_code(text)
+        text = _without_code(text, CLOSED_UP)
+    if "[" in text:
+        text = LINK_TEXT.sub(CLOSED_UP, text)
     if "[[" in text or text.count("#") > 1:
         for found in WORDS_TAG.finditer(text):
             tag = " ".join((found.group(1) or found.group(2)).split()).strip("/")
@@ -464,23 +495,32 @@ def _without_comments(text: str, opened: bool) -> str:
     return HTML_COMMENT.sub(" ", text) if "<!--" in text else text
 
 
-def _without_code(text: str) -> str:
-    """``text`` with its code spans (a run of backticks to the next run of as many) made spaces, in linear time: a
+def _without_code(text: str, instead: str = " ") -> str:
+    """``text`` with its code spans made ``instead`` (``_code_spans``)."""
+    pieces, at = [], 0
+    for start, end in _code_spans(text):
+        pieces += [text[at:start], instead]
+        at = end
+    return "".join(pieces) + text[at:]
+
+
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each code span of ``text`` (a run of backticks to the next run of as many), in linear time: a
     pattern with a back-reference looked for each run's closer to the end of the text, for every run length."""
     runs = [(m.start(), m.end()) for m in BACKTICKS.finditer(text)]
     closer, seen = [None] * len(runs), {}
     for i in range(len(runs) - 1, -1, -1):
         length = runs[i][1] - runs[i][0]
         closer[i], seen[length] = seen.get(length), i
-    pieces, at, i = [], 0, 0
+    spans, i = [], 0
     while i < len(runs):
         j = closer[i]
         if j is None:
             i += 1
             continue
-        pieces += [text[at:runs[i][0]], " "]
-        at, i = runs[j][1], j + 1
-    return "".join(pieces) + text[at:]
+        spans.append((runs[i][0], runs[j][1]))
+        i = j + 1
+    return spans
 
 
 # A Notion database row's page opens with its properties under its title, 'Key: value' a line ('Status: Done',

@@ -110,3 +110,21 @@ def test_a_pages_author_finds_it(immediate, tmp_path, monkeypatch):
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
     assert [hit.path for hit in engine.search("Herbert", mode="keyword").hits] == ["dune.md"]
     assert [hit.path for hit in engine.search("author Le Guin", mode="keyword").hits] == ["post.md"]
+
+
+def test_code_is_no_tag_and_a_real_inline_tag_stays():
+    """notes-en's stats said 'tags most held: #find_or_create_by (2), #classify (1)': a Ruby method named in a
+    note's title ('Specify New Attributes For #find_or_create_by', which its text writes as code), the README's link
+    to that note, and '#classify' right after a code span closed by mistake ('`#capitalize and … method,
+    `#classify`.'), read as after a space. A '#word' the note writes in code, one in a link's text and one right
+    after a code span are no tags; the note's other inline tags stay."""
+    doc = parse_markdown("rails/find-or-create.md", (
+        "# Specify New Attributes For #find_or_create_by\n\nGive `#find_or_create_by` a block. #rails/active-record\n"
+        "\n```ruby\nUser#save # comment\n```\n\nThe #save of a model, and a #todo.\n"))
+    assert doc.meta["tags"] == ["rails/active-record", "todo"]
+    readme = parse_markdown("README.md", "# TIL\n\n- [Specify New Attributes For #find_or_create_by](rails/a.md)\n"
+                                         "- [Another #one][ref] and #reading-list\n\n[ref]: b.md\n")
+    assert readme.meta["tags"] == ["reading-list"]
+    slip = parse_markdown("rails/convert.md", "Ditch `#capitalize and instead use another\nmethod, `#classify`.\n"
+                                              "`x` #kept, and #also.\n")
+    assert slip.meta["tags"] == ["kept", "also"]
