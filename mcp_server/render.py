@@ -57,7 +57,7 @@ def hit_data(hit) -> dict:
         "conflict_copies": getattr(hit, "conflict_copies", None) or None,
         "conflict_copy_of": getattr(hit, "conflict_copy_of", None),
         "conflict_original_matched": getattr(hit, "conflict_original_matched", False) or None,
-        "author": _short_author(getattr(hit, "author", None)),  # a PDF's, from its metadata: search finds it by it
+        "author": _short_author(getattr(hit, "author", None)),  # a PDF's metadata's, a note's front matter's: searched
         # a note's passage defining footnotes: where the note cites them, '[^1] cited at lines 7, 30'
         "footnotes_cited": footnotes.said(getattr(hit, "footnotes_cited", None) or {}) or None,
         "data_rows": getattr(hit, "data_rows", None),  # a data file's: its later rows are not searched
@@ -68,7 +68,7 @@ def hit_data(hit) -> dict:
     }
 
 
-AUTHOR_SHOWN = 80  # characters of a PDF's author a hit shows: a list of twenty names is cut
+AUTHOR_SHOWN = 80  # characters of a file's author a hit shows: a list of twenty names is cut
 
 
 def _short_author(author: str | None) -> str | None:
@@ -119,7 +119,7 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
         lines.append(f"{n}. {h['path']}{'  ' + where if where else ''}  "
                      f"(score {h['score']:.4f}{generation}, chunk {h['chunk_id']})")
         context = context_line(h["title"], h["heading_path"])
-        if h.get("author") and said == n:  # a PDF's author, on its file's first hit: a search for the name found
+        if h.get("author") and said == n:  # a file's author, on its file's first hit: a search for the name found
             context = f"{context}  (by {h['author']})" if context else f"by {h['author']}"  # it, with no word why
         if context:
             lines.append(f"   {context}")

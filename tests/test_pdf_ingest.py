@@ -542,9 +542,12 @@ def test_a_pdf_is_found_by_the_author_its_metadata_names(immediate, tmp_path, mo
 def test_a_pdf_hit_shows_the_author_its_metadata_names_once_per_file(immediate, tmp_path, sift_env, servers):
     """A search for 'Rossi' found Maria Rossi's slides, whose pages do not name her, with no word of why: the hit
     showed the file, its title and a snippet without her name. A PDF's first hit now says who wrote it, and each of
-    its hits carries the author in the data; a later hit of the same file and a note's hit do not repeat it."""
+    its hits carries the author in the data; a later hit of the same file does not repeat it. A note whose front
+    matter names its author shows it the same way; a note without one shows nothing more."""
     from tests.test_mcp_server import call, run, text
-    root = write_tree(tmp_path / "course", {"reading.md": "# Reading\n\nPooling of runs, as Rossi explained.\n"})
+    root = write_tree(tmp_path / "course", {"reading.md": "# Reading\n\nPooling of runs, as Rossi explained.\n",
+                                            # a note's front matter author is shown as a PDF's is
+                                            "summary.md": "---\nauthor: Ana Lima\n---\n# Summary\n\nPooling runs.\n"})
     filler = " ".join(f"judged document {n} of the topic set, relevance graded by assessors" for n in range(20))
     slides = [f"Evaluation of retrieval {n}: pooling of runs. {filler}" for n in range(6)]  # a passage or more each
     (root / "lecture03.pdf").write_bytes(paged_pdf(slides, info="/Author (Maria Rossi)"))
@@ -558,10 +561,12 @@ def test_a_pdf_hit_shows_the_author_its_metadata_names_once_per_file(immediate, 
     answer = run(scenario)
     hits = answer.structured_content["results"]
     assert {h["path"]: h.get("author") for h in hits} == {
-        "course/lecture03.pdf": "Maria Rossi", "course/handout.pdf": None, "course/reading.md": None}, hits
+        "course/lecture03.pdf": "Maria Rossi", "course/handout.pdf": None, "course/reading.md": None,
+        "course/summary.md": "Ana Lima"}, hits
     assert sum(h["path"] == "course/lecture03.pdf" for h in hits) >= 2, hits
     shown = text(answer)
     assert shown.count("(by Maria Rossi)") == 1, shown
     first = shown.index("course/lecture03.pdf")
     assert "(by Maria Rossi)" in shown[first:shown.index("\n", shown.index("\n", first) + 1)], shown
     assert "Microsoft Office User" not in shown, shown
+    assert shown.count("(by Ana Lima)") == 1 and shown.count("(by ") == 2, shown

@@ -40,11 +40,19 @@ _PAGE_LABEL = ("CASE WHEN {page} IS NOT NULL AND f.kind = 'pdf' AND json_valid(f
                "THEN json_extract(f.meta, '$.page_labels[' || ({page} - 1) || ']') END")
 
 
+# The file's author, of any kind whose reader records one (a PDF's metadata, a note's front matter or Logseq page):
+# a note's was searched (the title column holds it) but not shown, so a search for 'Anna' found her note with no word
+# of why. The LIKE passes over most files' meta without parsing it.
+_AUTHOR = ("CASE WHEN f.meta LIKE '%\"author\"%' AND json_valid(f.meta) "
+           "AND json_type(f.meta, '$.author') = 'text' THEN json_extract(f.meta, '$.author') END")
+
+
 def hit_rows(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
     """What a search result shows of each chunk in ``ids``: the chunk, its file and collection (any order); of a
     PDF passage over more than one page, where each page starts in it and the file's page labels (JSON), which
-    give the pages its snippet shows; of a PDF, its metadata's author (``ingest.pdf``), or NULL; of a data file,
-    its rows and the passage's (DATA_ROWS)."""
+    give the pages its snippet shows; the file's author, or NULL: a PDF's metadata's (``ingest.pdf``), a note's
+    front matter ``author:`` or Logseq ``author::`` (``ingest.markdown``, ``ingest.logseq``); of a data file, its rows
+    and the passage's (DATA_ROWS)."""
     marks = ",".join("?" * len(ids))
     starts = "ch.page_starts" if version(conn) >= 13 else "NULL AS page_starts"
     dated = "ch.dated" if passage_dates_kept(conn) else "NULL AS dated"
@@ -54,7 +62,7 @@ def hit_rows(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
         f"c.name AS collection, c.published, "
         f"{_PAGE_LABEL.format(page='ch.page')} AS page_label, "
         f"{_PAGE_LABEL.format(page='ch.end_page')} AS end_page_label, "
-        f"CASE WHEN f.kind = 'pdf' AND json_valid(f.meta) THEN json_extract(f.meta, '$.author') END AS author, "
+        f"{_AUTHOR} AS author, "
         f"{DATA_ROWS.format(f='f.', text='ch.text')}, "
         f"CASE WHEN f.kind = 'pdf' AND ch.page IS NOT NULL AND ch.end_page > ch.page AND json_valid(f.meta) "
         f"THEN json_extract(f.meta, '$.page_labels') END AS page_labels FROM chunks ch "

@@ -37,7 +37,7 @@ class Hit:
     conflict_copies: list[str] = field(default_factory=list)  # its sync conflict copies that matched too (copies)
     conflict_copy_of: str | None = None  # of a sync conflict copy shown alone: the note it is a copy of
     conflict_original_matched: bool = False  # ... which ranks too, with passages other than this one
-    author: str | None = None  # a PDF's metadata author, which search finds it by (its title column holds it)
+    author: str | None = None  # a PDF's metadata author, a note's front matter one: search finds it by it
     # of a note's passage that defines footnotes: {label: the lines that cite it} (``footnotes.cited_at``)
     footnotes_cited: dict[str, list[int]] = field(default_factory=dict)
     data_rows: str | None = None  # a data file's passage: how few of its rows search finds (listing.data_rows)
