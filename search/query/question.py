@@ -53,16 +53,19 @@ _CHINESE = re.compile(f"(?:(?<![求])是|(?<![{_OWN_HAVE}])有(?=[什甚哪]))?(
 # 向量检索 itself; 有没有提到 Kubernetes 的笔记 named 提到 as held nowhere. Left out wherever they stand: I remember
 # (我记得, 印象中), a note (有一篇, 那篇, 一条), about (关于, 有关 but not 有关系, 提到, 说到 …), a note or record the
 # query ends with (…的笔记, …的记录), a speech verb before 什么 (说了什么, 讲过啥: what was said), and when it was
-# written (上个月, 上周, 去年, 前几天, 那周, 最近, 之前 …: no note says so of itself, 上个月 found a patient's 上个月 突然…),
-# with the day of the week after it (上周三: last Wednesday; left without it, its 三 made the pair 三去 of 上周三去医院).
+# written (上个月, 上周, 去年, 前几天, 那周, 最近, 之前, 三天前, 本周 …: no note says so of itself, 上个月 found a
+# patient's 上个月 突然…), with the day of the week after it (上周三: last Wednesday; left without it, its 三 made the
+# pair 三去 of 上周三去医院) and the 的 after it (上周的预算: its 的 made the pair 的预); Japanese 先週, 先月, 昨年 too.
 _RECALLED_ZH = re.compile(
     "我?(?:好像|似乎|依稀|隐约|隱約|大概)?(?:记得|記得)|印象[中里裡]"
     "|(?:有|写过|寫過|记过|記過|看过|看過|读过|讀過)?(?:一|那|这|這)一?[篇条條则則份](?:讲|講|说|說|写|寫)?"
     "|关于|關於|有[关關](?=[\u3400-\u9fff])(?![系係的])|(?:提|说|說|谈|談|讲|講)(?:到|过|過)|(?:写|寫)(?:过|過)|提及"
     "|(?:说|說|讲|講|写|寫|聊|谈|談|记|記|提)(?:了|过|過)?(?=什么|什麼|什麽|甚麼|甚么|啥)"
     "|的(?:笔记|筆記|记录|記錄|纪录|紀錄)(?=[吗嗎呢吧]?[\\s？?。!！]*$)"
-    "|上个?月|上個月|(?:上一?[周週]|上星期|上礼拜|上禮拜)(?:[一二三四五六日天末](?![十百千万萬]))?|去年|前年|前几天|前幾天|前阵子|前陣子|前段时间|前段時間"
-    "|那一?[周週天]|那[个個]月|最近(?![邻鄰])|之前|以前|上次")  # not the 最近 of 最近邻 (nearest neighbour)
+    "|(?:上个?月|上個月|(?:上一?[周週]|上星期|上礼拜|上禮拜)(?:[一二三四五六日天末](?![十百千万萬]))?|去年|前年|前几天|前幾天"
+    "|前阵子|前陣子|前段时间|前段時間|那一?[周週天]|那[个個]月|最近(?![邻鄰])|之前|以前|上次"
+    "|本[周週月]|这[周週]|這[周週]|这个月|這個月|[一两兩二三四五六七八九十几幾\\d]+[个個]?(?:天|[周週]|星期|礼拜|禮拜|月|年)前"
+    "|先週(?:の[月火水木金土日]曜日?)?|先月|昨年)[的の]?")  # not the 最近 of 最近邻 (nearest neighbour)
 # Japanese question words where they end a run of Japanese, with the particle before them and the ending after them
 # (キックオフはいつ, 隠し味は何ですか, 保存先はどこ?: the note is about キックオフ, 隠し味, 保存先), and とは (X とは: what is
 # X); inside a run they are words of their own (いつも, どこか, 幾何). The spelling note named はいつ as held nowhere.
@@ -79,11 +82,12 @@ _KOREAN = re.compile("(?<![\uac00-\ud7a3])(?:" + "|".join(KOREAN) + ")(?:에서|
                      "(?![\uac00-\ud7a3])")
 
 
-# A request for the user's own notes ('my notes on @vaswani2017attention', 'notes I took on BERT', 'which notes do I
-# have about vim', a question for all that it ends with no '?'): its words say
+# A request for the user's own notes ('my notes on @vaswani2017attention', 'notes I took on BERT', 'notes by me',
+# 'which notes do I have about vim', a question for all that it ends with no '?'): its words say
 # where to look, not what about (reordering.own_notes_first); looked up, 'notes' was named by the spelling note, "did you
 # mean 'nothes'?", in a folder no passage of which says it, and 'my' ranked a note saying 'My take'
 OWN_NOTES = re.compile(r"(?:\b(?:my|our)\s+(?:own\s+)?notes?"
+                       r"|\bnotes?\s+(?:written\s+)?by\s+(?:me|myself|us)\b"
                        r"|\bnotes?\s+(?:(?:do|did)\s+)?(?:I|we)\s+(?:took|take|made|make|wrote|write|have|keep|kept))"
                        r"(?:\s+(?:on|about|for|of|from)\b)?\b", re.IGNORECASE)
 
@@ -112,9 +116,35 @@ RECALLING = re.compile(
     rf"|\b(?:i|we)\s+(?:wrote|noted|jotted|documented|decided|concluded|learned|learnt|settled|figured\s+out"
     rf"|found\s+out|ended\s+up){_ABOUT}"  # 'the posts I wrote during 2024': the year is what they are about
     r"|\b(?:did|does)\s+(?:it|that|this|the\s+note)\s+(?:say|conclude|recommend|suggest|decide)\b"
+    r"|\b(?:any\s+|all\s+)?(?:notes|entries|posts)\s+(?:about|regarding|concerning)\b"  # 'notes about the budget'
     rf"|\b(?:a|the|my|that|this|some)\s+{_NOTE}\s+(?:about|on|regarding|concerning|where|comparing"
     r"|that\s+(?:says|said|explains|explained|covers|covered|describes|described|shows|showed|compares|compared))\b",
     re.IGNORECASE)
+# What a question says of someone else's writing, the author's name kept: 'what did Anna write about the budget', 'has
+# Mei Lee written about', 'which notes did Ben write in March', 'papers by John Smith', 'the paper Smith wrote in 2019'.
+# The author is found by the name (a note's front matter author, a PDF's metadata one: the title column holds it), but
+# 'write', 'notes' and 'by' were looked up as words of the subject: a note saying 'I write every morning … notes by
+# hand' ranked above Anna's note on the budget. A name is one to three capitalised words ('I' is the user: RECALLING).
+_NAME = r"(?-i:(?!I\b)[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2})"
+_BY_OTHERS = (r"write|written|wrote|say|said|note|noted|jot|jotted|document|documented|decide|decided|conclude"
+              r"|concluded|publish|published|post|posted|share|shared")
+BY_SOMEONE = re.compile(
+    r"\b(?:(?:which|what)\s+)?(?:(?:notes?|papers?|posts?|articles?)\s+)?(?:did|has|have|had)\s+"
+    rf"(?P<a>{_NAME})\s+(?:ever\s+|already\s+)?(?:{_BY_OTHERS})(?:\s+(?:down|up))?"
+    r"(?P<when>\s+(?:in|during|back\s+in)\s+[^\W\d_]+(?:\s+\d{4})?|\s+in\s+\d{4})?"  # 'in March', kept
+    r"(?:\s+(?:about|on|regarding|concerning))?\b"
+    rf"|\b(?P<b>{_NAME})\s+(?:wrote|noted|jotted|(?:has|had)\s+(?:written|noted))"  # not: Articles published in
+    r"(?:\s+(?:down|up))?(?:\s+(?:about|on|regarding|concerning))?\b"
+    r"|\b(?:(?:the|a|any|all|some)\s+)?(?:notes?|papers?|posts?|articles?|pages?|entries|entry|anything|everything"
+    rf"|something|stuff|things)\s+(?:written\s+|authored\s+|posted\s+)?by\s+(?P<c>{_NAME})"
+    r"(?:\s+(?:about|on|regarding|concerning)\b)?", re.IGNORECASE)
+
+
+def _by_someone(text: str) -> str:
+    """``text`` with BY_SOMEONE's framing left out, the name it holds kept."""
+    return BY_SOMEONE.sub(lambda m: f" {m['a'] or m['b'] or m['c']} {m['when'] or ''} ", text)
+
+
 # A contraction of a framing word: 'what's', 'I'm', 'I've' were the words 's', 'm', 've' to keyword search; the
 # framing word is kept whole (left out as such). A negation stays as typed ('shouldn't': the index holds shouldn, t).
 _CONTRACTED = re.compile(r"\b([^\W\d_]+)['\u2019](s|m|ve|d|ll|re)\b", re.IGNORECASE)
@@ -124,12 +154,31 @@ _CONTRACTED = re.compile(r"\b([^\W\d_]+)['\u2019](s|m|ve|d|ll|re)\b", re.IGNOREC
 # 'recently' and 'yesterday' alone ('the most recently committed branches', 'git log since yesterday').
 _SEASON = r"(?:spring|summer|autumn|fall|winter)"
 _PERIOD = rf"(?:{_SEASON}|year|month|week|weekend|quarter|semester|term)"
+# A weekday said as when ('last Tuesday', 'this past Friday', 'Tuesday last week'), and the same periods in German,
+# French and Spanish ('letzte Woche', 'letzten Dienstag', 'vor zwei Wochen', 'mardi dernier', 'la semaine dernière',
+# 'el martes pasado', 'hace unos días'), as date_hints reads them for the date arguments: 'notes from last Tuesday
+# about the budget' ranked a note saying 'last Tuesday' above the one about the budget. A weekday alone stays ('the
+# Tuesday standup'), and so does a numbered week ('KW 12', 'week 10'): a weekly note is headed by it.
+_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_WEEKDAY_DE = r"(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)"
+_WEEKDAY_FR = r"(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)"
+_WEEKDAY_ES = r"(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo)"
+_FEW = r"(?:\d+|a|an|one|two|three|four|few|a\s+few|a\s+couple(?:\s+of)?|some|several)"
+_ELSEWHERE = (  # German, French, Spanish
+    rf"(?:letzte[nrs]?|vergangene[nrs]?|diese[nrs]?)\s+(?:woche|monat|jahr|{_WEEKDAY_DE})"
+    r"|vor\s+(?:\d+|einer|einem|zwei|drei|ein\s+paar|einigen|wenigen)\s+(?:tagen|wochen|monaten|jahren)"
+    rf"|(?:la\s+semaine|le\s+mois|l['’]ann[ée]e|{_WEEKDAY_FR})\s+derni[eè]re?|cette\s+(?:semaine|ann[ée]e)|ce\s+mois-ci"
+    r"|il\s+y\s+a\s+(?:\d+|un|une|deux|trois|quelques)\s+(?:jours|semaines|mois|ans)"
+    rf"|(?:la\s+semana|el\s+mes|el\s+a[ñn]o|el\s+{_WEEKDAY_ES})\s+pasad[oa]|esta\s+semana|este\s+(?:mes|a[ñn]o)"
+    r"|hace\s+(?:\d+|un|una|dos|tres|unos|unas|algunos|algunas|pocos|pocas)\s+(?:d[ií]as|semanas|meses|a[ñn]os)")
 WHEN_WRITTEN = re.compile(
-    rf"\b(?:(?:back\s+|earlier\s+|sometime\s+)?(?:last|this(?:\s+past)?|earlier\s+this|the\s+past|past)\s+{_PERIOD}"
+    r"\b(?:(?:from|on|in|during|over|since|of|von|seit|aus|de|depuis|desde|del)\s+)?(?:"
+    rf"(?:back\s+|earlier\s+|sometime\s+)?(?:last|this(?:\s+past)?|earlier\s+this|the\s+past|past)\s+{_PERIOD}"
     rf"|(?:back\s+in|in|during|over)\s+the\s+(?-i:{_SEASON})"
-    r"|(?:a\s+(?:few|couple(?:\s+of)?)\s+|some\s+|several\s+|\d+\s+|two\s+|three\s+)?"
-    r"(?:days|weeks|months|years)\s+ago|a\s+(?:day|week|month|year)\s+ago|a\s+(?:long\s+)?while\s+(?:ago|back)"
-    r"|some\s+time\s+ago|the\s+other\s+day)\b", re.IGNORECASE)
+    rf"|(?:last|this\s+past|past)\s+{_WEEKDAY}(?:['’]s)?|{_WEEKDAY}\s+(?:of\s+)?(?:last|this|the\s+past)\s+week"
+    rf"|(?:{_FEW}\s+)?(?:days|weeks|months|years)\s+ago|a\s+(?:day|week|month|year)\s+ago"
+    r"|a\s+(?:long\s+)?while\s+(?:ago|back)|some\s+time\s+ago|the\s+other\s+day"
+    rf"|{_ELSEWHERE})\b", re.IGNORECASE)
 
 
 def content(query: str) -> str:
@@ -150,7 +199,7 @@ def _pieces(query: str) -> list[tuple[str, bool]]:
         start, end = (match.start(), match.end()) if match else (len(query), len(query))
         unquoted = _CHINESE.sub(" ", _RECALLED_ZH.sub(" ", query[at:start]))
         unquoted = OWN_NOTES.sub(" ", _KOREAN.sub(" ", _JAPANESE.sub(" ", unquoted)))
-        unquoted = _uncontracted(RECALLING.sub(" ", WHEN_WRITTEN.sub(" ", unquoted)))
+        unquoted = _uncontracted(RECALLING.sub(" ", _by_someone(WHEN_WRITTEN.sub(" ", unquoted))))
         pieces += [(w, False) for w in WORD.findall(unquoted)]
         pieces += [(w, True) for w in WORD.findall(query[start:end])]
         at = end
@@ -168,7 +217,9 @@ def quoted_words(query: str) -> set[str]:
 
 
 def _asks(query: str, first: list[str]) -> bool:
-    if query.rstrip().endswith(("?", "？")) or RECALLING.search(query):
+    undated = WHEN_WRITTEN.sub(" ", query)  # 'what did I write last week about …' recalls too
+    if query.rstrip().endswith(("?", "？")) or RECALLING.search(undated) \
+            or any(found["a"] for found in BY_SOMEONE.finditer(undated)):  # 'what did Anna write'; not 'papers by'
         return True
     if first[:1] and first[0] in ASKING and OWN_NOTES.search(query):  # 'which notes do I have about vim'
         return True
