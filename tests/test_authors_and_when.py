@@ -4,7 +4,7 @@ Tuesday', 'letzte Woche', '上周的') left out of keyword search; and questions
 about the budget', 'papers by Smith 2019') searched by the name and the subject, not by 'write', 'notes' and 'by'."""
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 import pytest
 
@@ -135,3 +135,23 @@ def test_an_author_or_date_question_is_searched_by_the_name_and_subject(engine, 
 
 def test_ben_in_march_about_hiring_keeps_the_name_and_the_month():
     assert content("what did Ben write in March about hiring") == "Ben in March hiring"
+
+
+@pytest.mark.parametrize("given, said", [
+    ("Tuesday last week", "for Tuesday 2026-11-24, give date_after=2026-11-24 and date_before=2026-11-25"),
+    ("letzter Woche", "'letzter Woche' is 'last week': "), ("先週", "'先週' is 'last week': "),
+    ("l'année dernière", "'l'année dernière' is 'last year': "), ("el año pasado", "'el año pasado' is 'last year': "),
+    ("vor zwei Wochen", "'vor zwei Wochen' is '2 weeks ago': "), ("vor einer Woche", "'vor einer Woche' is '1 week ago'"),
+    ("il y a trois jours", "'il y a trois jours' is '3 days ago': "), ("hace dos días", "'hace dos días' is '2 days ago'"),
+    ("三天前", "'三天前' is '3 days ago': "), ("两周前", "'两周前' is '2 weeks ago': "),
+])
+def test_what_the_query_leaves_out_the_date_arguments_are_told(given, said):
+    """A period left out of keyword search is what an assistant passes to date_after and date_before: these were
+    refused with the ISO forms alone ('Tuesday last week' told to count from today, as if no day were said)."""
+    from search.query.date_hints import hint
+    assert hint(given, "date_after", date(2026, 12, 6)).startswith(said), hint(given, "date_after", date(2026, 12, 6))
+
+
+def test_a_few_days_ago_in_another_language_is_no_count_to_answer_for():
+    from search.query.date_hints import hint
+    assert hint("hace unos días", "date_after", date(2026, 12, 6)) is None

@@ -2,8 +2,9 @@
 (search.query.filters.iso_hint asks here first): a month without its year ('march', 'in März'), a part of a year or a
 month ('early 2024', 'mid-2024', 'late March 2024', 'Anfang 2024', 'fin 2023'), a range of quarters ('Q1–Q2 2024',
 'Q1 to Q3', 'from Q3 2023 to Q1 2024') or a quarter without its year ('Q3'), a calendar week ('KW 12/2024', 'week
-10', '第10周'), a weekday ('last Tuesday', '上周二'), a relative period in Chinese, German, French or Spanish ('上周',
-'letzte Woche'). Each was refused with the ISO forms alone: which year, where the early part ends, how a range
+10', '第10周'), a weekday ('last Tuesday', 'Tuesday last week', '上周二'), a relative period in Chinese, Japanese,
+German, French or Spanish ('上周', '先週', 'letzte Woche', 'l'année dernière'), days or weeks ago in them ('vor 3 Wochen',
+'il y a deux jours', 'hace una semana', '三天前'). Each was refused with the ISO forms alone: which year, where the early part ends, how a range
 of quarters is written were left to the assistant, and the assistant asked again or guessed. A year not said is the last one the period has begun in, and the one before it;
 'early' is a guess at a third, said as one.
 """
@@ -36,7 +37,8 @@ def hint(value: str, name: str | None, today: date | None = None) -> str | None:
     today = today or date.today()
     value = " ".join(value.strip().split())
     return (_quarters(value, name, today) or _part(value, name, today) or _yearless(value, name, today)
-            or _week(value, name, today) or _weekday(value, name, today) or _relative_words(value, name))
+            or _week(value, name, today) or _weekday(value, name, today) or _relative_words(value, name)
+            or _ago_elsewhere(value, name))
 
 
 # a calendar week as a question names it: 'week 10', 'KW 12', 'Woche 12', 'CW 10', 'W10', '第10周', with its year
@@ -91,7 +93,7 @@ WEEKDAYS = {name: number for number, names in enumerate((
     "sunday sonntag dimanche domingo")) for name in names.split()}
 WEEKDAY = re.compile(r"(?i)(?P<last>上)?(?:周|週|星期|礼拜|禮拜)(?P<han>[一二三四五六日天])|"
                      r"(?:(?:last|past|on|this\s+past|letzten|vergangenen|am|el)\s+)?(?P<name>[^\W\d_]+)"
-                     r"(?:\s+(?:dernier|pasado))?")
+                     r"(?:\s+(?:dernier|pasado)|(?P<week>\s+(?:of\s+)?last\s+week))?")  # 'Tuesday last week' too
 
 
 def _weekday(value: str, name: str | None, today: date) -> str | None:
@@ -109,6 +111,8 @@ def _weekday(value: str, name: str | None, today: date) -> str | None:
         if number is None:
             return None
         day = today - timedelta(days=(today.weekday() - number) % 7 or 7)
+        if found["week"]:  # last week's, as 上周二: it was told to count from today
+            day = today - timedelta(days=today.weekday() + 7 - number)
     _, before, _, said = _pair(name)
     after = day.isoformat()
     return (f"for {day.strftime('%A')} {after}, give {said(after, (day + timedelta(days=1)).isoformat())} "
@@ -125,7 +129,40 @@ RELATIVE_WORDS = {"上周": "last week", "上週": "last week", "上个星期": 
                   "dieses jahr": "this year", "gestern": "yesterday", "heute": "today",
                   "la semaine dernière": "last week", "cette semaine": "this week", "le mois dernier": "last month",
                   "hier": "yesterday", "la semana pasada": "last week", "esta semana": "this week",
-                  "el mes pasado": "last month", "ayer": "yesterday"}
+                  "el mes pasado": "last month", "ayer": "yesterday",
+                  # as a question puts them after 'von', 'de': 'Notizen von letzter Woche'; Japanese
+                  "letzter woche": "last week", "vergangener woche": "last week", "letztem monat": "last month",
+                  "vergangenem monat": "last month", "letztem jahr": "last year", "vergangenes jahr": "last year",
+                  "l'année dernière": "last year", "l’année dernière": "last year", "cette année": "this year",
+                  "ce mois-ci": "this month", "el año pasado": "last year", "este año": "this year",
+                  "este mes": "this month", "先週": "last week", "今週": "this week", "先月": "last month",
+                  "今月": "this month", "昨年": "last year"}
+# days or weeks ago in German, French, Spanish and Chinese ('vor 3 Wochen', 'il y a deux jours', 'hace dos semanas',
+# '三天前'), as English '3 weeks ago', which the filters count from today; other counts ('a few') are not a number
+AGO_ELSEWHERE = re.compile(r"(?i)vor\s+(?P<de>\S+)\s+(?P<de_unit>tag(?:en)?|wochen?)|il\s+y\s+a\s+(?P<fr>\S+)\s+"
+                           r"(?P<fr_unit>jours?|semaines?)|hace\s+(?P<es>\S+)\s+(?P<es_unit>d[ií]as?|semanas?)"
+                           r"|(?P<zh>[\d一二两兩三四五六七八九十]+)[个個]?(?P<zh_unit>天|[周週]|星期|礼拜|禮拜)前")
+COUNTS = {"ein": 1, "einem": 1, "einer": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "un": 1, "une": 1, "deux": 2,
+          "trois": 3, "quatre": 4, "cinq": 5, "una": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "一": 1,
+          "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+
+
+def _ago_elsewhere(value: str, name: str | None) -> str | None:
+    """'vor 3 Wochen': ''vor 3 Wochen' is '3 weeks ago': …', as for its English (they were refused with the ISO
+    forms alone); None for anything else."""
+    found = AGO_ELSEWHERE.fullmatch(value)
+    if not found:
+        return None
+    said = next(key for key in ("de", "fr", "es", "zh") if found[key])
+    count = found[said]
+    number = int(count) if count.isdigit() else COUNTS.get(count.lower())
+    if not number:
+        return None
+    unit = "day" if found[f"{said}_unit"].lower()[:1] in ("t", "j", "d", "天") else "week"
+    english = f"{number} {unit}{'s' if number > 1 else ''} ago"
+    from search.query.filters import iso_hint
+    hinted = iso_hint(english, name)
+    return f"'{value}' is '{english}': {hinted}" if hinted else None
 
 
 def _relative_words(value: str, name: str | None) -> str | None:

@@ -166,11 +166,12 @@ _WEEKDAY_ES = r"(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo)
 _FEW = r"(?:\d+|a|an|one|two|three|four|few|a\s+few|a\s+couple(?:\s+of)?|some|several)"
 _ELSEWHERE = (  # German, French, Spanish
     rf"(?:letzte[nrs]?|vergangene[nrs]?|diese[nrs]?)\s+(?:woche|monat|jahr|{_WEEKDAY_DE})"
-    r"|vor\s+(?:\d+|einer|einem|zwei|drei|ein\s+paar|einigen|wenigen)\s+(?:tagen|wochen|monaten|jahren)"
+    r"|vor\s+(?:\d+|einer|einem|zwei|drei|ein\s+paar|einigen|wenigen)"
+    r"\s+(?:tag(?:en)?|wochen?|monat(?:en)?|jahr(?:en)?)"
     rf"|(?:la\s+semaine|le\s+mois|l['’]ann[ée]e|{_WEEKDAY_FR})\s+derni[eè]re?|cette\s+(?:semaine|ann[ée]e)|ce\s+mois-ci"
-    r"|il\s+y\s+a\s+(?:\d+|un|une|deux|trois|quelques)\s+(?:jours|semaines|mois|ans)"
+    r"|il\s+y\s+a\s+(?:\d+|un|une|deux|trois|quelques)\s+(?:jours?|semaines?|mois|ans?)"
     rf"|(?:la\s+semana|el\s+mes|el\s+a[ñn]o|el\s+{_WEEKDAY_ES})\s+pasad[oa]|esta\s+semana|este\s+(?:mes|a[ñn]o)"
-    r"|hace\s+(?:\d+|un|una|dos|tres|unos|unas|algunos|algunas|pocos|pocas)\s+(?:d[ií]as|semanas|meses|a[ñn]os)")
+    r"|hace\s+(?:\d+|un|una|dos|tres|unos|unas|algunos|algunas|pocos|pocas)\s+(?:d[ií]as?|semanas?|mes(?:es)?|a[ñn]os?)")
 WHEN_WRITTEN = re.compile(
     r"\b(?:(?:from|on|in|during|over|since|of|von|seit|aus|de|depuis|desde|del)\s+)?(?:"
     rf"(?:back\s+|earlier\s+|sometime\s+)?(?:last|this(?:\s+past)?|earlier\s+this|the\s+past|past)\s+{_PERIOD}"
