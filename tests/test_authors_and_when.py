@@ -36,10 +36,13 @@ PDFS = {"smith2019.pdf": (["Pooling bias in test collections 2019", FILLER], "Jo
 
 
 def _build(folder):
+    """Without vectors: the module searches by keyword alone, and embedding is nearly all of a build's time."""
     root = write_tree(folder / "notes", NOTES)
     for name, (pages, author) in PDFS.items():
         (root / name).write_bytes(paged_pdf(pages, info=f"/Author ({author})"))
-    assert ingest(root, "notes")["published"]["failures"] == []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SIFT_EMBEDDINGS", "off")
+        assert ingest(root, "notes")["published"]["failures"] == []
 
 
 @pytest.fixture(scope="module")
