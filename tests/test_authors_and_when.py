@@ -158,3 +158,9 @@ def test_what_the_query_leaves_out_the_date_arguments_are_told(given, said):
 def test_a_few_days_ago_in_another_language_is_no_count_to_answer_for():
     from search.query.date_hints import hint
     assert hint("hace unos días", "date_after", date(2026, 12, 6)) is None
+
+
+@pytest.mark.parametrize("query, searched", [("notes about the budget", "the budget"),
+                                             ("release notes about the API", "release notes about the API")])
+def test_notes_about_is_framing_but_release_notes_are_a_subject(query, searched):
+    assert content(query) == searched

@@ -116,7 +116,7 @@ RECALLING = re.compile(
     rf"|\b(?:i|we)\s+(?:wrote|noted|jotted|documented|decided|concluded|learned|learnt|settled|figured\s+out"
     rf"|found\s+out|ended\s+up){_ABOUT}"  # 'the posts I wrote during 2024': the year is what they are about
     r"|\b(?:did|does)\s+(?:it|that|this|the\s+note)\s+(?:say|conclude|recommend|suggest|decide)\b"
-    r"|\b(?:any\s+|all\s+)?(?:notes|entries|posts)\s+(?:about|regarding|concerning)\b"  # 'notes about the budget'
+    r"|\b(?<!release\s)(?<!patch\s)(?:any\s+|all\s+)?(?:notes|entries|posts)\s+(?:about|regarding|concerning)\b"
     rf"|\b(?:a|the|my|that|this|some)\s+{_NOTE}\s+(?:about|on|regarding|concerning|where|comparing"
     r"|that\s+(?:says|said|explains|explained|covers|covered|describes|described|shows|showed|compares|compared))\b",
     re.IGNORECASE)
@@ -171,7 +171,8 @@ _ELSEWHERE = (  # German, French, Spanish
     rf"|(?:la\s+semaine|le\s+mois|l['’]ann[ée]e|{_WEEKDAY_FR})\s+derni[eè]re?|cette\s+(?:semaine|ann[ée]e)|ce\s+mois-ci"
     r"|il\s+y\s+a\s+(?:\d+|un|une|deux|trois|quelques)\s+(?:jours?|semaines?|mois|ans?)"
     rf"|(?:la\s+semana|el\s+mes|el\s+a[ñn]o|el\s+{_WEEKDAY_ES})\s+pasad[oa]|esta\s+semana|este\s+(?:mes|a[ñn]o)"
-    r"|hace\s+(?:\d+|un|una|dos|tres|unos|unas|algunos|algunas|pocos|pocas)\s+(?:d[ií]as?|semanas?|mes(?:es)?|a[ñn]os?)")
+    r"|hace\s+(?:\d+|un|una|dos|tres|unos|unas|algunos|algunas|pocos|pocas)"
+    r"\s+(?:d[ií]as?|semanas?|mes(?:es)?|a[ñn]os?)")
 WHEN_WRITTEN = re.compile(
     r"\b(?:(?:from|on|in|during|over|since|of|von|seit|aus|de|depuis|desde|del)\s+)?(?:"
     rf"(?:back\s+|earlier\s+|sometime\s+)?(?:last|this(?:\s+past)?|earlier\s+this|the\s+past|past)\s+{_PERIOD}"
