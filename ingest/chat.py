@@ -53,9 +53,11 @@ class Message:
     attached: list[str] = field(default_factory=list)
 
 
-def conversation(title: str, place: str, messages: list[Message], lines: int, meta: dict | None = None) -> Document:
+def conversation(title: str, place: str, messages: list[Message], lines: int, meta: dict | None = None,
+                 markup: bool = True) -> Document:
     """A document of ``messages`` (in the order said) a section a day, headed '``place`` · 2024-03-14', each from the
-    line before its first message's to the line before the next day's first (the last to ``lines``, the file's)."""
+    line before its first message's (its first message's, without ``markup``) to the line before the next day's
+    first (the last to ``lines``, the file's)."""
     days: list[list[Message]] = []
     for message in messages:
         if days and days[-1][0].when.date() == message.when.date():
@@ -73,10 +75,15 @@ def conversation(title: str, place: str, messages: list[Message], lines: int, me
         said = [f"{DAYS[when.weekday()]} {when.day} {MONTHS[when.month - 1]} {when.year}"]
         said += [_line(message) for message in day]
         # from the line before its first message's, as its text's day line stands before it: a hit's lines are
-        # its text's lines counted from there (a JSON message's '{', the previous day's last line in WhatsApp's)
-        start = min(max(1, first - 1) if first else sections[-1].end_line + 1 if sections else 1, max(1, lines))
+        # its text's lines counted from there (a JSON message's '{', an HTML message's markup). A text export
+        # (WhatsApp's) has no such line, the line before being the day before's last message: its day line is a
+        # lead (Section.lead), its first message's line the section's first (a hit began a line early, that message
+        # in it)
+        start = first - markup if first else sections[-1].end_line + 1 if sections else 1
+        start = min(max(1, start), max(1, lines))
         sections.append(Section(text="\n".join(said), heading_path=[f"{place} · {when.date().isoformat()}"],
-                                start_line=start, end_line=max(start, after - 1), dated=moment(when), made=True))
+                                start_line=start, end_line=max(start, after - 1), dated=moment(when), made=True,
+                                lead=0 if markup else 1))
     return Document(kind="note", title=title, sections=sections,
                     meta={**(meta or {}), "days": len(sections), "messages": len(messages),
                           "first_day": sections[0].heading_path[0] if sections else None})
@@ -681,7 +688,7 @@ def parse_whatsapp(path: str, text: str) -> Document:
     stem = Path(path).name.rsplit(".", 1)[0]
     title = "WhatsApp chat" if stem.strip("_").lower() == "chat" else stem
     return conversation(title, title, messages, len(lines) - (not lines[-1]),
-                        {"chat_export": "a WhatsApp chat export"})
+                        {"chat_export": "a WhatsApp chat export"}, markup=False)
 
 
 def _day_first(found: list[re.Match]) -> bool:
@@ -745,11 +752,7 @@ def chat_headings(path: str, full: Path) -> list[tuple[str, int, int]] | None:
     if doc is None:
         return None
     mark_continued_days(doc, full)  # as ingest.files reads it
-    # a WhatsApp day's section starts at the line before its first message (its text's day line stands for it), the
-    # day before's last line: read_file heading='… · 2024-03-07' showed the 5 March message ending there as its first
-    shift = doc.meta.get("chat_export") == "a WhatsApp chat export"
-    return [(section.heading_path[0], section.start_line + (shift and (section.start_line > 1 or n > 0)),
-             section.end_line) for n, section in enumerate(doc.sections)]
+    return [(section.heading_path[0], section.start_line, section.end_line) for section in doc.sections]
 
 
 # An export still zipped: a Slack workspace's ('Acme Slack export Mar 1 2024 - Mar 14 2024.zip': its channels' day

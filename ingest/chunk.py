@@ -280,7 +280,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # (ingest.mail.Threads): its head names that message, and its row of mail_messages that thread's key; a
 # DiscordChatExporter day is dated by the time its export writes, not the instant (as a mail's Date); a Markdown
 # note's '#word' written in code elsewhere in the note (`#find_or_create_by`, a Ruby method), in a link's text ('[…
-# #find_or_create_by](….md)') or right after a code span ('`…`#classify') is no tag.
+# #find_or_create_by](….md)') or right after a code span ('`…`#classify') is no tag; a WhatsApp day's passages are at
+# its messages' lines (Section.lead: its text's day line is none of the file's), not from the day before's last line.
 VERSION = 24
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
@@ -698,9 +699,10 @@ def _chunk(section: Section, start: int, end: int, tokens: int, with_context: bo
     if table_head:
         chunk.context = f"{chunk.context}\n{table_head}" if chunk.context else table_head
     if section.start_line is not None:
-        chunk.start_line = section.start_line + (text.count("\n", 0, start) if breaks is None else breaks)
+        before = text.count("\n", 0, start) if breaks is None else breaks
         body = text[start:end].rstrip()  # trailing blank lines name no line
-        chunk.end_line = chunk.start_line + body.count("\n")
+        chunk.start_line = section.start_line + max(0, before - section.lead)  # its text's lead is at its first line
+        chunk.end_line = section.start_line + max(0, before + body.count("\n") - section.lead)
         if section.made and section.end_line is not None and not text[end:].strip() and not text[:start].strip():
             chunk.end_line = section.end_line  # its whole text: to its last line (a chat day's last message's '}')
         if section.end_line is not None:  # a section on fewer lines than its text (a canvas card's on its JSON line)

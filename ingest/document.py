@@ -34,6 +34,9 @@ class Section:
     # the tags of the item it is part of, where a file holds many with tags of their own (an Evernote note's, a mail
     # message's Gmail labels): its passages carry them besides their file's (a class default: older pickles lack it)
     tags: tuple[str, ...] = ()
+    # lines its text begins with that the file does not hold (a WhatsApp day's day line, 'Thursday 14 March 2024'):
+    # its passages' lines are counted from its first line in the file after them (a class default: older pickles)
+    lead: int = 0
 
 
 @dataclass

@@ -160,7 +160,8 @@ def test_whatsapp_android_and_iphone_exports():
                                                     "It needs the new format\nBob: [media omitted]"),
         (["WhatsApp Chat with Alice · 2024-03-15"], "Friday 15 March 2024\n"
                                                     "Bob: the signed one [attached: IMG-20240315-WA0003.jpg]")]
-    assert [(s.start_line, s.end_line) for s in doc.sections] == [(1, 5), (5, 7)]  # the day's line the one before
+    # from its first message's line (the day line its text begins with is none of the file's)
+    assert [(s.start_line, s.end_line, s.lead) for s in doc.sections] == [(2, 5, 1), (6, 7, 1)]
     assert doc.sections[0].dated == datetime(2024, 3, 14, 9, 15).timestamp()
     doc = parse_file("chat/_chat.txt", WHATSAPP_IPHONE_US.encode())  # month first (US), a 12-hour clock
     assert _sections(doc) == [(["WhatsApp chat · 2024-03-14"], (
@@ -637,6 +638,9 @@ def test_read_file_reads_a_whatsapp_day_from_its_first_message(immediate, tmp_pa
     text = read.content[0].text
     assert "He's here now" in text and "pressure valve" in text and "Mrs. Olsen" not in text, text
     assert read.structured_content["start_line"] == 5, read.structured_content
+    # a hit on that day is at its lines, not at the 5 March message's last line before them
+    hit = tools.search(query="boiler pressure valve", mode="keyword").structured_content["results"][0]
+    assert (hit["start_line"], hit["end_line"]) == (5, 6), hit
     first = tools.read_file(path="chats/WhatsApp Chat with Anna.txt", heading="WhatsApp Chat with Anna · 2024-03-05")
     assert "Mrs. Olsen" in first.content[0].text and "He's here" not in first.content[0].text, first.content[0].text
 
@@ -666,3 +670,24 @@ def test_a_discord_day_is_dated_as_its_export_writes_it():
     doc = parse_file("exports/late.json", json.dumps(late, indent=2).encode())
     assert [s.heading_path for s in doc.sections] == [["#billing · 2024-03-14"]]
     assert doc.sections[0].dated == datetime(2024, 3, 14, 23, 30).timestamp(), doc.sections[0].dated
+
+
+def test_a_whatsapp_days_passages_are_at_their_messages_lines():
+    """A WhatsApp day's passages began a line early: its section was counted from the day before's last line (its
+    text's day line standing there), so a hit on 7 March was at lines that held the 5 March message's end, and a
+    passage cut from inside a long day named the line above its first message. Each passage is at its own messages'
+    lines now, whole or cut."""
+    from ingest.chunk import chunk_document, plain_count
+    said = [f"07/03/2024, 08:{n:02d} - Bo: note {n} about the boiler and the valve and the plumber's bill"
+            for n in range(40)]
+    text = ("05/03/2024, 19:06 - Anna: Perfect\nAlso, can you pick up the keys from Mrs. Olsen?\n"
+            + "\n".join(said) + "\n08/03/2024, 09:00 - Anna: thanks\n")
+    lines = text.split("\n")
+    chunks = chunk_document(parse_file("WhatsApp Chat with Anna.txt", text.encode()), plain_count, 60, 0)
+    assert len(chunks) > 3, chunks  # the 7th cut in several passages
+    for chunk in chunks:
+        first = next(line for line in chunk.text.split("\n") if ": " in line)  # its first message, past a day line
+        assert lines[chunk.start_line - 1].endswith(first), (chunk.start_line, chunk.text)
+        last = chunk.text.rstrip().rsplit("\n", 1)[-1]
+        assert lines[chunk.end_line - 1].endswith(last), (chunk.end_line, chunk.text)
+    assert [(c.start_line, c.end_line) for c in chunks if "thanks" in c.text] == [(43, 43)]
