@@ -104,6 +104,10 @@ def plan_changes(root: Path, found: list[FoundFile], known: dict[str, Known],
         if sha in by_hash:
             plan.changes[path] = "renamed"
             plan.renamed_from[path] = by_hash[sha]
+    if not everything:  # a page of Telegram's HTML export says whether a day goes on into the page beside it
+        from ingest.chat import pages_to_mark_again
+        unchanged = {path for path in present if path not in plan.changes}
+        plan.changes.update(dict.fromkeys(pages_to_mark_again(root, list(plan.changes), unchanged), "changed"))
     return plan
 
 

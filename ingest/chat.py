@@ -266,6 +266,40 @@ def mark_continued_days(doc: Document, full: Path) -> None:
         last.heading_path = [f"{last.heading_path[0]} (continues in {after.name})", *last.heading_path[1:]]
 
 
+def telegram_pages_beside(name: str) -> list[str]:
+    """The names of the pages beside a page of Telegram's HTML export named ``name`` ('messages2.html':
+    messages.html and messages3.html), whose headings say whether a day goes on into it; [] for a name no page's."""
+    folder, _, base = name.rpartition("/")
+    found = TELEGRAM_PAGE_NAME.fullmatch(base)
+    if not found:
+        return []
+    number, ending = int(found[1] or 1), base[found.end(1):]
+    beside = ([f"messages{number - 1 if number > 2 else ''}{ending}"] if number > 1 else []) + \
+        [f"messages{number + 1}{ending}"]
+    return [f"{folder}/{page}" if folder else page for page in beside]
+
+
+def pages_to_mark_again(root: Path, changed, unchanged) -> set[str]:
+    """Of the ``unchanged`` files (a collection's paths), the pages of Telegram's HTML export beside a ``changed``
+    one (changed, added or gone): a page's '(continues in messages2.html)' is of the page beside, so it is read
+    again with it (only its first bytes are looked at here, for a page's markup)."""
+    again = set()
+    for path in changed:
+        for page in telegram_pages_beside(path):
+            if page in unchanged and page not in again:
+                try:
+                    with open(Path(root) / page, "rb") as f:
+                        head = f.read(PAGE_HEAD_BYTES).decode("utf-8", "replace")
+                except OSError:
+                    continue  # gone since the walk: parse says so
+                if is_telegram_html(head):
+                    again.add(page)
+    return again
+
+
+PAGE_HEAD_BYTES = 16 * 1024  # of a page beside a changed one, what is read to tell Telegram's (its page_body div)
+
+
 def _day_of(section: Section) -> str:
     """The day a conversation's section is of, as its heading ends ('#general · 2024-03-14'): '2024-03-14'."""
     return section.heading_path[0].rsplit(" · ", 1)[-1][:10] if section.heading_path else ""

@@ -565,11 +565,15 @@ class _Entry:
 
 def with_partners(root: Path | str, paths) -> set[str]:
     """``paths`` and, for each, the same-stem notes and PDFs beside it (found by listing its folder, without a
-    stat): a note stands for the PDF beside it, so a PDF that comes, goes or changes changes its note."""
+    stat): a note stands for the PDF beside it, so a PDF that comes, goes or changes changes its note. A page of
+    Telegram's HTML export's pages beside it too (ingest.chat.pages_to_mark_again: their headings name it)."""
     listed: dict[str, list[str]] = {}
     more = set(paths)
     for rel in paths:
         parent, _, name = rel.rpartition("/")
+        if name.lower().startswith("messages"):
+            from ingest.chat import telegram_pages_beside
+            more.update(page for page in telegram_pages_beside(rel) if os.path.isfile(Path(root) / page))
         if kind_of(name) not in ("note", "pdf"):
             continue
         if parent not in listed:

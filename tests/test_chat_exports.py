@@ -617,6 +617,53 @@ def test_a_telegram_day_going_on_across_two_pages_says_so(immediate, tmp_path, m
     assert not read.is_error and "afternoon batch" in read.content[0].text and "Morning" not in read.content[0].text
 
 
+def test_a_telegram_pages_mark_follows_the_page_beside_it(immediate, tmp_path, monkeypatch):
+    """A page's '(continues in messages2.html)' is of the page beside it: messages2.html written again to begin on
+    the day messages.html ends with left messages.html unmarked (it was not read again, being unchanged), and one
+    written again to begin on another day left it marked. A page beside a changed, added or removed one is read
+    again with it, a file named so that is no page is not; as the watcher names the changed page alone too."""
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.index import collection_reads
+    from search.settings import load
+    from workers import tasks
+    from workers.runtime import index
+    folder = tmp_path / "chats" / "ChatExport_2024-03-14"
+    folder.mkdir(parents=True)
+    (folder / "messages.html").write_text(TELEGRAM_HTML)  # its last day: 14 March
+    (folder / "messages2.html").write_text(TELEGRAM_HTML_2)  # 15 March
+    (tmp_path / "chats" / "messages2.txt").write_text("not a page")
+    (tmp_path / "chats" / "notes").mkdir()
+    (tmp_path / "chats" / "notes" / "messages.html").write_text("<html><body><p>a page of my own</p></body></html>")
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    assert ingest(tmp_path / "chats", "chats")["published"]["failures"] == []
+    tools = Tools(Sift(load()))
+
+    def heading(query: str) -> str:
+        return tools.search(query=query, mode="keyword").structured_content["results"][0]["heading_path"]
+
+    assert heading("IBAN") == "Accounts team · 2024-03-14"
+    afternoon = _telegram_page(_telegram_message(5, "14.03.2024 17:40:00 UTC+01:00", '       <div class="text">\n'
+                                                 'The afternoon batch of invoices went out\n       </div>\n', "Bob"))
+    (folder / "messages2.html").write_text(afternoon)  # 14 March goes on in it now
+    stats = ingest(tmp_path / "chats", "chats")
+    assert stats["published"]["failures"] == [], stats
+    assert heading("IBAN") == "Accounts team · 2024-03-14 (continues in messages2.html)"
+    assert heading("afternoon batch") == "Accounts team · 2024-03-14 (continued from messages.html)"
+    (folder / "messages2.html").write_text(TELEGRAM_HTML_2)  # as the watcher names it: the page alone
+    tasks.discover(collection_reads.collections(index())[0]["id"], paths=["ChatExport_2024-03-14/messages2.html"])
+    assert heading("IBAN") == "Accounts team · 2024-03-14"
+    (folder / "messages2.html").write_text(afternoon)
+    ingest(tmp_path / "chats", "chats")
+    assert heading("IBAN") == "Accounts team · 2024-03-14 (continues in messages2.html)"
+    (folder / "messages2.html").unlink()  # gone: no page goes on from messages.html
+    ingest(tmp_path / "chats", "chats")
+    assert heading("IBAN") == "Accounts team · 2024-03-14"
+    from ingest.chat import pages_to_mark_again
+    assert pages_to_mark_again(tmp_path / "chats", ["messages.html", "notes/messages2.html"],
+                               {"messages2.txt", "notes/messages.html"}) == set()
+
+
 def test_read_file_reads_a_whatsapp_day_from_its_first_message(immediate, tmp_path, monkeypatch):
     """A WhatsApp day's section starts at the line before its first message, the day before's last: read_file
     heading='… · 2024-03-07' began with the end of a 5 March message ('Also, can you pick up the keys …', the second
