@@ -281,7 +281,10 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # DiscordChatExporter day is dated by the time its export writes, not the instant (as a mail's Date); a Markdown
 # note's '#word' written in code elsewhere in the note (`#find_or_create_by`, a Ruby method), in a link's text ('[…
 # #find_or_create_by](….md)') or right after a code span ('`…`#classify') is no tag; a WhatsApp day's passages are at
-# its messages' lines (Section.lead: its text's day line is none of the file's), not from the day before's last line.
+# its messages' lines (Section.lead: its text's day line is none of the file's), not from the day before's last line;
+# a mail message's row of mail_messages keeps its Subject without 'Re:' and its addresses (schema V24): a reply naming
+# no parent joins its thread in another mail file too (search.query.mail_threads), and within a mailbox no longer by
+# its sender alone (search.query.mail_people.same_people: one's own replies in Sent to two people).
 VERSION = 24
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

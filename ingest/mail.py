@@ -54,6 +54,7 @@ from email.utils import format_datetime, getaddresses, parsedate_to_datetime
 from ingest.decode import decode
 from ingest.document import Document, Section, Skip, title_from_name
 from ingest.passage_dates import moment
+from search.query.mail_people import SUBJECT_DAYS, same_people
 
 HEADER_LINE = re.compile(rb"[!-9;-~]+:")  # a header's name and colon (RFC 5322's printable characters but ':')
 # an mbox 'From ' line's date as asctime writes it ('Tue Mar  5 09:12:00 2024'; Takeout's: '+0000' before the year)
@@ -180,7 +181,7 @@ class Threads:
         for earlier in kept:  # the few of its Subject: their dates read now, not each message's
             at = earlier.when()
             if (at is not None and when - SUBJECT_DAYS * 86400 <= at <= when and (found is None or at >= found.when())
-                    and sender & earlier.people() and earlier.senders() & people):
+                    and same_people(sender, people, earlier.senders(), earlier.people())):
                 found = earlier
         return found
 
@@ -223,7 +224,6 @@ class Said:
         return self._read
 
 
-SUBJECT_DAYS = 30  # a reply naming no parent is joined by its Subject to a message at most this many days before
 SUBJECT_KEPT = 8  # messages of one Subject kept to choose from (the last ones of the mailbox)
 ADDRESS_CHARS = 500  # of a message's From, and of its To and Cc, kept to choose by (a list's To is long)
 
@@ -279,7 +279,20 @@ def message_row(message: Message, line: int, lines: int | None, subject: str, se
     said = _thread_headers(message)
     own = next(iter(MESSAGE_ID.findall(said["message-id"])), None)
     key = key or thread_key(said, own)
-    return [own, key, line, lines, subject, sent] if own or key else None
+    return [own, key, line, lines, subject, sent, *subject_columns(said)] if own or key else None
+
+
+def subject_columns(said: dict[str, str]) -> list:
+    """A message's row's columns that join a reply naming no parent to its thread in another mail file (schema
+    V24; search.query.mail_threads, as ``Threads`` joins one within its mailbox): its Subject without 'Re:' …
+    (``topic``, None for none), its From's and its From, To and Cc's addresses (space between), and 1 where it
+    is such a reply ('Re: Budget' naming no In-Reply-To, References nor Gmail thread), else 0. A phone's reply in
+    Thunderbird's Sent was joined to nothing in Inbox."""
+    plain = _plain(said["subject"])
+    topic = _subject_key(plain) if _said(plain) else None
+    orphan = not (said["in-reply-to"].strip() or said["references"].strip() or said["x-gm-thrid"].strip()) \
+        and _said(plain) and _subject_key(plain) != plain.casefold()
+    return [topic, " ".join(sorted(_people(said, ("from",)))), " ".join(sorted(_people(said))), int(orphan)]
 
 
 def thread_meta(message: Message) -> dict[str, str]:

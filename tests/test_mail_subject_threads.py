@@ -54,6 +54,12 @@ def test_a_reply_naming_no_parent_is_joined_by_its_subject_among_the_same_people
     alone = mbox(message(ANNA, BO, "Hello", "Tue, 05 Mar 2024 09:00:00 +0000", "<x1@example.com>", "First."),
                  message(ANNA, BO, "Hello", "Tue, 05 Mar 2024 10:00:00 +0000", "<x2@example.com>", "Second."))
     assert "In reply to" not in heads(alone)[1]
+    # one's own replies in Sent, to Anna and then to Carol: their sender alone is no conversation
+    sent = mbox(message(BO, ANNA, "Re: Budget", "Wed, 06 Mar 2024 08:00:00 +0000", "<s1@example.com>", "Zinc."),
+                message(BO, CAROL, "Re: Budget", "Wed, 06 Mar 2024 09:00:00 +0000", "<s2@example.com>", "Pawns."),
+                message(BO, f"{ANNA}, {CAROL}", "Re: Budget", "Wed, 06 Mar 2024 10:00:00 +0000", "<s3@example.com>",
+                        "Both of you."))
+    assert "In reply to" not in heads(sent)[1] and heads(sent)[2].endswith("In reply to: Re: Budget (Bo, line 10)")
 
 
 def test_read_file_shows_a_thread_joined_by_subject_and_an_eml_reply_joins_it(immediate, tmp_path, monkeypatch):
@@ -78,3 +84,49 @@ def test_read_file_shows_a_thread_joined_by_subject_and_an_eml_reply_joins_it(im
     assert hit["path"] == "mail/boots.eml", hit
     assert hit["mail_thread"] == ["mail/Inbox.mbox (line 1)", "mail/Inbox.mbox (line 19)",
                                       "mail/Inbox.mbox (line 46)"], hit
+
+
+def test_a_phones_reply_in_sent_joins_its_original_in_inbox(immediate, tmp_path, monkeypatch):
+    """A reply naming no parent was joined by its Subject within its own mailbox only: Bo's phone reply 'Re: Budget',
+    which Thunderbird keeps in Sent, named nothing of Anna's 'Budget' in Inbox, nor hers it. The index keeps each
+    message's Subject without 'Re:' and its people (schema V24): the two name each other, and read_file's
+    heading='thread: …' shows them together; Carol's 'Budget' with Bo, a reply to her and one two months late stay
+    apart as within a mailbox. A reader of an index before V24 joins by Message-IDs as before."""
+    import os
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    from tests.conftest import as_older_index
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "mail"
+    root.mkdir()
+    (root / "Inbox").write_bytes(mbox(  # Thunderbird's folders: mailboxes without an extension
+        message(ANNA, BO, "Budget", "Tue, 05 Mar 2024 09:00:00 +0000", "<a1@example.com>", "The roof is 4,000 euros."),
+        message(CAROL, BO, "Budget", "Tue, 05 Mar 2024 10:00:00 +0000", "<c1@example.com>", "The chess club fees.")))
+    (root / "Sent").write_bytes(mbox(
+        message(BO, ANNA, "Re: Budget", "Wed, 06 Mar 2024 08:00:00 +0100", "<b1@example.com>", "Zinc gutters, then."),
+        message(BO, CAROL, "Re: Budget", "Wed, 06 Mar 2024 09:00:00 +0000", "<b2@example.com>", "Pawns are cheap."),
+        message(BO, ANNA, "Re: Budget", "Wed, 08 May 2024 08:00:00 +0000", "<b3@example.com>", "Months later, a shed.")))
+    (root / "saved").mkdir()  # Anna's answer, from her phone, saved as an .eml
+    (root / "saved" / "re-budget.eml").write_bytes(message(ANNA, BO, "Re: Budget", "Thu, 07 Mar 2024 09:00:00 +0000",
+                                                           "<a2@example.com>", "Copper instead, fine."))
+    assert ingest(root, "mail")["published"]["failures"] == []
+    tools = Tools(Sift(load()))
+
+    def thread(query: str) -> list[str]:
+        return tools.search(query=query, mode="keyword").structured_content["results"][0].get("mail_thread", [])
+
+    assert thread("zinc gutters") == ["mail/Inbox (line 1)", "mail/saved/re-budget.eml"]
+    assert thread("roof euros") == ["mail/Sent (line 1)", "mail/saved/re-budget.eml"]
+    assert thread("copper instead") == ["mail/Inbox (line 1)", "mail/Sent (line 1)"]
+    assert thread("pawns cheap") == ["mail/Inbox (line 10)"]
+    assert thread("chess club fees") == ["mail/Sent (line 10)"]
+    assert thread("months later shed") == []
+    text = tools.read_file(path="mail/Sent", heading="thread: Re: Budget (line 1)").content[0].text
+    assert text.index("4,000 euros") < text.index("Zinc gutters") < text.index("Copper") and "Pawns" not in text \
+        and "shed" not in text, text
+    as_older_index(dict(os.environ), "DROP INDEX mail_messages_topic; ALTER TABLE mail_messages DROP COLUMN topic; "
+                   "ALTER TABLE mail_messages DROP COLUMN senders; ALTER TABLE mail_messages DROP COLUMN people; "
+                   "ALTER TABLE mail_messages DROP COLUMN by_subject;", 23)
+    tools = Tools(Sift(load()))
+    assert thread("zinc gutters") == [] and thread("roof euros") == []

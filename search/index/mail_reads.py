@@ -15,11 +15,13 @@ def keeps_messages(conn: sqlite3.Connection) -> bool:
 def message_at(conn: sqlite3.Connection, file_id: int, line: int | None) -> dict | None:
     """The row of the message of ``file_id`` at ``line`` (an .eml's one, whatever the line): file, line, lines,
     thread, message_id; None where no message holds that line."""
-    row = conn.execute("SELECT file, line, lines, thread, message_id FROM mail_messages WHERE file = ? AND line <= ? "
-                       "ORDER BY line DESC LIMIT 1", (file_id, line if line is not None else 1 << 62)).fetchone()
+    topic = "topic" if keeps_people(conn) else "NULL"  # a reader does not migrate: a V23 index has none
+    row = conn.execute(f"SELECT file, line, lines, thread, message_id, {topic} FROM mail_messages WHERE file = ? "
+                       "AND line <= ? ORDER BY line DESC LIMIT 1",
+                       (file_id, line if line is not None else 1 << 62)).fetchone()
     if row is None or (row[2] is not None and line is not None and line >= row[1] + row[2]):
         return None
-    return dict(zip(("file", "line", "lines", "thread", "message_id"), row))
+    return dict(zip(("file", "line", "lines", "thread", "message_id", "topic"), row))
 
 
 def thread_messages(conn: sqlite3.Connection, collection_id: int, keys: list[str], limit: int) -> list[dict]:
@@ -38,6 +40,29 @@ def thread_messages(conn: sqlite3.Connection, collection_id: int, keys: list[str
         f"WHERE (m.thread IN ({marks}) OR m.message_id IN ({marks})) AND f.collection = ? AND {VISIBLE} "
         "ORDER BY coalesce(julianday(m.sent), julianday(date), 0), f.path, m.line LIMIT ?",
         (*keys, *keys, collection_id, limit))
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, r)) for r in cursor.fetchall()]
+
+
+def keeps_people(conn: sqlite3.Connection) -> bool:
+    """Whether the index is of schema V24 or later: its messages keep their Subject's topic and their people."""
+    return conn.execute("PRAGMA user_version").fetchone()[0] >= 24
+
+
+def topic_messages(conn: sqlite3.Connection, collection_id: int, topics: list[str], limit: int) -> list[dict]:
+    """The published messages of a collection whose Subject without 'Re:' … is one of ``topics`` (schema V24),
+    as ``thread_messages`` gives them, with their topic, senders, people and by_subject; at most ``limit``, the
+    latest first."""
+    if not topics:
+        return []
+    marks = ",".join("?" * len(topics))
+    cursor = conn.execute(
+        "SELECT m.file, f.path, f.title, m.thread, m.message_id, m.line, m.lines, m.subject, "
+        "coalesce(substr(m.sent, 1, 10), json_extract(f.meta, '$.date')) AS date, m.sent, m.topic, m.senders, "
+        "m.people, m.by_subject FROM mail_messages m JOIN files f ON f.id = m.file "
+        "JOIN collections c ON c.id = f.collection "
+        f"WHERE m.topic IN ({marks}) AND f.collection = ? AND {VISIBLE} "
+        "ORDER BY julianday(m.sent) DESC LIMIT ?", (*topics, collection_id, limit))
     names = [d[0] for d in cursor.description]
     return [dict(zip(names, r)) for r in cursor.fetchall()]
 

@@ -453,9 +453,29 @@ def _fill_mail(conn: sqlite3.Connection) -> None:
                  "AND json_extract(meta, '$.mail_thread') IS NOT NULL")
 
 
+# A mail message's Subject without 'Re:' … (topic), its From's and its From, To and Cc's addresses, and whether it is a
+# reply naming no parent (by_subject: a phone's 'Re: Budget' without In-Reply-To nor References): such a reply is
+# joined by them to the thread of a message in another mail file of the collection (search.query.mail_threads), as
+# ingest.mail.Threads joins one within its mailbox; a phone's reply in Thunderbird's Sent was joined to nothing in
+# Inbox. NULL in the rows written before V24 (the chunker's VERSION 24 has a scan read every file again).
+# The columns are added by _add_mail_people, those not there yet: ALTER TABLE has no IF NOT EXISTS, and an index
+# set back to an older version with its tables kept (as tests make one) has them.
+V24 = ""
+MAIL_PEOPLE = {"topic": "TEXT", "senders": "TEXT", "people": "TEXT", "by_subject": "INTEGER"}
+
+
+def _add_mail_people(conn: sqlite3.Connection) -> None:
+    """V24's columns of mail_messages, and the index of its topics."""
+    held = {row[1] for row in conn.execute("PRAGMA table_info(mail_messages)")}
+    for name, kind in MAIL_PEOPLE.items():
+        if name not in held:
+            conn.execute(f"ALTER TABLE mail_messages ADD COLUMN {name} {kind}")
+    conn.execute("CREATE INDEX IF NOT EXISTS mail_messages_topic ON mail_messages(topic)")
+
+
 MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
-                         V21, V22, V23]
-FILLS = {22: _fill_tags, 23: _fill_mail}  # what a migration writes that SQL alone cannot (the tags casefolded as Python does)
+                         V21, V22, V23, V24]
+FILLS = {22: _fill_tags, 23: _fill_mail, 24: _add_mail_people}  # what a migration writes that SQL alone cannot (the tags casefolded as Python does)
 
 
 class SchemaTooNew(Exception):

@@ -438,9 +438,11 @@ def _insert_file(conn, collection_id: int, v: FileVersion, gen: int) -> int:
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (collection_id, v.path, v.kind, v.size, v.mtime, v.sha256, v.title,
          json.dumps(meta, ensure_ascii=False, default=str), gen, v.ctime))
-    conn.executemany("INSERT INTO mail_messages(file, message_id, thread, line, lines, subject, sent) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                     [(cur.lastrowid, *row) for row in (v.meta or {}).get("mail_messages", ())])
+    # a row of a parse job queued before schema V24 has no subject columns (ingest.mail.subject_columns): None
+    conn.executemany("INSERT INTO mail_messages(file, message_id, thread, line, lines, subject, sent, topic, senders, "
+                     "people, by_subject) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     [(cur.lastrowid, *row, *[None] * (10 - len(row)))
+                      for row in (v.meta or {}).get("mail_messages", ())])
     for target in (v.meta or {}).get("links", []):
         conn.execute("INSERT OR IGNORE INTO links(file, target) VALUES (?, ?)", (cur.lastrowid, target))
     conn.executemany("INSERT INTO tags(tag, file, chunk) VALUES (?, ?, NULL)",

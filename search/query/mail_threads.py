@@ -4,12 +4,15 @@ a mailbox (.mbox) beside it, and Thunderbird keeps a message in Inbox and its re
 read_file named none of the others (a mailbox's thread within itself is its own file's: ingest.mail.Threads,
 mcp_server.conversations). Found by the Message-IDs and thread keys the index keeps of each message (schema V23's
 mail_messages, ingest.mail.message_row, read at parse time; before V23 an .eml's, in its meta), never by reading
-the files."""
+the files. A reply naming no parent (a phone's 'Re: Budget' in Sent) is joined by its Subject and people to a message
+of another file (V24's topic, senders and people: ``_subject_joins``)."""
 from __future__ import annotations
 
 import threading
+from datetime import datetime
 
 from search.index import file_reads, mail_reads
+from search.query.mail_people import SUBJECT_DAYS, same_people
 
 THREAD_SHOWN = 5  # of a hit's thread, the messages named
 THREAD_FILES = 200  # messages looked up of each thread (a hit names the first few)
@@ -48,7 +51,7 @@ def threads(conn, asked: list[tuple]) -> dict[tuple[int, int | None], tuple[dict
             start = {key for key in (own["thread"], own["message_id"]) if key}
             rows = next((rows for keys, rows in looked if start & keys), None)
             if rows is None:  # a thread of its own: looked up alone, at most THREAD_FILES of it
-                keys, rows = _looked_up(conn, collection, start)
+                keys, rows = _looked_up(conn, collection, start, own.get("topic"))
                 looked.append((keys, rows))
             members = _members(own, rows)
             elsewhere = own["lines"] is None or any(m["file"] != own["file"] for m in members)
@@ -57,18 +60,56 @@ def threads(conn, asked: list[tuple]) -> dict[tuple[int, int | None], tuple[dict
     return found
 
 
-def _looked_up(conn, collection_id: int, keys: set[str]) -> tuple[set[str], list[dict]]:
+def _looked_up(conn, collection_id: int, keys: set[str], topic: str | None = None) -> tuple[set[str], list[dict]]:
     """(its keys, its messages) of the thread of a message of ``keys``, by ROUNDS lookups of the keys found. A
     page's threads were looked up together, at most THREAD_FILES messages for all of them: one long thread (a
-    mailing list's of 300 replies) pushed the others' out, and their hits named no thread."""
+    mailing list's of 300 replies) pushed the others' out, and their hits named no thread. With the message's
+    ``topic`` (its Subject without 'Re:'), the replies of that Subject naming no parent joined to a message of
+    another file (``_subject_joins``), each row's ``joined`` the key of the thread it is joined to so."""
     rows: list[dict] = []
+    joined: dict = {}
+    asked = False
     for _ in range(ROUNDS):
         rows = _thread_rows(conn, collection_id, sorted(keys))
         more = {key for r in rows for key in (r["thread"], r["message_id"]) if key} - keys
+        if not more and not asked:
+            asked, more = True, _subject_joins(conn, collection_id, topic, joined) - keys
         if not more:
             break
         keys = keys | more
+    for r in rows:
+        r["joined"] = joined.get((r["file"], r["line"]))
     return keys, rows
+
+
+def _subject_joins(conn, collection_id: int, topic: str | None, joined: dict) -> set[str]:
+    """The keys of the messages of Subject ``topic`` joined by it across the collection's mail files: a reply
+    naming no parent (a phone's 'Re: Budget' in Thunderbird's Sent: no In-Reply-To nor References) to the latest
+    message before it of that Subject among the same people, at most SUBJECT_DAYS before it, as
+    ingest.mail.Threads joins one within its mailbox (one it found there is joined by its key already). Notes in
+    ``joined`` each reply's (file, line) -> the key of the thread it joins. An index before V24 keeps no topics."""
+    if not topic or not mail_reads.keeps_people(conn):
+        return set()
+    said = mail_reads.topic_messages(conn, collection_id, [topic], THREAD_FILES)
+    for row in said:
+        try:
+            row["at"] = datetime.fromisoformat(row["sent"]).timestamp() if row["sent"] else None
+        except ValueError:
+            row["at"] = None
+        row["from"], row["all"] = set((row["senders"] or "").split()), set((row["people"] or "").split())
+    keys: set[str] = set()
+    for reply in said:
+        if not reply["by_subject"] or reply["at"] is None or not reply["from"]:
+            continue
+        earlier = max((row for row in said if row is not reply and row["at"] is not None
+                       and reply["at"] - SUBJECT_DAYS * 86400 <= row["at"] <= reply["at"]
+                       and same_people(reply["from"], reply["all"], row["from"], row["all"])),
+                      key=lambda row: row["at"], default=None)
+        if earlier is None or earlier["file"] == reply["file"]:
+            continue
+        joined[(reply["file"], reply["line"])] = earlier["thread"] or earlier["message_id"]
+        keys |= {key for row in (reply, earlier) for key in (row["thread"], row["message_id"]) if key}
+    return keys
 
 
 def others(found: dict, file_id: int, line: int | None = None) -> list[str]:
@@ -100,9 +141,9 @@ def _thread_rows(conn, collection_id: int, keys: list[str]) -> list[dict]:
 def _members(own: dict, rows: list[dict]) -> list[dict]:
     """Of ``rows``, those joined to ``own`` by a key (its thread's, a Message-ID), through one another."""
     keys = {key for key in (own["thread"], own["message_id"]) if key}
-    while True:
-        members = [r for r in rows if r["thread"] in keys or r["message_id"] in keys]
-        more = {key for r in members for key in (r["thread"], r["message_id"]) if key} - keys
+    while True:  # a reply joined by its Subject (``joined``) is joined to the thread of that key
+        members = [r for r in rows if r["thread"] in keys or r["message_id"] in keys or r.get("joined") in keys]
+        more = {key for r in members for key in (r["thread"], r["message_id"], r.get("joined")) if key} - keys
         if not more:
             return members
         keys |= more
