@@ -133,7 +133,7 @@ def test_search_and_stats_count_a_part_s_searchable_files_alike(sift_env, tmp_pa
     from workers.stats import CLI, collection_lines
     monkeypatch.setenv("SIFT_FIRST_PART", "5")
     root = notes(tmp_path / "notes")
-    (root / "a-scan.pdf").write_bytes(b"%PDF-1.4 not a PDF at all")  # sorted first: read in the first part
+    (root / "a-scan.pdf").write_bytes(b"%PDF-1.4 not a PDF at all")  # the newest file: read in the first part
     conn = runtime.index()
     cid = store.ensure_collection(conn, "notes", str(root))["id"]
     tasks.discover(cid)
@@ -145,8 +145,8 @@ def test_search_and_stats_count_a_part_s_searchable_files_alike(sift_env, tmp_pa
     _, fresh = report.freshness(conn)
     assert report.partial_notes(conn, fresh) == [
         "partial results: notes's first build comes in parts, so only 4 of its 24 files were searched; the other 19 "
-        "are not read yet (their parts follow: stats says how far), and the answer may be in one of them; 1 file "
-        "read so far was skipped or failed (stats lists it and why)"]
+        "are not read yet (their parts follow, the most recently modified files first: stats says how far), and the "
+        "answer may be in one of them; 1 file read so far was skipped or failed (stats lists it and why)"]
 
 
 def test_a_later_build_never_comes_in_parts(immediate, sift_env, tmp_path, monkeypatch):
