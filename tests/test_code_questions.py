@@ -7,7 +7,7 @@ import pytest
 from ingest.code import parse_code
 from ingest.kinds import kind_of
 from search.query.engine import Engine
-from search.query.symbols import asked_name, names, worded
+from search.query.symbols import asked_name, declares_in, names, restates, worded
 from tests.conftest import built_once, in_home, ingest, write_tree
 
 PYX = '''# cython: language_level=3
@@ -176,8 +176,60 @@ READER = '''class PdfReader:
         for number, generation, start in self._find_objects(stream.read()):
             self.xref[generation][number] = start
 '''
+CONSUMER = '''class Consumer:
+    def _set_signal_handlers(self):
+        signal.signal(signal.SIGTERM, self._handle_stop_signal)
+
+    def _handle_stop_signal(self, sig_num, frame):
+        """Stop after the running tasks finish."""
+        self._received_signal = True
+'''
+CONSUMER_TESTS = '''class TestConsumerShutdown:
+    def test_signal_handlers(self):
+        """The consumer handles SIGTERM: a SIGTERM to the consumer stops the consumer, SIGTERM after SIGTERM."""
+        consumer = self.consumer(workers=2)
+        os.kill(consumer.pid, signal.SIGTERM)
+        assert consumer.stopped_by(signal.SIGTERM)
+'''
+QUEUE_TESTS = '''def test_enqueue_many(storage):
+    """Enqueue, enqueue again: each enqueue is kept; enqueue order is the dequeue order."""
+    storage.enqueue(b"a")
+    storage.enqueue(b"b")
+'''
+QUEUE_NOTE = "# Queues\n\nTo enqueue is to add to a queue: enqueue, then the consumer dequeues.\n"
+PATHS = '''"""Safe path joins: join a base folder and a path the client gave, safe from '..' (a safe join).
+
+A safe join refuses what leaves the base.
+"""
+
+
+class PathEscapeError(ValueError):
+    """The path leaves its base."""
+
+
+def safe_join(base, *parts):
+    target = base.joinpath(*parts).resolve()
+    if not target.is_relative_to(base):
+        raise PathEscapeError(target)
+    return target
+'''
+HEADER = '''/*
+ * transform.h: the XSLT transformation: xsltApplyStylesheet applies a stylesheet to a document.
+ */
+XSLTPUBFUN xmlDocPtr XSLTCALL
+\t\txsltApplyStylesheet\t(xsltStylesheetPtr style,
+\t\t\t\t xmlDocPtr doc,
+\t\t\t\t const char **params);
+'''
+PXD = '''cdef extern from "libxslt/transform.h" nogil:
+    # xsltApplyStylesheet, as lxml calls it: xsltApplyStylesheet with the stylesheet's user context
+    cdef xmlDoc* xsltApplyStylesheet(xsltStylesheet* style, xmlDoc* doc, const_char** params)
+'''
 TREE = {"aiosqlite/core.py": CORE, "aiosqlite/tests/smoke.py": SMOKE, "huey/storage.py": STORAGE,
-        "huey/tests/test_storage.py": TESTS, "mcp/http.py": HTTP, "pypdf/_reader.py": READER}
+        "huey/tests/test_storage.py": TESTS, "mcp/http.py": HTTP, "pypdf/_reader.py": READER,
+        "huey/consumer.py": CONSUMER, "huey/tests/test_consumer.py": CONSUMER_TESTS,
+        "huey/tests/test_queue.py": QUEUE_TESTS, "notes/queues.md": QUEUE_NOTE, "mcp/shared/path_security.py": PATHS,
+        "lxml/includes/libxslt/transform.h": HEADER, "lxml/includes/xslt.pxd": PXD}
 
 
 @pytest.fixture(scope="module")
@@ -216,7 +268,63 @@ def _defined(heading_path: str) -> list[str]:
 
 
 def test_words_that_name_no_definition_move_nothing(engine):
-    """'sqlite storage' is no package and a definition in it: the passages rank by their words alone."""
-    answer = engine.search("sqlite storage", mode="keyword")
+    """'xref table' is no package and a definition in it, nor the name of one written with spaces
+    (``_rebuild_xref_table`` says more): the passages rank by their words alone."""
+    answer = engine.search("xref table", mode="keyword")
     assert [h.keyword_rank for h in answer.hits] == sorted(h.keyword_rank for h in answer.hits)
     assert not any("come first" in n for n in answer.notes), answer.notes
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_a_question_about_code_finds_the_code_before_its_tests(engine, mode):
+    """huey's test of SIGTERM says signal, SIGTERM and consumer over and over: it ranked above the handler."""
+    hits = engine.search("how does the consumer handle a SIGTERM", mode=mode).hits
+    assert hits[0].path == "huey/consumer.py", [(h.path, h.heading_path) for h in hits[:4]]
+    assert any(h.path == "huey/tests/test_consumer.py" for h in hits)  # after the code, not left out
+    # a question that asks for the tests, and words that ask nothing, keep them where they rank
+    assert engine.search("how is the consumer's SIGTERM tested", mode=mode).hits[0].path == "huey/tests/test_consumer.py"
+    assert engine.search("consumer SIGTERM SIGTERM", mode="keyword").hits[0].path == "huey/tests/test_consumer.py"
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query, path, name", [
+    # a plain word: a test saying 'enqueue' five times ranked above the enqueue methods
+    ("enqueue", "huey/storage.py", "enqueue"),
+    # two words that are a name written with a space: the module's docstring said 'safe' and 'join' more often
+    ("safe join", "mcp/shared/path_security.py", "safe_join"),
+])
+def test_words_that_are_a_definitions_name_find_it_before_other_code(engine, mode, query, path, name):
+    answer = engine.search(query, mode=mode)
+    code = [h for h in answer.hits if not h.path.endswith(".md")]
+    shown = [one.split(".")[-1] for one in code[0].heading_path.split(" > ")[-1].split(", ")]
+    assert code[0].path == path and name in shown, [(h.path, h.heading_path) for h in code]
+
+
+def test_a_plain_word_leaves_the_notes_where_they_rank(engine):
+    """'enqueue' is a word of prose as much as a name: the note on enqueueing keeps its place among the passages."""
+    answer = engine.search("enqueue", mode="keyword")
+    at = [h.path for h in answer.hits].index("notes/queues.md")
+    assert answer.hits[at].keyword_rank == sorted(h.keyword_rank for h in answer.hits)[at]
+    assert any("comes before the other code" in n for n in answer.notes), answer.notes
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_a_c_function_is_found_where_declared_before_a_binding_repeating_it(engine, mode):
+    """lxml's .pxd repeats libxslt's declaration of xsltApplyStylesheet for Cython and says the name more often; the
+    header declares it by its type and name, which no keyword starts."""
+    top = engine.search("xsltApplyStylesheet", mode=mode).hits[0]
+    assert top.path == "lxml/includes/libxslt/transform.h" and top.start_line <= 5 <= top.end_line
+
+
+def test_c_declarations_and_restating_files():
+    header = "XSLTPUBFUN xmlDocPtr XSLTCALL\n\t\txsltApplyStylesheet\t(xsltStylesheetPtr style,"
+    assert declares_in("transform.h", "xsltApplyStylesheet", header)
+    assert not declares_in("transform.py", "xsltApplyStylesheet", header)  # C's way, in C's family of files only
+    assert declares_in("xslt.pxd", "xsltApplyStylesheet", "    cdef xmlDoc* xsltApplyStylesheet(xsltStylesheet* s,")
+    assert declares_in("speedups.c", "escape", "static PyObject*\nescape(PyObject *self, PyObject *text)\n{")
+    for call in ("    return escape(text);", "    x = escape(text);", "    if (ok)\n        escape(text);",
+                 "    flush();\n    escape(text);", "    pass\n    escape(text)"):
+        assert not declares_in("speedups.c", "escape", call), call
+    assert restates("markupsafe/_speedups.pyi") and restates("lxml/includes/tree.pxd") and restates("index.d.ts")
+    assert not restates("lxml/etree.pyx") and not restates("api.py")
+

@@ -114,7 +114,9 @@ class Engine:
                             note(notes, f"the passages of notes tagged {', '.join('#' + t for t in tagged)} come "
                                         "first, each keeping the score it ranked with")
                         ranked = reordering.phrases_first(conn, query, ranked, used, notes)
+                        ranked = reordering.code_before_tests(read, query, ranked, used, notes)
                         ranked = reordering.definitions_first(read, query, ranked, used, filters, notes)
+                        ranked = reordering.worded_definitions_first(read, query, ranked, used, notes)
                         ranked = reordering.traced_first(read, query, ranked, used, filters, notes)
                         ranked = self._users_first(read, query, ranked, used, filters, state, notes)
                         ranked = reordering.messages_first(read, query, ranked, used, notes)

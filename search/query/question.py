@@ -218,6 +218,12 @@ def quoted_words(query: str) -> set[str]:
     return {w for match in QUOTED.finditer(query) for w in WORD.findall(normalise(match.group(0)))}
 
 
+def asks(query: str) -> bool:
+    """Whether the query is a question (``content`` leaves its framing words out): 'how does the consumer handle a
+    SIGTERM', 'why is this slow?'."""
+    return _asks(query, [normalise(w) for w, _ in _pieces(query)[:2]])
+
+
 def _asks(query: str, first: list[str]) -> bool:
     undated = WHEN_WRITTEN.sub(" ", query)  # 'what did I write last week about …' recalls too
     if query.rstrip().endswith(("?", "？")) or RECALLING.search(undated) \

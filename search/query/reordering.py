@@ -1,11 +1,13 @@
 """The ranked passages reordered after ranking, each step in keyword and hybrid search, the scores kept as ranked
 and a note said when the order changed: the holders of a quoted Chinese phrase kept (``phrased``), a list of links
 after the notes it links to, the passages of files titled with the query's words first, then those holding its
-quoted phrases, the files it names and the code defining the name it is, the code making a pasted message, the
+quoted phrases, a question's code before its tests, the files it names and the code defining the name it is (or
+the name its plain words can be, before the other code alone), the code making a pasted message, the
 lines a pasted stack trace names, and a BibTeX entry after the user's own notes. (A query's ``#tag``:
 ``search.query.tags.tagged_first``; the code using a name: ``Engine._users_first``, which searches again.)"""
 from __future__ import annotations
 
+import re
 import sqlite3
 
 from search.index import chunk_reads, keyword_reads
@@ -220,7 +222,7 @@ def definitions_first(read: Passages, query: str, ranked: list, mode: str, filte
     looked = ranked if not spaced else ranked[:SPACED_NAME_DEPTH]
     rows = read.rows([cid for cid, _, _ in looked], kind="code").values() if parts and ranked else []
     defining = {r["id"] for r in rows if symbols.defines(parts, r["heading_path"] or "", r["text"], r["path"])}
-    declaring = {r["id"] for r in rows if r["id"] in defining and symbols.declares(parts[-1], r["text"])}
+    declaring = {r["id"] for r in rows if r["id"] in defining and symbols.declares_in(r["path"], parts[-1], r["text"])}
     shared = {r["id"] for r in rows if r["id"] in defining and symbols.joined(r["heading_path"] or "")}
     # a name with no definition (a parameter, a setting: read_timeout): the passages holding it as written
     naming = set() if defining or named or spaced or len(parts or ()) != 1 else {
@@ -228,8 +230,11 @@ def definitions_first(read: Passages, query: str, ranked: list, mode: str, filte
     # a definition cut in two: the passage with its 'def' line before the rest ('Postings.search' put the rest first);
     # of two definitions of the name, the one with a passage of its own before one joined to a neighbour (huey's
     # Huey.periodic_task before the few lines of MiniHuey.periodic_task, shorter and so higher by BM25)
+    # and a name's definition before a stub or binding that declares it again (``symbols.restates``: lxml's .pxd
+    # re-declaring libxslt's xsltApplyStylesheet ranked above the header that declares it)
+    restating = {r["id"] for r in rows if r["id"] in defining and symbols.restates(r["path"])}
     first = named + sorted((hit for hit in ranked if hit[0] in defining | naming),
-                           key=lambda hit: (hit[0] not in declaring, hit[0] in shared))
+                           key=lambda hit: (hit[0] not in declaring, hit[0] in restating, hit[0] in shared))
     chosen = {hit[0] for hit in first}
     moved = first + [hit for hit in ranked if hit[0] not in chosen]
     if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
@@ -238,6 +243,41 @@ def definitions_first(read: Passages, query: str, ranked: list, mode: str, filte
             f"the passages holding {shown!r}" if naming else
             f"the definitions of {shown!r}" if not named else "the file it names, then its definitions")
         note(notes, f"{what} come first, each keeping the score it ranked with")
+    return moved
+
+
+def worded_definitions_first(read: Passages, query: str, ranked: list, mode: str, notes: list[str]) -> list:
+    """``ranked`` with the code passages defining the name a query of plain words can be (``symbols.word_name``:
+    'enqueue', 'safe join' for ``safe_join``) before the other code passages, in keyword and hybrid search, when no
+    definition of the words read as a name with its owners ranked (``definitions_first``); of several, the one in
+    the file under the fewest folders first (a package's own API before a plugin's, a backend's or a contrib
+    module's: huey's Huey.enqueue before the Django backend's), then in their order. The notes and other files
+    keep their places: a plain word is a word of prose as much as a name ('registry'), and notes about it do not
+    give way to the functions it names. Its words ranked a function saying 'enqueue' more often above Huey.enqueue,
+    and safe_join's module docstring above it. Scores stay as ranked; a note says so when the order changed."""
+    asked = symbols.word_name(query)
+    if mode == "semantic" or asked is None or not ranked:
+        return ranked
+    name, exact = asked
+    looked = ranked[:SPACED_NAME_DEPTH]
+    rows = read.rows([cid for cid, _, _ in looked], kind="code")
+    parts = symbols.asked_name(query)
+    if parts and any(symbols.defines(parts, r["heading_path"] or "", r["text"], r["path"]) for r in rows.values()):
+        return ranked  # 'aiosqlite connect': definitions_first moved connect
+    defining = {cid: r["path"].count("/") for cid, r in rows.items()
+                if symbols.names_definition(name, exact, r["heading_path"] or "")}
+    if not defining:
+        return ranked
+    slots = [i for i, kind in enumerate(read.catalog.kinds_of([hit[0] for hit in ranked])) if kind == "code"]
+    code = [ranked[i] for i in slots]
+    first = sorted((hit for hit in code if hit[0] in defining),
+                   key=lambda hit: (symbols.restates(rows[hit[0]]["path"]), defining[hit[0]]))
+    moved = list(ranked)
+    for i, hit in zip(slots, first + [hit for hit in code if hit[0] not in defining]):
+        moved[i] = hit
+    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
+        note(notes, f"the code defining {name!r} comes before the other code, each passage keeping the score it "
+                    "ranked with")
     return moved
 
 
@@ -259,6 +299,46 @@ def _named_files(query: str, ranked: list, catalog: Catalog, filters: Filters) -
         if first is not None:
             named.append((first, 0.0, [None, None]))
     return named
+
+
+# A question about code that asks for its tests: 'how is the consumer's shutdown tested', 'which test covers SIGTERM'.
+ASKS_FOR_TESTS = re.compile(r"\b(?:tests?|tested|testing|unit\s*tests?|specs?|pytest|unittest|fixtures?|mocks?)\b",
+                            re.IGNORECASE)
+TEST_YIELDS_TO = 0.5  # of a test passage's score: the code passages scoring this much or more go before it
+
+
+def code_before_tests(read: Passages, query: str, ranked: list, mode: str, notes: list[str]) -> list:
+    """``ranked`` with each passage of a test file (``symbols.test_file``) after the other code passages that scored
+    at least TEST_YIELDS_TO of its score, for a question (``question.asks``) that does not ask for tests
+    (``ASKS_FOR_TESTS``), in keyword and hybrid search: 'how does the consumer handle a SIGTERM' ranked huey's test
+    of it (which says signal, SIGTERM and consumer over and over) above the consumer's code that handles it. A test
+    comes no earlier than it ranked; one far above the code stays above it. Scores stay as ranked; a note says so
+    when the order changed."""
+    if mode == "semantic" or len(ranked) < 2 or not question.asks(query) or ASKS_FOR_TESTS.search(query):
+        return ranked
+    catalog = read.catalog
+    ids = [hit[0] for hit in ranked]
+    code = [kind == "code" for kind in catalog.kinds_of(ids)]
+    tests = {hit[0] for hit, row, is_code in zip(ranked, catalog.files(ids), code)
+             if is_code and symbols.test_file(catalog.paths[row])}
+    if not tests:
+        return ranked
+    rest = [hit for hit in ranked if hit[0] not in tests]
+    code_at = [i for i, (hit, is_code) in enumerate(zip(ranked, code)) if is_code and hit[0] not in tests]
+    at_rest = {hit[0]: i for i, hit in enumerate(rest)}
+    placed: dict[int, list] = {}
+    before = 0  # the other passages ranked above the test
+    for hit in ranked:
+        if hit[0] not in tests:
+            before += 1
+            continue
+        yields = [at_rest[ranked[i][0]] + 1 for i in code_at if ranked[i][1] >= TEST_YIELDS_TO * hit[1]]
+        placed.setdefault(max([before, *yields]), []).append(hit)
+    moved = [hit for i, other in enumerate(rest) for hit in [*placed.get(i, []), other]] + placed.get(len(rest), [])
+    if [hit[0] for hit in moved] != ids:
+        note(notes, "the question asks how the code works: its tests come after the code, each keeping the score it "
+                    "ranked with")
+    return moved
 
 
 def messages_first(read: Passages, query: str, ranked: list, mode: str, notes: list[str]) -> list:

@@ -135,6 +135,29 @@ def asked_name(query: str) -> list[str] | None:
     return query.split() if WORDED_NAME.fullmatch(query) else None
 
 
+def word_name(query: str) -> tuple[str, bool] | None:
+    """(the name, whether its '_' count) a query of plain words can be, where it is no name as code writes one
+    (``code_name``): one word as it is ('enqueue'), two or three run together ('safe join': ``safe_join``,
+    ``safeJoin``); None for any other query. A plain word counts as written, its '_' too (``_enqueue`` is
+    another function); words joined, however the code joins them."""
+    words = query.split()
+    if len(words) == 1 and code_name(query) is None and re.fullmatch(PART, words[0]) and not words[0].startswith("$"):
+        return words[0], True
+    if 2 <= len(words) <= 3 and WORDED_NAME.fullmatch(query):
+        return "_".join(words), False
+    return None
+
+
+def names_definition(name: str, exact: bool, heading_path: str) -> bool:
+    """Whether a code passage's heading names a definition called ``name`` (case aside; with ``exact``, its '_' as
+    written): one of the definitions a joined passage shows (``deserialize_task, enqueue``) counts."""
+    if " > " not in heading_path:
+        return False
+    shown = MORE_NAMED.sub("", heading_path.split(" > ")[-1].strip()).split(", ")
+    same = (lambda found: found.casefold() == name.casefold()) if exact else (lambda found: folded(found) == folded(name))
+    return any(same(one.split(".")[-1]) for one in shown)
+
+
 def names(name: str, text: str) -> bool:
     """Whether ``text`` holds ``name`` as a whole identifier, however its words are joined (``read_timeout``,
     ``readTimeout``; not ``read_timeout_seconds``): a parameter's or a setting's name has no definition of its own,
@@ -214,7 +237,7 @@ def defines(parts: list[str], heading_path: str, text: str, path: str = "") -> b
     name = [folded(part) for part in parts]
     heading = [folded(part.strip()) for part in heading_path.split(" > ")]
     if len(heading) < 2:
-        return len(parts) == 1 and declares(parts[0], text)
+        return len(parts) == 1 and declares_in(path, parts[0], text)
     owners, last = heading[:-1], heading[-1]
     hidden = MORE_NAMED.search(last)
     if len(parts) > 1 and not hidden and name[-1] not in folded(heading_path):
@@ -228,7 +251,7 @@ def defines(parts: list[str], heading_path: str, text: str, path: str = "") -> b
                 return True
     if hidden and len(parts) > 1 and (_agree(name[:-1], owners) or declares(parts[-2], text)):
         return declares(parts[-1], text)
-    return len(parts) == 1 and declares(parts[0], text)
+    return len(parts) == 1 and declares_in(path, parts[0], text)
 
 
 def _owned(owners: list[str], path: str) -> list[list[str]]:
@@ -318,6 +341,28 @@ def declares(name: str, text: str) -> bool:
     return any(_worded_as(name, text[found.start(key):found.end(key)] if key else name)
                for found in re.finditer(pattern, folded_text, re.MULTILINE)
                for key in [next((k for k, v in found.groupdict().items() if v is not None), None)])
+
+
+# C and the languages declaring C functions (Cython, C++, Objective-C): a function declared or defined by its return
+# type and its name, on one line (``cdef xmlDoc* xsltApplyStylesheet(``, ``static int parse_header(``) or on two
+# (``XSLTPUBFUN xmlDocPtr XSLTCALL`` then ``xsltApplyStylesheet (``), which no keyword starts: libxslt's header
+# declaring xsltApplyStylesheet was not read as its declaration, and ranked under lxml's .pxd repeating it.
+C_FAMILY = re.compile(r"\.(?:c|h|cc|cpp|cxx|hh|hpp|hxx|m|mm|pyx|pxd|pxi)$", re.IGNORECASE)
+_NOT_TYPE = (r"(?!(?:return|else|if|elif|while|for|do|case|goto|sizeof|typeof|new|delete|throw|await|yield|assert"
+             r"|raise|not|and|or|in|is|del|print|with|import|from|lambda|pass|break|continue)\b)")
+_TYPE_WORD = rf"{_NOT_TYPE}[\w:<>]+"  # a type's word, its '*' and '&' aside (each one way to match: no backtracking)
+
+
+def declares_in(path: str, name: str, text: str) -> bool:
+    """``declares``, and in a file of C's family (``C_FAMILY``) a function declared by its type and name."""
+    if declares(name, text):
+        return True
+    if not C_FAMILY.search(path) or folded(name) not in text.casefold().replace("_", ""):
+        return False
+    spelled = _spelled(name)
+    return re.search(rf"^[ \t]*(?:{_TYPE_WORD}[ \t*&]+)+{spelled}[ \t]*\("
+                     rf"|^[ \t]*{_TYPE_WORD}(?:[ \t*&]+{_TYPE_WORD})*[ \t*&]*\n[ \t]*{spelled}[ \t]*\(",
+                     text.casefold(), re.MULTILINE) is not None
 
 
 # A question about where a name is used rather than defined: 'who calls retry_upload_part', 'callers of
@@ -425,6 +470,17 @@ def message_match(query: str, text: str) -> int:
 
 TEST_FILE = re.compile(r"(?:^|/)(?:tests?|__tests__|spec|specs)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$"
                        r"|Tests?\.\w+$", re.IGNORECASE)
+
+
+# Files that declare again what another file defines, for a type checker or another language: Python's stubs
+# (.pyi), Cython's declarations of C code (.pxd), TypeScript's declarations of JavaScript (.d.ts, .d.mts, .d.cts).
+RESTATING = re.compile(r"\.(?:pyi|pxd|d\.[mc]?ts)$", re.IGNORECASE)
+
+
+def restates(path: str) -> bool:
+    """Whether the file at ``path`` only declares again what another defines (``RESTATING``): its declaration of a
+    name is not where the name is defined."""
+    return RESTATING.search(path) is not None
 
 
 def test_file(path: str) -> bool:
