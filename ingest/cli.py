@@ -1132,7 +1132,7 @@ def _print_hits(answer, settings=None, roots: dict[str, str] | None = None) -> N
             print(printable(f"    {thread_line(hit.mail_thread, hit.heading_path or hit.title)}"))
         if hit.more_in_file:
             again = _search_args(hit.collection, hit.path)
-            print(printable(f"    {results_page.more_in_file(hit.more_in_file, again)}"))
+            print(printable(f"    {results_page.more_in_file(hit.more_in_file, again, hit.more_in_file_names)}"))
         if hit.attachments:
             print(printable(f"    attached PDF: {', '.join(hit.attachments)}"))
             for path, why in hit.attachments_not_indexed.items():

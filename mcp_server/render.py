@@ -52,6 +52,7 @@ def hit_data(hit) -> dict:
         "attachments_not_indexed": {f"{hit.collection}/{p}": why for p, why in hit.attachments_not_indexed.items()}
         or None,
         "more_in_file": hit.more_in_file or None,
+        "more_in_file_names": getattr(hit, "more_in_file_names", None) or None,  # of code: the definitions left off
         "also_in": hit.also_in or None,  # a search hit's file through other collections
         # its sync conflict copies that matched too (left off the page), or, on a copy, the note it copies
         "conflict_copies": getattr(hit, "conflict_copies", None) or None,
@@ -140,7 +141,8 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
             from search.query.mail_threads import thread_line
             lines.append("   " + thread_line(h["mail_thread"], h["heading_path"] or h["title"]))
         if h.get("more_in_file"):
-            lines.append(f"   {more_in_file(h['more_in_file'], search_args(h['collection'], h['relative_path']))}")
+            again = search_args(h["collection"], h["relative_path"])
+            lines.append(f"   {more_in_file(h['more_in_file'], again, h.get('more_in_file_names') or ())}")
         if said != n and not linked:
             links = [name for key, name in (("attachments", "attached PDF"), ("cited_by", "cited by notes"))
                      if h.get(key)]

@@ -43,6 +43,7 @@ class Hit(TypedDict):
     cited_by_total: NotRequired[int]
     attachments_not_indexed: NotRequired[dict[str, str]]
     more_in_file: NotRequired[int]
+    more_in_file_names: NotRequired[list[str]]
     also_in: NotRequired[list[str]]
     conflict_copies: NotRequired[list[str]]
     conflict_copy_of: NotRequired[str]

@@ -7,6 +7,7 @@ import pytest
 from ingest.code import parse_code
 from ingest.kinds import kind_of
 from search.query.engine import Engine
+from search.query.results_page import definition_names, more_in_file
 from search.query.symbols import asked_name, declares_in, names, restates, worded
 from tests.conftest import built_once, in_home, ingest, write_tree
 
@@ -328,3 +329,13 @@ def test_c_declarations_and_restating_files():
     assert restates("markupsafe/_speedups.pyi") and restates("lxml/includes/tree.pxd") and restates("index.d.ts")
     assert not restates("lxml/etree.pyx") and not restates("api.py")
 
+
+def test_the_definitions_left_off_the_page_are_named():
+    """A code file's passages left off the page for other files: the line saying so names the definitions they are."""
+    names = definition_names(["core > Connection > _connect", "core > _connection_worker_thread", "core",
+                              "core > Connection > _execute_fetchall, _execute +2", "core > Connection > _connect"])
+    assert names == ["Connection._connect", "_connection_worker_thread", "Connection._execute_fetchall",
+                     "Connection._execute"]
+    line = more_in_file(7, None, [f"f{n}" for n in range(7)])
+    assert line.startswith("+ 7 more passages of this file ranked among these (f0, f1, f2, f3, f4, …), left off")
+    assert "(" not in more_in_file(2, None).split("among these")[1].split("left off")[0]  # a note's: no names

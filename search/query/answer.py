@@ -33,6 +33,7 @@ class Hit:
     # of the attachments shown, those the published collection does not hold: path -> why (missing, failed …)
     attachments_not_indexed: dict[str, str] = field(default_factory=dict)
     more_in_file: int = 0  # on a file's first hit: its passages that ranked among the page's, left off (PER_FILE)
+    more_in_file_names: list[str] = field(default_factory=list)  # ... of code: the definitions they are, in rank order
     also_in: list[str] = field(default_factory=list)  # the same file on disk through other collections (paths)
     conflict_copies: list[str] = field(default_factory=list)  # its sync conflict copies that matched too (copies)
     conflict_copy_of: str | None = None  # of a sync conflict copy shown alone: the note it is a copy of

@@ -134,7 +134,9 @@ class Engine:
                         page, more = results_page.per_file(ranked, limit, self._catalog_for(conn, state))
                         hits = self._hits(read, query, page, common)
                         for hit in hits:
-                            hit.more_in_file = more.pop(hit.chunk_id, 0)
+                            left_off = more.pop(hit.chunk_id, [])
+                            hit.more_in_file = len(left_off)
+                            hit.more_in_file_names = results_page.left_off_names(read, left_off)
                             hit.also_in = also.get((hit.collection, hit.path), [])
                             hit.conflict_copies = copied.get((hit.collection, hit.path), [])
                             hit.conflict_copy_of, hit.conflict_original_matched = copy_of.get(

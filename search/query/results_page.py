@@ -10,6 +10,7 @@ from collections import Counter
 from search.query import copies
 from search.query.catalog import Catalog
 from search.query.passages import Passages
+from search.query.symbols import MORE_NAMED
 from search.query.scope import file_place
 
 
@@ -20,11 +21,11 @@ from search.query.scope import file_place
 PER_FILE = 2
 
 
-def per_file(ranked: list, limit: int, catalog: Catalog) -> tuple[list, dict[int, int]]:
+def per_file(ranked: list, limit: int, catalog: Catalog) -> tuple[list, dict[int, list[int]]]:
     """The first ``limit`` of ``ranked`` with at most PER_FILE passages of a file, one of a file that has no more
     than PER_FILE (the passages left off fill
     the page when too few other files match), in rank order, and {chunk id of a file's first passage on the page:
-    how many of its passages ranked above the page's last were left off}."""
+    the chunk ids of its passages that ranked above the page's last and were left off, in rank order}."""
     files = catalog.files([cid for cid, _, _ in ranked])
     seen: Counter = Counter()
     kept, over = [], []
@@ -35,18 +36,48 @@ def per_file(ranked: list, limit: int, catalog: Catalog) -> tuple[list, dict[int
             break
     if len(kept) < limit:  # too few other files: none was left off for them
         kept, over = sorted(kept + over[:limit - len(kept)]), []
-    left = Counter(files[i] for i in over)
+    left: dict[int, list[int]] = {}
+    for i in over:
+        left.setdefault(files[i], []).append(ranked[i][0])
     first: dict[int, int] = {}
     for i in kept:
         first.setdefault(files[i], ranked[i][0])
-    return [ranked[i] for i in kept], {first[f]: n for f, n in left.items()}
+    return [ranked[i] for i in kept], {first[f]: ids for f, ids in left.items()}
 
 
-def more_in_file(count: int, again: str | None = None) -> str:
+NAMES_SHOWN = 5  # definitions named on the line saying a code file's passages were left off
+
+
+def left_off_names(read: Passages, ids: list[int]) -> list[str]:
+    """The definitions the code passages ``ids`` left off the page are (``definition_names``): the one answering
+    'how does aiosqlite run sqlite calls off the event loop' was core.py's fourth passage, and the page said only
+    '+ 2 more passages of this file'."""
+    rows = read.rows(ids, kind="code")
+    return definition_names([rows[cid]["heading_path"] or "" for cid in ids if cid in rows])
+
+
+def definition_names(headings: list[str]) -> list[str]:
+    """The definitions code passages' heading paths name, qualified by their classes (``core > Connection >
+    _connect``: ``Connection._connect``; a joined passage's each), in order, each once; a module's own lines name
+    none."""
+    names: list[str] = []
+    for heading in headings:
+        parts = [part.strip() for part in heading.split(" > ")]
+        if len(parts) < 2:
+            continue
+        names += [".".join([*parts[1:-1], name]) for name in MORE_NAMED.sub("", parts[-1]).split(", ")]
+    return list(dict.fromkeys(names))
+
+
+def more_in_file(count: int, again: str | None = None, names: list[str] | tuple = ()) -> str:
     """The line under a file's first hit when more of its passages ranked among the page's than PER_FILE;
-    ``again``: the search that shows them (the MCP tool's arguments), else read_file is named."""
+    ``again``: the search that shows them (the MCP tool's arguments), else read_file is named; ``names``: the
+    definitions they are (``left_off_names``), the first NAMES_SHOWN said."""
     how = f": search again with {again} to see them" if again else " (read_file shows the file)"
-    return f"+ {count:,} more passage{'s' if count > 1 else ''} of this file ranked among these, left off for other files{how}"
+    said = ", ".join(names[:NAMES_SHOWN]) + (", …" if len(names) > NAMES_SHOWN else "")
+    what = f" ({said})" if names else ""
+    return (f"+ {count:,} more passage{'s' if count > 1 else ''} of this file ranked among these{what}, left off for "
+            f"other files{how}")
 
 
 def twins_left_out(ranked: list, catalog: Catalog, roots: dict[str, str]) -> tuple[list, dict]:
