@@ -80,6 +80,17 @@ def chunk_lines(conn: sqlite3.Connection, ids: list[int]) -> list[tuple[int, int
     return plain.execute(f"SELECT id, start_line, end_line FROM chunks WHERE id IN ({marks})", ids).fetchall()
 
 
+def headings(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
+    """The heading path of each chunk in ``ids``, without its text: what code search reads of passages it only
+    names (their text, read for every one, took a short query 2 to 6 ms more)."""
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    plain = conn.cursor()
+    plain.row_factory = None
+    return dict(plain.execute(f"SELECT id, heading_path FROM chunks WHERE id IN ({marks})", ids).fetchall())
+
+
 def pdf_headings(conn: sqlite3.Connection, ids: list[int]) -> dict[int, str]:
     """The heading path of each PDF passage among ``ids`` that has one."""
     marks = ",".join("?" * len(ids))

@@ -259,19 +259,23 @@ def worded_definitions_first(read: Passages, query: str, ranked: list, mode: str
     if mode == "semantic" or asked is None or not ranked:
         return ranked
     name, exact = asked
-    looked = ranked[:SPACED_NAME_DEPTH]
-    rows = read.rows([cid for cid, _, _ in looked], kind="code")
+    catalog = read.catalog
+    looked = [cid for cid, _, _ in ranked[:SPACED_NAME_DEPTH]]
+    looked = [cid for cid, kind in zip(looked, catalog.kinds_of(looked)) if kind == "code"]
     parts = symbols.asked_name(query)
-    if parts and any(symbols.defines(parts, r["heading_path"] or "", r["text"], r["path"]) for r in rows.values()):
-        return ranked  # 'aiosqlite connect': definitions_first moved connect
-    defining = {cid: r["path"].count("/") for cid, r in rows.items()
-                if symbols.names_definition(name, exact, r["heading_path"] or "")}
+    if parts and len(parts) > 1 and any(symbols.defines(parts, r["heading_path"] or "", r["text"], r["path"])
+                                        for r in read.rows(looked, kind="code").values()):
+        return ranked  # 'aiosqlite connect': definitions_first moved connect (and read these rows already)
+    heads = chunk_reads.headings(read.conn, looked)  # a plain word's rows were not read: their headings alone
+    paths = {cid: catalog.paths[row] for cid, row in zip(looked, catalog.files(looked))}
+    defining = {cid: paths[cid].count("/") for cid in looked
+                if symbols.names_definition(name, exact, heads.get(cid) or "")}
     if not defining:
         return ranked
-    slots = [i for i, kind in enumerate(read.catalog.kinds_of([hit[0] for hit in ranked])) if kind == "code"]
+    slots = [i for i, kind in enumerate(catalog.kinds_of([hit[0] for hit in ranked])) if kind == "code"]
     code = [ranked[i] for i in slots]
     first = sorted((hit for hit in code if hit[0] in defining),
-                   key=lambda hit: (symbols.restates(rows[hit[0]]["path"]), defining[hit[0]]))
+                   key=lambda hit: (symbols.restates(paths[hit[0]]), defining[hit[0]]))
     moved = list(ranked)
     for i, hit in zip(slots, first + [hit for hit in code if hit[0] not in defining]):
         moved[i] = hit

@@ -7,6 +7,7 @@ import functools
 import os
 from collections import Counter
 
+from search.index import chunk_reads
 from search.query import copies
 from search.query.catalog import Catalog
 from search.query.passages import Passages
@@ -52,8 +53,9 @@ def left_off_names(read: Passages, ids: list[int]) -> list[str]:
     """The definitions the code passages ``ids`` left off the page are (``definition_names``): the one answering
     'how does aiosqlite run sqlite calls off the event loop' was core.py's fourth passage, and the page said only
     '+ 2 more passages of this file'."""
-    rows = read.rows(ids, kind="code")
-    return definition_names([rows[cid]["heading_path"] or "" for cid in ids if cid in rows])
+    code = [cid for cid, kind in zip(ids, read.catalog.kinds_of(ids)) if kind == "code"]
+    heads = chunk_reads.headings(read.conn, code)
+    return definition_names([heads.get(cid) or "" for cid in code])
 
 
 def definition_names(headings: list[str]) -> list[str]:
