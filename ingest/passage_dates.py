@@ -266,6 +266,8 @@ def _read(heading: str, order: str | None, year: int | None, month: int | None, 
             when = date(*day) + timedelta(days=weekday)
             return year, month, True, _day(when.year, when.month, when.day)
     parts = heading_parts(heading, order, True)
+    if isinstance(day, tuple) and parts and parts[0] is None and parts[1] and parts[2]:
+        parts = (_near(day, parts[1], parts[2]), parts[1], parts[2])  # '## KW 1' of 2025 / '### 30.12.': 2024's
     weekday = short_dates.heading_weekday(heading.strip()) if parts else None
     if parts and parts[0] is None and year is None and parts[1] and parts[2] and weekday is not None:
         picked = short_dates.weekday_year(weekday, parts[1], parts[2])  # 'Tue 5/14' in a note of no year
@@ -278,6 +280,15 @@ def _read(heading: str, order: str | None, year: int | None, month: int | None, 
         if not short_dates.fits(weekday, when.year, when.month, when.day):
             return found[:3] + (None,)  # 'Tue 5/14' in 2025 (a Wednesday): read the wrong way round, or mistyped
     return found
+
+
+def _near(monday: tuple, month: int, day: int) -> int:
+    """The year of a day and month written under a calendar week whose Monday is ``monday``: the one that puts it
+    nearest the week. A week's year is its ISO year, and its month its Monday's: '## KW 1' of 2025 began on
+    30 December 2024, and its '### 30.12.' was dated 2025-12-30; '## KW 53' of 2026 ends on 3 January 2027."""
+    first = date(*monday)
+    years = [y for y in (first.year - 1, first.year, first.year + 1) if _day(y, month, day) is not None]
+    return min(years, key=lambda y: abs((date(y, month, day) - first).days)) if years else first.year
 
 
 def _under(parts: tuple | None, year: int | None, month: int | None, day: bool) -> tuple:

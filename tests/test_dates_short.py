@@ -108,3 +108,15 @@ def test_a_weekday_alone_under_a_week_is_its_day_of_that_week():
 ])
 def test_words_after_a_weekdays_day_only_after_its_dot_a_mark_or_a_weekday_written_out(heading, read):
     assert _dated("journal/2024.md", _log(heading))[heading] == ("2024-05-14" if read else None)
+
+
+def test_a_day_under_a_week_that_spans_new_year_takes_the_year_that_puts_it_in_the_week():
+    """A week's year is its ISO year, its month its Monday's: '## KW 1' of 2025 began on 30 December 2024, and the
+    '### 30.12.' under it was dated 2025-12-30; '### Fr 1.1.' under 2026's week 53 (ending 3 January 2027) had
+    2026's 1 January (a Thursday) and fell back to the week's Monday."""
+    first = "# 2025\n\n## KW 1\n\nx\n\n### 30.12.\n\ny\n\n### Di 31.12.\n\nz\n\n### Mi 1.1.\n\nw\n"
+    assert _dated("log.md", first) == {"KW 1": "2024-12-30", "30.12.": "2024-12-30", "Di 31.12.": "2024-12-31",
+                                       "Mi 1.1.": "2025-01-01"}
+    last = "# 2026\n\n## KW 53\n\nx\n\n### 31.12.\n\ny\n\n### Fr 1.1.\n\nz\n\n### Samstag\n\nq\n"
+    assert _dated("log.md", last) == {"KW 53": "2026-12-28", "31.12.": "2026-12-31", "Fr 1.1.": "2027-01-01",
+                                      "Samstag": "2027-01-02"}
