@@ -269,22 +269,23 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # by its Date as its sender wrote it (ingest.mail.as_written: 23:30 -0500 on 5 March is 5 March, not the 6th in UTC),
 # and mail_messages.sent keeps the sender's offset (its day the thread's).
 # 24: more date headings date passages (ingest.short_dates): a two-digit year where the form tells the day ('14.03.24',
-# '3/14/24'), a weekday with a day written with numbers ('Di 14.5.', 'Tue 5/14': the year over it, of front matter, or
-# the one its weekday fits), a calendar week ('KW 10', 'Week 10', '第10周': its Monday; '### Dienstag' under it, its
-# Tuesday; '### 30.12.' under a week begun in another year, the year that puts it in the week); a note's author (front
-# matter's 'author:', a Logseq page's 'author::') is its meta's author, no passage's words; a Logseq page's top
-# properties and first block of properties give their tags and aliases together. Chinese is held by keyword search in
-# Simplified characters (search.query.text.index_form: 數據庫 as 数据库), so a query in either script counts a word's pairs
-# once, wherever the note writes it in the other script; a mailbox's reply naming no parent (no In-Reply-To nor
-# References: a phone's, a web mail's) joins the thread of the latest message before it of its Subject without 'Re:',
-# 'AW:', '回复:' … among the same people within 30 days (ingest.mail.Threads): its head names that message, and its row of
-# mail_messages that thread's key; a DiscordChatExporter day is dated by the time its export writes, not the instant (as
-# a mail's Date); a Markdown note's '#word' written in code elsewhere in the note (`#find_or_create_by`, a Ruby method),
-# in a link's text ('[… #find_or_create_by](….md)') or right after a code span ('`…`#classify') is no tag; a WhatsApp
-# day's passages are at its messages' lines (Section.lead: its text's day line is none of the file's), not from the day
-# before's last line; a mail message's row of mail_messages keeps its Subject without 'Re:' and its addresses (schema
-# V24): a reply naming no parent joins its thread in another mail file too (search.query.mail_threads), and within a
-# mailbox no longer by its sender alone (search.query.mail_people.same_people: one's own replies in Sent to two people).
+# '3/14/24'; none in a note whose headings write versions with their release dates, '20.10.17 (2022-06-06)'), a weekday
+# with a day written with numbers ('Di 14.5.', 'Tue 5/14': the year over it, of front matter, or the one its weekday
+# fits), a calendar week ('KW 10', 'Week 10', '第10周': its Monday; '### Dienstag' under it, its Tuesday; '### 30.12.'
+# under a week begun in another year, the year that puts it in the week); a note's author (front matter's 'author:', a
+# Logseq page's 'author::') is its meta's author, no passage's words; a Logseq page's top properties and first block of
+# properties give their tags and aliases together. Chinese is held by keyword search in Simplified characters
+# (search.query.text.index_form: 數據庫 as 数据库), so a query in either script counts a word's pairs once, wherever the note
+# writes it in the other script; a mailbox's reply naming no parent (no In-Reply-To nor References: a phone's, a web
+# mail's) joins the thread of the latest message before it of its Subject without 'Re:', 'AW:', '回复:' … among the same
+# people within 30 days (ingest.mail.Threads): its head names that message, and its row of mail_messages that thread's
+# key; a DiscordChatExporter day is dated by the time its export writes, not the instant (as a mail's Date); a Markdown
+# note's '#word' written in code elsewhere in the note (`#find_or_create_by`, a Ruby method), in a link's text ('[…
+# #find_or_create_by](….md)') or right after a code span ('`…`#classify') is no tag; a WhatsApp day's passages are at
+# its messages' lines (Section.lead: its text's day line is none of the file's), not from the day before's last line; a
+# mail message's row of mail_messages keeps its Subject without 'Re:' and its addresses (schema V24): a reply naming no
+# parent joins its thread in another mail file too (search.query.mail_threads), and within a mailbox no longer by its
+# sender alone (search.query.mail_people.same_people: one's own replies in Sent to two people).
 VERSION = 24
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

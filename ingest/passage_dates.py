@@ -224,6 +224,8 @@ def date_sections(doc: Document, path: str = "") -> None:
         return
     order = _slash_order(doc)
     in_path = (path_year(path) if path else None) or _meta_year(doc)
+    from ingest.short_dates import released  # a changelog's '## 20.10.17 (2022-06-06)': its '## 20.10.16' too
+    versions = any(released(h.strip()) for s in doc.sections for h in s.heading_path or [])
     read: dict[tuple, tuple] = {}  # a heading read once under each year and month: the sections under it hold them
     for section in doc.sections:
         if section.dated is not None:
@@ -232,7 +234,7 @@ def date_sections(doc: Document, path: str = "") -> None:
         for heading in section.heading_path or []:
             key = (heading, year, month, day)
             if key not in read:
-                read[key] = _read(heading, order, year, month, day)
+                read[key] = _read(heading, order, year, month, day, versions)
             year, month, day, found = read[key]
             when = found if found is not None else when
         section.dated = when
@@ -245,13 +247,15 @@ def _meta_year(doc: Document) -> int | None:
     return datetime.fromtimestamp(when).year if when is not None else None
 
 
-def _read(heading: str, order: str | None, year: int | None, month: int | None, day: bool | tuple) -> tuple:
+def _read(heading: str, order: str | None, year: int | None, month: int | None, day: bool | tuple,
+          versions: bool = False) -> tuple:
     """``_under`` for a heading under a ``year``, ``month`` and ``day``, with what ingest.short_dates reads: a
     calendar week (``KW 10``: its Monday, of its own year or ``year``), a day whose year its weekday picks where no
     year is over it (``Tue 5/14``, ``Mon 14 March``); a day written with numbers after a weekday it does not fall
     on is none (``Tue 5/14`` in 2025). A weekday before a month's name is not checked: a log written by hand names
     the wrong one as often (``Mon 14 March`` under ``# 2024`` is dated, as it was). ``day`` is the (year, month,
-    day) of a week's Monday under a calendar week, for a weekday's name alone under it."""
+    day) of a week's Monday under a calendar week, for a weekday's name alone under it. ``versions``: the note's
+    headings write versions with their release dates (``short_dates.released``), so a two-digit year is none."""
     from ingest import short_dates  # it reads this module's weekday names
     if any(c.isdigit() for c in heading):
         week = short_dates.week(heading.strip())
@@ -266,6 +270,8 @@ def _read(heading: str, order: str | None, year: int | None, month: int | None, 
             when = date(*day) + timedelta(days=weekday)
             return year, month, True, _day(when.year, when.month, when.day)
     parts = heading_parts(heading, order, True)
+    if versions and parts and short_dates.two_digit_year(heading.strip(), order):
+        parts = None  # '## 20.10.16' of a changelog whose '## 20.10.17 (2022-06-06)' is a version
     if isinstance(day, tuple) and parts and parts[0] is None and parts[1] and parts[2]:
         parts = (_near(day, parts[1], parts[2]), parts[1], parts[2])  # '## KW 1' of 2025 / '### 30.12.': 2024's
     weekday = short_dates.heading_weekday(heading.strip()) if parts else None

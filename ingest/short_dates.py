@@ -81,7 +81,7 @@ def two_digit_year(heading: str, order: str | None) -> tuple[int, int, int] | No
     """(year, month, day) of a heading that is or begins with a date of a two-digit year (``14.03.24``, ``3/14/24``,
     ``Di, 1.3.24``); None for none or one the form does not tell."""
     found = TWO_DIGIT_YEAR.match(heading)
-    if found is None:
+    if found is None or released(heading, found.end()):
         return None
     year = _century(int(found["y1"] or found["y2"]))
     if found["d1"]:
@@ -97,6 +97,22 @@ def two_digit_year(heading: str, order: str | None) -> tuple[int, int, int] | No
             return None
         parts = (year,) + ((second, first) if order == "dmy" else (first, second))
     return parts if _real(*parts) and _fits(found["weekday"], *parts) else None
+
+
+# a year written whole after a short date: a version's release ('20.10.17 (2022-06-06)'), not a day's heading
+_FULL_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def released(heading: str, at: int = 0) -> bool:
+    """Whether a heading is a version and its release date: a year written whole after its short date (Docker's
+    changelog's ``## 20.10.17 (2022-06-06)``, ``## 19.03.12 - 2019-08-21``), which a log's day does not say again;
+    ``at``: where the short date ends (0: read it here)."""
+    if not at:
+        found = TWO_DIGIT_YEAR.match(heading)
+        if found is None:
+            return False
+        at = found.end()
+    return _FULL_YEAR.search(heading, at) is not None
 
 
 def weekday_day(heading: str, order: str | None) -> tuple[int, int, int] | None:

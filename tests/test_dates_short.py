@@ -120,3 +120,15 @@ def test_a_day_under_a_week_that_spans_new_year_takes_the_year_that_puts_it_in_t
     last = "# 2026\n\n## KW 53\n\nx\n\n### 31.12.\n\ny\n\n### Fr 1.1.\n\nz\n\n### Samstag\n\nq\n"
     assert _dated("log.md", last) == {"KW 53": "2026-12-28", "31.12.": "2026-12-31", "Fr 1.1.": "2027-01-01",
                                       "Samstag": "2027-01-02"}
+
+
+def test_a_changelogs_versions_with_their_release_dates_are_no_days():
+    """Docker's changelog writes '## 20.10.17 (2022-06-06)': a version of two-digit numbers and the day it was
+    released. Its versions were read as 20 October 2017 and the like, its passages dated five years early; a log's
+    day does not write its year again, and a note whose headings do so writes versions in all its headings."""
+    changelog = "# Changelog\n\n## 20.10.17 (2022-06-06)\n\nx\n\n## 20.10.16\n\ny\n\n## 19.03.12 - 2019-08-21\n\nz\n"
+    assert _dated("CHANGELOG.md", changelog) == {"20.10.17 (2022-06-06)": None, "20.10.16": None,
+                                                 "19.03.12 - 2019-08-21": None}
+    assert heading_parts("20.10.17 (2022-06-06)") is None
+    assert _dated("log.md", _log("20.10.17", "14.03.24 Standup")) == {"20.10.17": "2017-10-20",
+                                                                     "14.03.24 Standup": "2024-03-14"}
