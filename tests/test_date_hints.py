@@ -151,3 +151,15 @@ def test_a_quarter_with_its_year_after_since_or_before_is_the_one_argument_that_
     assert iso_hint("before H2 2023", "date_after") == "'before H2 2023' is date_before=2023-07"
     assert iso_hint("after spring 2024", "--date-after") == \
         "'after spring 2024 north of the equator' is --date-after 2024-03"
+
+
+@pytest.mark.parametrize("today, said", [
+    # 2026's week 53 begins on 28 December; 2025 and 2024 have 52: it was told to count from today
+    (date(2026, 12, 6), "which year is not said: for week 53 of 2020, give date_after=2020-W53 and "
+                        "date_before=2021-W01; for 2015's, date_after=2015-W53 and date_before=2016-W01 ("),
+    (date(2027, 1, 2), "which year is not said: for week 53 of 2026, give date_after=2026-W53 and "
+                       "date_before=2027-W01; for 2020's, "),
+])
+def test_a_53rd_week_without_its_year_is_the_last_one_begun(today, said):
+    from search.query.date_hints import hint
+    assert hint("week 53", "date_after", today).startswith(said), hint("week 53", "date_after", today)

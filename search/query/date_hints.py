@@ -57,7 +57,9 @@ def _week(value: str, name: str | None, today: date) -> str | None:
     if not found or (found["y1"] and found["y2"]):
         return None
     number, year = int(found["w1"] or found["w2"]), found["y1"] or found["y2"]
-    years = [int(year)] if year else [y for y in (today.year, today.year - 1, today.year - 2)
+    # back as far as two years with a week 53 (one in five or six): 'week 53' in December 2026, before 2026's
+    # began, was told to count from today, as 2025 and 2024 have 52
+    years = [int(year)] if year else [y for y in range(today.year, today.year - 13, -1)
                                       if _monday(y, number) and _monday(y, number) <= today][:2]
     spans = [(y, _iso_week(y, number), _iso_week(*_next_week(y, number))) for y in years if _monday(y, number)]
     if not spans:
