@@ -181,7 +181,7 @@ def _served_settings(args, http: bool = False):
     from search.settings import use_flags
     given = args.home if args.home is not None else os.environ.get("SIFT_HOME")
     use_flags(args)  # --home, for this process and the worker and watcher it starts
-    served = settings_problems.load(http, given)
+    served = settings_problems.load(http, given, flag=args.home is not None)
     for said in [*served.problems, *([served.unusable] if served.unusable else [])]:
         print(f"sift-mcp: error: {said}", file=sys.stderr, flush=True)
     return served

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 HOLDS_THE_INDEX = ("SIFT_MODEL", "SIFT_EMBEDDINGS", "SIFT_CHUNK_TOKENS", "SIFT_CHUNK_OVERLAP", "SIFT_MAX_FILE_CHUNKS",
                    "SIFT_INCLUDE", "SIFT_EXCLUDE", "SIFT_QUEUE", "SIFT_EMBED_REMOTE")
 WHERE = "in the \"env\" of the MCP client's configuration"
+WHERE_ARGS = "in the \"args\" of the MCP client's configuration"  # --home is given there, not in its "env"
 RESTART = "restart the client"
 # sift-mcp --http is started by hand (or by a service), not by the client: the fix is in its own environment
 WHERE_HTTP = "in the environment sift-mcp --http is started with"
@@ -36,11 +37,11 @@ class Served:
     unusable: str | None = None  # nothing can be served: every tool answers with this
 
 
-def load(http: bool = False, given_home: str | None = None) -> Served:
+def load(http: bool = False, given_home: str | None = None, flag: bool = False) -> Served:
     """The settings of the environment; a bad one is left out of it (its default is used, here and in the
     children the server starts) and said, unless it is the home itself. ``http``: the server was started with
     --http, and what is said to fix is its own environment, not a client's configuration. ``given_home``: the
-    home as the user wrote it (SIFT_HOME or --home, before --home was made absolute)."""
+    home as the user wrote it (SIFT_HOME or --home, before --home was made absolute); ``flag``: given as --home."""
     where, restart = (WHERE_HTTP, RESTART_HTTP) if http else (WHERE, RESTART)
     from search.settings import SettingError
     from search.settings import load as load_settings
@@ -62,13 +63,13 @@ def load(http: bool = False, given_home: str | None = None) -> Served:
             return _unusable(str(exc), where, restart)
     served.no_worker = any(variable in HOLDS_THE_INDEX for variable, _ in told)
     served.problems = [_said(variable, exc, served.no_worker, where, restart) for variable, exc in told]
-    lost = None if http else _home_not_found(given_home)
-    if lost:
-        served.problems.append(f"{lost} {where} and {restart}")
+    lost = None if http else _home_not_found(given_home, flag)
+    if lost:  # --home sift-home is fixed in the client's "args": its "env" holds no SIFT_HOME to fix
+        served.problems.append(f"{lost} {WHERE_ARGS if flag else where} and {restart}")
     return served
 
 
-def _home_not_found(given: str | None) -> str | None:
+def _home_not_found(given: str | None, flag: bool = False) -> str | None:
     """Where a relative home that holds no index was read: a client starts sift-mcp in a folder of its own
     choosing (often /), so SIFT_HOME=sift-home was /sift-home, empty, and the answers said only 'nothing is indexed
     yet' (its worker building a new index there). Served all the same (run by hand in the folder meant, it is the
@@ -78,7 +79,7 @@ def _home_not_found(given: str | None) -> str | None:
     home = os.path.realpath(given)
     if os.path.exists(os.path.join(home, "index.db")):
         return None
-    return (f"SIFT_HOME={given} is a relative path, read from the folder the server was started in ({os.getcwd()}) "
+    return (f"{'--home ' if flag else 'SIFT_HOME='}{given} is a relative path, read from the folder the server was started in ({os.getcwd()}) "
             f"as {home}, which held no index (a new one is made there): if another home was meant, give its absolute "
             "path, or one starting with ~,")
 

@@ -17,6 +17,7 @@ from tests.conftest import ingest, write_tree
 from tests.test_mcp_server import call, run, text
 
 CLIENT_ENV = "in the \"env\" of the MCP client's configuration"
+CLIENT_ARGS = "in the \"args\" of the MCP client's configuration"
 
 
 @pytest.fixture
@@ -192,10 +193,11 @@ def test_a_relative_home_without_an_index_names_the_folder_it_was_read_from(monk
         monkeypatch.setenv("SIFT_HOME", "sift-home")
     served = server._served_settings(args)
     assert served.unusable is None and not served.no_worker
+    named, where = ("--home ", CLIENT_ARGS) if given == "flag" else ("SIFT_HOME=", CLIENT_ENV)  # where it is fixed
     assert served.problems == [
-        f"SIFT_HOME=sift-home is a relative path, read from the folder the server was started in ({tmp_path}) as "
+        f"{named}sift-home is a relative path, read from the folder the server was started in ({tmp_path}) as "
         f"{tmp_path / 'sift-home'}, which held no index (a new one is made there): if another home was meant, give "
-        f"its absolute path, or one starting with ~, {CLIENT_ENV} and restart the client"], served.problems
+        f"its absolute path, or one starting with ~, {where} and restart the client"], served.problems
     (tmp_path / "sift-home").mkdir()
     (tmp_path / "sift-home" / "index.db").write_bytes(b"")
     monkeypatch.setenv("SIFT_HOME", "sift-home")
