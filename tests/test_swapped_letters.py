@@ -196,6 +196,21 @@ def test_which_first_words_are_names():
     assert slip_forms("Karlsson budget review", tokens, documents) == {"karlsson": ["carlsson"]}, "no starts: a slip"
 
 
+def test_a_capitalised_first_word_a_key_slip_from_a_name_is_a_slip():
+    """The notes write 'Kubernetes' and 'Postgres' only with a capital, as they write a person's name: a query's
+    capitalised first word a swap, a letter left out or one added from them was kept as a name and searched without
+    ('Kuberntes deployment' ranked every deployment note); a name spelt otherwise changes a letter for another."""
+    held = {"kubernetes": 3, "postgres": 2, "carlsson": 2, "deployment": 5, "backup": 4}
+    tokens = lambda words: [(w,) for w in words]  # noqa: E731
+    documents = lambda t: held.get(t, 0)  # noqa: E731
+    named = {"kubernetes", "postgres", "carlsson"}.__contains__
+    for query, slip, meant in [("Kuberntes deployment", "kuberntes", "kubernetes"),
+                               ("Postgrse backup", "postgrse", "postgres"),
+                               ("Kubernettes deployment", "kubernettes", "kubernetes")]:
+        assert slip_forms(query, tokens, documents, starts={slip}, named=named) == {slip: [meant]}, query
+    assert slip_forms("Karlsson backup", tokens, documents, starts={"karlsson"}, named=named) == {}
+
+
 def test_a_word_two_slips_away_is_searched_as_meant(engine):
     """'deflaut' (a letter struck two places late) is two slips from 'default', the one word so near: it was only
     named, with no suggestion, and a query of it alone found nothing."""

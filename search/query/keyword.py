@@ -131,8 +131,9 @@ def slip_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
     A query none of whose words a passage holds is searched so too: the spelling note says what was searched in
     their place. A word capitalised at the start of the query or of a sentence (``starts``: ``sentence_starts``) is a
     name when the word it would be looked up as is one the passages write as a name (``named``: ``written_as_name``
-    of its stem): 'Karlsson budget review' was searched as 'Carlsson', whom the notes name, while 'Budgte review' is
-    'budget', a word the notes write in small letters. Never a function word ('during', 'between': ``FUNCTION``),
+    of its stem) and the word is it with one letter written as another (``_respelt``): 'Karlsson budget review' was
+    searched as 'Carlsson', whom the notes name, while 'Budgte review' is 'budget', a word the notes write in small
+    letters, and 'Kuberntes deployment' 'Kubernetes', a letter left out. Never a function word ('during', 'between': ``FUNCTION``),
     which says nothing of what is sought. The word looked up must be one a passage writes, or its stem near the
     typed word (``written``: ``passage_words.nearest``; None in tests of this alone): a variant only stems to a held
     term, and 'during' was searched as 'ouring' (stemmed 'our', in any note), 'sleeeping' as 'sleepeing'."""
@@ -154,7 +155,7 @@ def slip_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
         elif len(word) >= EDITED_LETTERS and word.isascii() and short \
                 and (edited := _one_edit(word, tokens, documents)):
             found[word] = [edited]
-    for word in [w for w in found if w in starts and named]:
+    for word in [w for w in found if w in starts and named and _respelt(w, found[w][0])]:
         meant = tokens(found[word])[0]
         if len(meant) == 1 and named(meant[0]):
             del found[word]
@@ -309,6 +310,15 @@ def names(query: str) -> set[str]:
     offers the word held ('did you mean …'). Not in a query that shows German, which writes every noun so
     ('wo ist die Rechnnug vom Lieferanten')."""
     return _capitalised(query)[0]
+
+
+def _respelt(word: str, meant: str) -> bool:
+    """Whether ``word`` is ``meant`` with one letter written as another, as a name is spelt otherwise ('Karlsson',
+    'Carlsson'; 'Meyer', 'Meier'). Two letters swapped, one left out or one added is a slip of the keys, the name
+    meant whatever the capital says: 'Kuberntes deployment' and 'Postgrse backup' were searched without the word
+    (kept as names, as the notes write 'Kubernetes' and 'Postgres' only with a capital)."""
+    word, meant = word.casefold(), meant.casefold()
+    return len(word) == len(meant) and sum(a != b for a, b in zip(word, meant)) == 1
 
 
 def sentence_starts(query: str) -> set[str]:
