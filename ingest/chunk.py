@@ -272,15 +272,16 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # '3/14/24'; none in a note whose headings write versions with their release dates, '20.10.17 (2022-06-06)'), a weekday
 # with a day written with numbers ('Di 14.5.', 'Tue 5/14': the year over it, of front matter, or the one its weekday
 # fits), a calendar week ('KW 10', 'Week 10', '第10周': its Monday; '### Dienstag' under it, its Tuesday; '### 30.12.'
-# under a week begun in another year, the year that puts it in the week); a note's author (front matter's 'author:', a
-# Logseq page's 'author::') is its meta's author, no passage's words; a Logseq page's top properties and first block of
-# properties give their tags and aliases together. Chinese is held by keyword search in Simplified characters
-# (search.query.text.index_form: 數據庫 as 数据库), so a query in either script counts a word's pairs once, wherever the note
-# writes it in the other script; a mailbox's reply naming no parent (no In-Reply-To nor References: a phone's, a web
-# mail's) joins the thread of the latest message before it of its Subject without 'Re:', 'AW:', '回复:' … among the same
-# people within 30 days (ingest.mail.Threads): its head names that message, and its row of mail_messages that thread's
-# key; a DiscordChatExporter day is dated by the time its export writes, not the instant (as a mail's Date); a Markdown
-# note's '#word' written in code elsewhere in the note (`#find_or_create_by`, a Ruby method), in a link's text ('[…
+# under a week begun in another year, the year that puts it in the week; a day over a month before its front matter's,
+# the next year's: a log begun in December); a note's author (front matter's 'author:', a Logseq page's 'author::') is
+# its meta's author, no passage's words; a Logseq page's top properties and first block of properties give their tags
+# and aliases together. Chinese is held by keyword search in Simplified characters (search.query.text.index_form: 數據庫 as
+# 数据库), so a query in either script counts a word's pairs once, wherever the note writes it in the other script; a
+# mailbox's reply naming no parent (no In-Reply-To nor References: a phone's, a web mail's) joins the thread of the
+# latest message before it of its Subject without 'Re:', 'AW:', '回复:' … among the same people within 30 days
+# (ingest.mail.Threads): its head names that message, and its row of mail_messages that thread's key; a
+# DiscordChatExporter day is dated by the time its export writes, not the instant (as a mail's Date); a Markdown note's
+# '#word' written in code elsewhere in the note (`#find_or_create_by`, a Ruby method), in a link's text ('[…
 # #find_or_create_by](….md)') or right after a code span ('`…`#classify') is no tag; a WhatsApp day's passages are at
 # its messages' lines (Section.lead: its text's day line is none of the file's), not from the day before's last line; a
 # mail message's row of mail_messages keeps its Subject without 'Re:' and its addresses (schema V24): a reply naming no

@@ -223,7 +223,9 @@ def date_sections(doc: Document, path: str = "") -> None:
     if doc.kind != "note":
         return
     order = _slash_order(doc)
-    in_path = (path_year(path) if path else None) or _meta_year(doc)
+    in_path = path_year(path) if path else None
+    since = None if in_path else _meta_day(doc)  # a log's front matter: its days from then on (``_later``)
+    in_path = in_path or (since.year if since else None)
     from ingest.short_dates import released  # a changelog's '## 20.10.17 (2022-06-06)': its '## 20.10.16' too
     versions = any(released(h.strip()) for s in doc.sections for h in s.heading_path or [])
     read: dict[tuple, tuple] = {}  # a heading read once under each year and month: the sections under it hold them
@@ -231,36 +233,62 @@ def date_sections(doc: Document, path: str = "") -> None:
         if section.dated is not None:
             continue
         year, month, day, when = in_path, None, False, None
+        given = since  # until a heading says a year ('# 2026'): the days under it are of that year
         for heading in section.heading_path or []:
-            key = (heading, year, month, day)
+            key = (heading, year, month, day, given)
             if key not in read:
-                read[key] = _read(heading, order, year, month, day, versions)
+                read[key] = _read(heading, order, year, month, day, versions, given)
             year, month, day, found = read[key]
             when = found if found is not None else when
+            given = given if given is None or not _says_year(heading, order) else None
         section.dated = when
 
 
-def _meta_year(doc: Document) -> int | None:
-    """The year a note's front matter date (else its created) says, for its headings' days without one."""
+def _meta_day(doc: Document) -> date | None:
+    """The day a note's front matter date (else its created) says, whose year its headings' days without one take."""
     meta = doc.meta if isinstance(doc.meta, dict) else {}
     when = meta_date(meta.get("date")) or meta_date(meta.get("created"))
-    return datetime.fromtimestamp(when).year if when is not None else None
+    return datetime.fromtimestamp(when).date() if when is not None else None
+
+
+def _says_year(heading: str, order: str | None) -> bool:
+    """Whether a heading writes a year of its own ('# 2026', '## 2024-03-14', '## KW 10/2024')."""
+    from ingest import short_dates
+    parts = heading_parts(heading, order, True)
+    week = short_dates.week(heading.strip()) if parts is None and any(c.isdigit() for c in heading) else None
+    return bool(parts and parts[0] is not None) or bool(week and week[0])
+
+
+LOG_SLACK = 31  # days before its front matter's day a log's day without a year may be of that year
+
+
+def _later(since: date | None, year: int | None, *day: int) -> int | None:
+    """``year`` for a day without one in a note whose front matter's day (``since``) gave it, or the next where
+    that puts the day over LOG_SLACK days before it: a log begun on 20 December 2026 dated its '## 04.01.' and its
+    '## KW 1' in January 2026, a year before it began, and its '## Sa 2.1.' none (2 January 2026 a Friday).
+    ``day``: the (year, month, day) read with ``year`` (a week's Monday may be of the year before)."""
+    if since is None or year != since.year or _day(*day) is None:
+        return year
+    return year + 1 if (since - date(*day)).days > LOG_SLACK else year
 
 
 def _read(heading: str, order: str | None, year: int | None, month: int | None, day: bool | tuple,
-          versions: bool = False) -> tuple:
+          versions: bool = False, since: date | None = None) -> tuple:
     """``_under`` for a heading under a ``year``, ``month`` and ``day``, with what ingest.short_dates reads: a
     calendar week (``KW 10``: its Monday, of its own year or ``year``), a day whose year its weekday picks where no
     year is over it (``Tue 5/14``, ``Mon 14 March``); a day written with numbers after a weekday it does not fall
     on is none (``Tue 5/14`` in 2025). A weekday before a month's name is not checked: a log written by hand names
     the wrong one as often (``Mon 14 March`` under ``# 2024`` is dated, as it was). ``day`` is the (year, month,
     day) of a week's Monday under a calendar week, for a weekday's name alone under it. ``versions``: the note's
-    headings write versions with their release dates (``short_dates.released``), so a two-digit year is none."""
+    headings write versions with their release dates (``short_dates.released``), so a two-digit year is none.
+    ``since``: the day of the front matter that gave ``year`` (``_later``)."""
     from ingest import short_dates  # it reads this module's weekday names
     if any(c.isdigit() for c in heading):
         week = short_dates.week(heading.strip())
         if week is not None:
             first = short_dates.monday(week[0] or year, week[1]) if week[0] or year else None
+            if first and not week[0] and _later(since, year, *first) != year:  # '## KW 1' of a log begun in December
+                week, first = (year + 1, week[1]), short_dates.monday(year + 1, week[1])
             if first is None:
                 return year, month, day, None
             return week[0] or year, first[1], first, _day(*first)  # day: the week's Monday, for '### Dienstag'
@@ -272,6 +300,9 @@ def _read(heading: str, order: str | None, year: int | None, month: int | None, 
     parts = heading_parts(heading, order, True)
     if versions and parts and short_dates.two_digit_year(heading.strip(), order):
         parts = None  # '## 20.10.16' of a changelog whose '## 20.10.17 (2022-06-06)' is a version
+    if parts and parts[0] is None and parts[1] and parts[2] and not isinstance(day, tuple):
+        later = _later(since, year, year, parts[1], parts[2])  # '## 04.01.' of a log begun in December
+        parts = (later, parts[1], parts[2]) if later != year else parts
     if isinstance(day, tuple) and parts and parts[0] is None and parts[1] and parts[2]:
         parts = (_near(day, parts[1], parts[2]), parts[1], parts[2])  # '## KW 1' of 2025 / '### 30.12.': 2024's
     weekday = short_dates.heading_weekday(heading.strip()) if parts else None

@@ -132,3 +132,16 @@ def test_a_changelogs_versions_with_their_release_dates_are_no_days():
     assert heading_parts("20.10.17 (2022-06-06)") is None
     assert _dated("log.md", _log("20.10.17", "14.03.24 Standup")) == {"20.10.17": "2017-10-20",
                                                                      "14.03.24 Standup": "2024-03-14"}
+
+
+def test_a_log_begun_in_december_dates_its_january_days_in_the_next_year():
+    """A log whose front matter says it began on 20 December 2026 dated its '## 04.01.' and '## KW 1' in January
+    2026, a year before it began, and its '## Sa 2.1.' none (2 January 2026 was a Friday). A day over a month before
+    the front matter's is of the next year; under a heading that says its year ('# 2026'), of that year."""
+    log = "---\ncreated: 2026-12-20\n---\n" + _log("21.12.", "Sa 2.1.", "04.01.", "KW 1")
+    assert _dated("log.md", log) == {"21.12.": "2026-12-21", "Sa 2.1.": "2027-01-02", "04.01.": "2027-01-04",
+                                     "KW 1": "2027-01-04"}
+    begun = "---\ncreated: 2023-01-05\n---\n" + _log("02.01.", "20.08.")
+    assert _dated("log.md", begun) == {"02.01.": "2023-01-02", "20.08.": "2023-08-20"}, "a few days before: its year"
+    said = "---\ncreated: 2026-12-20\n---\n# 2026\n\n## 04.01.\n\nc\n"
+    assert _dated("log.md", said)["04.01."] == "2026-01-04"
