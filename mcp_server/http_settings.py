@@ -167,12 +167,12 @@ def _read_token_file(path: Path) -> str:
 
 def _make_token_file(path: Path) -> str:
     value = secrets.token_urlsafe(32)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
+    try:  # a home that is a file, on /proc or a read-only mount (served with its problem said): its folder fails too
+        path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as exc:
-        raise ValueError(f"cannot create the token file {path} ({exc.strerror}): make its folder writable, or "
-                         "set SIFT_HTTP_TOKEN") from None
+        raise ValueError(f"cannot create the token file {path} ({exc.strerror}): make {path.parent} a folder you "
+                         "can write, or set SIFT_HTTP_TOKEN") from None
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         os.fchmod(f.fileno(), 0o600)  # whatever the umask
         f.write(value + "\n")

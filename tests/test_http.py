@@ -282,6 +282,23 @@ def test_a_non_loopback_bind_without_a_token_refuses_to_start(indexed, tmp_path)
     assert done.stdout == ""
 
 
+def test_a_home_that_is_a_file_without_a_token_says_both_problems_not_a_traceback(sift_env, tmp_path):
+    """A home that cannot be served (a file here; /proc, a read-only mount) is served with its problem said, but
+    with no SIFT_HTTP_TOKEN the token file is made in it: its folder's mkdir was outside the check, and the server
+    ended with FileExistsError's traceback. Now the home's problem, then the token file's, and status 2."""
+    home = tmp_path / "home-file"
+    home.write_text("")
+    env = {k: v for k, v in sift_env.items() if k != "SIFT_HTTP_TOKEN"}
+    done = subprocess.run([str(VENV_BIN / "sift-mcp"), "--http", f"127.0.0.1:{free_port()}", "--no-worker"],
+                          cwd=REPO, env={**env, "SIFT_HOME": str(home)}, capture_output=True, text=True,
+                          timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert lines[0].startswith(f"sift-mcp: error: sift-mcp cannot serve: SIFT_HOME={home} is not a folder"), lines
+    assert lines[-1] == (f"sift-mcp: error: cannot create the token file {home / 'http-token'} (File exists): make "
+                         f"{home} a folder you can write, or set SIFT_HTTP_TOKEN"), lines
+
+
 @pytest.mark.parametrize("case", ["short token", "open file", "bad address", "read-only without --http"])
 def test_bad_settings_refuse_to_start_in_one_line(indexed, case):
     env = {k: v for k, v in indexed.items() if k != "SIFT_HTTP_TOKEN"}
