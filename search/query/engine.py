@@ -395,7 +395,7 @@ class Engine:
         postings = self._current_postings(conn, catalog) if self._hold_postings else None
         if postings is not None:
             content = question.content(query)
-            words = query_words(content)[:keyword.MAX_TERMS]
+            words = keyword.subject_words(query_words(content)[:keyword.MAX_TERMS], keyword.as_typed(query))
             held = keyword.held_forms(content, functools.partial(postings.tokens, conn), postings.documents)
             self._held = (content, held)  # its snippets mark them (``stem_matches``)
             swapped = keyword.slip_forms(content, functools.partial(postings.tokens, conn), postings.documents,

@@ -42,14 +42,16 @@ SLIP_LETTERS = 30  # nor a longer one (a pasted hash or blob: its variants would
 FAR = 10  # of several words one edit away that passages hold, one is taken if in FAR times the passages of any other
 NAME_PASSAGES = 20  # passages read to tell whether the notes write a word as a name (``written_as_name``)
 COMMON = 0.25  # a term in more than this share of chunks is "common"
+LEADING = frozenset("the a an this that these those my our your his her its their".split())  # (``subject_words``)
 BY_MEANING = "results are by meaning only, scored by similarity as in mode 'semantic'"  # hybrid, no keyword ranking
 
 
 def match_expression(conn: sqlite3.Connection, query: str, total_chunks: int,
                      held: dict[str, list[str]] | None = None) -> str | None:
     """``held``: ``held_forms`` of the query (asked of FTS5 when None)."""
+    typed = query
     query = question.content(query)
-    words = query_words(query)[:MAX_TERMS]
+    words = subject_words(query_words(query)[:MAX_TERMS], as_typed(typed))
     if not words:
         return None
     if held is None:
@@ -62,6 +64,16 @@ def match_expression(conn: sqlite3.Connection, query: str, total_chunks: int,
         common = _common(conn, words, total_chunks)
         terms = [t for w, t in zip(words, terms) if w not in common]
     return " OR ".join(terms)
+
+
+def subject_words(words: list[str], quoted: set[str] = frozenset()) -> list[str]:
+    """``words`` without a preposition or conjunction (``question.FUNCTION``) that an article or a determiner
+    follows ('about the budget', 'during this week'), unless quoted: it only leads to its object. In a small corpus
+    such a word could be the rarest of the query and ranked alone: 'about the budget' found only the note saying
+    'about', its subject dropped as common beside it. One that stands for itself stays ('blank lines above and
+    below', 'while loop')."""
+    return [w for w, after in zip(words, words[1:] + [""])
+            if not (w in question.FUNCTION and after in LEADING and w not in quoted)]
 
 
 def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]], documents: Callable[[str], int]
