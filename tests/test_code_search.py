@@ -13,7 +13,7 @@ from search.query.engine import Engine
 from search.query.filters import Filters
 from search.query.symbols import (boilerplate, code_name, declares, defines, frames, names_file, traced_files,
                                   message_match, used_by, uses)
-from tests.conftest import built_once, in_home, ingest, write_tree
+from tests.conftest import built_once, in_home, ingest, tree_built_once, write_tree
 
 API = '''"""The task queue's public API."""
 import datetime
@@ -92,10 +92,15 @@ def engine(request, tree_home, model_path, embedder, monkeypatch):
                    keyword_postings=request.param == "postings")
 
 
-def _engine_over(root: Path, embedder, **options) -> Engine:
-    """An engine, warmed, over ``root`` indexed (in immediate mode) as the collection 'notes'."""
-    ingest(root)
-    return _warmed(Path(os.environ["SIFT_HOME"]) / "index.db", embedder, **options)
+@pytest.fixture
+def engine_over(tmp_path_factory, model_path, embedder, monkeypatch):
+    """``engine_over(files)``: a warmed engine of the test's own over ``files`` indexed as the collection 'notes',
+    built once for the session (``tree_built_once``): a test parametrized by query and mode built the same tree
+    for each of its cases (8 builds of KEBAB_TREE, 6 of FOLLOW_UP_TREE), embedding it each time."""
+    def over(files: dict[str, str]) -> Engine:
+        home = tree_built_once(tmp_path_factory, model_path, files, "notes")
+        return _warmed(in_home(home, model_path, monkeypatch), embedder)
+    return over
 
 
 def _warmed(index: Path, embedder, **options) -> Engine:
@@ -229,14 +234,12 @@ PACKAGE = {
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
 @pytest.mark.parametrize("query, path, line", [("jsonish.loads", "jsonish/__init__.py", 5),
                                                ("jsonish.run", "jsonish/runners.py", 1)])
-def test_a_name_qualified_by_its_package_finds_the_definition_in_a_module_of_it(immediate, tmp_path, embedder,
-                                                                                 query, path, line, mode):
+def test_a_name_qualified_by_its_package_finds_the_definition_in_a_module_of_it(engine_over, query, path, line,
+                                                                                 mode):
     """'jsonish.loads' (defined in the package's __init__.py, as json.loads is) and 'jsonish.run' (in a module
     of the package, as asyncio.run is) were not read as those definitions: their headings ('__init__ > loads',
     'runners > run') name the module, not the package, and the note that says them more came first."""
-    ingest(write_tree(tmp_path / "code", PACKAGE))
-    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
-    top = engine.search(query, mode=mode).hits[0]
+    top = engine_over(PACKAGE).search(query, mode=mode).hits[0]
     assert (top.path, top.start_line <= line <= top.end_line) == (path, True)
 
 
@@ -305,9 +308,12 @@ def joined_home(tmp_path_factory, model_path):
     mini.py), beside files that say 'periodic task' more often than mini.py's definition does: indexed once."""
     import huey
     import pypdf
+    # api.py's first 935 lines: Huey, whose periodic_task and read_periodic say it, and Task and PeriodicTask; not
+    # the 550 lines after (TaskWrapper, locks, results, crontab), which name no periodic task: 45 of its 121 passages
+    api = (Path(huey.__file__).parent / "api.py").read_text(encoding="utf-8")
     tree = {"pypdf/errors.py": (Path(pypdf.__file__).parent / "errors.py").read_text(encoding="utf-8"),
             "huey/contrib/mini.py": (Path(huey.__file__).parent / "contrib" / "mini.py").read_text(encoding="utf-8"),
-            "huey/api.py": (Path(huey.__file__).parent / "api.py").read_text(encoding="utf-8"),
+            "huey/api.py": "".join(api.splitlines(keepends=True)[:953]),
             "huey/registry.py": REGISTRY, "tests/test_registry.py": TESTS}
     return built_once(tmp_path_factory, model_path, lambda folder: ingest(write_tree(folder / "code", tree)))
 
@@ -790,11 +796,11 @@ API_TREE = {
 
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
-def test_a_sentence_holding_a_one_word_string_of_the_code_is_no_pasted_message(immediate, tmp_path, embedder, mode):
+def test_a_sentence_holding_a_one_word_string_of_the_code_is_no_pasted_message(engine_over, mode):
     """A string of one word ("Authorization", "application/json": a header, a dict key) is no message a log shows:
     a question in English that says the word ('how does the client send the authorization header') put the code
     passage holding it first, above the note that answers it, as if the question were a message it made."""
-    engine = _engine_over(write_tree(tmp_path / "api", API_TREE), embedder)
+    engine = engine_over(API_TREE)
     answer = engine.search("how does the client send the authorization header to the api", mode=mode)
     assert not any(n.startswith("the code passages holding the text") for n in answer.notes), answer.notes
     assert answer.hits[0].path == "docs/auth.md", [(h.path, h.score) for h in answer.hits]
@@ -838,10 +844,10 @@ KEBAB_TREE = {
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
 @pytest.mark.parametrize("query", ["where are they used?", "who calls him", "who uses what"])
-def test_a_follow_up_question_about_who_uses_a_pronoun_names_no_code(immediate, tmp_path, embedder, query, mode):
+def test_a_follow_up_question_about_who_uses_a_pronoun_names_no_code(engine_over, query, mode):
     """'where are they used?' asks about what was said before, as 'who uses this?' does: it was taken for the
     name ``they``, and the function whose docstring says 'they double' came first as its user."""
-    engine = _engine_over(write_tree(tmp_path / "repo", FOLLOW_UP_TREE), embedder)
+    engine = engine_over(FOLLOW_UP_TREE)
     answer = engine.search(query, mode=mode)
     assert not any(n.startswith("the code passages that ") for n in answer.notes), answer.notes
     assert used_by(query) is None
@@ -850,12 +856,12 @@ def test_a_follow_up_question_about_who_uses_a_pronoun_names_no_code(immediate, 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
 @pytest.mark.parametrize("query, path", [("--dry-run", "cli.py"), (".btn-primary", "web/styles.css"),
                                          ("btn-primary", "web/styles.css"), ("retry-upload", "uploader/retry.py")])
-def test_a_kebab_case_name_finds_what_declares_it_first(immediate, tmp_path, embedder, query, path, mode):
+def test_a_kebab_case_name_finds_what_declares_it_first(engine_over, query, path, mode):
     """A kebab-case name (a flag, a CSS class, a name written as Lisp or shell write them) was no code name: its
     words ranked the notes saying 'dry run' or 'primary button' and the page using the class above the line that
     declares it. Now it is one, as snake_case, camelCase and PascalCase names are: the flag added, the CSS rule,
     the Python retry_upload for retry-upload, first."""
-    engine = _engine_over(write_tree(tmp_path / "tree", KEBAB_TREE), embedder)
+    engine = engine_over(KEBAB_TREE)
     answer = engine.search(query, mode=mode)
     assert answer.hits[0].path == path, [(h.path, h.score) for h in answer.hits[:4]]
 
@@ -892,14 +898,14 @@ PROSE_TREE.update({f"docs/{name}.md": f"# {name}\n\n{text}\n" for name, text in 
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
 @pytest.mark.parametrize("query", ["background-color", "well-known"])
-def test_a_hyphenated_word_code_only_uses_puts_no_code_first(immediate, tmp_path, embedder, query, mode):
+def test_a_hyphenated_word_code_only_uses_puts_no_code_first(engine_over, query, mode):
     """A hyphenated word alone is read as a kebab-case name, which code declares as a Make target or YAML key
     ('name:'), a shell function, a CSS class: a Python parameter 'background_color: str' was taken for the target
     'background-color:', a CSS rule setting 'background-color: white;' for one, and a URL's '/.well-known/' before a
     '{' for the CSS class '.well-known'; each came first over the note that says the words ('the definitions of
     'background-color' come first'), each keeping its score. On notes-en beside huey, pypdf and aiosqlite 'background-color' did so
     (bench/kebab_words.py)."""
-    engine = _engine_over(write_tree(tmp_path / "tree", PROSE_TREE), embedder)
+    engine = engine_over(PROSE_TREE)
     answer = engine.search(query, mode=mode)
     assert not [n for n in answer.notes if n.startswith("the definitions of")], (answer.notes, answer.hits[0].path)
 
@@ -911,7 +917,7 @@ GO_MAIN = ('package main\n\nimport "flag"\n\nfunc main() {\n\tdryRun := flag.Boo
 
 
 @pytest.mark.parametrize("path, source", [("cli.py", CLICK_CLI), ("main.go", GO_MAIN)])
-def test_a_flag_added_as_click_or_go_write_it_declares_its_kebab_name(immediate, tmp_path, embedder, path, source):
+def test_a_flag_added_as_click_or_go_write_it_declares_its_kebab_name(engine_over, path, source):
     """Click adds a flag with its negation ('--dry-run/--no-dry-run'), Go's flag package (and cobra's Flags())
     by its name without dashes ('flag.Bool("dry-run", …)'): neither was read as declaring '--dry-run' (the pattern
     wanted a dash before the name and a quote or '=' after), so the notes and the code saying 'dry run' came first."""
@@ -919,7 +925,7 @@ def test_a_flag_added_as_click_or_go_write_it_declares_its_kebab_name(immediate,
     assert declares("dry-run", '\tcmd.Flags().BoolVarP(&dryRun, "dry-run", "n", false, "print the plan")')
     assert not declares("dry-run", '\tif *dryRun {\n') and not declares("dry-run", 'log.Printf("dry-run: %v", plan)')
     tree = {**{k: v for k, v in KEBAB_TREE.items() if k != "cli.py"}, path: source}
-    engine = _engine_over(write_tree(tmp_path / "tree", tree), embedder)
+    engine = engine_over(tree)
     answer = engine.search("--dry-run", mode="keyword")
     assert answer.hits[0].path == path, [(h.path, h.score) for h in answer.hits[:4]]
 
@@ -931,13 +937,13 @@ SHIP_JS = ("export function ship(plan, opts) {\n"
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
 @pytest.mark.parametrize("query", ["--dry-run", "dry-run"])
-def test_a_kebab_name_read_as_a_member_in_a_condition_is_no_declaration(immediate, tmp_path, embedder, query, mode):
+def test_a_kebab_name_read_as_a_member_in_a_condition_is_no_declaration(engine_over, query, mode):
     """A CSS rule's selector declares a class (``.btn-primary {``), but the same pattern took ``if (opts.dryRun) {``
     (JavaScript reading the option) as declaring ``--dry-run``: the script using the flag came before the line
     adding it. A '-' is in no member name of JavaScript, Python or the like, so a selector is read as written."""
     assert not declares("dry-run", "  if (opts.dryRun) {\n") and declares("btn-primary", ".nav .btn-primary:hover {\n")
     tree = {**KEBAB_TREE, "web/ship.js": SHIP_JS}
-    engine = _engine_over(write_tree(tmp_path / "tree", tree), embedder)
+    engine = engine_over(tree)
     answer = engine.search(query, mode=mode)
     assert answer.hits[0].path == "cli.py", [(h.path, h.score) for h in answer.hits[:4]]
 
@@ -955,12 +961,12 @@ HYPHENATED_TREE = {
 
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
 @pytest.mark.parametrize("query, path", [("e-mail", "docs/E-mail.md"), ("follow-up", "docs/Follow-up.md")])
-def test_a_hyphenated_word_of_prose_is_no_code_name_of_one_word(immediate, tmp_path, embedder, query, path, mode):
+def test_a_hyphenated_word_of_prose_is_no_code_name_of_one_word(engine_over, query, path, mode):
     """'e-mail' and 'follow-up' are English words written with a hyphen, not kebab-case names: read as one, they
     put the functions ``email`` and ``followup`` (one word each, as a plain word is no code name) before the notes
     about them. A kebab-case name's parts are the words of the name it stands for ('retry-upload' is
     ``retry_upload`` or ``retryUpload``), not letters run together."""
-    engine = _engine_over(write_tree(tmp_path / "tree", HYPHENATED_TREE), embedder)
+    engine = engine_over(HYPHENATED_TREE)
     answer = engine.search(query, mode=mode)
     assert answer.hits[0].path == path, [(h.path, h.score) for h in answer.hits[:4]]
     assert not any(n.startswith("the definitions of") for n in answer.notes), answer.notes

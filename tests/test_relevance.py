@@ -2,15 +2,13 @@
 model: the note whose title is what they typed."""
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 from search.query.engine import Engine
-from tests.conftest import in_home, ingest, need_data, notes_en_built_once
+from tests.conftest import in_home, need_data, notes_en_built_once, tree_built_once
 
 WANTED = ["git/skip-pre-commit-hooks.md", "git/skip-git-hooks-as-needed.md", "git/skip-a-bad-commit-when-bisecting.md",
           "postgres/set-a-statement-timeout-threshold-for-a-session.md",
@@ -116,33 +114,36 @@ def _passage(engine, hit) -> str:
     return text
 
 
-def test_a_definition_cut_in_two_shows_its_first_passage_first(immediate, tmp_path, embedder):
+@pytest.fixture(scope="module")
+def code_home(tmp_path_factory, model_path):
+    """Real code, this repository's own search/query (four modules), indexed once for the tests below: each built
+    it, or two of its modules, for itself."""
+    source = Path(__file__).resolve().parents[1] / "search" / "query"
+    files = {name: (source / name).read_text(encoding="utf-8")
+             for name in ("postings.py", "keyword.py", "vector.py", "fusion.py")}
+    return tree_built_once(tmp_path_factory, model_path, files, "code")
+
+
+@pytest.fixture
+def code_engine(code_home, model_path, embedder, monkeypatch):
+    return Engine(in_home(code_home, model_path, monkeypatch), lambda: embedder)
+
+
+def test_a_definition_cut_in_two_shows_its_first_passage_first(code_engine):
     """'Postings.search' put the second passage of the method (its scoring loop, which says postings and search
     more often) above the first, which holds its 'def' line; both are the definition, and the one that declares
     it now comes first. Real code: this repository's own search/query."""
-    source = Path(__file__).resolve().parents[1] / "search" / "query"
-    root = tmp_path / "code"
-    root.mkdir()
-    for name in ("postings.py", "keyword.py", "vector.py", "fusion.py"):
-        shutil.copy(source / name, root / name)
-    ingest(root, "code")
-    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    engine = code_engine
     for mode in ("keyword", "hybrid"):
         top = engine.search("Postings.search", limit=5, mode=mode).hits[0]
         assert top.path == "postings.py" and "def search(" in top.snippet.replace("**", ""), (mode, top.snippet)
 
 
-def test_a_camel_case_name_typed_whole_is_marked_in_code(immediate, tmp_path, embedder):
+def test_a_camel_case_name_typed_whole_is_marked_in_code(code_engine):
     """Code is read with its camelCase names split (VectorIndex as vector_index, so 'vector' finds it), and a
     snippet marked only the split words: 'VectorIndex' typed as one name found 'class VectorIndex:' but left the
     name in its snippet unmarked. The name as written is marked now. Real code: this repository's search/query."""
-    source = Path(__file__).resolve().parents[1] / "search" / "query"
-    root = tmp_path / "code"
-    root.mkdir()
-    for name in ("vector.py", "fusion.py"):
-        shutil.copy(source / name, root / name)
-    ingest(root, "code")
-    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: embedder)
+    engine = code_engine
     for mode in ("keyword", "hybrid"):
         hits = engine.search("VectorIndex", limit=5, mode=mode).hits
         declaring = next(h for h in hits if "class VectorIndex" in h.snippet.replace("**", ""))
