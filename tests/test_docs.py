@@ -300,11 +300,18 @@ def section_list_mismatches(path) -> list[str]:
     if not listed:
         return [f"{path.name}: {len(wanted)} sections and no list of them at the top"] \
             if len(wanted) >= LONG_PAGE else []
-    # grouped by topic ('- Dates: [a passage's own date](#…), [a date in a query](#…)'): each section once, in
-    # its group's place (known-limits.md's sections follow the order they were written in, not its topics)
-    grouped = re.search(r"^- [^\[\n]+: \[", top, flags=re.M) is not None
-    if listed == wanted or (grouped and sorted(listed) == sorted(wanted)):
+    # grouped by topic ('- Dates: [a passage's own date](#…), [a date in a query](#…)'): each section once, each
+    # topic's in the page's order and the topics in the order of their first sections (known-limits.md's sections
+    # follow the order they were written in, not its topics: a reader going down the list goes down the page)
+    groups = [[wanted.index(target[1:]) for target in re.findall(r"\]\((#[^)\s]+)\)", line) if target[1:] in wanted]
+              for line in re.findall(r"^- [^\[\n]+: \[.*$", top, flags=re.M)]
+    if listed == wanted:
         return []
+    if groups and sorted(listed) == sorted(wanted):
+        if all(group == sorted(group) for group in groups) and [g[0] for g in groups] == sorted(g[0] for g in groups):
+            return []
+        return [f"{path.name}: a topic's sections out of the page's order, or topics not in the order of their "
+                f"first sections: {[[wanted[n] for n in group] for group in groups]}"]
     missing = [a for a in wanted if a not in listed]
     unknown = [a for a in listed if a not in wanted]
     twice = sorted({a for a in listed if listed.count(a) > 1})
@@ -357,8 +364,17 @@ def test_a_section_left_out_of_the_list_is_found(tmp_path):
         "a.md: listed out of order: ['one', 'two', 'twos-part'] (the sections: ['two', 'twos-part', 'one'])"]
     page.write_text("# A\n\nIts [one](#one) and [two](#two).\n\n## One\n\n## Three\n")
     assert section_list_mismatches(page) == ["a.md: not listed: ['three']; listed, no such section: ['two']"]
-    page.write_text("# A\n\n- Later: [Two](#two)\n- Sooner: [One](#one)\n\n## One\n\n## Two\n\n## Three\n")
-    assert section_list_mismatches(page) == ["a.md: not listed: ['three']"]  # a list by topic: its own order
+    sections = "## One\n\n## Two\n\n## Three\n"
+    page.write_text("# A\n\n- Sooner: [One](#one), [Three](#three)\n- Later: [Two](#two)\n\n" + sections)
+    assert section_list_mismatches(page) == []  # a list by topic: each topic's in the page's order
+    page.write_text("# A\n\n- Sooner: [Three](#three), [One](#one)\n- Later: [Two](#two)\n\n" + sections)
+    assert section_list_mismatches(page) == [
+        "a.md: a topic's sections out of the page's order, or topics not in the order of their first sections: "
+        "[['three', 'one'], ['two']]"]
+    page.write_text("# A\n\n- Later: [Two](#two)\n- Sooner: [One](#one), [Three](#three)\n\n" + sections)
+    assert section_list_mismatches(page)  # a topic before one whose first section comes sooner
+    page.write_text("# A\n\n- Later: [Two](#two)\n- Sooner: [One](#one)\n\n" + sections)
+    assert section_list_mismatches(page) == ["a.md: not listed: ['three']"]
     page.write_text("# A\n\n- Later: [Two](#two), [One](#one)\n- Sooner: [One](#one)\n\n## One\n\n## Two\n")
     assert section_list_mismatches(page) == ["a.md: listed twice: ['one']"]
     page.write_text("# A\n\n" + "".join(f"## S{i}\n\n" for i in range(LONG_PAGE)))
