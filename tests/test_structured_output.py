@@ -188,8 +188,8 @@ def test_the_output_schemas_carry_no_titles_that_repeat_key_names(servers, sift_
     # file's hit its data_rows (+66: 10,632), a hit's sync conflict copies, or the note a copy copies (+180), and
     # whether that note matched too (+46: 10,946), a first scan walking the folder, its freshness' scanning (+450:
     # 11,396, its shape in the $defs of each answer that ends with the freshness line), a hit's dated: the date its
-    # passage is about (+58: 11,454, in search's and similar's Hit), a saved message's thread, mail_thread (+155: 11,609),
-    # the definitions a code file's '+N more' hides, more_in_file_names (+140: 11,749)
+    # passage is about (+58: 11,454, in search's and similar's Hit), a saved message's thread, mail_thread (+155:
+    # 11,609), the definitions a code file's '+N more' hides, more_in_file_names (+140: 11,749)
     assert sum(len(json.dumps(s)) for s in schemas.values()) < 11_790
 
 
