@@ -23,6 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from code_names import build  # noqa: E402  (an index through the real pipeline, huey immediate)
+
 # package -> (files copied, by glob, under its folder); '' copies every file of the package
 PACKAGES = {
     "huey": ("**/*.py",),
@@ -132,22 +134,6 @@ def rank(engine, question: str, wanted: str, mode: str) -> int:
     return next((i for i, hit in enumerate(hits, start=1) if any(answers(hit, one) for one in wanted.split())), 99)
 
 
-def build(home: Path, root: Path) -> None:
-    """An index of ``root`` in ``home`` through the real pipeline, in huey's immediate mode (one built there before
-    is kept)."""
-    os.environ["SIFT_HOME"] = str(home)
-    from search.index import store
-    from workers import runtime, tasks
-    from workers.app import huey
-    runtime.reset()
-    conn = runtime.index()
-    if conn.execute("SELECT 1 FROM collections WHERE published IS NOT NULL").fetchone():
-        return
-    huey.immediate = True
-    tasks.discover(store.ensure_collection(conn, "code", str(root))["id"])
-    huey.immediate = False
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--home", type=Path, help="a Sift home to build the index in, or reuse")
@@ -159,7 +145,7 @@ def main() -> None:
     os.environ.setdefault("SIFT_MODEL", "minilm")
     os.environ.setdefault("SIFT_WORKERS", "1")
     root = corpus(args.corpus or Path(tempfile.mkdtemp(prefix="sift-code-questions-")) / "corpus")
-    build(args.home or Path(tempfile.mkdtemp(prefix="sift-code-questions-home-")), root)
+    build(args.home or Path(tempfile.mkdtemp(prefix="sift-code-questions-home-")), lambda: {"code": root})
     from search.query.engine import from_settings
     from search.settings import load
     engine = from_settings(load())
