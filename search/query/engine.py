@@ -564,10 +564,12 @@ class Engine:
         return self._totals[key]
 
     def _hits(self, read: Passages, query, ranked, common: set[str] = frozenset()) -> list[Hit]:
-        """The ranked chunks as hits, their snippets marking the query's words but the ``common`` ones."""
+        """The ranked chunks as hits, their snippets marking the query's words but the ``common`` ones and those
+        left out of the search (``keyword.left_out``)."""
         if not ranked:
             return []
         conn, rows = read.conn, read.rows([cid for cid, _, _ in ranked])
+        common = common | keyword.left_out(query)  # a preposition left out of the search is not marked either
         # A question's framing words are not marked: leaving out their bigrams (``common``) did not do for a run of
         # Chinese, which a snippet also marks whole: '内存泄露怎么办' marked **怎么办** in a note on another matter.
         query = question.content(query)

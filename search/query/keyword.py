@@ -76,6 +76,14 @@ def subject_words(words: list[str], quoted: set[str] = frozenset()) -> list[str]
             if not (w in question.FUNCTION and after in LEADING and w not in quoted)]
 
 
+def left_out(query: str) -> set[str]:
+    """The words of ``query`` that ``subject_words`` leaves out of its search ('about' in 'about the budget',
+    'during' in 'readers during a write'), as ``query_words`` folds them: a snippet does not mark them, as it
+    does not mark the common words, since a marked word tells the reader it matched."""
+    words = query_words(question.content(query))[:MAX_TERMS]
+    return set(words) - set(subject_words(words, as_typed(query)))
+
+
 def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]], documents: Callable[[str], int]
                ) -> dict[str, list[str]]:
     """{a word of the query: its other forms that some passage holds}, asked of the index (``tokens`` of words,
