@@ -695,8 +695,13 @@ def _clean_meta(data: dict) -> dict:
 def _author(named: dict) -> str:
     """Front matter's ``author:`` or ``authors:`` (any case; a name, a list of names, Hugo's ``{name: …}``) as one
     text, as a PDF's metadata author: the title column holds it (search.index.store), where it was no word of the
-    note at all (front matter is no passage's text); '' for none."""
-    value = named.get("author", named.get("authors"))
+    note at all (front matter is no passage's text); '' for none. An empty ``author:`` is none: a non-empty
+    ``authors:`` beside it is the author (it was hidden)."""
+    return next(filter(None, (_names(named.get(key)) for key in ("author", "authors"))), "")
+
+
+def _names(value) -> str:
+    """One front matter value of author names as one text, '' for none."""
     values = value if isinstance(value, list) else [value]
     names = [item.get("name") if isinstance(item, dict) else item for item in values[:META_ITEMS]]
     return _meta_text(", ".join(dict.fromkeys(str(name).strip() for name in names

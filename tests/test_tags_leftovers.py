@@ -99,6 +99,15 @@ def test_a_pages_author_is_its_author_not_its_first_passages_words(text):
     assert "Herbert" not in "\n".join(section.text for section in doc.sections)
 
 
+@pytest.mark.parametrize("text", [
+    "---\nauthor:\nauthors: [Frank Herbert]\n---\n# Dune\n\nThe spice must flow.\n",  # an empty author:
+    "---\nauthor: ''\nauthors: Frank Herbert\n---\n# Dune\n\nThe spice must flow.\n",
+])
+def test_an_empty_author_does_not_hide_the_authors(text):
+    """Front matter's empty ``author:`` was the author, none, and its ``authors:`` beside it was lost."""
+    assert parse_markdown("dune.md", text).meta["author"] == "Frank Herbert"
+
+
 def test_a_pages_author_finds_it(immediate, tmp_path, monkeypatch):
     """By the author's name: a front matter's author was no word of the note at all."""
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
