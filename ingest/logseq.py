@@ -48,7 +48,7 @@ def page_properties(lines: list[str]) -> tuple[dict, list[int]]:
     'title:: Dune' its text, its title and aliases none, its tags its passages' alone; its other properties
     ('type:: book') are the page's words, as the top's are, in its first passage, not a passage of property lines
     that the page's title and aliases ranked beside its text. Both the top's and a first block's: their tags and
-    aliases together, the top's title. ``author::`` (``authors::``) is the page's author, as a PDF's metadata
+    aliases together, the top's title and author. ``author::`` (``authors::``) is the page's author, as a PDF's metadata
     names one: the title column holds it, as it holds the tags (it was the first passage's words, 'author::' and
     a name before the page's text).
     ``tags:: project, [[performance work]]`` is the tags 'project' and 'performance work'."""
@@ -74,7 +74,9 @@ def page_properties(lines: list[str]) -> tuple[dict, list[int]]:
             continue
         items = [value for item in ITEM.split(value) for value in _values(item)]
         if key == "author":  # as a PDF's metadata author: the title column holds it (search.index.store)
-            meta["author"] = ", ".join(dict.fromkeys(item for item in items if item))[:AUTHOR_CHARS]
+            author = ", ".join(dict.fromkeys(item for item in items if item))[:AUTHOR_CHARS]
+            if author and "author" not in meta:  # the top's, as for the title (a first block's replaced it)
+                meta["author"] = author
             continue
         # the top's and a first block's together: 'tags:: a' at the top, '- tags:: b' under it, the page's a and b
         meta[key] = list(dict.fromkeys(item for item in [*meta.get(key, []), *items] if item))[:VALUES]

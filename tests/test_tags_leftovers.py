@@ -108,6 +108,15 @@ def test_an_empty_author_does_not_hide_the_authors(text):
     assert parse_markdown("dune.md", text).meta["author"] == "Frank Herbert"
 
 
+@pytest.mark.parametrize("text", [
+    "author:: Frank Herbert\n\n- type:: book\n  author:: Brian Herbert\n\n- The spice must flow.\n",
+    "author::\n\n- type:: book\n  author:: Frank Herbert\n\n- The spice must flow.\n",  # an empty top's is none
+])
+def test_the_tops_author_wins_over_the_first_blocks_as_its_title_does(text):
+    """The first block's ``author::`` replaced the top one's, where for ``title::`` the top's wins."""
+    assert parse_markdown("pages/dune.md", text).meta["author"] == "Frank Herbert"
+
+
 def test_a_pages_author_finds_it(immediate, tmp_path, monkeypatch):
     """By the author's name: a front matter's author was no word of the note at all."""
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
