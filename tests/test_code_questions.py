@@ -86,6 +86,9 @@ def test_a_definitions_name_said_in_words():
     assert worded("how do I get the name of a user", "users > get_name") == 0  # two, not side by side
     assert worded("a new lru cache", "cache > entry, NewLRUCache") == 3  # one of a passage's joined definitions
     assert worded("rebuild xref table", "_reader") == 0  # the module alone names no definition
+    # 'process' and 'processes' are one word: 'process' lost its last 's' and 'processes' its 'es'
+    assert worded("how are the worker processes started", "pool > start_worker_process") == 3
+    assert worded("how are pending jobs processed", "queue > process_pending_jobs") == 3
 
 
 CORE = '''"""Core implementation of the asyncio bridge to sqlite3."""

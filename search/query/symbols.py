@@ -176,11 +176,14 @@ def names(name: str, text: str) -> bool:
 # raising "Broken xref table") ranked above it, and a file's first two passages left it off the page.
 WORDED_MIN = 3  # words of a name said in any order, within WORDED_SPAN more words of the query; two said side by side
 WORDED_SPAN = 2
-_ENDINGS = re.compile(r"(?:ing|ed|es|s|e)$")
+# a final 's' after an 's' is the word's own ('process', 'class', 'address'): cut, 'process' was 'proces' and
+# 'processes' 'process', two words
+_ENDINGS = re.compile(r"(?:ing|ed|es|(?<!s)s|e)$")
 
 
 def _stem(word: str) -> str:
-    """A word without the ending of an inflection, the same cut for 'validate', 'validated' and 'validates'."""
+    """A word without the ending of an inflection, the same cut for 'validate', 'validated' and 'validates', for
+    'process', 'processes' and 'processing'."""
     word = word.casefold()
     ending = _ENDINGS.search(word)
     return word[:ending.start()] if ending and ending.start() >= 3 else word
