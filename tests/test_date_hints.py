@@ -163,3 +163,12 @@ def test_a_quarter_with_its_year_after_since_or_before_is_the_one_argument_that_
 def test_a_53rd_week_without_its_year_is_the_last_one_begun(today, said):
     from search.query.date_hints import hint
     assert hint("week 53", "date_after", today).startswith(said), hint("week 53", "date_after", today)
+
+
+def test_a_relative_period_in_another_language_counts_from_the_today_given():
+    """'letzte Woche', '上周' were counted from the clock's today, whatever today ``hint`` was given."""
+    from search.query.date_hints import hint
+    said = hint("letzte Woche", "date_after", date(2026, 5, 6))
+    assert said.startswith("'letzte Woche' is 'last week': give the date itself, counted from today (2026-05-06)"), said
+    assert "date_after=2026-04-29; for the week before this one, date_after=2026-04-27 and date_before=2026-05-04" \
+        in said, said

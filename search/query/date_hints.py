@@ -37,7 +37,7 @@ def hint(value: str, name: str | None, today: date | None = None) -> str | None:
     today = today or date.today()
     value = " ".join(value.strip().split())
     return (_quarters(value, name, today) or _part(value, name, today) or _yearless(value, name, today)
-            or _week(value, name, today) or _weekday(value, name, today) or _relative_words(value, name)
+            or _week(value, name, today) or _weekday(value, name, today) or _relative_words(value, name, today)
             or _ago_elsewhere(value, name))
 
 
@@ -167,14 +167,15 @@ def _ago_elsewhere(value: str, name: str | None) -> str | None:
     return f"'{value}' is '{english}': {hinted}" if hinted else None
 
 
-def _relative_words(value: str, name: str | None) -> str | None:
+def _relative_words(value: str, name: str | None, today: date) -> str | None:
     """The hint for a relative period said in Chinese, German, French or Spanish ('上周', 'letzte Woche'), as for its
-    English words: they were refused with the ISO forms alone."""
+    English words, counted from ``today`` (it was the clock's, whatever ``hint`` was given): they were refused with
+    the ISO forms alone."""
     english = RELATIVE_WORDS.get(value.lower())
     if english is None:
         return None
-    from search.query.filters import iso_hint
-    said = iso_hint(english, name)
+    from search.query.filters import relative_hint
+    said = relative_hint(english, name, today)
     return f"'{value}' is '{english}': {said}" if said else None
 
 

@@ -14,7 +14,7 @@ import fnmatch
 import re
 import unicodedata
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 
 KINDS = ("note", "code", "pdf", "text")
 
@@ -138,11 +138,15 @@ def iso_hint(value: str, name: str | None = None) -> str | None:
     part = _part_of_year(value, name)
     if part:
         return part
-    if RELATIVE.search(value):
-        today = datetime.now().date()
-        relative = _relative(value.lower().strip(), today, name)
-        return f"give the date itself, counted from today ({today.isoformat()})" + (f": {relative}" if relative else "")
-    return None
+    return relative_hint(value, name, datetime.now().date())
+
+
+def relative_hint(value: str, name: str | None, today: date) -> str | None:
+    """The hint for a relative date ('last week'), counted from ``today``; None for a value that says none."""
+    if not RELATIVE.search(value):
+        return None
+    relative = _relative(value.lower().strip(), today, name)
+    return f"give the date itself, counted from today ({today.isoformat()})" + (f": {relative}" if relative else "")
 
 
 def _pair(name: str | None):
