@@ -61,6 +61,16 @@ def test_cython_is_read_by_its_definitions():
     assert "fallback" not in doc.meta
 
 
+def test_a_cython_header_with_a_hash_in_a_string_keeps_its_heading():
+    """'def f(x="#("):' was cut at its '#': its '(' never closed, the definition was no header, its lines the
+    module's (no text lost, its heading was)."""
+    text = 'def split(line, mark="#("):\n    return line.split(mark)\n\ncdef int count(str s=\'#\'):\n    return 1\n'
+    doc = parse_code("lxml/marks.pyx", text)
+    assert "\n".join(s.text for s in doc.sections) == text.rstrip("\n")
+    owners = {" > ".join(s.heading_path): (s.start_line, s.end_line) for s in doc.sections}
+    assert owners == {"marks > split": (1, 3), "marks > count": (4, 5)}, owners
+
+
 def test_names_asked_for():
     assert asked_name("where is SqliteStorage defined") == ["SqliteStorage"]
     assert asked_name("Where's `Huey.enqueue` defined?") == ["Huey", "enqueue"]

@@ -30,6 +30,8 @@ HEADER_ROWS = 30
 COMMENT = re.compile(r"\s*#")
 DECORATOR = re.compile(r"\s*@")
 TRIPLE = re.compile(r'"""|\'\'\'')
+# a one-line string, its marks and brackets no code: 'def f(x="#("):' was cut at its '#', the '(' never closed
+STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
 
 
 def outline(text: str) -> Outline:
@@ -84,17 +86,22 @@ def _header(lines: list[str], row: int) -> tuple[str, int] | None:
         return None
     depth, last = 0, row
     while last < min(len(lines), row + HEADER_ROWS):
-        body = lines[last].split("#", 1)[0]
+        body = _bare(lines[last])
         depth += body.count("(") + body.count("[") - body.count(")") - body.count("]")
         if depth <= 0:
             break
         last += 1
-    if last >= min(len(lines), row + HEADER_ROWS) or ":" not in lines[last].split("#", 1)[0]:
+    if last >= min(len(lines), row + HEADER_ROWS) or ":" not in _bare(lines[last]):
         return None
-    ending = lines[last].split("#", 1)[0].rstrip()
+    ending = _bare(lines[last]).rstrip()
     if not ending.endswith(":") and not re.search(r":\s*\S", ending):
         return None
     return found.group("name"), last
+
+
+def _bare(line: str) -> str:
+    """A line's code without its strings' text and its comment."""
+    return STRING.sub('""', line).split("#", 1)[0]
 
 
 def _prefixed(lines: list[str], row: int, column: int, floor: int) -> int:
