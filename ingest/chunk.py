@@ -289,6 +289,7 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # sender alone (search.query.mail_people.same_people: one's own replies in Sent to two people). A front matter's
 # empty 'author:' no longer hides its 'authors:'; a Logseq page's top 'author::' wins over its first block's, as
 # its 'title::' does. A Cython header with '#' in a string ('def f(x="#("):') is its definition's heading.
+# A heading 'W 10' (with a space) is no calendar week, as 'W10' is none (a wing, away, a width as often).
 VERSION = 24
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

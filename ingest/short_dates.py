@@ -187,8 +187,8 @@ def week(heading: str) -> tuple[int | None, int] | None:
     number = int(found["w1"] or found["w2"] or found["w3"])
     if not 1 <= number <= 53 or (found["y1"] and found["y2"]):
         return None
-    if found["w1"] and re.match(r"\s*w\d", heading, re.IGNORECASE) and not found["y1"]:
-        return None  # a 'W10' alone is a size, a wattage or a column as often; '2024-W10' is a week
+    if found["w1"] and re.match(r"\s*w\.?\s*\d", heading, re.IGNORECASE) and not found["y1"]:
+        return None  # a 'W10', 'W 10' alone is a size, a wattage, a wing, away as often; '2024-W10' is a week
     year = found["y1"] or found["y2"]
     return (int(year) if year else None), number
 

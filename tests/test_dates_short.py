@@ -83,7 +83,7 @@ def test_a_calendar_week_with_its_own_year_or_under_a_year_heading():
 
 
 @pytest.mark.parametrize("heading", [
-    "Week 10 of the course", "W10", "Week 54", "Week 0", "KW 10 2024 2025", "Top 10", "Chapter 10", "Part 3/4",
+    "Week 10 of the course", "W10", "W 10", "W. 10", "w 10: wing", "Week 54", "Week 0", "KW 10 2024 2025", "Top 10", "Chapter 10", "Part 3/4",
     "Woche 10 Sprachkurs",
 ])
 def test_what_is_no_calendar_week_stays_none(heading):
