@@ -76,6 +76,16 @@ def test_pages_are_walked_one_at_a_time_and_let_go():
     assert not any(number >= 10 for _, number in reader.resolved_objects)  # no page nor content stream kept
 
 
+def test_parsing_a_pdf_builds_no_page_list(monkeypatch):
+    """parse_pdf itself, not only the walk, asks pypdf for no page list (``reader.pages``, its outline's page
+    numbers and page labels all build it: ``_flatten``), which is what holds the memory at 20,000 pages."""
+    flattened, flatten = [], PdfReader._flatten
+    monkeypatch.setattr(PdfReader, "_flatten", lambda self, *a, **k: (flattened.append(1), flatten(self, *a, **k))[1])
+    doc = pdf.parse_pdf("fine.pdf", _pdf({2: [5, 6], 5: [10, 11], 6: [12]}, [10, 11, 12]))
+    assert doc.meta["pages"] == 3 and "page 12 tells of the okapi" in "\n".join(s.text for s in doc.sections)
+    assert flattened == []
+
+
 def test_a_page_tree_past_its_bound_of_entries_is_read_to_it(monkeypatch):
     """pypdf refused a tree of over 100,000 entries whole; the pages before the bound are read now, and the rest
     is said to be left out (the bound made small here: a tree of 100,001 entries takes seconds to read)."""
