@@ -356,12 +356,7 @@ def messages_first(read: Passages, query: str, ranked: list, mode: str, notes: l
     code = read.rows([hit[0] for hit in ranked], kind="code")  # only code makes a message: a note is not read
     held = {cid: symbols.message_match(query, r["text"]) for cid, r in code.items()}
     first = sorted((hit for hit in ranked if held.get(hit[0])), key=lambda hit: -held[hit[0]])
-    chosen = {hit[0] for hit in first}
-    moved = first + [hit for hit in ranked if hit[0] not in chosen]
-    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
-        note(notes, "the code passages holding the text that makes the message come first, each keeping the score it "
-                    "ranked with")
-    return moved
+    return moved_first(ranked, first, notes, "the code passages holding the text that makes the message")
 
 
 def traced_first(read: Passages, query: str, ranked: list, mode: str, filters: Filters, notes: list[str]) -> list:
@@ -391,11 +386,7 @@ def traced_first(read: Passages, query: str, ranked: list, mode: str, filters: F
                 found.append(max(holding, key=lambda held: (held[1], -held[0]))[0])
     by_id = {hit[0]: hit for hit in ranked}
     first = [by_id.get(cid, (cid, 0.0, [None, None])) for cid in dict.fromkeys(found)]
-    moved = first + [hit for hit in ranked if hit[0] not in set(found)]
-    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
-        note(notes, "the passages at the lines the stack trace names come first, each keeping the score it ranked "
-                    "with")
-    return moved
+    return moved_first(ranked, first, notes, "the passages at the lines the stack trace names")
 
 
 def own_notes_first(read: Passages, query: str, ranked: list, mode: str, notes: list[str]) -> list:
@@ -425,4 +416,14 @@ def own_notes_first(read: Passages, query: str, ranked: list, mode: str, notes: 
     if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
         note(notes, "the query asks for your notes: the BibTeX entries come after the other files' passages "
                     "holding its words, each keeping the score it ranked with")
+    return moved
+
+
+def moved_first(ranked: list, first: list, notes: list[str], what: str) -> list:
+    """``first`` (hits of ``ranked``, or passages added to it), then the rest of ``ranked`` in its order; where that
+    changed the order, a note that ``what`` come first, each keeping the score it ranked with."""
+    chosen = {hit[0] for hit in first}
+    moved = first + [hit for hit in ranked if hit[0] not in chosen]
+    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
+        note(notes, f"{what} come first, each keeping the score it ranked with")
     return moved

@@ -8,8 +8,8 @@ whether a code passage's heading names a definition whose every word the questio
 from __future__ import annotations
 
 from search.query import symbols
-from search.query.answer_notes import note
 from search.query.passages import Passages
+from search.query.reordering import moved_first
 
 
 def worded_first(read: Passages, query: str, ranked: list, mode: str, notes: list[str]) -> list:
@@ -22,11 +22,5 @@ def worded_first(read: Passages, query: str, ranked: list, mode: str, notes: lis
     code = read.rows([hit[0] for hit in ranked], kind="code")
     said = {cid: symbols.worded(query, r["heading_path"] or "") for cid, r in code.items()}
     first = sorted((hit for hit in ranked if said.get(hit[0])), key=lambda hit: -said[hit[0]])
-    if not first:
-        return ranked
-    chosen = {hit[0] for hit in first}
-    moved = first + [hit for hit in ranked if hit[0] not in chosen]
-    if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:
-        note(notes, "the code passages of the definitions whose names the question says in words come first, each "
-                    "keeping the score it ranked with")
-    return moved
+    return moved_first(ranked, first, notes, "the code passages of the definitions whose names the question says in "
+                                             "words")
