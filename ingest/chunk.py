@@ -290,7 +290,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # empty 'author:' no longer hides its 'authors:'; a Logseq page's top 'author::' wins over its first block's, as
 # its 'title::' does. A Cython header with '#' in a string ('def f(x="#("):') is its definition's heading.
 # A heading 'W 10' (with a space) is no calendar week, as 'W10' is none (a wing, away, a width as often).
-VERSION = 24
+# 25: a code block's '#word' at a line's start or after a space (a comment or directive: '#TODO', '#include') no longer
+# takes the note's own tag of that word away; only one glued to a name ('User#save') is code.
+VERSION = 25
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
 # joins its neighbour: a text that short embeds as generic code, close to any query or passage, so it ranked

@@ -436,18 +436,22 @@ CLOSED_UP = "\x00"
 def code_hashes(token, found: set[str]) -> None:
     """Add the '#words' (folded) that ``token`` writes in code (a fence, an indented block, an inline token's code
     spans) to ``found``: a note that writes `#find_or_create_by` (a Ruby method) titled 'Specify New Attributes For
-    #find_or_create_by' was tagged #find_or_create_by, and so was the README linking to it."""
+    #find_or_create_by' was tagged #find_or_create_by, and so was the README linking to it. Of a block, only those
+    glued to a name (``BLOCK_HASH``)."""
     if token.type in ("fence", "code_block"):
-        codes = [token.content]
+        codes, pattern = [token.content], BLOCK_HASH
     elif token.type == "inline" and "`" in token.content:  # the parser reads blocks only: no inline children
-        codes = [token.content[start:end] for start, end in _code_spans(token.content)]
+        codes, pattern = [token.content[start:end] for start, end in _code_spans(token.content)], CODE_HASH
     else:
         return
     found.update(match.group(1).strip("/").casefold() for code in codes if "#" in code
-                 for match in CODE_HASH.finditer(code))
+                 for match in pattern.finditer(code))
 
 
 CODE_HASH = re.compile(r"#([\w/-]+)")
+# in a block, only a name's: glued to a word before it (``User#save``); a comment or directive at a line's start or
+# after a space ('#TODO', '#include', '#!/bin/sh') is no name, and a note tagged #todo lost its tag to one
+BLOCK_HASH = re.compile(r"(?<=\w)#([\w/-]+)")
 
 
 def _inline_tags(text: str, tags: dict) -> None:

@@ -146,3 +146,15 @@ def test_code_is_no_tag_and_a_real_inline_tag_stays():
     slip = parse_markdown("rails/convert.md", "Ditch `#capitalize and instead use another\nmethod, `#classify`.\n"
                                               "`x` #kept, and #also.\n")
     assert slip.meta["tags"] == ["kept", "also"]
+
+
+def test_a_code_comment_hides_no_tag():
+    """A note tagged #todo that pastes code with a '#TODO' comment lost its #todo tag: every '#word' of a code
+    block was taken for code (as `User#save` is). In a block only a '#word' glued to a name before it is a name
+    (Ruby's ``User#save``, Javadoc's ``List#add``); a comment or directive ('#TODO', '#include', '#!/bin/sh') at a
+    line's start or after a space is no name, and the note's own tag stays."""
+    doc = parse_markdown("login.md", "# Fix login\n\nStill to do #todo, see #include\n\n```python\n#!/usr/bin/env python\n"
+                                     "x = 1  #TODO: remove\n```\n\n```c\n#include <stdio.h>\n```\n")
+    assert doc.meta["tags"] == ["todo", "include"]
+    ruby = parse_markdown("ruby.md", "The #save of a model, #later.\n\n```ruby\nUser#save #later\n```\n")
+    assert ruby.meta["tags"] == ["later"]
