@@ -172,3 +172,12 @@ def test_a_relative_period_in_another_language_counts_from_the_today_given():
     assert said.startswith("'letzte Woche' is 'last week': give the date itself, counted from today (2026-05-06)"), said
     assert "date_after=2026-04-29; for the week before this one, date_after=2026-04-27 and date_before=2026-05-04" \
         in said, said
+
+
+@pytest.mark.parametrize("given, days", [("十二天前", 12), ("二十天前", 20), ("十天前", 10), ("三天前", 3)])
+def test_days_ago_in_chinese_of_ten_or_more_get_their_date(given, days):
+    """'十二天前' (12 days ago) was refused with the ISO forms alone, as if no date were said: a count of ten or more
+    is written with 十 ('十二', '二十'), which no single numeral's lookup read."""
+    from search.query.date_hints import hint
+    said = hint(given, "date_after")
+    assert said is not None and f"is '{days} days ago'" in said

@@ -157,7 +157,7 @@ def _ago_elsewhere(value: str, name: str | None) -> str | None:
         return None
     said = next(key for key in ("de", "fr", "es", "zh") if found[key])
     count = found[said]
-    number = int(count) if count.isdigit() else COUNTS.get(count.lower())
+    number = int(count) if count.isdigit() else COUNTS.get(count.lower()) or _chinese_count(count)
     if not number:
         return None
     unit = "day" if found[f"{said}_unit"].lower()[:1] in ("t", "j", "d", "天") else "week"
@@ -165,6 +165,14 @@ def _ago_elsewhere(value: str, name: str | None) -> str | None:
     from search.query.filters import iso_hint
     hinted = iso_hint(english, name)
     return f"'{value}' is '{english}': {hinted}" if hinted else None
+
+
+def _chinese_count(count: str) -> int | None:
+    """A count written with 十 ('十二' 12, '二十' 20, '二十一' 21), which COUNTS' single numerals do not read."""
+    tens, ten, ones = count.partition("十")
+    if not ten or any(part not in ("", *COUNTS) for part in (tens, ones)):
+        return None
+    return (COUNTS[tens] if tens else 1) * 10 + (COUNTS[ones] if ones else 0)
 
 
 def _relative_words(value: str, name: str | None, today: date) -> str | None:
