@@ -22,8 +22,9 @@ HEADERS = [re.compile(pattern) for pattern in (
     rf"(?:(?:cdef|cpdef|ctypedef)\s+)?{_QUALIFIERS}class\s+(?P<name>\w+)",
     rf"(?:cdef|ctypedef)\s+{_QUALIFIERS}(?:struct|union|enum|cppclass|fused)\s+(?P<name>\w+)",
     r"property\s+(?P<name>\w+)\s*:",
-    # a C function: the word before the first '(' of a cdef/cpdef line, no '=' before it (a variable's value)
-    rf"(?:cdef|cpdef)\s+(?!extern\b|class\b){_QUALIFIERS}[^=(#:]*?(?P<name>\w+)\s*\(",
+    # a C function: the word before the first '(' of a cdef/cpdef line, no '=' before it (a variable's value); the
+    # name tried where a word begins only: at every letter, a long word with no '(' took the square of its length
+    rf"(?:cdef|cpdef)\s+(?!extern\b|class\b){_QUALIFIERS}[^=(#:]*?(?<!\w)(?P<name>\w+)\s*\(",
 )]
 # a header's lines at most: a '(' never closed is no header, and each line after it is not read again for every one
 HEADER_ROWS = 30
