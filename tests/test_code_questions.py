@@ -9,6 +9,7 @@ from ingest.kinds import kind_of
 from search.query.engine import Engine
 from search.query.results_page import definition_names, more_in_file
 from search.query.symbols import asked_name, declares_in, names, restates, worded
+from search.query.symbols import test_file as is_test_file
 from tests.conftest import built_once, in_home, ingest, write_tree
 
 PYX = '''# cython: language_level=3
@@ -362,3 +363,15 @@ def test_the_definitions_left_off_the_page_are_named():
     line = more_in_file(7, None, [f"f{n}" for n in range(7)])
     assert line.startswith("+ 7 more passages of this file ranked among these (f0, f1, f2, f3, f4, …), left off")
     assert "(" not in more_in_file(2, None).split("among these")[1].split("left off")[0]  # a note's: no names
+
+
+@pytest.mark.parametrize("path, test", [
+    ("graph/shortest.py", False), ("latest.py", False), ("src/contest.go", False), ("Contest.java", False),
+    ("unittest.py", False), ("LATEST.md", False),
+    ("UserTest.java", True), ("UserTests.cs", True), ("AttestTest.java", True), ("user_test.go", True),
+    ("x.test.ts", True), ("tests/a.py", True), ("test_a.py", True), ("conftest.py", True)])
+def test_a_file_ending_in_test_is_no_test_file(path, test):
+    """Java's and C#'s tests are named 'UserTest.java', 'UserTests.cs', with a capital: read in any case, a name ending
+    in 'test' was a test's ('shortest.py', 'latest.py', 'contest.go'), and a question about how a shortest path is
+    found ranked graph/shortest.py after the other code (``reordering.code_before_tests``)."""
+    assert is_test_file(path) is test

@@ -472,7 +472,7 @@ def message_match(query: str, text: str) -> int:
 
 
 TEST_FILE = re.compile(r"(?:^|/)(?:tests?|__tests__|spec|specs)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$"
-                       r"|Tests?\.\w+$", re.IGNORECASE)
+                       r"|(?-i:Tests?)\.\w+$|(?:^|/)conftest\.py$", re.IGNORECASE)  # 'UserTest.java' with its capital: not 'shortest.py'
 
 
 # Files that declare again what another file defines, for a type checker or another language: Python's stubs
