@@ -228,6 +228,8 @@ def date_sections(doc: Document, path: str = "") -> None:
     in_path = in_path or (since.year if since else None)
     from ingest.short_dates import released  # a changelog's '## 20.10.17 (2022-06-06)': its '## 20.10.16' too
     versions = any(released(h.strip()) for s in doc.sections for h in s.heading_path or [])
+    from ingest.short_dates import calendar_weeks  # a '## Week 10' with its week's days under it: a calendar week
+    calendar = calendar_weeks([s.heading_path or [] for s in doc.sections], order, in_path)
     read: dict[tuple, tuple] = {}  # a heading read once under each year and month: the sections under it hold them
     for section in doc.sections:
         if section.dated is not None:
@@ -237,7 +239,7 @@ def date_sections(doc: Document, path: str = "") -> None:
         for heading in section.heading_path or []:
             key = (heading, year, month, day, given)
             if key not in read:
-                read[key] = _read(heading, order, year, month, day, versions, given)
+                read[key] = _read(heading, order, year, month, day, versions, given, calendar)
             year, month, day, found = read[key]
             when = found if found is not None else when
             given = given if given is None or not _says_year(heading, order) else None
@@ -273,7 +275,7 @@ def _later(since: date | None, year: int | None, *day: int) -> int | None:
 
 
 def _read(heading: str, order: str | None, year: int | None, month: int | None, day: bool | tuple,
-          versions: bool = False, since: date | None = None) -> tuple:
+          versions: bool = False, since: date | None = None, calendar: bool = False) -> tuple:
     """``_under`` for a heading under a ``year``, ``month`` and ``day``, with what ingest.short_dates reads: a
     calendar week (``KW 10``: its Monday, of its own year or ``year``), a day whose year its weekday picks where no
     year is over it (``Tue 5/14``, ``Mon 14 March``); a day written with numbers after a weekday it does not fall
@@ -281,10 +283,14 @@ def _read(heading: str, order: str | None, year: int | None, month: int | None, 
     the wrong one as often (``Mon 14 March`` under ``# 2024`` is dated, as it was). ``day`` is the (year, month,
     day) of a week's Monday under a calendar week, for a weekday's name alone under it. ``versions``: the note's
     headings write versions with their release dates (``short_dates.released``), so a two-digit year is none.
-    ``since``: the day of the front matter that gave ``year`` (``_later``)."""
+    ``since``: the day of the front matter that gave ``year`` (``_later``). ``calendar``: a ``## Week 10`` without
+    its year is a calendar week (a week's days under it in the note: ``short_dates.calendar_weeks``), else a
+    course's."""
     from ingest import short_dates  # it reads this module's weekday names
     if any(c.isdigit() for c in heading):
         week = short_dates.week(heading.strip())
+        if week is not None and not (calendar or short_dates.calendar_word(heading.strip())):
+            week = None  # a course's '## Week 10' in '2024.md': its weeks are no ISO weeks
         if week is not None:
             first = short_dates.monday(week[0] or year, week[1]) if week[0] or year else None
             if first and not week[0] and _later(since, year, *first) != year:  # '## KW 1' of a log begun in December

@@ -187,10 +187,43 @@ def week(heading: str) -> tuple[int | None, int] | None:
     number = int(found["w1"] or found["w2"] or found["w3"])
     if not 1 <= number <= 53 or (found["y1"] and found["y2"]):
         return None
-    if found["w1"] and re.match(r"\s*w\.?\s*\d", heading, re.IGNORECASE) and not found["y1"]:
-        return None  # a 'W10', 'W 10' alone is a size, a wattage, a wing, away as often; '2024-W10' is a week
+    if found["w1"] and re.match(r"\s*w\.?\s*\d", heading, re.IGNORECASE) and not (found["y1"] or found["y2"]):
+        return None  # a 'W10', 'W 10' alone is a size, a wattage, a wing, away as often; '2024-W10', 'W10/2024' are weeks
     year = found["y1"] or found["y2"]
     return (int(year) if year else None), number
+
+
+def calendar_word(heading: str) -> bool:
+    """Whether a week's heading says itself that its week is the calendar's: a word that names one alone (``KW 10``,
+    ``CW 10``, ``Kalenderwoche 10``, ``10. KW``) or a year of its own (``Week 10, 2024``, ``2024-W10``,
+    ``W10/2024``, ``2024年第10周``). A ``Week 10``, ``Woche 10``, ``第10周`` alone counts a course's or a project's
+    weeks as often (a semester's ``## Week 10`` in ``2024.md`` is no ISO week 10): ``calendar_weeks`` looks under it."""
+    found = week(heading)
+    return found is not None and (found[0] is not None or _CALENDAR.match(heading) is not None)
+
+
+def calendar_weeks(paths: list[list[str]], order: str | None, year: int | None) -> bool:
+    """Whether a note's weeks that ``calendar_word`` leaves unsure are the calendar's: one of them has a day under it
+    that falls in that calendar week (``## Week 10`` / ``### Mon 4.3.`` in 2024), as a log's do, where a course's
+    weeks have lectures' numbers or topics under them (or days of other weeks: its week 2 began in September), and
+    a log's week without its days is of the log's calendar too. ``paths``: each section's heading path; ``year``:
+    the file's (its name, folder or front matter), else a year heading over the week (``# 2024``)."""
+    from ingest.passage_dates import YEAR_ALONE, heading_parts
+    for path in paths:
+        over = year
+        for at, heading in enumerate(path):
+            if YEAR_ALONE.fullmatch(heading.strip()):
+                over = heading_parts(heading, order, True)[0] or over
+            said = week(heading.strip()) if any(c.isdigit() for c in heading) else None
+            if said is None or said[0] is not None or calendar_word(heading.strip()):
+                continue
+            for below in path[at + 1:]:
+                parts = heading_parts(below, order, True) if any(c.isdigit() for c in below) else None
+                day_year = parts and parts[1] and parts[2] and (parts[0] or over)
+                if day_year and _real(day_year, parts[1], parts[2]) and \
+                        date(day_year, parts[1], parts[2]).isocalendar()[1] == said[1]:
+                    return True
+    return False
 
 
 def monday(year: int, number: int) -> tuple[int, int, int] | None:

@@ -62,22 +62,40 @@ def test_a_weekday_picks_the_year_where_nothing_else_says_one():
 
 
 def test_a_calendar_week_is_its_monday_in_the_year_over_it():
-    log = _log("KW 10", "KW10", "Kalenderwoche 10", "10. KW", "Woche 11", "Week 11", "Wk 11", "CW 12", "第12周",
-               "第12週", "KW 10: Planung", "KW 10 Planung", "Week 11 - review", "Semaine 12", "KW 1")
+    log = _log("KW 10", "KW10", "Kalenderwoche 10", "10. KW", "CW 12", "KW 10: Planung", "KW 10 Planung", "KW 1")
     assert _dated("journal/2024.md", log) == {
-        "KW 10": "2024-03-04", "KW10": "2024-03-04", "Kalenderwoche 10": "2024-03-04",
-        "10. KW": "2024-03-04", "Woche 11": "2024-03-11", "Week 11": "2024-03-11", "Wk 11": "2024-03-11",
-        "CW 12": "2024-03-18", "第12周": "2024-03-18", "第12週": "2024-03-18", "KW 10: Planung": "2024-03-04",
-        "KW 10 Planung": "2024-03-04", "Week 11 - review": "2024-03-11", "Semaine 12": "2024-03-18",
-        "KW 1": "2024-01-01"}
+        "KW 10": "2024-03-04", "KW10": "2024-03-04", "Kalenderwoche 10": "2024-03-04", "10. KW": "2024-03-04",
+        "CW 12": "2024-03-18", "KW 10: Planung": "2024-03-04", "KW 10 Planung": "2024-03-04", "KW 1": "2024-01-01"}
     assert _dated("notes/log.md", _log("KW 10", "Week 10"))["KW 10"] is None  # no year: none
 
 
+WEEKS = ("Woche 11", "Week 11", "Wk 11", "第11周", "第11週", "Week 11 - review", "Semaine 11", "Semana 11")
+
+
+@pytest.mark.parametrize("heading", WEEKS)
+def test_a_week_that_may_be_a_courses_is_a_calendar_week_only_with_its_days_under_it(heading):
+    """A course's '## Week 11' in 'Course 2024.md' was read as ISO week 11 of 2024 (11 March): a semester's weeks
+    are no calendar weeks. Its days under it, in that calendar week, tell a log's week; a lecture's topic, or a day
+    of another week (a term begun in September), does not."""
+    course = f"# Course\n\n## {heading}\n\nx\n\n### Lecture 19: graphs\n\ny\n"
+    assert _dated("Course 2024.md", course)[heading] is None
+    assert _dated("journal/2024.md", _log(heading))[heading] is None
+    other = f"# Course\n\n## {heading}\n\nx\n\n### 2024-11-18\n\ny\n"
+    assert _dated("Course 2024.md", other)[heading] is None
+    log = f"# Log\n\n## Week 10\n\nx\n\n### Di 5.3.\n\ny\n\n## {heading}\n\nz\n"
+    assert _dated("journal/2024.md", log) == {"Week 10": "2024-03-04", "Di 5.3.": "2024-03-05",
+                                              heading: "2024-03-11"}
+    under = f"# 2024\n\n## {heading}\n\nx\n\n### 2024-03-13\n\ny\n"
+    assert _dated("log.md", under) == {heading: "2024-03-11", "2024-03-13": "2024-03-13"}
+
+
 def test_a_calendar_week_with_its_own_year_or_under_a_year_heading():
-    log = _log("KW 10/2024", "Week 10, 2024", "2024 KW 10", "2024-W10", "2024年第10周", "2025-W01")
+    log = _log("KW 10/2024", "Week 10, 2024", "2024 KW 10", "2024-W10", "2024年第10周", "2025-W01", "W10/2024",
+               "2024/W10")
     assert _dated("notes/log.md", log) == {
         "KW 10/2024": "2024-03-04", "Week 10, 2024": "2024-03-04", "2024 KW 10": "2024-03-04",
-        "2024-W10": "2024-03-04", "2024年第10周": "2024-03-04", "2025-W01": "2024-12-30"}
+        "2024-W10": "2024-03-04", "2024年第10周": "2024-03-04", "2025-W01": "2024-12-30", "W10/2024": "2024-03-04",
+        "2024/W10": "2024-03-04"}
     nested = "# 2023\n\n## KW 52\n\nEnd of year.\n\n# 2024\n\n## KW 1\n\nNew year.\n\n### Notes\n\nUnder it.\n"
     assert _dated("log.md", nested) == {"KW 52": "2023-12-25", "KW 1": "2024-01-01", "Notes": "2024-01-01"}
 
