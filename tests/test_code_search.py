@@ -352,6 +352,22 @@ def test_of_two_definitions_of_a_name_the_one_with_a_passage_of_its_own_comes_fi
 
 
 
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query", ["@huey.task", "Huey.task"])
+def test_a_name_whose_words_every_passage_holds_finds_its_definition_by_its_heading(joined_engine, query, mode,
+                                                                                     monkeypatch):
+    """'huey' and 'task' are in nearly every passage of huey: BM25 ranked a hundred others above Huey.task (headed
+    'api > Huey > create_consumer, task'), which the definitions step never saw. Its heading holds both words:
+    looked up there, it comes first, before the class Task (the same name but for its case). The candidates are
+    cut to 8 here, as 100 are of huey's 3,000 passages."""
+    from search.query import engine as engine_module
+    monkeypatch.setattr(engine_module, "CANDIDATES", 8)
+    words = joined_engine.search(query.replace(".", " ").lstrip("@"), limit=8, mode="keyword").hits
+    assert not any(h.heading_path.endswith(", task") for h in words)  # the words alone leave it out
+    top = joined_engine.search(query, limit=8, mode=mode).hits[0]
+    assert (top.path, top.heading_path) == ("huey/api.py", "api > Huey > create_consumer, task")
+
+
 # A small polyglot repository: a Python uploader, its tests, the TypeScript web client that calls it, an ADR naming
 # their symbols (as /tmp/mono-D, the monorepo these were measured on, held them).
 UPLOADER_TREE = {

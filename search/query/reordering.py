@@ -11,7 +11,7 @@ import re
 import sqlite3
 
 from search.index import chunk_reads, keyword_reads
-from search.query import keyword, lists, question, symbols
+from search.query import definition_lookup, keyword, lists, question, symbols
 from search.query.answer_notes import note
 from search.query.catalog import Catalog
 from search.query.dates import iso_dates, month_names_swapped, only_date
@@ -222,6 +222,11 @@ def definitions_first(read: Passages, query: str, ranked: list, mode: str, filte
     looked = ranked if not spaced else ranked[:SPACED_NAME_DEPTH]
     rows = read.rows([cid for cid, _, _ in looked], kind="code").values() if parts and ranked else []
     defining = {r["id"] for r in rows if symbols.defines(parts, r["heading_path"] or "", r["text"], r["path"])}
+    if parts and ranked and not spaced and not defining:  # '@huey.task': its words in every passage of huey
+        more = read.rows(definition_lookup.unranked_definitions(read.conn, parts, ranked, filters), kind="code")
+        rows = [*rows, *more.values()]
+        defining = {r["id"] for r in rows if symbols.defines(parts, r["heading_path"] or "", r["text"], r["path"])}
+        ranked = ranked + [(cid, 0.0, [None, None]) for cid in more if cid in defining]  # scored 0, unranked
     declaring = {r["id"] for r in rows if r["id"] in defining and symbols.declares_in(r["path"], parts[-1], r["text"])}
     shared = {r["id"] for r in rows if r["id"] in defining and symbols.joined(r["heading_path"] or "")}
     # a name with no definition (a parameter, a setting: read_timeout): the passages holding it as written
@@ -233,8 +238,10 @@ def definitions_first(read: Passages, query: str, ranked: list, mode: str, filte
     # and a name's definition before a stub or binding that declares it again (``symbols.restates``: lxml's .pxd
     # re-declaring libxslt's xsltApplyStylesheet ranked above the header that declares it)
     restating = {r["id"] for r in rows if r["id"] in defining and symbols.restates(r["path"])}
+    cased = {r["id"] for r in rows if r["id"] in defining and symbols.heading_case(parts[-1], r["heading_path"] or "")}
     first = named + sorted((hit for hit in ranked if hit[0] in defining | naming),
-                           key=lambda hit: (hit[0] not in declaring, hit[0] in restating, hit[0] in shared))
+                           key=lambda hit: (hit[0] not in declaring, hit[0] not in cased, hit[0] in restating,
+                                            hit[0] in shared))
     chosen = {hit[0] for hit in first}
     moved = first + [hit for hit in ranked if hit[0] not in chosen]
     if [hit[0] for hit in moved] != [hit[0] for hit in ranked]:

@@ -226,6 +226,13 @@ def _said(said: tuple[str, ...], name: str) -> int:
     return len(wanted) if any(set(wanted) <= window for window in windows) else 0
 
 
+def heading_case(name: str, heading_path: str) -> bool:
+    """Whether a code passage's heading names a definition ``name`` in the very case the query writes it: of
+    ``@huey.task``'s two definitions by case aside, Huey's method ``task`` before the class ``Task``."""
+    shown = MORE_NAMED.sub("", heading_path.split(" > ")[-1].strip()).split(", ")
+    return " > " in heading_path and any(one.split(".")[-1] == name for one in shown)
+
+
 def defines(parts: list[str], heading_path: str, text: str, path: str = "") -> bool:
     """Whether the code passage under ``heading_path`` ('api > Huey > revoke_by_id': module, classes, definition)
     holding ``text`` defines the name ``parts`` (case aside): one of its heading's definitions (a passage of
