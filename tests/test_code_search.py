@@ -368,6 +368,40 @@ def test_a_name_whose_words_every_passage_holds_finds_its_definition_by_its_head
     assert (top.path, top.heading_path) == ("huey/api.py", "api > Huey > create_consumer, task")
 
 
+def _step(name: str, says: str) -> str:
+    """A function of some twenty lines whose docstring says ``says``: a passage of its own."""
+    body = "".join(f"    value_{n} = compute_{n}(state)\n" for n in range(18))
+    return f'def {name}(state):\n    """{says}"""\n{body}    return state\n\n\n'
+
+
+# One file whose four functions say the question's words, the one that answers it (the worker loop) fourth; three
+# files that say them once, ranked below all four.
+HOW_TREE = {
+    "pool/runner.py": _step("open_pool", "Open the thread pool: worker threads run blocking calls off the event loop.")
+    + _step("configure_pool", "Configure the worker threads that run blocking calls off the event loop.")
+    + _step("close_pool", "Close the pool of worker threads that ran blocking calls off the event loop.")
+    + _step("worker_loop", "Each worker thread takes the next blocking call and runs it."),
+    "web/server.py": _step("serve", "Serve requests on the event loop."),
+    "web/client.py": _step("fetch", "Fetch a page; blocking calls are awaited."),
+    "web/cache.py": _step("cached", "A cache of pages fetched by the worker."),
+}
+
+
+@pytest.mark.parametrize("query, more", [("how do worker threads run blocking calls off the event loop", True),
+                                         ("worker threads run blocking calls off the event loop", False)])
+def test_a_how_question_keeps_more_of_a_code_files_passages_that_ranked_first(engine_over, query, more):
+    """The answer to 'how does aiosqlite run sqlite calls off the event loop' was core.py's fourth passage, ranked
+    fourth of all, and the page kept two a file, giving its places to other files' passages ranked below it. A how-
+    question keeps up to four passages of a code file among the first five ranked; other queries keep two."""
+    engine = engine_over(HOW_TREE)
+    hits = engine.search(query, limit=5, mode="keyword").hits
+    ranked = [h.heading_path.split(" > ")[-1] for h in hits if h.path == "pool/runner.py"]
+    assert len(ranked) == (4 if more else 2), [(h.path, h.heading_path) for h in hits]
+    assert ("worker_loop" in ranked) is more
+    if not more:
+        assert hits[0].more_in_file == 2
+
+
 # A small polyglot repository: a Python uploader, its tests, the TypeScript web client that calls it, an ADR naming
 # their symbols (as /tmp/mono-D, the monorepo these were measured on, held them).
 UPLOADER_TREE = {

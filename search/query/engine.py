@@ -131,7 +131,8 @@ class Engine:
                         ranked, also = results_page.twins_left_out(ranked, self._catalog_for(conn, state), roots)
                         ranked, copied, copy_of = results_page.copies_folded(ranked, self._catalog_for(conn, state),
                                                                              read, query, common)
-                        page, more = results_page.per_file(ranked, limit, self._catalog_for(conn, state))
+                        page, more = results_page.per_file(ranked, limit, self._catalog_for(conn, state),
+                                                           symbols.asks_how(query))
                         hits = self._hits(read, query, page, common)
                         for hit in hits:
                             left_off = more.pop(hit.chunk_id, [])

@@ -20,19 +20,30 @@ from search.query.scope import file_place
 # A file of PER_FILE passages or fewer (a short note cut in two) takes one place: its two passages are the whole
 # note, and took two of the top five ('skip a broken commit when bisecting'); its first hit says the rest ranked.
 PER_FILE = 2
+# A how-question about code asks for a mechanism, which one file's code often holds in several passages: the answer to
+# 'how does aiosqlite run sqlite calls off the event loop' was core.py's fourth passage (_connection_worker_thread,
+# under connect, Connection.__init__ and _connect), ranked fourth of all, and left off for passages of other files
+# that ranked below it. Such a file keeps up to HOW_PER_FILE passages where they ranked among the first HOW_DEPTH of
+# all; only passages that ranked below them give way (three a file everywhere took other files' places higher up).
+HOW_PER_FILE = 4
+HOW_DEPTH = 5
 
 
-def per_file(ranked: list, limit: int, catalog: Catalog) -> tuple[list, dict[int, list[int]]]:
+def per_file(ranked: list, limit: int, catalog: Catalog, how: bool = False) -> tuple[list, dict[int, list[int]]]:
     """The first ``limit`` of ``ranked`` with at most PER_FILE passages of a file, one of a file that has no more
-    than PER_FILE (the passages left off fill
+    than PER_FILE (with ``how``, a how-question's: up to HOW_PER_FILE of a code file among the first HOW_DEPTH ranked;
+    ``symbols.asks_how``) (the passages left off fill
     the page when too few other files match), in rank order, and {chunk id of a file's first passage on the page:
     the chunk ids of its passages that ranked above the page's last and were left off, in rank order}."""
     files = catalog.files([cid for cid, _, _ in ranked])
     seen: Counter = Counter()
     kept, over = [], []
+    early = catalog.kinds_of([cid for cid, _, _ in ranked[:HOW_DEPTH]]) if how else []
     for i, file in enumerate(files):
         seen[file] += 1
-        (kept if seen[file] <= (PER_FILE if catalog.passages(file) > PER_FILE else 1) else over).append(i)
+        room = PER_FILE if catalog.passages(file) > PER_FILE else 1
+        room = HOW_PER_FILE if room == PER_FILE and i < len(early) and early[i] == "code" else room
+        (kept if seen[file] <= room else over).append(i)
         if len(kept) == limit:
             break
     if len(kept) < limit:  # too few other files: none was left off for them

@@ -226,6 +226,13 @@ def _said(said: tuple[str, ...], name: str) -> int:
     return len(wanted) if any(set(wanted) <= window for window in windows) else 0
 
 
+def asks_how(query: str) -> bool:
+    """Whether the query is a how- or why-question ('how does the server protect against DNS rebinding'), whose
+    answer is a mechanism one file's code may hold in several passages (``results_page.per_file``)."""
+    from search.query import question
+    return bool(re.match(r"\s*(?:how|why)\b", query, re.IGNORECASE)) and question.asks(query)
+
+
 def heading_case(name: str, heading_path: str) -> bool:
     """Whether a code passage's heading names a definition ``name`` in the very case the query writes it: of
     ``@huey.task``'s two definitions by case aside, Huey's method ``task`` before the class ``Task``."""
