@@ -292,8 +292,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # A heading 'W 10' (with a space) is no calendar week, as 'W10' is none (a wing, away, a width as often).
 # 25: a code block's '#word' at a line's start or after a space (a comment or directive: '#TODO', '#include') no
 # longer takes the note's own tag of that word away; only one glued to a name ('User#save') is code; a '## Week 10',
-# 'Woche 10', '第10周' without its own year is a calendar week only where a day under one of the note's weeks falls in
-# that calendar week (a course's weeks in 'Course 2024.md' are none); 'W10/2024' is one.
+# 'Woche 10', '第10周' without its own year is a calendar week only where another of the note's weeks is written 'KW' or
+# with its year, or a day under one of them falls in that calendar week (a course's weeks in 'Course 2024.md' are
+# none); 'W10/2024' is one.
 VERSION = 25
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

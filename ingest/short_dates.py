@@ -203,11 +203,12 @@ def calendar_word(heading: str) -> bool:
 
 
 def calendar_weeks(paths: list[list[str]], order: str | None, year: int | None) -> bool:
-    """Whether a note's weeks that ``calendar_word`` leaves unsure are the calendar's: one of them has a day under it
-    that falls in that calendar week (``## Week 10`` / ``### Mon 4.3.`` in 2024), as a log's do, where a course's
-    weeks have lectures' numbers or topics under them (or days of other weeks: its week 2 began in September), and
-    a log's week without its days is of the log's calendar too. ``paths``: each section's heading path; ``year``:
-    the file's (its name, folder or front matter), else a year heading over the week (``# 2024``)."""
+    """Whether a note's weeks that ``calendar_word`` leaves unsure are the calendar's: another of its weeks says so
+    itself (``## KW 10`` … ``## Week 14: review``), or one of them has a day under it that falls in that calendar
+    week (``## Week 10`` / ``### Mon 4.3.`` in 2024), as a log's do, where a course's weeks have lectures' numbers
+    or topics under them (or days of other weeks: its week 2 began in September); a log's week without its days is
+    of the log's calendar too. ``paths``: each section's heading path; ``year``: the file's (its name, folder or
+    front matter), else a year heading over the week (``# 2024``)."""
     from ingest.passage_dates import YEAR_ALONE, heading_parts
     for path in paths:
         over = year
@@ -215,7 +216,9 @@ def calendar_weeks(paths: list[list[str]], order: str | None, year: int | None) 
             if YEAR_ALONE.fullmatch(heading.strip()):
                 over = heading_parts(heading, order, True)[0] or over
             said = week(heading.strip()) if any(c.isdigit() for c in heading) else None
-            if said is None or said[0] is not None or calendar_word(heading.strip()):
+            if said is not None and calendar_word(heading.strip()):
+                return True  # 'KW 10', '2024-W10': the note counts the calendar's weeks
+            if said is None:
                 continue
             for below in path[at + 1:]:
                 parts = heading_parts(below, order, True) if any(c.isdigit() for c in below) else None

@@ -85,6 +85,8 @@ def test_a_week_that_may_be_a_courses_is_a_calendar_week_only_with_its_days_unde
     log = f"# Log\n\n## Week 10\n\nx\n\n### Di 5.3.\n\ny\n\n## {heading}\n\nz\n"
     assert _dated("journal/2024.md", log) == {"Week 10": "2024-03-04", "Di 5.3.": "2024-03-05",
                                               heading: "2024-03-11"}
+    beside = f"# Log\n\n## KW 10\n\nx\n\n## {heading}\n\ny\n"  # the note's other week says it is the calendar's
+    assert _dated("journal/2024.md", beside) == {"KW 10": "2024-03-04", heading: "2024-03-11"}
     under = f"# 2024\n\n## {heading}\n\nx\n\n### 2024-03-13\n\ny\n"
     assert _dated("log.md", under) == {heading: "2024-03-11", "2024-03-13": "2024-03-13"}
 
