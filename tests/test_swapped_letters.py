@@ -180,6 +180,18 @@ def test_a_name_as_a_querys_first_word_is_searched_as_written(engine):
     assert paths(answer)[0] == "mac/prevent-sleep-with-caffeinate.md", paths(answer)
 
 
+def test_a_first_word_before_said_is_a_name(engine):
+    """'Brian said', the capital a first word's, was searched as 'brain' (two letters swapped), a word the notes
+    write in small letters: a capitalised word before a verb of saying is a person, searched as written, the note
+    still offering the word held. Without the verb it is a slip, as before."""
+    answer = engine.search("Brian said", mode="keyword")
+    assert "science/the-brain.md" not in paths(answer), paths(answer)
+    assert {"word": "Brian", "suggestion": "brain"} in answer.unmatched
+    assert names("Brian said") == {"brian"} and names("Brian wrote about sleep") == {"brian"}
+    assert names("Brian. Said") == set() and names("Brian, said") == set(), "a verb of saying right after it"
+    assert sentence_starts("Brian sleep") == {"brian"}, "a first word, as before"
+
+
 def test_which_first_words_are_names():
     assert sentence_starts("Karlsson budget review") == {"karlsson"}
     assert sentence_starts("it sleeps. Prevnet it") == {"prevnet"}

@@ -43,6 +43,7 @@ FAR = 10  # of several words one edit away that passages hold, one is taken if i
 NAME_PASSAGES = 20  # passages read to tell whether the notes write a word as a name (``written_as_name``)
 COMMON = 0.25  # a term in more than this share of chunks is "common"
 LEADING = frozenset("the a an this that these those my our your his her its their".split())  # (``subject_words``)
+ARTICLES = frozenset("the a an".split())  # of LEADING, those that say nothing of the subject after a preposition
 BY_MEANING = "results are by meaning only, scored by similarity as in mode 'semantic'"  # hybrid, no keyword ranking
 
 
@@ -71,9 +72,15 @@ def subject_words(words: list[str], quoted: set[str] = frozenset()) -> list[str]
     follows ('about the budget', 'during this week'), unless quoted: it only leads to its object. In a small corpus
     such a word could be the rarest of the query and ranked alone: 'about the budget' found only the note saying
     'about', its subject dropped as common beside it. One that stands for itself stays ('blank lines above and
-    below', 'while loop')."""
-    return [w for w, after in zip(words, words[1:] + [""])
-            if not (w in question.FUNCTION and after in LEADING and w not in quoted)]
+    below', 'while loop'). The article after such a word goes with it ('about the budget' is 'budget'): left
+    alone, 'the' and 'budget' were two words, and common words are dropped only from three words up, so every
+    passage saying 'the' ranked for it. A query of nothing else keeps its words."""
+    leading = [w in question.FUNCTION and after in LEADING and w not in quoted
+               for w, after in zip(words, words[1:] + [""])]
+    led = [False] + leading[:-1]
+    kept = [w for w, lead, article in zip(words, leading, led)
+            if not lead and not (article and w in ARTICLES and w not in quoted)]
+    return kept or list(words)
 
 
 def left_out(query: str) -> set[str]:
@@ -354,14 +361,26 @@ def _capitalised(query: str) -> tuple[set[str], set[str]]:
     if query.upper() == query or "de" in query_languages(normalise(query)):  # capitals say nothing of a word:
         return set(), set()  # 'HOW DO I PREVNET …'; German's nouns
     found, starts = set(), set()
-    for match in words:
+    for match, after in zip(words, words[1:] + [None]):
         before = query[:match.start()].rstrip(" \t\"'“”‘’«»([{*_`")
         if match.group(0)[:1].isupper():
-            if len(words) == 1 or before and before[-1] not in ".!?\n":
+            if len(words) == 1 or before and before[-1] not in ".!?\n" or _says(match, after):
                 found.add(normalise(match.group(0)))
             elif match.group(0)[1:].islower():  # as a first word is written: 'KUBERNETSE' is no name for that
                 starts.add(normalise(match.group(0)))
     return found, starts - found
+
+
+# Verbs a person is the subject of: a capitalised word before one is a name, first word or not ('Brian said', held
+# nowhere, was searched as 'brain', a word the notes write in small letters)
+SAYING = frozenset("said says say wrote writes write asked asks told tells thinks thought mentioned mentions suggested "
+                   "suggests proposed proposes replied replies decided decides explained explains".split())
+
+
+def _says(match: re.Match, after: re.Match | None) -> bool:
+    """Whether the capitalised word ``match`` is followed by a verb of saying (SAYING), only a space between."""
+    between = match.string[match.end():after.start()] if after is not None else ""
+    return after is not None and after.group(0).casefold() in SAYING and not between.strip()
 
 
 def written_as_name(conn: sqlite3.Connection, term: str) -> bool:
