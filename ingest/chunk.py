@@ -294,7 +294,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # longer takes the note's own tag of that word away; only one glued to a name ('User#save') is code; a '## Week 10',
 # 'Woche 10', '第10周' without its own year is a calendar week only where another of the note's weeks is written 'KW' or
 # with its year, or a day under one of them falls in that calendar week (a course's weeks in 'Course 2024.md' are
-# none); 'W10/2024' is one.
+# none); 'W10/2024' is one; a .docx's core properties author is its meta's author (a placeholder such as 'python-docx'
+# is none), as a PDF's metadata author: its title column holds it, its hits say '(by …)' and search's author filter
+# finds it.
 VERSION = 25
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

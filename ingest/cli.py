@@ -244,6 +244,9 @@ def build_parser() -> argparse.ArgumentParser:
     find.add_argument("--tag", action="append", metavar="TAG",
                       help="only passages carrying this tag (any case, with or without '#'; a nested tag's parent holds it: "
                            "project finds #project/sift); repeat it for several, all of which are needed")
+    find.add_argument("--author", metavar="NAME",
+                      help="only passages by this author (any case; 'Berg' finds Anna Berg): a note's front matter "
+                           "author, a PDF's or Word document's, a mail's sender")
     find.add_argument("--json", action="store_true", help="print the answer as JSON")
     find.set_defaults(func=cmd_search)
 
@@ -972,7 +975,8 @@ def cmd_search(args) -> int:
                       modified_after=unix_time(args.modified_after, "--modified-after"),
                       modified_before=unix_time(args.modified_before, "--modified-before"),
                       date_after=unix_time(args.date_after, "--date-after"),
-                      date_before=unix_time(args.date_before, "--date-before"), tags=tuple(args.tag or ()))
+                      date_before=unix_time(args.date_before, "--date-before"), tags=tuple(args.tag or ()),
+                      author=args.author)
     problem = empty_range(filters.modified_after, filters.modified_before, ("--modified-after", "--modified-before")) \
         or empty_range(filters.date_after, filters.date_before, ("--date-after", "--date-before"))
     if problem:  # said in this command's flags (the engine says it in the MCP tool's arguments)

@@ -83,6 +83,7 @@ class WordText:
     notes: dict[str, str] = field(default_factory=dict)
     title: str = ""
     created: str = ""  # the document's own date, its properties' (ingest.passage_dates.property_date), or ''
+    author: str = ""  # its core properties' author unless a placeholder (``_author``), or ''
 
     def add_table(self, rows: list[list[str]]) -> None:
         """A table's rows of cells (a .docx's or an .odt's) as a Markdown table, a row a line; a table of one row or
@@ -100,6 +101,17 @@ class WordText:
         self.tables.append((first, len(self.lines) - 1))
 
 
+def _author(raw: str | None) -> str:
+    """A .docx's core properties' author ('Ben Okafor'), unless a placeholder a program wrote ('python-docx',
+    'Microsoft Office User') or no name, as a PDF's metadata author is read (ingest.pdf)."""
+    from ingest.pdf import PLACEHOLDER_AUTHORS
+    author = " ".join((raw or "").split())
+    if sum(ch.isalpha() for ch in author) < 3 or len(author) > 300 \
+            or author.casefold() in PLACEHOLDER_AUTHORS | {"python-docx"}:
+        return ""
+    return author
+
+
 def parse_word(path: str, data: bytes) -> Document:
     from ingest.parse import check_lines
     read = word_text(data, path)
@@ -108,8 +120,10 @@ def parse_word(path: str, data: bytes) -> Document:
     headings = [] if path.lower().endswith(".epub") else read.headings  # a book's first is its first chapter's
     title = read.title or next((name for _, level, name in headings if level == 0), "") or next(
         (name for _, _, name in headings), "") or title_from_name(stem)
-    return Document(kind="note", title=title, sections=_sections(read), footnotes=read.notes,
-                    meta={"created": read.created} if read.created else {})
+    meta = {"created": read.created} if read.created else {}
+    if read.author:  # the title column holds it, and search's author filter reads it, as of a PDF
+        meta["author"] = read.author
+    return Document(kind="note", title=title, sections=_sections(read), footnotes=read.notes, meta=meta)
 
 
 def word_headings(data: bytes, path: str) -> tuple[str, list[tuple[int, int, str]]]:
@@ -247,6 +261,7 @@ class _Reader:
         if created is not None:
             created = created.replace(tzinfo=created.tzinfo or timezone.utc).isoformat()
             self.out.created = "" if created == TEMPLATE_CREATED else created
+        self.out.author = _author(self.document.core_properties.author)
         self._blocks(self.document.element.body)
         # no heading styles (a Title at most): its bold lines head its sections, under the Title
         if len(self.bold) >= 2 and all(level == 0 for _, level, _ in self.out.headings):

@@ -387,6 +387,9 @@ class Tools:
         date_before: Annotated[str | None, Field(max_length=64, description="Only passages about a date before this "
                                                  "one (as date_after; a year or month: its first day).")] = None,
         tags: Tags = None,
+        author: Annotated[str | None, Field(max_length=200, description="Only passages by this author (any case; "
+                                            "'Berg' finds Anna Berg): a note's front matter author, a PDF's or Word "
+                                            "document's, a mail's sender. For 'what did Anna write about …'.")] = None,
     ) -> CallToolResult:
         """Search the user's own notes, code and PDFs (a local index of folders they chose) and return the
         best-matching passages, each with its file path, title, heading path, line range or page, a snippet
@@ -404,7 +407,7 @@ class Tools:
                           modified_after=_unix(modified_after, "modified_after"),
                           modified_before=_unix(modified_before, "modified_before"),
                           date_after=_unix(date_after, "date_after"), date_before=_unix(date_before, "date_before"),
-                          tags=_tags(tags))
+                          tags=_tags(tags), author=_author(author))
         answer = self.sift.engine().search(query, limit=limit, mode=mode, filters=filters)
         answer.notes += where.notes(found=bool(answer.hits))
         if not answer.hits:  # 'notes/*.md' matched nothing and said nothing, where list_files tells how to write it
@@ -734,6 +737,15 @@ def _echo(query: str) -> str:
 def _unix(value: str | None, name: str) -> float | None:
     try:
         return unix_time(value, name)
+    except ValueError as exc:
+        raise Problem(str(exc)) from None
+
+
+def _author(given: str | None) -> str | None:
+    """The author a tool was given, as a filter takes it (authors.wanted); a Problem for one with no letter."""
+    from search.query.authors import wanted
+    try:
+        return wanted(given) if given else None
     except ValueError as exc:
         raise Problem(str(exc)) from None
 

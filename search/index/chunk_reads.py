@@ -43,7 +43,7 @@ _PAGE_LABEL = ("CASE WHEN {page} IS NOT NULL AND f.kind = 'pdf' AND json_valid(f
 # The file's author, of any kind whose reader records one (a PDF's metadata, a note's front matter or Logseq page):
 # a note's was searched (the title column holds it) but not shown, so a search for 'Anna' found her note with no word
 # of why. The LIKE passes over most files' meta without parsing it.
-_AUTHOR = ("CASE WHEN f.meta LIKE '%\"author\"%' AND json_valid(f.meta) "
+AUTHOR = ("CASE WHEN f.meta LIKE '%\"author\"%' AND json_valid(f.meta) "
            "AND json_type(f.meta, '$.author') = 'text' THEN json_extract(f.meta, '$.author') END")
 
 
@@ -62,7 +62,7 @@ def hit_rows(conn: sqlite3.Connection, ids: list[int]) -> list[sqlite3.Row]:
         f"c.name AS collection, c.published, "
         f"{_PAGE_LABEL.format(page='ch.page')} AS page_label, "
         f"{_PAGE_LABEL.format(page='ch.end_page')} AS end_page_label, "
-        f"{_AUTHOR} AS author, "
+        f"{AUTHOR} AS author, "
         f"{DATA_ROWS.format(f='f.', text='ch.text')}, "
         f"CASE WHEN f.kind = 'pdf' AND ch.page IS NOT NULL AND ch.end_page > ch.page AND json_valid(f.meta) "
         f"THEN json_extract(f.meta, '$.page_labels') END AS page_labels FROM chunks ch "

@@ -80,6 +80,9 @@ def filtered_out(catalog: Catalog, filters: Filters, none_dated: bool = False) -
     if absent:  # a tag none holds: no other filter need be widened, and the tags near it are what to try
         return [f"{FILTERED_OUT} tagged {' or '.join(absent)}: no file holds "
                 f"{'that tag' if len(absent) == 1 else 'those tags'}; other words will not help"]
+    if filters.author and not catalog.author_mask(filters.author).any():  # as a tag none holds
+        return [f"{FILTERED_OUT} by {filters.author}: no file searched records that author (a note's author:, a "
+                f"PDF's or a Word document's author) nor is a mail's sender so named; other words will not help"]
     parts = ([f"of kind {filters.kind}"] if filters.kind else []) \
         + ([f"modified at or after {when(filters.modified_after)}"] if filters.modified_after is not None else []) \
         + ([f"modified before {when(filters.modified_before)}"] if filters.modified_before is not None else [])
@@ -91,8 +94,10 @@ def filtered_out(catalog: Catalog, filters: Filters, none_dated: bool = False) -
            else "its own date where its file says one, else its file's modified time")
     said = ([f"about a date {' and '.join(dates)} ({how})"] if dates else []) \
         + ([f"in a file {' and '.join(parts)}"] if parts else []) \
-        + ([f"tagged {' and '.join('#' + tag for tag in filters.tags)}"] if filters.tags else [])
-    which = "that filter" if len(parts) + len(dates) + bool(filters.tags) == 1 else "those filters"
+        + ([f"tagged {' and '.join('#' + tag for tag in filters.tags)}"] if filters.tags else []) \
+        + ([f"by {filters.author}"] if filters.author else [])
+    which = "that filter" if len(parts) + len(dates) + bool(filters.tags) + bool(filters.author) == 1 \
+        else "those filters"
     return [f"{FILTERED_OUT} {' '.join(said)}: other words will not help; widen or drop {which}"]
 
 

@@ -39,6 +39,10 @@ class Catalog:
         # read by the first search that uses a tag (``load_tags``): 400,000 rows took ~100 ms of each load's 0.8 s
         self._tags = tags
         self._tag_masks: dict[str, np.ndarray] = {}  # tag -> which chunks carry it (``tag_mask``)
+        # the authors files record and mail passages' senders, by file row and chunk row (``load_authors``); None:
+        # not read yet, read by the first search that filters by an author or whose question names a writer
+        self._authors: tuple[dict[int, str], dict[int, str]] | None = None
+        self._author_masks: dict[str, np.ndarray] = {}  # a name asked for -> which chunks it wrote (``author_mask``)
         self._visible_tags: list[str] | None = None  # the tags a file or chunk here holds (``visible_tags``)
         self._masks: dict[Filters, np.ndarray] = {}
         self._text: PathText | None = None  # the paths as one text, made on the first folder or glob filter
@@ -73,6 +77,61 @@ class Catalog:
         if self._tags is None:
             self._tags = tag_reads.catalog_tags(conn)
         return self
+
+    def load_authors(self, conn: sqlite3.Connection) -> "Catalog":
+        """The authors of this catalog's files and the senders of its mail passages read (search.query.authors),
+        once, by a search that asks for an author."""
+        if self._authors is None:
+            from search.index import author_reads
+            from search.query.authors import senders
+            files = dict(author_reads.file_authors(conn))
+            ids = np.array(sorted(files), dtype=np.int64)
+            by_file = {int(row): files[int(self.file_ids[row])] for row in _rows(self.file_ids, ids)}
+            said = senders(author_reads.mail_heads(conn))
+            chunks = np.array([chunk for chunk, _ in said], dtype=np.int64)
+            at = dict(zip((int(c) for c in chunks), (sender for _, sender in said)))
+            by_chunk = {int(row): at[int(self.ids[row])] for row in _rows(self.ids, np.sort(chunks))}
+            self._authors = (by_file, by_chunk)
+        return self
+
+    def known_authors(self) -> list[str]:
+        """The authors this catalog's files record and its mail's senders, each once (``load_authors`` first)."""
+        by_file, by_chunk = self._authors_read()
+        return list(dict.fromkeys([*by_file.values(), *by_chunk.values()]))
+
+    def author_named(self, name: str) -> str:
+        """The author as a file records ``name`` ('Ben Okafor' for 'ben'), the most files' first; else ``name``."""
+        from search.query.authors import wrote
+        by_file, _ = self._authors_read()
+        held = [author for author in by_file.values() if wrote(author, name)]
+        return max(dict.fromkeys(held), key=held.count) if held else name
+
+    def author_mask(self, name: str) -> np.ndarray:
+        """Which chunks ``name`` wrote (search.query.authors.wrote): their file's author, or their message's sender."""
+        if name not in self._author_masks:
+            from search.query.authors import wrote
+            by_file, by_chunk = self._authors_read()
+            files = np.zeros(len(self.paths), dtype=bool)
+            files[[row for row, author in by_file.items() if wrote(author, name)]] = True
+            keep = files[self.file_of]
+            keep[[row for row, sender in by_chunk.items() if wrote(sender, name)]] = True
+            if len(self._author_masks) >= MASKS_KEPT:
+                self._author_masks.clear()
+            self._author_masks[name] = keep
+        return self._author_masks[name]
+
+    def rows_of(self, chunk_ids: list[int]) -> list[int | None]:
+        """The row of each of ``chunk_ids`` in this catalog; None for a chunk not here."""
+        if not len(self.ids):
+            return [None] * len(chunk_ids)
+        asked = np.asarray(chunk_ids, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.ids, asked), len(self.ids) - 1)
+        return [int(row) if held else None for row, held in zip(at, self.ids[at] == asked)]
+
+    def _authors_read(self) -> tuple[dict[int, str], dict[int, str]]:
+        if self._authors is None:
+            raise RuntimeError("the catalog's authors are read by load_authors(conn) before a search uses them")
+        return self._authors
 
     @property
     def tags(self) -> dict[str, tuple[str, str]]:
@@ -154,6 +213,8 @@ class Catalog:
                 self._masks[f] &= self._date_mask(f)
             for tag in f.tags:
                 self._masks[f] &= self.tag_mask(tag)
+            if f.author:
+                self._masks[f] &= self.author_mask(f.author)
         return self._masks[f]
 
     def held(self, tag: str) -> list[str]:

@@ -22,8 +22,8 @@ from typing import Callable
 
 from search.index import chunk_reads, collection_reads, db, keyword_reads, link_reads, schema
 from search.model.info import ModelError
-from search.query import answer_notes, bibliography, footnotes, fusion, keyword, mail_threads, passage_words, question, \
-    reordering, results_page, spelling, symbols, tags, worded_names
+from search.query import answer_notes, authors, bibliography, footnotes, fusion, keyword, mail_threads, passage_words, \
+    question, reordering, results_page, spelling, symbols, tags, worded_names
 from search.query.answer import Answer, Hit, SearchError, took_ms
 from search.query.answer_notes import CJK_WORDS, NOTHING_PUBLISHED, NOTHING_REGISTERED, filter_notes, no_terms, note
 from search.query.catalog import Catalog
@@ -122,6 +122,7 @@ class Engine:
                         ranked = reordering.messages_first(read, query, ranked, used, notes)
                         ranked = worded_names.worded_first(read, query, ranked, used, notes)
                         ranked = reordering.own_notes_first(read, query, ranked, used, notes)
+                        ranked = authors.theirs_first(read, query, ranked, used, filters, notes)
                         unmatched = self._spelling(conn, query, used, state, notes, filters.collection) \
                             if _in_scope(state["generations"], filters) else []  # nothing searched: no word missed
                         answer_notes.by_meaning(notes, ranked, used)
@@ -483,7 +484,8 @@ class Engine:
         key = tuple(sorted(state["generations"].items()))
         if self._catalog is None or self._catalog[0] != key:
             self._catalog = (key, Catalog.load(conn))
-        return self._catalog[1].load_tags(conn) if filters is not None and filters.tags else self._catalog[1]
+        catalog = self._catalog[1].load_tags(conn) if filters is not None and filters.tags else self._catalog[1]
+        return catalog.load_authors(conn) if filters is not None and filters.author else catalog
 
     def _spelling(self, conn, query: str, mode: str, state, notes: list[str],
                   collection: str | None = None) -> list[dict]:

@@ -575,6 +575,7 @@ class Filters:
     date_after: float | None = None  # unix time: the passage's own date, else its file's mtime
     date_before: float | None = None
     tags: tuple[str, ...] = ()  # passages carrying every one of these tags, or one nested in each (``wanted_tags``)
+    author: str | None = None  # passages by this author: their file's, a mail's sender (search.query.authors)
 
     def __post_init__(self):
         if self.kind is not None and self.kind not in KINDS:
@@ -583,6 +584,9 @@ class Filters:
             object.__setattr__(self, "tags", wanted_tags(self.tags))
         if isinstance(self.path_prefix, str):
             object.__setattr__(self, "path_prefix", folder_prefix(self.path_prefix))
+        if self.author is not None:
+            from search.query.authors import wanted
+            object.__setattr__(self, "author", wanted(self.author))
 
     def sql(self, conn) -> tuple[str, dict]:
         """A WHERE fragment over chunks ch, files f and collections c, with its named parameters, for ``conn``
@@ -619,4 +623,9 @@ class Filters:
             from search.index.tag_reads import tag_condition, tag_params
             parts.append(tag_condition(conn, self.tags))
             params.update(tag_params(self.tags))
+        if self.author:
+            from search.query.authors import condition
+            by, named = condition(conn, self.author)
+            parts.append(by)
+            params.update(named)
         return (" AND " + " AND ".join(parts)) if parts else "", params

@@ -124,20 +124,42 @@ RECALLING = re.compile(
 # Mei Lee written about', 'which notes did Ben write in March', 'papers by John Smith', 'the paper Smith wrote in 2019'.
 # The author is found by the name (a note's front matter author, a PDF's metadata one: the title column holds it), but
 # 'write', 'notes' and 'by' were looked up as words of the subject: a note saying 'I write every morning … notes by
-# hand' ranked above Anna's note on the budget. A name is one to three capitalised words ('I' is the user: RECALLING).
-_NAME = r"(?-i:(?!I\b)[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2})"
+# hand' ranked above Anna's note on the budget. A name is one to four capitalised words ('I' is the user: RECALLING),
+# with the lower-case particles of a name between them ('Ursula von der Leyen', 'Jan de Vries'); after 'by' or
+# between 'did' and a verb of writing, one to three words in any case ('notes by anna berg', 'what did anna write'),
+# none of them a word a question goes on with (the, it, we, about …): search.query.authors tells whether such words
+# name a known author.
+_PARTICLE = r"(?:von|van|der|den|de|del|della|di|da|du|la|le|ter|ten|dos|das|zu|bin|ibn|al|y)"
+_CAPITAL = r"(?!I\b)[A-Z][\w'’.-]*"
+_NAME = rf"(?-i:{_CAPITAL}(?:\s+(?:{_PARTICLE}\s+){{0,2}}[A-Z][\w'’.-]*){{0,3}})"
+_NOT_NAME = (r"(?:the|a|an|it|its|that|this|these|those|there|i|we|you|he|she|they|me|us|them|my|our|your|his|her"
+             r"|their|someone|anyone|everyone|somebody|anybody|people|about|on|in|from|during|since|for|of|to|and|or"
+             r"|with|at|by|as|regarding|concerning|me|myself|hand|date|name|year|month|day|week|default|\d\w*)")
+_WORD = rf"(?!{_NOT_NAME}\b)[^\W\d_][\w'’.-]*"
+_ANY_NAME = rf"(?:{_NAME}|(?=(?-i:[a-z])){_WORD}(?:\s+(?:{_PARTICLE}\s+){{0,2}}{_WORD}){{0,2}})"
 _BY_OTHERS = (r"write|written|wrote|say|said|note|noted|jot|jotted|document|documented|decide|decided|conclude"
               r"|concluded|publish|published|post|posted|share|shared")
 BY_SOMEONE = re.compile(
     r"\b(?:(?:which|what)\s+)?(?:(?:notes?|papers?|posts?|articles?)\s+)?(?:did|has|have|had)\s+"
-    rf"(?P<a>{_NAME})\s+(?:ever\s+|already\s+)?(?:{_BY_OTHERS})(?:\s+(?:down|up))?"
+    rf"(?P<a>{_ANY_NAME})\s+(?:ever\s+|already\s+)?(?:{_BY_OTHERS})(?:\s+(?:down|up))?"
     r"(?P<when>\s+(?:in|during|back\s+in)\s+[^\W\d_]+(?:\s+\d{4})?|\s+in\s+\d{4})?"  # 'in March', kept
     r"(?:\s+(?:about|on|regarding|concerning))?\b"
     rf"|\b(?P<b>{_NAME})\s+(?:wrote|noted|jotted|(?:has|had)\s+(?:written|noted))"  # not: Articles published in
     r"(?:\s+(?:down|up))?(?:\s+(?:about|on|regarding|concerning))?\b"
     r"|\b(?:(?:the|a|any|all|some)\s+)?(?:notes?|papers?|posts?|articles?|pages?|entries|entry|anything|everything"
-    rf"|something|stuff|things)\s+(?:written\s+|authored\s+|posted\s+)?by\s+(?P<c>{_NAME})"
+    rf"|something|stuff|things)\s+(?:written\s+|authored\s+|posted\s+)?by\s+(?P<c>{_ANY_NAME})"
     r"(?:\s+(?:about|on|regarding|concerning)\b)?", re.IGNORECASE)
+
+
+def writers(query: str) -> list[str]:
+    """The names a question gives as its writer's (BY_SOMEONE: 'what did Ben write', 'notes by anna berg'), each
+    with its shorter starts after it, longest first ('anna berg budget', 'anna berg', 'anna'): a name in small
+    letters may run into the subject's words."""
+    found = []
+    for match in BY_SOMEONE.finditer(WHEN_WRITTEN.sub(" ", query)):
+        words = (match["a"] or match["b"] or match["c"]).split()
+        found += [" ".join(words[:n]) for n in range(len(words), 0, -1)]
+    return list(dict.fromkeys(found))
 
 
 def _by_someone(text: str) -> str:

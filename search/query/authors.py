@@ -1,0 +1,109 @@
+"""Who wrote a passage, as search's ``author`` filter and a question naming its writer ask.
+
+A passage's author is its file's, as the file records one (a note's front matter ``author:``, a Logseq page's
+``author::``, a PDF's or a .docx's metadata author), or, in a mail file, its message's sender (the ``From:`` line of
+the message's head, which its later passages and attachments follow). A name given matches an author whose words
+hold every word of it, folded as keyword search folds them: 'Ben' and 'okafor' find 'Ben Okafor', 'Anna Berg'
+finds 'Berg, Anna'; 'Ben Okafor' does not find 'Ben Lee'.
+
+A question that names a known author as its writer ('what did Ben write in March about hiring', 'notes by anna
+berg', 'papers by Ursula von der Leyen') puts that author's passages first (``theirs_first``), each keeping its
+score: the author's name was a word like any other, so a note merely mentioning Ben ranked above the note Ben wrote.
+Boosted, not narrowed: most notes record no author, and a note quoting what Ben said may be what was meant; the
+``author`` argument narrows.
+"""
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+
+from search.query import question
+from search.query.text import WORD, normalise
+
+MAX_NAME = 200  # characters of an author asked for
+FROM_LINE = re.compile(r"(?m)^From:[ \t]*(\S[^\n]*)")
+
+
+def wanted(name: str | None) -> str | None:
+    """The author a filter asks for, its spaces made one; None for none; ValueError for one with no letter or too
+    long."""
+    if name is None:
+        return None
+    given = " ".join(str(name).split())
+    if len(given) > MAX_NAME or not name_words(given):
+        shown = given if len(given) <= 80 else given[:80] + "…"
+        raise ValueError(f"author must be a name such as 'Anna Berg' or 'Berg' (at most {MAX_NAME} characters), "
+                         f"not {shown!r}")
+    return given
+
+
+def name_words(name: str) -> tuple[str, ...]:
+    """The words of a name as keyword search folds them (case, accents)."""
+    return tuple(_unaccented(word) for word in WORD.findall(normalise(name)))
+
+
+def _unaccented(word: str) -> str:
+    """``word`` without accents, as the index folds them ('Müller' is 'muller')."""
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+
+
+def wrote(recorded: str | None, name: str) -> bool:
+    """Whether the author ``recorded`` (a file's, or a mail's From line) is the ``name`` asked for: its words hold
+    every word of the name."""
+    return bool(recorded) and set(name_words(name)) <= set(name_words(recorded))
+
+
+def senders(heads: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
+    """(chunk id, its message's From line) of mail passages given as (chunk id, file id, head) in passage order: a
+    passage without a From line at its start is its message's, the one whose head came before it in its file."""
+    found, file, sender = [], None, None
+    for chunk, its_file, head in heads:
+        if its_file != file:
+            file, sender = its_file, None
+        line = FROM_LINE.search(head)
+        sender = line.group(1) if line and line.start() < 200 else sender
+        if sender:
+            found.append((chunk, sender))
+    return found
+
+
+def condition(conn, name: str) -> tuple[str, dict]:
+    """The SQL condition (over chunks ch of files f) that ``name`` wrote a passage, with its parameters: the files
+    recording such an author, and the mail passages of such a sender, as ``Catalog.author_mask`` keeps them."""
+    from search.index import author_reads
+    files = [file for file, author in author_reads.file_authors(conn) if wrote(author, name)]
+    chunks = [chunk for chunk, sender in senders(author_reads.mail_heads(conn)) if wrote(sender, name)]
+    return ("(f.id IN (SELECT value FROM json_each(:author_files)) "
+            "OR ch.id IN (SELECT value FROM json_each(:author_chunks)))",
+            {"author_files": json.dumps(files), "author_chunks": json.dumps(chunks)})
+
+
+def named_author(query: str, known: list[str]) -> str | None:
+    """The author a question names as its writer, if the index knows one so named (``known``: recorded authors and
+    mail senders): the name ``question.writers`` reads ('what did Ben write', 'notes by anna berg', 'papers by
+    Ursula von der Leyen'), matched in any case."""
+    for name in question.writers(query):
+        if any(wrote(author, name) for author in known):
+            return name
+    return None
+
+
+def theirs_first(read, query: str, ranked: list, mode: str, filters, notes: list[str]) -> list:
+    """``ranked`` with the passages by the author the question names (``named_author``) first, each keeping its
+    score; as ranked when no author is named, the filter already asks for one, or none of theirs was found."""
+    if mode == "semantic" or not ranked or filters.author:
+        return ranked
+    catalog = read.catalog.load_authors(read.conn)
+    name = named_author(query, catalog.known_authors())
+    if name is None:
+        return ranked
+    by = catalog.author_mask(name)
+    rows = catalog.rows_of([hit[0] for hit in ranked])
+    first = [hit for hit, row in zip(ranked, rows) if row is not None and by[row]]
+    if not first:
+        return ranked
+    from search.query.reordering import moved_first
+    return moved_first(ranked, first, notes, f"the passages by {catalog.author_named(name)}")

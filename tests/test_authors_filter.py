@@ -1,0 +1,165 @@
+"""Who wrote a passage, as search is asked it: the ``author`` filter (the MCP search tool's argument, ``ingest search
+--author``) keeps the passages of files recording that author (a note's front matter ``author:``, a Logseq page's
+``author::``, a PDF's or a .docx's author) and of mails that person sent; a question naming a known author as its
+writer ('what did Ben write in March about hiring', 'notes by anna berg') puts that author's passages first. Before,
+the name was a word like any other: a note merely mentioning Ben ranked above the note Ben wrote."""
+from __future__ import annotations
+
+import io
+from datetime import datetime
+
+import pytest
+
+from search.query.authors import named_author, senders, wanted, wrote
+from search.query.filters import Filters
+from search.query.question import content, writers
+from tests.conftest import built_once, engine_in, ingest, write_tree
+
+NOTES = {
+    # mentions Ben, hiring and March over and over; written by no one it names
+    "team/standup.md": "# Standup in March\n\nBen said hiring is slow. Ben asked about hiring in March; Ben will "
+                       "write the hiring ads. Hiring, hiring: Ben again.\n",
+    "ben/hiring.md": "---\nauthor: Ben Okafor\ndate: 2026-03-12\n---\n# Team growth\n\nTwo engineers join in March; "
+                     "the hiring panel meets weekly.\n",
+    "anna/budget.md": "---\nauthor: Anna Berg\n---\n# Q2 spending\n\nThe budget moves marketing spend to hiring.\n",
+    "eu/green.md": "---\nauthor: Ursula von der Leyen\n---\n# Green deal\n\nThe budget of the green deal grows.\n",
+    "nl/dikes.md": "---\nauthor: Jan de Vries\n---\n# Dikes\n\nThe budget for dikes and pumps.\n",
+    "mentions.md": "# Ursula von der Leyen, Jan de Vries, Anna Berg on the budget\n\nUrsula von der Leyen on the budget; Jan de Vries on the budget; anna berg on "
+                   "the budget, the budget, the budget.\n",
+    "science/brain.md": "# The brain\n\nThe brain consolidates memories during sleep; the brain said so.\n",
+}
+MAIL = ("From: Ben Okafor <ben@example.com>\nTo: Anna Berg <anna@example.com>\nSubject: Offer letters\n"
+        "Date: Tue, 10 Mar 2026 09:00:00 +0000\n\nThe offer letters for the two hires go out on Friday.\n")
+OTHER_MAIL = ("From: Anna Berg <anna@example.com>\nTo: Ben Okafor <ben@example.com>\nSubject: Re: Offer letters\n"
+              "Date: Wed, 11 Mar 2026 09:00:00 +0000\n\nThanks Ben, the offer letters look right.\n")
+
+
+def _docx(author: str, text: str) -> bytes:
+    import docx
+    document = docx.Document()
+    document.core_properties.author = author
+    document.core_properties.title = "Interview loop"
+    document.add_paragraph(text)
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def _build(folder):
+    root = write_tree(folder / "notes", NOTES)
+    (root / "mail").mkdir()
+    (root / "mail" / "offer.eml").write_text(MAIL)
+    (root / "mail" / "reply.eml").write_text(OTHER_MAIL)
+    (root / "loop.docx").write_bytes(_docx("Brian Wu", "The interview loop has four rounds of offer review."))
+    (root / "template.docx").write_bytes(_docx("python-docx", "A template's offer text."))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SIFT_EMBEDDINGS", "off")
+        assert ingest(root, "notes")["published"]["failures"] == []
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory, model_path):
+    return built_once(tmp_path_factory, model_path, _build)
+
+
+@pytest.fixture(params=["postings", "fts5"])
+def engine(request, home, model_path, embedder, monkeypatch):
+    return engine_in(home, model_path, embedder, monkeypatch, postings=request.param == "postings")
+
+
+def paths(answer):
+    return [hit.path for hit in answer.hits]
+
+
+def test_the_author_filter_keeps_what_that_person_wrote(engine):
+    """'hiring' by keyword ranked the standup (Ben, hiring, March over and over) first; author='Ben' keeps Ben
+    Okafor's note and the mail he sent, not the one sent to him, nor the note naming him."""
+    assert paths(engine.search("hiring", mode="keyword"))[0] == "team/standup.md"
+    found = paths(engine.search("hiring", mode="keyword", filters=Filters(author="Ben")))
+    assert found == ["ben/hiring.md", "mail/offer.eml"], found  # 'two hires': the mail he sent
+    letters = paths(engine.search("offer letters", mode="keyword", filters=Filters(author="okafor")))
+    assert letters == ["mail/offer.eml"], letters
+    assert paths(engine.search("offer letters", mode="keyword", filters=Filters(author="Anna Berg"))) == \
+        ["mail/reply.eml"]
+    assert paths(engine.search("budget", mode="keyword", filters=Filters(author="von der Leyen"))) == ["eu/green.md"]
+
+
+def test_a_word_documents_author_is_read(engine):
+    """A .docx's core properties author was not read: its hits said nothing of it and no search found it by it.
+    python-docx's own placeholder is no author."""
+    hits = engine.search("offer", mode="keyword", filters=Filters(author="Brian Wu")).hits
+    assert [hit.path for hit in hits] == ["loop.docx"] and hits[0].author == "Brian Wu"
+    assert next(h for h in engine.search("template offer", mode="keyword").hits
+                if h.path == "template.docx").author is None
+
+
+def test_an_author_no_file_records_is_told(engine):
+    answer = engine.search("budget", mode="keyword", filters=Filters(author="Zed Nobody"))
+    assert answer.hits == []
+    assert any("by Zed Nobody: no file searched records that author" in n for n in answer.notes), answer.notes
+
+
+@pytest.mark.parametrize("given", ["", "  ", "!!!", "x" * 201])
+def test_an_author_that_is_no_name_is_refused(given):
+    with pytest.raises(ValueError, match="author must be a name"):
+        Filters(author=given)
+
+
+def test_names_match_by_their_words():
+    assert wrote("Ben Okafor", "ben") and wrote("Berg, Anna", "Anna Berg") and wrote("José Müller", "jose muller")
+    assert not wrote("Ben Lee", "Ben Okafor") and not wrote(None, "Ben")
+    assert wanted("  Anna   Berg ") == "Anna Berg"
+    heads = [(1, 7, "From: Ben <b@x>\nTo: A\n\nhi"), (2, 7, "the rest of Ben's message"), (3, 8, "no head here")]
+    assert senders(heads) == [(1, "Ben <b@x>"), (2, "Ben <b@x>")], "a message's later passages; not another file's"
+
+
+QUESTIONS = [  # (question, the file that should come first)
+    ("what did Ben write in March about hiring", "ben/hiring.md"),
+    ("notes by anna berg about the budget", "anna/budget.md"),
+    ("what did anna write about the budget", "anna/budget.md"),
+    ("what did Ursula von der Leyen write about the budget", "eu/green.md"),
+    ("papers by Jan de Vries on the budget", "nl/dikes.md"),
+]
+
+
+@pytest.mark.parametrize("question, first", QUESTIONS)
+def test_a_question_naming_its_writer_puts_their_notes_first(engine, question, first):
+    """The standup says Ben, hiring and March more often than Ben's own note does, and the reading list names Anna
+    Berg, Ursula von der Leyen and Jan de Vries beside 'the budget' again and again: they ranked first."""
+    answer = engine.search(question, mode="keyword")
+    assert paths(answer)[:1] == [first], paths(answer)
+
+
+def test_the_note_says_whose_passages_come_first(engine):
+    answer = engine.search("what did Ben write in March about hiring", mode="keyword")
+    assert "the passages by Ben Okafor come first, each keeping the score it ranked with" in answer.notes
+
+
+def test_a_name_no_file_records_moves_nothing(engine):
+    """'Carol' is no one's author: the order is keyword search's."""
+    answer = engine.search("what did Carol write about the budget", mode="keyword")
+    assert not any(n.startswith("the passages by ") for n in answer.notes), answer.notes
+
+
+@pytest.mark.parametrize("question, searched, names", [
+    ("what did Ursula von der Leyen write about the budget", "Ursula von der Leyen the budget",
+     ["Ursula von der Leyen", "Ursula von der", "Ursula von", "Ursula"]),
+    ("papers by Jan de Vries on dikes", "Jan de Vries dikes", ["Jan de Vries", "Jan de", "Jan"]),
+    ("notes by anna berg", "anna berg", ["anna berg", "anna"]),
+    ("what did anna write about the budget", "anna the budget", ["anna"]),
+    ("what did the docs say about timeouts", "the docs say about timeouts", []),
+    ("sort notes by date", "sort notes by date", []),
+    ("notes by me from March", "March", []),
+])
+def test_long_and_lower_case_names_are_read_as_writers(question, searched, names):
+    """A name of four words with lower-case particles, or one typed in small letters, was no name: 'write' and
+    'about' stayed words of the query."""
+    assert content(question) == searched
+    assert writers(question) == names
+
+
+def test_a_named_writer_must_be_known():
+    known = ["Ben Okafor", "Anna Berg"]
+    assert named_author("notes by anna berg budget", known) == "anna berg"
+    assert named_author("what did the team write", known) is None
+    assert named_author("what did Carol write", known) is None
