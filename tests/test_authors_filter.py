@@ -163,3 +163,18 @@ def test_a_named_writer_must_be_known():
     assert named_author("notes by anna berg budget", known) == "anna berg"
     assert named_author("what did the team write", known) is None
     assert named_author("what did Carol write", known) is None
+
+
+def test_the_mcp_search_tool_takes_an_author(home, model_path, monkeypatch):
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    from tests.conftest import in_home
+    in_home(home, model_path, monkeypatch)
+    tools = Tools(Sift(load()))
+    found = tools.search(query="hiring", mode="keyword", author="okafor").structured_content
+    assert [r["path"] for r in found["results"]] == ["notes/ben/hiring.md", "notes/mail/offer.eml"], found
+    with pytest.raises(ToolError, match="author must be a name"):
+        tools.search(query="hiring", author="!!")

@@ -94,8 +94,8 @@ def named_author(query: str, known: list[str]) -> str | None:
 def theirs_first(read, query: str, ranked: list, mode: str, filters, notes: list[str]) -> list:
     """``ranked`` with the passages by the author the question names (``named_author``) first, each keeping its
     score; as ranked when no author is named, the filter already asks for one, or none of theirs was found."""
-    if mode == "semantic" or not ranked or filters.author:
-        return ranked
+    if mode == "semantic" or not ranked or filters.author or not question.writers(query):
+        return ranked  # the authors are read only for a question naming a writer: a mail archive's heads are many
     catalog = read.catalog.load_authors(read.conn)
     name = named_author(query, catalog.known_authors())
     if name is None:
