@@ -131,7 +131,8 @@ def test_tools_are_listed_with_hints_and_limits(indexed, servers):
     search = tools["search"].input_schema
     assert search["required"] == ["query"]
     assert set(search["properties"]) == {"query", "limit", "mode", "collection", "path_prefix", "kind", "glob",
-                                         "modified_after", "modified_before", "date_after", "date_before", "tags"}
+                                         "modified_after", "modified_before", "date_after", "date_before", "tags",
+                                         "author"}
     assert search["properties"]["mode"]["enum"] == ["hybrid", "keyword", "semantic"]
     sort = tools["list_files"].input_schema["properties"]["sort"]  # None: by date with a date range, else modified
     assert [s["enum"] for s in sort["anyOf"] if "enum" in s] == [["modified", "path", "dated"]] and \
