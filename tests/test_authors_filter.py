@@ -178,3 +178,15 @@ def test_the_mcp_search_tool_takes_an_author(home, model_path, monkeypatch):
     assert [r["path"] for r in found["results"]] == ["notes/ben/hiring.md", "notes/mail/offer.eml"], found
     with pytest.raises(ToolError, match="author must be a name"):
         tools.search(query="hiring", author="!!")
+
+
+def test_the_author_filter_keeps_meaning_and_hybrid_search_to_that_author(sift_env, immediate, tmp_path, embedder):
+    """By meaning the filter is the catalog's mask (the vectors' rows), by keyword FTS5's or the postings': each
+    keeps Ben's note alone, where a note saying the same of Ben, unwritten by him, is as near."""
+    from tests.conftest import indexed_engine
+    root = write_tree(tmp_path / "n", {"a.md": "---\nauthor: Ben Okafor\n---\n# Hiring\n\nWe hire two engineers.\n",
+                                       "b.md": "# Hiring\n\nBen said we hire two engineers.\n"})
+    engine = indexed_engine(root, "n", embedder)
+    for mode in ("semantic", "hybrid", "keyword"):
+        answer = engine.search("hiring engineers", mode=mode, filters=Filters(author="Ben"))
+        assert [h.path for h in answer.hits] == ["a.md"], (mode, answer.hits, answer.notes)
