@@ -83,10 +83,22 @@ def conversation(title: str, place: str, messages: list[Message], lines: int, me
         start = min(max(1, start), max(1, lines))
         sections.append(Section(text="\n".join(said), heading_path=[f"{place} · {when.date().isoformat()}"],
                                 start_line=start, end_line=max(start, after - 1), dated=moment(when), made=True,
-                                lead=0 if markup else 1))
+                                lead=0 if markup else 1, marks=() if markup else _marks(day)))
     return Document(kind="note", title=title, sections=sections,
                     meta={**(meta or {}), "days": len(sections), "messages": len(messages),
                           "first_day": sections[0].heading_path[0] if sections else None})
+
+
+def _marks(day: list[Message]) -> tuple[tuple[int, int], ...]:
+    """Of a text export's day (WhatsApp's), (its text's line, the file's) of each message's first line, its day
+    line the text's line 0: the lines between that the text leaves out (a notice, 'Anna added Bo', a deleted
+    message) made a passage cut from inside the day a line early for each one before it."""
+    marks, at = [], 1
+    for message in day:
+        if message.line:  # a file sent with words: its name's line, then theirs ('<attached: …>' over a caption)
+            marks.append((at, message.line + bool(message.attached and message.text.strip())))
+        at += _line(message).count("\n") + 1
+    return tuple(marks)
 
 
 def _line(message: Message) -> str:

@@ -296,7 +296,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # with its year, or a day under one of them falls in that calendar week (a course's weeks in 'Course 2024.md' are
 # none); 'W10/2024' is one; a .docx's core properties author is its meta's author (a placeholder such as 'python-docx'
 # is none), as a PDF's metadata author: its title column holds it, its hits say '(by …)' and search's author filter
-# finds it.
+# finds it; a passage cut from inside a WhatsApp day is at its own messages' lines past those its text leaves out (a
+# notice, a deleted message, an attached file's name line: Section.marks), not a line early for each one before it.
 VERSION = 25
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)
@@ -704,6 +705,13 @@ def _head_at(heads, start: int) -> str:
     return next((head for rows, end, head in heads if rows <= start < end), "")
 
 
+def _marked(marks: tuple[tuple[int, int], ...], line: int) -> int:
+    """The file's line of its text's line ``line`` (from 0) by ``marks`` (Section.marks): the last mark's at or
+    before it and the lines after that (a message of several lines)."""
+    text_line, file_line = marks[max(0, bisect.bisect_right(marks, (line, 1 << 62)) - 1)]
+    return file_line + max(0, line - text_line)
+
+
 def _chunk(section: Section, start: int, end: int, tokens: int, with_context: bool = True,
            table_head: str = "", breaks: int | None = None) -> Chunk:
     text = section.text
@@ -718,6 +726,9 @@ def _chunk(section: Section, start: int, end: int, tokens: int, with_context: bo
         body = text[start:end].rstrip()  # trailing blank lines name no line
         chunk.start_line = section.start_line + max(0, before - section.lead)  # its text's lead is at its first line
         chunk.end_line = section.start_line + max(0, before + body.count("\n") - section.lead)
+        if section.marks:  # lines its text leaves out (a WhatsApp day's notices): counted from the marks before
+            chunk.start_line, chunk.end_line = (_marked(section.marks, max(before, section.lead)),
+                                                _marked(section.marks, max(before + body.count("\n"), section.lead)))
         if section.made and section.end_line is not None and not text[end:].strip() and not text[:start].strip():
             chunk.end_line = section.end_line  # its whole text: to its last line (a chat day's last message's '}')
         if section.end_line is not None:  # a section on fewer lines than its text (a canvas card's on its JSON line)

@@ -37,6 +37,10 @@ class Section:
     # lines its text begins with that the file does not hold (a WhatsApp day's day line, 'Thursday 14 March 2024'):
     # its passages' lines are counted from its first line in the file after them (a class default: older pickles)
     lead: int = 0
+    # (a line of its text, counted from 0, the file's line it is at) where its text leaves lines of the file out (a
+    # WhatsApp day's notices, deleted messages, an attached file's name line): a passage cut from inside it is at
+    # the lines of the marks before it, not at as many lines from the first as its text has (a class default)
+    marks: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass

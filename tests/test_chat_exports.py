@@ -738,3 +738,33 @@ def test_a_whatsapp_days_passages_are_at_their_messages_lines():
         last = chunk.text.rstrip().rsplit("\n", 1)[-1]
         assert lines[chunk.end_line - 1].endswith(last), (chunk.end_line, chunk.text)
     assert [(c.start_line, c.end_line) for c in chunks if "thanks" in c.text] == [(43, 43)]
+
+
+def test_a_passage_cut_inside_a_whatsapp_day_past_lines_left_out_is_at_its_lines():
+    """A passage cut from inside a long WhatsApp day was a line early for each line of the day before it that its
+    text leaves out (a notice, 'Anna added Bo', a deleted message, an attached file's name line): the day's text
+    was counted from its first line as if it held every line. Each passage is at its own messages' lines now."""
+    from ingest.chunk import chunk_document, plain_count
+    said = []
+    for n in range(40):
+        said.append(f"07/03/2024, 08:{n:02d} - Bo: note {n} about the boiler and the valve and the plumber's bill")
+        if n % 3 == 0:
+            said.append(f"07/03/2024, 08:{n:02d} - Anna added Carl {n}")  # a notice: no line of the text
+        if n % 5 == 0:
+            said.append(f"07/03/2024, 08:{n:02d} - Anna: This message was deleted")
+        if n % 7 == 0:
+            said.append(f"07/03/2024, 08:{n:02d} - Bo: <attached: 00000{n}-PHOTO.jpg>")
+            said.append(f"the valve {n}, second line")
+    text = "05/03/2024, 19:06 - Anna: Perfect\n" + "\n".join(said) + "\n08/03/2024, 09:00 - Anna: thanks\n"
+    lines = text.split("\n")
+    chunks = chunk_document(parse_file("WhatsApp Chat with Anna.txt", text.encode()), plain_count, 60, 0)
+    inside = [c for c in chunks if "07/03" not in c.text and "Thursday 7 March" not in c.text and "note" in c.text]
+    assert len(inside) > 3, chunks  # passages cut from inside the 7th, past lines its text leaves out
+    for chunk in chunks:
+        first = next(line for line in chunk.text.split("\n") if ": " in line)  # past a day line
+        assert lines[chunk.start_line - 1].endswith(first.split(" [attached")[0].split(": ", 1)[1]), \
+            (chunk.start_line, chunk.text)
+        last = chunk.text.rstrip().rsplit("\n", 1)[-1]
+        assert lines[chunk.end_line - 1].endswith(last.split(" [attached")[0].split(": ", 1)[1]), \
+            (chunk.end_line, chunk.text)
+    assert [(c.start_line, c.end_line) for c in chunks if "thanks" in c.text] == [(len(lines) - 1,) * 2]
