@@ -95,6 +95,20 @@ def main() -> int:
         listing.files(conn, where, None, "path", 50, roots, MCP, lambda *_: "note")
         times.append(time.perf_counter() - t)
     print(f"the first listing after a note's publish: {statistics.median(times) * 1000:.1f} ms (median of {RUNS})")
+    counted = {}  # the Inbox's counts afresh, with the replies joined by their Subject to another file and without
+    inbox = conn.execute("SELECT collection, id FROM files WHERE path = 'Inbox.mbox' AND gen_to IS NULL").fetchone()
+    joined_across = mail_threads._joined_across
+    for name, way in (("with the Subject joins", joined_across), ("without (before)", lambda *_: [])):
+        mail_threads._joined_across = way
+        times = []
+        for _ in range(RUNS):
+            t = time.perf_counter()
+            mail_threads._count_threads(conn, inbox[0], inbox[1], "Inbox.mbox")
+            times.append(time.perf_counter() - t)
+        counted[name] = statistics.median(times)
+    mail_threads._joined_across = joined_across
+    print("the Inbox's threads counted afresh: " + ", ".join(f"{name} {t * 1000:.1f} ms" for name, t in counted.items())
+          + f" (median of {RUNS})")
     return 0
 
 

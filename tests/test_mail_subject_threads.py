@@ -122,6 +122,10 @@ def test_a_phones_reply_in_sent_joins_its_original_in_inbox(immediate, tmp_path,
     assert thread("pawns cheap") == ["mail/Inbox (line 10)"]
     assert thread("chess club fees") == ["mail/Sent (line 10)"]
     assert thread("months later shed") == []
+    # list_files counts those threads as going on in other mail files too (it counted by Message-IDs alone: none)
+    said = {f["path"]: f.get("reason") for f in tools.list_files(sort="path").structured_content["files"]}
+    assert "2 messages in 2 threads" in said["mail/Inbox"] and "2 of the threads go on" in said["mail/Inbox"], said
+    assert "3 messages in 3 threads" in said["mail/Sent"] and "2 of the threads go on" in said["mail/Sent"], said
     text = tools.read_file(path="mail/Sent", heading="thread: Re: Budget (line 1)").content[0].text
     assert text.index("4,000 euros") < text.index("Zinc gutters") < text.index("Copper") and "Pawns" not in text \
         and "shed" not in text, text
@@ -130,3 +134,29 @@ def test_a_phones_reply_in_sent_joins_its_original_in_inbox(immediate, tmp_path,
                    "ALTER TABLE mail_messages DROP COLUMN by_subject;", 23)
     tools = Tools(Sift(load()))
     assert thread("zinc gutters") == [] and thread("roof euros") == []
+
+
+def test_a_reply_of_a_long_running_subject_joins_the_message_of_its_time(immediate, tmp_path, monkeypatch):
+    """A Subject join looked at the Subject's latest THREAD_FILES messages, whenever the hit was sent: a phone's
+    reply to Anna's 'Weekly report' of the first year (of three, 2,000 messages) joined nothing in Inbox. It looks
+    at those sent around the hit's thread now, the nearest first (THREAD_FILES made 5 here: the Subject's 12
+    messages stand for its thousands)."""
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.query import mail_threads
+    from search.settings import load
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    monkeypatch.setattr(mail_threads, "THREAD_FILES", 5)
+    root = tmp_path / "mail"
+    root.mkdir()
+    days = ["05 Jan", "12 Jan", "19 Jan", "26 Jan", "02 Feb", "09 Feb", "16 Feb", "23 Feb", "01 Mar", "08 Mar",
+            "15 Mar", "22 Mar"]
+    (root / "Inbox").write_bytes(mbox(*(message(ANNA, BO, "Weekly report", f"Fri, {day} 2024 09:00:00 +0000",
+                                                f"<w{n}@example.com>", f"Week {n}: the usual figures.")
+                                        for n, day in enumerate(days))))
+    (root / "Sent").write_bytes(mbox(message(BO, ANNA, "Re: Weekly report", "Sat, 13 Jan 2024 08:00:00 +0000",
+                                             "<r1@example.com>", "The kelp numbers look right.")))
+    assert ingest(root, "mail")["published"]["failures"] == []
+    tools = Tools(Sift(load()))
+    hit = tools.search(query="kelp numbers", mode="keyword").structured_content["results"][0]
+    assert hit.get("mail_thread") == ["mail/Inbox (line 10)"], hit  # week 1's, the 12th of January

@@ -2,6 +2,7 @@
 Message-ID and thread key, found by file and line, and a collection's published messages by those keys."""
 from __future__ import annotations
 
+import json
 import sqlite3
 
 from search.index.collection_reads import VISIBLE
@@ -49,20 +50,23 @@ def keeps_people(conn: sqlite3.Connection) -> bool:
     return conn.execute("PRAGMA user_version").fetchone()[0] >= 24
 
 
-def topic_messages(conn: sqlite3.Connection, collection_id: int, topics: list[str], limit: int) -> list[dict]:
+def topic_messages(conn: sqlite3.Connection, collection_id: int, topics: list[str], limit: int,
+                   sent: tuple[str, str] | None = None) -> list[dict]:
     """The published messages of a collection whose Subject without 'Re:' … is one of ``topics`` (schema V24),
     as ``thread_messages`` gives them, with their topic, senders, people and by_subject; at most ``limit``, the
-    latest first."""
+    latest first; with ``sent`` (two ISO 8601 times), those sent between them, the nearest their middle first."""
     if not topics:
         return []
     marks = ",".join("?" * len(topics))
+    between = "AND julianday(m.sent) BETWEEN julianday(?) AND julianday(?) " if sent else ""
     cursor = conn.execute(
         "SELECT m.file, f.path, f.title, m.thread, m.message_id, m.line, m.lines, m.subject, "
         "coalesce(substr(m.sent, 1, 10), json_extract(f.meta, '$.date')) AS date, m.sent, m.topic, m.senders, "
         "m.people, m.by_subject FROM mail_messages m JOIN files f ON f.id = m.file "
         "JOIN collections c ON c.id = f.collection "
-        f"WHERE m.topic IN ({marks}) AND f.collection = ? AND {VISIBLE} "
-        "ORDER BY julianday(m.sent) DESC LIMIT ?", (*topics, collection_id, limit))
+        f"WHERE m.topic IN ({marks}) AND f.collection = ? AND {VISIBLE} {between}"
+        f"ORDER BY {'abs(julianday(m.sent) * 2 - julianday(?) - julianday(?))' if sent else 'julianday(m.sent) DESC'} "
+        "LIMIT ?", (*topics, collection_id, *(sent or ()), *(sent or ()), limit))
     names = [d[0] for d in cursor.description]
     return [dict(zip(names, r)) for r in cursor.fetchall()]
 
@@ -91,6 +95,33 @@ def other_messages(conn: sqlite3.Connection, collection_id: int, path: str) -> l
     return _pairs(conn, "SELECT m.message_id, m.thread FROM files f JOIN collections c ON c.id = f.collection "
                   f"JOIN mail_messages m ON m.file = f.id WHERE f.collection = ? AND {VISIBLE} AND f.path != ? "
                   "AND f.kind = 'note'", (collection_id, path))
+
+
+def other_topic_messages(conn: sqlite3.Connection, collection_id: int, file_id: int, path: str) -> list[dict]:
+    """Of the collection's published mail files other than the one at ``path``, the messages of a Subject (its
+    topic, schema V24) of a message of file version ``file_id``: file, line, message_id, thread, topic, sent,
+    senders, people, by_subject; what a reply naming no parent joins across the two by (search.query.mail_threads).
+    A seek a file of the collection, its messages by their topics."""
+    return _dicts(conn, "SELECT m.file, m.line, m.message_id, m.thread, m.topic, m.sent, m.senders, m.people, "
+                  "m.by_subject FROM files f JOIN collections c ON c.id = f.collection JOIN mail_messages m ON "
+                  f"m.file = f.id WHERE f.collection = ? AND {VISIBLE} AND f.path != ? AND f.kind = 'note' AND "
+                  "m.topic IN (SELECT topic FROM mail_messages WHERE file = ? AND topic IS NOT NULL)",
+                  (collection_id, path, file_id))
+
+
+def file_topic_messages(conn: sqlite3.Connection, file_id: int, topics: list[str]) -> list[dict]:
+    """The messages of file version ``file_id`` of one of ``topics``, as ``other_topic_messages`` gives them."""
+    return _dicts(conn, "SELECT file, line, message_id, thread, topic, sent, senders, people, by_subject FROM "
+                  "mail_messages WHERE file = ? AND topic IN (SELECT value FROM json_each(?))",
+                  (file_id, json.dumps(topics)))
+
+
+def _dicts(conn: sqlite3.Connection, sql: str, params: tuple) -> list[dict]:
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    cursor.execute(sql, params)
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, r)) for r in cursor.fetchall()]
 
 
 def other_mail_files(conn: sqlite3.Connection, collection_id: int, path: str) -> str:

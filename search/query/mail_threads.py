@@ -9,7 +9,8 @@ of another file (V24's topic, senders and people: ``_subject_joins``)."""
 from __future__ import annotations
 
 import threading
-from datetime import datetime
+from bisect import bisect_right
+from datetime import datetime, timezone
 
 from search.index import file_reads, mail_reads
 from search.query.mail_people import SUBJECT_DAYS, same_people
@@ -65,15 +66,16 @@ def _looked_up(conn, collection_id: int, keys: set[str], topic: str | None = Non
     page's threads were looked up together, at most THREAD_FILES messages for all of them: one long thread (a
     mailing list's of 300 replies) pushed the others' out, and their hits named no thread. With the message's
     ``topic`` (its Subject without 'Re:'), the replies of that Subject naming no parent joined to a message of
-    another file (``_subject_joins``), each row's ``joined`` the key of the thread it is joined to so."""
+    another file (``_subject_joins``), each row's ``joined`` the key of the thread it is joined to so: looked up
+    again while the thread found reaches further in time."""
     rows: list[dict] = []
     joined: dict = {}
-    asked = False
+    asked = None  # the times the Subject's messages were looked up around
     for _ in range(ROUNDS):
         rows = _thread_rows(conn, collection_id, sorted(keys))
         more = {key for r in rows for key in (r["thread"], r["message_id"]) if key} - keys
-        if not more and not asked:
-            asked, more = True, _subject_joins(conn, collection_id, topic, joined) - keys
+        if not more and topic and (around := _span(rows)) != asked:
+            asked, more = around, _subject_joins(conn, collection_id, topic, joined, around) - keys
         if not more:
             break
         keys = keys | more
@@ -82,34 +84,66 @@ def _looked_up(conn, collection_id: int, keys: set[str], topic: str | None = Non
     return keys, rows
 
 
-def _subject_joins(conn, collection_id: int, topic: str | None, joined: dict) -> set[str]:
-    """The keys of the messages of Subject ``topic`` joined by it across the collection's mail files: a reply
-    naming no parent (a phone's 'Re: Budget' in Thunderbird's Sent: no In-Reply-To nor References) to the latest
-    message before it of that Subject among the same people, at most SUBJECT_DAYS before it, as
-    ingest.mail.Threads joins one within its mailbox (one it found there is joined by its key already). Notes in
-    ``joined`` each reply's (file, line) -> the key of the thread it joins. An index before V24 keeps no topics."""
-    if not topic or not mail_reads.keeps_people(conn):
+def _span(rows: list[dict]) -> tuple[str, str] | None:
+    """The times (ISO 8601, UTC) a reply joined by its Subject to one of ``rows``, or one of them to its earlier
+    message, is sent between: SUBJECT_DAYS before the first of them to SUBJECT_DAYS after the last; None where none
+    says when it was sent (none is joined so)."""
+    times = [at for r in rows if (at := _at(r["sent"])) is not None]
+    if not times:
+        return None
+    days = SUBJECT_DAYS * 86400
+    return tuple(datetime.fromtimestamp(at, timezone.utc).isoformat() for at in (min(times) - days, max(times) + days))
+
+
+def _at(sent: str | None) -> float | None:
+    try:
+        return datetime.fromisoformat(sent).timestamp() if sent else None
+    except ValueError:
+        return None
+
+
+def _subject_joins(conn, collection_id: int, topic: str | None, joined: dict,
+                   around: tuple[str, str] | None = None) -> set[str]:
+    """The keys of the messages of Subject ``topic`` sent ``around`` (``_span``) joined by it across the
+    collection's mail files: a reply naming no parent (a phone's 'Re: Budget' in Thunderbird's Sent: no In-Reply-To
+    nor References) to the latest message before it of that Subject among the same people, at most SUBJECT_DAYS
+    before it, as ingest.mail.Threads joins one within its mailbox (one it found there is joined by its key
+    already). Notes in ``joined`` each reply's (file, line) -> the key of the thread it joins. The Subject's latest
+    THREAD_FILES messages were looked at, whenever the hit was sent: of a 'Re: weekly report' of three years, a
+    reply of the first year joined nothing. An index before V24 keeps no topics."""
+    if not topic or around is None or not mail_reads.keeps_people(conn):
         return set()
-    said = mail_reads.topic_messages(conn, collection_id, [topic], THREAD_FILES)
-    for row in said:
-        try:
-            row["at"] = datetime.fromisoformat(row["sent"]).timestamp() if row["sent"] else None
-        except ValueError:
-            row["at"] = None
-        row["from"], row["all"] = set((row["senders"] or "").split()), set((row["people"] or "").split())
+    said = mail_reads.topic_messages(conn, collection_id, [topic], THREAD_FILES, around)
     keys: set[str] = set()
-    for reply in said:
-        if not reply["by_subject"] or reply["at"] is None or not reply["from"]:
-            continue
-        earlier = max((row for row in said if row is not reply and row["at"] is not None
-                       and reply["at"] - SUBJECT_DAYS * 86400 <= row["at"] <= reply["at"]
-                       and same_people(reply["from"], reply["all"], row["from"], row["all"])),
-                      key=lambda row: row["at"], default=None)
-        if earlier is None or earlier["file"] == reply["file"]:
+    for reply, earlier in subject_pairs(said):
+        if earlier["file"] == reply["file"]:
             continue
         joined[(reply["file"], reply["line"])] = earlier["thread"] or earlier["message_id"]
         keys |= {key for row in (reply, earlier) for key in (row["thread"], row["message_id"]) if key}
     return keys
+
+
+def subject_pairs(said: list[dict]) -> list[tuple[dict, dict]]:
+    """Of messages of one Subject (rows of mail_reads.topic_messages), each reply naming no parent and the message
+    it is joined to: the latest before it among the same people, at most SUBJECT_DAYS before it."""
+    for row in said:
+        row["at"] = _at(row["sent"])
+        row["from"], row["all"] = set((row["senders"] or "").split()), set((row["people"] or "").split())
+    dated = sorted((row for row in said if row["at"] is not None), key=lambda row: row["at"])
+    times = [row["at"] for row in dated]
+    pairs = []
+    for reply in dated:
+        if not reply["by_subject"] or not reply["from"]:
+            continue
+        # the latest first, back to SUBJECT_DAYS before it: a Subject of thousands of messages, each reply's few
+        for at in range(bisect_right(times, reply["at"]) - 1, -1, -1):
+            row = dated[at]
+            if row["at"] < reply["at"] - SUBJECT_DAYS * 86400:
+                break
+            if row is not reply and same_people(reply["from"], reply["all"], row["from"], row["all"]):
+                pairs.append((reply, row))
+                break
+    return pairs
 
 
 def others(found: dict, file_id: int, line: int | None = None) -> list[str]:
@@ -198,7 +232,29 @@ def _count_threads(conn, collection_id: int, file_id: int, path: str) -> tuple[i
         return len(rows), 0, 0
     going_on = {thread_of(key) for keys in mail_reads.other_messages(conn, collection_id, path) for key in keys
                 if key in found}
+    for row in _joined_across(conn, collection_id, file_id, path):  # a reply joined by its Subject, either way
+        going_on |= {thread_of(key) for key in (row["message_id"], row["thread"]) if key in found}
     return len(rows), len(threads), len(going_on)
+
+
+def _joined_across(conn, collection_id: int, file_id: int, path: str) -> list[dict]:
+    """The messages of file version ``file_id`` joined by their Subject (``subject_pairs``) to a message of another
+    of the collection's mail files, a reply to its earlier message or an earlier message to its reply: a phone's
+    reply in Sent to a message of Inbox. list_files counted only the threads going on elsewhere by their keys."""
+    if not mail_reads.keeps_people(conn):
+        return []
+    others = mail_reads.other_topic_messages(conn, collection_id, file_id, path)
+    if not others:
+        return []
+    by_topic: dict[str, list[dict]] = {}
+    for row in others + mail_reads.file_topic_messages(conn, file_id, sorted({row["topic"] for row in others})):
+        by_topic.setdefault(row["topic"], []).append(row)
+    mine = []
+    for said in by_topic.values():
+        if any(row["by_subject"] for row in said):
+            mine += [row for pair in subject_pairs(said) if pair[0]["file"] != pair[1]["file"] for row in pair
+                     if row["file"] == file_id]
+    return mine
 
 
 def _threads_of_meta(conn, asked: list[tuple[int, int]]) -> dict:
