@@ -390,6 +390,9 @@ def collection_lines(c: dict, hints: Hints, collections: list[dict] = ()) -> lis
     elif (c.get("freshness") or {}).get("scan_requested"):
         lines.append(_requested_line(c))
     lines += freshness_lines(c.get("freshness") or {}, c["building"], c["name"], c["files"])
+    if c.get("mail_before_v24"):  # search.index.mail_reads.before_people
+        lines.append(f"  {count(c['mail_before_v24'], 'mail file')} read before schema V24: a reply naming no parent "
+                     "joins no other file's thread by its Subject until its next scan reads them again")
     if c.get("tags"):  # what search's and list_files' tags can be
         of = f" ({len(c['tags'])} of {c['tags_held']})" if c.get("tags_held", 0) > len(c["tags"]) else ""
         lines.append(f"  tags most held{of}: " + ", ".join(f"#{t['tag']} ({t['files']})" for t in c["tags"]))

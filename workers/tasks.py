@@ -36,7 +36,7 @@ from ingest.files import ParsedFile, can_open, read_and_parse, text_hash
 from ingest.kinds import kind_of
 from ingest.passage_dates import date_sections, document_date
 from search.index import (collection_reads, db, file_reads, freshness, generation_reads, progress_reads, space, store,
-                          vector_reads, work_reads, working)
+                          mail_reads, vector_reads, work_reads, working)
 from search.index.remembered import Basis, Outcome, fingerprint
 from search.index.status import count
 from workers import halt, retry, running, runtime
@@ -247,6 +247,9 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     found += _kept(unreadable, current)
     known = {p: Known(r["size"], r["mtime"], r["sha256"], r["attachment"], r["ctime"]) for p, r in current.items()}
     plan = plan_changes(root, found, known, everything=model_changed or recut, now=walked_at)
+    if scope is None:  # mail read before schema V24 joins no other file by its Subject: read once more
+        plan.changes.update(dict.fromkeys((path for path in mail_reads.before_people(conn, collection_id, False)
+                                           if path in known and path not in plan.changes), "changed"))
     plan.seen += unseen
     store.settle_ctimes(conn, collection_id, plan.settled)
     carried = {} if model_changed else _as_before(conn, collection_id, plan, found, _settings_print(model))
