@@ -127,14 +127,14 @@ def _dicts(conn: sqlite3.Connection, sql: str, params: tuple) -> list[dict]:
 def before_people(conn: sqlite3.Connection, collection_id: int, published: bool = True) -> list[str]:
     """The paths of the collection's mail files (published, else current: being built too) whose messages were
     read before schema V24 (mail_messages' senders NULL, as its migration left them): a reply naming no parent
-    joins no other file by its Subject until they are read again (workers.tasks.discover reads them once). A
-    file's rows are written together: its first tells, one seek a note file (mail_messages' index by file)."""
+    joins no other file by its Subject until they are read again (workers.tasks.discover reads them once). V25's
+    partial index holds those rows alone: none, once they are read again."""
     if not keeps_people(conn):
         return []
     which = f"JOIN collections c ON c.id = f.collection WHERE {VISIBLE} AND" if published else "WHERE f.gen_to IS NULL AND"
     return [path for path, in conn.execute(
-        f"SELECT f.path FROM files f {which} f.collection = ? AND f.kind = 'note' AND (SELECT m.senders IS NULL "
-        "FROM mail_messages m WHERE m.file = f.id ORDER BY m.line LIMIT 1) ORDER BY f.path", (collection_id,))]
+        f"SELECT f.path FROM files f {which} f.collection = ? AND f.id IN (SELECT file FROM mail_messages "
+        "WHERE senders IS NULL) ORDER BY f.path", (collection_id,))]
 
 
 def other_mail_files(conn: sqlite3.Connection, collection_id: int, path: str) -> str:
