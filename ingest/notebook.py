@@ -56,7 +56,7 @@ def parse_notebook(path: str, text: str) -> Document:
 def _loaded(text: str, indent: str | None) -> object:
     """The notebook's JSON, its outputs cut out before it is parsed where Jupyter wrote them on lines of their own
     and they are most of the file, else each let go as it is parsed (``_without_output``)."""
-    short = _outputs_cut(text, indent)
+    short = _outputs_cut(text, indent) if indent is not None else _outputs_cut_one_line(text)
     if short is not None:
         try:
             return json.loads(short)
@@ -88,6 +88,42 @@ def _outputs_cut(text: str, indent: str | None) -> str | None:
         cuts.append((body, end))
         at = end + len(closing)
     if sum(end - body for body, end in cuts) * 2 < len(text):
+        return None
+    ends = [0, *(i for cut in cuts for i in cut), len(text)]
+    return "".join(text[ends[i]:ends[i + 1]] for i in range(0, len(ends), 2))
+
+
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}:]')
+
+
+def _outputs_cut_one_line(text: str) -> str | None:
+    """The text of a notebook written without line breaks with each cell's ``"outputs": [ … ]`` emptied, found by
+    reading its JSON tokens (strings, brackets, colons) without building any of its values; None when the outputs
+    are under half the file (the copy would cost more than it saves) or the JSON is not as expected. Parsed whole,
+    one 40 MB output was held whole before it could be let go (1.8 times its text)."""
+    cuts, depth, last, key = [], 0, None, None  # last: the string just read; key: the one before a colon
+    skip_to = -1  # while in an output list: the depth its closing bracket returns to
+    for token in _TOKEN.finditer(text):
+        char = text[token.start()]
+        if char == '"':
+            last = token
+            continue
+        if char == ":":
+            key, last = last, None
+            continue
+        if char in "[{":
+            if skip_to < 0 and char == "[" and depth == 3 and key is not None and \
+                    key.end() - key.start() == 9 and text.startswith('"outputs"', key.start()):
+                skip_to = depth
+                cuts.append([token.end(), None])
+            depth += 1
+        else:
+            depth -= 1
+            if depth == skip_to:
+                cuts[-1][1] = token.start()
+                skip_to = -1
+        key = last = None
+    if depth != 0 or skip_to >= 0 or sum(end - start for start, end in cuts) * 2 < len(text):
         return None
     ends = [0, *(i for cut in cuts for i in cut), len(text)]
     return "".join(text[ends[i]:ends[i + 1]] for i in range(0, len(ends), 2))
