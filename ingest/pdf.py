@@ -48,10 +48,10 @@ from typing import Sequence
 
 from pypdf import PageObject, PdfReader
 from pypdf.generic import DictionaryObject, IndirectObject, NameObject
-from pypdf._page_labels import index2labels
 from pypdf.errors import DependencyError
 
 from .document import Document, Section, Skip, SkipForNow, whole_characters
+from .pdf_labels import page_labels
 from .pdf_tree import PageTree, page_shape
 
 log = logging.getLogger(__name__)
@@ -1044,10 +1044,9 @@ def _section(texts: list[str], first: int, last: int, heading: list[str]) -> Sec
 def _page_labels(reader: PdfReader, n_pages: int) -> list[str] | None:
     """The number printed on each page, from the PDF's page labels ('iii', then '1' on the 4th page), when some
     differ from the page's place in the file; else None. A book's page 8 was only ever 'page 11'."""
-    try:
-        # (not reader.page_labels: it reads the whole page list into memory for its count of pages)
-        labels = [str(label)[:20] for label in index2labels(reader, n_pages)]
-    except Exception:
+    try:  # the count is the page walk's: reader.page_labels reads the whole page list in for its count
+        labels = [label[:20] for label in page_labels(reader.root_object, n_pages)]
+    except Exception:  # noqa: BLE001 - a catalog that cannot be read: the pages go by their places
         return None
     if len(labels) != n_pages or all(label == str(i + 1) for i, label in enumerate(labels)):
         return None
