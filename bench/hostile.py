@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 from common import REPO
+from tests.pdf_writer import annotated_pdf, broken_xref, many_fonts_pdf, nested_forms_pdf, raw_pdf
 
 MB = 1024 * 1024
 PROBE = r"""
@@ -71,19 +72,6 @@ def pdf_bytes(build) -> bytes:
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
-
-
-def raw_pdf(objects: list[str]) -> bytes:
-    """A PDF of ``objects`` (object 1 the catalog), with its cross-reference table."""
-    out, offsets = bytearray(b"%PDF-1.7\n"), []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n{body}\nendobj\n".encode()
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    return bytes(out)
 
 
 def deep_outline(levels: int) -> bytes:
@@ -232,26 +220,16 @@ EPUB_PARTS = {"mimetype": b"application/epub+zip", "META-INF/container.xml": (
                     b"</spine></package>")}
 
 
-def annotated_pdf(annotations: int) -> bytes:
-    """A page of a line of text and ``annotations`` link annotations (a PDF exported with every word linked)."""
-    stream = "BT /F1 12 Tf 20 100 Td (the tapir under ten thousand links) Tj ET"
-    annots = [f"<< /Type /Annot /Subtype /Link /Rect [{i % 200} 0 {i % 200 + 1} 1] /Border [0 0 0] "
-              f"/A << /S /URI /URI (https://example.org/{i}) >> >>" for i in range(annotations)]
-    return raw_pdf(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Annots 5 0 R "
-                    "/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>",
-                    f"<< /Length {len(stream)} >>\nstream\n{stream}\nendstream",
-                    "[" + " ".join(f"{6 + i} 0 R" for i in range(annotations)) + "]", *annots])
-
-
-def broken_xref(pdf: bytes, shift: int) -> bytes:
-    """``pdf`` with every offset of its cross-reference table ``shift`` bytes off (or its startxref, with 0)."""
-    import re
-    head, _, tail = pdf.rpartition(b"xref\n")
-    if not shift:
-        return re.sub(rb"startxref\n\d+", b"startxref\n999999", pdf)
-    tail = re.sub(rb"(\d{10}) 00000 n", lambda m: b"%010d 00000 n" % (int(m.group(1)) + shift), tail)
-    return head + b"xref\n" + tail
+def markdown_table(size: int) -> str:
+    """A note that is one Markdown table of ``size`` bytes (a spreadsheet pasted into a note)."""
+    header = "| date | animal | place | count | notes |\n|---|---|---|---|---|\n"
+    row = "| 2026-01-{day:02d} | the tapir {i} | the river bank | {i} | seen at dawn, eating leaves |\n"
+    rows, total, i = [header], len(header), 0
+    while total < size:
+        rows.append(row.format(day=i % 28 + 1, i=i))
+        total += len(rows[-1])
+        i += 1
+    return "".join(rows)
 
 
 def corpus(scale: float) -> dict[str, bytes | str]:
@@ -312,6 +290,11 @@ def corpus(scale: float) -> dict[str, bytes | str]:
         "xref-lost.pdf": broken_xref(long_pdf(3), 0),
         "object-stream.pdf": object_stream_pdf(n(1_000_000)),
         "object-stream-500k.pdf": object_stream_pdf(n(500_000)),
+        "fonts.pdf": many_fonts_pdf(n(10_000)),
+        "fonts-over.pdf": many_fonts_pdf(n(10_001)),
+        "nested-forms.pdf": nested_forms_pdf(50),
+        "nested-forms-deep.pdf": nested_forms_pdf(n(5_000)),
+        "one-table.md": markdown_table(n(5 * MB)),
     }
 
 
@@ -360,6 +343,7 @@ def _loop(folder: Path) -> None:
     os.symlink("loop-a.md", folder / "loop-b.md")
 
 
+BAD_NAME = os.fsdecode(b"name-\xff\xfe.md")  # a file name that is not UTF-8 (Python holds it as surrogates)
 # the files no content makes, by name (written by ``make`` too, each when --only names it)
 SPECIAL = {
     "proc.md": lambda folder: os.symlink("/proc/self/status", folder / "proc.md"),
@@ -371,6 +355,8 @@ SPECIAL = {
     "link-to-sparse.md": lambda folder: os.symlink("sparse.md", folder / "link-to-sparse.md"),
     "zero.md": lambda folder: os.symlink("/dev/zero", folder / "zero.md"),
     "loop-a.md": _loop,
+    "loop-dir": lambda folder: os.symlink(".", folder / "loop-dir"),  # a folder link to the folder it is in
+    BAD_NAME: lambda folder: (folder / BAD_NAME).write_text("# Bytes\n\nthe okapi behind a name not UTF-8\n"),
     "private.md": _private,
 }
 
@@ -442,7 +428,8 @@ def main() -> None:
         size = os.lstat(folder / name).st_size
         result = probe_median(folder, name, args.timeout, args.runs)
         cpu = "" if result["cpu"] is None else f"{result['cpu']:.2f}"
-        print(f"{name:24} {size / MB:8.1f}M {cpu:>7} {result['mb'] or '':>8}  {result['outcome']}", flush=True)
+        shown = name.encode("utf-8", "backslashreplace").decode()  # a name that is not UTF-8 cannot be printed
+        print(f"{shown:24} {size / MB:8.1f}M {cpu:>7} {result['mb'] or '':>8}  {result['outcome']}", flush=True)
     if args.consumer:
         through_consumer(folder, args.data / "home")
 

@@ -56,12 +56,14 @@ def annotated_pdf(annotations: int, text: str = "the tapir under ten thousand li
 
 
 def broken_xref(pdf: bytes, shift: int) -> bytes:
-    """``pdf`` with every offset of its cross-reference table ``shift`` bytes off (or its startxref, with 0)."""
-    head, _, tail = pdf.rpartition(b"xref\n")
+    """``pdf`` with every offset of its cross-reference table ``shift`` bytes off (or its startxref, with 0).
+    (The table is the last line that is 'xref': 'startxref' ends so too, and the copies of this in the test and
+    bench/hostile.py shifted nothing after it.)"""
     if not shift:
         return re.sub(rb"startxref\n\d+", b"startxref\n999999", pdf)
+    head, _, tail = pdf.rpartition(b"\nxref\n")
     tail = re.sub(rb"(\d{10}) 00000 n", lambda m: b"%010d 00000 n" % (int(m.group(1)) + shift), tail)
-    return head + b"xref\n" + tail
+    return head + b"\nxref\n" + tail
 
 
 def many_fonts_pdf(fonts: int, text: str = "the tapir among ten thousand fonts") -> bytes:
