@@ -309,6 +309,7 @@ class _Bucket:
     def __init__(self) -> None:
         self.count = 0
         self.first: str | None = None
+        self.form_failed: str | None = None  # the first form XObject pypdf gave up on (nested too deep, damaged)
 
 
 class _PypdfWarnings(logging.Handler):
@@ -329,6 +330,8 @@ class _PypdfWarnings(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         bucket = getattr(self._local, "bucket", None)
+        if bucket is not None and bucket.form_failed is None and str(record.msg).startswith("Impossible to decode XForm"):
+            bucket.form_failed = record.getMessage()
         if bucket is not None:
             bucket.count += 1
             if bucket.count > 1:
@@ -383,6 +386,9 @@ def parse_pdf(path: str, data: bytes) -> Document:
         raise Skip("no pages: the PDF holds none (or its page list is damaged)")
     if failed and len(failed) == n_pages:
         raise ValueError(f"unreadable PDF: {failed[0][1]}")
+    if not any(texts) and warnings.form_failed:  # not a scan said to be one: what it draws could not be read
+        raise ValueError("unreadable PDF: its pages draw forms (Form XObjects) that cannot be read, nested too deep "
+                         f"or damaged (pypdf: {warnings.form_failed[:120]})")
     if not any(texts):
         raise Skip(NO_TEXT)
     meta = {
@@ -719,6 +725,7 @@ def _page_texts(pages: PageTree | Sequence[PageObject], said: str = "", runs: li
         shapes.append(page_shape(page))
         try:
             in_time()
+            _fonts_in_bounds(page)
             sizes = _Sizes(runs if index == 0 else None)
             text = page.extract_text(visitor_operand_before=in_time, visitor_text=sizes.run) or ""
             texts.append(normalize(markers_apart(text, sizes.markers())))
@@ -738,6 +745,21 @@ def _page_texts(pages: PageTree | Sequence[PageObject], said: str = "", runs: li
             raise Skip(f"more than {MAX_TEXT_CHARS:,} characters of text (passed on page {index + 1:,}{said}): "
                        "as much as the largest text file indexed")
     return texts, failed, shapes
+
+
+MAX_PAGE_FONTS = 10_000  # fonts one page lists: pypdf reads each (about 19 KB) before the page's first operator
+
+
+def _fonts_in_bounds(page: PageObject) -> None:
+    """ValueError (the page fails, the others are read) when the page lists more than MAX_PAGE_FONTS fonts: pypdf
+    builds every one it lists before it draws anything, so 10,000 took 190 MB and 6 s, neither bounded by the
+    deadline (checked between operators) nor by the file's size (each font 130 bytes of the file)."""
+    resources = page.get("/Resources")
+    resources = resources.get_object() if resources is not None else None
+    fonts = resources.get("/Font") if isinstance(resources, DictionaryObject) else None
+    fonts = fonts.get_object() if fonts is not None else None
+    if isinstance(fonts, DictionaryObject) and len(fonts) > MAX_PAGE_FONTS:
+        raise ValueError(f"the page lists {len(fonts):,} fonts (over {MAX_PAGE_FONTS:,}): its text is not read")
 
 
 FIRST_PAGE_RUNS = 20_000  # pieces of text of the first page kept with their size, for its title
