@@ -34,6 +34,7 @@ from ingest.discover import NOT_INCLUDED, FoundFile, Rules, rules_of, walk, walk
 from ingest.document import Skip
 from ingest.files import ParsedFile, can_open, read_and_parse, text_hash
 from ingest.kinds import kind_of
+from ingest.parser_versions import parsers
 from ingest.passage_dates import date_sections, document_date
 from search.index import (collection_reads, db, file_reads, freshness, generation_reads, progress_reads, space, store,
                           mail_reads, vector_reads, work_reads, working)
@@ -591,7 +592,7 @@ def _chunking() -> str:
 def _settings_print(model: str | None) -> str:
     """The fingerprint of the settings a file's outcome depends on, for the generation's model."""
     settings = runtime.settings()
-    return fingerprint(model, _chunking(), settings.max_file_chunks)
+    return fingerprint(model, _chunking(), settings.max_file_chunks, parsers())
 
 
 def jobs(paths: list[str], sizes: dict[str, int], most: int):

@@ -35,12 +35,13 @@ class Basis:
     settings: str
 
 
-def fingerprint(model: str | None, cut: str, max_file_chunks: int) -> str:
+def fingerprint(model: str | None, cut: str, max_file_chunks: int, parsers: str = "") -> str:
     """The settings an outcome depends on (parse outcomes depend on none; one fingerprint for both is simpler),
     and Sift's version: an upgrade may parse what an older one could not. ``cut``: how files are cut
     (ingest.chunk.chunking: the chunk size, the overlap and the chunker's version, which a chunker that cuts
-    otherwise raises: a file over the chunk limit, or failed at chunk, is then chunked again like every other)."""
-    return json.dumps([model, cut, max_file_chunks, _version()])
+    otherwise raises: a file over the chunk limit, or failed at chunk, is then chunked again like every other).
+    ``parsers``: what parses files (ingest.parser_versions), so that a better parser reads what failed again."""
+    return json.dumps([model, cut, max_file_chunks, _version(), *([parsers] if parsers else [])])
 
 
 def _version() -> str:
