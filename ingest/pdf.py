@@ -312,6 +312,9 @@ class _Bucket:
         self.form_failed: str | None = None  # the first form XObject pypdf gave up on (nested too deep, damaged)
 
 
+_FORM_FAILED = "Impossible to decode XForm"  # how pypdf says it gave up on a form XObject (its text left out)
+
+
 class _PypdfWarnings(logging.Handler):
     """Counts pypdf's log records for the file parsed in the current thread."""
 
@@ -330,7 +333,7 @@ class _PypdfWarnings(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         bucket = getattr(self._local, "bucket", None)
-        if bucket is not None and bucket.form_failed is None and str(record.msg).startswith("Impossible to decode XForm"):
+        if bucket is not None and bucket.form_failed is None and str(record.msg).startswith(_FORM_FAILED):
             bucket.form_failed = record.getMessage()
         if bucket is not None:
             bucket.count += 1
