@@ -271,6 +271,7 @@ def corpus(scale: float) -> dict[str, bytes | str]:
         "cut.pdf": pdf[:len(pdf) // 2],
         "empty.pdf": b"",
         "output.ipynb": notebook_output(n(40 * MB)),
+        "output-one-line.ipynb": json.dumps(json.loads(notebook_output(n(40 * MB)))),  # saved without line breaks
         "one-line.json": one_line_json(n(60 * MB)),
         "one-line-100.json": one_line_json(n(100 * MB)),
         "one-line-100.csv": "a," * n(50 * MB),
