@@ -53,6 +53,7 @@ def hit_data(hit) -> dict:
         or None,
         "more_in_file": hit.more_in_file or None,
         "more_in_file_names": getattr(hit, "more_in_file_names", None) or None,  # of code: the definitions left off
+        "file_passages": getattr(hit, "file_passages", 0) or None,  # for the text's '+N more' line alone (lean drops it)
         "also_in": hit.also_in or None,  # a search hit's file through other collections
         # its sync conflict copies that matched too (left off the page), or, on a copy, the note it copies
         "conflict_copies": getattr(hit, "conflict_copies", None) or None,
@@ -84,7 +85,7 @@ def lean(hit: dict, generations: dict[str, int]) -> dict:
     path that repeats the title. They made the data of a search about twice its text (31 KB against 18 KB at
     limit 50) and told a program nothing new."""
     collection = hit["collection"]
-    kept = {key: value for key, value in hit.items() if key not in ("collection", "relative_path")}
+    kept = {key: value for key, value in hit.items() if key not in ("collection", "relative_path", "file_passages")}
     if generations.get(collection) == hit["generation"]:
         del kept["generation"]
     if hit["heading_path"] == hit["title"]:
@@ -124,7 +125,10 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
             context = f"{context}  (by {h['author']})" if context else f"by {h['author']}"  # it, with no word why
         if context:
             lines.append(f"   {context}")
-        if h.get("dated"):  # the date the passage is about (a message's Date, a daily note's): date_after goes by it
+        # the date the passage is about (a message's Date, a daily note's): date_after goes by it. Said again only
+        # where it differs from the date on the file's hit above: each of a PDF's hits repeated its created date
+        if h.get("dated") and (said == n or any(hits[i].get("dated") != h["dated"] for i in range(said - 1, n - 1)
+                                                 if hits[i]["path"] == h["path"])):
             lines.append(f"   dated {h['dated']}")
         lines.append(f"   {h['snippet']}")
         if h.get("footnotes_cited"):  # a footnote's definition found: where the story cites it
@@ -141,7 +145,7 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
             from search.query.mail_threads import thread_line
             lines.append("   " + thread_line(h["mail_thread"], h["heading_path"] or h["title"]))
         if h.get("more_in_file"):
-            again = search_args(h["collection"], h["relative_path"])
+            again = None if _reads_whole(h) else search_args(h["collection"], h["relative_path"])
             lines.append(f"   {more_in_file(h['more_in_file'], again, h.get('more_in_file_names') or ())}")
         if said != n and not linked:
             links = [name for key, name in (("attachments", "attached PDF"), ("cited_by", "cited by notes"))
@@ -158,6 +162,21 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
                          + _more(h["cited_by"], h.get("cited_by_total"), "search kind='note' for the PDF's file "
                                  "name finds the notes that mention it"))
     return [shown(line) for line in lines]
+
+
+# A file of up to this many passages (256 tokens each by default: some 10 KB) is read whole by one read_file call
+# of its default 2,000 lines or 40 KB, so the line under its first hit names read_file, not the search again with
+# its glob: 'search again with collection=…, glob=…' (some 180 characters, the path again) stood under half the hits
+# of a search of short notes, to show one more passage of a 1 KB note that read_file shows whole.
+SMALL_FILE_PASSAGES = 8
+
+
+def _reads_whole(hit: dict) -> bool:
+    """Whether read_file's default call shows the hit's whole file: a file of lines (a PDF is read a page at a
+    time) with no more than SMALL_FILE_PASSAGES passages, not code (its line names the definitions left off, which
+    a search with its glob shows)."""
+    return (not hit.get("page") and hit.get("kind") != "code" and not hit.get("more_in_file_names")
+            and 0 < (hit.get("file_passages") or 0) <= SMALL_FILE_PASSAGES)
 
 
 def search_args(collection: str, relative: str) -> str | None:

@@ -98,6 +98,10 @@ def test_a_pdf_s_citing_notes_are_listed_once_not_on_each_of_its_hits(immediate,
     assert all(h["cited_by"] == [f"notes/reading{n}.md" for n in range(3)] for h in hits), "the data keeps them"
     listed = "cited by notes: notes/reading0.md, notes/reading1.md, notes/reading2.md"
     assert text(found).count(listed) == 1 and text(found).count("notes/reading1.md") == 1, text(found)
+    # the PDF's created date likewise: said on its first hit, not again on the second (the data keeps both)
+    dated = hits[0]["dated"]
+    assert dated and hits[1]["dated"] == dated, hits
+    assert text(found).count(f"dated {dated}") == 1, text(found)
     assert "   cited by notes: as for hit 1" in text(found).splitlines(), text(found)
 
 
@@ -153,3 +157,30 @@ def test_filters_that_leave_no_file_say_so_not_to_try_other_words(immediate, tmp
         assert "try other words" not in text(answer) and "the filters leave no file to search" in text(answer)
     assert [h["path"] for h in matching.structured_content["results"]] == ["notes/a.md"]
     assert "try other words" in text(other_words) and "no passage searched is in a file" not in text(other_words)
+
+
+def test_a_short_note_s_passages_left_off_point_to_read_file(immediate, tmp_path, servers, sift_env, monkeypatch):
+    """A short note matched by three passages showed two and said 'search again with collection=…, glob=…' to
+    see the third: some 180 characters under half the hits of a search of short notes, for one passage of a note
+    that one read_file call shows whole. A file of a few passages now names read_file, and that call shows it
+    all; a long one keeps the search (test_passages_left_off_a_page_are_one_search_away)."""
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    sections = "".join(f"## Day {n}\n\nA kestrel hovered over field {n}: the kestrel saw a mouse in the field, and "
+                       "the kestrel dropped on the field.\n\n" for n in range(3))
+    root = write_tree(tmp_path / "notes", {"birds/log.md": "# Bird log\n\n" + sections,
+                                           **{f"other{n}.md": f"# Other {n}\n\nOne kestrel, one field.\n" for n in range(3)},
+                                           **{f"misc{n}.md": f"# Misc {n}\n\nA heron.\n" for n in range(8)}})
+    ingest(root, "notes")
+
+    async def scenario():
+        async with servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker") as s:
+            page = await call(s, "search", query="kestrel field", mode="keyword", limit=3)
+            return page, await call(s, "read_file", path=page.structured_content["results"][0]["path"])
+    page, whole = run(scenario)
+    first = page.structured_content["results"][0]
+    assert first["path"] == "notes/birds/log.md" and first.get("more_in_file") == 1, text(page)
+    assert "file_passages" not in first, "the text's alone: not in the data (its outputSchema is closed)"
+    assert "+ 1 more passage of this file ranked among these, left off for other files (read_file shows the " \
+           "file)" in text(page), text(page)
+    assert "search again with" not in text(page), text(page)
+    assert all(f"field {n}:" in text(whole) for n in range(3)), text(whole)

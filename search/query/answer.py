@@ -34,6 +34,7 @@ class Hit:
     attachments_not_indexed: dict[str, str] = field(default_factory=dict)
     more_in_file: int = 0  # on a file's first hit: its passages that ranked among the page's, left off (PER_FILE)
     more_in_file_names: list[str] = field(default_factory=list)  # ... of code: the definitions they are, in rank order
+    file_passages: int = 0  # ... and how many passages its file has in all (the MCP text points a small one to read_file)
     also_in: list[str] = field(default_factory=list)  # the same file on disk through other collections (paths)
     conflict_copies: list[str] = field(default_factory=list)  # its sync conflict copies that matched too (copies)
     conflict_copy_of: str | None = None  # of a sync conflict copy shown alone: the note it is a copy of
@@ -71,6 +72,7 @@ class Answer:
                 del hit["dated"]
             if not hit["mail_thread"]:  # a saved message's thread (new: kept out where there is none)
                 del hit["mail_thread"]
+            del hit["file_passages"]  # for the MCP text's '+N more' line alone
         return data
 
 

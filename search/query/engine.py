@@ -139,6 +139,9 @@ class Engine:
                             left_off = more.pop(hit.chunk_id, [])
                             hit.more_in_file = len(left_off)
                             hit.more_in_file_names = results_page.left_off_names(read, left_off)
+                            if left_off:
+                                catalog = self._catalog_for(conn, state)
+                                hit.file_passages = catalog.passages(catalog.files([hit.chunk_id])[0])
                             hit.also_in = also.get((hit.collection, hit.path), [])
                             hit.conflict_copies = copied.get((hit.collection, hit.path), [])
                             hit.conflict_copy_of, hit.conflict_original_matched = copy_of.get(
