@@ -148,15 +148,25 @@ def _fresh_text(d: dict) -> str:
 PARTIAL = status.PARTIAL
 
 
-def partial_notes(conn, fresh: list[dict]) -> list[str]:
+def partial_notes(conn, fresh: list[dict], kind: str | None = None) -> list[str]:
     """A note per collection searched whose published generation is a part of its first build
     (workers.tasks.first_part), for search to put before its passages. Only the freshness line, after the last
     passage, said the index was partial; an answer from the first 100 of 1,874 files read as the whole folder's,
     and 'no passages match: try other words' sent a model to rephrase a question answered in a file not read
-    yet."""
+    yet. ``kind``: the search's kind filter; a collection none of whose files not read yet is of that kind (by
+    its name, as the scan tells kinds) says nothing: a search with kind='pdf' was told 'the answer may be in one
+    of them' of notes-en's 1,674 Markdown notes, in 330 characters."""
     ids = {row["name"]: row["id"] for row in collection_reads.collections_published(conn)}
     return [status.partial_note(conn, d["collection"], ids[d["collection"]], d["published_generation"],
-                                d["not_read_yet"]) for d in fresh if d.get("not_read_yet") and d["collection"] in ids]
+                                d["not_read_yet"]) for d in fresh if d.get("not_read_yet") and d["collection"] in ids
+            and (kind is None or _may_hold(conn, d["published_generation"], kind))]
+
+
+def _may_hold(conn, generation: int, kind: str) -> bool:
+    """Whether a file the published part ``generation`` left to a later part may be of ``kind``: one whose name
+    tells no kind (a script known by its first line) may be."""
+    from ingest.kinds import kind_of
+    return any(kind_of(path) in (kind, None) for path in progress_reads.deferred_paths(conn, generation))
 
 
 def _since(ts: float | None) -> float | None:

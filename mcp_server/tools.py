@@ -413,7 +413,7 @@ class Tools:
         if not answer.hits:  # 'notes/*.md' matched nothing and said nothing, where list_files tells how to write it
             answer.notes += [hint for hint in (glob_hint(glob, self.sift.roots(), scope.MCP),) if hint]
         fresh_line, fresh = report.freshness(self.sift.conn(), where.collection)
-        answer.notes[:0] = report.partial_notes(self.sift.conn(), fresh)  # first: the answer may be in a file not read yet
+        answer.notes[:0] = report.partial_notes(self.sift.conn(), fresh, kind)  # first: the answer may be in a file not read yet
         hits = [render.hit_data(h) for h in answer.hits]
         by = f", embedded by {', '.join(answer.models)}" if answer.models else ""
         once = render.generations_said(hits, answer.generations)

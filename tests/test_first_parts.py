@@ -147,6 +147,9 @@ def test_search_and_stats_count_a_part_s_searchable_files_alike(sift_env, tmp_pa
         "partial results: notes's first build comes in parts, so only 4 of its 24 files were searched; the other 19 "
         "are not read yet (their parts follow, the most recently modified files first: stats says how far), and the "
         "answer may be in one of them; 1 file read so far was skipped or failed (stats lists it and why)"]
+    # a search of PDFs alone is told nothing of the notes not read yet, none of which is a PDF (test_search_answers)
+    assert report.partial_notes(conn, fresh, "pdf") == [] and report.partial_notes(conn, fresh, "note") == \
+        report.partial_notes(conn, fresh)
 
 
 def test_a_later_build_never_comes_in_parts(immediate, sift_env, tmp_path, monkeypatch):

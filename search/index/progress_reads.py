@@ -112,6 +112,13 @@ def deferred(conn, gen: int | None) -> int:
                         "AND state IN ('failed', 'skipped') AND reason = ?", (gen, DEFERRED)).fetchone()[0]
 
 
+def deferred_paths(conn, gen: int) -> list[str]:
+    """The paths of the files the generation ``gen`` left to a later part of its collection's first build."""
+    return [row[0] for row in conn.execute(
+        "SELECT path FROM progress INDEXED BY progress_trouble WHERE generation = ? AND state IN ('failed', "
+        "'skipped') AND reason = ?", (gen, DEFERRED))]
+
+
 def partial(conn) -> list[int]:
     """The collections whose published generation is a part of a first build, with files left to a later one."""
     return [r[0] for r in conn.execute(
