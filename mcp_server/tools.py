@@ -50,7 +50,8 @@ FilePath = Annotated[str, Field(max_length=4096, description="The file: 'collect
                                             "one, or a bare file name.")]
 
 Kind = Annotated[Literal["note", "code", "pdf", "text"] | None, Field(
-    description="Only this kind of file: note (Markdown), code, pdf or text.")]
+    description="Only this kind of file: note (Markdown and what is read as notes: Word, EPUB, slide decks, mail, "
+                "Evernote, org, LaTeX …), code, pdf, or text (plain text, CSV, spreadsheets).")]
 
 TagName = Annotated[str, Field(max_length=200)]
 Tags = Annotated[Annotated[list[TagName], Field(max_length=16)] | TagName | None, Field(description=(

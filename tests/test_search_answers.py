@@ -184,3 +184,15 @@ def test_a_short_note_s_passages_left_off_point_to_read_file(immediate, tmp_path
            "file)" in text(page), text(page)
     assert "search again with" not in text(page), text(page)
     assert all(f"field {n}:" in text(whole) for n in range(3)), text(whole)
+
+
+def test_the_kind_argument_says_what_each_kind_holds(servers, sift_env, tmp_path):
+    """kind said 'note (Markdown), code, pdf or text': a question about a Word document or a mailbox could go to
+    kind='text' and find nothing. Its description names what is read as a note, and what text holds."""
+    async def scenario():
+        async with servers.session(sift_env, "--no-worker") as s:
+            return {t.name: t.input_schema["properties"] for t in (await s.list_tools()).tools}
+    tools = run(scenario)
+    for name in ("search", "similar"):
+        said = tools[name]["kind"]["description"]
+        assert all(word in said for word in ("Markdown", "Word", "mail", "slide decks", "CSV", "spreadsheets")), said
