@@ -473,10 +473,12 @@ def pages_pdf(pages: list[list[str]]) -> bytes:
     return raw_pdf(objects)
 
 
-def otters_indexed(tmp_path, count: int):
+def otters_indexed(tmp_path, count: int, monkeypatch):
     """papers/otters.pdf of ``count`` pages of 40 lines, indexed as collection 'papers'; returns its text as the
-    parser reads it (one section) and where each page's text starts in it, with the end (after the last page)."""
+    parser reads it (one section) and where each page's text starts in it, with the end (after the last page).
+    Without vectors: read_file reads the passages, which a keyword-only build cuts as any other."""
     from ingest.pdf import parse_pdf
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
     pages = [[f"page {n} line {i}: the p{n}x{i} otter swims past reeds and stones" for i in range(40)]
              for n in range(1, count + 1)]
     root = tmp_path / "papers"
@@ -495,7 +497,7 @@ def test_a_pdf_page_reads_as_that_page_alone(immediate, tmp_path, monkeypatch, o
     from mcp_server.service import Sift
     from search.settings import load
     monkeypatch.setenv("SIFT_CHUNK_OVERLAP", overlap)
-    section, starts = otters_indexed(tmp_path, 4)
+    section, starts = otters_indexed(tmp_path, 4, monkeypatch)
     sift = Sift(load())
     chunks = chunk_reads.file_chunks(sift.conn(), file_reads.visible_file(sift.conn(), "papers", "otters.pdf")["id"])
     assert any(c["end_page"] > c["page"] for c in chunks) and len(chunks) > 2  # passages cross page breaks
@@ -522,7 +524,7 @@ def test_pdf_pages_from_page_to_end_page_come_in_one_call_within_the_limit(immed
     in one call, each under a [page N] line, as many as fit in the 40 KB limit; the note says where to go on."""
     from mcp_server.service import Sift
     from search.settings import load
-    section, starts = otters_indexed(tmp_path, 5)
+    section, starts = otters_indexed(tmp_path, 5, monkeypatch)
     page_text = {n: section.text[starts[n - 1]:starts[n] - 2] for n in range(1, 6)}
     sift = Sift(load())
     answer, data = reading.read(sift, "papers/otters.pdf", None, None, 2, end_page=4)
@@ -699,15 +701,37 @@ CHAPTER = ("# Chapter 3\n\n" + "".join(f"Harbour line {n} before the weather tur
            + "\n## The calm\n\nMorning came grey and still.\n\n## Storm warnings\n\nFlags on the mast.\n")
 
 
+def pdf_pages_of(pdf: Path, pages: list[int]) -> bytes:
+    """The pages of ``pdf`` at ``pages`` (0-based), with their outline entries and page labels: the part of a long
+    real PDF a test reads, indexed in seconds where the whole book (117 pages) took over a minute."""
+    from io import BytesIO
+
+    from pypdf import PdfReader, PdfWriter
+    writer = PdfWriter()
+    writer.append(str(pdf), pages=pages)  # the outline's entries that point into these pages come along
+    labels = [PdfReader(pdf).page_labels[n] for n in pages]  # ('i'-'iii', '1', '2', …: append leaves them behind)
+    runs = [n for n, label in enumerate(labels) if n == 0 or label.isdigit() != labels[n - 1].isdigit()
+            or (label.isdigit() and int(label) != int(labels[n - 1]) + 1)] + [len(labels)]
+    for first, end in zip(runs, runs[1:]):
+        digits = labels[first].isdigit()
+        writer.set_page_label(first, end - 1, "/D" if digits else "/r", start=int(labels[first]) if digits else 1)
+    out = BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
 def test_read_file_reads_a_section_by_its_heading(immediate, tmp_path, servers, sift_env, monkeypatch):
     """'Read the section The storm of chapter 3': read_file took lines or pages only, so an assistant read the
     chapter from its start, 2,000 lines a call, to find the heading. ``heading`` reads the section under it (its
     subsections too), matched in any case and punctuation, else the one heading holding the words; a name that
-    several headings hold or none is refused with the headings to choose from; a PDF's outline gives its pages."""
+    several headings hold or none is refused with the headings to choose from; a PDF's outline gives its pages
+    (GeoTopo's first 16 pages, chapter 1 to its 1.4, and the first of chapter 2: an outline is read with two
+    chapters or more; 'Metrische Räume' on pages 10-12)."""
     from tests.conftest import need_data
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
     root = write_tree(tmp_path / "book", {"chapter3.md": CHAPTER})
-    (root / "geotopo.pdf").write_bytes(need_data("pdf/de/GeoTopo-komprimiert.pdf").read_bytes())
+    (root / "geotopo.pdf").write_bytes(pdf_pages_of(need_data("pdf/de/GeoTopo-komprimiert.pdf"),
+                                                      [*range(16), 27]))
     ingest(root, "book")
     storm = CHAPTER.split("\n").index("## 3.2 The Storm") + 1
 
