@@ -366,15 +366,16 @@ def test_a_bare_name_thousands_of_files_share_lists_a_bounded_number(immediate, 
         assert len(text(many).splitlines()) == 102
 
 
-def test_read_pdf_by_page_from_the_index(immediate, tmp_path, servers, sift_env):
+def test_read_pdf_by_page_from_the_index(immediate, tmp_path, servers, sift_env, monkeypatch):
     pdf = need_data("pdf/en/Seige_of_Vicksburg_Sample_OCR.pdf")
     root = tmp_path / "papers"
     root.mkdir()
     (root / "siege.pdf").write_bytes(pdf.read_bytes())
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")  # read_file reads the passages: vectors are none of it
     ingest(root, "papers")
 
     async def scenario():
-        async with servers.session(sift_env, "--no-worker") as s:
+        async with servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker") as s:
             return (await call(s, "read_file", path="papers/siege.pdf", page=2),
                     await call(s, "read_file", path="papers/siege.pdf", start_line=3),
                     await call(s, "read_file", path="papers/siege.pdf", page=1, end_page=2))
