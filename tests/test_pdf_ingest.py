@@ -539,7 +539,8 @@ def test_a_pdf_is_found_by_the_author_its_metadata_names(immediate, tmp_path, mo
     assert engine.search("office user", mode="keyword").hits == []
 
 
-def test_a_pdf_hit_shows_the_author_its_metadata_names_once_per_file(immediate, tmp_path, sift_env, servers):
+def test_a_pdf_hit_shows_the_author_its_metadata_names_once_per_file(immediate, tmp_path, sift_env, servers,
+                                                                     monkeypatch):
     """A search for 'Rossi' found Maria Rossi's slides, whose pages do not name her, with no word of why: the hit
     showed the file, its title and a snippet without her name. A PDF's first hit now says who wrote it, and each of
     its hits carries the author in the data; a later hit of the same file does not repeat it. A note whose front
@@ -553,10 +554,11 @@ def test_a_pdf_hit_shows_the_author_its_metadata_names_once_per_file(immediate, 
     (root / "lecture03.pdf").write_bytes(paged_pdf(slides, info="/Author (Maria Rossi)"))
     (root / "handout.pdf").write_bytes(paged_pdf(["Pooling of runs handout"],
                                                  info="/Author (Microsoft Office User)"))
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")  # searched by keyword: vectors are none of it
     ingest(root, "course")
 
     async def scenario():
-        async with servers.session(sift_env, "--no-worker") as s:
+        async with servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker") as s:
             return await call(s, "search", query="pooling runs", mode="keyword", limit=10)
     answer = run(scenario)
     hits = answer.structured_content["results"]
