@@ -617,12 +617,21 @@ def _fault_pause_discover(what: str) -> None:
     """Fault injection for tests/test_crash.py: SIFT_FAULT_PAUSE_DISCOVER=seconds holds a scan after it has
     walked and hashed the files, before it records its plan (``what``: its generation; the collection for a
     scan that found nothing changed), so a test can kill the worker while it plans (without it, a scan of a few
-    thousand files can plan before a kill lands). Unset: nothing."""
+    thousand files can plan before a kill lands). Unset: nothing.
+
+    SIFT_FAULT_RELEASE_DISCOVER=path ends the pause once that file exists, and the scan removes it, so that each
+    scan waits for a touch of its own: a test holds a scan for as long as it looks (a pause of seconds ran out
+    on a busy machine before the test had looked) and lets it go when it is done."""
     pause = float(os.environ.get("SIFT_FAULT_PAUSE_DISCOVER") or 0)
     if pause > 0:
         print(f"SIFT_FAULT_PAUSE_DISCOVER: discover of {what} waits {pause:g} s before recording its plan",
               file=sys.stderr, flush=True)
-        time.sleep(pause)
+        release, until = os.environ.get("SIFT_FAULT_RELEASE_DISCOVER"), time.monotonic() + pause
+        while time.monotonic() < until and not (release and os.path.exists(release)):
+            time.sleep(min(0.1, max(0.0, until - time.monotonic())))
+        if release:
+            with contextlib.suppress(FileNotFoundError):  # another worker's scan, let go by the same touch
+                os.remove(release)
 
 
 @stage(priority=10)
