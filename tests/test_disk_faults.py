@@ -599,7 +599,7 @@ def test_compact_says_first_how_much_room_it_needs_and_changes_nothing_without_i
 # --- damage under a running worker ------------------------------------------------------------------------
 
 NEW_NOTES = {f"new{i:02d}.md": f"# New {i}\n\nthe bison number {i} grazes at dawn\n" for i in range(30)}
-PAUSE = "20"  # seconds the worker's scan waits before it records its plan: the test damages a file meanwhile
+PAUSE = "900"  # a safety net: the worker's scan waits until the test, having damaged a file, lets it go (let_go)
 
 
 def overwrite_pages(path: Path, pages: list[int], page_size: int) -> None:
@@ -637,12 +637,24 @@ def checkpoint(path: Path) -> None:
 
 
 def paused_scan(env: dict, a: Path, log: Path) -> Consumer:
-    """A real consumer whose scans wait PAUSE s before recording their plan; a scan of ``a`` queued and waiting."""
-    worker = Consumer({**env, "SIFT_FAULT_PAUSE_DISCOVER": PAUSE}, workers=1, log=log)
+    """A real consumer whose scans wait before recording their plan until ``let_go(log)``; a scan of ``a``
+    queued and waiting. They waited a fixed 20 s, and a test that took longer to damage its file on a busy
+    machine would have damaged it after the plan was recorded."""
+    worker = Consumer({**env, "SIFT_FAULT_PAUSE_DISCOVER": PAUSE, "SIFT_FAULT_RELEASE_DISCOVER": str(released(log))},
+                      workers=1, log=log)
     assert ingest_cmd(env, "enqueue", str(a), "--name", "a").returncode == 0
     wait_for(lambda: "SIFT_FAULT_PAUSE_DISCOVER: discover of generation" in log.read_text(errors="replace"),
              limit=300, proc=worker.proc)
     return worker
+
+
+def released(log: Path) -> Path:
+    return log.with_name(log.name + ".release")
+
+
+def let_go(log: Path) -> None:
+    """The paused scan of ``paused_scan(…, log)`` goes on."""
+    released(log).touch()
 
 
 def ended(worker: Consumer, limit: float = 180) -> int:
@@ -705,6 +717,7 @@ def test_index_damaged_under_a_running_worker_stops_it_and_blames_no_file(immedi
     log = tmp_path / "consumer.log"
     worker = paused_scan(keyword_env, a, log)
     overwrite_pages(index, pages, page_size)
+    let_go(log)
     assert ended(worker) == 2
     said = log.read_text(errors="replace")
     line = f"sift worker: error: the index at {index} is damaged ("
@@ -738,6 +751,7 @@ def test_queue_damaged_under_a_running_worker_stops_it_once(immediate, keyword_e
     checkpoint(queue)
     size = queue.stat().st_size
     overwrite_pages(queue, list(range(1, size // 4096 + 1)), 4096)
+    let_go(log)
     assert ended(worker) == 2
     said = log.read_text(errors="replace")
     line = f"sift worker: error: the queue at {queue} is damaged ("
