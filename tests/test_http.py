@@ -103,10 +103,10 @@ class Server:
     def stderr(self) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace") if self.log.exists() else ""
 
-    def logged(self, *lines: str, patience: float = 30.0) -> str:
+    def logged(self, *lines: str, patience: float = 600.0) -> str:
         """The server's log once it holds every one of ``lines`` (or after ``patience`` seconds, for the
         assertion to show it): a request's log line is written after its response, so the client can be
-        first."""
+        first. The patience is a hang guard: 30 s could run out while a loaded machine started the worker."""
         deadline = time.monotonic() + patience
         while not all(line in self.stderr() for line in lines) and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -516,8 +516,11 @@ def test_sigterm_refuses_new_connections_while_the_worker_finishes_its_job(index
     """SIGTERM while the worker is in the middle of a job (its scan held by SIFT_FAULT_PAUSE_DISCOVER): the
     listening socket is closed before the worker is told to stop, so a client that connects while the job
     ends is refused at once. It waited, its connection accepted into the listen backlog, until the process
-    exited. The stop is otherwise as before: graceful for the worker, 143, nothing left running."""
-    server = serve({**indexed, "SIFT_FAULT_PAUSE_DISCOVER": "15"})
+    exited. The stop is otherwise as before: graceful for the worker, 143, nothing left running. The scan is
+    held until the test has connected and looked (it was held 15 s, which a loaded machine could spend before
+    the test connected), then let go, for the worker to finish its job."""
+    release = Path(indexed["SIFT_HOME"]).parent / "release-scan"
+    server = serve({**indexed, "SIFT_FAULT_PAUSE_DISCOVER": "600", "SIFT_FAULT_RELEASE_DISCOVER": str(release)})
     log = server.logged("SIFT_FAULT_PAUSE_DISCOVER: discover of", "watching 1 folder")
     assert "SIFT_FAULT_PAUSE_DISCOVER: discover of collection notes" in log, log  # the watcher's first scan waits
     worker = int(re.search(r"started a worker \(pid (\d+)\)", log).group(1))
@@ -532,6 +535,7 @@ def test_sigterm_refuses_new_connections_while_the_worker_finishes_its_job(index
         answer = exc
     from mcp_server.worker import _group_alive
     working = _group_alive(worker)  # the server exits only once the worker's group is gone
+    release.touch()  # the job ends: the worker's graceful stop completes
     code = server.proc.wait(timeout=60)  # a hang guard, not a speed limit
     log = server.stderr()
     assert isinstance(answer, (ConnectionRefusedError, ConnectionResetError)), (answer, log)
