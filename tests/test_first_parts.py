@@ -165,19 +165,27 @@ def test_a_later_build_never_comes_in_parts(immediate, sift_env, tmp_path, monke
 @pytest.mark.slow
 @pytest.mark.timeout(1200)
 def test_a_consumer_killed_between_parts_loses_nothing(sift_env, tmp_path):
-    """A real consumer (two workers) builds 60 notes in parts of 10, 10, 20 and 20, each scan held 2 s before it
-    plans (SIFT_FAULT_PAUSE_DISCOVER), so that a reader polling the index sees each part: every generation it sees
-    is whole (its searchable files and those not read yet make the 60). SIGKILL once the first part is published;
-    a consumer started again goes on: all 60 notes published once each, no duplicate file versions."""
+    """A real consumer (two workers) builds 60 notes in parts of 10, 10, 20 and 20, each scan held before it
+    plans until the test lets it go (SIFT_FAULT_PAUSE_DISCOVER, SIFT_FAULT_RELEASE_DISCOVER): the first scan at
+    once, the second not, so the first part stays the one published while the test looks: it is whole (its
+    searchable files and those not read yet make the 60). SIGKILL then; a consumer started again goes on: all 60
+    notes published once each, no duplicate file versions. (Each scan was held 2 s, for a reader polling the
+    index every 0.1 s to see a part: a loaded machine could leave it to see the last.)"""
     from search.index import collection_reads, db, progress_reads
-    env = {**sift_env, "SIFT_FIRST_PART": "10", "SIFT_FAULT_PAUSE_DISCOVER": "2"}
+    release, log = tmp_path / "release-scan", tmp_path / "consumer.log"
+    env = {**sift_env, "SIFT_FIRST_PART": "10", "SIFT_FAULT_PAUSE_DISCOVER": str(DEADLINE),
+           "SIFT_FAULT_RELEASE_DISCOVER": str(release)}
     root = notes(tmp_path / "notes", 60)
     index = Path(sift_env["SIFT_HOME"]) / "index.db"
-    worker = Consumer(env, 2, tmp_path / "consumer.log")
+    worker = Consumer(env, 2, log)
     try:
         assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
         conn = db.connect(index)
         deadline = time.time() + DEADLINE
+        while log.read_text(errors="replace").count("SIFT_FAULT_PAUSE_DISCOVER: discover of") < 1:
+            assert worker.proc.poll() is None and time.time() < deadline, "the consumer died or never scanned"
+            time.sleep(0.1)
+        release.touch()  # the first part's scan plans; the next part's waits
         while time.time() < deadline:
             row = collection_reads.collections(conn, "notes")
             if row and row[0]["published"] is not None:
@@ -190,7 +198,7 @@ def test_a_consumer_killed_between_parts_loses_nothing(sift_env, tmp_path):
         os.killpg(worker.proc.pid, signal.SIGKILL)
         worker.proc.wait()
         worker.stop()
-        worker = Consumer(env, 2, tmp_path / "consumer-2.log")
+        worker = Consumer({**env, "SIFT_FAULT_PAUSE_DISCOVER": "0"}, 2, tmp_path / "consumer-2.log")
         final = wait_published(conn, "notes", None, worker.proc, limit=DEADLINE)
         assert progress_reads.searchable(conn, 1, final)[0] == 60 and progress_reads.deferred(conn, final) == 0
         assert tuple(conn.execute("SELECT count(*), count(DISTINCT path) FROM files WHERE gen_to IS NULL")
