@@ -213,9 +213,11 @@ def test_a_worker_killed_inside_the_publish_leaves_a_build_the_check_publishes(s
     """The one worker of a real consumer SIGKILLed inside the publish transaction (held open by the test hook
     SIFT_FAULT_PAUSE_PUBLISH): every file is written, nothing publishes them, and no job is left. The consumer
     starts a new worker and runs on; its check (every minute; here every 5 s) publishes the generation. Before,
-    the periodic rescan did, once the build had not moved for ten minutes."""
-    env = {**sift_env, "SIFT_LOST_JOB_SECONDS": "0", "SIFT_FAULT_PAUSE_PUBLISH": "10", "SIFT_RESCAN_MINUTES": "100000",
-           "SIFT_PERIODIC_SECONDS": "5"}
+    the periodic rescan did, once the build had not moved for ten minutes. The publish is held until the test has
+    killed the worker and looked (held 10 s, it could commit first on a loaded machine), then let go for the check's."""
+    release = tmp_path / "release-publish"
+    env = {**sift_env, "SIFT_LOST_JOB_SECONDS": "0", "SIFT_FAULT_PAUSE_PUBLISH": "600",
+           "SIFT_FAULT_RELEASE_PUBLISH": str(release), "SIFT_RESCAN_MINUTES": "100000", "SIFT_PERIODIC_SECONDS": "5"}
     files = _notes(tmp_path / "notes", 6)
     log = tmp_path / "consumer.log"
     consumer = Consumer(env, 1, log)
@@ -231,6 +233,7 @@ def test_a_worker_killed_inside_the_publish_leaves_a_build_the_check_publishes(s
         os.kill(workers[0], signal.SIGKILL)
         conn = db.connect(index)
         assert collection_reads.get_collection(conn, 1)["published"] is None, "the kill landed inside the publish"
+        release.touch()  # the check's publish, in the new worker, commits
         wait_published(conn, "notes", None, consumer.proc, limit=900)
         assert "every file is done and no job published it" in log.read_text()
         assert set(file_reads.current_files(conn, 1)) == set(files)
