@@ -342,9 +342,10 @@ def test_switching_the_model_keeps_search_answering_from_the_old_generation(
     monkeypatch.setenv("SIFT_MODEL", str(other_model_path))  # this process (the reader) is configured with M2 too
     log: list = []
     engine = Engine(index, recording_loader(log))
-    # held at publish up to 25 s (a busy machine's margin for the looks below), let go as soon as they are done
+    # held at publish until the looks below are done (600 s: a hang guard); held 25 s, the publish could commit
+    # while a loaded machine still ran `ingest stats`, which then saw no re-embedding
     release = tmp_path / "release-publish"
-    held = Consumer({**switched, "SIFT_FAULT_PAUSE_PUBLISH": "25", "SIFT_FAULT_RELEASE_PUBLISH": str(release)}, 2,
+    held = Consumer({**switched, "SIFT_FAULT_PAUSE_PUBLISH": "600", "SIFT_FAULT_RELEASE_PUBLISH": str(release)}, 2,
                     tmp_path / "switched.log")
     try:
         assert run_ingest(switched, "enqueue", str(root), "--name", "notes").returncode == 0
