@@ -248,8 +248,13 @@ def test_a_damaged_index_is_said_once_while_the_children_are_started_again_each_
     log = tmp_path / "server.log"
     server = Raw(env, log)
     try:
-        again = _wait_worker(server, lambda w: w["state"] == "restarting" and w["restarts"] >= 1)
-        said = log.read_text(errors="replace")  # two starts of each child have refused the file by now
+        # the worker refused twice and the watcher at least once, and the server has said so: read before the
+        # watcher had refused (its start slower than the worker's two on a loaded machine), the log lacked its
+        # lines, and it never 'started normally again', not having refused
+        again = _wait_worker(server, lambda w: w["state"] == "restarting" and w["restarts"] >= 1
+                             and (w["watcher"].get("last_exit") or {}).get("returncode") == 2)
+        said = _wait_logged(log, r"the worker \(pid \d+\) exited with code 2",
+                            r"the file watcher \(pid \d+\) exited with code 2")
         for end in ("", "-wal", "-shm"):
             Path(f"{index}{end}").unlink(missing_ok=True)
         _wait_worker(server, lambda w: w["state"] == "running" and w["restarts"] >= 2)
@@ -272,6 +277,17 @@ def test_a_damaged_index_is_said_once_while_the_children_are_started_again_each_
     for name in ("worker", "file watcher"):
         assert len(re.findall(rf"the {name} \(pid \d+\) started normally again", after)) == 1, after
     assert code == 0, after[-2000:]
+
+
+def _wait_logged(log: Path, *patterns: str) -> str:
+    """The server's log once every one of ``patterns`` (regular expressions) is in it."""
+    deadline = time.monotonic() + SAFETY
+    while True:
+        said = log.read_text(errors="replace")
+        if all(re.search(pattern, said) for pattern in patterns):
+            return said
+        assert time.monotonic() < deadline, said
+        time.sleep(0.2)
 
 
 def _wait_worker(server: Raw, ready) -> dict:
