@@ -144,7 +144,9 @@ def test_a_job_at_work_is_not_queued_again_however_long_it_takes(queue, tmp_path
     worker = threading.Thread(target=queue.execute, args=(held,))
     worker.start()
     try:
-        waited = time.monotonic() + 5  # the job has started and waits for the lock (its record, if it writes one)
+        # the job has started and waits for the lock (its record, if it writes one); 120 s is a hang guard: 5 s
+        # could pass on a loaded machine before the thread had written its record, and the test then failed
+        waited = time.monotonic() + 120
         while not running.records(queue) and time.monotonic() < waited:
             time.sleep(0.01)
         assert worker.is_alive(), "the write job waits for the index's write lock"
