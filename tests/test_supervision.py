@@ -42,7 +42,10 @@ def notes_collection(stats: dict) -> dict:
 def test_a_killed_consumer_is_restarted_without_orphans_and_keeps_indexing(sift_env, tmp_path, servers):  # noqa: F811
     root = write_tree(tmp_path / "notes", {"harbour.md": "# Harbour\n\nBoats in the harbour at dawn.\n"})
     # every collection is due at each periodic task, which runs every 5 s (SIFT_PERIODIC_SECONDS), not every minute
-    env = dict(sift_env, SIFT_RESCAN_MINUTES="0.05", SIFT_PERIODIC_SECONDS="5")
+    # a killed consumer is started again only once the test, having seen it 'restarting', lets it (the state
+    # lasts 1-2 s unheld: a stats call slower than that on a loaded machine saw it running again, and failed)
+    hold = tmp_path / "hold-restart"
+    env = dict(sift_env, SIFT_RESCAN_MINUTES="0.05", SIFT_PERIODIC_SECONDS="5", SIFT_FAULT_HOLD_RESTART=str(hold))
 
     async def scenario():
         async with servers.session(env, "--root", str(root), "--name", "notes") as s:
@@ -51,6 +54,7 @@ def test_a_killed_consumer_is_restarted_without_orphans_and_keeps_indexing(sift_
             worker = (await call(s, "stats")).structured_content["worker"]
             old = worker["pid"]
             workers = await _wait_for_workers(old)
+            hold.touch()
             os.kill(old, signal.SIGKILL)
             killed = time.monotonic()
             seen = []
@@ -60,6 +64,8 @@ def test_a_killed_consumer_is_restarted_without_orphans_and_keeps_indexing(sift_
                 now = stats.structured_content["worker"]
                 if now["state"] == "running" and now["pid"] != old:
                     break
+                if now["state"] == "restarting":
+                    hold.unlink(missing_ok=True)
                 await anyio.sleep(0.2)
             else:
                 raise AssertionError(f"stats did not report a restart within {RESTART_WITHIN} s: {text(seen[-1])}")
@@ -72,10 +78,12 @@ def test_a_killed_consumer_is_restarted_without_orphans_and_keeps_indexing(sift_
             edit = await _poll_search(s, "zebra")
             # killed again: refresh, asked while the restart is pending, must not say there is no worker
             second = (await call(s, "stats")).structured_content["worker"]["pid"]
+            hold.touch()
             os.kill(second, signal.SIGKILL)
             while (await call(s, "stats")).structured_content["worker"]["state"] == "running":
                 await anyio.sleep(0.05)
             refreshed = await call(s, "refresh", collection="notes")
+            hold.unlink()
             again = await _wait_restarted(s, second)
             return seen, workers, orphans, before, rescan, edit, refreshed, again
     seen, workers, orphans, before, rescan, edit, refreshed, again = run(scenario)
