@@ -491,6 +491,29 @@ def started(log: Path, proc) -> None:
         time.sleep(0.1)
 
 
+def stop_holding_no_write_lock(consumer: Consumer, databases: list[Path]) -> None:
+    """SIGSTOP the consumer's process group at a moment none of its processes holds a write lock on ``databases``
+    (stopped at a random moment, a worker could hold one, its periodic check or a queue read half done, and
+    ``ingest enqueue`` would meet 'database is locked' after the 30 s busy timeout: timing alone decided it)."""
+    import sqlite3
+    def free(path: Path) -> bool:
+        check = sqlite3.connect(path, timeout=0, isolation_level=None)
+        try:
+            check.execute("BEGIN EXCLUSIVE")  # without WAL, a reader's lock would hold a writer's commit too
+            check.execute("ROLLBACK")
+            return True
+        except sqlite3.OperationalError:  # locked: a process of the stopped group holds it
+            return False
+        finally:
+            check.close()
+    while True:
+        os.killpg(consumer.proc.pid, signal.SIGSTOP)
+        if all(free(path) for path in databases if path.exists()):
+            return
+        os.killpg(consumer.proc.pid, signal.SIGCONT)  # let it end its transaction, and stop it again
+        time.sleep(0.05)
+
+
 @pytest.mark.timeout(600)
 def test_two_workers_with_different_models_do_not_re_embed_each_others_collections(
         immediate, sift_env, tmp_path, model_path, other_model_path):
@@ -509,10 +532,12 @@ def test_two_workers_with_different_models_do_not_re_embed_each_others_collectio
     try:
         started(tmp_path / "one.log", one.proc)
         started(tmp_path / "two.log", two.proc)
-        os.killpg(one.proc.pid, signal.SIGSTOP)  # at work by its record, but the other takes the scan
-        before = conn.execute("SELECT published FROM collections WHERE name = 'notes'").fetchone()[0]
+        home = Path(sift_env["SIFT_HOME"])
+        stop_holding_no_write_lock(one, [home / "index.db", home / "queue.db"])  # at work by its record, but the
+        before = conn.execute("SELECT published FROM collections WHERE name = 'notes'").fetchone()[0]  # other scans
         (root / "food" / "pasta.md").write_text("# Pasta\n\nBoil the penne for eleven minutes.\n")
-        assert run_ingest(sift_env, "enqueue", str(root), "--name", "notes").returncode == 0
+        enqueued = run_ingest(sift_env, "enqueue", str(root), "--name", "notes")
+        assert enqueued.returncode == 0, enqueued.stderr
         after = wait_published(conn, "notes", before, two.proc, limit=300)
         assert model_of(conn, after) == first, "kept with the model the other worker embeds with"
         assert "kept with the model" in (tmp_path / "two.log").read_text()
