@@ -68,7 +68,8 @@ EDITOR_AND_SYNC_TEMP = [
     "*.vsctmp",  # VS Code's atomic save: written, then renamed over the note
     "*.crswap",  # Chrome's and VS Code for the web's File System Access API swap file
     "*___jb_tmp___", "*___jb_old___",  # JetBrains' safe write
-    "*.icloud",  # iCloud Drive's placeholder of a file not downloaded ('.note.md.icloud')
+    "*.icloud",  # iCloud Drive's placeholder of a file not downloaded ('.note.md.icloud'): see PLACEHOLDERS
+    "*.nextcloud", "*.owncloud",  # Nextcloud's and ownCloud's virtual file ('note.md.nextcloud'), likewise
     ".~lock.*#",  # LibreOffice's lock file
     "~$*",  # Word's (and Excel's, PowerPoint's) owner file beside an open document: '~$report.docx', 162 bytes: no document
 ]
@@ -77,6 +78,32 @@ EDITOR_AND_SYNC_TEMP = [
 # of that name, a ticket's or a client's number, and every note in it; so did '*.tmp' a folder 'Exports.tmp', '*~' one
 # 'old~', '*.icloud' one 'Photos.icloud', unsaid. ('#*#' unescaped is a .gitignore comment: it matched nothing.)
 TEMP_FILES = [".DS_Store", "*.swp", "*.swo", "*~", r"\#*#", ".#*", "*.tmp", "4913", *EDITOR_AND_SYNC_TEMP]
+# A sync client's placeholder of a file it has not downloaded, or has freed to save space (iCloud's 'Optimise Mac
+# Storage', Nextcloud's and ownCloud's virtual files): (prefix, suffix) around the name of the file it stands for.
+# The note is in the person's vault, only not on this disk: the scan keeps the version indexed before
+# (workers.tasks), where it deleted it from the index as if the note had been deleted; the watcher takes a
+# placeholder's event for its note's, so a note deleted on the phone (its placeholder goes) is deleted here too.
+PLACEHOLDERS = ((".", ".icloud"), ("", ".nextcloud"), ("", ".owncloud"))
+
+
+def placeholder_for(rel: str) -> str | None:
+    """The path of the file that ``rel`` is a sync client's placeholder of (PLACEHOLDERS), or None."""
+    folder, slash, name = rel.rpartition("/")
+    for prefix, ending in PLACEHOLDERS:
+        if name.startswith(prefix) and name.endswith(ending) and len(name) > len(prefix) + len(ending):
+            return folder + slash + name[len(prefix):-len(ending)]
+    return None
+
+
+def placeholders_of(rel: str) -> list[str]:
+    """The paths a sync client's placeholder of the file ``rel`` would have (PLACEHOLDERS)."""
+    folder, slash, name = rel.rpartition("/")
+    return [folder + slash + prefix + name + ending for prefix, ending in PLACEHOLDERS]
+
+
+def not_downloaded(root: Path | str, rel: str) -> bool:
+    """Whether a placeholder stands on disk for the file ``rel`` (it is in the cloud, not on this disk)."""
+    return any(os.path.lexists(os.path.join(root, path)) for path in placeholders_of(rel))
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from huey.signals import SIGNAL_ENQUEUED
 
 from ingest.changes import Known, plan_changes, settled_ctime
 from ingest.chunk import TooManyChunks, chunk_document, chunking, plain_count
-from ingest.discover import NOT_INCLUDED, FoundFile, Rules, rules_of, walk, walk_paths, with_partners
+from ingest.discover import NOT_INCLUDED, FoundFile, Rules, not_downloaded, rules_of, walk, walk_paths, with_partners
 from ingest.document import Skip
 from ingest.files import ParsedFile, can_open, read_and_parse, text_hash
 from ingest.kinds import kind_of
@@ -246,6 +246,7 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     if scope is not None:
         unnamable.update(scope.unnamable)
     found += _kept(unreadable, current)
+    found += _not_downloaded(root, current, found)
     known = {p: Known(r["size"], r["mtime"], r["sha256"], r["attachment"], r["ctime"]) for p, r in current.items()}
     plan = plan_changes(root, found, known, everything=model_changed or recut, now=walked_at)
     if scope is None:  # mail read before schema V24 joins no other file by its Subject: read once more
@@ -1090,6 +1091,15 @@ def _kept(folders: list[str], current: dict) -> list[FoundFile]:
         return []
     return [FoundFile(path, kind_of(path) or "text", row["size"], row["mtime"], row["ctime"])
             for path, row in current.items() if path.startswith(tuple(folders))]
+
+
+def _not_downloaded(root: Path, current: dict, found: list[FoundFile]) -> list[FoundFile]:
+    """The indexed files gone from disk that a sync client's placeholder stands for (ingest.discover.PLACEHOLDERS:
+    iCloud's '.note.md.icloud' once it freed the space), as they were indexed: the note is in the person's vault,
+    only not downloaded here, and a search found nothing of it (its removal was read as the note's deletion)."""
+    there = {f.path for f in found}
+    return [FoundFile(path, kind_of(path) or "text", row["size"], row["mtime"], row["ctime"])
+            for path, row in current.items() if path not in there and not_downloaded(root, path)]
 
 
 def _printable(reasons: dict[str, str]) -> dict[str, str]:

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from watchfiles import Change, watch
 
-from ingest.discover import HOME_FILES, Rules, extension, kind_on_disk, own_entries
+from ingest.discover import HOME_FILES, Rules, extension, kind_on_disk, own_entries, placeholder_for
 from search.index import collection_reads, file_reads
 from search.index.status import count
 from search.settings import add_home_flag, use_flags
@@ -190,9 +190,11 @@ class Watcher:
                 if rel is not None and _rules_file(rel) and not self.in_ignored_folder(root, rel):
                     self.changed.setdefault(cid, set()).add(".")  # what it leaves out anywhere below: walk all
                     touched.add(cid)
-                elif rel is not None and self.relevant(cid, root, change, rel):
-                    self.changed.setdefault(cid, set()).add(rel if sure else ".")
-                    touched.add(cid)
+                    continue
+                for one in _with_placeholders_note(rel):
+                    if self.relevant(cid, root, change, one):
+                        self.changed.setdefault(cid, set()).add(one if sure else ".")
+                        touched.add(cid)
         for cid in touched:
             _quietly(self.note_changes, cid)
 
@@ -322,6 +324,17 @@ def _identity(root: str) -> tuple[int, int] | None:
     except OSError:
         return None
     return (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else None
+
+
+def _with_placeholders_note(rel: str | None) -> list[str]:
+    """``rel``, and for a sync client's placeholder ('.note.md.icloud') the note it stands for, whose scan keeps or
+    deletes it: a placeholder is never indexed, so its event was dropped, and a note deleted on the phone (iCloud
+    removes its placeholder here) stayed searchable until the periodic rescan. ``rel`` itself stays: it may be a
+    folder so named."""
+    if rel is None:
+        return []
+    note = placeholder_for(rel)
+    return [rel] if note is None else [rel, note]
 
 
 def _relative(path: str, root: str) -> str | None:

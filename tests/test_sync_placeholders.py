@@ -1,0 +1,74 @@
+"""A notes folder synced by iCloud Drive, Nextcloud or ownCloud, whose client frees the space of notes not opened
+lately: each note becomes a placeholder ('.note.md.icloud', 'note.md.nextcloud'), and is downloaded again when
+opened. The note is still the person's; only a deletion (its placeholder goes too) deletes it from the index."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from watchfiles import Change
+
+from tests.conftest import ingest, write_tree
+
+NOTE = "# Sourdough starter\n\nFeed the sourdough starter twice a day with rye flour and water.\n"
+OTHER = "# Tmux\n\nSplit the pane with prefix and a percent sign.\n"
+
+
+def _indexed(collection: int) -> set[str]:
+    from search.index import file_reads
+    from workers import runtime
+    return set(file_reads.current_files(runtime.index(), collection))
+
+
+def _watcher(root):
+    from ingest.discover import Rules
+    from workers import runtime
+    from workers.watch import Watcher
+    watcher = Watcher(runtime.index(), Rules())
+    watcher.refresh()
+    watcher.changed = {}  # the start-up walk: ingest() did it
+    return watcher
+
+
+@pytest.mark.parametrize("placeholder", [".sourdough.md.icloud", "sourdough.md.nextcloud", "sourdough.md.owncloud"])
+def test_a_note_freed_to_a_placeholder_stays_searchable_until_deleted(immediate, tmp_path, placeholder):
+    """iCloud's 'Optimise Mac Storage' replaced bread/sourdough.md by bread/.sourdough.md.icloud: the scan took the
+    note for deleted and search found nothing of it. It is kept as indexed, by the watcher's scan of the paths and
+    by a walk; once the placeholder goes too (deleted on the phone) the watcher's scan deletes it, where the
+    placeholder's event was dropped and the note stayed until the periodic rescan."""
+    from workers import tasks
+    root = write_tree(tmp_path / "notes", {"bread/sourdough.md": NOTE, "tmux.md": OTHER}).resolve()
+    collection = ingest(root)["id"]
+    assert _indexed(collection) == {"bread/sourdough.md", "tmux.md"}
+    watcher = _watcher(root)
+    (root / "bread/sourdough.md").unlink()
+    (root / "bread" / placeholder).write_bytes(b"bplist00\x00")
+    watcher.note([(Change.deleted, str(root / "bread/sourdough.md")),
+                  (Change.added, str(root / "bread" / placeholder))])
+    assert watcher.paths(collection) is not None, "a scan of the paths, not a walk"
+    watcher.flush()
+    assert _indexed(collection) == {"bread/sourdough.md", "tmux.md"}, "freed, not deleted: the paths' scan keeps it"
+    tasks.discover(collection)  # a walk (the periodic rescan, ingest enqueue)
+    assert _indexed(collection) == {"bread/sourdough.md", "tmux.md"}, "the walk keeps it too"
+    (root / "bread" / placeholder).unlink()  # deleted on the phone: the sync client removes the placeholder
+    watcher.note([(Change.deleted, str(root / "bread" / placeholder))])
+    assert "bread/sourdough.md" in watcher.changed.get(collection, ()), "the placeholder's going is the note's"
+    watcher.flush()
+    assert _indexed(collection) == {"tmux.md"}
+
+
+def test_a_placeholder_alone_is_no_empty_note_and_its_download_is_read(immediate, tmp_path):
+    """A note made on the phone and not downloaded here is a placeholder alone: nothing indexed, nothing counted
+    as a file Sift does not read; once downloaded, the watcher's scan reads it."""
+    root = write_tree(tmp_path / "notes", {"tmux.md": OTHER, ".new.md.icloud": "x", "new2.md.nextcloud": ""}).resolve()
+    stats = ingest(root)
+    collection = stats["id"]
+    assert _indexed(collection) == {"tmux.md"}
+    assert not stats["published"]["unread"], "Nextcloud's placeholder was counted: '.nextcloud 1'"
+    watcher = _watcher(root)
+    (root / ".new.md.icloud").unlink()
+    (root / "new.md").write_text(NOTE)
+    watcher.note([(Change.deleted, str(root / ".new.md.icloud")), (Change.added, str(root / "new.md"))])
+    watcher.flush()
+    assert _indexed(collection) == {"tmux.md", "new.md"}
+
