@@ -77,7 +77,14 @@ EDITOR_AND_SYNC_TEMP = [
 # to learn whether the folder can be written, is a file '4913' alone: as an ignore pattern '4913' left out a folder
 # of that name, a ticket's or a client's number, and every note in it; so did '*.tmp' a folder 'Exports.tmp', '*~' one
 # 'old~', '*.icloud' one 'Photos.icloud', unsaid. ('#*#' unescaped is a .gitignore comment: it matched nothing.)
-TEMP_FILES = [".DS_Store", "*.swp", "*.swo", "*~", r"\#*#", ".#*", "*.tmp", "4913", *EDITOR_AND_SYNC_TEMP]
+# What Windows and macOS write into a folder for its icon and thumbnails, which sync tools carry to every machine:
+# 'desktop.ini' in a OneDrive or Google Drive folder, macOS' 'Icon\r' (Dropbox's folders), 'Thumbs.db'. Each was
+# counted as a file Sift does not read ('(no extension) 1, .db 1, .ini 1'), and while stats counted such files every
+# watcher's scan of a folder walked the whole collection (workers.tasks._scope).
+FOLDER_METADATA = ["desktop.ini", "Desktop.ini", "Thumbs.db", "ehthumbs.db",
+                   "Icon[\r]"]  # [\r]: a pattern's line ending is stripped, and a note named Icon was left out
+TEMP_FILES = [".DS_Store", "*.swp", "*.swo", "*~", r"\#*#", ".#*", "*.tmp", "4913", *EDITOR_AND_SYNC_TEMP,
+              *FOLDER_METADATA]
 # A sync client's placeholder of a file it has not downloaded, or has freed to save space (iCloud's 'Optimise Mac
 # Storage', Nextcloud's and ownCloud's virtual files): (prefix, suffix) around the name of the file it stands for.
 # The note is in the person's vault, only not on this disk: the scan keeps the version indexed before

@@ -1,6 +1,7 @@
 """A notes folder synced by iCloud Drive, Nextcloud or ownCloud, whose client frees the space of notes not opened
 lately: each note becomes a placeholder ('.note.md.icloud', 'note.md.nextcloud'), and is downloaded again when
-opened. The note is still the person's; only a deletion (its placeholder goes too) deletes it from the index."""
+opened. The note is still the person's; only a deletion (its placeholder goes too) deletes it from the index. And
+what Windows and macOS write into every synced folder (desktop.ini, Thumbs.db, Icon\\r) is nobody's note."""
 from __future__ import annotations
 
 from collections import Counter
@@ -72,3 +73,14 @@ def test_a_placeholder_alone_is_no_empty_note_and_its_download_is_read(immediate
     watcher.flush()
     assert _indexed(collection) == {"tmux.md", "new.md"}
 
+
+def test_folders_icons_and_thumbnails_are_not_counted_as_files_sift_does_not_read(tmp_path):
+    """desktop.ini (Windows, in OneDrive and Google Drive folders), Thumbs.db and macOS' Icon\\r (Dropbox's folders)
+    were counted ('(no extension) 1, .db 1, .ini 1'), and made the watcher's scans of folders walk the whole
+    collection; a file named Icon (no \\r) is counted as before."""
+    from ingest.discover import walk
+    root = write_tree(tmp_path / "notes", {"a/desktop.ini": "[.ShellClassInfo]\n", "a/Thumbs.db": "x",
+                                           "Icon\r": "", "Desktop.ini": "x", "a/note.md": NOTE, "Icon": "plain text"})
+    unread = Counter()
+    assert [f.path for f in walk(root, unread=unread)] == ["a/note.md"]
+    assert unread == Counter({"(no extension)": 1}), "the file named Icon, without \\r, is counted as before"
