@@ -70,7 +70,7 @@ def sniff(head: bytes) -> Encoding:
         if b"\x00" in head[:HEAD]:
             found = _utf16(head[:HEAD])
             if found is None:
-                raise Skip(binary(head.index(b"\x00")))
+                raise Skip(NOTHING_WRITTEN if not head[:HEAD].strip(b"\x00") else binary(head.index(b"\x00")))
             return found
         return UTF8 if _utf8(head) else legacy(head[:SAMPLE]) or UTF8
     text = incremental(encoding, errors="replace").decode(head[encoding.bom:HEAD])
@@ -212,6 +212,12 @@ def _european(sample: bytes) -> bool:
     runs = len(re.findall(rb"[\x80-\xff]+", sample))
     fitting = sum(1 for c in high if c.isalpha() or c in _PUNCTUATION)
     return bool(high) and fitting >= 0.95 * len(high) and len(high) <= 1.5 * runs
+
+
+# A file of NUL bytes alone is no binary file: its bytes were never written. A sync client downloading it (rclone's
+# and others' sparse files), a placeholder of its size, a crash before its data reached the disk. Said as such: a
+# note skipped as 'binary file (a NUL byte at byte 0)' looked damaged; its version indexed before stays searchable.
+NOTHING_WRITTEN = "only NUL bytes where its text begins: not written yet (a download not finished, a sync placeholder?)"
 
 
 def binary(at: int) -> str:

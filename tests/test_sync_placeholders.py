@@ -4,7 +4,9 @@ opened. The note is still the person's; only a deletion (its placeholder goes to
 what Windows and macOS write into every synced folder (desktop.ini, Thumbs.db, Icon\\r) is nobody's note."""
 from __future__ import annotations
 
+import os
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from watchfiles import Change
@@ -84,3 +86,24 @@ def test_folders_icons_and_thumbnails_are_not_counted_as_files_sift_does_not_rea
     unread = Counter()
     assert [f.path for f in walk(root, unread=unread)] == ["a/note.md"]
     assert unread == Counter({"(no extension)": 1}), "the file named Icon, without \\r, is counted as before"
+
+
+def test_a_note_of_nul_bytes_alone_is_not_written_yet_and_its_indexed_version_stays(immediate, tmp_path):
+    """A sync client downloading a note into a sparse file, or a placeholder of its size, leaves NUL bytes where its
+    text goes: skipped as 'binary file (a NUL byte at byte 0)', the note looked damaged. Said as not written yet;
+    the version indexed before still answers."""
+    from search.index import progress_reads
+    from search.query.engine import Engine
+    from workers import runtime, tasks
+    root = write_tree(tmp_path / "notes", {"bread.md": NOTE, "tmux.md": OTHER}).resolve()
+    collection = ingest(root)["id"]
+    with open(root / "bread.md", "r+b") as stub:
+        stub.truncate(0)
+        stub.truncate(len(NOTE) + 10)
+    tasks.discover(collection)
+    published = runtime.index().execute("SELECT published FROM collections WHERE id = ?", (collection,)).fetchone()[0]
+    reasons = {row["path"]: row["reason"] for row in progress_reads.troubled(runtime.index(), published)}
+    assert list(reasons) == ["bread.md"] and reasons["bread.md"].startswith("only NUL bytes"), reasons
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: None)
+    hits = engine.search("sourdough starter", mode="keyword").hits
+    assert [hit.path for hit in hits] == ["bread.md"], "the version indexed before answers"
