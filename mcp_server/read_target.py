@@ -88,6 +88,11 @@ def refuse_deleted(conn, raw_path: str, roots: dict[str, str]) -> None:
     indexed = file_reads.visible_file(conn, *named) if named is not None else None
     root = roots[named[0]] if named is not None else ""
     if indexed is not None and not os.path.lexists(os.path.join(root, named[1])):
+        from ingest.discover import not_downloaded  # a note a sync client freed: it answers searches, kept
+        if os.path.isdir(root) and not_downloaded(root, named[1]):
+            raise Problem(f"{'/'.join(named)} is not downloaded to this disk (a sync client's placeholder stands for "
+                          f"it): search answers from the version generation {indexed['published']} indexed, but "
+                          "read_file reads files on disk; opening it on this machine downloads it") from None
         gone = "was deleted from disk" if os.path.isdir(root) else f"is not on disk: the folder {root} is missing"
         raise Problem(f"{'/'.join(named)} {gone} after generation {indexed['published']} indexed it: search "
                       "finds it until the generation that notices is published, but read_file reads files as "

@@ -107,3 +107,17 @@ def test_a_note_of_nul_bytes_alone_is_not_written_yet_and_its_indexed_version_st
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: None)
     hits = engine.search("sourdough starter", mode="keyword").hits
     assert [hit.path for hit in hits] == ["bread.md"], "the version indexed before answers"
+
+
+def test_read_file_of_a_freed_note_says_it_is_not_downloaded(immediate, tmp_path):
+    """read_file said of a freed note 'was deleted from disk … search finds it until the generation that notices is
+    published', where search goes on finding it."""
+    from mcp_server.errors import Problem
+    from mcp_server.read_target import refuse_deleted
+    from workers import runtime
+    root = write_tree(tmp_path / "notes", {"bread.md": NOTE, "tmux.md": OTHER}).resolve()
+    ingest(root)
+    (root / "bread.md").unlink()
+    (root / ".bread.md.icloud").write_bytes(b"bplist00")
+    with pytest.raises(Problem, match=r"^notes/bread\.md is not downloaded to this disk"):
+        refuse_deleted(runtime.index(), "notes/bread.md", {"notes": str(root)})
