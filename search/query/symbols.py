@@ -179,14 +179,22 @@ WORDED_SPAN = 2
 # a final 's' after an 's' is the word's own ('process', 'class', 'address'): cut, 'process' was 'proces' and
 # 'processes' 'process', two words
 _ENDINGS = re.compile(r"(?:ing|ed|es|(?<!s)s|e)$")
+_LONE_S = re.compile(r"(?<!s)s$")
 
 
 def _stem(word: str) -> str:
     """A word without the ending of an inflection, the same cut for 'validate', 'validated' and 'validates', for
-    'process', 'processes' and 'processing'."""
+    'process', 'processes' and 'processing', for 'alias' and 'aliases', 'cause' and 'causes'."""
     word = word.casefold()
     ending = _ENDINGS.search(word)
-    return word[:ending.start()] if ending and ending.start() >= 3 else word
+    if not ending or ending.start() < 3:
+        return word
+    cut = word[:ending.start()]
+    # 'aliases' is 'alias' + 'es' and 'causes' 'cause' + 's', both 'ses': what a cut leaves ending in one 's' is cut
+    # as the word alone is ('alias' → 'alia', 'causes' → 'caus' → 'cau', as 'cause' → 'caus' → 'cau')
+    if ending.group() != "s" and _LONE_S.search(cut) and len(cut) > 3:
+        return cut[:-1]
+    return cut
 
 
 def worded(query: str, heading_path: str) -> int:
@@ -198,7 +206,8 @@ def worded(query: str, heading_path: str) -> int:
         return 0
     said = _said_words(query)
     last = MORE_NAMED.sub("", heading_path.split(" > ")[-1].strip())
-    return max(_said(said, name.split(".")[-1]) for name in last.split(", "))
+    passive = _participles(query)
+    return max(_said(said, name.split(".")[-1], passive) for name in last.split(", "))
 
 
 @functools.lru_cache(maxsize=8)
@@ -207,18 +216,28 @@ def _said_words(query: str) -> tuple[str, ...]:
     return tuple(_stem(word) for word in re.findall(r"\w+", query))
 
 
+@functools.lru_cache(maxsize=8)
+def _participles(query: str) -> frozenset[str]:
+    """The stems of the query's words written as a past participle ('resolved', 'validated')."""
+    return frozenset(_stem(word) for word in re.findall(r"\w+ed\b", query.casefold()))
+
+
 @functools.lru_cache(maxsize=4096)
 def _name_stems(name: str) -> tuple[str, ...]:
     return tuple(_stem(word) for word in _words(name))
 
 
-def _said(said: tuple[str, ...], name: str) -> int:
-    """``worded`` of one ``name``, the query's words stemmed (``said``)."""
+def _said(said: tuple[str, ...], name: str, passive: frozenset[str] = frozenset()) -> int:
+    """``worded`` of one ``name``, the query's words stemmed (``said``), those it wrote as past participles
+    (``passive``)."""
     wanted = list(_name_stems(name))
     if len(wanted) < 2 or len(set(wanted)) < len(wanted) or not set(wanted) <= set(said):
         return 0
     if len(wanted) == 2:
-        return 2 if any(list(said[i:i + 2]) == wanted for i in range(len(said) - 1)) else 0
+        pairs = [list(said[i:i + 2]) for i in range(len(said) - 1)]
+        # or the name's verb said after its object, as a passive question says it ('how are aliases resolved':
+        # ``resolve_alias``)
+        return 2 if wanted in pairs or wanted[::-1] in pairs and wanted[0] in passive else 0
     if len(wanted) < WORDED_MIN:
         return 0
     width = len(wanted) + WORDED_SPAN
