@@ -297,7 +297,11 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # none); 'W10/2024' is one; a .docx's core properties author is its meta's author (a placeholder such as 'python-docx'
 # is none), as a PDF's metadata author: its title column holds it, its hits say '(by …)' and search's author filter
 # finds it; a passage cut from inside a WhatsApp day is at its own messages' lines past those its text leaves out (a
-# notice, a deleted message, an attached file's name line: Section.marks), not a line early for each one before it.
+# notice, a deleted message, an attached file's name line: Section.marks), not a line early for each one before it;
+# a '## 19.03.12' without its release date is a version, no day, in a CHANGELOG, NEWS, HISTORY or RELEASES file, beside
+# a heading that is a version ('## 1.2.3', '## v19.03.11') or among such headings whose last number changes where a
+# log's first does; a day without its year after the last of December in a log of one year ('log-2024.md': '## Tue
+# 12/31', '## Wed 1/1') is of the next year.
 VERSION = 25
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

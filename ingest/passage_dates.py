@@ -226,24 +226,33 @@ def date_sections(doc: Document, path: str = "") -> None:
     in_path = path_year(path) if path else None
     since = None if in_path else _meta_day(doc)  # a log's front matter: its days from then on (``_later``)
     in_path = in_path or (since.year if since else None)
-    from ingest.short_dates import released  # a changelog's '## 20.10.17 (2022-06-06)': its '## 20.10.16' too
-    versions = any(released(h.strip()) for s in doc.sections for h in s.heading_path or [])
+    from ingest.short_dates import released, versioned  # a changelog's '## 20.10.17 (2022-06-06)': its '## 20.10.16'
+    headings = list(dict.fromkeys(h for s in doc.sections for h in s.heading_path or []))
+    versions = any(released(h.strip()) for h in headings) or versioned(path, headings)
     from ingest.short_dates import calendar_weeks  # a '## Week 10' with its week's days under it: a calendar week
     calendar = calendar_weeks([s.heading_path or [] for s in doc.sections], order, in_path)
     read: dict[tuple, tuple] = {}  # a heading read once under each year and month: the sections under it hold them
+    last = None  # the day the sections before said, for a log of one year that runs on past New Year
     for section in doc.sections:
         if section.dated is not None:
             continue
         year, month, day, when = in_path, None, False, None
         given = since  # until a heading says a year ('# 2026'): the days under it are of that year
+        before = last if in_path else None  # until a heading says a year
         for heading in section.heading_path or []:
-            key = (heading, year, month, day, given)
+            # the day before matters only from December on (``_crossed``): the headings over a log's other days are
+            # read once
+            near = before if before and year and (before.year > year or before.month == 12) else None
+            key = (heading, year, month, day, given, near)
             if key not in read:
-                read[key] = _read(heading, order, year, month, day, versions, given, calendar)
+                read[key] = _read(heading, order, year, month, day, versions, given, calendar, near)
             year, month, day, found = read[key]
             when = found if found is not None else when
-            given = given if given is None or not _says_year(heading, order) else None
+            said = _says_year(heading, order)
+            given = given if given is None or not said else None
+            before = None if said else before
         section.dated = when
+        last = datetime.fromtimestamp(when).date() if when is not None else last
 
 
 def _meta_day(doc: Document) -> date | None:
@@ -274,8 +283,21 @@ def _later(since: date | None, year: int | None, *day: int) -> int | None:
     return year + 1 if (since - date(*day)).days > LOG_SLACK else year
 
 
+def _crossed(before: date | None, year: int | None, month: int, day: int) -> int | None:
+    """``year`` for a day without one in a log whose year its file's name or front matter gave, or the next where
+    the log has run on past New Year: the day before it (``before``) is up to LOG_SLACK days before it in the next
+    year and many more after it in ``year`` ('## Tue 12/31' / '## Wed 1/1' in 'log-2024.md': 1 January 2025, where
+    2024's, a Monday, was none)."""
+    if before is None or year is None or before.year not in (year, year + 1) or _day(year + 1, month, day) is None:
+        return year
+    ahead = (date(year + 1, month, day) - before).days
+    return year + 1 if 0 <= ahead <= LOG_SLACK and (_day(year, month, day) is None or
+                                                     (before - date(year, month, day)).days > LOG_SLACK) else year
+
+
 def _read(heading: str, order: str | None, year: int | None, month: int | None, day: bool | tuple,
-          versions: bool = False, since: date | None = None, calendar: bool = False) -> tuple:
+          versions: bool = False, since: date | None = None, calendar: bool = False,
+          before: date | None = None) -> tuple:
     """``_under`` for a heading under a ``year``, ``month`` and ``day``, with what ingest.short_dates reads: a
     calendar week (``KW 10``: its Monday, of its own year or ``year``), a day whose year its weekday picks where no
     year is over it (``Tue 5/14``, ``Mon 14 March``); a day written with numbers after a weekday it does not fall
@@ -283,7 +305,8 @@ def _read(heading: str, order: str | None, year: int | None, month: int | None, 
     the wrong one as often (``Mon 14 March`` under ``# 2024`` is dated, as it was). ``day`` is the (year, month,
     day) of a week's Monday under a calendar week, for a weekday's name alone under it. ``versions``: the note's
     headings write versions with their release dates (``short_dates.released``), so a two-digit year is none.
-    ``since``: the day of the front matter that gave ``year`` (``_later``). ``calendar``: a ``## Week 10`` without
+    ``since``: the day of the front matter that gave ``year`` (``_later``); ``before``: the day the sections before
+    said, where no heading over it says a year (``_crossed``). ``calendar``: a ``## Week 10`` without
     its year is a calendar week (a week's days under it in the note: ``short_dates.calendar_weeks``), else a
     course's."""
     from ingest import short_dates  # it reads this module's weekday names
@@ -308,6 +331,9 @@ def _read(heading: str, order: str | None, year: int | None, month: int | None, 
         parts = None  # '## 20.10.16' of a changelog whose '## 20.10.17 (2022-06-06)' is a version
     if parts and parts[0] is None and parts[1] and parts[2] and not isinstance(day, tuple):
         later = _later(since, year, year, parts[1], parts[2])  # '## 04.01.' of a log begun in December
+        if later == year and _crossed(before, year, parts[1], parts[2]) != year:  # '## Wed 1/1' after '## Tue 12/31'
+            named = short_dates.heading_weekday(heading.strip())  # a weekday's name that fits this year says it is
+            later = year if named is not None and short_dates.fits(named, year, parts[1], parts[2]) else year + 1
         parts = (later, parts[1], parts[2]) if later != year else parts
     if isinstance(day, tuple) and parts and parts[0] is None and parts[1] and parts[2]:
         parts = (_near(day, parts[1], parts[2]), parts[1], parts[2])  # '## KW 1' of 2025 / '### 30.12.': 2024's

@@ -18,7 +18,8 @@ a week's ``## KW 10``, ``## Week 10``, ``## 第10周`` went by the file's modifi
   name, folder or front matter: its Monday, as ISO counts weeks and search's '2024-W10' reads one; a weekday's name
   alone under it (``### Dienstag``, ``### Tue``) its day of that week.
 
-A version (``1.2.3``, ``v14.03.24``), a score (``3/2``), a time (``14:30``) or a list's number (``1.2.``) is none:
+A two-digit year is none in a note whose short dates are versions (``versioned``: a ``CHANGELOG``'s ``## 19.03.12``,
+one beside ``## 1.2.3``, ``## 19.03.11``). A version (``1.2.3``, ``v14.03.24``), a score (``3/2``), a time (``14:30``) or a list's number (``1.2.``) is none:
 each form is the whole heading, or is followed by a mark or words after a space (``KW 10: Planung``), a weekday's
 day by words only after its dot or a weekday written out (``Di 14.5. Standup``, ``Tue 5/14 standup``; ``Do 3/4 of
 the tests`` is none).
@@ -113,6 +114,39 @@ def released(heading: str, at: int = 0) -> bool:
             return False
         at = found.end()
     return _FULL_YEAR.search(heading, at) is not None
+
+
+# a project's file of its releases: CHANGELOG, CHANGES, RELEASES, RELEASE-NOTES (any case, any extension); HISTORY
+# and NEWS only in capitals, as projects name them ('news.md', 'history.md' may be a person's log)
+_RELEASE_FILE = re.compile(r"(?i:changelog|changes|releases?(?:[-_ ]?notes)?)|HISTORY|NEWS")
+# a heading that is a version and nothing else but a mark or a date after it: 'v19.03.12', 'v2.0', '1.2.3',
+# '1.2.3 (2020-01-01)', '[1.2.3] - 2020-01-01'; '1.2.3 Introduction' is a numbered section
+_VERSION = re.compile(r"\[?(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+.]\w+)*)\]?(?=\s*$|\s*[^\w\s]|\s+\d)", re.IGNORECASE)
+# a German log's day written without its zeros ('1.3.24'), no version
+_DAY_LIKE = re.compile(r"(?:[1-9]|[12]\d|3[01])\.(?:[1-9]|1[0-2])\.\d\d(?![\d.])")
+_DOTTED = re.compile(r"(\d\d)\.(\d\d)\.(\d\d)(?!\d)")
+
+
+def versioned(path: str, headings: list[str]) -> bool:
+    """Whether a note's two-digit short dates (``## 19.03.12``) are versions: its file is a project's changelog
+    (``CHANGELOG.md``, ``NEWS``), another of its headings is a version no day can be (``## 1.2.3``, ``## v19.03.11``),
+    or its ``dd.dd.dd`` headings change from one to the next in their last number more often than in their first:
+    a changelog's ``19.03.12``, ``19.03.11``, ``18.09.09`` change their patch, a log's ``14.03.24``, ``15.03.24``
+    their day."""
+    name = re.split(r"[/\\]", path)[-1].split(".")[0] if path else ""
+    if _RELEASE_FILE.fullmatch(name):
+        return True
+    dotted = []
+    for heading in headings:
+        heading = heading.strip()
+        if _VERSION.match(heading) and two_digit_year(heading, None) is None and not _DAY_LIKE.match(heading):
+            return True
+        found = _DOTTED.match(heading)
+        if found:
+            dotted.append(tuple(int(part) for part in found.groups()))
+    dotted = list(dict.fromkeys(dotted))
+    steps = list(zip(dotted, dotted[1:]))
+    return sum(one[2] != two[2] for one, two in steps) > sum(one[0] != two[0] for one, two in steps)
 
 
 def weekday_day(heading: str, order: str | None) -> tuple[int, int, int] | None:

@@ -165,3 +165,36 @@ def test_a_log_begun_in_december_dates_its_january_days_in_the_next_year():
     assert _dated("log.md", begun) == {"02.01.": "2023-01-02", "20.08.": "2023-08-20"}, "a few days before: its year"
     said = "---\ncreated: 2026-12-20\n---\n# 2026\n\n## 04.01.\n\nc\n"
     assert _dated("log.md", said)["04.01."] == "2026-01-04"
+
+
+@pytest.mark.parametrize("path, headings", [
+    ("CHANGELOG.md", ("19.03.12",)), ("docs/NEWS.md", ("19.03.12",)),  # a project's file of releases
+    ("notes/docker.md", ("19.03.12", "19.03.11", "18.09.09")),  # the patch changes, not the day
+    ("notes/docker.md", ("19.03.12", "1.2.3")), ("notes/docker.md", ("19.03.12", "v19.03.11"))])
+def test_a_changelogs_versions_without_release_dates_are_no_days(path, headings):
+    """'## 19.03.12' with no release date beside it was dated 19 March 2012: a version is told from a day by its
+    file's name, a sibling heading that is a version no day can be, or a sequence whose last number changes where a
+    log's first one does."""
+    assert set(_dated(path, _log(*headings)).values()) == {None}
+
+
+@pytest.mark.parametrize("path, headings", [
+    ("news.md", ("14.03.24",)),  # a person's 'news' in lower case is a log
+    ("log.md", ("14.03.24", "15.03.24", "18.03.24")), ("log.md", ("01.04.24", "14.03.24", "15.03.24")),
+    ("log.md", ("1.3.24", "14.03.24")),  # '1.3.24' is a day without its zeros, no version
+    ("log.md", ("1.2.3 Introduction", "14.03.24"))])  # a numbered section is no version
+def test_a_logs_short_days_are_no_versions(path, headings):
+    read = _dated(path, _log(*headings))
+    assert read["14.03.24"] == "2024-03-14"
+
+
+def test_a_log_of_one_year_runs_on_past_new_year():
+    """In 'log-2024.md', '## Wed 1/1' after '## Tue 12/31' was none (1 January 2024 a Monday): a day that follows
+    the log's last day of December is of the next year, and so are the days after it; a day far from the one
+    before it, or whose weekday fits its file's year, keeps that year."""
+    read = _dated("log-2024.md", _log("Mon 12/30", "Tue 12/31", "Wed 1/1", "Thu 1/2"))
+    assert (read["Wed 1/1"], read["Thu 1/2"]) == ("2025-01-01", "2025-01-02")
+    assert _dated("2024.md", _log("31.12.", "01.01."))["01.01."] == "2025-01-01"
+    assert _dated("2024.md", _log("01.01.", "15.06.", "31.12."))["01.01."] == "2024-01-01"
+    assert _dated("2024.md", _log("15.06.", "01.01."))["01.01."] == "2024-01-01"  # not a day after the one before
+    assert _dated("2024.md", _log("Tue 12/31", "Mon 1/1"))["Mon 1/1"] == "2024-01-01"  # its weekday fits 2024
