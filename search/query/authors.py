@@ -10,7 +10,8 @@ A question that names a known author as its writer ('what did Ben write in March
 berg', 'papers by Ursula von der Leyen') puts that author's passages first (``theirs_first``), each keeping its
 score: the author's name was a word like any other, so a note merely mentioning Ben ranked above the note Ben wrote.
 Boosted, not narrowed: most notes record no author, and a note quoting what Ben said may be what was meant; the
-``author`` argument narrows.
+``author`` argument narrows. A name before a verb of writing that no author or sender holds is no writer
+(``KnownWriters``): 'Did Docker publish a fix' searches publish, where it was searched as 'Docker a fix'.
 """
 from __future__ import annotations
 
@@ -89,6 +90,24 @@ def named_author(query: str, known: list[str]) -> str | None:
         if any(wrote(author, name) for author in known):
             return name
     return None
+
+
+class KnownWriters:
+    """Whether the index knows a name as a writer (``question.writers_known``), for one search: asked of the
+    catalog the search reads (``read``, set once the search has it), its authors loaded on the first name asked
+    about, each name's answer kept. Before the search has a catalog, any name is a writer, as outside a search."""
+
+    def __init__(self):
+        self.read = None  # the search's Passages
+        self._answers: dict[str, bool] = {}
+
+    def __call__(self, name: str) -> bool:
+        if self.read is None:
+            return True
+        if name not in self._answers:
+            catalog = self.read.catalog.load_authors(self.read.conn)
+            self._answers[name] = any(wrote(author, name) for author in catalog.known_authors())
+        return self._answers[name]
 
 
 def theirs_first(read, query: str, ranked: list, mode: str, filters, notes: list[str]) -> list:

@@ -86,6 +86,11 @@ class Engine:
 
     # -- public ------------------------------------------------------------
     def search(self, query: str, limit: int = 10, mode: str = "hybrid", filters: Filters | None = None) -> Answer:
+        known = authors.KnownWriters()  # 'did Docker publish': a writer only if the index knows one so named
+        with question.writers_known(known):
+            return self._search(query, limit, mode, filters, known)
+
+    def _search(self, query: str, limit: int, mode: str, filters: Filters | None, known) -> Answer:
         started = time.perf_counter()
         notes: list[str] = []
         unmatched: list[dict] = []
@@ -103,6 +108,7 @@ class Engine:
                     missing = [m for m in wanted if m not in prepared and m not in self._embedders]
                     if not missing:
                         read = Passages(conn, self._catalog_for(conn, state, filters))  # each row read once
+                        known.read = read
                         ranked, used, models = self._rank(conn, query, limit, used, filters, state, notes,
                                                           prepared, read)
                         ranked = reordering.phrased(read, query, ranked, used, notes)

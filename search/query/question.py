@@ -18,6 +18,9 @@ Words the query quotes are what it asks about, whatever they are: ``what does "d
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Callable, Iterator
 
 from search.query.text import CJK_RANGES, QUOTED, WORD, normalise, query_words
 
@@ -162,9 +165,39 @@ def writers(query: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+# Whether the index knows a name as a writer (a file's recorded author, a mail's sender), for the search under way
+# (``writers_known``, set by search.query.engine): 'Did Docker publish a fix' was searched as 'Docker a fix' and
+# 'did Kubernetes say anything about pods' lost 'say', a product read as a writer. Outside a search (None) there is
+# no index to ask, and a name before a verb of writing is read as its writer.
+_KNOWN_WRITER: ContextVar[Callable[[str], bool] | None] = ContextVar("known_writer", default=None)
+
+
+@contextmanager
+def writers_known(known: Callable[[str], bool]) -> Iterator[None]:
+    """Within it, a name before a verb of writing ('did Docker publish', 'Ben wrote') is a writer only if
+    ``known`` says the index holds an author or sender so named; otherwise the verb is a word of the subject."""
+    token = _KNOWN_WRITER.set(known)
+    try:
+        yield
+    finally:
+        _KNOWN_WRITER.reset(token)
+
+
+def _a_writer(match: re.Match) -> bool:
+    """Whether BY_SOMEONE's ``match`` names a writer: always by 'notes by …' (the framing says it is one); before a
+    verb, a name the index knows (``writers_known``), or any name outside a search."""
+    known = _KNOWN_WRITER.get()
+    if match["c"] or known is None:
+        return True
+    words = (match["a"] or match["b"]).split()
+    return any(known(" ".join(words[:n])) for n in range(len(words), 0, -1))
+
+
 def _by_someone(text: str) -> str:
-    """``text`` with BY_SOMEONE's framing left out, the name it holds kept."""
-    return BY_SOMEONE.sub(lambda m: f" {m['a'] or m['b'] or m['c']} {m['when'] or ''} ", text)
+    """``text`` with BY_SOMEONE's framing left out, the name it holds kept; a verb after a name that is no writer
+    (``_a_writer``) kept as well."""
+    return BY_SOMEONE.sub(lambda m: f" {m['a'] or m['b'] or m['c']} {m['when'] or ''} " if _a_writer(m)
+                          else m.group(0), text)
 
 
 # A contraction of a framing word: 'what's', 'I'm', 'I've' were the words 's', 'm', 've' to keyword search; the
@@ -249,7 +282,7 @@ def asks(query: str) -> bool:
 def _asks(query: str, first: list[str]) -> bool:
     undated = WHEN_WRITTEN.sub(" ", query)  # 'what did I write last week about …' recalls too
     if query.rstrip().endswith(("?", "？")) or RECALLING.search(undated) \
-            or any(found["a"] for found in BY_SOMEONE.finditer(undated)):  # 'what did Anna write'; not 'papers by'
+            or any(found["a"] and _a_writer(found) for found in BY_SOMEONE.finditer(undated)):  # 'what did Ben write'
         return True
     if first[:1] and first[0] in ASKING and OWN_NOTES.search(query):  # 'which notes do I have about vim'
         return True
