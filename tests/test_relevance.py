@@ -142,11 +142,14 @@ def test_a_definition_cut_in_two_shows_its_first_passage_first(code_engine):
 def test_a_camel_case_name_typed_whole_is_marked_in_code(code_engine):
     """Code is read with its camelCase names split (VectorIndex as vector_index, so 'vector' finds it), and a
     snippet marked only the split words: 'VectorIndex' typed as one name found 'class VectorIndex:' but left the
-    name in its snippet unmarked. The name as written is marked now. Real code: this repository's search/query."""
+    name in its snippet unmarked. The name as written is marked now. Real code: this repository's search/query.
+    Typed as the code writes it, the name's words in a row mark it too (snippet._pattern's name phrases, since): the
+    name typed in small letters, as an assistant often types one, is marked by the whole name's match alone."""
     engine = code_engine
     for mode in ("keyword", "hybrid"):
-        hits = engine.search("VectorIndex", limit=5, mode=mode).hits
-        declaring = next(h for h in hits if "class VectorIndex" in h.snippet.replace("**", ""))
-        assert "class **VectorIndex**" in declaring.snippet, (mode, declaring.snippet)
+        for typed in ("VectorIndex", "vectorindex"):
+            hits = engine.search(typed, limit=5, mode=mode).hits
+            declaring = next(h for h in hits if "class VectorIndex" in h.snippet.replace("**", ""))
+            assert "class **VectorIndex**" in declaring.snippet, (mode, typed, declaring.snippet)
     split = engine.search("vector index", limit=5, mode="keyword").hits  # the split words stay marked
     assert any("**Vector**" in h.snippet or "**VectorIndex**" in h.snippet for h in split), [h.snippet for h in split]

@@ -339,7 +339,8 @@ def _matches(pattern: re.Pattern, text: str, camel: bool = False) -> tuple[tuple
     """(start, end, the word as folded) of each match of ``pattern`` in the folded ``text``, placed in ``text``;
     matches may overlap: the bigrams 数据 and 据库 of a query both match in 数据库, where taking matches one after
     the other marked **数据**库 (and **デー**タ for データベース). ``camel``: camelCase names are words apart, and
-    whole too: 'VectorIndex' typed as one word was left unmarked in 'class VectorIndex', read as vector_index."""
+    whole too: 'vectorindex' typed as one word was left unmarked in 'class VectorIndex', read as vector_index (the
+    name typed as written, 'VectorIndex', is marked by its words in a row too: ``_pattern``'s name phrases)."""
     found = []
     for split in ((True, False) if camel else (False,)):
         folded, starts, ends = _folded(text, split)
