@@ -6,6 +6,7 @@ the name was a word like any other: a note merely mentioning Ben ranked above th
 from __future__ import annotations
 
 import io
+import json
 from datetime import datetime
 
 import pytest
@@ -241,3 +242,41 @@ def test_a_known_author_before_a_verb_is_still_its_writer(engine):
     answer = engine.search("what did Ben write about hiring", mode="keyword")
     assert paths(answer)[0] == "ben/hiring.md", paths(answer)
     assert not any("**write**" in hit.snippet for hit in answer.hits), [hit.snippet for hit in answer.hits]
+
+
+def test_the_mail_senders_are_read_once_per_mail_file_version(sift_env, immediate, tmp_path, monkeypatch):
+    """Each catalog (each publish of any collection) and, by FTS5, each search with an author read every mail
+    passage's head again: 2.3 s at 100,000 messages (bench/author_heads.py). The senders are kept by mail file
+    version: read again, only a file added or changed is read, and what is found is what a whole read finds."""
+    from search.index import author_reads
+    from search.query import authors
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "m", {"a.md": "# A note\n\nNo mail.\n"})
+    (root / "offer.eml").write_text(MAIL)
+    (root / "reply.eml").write_text(OTHER_MAIL)
+    ingest(root, "m")
+    conn = runtime.index()
+    read = []  # the mail files whose heads were read, by each statement reading heads
+    conn.set_trace_callback(lambda sql: read.append(sql) if "substr(ch.text" in sql else None)
+    try:
+        def whole() -> list:
+            return senders(author_reads.mail_heads(conn))
+        assert authors.mail_senders(conn) == whole() and len(whole()) == 2
+        read.clear()
+        assert authors.mail_senders(conn) == whole()
+        assert len(read) == 1, read  # the whole read's alone: none kept was read again
+        (root / "later.eml").write_text(MAIL.replace("Ben Okafor <ben", "Chen Wu <chen").replace("Offer", "Later"))
+        (root / "reply.eml").write_text(OTHER_MAIL.replace("Anna Berg <anna@example.com>\nTo", "Dana Lee <d@x>\nTo"))
+        ingest(root, "m")
+        read.clear()
+        found = authors.mail_senders(conn)
+        assert found == whole(), found
+        assert {sender.split(" <")[0] for _, sender in found} == {"Ben Okafor", "Chen Wu", "Dana Lee"}
+        changed = [f for f, path in conn.execute("SELECT id, path FROM files WHERE path LIKE '%.eml' ORDER BY id")
+                   if path in ("later.eml", "reply.eml")]
+        assert len(changed) == 2 and len(read) == 2 and f"json_each('{json.dumps(changed)}')" in read[0], read
+        assert authors.condition(conn, "Chen Wu")[1]["author_chunks"] == json.dumps(
+            [chunk for chunk, sender in whole() if sender.startswith("Chen Wu")])
+    finally:
+        conn.set_trace_callback(None)

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import unicodedata
+from itertools import groupby
 
 from search.query import question
 from search.query.text import WORD, normalise
@@ -71,12 +73,46 @@ def senders(heads: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
     return found
 
 
+# The senders of the mail passages read before, per index file and per mail file version (file id, sha256, passages,
+# last passage id): a search asking for an author read every mail passage's head again for each new catalog (each
+# publish of any collection) and, by FTS5, for every search: 2.3 s at 100,000 messages (bench/author_heads.py).
+# Only the files of the index's last read are kept, and the last few indexes.
+_KEPT: dict[str, dict[tuple, list[tuple[int, str]]]] = {}
+_KEPT_LOCK = threading.Lock()
+INDEXES_KEPT = 4
+
+
+def mail_senders(conn) -> list[tuple[int, str]]:
+    """(chunk id, its message's From line) of every mail passage (``senders``), the heads read only of the mail file
+    versions not read before in this process."""
+    from search.index import author_reads
+    where, files = author_reads.database(conn), author_reads.mail_files(conn)
+    with _KEPT_LOCK:
+        kept = _KEPT.get(where, {}) if where else {}
+    missing = {key[0]: key for key in files if key not in kept}
+    found = {key: [] for key in missing.values()}  # a file whose passages name no sender: read, nothing found
+    if missing:
+        heads = author_reads.mail_heads(conn, sorted(missing))
+        for file, its in groupby(heads, key=lambda head: head[1]):
+            found[missing[file]] = senders(list(its))
+    now = {key: found[key] if key in found else kept[key] for key in files}
+    if where:
+        with _KEPT_LOCK:
+            _KEPT.pop(where, None)
+            while len(_KEPT) >= INDEXES_KEPT:
+                _KEPT.pop(next(iter(_KEPT)))
+            _KEPT[where] = now
+    return [pair for key in files for pair in now[key]]
+
+
 def condition(conn, name: str) -> tuple[str, dict]:
     """The SQL condition (over chunks ch of files f) that ``name`` wrote a passage, with its parameters: the files
     recording such an author, and the mail passages of such a sender, as ``Catalog.author_mask`` keeps them."""
     from search.index import author_reads
     files = [file for file, author in author_reads.file_authors(conn) if wrote(author, name)]
-    chunks = [chunk for chunk, sender in senders(author_reads.mail_heads(conn)) if wrote(sender, name)]
+    said = mail_senders(conn)
+    theirs = {sender for sender in {sender for _, sender in said} if wrote(sender, name)}  # a sender's words once
+    chunks = [chunk for chunk, sender in said if sender in theirs]
     return ("(f.id IN (SELECT value FROM json_each(:author_files)) "
             "OR ch.id IN (SELECT value FROM json_each(:author_chunks)))",
             {"author_files": json.dumps(files), "author_chunks": json.dumps(chunks)})

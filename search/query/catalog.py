@@ -83,11 +83,11 @@ class Catalog:
         once, by a search that asks for an author."""
         if self._authors is None:
             from search.index import author_reads
-            from search.query.authors import senders
+            from search.query.authors import mail_senders
             files = dict(author_reads.file_authors(conn))
             ids = np.array(sorted(files), dtype=np.int64)
             by_file = {int(row): files[int(self.file_ids[row])] for row in _rows(self.file_ids, ids)}
-            said = senders(author_reads.mail_heads(conn))
+            said = mail_senders(conn)
             chunks = np.array([chunk for chunk, _ in said], dtype=np.int64)
             at = dict(zip((int(c) for c in chunks), (sender for _, sender in said)))
             by_chunk = {int(row): at[int(self.ids[row])] for row in _rows(self.ids, np.sort(chunks))}
@@ -114,7 +114,8 @@ class Catalog:
             files = np.zeros(len(self.paths), dtype=bool)
             files[[row for row, author in by_file.items() if wrote(author, name)]] = True
             keep = files[self.file_of]
-            keep[[row for row, sender in by_chunk.items() if wrote(sender, name)]] = True
+            theirs = {sender for sender in set(by_chunk.values()) if wrote(sender, name)}  # a sender's words once
+            keep[[row for row, sender in by_chunk.items() if sender in theirs]] = True
             if len(self._author_masks) >= MASKS_KEPT:
                 self._author_masks.clear()
             self._author_masks[name] = keep
