@@ -19,24 +19,30 @@ def file_authors(conn: sqlite3.Connection) -> list[tuple[int, str]]:
 
 
 def mail_heads(conn: sqlite3.Connection, files: list[int] | None = None) -> list[tuple[int, int, str]]:
-    """(chunk id, file id, the passage's first HEAD_CHARS characters) of every mail file's passages (.eml, .mbox), or
-    of the ``files`` given, by file and in passage order: a passage without a head is its message's, whose head came
-    before it."""
+    """(chunk id, file id, the passage's first HEAD_CHARS characters) of every mail file's passages (.eml, .mbox, a
+    mailbox of no extension), or of the ``files`` given, by file and in passage order: a passage without a head is
+    its message's, whose head came before it."""
     if files is not None:
         return conn.execute(f"SELECT ch.id, ch.file, substr(ch.text, 1, {HEAD_CHARS}) FROM chunks ch "
                             "WHERE ch.file IN (SELECT value FROM json_each(?)) ORDER BY ch.file, ch.ordinal",
                             (json.dumps(files),)).fetchall()
     return conn.execute(f"SELECT ch.id, ch.file, substr(ch.text, 1, {HEAD_CHARS}) FROM chunks ch "
-                        "JOIN files f ON f.id = ch.file WHERE f.path LIKE '%.eml' OR f.path LIKE '%.mbox' "
-                        "ORDER BY ch.file, ch.ordinal").fetchall()
+                        f"JOIN files f ON f.id = ch.file WHERE {_MAIL} ORDER BY ch.file, ch.ordinal").fetchall()
+
+
+# a file's name, its folders left out: a mailbox of no extension is one (Thunderbird's 'Inbox', 'Sent'), as
+# search.query.mail_threads.is_mail has it; its senders were no authors
+_NAME = "replace(f.path, rtrim(f.path, replace(f.path, '/', '')), '')"
+_MAIL = f"(f.path LIKE '%.eml' OR f.path LIKE '%.mbox' OR (f.kind = 'note' AND instr({_NAME}, '.') = 0))"
 
 
 def mail_files(conn: sqlite3.Connection) -> list[tuple[int, str, int, int]]:
     """(file id, its sha256, how many passages, its last passage's id) of every mail file version with passages
-    (.eml, .mbox): what its passages' senders are kept by (search.query.authors.mail_senders). Counted in the
-    index of chunks by file, without reading a passage (113,841 mail passages: their heads took 2.3 s)."""
+    (.eml, .mbox, a mailbox of no extension): what its passages' senders are kept by
+    (search.query.authors.mail_senders). Counted in the index of chunks by file, without reading a passage (113,841
+    mail passages: their heads took 2.3 s)."""
     return conn.execute("SELECT f.id, f.sha256, count(*), max(ch.id) FROM files f JOIN chunks ch ON ch.file = f.id "
-                        "WHERE f.path LIKE '%.eml' OR f.path LIKE '%.mbox' GROUP BY f.id ORDER BY f.id").fetchall()
+                        f"WHERE {_MAIL} GROUP BY f.id ORDER BY f.id").fetchall()
 
 
 def database(conn: sqlite3.Connection) -> str:
