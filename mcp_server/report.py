@@ -164,9 +164,12 @@ def partial_notes(conn, fresh: list[dict], kind: str | None = None) -> list[str]
 
 def _may_hold(conn, generation: int, kind: str) -> bool:
     """Whether a file the published part ``generation`` left to a later part may be of ``kind``: one whose name
-    tells no kind (a script known by its first line) may be."""
-    from ingest.kinds import kind_of
-    return any(kind_of(path) in (kind, None) for path in progress_reads.deferred_paths(conn, generation))
+    tells no kind (a script known by its first line) may be; a saved web page (code by its name) and a text file (a
+    WhatsApp chat's .txt, a Slack day's .json) may be a note by what it holds, as ingest.files keeps its kind."""
+    from ingest.kinds import PAGE_EXTENSIONS, kind_of
+    return any(kind_of(path) in (kind, None) or (kind == "note" and (
+        kind_of(path) == "text" or path.lower().endswith(tuple(PAGE_EXTENSIONS))))
+        for path in progress_reads.deferred_paths(conn, generation))
 
 
 def _since(ts: float | None) -> float | None:
