@@ -19,6 +19,7 @@ import json
 import re
 import threading
 import unicodedata
+from functools import lru_cache
 from itertools import groupby
 
 from search.query import question
@@ -55,8 +56,20 @@ def _unaccented(word: str) -> str:
 
 def wrote(recorded: str | None, name: str) -> bool:
     """Whether the author ``recorded`` (a file's, or a mail's From line) is the ``name`` asked for: its words hold
-    every word of the name."""
-    return bool(recorded) and set(name_words(name)) <= set(name_words(recorded))
+    every word of the name. A recorded author in ASCII holds its words as they are folded, so one lacking a word
+    of the name is told apart without reading its words: a question naming a writer matched every sender of a mail
+    archive (50,000: 0.4 s a question, 2 s for the passages of 300,000) reading each one's words."""
+    if not recorded:
+        return False
+    words = _asked(name)
+    if recorded.isascii():
+        folded = recorded.lower()
+        if not all(word in folded for word in words):
+            return False
+    return set(words) <= set(name_words(recorded))
+
+
+_asked = lru_cache(maxsize=64)(name_words)  # a name asked for, matched against thousands of authors
 
 
 def senders(heads: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
