@@ -505,7 +505,8 @@ def message_match(query: str, text: str) -> int:
 
 
 TEST_FILE = re.compile(r"(?:^|/)(?:tests?|__tests__|spec|specs)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$"
-                       r"|(?-i:Tests?)\.\w+$|(?:^|/)conftest\.py$", re.IGNORECASE)  # 'UserTest.java' with its capital: not 'shortest.py'
+                       r"|(?-i:Tests?)\.\w+$|(?:^|/)conftest\.py$"  # 'UserTest.java' with its capital: not 'shortest.py'
+                       r"|(?:^|/)tests?\.\w+$", re.IGNORECASE)  # a Django app's tests.py, a crate's tests.rs: whole names
 
 
 # Files that declare again what another file defines, for a type checker or another language: Python's stubs
