@@ -1,6 +1,7 @@
 """The author filter over every mail file Sift reads as mail: a Thunderbird profile's mailboxes have no extension
 ('Inbox', 'Sent'), read as mailboxes by their first line (ingest.files), but the filter read the senders of .eml and
-.mbox files alone, so author='Ben' found nothing Ben sent to a Thunderbird Inbox."""
+.mbox files alone, so author='Ben' found nothing Ben sent to a Thunderbird Inbox. And a message of no From line
+(a draft) was taken for the sender of the message before it in its mailbox."""
 from __future__ import annotations
 
 import pytest
@@ -11,6 +12,9 @@ from tests.conftest import built_once, engine_in, ingest, write_tree
 INBOX = ("From - Tue Mar 10 09:00:00 2026\nFrom: Ben Okafor <ben@example.com>\nTo: Anna Berg <anna@example.com>\n"
          "Subject: Offer letters\nMessage-ID: <offer@example.com>\nDate: Tue, 10 Mar 2026 09:00:00 +0000\n\n"
          "The offer letters for the two hires go out on Friday.\n\n"
+         "From - Tue Mar 10 10:00:00 2026\nTo: Anna Berg <anna@example.com>\nSubject: Draft offer\n"
+         "Message-ID: <draft@example.com>\nDate: Tue, 10 Mar 2026 10:00:00 +0000\n\n"
+         "A draft offer with no sender, saved by some tool.\n\n"
          "From - Wed Mar 11 09:00:00 2026\nFrom: Carol Diaz <carol@example.com>\nTo: Anna Berg <anna@example.com>\n"
          "Subject: Lunch\nMessage-ID: <lunch@example.com>\nDate: Wed, 11 Mar 2026 09:00:00 +0000\n\n"
          "The offer of lunch on Friday stands.\n")
@@ -34,7 +38,7 @@ def home(tmp_path_factory, model_path):
 def test_a_thunderbird_inbox_senders_are_authors(home, model_path, embedder, monkeypatch, postings):
     engine = engine_in(home, model_path, embedder, monkeypatch, postings=postings)
     answer = engine.search("offer", mode="keyword", filters=Filters(author="Ben"))
-    assert [(h.path, h.heading_path) for h in answer.hits] == [("Mail/Inbox", "Offer letters")], answer
+    assert [(h.path, h.heading_path) for h in answer.hits] == [("Mail/Inbox", "Offer letters")], answer  # no draft
     carol = engine.search("offer", mode="keyword", filters=Filters(author="carol diaz"))
     assert [h.heading_path for h in carol.hits] == ["Lunch"], carol
     first = engine.search("what did Ben write about the offer", mode="keyword")

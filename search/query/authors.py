@@ -27,6 +27,8 @@ from search.query.text import WORD, normalise
 
 MAX_NAME = 200  # characters of an author asked for
 FROM_LINE = re.compile(r"(?m)^From:[ \t]*(\S[^\n]*)")
+# a message's head as ingest.mail writes it: one without a From line (a draft) is no one's, not the message's before it
+HEAD = re.compile(r"(?:To|Cc|Date|Subject):[ \t]")
 
 
 def wanted(name: str | None) -> str | None:
@@ -74,13 +76,14 @@ _asked = lru_cache(maxsize=64)(name_words)  # a name asked for, matched against 
 
 def senders(heads: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
     """(chunk id, its message's From line) of mail passages given as (chunk id, file id, head) in passage order: a
-    passage without a From line at its start is its message's, the one whose head came before it in its file."""
+    passage without a From line at its start is its message's, the one whose head came before it in its file; a head
+    without one (a draft's) names no sender."""
     found, file, sender = [], None, None
     for chunk, its_file, head in heads:
         if its_file != file:
             file, sender = its_file, None
         line = FROM_LINE.search(head)
-        sender = line.group(1) if line and line.start() < 200 else sender
+        sender = line.group(1) if line and line.start() < 200 else None if HEAD.match(head) else sender
         if sender:
             found.append((chunk, sender))
     return found
