@@ -383,6 +383,14 @@ def ingest(root: Path, name: str = "notes") -> dict:
     return next(c for c in report["collections"] if c["name"] == name)
 
 
+def ingest_keyword_only(root: Path, name: str = "notes") -> None:
+    """``ingest`` without vectors (SIFT_EMBEDDINGS=off), checked to fail no file: a module that searches by keyword
+    alone, embedding being nearly all of a build's time."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SIFT_EMBEDDINGS", "off")
+        assert ingest(root, name)["published"]["failures"] == []
+
+
 def indexed_engine(root: Path, name: str, embedder, postings: bool = True):
     """``root`` indexed as collection ``name`` (``ingest``), and a warmed Engine over the test home's index that
     embeds queries with ``embedder`` and ranks keywords from postings in memory, or from FTS5 itself."""

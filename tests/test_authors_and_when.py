@@ -12,7 +12,7 @@ from mcp_server.render import hit_data, hits_text
 from search.query.filters import Filters
 from search.query.keyword import subject_words
 from search.query.question import content
-from tests.conftest import built_once, engine_in, ingest, write_tree
+from tests.conftest import built_once, engine_in, ingest_keyword_only, write_tree
 from tests.test_pdf_ingest import paged_pdf
 
 NOTES = {
@@ -41,9 +41,7 @@ def _build(folder):
     root = write_tree(folder / "notes", NOTES)
     for name, (pages, author) in PDFS.items():
         (root / name).write_bytes(paged_pdf(pages, info=f"/Author ({author})"))
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SIFT_EMBEDDINGS", "off")
-        assert ingest(root, "notes")["published"]["failures"] == []
+    ingest_keyword_only(root)
 
 
 @pytest.fixture(scope="module")

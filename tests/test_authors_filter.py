@@ -14,7 +14,7 @@ import pytest
 from search.query.authors import named_author, senders, wanted, wrote
 from search.query.filters import Filters
 from search.query.question import content, writers, writers_known
-from tests.conftest import built_once, engine_in, ingest, write_tree
+from tests.conftest import built_once, engine_in, ingest, ingest_keyword_only, write_tree
 
 NOTES = {
     # mentions Ben, hiring and March over and over; written by no one it names
@@ -57,9 +57,7 @@ def _build(folder):
     (root / "mail" / "reply.eml").write_text(OTHER_MAIL)
     (root / "loop.docx").write_bytes(_docx("Brian Wu", "The interview loop has four rounds of offer review."))
     (root / "template.docx").write_bytes(_docx("python-docx", "A template's offer text."))
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SIFT_EMBEDDINGS", "off")
-        assert ingest(root, "notes")["published"]["failures"] == []
+    ingest_keyword_only(root)
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from search.query.filters import Filters
-from tests.conftest import built_once, engine_in, ingest, write_tree
+from tests.conftest import built_once, engine_in, ingest_keyword_only, write_tree
 
 INBOX = ("From - Tue Mar 10 09:00:00 2026\nFrom: Ben Okafor <ben@example.com>\nTo: Anna Berg <anna@example.com>\n"
          "Subject: Offer letters\nMessage-ID: <offer@example.com>\nDate: Tue, 10 Mar 2026 09:00:00 +0000\n\n"
@@ -24,9 +24,7 @@ def _build(folder):
     root = write_tree(folder / "notes", {"about.md": "# Offer\n\nThe offer letters, the offer of lunch.\n"})
     (root / "Mail").mkdir()
     (root / "Mail" / "Inbox").write_text(INBOX)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SIFT_EMBEDDINGS", "off")
-        assert ingest(root, "notes")["published"]["failures"] == []
+    ingest_keyword_only(root)
 
 
 @pytest.fixture(scope="module")

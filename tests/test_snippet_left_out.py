@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from tests.conftest import built_once, engine_in, ingest, write_tree
+from tests.conftest import built_once, engine_in, ingest_keyword_only, write_tree
 
 NOTES = {
     "budget.md": "# Spending\n\nWe talked about the budget for Q2: the budget moves the marketing spend to hiring.\n",
@@ -21,9 +21,7 @@ NOTES = {
 def _build(folder):
     """Without vectors: the module searches by keyword alone."""
     root = write_tree(folder / "notes", NOTES)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SIFT_EMBEDDINGS", "off")
-        assert ingest(root, "notes")["published"]["failures"] == []
+    ingest_keyword_only(root)
 
 
 @pytest.fixture(scope="module")
