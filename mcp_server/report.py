@@ -20,9 +20,15 @@ def freshness(conn, collection: str | None = None) -> tuple[str, list[dict]]:
     from search.index.db import snapshot
     with snapshot(conn):
         data = [_fresh(conn, row) for row in collection_reads.collections_published(conn, collection)]
+    return freshness_line(data), data
+
+
+def freshness_line(data: list[dict], noted=frozenset()) -> str:
+    """The freshness line of ``data`` (freshness'). ``noted``: the collections whose partial note (partial_noted)
+    stands above a search's passages: their clause says 'partial (the note above)', not the note's counts again."""
     if not data:
-        return "freshness: no collections registered yet", data
-    parts = _at_most([_fresh_text(d) for d in data if not _up_to_date(d)], "busy")
+        return "freshness: no collections registered yet"
+    parts = _at_most([_fresh_text(d, d["collection"] in noted) for d in data if not _up_to_date(d)], "busy")
     quiet = [f"{d['collection']} {render.age(d['published_age_seconds'])} ago" for d in data if _up_to_date(d)]
     scanned = [f"{d['collection']} {render.age(d['scanned_age_seconds'])} ago" for d in data
                if _up_to_date(d) and "scanned_age_seconds" in d]
@@ -30,7 +36,7 @@ def freshness(conn, collection: str | None = None) -> tuple[str, list[dict]]:
         said = f"; last scanned, no changes: {', '.join(_at_most(scanned, 'more'))}" if scanned else ""
         parts.append(f"{'the others ' if parts else ''}up to date (last published: "
                      f"{', '.join(_at_most(quiet, 'more'))}{said})")
-    return "freshness: " + "; ".join(parts), data
+    return "freshness: " + "; ".join(parts)
 
 
 # Collections named in the freshness line, of each kind: with 1,000 collections the line that ends every search
@@ -112,8 +118,10 @@ def _building(conn, collection_id: int) -> dict | None:
             "eta_seconds": p["eta_seconds"]}
 
 
-def _fresh_text(d: dict) -> str:
-    """One collection's clause, its parts separated by commas ('; ' separates collections)."""
+def _fresh_text(d: dict, noted: bool = False) -> str:
+    """One collection's clause, its parts separated by commas ('; ' separates collections). ``noted``: a search's
+    partial note said the counts of a first build in parts above the passages; the clause said them again in 65
+    characters, under every search of such a collection."""
     if d["published_generation"] is None:
         text = f"{d['collection']}: nothing published yet"
     else:
@@ -122,7 +130,9 @@ def _fresh_text(d: dict) -> str:
     if d.get("root_missing"):
         since = f" since {d['root_missing_since']}" if d.get("root_missing_since") else ""
         text += f", its folder is missing{since} (files kept for a rescan interval)"
-    if d.get("not_read_yet"):
+    if d.get("not_read_yet") and noted:
+        text += ", partial (the note above)"
+    elif d.get("not_read_yet"):
         text += f", partial: its first build comes in parts, {render.count(d['not_read_yet'], 'file')} not read yet"
     b = d.get("building")
     waiting = d.get("pending_files", 0) - (b["pending"] if b else 0)
@@ -156,10 +166,16 @@ def partial_notes(conn, fresh: list[dict], kind: str | None = None) -> list[str]
     yet. ``kind``: the search's kind filter; a collection none of whose files not read yet is of that kind (by
     its name, as the scan tells kinds) says nothing: a search with kind='pdf' was told 'the answer may be in one
     of them' of notes-en's 1,674 Markdown notes, in 330 characters."""
+    return list(partial_noted(conn, fresh, kind).values())
+
+
+def partial_noted(conn, fresh: list[dict], kind: str | None = None) -> dict[str, str]:
+    """partial_notes' notes by the collection each is of."""
     ids = {row["name"]: row["id"] for row in collection_reads.collections_published(conn)}
-    return [status.partial_note(conn, d["collection"], ids[d["collection"]], d["published_generation"],
-                                d["not_read_yet"]) for d in fresh if d.get("not_read_yet") and d["collection"] in ids
-            and (kind is None or _may_hold(conn, d["published_generation"], kind))]
+    return {d["collection"]: status.partial_note(conn, d["collection"], ids[d["collection"]],
+                                                 d["published_generation"], d["not_read_yet"])
+            for d in fresh if d.get("not_read_yet") and d["collection"] in ids
+            and (kind is None or _may_hold(conn, d["published_generation"], kind))}
 
 
 def _may_hold(conn, generation: int, kind: str) -> bool:

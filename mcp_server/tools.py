@@ -414,12 +414,16 @@ class Tools:
         if not answer.hits:  # 'notes/*.md' matched nothing and said nothing, where list_files tells how to write it
             answer.notes += [hint for hint in (glob_hint(glob, self.sift.roots(), scope.MCP),) if hint]
         fresh_line, fresh = report.freshness(self.sift.conn(), where.collection)
-        answer.notes[:0] = report.partial_notes(self.sift.conn(), fresh, kind)  # first: the answer may be in a file not read yet
+        partial = report.partial_noted(self.sift.conn(), fresh, kind)
+        if partial:  # the freshness clause of a collection the note names points to it, not its counts again
+            fresh_line = report.freshness_line(fresh, frozenset(partial))
+        answer.notes[:0] = list(partial.values())  # first: the answer may be in a file not read yet
         hits = [render.hit_data(h) for h in answer.hits]
-        by = f", embedded by {', '.join(answer.models)}" if answer.models else ""
         once = render.generations_said(hits, answer.generations)
+        # the model's id ('all-MiniLM-L6-v2-384d-c83381497633') is in the data's models: the text said it on every
+        # search, where an assistant acts on nothing it says (stats names the model)
         lines = [f"{render.count(len(hits), 'passage')} for {_echo(answer.query)} "
-                 f"({answer.mode}, {answer.took_ms} ms{by}{once})"]
+                 f"({answer.mode}, {answer.took_ms} ms{once})"]
         lines += render.notes(_said_in_text(answer.notes, hits))
         lines += render.hits_text(hits, once=bool(once)) or _no_match(answer.generations, answer.notes)
         data = {"query": answer.query, "query_cut": len(answer.query) < len(query), "mode": answer.mode,

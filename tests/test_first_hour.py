@@ -27,10 +27,9 @@ def test_ingest_search_says_a_first_build_is_partial_or_not_published(sift_env, 
 
     assert cli.main(["search", "pelican", "--mode", "keyword"]) == 0
     out = capsys.readouterr().out
-    partial = ("note: partial results: notes's first build comes in parts, so only 5 of its 23 files were searched; "
-               "the other 18 are not read yet (their parts follow, the most recently modified files first: ingest "
-               "stats says how far), and the answer may "
-               "be in one of them\n")
+    partial = ("note: partial results: only 5 of notes's 23 files searched so far: its first build comes in parts (the "
+               "most recently modified files first; ingest stats says how far), and the answer may be in one of the 18 "
+               "not read yet\n")
     unread = ("note: 'later' has published nothing yet, so none of its files were searched (its first build: "
               "ingest stats --watch shows how far)\n")
     assert partial in out and unread in out, out
@@ -39,7 +38,7 @@ def test_ingest_search_says_a_first_build_is_partial_or_not_published(sift_env, 
 
     assert cli.main(["search", "pelican", "--mode", "keyword", "--collection", "notes"]) == 0
     out = capsys.readouterr().out
-    assert "partial results: notes's" in out and "'later'" not in out, "only the collection searched is told"
+    assert "of notes's 23 files searched so far" in out and "'later'" not in out, "only the collection searched is told"
 
 
 def test_sift_mcp_on_a_terminal_prints_the_command_that_gives_it_to_an_assistant(tmp_path, monkeypatch, capsys):

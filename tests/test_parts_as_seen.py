@@ -90,15 +90,17 @@ def test_an_assistant_between_two_parts_is_told_the_answer_may_be_in_a_file_not_
     got = run(scenario)
 
     missing = text(got["missing"])
-    assert "partial results: notes's first build comes in parts, so only 5 of its 23 files were searched; the " \
-           "other 18 are not read yet" in missing, missing
+    assert "partial results: only 5 of notes's 23 files searched so far: its first build comes in parts" in missing \
+        and "the answer may be in one of the 18 not read yet" in missing, missing
     assert "no passages match in the files read so far: the answer may be in a file not read yet" in missing
     assert "try other words" not in missing, "other words cannot find a file not read yet"
-    assert "partial: its first build comes in parts, 18 files not read yet" in missing, "the freshness line"
+    fresh = missing.splitlines()[-1]
+    assert "), partial (the note above)" in fresh and "not read yet" not in fresh, \
+        "the freshness line points to the partial note above, not its counts again"
     found = text(got["found"])
     assert found.startswith("5 passages for 'pelican'"), found
-    assert found.splitlines()[1].startswith("note: partial results: notes's first build comes in parts, so only 5 "
-                                            "of its 23 files"), "said before the passages, not only at the end"
+    assert found.splitlines()[1].startswith("note: partial results: only 5 of notes's 23 files searched so far: "), \
+        "said before the passages, not only at the end"
     assert got["found"].structured_content["notes"][0].startswith("partial results: ")
 
     listed = text(got["listed"])
@@ -140,7 +142,7 @@ def test_every_answer_during_a_first_build_in_parts_says_it_is_partial(sift_env,
     partial = [said for later, said in seen if later]
     assert partial, "no answer came between two parts (the build ran too fast to watch?)"
     for said in partial:
-        assert said.splitlines()[1].startswith("note: partial results: notes's first build comes in parts"), said
+        assert said.splitlines()[1].startswith("note: partial results: only "), said
         assert "try other words" not in said, said
         assert "nothing being built" not in said, "the next part's scan is queued"
     assert "notes/n20.md" in seen[-1][1] and "partial" not in seen[-1][1], seen[-1][1]
