@@ -96,12 +96,33 @@ def text(data: dict, sort: str, offset: int = 0) -> str:
         # one file past an offset is 'file 4': '4 files match; showing 4' read as all four shown
         which = (f"{first}-{last}" if last > first else f"file {first}") if offset else f"{data['shown']}"
         head = f"{said}; showing {which} ({order})"
-    lines = [head] + render.notes(data.get("notes", []))
+    same = _same(data["files"])
+    if same:
+        head += "; each " + ", ".join(f"modified {v}" if k == "modified" else v for k, v in same.items())
+        # 'each note, modified 2026-12-07 00:59:16, indexed'; a row then gives its path and size and what differs
+    lines = [render.shown(head)] + render.notes(data.get("notes", []))
     for f in data["files"]:
-        state = f["state"] + (f": {f['reason']}" if f["reason"] else "")
+        kind = "" if "kind" in same else f"  {f['kind'] or '-'}"
+        state = "" if "state" in same else "  " + _state(f)
+        modified = "" if "modified" in same else f"  {f['modified'] or '-'}"
         dated = f"  dated {f['dated']}" if f.get("dated") else ""  # what put it in a date range: not its mtime
-        lines.append(render.shown(f"{f['path']}  {f['kind'] or '-'}  {render.size(f['size'])}  {f['modified'] or '-'}  {state}{dated}"))
+        lines.append(render.shown(f"{f['path']}{kind}  {render.size(f['size'])}{modified}{state}{dated}"))
     hint = listing.more(data, MCP, offset)
     if hint:
         lines.append(f"[{data['total'] - offset - data['shown']} more: {hint}]")
     return "\n".join(lines)
+
+
+def _state(f: dict) -> str:
+    return f["state"] + (f": {f['reason']}" if f["reason"] else "")
+
+
+def _same(files: list[dict]) -> dict[str, str]:
+    """The kind, the modified time and the state every file of a page shares, to say once above them: each row of a
+    folder of notes said 'note  …  2026-12-07 00:59:16  indexed' (a checkout or a copy gives its files one time),
+    36 characters a file that told an assistant nothing the first row had not. Empty for a page of one file."""
+    if len(files) < 2:
+        return {}
+    said = {"kind": {f["kind"] for f in files}, "modified": {f["modified"] for f in files},
+            "state": {_state(f) for f in files}}
+    return {key: values.pop() for key, values in said.items() if len(values) == 1 and None not in values}
