@@ -384,7 +384,7 @@ def test_search_reads_a_path_prefix_as_results_show_paths_like_the_mcp_tool(imme
         return sorted(re.findall(r"^ *\d+\. (\S+ ?\S*\.md):", result.stdout, re.M)), result.stdout
     hits, out = found("my notes/tech")
     assert hits == ["my notes/tech/a.md"], out
-    assert "note: --path-prefix 'my notes/tech' read as collection 'my notes', folder 'tech'" in out
+    assert "read as" not in out, "'my notes/tech' is read as its paths show: a note saying so told nothing new"
     assert found(str(root / "tech"))[0] == ["my notes/tech/a.md"]
     assert found("tech")[0] == ["my notes/tech/a.md", "til/tech/c.md"]
 

@@ -59,8 +59,8 @@ def test_files_lists_each_file_with_its_state_and_the_reason_of_a_failed_or_skip
 
 def test_files_path_prefix_and_glob_narrow_the_list_with_the_notes_search_gives(env, notes):
     out = lines(run_ingest(env, "files", "--path-prefix", "notes/tech", "--sort", "path"))
-    assert out[0] == "note: --path-prefix 'notes/tech' read as collection 'notes', folder 'tech'"
-    assert [line.split("  ")[0] for line in out[1:-1]] == ["notes/tech/app.min.js", "notes/tech/broken.pdf",
+    assert not any(line.startswith("note:") for line in out), "'notes/tech' is read as the paths show it"
+    assert [line.split("  ")[0] for line in out[:-1]] == ["notes/tech/app.min.js", "notes/tech/broken.pdf",
                                                            "notes/tech/fts5.md", "notes/tech/hello.py"], out
     assert out[-1] == "(4 files; showing 4, by path)"
     assert [line.split("  ")[0] for line in lines(run_ingest(env, "files", "--glob", "*.md"))[:-1]] == [
@@ -105,17 +105,16 @@ def test_files_json_is_the_data_of_the_mcp_tool_list_files(env, notes):
                                     "--json").stdout)
     settings = load()
     answer = tools.Tools(Sift(settings)).list_files(path_prefix="notes/tech", sort="path")
-    told = answer.structured_content.pop("notes")
+    told = answer.structured_content.pop("notes", [])
     assert answer.structured_content.pop("freshness")[0]["collection"] == "notes", "the tool's own: search's line"
     lean = [{k: v for k, v in f.items() if k not in ("collection", "relative_path")} for f in printed["files"]]
     assert tools._without_empty({**printed, "files": lean, "notes": []}) == answer.structured_content
-    assert told == ["path_prefix 'notes/tech' read as collection 'notes', folder 'tech'"]
+    assert told == [], "'notes/tech' is read as the paths show it: no note says so"
     conn = db.connect(settings.index_path, readonly=True)
     roots = {"notes": str(notes.resolve())}
     assert printed == listing.files(conn, scope(None, "notes/tech", roots, CLI, conn), None, "path", 50, roots, CLI,
                                     kind_on_disk)
-    assert printed["total"] == 4 and printed["notes"] == [
-        "--path-prefix 'notes/tech' read as collection 'notes', folder 'tech'"]
+    assert printed["total"] == 4 and printed["notes"] == []
     assert printed["files"][1] == {
         "path": "notes/tech/broken.pdf", "collection": "notes", "relative_path": "tech/broken.pdf", "kind": "pdf",
         "size": 9, "modified": "2024-05-03 00:00:00", "state": "failed",

@@ -291,7 +291,7 @@ def test_path_prefix_takes_paths_as_results_show_them(immediate, sift_env, tmp_p
     for label in ("collection form", "collection form, collection given", "absolute"):
         assert found(label) == tech, label
     assert found("absolute root") == tech | {"notes/home.md"}
-    assert "read as collection 'notes', folder 'tech'" in text(out["collection form"][0])
+    assert "read as" not in text(out["collection form"][0]), "'notes/tech' is read as its paths show it"
     assert "read as collection 'notes', folder 'tech'" in text(out["absolute"][1])
     assert found("as written") == {"work/notes/misc/meeting.md"}, "collection work: its folder notes/misc"
     assert [f["path"] for f in out["ambiguous"].structured_content["files"]] == ["work/notes/misc/meeting.md"]
@@ -331,7 +331,9 @@ def test_a_folder_that_is_in_no_root_is_said_so(immediate, sift_env, tmp_path, s
     assert "no folder" not in text(out[("empty", None)][0]) and "no folder" not in text(out[("tech", None)][0])
     for prefix in ("notes/tehc", str(tmp_path / "notes" / "tehc")):  # a typo in the collection form, or absolute
         for result in out[(prefix, None)]:
-            assert "read as collection 'notes', folder 'tehc'" in text(result), text(result)
+            # the absolute path's note says how it was read; 'notes/tehc' is read as written (the hint names both)
+            assert ("read as collection 'notes', folder 'tehc'" in text(result)) == (prefix != "notes/tehc"), \
+                text(result)
             assert "there is no folder 'tehc' in collection 'notes' (did you mean " \
                    f"'{prefix[:-len('tehc')]}tech'?)" in text(result), text(result)
     assert "did you mean" not in text(out[("nothing/here", None)][0]), "no folder 'nothing' to look in"

@@ -195,8 +195,11 @@ def scope(collection: str | None, prefix: str | None, roots: dict[str, str], say
         return Scope(collection, folder, read_as=f"{say.prefix} {prefix!r} read as the folder {folder!r}, "
                      f"which exists as written; for collection {head!r}"
                      + (f", folder {other!r}" if other else "") + f", pass {say.given(head, other)} instead")
-    return _there(_named(collection, prefix, head, nfc(folder)[len(nfc(head)) + 1:] or None, say), prefix, roots, say,
-                  conn)
+    inside = nfc(folder)[len(nfc(head)) + 1:] or None
+    where = _named(collection, prefix, head, inside, say)
+    if folder in (head, f"{head}/{inside}"):  # 'notes/tech' read as collection notes, folder tech: the paths shown
+        where = replace(where, read_as=None)  # say so; the note cost 80 characters an answer and told nothing new
+    return _there(where, prefix, roots, say, conn)
 
 
 def relative_folder(prefix: str | None) -> str | None:
