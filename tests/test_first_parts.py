@@ -150,6 +150,10 @@ def test_search_and_stats_count_a_part_s_searchable_files_alike(sift_env, tmp_pa
     # a search of PDFs alone is told nothing of the notes not read yet, none of which is a PDF (test_search_answers)
     assert report.partial_notes(conn, fresh, "pdf") == [] and report.partial_notes(conn, fresh, "note") == \
         report.partial_notes(conn, fresh)
+    # search's freshness line under that note points to it: its counts said twice cost 65 characters an answer
+    line = report.freshness_line(fresh, {"notes"})
+    assert line.endswith(", partial (the note above)") or ", partial (the note above), " in line, line
+    assert "not read yet" not in line and "not read yet" in report.freshness_line(fresh), line
 
 
 def test_a_later_build_never_comes_in_parts(immediate, sift_env, tmp_path, monkeypatch):

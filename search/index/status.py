@@ -355,7 +355,8 @@ def partial_text(name: str, searchable: int, seen: int, later: int, stats: str =
     far, in each one's words). ``searchable``: the files the part made searchable, as stats counts them; the files
     read that failed or were skipped (a PDF without text) are said apart: the note counted them as searched ('1,598
     of its 1,879 files') where stats said '1,597 of 1,879 files searchable'."""
-    # the same facts in 250 characters where they took 320, under every search while a first build comes in parts
+    # the same facts in 268 characters where they took 320 (notes-en's first part), under every search while a
+    # first build comes in parts
     unread = f"one of the {later:,}" if later > 1 else "the one"
     text = (f"{PARTIAL}: only {searchable:,} of {name}'s {count(seen, 'file')} searched so far: its first build comes "
             f"in parts ({ORDER}; {stats} says how far), and the answer may be in {unread} not read yet")
