@@ -161,9 +161,10 @@ def _unknown_arguments(found, arguments) -> list[tuple[str, str]]:
     takes = f"it takes {', '.join(properties)}" if properties else "it takes none"
     told = []
     for key in (k for k in arguments if k not in properties):
+        # 'path' for path_prefix before any spelling near it: once search took 'author', 'path' was nearer to it
         near = [ALIASES[found.name, key]] if (found.name, key) in ALIASES else \
-            difflib.get_close_matches(str(key), list(properties), n=1) or \
-            [name for name in properties if name.startswith(f"{key}_")]  # 'path' for path_prefix
+            [name for name in properties if name.startswith(f"{key}_")] or \
+            difflib.get_close_matches(str(key), list(properties), n=1)
         meant = f" (did you mean {near[0]}?)" if near else ""
         told.append((key, f"{_short_repr(str(key), 40)} is not an argument of {found.name}{meant}"))
     if told:  # what the tool takes, said once after the last of them

@@ -216,7 +216,8 @@ def test_an_argument_a_tool_does_not_take_is_refused_not_dropped(raw):
     assert result.get("isError"), text(result)
     assert text(result) == ("Error executing tool search: invalid arguments: 'colection' is not an argument of "
                             "search (did you mean collection?): it takes query, limit, mode, collection, "
-                            "path_prefix, kind, glob, modified_after, modified_before, date_after, date_before, tags")
+                            "path_prefix, kind, glob, modified_after, modified_before, date_after, date_before, tags, "
+                            "author")
     both = text(raw.call("search", query="contract", path="clients", limit=0))
     assert "limit must be between 1 and 50 (got 0)" in both and "'path' is not an argument of search (did you " \
         "mean path_prefix?)" in both, both
