@@ -226,6 +226,28 @@ class Consumer:
         self.log.close()
 
 
+def stop_holding_no_write_lock(consumer: Consumer, databases: list[Path]) -> None:
+    """SIGSTOP the consumer's process group at a moment none of its processes holds a write lock on ``databases``
+    (stopped at a random moment, a worker could hold one, its periodic check or a queue read half done, and
+    ``ingest enqueue`` would meet 'database is locked' after the 30 s busy timeout: timing alone decided it)."""
+    def free(path: Path) -> bool:
+        check = sqlite3.connect(path, timeout=0, isolation_level=None)
+        try:
+            check.execute("BEGIN EXCLUSIVE")  # without WAL, a reader's lock would hold a writer's commit too
+            check.execute("ROLLBACK")
+            return True
+        except sqlite3.OperationalError:  # locked: a process of the stopped group holds it
+            return False
+        finally:
+            check.close()
+    while True:
+        os.killpg(consumer.proc.pid, signal.SIGSTOP)
+        if all(free(path) for path in databases if path.exists()):
+            return
+        os.killpg(consumer.proc.pid, signal.SIGCONT)  # let it end its transaction, and stop it again
+        time.sleep(0.05)
+
+
 @pytest.fixture
 def consumer(sift_env, tmp_path):
     started: list[Consumer] = []

@@ -27,7 +27,8 @@ from search.query.answer import SearchError
 from search.query.engine import Engine
 from search.query.filters import Filters
 from search.settings import load
-from tests.conftest import Consumer, ingest, llama_threads, run_ingest, wait_published, write_tree
+from tests.conftest import (
+    Consumer, ingest, llama_threads, run_ingest, stop_holding_no_write_lock, wait_published, write_tree)
 
 TOPICS = {
     "music/guitar.md": "# Guitar practice\n\nI practise fingerpicking on my acoustic guitar every evening, "
@@ -489,29 +490,6 @@ def started(log: Path, proc) -> None:
     while not (log.exists() and b"Huey consumer started" in log.read_bytes()):
         assert proc.poll() is None, log.read_text()
         time.sleep(0.1)
-
-
-def stop_holding_no_write_lock(consumer: Consumer, databases: list[Path]) -> None:
-    """SIGSTOP the consumer's process group at a moment none of its processes holds a write lock on ``databases``
-    (stopped at a random moment, a worker could hold one, its periodic check or a queue read half done, and
-    ``ingest enqueue`` would meet 'database is locked' after the 30 s busy timeout: timing alone decided it)."""
-    import sqlite3
-    def free(path: Path) -> bool:
-        check = sqlite3.connect(path, timeout=0, isolation_level=None)
-        try:
-            check.execute("BEGIN EXCLUSIVE")  # without WAL, a reader's lock would hold a writer's commit too
-            check.execute("ROLLBACK")
-            return True
-        except sqlite3.OperationalError:  # locked: a process of the stopped group holds it
-            return False
-        finally:
-            check.close()
-    while True:
-        os.killpg(consumer.proc.pid, signal.SIGSTOP)
-        if all(free(path) for path in databases if path.exists()):
-            return
-        os.killpg(consumer.proc.pid, signal.SIGCONT)  # let it end its transaction, and stop it again
-        time.sleep(0.05)
 
 
 @pytest.mark.timeout(600)

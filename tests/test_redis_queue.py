@@ -16,7 +16,8 @@ import redis
 
 from search.index import db
 from search.query import reader
-from tests.conftest import Consumer, processes, run_ingest, wait_published, write_tree
+from tests.conftest import (
+    Consumer, processes, run_ingest, stop_holding_no_write_lock, wait_published, write_tree)
 
 QUEUE_KEY = "huey.redis.sift"  # huey's sorted set of the home queue "sift" (PriorityRedisStorage)
 
@@ -245,7 +246,9 @@ def test_a_job_deleted_from_redis_mid_build_is_queued_again(sift_env, redis_url,
     stopped = False
     try:
         _until(lambda: client.exists("sift.queue.kept"), "the consumer to start (its mark in Redis)")
-        os.killpg(consumer.proc.pid, signal.SIGSTOP)  # the scheduler and its workers: none takes a job now
+        # the scheduler and its workers: none takes a job now, and none holds index.db's write lock (stopped in its
+        # periodic check's write, ingest enqueue met 'database is locked': a clean-clone run failed so)
+        stop_holding_no_write_lock(consumer, [Path(env["SIFT_HOME"]) / "index.db"])
         stopped = True
         _drop_blocked_reads(client)
         assert run_ingest(env, "enqueue", str(root), "--name", "notes").returncode == 0
