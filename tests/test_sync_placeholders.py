@@ -121,3 +121,24 @@ def test_read_file_of_a_freed_note_says_it_is_not_downloaded(immediate, tmp_path
     (root / ".bread.md.icloud").write_bytes(b"bplist00")
     with pytest.raises(Problem, match=r"^notes/bread\.md is not downloaded to this disk"):
         refuse_deleted(runtime.index(), "notes/bread.md", {"notes": str(root)})
+
+
+def test_a_freed_note_is_not_read_again_when_files_are_cut_anew(immediate, tmp_path, monkeypatch):
+    """A new chunk size or chunker version reads every file again: a freed note, not on this disk to read, failed
+    'file vanished before it could be read' at each such change (chunker 25 was one), a failure in stats for every
+    note iCloud had freed. It is kept as indexed, no failure, and search still finds it."""
+    from search.index import progress_reads
+    from search.query.engine import Engine
+    from workers import runtime, tasks
+    root = write_tree(tmp_path / "notes", {"bread/sourdough.md": NOTE, "tmux.md": OTHER}).resolve()
+    collection = ingest(root)["id"]
+    (root / "bread/sourdough.md").unlink()
+    (root / "bread/.sourdough.md.icloud").write_bytes(b"bplist00\x00")
+    monkeypatch.setenv("SIFT_CHUNK_TOKENS", "200")  # files are cut otherwise: every file is read again
+    runtime.reset()
+    tasks.discover(collection)
+    published = runtime.index().execute("SELECT published FROM collections WHERE id = ?", (collection,)).fetchone()[0]
+    assert [dict(row) for row in progress_reads.troubled(runtime.index(), published)] == []
+    assert _indexed(collection) == {"bread/sourdough.md", "tmux.md"}
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: None)
+    assert [hit.path for hit in engine.search("sourdough starter", mode="keyword").hits] == ["bread/sourdough.md"]
