@@ -287,10 +287,13 @@ def _crossed(before: date | None, year: int | None, month: int, day: int) -> int
     """``year`` for a day without one in a log whose year its file's name or front matter gave, or the next where
     the log has run on past New Year: the day before it (``before``) is up to LOG_SLACK days before it in the next
     year and many more after it in ``year`` ('## Tue 12/31' / '## Wed 1/1' in 'log-2024.md': 1 January 2025, where
-    2024's, a Monday, was none)."""
+    2024's, a Monday, was none). Once it has run on (``before`` in the next year), a day after ``before`` is of the
+    next year however far: a log's '## 20.02.' a month and more after its '## 02.01.' went back a year."""
     if before is None or year is None or before.year not in (year, year + 1) or _day(year + 1, month, day) is None:
         return year
     ahead = (date(year + 1, month, day) - before).days
+    if before.year == year + 1 and ahead >= 0:
+        return year + 1
     return year + 1 if 0 <= ahead <= LOG_SLACK and (_day(year, month, day) is None or
                                                      (before - date(year, month, day)).days > LOG_SLACK) else year
 

@@ -198,3 +198,11 @@ def test_a_log_of_one_year_runs_on_past_new_year():
     assert _dated("2024.md", _log("01.01.", "15.06.", "31.12."))["01.01."] == "2024-01-01"
     assert _dated("2024.md", _log("15.06.", "01.01."))["01.01."] == "2024-01-01"  # not a day after the one before
     assert _dated("2024.md", _log("Tue 12/31", "Mon 1/1"))["Mon 1/1"] == "2024-01-01"  # its weekday fits 2024
+
+
+def test_a_log_run_on_past_new_year_stays_in_the_next_year_after_a_gap():
+    """Once 'log-2024.md' ran on into 2025 ('## Tue 12/31', '## Thu 1/2'), a day more than a month after the one
+    before it went back a year: '## 20.02.' was 20 February 2024, and '## Thu 2/20' none (a Tuesday in 2024)."""
+    read = _dated("2024.md", _log("30.12.", "31.12.", "02.01.", "20.02.", "03.03."))
+    assert (read["20.02."], read["03.03."]) == ("2025-02-20", "2025-03-03")
+    assert _dated("log-2024.md", _log("Mon 12/30", "Tue 12/31", "Thu 1/2", "Thu 2/20"))["Thu 2/20"] == "2025-02-20"
