@@ -120,8 +120,9 @@ def released(heading: str, at: int = 0) -> bool:
 # and NEWS only in capitals, as projects name them ('news.md', 'history.md' may be a person's log)
 _RELEASE_FILE = re.compile(r"(?i:changelog|changes|releases?(?:[-_ ]?notes)?)|HISTORY|NEWS")
 # a heading that is a version and nothing else but a mark or a date after it: 'v19.03.12', 'v2.0', '1.2.3',
-# '1.2.3 (2020-01-01)', '[1.2.3] - 2020-01-01'; '1.2.3 Introduction' is a numbered section
-_VERSION = re.compile(r"\[?(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+.]\w+)*)\]?(?=\s*$|\s*[^\w\s]|\s+\d)", re.IGNORECASE)
+# '1.2.3 (2020-01-01)', '[1.2.3] - 2020-01-01'; '1.2.3 Introduction' is a numbered section, and so is '1.2.3.
+# Einleitung' (a dot after it, as German numbers sections: a protocol's '## 14.03.24' days were lost to one)
+_VERSION = re.compile(r"\[?(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+.]\w+)*)\]?(?=\s*$|\s*[^\w\s.]|\s+\d)", re.IGNORECASE)
 # a German log's day written without its zeros ('1.3.24'), no version
 _DAY_LIKE = re.compile(r"(?:[1-9]|[12]\d|3[01])\.(?:[1-9]|1[0-2])\.\d\d(?![\d.])")
 _DOTTED = re.compile(r"(\d\d)\.(\d\d)\.(\d\d)(?!\d)")

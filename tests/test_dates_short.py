@@ -182,7 +182,8 @@ def test_a_changelogs_versions_without_release_dates_are_no_days(path, headings)
     ("news.md", ("14.03.24",)),  # a person's 'news' in lower case is a log
     ("log.md", ("14.03.24", "15.03.24", "18.03.24")), ("log.md", ("01.04.24", "14.03.24", "15.03.24")),
     ("log.md", ("1.3.24", "14.03.24")),  # '1.3.24' is a day without its zeros, no version
-    ("log.md", ("1.2.3 Introduction", "14.03.24"))])  # a numbered section is no version
+    ("log.md", ("1.2.3 Introduction", "14.03.24")),  # a numbered section is no version
+    ("log.md", ("1.2.3. Einleitung", "14.03.24"))])  # nor one numbered with a dot after it, as German numbers them
 def test_a_logs_short_days_are_no_versions(path, headings):
     read = _dated(path, _log(*headings))
     assert read["14.03.24"] == "2024-03-14"
