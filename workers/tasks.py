@@ -245,16 +245,16 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     unnamable.update(_printable(refused))
     if scope is not None:
         unnamable.update(scope.unnamable)
-    kept = _kept(unreadable, current)
-    kept += _not_downloaded(root, current, found + kept)
-    found += kept
+    found += _kept(unreadable, current)
+    freed = _not_downloaded(root, current, found)
+    found += freed
     known = {p: Known(r["size"], r["mtime"], r["sha256"], r["attachment"], r["ctime"]) for p, r in current.items()}
     plan = plan_changes(root, found, known, everything=model_changed or recut, now=walked_at)
     if scope is None:  # mail read before schema V24 joins no other file by its Subject: read once more
         plan.changes.update(dict.fromkeys((path for path in mail_reads.before_people(conn, collection_id, False)
                                            if path in known and path not in plan.changes), "changed"))
-    if not model_changed:  # a file kept as indexed is not on disk to cut again: read, it failed 'file vanished'
-        for file in kept:  # (a freed note at each chunker upgrade); its passages stand as they were cut
+    if not model_changed:  # a freed note is not on this disk to cut again: read, it failed 'file vanished' at each
+        for file in freed:  # chunker upgrade; its passages stand as they were cut
             plan.changes.pop(file.path, None)
     plan.seen += unseen
     store.settle_ctimes(conn, collection_id, plan.settled)
