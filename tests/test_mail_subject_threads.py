@@ -177,3 +177,41 @@ def test_a_reply_of_a_long_running_subject_joins_the_message_of_its_time(immedia
     tools = Tools(Sift(load()))
     hit = tools.search(query="kelp numbers", mode="keyword").structured_content["results"][0]
     assert hit.get("mail_thread") == ["mail/Inbox (line 10)"], hit  # week 1's, the 12th of January
+
+
+def test_mail_read_before_v24_is_read_again_by_the_watchers_scan_of_other_paths(immediate, tmp_path, monkeypatch):
+    """An upgraded index's mail (senders NULL, as V24's migration left it) was read again at a full scan only:
+    the watcher scans the paths it saw change, so a folder whose notes are edited every few minutes never had one,
+    and Bo's reply in Sent joined nothing in Inbox. The watcher's scan of a note reads those mail files too, once."""
+    import os
+    import sqlite3
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.index import collection_reads
+    from search.settings import load
+    from workers import runtime, tasks
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = tmp_path / "mail"
+    root.mkdir()
+    (root / "Inbox").write_bytes(mbox(
+        message(ANNA, BO, "Budget", "Tue, 05 Mar 2024 09:00:00 +0000", "<a1@example.com>", "The roof is 4,000 euros.")))
+    (root / "Sent").write_bytes(mbox(
+        message(BO, ANNA, "Re: Budget", "Wed, 06 Mar 2024 08:00:00 +0100", "<b1@example.com>", "Zinc gutters, then.")))
+    (root / "plans.md").write_text("# Plans\n\nThe garden shed.\n", encoding="utf-8")
+    assert ingest(root, "mail")["published"]["failures"] == []
+    index = sqlite3.connect(os.environ["SIFT_HOME"] + "/index.db")  # what V24's migration left of those rows
+    index.execute("UPDATE mail_messages SET topic = NULL, senders = NULL, people = NULL, by_subject = NULL")
+    index.commit()
+    index.close()
+    runtime.reset()
+    assert "2 mail files read before schema V24" in Tools(Sift(load())).stats().content[0].text
+    (root / "plans.md").write_text("# Plans\n\nThe garden shed, in larch.\n", encoding="utf-8")
+    conn = runtime.index()
+    collection = next(c for c in collection_reads.collections(conn) if c["name"] == "mail")
+    tasks.scan(collection["id"], conn, paths=["plans.md"])  # the watcher's scan: the note it saw change
+    tools = Tools(Sift(load()))
+    said = tools.stats().content[0].text
+    assert "schema V24" not in said, said
+    hit = tools.search(query="zinc gutters", mode="keyword").structured_content["results"][0]
+    assert hit.get("mail_thread") == ["mail/Inbox (line 1)"], hit
+    assert tools.search(query="larch", mode="keyword").structured_content["results"][0]["path"] == "mail/plans.md"

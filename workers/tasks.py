@@ -225,7 +225,10 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
         log.info("collection %s: files are now cut as %s (were %s): every file is read again", collection["name"],
                  cut, published_cut or "unrecorded")
     rules = Rules(settings.include, settings.exclude)
-    scope = _scope(conn, collection, paths, rules) \
+    # mail read before schema V24 joins no other file by its Subject: read once more, by a walk or the watcher's
+    # paths alike (a collection the watcher keeps scanning by paths had no walk to do it, and waited for one)
+    again = mail_reads.before_people(conn, collection_id, False)
+    scope = _scope(conn, collection, paths, rules, again) \
         if paths and where == freshness.PRESENT and not (was_building or model_changed or recut) else None
     refused: dict[str, str] = {}  # symlinks discovery does not follow, folders it cannot read: the reason
     unreadable: list[str] = []  # folders that cannot be listed
@@ -250,9 +253,8 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     found += freed
     known = {p: Known(r["size"], r["mtime"], r["sha256"], r["attachment"], r["ctime"]) for p, r in current.items()}
     plan = plan_changes(root, found, known, everything=model_changed or recut, now=walked_at)
-    if scope is None:  # mail read before schema V24 joins no other file by its Subject: read once more
-        plan.changes.update(dict.fromkeys((path for path in mail_reads.before_people(conn, collection_id, False)
-                                           if path in known and path not in plan.changes), "changed"))
+    plan.changes.update(dict.fromkeys((path for path in again if path in known and path not in plan.changes),
+                                      "changed"))
     if not model_changed:  # a freed note is not on this disk to cut again: read, it failed 'file vanished' at each
         for file in freed:  # chunker upgrade; its passages stand as they were cut
             plan.changes.pop(file.path, None)
@@ -431,7 +433,7 @@ class Scope:
 MOST_NAMED = 10_000
 
 
-def _scope(conn, collection, paths: list[str], rules: Rules) -> Scope | None:
+def _scope(conn, collection, paths: list[str], rules: Rules, again: list[str] = ()) -> Scope | None:
     """The paths a scan must read to find what a walk of the whole collection would find, given that only
     ``paths`` changed since the published generation; None where only the walk is sure to: no generation
     published yet, the root itself named, a name that is not UTF-8, more than MOST_NAMED paths, or, while the
@@ -440,7 +442,7 @@ def _scope(conn, collection, paths: list[str], rules: Rules) -> Scope | None:
     collection of no more files seen than paths named (what SIFT_EXCLUDE or a .gitignore left out of a scan
     that finds none is counted by the walk alone: ingest.discover.LEFT_OUT). Besides
     ``paths``: the same-stem note or PDF beside each (a note stands for its PDF), and the files the published
-    generation skipped or failed, which a walk would read again."""
+    generation skipped or failed, which a walk would read again, and ``again`` (files read again though unchanged)."""
     if collection["published"] is None or "." in paths or len(paths) > MOST_NAMED \
             or not all(_storable_name(p) for p in paths) or progress_reads.deferred(conn, collection["published"]):
         return None  # a part of a first build: the walk finds the files of the next part
@@ -455,7 +457,7 @@ def _scope(conn, collection, paths: list[str], rules: Rules) -> Scope | None:
             unnamable[row["path"]] = row["reason"]
         else:
             names.add(row["path"])
-    names = with_partners(collection["root"], names)
+    names = with_partners(collection["root"], names) | set(again)
     unread = json.loads(published["unread"] or "{}")
     if unread and not all(_plain_file(collection["root"], p) for p in names):
         return None

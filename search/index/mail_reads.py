@@ -127,7 +127,8 @@ def _dicts(conn: sqlite3.Connection, sql: str, params: tuple) -> list[dict]:
 def before_people(conn: sqlite3.Connection, collection_id: int, published: bool = True) -> list[str]:
     """The paths of the collection's mail files (published, else current: being built too) whose messages were
     read before schema V24 (mail_messages' senders NULL, as its migration left them): a reply naming no parent
-    joins no other file by its Subject until they are read again (workers.tasks.discover reads them once). V25's
+    joins no other file by its Subject until they are read again (workers.tasks.discover reads them once, at the
+    next scan, of the watcher's paths too). V25's
     partial index holds those rows alone: none, once they are read again."""
     if not keeps_people(conn):
         return []

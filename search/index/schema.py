@@ -473,7 +473,7 @@ def _add_mail_people(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX IF NOT EXISTS mail_messages_topic ON mail_messages(topic)")
 
 
-# The mail messages read before V24 (senders NULL, as _add_mail_people left them): a full scan reads their files again
+# The mail messages read before V24 (senders NULL, as _add_mail_people left them): a scan reads their files again
 # once (search.index.mail_reads.before_people, workers.tasks.discover) and stats counts them. Without it, each scan
 # and each stats sought every note file of a collection (50,000 notes: about 0.1 s); the index holds only those rows,
 # none once they are read again.
