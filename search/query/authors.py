@@ -23,6 +23,7 @@ from functools import lru_cache
 from itertools import groupby
 
 from search.query import question
+from search.query.mail_quotes import quoted_head
 from search.query.text import WORD, normalise
 
 MAX_NAME = 200  # characters of an author asked for
@@ -82,7 +83,8 @@ def senders(heads: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
     for chunk, its_file, head in heads:
         if its_file != file:
             file, sender = its_file, None
-        line = FROM_LINE.search(head)
+        # not Outlook's head of a message quoted (search.query.mail_quotes): a passage starting there is its own's
+        line = next((m for m in FROM_LINE.finditer(head) if not quoted_head(head, m.end())), None)
         sender = line.group(1) if line and line.start() < 200 else None if HEAD.match(head) else sender
         if sender:
             found.append((chunk, sender))

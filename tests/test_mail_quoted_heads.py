@@ -1,0 +1,57 @@
+"""A long reply's passage that starts at the header block Outlook writes above the message it quotes or forwards
+('From: Carol Jones …' / 'Sent: …' / 'To: …', no '-----Original Message-----' line above it) was credited to Carol:
+author='Carol' found Bo's reply, and 'what did Carol write' put it first. It is Bo's passage, as the rest of his
+message is."""
+from __future__ import annotations
+
+import pytest
+
+from search.query.filters import Filters
+from tests.conftest import built_once, engine_in, ingest_keyword_only, write_tree
+
+REPLY = "\n\n".join(f"Point {n}: the roof budget, the zinc gutters and the scaffolding need another look before "
+                    "spring, and the roofer wants an answer by Friday." for n in range(14))
+INBOX = ("From - Mon Mar  4 17:12:00 2024\nFrom: Carol Jones <carol@example.com>\nTo: Bo Lind <bo@example.com>\n"
+         "Subject: Budget\nMessage-ID: <c1@example.com>\nDate: Mon, 04 Mar 2024 17:12:00 +0000\n\n"
+         "Copper pipes would outlast the house, I think.\n\n"
+         "From - Tue Mar  5 09:00:00 2024\nFrom: Bo Lind <bo@example.com>\nTo: Carol Jones <carol@example.com>\n"
+         "Subject: RE: Budget\nMessage-ID: <b1@example.com>\nDate: Tue, 05 Mar 2024 09:00:00 +0000\n\n"
+         f"{REPLY}\n\nFrom: Carol Jones <carol@example.com>\nSent: Monday, March 4, 2024 5:12 PM\n"
+         "To: Bo Lind <bo@example.com>\nSubject: Budget\n\nCopper pipes would outlast the house, I think.\n")
+
+
+def _build(folder):
+    root = write_tree(folder / "notes", {"about.md": "# House\n\nThe house and its garden.\n"})
+    (root / "Mail").mkdir()
+    (root / "Mail" / "Inbox").write_text(INBOX)
+    ingest_keyword_only(root)
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory, model_path):
+    return built_once(tmp_path_factory, model_path, _build)
+
+
+def test_a_passage_starting_at_an_outlook_quote_is_its_messages_senders(home, model_path, embedder, monkeypatch):
+    engine = engine_in(home, model_path, embedder, monkeypatch)
+    carol = engine.search("copper pipes", mode="keyword", filters=Filters(author="Carol"))
+    assert [h.heading_path for h in carol.hits] == ["Budget"], carol  # her message, not Bo's quote of it
+    bo = engine.search("copper pipes", mode="keyword", filters=Filters(author="Bo"))
+    assert [h.heading_path for h in bo.hits] == ["RE: Budget"], bo
+    assert bo.hits[0].start_line > 20, bo.hits[0]  # the passage of the quote, not the reply's first
+    first = engine.search("what did Carol write about copper pipes", mode="keyword")
+    assert [h.heading_path for h in first.hits][:1] == ["Budget"], first
+
+
+@pytest.mark.parametrize("quoted", [
+    "From: Carol Jones <carol@example.com>\nSent: Monday, March 4, 2024 5:12 PM\nTo: Bo",  # Outlook
+    "From: Carol Jones <carol@example.com>\nGesendet: Montag, 4. März 2024 17:12\nAn: Bo",  # Outlook in German
+    "From: Carol Jones <carol@example.com>\nDate: Monday, 4 March 2024 at 17:12\nTo: Bo",  # Outlook for Mac
+    "the answer by Friday.\n\nFrom: Carol Jones <carol@example.com>\nSent: Monday, March 4, 2024\nTo: Bo"])
+def test_outlooks_quoted_head_names_no_sender(quoted):
+    from search.query.authors import senders
+    own = "From: Bo Lind <bo@example.com>\nTo: Carol Jones <carol@example.com>\nDate: Tuesday 5 March 2024 09:00"
+    assert senders([(1, 7, own), (2, 7, quoted)]) == [(1, "Bo Lind <bo@example.com>"), (2, "Bo Lind <bo@example.com>")]
+    # a message of no To nor Cc: its own Date line right after its From line, as ingest.mail writes it
+    alone = "From: Dan <dan@example.com>\nDate: Tuesday 5 March 2024 10:00\nSubject: Notes"
+    assert senders([(1, 7, own), (2, 7, alone)])[1] == (2, "Dan <dan@example.com>")
