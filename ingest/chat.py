@@ -51,6 +51,9 @@ class Message:
     text: str
     line: int = 0  # of the file (1-based) where it stands; 0: not known
     attached: list[str] = field(default_factory=list)
+    # of a text export's message (WhatsApp's), the file's lines above its text's first: its head's, when nothing
+    # follows the name ('[12/03/2024, 09:14] Ben: ', the text below), an attached file's name line over a caption
+    lead: int = 0
 
 
 def conversation(title: str, place: str, messages: list[Message], lines: int, meta: dict | None = None,
@@ -95,8 +98,8 @@ def _marks(day: list[Message]) -> tuple[tuple[int, int], ...]:
     message) made a passage cut from inside the day a line early for each one before it."""
     marks, at = [], 1
     for message in day:
-        if message.line:  # a file sent with words: its name's line, then theirs ('<attached: …>' over a caption)
-            marks.append((at, message.line + bool(message.attached and message.text.strip())))
+        if message.line:  # its text's first line: below its head, or a file's name ('<attached: …>' over a caption)
+            marks.append((at, message.line + message.lead))
         at += _line(message).count("\n") + 1
     return tuple(marks)
 
@@ -709,11 +712,13 @@ def parse_whatsapp(path: str, text: str) -> Document:
     messages: list[Message] = []
     for index, (at, found) in enumerate(heads):
         end = heads[index + 1][0] if index + 1 < len(heads) else len(lines)
-        said = NAME.match(found[8])
+        # a message whose text starts on the next line: 'Ben: ' (or 'Ben:', its space trimmed) ends the head line
+        said = NAME.match(found[8] + (" " if found[8].endswith(":") and end > at + 1 else ""))
         when = _whatsapp_time(found, day_first)
         if said is None or when is None:
             continue  # a notice: 'Messages and calls are end-to-end encrypted', 'Anna added Bo'
-        body = "\n".join([said[2], *lines[at + 1:end]]).rstrip()
+        raw = [said[2], *lines[at + 1:end]]
+        body = "\n".join(raw).rstrip()
         bare = body.replace("\u200e", "").strip(DIRECTION + " ")  # an iPhone's marks inside it too ('• ‎2 pages')
         if body.lstrip().startswith(tuple(DIRECTION)) and not any(
                 form.match(bare) for form in (ATTACHED, MEDIA, DOCUMENT_OMITTED, LOCATION)):
@@ -723,18 +728,25 @@ def parse_whatsapp(path: str, text: str) -> Document:
             body = f"<attached: {document[1]}>"  # named as a file sent with the export is
         if body.lower() in DELETED:
             continue  # nothing said any more
-        attached = []
+        attached, lead = [], _blank_lines(raw)  # a head line bare of words: its text is below it
         file = ATTACHED.match(body.split("\n", 1)[0])
         if file:
             attached.append(file[1] or file[2])
             body = body.split("\n", 1)[1] if "\n" in body else ""
+            lead += (1 + _blank_lines(raw[lead + 1:])) if body.strip() else 0  # its caption's line, below the name's
         elif MEDIA.match(body):
             body = f"[{MEDIA.match(body)[1].lower()}]"
-        messages.append(Message(when, said[1].strip(DIRECTION + " "), body, line=at + 1, attached=attached))
+        messages.append(Message(when, said[1].strip(DIRECTION + " "), body, line=at + 1, attached=attached,
+                                lead=lead))
     stem = Path(path).name.rsplit(".", 1)[0]
     title = "WhatsApp chat" if stem.strip("_").lower() == "chat" else stem
     return conversation(title, title, messages, len(lines) - (not lines[-1]),
                         {"chat_export": "a WhatsApp chat export"}, markup=False)
+
+
+def _blank_lines(lines: list[str]) -> int:
+    """How many of ``lines`` come before the first holding a word (an iPhone's direction marks are none)."""
+    return next((n for n, line in enumerate(lines) if line.strip(DIRECTION + " \t")), len(lines))
 
 
 def _day_first(found: list[re.Match]) -> bool:

@@ -768,3 +768,26 @@ def test_a_passage_cut_inside_a_whatsapp_day_past_lines_left_out_is_at_its_lines
         assert lines[chunk.end_line - 1].endswith(last.split(" [attached")[0].split(": ", 1)[1]), \
             (chunk.end_line, chunk.text)
     assert [(c.start_line, c.end_line) for c in chunks if "thanks" in c.text] == [(len(lines) - 1,) * 2]
+
+
+@pytest.mark.parametrize("head", ["Ben: ", "Ben:"])
+def test_a_whatsapp_message_whose_text_starts_below_its_head_is_at_its_lines(head):
+    """A message whose text starts on the line below its head ('[12/03/2024, 09:14] Ben: ', as WhatsApp writes a
+    message beginning with a line break) was placed a line early: a passage cut inside it, or ending in it, named
+    the line above its words. Its head's trailing space trimmed ('Ben:'), the message was left out as a notice."""
+    from ingest.chunk import chunk_document, plain_count
+    said = []
+    for n in range(12):
+        said += [f"[12/03/2024, 09:{n:02d}:00] {head}", f"line one {n} about the boiler and the plumber's bill",
+                 f"line two {n} about the boiler and the valve and the plumber's bill"]
+    text = "[12/03/2024, 08:00:00] Anna: morning\n" + "\n".join(said) + "\n[12/03/2024, 10:00:00] Anna: thanks\n"
+    lines = text.split("\n")
+    doc = parse_file("WhatsApp Chat with Ben.txt", text.encode())
+    assert doc.meta["messages"] == 14, doc.meta
+    chunks = chunk_document(doc, plain_count, 60, 0)
+    assert len(chunks) > 3, chunks
+    for chunk in chunks:
+        first = next(line for line in chunk.text.split("\n") if line.startswith(("Ben: ", "Anna: ", "line ")))
+        assert lines[chunk.start_line - 1].endswith(first.removeprefix("Ben: ")), (chunk.start_line, chunk.text)
+        last = chunk.text.rstrip().rsplit("\n", 1)[-1]
+        assert lines[chunk.end_line - 1].endswith(last.removeprefix("Ben: ")), (chunk.end_line, chunk.text)
