@@ -306,7 +306,9 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # the day before it ('## 02.01.' then '## 20.02.' in '2024.md': 20 February 2025, where it went back to 2024); a
 # section numbered with a dot after it ('## 1.2.3. Einleitung') is no version, and leaves a log's '## 14.03.24' a day;
 # a WhatsApp message whose text starts on the line below its head ('[12/03/2024, 09:14] Ben: ') is at its text's
-# lines, not a line early (its head's space trimmed, 'Ben:', it was left out as a notice).
+# lines, not a line early (its head's space trimmed, 'Ben:', it was left out as a notice); a mail reply naming no
+# parent is not joined by its Subject to one's own such reply (mail_people.own_guess): a phone's replies to a daily
+# 'Standup' in Sent were one thread of two months.
 VERSION = 26
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

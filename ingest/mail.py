@@ -54,7 +54,7 @@ from email.utils import format_datetime, getaddresses, parsedate_to_datetime
 from ingest.decode import decode
 from ingest.document import Document, Section, Skip, title_from_name
 from ingest.passage_dates import moment
-from search.query.mail_people import SUBJECT_DAYS, same_people
+from search.query.mail_people import SUBJECT_DAYS, own_guess, same_people
 
 HEADER_LINE = re.compile(rb"[!-9;-~]+:")  # a header's name and colon (RFC 5322's printable characters but ':')
 # an mbox 'From ' line's date as asctime writes it ('Tue Mar  5 09:12:00 2024'; Takeout's: '+0000' before the year)
@@ -181,6 +181,7 @@ class Threads:
         for earlier in kept:  # the few of its Subject: their dates read now, not each message's
             at = earlier.when()
             if (at is not None and when - SUBJECT_DAYS * 86400 <= at <= when and (found is None or at >= found.when())
+                    and not own_guess(sender, earlier.orphan, earlier.senders())
                     and same_people(sender, people, earlier.senders(), earlier.people())):
                 found = earlier
         return found
@@ -192,7 +193,8 @@ class Threads:
             return
         kept = self.subjects.setdefault(base, [])
         self.subjects_kept += not full
-        kept.append(Said(said["from"], f"{said['to']}, {said['cc']}", said["date"], heading, line, thread, self.key))
+        kept.append(Said(said["from"], f"{said['to']}, {said['cc']}", said["date"], heading, line, thread, self.key,
+                         bool(subject_columns(said)[3])))
         del kept[:-SUBJECT_KEPT]
 
 
@@ -200,12 +202,13 @@ class Said:
     """A message of a mailbox as ``Threads`` keeps it to join a reply by its Subject: its From, To and Cc and Date
     as written, read when first asked (of the few messages a reply is compared with, not of each: read at once, a
     mailbox's headings took half as long again)."""
-    __slots__ = ("sender", "recipients", "date", "heading", "line", "thread", "key", "_read")
+    __slots__ = ("sender", "recipients", "date", "heading", "line", "thread", "key", "orphan", "_read")
 
     def __init__(self, sender: str, recipients: str, date: str, heading: str, line: int, thread: str,
-                 key: str | None) -> None:
+                 key: str | None, orphan: bool = False) -> None:
         self.sender, self.recipients, self.date = sender[:ADDRESS_CHARS], recipients[:ADDRESS_CHARS], date[:100]
         self.heading, self.line, self.thread, self.key = heading, line, thread, key  # key: its thread's across files
+        self.orphan = orphan  # a reply naming no parent itself (subject_columns' last)
         self._read: tuple | None = None
 
     def when(self) -> float | None:

@@ -13,7 +13,7 @@ from bisect import bisect_right
 from datetime import datetime, timezone
 
 from search.index import file_reads, mail_reads
-from search.query.mail_people import SUBJECT_DAYS, same_people
+from search.query.mail_people import SUBJECT_DAYS, own_guess, same_people
 
 THREAD_SHOWN = 5  # of a hit's thread, the messages named
 THREAD_FILES = 200  # messages looked up of each thread (a hit names the first few)
@@ -75,7 +75,7 @@ def _looked_up(conn, collection_id: int, keys: set[str], topic: str | None = Non
         rows = _thread_rows(conn, collection_id, sorted(keys))
         more = {key for r in rows for key in (r["thread"], r["message_id"]) if key} - keys
         if not more and topic and (around := _span(rows)) != asked:
-            asked, more = around, _subject_joins(conn, collection_id, topic, joined, around) - keys
+            asked, more = around, _subject_joins(conn, collection_id, topic, joined, around, keys) - keys
         if not more:
             break
         keys = keys | more
@@ -103,23 +103,32 @@ def _at(sent: str | None) -> float | None:
 
 
 def _subject_joins(conn, collection_id: int, topic: str | None, joined: dict,
-                   around: tuple[str, str] | None = None) -> set[str]:
+                   around: tuple[str, str] | None = None, thread: set[str] | None = None) -> set[str]:
     """The keys of the messages of Subject ``topic`` sent ``around`` (``_span``) joined by it across the
     collection's mail files: a reply naming no parent (a phone's 'Re: Budget' in Thunderbird's Sent: no In-Reply-To
     nor References) to the latest message before it of that Subject among the same people, at most SUBJECT_DAYS
     before it, as ingest.mail.Threads joins one within its mailbox (one it found there is joined by its key
     already). Notes in ``joined`` each reply's (file, line) -> the key of the thread it joins. The Subject's latest
     THREAD_FILES messages were looked at, whenever the hit was sent: of a 'Re: weekly report' of three years, a
-    reply of the first year joined nothing. An index before V24 keeps no topics."""
+    reply of the first year joined nothing. With ``thread`` (its keys), only the pairs joined to it, through one
+    another: a daily 'Standup' has a pair a day, and each day's messages were looked up for a hit of one of them.
+    An index before V24 keeps no topics."""
     if not topic or around is None or not mail_reads.keeps_people(conn):
         return set()
     said = mail_reads.topic_messages(conn, collection_id, [topic], THREAD_FILES, around)
+    pairs = [(reply, earlier, {key for row in (reply, earlier) for key in (row["thread"], row["message_id"]) if key})
+             for reply, earlier in subject_pairs(said) if earlier["file"] != reply["file"]]
     keys: set[str] = set()
-    for reply, earlier in subject_pairs(said):
-        if earlier["file"] == reply["file"]:
-            continue
-        joined[(reply["file"], reply["line"])] = earlier["thread"] or earlier["message_id"]
-        keys |= {key for row in (reply, earlier) for key in (row["thread"], row["message_id"]) if key}
+    reached = set(thread) if thread is not None else None
+    while pairs:
+        taken = [pair for pair in pairs if reached is None or pair[2] & reached]
+        if not taken:
+            break
+        for reply, earlier, its in taken:
+            joined[(reply["file"], reply["line"])] = earlier["thread"] or earlier["message_id"]
+            keys |= its
+        reached = None if reached is None else reached | keys
+        pairs = [pair for pair in pairs if not any(pair is done for done in taken)]
     return keys
 
 
@@ -140,7 +149,8 @@ def subject_pairs(said: list[dict]) -> list[tuple[dict, dict]]:
             row = dated[at]
             if row["at"] < reply["at"] - SUBJECT_DAYS * 86400:
                 break
-            if row is not reply and same_people(reply["from"], reply["all"], row["from"], row["all"]):
+            if row is not reply and not own_guess(reply["from"], row["by_subject"], row["from"]) \
+                    and same_people(reply["from"], reply["all"], row["from"], row["all"]):
                 pairs.append((reply, row))
                 break
     return pairs
