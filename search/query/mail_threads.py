@@ -120,7 +120,7 @@ def _subject_joins(conn, collection_id: int, topic: str | None, joined: dict,
              for reply, earlier in subject_pairs(said) if earlier["file"] != reply["file"]]
     keys: set[str] = set()
     reached = set(thread) if thread is not None else None
-    while pairs:
+    while pairs:  # a round a link of the chain: a few, of the at most THREAD_FILES messages' pairs
         taken = [pair for pair in pairs if reached is None or pair[2] & reached]
         if not taken:
             break
@@ -128,7 +128,8 @@ def _subject_joins(conn, collection_id: int, topic: str | None, joined: dict,
             joined[(reply["file"], reply["line"])] = earlier["thread"] or earlier["message_id"]
             keys |= its
         reached = None if reached is None else reached | keys
-        pairs = [pair for pair in pairs if not any(pair is done for done in taken)]
+        done = {id(pair) for pair in taken}
+        pairs = [pair for pair in pairs if id(pair) not in done]
     return keys
 
 
