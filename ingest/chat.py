@@ -718,17 +718,19 @@ def parse_whatsapp(path: str, text: str) -> Document:
         if said is None or when is None:
             continue  # a notice: 'Messages and calls are end-to-end encrypted', 'Anna added Bo'
         raw = [said[2], *lines[at + 1:end]]
-        body = "\n".join(raw).rstrip()
+        lead = _blank_lines(raw)  # a head line bare of words: its text is below it
+        body = "\n".join(raw[lead:]).rstrip()
         bare = body.replace("\u200e", "").strip(DIRECTION + " ")  # an iPhone's marks inside it too ('• ‎2 pages')
-        if body.lstrip().startswith(tuple(DIRECTION)) and not any(
-                form.match(bare) for form in (ATTACHED, MEDIA, DOCUMENT_OMITTED, LOCATION)):
+        # a file sent with words is its name's line over theirs: an iPhone's (its name marked) was left out whole
+        if body.lstrip().startswith(tuple(DIRECTION)) and not ATTACHED.match(bare.split("\n", 1)[0]) and not any(
+                form.match(bare) for form in (MEDIA, DOCUMENT_OMITTED, LOCATION)):
             continue  # an iPhone's notice, marked left-to-right: '‎Anna changed the group name'
         body = EDITED.sub("", bare)
         if (document := DOCUMENT_OMITTED.match(body)) is not None:
             body = f"<attached: {document[1]}>"  # named as a file sent with the export is
         if body.lower() in DELETED:
             continue  # nothing said any more
-        attached, lead = [], _blank_lines(raw)  # a head line bare of words: its text is below it
+        attached = []
         file = ATTACHED.match(body.split("\n", 1)[0])
         if file:
             attached.append(file[1] or file[2])

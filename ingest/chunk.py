@@ -308,7 +308,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # a WhatsApp message whose text starts on the line below its head ('[12/03/2024, 09:14] Ben: ') is at its text's
 # lines, not a line early (its head's space trimmed, 'Ben:', it was left out as a notice); a mail reply naming no
 # parent is not joined by its Subject to one's own such reply (mail_people.own_guess): a phone's replies to a daily
-# 'Standup' in Sent were one thread of two months.
+# 'Standup' in Sent were one thread of two months; an iPhone's file sent with words ('‎<attached: …>' over them) is
+# kept with them, not left out as a notice.
 VERSION = 26
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

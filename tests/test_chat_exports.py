@@ -791,3 +791,22 @@ def test_a_whatsapp_message_whose_text_starts_below_its_head_is_at_its_lines(hea
         assert lines[chunk.start_line - 1].endswith(first.removeprefix("Ben: ")), (chunk.start_line, chunk.text)
         last = chunk.text.rstrip().rsplit("\n", 1)[-1]
         assert lines[chunk.end_line - 1].endswith(last.removeprefix("Ben: ")), (chunk.end_line, chunk.text)
+
+
+def test_an_iphones_file_sent_with_words_keeps_them():
+    """An iPhone marks a file's name ('‎<attached: …>'), as it marks its notices: a file sent with words below its
+    name was taken for a notice and left out whole, its words not found. And a file named on the line below a head
+    bare of words was kept as its name's text, not as a file."""
+    text = ("[05/03/2024, 19:03:00] Anna: Hello\n"
+            "[05/03/2024, 19:04:00] Ben: \u200e<attached: 00000012-PHOTO.jpg>\n"
+            "the gutter, left side\n"
+            "[05/03/2024, 19:05:00] Ben: \n"
+            "<attached: 00000013-PHOTO.jpg>\n"
+            "the drainpipe\n"
+            "[05/03/2024, 19:06:00] Anna: \u200eAnna changed the group name\n")
+    doc = parse_file("_chat.txt", text.encode())
+    assert doc.sections[0].text.split("\n")[1:] == [
+        "Anna: Hello", "Ben: the gutter, left side [attached: 00000012-PHOTO.jpg]",
+        "Ben: the drainpipe [attached: 00000013-PHOTO.jpg]"], doc.sections[0].text
+    lines = text.split("\n")
+    assert [lines[line - 1] for _, line in doc.sections[0].marks[1:]] == ["the gutter, left side", "the drainpipe"]
