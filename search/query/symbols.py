@@ -180,21 +180,38 @@ WORDED_SPAN = 2
 # 'processes' 'process', two words
 _ENDINGS = re.compile(r"(?:ing|ed|es|(?<!s)s|e)$")
 _LONE_S = re.compile(r"(?<!s)s$")
+_VOWEL = re.compile(r"[aeiouy]")
+# a consonant doubled before an ending ('stopped', 'logging', 'planned'), as the word alone ends once ('stop', 'log',
+# 'plan'); 'll', 'ss' and 'zz' are the word's own ('called', 'passed', 'buzzed')
+_DOUBLED = re.compile(r"([bcdfghjkmnpqrtvwx])\1$")
+_CONSONANT_Y = re.compile(r"(?<=[^aeiouy])y$")  # 'retry', 'copy', 'apply', 'entry' ('retried', 'copies': an 'i')
+# Latin plurals that code says as often as their English ones ('indices' and 'indexes' of ``index``)
+_LATIN = {"indices": "index", "vertices": "vertex", "matrices": "matrix", "appendices": "appendix"}
 
 
 def _stem(word: str) -> str:
     """A word without the ending of an inflection, the same cut for 'validate', 'validated' and 'validates', for
-    'process', 'processes' and 'processing', for 'alias' and 'aliases', 'cause' and 'causes'."""
+    'process', 'processes' and 'processing', for 'alias' and 'aliases', 'cause' and 'causes', for 'retry',
+    'retries' and 'retried' ('retri'), 'stop', 'stops' and 'stopped' ('stop'), 'index', 'indexes' and 'indices'.
+    'retried' was 'retri' and 'retry' itself, 'logged' 'logg' and 'log' itself: 'how are failed uploads retried'
+    never found ``retry_failed_upload``."""
     word = word.casefold()
+    word = _LATIN.get(word, word)
     ending = _ENDINGS.search(word)
-    if not ending or ending.start() < 3:
-        return word
-    cut = word[:ending.start()]
-    # 'aliases' is 'alias' + 'es' and 'causes' 'cause' + 's', both 'ses': what a cut leaves ending in one 's' is cut
-    # as the word alone is ('alias' → 'alia', 'causes' → 'caus' → 'cau', as 'cause' → 'caus' → 'cau')
-    if ending.group() != "s" and _LONE_S.search(cut) and len(cut) > 3:
-        return cut[:-1]
-    return cut
+    # what a cut leaves holds a vowel, as a word does ('string' is no 'str' + 'ing', 'strings' 'string' + 's'); 'speed',
+    # 'need' and 'exceed' end in 'eed' of their own ('exceeded' is 'exceed' + 'ed')
+    if ending and ending.start() >= 3 and _VOWEL.search(word[:ending.start()]) and not word.endswith("eed"):
+        cut = word[:ending.start()]
+        # 'aliases' is 'alias' + 'es' and 'causes' 'cause' + 's', both 'ses': what a cut leaves ending in one 's' is
+        # cut as the word alone is ('alias' → 'alia', 'causes' → 'caus' → 'cau', as 'cause' → 'caus' → 'cau'); what
+        # 'ing' or 'ed' leaves ending in 'e' so ('queueing' → 'queue' → 'queu', as 'queued' and 'queue')
+        if ending.group() != "s" and _LONE_S.search(cut) and len(cut) > 3:
+            cut = cut[:-1]
+        elif ending.group() in ("ing", "ed") and cut.endswith("e") and len(cut) > 3:
+            cut = cut[:-1]
+        word = cut
+    word = _DOUBLED.sub(r"\1", word)
+    return _CONSONANT_Y.sub("i", word) if len(word) > 2 else word
 
 
 def worded(query: str, heading_path: str) -> int:
