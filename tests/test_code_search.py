@@ -252,12 +252,23 @@ def test_what_a_package_defines():
 
 
 def test_what_a_stack_trace_names():
+    # Python's traceback writes its most recent call last: read the other way round, as the other traces write it
     assert frames('File "C:\\app\\x.py", line 7, in f\n  at g (/srv/y.js:12:3) File "/srv/y.js", line 12') == [
-        ("C:/app/x.py", 7), ("/srv/y.js", 12)]
+        ("/srv/y.js", 12, "g"), ("C:/app/x.py", 7, "f")]
     assert frames("pypdf.errors.PdfReadError: EOF marker not found") == []
+    assert frames('File "/app/x.py", line 3, in <module>') == [("/app/x.py", 3, None)]
+    assert frames("at OrderService.placeOrder (webpack-internal:///./src/orders.ts:42:13)\n"
+                  "at async Router.handle [as handle] (/app/router/index.js:376:9)\n"
+                  "at Object.<anonymous> (/srv/app/retry.js:2:17)\n"
+                  "at com.shop.Orders.place(Orders.java:42)\n"
+                  "shop/orders.py:14: in place_order") == [
+        ("./src/orders.ts", 42, "placeOrder"), ("/app/router/index.js", 376, "handle"), ("/srv/app/retry.js", 2, None),
+        ("Orders.java", 42, "place"), ("shop/orders.py", 14, "place_order")]
     paths = ["x/index.js", "y/index.js", "asyncio/base_events.py"]
     assert traced_files("/srv/y/index.js", ["c"] * 3, paths) == [1]
     assert traced_files("/srv/index.js", ["c"] * 3, paths) == []  # two files of that name: which is unknown
+    assert traced_files("/srv/index.js", ["c"] * 3, paths, ambiguous=True) == [0, 1]  # which: its function tells
+    assert traced_files("/srv/base_events.py", ["c"] * 3, paths, ambiguous=True) == [2]
     assert traced_files("/usr/lib/python3.11/asyncio/base_events.py", ["c"] * 3, paths) == [2]
 
 
@@ -1021,3 +1032,72 @@ def test_a_hyphenated_word_of_prose_is_no_code_name_of_one_word(engine_over, que
     answer = engine.search(query, mode=mode)
     assert answer.hits[0].path == path, [(h.path, h.score) for h in answer.hits[:4]]
     assert not any(n.startswith("the definitions of") for n in answer.notes), answer.notes
+
+
+def _steps(name: str, words: str) -> str:
+    """A function's body of a dozen lines (a passage of its own), saying ``words``."""
+    lines = [f'    """{name}: {words}."""'] + [f"    step_{i} = compute_{name}_{i}(order, attempt={i})  # {words} step {i}"
+                                            for i in range(10)]
+    return "\n".join(lines + ["    return step_9"])
+
+
+TRACED = {
+    "shop/orders.py": "\n\n\n".join([
+        '"""Orders of the shop."""\nfrom shop.payments import charge_card',
+        "def cancel_order(order):\n" + _steps("cancel_order", "cancel an order and refund its card"),  # lines 5-19
+        "def place_order(order):\n" + _steps("place_order", "place an order and charge its card")  # lines 20-35
+        + "\n    charge_card(order.total, order.card)",
+        "def ship_order(order):\n" + _steps("ship_order", "ship an order once its card is charged")]) + "\n",
+    "shop/payments.py": "\n\n\n".join([
+        '"""Payments: cards charged and refunded."""',
+        "class PaymentDeclined(Exception):\n    pass",
+        "def refund_card(amount, card):\n" + _steps("refund_card", "refund a card payment declined before"),  # 8-22
+        "def charge_card(amount, card):\n" + _steps("charge_card", "charge a card, declined when the bank says no")
+        + '\n    raise PaymentDeclined(f"card {card} declined for {amount}")']) + "\n",  # lines 23-36
+    "notes/payments.md": "# Payment declined\n\nWhen a card payment is declined (PaymentDeclined), the order is not "
+                         "placed: place_order calls charge_card, charge_card raises PaymentDeclined for a declined "
+                         "card. Card declined, payment declined; the order is placed once the card is charged.\n",
+    "orders/views.py": "def checkout(request):\n" + _steps("checkout", "check out a cart into an order")
+                       + "\n\n\ndef cart(request):\n" + _steps("cart", "show the cart and its profile") + "\n",
+    "users/views.py": "def profile(request):\n" + _steps("profile", "show a user's profile and orders")
+                      + "\n\n\ndef login(request):\n" + _steps("login", "log a user in to their profile") + "\n",
+}
+# The trace of a run before the files were edited: its lines are now in cancel_order and refund_card.
+STALE_TRACE = """Traceback (most recent call last):
+  File "/home/me/shop/shop/orders.py", line 12, in place_order
+    charge_card(order.total, order.card)
+  File "/home/me/shop/shop/payments.py", line 18, in charge_card
+    raise PaymentDeclined(f"card {card} declined for {amount}")
+shop.payments.PaymentDeclined: card 4242 declined for 12.50"""
+
+
+def _heading_ends(hit) -> str:
+    return hit.heading_path.split(" > ")[-1]
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_a_traced_function_is_found_where_the_trace_is_older_than_the_code(engine_over, mode):
+    """A trace from before an edit names lines that now hold other functions (cancel_order, refund_card): its
+    frames' functions are what it names; the one that raised first, as Python writes it last."""
+    hits = engine_over(TRACED).search(STALE_TRACE, mode=mode).hits
+    # each function is two passages: charge_card's raising the message (messages_first), then the frames' passages
+    assert list(dict.fromkeys((hit.path, _heading_ends(hit)) for hit in hits[:3])) == [
+        ("shop/payments.py", "charge_card"), ("shop/orders.py", "place_order")]
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_a_python_traceback_puts_the_frame_that_raised_first(engine_over, mode):
+    trace = ('Traceback (most recent call last):\n  File "/srv/shop/orders.py", line 35, in place_order\n'
+             '  File "/srv/shop/payments.py", line 36, in charge_card\nPaymentDeclined: card 4242 declined')
+    hits = engine_over(TRACED).search(trace, mode=mode).hits
+    assert [_heading_ends(hit) for hit in hits[:2]] == ["charge_card", "place_order"], [h.heading_path for h in hits]
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_a_traced_file_named_as_others_are_is_the_one_defining_its_function(engine_over, mode):
+    """'/srv/app/views.py' is orders/views.py or users/views.py: the trace's path tells neither, its function does
+    (the error's words ranked users/views.py's profile first)."""
+    trace = ('Traceback (most recent call last):\n  File "/srv/app/views.py", line 20, in cart\n'
+             "KeyError: 'show the user profile orders'")
+    top = engine_over(TRACED).search(trace, mode=mode).hits[0]
+    assert (top.path, _heading_ends(top)) == ("orders/views.py", "cart")

@@ -368,32 +368,70 @@ def messages_first(read: Passages, query: str, ranked: list, mode: str, notes: l
 
 def traced_first(read: Passages, query: str, ranked: list, mode: str, filters: Filters, notes: list[str]) -> list:
     """``ranked`` with the passages at the lines a pasted stack trace names first (``symbols.frames``: 'File
-    "/usr/lib/python3.11/asyncio/base_events.py", line 653', 'at use (/app/router/index.js:376:9)'), in the trace's
-    order, in keyword and hybrid search: of each file the trace names (``symbols.traced_files``), the passage
-    holding the line that starts nearest before it; one none of the rankings found comes scored 0 and unranked.
-    The trace's words ranked other passages that say asyncio, events and run above the function it ran in. Scores
-    stay as ranked; a note says so when the order changed."""
+    "/usr/lib/python3.11/asyncio/base_events.py", line 653', 'at use (/app/router/index.js:376:9)'), the most
+    recent call first, in keyword and hybrid search: of each file the trace names (``symbols.traced_files``), the
+    passage holding the line that starts nearest before it, or, where the frame names a function that passage does
+    not define (the code changed since the trace, or the trace is a build's), the passage of the file defining it;
+    of several files of the trace's name ('/app/views.py', a project's orders/views.py and users/views.py), those
+    defining the function. One none of the rankings found comes scored 0 and unranked. The trace's words ranked
+    other passages that say asyncio, events and run above the function it ran in. Scores stay as ranked; a note
+    says so when the order changed."""
     traced = symbols.frames(query) if mode != "semantic" else []
     if not traced:
         return ranked
     catalog = read.catalog
     mask = catalog.mask(filters)
     found = []
-    files: dict[str, list[int]] = {}  # a long trace names a file at many lines: each file is looked for once,
-    passages: dict[int, list] = {}  # and its passages read once (a paste of 130 frames read them 130 times)
-    for path, line in traced:
-        if path not in files:
-            files[path] = symbols.traced_files(path, catalog.collections, catalog.paths, catalog.named)
-        for row in files[path]:
-            if row not in passages:  # their lines alone: a file copied in 20 collections is 20 files' passages
-                ids = catalog.chunks_of(row, mask)
-                passages[row] = [lines for lines in chunk_reads.chunk_lines(read.conn, ids) if lines[1] is not None]
+    files: dict[tuple[str, str | None], list[int]] = {}  # a long trace names a file at many lines: each file is
+    passages: dict[int, list] = {}  # looked for once, and its passages read once (a paste of 130 frames read them
+    headed: dict[int, dict[int, str]] = {}  # 130 times), their headings where a frame's function is looked for
+    for path, line, function in traced:
+        if (path, function) not in files:
+            rows = symbols.traced_files(path, catalog.collections, catalog.paths, catalog.named)
+            if not rows and function:
+                rows = symbols.traced_files(path, catalog.collections, catalog.paths, catalog.named, ambiguous=True)
+                rows = [row for row in rows if _defining(read, row, function, mask, passages, headed)]
+            files[(path, function)] = rows
+        for row in files[(path, function)]:
+            _passages_of(read, row, mask, passages)
             holding = [(cid, start) for cid, start, end in passages[row] if start <= line <= end]
-            if holding:
-                found.append(max(holding, key=lambda held: (held[1], -held[0]))[0])
+            at = max(holding, key=lambda held: (held[1], -held[0]))[0] if holding else None
+            if function and not (at is not None and _defines_at(read, at, function, headed.get(row))):
+                defining = _defining(read, row, function, mask, passages, headed)
+                at = min(defining, key=lambda held: (abs(held[1] - line), held[0]))[0] if defining else at
+            if at is not None:
+                found.append(at)
     by_id = {hit[0]: hit for hit in ranked}
     first = [by_id.get(cid, (cid, 0.0, [None, None])) for cid in dict.fromkeys(found)]
     return moved_first(ranked, first, notes, "the passages at the lines the stack trace names")
+
+
+def _passages_of(read: Passages, row: int, mask, passages: dict[int, list]) -> list:
+    """(id, start line, end line) of the passages of the file at ``row`` within ``mask``, read once a search (their
+    lines alone: a file copied in 20 collections is 20 files' passages)."""
+    if row not in passages:
+        ids = read.catalog.chunks_of(row, mask)
+        passages[row] = [lines for lines in chunk_reads.chunk_lines(read.conn, ids) if lines[1] is not None]
+    return passages[row]
+
+
+def _defining(read: Passages, row: int, function: str, mask, passages: dict, headed: dict) -> list[tuple[int, int]]:
+    """(id, start line) of the passages of the file at ``row`` whose headings name a definition ``function``."""
+    lines = _passages_of(read, row, mask, passages)
+    if row not in headed:
+        headed[row] = chunk_reads.headings(read.conn, [cid for cid, _, _ in lines])
+    return [(cid, start) for cid, start, _ in lines
+            if symbols.names_definition(function, True, headed[row].get(cid) or "")]
+
+
+def _defines_at(read: Passages, cid: int, function: str, headings: dict[int, str] | None) -> bool:
+    """Whether the passage ``cid`` holding a frame's line is where its ``function`` is: its heading names it, or
+    its text declares it (a nested function, a lambda's line: the passage of the definition holding it)."""
+    if headings is not None and symbols.names_definition(function, True, headings.get(cid) or ""):
+        return True
+    row = read.rows([cid]).get(cid)
+    return row is None or symbols.names_definition(function, True, row["heading_path"] or "") \
+        or symbols.declares(function, row["text"])
 
 
 def own_notes_first(read: Passages, query: str, ranked: list, mode: str, notes: list[str]) -> list:

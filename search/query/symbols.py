@@ -32,33 +32,50 @@ KEYWORDS = (r"(?:def|class|function\*?|func(?:\s*\([^)\n]*\))?|fn|struct|enum|tr
             r"(?:table|view|function|procedure|type|trigger|index|domain)(?:\s+if\s+not\s+exists)?)")
 
 
-# A frame of a pasted stack trace: Python's 'File "/usr/lib/python3.11/asyncio/base_events.py", line 653', or a path
-# with its line as Node, Go, Rust and compilers write it ('at use (/app/node_modules/router/index.js:376:9)').
-FRAME = re.compile(r'File "(?P<file>[^"\n]+)", line (?P<line>\d+)'
-                   r'|(?P<path>[\w.~@/\\-]*\w\.[A-Za-z]\w*):(?P<at>\d+)(?::\d+)?')
+# A frame of a pasted stack trace: Python's 'File "/usr/lib/python3.11/asyncio/base_events.py", line 653, in
+# run_until_complete', or a path with its line as Node, Java, Go, Rust, pytest and compilers write it ('at use
+# (/app/node_modules/router/index.js:376:9)', 'at com.shop.Orders.place(Orders.java:42)', 'app/orders.py:14: in
+# place_order'); the function it names, where it names one ('<module>', 'Object.<anonymous>': none).
+FRAME = re.compile(r'File "(?P<file>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<function>\w+)\b(?!>))?'
+                   r'|(?:\bat\s+(?:async\s+)?(?:new\s+)?(?P<caller>[\w$.]+)(?:\s+\[as\s+[\w$]+\])?\s*\('
+                   r'(?:[\w-]+:/+)?)?'  # a scheme before the path: 'file:///app/x.js', 'webpack-internal:///./src/x.ts'
+                   r'(?P<path>[\w.~@/\\-]*\w\.[A-Za-z]\w*):(?P<at>\d+)(?::\d+)?(?::\s+in\s+(?P<tested>\w+)\b(?!>))?')
 
 
-def frames(query: str) -> list[tuple[str, int]]:
-    """(path as the trace writes it, with '/', line) of each frame of a stack trace the query holds, in its order,
-    each once."""
-    found = [((m.group("file") or m.group("path")).replace("\\", "/"), int(m.group("line") or m.group("at")))
-             for m in FRAME.finditer(query)]
-    return list(dict.fromkeys(found))
+def frames(query: str) -> list[tuple[str, int, str | None]]:
+    """(path as the trace writes it, with '/', line, the function's name or None) of each frame of a stack trace
+    the query holds, each once, the most recent call first: Python's traceback (its 'File "…", line N' frames)
+    writes it last, where the error was raised, the other traces first."""
+    found = []
+    for m in FRAME.finditer(query):
+        function = m.group("function") or m.group("tested") or (m.group("caller") or "").rsplit(".", 1)[-1] or None
+        found.append(((m.group("file") or m.group("path")).replace("\\", "/"), int(m.group("line") or m.group("at")),
+                      function))
+    if any(m.group("file") for m in FRAME.finditer(query)):
+        found.reverse()
+    named: dict[tuple[str, int], str | None] = {}
+    for path, line, function in found:  # a frame written twice: once, with its function where one names it
+        named[(path, line)] = named.get((path, line)) or function
+    return [(path, line, function) for (path, line), function in named.items()]
 
 
-def traced_files(path: str, collections, paths: list[str], among=None) -> list[int]:
+def traced_files(path: str, collections, paths: list[str], among=None, ambiguous: bool = False) -> list[int]:
     """The rows of the indexed files (``collections``, ``paths`` relative to their roots) a traced ``path`` names:
     those whose path is the longest tail of it ('/usr/lib/python3.11/asyncio/base_events.py' is 'asyncio/base_events.py'
     of the collection holding the stdlib; a collection's name may stand before it), or the one file of its name.
     ``among(name)``: the rows of the files of that name (casefolded), ascending (``Catalog.named``), if known: only
-    those are looked at (a file of another name is no tail of the path)."""
+    those are looked at (a file of another name is no tail of the path). With ``ambiguous``, the files of its name
+    where no one file is the path's tail ('/app/views.py' and a project's orders/views.py and users/views.py: the
+    function the frame names tells which)."""
     traced = "/" + path.strip().lstrip("/").casefold()
     name = traced.rsplit("/", 1)[-1]
-    best, rows = 0, []
+    best, rows, named = 0, [], []
     for row in (range(len(paths)) if among is None else among(name)):
         collection, indexed = collections[row], paths[row]
         if not indexed.casefold().endswith(name):
             continue
+        if indexed.casefold().rsplit("/", 1)[-1] == name.lstrip("/"):
+            named.append(row)
         tails = [whole for whole in (indexed.casefold(), f"{collection}/{indexed}".casefold())
                  if traced.endswith("/" + whole)]
         length = max((whole.count("/") + 1 for whole in tails), default=0)
@@ -66,6 +83,8 @@ def traced_files(path: str, collections, paths: list[str], among=None) -> list[i
             best, rows = length, [row]
         elif length and length == best:
             rows.append(row)
+    if ambiguous:
+        return rows or named
     return rows if best > 1 or len(rows) == 1 else []  # 'index.js' alone, in several folders: which is unknown
 
 
