@@ -9,12 +9,20 @@ that definition: a passage of the file whose heading names it (or, for a line nu
 The answers were found by reading the installed versions' code; a package that is not installed skips the run.
 
     SIFT_MODEL=minilm python bench/code_questions.py [--home DIR] [--corpus DIR] [--modes keyword,hybrid]
+                                                     [--sample N [--seed S]]
+
+With --sample N the index holds a subset of the corpus: every file holding an answer, and N of the other files
+drawn at random (``random.Random(seed)``, the seed printed: the same N and seed draw the same files), so that
+semantic and hybrid search can be measured where embedding the whole corpus takes hours. The other files are the
+distractors a search must rank the answers above: fewer of them than in the whole corpus, so a subset's figures are
+not the whole corpus's.
 """
 from __future__ import annotations
 
 import argparse
 import importlib.util
 import os
+import random
 import re
 import shutil
 import sys
@@ -60,6 +68,24 @@ def corpus(root: Path) -> Path:
                     target.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copyfile(path, target)
     return root
+
+
+def subset(root: Path, target: Path, others: int, seed: int) -> tuple[int, int]:
+    """A copy under ``target`` of the files of the corpus at ``root`` that hold an answer, and ``others`` of its
+    other files drawn with ``seed`` (made once: an existing one is kept); (answer files, other files) copied."""
+    files = sorted(str(path.relative_to(root)) for path in root.rglob("*") if path.is_file())
+    wanted = {one.partition(":")[0] for _, answer in QUESTIONS for one in answer.split()}
+    answering = [path for path in files if path in wanted]
+    missing = wanted - set(answering)
+    if missing:
+        sys.exit(f"the corpus at {root} holds none of {sorted(missing)}")
+    rest = [path for path in files if path not in wanted]
+    drawn = random.Random(seed).sample(rest, min(others, len(rest)))
+    if not target.exists():
+        for path in answering + drawn:
+            (target / path).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(root / path, target / path)
+    return len(answering), len(drawn)
 
 
 # (question, answers): an answer is 'path' (the file), 'path:Name' or 'path:Owner.name' (a passage whose heading
@@ -140,12 +166,23 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, help="where to copy the packages' source (kept when it exists)")
     parser.add_argument("--modes", default=",".join(MODES), help="keyword only for an index without vectors")
     parser.add_argument("--quiet", action="store_true", help="only the questions not answered first, and the sums")
+    parser.add_argument("--sample", type=int, metavar="N",
+                        help="index only the files holding answers and N other files of the corpus, drawn at random")
+    parser.add_argument("--seed", type=int, default=49, help="the seed --sample draws the other files with")
     args = parser.parse_args()
     installed()
     os.environ.setdefault("SIFT_MODEL", "minilm")
     os.environ.setdefault("SIFT_WORKERS", "1")
     root = corpus(args.corpus or Path(tempfile.mkdtemp(prefix="sift-code-questions-")) / "corpus")
+    if args.sample is not None:
+        whole, root = root, root.with_name(f"{root.name}-sample-{args.sample}-seed-{args.seed}")
+        answering, drawn = subset(whole, root, args.sample, args.seed)
+        print(f"subset: the {answering} files holding answers and {drawn} other files drawn with seed {args.seed} "
+              f"(random.Random), at {root}")
     build(args.home or Path(tempfile.mkdtemp(prefix="sift-code-questions-home-")), lambda: {"code": root})
+    from search.index.chunk_reads import chunk_count
+    from workers import runtime
+    print(f"index: {chunk_count(runtime.index())} passages of {sum(1 for p in root.rglob('*') if p.is_file())} files")
     from search.query.engine import from_settings
     from search.settings import load
     engine = from_settings(load())
@@ -160,7 +197,7 @@ def main() -> None:
         if not args.quiet or max(row) > 1:
             print(" ".join(f"{r:>4}" for r in row), "", question)
     for mode, found in ranks.items():
-        before = BEFORE.get(mode)
+        before = BEFORE.get(mode) if args.sample is None else None  # base-47's figures are the whole corpus's
         print(f"{mode:<9} top-1 {sum(r == 1 for r in found)}/{len(found)}, top-5 {sum(r <= 5 for r in found)}, "
               f"MRR {sum(1 / r for r in found) / len(found):.3f}"
               + (f"  (base-47: top-1 {before[0]}, top-5 {before[1]}, MRR {before[2]:.3f})" if before else ""))
