@@ -247,5 +247,9 @@ def _untitled(schema):
         return [_untitled(part) for part in schema]
     if not isinstance(schema, dict):
         return schema
+    options = schema.get("anyOf")
+    if options and len(options) == 2 and options[1] == {"type": "null"} and list(options[0]) == ["type"]:
+        # 'an integer or null' as one type list: 29 characters where pydantic's anyOf took 51, a dozen times
+        schema = {"type": [options[0]["type"], "null"], **{k: v for k, v in schema.items() if k != "anyOf"}}
     return {key: _untitled(value) for key, value in schema.items()
             if not (key == "title" and isinstance(value, str))}  # a property named title is a dict: kept

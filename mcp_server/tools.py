@@ -22,7 +22,7 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, ListResourcesResult, PaginatedRequestParams, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from mcp_server import listing, paths, reading, render, report, resources, shapes
+from mcp_server import input_schema, listing, paths, reading, render, report, resources, shapes
 from mcp_server.errors import NoIndexYet, Problem
 from mcp_server.service import NO_INDEX
 from mcp_server.wording import in_tool_words
@@ -37,27 +37,28 @@ OFFSET_MAX = 1_000_000_000  # list_files' offset: past every home, inside SQLite
 ECHO_CHARS = 200  # how much of the query the text line of search repeats
 CANDIDATES_SHOWN = 100  # files listed for a bare name that several share
 
-Collection = Annotated[str | None, Field(max_length=200, description="Only this collection (a registered folder), by name. "
-                                                     "stats lists the collections.")]
-PathPrefix = Annotated[str | None, Field(max_length=4096, description="Only files under this folder: relative to the collection "
-                                                     "root, e.g. 'clients/' or '工作/日报/', or as results show "
-                                                     "paths ('notes/clients/': collection notes), or an absolute "
-                                                     "path inside an indexed folder ('tech' means the "
-                                                     "folder tech/, not technology/; for names that begin "
-                                                     "with some text use list_files glob='tech*').")]
-FilePath = Annotated[str, Field(max_length=4096, description="The file: 'collection/relative/path' as search and list_files give "
-                                            "it, a path relative to a collection root, an absolute path inside "
-                                            "one, or a bare file name.")]
+# The arguments several tools share are described once, on search (tools/list goes with every conversation:
+# list_files and similar said the same 300-character explanations again); theirs say 'as search's'.
+Collection = Annotated[str | None, Field(max_length=200, description="A collection's name (stats lists them).")]
+PathPrefix = Annotated[str | None, Field(max_length=4096, description="Only files under this folder: from a "
+                                         "collection's root ('clients/'), as results show paths "
+                                         "('notes/clients/'), or absolute. 'tech' is the folder tech/, not technology/ "
+                                         "(glob='tech*' for that).")]
+FilePath = Annotated[str, Field(max_length=4096, description="'collection/relative/path' as search and list_files "
+                                "give it, a path relative to a collection root, an absolute path, or a bare file "
+                                "name.")]
 
 Kind = Annotated[Literal["note", "code", "pdf", "text"] | None, Field(
-    description="Only this kind of file: note (Markdown and what is read as notes: Word, EPUB, slide decks, mail, "
-                "Evernote, org, LaTeX …), code, pdf, or text (plain text, CSV, spreadsheets).")]
+    description="note: Markdown and what is read as notes (Word, EPUB, slide decks, mail, Evernote, org, LaTeX …); "
+                "text: plain text, CSV, spreadsheets.")]
+SharedPathPrefix = Annotated[str | None, Field(max_length=4096, description="As search's path_prefix.")]
 
 TagName = Annotated[str, Field(max_length=200)]
 Tags = Annotated[Annotated[list[TagName], Field(max_length=16)] | TagName | None, Field(description=(
-    "Only passages (list_files: files) carrying every one of these tags (any case; '#recipe' or 'recipe'): a note's front matter "
-    "tags or inline #tags, a Logseq tags:: property, an org headline's or FILETAGS, an Evernote note's tags, a "
-    "Gmail label. A nested tag's parent holds it: 'project' finds #project/sift."))]
+    "Only passages with all these tags (any case, '#' optional): front matter or inline #tags, Logseq tags::, "
+    "org tags, Evernote tags, Gmail labels. 'project' finds #project/sift."))]
+SharedTags = Annotated[Annotated[list[TagName], Field(max_length=16)] | TagName | None, Field(
+    description="As search's tags.")]
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 QUEUES_A_JOB = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True,
@@ -359,49 +360,38 @@ class Tools:
     @tool
     def search(
         self,
-        query: Annotated[str, Field(description="What to look for: exact words, names, code "
-                                    "identifiers, or a question in natural language. Chinese, English and "
-                                    "mixed text all work, Simplified and Traditional Chinese alike; a quoted "
-                                    "Chinese phrase (\"付款方式\") finds only passages holding it as written.")],
-        limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="How many passages to return (1-50).")] = 10,
+        query: Annotated[str, Field(description="Words, names, code identifiers or a question; Chinese (Simplified "
+                                    "or Traditional), English or mixed. A quoted Chinese phrase (\"付款方式\") "
+                                    "finds it only as written.")],
+        limit: Annotated[int, Field(ge=1, le=MAX_LIMIT)] = 10,
         mode: Annotated[Literal["hybrid", "keyword", "semantic"], Field(
-            description="hybrid (default): words and meaning fused; keyword: exact words and names (BM25), "
-                        "fastest; semantic: meaning only, finds paraphrases without shared words.")] = "hybrid",
+            description="hybrid: words and meaning; keyword: exact words and names, fastest; semantic: meaning "
+                        "only, finds paraphrases.")] = "hybrid",
         collection: Collection = None,
         path_prefix: PathPrefix = None,
         kind: Kind = None,
-        glob: Annotated[str | None, Field(max_length=1000, description="Only files whose path relative to the "
-                                          "collection root matches this shell pattern: '*.go' (a pattern without "
-                                          "'/' matches the file name in any folder), '*.{ts,tsx}', "
+        glob: Annotated[str | None, Field(max_length=1000, description="Shell pattern on the path inside the "
+                                          "collection: '*.go' (no '/': the name in any folder), '*.{ts,tsx}', "
                                           "'src/**/*.py'.")] = None,
-        modified_after: Annotated[str | None, Field(max_length=64, description="Only files modified at or after this ISO date "
-                                                    "or date-time, e.g. 2024-03-01 or 2024-03-01T14:30; a year (2024) or month (2024-03) is its first day.")] = None,
-        modified_before: Annotated[str | None, Field(max_length=64, description="Only files modified before this ISO date "
-                                                     "or date-time (a year or month: its first day).")] = None,
-        date_after: Annotated[str | None, Field(max_length=64, description="Only passages about a date at or after "
-                                                "this one (same forms as modified_after): a mail message's Date, a "
-                                                "daily note's date in its name or folders (2024-03-14.md, "
-                                                "2024/03/14.md), a running log's date heading (## 2024-03-14), a "
-                                                "chat's day, a note's front matter or Evernote/Keep created date, a "
-                                                "document's created date; a passage without one goes by its file's "
-                                                "modified time. For 'what did I write in March 2023', 'Anna's mail of "
+        modified_after: Annotated[str | None, Field(max_length=64, description="File modified at or after: "
+                                                    "2024-03-01, 2024-03-01T14:30, 2024-03 or 2024 (its first "
+                                                    "day).")] = None,
+        modified_before: Annotated[str | None, Field(max_length=64)] = None,
+        date_after: Annotated[str | None, Field(max_length=64, description="Passage about a date at or after (as "
+                                                "modified_after): a mail's Date, a daily note's date in its name "
+                                                "or folders, a log's date heading, a chat's day, a created date; "
+                                                "else its file's modified time. For 'what did I write in March "
                                                 "2023'.")] = None,
-        date_before: Annotated[str | None, Field(max_length=64, description="Only passages about a date before this "
-                                                 "one (as date_after; a year or month: its first day).")] = None,
+        date_before: Annotated[str | None, Field(max_length=64)] = None,
         tags: Tags = None,
-        author: Annotated[str | None, Field(max_length=200, description="Only passages by this author (any case; "
-                                            "'Berg' finds Anna Berg): a note's front matter author, a PDF's or Word "
-                                            "document's, a mail's sender. For 'what did Anna write about …'.")] = None,
+        author: Annotated[str | None, Field(max_length=200, description="A note's, PDF's or Word document's author, "
+                                            "a mail's sender; any case, 'Berg' finds Anna Berg.")] = None,
     ) -> CallToolResult:
-        """Search the user's own notes, code and PDFs (a local index of folders they chose) and return the
-        best-matching passages, each with its file path, title, heading path, line range or page, a snippet
-        with the matched words marked, a score, and the index generation that answered.
-
-        Use this first whenever the user asks about something that may be in their notes, documents or code:
-        projects, people, clients, decisions, how-tos, papers. Then call read_file on a result's path (with
-        its lines or page) to see the full context before answering. Ends with a freshness line: 'up to date'
-        with when each collection was last published, and for a collection whose results may be stale what
-        is going on (a generation being built, changed files waiting, a missing folder, nothing published).
+        """Search the user's own notes, code and PDFs (local folders they chose). Use it first whenever the user
+        asks about something that may be in them: projects, people, decisions, how-tos, papers. Returns the best
+        passages, each with its path, lines or page, headings and a snippet with the matched words in **bold**;
+        read_file a result's path for its full context. Filters combine; *_after dates are inclusive, *_before
+        ones exclusive.
         """
         from search.query.filters import Filters
         where = self._scope(collection, path_prefix)
@@ -437,31 +427,24 @@ class Tools:
     def read_file(
         self,
         path: FilePath,
-        start_line: Annotated[int | None, Field(ge=1, description="First line to show (1-based); default 1.")] = None,
-        end_line: Annotated[int | None, Field(ge=1, description="Last line to show; default start_line + 1999.")] = None,
-        page: Annotated[int | None, Field(ge=1, description="For PDFs: the page to show (1-based); default 1.")] = None,
-        end_page: Annotated[int | None, Field(ge=1, description="For PDFs: the last page to show with page, as "
-                                              "many as fit in 40 KB; default page alone.")] = None,
-        start_offset: Annotated[int | None, Field(ge=0, description="Bytes into start_line (of a PDF: into "
-                                                  "the page's text) to begin at, to go on inside a line or "
-                                                  "page cut at the size limit: the next_start_offset the "
-                                                  "previous answer gave.")] = None,
+        start_line: Annotated[int | None, Field(ge=1)] = None,
+        end_line: Annotated[int | None, Field(ge=1, description="Default: start_line + 1999.")] = None,
+        page: Annotated[int | None, Field(ge=1, description="A PDF's page.")] = None,
+        end_page: Annotated[int | None, Field(ge=1, description="A PDF's last page to show from page on (as "
+                                              "many as fit in 40 KB).")] = None,
+        start_offset: Annotated[int | None, Field(ge=0, description="The next_start_offset an answer cut "
+                                                  "inside a long line or page gave.")] = None,
         heading: Annotated[str | None, Field(max_length=1000, description="Instead of lines or pages: the section "
-                                             "under this heading, its subsections included ('The storm'; "
-                                             "'Part 2#The storm' for one inside another), matched in any case "
-                                             "and punctuation; a note's '#' headings, an HTML page's, a Word "
-                                             "document's, a slide deck's ('Slide 3'), a PDF's outline; a "
-                                             "mailbox's message by its Subject, 'thread: <Subject>' for its "
-                                             "thread, 'Attachment: report.pdf' for a mail's attachment; a "
-                                             "chat export's day ('#general · 2024-03-14').")] = None,
+                                             "under this heading ('The storm', 'Part 2#The storm'; any case): a "
+                                             "note's, a Word document's or HTML page's heading, 'Slide 3', a PDF's "
+                                             "outline, a mail's Subject ('thread: <Subject>' for its thread, "
+                                             "'Attachment: report.pdf'), a chat's day ('#general · "
+                                             "2024-03-14').")] = None,
     ) -> CallToolResult:
-        """Read a file from the user's indexed folders: text with line numbers (as it is on disk now; a Word
-        document's paragraphs as indexed, a line each), or a PDF by page, or from page to end_page (its text as indexed), or the section under a heading. Use it
-        after search to read a result in full or around its lines, or to open a file the user names. Shows at most 2,000 lines or 40 KB per
-        call and says how to get the rest (next_start_line, and next_start_offset inside a very long line).
-        Only the files Sift indexes can be read (inside the registered folders, not ignored by .gitignore or
-        Sift's ignore list, of a kind it indexes). A bare file name that several files share returns the
-        candidates to choose from.
+        """Read an indexed file: text with line numbers (as on disk now), a PDF by page (its text as indexed), or
+        the section under a heading. Use it after search to read a result whole or around its lines, or to open a
+        file the user names. Shows at most 2,000 lines or 40 KB a call and says how to get the rest. A bare file
+        name that several files share returns the candidates.
         """
         try:
             text, data = reading.read(self.sift, path, start_line, end_line, page, start_offset, end_page, heading)
@@ -473,30 +456,22 @@ class Tools:
     def list_files(
         self,
         collection: Collection = None,
-        path_prefix: PathPrefix = None,
-        glob: Annotated[str | None, Field(max_length=1000, description="Shell pattern on the path relative to the collection "
-                                          "root, e.g. '*.md', 'clients/*', '*2024-03*'. Without '/', also "
-                                          "matches bare file names.")] = None,
+        path_prefix: SharedPathPrefix = None,
+        glob: Annotated[str | None, Field(max_length=1000, description="As search's: '*.md', 'clients/*', "
+                                          "'*2024-03*'.")] = None,
         sort: Annotated[Literal["modified", "path", "dated"] | None, Field(
-            description="modified: newest first (the default without a date range); path: alphabetical; dated: newest "
-                        "first by the date the file's passages are about (a daily note's day, a message's Date; "
-                        "else its modified time), the default with date_after / date_before.")] = None,
-        limit: Annotated[int, Field(ge=1, le=500, description="How many files to list (1-500).")] = 50,
-        offset: Annotated[int, Field(ge=0, le=OFFSET_MAX, description="How many of the files to skip first, to "
-                                     "list the next ones: the next_offset the previous answer gave.")] = 0,
-        date_after: Annotated[str | None, Field(max_length=64, description="Only files with a passage about a date "
-                                                "at or after this ISO date (as search's date_after: a daily note's "
-                                                "date in its name, a log's date heading, front matter's date, a mail "
-                                                "message's Date, a chat's day, else the file's modified time; a year or month: its first day). For "
-                                                "'which notes did I write in March 2024'.")] = None,
-        date_before: Annotated[str | None, Field(max_length=64, description="Only files with a passage about a "
-                                                 "date before this one (as date_after).")] = None,
-        tags: Tags = None,
+            description="modified: newest first (the default); path; dated: newest first by the date the file's "
+                        "passages are about (search's date_after), the default with a date range.")] = None,
+        limit: Annotated[int, Field(ge=1, le=500)] = 50,
+        offset: Annotated[int, Field(ge=0, le=OFFSET_MAX, description="The next_offset an answer gave.")] = 0,
+        date_after: Annotated[str | None, Field(max_length=64, description="Files with a passage as search's "
+                                                "date_after: 'which notes did I write in March 2024'.")] = None,
+        date_before: Annotated[str | None, Field(max_length=64)] = None,
+        tags: Annotated[SharedTags, Field(description="As search's tags (files with them).")] = None,
     ) -> CallToolResult:
-        """List files in the user's indexed folders with kind, size, modified time and index state
-        (indexed, pending, failed or skipped with the reason, deleted). Use it to browse a folder, find
-        recent files ("what did I write this week"), find a file by name pattern, or check whether a file
-        is searchable yet. Ends with the freshness line search ends with (changed files waiting for a scan).
+        """List indexed files with kind, size, modified time and state (indexed, pending, failed or skipped with
+        the reason). Use it to browse a folder, find recent files ("what did I write this week"), find a file by
+        name pattern, or check whether a file is searchable yet.
         """
         where = self._scope(collection, path_prefix)
         dated = (_unix(date_after, "date_after"), _unix(date_before, "date_before"))
@@ -520,29 +495,20 @@ class Tools:
     @tool
     def similar(
         self,
-        path: Annotated[str | None, Field(max_length=4096, description="Find passages like this whole file ('collection/"
-                                          "relative/path', as search gives it).")] = None,
-        chunk_id: Annotated[int | None, Field(description="Or: find passages like this one passage (the "
-                                              "chunk number a search result shows).")] = None,
-        limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="How many passages (1-50), at most "
-                                    "one per file.")] = 10,
+        path: Annotated[str | None, Field(max_length=4096, description="A file, as search gives it.")] = None,
+        chunk_id: Annotated[int | None, Field(description="Or one passage: a search result's chunk.")] = None,
+        limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="At most one passage per file.")] = 10,
         collection: Collection = None,
-        path_prefix: PathPrefix = None,
+        path_prefix: SharedPathPrefix = None,
         kind: Kind = None,
-        glob: Annotated[str | None, Field(max_length=1000, description="Only passages of files whose path "
-                                          "relative to the collection root matches this shell pattern, as for "
-                                          "search.")] = None,
-        date_after: Annotated[str | None, Field(max_length=64, description="Only passages about a date at or after "
-                                                "this one, as for search (a mail message's Date, a daily note's "
-                                                "name, front matter's date, else the file's modified time).")] = None,
-        date_before: Annotated[str | None, Field(max_length=64, description="Only passages about a date before this "
-                                                 "one (as date_after).")] = None,
-        tags: Tags = None,
+        glob: Annotated[str | None, Field(max_length=1000, description="As search's.")] = None,
+        date_after: Annotated[str | None, Field(max_length=64, description="As search's.")] = None,
+        date_before: Annotated[str | None, Field(max_length=64)] = None,
+        tags: SharedTags = None,
     ) -> CallToolResult:
-        """Find passages in other files that are closest in meaning to a file or to one passage: related
-        notes, earlier drafts, other documents on the same topic. Give exactly one of path or chunk_id.
-        Looks in every collection unless collection, path_prefix, kind or glob narrow it (a note's
-        neighbours among the user's code are rarely what is wanted). Needs an index built with embeddings.
+        """Find passages of other files closest in meaning to a file or a passage: related notes, earlier
+        drafts, documents on the same topic. Give exactly one of path or chunk_id. Looks in every collection
+        unless collection, path_prefix, kind or glob narrow it (a note's neighbours among code are rarely wanted).
         """
         from search.query.filters import Filters
         where = self._scope(collection, path_prefix)
@@ -577,13 +543,10 @@ class Tools:
                                           "generations": answer.generations, "notes": answer.notes})
 
     @tool
-    def stats(self, collection: Annotated[str | None, Field(max_length=200, description="Only this collection "
-                                                            "(a registered folder), by name; default: every "
-                                                            "collection.")] = None) -> CallToolResult:
-        """Report on the index: each collection (folder) with its file and chunk counts, the published
-        generation and its age, the generation being built with per-stage progress and an ETA, files that
-        failed with reasons, the embedding model's state (not loaded / loading / ready / failed) and the
-        worker. Use it when results look stale or missing, or the user asks what is indexed.
+    def stats(self, collection: Collection = None) -> CallToolResult:
+        """Report on the index: each collection's files, chunks and published generation with its age, a build's
+        progress and ETA, failed files with reasons, the embedding model's and the worker's state. Use it when
+        results look stale or missing, or the user asks what is indexed.
         """
         try:
             collection = self.sift.check_collection(collection)
@@ -594,10 +557,9 @@ class Tools:
 
     @tool
     def refresh(self, collection: Collection = None) -> CallToolResult:
-        """Queue a re-scan of the indexed folders (or one collection), so that new, changed and deleted
-        files are indexed. Only queues a job: it returns at once, searches keep answering from the last
-        published generation, and the new one becomes searchable when it is published (stats shows
-        progress). Use it when the user says they just added or changed files.
+        """Queue a re-scan of the indexed folders (or one collection) for new, changed and deleted files. Returns
+        at once; searches answer from the last published generation until the new one is (stats shows progress).
+        Use it when the user says they just added or changed files.
         """
         collection = self.sift.check_collection(collection)
         rows = collection_reads.collections(self.sift.conn(), collection)
@@ -803,7 +765,9 @@ def register(server, sift) -> None:
         fn = getattr(tools, name)
         server.add_tool(fn, name=name, description=inspect.cleandoc(fn.__doc__),
                         annotations=QUEUES_A_JOB if name == "refresh" else READ_ONLY, structured_output=False)
-        declare(server._tool_manager.get_tool(name), shapes.ANSWERS[name])
+        found = server._tool_manager.get_tool(name)
+        found.parameters = input_schema.lean(found.parameters)
+        declare(found, shapes.ANSWERS[name])
 
 
 def declare(found, shape) -> None:

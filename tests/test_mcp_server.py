@@ -134,9 +134,34 @@ def test_tools_are_listed_with_hints_and_limits(indexed, servers):
                                          "modified_after", "modified_before", "date_after", "date_before", "tags",
                                          "author"}
     assert search["properties"]["mode"]["enum"] == ["hybrid", "keyword", "semantic"]
-    sort = tools["list_files"].input_schema["properties"]["sort"]  # None: by date with a date range, else modified
-    assert [s["enum"] for s in sort["anyOf"] if "enum" in s] == [["modified", "path", "dated"]] and \
-        sort["default"] is None, sort
+    sort = tools["list_files"].input_schema["properties"]["sort"]  # none: by date with a date range, else modified
+    assert sort["enum"] == ["modified", "path", "dated"] and "default" not in sort, sort
+
+
+def test_tools_list_says_each_argument_once_and_an_explicit_null_is_still_taken(indexed, servers):
+    """tools/list goes with every conversation: 28,449 characters at base-49, some 3,000 of them pydantic's titles
+    ('Start Line' for start_line), each optional argument's null option and null default, and the same
+    300-character explanations of path_prefix, tags and date_after on three tools. No title, no null option, a
+    shared argument explained once (search's), the whole under 20,000; a client that sends null for an argument
+    left out is still answered as before."""
+    import json
+
+    async def scenario():
+        async with servers.session(indexed["env"], "--no-worker") as s:
+            return ((await s.list_tools()).tools,
+                    await call(s, "search", query="spaghetti", mode="keyword", collection=None, kind=None, tags=None),
+                    await call(s, "list_files", sort=None, path_prefix=None))
+    listed, found, files = run(scenario)
+    schemas = json.dumps([t.input_schema for t in listed])
+    assert '"title"' not in schemas and '{"type": "null"}' not in schemas and '"default": null' not in schemas
+    tools = {t.name: t.input_schema["properties"] for t in listed}
+    assert tools["search"]["collection"] == {"type": "string", "description": "A collection's name (stats lists "
+                                             "them)."}, tools["search"]["collection"]
+    assert [name for name in ("list_files", "similar") if tools[name]["path_prefix"]["description"] !=
+            "As search's path_prefix."] == []
+    assert sum(len(json.dumps(t.model_dump(by_alias=True, exclude_none=True))) for t in listed) < 20_000
+    assert not found.is_error and "notes/tech/cooking.md" in text(found), text(found)
+    assert not files.is_error and "notes/tech/cooking.md" in text(files), text(files)
 
 
 # --- search --------------------------------------------------------------------------------
