@@ -121,6 +121,8 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
         lines.append(f"{n}. {h['path']}{'  ' + where if where else ''}  "
                      f"(score {h['score']:.4f}{generation}, chunk {h['chunk_id']})")
         context = context_line(h["title"], h["heading_path"])
+        if context == h["title"] and _names_its_file(h["title"], h["path"]):
+            context = ""  # 'Type of Anything' under …/type-of-anything.md: the path above said it (the data keeps it)
         if h.get("author") and said == n:  # a file's author, on its file's first hit: a search for the name found
             context = f"{context}  (by {h['author']})" if context else f"by {h['author']}"  # it, with no word why
         if context:
@@ -146,7 +148,8 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
             lines.append("   " + thread_line(h["mail_thread"], h["heading_path"] or h["title"]))
         if h.get("more_in_file"):
             again = None if _reads_whole(h) else search_args(h["collection"], h["relative_path"])
-            lines.append(f"   {more_in_file(h['more_in_file'], again, h.get('more_in_file_names') or ())}")
+            lines.append(f"   {_more_here(h['more_in_file'])}" if again is None and not h.get("more_in_file_names")
+                         else f"   {more_in_file(h['more_in_file'], again, h.get('more_in_file_names') or ())}")
         if said != n and not linked:
             links = [name for key, name in (("attachments", "attached PDF"), ("cited_by", "cited by notes"))
                      if h.get(key)]
@@ -162,6 +165,22 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
                          + _more(h["cited_by"], h.get("cited_by_total"), "search kind='note' for the PDF's file "
                                  "name finds the notes that mention it"))
     return [shown(line) for line in lines]
+
+
+def _names_its_file(title: str | None, path: str) -> bool:
+    """Whether ``title`` is the file's name in other letters ('Type of Anything', type-of-anything.md): its line
+    under the hit's path said the name again, some 30 characters a hit of a folder of such notes."""
+    def letters(text: str) -> str:
+        return "".join(c for c in text.casefold() if c.isalnum())
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return bool(title) and letters(title) == letters(stem)
+
+
+def _more_here(count: int) -> str:
+    """The line under a hit whose file has more passages on the page's ranks, read whole by read_file: '+ 1 more
+    passage of this file ranked among these, left off for other files (read_file shows the file)' said in 100
+    characters what this says in 60 (``ingest search`` keeps the long words: results_page.more_in_file)."""
+    return f"+ {count:,} more passage{'s' if count > 1 else ''} of this file matched (read_file shows it)"
 
 
 # A file of up to this many passages (256 tokens each by default: some 10 KB) is read whole by one read_file call

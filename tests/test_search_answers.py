@@ -180,10 +180,34 @@ def test_a_short_note_s_passages_left_off_point_to_read_file(immediate, tmp_path
     first = page.structured_content["results"][0]
     assert first["path"] == "notes/birds/log.md" and first.get("more_in_file") == 1, text(page)
     assert "file_passages" not in first, "the text's alone: not in the data (its outputSchema is closed)"
-    assert "+ 1 more passage of this file ranked among these, left off for other files (read_file shows the " \
-           "file)" in text(page), text(page)
+    # in 60 characters, where 'ranked among these, left off for other files (read_file shows the file)' took 100
+    assert "\n   + 1 more passage of this file matched (read_file shows it)\n" in text(page), text(page)
     assert "search again with" not in text(page), text(page)
     assert all(f"field {n}:" in text(whole) for n in range(3)), text(whole)
+
+
+def test_a_title_that_is_its_file_s_name_is_not_said_again_under_the_path(immediate, tmp_path, servers, sift_env,
+                                                                           monkeypatch):
+    """'notes-en/clojure/type-of-anything.md' and under it 'Type of Anything': the title line said the file's
+    name again, some 30 characters a hit of a folder of such notes (most of notes-en). It is left out of the text
+    (the data keeps it); a title that says something its name does not stays, and so does a heading under it."""
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "notes", {
+        "clojure/type-of-anything.md": "# Type of Anything\n\nThe kestrel function gives the type.\n",
+        "birds/log.md": "# Bird log\n\nA kestrel hovered.\n",
+        "birds/hawks.md": "# Hawks\n\n## Kestrel\n\nThe kestrel hovers over the field and drops.\n"})
+    ingest(root, "notes")
+
+    async def scenario():
+        async with servers.session({**sift_env, "SIFT_EMBEDDINGS": "off"}, "--no-worker") as s:
+            return await call(s, "search", query="kestrel", mode="keyword")
+    page = run(scenario)
+    said = text(page)
+    assert {h["path"]: h["title"] for h in page.structured_content["results"]} == {
+        "notes/clojure/type-of-anything.md": "Type of Anything", "notes/birds/log.md": "Bird log",
+        "notes/birds/hawks.md": "Hawks"}, said
+    assert "\n   Type of Anything\n" not in said and "\n   Bird log\n" in said, said
+    assert "\n   Hawks > Kestrel\n" in said, said
 
 
 def test_the_kind_argument_says_what_each_kind_holds(servers, sift_env, tmp_path):
