@@ -109,7 +109,13 @@ async def replay(home: Path, show: int | None) -> list[tuple[int, int, int]]:
                 await session.initialize()
                 listed = await session.list_tools()
                 tools = sum(len(json.dumps(t.model_dump(by_alias=True, exclude_none=True))) for t in listed.tools)
-                print(f"tools/list: {len(listed.tools)} tools, {tools:,} characters")
+                # what a client hands the model of each tool: its name, description and inputSchema (the
+                # outputSchema is the client's, to check structuredContent against)
+                told = sum(len(json.dumps(t.model_dump(by_alias=True, exclude_none=True,
+                                                       include={"name", "description", "input_schema"})))
+                           for t in listed.tools)
+                print(f"tools/list: {len(listed.tools)} tools, {tools:,} characters ({told:,} without the "
+                      "outputSchemas)")
                 for n, (request, calls) in enumerate(REQUESTS, start=1):
                     text = data = 0
                     for name, arguments in calls:
