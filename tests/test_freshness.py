@@ -2,7 +2,7 @@
 
 With a real ``huey_consumer`` and a real watcher process (``python -m workers.watch``), or a real
 ``sift-mcp`` with its children: edits, additions, renames and deletions reach search once published;
-a burst of saves makes a few generations, not one per save; a root deleted and restored keeps its
+a burst of saves during a build makes one generation after it, not one per save; a root deleted and restored keeps its
 index; a moved folder re-embeds nothing; a collection registered later is watched too. Every wait
 polls with a generous deadline: nothing here asserts on speed (bench/freshness.py measures that).
 
@@ -87,16 +87,48 @@ class Live:
         return self.conn.execute("SELECT count(*) FROM vectors").fetchone()[0]
 
 
-@pytest.fixture
-def live(sift_env, consumer, tmp_path):
+def _start_live(sift_env, consumer, tmp_path, touch=lambda: None) -> Live:
+    """The collection of NOTES under a real consumer and watcher, once its first generation is published
+    (``touch``: called at each look while it waits, to let a held scan go)."""
     from search.index import store
     root = write_tree(tmp_path / "notes", NOTES).resolve()
     conn = db.connect(Path(sift_env["SIFT_HOME"]) / "index.db")
     store.ensure_collection(conn, "notes", str(root))  # the watcher scans it when it starts
     conn.close()
     running = Live(sift_env, root, consumer(workers=2), tmp_path / "watcher.log")
-    running.wait(lambda: running.settled() and running.paths("walrus"), "the first generation published")
+    running.wait(lambda: touch() or (running.settled() and running.paths("walrus")), "the first generation published")
+    return running
+
+
+@pytest.fixture
+def live(sift_env, consumer, tmp_path):
+    running = _start_live(sift_env, consumer, tmp_path)
     yield running
+    running.stop()
+
+
+class HeldScans:
+    """Every scan of the consumer waits, after it has read the files it plans, until the test lets it go
+    (SIFT_FAULT_PAUSE_DISCOVER with SIFT_FAULT_RELEASE_DISCOVER: each scan takes one touch of the file)."""
+
+    def __init__(self, env: dict, folder: Path):
+        self.release = folder / "release-discover"
+        env.update(SIFT_FAULT_PAUSE_DISCOVER=str(DEADLINE), SIFT_FAULT_RELEASE_DISCOVER=str(self.release))
+
+    def let_go(self) -> None:
+        """Let the scan waiting now go, and the next one once that one has taken the touch."""
+        self.release.touch(exist_ok=True)
+
+    def hold(self) -> None:
+        """From now on a scan waits (a touch no scan took is taken back)."""
+        self.release.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def held_live(sift_env, consumer, tmp_path):
+    held = HeldScans(sift_env, tmp_path)
+    running = _start_live(sift_env, consumer, tmp_path, held.let_go)
+    yield running, held
     running.stop()
 
 
@@ -118,19 +150,44 @@ def test_edit_add_rename_and_delete_reach_search(live):
 
 
 @pytest.mark.slow
-def test_a_burst_of_200_saves_makes_a_few_generations(live):
-    before = live.published()
-    files = [live.root / "burst" / f"note-{i:02d}.md" for i in range(40)]
-    files[0].parent.mkdir()
-    for save in range(200):  # five saves of each of 40 files, spread over a few seconds
+def test_a_burst_of_200_saves_during_a_build_makes_one_more_generation(held_live, tmp_path):
+    """A burst is coalesced: the saves made while a build runs are one scan once it is published, not a scan per
+    save or per batch of events. How many batches the watcher sees depends on the pace of the burst against its
+    quiet time, and how many builds start during it on the build's pace: so the build runs held (its scan waits
+    after reading its files) for the whole burst, until the watcher has seen its last save, and the test counts
+    the scans started against the saves seen, which no machine's speed changes."""
+    live, held = held_live
+    before, log = live.published(), tmp_path / "watcher.log"
+    queued = log.read_text().count("queued a scan")
+    held.hold()
+    (live.root / "trigger.md").write_text("# Trigger\n\nThe build the burst lands on.\n")
+    _poll(lambda: log.read_text().count("queued a scan") > queued and live.generations_after(before),
+          {"consumer": live.consumer.proc, "watcher": live.watcher}, "the trigger's scan held")
+    files = [live.root / f"burst-{i:02d}.md" for i in range(40)]
+    for save in range(200):  # five saves of each of 40 files
         files[save % 40].write_text(f"# Burst {save % 40}\n\nSave number {save}: token{save}x here.\n")
         time.sleep(0.02)
-    last = {f"token{save}x" for save in range(160, 200)}
-    live.wait(lambda: live.settled() and all(live.paths(word) for word in last), "the last saves searchable")
+    (live.root / "last.md").write_text("# Last\n\nA quetzal closes the burst.\n")
+    # the watcher has seen every save once it has seen the last file's: its events come in the order made; it
+    # counts the files changed since its last scan (40 and the last one), none of them scanned while held
+    live.wait(lambda: _noticed(live) == 41, "the watcher noticing the whole burst")
+    during = live.generations_after(before)
+    held_queued = log.read_text().count("queued a scan") - queued
+    live.wait(lambda: held.let_go() or (live.settled() and live.paths("quetzal") and
+                                        all(live.paths(f"token{save}x") for save in range(160, 200))),
+              "the last saves searchable")
     assert not live.paths("token0x") and not live.paths("token159x"), "earlier saves are replaced"
-    generations = live.generations_after(before)
-    assert 1 <= len(generations) <= 5, f"{len(generations)} generations for one burst"
-    assert all(g["state"] in ("published", "superseded") for g in generations)
+    assert len(during) == 1 and held_queued == 1, f"while held: {len(during)} generations, {held_queued} scans queued"
+    # the trigger's generation and one more, of the whole burst (a generation superseded is cleared away: its id
+    # tells the count)
+    scans = log.read_text().count("queued a scan") - queued
+    assert (live.published() - before, scans) == (2, 2), f"{live.published() - before} generations, {scans} scans"
+    burst = {r[0] for r in live.conn.execute("SELECT path FROM progress WHERE generation = ?", (live.published(),))}
+    assert burst == {f.name for f in files} | {"last.md"}, sorted(burst)
+
+
+def _noticed(live: Live) -> int:
+    return live.conn.execute("SELECT changes_noticed FROM collections").fetchone()[0]
 
 
 @pytest.mark.slow
