@@ -128,9 +128,18 @@ def test_every_answer_during_a_first_build_in_parts_says_it_is_partial(sift_env,
     monkeypatch.setenv("SIFT_FIRST_PART", "5")
     root = notes(tmp_path / "notes", long_last_part=True)
     seen: list[tuple[int | None, str]] = []
+    # every scan waits, once it has read its files, for a touch of its own (it says so in the server's log, and
+    # takes the touch): each is let go but one waiting after a part was published, until an answer from that part
+    # has come. Unheld, an answer between two parts came only if the client searched within the seconds the next
+    # part took to build (none came in a clean-clone CI run while that part took one second)
+    release, log = tmp_path / "release-discover", tmp_path / "server-stderr.log"
+    env = dict(sift_env, SIFT_FIRST_PART="5", SIFT_FAULT_PAUSE_DISCOVER=str(DEADLINE),
+               SIFT_FAULT_RELEASE_DISCOVER=str(release))
+    let_go = 0
 
     async def scenario():
-        async with servers.session(dict(sift_env, SIFT_FIRST_PART="5"), "--root", str(root)) as s:
+        nonlocal let_go
+        async with servers.session(env, "--root", str(root)) as s:
             deadline = time.monotonic() + DEADLINE
             while time.monotonic() < deadline:
                 got = await call(s, "search", query="zeppelin", mode="keyword")
@@ -139,6 +148,11 @@ def test_every_answer_during_a_first_build_in_parts_says_it_is_partial(sift_env,
                 if fresh["published_generation"] and not fresh.get("not_read_yet") and got.structured_content[
                         "results"]:
                     return
+                waiting = log.read_text().count("SIFT_FAULT_PAUSE_DISCOVER:") if log.exists() else 0
+                if waiting > let_go and not release.exists() and (
+                        not fresh["published_generation"] or any(later for later, _ in seen)):
+                    release.touch()
+                    let_go += 1
                 await anyio.sleep(0.2)
     run(scenario)
     partial = [said for later, said in seen if later]
