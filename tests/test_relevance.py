@@ -22,12 +22,15 @@ TREES = ("git", "unix", "vim")  # their notes that say 'tree': 'working tree' in
 
 @pytest.fixture(scope="module")
 def notes_home(tmp_path_factory, model_path):
-    """The notes above and the first 20 others of their folders (in name order), indexed with the real model: once
-    for the module (its tests only search it)."""
+    """The notes above, the first 20 others of git/ (in name order) and their folders' notes that say 'tree',
+    indexed with the real model: once for the module (its tests only search it). git/'s are the rivals of the
+    queries of commits and hooks, and fill their pages (with fewer files matching, a page takes a file's other
+    passages, and a short note's two came back: the first 20 of git/ saying 'commit' alone were too few); the
+    first 20 of postgres/ it held besides (17 of its 66 KB to embed) ranked in no test's case, each of which still
+    fails with the feature it guards removed."""
     source = need_data("notes-en")
     picked = list(WANTED)
-    for folder in ("git", "postgres"):
-        picked += [f"{folder}/{p.name}" for p in sorted((source / folder).glob("*.md"))[:20]]
+    picked += [f"git/{p.name}" for p in sorted((source / "git").glob("*.md"))[:20]]
     picked += [f"{p.parent.name}/{p.name}" for folder in TREES for p in sorted((source / folder).glob("*.md"))
                if "tree" in p.read_text(encoding="utf-8").casefold()]
     return notes_en_built_once(tmp_path_factory, model_path, picked)
