@@ -18,8 +18,7 @@ import subprocess
 import sys
 import time
 
-from common import fresh_home, shared_data
-from freshness import start, stop
+from common import fresh_home, shared_data, wait, watched
 
 GIT = ["git", "-c", "user.email=bench@sift", "-c", "user.name=bench"]
 
@@ -32,9 +31,7 @@ def main() -> int:
     for folder in args.folders:
         shutil.copytree(shared_data("notes-en") / folder, root / folder)
     make_branches(root, args.folders[:2], args.edited, args.added)
-    log = open(home / "processes.log", "ab")
-    procs = start("consumer", root, log)
-    try:
+    with watched("consumer", root, home):
         from search.index import db
         conn = db.connect(home / "index.db", readonly=True)
         wait(lambda: calm(conn, root), "the first build", interval=1.0, deadline=7200)
@@ -45,9 +42,6 @@ def main() -> int:
                         ["git", "checkout", "-q", "other"], ["git", "checkout", "-q", "main"],
                         ["mv", args.folders[1], args.folders[1] + "-moved"]):
             measure(conn, root, home, command)
-    finally:
-        stop(procs)
-        log.close()
     return 0
 
 
@@ -76,15 +70,6 @@ def make_branches(root, moved: list[str], edited: int, added: int) -> None:
     git("add", "-A")
     git("commit", "-qm", "other")
     git("checkout", "-q", "main")
-
-
-def wait(check, what: str, interval: float, deadline: float) -> None:
-    """bench/freshness.py's wait, with a deadline of its own: a first build on a busy machine took over its 10 min."""
-    end = time.monotonic() + deadline
-    while not check():
-        if time.monotonic() > end:
-            sys.exit(f"timed out waiting for {what}")
-        time.sleep(interval)
 
 
 def on_disk(root) -> set[str]:

@@ -1,12 +1,15 @@
-"""Helpers shared by the benchmark scripts: data location, a fresh Sift home, medians."""
+"""Helpers shared by the benchmark scripts: data location, a fresh Sift home, medians, the real processes that keep
+an index fresh (started, waited on, stopped)."""
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -112,3 +115,67 @@ def copy_until(conn, home: Path, corpora: list[tuple[str, Path]], add, target: i
             link.symlink_to(root)
         add(f"{name}-copy-{n}", link)
         n += 1
+
+
+def wait(check, what: str, deadline: float = 600.0, interval: float = 0.2):
+    """``check()``'s first true result, looked for every ``interval`` seconds; exits saying ``what`` never came
+    once ``deadline`` seconds have passed (a first build on a busy machine wants a deadline of its own)."""
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        result = check()
+        if result:
+            return result
+        time.sleep(interval)
+    sys.exit(f"timed out waiting for {what}")
+
+
+@contextlib.contextmanager
+def watched(mode: str, root: Path, home: Path):
+    """The processes that keep ``root`` indexed in ``home`` (``start_watched``), their output in
+    home/processes.log; stopped, and the log closed, when the block ends however it ends."""
+    log = open(home / "processes.log", "ab")
+    try:
+        procs = start_watched(mode, root, log)
+        try:
+            yield procs
+        finally:
+            stop_all(procs)
+    finally:
+        log.close()
+
+
+def start_watched(mode: str, root: Path, log) -> list[subprocess.Popen]:
+    """``sift-mcp --root ROOT`` (mode 'mcp': it starts the consumer and the watcher as its children), or a
+    ``huey_consumer`` with the flags sift-mcp gives it and ``python -m workers.watch`` side by side ('consumer',
+    ``root`` registered as the collection 'notes-en')."""
+    common = dict(cwd=REPO, env=dict(os.environ), stdout=log, stderr=log, start_new_session=True)
+    if mode == "mcp":
+        server = subprocess.Popen([str(BIN / "sift-mcp"), "--root", str(root)], stdin=subprocess.PIPE,
+                                  cwd=REPO, env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=log)
+        return [server]
+    from mcp_server.worker import POLLING
+    from search.index import db, store
+    from search.settings import load
+    conn = db.connect(load().index_path)
+    store.ensure_collection(conn, "notes-en", str(root.resolve()))  # the watcher scans it as it starts
+    conn.close()
+    consumer = subprocess.Popen([str(BIN / "huey_consumer"), "workers.app.huey", "-k", "process", "-w",
+                                 os.environ["SIFT_WORKERS"], *POLLING], **common)
+    watcher = subprocess.Popen([sys.executable, "-m", "workers.watch"], **common)
+    print(f"consumer: huey_consumer workers.app.huey -k process -w {os.environ['SIFT_WORKERS']} {' '.join(POLLING)}")
+    return [consumer, watcher]
+
+
+def stop_all(procs: list[subprocess.Popen]) -> None:
+    """Stop what ``start_watched`` started: sift-mcp by closing its stdin (it stops its children), the others by
+    SIGINT to their group (huey finishes its jobs); SIGKILL after 30 s."""
+    for proc in procs:
+        if proc.stdin:
+            proc.stdin.close()
+        else:
+            os.killpg(proc.pid, signal.SIGINT)
+    for proc in procs:
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)

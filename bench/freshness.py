@@ -20,16 +20,12 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from common import REPO, fresh_home, median, shared_data
-
-BIN = Path(sys.executable).parent
-DEADLINE = 600.0  # seconds to wait for any one thing before giving up
+from common import fresh_home, median, shared_data, wait, watched
 
 
 def main() -> int:
@@ -39,9 +35,7 @@ def main() -> int:
     home = fresh_home("freshness")
     root = home / "notes-en"
     shutil.copytree(source, root)
-    log = open(home / "processes.log", "ab")
-    procs = start(args.mode, root, log)
-    try:
+    with watched(args.mode, root, home) as procs:
         from search.query.engine import Engine
         engine = Engine(home / "index.db")
         started = time.monotonic()
@@ -50,9 +44,6 @@ def main() -> int:
               f"(logs: {home / 'processes.log'})", flush=True)
         measure_latencies(engine, root, args.repeat, home)
         measure_idle(procs, args.idle, home)
-    finally:
-        stop(procs)
-        log.close()
     return 0
 
 
@@ -63,42 +54,6 @@ def parse_args():
     parser.add_argument("--idle", type=float, default=60.0, help="seconds of idle CPU measurement")
     return parser.parse_args()
 
-
-# --- the processes -------------------------------------------------------------------------------
-
-def start(mode: str, root: Path, log) -> list[subprocess.Popen]:
-    common = dict(cwd=REPO, env=dict(os.environ), stdout=log, stderr=log, start_new_session=True)
-    if mode == "mcp":
-        server = subprocess.Popen([str(BIN / "sift-mcp"), "--root", str(root)], stdin=subprocess.PIPE,
-                                  cwd=REPO, env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=log)
-        return [server]
-    from mcp_server.worker import POLLING
-    from search.index import db, store
-    from search.settings import load
-    conn = db.connect(load().index_path)
-    store.ensure_collection(conn, "notes-en", str(root.resolve()))  # the watcher scans it as it starts
-    conn.close()
-    consumer = subprocess.Popen([str(BIN / "huey_consumer"), "workers.app.huey", "-k", "process", "-w",
-                                 os.environ["SIFT_WORKERS"], *POLLING], **common)
-    watcher = subprocess.Popen([sys.executable, "-m", "workers.watch"], **common)
-    print(f"consumer: huey_consumer workers.app.huey -k process -w {os.environ['SIFT_WORKERS']} {' '.join(POLLING)}")
-    return [consumer, watcher]
-
-
-def stop(procs: list[subprocess.Popen]) -> None:
-    for proc in procs:
-        if proc.stdin:
-            proc.stdin.close()  # sift-mcp stops its children and exits
-        else:
-            os.killpg(proc.pid, signal.SIGINT)
-    for proc in procs:
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-
-
-# --- latency ------------------------------------------------------------------------------------
 
 def measure_latencies(engine, root: Path, repeat: int, home: Path) -> None:
     """Save → searchable, per kind of change; one change at a time, each settled before the next."""
@@ -226,16 +181,6 @@ def paths(engine, word: str) -> set[str]:
         return {hit.path for hit in engine.search(word, limit=50, mode="keyword").hits}
     except IndexUnavailable:
         return set()
-
-
-def wait(check, what: str, interval: float = 0.2):
-    deadline = time.monotonic() + DEADLINE
-    while time.monotonic() < deadline:
-        result = check()
-        if result:
-            return result
-        time.sleep(interval)
-    sys.exit(f"timed out waiting for {what}")
 
 
 if __name__ == "__main__":

@@ -22,8 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from common import fresh_home, shared_data
-from freshness import start, stop
+from common import fresh_home, shared_data, wait, watched
 
 
 def main() -> int:
@@ -41,18 +40,13 @@ def main() -> int:
                                                            f"{made}, about errand {made % 37}.\n")
         made += 1
     expected = set(notes(root))
-    log = open(home / "processes.log", "ab")
-    procs = start("consumer", root, log)
-    try:
+    with watched("consumer", root, home):
         from search.index import db
         conn = db.connect(home / "index.db", readonly=True)
-        wait(lambda: calm(conn, expected), "the first build", deadline=7200)
+        wait(lambda: calm(conn, expected), "the first build", deadline=7200, interval=0.5)
         print(f"{len(expected)} notes indexed", flush=True)
         for what, change in scenarios(root, args):
             expected = measure(conn, root, home, what, change, expected)
-    finally:
-        stop(procs)
-        log.close()
     return 0
 
 
@@ -151,14 +145,6 @@ def scenarios(root: Path, args):
             ("sync and system leftovers (.dropbox.cache/, desktop.ini, Thumbs.db, Icon\\r, ~$, .~lock)", leftovers)]
 
 
-def wait(check, what: str, deadline: float, interval: float = 0.5) -> None:
-    end = time.monotonic() + deadline
-    while not check():
-        if time.monotonic() > end:
-            sys.exit(f"timed out waiting for {what}")
-        time.sleep(interval)
-
-
 def held(conn) -> set[str]:
     from search.query import reader
     return {f["path"] for f in reader.visible_files(conn)}
@@ -186,10 +172,10 @@ def measure(conn, root: Path, home: Path, what: str, change, expected: set[str])
     end = time.monotonic() + 60
     while not calm(conn, expected) and time.monotonic() < end:
         time.sleep(0.2)
-    wait(lambda: calm(conn), what, deadline=3600)
+    wait(lambda: calm(conn), what, deadline=3600, interval=0.5)
     took = time.monotonic() - started
     time.sleep(5)  # a second scan of the same burst would come within the watcher's tick
-    wait(lambda: calm(conn), what, deadline=3600)
+    wait(lambda: calm(conn), what, deadline=3600, interval=0.5)
     generations = conn.execute("SELECT max(id) FROM generations").fetchone()[0] - top  # ids are never reused
     embedded, read = conn.execute("SELECT coalesce(sum(embedded), 0), coalesce(sum(change IN ('added', 'changed')), 0)"
                                   " FROM progress WHERE generation > ?", (top,)).fetchone()
