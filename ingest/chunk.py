@@ -309,7 +309,10 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # lines, not a line early (its head's space trimmed, 'Ben:', it was left out as a notice); a mail reply naming no
 # parent is not joined by its Subject to one's own such reply (mail_people.own_guess): a phone's replies to a daily
 # 'Standup' in Sent were one thread of two months; an iPhone's file sent with words ('‎<attached: …>' over them) is
-# kept with them, not left out as a notice.
+# kept with them, not left out as a notice; an .odt's, an .odp's (meta.xml's meta:initial-creator, else dc:creator),
+# an EPUB's (its package's dc:creator) and a .pptx's (core.xml's dc:creator) author is its meta's author, as a
+# .docx's; and a metadata author of two Chinese, Japanese or Korean characters (王伟) is one, where the three-letter
+# rule dropped it.
 VERSION = 26
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

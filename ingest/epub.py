@@ -57,6 +57,7 @@ def epub_text(data: bytes) -> WordText:
     found = next((e for e in opf.iter() if _named(e, "title")), None)
     out.title = " ".join("".join(found.itertext()).split())[:500] if found is not None else ""
     out.created = _published(opf)
+    out.author = _creators(opf)
     for name, raw in pages:
         try:
             _chapter(out, decode(raw), contents.get(name, []))
@@ -65,6 +66,16 @@ def epub_text(data: bytes) -> WordText:
     if not out.lines:  # a comic's or a scanned book's pages are pictures: nothing to search, said so (as a scan's PDF)
         raise Skip(f"no text: its {len(pages)} chapters hold only pictures (a comic, or a book of page scans?)")
     return out
+
+
+def _creators(opf) -> str:
+    """The book's authors: the package document's ``dc:creator`` elements, '; ' between them (ingest.recorded_author);
+    one whose ``opf:role`` names another part (an editor, 'edt'; an illustrator, 'ill') is none. Not read, a book was
+    found by no author filter."""
+    from ingest.recorded_author import recorded_author
+    creators = [e for e in opf.iter() if _named(e, "creator")
+                and next((value for key, value in e.attrib.items() if key.endswith("role")), "aut") == "aut"]
+    return recorded_author(*(" ".join("".join(e.itertext()).split()) for e in creators))
 
 
 def _published(opf) -> str:

@@ -87,6 +87,7 @@ def _read(out, content, meta):
     found = meta.find(f"{OFFICE}meta/{DC}title") if meta is not None else None
     reader.out.title = " ".join((found.text or "").split())[:500] if found is not None else ""
     reader.out.created = creation_date(meta)
+    reader.out.author = odf_author(meta)
     body = content.find(f"{OFFICE}body/{OFFICE}text")
     try:
         if body is not None:
@@ -95,6 +96,18 @@ def _read(out, content, meta):
         raise Skip("not a readable OpenDocument text: nested too deeply") from None
     reader.out.lines += [f"[^{label}]: {text}" for label, text in reader.out.notes.items()]
     return reader.out
+
+
+def odf_author(meta) -> str:
+    """An OpenDocument's author: meta.xml's ``meta:initial-creator`` (who made it), else its ``dc:creator`` (who saved
+    it last), as a .docx's core properties' author is read (ingest.recorded_author); '' for none. It was not read, so
+    search's author filter found no .odt or .odp."""
+    if meta is None:
+        return ""
+    from ingest.recorded_author import recorded_author
+    made, saved = (meta.find(f"{OFFICE}meta/{tag}") for tag in (f"{META}initial-creator", f"{DC}creator"))
+    return recorded_author(made.text if made is not None else None) or \
+        recorded_author(saved.text if saved is not None else None)
 
 
 def creation_date(meta) -> str:

@@ -1091,24 +1091,16 @@ def _title(reader: PdfReader, path: str, runs: list[tuple[float, str]] = (), lat
     return Path(path).stem
 
 
-# Authors a program writes for whoever runs it, no person's name
-PLACEHOLDER_AUTHORS = frozenset(["microsoft office user", "user", "admin", "administrator", "unknown", "author",
-                                 "owner", "anonymous", "default", "none", "n/a"])
-
-
 def _author(reader: PdfReader) -> str:
     """The metadata's author ('Maria Rossi', 'Chidi Okafor; Lena Weber'), unless it is a placeholder ('Microsoft
-    Office User') or no name (no three letters, or over 300 characters): the title column holds it, so that a
+    Office User') or no name (ingest.recorded_author): the title column holds it, so that a
     lecture's slides and a paper whose pages do not name their author (only its metadata does) are found by it."""
     try:
         raw = reader.metadata.author if reader.metadata else None
     except Exception:
         return ""
-    author = " ".join(normalize(str(raw or "")).split())
-    if (sum(ch.isalpha() for ch in author) < 3 or len(author) > 300
-            or author.casefold() in PLACEHOLDER_AUTHORS):
-        return ""
-    return author
+    from ingest.recorded_author import recorded_author
+    return recorded_author(normalize(str(raw or "")))
 
 
 def _created(reader: PdfReader) -> str:

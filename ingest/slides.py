@@ -47,6 +47,7 @@ import zlib
 
 from ingest.document import Document, Skip, title_from_name
 from ingest.passage_dates import property_date
+from ingest.recorded_author import recorded_author
 from ingest.zipped import opened, opened_odf
 
 P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
@@ -108,6 +109,8 @@ def parse_slides(path: str, data: bytes) -> Document:
         part = parts_of.get(section.heading_path[0], "") if section.heading_path else ""
         section.heading_path = [read.title] + ([part] if part else []) + section.heading_path
     meta = {"created": read.created} if read.created else {}
+    if read.author:  # the deck's author (core.xml's dc:creator, meta.xml's): search's author filter reads it
+        meta["author"] = read.author
     if cut_short:  # a slide whose XML is broken or whose part is missing: the others read, this said
         meta["cut_short"] = cut_short
     return Document(kind="note", title=read.title, sections=sections, meta=meta)
@@ -124,7 +127,7 @@ def _deck(data: bytes, path: str):
     from ingest.word import WordText
     out = WordText()
     odp = path.lower().endswith((".odp", ".fodp"))
-    title, out.created, slides = _odp(data) if odp else _pptx(data)
+    title, out.created, out.author, slides = _odp(data) if odp else _pptx(data)
     opening = ""  # the first slide's title, when it is a title slide: the deck's title, if it has none of its own
     parts_of, unreadable, partly = {}, [], []
     for number, (name, hidden, read_slide, titles_deck, part, problem, lost) in enumerate(slides, 1):
@@ -175,7 +178,7 @@ def _clean(text: str) -> str:
 
 def _pptx(data: bytes):
     """(the deck's own title, its created date (core.xml's dcterms:created, as front matter writes a date, or ''),
-    [(slide title, hidden, reader of the slide's lines into a WordText)])."""
+    its author (core.xml's dc:creator, or ''), [(slide title, hidden, reader of the slide's lines into a WordText)])."""
     with opened(data, "PowerPoint deck", ".pptx") as parts:
         presentation = parts.xml("ppt/presentation.xml")
         if presentation is None:
@@ -188,6 +191,8 @@ def _pptx(data: bytes):
         title = _clean(found.text or "")[:500] if found is not None else ""
         found = core.find(DCTERMS + "created") if core is not None else None
         created = property_date(found.text) if found is not None else ""
+        found = core.find(DC + "creator") if core is not None else None  # the author: search's author filter
+        author = recorded_author(found.text if found is not None else None)
         targets = _targets(parts, "ppt/presentation.xml")
         authors = _authors(parts)
         part_of = {listed.get("id"): _clean(section.get("name") or "")[:200]
@@ -215,7 +220,7 @@ def _pptx(data: bytes):
                 slides.append(_unreadable("nested too deeply", section, part))
         if slides and all(slide[5] for slide in slides):  # no slide read: the deck is skipped with the first's
             raise Skip(f"not a readable PowerPoint deck: {slides[0][5].split(': ', 1)[-1]}")  # reason, no part name
-    return title, created, slides
+    return title, created, author, slides
 
 
 def _pptx_parts(parts, part: str):
@@ -676,21 +681,21 @@ def _notes(out, lines: list[str]) -> None:
 # --- OpenDocument presentation (.odp) -------------------------------------------------------------------------
 
 def _odp(data: bytes):
-    """(the deck's own title, its created date, its slides as _pptx's): content.xml read as it unzips (iterparse), a
+    """(the deck's own title, its created date, its author, its slides as _pptx's): content.xml read as it unzips (iterparse), a
     page read into its lines when its end is parsed and let go, as a .pptx's slide is: a deck's memory is about a
     page's XML and the text, not the whole content.xml's tree (3,000 pages held 10 times their XML's size)."""
-    from ingest.odt import creation_date, flat_bytes
+    from ingest.odt import creation_date, flat_bytes, odf_author
     what = "OpenDocument presentation"
     if (flat := flat_bytes(data, what)) is not None:
         title, meta, slides = _odp_pages(io.BytesIO(flat), None)  # a flat .fodp: its meta and objects in place
-        return title, creation_date(meta), slides
+        return title, creation_date(meta), odf_author(meta), slides
     with opened_odf(data, what, ".odp") as parts:
         meta = parts.xml("meta.xml")
         with parts.open("content.xml") as stream:
             title, _, slides = _odp_pages(stream, parts)
     found = meta.find(f"{OFFICE}meta/{DC}title") if meta is not None else None
     title = _clean(found.text or "")[:500] if found is not None else title
-    return title, creation_date(meta), slides
+    return title, creation_date(meta), odf_author(meta), slides
 
 
 def _odp_pages(stream, parts):

@@ -103,13 +103,9 @@ class WordText:
 
 def _author(raw: str | None) -> str:
     """A .docx's core properties' author ('Ben Okafor'), unless a placeholder a program wrote ('python-docx',
-    'Microsoft Office User') or no name, as a PDF's metadata author is read (ingest.pdf)."""
-    from ingest.pdf import PLACEHOLDER_AUTHORS
-    author = " ".join((raw or "").split())
-    if sum(ch.isalpha() for ch in author) < 3 or len(author) > 300 \
-            or author.casefold() in PLACEHOLDER_AUTHORS | {"python-docx"}:
-        return ""
-    return author
+    'Microsoft Office User') or no name, as a PDF's metadata author is read (ingest.recorded_author)."""
+    from ingest.recorded_author import recorded_author
+    return recorded_author(raw)
 
 
 def parse_word(path: str, data: bytes) -> Document:
