@@ -18,37 +18,37 @@ _pages: OrderedDict = OrderedDict()  # (collection, folder, glob, sort, next_off
 _pages_lock = threading.Lock()
 
 
-def page(sift, where, glob, sort, limit, offset: int = 0, dated=None, tags=()) -> tuple[dict, int]:
+def page(sift, where, glob, sort, limit, offset: int = 0, dated=None, tags=(), author=None) -> tuple[dict, int]:
     """list_files' answer for an ``offset``, and the offset it was listed from. An offset counts the files as they
     stand at each call, so a file indexed, added or removed between two pages shifted the next page: files of the
     last page came again (a new note sorts first, newest first) or were never shown (one deleted), unsaid. For an
     offset this server gave as next_offset, the page goes on after the file that page showed last, wherever it
     now is, and a note says the listing changed; where that file is gone, the note says the page may repeat or
-    skip files. ``dated``: the date range, ``tags`` the tags (listing.files)."""
-    key = (where.collection, where.folder, glob, sort, dated, tags)
+    skip files. ``dated``: the date range, ``tags`` the tags, ``author`` the author (listing.files)."""
+    key = (where.collection, where.folder, glob, sort, dated, tags, author)
     with _pages_lock:
         last = _pages.get((*key, offset)) if offset else None
     notes = []
     if last is None:
-        data = list_files(sift, where, glob, sort, limit, offset, dated, tags)
+        data = list_files(sift, where, glob, sort, limit, offset, dated, tags, author)
     else:  # the file before the page: where it is still the page's last, nothing moved
-        before = list_files(sift, where, glob, sort, 1, offset - 1, dated, tags)["files"]
+        before = list_files(sift, where, glob, sort, 1, offset - 1, dated, tags, author)["files"]
         if before and before[0]["path"] == last:  # (listed apart: a page of the largest limit has no room for it)
-            data = list_files(sift, where, glob, sort, limit, offset, dated, tags)
+            data = list_files(sift, where, glob, sort, limit, offset, dated, tags, author)
         else:
-            found = _place(sift, where, glob, sort, offset, last, dated, tags)
+            found = _place(sift, where, glob, sort, offset, last, dated, tags, author)
             if found is None:
                 notes.append(f"the listing changed since offset={offset} was given (files indexed, added or "
                              f"removed), and {render.shown(last)}, the last file shown before, is no longer near its place: this "
                              "page may repeat or leave out files; list from offset 0 again to be sure")
-                data = list_files(sift, where, glob, sort, limit, offset, dated, tags)
+                data = list_files(sift, where, glob, sort, limit, offset, dated, tags, author)
             else:
                 notes.append(f"the listing changed since offset={offset} was given (files indexed, added or "
                              f"removed): this page goes on after {render.shown(last)}, the last file shown before, now at offset "
                              f"{found}, so that none repeats or is left out; files that now sort before it are "
                              "listed from offset 0")
                 offset = found
-                data = list_files(sift, where, glob, sort, limit, offset, dated, tags)
+                data = list_files(sift, where, glob, sort, limit, offset, dated, tags, author)
     data["notes"] = data.get("notes", []) + notes
     if data.get("next_offset") is not None and data["files"]:
         with _pages_lock:
@@ -58,16 +58,16 @@ def page(sift, where, glob, sort, limit, offset: int = 0, dated=None, tags=()) -
     return data, offset
 
 
-def _place(sift, where, glob, sort, offset: int, last: str, dated=None, tags=()) -> int | None:
+def _place(sift, where, glob, sort, offset: int, last: str, dated=None, tags=(), author=None) -> int | None:
     """The offset just after ``last`` in the listing as it is now, looked for among the files around ``offset``
     (as many before and after as one page of the largest limit holds); None where it is not there."""
     start = max(0, offset - listing.MAX_LIMIT // 2)
-    near = list_files(sift, where, glob, sort, listing.MAX_LIMIT, start, dated, tags)["files"]
+    near = list_files(sift, where, glob, sort, listing.MAX_LIMIT, start, dated, tags, author)["files"]
     found = [n for n, f in enumerate(near) if f["path"] == last]
     return start + found[0] + 1 if found else None
 
 
-def list_files(sift, where, glob, sort, limit, offset: int = 0, dated=None, tags=()) -> dict:
+def list_files(sift, where, glob, sort, limit, offset: int = 0, dated=None, tags=(), author=None) -> dict:
     """The listing of ``where`` (a scope, its collection checked), as structured content: each file without
     the collection and relative path ``path`` already says. They made the data of 50 files over twice its
     text (10.8 KB against 4.6 KB). ``ingest files --json`` keeps them: a script may read them. ``next_offset``:
@@ -75,7 +75,7 @@ def list_files(sift, where, glob, sort, limit, offset: int = 0, dated=None, tags
     but narrowing the folder or the pattern)."""
     rules = sift.rules()
     data = listing.files(sift.conn(), where, glob, sort, limit, sift.roots(), MCP, listed_kind, offset,
-                         lambda root, rel: why_not_indexed(root, rel, rules), dated, tags)
+                         lambda root, rel: why_not_indexed(root, rel, rules), dated, tags, author)
     data["files"] = [{k: v for k, v in f.items() if k not in REPEATED} for f in data["files"]]
     for f in data["files"]:
         if f.get("dated"):

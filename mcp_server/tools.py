@@ -53,6 +53,9 @@ Kind = Annotated[Literal["note", "code", "pdf", "text"] | None, Field(
                 "text: plain text, CSV, spreadsheets.")]
 SharedPathPrefix = Annotated[str | None, Field(max_length=4096, description="As search's path_prefix.")]
 
+Author = Annotated[str | None, Field(max_length=200, description=(
+    "Only passages by this author (any case; 'Berg', 'A. Berg' find Anna Berg): front matter's, a document's "
+    "(PDF, Word, ODF, EPUB, slides), a mail's sender, a chat's speaker. For 'what did Anna write about …'."))]
 TagName = Annotated[str, Field(max_length=200)]
 Tags = Annotated[Annotated[list[TagName], Field(max_length=16)] | TagName | None, Field(description=(
     "Only passages with all these tags (any case, '#' optional): front matter or inline #tags, Logseq tags::, "
@@ -384,8 +387,7 @@ class Tools:
                                                 "2023'.")] = None,
         date_before: Annotated[str | None, Field(max_length=64)] = None,
         tags: Tags = None,
-        author: Annotated[str | None, Field(max_length=200, description="A note's, PDF's or Word document's author, "
-                                            "a mail's sender; any case, 'Berg' finds Anna Berg.")] = None,
+        author: Author = None,
     ) -> CallToolResult:
         """Search the user's own notes, code and PDFs (local folders they chose). Use it first whenever the user
         asks about something that may be in them: projects, people, decisions, how-tos, papers. Returns the best
@@ -468,6 +470,8 @@ class Tools:
                                                 "date_after: 'which notes did I write in March 2024'.")] = None,
         date_before: Annotated[str | None, Field(max_length=64)] = None,
         tags: Annotated[SharedTags, Field(description="As search's tags (files with them).")] = None,
+        author: Annotated[str | None, Field(max_length=200, description="As search's author (files by them): "
+                                            "'list what Ben wrote'.")] = None,
     ) -> CallToolResult:
         """List indexed files with kind, size, modified time and state (indexed, pending, failed or skipped with
         the reason). Use it to browse a folder, find recent files ("what did I write this week"), find a file by
@@ -479,7 +483,7 @@ class Tools:
         if refused:
             raise Problem(refused)
         sort = sort_for(sort, dated)
-        data, offset = listing.page(self.sift, where, glob, sort, limit, offset, dated, _tags(tags))
+        data, offset = listing.page(self.sift, where, glob, sort, limit, offset, dated, _tags(tags), _author(author))
         # the listing is the index's: a file edited, deleted or added since its scan shows as it was indexed
         fresh_line, data["freshness"] = report.freshness(self.sift.conn(), where.collection)
         return result(f"{listing.text(data, sort, offset)}\n{fresh_line}", data)

@@ -1,6 +1,7 @@
 """Reads of who wrote what: the authors files record (a note's front matter ``author:``, a Logseq page's
-``author::``, a PDF's or a .docx's metadata author) and the heads of mail passages, whose ``From:`` line names a
-message's sender (ingest.mail). search.query.authors decides who is meant."""
+``author::``, a document's metadata author), the heads of mail passages, whose ``From:`` line names a message's
+sender (ingest.mail), and chat passages, whose lines name their speakers (ingest.chat). search.query.authors decides
+who is meant."""
 from __future__ import annotations
 
 import json
@@ -55,3 +56,27 @@ def visible_authors(conn: sqlite3.Connection) -> list[str]:
     return [author for (author,) in conn.execute(
         f"SELECT DISTINCT {AUTHOR} FROM files f JOIN collections c ON c.id = f.collection "
         f"WHERE f.meta LIKE '%\"author\"%' AND {VISIBLE}") if author]
+
+
+def files_of(conn: sqlite3.Connection, chunks: list[int]) -> list[int]:
+    """The files the ``chunks`` are passages of, each once."""
+    return [file for (file,) in conn.execute("SELECT DISTINCT file FROM chunks WHERE id IN "
+                                              "(SELECT value FROM json_each(?))", (json.dumps(chunks),))]
+
+
+# a chat export read as a conversation (ingest.chat): its meta says which
+_CHAT = "f.meta LIKE '%\"chat_export\"%'"
+
+
+def chat_files(conn: sqlite3.Connection) -> list[tuple[int, str, int, int]]:
+    """(file id, its sha256, how many passages, its last passage's id) of every chat export's file version with
+    passages, as ``mail_files`` gives a mail file's: what its passages' speakers are kept by."""
+    return conn.execute("SELECT f.id, f.sha256, count(*), max(ch.id) FROM files f JOIN chunks ch ON ch.file = f.id "
+                        f"WHERE {_CHAT} GROUP BY f.id ORDER BY f.id").fetchall()
+
+
+def passage_texts(conn: sqlite3.Connection, files: list[int]) -> list[tuple[int, int, str]]:
+    """(chunk id, file id, text) of the ``files``' passages, by file and in passage order: a chat's, whose lines
+    name their speakers."""
+    return conn.execute("SELECT ch.id, ch.file, ch.text FROM chunks ch WHERE ch.file IN "
+                        "(SELECT value FROM json_each(?)) ORDER BY ch.file, ch.ordinal", (json.dumps(files),)).fetchall()

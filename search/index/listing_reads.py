@@ -2,6 +2,7 @@
 the listing itself, newest first or by path or date, counted and paged."""
 from __future__ import annotations
 
+import json
 import sqlite3
 
 from search.index.catalog_reads import passage_dates_kept
@@ -151,7 +152,7 @@ def _dated(conn: sqlite3.Connection, after: float | None, before: float | None) 
 
 def listing(conn: sqlite3.Connection, collection: str | None, match: str, params: dict, by_time: bool | str,
             limit: int, offset: int = 0, dated: tuple[float | None, float | None] | None = None,
-            tags: tuple[str, ...] = ()) -> list[sqlite3.Row]:
+            tags: tuple[str, ...] = (), authored: list[int] | None = None) -> list[sqlite3.Row]:
     """``limit`` files, after the first ``offset``, of the collections (or of ``collection``) that the index knows, each once, with
     ``total`` (how many match): ``collection`` (its id), ``path``, ``ref`` (the current version's file id),
     ``generation`` (the one whose progress row says where it stands, None: published and untouched since),
@@ -160,7 +161,8 @@ def listing(conn: sqlite3.Connection, collection: str | None, match: str, params
     'modified'), by collection and path (False or 'path'), or by the newest date its passages are about, in the range
     if there is one, else its modified time ('dated': ``_BY_DATE``). ``dated`` (after, before; unix times, either None): only the files the index holds a version
     of with a passage about a date in that range (``_DATED``). ``tags`` (casefolded names): only the files the index
-    holds a version of that carry each, as their own or a passage's (``file_tag_condition``). Call it inside a
+    holds a version of that carry each, as their own or a passage's (``file_tag_condition``). ``authored`` (file ids,
+    search.query.authors.files_by): only the files whose version the index holds is one of them. Call it inside a
     snapshot: it runs two queries."""
     entries = _LISTING.format(where_collection="WHERE c.name = :collection" if collection else "", visible=VISIBLE,
                               match_p=match.format(path="p.path"), match_f=match.format(path="f.path"),
@@ -176,7 +178,11 @@ def listing(conn: sqlite3.Connection, collection: str | None, match: str, params
         entries += (f", tagged AS (SELECT * FROM {source} e WHERE e.ref IS NOT NULL AND "
                     f"{file_tag_condition(conn, tags, 'e.ref')})")
         source, named = "tagged", {**named, **tag_params(tags)}
-    if match != "1" or dated is not None or tags:
+    if authored is not None:  # list_files' author: the files that person wrote
+        entries += (f", authored AS (SELECT * FROM {source} e WHERE e.ref IN "
+                    "(SELECT value FROM json_each(:authored)))")
+        source, named = "authored", {**named, "authored": json.dumps(authored)}
+    if match != "1" or dated is not None or tags or authored is not None:
         return conn.execute(entries + _STORED.format(order=order, source=source), named).fetchall()
     total = conn.execute(entries + _COUNT, named).fetchone()[0]
     return conn.execute(entries + _FIRST.format(order=order), {**named, "total": total}).fetchall()

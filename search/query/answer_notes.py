@@ -82,7 +82,7 @@ def filtered_out(catalog: Catalog, filters: Filters, none_dated: bool = False) -
                 f"{'that tag' if len(absent) == 1 else 'those tags'}; other words will not help"]
     if filters.author and not catalog.author_mask(filters.author).any():  # as a tag none holds
         return [f"{FILTERED_OUT} by {filters.author}: no file searched records that author (a note's author:, a "
-                f"PDF's or a Word document's author) nor is a mail's sender so named; other words will not help"]
+                f"document's author) nor is a mail's sender or a chat's speaker so named; other words will not help"]
     parts = ([f"of kind {filters.kind}"] if filters.kind else []) \
         + ([f"modified at or after {when(filters.modified_after)}"] if filters.modified_after is not None else []) \
         + ([f"modified before {when(filters.modified_before)}"] if filters.modified_before is not None else [])

@@ -1,10 +1,13 @@
 """Who wrote a passage, as search's ``author`` filter and a question naming its writer ask.
 
 A passage's author is its file's, as the file records one (a note's front matter ``author:``, a Logseq page's
-``author::``, a PDF's or a .docx's metadata author), or, in a mail file, its message's sender (the ``From:`` line of
-the message's head, which its later passages and attachments follow). A name given matches an author whose words
+``author::``, a document's metadata author), or, in a mail file, its message's sender (the ``From:`` line of the
+message's head, which its later passages and attachments follow), or, in a chat, the speakers of its messages. A name given matches an author whose words
 hold every word of it, folded as keyword search folds them: 'Ben' and 'okafor' find 'Ben Okafor', 'Anna Berg'
-finds 'Berg, Anna'; 'Ben Okafor' does not find 'Ben Lee'.
+finds 'Berg, Anna'; 'Ben Okafor' does not find 'Ben Lee'. An initial stands for a word it begins ('A. Berg', 'Anna
+B.'), and the persons of a file recording several are told apart ('Anna Okafor' is no one of 'Anna Berg, Ben
+Okafor'). A short form of a given name is no initial: 'Ben' does not find 'Benjamin Lee' (a prefix would find
+'Bennett' too, and a nickname's long form, Bob's Robert, takes a list of guesses).
 
 A question that names a known author as its writer ('what did Ben write in March about hiring', 'notes by anna
 berg', 'papers by Ursula von der Leyen') puts that author's passages first (``theirs_first``), each keeping its
@@ -58,21 +61,66 @@ def _unaccented(word: str) -> str:
 
 
 def wrote(recorded: str | None, name: str) -> bool:
-    """Whether the author ``recorded`` (a file's, or a mail's From line) is the ``name`` asked for: its words hold
-    every word of the name. A recorded author in ASCII holds its words as they are folded, so one lacking a word
-    of the name is told apart without reading its words: a question naming a writer matched every sender of a mail
-    archive (50,000: 0.4 s a question, 2 s for the passages of 300,000) reading each one's words."""
+    """Whether the author ``recorded`` (a file's, or a mail's From line) is the ``name`` asked for: one of the persons
+    it records (``persons``) holds every word of the name, each word its own, an initial standing for a word it
+    begins ('A. Berg', 'Berg, A.' and 'Anna B.' are Anna Berg; a recorded 'J. Smith' is John Smith), so long as one
+    word is held whole. Of 'Anna Berg, Ben Okafor', 'Anna Okafor' is no one: the persons are told apart. A recorded
+    author in ASCII that lacks a whole word of the name and writes no initial is told apart without reading its
+    words: a question naming a writer matched every sender of a mail archive (50,000: 0.4 s a question, 2 s for the
+    passages of 300,000) reading each one's words."""
     if not recorded:
         return False
     words = _asked(name)
     if recorded.isascii():
         folded = recorded.lower()
-        if not all(word in folded for word in words):
+        if not all(word in folded for word in words if len(word) > 1) and not _INITIAL.search(folded):
             return False
-    return set(words) <= set(name_words(recorded))
+        if not any(word in folded for word in words):
+            return False
+    return any(_holds(person, words) for person in persons(recorded))
 
 
 _asked = lru_cache(maxsize=64)(name_words)  # a name asked for, matched against thousands of authors
+_INITIAL = re.compile(r"(?<![^\W_])[^\W\d_](?![^\W_])")  # a letter alone: 'a' of 'A. Berg'
+# where one person of an author recorded ends and the next begins: 'Anna Lee; Ben Berg', 'Anna Lee & Ben Berg', 'Anna
+# Lee and Ben Berg', '王伟、李娜', a line each; a comma, as ``persons`` reads it
+_BETWEEN = re.compile(r"\s*(?:[;；、\n]|\s&\s|\s(?:and|und)\s)\s*", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def persons(recorded: str) -> tuple[tuple[str, ...], ...]:
+    """The persons an author recorded names, each as its words (``name_words``): apart at ';', '&', 'and', '、', a
+    line, and at a comma between names of two words or more ('Anna Berg, Ben Okafor', as front matter's list is
+    kept); a word alone before a comma is a surname, its given names after it ('Berg, Anna'; 'Berg, A., Okafor, B.' is
+    two)."""
+    found = []
+    for piece in _BETWEEN.split(recorded):
+        parts = [name_words(part) for part in re.split(r"[,，]", piece)]
+        parts = [part for part in parts if part]
+        while parts:
+            person = parts.pop(0)
+            if len(person) == 1 and parts:  # 'Berg, Anna': the surname, then the given names
+                person += parts.pop(0)
+            found.append(person)
+    return tuple(found)
+
+
+def _holds(person: tuple[str, ...], words: tuple[str, ...]) -> bool:
+    """Whether every word of a name asked for is a word of ``person``'s, each its own, a letter alone standing for
+    a word it begins (either side); at least one word held whole."""
+    def match(at: int, free: tuple[int, ...], whole: bool) -> bool:
+        if at == len(words):
+            return whole
+        word = words[at]
+        for i in free:
+            held = person[i]
+            if held == word or (len(word) == 1 or len(held) == 1) and held[0] == word[0]:
+                if match(at + 1, tuple(j for j in free if j != i), whole or held == word):
+                    return True
+        return False
+    # whole words first: 'a berg' against ('anna', 'berg', 'a') is two
+    ordered = tuple(sorted(range(len(person)), key=lambda i: len(person[i]) == 1))
+    return len(words) <= len(person) and match(0, ordered, False)
 
 
 def senders(heads: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
@@ -101,18 +149,23 @@ INDEXES_KEPT = 4
 
 
 def mail_senders(conn) -> list[tuple[int, str]]:
-    """(chunk id, its message's From line) of every mail passage (``senders``), the heads read only of the mail file
-    versions not read before in this process."""
+    """(chunk id, who wrote it) of every mail passage (its message's From line, ``senders``) and chat passage (the
+    speakers of its messages, ``speakers``), the passages read only of the mail and chat file versions not read
+    before in this process."""
     from search.index import author_reads
-    where, files = author_reads.database(conn), author_reads.mail_files(conn)
+    where = author_reads.database(conn)
+    chats = [tuple(key) for key in author_reads.chat_files(conn)]
+    files = sorted({tuple(key) for key in author_reads.mail_files(conn)} | set(chats))
     with _KEPT_LOCK:
         kept = _KEPT.get(where, {}) if where else {}
     missing = {key[0]: key for key in files if key not in kept}
     found = {key: [] for key in missing.values()}  # a file whose passages name no sender: read, nothing found
-    if missing:
-        heads = author_reads.mail_heads(conn, sorted(missing))
-        for file, its in groupby(heads, key=lambda head: head[1]):
-            found[missing[file]] = senders(list(its))
+    talks = sorted(set(missing) & {key[0] for key in chats})
+    mails = sorted(set(missing) - set(talks))
+    for read, rows in ((senders, author_reads.mail_heads(conn, mails) if mails else []),
+                       (speakers, author_reads.passage_texts(conn, talks) if talks else [])):
+        for file, its in groupby(rows, key=lambda row: row[1]):
+            found[missing[file]] = read(list(its))
     now = {key: found[key] if key in found else kept[key] for key in files}
     if where:
         with _KEPT_LOCK:
@@ -121,6 +174,21 @@ def mail_senders(conn) -> list[tuple[int, str]]:
                 _KEPT.pop(next(iter(_KEPT)))
             _KEPT[where] = now
     return [pair for key in files for pair in now[key]]
+
+
+# a chat message's line as ingest.chat writes it: 'Anna Berg: the invoice format is fine'
+SPEAKER = re.compile(r"(?m)^([^\s:][^:\n]{0,80}?): ")
+
+
+def speakers(passages: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
+    """(chunk id, the speakers of its messages, '; ' between them) of chat passages given as (chunk id, file id,
+    text): a passage of a chat day is many speakers' messages, and ``author`` finds those where the person spoke."""
+    found = []
+    for chunk, _, text in passages:
+        names = dict.fromkeys(name.strip().replace(";", ",") for name in SPEAKER.findall(text))
+        if names:
+            found.append((chunk, "; ".join(names)))
+    return found
 
 
 def condition(conn, name: str) -> tuple[str, dict]:
@@ -134,6 +202,17 @@ def condition(conn, name: str) -> tuple[str, dict]:
     return ("(f.id IN (SELECT value FROM json_each(:author_files)) "
             "OR ch.id IN (SELECT value FROM json_each(:author_chunks)))",
             {"author_files": json.dumps(files), "author_chunks": json.dumps(chunks)})
+
+
+def files_by(conn, name: str) -> list[int]:
+    """The ids of the file versions ``name`` wrote: recording such an author, or a mail file holding a message of
+    such a sender (list_files' ``author``: 'list what Ben wrote')."""
+    from search.index import author_reads
+    files = {file for file, author in author_reads.file_authors(conn) if wrote(author, name)}
+    said = mail_senders(conn)
+    theirs = {sender for sender in {sender for _, sender in said} if wrote(sender, name)}
+    files |= set(author_reads.files_of(conn, [chunk for chunk, sender in said if sender in theirs]))
+    return sorted(files)
 
 
 def named_author(query: str, known: list[str]) -> str | None:

@@ -102,7 +102,8 @@ def sort_for(sort: str | None, dated: tuple[float | None, float | None] | None) 
 def files(conn, where: Scope, glob: str | None, sort: str | None, limit: int, roots: dict[str, str],
           say: Wording, kind_of: Callable[[str, str], str | None], offset: int = 0,
           left_out: Callable[[str, str], str | None] | None = None,
-          dated: tuple[float | None, float | None] | None = None, tags: tuple[str, ...] = ()) -> dict:
+          dated: tuple[float | None, float | None] | None = None, tags: tuple[str, ...] = (),
+          author: str | None = None) -> dict:
     """``total`` (how many match), ``shown``, ``files`` (``limit`` of them, after the first ``offset``) and ``notes`` (how the
     folder was read; what to write instead when nothing matched, in ``say``'s terms). ``where`` is the
     collection and folder as search.query.scope read them; ``roots`` the collections' roots by name;
@@ -113,7 +114,8 @@ def files(conn, where: Scope, glob: str | None, sort: str | None, limit: int, ro
     ``dated`` (date_after, date_before as unix times, either None; None: no date range): only the files with a
     passage about a date in it, as search's date filters find passages (listing_reads._DATED), a note saying so.
     ``tags`` (as ``filters.wanted_tags`` gives them): only the files carrying each, as their own or a passage's; a
-    tag no file holds is said, with the tags near it."""
+    tag no file holds is said, with the tags near it. ``author`` (as ``authors.wanted`` gives it): only the files
+    that person wrote, as search's author filter finds passages (search.query.authors.files_by)."""
     dated = dated if dated is not None and dated != (None, None) else None
     sort = sort_for(sort, dated)
     if sort not in SORTS:
@@ -124,9 +126,13 @@ def files(conn, where: Scope, glob: str | None, sort: str | None, limit: int, ro
         raise ValueError(f"offset must be 0 or more (got {offset})")
     match, params = path_match(conn, where.folder, glob, "sift_glob")
     with snapshot(conn):
-        rows = listing_reads.listing(conn, where.collection, match, params, sort, limit, offset, dated, tags)
-        counted = rows or (listing_reads.listing(conn, where.collection, match, params, False, 1, 0, dated, tags)
-                           if offset else [])
+        authored = None
+        if author:
+            from search.query.authors import files_by
+            authored = files_by(conn, author)
+        rows = listing_reads.listing(conn, where.collection, match, params, sort, limit, offset, dated, tags, authored)
+        counted = rows or (listing_reads.listing(conn, where.collection, match, params, False, 1, 0, dated, tags,
+                                                 authored) if offset else [])
         absent = []
         if tags and not rows and tag_reads.tags_indexed(conn):
             # imported here: search.query.tags brings keyword search and numpy, which sift-mcp must not load before
@@ -146,6 +152,9 @@ def files(conn, where: Scope, glob: str | None, sort: str | None, limit: int, ro
     total = counted[0]["total"] if counted else 0  # an offset past the last file shows none of them
     hints = [] if total else [h for h in (glob_hint(glob, roots, say), *unscanned(conn, where.collection),
                                           *([f"no file is tagged {' or '.join(absent)}"] if absent else []),
+                                          *([f"no file records {author} as its author (a note's author:, a "
+                                             "document's author) nor holds a mail of that sender"]
+                                            if authored == [] else []),
                                           *folder_left_out(roots, where, left_out)) if h]
     return {"total": total, "shown": len(shown), "files": [_public(e) for e in shown],
             "notes": where.notes(found=bool(total)) + ([DATED_NOTE.format(after=say.date_after, before=say.date_before)]

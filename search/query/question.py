@@ -184,12 +184,14 @@ def writers_known(known: Callable[[str], bool]) -> Iterator[None]:
 
 
 def _a_writer(match: re.Match) -> bool:
-    """Whether BY_SOMEONE's ``match`` names a writer: always by 'notes by …' (the framing says it is one); before a
-    verb, a name the index knows (``writers_known``), or any name outside a search."""
+    """Whether BY_SOMEONE's ``match`` names a writer: by 'notes by …' a capitalised name always (the framing says it
+    is one), one in small letters only where the index knows it ('posts by category about python': 'category' is no
+    writer, and it was searched as 'category python'); before a verb, a name the index knows (``writers_known``); any
+    name outside a search."""
     known = _KNOWN_WRITER.get()
-    if match["c"] or known is None:
+    if known is None or match["c"] and not match["c"][:1].islower():
         return True
-    words = (match["a"] or match["b"]).split()
+    words = (match["a"] or match["b"] or match["c"]).split()
     return any(known(" ".join(words[:n])) for n in range(len(words), 0, -1))
 
 

@@ -1,0 +1,142 @@
+"""An author asked for as people write names, and found in every kind of file that records one.
+
+A name written another way was not matched ('A. Berg', 'Berg, A.', 'Anna B.' for Anna Berg); of a file recording
+several authors ('author: [Anna Lee, Ben Okafor]') the first name of one and the last of another matched ('Anna
+Okafor'); a chat's speakers were no authors; list_files took no author ('list what Ben wrote'); and 'posts by
+category about python' was searched as 'category python', 'category' read as a writer."""
+from __future__ import annotations
+
+import pytest
+
+from search.query import authors
+from search.query.filters import Filters
+from search.query.question import content, writers_known
+from tests.conftest import built_once, engine_in, ingest_keyword_only, write_tree
+from tests.test_document_authors import META, docx, epub, odp, odt, pptx
+
+# --- names written another way, and the persons of one file -------------------------------------------------------
+
+@pytest.mark.parametrize("recorded, asked", [
+    ("Anna Berg", "A. Berg"), ("Anna Berg", "Berg, A."), ("Anna Berg", "Anna B."), ("Anna Berg", "a berg"),
+    ("Berg, Anna", "A. Berg"), ("J. Smith", "John Smith"), ("Anna Berg, Ben Okafor", "B. Okafor"),
+    ("Berg, A., Okafor, B.", "Ben Okafor"), ("Ben Okafor <ben@example.com>", "B. Okafor"),
+])
+def test_an_initial_stands_for_the_name_it_begins(recorded, asked):
+    assert authors.wrote(recorded, asked), (recorded, asked)
+
+
+@pytest.mark.parametrize("recorded, asked", [
+    ("Alice Berg", "Anna Berg"), ("Anna Berg", "A"), ("Anna Berg", "A. B."), ("Benjamin Lee", "Ben"),
+    ("Anna Lee, Ben Okafor", "Anna Okafor"), ("Anna Lee; Ben Okafor", "Anna Okafor"),
+    ("Anna Lee and Ben Okafor", "Anna Okafor"), ("Berg, A., Okafor, B.", "A. Okafor"), ("王伟、李娜", "王伟 李娜"),
+])
+def test_a_name_is_one_persons_not_words_of_several(recorded, asked):
+    """'Anna Okafor' is neither Anna Lee nor Ben Okafor; an initial alone, or initials alone, name no one; 'Ben' is
+    no initial of Benjamin (a short form of a name is not matched: it would find Bennett too)."""
+    assert not authors.wrote(recorded, asked), (recorded, asked)
+
+
+# --- search and list_files by these authors -----------------------------------------------------------------------
+
+NOTES = {
+    "anna/budget.md": "---\nauthor: Anna Berg\n---\n# Q2 spending\n\nThe harbour budget moves to dredging.\n",
+    "pair.md": "---\nauthor: [Anna Lee, Ben Okafor]\n---\n# Dredging plan\n\nThe harbour dredging plan.\n",
+    "mentions.md": "# Harbour\n\nAnna Okafor and Ben Berg talk about the harbour, the harbour, the harbour.\n",
+    "python.md": "# Posts\n\nPosts by category: the python posts list every category of python.\n",
+    "python-tips.md": "# Python tips\n\nUse python generators for the harbour logs.\n",
+}
+CHAT = ("14/03/2024, 09:15 - Ben Okafor: The harbour crane is fixed.\n"
+        "14/03/2024, 09:20 - Anna Lee: Good, the harbour opens on Monday.\n"
+        "15/03/2024, 10:00 - Anna Lee: The harbour master signed it.\n"
+        "15/03/2024, 10:05 - Anna Lee: Harbour fees go up in May.\n")
+MAIL = ("From: Ben Okafor <ben@example.com>\nTo: Anna Berg <anna@example.com>\nSubject: Harbour dredging\n"
+        "Date: Tue, 10 Mar 2026 09:00:00 +0000\n\nThe harbour dredging starts on Friday.\n")
+
+
+def _build(folder):
+    root = write_tree(folder / "notes", NOTES)
+    (root / "mail.eml").write_text(MAIL)
+    (root / "WhatsApp Chat with Anna.txt").write_text(CHAT)
+    (root / "survey.odt").write_bytes(odt("The harbour survey of Kvarven.", META.format("Ingrid Halvorsen", "")))
+    (root / "tides.odp").write_bytes(odp("Harbour tides at Kvarven.", META.format("Mei Lin", "")))
+    (root / "book.epub").write_bytes(epub("The harbour tide tables.", "<dc:creator>Okonkwo Eze</dc:creator>"))
+    (root / "deck.pptx").write_bytes(pptx("Harbour berths at Kvarven.", "Ben Okafor"))
+    (root / "report.docx").write_bytes(docx("The harbour report.", "王伟"))
+    ingest_keyword_only(root)
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory, model_path):
+    return built_once(tmp_path_factory, model_path, _build)
+
+
+@pytest.fixture(params=["postings", "fts5"])
+def engine(request, home, model_path, embedder, monkeypatch):
+    return engine_in(home, model_path, embedder, monkeypatch, postings=request.param == "postings")
+
+
+def found(engine, author: str, query: str = "harbour") -> list[str]:
+    return sorted({hit.path for hit in engine.search(query, mode="keyword", limit=50,
+                                                    filters=Filters(author=author)).hits})
+
+
+@pytest.mark.parametrize("author, paths", [
+    ("A. Berg", ["anna/budget.md"]), ("Berg, A.", ["anna/budget.md"]), ("Anna B.", ["anna/budget.md"]),
+    ("Anna Okafor", []), ("Ben Okafor", ["WhatsApp Chat with Anna.txt", "deck.pptx", "mail.eml", "pair.md"]),
+    ("Anna Lee", ["WhatsApp Chat with Anna.txt", "pair.md"]),
+    ("Ingrid Halvorsen", ["survey.odt"]), ("Mei Lin", ["tides.odp"]), ("Okonkwo", ["book.epub"]),
+    ("王伟", ["report.docx"]),
+])
+def test_the_author_filter_finds_these_authors(engine, author, paths):
+    assert found(engine, author) == paths
+
+
+def test_a_chat_speaker_is_the_author_of_the_passages_they_spoke_in(engine):
+    """A passage of a chat day is many speakers' messages: author='Ben' finds the day Ben spoke on, not the day only
+    Anna spoke (the chat's speakers were no authors at all)."""
+    hits = engine.search("harbour", mode="keyword", limit=50, filters=Filters(author="Ben")).hits
+    assert [h.heading_path for h in hits if h.path.startswith("WhatsApp")] == ["WhatsApp Chat with Anna · 2024-03-14"]
+    anna = engine.search("harbour", mode="keyword", limit=50, filters=Filters(author="anna lee")).hits
+    assert sorted(h.heading_path for h in anna if h.path.startswith("WhatsApp")) == [
+        "WhatsApp Chat with Anna · 2024-03-14", "WhatsApp Chat with Anna · 2024-03-15"]
+
+
+def test_list_files_takes_an_author(home, model_path, monkeypatch):
+    """'List what Ben wrote': the files recording Ben as their author, or holding a mail he sent."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    from tests.conftest import in_home
+    in_home(home, model_path, monkeypatch)
+    tools = Tools(Sift(load()))
+    listed = tools.list_files(author="ben", sort="path").structured_content
+    assert [f["path"] for f in listed["files"]] == ["notes/WhatsApp Chat with Anna.txt", "notes/deck.pptx",
+                                                    "notes/mail.eml", "notes/pair.md"], listed
+    assert [f["path"] for f in tools.list_files(author="A. Berg").structured_content["files"]] == \
+        ["notes/anna/budget.md"]
+    none = tools.list_files(author="Anna Okafor").structured_content
+    assert none["files"] == [] and any("no file records Anna Okafor as its author" in n for n in none["notes"]), none
+    with pytest.raises(ToolError, match="author must be a name"):
+        tools.list_files(author="!!")
+
+
+@pytest.mark.parametrize("question, searched", [
+    ("posts by category about python", "posts by category about python"),
+    ("articles by topic on rust", "articles by topic on rust"),
+    ("notes by ben about hiring", "ben hiring"),  # a writer the index knows
+    ("notes by Carol about hiring", "Carol hiring"),  # a capitalised name after 'by' is one, known or not
+])
+def test_by_and_a_common_noun_names_no_writer(question, searched):
+    """'by' and a word in small letters is a writer only where the index knows one so named."""
+    with writers_known(lambda name: name in ("ben",)):
+        assert content(question) == searched
+
+
+def test_posts_by_category_is_searched_with_its_words(engine):
+    """'posts by category about python' was searched as 'category python': 'posts' and 'by' left out as the framing
+    of a writer's name; the note listing posts by category came no higher than a note saying python twice."""
+    answer = engine.search("posts by category about python", mode="keyword")
+    assert [hit.path for hit in answer.hits][:1] == ["python.md"], answer.hits
+    assert "**Posts**" in answer.hits[0].snippet or "**posts**" in answer.hits[0].snippet, answer.hits[0].snippet
