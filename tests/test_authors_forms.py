@@ -6,6 +6,8 @@ Okafor'); a chat's speakers were no authors; list_files took no author ('list wh
 category about python' was searched as 'category python', 'category' read as a writer."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from search.query import authors
@@ -140,3 +142,29 @@ def test_posts_by_category_is_searched_with_its_words(engine):
     answer = engine.search("posts by category about python", mode="keyword")
     assert [hit.path for hit in answer.hits][:1] == ["python.md"], answer.hits
     assert "**Posts**" in answer.hits[0].snippet or "**posts**" in answer.hits[0].snippet, answer.hits[0].snippet
+
+
+def test_the_fts5_author_condition_is_made_once_per_index_state(sift_env, immediate, tmp_path, monkeypatch):
+    """By FTS5 (`ingest search --author`) each search read every file's author and every mail file again and
+    matched each sender; the condition is kept now, made again once the index changes."""
+    from search.query import authors
+    from tests.conftest import ingest
+    from workers import runtime
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "n", {"a.md": "---\nauthor: Ben Okafor\n---\n# A\n\nThe harbour.\n"})
+    (root / "mail.eml").write_text(MAIL)
+    ingest(root, "n")
+    conn = runtime.index()
+    read = []
+    conn.set_trace_callback(lambda sql: read.append(sql) if "meta LIKE" in sql else None)
+    try:
+        first = authors.condition(conn, "Ben Okafor")
+        assert read, "the first condition reads the authors"
+        read.clear()
+        assert authors.condition(conn, "Ben Okafor") == first and read == [], read
+        (root / "b.md").write_text("---\nauthor: B. Okafor\n---\n# B\n\nThe quay.\n")
+        ingest(root, "n")
+        again = authors.condition(conn, "Ben Okafor")
+        assert read and len(json.loads(again[1]["author_files"])) == len(json.loads(first[1]["author_files"])) + 1
+    finally:
+        conn.set_trace_callback(None)

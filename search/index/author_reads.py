@@ -80,3 +80,12 @@ def passage_texts(conn: sqlite3.Connection, files: list[int]) -> list[tuple[int,
     name their speakers."""
     return conn.execute("SELECT ch.id, ch.file, ch.text FROM chunks ch WHERE ch.file IN "
                         "(SELECT value FROM json_each(?)) ORDER BY ch.file, ch.ordinal", (json.dumps(files),)).fetchall()
+
+
+def stamp(conn: sqlite3.Connection) -> tuple:
+    """What changes whenever the files or passages an author could be found in do: each collection's published
+    generation, the last file and passage ids (a row is added, never changed in place, for a new version). Read in
+    three looks up an index, not a scan."""
+    return (tuple(conn.execute("SELECT id, published FROM collections ORDER BY id").fetchall()),
+            conn.execute("SELECT max(id) FROM files").fetchone()[0],
+            conn.execute("SELECT max(id) FROM chunks").fetchone()[0])

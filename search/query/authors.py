@@ -191,9 +191,34 @@ def speakers(passages: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
     return found
 
 
+# The conditions of the author filter made before, per index file and name, with the index's stamp
+# (author_reads.stamp) they were made at: by FTS5 (``ingest search --author``, or while the postings are read) each
+# search read the files' authors and the mail files again and matched every sender (71 ms of each search at 100,000
+# messages, bench/author_heads.py), where the in-memory path matches them once per catalog (Catalog.author_mask).
+_CONDITIONS: dict[tuple[str, str], tuple[tuple, tuple[str, dict]]] = {}
+CONDITIONS_KEPT = 32
+
+
 def condition(conn, name: str) -> tuple[str, dict]:
     """The SQL condition (over chunks ch of files f) that ``name`` wrote a passage, with its parameters: the files
-    recording such an author, and the mail passages of such a sender, as ``Catalog.author_mask`` keeps them."""
+    recording such an author, and the mail and chat passages of such a sender, as ``Catalog.author_mask`` keeps
+    them; made again only when the index has changed since (``_CONDITIONS``)."""
+    from search.index import author_reads
+    where, now = author_reads.database(conn), author_reads.stamp(conn)
+    with _KEPT_LOCK:
+        held = _CONDITIONS.get((where, name)) if where else None
+    if held is not None and held[0] == now:
+        return held[1]
+    made = _condition(conn, name)
+    if where:
+        with _KEPT_LOCK:
+            if len(_CONDITIONS) >= CONDITIONS_KEPT:
+                _CONDITIONS.clear()
+            _CONDITIONS[(where, name)] = (now, made)
+    return made
+
+
+def _condition(conn, name: str) -> tuple[str, dict]:
     from search.index import author_reads
     files = [file for file, author in author_reads.file_authors(conn) if wrote(author, name)]
     said = mail_senders(conn)
