@@ -51,7 +51,7 @@ def handed_on(tmp_path, monkeypatch):
     big = root / "big.md"
     big.write_text(big_note(40))
     st = big.stat()
-    basis = Basis(st.st_size, st.st_mtime, st.st_ctime, tasks._settings_print(runtime.model_id()))
+    basis = Basis(st.st_size, st.st_mtime, st.st_ctime, tasks._settings_print(runtime.model_id(), "big.md"))
     store.begin_background(conn, report["id"], "big.md", basis, st.st_size, 40, 1.0)
     return report, conn, root, big
 
@@ -507,7 +507,7 @@ def test_a_failed_background_job_is_a_visible_failure_until_the_file_changes_or_
     big.write_text(big_note(41, "seal"))  # a new version, whose job fails: the earlier version answers meanwhile
     st = big.stat()
     store.begin_background(conn, report["id"], "big.md", Basis(st.st_size, st.st_mtime, st.st_ctime,
-                           tasks._settings_print(runtime.model_id())), st.st_size, 41, 2.0)
+                           tasks._settings_print(runtime.model_id(), "big.md")), st.st_size, 41, 2.0)
     failed_job(conn, report["id"], since=2.0)
     said = run_ingest(sift_env, "stats").stdout
     assert "failed: embed_in_background failed: " in said and "; its earlier version answers; tried again" in said, \

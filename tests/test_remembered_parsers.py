@@ -16,9 +16,9 @@ from tests.test_remembered import reads, trouble  # noqa: F401 - reads: a fixtur
 
 @pytest.fixture(autouse=True)
 def _fresh_versions():
-    parser_versions.parsers.cache_clear()
+    parser_versions.versions.cache_clear()
     yield
-    parser_versions.parsers.cache_clear()
+    parser_versions.versions.cache_clear()
 
 
 def test_a_failed_pdf_is_read_again_once_its_parser_changes(reads, tmp_path, monkeypatch):
@@ -31,7 +31,7 @@ def test_a_failed_pdf_is_read_again_once_its_parser_changes(reads, tmp_path, mon
     assert trouble(ingest(root)) == trouble(first) and reads == [], "nothing changed: nothing read"
 
     monkeypatch.setattr(parser_versions, "PDF", parser_versions.PDF + 1)
-    parser_versions.parsers.cache_clear()
+    parser_versions.versions.cache_clear()
     assert trouble(ingest(root)) == trouble(first)
     assert reads == ["forms.pdf"], "a new PDF parser tries the failed PDF again, and only it"
     reads.clear()
@@ -39,6 +39,30 @@ def test_a_failed_pdf_is_read_again_once_its_parser_changes(reads, tmp_path, mon
 
     real = parser_versions._version
     monkeypatch.setattr(parser_versions, "_version", lambda name: "99.0" if name == "pypdf" else real(name))
-    parser_versions.parsers.cache_clear()
+    parser_versions.versions.cache_clear()
     ingest(root)
     assert reads == ["forms.pdf"], "a newer pypdf tries it again too"
+
+
+def test_a_parser_change_reads_again_only_the_failures_of_the_kinds_it_parses(reads, tmp_path, monkeypatch):
+    """With one string of every parser for every file, a new notebook parser read the failed PDF again too
+    (pypdf's seconds for each PDF skipped as a scan), and a new markdown-it-py both."""
+    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+    root = write_tree(tmp_path / "notes", {"a.md": "# A\n\nthe heron note\n", "bad.ipynb": "{\"cells\": oops",
+                                            "blob.md": "# B\n\x00\x01 binary\n"})
+    (root / "forms.pdf").write_bytes(nested_forms_pdf(400))
+    first = trouble(ingest(root))
+    assert sorted(t[0] for t in first) == ["bad.ipynb", "blob.md", "forms.pdf"]
+    reads.clear()
+
+    monkeypatch.setattr(parser_versions, "NOTEBOOK", parser_versions.NOTEBOOK + 1)
+    parser_versions.versions.cache_clear()
+    assert trouble(ingest(root)) == first
+    assert reads == ["bad.ipynb"], "a new notebook parser reads the failed notebook again, not the PDF"
+    reads.clear()
+
+    real = parser_versions._version
+    monkeypatch.setattr(parser_versions, "_version", lambda name: "99.0" if name == "markdown-it-py" else real(name))
+    parser_versions.versions.cache_clear()
+    assert trouble(ingest(root)) == first
+    assert reads == ["blob.md"], "a newer markdown-it-py reads the skipped note again, neither PDF nor notebook"

@@ -260,9 +260,9 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
             plan.changes.pop(file.path, None)
     plan.seen += unseen
     store.settle_ctimes(conn, collection_id, plan.settled)
-    carried = {} if model_changed else _as_before(conn, collection_id, plan, found, _settings_print(model))
+    carried = {} if model_changed else _as_before(conn, collection_id, plan, found, _settings_prints(model))
     store.keep_remembered(conn, collection_id, carried)  # the rest are gone, indexed, or read again now
-    in_background, stale = _in_background(conn, collection_id, plan, found, _settings_print(model),
+    in_background, stale = _in_background(conn, collection_id, plan, found, _settings_prints(model),
                                           None if scope is None else scope.paths)
     carried.update(in_background)
     # a refused link that was indexed before stays 'deleted' (its old version is retired), and is skipped
@@ -513,7 +513,7 @@ def _refused_as_before(conn, published: int | None, refused: dict[str, str]) -> 
             if r["state"] == "skipped" and refused.get(r["path"]) == r["reason"]}
 
 
-def _as_before(conn, collection_id: int, plan, found: list[FoundFile], settings_print: str) -> dict[str, Outcome]:
+def _as_before(conn, collection_id: int, plan, found: list[FoundFile], settings_print) -> dict[str, Outcome]:
     """The remembered outcomes of the files the plan would read again whose size, mtime, ctime and settings are
     all as they were when the outcome was decided: reading them again would only repeat it. "No permission" is
     also checked against the file itself (does it open now?): access given through its folder, the user's groups
@@ -524,7 +524,7 @@ def _as_before(conn, collection_id: int, plan, found: list[FoundFile], settings_
     for path, (basis, outcome) in file_reads.remembered(conn, collection_id).items():
         file = on_disk.get(path)
         if file is not None and plan.changes.get(path, "deleted") != "deleted" \
-                and basis == Basis(file.size, file.mtime, file.ctime, settings_print) \
+                and basis == Basis(file.size, file.mtime, file.ctime, settings_print(path)) \
                 and not (outcome.reason == NO_PERMISSION and can_open(root, path)):
             carried[path] = outcome
     return carried
@@ -536,7 +536,7 @@ def in_background(total: int) -> str:
             "not held back; searchable in a build of its own once done")
 
 
-def _in_background(conn, collection_id: int, plan, found: list[FoundFile], settings_print: str,
+def _in_background(conn, collection_id: int, plan, found: list[FoundFile], settings_print,
                    looked: list[str] | None) -> tuple[dict[str, Outcome], list]:
     """The files the plan would read again whose chunks a job of their own is embedding, or waits to, as they
     are now (size, mtime, ctime, settings): left to that job, skipped here with the reason; or whose job failed for
@@ -556,7 +556,7 @@ def _in_background(conn, collection_id: int, plan, found: list[FoundFile], setti
         failed = working.failed(row)
         running = not failed and row["done"] < row["total"] and (row["pid"] is None or working.alive(row["pid"]))
         if (running or failed) and file is not None and plan.changes.get(path, "deleted") != "deleted" and \
-                Basis(file.size, file.mtime, file.ctime, settings_print) == \
+                Basis(file.size, file.mtime, file.ctime, settings_print(path)) == \
                 Basis(row["size"], row["mtime"], row["ctime"], row["settings"]):
             carried[path] = Outcome("chunk", "failed", background_failed(failed)) if failed else \
                 Outcome("chunk", "skipped", in_background(row["total"]))
@@ -596,10 +596,22 @@ def _chunking() -> str:
     return chunking(settings.chunk_tokens, settings.chunk_overlap)
 
 
-def _settings_print(model: str | None) -> str:
-    """The fingerprint of the settings a file's outcome depends on, for the generation's model."""
-    settings = runtime.settings()
-    return fingerprint(model, _chunking(), settings.max_file_chunks, parsers())
+def _settings_print(model: str | None, path: str) -> str:
+    """The fingerprint of the settings ``path``'s outcome depends on, for the generation's model."""
+    return _settings_prints(model)(path)
+
+
+def _settings_prints(model: str | None):
+    """path → ``_settings_print(model, path)``, made once per set of parsers: a file's outcome holds only the
+    versions of what parses its kind (ingest.parser_versions), so a new notebook parser reads no failed PDF."""
+    settings, made = runtime.settings(), {}
+
+    def of(path: str) -> str:
+        parsing = parsers(path)
+        if parsing not in made:
+            made[parsing] = fingerprint(model, _chunking(), settings.max_file_chunks, parsing)
+        return made[parsing]
+    return of
 
 
 def jobs(paths: list[str], sizes: dict[str, int], most: int):
@@ -647,7 +659,7 @@ def parse(batch: Batch) -> None:
     cause (being written, say) is read again after a backoff, the rest of the batch already on its way."""
     conn, settings = runtime.index(), runtime.settings()
     root = collection_reads.get_collection(conn, batch.collection)["root"]
-    paths, settings_print = list(batch.paths), _settings_print(_model_of(conn, batch.gen))
+    paths, settings_print = list(batch.paths), _settings_prints(_model_of(conn, batch.gen))
     for this in retry.tries(retry.Policy(retries=settings.retries, delay=settings.retry_delay)):
         parsed, skipped, failed, again, lasting = [], {}, {}, {}, {}
         for path in paths:
@@ -658,7 +670,7 @@ def parse(batch: Batch) -> None:
                 continue
             {"skipped": skipped, "failed": failed, "again": again}[state][path] = value
             if its_own and seen is not None:  # the file's own doing: remembered until it changes
-                lasting[path] = Basis(seen.st_size, seen.st_mtime, seen.st_ctime, settings_print)
+                lasting[path] = Basis(seen.st_size, seen.st_mtime, seen.st_ctime, settings_print(path))
         if again and this.last:
             failed.update({p: f"{retry.describe(exc)} (tried {this.number} times)" for p, exc in again.items()})
             again = {}
@@ -751,7 +763,7 @@ def chunk(batch: Batch) -> None:
     overlap = min(settings.chunk_overlap, limit // 2)
     most = settings.max_file_chunks if batch.model else None  # a keyword-only index embeds nothing
     skipped, failed, embedding_texts, lasting = {}, {}, {}, {}
-    settings_print = _settings_print(batch.model)
+    settings_print = _settings_prints(batch.model)
     kept = _kept_cut(conn, batch, settings_print)
     for parsed in batch.parsed:
         if parsed.path in kept:  # a big file back from the background: cut as it was then, every vector cached
@@ -765,12 +777,12 @@ def chunk(batch: Batch) -> None:
             rows = [_chunk_row(i, piece, embedding_texts, dated) for i, piece in enumerate(pieces)]
         except TooManyChunks as over:  # hours of embedding would hold back every other file's publication
             skipped[parsed.path] = too_many_chunks(over)
-            lasting[parsed.path] = Basis(parsed.size, parsed.mtime, parsed.ctime, settings_print)
+            lasting[parsed.path] = Basis(parsed.size, parsed.mtime, parsed.ctime, settings_print(parsed.path))
             continue
         except Exception as exc:
             failed[parsed.path] = f"{type(exc).__name__}: {exc}"
             if _the_files_doing(exc):
-                lasting[parsed.path] = Basis(parsed.size, parsed.mtime, parsed.ctime, settings_print)
+                lasting[parsed.path] = Basis(parsed.size, parsed.mtime, parsed.ctime, settings_print(parsed.path))
             continue
         finally:
             work.end()
@@ -792,14 +804,14 @@ def chunk(batch: Batch) -> None:
     store.mark(conn, batch.gen, list(batch.chunks), "chunk", "done", counts=counts)
 
 
-def _kept_cut(conn, batch: Batch, settings_print: str) -> dict[str, list]:
+def _kept_cut(conn, batch: Batch, settings_print) -> dict[str, list]:
     """The chunk rows of the batch's files that the build which handed them to the background kept
     (``_to_background``), for the same content and settings, and whose vectors are all cached: the build that
     publishes such a file takes them instead of cutting it again (its token counts: seconds for thousands of
     chunks, while the collection's later edits wait for this build)."""
     found, parsed = {}, {p.path: p for p in batch.parsed}
     for path, row in work_reads.cut(conn, batch.collection, list(parsed)).items():
-        if (row["sha256"], row["settings"]) != (parsed[path].sha256, settings_print) or not batch.model:
+        if (row["sha256"], row["settings"]) != (parsed[path].sha256, settings_print(path)) or not batch.model:
             continue
         rows = store.chunk_rows(row["chunks"])
         hashes = [r.text_hash for r in rows]
@@ -821,14 +833,14 @@ def _to_background(conn, batch: Batch, settings, cached: set[str], embedding_tex
     if not big or settings.embed_remote or (collection_reads.get_collection(conn, batch.collection)["published"] is not None
                                             and collection_reads.published_model(conn, batch.collection) != batch.model):
         return {}
-    settings_print, reasons = _settings_print(batch.model), {}
+    settings_print, reasons = _settings_prints(batch.model), {}
     for parsed in big:
         rows = batch.chunks.pop(parsed.path)
         texts = {r.text_hash: embedding_texts[r.text_hash] for r in rows if r.text_hash not in cached}
         since = time.time()
-        store.keep_cut(conn, batch.collection, parsed.path, parsed.sha256, settings_print, rows)
+        store.keep_cut(conn, batch.collection, parsed.path, parsed.sha256, settings_print(parsed.path), rows)
         store.begin_background(conn, batch.collection, parsed.path, Basis(parsed.size, parsed.mtime, parsed.ctime,
-                               settings_print), parsed.size, len(texts), since)
+                               settings_print(parsed.path)), parsed.size, len(texts), since)
         embed_in_background(Background(batch.collection, parsed.path, batch.model, texts, since))
         reasons[parsed.path] = in_background(len(texts))
         log.info("generation %s: %s has %d chunks to embed: embedding them in the background", batch.gen,
