@@ -293,6 +293,8 @@ def corpus(scale: float) -> dict[str, bytes | str]:
         "object-stream-500k.pdf": object_stream_pdf(n(500_000)),
         "fonts.pdf": many_fonts_pdf(n(10_000)),
         "fonts-over.pdf": many_fonts_pdf(n(10_001)),
+        "fonts-in-parent.pdf": many_fonts_pdf(n(10_001), where="parent"),  # inherited from its /Pages node
+        "fonts-in-form.pdf": many_fonts_pdf(n(10_001), where="form"),  # listed by a form the page draws
         "nested-forms.pdf": nested_forms_pdf(50),
         "nested-forms-deep.pdf": nested_forms_pdf(n(5_000)),
         "one-table.md": markdown_table(n(5 * MB)),

@@ -46,7 +46,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
-from pypdf import PageObject, PdfReader
+from pypdf import PageObject, PdfReader, get_configuration
 from pypdf.generic import DictionaryObject, IndirectObject, NameObject
 from pypdf.errors import DependencyError
 
@@ -751,18 +751,54 @@ def _page_texts(pages: PageTree | Sequence[PageObject], said: str = "", runs: li
 
 
 MAX_PAGE_FONTS = 10_000  # fonts one page lists: pypdf reads each (about 19 KB) before the page's first operator
+FONT_PARENTS = 64  # /Parent links followed for the resources a page inherits (a tree deeper than that is damaged)
 
 
 def _fonts_in_bounds(page: PageObject) -> None:
     """ValueError (the page fails, the others are read) when the page lists more than MAX_PAGE_FONTS fonts: pypdf
     builds every one it lists before it draws anything, so 10,000 took 190 MB and 6 s, neither bounded by the
-    deadline (checked between operators) nor by the file's size (each font 130 bytes of the file)."""
-    resources = page.get("/Resources")
-    resources = resources.get_object() if resources is not None else None
-    fonts = resources.get("/Font") if isinstance(resources, DictionaryObject) else None
-    fonts = fonts.get_object() if fonts is not None else None
-    if isinstance(fonts, DictionaryObject) and len(fonts) > MAX_PAGE_FONTS:
-        raise ValueError(f"the page lists {len(fonts):,} fonts (over {MAX_PAGE_FONTS:,}): its text is not read")
+    deadline (checked between operators) nor by the file's size (each font 130 bytes of the file). Counted with
+    those it inherits from its /Pages nodes and those its forms list (each form's before its first operator
+    too): 10,001 fonts in a form the page draws took 9 s and 220 MB. Each form is counted once, and no more forms
+    than pypdf draws for a page (its xform_maximum_invocations_per_extraction), so the count's work is bounded."""
+    listed, forms, seen = 0, [_page_resources(page)], set()
+    most = get_configuration().xform_maximum_invocations_per_extraction
+    while forms and len(seen) <= most:
+        resources = forms.pop()
+        listed += len(_listed(resources, "/Font"))
+        if listed > MAX_PAGE_FONTS:
+            raise ValueError(f"the page lists {listed:,} fonts{' with its forms' if seen else ''} (over "
+                             f"{MAX_PAGE_FONTS:,}): its text is not read")
+        for ref in _listed(resources, "/XObject").values():
+            form = _resolved(ref)
+            if isinstance(form, DictionaryObject) and form.get("/Subtype") == "/Form" and id(form) not in seen:
+                seen.add(id(form))
+                forms.append(_resolved(form.get("/Resources")))
+
+
+def _page_resources(page: DictionaryObject):
+    """The page's /Resources, its own or the nearest of its /Pages nodes' (as pypdf draws it)."""
+    node, seen = page, set()
+    while isinstance(node, DictionaryObject) and id(node) not in seen and len(seen) < FONT_PARENTS:
+        if "/Resources" in node:
+            return _resolved(node["/Resources"])
+        seen.add(id(node))
+        node = _resolved(node.get("/Parent"))
+    return None
+
+
+def _listed(resources, name: str) -> DictionaryObject:
+    """The ``name`` dictionary of ``resources`` (/Font, /XObject), empty when there is none or it is no dictionary."""
+    found = _resolved(resources.get(name)) if isinstance(resources, DictionaryObject) else None
+    return found if isinstance(found, DictionaryObject) else DictionaryObject()
+
+
+def _resolved(value):
+    """``value``, an indirect reference followed; None when it leads nowhere."""
+    try:
+        return value.get_object() if value is not None else None
+    except Exception:  # a reference to an object that does not parse: nothing pypdf can draw with either
+        return None
 
 
 FIRST_PAGE_RUNS = 20_000  # pieces of text of the first page kept with their size, for its title

@@ -66,15 +66,19 @@ def broken_xref(pdf: bytes, shift: int) -> bytes:
     return head + b"\nxref\n" + tail
 
 
-def many_fonts_pdf(fonts: int, text: str = "the tapir among ten thousand fonts") -> bytes:
+def many_fonts_pdf(fonts: int, text: str = "the tapir among ten thousand fonts", where: str = "page") -> bytes:
     """A page whose resources list ``fonts`` fonts, each used to draw one letter (a PDF converted glyph by glyph
-    from a typesetter's output), ``text`` drawn in the last."""
-    names = " ".join(f"/F{i} {6 + i} 0 R" for i in range(fonts))
+    from a typesetter's output), ``text`` drawn in the last. ``where`` the fonts are listed: 'page', its 'parent'
+    /Pages node (which the page inherits them from), or a 'form' XObject the page draws (the letters with them)."""
+    names = " ".join(f"/F{i} {7 + i} 0 R" for i in range(fonts))
     draws = " ".join(f"/F{i} 1 Tf ({chr(97 + i % 26)}) Tj" for i in range(fonts - 1))
     content = f"BT 20 100 Td {draws} ET BT /F{fonts - 1} 12 Tf 20 50 Td ({text}) Tj ET"
-    objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-               "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Resources 5 0 R >>",
-               stream(content), f"<< /Font << {names} >> >>"]
+    page = {"page": "/Resources 5 0 R", "parent": "", "form": "/Resources << /XObject << /X1 6 0 R >> >>"}[where]
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>",
+               f"<< /Type /Pages /Kids [3 0 R] /Count 1 {'/Resources 5 0 R ' if where == 'parent' else ''}>>",
+               f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R {page} >>",
+               stream("q /X1 Do Q" if where == "form" else content), f"<< /Font << {names} >> >>",
+               stream(content, "/Type /XObject /Subtype /Form /BBox [0 0 200 200] /Resources 5 0 R ")]
     objects += [f"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica{'' if i % 2 else '-Bold'} >>"
                 for i in range(fonts)]
     return raw_pdf(objects)

@@ -37,6 +37,22 @@ def test_a_page_listing_more_fonts_than_the_bound_fails_and_one_at_it_is_read(mo
         _text(many_fonts_pdf(101))
 
 
+@pytest.mark.parametrize("where", ["parent", "form"])
+def test_fonts_a_page_inherits_or_its_forms_list_count_toward_the_bound(monkeypatch, where):
+    """Counted only in the page's own /Resources, 10,001 fonts on its /Pages node or in a form it draws were all
+    built (9 s and 220 MB for the form's, bench/hostile.py's fonts-in-form.pdf)."""
+    monkeypatch.setattr(pdf, "MAX_PAGE_FONTS", 100)
+    assert "the tapir among ten thousand fonts" in _text(many_fonts_pdf(100, where=where))
+    with pytest.raises(ValueError, match=r"the page lists 101 fonts.* \(over 100\): its text is not read"):
+        _text(many_fonts_pdf(101, where=where))
+
+
+def test_a_form_that_lists_itself_is_counted_once():
+    cyclic = many_fonts_pdf(3, where="form").replace(b"/Resources 5 0 R ", b"/Resources << /XObject << /X1 6 0 R "
+                                                     b">> /Font << /F0 7 0 R /F1 8 0 R /F2 9 0 R >> >> ")
+    assert "the tapir among ten thousand fonts" in _text(cyclic)
+
+
 def test_the_five_in_a_folder_leave_what_was_indexed(immediate, tmp_path, monkeypatch):
     monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
     monkeypatch.setattr(pdf, "MAX_PAGE_FONTS", 100)
