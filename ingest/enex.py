@@ -53,6 +53,8 @@ def read_enex(path: str, blocks: Iterable[bytes]) -> Document:
     """``parse_enex`` of an export given as blocks of its bytes, read as they come."""
     reader = _Reader()
     cut = _feed(reader, blocks)
+    if cut and not reader.notes:  # nothing to index: it was 'indexed' with no passage, the reason in no listing
+        raise Skip(cut.replace("the first 0 notes read", "no note read", 1))
     meta: dict = {"notes": reader.notes}
     if reader.tags:
         meta["tags"] = reader.tags
