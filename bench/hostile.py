@@ -8,7 +8,10 @@ code, a FIFO or a socket named like a note, a sparse file of 16 GB and a link to
 loop, a file nobody may read, a notebook with a 40 MB output cell, JSON of 60 and 100 MB on one line, a PDF whose
 page tree holds itself and one whose object stream holds a million objects, a PDF of 20,000 pages of text, one of
 10,000 annotations, two whose cross-reference table is wrong, zip bombs named .docx, .xlsx and .epub, Markdown of one
-60 or 200 MB line or 100,000 nested lists or quotes, links into /proc. ``make`` writes them (sizes times
+60 or 200 MB line or 100,000 nested lists or quotes, links into /proc, PDFs of 10,001 fonts inherited or listed by a
+form, and the other parsers' own: zip bombs named .odt, .ods, .odp and a Slack export, a billion laughs in a .fodt, an
+.enex and an .xlsx, nesting 100,000 deep in an .enex, a Keep note, a canvas, a .bib and a .tex, a .bib of one 50 MB
+line, two .tex files that \\input each other, a winmail.dat claiming 4 GB. ``make`` writes them (sizes times
 ``--scale``) into a folder; each file is then read, parsed and cut into chunks (ingest.files.read_and_parse and
 ingest.chunk.chunk_document, plain token counts, the worker's limit of SIFT_MAX_FILE_CHUNKS) in a fresh process
 of at most 4 GB, and its CPU seconds, peak memory and outcome (chunks, or skipped/failed with the reason) are
@@ -204,6 +207,15 @@ def zip_bomb(parts: dict[str, bytes], bomb: str, size: int) -> bytes:
     return out.getvalue()
 
 
+def zipped_parts(parts: dict[str, bytes]) -> bytes:
+    import zipfile
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        for name, body in parts.items():
+            package.writestr(name, body)
+    return out.getvalue()
+
+
 WORD_PARTS = {"[Content_Types].xml": b"<?xml version='1.0'?><Types/>", "_rels/.rels": b"<?xml version='1.0'?><x/>"}
 XLSX_PARTS = {**WORD_PARTS, "xl/workbook.xml": (
     b"<?xml version='1.0'?><workbook xmlns='http://schemas.openxmlformats.org/spreadsheetml/2006/main' xmlns:r="
@@ -218,6 +230,46 @@ EPUB_PARTS = {"mimetype": b"application/epub+zip", "META-INF/container.xml": (
     "content.opf": (b"<?xml version='1.0'?><package xmlns='http://www.idpf.org/2007/opf'><manifest><item id='c' "
                     b"href='c.xhtml' media-type='application/xhtml+xml'/></manifest><spine><itemref idref='c'/>"
                     b"</spine></package>")}
+
+
+ODF_PARTS = {kind: {"mimetype": f"application/vnd.oasis.opendocument.{kind}".encode(), "META-INF/manifest.xml": (
+    b"<?xml version='1.0'?><manifest:manifest xmlns:manifest='urn:oasis:names:tc:opendocument:xmlns:manifest:1.0'/>")}
+    for kind in ("text", "spreadsheet", "presentation")}
+SLACK_PARTS = {"channels.json": b'[{"id": "C1", "name": "general"}]', "users.json": b"[]"}
+# a billion laughs: &j; is 10^10 bytes of 'a'
+LAUGHS = '<!DOCTYPE r [<!ENTITY a "aaaaaaaaaa">' + "".join(
+    f'<!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">' for i in range(9)) + ']>'
+
+
+def json_bomb(parts: dict[str, bytes], bomb: str, size: int) -> bytes:
+    """A zip of ``parts`` and ``bomb``, a JSON list of ``size`` bytes of one message said again and again."""
+    import zipfile
+    out, message = io.BytesIO(), b'{"type": "message", "user": "U1", "text": "the tapir", "ts": "1709251200.0"},'
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        for name, body in parts.items():
+            package.writestr(name, body)
+        with package.open(bomb, "w", force_zip64=True) as part:
+            part.write(b"[")
+            for _ in range(size // MB):
+                part.write(message * (MB // len(message)))
+            part.write(message[:-1] + b"]")
+    return out.getvalue()
+
+
+def enex(content: str, head: str = "", title: str = "the tapir") -> str:
+    """An Evernote export of one note whose body (ENML) is ``content``; ``head``: a doctype before the root."""
+    return (f"<?xml version='1.0' encoding='UTF-8'?>{head}<en-export><note><title>{title}</title><content>"
+            f"<![CDATA[<en-note>{content}</en-note>]]></content></note></en-export>\n")
+
+
+def tnef_claiming(length: int) -> bytes:
+    """A mail with a winmail.dat attachment whose TNEF attribute claims ``length`` bytes it does not hold."""
+    tnef = base64.b64encode(b"\x78\x9f\x3e\x22\x01\x00" + b"\x01" + (0x00069005).to_bytes(4, "little")
+                            + length.to_bytes(4, "little") + b"\x00" * 64).decode()
+    return ("From: a@example.org\nTo: b@example.org\nSubject: the tapir\nMIME-Version: 1.0\n"
+            "Content-Type: multipart/mixed; boundary=X\n\n--X\nContent-Type: text/plain\n\nthe tapir sleeps\n--X\n"
+            "Content-Type: application/ms-tnef; name=winmail.dat\nContent-Transfer-Encoding: base64\n"
+            f"Content-Disposition: attachment; filename=winmail.dat\n\n{tnef}\n--X--\n")
 
 
 def markdown_table(size: int) -> str:
@@ -298,6 +350,29 @@ def corpus(scale: float) -> dict[str, bytes | str]:
         "nested-forms.pdf": nested_forms_pdf(50),
         "nested-forms-deep.pdf": nested_forms_pdf(n(5_000)),
         "one-table.md": markdown_table(n(5 * MB)),
+        # the other parsers' hostile files: a zip bomb in each zip-based kind, a billion laughs in each XML one, a
+        # nesting 100,000 deep, a huge single line
+        "bomb.odt": zip_bomb(ODF_PARTS["text"], "content.xml", n(256 * MB)),
+        "bomb.ods": zip_bomb(ODF_PARTS["spreadsheet"], "content.xml", n(256 * MB)),
+        "bomb.odp": zip_bomb(ODF_PARTS["presentation"], "content.xml", n(256 * MB)),
+        "Acme Slack export bomb.zip": json_bomb(SLACK_PARTS, "general/2024-03-01.json", n(256 * MB)),
+        "laughs.fodt": f"<?xml version='1.0'?>{LAUGHS}<r>&j;</r>\n",
+        "laughs.enex": enex("the tapir", LAUGHS, "&j;"),
+        "laughs.xlsx": zipped_parts({**XLSX_PARTS, "xl/worksheets/sheet1.xml": f"<?xml version='1.0'?>{LAUGHS}<worksheet>&j;"
+                      "</worksheet>".encode()}),
+        "deep.enex": enex("<div>" * n(100_000) + "the tapir" + "</div>" * n(100_000)),
+        "deep-xml.enex": "<?xml version='1.0'?><en-export>" + "<x>" * n(100_000) + "</x>" * n(100_000)
+                         + "</en-export>\n",
+        "deep-keep.json": '{"createdTimestampUsec": 1, "textContent": "the tapir", "x": ' + "[\n" * n(100_000)
+                          + "]\n" * n(100_000) + "}\n",
+        "deep.canvas": '{"nodes": ' + "[\n" * n(100_000) + "]\n" * n(100_000) + "}\n",
+        "deep.bib": "@article{k,\n title = {" + "{\n" * n(100_000) + "the tapir" + "}\n" * n(100_000) + "}}\n",
+        "one-line.bib": "@article{k, title = {" + "the tapir " * n(5 * MB) + "}}\n",
+        "deep.tex": "\\section{A}\n" + "\\begin{itemize}\n" * n(100_000) + "the tapir\n"
+                    + "\\end{itemize}\n" * n(100_000),
+        "cyclic-a.tex": "\\section{A}\n\\input{cyclic-b}\nthe tapir\n",
+        "cyclic-b.tex": "\\section{B}\n\\input{cyclic-a}\nthe okapi\n",
+        "tnef-claims.eml": tnef_claiming(0xFFFFFFF0),
     }
 
 
