@@ -358,8 +358,8 @@ def corpus(scale: float) -> dict[str, bytes | str]:
         "Acme Slack export bomb.zip": json_bomb(SLACK_PARTS, "general/2024-03-01.json", n(256 * MB)),
         "laughs.fodt": f"<?xml version='1.0'?>{LAUGHS}<r>&j;</r>\n",
         "laughs.enex": enex("the tapir", LAUGHS, "&j;"),
-        "laughs.xlsx": zipped_parts({**XLSX_PARTS, "xl/worksheets/sheet1.xml": f"<?xml version='1.0'?>{LAUGHS}<worksheet>&j;"
-                      "</worksheet>".encode()}),
+        "laughs.xlsx": zipped_parts({**XLSX_PARTS, "xl/worksheets/sheet1.xml":
+                                     f"<?xml version='1.0'?>{LAUGHS}<worksheet>&j;</worksheet>".encode()}),
         "deep.enex": enex("<div>" * n(100_000) + "the tapir" + "</div>" * n(100_000)),
         "deep-xml.enex": "<?xml version='1.0'?><en-export>" + "<x>" * n(100_000) + "</x>" * n(100_000)
                          + "</en-export>\n",
