@@ -4,7 +4,8 @@ export, nesting 100,000 deep in a canvas, a BibTeX entry and LaTeX, a TNEF attac
 bounded read: indexed, or a skip or failure that says why while the rest of the folder is indexed.
 
 An Evernote export whose XML broke off before its first note (a billion laughs, which expat refuses, or a file cut
-short) was 'indexed' with no passage, its reason in no listing: it is skipped saying why now."""
+short) was 'indexed' with no passage, its reason in no listing: it is skipped saying why now; a note of a line over
+ingest.parse.MAX_LINE_CHARS is left out, as a text file of one is skipped."""
 from __future__ import annotations
 
 import base64
@@ -64,6 +65,18 @@ def hostile() -> dict[str, bytes]:
 def test_an_evernote_export_broken_before_its_first_note_is_skipped_saying_why():
     with pytest.raises(Skip, match=r"no note read: the XML breaks off \(limit on input amplification"):
         parse_file("laughs.enex", laughs_enex())
+
+
+def test_a_note_of_one_line_over_the_line_bound_is_left_out_saying_why_and_the_others_read(monkeypatch):
+    """Not checked for long lines as a text file is, a note of one 50 MB line was cut into chunks for 27 s, then the
+    whole export skipped as over the chunk limit."""
+    import ingest.parse
+    monkeypatch.setattr(ingest.parse, "MAX_LINE_CHARS", 1_000)
+    notes = "".join(f"<note><title>{title}</title><content><![CDATA[<en-note>{body}</en-note>]]></content></note>"
+                    for title, body in (("Long", "the tapir " * 200), ("Short", "the okapi sleeps")))
+    doc = parse_file("x.enex", f"<?xml version='1.0'?><en-export>{notes}</en-export>\n".encode())
+    assert [s.heading_path[0] for s in doc.sections] == ["Short"]
+    assert doc.meta["unreadable_notes"] == 1 and "a line of 1,999 characters (over 1,000)" in doc.meta["unreadable_why"][0]
 
 
 def test_each_hostile_file_is_a_bounded_read_through_the_parse_path(monkeypatch):
