@@ -373,6 +373,11 @@ def corpus(scale: float) -> dict[str, bytes | str]:
         "cyclic-a.tex": "\\section{A}\n\\input{cyclic-b}\nthe tapir\n",
         "cyclic-b.tex": "\\section{B}\n\\input{cyclic-a}\nthe okapi\n",
         "tnef-claims.eml": tnef_claiming(0xFFFFFFF0),
+        "one-line.fodt": ("<?xml version='1.0'?><office:document xmlns:office='urn:oasis:names:tc:opendocument:xmlns:"
+                          "office:1.0' xmlns:text='urn:oasis:names:tc:opendocument:xmlns:text:1.0'><office:body>"
+                          "<office:text><text:p>" + "the tapir " * n(5 * MB)
+                          + "</text:p></office:text></office:body></office:document>\n"),
+        "one-line.enex": enex("the tapir " * n(5 * MB)),
     }
 
 
