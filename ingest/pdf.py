@@ -349,6 +349,16 @@ class _PypdfWarnings(logging.Handler):
             bucket.first = message
 
 
+def _form_said(message: str) -> str:
+    """pypdf's message for a form it gave up on, the same at every read: past Python's recursion limit, the form
+    it names and the words after 'exceeded' depend on how deep the stack was when the read began (a scan that read
+    it again said '/X305' where the first said '/X304 … in comparison', and its failure looked changed)."""
+    if "maximum recursion depth exceeded" not in message:
+        return message
+    return re.sub(r"XFormObject /\S+?:", "XFormObject:", message.split("maximum recursion depth exceeded")[0]) + \
+        "maximum recursion depth exceeded"
+
+
 def _install_handler() -> _PypdfWarnings:
     pypdf_log = logging.getLogger("pypdf")
     for handler in pypdf_log.handlers:
@@ -391,7 +401,7 @@ def parse_pdf(path: str, data: bytes) -> Document:
         raise ValueError(f"unreadable PDF: {failed[0][1]}")
     if not any(texts) and warnings.form_failed:  # not a scan said to be one: what it draws could not be read
         raise ValueError("unreadable PDF: its pages draw forms (Form XObjects) that cannot be read, nested too deep "
-                         f"or damaged (pypdf: {warnings.form_failed[:120]})")
+                         f"or damaged (pypdf: {_form_said(warnings.form_failed)[:120]})")
     if not any(texts):
         raise Skip(NO_TEXT)
     meta = {
