@@ -53,6 +53,7 @@ DEFAULT_IGNORES = [
     "__pycache__/", ".mypy_cache/", ".pytest_cache/", ".ruff_cache/", ".tox/", ".nox/",
     ".hypothesis/", "build/", "dist/", "target/", "out/", ".next/", ".nuxt/", ".cache/",
     ".idea/", ".vscode/", ".obsidian/", ".trash/", ".Trash/", "*.egg-info/",
+    "*.download/",  # Safari's download not finished: a folder of the partial file and an Info.plist
     # Logseq's copies of its pages (a page changed on disk as it was open, an older version synced): each was a
     # page again in a search, above the page itself (logseq/.recycle is hidden)
     "**/logseq/bak/", "**/logseq/version-files/",
@@ -71,6 +72,14 @@ EDITOR_AND_SYNC_TEMP = [
     "*.icloud",  # iCloud Drive's placeholder of a file not downloaded ('.note.md.icloud'): see PLACEHOLDERS
     "*.nextcloud", "*.owncloud",  # Nextcloud's and ownCloud's virtual file ('note.md.nextcloud'), likewise
     ".~lock.*#",  # LibreOffice's lock file
+    "*.sb-????????-??????",  # macOS' safe save of a sandboxed app ('note.md.sb-2a7c1f5e-Vx3kqP'), renamed over the note
+    # A download not finished, renamed to its own name once done: each was counted as a file Sift does not read
+    # ('.crdownload 1') and, coming, asked for a scan of its own. (Syncthing's match '*.tmp', in TEMP_FILES.)
+    "*.crdownload",  # Chrome's and Edge's ('report.pdf.crdownload', 'Unconfirmed 123456.crdownload')
+    "*.part",  # Firefox's (beside an empty file of the final name, which the rename replaces)
+    "*.partial",  # older Edge's and Internet Explorer's
+    "*.download",  # a file so named by other browsers; Safari's is a folder (DEFAULT_IGNORES)
+    "*.!sync",  # Resilio Sync's file being received
     "~$*",  # Word's (and Excel's, PowerPoint's) owner file beside an open document: '~$report.docx', 162 bytes: no document
 ]
 # Names of files, matched against a file's own name only (Rules.ignored). Vim's probe, made and removed at each save

@@ -142,3 +142,33 @@ def test_a_freed_note_is_not_read_again_when_files_are_cut_anew(immediate, tmp_p
     assert _indexed(collection) == {"bread/sourdough.md", "tmux.md"}
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: None)
     assert [hit.path for hit in engine.search("sourdough starter", mode="keyword").hits] == ["bread/sourdough.md"]
+
+
+def test_downloads_not_finished_are_no_files_and_their_rename_is_one_change(immediate, tmp_path):
+    """A browser's or a sync client's download not finished (Chrome's .crdownload, Firefox's .part, Safari's
+    .download folder, Resilio's .!sync) was counted as a file Sift does not read ('.crdownload 1'), and its coming
+    asked for a scan; Safari's folder's partial PDF was read as a file of its own. Now none is a file, and the
+    download renamed to its own name is one change of that file, in one generation."""
+    from workers import runtime
+    root = write_tree(tmp_path / "notes", {
+        "tmux.md": OTHER, "a/x.md.crdownload": NOTE, "Unconfirmed 123456.crdownload": "x", "y.pdf.part": "x",
+        "z.md.partial": NOTE, "q.md.download": NOTE, "s.md.!sync": NOTE, "n.md.sb-2a7c1f5e-Vx3kqP": NOTE,
+        "b.pdf.download/b.pdf": "%PDF-1.4 partial", "b.pdf.download/Info.plist": "<plist/>"}).resolve()
+    stats = ingest(root)
+    collection = stats["id"]
+    assert _indexed(collection) == {"tmux.md"}
+    assert not stats["published"]["unread"], stats["published"]["unread"]
+    before = runtime.index().execute("SELECT max(id) FROM generations").fetchone()[0]
+    watcher = _watcher(root)
+    partial = root / "bread.md.crdownload"
+    partial.write_text(NOTE[:20])
+    watcher.note([(Change.added, str(partial)), (Change.modified, str(partial))])
+    assert not watcher.changed.get(collection), "a download under way asks for no scan"
+    partial.write_text(NOTE)
+    os.replace(partial, root / "bread.md")
+    watcher.note([(Change.modified, str(partial)), (Change.deleted, str(partial)), (Change.added, str(root / "bread.md"))])
+    assert watcher.changed.get(collection) == {"bread.md"}, watcher.changed
+    watcher.flush()
+    assert _indexed(collection) == {"tmux.md", "bread.md"}
+    after = runtime.index().execute("SELECT max(id) FROM generations").fetchone()[0]
+    assert after == before + 1, "one generation for the finished download"
