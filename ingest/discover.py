@@ -122,6 +122,38 @@ def not_downloaded(root: Path | str, rel: str) -> bool:
     return any(os.path.lexists(os.path.join(root, path)) for path in placeholders_of(rel))
 
 
+# A cloud-only file that keeps the note's own name, its bytes left in the cloud until something reads it: macOS'
+# File Provider marks it dataless in st_flags (iCloud Drive, Dropbox, Google Drive, OneDrive on a Mac), Windows'
+# cloud files in st_file_attributes (OneDrive's Files On-Demand: recalled on open or on data access; offline). Its
+# name and stat are the note's, so a scan that read it (to hash it, to parse it) made the system download it: a
+# first build of a folder of cloud-only notes downloaded every one. Linux has neither field.
+SF_DATALESS = 0x40000000
+FILE_ATTRIBUTE_OFFLINE = 0x1000
+FILE_ATTRIBUTE_RECALL_ON_OPEN = 0x40000
+FILE_ATTRIBUTE_RECALL_ON_DATA_ACCESS = 0x400000
+CLOUD_ONLY_ATTRIBUTES = FILE_ATTRIBUTE_OFFLINE | FILE_ATTRIBUTE_RECALL_ON_OPEN | FILE_ATTRIBUTE_RECALL_ON_DATA_ACCESS
+# why a scan does not read such a file the index holds no version of (one it holds is kept as indexed)
+CLOUD_ONLY = ("not downloaded to this disk (a cloud-only file: reading it would make the sync client download "
+              "it): read once it is downloaded")
+
+
+def cloud_only(info) -> bool:
+    """Whether ``info`` (an ``os.stat_result``) is of a cloud-only file, by the platform's flag (see SF_DATALESS)."""
+    return bool((getattr(info, "st_flags", 0) or 0) & SF_DATALESS
+                or (getattr(info, "st_file_attributes", 0) or 0) & CLOUD_ONLY_ATTRIBUTES)
+
+
+def away(root: Path | str, rel: str) -> bool:
+    """Whether the file ``rel`` is not downloaded on this machine: gone with a sync client's placeholder standing for
+    it (``not_downloaded``), or there but cloud-only (``cloud_only``). Search and list_files mark such a file."""
+    try:
+        return cloud_only(os.stat(os.path.join(root, rel)))
+    except OSError:
+        return not_downloaded(root, rel)
+    except ValueError:  # a NUL in a path given
+        return False
+
+
 @dataclass(frozen=True)
 class FoundFile:
     path: str  # relative to the root, '/' separated
@@ -680,6 +712,9 @@ def _found_file(entry, rel, kind, is_link, rules, real_root, refused) -> FoundFi
         return None
     if not stat.S_ISREG(info.st_mode):  # a named pipe would block whoever reads it: said, never read
         refused[rel] = not_a_file(info.st_mode)
+        return None
+    if cloud_only(info):  # its bytes are in the cloud: a version indexed is kept (workers.tasks), none is read
+        refused[rel] = CLOUD_ONLY
         return None
     return FoundFile(path=rel, kind=kind, size=info.st_size, mtime=info.st_mtime, ctime=info.st_ctime)
 

@@ -172,3 +172,59 @@ def test_downloads_not_finished_are_no_files_and_their_rename_is_one_change(imme
     assert _indexed(collection) == {"tmux.md", "bread.md"}
     after = runtime.index().execute("SELECT max(id) FROM generations").fetchone()[0]
     assert after == before + 1, "one generation for the finished download"
+
+
+def _as_on(info, **fields):
+    """The fields of the real ``os.stat_result`` ``info``, with ``fields`` that another platform's stat carries
+    (macOS' st_flags, Windows' st_file_attributes): Linux's has neither, and an os.stat_result cannot be given a field
+    its platform lacks, nor subclassed."""
+    from types import SimpleNamespace
+    return SimpleNamespace(**{name: getattr(info, name) for name in dir(info) if name.startswith("st_")}, **fields)
+
+
+def test_a_cloud_only_file_is_told_by_its_platforms_flag(tmp_path):
+    """OneDrive's Files On-Demand and macOS' File Provider (iCloud Drive, Dropbox, Google Drive) keep a cloud-only
+    note under its own name: only the stat's flag says its bytes are not here (ingest.discover.cloud_only)."""
+    from ingest import discover
+    note = tmp_path / "note.md"
+    note.write_text(NOTE)
+    real = os.stat(note)
+    assert not discover.cloud_only(real), "a file on this disk"
+    if not hasattr(real, "st_flags") and not hasattr(real, "st_file_attributes"):  # Linux: neither field
+        with pytest.raises(TypeError):
+            type("MacStat", (os.stat_result,), {})  # so the tests below give them to a stand-in of its values
+    assert discover.cloud_only(_as_on(real, st_flags=0x40000000))  # macOS: SF_DATALESS
+    assert not discover.cloud_only(_as_on(real, st_flags=0x8000 | 0x20))  # UF_HIDDEN, SF_ARCHIVED: on the disk
+    for attribute in (0x400000, 0x40000, 0x1000):  # RECALL_ON_DATA_ACCESS, RECALL_ON_OPEN, OFFLINE
+        assert discover.cloud_only(_as_on(real, st_file_attributes=0x20 | attribute)), hex(attribute)
+    assert not discover.cloud_only(_as_on(real, st_file_attributes=0x20 | 0x80 | 0x400))  # ARCHIVE, NORMAL, PINNED
+
+
+def test_a_cloud_only_note_is_kept_as_indexed_not_read_and_marked(immediate, tmp_path, monkeypatch):
+    """A scan read a cloud-only note whose mtime the sync changed (to hash it) and every note of a first build (to
+    parse it), and each read made the system download it. Now an indexed one is kept as indexed and not read, a new
+    one is skipped until it is downloaded, and list_files' look (ingest.discover.away) says it is not downloaded.
+    The platform's flag cannot be set on Linux: cloud_only is given the stat as macOS gives it for these files."""
+    from ingest import discover
+    from search.index import collection_reads, file_reads, progress_reads
+    from workers import runtime, tasks
+    root = write_tree(tmp_path / "notes", {"bread.md": NOTE, "tmux.md": OTHER}).resolve()
+    collection = ingest(root)["id"]
+    (root / "bread.md").write_text(NOTE.replace("rye", "spelt"))  # edited on the phone: its mtime and size came
+    (root / "new.md").write_text(NOTE)
+    freed = {os.stat(root / "bread.md").st_ino, os.stat(root / "new.md").st_ino}
+    told = discover.cloud_only
+    monkeypatch.setattr(discover, "cloud_only", lambda info: told(
+        _as_on(info, st_flags=0x40000000 if info.st_ino in freed else 0)))
+    tasks.discover(collection)
+    assert _indexed(collection) == {"bread.md", "tmux.md"}, "kept, not deleted; the new one not indexed"
+    conn = runtime.index()
+    assert file_reads.current_files(conn, collection)["bread.md"]["size"] == len(NOTE), "the version indexed, unread"
+    published = collection_reads.get_collection(conn, collection)["published"]
+    reasons = {row["path"]: row["reason"] for row in progress_reads.troubled(conn, published)}
+    assert reasons == {"new.md": discover.CLOUD_ONLY}, reasons
+    assert discover.away(root, "bread.md") and not discover.away(root, "tmux.md")
+    freed.clear()  # downloaded: read as any note
+    tasks.discover(collection)
+    assert _indexed(collection) == {"bread.md", "tmux.md", "new.md"}
+    assert file_reads.current_files(conn, collection)["bread.md"]["size"] == len(NOTE.replace("rye", "spelt"))

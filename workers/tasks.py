@@ -30,7 +30,7 @@ from huey.signals import SIGNAL_ENQUEUED
 
 from ingest.changes import Known, plan_changes, settled_ctime
 from ingest.chunk import TooManyChunks, chunk_document, chunking, plain_count
-from ingest.discover import NOT_INCLUDED, FoundFile, Rules, not_downloaded, rules_of, walk, walk_paths, with_partners
+from ingest.discover import CLOUD_ONLY, NOT_INCLUDED, FoundFile, Rules, not_downloaded, rules_of, walk, walk_paths, with_partners
 from ingest.document import Skip
 from ingest.files import ParsedFile, can_open, read_and_parse, text_hash
 from ingest.kinds import kind_of
@@ -245,6 +245,7 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
         listed = walk(root, rules, refused, unreadable, unread) if where == freshness.PRESENT else []
         current, unseen = file_reads.current_files(conn, collection_id), 0
     found, unnamable = _storable(listed)
+    found += _cloud_only_kept(current, refused)
     unnamable.update(_printable(refused))
     if scope is not None:
         unnamable.update(scope.unnamable)
@@ -1116,8 +1117,22 @@ def _not_downloaded(root: Path, current: dict, found: list[FoundFile]) -> list[F
     iCloud's '.note.md.icloud' once it freed the space), as they were indexed: the note is in the person's vault,
     only not downloaded here, and a search found nothing of it (its removal was read as the note's deletion)."""
     there = {f.path for f in found}
-    return [FoundFile(path, kind_of(path) or "text", row["size"], row["mtime"], row["ctime"])
-            for path, row in current.items() if path not in there and not_downloaded(root, path)]
+    return [_as_indexed(path, row) for path, row in current.items() if path not in there and not_downloaded(root, path)]
+
+
+def _cloud_only_kept(current: dict, refused: dict[str, str]) -> list[FoundFile]:
+    """The indexed files a walk found cloud-only (ingest.discover.cloud_only: OneDrive's Files On-Demand, macOS'
+    dataless files), taken out of ``refused`` and kept as they were indexed: read, each would have been downloaded.
+    One the index holds no version of stays refused, skipped with its reason until it is downloaded."""
+    kept = [path for path, why in refused.items() if why == CLOUD_ONLY and path in current]
+    for path in kept:
+        del refused[path]
+    return [_as_indexed(path, current[path]) for path in kept]
+
+
+def _as_indexed(path: str, row) -> FoundFile:
+    """The file ``path`` as the index holds it (``row``): seen unchanged, so the scan neither reads nor deletes it."""
+    return FoundFile(path, kind_of(path) or "text", row["size"], row["mtime"], row["ctime"], row["attachment"])
 
 
 def _printable(reasons: dict[str, str]) -> dict[str, str]:
