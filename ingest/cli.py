@@ -875,7 +875,7 @@ def cmd_compact(args) -> int:
 def cmd_files(args) -> int:
     """The MCP tool ``list_files`` on the command line: one line per file with its kind, size, time and state
     (the reason of a failed or skipped one), from the same listing (search.query.listing)."""
-    from ingest.discover import Rules, listed_kind, why_not_indexed
+    from ingest.discover import Rules, away, listed_kind, why_not_indexed
     from search.index import db
     from search.index.status import as_json, count, size
     from ingest import passage_dates
@@ -904,7 +904,7 @@ def cmd_files(args) -> int:
         args.sort = listing.sort_for(args.sort, dated)
         data = listing.files(conn, where, args.glob, args.sort, args.limit, roots, CLI, listed_kind,
                              left_out=lambda root, rel: why_not_indexed(root, rel, rules), dated=dated,
-                             tags=wanted_tags(args.tag or ()))
+                             tags=wanted_tags(args.tag or ()), away=away)
     finally:
         conn.close()
     for f in data["files"]:
@@ -1108,10 +1108,18 @@ def _search_args(collection: str, path: str) -> str | None:
     return None if pattern is None else f"--collection {shlex.quote(collection)} --glob {shlex.quote(pattern)}"
 
 
+def _not_downloaded(hit, roots: dict[str, str] | None, n: int, hits) -> bool:
+    """Whether ``hit`` (the ``n``-th) is its file's first and the file is not downloaded on this machine."""
+    from ingest.discover import away
+    root = (roots or {}).get(hit.collection)
+    first = next(i for i, h in enumerate(hits, start=1) if (h.collection, h.path) == (hit.collection, hit.path))
+    return root is not None and first == n and away(root, hit.path)
+
+
 def _print_hits(answer, settings=None, roots: dict[str, str] | None = None) -> None:
     """The hits as numbered lines (path and lines or page, title and heading as the MCP tool shows them, snippet,
     links), then the mode, time and generations. ``roots``: the collections' folders, for the commands named."""
-    from search.query import footnotes, hits, results_page
+    from search.query import footnotes, hits, listing, results_page
     from workers.stats import printable  # a name or a note may hold a newline or a terminal escape: escaped
     for n, hit in enumerate(answer.hits, start=1):
         print(printable(f"{n:>2}. {hit.collection}/{hit.path}{_place(hit)}  [{hit.score:.4f}]"))
@@ -1126,6 +1134,8 @@ def _print_hits(answer, settings=None, roots: dict[str, str] | None = None) -> N
             print(printable(f"    {footnotes.said(hit.footnotes_cited)}"))
         if hit.also_in:  # the file reached through other collections too, as the MCP text says it
             print(printable(f"    (the same file as {', '.join(hit.also_in)})"))
+        if _not_downloaded(hit, roots, n, answer.hits):  # a note a sync client freed, as the MCP text says it
+            print(printable(f"    ({listing.NOT_DOWNLOADED})"))
         if hit.data_rows:  # a data file's first rows alone are searched, as the MCP text says
             print(printable(f"    ({hit.data_rows})"))
         if hit.conflict_copies or hit.conflict_copy_of:  # a sync conflict copy, as the MCP text says it

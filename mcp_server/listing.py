@@ -6,7 +6,7 @@ import threading
 from collections import OrderedDict
 
 from ingest import passage_dates
-from ingest.discover import listed_kind, why_not_indexed
+from ingest.discover import away, listed_kind, why_not_indexed
 from mcp_server import render
 from search.query import listing
 from search.query.scope import MCP
@@ -75,7 +75,7 @@ def list_files(sift, where, glob, sort, limit, offset: int = 0, dated=None, tags
     but narrowing the folder or the pattern)."""
     rules = sift.rules()
     data = listing.files(sift.conn(), where, glob, sort, limit, sift.roots(), MCP, listed_kind, offset,
-                         lambda root, rel: why_not_indexed(root, rel, rules), dated, tags, author)
+                         lambda root, rel: why_not_indexed(root, rel, rules), dated, tags, author, away)
     data["files"] = [{k: v for k, v in f.items() if k not in REPEATED} for f in data["files"]]
     for f in data["files"]:
         if f.get("dated"):

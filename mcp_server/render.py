@@ -137,6 +137,9 @@ def hits_text(hits: list[dict], once: bool = False) -> list[str]:
             lines.append(f"   {h['footnotes_cited']}")
         if h.get("also_in"):
             lines.append(f"   (the same file as {', '.join(h['also_in'])})")
+        if h.get("not_downloaded") and said == n:  # a note a sync client freed: said once, on its file's first hit
+            from search.query.listing import NOT_DOWNLOADED
+            lines.append(f"   ({NOT_DOWNLOADED})")
         if h.get("data_rows"):  # a data file's first rows: a value of a later one is not found, read_file reads it
             lines.append(f"   ({h['data_rows']})")
         if h.get("conflict_copies") or h.get("conflict_copy_of"):

@@ -45,6 +45,7 @@ class Hit(TypedDict):
     more_in_file: NotRequired[int]
     more_in_file_names: NotRequired[list[str]]
     also_in: NotRequired[list[str]]
+    not_downloaded: NotRequired[bool]  # a sync client keeps the file in the cloud: the version indexed answers
     conflict_copies: NotRequired[list[str]]
     conflict_copy_of: NotRequired[str]
     conflict_original_matched: NotRequired[bool]

@@ -22,7 +22,7 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, ListResourcesResult, PaginatedRequestParams, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from mcp_server import input_schema, listing, paths, reading, render, report, resources, shapes
+from mcp_server import input_schema, listing, not_downloaded, paths, reading, render, report, resources, shapes
 from mcp_server.errors import NoIndexYet, Problem
 from mcp_server.service import NO_INDEX
 from mcp_server.wording import in_tool_words
@@ -412,6 +412,7 @@ class Tools:
             fresh_line = report.freshness_line(fresh, frozenset(partial))
         answer.notes[:0] = list(partial.values())  # first: the answer may be in a file not read yet
         hits = [render.hit_data(h) for h in answer.hits]
+        not_downloaded.mark(hits, self.sift.roots())
         once = render.generations_said(hits, answer.generations)
         # the model's id ('all-MiniLM-L6-v2-384d-c83381497633') is in the data's models: the text said it on every
         # search, where an assistant acts on nothing it says (stats names the model)
@@ -536,6 +537,7 @@ class Tools:
         if not answer.hits:
             answer.notes += [hint for hint in (glob_hint(glob, self.sift.roots(), scope.MCP),) if hint]
         hits = [render.hit_data(h) for h in answer.hits]
+        not_downloaded.mark(hits, self.sift.roots())
         once = render.generations_said(hits, answer.generations)
         lines = [render.shown(f"{render.count(len(hits), 'passage')} like {answer.query} (other files, best "
                               f"passage of each{once})")]

@@ -189,8 +189,9 @@ def test_the_output_schemas_carry_no_titles_that_repeat_key_names(servers, sift_
     # whether that note matched too (+46: 10,946), a first scan walking the folder, its freshness' scanning (+450:
     # 11,396, its shape in the $defs of each answer that ends with the freshness line), a hit's dated: the date its
     # passage is about (+58: 11,454, in search's and similar's Hit), a saved message's thread, mail_thread (+155:
-    # 11,609), the definitions a code file's '+N more' hides, more_in_file_names (+140: 11,749)
-    assert sum(len(json.dumps(s)) for s in schemas.values()) < 11_790
+    # 11,609), the definitions a code file's '+N more' hides, more_in_file_names (+140: 11,749), a hit's file not
+    # downloaded on this machine, not_downloaded (+78: 11,827)
+    assert sum(len(json.dumps(s)) for s in schemas.values()) < 11_870
 
 
 def test_a_pdf_read_says_in_its_data_where_to_go_on_as_a_text_read_does(immediate, tmp_path, sift_env, servers):

@@ -5,6 +5,7 @@ what Windows and macOS write into every synced folder (desktop.ini, Thumbs.db, I
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 from watchfiles import Change
 
 from tests.conftest import ingest, write_tree
+from tests.test_page_or_template import env  # noqa: F401 - the keyword-only index fixture
 
 NOTE = "# Sourdough starter\n\nFeed the sourdough starter twice a day with rye flour and water.\n"
 OTHER = "# Tmux\n\nSplit the pane with prefix and a percent sign.\n"
@@ -144,6 +146,47 @@ def test_a_freed_note_is_not_read_again_when_files_are_cut_anew(immediate, tmp_p
     assert [hit.path for hit in engine.search("sourdough starter", mode="keyword").hits] == ["bread/sourdough.md"]
 
 
+def test_a_freed_note_is_marked_not_downloaded_in_search_and_listings(env, tmp_path, servers, capsys):  # noqa: F811
+    """A freed note answered searches and was listed 'indexed' as any note, only read_file saying it was not on the
+    disk: a model quoted it as the note on the machine, and told the user to open it there. Its hits (once per file)
+    and its list_files row say it now, over the real MCP client, and `ingest search` and `ingest files` too."""
+    from tests.test_mcp_server import call, run, text
+    long_note = NOTE + "".join(f"\n## Day {n}\n\nThe sourdough starter on day {n} smelled of rye.\n" for n in range(40))
+    root = write_tree(tmp_path / "notes", {"bread.md": long_note, "tmux.md": OTHER, "rye.md": NOTE}).resolve()
+    ingest(root)
+    (root / "bread.md").unlink()
+    (root / ".bread.md.icloud").write_bytes(b"bplist00")
+    from workers import tasks
+    tasks.discover(_collection_id("notes"))
+
+    async def scenario():
+        async with servers.session(env, "--no-worker") as s:
+            found = await call(s, "search", query="sourdough starter rye", mode="keyword", limit=10)
+            listed = await call(s, "list_files", sort="path")
+            return found, listed
+    found, listed = run(scenario)
+    marked = [h["path"] for h in found.structured_content["results"] if h.get("not_downloaded")]
+    assert "notes/bread.md" in marked and "notes/rye.md" not in marked, found.structured_content["results"]
+    said = "(not downloaded on this machine (a sync client keeps it in the cloud): search answers from the version indexed)"
+    assert text(found).count(said) == 1, text(found)  # once, on the file's first hit, though it has several
+    rows = {f["path"]: f for f in listed.structured_content["files"]}
+    assert rows["notes/bread.md"]["reason"].startswith("not downloaded on this machine"), rows
+    assert not rows["notes/rye.md"].get("reason") and not rows["notes/tmux.md"].get("reason"), rows
+    from ingest import cli
+    assert cli.main(["files", "--sort", "path"]) == 0
+    printed = capsys.readouterr().out
+    assert re.search(r"notes/bread\.md .* indexed: not downloaded on this machine", printed), printed
+    assert cli.main(["search", "sourdough starter rye", "--mode", "keyword"]) == 0
+    searched = capsys.readouterr().out
+    assert searched.count(said) == 1, searched
+
+
+def _collection_id(name: str) -> int:
+    from search.index import collection_reads
+    from workers import runtime
+    return next(c["id"] for c in collection_reads.collections(runtime.index()) if c["name"] == name)
+
+
 def test_downloads_not_finished_are_no_files_and_their_rename_is_one_change(immediate, tmp_path):
     """A browser's or a sync client's download not finished (Chrome's .crdownload, Firefox's .part, Safari's
     .download folder, Resilio's .!sync) was counted as a file Sift does not read ('.crdownload 1'), and its coming
@@ -228,3 +271,24 @@ def test_a_cloud_only_note_is_kept_as_indexed_not_read_and_marked(immediate, tmp
     tasks.discover(collection)
     assert _indexed(collection) == {"bread.md", "tmux.md", "new.md"}
     assert file_reads.current_files(conn, collection)["bread.md"]["size"] == len(NOTE.replace("rye", "spelt"))
+
+
+def test_a_freed_note_read_again_for_new_chunking_says_why_and_answers(immediate, tmp_path, monkeypatch):
+    """A new chunk size (or model) reads every file again: a freed note failed 'file vanished before it could be
+    read', as if deleted mid-scan. It says it is not downloaded, and its version indexed before still answers."""
+    from search.index import collection_reads, progress_reads
+    from search.query.engine import Engine
+    from workers import runtime, tasks
+    root = write_tree(tmp_path / "notes", {"bread.md": NOTE, "tmux.md": OTHER}).resolve()
+    collection = ingest(root)["id"]
+    (root / "bread.md").unlink()
+    (root / ".bread.md.icloud").write_bytes(b"bplist00")
+    monkeypatch.setenv("SIFT_CHUNK_TOKENS", "128")
+    runtime.reset()
+    tasks.discover(collection)
+    conn = runtime.index()
+    published = collection_reads.get_collection(conn, collection)["published"]
+    reasons = {row["path"]: row["reason"] for row in progress_reads.troubled(conn, published)}
+    assert reasons == {"bread.md": tasks.FREED}, reasons
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: None)
+    assert [hit.path for hit in engine.search("sourdough starter", mode="keyword").hits] == ["bread.md"]

@@ -687,6 +687,12 @@ def parse(batch: Batch) -> None:
         paths = sorted(again)
 
 
+# Why a note a sync client freed to a placeholder is not read again (for a new model or chunk size): it said 'file
+# vanished before it could be read', of a note that is only in the cloud
+FREED = ("not downloaded to this disk (a sync client's placeholder stands for it): read again once it is downloaded; "
+         "its version indexed before answers meanwhile")
+
+
 def _read(root, path: str) -> tuple[str, object, bool]:
     """('parsed', ParsedFile), ('skipped' or 'failed', reason) or ('again', the transient error), and whether
     the outcome is the file's own doing. It is not when a package is missing, the file vanished, a symlink
@@ -698,6 +704,8 @@ def _read(root, path: str) -> tuple[str, object, bool]:
     except FileNotFoundError:
         if not os.path.isdir(root):  # the whole folder: 1,481 files each 'vanished' said nothing of why
             return "failed", ROOT_GONE, False
+        if not_downloaded(root, path):  # a note a sync client freed, read again for a new model or chunking
+            return "failed", FREED, False
         return "failed", "file vanished before it could be read", False
     except PermissionError as exc:  # errno set: the OS refused (a chmod changes ctime); unset: safe_join's refusal
         return ("failed", NO_PERMISSION, True) if exc.errno else ("failed", str(exc), False)

@@ -87,6 +87,9 @@ UNDATED_NOTE = ("no passage indexed has a date of its own (a daily note's name, 
                 "day, front matter's date, a mail message's Date, a document's created date): the files were listed "
                 "by their modified times (an index read before Sift kept passage dates has them once its files are "
                 "read again)")
+# A note a sync client freed (iCloud's '.note.md.icloud' in its place) or keeps in the cloud (OneDrive's Files
+# On-Demand): the index keeps its version, and it was listed plain 'indexed', as a note on this disk.
+NOT_DOWNLOADED = "not downloaded on this machine (a sync client keeps it in the cloud): search answers from the version indexed"
 LEFT_OUT = "not indexed: {why}"  # such a PDF that the scan leaves out anyway (SIFT_EXCLUDE='*.pdf', a .gitignore)
 
 
@@ -103,7 +106,7 @@ def files(conn, where: Scope, glob: str | None, sort: str | None, limit: int, ro
           say: Wording, kind_of: Callable[[str, str], str | None], offset: int = 0,
           left_out: Callable[[str, str], str | None] | None = None,
           dated: tuple[float | None, float | None] | None = None, tags: tuple[str, ...] = (),
-          author: str | None = None) -> dict:
+          author: str | None = None, away: Callable[[str, str], bool] | None = None) -> dict:
     """``total`` (how many match), ``shown``, ``files`` (``limit`` of them, after the first ``offset``) and ``notes`` (how the
     folder was read; what to write instead when nothing matched, in ``say``'s terms). ``where`` is the
     collection and folder as search.query.scope read them; ``roots`` the collections' roots by name;
@@ -115,7 +118,9 @@ def files(conn, where: Scope, glob: str | None, sort: str | None, limit: int, ro
     passage about a date in it, as search's date filters find passages (listing_reads._DATED), a note saying so.
     ``tags`` (as ``filters.wanted_tags`` gives them): only the files carrying each, as their own or a passage's; a
     tag no file holds is said, with the tags near it. ``author`` (as ``authors.wanted`` gives it): only the files
-    that person wrote, as search's author filter finds passages (search.query.authors.files_by)."""
+    that person wrote, as search's author filter finds passages (search.query.authors.files_by).
+    ``away(root, relative path)``: whether an indexed file is not downloaded on this machine (ingest.discover.away:
+    a sync client's placeholder, a cloud-only file), said in its reason (NOT_DOWNLOADED)."""
     dated = dated if dated is not None and dated != (None, None) else None
     sort = sort_for(sort, dated)
     if sort not in SORTS:
@@ -149,6 +154,8 @@ def files(conn, where: Scope, glob: str | None, sort: str | None, limit: int, ro
         why = left_out(entry["root"], entry["path"]) if entry.pop("stood_for") and left_out else None
         if why:
             entry["reason"] = LEFT_OUT.format(why=why)
+        if away is not None and entry["state"] == "indexed" and away(entry["root"], entry["path"]):
+            entry["reason"] = "; ".join(filter(None, (NOT_DOWNLOADED, entry["reason"])))
     total = counted[0]["total"] if counted else 0  # an offset past the last file shows none of them
     hints = [] if total else [h for h in (glob_hint(glob, roots, say), *unscanned(conn, where.collection),
                                           *([f"no file is tagged {' or '.join(absent)}"] if absent else []),
