@@ -7,7 +7,8 @@ other: a sync that sets every note's mtime without changing its bytes; conflict 
 Drive, OneDrive) of ``--copies`` notes; Syncthing delivering an edit (its .syncthing.*.tmp renamed over the note,
 the old version kept in .stversions/); iCloud freeing ``--freed`` notes to placeholders, then a tenth of them
 deleted on the phone (their placeholders go); a rename storm of ``--renamed`` notes; a folder renamed on the phone;
-and what the sync clients and the system leave beside (.dropbox.cache/, ~$x.docx, .~lock.x.odt#, desktop.ini,
+two notes downloaded by browsers (Chrome's .crdownload, Firefox's empty file and .part), each under way for 7 s; and
+what the sync clients and the system leave beside (.dropbox.cache/, ~$x.docx, .~lock.x.odt#, desktop.ini,
 Thumbs.db, Icon\\r). For each: the generations made, the files read again, the chunks embedded, the seconds until
 the index held what it should, and whether it does (the files searchable against those expected).
 
@@ -135,6 +136,22 @@ def scenarios(root: Path, args):
         (root / ".~lock.budget.ods#").write_text("x")
         return held
 
+    def browser_downloads(held):
+        chrome = root / "Unconfirmed 482913.crdownload"  # Chrome: a name of its own, then the file's with .crdownload
+        chrome.write_text("# Kumquat marmalade\n\nSimmer the kumquats")
+        time.sleep(7)  # longer than the watcher's burst: a download under way is seen alone
+        os.rename(chrome, root / "kumquats.md.crdownload")
+        with open(root / "kumquats.md.crdownload", "a") as rest:
+            rest.write(" for an hour with sugar.\n")
+        os.rename(root / "kumquats.md.crdownload", root / "kumquats.md")
+        (root / "quince.md").write_bytes(b"")  # Firefox: an empty file of the final name, the bytes in .part
+        (root / "quince.md.part").write_text("# Quince paste\n\nCook the quince with sugar")
+        time.sleep(7)
+        with open(root / "quince.md.part", "a") as rest:
+            rest.write(" until it is dark red.\n")
+        os.replace(root / "quince.md.part", root / "quince.md")
+        return held | {"kumquats.md", "quince.md"}
+
     return [("a sync sets every note's mtime, bytes unchanged", touch),
             (f"conflict copies of {args.copies} notes (4 tools)", conflict_copies),
             ("Syncthing delivers an edit (.syncthing.*.tmp renamed over it, .stversions/ kept)", syncthing_delivers),
@@ -142,6 +159,7 @@ def scenarios(root: Path, args):
             ("the phone deletes a tenth of them (their placeholders go)", phone_deletes),
             (f"a rename storm of {args.renamed} notes", rename_storm),
             ("a folder renamed on the phone", folder_renamed),
+            ("browser downloads (Chrome's .crdownload; Firefox's empty file and .part), 7 s each", browser_downloads),
             ("sync and system leftovers (.dropbox.cache/, desktop.ini, Thumbs.db, Icon\\r, ~$, .~lock)", leftovers)]
 
 
