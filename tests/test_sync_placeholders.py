@@ -273,22 +273,13 @@ def test_a_cloud_only_note_is_kept_as_indexed_not_read_and_marked(immediate, tmp
     assert file_reads.current_files(conn, collection)["bread.md"]["size"] == len(NOTE.replace("rye", "spelt"))
 
 
-def test_a_freed_note_read_again_for_new_chunking_says_why_and_answers(immediate, tmp_path, monkeypatch):
-    """A new chunk size (or model) reads every file again: a freed note failed 'file vanished before it could be
-    read', as if deleted mid-scan. It says it is not downloaded, and its version indexed before still answers."""
-    from search.index import collection_reads, progress_reads
-    from search.query.engine import Engine
-    from workers import runtime, tasks
+def test_a_freed_note_read_again_for_a_new_model_says_why(immediate, tmp_path):
+    """A new model reads every file again (a new chunk size does not read a freed note: its passages stand): a freed
+    note failed 'file vanished before it could be read', as if deleted mid-scan. It says it is not downloaded."""
+    from workers import tasks
     root = write_tree(tmp_path / "notes", {"bread.md": NOTE, "tmux.md": OTHER}).resolve()
-    collection = ingest(root)["id"]
+    ingest(root)
     (root / "bread.md").unlink()
+    assert tasks._read(root, "bread.md")[1] == "file vanished before it could be read"
     (root / ".bread.md.icloud").write_bytes(b"bplist00")
-    monkeypatch.setenv("SIFT_CHUNK_TOKENS", "128")
-    runtime.reset()
-    tasks.discover(collection)
-    conn = runtime.index()
-    published = collection_reads.get_collection(conn, collection)["published"]
-    reasons = {row["path"]: row["reason"] for row in progress_reads.troubled(conn, published)}
-    assert reasons == {"bread.md": tasks.FREED}, reasons
-    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: None)
-    assert [hit.path for hit in engine.search("sourdough starter", mode="keyword").hits] == ["bread.md"]
+    assert tasks._read(root, "bread.md") == ("failed", tasks.FREED, False)

@@ -245,13 +245,15 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
         listed = walk(root, rules, refused, unreadable, unread) if where == freshness.PRESENT else []
         current, unseen = file_reads.current_files(conn, collection_id), 0
     found, unnamable = _storable(listed)
-    found += _cloud_only_kept(current, refused)
+    in_cloud = _cloud_only_kept(current, refused)
+    found += in_cloud
     unnamable.update(_printable(refused))
     if scope is not None:
         unnamable.update(scope.unnamable)
     found += _kept(unreadable, current)
     freed = _not_downloaded(root, current, found)
     found += freed
+    freed += in_cloud
     known = {p: Known(r["size"], r["mtime"], r["sha256"], r["attachment"], r["ctime"]) for p, r in current.items()}
     plan = plan_changes(root, found, known, everything=model_changed or recut, now=walked_at)
     plan.changes.update(dict.fromkeys((path for path in again if path in known and path not in plan.changes),
