@@ -54,8 +54,8 @@ Kind = Annotated[Literal["note", "code", "pdf", "text"] | None, Field(
 SharedPathPrefix = Annotated[str | None, Field(max_length=4096, description="As search's path_prefix.")]
 
 Author = Annotated[str | None, Field(max_length=200, description=(
-    "Only passages by this author (any case; 'Berg', 'A. Berg' find Anna Berg): front matter's, a document's "
-    "(PDF, Word, ODF, EPUB, slides), a mail's sender, a chat's speaker. For 'what did Anna write about …'."))]
+    "Only passages by this author ('Berg', 'A. Berg' find Anna Berg): as recorded, a mail's sender, a chat's "
+    "speaker."))]
 TagName = Annotated[str, Field(max_length=200)]
 Tags = Annotated[Annotated[list[TagName], Field(max_length=16)] | TagName | None, Field(description=(
     "Only passages with all these tags (any case, '#' optional): front matter or inline #tags, Logseq tags::, "
@@ -381,19 +381,18 @@ class Tools:
                                                     "day).")] = None,
         modified_before: Annotated[str | None, Field(max_length=64)] = None,
         date_after: Annotated[str | None, Field(max_length=64, description="Passage about a date at or after (as "
-                                                "modified_after): a mail's Date, a daily note's date in its name "
-                                                "or folders, a log's date heading, a chat's day, a created date; "
-                                                "else its file's modified time. For 'what did I write in March "
-                                                "2023'.")] = None,
+                                                "modified_after): a mail's Date, a daily note's or log heading's "
+                                                "date, a chat's day, a created date; else its file's modified "
+                                                "time. For 'what did I write in March 2023'.")] = None,
         date_before: Annotated[str | None, Field(max_length=64)] = None,
         tags: Tags = None,
         author: Author = None,
     ) -> CallToolResult:
         """Search the user's own notes, code and PDFs (local folders they chose). Use it first whenever the user
-        asks about something that may be in them: projects, people, decisions, how-tos, papers. Returns the best
+        asks about something that may be in them (projects, people, decisions, papers). Returns the best
         passages, each with its path, lines or page, headings and a snippet with the matched words in **bold**;
-        read_file a result's path for its full context. Filters combine; *_after dates are inclusive, *_before
-        ones exclusive.
+        read_file a result's path for its full context. *_after dates are inclusive, *_before ones
+        exclusive.
         """
         from search.query.filters import Filters
         where = self._scope(collection, path_prefix)
@@ -439,12 +438,12 @@ class Tools:
                                                   "inside a long line or page gave.")] = None,
         heading: Annotated[str | None, Field(max_length=1000, description="Instead of lines or pages: the section "
                                              "under this heading ('The storm', 'Part 2#The storm'; any case): a "
-                                             "note's, a Word document's or HTML page's heading, 'Slide 3', a PDF's "
+                                             "heading of a note, Word document or HTML page, 'Slide 3', a PDF's "
                                              "outline, a mail's Subject ('thread: <Subject>' for its thread, "
                                              "'Attachment: report.pdf'), a chat's day ('#general · "
                                              "2024-03-14').")] = None,
     ) -> CallToolResult:
-        """Read an indexed file: text with line numbers (as on disk now), a PDF by page (its text as indexed), or
+        """Read an indexed file: text with line numbers, a PDF by page (its text as indexed), or
         the section under a heading. Use it after search to read a result whole or around its lines, or to open a
         file the user names. Shows at most 2,000 lines or 40 KB a call and says how to get the rest. A bare file
         name that several files share returns the candidates.
@@ -463,16 +462,15 @@ class Tools:
         glob: Annotated[str | None, Field(max_length=1000, description="As search's: '*.md', 'clients/*', "
                                           "'*2024-03*'.")] = None,
         sort: Annotated[Literal["modified", "path", "dated"] | None, Field(
-            description="modified: newest first (the default); path; dated: newest first by the date the file's "
-                        "passages are about (search's date_after), the default with a date range.")] = None,
+            description="modified (the default): newest first; path; dated: newest first by the date its "
+                        "passages are about (the default with date_after or date_before).")] = None,
         limit: Annotated[int, Field(ge=1, le=500)] = 50,
         offset: Annotated[int, Field(ge=0, le=OFFSET_MAX, description="The next_offset an answer gave.")] = 0,
         date_after: Annotated[str | None, Field(max_length=64, description="Files with a passage as search's "
                                                 "date_after: 'which notes did I write in March 2024'.")] = None,
         date_before: Annotated[str | None, Field(max_length=64)] = None,
         tags: Annotated[SharedTags, Field(description="As search's tags (files with them).")] = None,
-        author: Annotated[str | None, Field(max_length=200, description="As search's author (files by them): "
-                                            "'list what Ben wrote'.")] = None,
+        author: Annotated[str | None, Field(max_length=200, description="As search's author.")] = None,
     ) -> CallToolResult:
         """List indexed files with kind, size, modified time and state (indexed, pending, failed or skipped with
         the reason). Use it to browse a folder, find recent files ("what did I write this week"), find a file by
@@ -513,7 +511,7 @@ class Tools:
     ) -> CallToolResult:
         """Find passages of other files closest in meaning to a file or a passage: related notes, earlier
         drafts, documents on the same topic. Give exactly one of path or chunk_id. Looks in every collection
-        unless collection, path_prefix, kind or glob narrow it (a note's neighbours among code are rarely wanted).
+        unless collection, path_prefix, kind or glob narrow it.
         """
         from search.query.filters import Filters
         where = self._scope(collection, path_prefix)
