@@ -122,6 +122,8 @@ def scenarios(root: Path, args):
 
     def folder_renamed(held):
         folder = sorted({rel.split("/")[0] for rel in every[len(every) // 2:] if "/" in rel})[0]
+        freed_in = len(list((root / folder).rglob(".*.icloud")))  # their placeholders move with the folder
+        print(f"  (the folder {folder}/ holds {freed_in} freed note(s), not on this disk)", flush=True)
         os.rename(root / folder, root / f"{folder}-phone")
         return {f"{folder}-phone/{rel[len(folder) + 1:]}" if rel.startswith(folder + "/") else rel for rel in held}
 
@@ -200,10 +202,10 @@ def measure(conn, root: Path, home: Path, what: str, change, expected: set[str])
     now = held(conn)
     lines = (home / "processes.log").read_text(errors="replace").splitlines()[logged:]
     scans = [line.split("sift.watch ")[1] for line in lines if "sift.watch queued" in line]
-    wrong = f"; MISSING {len(expected - now)} (e.g. {sorted(expected - now)[:2]}), EXTRA {len(now - expected)} " \
-            f"(e.g. {sorted(now - expected)[:2]})" if now != expected else ""
+    verdict = f"; MISSING {len(expected - now)} (e.g. {sorted(expected - now)[:2]}), EXTRA {len(now - expected)} " \
+            f"(e.g. {sorted(now - expected)[:2]})" if now != expected else ", as expected (MISSING 0, EXTRA 0)"
     print(f"{what}: {generations} generation(s), {read} files read, {embedded} chunks embedded, done in {took:.1f} s; "
-          f"{len(now)} files searchable{wrong or ', as expected'}; watcher: {'; '.join(scans[:3])}", flush=True)
+          f"{len(now)} files searchable{verdict}; watcher: {'; '.join(scans[:3])}", flush=True)
     return expected
 
 

@@ -366,14 +366,16 @@ UNREADABLE = "folder cannot be read ({}): the files indexed under it are kept as
 
 
 def walk(root: Path | str, rules: Rules | None = None, refused: dict[str, str] | None = None,
-         unreadable: list[str] | None = None, unread: Counter | None = None) -> list[FoundFile]:
+         unreadable: list[str] | None = None, unread: Counter | None = None,
+         placeholders: list[str] | None = None) -> list[FoundFile]:
     """Every indexable file under ``root``, sorted by path. ``refused``, if given, receives the symlinked
     files and folders that are not followed and the folders that cannot be read: path → reason (the root
     is '.'). ``unreadable``, if given, receives the folders that cannot be read as path prefixes
     ('private/'; '' for the root). ``unread``, if given, counts per extension ('.docx', NO_EXTENSION) the
     files that would be indexed if Sift read their kind, under NOT_INCLUDED those of kinds it reads that
     the include globs leave out, and, when no file is found, what SIFT_EXCLUDE and each .gitignore left out
-    (LEFT_OUT, FOLDERS_LEFT_OUT)."""
+    (LEFT_OUT, FOLDERS_LEFT_OUT). ``placeholders``, if given, receives the paths of the sync clients' placeholders
+    passed (PLACEHOLDERS), which are no files to index: a freed note moved is found by them (ingest.freed_moves)."""
     root = Path(root)
     real_root = root.resolve()
     if not real_root.is_dir():
@@ -386,7 +388,7 @@ def walk(root: Path | str, rules: Rules | None = None, refused: dict[str, str] |
     unread = Counter() if unread is None else unread
     folders = [(real_root, "", [])]  # to walk: a stack, not recursion, so any depth of folders is walked
     while folders:
-        folders += _walk_dir(*folders.pop(), rules, real_root, found, refused, unreadable, unread)
+        folders += _walk_dir(*folders.pop(), rules, real_root, found, refused, unreadable, unread, placeholders)
     _without_left_out(unread, found)
     attached = converted_pdfs({f.path for f in found})  # their notes stand for them
     converted = set(attached.values())
@@ -490,7 +492,7 @@ def why_not_indexed(root: Path | str, rel: str, rules: Rules | None = None) -> s
 
 
 def _walk_dir(folder: Path, rel: str, gitignores, rules: Rules, real_root: Path, found, refused, unreadable,
-              unread: Counter):
+              unread: Counter, placeholders: list[str] | None = None):
     """Add the folder's files to ``found``; returns its subfolders to walk, as (folder, rel, gitignores)."""
     gitignores = gitignores + _gitignore(folder, rel)
     subfolders = []
@@ -501,6 +503,8 @@ def _walk_dir(folder: Path, rel: str, gitignores, rules: Rules, real_root: Path,
         unreadable.append(rel)
         return subfolders
     for entry in entries:
+        if placeholders is not None and placeholder_for(entry.name):
+            placeholders.append(f"{rel}{entry.name}")
         subfolder = _take(entry, f"{rel}{entry.name}", gitignores, rules, real_root, found, refused, unread)
         if subfolder:
             subfolders.append(subfolder)
@@ -546,13 +550,14 @@ def _take(entry, child: str, gitignores, rules: Rules, real_root: Path, found, r
 
 
 def walk_paths(root: Path | str, paths, rules: Rules | None = None, refused: dict[str, str] | None = None,
-               unreadable: list[str] | None = None, unread: Counter | None = None) -> list[FoundFile]:
+               unreadable: list[str] | None = None, unread: Counter | None = None,
+               placeholders: list[str] | None = None) -> list[FoundFile]:
     """What ``walk`` finds at ``paths`` (relative, '/'-separated) and nowhere else: a file is taken as the walk
     would take it in its folder, a folder is walked whole, a path that is gone gives nothing. Only the named
     paths are stat'ed or opened (and the .gitignore of each folder on the way down): a save in a collection of
     200,000 notes costs the files saved, not a walk of all of them. ``refused``, ``unreadable`` and ``unread``
-    receive what the walk would put there from those paths. A same-stem note and PDF are paired as ``walk``
-    pairs them when both are among ``paths`` (``with_partners`` adds them)."""
+    receive what the walk would put there from those paths, and ``placeholders`` too. A same-stem note and PDF are
+    paired as ``walk`` pairs them when both are among ``paths`` (``with_partners`` adds them)."""
     real_root = Path(root).resolve()
     _judged.clear()  # judged afresh by each walk: one right after a go.mod was added had the answer of before
     rules = rules or Rules()
@@ -572,11 +577,13 @@ def walk_paths(root: Path | str, paths, rules: Rules | None = None, refused: dic
             continue  # under a folder the walk leaves out (or does not enter: a symlink)
         entry = _Entry(real_root / rel, name)
         if entry.exists():
+            if placeholders is not None and placeholder_for(name):
+                placeholders.append(rel)
             subfolder = _take(entry, rel, gitignores, rules, real_root, found, refused, unread)
             if subfolder:
                 folders.append(subfolder)
     while folders:
-        folders += _walk_dir(*folders.pop(), rules, real_root, found, refused, unreadable, unread)
+        folders += _walk_dir(*folders.pop(), rules, real_root, found, refused, unreadable, unread, placeholders)
     _without_left_out(unread, True)  # counted by a walk alone: the published generation's are kept (workers.tasks)
     attached = converted_pdfs({f.path for f in found})
     converted = set(attached.values())

@@ -28,9 +28,11 @@ from typing import Callable
 import numpy as np
 from huey.signals import SIGNAL_ENQUEUED
 
+from ingest import freed_moves
 from ingest.changes import Known, plan_changes, settled_ctime
 from ingest.chunk import TooManyChunks, chunk_document, chunking, plain_count
-from ingest.discover import CLOUD_ONLY, NOT_INCLUDED, FoundFile, Rules, not_downloaded, rules_of, walk, walk_paths, with_partners
+from ingest.discover import (CLOUD_ONLY, NOT_INCLUDED, FoundFile, Rules, not_downloaded, placeholder_for, rules_of,
+                             walk, walk_paths, with_partners)
 from ingest.document import Skip
 from ingest.files import ParsedFile, can_open, read_and_parse, text_hash
 from ingest.kinds import kind_of
@@ -234,15 +236,16 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     unreadable: list[str] = []  # folders that cannot be listed
     unread: Counter = Counter()  # files of kinds Sift does not read, per extension: stats names them
     walked_at = time.time()  # a ctime this recent or later is not kept: the next scan hashes the file again
+    placeholders: list[str] = []  # sync clients' placeholders passed: a freed note moved stands at one
     if scope is not None:
-        listed = walk_paths(root, scope.paths, rules, refused, unreadable, unread)
+        listed = walk_paths(root, scope.paths, rules, refused, unreadable, unread, placeholders)
         current = file_reads.current_files_at(conn, collection_id, scope.paths)
         unseen = file_reads.current_count(conn, collection_id) - len(current)  # the files outside: as they were
         unread.update(scope.unread)
         log.info("collection %s: reading the %d path%s that changed, not the whole collection", collection["name"],
                  len(scope.paths), "" if len(scope.paths) == 1 else "s")
     else:
-        listed = walk(root, rules, refused, unreadable, unread) if where == freshness.PRESENT else []
+        listed = walk(root, rules, refused, unreadable, unread, placeholders) if where == freshness.PRESENT else []
         current, unseen = file_reads.current_files(conn, collection_id), 0
     found, unnamable = _storable(listed)
     in_cloud = _cloud_only_kept(current, refused)
@@ -253,6 +256,8 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     found += _kept(unreadable, current)
     freed = _not_downloaded(root, current, found)
     found += freed
+    moved = _moved_away(current, found, placeholders, rules)  # new path → old path
+    found += [_as_indexed(new, current[old]) for new, old in moved.items()]
     freed += in_cloud
     known = {p: Known(r["size"], r["mtime"], r["sha256"], r["attachment"], r["ctime"]) for p, r in current.items()}
     plan = plan_changes(root, found, known, everything=model_changed or recut, now=walked_at)
@@ -261,6 +266,7 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     if not model_changed:  # a freed note is not on this disk to cut again: read, it failed 'file vanished' at each
         for file in freed:  # chunker upgrade; its passages stand as they were cut
             plan.changes.pop(file.path, None)
+    plan.changes.update(dict.fromkeys(moved, "renamed"))  # moved as indexed by record_plan, not read
     plan.seen += unseen
     store.settle_ctimes(conn, collection_id, plan.settled)
     carried = {} if model_changed else _as_before(conn, collection_id, plan, found, _settings_prints(model))
@@ -287,12 +293,13 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     store.forget_background(conn, stale)  # once the build is under way: it keeps their vectors from the clean-up
     pending = set(progress_reads.pending_paths(conn, gen))  # queued before a crash or a re-run
     _fault_pause_discover(f"generation {gen}")
-    store.record_plan(conn, gen, collection_id, changes, plan.touched, plan.seen + len(unnamable), unread)
+    store.record_plan(conn, gen, collection_id, changes, plan.touched, plan.seen + len(unnamable), unread,
+                      {new: current[old]["id"] for new, old in moved.items()})
     for path, reason in unnamable.items():
         store.mark(conn, gen, [path], "parse", "skipped", reason)
     for outcome, paths in _by_outcome(carried).items():  # a transaction per reason, not per file
         store.mark(conn, gen, paths, outcome.stage, outcome.state, outcome.reason)
-    paths = sorted((set(plan.to_parse) - set(carried)) | (pending - set(plan.changes) - set(unnamable)))
+    paths = sorted((set(plan.to_parse) - set(carried) - set(moved)) | (pending - set(plan.changes) - set(unnamable)))
     paths, later = first_part(conn, collection, paths, pending | {p for p in paths if changes.get(p) != "added"},
                               settings.first_part, lambda: _heavy(found, settings, root),
                               {f.path: f.mtime for f in found})
@@ -1128,6 +1135,18 @@ def _not_downloaded(root: Path, current: dict, found: list[FoundFile]) -> list[F
     only not downloaded here, and a search found nothing of it (its removal was read as the note's deletion)."""
     there = {f.path for f in found}
     return [_as_indexed(path, row) for path, row in current.items() if path not in there and not_downloaded(root, path)]
+
+
+def _moved_away(current: dict, found: list[FoundFile], placeholders: list[str], rules: Rules) -> dict[str, str]:
+    """{new path: old path} of the indexed notes not downloaded here that were moved on another device (a folder
+    renamed on the phone): a placeholder stands for a note the index does not hold, where an indexed note is gone
+    with its own placeholder (ingest.freed_moves). The scan found a rename by reading the new file, not on disk:
+    such a note left the index. Looked for only when an indexed file is gone and a placeholder stands for a new one."""
+    there = {f.path for f in found}
+    standing = [note for note in map(placeholder_for, placeholders) if note and note not in current
+                and note not in there and kind_of(note) and not rules.ignored(note, False) and rules.included(note)]
+    gone = [path for path in current if path not in there] if standing else []
+    return freed_moves.moves(gone, standing) if gone else {}
 
 
 def _cloud_only_kept(current: dict, refused: dict[str, str]) -> list[FoundFile]:

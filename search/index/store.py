@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import sqlite3
 import sys
 import time
@@ -159,12 +160,14 @@ def remember_model(conn: sqlite3.Connection, model_id: str, path: str) -> None:
 
 def record_plan(conn, gen: int, collection_id: int, changes: dict[str, str],
                 touched: dict[str, tuple[int, float, float | None]], seen: int,
-                unread: dict[str, int] | None = None) -> None:
+                unread: dict[str, int] | None = None, moved: dict[str, int] | None = None) -> None:
     """Store what discover found: ``changes`` maps path → added/changed/renamed/deleted.
 
     Deleted files are retired at once (readers of the published generation
     still see them); ``touched`` files only had their size or mtime change;
-    ``unread`` counts per extension the files of kinds Sift does not read (schema V8).
+    ``unread`` counts per extension the files of kinds Sift does not read (schema V8);
+    ``moved`` (new path → the id of the version it was indexed as) are notes not on this disk, moved on another
+    device (ingest.freed_moves): their version is written under the new path here, as indexed, not read.
     """
     now = time.time()
     with transaction(conn):
@@ -177,6 +180,9 @@ def record_plan(conn, gen: int, collection_id: int, changes: dict[str, str],
         for path, (size, mtime, ctime) in touched.items():
             conn.execute("UPDATE files SET size = ?, mtime = ?, ctime = ? WHERE collection = ? AND path = ? "
                          "AND gen_to IS NULL", (size, mtime, ctime, collection_id, path))
+        for path, file_id in (moved or {}).items():  # the old path's version was retired above (its 'deleted')
+            chunks = _move_version(conn, collection_id, file_id, path, gen)
+            _set_progress(conn, gen, path, "renamed", "write", "done", now, chunks=chunks, embedded=0, force=True)
         unchanged = seen - sum(1 for c in changes.values() if c != "deleted")
         conn.execute("UPDATE generations SET discovered = ?, seen = ?, unchanged = ?, unread = ? WHERE id = ?",
                      (now, seen, unchanged, json.dumps(dict(unread or {}), ensure_ascii=False), gen))
@@ -397,16 +403,41 @@ def write_files(conn, gen: int, collection_id: int, items: list[tuple[FileVersio
                          (model, text_hash, blob))
         for version, chunks in items:
             _retire(conn, collection_id, version.path, gen)  # also drops a version this generation wrote
-            file_id = _insert_file(conn, collection_id, version, gen)
-            title = index_form(_fts_title(version))
-            held = (version.meta or {}).get("tags")
-            held = set(held) if isinstance(held, list) else set()
-            for chunk in chunks:
-                # its own tags, those its file's title column lacks, in its title column: a '#tag' finds it
-                own = index_form(" ".join(t for t in chunk.tags if t not in held)) if chunk.tags else ""
-                _insert_chunk(conn, file_id, f"{title} {own}" if own.strip() else title, chunk, version.kind == "code")
+            _insert_version(conn, collection_id, version, chunks, gen)
             _set_progress(conn, gen, version.path, None, "write", "done", now,
                           chunks=len(chunks), embedded=embedded.get(version.path, 0))
+
+
+def _move_version(conn, collection_id: int, file_id: int, path: str, gen: int) -> int:
+    """Write the file version ``file_id`` again under ``path`` for generation ``gen``: its passages as they were
+    cut, their vectors cached (nothing to embed), the title column and a link beside the note made for the new
+    path. Returns how many chunks it has."""
+    row = conn.execute("SELECT * FROM files WHERE id = ?", (file_id,)).fetchone()
+    meta = json.loads(row["meta"] or "{}")
+    before, after = posixpath.dirname(row["path"]), posixpath.dirname(path)
+    for key in ("links", "attachments"):  # a link was read from the note's folder (ingest.links)
+        if isinstance(meta.get(key), list) and before != after:
+            meta[key] = [_moved_link(target, before, after) for target in meta[key]]
+    version = FileVersion(path, row["kind"], row["size"], row["mtime"], row["sha256"], row["title"] or "", meta,
+                          row["ctime"])
+    chunks = [ChunkRow(c["ordinal"], c["heading_path"], c["text"], c["tokens"], c["text_hash"], c["start_line"],
+                       c["end_line"], c["page"], c["end_page"],
+                       [tuple(s) for s in json.loads(c["page_starts"])] if c["page_starts"] else None, c["dated"],
+                       json.loads(c["tags"]) if c["tags"] else None)
+              for c in conn.execute("SELECT * FROM chunks WHERE file = ? ORDER BY ordinal", (file_id,))]
+    new_id = _insert_version(conn, collection_id, version, chunks, gen)
+    columns = "message_id, thread, line, lines, subject, sent, topic, senders, people, by_subject"
+    conn.execute(f"INSERT INTO mail_messages(file, {columns}) SELECT ?, {columns} FROM mail_messages WHERE file = ?",
+                 (new_id, file_id))
+    return len(chunks)
+
+
+def _moved_link(target: str, before: str, after: str) -> str:
+    """``target``, a link of a note moved from the folder ``before`` to ``after``: under ``before``, under ``after``
+    now, as reading the note there would resolve it."""
+    if before and target.startswith(before + "/"):
+        return (f"{after}/" if after else "") + target[len(before) + 1:]
+    return target
 
 
 def _retire(conn, collection_id, path, gen):
@@ -428,6 +459,19 @@ def _delete_file_rows(conn, file_id: int) -> None:
     conn.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file = ?)", (file_id,))
     conn.execute("DELETE FROM chunks WHERE file = ?", (file_id,))
     conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
+
+
+def _insert_version(conn, collection_id: int, version: FileVersion, chunks: list[ChunkRow], gen: int) -> int:
+    """Insert a file version and its chunks; returns the file's id."""
+    file_id = _insert_file(conn, collection_id, version, gen)
+    title = index_form(_fts_title(version))
+    held = (version.meta or {}).get("tags")
+    held = set(held) if isinstance(held, list) else set()
+    for chunk in chunks:
+        # its own tags, those its file's title column lacks, in its title column: a '#tag' finds it
+        own = index_form(" ".join(t for t in chunk.tags if t not in held)) if chunk.tags else ""
+        _insert_chunk(conn, file_id, f"{title} {own}" if own.strip() else title, chunk, version.kind == "code")
+    return file_id
 
 
 def _insert_file(conn, collection_id: int, v: FileVersion, gen: int) -> int:

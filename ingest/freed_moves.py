@@ -1,0 +1,60 @@
+"""Notes a sync client freed to placeholders and moved on another device (a folder renamed on the phone).
+
+A freed note is not on this disk: its placeholder ('.note.md.icloud') stands for it, and the scan keeps its indexed
+version at its path (workers.tasks). When the note is moved elsewhere, its placeholder moves with it: the old path has
+neither note nor placeholder, and a placeholder stands at the new path for a note the index does not hold. A scan
+finds a rename by reading the new file, which is not here, so the note left the index (3 freed notes of 40 in a
+folder renamed in bench/synced_folder.py) until it was downloaded. ``moves`` pairs them: same file name, the pair
+sharing the longest tail of folders where several notes share a name (a folder renamed moves its notes together).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+
+def moves(gone: list[str], standing: list[str]) -> dict[str, str]:
+    """{new path: old path} of the freed notes moved: ``gone``, indexed notes with neither file nor placeholder at
+    their paths; ``standing``, the notes that placeholders stand for, the index holding none of them. Each note is
+    paired with one of the same file name; of several, by the most folders their paths end in alike, and not at all
+    where that leaves two equally likely (a note deleted and another of its name freed elsewhere are no move)."""
+    by_name: dict[str, list[str]] = defaultdict(list)
+    for path in gone:
+        by_name[_name(path)].append(path)
+    found: dict[str, str] = {}
+    taken: set[str] = set()
+    for new in sorted(standing):
+        olds = [old for old in by_name.get(_name(new), ()) if old not in taken]
+        others = [n for n in standing if n != new and _name(n) == _name(new)]
+        best = _best(new, olds, others)
+        if best is not None:
+            found[new] = best
+            taken.add(best)
+    return found
+
+
+def _best(new: str, olds: list[str], others: list[str]) -> str | None:
+    """The one of ``olds`` that ``new`` is, by their shared tail of folders, unless another of ``olds`` shares as
+    long a one, or ``old`` shares a longer one with another new path of the name (``others``)."""
+    if not olds:
+        return None
+    ranked = sorted(olds, key=lambda old: -_shared_tail(new, old))
+    best = ranked[0]
+    if len(ranked) > 1 and _shared_tail(new, ranked[1]) == _shared_tail(new, best):
+        return None
+    if any(_shared_tail(other, best) >= _shared_tail(new, best) for other in others):
+        return None
+    return best
+
+
+def _name(path: str) -> str:
+    return path.rpartition("/")[2]
+
+
+def _shared_tail(a: str, b: str) -> int:
+    """How many parts, from the file name up, the paths ``a`` and ``b`` have alike."""
+    n = 0
+    for x, y in zip(reversed(a.split("/")), reversed(b.split("/"))):
+        if x != y:
+            break
+        n += 1
+    return n
