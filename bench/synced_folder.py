@@ -205,8 +205,15 @@ def measure(conn, root: Path, home: Path, what: str, change, expected: set[str])
     verdict = f"; MISSING {len(expected - now)} (e.g. {sorted(expected - now)[:2]}), EXTRA {len(now - expected)} " \
             f"(e.g. {sorted(now - expected)[:2]})" if now != expected else ", as expected (MISSING 0, EXTRA 0)"
     print(f"{what}: {generations} generation(s), {read} files read, {embedded} chunks embedded, done in {took:.1f} s; "
-          f"{len(now)} files searchable{verdict}; watcher: {'; '.join(scans[:3])}", flush=True)
+          f"{len(now)} files searchable{verdict}; stats: {away(conn)} not downloaded; watcher: {'; '.join(scans[:3])}",
+          flush=True)
     return expected
+
+
+def away(conn) -> int:
+    """The files stats counts as not downloaded on this machine (as the last scan found them)."""
+    from search.index import file_reads
+    return sum(file_reads.away_count(conn, row[0]) for row in conn.execute("SELECT id FROM collections"))
 
 
 def scanned(home: Path, logged: int) -> bool:

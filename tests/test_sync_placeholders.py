@@ -294,10 +294,10 @@ def test_a_freed_note_in_a_folder_renamed_elsewhere_moves_with_it(immediate, tmp
     baking/.sourdough.md.icloud): the scan kept a freed note only at its old path and found renames by reading the
     new file, which is not on this disk, so the note left the index (bench/synced_folder.py: 3 of 40 missing). Its
     passages move to the new path as indexed, nothing read nor embedded: search finds it there, read_file says it
-    is not downloaded, by the scan of the paths the watcher saw and by a walk alike."""
+    is not downloaded, and stats counts it, by the scan of the paths the watcher saw and by a walk alike."""
     from mcp_server.errors import Problem
     from mcp_server.read_target import refuse_deleted
-    from search.index import collection_reads, file_reads, progress_reads
+    from search.index import collection_reads, file_reads, progress_reads, status
     from search.query.engine import Engine
     from workers import runtime, tasks
     root = write_tree(tmp_path / "notes", {"bread/sourdough.md": NOTE + "\nAs for [the rye](rye.md).\n",
@@ -307,6 +307,8 @@ def test_a_freed_note_in_a_folder_renamed_elsewhere_moves_with_it(immediate, tmp
     (root / "bread/.sourdough.md.icloud").write_bytes(b"bplist00\x00")
     tasks.discover(collection)
     conn = runtime.index()
+    assert "  1 file not downloaded on this machine, kept in the cloud by a sync client: it answers as indexed" \
+        in _stats_text(conn).splitlines(), "stats counts it, from what the scan recorded"
     watcher = _watcher(root) if scan == "watcher" else None
     os.rename(root / "bread", root / "baking")
     if watcher:
@@ -325,11 +327,25 @@ def test_a_freed_note_in_a_folder_renamed_elsewhere_moves_with_it(immediate, tmp
     assert [hit.path for hit in engine.search("sourdough starter", mode="keyword").hits] == ["baking/sourdough.md"]
     with pytest.raises(Problem, match=r"^notes/baking/sourdough\.md is not downloaded to this disk"):
         refuse_deleted(conn, "notes/baking/sourdough.md", {"notes": str(root)})
+    assert status.collect(conn)["collections"][0]["not_downloaded"] == 1, "counted at its new path, once"
+    assert file_reads.away_paths(conn, collection) == {"baking/sourdough.md"}
     moved = file_reads.current_files(conn, collection)["baking/sourdough.md"]["id"]
     assert [r[0] for r in conn.execute("SELECT target FROM links WHERE file = ?", (moved,))] == ["baking/rye.md"], \
         "its link beside it, as reading it there would resolve it"
     tasks.discover(collection)  # the next walk keeps it there, as any freed note
     assert _indexed(collection) == {"baking/sourdough.md", "baking/rye.md", "tmux.md"}
+    (root / "baking/.sourdough.md.icloud").unlink()
+    (root / "baking/sourdough.md").write_text(NOTE)  # downloaded: a note as any other, no longer counted
+    tasks.discover(collection)
+    assert status.collect(conn)["collections"][0]["not_downloaded"] == 0
+    assert "not downloaded" not in _stats_text(conn)
+
+
+def _stats_text(conn) -> str:
+    """``ingest stats`` as the CLI renders it."""
+    from search.settings import load
+    from workers import stats
+    return stats.render(stats.gather(conn, load(), {}), stats.CLI)
 
 
 def test_a_deleted_note_is_not_taken_for_a_freed_one_moved_unless_one_alone_matches(tmp_path):

@@ -371,6 +371,10 @@ def collection_lines(c: dict, hints: Hints, collections: list[dict] = ()) -> lis
     lines += [f"  {unread}"] if unread else []
     nothing = nothing_seen_text(latest_scan(c))
     lines += [f"  {nothing}"] if nothing else []
+    if c.get("not_downloaded"):  # freed to a placeholder or cloud-only: search marks each hit of them
+        n = c["not_downloaded"]
+        lines.append(f"  {count(n, 'file')} not downloaded on this machine, kept in the cloud by a sync client: "
+                     f"{'it answers' if n == 1 else 'they answer'} as indexed")
     if published:
         lines.append(f"  published: generation {published['id']}, {age(published['age_seconds'])} ago; "
                      f"{_change_line(published)}")

@@ -271,6 +271,9 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     store.settle_ctimes(conn, collection_id, plan.settled)
     carried = {} if model_changed else _as_before(conn, collection_id, plan, found, _settings_prints(model))
     store.keep_remembered(conn, collection_id, carried)  # the rest are gone, indexed, or read again now
+    away = freed + [f for f in found if f.path in moved]  # stats counts them
+    store.record_away(conn, collection_id, {f.path: (f.size, f.mtime, f.ctime) for f in away},
+                      None if scope is None else scope.paths)
     in_background, stale = _in_background(conn, collection_id, plan, found, _settings_prints(model),
                                           None if scope is None else scope.paths)
     carried.update(in_background)

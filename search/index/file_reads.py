@@ -7,7 +7,7 @@ import json
 import sqlite3
 
 from search.index.collection_reads import VISIBLE
-from search.index.remembered import Basis, Outcome
+from search.index.remembered import AWAY, Basis, Outcome
 
 
 def visible_files(conn: sqlite3.Connection, collection: str | None = None) -> list[sqlite3.Row]:
@@ -231,6 +231,21 @@ def current_count(conn: sqlite3.Connection, collection_id: int) -> int:
 def remembered(conn: sqlite3.Connection, collection_id: int) -> dict[str, tuple[Basis, Outcome]]:
     """path → what the outcome of each skipped or failed file was decided on, and the outcome (writers only:
     the table is V9's, and readers do not migrate)."""
-    rows = conn.execute("SELECT * FROM remembered WHERE collection = ?", (collection_id,))
+    rows = conn.execute("SELECT * FROM remembered WHERE collection = ? AND state != ?", (collection_id, AWAY))
     return {r["path"]: (Basis(r["size"], r["mtime"], r["ctime"], r["settings"]),
                         Outcome(r["stage"], r["state"], r["reason"])) for r in rows}
+
+
+def away_paths(conn: sqlite3.Connection, collection_id: int) -> set[str]:
+    """The notes of the collection its last scan found not downloaded on this machine (store.record_away)."""
+    return {r[0] for r in conn.execute("SELECT path FROM remembered WHERE collection = ? AND state = ?",
+                                       (collection_id, AWAY))}
+
+
+def away_count(conn: sqlite3.Connection, collection_id: int) -> int:
+    """How many ``away_paths`` there are: for stats, a reader, which does not migrate (0 before schema V9)."""
+    try:
+        return conn.execute("SELECT count(*) FROM remembered WHERE collection = ? AND state = ?",
+                            (collection_id, AWAY)).fetchone()[0]
+    except sqlite3.OperationalError:  # no such table: an index a reader opened without migrating it
+        return 0

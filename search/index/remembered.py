@@ -9,6 +9,9 @@ same carries the outcome forward into its generation instead (``workers.tasks.di
 
 Only the files currently skipped or failed are held: each scan keeps the outcomes it carries forward and forgets
 the rest (a file deleted, changed, indexed since), and ``ingest retry-failed`` forgets the failed ones it retries.
+Besides them, of state AWAY, the notes the last scan found not downloaded on this machine (a sync client's
+placeholder stands for each, or it is cloud-only): kept as indexed, not read, and counted by stats from here
+(``file_reads.away_count``) without a look on disk; each scan replaces those of the paths it read.
 The table is written by ``search.index.store`` and read by ``search.index.file_reads.remembered``, both for writers
 only: readers (stats, the MCP server) never look at it, so they read an index from before V9 as before.
 """
@@ -17,6 +20,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from importlib import metadata
+
+
+# the state of a remembered row that is no outcome: a note not downloaded on this machine (store.record_away)
+AWAY = "away"
+AWAY_REASON = "not downloaded on this machine: kept as indexed, not read"
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from search.index import collection_reads, generation_reads, mail_reads, progress_reads, scan_reads, tag_reads, working
+from search.index import (collection_reads, file_reads, generation_reads, mail_reads, progress_reads, scan_reads,
+                          tag_reads, working)
 from search.index.db import snapshot
 from search.index.names import bad_name_fix
 from search.index.progress_reads import STAGES, generation_progress
@@ -56,6 +57,9 @@ def _collection(conn, row) -> dict:
         # the tags most held, for an assistant to choose search's and list_files' tags from, and how many there are
         "tags": [{"tag": tag, "files": n} for tag, n in held[:TAGS_SHOWN]], "tags_held": len(held),
         "mail_before_v24": len(mail_reads.before_people(conn, row["id"])),  # read again at its next scan
+        # the notes its last scan found not downloaded on this machine (a sync client's placeholder, cloud-only):
+        # they answer as indexed; counted from what the scans record, no look on disk
+        "not_downloaded": file_reads.away_count(conn, row["id"]),
     }
 
 

@@ -19,12 +19,13 @@ import time
 import zlib
 from dataclasses import astuple, dataclass
 
+from search.index import file_reads
 from search.index.collection_reads import VISIBLE, get_collection
 from search.index.db import transaction
 from search.index.generation_reads import generation
 from search.index.names import check_name, name_problem, tag_names
 from search.index.progress_reads import IN_FLIGHT, STAGES, generation_progress, has_counts, rank, searchable
-from search.index.remembered import Basis, Outcome
+from search.index.remembered import AWAY, AWAY_REASON, Basis, Outcome
 from search.index.working import NO_PROCESS
 from search.query.text import code_index_form, index_form, name_words
 
@@ -276,12 +277,35 @@ def remember_outcome(conn: sqlite3.Connection, gen: int, collection_id: int, pat
 
 
 def keep_remembered(conn: sqlite3.Connection, collection_id: int, paths) -> None:
-    """Forget every remembered outcome of the collection but those of ``paths``."""
+    """Forget every remembered outcome of the collection but those of ``paths`` (the notes not downloaded, AWAY,
+    are ``record_away``'s)."""
     keep = set(paths)
     with transaction(conn):
-        held = [r[0] for r in conn.execute("SELECT path FROM remembered WHERE collection = ?", (collection_id,))]
+        held = [r[0] for r in conn.execute("SELECT path FROM remembered WHERE collection = ? AND state != ?",
+                                           (collection_id, AWAY))]
         conn.executemany("DELETE FROM remembered WHERE collection = ? AND path = ?",
                          [(collection_id, p) for p in held if p not in keep])
+
+
+def record_away(conn: sqlite3.Connection, collection_id: int, away: dict[str, tuple[int, float, float | None]],
+                under: list[str] | None = None) -> None:
+    """Keep which notes of the collection a scan found not downloaded on this machine (a sync client's placeholder
+    stands for each, or it is cloud-only), with the size, mtime and ctime indexed, as remembered rows of state AWAY,
+    for stats to count without looking on disk. ``under``: the paths a targeted scan read (files, folders), whose
+    rows alone it replaces; None: a walk of the whole collection, all of them. Writes only what changed."""
+    held = file_reads.away_paths(conn, collection_id)
+    if under is not None:
+        held = {path for path in held if any(path == p or path.startswith(p.rstrip("/") + "/") for p in under)}
+    gone, new = held - set(away), [path for path in away if path not in held]
+    if not gone and not new:
+        return
+    with transaction(conn):
+        conn.executemany("DELETE FROM remembered WHERE collection = ? AND path = ? AND state = ?",
+                         [(collection_id, path, AWAY) for path in gone])
+        conn.executemany("INSERT OR REPLACE INTO remembered(collection, path, size, mtime, ctime, settings, stage, "
+                         "state, reason) VALUES (?, ?, ?, ?, ?, '', 'parse', ?, ?)",
+                         [(collection_id, path, *away[path][:2], away[path][2] or 0.0, AWAY, AWAY_REASON)
+                          for path in new])
 
 
 def forget_remembered(conn: sqlite3.Connection, collection_id: int, paths) -> None:
