@@ -100,6 +100,7 @@ TEMP_FILES = [".DS_Store", "*.swp", "*.swo", "*~", r"\#*#", ".#*", "*.tmp", "491
 # (workers.tasks), where it deleted it from the index as if the note had been deleted; the watcher takes a
 # placeholder's event for its note's, so a note deleted on the phone (its placeholder goes) is deleted here too.
 PLACEHOLDERS = ((".", ".icloud"), ("", ".nextcloud"), ("", ".owncloud"))
+PLACEHOLDER_ENDINGS = tuple(ending for _, ending in PLACEHOLDERS)  # a walk's first test of each name: one call
 
 
 def placeholder_for(rel: str) -> str | None:
@@ -503,7 +504,7 @@ def _walk_dir(folder: Path, rel: str, gitignores, rules: Rules, real_root: Path,
         unreadable.append(rel)
         return subfolders
     for entry in entries:
-        if placeholders is not None and placeholder_for(entry.name):
+        if placeholders is not None and entry.name.endswith(PLACEHOLDER_ENDINGS) and placeholder_for(entry.name):
             placeholders.append(f"{rel}{entry.name}")
         subfolder = _take(entry, f"{rel}{entry.name}", gitignores, rules, real_root, found, refused, unread)
         if subfolder:
