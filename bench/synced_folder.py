@@ -10,7 +10,8 @@ deleted on the phone (their placeholders go); a rename storm of ``--renamed`` no
 two notes downloaded by browsers (Chrome's .crdownload, Firefox's empty file and .part), each under way for 7 s; and
 what the sync clients and the system leave beside (.dropbox.cache/, ~$x.docx, .~lock.x.odt#, desktop.ini,
 Thumbs.db, Icon\\r). For each: the generations made, the files read again, the chunks embedded, the seconds until
-the index held what it should, and whether it does (the files searchable against those expected).
+the index held what it should, whether it does (the files searchable against those expected: MISSING, EXTRA), and
+how many files stats counts as not downloaded on this machine.
 
     SIFT_MODEL=minilm .venv/bin/python bench/synced_folder.py [--notes 2000] [--copies 20] [--freed 50]
 """
