@@ -22,6 +22,7 @@ from tests.test_document_authors import META, docx, epub, odp, odt, pptx
     ("Anna Berg", "A. Berg"), ("Anna Berg", "Berg, A."), ("Anna Berg", "Anna B."), ("Anna Berg", "a berg"),
     ("Berg, Anna", "A. Berg"), ("J. Smith", "John Smith"), ("Anna Berg, Ben Okafor", "B. Okafor"),
     ("Berg, A., Okafor, B.", "Ben Okafor"), ("Ben Okafor <ben@example.com>", "B. Okafor"),
+    ("Carol Lee <c.lee@acme.com>", "C. Lee"),
 ])
 def test_an_initial_stands_for_the_name_it_begins(recorded, asked):
     assert authors.wrote(recorded, asked), (recorded, asked)
@@ -31,10 +32,13 @@ def test_an_initial_stands_for_the_name_it_begins(recorded, asked):
     ("Alice Berg", "Anna Berg"), ("Anna Berg", "A"), ("Anna Berg", "A. B."), ("Benjamin Lee", "Ben"),
     ("Anna Lee, Ben Okafor", "Anna Okafor"), ("Anna Lee; Ben Okafor", "Anna Okafor"),
     ("Anna Lee and Ben Okafor", "Anna Okafor"), ("Berg, A., Okafor, B.", "A. Okafor"), ("王伟、李娜", "王伟 李娜"),
+    ("Carol Lee <c.lee@acme.com>", "Chris Lee"), ("Ben Okafor <b.okafor@example.com>", "Bo Okafor"),
+    ("Müller, Jana <j.muller@example.de>", "Jonas Müller"),
 ])
 def test_a_name_is_one_persons_not_words_of_several(recorded, asked):
     """'Anna Okafor' is neither Anna Lee nor Ben Okafor; an initial alone, or initials alone, name no one; 'Ben' is
-    no initial of Benjamin (a short form of a name is not matched: it would find Bennett too)."""
+    no initial of Benjamin (a short form of a name is not matched: it would find Bennett too); a letter of a mail
+    address is no initial (Carol Lee's c.lee@ made her Chris Lee)."""
     assert not authors.wrote(recorded, asked), (recorded, asked)
 
 

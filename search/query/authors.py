@@ -73,15 +73,19 @@ def wrote(recorded: str | None, name: str) -> bool:
     words = _asked(name)
     if recorded.isascii():
         folded = recorded.lower()
-        if not all(word in folded for word in words if len(word) > 1) and not _INITIAL.search(folded):
-            return False
         if not any(word in folded for word in words):
+            return False
+        missing = {word[0] for word in words if len(word) > 1 and word not in folded}
+        # a word missing is found only by an initial of its first letter, outside an address ('c' of c.lee@)
+        if missing and not missing <= set(_INITIAL.findall(_ADDRESS.sub(" ", folded))):
             return False
     return any(_holds(person, words) for person in persons(recorded))
 
 
 _asked = lru_cache(maxsize=64)(name_words)  # a name asked for, matched against thousands of authors
 _INITIAL = re.compile(r"(?<![^\W_])[^\W\d_](?![^\W_])")  # a letter alone: 'a' of 'A. Berg'
+# a mail address: its letters alone are no initials ('Carol Lee <c.lee@acme.com>' is no Chris Lee)
+_ADDRESS = re.compile(r"<[^<>\n]*>")
 # where one person of an author recorded ends and the next begins: 'Anna Lee; Ben Berg', 'Anna Lee & Ben Berg', 'Anna
 # Lee and Ben Berg', '王伟、李娜', a line each; a comma, as ``persons`` reads it
 _BETWEEN = re.compile(r"\s*(?:[;；、\n]|\s&\s|\s(?:and|und)\s)\s*", re.IGNORECASE)
@@ -94,6 +98,7 @@ def persons(recorded: str) -> tuple[tuple[str, ...], ...]:
     kept); a word alone before a comma is a surname, its given names after it ('Berg, Anna'; 'Berg, A., Okafor, B.' is
     two)."""
     found = []
+    recorded = _ADDRESS.sub(lambda address: _INITIAL.sub(" ", address.group()), recorded)
     for piece in _BETWEEN.split(recorded):
         parts = [name_words(part) for part in re.split(r"[,，]", piece)]
         parts = [part for part in parts if part]
