@@ -4,6 +4,8 @@ found by the Message-IDs kept in each file's meta at parse time (search.query.ma
 the messages of one mailbox: a reply's .eml named none of them."""
 from __future__ import annotations
 
+import pytest
+
 from ingest.parse import parse_file
 from tests.conftest import ingest
 
@@ -276,4 +278,41 @@ def test_a_mailboxs_listing_key_does_not_read_every_file_of_the_collection(tmp_p
     many, many_steps = _other_mail_files_steps(tmp_path, 5_000)
     sent = str(20 + 5)  # the collection's published Sent: not its old version, nor the other collection's
     assert few == sent and many == str(5_000 + 5)
+    assert many_steps <= 2 * few_steps + 2, (few_steps, many_steps)
+
+
+def _before_people_steps(tmp_path, notes: int, published: bool) -> tuple[list[str], int]:
+    """(``before_people`` of a collection of ``notes`` notes and two mail files, Sent read before schema V24, and
+    the SQLite VM steps it took)."""
+    from search.index import db, mail_reads
+    conn = db.connect(tmp_path / f"people-{notes}-{published}.db")
+    conn.execute("INSERT INTO collections(id, name, root, published, created) VALUES (1, 'n', '/n', 1, 0)")
+    add = "INSERT INTO files(collection, path, kind, size, mtime, sha256, title, meta, gen_from, gen_to) " \
+          "VALUES (1, ?, 'note', 1, 0, 'x', 't', '{}', 1, NULL)"
+    conn.executemany(add, [(f"notes/{i}.md",) for i in range(notes)])
+    for path, senders in (("Inbox", "[]"), ("Sent", None)):
+        file_id = conn.execute(add, (path,)).lastrowid
+        conn.executemany("INSERT INTO mail_messages(file, message_id, thread, line, lines, subject, sent, senders) "
+                         "VALUES (?, ?, '<t>', ?, 5, 's', NULL, ?)",
+                         [(file_id, f"<{file_id}.{n}>", n, senders) for n in range(50)])
+    conn.commit()
+    steps = [0]
+
+    def count() -> int:
+        steps[0] += 1
+        return 0
+    conn.set_progress_handler(count, 100)
+    said = mail_reads.before_people(conn, 1, published)
+    conn.close()
+    return said, steps[0]
+
+
+@pytest.mark.parametrize("published", [True, False])
+def test_mail_read_before_v24_is_found_without_reading_every_file(tmp_path, published):
+    """Every scan, the watcher's of one path too, asks which mail files were read before schema V24
+    (``mail_reads.before_people``): it read each current file of the collection to probe the list of such files
+    (10-20 ms a scan at 100,000 notes, none left to find). They are found through mail_messages' partial index."""
+    few, few_steps = _before_people_steps(tmp_path, 20, published)
+    many, many_steps = _before_people_steps(tmp_path, 5_000, published)
+    assert few == many == ["Sent"]
     assert many_steps <= 2 * few_steps + 2, (few_steps, many_steps)

@@ -133,9 +133,11 @@ def before_people(conn: sqlite3.Connection, collection_id: int, published: bool 
     if not keeps_people(conn):
         return []
     which = f"JOIN collections c ON c.id = f.collection WHERE {VISIBLE} AND" if published else "WHERE f.gen_to IS NULL AND"
+    # from those rows to their files (CROSS JOIN keeps the order): every scan asks, and the files of the collection
+    # probed against them took 10-20 ms a scan at 100,000 notes with none left
     return [path for path, in conn.execute(
-        f"SELECT f.path FROM files f {which} f.collection = ? AND f.id IN (SELECT file FROM mail_messages "
-        "WHERE senders IS NULL) ORDER BY f.path", (collection_id,))]
+        "SELECT f.path FROM (SELECT DISTINCT file FROM mail_messages WHERE senders IS NULL) m CROSS JOIN files f "
+        f"ON f.id = m.file {which} f.collection = ? ORDER BY f.path", (collection_id,))]
 
 
 def other_mail_files(conn: sqlite3.Connection, collection_id: int, path: str) -> str:
