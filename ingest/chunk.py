@@ -303,7 +303,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # log's first does; a day without its year after the last of December in a log of one year ('log-2024.md': '## Tue
 # 12/31', '## Wed 1/1') is of the next year.
 # 26: a day without its year in a log of one year that has run on past New Year is of the next year however long after
-# the day before it ('## 02.01.' then '## 20.02.' in '2024.md': 20 February 2025, where it went back to 2024); a
+# the day before it ('## 02.01.' then '## 20.02.' in '2024.md': 20 February 2025, where it went back to 2024), not
+# after a day of the next year written with its year ('## 2025-01-10'); a
 # section numbered with a dot after it ('## 1.2.3. Einleitung') is no version, and leaves a log's '## 14.03.24' a day;
 # a WhatsApp message whose text starts on the line below its head ('[12/03/2024, 09:14] Ben: ') is at its text's
 # lines, not a line early (its head's space trimmed, 'Ben:', it was left out as a notice); a mail reply naming no

@@ -233,22 +233,25 @@ def date_sections(doc: Document, path: str = "") -> None:
     calendar = calendar_weeks([s.heading_path or [] for s in doc.sections], order, in_path)
     read: dict[tuple, tuple] = {}  # a heading read once under each year and month: the sections under it hold them
     last = None  # the day the sections before said, for a log of one year that runs on past New Year
+    told = False  # whether that day's heading wrote its year ('## 2025-01-10' in '2024.md': no run on past New Year)
     for section in doc.sections:
         if section.dated is not None:
             continue
         year, month, day, when = in_path, None, False, None
         given = since  # until a heading says a year ('# 2026'): the days under it are of that year
         before = last if in_path else None  # until a heading says a year
+        own = told  # whether ``before``'s heading wrote its year
         for heading in section.heading_path or []:
             # the day before matters only from December on (``_crossed``): the headings over a log's other days are
             # read once
             near = before if before and year and (before.year > year or before.month == 12) else None
-            key = (heading, year, month, day, given, near)
+            key = (heading, year, month, day, given, near, own)
             if key not in read:
-                read[key] = _read(heading, order, year, month, day, versions, given, calendar, near)
+                read[key] = _read(heading, order, year, month, day, versions, given, calendar, near, own)
             year, month, day, found = read[key]
             when = found if found is not None else when
             said = _says_year(heading, order)
+            told = said if found is not None else told
             given = given if given is None or not said else None
             before = None if said else before
         section.dated = when
@@ -283,16 +286,17 @@ def _later(since: date | None, year: int | None, *day: int) -> int | None:
     return year + 1 if (since - date(*day)).days > LOG_SLACK else year
 
 
-def _crossed(before: date | None, year: int | None, month: int, day: int) -> int | None:
+def _crossed(before: date | None, year: int | None, month: int, day: int, own: bool = False) -> int | None:
     """``year`` for a day without one in a log whose year its file's name or front matter gave, or the next where
     the log has run on past New Year: the day before it (``before``) is up to LOG_SLACK days before it in the next
     year and many more after it in ``year`` ('## Tue 12/31' / '## Wed 1/1' in 'log-2024.md': 1 January 2025, where
     2024's, a Monday, was none). Once it has run on (``before`` in the next year), a day after ``before`` is of the
-    next year however far: a log's '## 20.02.' a month and more after its '## 02.01.' went back a year."""
+    next year however far: a log's '## 20.02.' a month and more after its '## 02.01.' went back a year; not where
+    ``before``'s heading wrote its year (``own``: '## 2025-01-10' in '2024.md' put every later day in 2025)."""
     if before is None or year is None or before.year not in (year, year + 1) or _day(year + 1, month, day) is None:
         return year
     ahead = (date(year + 1, month, day) - before).days
-    if before.year == year + 1 and ahead >= 0:
+    if before.year == year + 1 and ahead >= 0 and not own:
         return year + 1
     return year + 1 if 0 <= ahead <= LOG_SLACK and (_day(year, month, day) is None or
                                                      (before - date(year, month, day)).days > LOG_SLACK) else year
@@ -300,7 +304,7 @@ def _crossed(before: date | None, year: int | None, month: int, day: int) -> int
 
 def _read(heading: str, order: str | None, year: int | None, month: int | None, day: bool | tuple,
           versions: bool = False, since: date | None = None, calendar: bool = False,
-          before: date | None = None) -> tuple:
+          before: date | None = None, own: bool = False) -> tuple:
     """``_under`` for a heading under a ``year``, ``month`` and ``day``, with what ingest.short_dates reads: a
     calendar week (``KW 10``: its Monday, of its own year or ``year``), a day whose year its weekday picks where no
     year is over it (``Tue 5/14``, ``Mon 14 March``); a day written with numbers after a weekday it does not fall
@@ -309,8 +313,8 @@ def _read(heading: str, order: str | None, year: int | None, month: int | None, 
     day) of a week's Monday under a calendar week, for a weekday's name alone under it. ``versions``: the note's
     headings write versions with their release dates (``short_dates.released``), so a two-digit year is none.
     ``since``: the day of the front matter that gave ``year`` (``_later``); ``before``: the day the sections before
-    said, where no heading over it says a year (``_crossed``). ``calendar``: a ``## Week 10`` without
-    its year is a calendar week (a week's days under it in the note: ``short_dates.calendar_weeks``), else a
+    said, where no heading over it says a year (``_crossed``; ``own``: its heading wrote its year). ``calendar``: a
+    ``## Week 10`` without its year is a calendar week (a week's days under it in the note: ``short_dates.calendar_weeks``), else a
     course's."""
     from ingest import short_dates  # it reads this module's weekday names
     if any(c.isdigit() for c in heading):
@@ -334,7 +338,8 @@ def _read(heading: str, order: str | None, year: int | None, month: int | None, 
         parts = None  # '## 20.10.16' of a changelog whose '## 20.10.17 (2022-06-06)' is a version
     if parts and parts[0] is None and parts[1] and parts[2] and not isinstance(day, tuple):
         later = _later(since, year, year, parts[1], parts[2])  # '## 04.01.' of a log begun in December
-        if later == year and _crossed(before, year, parts[1], parts[2]) != year:  # '## Wed 1/1' after '## Tue 12/31'
+        # '## Wed 1/1' after '## Tue 12/31'
+        if later == year and _crossed(before, year, parts[1], parts[2], own) != year:
             named = short_dates.heading_weekday(heading.strip())  # a weekday's name that fits this year says it is
             later = year if named is not None and short_dates.fits(named, year, parts[1], parts[2]) else year + 1
         parts = (later, parts[1], parts[2]) if later != year else parts

@@ -207,3 +207,13 @@ def test_a_log_run_on_past_new_year_stays_in_the_next_year_after_a_gap():
     read = _dated("2024.md", _log("30.12.", "31.12.", "02.01.", "20.02.", "03.03."))
     assert (read["20.02."], read["03.03."]) == ("2025-02-20", "2025-03-03")
     assert _dated("log-2024.md", _log("Mon 12/30", "Tue 12/31", "Thu 1/2", "Thu 2/20"))["Thu 2/20"] == "2025-02-20"
+
+
+def test_a_log_with_a_day_of_next_year_written_whole_does_not_run_on():
+    """A day of the next year written with its year ('## 2025-01-10', a date planned) in '2024.md' made every later
+    day of the log 2025's: a day after a day in the next year was of that year however far, as where the log had run
+    on past New Year. It is only where that day was one without its year."""
+    read = _dated("2024.md", _log("18.02.", "2025-01-10", "20.03.", "02.05."))
+    assert (read["2025-01-10"], read["20.03."], read["02.05."]) == ("2025-01-10", "2024-03-20", "2024-05-02")
+    read = _dated("2024.md", _log("31.12.", "2025-01-02", "03.01."))  # run on past New Year: as before
+    assert read["03.01."] == "2025-01-03"
