@@ -52,14 +52,18 @@ Kind = Annotated[Literal["note", "code", "pdf", "text"] | None, Field(
     description="note: Markdown and what is read as notes (Word, EPUB, slide decks, mail, Evernote, org, LaTeX …); "
                 "text: plain text, CSV, spreadsheets.")]
 SharedPathPrefix = Annotated[str | None, Field(max_length=4096, description="As search's path_prefix.")]
+# the arguments the other tools share with search, explained once on search: tools/list goes with every
+# conversation, and past 20,000 characters once list_files took author
+SharedCollection = Annotated[str | None, Field(max_length=200, description="As search's.")]
+SharedKind = Annotated[Literal["note", "code", "pdf", "text"] | None, Field(description="As search's kind.")]
 
 Author = Annotated[str | None, Field(max_length=200, description=(
-    "Only passages by this author ('Berg', 'A. Berg' find Anna Berg): as recorded, a mail's sender, a chat's "
-    "speaker."))]
+    "Only passages by this author (any case; 'Berg', 'A. Berg' find Anna Berg): a file's recorded author, a "
+    "mail's sender, a chat's speaker. For 'what did Anna write about …'."))]
 TagName = Annotated[str, Field(max_length=200)]
 Tags = Annotated[Annotated[list[TagName], Field(max_length=16)] | TagName | None, Field(description=(
-    "Only passages with all these tags (any case, '#' optional): front matter or inline #tags, Logseq tags::, "
-    "org tags, Evernote tags, Gmail labels. 'project' finds #project/sift."))]
+    "Only passages with all these tags (any case, '#' optional; 'project' finds #project/sift): front matter, "
+    "inline #tags, Logseq, org, Evernote, Gmail labels."))]
 SharedTags = Annotated[Annotated[list[TagName], Field(max_length=16)] | TagName | None, Field(
     description="As search's tags.")]
 
@@ -381,9 +385,10 @@ class Tools:
                                                     "day).")] = None,
         modified_before: Annotated[str | None, Field(max_length=64)] = None,
         date_after: Annotated[str | None, Field(max_length=64, description="Passage about a date at or after (as "
-                                                "modified_after): a mail's Date, a daily note's or log heading's "
-                                                "date, a chat's day, a created date; else its file's modified "
-                                                "time. For 'what did I write in March 2023'.")] = None,
+                                                "modified_after): a mail's Date, a daily note's date (name or "
+                                                "folders), a log's date heading, a chat's day, a created date; "
+                                                "else its file's modified time. For 'what did I write in March "
+                                                "2023'.")] = None,
         date_before: Annotated[str | None, Field(max_length=64)] = None,
         tags: Tags = None,
         author: Author = None,
@@ -438,10 +443,9 @@ class Tools:
                                                   "inside a long line or page gave.")] = None,
         heading: Annotated[str | None, Field(max_length=1000, description="Instead of lines or pages: the section "
                                              "under this heading ('The storm', 'Part 2#The storm'; any case): a "
-                                             "heading of a note, Word document or HTML page, 'Slide 3', a PDF's "
-                                             "outline, a mail's Subject ('thread: <Subject>' for its thread, "
-                                             "'Attachment: report.pdf'), a chat's day ('#general · "
-                                             "2024-03-14').")] = None,
+                                             "document's heading, 'Slide 3', a PDF's outline, a mail's Subject "
+                                             "('thread: <Subject>' for its thread, 'Attachment: report.pdf'), a "
+                                             "chat's day ('#general · 2024-03-14').")] = None,
     ) -> CallToolResult:
         """Read an indexed file: text with line numbers, a PDF by page (its text as indexed), or
         the section under a heading. Use it after search to read a result whole or around its lines, or to open a
@@ -457,13 +461,13 @@ class Tools:
     @tool
     def list_files(
         self,
-        collection: Collection = None,
+        collection: SharedCollection = None,
         path_prefix: SharedPathPrefix = None,
         glob: Annotated[str | None, Field(max_length=1000, description="As search's: '*.md', 'clients/*', "
                                           "'*2024-03*'.")] = None,
         sort: Annotated[Literal["modified", "path", "dated"] | None, Field(
-            description="modified (the default): newest first; path; dated: newest first by the date its "
-                        "passages are about (the default with date_after or date_before).")] = None,
+            description="modified: newest first (the default); path; dated: newest first by the date its "
+                        "passages are about (search's date_after), the default with a date range.")] = None,
         limit: Annotated[int, Field(ge=1, le=500)] = 50,
         offset: Annotated[int, Field(ge=0, le=OFFSET_MAX, description="The next_offset an answer gave.")] = 0,
         date_after: Annotated[str | None, Field(max_length=64, description="Files with a passage as search's "
@@ -501,9 +505,9 @@ class Tools:
         path: Annotated[str | None, Field(max_length=4096, description="A file, as search gives it.")] = None,
         chunk_id: Annotated[int | None, Field(description="Or one passage: a search result's chunk.")] = None,
         limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="At most one passage per file.")] = 10,
-        collection: Collection = None,
+        collection: SharedCollection = None,
         path_prefix: SharedPathPrefix = None,
-        kind: Kind = None,
+        kind: SharedKind = None,
         glob: Annotated[str | None, Field(max_length=1000, description="As search's.")] = None,
         date_after: Annotated[str | None, Field(max_length=64, description="As search's.")] = None,
         date_before: Annotated[str | None, Field(max_length=64)] = None,
@@ -547,7 +551,7 @@ class Tools:
                                           "generations": answer.generations, "notes": answer.notes})
 
     @tool
-    def stats(self, collection: Collection = None) -> CallToolResult:
+    def stats(self, collection: SharedCollection = None) -> CallToolResult:
         """Report on the index: each collection's files, chunks and published generation with its age, a build's
         progress and ETA, failed files with reasons, the embedding model's and the worker's state. Use it when
         results look stale or missing, or the user asks what is indexed.
@@ -560,7 +564,7 @@ class Tools:
         return result(text, data, whole=True)  # the one report, as `ingest stats --json` gives it
 
     @tool
-    def refresh(self, collection: Collection = None) -> CallToolResult:
+    def refresh(self, collection: SharedCollection = None) -> CallToolResult:
         """Queue a re-scan of the indexed folders (or one collection) for new, changed and deleted files. Returns
         at once; searches answer from the last published generation until the new one is (stats shows progress).
         Use it when the user says they just added or changed files.

@@ -212,11 +212,12 @@ def test_a_title_that_is_its_file_s_name_is_not_said_again_under_the_path(immedi
 
 def test_the_kind_argument_says_what_each_kind_holds(servers, sift_env, tmp_path):
     """kind said 'note (Markdown), code, pdf or text': a question about a Word document or a mailbox could go to
-    kind='text' and find nothing. Its description names what is read as a note, and what text holds."""
+    kind='text' and find nothing. Its description names what is read as a note, and what text holds (similar's
+    points to it: tools/list explains a shared argument once)."""
     async def scenario():
         async with servers.session(sift_env, "--no-worker") as s:
             return {t.name: t.input_schema["properties"] for t in (await s.list_tools()).tools}
     tools = run(scenario)
-    for name in ("search", "similar"):
-        said = tools[name]["kind"]["description"]
-        assert all(word in said for word in ("Markdown", "Word", "mail", "slide decks", "CSV", "spreadsheets")), said
+    said = tools["search"]["kind"]["description"]
+    assert all(word in said for word in ("Markdown", "Word", "mail", "slide decks", "CSV", "spreadsheets")), said
+    assert tools["similar"]["kind"]["description"] == "As search's kind.", "explained once, in tools/list's search"
