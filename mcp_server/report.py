@@ -171,11 +171,12 @@ def partial_notes(conn, fresh: list[dict], kind: str | None = None) -> list[str]
     return list(partial_noted(conn, fresh, kind).values())
 
 
-def partial_noted(conn, fresh: list[dict], kind: str | None = None) -> dict[str, str]:
-    """partial_notes' notes by the collection each is of."""
+def partial_noted(conn, fresh: list[dict], kind: str | None = None, told=None) -> dict[str, str]:
+    """partial_notes' notes by the collection each is of; ``told``: status.partial_note's, a note the conversation
+    was told already said short (mcp_server.partial_said)."""
     ids = {row["name"]: row["id"] for row in collection_reads.collections_published(conn)}
     return {d["collection"]: status.partial_note(conn, d["collection"], ids[d["collection"]],
-                                                 d["published_generation"], d["not_read_yet"])
+                                                 d["published_generation"], d["not_read_yet"], told=told)
             for d in fresh if d.get("not_read_yet") and d["collection"] in ids
             and (kind is None or _may_hold(conn, d["published_generation"], kind))}
 

@@ -17,12 +17,13 @@ import unicodedata
 from typing import Annotated, Any, Literal
 
 import anyio.to_thread
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, ListResourcesResult, PaginatedRequestParams, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from mcp_server import input_schema, listing, not_downloaded, paths, reading, render, report, resources, shapes
+from mcp_server import (input_schema, listing, not_downloaded, partial_said, paths, reading, render, report, resources,
+                        shapes)
 from mcp_server.errors import NoIndexYet, Problem
 from mcp_server.service import NO_INDEX
 from mcp_server.wording import in_tool_words
@@ -363,6 +364,7 @@ def _without_empty(value):
 class Tools:
     def __init__(self, sift):
         self.sift = sift
+        self.told = partial_said.Told()  # the partial notes each conversation was told
 
     @tool
     def search(
@@ -392,6 +394,7 @@ class Tools:
         date_before: Annotated[str | None, Field(max_length=64)] = None,
         tags: Tags = None,
         author: Author = None,
+        ctx: Context | None = None,
     ) -> CallToolResult:
         """Search the user's own notes, code and PDFs (local folders they chose). Use it first whenever the user
         asks about something that may be in them (projects, people, decisions, papers). Returns the best
@@ -411,7 +414,7 @@ class Tools:
         if not answer.hits:  # 'notes/*.md' matched nothing and said nothing, where list_files tells how to write it
             answer.notes += [hint for hint in (glob_hint(glob, self.sift.roots(), scope.MCP),) if hint]
         fresh_line, fresh = report.freshness(self.sift.conn(), where.collection)
-        partial = report.partial_noted(self.sift.conn(), fresh, kind)
+        partial = report.partial_noted(self.sift.conn(), fresh, kind, self.told.asker(partial_said.session_of(ctx)))
         if partial:  # the freshness clause of a collection the note names points to it, not its counts again
             fresh_line = report.freshness_line(fresh, frozenset(partial))
         answer.notes[:0] = list(partial.values())  # first: the answer may be in a file not read yet

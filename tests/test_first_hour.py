@@ -27,9 +27,9 @@ def test_ingest_search_says_a_first_build_is_partial_or_not_published(sift_env, 
 
     assert cli.main(["search", "pelican", "--mode", "keyword"]) == 0
     out = capsys.readouterr().out
-    partial = ("note: partial results: only 5 of notes's 23 files searched so far: its first build comes in parts (the "
-               "most recently modified files first; ingest stats says how far), and the answer may be in one of the 18 "
-               "not read yet\n")
+    partial = ("note: partial results: only 5 of notes's 23 files searched so far, the newest first; the answer may be "
+               "in one of the 18 not read yet: search again after its first build's next part (ingest stats says "
+               "when)\n")
     unread = ("note: 'later' has published nothing yet, so none of its files were searched (its first build: "
               "ingest stats --watch shows how far)\n")
     assert partial in out and unread in out, out

@@ -144,9 +144,9 @@ def test_search_and_stats_count_a_part_s_searchable_files_alike(sift_env, tmp_pa
     assert "4 of 24 files searchable, 19 not read yet, 1 failed or skipped (listed below)" in said, said
     _, fresh = report.freshness(conn)
     assert report.partial_notes(conn, fresh) == [
-        "partial results: only 4 of notes's 24 files searched so far: its first build comes in parts (the most "
-        "recently modified files first; stats says how far), and the answer may be in one of the 19 not read yet; "
-        "1 file read was skipped or failed (stats says why)"]
+        "partial results: only 4 of notes's 24 files searched so far, the newest first; the answer may be in one of "
+        "the 19 not read yet: search again after its first build's next part (stats says when, and why 1 failed or "
+        "was skipped)"]
     # a search of PDFs alone is told nothing of the notes not read yet, none of which is a PDF (test_search_answers)
     assert report.partial_notes(conn, fresh, "pdf") == [] and report.partial_notes(conn, fresh, "note") == \
         report.partial_notes(conn, fresh)

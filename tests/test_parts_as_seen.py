@@ -90,18 +90,20 @@ def test_an_assistant_between_two_parts_is_told_the_answer_may_be_in_a_file_not_
     got = run(scenario)
 
     missing = text(got["missing"])
-    assert "partial results: only 5 of notes's 23 files searched so far: its first build comes in parts" in missing \
-        and "the answer may be in one of the 18 not read yet" in missing, missing
+    assert "partial results: only 5 of notes's 23 files searched so far, the newest first; the answer may be in one " \
+           "of the 18 not read yet: search again after its first build's next part (stats says when)" in missing, missing
     assert "no passages match in the files read so far: the answer may be in a file not read yet" in missing
     assert "try other words" not in missing, "other words cannot find a file not read yet"
     fresh = missing.splitlines()[-1]
-    assert "), partial (the note above)" in fresh and "not read yet" not in fresh, \
+    assert " ago, partial (the note above)" in fresh and "not read yet" not in fresh, \
         "the freshness line points to the partial note above, not its counts again"
     found = text(got["found"])
     assert found.startswith("5 passages for 'pelican'"), found
-    assert found.splitlines()[1].startswith("note: partial results: only 5 of notes's 23 files searched so far: "), \
-        "said before the passages, not only at the end"
-    assert got["found"].structured_content["notes"][0].startswith("partial results: ")
+    # the same part as the search before it in this conversation: its counts alone, said before the passages, not
+    # only at the end (the whole note again cost 236 characters a search)
+    assert found.splitlines()[1] == "note: partial results as before: only 5 of notes's 23 files searched, 18 not " \
+        "read yet", found
+    assert got["found"].structured_content["notes"][0].startswith("partial results as before: ")
 
     listed = text(got["listed"])
     pending = ("pending: not read yet: the collection's first build is published in parts (SIFT_FIRST_PART) and this "
@@ -157,8 +159,14 @@ def test_every_answer_during_a_first_build_in_parts_says_it_is_partial(sift_env,
     run(scenario)
     partial = [said for later, said in seen if later]
     assert partial, "no answer came between two parts (the build ran too fast to watch?)"
+    told = set()  # each part's counts said whole once, then 'as before' (mcp_server.partial_said)
+    for later, said in seen:
+        if later:
+            whole = later not in told
+            told.add(later)
+            assert said.splitlines()[1].startswith("note: partial results: only " if whole else
+                                                   "note: partial results as before: only "), said
     for said in partial:
-        assert said.splitlines()[1].startswith("note: partial results: only "), said
         assert "try other words" not in said, said
         assert "nothing being built" not in said, "the next part's scan is queued"
     assert "notes/n20.md" in seen[-1][1] and "partial" not in seen[-1][1], seen[-1][1]

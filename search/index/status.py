@@ -356,26 +356,37 @@ ORDER = "the most recently modified files first"
 def partial_text(name: str, searchable: int, seen: int, later: int, stats: str = "stats") -> str:
     """What a search of a collection whose published generation is a part of its first build says before its
     passages (workers.tasks.first_part): the MCP tool and ``ingest search`` (``stats``: the command that says how
-    far, in each one's words). ``searchable``: the files the part made searchable, as stats counts them; the files
-    read that failed or were skipped (a PDF without text) are said apart: the note counted them as searched ('1,598
-    of its 1,879 files') where stats said '1,597 of 1,879 files searchable'."""
-    # the same facts in 268 characters where they took 320 (notes-en's first part), under every search while a
-    # first build comes in parts
+    far, in each one's words): what was searched (the newest files), that the answer may be in a file not read yet,
+    when to search again. ``searchable``: the files the part made searchable, as stats counts them; the files read
+    that failed or were skipped (a PDF without text) are said apart: the note counted them as searched ('1,598 of
+    its 1,879 files') where stats said '1,597 of 1,879 files searchable'."""
+    # the same facts and when to search again in 236 characters where they took 297 (notes-en's first part, one
+    # file failed), under every search while a first build comes in parts: 4,400 of an assistant's 74,000
     unread = f"one of the {later:,}" if later > 1 else "the one"
-    text = (f"{PARTIAL}: only {searchable:,} of {name}'s {count(seen, 'file')} searched so far: its first build comes "
-            f"in parts ({ORDER}; {stats} says how far), and the answer may be in {unread} not read yet")
     unsearchable = seen - later - searchable
-    if unsearchable > 0:
-        text += (f"; {count(unsearchable, 'file')} read {'was' if unsearchable == 1 else 'were'} skipped or "
-                 f"failed ({stats} says why)")
-    return text
+    why = f", and why {unsearchable:,} failed or {'was' if unsearchable == 1 else 'were'} skipped" \
+        if unsearchable > 0 else ""
+    return (f"{PARTIAL}: only {searchable:,} of {name}'s {count(seen, 'file')} searched so far, the newest first; "
+            f"the answer may be in {unread} not read yet: search again after its first build's next part ({stats} "
+            f"says when{why})")
 
 
-def partial_note(conn, name: str, collection_id: int, published: int, later: int, stats: str = "stats") -> str:
+def partial_again(name: str, searchable: int, seen: int, later: int) -> str:
+    """The note of partial_text for a conversation told it already (mcp_server.partial_said): its counts and
+    the point, not the rest again (some 100 characters where the note takes 220)."""
+    return (f"{PARTIAL} as before: only {searchable:,} of {name}'s {count(seen, 'file')} searched, "
+            f"{later:,} not read yet")
+
+
+def partial_note(conn, name: str, collection_id: int, published: int, later: int, stats: str = "stats",
+                 told=None) -> str:
     """``partial_text`` of the collection ``name`` (id ``collection_id``) whose published generation ``published``
-    leaves ``later`` files to its next parts, its counts read as stats reads them."""
+    leaves ``later`` files to its next parts, its counts read as stats reads them. ``told``: given the collection's
+    name and that note, whether the conversation asking was told it already (then partial_again says it)."""
     seen = generation_reads.generation(conn, published)["seen"]
-    return partial_text(name, progress_reads.searchable(conn, collection_id, published)[0], seen, later, stats)
+    searchable = progress_reads.searchable(conn, collection_id, published)[0]
+    full = partial_text(name, searchable, seen, later, stats)
+    return partial_again(name, searchable, seen, later) if told is not None and told(name, full) else full
 
 
 def count(n: int, noun: str) -> str:
