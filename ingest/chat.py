@@ -89,7 +89,30 @@ def conversation(title: str, place: str, messages: list[Message], lines: int, me
                                 lead=0 if markup else 1, marks=() if markup else _marks(day)))
     return Document(kind="note", title=title, sections=sections,
                     meta={**(meta or {}), "days": len(sections), "messages": len(messages),
-                          "first_day": sections[0].heading_path[0] if sections else None})
+                          "first_day": sections[0].heading_path[0] if sections else None,
+                          **speakers_of([message.who for message in messages])})
+
+
+# A chat's speakers, as its meta names them ("speakers"): the author filter takes a passage's line for a message's
+# head only where it starts with one of them and ': ' (search.query.authors.speakers), for a line of a message over
+# several may start 'Note: …' too. Past MAX_SPEAKERS (a huge group's export) none are named, and any line so
+# begun is a head, as before.
+MAX_SPEAKERS = 10_000
+
+
+def speakers_of(names: list[str] | None) -> dict:
+    """{"speakers": the names, each once, in the order first said} of a chat's messages; {} for more than
+    MAX_SPEAKERS, or None (a part's not known)."""
+    if names is None:
+        return {}
+    said = list(dict.fromkeys(names))  # as its messages' lines begin (``_line``)
+    return {"speakers": said} if len(said) <= MAX_SPEAKERS else {}
+
+
+def _speakers_of_parts(parts: list[Document]) -> list[str] | None:
+    """The speakers the ``parts`` (a chat's conversations) name, each once; None where a part names none."""
+    named = [part.meta.get("speakers") for part in parts]
+    return None if any(names is None for names in named) else [name for names in named for name in names]
 
 
 def _marks(day: list[Message]) -> tuple[tuple[int, int], ...]:
@@ -194,6 +217,7 @@ def parse_telegram(path: str, text: str, chats: list[dict]) -> Document:
         doc.meta["messages"] += part.meta["messages"]
         doc.meta["days"] += part.meta["days"]
         doc.meta["first_day"] = doc.meta.get("first_day") or part.meta["first_day"]
+    doc.meta.update(speakers_of([message.who for _, said in messages for message in said]))
     return doc
 
 
@@ -854,7 +878,8 @@ def chat_zip_text(data, path: str):
     return read, Document(kind="note", title=read.title, sections=kept,
                           meta={"chat_export": f"{what}, zipped",
                                 "days": len(kept), "messages": sum(day.meta["messages"] for day in days),
-                                "first_day": kept[0].heading_path[0] if kept else None})
+                                "first_day": kept[0].heading_path[0] if kept else None,
+                                **speakers_of(_speakers_of_parts(days))})
 
 
 def _zipped_days(parts, path: str) -> tuple[str, list[Document] | None]:

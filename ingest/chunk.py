@@ -313,7 +313,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # kept with them, not left out as a notice; an .odt's, an .odp's (meta.xml's meta:initial-creator, else dc:creator),
 # an EPUB's (its package's dc:creator) and a .pptx's (core.xml's dc:creator) author is its meta's author, as a
 # .docx's; and a metadata author of two Chinese, Japanese or Korean characters (王伟) is one, where the three-letter
-# rule dropped it.
+# rule dropped it. A chat export's meta names its speakers (ingest.chat.speakers_of), the author filter's heads: a line
+# of a message over several that began 'Note: …' made Note one.
 VERSION = 26
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -53,15 +53,20 @@ NOTES = {
 }
 CHAT = ("14/03/2024, 09:15 - Ben Okafor: The harbour crane is fixed.\n"
         "14/03/2024, 09:20 - Anna Lee: Good, the harbour opens on Monday.\n"
+        "Note: the harbour fees are due first.\n"  # a line of Anna's message, no speaker's head
         "15/03/2024, 10:00 - Anna Lee: The harbour master signed it.\n"
         "15/03/2024, 10:05 - Anna Lee: Harbour fees go up in May.\n")
 MAIL = ("From: Ben Okafor <ben@example.com>\nTo: Anna Berg <anna@example.com>\nSubject: Harbour dredging\n"
         "Date: Tue, 10 Mar 2026 09:00:00 +0000\n\nThe harbour dredging starts on Friday.\n")
+# a sender of no display name: named by the address's own part, carol.diaz (its domain is no name)
+BARE = ("From: carol.diaz@example.org\nTo: Anna Berg <anna@example.com>\nSubject: Harbour lights\n"
+        "Date: Wed, 11 Mar 2026 09:00:00 +0000\n\nThe harbour lights are out.\n")
 
 
 def _build(folder):
     root = write_tree(folder / "notes", NOTES)
     (root / "mail.eml").write_text(MAIL)
+    (root / "lights.eml").write_text(BARE)
     (root / "WhatsApp Chat with Anna.txt").write_text(CHAT)
     (root / "survey.odt").write_bytes(odt("The harbour survey of Kvarven.", META.format("Ingrid Halvorsen", "")))
     (root / "tides.odp").write_bytes(odp("Harbour tides at Kvarven.", META.format("Mei Lin", "")))
@@ -105,6 +110,75 @@ def test_a_chat_speaker_is_the_author_of_the_passages_they_spoke_in(engine):
     anna = engine.search("harbour", mode="keyword", limit=50, filters=Filters(author="anna lee")).hits
     assert sorted(h.heading_path for h in anna if h.path.startswith("WhatsApp")) == [
         "WhatsApp Chat with Anna · 2024-03-14", "WhatsApp Chat with Anna · 2024-03-15"]
+
+
+# --- what is no name: a sender's address, a line of a chat message ------------------------------------------------
+
+@pytest.mark.parametrize("recorded, asked", [
+    ("Ben Okafor <ben@example.com>", "example"), ("Ben Okafor <ben@example.com>", "com"),
+    ("Ben Okafor <ben@example.com>", "example com"), ("carol.diaz@example.org", "example"),
+    ("Ben Okafor <ben.okafor@example.com>", "Okafor Okafor"), ("Ben <ben@example.com>", "en@example.com"),
+    ("Ben <ben@example.com.au>", "ben@example.com"),
+])
+def test_a_senders_address_is_no_name(recorded, asked):
+    """A sender's domain named no one: author='example' found everyone writing from example.com, 'com' everyone at
+    a .com; an address after a display name is no word of the name ('Okafor Okafor' is no one)."""
+    assert not authors.wrote(recorded, asked), (recorded, asked)
+
+
+@pytest.mark.parametrize("recorded, asked", [
+    ("carol.diaz@example.org", "Carol Diaz"), ("carol_diaz@example.org", "C. Diaz"), ("ben+news@example.com", "Ben"),
+    ("Berg, Anna <anna@example.com>", "Anna Berg"), ("anna@example.com <anna@example.com>", "anna"),
+    ("Ben Okafor <ben@example.com>", "BEN@example.com"), ("Anna Berg <anna@x.com>, Bo Li <bo@y.com>", "Bo Li"),
+])
+def test_a_sender_is_named_by_its_display_name_else_its_address(recorded, asked):
+    """Where a message gives no display name, the address's own part is its sender's name, split at '.', '_', '-';
+    an address asked for finds that address."""
+    assert authors.wrote(recorded, asked), (recorded, asked)
+
+
+@pytest.mark.parametrize("author, paths", [
+    ("example", []), ("com", []), ("org", []), ("Carol Diaz", ["lights.eml"]), ("ben@example.com", ["mail.eml"]),
+    ("Note", []),
+])
+def test_neither_a_domain_nor_a_chat_lines_first_word_is_an_author(engine, author, paths):
+    """author='example' found the mail of every sender at example.com; 'Note' found the chat day in which a line of
+    Anna's message began 'Note: …', read as a message's head."""
+    assert found(engine, author) == paths
+
+
+def test_list_files_by_a_domain_lists_nothing(home, model_path, monkeypatch):
+    """list_files(author='example') listed every mail file of a sender at example.com."""
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    from tests.conftest import in_home
+    in_home(home, model_path, monkeypatch)
+    tools = Tools(Sift(load()))
+    assert tools.list_files(author="example").structured_content["files"] == []
+    assert [f["path"] for f in tools.list_files(author="carol diaz").structured_content["files"]] == \
+        ["notes/lights.eml"]
+
+
+def test_a_chat_export_names_its_speakers():
+    """The heads the parser wrote are its messages' speakers (meta "speakers"), of a WhatsApp chat, a Telegram
+    account's several chats and a zipped export; a passage read before they were named is read by its lines' form."""
+    import io
+    import zipfile
+
+    from ingest.chat import parse_chat_zip, parse_telegram, parse_whatsapp
+    assert parse_whatsapp("WhatsApp Chat with Anna.txt", CHAT).meta["speakers"] == ["Ben Okafor", "Anna Lee"]
+    chats = [{"name": name, "type": "personal_chat", "messages": [
+        {"id": i, "type": "message", "date": "2024-03-14T09:15:00", "from": who, "text": "the harbour"}
+        for i, who in enumerate(people)]} for name, people in (("Anna", ["Anna", "Bo"]), ("Cy", ["Cy", "Anna"]))]
+    assert parse_telegram("result.json", "{}", chats).meta["speakers"] == ["Anna", "Bo", "Cy"]
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as z:
+        z.writestr("_chat.txt", CHAT)
+    assert parse_chat_zip("WhatsApp Chat - Anna.zip", packed.getvalue()).meta["speakers"] == ["Ben Okafor", "Anna Lee"]
+    day = "Thursday 14 March 2024\nAnna Lee: Good.\nNote: fees.\nDr: Who: hello"
+    assert authors.speakers([(1, 7, day)], {7: ["Anna Lee", "Dr: Who"]}) == [(1, "Anna Lee; Dr: Who")]
+    assert authors.speakers([(1, 7, day)]) == [(1, "Anna Lee; Note; Dr")]  # named none: by the lines' form
 
 
 def test_list_files_takes_an_author(home, model_path, monkeypatch):

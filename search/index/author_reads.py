@@ -75,6 +75,15 @@ def chat_files(conn: sqlite3.Connection) -> list[tuple[int, str, int, int]]:
                         f"WHERE {_CHAT} GROUP BY f.id ORDER BY f.id").fetchall()
 
 
+def chat_speakers(conn: sqlite3.Connection, files: list[int]) -> dict[int, list[str] | None]:
+    """The speakers each of the chat ``files`` names (its meta's "speakers", ingest.chat.speakers_of); None for one
+    naming none (read before they were named, or of more speakers than a meta names)."""
+    return {file: json.loads(names) if names else None for file, names in conn.execute(
+        "SELECT f.id, CASE WHEN json_valid(f.meta) AND json_type(f.meta, '$.speakers') = 'array' "
+        "THEN json_extract(f.meta, '$.speakers') END FROM files f WHERE f.id IN (SELECT value FROM json_each(?))",
+        (json.dumps(files),))}
+
+
 def passage_texts(conn: sqlite3.Connection, files: list[int]) -> list[tuple[int, int, str]]:
     """(chunk id, file id, text) of the ``files``' passages, by file and in passage order: a chat's, whose lines
     name their speakers."""

@@ -67,9 +67,12 @@ def wrote(recorded: str | None, name: str) -> bool:
     word is held whole. Of 'Anna Berg, Ben Okafor', 'Anna Okafor' is no one: the persons are told apart. A recorded
     author in ASCII that lacks a whole word of the name and writes no initial is told apart without reading its
     words: a question naming a writer matched every sender of a mail archive (50,000: 0.4 s a question, 2 s for the
-    passages of 300,000) reading each one's words."""
+    passages of 300,000) reading each one's words. An address is no words of a name (``without_addresses``): a
+    sender's name is its display name, or its address's own part where it has none."""
     if not recorded:
         return False
+    if "@" in name:  # an address asked for ('ben@example.com'): its mail, not every Ben's nor everyone's at example.com
+        return _holds_address(recorded, name)
     words = _asked(name)
     if recorded.isascii():
         folded = recorded.lower()
@@ -98,7 +101,7 @@ def persons(recorded: str) -> tuple[tuple[str, ...], ...]:
     kept); a word alone before a comma is a surname, its given names after it ('Berg, Anna'; 'Berg, A., Okafor, B.' is
     two)."""
     found = []
-    recorded = _ADDRESS.sub(lambda address: _INITIAL.sub(" ", address.group()), recorded)
+    recorded = _ADDRESS.sub(lambda address: _INITIAL.sub(" ", address.group()), without_addresses(recorded))
     for piece in _BETWEEN.split(recorded):
         parts = [name_words(part) for part in re.split(r"[,，]", piece)]
         parts = [part for part in parts if part]
@@ -108,6 +111,48 @@ def persons(recorded: str) -> tuple[tuple[str, ...], ...]:
                 person += parts.pop(0)
             found.append(person)
     return tuple(found)
+
+
+# a mail address in an author recorded: a sender as ingest.mail writes its From line, 'Anna Berg <anna@example.com>'
+# after a display name, bare where the message gave none ('anna.berg@example.com')
+_ANGLED = re.compile(r"<([^<>@\s]*)@[^<>\s]*>")
+_BARE = re.compile(r"([^\s<>@,;，；、()\"'\[\]]+)@[^\s<>@,;，；、()\"'\[\]]+")
+_PERSON_START = re.compile(r"[,;，；、\n&>]")  # where the text before an address may hold its own display name
+
+
+def without_addresses(recorded: str) -> str:
+    """``recorded`` with its mail addresses read as names: one after a display name left out ('Anna Berg
+    <anna@example.com>' is Anna Berg), one alone its own part's words, split at '.', '_' and '-' and without a '+tag'
+    ('anna.berg@example.com' is anna berg). A domain is never a name: author='example' found everyone writing from
+    example.com, 'com' everyone at a .com."""
+    if "@" not in recorded:
+        return recorded
+
+    def angled(found: re.Match) -> str:
+        before = _PERSON_START.split(recorded[:found.start()])[-1]
+        return " " if WORD.search(before) else f" {_own_part(found.group(1))} "
+    return _BARE.sub(lambda found: _own_part(found.group(1)), _ANGLED.sub(angled, recorded))
+
+
+def _own_part(local: str) -> str:
+    """The words of an address's own part (before its '@'): 'anna.berg' is 'anna berg', 'ben+news' 'ben'."""
+    return " ".join(part for part in re.split(r"[._-]+", local.split("+")[0].strip("\"'")) if part)
+
+
+def _holds_address(recorded: str, address: str) -> bool:
+    """Whether ``recorded`` holds the mail ``address`` asked for, whole and in any case ('Ben <ben@example.com>' holds
+    'BEN@example.com', not 'en@example.com')."""
+    asked, held = address.strip().strip("<>").casefold(), recorded.casefold()
+    at = held.find(asked)
+    while at >= 0:
+        end = at + len(asked)
+        if not _ADDRESS_CHAR.match(held[at - 1:at]) and not _ADDRESS_CHAR.match(held[end:end + 1]):
+            return True
+        at = held.find(asked, at + 1)
+    return False
+
+
+_ADDRESS_CHAR = re.compile(r"[\w.+@-]")
 
 
 def _holds(person: tuple[str, ...], words: tuple[str, ...]) -> bool:
@@ -167,8 +212,9 @@ def mail_senders(conn) -> list[tuple[int, str]]:
     found = {key: [] for key in missing.values()}  # a file whose passages name no sender: read, nothing found
     talks = sorted(set(missing) & {key[0] for key in chats})
     mails = sorted(set(missing) - set(talks))
+    heads = author_reads.chat_speakers(conn, talks) if talks else {}
     for read, rows in ((senders, author_reads.mail_heads(conn, mails) if mails else []),
-                       (speakers, author_reads.passage_texts(conn, talks) if talks else [])):
+                       (lambda its: speakers(its, heads), author_reads.passage_texts(conn, talks) if talks else [])):
         for file, its in groupby(rows, key=lambda row: row[1]):
             found[missing[file]] = read(list(its))
     now = {key: found[key] if key in found else kept[key] for key in files}
@@ -185,15 +231,38 @@ def mail_senders(conn) -> list[tuple[int, str]]:
 SPEAKER = re.compile(r"(?m)^([^\s:][^:\n]{0,80}?): ")
 
 
-def speakers(passages: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
+def speakers(passages: list[tuple[int, int, str]], named: dict[int, list[str] | None] | None = None) \
+        -> list[tuple[int, str]]:
     """(chunk id, the speakers of its messages, '; ' between them) of chat passages given as (chunk id, file id,
-    text): a passage of a chat day is many speakers' messages, and ``author`` finds those where the person spoke."""
-    found = []
-    for chunk, _, text in passages:
-        names = dict.fromkeys(name.strip().replace(";", ",") for name in SPEAKER.findall(text))
+    text): a passage of a chat day is many speakers' messages, and ``author`` finds those where the person spoke.
+    A message's head is a line starting with a speaker its file names (``named``, file id -> its speakers, as
+    ingest.chat.speakers_of keeps them) and ': ': a line of a message over several starting 'Note: …' or 'Re: …' is
+    no head, where any line so begun named its word a speaker. A file naming none (read before its speakers were
+    named) is read by the line's form alone (SPEAKER)."""
+    found, heads = [], {}
+    for chunk, file, text in passages:
+        if file not in heads:
+            names = (named or {}).get(file)
+            heads[file] = None if names is None else frozenset(names)
+        said = SPEAKER.findall(text) if heads[file] is None else _heads(text, heads[file])
+        names = dict.fromkeys(name.strip().replace(";", ",") for name in said)
         if names:
             found.append((chunk, "; ".join(names)))
     return found
+
+
+def _heads(text: str, names: frozenset[str]) -> list[str]:
+    """The speakers of ``text``'s lines that start a message: '``name``: …' for a name of ``names`` (one holding
+    ': ' too), looked for no further into a line than the longest name (a pasted log's line of many ': ')."""
+    said, longest = [], max(map(len, names), default=0)
+    for line in text.split("\n"):
+        at = line.find(": ", 0, longest + 2)
+        while at > 0:
+            if line[:at] in names:
+                said.append(line[:at])
+                break
+            at = line.find(": ", at + 2, longest + 2)
+    return said
 
 
 # The conditions of the author filter made before, per index file and name, with the index's stamp
