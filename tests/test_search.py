@@ -158,7 +158,7 @@ def test_a_page_shows_at_most_two_passages_of_a_file_while_others_match(immediat
         assert len(readme) == 2 and {h.path for h in page.hits} >= set(notes), (mode, paths(page))
         assert readme[0].more_in_file > 0 and readme[1].more_in_file == 0, mode
     lines = render.hits_text([render.hit_data(h) for h in page.hits])
-    assert f"+ {readme[0].more_in_file} more passages of this file ranked among these" in "\n".join(lines)
+    assert f"+ {readme[0].more_in_file} more passages of this file matched" in "\n".join(lines)
 
 
 def test_the_search_that_shows_a_root_file_s_passages_keeps_to_that_file(immediate, tmp_path, sift_env):
