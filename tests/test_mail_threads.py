@@ -258,13 +258,18 @@ def _other_mail_files_steps(tmp_path, notes: int) -> tuple[str, int]:
         conn.executemany("INSERT INTO mail_messages(file, message_id, thread, line, lines, subject, sent) "
                          "VALUES (?, ?, ?, ?, 5, 's', NULL)", [(file_id, f"<{file_id}.{n}>", "<t>", n) for n in range(50)])
     conn.commit()
+    return _steps_of(conn, lambda: mail_reads.other_mail_files(conn, 1, "Inbox"))
+
+
+def _steps_of(conn, ask):
+    """What ``ask()`` answers and how many SQLite steps (of 100 instructions) it took; ``conn`` closed after."""
     steps = [0]
 
     def count() -> int:
         steps[0] += 1
         return 0
     conn.set_progress_handler(count, 100)
-    said = mail_reads.other_mail_files(conn, 1, "Inbox")
+    said = ask()
     conn.close()
     return said, steps[0]
 
@@ -296,15 +301,7 @@ def _before_people_steps(tmp_path, notes: int, published: bool) -> tuple[list[st
                          "VALUES (?, ?, '<t>', ?, 5, 's', NULL, ?)",
                          [(file_id, f"<{file_id}.{n}>", n, senders) for n in range(50)])
     conn.commit()
-    steps = [0]
-
-    def count() -> int:
-        steps[0] += 1
-        return 0
-    conn.set_progress_handler(count, 100)
-    said = mail_reads.before_people(conn, 1, published)
-    conn.close()
-    return said, steps[0]
+    return _steps_of(conn, lambda: mail_reads.before_people(conn, 1, published))
 
 
 @pytest.mark.parametrize("published", [True, False])
