@@ -214,12 +214,20 @@ def _drop_blocked_reads(client) -> None:
     client.client_kill_filter(_type="normal", skipme=True)
 
 
+# A periodic task the scheduler queued before it was stopped (rescan_due, at a minute's turn) may stand before the
+# scan: it is put back, after the scan, as a worker would have run it (a clean-clone run dequeued it and failed).
 RUN_THE_SCAN = """
 from workers.app import huey
 import workers.tasks
+others = []
 task = huey.dequeue()
-assert task is not None and task.name.rsplit('.', 1)[-1] == 'discover', task
+while task is not None and task.name.rsplit('.', 1)[-1] != 'discover':
+    others.append(task)
+    task = huey.dequeue()
+assert task is not None, others
 huey.execute(task)
+for other in others:
+    huey.enqueue(other)
 """
 
 
