@@ -26,7 +26,7 @@ from functools import lru_cache
 from itertools import groupby
 
 from search.query import question
-from search.query.mail_quotes import quoted_head
+from search.query.mail_quotes import inside_quoted_head, quoted_head
 from search.query.text import WORD, normalise
 
 MAX_NAME = 200  # characters of an author asked for
@@ -183,7 +183,8 @@ def senders(heads: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
             file, sender = its_file, None
         # not Outlook's head of a message quoted (search.query.mail_quotes): a passage starting there is its own's
         line = next((m for m in FROM_LINE.finditer(head) if not quoted_head(head, m.end())), None)
-        sender = line.group(1) if line and line.start() < 200 else None if HEAD.match(head) else sender
+        sender = line.group(1) if line and line.start() < 200 else None \
+            if HEAD.match(head) and not inside_quoted_head(head) else sender  # a passage begun at Outlook's To line too
         if sender:
             found.append((chunk, sender))
     return found

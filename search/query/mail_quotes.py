@@ -18,3 +18,26 @@ QUOTED_NEXT = re.compile(r"[ \t]*(?:Sent|Gesendet|Envoyé|Enviado(?: el)?|Inviat
 def quoted_head(text: str, end: int) -> bool:
     """Whether the From line of ``text`` ending at ``end`` heads a quoted message (Outlook's block), not its own."""
     return QUOTED_NEXT.match(text, end + 1) is not None if text[end:end + 1] == "\n" else False
+
+
+# the lines only ingest.mail's own head writes below its To and Cc lines: its Date line (the day without a comma,
+# 'Date: Tuesday 5 March 2024 09:00', or the header as written where it is not a date), the message it replies to,
+# Gmail's labels, the attachments; Outlook's block has none of them after its To line
+OWN_HEAD_LINE = re.compile(r"(?:Date:(?![ \t]*(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday),)"
+                           r"|In reply to:|Labels:|Attachments:)", re.IGNORECASE)
+OUTLOOK_LINE = re.compile(r"(?:To|Cc|Subject|Date):[ \t]", re.IGNORECASE)
+
+
+def inside_quoted_head(head: str) -> bool:
+    """Whether a passage beginning ``head`` at a To, Cc, Subject or Date line begins inside Outlook's block above a
+    quoted message (its lines down to the blank line are To, Cc and Subject, or Outlook for Mac's 'Date: Monday,
+    …': the chunker cut the block after its From and Sent lines), not at the head of a message of no From line (a
+    draft's: ingest.mail writes its Date line, 'In reply to', 'Labels' or 'Attachments' there). Such a passage
+    named no sender, as a draft's does, however long the reply it is of. A head cut before its blank line is not
+    told (a To line of many addresses): a message's own, as before."""
+    block, blank, _ = head.partition("\n\n")
+    if not blank:
+        return False
+    lines = block.split("\n")
+    return all(OUTLOOK_LINE.match(line) or line[:1] in " \t" for line in lines) \
+        and not any(OWN_HEAD_LINE.match(line) for line in lines)

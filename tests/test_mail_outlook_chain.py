@@ -1,0 +1,77 @@
+"""An Outlook reply chain: each reply keeps the messages before it below its own text, each under the header block
+Outlook writes (From, Sent, To, Cc, Subject; no '-----Original Message-----' line above it). A passage the chunker
+began inside that block, at its To, Cc or Subject line, named no sender (the line read as the head of a message of
+no From: a draft's), so author='Bo' missed Bo's own message there. A passage's sender is its message's, wherever in
+the quoted block it begins."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from tests.conftest import built_once, in_home, ingest_keyword_only, write_tree
+
+WORDS = ("the roof budget, the zinc gutters and the scaffolding need another look before spring, and the roofer "
+         "wants an answer by Friday")
+
+
+def _block(sender: str, sent: str, to: str, cc: str, subject: str) -> str:
+    return f"From: {sender}\r\nSent: {sent}\r\nTo: {to}\r\nCc: {cc}\r\nSubject: {subject}\r\n\r\n"
+
+
+def _said(who: str, n: int) -> str:
+    return "\r\n\r\n".join(f"{who}'s point {k}: {WORDS[:20 + 7 * ((n + k) % 13)]}." for k in range(2 + n % 3))
+
+
+TURNS = 30
+CAROL = "Carol Jones <carol@example.com>"
+BO = "Bo Lind <bo@example.com>"
+DAN = "Dan Weber <dan@example.com>"
+
+
+def _chain() -> str:
+    """Bo's reply, the last of TURNS turns between Carol and Bo, Dan copied, as Outlook writes it."""
+    body = _said("Bo", 0)
+    for turn in range(1, TURNS):
+        who, other = (CAROL, BO) if turn % 2 else (BO, CAROL)
+        body += "\r\n\r\n" + _block(who, f"Monday, March 4, 2024 {turn % 12 + 1}:{10 + turn} PM", other, DAN,
+                                    "Budget" if turn == TURNS - 1 else "RE: Budget") + _said(who.split()[0], turn)
+    return (f"From: {BO}\r\nTo: {CAROL}\r\nCc: {DAN}\r\nSubject: RE: Budget\r\nMessage-ID: <b12@example.com>\r\n"
+            "Date: Tue, 12 Mar 2024 09:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            "\r\n" + body + "\r\n")
+
+
+def _build(folder):
+    root = write_tree(folder / "notes", {"about.md": "# House\n\nThe house and its garden.\n"})
+    (root / "Mail").mkdir()
+    (root / "Mail" / "RE Budget.eml").write_bytes(_chain().encode())
+    ingest_keyword_only(root)
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory, model_path):
+    return built_once(tmp_path_factory, model_path, _build)
+
+
+def test_a_passage_begun_inside_outlooks_block_is_its_messages(home, model_path, monkeypatch):
+    from search.query.authors import mail_senders
+    conn = sqlite3.connect(in_home(home, model_path, monkeypatch))
+    passages = conn.execute("SELECT ch.id, ch.text FROM chunks ch JOIN files f ON f.id = ch.file "
+                            "WHERE f.path LIKE '%.eml' ORDER BY ch.ordinal").fetchall()
+    inside = [chunk for chunk, text in passages if text.startswith(("To: ", "Cc: ", "Subject: "))]
+    assert len(passages) > 5 and inside, passages  # the chunker cut the chain inside Outlook's blocks
+    said = dict(mail_senders(conn))
+    assert [said.get(chunk) for chunk, _ in passages] == [BO] * len(passages), said  # none Carol's, none no one's
+
+
+def test_a_drafts_head_still_names_no_sender():
+    from search.query.authors import senders
+    own = "From: Bo Lind <bo@example.com>\nTo: Carol Jones <carol@example.com>\nDate: Tuesday 5 March 2024 09:00"
+    quoted = "To: Bo Lind <bo@example.com>\nCc: Dan Weber <dan@example.com>\nSubject: RE: Budget\n\nCarol's point"
+    assert senders([(1, 7, own), (2, 7, quoted)])[1] == (2, "Bo Lind <bo@example.com>")
+    mac = "Date: Monday, 4 March 2024 at 17:12\nTo: Bo Lind <bo@example.com>\nSubject: Budget\n\nCarol's point"
+    assert senders([(1, 7, own), (2, 7, mac)])[1] == (2, "Bo Lind <bo@example.com>")
+    for draft in ("To: Carol Jones <carol@example.com>\nDate: Tuesday 5 March 2024 10:00\nSubject: Plan\n\nA plan",
+                  "To: Carol Jones <carol@example.com>\nSubject: Plan\nAttachments: plan.pdf\n\nA plan",
+                  "To: Carol Jones <carol@example.com>\nSubject: Plan"):  # cut before its blank line: not told
+        assert senders([(1, 7, own), (2, 7, draft)]) == [(1, "Bo Lind <bo@example.com>")], draft
