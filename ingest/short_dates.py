@@ -116,35 +116,55 @@ def released(heading: str, at: int = 0) -> bool:
     return _FULL_YEAR.search(heading, at) is not None
 
 
-# a project's file of its releases: CHANGELOG, CHANGES, RELEASES, RELEASE-NOTES (any case, any extension); HISTORY
-# and NEWS only in capitals, as projects name them ('news.md', 'history.md' may be a person's log)
-_RELEASE_FILE = re.compile(r"(?i:changelog|changes|releases?(?:[-_ ]?notes)?)|HISTORY|NEWS")
-# a heading that is a version and nothing else but a mark or a date after it: 'v19.03.12', 'v2.0', '1.2.3',
-# '1.2.3 (2020-01-01)', '[1.2.3] - 2020-01-01'; '1.2.3 Introduction' is a numbered section, and so is '1.2.3.
-# Einleitung' (a dot after it, as German numbers sections: a protocol's '## 14.03.24' days were lost to one)
-_VERSION = re.compile(r"\[?(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+.]\w+)*)\]?(?=\s*$|\s*[^\w\s.]|\s+\d)", re.IGNORECASE)
+# a project's file of its releases: CHANGELOG, RELEASES, RELEASE-NOTES (any case, any extension); CHANGES, HISTORY
+# and NEWS only as projects name them ('CHANGES.rst', Perl's 'Changes'): 'changes.md', 'news.md', 'history.md' may be
+# a person's log, read by its shape (``versioned``)
+_RELEASE_FILE = re.compile(r"(?i:changelog|releases?(?:[-_ ]?notes)?)|CHANGES|Changes|HISTORY|NEWS")
+# a heading that is a version and nothing else, or a date after it: 'v19.03.12', 'v2.0', '1.2.3', '1.2.3 (2020-01-01)',
+# '[1.2.3] - 2020-01-01' ('Keep a Changelog'); a version named so ('v2.0: …', '[1.2.3] …') with any mark after it.
+# '1.2.3 Introduction' is a numbered section, and so are '1.2.3. Einleitung' (a dot after it, as German numbers
+# sections: a protocol's '## 14.03.24' days were lost to one) and '3.1.4: Results'
+_VERSION = re.compile(r"(?:\[v?\d+(?:\.\d+)+(?:[-+.]\w+)*\]|v\d+(?:\.\d+)+)(?=\s*$|\s*[^\w\s.])|"
+                      r"\d+\.\d+\.\d+(?:[-+.]\w+)*(?=\s*$|\s*[^\w\s.]*\s*(?:19|20)\d\d-\d\d-\d\d|\s+\d)",
+                      re.IGNORECASE)
+# a heading that begins with a number of parts ('2.1.0 - Fixes', '3.1.4: Results'): a version or a section's number
+_NUMBERED = re.compile(r"\[?v?(\d+(?:\.\d+)+)(?![\d])", re.IGNORECASE)
+# a day written with its whole year first ('2024.03.14'), no version
+_YEAR_FIRST = re.compile(r"(?:19|20)\d\d\.\d\d?\.\d\d?(?!\d)")
+# a changelog's heading of what is not yet released: 'Unreleased', '[Unreleased]'
+_UNRELEASED = re.compile(r"\[?unreleased\]?(?:\s*$|\s*[^\w\s])", re.IGNORECASE)
 # a German log's day written without its zeros ('1.3.24'), no version
 _DAY_LIKE = re.compile(r"(?:[1-9]|[12]\d|3[01])\.(?:[1-9]|1[0-2])\.\d\d(?![\d.])")
 _DOTTED = re.compile(r"(\d\d)\.(\d\d)\.(\d\d)(?!\d)")
 
 
 def versioned(path: str, headings: list[str]) -> bool:
-    """Whether a note's two-digit short dates (``## 19.03.12``) are versions: its file is a project's changelog
-    (``CHANGELOG.md``, ``NEWS``), another of its headings is a version no day can be (``## 1.2.3``, ``## v19.03.11``),
-    or its ``dd.dd.dd`` headings change from one to the next in their last number more often than in their first:
-    a changelog's ``19.03.12``, ``19.03.11``, ``18.09.09`` change their patch, a log's ``14.03.24``, ``15.03.24``
-    their day."""
+    """Whether a note's two-digit short dates (``## 19.03.12``) are versions, by its file's name and shape: its file
+    is a project's changelog (``CHANGELOG.md``, ``NEWS``); another of its headings is a version no day can be
+    (``## 1.2.3``, ``## v19.03.11``, ``## 1.2.3 (2020-01-01)``) or ``## [Unreleased]``; its headings that begin
+    with a number of parts (``## 2.1.0 - Fixes``) go down, as a changelog's newest first, where a report's sections
+    (``## 3.1.3: Methods``, ``## 3.1.4: Results``) go up; or its ``dd.dd.dd`` headings change from one to the next
+    in their last number more often than in their first: a changelog's ``19.03.12``, ``19.03.11``, ``18.09.09``
+    change their patch, a log's ``14.03.24``, ``15.03.24`` their day. A person's ``changes.md`` of days
+    (``## 03.11.24``), or a note with a ``## 3.1.4: Results``, had its days read as versions."""
     name = re.split(r"[/\\]", path)[-1].split(".")[0] if path else ""
     if _RELEASE_FILE.fullmatch(name):
         return True
-    dotted = []
+    dotted, numbered = [], []
     for heading in headings:
         heading = heading.strip()
-        if _VERSION.match(heading) and two_digit_year(heading, None) is None and not _DAY_LIKE.match(heading):
+        if _UNRELEASED.match(heading):
             return True
+        day = two_digit_year(heading, None) is not None or _DAY_LIKE.match(heading) or _YEAR_FIRST.match(heading)
+        if _VERSION.match(heading) and not day:
+            return True
+        if (found := _NUMBERED.match(heading)) and not day:
+            numbered.append(tuple(int(part) for part in found[1].split(".")))
         found = _DOTTED.match(heading)
         if found:
             dotted.append(tuple(int(part) for part in found.groups()))
+    if len(numbered) > 1 and all(one > two for one, two in zip(numbered, numbered[1:])):
+        return True
     dotted = list(dict.fromkeys(dotted))
     steps = list(zip(dotted, dotted[1:]))
     return sum(one[2] != two[2] for one, two in steps) > sum(one[0] != two[0] for one, two in steps)

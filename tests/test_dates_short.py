@@ -170,7 +170,12 @@ def test_a_log_begun_in_december_dates_its_january_days_in_the_next_year():
 @pytest.mark.parametrize("path, headings", [
     ("CHANGELOG.md", ("19.03.12",)), ("docs/NEWS.md", ("19.03.12",)),  # a project's file of releases
     ("notes/docker.md", ("19.03.12", "19.03.11", "18.09.09")),  # the patch changes, not the day
-    ("notes/docker.md", ("19.03.12", "1.2.3")), ("notes/docker.md", ("19.03.12", "v19.03.11"))])
+    ("notes/docker.md", ("19.03.12", "1.2.3")), ("notes/docker.md", ("19.03.12", "v19.03.11")),
+    ("CHANGES.rst", ("19.03.12",)), ("Changes", ("19.03.12",)),  # a project's, as projects name it
+    ("notes/app.md", ("[Unreleased]", "19.03.12")),  # Keep a Changelog's heading of what is to come
+    ("notes/app.md", ("19.03.12", "1.2.3 (2020-01-01)")), ("notes/app.md", ("19.03.12", "[1.2.3] - 2020-01-01")),
+    ("notes/app.md", ("v2.0: the new parser", "19.03.12")),  # a version named so, words after it
+    ("notes/app.md", ("2.1.0 - Fixes", "2.0.0 - First release", "19.03.12"))])  # newest first: a changelog's
 def test_a_changelogs_versions_without_release_dates_are_no_days(path, headings):
     """'## 19.03.12' with no release date beside it was dated 19 March 2012: a version is told from a day by its
     file's name, a sibling heading that is a version no day can be, or a sequence whose last number changes where a
@@ -183,10 +188,26 @@ def test_a_changelogs_versions_without_release_dates_are_no_days(path, headings)
     ("log.md", ("14.03.24", "15.03.24", "18.03.24")), ("log.md", ("01.04.24", "14.03.24", "15.03.24")),
     ("log.md", ("1.3.24", "14.03.24")),  # '1.3.24' is a day without its zeros, no version
     ("log.md", ("1.2.3 Introduction", "14.03.24")),  # a numbered section is no version
-    ("log.md", ("1.2.3. Einleitung", "14.03.24"))])  # nor one numbered with a dot after it, as German numbers them
+    ("log.md", ("1.2.3. Einleitung", "14.03.24")),  # nor one numbered with a dot after it, as German numbers them
+    ("log.md", ("3.1.4: Results", "14.03.24")),  # nor one with a mark and words after it
+    ("log.md", ("3.1.3: Methods", "3.1.4: Results", "14.03.24")),  # sections go up, a changelog's versions down
+    ("log.md", ("2024.03.15", "2024.03.14", "14.03.24")),  # days of their whole year first, newest first
+    ("changes.md", ("14.03.24",)), ("history.md", ("14.03.24",))])  # a person's log of changes, in lower case
 def test_a_logs_short_days_are_no_versions(path, headings):
     read = _dated(path, _log(*headings))
     assert read["14.03.24"] == "2024-03-14"
+
+
+def test_a_persons_diary_of_changes_keeps_its_days():
+    """A personal 'changes.md', a diary of changes ('## 03.11.24', newest first), had its days read as versions (its
+    name that of a project's CHANGES file), and so had any note with a section '## 3.1.4: Results': their passages
+    were dated by the file's time. A changelog is told by its file's shape: its name as a project writes it, a
+    version with its date or 'Unreleased', versions going down."""
+    diary = _dated("notes/changes.md", _log("07.11.24", "04.11.24: new shelves", "03.11.24"))
+    assert diary == {"07.11.24": "2024-11-07", "04.11.24: new shelves": "2024-11-04",
+                     "03.11.24": "2024-11-03"}
+    report = _dated("report.md", _log("3.1.3: Methods", "3.1.4: Results", "12.11.24"))
+    assert report["12.11.24"] == "2024-11-12"
 
 
 def test_a_log_of_one_year_runs_on_past_new_year():
