@@ -319,7 +319,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # ('## 03.11.24') and a note with a section '## 3.1.4: Results' keep their days, where they were read as versions; a
 # version is one alone, with its date ('## 1.2.3 (2020-01-01)'), 'v' or brackets, beside '## [Unreleased]', or among
 # headings of numbers going down ('## 2.1.0 - Fixes', '## 2.0.0 - First'); a day of its whole year first
-# ('## 2024.03.14') is none.
+# ('## 2024.03.14') is none. A mail reply's Subject prefix as Outlook writes it in other languages ('RES:', 'Antw:',
+# 'Odp:', 'ΑΠ:', '회신:', '回覆:') is one: such a reply naming no parent is joined to its thread by its Subject.
 VERSION = 27
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

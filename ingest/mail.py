@@ -80,8 +80,12 @@ QUOTE_INTRO = re.compile(r"^(?:On\b.{0,300}\bwrote|Am\b.{0,300}\bschrieb\b.{0,20
 # a forwarded or replied-to message below the reply (Outlook, Foxmail/QQ/NetEase): it and what follows are left out
 ORIGINAL = re.compile(r"^\s*(?:-{3,}\s*(?:Original Message|Ursprüngliche Nachricht|Message d'origine)\s*-{3,}|"
                       r"-{3,}\s*原始邮件\s*-{3,}|-{3,}\s*回复的原邮件\s*-{3,})\s*$", re.IGNORECASE)
-REPLY_ONLY = re.compile(r"(?:\s*(?:re|fwd?|aw|wg|sv|vs|tr|rif|回复|答复|转发)\s*(?:\[\d+\])?\s*[:：])*\s*",
-                        re.IGNORECASE)
+# a Subject's reply and forward prefixes, as mail clients write them in their languages: Outlook's Dutch 'Antw:',
+# 'Doorst:', Portuguese 'RES:', 'ENC:', Spanish 'RV:', Polish and Czech 'Odp:', 'PD:', Swedish 'VB:', Finnish 'VL:',
+# Turkish 'YNT:', Greek 'ΑΠ:', 'ΣΧΕΤ:', 'ΠΡΘ:', Korean '회신:', '전달:', Traditional Chinese '回覆:', '轉寄:' (a
+# Brazilian colleague's 'RES: Orçamento' naming no parent was no reply, its topic 'res: orçamento')
+REPLY_ONLY = re.compile(r"(?:\s*(?:re|fwd?|aw|wg|sv|vs|tr|rif|antw|doorst|res|enc|rv|odp|pd|vb|vl|ynt|απ|σχετ|πρθ"
+                        r"|회신|전달|回复|答复|转发|回覆|轉寄)\s*(?:\[\d+\])?\s*[:：])*\s*", re.IGNORECASE)
 SIGNATURE = re.compile(r"^--[ \t]?$")
 UNREADABLE_CHARS = 20_000
 UNREADABLE_SAID = 3  # messages not readable as mail named in a mailbox's meta, where and why (all are counted)

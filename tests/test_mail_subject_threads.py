@@ -218,3 +218,24 @@ def test_mail_read_before_v24_is_read_again_by_the_watchers_scan_of_other_paths(
     hit = tools.search(query="zinc gutters", mode="keyword").structured_content["results"][0]
     assert hit.get("mail_thread") == ["mail/Inbox (line 1)"], hit
     assert tools.search(query="larch", mode="keyword").structured_content["results"][0]["path"] == "mail/plans.md"
+
+
+def test_a_reply_in_outlooks_other_languages_is_joined_by_its_subject():
+    """Outlook writes a reply's prefix in its user's language: a Brazilian colleague's 'RES: Orçamento', a Dutch
+    'Antw: Begroting', a Polish 'Odp:', a Greek 'ΑΠ:'. Naming no parent, each was a conversation of its own (its
+    topic 'res: orçamento'), and 'RES:' alone a Subject that says something."""
+    said = heads(mbox(
+        message(ANNA, BO, "Orçamento", "Tue, 05 Mar 2024 09:00:00 +0000", "<o1@example.com>", "O telhado custa mais."),
+        message(BO, ANNA, "RES: Orçamento", "Tue, 05 Mar 2024 11:00:00 +0000", "<o2@example.com>", "Quanto mais?"),
+        message(ANNA, BO, "Antw: RES: Orçamento", "Wed, 06 Mar 2024 09:00:00 +0000", "<o3@example.com>", "Dez."),
+        message(BO, ANNA, "ΑΠ: Orçamento", "Wed, 06 Mar 2024 10:00:00 +0000", "<o4@example.com>", "Certo."),
+        message(BO, ANNA, "RES:", "Thu, 07 Mar 2024 10:00:00 +0000", "<o5@example.com>", "Sem assunto.")))
+    assert said[1].endswith("\nIn reply to: Orçamento (Anna Keller, line 1)"), said[1]
+    assert said[2].endswith("\nIn reply to: RES: Orçamento (Bo, line 10)"), said[2]
+    assert said[3].endswith("\nIn reply to: Antw: RES: Orçamento (Anna Keller, line 19)"), said[3]
+    rows = parse_file("Inbox.mbox", mbox(message(BO, ANNA, "Odp: Budżet", "Thu, 07 Mar 2024 10:00:00 +0000",
+                                                 "<p1@example.com>", "Tak."))).meta["mail_messages"]
+    assert rows[0][6] == "budżet", rows  # its topic, which joins it to 'Budżet' in another mail file
+    assert [s.heading_path for s in parse_file("Inbox.mbox", mbox(message(
+        BO, ANNA, "RES:", "Thu, 07 Mar 2024 10:00:00 +0000", "<o5@example.com>", "Sem assunto."))).sections] \
+        == [["RES: (no subject)"]]
