@@ -321,6 +321,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # headings of numbers going down ('## 2.1.0 - Fixes', '## 2.0.0 - First'); a day of its whole year first
 # ('## 2024.03.14') is none. A mail reply's Subject prefix as Outlook writes it in other languages ('RES:', 'Antw:',
 # 'Odp:', 'ΑΠ:', '회신:', '回覆:') is one: such a reply naming no parent is joined to its thread by its Subject.
+# A reply's quote below its own text under Outlook's block ('From: …' / 'Sent: …', 'Von:' / 'Gesendet:' …, no
+# '-----Original Message-----' over it) is left out, as that line's is: a search found every reply of a chain after it.
 VERSION = 27
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -16,7 +16,8 @@ A message attached to it (forwarded as an attachment, message/rfc822) follows it
 
 What people do not search for is left out (not ranked down: it is the text of another message, which an archive
 holds as its own): quoted replies (``> …`` lines, the ``On … wrote:`` line above them, Outlook's ``-----Original
-Message-----`` and Chinese clients' ``原始邮件`` and everything below them) and the signature (from a ``-- `` line).
+Message-----``, a reply's Outlook block 'From: …' / 'Sent: …' below its text, and Chinese clients' ``原始邮件`` and
+everything below them) and the signature (from a ``-- `` line).
 An attachment is named with its type and size; one of a kind Sift reads (a PDF, a Word, Excel, PowerPoint or
 OpenDocument file, a web page, a note, a CSV, a text file) is read by that kind's reader, its passages under
 'Attachment: report.pdf' below its message's Subject, dated with the message (``attachment_sections``), read once
@@ -55,6 +56,7 @@ from ingest.decode import decode
 from ingest.document import Document, Section, Skip, title_from_name
 from ingest.passage_dates import moment
 from search.query.mail_people import SUBJECT_DAYS, own_guess, same_people
+from search.query.mail_quotes import QUOTED_NEXT
 
 HEADER_LINE = re.compile(rb"[!-9;-~]+:")  # a header's name and colon (RFC 5322's printable characters but ':')
 # an mbox 'From ' line's date as asctime writes it ('Tue Mar  5 09:12:00 2024'; Takeout's: '+0000' before the year)
@@ -87,6 +89,14 @@ ORIGINAL = re.compile(r"^\s*(?:-{3,}\s*(?:Original Message|Ursprüngliche Nachri
 REPLY_ONLY = re.compile(r"(?:\s*(?:re|fwd?|aw|wg|sv|vs|tr|rif|antw|doorst|res|enc|rv|odp|pd|vb|vl|ynt|απ|σχετ|πρθ"
                         r"|회신|전달|回复|答复|转发|回覆|轉寄)\s*(?:\[\d+\])?\s*[:：])*\s*", re.IGNORECASE)
 SIGNATURE = re.compile(r"^--[ \t]?$")
+# Outlook's block above the message a reply quotes: no '-----Original Message-----' line over it (or a line of
+# underscores only), its From line in the language Outlook writes it, then its Sent line (mail_quotes.QUOTED_NEXT)
+OUTLOOK_FROM = re.compile(r"\s*(?:From|Von|De|Da|Van|Från|Fra|Lähettäjä|Od|От|Feladó|Kimden|发件人|寄件者|差出人)\s*[:：]",
+                          re.IGNORECASE)
+UNDERSCORES = re.compile(r"\s*_{10,}\s*")
+# a Subject that says its message replies (not forwards: a forward's text is the message it carries)
+REPLYING = re.compile(r"\s*(?:re|aw|sv|vs|rif|antw|res|odp|ynt|απ|σχετ|회신|回复|答复|回覆)\s*(?:\[\d+\])?\s*[:：]",
+                      re.IGNORECASE)
 UNREADABLE_CHARS = 20_000
 UNREADABLE_SAID = 3  # messages not readable as mail named in a mailbox's meta, where and why (all are counted)
 # An mbox is read as it comes (ingest.files.read_mbox_file: a Takeout of gigabytes): of a message, its first
@@ -1041,7 +1051,8 @@ def _body(message: Message, depth: int = 0) -> str:
     if not any(text.strip() for text in texts):  # Outlook's rich text: its words only inside winmail.dat (TNEF)
         read = [tnef for tnef, _ in map(_tnef, tnefs) if tnef is not None and tnef.text.strip()]
         texts = [_html_text(tnef.text) if tnef.html else tnef.text for tnef in read]
-    return "\n\n".join([text for text in (without_quotes(t) for t in texts) if text] + attached)
+    reply = REPLYING.match(_header(message, "Subject")) is not None
+    return "\n\n".join([text for text in (without_quotes(t, reply) for t in texts) if text] + attached)
 
 
 FORWARDS = 4  # attached messages read inside one another: deeper ones are only named
@@ -1122,13 +1133,16 @@ def _html_text(html: str) -> str:
     return "\n\n".join(section.text for section in parse_page("message.html", html).sections)
 
 
-def without_quotes(text: str) -> str:
+def without_quotes(text: str, reply: bool = False) -> str:
     """A body without what it quotes of the message before (``> `` lines and the ``On … wrote:`` line above
-    them; an ``-----Original Message-----`` and all below) and without its signature (from a ``-- `` line)."""
+    them; an ``-----Original Message-----`` and all below; of a ``reply``, below its own text, Outlook's block of
+    the message it quotes, 'From: …' / 'Sent: …', and all below) and without its signature (from a ``-- `` line).
+    An Outlook reply kept each message before it whole: 'copper pipes' found Carol's words in every reply of the
+    chain after hers, each its sender's."""
     kept: list[str] = []
     lines = text.split("\n")
     for index, line in enumerate(lines):
-        if SIGNATURE.match(line) or ORIGINAL.match(line):
+        if SIGNATURE.match(line) or ORIGINAL.match(line) or reply and _outlook_quote(lines, index, kept):
             break
         if line.lstrip().startswith(">"):
             _drop_intro(kept)
@@ -1140,6 +1154,16 @@ def without_quotes(text: str) -> str:
     while kept and not kept[0].strip():
         kept.pop(0)
     return "\n".join(kept)
+
+
+def _outlook_quote(lines: list[str], index: int, kept: list[str]) -> bool:
+    """Whether line ``index`` begins Outlook's block above a quoted message, below the reply's own text (``kept``):
+    then its line of underscores, where it writes one, is taken off ``kept``."""
+    if not OUTLOOK_FROM.match(lines[index]) or index + 1 >= len(lines) or not QUOTED_NEXT.match(lines[index + 1]):
+        return False
+    while kept and (not kept[-1].strip() or UNDERSCORES.fullmatch(kept[-1])):
+        kept.pop()
+    return bool(kept)  # a reply of no text of its own keeps what it quotes
 
 
 def _drop_intro(kept: list[str]) -> None:

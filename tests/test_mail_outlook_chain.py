@@ -1,8 +1,8 @@
-"""An Outlook reply chain: each reply keeps the messages before it below its own text, each under the header block
-Outlook writes (From, Sent, To, Cc, Subject; no '-----Original Message-----' line above it). A passage the chunker
-began inside that block, at its To, Cc or Subject line, named no sender (the line read as the head of a message of
-no From: a draft's), so author='Bo' missed Bo's own message there. A passage's sender is its message's, wherever in
-the quoted block it begins."""
+"""An Outlook reply chain: each reply carries the messages before it below its own text, each under the header block
+Outlook writes (From, Sent, To, Cc, Subject; no '-----Original Message-----' line above it). A reply's is left out,
+as a quote is; a forward keeps the chain. A passage the chunker began inside that block, at its To, Cc or Subject
+line, named no sender (the line read as the head of a message of no From: a draft's), so author='Bo' missed Bo's
+own forward there. A passage's sender is its message's, wherever in the block it begins."""
 from __future__ import annotations
 
 import sqlite3
@@ -30,13 +30,13 @@ DAN = "Dan Weber <dan@example.com>"
 
 
 def _chain() -> str:
-    """Bo's reply, the last of TURNS turns between Carol and Bo, Dan copied, as Outlook writes it."""
+    """Bo's forward of TURNS turns between Carol and Bo to Dan, as Outlook writes it."""
     body = _said("Bo", 0)
     for turn in range(1, TURNS):
         who, other = (CAROL, BO) if turn % 2 else (BO, CAROL)
         body += "\r\n\r\n" + _block(who, f"Monday, March 4, 2024 {turn % 12 + 1}:{10 + turn} PM", other, DAN,
                                     "Budget" if turn == TURNS - 1 else "RE: Budget") + _said(who.split()[0], turn)
-    return (f"From: {BO}\r\nTo: {CAROL}\r\nCc: {DAN}\r\nSubject: RE: Budget\r\nMessage-ID: <b12@example.com>\r\n"
+    return (f"From: {BO}\r\nTo: {DAN}\r\nSubject: FW: Budget\r\nMessage-ID: <b12@example.com>\r\n"
             "Date: Tue, 12 Mar 2024 09:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n"
             "\r\n" + body + "\r\n")
 
@@ -75,3 +75,16 @@ def test_a_drafts_head_still_names_no_sender():
                   "To: Carol Jones <carol@example.com>\nSubject: Plan\nAttachments: plan.pdf\n\nA plan",
                   "To: Carol Jones <carol@example.com>\nSubject: Plan"):  # cut before its blank line: not told
         assert senders([(1, 7, own), (2, 7, draft)]) == [(1, "Bo Lind <bo@example.com>")], draft
+
+
+def test_an_outlook_replys_quote_is_left_out_a_forwards_kept():
+    from ingest.parse import parse_file
+    reply = _chain().replace("Subject: FW: Budget", "Subject: RE: Budget")
+    said = parse_file("Mail/RE Budget.eml", reply.encode()).sections[0].text
+    assert "Bo's point 0" in said and "Carol's point" not in said and "Sent:" not in said, said
+    underlined = reply.replace("\r\n\r\nFrom: ", "\r\n\r\n________________________________\r\nFrom: ", 1)
+    assert parse_file("Mail/RE Budget.eml", underlined.encode()).sections[0].text == said  # its line of underscores too
+    german = reply.replace("From: Carol", "Von: Carol", 1).replace("\r\nSent: ", "\r\nGesendet: ", 1)
+    assert parse_file("Mail/AW Budget.eml", german.encode()).sections[0].text == said
+    forward = parse_file("Mail/FW Budget.eml", _chain().encode()).sections[0].text
+    assert "Carol's point" in forward, forward

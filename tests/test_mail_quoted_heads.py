@@ -1,6 +1,7 @@
-"""A long reply's passage that starts at the header block Outlook writes above the message it quotes or forwards
-('From: Carol Jones …' / 'Sent: …' / 'To: …', no '-----Original Message-----' line above it) was credited to Carol:
-author='Carol' found Bo's reply, and 'what did Carol write' put it first. It is Bo's passage, as the rest of his
+"""A long forward's passage that starts at the header block Outlook writes above the message it forwards (or a reply
+quotes: since chunker version 27 a reply's is left out) ('From: Carol Jones …' / 'Sent: …' / 'To: …', no
+'-----Original Message-----' line above it) was credited to Carol: author='Carol' found Bo's forward, and 'what did
+Carol write' put it first. It is Bo's passage, as the rest of his
 message is."""
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ INBOX = ("From - Mon Mar  4 17:12:00 2024\nFrom: Carol Jones <carol@example.com>
          "Subject: Budget\nMessage-ID: <c1@example.com>\nDate: Mon, 04 Mar 2024 17:12:00 +0000\n\n"
          "Copper pipes would outlast the house, I think.\n\n"
          "From - Tue Mar  5 09:00:00 2024\nFrom: Bo Lind <bo@example.com>\nTo: Carol Jones <carol@example.com>\n"
-         "Subject: RE: Budget\nMessage-ID: <b1@example.com>\nDate: Tue, 05 Mar 2024 09:00:00 +0000\n\n"
+         "Subject: FW: Budget\nMessage-ID: <b1@example.com>\nDate: Tue, 05 Mar 2024 09:00:00 +0000\n\n"
          f"{REPLY}\n\nFrom: Carol Jones <carol@example.com>\nSent: Monday, March 4, 2024 5:12 PM\n"
          "To: Bo Lind <bo@example.com>\nSubject: Budget\n\nCopper pipes would outlast the house, I think.\n")
 
@@ -37,7 +38,7 @@ def test_a_passage_starting_at_an_outlook_quote_is_its_messages_senders(home, mo
     carol = engine.search("copper pipes", mode="keyword", filters=Filters(author="Carol"))
     assert [h.heading_path for h in carol.hits] == ["Budget"], carol  # her message, not Bo's quote of it
     bo = engine.search("copper pipes", mode="keyword", filters=Filters(author="Bo"))
-    assert [h.heading_path for h in bo.hits] == ["RE: Budget"], bo
+    assert [h.heading_path for h in bo.hits] == ["FW: Budget"], bo
     assert bo.hits[0].start_line > 20, bo.hits[0]  # the passage of the quote, not the reply's first
     first = engine.search("what did Carol write about copper pipes", mode="keyword")
     assert [h.heading_path for h in first.hits][:1] == ["Budget"], first
