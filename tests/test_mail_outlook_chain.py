@@ -88,3 +88,17 @@ def test_an_outlook_replys_quote_is_left_out_a_forwards_kept():
     assert parse_file("Mail/AW Budget.eml", german.encode()).sections[0].text == said
     forward = parse_file("Mail/FW Budget.eml", _chain().encode()).sections[0].text
     assert "Carol's point" in forward, forward
+
+
+def test_an_outlook_html_replys_quote_is_left_out():
+    """Outlook's HTML reply: its block is a paragraph of bold names and line breaks under a grey rule."""
+    from ingest.parse import parse_file
+    html = ("<html><body><div class=WordSection1><p class=MsoNormal>Thanks, I booked the roofer for Friday.</p>"
+            "<p class=MsoNormal>&nbsp;</p><div style='border:none;border-top:solid #E1E1E1 1.0pt'>"
+            "<p class=MsoNormal><b>From:</b> Carol Jones &lt;carol@example.com&gt; <br><b>Sent:</b> Monday, March 4, "
+            "2024 5:12 PM<br><b>To:</b> Bo Lind &lt;bo@example.com&gt;<br><b>Subject:</b> Budget</p></div>"
+            "<p class=MsoNormal>Copper pipes would outlast the house, I think.</p></div></body></html>")
+    mail = (f"From: {BO}\nTo: {CAROL}\nSubject: RE: Budget\nDate: Tue, 05 Mar 2024 09:00:00 +0000\n"
+            f"MIME-Version: 1.0\nContent-Type: text/html; charset=utf-8\n\n{html}\n")
+    said = parse_file("Mail/RE Budget.eml", mail.encode()).sections[0].text
+    assert said.endswith("\n\nThanks, I booked the roofer for Friday."), said
