@@ -61,6 +61,7 @@ SharedKind = Annotated[Literal["note", "code", "pdf", "text"] | None, Field(desc
 Author = Annotated[str | None, Field(max_length=200, description=(
     "Only passages by this author (any case; 'Berg', 'A. Berg' find Anna Berg): a file's recorded author, a "
     "mail's sender, a chat's speaker. For 'what did Anna write about …'."))]
+SharedAuthor = Annotated[str | None, Field(max_length=200, description="As search's author.")]
 TagName = Annotated[str, Field(max_length=200)]
 Tags = Annotated[Annotated[list[TagName], Field(max_length=16)] | TagName | None, Field(description=(
     "Only passages with all these tags (any case, '#' optional; 'project' finds #project/sift): front matter, "
@@ -477,7 +478,7 @@ class Tools:
                                                 "date_after: 'which notes did I write in March 2024'.")] = None,
         date_before: Annotated[str | None, Field(max_length=64)] = None,
         tags: Annotated[SharedTags, Field(description="As search's tags (files with them).")] = None,
-        author: Annotated[str | None, Field(max_length=200, description="As search's author.")] = None,
+        author: SharedAuthor = None,
     ) -> CallToolResult:
         """List indexed files with kind, size, modified time and state (indexed, pending, failed or skipped with
         the reason). Use it to browse a folder, find recent files ("what did I write this week"), find a file by
@@ -515,6 +516,7 @@ class Tools:
         date_after: Annotated[str | None, Field(max_length=64, description="As search's.")] = None,
         date_before: Annotated[str | None, Field(max_length=64)] = None,
         tags: SharedTags = None,
+        author: SharedAuthor = None,
     ) -> CallToolResult:
         """Find passages of other files closest in meaning to a file or a passage: related notes, earlier
         drafts, documents on the same topic. Give exactly one of path or chunk_id. Looks in every collection
@@ -524,7 +526,7 @@ class Tools:
         where = self._scope(collection, path_prefix)
         filters = Filters(collection=where.collection, path_prefix=where.folder, kind=kind, glob=glob or None,
                           date_after=_unix(date_after, "date_after"), date_before=_unix(date_before, "date_before"),
-                          tags=_tags(tags))
+                          tags=_tags(tags), author=_author(author))
         refused = empty_range(filters.date_after, filters.date_before, ("date_after", "date_before"))
         if refused:
             raise Problem(refused)

@@ -278,3 +278,21 @@ def test_the_mail_senders_are_read_once_per_mail_file_version(sift_env, immediat
             [chunk for chunk, sender in whole() if sender.startswith("Chen Wu")])
     finally:
         conn.set_trace_callback(None)
+
+
+def test_similar_takes_an_author(sift_env, immediate, tmp_path):
+    """search and list_files took ``author``, similar did not: 'Ben's other notes like this one' was refused as an
+    argument similar does not take. Now it keeps the passages by that author, as search's does."""
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    root = write_tree(tmp_path / "n", {
+        "a.md": "---\nauthor: Ben Okafor\n---\n# Hiring\n\nWe hire two engineers in March.\n",
+        "b.md": "---\nauthor: Anna Berg\n---\n# Hiring\n\nWe hire two engineers in April.\n",
+        "c.md": "---\nauthor: Ben Okafor\n---\n# Recruiting\n\nTwo engineers join the team soon.\n"})
+    ingest(root, "n")
+    tools = Tools(Sift(load()))
+    every = tools.similar(path="n/a.md").structured_content
+    assert {r["path"] for r in every["results"]} == {"n/b.md", "n/c.md"}, every
+    bens = tools.similar(path="n/a.md", author="Ben").structured_content
+    assert [r["path"] for r in bens["results"]] == ["n/c.md"], bens
