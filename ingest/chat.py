@@ -128,7 +128,11 @@ def _marks(day: list[Message]) -> tuple[tuple[int, int], ...]:
 
 
 def _line(message: Message) -> str:
-    text = "\n".join(line.rstrip() for line in message.text.strip().split("\n"))
+    """'Anna: the invoice format is fine', a line of the message's text below its first that reads as a message's
+    head ('Ben Okafor: yes' of a quote or a pasted log) set in by a space: only a message's first line names its
+    speaker (search.query.authors.speakers), where a quoted 'Ben Okafor: yes' counted Ben among the day's."""
+    first, *rest = [line.rstrip() for line in message.text.strip().split("\n")]
+    text = "\n".join([first, *(f" {line}" if ": " in line and not line[:1].isspace() else line for line in rest)])
     attached = " ".join(f"[attached: {name}]" for name in message.attached)
     return f"{message.who}: " + " ".join(part for part in (text, attached) if part)
 

@@ -315,14 +315,16 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # .docx's; and a metadata author of two Chinese, Japanese or Korean characters (王伟) is one, where the three-letter
 # rule dropped it. A chat export's meta names its speakers (ingest.chat.speakers_of), the author filter's heads: a line
 # of a message over several that began 'Note: …' made Note one.
-# 27: a changelog is told by its file's shape (ingest.short_dates.versioned): a person's 'changes.md' of days
-# ('## 03.11.24') and a note with a section '## 3.1.4: Results' keep their days, where they were read as versions; a
+# 27: a changelog is told by its file's shape (ingest.short_dates.versioned): a person's 'changes.md' of days ('##
+# 03.11.24') and a note with a section '## 3.1.4: Results' keep their days, where they were read as versions; a
 # version is one alone, with its date ('## 1.2.3 (2020-01-01)'), 'v' or brackets, beside '## [Unreleased]', or among
-# headings of numbers going down ('## 2.1.0 - Fixes', '## 2.0.0 - First'); a day of its whole year first
-# ('## 2024.03.14') is none. A mail reply's Subject prefix as Outlook writes it in other languages ('RES:', 'Antw:',
-# 'Odp:', 'ΑΠ:', '회신:', '回覆:') is one: such a reply naming no parent is joined to its thread by its Subject.
-# A reply's quote below its own text under Outlook's block ('From: …' / 'Sent: …', 'Von:' / 'Gesendet:' …, no
-# '-----Original Message-----' over it) is left out, as that line's is: a search found every reply of a chain after it.
+# headings of numbers going down ('## 2.1.0 - Fixes', '## 2.0.0 - First'); a day of its whole year first ('##
+# 2024.03.14') is none. A mail reply's Subject prefix as Outlook writes it in other languages ('RES:', 'Antw:',
+# 'Odp:', 'ΑΠ:', '회신:', '回覆:') is one: such a reply naming no parent is joined to its thread by its Subject. A reply's
+# quote below its own text under Outlook's block ('From: …' / 'Sent: …', 'Von:' / 'Gesendet:' …, no '-----Original
+# Message-----' over it) is left out, as that line's is: a search found every reply of a chain after it; a line of a
+# chat message below its first that reads as a message's head ('Ben Okafor: yes' of a quote or a pasted log) is set in
+# by a space (ingest.chat._line): the author filter counted Ben among that day's speakers.
 VERSION = 27
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

@@ -55,7 +55,8 @@ CHAT = ("14/03/2024, 09:15 - Ben Okafor: The harbour crane is fixed.\n"
         "14/03/2024, 09:20 - Anna Lee: Good, the harbour opens on Monday.\n"
         "Note: the harbour fees are due first.\n"  # a line of Anna's message, no speaker's head
         "15/03/2024, 10:00 - Anna Lee: The harbour master signed it.\n"
-        "15/03/2024, 10:05 - Anna Lee: Harbour fees go up in May.\n")
+        "15/03/2024, 10:05 - Anna Lee: Harbour fees go up in May, as the log says:\n"
+        "Ben Okafor: yes, in May\n")  # a line of Anna's message, quoting Ben: Ben did not speak that day
 MAIL = ("From: Ben Okafor <ben@example.com>\nTo: Anna Berg <anna@example.com>\nSubject: Harbour dredging\n"
         "Date: Tue, 10 Mar 2026 09:00:00 +0000\n\nThe harbour dredging starts on Friday.\n")
 # a sender of no display name: named by the address's own part, carol.diaz (its domain is no name)
@@ -104,7 +105,8 @@ def test_the_author_filter_finds_these_authors(engine, author, paths):
 
 def test_a_chat_speaker_is_the_author_of_the_passages_they_spoke_in(engine):
     """A passage of a chat day is many speakers' messages: author='Ben' finds the day Ben spoke on, not the day only
-    Anna spoke (the chat's speakers were no authors at all)."""
+    Anna spoke (the chat's speakers were no authors at all), though a line of her message there quotes 'Ben Okafor:
+    yes' (it counted Ben among that day's speakers: only a message's first line names its speaker)."""
     hits = engine.search("harbour", mode="keyword", limit=50, filters=Filters(author="Ben")).hits
     assert [h.heading_path for h in hits if h.path.startswith("WhatsApp")] == ["WhatsApp Chat with Anna · 2024-03-14"]
     anna = engine.search("harbour", mode="keyword", limit=50, filters=Filters(author="anna lee")).hits
@@ -167,7 +169,10 @@ def test_a_chat_export_names_its_speakers():
     import zipfile
 
     from ingest.chat import parse_chat_zip, parse_telegram, parse_whatsapp
-    assert parse_whatsapp("WhatsApp Chat with Anna.txt", CHAT).meta["speakers"] == ["Ben Okafor", "Anna Lee"]
+    parsed = parse_whatsapp("WhatsApp Chat with Anna.txt", CHAT)
+    assert parsed.meta["speakers"] == ["Ben Okafor", "Anna Lee"]
+    assert parsed.sections[1].text.endswith("Anna Lee: Harbour fees go up in May, as the log says:\n Ben Okafor: yes, "
+                                            "in May"), parsed.sections[1].text  # the quote set in: no head
     chats = [{"name": name, "type": "personal_chat", "messages": [
         {"id": i, "type": "message", "date": "2024-03-14T09:15:00", "from": who, "text": "the harbour"}
         for i, who in enumerate(people)]} for name, people in (("Anna", ["Anna", "Bo"]), ("Cy", ["Cy", "Anna"]))]
