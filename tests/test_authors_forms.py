@@ -251,3 +251,27 @@ def test_the_fts5_author_condition_is_made_once_per_index_state(sift_env, immedi
         assert read and len(json.loads(again[1]["author_files"])) == len(json.loads(first[1]["author_files"])) + 1
     finally:
         conn.set_trace_callback(None)
+
+
+def test_a_hostile_name_against_a_hostile_author_is_matched_in_few_steps():
+    """Of 200 words each side, 'a a … a zzz' against 'a1 a2 … a200', the words were tried every way (each initial
+    on each free word in turn): steps exponential in the words. Counted by first letter, a few per word. Steps are
+    counted (Python's line events in authors), past a bound the match is stopped, so the old way fails, not hangs."""
+    import sys
+    person = tuple(f"a{i}" for i in range(200))
+    words = ("a",) * 199 + ("zzz",)
+    hostile = [(person, words), (person[:199] + ("a",), ("a",) * 200), (("a",) * 200, ("ab",) * 199 + ("a",))]
+    steps, bound = [0], 20_000
+
+    def count(frame, event, arg):
+        if frame.f_code.co_filename == authors.__file__ and event == "line":
+            steps[0] += 1
+            if steps[0] > bound:
+                raise RuntimeError(f"over {bound} steps")
+        return count
+    sys.settrace(count)
+    try:
+        answers = [authors._holds(*pair) for pair in hostile]
+    finally:
+        sys.settrace(None)
+    assert answers == [False, True, True] and steps[0] < bound, (answers, steps)

@@ -23,6 +23,7 @@ import re
 import threading
 import unicodedata
 from functools import lru_cache
+from collections import Counter
 from itertools import groupby
 
 from search.query import question
@@ -157,20 +158,32 @@ _ADDRESS_CHAR = re.compile(r"[\w.+@-]")
 
 def _holds(person: tuple[str, ...], words: tuple[str, ...]) -> bool:
     """Whether every word of a name asked for is a word of ``person``'s, each its own, a letter alone standing for
-    a word it begins (either side); at least one word held whole."""
-    def match(at: int, free: tuple[int, ...], whole: bool) -> bool:
-        if at == len(words):
-            return whole
-        word = words[at]
-        for i in free:
-            held = person[i]
-            if held == word or (len(word) == 1 or len(held) == 1) and held[0] == word[0]:
-                if match(at + 1, tuple(j for j in free if j != i), whole or held == word):
-                    return True
+    a word it begins (either side); at least one word held whole.
+
+    Counted, not searched: a word matches only words of its own first letter, so each letter is a pool of its own.
+    There a word of the name takes the same word held where there is one (an initial takes any word of the
+    letter, so nothing is lost by it), else a letter held alone; the name's initials take what is left. Tried
+    every way, a hostile name against a hostile author took steps exponential in their words."""
+    if len(words) > len(person):
         return False
-    # whole words first: 'a berg' against ('anna', 'berg', 'a') is two
-    ordered = tuple(sorted(range(len(person)), key=lambda i: len(person[i]) == 1))
-    return len(words) <= len(person) and match(0, ordered, False)
+    held, of_letter = Counter(person), Counter(word[0] for word in person)
+    pools: dict[str, list[int]] = {}  # of each first letter asked: [words held the same, words not, initials]
+    for word, count in Counter(words).items():
+        pool = pools.setdefault(word[0], [0, 0, 0])
+        if len(word) == 1:
+            pool[2] += count
+        else:
+            same = min(count, held[word])
+            pool[0] += same
+            pool[1] += count - same
+    whole = False
+    for letter, (same, lacking, initials) in pools.items():
+        alone = held[letter]  # letters held alone: all that can stand for a word of the name not held
+        if lacking > alone or lacking + initials > of_letter[letter] - same:
+            return False
+        # held whole: a word of the name, or an initial on a letter held alone that no word of the name needs
+        whole = whole or same > 0 or initials > 0 and alone > lacking
+    return whole
 
 
 def senders(heads: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
