@@ -120,11 +120,13 @@ def test_a_chat_speaker_is_the_author_of_the_passages_they_spoke_in(engine):
     ("Ben Okafor <ben@example.com>", "example"), ("Ben Okafor <ben@example.com>", "com"),
     ("Ben Okafor <ben@example.com>", "example com"), ("carol.diaz@example.org", "example"),
     ("Ben Okafor <ben.okafor@example.com>", "Okafor Okafor"), ("Ben <ben@example.com>", "en@example.com"),
-    ("Ben <ben@example.com.au>", "ben@example.com"),
+    ("Ben <ben@example.com.au>", "ben@example.com"), ("aberg@acme.com", "Berg"), ("aberg@acme.com", "Bo Berg"),
+    ("Carol Lee <aberg@acme.com>", "Anna Berg"),
 ])
 def test_a_senders_address_is_no_name(recorded, asked):
     """A sender's domain named no one: author='example' found everyone writing from example.com, 'com' everyone at
-    a .com; an address after a display name is no word of the name ('Okafor Okafor' is no one)."""
+    a .com; an address after a display name is no word of the name ('Okafor Okafor' is no one); 'aberg@' is no
+    Berg alone (it may be Åberg's), nor Bo Berg's, nor Anna Berg's under Carol Lee's name."""
     assert not authors.wrote(recorded, asked), (recorded, asked)
 
 
@@ -132,10 +134,14 @@ def test_a_senders_address_is_no_name(recorded, asked):
     ("carol.diaz@example.org", "Carol Diaz"), ("carol_diaz@example.org", "C. Diaz"), ("ben+news@example.com", "Ben"),
     ("Berg, Anna <anna@example.com>", "Anna Berg"), ("anna@example.com <anna@example.com>", "anna"),
     ("Ben Okafor <ben@example.com>", "BEN@example.com"), ("Anna Berg <anna@x.com>, Bo Li <bo@y.com>", "Bo Li"),
+    ("aberg@acme.com", "Anna Berg"), ("aberg@acme.com", "A. Berg"), ("<annaberg@acme.com>", "Anna Berg"),
+    ("aberg@acme.com", "aberg"),
 ])
 def test_a_sender_is_named_by_its_display_name_else_its_address(recorded, asked):
     """Where a message gives no display name, the address's own part is its sender's name, split at '.', '_', '-';
-    an address asked for finds that address."""
+    one gluing an initial or a given name to a surname ('aberg@', as companies give them) is that person's too (it
+    was the word 'aberg' alone: the user asking for Anna Berg's mail found none); an address asked for finds that
+    address."""
     assert authors.wrote(recorded, asked), (recorded, asked)
 
 
@@ -275,3 +281,16 @@ def test_a_hostile_name_against_a_hostile_author_is_matched_in_few_steps():
     finally:
         sys.settrace(None)
     assert answers == [False, True, True] and steps[0] < bound, (answers, steps)
+
+
+def test_the_addresses_a_from_line_leaves_unnamed_are_no_person():
+    """ingest.mail names a From line's first 20 addresses and writes '… and 5 more': the 'and' between persons made
+    '5 more' one, so author='more' found the message. The senders named are found still."""
+    from email import message_from_string
+
+    from ingest.mail import _addresses
+    senders = ", ".join(f"Person{i} Surname{i} <p{i}@example.com>" for i in range(25))
+    line = _addresses(message_from_string(f"From: {senders}\nSubject: x\n\nbody\n"), "From")
+    assert line.endswith(" and 5 more"), line
+    assert not authors.wrote(line, "more") and not authors.wrote(line, "5 more"), line
+    assert authors.wrote(line, "Person19 Surname19") and authors.wrote(line, "P. Surname0")

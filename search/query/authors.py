@@ -75,6 +75,8 @@ def wrote(recorded: str | None, name: str) -> bool:
     if "@" in name:  # an address asked for ('ben@example.com'): its mail, not every Ben's nor everyone's at example.com
         return _holds_address(recorded, name)
     words = _asked(name)
+    if "@" in recorded and _glued(recorded, words):
+        return True
     if recorded.isascii():
         folded = recorded.lower()
         if not any(word in folded for word in words):
@@ -95,6 +97,11 @@ _ADDRESS = re.compile(r"<[^<>\n]*>")
 _BETWEEN = re.compile(r"\s*(?:[;；、\n]|\s&\s|\s(?:and|und)\s)\s*", re.IGNORECASE)
 
 
+# what ingest.mail writes after a From line's first 20 addresses ('…, T <t@x.com> and 5 more'): no person, where
+# the 'and' between persons made '5 more' one, and author='more' found the message
+_MORE = re.compile(r"\s+and [\d,]+ more\s*$")
+
+
 @lru_cache(maxsize=4096)
 def persons(recorded: str) -> tuple[tuple[str, ...], ...]:
     """The persons an author recorded names, each as its words (``name_words``): apart at ';', '&', 'and', '、', a
@@ -102,6 +109,7 @@ def persons(recorded: str) -> tuple[tuple[str, ...], ...]:
     kept); a word alone before a comma is a surname, its given names after it ('Berg, Anna'; 'Berg, A., Okafor, B.' is
     two)."""
     found = []
+    recorded = _MORE.sub("", recorded)
     recorded = _ADDRESS.sub(lambda address: _INITIAL.sub(" ", address.group()), without_addresses(recorded))
     for piece in _BETWEEN.split(recorded):
         parts = [name_words(part) for part in re.split(r"[,，]", piece)]
@@ -133,6 +141,24 @@ def without_addresses(recorded: str) -> str:
         before = _PERSON_START.split(recorded[:found.start()])[-1]
         return " " if WORD.search(before) else f" {_own_part(found.group(1))} "
     return _BARE.sub(lambda found: _own_part(found.group(1)), _ANGLED.sub(angled, recorded))
+
+
+def _glued(recorded: str, words: tuple[str, ...]) -> bool:
+    """Whether a sender of no display name in ``recorded`` has an address whose own part glues the two words of the
+    name asked for, an initial or the given name then the surname, as companies give addresses: 'aberg@acme.com' is
+    Anna Berg's (and A. Berg's), 'annaberg@' too. Its own part alone is still the one word 'aberg': the surname
+    Åberg folds to it, so 'Berg' alone finds neither."""
+    if len(words) != 2 or len(words[1]) < 2 or words[1] not in recorded.lower():
+        return False
+    glued = {words[0][0] + words[1], words[0] + words[1]}
+    return any(_unaccented(local.lower()) in glued for local in _unnamed_own_parts(recorded))
+
+
+def _unnamed_own_parts(recorded: str) -> list[str]:
+    """The own parts (before '@') of the addresses in ``recorded`` that follow no display name of their own."""
+    found = [found.group(1) for found in _ANGLED.finditer(recorded)
+             if not WORD.search(_PERSON_START.split(recorded[:found.start()])[-1])]
+    return found + [found.group(1).split("+")[0] for found in _BARE.finditer(_ANGLED.sub(" ", recorded))]
 
 
 def _own_part(local: str) -> str:
