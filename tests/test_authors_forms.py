@@ -33,13 +33,26 @@ def test_an_initial_stands_for_the_name_it_begins(recorded, asked):
     ("Anna Lee, Ben Okafor", "Anna Okafor"), ("Anna Lee; Ben Okafor", "Anna Okafor"),
     ("Anna Lee and Ben Okafor", "Anna Okafor"), ("Berg, A., Okafor, B.", "A. Okafor"), ("王伟、李娜", "王伟 李娜"),
     ("Carol Lee <c.lee@acme.com>", "Chris Lee"), ("Ben Okafor <b.okafor@example.com>", "Bo Okafor"),
-    ("Müller, Jana <j.muller@example.de>", "Jonas Müller"),
+    ("Müller, Jana <j.muller@example.de>", "Jonas Müller"), ("Ann Lee Bo Chen", "Ann Chen"),
+    ("Ann Lee Bo Chen", "A. Chen"), ("Ann Lee Bo Chen Dan Wu", "Ann Wu"),
 ])
 def test_a_name_is_one_persons_not_words_of_several(recorded, asked):
     """'Anna Okafor' is neither Anna Lee nor Ben Okafor; an initial alone, or initials alone, name no one; 'Ben' is
     no initial of Benjamin (a short form of a name is not matched: it would find Bennett too); a letter of a mail
-    address is no initial (Carol Lee's c.lee@ made her Chris Lee)."""
+    address is no initial (Carol Lee's c.lee@ made her Chris Lee); of several written with nothing between them
+    ('Ann Lee Bo Chen'), a two-word name is found only where its words stand together (Ann Chen was made of two)."""
     assert not authors.wrote(recorded, asked), (recorded, asked)
+
+
+@pytest.mark.parametrize("recorded, asked", [
+    ("Ann Lee Bo Chen", "Bo Chen"), ("Ann Lee Bo Chen", "Ann Lee"), ("Ann Lee Bo Chen", "Chen"),
+    ("Ann Lee Bo Chen", "Chen Bo"), ("Ursula von der Leyen", "Ursula Leyen"), ("John A. Smith", "John Smith"),
+    ("Mary Ann Lee", "Mary Lee"), ("Jan de Vries, Ann Lee", "Jan Vries"),
+])
+def test_a_name_standing_together_is_found_in_names_run_together(recorded, asked):
+    """Where two words stand together (a particle or an initial between them may), or the person is of fewer than
+    four words (a middle name: Mary Ann Lee is Mary Lee), the name is found as before."""
+    assert authors.wrote(recorded, asked), (recorded, asked)
 
 
 # --- search and list_files by these authors -----------------------------------------------------------------------

@@ -6,7 +6,8 @@ message's head, which its later passages and attachments follow), or, in a chat,
 hold every word of it, folded as keyword search folds them: 'Ben' and 'okafor' find 'Ben Okafor', 'Anna Berg'
 finds 'Berg, Anna'; 'Ben Okafor' does not find 'Ben Lee'. An initial stands for a word it begins ('A. Berg', 'Anna
 B.'), and the persons of a file recording several are told apart ('Anna Okafor' is no one of 'Anna Berg, Ben
-Okafor'). A short form of a given name is no initial: 'Ben' does not find 'Benjamin Lee' (a prefix would find
+Okafor'; of 'Anna Lee Ben Okafor', written with nothing between them, a two-word name only where its words stand
+together, ``_together``). A short form of a given name is no initial: 'Ben' does not find 'Benjamin Lee' (a prefix would find
 'Bennett' too, and a nickname's long form, Bob's Robert, takes a list of guesses).
 
 A question that names a known author as its writer ('what did Ben write in March about hiring', 'notes by anna
@@ -85,7 +86,36 @@ def wrote(recorded: str | None, name: str) -> bool:
         # a word missing is found only by an initial of its first letter, outside an address ('c' of c.lee@)
         if missing and not missing <= set(_INITIAL.findall(_ADDRESS.sub(" ", folded))):
             return False
-    return any(_holds(person, words) for person in persons(recorded))
+    return any(_holds(person, words) and _together(person, words) for person in persons(recorded))
+
+
+# a name's lower-case particles ('Ursula von der Leyen'), as question reads a writer's name
+_PARTICLES = frozenset(re.findall(r"\w+", question._PARTICLE))
+RUN_ON = 4  # words of a person, particles and initials left out, from which two persons may be run together
+BETWEEN = 3  # particles and initials at most between a two-word name's words ('J. R. R.', 'von der')
+
+
+def _together(person: tuple[str, ...], words: tuple[str, ...]) -> bool:
+    """Whether a two-word name asked for stands together in ``person`` where that may be several persons written
+    with nothing between them ('Ann Lee Bo Chen', RUN_ON words or more): 'Ann Chen' and 'A. Chen' are no one of it,
+    'Lee Bo' is, and a particle or an initial between the two may stand ('Ursula Leyen' of 'Ursula von der Leyen').
+    A name of one word, or of three or more, and a person of fewer words are as ``_holds`` found them."""
+    if len(words) != 2 or sum(len(word) > 1 and word not in _PARTICLES for word in person) < RUN_ON:
+        return True
+    for j, last in enumerate(person):
+        for i in range(j - 1, max(-1, j - BETWEEN - 2), -1):  # each word before, while only particles stand between
+            first = person[i]
+            for one, two in (words, words[::-1]):
+                if _fits(first, one) and _fits(last, two) and (first == one or last == two):
+                    return True
+            if len(first) > 1 and first not in _PARTICLES:
+                break
+    return False
+
+
+def _fits(held: str, word: str) -> bool:
+    """Whether a word held stands for a word asked for: the same, or a letter alone of its first letter."""
+    return held == word or (len(word) == 1 or len(held) == 1) and held[0] == word[0]
 
 
 _asked = lru_cache(maxsize=64)(name_words)  # a name asked for, matched against thousands of authors
