@@ -8,7 +8,8 @@ finds 'Berg, Anna'; 'Ben Okafor' does not find 'Ben Lee'. An initial stands for 
 B.'), and the persons of a file recording several are told apart ('Anna Okafor' is no one of 'Anna Berg, Ben
 Okafor'; of 'Anna Lee Ben Okafor', written with nothing between them, a two-word name only where its words stand
 together, ``_together``). A short form of a given name is no initial: 'Ben' does not find 'Benjamin Lee' (a prefix would find
-'Bennett' too, and a nickname's long form, Bob's Robert, takes a list of guesses).
+'Bennett' too, and a nickname's long form, Bob's Robert, takes a list of guesses); beside the surname it does, 'Ben
+Lee' finding Benjamin Lee (``_short_given``).
 
 A question that names a known author as its writer ('what did Ben write in March about hiring', 'notes by anna
 berg', 'papers by Ursula von der Leyen') puts that author's passages first (``theirs_first``), each keeping its
@@ -86,7 +87,8 @@ def wrote(recorded: str | None, name: str) -> bool:
         # a word missing is found only by an initial of its first letter, outside an address ('c' of c.lee@)
         if missing and not missing <= set(_INITIAL.findall(_ADDRESS.sub(" ", folded))):
             return False
-    return any(_holds(person, words) and _together(person, words) for person in persons(recorded))
+    return any(_holds(person, words) and _together(person, words) or _short_given(person, words)
+               for person in persons(recorded))
 
 
 # a name's lower-case particles ('Ursula von der Leyen'), as question reads a writer's name
@@ -110,6 +112,26 @@ def _together(person: tuple[str, ...], words: tuple[str, ...]) -> bool:
                     return True
             if len(first) > 1 and first not in _PARTICLES:
                 break
+    return False
+
+
+SHORT_GIVEN = 3  # letters at least of a given name's short form ('Ben' of Benjamin; not 'Al' of Alan and Alice)
+SHORT_TRIED = 4  # a person's words at most tried as the long form of a short given name
+
+
+def _short_given(person: tuple[str, ...], words: tuple[str, ...]) -> bool:
+    """Whether a name asked for is ``person`` with a short form of a given name: its first word (of SHORT_GIVEN
+    letters or more) begins a word of the person's, and every other word, the surname, is held whole ('Ben Okafor'
+    is Benjamin Okafor, 'Alex Berg' Alexandra Berg). A short form alone finds no one ('Ben' would find every
+    Benjamin and Bennett), and a nickname not so begun (Bob for Robert) takes a list of guesses: not matched."""
+    given, rest = words[0], words[1:]
+    if not rest or len(given) < SHORT_GIVEN or any(len(word) < 2 or word not in person for word in rest):
+        return False
+    longer = [i for i, held in enumerate(person) if len(held) > len(given) and held.startswith(given)]
+    for i in longer[:SHORT_TRIED]:
+        shortened = person[:i] + (given,) + person[i + 1:]
+        if _holds(shortened, words) and _together(shortened, words):
+            return True
     return False
 
 
