@@ -7,9 +7,9 @@ hold every word of it, folded as keyword search folds them: 'Ben' and 'okafor' f
 finds 'Berg, Anna'; 'Ben Okafor' does not find 'Ben Lee'. An initial stands for a word it begins ('A. Berg', 'Anna
 B.'), and the persons of a file recording several are told apart ('Anna Okafor' is no one of 'Anna Berg, Ben
 Okafor'; of 'Anna Lee Ben Okafor', written with nothing between them, a two-word name only where its words stand
-together, ``_together``). A short form of a given name is no initial: 'Ben' does not find 'Benjamin Lee' (a prefix would find
-'Bennett' too, and a nickname's long form, Bob's Robert, takes a list of guesses); beside the surname it does, 'Ben
-Lee' finding Benjamin Lee (``_short_given``).
+together, ``_together``). A short form of a given name is no initial: 'Ben' does not find 'Benjamin Lee' (a prefix
+would find 'Bennett' too, and a nickname's long form, Bob's Robert, takes a list of guesses); beside the surname it
+does, 'Ben Lee' finding Benjamin Lee (``_short_given``).
 
 A question that names a known author as its writer ('what did Ben write in March about hiring', 'notes by anna
 berg', 'papers by Ursula von der Leyen') puts that author's passages first (``theirs_first``), each keeping its
