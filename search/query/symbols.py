@@ -206,6 +206,9 @@ _DOUBLED = re.compile(r"([bcdfghjkmnpqrtvwx])\1$")
 _CONSONANT_Y = re.compile(r"(?<=[^aeiouy])y$")  # 'retry', 'copy', 'apply', 'entry' ('retried', 'copies': an 'i')
 # Latin plurals that code says as often as their English ones ('indices' and 'indexes' of ``index``)
 _LATIN = {"indices": "index", "vertices": "vertex", "matrices": "matrix", "appendices": "appendix"}
+# verbs ending in 'ee', whose 'ed' follows it ('freed', 'agreed'): read as the word ('free') before the cut, where
+# 'speed', 'need' and 'exceed' end in 'eed' of their own
+_EE_VERBS = re.compile(r"(?:free|agree|guarantee|decree|referee|oversee)d$")
 
 
 def _stem(word: str) -> str:
@@ -213,9 +216,12 @@ def _stem(word: str) -> str:
     'process', 'processes' and 'processing', for 'alias' and 'aliases', 'cause' and 'causes', for 'retry',
     'retries' and 'retried' ('retri'), 'stop', 'stops' and 'stopped' ('stop'), 'index', 'indexes' and 'indices'.
     'retried' was 'retri' and 'retry' itself, 'logged' 'logg' and 'log' itself: 'how are failed uploads retried'
-    never found ``retry_failed_upload``."""
+    never found ``retry_failed_upload``; 'free', 'freed' and 'freeing' ('fre'), 'agree' and 'agreed': 'freed' kept
+    its 'eed' as 'speed' does."""
     word = word.casefold()
     word = _LATIN.get(word, word)
+    if _EE_VERBS.search(word):
+        word = word[:-1]
     ending = _ENDINGS.search(word)
     # what a cut leaves holds a vowel, as a word does ('string' is no 'str' + 'ing', 'strings' 'string' + 's'); 'speed',
     # 'need' and 'exceed' end in 'eed' of their own ('exceeded' is 'exceed' + 'ed')
