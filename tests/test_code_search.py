@@ -1093,6 +1093,73 @@ def test_a_python_traceback_puts_the_frame_that_raised_first(engine_over, mode):
     assert [_heading_ends(hit) for hit in hits[:2]] == ["charge_card", "place_order"], [h.heading_path for h in hits]
 
 
+def _go_steps(name: str, words: str) -> str:
+    """A Go function's body of a dozen lines (a passage of its own), saying ``words``."""
+    return "\n".join([f"\t// {name}: {words}."] + [f"\tstep{i} := compute{name}{i}(req, {i}) // {words} step {i}"
+                                                    for i in range(10)] + ["\treturn step9", "}"])
+
+
+def _rust_steps(name: str, words: str) -> str:
+    """A Rust function's body of a dozen lines, saying ``words``."""
+    return "\n".join([f"    // {name}: {words}."] + [f"    let step{i} = compute_{name}_{i}(url, {i}); // {words} step {i}"
+                                                      for i in range(10)] + ["    step9", "}"])
+
+
+# Go and Rust name a frame's function on the line before its path; these traces are older than the code: their
+# lines are now in serveStatic and ping.
+GO_RUST = {
+    "app/server.go": "package app\n\ntype Server struct{ db *DB }\n\n"
+                     "func (s *Server) serveStatic(req *Request) error {\n" + _go_steps("static", "serve a static file")
+                     + "\n\nfunc (s *Server) handle(req *Request) error {\n"
+                     + _go_steps("handle", "handle a request with the database") + "\n",
+    "src/db.rs": "use std::net::TcpStream;\n\npub fn ping(url: &str) -> bool {\n" + _rust_steps("ping", "ping the server")
+                 + "\n\npub fn connect(url: &str) -> Result<Conn, Error> {\n"
+                 + _rust_steps("connect", "open a connection to the database") + "\n",
+    "notes/panics.md": "# Nil pointer panics\n\nA runtime error: invalid memory address or nil pointer dereference "
+                       "in the server handle of a request; a database connection refused panicked, unwrap on an Err "
+                       "value. Runtime error, nil pointer, invalid memory address: the database was down.\n",
+}
+GO_TRACE = """panic: runtime error: invalid memory address or nil pointer dereference
+[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x4a5b2c]
+
+goroutine 18 [running]:
+main.(*Server).handle(0x0, {0x5c1f20, 0xc000012345})
+\t/home/me/app/server.go:9 +0x1d
+main.main()
+\t/home/me/app/main.go:9 +0x1f
+exit status 2"""
+RUST_TRACE = """thread 'main' panicked at src/db.rs:6:5:
+called `Result::unwrap()` on an `Err` value: Os { code: 111, kind: ConnectionRefused }
+stack backtrace:
+   0: rust_begin_unwind
+             at /rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/std/src/panicking.rs:645:5
+   3: myapp::db::connect::h3b1f0a2c9d8e7f61
+             at ./src/db.rs:6:5
+   4: myapp::main
+             at ./src/main.rs:5:5"""
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("trace, path, function", [(GO_TRACE, "app/server.go", "handle"),
+                                                   (RUST_TRACE, "src/db.rs", "connect")])
+def test_a_go_or_rust_trace_finds_the_function_it_names(engine_over, trace, path, function, mode):
+    """Go's panic and Rust's backtrace name a frame's function on the line before its path: it was not read, so a
+    trace older than the code found the passage now at its line (serveStatic, ping) and not the function."""
+    top = engine_over(GO_RUST).search(trace, mode=mode).hits[0]
+    assert (top.path, _heading_ends(top).split(".")[-1]) == (path, function), top.heading_path
+
+
+def test_what_a_go_or_rust_frame_names():
+    assert frames("goroutine 1 [running]:\nmain.(*Server).handle.func1()\n\t/app/server.go:61 +0x25\n"
+                  "created by main.(*Server).Serve in goroutine 1\n\t/app/server.go:58 +0x8a\n"
+                  "github.com/me/app/db.Open[...](...)\n\t/app/db/db.go:12\n") == [
+        ("/app/server.go", 61, "handle"), ("/app/server.go", 58, "Serve"), ("/app/db/db.go", 12, "Open")]
+    # Rust's panic line and its frame are one frame, with the frame's function
+    assert frames("thread 'main' panicked at src/db.rs:17:5:\n   3: <myapp::Pool as core::ops::Drop>::drop\n"
+                  "             at ./src/pool.rs:30:9\n   4: myapp::db::connect::{{closure}}\n"
+                  "             at ./src/db.rs:17:5\n") == [("src/db.rs", 17, "connect"), ("./src/pool.rs", 30, "drop")]
+
+
 @pytest.mark.parametrize("mode", ["keyword", "hybrid"])
 def test_a_traced_file_named_as_others_are_is_the_one_defining_its_function(engine_over, mode):
     """'/srv/app/views.py' is orders/views.py or users/views.py: the trace's path tells neither, its function does

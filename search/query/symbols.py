@@ -35,7 +35,8 @@ KEYWORDS = (r"(?:def|class|function\*?|func(?:\s*\([^)\n]*\))?|fn|struct|enum|tr
 # A frame of a pasted stack trace: Python's 'File "/usr/lib/python3.11/asyncio/base_events.py", line 653, in
 # run_until_complete', or a path with its line as Node, Java, Go, Rust, pytest and compilers write it ('at use
 # (/app/node_modules/router/index.js:376:9)', 'at com.shop.Orders.place(Orders.java:42)', 'app/orders.py:14: in
-# place_order'); the function it names, where it names one ('<module>', 'Object.<anonymous>': none).
+# place_order'); the function it names, where it names one ('<module>', 'Object.<anonymous>': none; Go's and
+# Rust's, on the line before: ``backtrace``).
 FRAME = re.compile(r'File "(?P<file>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<function>\w+)\b(?!>))?'
                    r'|(?:\bat\s+(?:async\s+)?(?:new\s+)?(?P<caller>[\w$.]+)(?:\s+\[as\s+[\w$]+\])?\s*\('
                    r'(?:[\w-]+:/+)?)?'  # a scheme before the path: 'file:///app/x.js', 'webpack-internal:///./src/x.ts'
@@ -46,17 +47,25 @@ def frames(query: str) -> list[tuple[str, int, str | None]]:
     """(path as the trace writes it, with '/', line, the function's name or None) of each frame of a stack trace
     the query holds, each once, the most recent call first: Python's traceback (its 'File "…", line N' frames)
     writes it last, where the error was raised, the other traces first."""
+    from search.query import backtrace
+    above = backtrace.functions(query)  # Go's and Rust's, named on the line before the path
     found = []
     for m in FRAME.finditer(query):
-        function = m.group("function") or m.group("tested") or (m.group("caller") or "").rsplit(".", 1)[-1] or None
+        function = (m.group("function") or m.group("tested") or (m.group("caller") or "").rsplit(".", 1)[-1]
+                    or (above.get(m.end("path")) if m.group("path") else None) or None)
         found.append(((m.group("file") or m.group("path")).replace("\\", "/"), int(m.group("line") or m.group("at")),
                       function))
     if any(m.group("file") for m in FRAME.finditer(query)):
         found.reverse()
     named: dict[tuple[str, int], str | None] = {}
-    for path, line, function in found:  # a frame written twice: once, with its function where one names it
-        named[(path, line)] = named.get((path, line)) or function
-    return [(path, line, function) for (path, line), function in named.items()]
+    written: dict[tuple[str, int], str] = {}
+    # a frame written twice: once, with its function where one names it (Rust's 'panicked at src/db.rs:17:5' and
+    # its backtrace's 'at ./src/db.rs:17:5' under 'myapp::db::connect')
+    for path, line, function in found:
+        key = (path.removeprefix("./"), line)
+        written.setdefault(key, path)
+        named[key] = named.get(key) or function
+    return [(written[key], key[1], function) for key, function in named.items()]
 
 
 def traced_files(path: str, collections, paths: list[str], among=None, ambiguous: bool = False) -> list[int]:
