@@ -11,6 +11,7 @@ from search.index import chunk_reads, db
 from search.query import reordering
 from search.query.engine import Engine
 from search.query.filters import Filters
+from search.query.run_together import split
 from search.query.symbols import (boilerplate, code_name, declares, defines, frames, names_file, traced_files,
                                   message_match, used_by, uses)
 from tests.conftest import built_once, in_home, ingest, tree_built_once, write_tree
@@ -1168,3 +1169,38 @@ def test_a_traced_file_named_as_others_are_is_the_one_defining_its_function(engi
              "KeyError: 'show the user profile orders'")
     top = engine_over(TRACED).search(trace, mode=mode).hits[0]
     assert (top.path, _heading_ends(top)) == ("orders/views.py", "cart")
+
+
+RUN_TOGETHER = {
+    "users/profile.py": "def get_user_name(user_id):\n    \"\"\"The display name of a user.\"\"\"\n"
+                        "    return lookup(user_id).display\n\n\ndef set_user_email(user_id, email):\n"
+                        "    \"\"\"Change a user's email.\"\"\"\n    store(user_id, email=email)\n",
+    "app/settings.rs": "pub fn parse_config(text: &str) -> Config {\n    toml::from_str(text).unwrap()\n}\n",
+    "notes/users.md": "# Users\n\nA user has a name and an email; the name of a user is shown on their profile. To get a "
+                      "user, ask the profile service by name.\n",
+}
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+@pytest.mark.parametrize("query, path, name", [("getusername", "users/profile.py", "get_user_name"),
+                                               ("parseconfig", "app/settings.rs", "parse_config")])
+def test_a_name_typed_in_small_letters_finds_it_written_with_its_words(engine_over, query, path, name, mode):
+    """'getusername' is one word no passage of get_user_name holds (FTS5 parts it at its '_'): it found nothing
+    there. Split where its parts are words the index holds side by side, it is that phrase too."""
+    answer = engine_over(RUN_TOGETHER).search(query, mode=mode)
+    top = answer.hits[0]
+    assert (top.path, name in _heading_ends(top).split(", ")) == (path, True), \
+        [(h.path, h.heading_path) for h in answer.hits[:3]]
+
+
+def test_where_a_run_of_small_letters_parts():
+    held = {"get", "user", "name", "us", "ern", "set", "email", "pars", "config"}
+    tokens = lambda words: [("pars",) if w == "parse" else (w,) for w in words]  # noqa: E731  (porter's 'parse')
+    documents = lambda token: int(token in held)  # noqa: E731
+    phrases = {'"get user name"', '"parse config"'}
+    assert split("getusername", tokens, documents, phrases.__contains__) == "get user name"
+    assert split("parseconfig", tokens, documents, phrases.__contains__) == "parse config"
+    # each part is held, but no passage holds them side by side: no name of theirs
+    assert split("setusername", tokens, documents, phrases.__contains__) is None
+    assert split("getuser", tokens, documents, lambda phrase: True) == "get user"
+    assert split("getUserName", tokens, documents, lambda phrase: True) is None  # camelCase: the index splits it

@@ -407,7 +407,8 @@ class Engine:
         if postings is not None:
             content = question.content(query)
             words = keyword.subject_words(query_words(content)[:keyword.MAX_TERMS], keyword.as_typed(query))
-            held = keyword.held_forms(content, functools.partial(postings.tokens, conn), postings.documents)
+            held = keyword.held_forms(content, functools.partial(postings.tokens, conn), postings.documents,
+                                      functools.partial(keyword_reads.phrase_published, conn))
             self._held = (content, held)  # its snippets mark them (``stem_matches``)
             swapped = keyword.slip_forms(content, functools.partial(postings.tokens, conn), postings.documents,
                                          keyword.as_typed(query), held, keyword.sentence_starts(query),
@@ -422,7 +423,8 @@ class Engine:
         content = question.content(query)
         # each word's passages counted once for both (FTS5's vocabulary table reads a word's whole doclist)
         documents = TermCounts(conn)  # and a word's variants counted in one statement, not one each
-        self._held = (content, keyword.held_forms(content, functools.partial(tokenize, conn), documents))
+        self._held = (content, keyword.held_forms(content, functools.partial(tokenize, conn), documents,
+                                                  functools.partial(keyword_reads.phrase_published, conn)))
         swapped = keyword.slip_forms(content, functools.partial(tokenize, conn), documents,
                                      keyword.as_typed(query), self._held[1], keyword.sentence_starts(query),
                                      functools.partial(keyword.written_as_name, conn),

@@ -16,7 +16,7 @@ import unicodedata
 from typing import Callable
 
 from search.index import chunk_reads, keyword_reads
-from search.query import question
+from search.query import question, run_together
 from search.query.filters import Filters
 from search.query.inflection import GUESSED, compound_parts, compounds, latin_forms, query_languages
 from search.query.postings import COLUMNS, tokenize
@@ -91,8 +91,8 @@ def left_out(query: str) -> set[str]:
     return set(words) - set(subject_words(words, as_typed(query)))
 
 
-def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]], documents: Callable[[str], int]
-               ) -> dict[str, list[str]]:
+def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]], documents: Callable[[str], int],
+               side_by_side: Callable[[str], bool] | None = None) -> dict[str, list[str]]:
     """{a word of the query: its other forms that some passage holds}, asked of the index (``tokens`` of words,
     ``documents`` holding a token), for a word no passage holds: in a query that shows no language
     (``inflection.query_languages``), its German, Spanish, Italian and Portuguese forms (``latin_forms``): 'ricerche
@@ -101,7 +101,9 @@ def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
     rechnungsnummer), and the two words a compound of it is made of ('Rechnungsnummer': rechnung, nummer; joined with
     no letter between only in a query that shows German, or in a word written as German writes a noun:
     ``german_nouns``; English writes 'paracortical', 'microinvasive'), or the three (``_three_parts``). An English
-    word the index holds gets nothing, as before, nor does a guessed form the stemming cuts short (``_cut_short``)."""
+    word the index holds gets nothing, as before, nor does a guessed form the stemming cuts short (``_cut_short``).
+    With ``side_by_side`` (whether a passage holds an FTS5 phrase), a name run together in small letters, as the
+    words it is written with ('getusername': 'get user name', ``run_together``)."""
     languages = query_languages(normalise(query))
     if languages - {"de"}:  # its language's forms are in query_words already
         return {}
@@ -129,9 +131,14 @@ def held_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]],
             both = _three_parts(pairs, held, tokens, documents, "de" in languages or word in nouns)
         found[word] = list(dict.fromkeys(found.get(word, []) + both))
     if languages:
-        return {word: its for word, its in found.items() if its}
-    return {word: its for word, its in found.items()
-            if its and not _typo(word, {form: held[form] for form in its}, tokens, documents)}
+        found = {word: its for word, its in found.items() if its}
+    else:
+        found = {word: its for word, its in found.items()
+                 if its and not _typo(word, {form: held[form] for form in its}, tokens, documents)}
+    for word in sorted(absent) if side_by_side is not None else ():
+        if words := run_together.split(word, tokens, documents, side_by_side):
+            found[word] = [*found.get(word, []), words]
+    return found
 
 
 def slip_forms(query: str, tokens: Callable[[list[str]], list[tuple[str, ...]]], documents: Callable[[str], int],
