@@ -1204,3 +1204,21 @@ def test_where_a_run_of_small_letters_parts():
     assert split("setusername", tokens, documents, phrases.__contains__) is None
     assert split("getuser", tokens, documents, lambda phrase: True) == "get user"
     assert split("getUserName", tokens, documents, lambda phrase: True) is None  # camelCase: the index splits it
+
+
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_a_minified_frame_is_said_to_be_one(engine_over, mode):
+    """A minified bundle's frame names a column of one long machine-written line ('bundle.min.js:1:23456'): Sift
+    skips such files and reads no source map, so it found nothing there and said nothing of why. The answer says
+    so; the trace's other frames are found as before."""
+    trace = ("TypeError: Cannot read properties of undefined (reading 'display')\n"
+             "    at e (https://shop.example.com/static/js/bundle.min.js:1:23456)\n"
+             "    at Object.t [as render] (https://shop.example.com/static/js/main.3f2a1b.js:2:104233)\n"
+             "    at getUserName (/srv/app/users/profile.py:3:5)")
+    answer = engine_over(RUN_TOGETHER).search(trace, mode=mode)
+    assert (answer.hits[0].path, "get_user_name" in answer.hits[0].heading_path) == ("users/profile.py", True)
+    assert ("the stack trace's frames bundle.min.js:1:23456, main.3f2a1b.js:2:104233 are in minified code: Sift "
+            "indexes neither minified bundles nor source maps, so it cannot tell which source file and function they "
+            "stand for") in answer.notes, answer.notes
+    plain = engine_over(RUN_TOGETHER).search("at use (/srv/app/users/profile.py:3:5)", mode=mode)
+    assert not any("minified" in n for n in plain.notes), plain.notes

@@ -28,6 +28,9 @@ _RUST_HASH = re.compile(r"::h[0-9a-f]{16}$")
 _RUST_INNER = re.compile(r"::\{\{[^}]*\}\}|\{\{[^}]*\}\}")  # '::{{closure}}', '{{vtable.shim}}'
 _GENERIC = re.compile(r"<[^<>]*>")
 _NAME = re.compile(r"[^\W\d]\w*")
+# A minified bundle's frame: a '.min.js' file, or a column no hand-written line reaches ('dist/main.js:1:48213')
+MINIFIED_NAME = re.compile(r"\.min\.[cm]?js$|\.bundle\.[cm]?js$", re.IGNORECASE)
+MINIFIED_COLUMN = 1000
 
 
 def functions(query: str) -> dict[int, str]:
@@ -61,3 +64,28 @@ def _rust_function(name: str) -> str | None:
         name = _GENERIC.sub("", name)
     last = name.rstrip(":").rsplit("::", 1)[-1]
     return last if _NAME.fullmatch(last) else None
+
+
+def minified(query: str) -> dict[str, str]:
+    """{a frame's path as ``symbols.frames`` gives it: the frame as written ('bundle.min.js:1:23456')} of each frame
+    of a minified bundle the query holds: its line and column name a place in one long line of machine-written
+    code, no function or file of the source, which only a source map would give."""
+    from search.query.symbols import FRAME
+    found = {}
+    for m in FRAME.finditer(query):
+        path, column = m.group("path"), int(m.group("column") or 0)
+        if path and (MINIFIED_NAME.search(path) or column >= MINIFIED_COLUMN):
+            found.setdefault(path.replace("\\", "/"), f"{path.rsplit('/', 1)[-1]}:{m.group('at')}:{column}")
+    return found
+
+
+def minified_note(query: str, unfound: list[str], notes: list[str]) -> None:
+    """Say which of the trace's frames are a minified bundle's (``minified``), of those whose path names no file
+    indexed (``unfound``): nothing is found at them, and the answer says why rather than nothing."""
+    from search.query.answer_notes import note
+    shown = minified(query)
+    frames = list(dict.fromkeys(shown[path] for path in unfound if path in shown))
+    if frames:
+        note(notes, f"the stack trace's frames {', '.join(frames[:3])}{' …' if len(frames) > 3 else ''} are in "
+                    "minified code: Sift indexes neither minified bundles nor source maps, so it cannot tell which "
+                    "source file and function they stand for")

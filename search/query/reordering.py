@@ -11,7 +11,7 @@ import re
 import sqlite3
 
 from search.index import chunk_reads, keyword_reads
-from search.query import definition_lookup, keyword, lists, question, symbols
+from search.query import backtrace, definition_lookup, keyword, lists, question, symbols
 from search.query.answer_notes import note
 from search.query.catalog import Catalog
 from search.query.dates import iso_dates, month_names_swapped, only_date
@@ -403,6 +403,7 @@ def traced_first(read: Passages, query: str, ranked: list, mode: str, filters: F
                 found.append(at)
     by_id = {hit[0]: hit for hit in ranked}
     first = [by_id.get(cid, (cid, 0.0, [None, None])) for cid in dict.fromkeys(found)]
+    backtrace.minified_note(query, [path for (path, _), rows in files.items() if not rows], notes)
     return moved_first(ranked, first, notes, "the passages at the lines the stack trace names")
 
 

@@ -40,7 +40,7 @@ KEYWORDS = (r"(?:def|class|function\*?|func(?:\s*\([^)\n]*\))?|fn|struct|enum|tr
 FRAME = re.compile(r'File "(?P<file>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<function>\w+)\b(?!>))?'
                    r'|(?:\bat\s+(?:async\s+)?(?:new\s+)?(?P<caller>[\w$.]+)(?:\s+\[as\s+[\w$]+\])?\s*\('
                    r'(?:[\w-]+:/+)?)?'  # a scheme before the path: 'file:///app/x.js', 'webpack-internal:///./src/x.ts'
-                   r'(?P<path>[\w.~@/\\-]*\w\.[A-Za-z]\w*):(?P<at>\d+)(?::\d+)?(?::\s+in\s+(?P<tested>\w+)\b(?!>))?')
+                   r'(?P<path>[\w.~@/\\-]*\w\.[A-Za-z]\w*):(?P<at>\d+)(?::(?P<column>\d+))?(?::\s+in\s+(?P<tested>\w+)\b(?!>))?')
 
 
 def frames(query: str) -> list[tuple[str, int, str | None]]:
