@@ -1156,6 +1156,8 @@ def test_what_a_go_or_rust_frame_names():
                   "github.com/me/app/db.Open[...](...)\n\t/app/db/db.go:12\n") == [
         ("/app/server.go", 61, "handle"), ("/app/server.go", 58, "Serve"), ("/app/db/db.go", 12, "Open")]
     # Rust's panic line and its frame are one frame, with the frame's function
+    assert frames("   1: core::result::unwrap_failed\n             at /rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf"
+                  "/library/core/src/result.rs:1653:5\n") == []  # Rust's own library: not a project's src/result.rs
     assert frames("thread 'main' panicked at src/db.rs:17:5:\n   3: <myapp::Pool as core::ops::Drop>::drop\n"
                   "             at ./src/pool.rs:30:9\n   4: myapp::db::connect::{{closure}}\n"
                   "             at ./src/db.rs:17:5\n") == [("src/db.rs", 17, "connect"), ("./src/pool.rs", 30, "drop")]

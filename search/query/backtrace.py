@@ -28,6 +28,9 @@ _RUST_HASH = re.compile(r"::h[0-9a-f]{16}$")
 _RUST_INNER = re.compile(r"::\{\{[^}]*\}\}|\{\{[^}]*\}\}")  # '::{{closure}}', '{{vtable.shim}}'
 _GENERIC = re.compile(r"<[^<>]*>")
 _NAME = re.compile(r"[^\W\d]\w*")
+# Rust's own library, where a backtrace's first frames are ('/rustc/90b35a…/library/core/src/result.rs'): its tail
+# 'src/result.rs' named a project's own file of that name
+TOOLCHAIN = re.compile(r"^/rustc/[0-9a-f]{7,40}/")
 # A minified bundle's frame: a '.min.js' file, or a column no hand-written line reaches ('dist/main.js:1:48213')
 MINIFIED_NAME = re.compile(r"\.min\.[cm]?js$|\.bundle\.[cm]?js$", re.IGNORECASE)
 MINIFIED_COLUMN = 1000

@@ -62,6 +62,8 @@ def frames(query: str) -> list[tuple[str, int, str | None]]:
     # a frame written twice: once, with its function where one names it (Rust's 'panicked at src/db.rs:17:5' and
     # its backtrace's 'at ./src/db.rs:17:5' under 'myapp::db::connect')
     for path, line, function in found:
+        if backtrace.TOOLCHAIN.match(path):  # Rust's standard library, no file of the user's
+            continue
         key = (path.removeprefix("./"), line)
         written.setdefault(key, path)
         named[key] = named.get(key) or function
