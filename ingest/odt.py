@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 
 from ingest.document import Skip
 from ingest.passage_dates import property_date
-from ingest.zipped import head, opened_odf
+from ingest.zipped import OPENED_BYTES, head, opened_odf
 
 OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
 TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
@@ -58,7 +58,8 @@ def odt_text(data):
         return _read(WordText(), flat, flat)
     with opened_odf(data, "OpenDocument text", ".odt") as parts:
         # meta.xml counts too: a 600 KB file whose meta.xml unzipped to 600 MB took 12 s and 1.8 GB
-        content = parts.xml("content.xml")
+        with parts.open("content.xml") as stream:  # counted whole, parsed as it unzips (bounded_tree)
+            content = bounded_tree(stream, "OpenDocument text", OPENED_BYTES)
         meta = parts.xml("meta.xml")
     return _read(WordText(), content, meta)
 
@@ -66,18 +67,74 @@ def odt_text(data):
 def flat_document(data, what: str):
     """The root of a flat OpenDocument (.fodt, .fodp, .fods: one XML file whose office:document holds the meta and
     the body a zip's meta.xml and content.xml hold), or None when ``data`` (bytes or an open file) is a zip. Raises
-    Skip for broken XML or one over MAX_FLAT_BYTES."""
-    if not isinstance(data, bytes) and head(data, 64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
-        data.seek(0)  # a flat one named .odt (an open file: ingest.files.read_zip_file): its XML read whole
-        data = data.read(MAX_FLAT_BYTES + 1)
-        if len(data) > MAX_FLAT_BYTES:
-            raise Skip(f"a flat {what} (XML, not a zip) larger than {MAX_FLAT_BYTES >> 20} MiB")
-    if isinstance(data, bytes) and not data.startswith(b"PK") and data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
-        try:
-            return ET.fromstring(data)
-        except ET.ParseError as error:
-            raise Skip(f"not a readable {what}: {type(error).__name__}: {error}"[:500]) from None
-    return None
+    Skip for broken XML, one over MAX_FLAT_BYTES or a paragraph over a line's bound (``bounded_tree``)."""
+    start = data[:64] if isinstance(data, bytes) else head(data, 64)
+    if start.startswith(b"PK") or not start.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        return None
+    if not isinstance(data, bytes):  # a flat one named .odt (an open file: ingest.files.read_zip_file)
+        data.seek(0)
+    return bounded_tree(data, what, MAX_FLAT_BYTES)
+
+
+READ_AT_ONCE = 64 * 1024  # of the XML given to the parser at a time
+LINE_TAGS = {TEXT + "p", TEXT + "h"}  # what the reader makes a line of: a paragraph, a heading
+
+
+def bounded_tree(source, what: str, most: int):
+    """The root of the XML in ``source`` (bytes or a binary stream), parsed a piece at a time with each paragraph's
+    text counted as it comes (_BoundedBuilder): a paragraph over a line's bound (ingest.parse.MAX_LINE_CHARS) is
+    refused before the rest of it is held, and over ``most`` bytes read the file is. A flat .fodt of one 50 MB
+    paragraph was parsed whole first, its text copied as it was joined and cut to lines: 980 MB to be refused."""
+    parser = ET.XMLParser(target=_BoundedBuilder(what))
+    read = 0
+    try:
+        while True:
+            piece = source[read:read + READ_AT_ONCE] if isinstance(source, bytes) else source.read(READ_AT_ONCE)
+            if not piece:
+                return parser.close()
+            read += len(piece)
+            if read > most:
+                raise Skip(f"a flat {what} (XML, not a zip) larger than {most >> 20} MiB")
+            parser.feed(piece)
+    except ET.ParseError as error:
+        raise Skip(f"not a readable {what}: {type(error).__name__}: {error}"[:500]) from None
+
+
+class _BoundedBuilder:
+    """ElementTree's builder, counting a paragraph's text as the parser hands it over: past a line's bound it stops
+    the parse (Skip), with nothing of the paragraph's text held beyond the bound. What the reader leaves out
+    (UNREAD: a picture's base64, deleted text) is not held at all, nor counted."""
+
+    def __init__(self, what: str):
+        from ingest.parse import MAX_LINE_CHARS
+        built = ET.TreeBuilder()
+        self._start, self._end, self._data, self.close = built.start, built.end, built.data, built.close
+        self.what, self.bound = what, MAX_LINE_CHARS
+        self.run = 0  # the characters of text since a paragraph or heading began or ended
+        self.unread = 0  # how deep inside an UNREAD element the parser is
+
+    def start(self, tag, attrs):
+        if self.unread or tag in UNREAD:
+            self.unread += 1
+        elif tag in LINE_TAGS:
+            self.run = 0
+        return self._start(tag, attrs)
+
+    def end(self, tag):
+        if self.unread:
+            self.unread -= 1
+        elif tag in LINE_TAGS:
+            self.run = 0
+        return self._end(tag)
+
+    def data(self, data):
+        if self.unread:
+            return
+        self.run += len(data) if len(data) > 1 and not data.isspace() else 1  # XML's indenting: one space
+        if self.run > self.bound:
+            raise Skip(f"a line of over {self.bound:,} characters in a paragraph of this {self.what}: a data dump, "
+                       "encoded blob or minified text, not prose")
+        self._data(data)
 
 
 def _read(out, content, meta):
@@ -170,8 +227,8 @@ class _Reader:
     def _pieces(self, element, pieces: list[str], boxes: list) -> None:
         for child in element:
             tag = child.tag
-            if tag == TEXT + "s":
-                pieces.append(" " * _int(child.get(TEXT + "c"), 1))
+            if tag == TEXT + "s":  # its count unread: spaces are one in a line (SPACES); c="3000000000" took 5.7 GB
+                pieces.append(" ")
             elif tag in (TEXT + "tab", TEXT + "line-break"):
                 pieces.append(" ")
             elif tag == TEXT + "note":

@@ -1,0 +1,72 @@
+"""An OpenDocument text's paragraph is bounded as it is parsed, not after.
+
+A flat .fodt of one 50 MB paragraph took 980 MB to be refused (bench/hostile.py's ``one-line.fodt``): ElementTree
+parsed the whole file, the reader joined the paragraph's text and the line check cut it to lines, each a copy. Now
+the parser's builder counts a paragraph's text as it comes (ingest.odt._BoundedBuilder) and stops at a line's bound,
+in a flat file or an .odt's content.xml. A ``text:s`` of three billion spaces (a 200-byte file) took 5.7 GB. The
+bytes Python holds are counted here (tracemalloc), not the process's memory."""
+from __future__ import annotations
+
+import io
+import tracemalloc
+import zipfile
+
+import pytest
+
+from ingest.document import Skip
+from ingest.parse import parse_file
+
+HEAD = ("<?xml version='1.0'?><office:document xmlns:office='urn:oasis:names:tc:opendocument:xmlns:office:1.0' "
+        "xmlns:text='urn:oasis:names:tc:opendocument:xmlns:text:1.0' "
+        "xmlns:draw='urn:oasis:names:tc:opendocument:xmlns:drawing:1.0'><office:body><office:text>")
+TAIL = "</office:text></office:body></office:document>"
+LONG = "the tapir " * 600_000  # 6 MB in one paragraph
+
+
+def _kept(path: str, data: bytes):
+    """(what parse_file raised or returned, the most bytes Python held meanwhile)."""
+    parse_file(path, _odt(HEAD + TAIL) if path.endswith(".odt") else (HEAD + TAIL).encode())  # its imports done
+    tracemalloc.start()
+    try:
+        try:
+            outcome = parse_file(path, data)
+        except Skip as skip:
+            outcome = skip
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return outcome, peak
+
+
+def _odt(content: str) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        package.writestr("mimetype", "application/vnd.oasis.opendocument.text")
+        package.writestr("content.xml", content)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("path", ["one-line.fodt", "one-line.odt"])
+def test_a_paragraph_over_a_lines_bound_is_refused_holding_a_part_of_it(path):
+    content = HEAD + "<text:h text:outline-level='1'>Tapirs</text:h><text:p>" + LONG + "</text:p>" + TAIL
+    data = content.encode() if path.endswith(".fodt") else _odt(content)
+    outcome, peak = _kept(path, data)
+    assert peak < len(LONG) // 3, peak  # 1.3 MB for 6 MB; 95 MB (16 times) when it was parsed whole first
+    assert isinstance(outcome, Skip) and "a line of over 1,000,000 characters" in str(outcome), outcome
+
+
+def test_a_paragraph_holding_a_big_picture_is_read():
+    """A flat file holds its pictures in base64 inside the paragraph showing them: not text, not counted."""
+    picture = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ" * 50_000  # 2.2 MB
+    content = (HEAD + "<text:p>The tapir at dawn <draw:frame><draw:image><office:binary-data>" + picture
+               + "</office:binary-data></draw:image></draw:frame> by the river.</text:p>" + TAIL)
+    outcome, peak = _kept("photo.fodt", content.encode())
+    assert [section.text for section in outcome.sections] == ["The tapir at dawn by the river."]
+    assert peak < len(picture) // 2, peak  # 0.3 MB, the picture's text not held; 6.4 MB when it was
+
+
+def test_a_count_of_spaces_is_not_made_into_spaces():
+    content = HEAD + "<text:p>the tapir<text:s text:c='3000000000'/>sleeps</text:p>" + TAIL
+    outcome, peak = _kept("spaces.fodt", content.encode())
+    assert [section.text for section in outcome.sections] == ["the tapir sleeps"]
+    assert peak < 1_000_000, peak  # 3 GB made and collapsed to one space
