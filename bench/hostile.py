@@ -12,7 +12,7 @@ page tree holds itself and one whose object stream holds a million objects, a PD
 form, and the other parsers' own: zip bombs named .odt, .ods, .odp and a Slack export, a billion laughs in a .fodt, an
 .enex and an .xlsx, nesting 100,000 deep in an .enex, a Keep note, a canvas, a .bib and a .tex, a .bib of one 50 MB
 line, two .tex files that \\input each other, a winmail.dat claiming 4 GB, an OpenDocument paragraph of 50 MB (flat
-and zipped) and one of three billion spaces (``text:s``). ``make`` writes them (sizes times
+and zipped, in a .fodp, a .fods' cell) and one of three billion spaces (``text:s``). ``make`` writes them (sizes times
 ``--scale``) into a folder; each file is then read, parsed and cut into chunks (ingest.files.read_and_parse and
 ingest.chunk.chunk_document, plain token counts, the worker's limit of SIFT_MAX_FILE_CHUNKS) in a fresh process
 of at most 4 GB, and its CPU seconds, peak memory and outcome (chunks, or skipped/failed with the reason) are
@@ -208,11 +208,13 @@ def zip_bomb(parts: dict[str, bytes], bomb: str, size: int) -> bytes:
     return out.getvalue()
 
 
-def odf_text(body: str) -> str:
-    """A flat OpenDocument text (an .odt's content.xml too) whose office:text holds ``body``."""
+def odf_text(body: str, kind: str = "text") -> str:
+    """A flat OpenDocument file (an .odt's content.xml too) whose office:text (or ``kind``) holds ``body``."""
     return ("<?xml version='1.0'?><office:document xmlns:office='urn:oasis:names:tc:opendocument:xmlns:office:1.0' "
-            "xmlns:text='urn:oasis:names:tc:opendocument:xmlns:text:1.0'><office:body><office:text>" + body
-            + "</office:text></office:body></office:document>\n")
+            "xmlns:text='urn:oasis:names:tc:opendocument:xmlns:text:1.0' "
+            "xmlns:draw='urn:oasis:names:tc:opendocument:xmlns:drawing:1.0' "
+            f"xmlns:table='urn:oasis:names:tc:opendocument:xmlns:table:1.0'><office:body><office:{kind}>" + body
+            + f"</office:{kind}></office:body></office:document>\n")
 
 
 def zipped_parts(parts: dict[str, bytes]) -> bytes:
@@ -384,6 +386,10 @@ def corpus(scale: float) -> dict[str, bytes | str]:
         "one-line.fodt": odf_text("<text:p>" + "the tapir " * n(5 * MB) + "</text:p>"),
         "one-line.odt": zipped_parts({**ODF_PARTS["text"], "content.xml": odf_text(
             "<text:p>" + "the tapir " * n(5 * MB) + "</text:p>").encode()}),  # 50 MB of content.xml in 0.2 MB
+        "one-line.fodp": odf_text("<draw:page><draw:frame><draw:text-box><text:p>" + "the tapir " * n(5 * MB)
+                                  + "</text:p></draw:text-box></draw:frame></draw:page>", "presentation"),
+        "one-cell.fods": odf_text("<table:table><table:table-row><table:table-cell><text:p>" + "the tapir " * n(5 * MB)
+                                  + "</text:p></table:table-cell></table:table-row></table:table>", "spreadsheet"),
         "spaces.fodt": odf_text("<text:p>the tapir<text:s text:c='3000000000'/>sleeps</text:p>"),  # 3 billion spaces
         "one-line.enex": enex("the tapir " * n(5 * MB)),
     }

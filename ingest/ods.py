@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 
 from ingest import table
 from ingest.document import Document, Skip
-from ingest.zipped import opened_odf
+from ingest.zipped import OPENED_BYTES, opened_odf
 
 OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
 TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
@@ -68,7 +68,9 @@ def _read(stream) -> list[tuple[str, list[list[str]]]]:
     sheets: list[tuple[str, list[list[str]]]] = []
     open_: list = []  # the elements open, outermost first: a row is let go from its parent once read
     depth = 0  # of tables open: a table inside a cell (rare) is read as that cell's text, not as rows
-    for event, element in ET.iterparse(stream, events=("start", "end")):
+    from ingest.odt import bounded_iterparse  # a cell's text past a line's bound not held (one of 50 MB took 1 GB)
+    for event, element in bounded_iterparse(stream, "OpenDocument spreadsheet", OPENED_BYTES, ("start", "end"),
+                                            cut=True):
         if event == "start":
             open_.append(element)
             if element.tag == TABLE + "table":

@@ -48,7 +48,7 @@ import zlib
 from ingest.document import Document, Skip, title_from_name
 from ingest.passage_dates import property_date
 from ingest.recorded_author import recorded_author
-from ingest.zipped import opened, opened_odf
+from ingest.zipped import OPENED_BYTES, opened, opened_odf
 
 P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
 A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
@@ -703,10 +703,11 @@ def _odp_pages(stream, parts):
     a flat .fodp) read page by page; ``parts``, the zip's Parts its embedded objects (charts) are read from, a page's
     when it is read (None: a flat file's, in place). XML that breaks off after a page keeps the pages before it, a
     last slide saying so; before any, the deck is skipped with the error."""
+    from ingest.odt import bounded_iterparse
     hidden_styles, slides, meta = set(), [], None
     style, office_meta, page = STYLE + "style", OFFICE + "meta", DRAW + "page"  # (made once: every element's end)
     try:
-        for _, element in ET.iterparse(stream):
+        for _, element in bounded_iterparse(stream, "OpenDocument presentation", OPENED_BYTES):
             tag = element.tag
             if tag == style:  # a page's style: hidden, or not
                 if any(props.get(PRESENTATION + "visibility") == "hidden"

@@ -70,3 +70,28 @@ def test_a_count_of_spaces_is_not_made_into_spaces():
     outcome, peak = _kept("spaces.fodt", content.encode())
     assert [section.text for section in outcome.sections] == ["the tapir sleeps"]
     assert peak < 1_000_000, peak  # 3 GB made and collapsed to one space
+
+
+def _flat(kind: str, body: str) -> bytes:
+    return (HEAD.replace("office:text>", f"office:{kind}>").replace(
+        "xmlns:draw=", "xmlns:table='urn:oasis:names:tc:opendocument:xmlns:table:1.0' xmlns:draw=")
+        + body + TAIL.replace("office:text>", f"office:{kind}>")).encode()
+
+
+def test_a_slides_paragraph_over_a_lines_bound_is_refused_holding_a_part_of_it():
+    """A flat .fodp of one 50 MB paragraph took 33 s and 1.4 GB to be skipped at chunk (ingest.slides._odp_pages)."""
+    data = _flat("presentation", "<draw:page><draw:frame><draw:text-box><text:p>" + LONG
+                 + "</text:p></draw:text-box></draw:frame></draw:page>")
+    outcome, peak = _kept("one-line.fodp", data)
+    assert peak < len(LONG) // 3, peak  # 1.3 MB
+    assert isinstance(outcome, Skip) and "a line of over 1,000,000 characters" in str(outcome), outcome
+
+
+def test_a_cells_text_past_a_lines_bound_is_not_held():
+    """A cell keeps its first 2,000 characters (ingest.table.CELL_CHARS): a .fods of one 50 MB cell took 1 GB."""
+    data = _flat("spreadsheet", "<table:table table:name='Tapirs'><table:table-row><table:table-cell><text:p>" + LONG
+                 + "</text:p></table:table-cell><table:table-cell><text:p>okapi</text:p></table:table-cell>"
+                 "</table:table-row></table:table>")
+    outcome, peak = _kept("one-cell.fods", data)
+    assert peak < 4 * len(LONG), peak  # 16 MB (its first 1,000,000 characters read into a row); 98 MB held whole
+    assert outcome.sections[0].text.startswith("the tapir the tapir")

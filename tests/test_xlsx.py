@@ -242,7 +242,9 @@ def test_entities_in_any_readers_xml_are_refused_not_expanded_or_fetched(entitie
         if entities == XXE and path == "a.docx":  # lxml, as python-docx calls it, leaves the entity unresolved
             assert [s.text for s in parse_file(path, data).sections] == ["Sonar"], path
             continue
-        with pytest.raises(Skip, match="not a readable") as refused:
+        # an .odt's paragraph counted as it expands: refused at a line's bound, before expat's own limit
+        refusal = "a line of over 1,000,000" if entities == LAUGHS and path == "a.odt" else "not a readable"
+        with pytest.raises(Skip, match=refusal) as refused:
             parse_file(path, data)
         assert "root:" not in str(refused.value), path
 
