@@ -20,11 +20,16 @@ def moves(gone: list[str], standing: list[str]) -> dict[str, str]:
     by_name: dict[str, list[str]] = defaultdict(list)
     for path in gone:
         by_name[_name(path)].append(path)
+    # the placeholders grouped by name once: each note compared with every other placeholder took 236 s a scan of a
+    # vault of 20,000 notes freed before they were indexed, one indexed note deleted
+    standing_by_name: dict[str, list[str]] = defaultdict(list)
+    for path in standing:
+        standing_by_name[_name(path)].append(path)
     found: dict[str, str] = {}
     taken: set[str] = set()
     for new in sorted(standing):
         olds = [old for old in by_name.get(_name(new), ()) if old not in taken]
-        others = [n for n in standing if n != new and _name(n) == _name(new)]
+        others = [n for n in standing_by_name[_name(new)] if n != new] if olds else []
         best = _best(new, olds, others)
         if best is not None:
             found[new] = best
