@@ -370,3 +370,24 @@ def test_many_placeholders_are_grouped_by_name_not_compared_each_with_each(monke
     standing = [f"vault/d{i % 50}/note{i}.md" for i in range(2_000)] + ["new/gone.md"]
     assert moves_module.moves(["old/gone.md"], standing) == {"new/gone.md": "old/gone.md"}
     assert len(calls) < 5 * len(standing)
+
+
+def test_a_scan_of_other_paths_keeps_the_count_of_notes_not_downloaded(immediate, tmp_path):
+    """record_away replaces only the rows of the paths a watcher's scan read: a save of another note left stats
+    counting no freed note, had it replaced them all (no test broke with the restriction removed)."""
+    from search.index import status
+    from workers import runtime, tasks
+    root = write_tree(tmp_path / "notes", {"bread/sourdough.md": NOTE, "bread/rye.md": RYE, "tmux.md": OTHER}).resolve()
+    collection = ingest(root)["id"]
+    for name in ("sourdough", "rye"):
+        (root / f"bread/{name}.md").unlink()
+        (root / f"bread/.{name}.md.icloud").write_bytes(b"bplist00\x00")
+    tasks.discover(collection)
+    conn = runtime.index()
+    assert status.collect(conn)["collections"][0]["not_downloaded"] == 2
+    watcher = _watcher(root)
+    (root / "tmux.md").write_text(OTHER + "\nResize with prefix and the arrows.\n")
+    watcher.note([(Change.modified, str(root / "tmux.md"))])
+    assert watcher.paths(collection) is not None, "a scan of the paths, not a walk"
+    watcher.flush()
+    assert status.collect(conn)["collections"][0]["not_downloaded"] == 2, "the freed notes outside it still counted"
