@@ -1,14 +1,21 @@
 """A first build's partial-results note said once a conversation (mcp_server.partial_said): it stood whole, 297
 characters, before the passages of every search while a first build came in parts. A conversation told it is told
 its counts alone while the same part answers; another conversation with the same server (an HTTP session of its
-own) is told it whole, as is a new part's count, or the same note once AGAIN_SECONDS have gone by.
+own, or a new ``initialize`` on a stdio server's pipe) is told it whole, as is a new part's count, or the same note
+once AGAIN_SECONDS have gone by.
 
 Real SQLite, the session's MiniLM, a real huey queue this process runs (tests/test_parts_as_seen), a real
-``sift-mcp --http`` under the mcp package's own Streamable HTTP client."""
+``sift-mcp --http`` under the mcp package's own Streamable HTTP client, a real ``sift-mcp`` under its stdio
+client."""
 from __future__ import annotations
 
-import anyio
+from contextlib import asynccontextmanager
 
+import anyio
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from tests.conftest import VENV_BIN
 from tests.test_http import Server, text
 from tests.test_parts_as_seen import between_parts
 
@@ -42,6 +49,47 @@ def test_each_conversation_is_told_the_partial_note_whole_once(sift_env, tmp_pat
     assert missing.splitlines()[1] == AGAIN, missing
     assert "no passages match in the files read so far: the answer may be in a file not read yet" in missing, \
         "nothing found: still told why other words will not help"
+
+
+@asynccontextmanager
+async def on_the_pipe(read, write):
+    """Streams of one conversation over the stdio client's ``read`` and ``write``, left open when it ends (a
+    ClientSession closes the streams it was given)."""
+    to_session, session_reads = anyio.create_memory_object_stream(16)
+    session_writes, from_session = anyio.create_memory_object_stream(16)
+
+    async def pump(source, sink):
+        async for message in source:
+            await sink.send(message)
+    async with anyio.create_task_group() as group:
+        group.start_soon(pump, read, to_session)
+        group.start_soon(pump, from_session, write)
+        yield session_reads, session_writes
+        group.cancel_scope.cancel()
+
+
+def test_a_new_conversation_on_one_stdio_server_is_told_it_whole(sift_env, tmp_path, monkeypatch):
+    """One stdio server, one pipe, two conversations one after the other (each its own ``initialize``, as a client
+    that keeps its server between chats starts one): the memory was the connection's, and the second conversation
+    was told 'partial results as before' of a note it had never read."""
+    between_parts(tmp_path, monkeypatch)
+    params = StdioServerParameters(command=str(VENV_BIN / "sift-mcp"), args=["--no-worker"], env=sift_env)
+
+    async def scenario():
+        said = []
+        with open(tmp_path / "server-stderr.log", "a") as errlog, anyio.fail_after(300):
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                for _conversation in range(2):
+                    async with on_the_pipe(read, write) as (their_read, their_write), \
+                            ClientSession(their_read, their_write) as session:
+                        await session.initialize()
+                        for query in ("pelican", "dawn"):
+                            said.append(await session.call_tool("search", {"query": query, "mode": "keyword"}))
+        return said
+    first, again, other, other_again = (text(r).splitlines()[1] for r in anyio.run(scenario))
+    assert (first, again) == (WHOLE, AGAIN)
+    assert other == WHOLE, "a new conversation is told it whole"
+    assert other_again == AGAIN, "and then its counts alone"
 
 
 class Connection:
