@@ -238,7 +238,51 @@ def output_schema(shape) -> dict:
     ref = schema.pop("$ref", None)
     if ref is not None:  # a bare reference at the root: the definition inlined, $defs kept for nested ones
         schema = {**schema["$defs"][ref.split("/")[-1]], **schema}
-    return {"type": "object", **_untitled(schema)}
+    return {"type": "object", **_told_once(_untitled(schema))}
+
+
+# What a freshness clause details (a build's counts, a first scan's wait, the walk under way, big files embedded in
+# the background): the text's freshness line says it to an assistant, and stats' collections give it to a program
+# whole. Declared in full they were 1,022 characters of the schemas of search and list_files alike, in every
+# tools/list; they are declared as objects, as stats' parts are (the server still checks each against its shape).
+# Declared in the answers' own shapes, which the server checks every answer against (tools.declare).
+DETAILS = {"Building", "FirstScanQueued", "Walking", "InBackground"}
+
+
+# A list of strings (a hit's attachments, cited_by, also_in …: eight in search's schema), 44 characters each time
+STRINGS = {"items": {"type": "string"}, "type": "array"}
+
+
+def _told_once(schema: dict) -> dict:
+    """``schema`` with the $defs of DETAILS declared as objects, and a list of strings it has four times or
+    more defined once, in $defs' Strings."""
+    defs = dict(schema.get("$defs") or {})
+    refs = {f"#/$defs/{name}" for name in DETAILS}
+    many = _count(schema, STRINGS) >= 4  # three: the $defs entry costs what the references save
+
+    def plain(part):
+        if isinstance(part, list):
+            return [plain(p) for p in part]
+        if not isinstance(part, dict):
+            return part
+        if part.get("$ref") in refs:
+            return {"type": "object"}
+        if many and part == STRINGS:
+            return {"$ref": "#/$defs/Strings"}
+        return {key: plain(value) for key, value in part.items()}
+    kept = {name: plain(d) for name, d in defs.items() if name not in DETAILS}
+    if many:
+        kept["Strings"] = STRINGS
+    lean = plain({k: v for k, v in schema.items() if k != "$defs"})
+    return {**lean, "$defs": kept} if kept else lean
+
+
+def _count(part, wanted: dict) -> int:
+    if isinstance(part, list):
+        return sum(_count(p, wanted) for p in part)
+    if not isinstance(part, dict):
+        return 0
+    return 1 if part == wanted else sum(_count(v, wanted) for v in part.values())
 
 
 def _untitled(schema):

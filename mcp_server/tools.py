@@ -52,22 +52,22 @@ FilePath = Annotated[str, Field(max_length=4096, description="'collection/relati
 Kind = Annotated[Literal["note", "code", "pdf", "text"] | None, Field(
     description="note: Markdown and what is read as notes (Word, EPUB, slide decks, mail, Evernote, org, LaTeX …); "
                 "text: plain text, CSV, spreadsheets.")]
-SharedPathPrefix = Annotated[str | None, Field(max_length=4096, description="As search's path_prefix.")]
+SharedPathPrefix = Annotated[str | None, Field(max_length=4096, description="As search's.")]
 # the arguments the other tools share with search, explained once on search: tools/list goes with every
 # conversation, and past 20,000 characters once list_files took author
 SharedCollection = Annotated[str | None, Field(max_length=200, description="As search's.")]
-SharedKind = Annotated[Literal["note", "code", "pdf", "text"] | None, Field(description="As search's kind.")]
+SharedKind = Annotated[Literal["note", "code", "pdf", "text"] | None, Field(description="As search's.")]
 
 Author = Annotated[str | None, Field(max_length=200, description=(
     "Only passages by this author (any case; 'Berg', 'A. Berg' find Anna Berg): a file's recorded author, a "
     "mail's sender, a chat's speaker. For 'what did Anna write about …'."))]
-SharedAuthor = Annotated[str | None, Field(max_length=200, description="As search's author.")]
+SharedAuthor = Annotated[str | None, Field(max_length=200, description="As search's.")]
 TagName = Annotated[str, Field(max_length=200)]
 Tags = Annotated[Annotated[list[TagName], Field(max_length=16)] | TagName | None, Field(description=(
     "Only passages with all these tags (any case, '#' optional; 'project' finds #project/sift): front matter, "
     "inline #tags, Logseq, org, Evernote, Gmail labels."))]
 SharedTags = Annotated[Annotated[list[TagName], Field(max_length=16)] | TagName | None, Field(
-    description="As search's tags.")]
+    description="As search's.")]
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 QUEUES_A_JOB = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True,

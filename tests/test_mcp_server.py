@@ -158,7 +158,7 @@ def test_tools_list_says_each_argument_once_and_an_explicit_null_is_still_taken(
     assert tools["search"]["collection"] == {"type": "string", "description": "A collection's name (stats lists "
                                              "them)."}, tools["search"]["collection"]
     assert [name for name in ("list_files", "similar") if tools[name]["path_prefix"]["description"] !=
-            "As search's path_prefix."] == []
+            "As search's."] == []
     assert sum(len(json.dumps(t.model_dump(by_alias=True, exclude_none=True))) for t in listed) < 20_000
     assert not found.is_error and "notes/tech/cooking.md" in text(found), text(found)
     assert not files.is_error and "notes/tech/cooking.md" in text(files), text(files)

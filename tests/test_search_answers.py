@@ -220,4 +220,4 @@ def test_the_kind_argument_says_what_each_kind_holds(servers, sift_env, tmp_path
     tools = run(scenario)
     said = tools["search"]["kind"]["description"]
     assert all(word in said for word in ("Markdown", "Word", "mail", "slide decks", "CSV", "spreadsheets")), said
-    assert tools["similar"]["kind"]["description"] == "As search's kind.", "explained once, in tools/list's search"
+    assert tools["similar"]["kind"]["description"] == "As search's.", "explained once, in tools/list's search"
