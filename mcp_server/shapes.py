@@ -244,8 +244,8 @@ def output_schema(shape) -> dict:
 # What a freshness clause details (a build's counts, a first scan's wait, the walk under way, big files embedded in
 # the background): the text's freshness line says it to an assistant, and stats' collections give it to a program
 # whole. Declared in full they were 1,022 characters of the schemas of search and list_files alike, in every
-# tools/list; they are declared as objects, as stats' parts are (the server still checks each against its shape).
-# Declared in the answers' own shapes, which the server checks every answer against (tools.declare).
+# tools/list; they are declared as objects, as stats' parts are (the server still checks each against its full shape,
+# tools.declare).
 DETAILS = {"Building", "FirstScanQueued", "Walking", "InBackground"}
 
 
