@@ -481,9 +481,35 @@ V25 = """
 CREATE INDEX IF NOT EXISTS mail_messages_before_people ON mail_messages(file) WHERE senders IS NULL;
 """
 
+# The toneless pinyin of each pair of Chinese characters the passages hold (search.query.pinyin.pairs: key 'huancun',
+# word 缓存), written with each file version (store._insert_version) and never taken out: a pair of a file since gone
+# costs a row, and search looks up only the pairs some passage holds. A query's pinyin ('huancun', 'Wang Wei') no passage
+# holds is also searched as the Chinese it stands for; 'huancun' found no note saying 缓存. Filled at migration from
+# the passages written before it (``_fill_pinyin``).
+V26 = """
+CREATE TABLE IF NOT EXISTS pinyin (
+    key TEXT NOT NULL,
+    word TEXT NOT NULL,
+    PRIMARY KEY (key, word)
+) WITHOUT ROWID;
+"""
+PINYIN_BATCH = 2000  # passages read at a time by _fill_pinyin
+
+
+def _fill_pinyin(conn: sqlite3.Connection) -> None:
+    """V26's rows for the passages written before it (their titles' pairs come with their files' next version)."""
+    from search.query.pinyin import pairs
+    last = 0
+    while rows := conn.execute("SELECT id, heading_path, text FROM chunks WHERE id > ? ORDER BY id LIMIT ?",
+                               (last, PINYIN_BATCH)).fetchall():
+        conn.executemany("INSERT OR IGNORE INTO pinyin(key, word) VALUES (?, ?)",
+                         pairs([part for row in rows for part in (row[1], row[2])]))
+        last = rows[-1][0]
+
+
 MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
-                         V21, V22, V23, V24, V25]
-FILLS = {22: _fill_tags, 23: _fill_mail, 24: _add_mail_people}  # what a migration writes that SQL alone cannot (the tags casefolded as Python does)
+                         V21, V22, V23, V24, V25, V26]
+FILLS = {22: _fill_tags, 23: _fill_mail, 24: _add_mail_people, 26: _fill_pinyin}  # what a migration writes that SQL alone cannot (the tags casefolded as Python does)
 
 
 class SchemaTooNew(Exception):

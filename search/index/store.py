@@ -27,6 +27,7 @@ from search.index.names import check_name, name_problem, tag_names
 from search.index.progress_reads import IN_FLIGHT, STAGES, generation_progress, has_counts, rank, searchable
 from search.index.remembered import AWAY, AWAY_REASON, Basis, Outcome
 from search.index.working import NO_PROCESS
+from search.query.pinyin import pairs as pinyin_pairs
 from search.query.text import code_index_form, index_form, name_words
 
 
@@ -419,17 +420,40 @@ def write_files(conn, gen: int, collection_id: int, items: list[tuple[FileVersio
                 model: str | None, vectors: dict[str, bytes], embedded: dict[str, int]) -> None:
     """Write new versions of files for generation ``gen`` in one transaction."""
     now = time.time()
+    written: set[str] = set()  # the pairs of Chinese characters it puts in the pinyin table
     with transaction(conn):
         if not _building(conn, gen):
             return  # a late duplicate of a job whose generation is published
+        held = _pinyin_written(conn)
         for text_hash, blob in vectors.items():
             conn.execute("INSERT OR IGNORE INTO vectors(model, text_hash, vec) VALUES (?, ?, ?)",
                          (model, text_hash, blob))
         for version, chunks in items:
             _retire(conn, collection_id, version.path, gen)  # also drops a version this generation wrote
-            _insert_version(conn, collection_id, version, chunks, gen)
+            _insert_version(conn, collection_id, version, chunks, gen, held, written)
             _set_progress(conn, gen, version.path, None, "write", "done", now,
                           chunks=len(chunks), embedded=embedded.get(version.path, 0))
+    held.update(written)  # committed: this connection's next files need not write them again
+
+
+# The pairs of Chinese characters a connection's committed writes put in the pinyin table (schema V26), by id: a later
+# file's are not computed nor written again (INSERT OR IGNORE of each file's pairs, 807,000 for zh-retrieval's 75,000
+# distinct ones, was most of what the table cost its build). A connection is told by a TEMP table of its own, which
+# a newer connection at the same id lacks; the table never loses a row, so what is held stays true.
+_PINYIN_WRITTEN: dict[int, set[str]] = {}
+PINYIN_WRITTEN_MOST = 500_000  # pairs held per connection at most (a few bytes of memory each: 50 MB), then again
+
+
+def _pinyin_written(conn) -> set[str]:
+    if not conn.execute("SELECT 1 FROM temp.sqlite_master WHERE name = 'pinyin_written'").fetchone():
+        conn.execute("CREATE TEMP TABLE pinyin_written(at)")
+        if len(_PINYIN_WRITTEN) >= 8:  # connections of the past
+            _PINYIN_WRITTEN.clear()
+        _PINYIN_WRITTEN[id(conn)] = set()
+    held = _PINYIN_WRITTEN.setdefault(id(conn), set())
+    if len(held) > PINYIN_WRITTEN_MOST:
+        held.clear()
+    return held
 
 
 def _move_version(conn, collection_id: int, file_id: int, path: str, gen: int) -> int:
@@ -485,8 +509,10 @@ def _delete_file_rows(conn, file_id: int) -> None:
     conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
 
 
-def _insert_version(conn, collection_id: int, version: FileVersion, chunks: list[ChunkRow], gen: int) -> int:
-    """Insert a file version and its chunks; returns the file's id."""
+def _insert_version(conn, collection_id: int, version: FileVersion, chunks: list[ChunkRow], gen: int,
+                    held: set[str] = frozenset(), written: set[str] | None = None) -> int:
+    """Insert a file version and its chunks; returns the file's id. ``held``: pairs of Chinese characters the pinyin
+    table holds already (``_pinyin_written``), not written again; ``written``: gets those it writes."""
     file_id = _insert_file(conn, collection_id, version, gen)
     title = index_form(_fts_title(version))
     held = (version.meta or {}).get("tags")
@@ -495,6 +521,11 @@ def _insert_version(conn, collection_id: int, version: FileVersion, chunks: list
         # its own tags, those its file's title column lacks, in its title column: a '#tag' finds it
         own = index_form(" ".join(t for t in chunk.tags if t not in held)) if chunk.tags else ""
         _insert_chunk(conn, file_id, f"{title} {own}" if own.strip() else title, chunk, version.kind == "code")
+    # the pinyin of its pairs of Chinese characters, that a query in pinyin finds them by (search.query.pinyin)
+    rows = pinyin_pairs([_fts_title(version), *(part for c in chunks for part in (c.heading_path, c.text))], held)
+    conn.executemany("INSERT OR IGNORE INTO pinyin(key, word) VALUES (?, ?)", rows)
+    if written is not None:
+        written.update(pair for _, pair in rows)
     return file_id
 
 

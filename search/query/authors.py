@@ -28,7 +28,7 @@ from functools import lru_cache
 from collections import Counter
 from itertools import groupby
 
-from search.query import question
+from search.query import pinyin, question
 from search.query.mail_quotes import inside_quoted_head, quoted_head
 from search.query.text import WORD, normalise
 
@@ -79,6 +79,8 @@ def wrote(recorded: str | None, name: str) -> bool:
     words = _asked(name)
     if "@" in recorded and _glued(recorded, words):
         return True
+    if pinyin.one_in_chinese(recorded, name) and any(pinyin.same_name(p, words) for p in persons(recorded)):
+        return True  # 王伟 asked as 'Wang Wei', or 'Wang Wei' as 王伟 (search.query.pinyin)
     if recorded.isascii():
         folded = recorded.lower()
         if not any(word in folded for word in words):

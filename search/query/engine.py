@@ -23,7 +23,7 @@ from typing import Callable
 from search.index import chunk_reads, collection_reads, db, keyword_reads, link_reads, schema
 from search.model.info import ModelError
 from search.query import answer_notes, authors, bibliography, footnotes, fusion, keyword, mail_threads, passage_words, \
-    question, reordering, results_page, spelling, symbols, tags, worded_names
+    pinyin, question, reordering, results_page, spelling, symbols, tags, worded_names
 from search.query.answer import Answer, Hit, SearchError, took_ms
 from search.query.answer_notes import CJK_WORDS, NOTHING_PUBLISHED, NOTHING_REGISTERED, filter_notes, no_terms, note
 from search.query.catalog import Catalog
@@ -79,6 +79,7 @@ class Engine:
         self._pdf_names: dict = {}  # (collection id, published generation) -> {file name casefolded: [paths of PDFs]}
         self._query_vectors: dict[tuple[str, str], object] = {}  # (model id, query) -> vector, oldest first
         self._held: tuple[str, dict] = ("", {})  # the last keyword query's held forms (``keyword.held_forms``)
+        self._pinyin: tuple[str, dict] = ("", {})  # the last keyword query's words read as pinyin: their Chinese
         self._swapped: tuple[str, dict] = ("", {})  # and its words looked up as the word meant (two letters swapped,
         # one dropped, added or changed: ``keyword.slip_forms``), which the spelling note still names
         self.query_vectors_kept = QUERY_VECTORS_KEPT  # 0: embed every query (benchmarks)
@@ -414,6 +415,8 @@ class Engine:
                                          keyword.as_typed(query), held, keyword.sentence_starts(query),
                                          functools.partial(keyword.written_as_name, conn),
                                          functools.partial(passage_words.nearest, conn))
+            swapped = {**swapped, **self._pinyin_forms(conn, content, functools.partial(postings.tokens, conn),
+                                                       postings.documents)}  # 'huancun' as 缓存 too
             self._swapped = (content, swapped)
             words += [form for forms in [*held.values(), *swapped.values()] for form in forms]
             found = keyword.distinct_forms(words, postings.tokens(conn, words), set(written_words(content)))
@@ -429,9 +432,17 @@ class Engine:
                                      keyword.as_typed(query), self._held[1], keyword.sentence_starts(query),
                                      functools.partial(keyword.written_as_name, conn),
                                      functools.partial(passage_words.nearest, conn))
+        swapped = {**swapped, **self._pinyin_forms(conn, content, functools.partial(tokenize, conn), documents)}
         self._swapped = (content, swapped)
         return keyword.search(conn, query, depth, filters, self._total(conn, key), len(catalog),
                               {**self._held[1], **swapped})
+
+    def _pinyin_forms(self, conn, content: str, tokens, documents) -> dict[str, list[str]]:
+        """{a query word read as pinyin: the pairs of the Chinese it stands for} (search.query.pinyin), which keyword
+        search looks up beside it; the Chinese words are kept for the answer's line (``_spelling``)."""
+        found = pinyin.searched(conn, written_words(content)[:keyword.MAX_TERMS], tokens, documents)
+        self._pinyin = (content, found)
+        return {word: pinyin.pairs_of(words) for word, words in found.items()}
 
     def _users_first(self, read: Passages, query: str, ranked: list, mode: str, filters: Filters, state, notes
                      ) -> list:
@@ -516,6 +527,11 @@ class Engine:
             text = asked or symbols.FRAME.sub(" ", question.content(query))
             held = self._held[1] if self._held[0] == text else None  # the keyword step's, not asked again
             searched = self._swapped[1] if self._swapped[0] == text else {}  # 'default' for 'defualt'
+            read_as = self._pinyin[1] if self._pinyin[0] == text else {}  # 'huancun' as 缓存: not missing, told so
+            if read_as:
+                note(notes, pinyin.said(read_as))
+                held = {**(held if held is not None else keyword.held_forms(text, functools.partial(tokenize, conn),
+                                                                            TermCounts(conn))), **read_as}
             said = spelling.note(conn, text, postings, mode, collection, held, question.quoted_words(query), searched)
         except sqlite3.Error:  # the note is a hint: a temporary table this connection cannot make costs only it
             return []

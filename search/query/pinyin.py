@@ -1,0 +1,208 @@
+"""Pinyin typed for Chinese: `huancun` (or `huan cun`) for 缓存, `Wang Wei` for 王伟.
+
+A user on a Latin keyboard, or one who remembers a colleague's name as it is said, types pinyin where the notes write
+Chinese; keyword search found nothing (no passage holds 'huancun') and e5 did no better. The index records the toneless
+pinyin of each pair of Chinese characters its passages hold (schema V26, table ``pinyin``: key 'huancun', word 缓存;
+``pairs`` at each write, by pypinyin, whose readings of a pair go by its phrase dictionary: 重庆 is chongqing). A query's
+word, or run of words, that is pinyin of two syllables or more and that no passage holds as written is also searched
+as the Chinese its key maps to (``searched``): a word of three syllables and more as the pairs that chain into it
+(shujuku: 数据 + 据库 = 数据库). Conservative, as Latin words are English too ('Li', 'man', 'can'): one syllable alone is
+never read as pinyin, a word some passage holds never is, and without a hit in the table nothing is searched.
+
+pypinyin is imported only where pinyin is written (the index's writes, an author's name in Chinese): a query reads
+the table alone.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# Every toneless syllable of Mandarin, as pypinyin writes it (ü as v: lv, nv); the interjections m, n, ng, hm, hng
+# are left out, as they are letters of English words far more often.
+SYLLABLES = frozenset("""
+a ai an ang ao ba bai ban bang bao bei ben beng bi bian biao bie bin bing bo bu ca cai can cang cao ce cen ceng cha
+chai chan chang chao che chen cheng chi chong chou chu chua chuai chuan chuang chui chun chuo ci cong cou cu cuan cui
+cun cuo da dai dan dang dao de dei den deng di dia dian diao die ding diu dong dou du duan dui dun duo e ei en eng er
+fa fan fang fei fen feng fo fou fu ga gai gan gang gao ge gei gen geng gong gou gu gua guai guan guang gui gun guo ha
+hai han hang hao he hei hen heng hong hou hu hua huai huan huang hui hun huo ji jia jian jiang jiao jie jin jing jiong
+jiu ju juan jue jun ka kai kan kang kao ke kei ken keng kong kou ku kua kuai kuan kuang kui kun kuo la lai lan lang lao
+le lei leng li lia lian liang liao lie lin ling liu lo long lou lu luan lun luo lv lve ma mai man mang mao me mei men
+meng mi mian miao mie min ming miu mo mou mu na nai nan nang nao ne nei nen neng ni nian niang niao nie nin ning niu
+nong nou nu nuan nun nuo nv nve o ou pa pai pan pang pao pei pen peng pi pian piao pie pin ping po pou pu qi qia qian
+qiang qiao qie qin qing qiong qiu qu quan que qun ran rang rao re ren reng ri rong rou ru rua ruan rui run ruo sa sai
+san sang sao se sen seng sha shai shan shang shao she shei shen sheng shi shou shu shua shuai shuan shuang shui shun
+shuo si song sou su suan sui sun suo ta tai tan tang tao te teng ti tian tiao tie ting tong tou tu tuan tui tun tuo wa
+wai wan wang wei wen weng wo wu xi xia xian xiang xiao xie xin xing xiong xiu xu xuan xue xun ya yan yang yao ye yi yin
+ying yo yong you yu yuan yue yun za zai zan zang zao ze zei zen zeng zha zhai zhan zhang zhao zhe zhei zhen zheng zhi
+zhong zhou zhu zhua zhuai zhuan zhuang zhui zhun zhuo zi zong zou zu zuan zui zun zuo
+""".split())
+LONGEST = 6  # letters of the longest syllable (zhuang)
+MOST_LETTERS = 40  # a longer word is read as no pinyin (a pasted hash or blob; the cut recurses once a syllable)
+HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]+")  # Chinese, not kana nor hangul
+FORMS = 4  # Chinese words a key is searched as at most, those the most passages hold first (shiyan: 实验, 试验 …)
+CHAINED = 16  # words a chain of pairs keeps at most while it grows
+
+
+def syllables(word: str) -> list[str] | None:
+    """``word`` (lower case a-z) cut into pinyin syllables, the fewest there can be ('xian' is xian, not xi an;
+    'fangan' fang an); None if it is no pinyin."""
+    if not word.isascii() or not word.isalpha() or len(word) > MOST_LETTERS:
+        return None
+    return _cut(word.lower())
+
+
+@lru_cache(maxsize=1024)
+def _cut(word: str) -> list[str] | None:
+    if not word:
+        return []
+    best = None
+    for end in range(min(LONGEST, len(word)), 0, -1):
+        if word[:end] in SYLLABLES and (rest := _cut(word[end:])) is not None:
+            if best is None or 1 + len(rest) < len(best):
+                best = [word[:end], *rest]
+    return best
+
+
+# --- the index's side: pypinyin ----------------------------------------------------------------------------------
+
+@lru_cache(maxsize=1 << 18)
+def _key(pair: str) -> str | None:
+    """The toneless pinyin of two Chinese characters ('huancun'), None if pypinyin has no reading of one: its phrase
+    dictionary's reading of the pair (重庆 chongqing), else each character's first (lazy_pinyin's, asked of its two
+    dictionaries directly: lazy_pinyin itself, cutting each pair into phrases again, took 6.6 s of zh-retrieval's
+    build, these lookups 1 s)."""
+    from pypinyin.constants import PHRASES_DICT, PINYIN_DICT  # the index's writes alone need them
+    phrase = PHRASES_DICT.get(pair)
+    readings = [r[0] for r in phrase] if phrase and len(phrase) == 2 else \
+        [PINYIN_DICT.get(ord(c), "").split(",")[0] for c in pair]
+    if not all(readings):
+        return None
+    return "".join(_plain(r) for r in readings)
+
+
+@lru_cache(maxsize=4096)
+def _plain(reading: str) -> str:
+    """A reading without its tone ('huǎn': 'huan'; 'lǜ': 'lv'), as lazy_pinyin's Style.NORMAL writes it."""
+    from pypinyin import Style
+    from pypinyin.style import convert
+    return convert(reading, Style.NORMAL, strict=True)
+
+
+def pairs(texts: list[str], held: set[str] = frozenset()) -> list[tuple[str, str]]:
+    """(key, pair) of each pair of Chinese characters ``texts`` write (their Simplified form, as the index holds
+    them: search.query.text.index_form) but those ``held``, for the index's ``pinyin`` table."""
+    from search.query.text import normalise, simplified
+    found = set()
+    for text in texts:
+        for run in HAN.findall(simplified(normalise(text))):
+            found.update(run[i:i + 2] for i in range(len(run) - 1))
+    return [(key, pair) for pair in found - held if (key := _key(pair))]
+
+
+@lru_cache(maxsize=4096)
+def name_key(name: str) -> str | None:
+    """The toneless pinyin of a name written in Chinese characters alone ('王伟': 'wangwei'), None otherwise."""
+    if not HAN.fullmatch(name):
+        return None
+    from pypinyin import Style, lazy_pinyin  # only for a name in Chinese
+    return "".join(lazy_pinyin(name, style=Style.NORMAL))
+
+
+def one_in_chinese(recorded: str, name: str) -> bool:
+    """Whether one of an author recorded and a name asked for writes Chinese characters and the other does not, so
+    that they may be one name as written and as said (``same_name``); a cheap test, asked of every sender."""
+    return bool(HAN.search(recorded)) != bool(HAN.search(name))
+
+
+def same_name(person: tuple[str, ...], asked: tuple[str, ...]) -> bool:
+    """Whether a person's name and the name asked for (words, folded) are one name, one in Chinese characters and the
+    other its pinyin: 王伟 and ('wang', 'wei'), or 'wei wang' (a Chinese name written in the Western order), or
+    'wangwei'. A name in pinyin must be two syllables or more."""
+    for chinese, latin in ((person, asked), (asked, person)):
+        if len(chinese) == 1 and all(w.isascii() and w.isalpha() for w in latin):
+            key = name_key(chinese[0])
+            if key and len(syllables("".join(latin)) or []) >= 2 and key in ("".join(latin), "".join(latin[::-1])):
+                return True
+    return False
+
+
+# --- the query's side: the table ---------------------------------------------------------------------------------
+
+def runs(words: list[str], held: set[str]) -> list[tuple[list[str], list[str]]]:
+    """(words, syllables) of each run of ``words`` in a row that are pinyin and that no passage holds (``held``: the
+    words some passage holds), of two syllables or more: 'huancun', 'huan cun', 'Wang Wei'."""
+    found, run, cut = [], [], []
+    for word in [*words, ""]:
+        its = syllables(word) if word and word not in held else None
+        if its:
+            run.append(word)
+            cut += its
+            continue
+        if len(cut) >= 2:
+            found.append((run, cut))
+        run, cut = [], []
+    return found
+
+
+def chained(cut: list[str], lookup: dict[str, list[str]]) -> list[str]:
+    """The Chinese words ``cut`` (syllables) is pinyin of, by the pairs of the index (``lookup``: key -> pairs): each
+    stretch of two syllables or more whose pairs chain (数据 + 据库 = 数据库), the longest from the start on."""
+    words, at = [], 0
+    while at < len(cut) - 1:
+        grown = list(lookup.get(cut[at] + cut[at + 1], []))[:CHAINED]
+        end = at + 1
+        while grown and end + 1 < len(cut):
+            longer = [w + p[1] for w in grown for p in lookup.get(cut[end] + cut[end + 1], []) if p[0] == w[-1]]
+            if not longer:
+                break
+            grown, end = longer[:CHAINED], end + 1
+        if grown:
+            words.append(grown)
+            at = end + 1
+        else:
+            at += 1
+    return [w for its in words for w in its]
+
+
+def searched(conn, words: list[str], tokens, documents) -> dict[str, list[str]]:
+    """{a word of ``words`` (the query's, as written_words gives them) read as pinyin: the Chinese words searched
+    for it too}, the words of a run each mapped to the run's; ``tokens`` of words and ``documents`` holding a token
+    are the index's, as keyword search asks them."""
+    from search.index import pinyin_reads
+    own = dict(zip(words, tokens(words) if words else []))
+    held = {w for w, t in own.items() if t and any(documents(token) for token in t)}
+    found = {}
+    for run, cut in runs(words, held):
+        lookup = pinyin_reads.pairs(conn, keys(cut))
+        if not lookup:
+            continue
+        chinese = [w for w in chained(cut, lookup) if _passages(w, documents)]
+        chinese = sorted(chinese, key=lambda w: -_passages(w, documents))[:FORMS]
+        for word in run:
+            if chinese:
+                found[word] = chinese
+    return found
+
+
+def _passages(word: str, documents) -> int:
+    """How many passages hold the rarest pair of ``word`` (0: a pair the table kept of a file since gone)."""
+    return min(documents(word[i:i + 2]) for i in range(len(word) - 1))
+
+
+def pairs_of(words: list[str]) -> list[str]:
+    """The pairs keyword search looks ``words`` (Chinese) up by, as it does a query's run (query_words)."""
+    return list(dict.fromkeys(w[i:i + 2] for w in words for i in range(len(w) - 1)))
+
+
+def keys(cut: list[str]) -> list[str]:
+    """The table's keys ``chained`` may ask for ``cut``: each two syllables in a row."""
+    return [a + b for a, b in zip(cut, cut[1:])]
+
+
+def said(found: dict[str, list[str]]) -> str:
+    """The answer's line for the words searched as Chinese too ('huan', 'cun' of one run named together)."""
+    by_words: dict[tuple[str, ...], list[str]] = {}
+    for typed, words in found.items():
+        by_words.setdefault(tuple(words), []).append(typed)
+    return "; ".join(f"{' '.join(typed)!r} read as pinyin: also searched as {', '.join(words)}"
+                     for words, typed in by_words.items())

@@ -1,0 +1,99 @@
+"""Pinyin typed for Chinese (search.query.pinyin): 'huancun' finds the note saying 缓存, 'Wang Wei' the note by 王伟.
+
+Real notes through the real index (keyword only: the table and the rewriting are keyword search's) and a real Engine,
+from the postings in memory and from FTS5."""
+from __future__ import annotations
+
+import os
+import sqlite3
+
+import pytest
+
+from search.query.filters import Filters
+from search.query.pinyin import chained, runs, same_name, syllables
+from tests.conftest import as_older_index, built_once, engine_in, in_home, ingest_keyword_only, write_tree
+
+NOTES = {
+    "cache.md": "# 缓存设计\n\n服务的缓存失效策略：写入之后删除旧的条目。\n",
+    "minutes.md": "---\nauthor: 王伟\n---\n# 周会纪要\n\n讨论了数据库迁移的进度。\n",
+    "man.md": "# Man pages\n\nYou can read the man page of any command.\n",
+    "reply.md": "---\nauthor: Li Na\n---\n# 回复\n\n收到，明天处理。\n",
+    "lunch.md": "# 午饭\n\n今天吃慢餐。\n",  # 慢餐 is man can
+}
+
+
+def _build(folder):
+    ingest_keyword_only(write_tree(folder / "notes", NOTES))
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory, model_path):
+    return built_once(tmp_path_factory, model_path, _build)
+
+
+@pytest.fixture(params=["postings", "fts5"])
+def engine(request, home, model_path, embedder, monkeypatch):
+    return engine_in(home, model_path, embedder, monkeypatch, postings=request.param == "postings")
+
+
+def paths(answer):
+    return [hit.path for hit in answer.hits]
+
+
+def test_pinyin_finds_the_note_that_writes_the_chinese(engine):
+    """'huancun' found nothing (no passage holds it); it is searched as 缓存 too, and the answer says so, as it does
+    for 'huan cun' written apart and 'zhouhui' (周会)."""
+    for query, chinese, path in [("huancun", "缓存", "cache.md"), ("huan cun", "缓存", "cache.md"),
+                                 ("zhouhui", "周会", "minutes.md")]:
+        answer = engine.search(query, mode="keyword")
+        assert paths(answer)[:1] == [path], (query, paths(answer), answer.notes)
+        assert f"{query!r} read as pinyin: also searched as {chinese}" in answer.notes, answer.notes
+        assert not any("no passage contains" in n for n in answer.notes), answer.notes
+
+
+def test_a_word_of_three_syllables_is_found_by_the_pairs_that_chain_into_it(engine):
+    """shujuku is 数据 + 据库: the pairs the index holds chain into 数据库, the word the note writes."""
+    answer = engine.search("shujuku", mode="keyword")
+    assert paths(answer) == ["minutes.md"], (paths(answer), answer.notes)
+    assert "'shujuku' read as pinyin: also searched as 数据库" in answer.notes, answer.notes
+
+
+def test_a_word_the_passages_hold_is_not_read_as_pinyin(engine):
+    """'man' and 'can' are pinyin and English: a passage holds them, so they are searched as written alone, not as
+    the 慢餐 (man can) of the lunch note too."""
+    answer = engine.search("man can", mode="keyword")
+    assert paths(answer) == ["man.md"], paths(answer)
+    assert not any("pinyin" in n for n in answer.notes), answer.notes
+
+
+def test_an_author_in_chinese_is_found_by_the_pinyin_of_the_name_and_the_reverse(engine):
+    """author='Wang Wei' (or 'Wei Wang', the Western order) keeps the note by 王伟; author='李娜' the one by Li Na."""
+    for name in ["Wang Wei", "wei wang", "Wangwei"]:
+        assert paths(engine.search("纪要", mode="keyword", filters=Filters(author=name))) == ["minutes.md"], name
+    assert paths(engine.search("回复", mode="keyword", filters=Filters(author="李娜"))) == ["reply.md"]
+    assert paths(engine.search("纪要", mode="keyword", filters=Filters(author="Wang"))) == []  # one syllable: no
+
+
+def test_syllables_runs_and_chains():
+    assert syllables("huancun") == ["huan", "cun"] and syllables("xian") == ["xian"]
+    assert syllables("fangan") == ["fang", "an"] and syllables("hello") is None
+    assert syllables("a" * 5000) is None  # a pasted blob: no pinyin, and no recursion 5,000 deep
+    assert runs(["huan", "cun", "配置", "man"], set()) == [(["huan", "cun"], ["huan", "cun"])]
+    assert runs(["man"], set()) == [] and runs(["huancun"], {"huancun"}) == []
+    lookup = {"shuju": ["数据", "数剧"], "juku": ["据库"]}
+    assert chained(["shu", "ju", "ku"], lookup) == ["数据库"]
+    assert same_name(("王伟",), ("wang", "wei")) and not same_name(("王伟",), ("wang", "li"))
+
+
+def test_an_index_before_v26_is_filled_with_its_pinyin(home, model_path, monkeypatch):
+    """The writer's migration to V26 records the pinyin of the pairs the passages written before it hold."""
+    from search.index.db import connect
+    in_home(home, model_path, monkeypatch)
+    path = as_older_index(dict(os.environ), "DROP TABLE pinyin;", 25)
+    old = sqlite3.connect(path)
+    assert old.execute("SELECT count(*) FROM sqlite_master WHERE name = 'pinyin'").fetchone()[0] == 0
+    old.close()
+    conn = connect(path)  # the writer's connection migrates
+    rows = dict(conn.execute("SELECT word, key FROM pinyin WHERE word IN ('缓存', '周会', '数据')").fetchall())
+    conn.close()
+    assert rows == {"缓存": "huancun", "周会": "zhouhui", "数据": "shuju"}, rows
