@@ -1,0 +1,110 @@
+"""What recording the pinyin of the index's Chinese pairs (schema V26, search.query.pinyin) costs a build.
+
+Builds ../shared/data/zh-retrieval (7,244 Chinese passages) keyword-only (SIFT_EMBEDDINGS=off: embedding would hide
+the difference) through the real pipeline, huey in immediate mode, in one process, with the pinyin step and without
+it (``store.pinyin_pairs`` returning nothing: the build before V26), alternately, RUNS times each; prints the median
+build time, the index's size (checkpointed), the pinyin table's rows, and the time of a pinyin query ('ganmao')
+and others, with the query's pinyin step and without it,
+on the postings in memory.
+
+    .venv/bin/python bench/pinyin_build.py [--runs 3]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sqlite3
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import fresh_home, median, shared_data  # noqa: E402
+
+
+def build(with_pinyin: bool) -> tuple[float, int, int]:
+    """(seconds, index bytes, pinyin rows) of one keyword-only build of zh-retrieval."""
+    from search.index import store
+    from workers import runtime, tasks
+    from workers.app import huey
+    home = fresh_home("pinyin")
+    kept = store.pinyin_pairs
+    if not with_pinyin:
+        store.pinyin_pairs = lambda texts, held=frozenset(): []
+    try:
+        runtime.reset()
+        huey.immediate = True
+        started = time.perf_counter()
+        conn = runtime.index()
+        collection = store.ensure_collection(conn, "zh", str(shared_data("zh-retrieval") / "docs"))
+        tasks.discover(collection["id"])
+        took = time.perf_counter() - started
+        runtime.reset()
+    finally:
+        store.pinyin_pairs = kept
+    db = sqlite3.connect(home / "index.db")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    rows = db.execute("SELECT count(*) FROM pinyin").fetchone()[0]
+    db.close()
+    size = (home / "index.db").stat().st_size
+    if with_pinyin:
+        os.environ["SIFT_PINYIN_BENCH_HOME"] = str(home)  # kept for the query timing
+    else:
+        shutil.rmtree(home, ignore_errors=True)
+    return took, size, rows
+
+
+def query_times(home: Path, queries: list[str], repeats: int = 20) -> dict[str, float]:
+    """Median milliseconds of each keyword query, the postings in memory."""
+    from search.query.engine import Engine
+    engine = Engine(home / "index.db", None)
+    engine.warm()
+    times = {}
+    for query in queries:
+        engine.search(query, mode="keyword")  # once to warm
+        runs = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            answer = engine.search(query, mode="keyword")
+            runs.append((time.perf_counter() - started) * 1000)
+        times[query] = (median(runs), [h.path for h in answer.hits[:1]], answer.notes)
+    engine.close()
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    os.environ["SIFT_EMBEDDINGS"] = "off"
+    figures = {True: [], False: []}
+    for _ in range(args.runs):
+        for with_pinyin in (False, True):
+            if with_pinyin and "SIFT_PINYIN_BENCH_HOME" in os.environ:
+                shutil.rmtree(os.environ.pop("SIFT_PINYIN_BENCH_HOME"), ignore_errors=True)
+            figures[with_pinyin].append(build(with_pinyin))
+    before, after = figures[False], figures[True]
+    t0, t1 = median([f[0] for f in before]), median([f[0] for f in after])
+    s0, s1 = median([f[1] for f in before]), median([f[1] for f in after])
+    print(f"zh-retrieval, keyword-only build, median of {args.runs}:")
+    print(f"  without pinyin: {t0:.2f} s, index {s0 / 1e6:.1f} MB")
+    print(f"  with pinyin:    {t1:.2f} s, index {s1 / 1e6:.1f} MB, {after[0][2]:,} pinyin rows")
+    print(f"  ratio: time {t1 / t0:.3f}x, size {s1 / s0:.3f}x")
+    from search.query import pinyin
+    queries = ["感冒", "ganmao", "ganmao fashao", "cold fever", "huancun"]
+    home = Path(os.environ["SIFT_PINYIN_BENCH_HOME"])
+    read = query_times(home, queries)
+    kept, pinyin.searched = pinyin.searched, lambda *args: {}  # the query step left out: the search before V26
+    try:
+        plain = query_times(home, queries)
+    finally:
+        pinyin.searched = kept
+    for query, (ms, first, notes) in read.items():
+        print(f"  query {query!r}: {ms:.1f} ms, without the pinyin step {plain[query][0]:.1f} ms (medians of 20); "
+              f"first {first}, notes {notes}")
+    shutil.rmtree(os.environ.pop("SIFT_PINYIN_BENCH_HOME"), ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
