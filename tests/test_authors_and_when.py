@@ -12,7 +12,8 @@ from mcp_server.render import hit_data, hits_text
 from search.query.filters import Filters
 from search.query.keyword import subject_words
 from search.query.question import content
-from tests.conftest import built_once, engine_in, ingest_keyword_only, write_tree
+from tests.author_helpers import build_notes, home  # noqa: F401 - a fixture
+from tests.conftest import engine_in
 from tests.test_pdf_ingest import paged_pdf
 
 NOTES = {
@@ -38,15 +39,8 @@ PDFS = {"smith2019.pdf": (["Pooling bias in test collections 2019", FILLER], "Jo
 
 def _build(folder):
     """Without vectors: the module searches by keyword alone, and embedding is nearly all of a build's time."""
-    root = write_tree(folder / "notes", NOTES)
-    for name, (pages, author) in PDFS.items():
-        (root / name).write_bytes(paged_pdf(pages, info=f"/Author ({author})"))
-    ingest_keyword_only(root)
-
-
-@pytest.fixture(scope="module")
-def home(tmp_path_factory, model_path):
-    return built_once(tmp_path_factory, model_path, _build)
+    build_notes(folder, NOTES, {name: paged_pdf(pages, info=f"/Author ({author})")
+                                for name, (pages, author) in PDFS.items()})
 
 
 @pytest.fixture

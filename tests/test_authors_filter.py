@@ -14,7 +14,8 @@ import pytest
 from search.query.authors import named_author, senders, wanted, wrote
 from search.query.filters import Filters
 from search.query.question import content, writers, writers_known
-from tests.conftest import built_once, engine_in, ingest, ingest_keyword_only, write_tree
+from tests.author_helpers import build_notes, engine, home  # noqa: F401 - fixtures
+from tests.conftest import ingest_keyword_only, write_tree
 
 NOTES = {
     # mentions Ben, hiring and March over and over; written by no one it names
@@ -51,23 +52,10 @@ def _docx(author: str, text: str) -> bytes:
 
 
 def _build(folder):
-    root = write_tree(folder / "notes", NOTES)
-    (root / "mail").mkdir()
-    (root / "mail" / "offer.eml").write_text(MAIL)
-    (root / "mail" / "reply.eml").write_text(OTHER_MAIL)
-    (root / "loop.docx").write_bytes(_docx("Brian Wu", "The interview loop has four rounds of offer review."))
-    (root / "template.docx").write_bytes(_docx("python-docx", "A template's offer text."))
-    ingest_keyword_only(root)
-
-
-@pytest.fixture(scope="module")
-def home(tmp_path_factory, model_path):
-    return built_once(tmp_path_factory, model_path, _build)
-
-
-@pytest.fixture(params=["postings", "fts5"])
-def engine(request, home, model_path, embedder, monkeypatch):
-    return engine_in(home, model_path, embedder, monkeypatch, postings=request.param == "postings")
+    build_notes(folder, NOTES, {
+        "mail/offer.eml": MAIL, "mail/reply.eml": OTHER_MAIL,
+        "loop.docx": _docx("Brian Wu", "The interview loop has four rounds of offer review."),
+        "template.docx": _docx("python-docx", "A template's offer text.")})
 
 
 def paths(answer):
@@ -242,18 +230,17 @@ def test_a_known_author_before_a_verb_is_still_its_writer(engine):
     assert not any("**write**" in hit.snippet for hit in answer.hits), [hit.snippet for hit in answer.hits]
 
 
-def test_the_mail_senders_are_read_once_per_mail_file_version(sift_env, immediate, tmp_path, monkeypatch):
+def test_the_mail_senders_are_read_once_per_mail_file_version(sift_env, immediate, tmp_path):
     """Each catalog (each publish of any collection) and, by FTS5, each search with an author read every mail
     passage's head again: 2.3 s at 100,000 messages (bench/author_heads.py). The senders are kept by mail file
     version: read again, only a file added or changed is read, and what is found is what a whole read finds."""
     from search.index import author_reads
     from search.query import authors
     from workers import runtime
-    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
     root = write_tree(tmp_path / "m", {"a.md": "# A note\n\nNo mail.\n"})
     (root / "offer.eml").write_text(MAIL)
     (root / "reply.eml").write_text(OTHER_MAIL)
-    ingest(root, "m")
+    ingest_keyword_only(root, "m")
     conn = runtime.index()
     read = []  # the mail files whose heads were read, by each statement reading heads
     conn.set_trace_callback(lambda sql: read.append(sql) if "substr(ch.text" in sql else None)
@@ -266,7 +253,7 @@ def test_the_mail_senders_are_read_once_per_mail_file_version(sift_env, immediat
         assert len(read) == 1, read  # the whole read's alone: none kept was read again
         (root / "later.eml").write_text(MAIL.replace("Ben Okafor <ben", "Chen Wu <chen").replace("Offer", "Later"))
         (root / "reply.eml").write_text(OTHER_MAIL.replace("Anna Berg <anna@example.com>\nTo", "Dana Lee <d@x>\nTo"))
-        ingest(root, "m")
+        ingest_keyword_only(root, "m")
         read.clear()
         found = authors.mail_senders(conn)
         assert found == whole(), found

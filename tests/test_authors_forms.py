@@ -13,7 +13,8 @@ import pytest
 from search.query import authors
 from search.query.filters import Filters
 from search.query.question import content, writers_known
-from tests.conftest import built_once, engine_in, ingest_keyword_only, write_tree
+from tests.author_helpers import build_notes, engine, home  # noqa: F401 - fixtures
+from tests.conftest import ingest_keyword_only, write_tree
 from tests.test_document_authors import META, docx, epub, odp, odt, pptx
 
 # --- names written another way, and the persons of one file -------------------------------------------------------
@@ -78,26 +79,13 @@ BARE = ("From: carol.diaz@example.org\nTo: Anna Berg <anna@example.com>\nSubject
 
 
 def _build(folder):
-    root = write_tree(folder / "notes", NOTES)
-    (root / "mail.eml").write_text(MAIL)
-    (root / "lights.eml").write_text(BARE)
-    (root / "WhatsApp Chat with Anna.txt").write_text(CHAT)
-    (root / "survey.odt").write_bytes(odt("The harbour survey of Kvarven.", META.format("Ingrid Halvorsen", "")))
-    (root / "tides.odp").write_bytes(odp("Harbour tides at Kvarven.", META.format("Mei Lin", "")))
-    (root / "book.epub").write_bytes(epub("The harbour tide tables.", "<dc:creator>Okonkwo Eze</dc:creator>"))
-    (root / "deck.pptx").write_bytes(pptx("Harbour berths at Kvarven.", "Ben Okafor"))
-    (root / "report.docx").write_bytes(docx("The harbour report.", "王伟"))
-    ingest_keyword_only(root)
-
-
-@pytest.fixture(scope="module")
-def home(tmp_path_factory, model_path):
-    return built_once(tmp_path_factory, model_path, _build)
-
-
-@pytest.fixture(params=["postings", "fts5"])
-def engine(request, home, model_path, embedder, monkeypatch):
-    return engine_in(home, model_path, embedder, monkeypatch, postings=request.param == "postings")
+    build_notes(folder, NOTES, {
+        "mail.eml": MAIL, "lights.eml": BARE, "WhatsApp Chat with Anna.txt": CHAT,
+        "survey.odt": odt("The harbour survey of Kvarven.", META.format("Ingrid Halvorsen", "")),
+        "tides.odp": odp("Harbour tides at Kvarven.", META.format("Mei Lin", "")),
+        "book.epub": epub("The harbour tide tables.", "<dc:creator>Okonkwo Eze</dc:creator>"),
+        "deck.pptx": pptx("Harbour berths at Kvarven.", "Ben Okafor"),
+        "report.docx": docx("The harbour report.", "王伟")})
 
 
 def found(engine, author: str, query: str = "harbour") -> list[str]:
@@ -246,16 +234,14 @@ def test_posts_by_category_is_searched_with_its_words(engine):
     assert "**Posts**" in answer.hits[0].snippet or "**posts**" in answer.hits[0].snippet, answer.hits[0].snippet
 
 
-def test_the_fts5_author_condition_is_made_once_per_index_state(sift_env, immediate, tmp_path, monkeypatch):
+def test_the_fts5_author_condition_is_made_once_per_index_state(sift_env, immediate, tmp_path):
     """By FTS5 (`ingest search --author`) each search read every file's author and every mail file again and
     matched each sender; the condition is kept now, made again once the index changes."""
     from search.query import authors
-    from tests.conftest import ingest
     from workers import runtime
-    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
     root = write_tree(tmp_path / "n", {"a.md": "---\nauthor: Ben Okafor\n---\n# A\n\nThe harbour.\n"})
     (root / "mail.eml").write_text(MAIL)
-    ingest(root, "n")
+    ingest_keyword_only(root, "n")
     conn = runtime.index()
     read = []
     conn.set_trace_callback(lambda sql: read.append(sql) if "meta LIKE" in sql else None)
@@ -265,7 +251,7 @@ def test_the_fts5_author_condition_is_made_once_per_index_state(sift_env, immedi
         read.clear()
         assert authors.condition(conn, "Ben Okafor") == first and read == [], read
         (root / "b.md").write_text("---\nauthor: B. Okafor\n---\n# B\n\nThe quay.\n")
-        ingest(root, "n")
+        ingest_keyword_only(root, "n")
         again = authors.condition(conn, "Ben Okafor")
         assert read and len(json.loads(again[1]["author_files"])) == len(json.loads(first[1]["author_files"])) + 1
     finally:

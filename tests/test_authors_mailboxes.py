@@ -4,10 +4,8 @@
 (a draft) was taken for the sender of the message before it in its mailbox."""
 from __future__ import annotations
 
-import pytest
-
 from search.query.filters import Filters
-from tests.conftest import built_once, engine_in, ingest_keyword_only, write_tree
+from tests.author_helpers import build_notes, engine, home  # noqa: F401 - fixtures
 
 INBOX = ("From - Tue Mar 10 09:00:00 2026\nFrom: Ben Okafor <ben@example.com>\nTo: Anna Berg <anna@example.com>\n"
          "Subject: Offer letters\nMessage-ID: <offer@example.com>\nDate: Tue, 10 Mar 2026 09:00:00 +0000\n\n"
@@ -21,20 +19,10 @@ INBOX = ("From - Tue Mar 10 09:00:00 2026\nFrom: Ben Okafor <ben@example.com>\nT
 
 
 def _build(folder):
-    root = write_tree(folder / "notes", {"about.md": "# Offer\n\nThe offer letters, the offer of lunch.\n"})
-    (root / "Mail").mkdir()
-    (root / "Mail" / "Inbox").write_text(INBOX)
-    ingest_keyword_only(root)
+    build_notes(folder, {"about.md": "# Offer\n\nThe offer letters, the offer of lunch.\n"}, {"Mail/Inbox": INBOX})
 
 
-@pytest.fixture(scope="module")
-def home(tmp_path_factory, model_path):
-    return built_once(tmp_path_factory, model_path, _build)
-
-
-@pytest.mark.parametrize("postings", [True, False])
-def test_a_thunderbird_inbox_senders_are_authors(home, model_path, embedder, monkeypatch, postings):
-    engine = engine_in(home, model_path, embedder, monkeypatch, postings=postings)
+def test_a_thunderbird_inbox_senders_are_authors(engine):
     answer = engine.search("offer", mode="keyword", filters=Filters(author="Ben"))
     assert [(h.path, h.heading_path) for h in answer.hits] == [("Mail/Inbox", "Offer letters")], answer  # no draft
     carol = engine.search("offer", mode="keyword", filters=Filters(author="carol diaz"))

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from search.query.filters import Filters
-from tests.conftest import built_once, engine_in, ingest_keyword_only, write_tree
+from tests.author_helpers import build_notes, home  # noqa: F401 - a fixture
+from tests.conftest import engine_in
 
 REPLY = "\n\n".join(f"Point {n}: the roof budget, the zinc gutters and the scaffolding need another look before "
                     "spring, and the roofer wants an answer by Friday." for n in range(14))
@@ -22,15 +23,7 @@ INBOX = ("From - Mon Mar  4 17:12:00 2024\nFrom: Carol Jones <carol@example.com>
 
 
 def _build(folder):
-    root = write_tree(folder / "notes", {"about.md": "# House\n\nThe house and its garden.\n"})
-    (root / "Mail").mkdir()
-    (root / "Mail" / "Inbox").write_text(INBOX)
-    ingest_keyword_only(root)
-
-
-@pytest.fixture(scope="module")
-def home(tmp_path_factory, model_path):
-    return built_once(tmp_path_factory, model_path, _build)
+    build_notes(folder, {"about.md": "# House\n\nThe house and its garden.\n"}, {"Mail/Inbox": INBOX})
 
 
 def test_a_passage_starting_at_an_outlook_quote_is_its_messages_senders(home, model_path, embedder, monkeypatch):
