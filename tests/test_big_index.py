@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from search.query.engine import Engine
-from tests.conftest import ingest, write_tree
+from tests.conftest import ingest, ingest_keyword_only, write_tree
 
 NOTES = {f"area-{i % 3}/note-{i:02d}.md": f"# Note {i}\n\nThe ledger of invoice {i} for the warehouse.\n"
          for i in range(12)}
@@ -100,7 +100,7 @@ def test_list_files_unfiltered_never_stores_every_file(immediate, tmp_path):
     assert ran and not [step for step in plans if "MATERIALIZE entries" in step or "AUTOMATIC COVERING" in step]
 
 
-def test_keyword_search_from_fts5_asks_fts5_alone_when_every_chunk_is_published(immediate, tmp_path, monkeypatch):
+def test_keyword_search_from_fts5_asks_fts5_alone_when_every_chunk_is_published(immediate, tmp_path):
     """While the postings are read, FTS5 answers keyword searches: its query joined every passage holding a word
     to its chunk, file and collection to keep the published ones (70-180 ms of 200-500 for a common word at
     200,000 chunks). When every chunk row is published and nothing is filtered, FTS5 is asked alone: the same
@@ -111,9 +111,7 @@ def test_keyword_search_from_fts5_asks_fts5_alone_when_every_chunk_is_published(
     from search.index import store
     from search.query.filters import Filters
     from workers import runtime
-    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
-    runtime.reset()
-    ingest(write_tree(tmp_path / "notes", NOTES))
+    ingest_keyword_only(write_tree(tmp_path / "notes", NOTES))
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", keyword_postings=False)
     ran = []
     engine._connection().set_trace_callback(lambda sql: ran.append(sql) if "bm25(" in sql else None)

@@ -13,7 +13,7 @@ import pytest
 
 from ingest.document import Skip
 from ingest.parse import parse_file
-from tests.conftest import ingest, need_data, write_tree
+from tests.conftest import ingest, ingest_keyword_only, need_data, write_tree
 from tests.test_mcp_server import call, run, text
 
 NODES = [
@@ -73,11 +73,10 @@ def test_an_empty_canvas_is_an_empty_note_and_broken_json_says_so():
             parse_file("bad.canvas", broken)
 
 
-def test_a_link_card_and_an_edge_label_are_searched_under_their_groups(immediate, tmp_path, monkeypatch):
+def test_a_link_card_and_an_edge_label_are_searched_under_their_groups(immediate, tmp_path):
     """A canvas's link cards (a URL) and its arrows' labels were not read: a canvas that says 'supersedes' only on an
     arrow, or names a page only by its URL, was not found by those words."""
     from search.query.engine import Engine
-    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
     nodes = [{"id": "grp1", "type": "group", "x": 0, "y": 0, "width": 900, "height": 900, "label": "Reading list"},
              {"id": "web1", "type": "link", "url": "https://en.wikipedia.org/wiki/Stigmergy", "x": 10, "y": 10,
               "width": 100, "height": 100},
@@ -85,7 +84,8 @@ def test_a_link_card_and_an_edge_label_are_searched_under_their_groups(immediate
              {"id": "txt2", "type": "text", "text": "New plan", "x": 3000, "y": 0, "width": 100, "height": 100}]
     edges = [{"id": "edg1", "fromNode": "txt2", "toNode": "txt1", "label": "supersedes"}]
     written = json.dumps({"nodes": nodes, "edges": edges}, indent="\t")
-    ingest(write_tree(tmp_path / "vault", {"Map.canvas": written, "Other.md": "# Other\n\nA plan.\n"}), "vault")
+    ingest_keyword_only(write_tree(tmp_path / "vault", {"Map.canvas": written, "Other.md": "# Other\n\nA plan.\n"}),
+                        "vault")
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db")
     for word, heading in (("stigmergy", "Reading list"), ("supersedes", "")):
         hits = engine.search(word, mode="keyword").hits

@@ -62,12 +62,9 @@ def test_keyword_search_from_fts5_matches_in_python_only_the_passages_the_litera
 
     from search.query import filters
     from search.query.engine import Engine
-    from tests.conftest import ingest, write_tree
-    from workers import runtime
-    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
-    runtime.reset()
+    from tests.conftest import ingest_keyword_only, write_tree
     notes = {path: f"# Note {i}\n\nAn invoice for the contract.\n" for i, path in enumerate(FOUR_HUNDRED[::5])}
-    ingest(write_tree(tmp_path / "notes", notes))
+    ingest_keyword_only(write_tree(tmp_path / "notes", notes))
     engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", keyword_postings=False)
     looked_at = _count_python_matches(filters, monkeypatch)
     tech = sorted(p for p in notes if p.startswith("tech/"))
