@@ -6,7 +6,7 @@ references, embeds, block ids, callouts, front matter and inline tags, a .obsidi
 """
 from __future__ import annotations
 
-from tests.conftest import ingest, write_tree
+from tests.conftest import ingest, ingest_keyword_only, write_tree
 from tests.test_mcp_server import call, run, text
 
 SIFT = """---
@@ -61,10 +61,9 @@ VAULT = {
 }
 
 
-def _vault(tmp_path, monkeypatch):
-    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+def _vault(tmp_path):
     root = write_tree(tmp_path / "vault", VAULT)
-    ingest(root, "vault")
+    ingest_keyword_only(root, "vault")
     return root
 
 
@@ -73,8 +72,8 @@ def _session(servers, sift_env):
 
 
 def test_snippets_show_obsidian_links_block_ids_and_callouts_as_obsidian_shows_them(immediate, tmp_path, servers,
-                                                                                     sift_env, monkeypatch):
-    _vault(tmp_path, monkeypatch)
+                                                                                     sift_env):
+    _vault(tmp_path)
 
     async def scenario():
         async with _session(servers, sift_env) as s:
@@ -100,9 +99,8 @@ def test_snippets_show_obsidian_links_block_ids_and_callouts_as_obsidian_shows_t
     assert "[[" not in text(offline) and "^goals-list" not in text(offline)
 
 
-def test_read_file_follows_a_wiki_link_to_the_section_or_block_it_names(immediate, tmp_path, servers, sift_env,
-                                                                        monkeypatch):
-    _vault(tmp_path, monkeypatch)
+def test_read_file_follows_a_wiki_link_to_the_section_or_block_it_names(immediate, tmp_path, servers, sift_env):
+    _vault(tmp_path)
     forms = ["![[Architecture#Data flow]]", "[[Ranking#BM25 tuning|how BM25 is tuned]]", "Sift#^tag-weight",
              "[[Architecture#^storage-table]]", "Architecture#Data flow#Publishing", "[[Sift]]", "Ranking",
              "[[Architecture#No such part]]", "[[Nowhere#Data flow]]"]
@@ -142,10 +140,9 @@ After the callout, the roof text goes on: ridge boards and gutters.
 """
 
 
-def test_a_callouts_title_heads_its_lines_as_a_heading_does(immediate, tmp_path, servers, sift_env, monkeypatch):
-    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
-    ingest(write_tree(tmp_path / "vault", {"Roof.md": ROOF, "Other.md": "# Other\n\nBefore the rain, bring in the felt.\n"}),
-           "vault")
+def test_a_callouts_title_heads_its_lines_as_a_heading_does(immediate, tmp_path, servers, sift_env):
+    ingest_keyword_only(write_tree(tmp_path / "vault", {
+        "Roof.md": ROOF, "Other.md": "# Other\n\nBefore the rain, bring in the felt.\n"}), "vault")
 
     async def scenario():
         async with _session(servers, sift_env) as s:
@@ -171,13 +168,10 @@ IDEAS = {
 }
 
 
-def test_a_notes_inline_tags_are_its_tags_so_a_tag_search_puts_it_first(immediate, tmp_path, servers, sift_env,
-                                                                         monkeypatch):
-    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+def test_a_notes_inline_tags_are_its_tags_so_a_tag_search_puts_it_first(immediate, tmp_path, servers, sift_env):
     others = {f"Other {n}.md": f"# Other {n}\n\nNothing to see in note {n}.\n" for n in range(8)}
-    ingest(write_tree(tmp_path / "vault", {**IDEAS, **others,
-                                           "Code.md": "# Code\n\n```\n#project/shed in a fence\n```\n\n`#project/shed`\n"}),
-           "vault")
+    ingest_keyword_only(write_tree(tmp_path / "vault", {
+        **IDEAS, **others, "Code.md": "# Code\n\n```\n#project/shed in a fence\n```\n\n`#project/shed`\n"}), "vault")
 
     async def scenario():
         async with _session(servers, sift_env) as s:
@@ -201,9 +195,8 @@ SHED_VAULT = {
 }
 
 
-def test_read_file_of_a_note_lists_the_notes_that_link_to_it(immediate, tmp_path, servers, sift_env, monkeypatch):
-    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
-    ingest(write_tree(tmp_path / "vault", SHED_VAULT), "vault")
+def test_read_file_of_a_note_lists_the_notes_that_link_to_it(immediate, tmp_path, servers, sift_env):
+    ingest_keyword_only(write_tree(tmp_path / "vault", SHED_VAULT), "vault")
 
     async def scenario():
         async with _session(servers, sift_env) as s:
@@ -248,11 +241,10 @@ def test_an_excalidraw_drawings_data_makes_no_passages_its_text_elements_do(imme
 
 
 def test_a_note_linking_to_itself_is_not_counted_among_its_backlinks_past_the_first_shown(
-        immediate, tmp_path, servers, sift_env, monkeypatch):
-    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
+        immediate, tmp_path, servers, sift_env):
     daily = {f"Daily/2026-11-{n:02}.md": f"# Day {n}\n\nWorked on [[Garden Shed]].\n" for n in range(1, 23)}
-    ingest(write_tree(tmp_path / "vault", {**daily, "Projects/Garden Shed.md": SHED_VAULT["Projects/Garden Shed.md"]}),
-           "vault")  # the note links to its own #Roof, and sorts after the 22 daily notes
+    ingest_keyword_only(write_tree(tmp_path / "vault", {  # the note links to its own #Roof, after the 22 daily notes
+        **daily, "Projects/Garden Shed.md": SHED_VAULT["Projects/Garden Shed.md"]}), "vault")
 
     async def scenario():
         async with _session(servers, sift_env) as s:
@@ -263,10 +255,8 @@ def test_a_note_linking_to_itself_is_not_counted_among_its_backlinks_past_the_fi
     assert "vault/Projects/Garden Shed.md," not in text(shed)
 
 
-def test_a_wiki_links_name_is_read_in_any_case_as_obsidian_reads_it(immediate, tmp_path, servers, sift_env,
-                                                                     monkeypatch):
-    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
-    ingest(write_tree(tmp_path / "vault", {
+def test_a_wiki_links_name_is_read_in_any_case_as_obsidian_reads_it(immediate, tmp_path, servers, sift_env):
+    ingest_keyword_only(write_tree(tmp_path / "vault", {
         "Projects/Garden Shed.md": "# Garden Shed\n\nBuild it behind the house.\n\n## Roof\n\nFelt.\n",
         "Projects/Ärger.md": "# Ärger\n\nThe neighbours complain.\n",
         "Daily/2026-11-01.md": "# 2026-11-01\n\nWorked on [[garden shed]] and [[ärger]].\n",
@@ -287,11 +277,10 @@ def test_a_wiki_links_name_is_read_in_any_case_as_obsidian_reads_it(immediate, t
 
 
 def test_a_note_whose_name_starts_with_a_letter_of_two_in_another_case_is_read_with_its_backlinks(
-        immediate, tmp_path, servers, sift_env, monkeypatch):
+        immediate, tmp_path, servers, sift_env):
     # 'İ'.lower() is 'i̇' and 'ß'.upper() 'SS': two characters, where the look-up of the link targets starting
     # with a name's first letter in either case took one
-    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
-    ingest(write_tree(tmp_path / "vault", {
+    ingest_keyword_only(write_tree(tmp_path / "vault", {
         "Places/İzmir.md": "# İzmir\n\nFigs and the harbour.\n",
         "Places/ßeta.md": "# ßeta\n\nA made-up name.\n",
         "Daily/2026-11-01.md": "# 2026-11-01\n\nFlew to [[İzmir]], read [[ßeta]].\n"}), "vault")
@@ -307,15 +296,14 @@ def test_a_note_whose_name_starts_with_a_letter_of_two_in_another_case_is_read_w
 
 
 def test_a_wiki_link_in_another_case_is_followed_to_a_note_two_collections_hold(immediate, tmp_path, servers,
-                                                                                sift_env, monkeypatch):
+                                                                                sift_env):
     # a root inside another's: the note is personal/Garden Shed.md and all/personal/Garden Shed.md, one file
-    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
     home = tmp_path / "home"
     write_tree(home / "personal", {"Garden Shed.md": "# Garden Shed\n\nBuild it behind the house.\n",
                                    "Daily.md": "# Daily\n\nWorked on [[garden shed]].\n"})
     write_tree(home / "misc", {"Errands.md": "# Errands\n\nGroceries.\n"})
-    ingest(home / "personal", "personal")
-    ingest(home, "all")
+    ingest_keyword_only(home / "personal", "personal")
+    ingest_keyword_only(home, "all")
 
     async def scenario():
         async with _session(servers, sift_env) as s:
@@ -326,15 +314,13 @@ def test_a_wiki_link_in_another_case_is_followed_to_a_note_two_collections_hold(
     assert "as a link to the note personal/Garden Shed.md" in text(shed), text(shed)
 
 
-def test_a_note_named_in_nfd_on_disk_lists_the_notes_linking_to_it_in_nfc(immediate, tmp_path, servers, sift_env,
-                                                                          monkeypatch):
+def test_a_note_named_in_nfd_on_disk_lists_the_notes_linking_to_it_in_nfc(immediate, tmp_path, servers, sift_env):
     # macOS names files in NFD; a link is typed in NFC ([[Café]]), and Obsidian finds the note by it
     import unicodedata
-    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
     nfd = unicodedata.normalize("NFD", "Café.md")
-    ingest(write_tree(tmp_path / "vault", {nfd: "# Café\n\nThe corner one.\n",
-                                           "Daily.md": unicodedata.normalize("NFC", "# Daily\n\nCoffee at [[Café]].\n")}),
-           "vault")
+    ingest_keyword_only(write_tree(tmp_path / "vault", {
+        nfd: "# Café\n\nThe corner one.\n",
+        "Daily.md": unicodedata.normalize("NFC", "# Daily\n\nCoffee at [[Café]].\n")}), "vault")
 
     async def scenario():
         async with _session(servers, sift_env) as s:
@@ -345,11 +331,10 @@ def test_a_note_named_in_nfd_on_disk_lists_the_notes_linking_to_it_in_nfc(immedi
     assert "The corner one." in text(link), text(link)  # in another case too
 
 
-def test_the_backlinks_line_shows_a_newline_in_a_linking_notes_name_escaped(immediate, tmp_path, servers, sift_env,
-                                                                            monkeypatch):
-    monkeypatch.setenv("SIFT_EMBEDDINGS", "off")
-    ingest(write_tree(tmp_path / "vault", {"Garden Shed.md": "# Garden Shed\n\nBuild it behind the house.\n",
-                                           "odd\nday.md": "# Odd day\n\nWorked on [[Garden Shed]].\n"}), "vault")
+def test_the_backlinks_line_shows_a_newline_in_a_linking_notes_name_escaped(immediate, tmp_path, servers, sift_env):
+    ingest_keyword_only(write_tree(tmp_path / "vault", {
+        "Garden Shed.md": "# Garden Shed\n\nBuild it behind the house.\n",
+        "odd\nday.md": "# Odd day\n\nWorked on [[Garden Shed]].\n"}), "vault")
 
     async def scenario():
         async with _session(servers, sift_env) as s:
