@@ -15,7 +15,7 @@ from search.query.authors import named_author, senders, wanted, wrote
 from search.query.filters import Filters
 from search.query.question import content, writers, writers_known
 from tests.author_helpers import build_notes, engine, home  # noqa: F401 - fixtures
-from tests.conftest import ingest_keyword_only, write_tree
+from tests.conftest import ingest, ingest_keyword_only, write_tree
 
 NOTES = {
     # mentions Ben, hiring and March over and over; written by no one it names
