@@ -138,6 +138,25 @@ CLOUD_ONLY = ("not downloaded to this disk (a cloud-only file: reading it would 
               "it): read once it is downloaded")
 
 
+# A browser's download under way shows an empty file of the final name beside the partial one (Firefox:
+# 'report.pdf' and 'report.pdf.part'), until the finished download is renamed over it: read, it was an empty note
+# (an empty PDF failed 'unreadable PDF: an empty file'). Such an empty file is skipped while a partial one stands
+# beside it; the rename is a change of the file, read then. An empty file alone is read (and fails) as before.
+DOWNLOAD_ENDINGS = (".part", ".crdownload", ".download")  # Firefox's; Chrome's and Edge's; Safari's folder
+DOWNLOADING = "a download under way ({}): read once it is done"
+
+
+def download_beside(path: Path | str, info) -> str | None:
+    """The partial download beside the empty file at ``path`` (its name and one of DOWNLOAD_ENDINGS), or None:
+    asked of an empty file alone, so a walk stats nothing more for other files."""
+    if info.st_size:
+        return None
+    for ending in DOWNLOAD_ENDINGS:
+        if os.path.lexists(f"{path}{ending}"):
+            return os.path.basename(f"{path}{ending}")
+    return None
+
+
 def cloud_only(info) -> bool:
     """Whether ``info`` (an ``os.stat_result``) is of a cloud-only file, by the platform's flag (see SF_DATALESS)."""
     return bool((getattr(info, "st_flags", 0) or 0) & SF_DATALESS
@@ -723,6 +742,10 @@ def _found_file(entry, rel, kind, is_link, rules, real_root, refused) -> FoundFi
         return None
     if cloud_only(info):  # its bytes are in the cloud: a version indexed is kept (workers.tasks), none is read
         refused[rel] = CLOUD_ONLY
+        return None
+    partial = download_beside(entry.path, info)
+    if partial:  # its own bytes are still coming: kept as indexed if it was (workers.tasks), else skipped
+        refused[rel] = DOWNLOADING.format(partial)
         return None
     return FoundFile(path=rel, kind=kind, size=info.st_size, mtime=info.st_mtime, ctime=info.st_ctime)
 

@@ -217,6 +217,43 @@ def test_downloads_not_finished_are_no_files_and_their_rename_is_one_change(imme
     assert after == before + 1, "one generation for the finished download"
 
 
+def test_a_browsers_empty_file_beside_its_download_is_skipped_until_the_download_lands(immediate, tmp_path):
+    """Firefox shows an empty file of the final name beside 'name.part' while it downloads: a scan read it as an empty
+    note, and an empty PDF failed 'unreadable PDF: an empty file'. It is skipped while the partial file stands beside
+    it (so are Chrome's '.crdownload' and Safari's '.download' folder), and read by the watcher's scan once the
+    download is renamed over it; an empty PDF with no download beside it still fails as before."""
+    from search.index import progress_reads
+    from workers import runtime, tasks
+    root = write_tree(tmp_path / "notes", {"tmux.md": OTHER, "report.pdf": "", "report.pdf.part": "%PDF-1.4 half",
+                                           "bread.md": "", "bread.md.crdownload": NOTE[:20], "old.pdf": "",
+                                           "s.md": "", "s.md.download/s.md": NOTE[:10]}).resolve()
+    collection = ingest(root)["id"]
+
+    def reasons():
+        published = runtime.index().execute("SELECT published FROM collections WHERE id = ?",
+                                            (collection,)).fetchone()[0]
+        return {row["path"]: row["reason"] for row in progress_reads.troubled(runtime.index(), published)}
+    found = reasons()
+    assert "an empty file" in found.pop("old.pdf"), "an empty PDF alone fails as before"
+    assert {path: why.split(" (")[0] for path, why in found.items()} == dict.fromkeys(
+        ["bread.md", "report.pdf", "s.md"], "a download under way"), found
+    assert "(report.pdf.part)" in found["report.pdf"]
+    watcher = _watcher(root)
+    (root / "bread.md.crdownload").write_text(NOTE)
+    os.replace(root / "bread.md.crdownload", root / "bread.md")
+    watcher.note([(Change.deleted, str(root / "bread.md.crdownload")), (Change.added, str(root / "bread.md"))])
+    assert watcher.paths(collection) is not None, "a scan of the paths, not a walk"
+    watcher.flush()
+    assert "bread.md" not in reasons()
+    from search.query.engine import Engine
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: None)
+    assert "bread.md" in [hit.path for hit in engine.search("sourdough starter rye", mode="keyword").hits]
+    (root / "tmux.md").write_text("")  # downloaded again over a note indexed: its version indexed answers meanwhile
+    (root / "tmux.md.part").write_text(OTHER[:9])
+    tasks.discover(collection)
+    assert "tmux.md" in [hit.path for hit in engine.search("split pane percent", mode="keyword").hits]
+
+
 def _as_on(info, **fields):
     """The fields of the real ``os.stat_result`` ``info``, with ``fields`` that another platform's stat carries
     (macOS' st_flags, Windows' st_file_attributes): Linux's has neither, and an os.stat_result cannot be given a field

@@ -31,8 +31,8 @@ from huey.signals import SIGNAL_ENQUEUED
 from ingest import freed_moves
 from ingest.changes import Known, plan_changes, settled_ctime
 from ingest.chunk import TooManyChunks, chunk_document, chunking, plain_count
-from ingest.discover import (CLOUD_ONLY, NOT_INCLUDED, FoundFile, Rules, not_downloaded, placeholder_for, rules_of,
-                             walk, walk_paths, with_partners)
+from ingest.discover import (CLOUD_ONLY, DOWNLOADING, NOT_INCLUDED, FoundFile, Rules, not_downloaded, placeholder_for,
+                             rules_of, walk, walk_paths, with_partners)
 from ingest.document import Skip
 from ingest.files import ParsedFile, can_open, read_and_parse, text_hash
 from ingest.kinds import kind_of
@@ -249,7 +249,7 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
         current, unseen = file_reads.current_files(conn, collection_id), 0
     found, unnamable = _storable(listed)
     in_cloud = _cloud_only_kept(current, refused)
-    found += in_cloud
+    found += in_cloud + _cloud_only_kept(current, refused, downloading=True)  # the latter not counted as freed
     unnamable.update(_printable(refused))
     if scope is not None:
         unnamable.update(scope.unnamable)
@@ -1152,11 +1152,13 @@ def _moved_away(current: dict, found: list[FoundFile], placeholders: list[str], 
     return freed_moves.moves(gone, standing) if gone else {}
 
 
-def _cloud_only_kept(current: dict, refused: dict[str, str]) -> list[FoundFile]:
+def _cloud_only_kept(current: dict, refused: dict[str, str], downloading: bool = False) -> list[FoundFile]:
     """The indexed files a walk found cloud-only (ingest.discover.cloud_only: OneDrive's Files On-Demand, macOS'
     dataless files), taken out of ``refused`` and kept as they were indexed: read, each would have been downloaded.
-    One the index holds no version of stays refused, skipped with its reason until it is downloaded."""
-    kept = [path for path, why in refused.items() if why == CLOUD_ONLY and path in current]
+    One the index holds no version of stays refused, skipped with its reason until it is downloaded. With
+    ``downloading``, those a browser's download is being written over (ingest.discover.download_beside) instead."""
+    kept = [path for path, why in refused.items() if path in current and (
+        why.startswith(DOWNLOADING.partition("(")[0]) if downloading else why == CLOUD_ONLY)]
     for path in kept:
         del refused[path]
     return [_as_indexed(path, current[path]) for path in kept]
