@@ -63,6 +63,42 @@ def test_original_of_names_the_note_a_conflict_copy_copies():
     assert original_of("(1).md") is None
 
 
+def test_dropboxs_copy_of_a_folder_is_a_conflict_copy_of_each_note_in_it(immediate, tmp_path, embedder):
+    """Dropbox makes 'Notes (Selective Sync Conflict)/' when a folder left out by selective sync is made again on
+    this machine: its notes showed as notes of their own, each passage beside its note's. Each is now the copy of the
+    note at the same path in the original folder: folded into its hit when both match, named as its copy when
+    alone; a folder named so whose original folder the index does not hold is shown as any."""
+    from mcp_server.render import hit_data, hits_text
+    from search.query.copies import original_of
+    root = write_tree(tmp_path / "notes", {
+        "Notes/bread/sourdough.md": NOTE,
+        "Notes (Selective Sync Conflict)/bread/sourdough.md": NOTE + "\nOn the laptop: try spelt flour instead.\n",
+        "Notes (Selective Sync Conflict 2)/bread/sourdough.md": NOTE,
+        "Notes/bread/rye.md": "# Rye bread\n\nRye flour makes a dense loaf; a sourdough starter gives it its sour taste.\n",
+        "Old (Selective Sync Conflict)/kumquat.md": "# Kumquat\n\nKumquats in syrup, kept in a jar.\n",
+    })
+    engine = indexed_engine(root, "notes", embedder)
+    for mode in ("keyword", "hybrid"):
+        answer = engine.search("feed the sourdough starter rye flour", mode=mode)
+        paths = [hit.path for hit in answer.hits]
+        assert "Notes/bread/sourdough.md" in paths and not any(p.startswith("Notes (") for p in paths), (mode, paths)
+        first = next(hit for hit in answer.hits if hit.path == "Notes/bread/sourdough.md")
+        assert sorted(first.conflict_copies) == [
+            "notes/Notes (Selective Sync Conflict 2)/bread/sourdough.md",
+            "notes/Notes (Selective Sync Conflict)/bread/sourdough.md"], mode
+    only = engine.search("spelt", mode="keyword")
+    assert [hit.path for hit in only.hits] == ["Notes (Selective Sync Conflict)/bread/sourdough.md"]
+    assert only.hits[0].conflict_copy_of == "notes/Notes/bread/sourdough.md"
+    assert "(a sync conflict copy of notes/Notes/bread/sourdough.md, which did not match)" in "\n".join(
+        hits_text([hit_data(h) for h in only.hits]))
+    alone = engine.search("kumquats syrup", mode="keyword").hits
+    assert [hit.path for hit in alone] == ["Old (Selective Sync Conflict)/kumquat.md"]
+    assert alone[0].conflict_copy_of is None, "Old/kumquat.md is not indexed: nothing to name"
+    assert original_of("Notes (Selective Sync Conflict)/bread/a.md") == "Notes/bread/a.md"
+    assert original_of("w/Notes (Selective Sync Conflict 2)/a.md") == "w/Notes/a.md"
+    assert original_of("Notes (conflict)/a.md") is None and original_of("(Selective Sync Conflict)/a.md") is None
+
+
 def test_a_conflict_copy_is_searchable_but_folded_into_its_notes_hit(immediate, tmp_path, embedder):
     """Dropbox's copy of a note holds its text: a search gave both, at the same score, two of the page's places for
     one note. The copy's passages are now left off when the note ranks too, and the note's hit names the copy; a

@@ -6,7 +6,9 @@ Syncthing ``note.sync-conflict-20240301-123456-ABCDEFG.md``, Google Drive and a 
 ``note (1).md``, OneDrive the machine's name appended, ``note-DESKTOP-AB12CDE.md`` (taken only for Windows' default
 names, DESKTOP- or LAPTOP- and capitals or digits: ``note-Anns-PC.md`` cannot be told from a note so named).
 iCloud Drive writes ``note 2.md``, as ``chapter 2.md`` beside ``chapter.md`` may well be named: ``original_of`` does
-not take it, ``maybe_original_of`` does, for a caller that compares the texts too (similar).
+not take it, ``maybe_original_of`` does, for a caller that compares the texts too (similar). Dropbox copies a whole
+folder too: a folder left out by selective sync and made again on this machine comes back beside it as ``Notes
+(Selective Sync Conflict)/`` (``… Conflict 2)``), each note in it a copy of the note at the same path in ``Notes/``.
 
 Such a copy is a file of its own (listed, searchable, read), but it holds nearly the note's text: a search gave
 each passage twice, at the same score, the copy taking a place of the page from another note.
@@ -26,6 +28,8 @@ COPY = re.compile(r"""^(?P<stem>.+?)(?:
   | \ \(\d{1,3}\)                                              # Google Drive, a second download
   | -(?-i:(?:DESKTOP|LAPTOP)-[A-Z0-9]{3,8})                     # OneDrive, Windows' default machine names
 )(?P<ext>\.[^./ ]+)?$""", re.X | re.I)
+# Dropbox's copy of a folder ('Notes (Selective Sync Conflict)', '… Conflict 2)'): a name few give a folder of their own
+FOLDER_COPY = re.compile(r"^(?P<stem>.*[^ ]) \(Selective Sync Conflict(?: \d{1,3})?\)$", re.I)
 NUMBERED = re.compile(r"^(?P<stem>.*[^ ]) (?:[2-9]|[1-9]\d)(?P<ext>\.[^./ ]+)?$")  # iCloud Drive's 'note 2.md'
 
 
@@ -34,8 +38,18 @@ def original_of(path: str) -> str | None:
     folder, slash, name = path.rpartition("/")
     match = COPY.match(name)
     if not match or match["stem"].startswith("."):
-        return None
+        return _in_original_folder(path)
     return f"{folder}{slash}{match['stem']}{match['ext'] or ''}"
+
+
+def _in_original_folder(path: str) -> str | None:
+    """``path`` with each folder of it that is Dropbox's copy of a folder (FOLDER_COPY) named as the folder it
+    copies ('Notes (Selective Sync Conflict)/a.md': 'Notes/a.md'), or None when no folder of it is one."""
+    parts = path.split("/")
+    folders = [FOLDER_COPY.sub(r"\g<stem>", part) for part in parts[:-1]]
+    if folders == parts[:-1]:
+        return None
+    return "/".join([*folders, parts[-1]])
 
 
 def maybe_original_of(path: str) -> str | None:
