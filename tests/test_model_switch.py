@@ -417,6 +417,42 @@ def test_a_build_begun_with_the_old_model_finishes_with_it(immediate, tmp_path, 
     assert engine.search("cooking noodles", mode="semantic").models == [first]
 
 
+def test_a_freed_note_is_embedded_again_from_its_stored_passages_for_a_new_model(
+        immediate, tmp_path, model_path, other_model_path, monkeypatch):
+    """A note iCloud freed to a placeholder is not on this disk: a new model read every file again and the freed one
+    failed 'not downloaded to this disk', its passages left without a vector of the new model, found by their words
+    alone. Its passages' texts are in the index: they are embedded from there, and the note answers by meaning."""
+    from search.index import progress_reads
+    from workers import runtime, tasks
+    first, second = read_model_info(model_path).model_id, read_model_info(other_model_path).model_id
+    root = write_tree(tmp_path / "notes", TOPICS).resolve()
+    collection = ingest(root)["id"]
+    (root / "music/guitar.md").unlink()
+    (root / "music/.guitar.md.icloud").write_bytes(b"bplist00\x00")
+    use_model(monkeypatch, other_model_path)
+    tasks.discover(collection)
+    conn = runtime.index()
+    published = collection_reads.get_collection(conn, collection)["published"]
+    assert model_of(conn, published) == second
+    assert [dict(row) for row in progress_reads.troubled(conn, published)] == []
+    vectors = conn.execute("SELECT f.path, count(v.vec) FROM files f JOIN chunks ch ON ch.file = f.id LEFT JOIN "
+                           "vectors v ON v.text_hash = ch.text_hash AND v.model = ? WHERE f.gen_from <= ? AND "
+                           "(f.gen_to IS NULL OR f.gen_to > ?) AND f.collection = ? GROUP BY f.path",
+                           (second, published, published, collection)).fetchall()
+    assert dict(vectors)["music/guitar.md"] == 1 and all(n for _, n in vectors), [tuple(v) for v in vectors]
+    log: list = []
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", recording_loader(log))
+    answer = engine.search("a stringed instrument on stage", mode="semantic")
+    assert answer.models == [second] and answer.hits[0].path == "music/guitar.md", [h.path for h in answer.hits]
+    assert_within_one_model(conn, answer, 0, log)
+    from ingest.files import text_hash
+    from workers import freed_passages
+    texts: dict = {}
+    freed_passages.stored_rows(conn, freed_passages.indexed_version(conn, collection, "music/guitar.md"), texts)
+    assert all(text_hash(text) == digest for digest, text in texts.items()), "embedded as it was when read"
+    assert first != second
+
+
 def test_the_mcp_servers_models_follow_the_index(immediate, tmp_path, model_path, other_model_path, monkeypatch):
     """sift-mcp's ModelState loads the model the index answers with (found by id) and the configured one,
     and its engine embeds queries with the index's model; stats name both."""

@@ -42,7 +42,7 @@ from search.index import (collection_reads, db, file_reads, freshness, generatio
                           mail_reads, vector_reads, work_reads, working)
 from search.index.remembered import Basis, Outcome, fingerprint
 from search.index.status import count
-from workers import halt, retry, running, runtime
+from workers import freed_passages, halt, retry, running, runtime
 from workers.app import huey
 from workers.working import Gone, Work
 
@@ -76,6 +76,9 @@ class Batch:
     embedded: dict[str, int] = field(default_factory=dict)  # path → chunks embedded
     vectors: dict[str, bytes] = field(default_factory=dict)  # text hash → float32 blob
     model: str | None = None  # the generation's model id, set by chunk: every stage after it embeds with it
+    # path → the id of its version indexed: a freed note, not on this disk, embedded again from its stored passages
+    # for a new model and written again as that version (workers.freed_passages)
+    as_indexed: dict[str, int] = field(default_factory=dict)
     urgent: bool = False  # a small build's batch: each of its stages goes ahead of bigger builds' (``priority``)
 
 
@@ -674,12 +677,15 @@ def parse(batch: Batch) -> None:
     root = collection_reads.get_collection(conn, batch.collection)["root"]
     paths, settings_print = list(batch.paths), _settings_prints(_model_of(conn, batch.gen))
     for this in retry.tries(retry.Policy(retries=settings.retries, delay=settings.retry_delay)):
-        parsed, skipped, failed, again, lasting = [], {}, {}, {}, {}
+        parsed, skipped, failed, again, lasting, as_indexed = [], {}, {}, {}, {}, {}
         for path in paths:
             seen = _stat(root, path)  # before reading: a change made while it is read shows at the next scan
             state, value, its_own = _read(root, path)
             if state == "parsed":
                 parsed.append(value)
+                continue
+            if value == FREED and (kept := freed_passages.indexed_version(conn, batch.collection, path)) is not None:
+                as_indexed[path] = kept  # its passages are in the index: embedded again from there
                 continue
             {"skipped": skipped, "failed": failed, "again": again}[state][path] = value
             if its_own and seen is not None:  # the file's own doing: remembered until it changes
@@ -688,10 +694,11 @@ def parse(batch: Batch) -> None:
             failed.update({p: f"{retry.describe(exc)} (tried {this.number} times)" for p, exc in again.items()})
             again = {}
         _record_trouble(batch, "parse", skipped, failed, lasting)
-        if parsed:  # handed on first, then marked: a file marked done always has its next job queued
-            then(chunk, Batch(batch.gen, batch.collection, [p.path for p in parsed], parsed=parsed,
-                              urgent=batch.urgent))
-            store.mark(conn, batch.gen, [p.path for p in parsed], "parse", "done")
+        if parsed or as_indexed:  # handed on first, then marked: a file marked done always has its next job queued
+            done = [p.path for p in parsed] + list(as_indexed)
+            then(chunk, Batch(batch.gen, batch.collection, done, parsed=parsed, urgent=batch.urgent,
+                              as_indexed=as_indexed))
+            store.mark(conn, batch.gen, done, "parse", "done")
         if not again:
             break
         log.warning("generation %s: %d files to read again in %.1f s: %s", batch.gen, len(again), this.next_wait,
@@ -786,6 +793,8 @@ def chunk(batch: Batch) -> None:
     skipped, failed, embedding_texts, lasting = {}, {}, {}, {}
     settings_print = _settings_prints(batch.model)
     kept = _kept_cut(conn, batch, settings_print)
+    for path, version in getattr(batch, "as_indexed", {}).items():  # a freed note: its passages as indexed
+        batch.chunks[path] = freed_passages.stored_rows(conn, version, embedding_texts)
     for parsed in batch.parsed:
         if parsed.path in kept:  # a big file back from the background: cut as it was then, every vector cached
             batch.chunks[parsed.path] = kept[parsed.path]
@@ -1026,7 +1035,8 @@ def write(batch: Batch) -> None:
                  gen["model"], batch.model, len(batch.paths))
         return
     items = [(_file_version(p), batch.chunks[p.path]) for p in batch.parsed if p.path in batch.chunks]
-    store.write_files(conn, batch.gen, batch.collection, items, batch.model, batch.vectors, batch.embedded)
+    store.write_files(conn, batch.gen, batch.collection, items, batch.model, batch.vectors, batch.embedded,
+                      getattr(batch, "as_indexed", {}))
     publish_part(conn, batch.gen)
 
 

@@ -142,3 +142,10 @@ def file_chunks(conn: sqlite3.Connection, file_id: int) -> list[sqlite3.Row]:
     return conn.execute(f"SELECT ordinal, heading_path, start_line, page, end_page, {starts}, text FROM chunks "
                         "WHERE file = ? "
                         "ORDER BY ordinal", (file_id,)).fetchall()
+
+
+def stored_passages(conn: sqlite3.Connection, file_id: int) -> list[sqlite3.Row]:
+    """The ordinal, heading path, text and text hash of each chunk of one file version, in order: what a freed note's
+    passages are embedded again from (workers.freed_passages), its bytes not being on this disk."""
+    return conn.execute("SELECT ordinal, heading_path, text, tokens, text_hash FROM chunks WHERE file = ? "
+                        "ORDER BY ordinal", (file_id,)).fetchall()

@@ -417,8 +417,10 @@ def forget_background(conn, rows) -> None:
 
 
 def write_files(conn, gen: int, collection_id: int, items: list[tuple[FileVersion, list[ChunkRow]]],
-                model: str | None, vectors: dict[str, bytes], embedded: dict[str, int]) -> None:
-    """Write new versions of files for generation ``gen`` in one transaction."""
+                model: str | None, vectors: dict[str, bytes], embedded: dict[str, int],
+                as_indexed: dict[str, int] | None = None) -> None:
+    """Write new versions of files for generation ``gen`` in one transaction; ``as_indexed`` (path → a version's
+    id): versions written again as they are (a freed note's, whose vectors of a new model are in ``vectors``)."""
     now = time.time()
     written: set[str] = set()  # the pairs of Chinese characters it puts in the pinyin table
     with transaction(conn):
@@ -433,6 +435,10 @@ def write_files(conn, gen: int, collection_id: int, items: list[tuple[FileVersio
             _insert_version(conn, collection_id, version, chunks, gen, held, written)
             _set_progress(conn, gen, version.path, None, "write", "done", now,
                           chunks=len(chunks), embedded=embedded.get(version.path, 0))
+        for path, file_id in (as_indexed or {}).items():
+            _retire(conn, collection_id, path, gen)  # its version stays a row of its own: retired, then copied
+            chunks = _move_version(conn, collection_id, file_id, path, gen)
+            _set_progress(conn, gen, path, None, "write", "done", now, chunks=chunks, embedded=embedded.get(path, 0))
     held.update(written)  # committed: this connection's next files need not write them again
 
 
