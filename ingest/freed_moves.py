@@ -6,17 +6,23 @@ neither note nor placeholder, and a placeholder stands at the new path for a not
 finds a rename by reading the new file, which is not here, so the note left the index (3 freed notes of 40 in a
 folder renamed in bench/synced_folder.py) until it was downloaded. ``moves`` pairs them: same file name, the pair
 sharing the longest tail of folders where several notes share a name (a folder renamed moves its notes together).
+A pair whose paths share the file name alone is made only where the old note's folder is gone too (renamed or moved
+on the phone): a note deleted on the phone while another of its name came freed elsewhere was taken for moved, its
+passages shown at the other's path; a note moved alone between two folders that stay is not followed (it leaves
+search until downloaded, as before).
 """
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Callable
 
 
-def moves(gone: list[str], standing: list[str]) -> dict[str, str]:
+def moves(gone: list[str], standing: list[str], stays: Callable[[str], bool] = lambda folder: False) -> dict[str, str]:
     """{new path: old path} of the freed notes moved: ``gone``, indexed notes with neither file nor placeholder at
     their paths; ``standing``, the notes that placeholders stand for, the index holding none of them. Each note is
     paired with one of the same file name; of several, by the most folders their paths end in alike, and not at all
-    where that leaves two equally likely (a note deleted and another of its name freed elsewhere are no move)."""
+    where that leaves two equally likely (a note deleted and another of its name freed elsewhere are no move), nor
+    by the file name alone where ``stays`` says the old note's folder is still there (relative, '' the root)."""
     by_name: dict[str, list[str]] = defaultdict(list)
     for path in gone:
         by_name[_name(path)].append(path)
@@ -31,6 +37,8 @@ def moves(gone: list[str], standing: list[str]) -> dict[str, str]:
         olds = [old for old in by_name.get(_name(new), ()) if old not in taken]
         others = [n for n in standing_by_name[_name(new)] if n != new] if olds else []
         best = _best(new, olds, others)
+        if best is not None and _shared_tail(new, best) < 2 and stays(best.rpartition("/")[0]):
+            best = None  # its folder is there: the note was deleted (or moved alone), no sign that this is it
         if best is not None:
             found[new] = best
             taken.add(best)

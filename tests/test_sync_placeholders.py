@@ -397,6 +397,32 @@ def test_a_deleted_note_is_not_taken_for_a_freed_one_moved_unless_one_alone_matc
     assert moves(["a/todo.md"], ["c/plan.md"]) == {}, "another note"
 
 
+def test_a_note_deleted_on_the_phone_is_not_taken_for_another_of_its_name_come_freed(immediate, tmp_path):
+    """todo.md deleted on the phone (its placeholder gone) while another todo.md, never downloaded here, came freed in
+    another folder: the scan took it for moved, and search showed the deleted note's passages at the other's path.
+    Paths sharing the file name alone are paired only where the old note's folder is gone too (a folder renamed)."""
+    from ingest.freed_moves import moves
+    from search.query.engine import Engine
+    from workers import tasks
+    root = write_tree(tmp_path / "notes", {"work/todo.md": "# Todo\n\nRenew the passport before March.\n",
+                                           "work/plan.md": OTHER, "tmux.md": OTHER}).resolve()
+    collection = ingest(root)["id"]
+    (root / "work/todo.md").unlink()
+    (root / "work/.todo.md.icloud").write_bytes(b"bplist00\x00")
+    tasks.discover(collection)
+    (root / "work/.todo.md.icloud").unlink()  # deleted on the phone
+    (root / "home").mkdir()
+    (root / "home/.todo.md.icloud").write_bytes(b"bplist00\x00")  # another todo.md, made on the phone
+    tasks.discover(collection)
+    assert _indexed(collection) == {"work/plan.md", "tmux.md"}, "the deleted note is gone, not moved to home/"
+    engine = Engine(Path(os.environ["SIFT_HOME"]) / "index.db", lambda: None)
+    assert engine.search("passport", mode="keyword").hits == []
+    assert moves(["work/todo.md"], ["home/todo.md"], lambda folder: folder == "work") == {}
+    assert moves(["work/todo.md"], ["home/todo.md"], lambda folder: False) == {"home/todo.md": "work/todo.md"}, \
+        "its folder went too: renamed"
+    assert moves(["a/work/todo.md"], ["b/work/todo.md"], lambda folder: True) == {"b/work/todo.md": "a/work/todo.md"}
+
+
 def test_many_placeholders_are_grouped_by_name_not_compared_each_with_each(monkeypatch):
     # a vault of notes freed before they were indexed: each scan with one indexed note gone looked at every other
     # placeholder for each one (20,000 placeholders: 236 s a scan)

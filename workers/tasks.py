@@ -259,7 +259,7 @@ def discover(collection_id: int, resume: bool = False, queued: float | None = No
     found += _kept(unreadable, current)
     freed = _not_downloaded(root, current, found)
     found += freed
-    moved = _moved_away(current, found, placeholders, rules)  # new path → old path
+    moved = _moved_away(root, current, found, placeholders, rules)  # new path → old path
     found += [_as_indexed(new, current[old]) for new, old in moved.items()]
     freed += in_cloud
     known = {p: Known(r["size"], r["mtime"], r["sha256"], r["attachment"], r["ctime"]) for p, r in current.items()}
@@ -1150,7 +1150,8 @@ def _not_downloaded(root: Path, current: dict, found: list[FoundFile]) -> list[F
     return [_as_indexed(path, row) for path, row in current.items() if path not in there and not_downloaded(root, path)]
 
 
-def _moved_away(current: dict, found: list[FoundFile], placeholders: list[str], rules: Rules) -> dict[str, str]:
+def _moved_away(root: Path, current: dict, found: list[FoundFile], placeholders: list[str],
+                rules: Rules) -> dict[str, str]:
     """{new path: old path} of the indexed notes not downloaded here that were moved on another device (a folder
     renamed on the phone): a placeholder stands for a note the index does not hold, where an indexed note is gone
     with its own placeholder (ingest.freed_moves). The scan found a rename by reading the new file, not on disk:
@@ -1159,7 +1160,9 @@ def _moved_away(current: dict, found: list[FoundFile], placeholders: list[str], 
     standing = [note for note in map(placeholder_for, placeholders) if note and note not in current
                 and note not in there and kind_of(note) and not rules.ignored(note, False) and rules.included(note)]
     gone = [path for path in current if path not in there] if standing else []
-    return freed_moves.moves(gone, standing) if gone else {}
+    def stays(folder: str) -> bool:  # asked of a pair's old folder alone, where the paths share the name only
+        return os.path.isdir(os.path.join(root, folder))
+    return freed_moves.moves(gone, standing, stays) if gone else {}
 
 
 def _cloud_only_kept(current: dict, refused: dict[str, str], downloading: bool = False) -> list[FoundFile]:
