@@ -74,7 +74,7 @@ def test_dropboxs_copy_of_a_folder_is_a_conflict_copy_of_each_note_in_it(immedia
         "Notes/bread/sourdough.md": NOTE,
         "Notes (Selective Sync Conflict)/bread/sourdough.md": NOTE + "\nOn the laptop: try spelt flour instead.\n",
         "Notes (Selective Sync Conflict 2)/bread/sourdough.md": NOTE,
-        "Notes/bread/rye.md": "# Rye bread\n\nRye flour makes a dense loaf; a sourdough starter gives it its sour taste.\n",
+        "Notes/bread/rye.md": "# Rye bread\n\nRye flour makes a dense loaf; a sourdough starter makes it sour.\n",
         "Old (Selective Sync Conflict)/kumquat.md": "# Kumquat\n\nKumquats in syrup, kept in a jar.\n",
     })
     engine = indexed_engine(root, "notes", embedder)

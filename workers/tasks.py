@@ -76,10 +76,10 @@ class Batch:
     embedded: dict[str, int] = field(default_factory=dict)  # path → chunks embedded
     vectors: dict[str, bytes] = field(default_factory=dict)  # text hash → float32 blob
     model: str | None = None  # the generation's model id, set by chunk: every stage after it embeds with it
+    urgent: bool = False  # a small build's batch: each of its stages goes ahead of bigger builds' (``priority``)
     # path → the id of its version indexed: a freed note, not on this disk, embedded again from its stored passages
     # for a new model and written again as that version (workers.freed_passages)
     as_indexed: dict[str, int] = field(default_factory=dict)
-    urgent: bool = False  # a small build's batch: each of its stages goes ahead of bigger builds' (``priority``)
 
 
 @dataclass(repr=False)

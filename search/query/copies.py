@@ -28,7 +28,7 @@ COPY = re.compile(r"""^(?P<stem>.+?)(?:
   | \ \(\d{1,3}\)                                              # Google Drive, a second download
   | -(?-i:(?:DESKTOP|LAPTOP)-[A-Z0-9]{3,8})                     # OneDrive, Windows' default machine names
 )(?P<ext>\.[^./ ]+)?$""", re.X | re.I)
-# Dropbox's copy of a folder ('Notes (Selective Sync Conflict)', '… Conflict 2)'): a name few give a folder of their own
+# Dropbox's copy of a folder ('Notes (Selective Sync Conflict)', '… Conflict 2)'): few name a folder of theirs so
 FOLDER_COPY = re.compile(r"^(?P<stem>.*[^ ]) \(Selective Sync Conflict(?: \d{1,3})?\)$", re.I)
 NUMBERED = re.compile(r"^(?P<stem>.*[^ ]) (?:[2-9]|[1-9]\d)(?P<ext>\.[^./ ]+)?$")  # iCloud Drive's 'note 2.md'
 
