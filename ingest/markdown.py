@@ -40,7 +40,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from ingest import joplin, logseq
+from ingest import joplin, logseq, markdown_lists
 from ingest.document import NOTION_ID, Document, Section, title_from_name, whole_characters
 from ingest.links import FENCE
 
@@ -84,9 +84,11 @@ CALLOUT = 7  # an Obsidian callout's title heads its lines one level below an AT
 _PARSER: MarkdownIt | None = None
 
 
-def parse_markdown(path: str, text: str) -> Document:
+def parse_markdown(path: str, text: str, fast_lists: bool = True) -> Document:
+    """The note's Document. ``fast_lists=False`` reads every list with markdown-it, as the fast reading of plain
+    lists (ingest.markdown_lists) must read them: the tests compare the two."""
     with _without_cycle_collection():
-        return _parse(path, text)
+        return _parse(path, text, fast_lists)
 
 
 @contextmanager
@@ -102,7 +104,7 @@ def _without_cycle_collection():
             gc.enable()
 
 
-def _parse(path: str, text: str) -> Document:
+def _parse(path: str, text: str, fast_lists: bool = True) -> Document:
     lines = text.split("\n")
     meta, body_start = _front_matter(lines)
     properties, hidden = logseq.page_properties(lines) if body_start == 0 else ({}, [])
@@ -110,7 +112,7 @@ def _parse(path: str, text: str) -> Document:
     item = joplin.raw_item(path, lines) if body_start == 0 else None  # a Joplin note of a raw export: its properties
     if item:
         hidden, meta = [*hidden, *range(item[0], len(lines))], {**meta, **item[1]}
-    headings, blocks, links, tags, drawings = _read_body(lines, body_start)
+    headings, blocks, links, tags, drawings = _read_body(lines, body_start, fast_lists)
     tagged, used = logseq.block_tags(_blank(lines, hidden)) if "tags::" in text else ([], [])  # a block's own tags
     sections = _sections(logseq.shown_lines(text, lines, [*hidden, *used]), body_start, headings, blocks, drawings,
                          tagged)
@@ -186,9 +188,10 @@ def _too_deep(state, start: int, end: int, silent: bool) -> bool:
     return paragraph(state, start, end, False)
 
 
-def _read_body(lines: list[str], start: int) -> tuple[list, list, list, dict, list]:
+def _read_body(lines: list[str], start: int, fast_lists: bool = True) -> tuple[list, list, list, dict, list]:
     """Headings, atomic blocks, link destinations, inline tags and drawings (DRAWING) of lines[start:], parsed a
-    piece at a time.
+    piece at a time; a run of plain list items (an outliner's page) read line by line instead, unless not
+    ``fast_lists`` (ingest.markdown_lists: what markdown-it reads there, faster).
 
     markdown-it holds every token of what it parses (a note that is one long list costs hundreds of
     bytes a line), so a long note is parsed in pieces of about PIECE_CHARS. A piece's last block (at
@@ -203,9 +206,18 @@ def _read_body(lines: list[str], start: int) -> tuple[list, list, list, dict, li
     headings, blocks, texts, tags, drawings = [], [], [], {}, []
     in_code: set[str] = set()  # '#words' the note writes in code: a Ruby method ('#find_or_create_by'), no tag
     commented = [False] * start + _in_comment(body)
+    scan = fast_lists and sum(map(len, body)) + len(body) > markdown_lists.SCAN_CHARS
     first = 0
     while first < len(body):
-        size = PIECE_CHARS
+        if fast_lists:  # a run of plain list items read line by line, without markdown-it (ingest.markdown_lists)
+            end, paragraphs = markdown_lists.read_run(body, first)
+            if end > first:
+                for line, content in paragraphs:
+                    _read_inline(content, start + line, texts, tags, commented, in_code)
+                first = end
+                continue
+        # a piece ends where such a run begins, if one does within it, for read_run to take it on from there
+        size = (scan and markdown_lists.next_run(body, first, PIECE_CHARS)) or PIECE_CHARS
         while True:
             stop, chars = first, 0
             while stop < len(body) and chars < size:
@@ -362,7 +374,7 @@ def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts:
     line, end line) of each fence that holds a drawing's data (DRAWING). ``in_code``: the '#words' of code spans and
     blocks, folded (``code_hashes``), which the caller takes out of the tags."""
     for i, token in enumerate(tokens):
-        if in_code is not None:
+        if in_code is not None and token.type in ("fence", "code_block"):
             code_hashes(token, in_code)
         if token.type == "blockquote_open" and token.level == 0 and token.map and i + 2 < len(tokens) \
                 and tokens[i + 1].type == "paragraph_open" and (title := _callout_title(tokens[i + 2].content)):
@@ -376,14 +388,26 @@ def _read_tokens(tokens: list, offset: int, headings: list, blocks: list, texts:
             if token.type == "fence" and DRAWING.match(token.info):
                 drawings.append((token.map[0] + offset, token.map[1] + offset))
             texts += token.meta.get("cells", []) if token.meta else []
-        elif token.type == "inline" and "]" in token.content:
-            texts.append(token.content)
-        if token.type in ("inline", "table_open") and len(tags) < META_ITEMS:
-            opened = token.type == "inline" and token.map is not None and token.map[0] + offset < len(commented) \
-                and commented[token.map[0] + offset]
-            for text in [token.content] if token.type == "inline" else (token.meta or {}).get("cells", []):
+        elif token.type == "inline":
+            _read_inline(token.content, token.map[0] + offset if token.map else None, texts, tags, commented,
+                         in_code)
+        if token.type == "table_open" and len(tags) < META_ITEMS:
+            for text in (token.meta or {}).get("cells", []):
                 if "#" in text:
-                    _inline_tags(_without_comments(text, opened), tags)
+                    _inline_tags(_without_comments(text, False), tags)
+
+
+def _read_inline(content: str, line: int | None, texts: list, tags: dict, commented: list[bool],
+                 in_code: set[str] | None = None) -> None:
+    """What a paragraph's or heading's text (``content``, from the note's ``line``) adds: itself to ``texts`` if it
+    may hold a link, its inline tags to ``tags``, its code spans' '#words' to ``in_code`` (when given)."""
+    if in_code is not None and "`" in content:
+        span_hashes(content, in_code)
+    if "]" in content:
+        texts.append(content)
+    if "#" in content and len(tags) < META_ITEMS:
+        opened = line is not None and line < len(commented) and commented[line]
+        _inline_tags(_without_comments(content, opened), tags)
 
 
 # A template placeholder, as Obsidian's core Templates ('{{title}}', '{{date:YYYY-MM-DD}}') and the Templater plugin
@@ -439,13 +463,17 @@ def code_hashes(token, found: set[str]) -> None:
     #find_or_create_by' was tagged #find_or_create_by, and so was the README linking to it. Of a block, only those
     glued to a name (``BLOCK_HASH``)."""
     if token.type in ("fence", "code_block"):
-        codes, pattern = [token.content], BLOCK_HASH
+        if "#" in token.content:
+            found.update(match.group(1).strip("/").casefold() for match in BLOCK_HASH.finditer(token.content))
     elif token.type == "inline" and "`" in token.content:  # the parser reads blocks only: no inline children
-        codes, pattern = [token.content[start:end] for start, end in _code_spans(token.content)], CODE_HASH
-    else:
-        return
+        span_hashes(token.content, found)
+
+
+def span_hashes(content: str, found: set[str]) -> None:
+    """Add the '#words' (folded) of the code spans of a paragraph's text ``content`` to ``found``."""
+    codes = [content[start:end] for start, end in _code_spans(content)]
     found.update(match.group(1).strip("/").casefold() for code in codes if "#" in code
-                 for match in pattern.finditer(code))
+                 for match in CODE_HASH.finditer(code))
 
 
 CODE_HASH = re.compile(r"#([\w/-]+)")
@@ -464,12 +492,20 @@ def _inline_tags(text: str, tags: dict) -> None:
             tag = " ".join((found.group(1) or found.group(2)).split()).strip("/")
             # a number is no tag, closed or not: 'issues #12 and #13#' tagged the note '13'
             if tag and not tag.replace("/", "").replace("-", "").isdigit() and len(tags) < META_ITEMS:
-                tags.setdefault(tag.casefold(), _meta_text(tag))
+                _add_tag(tags, tag)
         text = WORDS_TAG.sub(" ", text)
     for found in INLINE_TAG.finditer(text):
         tag = found.group(1).strip("/")
         if tag and not tag.replace("/", "").replace("-", "").isdigit() and len(tags) < META_ITEMS:
-            tags.setdefault(tag.casefold(), _meta_text(tag))
+            _add_tag(tags, tag)
+
+
+def _add_tag(tags: dict, tag: str) -> None:
+    """The tag under its folded form, unless a spelling of it is there already (an outliner's page repeats its tags
+    on thousands of lines: the spelling is cut to size only once)."""
+    key = tag.casefold()
+    if key not in tags:
+        tags[key] = _meta_text(tag)
 
 
 OBSIDIAN_COMMENT = re.compile(r"%%.*?(?:%%|\Z)", re.DOTALL)  # to its closing '%%', or to the end of the text

@@ -1,0 +1,198 @@
+"""Long Markdown lists read line by line, as markdown-it reads them, without markdown-it (ingest.markdown).
+
+An outliner's page (Logseq's, Obsidian's: a journal, a big ``contents.md``) is one long list of ``- `` blocks, most
+of them a line of text and a property line or two under it (``id:: 6500…``). markdown-it reads a list item by item
+in Python, trying a dozen block rules on every line: 100,000 such blocks took 3.7 s of CPU. What the note's index
+takes from a list of plain text is only each paragraph's text and its first line (its links and tags), and for such
+a list that follows from each line's indentation and its list marker: ``read_run`` works it out with CommonMark's
+(and markdown-it's) rules for list items, lazy lines and blank lines, in a few microseconds a line.
+
+It reads only lines that can be nothing but a list item or a paragraph's line (``_plain``): no heading, fence,
+quote, table, HTML, math, ordered list or link definition starts on them. At the first line it cannot read so, it
+stops: the caller reads the rest with markdown-it from the start of the top-level item that line lies in, a line
+at which a parse of the whole note starts a top-level item too (so reading it from there is reading it as the whole
+note does, as ingest.markdown's pieces are). tests/test_markdown_lists.py compares both readings.
+"""
+from __future__ import annotations
+
+import re
+
+from markdown_it.common.utils import mdTrim
+
+# A list marker and the spaces after it, then text (more than four spaces: the text would be indented code)
+ITEM = re.compile(r"[-*+]( {1,4})(?=[^ \t])")
+HEADING = re.compile(r"#{1,6}(?:[ \t]|$)")
+ORDERED = re.compile(r"[0-9]+[.)](?:[ \t]|$)")
+# A line of these alone may be a thematic break ('* * *'), a setext heading's underline ('==='), a table's delimiter
+# row ('|---|:--:|') or a bullet with nothing after it: none is a paragraph's line
+MARKS_ONLY = re.compile(r"[-*_=+:|\s]+")
+DELIMITER_LIKE = MARKS_ONLY  # what a table's header line needs under it (markdown-it tries a table first)
+# Text that starts with '[' but cannot start a link reference definition, as markdown-it's reference rule reads its
+# label: a '[' inside it, or a ']' on the line not followed by ':' ('[[Page]]', '[ ] task'); an escape ('\\') or a
+# label going on on the next line is left to markdown-it
+NO_DEFINITION = re.compile(r"\[[^\[\]\\]*(?:\[|\](?!:))")
+STARTS = "#><|`~$-*+_=:[0123456789"  # what a line that is not a paragraph's starts with (or a space of another kind)
+DEEPEST = 60  # items nested deeper are left to markdown-it (its nesting limit: ingest.markdown.MAX_NESTING)
+RUN_LINES = 16  # a markdown-it piece is ended where a run of at least this many plain lines begins (next_run)
+# in a note of more characters than this: a shorter one is one piece, read by markdown-it in a few milliseconds,
+# where the scan for such a run cost more than it saved (5 % more time for 14,000 ordinary notes)
+SCAN_CHARS = 16 * 1024
+
+
+def read_run(body: list[str], first: int) -> tuple[int, list[tuple[int, str]]]:
+    """(end, paragraphs) of the list that starts on body[first], a line where a parse of the whole note starts a
+    block at the top: its items from ``first`` to ``end``, each paragraph as (its first line, its text as
+    markdown-it's inline token holds it). ``end`` is ``first`` when not even the first item is plain, else a line
+    where the whole note's parse starts a block at the top again (a top-level item, or any block after a blank
+    line), or the note's end."""
+    items: list[tuple[int, int]] = []  # the open items: (the indentation their list needs, their content's)
+    paragraph: list[str] | None = None  # the open paragraph's lines, as markdown-it's getLines cuts them
+    indent = 0  # the open paragraph's item's content indentation
+    found: list[tuple[int, str]] = []
+    cut = (first, 0)  # the last line where the top level starts again, and how many paragraphs lie above it
+    for number in range(first, len(body)):
+        line = body[number]
+        text = line.lstrip(" \t")
+        if not text:  # a blank line ends the paragraph
+            if paragraph is not None:
+                found.append((start, mdTrim("\n".join(paragraph))))
+                paragraph = None
+            continue
+        if "\x00" in line:  # markdown-it reads it as U+FFFD
+            break
+        spaces = len(line) - len(text)
+        column = spaces if "\t" not in line[:spaces] else _columns(line, spaces)
+        marker = ITEM.match(text)
+        if not _plain(text[marker.end():] if marker else text):
+            if paragraph is None and items and column < items[0][1] and not _delimiter_next(body, number):
+                cut = (number, len(found))  # after a blank line, every item is closed: the top level again
+            break
+        if marker is None:
+            if paragraph is not None:  # a paragraph goes on at any line of text, however indented (lazy)
+                paragraph.append(text if column <= indent else _after_indent(line, indent))
+                continue
+            level = next((level for level in range(len(items) - 1, -1, -1) if column >= items[level][1]), None)
+            if level is None:  # after a blank line, below every item: the list is over
+                if items and not _delimiter_next(body, number):
+                    cut = (number, len(found))
+                break
+            if column - items[level][1] >= 4:
+                break  # indented code in the item
+            del items[level + 1:]
+            start, indent, paragraph = number, items[level][1], [_after_indent(line, items[level][1])]
+            continue
+        if paragraph is not None and items and _goes_on(items[-1], column):
+            paragraph.append(text if column <= indent else _after_indent(line, indent))
+            continue
+        place = _item_place(items, column)
+        if place is None or place[0] >= DEEPEST:
+            break
+        if paragraph is not None:
+            found.append((start, mdTrim("\n".join(paragraph))))
+        level, outer = place
+        if level == 0:
+            if number + 1 < len(body) and DELIMITER_LIKE.fullmatch(body[number + 1]):
+                break  # a top-level item over a delimiter row: a piece starting here would read a table
+            cut = (number, len(found))
+        del items[level:]
+        items.append((outer, column + 1 + len(marker.group(1))))
+        start, indent = number, items[-1][1]
+        paragraph = [text[marker.end():]]
+    else:
+        if paragraph is not None:
+            found.append((start, mdTrim("\n".join(paragraph))))
+        return len(body), found
+    return cut[0], found[:cut[1]]
+
+
+def next_run(body: list[str], first: int, most: int) -> int | None:
+    """The characters of body[first:] up to and with the first top-level item after ``first`` that begins a run
+    of RUN_LINES plain lines, within ``most`` characters; None if there is none: a markdown-it piece ending there
+    lets read_run take the run on."""
+    chars, begun = len(body[first]) + 1, None  # begun: (the characters up to and with it, its line)
+    for number in range(first + 1, len(body)):
+        if chars > most:
+            return None
+        line = body[number]
+        chars += len(line) + 1
+        text = line.lstrip(" \t")
+        marker = ITEM.match(text) if text else None
+        if text and not _plain(text[marker.end():] if marker else text):
+            begun = None
+            continue
+        if begun is None and marker and len(line) - len(text) <= 3 and "\t" not in line[:len(line) - len(text)]:
+            begun = (chars, number)
+        if begun is not None and number - begun[1] + 1 >= RUN_LINES:
+            return begun[0]
+    return None
+
+
+def _goes_on(item: tuple[int, int], column: int) -> bool:
+    """Whether a list item's line at ``column`` goes on the paragraph of the item ``item`` (the deepest one open)
+    rather than end it: indented four columns past the item's text ('this would be a code block'), or four past its
+    list's and still short of its text (markdown-it's special case of items each a column deeper)."""
+    outer, inner = item
+    return column - inner > 3 or (column - outer >= 4 and column < inner)
+
+
+def _item_place(items: list[tuple[int, int]], column: int) -> tuple[int, int] | None:
+    """(level, the indentation its list needs) of a list item at ``column`` whose line ends the paragraph above (or
+    follows a blank line): in the deepest open item it is indented to (a list inside it), or beside the innermost
+    item it is not (a next item of that list); None where markdown-it would read indented code instead."""
+    for level in range(len(items) - 1, -1, -1):
+        outer, inner = items[level]
+        if column >= inner:
+            return None if column - inner >= 4 else (level + 1, inner)
+        if column >= outer:
+            return None if column - outer >= 4 else (level, outer)
+    return None if column >= 4 else (0, 0)
+
+
+def _plain(text: str) -> bool:
+    """Whether a line whose text (after its indentation and any list marker) is ``text`` is a paragraph's line
+    wherever it stands, as markdown-it's block rules read it: not a heading ('# x'), a fence, a quote, HTML, a math
+    block, a list marker with nothing after it, an ordered list's marker, a thematic break, an underline, a
+    table's delimiter row or header ('|'), nor the start of a link reference definition ('[label]: url')."""
+    if not text:
+        return False
+    first = text[0]
+    if first not in STARTS and not first.isspace():
+        return True  # nor can it be marks alone (MARKS_ONLY)
+    if first in "#":
+        return HEADING.match(text) is None
+    if first in "><|" or text.startswith(("```", "~~~", "$$")):
+        return False
+    if first in "-*+" and text[1:2] in ("", " ", "\t"):
+        return False
+    if first.isdigit() and ORDERED.match(text):
+        return False
+    if first == "[" and not NO_DEFINITION.match(text):
+        return False
+    return MARKS_ONLY.fullmatch(text) is None
+
+
+
+
+def _delimiter_next(body: list[str], number: int) -> bool:
+    """Whether the line after body[number] could be a table's delimiter row."""
+    return number + 1 < len(body) and DELIMITER_LIKE.fullmatch(body[number + 1]) is not None
+
+
+def _columns(line: str, length: int) -> int:
+    """The columns of line[:length], spaces and tabs (to the next multiple of 4), as markdown-it counts them."""
+    if "\t" not in line[:length]:
+        return length
+    column = 0
+    for char in line[:length]:
+        column += 4 - column % 4 if char == "\t" else 1
+    return column
+
+
+def _after_indent(line: str, indent: int) -> str:
+    """The line as markdown-it's getLines gives it to a paragraph whose item's text is at column ``indent``: up to
+    that many columns of its indentation dropped, a tab cut by it made spaces."""
+    column = at = 0
+    while at < len(line) and column < indent and line[at] in " \t":
+        column += 4 - column % 4 if line[at] == "\t" else 1
+        at += 1
+    return " " * (column - indent) + line[at:] if column > indent else line[at:]

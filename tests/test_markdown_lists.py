@@ -1,0 +1,208 @@
+"""Long Markdown lists read line by line (ingest.markdown_lists): an outliner's page reads exactly as markdown-it
+reads it, with markdown-it left out of its plain list items. markdown-it read a Logseq page of 100,000 blocks item by
+item in Python (3.7 s of CPU here, 7.3 s under load); each test here compares the two readings, or counts the lines
+markdown-it is given."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from ingest import markdown, markdown_lists
+
+UUID = "6500a1b2-0000-4000-8000-00000000000{}"
+
+LOGSEQ_PAGE = """title:: Garden plan
+alias:: Garden, Allotment
+tags:: project, [[outdoor work]]
+
+- Plan the beds with [[Ana Souza]] #garden
+  id:: {id0}
+  collapsed:: true
+\t- TODO buy seeds from [the shop](shops/seeds.md) #[[spring jobs]]
+\t  :LOGBOOK:
+\t  CLOCK: [2024-03-14 Thu 10:00]--[2024-03-14 Thu 11:00] =>  01:00:00
+\t  :END:
+\t- DONE order compost, see ((6500a1b2-0000-4000-8000-000000000000))
+\t\t- a child block with `#not-a-tag` in code and #real-tag
+\t\t  that goes on over a second line [[Soil]]
+\t\t  id:: {id1}
+- {{{{embed [[Tools]]}}}}
+- ## A heading block
+  heading:: true
+- A block with a snippet:
+  ```python
+  # not a heading
+  print("- not an item")
+  ```
+- Steps to follow:
+  1. dig the bed
+  2. add [[compost]]
+- [ ] a task written as Obsidian writes one #todo
+- [x] a done task [[Done list]]
+- lazy block
+a lazy line that goes on the block's paragraph #lazy
+- a block holding a table:
+  | tool | use |
+  |------|-----|
+  | [[Spade]] | dig |
+- > a quote in a block
+- [ref]: refs/target.md
+- see [the target][ref]
+- tags:: block-tag
+  a block tagged by its own property
+"""
+
+OBSIDIAN_LIST = """# Weekly review
+
+- [ ] call the plumber about the [[Boiler]] #home
+  - [x] find the invoice
+  - [ ] ask about the warranty (see [[Boiler#Warranty|the warranty]])
+- [x] renew the #insurance
+
+- loose item after a blank line
+  with a second paragraph line
+
+  and a second paragraph in the same item #loose
+
+* a star list
+* [[Star item]]
++ a plus list #plus
+- back to dashes
+    - indented four
+          - indented ten: a lazy line of the paragraph above
+        indented code? no: a paragraph's line
+-    four spaces after the marker
+1. numbered
+2) numbered too
+"""
+
+
+def _pages() -> list[str]:
+    logseq = LOGSEQ_PAGE.format(id0=UUID.format(0), id1=UUID.format(1))
+    return [logseq, OBSIDIAN_LIST, logseq * 3, OBSIDIAN_LIST * 3, logseq.split("\n\n", 1)[1] * 5,
+            (OBSIDIAN_LIST + "\n" + logseq) * 2]
+
+
+@pytest.mark.parametrize("run_lines", [markdown_lists.RUN_LINES, 1])
+@pytest.mark.parametrize("page", range(len(_pages())))
+def test_an_outliners_page_reads_the_same_with_the_fast_path_as_with_markdown_it(page, run_lines, monkeypatch):
+    """Logseq's properties, nested blocks (tabs), ids, time logs, [[links]], #tags, a block reference and an embed,
+    code, a numbered list, a table and a quote in blocks, tasks, lazy lines, loose items, other markers: what is
+    indexed (passages, title, tags, links) and what the parse found (headings, atomic blocks, link destinations,
+    tags) are the same either way. With RUN_LINES 1, markdown-it's pieces end at every plain top-level item, for
+    the fast path to read every run it can."""
+    monkeypatch.setattr(markdown_lists, "RUN_LINES", run_lines)
+    monkeypatch.setattr(markdown_lists, "SCAN_CHARS", 0 if run_lines == 1 else markdown_lists.SCAN_CHARS)
+    text = _pages()[page]
+    fast, slow = markdown.parse_markdown("pages/Garden plan.md", text), \
+        markdown.parse_markdown("pages/Garden plan.md", text, fast_lists=False)
+    assert fast == slow
+    lines = text.split("\n")
+    assert markdown._read_body(lines, 0) == markdown._read_body(lines, 0, fast_lists=False)
+    assert fast.meta["tags"] and fast.meta["links"]
+    if run_lines == 1:  # the fast path read a good part of it
+        read, real = [], markdown_lists.read_run
+        monkeypatch.setattr(markdown_lists, "read_run", lambda body, first: (
+            read.append((done := real(body, first))[0] - first), done)[1])
+        markdown.parse_markdown("pages/Garden plan.md", text)
+        assert sum(read) > text.count("\n") / 3, (sum(read), text.count("\n"))
+
+
+def test_the_pages_of_the_comparison_are_read_as_they_should_be():
+    """What the comparison above compares holds what an outliner's page holds (so an equal wrong reading fails)."""
+    doc = markdown.parse_markdown("pages/Garden plan.md", _pages()[0])
+    assert doc.title == "Garden plan" and doc.meta["aliases"] == ["Garden", "Allotment"]
+    assert set(doc.meta["tags"]) >= {"project", "outdoor work", "garden", "spring jobs", "real-tag", "todo", "lazy"}
+    assert "not-a-tag" not in doc.meta["tags"]
+    assert {"Ana Souza", "Soil", "Tools", "Spade", "shops/seeds.md", "refs/target.md"} <= set(doc.meta["links"])
+    assert any(section.heading_path == ["A heading block"] for section in doc.sections)
+    text = "\n".join(section.text for section in doc.sections)
+    assert "6500a1b2" not in text and "CLOCK:" not in text and "Plan the beds" in text
+
+
+class CountingParser:
+    """The real markdown-it parser, counting the lines it is given."""
+
+    def __init__(self):
+        self.made, self.lines = markdown.parser(), 0
+
+    def parse(self, src, env=None):
+        self.lines += src.count("\n") + 1
+        return self.made.parse(src, env)
+
+    def __getattr__(self, name):
+        return getattr(self.made, name)
+
+
+def _counted(monkeypatch, text: str, fast_lists: bool = True) -> int:
+    counting = CountingParser()
+    monkeypatch.setattr(markdown, "parser", lambda: counting)
+    markdown.parse_markdown("pages/big.md", text, fast_lists=fast_lists)
+    return counting.lines
+
+
+def test_a_logseq_page_of_blocks_with_ids_is_read_without_markdown_it(monkeypatch):
+    page = "".join(f"- block {n} about [[Page {n % 40}]] #tag{n % 7}\n  id:: {UUID.format(n % 10)}\n"
+                   for n in range(2000))
+    assert _counted(monkeypatch, page) == 0
+    assert _counted(monkeypatch, page, fast_lists=False) >= 4000  # every line, before
+
+
+def test_markdown_it_reads_only_the_blocks_of_a_long_outline_that_need_it(monkeypatch):
+    """Page properties at the top, and a code block in every 25th block: markdown-it is given a piece that ends
+    where plain blocks begin again (ingest.markdown_lists.next_run), not the rest of a 256 KB piece."""
+    blocks = [f"- block {n} [[Page {n % 40}]]\n\t- child {n} #tag\n\t  collapsed:: true\n" for n in range(2000)]
+    blocks[24::25] = ["- a snippet\n  ```sh\n  echo '# no heading'\n  ```\n"] * len(blocks[24::25])
+    page = "title:: Big\ntags:: daily\n\n" + "".join(blocks)
+    read = _counted(monkeypatch, page)
+    assert read < page.count("\n") / 5, read
+    assert markdown.parse_markdown("p.md", page) == markdown.parse_markdown("p.md", page, fast_lists=False)
+
+
+# Lines an outliner writes, and lines that are no list item's, at the indentations an outline has
+TEXTS = ["block text", "[[Page]] and #tag", "#[[two words]] #tag2", "id:: 6500a1b2-0000-4000-8000-000000000000",
+         "collapsed:: true", "[a link](a.md) and [b][r]", "`#code` and #real", "TODO [ ] task", "[ ] task", "[x]: r.md",
+         "**bold** *em* _u_ ==hl==", "# Heading", "####### seven", "```", "~~~", "``span``", "$$", "$5", "> quote",
+         "<div>", "| a | b |", "|---|---|", "---", "* * *", "===", "-- dash", "+1", "1. one", "2) two", "1.5 kg",
+         ":LOGBOOK:", "%% comment", "<!-- c", "\u3000ideographic space", "[open label", "[r]: ref.md", "\\# escaped",
+         "a | b", ""]
+INDENTS = ["", "", "", " ", "  ", "   ", "    ", "     ", "\t", "\t\t", "\t  ", " \t", "        "]
+MARKERS = ["", "", "- ", "- ", "- ", "* ", "+ ", "-  ", "-    ", "-     ", "-\t", "-", "1. "]
+
+
+@settings(max_examples=250, deadline=None)
+@given(lines=st.lists(st.tuples(st.sampled_from(INDENTS), st.sampled_from(MARKERS), st.sampled_from(TEXTS)),
+                      min_size=1, max_size=40), run_lines=st.sampled_from([1, 4]))
+def test_any_outline_reads_the_same_with_the_fast_path_as_with_markdown_it(lines, run_lines):
+    """RUN_LINES and SCAN_CHARS are set and set back inside each example (a function-scoped monkeypatch would undo
+    them only after the last one)."""
+    text = "\n".join(indent + marker + line for indent, marker, line in lines) + "\n"
+    body = text.split("\n")
+    saved = markdown_lists.RUN_LINES, markdown_lists.SCAN_CHARS
+    markdown_lists.RUN_LINES, markdown_lists.SCAN_CHARS = run_lines, 0
+    try:
+        fast = markdown._read_body(body, 0)
+    finally:
+        markdown_lists.RUN_LINES, markdown_lists.SCAN_CHARS = saved
+    assert fast == markdown._read_body(body, 0, fast_lists=False), text
+
+
+@pytest.mark.parametrize("text", [
+    "- x\n-    see [the\n    - guide](guide.md) #four\n",  # four past the list, short of the text: the same paragraph
+    "- x\n- see [the\n      - guide](guide.md)\n",  # four past the item's text: the same paragraph
+    "- x\n- a | b\n|---|---|\n- #tag\n",  # a top-level item over a delimiter row: read at the top, a table
+    "- x\n\n- a | b\n|---|---|\n",
+    "- x\n\n  - a | b\n  |---|---|\n",
+    "- x\n\tlazy [a\n- b](b.md)\n",  # a lazy line, then an item that ends the paragraph
+    "- x\n\n      code #no\n- y #yes\n",  # after a blank line, indented code in the item
+    "- x\n  - y\n\n    code? no: [a](a.md) #p\n",
+    "- x\n     - y\n    - z #z\n",  # a line the top level reads as indented code
+    "- a\n* b [[B]]\n+ c #c\n",  # other markers: new lists
+    "- a\x00 [[A]]\n- b #b\n",
+    "- [ ] task\n- [x]: def.md\n- [see][x]\n",
+])
+def test_a_corner_of_commonmarks_lists_reads_the_same_with_the_fast_path(text, monkeypatch):
+    monkeypatch.setattr(markdown_lists, "RUN_LINES", 1)
+    monkeypatch.setattr(markdown_lists, "SCAN_CHARS", 0)
+    body = ("- plain\n" * 3 + text + "- plain\n" * 3).split("\n")
+    assert markdown._read_body(body, 0) == markdown._read_body(body, 0, fast_lists=False)
