@@ -12,11 +12,19 @@ Runs are written as one paragraph of 10,000-character lines (the pipeline
 refuses lines over a million characters before parsing).
 
     .venv/bin/python bench/markdown.py [--sizes 1 5 20] [--patterns brackets lists ...]
+
+``--outliner`` measures outliners' pages instead (a Logseq page of 100,000 blocks each with its ``id::`` line, a
+Logseq journal of nested blocks with links, tags, tasks and properties, the same with a code block in every 25th
+block, an Obsidian list of tasks in groups): the median CPU seconds of ``--runs`` parses, each in a fresh process,
+read with ingest.markdown_lists' fast path and without it (every list by markdown-it, as before it), and the ratio.
+
+    .venv/bin/python bench/markdown.py --outliner [--runs 5] [--megabytes 5.8]
 """
 from __future__ import annotations
 
 import argparse
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -62,13 +70,67 @@ PATTERNS = {
 }
 
 
-def child(pattern: str, megabytes: float) -> None:
+def uuid(number: int) -> str:
+    return f"6500{number:04x}-{number % 9973:04x}-4{number % 997:03x}-8{number % 991:03x}-{number:012x}"
+
+
+def logseq_ids(size: int) -> str:
+    """A Logseq page of blocks each with its id (what a block reference or embed makes Logseq write)."""
+    blocks, chars, number = [], 0, 0
+    while chars < size:
+        blocks.append(f"- block {number}\n  id:: {uuid(number)}\n")
+        chars += len(blocks[-1])
+        number += 1
+    return "".join(blocks)
+
+
+JOURNAL_BLOCKS = [
+    "- Met [[Ana Souza]] about the #grant report\n  id:: {id}\n",
+    "\t- TODO send her the [[Budget 2024]] draft\n\t  :LOGBOOK:\n\t  CLOCK: [2024-03-14 Thu 10:00]\n\t  :END:\n",
+    "\t- She asked for the figures by #[[next week]], see ((6500aaaa-0000-4000-8000-000000000000))\n",
+    "\t\t- collapsed child block with **bold** text and `inline #code`\n\t\t  collapsed:: true\n",
+    "- DONE read [the paper](papers/attention.pdf) #reading\n",
+    "- a thought that runs on\n  over a second line of the same block\n",
+]
+CODE_BLOCK = "- a snippet:\n  ```python\n  print('# no heading')\n  ```\n"
+
+
+def logseq_journal(size: int, code_every: int = 0) -> str:
+    """A Logseq page of nested blocks (tabs) with links, tags, tasks, a time log, properties and a block reference;
+    with ``code_every``, a block holding a code fence every that many blocks."""
+    parts, chars, number = ["title:: Big journal\ntags:: daily\n\n"], 0, 0
+    while chars < size:
+        block = JOURNAL_BLOCKS[number % len(JOURNAL_BLOCKS)].replace("{id}", uuid(number))
+        if code_every and number % code_every == code_every - 1:
+            block = CODE_BLOCK
+        parts.append(block)
+        chars += len(block)
+        number += 1
+    return "".join(parts)
+
+
+def obsidian_tasks(size: int) -> str:
+    """An Obsidian note of task lists in groups (two-space nesting, a blank line between groups)."""
+    group = ("- [ ] call the plumber about the [[Boiler]] #home\n  - [x] find the invoice\n"
+             "  - [ ] ask about the warranty\n- [x] renew the #insurance\n\n")
+    return group * (size // len(group) + 1)
+
+
+OUTLINERS = {
+    "logseq-ids": logseq_ids,
+    "logseq-journal": logseq_journal,
+    "journal-with-code": lambda size: logseq_journal(size, code_every=25),
+    "obsidian-tasks": obsidian_tasks,
+}
+
+
+def child(pattern: str, megabytes: float, fast: bool = True) -> None:
     """Parse one note and print: CPU seconds (the machine may be shared), sections, peak RSS in MB."""
     sys.path.insert(0, str(REPO))
     from ingest.markdown import parse_markdown
-    note = PATTERNS[pattern](int(megabytes * 1_000_000))
+    note = {**PATTERNS, **OUTLINERS}[pattern](int(megabytes * 1_000_000))
     started = time.process_time()
-    doc = parse_markdown("bench.md", note)
+    doc = parse_markdown("bench.md", note, fast_lists=fast)
     seconds = time.process_time() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"{seconds:.3f} {len(doc.sections)} {peak:.0f}")
@@ -80,10 +142,16 @@ def main() -> None:
     parser.add_argument("--patterns", nargs="+", choices=sorted(PATTERNS), default=list(PATTERNS))
     parser.add_argument("--repeats", type=int, default=3, help="best of this many runs for notes under 10 MB "
                         "(a shared machine's noise), one run above")
-    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--outliner", action="store_true", help="outliners' pages, with the fast path and without")
+    parser.add_argument("--runs", type=int, default=5, help="with --outliner: the median of this many runs")
+    parser.add_argument("--megabytes", type=float, default=5.8, help="with --outliner: each page's size")
+    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child[0], float(args.child[1]))
+        child(args.child[0], float(args.child[1]), args.child[2] == "fast")
+        return
+    if args.outliner:
+        outliners(args.runs, args.megabytes)
         return
     sizes = " | ".join(f"{s:g} MB: CPU s/MB (peak MB)" for s in args.sizes)
     print(f"{'pattern':<18} | {sizes} | largest/smallest s/MB")
@@ -98,11 +166,25 @@ def main() -> None:
         print(f"{pattern:<18} | " + " | ".join(f"{c:<22}" for c in cells) + f" | {ratio:.2f}", flush=True)
 
 
-def parse_once(pattern: str, size: float) -> tuple[float, float]:
+def parse_once(pattern: str, size: float, fast: bool = True) -> tuple[float, float]:
     """(CPU seconds, peak RSS in MB) of one parse in a fresh process."""
-    out = subprocess.run([sys.executable, __file__, "--child", pattern, str(size)], capture_output=True,
-                         text=True, check=True).stdout.split()
+    out = subprocess.run([sys.executable, __file__, "--child", pattern, str(size), "fast" if fast else "slow"],
+                         capture_output=True, text=True, check=True).stdout.split()
     return float(out[0]), float(out[2])
+
+
+def outliners(runs: int, megabytes: float) -> None:
+    """Each outliner's page parsed ``runs`` times with the fast path and without, alternately: the medians."""
+    print(f"{'page':<18} | {megabytes:g} MB: CPU s, fast path (peak MB) | markdown-it only (peak MB) | ratio")
+    for pattern in OUTLINERS:
+        timed = {True: [], False: []}
+        for _ in range(runs):
+            for fast in (True, False):
+                timed[fast].append(parse_once(pattern, megabytes, fast))
+        fast, slow = (statistics.median(s for s, _ in timed[way]) for way in (True, False))
+        peaks = [max(p for _, p in timed[way]) for way in (True, False)]
+        print(f"{pattern:<18} | {fast:7.2f} ({peaks[0]:5.0f}){'':<15} | {slow:7.2f} ({peaks[1]:5.0f}){'':<8} | "
+              f"{slow / fast:.1f}x", flush=True)
 
 
 if __name__ == "__main__":
