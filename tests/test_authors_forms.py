@@ -169,6 +169,18 @@ def test_list_files_by_a_domain_lists_nothing(home, model_path, monkeypatch):
         ["notes/lights.eml"]
 
 
+def test_list_files_by_an_author_reads_the_files_again_only_once_the_index_changed(home):
+    """list_files(author=…) read every file's meta (for its author, for a chat's speakers) at each call, where
+    search keeps what it read per index state."""
+    from search.index import db
+    conn = db.connect(home / "index.db")
+    first = authors.files_by(conn, "Ben Okafor")
+    read = []
+    conn.set_trace_callback(read.append)
+    assert authors.files_by(conn, "Ben Okafor") == first and first
+    assert not [sql for sql in read if "meta LIKE" in sql], read
+
+
 def test_a_chat_export_names_its_speakers():
     """The heads the parser wrote are its messages' speakers (meta "speakers"), of a WhatsApp chat, a Telegram
     account's several chats and a zipped export; a passage read before they were named is read by its lines' form."""

@@ -363,7 +363,7 @@ def _heads(text: str, names: frozenset[str]) -> list[str]:
 # (author_reads.stamp) they were made at: by FTS5 (``ingest search --author``, or while the postings are read) each
 # search read the files' authors and the mail files again and matched every sender (71 ms of each search at 100,000
 # messages, bench/author_heads.py), where the in-memory path matches them once per catalog (Catalog.author_mask).
-_CONDITIONS: dict[tuple[str, str], tuple[tuple, tuple[str, dict]]] = {}
+_CONDITIONS: dict[tuple[str, str, str], tuple[tuple, object]] = {}  # and list_files' files_by's
 CONDITIONS_KEPT = 32
 
 
@@ -371,18 +371,23 @@ def condition(conn, name: str) -> tuple[str, dict]:
     """The SQL condition (over chunks ch of files f) that ``name`` wrote a passage, with its parameters: the files
     recording such an author, and the mail and chat passages of such a sender, as ``Catalog.author_mask`` keeps
     them; made again only when the index has changed since (``_CONDITIONS``)."""
+    return _per_state(conn, ("condition", name), _condition)
+
+
+def _per_state(conn, key: tuple, make):
+    """``make(conn, name)`` for ``key`` (what, name), made again only when the index changed since (its stamp)."""
     from search.index import author_reads
     where, now = author_reads.database(conn), author_reads.stamp(conn)
     with _KEPT_LOCK:
-        held = _CONDITIONS.get((where, name)) if where else None
+        held = _CONDITIONS.get((where, *key)) if where else None
     if held is not None and held[0] == now:
         return held[1]
-    made = _condition(conn, name)
+    made = make(conn, key[1])
     if where:
         with _KEPT_LOCK:
             if len(_CONDITIONS) >= CONDITIONS_KEPT:
                 _CONDITIONS.clear()
-            _CONDITIONS[(where, name)] = (now, made)
+            _CONDITIONS[(where, *key)] = (now, made)
     return made
 
 
@@ -399,7 +404,12 @@ def _condition(conn, name: str) -> tuple[str, dict]:
 
 def files_by(conn, name: str) -> list[int]:
     """The ids of the file versions ``name`` wrote: recording such an author, or a mail file holding a message of
-    such a sender (list_files' ``author``: 'list what Ben wrote')."""
+    such a sender (list_files' ``author``: 'list what Ben wrote'); made again only when the index changed since, as
+    ``condition`` is: each call read every file's meta for its author and for a chat's (author_reads.chat_files)."""
+    return list(_per_state(conn, ("files", name), _files_by))
+
+
+def _files_by(conn, name: str) -> list[int]:
     from search.index import author_reads
     files = {file for file, author in author_reads.file_authors(conn) if wrote(author, name)}
     said = mail_senders(conn)
