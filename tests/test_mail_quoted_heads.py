@@ -49,3 +49,18 @@ def test_outlooks_quoted_head_names_no_sender(quoted):
     # a message of no To nor Cc: its own Date line right after its From line, as ingest.mail writes it
     alone = "From: Dan <dan@example.com>\nDate: Tuesday 5 March 2024 10:00\nSubject: Notes"
     assert senders([(1, 7, own), (2, 7, alone)])[1] == (2, "Dan <dan@example.com>")
+
+
+def test_a_quoted_from_line_cut_at_the_heads_end_names_no_sender():
+    """A passage's head is its first HEAD_CHARS characters: a quoted From line reaching that end had no Sent line
+    after it to be told by, and was read as the message's own (Carol credited with Bo's reply)."""
+    from search.index.author_reads import HEAD_CHARS
+    from search.query.authors import senders
+    own = "From: Bo Lind <bo@example.com>\nTo: Carol Jones <carol@example.com>\nDate: Tuesday 5 March 2024 09:00"
+    before = "the answer by Friday.\n\nFrom: Carol Jones, Facilities Committee of the Riverside Housing Cooperative "
+    quoted = (before + "x" * HEAD_CHARS)[:HEAD_CHARS - len(" <carol@example.com>")] + " <carol@example.com>"
+    assert len(quoted) == HEAD_CHARS and quoted.index("From:") < 200
+    assert senders([(1, 7, own), (2, 7, quoted)])[1] == (2, "Bo Lind <bo@example.com>")
+    # a message's own head begins its passage, its From line of many addresses cut as well
+    many = ("From: " + ", ".join(f"Person {n} <p{n}@example.com>" for n in range(30)))[:HEAD_CHARS]
+    assert senders([(1, 7, own), (2, 7, many)])[1] == (2, many[6:])

@@ -275,7 +275,10 @@ def senders(heads: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
         if its_file != file:
             file, sender = its_file, None
         # not Outlook's head of a message quoted (search.query.mail_quotes): a passage starting there is its own's
-        line = next((m for m in FROM_LINE.finditer(head) if not quoted_head(head, m.end())), None)
+        # a From line reaching the head's end has no next line to be told by: the message's own only where it
+        # begins the passage, as ingest.mail writes it (with many addresses, past HEAD_CHARS)
+        line = next((m for m in FROM_LINE.finditer(head) if not quoted_head(head, m.end())
+                     and (m.end() < len(head) or m.start() == 0)), None)
         sender = line.group(1) if line and line.start() < 200 else None \
             if HEAD.match(head) and not inside_quoted_head(head) else sender  # a passage begun at Outlook's To line too
         if sender:
