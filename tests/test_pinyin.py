@@ -19,6 +19,7 @@ NOTES = {
     "man.md": "# Man pages\n\nYou can read the man page of any command.\n",
     "reply.md": "---\nauthor: Li Na\n---\n# 回复\n\n收到，明天处理。\n",
     "lunch.md": "# 午饭\n\n今天吃慢餐。\n",  # 慢餐 is man can
+    "jobs.md": "---\ntags: [调度]\n---\n# Jobs\n\n任务调度每晚运行。\n",  # its tag a pair of its text
 }
 
 
@@ -49,6 +50,13 @@ def test_pinyin_finds_the_note_that_writes_the_chinese(engine):
         assert paths(answer)[:1] == [path], (query, paths(answer), answer.notes)
         assert f"{query!r} read as pinyin: also searched as {chinese}" in answer.notes, answer.notes
         assert not any("no passage contains" in n for n in answer.notes), answer.notes
+
+
+def test_a_pair_a_note_also_holds_as_a_tag_is_in_the_table(engine):
+    """The pairs already in the table were told by a name its file's tags reused: a note tagged 调度 recorded no
+    pinyin of the 调度 it writes, and 'diaodu' found nothing."""
+    answer = engine.search("diaodu", mode="keyword")
+    assert paths(answer) == ["jobs.md"], (paths(answer), answer.notes)
 
 
 def test_a_word_of_three_syllables_is_found_by_the_pairs_that_chain_into_it(engine):

@@ -521,11 +521,11 @@ def _insert_version(conn, collection_id: int, version: FileVersion, chunks: list
     table holds already (``_pinyin_written``), not written again; ``written``: gets those it writes."""
     file_id = _insert_file(conn, collection_id, version, gen)
     title = index_form(_fts_title(version))
-    held = (version.meta or {}).get("tags")
-    held = set(held) if isinstance(held, list) else set()
+    tags = (version.meta or {}).get("tags")  # not ``held``: that name is the pinyin pairs written (a tag 调度 was one)
+    tags = set(tags) if isinstance(tags, list) else set()
     for chunk in chunks:
         # its own tags, those its file's title column lacks, in its title column: a '#tag' finds it
-        own = index_form(" ".join(t for t in chunk.tags if t not in held)) if chunk.tags else ""
+        own = index_form(" ".join(t for t in chunk.tags if t not in tags)) if chunk.tags else ""
         _insert_chunk(conn, file_id, f"{title} {own}" if own.strip() else title, chunk, version.kind == "code")
     # the pinyin of its pairs of Chinese characters, that a query in pinyin finds them by (search.query.pinyin)
     rows = pinyin_pairs([_fts_title(version), *(part for c in chunks for part in (c.heading_path, c.text))], held)
