@@ -324,7 +324,8 @@ def _cite_footnotes(chunk: Chunk, footnotes: dict[str, str], count: Counter, max
 # quote below its own text under Outlook's block ('From: …' / 'Sent: …', 'Von:' / 'Gesendet:' …, no '-----Original
 # Message-----' over it) is left out, as that line's is: a search found every reply of a chain after it; a line of a
 # chat message below its first that reads as a message's head ('Ben Okafor: yes' of a quote or a pasted log) is set in
-# by a space (ingest.chat._line): the author filter counted Ben among that day's speakers.
+# by a space (ingest.chat._line): the author filter counted Ben among that day's speakers. A note 'Changes.md' (not
+# Perl's 'Changes', of no extension) is no changelog by its name either.
 VERSION = 27
 
 # A code section of fewer tokens (a module's docstring and imports, a class's header line, a one-line function)

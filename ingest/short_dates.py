@@ -147,8 +147,10 @@ def versioned(path: str, headings: list[str]) -> bool:
     in their last number more often than in their first: a changelog's ``19.03.12``, ``19.03.11``, ``18.09.09``
     change their patch, a log's ``14.03.24``, ``15.03.24`` their day. A person's ``changes.md`` of days
     (``## 03.11.24``), or a note with a ``## 3.1.4: Results``, had its days read as versions."""
-    name = re.split(r"[/\\]", path)[-1].split(".")[0] if path else ""
-    if _RELEASE_FILE.fullmatch(name):
+    whole = re.split(r"[/\\]", path)[-1] if path else ""
+    name = whole.split(".")[0]
+    # 'Changes' alone, as Perl's: 'Changes.md' is a note named as notes are (an Obsidian vault's capitals)
+    if _RELEASE_FILE.fullmatch(name) and (name != "Changes" or whole == name):
         return True
     dotted, numbered = [], []
     for heading in headings:
