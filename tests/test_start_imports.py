@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 
@@ -47,3 +48,20 @@ def home_env(tmp_path) -> dict:
 def test_the_server_is_built_without_the_heavy_libraries(home_env):
     assert loaded(home_env, SERVER) == []
 
+
+
+@pytest.mark.timeout(600)
+def test_a_root_registered_before_is_served_without_migrating_the_index(home_env, tmp_path):
+    """sift-mcp --root of a folder registered before opened the writer's connection before it answered
+    initialize, which migrates an older index first: V26 reads every passage for its pinyin (pypinyin loaded),
+    7 s of a 10,000-passage index on the first start after an upgrade. The worker migrates it; the start only reads."""
+    index = os.path.join(home_env["SIFT_HOME"], "index.db")
+    old = sqlite3.connect(index)
+    old.executescript("DROP TABLE pinyin; PRAGMA user_version = 25;")
+    old.close()
+    code = ("from mcp_server.server import register_root\nfrom search.settings import load\n"
+            f"assert register_root(load(), {str(tmp_path / 'notes')!r}, None)[1] == 'notes'\n" + LOADED)
+    assert loaded(home_env, code) == []
+    version = sqlite3.connect(index)
+    assert version.execute("PRAGMA user_version").fetchone()[0] == 25
+    version.close()
