@@ -1224,3 +1224,15 @@ def test_a_minified_frame_is_said_to_be_one(engine_over, mode):
             "stand for") in answer.notes, answer.notes
     plain = engine_over(RUN_TOGETHER).search("at use (/srv/app/users/profile.py:3:5)", mode=mode)
     assert not any("minified" in n for n in plain.notes), plain.notes
+
+
+def test_a_frames_path_is_looked_for_only_where_a_run_of_its_characters_begins():
+    """A pasted word of 10,000 letters (a blob, a minified line; a query keeps 10,000 characters) took 3 s each
+    time the frame pattern read it, four times a search: it was tried from each letter, each try reading the word
+    to its end. A path is looked for where such a run begins, or after a scheme's '/'; the frames found are as
+    before."""
+    from search.query.symbols import FRAME, frames
+    assert FRAME.search("a" * 50 + ".py:3", 1) is None  # not from inside the run
+    assert FRAME.search("a" * 50 + ".py:3").group("path") == "a" * 50 + ".py"
+    assert frames("at h (webpack-internal:///./src/x.ts:3:4)\n  at g (file:///app/y.js:1:2)") == \
+        [("./src/x.ts", 3, "h"), ("app/y.js", 1, "g")]

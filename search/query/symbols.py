@@ -40,7 +40,10 @@ KEYWORDS = (r"(?:def|class|function\*?|func(?:\s*\([^)\n]*\))?|fn|struct|enum|tr
 FRAME = re.compile(r'File "(?P<file>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<function>\w+)\b(?!>))?'
                    r'|(?:\bat\s+(?:async\s+)?(?:new\s+)?(?P<caller>[\w$.]+)(?:\s+\[as\s+[\w$]+\])?\s*\('
                    r'(?:[\w-]+:/+)?)?'  # a scheme before the path: 'file:///app/x.js', 'webpack-internal:///./src/x.ts'
-                   r'(?P<path>[\w.~@/\\-]*\w\.[A-Za-z]\w*):(?P<at>\d+)(?::(?P<column>\d+))?(?::\s+in\s+(?P<tested>\w+)\b(?!>))?')
+                   # a path begins where a run of a path's characters does, or after a '/' no such character is before
+                   # ('file:///app'): tried at each letter of a pasted 10,000-letter word, each start read the word to
+                   # its end, 3 s a pass, and a search makes four
+                   r'(?<![\w.~@\\-])(?<![\w.~@\\-]/)(?P<path>[\w.~@/\\-]*\w\.[A-Za-z]\w*):(?P<at>\d+)(?::(?P<column>\d+))?(?::\s+in\s+(?P<tested>\w+)\b(?!>))?')
 
 
 def frames(query: str) -> list[tuple[str, int, str | None]]:
