@@ -204,6 +204,8 @@ def test_a_camelcase_name_of_the_query_is_looked_up_by_its_words_in_a_row_too():
         "utf8decode": "utf8 decode", "htmlparser": "html parser"}
     assert name_phrases("mRNA IgG CX3CR1 H3K4me3 RNAs URLs Python registry get_user") == {}
     assert query_words("AccountStore.getUser") == ["accountstore", "getuser", "account store", "get user"]
+    # a pasted base64 blob is no name: its phrase of 3,700 words took the snippets' pattern 46 s to compile
+    assert name_phrases("Zm9vYmFy" * 1240) == {} and len(name_phrases("getUserNameFromTheFirstAccountStore")) == 1
 
 
 def test_snippet_marks_the_words_of_camelcase_names_in_code_as_search_matched_them():

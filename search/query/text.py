@@ -208,11 +208,14 @@ def name_phrases(query: str) -> dict[str, str]:
     found: dict[str, str] = {}
     for word in CODE_WORD.findall(unicodedata.normalize("NFKC", query)):
         parts = CAMEL_PARTS.split(word)
-        if _CAMEL_NAME.search(word) and all(len(part) > 1 and not _PLURAL.fullmatch(part) for part in parts):
+        if _CAMEL_NAME.search(word) and len(parts) <= NAME_PARTS_MOST \
+                and all(len(part) > 1 and not _PLURAL.fullmatch(part) for part in parts):
             found.setdefault(word.casefold(), " ".join(parts).casefold())
     return found
 
 
+# a name of more parts is a pasted blob (base64 'Zm9vYmFy…'): its phrase of 3,700 words took snippet's pattern 46 s
+NAME_PARTS_MOST = 12
 _CAMEL_NAME = re.compile(r"[a-z][0-9]*[A-Z]|[A-Z]{2}[a-z]")  # getUser, utf8Decode, HTMLParser; not CX3CR1
 _PLURAL = re.compile(r"[A-Z]s")  # RNA|s is split RN|As, URLs UR|Ls
 
