@@ -7,11 +7,10 @@ from __future__ import annotations
 import os
 import sqlite3
 
-import pytest
-
 from search.query.filters import Filters
 from search.query.pinyin import chained, runs, same_name, syllables
-from tests.conftest import as_older_index, built_once, engine_in, in_home, ingest_keyword_only, write_tree
+from tests.author_helpers import engine, home  # noqa: F401 - fixtures: _build's index, an Engine over it both ways
+from tests.conftest import as_older_index, in_home, ingest_keyword_only, write_tree
 
 NOTES = {
     "cache.md": "# 缓存设计\n\n服务的缓存失效策略：写入之后删除旧的条目。\n",
@@ -25,16 +24,6 @@ NOTES = {
 
 def _build(folder):
     ingest_keyword_only(write_tree(folder / "notes", NOTES))
-
-
-@pytest.fixture(scope="module")
-def home(tmp_path_factory, model_path):
-    return built_once(tmp_path_factory, model_path, _build)
-
-
-@pytest.fixture(params=["postings", "fts5"])
-def engine(request, home, model_path, embedder, monkeypatch):
-    return engine_in(home, model_path, embedder, monkeypatch, postings=request.param == "postings")
 
 
 def paths(answer):
