@@ -94,3 +94,38 @@ def test_an_index_before_v26_is_filled_with_its_pinyin(home, model_path, monkeyp
     rows = dict(conn.execute("SELECT word, key FROM pinyin WHERE word IN ('缓存', '周会', '数据')").fetchall())
     conn.close()
     assert rows == {"缓存": "huancun", "周会": "zhouhui", "数据": "shuju"}, rows
+
+
+def test_the_writer_writes_each_pair_once_and_forgets_none_a_rollback_lost(tmp_path):
+    """A connection remembers the pairs its committed writes put in the table: a second file holding the same pairs
+    writes no pinyin rows (nor computes their pinyin), one with a new pair writes that one alone; the pairs of a
+    write that was rolled back are not remembered, so the next file holding them writes them."""
+    import time
+
+    from search.index import db, store
+    conn = db.connect(tmp_path / "index.db")
+    collection = store.ensure_collection(conn, "notes", str(tmp_path))["id"]
+    gen = store.begin_generation(conn, collection, None)
+    store.record_plan(conn, gen, collection, {}, {}, 0)
+    inserted = []  # the pinyin rows each write asked SQLite to insert (a statement traced per row)
+    conn.set_trace_callback(lambda sql: inserted.append(sql) if "INTO pinyin" in sql else None)
+
+    def write(path, text, broken=False):
+        inserted.clear()
+        items = [(store.FileVersion(path, "note", 1, time.time(), path * 8, ""),
+                  [store.ChunkRow(0, "", text, 3, path * 8)])]
+        if broken:  # a second file no row can hold (files.path is NOT NULL): the transaction rolls back
+            items.append((store.FileVersion(None, "note", 1, time.time(), "x" * 8, ""), []))
+        store.write_files(conn, gen, collection, items, None, {}, {})
+        return len(inserted)
+
+    assert write("a.md", "缓存失效") == 3  # 缓存 存失 失效
+    assert write("b.md", "缓存失效。") == 0
+    assert write("c.md", "缓存设计") == 2  # 存设 设计
+    with pytest.raises(sqlite3.IntegrityError):
+        write("d.md", "周会纪要", broken=True)
+    assert conn.execute("SELECT count(*) FROM pinyin WHERE word = '周会'").fetchone()[0] == 0
+    assert write("e.md", "周会纪要") == 3
+    assert dict(conn.execute("SELECT word, key FROM pinyin WHERE word IN ('缓存', '周会')").fetchall()) == \
+        {"缓存": "huancun", "周会": "zhouhui"}
+    conn.close()
