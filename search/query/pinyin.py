@@ -38,7 +38,9 @@ zhong zhou zhu zhua zhuai zhuan zhuang zhui zhun zhuo zi zong zou zu zuan zui zu
 """.split())
 LONGEST = 6  # letters of the longest syllable (zhuang)
 MOST_LETTERS = 40  # a longer word is read as no pinyin (a pasted hash or blob; the cut recurses once a syllable)
-HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]+")  # Chinese, not kana nor hangul
+HAN_LETTERS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff"  # Chinese, not kana nor hangul
+HAN = re.compile(f"[{HAN_LETTERS}]+")
+HAN_PAIR = re.compile(f"(?=([{HAN_LETTERS}]{{2}}))")  # each pair of Chinese characters, overlapping: 数据库 数据 据库
 FORMS = 4  # Chinese words a key is searched as at most, those the most passages hold first (shiyan: 实验, 试验 …)
 CHAINED = 16  # words a chain of pairs keeps at most while it grows
 
@@ -93,10 +95,10 @@ def pairs(texts: list[str], held: set[str] = frozenset()) -> list[tuple[str, str
     them: search.query.text.index_form) but those ``held``, for the index's ``pinyin`` table."""
     from search.query.text import normalise, simplified
     found = set()
-    for text in texts:
-        for run in HAN.findall(simplified(normalise(text))):
-            found.update(run[i:i + 2] for i in range(len(run) - 1))
-    return [(key, pair) for pair in found - held if (key := _key(pair))]
+    for text in texts:  # one regex pass over each text, in C (a Python loop over each run's pairs took 1.4 s of 5)
+        found.update(HAN_PAIR.findall(simplified(normalise(text))))
+    found -= held
+    return [(key, pair) for pair in found if (key := _key(pair))]
 
 
 @lru_cache(maxsize=4096)
