@@ -258,11 +258,11 @@ def test_an_index_cut_before_file_names_were_indexed_gets_them_without_embedding
     """Chunker version 4 put the file name's words in the title column: every file of an older index is read
     again (its name reaches the index), and nothing is embedded again (the embedded text holds no file name)."""
     from ingest import chunk
-    from search.index import store as writer
+    from search.query import text
     (notes / "xyzzy-plan.md").write_text("# Plan\n\nWhat to do this week.\n", encoding="utf-8")
     with monkeypatch.context() as older:
         older.setattr(chunk, "VERSION", 3)
-        older.setattr(writer, "name_words", lambda path, held: "")  # what Sift wrote before
+        older.setattr(text, "name_words", lambda path, held: "")  # what Sift wrote before (title_text's)
         ingest(notes)
     assert _found_by_keyword("xyzzy", True) == []
     report = ingest(notes)["published"]

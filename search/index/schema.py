@@ -485,7 +485,7 @@ CREATE INDEX IF NOT EXISTS mail_messages_before_people ON mail_messages(file) WH
 # word 缓存), written with each file version (store._insert_version) and never taken out: a pair of a file since gone
 # costs a row, and search looks up only the pairs some passage holds. A query's pinyin ('huancun', 'Wang Wei') no passage
 # holds is also searched as the Chinese it stands for; 'huancun' found no note saying 缓存. Filled at migration from
-# the passages written before it (``_fill_pinyin``).
+# the passages and file titles written before it (``_fill_pinyin``).
 V26 = """
 CREATE TABLE IF NOT EXISTS pinyin (
     key TEXT NOT NULL,
@@ -497,14 +497,23 @@ PINYIN_BATCH = 2000  # passages read at a time by _fill_pinyin
 
 
 def _fill_pinyin(conn: sqlite3.Connection) -> None:
-    """V26's rows for the passages written before it (their titles' pairs come with their files' next version)."""
+    """V26's rows for the passages written before it and for their files' titles (the title column's text:
+    title, aliases, tags, author, file name), each pair computed and written once (``held``)."""
+    import json
+
     from search.query.pinyin import pairs
-    last = 0
-    while rows := conn.execute("SELECT id, heading_path, text FROM chunks WHERE id > ? ORDER BY id LIMIT ?",
-                               (last, PINYIN_BATCH)).fetchall():
-        conn.executemany("INSERT OR IGNORE INTO pinyin(key, word) VALUES (?, ?)",
-                         pairs([part for row in rows for part in (row[1], row[2])]))
-        last = rows[-1][0]
+    from search.query.text import title_text
+    held: set[str] = set()
+    for table, columns in (("chunks", "heading_path, text"), ("files", "path, title, meta")):
+        last = 0
+        while rows := conn.execute(f"SELECT id, {columns} FROM {table} WHERE id > ? ORDER BY id LIMIT ?",
+                                   (last, PINYIN_BATCH)).fetchall():
+            texts = [part for row in rows for part in (row[1], row[2])] if table == "chunks" else \
+                [title_text(row[1], row[2], json.loads(row[3] or "{}")) for row in rows]
+            written = pairs(texts, held)
+            conn.executemany("INSERT OR IGNORE INTO pinyin(key, word) VALUES (?, ?)", written)
+            held.update(pair for _, pair in written)
+            last = rows[-1][0]
 
 
 MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,

@@ -28,7 +28,7 @@ from search.index.progress_reads import IN_FLIGHT, STAGES, generation_progress, 
 from search.index.remembered import AWAY, AWAY_REASON, Basis, Outcome
 from search.index.working import NO_PROCESS
 from search.query.pinyin import pairs as pinyin_pairs
-from search.query.text import code_index_form, index_form, name_words
+from search.query.text import code_index_form, index_form, title_text
 
 
 @dataclass
@@ -559,9 +559,7 @@ def _fts_title(version: FileVersion) -> str:
     """The title column of the file's chunks: its title, aliases and tags, a PDF's author (its metadata's), and
     the words of its file name the title does not show (a note titled by its heading was not found by its file
     name). Written at every version, so a renamed file's rows hold its new name, not the old one."""
-    meta = version.meta or {}
-    title = " ".join([version.title or "", *meta.get("aliases", []), *meta.get("tags", []), meta.get("author", "")])
-    return f"{title} {name_words(version.path, title)}"
+    return title_text(version.path, version.title, version.meta)
 
 
 def _insert_chunk(conn, file_id: int, title: str, c: ChunkRow, code: bool = False) -> None:

@@ -224,6 +224,14 @@ _PLURAL = re.compile(r"[A-Z]s")  # RNA|s is split RN|As, URLs UR|Ls
 NAME_PARTS = re.compile(r"[\s\-_.]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
+def title_text(path: str, title: str | None, meta: dict | None) -> str:
+    """The text of a file's title column (search.index.store._fts_title) from its path, title and meta: also of a
+    files row, whose pinyin schema V26's fill records."""
+    meta = meta or {}
+    title = " ".join([title or "", *meta.get("aliases", []), *meta.get("tags", []), meta.get("author", "")])
+    return f"{title} {name_words(path, title)}"
+
+
 def name_words(path: str, held: str = "") -> str:
     """The words of the file's name (its stem) that ``held`` (the title) does not already show: a note titled
     by its first heading was not found by a word of its file name. 'xyzzy-plan.md' gives 'xyzzy plan',
