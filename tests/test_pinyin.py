@@ -93,7 +93,7 @@ def test_an_index_before_v26_is_filled_with_its_pinyin(home, model_path, monkeyp
     assert old.execute("SELECT count(*) FROM sqlite_master WHERE name = 'pinyin'").fetchone()[0] == 0
     old.close()
     conn = connect(path)  # the writer's connection migrates
-    rows = dict(conn.execute("SELECT word, key FROM pinyin WHERE word IN ('缓存', '周会', '数据', '备忘')").fetchall())
+    rows = dict(conn.execute("SELECT word, key FROM pinyin WHERE word IN ('缓存', '周会', '数据', '备忘')"))
     held = conn.execute("SELECT count(*) FROM chunks WHERE text LIKE '%备忘%' OR heading_path LIKE '%备忘%'")
     assert held.fetchone()[0] == 0
     conn.close()

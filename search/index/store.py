@@ -447,7 +447,7 @@ def write_files(conn, gen: int, collection_id: int, items: list[tuple[FileVersio
 # distinct ones, was most of what the table cost its build). A connection is told by a TEMP table of its own, which
 # a newer connection at the same id lacks; the table never loses a row, so what is held stays true.
 _PINYIN_WRITTEN: dict[int, set[str]] = {}
-PINYIN_WRITTEN_MOST = 500_000  # pairs held per connection at most (a few bytes of memory each: 50 MB), then again
+PINYIN_WRITTEN_MOST = 500_000  # pairs held per connection at most (about 106 bytes each: 53 MB), then again
 
 
 def _pinyin_written(conn) -> set[str]:

@@ -67,7 +67,7 @@ def _cut(word: str) -> list[str] | None:
 
 # --- the index's side: pypinyin ----------------------------------------------------------------------------------
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 14)  # the writer remembers the pairs it wrote (store._pinyin_written): this is for the rest
 def _key(pair: str) -> str | None:
     """The toneless pinyin of two Chinese characters ('huancun'), None if pypinyin has no reading of one: its phrase
     dictionary's reading of the pair (重庆 chongqing), else each character's first (lazy_pinyin's, asked of its two
