@@ -3,9 +3,9 @@
 Builds ../shared/data/zh-retrieval (7,244 Chinese passages) keyword-only (SIFT_EMBEDDINGS=off: embedding would hide
 the difference) through the real pipeline, huey in immediate mode, in one process, with the pinyin step and without
 it (``store.pinyin_pairs`` returning nothing: the build before V26), alternately, RUNS times each; prints the median
-build time, the index's size (checkpointed), the pinyin table's rows, and the time of a pinyin query ('ganmao')
-and others, with the query's pinyin step and without it,
-on the postings in memory.
+build time, the index's size (checkpointed), the pinyin table's rows, what V26's fill of an older index costs, and
+the time of a pinyin query ('ganmao') and others, with the query's pinyin step and without it, on the postings in
+memory.
 
     .venv/bin/python bench/pinyin_build.py [--runs 3]
 """
@@ -55,6 +55,27 @@ def build(with_pinyin: bool) -> tuple[float, int, int]:
     return took, size, rows
 
 
+def fill_time(home: Path) -> tuple[float, int]:
+    """(seconds, rows) of schema V26's fill of the table from the index's passages and file titles
+    (``schema._fill_pinyin``: what migrating an index built before V26 costs), on a copy of the built index."""
+    from search.index import schema
+    copy = home.parent / f"{home.name}-fill.db"
+    source = sqlite3.connect(home / "index.db")
+    target = sqlite3.connect(copy)
+    source.backup(target)
+    source.close()
+    target.execute("DELETE FROM pinyin")
+    target.commit()
+    started = time.perf_counter()
+    with target:
+        schema._fill_pinyin(target)
+    took = time.perf_counter() - started
+    rows = target.execute("SELECT count(*) FROM pinyin").fetchone()[0]
+    target.close()
+    copy.unlink()
+    return took, rows
+
+
 def query_times(home: Path, queries: list[str], repeats: int = 20) -> dict[str, float]:
     """Median milliseconds of each keyword query, the postings in memory."""
     from search.query.engine import Engine
@@ -91,9 +112,11 @@ def main() -> None:
     print(f"  without pinyin: {t0:.2f} s, index {s0 / 1e6:.1f} MB")
     print(f"  with pinyin:    {t1:.2f} s, index {s1 / 1e6:.1f} MB, {after[0][2]:,} pinyin rows")
     print(f"  ratio: time {t1 / t0:.3f}x, size {s1 / s0:.3f}x")
+    home = Path(os.environ["SIFT_PINYIN_BENCH_HOME"])
+    took, rows = fill_time(home)
+    print(f"  V26's fill of an older index (passages and titles): {took:.2f} s, {rows:,} rows")
     from search.query import pinyin
     queries = ["感冒", "ganmao", "ganmao fashao", "cold fever", "huancun"]
-    home = Path(os.environ["SIFT_PINYIN_BENCH_HOME"])
     read = query_times(home, queries)
     kept, pinyin.searched = pinyin.searched, lambda *args: {}  # the query step left out: the search before V26
     try:
