@@ -502,15 +502,15 @@ def _fill_pinyin(conn: sqlite3.Connection) -> None:
     import json
 
     from search.query.pinyin import pairs
-    from search.query.text import title_text
+    from search.query.text import index_form, title_text
     held: set[str] = set()
     for table, columns in (("chunks", "heading_path, text"), ("files", "path, title, meta")):
         last = 0
         while rows := conn.execute(f"SELECT id, {columns} FROM {table} WHERE id > ? ORDER BY id LIMIT ?",
                                    (last, PINYIN_BATCH)).fetchall():
-            texts = [part for row in rows for part in (row[1], row[2])] if table == "chunks" else \
+            texts = [part or "" for row in rows for part in (row[1], row[2])] if table == "chunks" else \
                 [title_text(row[1], row[2], json.loads(row[3] or "{}")) for row in rows]
-            written = pairs(texts, held)
+            written = pairs([index_form(text) for text in texts], held)
             conn.executemany("INSERT OR IGNORE INTO pinyin(key, word) VALUES (?, ?)", written)
             held.update(pair for _, pair in written)
             last = rows[-1][0]

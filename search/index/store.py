@@ -523,12 +523,13 @@ def _insert_version(conn, collection_id: int, version: FileVersion, chunks: list
     title = index_form(_fts_title(version))
     tags = (version.meta or {}).get("tags")  # not ``held``: that name is the pinyin pairs written (a tag 调度 was one)
     tags = set(tags) if isinstance(tags, list) else set()
+    forms = [title]  # the texts written to FTS5, whose pairs of Chinese characters the pinyin table gets
     for chunk in chunks:
         # its own tags, those its file's title column lacks, in its title column: a '#tag' finds it
         own = index_form(" ".join(t for t in chunk.tags if t not in tags)) if chunk.tags else ""
-        _insert_chunk(conn, file_id, f"{title} {own}" if own.strip() else title, chunk, version.kind == "code")
+        forms += _insert_chunk(conn, file_id, f"{title} {own}" if own.strip() else title, chunk, version.kind == "code")
     # the pinyin of its pairs of Chinese characters, that a query in pinyin finds them by (search.query.pinyin)
-    rows = pinyin_pairs([_fts_title(version), *(part for c in chunks for part in (c.heading_path, c.text))], held)
+    rows = pinyin_pairs(forms, held)
     conn.executemany("INSERT OR IGNORE INTO pinyin(key, word) VALUES (?, ?)", rows)
     if written is not None:
         written.update(pair for _, pair in rows)
@@ -562,9 +563,10 @@ def _fts_title(version: FileVersion) -> str:
     return title_text(version.path, version.title, version.meta)
 
 
-def _insert_chunk(conn, file_id: int, title: str, c: ChunkRow, code: bool = False) -> None:
+def _insert_chunk(conn, file_id: int, title: str, c: ChunkRow, code: bool = False) -> list[str]:
     """``title``: the chunk's title column, in index form. ``code``: the chunk is code, whose camelCase names are
-    written with their words too (``code_index_form``); in prose, 'JavaScript' found by 'java' would be noise."""
+    written with their words too (``code_index_form``); in prose, 'JavaScript' found by 'java' would be noise.
+    Returns its headings and body columns as written (in index form)."""
     form = code_index_form if code else index_form
     cur = conn.execute(
         "INSERT INTO chunks(file, ordinal, heading_path, start_line, end_line, page, end_page, page_starts, "
@@ -572,11 +574,13 @@ def _insert_chunk(conn, file_id: int, title: str, c: ChunkRow, code: bool = Fals
         (file_id, c.ordinal, c.heading_path, c.start_line, c.end_line, c.page, c.end_page,
          json.dumps(c.page_starts) if c.page_starts else None, c.text, c.tokens, c.text_hash, c.dated,
          json.dumps(c.tags, ensure_ascii=False) if c.tags else None))
+    columns = [form(c.heading_path), form(c.text)]
     conn.execute("INSERT INTO chunks_fts(rowid, title, headings, body) VALUES (?, ?, ?, ?)",
-                 (cur.lastrowid, title, form(c.heading_path), form(c.text)))
+                 (cur.lastrowid, title, *columns))
     if c.tags:
         conn.executemany("INSERT INTO tags(tag, file, chunk) VALUES (?, ?, ?)",
                          [(tag, file_id, cur.lastrowid) for tag in sorted(tag_names(c.tags))])
+    return columns
 
 
 # --- publishing -------------------------------------------------------------------
