@@ -20,21 +20,15 @@ from huey.storage import SqliteStorage
 
 from search.index.db import WAL_LIMIT_BYTES
 from search.settings import load
-from workers import halt, queue_reader, refusal
+from workers import halt, queue_reader, queue_state, refusal
 from workers.pickles import JobSerializer
 from workers.queues import (QueueDamaged, QueueUnavailable, busy, consumer_settings, immediate, log_like_huey,
                             lower_priority, queue_busy, queue_damaged, queue_read_only, redis_huey,
                             refuse_unusable_redis, SaysRedisBack, unwritable)
+# the queue's name and its keys live in workers.queue_state, which ingest stats reads them with, without huey
+from workers.queue_state import MODEL_AT_WORK, QUEUE_NAME, WORKER_MODELS, WORKER_SEEN, model_records
 
-QUEUE_NAME = "sift"  # the home's queue; embed jobs for other machines go to workers.embedder.QUEUE_NAME
-# When a worker of this queue last started or took a job, in huey's key-value store: ``ingest stats`` asks
-# "is a worker running?" when jobs wait and none has been seen for a while.
-WORKER_SEEN = "sift.worker.seen"
 SEEN_EVERY = 10.0  # seconds: a busy worker records it at most this often
-# The models workers of this queue embed with, {model id: [when one last took a job, host:pid]}: a scan keeps a collection's
-# model while a worker of it is at work (workers.tasks.discover), and stats names the models when they differ.
-WORKER_MODELS = "sift.worker.models"
-MODEL_AT_WORK = 120.0  # seconds: a running worker takes a periodic job every minute
 
 
 class Recovering:
@@ -320,18 +314,13 @@ def _record_model(app, now: float | None) -> None:
         model = _own_model()
         if model is None:
             return
-        seen = {m: [at, by] for m, (at, by) in _model_records(app.get(WORKER_MODELS, peek=True)).items()
+        seen = {m: [at, by] for m, (at, by) in model_records(app.get(WORKER_MODELS, peek=True)).items()
                 if time.time() - at < MODEL_AT_WORK and m != model and by != _WORKER}
         if now is not None:
             seen[model] = [now, _WORKER]
         app.put(WORKER_MODELS, seen)
     except Exception:  # noqa: BLE001 - as record_seen: the next job records it
         logging.getLogger("sift.workers").debug("could not record the worker's model", exc_info=True)
-
-
-def _model_records(seen) -> dict:
-    """{model id: (when, by whom)} from the stored records (a bare time, without who, before 2026-12)."""
-    return {m: (v, None) if isinstance(v, (int, float)) else tuple(v) for m, v in (seen or {}).items()}
 
 
 def forget_model(app) -> None:
@@ -349,8 +338,7 @@ def models_at_work(others: bool = False) -> dict:
             seen = huey.get(WORKER_MODELS, peek=True)
     except Exception:  # noqa: BLE001 - the queue's trouble is said by the queue line
         return {}
-    return {m: at for m, (at, by) in _model_records(seen).items()
-            if time.time() - at < MODEL_AT_WORK and not (others and by == _WORKER)}
+    return queue_state.models_at_work(seen, _WORKER if others else None)
 
 
 def worker_seen() -> float | None:

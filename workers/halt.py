@@ -36,10 +36,10 @@ from huey import consumer
 
 from search.index import db
 from workers import refusal
+from workers.queue_state import HALTED  # in the queue's key-value store: why the last consumer stopped (stats)
 from workers.queues import QueueDamaged
 
 log = logging.getLogger("sift.workers")
-HALTED = "sift.worker.halted"  # in the queue's key-value store: why the last consumer stopped (ingest stats)
 LINE_BYTES = 4000  # under PIPE_BUF: a line written to the pipe arrives whole
 
 

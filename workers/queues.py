@@ -14,7 +14,6 @@ import time
 
 from search.settings import Settings, load
 from workers import refusal
-from workers.pickles import JobSerializer
 
 
 class QueueUnavailable(Exception):
@@ -126,6 +125,7 @@ def redis_unusable(exc: BaseException, url: str) -> str | None:
 
 def redis_huey(huey_class, name: str, url: str):
     """A huey app of ``huey_class`` (a PriorityRedisHuey) on the queue ``name`` in the Redis at ``url``."""
+    from workers.pickles import JobSerializer  # huey's: imported by the apps, not by a command reading the queue
     return huey_class(name, connection_pool=redis_pool(url), results=False, immediate=immediate(),
                       serializer=JobSerializer())
 

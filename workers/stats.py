@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from search.index import space, status, working
 from search.index.status import (NOT_READ_YET, ORDER, age, count, freshness_lines, nothing_seen_text, unread_text,
                                  walking_text)
+from workers import queue_state  # the queue as stats reads it: through huey only where huey is needed
 
 WORKER_COMMAND = "huey_consumer workers.app.huey -k process -w 2 -d 0.1 -m 2 -b 1.5"  # as the README starts it
 WORKER_HINT = f"start one with: {WORKER_COMMAND}"
@@ -82,12 +83,12 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
     report["index_path"] = str(settings.index_path)
     index_models = sorted({c["published"]["model"] for c in report["collections"]
                            if c["published"] and c["published"]["model"]})
-    from search.model.embedding import reembedding  # numpy: imported when a report is made, not at sift-mcp's start
     report["model"] = {**model, "index_models": index_models, "reembedding": reembedding(report["collections"])}
     if worker is not None:
         report["worker"] = worker
     held = _queue_held(settings)
-    report["queue_pending"], error = (None, held) if held else _count(_home_queue, settings.queue)
+    report["queue_pending"], error = (None, held) if held else _count(lambda: queue_state.pending(settings),
+                                                                      settings.queue)
     if error:
         report["queue_error"] = error
     # a build with files pending and no job in the queue is one whose jobs died with a killed worker: the next
@@ -96,7 +97,7 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
     # of a Redis that is down sent the user after a worker rather than Redis)
     waits = report["queue_pending"] or any(c["building"] for c in report["collections"])
     if worker is None and error is None and waits and not _busy(report["collections"]):
-        seen, unknown = _count(_worker_seen)
+        seen, unknown = _count(lambda: queue_state.worker_seen(settings))
         if unknown is None:
             report["worker_seen"] = seen
             if worker_quiet(seen):  # nothing moves: an ETA at the pace so far climbed while no worker ran
@@ -104,13 +105,12 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
                     if (c["building"] or {}).get("progress"):
                         c["building"]["progress"]["eta_seconds"] = None
     if not held:  # each read would wait SQLite's 30 s
-        _waiting_scans(report)
+        _waiting_scans(report, settings)
     if error is None:
-        stopped, _ = _count(_worker_halted)
+        stopped, _ = _count(lambda: queue_state.halted(settings))
         if stopped:
             report["worker_halted"] = stopped
-        from workers.app import models_at_work
-        at_work = models_at_work()
+        at_work = queue_state.at_work(settings)
         if len(at_work) > 1:
             report["models_at_work"] = at_work
     if settings.embed_remote:
@@ -124,11 +124,28 @@ def gather(conn, settings, model: dict, worker: dict | None = None, notices=None
     return report
 
 
-def _waiting_scans(report: dict) -> None:
+def reembedding(collections: list[dict]) -> list[str]:
+    """'notes: re-embedding 15 chunks with M2; search answers with M1 until it is published', per collection
+    whose generation being built has another model than its published one (``search.index.status`` reports).
+    Here, not beside the model (search.model.embedding), whose import is numpy's."""
+    lines = []
+    for c in collections:
+        old, new = (c.get("published") or {}).get("model"), (c.get("building") or {}).get("model")
+        if c.get("published") and c.get("building") and old != new:
+            if new is None:
+                lines.append(f"{c['name']}: rebuilding without embeddings; search answers with {old} until "
+                             "it is published")
+            else:
+                lines.append(f"{c['name']}: re-embedding {count(c['chunks'], 'chunk')} with {new}; "
+                             f"search answers with {old or 'keyword search only'} until it is published")
+    return lines
+
+
+def _waiting_scans(report: dict, settings) -> None:
     """Each collection's scan waiting in the queue, and what goes before it (workers.waiting); when the queue
     cannot be read, why (``waiting_error``) rather than a guess."""
     from workers import waiting
-    scans, error = _count(waiting.queued)
+    scans, error = _count(lambda: queue_state.scans_waiting(settings))
     if error:
         report["waiting_error"] = error
     waiting.attach(report["collections"], scans or [])
@@ -153,22 +170,6 @@ def _queue_held(settings) -> str | None:
     huey = getattr(sys.modules.get("workers.app"), "huey", None)
     path = getattr(getattr(huey, "storage", None), "filename", None)
     return held(path or str(settings.queue_path))
-
-
-def _home_queue() -> int:
-    from workers.app import pending_count
-    return pending_count()
-
-
-def _worker_seen() -> float | None:
-    from workers.app import worker_seen
-    return worker_seen()
-
-
-def _worker_halted() -> dict | None:
-    from workers import halt
-    from workers.app import huey
-    return halt.halted(huey)
 
 
 def worker_quiet(seen: float | None) -> str | None:

@@ -44,6 +44,10 @@ from search.index.remembered import Basis, Outcome, fingerprint
 from search.index.status import count
 from workers import freed_passages, halt, retry, running, runtime
 from workers.app import huey
+# Freshness before throughput: a rescan of a published collection and every job of a small build go ahead of the
+# jobs of bigger builds under way (see ``priority``): URGENT, SMALL_BUILD and ``small`` live in workers.queue_state,
+# which stats reads them from without importing this module
+from workers.queue_state import SCAN_PRIORITY, SMALL_BUILD, URGENT, small  # noqa: F401
 from workers.working import Gone, Work
 
 log = logging.getLogger("sift.workers")
@@ -59,10 +63,6 @@ RECORD_POLICY = retry.Policy.lasting(RECORD_PATIENCE, delay=2.0, backoff=2.0, ca
 JOB_BYTES = 64 * 1024
 COUNTS_KEPT = 65_536  # token counts a worker remembers (about 100 bytes each), oldest forgotten first
 EMBED_TOKENS_PER_CORE = 1300  # what e5 embeds a second on one core (MiniLM twice that): for a skipped file's reason
-# Freshness before throughput: a rescan of a published collection and every job of a small build go ahead of the
-# jobs of bigger builds under way (see ``priority``)
-URGENT = 100  # added to a stage's priority: above every stage's own (0 to 50)
-SMALL_BUILD = 50  # changed files: a build of at most this many is urgent
 
 
 @dataclass
@@ -162,12 +162,6 @@ def priority(task, urgent: bool) -> int:
     return task.task_class.default_priority + (URGENT if urgent else 0)
 
 
-def small(changed: int) -> bool:
-    """Whether a build of ``changed`` files is urgent: the files of its plan but those deleted, as stats counts
-    them (``workers.stats``: which builds go first)."""
-    return changed <= SMALL_BUILD
-
-
 def urgent_build(conn, gen: int) -> bool:
     """Whether generation ``gen``'s build is small, counted from its recorded plan as ``discover`` counted it: its
     jobs queued again (workers.recover) keep the turn that their first ones had."""
@@ -187,7 +181,7 @@ def then(task, batch: Batch) -> None:
     task(batch, priority=priority(task, batch.urgent))
 
 
-@stage(priority=0, retry_with={"resume": True})
+@stage(priority=SCAN_PRIORITY, retry_with={"resume": True})
 def discover(collection_id: int, resume: bool = False, queued: float | None = None,
              paths: list[str] | None = None) -> int | None:
     """Scan the collection and queue its changed files in a new generation; a scan that finds nothing changed

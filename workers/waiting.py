@@ -58,8 +58,8 @@ def attach(collections: list[dict], scans: list[dict]) -> None:
 def urgent(c: dict) -> bool:
     """Whether the collection's build under way is small, so that its jobs go ahead of bigger builds' and of
     rescans (``workers.tasks.priority``): counted from its plan as ``workers.tasks.discover`` counts it."""
-    from workers import tasks
+    from workers.queue_state import small  # not workers.tasks: its import is every parser's
     gen = c["building"]
     if not gen or not gen.get("discovered"):
         return False
-    return tasks.small(sum((gen.get("stages", {}).get("parse") or {}).values()))
+    return small(sum((gen.get("stages", {}).get("parse") or {}).values()))

@@ -102,23 +102,6 @@ def locate(model_id: str, settings: Settings) -> ModelInfo:
                      f"re-embeds with {settings.model or 'the default model'}); keyword search still works")
 
 
-def reembedding(collections: list[dict]) -> list[str]:
-    """'notes: re-embedding 15 chunks with M2; search answers with M1 until it is published', per collection
-    whose generation being built has another model than its published one (``search.index.status`` reports)."""
-    from search.index.status import count
-    lines = []
-    for c in collections:
-        old, new = (c.get("published") or {}).get("model"), (c.get("building") or {}).get("model")
-        if c.get("published") and c.get("building") and old != new:
-            if new is None:
-                lines.append(f"{c['name']}: rebuilding without embeddings; search answers with {old} until "
-                             "it is published")
-            else:
-                lines.append(f"{c['name']}: re-embedding {count(c['chunks'], 'chunk')} with {new}; "
-                             f"search answers with {old or 'keyword search only'} until it is published")
-    return lines
-
-
 def _recorded_paths(settings: Settings, model_id: str) -> list[str]:
     """Paths the index recorded for ``model_id`` (newest first); none for an index before schema V6."""
     from search.index import db, generation_reads
