@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import sqlite3
 
+import pytest
+
 from search.query.filters import Filters
 from search.query.pinyin import chained, runs, same_name, syllables
 from tests.author_helpers import engine, home  # noqa: F401 - fixtures: _build's index, an Engine over it both ways
