@@ -171,6 +171,8 @@ def searched(conn, words: list[str], tokens, documents) -> dict[str, list[str]]:
     """{a word of ``words`` (the query's, as written_words gives them) read as pinyin: the Chinese words searched
     for it too}, the words of a run each mapped to the run's; ``tokens`` of words and ``documents`` holding a token
     are the index's, as keyword search asks them."""
+    if not runs(words, set()):  # no run of pinyin even were every word unheld: no lookup of the words' passages
+        return {}
     from search.index import pinyin_reads
     own = dict(zip(words, tokens(words) if words else []))
     held = {w for w, t in own.items() if t and any(documents(token) for token in t)}
