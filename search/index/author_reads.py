@@ -13,10 +13,18 @@ from search.index.collection_reads import VISIBLE
 HEAD_CHARS = 400  # of a mail passage, read for its From line (a message's head: From, To, Cc, Date)
 
 
-def file_authors(conn: sqlite3.Connection) -> list[tuple[int, str]]:
-    """(file id, its author as recorded) of every file version that records one."""
-    return [(file, author) for file, author in conn.execute(
-        f"SELECT f.id, {AUTHOR} FROM files f WHERE f.meta LIKE '%\"author\"%'") if author]
+# a file whose author is a field written for each person apart: a note's front matter or Logseq page (a list, or
+# one text a person typed), an EPUB's dc:creator (one element each); a document's metadata author (PDF, Word,
+# OpenDocument, slides) is one text a program fills, with several persons run together where it joined them by spaces
+_APART = ("(lower(f.path) LIKE '%.md' OR lower(f.path) LIKE '%.markdown' OR lower(f.path) LIKE '%.mdx' "
+          "OR lower(f.path) LIKE '%.epub')")
+
+
+def file_authors(conn: sqlite3.Connection) -> list[tuple[int, str, bool]]:
+    """(file id, its author as recorded, whether its field names each person apart: ``_APART``) of every file
+    version that records one."""
+    return [(file, author, bool(apart)) for file, author, apart in conn.execute(
+        f"SELECT f.id, {AUTHOR}, {_APART} FROM files f WHERE f.meta LIKE '%\"author\"%'") if author]
 
 
 def mail_heads(conn: sqlite3.Connection, files: list[int] | None = None) -> list[tuple[int, int, str]]:

@@ -6,10 +6,12 @@ message's head, which its later passages and attachments follow), or, in a chat,
 hold every word of it, folded as keyword search folds them: 'Ben' and 'okafor' find 'Ben Okafor', 'Anna Berg'
 finds 'Berg, Anna'; 'Ben Okafor' does not find 'Ben Lee'. An initial stands for a word it begins ('A. Berg', 'Anna
 B.'), and the persons of a file recording several are told apart ('Anna Okafor' is no one of 'Anna Berg, Ben
-Okafor'; of 'Anna Lee Ben Okafor', written with nothing between them, a two-word name only where its words stand
-together, ``_together``). A short form of a given name is no initial: 'Ben' does not find 'Benjamin Lee' (a prefix
-would find 'Bennett' too, and a nickname's long form, Bob's Robert, takes a list of guesses); beside the surname it
-does, 'Ben Lee' finding Benjamin Lee (``_short_given``).
+Okafor'). A field naming each person apart (``Apart``: a mail's sender, a chat's speaker, a note's front matter, an
+EPUB's creator) holds one person, so 'John Tolkien' is John Ronald Reuel Tolkien there; of a document's metadata
+author, which may run several together ('Anna Lee Ben Okafor'), a name only where its words stand together
+(``_together``). A short form of a given name is no initial: 'Ben' does not find 'Benjamin Lee' (a prefix would find
+'Bennett' too, and a nickname's long form, Bob's Robert, takes a list of guesses); beside the surname it does, 'Ben
+Lee' finding Benjamin Lee (``_short_given``).
 
 A question that names a known author as its writer ('what did Ben write in March about hiring', 'notes by anna
 berg', 'papers by Ursula von der Leyen') puts that author's passages first (``theirs_first``), each keeping its
@@ -67,7 +69,8 @@ def wrote(recorded: str | None, name: str) -> bool:
     """Whether the author ``recorded`` (a file's, or a mail's From line) is the ``name`` asked for: one of the persons
     it records (``persons``) holds every word of the name, each word its own, an initial standing for a word it
     begins ('A. Berg', 'Berg, A.' and 'Anna B.' are Anna Berg; a recorded 'J. Smith' is John Smith), so long as one
-    word is held whole. Of 'Anna Berg, Ben Okafor', 'Anna Okafor' is no one: the persons are told apart. A recorded
+    word is held whole. Of 'Anna Berg, Ben Okafor', 'Anna Okafor' is no one: the persons are told apart; a person of
+    many words is one person's where ``recorded`` is ``Apart``, else a name stands together in it. A recorded
     author in ASCII that lacks a whole word of the name and writes no initial is told apart without reading its
     words: a question naming a writer matched every sender of a mail archive (50,000: 0.4 s a question, 2 s for the
     passages of 300,000) reading each one's words. An address is no words of a name (``without_addresses``): a
@@ -89,8 +92,25 @@ def wrote(recorded: str | None, name: str) -> bool:
         # a word missing is found only by an initial of its first letter, outside an address ('c' of c.lee@)
         if missing and not missing <= set(_INITIAL.findall(_ADDRESS.sub(" ", folded))):
             return False
-    return any(_holds(person, words) and _together(person, words) or _short_given(person, words)
+    apart = isinstance(recorded, Apart)
+    return any(_holds(person, words) and (apart or _together(person, words)) or _short_given(person, words, apart)
                for person in persons(recorded))
+
+
+class Apart(str):
+    """An author recorded in a field that names each person apart, so that a name of many words there is one
+    person's: a mail's sender (a mailbox's display name), a chat's speaker, a note's front matter, an EPUB's creator
+    (author_reads.file_authors). 'John Tolkien' is John Ronald Reuel Tolkien there; in a document's metadata author,
+    one text a program may fill with several persons run together ('Anna Lee Ben Okafor'), a name is found only where
+    its words stand together (``_together``), so Anna Okafor is no one of it, nor is John Tolkien."""
+    __slots__ = ()
+
+
+def file_authors(conn) -> list[tuple[int, str]]:
+    """(file id, its author as recorded) of every file version that records one, an author whose field names each
+    person apart as ``Apart``."""
+    from search.index import author_reads
+    return [(file, Apart(author) if apart else author) for file, author, apart in author_reads.file_authors(conn)]
 
 
 # a name's lower-case particles ('Ursula von der Leyen'), as question reads a writer's name
@@ -100,12 +120,15 @@ BETWEEN = 3  # particles and initials at most between a two-word name's words ('
 
 
 def _together(person: tuple[str, ...], words: tuple[str, ...]) -> bool:
-    """Whether a two-word name asked for stands together in ``person`` where that may be several persons written
-    with nothing between them ('Ann Lee Bo Chen', RUN_ON words or more): 'Ann Chen' and 'A. Chen' are no one of it,
-    'Lee Bo' is, and a particle or an initial between the two may stand ('Ursula Leyen' of 'Ursula von der Leyen').
-    A name of one word, or of three or more, and a person of fewer words are as ``_holds`` found them."""
-    if len(words) != 2 or sum(len(word) > 1 and word not in _PARTICLES for word in person) < RUN_ON:
+    """Whether a name asked for stands together in ``person`` where that may be several persons written with
+    nothing between them ('Ann Lee Bo Chen', RUN_ON words or more): 'Ann Chen' and 'A. Chen' are no one of it, 'Lee
+    Bo' is, and a particle or an initial between the two may stand ('Ursula Leyen' of 'Ursula von der Leyen'); a
+    name of three words or more likewise (``_in_a_row``: 'Ann Lee Chen' took Ann Lee's words and Bo Chen's). A name
+    of one word, and a person of fewer words, are as ``_holds`` found them."""
+    if len(words) < 2 or _full_words(person) < RUN_ON:
         return True
+    if len(words) > 2:
+        return _in_a_row(person, words)
     for j, last in enumerate(person):
         for i in range(j - 1, max(-1, j - BETWEEN - 2), -1):  # each word before, while only particles stand between
             first = person[i]
@@ -117,22 +140,44 @@ def _together(person: tuple[str, ...], words: tuple[str, ...]) -> bool:
     return False
 
 
+def _full_words(words: tuple[str, ...]) -> int:
+    """How many of ``words`` are no particle nor initial."""
+    return sum(len(word) > 1 and word not in _PARTICLES for word in words)
+
+
+def _in_a_row(person: tuple[str, ...], words: tuple[str, ...]) -> bool:
+    """Whether a name of three words or more is held by a run of ``person``'s words in which every word but a
+    particle or an initial is one of the name's: 'Ann Lee Chen' is no one of 'Ann Lee Bo Chen' (Bo stands between),
+    'Lee Bo Chen' is (told apart by nothing, it may be one person's)."""
+    fits = [any(_fits(held, word) for word in words) for held in person]  # a run begins and ends with one of them
+    for start in (at for at, fit in enumerate(fits) if fit):
+        full = 0
+        for end in range(start + 1, len(person) + 1):
+            full += _full_words(person[end - 1:end])
+            if full > len(words) or not fits[end - 1] and full == len(words):
+                break
+            if fits[end - 1] and end - start >= len(words) and _holds(person[start:end], words):
+                return True
+    return False
+
+
 SHORT_GIVEN = 3  # letters at least of a given name's short form ('Ben' of Benjamin; not 'Al' of Alan and Alice)
 SHORT_TRIED = 4  # a person's words at most tried as the long form of a short given name
 
 
-def _short_given(person: tuple[str, ...], words: tuple[str, ...]) -> bool:
+def _short_given(person: tuple[str, ...], words: tuple[str, ...], apart: bool = False) -> bool:
     """Whether a name asked for is ``person`` with a short form of a given name: its first word (of SHORT_GIVEN
     letters or more) begins a word of the person's, and every other word, the surname, is held whole ('Ben Okafor'
     is Benjamin Okafor, 'Alex Berg' Alexandra Berg). A short form alone finds no one ('Ben' would find every
-    Benjamin and Bennett), and a nickname not so begun (Bob for Robert) takes a list of guesses: not matched."""
+    Benjamin and Bennett), and a nickname not so begun (Bob for Robert) takes a list of guesses: not matched.
+    ``apart``: the person's field names each person apart (``Apart``)."""
     given, rest = words[0], words[1:]
     if not rest or len(given) < SHORT_GIVEN or any(len(word) < 2 or word not in person for word in rest):
         return False
     longer = [i for i, held in enumerate(person) if len(held) > len(given) and held.startswith(given)]
     for i in longer[:SHORT_TRIED]:
         shortened = person[:i] + (given,) + person[i + 1:]
-        if _holds(shortened, words) and _together(shortened, words):
+        if _holds(shortened, words) and (apart or _together(shortened, words)):
             return True
     return False
 
@@ -279,7 +324,7 @@ def senders(heads: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
         # begins the passage, as ingest.mail writes it (with many addresses, past HEAD_CHARS)
         line = next((m for m in FROM_LINE.finditer(head) if not quoted_head(head, m.end())
                      and (m.end() < len(head) or m.start() == 0)), None)
-        sender = line.group(1) if line and line.start() < 200 else None \
+        sender = Apart(line.group(1)) if line and line.start() < 200 else None \
             if HEAD.match(head) and not inside_quoted_head(head) else sender  # a passage begun at Outlook's To line too
         if sender:
             found.append((chunk, sender))
@@ -344,7 +389,7 @@ def speakers(passages: list[tuple[int, int, str]], named: dict[int, list[str] | 
         said = SPEAKER.findall(text) if heads[file] is None else _heads(text, heads[file])
         names = dict.fromkeys(name.strip().replace(";", ",") for name in said)
         if names:
-            found.append((chunk, "; ".join(names)))
+            found.append((chunk, Apart("; ".join(names))))
     return found
 
 
@@ -395,8 +440,7 @@ def _per_state(conn, key: tuple, make):
 
 
 def _condition(conn, name: str) -> tuple[str, dict]:
-    from search.index import author_reads
-    files = [file for file, author in author_reads.file_authors(conn) if wrote(author, name)]
+    files = [file for file, author in file_authors(conn) if wrote(author, name)]
     said = mail_senders(conn)
     theirs = {sender for sender in {sender for _, sender in said} if wrote(sender, name)}  # a sender's words once
     chunks = [chunk for chunk, sender in said if sender in theirs]
@@ -414,7 +458,7 @@ def files_by(conn, name: str) -> list[int]:
 
 def _files_by(conn, name: str) -> list[int]:
     from search.index import author_reads
-    files = {file for file, author in author_reads.file_authors(conn) if wrote(author, name)}
+    files = {file for file, author in file_authors(conn) if wrote(author, name)}
     said = mail_senders(conn)
     theirs = {sender for sender in {sender for _, sender in said} if wrote(sender, name)}
     files |= set(author_reads.files_of(conn, [chunk for chunk, sender in said if sender in theirs]))

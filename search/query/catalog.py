@@ -82,9 +82,8 @@ class Catalog:
         """The authors of this catalog's files and the senders of its mail passages read (search.query.authors),
         once, by a search that asks for an author."""
         if self._authors is None:
-            from search.index import author_reads
-            from search.query.authors import mail_senders
-            files = dict(author_reads.file_authors(conn))
+            from search.query.authors import file_authors, mail_senders
+            files = dict(file_authors(conn))  # each a str, Apart where its field names each person apart
             ids = np.array(sorted(files), dtype=np.int64)
             by_file = {int(row): files[int(self.file_ids[row])] for row in _rows(self.file_ids, ids)}
             said = mail_senders(conn)

@@ -1,0 +1,90 @@
+"""A person asked for by the first and last word of a long name.
+
+'John Tolkien' found no one recording John Ronald Reuel Tolkien: a person of four names could be two persons run
+together, and only a two-word name standing together was found. Now a field that names each person apart (a note's
+front matter, an EPUB's creator, a mail's sender, a chat's speaker) holds one person, whose words are matched wherever
+they stand; a document's metadata author (a PDF's, Word's …), one text a program may fill with several, keeps the
+rule, and a name of three words there must stand together too ('Anna Lee Okafor' took Anna Lee's words and Ben
+Okafor's)."""
+from __future__ import annotations
+
+import pytest
+
+from search.query import authors
+from search.query.authors import Apart
+from search.query.filters import Filters
+from tests.author_helpers import build_notes, engine, home  # noqa: F401 - fixtures
+from tests.test_document_authors import epub
+from tests.test_pdf_ingest import paged_pdf
+
+# --- the rule, on names alone -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("recorded, asked, found", [
+    (Apart("John Ronald Reuel Tolkien"), "John Tolkien", True), ("John Ronald Reuel Tolkien", "John Tolkien", False),
+    (Apart("Anna Lee Ben Okafor"), "Anna Okafor", True), ("Anna Lee Ben Okafor", "Anna Okafor", False),
+    (Apart("Anna Lee; Ben Okafor"), "Anna Okafor", False), (Apart("Ann Lee <a@x.com>, Bo Chen <b@x.com>"), "Ann Chen",
+                                                             False),
+])
+def test_a_field_naming_each_person_apart_holds_one_person(recorded, asked, found):
+    """Where each person has a field of their own (``Apart``), its words are one person's; persons told apart by a
+    separator stay apart there too; a text that may run several together keeps them apart by where words stand."""
+    assert authors.wrote(recorded, asked) is found, (recorded, asked)
+
+
+@pytest.mark.parametrize("recorded, asked, found", [
+    ("Anna Lee Ben Okafor", "Anna Lee Okafor", False), ("Anna Lee Ben Okafor", "Anna Ben Okafor", False),
+    ("Ann Lee Bo Chen Dan Wu", "Ann Lee Wu", False), ("Ann Lee Bo Chen Dan Wu", "Bo Chen Dan", True),
+    ("Anna Lee Ursula von der Leyen", "Ursula von der Leyen", True), ("Anna Lee J. R. R. Tolkien", "J. R. R. Tolkien",
+                                                                      True),
+    ("Mary Ann Lee", "Lee Mary Ann", True),  # a person of three words: as before
+])
+def test_a_three_word_name_in_names_run_together_stands_together(recorded, asked, found):
+    """'Anna Lee Okafor' took Anna Lee's words and Ben Okafor's; a name whose words stand together, particles and
+    initials between them, is found as before."""
+    assert authors.wrote(recorded, asked) is found, (recorded, asked)
+
+
+# --- search by these names, over a real index ---------------------------------------------------------------------
+
+NOTES = {
+    "tolkien.md": "---\nauthor: John Ronald Reuel Tolkien\n---\n# Gondor\n\nThe harbour of Gondor.\n",
+}
+MAIL = ("From: Elizabeth Jane Anne Bennet <liz@example.com>\nTo: Anna Berg <anna@example.com>\n"
+        "Subject: Harbour\nDate: Tue, 10 Mar 2026 09:00:00 +0000\n\nThe harbour at Meryton.\n")
+
+
+def _build(folder):
+    build_notes(folder, NOTES, {
+        "mail.eml": MAIL,
+        "book.epub": epub("The harbour of the creature.", "<dc:creator>Mary Wollstonecraft Godwin Shelley</dc:creator>"),
+        # a document's metadata: one text a program fills, here with two persons run together
+        "team.pdf": paged_pdf(["The harbour survey of the team."], info="/Author (Anna Lee Ben Okafor)"),
+        "silmarils.pdf": paged_pdf(["The harbour of the Grey Havens."], info="/Author (John Ronald Reuel Tolkien)")})
+
+
+def found(engine, author: str) -> list[str]:
+    return sorted({hit.path for hit in engine.search("harbour", mode="keyword", limit=50,
+                                                    filters=Filters(author=author)).hits})
+
+
+@pytest.mark.parametrize("author, paths", [
+    ("John Tolkien", ["tolkien.md"]), ("John Ronald Reuel Tolkien", ["silmarils.pdf", "tolkien.md"]),
+    ("Mary Shelley", ["book.epub"]), ("Elizabeth Bennet", ["mail.eml"]),
+    ("Anna Okafor", []), ("Anna Lee Okafor", []), ("Ben Okafor", ["team.pdf"]), ("Anna Lee", ["team.pdf"]),
+])
+def test_the_author_filter_finds_long_names_and_nicknames(engine, author, paths):
+    """A note's, an EPUB's and a mail's person is found by the first and last word of a long name, a PDF's (its
+    metadata may run several together) only by words standing together."""
+    assert found(engine, author) == paths
+
+
+def test_list_files_finds_a_long_name_by_its_first_and_last_word(home, model_path, monkeypatch):
+    """list_files(author=…) reads the same persons as search: John Tolkien is the note's, not the PDF's."""
+    from mcp_server.service import Sift
+    from mcp_server.tools import Tools
+    from search.settings import load
+    from tests.conftest import in_home
+    in_home(home, model_path, monkeypatch)
+    tools = Tools(Sift(load()))
+    assert [f["path"] for f in tools.list_files(author="John Tolkien").structured_content["files"]] == \
+        ["notes/tolkien.md"]
