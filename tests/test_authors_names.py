@@ -1,16 +1,16 @@
-"""A person asked for by the first and last word of a long name.
+"""A person asked for by the first and last word of a long name, and by a common nickname.
 
 'John Tolkien' found no one recording John Ronald Reuel Tolkien: a person of four names could be two persons run
 together, and only a two-word name standing together was found. Now a field that names each person apart (a note's
 front matter, an EPUB's creator, a mail's sender, a chat's speaker) holds one person, whose words are matched wherever
 they stand; a document's metadata author (a PDF's, Word's …), one text a program may fill with several, keeps the
 rule, and a name of three words there must stand together too ('Anna Lee Okafor' took Anna Lee's words and Ben
-Okafor's)."""
+Okafor's). 'Bob Smith' did not find Robert Smith: a nickname of other letters now does, beside the surname."""
 from __future__ import annotations
 
 import pytest
 
-from search.query import authors
+from search.query import authors, nicknames
 from search.query.authors import Apart
 from search.query.filters import Filters
 from tests.author_helpers import build_notes, engine, home  # noqa: F401 - fixtures
@@ -44,10 +44,38 @@ def test_a_three_word_name_in_names_run_together_stands_together(recorded, asked
     assert authors.wrote(recorded, asked) is found, (recorded, asked)
 
 
+@pytest.mark.parametrize("recorded, asked, found", [
+    ("Robert Smith", "Bob Smith", True), ("Smith, Robert", "bob smith", True), ("William Lee", "Bill Lee", True),
+    ("Elizabeth Bennet", "Liz Bennet", True), ("Elizabeth Bennet", "Beth Bennet", True),
+    ("Katherine Hale", "Kate Hale", True), ("Catherine Hale", "Kate Hale", True), ("Michael Scott", "Mike Scott", True),
+    ("James Bond", "Jim Bond", True), ("Richard Roe", "Dick Roe", True), ("Margaret Hale", "Peggy Hale", True),
+    ("Robert Smith", "Bob", False), ("Roberta Smith", "Bob Smith", False), ("Robert Smith", "Bob Jones", False),
+    ("Robert Lee; Ben Smith", "Bob Smith", False), ("Robert Lee Ben Smith", "Bob Smith", False),
+    ("Bob Smith", "Robert Smith", False),
+])
+def test_a_nickname_finds_its_given_name_beside_the_surname(recorded, asked, found):
+    """A nickname of other letters stands for its given name, as a short form does: beside the surname held whole,
+    of the same person; alone it finds no one, and the given name asked for is no nickname recorded."""
+    assert authors.wrote(recorded, asked) is found, (recorded, asked)
+
+
+def test_the_nickname_table_is_folded_as_names_asked_for_are():
+    """The table's words are matched against ``name_words``: small letters, no accents, no nickname a prefix of
+    every long form it stands for (those are matched by their letters already)."""
+    for nickname, names in nicknames.LONG_FORMS.items():
+        assert authors.name_words(nickname) == (nickname,) and len(nickname) >= authors.SHORT_GIVEN, nickname
+        assert all(authors.name_words(name) == (name,) for name in names), nickname
+        assert not all(name.startswith(nickname) for name in names), nickname
+
+
 # --- search by these names, over a real index ---------------------------------------------------------------------
 
 NOTES = {
     "tolkien.md": "---\nauthor: John Ronald Reuel Tolkien\n---\n# Gondor\n\nThe harbour of Gondor.\n",
+    "smith.md": "---\nauthor: Robert Smith\n---\n# Lights\n\nThe harbour lights are out.\n",
+    "hale.md": "---\nauthor: Margaret Hale\n---\n# Mills\n\nThe harbour mills of Milton.\n",
+    # names Bob Smith and the harbour over and over: first by keyword, and by no author
+    "gossip.md": "# Gossip\n\nBob Smith said the harbour, the harbour, Bob Smith and the harbour again.\n",
 }
 MAIL = ("From: Elizabeth Jane Anne Bennet <liz@example.com>\nTo: Anna Berg <anna@example.com>\n"
         "Subject: Harbour\nDate: Tue, 10 Mar 2026 09:00:00 +0000\n\nThe harbour at Meryton.\n")
@@ -56,7 +84,8 @@ MAIL = ("From: Elizabeth Jane Anne Bennet <liz@example.com>\nTo: Anna Berg <anna
 def _build(folder):
     build_notes(folder, NOTES, {
         "mail.eml": MAIL,
-        "book.epub": epub("The harbour of the creature.", "<dc:creator>Mary Wollstonecraft Godwin Shelley</dc:creator>"),
+        "book.epub": epub("The harbour of the creature.",
+                          "<dc:creator>Mary Wollstonecraft Godwin Shelley</dc:creator>"),
         # a document's metadata: one text a program fills, here with two persons run together
         "team.pdf": paged_pdf(["The harbour survey of the team."], info="/Author (Anna Lee Ben Okafor)"),
         "silmarils.pdf": paged_pdf(["The harbour of the Grey Havens."], info="/Author (John Ronald Reuel Tolkien)")})
@@ -69,13 +98,23 @@ def found(engine, author: str) -> list[str]:
 
 @pytest.mark.parametrize("author, paths", [
     ("John Tolkien", ["tolkien.md"]), ("John Ronald Reuel Tolkien", ["silmarils.pdf", "tolkien.md"]),
-    ("Mary Shelley", ["book.epub"]), ("Elizabeth Bennet", ["mail.eml"]),
+    ("Mary Shelley", ["book.epub"]), ("Elizabeth Bennet", ["mail.eml"]), ("Liz Bennet", ["mail.eml"]),
     ("Anna Okafor", []), ("Anna Lee Okafor", []), ("Ben Okafor", ["team.pdf"]), ("Anna Lee", ["team.pdf"]),
+    ("Bob Smith", ["smith.md"]), ("Bob", []), ("Peggy Hale", ["hale.md"]),
 ])
 def test_the_author_filter_finds_long_names_and_nicknames(engine, author, paths):
     """A note's, an EPUB's and a mail's person is found by the first and last word of a long name, a PDF's (its
-    metadata may run several together) only by words standing together."""
+    metadata may run several together) only by words standing together; a nickname beside the surname finds its
+    given name, alone nothing."""
     assert found(engine, author) == paths
+
+
+def test_a_question_naming_a_writer_by_nickname_puts_their_notes_first(engine):
+    """'what did Bob Smith write': gossip.md, naming Bob Smith and the harbour again and again, ranked first, and
+    Robert Smith was no writer the index knew."""
+    answer = engine.search("what did Bob Smith write about the harbour", mode="keyword")
+    assert [hit.path for hit in answer.hits][:1] == ["smith.md"], [hit.path for hit in answer.hits]
+    assert "the passages by Robert Smith come first, each keeping the score it ranked with" in answer.notes
 
 
 def test_list_files_finds_a_long_name_by_its_first_and_last_word(home, model_path, monkeypatch):
@@ -88,3 +127,4 @@ def test_list_files_finds_a_long_name_by_its_first_and_last_word(home, model_pat
     tools = Tools(Sift(load()))
     assert [f["path"] for f in tools.list_files(author="John Tolkien").structured_content["files"]] == \
         ["notes/tolkien.md"]
+    assert [f["path"] for f in tools.list_files(author="Bob Smith").structured_content["files"]] == ["notes/smith.md"]

@@ -10,8 +10,8 @@ Okafor'). A field naming each person apart (``Apart``: a mail's sender, a chat's
 EPUB's creator) holds one person, so 'John Tolkien' is John Ronald Reuel Tolkien there; of a document's metadata
 author, which may run several together ('Anna Lee Ben Okafor'), a name only where its words stand together
 (``_together``). A short form of a given name is no initial: 'Ben' does not find 'Benjamin Lee' (a prefix would find
-'Bennett' too, and a nickname's long form, Bob's Robert, takes a list of guesses); beside the surname it does, 'Ben
-Lee' finding Benjamin Lee (``_short_given``).
+'Bennett' too), nor 'Bob' Robert; beside the surname it does, 'Ben Lee' finding Benjamin Lee and 'Bob Smith' Robert
+Smith (``_short_given``, search.query.nicknames).
 
 A question that names a known author as its writer ('what did Ben write in March about hiring', 'notes by anna
 berg', 'papers by Ursula von der Leyen') puts that author's passages first (``theirs_first``), each keeping its
@@ -30,7 +30,7 @@ from functools import lru_cache
 from collections import Counter
 from itertools import groupby
 
-from search.query import pinyin, question
+from search.query import nicknames, pinyin, question
 from search.query.mail_quotes import inside_quoted_head, quoted_head
 from search.query.text import WORD, normalise
 
@@ -88,7 +88,8 @@ def wrote(recorded: str | None, name: str) -> bool:
         folded = recorded.lower()
         if not any(word in folded for word in words):
             return False
-        missing = {word[0] for word in words if len(word) > 1 and word not in folded}
+        missing = {word[0] for word in words if len(word) > 1 and word not in folded
+                   and not any(long in folded for long in nicknames.long_forms(word))}
         # a word missing is found only by an initial of its first letter, outside an address ('c' of c.lee@)
         if missing and not missing <= set(_INITIAL.findall(_ADDRESS.sub(" ", folded))):
             return False
@@ -167,14 +168,16 @@ SHORT_TRIED = 4  # a person's words at most tried as the long form of a short gi
 
 def _short_given(person: tuple[str, ...], words: tuple[str, ...], apart: bool = False) -> bool:
     """Whether a name asked for is ``person`` with a short form of a given name: its first word (of SHORT_GIVEN
-    letters or more) begins a word of the person's, and every other word, the surname, is held whole ('Ben Okafor'
-    is Benjamin Okafor, 'Alex Berg' Alexandra Berg). A short form alone finds no one ('Ben' would find every
-    Benjamin and Bennett), and a nickname not so begun (Bob for Robert) takes a list of guesses: not matched.
-    ``apart``: the person's field names each person apart (``Apart``)."""
+    letters or more) begins a word of the person's, or is a nickname of it (search.query.nicknames: 'Bob' of
+    Robert, 'Peggy' of Margaret), and every other word, the surname, is held whole ('Ben Okafor' is Benjamin Okafor,
+    'Alex Berg' Alexandra Berg, 'Bob Smith' Robert Smith). A short form alone finds no one ('Ben' would find every
+    Benjamin and Bennett, 'Bob' every Robert). ``apart``: the person's field names each person apart (``Apart``)."""
     given, rest = words[0], words[1:]
     if not rest or len(given) < SHORT_GIVEN or any(len(word) < 2 or word not in person for word in rest):
         return False
-    longer = [i for i, held in enumerate(person) if len(held) > len(given) and held.startswith(given)]
+    long = nicknames.long_forms(given)
+    longer = [i for i, held in enumerate(person)
+              if len(held) > len(given) and held.startswith(given) or held in long]
     for i in longer[:SHORT_TRIED]:
         shortened = person[:i] + (given,) + person[i + 1:]
         if _holds(shortened, words) and (apart or _together(shortened, words)):
