@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 
 from search.query.filters import Filters
-from search.query.pinyin import chained, runs, same_name, syllables
+from search.query.pinyin import keys, read_words, runs, same_name, syllables
 from tests.author_helpers import engine, home  # noqa: F401 - fixtures: _build's index, an Engine over it both ways
 from tests.conftest import as_older_index, in_home, ingest_keyword_only, write_tree
 
@@ -22,6 +22,7 @@ NOTES = {
     "lunch.md": "# 午饭\n\n今天吃慢餐。\n",  # 慢餐 is man can
     "jobs.md": "---\ntags: [调度]\n---\n# Jobs\n\n任务调度每晚运行。\n",  # its tag a pair of its text
     "memo.md": "---\naliases: [备忘录]\n---\n# Memo\n\nA note.\n",  # 备忘 only in its title column
+    "diet.md": "# 饮食\n\n感冒了吃哪些药？食物含有维生素。\n",  # 吃哪 (chi na) and 物含 (wu han) cross two words
 }
 
 
@@ -51,8 +52,8 @@ def test_a_pair_a_note_also_holds_as_a_tag_is_in_the_table(engine):
     assert paths(answer) == ["jobs.md"], (paths(answer), answer.notes)
 
 
-def test_a_word_of_three_syllables_is_found_by_the_pairs_that_chain_into_it(engine):
-    """shujuku is 数据 + 据库: the pairs the index holds chain into 数据库, the word the note writes."""
+def test_a_word_of_three_syllables_is_found_by_its_key(engine):
+    """shujuku is the key of 数据库, a word the note writes (not 数据 + 据库 chained from the pairs, as before V27)."""
     answer = engine.search("shujuku", mode="keyword")
     assert paths(answer) == ["minutes.md"], (paths(answer), answer.notes)
     assert "'shujuku' read as pinyin: also searched as 数据库" in answer.notes, answer.notes
@@ -80,8 +81,10 @@ def test_syllables_runs_and_chains():
     assert syllables("a" * 5000) is None  # a pasted blob: no pinyin, and no recursion 5,000 deep
     assert runs(["huan", "cun", "配置", "man"], set()) == [(["huan", "cun"], ["huan", "cun"])]
     assert runs(["man"], set()) == [] and runs(["huancun"], {"huancun"}) == []
-    lookup = {"shuju": ["数据", "数剧"], "juku": ["据库"]}
-    assert chained(["shu", "ju", "ku"], lookup) == ["数据库"]
+    lookup = {"shuju": ["数据"], "shujuku": ["数据库"], "qianyi": ["迁移"]}
+    assert read_words(["shu", "ju", "ku", "qian", "yi"], lookup) == ["数据库", "迁移"]  # the longest word first
+    assert read_words(["shu", "ju", "hao"], lookup) == ["数据"] and read_words(["chi", "na"], lookup) == []
+    assert keys(["shu", "ju", "ku"]) == ["shuju", "shujuku", "juku"]
     assert same_name(("王伟",), ("wang", "wei")) and not same_name(("王伟",), ("wang", "li"))
 
 
@@ -125,13 +128,48 @@ def test_the_writer_writes_each_pair_once_and_forgets_none_a_rollback_lost(tmp_p
         store.write_files(conn, gen, collection, items, None, {}, {})
         return len(inserted)
 
-    assert write("a.md", "缓存失效") == 3  # 缓存 存失 失效
+    assert write("a.md", "缓存失效") == 2  # 缓存 失效 (not 存失: no word)
     assert write("b.md", "缓存失效。") == 0
-    assert write("c.md", "缓存设计") == 2  # 存设 设计
+    assert write("c.md", "缓存设计") == 1  # 设计
     with pytest.raises(sqlite3.IntegrityError):
         write("d.md", "周会纪要", broken=True)
     assert conn.execute("SELECT count(*) FROM pinyin WHERE word = '周会'").fetchone()[0] == 0
-    assert write("e.md", "周会纪要") == 3
+    assert write("e.md", "周会纪要") == 2  # 周会 纪要
     assert dict(conn.execute("SELECT word, key FROM pinyin WHERE word IN ('缓存', '周会')").fetchall()) == \
         {"缓存": "huancun", "周会": "zhouhui"}
     conn.close()
+
+
+def test_an_english_word_is_not_read_as_pinyin_of_a_pair_across_two_words(engine):
+    """'china' is chi na and 'wuhan' wu han: the index held the pairs 吃哪 (of 吃哪些) and 物含 (of 食物含有), so both
+    were searched as those, and diet.md, which says neither, was their hit. Only words are read now."""
+    for query in ["china", "wuhan", "China trip"]:
+        answer = engine.search(query, mode="keyword")
+        assert paths(answer) == [], (query, paths(answer), answer.notes)
+        assert not any("pinyin" in n for n in answer.notes), (query, answer.notes)
+    answer = engine.search("shiwu", mode="keyword")  # 食物, a word of that passage, is still read
+    assert paths(answer) == ["diet.md"] and "'shiwu' read as pinyin: also searched as 食物" in answer.notes, \
+        answer.notes
+
+
+def test_a_name_and_a_word_no_dictionary_holds_are_read_too(engine):
+    """王伟 (a name) and 周会 are in no dictionary: jieba finds them as words of the text, so 'Wang Wei' and 'zhouhui'
+    are still read as them."""
+    answer = engine.search("Wang Wei", mode="keyword")
+    assert paths(answer) == ["minutes.md"], (paths(answer), answer.notes)
+    assert "'wang wei' read as pinyin: also searched as 王伟" in answer.notes, answer.notes
+
+
+def test_an_index_of_v26_keeps_words_alone(home, model_path, monkeypatch):
+    """Migrating to V27 writes the table again with words alone: the pairs across two words V26 kept (吃哪, 物含, 存失)
+    are gone, the words (缓存, 食物, 王伟) kept."""
+    from search.index.db import connect
+    in_home(home, model_path, monkeypatch)
+    path = as_older_index(dict(os.environ), "INSERT OR IGNORE INTO pinyin(key, word) VALUES ('china', '吃哪'), "
+                          "('wuhan', '物含'), ('cunshi', '存失');", 26)
+    conn = connect(path)  # the writer's connection migrates
+    words = {word for (word,) in conn.execute("SELECT word FROM pinyin")}
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    conn.close()
+    assert version == 27 and not words & {"吃哪", "物含", "存失"}, (version, words & {"吃哪", "物含", "存失"})
+    assert {"缓存", "食物", "王伟"} <= words, words

@@ -17,7 +17,8 @@ import pytest
 
 from tests.conftest import REPO, run_ingest, write_tree
 
-HEAVY = ("numpy", "llama_cpp", "pypdf", "huey", "redis", "pathspec", "tree_sitter", "tree_sitter_languages", "pypinyin")
+HEAVY = ("numpy", "llama_cpp", "pypdf", "huey", "redis", "pathspec", "tree_sitter", "tree_sitter_languages", "pypinyin",
+         "jieba")
 LOADED = f"import json, sys; print(json.dumps(sorted(m for m in {HEAVY!r} if m in sys.modules)))"
 
 SERVER = ("from mcp_server import server, transport, worker\n"

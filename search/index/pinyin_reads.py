@@ -1,11 +1,11 @@
-"""Reads of the index's pinyin table (schema V26): the pairs of Chinese characters a toneless pinyin key stands for."""
+"""Reads of the index's pinyin table (schema V26, its words V27): the Chinese words a toneless pinyin key stands for."""
 from __future__ import annotations
 
 import sqlite3
 
 
-def pairs(conn, keys: list[str]) -> dict[str, list[str]]:
-    """{key: the pairs of characters the passages hold whose pinyin it is} for ``keys`` ('huancun': ['缓存']); {} for
+def words(conn, keys: list[str]) -> dict[str, list[str]]:
+    """{key: the Chinese words the passages hold whose pinyin it is} for ``keys`` ('huancun': ['缓存']); {} for
     an index older than V26 (a reader opened before a worker migrated it)."""
     if not keys:
         return {}

@@ -493,15 +493,22 @@ CREATE TABLE IF NOT EXISTS pinyin (
     PRIMARY KEY (key, word)
 ) WITHOUT ROWID;
 """
+# V27: the table holds the pinyin of Chinese words (jieba's cut of the passages: 缓存, 数据库, 王伟), not of every pair
+# of characters: pairs across two words (吃哪 of 吃哪些, 物含 of 食物含有) made the English 'china' and 'wuhan' pinyin
+# of Chinese passages, which became their hits. Its rows are written again (``_fill_pinyin``).
+V27 = """
+DELETE FROM pinyin;
+"""
 PINYIN_BATCH = 2000  # passages read at a time by _fill_pinyin
 
 
 def _fill_pinyin(conn: sqlite3.Connection) -> None:
-    """V26's rows for the passages written before it and for their files' titles (the title column's text:
-    title, aliases, tags, author, file name), each pair computed and written once (``held``)."""
+    """The pinyin table's rows for the passages written before it and for their files' titles (the title column's
+    text: title, aliases, tags, author, file name), each word computed and written once (``held``): V27's (V26
+    creates the table, empty)."""
     import json
 
-    from search.query.pinyin import pairs
+    from search.query.pinyin import words
     from search.query.text import index_form, title_text
     held: set[str] = set()
     for table, columns in (("chunks", "heading_path, text"), ("files", "path, title, meta")):
@@ -510,15 +517,15 @@ def _fill_pinyin(conn: sqlite3.Connection) -> None:
                                    (last, PINYIN_BATCH)).fetchall():
             texts = [part or "" for row in rows for part in (row[1], row[2])] if table == "chunks" else \
                 [title_text(row[1], row[2], json.loads(row[3] or "{}")) for row in rows]
-            written = pairs([index_form(text) for text in texts], held)
+            written = words([index_form(text) for text in texts], held)
             conn.executemany("INSERT OR IGNORE INTO pinyin(key, word) VALUES (?, ?)", written)
             held.update(pair for _, pair in written)
             last = rows[-1][0]
 
 
 MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
-                         V21, V22, V23, V24, V25, V26]
-FILLS = {22: _fill_tags, 23: _fill_mail, 24: _add_mail_people, 26: _fill_pinyin}  # what a migration writes that SQL alone cannot (the tags casefolded as Python does)
+                         V21, V22, V23, V24, V25, V26, V27]
+FILLS = {22: _fill_tags, 23: _fill_mail, 24: _add_mail_people, 27: _fill_pinyin}  # what a migration writes that SQL alone cannot (the tags casefolded as Python does)
 
 
 class SchemaTooNew(Exception):

@@ -27,7 +27,7 @@ from search.index.names import check_name, name_problem, tag_names
 from search.index.progress_reads import IN_FLIGHT, STAGES, generation_progress, has_counts, rank, searchable
 from search.index.remembered import AWAY, AWAY_REASON, Basis, Outcome
 from search.index.working import NO_PROCESS
-from search.query.pinyin import pairs as pinyin_pairs
+from search.query.pinyin import words as pinyin_words
 from search.query.text import code_index_form, index_form, title_text
 
 
@@ -422,7 +422,7 @@ def write_files(conn, gen: int, collection_id: int, items: list[tuple[FileVersio
     """Write new versions of files for generation ``gen`` in one transaction; ``as_indexed`` (path → a version's
     id): versions written again as they are (a freed note's, whose vectors of a new model are in ``vectors``)."""
     now = time.time()
-    written: set[str] = set()  # the pairs of Chinese characters it puts in the pinyin table
+    written: set[str] = set()  # the Chinese words it puts in the pinyin table
     with transaction(conn):
         if not _building(conn, gen):
             return  # a late duplicate of a job whose generation is published
@@ -442,12 +442,12 @@ def write_files(conn, gen: int, collection_id: int, items: list[tuple[FileVersio
     held.update(written)  # committed: this connection's next files need not write them again
 
 
-# The pairs of Chinese characters a connection's committed writes put in the pinyin table (schema V26), by id: a later
-# file's are not computed nor written again (INSERT OR IGNORE of each file's pairs, 807,000 for zh-retrieval's 75,000
-# distinct ones, was most of what the table cost its build). A connection is told by a TEMP table of its own, which
+# The Chinese words (pairs of characters before V27) a connection's committed writes put in the pinyin table, by id: a
+# later file's are not computed nor written again (INSERT OR IGNORE of each file's pairs, 807,000 for zh-retrieval's
+# 75,000 distinct ones, was most of what the table cost its build). A connection is told by a TEMP table of its own, which
 # a newer connection at the same id lacks; the table never loses a row, so what is held stays true.
 _PINYIN_WRITTEN: dict[int, set[str]] = {}
-PINYIN_WRITTEN_MOST = 500_000  # pairs held per connection at most (about 106 bytes each: 53 MB), then again
+PINYIN_WRITTEN_MOST = 500_000  # words held per connection at most (about 106 bytes each: 53 MB), then again
 
 
 def _pinyin_written(conn) -> set[str]:
@@ -517,19 +517,19 @@ def _delete_file_rows(conn, file_id: int) -> None:
 
 def _insert_version(conn, collection_id: int, version: FileVersion, chunks: list[ChunkRow], gen: int,
                     held: set[str] = frozenset(), written: set[str] | None = None) -> int:
-    """Insert a file version and its chunks; returns the file's id. ``held``: pairs of Chinese characters the pinyin
-    table holds already (``_pinyin_written``), not written again; ``written``: gets those it writes."""
+    """Insert a file version and its chunks; returns the file's id. ``held``: Chinese words the pinyin table holds
+    already (``_pinyin_written``), not written again; ``written``: gets those it writes."""
     file_id = _insert_file(conn, collection_id, version, gen)
     title = index_form(_fts_title(version))
-    tags = (version.meta or {}).get("tags")  # not ``held``: that name is the pinyin pairs written (a tag 调度 was one)
+    tags = (version.meta or {}).get("tags")  # not ``held``: that name is the pinyin words written (a tag 调度 was one)
     tags = set(tags) if isinstance(tags, list) else set()
-    forms = [title]  # the texts written to FTS5, whose pairs of Chinese characters the pinyin table gets
+    forms = [title]  # the texts written to FTS5, whose Chinese words the pinyin table gets
     for chunk in chunks:
         # its own tags, those its file's title column lacks, in its title column: a '#tag' finds it
         own = index_form(" ".join(t for t in chunk.tags if t not in tags)) if chunk.tags else ""
         forms += _insert_chunk(conn, file_id, f"{title} {own}" if own.strip() else title, chunk, version.kind == "code")
-    # the pinyin of its pairs of Chinese characters, that a query in pinyin finds them by (search.query.pinyin)
-    rows = pinyin_pairs(forms, held)
+    # the pinyin of its Chinese words, that a query in pinyin finds them by (search.query.pinyin)
+    rows = pinyin_words(forms, held)
     conn.executemany("INSERT OR IGNORE INTO pinyin(key, word) VALUES (?, ?)", rows)
     if written is not None:
         written.update(pair for _, pair in rows)

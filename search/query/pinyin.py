@@ -2,15 +2,16 @@
 
 A user on a Latin keyboard, or one who remembers a colleague's name as it is said, types pinyin where the notes write
 Chinese; keyword search found nothing (no passage holds 'huancun') and e5 did no better. The index records the toneless
-pinyin of each pair of Chinese characters its passages hold (schema V26, table ``pinyin``: key 'huancun', word 缓存;
-``pairs`` at each write, by pypinyin, whose readings of a pair go by its phrase dictionary: 重庆 is chongqing). A query's
-word, or run of words, that is pinyin of two syllables or more and that no passage holds as written is also searched
-as the Chinese its key maps to (``searched``): a word of three syllables and more as the pairs that chain into it
-(shujuku: 数据 + 据库 = 数据库). Conservative, as Latin words are English too ('Li', 'man', 'can'): one syllable alone is
-never read as pinyin, a word some passage holds never is, and without a hit in the table nothing is searched.
+pinyin of each Chinese word its passages hold (schema V27, table ``pinyin``: key 'huancun', word 缓存; ``words`` at
+each write: the words jieba cuts the text into, read by pypinyin, whose readings go by its phrase dictionary: 重庆 is
+chongqing). A query's word, or run of words, that is pinyin of two syllables or more and that no passage holds as
+written is also searched as the Chinese words its syllables are the key of (``searched``; shujuku: 数据库). Conservative,
+as Latin words are English too ('Li', 'man', 'can', 'china'): one syllable alone is never read as pinyin, a word some
+passage holds never is, only a word is (not 吃哪 of 吃哪些 for 'china': schema V26 kept every pair of characters), and
+without a hit in the table nothing is searched.
 
-pypinyin is imported only where pinyin is written (the index's writes, an author's name in Chinese): a query reads
-the table alone.
+jieba and pypinyin are imported only where pinyin is written (the index's writes of Chinese, an author's name in
+Chinese): a query reads the table alone.
 """
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ HAN_LETTERS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff"  # 
 HAN = re.compile(f"[{HAN_LETTERS}]+")
 HAN_PAIR = re.compile(f"(?=([{HAN_LETTERS}]{{2}}))")  # each pair of Chinese characters, overlapping: 数据库 数据 据库
 FORMS = 4  # Chinese words a key is searched as at most, those the most passages hold first (shiyan: 实验, 试验 …)
-CHAINED = 16  # words a chain of pairs keeps at most while it grows
+WORD_SYLLABLES = 8  # syllables of the longest word a query's run is read as (a stretch of more is read in parts)
 
 
 def syllables(word: str) -> list[str] | None:
@@ -65,19 +66,61 @@ def _cut(word: str) -> list[str] | None:
     return best
 
 
-# --- the index's side: pypinyin ----------------------------------------------------------------------------------
+# --- the index's side: jieba and pypinyin -------------------------------------------------------------------------
 
-@lru_cache(maxsize=1 << 14)  # the writer remembers the pairs it wrote (store._pinyin_written): this is for the rest
-def _key(pair: str) -> str | None:
-    """The toneless pinyin of two Chinese characters ('huancun'), None if pypinyin has no reading of one: its phrase
-    dictionary's reading of the pair (重庆 chongqing), else each character's first (lazy_pinyin's, asked of its two
-    dictionaries directly: lazy_pinyin itself, cutting each pair into phrases again, took 6.6 s of zh-retrieval's
-    build, these lookups 1 s)."""
+# a run of Chinese characters as index_form writes it: each character a term of its own, a space between (its pairs
+# follow it), so the run is read back as written: ' 数 据 库 数据 据库' holds 数据库
+FORM_RUN = re.compile(f"(?<!\\S)[{HAN_LETTERS}](?: [{HAN_LETTERS}])+(?!\\S)")
+
+
+def words(forms: list[str], held: set[str] = frozenset()) -> list[tuple[str, str]]:
+    """(key, word) of each Chinese word of two characters or more ``forms`` hold but those ``held``, for the index's
+    ``pinyin`` table. ``forms``: texts in the index's form (search.query.text.index_form, as store writes them to
+    FTS5: in Simplified characters, a run wrapped across lines joined). A word is what jieba cuts a run into, in its
+    search mode (数据库迁移: 数据, 数据库, 迁移; 任务调度: 任务, 调度, 任务调度), its dictionary's words and the names and
+    new words its HMM finds (王伟, 周会): not every pair of characters, as the table kept before V27, whose pairs
+    across two words (吃哪 of 吃哪些, 物含 of 食物含有) made 'china' and 'wuhan' pinyin of the Chinese passages."""
+    found = set()
+    for form in forms:
+        for run in FORM_RUN.findall(form):
+            found.update(_cut_words(run.replace(" ", "")))
+    found -= held
+    return [(key, word) for word in found if (key := _key(word))]
+
+
+@lru_cache(maxsize=4096)  # a file's title is each of its passages' form
+def _cut_words(run: str) -> list[str]:
+    """The words of two characters or more jieba's search mode cuts ``run`` into."""
+    return [word for word in _jieba().cut_for_search(run) if len(word) > 1 and HAN.fullmatch(word)]
+
+
+@lru_cache(maxsize=1)
+def _jieba():
+    """jieba's tokenizer, its dictionary loaded (0.5-1 s, once a process, only when a write holds Chinese)."""
+    import logging
+
+    import jieba  # the index's writes of Chinese alone need it
+    jieba.setLogLevel(logging.WARNING)  # not its "Building prefix dict" lines on stderr
+    jieba.initialize()
+    return jieba
+
+
+@lru_cache(maxsize=1 << 14)  # the writer remembers the words it wrote (store._pinyin_written): this is for the rest
+def _key(word: str) -> str | None:
+    """The toneless pinyin of a Chinese word ('huancun'), None if pypinyin has no reading of a character: its phrase
+    dictionary's reading of the word (重庆 chongqing), else, for two characters, each one's first (asked of its two
+    dictionaries directly: lazy_pinyin, cutting each pair into phrases again, took 6.6 s of zh-retrieval's build,
+    these lookups 1 s), and for more, lazy_pinyin's (重庆市: the phrase 重庆, then 市)."""
     from pypinyin.constants import PHRASES_DICT, PINYIN_DICT  # the index's writes alone need them
-    phrase = PHRASES_DICT.get(pair)
-    readings = [r[0] for r in phrase] if phrase and len(phrase) == 2 else \
-        [PINYIN_DICT.get(ord(c), "").split(",")[0] for c in pair]
-    if not all(readings):
+    phrase = PHRASES_DICT.get(word)
+    if phrase and len(phrase) == len(word):
+        readings = [r[0] for r in phrase]
+    elif len(word) == 2:
+        readings = [PINYIN_DICT.get(ord(c), "").split(",")[0] for c in word]
+    else:
+        from pypinyin import Style, lazy_pinyin
+        readings = lazy_pinyin(word, style=Style.TONE, errors=lambda chars: [""] * len(chars))
+    if len(readings) != len(word) or not all(readings):
         return None
     return "".join(_plain(r) for r in readings)
 
@@ -88,18 +131,6 @@ def _plain(reading: str) -> str:
     from pypinyin import Style
     from pypinyin.style import convert
     return convert(reading, Style.NORMAL, strict=True)
-
-
-def pairs(forms: list[str], held: set[str] = frozenset()) -> list[tuple[str, str]]:
-    """(key, pair) of each pair of Chinese characters ``forms`` hold but those ``held``, for the index's ``pinyin``
-    table. ``forms``: texts in the index's form (search.query.text.index_form, as store writes them to FTS5: in
-    Simplified characters, a run wrapped across lines joined, each pair a term of its own), so the table holds the
-    pairs keyword search holds, and a write does not fold each text a second time (a third of what pairs cost)."""
-    found = set()
-    for form in forms:  # one regex pass over each text, in C (a Python loop over each run's pairs took 1.4 s of 5)
-        found.update(HAN_PAIR.findall(form))
-    found -= held
-    return [(key, pair) for pair in found if (key := _key(pair))]
 
 
 @lru_cache(maxsize=4096)
@@ -147,24 +178,19 @@ def runs(words: list[str], held: set[str]) -> list[tuple[list[str], list[str]]]:
     return found
 
 
-def chained(cut: list[str], lookup: dict[str, list[str]]) -> list[str]:
-    """The Chinese words ``cut`` (syllables) is pinyin of, by the pairs of the index (``lookup``: key -> pairs): each
-    stretch of two syllables or more whose pairs chain (数据 + 据库 = 数据库), the longest from the start on."""
-    words, at = [], 0
+def read_words(cut: list[str], lookup: dict[str, list[str]]) -> list[str]:
+    """The Chinese words ``cut`` (syllables) is pinyin of, by the words of the index (``lookup``: key -> words): from
+    the start on, the longest stretch of two syllables or more that is a word's key (shujuku: 数据库, not 数据)."""
+    found, at = [], 0
     while at < len(cut) - 1:
-        grown = list(lookup.get(cut[at] + cut[at + 1], []))[:CHAINED]
-        end = at + 1
-        while grown and end + 1 < len(cut):
-            longer = [w + p[1] for w in grown for p in lookup.get(cut[end] + cut[end + 1], []) if p[0] == w[-1]]
-            if not longer:
+        for end in range(min(len(cut), at + WORD_SYLLABLES), at + 1, -1):
+            if (its := lookup.get("".join(cut[at:end]))):
+                found += its
+                at = end
                 break
-            grown, end = longer[:CHAINED], end + 1
-        if grown:
-            words.append(grown)
-            at = end + 1
         else:
             at += 1
-    return [w for its in words for w in its]
+    return found
 
 
 def searched(conn, words: list[str], tokens, documents) -> dict[str, list[str]]:
@@ -178,10 +204,10 @@ def searched(conn, words: list[str], tokens, documents) -> dict[str, list[str]]:
     held = {w for w, t in own.items() if t and any(documents(token) for token in t)}
     found = {}
     for run, cut in runs(words, held):
-        lookup = pinyin_reads.pairs(conn, keys(cut))
+        lookup = pinyin_reads.words(conn, keys(cut))
         if not lookup:
             continue
-        chinese = [w for w in chained(cut, lookup) if _passages(w, documents)]
+        chinese = [w for w in read_words(cut, lookup) if _passages(w, documents)]
         chinese = sorted(chinese, key=lambda w: -_passages(w, documents))[:FORMS]
         for word in run:
             if chinese:
@@ -200,8 +226,9 @@ def pairs_of(words: list[str]) -> list[str]:
 
 
 def keys(cut: list[str]) -> list[str]:
-    """The table's keys ``chained`` may ask for ``cut``: each two syllables in a row."""
-    return [a + b for a, b in zip(cut, cut[1:])]
+    """The table's keys ``read_words`` may ask for ``cut``: each stretch of two to WORD_SYLLABLES syllables."""
+    return ["".join(cut[at:end]) for at in range(len(cut))
+            for end in range(at + 2, min(len(cut), at + WORD_SYLLABLES) + 1)]
 
 
 def said(found: dict[str, list[str]]) -> str:
