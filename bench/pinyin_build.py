@@ -1,13 +1,13 @@
-"""What recording the pinyin of the index's Chinese pairs (schema V26, search.query.pinyin) costs a build.
+"""What recording the pinyin of the index's Chinese words (schema V27, search.query.pinyin) costs a build.
 
 Builds ../shared/data/zh-retrieval (7,244 Chinese passages) keyword-only (SIFT_EMBEDDINGS=off: embedding would hide
 the difference) through the real pipeline, huey in immediate mode, in one process, with the pinyin step and without
-it (``store.pinyin_pairs`` returning nothing: the build before V26), alternately, RUNS times each; prints the median
-build time, the index's size (checkpointed), the pinyin table's rows, what V26's fill of an older index costs, and
+it (``store.pinyin_words`` returning nothing: the build before V26), alternately, RUNS times each; prints the median
+build time, the index's size (checkpointed), the pinyin table's rows, what V27's fill of an older index costs, and
 the time of a pinyin query ('ganmao') and others, with the query's pinyin step and without it, on the postings in
-memory.
+memory; first what loading pypinyin and jieba costs a worker process, and that an English build loads neither.
 
-    .venv/bin/python bench/pinyin_build.py [--runs 3]
+    .venv/bin/python bench/pinyin_build.py [--runs 3] [--imports]
 """
 from __future__ import annotations
 
@@ -29,9 +29,9 @@ def build(with_pinyin: bool) -> tuple[float, int, int, float]:
     from workers import runtime, tasks
     from workers.app import huey
     home = fresh_home("pinyin")
-    kept = store.pinyin_pairs
+    kept = store.pinyin_words
     if not with_pinyin:
-        store.pinyin_pairs = lambda texts, held=frozenset(): []
+        store.pinyin_words = lambda texts, held=frozenset(): []
     try:
         runtime.reset()
         huey.immediate = True
@@ -42,7 +42,7 @@ def build(with_pinyin: bool) -> tuple[float, int, int, float]:
         took, cpu = time.perf_counter() - started, time.process_time() - cpu
         runtime.reset()
     finally:
-        store.pinyin_pairs = kept
+        store.pinyin_words = kept
     db = sqlite3.connect(home / "index.db")
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     rows = db.execute("SELECT count(*) FROM pinyin").fetchone()[0]
@@ -56,8 +56,8 @@ def build(with_pinyin: bool) -> tuple[float, int, int, float]:
 
 
 def fill_time(home: Path) -> tuple[float, int]:
-    """(seconds, rows) of schema V26's fill of the table from the index's passages and file titles
-    (``schema._fill_pinyin``: what migrating an index built before V26 costs), on a copy of the built index."""
+    """(seconds, rows) of schema V27's fill of the table from the index's passages and file titles
+    (``schema._fill_pinyin``: what migrating an index built before V27 costs), on a copy of the built index."""
     from search.index import schema
     copy = home.parent / f"{home.name}-fill.db"
     source = sqlite3.connect(home / "index.db")
@@ -94,11 +94,43 @@ def query_times(home: Path, queries: list[str], repeats: int = 20) -> dict[str, 
     return times
 
 
+IMPORTS = {"pypinyin": "import pypinyin.constants",
+           "jieba": "import logging, jieba; jieba.setLogLevel(logging.WARNING); jieba.initialize()"}
+
+
+def import_costs(runs: int = 5) -> None:
+    """What a worker process pays once for the table's libraries (median seconds of ``runs`` fresh interpreters), and
+    which of them an English build loads (none: search.query.pinyin imports each where a write has Chinese)."""
+    import subprocess
+    for name, code in IMPORTS.items():
+        took = [float(subprocess.run([sys.executable, "-c", f"import time; t = time.perf_counter(); {code}; "
+                                      "print(time.perf_counter() - t)"], capture_output=True, text=True,
+                                     check=True).stdout) for _ in range(runs)]
+        print(f"  {name} loaded in a worker process: {median(took):.2f} s (median of {runs})")
+    english = Path(fresh_home("pinyin-english")) / "notes"
+    for i in range(3):
+        english.mkdir(exist_ok=True)
+        (english / f"note{i}.md").write_text(f"# Note {i}\n\nCaches and databases, in English.\n")
+    probe = ("import os, sys; from workers import runtime, tasks; from workers.app import huey; "
+             "from search.index import store; huey.immediate = True; conn = runtime.index(); "
+             f"c = store.ensure_collection(conn, 'notes', {str(english)!r}); tasks.discover(c['id']); "
+             "print(sorted(m for m in ('pypinyin', 'jieba') if m in sys.modules))")
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}).stdout
+    print(f"  an English build's process loads of them: {loaded.strip()}")
+    shutil.rmtree(english.parent, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--imports", action="store_true", help="only what loading pypinyin and jieba costs")
     args = parser.parse_args()
     os.environ["SIFT_EMBEDDINGS"] = "off"
+    print("the table's libraries:")
+    import_costs()
+    if args.imports:
+        return
     figures = {True: [], False: []}
     for _ in range(args.runs):
         for with_pinyin in (False, True):
@@ -117,7 +149,7 @@ def main() -> None:
           f"{c1 / c0:.3f}x")
     home = Path(os.environ["SIFT_PINYIN_BENCH_HOME"])
     took, rows = fill_time(home)
-    print(f"  V26's fill of an older index (passages and titles): {took:.2f} s, {rows:,} rows")
+    print(f"  V27's fill of an older index (passages and titles): {took:.2f} s, {rows:,} rows")
     from search.query import pinyin
     queries = ["感冒", "ganmao", "ganmao fashao", "cold fever", "huancun"]
     read = query_times(home, queries)
